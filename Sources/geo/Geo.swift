@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `geo`: the LocationKit command-line tool, a thin layer over the libraries.
+@main
+struct Geo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geo",
+        abstract: "LocationKit: positions, tracks, roads and maps from the command line.",
+        subcommands: [
+            Demo.self,
+        ]
+    )
+}
