@@ -1,0 +1,210 @@
+public import GeoCore
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// A seeded SplitMix64 generator (Steele, Lea & Flood, "Fast splittable pseudorandom number
+/// generators", OOPSLA 2014): the same seed gives the same noise on every platform.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    public mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
+
+    /// Standard normal by Box–Muller (Box & Muller, Ann. Math. Statist. 29(2), 1958).
+    public mutating func normal() -> Double {
+        let u = max(uniform(), 1e-300), v = uniform()
+        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+    }
+}
+
+/// One fix of a corrupted track, with when it reached the app and what was done to it.
+public struct NoisyFix: Hashable, Sendable {
+    /// What the injector did to a fix.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// Ordinary receiver noise only.
+        case nominal
+        /// A multipath jump of tens of metres.
+        case multipath
+        /// Inside the noisy warm-up after start.
+        case warmUp
+        /// A cached position from minutes ago delivered with a fresh timestamp at start.
+        case cachedAtStart
+        /// An old fix delivered again late, with its old timestamp.
+        case stale
+    }
+
+    /// The fix as delivered.
+    public var fix: Location
+    /// When it reached the app.
+    public var receivedAt: Date
+    /// What was done to it.
+    public var kind: Kind
+}
+
+/// Realistic GNSS error for evaluating filters on a clean truth track, deterministic per seed.
+///
+/// Noise: a first-order Gauss–Markov process per axis (time-correlated error, Gelb, *Applied
+/// Optimal Estimation*, 1974, §3.8) plus white noise; multipath bursts; a warm-up whose error
+/// decays from tens of metres; cached fixes with fresh timestamps at start (the seed article's
+/// "5-minute-old position with the current time"); stale re-deliveries; swapped delivery order;
+/// a slow extra drift while the device is still (indoor multipath). Doppler speed and course
+/// come from the truth with their own noise, as receivers report them. Reported accuracies
+/// follow the nominal noise, so outliers arrive with optimistic radii, as real ones do.
+public struct GNSSErrorModel: Hashable, Sendable {
+    public var seed: UInt64 = 20_240_601
+    /// Per-axis σ of the correlated error, metres, and its correlation time.
+    public var correlatedSigma = 2.5
+    public var correlationTime: Duration = .seconds(30)
+    /// Per-axis σ of the white error, metres.
+    public var whiteSigma = 2.0
+    /// Chance per fix that a multipath burst (1–3 fixes) starts, and its size in metres.
+    public var multipathProbability = 0.02
+    public var multipathRange: ClosedRange<Double> = 25...120
+    /// The noisy start: duration and initial extra error, metres.
+    public var warmUp: Duration = .seconds(20)
+    public var warmUpError = 60.0
+    /// Cached positions delivered with fresh timestamps at start, and how far away they are.
+    public var cachedFixesAtStart = 3
+    public var cachedOffsetRange: ClosedRange<Double> = 300...800
+    /// Chance per fix of a stale re-delivery, and its age in seconds.
+    public var staleProbability = 0.01
+    public var staleAgeRange: ClosedRange<Double> = 20...120
+    /// Chance per fix that it is delivered after the next one.
+    public var outOfOrderProbability = 0.01
+    /// Extra per-axis σ and correlation time of the drift while still.
+    public var stationaryDriftSigma = 4.0
+    public var stationaryDriftTime: Duration = .seconds(120)
+    /// Doppler speed noise (m/s) and course noise (degrees), one sigma.
+    public var speedSigma = 0.15
+    public var courseSigma = 4.0
+    /// Delivery latency, seconds.
+    public var latency = 0.3
+
+    public init(seed: UInt64 = 20_240_601) { self.seed = seed }
+
+    /// Corrupts a truth track sampled at a steady rate (see `TruthTrack`).
+    /// - Complexity: O(n).
+    public func corrupt(_ truth: TruthTrack) -> [NoisyFix] {
+        var rng = SeededGenerator(seed: seed)
+        let n = truth.count
+        guard n > 0 else { return [] }
+        let sigmaNominal = (correlatedSigma * correlatedSigma + whiteSigma * whiteSigma).squareRoot()
+        let radiusFactor = 1 / KalmanSmoother.radiusToSigma
+        var gm = Vec2.zero, drift = Vec2.zero
+        let tau = correlationTime.seconds, driftTau = stationaryDriftTime.seconds
+        let warm = warmUp.seconds
+        let warmDirection = rng.uniform() * 2 * .pi
+        let cachedDistance = cachedOffsetRange.lowerBound + rng.uniform() * (cachedOffsetRange.upperBound - cachedOffsetRange.lowerBound)
+        let cachedDirection = rng.uniform() * 2 * .pi
+        var burst = 0
+        var burstOffset = Vec2.zero
+        var stillFor = 0.0
+        var out: [NoisyFix] = []
+        out.reserveCapacity(n + n / 50)
+        for k in 0..<n {
+            let dt = truth.interval
+            let phi = exp(-dt / tau)
+            let q = (1 - phi * phi).squareRoot() * correlatedSigma
+            gm = Vec2(x: phi * gm.x + q * rng.normal(), y: phi * gm.y + q * rng.normal())
+            let speed = truth.speeds[k]
+            stillFor = speed < 0.05 ? stillFor + dt : 0
+            let dphi = exp(-dt / driftTau)
+            let dq = (1 - dphi * dphi).squareRoot() * stationaryDriftSigma
+            drift = Vec2(x: dphi * drift.x + dq * rng.normal(), y: dphi * drift.y + dq * rng.normal())
+            let stillWeight = min(stillFor / 30, 1)
+            var error = gm + Vec2(x: whiteSigma * rng.normal(), y: whiteSigma * rng.normal()) + drift * stillWeight
+            var accuracy = radiusFactor * sigmaNominal * exp(0.15 * rng.normal())
+            var kind = NoisyFix.Kind.nominal
+            let elapsed = Double(k) * truth.interval
+            if elapsed < warm {
+                let extra = warmUpError * exp(-3 * elapsed / warm)
+                error = error + Vec2(x: sin(warmDirection), y: cos(warmDirection)) * extra
+                    + Vec2(x: rng.normal(), y: rng.normal()) * (extra / 2)
+                accuracy += extra / 2
+                kind = .warmUp
+            }
+            if burst == 0, rng.uniform() < multipathProbability {
+                burst = 1 + Int(rng.uniform() * 3)
+                let m = multipathRange.lowerBound + rng.uniform() * (multipathRange.upperBound - multipathRange.lowerBound)
+                let a = rng.uniform() * 2 * .pi
+                burstOffset = Vec2(x: sin(a) * m, y: cos(a) * m)
+                if rng.uniform() < 0.3 { accuracy *= 3 }
+            }
+            if burst > 0 {
+                error = error + burstOffset
+                burst -= 1
+                kind = .multipath
+            }
+            if k < cachedFixesAtStart {
+                error = Vec2(x: sin(cachedDirection), y: cos(cachedDirection)) * cachedDistance + error * 0.2
+                accuracy = radiusFactor * sigmaNominal * 2
+                kind = .cachedAtStart
+            }
+            let t = truth.times[k]
+            var fix = makeFix(truth: truth, index: k, error: error, accuracy: accuracy, rng: &rng)
+            fix.timestamp = t
+            out.append(NoisyFix(fix: fix, receivedAt: t.addingTimeInterval(latency), kind: kind))
+            if k > 0, rng.uniform() < staleProbability {
+                let age = staleAgeRange.lowerBound + rng.uniform() * (staleAgeRange.upperBound - staleAgeRange.lowerBound)
+                let j = max(0, k - Int((age / truth.interval).rounded()))
+                var old = makeFix(truth: truth, index: j,
+                                  error: Vec2(x: whiteSigma * rng.normal(), y: whiteSigma * rng.normal()) + gm,
+                                  accuracy: radiusFactor * sigmaNominal, rng: &rng)
+                old.timestamp = truth.times[j]
+                out.append(NoisyFix(fix: old, receivedAt: t.addingTimeInterval(latency), kind: .stale))
+            }
+        }
+        // Swapped deliveries: the later fix arrives first; arrival times stay increasing.
+        var i = 1
+        while i < out.count - 1 {
+            if rng.uniform() < outOfOrderProbability {
+                let firstArrival = out[i].receivedAt
+                out.swapAt(i, i + 1)
+                out[i + 1].receivedAt = out[i].receivedAt
+                out[i].receivedAt = firstArrival
+                i += 2
+            } else {
+                i += 1
+            }
+        }
+        return out
+    }
+
+    private func makeFix(truth: TruthTrack, index k: Int, error: Vec2, accuracy: Double, rng: inout SeededGenerator) -> Location {
+        let p = truth.points[k] + error
+        let speed = truth.speeds[k]
+        let reported = max(0, speed + speedSigma * rng.normal())
+        var course: Bearing?
+        var courseAccuracy: Double?
+        if speed > 0.5 {
+            course = Bearing(degrees: truth.courses[k] + courseSigma * rng.normal())
+            courseAccuracy = 2 * courseSigma
+        }
+        return Location(
+            coordinate: truth.frame.coordinate(east: p.x, north: p.y), timestamp: truth.times[k],
+            horizontalAccuracy: Distance(meters: accuracy),
+            speed: Speed(metersPerSecond: reported), speedAccuracy: Speed(metersPerSecond: 2 * speedSigma),
+            course: course, courseAccuracy: courseAccuracy)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,85 @@
+public import GeoCore
+
+/// A local east/north plane around an origin, in metres, for filtering and simplification.
+///
+/// A sinusoidal projection about the origin's meridian on the WGS84 ellipsoid:
+/// `north = Δφ·M(φ₀)`, `east = Δλ·N(φ₀)·cos φ`, with `M` and `N` the meridional and prime-vertical
+/// radii of curvature at the origin (Snyder, *Map Projections — A Working Manual*, USGS 1395, §30
+/// and eq. 4-18/4-20). Scale is exact along every parallel and along the central meridian; the
+/// shear away from it is about `Δλ·sin φ` radians, under 0.2° within 20 km of the origin, which is
+/// why filters move their origin when the position strays further (`recentringDistance`).
+/// The mapping is exactly invertible, so positions round-trip without loss.
+/// - Complexity: O(1); one cosine per conversion.
+public struct LocalFrame: Hashable, Sendable {
+    /// Where east = north = 0.
+    public let origin: Coordinate
+    let latitude0: Double      // radians
+    let longitude0: Double     // degrees
+    let metersPerRadianNorth: Double
+    let primeVerticalRadius: Double
+
+    /// WGS84 semi-major axis (m) and first eccentricity squared (NIMA TR8350.2 §3).
+    static let a = 6_378_137.0
+    static let e2 = 0.006_694_379_990_14
+
+    /// The distance from the origin beyond which filters re-centre their frame, in metres.
+    public static let recentringDistance = 20_000.0
+
+    /// Creates the plane tangent at `origin`.
+    public init(origin: Coordinate) {
+        self.origin = origin
+        let phi = origin.latitude * .pi / 180
+        let s = sin(phi)
+        let w2 = 1 - LocalFrame.e2 * s * s
+        let w = w2.squareRoot()
+        latitude0 = phi
+        longitude0 = origin.longitude
+        primeVerticalRadius = LocalFrame.a / w
+        metersPerRadianNorth = LocalFrame.a * (1 - LocalFrame.e2) / (w2 * w)
+    }
+
+    /// East and north of `coordinate`, in metres.
+    public func point(for coordinate: Coordinate) -> (east: Double, north: Double) {
+        let phi = coordinate.latitude * .pi / 180
+        var dl = coordinate.longitude - longitude0
+        if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+        return (dl * .pi / 180 * primeVerticalRadius * cos(phi), (phi - latitude0) * metersPerRadianNorth)
+    }
+
+    /// The coordinate at `east`, `north` metres from the origin (latitudes clamped to ±90°).
+    public func coordinate(east: Double, north: Double) -> Coordinate {
+        var phi = latitude0 + north / metersPerRadianNorth
+        phi = min(max(phi, -.pi / 2), .pi / 2)
+        let c = max(cos(phi), 1e-12)
+        let lat = phi * 180 / .pi
+        let lon = Coordinate.normalizedLongitude(longitude0 + east / (primeVerticalRadius * c) * 180 / .pi)
+        return Coordinate(uncheckedLatitude: lat, longitude: lon)
+    }
+
+    /// The distance between two nearby coordinates on the plane tangent at their midpoint, in metres.
+    ///
+    /// Relative error below 1e-6 for points a few kilometres apart; the filter rules only compare
+    /// short hops with thresholds, where this is exact enough and ~30× cheaper than a geodesic.
+    /// - Complexity: O(1).
+    public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
+        let phi = (a.latitude + b.latitude) * (.pi / 360)
+        let s = sin(phi)
+        let w2 = 1 - e2 * s * s
+        let w = w2.squareRoot()
+        let n = Self.a / w
+        let m = Self.a * (1 - e2) / (w2 * w)
+        var dl = b.longitude - a.longitude
+        if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
+        let de = dl * (.pi / 180) * n * cos(phi)
+        let dn = (b.latitude - a.latitude) * (.pi / 180) * m
+        return (de * de + dn * dn).squareRoot()
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

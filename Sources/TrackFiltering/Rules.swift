@@ -1,0 +1,251 @@
+public import GeoCore
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+extension Duration {
+    /// The duration in seconds as a `Double`.
+    var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) * 1e-18
+    }
+}
+
+/// Drops fixes whose horizontal accuracy is negative (Core Location marks invalid
+/// coordinates so), NaN, or — unless told otherwise — missing.
+/// Source: seed article §2 (`horizontalAccuracy < 0` → discard).
+public struct ValidAccuracyRule: TrackFilter {
+    /// Whether a fix without any accuracy is dropped too.
+    public var rejectsMissing: Bool
+
+    public init(rejectsMissing: Bool = true) { self.rejectsMissing = rejectsMissing }
+
+    public func evaluate(_ input: FilterInput) -> RejectionReason? {
+        guard let m = input.fix.horizontalAccuracy?.meters else { return rejectsMissing ? .invalidAccuracy : nil }
+        return m >= 0 ? nil : .invalidAccuracy
+    }
+}
+
+/// Drops fixes whose 68 % horizontal radius is worse than a limit.
+/// Source: seed article §2 (keep ≤ 100 m; indoor fixes are ~60 m at best).
+public struct MaximumAccuracyRule: TrackFilter {
+    /// The largest acceptable horizontal accuracy.
+    public var limit: Distance
+
+    public init(limit: Distance) { self.limit = limit }
+
+    public func evaluate(_ input: FilterInput) -> RejectionReason? {
+        guard let m = input.accuracy else { return nil }
+        return m > limit.meters ? .inaccurate : nil
+    }
+}
+
+/// Drops fixes older than `maximumAge` when they arrive (cached fixes), judged against the
+/// injected receive time; without one (offline) it passes everything.
+///
+/// Source: seed article §3. (Its sample tests `timestamp.timeIntervalSinceNow >= 5`, which is
+/// negative for past fixes and so never fires; the age is `now − timestamp`.)
+public struct StaleFixRule: TrackFilter {
+    /// The oldest a fix may be on arrival.
+    public var maximumAge: Duration
+    private let limit: Double
+
+    public init(maximumAge: Duration) {
+        self.maximumAge = maximumAge
+        limit = maximumAge.seconds
+    }
+
+    public func evaluate(_ input: FilterInput) -> RejectionReason? {
+        guard let now = input.receivedAt else { return nil }
+        return now.timeIntervalSince(input.fix.timestamp) > limit ? .stale : nil
+    }
+}
+
+/// Drops everything in the first `duration` after updates start: receivers deliver cached
+/// and unconverged fixes then, sometimes with fresh timestamps.
+///
+/// Time runs on the receive clock when given, else on fix timestamps. The start is the
+/// injected `start`, else the first fix seen. Source: seed article §4 (drop the first 5–10 s);
+/// Freeletics 2019 (the first 10–20 fixes are poor).
+public struct WarmUpRule: TrackFilter {
+    /// How long after the start fixes are dropped.
+    public var duration: Duration
+    /// When updates started; nil = at the first fix.
+    public private(set) var start: Date?
+    private let limit: Double
+
+    public init(duration: Duration, start: Date? = nil) {
+        self.duration = duration
+        self.start = start
+        limit = duration.seconds
+    }
+
+    public mutating func evaluate(_ input: FilterInput) -> RejectionReason? {
+        let now = input.receivedAt ?? input.fix.timestamp
+        guard let start else {
+            self.start = now
+            return limit > 0 ? .warmUp : nil
+        }
+        return now.timeIntervalSince(start) < limit ? .warmUp : nil
+    }
+}
+
+/// Drops fixes timestamped before (out of order) or at (duplicate) the last accepted fix.
+/// Source: seed article sample (`latestLocation.timestamp > location.timestamp` → discard).
+public struct TimestampOrderRule: TrackFilter {
+    public init() {}
+
+    public func evaluate(_ input: FilterInput) -> RejectionReason? {
+        guard input.previous != nil else { return nil }
+        if input.secondsSincePrevious < 0 { return .outOfOrder }
+        if input.secondsSincePrevious == 0 { return .duplicateTimestamp }
+        return nil
+    }
+}
+
+/// Drops a fix that moved less than `fraction` × the previous fix's accuracy radius unless it
+/// is more accurate than that fix: jitter inside the error circle is not movement.
+///
+/// Source: seed article §5 and sample (`distance < latestAccuracy / 2`). The sample's second
+/// test (`latestAccuracy >= location.horizontalAccuracy`) drops the *better* fixes, contrary
+/// to its own comment; this rule keeps a better fix, as the issue states.
+public struct AccuracyRadiusRule: TrackFilter {
+    /// The share of the previous accuracy radius treated as "not moved" (the seed uses 0.5).
+    public var fraction: Double
+
+    public init(fraction: Double = 0.5) { self.fraction = fraction }
+
+    public func evaluate(_ input: FilterInput) -> RejectionReason? {
+        guard let previous = input.previousAccuracy else { return nil }
+        let better = (input.accuracy ?? .infinity) < previous
+        return input.distanceFromPrevious < fraction * previous && !better ? .insideAccuracyRadius : nil
+    }
+}
+
+/// Drops fixes closer than `minimum` to the last accepted one (Core Location's
+/// `distanceFilter`, applied to the delivered track). Source: seed article §1, §5.
+public struct DistanceFilterRule: TrackFilter {
+    /// The least movement that is passed on.
+    public var minimum: Distance
+
+    public init(minimum: Distance) { self.minimum = minimum }
+
+    public func evaluate(_ input: FilterInput) -> RejectionReason? {
+        guard input.previous != nil else { return nil }
+        return input.distanceFromPrevious < minimum.meters ? .belowMinimumDistance : nil
+    }
+}
+
+/// Drops fixes that could only be reached from the last accepted one faster than `maximum`
+/// (teleports: multipath, cell/Wi-Fi fixes, cached fixes with fresh timestamps).
+///
+/// The hop is shortened by both accuracy radii before dividing by the time, so honest fixes
+/// with large radii are not punished. After `maximumConsecutiveRejections` rejections in a
+/// row the rule gives in and accepts: the previous fix was the wrong one, or the device really
+/// moved during a gap. Source: transistorsoft `maxImpliedSpeed`; traccar `filter.maxSpeed`.
+public struct ImpliedSpeedRule: TrackFilter {
+    /// The fastest plausible movement.
+    public var maximum: Speed
+    /// How many rejections in a row before the rule re-anchors at the new position.
+    public var maximumConsecutiveRejections: Int
+    private var consecutive = 0
+
+    public init(maximum: Speed, maximumConsecutiveRejections: Int = 5) {
+        self.maximum = maximum
+        self.maximumConsecutiveRejections = maximumConsecutiveRejections
+    }
+
+    public mutating func evaluate(_ input: FilterInput) -> RejectionReason? {
+        guard input.previous != nil, input.secondsSincePrevious > 0 else { return nil }
+        let slack = (input.accuracy ?? 0) + (input.previousAccuracy ?? 0)
+        let excess = input.distanceFromPrevious - slack
+        guard excess > maximum.metersPerSecond * input.secondsSincePrevious else { return nil }
+        if consecutive >= maximumConsecutiveRejections { return nil }
+        consecutive += 1
+        return .impliedSpeed
+    }
+
+    public mutating func accepted(_ input: FilterInput) { consecutive = 0 }
+}
+
+/// Holds the track still while the device is still, so noise cannot add distance.
+///
+/// "Still" means the reported (Doppler) speed is below `speedThreshold`, or, for sources that
+/// report no speed, the fixes stay within `radius` of where the stillness began. Once still
+/// for `dwell`, fixes are dropped until the device moves: a reported speed at or above the
+/// threshold plus the fix's speed accuracy, or a fix outside
+/// `max(radius, accuracyFactor × accuracy)` of the anchor (the last accepted fix). Answers HCKalmanFilter#2, dawarich#3417 (research/ASKS.md §B).
+public struct StationaryRule: TrackFilter {
+    /// The tunables of the rule.
+    public struct Parameters: Hashable, Sendable {
+        /// Below this reported speed the device counts as still.
+        public var speedThreshold: Speed
+        /// How long it must look still before fixes are held.
+        public var dwell: Duration
+        /// The least distance from the anchor that counts as leaving.
+        public var radius: Distance
+        /// The fix's accuracy radius times this also counts as not having left.
+        public var accuracyFactor: Double
+
+        public init(speedThreshold: Speed, dwell: Duration, radius: Distance, accuracyFactor: Double = 2) {
+            self.speedThreshold = speedThreshold
+            self.dwell = dwell
+            self.radius = radius
+            self.accuracyFactor = accuracyFactor
+        }
+    }
+
+    public var parameters: Parameters
+    /// Whether fixes are being held.
+    public private(set) var isStationary = false
+    private var stillSince: Date?
+    private var stillOrigin: Coordinate?
+    private let dwell: Double
+
+    public init(_ parameters: Parameters) {
+        self.parameters = parameters
+        dwell = parameters.dwell.seconds
+    }
+
+    public mutating func evaluate(_ input: FilterInput) -> RejectionReason? {
+        guard input.previous != nil else { return nil }
+        let fix = input.fix
+        let exitRadius = max(parameters.radius.meters, parameters.accuracyFactor * (input.accuracy ?? 0))
+        let outside = input.distanceFromPrevious > exitRadius
+        let threshold = parameters.speedThreshold.metersPerSecond
+        let speed = fix.speed.map(\.metersPerSecond).flatMap { $0 >= 0 ? $0 : nil }
+        if isStationary {
+            // Leaving needs the speed to clear the threshold by its own uncertainty, so Doppler
+            // noise around zero does not release the clamp.
+            let speedMargin = fix.speedAccuracy.map(\.metersPerSecond).flatMap { $0 > 0 ? $0 : nil } ?? 0
+            if !outside, (speed ?? 0) < threshold + speedMargin { return .stationary }
+            isStationary = false
+            stillSince = nil
+            stillOrigin = nil
+            return nil
+        }
+        let still: Bool
+        if let speed {
+            still = speed < threshold && !outside
+        } else if let origin = stillOrigin {
+            // No Doppler speed: still while the fixes stay near where the stillness began.
+            still = LocalFrame.distance(origin, fix.coordinate) <= parameters.radius.meters
+        } else {
+            still = false
+        }
+        guard still else {
+            stillSince = speed == nil ? fix.timestamp : nil
+            stillOrigin = speed == nil ? fix.coordinate : nil
+            return nil
+        }
+        let since = stillSince ?? fix.timestamp
+        stillSince = since
+        if fix.timestamp.timeIntervalSince(since) >= dwell {
+            isStationary = true
+            return .stationary
+        }
+        return nil
+    }
+}

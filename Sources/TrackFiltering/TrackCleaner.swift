@@ -1,0 +1,114 @@
+public import GeoCore
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// What became of one fix in a `TrackCleaner`.
+public enum FilterDecision: Hashable, Sendable {
+    /// Passed on, as this location (the Kalman estimate when a filter runs, else the fix).
+    case accepted(Location)
+    /// Dropped, and why.
+    case rejected(RejectionReason)
+
+    /// The location passed on, if any.
+    public var location: Location? {
+        if case .accepted(let l) = self { return l }
+        return nil
+    }
+
+    /// The reason, if dropped.
+    public var reason: RejectionReason? {
+        if case .rejected(let r) = self { return r }
+        return nil
+    }
+}
+
+/// Rules, then optionally the Kalman filter: the whole online cleaning step for live updates,
+/// and the offline one for saved tracks.
+///
+/// ```swift
+/// var cleaner = TrackCleaner(configuration: .fitness)
+/// for fix in fixes { if let clean = cleaner.process(fix, receivedAt: clock.now).location { … } }
+/// print(cleaner.report)
+/// ```
+public struct TrackCleaner<Rule: TrackFilter>: Sendable {
+    /// The rules.
+    public var rule: Rule
+    /// The Kalman filter run on the fixes the rules accept; nil = rules only.
+    public var kalman: KalmanSmoother?
+    /// The last raw fix accepted (what rules compare against).
+    public private(set) var lastAccepted: Location?
+    /// Counts per reason so far.
+    public private(set) var report = FilterReport()
+
+    public init(rule: Rule, kalman: KalmanParameters? = nil) {
+        self.rule = rule
+        self.kalman = kalman.map { KalmanSmoother(parameters: $0) }
+    }
+
+    /// Judges one fix and, when accepted, returns the cleaned location.
+    /// - Parameter receivedAt: the injected clock's reading when the fix arrived (for the stale
+    ///   and warm-up rules); nil offline.
+    /// - Complexity: O(1), allocation-free for the standard rules.
+    public mutating func process(_ fix: Location, receivedAt: Date? = nil) -> FilterDecision {
+        let input = FilterInput(fix: fix, receivedAt: receivedAt, previous: lastAccepted)
+        if let reason = rule.evaluate(input) {
+            report.record(reason)
+            return .rejected(reason)
+        }
+        var out = fix
+        if kalman != nil {
+            switch kalman!.update(with: fix) {
+            case .started(let l), .updated(let l):
+                out = l
+            case .rejected:
+                report.record(.kalmanOutlier)
+                return .rejected(.kalmanOutlier)
+            case .outOfOrder:
+                report.record(.outOfOrder)
+                return .rejected(.outOfOrder)
+            }
+        }
+        rule.accepted(input)
+        lastAccepted = fix
+        report.record(nil)
+        return .accepted(out)
+    }
+
+    /// The cleaned locations of a saved track (no receive times, so no stale rule).
+    /// - Complexity: O(n).
+    public mutating func cleaned(_ track: some Sequence<Location>) -> [Location] {
+        var out: [Location] = []
+        for fix in track {
+            if let l = process(fix).location { out.append(l) }
+        }
+        return out
+    }
+}
+
+extension TrackCleaner where Rule == StandardRules {
+    /// The standard rules and Kalman filter of a configuration (usually a preset).
+    /// - Parameter start: when updates started, for the warm-up rule (nil = the first fix).
+    public init(configuration: TrackFilterConfiguration, start: Date? = nil) {
+        self.init(rule: configuration.rules(start: start), kalman: configuration.kalman)
+    }
+}
+
+extension TrackFilterConfiguration {
+    /// A saved track cleaned by the rules and then RTS-smoothed with this configuration's
+    /// Kalman model (the default model when it has none).
+    /// - Complexity: O(n).
+    public func smoothed(_ track: some Sequence<Location>, report: inout FilterReport) -> [Location] {
+        var rules = TrackCleaner(rule: self.rules(), kalman: nil)
+        let kept = rules.cleaned(track)
+        report.merge(rules.report)
+        var kalmanReport = FilterReport()
+        let out = KalmanSmoother(parameters: kalman ?? KalmanParameters()).smoothed(kept, report: &kalmanReport)
+        for reason in RejectionReason.allReasons {
+            for _ in 0..<kalmanReport.count(of: reason) { report.reclassify(acceptedAs: reason) }
+        }
+        return out
+    }
+}
