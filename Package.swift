@@ -51,6 +51,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "GeoTestSupportTests",
+            dependencies: ["GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "geoTests",
             dependencies: ["geo", "GeoTestSupport"],
             swiftSettings: strictSettings

@@ -14,7 +14,8 @@ public final class ManualClock: Clock, Sendable {
 
     private struct State {
         var now = Instant(offset: .zero)
-        var sleepers: [(deadline: Instant, continuation: CheckedContinuation<Void, any Error>)] = []
+        var sleepers: [(id: Int, deadline: Instant, continuation: CheckedContinuation<Void, any Error>)] = []
+        var nextID = 0
     }
 
     private let state = Mutex(State())
@@ -25,14 +26,30 @@ public final class ManualClock: Clock, Sendable {
     public var minimumResolution: Duration { .zero }
 
     /// Suspends until `advance(by:)` moves the clock to or past `deadline`.
+    /// - Throws: `CancellationError` when the sleeping task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-            let fireNow = state.withLock { s -> Bool in
-                if deadline <= s.now { return true }
-                s.sleepers.append((deadline, c))
-                return false
+        let id = state.withLock { s in defer { s.nextID += 1 }; return s.nextID }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                enum Outcome { case wait, fire, cancel }
+                let outcome = state.withLock { s -> Outcome in
+                    if Task.isCancelled { return .cancel }
+                    if deadline <= s.now { return .fire }
+                    s.sleepers.append((id, deadline, c))
+                    return .wait
+                }
+                switch outcome {
+                case .wait: break
+                case .fire: c.resume()
+                case .cancel: c.resume(throwing: CancellationError())
+                }
             }
-            if fireNow { c.resume() }
+        } onCancel: {
+            let sleeper = state.withLock { s -> CheckedContinuation<Void, any Error>? in
+                guard let i = s.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return s.sleepers.remove(at: i).continuation
+            }
+            sleeper?.resume(throwing: CancellationError())
         }
     }
 

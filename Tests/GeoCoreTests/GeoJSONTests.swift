@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import GeoCore
+
+/// RFC 7946 Appendix A examples round-trip unchanged.
+@Test(arguments: [
+    #"{"coordinates":[100,0],"type":"Point"}"#,
+    #"{"coordinates":[[100,0],[101,1]],"type":"LineString"}"#,
+    #"{"coordinates":[[[100,0],[101,0],[101,1],[100,1],[100,0]],[[100.8,0.8],[100.8,0.2],[100.2,0.2],[100.2,0.8],[100.8,0.8]]],"type":"Polygon"}"#,
+    #"{"coordinates":[[100,0,12.5],[101,1]],"type":"MultiPoint"}"#,
+    #"{"geometries":[{"coordinates":[100,0],"type":"Point"},{"coordinates":[[101,0],[102,1]],"type":"LineString"}],"type":"GeometryCollection"}"#,
+    #"{"features":[{"geometry":{"coordinates":[102,0.5],"type":"Point"},"id":7,"properties":{"n":null,"name":"x","tags":[true,1.5]},"type":"Feature"}],"type":"FeatureCollection"}"#,
+])
+func geoJSON_roundTrips(text: String) throws {
+    let object = try GeoJSON(data: Data(text.utf8))
+    let again = try GeoJSON(data: object.encoded())
+    #expect(again == object)
+}
+
+@Test func geoJSON_readsPositionsLongitudeFirst() throws {
+    let object = try GeoJSON(data: Data(#"{"type":"Point","coordinates":[7.42,43.73,55]}"#.utf8))
+    guard case .geometry(.point(let p)) = object else { Issue.record("not a point: \(object)"); return }
+    #expect(p.coordinate.latitude == 43.73 && p.coordinate.longitude == 7.42 && p.altitude == 55)
+}
+
+@Test(arguments: [
+    (#"{"type":"Point","coordinates":[0,91]}"#, "latitude"),
+    (#"{"type":"LineString","coordinates":[[0,1]]}"#, "two or more"),
+    (#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1]]]}"#, "closed"),
+    (#"{"type":"Circle","coordinates":[0,0]}"#, "Circle"),
+    (#"{"type":"Feature","geometry":{"type":"Point"}}"#, "coordinates"),
+    (#"{"type":"Point","coordinates":[0,"#, "$"),
+])
+func geoJSON_rejectsInvalidWithAReason(text: String, reason: String) {
+    do {
+        _ = try GeoJSON(data: Data(text.utf8))
+        Issue.record("accepted invalid GeoJSON \(text)")
+    } catch {
+        #expect(error.code == .invalidGeoJSON)
+        #expect(error.message.contains(reason), "message '\(error.message)' does not mention \(reason)")
+    }
+}

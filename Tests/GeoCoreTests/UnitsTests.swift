@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import GeoCore
+
+@Test(arguments: [(0.0, 0.0), (360, 0), (-90, 270), (725, 5), (-0.0, 0), (-1e-17, 0), (359.999_999_999, 359.999_999_999)])
+func bearing_wrapsIntoHalfOpenCircle(input: Double, expected: Double) {
+    let b = Bearing(degrees: input)
+    #expect(b.degrees >= 0 && b.degrees < 360)
+    #expect(abs(b.degrees - expected) < 1e-9) // degrees
+}
+
+@Test func bearing_turnIsTheShortWay() {
+    #expect(Bearing(degrees: 350).turn(to: Bearing(degrees: 10)) == 20)
+    #expect(Bearing(degrees: 10).turn(to: Bearing(degrees: 350)) == -20)
+    #expect(Bearing(degrees: 0).turn(to: Bearing(degrees: 180)) == 180)
+}
+
+@Test func speed_convertsKnotsAndKilometresPerHour() {
+    // 1 knot = 1852 m / 3600 s exactly (international nautical mile).
+    #expect(abs(Speed.knots(1).metersPerSecond - 0.514_444_444_444) < 1e-12) // m/s
+    #expect(abs(Speed.kilometersPerHour(36).metersPerSecond - 10) < 1e-12) // m/s
+    #expect(abs(Speed.metersPerSecond(10).knots - 19.438_444_924_406) < 1e-9) // knots
+}
+
+@Test func units_encodeAsBareNumbers() throws {
+    let json = try JSONEncoder().encode([Distance.kilometers(1.5)])
+    #expect(String(decoding: json, as: UTF8.self) == "[1500]")
+    let location = Location(coordinate: try Coordinate(latitude: 1, longitude: 2), timestamp: Date(timeIntervalSince1970: 0),
+                            horizontalAccuracy: .meters(4), speed: .metersPerSecond(3), course: .degrees(-90))
+    let back = try JSONDecoder().decode(Location.self, from: JSONEncoder().encode(location))
+    #expect(back == location)
+    #expect(back.course?.degrees == 270)
+}
+
+@Test func coordinate_parsesCommandLineForm() throws {
+    let c = try Coordinate(parsing: "52.52, 13.40")
+    #expect(c.latitude == 52.52 && c.longitude == 13.40)
+    #expect(throws: GeoCoreError.self) { try Coordinate(parsing: "52.52") }
+    #expect(throws: GeoCoreError.self) { try Coordinate(parsing: "91,0") }
+    #expect(throws: GeoCoreError.self) { try Coordinate(parsing: "a,b") }
+}

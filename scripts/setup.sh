@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what LocationKit's build, tests and benchmarks need on a fresh Debian machine.
+# Idempotent: installs only what is missing. Run as root (CI is), or with sudo available.
+set -euo pipefail
+
+# Debian packages: zlib for the PBF reader; real peers and oracles for the tests
+# (gpsd + gpsfake, gpsdecode, PROJ's geod, xmllint, GPSBabel, osmium).
+APT_PACKAGES=(zlib1g-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool)
+# PyPI packages: oracle generators and cross-readers used by tests and scripts.
+PIP_PACKAGES=(geographiclib gpxpy)
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "setup: the Swift toolchain (6.1 or newer) is required and was not found on PATH" >&2
+    exit 1
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+missing=()
+for p in "${PIP_PACKAGES[@]}"; do
+    python3 -c "import importlib.util,sys; sys.exit(importlib.util.find_spec('$p') is None)" 2>/dev/null || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing Python packages: ${missing[*]}"
+    python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore "${missing[@]}"
+fi
