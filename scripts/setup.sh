@@ -7,7 +7,7 @@ set -euo pipefail
 # (gpsd + gpsfake, gpsdecode, PROJ's geod, xmllint, GPSBabel, osmium).
 APT_PACKAGES=(zlib1g-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool)
 # PyPI packages: oracle generators and cross-readers used by tests and scripts.
-PIP_PACKAGES=(geographiclib gpxpy)
+PIP_PACKAGES=(geographiclib gpxpy pykalman)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: the Swift toolchain (6.1 or newer) is required and was not found on PATH" >&2

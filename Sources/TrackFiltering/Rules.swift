@@ -174,9 +174,10 @@ public struct ImpliedSpeedRule: TrackFilter {
 ///
 /// "Still" means the reported (Doppler) speed is below `speedThreshold`, or, for sources that
 /// report no speed, the fixes stay within `radius` of where the stillness began. Once still
-/// for `dwell`, fixes are dropped until the device moves: a reported speed at or above the
-/// threshold plus the fix's speed accuracy, or a fix outside
-/// `max(radius, accuracyFactor × accuracy)` of the anchor (the last accepted fix). Answers HCKalmanFilter#2, dawarich#3417 (research/ASKS.md §B).
+/// for `dwell`, fixes are dropped until the device moves: with Doppler, a reported speed at or
+/// above the threshold plus the fix's speed accuracy (or ten fixes beyond `maximumHoldDistance`);
+/// without, a fix outside `max(radius, accuracyFactor × accuracy)` of the anchor (the last
+/// accepted fix). Answers HCKalmanFilter#2, dawarich#3417 (research/ASKS.md §B).
 public struct StationaryRule: TrackFilter {
     /// The tunables of the rule.
     public struct Parameters: Hashable, Sendable {
@@ -189,11 +190,17 @@ public struct StationaryRule: TrackFilter {
         /// The fix's accuracy radius times this also counts as not having left.
         public var accuracyFactor: Double
 
-        public init(speedThreshold: Speed, dwell: Duration, radius: Distance, accuracyFactor: Double = 2) {
+        /// With a reported speed, ten fixes in a row this far from the anchor release the hold
+        /// anyway (a receiver whose Doppler is stuck at zero).
+        public var maximumHoldDistance: Distance
+
+        public init(speedThreshold: Speed, dwell: Duration, radius: Distance, accuracyFactor: Double = 2,
+                    maximumHoldDistance: Distance = .meters(50)) {
             self.speedThreshold = speedThreshold
             self.dwell = dwell
             self.radius = radius
             self.accuracyFactor = accuracyFactor
+            self.maximumHoldDistance = maximumHoldDistance
         }
     }
 
@@ -202,6 +209,7 @@ public struct StationaryRule: TrackFilter {
     public private(set) var isStationary = false
     private var stillSince: Date?
     private var stillOrigin: Coordinate?
+    private var farFixes = 0
     private let dwell: Double
 
     public init(_ parameters: Parameters) {
@@ -217,13 +225,20 @@ public struct StationaryRule: TrackFilter {
         let threshold = parameters.speedThreshold.metersPerSecond
         let speed = fix.speed.map(\.metersPerSecond).flatMap { $0 >= 0 ? $0 : nil }
         if isStationary {
-            // Leaving needs the speed to clear the threshold by its own uncertainty, so Doppler
-            // noise around zero does not release the clamp.
-            let speedMargin = fix.speedAccuracy.map(\.metersPerSecond).flatMap { $0 > 0 ? $0 : nil } ?? 0
-            if !outside, (speed ?? 0) < threshold + speedMargin { return .stationary }
+            if let speed {
+                // Doppler is the better witness: leaving needs the speed to clear the threshold
+                // by its own uncertainty. Position jumps while Doppler says still are multipath,
+                // unless they persist beyond `maximumHoldDistance` for ten fixes (stuck Doppler).
+                let margin = fix.speedAccuracy.map(\.metersPerSecond).flatMap { $0 > 0 ? $0 : nil } ?? 0
+                farFixes = input.distanceFromPrevious > parameters.maximumHoldDistance.meters ? farFixes + 1 : 0
+                if speed < threshold + margin, farFixes < 10 { return .stationary }
+            } else if !outside {
+                return .stationary
+            }
             isStationary = false
             stillSince = nil
             stillOrigin = nil
+            farFixes = 0
             return nil
         }
         let still: Bool

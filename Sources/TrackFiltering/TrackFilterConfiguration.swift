@@ -129,6 +129,7 @@ public struct TrackFilterConfiguration: Hashable, Sendable {
             try positive("stationary.dwell", s.dwell.seconds)
             try positive("stationary.radius", s.radius.meters)
             try positive("stationary.accuracyFactor", s.accuracyFactor)
+            try positive("stationary.maximumHoldDistance", s.maximumHoldDistance.meters)
         }
         try kalman?.validate()
     }

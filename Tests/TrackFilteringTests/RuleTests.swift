@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+import GeoCore
+@testable import TrackFiltering
+
+@Test func validAccuracy_rejectsNegativeAndMissing() {
+    let fixes = [fix(0, east: 0, north: 0, accuracy: 5), fix(1, east: 1, north: 0, accuracy: -1),
+                 fix(2, east: 2, north: 0, accuracy: nil), fix(3, east: 3, north: 0, accuracy: .nan)]
+    #expect(decisions(ValidAccuracyRule(), fixes) == [nil, .invalidAccuracy, .invalidAccuracy, .invalidAccuracy])
+    #expect(decisions(ValidAccuracyRule(rejectsMissing: false), fixes) == [nil, .invalidAccuracy, nil, .invalidAccuracy])
+}
+
+@Test func maximumAccuracy_rejectsWorseThanLimit() {
+    let fixes = [fix(0, east: 0, north: 0, accuracy: 100), fix(1, east: 0, north: 0, accuracy: 100.01)]
+    #expect(decisions(MaximumAccuracyRule(limit: .meters(100)), fixes) == [nil, .inaccurate])
+}
+
+@Test func staleFix_judgedAgainstInjectedReceiveTime() {
+    let fixes = [fix(0, east: 0, north: 0), fix(1, east: 1, north: 0), fix(2, east: 2, north: 0)]
+    // Received 0.5 s, 7.5 s (6.5 s old > 5 s) and 2.5 s after the epoch.
+    let received: [Date?] = [epoch.addingTimeInterval(0.5), epoch.addingTimeInterval(7.5), epoch.addingTimeInterval(2.5)]
+    #expect(decisions(StaleFixRule(maximumAge: .seconds(5)), fixes, receivedAt: received) == [nil, .stale, nil])
+    // Offline (no receive time) nothing is stale.
+    #expect(decisions(StaleFixRule(maximumAge: .seconds(5)), fixes) == [nil, nil, nil])
+}
+
+@Test func warmUp_dropsFirstSecondsAfterStart() {
+    let fixes = (0..<12).map { fix(Double($0), east: Double($0), north: 0) }
+    let result = decisions(WarmUpRule(duration: .seconds(10)), fixes)
+    #expect(result.prefix(10).allSatisfy { $0 == .warmUp })
+    #expect(result.suffix(2).allSatisfy { $0 == nil })
+    // An injected start 8 s before the first fix leaves only 2 s of warm-up.
+    let early = decisions(WarmUpRule(duration: .seconds(10), start: epoch.addingTimeInterval(-8)), fixes)
+    #expect(early.filter { $0 == .warmUp }.count == 2)
+}
+
+@Test func timestampOrder_rejectsOlderAndDuplicate() {
+    let fixes = [fix(10, east: 0, north: 0), fix(9, east: 1, north: 0), fix(10, east: 2, north: 0), fix(11, east: 3, north: 0)]
+    #expect(decisions(TimestampOrderRule(), fixes) == [nil, .outOfOrder, .duplicateTimestamp, nil])
+}
+
+@Test func accuracyRadius_dropsJitterUnlessMoreAccurate() {
+    // Previous radius 10 m: half is 5 m.
+    let fixes = [fix(0, east: 0, north: 0, accuracy: 10),
+                 fix(1, east: 4.9, north: 0, accuracy: 10),   // inside, not better → drop
+                 fix(2, east: 4.9, north: 0, accuracy: 8),    // inside, better → keep
+                 fix(3, east: 9, north: 0, accuracy: 8)]      // 4.1 m from the last kept, radius 4 m → keep
+    #expect(decisions(AccuracyRadiusRule(fraction: 0.5), fixes) == [nil, .insideAccuracyRadius, nil, nil])
+}
+
+@Test func distanceFilter_dropsShortMoves() {
+    let fixes = [fix(0, east: 0, north: 0), fix(1, east: 0, north: 4.99), fix(2, east: 0, north: 5.01)]
+    #expect(decisions(DistanceFilterRule(minimum: .meters(5)), fixes) == [nil, .belowMinimumDistance, nil])
+}
+
+@Test func impliedSpeed_rejectsTeleportsAndReanchors() {
+    // 30 m/s limit; accuracies 5 m each, so a 1 s hop may be up to 40 m.
+    var fixes = [fix(0, east: 0, north: 0), fix(1, east: 39, north: 0), fix(2, east: 500, north: 0)]
+    #expect(decisions(ImpliedSpeedRule(maximum: .metersPerSecond(30)), fixes) == [nil, nil, .impliedSpeed])
+    // The device really moved: after two rejections in a row the rule accepts the new place.
+    fixes = [fix(0, east: 0, north: 0)] + (1...3).map { fix(Double($0), east: 1000 + Double($0), north: 0) }
+    #expect(decisions(ImpliedSpeedRule(maximum: .metersPerSecond(30), maximumConsecutiveRejections: 2), fixes)
+        == [nil, .impliedSpeed, .impliedSpeed, nil])
+}
+
+@Test func stationary_holdsWhileStillAndReleasesOnSpeed() {
+    let rule = StationaryRule(.init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(3), radius: .meters(10)))
+    var fixes = [fix(0, east: 0, north: 0, speed: 1.2, speedAccuracy: 0.2, course: 90)]
+    // Still for 10 s with 3 m of jitter and Doppler ~0.1 m/s.
+    for t in 1...10 { fixes.append(fix(Double(t), east: t.isMultiple(of: 2) ? 3 : -3, north: 1, speed: 0.1, speedAccuracy: 0.2)) }
+    fixes.append(fix(11, east: 2, north: 0, speed: 1.0, speedAccuracy: 0.2, course: 90))
+    let result = decisions(rule, fixes)
+    // t = 1, 2, 3 pass (dwell 3 s starts at t = 1, so t = 4 is the first held), t = 4…10 held, t = 11 moves.
+    #expect(Array(result[1...3]) == [nil, nil, nil])
+    #expect(result[4...10].allSatisfy { $0 == .stationary })
+    #expect(result[11] == nil)
+}
+
+@Test func stationary_withoutSpeedUsesRadius() {
+    let rule = StationaryRule(.init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(5), radius: .meters(8)))
+    var fixes: [Location] = []
+    for t in 0...20 { fixes.append(fix(Double(t), east: Double(t % 3) * 2, north: 0)) }
+    fixes.append(fix(21, east: 30, north: 0))
+    let result = decisions(rule, fixes)
+    // Stillness is first seen at t = 1 (the origin), so t = 6 is the first fix held.
+    #expect(result[..<6].allSatisfy { $0 == nil })
+    #expect(result[6...20].allSatisfy { $0 == .stationary })
+    #expect(result[21] == nil)
+}
+
+@Test func chain_reportsFirstObjectionAndCounts() {
+    let chain = TimestampOrderRule().followed(by: MaximumAccuracyRule(limit: .meters(20)))
+        .followed(by: DistanceFilterRule(minimum: .meters(2)))
+    var pipeline = TrackFilterPipeline(chain)
+    let fixes = [fix(0, east: 0, north: 0), fix(0, east: 5, north: 0, accuracy: 50), fix(1, east: 5, north: 0, accuracy: 50),
+                 fix(2, east: 1, north: 0), fix(3, east: 5, north: 0)]
+    let kept = pipeline.filtered(fixes)
+    #expect(kept.count == 2)
+    #expect(pipeline.report.received == 5)
+    #expect(pipeline.report.accepted == 2)
+    #expect(pipeline.report.count(of: .duplicateTimestamp) == 1)
+    #expect(pipeline.report.count(of: .inaccurate) == 1)
+    #expect(pipeline.report.count(of: .belowMinimumDistance) == 1)
+    #expect(pipeline.report.description.contains("inaccurate 1"))
+}
+
+@Test func presets_validateAndResolveByName() throws {
+    for name in TrackFilterConfiguration.presetNames {
+        try TrackFilterConfiguration.preset(named: name).validate()
+    }
+    #expect(try TrackFilterConfiguration.preset(named: "fitness") == .fitness)
+    #expect(throws: TrackFilteringError.self) { try TrackFilterConfiguration.preset(named: "rocket") }
+    var c = TrackFilterConfiguration.default
+    c.maximumSpeed = .metersPerSecond(-1)
+    #expect(throws: TrackFilteringError.self) { try c.validate() }
+}
+
+@Test func cleaner_countsEveryReasonInOrder() {
+    var cleaner = TrackCleaner(configuration: .default, start: epoch)
+    let fixes = [fix(1, east: 0, north: 0),                      // warm-up (5 s)
+                 fix(6, east: 0, north: 0, accuracy: -1),        // invalid accuracy
+                 fix(7, east: 0, north: 0, accuracy: 150),       // inaccurate
+                 fix(8, east: 0, north: 0, accuracy: 5),         // accepted
+                 fix(8, east: 3, north: 0),                      // duplicate timestamp
+                 fix(9, east: 2000, north: 0),                   // teleport
+                 fix(10, east: 1, north: 0)]                     // inside half the radius, not better
+    var reasons: [RejectionReason?] = []
+    for f in fixes { reasons.append(cleaner.process(f, receivedAt: f.timestamp.addingTimeInterval(0.2)).reason) }
+    #expect(reasons == [.warmUp, .invalidAccuracy, .inaccurate, nil, .duplicateTimestamp, .impliedSpeed, .insideAccuracyRadius])
+    #expect(cleaner.report.rejected == 6)
+}
