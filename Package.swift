@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
         .library(name: "TrackFiltering", targets: ["TrackFiltering"]),
+        .library(name: "GPXCodec", targets: ["GPXCodec"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -26,6 +27,8 @@ let package = Package(
 
         // Clean tracks: filter rules with reasons, Kalman filter + RTS smoother, simplification.
         .target(name: "TrackFiltering", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
+        .target(name: "GPXCodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], swiftSettings: strictSettings),
@@ -35,6 +38,8 @@ let package = Package(
             name: "geo",
             dependencies: [
                 "GeoCore",
+                "GPXCodec",
+                "TrackFiltering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -53,6 +58,11 @@ let package = Package(
         .testTarget(
             name: "GeoTestSupportTests",
             dependencies: ["GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GPXCodecTests",
+            dependencies: ["GPXCodec", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
