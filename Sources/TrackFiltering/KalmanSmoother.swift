@@ -1,8 +1,8 @@
 public import GeoCore
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// The tunables of the constant-velocity Kalman filter and smoother.
@@ -170,6 +170,24 @@ public struct KalmanSmoother: Sendable {
         f.lastFix = fix
         filter = f
         return .updated(f.location(x, f.p, template: fix))
+    }
+
+    /// Tells the filter the device was still at `time` (a zero-velocity update, as pedestrian
+    /// navigation does at foot contact; Foxlin, IEEE CG&A 25(6), 2005): time advances with the
+    /// velocity pulled to zero, so a long stop neither restarts the filter nor lets it coast.
+    /// - Parameter sigma: one-sigma uncertainty of "zero", m/s.
+    /// - Complexity: O(1), no allocation.
+    public mutating func holdStill(at time: Date, sigma: Speed = .metersPerSecond(0.1)) {
+        guard var f = filter else { return }
+        let dt = time.timeIntervalSince(f.time)
+        guard dt > 0 else { return }
+        var (x, p) = f.predicted(dt: dt, q: parameters.accelerationNoise * parameters.accelerationNoise)
+        let s2 = sigma.metersPerSecond * sigma.metersPerSecond
+        Self.correctVelocity(&x, &p, innovation: Vec2.zero - x.velocity, noise: p.vv + .diagonal(s2, s2))
+        f.x = x
+        f.p = p.symmetrized
+        f.time = time
+        filter = f
     }
 
     private mutating func start(at fix: Location, recording step: inout Step) -> KalmanResult {

@@ -25,8 +25,8 @@ public enum FilterDecision: Hashable, Sendable {
     }
 }
 
-/// Rules, then optionally the Kalman filter: the whole online cleaning step for live updates,
-/// and the offline one for saved tracks.
+/// Rules, then optionally the Kalman filter, then the distance filter on what is delivered:
+/// the whole online cleaning step for live updates, and the offline one for saved tracks.
 ///
 /// ```swift
 /// var cleaner = TrackCleaner(configuration: .fitness)
@@ -38,14 +38,19 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
     public var rule: Rule
     /// The Kalman filter run on the fixes the rules accept; nil = rules only.
     public var kalman: KalmanSmoother?
+    /// Delivered locations are at least this far apart (nil: every accepted fix is delivered).
+    public var minimumDistance: Distance?
+    /// The last location delivered.
+    public private(set) var lastDelivered: Location?
     /// The last raw fix accepted (what rules compare against).
     public private(set) var lastAccepted: Location?
     /// Counts per reason so far.
     public private(set) var report = FilterReport()
 
-    public init(rule: Rule, kalman: KalmanParameters? = nil) {
+    public init(rule: Rule, kalman: KalmanParameters? = nil, minimumDistance: Distance? = nil) {
         self.rule = rule
         self.kalman = kalman.map { KalmanSmoother(parameters: $0) }
+        self.minimumDistance = minimumDistance
     }
 
     /// Judges one fix and, when accepted, returns the cleaned location.
@@ -55,6 +60,8 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
     public mutating func process(_ fix: Location, receivedAt: Date? = nil) -> FilterDecision {
         let input = FilterInput(fix: fix, receivedAt: receivedAt, previous: lastAccepted)
         if let reason = rule.evaluate(input) {
+            // A fix held for stillness still tells the filter the device is not moving.
+            if reason == .stationary { kalman?.holdStill(at: fix.timestamp) }
             report.record(reason)
             return .rejected(reason)
         }
@@ -73,6 +80,12 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
         }
         rule.accepted(input)
         lastAccepted = fix
+        if let minimumDistance, let last = lastDelivered,
+           LocalFrame.distance(last.coordinate, out.coordinate) < minimumDistance.meters {
+            report.record(.belowMinimumDistance)
+            return .rejected(.belowMinimumDistance)
+        }
+        lastDelivered = out
         report.record(nil)
         return .accepted(out)
     }
@@ -92,7 +105,8 @@ extension TrackCleaner where Rule == StandardRules {
     /// The standard rules and Kalman filter of a configuration (usually a preset).
     /// - Parameter start: when updates started, for the warm-up rule (nil = the first fix).
     public init(configuration: TrackFilterConfiguration, start: Date? = nil) {
-        self.init(rule: configuration.rules(start: start), kalman: configuration.kalman)
+        self.init(rule: configuration.rules(start: start), kalman: configuration.kalman,
+                  minimumDistance: configuration.minimumDistance)
     }
 }
 

@@ -24,7 +24,9 @@ public struct TrackFilterConfiguration: Hashable, Sendable {
     /// Drop moves shorter than this share of the previous accuracy radius unless more
     /// accurate (seed §5: one half).
     public var accuracyRadiusFraction: Double?
-    /// Drop moves shorter than this (a distance filter; seed §1 suggests 3–10 m for display).
+    /// Deliver a location only when it is at least this far from the last one delivered (Core
+    /// Location's `distanceFilter`; seed §1 suggests 3–10 m). Applied to the cleaned output
+    /// (after the Kalman filter, which still sees every fix), so it thins jitter, not data.
     public var minimumDistance: Distance?
     /// The Kalman filter run on accepted fixes; nil = rules only.
     public var kalman: KalmanParameters?
@@ -62,13 +64,15 @@ public struct TrackFilterConfiguration: Hashable, Sendable {
         accuracyRadiusFraction: 0.5,
         kalman: KalmanParameters(accelerationNoise: 1.0))
 
-    /// Cars: fresh fixes only (5 s), 50 m accuracy, up to 90 m/s (324 km/h), stillness at
-    /// traffic lights below 0.5 m/s for 3 s; agile model (2.5 m/s²); no accuracy-radius rule,
-    /// which would thin slow traffic.
+    /// Cars: the seed's 10 s warm-up, fresh fixes only (5 s), 50 m accuracy, up to 90 m/s
+    /// (324 km/h), stillness at traffic lights below 0.5 m/s for 3 s; delivered every 5 m (every
+    /// fix above 18 km/h); agile model (2.5 m/s²); no accuracy-radius rule, which would thin
+    /// slow traffic.
     public static let automotiveNavigation = TrackFilterConfiguration(
-        warmUp: .seconds(3), maximumHorizontalAccuracy: .meters(50), maximumAge: .seconds(5),
+        warmUp: .seconds(10), maximumHorizontalAccuracy: .meters(50), maximumAge: .seconds(5),
         maximumSpeed: .metersPerSecond(90),
         stationary: .init(speedThreshold: .metersPerSecond(0.5), dwell: .seconds(3), radius: .meters(15)),
+        minimumDistance: .meters(5),
         kalman: KalmanParameters(accelerationNoise: 2.5, maximumGap: .seconds(15)))
 
     /// Boats, trains, bicycles off road: 65 m accuracy, up to 100 m/s, 1.5 m/s² model.
@@ -80,13 +84,13 @@ public struct TrackFilterConfiguration: Hashable, Sendable {
 
     /// Walking, running, cycling: the seed's 10 s warm-up and 5 s age; 50 m accuracy (dzionis:
     /// drop > ~50 m); 20 m/s top speed; stillness below 0.3 m/s for 5 s; half the accuracy radius;
-    /// a calm 0.8 m/s² model.
+    /// delivered every 5 m (seed §1, running example); a calm 0.3 m/s² model.
     public static let fitness = TrackFilterConfiguration(
         warmUp: .seconds(10), maximumHorizontalAccuracy: .meters(50), maximumAge: .seconds(5),
         maximumSpeed: .metersPerSecond(20),
         stationary: .init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(5), radius: .meters(8)),
-        accuracyRadiusFraction: 0.5,
-        kalman: KalmanParameters(accelerationNoise: 0.8, maximumGap: .seconds(30)))
+        accuracyRadiusFraction: 0.5, minimumDistance: .meters(5),
+        kalman: KalmanParameters(accelerationNoise: 0.3, maximumGap: .seconds(30)))
 
     /// Aircraft: 100 m accuracy, up to 340 m/s, stillness (on the apron) below 0.5 m/s for 10 s,
     /// 5 m/s² model.
@@ -144,7 +148,8 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// The standard chain of rules a `TrackFilterConfiguration` describes, in its order.
+/// The standard chain of rules a `TrackFilterConfiguration` describes, in its order (the
+/// distance filter is not among them: `TrackCleaner` applies it to its output).
 public struct StandardRules: TrackFilter {
     var warmUp: WarmUpRule?
     var validAccuracy: ValidAccuracyRule
@@ -154,7 +159,6 @@ public struct StandardRules: TrackFilter {
     var speed: ImpliedSpeedRule?
     var stationary: StationaryRule?
     var radius: AccuracyRadiusRule?
-    var distance: DistanceFilterRule?
 
     /// Builds the rules; `start` is when updates started (nil = the first fix).
     public init(_ c: TrackFilterConfiguration, start: Date? = nil) {
@@ -166,7 +170,6 @@ public struct StandardRules: TrackFilter {
         speed = c.maximumSpeed.map { ImpliedSpeedRule(maximum: $0) }
         stationary = c.stationary.map { StationaryRule($0) }
         radius = c.accuracyRadiusFraction.map { AccuracyRadiusRule(fraction: $0) }
-        distance = c.minimumDistance.map { DistanceFilterRule(minimum: $0) }
     }
 
     public mutating func evaluate(_ input: FilterInput) -> RejectionReason? {
@@ -177,8 +180,7 @@ public struct StandardRules: TrackFilter {
         if let r = order.evaluate(input) { return r }
         if let r = speed.evaluate(input) { return r }
         if let r = stationary.evaluate(input) { return r }
-        if let r = radius.evaluate(input) { return r }
-        return distance.evaluate(input)
+        return radius.evaluate(input)
     }
 
     public mutating func accepted(_ input: FilterInput) {

@@ -141,3 +141,17 @@ func rmse(_ track: [Location], _ truth: [(Double, Double)]) -> Double {
         #expect(abs(back.east - e) < 1e-6 && abs(back.north - n) < 1e-6) // metres: exact round trip
     }
 }
+
+@Test func kalman_holdStillCarriesTheFilterThroughAStop() throws {
+    var kalman = KalmanSmoother(parameters: KalmanParameters(maximumGap: .seconds(30)))
+    for t in 0..<20 { _ = kalman.update(with: fix(Double(t), east: Double(t) * 1.5, north: 0, accuracy: 4)) }
+    // A 60 s stop, longer than the gap limit, reported as stillness each second.
+    for t in 20..<80 { kalman.holdStill(at: epoch.addingTimeInterval(Double(t))) }
+    let estimate = try #require(kalman.estimate)
+    #expect(try #require(estimate.speed).metersPerSecond < 0.2) // m/s
+    #expect(abs(plane(estimate).east - 28.5) < 3) // metres: it did not coast on at 1.5 m/s
+    guard case .updated = kalman.update(with: fix(80, east: 29, north: 0, accuracy: 4)) else {
+        Issue.record("the stop must not restart the filter")
+        return
+    }
+}

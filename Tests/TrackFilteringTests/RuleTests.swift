@@ -129,3 +129,12 @@ import GeoCore
     #expect(reasons == [.warmUp, .invalidAccuracy, .inaccurate, nil, .duplicateTimestamp, .impliedSpeed, .insideAccuracyRadius])
     #expect(cleaner.report.rejected == 6)
 }
+
+@Test func cleaner_distanceFilterThinsDeliveredLocations() {
+    let configuration = TrackFilterConfiguration(rejectsMissingAccuracy: false, minimumDistance: .meters(5))
+    var cleaner = TrackCleaner(configuration: configuration)
+    // 1.3 m apart: every fourth is delivered (0, 5.2, 10.4, …), the others are below the filter.
+    let delivered = (0...20).compactMap { cleaner.process(fix(Double($0), east: 1.3 * Double($0), north: 0)).location }
+    #expect(delivered.map { (plane($0).east * 10).rounded() / 10 } == [0, 5.2, 10.4, 15.6, 20.8, 26])
+    #expect(cleaner.report.count(of: .belowMinimumDistance) == 15)
+}

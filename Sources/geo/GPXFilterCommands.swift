@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import GeoCore
+import GPXCodec
+import TrackFiltering
+
+/// Options every track-filtering command shares.
+struct TrackFilterOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "Output GPX file ('-' for standard output).")
+    var output: String
+
+    @Option(help: "Metres of error per unit of HDOP, used as accuracy (GPX has no accuracy field).")
+    var uere = 5.0
+
+    @Option(help: "Accuracy in metres assumed for points with neither accuracy nor HDOP.")
+    var assumedAccuracy = 10.0
+
+    @Flag(help: "Drop points without accuracy (HDOP) instead of assuming one.")
+    var requireAccuracy = false
+}
+
+/// `geo gpx clean`: filter rules and the Kalman filter of a preset over every track segment.
+struct GPXClean: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clean",
+        abstract: "Drop bad fixes (accuracy, warm-up, order, teleports, stillness…) and Kalman-filter the rest.",
+        discussion: """
+            Each track segment is cleaned on its own with the preset's rules (see TrackFilterConfiguration) \
+            and its Kalman filter, as the positioning engine does live. With --report, the counts per \
+            rejection reason go to standard error. Presets: \(TrackFilterConfiguration.presetNames.joined(separator: ", ")).
+            """
+    )
+
+    @Argument(help: "Input GPX file.") var input: String
+    @OptionGroup var options: TrackFilterOptions
+    @Option(help: "Preset: default, automotiveNavigation, otherNavigation, fitness, airborne.") var preset = "default"
+    @Flag(help: "Keep the accepted fixes as recorded (rules only, no Kalman filter).") var rulesOnly = false
+    @Flag(help: "Print how many fixes each rule rejected.") var report = false
+
+    func run() throws {
+        var configuration = try TrackFilterConfiguration.preset(named: preset)
+        configuration.rejectsMissingAccuracy = options.requireAccuracy
+        configuration.kalman?.assumedAccuracy = .meters(options.assumedAccuracy)
+        if rulesOnly { configuration.kalman = nil }
+        try configuration.validate()
+        let document = try GPXTrackFiles.read(input)
+        var total = FilterReport()
+        let cleaned = GPXTrackFiles.mapSegments(document, { fixes in
+            var cleaner = TrackCleaner(configuration: configuration)
+            var out: [GPXPoint] = []
+            for (fix, point) in fixes {
+                if let l = cleaner.process(fixWithAssumedAccuracy(fix)).location {
+                    out.append(GPXTrackFiles.point(l, original: point))
+                }
+            }
+            total.merge(cleaner.report)
+            return out
+        }, uere: options.uere)
+        try GPXTrackFiles.write(cleaned, to: options.output)
+        if report { FileHandle.standardError.write(Data((total.description + "\n").utf8)) }
+    }
+
+    private func fixWithAssumedAccuracy(_ fix: Location) -> Location {
+        guard fix.horizontalAccuracy == nil, !options.requireAccuracy else { return fix }
+        var f = fix
+        f.horizontalAccuracy = .meters(options.assumedAccuracy)
+        return f
+    }
+}
+
+/// `geo gpx smooth`: Rauch–Tung–Striebel smoothing of every track segment.
+struct GPXSmooth: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "smooth",
+        abstract: "RTS-smooth every track segment (forward Kalman filter, then backward pass).",
+        discussion: "Outliers the Kalman gate rejects are dropped; --report prints how many."
+    )
+
+    @Argument(help: "Input GPX file.") var input: String
+    @OptionGroup var options: TrackFilterOptions
+    @Option(help: "One-sigma white acceleration of the motion model, m/s².") var acceleration = 1.0
+    @Flag(help: "Print how many fixes were dropped and why.") var report = false
+
+    func run() throws {
+        var parameters = KalmanParameters(accelerationNoise: acceleration)
+        parameters.assumedAccuracy = .meters(options.assumedAccuracy)
+        try parameters.validate()
+        let smoother = KalmanSmoother(parameters: parameters)
+        let document = try GPXTrackFiles.read(input)
+        var total = FilterReport()
+        let smoothed = GPXTrackFiles.mapSegments(document, { fixes in
+            var sorted = fixes
+            sorted.sort { $0.0.timestamp < $1.0.timestamp }
+            let byTime = Dictionary(sorted.map { ($0.0.timestamp, $0.1) }, uniquingKeysWith: { a, _ in a })
+            var segmentReport = FilterReport()
+            let out = smoother.smoothed(sorted.map(\.0), report: &segmentReport)
+            total.merge(segmentReport)
+            return out.map { GPXTrackFiles.point($0, original: byTime[$0.timestamp]) }
+        }, uere: options.uere)
+        try GPXTrackFiles.write(smoothed, to: options.output)
+        if report { FileHandle.standardError.write(Data((total.description + "\n").utf8)) }
+    }
+}
+
+/// `geo gpx simplify`: Douglas–Peucker or Visvalingam–Whyatt on every track segment.
+struct GPXSimplify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simplify",
+        abstract: "Simplify every track segment with a tolerance in metres."
+    )
+
+    @Argument(help: "Input GPX file.") var input: String
+    @Option(name: .shortAndLong, help: "Output GPX file ('-' for standard output).") var output: String
+    @Option(help: "Tolerance in metres (Visvalingam–Whyatt: areas below its square are dropped).") var tolerance: Double
+    @Option(help: "douglasPeucker or visvalingamWhyatt.") var method = "douglasPeucker"
+
+    func validate() throws {
+        guard tolerance >= 0, tolerance.isFinite else { throw ValidationError("--tolerance must be a non-negative number of metres") }
+        guard Simplification.Method(rawValue: method) != nil else {
+            throw ValidationError("--method must be one of \(Simplification.Method.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let m = Simplification.Method(rawValue: method) ?? .douglasPeucker
+        var document = try GPXTrackFiles.read(input)
+        for t in document.tracks.indices {
+            for s in document.tracks[t].segments.indices {
+                let points = document.tracks[t].segments[s].points
+                let kept = Simplification.keptIndices(points.map(\.coordinate), tolerance: .meters(tolerance), method: m)
+                document.tracks[t].segments[s].points = kept.map { points[$0] }
+            }
+        }
+        try GPXTrackFiles.write(document, to: output)
+    }
+}

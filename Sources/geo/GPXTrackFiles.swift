@@ -1,0 +1,76 @@
+import Foundation
+import GeoCore
+import GPXCodec
+import TrackFiltering
+
+/// Reading and writing GPX files as tracks of `Location`s for the track commands.
+enum GPXTrackFiles {
+    /// Reads a GPX file.
+    /// - Throws: `ValidationError`-style messages via `GPXError` (with line and column) or I/O errors.
+    static func read(_ path: String) throws -> GPXDocument {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw TrackCommandError("cannot read \(path)")
+        }
+        do {
+            return try GPXReader.read(bytes: data)
+        } catch {
+            throw TrackCommandError("\(path): \(error)")
+        }
+    }
+
+    /// Writes a GPX document, or to standard output for `-`.
+    static func write(_ document: GPXDocument, to path: String) throws {
+        let bytes = GPXWriter.bytes(document)
+        if path == "-" {
+            FileHandle.standardOutput.write(Data(bytes))
+        } else {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    /// The timed points of a segment as fixes. GPX stores no accuracy: a point's `hdop` times
+    /// `uere` metres stands in for it (1-sigma user equivalent range error; Langley, "Dilution of
+    /// precision", GPS World 1999), else the accuracy stays missing. Points without a time are
+    /// skipped (filters need time).
+    static func locations(_ segment: GPXTrackSegment, uere: Double) -> [(Location, GPXPoint)] {
+        segment.points.compactMap { p in
+            guard let time = p.time else { return nil }
+            let location = Location(coordinate: p.coordinate, timestamp: time, altitude: p.elevation,
+                                    horizontalAccuracy: p.hdop.map { Distance(meters: $0 * uere) },
+                                    speed: p.speed, course: p.course,
+                                    satelliteCount: p.satellites)
+            return (location, p)
+        }
+    }
+
+    /// A GPX point for a filtered fix: position, time, elevation, speed and course from the fix,
+    /// the rest from the original point when there is one.
+    static func point(_ location: Location, original: GPXPoint?) -> GPXPoint {
+        var p = original ?? GPXPoint(coordinate: location.coordinate)
+        p.coordinate = location.coordinate
+        p.time = location.timestamp
+        p.elevation = location.altitude ?? p.elevation
+        p.speed = location.speed
+        p.course = location.course
+        return p
+    }
+
+    /// Applies `transform` to every track segment of the document, keeping everything else.
+    static func mapSegments(_ document: GPXDocument, _ transform: ([(Location, GPXPoint)]) throws -> [GPXPoint],
+                            uere: Double) rethrows -> GPXDocument {
+        var out = document
+        for t in out.tracks.indices {
+            for s in out.tracks[t].segments.indices {
+                let fixes = locations(out.tracks[t].segments[s], uere: uere)
+                out.tracks[t].segments[s].points = try transform(fixes)
+            }
+        }
+        return out
+    }
+}
+
+/// A failure of a track command, printed as the message.
+struct TrackCommandError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
+}
