@@ -104,7 +104,13 @@ public enum KalmanResult: Hashable, Sendable {
 public struct KalmanSmoother: Sendable {
     /// The model's tunables.
     public var parameters: KalmanParameters
-    private(set) var filter: Filter?
+    /// Whether a fix has started the filter.
+    private(set) var running = false
+    /// The running estimate: its plane, state, covariance and time (meaningful when running).
+    private(set) var frame = LocalFrame(origin: Coordinate(uncheckedLatitude: 0, longitude: 0))
+    private(set) var x = State4(position: .zero, velocity: .zero)
+    private(set) var p = Block4(pp: .zero, pv: .zero, vp: .zero, vv: .zero)
+    private var time = Date(timeIntervalSince1970: 0)
     private var consecutiveOutliers = 0
 
     /// 1 / √(−2 ln 0.32): from a 68 % horizontal radius to a per-axis standard deviation.
@@ -114,15 +120,16 @@ public struct KalmanSmoother: Sendable {
         self.parameters = parameters
     }
 
-    /// The latest estimate, nil before the first fix or after `reset()`.
+    /// The latest estimate (position, time, accuracies, speed, course), nil before the first fix
+    /// or after `reset()`. The results of `update(with:)` also carry the fix's other fields.
     public var estimate: Location? {
-        guard let filter else { return nil }
-        return filter.location(filter.x, filter.p, template: filter.lastFix)
+        guard running else { return nil }
+        return Self.location(frame: frame, x, p, template: Location(coordinate: frame.origin, timestamp: time))
     }
 
     /// Forgets everything; the next fix starts afresh.
     public mutating func reset() {
-        filter = nil
+        running = false
         consecutiveOutliers = 0
     }
 
@@ -133,15 +140,38 @@ public struct KalmanSmoother: Sendable {
         return update(with: fix, recording: &record)
     }
 
+    /// What a step did, without the estimate (the cleaner's allocation- and copy-light path).
+    enum Outcome { case started, updated, rejected(Double), outOfOrder }
+
+    /// One step that writes the estimate over `out` (a copy of the fix) instead of returning it.
+    mutating func update(with fix: Location, into out: inout Location) -> Outcome {
+        var record = Step.none
+        let outcome = step(fix, recording: &record)
+        switch outcome {
+        case .started, .updated: Self.write(frame: frame, x, p, into: &out)
+        case .rejected, .outOfOrder: break
+        }
+        return outcome
+    }
+
     /// One step, also returning the quantities the RTS backward pass needs.
     mutating func update(with fix: Location, recording step: inout Step) -> KalmanResult {
-        guard var f = filter else { return start(at: fix, recording: &step) }
-        let dt = fix.timestamp.timeIntervalSince(f.time)
+        switch self.step(fix, recording: &step) {
+        case .started: return .started(Self.location(frame: frame, x, p, template: fix))
+        case .updated: return .updated(Self.location(frame: frame, x, p, template: fix))
+        case .rejected(let d2): return .rejected(mahalanobisSquared: d2)
+        case .outOfOrder: return .outOfOrder
+        }
+    }
+
+    private mutating func step(_ fix: Location, recording step: inout Step) -> Outcome {
+        guard running else { return start(at: fix, recording: &step) }
+        let dt = fix.timestamp.timeIntervalSince(time)
         if dt < 0 { return .outOfOrder }
         if dt > parameters.maximumGap.seconds { return start(at: fix, recording: &step) }
-        if f.x.position.norm > LocalFrame.recentringDistance { f.recentre() }
-        let (xp, pp) = f.predicted(dt: dt, q: parameters.accelerationNoise * parameters.accelerationNoise)
-        let z = f.frame.point(for: fix.coordinate)
+        if x.position.norm > LocalFrame.recentringDistance { recentre() }
+        let (xp, pp) = predicted(dt: dt)
+        let z = frame.point(for: fix.coordinate)
         let sigma = accuracy(of: fix) * Self.radiusToSigma
         let innovation = Vec2(x: z.east - xp.position.x, y: z.north - xp.position.y)
         let s = pp.pp + Mat2.diagonal(sigma * sigma, sigma * sigma)
@@ -151,25 +181,23 @@ public struct KalmanSmoother: Sendable {
             if consecutiveOutliers >= parameters.maximumConsecutiveOutliers {
                 return start(at: fix, recording: &step)
             }
-            return .rejected(mahalanobisSquared: d2)
+            return .rejected(d2)
         }
         consecutiveOutliers = 0
-        var x = xp, p = pp
-        Self.correctPosition(&x, &p, innovation: innovation, noise: s)
+        var xu = xp, pu = pp
+        Self.correctPosition(&xu, &pu, innovation: innovation, noise: s)
         if let (v, r) = velocityMeasurement(fix) {
-            let vi = v - x.velocity
-            let sv = p.vv + r
+            let vi = v - xu.velocity
+            let sv = pu.vv + r
             if vi.mahalanobisSquared(sv) <= parameters.gateChiSquare {
-                Self.correctVelocity(&x, &p, innovation: vi, noise: sv)
+                Self.correctVelocity(&xu, &pu, innovation: vi, noise: sv)
             }
         }
-        step = .update(frame: f.frame, predicted: xp, predictedCovariance: pp, dt: dt)
-        f.x = x
-        f.p = p.symmetrized
-        f.time = fix.timestamp
-        f.lastFix = fix
-        filter = f
-        return .updated(f.location(x, f.p, template: fix))
+        step = .update(frame: frame, predicted: xp, predictedCovariance: pp, dt: dt)
+        x = xu
+        p = pu.symmetrized
+        time = fix.timestamp
+        return .updated
     }
 
     /// Tells the filter the device was still at `time` (a zero-velocity update, as pedestrian
@@ -178,33 +206,52 @@ public struct KalmanSmoother: Sendable {
     /// - Parameter sigma: one-sigma uncertainty of "zero", m/s.
     /// - Complexity: O(1), no allocation.
     public mutating func holdStill(at time: Date, sigma: Speed = .metersPerSecond(0.1)) {
-        guard var f = filter else { return }
-        let dt = time.timeIntervalSince(f.time)
+        guard running else { return }
+        let dt = time.timeIntervalSince(self.time)
         guard dt > 0 else { return }
-        var (x, p) = f.predicted(dt: dt, q: parameters.accelerationNoise * parameters.accelerationNoise)
+        var (xs, ps) = predicted(dt: dt)
         let s2 = sigma.metersPerSecond * sigma.metersPerSecond
-        Self.correctVelocity(&x, &p, innovation: Vec2.zero - x.velocity, noise: p.vv + .diagonal(s2, s2))
-        f.x = x
-        f.p = p.symmetrized
-        f.time = time
-        filter = f
+        Self.correctVelocity(&xs, &ps, innovation: Vec2.zero - xs.velocity, noise: ps.vv + .diagonal(s2, s2))
+        x = xs
+        p = ps.symmetrized
+        self.time = time
     }
 
-    private mutating func start(at fix: Location, recording step: inout Step) -> KalmanResult {
+    private mutating func start(at fix: Location, recording step: inout Step) -> Outcome {
         consecutiveOutliers = 0
-        let frame = LocalFrame(origin: fix.coordinate)
+        frame = LocalFrame(origin: fix.coordinate)
         let sigma = accuracy(of: fix) * Self.radiusToSigma
         let s0 = parameters.initialSpeedUncertainty.metersPerSecond
-        var x = State4(position: .zero, velocity: .zero)
-        var p = Block4(pp: .diagonal(sigma * sigma, sigma * sigma), pv: .zero, vp: .zero, vv: .diagonal(s0 * s0, s0 * s0))
+        var xs = State4(position: .zero, velocity: .zero)
+        var ps = Block4(pp: .diagonal(sigma * sigma, sigma * sigma), pv: .zero, vp: .zero, vv: .diagonal(s0 * s0, s0 * s0))
         if let (v, r) = velocityMeasurement(fix) {
-            let vi = v - x.velocity
-            Self.correctVelocity(&x, &p, innovation: vi, noise: p.vv + r)
+            let vi = v - xs.velocity
+            Self.correctVelocity(&xs, &ps, innovation: vi, noise: ps.vv + r)
         }
-        let f = Filter(frame: frame, x: x, p: p.symmetrized, time: fix.timestamp, lastFix: fix)
-        filter = f
+        x = xs
+        p = ps.symmetrized
+        time = fix.timestamp
+        running = true
         step = .start(frame: frame)
-        return .started(f.location(x, f.p, template: fix))
+        return .started
+    }
+
+    /// x⁻ = F x, P⁻ = F P Fᵀ + Q in closed form for the constant-velocity F.
+    private func predicted(dt: Double) -> (State4, Block4) {
+        let q = parameters.accelerationNoise * parameters.accelerationNoise
+        let x1 = State4(position: x.position + x.velocity * dt, velocity: x.velocity)
+        let dt2 = dt * dt
+        let pp = p.pp + (p.pv + p.vp) * dt + p.vv * dt2 + Mat2.identity * (q * dt2 * dt / 3)
+        let pv = p.pv + p.vv * dt + Mat2.identity * (q * dt2 / 2)
+        let vv = p.vv + Mat2.identity * (q * dt)
+        return (x1, Block4(pp: pp, pv: pv, vp: pv.transposed, vv: vv))
+    }
+
+    /// Moves the origin under the current position (velocity kept: the frames' axes differ by
+    /// the meridian convergence, under 0.2° at the re-centring distance).
+    private mutating func recentre() {
+        frame = LocalFrame(origin: frame.coordinate(east: x.position.x, north: x.position.y))
+        x.position = .zero
     }
 
     private func accuracy(of fix: Location) -> Double {
@@ -252,38 +299,6 @@ public struct KalmanSmoother: Sendable {
         p = Block4(pp: p.pp - kp * p.vp, pv: p.pv - kp * p.vv, vp: p.vp - kv * p.vp, vv: p.vv - kv * p.vv)
     }
 
-    /// The running estimate in its frame.
-    struct Filter: Sendable {
-        var frame: LocalFrame
-        var x: State4
-        var p: Block4
-        var time: Date
-        var lastFix: Location
-
-        /// x⁻ = F x, P⁻ = F P Fᵀ + Q in closed form for the constant-velocity F.
-        func predicted(dt: Double, q: Double) -> (State4, Block4) {
-            let x1 = State4(position: x.position + x.velocity * dt, velocity: x.velocity)
-            let dt2 = dt * dt
-            let pp = p.pp + (p.pv + p.vp) * dt + p.vv * dt2 + Mat2.diagonal(1, 1) * (q * dt2 * dt / 3)
-            let pv = p.pv + p.vv * dt + Mat2.diagonal(1, 1) * (q * dt2 / 2)
-            let vv = p.vv + Mat2.diagonal(1, 1) * (q * dt)
-            return (x1, Block4(pp: pp, pv: pv, vp: pv.transposed, vv: vv))
-        }
-
-        /// Moves the origin under the current position (velocity kept: the frames' axes
-        /// differ by the meridian convergence, under 0.2° at the re-centring distance).
-        mutating func recentre() {
-            let here = frame.coordinate(east: x.position.x, north: x.position.y)
-            frame = LocalFrame(origin: here)
-            x.position = .zero
-        }
-
-        /// The estimate as a `Location`, with the template's other fields (altitude, …).
-        func location(_ x: State4, _ p: Block4, template: Location) -> Location {
-            KalmanSmoother.location(frame: frame, x, p, template: template)
-        }
-    }
-
     /// What a forward step hands the backward pass.
     enum Step: Sendable {
         case none
@@ -293,6 +308,12 @@ public struct KalmanSmoother: Sendable {
 
     static func location(frame: LocalFrame, _ x: State4, _ p: Block4, template: Location) -> Location {
         var out = template
+        write(frame: frame, x, p, into: &out)
+        return out
+    }
+
+    /// Overwrites position, accuracy, speed and course of `out` with the estimate.
+    static func write(frame: LocalFrame, _ x: State4, _ p: Block4, into out: inout Location) {
         out.coordinate = frame.coordinate(east: x.position.x, north: x.position.y)
         // Largest eigenvalue of the position covariance: the 68 % radius of its widest axis.
         let m = p.pp
@@ -315,7 +336,6 @@ public struct KalmanSmoother: Sendable {
             out.course = nil
             out.courseAccuracy = nil
         }
-        return out
     }
 }
 

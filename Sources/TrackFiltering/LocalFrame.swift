@@ -15,6 +15,7 @@ public struct LocalFrame: Hashable, Sendable {
     public let origin: Coordinate
     let latitude0: Double      // radians
     let longitude0: Double     // degrees
+    let sinLatitude0: Double, cosLatitude0: Double
     let metersPerRadianNorth: Double
     let primeVerticalRadius: Double
 
@@ -34,6 +35,8 @@ public struct LocalFrame: Hashable, Sendable {
         let w = w2.squareRoot()
         latitude0 = phi
         longitude0 = origin.longitude
+        sinLatitude0 = s
+        cosLatitude0 = cos(phi)
         primeVerticalRadius = LocalFrame.a / w
         metersPerRadianNorth = LocalFrame.a * (1 - LocalFrame.e2) / (w2 * w)
     }
@@ -43,14 +46,26 @@ public struct LocalFrame: Hashable, Sendable {
         let phi = coordinate.latitude * .pi / 180
         var dl = coordinate.longitude - longitude0
         if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-        return (dl * .pi / 180 * primeVerticalRadius * cos(phi), (phi - latitude0) * metersPerRadianNorth)
+        return (dl * .pi / 180 * primeVerticalRadius * cosine(phi), (phi - latitude0) * metersPerRadianNorth)
+    }
+
+    /// cos φ, by the angle-sum formula with a Taylor series near the origin's latitude (terms
+    /// to d⁴: error below 1e-13 within 0.01 rad ≈ 60 km), else by `cos`. Saves the filters a
+    /// trigonometric call per conversion.
+    private func cosine(_ phi: Double) -> Double {
+        let d = phi - latitude0
+        guard abs(d) < 0.01 else { return cos(phi) }
+        let d2 = d * d
+        let cosD = 1 - d2 / 2 + d2 * d2 / 24
+        let sinD = d * (1 - d2 / 6 + d2 * d2 / 120)
+        return cosLatitude0 * cosD - sinLatitude0 * sinD
     }
 
     /// The coordinate at `east`, `north` metres from the origin (latitudes clamped to ±90°).
     public func coordinate(east: Double, north: Double) -> Coordinate {
         var phi = latitude0 + north / metersPerRadianNorth
         phi = min(max(phi, -.pi / 2), .pi / 2)
-        let c = max(cos(phi), 1e-12)
+        let c = max(cosine(phi), 1e-12)
         let lat = phi * 180 / .pi
         let lon = Coordinate.normalizedLongitude(longitude0 + east / (primeVerticalRadius * c) * 180 / .pi)
         return Coordinate(uncheckedLatitude: lat, longitude: lon)
@@ -63,14 +78,14 @@ public struct LocalFrame: Hashable, Sendable {
     /// - Complexity: O(1).
     public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
         let phi = (a.latitude + b.latitude) * (.pi / 360)
-        let s = sin(phi)
-        let w2 = 1 - e2 * s * s
+        let c = cos(phi)
+        let w2 = 1 - e2 * (1 - c * c)      // sin² = 1 − cos²: one trigonometric call
         let w = w2.squareRoot()
         let n = Self.a / w
         let m = Self.a * (1 - e2) / (w2 * w)
         var dl = b.longitude - a.longitude
         if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-        let de = dl * (.pi / 180) * n * cos(phi)
+        let de = dl * (.pi / 180) * n * c
         let dn = (b.latitude - a.latitude) * (.pi / 180) * m
         return (de * de + dn * dn).squareRoot()
     }

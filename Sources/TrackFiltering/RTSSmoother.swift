@@ -31,15 +31,15 @@ extension KalmanSmoother {
             case .outOfOrder: report.record(.outOfOrder); continue
             case .started, .updated: report.record(nil)
             }
-            guard let f = forward.filter else { continue }
+            let (fx, fp) = (forward.x, forward.p)
             switch step {
             case .none:
                 continue
             case .start(let frame):
-                records.append(Record(frame: frame, filtered: f.x, filteredCovariance: f.p, predicted: f.x,
-                                      predictedCovariance: f.p, dt: 0, startsSegment: true, fix: fix))
+                records.append(Record(frame: frame, filtered: fx, filteredCovariance: fp, predicted: fx,
+                                      predictedCovariance: fp, dt: 0, startsSegment: true, fix: fix))
             case .update(let frame, let predicted, let predictedCovariance, let dt):
-                records.append(Record(frame: frame, filtered: f.x, filteredCovariance: f.p, predicted: predicted,
+                records.append(Record(frame: frame, filtered: fx, filteredCovariance: fp, predicted: predicted,
                                       predictedCovariance: predictedCovariance, dt: dt, startsSegment: false, fix: fix))
             }
         }

@@ -40,10 +40,10 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
     public var kalman: KalmanSmoother?
     /// Delivered locations are at least this far apart (nil: every accepted fix is delivered).
     public var minimumDistance: Distance?
-    /// The last location delivered.
-    public private(set) var lastDelivered: Location?
+    /// Where the last delivered location was.
+    public private(set) var lastDelivered: Coordinate?
     /// The last raw fix accepted (what rules compare against).
-    public private(set) var lastAccepted: Location?
+    public private(set) var lastAccepted: FilterAnchor?
     /// Counts per reason so far.
     public private(set) var report = FilterReport()
 
@@ -67,9 +67,9 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
         }
         var out = fix
         if kalman != nil {
-            switch kalman!.update(with: fix) {
-            case .started(let l), .updated(let l):
-                out = l
+            switch kalman!.update(with: fix, into: &out) {
+            case .started, .updated:
+                break
             case .rejected:
                 report.record(.kalmanOutlier)
                 return .rejected(.kalmanOutlier)
@@ -79,13 +79,13 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
             }
         }
         rule.accepted(input)
-        lastAccepted = fix
+        lastAccepted = FilterAnchor(fix)
         if let minimumDistance, let last = lastDelivered,
-           LocalFrame.distance(last.coordinate, out.coordinate) < minimumDistance.meters {
+           LocalFrame.distance(last, out.coordinate) < minimumDistance.meters {
             report.record(.belowMinimumDistance)
             return .rejected(.belowMinimumDistance)
         }
-        lastDelivered = out
+        lastDelivered = out.coordinate
         report.record(nil)
         return .accepted(out)
     }

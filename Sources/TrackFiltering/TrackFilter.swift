@@ -5,6 +5,23 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
+/// The parts of an accepted fix that rules compare against: where, when and how accurate.
+public struct FilterAnchor: Hashable, Sendable {
+    /// Where the fix was.
+    public var coordinate: Coordinate
+    /// When it was taken.
+    public var timestamp: Date
+    /// Its horizontal accuracy in metres, nil when missing, negative or NaN.
+    public var accuracy: Double?
+
+    /// The anchor of a fix.
+    public init(_ fix: Location) {
+        coordinate = fix.coordinate
+        timestamp = fix.timestamp
+        accuracy = fix.horizontalAccuracy.flatMap { $0.meters >= 0 ? $0.meters : nil }
+    }
+}
+
 /// What a rule sees about one fix: the fix, when it arrived, and the last fix the whole
 /// pipeline accepted, with the hop between them measured once for every rule.
 public struct FilterInput: Sendable {
@@ -12,15 +29,16 @@ public struct FilterInput: Sendable {
     public let fix: Location
     /// When the fix reached the app, from an injected clock (never read here); nil offline.
     public let receivedAt: Date?
-    /// The last fix the pipeline accepted, if any.
-    public let previous: Location?
+    /// The last fix the pipeline accepted, if any (its position, time and accuracy; kept this
+    /// small so judging a fix copies little).
+    public let previous: FilterAnchor?
     /// Distance from `previous`, metres (0 without one).
     public let distanceFromPrevious: Double
     /// Time from `previous` to this fix by their timestamps, seconds (+∞ without one).
     public let secondsSincePrevious: Double
 
     /// Measures the hop from `previous` to `fix`.
-    public init(fix: Location, receivedAt: Date?, previous: Location?) {
+    public init(fix: Location, receivedAt: Date?, previous: FilterAnchor?) {
         self.fix = fix
         self.receivedAt = receivedAt
         self.previous = previous
@@ -40,10 +58,7 @@ public struct FilterInput: Sendable {
     }
 
     /// The previous fix's horizontal accuracy in metres, nil when missing or invalid.
-    public var previousAccuracy: Double? {
-        guard let m = previous?.horizontalAccuracy?.meters, m >= 0 else { return nil }
-        return m
-    }
+    public var previousAccuracy: Double? { previous?.accuracy }
 }
 
 /// One rule of a track-cleaning pipeline: it either passes a fix on or says why it is dropped.
@@ -113,7 +128,7 @@ public struct TrackFilterPipeline<Rule: TrackFilter>: Sendable {
     /// The rule or chain of rules.
     public var rule: Rule
     /// The last fix accepted.
-    public private(set) var lastAccepted: Location?
+    public private(set) var lastAccepted: FilterAnchor?
     /// Counts so far.
     public private(set) var report = FilterReport()
 
@@ -127,7 +142,7 @@ public struct TrackFilterPipeline<Rule: TrackFilter>: Sendable {
         let reason = rule.evaluate(input)
         if reason == nil {
             rule.accepted(input)
-            lastAccepted = fix
+            lastAccepted = FilterAnchor(fix)
         }
         report.record(reason)
         return reason
