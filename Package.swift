@@ -53,6 +53,7 @@ let package = Package(
         .testTarget(
             name: "TrackFilteringTests",
             dependencies: ["TrackFiltering", "GeoCore", "GeoTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
