@@ -50,3 +50,15 @@ func syntheticWalk() -> [Location] {
     #expect(cleaner.report.count(of: .warmUp) > 0)
     #expect(cleaner.report.count(of: .stale) > 0)
 }
+
+@Test func configurationSmoothed_reportsEveryFix() throws {
+    let truth = try TruthTrack(resampling: syntheticWalk(), stopDuration: .seconds(120))
+    let noisy = GNSSErrorModel(seed: 9).corrupt(truth).map(\.fix)
+    var report = FilterReport()
+    let smoothed = TrackFilterConfiguration.fitness.smoothed(noisy, report: &report)
+    #expect(report.received == noisy.count)
+    #expect(report.accepted == smoothed.count)
+    #expect(report.count(of: .stationary) > 0)
+    let m = TrackMetrics(smoothed, truth: truth), raw = TrackMetrics(noisy, truth: truth)
+    #expect(m.rmse < 0.4 * raw.rmse, "raw \(raw.rmse) m, smoothed \(m.rmse) m")
+}
