@@ -103,7 +103,11 @@ public enum KalmanResult: Hashable, Sendable {
 /// algebra is in 2×2 blocks held in registers: a step allocates nothing.
 public struct KalmanSmoother: Sendable {
     /// The model's tunables.
-    public var parameters: KalmanParameters
+    public var parameters: KalmanParameters {
+        didSet { maximumGap = parameters.maximumGap.seconds }
+    }
+    /// `parameters.maximumGap` in seconds (a `Duration` conversion per fix costs a 128-bit division).
+    private var maximumGap: Double
     /// Whether a fix has started the filter.
     private(set) var running = false
     /// The running estimate: its plane, state, covariance and time (meaningful when running).
@@ -118,6 +122,7 @@ public struct KalmanSmoother: Sendable {
 
     public init(parameters: KalmanParameters = KalmanParameters()) {
         self.parameters = parameters
+        maximumGap = parameters.maximumGap.seconds
     }
 
     /// The latest estimate (position, time, accuracies, speed, course), nil before the first fix
@@ -168,7 +173,7 @@ public struct KalmanSmoother: Sendable {
         guard running else { return start(at: fix, recording: &step) }
         let dt = fix.timestamp.timeIntervalSince(time)
         if dt < 0 { return .outOfOrder }
-        if dt > parameters.maximumGap.seconds { return start(at: fix, recording: &step) }
+        if dt > maximumGap { return start(at: fix, recording: &step) }
         if x.position.norm > LocalFrame.recentringDistance { recentre() }
         let (xp, pp) = predicted(dt: dt)
         let z = frame.point(for: fix.coordinate)

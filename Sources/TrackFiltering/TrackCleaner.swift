@@ -46,6 +46,8 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
     public private(set) var lastAccepted: FilterAnchor?
     /// Counts per reason so far.
     public private(set) var report = FilterReport()
+    /// A frame near the recent fixes, so measuring hops needs no trigonometric call.
+    private var measuringFrame: LocalFrame?
 
     public init(rule: Rule, kalman: KalmanParameters? = nil, minimumDistance: Distance? = nil) {
         self.rule = rule
@@ -58,7 +60,10 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
     ///   and warm-up rules); nil offline.
     /// - Complexity: O(1), allocation-free for the standard rules.
     public mutating func process(_ fix: Location, receivedAt: Date? = nil) -> FilterDecision {
-        let input = FilterInput(fix: fix, receivedAt: receivedAt, previous: lastAccepted)
+        if !(measuringFrame?.coversLatitude(of: fix.coordinate) ?? false) {
+            measuringFrame = LocalFrame(origin: fix.coordinate)
+        }
+        let input = FilterInput(fix: fix, receivedAt: receivedAt, previous: lastAccepted, frame: measuringFrame)
         if let reason = rule.evaluate(input) {
             // A fix held for stillness still tells the filter the device is not moving.
             if reason == .stationary { kalman?.holdStill(at: fix.timestamp) }
@@ -81,7 +86,7 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
         rule.accepted(input)
         lastAccepted = FilterAnchor(fix)
         if let minimumDistance, let last = lastDelivered,
-           LocalFrame.distance(last, out.coordinate) < minimumDistance.meters {
+           (measuringFrame?.distance(last, out.coordinate) ?? LocalFrame.distance(last, out.coordinate)) < minimumDistance.meters {
             report.record(.belowMinimumDistance)
             return .rejected(.belowMinimumDistance)
         }

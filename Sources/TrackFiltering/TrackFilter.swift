@@ -39,11 +39,17 @@ public struct FilterInput: Sendable {
 
     /// Measures the hop from `previous` to `fix`.
     public init(fix: Location, receivedAt: Date?, previous: FilterAnchor?) {
+        self.init(fix: fix, receivedAt: receivedAt, previous: previous, frame: nil)
+    }
+
+    /// Measures the hop on `frame` when given (a caller's cached frame near both points).
+    init(fix: Location, receivedAt: Date?, previous: FilterAnchor?, frame: LocalFrame?) {
         self.fix = fix
         self.receivedAt = receivedAt
         self.previous = previous
         if let previous {
-            distanceFromPrevious = LocalFrame.distance(previous.coordinate, fix.coordinate)
+            distanceFromPrevious = frame?.distance(previous.coordinate, fix.coordinate)
+                ?? LocalFrame.distance(previous.coordinate, fix.coordinate)
             secondsSincePrevious = fix.timestamp.timeIntervalSince(previous.timestamp)
         } else {
             distanceFromPrevious = 0
