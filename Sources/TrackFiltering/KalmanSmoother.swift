@@ -180,7 +180,8 @@ public struct KalmanSmoother: Sendable {
         let sigma = accuracy(of: fix) * Self.radiusToSigma
         let innovation = Vec2(x: z.east - xp.position.x, y: z.north - xp.position.y)
         let s = pp.pp + Mat2.diagonal(sigma * sigma, sigma * sigma)
-        let d2 = innovation.mahalanobisSquared(s)
+        let si = s.inverse
+        let d2 = innovation.mahalanobisSquared(inverse: si)
         if d2 > parameters.gateChiSquare {
             consecutiveOutliers += 1
             if consecutiveOutliers >= parameters.maximumConsecutiveOutliers {
@@ -190,12 +191,12 @@ public struct KalmanSmoother: Sendable {
         }
         consecutiveOutliers = 0
         var xu = xp, pu = pp
-        Self.correctPosition(&xu, &pu, innovation: innovation, noise: s)
+        Self.correctPosition(&xu, &pu, innovation: innovation, inverseNoise: si)
         if let (v, r) = velocityMeasurement(fix) {
             let vi = v - xu.velocity
-            let sv = pu.vv + r
-            if vi.mahalanobisSquared(sv) <= parameters.gateChiSquare {
-                Self.correctVelocity(&xu, &pu, innovation: vi, noise: sv)
+            let svi = (pu.vv + r).inverse
+            if vi.mahalanobisSquared(inverse: svi) <= parameters.gateChiSquare {
+                Self.correctVelocity(&xu, &pu, innovation: vi, inverseNoise: svi)
             }
         }
         step = .update(frame: frame, predicted: xp, predictedCovariance: pp, dt: dt)
@@ -216,7 +217,7 @@ public struct KalmanSmoother: Sendable {
         guard dt > 0 else { return }
         var (xs, ps) = predicted(dt: dt)
         let s2 = sigma.metersPerSecond * sigma.metersPerSecond
-        Self.correctVelocity(&xs, &ps, innovation: Vec2.zero - xs.velocity, noise: ps.vv + .diagonal(s2, s2))
+        Self.correctVelocity(&xs, &ps, innovation: Vec2.zero - xs.velocity, inverseNoise: (ps.vv + .diagonal(s2, s2)).inverse)
         x = xs
         p = ps.symmetrized
         self.time = time
@@ -231,7 +232,7 @@ public struct KalmanSmoother: Sendable {
         var ps = Block4(pp: .diagonal(sigma * sigma, sigma * sigma), pv: .zero, vp: .zero, vv: .diagonal(s0 * s0, s0 * s0))
         if let (v, r) = velocityMeasurement(fix) {
             let vi = v - xs.velocity
-            Self.correctVelocity(&xs, &ps, innovation: vi, noise: ps.vv + r)
+            Self.correctVelocity(&xs, &ps, innovation: vi, inverseNoise: (ps.vv + r).inverse)
         }
         x = xs
         p = ps.symmetrized
@@ -286,18 +287,16 @@ public struct KalmanSmoother: Sendable {
         return (u * speed, r)
     }
 
-    /// Position update with H = [I 0]; `noise` is the innovation covariance S = Ppp + R.
-    static func correctPosition(_ x: inout State4, _ p: inout Block4, innovation y: Vec2, noise s: Mat2) {
-        let si = s.inverse
+    /// Position update with H = [I 0]; `inverseNoise` is S⁻¹ of the innovation covariance S = Ppp + R.
+    static func correctPosition(_ x: inout State4, _ p: inout Block4, innovation y: Vec2, inverseNoise si: Mat2) {
         let kp = p.pp * si, kv = p.vp * si
         x.position = x.position + kp * y
         x.velocity = x.velocity + kv * y
         p = Block4(pp: p.pp - kp * p.pp, pv: p.pv - kp * p.pv, vp: p.vp - kv * p.pp, vv: p.vv - kv * p.pv)
     }
 
-    /// Velocity update with H = [0 I]; `noise` is S = Pvv + R.
-    static func correctVelocity(_ x: inout State4, _ p: inout Block4, innovation y: Vec2, noise s: Mat2) {
-        let si = s.inverse
+    /// Velocity update with H = [0 I]; `inverseNoise` is S⁻¹ with S = Pvv + R.
+    static func correctVelocity(_ x: inout State4, _ p: inout Block4, innovation y: Vec2, inverseNoise si: Mat2) {
         let kp = p.pv * si, kv = p.vv * si
         x.position = x.position + kp * y
         x.velocity = x.velocity + kv * y
@@ -309,6 +308,14 @@ public struct KalmanSmoother: Sendable {
         case none
         case start(frame: LocalFrame)
         case update(frame: LocalFrame, predicted: State4, predictedCovariance: Block4, dt: Double)
+    }
+
+    /// atan(o / a) for o, a ≥ 0: by its Taylor series when o/a < 0.1 (terms to the 9th power:
+    /// error below 1e-11 rad), else `atan2`. Moving fixes take the cheap branch.
+    static func angle(opposite o: Double, adjacent a: Double) -> Double {
+        guard o < 0.1 * a else { return atan2(o, a) }
+        let t = o / a, t2 = t * t
+        return t * (1 - t2 * (1.0 / 3 - t2 * (1.0 / 5 - t2 * (1.0 / 7 - t2 / 9))))
     }
 
     static func location(frame: LocalFrame, _ x: State4, _ p: Block4, template: Location) -> Location {
@@ -335,7 +342,7 @@ public struct KalmanSmoother: Sendable {
             let across = w.x * (v.a * w.x + v.b * w.y) + w.y * (v.c * w.x + v.d * w.y)
             out.speedAccuracy = Speed(metersPerSecond: max(along, 0).squareRoot())
             out.course = Bearing(degrees: atan2(x.velocity.x, x.velocity.y) * 180 / .pi)
-            out.courseAccuracy = min(atan2(max(across, 0).squareRoot(), speed) * 180 / .pi, 180)
+            out.courseAccuracy = min(angle(opposite: max(across, 0).squareRoot(), adjacent: speed) * 180 / .pi, 180)
         } else {
             out.speedAccuracy = Speed(metersPerSecond: (max(v.trace, 0) / 2).squareRoot())
             out.course = nil

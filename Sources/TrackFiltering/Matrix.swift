@@ -36,10 +36,9 @@ struct Vec2: Hashable, Sendable {
     static func - (l: Vec2, r: Vec2) -> Vec2 { Vec2(x: l.x - r.x, y: l.y - r.y) }
     static func * (l: Vec2, k: Double) -> Vec2 { Vec2(x: l.x * k, y: l.y * k) }
     var norm: Double { (x * x + y * y).squareRoot() }
-    /// `vᵀ M⁻¹ v` for a symmetric positive-definite `M`: the squared Mahalanobis length.
-    func mahalanobisSquared(_ m: Mat2) -> Double {
-        let inv = m.inverse
-        return x * (inv.a * x + inv.b * y) + y * (inv.c * x + inv.d * y)
+    /// `vᵀ M⁻¹ v` given `M⁻¹` of a symmetric positive-definite `M`: the squared Mahalanobis length.
+    func mahalanobisSquared(inverse inv: Mat2) -> Double {
+        x * (inv.a * x + inv.b * y) + y * (inv.c * x + inv.d * y)
     }
 }
 
