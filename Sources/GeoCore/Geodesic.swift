@@ -191,8 +191,8 @@ public struct Geodesic: Sendable {
         }
 
         if !solved {
-            let start = inverseStart(sbet1: sbet1, cbet1: cbet1, dn1: dn1, sbet2: sbet2, cbet2: cbet2,
-                                     dn2: dn2, lam12: lam12, slam12: slam12, clam12: clam12)
+            let start = inverseStart(sbet1: sbet1, cbet1: cbet1, sbet2: sbet2, cbet2: cbet2,
+                                     lam12: lam12, slam12: slam12, clam12: clam12)
             salp1 = start.salp1
             calp1 = start.calp1
             if start.sig12 >= 0 {
@@ -290,8 +290,8 @@ public struct Geodesic: Sendable {
 
     /// The starting α₁ for Newton's method; solves short lines outright (`sig12 >= 0`).
     @inline(__always)
-    private func inverseStart(sbet1: Double, cbet1: Double, dn1: Double, sbet2: Double, cbet2: Double,
-                              dn2: Double, lam12: Double, slam12: Double, clam12: Double) -> Start {
+    private func inverseStart(sbet1: Double, cbet1: Double, sbet2: Double, cbet2: Double,
+                              lam12: Double, slam12: Double, clam12: Double) -> Start {
         var r = Start()
         let sbet12 = sbet2 * cbet1 - cbet2 * sbet1 // sin(β₂ − β₁)
         let cbet12 = cbet2 * cbet1 + sbet2 * sbet1
