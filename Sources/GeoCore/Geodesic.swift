@@ -100,8 +100,8 @@ public struct Geodesic: Sendable {
 
     /// Solves the inverse problem on raw degrees, skipping `Coordinate` validation (the hot
     /// batch path).
-    /// - Parameters: latitudes in [-90, 90] degrees, longitudes any finite degrees; other
-    ///   values give NaN or meaningless results.
+    /// - Parameters: latitudes in [-90, 90] degrees, longitudes any finite degrees; anything
+    ///   else (NaN, infinities, latitudes out of range) gives NaN in every field.
     /// - Complexity: O(1); typically 2–4 Newton iterations, at most 83.
     public func inverse(fromLatitude lat1: Double, longitude lon1: Double,
                         toLatitude lat2: Double, longitude lon2: Double) -> GeodesicInverseResult {
@@ -119,6 +119,7 @@ public struct Geodesic: Sendable {
         -> (s12: Double, azi1: Double, azi2: Double) {
         // Reduce to lon12 in [0, 180], lat1 <= 0 and |lat2| <= |lat1| (§4); undo at the end.
         let (d, e) = M.angleDifference(from: longitude1, to: longitude2)
+        guard d.isFinite, abs(latitude1) <= 90, abs(latitude2) <= 90 else { return (.nan, .nan, .nan) }
         var lonsign: Double = d.sign == .minus ? -1 : 1
         let lon12 = lonsign * d, lon12e = lonsign * e
         let lon12s = (180 - lon12) - lon12e // the supplement, 180° − lon12

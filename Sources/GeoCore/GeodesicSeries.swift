@@ -66,7 +66,7 @@ enum GeodesicMath {
         let q = (r / 90).rounded()
         r = roundAngle((r - 90 * q) + t) * degree
         let s = sin(r), c = cos(r)
-        switch Int(q) & 3 {
+        switch (q.isFinite ? Int(q) : 0) & 3 { // NaN in, NaN out
         case 0: return (s, c + 0)
         case 1: return (c, 0 - s)
         case 2: return (-s, 0 - c)

@@ -130,3 +130,31 @@ struct SplitMix64: RandomNumberGenerator {
     }
     mutating func uniform(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo..<hi, using: &self) }
 }
+
+@Test func inverse_acrossAntimeridianAndFromPole() throws {
+    // Half a degree either side of the antimeridian on the equator: a × 1° (GeographicLib 2.1).
+    let east = try Coordinate(latitude: 0, longitude: 179.5), west = try Coordinate(latitude: 0, longitude: -179.5)
+    #expect(abs(east.distance(to: west).meters - 111_319.49079327357) < 1e-6) // metres
+    #expect(abs(east.bearing(to: west).degrees - 90) < 1e-12) // degrees
+    // From the north pole every line heads south along the destination's meridian: the
+    // quarter meridian, 10001965.729312724 m (GeographicLib 2.1).
+    let pole = try Coordinate(latitude: 90, longitude: 0), equator = try Coordinate(latitude: 0, longitude: 45)
+    #expect(abs(pole.distance(to: equator).meters - 10_001_965.729312724) < 1e-6) // metres
+}
+
+@Test func direct_zeroDistanceStaysPut_andNegativeGoesBack() throws {
+    let start = try Coordinate(latitude: -33.9, longitude: 18.4)
+    let same = start.coordinate(at: .zero, facing: .degrees(123))
+    #expect(abs(same.latitude - start.latitude) < 1e-14 && abs(same.longitude - start.longitude) < 1e-14) // degrees
+    let ahead = start.coordinate(at: .kilometers(500), facing: .degrees(40))
+    let back = ahead.coordinate(at: .kilometers(-500), facing: Geodesic.wgs84.inverse(from: start, to: ahead).finalBearing)
+    #expect(abs(back.latitude - start.latitude) < 1e-11 && abs(back.longitude - start.longitude) < 1e-11) // degrees
+}
+
+@Test func nonFiniteInput_givesNaNWithoutTrapping() {
+    let r = Geodesic.wgs84.inverse(fromLatitude: .nan, longitude: 0, toLatitude: 10, longitude: 10)
+    #expect(r.distance.meters.isNaN)
+    let far = Geodesic.wgs84.inverse(fromLatitude: 0, longitude: .infinity, toLatitude: 10, longitude: 10)
+    #expect(far.distance.meters.isNaN)
+    #expect(Geodesic.wgs84.direct(fromLatitude: 0, longitude: 0, azimuth: .nan, distance: 1).latitude.isNaN)
+}
