@@ -454,10 +454,12 @@ public struct Geodesic: Sendable {
 
     /// The direct problem on raw values: latitude in [-90, 90] degrees, longitude and azimuth
     /// in any finite degrees, distance in metres. Returns the end point (longitude in
-    /// [-180, 180)) and the azimuth there in (-180, 180].
+    /// [-180, 180)) and the azimuth there in (-180, 180]; NaN in every field for input
+    /// outside those domains.
     /// - Complexity: O(1).
     public func direct(fromLatitude lat1: Double, longitude lon1: Double, azimuth azi1: Double,
                        distance s12: Double) -> (latitude: Double, longitude: Double, azimuth: Double) {
+        guard abs(lat1) <= 90, lon1.isFinite, azi1.isFinite, s12.isFinite else { return (.nan, .nan, .nan) }
         let (salp1, calp1) = M.sincosd(M.roundAngle(azi1))
         var (sbet1, cbet1) = M.sincosd(M.roundAngle(lat1))
         sbet1 *= f1
