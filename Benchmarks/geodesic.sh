@@ -34,9 +34,9 @@ best() {
     local best_wall="" best_cpu="" wall user sys cpu
     for _ in 1 2 3; do
         read -r wall user sys < <(TIMEFORMAT='%R %U %S'; { time "$@" < "$tmp/in.txt" > "$out" 2>/dev/null; } 2>&1)
-        cpu=$(echo "$user + $sys" | bc -l)
-        if [[ -z $best_wall ]] || (( $(echo "$wall < $best_wall" | bc -l) )); then best_wall=$wall; fi
-        if [[ -z $best_cpu ]] || (( $(echo "$cpu < $best_cpu" | bc -l) )); then best_cpu=$cpu; fi
+        cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')
+        best_wall=$(awk -v a="$wall" -v b="${best_wall:-$wall}" 'BEGIN { print (a < b ? a : b) }')
+        best_cpu=$(awk -v a="$cpu" -v b="${best_cpu:-$cpu}" 'BEGIN { print (a < b ? a : b) }')
     done
     echo "$best_wall $best_cpu"
 }
