@@ -117,19 +117,6 @@ enum GeodesicFixture {
     #expect(polylineLength([Coordinate]()) == .zero)
 }
 
-/// A seeded generator for reproducible sweeps (SplitMix64, Steele et al. 2014).
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo..<hi, using: &self) }
-}
 
 @Test func inverse_acrossAntimeridianAndFromPole() throws {
     // Half a degree either side of the antimeridian on the equator: a × 1° (GeographicLib 2.1).
