@@ -11,6 +11,11 @@ let package = Package(
         .package(name: "LocationKit", path: ".."),
     ],
     targets: [
+        // In-process WGS84 geodesic inverse throughput on 1,000,000 seeded random pairs.
+        .executableTarget(
+            name: "GeodesicBench",
+            dependencies: [.product(name: "GeoCore", package: "LocationKit")]
+        ),
         // Rules + Kalman throughput on a 1,000,000-fix seeded noisy drive (driver: Benchmarks/filters.sh, peer: pykalman).
         .executableTarget(
             name: "FilterBench",

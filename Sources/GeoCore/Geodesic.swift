@@ -100,8 +100,8 @@ public struct Geodesic: Sendable {
 
     /// Solves the inverse problem on raw degrees, skipping `Coordinate` validation (the hot
     /// batch path).
-    /// - Parameters: latitudes in [-90, 90] degrees, longitudes any finite degrees; other
-    ///   values give NaN or meaningless results.
+    /// - Parameters: latitudes in [-90, 90] degrees, longitudes any finite degrees; anything
+    ///   else (NaN, infinities, latitudes out of range) gives NaN in every field.
     /// - Complexity: O(1); typically 2–4 Newton iterations, at most 83.
     public func inverse(fromLatitude lat1: Double, longitude lon1: Double,
                         toLatitude lat2: Double, longitude lon2: Double) -> GeodesicInverseResult {
@@ -119,6 +119,7 @@ public struct Geodesic: Sendable {
         -> (s12: Double, azi1: Double, azi2: Double) {
         // Reduce to lon12 in [0, 180], lat1 <= 0 and |lat2| <= |lat1| (§4); undo at the end.
         let (d, e) = M.angleDifference(from: longitude1, to: longitude2)
+        guard d.isFinite, abs(latitude1) <= 90, abs(latitude2) <= 90 else { return (.nan, .nan, .nan) }
         var lonsign: Double = d.sign == .minus ? -1 : 1
         let lon12 = lonsign * d, lon12e = lonsign * e
         let lon12s = (180 - lon12) - lon12e // the supplement, 180° − lon12
@@ -191,8 +192,8 @@ public struct Geodesic: Sendable {
         }
 
         if !solved {
-            let start = inverseStart(sbet1: sbet1, cbet1: cbet1, dn1: dn1, sbet2: sbet2, cbet2: cbet2,
-                                     dn2: dn2, lam12: lam12, slam12: slam12, clam12: clam12)
+            let start = inverseStart(sbet1: sbet1, cbet1: cbet1, sbet2: sbet2, cbet2: cbet2,
+                                     lam12: lam12, slam12: slam12, clam12: clam12)
             salp1 = start.salp1
             calp1 = start.calp1
             if start.sig12 >= 0 {
@@ -290,8 +291,8 @@ public struct Geodesic: Sendable {
 
     /// The starting α₁ for Newton's method; solves short lines outright (`sig12 >= 0`).
     @inline(__always)
-    private func inverseStart(sbet1: Double, cbet1: Double, dn1: Double, sbet2: Double, cbet2: Double,
-                              dn2: Double, lam12: Double, slam12: Double, clam12: Double) -> Start {
+    private func inverseStart(sbet1: Double, cbet1: Double, sbet2: Double, cbet2: Double,
+                              lam12: Double, slam12: Double, clam12: Double) -> Start {
         var r = Start()
         let sbet12 = sbet2 * cbet1 - cbet2 * sbet1 // sin(β₂ − β₁)
         let cbet12 = cbet2 * cbet1 + sbet2 * sbet1
@@ -453,10 +454,12 @@ public struct Geodesic: Sendable {
 
     /// The direct problem on raw values: latitude in [-90, 90] degrees, longitude and azimuth
     /// in any finite degrees, distance in metres. Returns the end point (longitude in
-    /// [-180, 180)) and the azimuth there in (-180, 180].
+    /// [-180, 180)) and the azimuth there in (-180, 180]; NaN in every field for input
+    /// outside those domains.
     /// - Complexity: O(1).
     public func direct(fromLatitude lat1: Double, longitude lon1: Double, azimuth azi1: Double,
                        distance s12: Double) -> (latitude: Double, longitude: Double, azimuth: Double) {
+        guard abs(lat1) <= 90, lon1.isFinite, azi1.isFinite, s12.isFinite else { return (.nan, .nan, .nan) }
         let (salp1, calp1) = M.sincosd(M.roundAngle(azi1))
         var (sbet1, cbet1) = M.sincosd(M.roundAngle(lat1))
         sbet1 *= f1
