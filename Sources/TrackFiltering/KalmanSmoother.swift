@@ -15,8 +15,8 @@ public struct KalmanParameters: Hashable, Sendable {
     public var gateChiSquare: Double
     /// A longer silence between fixes restarts the filter at the next fix.
     public var maximumGap: Duration
-    /// After this many outliers in a row the filter restarts at the latest fix (the track
-    /// really jumped, e.g. out of a tunnel).
+    /// After this many outliers in a row that agree with each other the filter restarts at the
+    /// latest fix (the track really jumped, e.g. out of a tunnel).
     public var maximumConsecutiveOutliers: Int
     /// Whether reported speed and course (Doppler) are fused as a velocity measurement.
     public var usesReportedVelocity: Bool
@@ -116,6 +116,8 @@ public struct KalmanSmoother: Sendable {
     private(set) var p = Block4(pp: .zero, pv: .zero, vp: .zero, vv: .zero)
     private var time = Date(timeIntervalSince1970: 0)
     private var consecutiveOutliers = 0
+    /// The last gated position (plane metres), its per-axis σ and time.
+    private var lastOutlier: (position: Vec2, sigma: Double, time: Date)?
 
     /// 1 / √(−2 ln 0.32): from a 68 % horizontal radius to a per-axis standard deviation.
     static let radiusToSigma = 1 / (-2 * log(0.32)).squareRoot()
@@ -136,6 +138,7 @@ public struct KalmanSmoother: Sendable {
     public mutating func reset() {
         running = false
         consecutiveOutliers = 0
+        lastOutlier = nil
     }
 
     /// Feeds one fix (in timestamp order) and returns what became of it.
@@ -183,13 +186,22 @@ public struct KalmanSmoother: Sendable {
         let si = s.inverse
         let d2 = innovation.mahalanobisSquared(inverse: si)
         if d2 > parameters.gateChiSquare {
-            consecutiveOutliers += 1
+            // Outliers count towards a restart only while they agree with each other (the
+            // track really moved); scattered multipath bursts keep resetting the count.
+            let here = Vec2(x: z.east, y: z.north)
+            if let last = lastOutlier, consistent(last, here, sigma: sigma, at: fix.timestamp) {
+                consecutiveOutliers += 1
+            } else {
+                consecutiveOutliers = 1
+            }
+            lastOutlier = (here, sigma, fix.timestamp)
             if consecutiveOutliers >= parameters.maximumConsecutiveOutliers {
                 return start(at: fix, recording: &step)
             }
             return .rejected(d2)
         }
         consecutiveOutliers = 0
+        lastOutlier = nil
         var xu = xp, pu = pp
         Self.correctPosition(&xu, &pu, innovation: innovation, inverseNoise: si)
         if let (v, r) = velocityMeasurement(fix) {
@@ -207,24 +219,34 @@ public struct KalmanSmoother: Sendable {
     }
 
     /// Tells the filter the device was still at `time` (a zero-velocity update, as pedestrian
-    /// navigation does at foot contact; Foxlin, IEEE CG&A 25(6), 2005): time advances with the
-    /// velocity pulled to zero, so a long stop neither restarts the filter nor lets it coast.
+    /// navigation does at foot contact; Foxlin, IEEE CG&A 25(6), 2005): time advances, the
+    /// velocity is zero with uncertainty `sigma`, and the position and its uncertainty stay as
+    /// they were, since nothing moved. A long stop then neither restarts the filter nor lets
+    /// the position uncertainty grow, so the first fixes after it cannot kick the velocity.
     /// - Parameter sigma: one-sigma uncertainty of "zero", m/s.
     /// - Complexity: O(1), no allocation.
     public mutating func holdStill(at time: Date, sigma: Speed = .metersPerSecond(0.1)) {
-        guard running else { return }
-        let dt = time.timeIntervalSince(self.time)
-        guard dt > 0 else { return }
-        var (xs, ps) = predicted(dt: dt)
+        guard running, time > self.time else { return }
         let s2 = sigma.metersPerSecond * sigma.metersPerSecond
-        Self.correctVelocity(&xs, &ps, innovation: Vec2.zero - xs.velocity, inverseNoise: (ps.vv + .diagonal(s2, s2)).inverse)
-        x = xs
-        p = ps.symmetrized
+        x.velocity = .zero
+        p = Block4(pp: p.pp, pv: .zero, vp: .zero, vv: .diagonal(s2, s2))
         self.time = time
+    }
+
+    /// Whether two gated positions could be the same moving device: their separation, less the
+    /// estimated motion between them, passes the χ² gate for both fixes' noise plus the
+    /// velocity uncertainty over the interval.
+    private func consistent(_ last: (position: Vec2, sigma: Double, time: Date), _ here: Vec2, sigma: Double,
+                            at time: Date) -> Bool {
+        let dt = time.timeIntervalSince(last.time)
+        let d = here - last.position - x.velocity * dt
+        let variance = last.sigma * last.sigma + sigma * sigma + p.vv.trace / 2 * dt * dt
+        return (d.x * d.x + d.y * d.y) / variance <= parameters.gateChiSquare
     }
 
     private mutating func start(at fix: Location, recording step: inout Step) -> Outcome {
         consecutiveOutliers = 0
+        lastOutlier = nil
         frame = LocalFrame(origin: fix.coordinate)
         let sigma = accuracy(of: fix) * Self.radiusToSigma
         let s0 = parameters.initialSpeedUncertainty.metersPerSecond

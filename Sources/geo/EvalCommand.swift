@@ -33,12 +33,14 @@ struct EvalFilters: ParsableCommand {
     @Option(help: "The shared data folder (default: LOCATIONKIT_DATA or ../shared/data).")
     var data: String?
 
-    @Option(help: "Seed of the error model.") var seed: UInt64 = 20_240_601
+    @Option(help: "First seed of the error model.") var seed: UInt64 = 20_240_601
 
-    @Option(help: "Write each track's RTS input as <name>.input.csv into this folder.")
+    @Option(help: "How many seeds (seed, seed + 1, …) to average over.") var seeds = 5
+
+    @Option(help: "Write each track's RTS input as <name>-<seed>.input.csv into this folder.")
     var export: String?
 
-    @Option(help: "Read pykalman's <name>.pykalman.csv from this folder and add its row.")
+    @Option(help: "Read pykalman's <name>-<seed>.pykalman.csv from this folder and add its row.")
     var reference: String?
 
     /// The truth tracks: file, kind (walk/drive) and a short name.
@@ -49,10 +51,16 @@ struct EvalFilters: ParsableCommand {
         ("traces/graphhopper-mm/test1.gpx", "drive-leipzig", false),
     ]
 
+    func validate() throws {
+        guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
+    }
+
     func run() throws {
         let root = data ?? ProcessInfo.processInfo.environment["LOCATIONKIT_DATA"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "../shared/data"
-        print("| track | pipeline | fixes | RMSE m | vs raw | length error % | drift m/10 min | walking lag m |")
+        print("Mean over \(seeds) seeds (\(seed)…\(seed + UInt64(seeds) - 1)); length error also as the worst seed.")
+        print("")
+        print("| track | pipeline | fixes | RMSE m | vs raw | length error % (worst) | drift m/10 min | walking lag m |")
         print("|---|---|---:|---:|---:|---:|---:|---:|")
         var goals: [String] = []
         for spec in Self.tracks {
@@ -62,64 +70,84 @@ struct EvalFilters: ParsableCommand {
             guard let segment else { throw TrackCommandError("\(spec.path) has no track segment") }
             let truthFixes = GPXTrackFiles.locations(segment, uere: 5).map(\.0)
             let truth = try TruthTrack(resampling: truthFixes, stopDuration: .seconds(600))
-            var model = GNSSErrorModel(seed: seed)
-            model.seed = seed
-            let noisy = model.corrupt(truth)
-            let configuration: TrackFilterConfiguration = spec.walk ? .fitness : .automotiveNavigation
-            let kalmanParameters = configuration.kalman ?? KalmanParameters()
-
-            var rulesOnly = configuration
-            rulesOnly.kalman = nil
-            var rules = TrackCleaner(configuration: rulesOnly)
-            let delivered = noisy.compactMap { rules.process($0.fix, receivedAt: $0.receivedAt).location }
-            // The smoothers get every fix the rules accept (no distance filter: they thin nothing).
-            rulesOnly.minimumDistance = nil
-            var unthinned = TrackCleaner(configuration: rulesOnly)
-            let accepted = noisy.compactMap { unthinned.process($0.fix, receivedAt: $0.receivedAt).location }
-            var online = TrackCleaner(configuration: configuration)
-            let filtered = noisy.compactMap { online.process($0.fix, receivedAt: $0.receivedAt).location }
-            let smoothed = KalmanSmoother(parameters: kalmanParameters).smoothed(accepted)
-            var hc = FixedNoiseKalman()
-            let hcTrack = accepted.map { hc.process($0, frame: truth.frame) }
-
-            var rows: [(String, [Location])] = [
-                ("raw", noisy.map(\.fix)), ("rules", delivered), ("rules + Kalman", filtered), ("rules + RTS", smoothed),
-            ]
-            if let export {
-                try PykalmanBridge.write(accepted, truth: truth, parameters: kalmanParameters,
-                                         to: URL(fileURLWithPath: export).appendingPathComponent("\(spec.name).input.csv"))
+            var results: [(name: String, metrics: [TrackMetrics])] = []
+            var rejections = FilterReport()
+            for s in 0..<UInt64(seeds) {
+                let (rows, report) = try evaluate(spec, truth: truth, seed: seed + s)
+                rejections.merge(report)
+                for (i, row) in rows.enumerated() {
+                    if results.count <= i { results.append((row.0, [])) }
+                    results[i].metrics.append(TrackMetrics(row.1, truth: truth))
+                }
             }
-            if let reference {
-                let url = URL(fileURLWithPath: reference).appendingPathComponent("\(spec.name).pykalman.csv")
-                rows.append(("pykalman RTS (same input)", try PykalmanBridge.read(url, truth: truth)))
-            }
-            rows.append(("HCKalmanFilter-style (fixed R)", hcTrack))
-
-            let raw = TrackMetrics(rows[0].1, truth: truth)
-            for (name, track) in rows {
-                let m = TrackMetrics(track, truth: truth)
-                let reduction = (1 - m.rmse / raw.rmse) * 100
-                print("| \(spec.name) | \(name) | \(m.count) | \(f(m.rmse, 2)) | \(name == "raw" ? "–" : f(-reduction, 0) + " %") "
-                    + "| \(f(m.lengthErrorPercent, 2)) | \(m.stationaryDriftPer10Minutes.map { f($0, 1) } ?? "–") "
-                    + "| \(m.walkingLag.map { f($0, 2) } ?? "–") |")
+            let rawRMSE = mean(results[0].metrics.map(\.rmse))
+            for (name, metrics) in results {
+                let rmse = mean(metrics.map(\.rmse)), length = mean(metrics.map(\.lengthErrorPercent))
+                let worst = metrics.map(\.lengthErrorPercent).max { abs($0) < abs($1) } ?? .nan
+                let drift = metrics.compactMap(\.stationaryDriftPer10Minutes)
+                let lag = metrics.compactMap(\.walkingLag)
+                let reduction = (1 - rmse / rawRMSE) * 100
+                print("| \(spec.name) | \(name) | \(Int(mean(metrics.map { Double($0.count) }))) | \(f(rmse, 2)) "
+                    + "| \(name == "raw" ? "–" : f(-reduction, 0) + " %") | \(f(length, 2)) (\(f(worst, 2))) "
+                    + "| \(drift.isEmpty ? "–" : f(mean(drift), 1)) | \(lag.isEmpty ? "–" : f(mean(lag), 2)) |")
                 if name == "rules + Kalman" || name == "rules + RTS" {
                     let lengthGoal = spec.walk ? 3.0 : 1.0
                     var misses: [String] = []
                     if reduction < 40 { misses.append("RMSE only \(f(reduction, 0)) % below raw") }
-                    if abs(m.lengthErrorPercent) >= lengthGoal { misses.append("length error \(f(m.lengthErrorPercent, 2)) % ≥ \(lengthGoal) %") }
-                    if let d = m.stationaryDriftPer10Minutes, d >= 5 { misses.append("drift \(f(d, 1)) m/10 min") }
-                    if name == "rules + Kalman", spec.walk, let lag = m.walkingLag, abs(lag) >= 2 { misses.append("lag \(f(lag, 2)) m") }
+                    if abs(length) >= lengthGoal { misses.append("mean length error \(f(length, 2)) % ≥ \(lengthGoal) %") }
+                    if abs(worst) >= lengthGoal { misses.append("worst seed \(f(worst, 2)) %") }
+                    if !drift.isEmpty, mean(drift) >= 5 { misses.append("drift \(f(mean(drift), 1)) m/10 min") }
+                    if name == "rules + Kalman", spec.walk, !lag.isEmpty, abs(mean(lag)) >= 2 { misses.append("lag \(f(mean(lag), 2)) m") }
                     goals.append("\(spec.name) \(name): " + (misses.isEmpty ? "all goals met" : misses.joined(separator: "; ")))
                 }
             }
-            print("| \(spec.name) | rejections (rules + Kalman) | \(online.report.rejected) of \(online.report.received) | "
-                + RejectionReason.allReasons.filter { online.report.count(of: $0) > 0 }
-                    .map { "\($0) \(online.report.count(of: $0))" }.joined(separator: ", ") + " | | | | |")
+            print("| \(spec.name) | rejections (rules + Kalman, all seeds) | \(rejections.rejected) of \(rejections.received) | "
+                + RejectionReason.allReasons.filter { rejections.count(of: $0) > 0 }
+                    .map { "\($0) \(rejections.count(of: $0))" }.joined(separator: ", ") + " | | | | |")
         }
         print("")
         print("Goals (RMSE ≥ 40 % below raw; length < 3 % walks, < 1 % drives; drift < 5 m/10 min; Kalman lag < 2 m walking):")
         for g in goals { print("- " + g) }
     }
+
+    /// Every pipeline's output for one track and seed, and the online cleaner's report.
+    private func evaluate(_ spec: (path: String, name: String, walk: Bool), truth: TruthTrack,
+                          seed: UInt64) throws -> ([(String, [Location])], FilterReport) {
+        let noisy = GNSSErrorModel(seed: seed).corrupt(truth)
+        let configuration: TrackFilterConfiguration = spec.walk ? .fitness : .automotiveNavigation
+        let kalmanParameters = configuration.kalman ?? KalmanParameters()
+
+        var rulesOnly = configuration
+        rulesOnly.kalman = nil
+        var rules = TrackCleaner(configuration: rulesOnly)
+        let delivered = noisy.compactMap { rules.process($0.fix, receivedAt: $0.receivedAt).location }
+        // The smoothers get every fix the rules accept (no distance filter: they thin nothing).
+        rulesOnly.minimumDistance = nil
+        var unthinned = TrackCleaner(configuration: rulesOnly)
+        let accepted = noisy.compactMap { unthinned.process($0.fix, receivedAt: $0.receivedAt).location }
+        var online = TrackCleaner(configuration: configuration)
+        let filtered = noisy.compactMap { online.process($0.fix, receivedAt: $0.receivedAt).location }
+        let smoothed = KalmanSmoother(parameters: kalmanParameters).smoothed(accepted)
+        var hc = FixedNoiseKalman()
+        let hcTrack = accepted.map { hc.process($0, frame: truth.frame) }
+
+        var rows: [(String, [Location])] = [
+            ("raw", noisy.map(\.fix)), ("rules", delivered), ("rules + Kalman", filtered), ("rules + RTS", smoothed),
+        ]
+        let file = "\(spec.name)-\(seed)"
+        if let export {
+            try PykalmanBridge.write(accepted, truth: truth, parameters: kalmanParameters,
+                                     to: URL(fileURLWithPath: export).appendingPathComponent("\(file).input.csv"))
+        }
+        if let reference {
+            let url = URL(fileURLWithPath: reference).appendingPathComponent("\(file).pykalman.csv")
+            rows.append(("pykalman RTS (same input)", try PykalmanBridge.read(url, truth: truth)))
+        }
+        rows.append(("HCKalmanFilter-style (fixed R)", hcTrack))
+        return (rows, online.report)
+    }
+
+    private func mean(_ xs: [Double]) -> Double { xs.isEmpty ? .nan : xs.reduce(0, +) / Double(xs.count) }
 
     private func f(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
 }

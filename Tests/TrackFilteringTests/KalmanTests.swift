@@ -6,27 +6,29 @@ import GeoCore
 /// A straight run at `speed` m/s heading `course` degrees, 1 Hz, with seeded white noise.
 func noisyLine(seconds: Int, speed: Double, course: Double, sigma: Double, seed: UInt64,
                doppler: Bool = false) -> (fixes: [Location], truth: [(Double, Double)]) {
-    var rng = SeededGenerator(seed: seed)
+    var rng = SplitMix64(seed: seed)
     let c = course * .pi / 180
     var fixes: [Location] = [], truth: [(Double, Double)] = []
     for t in 0..<seconds {
         let e = sin(c) * speed * Double(t), n = cos(c) * speed * Double(t)
         truth.append((e, n))
-        fixes.append(fix(Double(t), east: e + sigma * rng.normal(), north: n + sigma * rng.normal(),
+        fixes.append(fix(Double(t), east: e + sigma * rng.gaussian(), north: n + sigma * rng.gaussian(),
                          accuracy: sigma / KalmanSmoother.radiusToSigma,
-                         speed: doppler ? speed + 0.1 * rng.normal() : nil, speedAccuracy: doppler ? 0.1 : nil,
-                         course: doppler ? course + rng.normal() : nil))
+                         speed: doppler ? speed + 0.1 * rng.gaussian() : nil, speedAccuracy: doppler ? 0.1 : nil,
+                         course: doppler ? course + rng.gaussian() : nil))
     }
     return (fixes, truth)
 }
 
+/// RMSE against the truth sampled at 1 Hz from `epoch`, matching fixes by timestamp (m).
 func rmse(_ track: [Location], _ truth: [(Double, Double)]) -> Double {
     var s = 0.0
-    for (l, t) in zip(track, truth) {
+    for l in track {
+        let t = truth[Int(l.timestamp.timeIntervalSince(epoch).rounded())]
         let p = plane(l)
         s += (p.east - t.0) * (p.east - t.0) + (p.north - t.1) * (p.north - t.1)
     }
-    return (s / Double(min(track.count, truth.count))).squareRoot()
+    return (s / Double(track.count)).squareRoot()
 }
 
 @Test func kalman_estimatesSpeedAndCourseFromPositionsAlone() throws {
@@ -34,7 +36,8 @@ func rmse(_ track: [Location], _ truth: [(Double, Double)]) -> Double {
     var kalman = KalmanSmoother(parameters: KalmanParameters(accelerationNoise: 0.05, usesReportedVelocity: false))
     var estimates: [Location] = []
     for f in fixes { if let e = kalman.update(with: f).estimate { estimates.append(e) } }
-    #expect(estimates.count == 120)
+    // The 99.9 % gate may drop an honest fix now and then (0.12 expected here).
+    #expect(estimates.count >= 118)
     // After 30 s of convergence: speed within 0.5 m/s, course within 3°.
     for e in estimates.dropFirst(30) {
         let speed = try #require(e.speed).metersPerSecond
@@ -48,13 +51,13 @@ func rmse(_ track: [Location], _ truth: [(Double, Double)]) -> Double {
 
 @Test func kalman_followsTurnWithinSeconds() throws {
     // North at 5 m/s for 60 s, then east for 60 s; noise 2 m; Doppler speed and course.
-    var rng = SeededGenerator(seed: 7)
+    var rng = SplitMix64(seed: 7)
     var kalman = KalmanSmoother(parameters: KalmanParameters(accelerationNoise: 1.5))
     var courses: [Double] = []
     for t in 0..<120 {
         let (e, n, c) = t < 60 ? (0.0, 5.0 * Double(t), 0.0) : (5.0 * Double(t - 60), 300.0, 90.0)
-        let f = fix(Double(t), east: e + 2 * rng.normal(), north: n + 2 * rng.normal(), accuracy: 3,
-                    speed: 5 + 0.1 * rng.normal(), speedAccuracy: 0.2, course: c + 2 * rng.normal(),
+        let f = fix(Double(t), east: e + 2 * rng.gaussian(), north: n + 2 * rng.gaussian(), accuracy: 3,
+                    speed: 5 + 0.1 * rng.gaussian(), speedAccuracy: 0.2, course: c + 2 * rng.gaussian(),
                     courseAccuracy: 2)
         let estimate = try #require(kalman.update(with: f).estimate)
         courses.append(try #require(estimate.course).degrees)
@@ -71,8 +74,9 @@ func rmse(_ track: [Location], _ truth: [(Double, Double)]) -> Double {
     let out = fixes.compactMap { kalman.update(with: $0).estimate }
     let raw = rmse(fixes, truth), filtered = rmse(out, truth)
     #expect(filtered < 0.6 * raw, "raw \(raw) m, filtered \(filtered) m")
-    let last = try #require(out.last?.speed).metersPerSecond
-    #expect(abs(last - 1.4) < 0.15, "speed \(last) m/s")
+    let speeds = try out.suffix(100).map { try #require($0.speed).metersPerSecond }
+    let mean = speeds.reduce(0, +) / Double(speeds.count)
+    #expect(abs(mean - 1.4) < 0.1, "mean speed \(mean) m/s") // Doppler noise 0.1 m/s per fix
 }
 
 @Test func kalman_gatesOutliersAndRestartsWhenTheyPersist() {
@@ -114,7 +118,7 @@ func rmse(_ track: [Location], _ truth: [(Double, Double)]) -> Double {
         var forward = KalmanSmoother(parameters: KalmanParameters(accelerationNoise: 0.3))
         let filtered = fixes.compactMap { forward.update(with: $0).estimate }
         let smoothed = KalmanSmoother(parameters: KalmanParameters(accelerationNoise: 0.3)).smoothed(fixes)
-        #expect(smoothed.count == fixes.count)
+        #expect(smoothed.count >= fixes.count - 3) // the gate may drop an honest fix or two
         let f = rmse(filtered, truth), s = rmse(smoothed, truth)
         #expect(s < 0.8 * f, "seed \(seed): forward \(f) m, RTS \(s) m")
     }
@@ -154,4 +158,16 @@ func rmse(_ track: [Location], _ truth: [(Double, Double)]) -> Double {
         Issue.record("the stop must not restart the filter")
         return
     }
+}
+
+@Test func kalman_scatteredOutliersNeverRestartIt() {
+    var kalman = KalmanSmoother(parameters: KalmanParameters(accelerationNoise: 1, maximumConsecutiveOutliers: 3))
+    for t in 0..<20 { _ = kalman.update(with: fix(Double(t), east: Double(t), north: 0, accuracy: 3)) }
+    // Multipath bursts in different directions disagree with each other: all gated, no restart.
+    let jumps: [(Double, Double)] = [(120, 80), (-90, 40), (30, -150), (200, 10), (-60, -120)]
+    for (i, j) in jumps.enumerated() {
+        let result = kalman.update(with: fix(Double(20 + i), east: Double(20 + i) + j.0, north: j.1, accuracy: 3))
+        #expect(result.estimate == nil, "jump \(i) was taken: \(result)")
+    }
+    #expect(kalman.update(with: fix(25, east: 25, north: 0, accuracy: 3)).estimate != nil)
 }

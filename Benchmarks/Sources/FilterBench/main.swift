@@ -16,29 +16,29 @@ let count = arguments.first.flatMap { Int($0) } ?? 1_000_000
 
 // The drive: 12 m/s with a slow random turn rate, white noise of 3 m, 1 % multipath jumps.
 let frame = LocalFrame(origin: Coordinate(uncheckedLatitude: 46.05, longitude: 14.5))
-var rng = SeededGenerator(seed: 1)
+var rng = SplitMix64(seed: 1)
 var latitudes = [Double](), longitudes = [Double](), accuracies = [Double](), speeds = [Double](), courses = [Double]()
 var easts = [Double](), norths = [Double]()
 latitudes.reserveCapacity(count); longitudes.reserveCapacity(count); accuracies.reserveCapacity(count)
 speeds.reserveCapacity(count); courses.reserveCapacity(count)
 var e = 0.0, n = 0.0, heading = 0.0, turnRate = 0.0
 for _ in 0..<count {
-    turnRate = 0.95 * turnRate + 0.3 * rng.normal()
+    turnRate = 0.95 * turnRate + 0.3 * rng.gaussian()
     heading += turnRate
     e += 12 * sin(heading * .pi / 180)
     n += 12 * cos(heading * .pi / 180)
     // Stay within 15 km of the origin so the track never leaves the test region.
     if e * e + n * n > 15_000 * 15_000 { heading += 180 }
-    var ne = e + 3 * rng.normal(), nn = n + 3 * rng.normal()
-    if rng.uniform() < 0.01 { ne += 80; nn -= 60 }
+    var ne = e + 3 * rng.gaussian(), nn = n + 3 * rng.gaussian()
+    if rng.uniform(0, 1) < 0.01 { ne += 80; nn -= 60 }
     let c = frame.coordinate(east: ne, north: nn)
     latitudes.append(c.latitude)
     longitudes.append(c.longitude)
     easts.append(ne)
     norths.append(nn)
     accuracies.append(4.5)
-    speeds.append(12 + 0.2 * rng.normal())
-    courses.append(Bearing(degrees: heading + 2 * rng.normal()).degrees)
+    speeds.append(12 + 0.2 * rng.gaussian())
+    courses.append(Bearing(degrees: heading + 2 * rng.gaussian()).degrees)
 }
 let start = Date(timeIntervalSince1970: 1_700_000_000)
 

@@ -5,31 +5,6 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// A seeded SplitMix64 generator (Steele, Lea & Flood, "Fast splittable pseudorandom number
-/// generators", OOPSLA 2014): the same seed gives the same noise on every platform.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    public mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
-
-    /// Standard normal by Box–Muller (Box & Muller, Ann. Math. Statist. 29(2), 1958).
-    public mutating func normal() -> Double {
-        let u = max(uniform(), 1e-300), v = uniform()
-        return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-    }
-}
-
 /// One fix of a corrupted track, with when it reached the app and what was done to it.
 public struct NoisyFix: Hashable, Sendable {
     /// What the injector did to a fix.
@@ -98,7 +73,7 @@ public struct GNSSErrorModel: Hashable, Sendable {
     /// Corrupts a truth track sampled at a steady rate (see `TruthTrack`).
     /// - Complexity: O(n).
     public func corrupt(_ truth: TruthTrack) -> [NoisyFix] {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let n = truth.count
         guard n > 0 else { return [] }
         let sigmaNominal = (correlatedSigma * correlatedSigma + whiteSigma * whiteSigma).squareRoot()
@@ -106,9 +81,9 @@ public struct GNSSErrorModel: Hashable, Sendable {
         var gm = Vec2.zero, drift = Vec2.zero
         let tau = correlationTime.seconds, driftTau = stationaryDriftTime.seconds
         let warm = warmUp.seconds
-        let warmDirection = rng.uniform() * 2 * .pi
-        let cachedDistance = cachedOffsetRange.lowerBound + rng.uniform() * (cachedOffsetRange.upperBound - cachedOffsetRange.lowerBound)
-        let cachedDirection = rng.uniform() * 2 * .pi
+        let warmDirection = rng.uniform(0, 1) * 2 * .pi
+        let cachedDistance = cachedOffsetRange.lowerBound + rng.uniform(0, 1) * (cachedOffsetRange.upperBound - cachedOffsetRange.lowerBound)
+        let cachedDirection = rng.uniform(0, 1) * 2 * .pi
         var burst = 0
         var burstOffset = Vec2.zero
         var stillFor = 0.0
@@ -118,30 +93,30 @@ public struct GNSSErrorModel: Hashable, Sendable {
             let dt = truth.interval
             let phi = exp(-dt / tau)
             let q = (1 - phi * phi).squareRoot() * correlatedSigma
-            gm = Vec2(x: phi * gm.x + q * rng.normal(), y: phi * gm.y + q * rng.normal())
+            gm = Vec2(x: phi * gm.x + q * rng.gaussian(), y: phi * gm.y + q * rng.gaussian())
             let speed = truth.speeds[k]
             stillFor = speed < 0.05 ? stillFor + dt : 0
             let dphi = exp(-dt / driftTau)
             let dq = (1 - dphi * dphi).squareRoot() * stationaryDriftSigma
-            drift = Vec2(x: dphi * drift.x + dq * rng.normal(), y: dphi * drift.y + dq * rng.normal())
+            drift = Vec2(x: dphi * drift.x + dq * rng.gaussian(), y: dphi * drift.y + dq * rng.gaussian())
             let stillWeight = min(stillFor / 30, 1)
-            var error = gm + Vec2(x: whiteSigma * rng.normal(), y: whiteSigma * rng.normal()) + drift * stillWeight
-            var accuracy = radiusFactor * sigmaNominal * exp(0.15 * rng.normal())
+            var error = gm + Vec2(x: whiteSigma * rng.gaussian(), y: whiteSigma * rng.gaussian()) + drift * stillWeight
+            var accuracy = radiusFactor * sigmaNominal * exp(0.15 * rng.gaussian())
             var kind = NoisyFix.Kind.nominal
             let elapsed = Double(k) * truth.interval
             if elapsed < warm {
                 let extra = warmUpError * exp(-3 * elapsed / warm)
                 error = error + Vec2(x: sin(warmDirection), y: cos(warmDirection)) * extra
-                    + Vec2(x: rng.normal(), y: rng.normal()) * (extra / 2)
+                    + Vec2(x: rng.gaussian(), y: rng.gaussian()) * (extra / 2)
                 accuracy += extra / 2
                 kind = .warmUp
             }
-            if burst == 0, rng.uniform() < multipathProbability {
-                burst = 1 + Int(rng.uniform() * 3)
-                let m = multipathRange.lowerBound + rng.uniform() * (multipathRange.upperBound - multipathRange.lowerBound)
-                let a = rng.uniform() * 2 * .pi
+            if burst == 0, rng.uniform(0, 1) < multipathProbability {
+                burst = 1 + Int(rng.uniform(0, 1) * 3)
+                let m = multipathRange.lowerBound + rng.uniform(0, 1) * (multipathRange.upperBound - multipathRange.lowerBound)
+                let a = rng.uniform(0, 1) * 2 * .pi
                 burstOffset = Vec2(x: sin(a) * m, y: cos(a) * m)
-                if rng.uniform() < 0.3 { accuracy *= 3 }
+                if rng.uniform(0, 1) < 0.3 { accuracy *= 3 }
             }
             if burst > 0 {
                 error = error + burstOffset
@@ -157,11 +132,11 @@ public struct GNSSErrorModel: Hashable, Sendable {
             var fix = makeFix(truth: truth, index: k, error: error, accuracy: accuracy, rng: &rng)
             fix.timestamp = t
             out.append(NoisyFix(fix: fix, receivedAt: t.addingTimeInterval(latency), kind: kind))
-            if k > 0, rng.uniform() < staleProbability {
-                let age = staleAgeRange.lowerBound + rng.uniform() * (staleAgeRange.upperBound - staleAgeRange.lowerBound)
+            if k > 0, rng.uniform(0, 1) < staleProbability {
+                let age = staleAgeRange.lowerBound + rng.uniform(0, 1) * (staleAgeRange.upperBound - staleAgeRange.lowerBound)
                 let j = max(0, k - Int((age / truth.interval).rounded()))
                 var old = makeFix(truth: truth, index: j,
-                                  error: Vec2(x: whiteSigma * rng.normal(), y: whiteSigma * rng.normal()) + gm,
+                                  error: Vec2(x: whiteSigma * rng.gaussian(), y: whiteSigma * rng.gaussian()) + gm,
                                   accuracy: radiusFactor * sigmaNominal, rng: &rng)
                 old.timestamp = truth.times[j]
                 out.append(NoisyFix(fix: old, receivedAt: t.addingTimeInterval(latency), kind: .stale))
@@ -170,7 +145,7 @@ public struct GNSSErrorModel: Hashable, Sendable {
         // Swapped deliveries: the later fix arrives first; arrival times stay increasing.
         var i = 1
         while i < out.count - 1 {
-            if rng.uniform() < outOfOrderProbability {
+            if rng.uniform(0, 1) < outOfOrderProbability {
                 let firstArrival = out[i].receivedAt
                 out.swapAt(i, i + 1)
                 out[i + 1].receivedAt = out[i].receivedAt
@@ -183,14 +158,14 @@ public struct GNSSErrorModel: Hashable, Sendable {
         return out
     }
 
-    private func makeFix(truth: TruthTrack, index k: Int, error: Vec2, accuracy: Double, rng: inout SeededGenerator) -> Location {
+    private func makeFix(truth: TruthTrack, index k: Int, error: Vec2, accuracy: Double, rng: inout SplitMix64) -> Location {
         let p = truth.points[k] + error
         let speed = truth.speeds[k]
-        let reported = max(0, speed + speedSigma * rng.normal())
+        let reported = max(0, speed + speedSigma * rng.gaussian())
         var course: Bearing?
         var courseAccuracy: Double?
         if speed > 0.5 {
-            course = Bearing(degrees: truth.courses[k] + courseSigma * rng.normal())
+            course = Bearing(degrees: truth.courses[k] + courseSigma * rng.gaussian())
             courseAccuracy = 2 * courseSigma
         }
         return Location(
