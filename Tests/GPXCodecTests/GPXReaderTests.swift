@@ -275,3 +275,23 @@ func trackPointCount(_ d: GPXDocument) -> Int {
     #expect(count == 200_000)
     #expect(reader.windowCapacity == 1 << 18)
 }
+
+@Test func garminExtension_typedAccess() throws {
+    guard let url = try Fixtures.url("gpx/gpxpy/gpx_with_garmin_extension.gpx") else { return }
+    let d = try GPXReader.read(bytes: Data(contentsOf: url))
+    let ext = try #require(d.waypoints.first?.garminTrackPointExtension)
+    #expect(ext.heartRate == 171)
+    #expect(ext.cadence == nil)
+}
+
+@Test func garminExtension_writtenAndReadBack() throws {
+    let ext = GarminTrackPointExtension(heartRate: 150, cadence: 88, airTemperature: 21.5, waterTemperature: 14,
+                                        depth: .meters(2.5), speed: .metersPerSecond(3.25), course: .degrees(271))
+    var p = GPXPoint(coordinate: Coordinate(uncheckedLatitude: 1, longitude: 2))
+    p.extensions = GPXExtensions(xml: "<other:x xmlns:other=\"urn:o\"><other:hr>1</other:hr></other:x>" + ext.xml)
+    var doc = GPXDocument(header: GPXHeader(creator: "t"))
+    doc.waypoints = [p]
+    let back = try GPXReader.read(bytes: GPXWriter.bytes(doc))
+    #expect(back.waypoints.first?.garminTrackPointExtension == ext)
+    #expect(GPXPoint(coordinate: p.coordinate).garminTrackPointExtension == nil)
+}
