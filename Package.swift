@@ -49,6 +49,7 @@ let package = Package(
         .testTarget(
             name: "GPXCodecTests",
             dependencies: ["GPXCodec", "GeoTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

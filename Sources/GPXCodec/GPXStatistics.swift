@@ -107,7 +107,8 @@ public struct GPXStatisticsAccumulator: Sendable {
             }
             // The last elevation is kept unsmoothed.
             if let e2 { climb(to: e2) }
-            previous = nil
+            previous = nil; firstTime = nil; lastTime = nil
+            e1 = nil; e2 = nil; lastSmoothed = nil
         case .trackPoint(let p): addPoint(p)
         default: break
         }

@@ -9,6 +9,7 @@ struct Geo: AsyncParsableCommand {
         subcommands: [
             Demo.self,
             DistanceCommand.self,
+            GPXCommand.self,
         ]
     )
 }
