@@ -109,7 +109,7 @@ public struct GPXTrackPoints<Source: GPXByteSource>: AsyncSequence {
     public func makeAsyncIterator() -> Iterator { Iterator(reader: GPXStreamReader(source: source)) }
 
     public struct Iterator: AsyncIteratorProtocol {
-        let reader: GPXStreamReader<Source>
+        let reader: GPXStreamReader
 
         public mutating func next() async throws(GPXError) -> GPXPoint? {
             try nextPoint()

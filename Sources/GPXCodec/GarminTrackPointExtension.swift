@@ -37,7 +37,7 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
     /// - Complexity: O(n) in the length of the XML.
     public init?(extensions: GPXExtensions) {
         // Wrapped in an element, the fragment is a document the scanner can read.
-        let scanner = XMLScanner(source: GPXMemorySource(string: "<x>" + extensions.xml + "</x>"))
+        var scanner = XMLScanner(source: GPXMemorySource(string: "<x>" + extensions.xml + "</x>"))
         var value = GarminTrackPointExtension()
         var found = false, inside = 0
         var text: [UInt8] = []

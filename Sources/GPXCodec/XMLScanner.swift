@@ -11,6 +11,13 @@ enum XMLTokenKind: Equatable {
     case startTag, endTag, text, cdata, comment, processingInstruction, doctype, endOfInput
 }
 
+/// Frees the scanner's window when the last copy of the scanner goes away.
+final class WindowStorage {
+    var pointer: UnsafeMutablePointer<UInt8>
+    init(_ pointer: UnsafeMutablePointer<UInt8>) { self.pointer = pointer }
+    deinit { pointer.deallocate() }
+}
+
 /// A byte-level XML pull scanner over a refillable window of a `GPXByteSource`
 /// (XML 1.0 §2–§4, the subset GPX needs: no DTD-defined entities, UTF-8 only).
 ///
@@ -23,8 +30,12 @@ enum XMLTokenKind: Equatable {
 /// until the next call to `next()`.
 ///
 /// - Complexity: O(n) in the input size; each byte is examined a constant number of times.
-final class XMLScanner<Source: GPXByteSource> {
-    private var source: Source
+struct XMLScanner {
+    /// Called once per window refill (256 KiB), so an existential costs nothing measurable
+    /// and keeps this class non-generic, hence fully optimised across modules.
+    private var source: any GPXByteSource
+    /// Owns the window's memory (a struct has no deinit); `buf` is its current pointer.
+    private let storage: WindowStorage
     private(set) var buf: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     /// Current read index into `buf`.
@@ -61,13 +72,12 @@ final class XMLScanner<Source: GPXByteSource> {
     /// Raw bytes of consumed tokens are appended here while non-nil (for `<extensions>`).
     var capture: [UInt8]? = nil
 
-    init(source: Source, capacity: Int = 1 << 18) {
+    init(source: any GPXByteSource, capacity: Int = 1 << 18) {
         self.source = source
         self.capacity = capacity
         self.buf = .allocate(capacity: capacity)
+        self.storage = WindowStorage(buf)
     }
-
-    deinit { buf.deallocate() }
 
     /// Depth of element nesting after the current token.
     var depth: Int { openStarts.count }
@@ -82,13 +92,13 @@ final class XMLScanner<Source: GPXByteSource> {
 
     /// Makes at least `n` bytes available from `pos`, keeping the current token; false at the end.
     @inline(__always)
-    private func ensure(_ n: Int) throws(GPXError) -> Bool {
+    private mutating func ensure(_ n: Int) throws(GPXError) -> Bool {
         if end - pos >= n { return true }
         return try refill(n)
     }
 
     @inline(never)
-    private func refill(_ n: Int) throws(GPXError) -> Bool {
+    private mutating func refill(_ n: Int) throws(GPXError) -> Bool {
         while end - pos < n {
             if sourceDone { return false }
             // Drop everything before the current token (or the pinned offset), counting its newlines.
@@ -106,6 +116,7 @@ final class XMLScanner<Source: GPXByteSource> {
                 bigger.update(from: buf, count: end)
                 buf.deallocate()
                 buf = bigger
+                storage.pointer = bigger
                 capacity *= 2
             }
             let got: Int
@@ -119,7 +130,7 @@ final class XMLScanner<Source: GPXByteSource> {
         return true
     }
 
-    private func countNewlines(upTo limit: Int) {
+    private mutating func countNewlines(upTo limit: Int) {
         var p = 0
         while p < limit, let hit = memchr(buf + p, 0x0A, limit - p) {
             let i = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -186,7 +197,7 @@ final class XMLScanner<Source: GPXByteSource> {
     /// - Throws: `GPXError` `.malformedXML` for syntax errors, `.truncated` when the input ends
     ///   inside a token or with elements still open.
     @discardableResult
-    func next() throws(GPXError) -> XMLTokenKind {
+    mutating func next() throws(GPXError) -> XMLTokenKind {
         tokenStart = pos
         guard try ensure(1) else {
             if let open = openOffsets.last {
@@ -207,7 +218,7 @@ final class XMLScanner<Source: GPXByteSource> {
     }
 
     /// Character data up to the next '<' or the end of the input.
-    private func scanText() throws(GPXError) {
+    private mutating func scanText() throws(GPXError) {
         while true {
             if let hit = memchr(buf + pos, 0x3C, end - pos) {
                 pos = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -220,7 +231,7 @@ final class XMLScanner<Source: GPXByteSource> {
     }
 
     /// Scans forward to just past `terminator` (2 or 3 bytes), refilling as needed.
-    private func skip(past terminator: StaticString, what: String) throws(GPXError) {
+    private mutating func skip(past terminator: StaticString, what: String) throws(GPXError) {
         let t = terminator.utf8Start
         let tn = terminator.utf8CodeUnitCount
         while true {
@@ -239,12 +250,12 @@ final class XMLScanner<Source: GPXByteSource> {
 
     /// The byte `ahead` places after `pos`, refilling as needed.
     @inline(__always)
-    private func peek(_ ahead: Int = 0, what: String) throws(GPXError) -> UInt8 {
+    private mutating func peek(_ ahead: Int = 0, what: String) throws(GPXError) -> UInt8 {
         guard try ensure(ahead + 1) else { throw truncated(what) }
         return buf[pos + ahead]
     }
 
-    private func scanMarkup() throws(GPXError) -> XMLTokenKind {
+    private mutating func scanMarkup() throws(GPXError) -> XMLTokenKind {
         let second = try peek(1, what: "a tag")
         switch second {
         case 0x2F: // '</'
@@ -312,12 +323,12 @@ final class XMLScanner<Source: GPXByteSource> {
         c >= 0x80 || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || (c >= 0x30 && c <= 0x3A) || c == 0x2D || c == 0x2E || c == 0x5F
     }
 
-    private func scanName(what: String) throws(GPXError) {
+    private mutating func scanName(what: String) throws(GPXError) {
         nameLo = pos - tokenStart
         while true {
-            let c = try peek(what: what)
-            if !isNameByte(c) { break }
-            pos += 1
+            while pos < end, isNameByte(buf[pos]) { pos += 1 }
+            if pos < end { break }
+            guard try ensure(1) else { throw truncated(what) }
         }
         nameHi = pos - tokenStart
         guard nameHi > nameLo else { throw malformed("expected an element name", at: pos) }
@@ -327,7 +338,7 @@ final class XMLScanner<Source: GPXByteSource> {
         }
     }
 
-    private func scanAttributes() throws(GPXError) {
+    private mutating func scanAttributes() throws(GPXError) {
         attributes.removeAll(keepingCapacity: true)
         selfClosing = false
         while true {
@@ -343,7 +354,11 @@ final class XMLScanner<Source: GPXByteSource> {
             }
             guard sawSpace else { throw malformed("expected a space before attribute", at: pos) }
             let nlo = pos - tokenStart
-            while isNameByte(try peek(what: "a start tag")) { pos += 1 }
+            while true {
+                while pos < end, isNameByte(buf[pos]) { pos += 1 }
+                if pos < end { break }
+                guard try ensure(1) else { throw truncated("a start tag") }
+            }
             let nhi = pos - tokenStart
             guard nhi > nlo else { throw malformed("unexpected '\(Character(Unicode.Scalar(buf[pos])))' in a start tag", at: pos) }
             while isSpace(try peek(what: "a start tag")) { pos += 1 }
@@ -355,23 +370,27 @@ final class XMLScanner<Source: GPXByteSource> {
             pos += 1
             let vlo = pos - tokenStart
             while true {
-                let v = try peek(what: "an attribute value")
-                if v == quote { break }
-                if v == 0x3C { throw malformed("'<' in an attribute value", at: pos) }
-                pos += 1
+                if let hit = memchr(buf + pos, Int32(quote), end - pos) {
+                    let q = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memchr(buf + pos, 0x3C, q - pos) != nil { throw malformed("'<' in an attribute value", at: pos) }
+                    pos = q
+                    break
+                }
+                pos = end
+                guard try ensure(1) else { throw truncated("an attribute value") }
             }
             attributes.append((nlo, nhi, vlo, pos - tokenStart))
             pos += 1
         }
     }
 
-    private func openElement() {
+    private mutating func openElement() {
         openStarts.append(openNames.count)
         openOffsets.append(tokenOffset)
         openNames.append(contentsOf: UnsafeBufferPointer(start: buf + tokenStart + nameLo, count: nameHi - nameLo))
     }
 
-    private func closeElement() throws(GPXError) {
+    private mutating func closeElement() throws(GPXError) {
         guard let start = openStarts.last else {
             throw malformed("</\(nameString)> closes nothing", at: tokenStart)
         }
