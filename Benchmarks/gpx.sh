@@ -33,7 +33,7 @@ print("gpxpy points=%d wall_s=%.3f cpu_s=%.3f MB/s=%.1f points/s=%.0f peakRSS_Mi
 PY
 ); echo "$py"
 
-field() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+field() { echo "$1" | tr ' ' '\n' | sed -n "s|^$2=||p"; }
 ratio() { python3 -c "print('%.1f' % ($1 / $2))"; }
 echo "ratio ours-stream / gpxpy (points/s):         $(ratio "$(field "$ours" points/s)" "$(field "$py" points/s)")x   (goal >= 50x)"
 echo "ratio ours-stream / FoundationXML (points/s): $(ratio "$(field "$ours" points/s)" "$(field "$fx" points/s)")x"

@@ -74,6 +74,7 @@ public final class GPXStreamReader {
 struct GPXParser {
     private var scanner: XMLScanner
     private var text: [UInt8] = []
+    private var pointRaw: [UInt8] = []
     private var pending: [GPXEvent] = []
     private var pendingIndex = 0
     private enum Context { case start, document, route, track, segment, finished }
@@ -253,7 +254,9 @@ struct GPXParser {
                 case .endOfInput:
                     throw scanner.error(.truncated, "the input ends before </gpx>", at: scanner.endOffset)
                 default:
-                    try checkContainerText()
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
                 }
             }
         case .route:
@@ -268,7 +271,9 @@ struct GPXParser {
                     context = .document
                     return .routeEnd(routeInfo)
                 default:
-                    try checkContainerText()
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
                 }
             }
         case .track:
@@ -291,7 +296,9 @@ struct GPXParser {
                     context = .document
                     return .trackEnd(trackInfo)
                 default:
-                    try checkContainerText()
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
                 }
             }
         case .segment:
@@ -310,7 +317,9 @@ struct GPXParser {
                     context = .track
                     return .segmentEnd(segmentExtensions)
                 default:
-                    try checkContainerText()
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
                 }
             }
         }
@@ -335,11 +344,6 @@ struct GPXParser {
     private mutating func noteMetadata10(_ onlyInGPX10: Bool) {
         hasMetadata10 = true
         if onlyInGPX10 { usesGPX10Elements = true }
-    }
-
-    private func checkContainerText() throws(GPXError) {
-        // White space, comments and processing instructions between elements are fine; stray
-        // character data in a container is ignored (lenient, as other readers are).
     }
 
     private mutating func readHeader() throws(GPXError) -> GPXEvent? {
@@ -472,7 +476,11 @@ struct GPXParser {
         // GPX allows lon = 180 (longitudeType is [-180, 180)); Coordinate wants [-180, 180).
         var point = GPXPoint(coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon == 180 ? -180 : lon))
         if scanner.selfClosing { return point }
+        // A reused buffer for the point's raw extensions (one String allocation per point).
         var raw: [UInt8] = []
+        swap(&raw, &pointRaw)
+        raw.removeAll(keepingCapacity: true)
+        defer { swap(&raw, &pointRaw) }
         while true {
             switch try scanner.next() {
             case .startTag:
@@ -507,8 +515,8 @@ struct GPXParser {
                 case .dgpsid: point.dgpsID = try readInteger()
                 case .course: point.course = Bearing(degrees: try readDouble()); usesGPX10Elements = true
                 case .speed: point.speed = Speed(metersPerSecond: try readDouble()); usesGPX10Elements = true
-                case .extensions: raw.append(contentsOf: try readExtensions())
-                default: raw.append(contentsOf: try readRawElement())
+                case .extensions: try readExtensions(into: &raw)
+                default: try readRawElement(into: &raw)
                 }
             case .endTag:
                 if !raw.isEmpty { point.extensions = GPXExtensions(xml: String(decoding: raw, as: UTF8.self)) }
@@ -723,34 +731,49 @@ struct GPXParser {
         }
     }
 
-    /// The raw bytes inside the current `<extensions>` element, its end tag consumed.
-    private mutating func readExtensions() throws(GPXError) -> [UInt8] {
-        if scanner.selfClosing { return [] }
+    /// Appends the raw bytes inside the current `<extensions>` element to `out` and consumes
+    /// its end tag.
+    private mutating func readExtensions(into out: inout [UInt8]) throws(GPXError) {
+        if scanner.selfClosing { return }
         let depth = scanner.depth
-        scanner.capture = []
-        defer { scanner.capture = nil }
+        scanner.captured.removeAll(keepingCapacity: true)
+        scanner.capturing = true
+        defer { scanner.capturing = false }
         while true {
             if try scanner.next() == .endTag, scanner.depth < depth {
-                var raw = scanner.capture ?? []
-                raw.removeLast(scanner.tokenRange.count)
-                return raw
+                let endTag = scanner.tokenRange.count
+                scanner.captured.withUnsafeBufferPointer { out.append(contentsOf: $0[..<($0.count - endTag)]) }
+                return
             }
         }
     }
 
-    /// The raw bytes of the whole current element, start and end tags included.
-    private mutating func readRawElement() throws(GPXError) -> [UInt8] {
+    private mutating func readExtensions() throws(GPXError) -> [UInt8] {
+        var out: [UInt8] = []
+        try readExtensions(into: &out)
+        return out
+    }
+
+    /// Appends the raw bytes of the whole current element, start and end tags included.
+    private mutating func readRawElement(into out: inout [UInt8]) throws(GPXError) {
         let r = scanner.tokenRange
-        var raw = Array(UnsafeBufferPointer(start: scanner.buf + r.lowerBound, count: r.count))
-        if scanner.selfClosing { return raw }
+        out.append(contentsOf: UnsafeBufferPointer(start: scanner.buf + r.lowerBound, count: r.count))
+        if scanner.selfClosing { return }
         let depth = scanner.depth
-        scanner.capture = []
-        defer { scanner.capture = nil }
+        scanner.captured.removeAll(keepingCapacity: true)
+        scanner.capturing = true
+        defer { scanner.capturing = false }
         while true {
             if try scanner.next() == .endTag, scanner.depth < depth {
-                raw.append(contentsOf: scanner.capture ?? [])
-                return raw
+                out.append(contentsOf: scanner.captured)
+                return
             }
         }
+    }
+
+    private mutating func readRawElement() throws(GPXError) -> [UInt8] {
+        var out: [UInt8] = []
+        try readRawElement(into: &out)
+        return out
     }
 }

@@ -57,7 +57,11 @@ struct XMLScanner {
     /// Whether a start tag ended with `/>`.
     private(set) var selfClosing = false
     /// Attribute name and value ranges of the current start tag, relative to `tokenStart`.
-    private(set) var attributes: [(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)] = []
+    /// Slots are reused across tags; only the first `attributeCount` belong to this tag.
+    private var attributeSlots: [(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)] = []
+    private var attributeCount = 0
+    /// The attributes of the current start tag.
+    var attributes: ArraySlice<(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)> { attributeSlots[..<attributeCount] }
 
     /// Names of the open elements, concatenated, with their start offsets into `openNames`.
     private var openNames: [UInt8] = []
@@ -70,7 +74,9 @@ struct XMLScanner {
     var pinnedOffset = Int.max
 
     /// Raw bytes of consumed tokens are appended here while non-nil (for `<extensions>`).
-    var capture: [UInt8]? = nil
+    var capturing = false
+    /// The captured bytes (kept allocated between captures).
+    var captured: [UInt8] = []
 
     init(source: any GPXByteSource, capacity: Int = 1 << 18) {
         self.source = source
@@ -213,7 +219,7 @@ struct XMLScanner {
         } else {
             kind = try scanMarkup()
         }
-        capture?.append(contentsOf: UnsafeBufferPointer(start: buf + tokenStart, count: pos - tokenStart))
+        if capturing { captured.append(contentsOf: UnsafeBufferPointer(start: buf + tokenStart, count: pos - tokenStart)) }
         return kind
     }
 
@@ -260,6 +266,20 @@ struct XMLScanner {
         switch second {
         case 0x2F: // '</'
             pos += 2
+            // Fast path: the expected name followed by '>' (the name stack says which).
+            if let start = openStarts.last {
+                let n = openNames.count - start
+                if end - pos > n, buf[pos + n] == 0x3E,
+                   openNames.withUnsafeBufferPointer({ memcmp($0.baseAddress! + start, buf + pos, n) == 0 }) {
+                    nameLo = pos - tokenStart
+                    nameHi = nameLo + n
+                    pos += n + 1
+                    openNames.removeLast(n)
+                    openStarts.removeLast()
+                    openOffsets.removeLast()
+                    return .endTag
+                }
+            }
             try scanName(what: "an end tag")
             while isSpace(try peek(what: "an end tag")) { pos += 1 }
             guard buf[pos] == 0x3E else { throw malformed("expected '>' to end </\(nameString)>", at: pos) }
@@ -319,14 +339,26 @@ struct XMLScanner {
     @inline(__always)
     private func isNameByte(_ c: UInt8) -> Bool {
         // Name characters (XML 1.0 §2.3), approximated on bytes: every non-ASCII byte is
-        // allowed (names are UTF-8), ASCII letters, digits, '-', '.', '_', ':'.
-        c >= 0x80 || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || (c >= 0x30 && c <= 0x3A) || c == 0x2D || c == 0x2E || c == 0x5F
+        // allowed (names are UTF-8), ASCII letters, digits, '-', '.', '_', ':', as bit masks
+        // over the bytes 0–63 ('-', '.', digits, ':') and 64–127 (letters, '_').
+        if c >= 0x80 { return true }
+        let low: UInt64 = 0x07FF_6000_0000_0000, high: UInt64 = 0x07FF_FFFE_87FF_FFFE
+        return c < 64 ? (low >> UInt64(c)) & 1 != 0 : (high >> UInt64(c - 64)) & 1 != 0
+    }
+
+    /// Advances `pos` over name bytes inside the window.
+    @inline(__always)
+    private mutating func skipNameBytes() {
+        var p = pos
+        let b = buf, e = end
+        while p < e, isNameByte(b[p]) { p += 1 }
+        pos = p
     }
 
     private mutating func scanName(what: String) throws(GPXError) {
         nameLo = pos - tokenStart
         while true {
-            while pos < end, isNameByte(buf[pos]) { pos += 1 }
+            skipNameBytes()
             if pos < end { break }
             guard try ensure(1) else { throw truncated(what) }
         }
@@ -339,7 +371,7 @@ struct XMLScanner {
     }
 
     private mutating func scanAttributes() throws(GPXError) {
-        attributes.removeAll(keepingCapacity: true)
+        attributeCount = 0
         selfClosing = false
         while true {
             var c = try peek(what: "a start tag")
@@ -355,7 +387,7 @@ struct XMLScanner {
             guard sawSpace else { throw malformed("expected a space before attribute", at: pos) }
             let nlo = pos - tokenStart
             while true {
-                while pos < end, isNameByte(buf[pos]) { pos += 1 }
+                skipNameBytes()
                 if pos < end { break }
                 guard try ensure(1) else { throw truncated("a start tag") }
             }
@@ -379,7 +411,9 @@ struct XMLScanner {
                 pos = end
                 guard try ensure(1) else { throw truncated("an attribute value") }
             }
-            attributes.append((nlo, nhi, vlo, pos - tokenStart))
+            let slot = (nlo, nhi, vlo, pos - tokenStart)
+            if attributeCount < attributeSlots.count { attributeSlots[attributeCount] = slot } else { attributeSlots.append(slot) }
+            attributeCount += 1
             pos += 1
         }
     }
@@ -402,7 +436,7 @@ struct XMLScanner {
             let open = String(decoding: openNames[start...], as: UTF8.self)
             throw malformed("</\(nameString)> does not match <\(open)> opened at line \(location(of: openOffsets[openOffsets.count - 1]).line)", at: tokenStart)
         }
-        openNames.removeSubrange(start...)
+        openNames.removeLast(n)
         openStarts.removeLast()
         openOffsets.removeLast()
     }
@@ -417,7 +451,9 @@ struct XMLScanner {
 
     /// The value range of the attribute with the given full name in the current start tag.
     func attribute(_ name: StaticString) -> Range<Int>? {
-        for a in attributes where equals((tokenStart + a.nameLo)..<(tokenStart + a.nameHi), name) {
+        for i in 0..<attributeCount {
+            let a = attributeSlots[i]
+            guard equals((tokenStart + a.nameLo)..<(tokenStart + a.nameHi), name) else { continue }
             return (tokenStart + a.valueLo)..<(tokenStart + a.valueHi)
         }
         return nil
@@ -430,16 +466,27 @@ struct XMLScanner {
     }
 
     /// Appends the bytes of `r` to `out`, replacing entity and character references
-    /// (XML 1.0 §4.1, §4.6); with `normalizeSpace` (attribute values, §3.3.3) tabs and line
-    /// breaks become spaces.
+    /// (XML 1.0 §4.1, §4.6) and normalising line ends to LF (§2.11); with `normalizeSpace`
+    /// (attribute values, §3.3.3) tabs and line breaks become spaces.
     /// - Throws: `.malformedXML` for an unknown or unterminated reference.
     func appendDecoded(_ r: Range<Int>, to out: inout [UInt8], normalizeSpace: Bool = false) throws(GPXError) {
         var i = r.lowerBound
         let hi = r.upperBound
+        // Fast path: nothing to replace, copy the bytes at once.
+        if memchr(buf + i, 0x26, hi - i) == nil, memchr(buf + i, 0x0D, hi - i) == nil,
+           !normalizeSpace || (memchr(buf + i, 0x0A, hi - i) == nil && memchr(buf + i, 0x09, hi - i) == nil) {
+            out.append(contentsOf: UnsafeBufferPointer(start: buf + i, count: hi - i))
+            return
+        }
         while i < hi {
-            let c = buf[i]
+            var c = buf[i]
             if c != 0x26 {
-                if normalizeSpace, c == 0x09 || c == 0x0A || c == 0x0D { out.append(0x20) } else { out.append(c) }
+                // Line ends: CR LF and a lone CR read as LF (XML 1.0 §2.11).
+                if c == 0x0D {
+                    if i + 1 < hi, buf[i + 1] == 0x0A { i += 1; continue }
+                    c = 0x0A
+                }
+                if normalizeSpace, c == 0x09 || c == 0x0A { out.append(0x20) } else { out.append(c) }
                 i += 1
                 continue
             }

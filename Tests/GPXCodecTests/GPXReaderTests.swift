@@ -244,6 +244,10 @@ func trackPointCount(_ d: GPXDocument) -> Int {
     var lats: [Double] = []
     for try await p in GPXTrackPoints(source: GPXMemorySource(string: xml)) { lats.append(p.coordinate.latitude) }
     #expect(lats == [1, 3, 5])
+    let two = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk><trk><trkseg><trkpt lat=\"7\" lon=\"8\"/></trkseg></trk></gpx>"
+    var second: [Double] = []
+    for try await p in GPXTrackPoints(source: GPXMemorySource(string: two), track: 1) { second.append(p.coordinate.latitude) }
+    #expect(second == [7])
     let d = try read(xml)
     #expect(d.tracks.first?.segments.count == 3)
     var count = 0
@@ -294,4 +298,19 @@ func trackPointCount(_ d: GPXDocument) -> Int {
     let back = try GPXReader.read(bytes: GPXWriter.bytes(doc))
     #expect(back.waypoints.first?.garminTrackPointExtension == ext)
     #expect(GPXPoint(coordinate: p.coordinate).garminTrackPointExtension == nil)
+}
+
+@Test func recovery_loggerRestartedMidFile() throws {
+    // A logger that crashed mid-point and then started a new document in the same file.
+    let xml = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"/>\n<trkpt lat=\"3\" lo<?xml version=\"1.0\"?>\n<gpx>"
+    let result = GPXReader.read(GPXMemorySource(string: xml), recovering: true)
+    let error = try #require(result.error)
+    #expect(error.code == .malformedXML)
+    #expect(error.line == 4 && error.column == 18, "\(error)")
+    #expect(trackPointCount(result.document) == 1)
+}
+
+@Test func lineEnds_normalisedInText() throws {
+    let d = try read("<gpx version=\"1.1\" creator=\"t\"><wpt lat=\"1\" lon=\"2\"><desc>a\r\nb\rc&#13;</desc></wpt></gpx>")
+    #expect(d.waypoints.first?.description == "a\nb\nc\r")
 }
