@@ -36,6 +36,8 @@ PY
 field() { echo "$1" | tr ' ' '\n' | sed -n "s|^$2=||p"; }
 ratio() { python3 -c "print('%.1f' % ($1 / $2))"; }
 echo "ratio ours-stream / gpxpy (points/s):         $(ratio "$(field "$ours" points/s)" "$(field "$py" points/s)")x   (goal >= 50x)"
+echo "ratio ours-document / gpxpy (points/s):       $(ratio "$(field "$doc" points/s)" "$(field "$py" points/s)")x   (both build the whole document)"
+echo "ratio ours-stream / gpxpy (wall clock):       $(ratio "$(field "$py" wall_s)" "$(field "$ours" wall_s)")x"
 echo "ratio ours-stream / FoundationXML (points/s): $(ratio "$(field "$ours" points/s)" "$(field "$fx" points/s)")x"
 echo "ours-stream throughput: $(field "$ours" MB/s) MB/s per CPU second   (goal >= 100 MB/s)"
 echo "ratio ours-stream / FoundationXML (MB/s):     $(ratio "$(field "$ours" MB/s)" "$(field "$fx" MB/s)")x"
