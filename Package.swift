@@ -65,6 +65,7 @@ let package = Package(
         .testTarget(
             name: "GPXCodecTests",
             dependencies: ["GPXCodec", "GeoTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -16,6 +16,11 @@ let package = Package(
             name: "GeodesicBench",
             dependencies: [.product(name: "GeoCore", package: "LocationKit")]
         ),
+        // GPX parse throughput: our pull reader vs FoundationXML's XMLParser (driver: Benchmarks/gpx.sh, peer: gpxpy).
+        .executableTarget(
+            name: "GPXBench",
+            dependencies: [.product(name: "GPXCodec", package: "LocationKit")]
+        ),
         // Rules + Kalman throughput on a 1,000,000-fix seeded noisy drive (driver: Benchmarks/filters.sh, peer: pykalman).
         .executableTarget(
             name: "FilterBench",

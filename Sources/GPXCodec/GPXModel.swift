@@ -56,6 +56,10 @@ public enum GPXFix: String, Hashable, Sendable, CaseIterable {
 }
 
 /// A waypoint, route point or track point (GPX `wptType`) with every standard field.
+///
+/// Position, elevation, time and extensions are stored inline; the other fields, which most
+/// track points lack, live in one shared copy-on-write box that exists only when one of them
+/// is set. A bare track point is 72 bytes, so a million of them fit in about 70 MB.
 public struct GPXPoint: Hashable, Sendable {
     /// Position, WGS84 degrees (the `lat` / `lon` attributes).
     public var coordinate: Coordinate
@@ -63,45 +67,179 @@ public struct GPXPoint: Hashable, Sendable {
     public var elevation: Distance?
     /// UTC time of the fix (`time`), to the resolution the file gives.
     public var time: Date?
-    /// Magnetic variation at the point (`magvar`), degrees.
-    public var magneticVariation: Bearing?
-    /// Height of the geoid above the WGS84 ellipsoid (`geoidheight`), metres.
-    public var geoidHeight: Distance?
-    public var name: String?
-    /// Comment (`cmt`).
-    public var comment: String?
-    /// Description (`desc`).
-    public var description: String?
-    /// Source of the data (`src`).
-    public var source: String?
-    public var links: [GPXLink]
-    /// Symbol name (`sym`).
-    public var symbol: String?
-    public var type: String?
-    public var fix: GPXFix?
-    /// Satellites used (`sat`).
-    public var satellites: Int?
-    /// Horizontal dilution of precision (`hdop`), dimensionless.
-    public var hdop: Double?
-    /// Vertical dilution of precision (`vdop`), dimensionless.
-    public var vdop: Double?
-    /// Position dilution of precision (`pdop`), dimensionless.
-    public var pdop: Double?
-    /// Seconds since the last DGPS update (`ageofdgpsdata`).
-    public var ageOfDGPSData: Double?
-    /// DGPS station ID (`dgpsid`, 0…1023).
-    public var dgpsID: Int?
-    /// Course over ground (GPX 1.0 `course` only; 1.1 has no such element).
-    public var course: Bearing?
-    /// Speed over ground (GPX 1.0 `speed` only; 1.1 has no such element).
-    public var speed: Speed?
+    /// Foreign XML of the point, verbatim.
     public var extensions: GPXExtensions?
+    private var details: DetailsBox?
 
     public init(coordinate: Coordinate, elevation: Distance? = nil, time: Date? = nil) {
         self.coordinate = coordinate
         self.elevation = elevation
         self.time = time
-        self.links = []
+    }
+
+    /// The rarely present fields.
+    struct Details: Hashable, Sendable {
+        var magneticVariation: Bearing?
+        var geoidHeight: Distance?
+        var name: String?
+        var comment: String?
+        var description: String?
+        var source: String?
+        var links: [GPXLink] = []
+        var symbol: String?
+        var type: String?
+        var fix: GPXFix?
+        var satellites: Int?
+        var hdop: Double?
+        var vdop: Double?
+        var pdop: Double?
+        var ageOfDGPSData: Double?
+        var dgpsID: Int?
+        var course: Bearing?
+        var speed: Speed?
+    }
+
+    /// Holds `Details` by reference. It is only mutated while uniquely referenced (copy on
+    /// write in `updateDetails`), so sharing it between threads is safe.
+    final class DetailsBox: Hashable, @unchecked Sendable {
+        var value: Details
+        init(_ value: Details) { self.value = value }
+        static func == (a: DetailsBox, b: DetailsBox) -> Bool { a === b || a.value == b.value }
+        func hash(into h: inout Hasher) { h.combine(value) }
+    }
+
+    private var detailValues: Details { details?.value ?? Details() }
+
+    private mutating func updateDetails(_ body: (inout Details) -> Void) {
+        if isKnownUniquelyReferenced(&details), let box = details {
+            body(&box.value)
+            if box.value == Details() { details = nil }
+        } else {
+            var v = detailValues
+            body(&v)
+            details = v == Details() ? nil : DetailsBox(v)
+        }
+    }
+
+    public static func == (a: GPXPoint, b: GPXPoint) -> Bool {
+        a.coordinate == b.coordinate && a.elevation == b.elevation && a.time == b.time
+            && a.extensions == b.extensions && a.detailValues == b.detailValues
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(coordinate)
+        h.combine(elevation)
+        h.combine(time)
+        h.combine(extensions)
+        h.combine(detailValues)
+    }
+
+    /// Magnetic variation at the point (`magvar`), degrees.
+    public var magneticVariation: Bearing? {
+        get { details?.value.magneticVariation }
+        set { updateDetails { $0.magneticVariation = newValue } }
+    }
+
+    /// Height of the geoid above the WGS84 ellipsoid (`geoidheight`), metres.
+    public var geoidHeight: Distance? {
+        get { details?.value.geoidHeight }
+        set { updateDetails { $0.geoidHeight = newValue } }
+    }
+
+    /// Name (`name`).
+    public var name: String? {
+        get { details?.value.name }
+        set { updateDetails { $0.name = newValue } }
+    }
+
+    /// Comment (`cmt`).
+    public var comment: String? {
+        get { details?.value.comment }
+        set { updateDetails { $0.comment = newValue } }
+    }
+
+    /// Description (`desc`).
+    public var description: String? {
+        get { details?.value.description }
+        set { updateDetails { $0.description = newValue } }
+    }
+
+    /// Source of the data (`src`).
+    public var source: String? {
+        get { details?.value.source }
+        set { updateDetails { $0.source = newValue } }
+    }
+
+    /// Links to more information (`link`; GPX 1.0 `url` + `urlname`).
+    public var links: [GPXLink] {
+        get { details?.value.links ?? [] }
+        set { updateDetails { $0.links = newValue } }
+    }
+
+    /// Symbol name (`sym`).
+    public var symbol: String? {
+        get { details?.value.symbol }
+        set { updateDetails { $0.symbol = newValue } }
+    }
+
+    /// Classification (`type`).
+    public var type: String? {
+        get { details?.value.type }
+        set { updateDetails { $0.type = newValue } }
+    }
+
+    /// Kind of fix (`fix`).
+    public var fix: GPXFix? {
+        get { details?.value.fix }
+        set { updateDetails { $0.fix = newValue } }
+    }
+
+    /// Satellites used (`sat`).
+    public var satellites: Int? {
+        get { details?.value.satellites }
+        set { updateDetails { $0.satellites = newValue } }
+    }
+
+    /// Horizontal dilution of precision (`hdop`), dimensionless.
+    public var hdop: Double? {
+        get { details?.value.hdop }
+        set { updateDetails { $0.hdop = newValue } }
+    }
+
+    /// Vertical dilution of precision (`vdop`), dimensionless.
+    public var vdop: Double? {
+        get { details?.value.vdop }
+        set { updateDetails { $0.vdop = newValue } }
+    }
+
+    /// Position dilution of precision (`pdop`), dimensionless.
+    public var pdop: Double? {
+        get { details?.value.pdop }
+        set { updateDetails { $0.pdop = newValue } }
+    }
+
+    /// Seconds since the last DGPS update (`ageofdgpsdata`).
+    public var ageOfDGPSData: Double? {
+        get { details?.value.ageOfDGPSData }
+        set { updateDetails { $0.ageOfDGPSData = newValue } }
+    }
+
+    /// DGPS station ID (`dgpsid`, 0…1023).
+    public var dgpsID: Int? {
+        get { details?.value.dgpsID }
+        set { updateDetails { $0.dgpsID = newValue } }
+    }
+
+    /// Course over ground (GPX 1.0 `course` only; 1.1 has no such element).
+    public var course: Bearing? {
+        get { details?.value.course }
+        set { updateDetails { $0.course = newValue } }
+    }
+
+    /// Speed over ground (GPX 1.0 `speed` only; 1.1 has no such element).
+    public var speed: Speed? {
+        get { details?.value.speed }
+        set { updateDetails { $0.speed = newValue } }
     }
 }
 

@@ -91,7 +91,7 @@ public struct GPXDocumentBuilder: Sendable {
 }
 
 /// The track points of a GPX stream as an `AsyncSequence`, in file order across all tracks
-/// and segments, read with constant memory.
+/// and segments (or of one track), read with constant memory.
 ///
 /// ```swift
 /// for try await point in GPXTrackPoints(source: GPXMemorySource(bytes)) { … }
@@ -103,13 +103,22 @@ public struct GPXTrackPoints<Source: GPXByteSource>: AsyncSequence {
     public typealias Failure = GPXError
 
     private let source: Source
+    private let track: Int?
 
-    public init(source: Source) { self.source = source }
+    /// - Parameters:
+    ///   - source: the bytes.
+    ///   - track: the 0-based index of the one track to read, or nil for all tracks.
+    public init(source: Source, track: Int? = nil) {
+        self.source = source
+        self.track = track
+    }
 
-    public func makeAsyncIterator() -> Iterator { Iterator(reader: GPXStreamReader(source: source)) }
+    public func makeAsyncIterator() -> Iterator { Iterator(reader: GPXStreamReader(source: source), track: track) }
 
     public struct Iterator: AsyncIteratorProtocol {
-        let reader: GPXStreamReader<Source>
+        let reader: GPXStreamReader
+        let track: Int?
+        var currentTrack = -1
 
         public mutating func next() async throws(GPXError) -> GPXPoint? {
             try nextPoint()
@@ -119,9 +128,18 @@ public struct GPXTrackPoints<Source: GPXByteSource>: AsyncSequence {
             try nextPoint()
         }
 
-        private func nextPoint() throws(GPXError) -> GPXPoint? {
+        private mutating func nextPoint() throws(GPXError) -> GPXPoint? {
             while let event = try reader.next() {
-                if case .trackPoint(let p) = event { return p }
+                switch event {
+                case .trackStart:
+                    currentTrack += 1
+                    // Past the wanted track: stop without reading the rest of the file.
+                    if let track, currentTrack > track { return nil }
+                case .trackPoint(let p) where track == nil || track == currentTrack:
+                    return p
+                default:
+                    continue
+                }
             }
             return nil
         }

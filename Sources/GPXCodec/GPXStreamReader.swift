@@ -43,9 +43,38 @@ public enum GPXEvent: Hashable, Sendable {
 /// The reader is a reference type because it owns a buffer and a position in its source;
 /// use one reader from one task at a time.
 /// - Complexity: O(n) in the input size.
-public final class GPXStreamReader<Source: GPXByteSource> {
-    private let scanner: XMLScanner<Source>
+public final class GPXStreamReader {
+    private var parser: GPXParser
+
+    /// Creates a reader; nothing is read until `next()`.
+    public init(source: some GPXByteSource) {
+        parser = GPXParser(source: source)
+    }
+
+    /// Reads up to the next event; nil after `</gpx>`.
+    /// - Throws: `GPXError` with the line, column and offset of the problem. After an error
+    ///   the reader is finished: further calls return nil.
+    public func next() throws(GPXError) -> GPXEvent? {
+        try parser.next()
+    }
+
+    /// Whether the file used an element that exists only in GPX 1.0 (top-level `author`,
+    /// `email`, `url`, `urlname`, point `course` / `speed`).
+    public var usesGPX10Elements: Bool { parser.usesGPX10Elements }
+
+    /// The header's version, corrected once the whole file is read: a file that declares no
+    /// version or namespace but uses GPX 1.0-only elements is GPX 1.0.
+    var inferredVersion: GPXVersion? { parser.inferredVersion }
+
+    /// Bytes in the reader's window (its memory, apart from the current point).
+    var windowCapacity: Int { parser.windowCapacity }
+}
+
+/// The reader's state machine: a struct, so the hot path has no dynamic exclusivity checks.
+struct GPXParser {
+    private var scanner: XMLScanner
     private var text: [UInt8] = []
+    private var pointRaw: [UInt8] = []
     private var pending: [GPXEvent] = []
     private var pendingIndex = 0
     private enum Context { case start, document, route, track, segment, finished }
@@ -57,12 +86,9 @@ public final class GPXStreamReader<Source: GPXByteSource> {
     private var hasMetadata10 = false
     private var documentExtensions: [UInt8] = []
     private var versionDeclared = false
-    /// Whether the file used an element that exists only in GPX 1.0 (top-level `author`,
-    /// `email`, `url`, `urlname`, point `course` / `speed`).
-    public private(set) var usesGPX10Elements = false
+    private(set) var usesGPX10Elements = false
 
-    /// Creates a reader; nothing is read until `next()`.
-    public init(source: Source) {
+    init(source: some GPXByteSource) {
         scanner = XMLScanner(source: source)
         text.reserveCapacity(256)
     }
@@ -76,10 +102,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         versionDeclared ? nil : (usesGPX10Elements ? .v1_0 : nil)
     }
 
-    /// Reads up to the next event; nil after `</gpx>`.
-    /// - Throws: `GPXError` with the line, column and offset of the problem. After an error
-    ///   the reader is finished: further calls return nil.
-    public func next() throws(GPXError) -> GPXEvent? {
+    mutating func next() throws(GPXError) -> GPXEvent? {
         if pendingIndex < pending.count {
             let e = pending[pendingIndex]
             pendingIndex += 1
@@ -106,58 +129,57 @@ public final class GPXStreamReader<Source: GPXByteSource> {
 
     private func tag() -> Tag {
         let r = scanner.localNameRange
-        let s = scanner
         switch r.count {
         case 3:
-            if s.equals(r, "ele") { return .ele }
-            if s.equals(r, "gpx") { return .gpx }
-            if s.equals(r, "wpt") { return .wpt }
-            if s.equals(r, "rte") { return .rte }
-            if s.equals(r, "trk") { return .trk }
-            if s.equals(r, "cmt") { return .cmt }
-            if s.equals(r, "src") { return .src }
-            if s.equals(r, "sym") { return .sym }
-            if s.equals(r, "fix") { return .fix }
-            if s.equals(r, "sat") { return .sat }
-            if s.equals(r, "url") { return .url }
+            if scanner.equals(r, "ele") { return .ele }
+            if scanner.equals(r, "gpx") { return .gpx }
+            if scanner.equals(r, "wpt") { return .wpt }
+            if scanner.equals(r, "rte") { return .rte }
+            if scanner.equals(r, "trk") { return .trk }
+            if scanner.equals(r, "cmt") { return .cmt }
+            if scanner.equals(r, "src") { return .src }
+            if scanner.equals(r, "sym") { return .sym }
+            if scanner.equals(r, "fix") { return .fix }
+            if scanner.equals(r, "sat") { return .sat }
+            if scanner.equals(r, "url") { return .url }
         case 4:
-            if s.equals(r, "time") { return .time }
-            if s.equals(r, "name") { return .name }
-            if s.equals(r, "desc") { return .desc }
-            if s.equals(r, "link") { return .link }
-            if s.equals(r, "type") { return .type }
-            if s.equals(r, "hdop") { return .hdop }
-            if s.equals(r, "vdop") { return .vdop }
-            if s.equals(r, "pdop") { return .pdop }
-            if s.equals(r, "text") { return .text }
-            if s.equals(r, "year") { return .year }
+            if scanner.equals(r, "time") { return .time }
+            if scanner.equals(r, "name") { return .name }
+            if scanner.equals(r, "desc") { return .desc }
+            if scanner.equals(r, "link") { return .link }
+            if scanner.equals(r, "type") { return .type }
+            if scanner.equals(r, "hdop") { return .hdop }
+            if scanner.equals(r, "vdop") { return .vdop }
+            if scanner.equals(r, "pdop") { return .pdop }
+            if scanner.equals(r, "text") { return .text }
+            if scanner.equals(r, "year") { return .year }
         case 5:
-            if s.equals(r, "trkpt") { return .trkpt }
-            if s.equals(r, "rtept") { return .rtept }
-            if s.equals(r, "speed") { return .speed }
-            if s.equals(r, "email") { return .email }
+            if scanner.equals(r, "trkpt") { return .trkpt }
+            if scanner.equals(r, "rtept") { return .rtept }
+            if scanner.equals(r, "speed") { return .speed }
+            if scanner.equals(r, "email") { return .email }
         case 6:
-            if s.equals(r, "magvar") { return .magvar }
-            if s.equals(r, "trkseg") { return .trkseg }
-            if s.equals(r, "dgpsid") { return .dgpsid }
-            if s.equals(r, "number") { return .number }
-            if s.equals(r, "course") { return .course }
-            if s.equals(r, "author") { return .author }
-            if s.equals(r, "bounds") { return .bounds }
+            if scanner.equals(r, "magvar") { return .magvar }
+            if scanner.equals(r, "trkseg") { return .trkseg }
+            if scanner.equals(r, "dgpsid") { return .dgpsid }
+            if scanner.equals(r, "number") { return .number }
+            if scanner.equals(r, "course") { return .course }
+            if scanner.equals(r, "author") { return .author }
+            if scanner.equals(r, "bounds") { return .bounds }
         case 7:
-            if s.equals(r, "urlname") { return .urlname }
-            if s.equals(r, "license") { return .license }
+            if scanner.equals(r, "urlname") { return .urlname }
+            if scanner.equals(r, "license") { return .license }
         case 8:
-            if s.equals(r, "metadata") { return .metadata }
-            if s.equals(r, "keywords") { return .keywords }
+            if scanner.equals(r, "metadata") { return .metadata }
+            if scanner.equals(r, "keywords") { return .keywords }
         case 9:
-            if s.equals(r, "copyright") { return .copyright }
+            if scanner.equals(r, "copyright") { return .copyright }
         case 10:
-            if s.equals(r, "extensions") { return .extensions }
+            if scanner.equals(r, "extensions") { return .extensions }
         case 11:
-            if s.equals(r, "geoidheight") { return .geoidheight }
+            if scanner.equals(r, "geoidheight") { return .geoidheight }
         case 13:
-            if s.equals(r, "ageofdgpsdata") { return .ageofdgpsdata }
+            if scanner.equals(r, "ageofdgpsdata") { return .ageofdgpsdata }
         default:
             break
         }
@@ -166,7 +188,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
 
     // MARK: - The state machine
 
-    private func step() throws(GPXError) -> GPXEvent? {
+    private mutating func step() throws(GPXError) -> GPXEvent? {
         switch context {
         case .finished:
             return nil
@@ -232,7 +254,9 @@ public final class GPXStreamReader<Source: GPXByteSource> {
                 case .endOfInput:
                     throw scanner.error(.truncated, "the input ends before </gpx>", at: scanner.endOffset)
                 default:
-                    try checkContainerText()
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
                 }
             }
         case .route:
@@ -240,12 +264,16 @@ public final class GPXStreamReader<Source: GPXByteSource> {
                 switch try scanner.next() {
                 case .startTag:
                     if case .rtept = tag() { return .routePoint(try readPoint()) }
-                    try readPathInfoField(into: &routeInfo)
+                    var info = routeInfo
+                    try readPathInfoField(into: &info)
+                    routeInfo = info
                 case .endTag:
                     context = .document
                     return .routeEnd(routeInfo)
                 default:
-                    try checkContainerText()
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
                 }
             }
         case .track:
@@ -261,12 +289,16 @@ public final class GPXStreamReader<Source: GPXByteSource> {
                         context = .segment
                         return .segmentStart
                     }
-                    try readPathInfoField(into: &trackInfo)
+                    var info = trackInfo
+                    try readPathInfoField(into: &info)
+                    trackInfo = info
                 case .endTag:
                     context = .document
                     return .trackEnd(trackInfo)
                 default:
-                    try checkContainerText()
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
                 }
             }
         case .segment:
@@ -285,18 +317,20 @@ public final class GPXStreamReader<Source: GPXByteSource> {
                     context = .track
                     return .segmentEnd(segmentExtensions)
                 default:
-                    try checkContainerText()
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
                 }
             }
         }
     }
 
     /// Returns the first event and queues the rest, putting pending GPX 1.0 metadata first.
-    private func emitting(_ events: GPXEvent...) throws(GPXError) -> GPXEvent? {
+    private mutating func emitting(_ events: GPXEvent...) throws(GPXError) -> GPXEvent? {
         try emitting(events)
     }
 
-    private func emitting(_ events: [GPXEvent]) throws(GPXError) -> GPXEvent? {
+    private mutating func emitting(_ events: [GPXEvent]) throws(GPXError) -> GPXEvent? {
         var all = events
         if hasMetadata10 {
             hasMetadata10 = false
@@ -307,17 +341,12 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         return first
     }
 
-    private func noteMetadata10(_ onlyInGPX10: Bool) {
+    private mutating func noteMetadata10(_ onlyInGPX10: Bool) {
         hasMetadata10 = true
         if onlyInGPX10 { usesGPX10Elements = true }
     }
 
-    private func checkContainerText() throws(GPXError) {
-        // White space, comments and processing instructions between elements are fine; stray
-        // character data in a container is ignored (lenient, as other readers are).
-    }
-
-    private func readHeader() throws(GPXError) -> GPXEvent? {
+    private mutating func readHeader() throws(GPXError) -> GPXEvent? {
         // A UTF-8 byte-order mark is allowed; UTF-16 / UTF-32 are not supported.
         var first = true
         while true {
@@ -360,7 +389,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         }
     }
 
-    private func checkDeclaration() throws(GPXError) {
+    private mutating func checkDeclaration() throws(GPXError) {
         let r = scanner.tokenRange
         guard r.count > 5, scanner.equals(r.lowerBound..<(r.lowerBound + 5), "<?xml") else { return }
         let decl = scanner.string(r).lowercased()
@@ -372,7 +401,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         }
     }
 
-    private func startDocument() throws(GPXError) -> GPXEvent? {
+    private mutating func startDocument() throws(GPXError) -> GPXEvent? {
         var header = GPXHeader()
         var defaultNamespace: String?
         var declaredVersion: String?
@@ -401,7 +430,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
 
     // MARK: - Elements
 
-    private func readPathInfoField(into info: inout GPXPathInfo) throws(GPXError) {
+    private mutating func readPathInfoField(into info: inout GPXPathInfo) throws(GPXError) {
         switch tag() {
         case .name: info.name = try readString()
         case .cmt: info.comment = try readString()
@@ -417,7 +446,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         }
     }
 
-    private func readPoint() throws(GPXError) -> GPXPoint {
+    private mutating func readPoint() throws(GPXError) -> GPXPoint {
         let start = scanner.tokenOffset
         scanner.pinnedOffset = start
         defer { scanner.pinnedOffset = .max }
@@ -431,7 +460,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         }
     }
 
-    private func readPointBody(start: Int) throws(GPXError) -> GPXPoint {
+    private mutating func readPointBody(start: Int) throws(GPXError) -> GPXPoint {
         guard let latRange = scanner.attribute("lat") else {
             throw scanner.error(.missingAttribute, "<\(scanner.nameString)> has no lat attribute", at: start)
         }
@@ -447,7 +476,11 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         // GPX allows lon = 180 (longitudeType is [-180, 180)); Coordinate wants [-180, 180).
         var point = GPXPoint(coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon == 180 ? -180 : lon))
         if scanner.selfClosing { return point }
+        // A reused buffer for the point's raw extensions (one String allocation per point).
         var raw: [UInt8] = []
+        swap(&raw, &pointRaw)
+        raw.removeAll(keepingCapacity: true)
+        defer { swap(&raw, &pointRaw) }
         while true {
             switch try scanner.next() {
             case .startTag:
@@ -482,8 +515,8 @@ public final class GPXStreamReader<Source: GPXByteSource> {
                 case .dgpsid: point.dgpsID = try readInteger()
                 case .course: point.course = Bearing(degrees: try readDouble()); usesGPX10Elements = true
                 case .speed: point.speed = Speed(metersPerSecond: try readDouble()); usesGPX10Elements = true
-                case .extensions: raw.append(contentsOf: try readExtensions())
-                default: raw.append(contentsOf: try readRawElement())
+                case .extensions: try readExtensions(into: &raw)
+                default: try readRawElement(into: &raw)
                 }
             case .endTag:
                 if !raw.isEmpty { point.extensions = GPXExtensions(xml: String(decoding: raw, as: UTF8.self)) }
@@ -494,7 +527,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         }
     }
 
-    private func readMetadata() throws(GPXError) -> GPXMetadata {
+    private mutating func readMetadata() throws(GPXError) -> GPXMetadata {
         var m = GPXMetadata()
         if scanner.selfClosing { return m }
         while true {
@@ -520,7 +553,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         }
     }
 
-    private func readPerson() throws(GPXError) -> GPXPerson {
+    private mutating func readPerson() throws(GPXError) -> GPXPerson {
         var p = GPXPerson()
         if scanner.selfClosing { return p }
         while true {
@@ -544,7 +577,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         }
     }
 
-    private func readCopyright() throws(GPXError) -> GPXCopyright {
+    private mutating func readCopyright() throws(GPXError) -> GPXCopyright {
         var c = GPXCopyright(author: try attributeString(scanner.attribute("author")) ?? "")
         if scanner.selfClosing { return c }
         while true {
@@ -563,7 +596,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         }
     }
 
-    private func readLink() throws(GPXError) -> GPXLink {
+    private mutating func readLink() throws(GPXError) -> GPXLink {
         let offset = scanner.tokenOffset
         guard let href = try attributeString(scanner.attribute("href")) else {
             throw scanner.error(.missingAttribute, "<link> has no href attribute", at: offset)
@@ -586,7 +619,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         }
     }
 
-    private func readBounds() throws(GPXError) -> GPXBounds {
+    private mutating func readBounds() throws(GPXError) -> GPXBounds {
         let offset = scanner.tokenOffset
         func value(_ name: StaticString) throws(GPXError) -> Double {
             guard let r = scanner.attribute(name) else {
@@ -627,7 +660,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
 
     /// Reads the character data of the current simple element into `text` (entities decoded,
     /// CDATA unwrapped, comments dropped, nested elements skipped) and consumes its end tag.
-    private func readText() throws(GPXError) {
+    private mutating func readText() throws(GPXError) {
         text.removeAll(keepingCapacity: true)
         if scanner.selfClosing { return }
         let depth = scanner.depth
@@ -648,12 +681,12 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         }
     }
 
-    private func readString() throws(GPXError) -> String {
+    private mutating func readString() throws(GPXError) -> String {
         try readText()
         return String(decoding: text, as: UTF8.self)
     }
 
-    private func readDouble() throws(GPXError) -> Double {
+    private mutating func readDouble() throws(GPXError) -> Double {
         let offset = scanner.tokenOffset
         try readText()
         let v = text.withUnsafeBufferPointer { b in b.baseAddress.flatMap { GPXNumber.double($0, b.count) } }
@@ -663,7 +696,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         return v
     }
 
-    private func readInteger() throws(GPXError) -> Int {
+    private mutating func readInteger() throws(GPXError) -> Int {
         let offset = scanner.tokenOffset
         try readText()
         let v = text.withUnsafeBufferPointer { b in b.baseAddress.flatMap { GPXNumber.integer($0, b.count) } }
@@ -673,7 +706,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         return v
     }
 
-    private func readTime() throws(GPXError) -> Date {
+    private mutating func readTime() throws(GPXError) -> Date {
         let offset = scanner.tokenOffset
         try readText()
         guard let d = text.withUnsafeBufferPointer({ GPXTime.date(from: $0) }) else {
@@ -682,7 +715,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         return d
     }
 
-    private func attributeString(_ r: Range<Int>?) throws(GPXError) -> String? {
+    private mutating func attributeString(_ r: Range<Int>?) throws(GPXError) -> String? {
         guard let r else { return nil }
         text.removeAll(keepingCapacity: true)
         try scanner.appendDecoded(r, to: &text, normalizeSpace: true)
@@ -690,7 +723,7 @@ public final class GPXStreamReader<Source: GPXByteSource> {
     }
 
     /// Skips the rest of the current element (its start tag already read).
-    private func skipElement() throws(GPXError) {
+    private mutating func skipElement() throws(GPXError) {
         if scanner.selfClosing { return }
         let depth = scanner.depth
         while true {
@@ -698,34 +731,49 @@ public final class GPXStreamReader<Source: GPXByteSource> {
         }
     }
 
-    /// The raw bytes inside the current `<extensions>` element, its end tag consumed.
-    private func readExtensions() throws(GPXError) -> [UInt8] {
-        if scanner.selfClosing { return [] }
+    /// Appends the raw bytes inside the current `<extensions>` element to `out` and consumes
+    /// its end tag.
+    private mutating func readExtensions(into out: inout [UInt8]) throws(GPXError) {
+        if scanner.selfClosing { return }
         let depth = scanner.depth
-        scanner.capture = []
-        defer { scanner.capture = nil }
+        scanner.captured.removeAll(keepingCapacity: true)
+        scanner.capturing = true
+        defer { scanner.capturing = false }
         while true {
             if try scanner.next() == .endTag, scanner.depth < depth {
-                var raw = scanner.capture ?? []
-                raw.removeLast(scanner.tokenRange.count)
-                return raw
+                let endTag = scanner.tokenRange.count
+                scanner.captured.withUnsafeBufferPointer { out.append(contentsOf: $0[..<($0.count - endTag)]) }
+                return
             }
         }
     }
 
-    /// The raw bytes of the whole current element, start and end tags included.
-    private func readRawElement() throws(GPXError) -> [UInt8] {
+    private mutating func readExtensions() throws(GPXError) -> [UInt8] {
+        var out: [UInt8] = []
+        try readExtensions(into: &out)
+        return out
+    }
+
+    /// Appends the raw bytes of the whole current element, start and end tags included.
+    private mutating func readRawElement(into out: inout [UInt8]) throws(GPXError) {
         let r = scanner.tokenRange
-        var raw = Array(UnsafeBufferPointer(start: scanner.buf + r.lowerBound, count: r.count))
-        if scanner.selfClosing { return raw }
+        out.append(contentsOf: UnsafeBufferPointer(start: scanner.buf + r.lowerBound, count: r.count))
+        if scanner.selfClosing { return }
         let depth = scanner.depth
-        scanner.capture = []
-        defer { scanner.capture = nil }
+        scanner.captured.removeAll(keepingCapacity: true)
+        scanner.capturing = true
+        defer { scanner.capturing = false }
         while true {
             if try scanner.next() == .endTag, scanner.depth < depth {
-                raw.append(contentsOf: scanner.capture ?? [])
-                return raw
+                out.append(contentsOf: scanner.captured)
+                return
             }
         }
+    }
+
+    private mutating func readRawElement() throws(GPXError) -> [UInt8] {
+        var out: [UInt8] = []
+        try readRawElement(into: &out)
+        return out
     }
 }

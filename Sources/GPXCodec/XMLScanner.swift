@@ -11,6 +11,13 @@ enum XMLTokenKind: Equatable {
     case startTag, endTag, text, cdata, comment, processingInstruction, doctype, endOfInput
 }
 
+/// Frees the scanner's window when the last copy of the scanner goes away.
+final class WindowStorage {
+    var pointer: UnsafeMutablePointer<UInt8>
+    init(_ pointer: UnsafeMutablePointer<UInt8>) { self.pointer = pointer }
+    deinit { pointer.deallocate() }
+}
+
 /// A byte-level XML pull scanner over a refillable window of a `GPXByteSource`
 /// (XML 1.0 §2–§4, the subset GPX needs: no DTD-defined entities, UTF-8 only).
 ///
@@ -23,8 +30,12 @@ enum XMLTokenKind: Equatable {
 /// until the next call to `next()`.
 ///
 /// - Complexity: O(n) in the input size; each byte is examined a constant number of times.
-final class XMLScanner<Source: GPXByteSource> {
-    private var source: Source
+struct XMLScanner {
+    /// Called once per window refill (256 KiB), so an existential costs nothing measurable
+    /// and keeps this class non-generic, hence fully optimised across modules.
+    private var source: any GPXByteSource
+    /// Owns the window's memory (a struct has no deinit); `buf` is its current pointer.
+    private let storage: WindowStorage
     private(set) var buf: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     /// Current read index into `buf`.
@@ -46,7 +57,11 @@ final class XMLScanner<Source: GPXByteSource> {
     /// Whether a start tag ended with `/>`.
     private(set) var selfClosing = false
     /// Attribute name and value ranges of the current start tag, relative to `tokenStart`.
-    private(set) var attributes: [(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)] = []
+    /// Slots are reused across tags; only the first `attributeCount` belong to this tag.
+    private var attributeSlots: [(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)] = []
+    private var attributeCount = 0
+    /// The attributes of the current start tag.
+    var attributes: ArraySlice<(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)> { attributeSlots[..<attributeCount] }
 
     /// Names of the open elements, concatenated, with their start offsets into `openNames`.
     private var openNames: [UInt8] = []
@@ -59,15 +74,16 @@ final class XMLScanner<Source: GPXByteSource> {
     var pinnedOffset = Int.max
 
     /// Raw bytes of consumed tokens are appended here while non-nil (for `<extensions>`).
-    var capture: [UInt8]? = nil
+    var capturing = false
+    /// The captured bytes (kept allocated between captures).
+    var captured: [UInt8] = []
 
-    init(source: Source, capacity: Int = 1 << 18) {
+    init(source: any GPXByteSource, capacity: Int = 1 << 18) {
         self.source = source
         self.capacity = capacity
         self.buf = .allocate(capacity: capacity)
+        self.storage = WindowStorage(buf)
     }
-
-    deinit { buf.deallocate() }
 
     /// Depth of element nesting after the current token.
     var depth: Int { openStarts.count }
@@ -82,13 +98,13 @@ final class XMLScanner<Source: GPXByteSource> {
 
     /// Makes at least `n` bytes available from `pos`, keeping the current token; false at the end.
     @inline(__always)
-    private func ensure(_ n: Int) throws(GPXError) -> Bool {
+    private mutating func ensure(_ n: Int) throws(GPXError) -> Bool {
         if end - pos >= n { return true }
         return try refill(n)
     }
 
     @inline(never)
-    private func refill(_ n: Int) throws(GPXError) -> Bool {
+    private mutating func refill(_ n: Int) throws(GPXError) -> Bool {
         while end - pos < n {
             if sourceDone { return false }
             // Drop everything before the current token (or the pinned offset), counting its newlines.
@@ -106,6 +122,7 @@ final class XMLScanner<Source: GPXByteSource> {
                 bigger.update(from: buf, count: end)
                 buf.deallocate()
                 buf = bigger
+                storage.pointer = bigger
                 capacity *= 2
             }
             let got: Int
@@ -119,7 +136,7 @@ final class XMLScanner<Source: GPXByteSource> {
         return true
     }
 
-    private func countNewlines(upTo limit: Int) {
+    private mutating func countNewlines(upTo limit: Int) {
         var p = 0
         while p < limit, let hit = memchr(buf + p, 0x0A, limit - p) {
             let i = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -186,7 +203,7 @@ final class XMLScanner<Source: GPXByteSource> {
     /// - Throws: `GPXError` `.malformedXML` for syntax errors, `.truncated` when the input ends
     ///   inside a token or with elements still open.
     @discardableResult
-    func next() throws(GPXError) -> XMLTokenKind {
+    mutating func next() throws(GPXError) -> XMLTokenKind {
         tokenStart = pos
         guard try ensure(1) else {
             if let open = openOffsets.last {
@@ -202,12 +219,12 @@ final class XMLScanner<Source: GPXByteSource> {
         } else {
             kind = try scanMarkup()
         }
-        capture?.append(contentsOf: UnsafeBufferPointer(start: buf + tokenStart, count: pos - tokenStart))
+        if capturing { captured.append(contentsOf: UnsafeBufferPointer(start: buf + tokenStart, count: pos - tokenStart)) }
         return kind
     }
 
     /// Character data up to the next '<' or the end of the input.
-    private func scanText() throws(GPXError) {
+    private mutating func scanText() throws(GPXError) {
         while true {
             if let hit = memchr(buf + pos, 0x3C, end - pos) {
                 pos = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -220,7 +237,7 @@ final class XMLScanner<Source: GPXByteSource> {
     }
 
     /// Scans forward to just past `terminator` (2 or 3 bytes), refilling as needed.
-    private func skip(past terminator: StaticString, what: String) throws(GPXError) {
+    private mutating func skip(past terminator: StaticString, what: String) throws(GPXError) {
         let t = terminator.utf8Start
         let tn = terminator.utf8CodeUnitCount
         while true {
@@ -239,16 +256,30 @@ final class XMLScanner<Source: GPXByteSource> {
 
     /// The byte `ahead` places after `pos`, refilling as needed.
     @inline(__always)
-    private func peek(_ ahead: Int = 0, what: String) throws(GPXError) -> UInt8 {
+    private mutating func peek(_ ahead: Int = 0, what: String) throws(GPXError) -> UInt8 {
         guard try ensure(ahead + 1) else { throw truncated(what) }
         return buf[pos + ahead]
     }
 
-    private func scanMarkup() throws(GPXError) -> XMLTokenKind {
+    private mutating func scanMarkup() throws(GPXError) -> XMLTokenKind {
         let second = try peek(1, what: "a tag")
         switch second {
         case 0x2F: // '</'
             pos += 2
+            // Fast path: the expected name followed by '>' (the name stack says which).
+            if let start = openStarts.last {
+                let n = openNames.count - start
+                if end - pos > n, buf[pos + n] == 0x3E,
+                   openNames.withUnsafeBufferPointer({ memcmp($0.baseAddress! + start, buf + pos, n) == 0 }) {
+                    nameLo = pos - tokenStart
+                    nameHi = nameLo + n
+                    pos += n + 1
+                    openNames.removeLast(n)
+                    openStarts.removeLast()
+                    openOffsets.removeLast()
+                    return .endTag
+                }
+            }
             try scanName(what: "an end tag")
             while isSpace(try peek(what: "an end tag")) { pos += 1 }
             guard buf[pos] == 0x3E else { throw malformed("expected '>' to end </\(nameString)>", at: pos) }
@@ -308,16 +339,28 @@ final class XMLScanner<Source: GPXByteSource> {
     @inline(__always)
     private func isNameByte(_ c: UInt8) -> Bool {
         // Name characters (XML 1.0 §2.3), approximated on bytes: every non-ASCII byte is
-        // allowed (names are UTF-8), ASCII letters, digits, '-', '.', '_', ':'.
-        c >= 0x80 || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || (c >= 0x30 && c <= 0x3A) || c == 0x2D || c == 0x2E || c == 0x5F
+        // allowed (names are UTF-8), ASCII letters, digits, '-', '.', '_', ':', as bit masks
+        // over the bytes 0–63 ('-', '.', digits, ':') and 64–127 (letters, '_').
+        if c >= 0x80 { return true }
+        let low: UInt64 = 0x07FF_6000_0000_0000, high: UInt64 = 0x07FF_FFFE_87FF_FFFE
+        return c < 64 ? (low >> UInt64(c)) & 1 != 0 : (high >> UInt64(c - 64)) & 1 != 0
     }
 
-    private func scanName(what: String) throws(GPXError) {
+    /// Advances `pos` over name bytes inside the window.
+    @inline(__always)
+    private mutating func skipNameBytes() {
+        var p = pos
+        let b = buf, e = end
+        while p < e, isNameByte(b[p]) { p += 1 }
+        pos = p
+    }
+
+    private mutating func scanName(what: String) throws(GPXError) {
         nameLo = pos - tokenStart
         while true {
-            let c = try peek(what: what)
-            if !isNameByte(c) { break }
-            pos += 1
+            skipNameBytes()
+            if pos < end { break }
+            guard try ensure(1) else { throw truncated(what) }
         }
         nameHi = pos - tokenStart
         guard nameHi > nameLo else { throw malformed("expected an element name", at: pos) }
@@ -327,8 +370,8 @@ final class XMLScanner<Source: GPXByteSource> {
         }
     }
 
-    private func scanAttributes() throws(GPXError) {
-        attributes.removeAll(keepingCapacity: true)
+    private mutating func scanAttributes() throws(GPXError) {
+        attributeCount = 0
         selfClosing = false
         while true {
             var c = try peek(what: "a start tag")
@@ -343,7 +386,11 @@ final class XMLScanner<Source: GPXByteSource> {
             }
             guard sawSpace else { throw malformed("expected a space before attribute", at: pos) }
             let nlo = pos - tokenStart
-            while isNameByte(try peek(what: "a start tag")) { pos += 1 }
+            while true {
+                skipNameBytes()
+                if pos < end { break }
+                guard try ensure(1) else { throw truncated("a start tag") }
+            }
             let nhi = pos - tokenStart
             guard nhi > nlo else { throw malformed("unexpected '\(Character(Unicode.Scalar(buf[pos])))' in a start tag", at: pos) }
             while isSpace(try peek(what: "a start tag")) { pos += 1 }
@@ -355,23 +402,29 @@ final class XMLScanner<Source: GPXByteSource> {
             pos += 1
             let vlo = pos - tokenStart
             while true {
-                let v = try peek(what: "an attribute value")
-                if v == quote { break }
-                if v == 0x3C { throw malformed("'<' in an attribute value", at: pos) }
-                pos += 1
+                if let hit = memchr(buf + pos, Int32(quote), end - pos) {
+                    let q = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memchr(buf + pos, 0x3C, q - pos) != nil { throw malformed("'<' in an attribute value", at: pos) }
+                    pos = q
+                    break
+                }
+                pos = end
+                guard try ensure(1) else { throw truncated("an attribute value") }
             }
-            attributes.append((nlo, nhi, vlo, pos - tokenStart))
+            let slot = (nlo, nhi, vlo, pos - tokenStart)
+            if attributeCount < attributeSlots.count { attributeSlots[attributeCount] = slot } else { attributeSlots.append(slot) }
+            attributeCount += 1
             pos += 1
         }
     }
 
-    private func openElement() {
+    private mutating func openElement() {
         openStarts.append(openNames.count)
         openOffsets.append(tokenOffset)
         openNames.append(contentsOf: UnsafeBufferPointer(start: buf + tokenStart + nameLo, count: nameHi - nameLo))
     }
 
-    private func closeElement() throws(GPXError) {
+    private mutating func closeElement() throws(GPXError) {
         guard let start = openStarts.last else {
             throw malformed("</\(nameString)> closes nothing", at: tokenStart)
         }
@@ -383,7 +436,7 @@ final class XMLScanner<Source: GPXByteSource> {
             let open = String(decoding: openNames[start...], as: UTF8.self)
             throw malformed("</\(nameString)> does not match <\(open)> opened at line \(location(of: openOffsets[openOffsets.count - 1]).line)", at: tokenStart)
         }
-        openNames.removeSubrange(start...)
+        openNames.removeLast(n)
         openStarts.removeLast()
         openOffsets.removeLast()
     }
@@ -398,7 +451,9 @@ final class XMLScanner<Source: GPXByteSource> {
 
     /// The value range of the attribute with the given full name in the current start tag.
     func attribute(_ name: StaticString) -> Range<Int>? {
-        for a in attributes where equals((tokenStart + a.nameLo)..<(tokenStart + a.nameHi), name) {
+        for i in 0..<attributeCount {
+            let a = attributeSlots[i]
+            guard equals((tokenStart + a.nameLo)..<(tokenStart + a.nameHi), name) else { continue }
             return (tokenStart + a.valueLo)..<(tokenStart + a.valueHi)
         }
         return nil
@@ -411,16 +466,27 @@ final class XMLScanner<Source: GPXByteSource> {
     }
 
     /// Appends the bytes of `r` to `out`, replacing entity and character references
-    /// (XML 1.0 §4.1, §4.6); with `normalizeSpace` (attribute values, §3.3.3) tabs and line
-    /// breaks become spaces.
+    /// (XML 1.0 §4.1, §4.6) and normalising line ends to LF (§2.11); with `normalizeSpace`
+    /// (attribute values, §3.3.3) tabs and line breaks become spaces.
     /// - Throws: `.malformedXML` for an unknown or unterminated reference.
     func appendDecoded(_ r: Range<Int>, to out: inout [UInt8], normalizeSpace: Bool = false) throws(GPXError) {
         var i = r.lowerBound
         let hi = r.upperBound
+        // Fast path: nothing to replace, copy the bytes at once.
+        if memchr(buf + i, 0x26, hi - i) == nil, memchr(buf + i, 0x0D, hi - i) == nil,
+           !normalizeSpace || (memchr(buf + i, 0x0A, hi - i) == nil && memchr(buf + i, 0x09, hi - i) == nil) {
+            out.append(contentsOf: UnsafeBufferPointer(start: buf + i, count: hi - i))
+            return
+        }
         while i < hi {
-            let c = buf[i]
+            var c = buf[i]
             if c != 0x26 {
-                if normalizeSpace, c == 0x09 || c == 0x0A || c == 0x0D { out.append(0x20) } else { out.append(c) }
+                // Line ends: CR LF and a lone CR read as LF (XML 1.0 §2.11).
+                if c == 0x0D {
+                    if i + 1 < hi, buf[i + 1] == 0x0A { i += 1; continue }
+                    c = 0x0A
+                }
+                if normalizeSpace, c == 0x09 || c == 0x0A { out.append(0x20) } else { out.append(c) }
                 i += 1
                 continue
             }

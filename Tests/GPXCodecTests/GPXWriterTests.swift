@@ -79,3 +79,19 @@ import Testing
     #expect(trackPointCount(d) == 10_000)
     #expect(d.tracks.first?.info.name == "n")
 }
+
+@Test func point_detailFieldsCopyOnWrite() {
+    var a = GPXPoint(coordinate: Coordinate(uncheckedLatitude: 1, longitude: 2))
+    a.name = "a"
+    a.hdop = 1.5
+    var b = a
+    b.name = "b"
+    #expect(a.name == "a" && b.name == "b" && b.hdop == 1.5)
+    #expect(a != b)
+    b.name = "a"
+    #expect(a == b && a.hashValue == b.hashValue)
+    b.name = nil
+    b.hdop = nil
+    #expect(b == GPXPoint(coordinate: a.coordinate))
+    #expect(MemoryLayout<GPXPoint>.size <= 80)
+}

@@ -65,7 +65,7 @@ private func trackPointCount(_ url: URL) throws -> Int {
     try Data("<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">\n<trk><trkseg><trkpt lat=\"abc\" lon=\"1\"/>".utf8).write(to: input)
     let result = try GeoProcess.geo(["gpx", "clean", input.path, "-o", "-"])
     #expect(result.status != 0)
-    #expect(result.stderr.contains("3:14"), "\(result.stderr)") // line:column of the bad latitude
+    #expect(result.stderr.contains("bad.gpx:3:14"), "\(result.stderr)") // file:line:column of the bad latitude
 }
 
 @Test func evalFilters_printsTheWholeTable() throws {
