@@ -233,15 +233,16 @@ public struct KalmanSmoother: Sendable {
         self.time = time
     }
 
-    /// Whether two gated positions could be the same moving device: their separation, less the
-    /// estimated motion between them, passes the χ² gate for both fixes' noise plus the
-    /// velocity uncertainty over the interval.
+    /// Whether two gated positions could be the same moving device: they are no farther apart
+    /// than the estimated speed (plus three sigma) allows in the time between them, plus the χ²
+    /// gate radius of both fixes' noise. Direction is not used: after a sharp turn the filter's
+    /// heading is the thing that is wrong.
     private func consistent(_ last: (position: Vec2, sigma: Double, time: Date), _ here: Vec2, sigma: Double,
                             at time: Date) -> Bool {
         let dt = time.timeIntervalSince(last.time)
-        let d = here - last.position - x.velocity * dt
-        let variance = last.sigma * last.sigma + sigma * sigma + p.vv.trace / 2 * dt * dt
-        return (d.x * d.x + d.y * d.y) / variance <= parameters.gateChiSquare
+        let speed = x.velocity.norm + 3 * (p.vv.trace / 2).squareRoot()
+        let noise = (parameters.gateChiSquare * (last.sigma * last.sigma + sigma * sigma)).squareRoot()
+        return (here - last.position).norm <= speed * dt + noise
     }
 
     private mutating func start(at fix: Location, recording step: inout Step) -> Outcome {
