@@ -79,10 +79,7 @@ public struct FilterReport: Hashable, Sendable, CustomStringConvertible {
     public mutating func record(_ reason: RejectionReason?) {
         received += 1
         guard let reason else { accepted += 1; return }
-        withUnsafeMutableBytes(of: &counts) { raw in
-            let offset = reason.value.rawValue * MemoryLayout<Int>.stride
-            raw.storeBytes(of: raw.load(fromByteOffset: offset, as: Int.self) + 1, toByteOffset: offset, as: Int.self)
-        }
+        add(1, to: reason)
     }
 
     /// Turns one accepted fix into a rejection (used when a later stage drops it).
@@ -94,10 +91,16 @@ public struct FilterReport: Hashable, Sendable, CustomStringConvertible {
 
     /// Adds another report's counts to this one.
     public mutating func merge(_ other: FilterReport) {
-        for reason in RejectionReason.allReasons {
-            for _ in 0..<other.count(of: reason) { record(reason) }
+        received += other.received
+        accepted += other.accepted
+        for reason in RejectionReason.allReasons { add(other.count(of: reason), to: reason) }
+    }
+
+    private mutating func add(_ n: Int, to reason: RejectionReason) {
+        withUnsafeMutableBytes(of: &counts) { raw in
+            let offset = reason.value.rawValue * MemoryLayout<Int>.stride
+            raw.storeBytes(of: raw.load(fromByteOffset: offset, as: Int.self) + n, toByteOffset: offset, as: Int.self)
         }
-        for _ in 0..<other.accepted { record(nil) }
     }
 
     public static func == (l: FilterReport, r: FilterReport) -> Bool {

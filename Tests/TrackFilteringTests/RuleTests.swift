@@ -138,3 +138,17 @@ import GeoCore
     #expect(delivered.map { (plane($0).east * 10).rounded() / 10 } == [0, 5.2, 10.4, 15.6, 20.8, 26])
     #expect(cleaner.report.count(of: .belowMinimumDistance) == 15)
 }
+
+@Test func report_countsEveryReasonInItsOwnSlot() {
+    var report = FilterReport()
+    for (i, reason) in RejectionReason.allReasons.enumerated() {
+        for _ in 0...i { report.record(reason) }
+    }
+    report.record(nil)
+    for (i, reason) in RejectionReason.allReasons.enumerated() { #expect(report.count(of: reason) == i + 1, "\(reason)") }
+    var twice = report
+    twice.merge(report)
+    #expect(twice.count(of: .kalmanOutlier) == 2 * report.count(of: .kalmanOutlier))
+    #expect(twice.accepted == 2 && twice.received == 2 * report.received)
+    #expect(Set(RejectionReason.allReasons.map(\.identifier)).count == RejectionReason.allReasons.count)
+}
