@@ -98,7 +98,8 @@ public enum KalmanResult: Hashable, Sendable {
 /// circular normal error is σ·√(−2 ln 0.32) = 1.51 σ per axis. Reported speed and course are
 /// fused as a velocity measurement, so speed and course survive filtering (HCKalmanFilter#16)
 /// and the estimate does not lag (Soundscape-Android#317). Positions farther than the χ² gate
-/// from the prediction are ignored (outliers); a long gap or repeated outliers restart it.
+/// from the prediction are ignored (outliers); a long gap or repeated outliers that agree with
+/// each other restart it, and a start that the next fix contradicts is replaced by that fix.
 /// Every estimate carries its own accuracy, speed accuracy and course accuracy. All the 4×4
 /// algebra is in 2×2 blocks held in registers: a step allocates nothing.
 public struct KalmanSmoother: Sendable {
@@ -116,6 +117,13 @@ public struct KalmanSmoother: Sendable {
     private(set) var p = Block4(pp: .zero, pv: .zero, vp: .zero, vv: .zero)
     private var time = Date(timeIntervalSince1970: 0)
     private var consecutiveOutliers = 0
+    /// Fixes that corrected the estimate since the last (re)start.
+    private var updatesSinceStart = 0
+    /// Whether the last step replaced an unconfirmed start (the RTS pass drops that start).
+    private(set) var replacedUnconfirmedStart = false
+    /// Whether the last step restarted on agreeing outliers that outnumber the fixes of the
+    /// segment they overturned: that short segment was the outlier (the RTS pass drops it).
+    private(set) var segmentOutvoted = false
     /// The last gated position (plane metres), its per-axis σ and time.
     private var lastOutlier: (position: Vec2, sigma: Double, time: Date)?
 
@@ -173,6 +181,8 @@ public struct KalmanSmoother: Sendable {
     }
 
     private mutating func step(_ fix: Location, recording step: inout Step) -> Outcome {
+        replacedUnconfirmedStart = false
+        segmentOutvoted = false
         guard running else { return start(at: fix, recording: &step) }
         let dt = fix.timestamp.timeIntervalSince(time)
         if dt < 0 { return .outOfOrder }
@@ -186,6 +196,12 @@ public struct KalmanSmoother: Sendable {
         let si = s.inverse
         let d2 = innovation.mahalanobisSquared(inverse: si)
         if d2 > parameters.gateChiSquare {
+            // A start no second fix has confirmed may itself have been the outlier (the first
+            // fix after a gap can be a multipath jump): the disagreeing fix replaces it.
+            if updatesSinceStart == 0 {
+                replacedUnconfirmedStart = true
+                return start(at: fix, recording: &step)
+            }
             // Outliers count towards a restart only while they agree with each other (the
             // track really moved); scattered multipath bursts keep resetting the count.
             let here = Vec2(x: z.east, y: z.north)
@@ -196,12 +212,16 @@ public struct KalmanSmoother: Sendable {
             }
             lastOutlier = (here, sigma, fix.timestamp)
             if consecutiveOutliers >= parameters.maximumConsecutiveOutliers {
-                return start(at: fix, recording: &step)
+                let outvoted = updatesSinceStart + 1
+                let outcome = start(at: fix, recording: &step)
+                segmentOutvoted = outvoted < parameters.maximumConsecutiveOutliers
+                return outcome
             }
             return .rejected(d2)
         }
         consecutiveOutliers = 0
         lastOutlier = nil
+        updatesSinceStart += 1
         var xu = xp, pu = pp
         Self.correctPosition(&xu, &pu, innovation: innovation, inverseNoise: si)
         if let (v, r) = velocityMeasurement(fix) {
@@ -248,6 +268,7 @@ public struct KalmanSmoother: Sendable {
     private mutating func start(at fix: Location, recording step: inout Step) -> Outcome {
         consecutiveOutliers = 0
         lastOutlier = nil
+        updatesSinceStart = 0
         frame = LocalFrame(origin: fix.coordinate)
         let sigma = accuracy(of: fix) * Self.radiusToSigma
         let s0 = parameters.initialSpeedUncertainty.metersPerSecond

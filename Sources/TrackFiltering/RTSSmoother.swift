@@ -31,6 +31,15 @@ extension KalmanSmoother {
             case .outOfOrder: report.record(.outOfOrder); continue
             case .started, .updated: report.record(nil)
             }
+            if forward.replacedUnconfirmedStart, records.last?.startsSegment == true {
+                // The previous fix started a segment the next one contradicted: it was the outlier.
+                records.removeLast()
+                report.reclassify(acceptedAs: .kalmanOutlier)
+            } else if forward.segmentOutvoted, let first = records.lastIndex(where: \.startsSegment) {
+                // More agreeing outliers than the segment had fixes: the segment was the outlier.
+                for _ in first..<records.count { report.reclassify(acceptedAs: .kalmanOutlier) }
+                records.removeSubrange(first...)
+            }
             let (fx, fp) = (forward.x, forward.p)
             switch step {
             case .none:

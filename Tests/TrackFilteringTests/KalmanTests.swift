@@ -171,3 +171,31 @@ func rmse(_ track: [Location], _ truth: [(Double, Double)]) -> Double {
     }
     #expect(kalman.update(with: fix(25, east: 25, north: 0, accuracy: 3)).estimate != nil)
 }
+
+@Test func kalman_contradictedStartIsReplaced() {
+    var kalman = KalmanSmoother()
+    // The first fix is a 200 m multipath jump; the second, on the real track, replaces it.
+    #expect(kalman.update(with: fix(0, east: 200, north: 0, accuracy: 3)).estimate != nil)
+    guard case .started(let l) = kalman.update(with: fix(1, east: 1, north: 0, accuracy: 3)) else {
+        Issue.record("a contradicted start must be replaced")
+        return
+    }
+    #expect(abs(plane(l).east - 1) < 1e-6) // metres
+}
+
+@Test func rts_dropsStartsAndShortSegmentsThatWereOutliers() {
+    // A walk at 1 m/s; after a 60 s gap (a restart) the first two fixes are one 40 m multipath
+    // burst, outvoted by the agreeing fixes that follow.
+    var fixes = (0..<20).map { fix(Double($0), east: Double($0), north: 0, accuracy: 3) }
+    fixes.append(fix(80, east: 80, north: 40, accuracy: 3))
+    fixes.append(fix(81, east: 81, north: 40, accuracy: 3))
+    fixes += (82..<100).map { fix(Double($0), east: Double($0), north: 0, accuracy: 3) }
+    var report = FilterReport()
+    // Three agreeing outliers restart the filter (before its widening gate lets them in).
+    let parameters = KalmanParameters(maximumGap: .seconds(30), maximumConsecutiveOutliers: 3)
+    let smoothed = KalmanSmoother(parameters: parameters).smoothed(fixes, report: &report)
+    #expect(!smoothed.contains { abs(plane($0).north) > 10 }, "the burst survived")
+    #expect(report.received == fixes.count)
+    #expect(report.count(of: .kalmanOutlier) >= 2)
+    #expect(report.accepted == smoothed.count)
+}
