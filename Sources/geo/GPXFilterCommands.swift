@@ -26,8 +26,9 @@ struct GPXClean: ParsableCommand {
         abstract: "Drop bad fixes (accuracy, warm-up, order, teleports, stillness…) and Kalman-filter the rest.",
         discussion: """
             Each track segment is cleaned on its own with the preset's rules (see TrackFilterConfiguration) \
-            and its Kalman filter, as the positioning engine does live. With --report, the counts per \
-            rejection reason go to standard error. Presets: \(TrackFilterConfiguration.presetNames.joined(separator: ", ")).
+            and its Kalman filter, as the positioning engine does live; points without a time are \
+            skipped. GPX has no accuracy field: HDOP × --uere stands in, else --assumed-accuracy. \
+            With --report, the counts per rejection reason go to standard error. Presets: \(TrackFilterConfiguration.presetNames.joined(separator: ", ")).
             """
     )
 
