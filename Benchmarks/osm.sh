@@ -1,7 +1,9 @@
 #!/bin/sh
-# Read-all throughput of LocationKit's PBF reader against osmium on the same file.
+# Read-all throughput of LocationKit's PBF and XML readers against osmium on the same files.
 # Usage: Benchmarks/osm.sh [repeat]   (repeat: how many times monaco's data blocks are
 # repeated to make a larger file; default 57, about 100 MB). Needs osmium-tool.
+# Files: monaco.osm.pbf, that repeated (~100 MB PBF), and monaco as OSM XML (osmium cat, ~42 MB),
+# where Foundation's XMLParser (counting elements only) is timed as well.
 set -e
 cd "$(dirname "$0")/.."
 DATA="${LOCATIONKIT_DATA:-../shared/data}"
@@ -56,12 +58,15 @@ best_of() { # best wall time in seconds of 3 runs of a command
     echo "$best"
 }
 
-for f in "$SRC" "$WORK/big.osm.pbf"; do
+osmium cat "$SRC" -o "$WORK/monaco.osm" -O
+
+for f in "$SRC" "$WORK/big.osm.pbf" "$WORK/monaco.osm"; do
     echo "== $(basename "$f"): $(du -h "$f" | cut -f1)"
     ours=$("$BENCH" "$f" 3)
     echo "$ours"
-    elements=$(echo "$ours" | sed -E 's/^locationkit: ([0-9]+) elements in ([0-9.]+) s.*/\1/')
-    tours=$(echo "$ours" | sed -E 's/^locationkit: ([0-9]+) elements in ([0-9.]+) s.*/\2/')
+    elements=$(echo "$ours" | sed -E 's/^[a-z-]+: ([0-9]+) elements in ([0-9.]+) s.*/\1/')
+    tours=$(echo "$ours" | sed -E 's/^[a-z-]+: ([0-9]+) elements in ([0-9.]+) s.*/\2/')
+    case "$f" in *.osm) "$BENCH" "$f" 1 --foundation-xml ;; esac
     topl=$(best_of osmium cat -f opl -o /dev/null -O "$f")
     tinfo=$(best_of osmium fileinfo -e "$f")
     printf 'osmium cat -f opl:  %.3f s = %.0f elements/s\n' "$topl" "$(echo "$elements / $topl" | bc -l)"
