@@ -69,22 +69,29 @@ public struct OSMPBFReader: Sendable {
         var offset = firstDataOffset
         let batchSize = options.parallelism == 1 ? 1 : options.parallelism * 2
         let includesMetadata = options.includesMetadata
-        var atEnd = false
-        while !atEnd {
+        var readError: OSMError?
+        func readBatch() -> [PBFFrame] {
             var frames: [PBFFrame] = []
-            var readError: OSMError?
-            while frames.count < batchSize {
+            while frames.count < batchSize, readError == nil {
                 do {
-                    guard let frame = try file.readFrame(at: offset) else { atEnd = true; break }
+                    guard let frame = try file.readFrame(at: offset) else { break }
                     offset = frame.nextOffset
                     if frame.type == "OSMData" { frames.append(frame) }
                 } catch {
                     readError = error
-                    atEnd = true
-                    break
                 }
             }
-            let results = PBFDecoder.decodeConcurrently(frames, includesMetadata: includesMetadata)
+            return frames
+        }
+        // Two stages: while batch n is handed to `body` on this thread, batch n + 1 is
+        // already inflating and decoding on the other cores.
+        var frames = readBatch()
+        var decoding = DecodingBatch(frames, includesMetadata: includesMetadata, async: options.parallelism > 1)
+        while !frames.isEmpty {
+            let results = decoding.wait()
+            let errorAfterBatch = readError
+            frames = errorAfterBatch == nil ? readBatch() : []
+            decoding = DecodingBatch(frames, includesMetadata: includesMetadata, async: options.parallelism > 1)
             for result in results {
                 let decoded = try result.get()
                 summary.add(decoded.block)
@@ -92,9 +99,36 @@ public struct OSMPBFReader: Sendable {
                 summary.rejectedNodeCount += decoded.rejectedNodes
                 try body(decoded.block)
             }
-            if let readError { throw readError }
+            if let errorAfterBatch { throw errorAfterBatch }
         }
+        if let readError { throw readError }
         return summary
+    }
+}
+
+/// A batch of blocks decoding in the background (or at once, when not `async`).
+/// @unchecked Sendable: `results` is written once by the background task before
+/// `done.signal()` and read only after `done.wait()`, which orders the two.
+private final class DecodingBatch: @unchecked Sendable {
+    private var results: [Result<DecodedBlock, OSMError>] = []
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ frames: [PBFFrame], includesMetadata: Bool, async: Bool) {
+        guard async, !frames.isEmpty else {
+            results = PBFDecoder.decodeConcurrently(frames, includesMetadata: includesMetadata)
+            done.signal()
+            return
+        }
+        DispatchQueue.global().async {
+            self.results = PBFDecoder.decodeConcurrently(frames, includesMetadata: includesMetadata)
+            self.done.signal()
+        }
+    }
+
+    /// The results in frame order, once decoded.
+    func wait() -> [Result<DecodedBlock, OSMError>] {
+        done.wait()
+        return results
     }
 }
 
