@@ -1,5 +1,5 @@
 // Reads every element of an OSM file and prints the throughput (best of `runs`).
-// Usage: OSMBench FILE [runs] [--no-metadata] [--foundation-xml]
+// Usage: OSMBench FILE [runs] [--no-metadata] [--foundation-xml] [--parallelism N]
 //   FILE .osm.pbf → OSMPBFReader; .osm / .osm.gz → OSMXMLReader (format detected from bytes).
 //   --foundation-xml: instead, only count elements with Foundation's XMLParser (plain XML), the
 //   lower bound of the alternative to our hand-written tokenizer.
@@ -11,13 +11,14 @@ import OSMImport
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    print("usage: OSMBench FILE [runs] [--no-metadata] [--foundation-xml]")
+    print("usage: OSMBench FILE [runs] [--no-metadata] [--foundation-xml] [--parallelism N]")
     exit(2)
 }
 let url = URL(fileURLWithPath: arguments[1])
 let runs = arguments.count >= 3 ? Int(arguments[2]) ?? 3 : 3
 let includesMetadata = !arguments.contains("--no-metadata")
 let foundation = arguments.contains("--foundation-xml")
+let parallelism = arguments.firstIndex(of: "--parallelism").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
 
 /// Counts OSM elements with Foundation's SAX parser.
 final class ElementCounter: NSObject, XMLParserDelegate {
@@ -42,7 +43,7 @@ for _ in 0..<runs {
         guard parser.parse() else { fatalError("XMLParser: \(String(describing: parser.parserError))") }
         elements = counter.count
     } else {
-        let summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: includesMetadata)) { block in
+        let summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: includesMetadata, parallelism: parallelism)) { block in
             // Touch what a consumer would: positions, refs, tag counts.
             for i in block.nodes.indices { sum &+= Int64(block.nodes[i].latitudeE7) &+ Int64(block.nodes[i].tags.count) }
             for i in block.ways.indices { sum &+= Int64(block.ways[i].nodeRefs.count) &+ Int64(block.ways[i].tags.count) }
