@@ -56,3 +56,18 @@ func readAll(_ url: URL, options: OSMReadOptions = OSMReadOptions()) throws -> (
     #expect(parallel.ways == serial.ways)
     #expect(parallel.relations == serial.relations)
 }
+
+/// The committed counts above came from osmium; this asks osmium again, live (CI installs it).
+@Test(arguments: ["osm/monaco.osm.pbf", "osm/andorra.osm.pbf", "osm/monaco-gh.osm.gz", "osm/bautzen.osm"])
+func counts_matchOsmiumLive(_ file: String) throws {
+    guard let url = try Fixtures.url(file), let expected = try osmiumCounts(url) else { return }
+    var nodes = 0, ways = 0, relations = 0
+    try OSMFileReader.read(url: url) { block in
+        nodes += block.nodes.count
+        ways += block.ways.count
+        relations += block.relations.count
+    }
+    #expect(nodes == expected.nodes)
+    #expect(ways == expected.ways)
+    #expect(relations == expected.relations)
+}
