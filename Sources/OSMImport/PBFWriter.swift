@@ -57,7 +57,9 @@ public final class OSMPBFWriter {
 
     deinit { try? handle.close() }
 
-    /// Appends a node.
+    /// Appends a node; a full block is compressed and written at once.
+    /// - Throws: `OSMError.io` when the block cannot be written.
+    /// - Complexity: amortised O(1) per element plus O(block size) per written block.
     public func write(_ node: OSMNode) throws(OSMError) {
         if !ways.isEmpty || !relations.isEmpty { try flush() }
         nodes.append(node)
@@ -95,6 +97,8 @@ public final class OSMPBFWriter {
     }
 
     /// Writes what is buffered and closes the file; further writes are a broken contract.
+    /// Without it the last, partial block is lost.
+    /// - Throws: `OSMError.io` when writing or closing fails.
     public func close() throws(OSMError) {
         guard !closed else { return }
         try flush()
@@ -105,6 +109,7 @@ public final class OSMPBFWriter {
     }
 
     /// Writes a whole data set to `url`: nodes, then ways, then relations.
+    /// - Throws: `OSMError.io` when the file cannot be written.
     public static func write(nodes: [OSMNode], ways: [OSMWay], relations: [OSMRelation], header: OSMHeader = OSMHeader(),
                              to url: URL, options: Options = Options()) throws(OSMError) {
         let writer = try OSMPBFWriter(url: url, header: header, options: options)
