@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
+        .library(name: "OSMImport", targets: ["OSMImport"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -23,6 +24,12 @@ let package = Package(
         // Pure value types and WGS84 geodesy; everything else depends on it.
         .target(name: "GeoCore", swiftSettings: strictSettings),
 
+        // zlib from the system (pkg-config), for PBF blobs and gzip XML.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
+        .target(name: "OSMImport", dependencies: ["GeoCore", "CZlib"], swiftSettings: strictSettings),
+
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
@@ -31,6 +38,7 @@ let package = Package(
             name: "geo",
             dependencies: [
                 "GeoCore",
+                "OSMImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -45,6 +53,11 @@ let package = Package(
         .testTarget(
             name: "GeoTestSupportTests",
             dependencies: ["GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OSMImportTests",
+            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
