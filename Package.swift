@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
         .library(name: "OSMImport", targets: ["OSMImport"]),
+        .library(name: "GPXCodec", targets: ["GPXCodec"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -30,6 +31,9 @@ let package = Package(
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
         .target(name: "OSMImport", dependencies: ["GeoCore", "CZlib"], swiftSettings: strictSettings),
 
+        // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
+        .target(name: "GPXCodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
@@ -39,6 +43,7 @@ let package = Package(
             dependencies: [
                 "GeoCore",
                 "OSMImport",
+                "GPXCodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -58,6 +63,12 @@ let package = Package(
         .testTarget(
             name: "OSMImportTests",
             dependencies: ["OSMImport", "GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GPXCodecTests",
+            dependencies: ["GPXCodec", "GeoTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -22,5 +22,10 @@ let package = Package(
             name: "OSMBench",
             dependencies: [.product(name: "OSMImport", package: "LocationKit")]
         ),
+        // GPX parse throughput: our pull reader vs FoundationXML's XMLParser (driver: Benchmarks/gpx.sh, peer: gpxpy).
+        .executableTarget(
+            name: "GPXBench",
+            dependencies: [.product(name: "GPXCodec", package: "LocationKit")]
+        ),
     ]
 )

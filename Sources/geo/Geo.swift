@@ -11,6 +11,7 @@ struct Geo: AsyncParsableCommand {
             DistanceCommand.self,
             SampleCityCommand.self,
             OSMCommand.self,
+            GPXCommand.self,
         ]
     )
 }
