@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
         .library(name: "TrackFiltering", targets: ["TrackFiltering"]),
+        .library(name: "OSMImport", targets: ["OSMImport"]),
         .library(name: "GPXCodec", targets: ["GPXCodec"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
@@ -27,6 +28,13 @@ let package = Package(
 
         // Clean tracks: filter rules with reasons, Kalman filter + RTS smoother, simplification.
         .target(name: "TrackFiltering", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
+        // zlib from the system (pkg-config), for PBF blobs and gzip XML.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
+        .target(name: "OSMImport", dependencies: ["GeoCore", "CZlib"], swiftSettings: strictSettings),
+
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
         .target(name: "GPXCodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
@@ -38,6 +46,7 @@ let package = Package(
             name: "geo",
             dependencies: [
                 "GeoCore",
+                "OSMImport",
                 "GPXCodec",
                 "TrackFiltering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -60,6 +69,11 @@ let package = Package(
         .testTarget(
             name: "GeoTestSupportTests",
             dependencies: ["GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OSMImportTests",
+            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -73,8 +73,8 @@ public final class GPXStreamReader {
 /// The reader's state machine: a struct, so the hot path has no dynamic exclusivity checks.
 struct GPXParser {
     private var scanner: XMLScanner
-    private var text: [UInt8] = []
-    private var pointRaw: [UInt8] = []
+    private var text = ByteBuffer()
+    private var pointRaw = ByteBuffer(capacity: 1024)
     private var pending: [GPXEvent] = []
     private var pendingIndex = 0
     private enum Context { case start, document, route, track, segment, finished }
@@ -90,7 +90,6 @@ struct GPXParser {
 
     init(source: some GPXByteSource) {
         scanner = XMLScanner(source: source)
-        text.reserveCapacity(256)
     }
 
     /// Bytes in the reader's window (its memory, apart from the current point).
@@ -477,10 +476,7 @@ struct GPXParser {
         var point = GPXPoint(coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon == 180 ? -180 : lon))
         if scanner.selfClosing { return point }
         // A reused buffer for the point's raw extensions (one String allocation per point).
-        var raw: [UInt8] = []
-        swap(&raw, &pointRaw)
-        raw.removeAll(keepingCapacity: true)
-        defer { swap(&raw, &pointRaw) }
+        pointRaw.reset()
         while true {
             switch try scanner.next() {
             case .startTag:
@@ -515,11 +511,15 @@ struct GPXParser {
                 case .dgpsid: point.dgpsID = try readInteger()
                 case .course: point.course = Bearing(degrees: try readDouble()); usesGPX10Elements = true
                 case .speed: point.speed = Speed(metersPerSecond: try readDouble()); usesGPX10Elements = true
-                case .extensions: try readExtensions(into: &raw)
-                default: try readRawElement(into: &raw)
+                case .extensions:
+                    try captureExtensions()
+                    pointRaw.append(scanner.captured.bytes)
+                default:
+                    try captureRawElement()
+                    pointRaw.append(scanner.captured.bytes)
                 }
             case .endTag:
-                if !raw.isEmpty { point.extensions = GPXExtensions(xml: String(decoding: raw, as: UTF8.self)) }
+                if !pointRaw.isEmpty { point.extensions = GPXExtensions(xml: pointRaw.string()) }
                 return point
             default:
                 continue
@@ -661,7 +661,7 @@ struct GPXParser {
     /// Reads the character data of the current simple element into `text` (entities decoded,
     /// CDATA unwrapped, comments dropped, nested elements skipped) and consumes its end tag.
     private mutating func readText() throws(GPXError) {
-        text.removeAll(keepingCapacity: true)
+        text.reset()
         if scanner.selfClosing { return }
         let depth = scanner.depth
         while true {
@@ -670,7 +670,7 @@ struct GPXParser {
                 try scanner.appendDecoded(scanner.tokenRange, to: &text)
             case .cdata:
                 let r = scanner.tokenRange
-                text.append(contentsOf: UnsafeBufferPointer(start: scanner.buf + r.lowerBound + 9, count: r.count - 12))
+                text.append(scanner.buf + r.lowerBound + 9, count: r.count - 12)
             case .startTag:
                 if !scanner.selfClosing { try skipElement() }
             case .endTag:
@@ -683,15 +683,15 @@ struct GPXParser {
 
     private mutating func readString() throws(GPXError) -> String {
         try readText()
-        return String(decoding: text, as: UTF8.self)
+        return text.string()
     }
 
     private mutating func readDouble() throws(GPXError) -> Double {
         let offset = scanner.tokenOffset
         try readText()
-        let v = text.withUnsafeBufferPointer { b in b.baseAddress.flatMap { GPXNumber.double($0, b.count) } }
+        let v = GPXNumber.double(text.base, text.count)
         guard let v else {
-            throw scanner.error(.invalidValue, "'\(String(decoding: text, as: UTF8.self))' is not a number", at: offset)
+            throw scanner.error(.invalidValue, "'\(text.string())' is not a number", at: offset)
         }
         return v
     }
@@ -699,9 +699,9 @@ struct GPXParser {
     private mutating func readInteger() throws(GPXError) -> Int {
         let offset = scanner.tokenOffset
         try readText()
-        let v = text.withUnsafeBufferPointer { b in b.baseAddress.flatMap { GPXNumber.integer($0, b.count) } }
+        let v = GPXNumber.integer(text.base, text.count)
         guard let v else {
-            throw scanner.error(.invalidValue, "'\(String(decoding: text, as: UTF8.self))' is not an integer", at: offset)
+            throw scanner.error(.invalidValue, "'\(text.string())' is not an integer", at: offset)
         }
         return v
     }
@@ -709,17 +709,17 @@ struct GPXParser {
     private mutating func readTime() throws(GPXError) -> Date {
         let offset = scanner.tokenOffset
         try readText()
-        guard let d = text.withUnsafeBufferPointer({ GPXTime.date(from: $0) }) else {
-            throw scanner.error(.invalidValue, "'\(String(decoding: text, as: UTF8.self))' is not an ISO 8601 time", at: offset)
+        guard let d = GPXTime.date(from: text.bytes) else {
+            throw scanner.error(.invalidValue, "'\(text.string())' is not an ISO 8601 time", at: offset)
         }
         return d
     }
 
     private mutating func attributeString(_ r: Range<Int>?) throws(GPXError) -> String? {
         guard let r else { return nil }
-        text.removeAll(keepingCapacity: true)
+        text.reset()
         try scanner.appendDecoded(r, to: &text, normalizeSpace: true)
-        return String(decoding: text, as: UTF8.self)
+        return text.string()
     }
 
     /// Skips the rest of the current element (its start tag already read).
@@ -731,49 +731,44 @@ struct GPXParser {
         }
     }
 
-    /// Appends the raw bytes inside the current `<extensions>` element to `out` and consumes
-    /// its end tag.
-    private mutating func readExtensions(into out: inout [UInt8]) throws(GPXError) {
+    /// Captures the raw bytes inside the current `<extensions>` element into
+    /// `scanner.captured` and consumes its end tag.
+    private mutating func captureExtensions() throws(GPXError) {
+        scanner.captured.reset()
         if scanner.selfClosing { return }
         let depth = scanner.depth
-        scanner.captured.removeAll(keepingCapacity: true)
         scanner.capturing = true
         defer { scanner.capturing = false }
         while true {
             if try scanner.next() == .endTag, scanner.depth < depth {
-                let endTag = scanner.tokenRange.count
-                scanner.captured.withUnsafeBufferPointer { out.append(contentsOf: $0[..<($0.count - endTag)]) }
+                scanner.captured.removeLast(scanner.tokenRange.count)
                 return
             }
         }
     }
 
     private mutating func readExtensions() throws(GPXError) -> [UInt8] {
-        var out: [UInt8] = []
-        try readExtensions(into: &out)
-        return out
+        try captureExtensions()
+        return Array(scanner.captured.bytes)
     }
 
-    /// Appends the raw bytes of the whole current element, start and end tags included.
-    private mutating func readRawElement(into out: inout [UInt8]) throws(GPXError) {
+    /// Captures the raw bytes of the whole current element, start and end tags included, into
+    /// `scanner.captured`.
+    private mutating func captureRawElement() throws(GPXError) {
         let r = scanner.tokenRange
-        out.append(contentsOf: UnsafeBufferPointer(start: scanner.buf + r.lowerBound, count: r.count))
+        scanner.captured.reset()
+        scanner.captured.append(scanner.buf + r.lowerBound, count: r.count)
         if scanner.selfClosing { return }
         let depth = scanner.depth
-        scanner.captured.removeAll(keepingCapacity: true)
         scanner.capturing = true
         defer { scanner.capturing = false }
         while true {
-            if try scanner.next() == .endTag, scanner.depth < depth {
-                out.append(contentsOf: scanner.captured)
-                return
-            }
+            if try scanner.next() == .endTag, scanner.depth < depth { return }
         }
     }
 
     private mutating func readRawElement() throws(GPXError) -> [UInt8] {
-        var out: [UInt8] = []
-        try readRawElement(into: &out)
-        return out
+        try captureRawElement()
+        return Array(scanner.captured.bytes)
     }
 }

@@ -40,7 +40,7 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
         var scanner = XMLScanner(source: GPXMemorySource(string: "<x>" + extensions.xml + "</x>"))
         var value = GarminTrackPointExtension()
         var found = false, inside = 0
-        var text: [UInt8] = []
+        var text = ByteBuffer()
         do {
             while true {
                 let kind = try scanner.next()
@@ -55,11 +55,11 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
                     }
                     guard found, scanner.depth == inside + 1, !scanner.selfClosing else { continue }
                     let field = scanner.string(name)
-                    text.removeAll(keepingCapacity: true)
+                    text.reset()
                     while try scanner.next() != .endTag {
                         if scanner.kind == .text { try scanner.appendDecoded(scanner.tokenRange, to: &text) }
                     }
-                    let number = text.withUnsafeBufferPointer { b in b.baseAddress.flatMap { GPXNumber.double($0, b.count) } }
+                    let number = GPXNumber.double(text.base, text.count)
                     switch field {
                     case "hr": value.heartRate = number.map { Int($0) }
                     case "cad": value.cadence = number.map { Int($0) }

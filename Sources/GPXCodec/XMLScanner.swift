@@ -11,13 +11,6 @@ enum XMLTokenKind: Equatable {
     case startTag, endTag, text, cdata, comment, processingInstruction, doctype, endOfInput
 }
 
-/// Frees the scanner's window when the last copy of the scanner goes away.
-final class WindowStorage {
-    var pointer: UnsafeMutablePointer<UInt8>
-    init(_ pointer: UnsafeMutablePointer<UInt8>) { self.pointer = pointer }
-    deinit { pointer.deallocate() }
-}
-
 /// A byte-level XML pull scanner over a refillable window of a `GPXByteSource`
 /// (XML 1.0 §2–§4, the subset GPX needs: no DTD-defined entities, UTF-8 only).
 ///
@@ -35,7 +28,7 @@ struct XMLScanner {
     /// and keeps this class non-generic, hence fully optimised across modules.
     private var source: any GPXByteSource
     /// Owns the window's memory (a struct has no deinit); `buf` is its current pointer.
-    private let storage: WindowStorage
+    private let storage: BufferOwner
     private(set) var buf: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     /// Current read index into `buf`.
@@ -76,13 +69,13 @@ struct XMLScanner {
     /// Raw bytes of consumed tokens are appended here while non-nil (for `<extensions>`).
     var capturing = false
     /// The captured bytes (kept allocated between captures).
-    var captured: [UInt8] = []
+    var captured = ByteBuffer(capacity: 1024)
 
     init(source: any GPXByteSource, capacity: Int = 1 << 18) {
         self.source = source
         self.capacity = capacity
         self.buf = .allocate(capacity: capacity)
-        self.storage = WindowStorage(buf)
+        self.storage = BufferOwner(buf)
     }
 
     /// Depth of element nesting after the current token.
@@ -219,7 +212,7 @@ struct XMLScanner {
         } else {
             kind = try scanMarkup()
         }
-        if capturing { captured.append(contentsOf: UnsafeBufferPointer(start: buf + tokenStart, count: pos - tokenStart)) }
+        if capturing { captured.append(buf + tokenStart, count: pos - tokenStart) }
         return kind
     }
 
@@ -469,13 +462,13 @@ struct XMLScanner {
     /// (XML 1.0 §4.1, §4.6) and normalising line ends to LF (§2.11); with `normalizeSpace`
     /// (attribute values, §3.3.3) tabs and line breaks become spaces.
     /// - Throws: `.malformedXML` for an unknown or unterminated reference.
-    func appendDecoded(_ r: Range<Int>, to out: inout [UInt8], normalizeSpace: Bool = false) throws(GPXError) {
+    func appendDecoded(_ r: Range<Int>, to out: inout ByteBuffer, normalizeSpace: Bool = false) throws(GPXError) {
         var i = r.lowerBound
         let hi = r.upperBound
         // Fast path: nothing to replace, copy the bytes at once.
         if memchr(buf + i, 0x26, hi - i) == nil, memchr(buf + i, 0x0D, hi - i) == nil,
            !normalizeSpace || (memchr(buf + i, 0x0A, hi - i) == nil && memchr(buf + i, 0x09, hi - i) == nil) {
-            out.append(contentsOf: UnsafeBufferPointer(start: buf + i, count: hi - i))
+            out.append(buf + i, count: hi - i)
             return
         }
         while i < hi {

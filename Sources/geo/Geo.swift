@@ -9,6 +9,8 @@ struct Geo: AsyncParsableCommand {
         subcommands: [
             Demo.self,
             DistanceCommand.self,
+            SampleCityCommand.self,
+            OSMCommand.self,
             GPXCommand.self,
             EvalCommand.self,
         ]

@@ -172,3 +172,21 @@ func gpxSchemas() throws -> (v1_0: String, v1_1: String)? {
     }
     #expect(checked >= 25, "only \(checked) valid sources")
 }
+
+@Test func writtenAsGPX10_validAgainstGPX10SchemaWhenTheSourceIsValid() throws {
+    guard let xmllint = try tool("xmllint"), let xsd = try gpxSchemas(), let files = try allGPXFiles() else { return }
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gpxcodec10-\(getpid())-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    var checked = 0
+    for source in files {
+        let original = try GPXReader.read(bytes: Data(contentsOf: source))
+        guard original.header.version == .v1_0,
+              try GeoProcess.run(xmllint, ["--noout", "--schema", xsd.v1_0, source.path]).status == 0 else { continue }
+        let out = dir.appendingPathComponent(source.lastPathComponent)
+        try Data(GPXWriter.bytes(original)).write(to: out)
+        let r = try GeoProcess.run(xmllint, ["--noout", "--schema", xsd.v1_0, out.path])
+        #expect(r.status == 0, "\(source.lastPathComponent): \(r.stderr)")
+        checked += 1
+    }
+    #expect(checked >= 10, "only \(checked) valid GPX 1.0 sources")
+}
