@@ -65,7 +65,7 @@ public struct SampleCity: Sendable {
 
 /// The generator's state: elements so far and the ids of the pieces later steps connect to.
 private struct CityBuilder {
-    var rng: SeededGenerator
+    var rng: SplitMix64
     var nodes: [OSMNode] = []
     var ways: [OSMWay] = []
     var relations: [OSMRelation] = []
@@ -85,7 +85,7 @@ private struct CityBuilder {
     /// Mid-block node ids of row 7 keyed by x in metres.
     var bankStreetMidNodes: [Int: Int64] = [:]
 
-    init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
     func x(_ i: Int) -> Double { -600 + block * Double(i) }
     func y(_ j: Int) -> Double { -600 + block * Double(j) }
@@ -389,19 +389,5 @@ private struct CityBuilder {
         relations.append(OSMRelation(id: Int64(list.count + 1),
                                      members: rowSegments[5].map { OSMMember(type: .way, ref: $0, role: "") },
                                      tags: ["type": "route", "route": "bus", "ref": "1", "name": "Bus 1"]))
-    }
-}
-
-/// SplitMix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators", 2014):
-/// a tiny seeded generator, so the city is the same on every platform and run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -123,16 +123,3 @@ private func readDamaged(_ bytes: [UInt8]) throws -> (delivered: Int, error: OSM
     #expect(back.nodes.map(\.id) == [2])
     #expect(back.summary.rejectedNodeCount == 2)
 }
-
-/// A tiny seeded generator (Steele, Lea & Flood 2014) for repeatable damage.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
