@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
+        .library(name: "Positioning", targets: ["Positioning"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -22,6 +23,9 @@ let package = Package(
     targets: [
         // Pure value types and WGS84 geodesy; everything else depends on it.
         .target(name: "GeoCore", swiftSettings: strictSettings),
+
+        // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
+        .target(name: "Positioning", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], swiftSettings: strictSettings),
@@ -39,6 +43,11 @@ let package = Package(
         .testTarget(
             name: "GeoCoreTests",
             dependencies: ["GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PositioningTests",
+            dependencies: ["Positioning", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
