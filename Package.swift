@@ -43,6 +43,7 @@ let package = Package(
         .testTarget(
             name: "GeoCoreTests",
             dependencies: ["GeoCore", "GeoTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,308 @@
+import ArgumentParser
+import GeoCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `geo distance`: WGS84 geodesic distance and bearings, for one pair or a stream of pairs.
+struct DistanceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "distance",
+        abstract: "Geodesic distance and bearings on WGS84 (Karney 2013, accurate to 15 nm).",
+        discussion: """
+            geo distance LAT,LON LAT,LON prints the distance and the initial and final bearings.
+            geo distance --batch reads lines 'lat1 lon1 lat2 lon2' (decimal degrees, separated by \
+            spaces or tabs) from standard input and writes 'distance_m initial_bearing_deg \
+            final_bearing_deg' per line at full (round-trip) precision. A bad line stops the run \
+            with its line number on standard error and exit status 1; every line before it has \
+            been written.
+            """
+    )
+
+    @Flag(help: "Read 'lat1 lon1 lat2 lon2' lines from standard input.")
+    var batch = false
+
+    // .allUnrecognized so that southern and western points ("-33.9,18.4") are not taken for options.
+    @Argument(parsing: .allUnrecognized, help: "Start and end as LAT,LON in decimal degrees.")
+    var points: [String] = []
+
+    func validate() throws {
+        if batch {
+            guard points.isEmpty else { throw ValidationError("--batch reads standard input and takes no points") }
+        } else {
+            guard points.count == 2 else { throw ValidationError("expected two points LAT,LON LAT,LON, got \(points.count)") }
+        }
+    }
+
+    func run() throws {
+        if batch {
+            guard DistanceBatch.run(input: 0, output: 1, error: 2) else { throw ExitCode.failure }
+            return
+        }
+        let start: Coordinate, end: Coordinate
+        do {
+            start = try Coordinate(parsing: points[0])
+            end = try Coordinate(parsing: points[1])
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let r = Geodesic.wgs84.inverse(from: start, to: end)
+        let meters = r.distance.meters
+        let human = meters < 1000 ? "\(rounded(meters, 3)) m" : "\(rounded(meters / 1000, 3)) km"
+        print("distance:        \(human) (\(meters) m)")
+        print("initial bearing: \(rounded(r.initialBearing.degrees, 2))° (\(r.initialBearing.degrees)°)")
+        print("final bearing:   \(rounded(r.finalBearing.degrees, 2))° (\(r.finalBearing.degrees)°)")
+    }
+
+    private func rounded(_ x: Double, _ places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (x * scale).rounded() / scale
+    }
+}
+
+/// The `--batch` engine: large reads, number parsing straight from the byte buffer, output
+/// collected in a buffer and written with `write(2)`. No allocation per line.
+enum DistanceBatch {
+    /// Processes every line of `input` to `output`; on a bad line writes the good lines before
+    /// it, reports the line on `error` and returns false.
+    /// - Complexity: O(bytes of input).
+    static func run(input: Int32, output: Int32, error: Int32) -> Bool {
+        let capacity = 1 << 20
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        var out = OutputBuffer(fd: output)
+        defer { out.deallocate() }
+        var filled = 0
+        var line = 0
+        var atEnd = false
+
+        func fail(_ message: String) -> Bool {
+            out.flush()
+            var text = "geo distance: line \(line): \(message)\n"
+            text.withUTF8 { writeAll(error, $0.baseAddress!, $0.count) }
+            return false
+        }
+
+        while !atEnd {
+            let n = read(input, buffer + filled, capacity - filled)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return fail("cannot read standard input (errno \(errno))")
+            }
+            if n == 0 { atEnd = true } else { filled += n }
+            var start = 0
+            while start < filled {
+                let end: Int
+                if let nl = memchr(buffer + start, Int32(UInt8(ascii: "\n")), filled - start) {
+                    end = buffer.distance(to: nl.assumingMemoryBound(to: UInt8.self))
+                } else if atEnd {
+                    end = filled // a last line without a newline
+                } else {
+                    break
+                }
+                line += 1
+                if let message = process(buffer + start, end - start, into: &out) { return fail(message) }
+                start = end + 1
+            }
+            if start >= filled {
+                filled = 0
+            } else if start > 0 {
+                memmove(buffer, buffer + start, filled - start)
+                filled -= start
+            } else if filled == capacity {
+                line += 1
+                return fail("line longer than \(capacity) bytes")
+            }
+        }
+        out.flush()
+        return true
+    }
+
+    /// Solves one line, appending the result; returns an error message for a bad line.
+    @inline(__always)
+    private static func process(_ p: UnsafeMutablePointer<UInt8>, _ length: Int, into out: inout OutputBuffer) -> String? {
+        var count = length
+        if count > 0 && p[count - 1] == UInt8(ascii: "\r") { count -= 1 }
+        var values = (0.0, 0.0, 0.0, 0.0)
+        var field = 0
+        var i = 0
+        while true {
+            while i < count && (p[i] == 0x20 || p[i] == 0x09) { i += 1 }
+            if i == count { break }
+            let tokenStart = i
+            while i < count && p[i] != 0x20 && p[i] != 0x09 { i += 1 }
+            field += 1
+            if field > 4 { continue } // counted for the message only
+            guard let v = parseNumber(p + tokenStart, i - tokenStart), v.isFinite else {
+                let token = String(decoding: UnsafeBufferPointer(start: p + tokenStart, count: min(i - tokenStart, 40)), as: UTF8.self)
+                return "field \(field) '\(token)' is not a finite decimal number"
+            }
+            switch field {
+            case 1: values.0 = v
+            case 2: values.1 = v
+            case 3: values.2 = v
+            default: values.3 = v
+            }
+        }
+        if field == 0 { return "empty line (expected 'lat1 lon1 lat2 lon2')" }
+        if field != 4 { return "expected 4 fields 'lat1 lon1 lat2 lon2', found \(field)" }
+        if !(abs(values.0) <= 90) { return "latitude \(values.0) in field 1 is outside [-90, 90]" }
+        if !(abs(values.2) <= 90) { return "latitude \(values.2) in field 3 is outside [-90, 90]" }
+        let r = Geodesic.wgs84.inverse(fromLatitude: values.0, longitude: values.1,
+                                       toLatitude: values.2, longitude: values.3)
+        out.append(r.distance.meters)
+        out.append(byte: 0x20)
+        out.append(r.initialBearing.degrees)
+        out.append(byte: 0x20)
+        out.append(r.finalBearing.degrees)
+        out.append(byte: 0x0A)
+        return nil
+    }
+
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// Parses `[+-]digits[.digits][(e|E)[+-]digits]`, correctly rounded; nil if malformed.
+    ///
+    /// Clinger's fast path (Clinger 1990, "How to read floating point numbers accurately"):
+    /// a mantissa below 2⁵³ and a power of ten up to 10²² are both exact doubles, so one
+    /// multiplication or division rounds correctly. Anything else goes to `strtod`.
+    @inline(__always)
+    static func parseNumber(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Double? {
+        var i = 0
+        var negative = false
+        if i < n && (p[i] == UInt8(ascii: "-") || p[i] == UInt8(ascii: "+")) {
+            negative = p[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var exponent = 0
+        var digits = 0
+        var exact = true
+        while i < n, case let d = p[i] &- 0x30, d < 10 {
+            digits += 1
+            if significant < 19 {
+                mantissa = mantissa * 10 + UInt64(d)
+                if mantissa != 0 { significant += 1 }
+            } else {
+                exponent += 1
+                if d != 0 { exact = false }
+            }
+            i += 1
+        }
+        if i < n && p[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < n, case let d = p[i] &- 0x30, d < 10 {
+                digits += 1
+                if significant < 19 {
+                    mantissa = mantissa * 10 + UInt64(d)
+                    if mantissa != 0 { significant += 1 }
+                    exponent -= 1
+                } else if d != 0 {
+                    exact = false
+                }
+                i += 1
+            }
+        }
+        guard digits > 0 else { return nil }
+        if i < n && (p[i] == UInt8(ascii: "e") || p[i] == UInt8(ascii: "E")) {
+            i += 1
+            var negativeExponent = false
+            if i < n && (p[i] == UInt8(ascii: "-") || p[i] == UInt8(ascii: "+")) {
+                negativeExponent = p[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var e = 0
+            var expDigits = 0
+            while i < n, case let d = p[i] &- 0x30, d < 10 {
+                if e < 100_000 { e = e * 10 + Int(d) }
+                expDigits += 1
+                i += 1
+            }
+            guard expDigits > 0 else { return nil }
+            exponent += negativeExponent ? -e : e
+        }
+        guard i == n else { return nil }
+        if exact && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+            var v = Double(mantissa)
+            v = exponent < 0 ? v / powersOfTen[-exponent] : v * powersOfTen[exponent]
+            return negative ? -v : v
+        }
+        return slowParse(p, n)
+    }
+
+    /// `strtod` on a token already checked to be a plain decimal number.
+    private static func slowParse(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Double? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { tmp in
+            for k in 0..<n { tmp[k] = CChar(bitPattern: p[k]) }
+            tmp[n] = 0
+            return strtod(tmp.baseAddress!, nil)
+        }
+    }
+}
+
+/// Writes everything, retrying on short writes and EINTR.
+private func writeAll(_ fd: Int32, _ p: UnsafePointer<UInt8>, _ n: Int) {
+    var done = 0
+    while done < n {
+        let w = write(fd, p + done, n - done)
+        if w < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        done += w
+    }
+}
+
+/// An output buffer flushed with `write(2)`; also a `TextOutputStream` whose `_writeASCII`
+/// takes the digits `Double.write(to:)` produces without building a `String`.
+struct OutputBuffer: TextOutputStream {
+    private let fd: Int32
+    private let capacity = 1 << 16
+    private let base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+
+    init(fd: Int32) {
+        self.fd = fd
+        base = .allocate(capacity: capacity)
+    }
+
+    func deallocate() { base.deallocate() }
+
+    mutating func flush() {
+        writeAll(fd, base, count)
+        count = 0
+    }
+
+    @inline(__always)
+    mutating func append(byte: UInt8) {
+        base[count] = byte
+        count += 1
+    }
+
+    /// The shortest decimal that reads back as the same double (Swift's `description`).
+    @inline(__always)
+    mutating func append(_ value: Double) {
+        if count > capacity - 64 { flush() }
+        value.write(to: &self)
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        if count + buffer.count > capacity { flush() }
+        (base + count).update(from: buffer.baseAddress!, count: buffer.count)
+        count += buffer.count
+    }
+
+    mutating func write(_ string: String) {
+        var s = string
+        s.withUTF8 { _writeASCII($0) }
+    }
+}
