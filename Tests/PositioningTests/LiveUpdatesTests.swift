@@ -19,6 +19,7 @@ import Positioning
     for t in 0..<10 { source.yield(fix(north: Double(t) * 1.4, t: Double(t), speed: 1.4)) }         // 10 moving
     for t in 10..<70 { source.yield(fix(north: 12.6, t: Double(t), speed: 0)) }                     // still 60 s
     source.yield(fix(north: 40, t: 70, speed: 1.4))                                                 // moves on
+    source.finish() // ends the loop even if an update went missing, so a failure cannot hang
     received = try await consumer.value
     // The stop is anchored at the last moving fix (t = 9) and declared 30 s later (t = 39):
     // 10 moving updates, 29 still ones before the delay ran out (t = 10…38), one with
@@ -73,6 +74,7 @@ import Positioning
     clock.advance(by: .seconds(30)) // still silent: no second "unavailable"
     #expect(await eventually { clock.sleeperCount == 1 })
     source.yield(fix(t: 45))
+    source.finish()
     let updates = try await consumer.value
     #expect(updates.map(\.locationUnavailable) == [false, true, false])
 }

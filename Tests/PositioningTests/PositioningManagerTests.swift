@@ -18,12 +18,13 @@ private func label(_ e: PositioningEvent) -> String {
     }
 }
 
+/// Collects `count` events, or fewer if the manager stops first (every test stops it).
 private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], Never> {
     Task {
         var out: [String] = []
         for await e in events {
             out.append(label(e))
-            if out.count == count { break }
+            if out.count == count || out.last == "stopped" { break }
         }
         return out
     }
@@ -96,35 +97,43 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
     let source = CustomPositionSource()
     let manager = PositioningManager(source: source, clock: ManualClock())
     await manager.setConfiguration(.airborne) // no pauses: isolate the significant-change rule
-    let events = collect(manager.events(), count: 5)
+    let events = collect(manager.events(), count: 6)
     await manager.start(.significantChanges)
     #expect(await eventually { source.activeRuns == 1 })
-    // Every 10 s another 100 m north: delivered at 0, 500, 1000 m; 15-minute heartbeat not reached.
-    for i in 0...10 { source.yield(fix(north: Double(i) * 100, t: Double(i) * 10, speed: 10)) }
+    // Every 10 s another 110 m north: delivered at 0, 550, 1100 m; 15-minute heartbeat not reached.
+    for i in 0...10 { source.yield(fix(north: Double(i) * 110, t: Double(i) * 10, speed: 11)) }
     #expect(await eventually { await manager.rawPosition?.timestamp == fix(t: 100).timestamp })
     // 20 minutes later, 10 m further: the heartbeat delivers it.
-    source.yield(fix(north: 1010, t: 1300, speed: 0.01))
-    let seen = await events.value
-    #expect(seen == ["authorization(authorized)", "updated", "updated", "updated", "updated"])
+    source.yield(fix(north: 1110, t: 1300, speed: 0.01))
+    #expect(await eventually { await manager.rawPosition?.timestamp == fix(t: 1300).timestamp })
     await manager.stop()
+    let seen = await events.value
+    #expect(seen == ["authorization(authorized)", "updated", "updated", "updated", "updated", "stopped"])
 }
 
 @Test func manager_retriesLocationUnknown_andStopsOnDenied() async throws {
     let source = CustomPositionSource()
     let clock = ManualClock()
     let manager = PositioningManager(source: source, clock: clock)
-    let events = collect(manager.events(), count: 5)
+    var events = manager.events().makeAsyncIterator()
     await manager.start()
     #expect(await eventually { source.activeRuns == 1 })
     source.finish(throwing: PositioningError(.locationUnknown, "receiver reset"))
-    // Backoff of 1 s on the manager's clock, then the source runs again.
-    #expect(await eventually { clock.sleeperCount >= 1 && source.activeRuns == 0 })
-    clock.advance(by: .seconds(1))
-    #expect(await eventually { source.activeRuns == 1 })
+    #expect(await events.next().map(label) == "failed(location unknown)")
+    // The source restarts after a backoff of 1 s on the manager's clock, not before.
+    var steps = 0
+    while source.activeRuns == 0, steps < 4 {
+        clock.advance(by: .milliseconds(500))
+        steps += 1
+        _ = await eventually(within: .milliseconds(200)) { source.activeRuns == 1 }
+    }
+    #expect(source.activeRuns == 1)
+    #expect(steps >= 2, "restarted after \(steps) × 0.5 s")
     source.reportAuthorization(.denied)
     source.finish(throwing: PositioningError(.denied, "permission denied on /dev/ttyUSB0"))
-    let seen = await events.value
-    #expect(seen == ["failed(location unknown)", "authorization(denied)", "failed(denied)", "authorization(denied)", "stopped"])
+    var rest: [String] = []
+    while rest.count < 4, rest.last != "stopped", let e = await events.next() { rest.append(label(e)) }
+    #expect(rest == ["authorization(denied)", "failed(denied)", "authorization(denied)", "stopped"])
     #expect(await manager.isRunning == false)
 }
 
@@ -193,7 +202,7 @@ private final class SlowDelegate: PositioningDelegate {
     source.yield(fix(t: 0, speed: 10))
     #expect(await eventually { delegate.batches.withLock { $0.count == 1 } })
     for t in 1..<20 { source.yield(fix(north: Double(t) * 10, t: Double(t), speed: 10)) }
-    #expect(await eventually(10_000_000) { delegate.batches.withLock { $0.joined().count == 20 } })
+    #expect(await eventually { delegate.batches.withLock { $0.joined().count == 20 } })
     let batches = delegate.batches.withLock { $0 }
     #expect(batches.count < 20, "fixes that arrive while the delegate is busy are batched")
     #expect(batches.joined().map(\.timestamp) == (0..<20).map { fix(t: Double($0)).timestamp })

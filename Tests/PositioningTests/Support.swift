@@ -13,11 +13,14 @@ func fix(north: Double = 0, east: Double = 0, t: Double, accuracy: Double? = 5, 
                     speed: speed.map(Speed.init(metersPerSecond:)))
 }
 
-/// Waits (yielding) until `condition` holds, failing after `limit` yields so a broken test ends.
-func eventually(_ limit: Int = 100_000, _ condition: () async -> Bool) async -> Bool {
-    for _ in 0..<limit {
+/// Polls `condition` every millisecond until it holds; gives up after `limit` so a broken
+/// test fails instead of hanging. The limit is generous on purpose: it bounds a wait on other
+/// tasks of the same process, it does not measure anything.
+func eventually(within limit: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
         if await condition() { return true }
-        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(1))
     }
-    return false
+    return await condition()
 }
