@@ -14,6 +14,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
+        .library(name: "OSMImport", targets: ["OSMImport"]),
+        .library(name: "GPXCodec", targets: ["GPXCodec"]),
         .library(name: "Positioning", targets: ["Positioning"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
@@ -24,8 +26,17 @@ let package = Package(
         // Pure value types and WGS84 geodesy; everything else depends on it.
         .target(name: "GeoCore", swiftSettings: strictSettings),
 
+        // zlib from the system (pkg-config), for PBF blobs and gzip XML.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
+        .target(name: "OSMImport", dependencies: ["GeoCore", "CZlib"], swiftSettings: strictSettings),
+
+        // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
+        .target(name: "GPXCodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
-        .target(name: "Positioning", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        .target(name: "Positioning", dependencies: ["GeoCore", "GPXCodec"], swiftSettings: strictSettings),
 
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], swiftSettings: strictSettings),
@@ -35,6 +46,8 @@ let package = Package(
             name: "geo",
             dependencies: [
                 "GeoCore",
+                "OSMImport",
+                "GPXCodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -54,6 +67,17 @@ let package = Package(
         .testTarget(
             name: "GeoTestSupportTests",
             dependencies: ["GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OSMImportTests",
+            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GPXCodecTests",
+            dependencies: ["GPXCodec", "GeoTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

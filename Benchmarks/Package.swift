@@ -1,13 +1,14 @@
 // swift-tools-version: 6.1
 // LocationKit benchmarks: a nested package so the root package never depends on a harness
-// (STYLE.md §3.15). Run the drivers (*.sh) from here or the package root.
+// (STYLE.md §3.15). Each benchmark has a driver script (Benchmarks/*.sh) that builds in release
+// mode, runs the peer named in its issue on the same input and prints the ratio.
 import PackageDescription
 
 let package = Package(
     name: "LocationKitBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // Named explicitly: a path dependency's identity is its folder name (a worktree, a clone …).
+        // Named explicitly: a path dependency's identity is otherwise its folder name (a worktree, a clone …).
         .package(name: "LocationKit", path: ".."),
     ],
     targets: [
@@ -15,6 +16,16 @@ let package = Package(
         .executableTarget(
             name: "GeodesicBench",
             dependencies: [.product(name: "GeoCore", package: "LocationKit")]
+        ),
+        // Read-all throughput of the OSM PBF reader (driver: Benchmarks/osm.sh, peer: osmium).
+        .executableTarget(
+            name: "OSMBench",
+            dependencies: [.product(name: "OSMImport", package: "LocationKit")]
+        ),
+        // GPX parse throughput: our pull reader vs FoundationXML's XMLParser (driver: Benchmarks/gpx.sh, peer: gpxpy).
+        .executableTarget(
+            name: "GPXBench",
+            dependencies: [.product(name: "GPXCodec", package: "LocationKit")]
         ),
     ]
 )

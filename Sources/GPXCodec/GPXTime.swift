@@ -1,0 +1,185 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Fast ISO 8601 / XML Schema `dateTime` reading and writing for GPX times.
+///
+/// Reads `YYYY-MM-DDThh:mm:ss[.f…][Z|±hh:mm|±hhmm|±hh]` (XML Schema Part 2 §3.2.7) with any
+/// number of fraction digits (up to nanoseconds are kept), a space instead of `T`, and no
+/// zone at all, which GPX files in the wild write and which is taken as UTC (the GPX schema
+/// says times are UTC). Also reads a bare date (`YYYY-MM-DD`) as midnight UTC.
+/// Writes UTC with `Z` and the fewest fraction digits that read back to the same `Date`.
+public enum GPXTime {
+    private static let powersOf10: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
+    private static let integerPowersOf10: [Int64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+
+    /// Parses a time; nil when the text is not an ISO 8601 date-time.
+    public static func date(from text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { date(from: $0) }
+    }
+
+    /// Parses a time from UTF-8 bytes (leading and trailing XML white space allowed).
+    /// - Complexity: O(n) in the length of the text.
+    public static func date(from bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        var lo = 0, hi = bytes.count
+        while lo < hi, isSpace(bytes[lo]) { lo += 1 }
+        while hi > lo, isSpace(bytes[hi - 1]) { hi -= 1 }
+        var i = lo
+        func number(_ n: Int) -> Int? {
+            guard i + n <= hi else { return nil }
+            var v = 0
+            for k in i..<(i + n) {
+                let d = bytes[k] &- 0x30
+                guard d < 10 else { return nil }
+                v = v * 10 + Int(d)
+            }
+            i += n
+            return v
+        }
+        func expect(_ c: UInt8) -> Bool {
+            guard i < hi, bytes[i] == c else { return false }
+            i += 1
+            return true
+        }
+        var negativeYear = false
+        if i < hi, bytes[i] == 0x2D { negativeYear = true; i += 1 }
+        guard var year = number(4) else { return nil }
+        // Years beyond 9999 (XML Schema allows more digits).
+        while i < hi, bytes[i] &- 0x30 < 10 { year = year * 10 + Int(bytes[i] - 0x30); i += 1 }
+        if negativeYear { year = -year }
+        guard expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else { return nil }
+        var seconds = Int64(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        if i == hi { return makeDate(epochSeconds: seconds, fraction: 0, digits: 0) }
+        guard i < hi, bytes[i] == 0x54 || bytes[i] == 0x74 || bytes[i] == 0x20 else { return nil }
+        i += 1
+        guard let hour = number(2), expect(0x3A), let minute = number(2), expect(0x3A), let second = number(2),
+              hour < 24 || (hour == 24 && minute == 0 && second == 0), minute < 60, second <= 60
+        else { return nil }
+        seconds += Int64(hour * 3600 + minute * 60 + second)
+        var fraction: Int64 = 0, digits = 0
+        if i < hi, bytes[i] == 0x2E || bytes[i] == 0x2C {
+            i += 1
+            let start = i
+            while i < hi, bytes[i] &- 0x30 < 10 {
+                if digits < 9 { fraction = fraction * 10 + Int64(bytes[i] - 0x30); digits += 1 }
+                i += 1
+            }
+            guard i > start else { return nil }
+        }
+        if i < hi {
+            let c = bytes[i]
+            if c == 0x5A || c == 0x7A { // Z
+                i += 1
+            } else if c == 0x2B || c == 0x2D { // ±hh[:mm] or ±hhmm
+                i += 1
+                guard let zh = number(2), zh <= 14 else { return nil }
+                var zm = 0
+                if i < hi {
+                    _ = expect(0x3A)
+                    guard let m = number(2), m < 60 else { return nil }
+                    zm = m
+                }
+                let offset = Int64(zh * 3600 + zm * 60)
+                seconds += c == 0x2B ? -offset : offset
+            } else {
+                return nil
+            }
+        }
+        guard i == hi else { return nil }
+        return makeDate(epochSeconds: seconds, fraction: fraction, digits: digits)
+    }
+
+    /// The one formula both the reader and the writer use, so writing is exactly reversible.
+    private static func makeDate(epochSeconds: Int64, fraction: Int64, digits: Int) -> Date {
+        Date(timeIntervalSince1970: Double(epochSeconds) + Double(fraction) / powersOf10[digits])
+    }
+
+    /// Formats a time as `YYYY-MM-DDThh:mm:ss[.f…]Z` in UTC with the fewest fraction digits
+    /// (0–9) that parse back to exactly `date`.
+    public static func string(from date: Date) -> String {
+        let t = date.timeIntervalSince1970
+        let whole = t.rounded(.down)
+        let secondsBase = Int64(whole)
+        let frac = t - whole
+        var chosen: (seconds: Int64, fraction: Int64, digits: Int) = (secondsBase, 0, 0)
+        for digits in 0...9 {
+            var s = secondsBase
+            var f = Int64((frac * powersOf10[digits]).rounded())
+            if f == integerPowersOf10[digits] { s += 1; f = 0 }
+            chosen = (s, f, digits)
+            if makeDate(epochSeconds: s, fraction: f, digits: digits) == date { break }
+        }
+        // Drop trailing zeros of the fraction (a carry can leave some).
+        while chosen.digits > 0, chosen.fraction % 10 == 0 { chosen.fraction /= 10; chosen.digits -= 1 }
+        var days = chosen.seconds / 86_400
+        var secondOfDay = chosen.seconds % 86_400
+        if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
+        let (y, m, d) = civil(fromDays: Int(days))
+        var out = [UInt8]()
+        out.reserveCapacity(32)
+        if y < 0 { out.append(0x2D) }
+        append(abs(y), width: 4, to: &out)
+        out.append(0x2D); append(m, width: 2, to: &out)
+        out.append(0x2D); append(d, width: 2, to: &out)
+        out.append(0x54)
+        append(Int(secondOfDay / 3600), width: 2, to: &out)
+        out.append(0x3A); append(Int(secondOfDay / 60 % 60), width: 2, to: &out)
+        out.append(0x3A); append(Int(secondOfDay % 60), width: 2, to: &out)
+        if chosen.digits > 0 {
+            out.append(0x2E)
+            append(Int(chosen.fraction), width: chosen.digits, to: &out)
+        }
+        out.append(0x5A)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func append(_ value: Int, width: Int, to out: inout [UInt8]) {
+        var digits = [UInt8](repeating: 0x30, count: width)
+        var v = value, k = width - 1
+        while k >= 0 { digits[k] = UInt8(0x30 + v % 10); v /= 10; k -= 1 }
+        if v > 0 { out.append(contentsOf: String(value).utf8) } else { out.append(contentsOf: digits) }
+    }
+
+    @inline(__always)
+    private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
+
+    private static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant, "chrono-Compatible
+    /// Low-Level Date Algorithms", `days_from_civil`).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The inverse of `daysFromCivil` (Hinnant, `civil_from_days`).
+    static func civil(fromDays z0: Int) -> (year: Int, month: Int, day: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

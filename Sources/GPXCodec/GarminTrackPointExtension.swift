@@ -1,0 +1,106 @@
+public import GeoCore
+
+/// Garmin's TrackPointExtension (v1 and v2, www.garmin.com/xmlschemas/TrackPointExtension),
+/// which fitness devices and apps write inside a point's `<extensions>`.
+public struct GarminTrackPointExtension: Hashable, Sendable {
+    /// Heart rate, beats per minute (`hr`).
+    public var heartRate: Int?
+    /// Cadence, revolutions (or steps) per minute (`cad`).
+    public var cadence: Int?
+    /// Air temperature, degrees Celsius (`atemp`).
+    public var airTemperature: Double?
+    /// Water temperature, degrees Celsius (`wtemp`).
+    public var waterTemperature: Double?
+    /// Depth below the surface (`depth`).
+    public var depth: Distance?
+    /// Speed over ground (`speed`, v2).
+    public var speed: Speed?
+    /// Course over ground, degrees from true north (`course`, v2).
+    public var course: Bearing?
+
+    /// The v2 namespace URI.
+    public static let namespaceV2 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+
+    public init(heartRate: Int? = nil, cadence: Int? = nil, airTemperature: Double? = nil, waterTemperature: Double? = nil,
+                depth: Distance? = nil, speed: Speed? = nil, course: Bearing? = nil) {
+        self.heartRate = heartRate
+        self.cadence = cadence
+        self.airTemperature = airTemperature
+        self.waterTemperature = waterTemperature
+        self.depth = depth
+        self.speed = speed
+        self.course = course
+    }
+
+    /// Reads the first `TrackPointExtension` element (any prefix, v1 or v2) in raw extension XML;
+    /// nil when there is none or the XML is not well-formed.
+    /// - Complexity: O(n) in the length of the XML.
+    public init?(extensions: GPXExtensions) {
+        // Wrapped in an element, the fragment is a document the scanner can read.
+        var scanner = XMLScanner(source: GPXMemorySource(string: "<x>" + extensions.xml + "</x>"))
+        var value = GarminTrackPointExtension()
+        var found = false, inside = 0
+        var text = ByteBuffer()
+        do {
+            while true {
+                let kind = try scanner.next()
+                if kind == .endOfInput { break }
+                if kind == .startTag {
+                    let name = scanner.localNameRange
+                    if !found, scanner.equals(name, "TrackPointExtension") {
+                        found = true
+                        inside = scanner.depth
+                        if scanner.selfClosing { break }
+                        continue
+                    }
+                    guard found, scanner.depth == inside + 1, !scanner.selfClosing else { continue }
+                    let field = scanner.string(name)
+                    text.reset()
+                    while try scanner.next() != .endTag {
+                        if scanner.kind == .text { try scanner.appendDecoded(scanner.tokenRange, to: &text) }
+                    }
+                    let number = GPXNumber.double(text.base, text.count)
+                    switch field {
+                    case "hr": value.heartRate = number.map { Int($0) }
+                    case "cad": value.cadence = number.map { Int($0) }
+                    case "atemp": value.airTemperature = number
+                    case "wtemp": value.waterTemperature = number
+                    case "depth": value.depth = number.map(Distance.init(meters:))
+                    case "speed": value.speed = number.map(Speed.init(metersPerSecond:))
+                    case "course": value.course = number.map(Bearing.init(degrees:))
+                    default: break
+                    }
+                } else if kind == .endTag, found, scanner.depth < inside {
+                    break
+                }
+            }
+        } catch {
+            return nil
+        }
+        guard found else { return nil }
+        self = value
+    }
+
+    /// The extension as a self-contained v2 element (it declares its own namespace), ready to
+    /// append to a point's `GPXExtensions.xml`.
+    public var xml: String {
+        var s = "<gpxtpx:TrackPointExtension xmlns:gpxtpx=\"\(Self.namespaceV2)\">"
+        func add(_ name: String, _ v: String?) { if let v { s += "<gpxtpx:\(name)>\(v)</gpxtpx:\(name)>" } }
+        // v2 schema order: atemp, wtemp, depth, hr, cad, speed, course, bearing.
+        add("atemp", airTemperature.map { "\($0)" })
+        add("wtemp", waterTemperature.map { "\($0)" })
+        add("depth", depth.map { "\($0.meters)" })
+        add("hr", heartRate.map(String.init))
+        add("cad", cadence.map(String.init))
+        add("speed", speed.map { "\($0.metersPerSecond)" })
+        add("course", course.map { "\($0.degrees)" })
+        return s + "</gpxtpx:TrackPointExtension>"
+    }
+}
+
+extension GPXPoint {
+    /// The Garmin TrackPointExtension in this point's extensions, if any.
+    public var garminTrackPointExtension: GarminTrackPointExtension? {
+        extensions.flatMap(GarminTrackPointExtension.init(extensions:))
+    }
+}

@@ -1,0 +1,518 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The kinds of token the byte-level pull scanner produces.
+enum XMLTokenKind: Equatable {
+    case startTag, endTag, text, cdata, comment, processingInstruction, doctype, endOfInput
+}
+
+/// A byte-level XML pull scanner over a refillable window of a `GPXByteSource`
+/// (XML 1.0 §2–§4, the subset GPX needs: no DTD-defined entities, UTF-8 only).
+///
+/// It checks well-formedness as it goes (tag nesting, attribute syntax, entity syntax),
+/// tracks line and column lazily (newlines are counted only when bytes leave the window or an
+/// error is located), and keeps memory constant: the window holds the current token plus one
+/// read, and only grows when a single token is larger than it.
+///
+/// Token positions (`tokenStart`, `name…`, attribute ranges) are indices into `buf`, valid
+/// until the next call to `next()`.
+///
+/// - Complexity: O(n) in the input size; each byte is examined a constant number of times.
+struct XMLScanner {
+    /// Called once per window refill (256 KiB), so an existential costs nothing measurable
+    /// and keeps this class non-generic, hence fully optimised across modules.
+    private var source: any GPXByteSource
+    /// Owns the window's memory (a struct has no deinit); `buf` is its current pointer.
+    private let storage: BufferOwner
+    private(set) var buf: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
+    /// Current read index into `buf`.
+    private(set) var pos = 0
+    /// One past the last valid byte in `buf`.
+    private(set) var end = 0
+    private var sourceDone = false
+    /// Absolute input offset of `buf[0]`.
+    private var baseOffset = 0
+    /// Line number (1-based) at `buf[0]`, and the absolute offset where that line starts.
+    private var baseLine = 1
+    private var baseLineStart = 0
+
+    // The current token.
+    private(set) var kind: XMLTokenKind = .endOfInput
+    private(set) var tokenStart = 0
+    /// Name of a start or end tag, relative to `tokenStart`.
+    private var nameLo = 0, nameHi = 0
+    /// Whether a start tag ended with `/>`.
+    private(set) var selfClosing = false
+    /// Attribute name and value ranges of the current start tag, relative to `tokenStart`.
+    /// Slots are reused across tags; only the first `attributeCount` belong to this tag.
+    private var attributeSlots: [(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)] = []
+    private var attributeCount = 0
+    /// The attributes of the current start tag.
+    var attributes: ArraySlice<(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)> { attributeSlots[..<attributeCount] }
+
+    /// Names of the open elements, concatenated, with their start offsets into `openNames`.
+    private var openNames: [UInt8] = []
+    private var openStarts: [Int] = []
+    /// Absolute offsets of the open elements' start tags.
+    private(set) var openOffsets: [Int] = []
+
+    /// While set, bytes from this absolute offset on stay in the window (so an unfinished
+    /// point's start can still be located after the window moved).
+    var pinnedOffset = Int.max
+
+    /// Raw bytes of consumed tokens are appended here while non-nil (for `<extensions>`).
+    var capturing = false
+    /// The captured bytes (kept allocated between captures).
+    var captured = ByteBuffer(capacity: 1024)
+
+    init(source: any GPXByteSource, capacity: Int = 1 << 18) {
+        self.source = source
+        self.capacity = capacity
+        self.buf = .allocate(capacity: capacity)
+        self.storage = BufferOwner(buf)
+    }
+
+    /// Depth of element nesting after the current token.
+    var depth: Int { openStarts.count }
+
+    /// Absolute input offset of the current token.
+    var tokenOffset: Int { baseOffset + tokenStart }
+
+    /// Absolute offset of the end of the input read so far (meaningful at end of input).
+    var endOffset: Int { baseOffset + end }
+
+    // MARK: - Window management
+
+    /// Makes at least `n` bytes available from `pos`, keeping the current token; false at the end.
+    @inline(__always)
+    private mutating func ensure(_ n: Int) throws(GPXError) -> Bool {
+        if end - pos >= n { return true }
+        return try refill(n)
+    }
+
+    @inline(never)
+    private mutating func refill(_ n: Int) throws(GPXError) -> Bool {
+        while end - pos < n {
+            if sourceDone { return false }
+            // Drop everything before the current token (or the pinned offset), counting its newlines.
+            let drop = min(tokenStart, max(0, pinnedOffset - baseOffset))
+            if drop > 0 {
+                countNewlines(upTo: drop)
+                memmove(buf, buf + drop, end - drop)
+                baseOffset += drop
+                pos -= drop
+                end -= drop
+                tokenStart -= drop
+            }
+            if end == capacity {
+                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+                bigger.update(from: buf, count: end)
+                buf.deallocate()
+                buf = bigger
+                storage.pointer = bigger
+                capacity *= 2
+            }
+            let got: Int
+            do {
+                got = try source.read(into: UnsafeMutableRawBufferPointer(start: buf + end, count: capacity - end))
+            } catch {
+                throw self.error(.io, "reading the input failed: \(error)", at: baseOffset + end, underlying: "\(error)")
+            }
+            if got == 0 { sourceDone = true } else { end += got }
+        }
+        return true
+    }
+
+    private mutating func countNewlines(upTo limit: Int) {
+        var p = 0
+        while p < limit, let hit = memchr(buf + p, 0x0A, limit - p) {
+            let i = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            baseLine += 1
+            baseLineStart = baseOffset + i + 1
+            p = i + 1
+        }
+    }
+
+    // MARK: - Locations and errors
+
+    /// Line and column of an absolute offset inside the window or at its end.
+    func location(of offset: Int) -> (line: Int, column: Int) {
+        let limit = max(0, min(offset - baseOffset, end))
+        var line = baseLine, lineStart = baseLineStart
+        var p = 0
+        while p < limit, let hit = memchr(buf + p, 0x0A, limit - p) {
+            let i = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            line += 1
+            lineStart = baseOffset + i + 1
+            p = i + 1
+        }
+        return (line, offset - lineStart + 1)
+    }
+
+    func error(_ code: GPXError.Code, _ message: String, at offset: Int, underlying: String? = nil) -> GPXError {
+        let (line, column) = location(of: offset)
+        return GPXError(code, message, line: line, column: column, offset: offset, underlying: underlying)
+    }
+
+    private func truncated(_ what: String) -> GPXError {
+        error(.truncated, "the input ends inside \(what) (input length \(baseOffset + end) bytes)", at: tokenOffset)
+    }
+
+    private func malformed(_ message: String, at index: Int) -> GPXError {
+        error(.malformedXML, message, at: baseOffset + index)
+    }
+
+    // MARK: - Tokens
+
+    /// Name of the current tag as a byte range in the window.
+    var nameRange: Range<Int> { (tokenStart + nameLo)..<(tokenStart + nameHi) }
+
+    /// The name of the current tag without a namespace prefix, as a byte range.
+    var localNameRange: Range<Int> {
+        var lo = tokenStart + nameLo
+        let hi = tokenStart + nameHi
+        var i = lo
+        while i < hi { if buf[i] == 0x3A { lo = i + 1 }; i += 1 }
+        return lo..<hi
+    }
+
+    /// The current token's raw bytes.
+    var tokenRange: Range<Int> { tokenStart..<pos }
+
+    /// The name of the current tag as a string (for messages).
+    var nameString: String { string(nameRange) }
+
+    func string(_ r: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(start: buf + r.lowerBound, count: r.count), as: UTF8.self)
+    }
+
+    /// Advances to the next token.
+    /// - Throws: `GPXError` `.malformedXML` for syntax errors, `.truncated` when the input ends
+    ///   inside a token or with elements still open.
+    @discardableResult
+    mutating func next() throws(GPXError) -> XMLTokenKind {
+        tokenStart = pos
+        guard try ensure(1) else {
+            if let open = openOffsets.last {
+                let name = String(decoding: openNames[openStarts[openStarts.count - 1]...], as: UTF8.self)
+                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at line \(location(of: open).line)", at: baseOffset + end)
+            }
+            kind = .endOfInput
+            return kind
+        }
+        if buf[pos] != 0x3C { // '<'
+            try scanText()
+            kind = .text
+        } else {
+            kind = try scanMarkup()
+        }
+        if capturing { captured.append(buf + tokenStart, count: pos - tokenStart) }
+        return kind
+    }
+
+    /// Character data up to the next '<' or the end of the input.
+    private mutating func scanText() throws(GPXError) {
+        while true {
+            if let hit = memchr(buf + pos, 0x3C, end - pos) {
+                pos = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                return
+            }
+            pos = end
+            // A text token may end at the end of the input.
+            guard try ensure(1) else { return }
+        }
+    }
+
+    /// Scans forward to just past `terminator` (2 or 3 bytes), refilling as needed.
+    private mutating func skip(past terminator: StaticString, what: String) throws(GPXError) {
+        let t = terminator.utf8Start
+        let tn = terminator.utf8CodeUnitCount
+        while true {
+            guard try ensure(tn) else { throw truncated(what) }
+            if let hit = memchr(buf + pos, Int32(t[0]), end - pos - tn + 1) {
+                let i = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                var match = true
+                for k in 1..<tn where buf[i + k] != t[k] { match = false; break }
+                if match { pos = i + tn; return }
+                pos = i + 1
+            } else {
+                pos = end - tn + 1
+            }
+        }
+    }
+
+    /// The byte `ahead` places after `pos`, refilling as needed.
+    @inline(__always)
+    private mutating func peek(_ ahead: Int = 0, what: String) throws(GPXError) -> UInt8 {
+        guard try ensure(ahead + 1) else { throw truncated(what) }
+        return buf[pos + ahead]
+    }
+
+    private mutating func scanMarkup() throws(GPXError) -> XMLTokenKind {
+        let second = try peek(1, what: "a tag")
+        switch second {
+        case 0x2F: // '</'
+            pos += 2
+            // Fast path: the expected name followed by '>' (the name stack says which).
+            if let start = openStarts.last {
+                let n = openNames.count - start
+                if end - pos > n, buf[pos + n] == 0x3E,
+                   openNames.withUnsafeBufferPointer({ memcmp($0.baseAddress! + start, buf + pos, n) == 0 }) {
+                    nameLo = pos - tokenStart
+                    nameHi = nameLo + n
+                    pos += n + 1
+                    openNames.removeLast(n)
+                    openStarts.removeLast()
+                    openOffsets.removeLast()
+                    return .endTag
+                }
+            }
+            try scanName(what: "an end tag")
+            while isSpace(try peek(what: "an end tag")) { pos += 1 }
+            guard buf[pos] == 0x3E else { throw malformed("expected '>' to end </\(nameString)>", at: pos) }
+            pos += 1
+            try closeElement()
+            return .endTag
+        case 0x3F: // '<?'
+            pos += 2
+            try skip(past: "?>", what: "a processing instruction")
+            return .processingInstruction
+        case 0x21: // '<!'
+            let third = try peek(2, what: "markup")
+            if third == 0x2D {
+                guard try peek(3, what: "a comment") == 0x2D else { throw malformed("expected '<!--'", at: pos) }
+                pos += 4
+                try skip(past: "-->", what: "a comment")
+                return .comment
+            }
+            if third == 0x5B { // '<![CDATA['
+                let prefix: [UInt8] = Array("<![CDATA[".utf8)
+                for k in 0..<prefix.count where try peek(k, what: "a CDATA section") != prefix[k] {
+                    throw malformed("expected '<![CDATA['", at: pos)
+                }
+                guard depth > 0 else { throw malformed("CDATA outside the root element", at: pos) }
+                pos += prefix.count
+                try skip(past: "]]>", what: "a CDATA section")
+                return .cdata
+            }
+            // <!DOCTYPE …> with an optional [internal subset].
+            pos += 2
+            var inSubset = false
+            var quote: UInt8 = 0
+            while true {
+                let c = try peek(what: "a document type declaration")
+                pos += 1
+                if quote != 0 { if c == quote { quote = 0 }; continue }
+                switch c {
+                case 0x22, 0x27: quote = c
+                case 0x5B: inSubset = true
+                case 0x5D: inSubset = false
+                case 0x3E where !inSubset: return .doctype
+                default: break
+                }
+            }
+        default:
+            pos += 1
+            try scanName(what: "a start tag")
+            try scanAttributes()
+            if !selfClosing { openElement() }
+            return .startTag
+        }
+    }
+
+    @inline(__always)
+    private func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
+
+    @inline(__always)
+    private func isNameByte(_ c: UInt8) -> Bool {
+        // Name characters (XML 1.0 §2.3), approximated on bytes: every non-ASCII byte is
+        // allowed (names are UTF-8), ASCII letters, digits, '-', '.', '_', ':', as bit masks
+        // over the bytes 0–63 ('-', '.', digits, ':') and 64–127 (letters, '_').
+        if c >= 0x80 { return true }
+        let low: UInt64 = 0x07FF_6000_0000_0000, high: UInt64 = 0x07FF_FFFE_87FF_FFFE
+        return c < 64 ? (low >> UInt64(c)) & 1 != 0 : (high >> UInt64(c - 64)) & 1 != 0
+    }
+
+    /// Advances `pos` over name bytes inside the window.
+    @inline(__always)
+    private mutating func skipNameBytes() {
+        var p = pos
+        let b = buf, e = end
+        while p < e, isNameByte(b[p]) { p += 1 }
+        pos = p
+    }
+
+    private mutating func scanName(what: String) throws(GPXError) {
+        nameLo = pos - tokenStart
+        while true {
+            skipNameBytes()
+            if pos < end { break }
+            guard try ensure(1) else { throw truncated(what) }
+        }
+        nameHi = pos - tokenStart
+        guard nameHi > nameLo else { throw malformed("expected an element name", at: pos) }
+        let first = buf[tokenStart + nameLo]
+        guard !(first >= 0x30 && first <= 0x39) && first != 0x2D && first != 0x2E else {
+            throw malformed("an element name cannot start with '\(Character(Unicode.Scalar(first)))'", at: tokenStart + nameLo)
+        }
+    }
+
+    private mutating func scanAttributes() throws(GPXError) {
+        attributeCount = 0
+        selfClosing = false
+        while true {
+            var c = try peek(what: "a start tag")
+            var sawSpace = false
+            while isSpace(c) { pos += 1; sawSpace = true; c = try peek(what: "a start tag") }
+            if c == 0x3E { pos += 1; return }
+            if c == 0x2F {
+                guard try peek(1, what: "a start tag") == 0x3E else { throw malformed("expected '/>'", at: pos) }
+                pos += 2
+                selfClosing = true
+                return
+            }
+            guard sawSpace else { throw malformed("expected a space before attribute", at: pos) }
+            let nlo = pos - tokenStart
+            while true {
+                skipNameBytes()
+                if pos < end { break }
+                guard try ensure(1) else { throw truncated("a start tag") }
+            }
+            let nhi = pos - tokenStart
+            guard nhi > nlo else { throw malformed("unexpected '\(Character(Unicode.Scalar(buf[pos])))' in a start tag", at: pos) }
+            while isSpace(try peek(what: "a start tag")) { pos += 1 }
+            guard buf[pos] == 0x3D else { throw malformed("expected '=' after attribute name", at: pos) }
+            pos += 1
+            while isSpace(try peek(what: "a start tag")) { pos += 1 }
+            let quote = buf[pos]
+            guard quote == 0x22 || quote == 0x27 else { throw malformed("expected a quoted attribute value", at: pos) }
+            pos += 1
+            let vlo = pos - tokenStart
+            while true {
+                if let hit = memchr(buf + pos, Int32(quote), end - pos) {
+                    let q = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memchr(buf + pos, 0x3C, q - pos) != nil { throw malformed("'<' in an attribute value", at: pos) }
+                    pos = q
+                    break
+                }
+                pos = end
+                guard try ensure(1) else { throw truncated("an attribute value") }
+            }
+            let slot = (nlo, nhi, vlo, pos - tokenStart)
+            if attributeCount < attributeSlots.count { attributeSlots[attributeCount] = slot } else { attributeSlots.append(slot) }
+            attributeCount += 1
+            pos += 1
+        }
+    }
+
+    private mutating func openElement() {
+        openStarts.append(openNames.count)
+        openOffsets.append(tokenOffset)
+        openNames.append(contentsOf: UnsafeBufferPointer(start: buf + tokenStart + nameLo, count: nameHi - nameLo))
+    }
+
+    private mutating func closeElement() throws(GPXError) {
+        guard let start = openStarts.last else {
+            throw malformed("</\(nameString)> closes nothing", at: tokenStart)
+        }
+        let n = nameHi - nameLo
+        let matches = openNames.count - start == n && openNames.withUnsafeBufferPointer { names in
+            memcmp(names.baseAddress! + start, buf + tokenStart + nameLo, n) == 0
+        }
+        guard matches else {
+            let open = String(decoding: openNames[start...], as: UTF8.self)
+            throw malformed("</\(nameString)> does not match <\(open)> opened at line \(location(of: openOffsets[openOffsets.count - 1]).line)", at: tokenStart)
+        }
+        openNames.removeLast(n)
+        openStarts.removeLast()
+        openOffsets.removeLast()
+    }
+
+    // MARK: - Helpers for the GPX layer
+
+    /// Whether a byte range equals an ASCII literal.
+    @inline(__always)
+    func equals(_ r: Range<Int>, _ literal: StaticString) -> Bool {
+        r.count == literal.utf8CodeUnitCount && memcmp(buf + r.lowerBound, literal.utf8Start, r.count) == 0
+    }
+
+    /// The value range of the attribute with the given full name in the current start tag.
+    func attribute(_ name: StaticString) -> Range<Int>? {
+        for i in 0..<attributeCount {
+            let a = attributeSlots[i]
+            guard equals((tokenStart + a.nameLo)..<(tokenStart + a.nameHi), name) else { continue }
+            return (tokenStart + a.valueLo)..<(tokenStart + a.valueHi)
+        }
+        return nil
+    }
+
+    /// Whether the text range holds only XML white space.
+    func isBlank(_ r: Range<Int>) -> Bool {
+        for i in r where !isSpace(buf[i]) { return false }
+        return true
+    }
+
+    /// Appends the bytes of `r` to `out`, replacing entity and character references
+    /// (XML 1.0 §4.1, §4.6) and normalising line ends to LF (§2.11); with `normalizeSpace`
+    /// (attribute values, §3.3.3) tabs and line breaks become spaces.
+    /// - Throws: `.malformedXML` for an unknown or unterminated reference.
+    func appendDecoded(_ r: Range<Int>, to out: inout ByteBuffer, normalizeSpace: Bool = false) throws(GPXError) {
+        var i = r.lowerBound
+        let hi = r.upperBound
+        // Fast path: nothing to replace, copy the bytes at once.
+        if memchr(buf + i, 0x26, hi - i) == nil, memchr(buf + i, 0x0D, hi - i) == nil,
+           !normalizeSpace || (memchr(buf + i, 0x0A, hi - i) == nil && memchr(buf + i, 0x09, hi - i) == nil) {
+            out.append(buf + i, count: hi - i)
+            return
+        }
+        while i < hi {
+            var c = buf[i]
+            if c != 0x26 {
+                // Line ends: CR LF and a lone CR read as LF (XML 1.0 §2.11).
+                if c == 0x0D {
+                    if i + 1 < hi, buf[i + 1] == 0x0A { i += 1; continue }
+                    c = 0x0A
+                }
+                if normalizeSpace, c == 0x09 || c == 0x0A { out.append(0x20) } else { out.append(c) }
+                i += 1
+                continue
+            }
+            var j = i + 1
+            while j < hi, buf[j] != 0x3B, j - i < 12 { j += 1 }
+            guard j < hi, buf[j] == 0x3B else { throw malformed("unterminated entity reference", at: i) }
+            let ref = (i + 1)..<j
+            if equals(ref, "lt") { out.append(0x3C) }
+            else if equals(ref, "gt") { out.append(0x3E) }
+            else if equals(ref, "amp") { out.append(0x26) }
+            else if equals(ref, "quot") { out.append(0x22) }
+            else if equals(ref, "apos") { out.append(0x27) }
+            else if ref.count >= 2, buf[ref.lowerBound] == 0x23 { // '#'
+                var value: UInt32 = 0
+                var k = ref.lowerBound + 1
+                let hex = buf[k] == 0x78
+                if hex { k += 1 }
+                guard k < ref.upperBound else { throw malformed("empty character reference", at: i) }
+                while k < ref.upperBound {
+                    let d = buf[k]
+                    let digit: UInt32
+                    if d >= 0x30 && d <= 0x39 { digit = UInt32(d - 0x30) }
+                    else if hex, d | 0x20 >= 0x61, d | 0x20 <= 0x66 { digit = UInt32(d | 0x20) - 0x61 + 10 }
+                    else { throw malformed("bad character reference", at: i) }
+                    value = value * (hex ? 16 : 10) + digit
+                    k += 1
+                }
+                guard let scalar = Unicode.Scalar(value), value != 0 else { throw malformed("character reference to an invalid code point", at: i) }
+                out.append(contentsOf: String(Character(scalar)).utf8)
+            } else {
+                throw malformed("unknown entity '&\(string(ref));'", at: i)
+            }
+            i = j + 1
+        }
+    }
+}

@@ -1,0 +1,320 @@
+import ArgumentParser
+import Foundation
+import GPXCodec
+import GeoCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `geo gpx`: GPX tools. To add a subcommand, put it in its own file and list it here.
+struct GPXCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gpx",
+        abstract: "Read, summarise and convert GPX tracks.",
+        subcommands: [
+            GPXStatsCommand.self,
+            GPXConvertCommand.self,
+        ]
+    )
+}
+
+/// Options every `geo gpx` subcommand that reads one file shares.
+struct GPXInputOptions: ParsableArguments {
+    @Argument(help: "The GPX file ('-' for standard input).")
+    var file: String
+
+    @Flag(help: "Use everything before damage in a cut-off file (a crashed logger's) and report the damage on standard error instead of failing.")
+    var recover = false
+
+    /// Opens the file as a byte source.
+    /// - Throws: `ValidationError` when it cannot be opened.
+    func source() throws -> GPXFileSource {
+        try GPXFileSource(path: file)
+    }
+
+    /// Reports a read error the way every `geo gpx` command does: `FILE:LINE:COLUMN: message`.
+    func report(_ error: GPXError) {
+        FileHandle.standardError.write(Data("geo gpx: \(file):\(error.line):\(error.column): \(error.code): \(error.message)\n".utf8))
+    }
+
+    /// Reads the whole document, honouring `--recover`.
+    /// - Throws: `ExitCode.failure` after reporting a read error (unless recovering).
+    func readDocument() throws -> GPXDocument {
+        let result = GPXReader.read(try source(), recovering: recover)
+        if let error = result.error {
+            report(error)
+            if !recover { throw ExitCode.failure }
+        }
+        return result.document
+    }
+}
+
+/// A file (or standard input) read with `read(2)` in the reader's chunks.
+struct GPXFileSource: GPXByteSource {
+    private let fd: Int32
+
+    /// Opens `path` for reading; `-` is standard input.
+    /// - Throws: `ValidationError` naming the path and errno.
+    init(path: String) throws {
+        if path == "-" { fd = 0; return }
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw ValidationError("cannot open \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = systemRead(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno != EINTR { throw GPXIOError(message: String(cString: strerror(errno))) }
+        }
+    }
+}
+
+/// A file (or standard output) written with `write(2)`.
+struct GPXFileSink: GPXByteSink {
+    private let fd: Int32
+
+    /// Creates or truncates `path`; nil or `-` is standard output.
+    /// - Throws: `ValidationError` naming the path and errno.
+    init(path: String?) throws {
+        guard let path, path != "-" else { fd = 1; return }
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw ValidationError("cannot create \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = systemWrite(fd, bytes.baseAddress! + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw GPXIOError(message: String(cString: strerror(errno)))
+            }
+            done += n
+        }
+    }
+
+    mutating func write(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    func close() {
+        if fd > 2 { _ = systemClose(fd) }
+    }
+}
+
+// The POSIX calls under names that the methods `read(into:)` / `write(_:)` do not shadow.
+private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int { read(fd, p, n) }
+private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+
+struct GPXIOError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+/// `geo gpx stats FILE [--json]`: counts, lengths, times, climbs, speed and bounds, read in
+/// one streaming pass with constant memory.
+struct GPXStatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Counts, geodesic lengths, duration, moving time, elevation gain and loss, maximum speed and bounds of a GPX file's tracks.",
+        discussion: """
+            Definitions follow gpxpy (counts, duration, elevation smoothing) with WGS84 geodesic \
+            lengths; moving time and maximum speed use 2D speeds (moving above 1 km/h). \
+            Only track points count toward lengths and times; routes and waypoints are counted.
+            """
+    )
+
+    @OptionGroup var input: GPXInputOptions
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let reader = GPXStreamReader(source: try input.source())
+        var acc = GPXStatisticsAccumulator()
+        do {
+            while let e = try reader.next() { acc.add(e) }
+        } catch {
+            input.report(error)
+            if !input.recover { throw ExitCode.failure }
+            acc.add(.segmentEnd(nil))
+        }
+        let s = acc.statistics
+        print(json ? Self.json(s) : Self.text(s))
+    }
+
+    static func json(_ s: GPXStatistics) -> String {
+        func num(_ v: Double?) -> String { v.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
+        let bounds = s.bounds.map { "{\"south\":\($0.south),\"west\":\($0.west),\"north\":\($0.north),\"east\":\($0.east)}" } ?? "null"
+        return "{\"points\":\(s.points),\"tracks\":\(s.tracks),\"segments\":\(s.segments),\"routes\":\(s.routes),"
+            + "\"waypoints\":\(s.waypoints),\"length2D_m\":\(num(s.length2D.meters)),\"length3D_m\":\(num(s.length3D.meters)),"
+            + "\"duration_s\":\(num(seconds(s.duration))),\"movingTime_s\":\(num(seconds(s.movingTime))),"
+            + "\"elevationGain_m\":\(num(s.elevationGain?.meters)),\"elevationLoss_m\":\(num(s.elevationLoss?.meters)),"
+            + "\"maxSpeed_mps\":\(num(s.maxSpeed?.metersPerSecond)),\"bounds\":\(bounds)}"
+    }
+
+    static func text(_ s: GPXStatistics) -> String {
+        func r(_ v: Double, _ places: Int = 1) -> String { String(format: "%.\(places)f", v) }
+        func hms(_ d: Duration?) -> String {
+            guard let t = seconds(d) else { return "–" }
+            let whole = Int(t.rounded())
+            return String(format: "%d:%02d:%02d (%@ s)", whole / 3600, whole / 60 % 60, whole % 60, r(t, 3))
+        }
+        var lines = [
+            "points:         \(s.points) in \(s.tracks) track(s), \(s.segments) segment(s)",
+            "routes:         \(s.routes)",
+            "waypoints:      \(s.waypoints)",
+            "length 2D:      \(r(s.length2D.meters)) m",
+            "length 3D:      \(r(s.length3D.meters)) m",
+            "duration:       \(hms(s.duration))",
+            "moving time:    \(hms(s.movingTime))",
+            "elevation gain: \(s.elevationGain.map { r($0.meters) + " m" } ?? "–")",
+            "elevation loss: \(s.elevationLoss.map { r($0.meters) + " m" } ?? "–")",
+            "max speed:      \(s.maxSpeed.map { r($0.metersPerSecond, 2) + " m/s (" + r($0.kilometersPerHour) + " km/h)" } ?? "–")",
+        ]
+        if let b = s.bounds { lines.append("bounds:         \(b.south),\(b.west) – \(b.north),\(b.east)") } else { lines.append("bounds:         –") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func seconds(_ d: Duration?) -> Double? {
+        d.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 }
+    }
+}
+
+/// `geo gpx convert IN --to gpx|geojson|csv [-o OUT]`.
+struct GPXConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a GPX file to GPX 1.1, GeoJSON or CSV.",
+        discussion: """
+            gpx: GPX 1.1 with everything kept (extensions verbatim); GPX 1.0 course and speed \
+            have no place in 1.1 and are dropped. \
+            geojson: a FeatureCollection (RFC 7946) with a Point per waypoint, a LineString per \
+            route and a MultiLineString per track (one line per segment); positions are \
+            [lon, lat] or [lon, lat, ele]. \
+            csv: one row per point: kind,track,segment,index,latitude,longitude,elevation_m,time,name.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case gpx, geojson, csv
+    }
+
+    @OptionGroup var input: GPXInputOptions
+
+    @Option(help: "Output format: gpx, geojson or csv.")
+    var to: Format
+
+    @Option(name: .shortAndLong, help: "Output file (default: standard output).")
+    var output: String?
+
+    func run() throws {
+        var document = try input.readDocument()
+        var sink = try GPXFileSink(path: output)
+        defer { sink.close() }
+        switch to {
+        case .gpx:
+            if document.header.version == .v1_0 {
+                document.header.version = .v1_1
+                document.header.schemaLocation = "http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd"
+            }
+            if document.header.creator.isEmpty { document.header.creator = "LocationKit geo" }
+            sink = try GPXWriter.write(document, to: sink)
+        case .geojson:
+            try GPXGeoJSON.write(document, to: &sink)
+        case .csv:
+            try GPXCSV.write(document, to: &sink)
+        }
+    }
+}
+
+/// A minimal GeoJSON (RFC 7946) writer for GPX content, kept in the CLI until GeoCore's
+/// GeoJSON types can take over.
+enum GPXGeoJSON {
+    static func write(_ d: GPXDocument, to sink: inout GPXFileSink) throws {
+        var features: [String] = []
+        func position(_ p: GPXPoint) -> String {
+            let c = p.coordinate
+            if let e = p.elevation?.meters, e.isFinite { return "[\(c.longitude),\(c.latitude),\(e)]" }
+            return "[\(c.longitude),\(c.latitude)]"
+        }
+        func props(_ pairs: [(String, String?)]) -> String {
+            "{" + pairs.compactMap { k, v in v.map { "\(string(k)):\(string($0))" } }.joined(separator: ",") + "}"
+        }
+        for w in d.waypoints {
+            features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(position(w))},\"properties\":"
+                + props([("kind", "waypoint"), ("name", w.name), ("time", w.time.map(GPXTime.string(from:))), ("sym", w.symbol)]) + "}")
+        }
+        for r in d.routes {
+            let line = "[" + r.points.map(position).joined(separator: ",") + "]"
+            features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":\(line)},\"properties\":"
+                + props([("kind", "route"), ("name", r.info.name)]) + "}")
+        }
+        for t in d.tracks {
+            let lines = "[" + t.segments.map { "[" + $0.points.map(position).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
+            let times = t.segments.flatMap(\.points).compactMap(\.time)
+            features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiLineString\",\"coordinates\":\(lines)},\"properties\":"
+                + props([("kind", "track"), ("name", t.info.name), ("type", t.info.type),
+                         ("start", times.first.map(GPXTime.string(from:))), ("end", times.last.map(GPXTime.string(from:)))]) + "}")
+        }
+        try sink.write("{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n")
+    }
+
+    /// A JSON string literal (RFC 8259 §7).
+    static func string(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// CSV (RFC 4180) with one row per point.
+enum GPXCSV {
+    static func write(_ d: GPXDocument, to sink: inout GPXFileSink) throws {
+        var out = "kind,track,segment,index,latitude,longitude,elevation_m,time,name\n"
+        func row(_ kind: String, _ track: Int?, _ segment: Int?, _ index: Int, _ p: GPXPoint) {
+            let trackField: String = track.map { String($0) } ?? ""
+            let segmentField: String = segment.map { String($0) } ?? ""
+            let elevation: String = p.elevation.map { "\($0.meters)" } ?? ""
+            let time: String = p.time.map { GPXTime.string(from: $0) } ?? ""
+            let fields: [String] = [kind, trackField, segmentField, String(index), "\(p.coordinate.latitude)",
+                                    "\(p.coordinate.longitude)", elevation, time, quoted(p.name ?? "")]
+            out += fields.joined(separator: ",") + "\n"
+        }
+        for (i, w) in d.waypoints.enumerated() { row("waypoint", nil, nil, i, w) }
+        for (r, route) in d.routes.enumerated() {
+            for (i, p) in route.points.enumerated() { row("routepoint", r, nil, i, p) }
+        }
+        for (t, track) in d.tracks.enumerated() {
+            for (s, segment) in track.segments.enumerated() {
+                for (i, p) in segment.points.enumerated() {
+                    row("trackpoint", t, s, i, p)
+                    if out.utf8.count > 1 << 16 { try sink.write(out); out = "" }
+                }
+            }
+        }
+        try sink.write(out)
+    }
+
+    static func quoted(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
