@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
+        .library(name: "NMEACodec", targets: ["NMEACodec"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -23,6 +24,9 @@ let package = Package(
         // Pure value types and WGS84 geodesy; everything else depends on it.
         .target(name: "GeoCore", swiftSettings: strictSettings),
 
+        // NMEA 0183 scanner, parsers, epoch assembly, encoder and gpsd JSON, over bytes.
+        .target(name: "NMEACodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
@@ -31,6 +35,7 @@ let package = Package(
             name: "geo",
             dependencies: [
                 "GeoCore",
+                "NMEACodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -39,6 +44,11 @@ let package = Package(
         .testTarget(
             name: "GeoCoreTests",
             dependencies: ["GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NMEACodecTests",
+            dependencies: ["NMEACodec", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
