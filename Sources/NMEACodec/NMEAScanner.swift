@@ -10,6 +10,8 @@ public enum NMEAFrameStatus: Hashable, Sendable {
     case overlong
     /// A non-printable byte inside the sentence; `bytes` stops before it.
     case binaryNoise
+    /// Another `$` or `!` began before this sentence's line ended; `bytes` is the part seen.
+    case truncated
 
     /// Whether a decoder should use the sentence (`valid`, or `missingChecksum` when accepted).
     public var isAccepted: Bool { self == .valid }
@@ -157,8 +159,12 @@ public struct NMEAScanner: Sendable {
                     state = .outside
                     newLine(at: i, cr: b == 0x0D)
                 } else if b == 0x24 || b == 0x21 {
-                    // A new start before the line ended: the partial sentence is lost.
-                    statistics.truncated += 1
+                    // A new start before the line ended: the partial sentence is lost
+                    // (reported unless it is a lone `$`, a doubled start).
+                    if length > 1 {
+                        statistics.truncated += 1
+                        try report(bytes, start: start, end: i, status: .truncated, body)
+                    }
                     carry.removeAll(keepingCapacity: true)
                     beginSentence(at: i)
                     start = i
@@ -268,7 +274,7 @@ public struct NMEAScanner: Sendable {
                 statistics.accepted += 1
                 reported = .valid
             }
-        case .overlong, .binaryNoise: break
+        case .overlong, .binaryNoise, .truncated: break
         }
         try body(NMEAFrame(bytes: s, status: reported, line: sentenceLine, column: sentenceColumn, offset: sentenceOffset))
     }

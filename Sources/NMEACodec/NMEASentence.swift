@@ -646,3 +646,27 @@ extension NMEASentence {
         return TXT(talker: t, totalMessages: total, messageNumber: number, identifier: id, text: parts.joined(separator: ","))
     }
 }
+
+extension NMEASentence {
+    /// The talker and type of the sentence.
+    public var address: NMEAAddress {
+        switch self {
+        case .gga(let s): NMEAAddress(talker: s.talker, type: .gga)
+        case .rmc(let s): NMEAAddress(talker: s.talker, type: .rmc)
+        case .gll(let s): NMEAAddress(talker: s.talker, type: .gll)
+        case .gsa(let s): NMEAAddress(talker: s.talker, type: .gsa)
+        case .gsv(let s): NMEAAddress(talker: s.talker, type: .gsv)
+        case .vtg(let s): NMEAAddress(talker: s.talker, type: .vtg)
+        case .gns(let s): NMEAAddress(talker: s.talker, type: .gns)
+        case .gst(let s): NMEAAddress(talker: s.talker, type: .gst)
+        case .zda(let s): NMEAAddress(talker: s.talker, type: .zda)
+        case .hdt(let s): NMEAAddress(talker: s.talker, type: .hdt)
+        case .gbs(let s): NMEAAddress(talker: s.talker, type: .gbs)
+        case .txt(let s): NMEAAddress(talker: s.talker, type: .txt)
+        case .raw(let r): r.address
+        }
+    }
+
+    /// Whether the type has a typed parser here (so a `.raw` of it had a wrong field count).
+    public static func isStandardType(_ type: NMEASentenceType) -> Bool { minimumFields(type) != .max }
+}

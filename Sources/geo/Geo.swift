@@ -8,6 +8,7 @@ struct Geo: AsyncParsableCommand {
         abstract: "LocationKit: positions, tracks, roads and maps from the command line.",
         subcommands: [
             Demo.self,
+            NMEACommand.self,
         ]
     )
 }

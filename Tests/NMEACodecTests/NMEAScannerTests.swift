@@ -49,7 +49,8 @@ private let rmc = "$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003
 
 @Test func scan_sentenceCutByNextSentence_keepsTheSecond() {
     let f = frames("$GPGGA,030130\(rmc)\r\n")
-    #expect(f.map(\.0) == [rmc])
+    #expect(f.map(\.0) == ["$GPGGA,030130", rmc])
+    #expect(f.map(\.1) == [.truncated, .valid])
 }
 
 @Test func scan_badChecksum_reportedNotAccepted() {
