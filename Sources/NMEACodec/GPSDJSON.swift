@@ -48,10 +48,46 @@ public enum GPSDMessage: Hashable, Sendable {
         public var stopbits: Int?
         /// Cycle time, seconds.
         public var cycle: Double?
+        /// gpsd sends `"activated":0` when a device closes; that is `deactivated`.
+        public var deactivated: Bool
         public init(path: String? = nil, driver: String? = nil, activated: String? = nil, native: Int? = nil,
-                    bps: Int? = nil, parity: String? = nil, stopbits: Int? = nil, cycle: Double? = nil) {
+                    bps: Int? = nil, parity: String? = nil, stopbits: Int? = nil, cycle: Double? = nil,
+                    deactivated: Bool = false) {
             self.path = path; self.driver = driver; self.activated = activated; self.native = native
             self.bps = bps; self.parity = parity; self.stopbits = stopbits; self.cycle = cycle
+            self.deactivated = deactivated
+        }
+
+        enum CodingKeys: String, CodingKey { case path, driver, activated, native, bps, parity, stopbits, cycle }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            path = try c.decodeIfPresent(String.self, forKey: .path)
+            driver = try c.decodeIfPresent(String.self, forKey: .driver)
+            if let number = try? c.decodeIfPresent(Double.self, forKey: .activated) {
+                activated = nil
+                deactivated = number == 0
+            } else {
+                activated = try c.decodeIfPresent(String.self, forKey: .activated)
+                deactivated = false
+            }
+            native = try c.decodeIfPresent(Int.self, forKey: .native)
+            bps = try c.decodeIfPresent(Int.self, forKey: .bps)
+            parity = try c.decodeIfPresent(String.self, forKey: .parity)
+            stopbits = try c.decodeIfPresent(Int.self, forKey: .stopbits)
+            cycle = try c.decodeIfPresent(Double.self, forKey: .cycle)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(path, forKey: .path)
+            try c.encodeIfPresent(driver, forKey: .driver)
+            if deactivated { try c.encode(0, forKey: .activated) } else { try c.encodeIfPresent(activated, forKey: .activated) }
+            try c.encodeIfPresent(native, forKey: .native)
+            try c.encodeIfPresent(bps, forKey: .bps)
+            try c.encodeIfPresent(parity, forKey: .parity)
+            try c.encodeIfPresent(stopbits, forKey: .stopbits)
+            try c.encodeIfPresent(cycle, forKey: .cycle)
         }
     }
 

@@ -53,6 +53,9 @@ import NMEACodec
     guard case .watch(let w) = try GPSDMessage(json: watch) else { Issue.record("not WATCH"); return }
     #expect(w.enable == true && w.json == true && w.nmea == false)
     #expect(GPSDMessage.watchCommand() == "?WATCH={\"enable\":true,\"json\":true}\n")
+    guard case .device(let closed) = try GPSDMessage(json: #"{"class":"DEVICE","path":"/dev/pts/3","activated":0}"#) else { Issue.record("not DEVICE"); return }
+    #expect(closed.deactivated && closed.activated == nil)
+    #expect(GPSDMessage.device(closed).json() == #"{"class":"DEVICE","activated":0,"path":"\/dev\/pts\/3"}"# || GPSDMessage.device(closed).json() == #"{"class":"DEVICE","activated":0,"path":"/dev/pts/3"}"#)
     #expect(try GPSDMessage(json: #"{"class":"ERROR","message":"Unrecognized request 'FOO'"}"#) == .error(.init(message: "Unrecognized request 'FOO'")))
     #expect(try GPSDMessage(json: #"{"class":"PPS","device":"/dev/pps0"}"#) == .other(className: "PPS"))
     #expect(GPSDMessage.other(className: "PPS").json() == #"{"class":"PPS"}"#)
