@@ -94,32 +94,29 @@ public struct NMEADecoder: Sendable {
 
     /// Decodes the next chunk of the stream, calling `onFix` for every epoch it completes.
     /// Rejected sentences (checksum, noise) are counted in `scanner.statistics` and skipped.
+    /// When `onFix` throws, the rest of the chunk is still consumed (no further fixes are
+    /// reported from it) and the error is rethrown.
     /// - Throws: only what `onFix` throws.
     public mutating func decode<E: Error>(
         _ chunk: UnsafeRawBufferPointer, _ onFix: (NMEAFix) throws(E) -> Void
     ) throws(E) {
-        // Lend the scanner out (swapped with an unallocated stand-in) so the callback may
-        // mutate `self`; swapping moves the carry buffer without copying it.
-        var s = NMEAScanner(unreserved: options.scanner)
-        swap(&s, &scanner)
-        defer { swap(&s, &scanner) }
-        try s.scan(chunk) { (frame) throws(E) in
-            guard frame.status.isAccepted else { return }
-            try self.consume(body: frame.body, line: frame.line, onFix)
+        var failure: E?
+        decodeChunk(chunk) { fix in
+            guard failure == nil else { return }
+            do throws(E) { try onFix(fix) } catch { failure = error }
         }
+        if let failure { throw failure }
     }
 
     /// Ends the stream, reporting the epoch in progress.
     /// - Throws: only what `onFix` throws.
     public mutating func finish<E: Error>(_ onFix: (NMEAFix) throws(E) -> Void) throws(E) {
-        var s = NMEAScanner(unreserved: options.scanner)
-        swap(&s, &scanner)
-        defer { swap(&s, &scanner) }
-        try s.finish { (frame) throws(E) in
-            guard frame.status.isAccepted else { return }
-            try self.consume(body: frame.body, line: frame.line, onFix)
+        var failure: E?
+        finishStream { fix in
+            guard failure == nil else { return }
+            do throws(E) { try onFix(fix) } catch { failure = error }
         }
-        try closeEpoch(onFix)
+        if let failure { throw failure }
     }
 
     /// Decodes a whole input at once.
@@ -128,8 +125,8 @@ public struct NMEADecoder: Sendable {
         var decoder = NMEADecoder(options: options)
         var fixes: [NMEAFix] = []
         let array = Array(bytes)
-        array.withUnsafeBytes { p in decoder.decode(p) { fixes.append($0) } }
-        decoder.finish { fixes.append($0) }
+        array.withUnsafeBytes { p in decoder.decodeChunk(p) { fixes.append($0) } }
+        decoder.finishStream { fixes.append($0) }
         return fixes
     }
 
@@ -138,24 +135,12 @@ public struct NMEADecoder: Sendable {
     public mutating func consume<E: Error>(
         body: UnsafeRawBufferPointer, line: Int = 0, _ onFix: (NMEAFix) throws(E) -> Void
     ) throws(E) {
-        var c = NMEAFieldCursor(body)
-        guard let address = NMEAAddress(bytes: c.next()), address.talker != .proprietary,
-              address.type != .txt
-        else {
-            statistics.otherSentences += 1
-            lastWasGSA = false
-            lastWasGSV = false
-            return
+        var failure: E?
+        consumeBody(body, line: line) { fix in
+            guard failure == nil else { return }
+            do throws(E) { try onFix(fix) } catch { failure = error }
         }
-        let fieldCount = NMEAFieldCursor.count(body)
-        guard let sentence = NMEASentence.parseTyped(address, &c, fieldCount: fieldCount) else {
-            statistics.otherSentences += 1
-            lastWasGSA = false
-            lastWasGSV = false
-            return
-        }
-        statistics.typedSentences += 1
-        try consume(sentence, line: line, onFix)
+        if let failure { throw failure }
     }
 
     /// Feeds one parsed sentence.
@@ -163,57 +148,171 @@ public struct NMEADecoder: Sendable {
     public mutating func consume<E: Error>(
         _ sentence: NMEASentence, line: Int = 0, _ onFix: (NMEAFix) throws(E) -> Void
     ) throws(E) {
-        let isGSA: Bool, isGSV: Bool
-        if case .gsa = sentence { isGSA = true } else { isGSA = false }
-        if case .gsv = sentence { isGSV = true } else { isGSV = false }
-        defer {
-            lastWasGSA = isGSA
-            lastWasGSV = isGSV
+        var failure: E?
+        let report: (NMEAFix) -> Void = { fix in
+            guard failure == nil else { return }
+            do throws(E) { try onFix(fix) } catch { failure = error }
         }
         switch sentence {
-        case .gga(let g):
-            try startEpoch(at: g.time, line: line, onFix)
-            applyGGA(g)
-        case .rmc(let r):
-            let valid = r.status == 0x41 || r.status == 0x44
-            try startEpoch(at: valid ? r.time : nil, line: line, onFix)
-            applyRMC(r, valid: valid)
-        case .gll(let g):
-            try startEpoch(at: g.time, line: line, onFix)
-            applyGLL(g)
-        case .gns(let g):
-            try startEpoch(at: g.time, line: line, onFix)
-            applyGNS(g)
-        case .zda(let z):
-            try startEpoch(at: z.time, line: line, onFix)
-            if let d = z.date {
-                epochDate = d
-                knownDate = d
-                knownDateTime = z.time
-            }
-        case .gsa(let g):
-            touch(line)
-            applyGSA(g)
-        case .gsv(let g):
-            applyGSV(g)
-        case .vtg(let v):
-            touch(line)
-            // gpsd needs both the true track and the knots; mode E/N means no data.
-            if let track = v.trackTrue, let knots = v.speedKnots, v.faaMode != 0x45, v.faaMode != 0x4E {
-                if !trackFromRMC { fix.track = track }
-                if !speedFromRMC { fix.speed = knots * 1852 / 3600 }
-            }
-        case .gst(let g):
-            touch(line)
-            fix.latitudeSigma = g.latitudeSigma
-            fix.longitudeSigma = g.longitudeSigma
-            fix.altitudeSigma = g.altitudeSigma
-        case .hdt(let h):
-            touch(line)
-            if let heading = h.heading { fix.heading = heading }
-        case .gbs, .txt, .raw:
-            break
+        case .gga(let g): handleGGA(g, line, report)
+        case .rmc(let r): handleRMC(r, line, report)
+        case .gll(let g): handleGLL(g, line, report)
+        case .gns(let g): handleGNS(g, line, report)
+        case .zda(let z): handleZDA(z, line, report)
+        case .gsa(let g): handleGSA(g, line)
+        case .gsv(let g): handleGSV(g)
+        case .vtg(let v): handleVTG(v, line)
+        case .gst(let g): handleGST(g, line)
+        case .hdt(let h): handleHDT(h, line)
+        case .gbs, .txt, .raw: handleOther()
         }
+        if let failure { throw failure }
+    }
+
+    // MARK: - The concrete (non-generic) hot path
+
+    private mutating func decodeChunk(_ chunk: UnsafeRawBufferPointer, _ onFix: (NMEAFix) -> Void) {
+        // Lend the scanner out (swapped with an unallocated stand-in) so the callback may
+        // mutate `self`; swapping moves the carry buffer without copying it.
+        var s = NMEAScanner(unreserved: options.scanner)
+        swap(&s, &scanner)
+        defer { swap(&s, &scanner) }
+        s.scan(chunk) { frame in
+            guard frame.status.isAccepted else { return }
+            self.consumeBody(frame.body, line: frame.line, onFix)
+        }
+    }
+
+    private mutating func finishStream(_ onFix: (NMEAFix) -> Void) {
+        var s = NMEAScanner(unreserved: options.scanner)
+        swap(&s, &scanner)
+        s.finish { frame in
+            guard frame.status.isAccepted else { return }
+            self.consumeBody(frame.body, line: frame.line, onFix)
+        }
+        swap(&s, &scanner)
+        closeEpoch(onFix)
+    }
+
+    /// Parses and applies one body, dispatching on the type without building an `NMEASentence`.
+    private mutating func consumeBody(_ body: UnsafeRawBufferPointer, line: Int, _ onFix: (NMEAFix) -> Void) {
+        var c = NMEAFieldCursor(body)
+        guard let address = NMEAAddress(bytes: c.next()), address.talker != .proprietary else {
+            handleOther()
+            return
+        }
+        let type = address.type
+        let minimum = NMEASentence.minimumFields(type)
+        guard minimum != .max, type != .txt else {
+            handleOther()
+            return
+        }
+        // Most types read fields in order and need no count; GSA and GSV depend on it.
+        let needsCount = type == .gsa || type == .gsv
+        let fieldCount = needsCount || minimum > 1 ? NMEAFieldCursor.count(body, atLeast: minimum) : minimum
+        guard fieldCount >= minimum else {
+            handleOther()
+            return
+        }
+        statistics.typedSentences += 1
+        let t = address.talker
+        switch type {
+        case .gga: handleGGA(NMEASentence.parseGGA(t, &c), line, onFix)
+        case .rmc: handleRMC(NMEASentence.parseRMC(t, &c), line, onFix)
+        case .gll: handleGLL(NMEASentence.parseGLL(t, &c), line, onFix)
+        case .gns: handleGNS(NMEASentence.parseGNS(t, &c), line, onFix)
+        case .zda: handleZDA(NMEASentence.parseZDA(t, &c), line, onFix)
+        case .gsa: handleGSA(NMEASentence.parseGSA(t, &c, fieldCount: NMEAFieldCursor.count(body)), line)
+        case .gsv:
+            if let g = NMEASentence.parseGSV(t, &c, fieldCount: NMEAFieldCursor.count(body)) {
+                handleGSV(g)
+            } else {
+                statistics.typedSentences -= 1
+                handleOther()
+            }
+        case .vtg: handleVTG(NMEASentence.parseVTG(t, &c), line)
+        case .gst: handleGST(NMEASentence.parseGST(t, &c), line)
+        case .hdt: handleHDT(NMEASentence.HDT(talker: t, heading: NMEANumber.double(c.next())), line)
+        default: handleOther()
+        }
+    }
+
+    // MARK: - Per-sentence handlers
+
+    private mutating func handleOther() {
+        statistics.otherSentences += 1
+        lastWasGSA = false
+        lastWasGSV = false
+    }
+
+    private mutating func handleGGA(_ g: NMEASentence.GGA, _ line: Int, _ onFix: (NMEAFix) -> Void) {
+        startEpoch(at: g.time, line: line, onFix)
+        applyGGA(g)
+        lastWasGSA = false; lastWasGSV = false
+    }
+
+    private mutating func handleRMC(_ r: NMEASentence.RMC, _ line: Int, _ onFix: (NMEAFix) -> Void) {
+        let valid = r.status == 0x41 || r.status == 0x44
+        startEpoch(at: valid ? r.time : nil, line: line, onFix)
+        applyRMC(r, valid: valid)
+        lastWasGSA = false; lastWasGSV = false
+    }
+
+    private mutating func handleGLL(_ g: NMEASentence.GLL, _ line: Int, _ onFix: (NMEAFix) -> Void) {
+        startEpoch(at: g.time, line: line, onFix)
+        applyGLL(g)
+        lastWasGSA = false; lastWasGSV = false
+    }
+
+    private mutating func handleGNS(_ g: NMEASentence.GNS, _ line: Int, _ onFix: (NMEAFix) -> Void) {
+        startEpoch(at: g.time, line: line, onFix)
+        applyGNS(g)
+        lastWasGSA = false; lastWasGSV = false
+    }
+
+    private mutating func handleZDA(_ z: NMEASentence.ZDA, _ line: Int, _ onFix: (NMEAFix) -> Void) {
+        startEpoch(at: z.time, line: line, onFix)
+        if let d = z.date {
+            epochDate = d
+            knownDate = d
+            knownDateTime = z.time
+        }
+        lastWasGSA = false; lastWasGSV = false
+    }
+
+    private mutating func handleGSA(_ g: NMEASentence.GSA, _ line: Int) {
+        touch(line)
+        applyGSA(g)
+        lastWasGSA = true; lastWasGSV = false
+    }
+
+    private mutating func handleGSV(_ g: NMEASentence.GSV) {
+        applyGSV(g)
+        lastWasGSA = false; lastWasGSV = true
+    }
+
+    private mutating func handleVTG(_ v: NMEASentence.VTG, _ line: Int) {
+        touch(line)
+        // gpsd needs both the true track and the knots; mode E/N means no data.
+        if let track = v.trackTrue, let knots = v.speedKnots, v.faaMode != 0x45, v.faaMode != 0x4E {
+            if !trackFromRMC { fix.track = track }
+            if !speedFromRMC { fix.speed = knots * 1852 / 3600 }
+        }
+        lastWasGSA = false; lastWasGSV = false
+    }
+
+    private mutating func handleGST(_ g: NMEASentence.GST, _ line: Int) {
+        touch(line)
+        fix.latitudeSigma = g.latitudeSigma
+        fix.longitudeSigma = g.longitudeSigma
+        fix.altitudeSigma = g.altitudeSigma
+        lastWasGSA = false; lastWasGSV = false
+    }
+
+    private mutating func handleHDT(_ h: NMEASentence.HDT, _ line: Int) {
+        touch(line)
+        if let heading = h.heading { fix.heading = heading }
+        lastWasGSA = false; lastWasGSV = false
     }
 
     // MARK: - Epochs
@@ -227,13 +326,11 @@ public struct NMEADecoder: Sendable {
     }
 
     /// Starts a new epoch when `time` differs from the epoch's, reporting the old one.
-    private mutating func startEpoch<E: Error>(
-        at time: NMEATimeOfDay?, line: Int, _ onFix: (NMEAFix) throws(E) -> Void
-    ) throws(E) {
+    private mutating func startEpoch(at time: NMEATimeOfDay?, line: Int, _ onFix: (NMEAFix) -> Void) {
         if let time {
             if let current = epochTime {
                 if abs(time.nanosecondsOfDay - current.nanosecondsOfDay) > 10_000_000 {
-                    try closeEpoch(onFix)
+                    closeEpoch(onFix)
                     epochTime = time
                 }
             } else {
@@ -243,7 +340,7 @@ public struct NMEADecoder: Sendable {
         touch(line)
     }
 
-    private mutating func closeEpoch<E: Error>(_ onFix: (NMEAFix) throws(E) -> Void) throws(E) {
+    private mutating func closeEpoch(_ onFix: (NMEAFix) -> Void) {
         defer { resetEpoch() }
         guard epochHasData else { return }
         var f = fix
@@ -316,7 +413,7 @@ public struct NMEADecoder: Sendable {
         if let seconds { previousTime = seconds }
         previousTimeOfDay = f.timeOfDay
         statistics.fixes += 1
-        try onFix(f)
+        onFix(f)
     }
 
     private mutating func resetEpoch() {

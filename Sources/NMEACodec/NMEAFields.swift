@@ -33,15 +33,52 @@ struct NMEAFieldCursor {
         for b in body where b == 0x2C { c += 1 }
         return c
     }
+
+    /// The number of fields, counting only until `limit` is reached (enough to check a minimum).
+    @inline(__always)
+    static func count(_ body: UnsafeRawBufferPointer, atLeast limit: Int) -> Int {
+        var c = 1
+        var i = 0
+        let n = body.count
+        while i < n, c < limit {
+            if body[i] == 0x2C { c += 1 }
+            i += 1
+        }
+        return c
+    }
 }
 
 /// Decimal parsing over bytes without allocation.
 enum NMEANumber {
-    /// Exact powers of ten up to 10^22 (the largest exactly representable).
-    static let powersOfTen: [Double] = (0...22).map { e in
-        var p = 1.0
-        for _ in 0..<e { p *= 10 }
-        return p
+    /// 10^e for e in 0...22, exact (the largest exactly representable powers), without a
+    /// global array (whose access would retain it on every call).
+    @inline(__always)
+    static func powerOfTen(_ e: Int) -> Double {
+        switch e {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
     }
 
     /// Parses `[+-]digits[.digits]` (at least one digit). Nil for empty or anything else.
@@ -79,12 +116,12 @@ enum NMEANumber {
         guard digits > 0 else { return nil }
         var value: Double
         if fractionDigits <= 22 {
-            value = Double(mantissa) / powersOfTen[fractionDigits]
+            value = Double(mantissa) / powerOfTen(fractionDigits)
         } else {
             value = Double(mantissa)
             var e = fractionDigits
-            while e > 22 { value /= powersOfTen[22]; e -= 22 }
-            value /= powersOfTen[e]
+            while e > 22 { value /= powerOfTen(22); e -= 22 }
+            value /= powerOfTen(e)
         }
         if negative { value = -value }
         return value

@@ -135,25 +135,43 @@ public struct NMEAScanner: Sendable {
         // Start of the current sentence inside this chunk, or -1 when it began in `carry`.
         var start = state == .inSentence ? -1 : 0
         while i < n {
-            let b = bytes[i]
             switch state {
             case .outside:
-                // Fast skip to the next sentence start or line end.
-                if b == 0x24 || b == 0x21 { // '$' '!'
+                // Skip to the next sentence start or line end in one tight loop.
+                var j = i
+                while j < n {
+                    let b = bytes[j]
+                    if b == 0x24 || b == 0x21 || b == 0x0A || b == 0x0D { break }
+                    j += 1
+                }
+                if j > i {
+                    statistics.skippedBytes += j - i
+                    lastWasCR = false
+                }
+                i = j
+                guard i < n else { break }
+                let b = bytes[i]
+                if b == 0x24 || b == 0x21 {
                     beginSentence(at: i)
                     start = i
-                } else if b == 0x0A {
-                    newLine(at: i, cr: false)
-                    statistics.skippedBytes += 1
-                } else if b == 0x0D {
-                    newLine(at: i, cr: true)
-                    statistics.skippedBytes += 1
                 } else {
-                    lastWasCR = false
+                    newLine(at: i, cr: b == 0x0D)
                     statistics.skippedBytes += 1
                 }
+                i += 1
             case .inSentence:
-                let length = start >= 0 ? i - start : carry.count + i
+                // Printable bytes up to the length bound, in one tight loop.
+                let bound = start >= 0 ? start + maxLen : maxLen - carry.count
+                let stop = min(n, bound)
+                var j = i
+                while j < stop {
+                    let b = bytes[j]
+                    if b < 0x20 || b > 0x7E || b == 0x24 || b == 0x21 { break }
+                    j += 1
+                }
+                i = j
+                guard i < n else { break }
+                let b = bytes[i]
                 if b == 0x0A || b == 0x0D {
                     try emit(bytes, start: start, end: i, body)
                     state = .outside
@@ -161,6 +179,7 @@ public struct NMEAScanner: Sendable {
                 } else if b == 0x24 || b == 0x21 {
                     // A new start before the line ended: the partial sentence is lost
                     // (reported unless it is a lone `$`, a doubled start).
+                    let length = start >= 0 ? i - start : carry.count + i
                     if length > 1 {
                         statistics.truncated += 1
                         try report(bytes, start: start, end: i, status: .truncated, body)
@@ -175,13 +194,17 @@ public struct NMEAScanner: Sendable {
                     state = .outside
                     statistics.skippedBytes += 1
                     lastWasCR = false
-                } else if length >= maxLen {
+                } else {
+                    // A printable byte past the bound.
                     try report(bytes, start: start, end: i, status: .overlong, body)
                     statistics.overlong += 1
                     carry.removeAll(keepingCapacity: true)
                     state = .discarding
+                    statistics.skippedBytes += 1
                 }
+                i += 1
             case .discarding:
+                let b = bytes[i]
                 if b == 0x0A || b == 0x0D {
                     state = .outside
                     newLine(at: i, cr: b == 0x0D)
@@ -190,8 +213,8 @@ public struct NMEAScanner: Sendable {
                     start = i
                 }
                 statistics.skippedBytes += 1
+                i += 1
             }
-            i += 1
         }
         if state == .inSentence {
             if start >= 0 {
@@ -299,7 +322,35 @@ public struct NMEAScanner: Sendable {
     /// - Complexity: O(length).
     public static func checksumStatus(of s: UnsafeRawBufferPointer) -> NMEAFrameStatus {
         let n = s.count
-        guard n >= 2 else { return .missingChecksum }
+        guard n >= 2, let base = s.baseAddress else { return .missingChecksum }
+        // Fast path for the usual `…*HH` ending: XOR eight bytes at a time, checking each word
+        // for a `*` (SWAR zero-byte test on word ^ 0x2A…); any earlier `*` takes the slow path.
+        if n >= 4, s[n - 3] == 0x2A {
+            let end = n - 3
+            var i = 1
+            var acc: UInt64 = 0
+            var clean = true
+            while i + 8 <= end {
+                let w = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let x = w ^ 0x2A2A_2A2A_2A2A_2A2A
+                if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0 { clean = false; break }
+                acc ^= w
+                i += 8
+            }
+            if clean {
+                var sum = UInt8(truncatingIfNeeded: acc ^ acc >> 32 ^ acc >> 16 ^ acc >> 48 ^ acc >> 8 ^ acc >> 24 ^ acc >> 40 ^ acc >> 56)
+                while i < end {
+                    let b = s[i]
+                    if b == 0x2A { clean = false; break }
+                    sum ^= b
+                    i += 1
+                }
+                if clean {
+                    guard let hi = hexValue(s[n - 2]), let lo = hexValue(s[n - 1]) else { return .badChecksum }
+                    return (hi << 4 | lo) == sum ? .valid : .badChecksum
+                }
+            }
+        }
         var star = -1
         var sum: UInt8 = 0
         var i = 1

@@ -12,16 +12,17 @@ public struct NMEATalker: Hashable, Sendable, Comparable, CustomStringConvertibl
         rawValue = UInt16(u.first ?? 0) << 8 | UInt16(u.count > 1 ? u[1] : 0)
     }
 
-    public static let proprietary = NMEATalker(rawValue: UInt16(UInt8(ascii: "P")) << 8)
-    public static let gps = NMEATalker("GP")
-    public static let multiGNSS = NMEATalker("GN")
-    public static let glonass = NMEATalker("GL")
-    public static let galileo = NMEATalker("GA")
-    public static let beidou = NMEATalker("GB")
-    public static let beidouLegacy = NMEATalker("BD")
-    public static let qzss = NMEATalker("GQ")
-    public static let qzssLegacy = NMEATalker("QZ")
-    public static let navic = NMEATalker("GI")
+    // Computed from literals (not `static let`), so hot-path comparisons need no lazy-global check.
+    public static var proprietary: NMEATalker { NMEATalker(rawValue: 0x5000) } // "P"
+    public static var gps: NMEATalker { NMEATalker(rawValue: 0x4750) } // "GP"
+    public static var multiGNSS: NMEATalker { NMEATalker(rawValue: 0x474E) } // "GN"
+    public static var glonass: NMEATalker { NMEATalker(rawValue: 0x474C) } // "GL"
+    public static var galileo: NMEATalker { NMEATalker(rawValue: 0x4741) } // "GA"
+    public static var beidou: NMEATalker { NMEATalker(rawValue: 0x4742) } // "GB"
+    public static var beidouLegacy: NMEATalker { NMEATalker(rawValue: 0x4244) } // "BD"
+    public static var qzss: NMEATalker { NMEATalker(rawValue: 0x4751) } // "GQ"
+    public static var qzssLegacy: NMEATalker { NMEATalker(rawValue: 0x515A) } // "QZ"
+    public static var navic: NMEATalker { NMEATalker(rawValue: 0x4749) } // "GI"
 
     /// The satellite system the talker implies, when it implies one (`GN` does not).
     public var system: GNSSSystem? {
@@ -30,7 +31,7 @@ public struct NMEATalker: Hashable, Sendable, Comparable, CustomStringConvertibl
         case .glonass: .glonass
         case .galileo: .galileo
         case .beidou, .beidouLegacy: .beidou
-        case .qzss, .qzssLegacy, NMEATalker("PQ"): .qzss
+        case .qzss, .qzssLegacy, NMEATalker(rawValue: 0x5051): .qzss // PQ: Quectel
         case .navic: .navic
         default: nil
         }
@@ -71,10 +72,19 @@ public struct NMEASentenceType: Hashable, Sendable, Comparable, CustomStringConv
         rawValue = n == 0 ? 0 : v << (8 * UInt64(8 - n))
     }
 
-    public static let gga = NMEASentenceType("GGA"), rmc = NMEASentenceType("RMC"), gll = NMEASentenceType("GLL")
-    public static let gsa = NMEASentenceType("GSA"), gsv = NMEASentenceType("GSV"), vtg = NMEASentenceType("VTG")
-    public static let gns = NMEASentenceType("GNS"), gst = NMEASentenceType("GST"), zda = NMEASentenceType("ZDA")
-    public static let hdt = NMEASentenceType("HDT"), gbs = NMEASentenceType("GBS"), txt = NMEASentenceType("TXT")
+    // Computed from literals (not `static let`), so hot-path comparisons need no lazy-global check.
+    public static var gga: NMEASentenceType { NMEASentenceType(rawValue: 0x4747410000000000) } // "GGA"
+    public static var rmc: NMEASentenceType { NMEASentenceType(rawValue: 0x524D430000000000) } // "RMC"
+    public static var gll: NMEASentenceType { NMEASentenceType(rawValue: 0x474C4C0000000000) } // "GLL"
+    public static var gsa: NMEASentenceType { NMEASentenceType(rawValue: 0x4753410000000000) } // "GSA"
+    public static var gsv: NMEASentenceType { NMEASentenceType(rawValue: 0x4753560000000000) } // "GSV"
+    public static var vtg: NMEASentenceType { NMEASentenceType(rawValue: 0x5654470000000000) } // "VTG"
+    public static var gns: NMEASentenceType { NMEASentenceType(rawValue: 0x474E530000000000) } // "GNS"
+    public static var gst: NMEASentenceType { NMEASentenceType(rawValue: 0x4753540000000000) } // "GST"
+    public static var zda: NMEASentenceType { NMEASentenceType(rawValue: 0x5A44410000000000) } // "ZDA"
+    public static var hdt: NMEASentenceType { NMEASentenceType(rawValue: 0x4844540000000000) } // "HDT"
+    public static var gbs: NMEASentenceType { NMEASentenceType(rawValue: 0x4742530000000000) } // "GBS"
+    public static var txt: NMEASentenceType { NMEASentenceType(rawValue: 0x5458540000000000) } // "TXT"
 
     public static func < (a: NMEASentenceType, b: NMEASentenceType) -> Bool { a.rawValue < b.rawValue }
 

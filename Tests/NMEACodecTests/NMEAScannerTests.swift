@@ -95,3 +95,32 @@ private let rmc = "$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003
     let s = Array("GNGSA,A,3,13,16,21,15,10,29,27,20,,,,,1.05,0.64,0.83,1".utf8)
     #expect(NMEAScanner.checksum(of: s) == 0x03)
 }
+
+@Test func checksum_fastPath_agreesWithBytewiseXOR() {
+    // Bodies of every length 0...40, with and without a stray `*`, against a plain XOR.
+    var rng = SplitMix64(seed: 42)
+    for length in 0...40 {
+        for trial in 0..<50 {
+            var body = (0..<length).map { _ in UInt8.random(in: 0x20...0x7E, using: &rng) }.filter { $0 != 0x2A && $0 != 0x24 }
+            if trial % 5 == 0, !body.isEmpty { body[body.count / 2] = 0x2A }
+            let sum = body.reduce(0, ^)
+            let text = "$" + String(decoding: body, as: UTF8.self) + "*" + hex(sum)
+            let expected: NMEAFrameStatus = body.contains(0x2A) ? .badChecksum : .valid
+            let got = Array(text.utf8).withUnsafeBytes { NMEAScanner.checksumStatus(of: $0) }
+            #expect(got == expected, "\(text)")
+        }
+    }
+}
+
+/// A seeded generator (SplitMix64), so the sweep is repeatable.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

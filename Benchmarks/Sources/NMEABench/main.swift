@@ -36,6 +36,37 @@ func decodeOnce(_ data: Data, collectSatellites: Bool) -> (sentences: Int, fixes
     return (decoder.scanner.statistics.accepted, fixes, seconds)
 }
 
+/// The framing scanner alone (checksums verified, nothing parsed).
+func scanOnce(_ data: Data) -> (sentences: Int, seconds: Double) {
+    var scanner = NMEAScanner()
+    var bytes = 0
+    let clock = ContinuousClock()
+    let start = clock.now
+    data.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
+        var offset = 0
+        while offset < all.count {
+            let end = min(all.count, offset + 65_536)
+            scanner.scan(UnsafeRawBufferPointer(rebasing: all[offset..<end])) { bytes &+= $0.bytes.count }
+            offset = end
+        }
+    }
+    let elapsed = clock.now - start
+    if bytes == -1 { print("") }
+    return (scanner.statistics.accepted, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+}
+
+do {
+    var best = Double.infinity
+    var sentences = 0
+    for _ in 0..<runs {
+        let r = scanOnce(data)
+        best = min(best, r.seconds)
+        sentences = r.sentences
+    }
+    print(String(format: "NMEABench scanner-only seconds=%.4f MB/s=%.1f sentences/s=%.0f",
+                 best, Double(data.count) / 1_000_000 / best, Double(sentences) / best))
+}
+
 for collect in [true, false] {
     var best: (sentences: Int, fixes: Int, seconds: Double)?
     for _ in 0..<runs {
