@@ -1,5 +1,6 @@
-// Decodes an NMEA file held in memory with NMEADecoder, best of three runs, and prints
-// machine-readable results: `bytes sentences fixes seconds` and the derived rates.
+// Decodes an NMEA file held in memory with NMEADecoder, best of N runs (default 3), and
+// prints machine-readable results: `bytes sentences fixes seconds` and the derived rates.
+// Usage: NMEABench FILE [runs] [all|scan|on|off]
 import Foundation
 import NMEACodec
 
@@ -9,6 +10,9 @@ guard arguments.count >= 2, let data = FileManager.default.contents(atPath: argu
     exit(2)
 }
 let runs = arguments.count >= 3 ? Int(arguments[2]) ?? 3 : 3
+/// Which measurements to run: `all` (default), `scan`, `on` or `off` (satellite collection);
+/// single modes let an allocation counter (valgrind) attribute allocations.
+let only = arguments.count >= 4 ? arguments[3] : "all"
 
 /// One full decode in 64 KiB chunks, as a serial reader would deliver them.
 func decodeOnce(_ data: Data, collectSatellites: Bool) -> (sentences: Int, fixes: Int, seconds: Double) {
@@ -55,7 +59,7 @@ func scanOnce(_ data: Data) -> (sentences: Int, seconds: Double) {
     return (scanner.statistics.accepted, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
 }
 
-do {
+if only == "all" || only == "scan" {
     var best = Double.infinity
     var sentences = 0
     for _ in 0..<runs {
@@ -67,7 +71,7 @@ do {
                  best, Double(data.count) / 1_000_000 / best, Double(sentences) / best))
 }
 
-for collect in [true, false] {
+for collect in [true, false] where only == "all" || only == (collect ? "on" : "off") {
     var best: (sentences: Int, fixes: Int, seconds: Double)?
     for _ in 0..<runs {
         let r = decodeOnce(data, collectSatellites: collect)
