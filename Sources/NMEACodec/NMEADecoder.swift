@@ -74,7 +74,6 @@ public struct NMEADecoder: Sendable {
     // State across epochs (gpsd keeps these in its session).
     private var knownDate: NMEADate?
     private var knownDateTime: NMEATimeOfDay?
-    private var previousTimeOfDay: NMEATimeOfDay?
     private var previousMode: FixMode?
     private var previousAltitude: Double?
     private var previousTime: Double?
@@ -411,7 +410,6 @@ public struct NMEADecoder: Sendable {
         previousMode = f.mode
         if let altitude { previousAltitude = altitude } else if f.mode != .threeDimensional { previousAltitude = nil }
         if let seconds { previousTime = seconds }
-        previousTimeOfDay = f.timeOfDay
         statistics.fixes += 1
         onFix(f)
     }

@@ -4,7 +4,7 @@ public struct NMEAError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong; a struct over a private enum so new cases do not break clients.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: Hashable, Sendable {
-            case badChecksum, missingChecksum, malformedSentence, unsupportedSentence
+            case badChecksum, missingChecksum, malformedSentence
             case overlongLine, binaryNoise, invalidJSON, invalidLocation
         }
         private let value: Value
@@ -16,8 +16,6 @@ public struct NMEAError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let missingChecksum = Code(.missingChecksum)
         /// A field is missing or does not parse (wrong field count, bad number, bad time).
         public static let malformedSentence = Code(.malformedSentence)
-        /// The sentence type has no typed parser (it is still available raw).
-        public static let unsupportedSentence = Code(.unsupportedSentence)
         /// A line longer than the scanner's bound; it is dropped up to the next line end.
         public static let overlongLine = Code(.overlongLine)
         /// A non-printable byte inside a sentence; the sentence is dropped.
@@ -32,7 +30,6 @@ public struct NMEAError: Error, Hashable, Sendable, CustomStringConvertible {
             case .badChecksum: "bad checksum"
             case .missingChecksum: "missing checksum"
             case .malformedSentence: "malformed sentence"
-            case .unsupportedSentence: "unsupported sentence"
             case .overlongLine: "overlong line"
             case .binaryNoise: "binary noise"
             case .invalidJSON: "invalid gpsd JSON"

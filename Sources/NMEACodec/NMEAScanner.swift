@@ -44,6 +44,21 @@ public struct NMEAFrame {
 
     /// The sentence as text (allocates; for diagnostics and raw values, not the hot path).
     public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Why the frame was rejected, as a typed error carrying its line, column and offset;
+    /// nil for an accepted frame.
+    public var error: NMEAError? {
+        let (code, message): (NMEAError.Code, String)
+        switch status {
+        case .valid: return nil
+        case .missingChecksum: (code, message) = (.missingChecksum, "missing checksum")
+        case .badChecksum: (code, message) = (.badChecksum, "checksum does not match")
+        case .overlong: (code, message) = (.overlongLine, "line longer than the scanner's bound")
+        case .binaryNoise: (code, message) = (.binaryNoise, "non-printable byte inside the sentence")
+        case .truncated: (code, message) = (.malformedSentence, "sentence cut off by the next one")
+        }
+        return NMEAError(code, message, line: line, column: column, offset: offset)
+    }
 }
 
 /// A framing scanner for NMEA 0183 byte streams (NMEA 0183 v4.11 §5.3, with gpsd's

@@ -123,10 +123,9 @@ struct NMEACommand: ParsableCommand {
                         malformed.append("\(where_): \(error.message): \(frame.text)")
                     }
                 case .badChecksum: checksumFailures.append("\(where_): \(frame.text)")
-                case .missingChecksum: malformed.append("\(where_): missing checksum: \(frame.text)")
-                case .overlong: malformed.append("\(where_): line longer than \(scanner.options.maximumLength) bytes")
-                case .binaryNoise: malformed.append("\(where_): binary byte inside sentence: \(frame.text)")
-                case .truncated: malformed.append("\(where_): sentence cut off by the next one: \(frame.text)")
+                case .overlong: malformed.append("\(where_): \(frame.error?.message ?? "")")
+                case .missingChecksum, .binaryNoise, .truncated:
+                    malformed.append("\(where_): \(frame.error?.message ?? ""): \(frame.text)")
                 }
             }
             try NMEACommand.readChunks(file) { chunk in scanner.scan(chunk) { handle($0) } }

@@ -124,3 +124,14 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Test func frameError_carriesLineColumnAndOffset() {
+    var scanner = NMEAScanner()
+    var errors: [NMEAError] = []
+    Array("# x\n  $GPGGA,1*00\r\n".utf8).withUnsafeBytes { p in
+        scanner.scan(p) { if let e = $0.error { errors.append(e) } }
+    }
+    #expect(errors.count == 1)
+    #expect(errors.first?.code == .badChecksum)
+    #expect(errors.first?.line == 2 && errors.first?.column == 3 && errors.first?.offset == 6)
+}
