@@ -66,6 +66,9 @@ public struct NMEADecoder: Sendable {
     private var epochHasData = false
     private var epochTime: NMEATimeOfDay?
     private var epochDate: NMEADate?
+    /// The last known date when the epoch's time arrived (gpsd stamps a report with the
+    /// date it knows when the timed sentence is processed).
+    private var epochInheritedDate: NMEADate?
     private var speedFromRMC = false
     private var trackFromRMC = false
     private var epochSatellitesFromFix: Int?
@@ -238,6 +241,17 @@ public struct NMEADecoder: Sendable {
 
     // MARK: - Per-sentence handlers
 
+    /// A receiver that sends an invalid RMC without time or date (Quectel's
+    /// `$GPRMC,,V,,,,,,,,,,N`) may have lost its clock: the last known date is dropped, for the
+    /// epoch in progress too, so no time is reported until RMC or ZDA brings a date again
+    /// (as gpsd does).
+    private mutating func forgetDate() {
+        knownDate = nil
+        knownDateTime = nil
+        epochDate = nil
+        epochInheritedDate = nil
+    }
+
     private mutating func handleOther() {
         statistics.otherSentences += 1
         lastWasGSA = false
@@ -252,6 +266,7 @@ public struct NMEADecoder: Sendable {
 
     private mutating func handleRMC(_ r: NMEASentence.RMC, _ line: Int, _ onFix: (NMEAFix) -> Void) {
         let valid = r.status == 0x41 || r.status == 0x44
+        if !valid && (r.time == nil || r.date == nil) { forgetDate() }
         startEpoch(at: valid ? r.time : nil, line: line, onFix)
         applyRMC(r, valid: valid)
         lastWasGSA = false; lastWasGSV = false
@@ -331,9 +346,11 @@ public struct NMEADecoder: Sendable {
                 if abs(time.nanosecondsOfDay - current.nanosecondsOfDay) > 10_000_000 {
                     closeEpoch(onFix)
                     epochTime = time
+                    epochInheritedDate = inheritedDate(at: time)
                 }
             } else {
                 epochTime = time
+                epochInheritedDate = inheritedDate(at: time)
             }
         }
         touch(line)
@@ -345,15 +362,7 @@ public struct NMEADecoder: Sendable {
         var f = fix
         // Time: the epoch's own date, else the last known date, advanced past midnight.
         if let tod = epochTime {
-            var date = epochDate
-            if date == nil, var d = knownDate {
-                if let dt = knownDateTime, tod.nanosecondsOfDay + 43_200_000_000_000 < dt.nanosecondsOfDay {
-                    d = NMEADate(daysSinceEpoch: d.daysSinceEpoch + 1)
-                    knownDate = d
-                    knownDateTime = tod
-                }
-                date = d
-            }
+            let date = epochDate ?? epochInheritedDate
             if let epochDate, knownDate == nil || epochDate != knownDate {
                 knownDate = epochDate
                 knownDateTime = tod
@@ -414,11 +423,24 @@ public struct NMEADecoder: Sendable {
         onFix(f)
     }
 
+    /// The last known date for an epoch at `tod`, advanced by a day when the time of day went
+    /// back by more than 12 hours since the date was learnt (midnight passed).
+    private mutating func inheritedDate(at tod: NMEATimeOfDay) -> NMEADate? {
+        guard var d = knownDate else { return nil }
+        if let dt = knownDateTime, tod.nanosecondsOfDay + 43_200_000_000_000 < dt.nanosecondsOfDay {
+            d = NMEADate(daysSinceEpoch: d.daysSinceEpoch + 1)
+            knownDate = d
+            knownDateTime = tod
+        }
+        return d
+    }
+
     private mutating func resetEpoch() {
         fix = NMEAFix()
         epochHasData = false
         epochTime = nil
         epochDate = nil
+        epochInheritedDate = nil
         speedFromRMC = false
         trackFromRMC = false
         epochSatellitesFromFix = nil

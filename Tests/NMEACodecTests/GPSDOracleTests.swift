@@ -8,38 +8,71 @@ import GeoCore
 /// last TPV gpsd reported for that epoch in the `.chk` file, and the accepted sentences
 /// compared with the ones gpsd echoed.
 struct GPSDOracle {
-    /// One epoch as gpsd reported it: the last TPV carrying that time.
+    /// One epoch as gpsd reported it: the last TPV carrying that time. gpsd prints no time
+    /// until it knows a date; such TPVs are keyed by the UTC time of day of the sentence that
+    /// triggered them (`tod hh:mm:ss`), or `none` before any timed sentence.
     struct Epoch {
+        var key: String
         var time: String?
+        /// `tod …` of the sentence that triggered the TPV, whether or not gpsd printed a time.
+        var todKey: String
         var tpv: [String: Any]
+    }
+
+    /// The time of day a sentence opens an epoch with, as the decoder reads it (RMC only when valid).
+    static func timeOfDay(_ line: String) -> NMEATimeOfDay? {
+        guard let s = try? NMEASentence(parsing: line) else { return nil }
+        switch s {
+        case .gga(let g): return g.time
+        case .rmc(let r): return r.status == UInt8(ascii: "A") || r.status == UInt8(ascii: "D") ? r.time : nil
+        case .gll(let g): return g.time
+        case .gns(let g): return g.time
+        case .zda(let z): return z.time
+        default: return nil
+        }
+    }
+
+    /// The key of one of our fixes, comparable with `Epoch.key`.
+    static func key(_ fix: NMEAFix) -> String {
+        if let t = fix.isoTime { return t }
+        if let tod = fix.timeOfDay { return "tod \(tod)" }
+        return "none"
     }
 
     /// Accepted sentences (as echoed) and epochs of a `.chk` file.
     static func read(chk: String) throws -> (sentences: [String], epochs: [Epoch]) {
         var sentences: [String] = []
         var epochs: [Epoch] = []
-        var pendingUntimed: [String: Any]?
+        var tod: NMEATimeOfDay?
         for raw in chk.split(whereSeparator: \.isNewline) {
             let line = String(raw).trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("$") || line.hasPrefix("!") {
                 sentences.append(line)
+                if let t = timeOfDay(line) { tod = t }
             } else if line.hasPrefix("{") {
                 let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
                 guard let o = object as? [String: Any], o["class"] as? String == "TPV" else { continue }
-                if let time = o["time"] as? String {
-                    // Untimed TPVs just before a timed one belong to its epoch.
-                    pendingUntimed = nil
-                    if let last = epochs.last, last.time == time {
-                        epochs[epochs.count - 1].tpv = o
-                    } else {
-                        epochs.append(Epoch(time: time, tpv: o))
-                    }
+                let untimedKey = tod.map { "tod \($0)" } ?? "none"
+                let time = o["time"] as? String
+                let key = time ?? untimedKey
+                // Timed and untimed TPVs of the same second are one epoch: gpsd learns the date
+                // mid-epoch (a GGA before the RMC that brings it) or forgets it (an empty
+                // invalid RMC after the GGA). The last TPV stands for the epoch.
+                if let last = epochs.last, last.todKey == untimedKey, (last.time == nil) != (time == nil) {
+                    epochs.removeLast()
+                }
+                // TPVs before any timed sentence (key `none`) are startup reports of sentences
+                // the decoder folds into the first timed epoch.
+                if let last = epochs.last, last.key == "none", key != "none" {
+                    epochs.removeLast()
+                }
+                if let last = epochs.last, last.key == key {
+                    epochs[epochs.count - 1].tpv = o
                 } else {
-                    pendingUntimed = o
+                    epochs.append(Epoch(key: key, time: time, todKey: untimedKey, tpv: o))
                 }
             }
         }
-        if let pendingUntimed { epochs.append(Epoch(time: nil, tpv: pendingUntimed)) }
         return (sentences, epochs)
     }
 
@@ -105,19 +138,18 @@ struct GPSDOracle {
         for e in epochs {
             report.total += 1
             var ours: NMEAFix?
-            if let time = e.time {
-                var i = next
-                let ourTime = OracleException.correctedTimes[report.log]?[time] ?? time
-                while i < fixes.count, fixes[i].isoTime != ourTime { i += 1 }
-                if i < fixes.count {
-                    ours = fixes[i]
-                    next = i + 1
-                }
-            } else {
-                ours = fixes.last.flatMap { $0.isoTime == nil ? $0 : nil }
+            let wanted = OracleException.correctedTimes[report.log]?[e.key] ?? e.key
+            var i = next
+            // An untimed gpsd epoch may be one we could date (gpsd reported it before the
+            // sentence with the date arrived): match it by time of day, and the difference
+            // shows as a time difference.
+            while i < fixes.count, key(fixes[i]) != wanted, fixes[i].timeOfDay.map({ "tod \($0)" }) != wanted { i += 1 }
+            if i < fixes.count {
+                ours = fixes[i]
+                next = i + 1
             }
             if let why = difference(ours, e.tpv) {
-                report.mismatches.append((e.time ?? "untimed", why))
+                report.mismatches.append((e.key, why))
             } else {
                 report.matched += 1
             }
@@ -136,6 +168,9 @@ struct GPSDOracle {
 ///   geoid grid; LocationKit has no geoid model and leaves `altitudeHAE` nil rather than guess.
 /// - `staleSpeed`: an epoch with no speed sentence. gpsd's TPV repeats the speed of an earlier
 ///   epoch; LocationKit reports only what the epoch's sentences say.
+/// - `earlyReport`: gpsd reported the epoch before the epoch's RMC (which brings the date)
+///   arrived, and never again for that second, so its last TPV has no time; LocationKit
+///   reports the epoch whole, dated by that RMC.
 /// - `speedFromPositions`: gpsd reported the epoch at its GLL, before the VTG of the same
 ///   second arrived, with a speed derived from position differences; LocationKit uses the
 ///   receiver's own VTG speed.
@@ -153,6 +188,7 @@ enum OracleException {
             "2006-09-16T19:41:24.000Z": ["altHAE missing", "speed missing"],
         ],
         "triton400.log": ["2013-04-01T03:01:30.000Z": ["speed missing"]], // staleSpeed (its GGA is truncated)
+        "beidou-gb.log": ["tod 05:32:32.438000000": ["time 2015-03-02T05:32:32.438Z vs nil"]], // earlyReport
     ]
 
     /// gpsd epoch times whose LocationKit counterpart has a corrected time.

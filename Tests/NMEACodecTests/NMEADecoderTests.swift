@@ -99,3 +99,13 @@ func sentence(_ body: String) -> String {
     #expect(fixes.first?.altitudeMSL == 100.0)
     #expect(fixes.first?.isoTime == nil) // the date came only from the RMC
 }
+
+@Test func decode_emptyInvalidRMC_forgetsTheDate() {
+    let text = sentence("GPRMC,120000.00,A,4807.038,N,01131.000,E,0.0,,010120,,,A")
+        + sentence("GPGGA,120001.00,4807.038,N,01131.000,E,1,08,0.9,100.0,M,46.9,M,,")
+        + sentence("GPRMC,,V,,,,,,,,,,N")
+        + sentence("GPGGA,120002.00,4807.038,N,01131.000,E,1,08,0.9,100.0,M,46.9,M,,")
+    let fixes = NMEADecoder.decode(Array(text.utf8))
+    #expect(fixes.map(\.isoTime) == ["2020-01-01T12:00:00.000Z", nil, nil])
+    #expect(fixes.last?.timeOfDay == NMEATimeOfDay(hour: 12, minute: 0, second: 2))
+}
