@@ -28,8 +28,11 @@ for _ in 1 2 3; do
   t=$(echo "$end - $start" | bc -l)
   if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
 done
-sentences=$(echo "$OURS" | head -1 | sed -E 's/.*sentences=([0-9]+).*/\1/')
+ON="$(echo "$OURS" | grep 'satellites=on')"
+sentences=$(echo "$ON" | sed -E 's/.*sentences=([0-9]+).*/\1/')
 bytes=$(stat -c %s "$INPUT")
-ours_s=$(echo "$OURS" | head -1 | sed -E 's/.*seconds=([0-9.]+).*/\1/')
+ours_s=$(echo "$ON" | sed -E 's/.* seconds=([0-9.]+).*/\1/')
 printf "gpsdecode seconds=%.4f MB/s=%.1f sentences/s=%.0f\n" "$best" "$(echo "$bytes / 1000000 / $best" | bc -l)" "$(echo "$sentences / $best" | bc -l)"
 printf "ratio (LocationKit with satellites / gpsdecode): %.1fx faster\n" "$(echo "$best / $ours_s" | bc -l)"
+OFF_S=$(echo "$OURS" | grep 'satellites=off' | sed -E 's/.* seconds=([0-9.]+).*/\1/')
+printf "ratio (LocationKit without satellite lists / gpsdecode): %.1fx faster\n" "$(echo "$best / $OFF_S" | bc -l)"
