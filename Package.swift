@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "GeoCore", targets: ["GeoCore"]),
         .library(name: "OSMImport", targets: ["OSMImport"]),
         .library(name: "GPXCodec", targets: ["GPXCodec"]),
+        .library(name: "NMEACodec", targets: ["NMEACodec"]),
         .library(name: "Positioning", targets: ["Positioning"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
@@ -35,8 +36,11 @@ let package = Package(
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
         .target(name: "GPXCodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
+        // NMEA 0183 scanner, parsers, epoch assembly, encoder and gpsd JSON, over bytes.
+        .target(name: "NMEACodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
-        .target(name: "Positioning", dependencies: ["GeoCore", "GPXCodec"], swiftSettings: strictSettings),
+        .target(name: "Positioning", dependencies: ["GeoCore", "GPXCodec", "NMEACodec"], swiftSettings: strictSettings),
 
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], swiftSettings: strictSettings),
@@ -48,6 +52,7 @@ let package = Package(
                 "GeoCore",
                 "OSMImport",
                 "GPXCodec",
+                "NMEACodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -78,6 +83,11 @@ let package = Package(
             name: "GPXCodecTests",
             dependencies: ["GPXCodec", "GeoTestSupport"],
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "NMEACodecTests",
+            dependencies: ["NMEACodec", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -27,5 +27,10 @@ let package = Package(
             name: "GPXBench",
             dependencies: [.product(name: "GPXCodec", package: "LocationKit")]
         ),
+        // NMEA decoding throughput (sentences/s, MB/s) on a large concatenated capture (driver: Benchmarks/nmea.sh, peer: gpsdecode).
+        .executableTarget(
+            name: "NMEABench",
+            dependencies: [.product(name: "NMEACodec", package: "LocationKit")]
+        ),
     ]
 )

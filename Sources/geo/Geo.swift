@@ -12,6 +12,7 @@ struct Geo: AsyncParsableCommand {
             SampleCityCommand.self,
             OSMCommand.self,
             GPXCommand.self,
+            NMEACommand.self,
         ]
     )
 }
