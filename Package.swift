@@ -92,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["geo", "GeoTestSupport"],
+            dependencies: ["geo", "GeoCore", "GPXCodec", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
     ]

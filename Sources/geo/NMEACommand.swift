@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoCore
+import GPXCodec
 import NMEACodec
 
 /// `geo nmea`: decode and check NMEA 0183 captures.
@@ -72,22 +73,30 @@ struct NMEACommand: ParsableCommand {
                 collectSatellites: false
             )
             var decoder = NMEADecoder(options: options)
-            var out = Output()
-            if format == .gpx {
+            switch format {
+            case .json:
+                var out = Output()
+                try NMEACommand.readChunks(file) { chunk in decoder.decode(chunk) { out.write(FixJSON.line($0) + "\n") } }
+                decoder.finish { out.write(FixJSON.line($0) + "\n") }
+                out.flush()
+            case .gpx:
                 let name = file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent
-                out.write(GPXWriter.header(name: name))
-            }
-            let format = self.format
-            let emit: (NMEAFix) -> Void = { fix in
-                switch format {
-                case .json: out.write(FixJSON.line(fix) + "\n")
-                case .gpx: if let p = GPXWriter.trackPoint(fix) { out.write(p) }
+                var writer = try GPXStreamWriter(sink: GPXFileSink(path: "-"), header: GPXHeader(creator: "LocationKit geo nmea"))
+                try writer.beginTrack(GPXPathInfo(name: name))
+                try writer.beginSegment()
+                var failure: (any Error)?
+                let emit: (NMEAFix) -> Void = { fix in
+                    guard failure == nil, let point = GPXPoint(fix) else { return }
+                    do { try writer.write(trackPoint: point) } catch { failure = error }
                 }
+                try NMEACommand.readChunks(file) { chunk in decoder.decode(chunk, emit) }
+                decoder.finish(emit)
+                if let failure { throw failure }
+                try writer.endSegment()
+                try writer.endTrack()
+                var sink = try writer.finish()
+                sink.close()
             }
-            try NMEACommand.readChunks(file) { chunk in decoder.decode(chunk) { emit($0) } }
-            decoder.finish { emit($0) }
-            if format == .gpx { out.write(GPXWriter.footer) }
-            out.flush()
         }
     }
 
@@ -165,57 +174,18 @@ enum FixJSON {
     }
 }
 
-/// A minimal GPX 1.1 track writer (https://www.topografix.com/GPX/1/1/): one `trkseg` of the
-/// fixes with a time and a 2D or 3D position.
-enum GPXWriter {
-    static func header(name: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <gpx version="1.1" creator="LocationKit geo nmea" xmlns="http://www.topografix.com/GPX/1/1">
-          <trk>
-            <name>\(escape(name))</name>
-            <trkseg>
-
-        """
-    }
-
-    static let footer = "    </trkseg>\n  </trk>\n</gpx>\n"
-
-    /// A `trkpt` with children in the schema's order: ele, time, geoidheight, fix, sat, hdop, vdop, pdop.
-    static func trackPoint(_ f: NMEAFix) -> String? {
-        guard let time = f.isoTime, let lat = f.latitude, let lon = f.longitude, let mode = f.mode,
-              mode >= .twoDimensional else { return nil }
-        var s = "      <trkpt lat=\"\(String(format: "%.9f", lat))\" lon=\"\(String(format: "%.9f", lon))\">"
-        if mode == .threeDimensional, let ele = f.altitudeMSL { s += "<ele>\(String(format: "%.3f", ele))</ele>" }
-        s += "<time>\(escape(time))</time>"
-        if let g = f.geoidSeparation { s += "<geoidheight>\(String(format: "%.3f", g))</geoidheight>" }
-        let fix = f.quality == .differential ? "dgps" : (mode == .threeDimensional ? "3d" : "2d")
-        s += "<fix>\(fix)</fix>"
-        if let n = f.sky.satellitesUsed, n >= 0 { s += "<sat>\(n)</sat>" }
-        if let h = f.sky.hdop { s += "<hdop>\(String(format: "%.2f", h))</hdop>" }
-        if let v = f.sky.vdop { s += "<vdop>\(String(format: "%.2f", v))</vdop>" }
-        if let p = f.sky.pdop { s += "<pdop>\(String(format: "%.2f", p))</pdop>" }
-        return s + "</trkpt>\n"
-    }
-
-    /// Escapes the five XML special characters (XML 1.0 §2.4) and drops characters XML 1.0
-    /// does not allow.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                let v = scalar.value
-                if v == 0x9 || v == 0xA || v == 0xD || (v >= 0x20 && v != 0xFFFE && v != 0xFFFF) {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
+extension GPXPoint {
+    /// The fix as a GPX track point (GPX 1.1 `wptType`), or nil without a time and a 2D or 3D
+    /// position: elevation is MSL, `fix` is dgps for differential fixes, DOPs from the sky.
+    init?(_ f: NMEAFix) {
+        guard let time = f.time, let lat = f.latitude, let lon = f.longitude, let mode = f.mode, mode >= .twoDimensional,
+              let coordinate = try? Coordinate(latitude: lat, longitude: lon) else { return nil }
+        self.init(coordinate: coordinate, elevation: mode == .threeDimensional ? f.altitudeMSL.map(Distance.meters) : nil, time: time)
+        geoidHeight = f.geoidSeparation.map(Distance.meters)
+        fix = f.quality == .differential ? .dgps : (mode == .threeDimensional ? .threeDimensional : .twoDimensional)
+        satellites = f.sky.satellitesUsed.flatMap { $0 >= 0 ? $0 : nil }
+        hdop = f.sky.hdop
+        vdop = f.sky.vdop
+        pdop = f.sky.pdop
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import GeoCore
+import GPXCodec
 import Testing
 import GeoTestSupport
 
@@ -44,9 +46,15 @@ $GNGGA,003957.00,4552.65403,S,17030.00673,E,1,12,0.64,14.2,M,1.8,M,,*5D
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"))
     #expect(result.stdout.contains("<name>a&amp;b&lt;c&gt;.log</name>"))
-    #expect(result.stdout.components(separatedBy: "<trkpt ").count - 1 == 2)
-    #expect(result.stdout.contains("<trkpt lat=\"-45.877567167\" lon=\"170.500111333\"><ele>14.200</ele><time>2019-04-12T00:39:56.000Z</time>"))
     #expect(result.stdout.hasSuffix("</gpx>\n"))
+    let document = try GPXReader.read(bytes: Array(result.stdout.utf8))
+    let points = document.tracks.flatMap(\.segments).flatMap(\.points)
+    #expect(points.count == 2)
+    let first = try #require(points.first)
+    // 4552.65403 S, 17030.00668 E: degrees + minutes / 60.
+    #expect(abs(first.coordinate.latitude - -45.877_567_166_7) < 1e-9 && abs(first.coordinate.longitude - 170.500_111_333_3) < 1e-9)
+    #expect(first.elevation?.meters == 14.2)
+    #expect(first.time == Date(timeIntervalSince1970: 1_555_029_596)) // 2019-04-12T00:39:56Z
 }
 
 @Test func nmeaCheck_reportsCountsChecksumFailuresAndMalformedLines() throws {
