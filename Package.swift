@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "TrackFiltering", targets: ["TrackFiltering"]),
         .library(name: "OSMImport", targets: ["OSMImport"]),
         .library(name: "GPXCodec", targets: ["GPXCodec"]),
+        .library(name: "NMEACodec", targets: ["NMEACodec"]),
+        .library(name: "Positioning", targets: ["Positioning"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -38,6 +40,12 @@ let package = Package(
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
         .target(name: "GPXCodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
+        // NMEA 0183 scanner, parsers, epoch assembly, encoder and gpsd JSON, over bytes.
+        .target(name: "NMEACodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
+        // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
+        .target(name: "Positioning", dependencies: ["GeoCore", "GPXCodec", "NMEACodec"], swiftSettings: strictSettings),
+
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
@@ -49,6 +57,7 @@ let package = Package(
                 "OSMImport",
                 "GPXCodec",
                 "TrackFiltering",
+                "NMEACodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -64,6 +73,11 @@ let package = Package(
             name: "TrackFilteringTests",
             dependencies: ["TrackFiltering", "GeoCore", "GeoTestSupport"],
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PositioningTests",
+            dependencies: ["Positioning", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -83,8 +97,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "NMEACodecTests",
+            dependencies: ["NMEACodec", "GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "geoTests",
-            dependencies: ["geo", "GeoTestSupport"],
+            dependencies: ["geo", "GeoCore", "GPXCodec", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
     ]

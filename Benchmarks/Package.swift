@@ -34,6 +34,10 @@ let package = Package(
                 .product(name: "GeoCore", package: "LocationKit"),
                 .product(name: "TrackFiltering", package: "LocationKit"),
             ]
+        // NMEA decoding throughput (sentences/s, MB/s) on a large concatenated capture (driver: Benchmarks/nmea.sh, peer: gpsdecode).
+        .executableTarget(
+            name: "NMEABench",
+            dependencies: [.product(name: "NMEACodec", package: "LocationKit")]
         ),
     ]
 )

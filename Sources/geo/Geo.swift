@@ -13,6 +13,7 @@ struct Geo: AsyncParsableCommand {
             OSMCommand.self,
             GPXCommand.self,
             EvalCommand.self,
+            NMEACommand.self,
         ]
     )
 }

@@ -1,0 +1,81 @@
+public import GeoCore
+
+/// One element of the live-update sequence (Core Location's `CLLocationUpdate`).
+public struct LocationUpdate: Sendable, Hashable {
+    /// The fix, or nil when the update only reports a state (lost position).
+    public var location: Location?
+    /// True on the one update that announces a stop; delivery then pauses until movement
+    /// resumes, and the first update after that has `isStationary == false`.
+    public var isStationary: Bool
+    /// True when the source has no position (receiver lost its fix, daemon gone).
+    public var locationUnavailable: Bool
+
+    public init(location: Location?, isStationary: Bool = false, locationUnavailable: Bool = false) {
+        self.location = location
+        self.isStationary = isStationary
+        self.locationUnavailable = locationUnavailable
+    }
+
+    /// Live updates from `source`: iterate with `for try await`; leaving the loop stops the
+    /// source and releases it.
+    ///
+    /// Stationary detection follows `configuration` (see `StationaryDetector`): one update with
+    /// `isStationary == true`, then silence, then updates again once the device moves. A silent
+    /// source produces one `locationUnavailable` update after `configuration.lostTimeout`.
+    /// - Parameters:
+    ///   - configuration: the preset, `.default` unless said otherwise.
+    ///   - source: where fixes come from.
+    ///   - clock: the clock for the lost-position timeout (a `ManualClock` in tests).
+    public static func liveUpdates<C: Clock>(_ configuration: LiveConfiguration = .default, source: any PositionSource,
+                                             clock: C) -> Updates where C.Duration == Duration {
+        Updates(configuration: configuration, source: LostPositionWatchdog(source, timeout: configuration.lostTimeout, clock: clock))
+    }
+
+    /// Live updates from `source`, timed by the continuous clock.
+    public static func liveUpdates(_ configuration: LiveConfiguration = .default, source: any PositionSource) -> Updates {
+        liveUpdates(configuration, source: source, clock: ContinuousClock())
+    }
+
+    /// The named sequence of live updates (STYLE.md §3.8: never `any AsyncSequence` in public API).
+    public struct Updates: AsyncSequence, Sendable {
+        public typealias Element = LocationUpdate
+        let configuration: LiveConfiguration
+        let source: any PositionSource
+
+        public func makeAsyncIterator() -> AsyncIterator {
+            let (stream, output) = AsyncThrowingStream.makeStream(of: LocationUpdate.self, bufferingPolicy: .bufferingNewest(256))
+            let configuration = self.configuration, source = self.source
+            let run = Task {
+                var detector = StationaryDetector(configuration: configuration)
+                do {
+                    for try await event in source.events() {
+                        switch event {
+                        case .location(let location):
+                            switch detector.update(with: location) {
+                            case .becameStationary?: output.yield(LocationUpdate(location: location, isStationary: true))
+                            case .resumedMoving?, nil:
+                                if !detector.isStationary { output.yield(LocationUpdate(location: location)) }
+                            }
+                        case .lost:
+                            output.yield(LocationUpdate(location: nil, locationUnavailable: true))
+                        case .authorizationChanged(.denied):
+                            throw PositioningError(.denied, "\(source.name): access to the positioning source was denied")
+                        case .authorizationChanged:
+                            break
+                        }
+                    }
+                    output.finish()
+                } catch {
+                    output.finish(throwing: error)
+                }
+            }
+            output.onTermination = { _ in run.cancel() }
+            return AsyncIterator(base: stream.makeAsyncIterator())
+        }
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingStream<LocationUpdate, any Error>.AsyncIterator
+            public mutating func next() async throws -> LocationUpdate? { try await base.next() }
+        }
+    }
+}

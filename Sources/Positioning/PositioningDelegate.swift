@@ -1,0 +1,30 @@
+public import GeoCore
+
+/// The classic delegate style (Core Location's `CLLocationManagerDelegate`), fed from the same
+/// event stream as `PositioningManager.events()`. Every method has a default that does nothing.
+///
+/// Calls arrive in event order, one at a time. Fixes that arrive while the delegate is still busy
+/// are delivered together in the next `didUpdateLocations` batch, oldest first.
+public protocol PositioningDelegate: AnyObject, Sendable {
+    /// New fixes, oldest first; the last is the most recent.
+    func positioningManager(_ manager: PositioningManager, didUpdateLocations locations: [Location]) async
+    /// A failure: `.locationUnknown` (the manager keeps trying) or `.denied` (it stopped).
+    func positioningManager(_ manager: PositioningManager, didFailWithError error: PositioningError) async
+    /// The position is lost.
+    func positioningManagerDidLosePosition(_ manager: PositioningManager) async
+    /// Updates paused because the device is stationary.
+    func positioningManagerDidPauseLocationUpdates(_ manager: PositioningManager) async
+    /// Updates resumed because the device moves again.
+    func positioningManagerDidResumeLocationUpdates(_ manager: PositioningManager) async
+    /// The authorization of the source changed.
+    func positioningManager(_ manager: PositioningManager, didChangeAuthorization status: AuthorizationStatus) async
+}
+
+extension PositioningDelegate {
+    public func positioningManager(_ manager: PositioningManager, didUpdateLocations locations: [Location]) async {}
+    public func positioningManager(_ manager: PositioningManager, didFailWithError error: PositioningError) async {}
+    public func positioningManagerDidLosePosition(_ manager: PositioningManager) async {}
+    public func positioningManagerDidPauseLocationUpdates(_ manager: PositioningManager) async {}
+    public func positioningManagerDidResumeLocationUpdates(_ manager: PositioningManager) async {}
+    public func positioningManager(_ manager: PositioningManager, didChangeAuthorization status: AuthorizationStatus) async {}
+}

@@ -1,0 +1,353 @@
+public import Foundation
+public import GeoCore
+
+/// How the manager delivers positions (HERE's `NMADevicePositioningMethod`).
+public enum PositioningMethod: Sendable, Hashable {
+    /// Every fix the source delivers (`…GPS`).
+    case continuous
+    /// Only significant movement, to save work downstream (`…SignificantChanges`): a fix is
+    /// delivered when it is at least 500 m from the last delivered one, or when 15 minutes
+    /// have passed since the last delivery. The first fix is always delivered.
+    case significantChanges
+}
+
+/// Which roads a live position is matched to.
+public enum MapMatchMode: Sendable, Hashable { case car, pedestrian }
+
+/// A map-matched position with the matcher's confidence.
+public struct MatchedPosition: Sendable, Hashable {
+    public var location: Location
+    /// How sure the matcher is, in [0, 1].
+    public var confidence: Double
+    public init(location: Location, confidence: Double) {
+        self.location = location
+        self.confidence = confidence
+    }
+}
+
+/// Snaps live positions onto roads; the MapMatching module provides one.
+public protocol LivePositionMatcher: Sendable {
+    /// The matched position for the newest raw fix, or nil when no road fits.
+    func match(_ location: Location, mode: MapMatchMode) async -> MatchedPosition?
+}
+
+extension Notification.Name {
+    /// Posted with `object` the manager and `userInfo["location"]` the new `Location`
+    /// (HERE's `NMAPositioningManagerDidUpdatePositionNotification`).
+    public static let positioningManagerDidUpdatePosition = Notification.Name("PositioningManagerDidUpdatePosition")
+    /// Posted with `object` the manager when the position is lost
+    /// (HERE's `NMAPositioningManagerDidLosePositionNotification`).
+    public static let positioningManagerDidLosePosition = Notification.Name("PositioningManagerDidLosePosition")
+}
+
+/// The positioning engine: reads a `PositionSource`, keeps the latest position and fans events
+/// out to subscribers, the delegate and `NotificationCenter` (DESIGN.md §1, HERE's
+/// `NMAPositioningManager`).
+///
+/// Rules that hold:
+/// - `currentPosition` is `mapMatchedPosition` when map matching is on and the matcher is at
+///   least `minimumMatchConfidence` sure, else `rawPosition`; nil while stopped.
+/// - A `.locationUnknown` failure is reported and the source restarted after a backoff of
+///   1, 2, 4 … 30 s on the manager's clock; `.denied` is reported and stops the manager.
+/// - With `pausesLocationUpdatesAutomatically`, a stationary device (see `StationaryDetector`)
+///   produces one `.paused`, no updates, then `.resumed` with the next moving fix.
+public actor PositioningManager {
+    /// The process-wide manager on the default device source (HERE's `sharedPositioningManager`).
+    public static let shared = PositioningManager()
+
+    /// The source in use; nil means the default device source, resolved at `start`.
+    public private(set) var dataSource: (any PositionSource)?
+    /// Stationary detection and the lost-position timeout.
+    public var configuration: LiveConfiguration = .default
+    /// Whether a stationary device pauses updates (Core Location's property of the same name).
+    public var pausesLocationUpdatesAutomatically = true
+    /// Whether live positions are map-matched (off by default, as in HERE's SDK).
+    public var mapMatchingEnabled = false
+    /// Which roads positions are matched to.
+    public var mapMatchMode: MapMatchMode = .car
+    /// The matcher confidence at or above which `currentPosition` is the matched position.
+    public var minimumMatchConfidence = 0.5
+    /// How `start` was last called.
+    public private(set) var method: PositioningMethod = .continuous
+    /// Whether positioning runs.
+    public private(set) var isRunning = false
+    /// Whether delivery is paused because the device is stationary.
+    public private(set) var isPaused = false
+    /// The source's authorization as last reported.
+    public private(set) var authorizationStatus: AuthorizationStatus = .notDetermined
+    /// The latest fix exactly as the source delivered it.
+    public private(set) var rawPosition: Location?
+    /// The latest map-matched fix; nil while map matching is off or nothing matched.
+    public private(set) var mapMatchedPosition: Location?
+    private var matchConfidence = 0.0
+    /// Mean ground speed over the fixes of the last `averageSpeedWindow` (reported speeds,
+    /// else speeds implied by consecutive positions); nil before two fixes.
+    public private(set) var averageSpeed: Speed?
+    /// The window `averageSpeed` averages over.
+    public var averageSpeedWindow: Duration = .seconds(60)
+
+    /// Sleeps on the injected clock (retry backoff).
+    private let sleep: @Sendable (Duration) async throws -> Void
+    /// Wraps a source in a `LostPositionWatchdog` on the injected clock.
+    private let watched: @Sendable (any PositionSource, Duration) -> any PositionSource
+    private let broadcaster = EventBroadcaster()
+    private weak var delegate: (any PositioningDelegate)?
+    private var matcher: (any LivePositionMatcher)?
+    private var run: Task<Void, Never>?
+    private var generation = 0
+    private var detector = StationaryDetector(configuration: .default)
+    private var significant = SignificantChangeGate()
+    private var speeds: [(time: Date, speed: Double)] = []
+    private var delegateQueue: [PositioningEvent] = []
+    private var delegateBusy = false
+    private let defaultSource: @Sendable () throws -> any PositionSource
+
+    /// Creates a manager on `source`; nil uses the default device source of the platform.
+    /// - Parameters:
+    ///   - clock: times the lost-position timeout and retry backoff (a `ManualClock` in tests).
+    public init<C: Clock>(source: (any PositionSource)? = nil, clock: C) where C.Duration == Duration {
+        self.dataSource = source
+        self.sleep = { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
+        self.watched = { LostPositionWatchdog($0, timeout: $1, clock: clock) }
+        self.defaultSource = { throw PositioningError(.sourceUnavailable, "TODO device source") }
+    }
+
+    /// Creates a manager on `source`, timed by the continuous clock; nil uses the default
+    /// device source of the platform.
+    public init(source: (any PositionSource)? = nil) {
+        self.init(source: source, clock: ContinuousClock())
+    }
+
+    /// The position to show: map-matched when enabled and confident, else raw; nil while stopped.
+    public var currentPosition: Location? {
+        guard isRunning else { return nil }
+        if mapMatchingEnabled, let matched = mapMatchedPosition, matchConfidence >= minimumMatchConfidence { return matched }
+        return rawPosition
+    }
+
+    /// Replaces the source; a running manager switches to it at once.
+    public func setDataSource(_ source: (any PositionSource)?) {
+        dataSource = source
+        if isRunning { launch() }
+    }
+
+    /// Sets the delegate (held weakly).
+    public func setDelegate(_ delegate: (any PositioningDelegate)?) { self.delegate = delegate }
+
+    /// Sets the live map matcher used when `mapMatchingEnabled` is on.
+    public func setMapMatcher(_ matcher: (any LivePositionMatcher)?) { self.matcher = matcher }
+
+    /// Turns map matching on or off; off clears `mapMatchedPosition`.
+    public func setMapMatchingEnabled(_ enabled: Bool, mode: MapMatchMode? = nil) {
+        mapMatchingEnabled = enabled
+        if let mode { mapMatchMode = mode }
+        if !enabled { mapMatchedPosition = nil }
+    }
+
+    /// Sets the stationary / lost-timeout parameters; takes effect at the next start.
+    public func setConfiguration(_ configuration: LiveConfiguration, pausesAutomatically: Bool = true) {
+        self.configuration = configuration
+        self.pausesLocationUpdatesAutomatically = pausesAutomatically
+    }
+
+    /// A new subscription to every event from now on, with its own buffer: by default the 256
+    /// newest undelivered events are kept and older ones dropped, so a stalled subscriber never
+    /// holds memory without bound. Cancelling its task or dropping the iterator unsubscribes.
+    public nonisolated func events(bufferingPolicy: AsyncStream<PositioningEvent>.Continuation.BufferingPolicy = .bufferingNewest(256)) -> PositioningEvents {
+        broadcaster.subscribe(bufferingPolicy: bufferingPolicy)
+    }
+
+    /// The number of live subscriptions (they end when their consumers go away).
+    public nonisolated var subscriberCount: Int { broadcaster.subscriberCount }
+
+    /// Starts positioning; true when it runs (or already ran), false when no source can be had,
+    /// in which case a `.failed(.sourceUnavailable)` event says why.
+    @discardableResult
+    public func start(_ method: PositioningMethod = .continuous) -> Bool {
+        self.method = method
+        if isRunning { return true }
+        if dataSource == nil {
+            do {
+                dataSource = try defaultSource()
+            } catch {
+                let failure = error as? PositioningError ?? PositioningError(.sourceUnavailable, "\(error)")
+                emit(.failed(failure))
+                return false
+            }
+        }
+        isRunning = true
+        launch()
+        return true
+    }
+
+    /// Stops positioning and the source; `currentPosition` becomes nil.
+    public func stop() {
+        guard isRunning else { return }
+        finishRun()
+    }
+
+    // MARK: - Running the source
+
+    private func launch() {
+        run?.cancel()
+        generation += 1
+        detector = StationaryDetector(configuration: configuration)
+        significant = SignificantChangeGate()
+        isPaused = false
+        guard let dataSource else { return }
+        let source = watched(dataSource, configuration.lostTimeout)
+        let token = generation
+        run = Task { await self.consume(source, generation: token) }
+    }
+
+    private func consume(_ source: any PositionSource, generation token: Int) async {
+        var failures = 0
+        while !Task.isCancelled, token == generation {
+            do {
+                for try await event in source.events() {
+                    guard token == generation else { return }
+                    failures = 0
+                    await handle(event)
+                }
+                if token == generation, !Task.isCancelled { finishRun() }
+                return
+            } catch {
+                guard token == generation, !Task.isCancelled else { return }
+                let failure = error as? PositioningError ?? PositioningError(.locationUnknown, "\(source.name): \(error)", underlying: error)
+                emit(.failed(failure))
+                if failure.code == .denied {
+                    authorizationStatus = .denied
+                    emit(.authorizationChanged(.denied))
+                    finishRun()
+                    return
+                }
+                failures += 1
+                let backoff = Duration.seconds(min(1 << min(failures - 1, 5), 30))
+                do { try await sleep(backoff) } catch { return }
+            }
+        }
+    }
+
+    private func finishRun() {
+        run?.cancel()
+        run = nil
+        generation += 1
+        isRunning = false
+        isPaused = false
+        emit(.stopped)
+    }
+
+    private func handle(_ event: PositionSourceEvent) async {
+        switch event {
+        case .lost:
+            emit(.lost)
+        case .authorizationChanged(let status):
+            authorizationStatus = status
+            emit(.authorizationChanged(status))
+        case .location(let location):
+            if authorizationStatus != .authorized {
+                authorizationStatus = .authorized
+                emit(.authorizationChanged(.authorized))
+            }
+            rawPosition = location
+            recordSpeed(location)
+            if mapMatchingEnabled, let matcher {
+                let mode = mapMatchMode
+                let matched = await matcher.match(location, mode: mode)
+                mapMatchedPosition = matched?.location
+                matchConfidence = matched?.confidence ?? 0
+            }
+            if pausesLocationUpdatesAutomatically {
+                switch detector.update(with: location) {
+                case .becameStationary?:
+                    isPaused = true
+                    emit(.paused)
+                case .resumedMoving?:
+                    isPaused = false
+                    emit(.resumed)
+                case nil: break
+                }
+            }
+            guard !isPaused else { return }
+            if method == .significantChanges, !significant.admits(location) { return }
+            emit(.updated(currentPosition ?? location))
+        }
+    }
+
+    private func recordSpeed(_ location: Location) {
+        var speed = location.speed?.metersPerSecond
+        if speed == nil, let last = speeds.last, let previous = previousFix {
+            let dt = location.timestamp.timeIntervalSince(last.time)
+            if dt > 0 { speed = previous.distance(to: location.coordinate).meters / dt }
+        }
+        previousFix = location.coordinate
+        guard let speed, speed.isFinite, speed >= 0 else { return }
+        speeds.append((location.timestamp, speed))
+        let horizon = location.timestamp.addingTimeInterval(-averageSpeedWindow.seconds)
+        speeds.removeAll { $0.time < horizon }
+        averageSpeed = Speed(metersPerSecond: speeds.reduce(0) { $0 + $1.speed } / Double(speeds.count))
+    }
+    private var previousFix: Coordinate?
+
+    // MARK: - Fan-out
+
+    private func emit(_ event: PositioningEvent) {
+        broadcaster.send(event)
+        switch event {
+        case .updated(let location):
+            NotificationCenter.default.post(name: .positioningManagerDidUpdatePosition, object: self, userInfo: ["location": location])
+        case .lost:
+            NotificationCenter.default.post(name: .positioningManagerDidLosePosition, object: self)
+        default: break
+        }
+        guard delegate != nil else { return }
+        delegateQueue.append(event)
+        if !delegateBusy {
+            delegateBusy = true
+            Task { await self.drainDelegateQueue() }
+        }
+    }
+
+    /// Delivers queued events to the delegate one call at a time, merging consecutive
+    /// updates into one `didUpdateLocations` batch.
+    private func drainDelegateQueue() async {
+        defer { delegateBusy = false }
+        while !delegateQueue.isEmpty, let delegate {
+            let first = delegateQueue.removeFirst()
+            switch first {
+            case .updated(let location):
+                var batch = [location]
+                while case .updated(let next)? = delegateQueue.first {
+                    batch.append(next)
+                    delegateQueue.removeFirst()
+                }
+                await delegate.positioningManager(self, didUpdateLocations: batch)
+            case .lost: await delegate.positioningManagerDidLosePosition(self)
+            case .failed(let error): await delegate.positioningManager(self, didFailWithError: error)
+            case .paused: await delegate.positioningManagerDidPauseLocationUpdates(self)
+            case .resumed: await delegate.positioningManagerDidResumeLocationUpdates(self)
+            case .authorizationChanged(let status): await delegate.positioningManager(self, didChangeAuthorization: status)
+            case .stopped: break
+            }
+        }
+    }
+}
+
+/// The significant-change rule of `PositioningMethod.significantChanges`.
+struct SignificantChangeGate: Sendable {
+    /// Movement that always counts as significant.
+    static let minimumDistance = Distance.meters(500)
+    /// The longest silence between deliveries.
+    static let heartbeat: TimeInterval = 15 * 60
+    private var lastDelivered: Location?
+
+    mutating func admits(_ location: Location) -> Bool {
+        if let last = lastDelivered,
+           last.coordinate.distance(to: location.coordinate) < Self.minimumDistance,
+           location.timestamp.timeIntervalSince(last.timestamp) < Self.heartbeat {
+            return false
+        }
+        lastDelivered = location
+        return true
+    }
+}

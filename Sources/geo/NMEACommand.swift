@@ -1,0 +1,191 @@
+import ArgumentParser
+import Foundation
+import GeoCore
+import GPXCodec
+import NMEACodec
+
+/// `geo nmea`: decode and check NMEA 0183 captures.
+struct NMEACommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nmea",
+        abstract: "Decode NMEA 0183 logs into fixes, or check them for bad sentences.",
+        subcommands: [Decode.self, Check.self]
+    )
+
+    /// Reads a file (or standard input for `-`) in 64 KiB chunks.
+    static func readChunks(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+        let handle: FileHandle
+        if path == "-" {
+            handle = FileHandle.standardInput
+        } else {
+            guard let h = FileHandle(forReadingAtPath: path) else {
+                throw ValidationError("cannot open \(path)")
+            }
+            handle = h
+        }
+        defer { if path != "-" { try? handle.close() } }
+        while let data = try handle.read(upToCount: 1 << 16), !data.isEmpty {
+            data.withUnsafeBytes(body)
+        }
+    }
+
+    /// Buffered standard output.
+    struct Output {
+        private var buffer = ""
+        mutating func write(_ s: String) {
+            buffer += s
+            if buffer.utf8.count > 1 << 16 { flush() }
+        }
+        mutating func flush() {
+            FileHandle.standardOutput.write(Data(buffer.utf8))
+            buffer = ""
+        }
+    }
+
+    struct Decode: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Decode a log into one fix per epoch: JSON lines (default) or a GPX 1.1 track.",
+            discussion: """
+            JSON fields: time (ISO 8601 UTC), mode (0 unknown, 1 no fix, 2 2D, 3 3D), lat, lon \
+            (degrees), altMSL, altHAE (m), speed (m/s), track (degrees true), climb (m/s), \
+            eph, epv (95 % errors in metres, as gpsd), hdop, satellitesUsed; null when unknown.
+            """
+        )
+
+        enum Format: String, ExpressibleByArgument, CaseIterable { case json, gpx }
+
+        @Argument(help: "NMEA log file, or - for standard input.")
+        var file: String
+
+        @Option(help: "Output format: json (JSON lines) or gpx.")
+        var format: Format = .json
+
+        @Flag(help: "Accept sentences without a *hh checksum.")
+        var acceptMissingChecksum = false
+
+        @Flag(help: "Do not correct dates before 2000 for the GPS week rollover.")
+        var noRolloverCorrection = false
+
+        func run() throws {
+            let options = NMEADecoder.Options(
+                scanner: .init(acceptMissingChecksum: acceptMissingChecksum),
+                weekRolloverPivot: noRolloverCorrection ? nil : NMEADecoder.Options().weekRolloverPivot,
+                collectSatellites: false
+            )
+            var decoder = NMEADecoder(options: options)
+            switch format {
+            case .json:
+                var out = Output()
+                try NMEACommand.readChunks(file) { chunk in decoder.decode(chunk) { out.write(FixJSON.line($0) + "\n") } }
+                decoder.finish { out.write(FixJSON.line($0) + "\n") }
+                out.flush()
+            case .gpx:
+                let name = file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent
+                var writer = try GPXStreamWriter(sink: GPXFileSink(path: "-"), header: GPXHeader(creator: "LocationKit geo nmea"))
+                try writer.beginTrack(GPXPathInfo(name: name))
+                try writer.beginSegment()
+                var failure: (any Error)?
+                let emit: (NMEAFix) -> Void = { fix in
+                    guard failure == nil, let point = GPXPoint(fix) else { return }
+                    do { try writer.write(trackPoint: point) } catch { failure = error }
+                }
+                try NMEACommand.readChunks(file) { chunk in decoder.decode(chunk, emit) }
+                decoder.finish(emit)
+                if let failure { throw failure }
+                try writer.endSegment()
+                try writer.endTrack()
+                var sink = try writer.finish()
+                sink.close()
+            }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Count sentences by type and talker; list checksum failures and malformed lines."
+        )
+
+        @Argument(help: "NMEA log file, or - for standard input.")
+        var file: String
+
+        func run() throws {
+            var scanner = NMEAScanner()
+            var byType: [String: Int] = [:]
+            var byTalker: [String: Int] = [:]
+            var byAddress: [String: Int] = [:]
+            var checksumFailures: [String] = []
+            var malformed: [String] = []
+            let handle: (NMEAFrame) -> Void = { frame in
+                let where_ = "line \(frame.line), column \(frame.column)"
+                switch frame.status {
+                case .valid:
+                    do throws(NMEAError) {
+                        let sentence = try NMEASentence(body: frame.body)
+                        let address = sentence.address
+                        byAddress[address.description, default: 0] += 1
+                        byType[address.talker == .proprietary ? "P\(address.type)" : address.type.description, default: 0] += 1
+                        byTalker[address.talker.description, default: 0] += 1
+                        if case .raw = sentence, NMEASentence.isStandardType(address.type) {
+                            malformed.append("\(where_): wrong field count for \(address.type): \(frame.text)")
+                        }
+                    } catch {
+                        malformed.append("\(where_): \(error.message): \(frame.text)")
+                    }
+                case .badChecksum: checksumFailures.append("\(where_): \(frame.text)")
+                case .overlong: malformed.append("\(where_): \(frame.error?.message ?? "")")
+                case .missingChecksum, .binaryNoise, .truncated:
+                    malformed.append("\(where_): \(frame.error?.message ?? ""): \(frame.text)")
+                }
+            }
+            try NMEACommand.readChunks(file) { chunk in scanner.scan(chunk) { handle($0) } }
+            scanner.finish { handle($0) }
+
+            var out = Output()
+            let s = scanner.statistics
+            out.write("lines: \(s.lines)\naccepted sentences: \(s.accepted)\n")
+            out.write("sentences by address:\n")
+            for (k, v) in byAddress.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
+            out.write("sentences by type:\n")
+            for (k, v) in byType.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
+            out.write("sentences by talker:\n")
+            for (k, v) in byTalker.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
+            out.write("checksum failures: \(checksumFailures.count)\n")
+            for c in checksumFailures { out.write("  \(c)\n") }
+            out.write("malformed lines: \(malformed.count)\n")
+            for m in malformed { out.write("  \(m)\n") }
+            out.flush()
+        }
+    }
+}
+
+/// One JSON object per fix, written by hand so field order and number formats are stable.
+enum FixJSON {
+    static func line(_ f: NMEAFix) -> String {
+        func num(_ v: Double?, _ digits: Int) -> String {
+            guard let v, v.isFinite else { return "null" }
+            return String(format: "%.\(digits)f", v)
+        }
+        let time = f.isoTime.map { "\"\($0)\"" } ?? "null"
+        return "{\"time\":\(time),\"mode\":\(f.mode?.rawValue ?? 0),\"lat\":\(num(f.latitude, 9)),"
+            + "\"lon\":\(num(f.longitude, 9)),\"altMSL\":\(num(f.altitudeMSL, 4)),\"altHAE\":\(num(f.altitudeHAE, 4)),"
+            + "\"speed\":\(num(f.speed, 3)),\"track\":\(num(f.track, 4)),\"climb\":\(num(f.climb, 3)),"
+            + "\"eph\":\(num(f.eph, 3)),\"epv\":\(num(f.epv, 3)),\"hdop\":\(num(f.sky.hdop, 2)),"
+            + "\"satellitesUsed\":\(f.sky.satellitesUsed.map(String.init) ?? "null")}"
+    }
+}
+
+extension GPXPoint {
+    /// The fix as a GPX track point (GPX 1.1 `wptType`), or nil without a time and a 2D or 3D
+    /// position: elevation is MSL, `fix` is dgps for differential fixes, DOPs from the sky.
+    init?(_ f: NMEAFix) {
+        guard let time = f.time, let lat = f.latitude, let lon = f.longitude, let mode = f.mode, mode >= .twoDimensional,
+              let coordinate = try? Coordinate(latitude: lat, longitude: lon) else { return nil }
+        self.init(coordinate: coordinate, elevation: mode == .threeDimensional ? f.altitudeMSL.map(Distance.meters) : nil, time: time)
+        geoidHeight = f.geoidSeparation.map(Distance.meters)
+        fix = f.quality == .differential ? .dgps : (mode == .threeDimensional ? .threeDimensional : .twoDimensional)
+        satellites = f.sky.satellitesUsed.flatMap { $0 >= 0 ? $0 : nil }
+        hdop = f.sky.hdop
+        vdop = f.sky.vdop
+        pdop = f.sky.pdop
+    }
+}

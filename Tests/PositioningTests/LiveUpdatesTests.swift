@@ -1,0 +1,90 @@
+import Testing
+import GeoCore
+import GeoTestSupport
+import Positioning
+
+@Test func liveUpdates_pauseOnceWhenStationary_thenResume() async throws {
+    let source = CustomPositionSource()
+    let clock = ManualClock()
+    var received: [LocationUpdate] = []
+    let consumer = Task {
+        var out: [LocationUpdate] = []
+        for try await update in LocationUpdate.liveUpdates(.fitness, source: source, clock: clock) {
+            out.append(update)
+            if out.count == 41 { break }
+        }
+        return out
+    }
+    #expect(await eventually { source.activeRuns == 1 })
+    for t in 0..<10 { source.yield(fix(north: Double(t) * 1.4, t: Double(t), speed: 1.4)) }         // 10 moving
+    for t in 10..<70 { source.yield(fix(north: 12.6, t: Double(t), speed: 0)) }                     // still 60 s
+    source.yield(fix(north: 40, t: 70, speed: 1.4))                                                 // moves on
+    source.finish() // ends the loop even if an update went missing, so a failure cannot hang
+    received = try await consumer.value
+    // The stop is anchored at the last moving fix (t = 9) and declared 30 s later (t = 39):
+    // 10 moving updates, 29 still ones before the delay ran out (t = 10…38), one with
+    // isStationary (t = 39), silence, then the resume at t = 70.
+    let stationary = received.filter(\.isStationary)
+    #expect(stationary.count == 1)
+    #expect(received.last?.isStationary == false)
+    #expect(received.last?.location?.timestamp == fix(t: 70).timestamp)
+    #expect(received.count == 41)
+    #expect(received[39].isStationary && received[39].location?.timestamp == fix(t: 39).timestamp)
+}
+
+@Test func liveUpdates_leavingTheLoopReleasesTheSource() async throws {
+    let source = CustomPositionSource()
+    let consumer = Task {
+        for try await _ in LocationUpdate.liveUpdates(.default, source: source, clock: ManualClock()) { break }
+    }
+    #expect(await eventually { source.activeRuns == 1 })
+    source.yield(fix(t: 0))
+    try await consumer.value
+    #expect(await eventually { source.activeRuns == 0 }, "the source run must end when the loop is left")
+}
+
+@Test func liveUpdates_cancellingTheTaskReleasesTheSource() async throws {
+    let source = CustomPositionSource()
+    let consumer = Task {
+        for try await _ in LocationUpdate.liveUpdates(.default, source: source, clock: ManualClock()) {}
+    }
+    #expect(await eventually { source.activeRuns == 1 })
+    consumer.cancel()
+    _ = try? await consumer.value
+    #expect(await eventually { source.activeRuns == 0 })
+}
+
+@Test func liveUpdates_silenceBecomesOneUnavailableUpdate() async throws {
+    let source = CustomPositionSource()
+    let clock = ManualClock()
+    let consumer = Task {
+        var out: [LocationUpdate] = []
+        for try await update in LocationUpdate.liveUpdates(.default, source: source, clock: clock) {
+            out.append(update)
+            if out.count == 3 { break }
+        }
+        return out
+    }
+    #expect(await eventually { source.activeRuns == 1 && clock.sleeperCount == 1 })
+    source.yield(fix(t: 0))
+    clock.advance(by: .seconds(9))
+    #expect(clock.sleeperCount == 1)
+    clock.advance(by: .seconds(1)) // 10 s of silence: the default lost timeout
+    #expect(await eventually { clock.sleeperCount == 1 })
+    clock.advance(by: .seconds(30)) // still silent: no second "unavailable"
+    #expect(await eventually { clock.sleeperCount == 1 })
+    source.yield(fix(t: 45))
+    source.finish()
+    let updates = try await consumer.value
+    #expect(updates.map(\.locationUnavailable) == [false, true, false])
+}
+
+@Test func liveUpdates_deniedEndsTheLoopWithTheError() async throws {
+    let source = CustomPositionSource()
+    let consumer = Task {
+        for try await _ in LocationUpdate.liveUpdates(.default, source: source, clock: ManualClock()) {}
+    }
+    #expect(await eventually { source.activeRuns == 1 })
+    source.reportAuthorization(.denied)
+    await #expect(throws: PositioningError.self) { try await consumer.value }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import Synchronization
+import Testing
+import GeoCore
+import GeoTestSupport
+import Positioning
+
+/// Collects what a subscriber sees, as short labels.
+private func label(_ e: PositioningEvent) -> String {
+    switch e {
+    case .updated: "updated"
+    case .lost: "lost"
+    case .failed(let error): "failed(\(error.code))"
+    case .paused: "paused"
+    case .resumed: "resumed"
+    case .authorizationChanged(let s): "authorization(\(s))"
+    case .stopped: "stopped"
+    }
+}
+
+/// Collects `count` events, or fewer if the manager stops first (every test stops it).
+private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], Never> {
+    Task {
+        var out: [String] = []
+        for await e in events {
+            out.append(label(e))
+            if out.count == count || out.last == "stopped" { break }
+        }
+        return out
+    }
+}
+
+@Test func manager_fansOutToEverySubscriber_andStops() async throws {
+    let source = CustomPositionSource()
+    let manager = PositioningManager(source: source, clock: ManualClock())
+    let a = collect(manager.events(), count: 5), b = collect(manager.events(), count: 5)
+    #expect(await manager.start())
+    #expect(await eventually { source.activeRuns == 1 })
+    for t in 0..<3 { source.yield(fix(north: Double(t) * 20, t: Double(t), speed: 20)) }
+    #expect(await eventually { await manager.rawPosition?.timestamp == fix(t: 2).timestamp })
+    await manager.stop()
+    let expected = ["authorization(authorized)", "updated", "updated", "updated", "stopped"]
+    #expect(await a.value == expected)
+    #expect(await b.value == expected)
+    #expect(await manager.currentPosition == nil)
+    #expect(await eventually { source.activeRuns == 0 })
+}
+
+@Test func manager_subscriptionEndsWhenItsTaskIsCancelled() async throws {
+    let manager = PositioningManager(source: CustomPositionSource(), clock: ManualClock())
+    let task = Task { for await _ in manager.events() {} }
+    #expect(await eventually { manager.subscriberCount == 1 })
+    task.cancel()
+    await task.value
+    #expect(await eventually { manager.subscriberCount == 0 })
+}
+
+@Test func manager_postsClassicNotifications() async throws {
+    let source = CustomPositionSource()
+    let manager = PositioningManager(source: source, clock: ManualClock())
+    let counts = Mutex((updates: 0, lost: 0))
+    let center = NotificationCenter.default
+    let o1 = center.addObserver(forName: .positioningManagerDidUpdatePosition, object: manager, queue: nil) { note in
+        if note.userInfo?["location"] is Location { counts.withLock { $0.updates += 1 } }
+    }
+    let o2 = center.addObserver(forName: .positioningManagerDidLosePosition, object: manager, queue: nil) { _ in
+        counts.withLock { $0.lost += 1 }
+    }
+    defer { center.removeObserver(o1); center.removeObserver(o2) }
+    await manager.start()
+    #expect(await eventually { source.activeRuns == 1 })
+    source.yield(fix(t: 0))
+    source.reportLost()
+    #expect(await eventually { counts.withLock { $0.updates == 1 && $0.lost == 1 } })
+    await manager.stop()
+}
+
+@Test func manager_pausesWhenStationary_andResumes() async throws {
+    let source = CustomPositionSource()
+    let manager = PositioningManager(source: source, clock: ManualClock())
+    await manager.setConfiguration(.fitness)
+    let events = collect(manager.events(), count: 44)
+    await manager.start()
+    #expect(await eventually { source.activeRuns == 1 })
+    for t in 0..<10 { source.yield(fix(north: Double(t) * 1.4, t: Double(t), speed: 1.4)) }
+    for t in 10..<70 { source.yield(fix(north: 12.6, t: Double(t), speed: 0)) }
+    source.yield(fix(north: 40, t: 70, speed: 1.4))
+    #expect(await eventually { await manager.rawPosition?.timestamp == fix(t: 70).timestamp })
+    await manager.stop()
+    // 10 moving + 29 still-but-not-yet-stationary updates (t = 10…38), the pause at t = 39,
+    // silence, then resumed + the update at t = 70, and the stop.
+    let seen = await events.value
+    #expect(seen == ["authorization(authorized)"] + Array(repeating: "updated", count: 39) + ["paused", "resumed", "updated", "stopped"])
+}
+
+@Test func manager_significantChangesDeliversOnlyBigMoves() async throws {
+    let source = CustomPositionSource()
+    let manager = PositioningManager(source: source, clock: ManualClock())
+    await manager.setConfiguration(.airborne) // no pauses: isolate the significant-change rule
+    let events = collect(manager.events(), count: 6)
+    await manager.start(.significantChanges)
+    #expect(await eventually { source.activeRuns == 1 })
+    // Every 10 s another 110 m north: delivered at 0, 550, 1100 m; 15-minute heartbeat not reached.
+    for i in 0...10 { source.yield(fix(north: Double(i) * 110, t: Double(i) * 10, speed: 11)) }
+    #expect(await eventually { await manager.rawPosition?.timestamp == fix(t: 100).timestamp })
+    // 20 minutes later, 10 m further: the heartbeat delivers it.
+    source.yield(fix(north: 1110, t: 1300, speed: 0.01))
+    #expect(await eventually { await manager.rawPosition?.timestamp == fix(t: 1300).timestamp })
+    await manager.stop()
+    let seen = await events.value
+    #expect(seen == ["authorization(authorized)", "updated", "updated", "updated", "updated", "stopped"])
+}
+
+@Test func manager_retriesLocationUnknown_andStopsOnDenied() async throws {
+    let source = CustomPositionSource()
+    let clock = ManualClock()
+    let manager = PositioningManager(source: source, clock: clock)
+    var events = manager.events().makeAsyncIterator()
+    await manager.start()
+    #expect(await eventually { source.activeRuns == 1 })
+    source.finish(throwing: PositioningError(.locationUnknown, "receiver reset"))
+    #expect(await events.next().map(label) == "failed(location unknown)")
+    // The source restarts after a backoff of 1 s on the manager's clock, not before.
+    var steps = 0
+    while source.activeRuns == 0, steps < 4 {
+        clock.advance(by: .milliseconds(500))
+        steps += 1
+        _ = await eventually(within: .milliseconds(200)) { source.activeRuns == 1 }
+    }
+    #expect(source.activeRuns == 1)
+    #expect(steps >= 2, "restarted after \(steps) × 0.5 s")
+    source.reportAuthorization(.denied)
+    source.finish(throwing: PositioningError(.denied, "permission denied on /dev/ttyUSB0"))
+    var rest: [String] = []
+    while rest.count < 4, rest.last != "stopped", let e = await events.next() { rest.append(label(e)) }
+    #expect(rest == ["authorization(denied)", "failed(denied)", "authorization(denied)", "stopped"])
+    #expect(await manager.isRunning == false)
+}
+
+@Test func manager_currentPositionPrefersAConfidentMatch() async throws {
+    struct SnapEast: LivePositionMatcher {
+        let confidence: Double
+        func match(_ location: Location, mode: MapMatchMode) async -> MatchedPosition? {
+            var snapped = location
+            snapped.coordinate = Coordinate(uncheckedLatitude: location.coordinate.latitude, longitude: 11.5)
+            return MatchedPosition(location: snapped, confidence: confidence)
+        }
+    }
+    for (confidence, expectMatched) in [(0.9, true), (0.2, false)] {
+        let source = CustomPositionSource()
+        let manager = PositioningManager(source: source, clock: ManualClock())
+        await manager.setMapMatcher(SnapEast(confidence: confidence))
+        await manager.setMapMatchingEnabled(true, mode: .pedestrian)
+        await manager.start()
+        #expect(await eventually { source.activeRuns == 1 })
+        source.yield(fix(t: 0))
+        #expect(await eventually { await manager.rawPosition != nil })
+        #expect(await manager.mapMatchedPosition?.coordinate.longitude == 11.5)
+        #expect((await manager.currentPosition?.coordinate.longitude == 11.5) == expectMatched)
+        await manager.setMapMatchingEnabled(false)
+        #expect(await manager.mapMatchedPosition == nil)
+        #expect(await manager.currentPosition?.coordinate.longitude == 11)
+        await manager.stop()
+    }
+}
+
+@Test func manager_averageSpeedOverTheWindow() async throws {
+    let source = CustomPositionSource()
+    let manager = PositioningManager(source: source, clock: ManualClock())
+    await manager.setConfiguration(.airborne)
+    await manager.start()
+    #expect(await eventually { source.activeRuns == 1 })
+    for t in 0..<100 { source.yield(fix(north: 0, t: Double(t), speed: t < 40 ? 30 : 10)) }
+    #expect(await eventually { await manager.rawPosition?.timestamp == fix(t: 99).timestamp })
+    // The 60 s window ending at t = 99 holds t = 39…99: one fix at 30 m/s, sixty at 10 m/s.
+    let average = try #require(await manager.averageSpeed)
+    #expect(abs(average.metersPerSecond - (30 + 60 * 10) / 61) < 1e-9) // m/s
+    await manager.stop()
+}
+
+/// A delegate that is slow on its first batch, so later fixes queue up into one batch.
+private final class SlowDelegate: PositioningDelegate {
+    let batches = Mutex<[[Location]]>([])
+    let failures = Mutex<[String]>([])
+    func positioningManager(_ manager: PositioningManager, didUpdateLocations locations: [Location]) async {
+        let first = batches.withLock { b in b.append(locations); return b.count == 1 }
+        if first { try? await Task.sleep(for: .milliseconds(50)) }
+    }
+    func positioningManager(_ manager: PositioningManager, didFailWithError error: PositioningError) async {
+        failures.withLock { $0.append("\(error.code)") }
+    }
+}
+
+@Test func manager_delegateReceivesBatchesInOrder() async throws {
+    let source = CustomPositionSource()
+    let manager = PositioningManager(source: source, clock: ManualClock())
+    let delegate = SlowDelegate()
+    await manager.setDelegate(delegate)
+    await manager.setConfiguration(.airborne)
+    await manager.start()
+    #expect(await eventually { source.activeRuns == 1 })
+    source.yield(fix(t: 0, speed: 10))
+    #expect(await eventually { delegate.batches.withLock { $0.count == 1 } })
+    for t in 1..<20 { source.yield(fix(north: Double(t) * 10, t: Double(t), speed: 10)) }
+    #expect(await eventually { delegate.batches.withLock { $0.joined().count == 20 } })
+    let batches = delegate.batches.withLock { $0 }
+    #expect(batches.count < 20, "fixes that arrive while the delegate is busy are batched")
+    #expect(batches.joined().map(\.timestamp) == (0..<20).map { fix(t: Double($0)).timestamp })
+    await manager.stop()
+}
