@@ -108,8 +108,11 @@ public final class BackgroundActivitySession: Sendable {
         self.stateURL = stateURL
     }
 
+    /// Releasing the session stops its attachments and closes the log without completing it,
+    /// as a crash would; the session stays persisted for the next process to rejoin.
     deinit {
         mutable.withLock { $0.attachments.forEach { $0.cancel() } }
+        log.abandon()
     }
 
     /// Whether `invalidate()` was called on this object.

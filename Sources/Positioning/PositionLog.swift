@@ -120,8 +120,11 @@ public final class PositionLog: Sendable {
     /// GPX reader (every complete point is kept; a partial last point is dropped) and rewritten
     /// through a temporary file renamed over it, so a crash during the rewrite leaves either
     /// the old or the new file. The new points then go into a new `<trkseg>` of the last track.
+    /// Damage other than a cut (garbage after a power loss) is recovered the same way, and the
+    /// original bytes are kept as `<file>.damaged`.
     /// - Throws: `PositioningError.io` when the file cannot be opened or written, is in use by
-    ///   another log, or is not a GPX file (it is then left untouched).
+    ///   another log, or holds no recoverable track point and is not a cut-off GPX file (it is
+    ///   then left untouched).
     /// - Complexity: O(n) in the size of an existing file; O(1) for a new one.
     public init(url: URL, options: Options = Options()) throws {
         self.url = url
@@ -239,6 +242,17 @@ public final class PositionLog: Sendable {
             guard s.writer != nil else { throw PositioningError(.sessionInvalid, "the position log \(url.lastPathComponent) is closed") }
             try Self.sync(s.fd, url.path)
             s.pointsSinceSync = 0
+        }
+    }
+
+    /// Closes the file without completing the document, leaving it as a crash would: readable
+    /// with recovery and continued by the next open (this is what releasing the log does).
+    /// Calling it again, or after `close()`, does nothing.
+    public func abandon() {
+        state.withLock { s in
+            guard s.writer != nil else { return }
+            s.writer = nil
+            closeDescriptor(s.fd)
         }
     }
 
@@ -374,8 +388,17 @@ public final class PositionLog: Sendable {
     /// temporary file and renames it over `path`.
     private static func rewrite(_ bytes: [UInt8], at path: String, options: Options) throws -> (GPXStreamWriter<FileSink>, Int32) {
         let result = GPXReader.read(GPXMemorySource(bytes), recovering: true)
-        if let error = result.error, error.code == .notGPX || error.code == .unsupportedEncoding, !bytes.isEmpty {
-            throw PositioningError(.io, "\(path) is not a GPX position log (\(error)); left untouched")
+        if let error = result.error, error.code != .truncated, !bytes.isEmpty {
+            // Damage other than a cut (e.g. zeros after a power loss without fsync): keep the
+            // original next to the log when there is anything to salvage, else refuse.
+            guard result.document.tracks.contains(where: { $0.segments.contains { !$0.points.isEmpty } }) else {
+                throw PositioningError(.io, "\(path) is not a GPX position log (\(error)); left untouched")
+            }
+            do {
+                try Data(bytes).write(to: URL(fileURLWithPath: path + ".damaged"))
+            } catch {
+                throw PositioningError(.io, "cannot keep a copy of the damaged log \(path)", underlying: error)
+            }
         }
         var document = result.document
         if result.error != nil, document.header.creator.isEmpty { document.header.creator = options.creator }
