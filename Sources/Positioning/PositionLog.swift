@@ -82,6 +82,8 @@ public final class PositionLog: Sendable {
     private struct State {
         var writer: GPXStreamWriter<FileSink>?
         let fd: Int32
+        /// Document-level extensions of a continued file, written back by `close()`.
+        let documentExtensions: GPXExtensions?
         var segmentOpen = false
         var pointsWritten = 0
         var pointsSinceSync = 0
@@ -125,19 +127,20 @@ public final class PositionLog: Sendable {
     /// - Throws: `PositioningError.io` when the file cannot be opened or written, is in use by
     ///   another log, or holds no recoverable track point and is not a cut-off GPX file (it is
     ///   then left untouched).
-    /// - Complexity: O(n) in the size of an existing file; O(1) for a new one.
+    /// - Complexity: O(n) time in the size of an existing file, in constant memory (two
+    ///   streaming passes); O(1) for a new one.
     public init(url: URL, options: Options = Options()) throws {
         self.url = url
         self.options = options
         var writer: GPXStreamWriter<FileSink>
         let fd: Int32
+        var documentExtensions: GPXExtensions?
         let path = url.path
         let existing = open(path, O_RDWR | O_CLOEXEC)
         if existing >= 0 {
             defer { closeDescriptor(existing) }
             try Self.lock(existing, path)
-            let bytes = try Self.readAll(existing, path)
-            (writer, fd) = try Self.rewrite(bytes, at: path, options: options)
+            (writer, fd, documentExtensions) = try Self.rewrite(existing, at: path, options: options)
         } else if errno == ENOENT {
             fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw Self.posixError("cannot create \(path)") }
@@ -147,7 +150,10 @@ public final class PositionLog: Sendable {
                 writer = try GPXStreamWriter(sink: sink, header: Self.header(creator: options.creator, namespaces: []))
                 try writer.beginTrack(GPXPathInfo(name: options.trackName))
                 try writer.flush()
-                if options.sync != .never { try Self.sync(fd, path) }
+                if options.sync != .never {
+                    try Self.sync(fd, path)
+                    Self.syncDirectory(of: path)
+                }
             } catch {
                 closeDescriptor(fd)
                 throw Self.ioError(error, "cannot write \(path)")
@@ -155,7 +161,7 @@ public final class PositionLog: Sendable {
         } else {
             throw Self.posixError("cannot open \(path)")
         }
-        state = Mutex(State(writer: writer, fd: fd))
+        state = Mutex(State(writer: writer, fd: fd, documentExtensions: documentExtensions))
     }
 
     deinit {
@@ -267,7 +273,7 @@ public final class PositionLog: Sendable {
             do {
                 if s.segmentOpen { try writer.endSegment() }
                 try writer.endTrack()
-                _ = try writer.finish()
+                _ = try writer.finish(extensions: s.documentExtensions)
             } catch {
                 throw Self.ioError(error, "cannot write \(url.path)")
             }
@@ -286,7 +292,7 @@ public final class PositionLog: Sendable {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw posixError("cannot open \(url.path)") }
         defer { closeDescriptor(fd) }
-        let result = GPXReader.read(GPXMemorySource(try readAll(fd, url.path)), recovering: true)
+        let result = GPXReader.read(DescriptorSource(fd: fd), recovering: true)
         let prefix = result.document.header.namespaces.first { $0.uri == extensionNamespace }?.prefix ?? extensionPrefix
         var locations: [Location] = []
         var segments = 0
@@ -384,63 +390,74 @@ public final class PositionLog: Sendable {
         return GPXHeader(version: .v1_1, creator: creator, namespaces: namespaces)
     }
 
-    /// Recovers `bytes`, writes the recovered document with the last track left open to a
-    /// temporary file and renames it over `path`.
-    private static func rewrite(_ bytes: [UInt8], at path: String, options: Options) throws -> (GPXStreamWriter<FileSink>, Int32) {
-        let result = GPXReader.read(GPXMemorySource(bytes), recovering: true)
-        if let error = result.error, error.code != .truncated, !bytes.isEmpty {
-            // Damage other than a cut (e.g. zeros after a power loss without fsync): keep the
-            // original next to the log when there is anything to salvage, else refuse.
-            guard result.document.tracks.contains(where: { $0.segments.contains { !$0.points.isEmpty } }) else {
-                throw PositioningError(.io, "\(path) is not a GPX position log (\(error)); left untouched")
+    /// What the first pass over an existing file learns: the parts a writer needs before the
+    /// points (header, metadata, the names of routes and tracks, which GPX puts first but the
+    /// reader reports at their end) and how reading ended.
+    private struct Survey {
+        var header: GPXHeader?
+        var metadata = GPXMetadata()
+        var routeInfos: [GPXPathInfo] = []
+        var trackInfos: [GPXPathInfo] = []
+        var points = 0
+        var damage: GPXError?
+    }
+
+    private static func survey(_ fd: Int32) -> Survey {
+        var survey = Survey()
+        let reader = GPXStreamReader(source: DescriptorSource(fd: fd))
+        do {
+            while let event = try reader.next() {
+                switch event {
+                case .header(let h): survey.header = h
+                case .metadata(let m): survey.metadata = m
+                case .routeEnd(let info): survey.routeInfos.append(info)
+                case .trackEnd(let info): survey.trackInfos.append(info)
+                case .trackPoint: survey.points += 1
+                default: break
+                }
+            }
+        } catch {
+            survey.damage = error
+        }
+        return survey
+    }
+
+    /// Recovers the file open at `source` in two streaming passes (constant memory), writes
+    /// the recovered document with its last track left open to a temporary file and renames
+    /// it over `path`. Returns the writer, the new descriptor and the document extensions
+    /// `close()` must write.
+    private static func rewrite(_ source: Int32, at path: String, options: Options) throws -> (GPXStreamWriter<FileSink>, Int32, GPXExtensions?) {
+        let survey = survey(source)
+        let size = lseek(source, 0, SEEK_END)
+        if let damage = survey.damage, damage.code != .truncated, size > 0 {
+            // Damage other than a cut (e.g. stray bytes after a power loss without fsync):
+            // keep the original next to the log when there is anything to salvage, else refuse.
+            guard survey.points > 0 else {
+                throw PositioningError(.io, "\(path) is not a GPX position log (\(damage)); left untouched")
             }
             do {
-                try Data(bytes).write(to: URL(fileURLWithPath: path + ".damaged"))
+                let copy = URL(fileURLWithPath: path + ".damaged")
+                try? FileManager.default.removeItem(at: copy)
+                try FileManager.default.copyItem(at: URL(fileURLWithPath: path), to: copy)
             } catch {
                 throw PositioningError(.io, "cannot keep a copy of the damaged log \(path)", underlying: error)
             }
         }
-        var document = result.document
-        if result.error != nil, document.header.creator.isEmpty { document.header.creator = options.creator }
-        // A foreign prefix bound to our namespace would make its points unreadable; a log
-        // always binds `lk`, so rewriting under `lk` keeps them as they are.
         let file = URL(fileURLWithPath: path)
         let temporary = file.deletingLastPathComponent().appendingPathComponent("." + file.lastPathComponent + ".rewrite").path
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw posixError("cannot create \(temporary)") }
-        let sink = FileSink(fd: fd)
         do {
             try lock(fd, temporary)
-            let creator = document.header.creator.isEmpty ? options.creator : document.header.creator
-            var w = try GPXStreamWriter(sink: sink, header: header(creator: creator, namespaces: document.header.namespaces),
-                                        metadata: document.metadata)
-            for p in document.waypoints { try w.write(waypoint: p) }
-            for r in document.routes {
-                try w.beginRoute(r.info)
-                for p in r.points { try w.write(routePoint: p) }
-                try w.endRoute()
-            }
-            var tracks = document.tracks
-            let last = tracks.popLast() ?? GPXTrack(info: GPXPathInfo(name: options.trackName))
-            for t in tracks {
-                try w.beginTrack(t.info)
-                for s in t.segments where !s.points.isEmpty {
-                    try w.beginSegment()
-                    for p in s.points { try w.write(trackPoint: p) }
-                    try w.endSegment(extensions: s.extensions)
-                }
-                try w.endTrack()
-            }
-            try w.beginTrack(last.info)
-            for s in last.segments where !s.points.isEmpty {
-                try w.beginSegment()
-                for p in s.points { try w.write(trackPoint: p) }
-                try w.endSegment(extensions: s.extensions)
-            }
+            let creator = survey.header.map(\.creator).flatMap { $0.isEmpty ? nil : $0 } ?? options.creator
+            var w = try GPXStreamWriter(sink: FileSink(fd: fd), header: header(creator: creator, namespaces: survey.header?.namespaces ?? []),
+                                        metadata: survey.metadata)
+            let documentExtensions = try copyBody(from: source, survey: survey, to: &w, path: path, options: options)
             try w.flush()
             if options.sync != .never { try sync(fd, temporary) }
             guard rename(temporary, path) == 0 else { throw posixError("cannot replace \(path)") }
-            return (w, fd)
+            if options.sync != .never { syncDirectory(of: path) }
+            return (w, fd, documentExtensions)
         } catch {
             closeDescriptor(fd)
             unlink(temporary)
@@ -448,29 +465,94 @@ public final class PositionLog: Sendable {
         }
     }
 
-    private static func lock(_ fd: Int32, _ path: String) throws {
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            throw errno == EWOULDBLOCK ? PositioningError(.io, "\(path) is being written by another position log")
-                                       : posixError("cannot lock \(path)")
+    /// The second pass: copies waypoints, routes and tracks in order, dropping empty segments,
+    /// and leaves the last track open (a new one when there is none).
+    private static func copyBody(from source: Int32, survey: Survey, to w: inout GPXStreamWriter<FileSink>,
+                                 path: String, options: Options) throws -> GPXExtensions? {
+        enum Stage: Int { case waypoints, routes, inRoute, tracks, inTrack }
+        var stage = Stage.waypoints
+        var routes = 0, tracks = 0
+        var segmentOpen = false, trackEnded = false
+        var documentExtensions: GPXExtensions?
+        func outOfOrder() -> PositioningError {
+            PositioningError(.io, "\(path) has GPX elements out of schema order; left untouched")
         }
+        let reader = GPXStreamReader(source: DescriptorSource(fd: source))
+        while let event = try? reader.next() {
+            switch event {
+            case .header, .metadata: break
+            case .waypoint(let p):
+                guard stage == .waypoints else { throw outOfOrder() }
+                try w.write(waypoint: p)
+            case .routeStart:
+                guard stage.rawValue <= Stage.routes.rawValue else { throw outOfOrder() }
+                try w.beginRoute(routes < survey.routeInfos.count ? survey.routeInfos[routes] : GPXPathInfo())
+                routes += 1
+                stage = .inRoute
+            case .routePoint(let p):
+                guard stage == .inRoute else { throw outOfOrder() }
+                try w.write(routePoint: p)
+            case .routeEnd:
+                guard stage == .inRoute else { throw outOfOrder() }
+                try w.endRoute()
+                stage = .routes
+            case .trackStart:
+                guard stage != .inRoute, stage != .inTrack else { throw outOfOrder() }
+                if trackEnded { try w.endTrack() }
+                try w.beginTrack(tracks < survey.trackInfos.count ? survey.trackInfos[tracks] : GPXPathInfo(name: options.trackName))
+                tracks += 1
+                stage = .inTrack
+                trackEnded = false
+            case .segmentStart:
+                guard stage == .inTrack else { throw outOfOrder() }
+            case .trackPoint(let p):
+                guard stage == .inTrack else { throw outOfOrder() }
+                if !segmentOpen { try w.beginSegment() }
+                segmentOpen = true
+                try w.write(trackPoint: p)
+            case .segmentEnd(let extensions):
+                guard stage == .inTrack else { throw outOfOrder() }
+                if segmentOpen { try w.endSegment(extensions: extensions) }
+                segmentOpen = false
+            case .trackEnd:
+                guard stage == .inTrack else { throw outOfOrder() }
+                stage = .tracks
+                trackEnded = true
+            case .extensions(let e):
+                documentExtensions = e
+            }
+        }
+        // Reading stopped at the end or at the damage: close what is open, except the track.
+        if segmentOpen { try w.endSegment() }
+        if stage == .inRoute { try w.endRoute() }
+        if stage != .inTrack && !trackEnded { try w.beginTrack(GPXPathInfo(name: options.trackName)) }
+        return documentExtensions
     }
 
-    private static func readAll(_ fd: Int32, _ path: String) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { readDescriptor(fd, $0) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw posixError("cannot read \(path)")
-            }
-            if n == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<n])
+    /// Takes the exclusive `flock(2)` on the file. A child process being spawned anywhere in
+    /// this process shares the locked open file description for the instant between `fork`
+    /// and `exec` (`O_CLOEXEC` closes it only at `exec`), so a busy lock is retried for up to
+    /// about 0.1 s before it counts as another writer.
+    private static func lock(_ fd: Int32, _ path: String) throws {
+        for attempt in 0..<50 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return }
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw posixError("cannot lock \(path)") }
+            if attempt < 49 { usleep(2_000) }
         }
+        throw PositioningError(.io, "\(path) is being written by another position log")
     }
 
     private static func sync(_ fd: Int32, _ path: String) throws {
         guard fsync(fd) == 0 else { throw posixError("cannot sync \(path)") }
+    }
+
+    /// Makes a created or renamed directory entry durable (best effort: some file systems
+    /// refuse to sync a directory).
+    private static func syncDirectory(of path: String) {
+        let dir = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        guard dir >= 0 else { return }
+        _ = fsync(dir)
+        closeDescriptor(dir)
     }
 
     static func posixError(_ message: String) -> PositioningError {
@@ -500,7 +582,25 @@ struct FileSink: GPXByteSink, Sendable {
     }
 }
 
+/// Reads a file descriptor from its start with `pread(2)`, for the GPX reader.
+struct DescriptorSource: GPXByteSource {
+    let fd: Int32
+    private var offset: off_t = 0
+
+    init(fd: Int32) { self.fd = fd }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = pread(fd, buffer.baseAddress, buffer.count, offset)
+            if n >= 0 {
+                offset += off_t(n)
+                return n
+            }
+            if errno != EINTR { throw PositionLog.posixError("read failed") }
+        }
+    }
+}
+
 // File-level wrappers: inside the types, `close`, `read` and `write` name their own methods.
 private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
-private func readDescriptor(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int { read(fd, buffer.baseAddress, buffer.count) }
 private func writeDescriptor(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int { write(fd, buffer.baseAddress, buffer.count) }
