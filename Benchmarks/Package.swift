@@ -27,5 +27,10 @@ let package = Package(
             name: "GPXBench",
             dependencies: [.product(name: "GPXCodec", package: "LocationKit")]
         ),
+        // Crash-safe position log: per-fix append, reopen (recover + rewrite), read back (driver: Benchmarks/poslog.sh, peer: gpxpy).
+        .executableTarget(
+            name: "PositionLogBench",
+            dependencies: [.product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
+        ),
     ]
 )

@@ -283,26 +283,33 @@ public final class PositionLog: Sendable {
 
     // MARK: - Reading back
 
-    /// Reads a log back: every fix with all its fields, in file order, the number of track
-    /// segments, and the damage that ended reading early (a crash leaves
-    /// `GPXError.Code.truncated`), or nil for a complete file.
-    /// - Throws: `PositioningError.io` when the file cannot be read.
-    /// - Complexity: O(n) in the file size.
+    /// Reads a log back: every fix with all its fields, in file order (the points of every
+    /// track), the number of `<trkseg>` elements read, and the damage that ended reading early
+    /// (a crash leaves `GPXError.Code.truncated`), or nil for a complete file.
+    /// - Throws: `PositioningError.io` when the file cannot be opened.
+    /// - Complexity: O(n) in the file size; memory O(fixes) (the file is streamed).
     public static func read(url: URL) throws -> (locations: [Location], segments: Int, damage: GPXError?) {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw posixError("cannot open \(url.path)") }
         defer { closeDescriptor(fd) }
-        let result = GPXReader.read(DescriptorSource(fd: fd), recovering: true)
-        let prefix = result.document.header.namespaces.first { $0.uri == extensionNamespace }?.prefix ?? extensionPrefix
+        let reader = GPXStreamReader(source: DescriptorSource(fd: fd))
+        var prefix = extensionPrefix
         var locations: [Location] = []
         var segments = 0
-        for track in result.document.tracks {
-            for segment in track.segments {
-                segments += 1
-                for point in segment.points { locations.append(location(from: point, extensionPrefix: prefix)) }
+        do {
+            while let event = try reader.next() {
+                switch event {
+                case .header(let header):
+                    prefix = header.namespaces.first { $0.uri == extensionNamespace }?.prefix ?? extensionPrefix
+                case .segmentStart: segments += 1
+                case .trackPoint(let point): locations.append(location(from: point, extensionPrefix: prefix))
+                default: break
+                }
             }
+        } catch {
+            return (locations, segments, error)
         }
-        return (locations, segments, result.error)
+        return (locations, segments, nil)
     }
 
     /// The GPX track point that carries `location` (see the type's documentation).
@@ -318,7 +325,9 @@ public final class PositionLog: Sendable {
         var xml = ""
         func add(_ tag: String, _ value: Double?) {
             guard let value, value.isFinite else { return }
-            xml += "<\(extensionPrefix):\(tag)>\(value)</\(extensionPrefix):\(tag)>"
+            // Integers without ".0"; others in Swift's shortest round-trip form.
+            let text = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+            xml += "<\(extensionPrefix):\(tag)>\(text)</\(extensionPrefix):\(tag)>"
         }
         add("acc", location.horizontalAccuracy?.meters)
         add("vacc", location.verticalAccuracy?.meters)

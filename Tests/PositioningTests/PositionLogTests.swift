@@ -248,3 +248,58 @@ func positionLog_survivesKill9(fsyncEveryPoint: Bool) throws {
         #expect(continued.segments == (back.locations.isEmpty ? 1 : 2))
     }
 }
+
+/// Continuing a file keeps everything else in it: waypoints, routes, earlier tracks with
+/// their names, segment and document extensions; the new points join the last track.
+@Test func positionLog_continuesAForeignDocument_keepingEverything() throws {
+    let url = try temporaryDirectory().appendingPathComponent("foreign.gpx")
+    let p = { (i: Int) in PositionLog.point(from: fullFix(i)) }
+    var document = GPXDocument(header: GPXHeader(creator: "someone else"))
+    document.metadata.name = "holiday"
+    document.waypoints = [GPXPoint(coordinate: Coordinate(uncheckedLatitude: 1, longitude: 2))]
+    var route = GPXRoute(info: GPXPathInfo(name: "plan"), points: [GPXPoint(coordinate: Coordinate(uncheckedLatitude: 3, longitude: 4))])
+    route.info.number = 7
+    document.routes = [route]
+    document.tracks = [
+        GPXTrack(info: GPXPathInfo(name: "day 1"), segments: [GPXTrackSegment(points: [p(0), p(1)]), GPXTrackSegment()]),
+        GPXTrack(info: GPXPathInfo(name: "day 2"), segments: [GPXTrackSegment(points: [p(2)], extensions: GPXExtensions(xml: "<seg>a</seg>"))]),
+    ]
+    document.extensions = GPXExtensions(xml: "<trip>b</trip>")
+    try GPXWriter.write(document, to: GPXMemorySink()).bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: url) }
+
+    let log = try PositionLog(url: url)
+    try log.append(fullFix(3))
+    try log.close()
+    let back = try GPXReader.read(bytes: try Data(contentsOf: url))
+    #expect(back.header.creator == "someone else")
+    #expect(back.metadata.name == "holiday")
+    #expect(back.waypoints == document.waypoints)
+    #expect(back.routes == document.routes)
+    #expect(back.extensions == document.extensions)
+    #expect(back.tracks.count == 2)
+    #expect(back.tracks.first?.info.name == "day 1")
+    #expect(back.tracks.first?.segments.map(\.points) == [[p(0), p(1)]]) // the empty segment is dropped
+    #expect(back.tracks.last?.info.name == "day 2")
+    #expect(back.tracks.last?.segments.map(\.points) == [[p(2)], [p(3)]])
+    #expect(back.tracks.last?.segments.first?.extensions == GPXExtensions(xml: "<seg>a</seg>"))
+    #expect(try PositionLog.read(url: url).locations == (0..<4).map(fullFix))
+    #expect(try xmllintAccepts(url))
+}
+
+@Test func positionLog_refusesADocumentOutOfSchemaOrder_leavingItUntouched() throws {
+    let url = try temporaryDirectory().appendingPathComponent("disorder.gpx")
+    let text = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1">
+      <trk><trkseg><trkpt lat="1" lon="2"/></trkseg></trk>
+      <wpt lat="3" lon="4"/>
+    </gpx>
+
+    """
+    try Data(text.utf8).write(to: url)
+    let error = #expect(throws: PositioningError.self) { try PositionLog(url: url) }
+    #expect(error?.code == .io)
+    #expect(try String(contentsOf: url, encoding: .utf8) == text)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+    #expect(leftovers == ["disorder.gpx"])
+}
