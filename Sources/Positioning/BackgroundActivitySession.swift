@@ -22,6 +22,11 @@ import Synchronization
 /// - After `invalidate()`, `attach(to:)`, `loggingSource(_:)` and the log throw or stop with
 ///   `PositioningError.sessionInvalid`.
 /// - A failed write to the log never stops positioning; it is kept in `lastLoggingError`.
+/// - One live object per session: a second object for the same id (in this or another
+///   process) fails with `PositioningError.io`, because the log file is locked.
+/// - Durability is the log's (`PositionLog.Options.sync`); the state file is replaced
+///   atomically but not fsynced, so after a power loss a session may start afresh instead of
+///   being rejoined.
 public final class BackgroundActivitySession: Sendable {
     /// What the state file holds.
     public struct State: Codable, Sendable, Hashable {
@@ -125,7 +130,9 @@ public final class BackgroundActivitySession: Sendable {
     /// after stationary pauses and the significant-change rule, map-matched when matching is
     /// on), and a new `<trkseg>` after each `.lost`. Subscribes before returning, so every
     /// event the manager sends afterwards is logged (unbounded buffer: a log drops nothing).
-    /// To log the raw fixes of the source instead, use `loggingSource(_:)`.
+    /// To log the raw fixes of the source instead, use `loggingSource(_:)`; use one or the
+    /// other, or the log gets every fix twice. Events still queued when `invalidate()` is
+    /// called are not logged, so stop the manager (or let it drain) first.
     /// - Throws: `PositioningError.sessionInvalid` after `invalidate()`.
     public func attach(to manager: PositioningManager) throws {
         let events = manager.events(bufferingPolicy: .unbounded)

@@ -52,7 +52,7 @@ public final class PositionLog: Sendable {
         /// Never explicitly: survives a process crash, and a power loss loses what the kernel
         /// had not yet written back.
         case never
-        /// After every `n`-th appended point (1 = every point; one disk flush per fix).
+        /// After every `n`-th appended point (1 or less = every point; one disk flush per fix).
         case everyPoints(Int)
         /// When the newest fix is at least `seconds` (fix time, not the wall clock) after the
         /// fix of the last sync, so a power loss loses at most that much of the track.

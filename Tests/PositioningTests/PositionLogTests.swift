@@ -227,6 +227,10 @@ func positionLog_survivesKill9(fsyncEveryPoint: Bool) throws {
                 acknowledged += 1
             }
         }
+        // Let the helper run on for a random instant, so the kill lands anywhere in its cycle
+        // (inside write(2), between points, while printing); the check below does not depend
+        // on how far it got.
+        usleep(UInt32.random(in: 0..<400, using: &rng))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         try #require(acknowledged >= killAfter, "the helper acknowledged \(acknowledged) of \(killAfter) before exiting")
@@ -236,7 +240,9 @@ func positionLog_survivesKill9(fsyncEveryPoint: Bool) throws {
         #expect(back.locations.count >= acknowledged, "run \(run): kill after \(killAfter)")
         #expect(back.locations == Array(fixes.prefix(back.locations.count)), "run \(run)")
         #expect(back.damage == nil || back.damage?.code == .truncated)
-        print("kill -9 run \(run) (fsync \(fsyncEveryPoint)): acknowledged \(acknowledged), recovered \(back.locations.count) of \(count), damage \(back.damage.map { "\($0.code) at byte \($0.offset)" } ?? "none")")
+        let tail = try String(contentsOf: url, encoding: .utf8).suffix(12)
+        let midPoint = !(tail.hasSuffix("</trkpt>\n") || tail.hasSuffix("<trkseg>\n") || tail.hasSuffix("</gpx>\n"))
+        print("kill -9 run \(run) (fsync \(fsyncEveryPoint)): acknowledged \(acknowledged), recovered \(back.locations.count) of \(count), damage \(back.damage.map { "\($0.code) at byte \($0.offset)" } ?? "none"), file ends \(midPoint ? "inside a point" : "at a point boundary")")
 
         // The crashed log continues as a new segment.
         let reopened = try PositionLog(url: url)

@@ -111,3 +111,13 @@ private func moving(_ range: Range<Int>) -> [Location] {
     }
     #expect(error?.code == .sessionInvalid)
 }
+
+@Test func session_secondLiveObjectForTheSameID_isRefused() throws {
+    let dir = try temporaryDirectory()
+    let first = try BackgroundActivitySession(id: "twice", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
+    let error = #expect(throws: PositioningError.self) {
+        try BackgroundActivitySession(id: "twice", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
+    }
+    #expect(error?.code == .io)
+    try first.invalidate()
+}
