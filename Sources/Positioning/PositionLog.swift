@@ -173,7 +173,7 @@ public final class PositionLog: Sendable {
     /// The points appended through this instance.
     public var pointsWritten: Int { state.withLock { $0.pointsWritten } }
 
-    /// Whether `close()` was called.
+    /// Whether `close()` or `abandon()` was called.
     public var isClosed: Bool { state.withLock { $0.writer == nil } }
 
     /// Appends one fix and hands it to the operating system before returning.
@@ -182,12 +182,14 @@ public final class PositionLog: Sendable {
         try append(contentsOf: CollectionOfOne(location))
     }
 
-    /// Appends fixes with one `write(2)` for the batch.
+    /// Appends fixes and hands them to the operating system before returning, with one
+    /// `write(2)` per 64 KiB of the batch.
     /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
     /// - Complexity: O(n) in the number of fixes.
     public func append(contentsOf locations: some Sequence<Location>) throws {
         try state.withLock { s in
-            guard var writer = s.writer else { throw PositioningError(.sessionInvalid, "the position log \(url.lastPathComponent) is closed") }
+            // Taken out of the state so the writer's buffer stays uniquely referenced (no copy).
+            guard var writer = s.writer.take() else { throw PositioningError(.sessionInvalid, "the position log \(url.lastPathComponent) is closed") }
             defer { s.writer = writer }
             var newest: Date?
             var count = 0
@@ -228,7 +230,8 @@ public final class PositionLog: Sendable {
     /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
     public func beginSegment() throws {
         try state.withLock { s in
-            guard var writer = s.writer else { throw PositioningError(.sessionInvalid, "the position log \(url.lastPathComponent) is closed") }
+            // Taken out of the state so the writer's buffer stays uniquely referenced (no copy).
+            guard var writer = s.writer.take() else { throw PositioningError(.sessionInvalid, "the position log \(url.lastPathComponent) is closed") }
             defer { s.writer = writer }
             guard s.segmentOpen else { return }
             do {
@@ -354,7 +357,7 @@ public final class PositionLog: Sendable {
         case nil: break
         }
         guard let xml = point.extensions?.xml else { return location }
-        for (tag, value) in extensionValues(xml, prefix: extensionPrefix) {
+        forEachExtensionValue(in: xml, prefix: extensionPrefix) { tag, value in
             switch tag {
             case "acc": location.horizontalAccuracy = .meters(value)
             case "vacc": location.verticalAccuracy = .meters(value)
@@ -371,24 +374,37 @@ public final class PositionLog: Sendable {
         return location
     }
 
-    /// The numeric `<prefix:tag>value</prefix:tag>` elements of an extension's XML; other
-    /// content is skipped.
-    private static func extensionValues(_ xml: String, prefix: String) -> [(String, Double)] {
-        var out: [(String, Double)] = []
-        let open = "<\(prefix):"
-        var rest = Substring(xml)
-        while let start = rest.range(of: open) {
-            rest = rest[start.upperBound...]
-            guard let close = rest.firstIndex(of: ">") else { break }
-            let tag = rest[..<close]
-            rest = rest[rest.index(after: close)...]
-            guard !tag.hasSuffix("/"), let end = rest.firstIndex(of: "<") else { continue }
-            if let value = Double(rest[..<end].trimmingCharacters(in: .whitespacesAndNewlines)) {
-                out.append((String(tag), value))
+    /// Calls `body` with each numeric `<prefix:tag>value</prefix:tag>` element of an
+    /// extension's XML; other content is skipped.
+    /// - Complexity: O(n) in the length of the XML, one pass over its UTF-8.
+    private static func forEachExtensionValue(in xml: String, prefix: String, _ body: (String, Double) -> Void) {
+        var xml = xml
+        let open = Array("<\(prefix):".utf8)
+        xml.withUTF8 { b in
+            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+            var i = 0
+            while i + open.count <= b.count {
+                guard b[i] == 0x3C, b[i..<(i + open.count)].elementsEqual(open) else { i += 1; continue }
+                var j = i + open.count
+                let tagStart = j
+                while j < b.count, b[j] != 0x3E { j += 1 } // ">"
+                guard j < b.count else { return }
+                let tagEnd = j
+                j += 1
+                i = j
+                guard tagEnd > tagStart, b[tagEnd - 1] != 0x2F else { continue } // not `<lk:x/>`
+                var valueStart = j
+                while j < b.count, b[j] != 0x3C { j += 1 } // "<"
+                var valueEnd = j
+                while valueStart < valueEnd, isSpace(b[valueStart]) { valueStart += 1 }
+                while valueEnd > valueStart, isSpace(b[valueEnd - 1]) { valueEnd -= 1 }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: b[valueStart..<valueEnd]), as: UTF8.self)
+                if let value = Double(text) {
+                    body(String(decoding: UnsafeBufferPointer(rebasing: b[tagStart..<tagEnd]), as: UTF8.self), value)
+                }
+                i = j
             }
-            rest = rest[end...]
         }
-        return out
     }
 
     // MARK: - Files

@@ -309,3 +309,32 @@ func positionLog_survivesKill9(fsyncEveryPoint: Bool) throws {
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
     #expect(leftovers == ["disorder.gpx"])
 }
+
+/// Another writer may bind the namespace to another prefix and format the extension freely.
+@Test func positionLog_read_acceptsAnyPrefixAndWhitespace() throws {
+    let url = try temporaryDirectory().appendingPathComponent("pretty.gpx")
+    let text = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1" xmlns:loc="\(PositionLog.extensionNamespace)">
+      <trk><trkseg>
+        <trkpt lat="48.5" lon="11.25"><time>2026-09-21T14:13:20.25Z</time>
+          <extensions>
+            <loc:acc>
+              4.5
+            </loc:acc>
+            <loc:empty/><other:thing xmlns:other="urn:x">7</other:thing>
+            <loc:speed>2</loc:speed><loc:course>-90</loc:course><loc:q>9</loc:q>
+          </extensions>
+        </trkpt>
+      </trkseg></trk>
+    </gpx>
+    """
+    try Data(text.utf8).write(to: url)
+    let back = try PositionLog.read(url: url)
+    let expected = Location(coordinate: Coordinate(uncheckedLatitude: 48.5, longitude: 11.25),
+                            timestamp: Date(timeIntervalSince1970: 1_790_000_000.25),
+                            horizontalAccuracy: .meters(4.5), speed: Speed(metersPerSecond: 2),
+                            course: Bearing(degrees: 270)) // -90° wraps; quality 9 is not a GGA value: dropped
+    #expect(back.locations == [expected])
+    #expect(back.damage == nil)
+}
