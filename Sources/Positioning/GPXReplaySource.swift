@@ -1,0 +1,97 @@
+public import Foundation
+public import GeoCore
+
+/// Replays logged positions (HERE's `NMALoggedPositionSource`): paced by their timestamps,
+/// faster by `speedFactor`, or as fast as possible, with switchable faults.
+///
+/// While `faults.isStationary` is on, the replay pauses and the last position is repeated every
+/// `stationaryInterval` with realistic jitter; later fixes are shifted by the pause, so time
+/// never runs backwards. While `faults.isPositionLost` is on, the replay runs on but delivers
+/// nothing (one `.lost`, then silence).
+public final class GPXReplaySource: PositionSource {
+    /// How the replay is paced.
+    public enum Pacing: Sendable, Hashable {
+        /// Real time divided by the factor: 1 is real time, 10 is ten times faster.
+        case speedFactor(Double)
+        /// Every fix at once.
+        case asFastAsPossible
+    }
+
+    public let name: String
+    /// The fixes, in delivery order.
+    public let locations: [Location]
+    public let pacing: Pacing
+    /// How often a stationary device repeats its position.
+    public let stationaryInterval: Duration
+    /// Switch these while the source runs.
+    public let faults = SimulationFaults()
+
+    private let clock: SourceClock
+    private let runs = RunCounter()
+
+    /// Creates a replay of `locations`.
+    /// - Throws: `PositioningError.invalidConfiguration` for a speed factor that is not positive.
+    public init(locations: [Location], pacing: Pacing = .speedFactor(1), stationaryInterval: Duration = .seconds(1),
+                clock: SourceClock = .continuous, name: String = "gpx") throws(PositioningError) {
+        if case .speedFactor(let f) = pacing, !(f > 0 && f.isFinite) {
+            throw PositioningError(.invalidConfiguration, "speed factor must be positive, got \(f)")
+        }
+        self.locations = locations
+        self.pacing = pacing
+        self.stationaryInterval = stationaryInterval
+        self.clock = clock
+        self.name = name
+    }
+
+    /// The number of runs currently producing fixes.
+    public var activeRuns: Int { runs.value }
+
+    public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
+        runs.stream { [self] output in
+            var jitter = NoiseState(noise: .init(sigma: .meters(2), correlationTime: .seconds(10), seed: 11), interval: stationaryInterval)
+            var shift: TimeInterval = 0 // time added by stationary pauses
+            var lostReported = false
+            var index = 0
+            var last: Location?
+            while index < locations.count {
+                try Task.checkCancellation()
+                if faults.isStationary, let held = last {
+                    shift += stationaryInterval.seconds
+                    var fix = held
+                    let offset = jitter.next()
+                    fix.coordinate = LocalTangentPlane(origin: held.coordinate).coordinate(of: ENU(east: offset.east, north: offset.north)).coordinate
+                    fix.timestamp = held.timestamp.addingTimeInterval(shift)
+                    fix.speed = .zero
+                    fix.course = nil
+                    if !faults.isPositionLost { output.yield(.location(fix)) }
+                    try await wait(stationaryInterval.seconds)
+                    continue
+                }
+                var fix = locations[index]
+                fix.timestamp = fix.timestamp.addingTimeInterval(shift)
+                if faults.isPositionLost {
+                    if !lostReported { output.yield(.lost) }
+                    lostReported = true
+                } else {
+                    lostReported = false
+                    output.yield(.location(fix))
+                }
+                last = locations[index]
+                index += 1
+                if index < locations.count {
+                    try await wait(locations[index].timestamp.timeIntervalSince(locations[index - 1].timestamp))
+                }
+            }
+        }
+    }
+
+    /// Waits for `seconds` of track time, scaled by the pacing.
+    private func wait(_ seconds: TimeInterval) async throws {
+        switch pacing {
+        case .asFastAsPossible: await Task.yield()
+        case .speedFactor(let f):
+            guard seconds > 0, seconds.isFinite else { return }
+            try await clock.sleep(for: .seconds(seconds / f))
+        }
+    }
+}

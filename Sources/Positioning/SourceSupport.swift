@@ -1,0 +1,67 @@
+import Synchronization
+
+/// A clock reduced to what sources need, so source types are not generic over their clock:
+/// `SourceClock(ContinuousClock())` in production, `SourceClock(ManualClock())` in tests.
+public struct SourceClock: Sendable {
+    private let sleepFor: @Sendable (Duration) async throws -> Void
+
+    public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        sleepFor = { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
+    }
+
+    /// The continuous clock.
+    public static var continuous: SourceClock { SourceClock(ContinuousClock()) }
+
+    /// Suspends for `duration` on the clock.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    public func sleep(for duration: Duration) async throws { try await sleepFor(duration) }
+}
+
+/// Faults a simulated source can be switched into while it runs (HERE's `stationary` and
+/// `positionLost` on its logged and route sources).
+public final class SimulationFaults: Sendable {
+    private let state = Mutex((stationary: false, lost: false))
+
+    public init() {}
+
+    /// Hold the position, with realistic jitter, instead of moving on.
+    public var isStationary: Bool {
+        get { state.withLock { $0.stationary } }
+        set { state.withLock { $0.stationary = newValue } }
+    }
+
+    /// Deliver nothing (one `.lost`, then silence) until switched off again.
+    public var isPositionLost: Bool {
+        get { state.withLock { $0.lost } }
+        set { state.withLock { $0.lost = newValue } }
+    }
+}
+
+/// Counts a source's running streams, so tests (and the contract test) can prove that a run
+/// ends when its consumer goes away.
+final class RunCounter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+
+    /// A stream fed by `produce` in its own task; the task is cancelled when the consumer goes
+    /// away, and the count covers exactly the task's lifetime.
+    func stream(bufferingPolicy: AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation.BufferingPolicy = .unbounded,
+                _ produce: @escaping @Sendable (AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation) async throws -> Void)
+        -> AsyncThrowingStream<PositionSourceEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: PositionSourceEvent.self, bufferingPolicy: bufferingPolicy)
+        count.withLock { $0 += 1 }
+        let task = Task {
+            defer { self.count.withLock { $0 -= 1 } }
+            do {
+                try await produce(continuation)
+                continuation.finish()
+            } catch is CancellationError {
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}
