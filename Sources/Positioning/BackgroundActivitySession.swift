@@ -158,7 +158,7 @@ public final class BackgroundActivitySession: Sendable {
     /// `source` with every fix it delivers logged before it is passed on: the log of "what the
     /// data source delivered" (HERE's `NMAPositionLogTypeDataSource`), raw and unfiltered.
     /// Give the result to the manager (`setDataSource`) or consume it directly. `.lost` starts
-    /// a new `<trkseg>`.
+    /// a new `<trkseg>`. Every run of the result logs, so give it to one consumer.
     public func loggingSource(_ source: any PositionSource) -> any PositionSource {
         LoggingPositionSource(base: source, log: log) { [weak self] in self?.record($0) }
     }
