@@ -19,8 +19,8 @@ import Synchronization
 /// - `invalidate()` first marks the state file `invalidated` (an atomic rename), then completes
 ///   the log (`</trkseg></trk></gpx>`, synced), then removes the state file. A crash in between
 ///   leaves an `invalidated` state, which the next `init` treats as ended and replaces.
-/// - After `invalidate()`, `attach(to:)`, `loggingSource(_:)` and the log throw or stop with
-///   `PositioningError.sessionInvalid`.
+/// - After `invalidate()`, `attach(to:)` throws `PositioningError.sessionInvalid` and the log
+///   refuses appends with it; a logging source still passes fixes on and records the error.
 /// - A failed write to the log never stops positioning; it is kept in `lastLoggingError`.
 /// - One live object per session: a second object for the same id (in this or another
 ///   process) fails with `PositioningError.io`, because the log file is locked.

@@ -121,3 +121,23 @@ private func moving(_ range: Range<Int>) -> [Location] {
     #expect(error?.code == .io)
     try first.invalidate()
 }
+
+/// A crash inside `invalidate()` leaves the state marked `invalidated`: the next process
+/// starts afresh instead of rejoining.
+@Test func session_stateMarkedInvalidated_startsANewSession() throws {
+    let dir = try temporaryDirectory()
+    let old = dir.appendingPathComponent("old.gpx")
+    let json = #"{"id":"cut","start":0,"logPath":"\#(old.path)","invalidated":true}"#
+    try Data(json.utf8).write(to: BackgroundActivitySession.stateURL(id: "cut", stateDirectory: dir))
+    let session = try BackgroundActivitySession(id: "cut", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
+    #expect(!session.isRejoined)
+    #expect(session.log.url.lastPathComponent == PositionLog.fileName(sessionID: "cut", start: fix(t: 0).timestamp))
+    #expect(!FileManager.default.fileExists(atPath: old.path))
+    // The new state replaced the old one: a restart now rejoins the new session.
+    let logURL = session.log.url
+    session.log.abandon()
+    let rejoined = try BackgroundActivitySession(id: "cut", stateDirectory: dir, logDirectory: dir, start: fix(t: 99).timestamp)
+    #expect(rejoined.isRejoined)
+    #expect(rejoined.log.url.standardizedFileURL.path == logURL.standardizedFileURL.path)
+    try rejoined.invalidate()
+}
