@@ -46,6 +46,9 @@ let package = Package(
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(name: "Positioning", dependencies: ["GeoCore", "GPXCodec", "NMEACodec"], swiftSettings: strictSettings),
 
+        // Test helper: appends fixes from stdin to a PositionLog, for the kill -9 crash test.
+        .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning"], swiftSettings: strictSettings),
+
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
@@ -77,7 +80,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "GeoTestSupport"],
+            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -38,6 +38,10 @@ let package = Package(
         .executableTarget(
             name: "NMEABench",
             dependencies: [.product(name: "NMEACodec", package: "LocationKit")]
+        // Crash-safe position log: per-fix append, reopen (recover + rewrite), read back (driver: Benchmarks/poslog.sh, peer: gpxpy).
+        .executableTarget(
+            name: "PositionLogBench",
+            dependencies: [.product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
         ),
     ]
 )

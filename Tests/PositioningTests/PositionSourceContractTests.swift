@@ -28,6 +28,12 @@ struct ContractCase: Sendable, CustomTestStringConvertible {
                                         clock: SourceClock(ManualClock()))
             return (s, { s.activeRuns }, {})
         },
+        ContractCase(name: "session logging source (over custom)") {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("PositioningTests-contract-\(UUID().uuidString)")
+            let session = try BackgroundActivitySession(id: "contract", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
+            let s = CustomPositionSource()
+            return (session.loggingSource(s), { withExtendedLifetime(session) { s.activeRuns } }, { s.yield(fix(t: 0)) })
+        },
     ]
 }
 

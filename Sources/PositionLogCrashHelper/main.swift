@@ -1,0 +1,32 @@
+// Test helper for PositionLogTests' crash test: appends the fixes it reads from standard input
+// (one JSON `Location` per line) to the position log at the path given as the argument, and
+// after each append prints the 0-based index of the fix, so the test knows which fixes the log
+// acknowledged before it sends SIGKILL. With `--sync N` the log fsyncs every N points.
+import Foundation
+import GeoCore
+import Positioning
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let path = arguments.first else {
+    FileHandle.standardError.write(Data("usage: PositionLogCrashHelper LOG.gpx [--sync N]\n".utf8))
+    exit(2)
+}
+var options = PositionLog.Options(creator: "PositionLogCrashHelper")
+if arguments.count == 3, arguments[1] == "--sync", let n = Int(arguments[2]) {
+    options.sync = .everyPoints(n)
+}
+do {
+    let log = try PositionLog(url: URL(fileURLWithPath: path), options: options)
+    let decoder = JSONDecoder()
+    var index = 0
+    while let line = readLine() {
+        try log.append(try decoder.decode(Location.self, from: Data(line.utf8)))
+        // Unbuffered: the acknowledgement must not get ahead of (or lag behind) the write.
+        FileHandle.standardOutput.write(Data("\(index)\n".utf8))
+        index += 1
+    }
+    try log.close()
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,631 @@
+public import Foundation
+public import GeoCore
+public import GPXCodec
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A crash-safe GPX 1.1 log of fixes, one file per session (HERE's position log, `logType =
+/// DataSource`, DESIGN.md §1).
+///
+/// The file holds one `<trk>`; every run of the log (the first open and each reopen after a
+/// restart) is one `<trkseg>`, and `beginSegment()` starts another one, e.g. after a loss of
+/// position. Each point carries `time`, `ele` (height above mean sea level), `fix` and `sat`
+/// from GPX, and the `Location` fields GPX 1.1 lacks in a small extension in the namespace
+/// `PositionLog.extensionNamespace` (prefix `lk`), so `read(url:)` restores every field:
+///
+/// ```xml
+/// <trkpt lat="48.1" lon="11.5"><ele>520.5</ele><time>2026-09-21T08:00:00Z</time>
+///   <extensions><lk:acc>4.5</lk:acc><lk:speed>13.9</lk:speed><lk:course>87</lk:course></extensions>
+/// </trkpt>
+/// ```
+///
+/// Extension elements: `acc` / `vacc` (horizontal / vertical accuracy, m), `speed` (m/s),
+/// `sacc` (speed accuracy, m/s), `course` (degrees from true north), `cacc` (course accuracy,
+/// degrees), `climb` (m/s), `hae` (height above the WGS84 ellipsoid, m), `q` (GGA fix quality).
+///
+/// **Durability.** Every `append` hands the point to the operating system with `write(2)`
+/// before it returns, so a process crash (`kill -9`) at any moment loses nothing that was
+/// appended: the file is then a prefix of the document, and `read(url:)` (the GPX reader's
+/// truncation recovery) returns every appended point. Surviving a power loss also needs
+/// `fsync(2)`, chosen with `Options.sync`; by default the kernel's writeback decides (on Linux
+/// typically within 30 s).
+///
+/// **Concurrency.** A `final class` whose state sits behind a `Mutex`: appends are short,
+/// blocking system calls that must finish before the caller goes on (the crash-safety promise
+/// is about returned calls), so a synchronous API callable from any thread or actor fits better
+/// than an actor, whose callers would have to `await` and could not log from synchronous code.
+/// One process at a time may write a file: the log holds an exclusive `flock(2)` on it.
+public final class PositionLog: Sendable {
+    /// The XML namespace of the LocationKit point extension.
+    public static let extensionNamespace = "urn:locationkit:gpx-log:1"
+    /// The prefix the log declares for `extensionNamespace`.
+    public static let extensionPrefix = "lk"
+
+    /// When the log calls `fsync(2)`; `write(2)` happens after every point regardless.
+    public enum SyncPolicy: Sendable, Hashable {
+        /// Never explicitly: survives a process crash, and a power loss loses what the kernel
+        /// had not yet written back.
+        case never
+        /// After every `n`-th appended point (1 or less = every point; one disk flush per fix).
+        case everyPoints(Int)
+        /// When the newest fix is at least `seconds` (fix time, not the wall clock) after the
+        /// fix of the last sync, so a power loss loses at most that much of the track.
+        case fixInterval(seconds: Double)
+    }
+
+    /// How a log is written.
+    public struct Options: Sendable, Hashable {
+        /// When to `fsync(2)`.
+        public var sync: SyncPolicy
+        /// The `creator` attribute of a new file.
+        public var creator: String
+        /// The `<name>` of the track of a new file.
+        public var trackName: String?
+
+        public init(sync: SyncPolicy = .never, creator: String = "LocationKit", trackName: String? = nil) {
+            self.sync = sync
+            self.creator = creator
+            self.trackName = trackName
+        }
+    }
+
+    /// The log file.
+    public let url: URL
+    public let options: Options
+
+    private struct State {
+        var writer: GPXStreamWriter<FileSink>?
+        let fd: Int32
+        /// Document-level extensions of a continued file, written back by `close()`.
+        let documentExtensions: GPXExtensions?
+        var segmentOpen = false
+        var pointsWritten = 0
+        var pointsSinceSync = 0
+        var lastSyncTime: Date?
+    }
+    private let state: Mutex<State>
+
+    /// The file name of a session's log: the start time (UTC, `yyyyMMdd'T'HHmmss'Z'`) and the
+    /// session id, so a directory of logs sorts by time.
+    /// - Parameters:
+    ///   - sessionID: any identifier; characters other than letters, digits, `-` and `_`
+    ///     become `_`.
+    public static func fileName(sessionID: String, start: Date) -> String {
+        let time = GPXTime.string(from: Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down)))
+            .filter { $0 != "-" && $0 != ":" }
+        let id = String(sessionID.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
+        return "\(time)_\(id).gpx"
+    }
+
+    /// Opens the log of a session in `directory` (created if missing), named by
+    /// `fileName(sessionID:start:)`; an existing file of that name is continued as by
+    /// `init(url:options:)`.
+    /// - Throws: `PositioningError.io` when the directory or file cannot be written.
+    public convenience init(directory: URL, sessionID: String, start: Date, options: Options = Options()) throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PositioningError(.io, "cannot create log directory \(directory.path)", underlying: error)
+        }
+        try self.init(url: directory.appendingPathComponent(Self.fileName(sessionID: sessionID, start: start)), options: options)
+    }
+
+    /// Creates the log at `url`, or continues an existing one.
+    ///
+    /// An existing file — complete, or cut off by a crash or power loss — is recovered with the
+    /// GPX reader (every complete point is kept; a partial last point is dropped) and rewritten
+    /// through a temporary file renamed over it, so a crash during the rewrite leaves either
+    /// the old or the new file. The new points then go into a new `<trkseg>` of the last track.
+    /// Damage other than a cut (garbage after a power loss) is recovered the same way, and the
+    /// original bytes are kept as `<file>.damaged`.
+    /// - Throws: `PositioningError.io` when the file cannot be opened or written, is in use by
+    ///   another log, or holds no recoverable track point and is not a cut-off GPX file (it is
+    ///   then left untouched).
+    /// - Complexity: O(n) time in the size of an existing file, in constant memory (two
+    ///   streaming passes); O(1) for a new one.
+    public init(url: URL, options: Options = Options()) throws {
+        self.url = url
+        self.options = options
+        var writer: GPXStreamWriter<FileSink>
+        let fd: Int32
+        var documentExtensions: GPXExtensions?
+        let path = url.path
+        let existing = open(path, O_RDWR | O_CLOEXEC)
+        if existing >= 0 {
+            defer { closeDescriptor(existing) }
+            try Self.lock(existing, path)
+            (writer, fd, documentExtensions) = try Self.rewrite(existing, at: path, options: options)
+        } else if errno == ENOENT {
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw Self.posixError("cannot create \(path)") }
+            let sink = FileSink(fd: fd)
+            do {
+                try Self.lock(fd, path)
+                writer = try GPXStreamWriter(sink: sink, header: Self.header(creator: options.creator, namespaces: []))
+                try writer.beginTrack(GPXPathInfo(name: options.trackName))
+                try writer.flush()
+                if options.sync != .never {
+                    try Self.sync(fd, path)
+                    Self.syncDirectory(of: path)
+                }
+            } catch {
+                closeDescriptor(fd)
+                throw Self.ioError(error, "cannot write \(path)")
+            }
+        } else {
+            throw Self.posixError("cannot open \(path)")
+        }
+        state = Mutex(State(writer: writer, fd: fd, documentExtensions: documentExtensions))
+    }
+
+    deinit {
+        // A log dropped without `close()` is left as a crash would leave it: readable with
+        // recovery, continued by the next open.
+        state.withLock { s in if s.writer != nil { closeDescriptor(s.fd) } }
+    }
+
+    /// The points appended through this instance.
+    public var pointsWritten: Int { state.withLock { $0.pointsWritten } }
+
+    /// Whether `close()` or `abandon()` was called.
+    public var isClosed: Bool { state.withLock { $0.writer == nil } }
+
+    /// Appends one fix and hands it to the operating system before returning.
+    /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
+    public func append(_ location: Location) throws {
+        try append(contentsOf: CollectionOfOne(location))
+    }
+
+    /// Appends fixes and hands them to the operating system before returning, with one
+    /// `write(2)` per 64 KiB of the batch.
+    /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
+    /// - Complexity: O(n) in the number of fixes.
+    public func append(contentsOf locations: some Sequence<Location>) throws {
+        try state.withLock { s in
+            // Taken out of the state so the writer's buffer stays uniquely referenced (no copy).
+            guard var writer = s.writer.take() else { throw PositioningError(.sessionInvalid, "the position log \(url.lastPathComponent) is closed") }
+            defer { s.writer = writer }
+            var newest: Date?
+            var count = 0
+            do {
+                for location in locations {
+                    if !s.segmentOpen {
+                        try writer.beginSegment()
+                        s.segmentOpen = true
+                    }
+                    try writer.write(trackPoint: Self.point(from: location))
+                    newest = location.timestamp
+                    count += 1
+                }
+                guard count > 0 else { return }
+                try writer.flush()
+            } catch {
+                throw Self.ioError(error, "cannot write \(url.path)")
+            }
+            s.pointsWritten += count
+            s.pointsSinceSync += count
+            let due: Bool
+            switch options.sync {
+            case .never: due = false
+            case .everyPoints(let n): due = s.pointsSinceSync >= max(n, 1)
+            case .fixInterval(let seconds):
+                if let last = s.lastSyncTime, let newest { due = newest.timeIntervalSince(last) >= seconds } else { due = true }
+            }
+            if due {
+                try Self.sync(s.fd, url.path)
+                s.pointsSinceSync = 0
+                s.lastSyncTime = newest
+            }
+        }
+    }
+
+    /// Ends the current segment, so the next fix starts a new `<trkseg>` (a gap in the track,
+    /// e.g. after the position was lost). Does nothing when the segment has no points yet.
+    /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
+    public func beginSegment() throws {
+        try state.withLock { s in
+            // Taken out of the state so the writer's buffer stays uniquely referenced (no copy).
+            guard var writer = s.writer.take() else { throw PositioningError(.sessionInvalid, "the position log \(url.lastPathComponent) is closed") }
+            defer { s.writer = writer }
+            guard s.segmentOpen else { return }
+            do {
+                try writer.endSegment()
+                try writer.flush()
+            } catch {
+                throw Self.ioError(error, "cannot write \(url.path)")
+            }
+            s.segmentOpen = false
+        }
+    }
+
+    /// Forces everything written so far to stable storage (`fsync(2)`), whatever the policy.
+    /// - Throws: `PositioningError.io` on failure, `.sessionInvalid` after `close()`.
+    public func sync() throws {
+        try state.withLock { s in
+            guard s.writer != nil else { throw PositioningError(.sessionInvalid, "the position log \(url.lastPathComponent) is closed") }
+            try Self.sync(s.fd, url.path)
+            s.pointsSinceSync = 0
+        }
+    }
+
+    /// Closes the file without completing the document, leaving it as a crash would: readable
+    /// with recovery and continued by the next open (this is what releasing the log does).
+    /// Calling it again, or after `close()`, does nothing.
+    public func abandon() {
+        state.withLock { s in
+            guard s.writer != nil else { return }
+            s.writer = nil
+            closeDescriptor(s.fd)
+        }
+    }
+
+    /// Completes the document (`</trkseg></trk></gpx>`), syncs it to disk and closes the file.
+    /// Calling it again does nothing.
+    /// - Throws: `PositioningError.io` on a write error (the file is closed regardless).
+    public func close() throws {
+        try state.withLock { s in
+            guard var writer = s.writer else { return }
+            s.writer = nil
+            defer { closeDescriptor(s.fd) }
+            do {
+                if s.segmentOpen { try writer.endSegment() }
+                try writer.endTrack()
+                _ = try writer.finish(extensions: s.documentExtensions)
+            } catch {
+                throw Self.ioError(error, "cannot write \(url.path)")
+            }
+            try Self.sync(s.fd, url.path)
+        }
+    }
+
+    // MARK: - Reading back
+
+    /// Reads a log back: every fix with all its fields, in file order (the points of every
+    /// track), the number of `<trkseg>` elements read, and the damage that ended reading early
+    /// (a crash leaves `GPXError.Code.truncated`), or nil for a complete file.
+    /// - Throws: `PositioningError.io` when the file cannot be opened.
+    /// - Complexity: O(n) in the file size; memory O(fixes) (the file is streamed).
+    public static func read(url: URL) throws -> (locations: [Location], segments: Int, damage: GPXError?) {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw posixError("cannot open \(url.path)") }
+        defer { closeDescriptor(fd) }
+        let reader = GPXStreamReader(source: DescriptorSource(fd: fd))
+        var prefix = extensionPrefix
+        var locations: [Location] = []
+        var segments = 0
+        do {
+            while let event = try reader.next() {
+                switch event {
+                case .header(let header):
+                    prefix = header.namespaces.first { $0.uri == extensionNamespace }?.prefix ?? extensionPrefix
+                case .segmentStart: segments += 1
+                case .trackPoint(let point): locations.append(location(from: point, extensionPrefix: prefix))
+                default: break
+                }
+            }
+        } catch {
+            return (locations, segments, error)
+        }
+        return (locations, segments, nil)
+    }
+
+    /// The GPX track point that carries `location` (see the type's documentation).
+    public static func point(from location: Location) -> GPXPoint {
+        var p = GPXPoint(coordinate: location.coordinate, elevation: location.altitude, time: location.timestamp)
+        switch location.fixMode {
+        case .noFix?: p.fix = GPXFix.none
+        case .twoDimensional?: p.fix = .twoDimensional
+        case .threeDimensional?: p.fix = .threeDimensional
+        case nil: break
+        }
+        p.satellites = location.satelliteCount
+        var xml = ""
+        func add(_ tag: String, _ value: Double?) {
+            guard let value, value.isFinite else { return }
+            // Integers without ".0"; others in Swift's shortest round-trip form.
+            let text = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+            xml += "<\(extensionPrefix):\(tag)>\(text)</\(extensionPrefix):\(tag)>"
+        }
+        add("acc", location.horizontalAccuracy?.meters)
+        add("vacc", location.verticalAccuracy?.meters)
+        add("speed", location.speed?.metersPerSecond)
+        add("sacc", location.speedAccuracy?.metersPerSecond)
+        add("course", location.course?.degrees)
+        add("cacc", location.courseAccuracy)
+        add("climb", location.climb)
+        add("hae", location.ellipsoidalAltitude?.meters)
+        add("q", location.fixQuality.map { Double($0.rawValue) })
+        if !xml.isEmpty { p.extensions = GPXExtensions(xml: xml) }
+        return p
+    }
+
+    /// The fix a track point of a log describes; a point without a time gets the Unix epoch.
+    /// - Parameter extensionPrefix: the prefix the file binds to `extensionNamespace`.
+    public static func location(from point: GPXPoint, extensionPrefix: String = PositionLog.extensionPrefix) -> Location {
+        var location = Location(coordinate: point.coordinate, timestamp: point.time ?? Date(timeIntervalSince1970: 0),
+                                altitude: point.elevation, satelliteCount: point.satellites)
+        switch point.fix {
+        case .none?: location.fixMode = .noFix
+        case .twoDimensional?: location.fixMode = .twoDimensional
+        case .threeDimensional?, .dgps?, .pps?: location.fixMode = .threeDimensional
+        case nil: break
+        }
+        guard let xml = point.extensions?.xml else { return location }
+        forEachExtensionValue(in: xml, prefix: extensionPrefix) { tag, value in
+            switch tag {
+            case "acc": location.horizontalAccuracy = .meters(value)
+            case "vacc": location.verticalAccuracy = .meters(value)
+            case "speed": location.speed = Speed(metersPerSecond: value)
+            case "sacc": location.speedAccuracy = Speed(metersPerSecond: value)
+            case "course": location.course = Bearing(degrees: value)
+            case "cacc": location.courseAccuracy = value
+            case "climb": location.climb = value
+            case "hae": location.ellipsoidalAltitude = .meters(value)
+            case "q": location.fixQuality = Int(exactly: value).flatMap(FixQuality.init(rawValue:))
+            default: break
+            }
+        }
+        return location
+    }
+
+    /// Calls `body` with each numeric `<prefix:tag>value</prefix:tag>` element of an
+    /// extension's XML; other content is skipped.
+    /// - Complexity: O(n) in the length of the XML, one pass over its UTF-8.
+    private static func forEachExtensionValue(in xml: String, prefix: String, _ body: (String, Double) -> Void) {
+        var xml = xml
+        let open = Array("<\(prefix):".utf8)
+        xml.withUTF8 { b in
+            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+            var i = 0
+            while i + open.count <= b.count {
+                guard b[i] == 0x3C, b[i..<(i + open.count)].elementsEqual(open) else { i += 1; continue }
+                var j = i + open.count
+                let tagStart = j
+                while j < b.count, b[j] != 0x3E { j += 1 } // ">"
+                guard j < b.count else { return }
+                let tagEnd = j
+                j += 1
+                i = j
+                guard tagEnd > tagStart, b[tagEnd - 1] != 0x2F else { continue } // not `<lk:x/>`
+                var valueStart = j
+                while j < b.count, b[j] != 0x3C { j += 1 } // "<"
+                var valueEnd = j
+                while valueStart < valueEnd, isSpace(b[valueStart]) { valueStart += 1 }
+                while valueEnd > valueStart, isSpace(b[valueEnd - 1]) { valueEnd -= 1 }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: b[valueStart..<valueEnd]), as: UTF8.self)
+                if let value = Double(text) {
+                    body(String(decoding: UnsafeBufferPointer(rebasing: b[tagStart..<tagEnd]), as: UTF8.self), value)
+                }
+                i = j
+            }
+        }
+    }
+
+    // MARK: - Files
+
+    private static func header(creator: String, namespaces: [GPXNamespace]) -> GPXHeader {
+        var namespaces = namespaces.filter { $0.uri != extensionNamespace && $0.prefix != extensionPrefix }
+        namespaces.append(GPXNamespace(prefix: extensionPrefix, uri: extensionNamespace))
+        return GPXHeader(version: .v1_1, creator: creator, namespaces: namespaces)
+    }
+
+    /// What the first pass over an existing file learns: the parts a writer needs before the
+    /// points (header, metadata, the names of routes and tracks, which GPX puts first but the
+    /// reader reports at their end) and how reading ended.
+    private struct Survey {
+        var header: GPXHeader?
+        var metadata = GPXMetadata()
+        var routeInfos: [GPXPathInfo] = []
+        var trackInfos: [GPXPathInfo] = []
+        var points = 0
+        var damage: GPXError?
+    }
+
+    private static func survey(_ fd: Int32) -> Survey {
+        var survey = Survey()
+        let reader = GPXStreamReader(source: DescriptorSource(fd: fd))
+        do {
+            while let event = try reader.next() {
+                switch event {
+                case .header(let h): survey.header = h
+                case .metadata(let m): survey.metadata = m
+                case .routeEnd(let info): survey.routeInfos.append(info)
+                case .trackEnd(let info): survey.trackInfos.append(info)
+                case .trackPoint: survey.points += 1
+                default: break
+                }
+            }
+        } catch {
+            survey.damage = error
+        }
+        return survey
+    }
+
+    /// Recovers the file open at `source` in two streaming passes (constant memory), writes
+    /// the recovered document with its last track left open to a temporary file and renames
+    /// it over `path`. Returns the writer, the new descriptor and the document extensions
+    /// `close()` must write.
+    private static func rewrite(_ source: Int32, at path: String, options: Options) throws -> (GPXStreamWriter<FileSink>, Int32, GPXExtensions?) {
+        let survey = survey(source)
+        let size = lseek(source, 0, SEEK_END)
+        if let damage = survey.damage, damage.code != .truncated, size > 0 {
+            // Damage other than a cut (e.g. stray bytes after a power loss without fsync):
+            // keep the original next to the log when there is anything to salvage, else refuse.
+            guard survey.points > 0 else {
+                throw PositioningError(.io, "\(path) is not a GPX position log (\(damage)); left untouched")
+            }
+            do {
+                let copy = URL(fileURLWithPath: path + ".damaged")
+                try? FileManager.default.removeItem(at: copy)
+                try FileManager.default.copyItem(at: URL(fileURLWithPath: path), to: copy)
+            } catch {
+                throw PositioningError(.io, "cannot keep a copy of the damaged log \(path)", underlying: error)
+            }
+        }
+        let file = URL(fileURLWithPath: path)
+        let temporary = file.deletingLastPathComponent().appendingPathComponent("." + file.lastPathComponent + ".rewrite").path
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw posixError("cannot create \(temporary)") }
+        do {
+            try lock(fd, temporary)
+            let creator = survey.header.map(\.creator).flatMap { $0.isEmpty ? nil : $0 } ?? options.creator
+            var w = try GPXStreamWriter(sink: FileSink(fd: fd), header: header(creator: creator, namespaces: survey.header?.namespaces ?? []),
+                                        metadata: survey.metadata)
+            let documentExtensions = try copyBody(from: source, survey: survey, to: &w, path: path, options: options)
+            try w.flush()
+            if options.sync != .never { try sync(fd, temporary) }
+            guard rename(temporary, path) == 0 else { throw posixError("cannot replace \(path)") }
+            if options.sync != .never { syncDirectory(of: path) }
+            return (w, fd, documentExtensions)
+        } catch {
+            closeDescriptor(fd)
+            unlink(temporary)
+            throw ioError(error, "cannot rewrite \(path)")
+        }
+    }
+
+    /// The second pass: copies waypoints, routes and tracks in order, dropping empty segments,
+    /// and leaves the last track open (a new one when there is none).
+    private static func copyBody(from source: Int32, survey: Survey, to w: inout GPXStreamWriter<FileSink>,
+                                 path: String, options: Options) throws -> GPXExtensions? {
+        enum Stage: Int { case waypoints, routes, inRoute, tracks, inTrack }
+        var stage = Stage.waypoints
+        var routes = 0, tracks = 0
+        var segmentOpen = false, trackEnded = false
+        var documentExtensions: GPXExtensions?
+        func outOfOrder() -> PositioningError {
+            PositioningError(.io, "\(path) has GPX elements out of schema order; left untouched")
+        }
+        let reader = GPXStreamReader(source: DescriptorSource(fd: source))
+        while let event = try? reader.next() {
+            switch event {
+            case .header, .metadata: break
+            case .waypoint(let p):
+                guard stage == .waypoints else { throw outOfOrder() }
+                try w.write(waypoint: p)
+            case .routeStart:
+                guard stage.rawValue <= Stage.routes.rawValue else { throw outOfOrder() }
+                try w.beginRoute(routes < survey.routeInfos.count ? survey.routeInfos[routes] : GPXPathInfo())
+                routes += 1
+                stage = .inRoute
+            case .routePoint(let p):
+                guard stage == .inRoute else { throw outOfOrder() }
+                try w.write(routePoint: p)
+            case .routeEnd:
+                guard stage == .inRoute else { throw outOfOrder() }
+                try w.endRoute()
+                stage = .routes
+            case .trackStart:
+                guard stage != .inRoute, stage != .inTrack else { throw outOfOrder() }
+                if trackEnded { try w.endTrack() }
+                try w.beginTrack(tracks < survey.trackInfos.count ? survey.trackInfos[tracks] : GPXPathInfo(name: options.trackName))
+                tracks += 1
+                stage = .inTrack
+                trackEnded = false
+            case .segmentStart:
+                guard stage == .inTrack else { throw outOfOrder() }
+            case .trackPoint(let p):
+                guard stage == .inTrack else { throw outOfOrder() }
+                if !segmentOpen { try w.beginSegment() }
+                segmentOpen = true
+                try w.write(trackPoint: p)
+            case .segmentEnd(let extensions):
+                guard stage == .inTrack else { throw outOfOrder() }
+                if segmentOpen { try w.endSegment(extensions: extensions) }
+                segmentOpen = false
+            case .trackEnd:
+                guard stage == .inTrack else { throw outOfOrder() }
+                stage = .tracks
+                trackEnded = true
+            case .extensions(let e):
+                documentExtensions = e
+            }
+        }
+        // Reading stopped at the end or at the damage: close what is open, except the track.
+        if segmentOpen { try w.endSegment() }
+        if stage == .inRoute { try w.endRoute() }
+        if stage != .inTrack && !trackEnded { try w.beginTrack(GPXPathInfo(name: options.trackName)) }
+        return documentExtensions
+    }
+
+    /// Takes the exclusive `flock(2)` on the file. A child process being spawned anywhere in
+    /// this process shares the locked open file description for the instant between `fork`
+    /// and `exec` (`O_CLOEXEC` closes it only at `exec`), so a busy lock is retried for up to
+    /// about 0.1 s before it counts as another writer.
+    private static func lock(_ fd: Int32, _ path: String) throws {
+        for attempt in 0..<50 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return }
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw posixError("cannot lock \(path)") }
+            if attempt < 49 { usleep(2_000) }
+        }
+        throw PositioningError(.io, "\(path) is being written by another position log")
+    }
+
+    private static func sync(_ fd: Int32, _ path: String) throws {
+        guard fsync(fd) == 0 else { throw posixError("cannot sync \(path)") }
+    }
+
+    /// Makes a created or renamed directory entry durable (best effort: some file systems
+    /// refuse to sync a directory).
+    private static func syncDirectory(of path: String) {
+        let dir = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        guard dir >= 0 else { return }
+        _ = fsync(dir)
+        closeDescriptor(dir)
+    }
+
+    static func posixError(_ message: String) -> PositioningError {
+        let code = errno
+        return PositioningError(.io, "\(message): \(String(cString: strerror(code)))")
+    }
+
+    private static func ioError(_ error: any Error, _ message: String) -> PositioningError {
+        error as? PositioningError ?? PositioningError(.io, message, underlying: error)
+    }
+}
+
+/// A file descriptor the GPX writer writes to with `write(2)`, retrying short writes and EINTR.
+struct FileSink: GPXByteSink, Sendable {
+    let fd: Int32
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = writeDescriptor(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw PositionLog.posixError("write failed")
+            }
+            offset += n
+        }
+    }
+}
+
+/// Reads a file descriptor from its start with `pread(2)`, for the GPX reader.
+struct DescriptorSource: GPXByteSource {
+    let fd: Int32
+    private var offset: off_t = 0
+
+    init(fd: Int32) { self.fd = fd }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = pread(fd, buffer.baseAddress, buffer.count, offset)
+            if n >= 0 {
+                offset += off_t(n)
+                return n
+            }
+            if errno != EINTR { throw PositionLog.posixError("read failed") }
+        }
+    }
+}
+
+// File-level wrappers: inside the types, `close`, `read` and `write` name their own methods.
+private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
+private func writeDescriptor(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int { write(fd, buffer.baseAddress, buffer.count) }
