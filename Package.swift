@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "NMEACodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
-        .target(name: "Positioning", dependencies: ["GeoCore", "GPXCodec", "NMEACodec"], swiftSettings: strictSettings),
+        .target(name: "Positioning", dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering"], swiftSettings: strictSettings),
 
         // Test helper: appends fixes from stdin to a PositionLog, for the kill -9 crash test.
         .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning"], swiftSettings: strictSettings),
@@ -80,7 +80,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper"],
+            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -87,11 +87,6 @@ public final class GPXReplaySource: PositionSource {
 
     /// Waits for `seconds` of track time, scaled by the pacing.
     private func wait(_ seconds: TimeInterval) async throws {
-        switch pacing {
-        case .asFastAsPossible: await Task.yield()
-        case .speedFactor(let f):
-            guard seconds > 0, seconds.isFinite else { return }
-            try await clock.sleep(for: .seconds(seconds / f))
-        }
+        try await ReplayPacer(pacing: pacing, clock: clock).wait(seconds: seconds)
     }
 }

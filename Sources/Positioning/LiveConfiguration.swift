@@ -1,8 +1,10 @@
 import Foundation
 public import GeoCore
+public import TrackFiltering
 
-/// A documented parameter set for live updates: when the device counts as stationary (so
-/// delivery pauses), and how long silence may last before the position counts as lost.
+/// A documented parameter set for live updates: how fixes are cleaned (the TrackFiltering
+/// preset of the same name), when the device counts as stationary (so delivery pauses), and how
+/// long silence may last before the position counts as lost.
 ///
 /// The presets follow Core Location's `CLLocationUpdate.LiveConfiguration` members; the numbers
 /// are LocationKit's own, chosen from what each activity does while it is really moving.
@@ -21,10 +23,14 @@ public struct LiveConfiguration: Sendable, Hashable {
     public var movingSpeed: Speed
     /// Silence longer than this from a running source is reported as `lost`.
     public var lostTimeout: Duration
+    /// The clean-track rules and Kalman filter applied before delivery (the TrackFiltering
+    /// preset of the same name in every preset); nil delivers the source's fixes unchanged.
+    public var trackFilter: TrackFilterConfiguration?
 
     public init(name: String, stationaryDelay: Duration?, stationaryRadius: Distance, maximumJitter: Distance,
-                movingSpeed: Speed, lostTimeout: Duration) {
+                movingSpeed: Speed, lostTimeout: Duration, trackFilter: TrackFilterConfiguration? = nil) {
         self.name = name
+        self.trackFilter = trackFilter
         self.stationaryDelay = stationaryDelay
         self.stationaryRadius = stationaryRadius
         self.maximumJitter = maximumJitter
@@ -35,29 +41,36 @@ public struct LiveConfiguration: Sendable, Hashable {
     /// General use: still for 60 s within 15 m (+ accuracy up to 25 m), moving above 1 m/s;
     /// lost after 10 s of silence.
     public static let `default` = LiveConfiguration(name: "default", stationaryDelay: .seconds(60), stationaryRadius: .meters(15),
-                                                    maximumJitter: .meters(25), movingSpeed: .metersPerSecond(1), lostTimeout: .seconds(10))
+                                                    maximumJitter: .meters(25), movingSpeed: .metersPerSecond(1), lostTimeout: .seconds(10), trackFilter: .default)
     /// Driving: traffic lights and queues last minutes, so pause only after 180 s within 20 m;
     /// moving above 1.5 m/s (5.4 km/h); lost after 5 s (a tunnel).
     public static let automotiveNavigation = LiveConfiguration(name: "automotiveNavigation", stationaryDelay: .seconds(180),
                                                                stationaryRadius: .meters(20), maximumJitter: .meters(30),
-                                                               movingSpeed: .metersPerSecond(1.5), lostTimeout: .seconds(5))
+                                                               movingSpeed: .metersPerSecond(1.5), lostTimeout: .seconds(5), trackFilter: .automotiveNavigation)
     /// Boats, trains and other non-road travel: 120 s within 25 m; moving above 1 m/s; lost after 10 s.
     public static let otherNavigation = LiveConfiguration(name: "otherNavigation", stationaryDelay: .seconds(120),
                                                           stationaryRadius: .meters(25), maximumJitter: .meters(30),
-                                                          movingSpeed: .metersPerSecond(1), lostTimeout: .seconds(10))
+                                                          movingSpeed: .metersPerSecond(1), lostTimeout: .seconds(10), trackFilter: .otherNavigation)
     /// Walking and running: a stop is short and small, so 30 s within 8 m (+ accuracy up to 15 m);
     /// moving above 0.6 m/s (a slow walk is about 1 m/s); lost after 15 s.
     public static let fitness = LiveConfiguration(name: "fitness", stationaryDelay: .seconds(30), stationaryRadius: .meters(8),
-                                                  maximumJitter: .meters(15), movingSpeed: .metersPerSecond(0.6), lostTimeout: .seconds(15))
+                                                  maximumJitter: .meters(15), movingSpeed: .metersPerSecond(0.6), lostTimeout: .seconds(15), trackFilter: .fitness)
     /// Aircraft: never pause (a holding pattern is not a stop); lost after 10 s.
     public static let airborne = LiveConfiguration(name: "airborne", stationaryDelay: nil, stationaryRadius: .meters(50),
-                                                   maximumJitter: .meters(50), movingSpeed: .metersPerSecond(5), lostTimeout: .seconds(10))
+                                                   maximumJitter: .meters(50), movingSpeed: .metersPerSecond(5), lostTimeout: .seconds(10), trackFilter: .airborne)
 
     /// Every preset, for CLIs and documentation.
     public static let presets: [LiveConfiguration] = [.default, .automotiveNavigation, .otherNavigation, .fitness, .airborne]
 
     /// The preset with this name, or nil.
     public static func preset(named name: String) -> LiveConfiguration? { presets.first { $0.name == name } }
+
+    /// The same parameters without track filtering: the source's fixes, unchanged.
+    public var unfiltered: LiveConfiguration {
+        var c = self
+        c.trackFilter = nil
+        return c
+    }
 }
 
 /// Decides from a stream of fixes when the device has stopped and when it moves again.

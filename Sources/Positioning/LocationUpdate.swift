@@ -1,4 +1,5 @@
 public import GeoCore
+import TrackFiltering
 
 /// One element of the live-update sequence (Core Location's `CLLocationUpdate`).
 public struct LocationUpdate: Sendable, Hashable {
@@ -19,7 +20,8 @@ public struct LocationUpdate: Sendable, Hashable {
     /// Live updates from `source`: iterate with `for try await`; leaving the loop stops the
     /// source and releases it.
     ///
-    /// Stationary detection follows `configuration` (see `StationaryDetector`): one update with
+    /// Fixes are cleaned by `configuration.trackFilter` (rejected ones are not delivered), then
+    /// stationary detection follows `configuration` (see `StationaryDetector`): one update with
     /// `isStationary == true`, then silence, then updates again once the device moves. A silent
     /// source produces one `locationUnavailable` update after `configuration.lostTimeout`.
     /// - Parameters:
@@ -47,10 +49,16 @@ public struct LocationUpdate: Sendable, Hashable {
             let configuration = self.configuration, source = self.source
             let run = Task {
                 var detector = StationaryDetector(configuration: configuration)
+                var cleaner = configuration.trackFilter.map { TrackCleaner(configuration: $0) }
                 do {
                     for try await event in source.events() {
                         switch event {
-                        case .location(let location):
+                        case .location(let raw):
+                            var location = raw
+                            if let decision = cleaner?.process(raw) {
+                                guard let cleaned = decision.location else { continue }
+                                location = cleaned
+                            }
                             switch detector.update(with: location) {
                             case .becameStationary?: output.yield(LocationUpdate(location: location, isStationary: true))
                             case .resumedMoving?, nil:

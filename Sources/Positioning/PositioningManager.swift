@@ -1,5 +1,6 @@
 public import Foundation
 public import GeoCore
+public import TrackFiltering
 
 /// How the manager delivers positions (HERE's `NMADevicePositioningMethod`).
 public enum PositioningMethod: Sendable, Hashable {
@@ -57,7 +58,7 @@ public actor PositioningManager {
 
     /// The source in use; nil means the default device source, resolved at `start`.
     public private(set) var dataSource: (any PositionSource)?
-    /// Stationary detection and the lost-position timeout.
+    /// Track filtering, stationary detection and the lost-position timeout.
     public var configuration: LiveConfiguration = .default
     /// Whether a stationary device pauses updates (Core Location's property of the same name).
     public var pausesLocationUpdatesAutomatically = true
@@ -77,6 +78,11 @@ public actor PositioningManager {
     public private(set) var authorizationStatus: AuthorizationStatus = .notDetermined
     /// The latest fix exactly as the source delivered it.
     public private(set) var rawPosition: Location?
+    /// The latest fix the configuration's track filter delivered (the Kalman estimate when it
+    /// runs); equal to `rawPosition` without a filter.
+    public private(set) var filteredPosition: Location?
+    /// What the track filter dropped, and why, since the last start.
+    public private(set) var filterReport = FilterReport()
     /// The latest map-matched fix; nil while map matching is off or nothing matched.
     public private(set) var mapMatchedPosition: Location?
     private var matchConfidence = 0.0
@@ -96,6 +102,7 @@ public actor PositioningManager {
     private var run: Task<Void, Never>?
     private var generation = 0
     private var detector = StationaryDetector(configuration: .default)
+    private var cleaner: TrackCleaner<StandardRules>?
     private var significant = SignificantChangeGate()
     private var speeds: [(time: Date, speed: Double)] = []
     private var delegateQueue: [PositioningEvent] = []
@@ -109,7 +116,7 @@ public actor PositioningManager {
         self.dataSource = source
         self.sleep = { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
         self.watched = { LostPositionWatchdog($0, timeout: $1, clock: clock) }
-        self.defaultSource = { throw PositioningError(.sourceUnavailable, "TODO device source") }
+        self.defaultSource = { try DeviceSource.resolve() }
     }
 
     /// Creates a manager on `source`, timed by the continuous clock; nil uses the default
@@ -118,11 +125,12 @@ public actor PositioningManager {
         self.init(source: source, clock: ContinuousClock())
     }
 
-    /// The position to show: map-matched when enabled and confident, else raw; nil while stopped.
+    /// The position to show: map-matched when enabled and confident, else the filtered position
+    /// (the raw one without a track filter); nil while stopped.
     public var currentPosition: Location? {
         guard isRunning else { return nil }
         if mapMatchingEnabled, let matched = mapMatchedPosition, matchConfidence >= minimumMatchConfidence { return matched }
-        return rawPosition
+        return filteredPosition
     }
 
     /// Replaces the source; a running manager switches to it at once.
@@ -192,6 +200,9 @@ public actor PositioningManager {
         run?.cancel()
         generation += 1
         detector = StationaryDetector(configuration: configuration)
+        cleaner = configuration.trackFilter.map { TrackCleaner(configuration: $0) }
+        filterReport = FilterReport()
+        filteredPosition = nil
         significant = SignificantChangeGate()
         isPaused = false
         guard let dataSource else { return }
@@ -251,6 +262,13 @@ public actor PositioningManager {
             }
             rawPosition = location
             recordSpeed(location)
+            var location = location
+            if let decision = cleaner?.process(location) {
+                if let report = cleaner?.report { filterReport = report }
+                guard let cleaned = decision.location else { return }
+                location = cleaned
+            }
+            filteredPosition = location
             if mapMatchingEnabled, let matcher {
                 let mode = mapMatchMode
                 let matched = await matcher.match(location, mode: mode)

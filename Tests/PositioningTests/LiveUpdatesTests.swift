@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import GeoCore
 import GeoTestSupport
@@ -9,7 +10,7 @@ import Positioning
     var received: [LocationUpdate] = []
     let consumer = Task {
         var out: [LocationUpdate] = []
-        for try await update in LocationUpdate.liveUpdates(.fitness, source: source, clock: clock) {
+        for try await update in LocationUpdate.liveUpdates(.fitness.unfiltered, source: source, clock: clock) {
             out.append(update)
             if out.count == 41 { break }
         }
@@ -35,7 +36,7 @@ import Positioning
 @Test func liveUpdates_leavingTheLoopReleasesTheSource() async throws {
     let source = CustomPositionSource()
     let consumer = Task {
-        for try await _ in LocationUpdate.liveUpdates(.default, source: source, clock: ManualClock()) { break }
+        for try await _ in LocationUpdate.liveUpdates(.default.unfiltered, source: source, clock: ManualClock()) { break }
     }
     #expect(await eventually { source.activeRuns == 1 })
     source.yield(fix(t: 0))
@@ -46,7 +47,7 @@ import Positioning
 @Test func liveUpdates_cancellingTheTaskReleasesTheSource() async throws {
     let source = CustomPositionSource()
     let consumer = Task {
-        for try await _ in LocationUpdate.liveUpdates(.default, source: source, clock: ManualClock()) {}
+        for try await _ in LocationUpdate.liveUpdates(.default.unfiltered, source: source, clock: ManualClock()) {}
     }
     #expect(await eventually { source.activeRuns == 1 })
     consumer.cancel()
@@ -59,7 +60,7 @@ import Positioning
     let clock = ManualClock()
     let consumer = Task {
         var out: [LocationUpdate] = []
-        for try await update in LocationUpdate.liveUpdates(.default, source: source, clock: clock) {
+        for try await update in LocationUpdate.liveUpdates(.default.unfiltered, source: source, clock: clock) {
             out.append(update)
             if out.count == 3 { break }
         }
@@ -82,9 +83,28 @@ import Positioning
 @Test func liveUpdates_deniedEndsTheLoopWithTheError() async throws {
     let source = CustomPositionSource()
     let consumer = Task {
-        for try await _ in LocationUpdate.liveUpdates(.default, source: source, clock: ManualClock()) {}
+        for try await _ in LocationUpdate.liveUpdates(.default.unfiltered, source: source, clock: ManualClock()) {}
     }
     #expect(await eventually { source.activeRuns == 1 })
     source.reportAuthorization(.denied)
     await #expect(throws: PositioningError.self) { try await consumer.value }
+}
+
+@Test func liveUpdates_dropWhatThePresetsFilterRejects() async throws {
+    let source = CustomPositionSource()
+    let consumer = Task {
+        var out: [LocationUpdate] = []
+        for try await update in LocationUpdate.liveUpdates(.fitness, source: source, clock: ManualClock()) { out.append(update) }
+        return out
+    }
+    #expect(await eventually { source.activeRuns == 1 })
+    // TrackFilterConfiguration.fitness: 10 s warm-up, accuracy ≤ 50 m, Kalman estimates.
+    for t in 0..<30 {
+        source.yield(fix(north: Double(t) * 1.4, t: Double(t), accuracy: t == 20 ? 80 : 5, speed: 1.4))
+    }
+    source.finish()
+    let updates = try await consumer.value
+    let times = updates.compactMap { $0.location?.timestamp.timeIntervalSince(fix(t: 0).timestamp) }
+    #expect(!times.isEmpty && times.allSatisfy { $0 >= 10 }, "nothing from the 10 s warm-up: \(times)")
+    #expect(!times.contains(20), "the 80 m fix is dropped")
 }

@@ -4,6 +4,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import Positioning
+import TrackFiltering
 
 /// Collects what a subscriber sees, as short labels.
 private func label(_ e: PositioningEvent) -> String {
@@ -33,6 +34,7 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
 @Test func manager_fansOutToEverySubscriber_andStops() async throws {
     let source = CustomPositionSource()
     let manager = PositioningManager(source: source, clock: ManualClock())
+    await manager.setConfiguration(.default.unfiltered)
     let a = collect(manager.events(), count: 5), b = collect(manager.events(), count: 5)
     #expect(await manager.start())
     #expect(await eventually { source.activeRuns == 1 })
@@ -48,6 +50,7 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
 
 @Test func manager_subscriptionEndsWhenItsTaskIsCancelled() async throws {
     let manager = PositioningManager(source: CustomPositionSource(), clock: ManualClock())
+    await manager.setConfiguration(.default.unfiltered)
     let task = Task { for await _ in manager.events() {} }
     #expect(await eventually { manager.subscriberCount == 1 })
     task.cancel()
@@ -58,6 +61,7 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
 @Test func manager_postsClassicNotifications() async throws {
     let source = CustomPositionSource()
     let manager = PositioningManager(source: source, clock: ManualClock())
+    await manager.setConfiguration(.default.unfiltered)
     let counts = Mutex((updates: 0, lost: 0))
     let center = NotificationCenter.default
     let o1 = center.addObserver(forName: .positioningManagerDidUpdatePosition, object: manager, queue: nil) { note in
@@ -78,7 +82,7 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
 @Test func manager_pausesWhenStationary_andResumes() async throws {
     let source = CustomPositionSource()
     let manager = PositioningManager(source: source, clock: ManualClock())
-    await manager.setConfiguration(.fitness)
+    await manager.setConfiguration(.fitness.unfiltered)
     let events = collect(manager.events(), count: 44)
     await manager.start()
     #expect(await eventually { source.activeRuns == 1 })
@@ -96,7 +100,7 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
 @Test func manager_significantChangesDeliversOnlyBigMoves() async throws {
     let source = CustomPositionSource()
     let manager = PositioningManager(source: source, clock: ManualClock())
-    await manager.setConfiguration(.airborne) // no pauses: isolate the significant-change rule
+    await manager.setConfiguration(.airborne.unfiltered) // no pauses: isolate the significant-change rule
     let events = collect(manager.events(), count: 6)
     await manager.start(.significantChanges)
     #expect(await eventually { source.activeRuns == 1 })
@@ -115,6 +119,7 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
     let source = CustomPositionSource()
     let clock = ManualClock()
     let manager = PositioningManager(source: source, clock: clock)
+    await manager.setConfiguration(.default.unfiltered)
     var events = manager.events().makeAsyncIterator()
     await manager.start()
     #expect(await eventually { source.activeRuns == 1 })
@@ -149,6 +154,7 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
     for (confidence, expectMatched) in [(0.9, true), (0.2, false)] {
         let source = CustomPositionSource()
         let manager = PositioningManager(source: source, clock: ManualClock())
+    await manager.setConfiguration(.default.unfiltered)
         await manager.setMapMatcher(SnapEast(confidence: confidence))
         await manager.setMapMatchingEnabled(true, mode: .pedestrian)
         await manager.start()
@@ -167,7 +173,7 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
 @Test func manager_averageSpeedOverTheWindow() async throws {
     let source = CustomPositionSource()
     let manager = PositioningManager(source: source, clock: ManualClock())
-    await manager.setConfiguration(.airborne)
+    await manager.setConfiguration(.airborne.unfiltered)
     await manager.start()
     #expect(await eventually { source.activeRuns == 1 })
     for t in 0..<100 { source.yield(fix(north: 0, t: Double(t), speed: t < 40 ? 30 : 10)) }
@@ -196,7 +202,7 @@ private final class SlowDelegate: PositioningDelegate {
     let manager = PositioningManager(source: source, clock: ManualClock())
     let delegate = SlowDelegate()
     await manager.setDelegate(delegate)
-    await manager.setConfiguration(.airborne)
+    await manager.setConfiguration(.airborne.unfiltered)
     await manager.start()
     #expect(await eventually { source.activeRuns == 1 })
     source.yield(fix(t: 0, speed: 10))
@@ -207,4 +213,24 @@ private final class SlowDelegate: PositioningDelegate {
     #expect(batches.count < 20, "fixes that arrive while the delegate is busy are batched")
     #expect(batches.joined().map(\.timestamp) == (0..<20).map { fix(t: Double($0)).timestamp })
     await manager.stop()
+}
+
+@Test func manager_appliesThePresetsTrackFilter() async throws {
+    let source = CustomPositionSource()
+    let manager = PositioningManager(source: source, clock: ManualClock())
+    await manager.setConfiguration(.default) // TrackFilterConfiguration.default: 5 s warm-up, ≤ 100 m accuracy
+    let events = collect(manager.events(), count: 100)
+    await manager.start()
+    #expect(await eventually { source.activeRuns == 1 })
+    for t in 0..<5 { source.yield(fix(north: Double(t) * 10, t: Double(t), speed: 10)) }          // warm-up: dropped
+    source.yield(fix(north: 50, t: 5, accuracy: -1, speed: 10))                                     // invalid accuracy
+    source.yield(fix(north: 60, t: 6, accuracy: 500, speed: 10))                                    // worse than 100 m
+    for t in 7..<12 { source.yield(fix(north: Double(t) * 10, t: Double(t), speed: 10)) }         // delivered
+    #expect(await eventually { await manager.rawPosition?.timestamp == fix(t: 11).timestamp })
+    let report = await manager.filterReport
+    #expect(report.received == 12)
+    #expect(report.accepted == 5)
+    #expect(await manager.filteredPosition != nil)
+    await manager.stop()
+    #expect(await events.value.filter { $0 == "updated" }.count == 5)
 }

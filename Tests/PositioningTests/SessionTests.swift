@@ -8,6 +8,7 @@ import Positioning
 private func logThroughManager(_ session: BackgroundActivitySession, _ fixes: [Location]) async throws {
     let source = CustomPositionSource()
     let manager = PositioningManager(source: source, clock: ManualClock())
+    await manager.setConfiguration(.default.unfiltered) // log exactly the fixes fed
     try session.attach(to: manager)
     #expect(await manager.start())
     #expect(await eventually { source.activeRuns == 1 })

@@ -1,0 +1,128 @@
+public import Foundation
+public import GeoCore
+import GPXCodec
+import NMEACodec
+
+/// Position sources named by URI, for configuration files and the `geo track` command.
+///
+/// | URI | source |
+/// |---|---|
+/// | `gpsd://127.0.0.1:2947` | `GPSDSource` (host and port optional) |
+/// | `nmea:///dev/ttyUSB0?baud=9600` | `NMEASource`, serial device (default 9600 baud) |
+/// | `nmea+tcp://host:port` | `NMEASource`, TCP |
+/// | `nmea:file.nmea`, `nmea:-` | `NMEASource`, a file or standard input (`speed=` paces a replay) |
+/// | `gpx:track.gpx?speed=10` | `GPXReplaySource` (`speed=max` as fast as possible; default real time) |
+/// | `route:line.geojson?speed=13.9&interval=1&noise=3` | `RouteSimulationSource` (m/s, s, σ m) |
+/// | `device:` | the default device source (`DeviceSource`) |
+public enum PositionSourceURI {
+    /// Makes the source a URI names.
+    /// - Parameters:
+    ///   - clock: paces replays and simulations and times gpsd reconnects.
+    ///   - startDate: the first timestamp of a route simulation.
+    /// - Throws: `PositioningError.invalidConfiguration` for a malformed URI or parameter; what
+    ///   reading a GPX or GeoJSON file throws.
+    public static func source(_ uri: String, clock: SourceClock = .continuous, startDate: Date) throws(PositioningError) -> any PositionSource {
+        guard let colon = uri.firstIndex(of: ":") else {
+            throw PositioningError(.invalidConfiguration, "'\(uri)' has no scheme; expected gpsd://, nmea:, nmea+tcp://, gpx:, route: or device:")
+        }
+        let scheme = uri[..<colon].lowercased()
+        var rest = String(uri[uri.index(after: colon)...])
+        var query: [String: String] = [:]
+        if let q = rest.firstIndex(of: "?") {
+            for pair in rest[rest.index(after: q)...].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                query[String(kv[0])] = kv.count > 1 ? String(kv[1]) : ""
+            }
+            rest = String(rest[..<q])
+        }
+        func number(_ key: String, default value: Double) throws(PositioningError) -> Double {
+            guard let text = query[key] else { return value }
+            guard let v = Double(text), v.isFinite, v > 0 else {
+                throw PositioningError(.invalidConfiguration, "'\(key)=\(text)' in '\(uri)' is not a positive number")
+            }
+            return v
+        }
+        func pacing(default value: GPXReplaySource.Pacing?) throws(PositioningError) -> GPXReplaySource.Pacing? {
+            guard let text = query["speed"] else { return value }
+            return text == "max" ? .asFastAsPossible : .speedFactor(try number("speed", default: 1))
+        }
+        func hostPort(_ authority: String, defaultPort: Int?) throws(PositioningError) -> (String, Int) {
+            let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
+            let host = parts.first.map(String.init).flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
+            guard parts.count <= 2, let port = parts.count == 2 ? Int(parts[1]) : defaultPort, (1...65_535).contains(port) else {
+                throw PositioningError(.invalidConfiguration, "'\(uri)' needs host:port with a port in 1…65535")
+            }
+            return (host, port)
+        }
+        switch scheme {
+        case "gpsd":
+            let (host, port) = try hostPort(String(rest.trimmingPrefix("//")), defaultPort: 2947)
+            return GPSDSource(host: host, port: port, clock: clock)
+        case "nmea+tcp":
+            let (host, port) = try hostPort(String(rest.trimmingPrefix("//")), defaultPort: nil)
+            return NMEASource(.tcp(host: host, port: port), clock: clock)
+        case "nmea":
+            if rest.hasPrefix("//") {
+                let path = String(rest.dropFirst(2))
+                guard path.hasPrefix("/") else {
+                    throw PositioningError(.invalidConfiguration, "'\(uri)': a device is nmea:///dev/NAME (three slashes)")
+                }
+                return NMEASource(.serial(path: path, baud: Int(try number("baud", default: 9600))), clock: clock)
+            }
+            guard !rest.isEmpty else { throw PositioningError(.invalidConfiguration, "'\(uri)' names no file") }
+            return NMEASource(rest == "-" ? .standardInput : .file(rest), pacing: try pacing(default: nil), clock: clock)
+        case "gpx":
+            let read: (locations: [Location], segments: Int, damage: GPXError?)
+            do { read = try PositionLog.read(url: URL(fileURLWithPath: rest)) } catch {
+                throw error as? PositioningError ?? PositioningError(.io, "cannot read \(rest)", underlying: error)
+            }
+            if read.locations.isEmpty, let damage = read.damage {
+                throw PositioningError(.io, "\(rest) holds no readable track point", underlying: damage)
+            }
+            return try GPXReplaySource(locations: read.locations, pacing: try pacing(default: .speedFactor(1)) ?? .speedFactor(1),
+                                       clock: clock, name: uri)
+        case "route":
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: rest)) } catch {
+                throw PositioningError(.io, "cannot read \(rest)", underlying: error)
+            }
+            let geoJSON: GeoJSON
+            do { geoJSON = try GeoJSON(data: data) } catch {
+                throw PositioningError(.invalidConfiguration, "\(rest): \(error.message)", underlying: error)
+            }
+            let sigma = query["noise"] == nil ? nil : try number("noise", default: 3)
+            return try RouteSimulationSource(geoJSON: geoJSON, movementSpeed: .metersPerSecond(try number("speed", default: 13.9)),
+                                             updateInterval: .seconds(try number("interval", default: 1)),
+                                             noise: sigma.map { RouteSimulationSource.Noise(sigma: .meters($0)) },
+                                             pacing: query["pacing"] == "max" ? .asFastAsPossible : .realTime,
+                                             startDate: startDate, clock: clock)
+        case "device":
+            return try DeviceSource.resolve()
+        default:
+            throw PositioningError(.invalidConfiguration, "unknown source scheme '\(scheme)' in '\(uri)'")
+        }
+    }
+}
+
+/// The default device source on Linux: gpsd if it answers, else an NMEA device named in the
+/// environment, else a clear error.
+///
+/// Configuration (environment): `LOCATIONKIT_GPSD=host:port` (default `127.0.0.1:2947`) and
+/// `LOCATIONKIT_NMEA_DEVICE=/dev/ttyUSB0` with optional `LOCATIONKIT_NMEA_BAUD` (default 9600).
+public enum DeviceSource {
+    /// Resolves the default source now.
+    /// - Throws: `PositioningError.sourceUnavailable` naming both places it looked.
+    public static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PositioningError) -> any PositionSource {
+        let gpsd = environment["LOCATIONKIT_GPSD"] ?? "127.0.0.1:2947"
+        let parts = gpsd.split(separator: ":")
+        let host = parts.first.map(String.init) ?? "127.0.0.1"
+        let port = parts.count > 1 ? Int(parts[1]) ?? 2947 : 2947
+        if GPSDSource.isReachable(host: host, port: port) { return GPSDSource(host: host, port: port) }
+        if let device = environment["LOCATIONKIT_NMEA_DEVICE"], !device.isEmpty {
+            let baud = environment["LOCATIONKIT_NMEA_BAUD"].flatMap(Int.init) ?? 9600
+            return NMEASource(.serial(path: device, baud: baud))
+        }
+        throw PositioningError(.sourceUnavailable,
+                               "no position source: no gpsd answers on \(host):\(port) (LOCATIONKIT_GPSD) and no NMEA device is configured (LOCATIONKIT_NMEA_DEVICE)")
+    }
+}
