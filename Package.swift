@@ -61,6 +61,7 @@ let package = Package(
                 "GPXCodec",
                 "TrackFiltering",
                 "NMEACodec",
+                "Positioning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -9,8 +9,8 @@ public enum PositioningEvent: Sendable {
     case lost
     /// The source failed; `.locationUnknown` is retried, `.denied` stops the manager.
     case failed(PositioningError)
-    /// The device stopped moving; updates pause until it moves again.
-    case paused
+    /// The device stopped moving at this fix; updates pause until it moves again.
+    case paused(Location)
     /// The device moves again after a pause.
     case resumed
     /// The source's authorization changed.

@@ -48,8 +48,9 @@ extension Notification.Name {
 /// Rules that hold:
 /// - `currentPosition` is `mapMatchedPosition` when map matching is on and the matcher is at
 ///   least `minimumMatchConfidence` sure, else `rawPosition`; nil while stopped.
-/// - A `.locationUnknown` failure is reported and the source restarted after a backoff of
-///   1, 2, 4 … 30 s on the manager's clock; `.denied` is reported and stops the manager.
+/// - A `.locationUnknown` or `.io` failure is reported and the source restarted after a backoff
+///   of 1, 2, 4 … 30 s on the manager's clock; any other failure (`.denied`,
+///   `.sourceUnavailable`, `.invalidConfiguration`) is reported and stops the manager.
 /// - With `pausesLocationUpdatesAutomatically`, a stationary device (see `StationaryDetector`)
 ///   produces one `.paused`, no updates, then `.resumed` with the next moving fix.
 public actor PositioningManager {
@@ -229,6 +230,8 @@ public actor PositioningManager {
                 if failure.code == .denied {
                     authorizationStatus = .denied
                     emit(.authorizationChanged(.denied))
+                }
+                guard failure.code == .locationUnknown || failure.code == .io else {
                     finishRun()
                     return
                 }
@@ -279,7 +282,7 @@ public actor PositioningManager {
                 switch detector.update(with: location) {
                 case .becameStationary?:
                     isPaused = true
-                    emit(.paused)
+                    emit(.paused(location))
                 case .resumedMoving?:
                     isPaused = false
                     emit(.resumed)

@@ -14,6 +14,7 @@ struct Geo: AsyncParsableCommand {
             GPXCommand.self,
             EvalCommand.self,
             NMEACommand.self,
+            TrackCommand.self,
         ]
     )
 }
