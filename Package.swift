@@ -14,23 +14,38 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
+        .library(name: "RoadNetwork", targets: ["RoadNetwork"]),
+        .library(name: "Routing", targets: ["Routing"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         // Pure value types and WGS84 geodesy; everything else depends on it.
         .target(name: "GeoCore", swiftSettings: strictSettings),
 
+        // Profiles, the immutable CSR RoadGraph, its builder, file format and spatial index.
+        .target(name: "RoadNetwork", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
+        // Shortest / fastest paths with turn restrictions over a RoadGraph.
+        .target(
+            name: "Routing",
+            dependencies: ["RoadNetwork", .product(name: "HeapModule", package: "swift-collections")],
+            swiftSettings: strictSettings
+        ),
+
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
-        .target(name: "GeoTestSupport", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork"], swiftSettings: strictSettings),
 
         // The command-line tool, a thin layer over the libraries.
         .executableTarget(
             name: "geo",
             dependencies: [
                 "GeoCore",
+                "RoadNetwork",
+                "Routing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -39,6 +54,16 @@ let package = Package(
         .testTarget(
             name: "GeoCoreTests",
             dependencies: ["GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RoadNetworkTests",
+            dependencies: ["RoadNetwork", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RoutingTests",
+            dependencies: ["Routing", "RoadNetwork", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
