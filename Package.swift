@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "GeoCore", targets: ["GeoCore"]),
         .library(name: "RoadNetwork", targets: ["RoadNetwork"]),
         .library(name: "Routing", targets: ["Routing"]),
+        .library(name: "OSMImport", targets: ["OSMImport"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -36,6 +37,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // zlib from the system (pkg-config), for PBF blobs and gzip XML.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
+        .target(name: "OSMImport", dependencies: ["GeoCore", "CZlib", "RoadNetwork"], swiftSettings: strictSettings),
+
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork"], swiftSettings: strictSettings),
 
@@ -46,6 +53,7 @@ let package = Package(
                 "GeoCore",
                 "RoadNetwork",
                 "Routing",
+                "OSMImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -64,6 +72,11 @@ let package = Package(
         .testTarget(
             name: "RoutingTests",
             dependencies: ["Routing", "RoadNetwork", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OSMImportTests",
+            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -22,8 +22,8 @@ public struct AsciiRoadMap: Sendable {
     /// The position of the top-left character.
     public let origin: Coordinate
     private var points: [Character: Coordinate] = [:]
-    private var nodeTags: [Character: OSMTags] = [:]
-    private var ways: [(id: Int64, nodes: String, tags: OSMTags)] = []
+    private var nodeTags: [Character: [String: String]] = [:]
+    private var ways: [(id: Int64, nodes: String, tags: [String: String])] = []
     private var restrictions: [(id: Int64, from: Int64, via: Character, to: Int64, value: String)] = []
 
     /// Parses the drawing; leading indentation common to all lines is ignored.
@@ -54,14 +54,14 @@ public struct AsciiRoadMap: Sendable {
 
     /// Adds a way through the letters in order and returns its OSM id (1, 2, 3, …).
     @discardableResult
-    public mutating func way(_ nodes: String, _ tags: OSMTags = ["highway": "primary"]) -> Int64 {
+    public mutating func way(_ nodes: String, _ tags: [String: String] = ["highway": "primary"]) -> Int64 {
         let id = Int64(ways.count + 1)
         ways.append((id, nodes, tags))
         return id
     }
 
     /// Tags a node (a barrier, traffic signals, …).
-    public mutating func tag(_ name: Character, _ tags: OSMTags) {
+    public mutating func tag(_ name: Character, _ tags: [String: String]) {
         nodeTags[name] = tags
     }
 

@@ -6,9 +6,6 @@ import Musl
 import Darwin
 #endif
 
-/// OSM tags of one element: key → value.
-public typealias OSMTags = [String: String]
-
 /// What a profile makes of one way in one direction.
 public struct DirectionAttributes: Hashable, Sendable {
     /// Travel speed in km/h (after `maxspeed`, surface and the profile's reduction).
@@ -274,7 +271,7 @@ public struct Profile: Hashable, Sendable {
 
     /// Evaluates a way's tags; nil when the way is not routable in either direction.
     /// - Complexity: O(number of tags consulted), a few dictionary look-ups.
-    public func attributes(ofWay tags: OSMTags) -> WayAttributes? {
+    public func attributes(ofWay tags: [String: String]) -> WayAttributes? {
         let highway = tags["highway"]
         let route = tags["route"]
         let routeSpeed = route.flatMap { routeSpeeds[$0] }
@@ -394,7 +391,7 @@ public struct Profile: Hashable, Sendable {
 
     /// For each key in order, `key:forward` / `key:backward` falling back to `key`
     /// (OSRM `Tags.get_forward_backward_by_set`).
-    private func forwardBackward(_ tags: OSMTags, keys: [String]) -> (String?, String?) {
+    private func forwardBackward(_ tags: [String: String], keys: [String]) -> (String?, String?) {
         var f: String?, b: String?
         for key in keys {
             if f == nil { f = tags[key + ":forward"] }
@@ -425,7 +422,7 @@ public struct Profile: Hashable, Sendable {
 
     /// Evaluates a node's tags: barriers (blocking unless whitelisted or a penalty gate),
     /// access on the node, traffic signals, stop and give-way signs.
-    public func attributes(ofNode tags: OSMTags) -> NodeAttributes {
+    public func attributes(ofNode tags: [String: String]) -> NodeAttributes {
         guard !tags.isEmpty else { return .plain }
         var result = NodeAttributes.plain
         var access: String?

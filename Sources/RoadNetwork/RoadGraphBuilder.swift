@@ -65,12 +65,12 @@ public struct RoadGraphBuilder: Sendable {
     }
 
     /// Adds a node at fixed-point degrees × 1e7.
-    public mutating func addNode(id: Int64, latitudeE7: Int32, longitudeE7: Int32, tags: OSMTags = [:]) {
+    public mutating func addNode(id: Int64, latitudeE7: Int32, longitudeE7: Int32, tags: [String: String] = [:]) {
         nodes[id] = NodeRecord(lat: latitudeE7, lon: longitudeE7, attr: profile.attributes(ofNode: tags))
     }
 
     /// Adds a way; unroutable ways are counted and dropped at once.
-    public mutating func addWay(id: Int64, nodeIDs: [Int64], tags: OSMTags) {
+    public mutating func addWay(id: Int64, nodeIDs: [Int64], tags: [String: String]) {
         report.waysSeen += 1
         if profile.usesMaxspeed, let m = tags["maxspeed"], Profile.parseMaxspeed(m) == nil, m != "signals", m != "variable" {
             report.ignoredTags += 1
@@ -97,7 +97,7 @@ public struct RoadGraphBuilder: Sendable {
     /// `restriction=no_*|only_*` (or `restriction:<mode>`), one `from` way, one `via` node,
     /// one `to` way, no `except` naming the profile's mode. Via-way restrictions are counted
     /// as ignored.
-    public mutating func addRelation(id: Int64, members: [Member], tags: OSMTags) {
+    public mutating func addRelation(id: Int64, members: [Member], tags: [String: String]) {
         guard tags["type"] == "restriction" else { return }
         report.restrictionsSeen += 1
         guard profile.usesTurnRestrictions else { report.restrictionsIgnored += 1; return }

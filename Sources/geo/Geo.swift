@@ -8,6 +8,8 @@ struct Geo: AsyncParsableCommand {
         abstract: "LocationKit: positions, tracks, roads and maps from the command line.",
         subcommands: [
             Demo.self,
+            SampleCityCommand.self,
+            OSMCommand.self,
         ]
     )
 }

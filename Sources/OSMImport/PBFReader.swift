@@ -1,0 +1,637 @@
+public import Foundation
+import Dispatch
+import GeoCore
+
+/// Reads OpenStreetMap `.osm.pbf` files: the "PBF Format" of the OSM wiki, messages from
+/// `fileformat.proto` (BlobHeader, Blob) and `osmformat.proto` (HeaderBlock, PrimitiveBlock).
+///
+/// Blocks are read from the file one batch at a time, inflated and decoded on all cores, and
+/// handed to the caller in file order, so memory grows with what the caller keeps, not with
+/// the file (a batch holds `2 × parallelism` blocks of at most 32 MiB each, 8 000 elements
+/// in practice).
+///
+/// ```swift
+/// let reader = try OSMPBFReader(url: url)
+/// let summary = try reader.read { block in
+///     for way in block.ways where way.tags["highway"] != nil { … }
+/// }
+/// ```
+public struct OSMPBFReader: Sendable {
+    /// The file being read.
+    public let url: URL
+    public let options: OSMReadOptions
+    /// The file's `OSMHeader` block.
+    public let header: OSMHeader
+    private let firstDataOffset: Int
+
+    /// Features this reader implements (wiki "PBF Format", "required_features").
+    public static let supportedFeatures: Set<String> = ["OsmSchema-V0.6", "DenseNodes", "HistoricalInformation", "LocationsOnWays"]
+
+    /// Opens a file and reads its header block.
+    /// - Throws: `OSMError` (`.io`, `.truncated`, `.corrupted`, `.unsupportedFeature`) with the
+    ///   byte offset of the bad block.
+    public init(url: URL, options: OSMReadOptions = OSMReadOptions()) throws(OSMError) {
+        self.url = url
+        self.options = options
+        let file = try PBFFile(url: url)
+        guard let frame = try file.readFrame(at: 0) else {
+            throw OSMError(.truncated, "empty file, no OSMHeader block", offset: 0)
+        }
+        guard frame.type == "OSMHeader" else {
+            throw OSMError(.corrupted, "first block is '\(frame.type)', expected OSMHeader", offset: 0)
+        }
+        do {
+            let bytes = try PBFDecoder.blobContent(frame.blob)
+            header = try bytes.withUnsafeBytes { raw throws(WireError) in try PBFDecoder.headerBlock(raw) }
+        } catch let error as OSMError {
+            throw OSMError(error.code, error.message, offset: 0)
+        } catch {
+            throw OSMError(.corrupted, "header block: \(PBFDecoder.describe(error))", offset: 0)
+        }
+        for feature in header.requiredFeatures where !Self.supportedFeatures.contains(feature) {
+            throw OSMError(.unsupportedFeature, "required feature '\(feature)' is not supported", offset: 0)
+        }
+        firstDataOffset = frame.nextOffset
+    }
+
+    /// Reads every data block in file order, calling `body` with each one's elements.
+    ///
+    /// When a block is truncated or corrupted, the blocks before it have already been
+    /// delivered to `body`; the error names the byte offset of the bad block.
+    /// - Returns: counts of what was read and what was dropped as absurd.
+    /// - Throws: `OSMError` for bad input, or whatever `body` throws.
+    /// - Complexity: O(file size); blocks decode in parallel on `options.parallelism` cores.
+    @discardableResult
+    public func read(_ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
+        let file = try PBFFile(url: url)
+        var summary = OSMReadSummary()
+        summary.header = header
+        var offset = firstDataOffset
+        let batchSize = options.parallelism == 1 ? 1 : options.parallelism * 2
+        let includesMetadata = options.includesMetadata
+        var atEnd = false
+        while !atEnd {
+            var frames: [PBFFrame] = []
+            var readError: OSMError?
+            while frames.count < batchSize {
+                do {
+                    guard let frame = try file.readFrame(at: offset) else { atEnd = true; break }
+                    offset = frame.nextOffset
+                    if frame.type == "OSMData" { frames.append(frame) }
+                } catch {
+                    readError = error
+                    atEnd = true
+                    break
+                }
+            }
+            let results = PBFDecoder.decodeConcurrently(frames, includesMetadata: includesMetadata)
+            for result in results {
+                let decoded = try result.get()
+                summary.add(decoded.block)
+                summary.ignoredTagCount += decoded.ignoredTags
+                summary.rejectedNodeCount += decoded.rejectedNodes
+                try body(decoded.block)
+            }
+            if let readError { throw readError }
+        }
+        return summary
+    }
+}
+
+/// One file block: the blob's bytes and where it sits.
+struct PBFFrame: Sendable {
+    /// Offset of the block's 4-byte length prefix.
+    var offset: Int
+    /// Offset just past the block.
+    var nextOffset: Int
+    /// `BlobHeader.type`: "OSMHeader", "OSMData", or something to skip.
+    var type: String
+    /// The serialized `Blob` message.
+    var blob: [UInt8]
+}
+
+/// Sequential block access to a PBF file.
+final class PBFFile {
+    private let handle: FileHandle
+    private var position = 0
+
+    /// Largest `BlobHeader` (64 KiB) and `Blob` (32 MiB) the spec allows.
+    static let maximumHeaderSize = 64 * 1024
+    static let maximumBlobSize = 32 * 1024 * 1024
+
+    init(url: URL) throws(OSMError) {
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw OSMError(.io, "cannot open \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    deinit { try? handle.close() }
+
+    private func read(_ count: Int, at offset: Int) throws(OSMError) -> Data {
+        do {
+            if offset != position { try handle.seek(toOffset: UInt64(offset)) }
+            let data = try handle.read(upToCount: count) ?? Data()
+            position = offset + data.count
+            return data
+        } catch {
+            throw OSMError(.io, "read failed: \(error.localizedDescription)", offset: offset)
+        }
+    }
+
+    /// Reads the block starting at `offset`; nil at a clean end of file.
+    /// - Throws: `OSMError` `.truncated` / `.corrupted` carrying `offset`.
+    func readFrame(at offset: Int) throws(OSMError) -> PBFFrame? {
+        let prefix = try read(4, at: offset)
+        if prefix.isEmpty { return nil }
+        guard prefix.count == 4 else {
+            throw OSMError(.truncated, "file ends inside a block's length prefix", offset: offset)
+        }
+        let headerSize = prefix.reduce(0) { $0 << 8 | Int($1) }
+        guard headerSize > 0, headerSize <= Self.maximumHeaderSize else {
+            throw OSMError(.corrupted, "BlobHeader length \(headerSize) is outside 1…\(Self.maximumHeaderSize)", offset: offset)
+        }
+        let headerData = try read(headerSize, at: offset + 4)
+        guard headerData.count == headerSize else {
+            throw OSMError(.truncated, "file ends inside a BlobHeader", offset: offset)
+        }
+        let type: String
+        let dataSize: Int
+        do {
+            (type, dataSize) = try headerData.withUnsafeBytes { raw throws(WireError) in try PBFDecoder.blobHeader(raw) }
+        } catch {
+            throw OSMError(.corrupted, "BlobHeader: \(PBFDecoder.describe(error))", offset: offset)
+        }
+        guard dataSize >= 0, dataSize <= Self.maximumBlobSize else {
+            throw OSMError(.corrupted, "blob size \(dataSize) is outside 0…\(Self.maximumBlobSize)", offset: offset)
+        }
+        let blob = try read(dataSize, at: offset + 4 + headerSize)
+        guard blob.count == dataSize else {
+            throw OSMError(.truncated, "file ends inside a blob (\(blob.count) of \(dataSize) bytes)", offset: offset)
+        }
+        return PBFFrame(offset: offset, nextOffset: offset + 4 + headerSize + dataSize, type: type, blob: [UInt8](blob))
+    }
+}
+
+/// Lets concurrent workers write disjoint slots of one buffer.
+/// @unchecked Sendable: each index is written by exactly one `concurrentPerform` iteration,
+/// and the buffer is read only after `concurrentPerform` returns.
+private struct DisjointSlots<T>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<T>
+}
+
+/// A decoded data block with its drop counts.
+struct DecodedBlock: Sendable {
+    var block: OSMElementBlock
+    var ignoredTags = 0
+    var rejectedNodes = 0
+}
+
+/// Decoding of the PBF messages, over borrowed bytes.
+enum PBFDecoder {
+    /// The message of a `WireError`, or the description of anything else.
+    static func describe(_ error: any Error) -> String {
+        (error as? WireError)?.message ?? "\(error)"
+    }
+
+    /// Decodes the frames on all cores, results in frame order.
+    static func decodeConcurrently(_ frames: [PBFFrame], includesMetadata: Bool) -> [Result<DecodedBlock, OSMError>] {
+        var results = [Result<DecodedBlock, OSMError>](repeating: .failure(OSMError(.corrupted, "not decoded")), count: frames.count)
+        if frames.count == 1 {
+            results[0] = decode(frames[0], includesMetadata: includesMetadata)
+            return results
+        }
+        results.withUnsafeMutableBufferPointer { buffer in
+            let slots = DisjointSlots(buffer: buffer)
+            DispatchQueue.concurrentPerform(iterations: frames.count) { i in
+                slots.buffer[i] = decode(frames[i], includesMetadata: includesMetadata)
+            }
+        }
+        return results
+    }
+
+    /// Inflates and decodes one `OSMData` frame.
+    static func decode(_ frame: PBFFrame, includesMetadata: Bool) -> Result<DecodedBlock, OSMError> {
+        do {
+            let content = try blobContent(frame.blob)
+            var decoded = try content.withUnsafeBytes { raw throws(WireError) in
+                try primitiveBlock(raw, includesMetadata: includesMetadata)
+            }
+            decoded.block.byteOffset = frame.offset
+            return .success(decoded)
+        } catch let error as OSMError {
+            return .failure(OSMError(error.code, error.message, offset: frame.offset))
+        } catch let error as WireError {
+            return .failure(OSMError(.corrupted, error.message, offset: frame.offset))
+        } catch {
+            return .failure(OSMError(.corrupted, "\(error)", offset: frame.offset))
+        }
+    }
+
+    /// `BlobHeader { type = 1; indexdata = 2; datasize = 3 }`.
+    static func blobHeader(_ bytes: UnsafeRawBufferPointer) throws(WireError) -> (type: String, dataSize: Int) {
+        var r = WireReader(bytes)
+        var type: String?
+        var size: Int?
+        while !r.isAtEnd {
+            let (field, wire) = try r.readKey()
+            switch field {
+            case 1:
+                try WireReader.expect(wire, .lengthDelimited, field: field)
+                type = String(decoding: try r.readBytes(), as: UTF8.self)
+            case 3:
+                try WireReader.expect(wire, .varint, field: field)
+                size = Int(truncatingIfNeeded: Int32(truncatingIfNeeded: try r.readInt64()))
+            default:
+                try r.skip(wire)
+            }
+        }
+        guard let type, let size else { throw WireError("BlobHeader lacks type or datasize") }
+        return (type, size)
+    }
+
+    /// The uncompressed content of a `Blob { raw = 1; raw_size = 2; zlib_data = 3; lzma_data = 4;
+    /// OBSOLETE_bzip2_data = 5; lz4_data = 6; zstd_data = 7 }`.
+    static func blobContent(_ blob: [UInt8]) throws -> [UInt8] {
+        try blob.withUnsafeBytes { bytes throws -> [UInt8] in
+            var r = WireReader(bytes)
+            var rawSize: Int?
+            var raw: UnsafeRawBufferPointer?
+            var zlib: UnsafeRawBufferPointer?
+            while !r.isAtEnd {
+                let (field, wire) = try r.readKey()
+                switch field {
+                case 1:
+                    try WireReader.expect(wire, .lengthDelimited, field: field)
+                    raw = try r.readBytes()
+                case 2:
+                    try WireReader.expect(wire, .varint, field: field)
+                    rawSize = Int(truncatingIfNeeded: Int32(truncatingIfNeeded: try r.readInt64()))
+                case 3:
+                    try WireReader.expect(wire, .lengthDelimited, field: field)
+                    zlib = try r.readBytes()
+                case 4, 5, 6, 7:
+                    let name = [4: "lzma", 5: "bzip2", 6: "lz4", 7: "zstd"][field] ?? "unknown"
+                    throw OSMError(.unsupportedCompression, "blob is \(name)-compressed; only raw and zlib are supported")
+                default:
+                    try r.skip(wire)
+                }
+            }
+            if let raw { return [UInt8](raw) }
+            guard let zlib else { throw WireError("blob has neither raw nor zlib_data") }
+            guard let rawSize, rawSize >= 0, rawSize <= PBFFile.maximumBlobSize else {
+                throw WireError("zlib blob has a missing or absurd raw_size")
+            }
+            return try Zlib.inflate(zlib, size: rawSize)
+        }
+    }
+
+    /// `HeaderBlock { bbox = 1; required_features = 4; optional_features = 5; writingprogram = 16;
+    /// source = 17; osmosis_replication_timestamp = 32; …_sequence_number = 33; …_base_url = 34 }`.
+    static func headerBlock(_ bytes: UnsafeRawBufferPointer) throws(WireError) -> OSMHeader {
+        var header = OSMHeader(requiredFeatures: [])
+        var r = WireReader(bytes)
+        while !r.isAtEnd {
+            let (field, wire) = try r.readKey()
+            switch (field, wire) {
+            case (1, .lengthDelimited):
+                // HeaderBBox { left = 1; right = 2; top = 3; bottom = 4 } in nanodegrees (sint64).
+                var b = WireReader(try r.readBytes())
+                var edges = [Int64](repeating: 0, count: 5)
+                while !b.isAtEnd {
+                    let (f, w) = try b.readKey()
+                    if (1...4).contains(f), w == .varint { edges[Int(f)] = try b.readSignedVarint() } else { try b.skip(w) }
+                }
+                let south = Double(edges[4]) / 1e9, west = Double(edges[1]) / 1e9
+                let north = Double(edges[3]) / 1e9, east = Double(edges[2]) / 1e9
+                header.boundingBox = try? BoundingBox(south: south, west: west, north: north, east: east)
+            case (4, .lengthDelimited): header.requiredFeatures.append(String(decoding: try r.readBytes(), as: UTF8.self))
+            case (5, .lengthDelimited): header.optionalFeatures.append(String(decoding: try r.readBytes(), as: UTF8.self))
+            case (16, .lengthDelimited): header.writingProgram = String(decoding: try r.readBytes(), as: UTF8.self)
+            case (17, .lengthDelimited): header.source = String(decoding: try r.readBytes(), as: UTF8.self)
+            case (32, .varint): header.replicationTimestamp = try r.readInt64()
+            case (33, .varint): header.replicationSequenceNumber = try r.readInt64()
+            case (34, .lengthDelimited): header.replicationBaseURL = String(decoding: try r.readBytes(), as: UTF8.self)
+            default: try r.skip(wire)
+            }
+        }
+        return header
+    }
+
+    /// The string table of a block, with a per-entry flag "short enough to be a tag".
+    struct StringTable {
+        var strings: [String] = []
+        var acceptable: [Bool] = []
+
+        @inline(__always)
+        func string(_ index: UInt64) throws(WireError) -> String {
+            guard index < UInt64(strings.count) else { throw WireError("string index \(index) outside the table of \(strings.count)") }
+            return strings[Int(index)]
+        }
+
+        /// Appends the tag `(key, value)` to `tags` if acceptable, else counts it.
+        @inline(__always)
+        func appendTag(key k: UInt64, value v: UInt64, to tags: inout OSMTags, ignored: inout Int) throws(WireError) {
+            guard k < UInt64(strings.count), v < UInt64(strings.count) else {
+                throw WireError("tag string index \(max(k, v)) outside the table of \(strings.count)")
+            }
+            let key = strings[Int(k)]
+            if key.isEmpty || !acceptable[Int(k)] || !acceptable[Int(v)] {
+                ignored += 1
+            } else {
+                tags.append(key: key, value: strings[Int(v)])
+            }
+        }
+    }
+
+    /// Coordinate and time scaling of one block.
+    struct BlockScale {
+        var granularity: Int64 = 100
+        var latOffset: Int64 = 0
+        var lonOffset: Int64 = 0
+        var dateGranularity: Int64 = 1000
+
+        /// Raw block units to 1e-7 degrees, nil when outside the valid range.
+        @inline(__always)
+        func fixed(lat: Int64, lon: Int64) -> (Int32, Int32)? {
+            var la: Int64, lo: Int64
+            if granularity == 100 && latOffset == 0 && lonOffset == 0 {
+                la = lat
+                lo = lon
+            } else {
+                // nanodegrees = offset + granularity × value (osmformat.proto); 1e-7° = 100 nanodegrees.
+                let (nla, o1) = granularity.multipliedReportingOverflow(by: lat)
+                let (nlo, o2) = granularity.multipliedReportingOverflow(by: lon)
+                guard !o1, !o2 else { return nil }
+                la = Self.roundedDivide(nla &+ latOffset, 100)
+                lo = Self.roundedDivide(nlo &+ lonOffset, 100)
+            }
+            guard la >= -900_000_000, la <= 900_000_000, lo >= -1_800_000_000, lo <= 1_800_000_000 else { return nil }
+            return (Int32(la), Int32(lo))
+        }
+
+        @inline(__always)
+        static func roundedDivide(_ a: Int64, _ b: Int64) -> Int64 {
+            a >= 0 ? (a + b / 2) / b : -((-a + b / 2) / b)
+        }
+
+        /// Block timestamp units to whole seconds.
+        @inline(__always)
+        func seconds(_ t: Int64) -> Int64 { dateGranularity == 1000 ? t : t &* dateGranularity / 1000 }
+    }
+
+    /// `PrimitiveBlock { stringtable = 1; primitivegroup = 2; granularity = 17; date_granularity = 18;
+    /// lat_offset = 19; lon_offset = 20 }`.
+    static func primitiveBlock(_ bytes: UnsafeRawBufferPointer, includesMetadata: Bool) throws(WireError) -> DecodedBlock {
+        var r = WireReader(bytes)
+        var scale = BlockScale()
+        var table = StringTable()
+        var groups: [UnsafeRawBufferPointer] = []
+        while !r.isAtEnd {
+            let (field, wire) = try r.readKey()
+            switch (field, wire) {
+            case (1, .lengthDelimited):
+                // StringTable { repeated bytes s = 1 }
+                var s = WireReader(try r.readBytes())
+                while !s.isAtEnd {
+                    let (f, w) = try s.readKey()
+                    guard f == 1, w == .lengthDelimited else { try s.skip(w); continue }
+                    let string = String(decoding: try s.readBytes(), as: UTF8.self)
+                    table.acceptable.append(TagRules.isShortEnough(string))
+                    table.strings.append(string)
+                }
+            case (2, .lengthDelimited): groups.append(try r.readBytes())
+            case (17, .varint): scale.granularity = try r.readInt64()
+            case (18, .varint): scale.dateGranularity = try r.readInt64()
+            case (19, .varint): scale.latOffset = try r.readInt64()
+            case (20, .varint): scale.lonOffset = try r.readInt64()
+            default: try r.skip(wire)
+            }
+        }
+        guard scale.granularity > 0, scale.dateGranularity > 0 else { throw WireError("granularity must be positive") }
+        var out = DecodedBlock(block: OSMElementBlock())
+        for group in groups {
+            // PrimitiveGroup { nodes = 1; dense = 2; ways = 3; relations = 4; changesets = 5 }
+            var g = WireReader(group)
+            while !g.isAtEnd {
+                let (field, wire) = try g.readKey()
+                switch (field, wire) {
+                case (1, .lengthDelimited):
+                    try node(try g.readBytes(), table, scale, includesMetadata, &out)
+                case (2, .lengthDelimited):
+                    try denseNodes(try g.readBytes(), table, scale, includesMetadata, &out)
+                case (3, .lengthDelimited):
+                    out.block.ways.append(try way(try g.readBytes(), table, scale, includesMetadata, &out.ignoredTags))
+                case (4, .lengthDelimited):
+                    out.block.relations.append(try relation(try g.readBytes(), table, scale, includesMetadata, &out.ignoredTags))
+                default:
+                    try g.skip(wire)
+                }
+            }
+        }
+        return out
+    }
+
+    /// `Info { version = 1; timestamp = 2; changeset = 3; uid = 4; user_sid = 5; visible = 6 }`.
+    static func info(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale) throws(WireError) -> OSMMetadata {
+        var m = OSMMetadata()
+        var r = WireReader(bytes)
+        while !r.isAtEnd {
+            let (field, wire) = try r.readKey()
+            switch (field, wire) {
+            case (1, .varint): m.version = Int32(truncatingIfNeeded: try r.readInt64())
+            case (2, .varint): m.timestamp = scale.seconds(try r.readInt64())
+            case (3, .varint): m.changeset = try r.readInt64()
+            case (4, .varint): m.uid = Int32(truncatingIfNeeded: try r.readInt64())
+            case (5, .varint): m.user = try table.string(try r.readVarint())
+            case (6, .varint): m.visible = try r.readVarint() != 0
+            default: try r.skip(wire)
+            }
+        }
+        return m
+    }
+
+    /// Reads the packed `keys` and `vals` of a way, relation or node into tags.
+    @inline(__always)
+    static func tags(keys: UnsafeRawBufferPointer, values: UnsafeRawBufferPointer, _ table: StringTable, ignored: inout Int) throws(WireError) -> OSMTags {
+        var tags = OSMTags()
+        guard keys.count > 0 else { return tags }
+        var k = WireReader(keys), v = WireReader(values)
+        tags.reserveCapacity(WireReader.varintCount(keys))
+        while !k.isAtEnd {
+            try table.appendTag(key: try k.readVarint(), value: try v.readVarint(), to: &tags, ignored: &ignored)
+        }
+        return tags
+    }
+
+    /// `Node { id = 1; keys = 2; vals = 3; info = 4; lat = 8; lon = 9 }` (non-dense nodes).
+    static func node(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ out: inout DecodedBlock) throws(WireError) {
+        var r = WireReader(bytes)
+        var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
+        var keys = UnsafeRawBufferPointer(start: nil, count: 0), vals = keys
+        var metadata: OSMMetadata?
+        while !r.isAtEnd {
+            let (field, wire) = try r.readKey()
+            switch (field, wire) {
+            case (1, .varint): id = try r.readSignedVarint()
+            case (2, .lengthDelimited): keys = try r.readBytes()
+            case (3, .lengthDelimited): vals = try r.readBytes()
+            case (4, .lengthDelimited):
+                let b = try r.readBytes()
+                if includesMetadata { metadata = try info(b, table, scale) }
+            case (8, .varint): lat = try r.readSignedVarint()
+            case (9, .varint): lon = try r.readSignedVarint()
+            default: try r.skip(wire)
+            }
+        }
+        let tags = try tags(keys: keys, values: vals, table, ignored: &out.ignoredTags)
+        guard let (la, lo) = scale.fixed(lat: lat, lon: lon) else { out.rejectedNodes += 1; return }
+        out.block.nodes.append(OSMNode(id: id, latitudeE7: la, longitudeE7: lo, tags: tags, metadata: metadata))
+    }
+
+    /// `DenseNodes { id = 1 (sint64, delta); denseinfo = 5; lat = 8, lon = 9 (sint64, delta);
+    /// keys_vals = 10 (int32: key, value pairs, 0 ends a node) }`.
+    static func denseNodes(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ out: inout DecodedBlock) throws(WireError) {
+        var r = WireReader(bytes)
+        var idBytes = UnsafeRawBufferPointer(start: nil, count: 0), latBytes = idBytes, lonBytes = idBytes, kvBytes = idBytes, infoBytes = idBytes
+        while !r.isAtEnd {
+            let (field, wire) = try r.readKey()
+            switch (field, wire) {
+            case (1, .lengthDelimited): idBytes = try r.readBytes()
+            case (5, .lengthDelimited): infoBytes = try r.readBytes()
+            case (8, .lengthDelimited): latBytes = try r.readBytes()
+            case (9, .lengthDelimited): lonBytes = try r.readBytes()
+            case (10, .lengthDelimited): kvBytes = try r.readBytes()
+            default: try r.skip(wire)
+            }
+        }
+        var ids = WireReader(idBytes), lats = WireReader(latBytes), lons = WireReader(lonBytes), kv = WireReader(kvBytes)
+        let hasTags = kvBytes.count > 0
+
+        // DenseInfo { version = 1; timestamp = 2 (delta); changeset = 3 (delta); uid = 4 (delta);
+        // user_sid = 5 (delta); visible = 6 }, all packed.
+        let withInfo = includesMetadata && infoBytes.count > 0
+        var versions = WireReader(), times = WireReader(), changesets = WireReader(), uids = WireReader(), users = WireReader(), visibles = WireReader()
+        if withInfo {
+            var i = WireReader(infoBytes)
+            while !i.isAtEnd {
+                let (field, wire) = try i.readKey()
+                switch (field, wire) {
+                case (1, .lengthDelimited): versions = WireReader(try i.readBytes())
+                case (2, .lengthDelimited): times = WireReader(try i.readBytes())
+                case (3, .lengthDelimited): changesets = WireReader(try i.readBytes())
+                case (4, .lengthDelimited): uids = WireReader(try i.readBytes())
+                case (5, .lengthDelimited): users = WireReader(try i.readBytes())
+                case (6, .lengthDelimited): visibles = WireReader(try i.readBytes())
+                default: try i.skip(wire)
+                }
+            }
+        }
+
+        out.block.nodes.reserveCapacity(out.block.nodes.count + WireReader.varintCount(idBytes))
+        var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
+        var time: Int64 = 0, changeset: Int64 = 0, uid: Int64 = 0, user: Int64 = 0
+        while !ids.isAtEnd {
+            id &+= try ids.readSignedVarint()
+            lat &+= try lats.readSignedVarint()
+            lon &+= try lons.readSignedVarint()
+            var tags = OSMTags()
+            if hasTags {
+                while true {
+                    let k = try kv.readVarint()
+                    if k == 0 { break }
+                    try table.appendTag(key: k, value: try kv.readVarint(), to: &tags, ignored: &out.ignoredTags)
+                }
+            }
+            var metadata: OSMMetadata?
+            if withInfo {
+                var m = OSMMetadata()
+                if !versions.isAtEnd { m.version = Int32(truncatingIfNeeded: try versions.readInt64()) }
+                if !times.isAtEnd { time &+= try times.readSignedVarint(); m.timestamp = scale.seconds(time) }
+                if !changesets.isAtEnd { changeset &+= try changesets.readSignedVarint(); m.changeset = changeset }
+                if !uids.isAtEnd { uid &+= try uids.readSignedVarint(); m.uid = Int32(truncatingIfNeeded: uid) }
+                if !users.isAtEnd {
+                    user &+= try users.readSignedVarint()
+                    guard user >= 0 else { throw WireError("negative user_sid") }
+                    m.user = try table.string(UInt64(user))
+                }
+                if !visibles.isAtEnd { m.visible = try visibles.readVarint() != 0 }
+                metadata = m
+            }
+            guard let (la, lo) = scale.fixed(lat: lat, lon: lon) else { out.rejectedNodes += 1; continue }
+            out.block.nodes.append(OSMNode(id: id, latitudeE7: la, longitudeE7: lo, tags: tags, metadata: metadata))
+        }
+    }
+
+    /// `Way { id = 1; keys = 2; vals = 3; info = 4; refs = 8 (sint64, delta); lat = 9; lon = 10 }`;
+    /// the optional LocationsOnWays coordinates are skipped.
+    static func way(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ ignored: inout Int) throws(WireError) -> OSMWay {
+        var r = WireReader(bytes)
+        var id: Int64 = 0
+        var keys = UnsafeRawBufferPointer(start: nil, count: 0), vals = keys, refBytes = keys
+        var metadata: OSMMetadata?
+        while !r.isAtEnd {
+            let (field, wire) = try r.readKey()
+            switch (field, wire) {
+            case (1, .varint): id = try r.readInt64()
+            case (2, .lengthDelimited): keys = try r.readBytes()
+            case (3, .lengthDelimited): vals = try r.readBytes()
+            case (4, .lengthDelimited):
+                let b = try r.readBytes()
+                if includesMetadata { metadata = try info(b, table, scale) }
+            case (8, .lengthDelimited): refBytes = try r.readBytes()
+            default: try r.skip(wire)
+            }
+        }
+        let tags = try tags(keys: keys, values: vals, table, ignored: &ignored)
+        var refs: [Int64] = []
+        refs.reserveCapacity(WireReader.varintCount(refBytes))
+        var refReader = WireReader(refBytes)
+        var ref: Int64 = 0
+        while !refReader.isAtEnd {
+            ref &+= try refReader.readSignedVarint()
+            refs.append(ref)
+        }
+        return OSMWay(id: id, nodeRefs: refs, tags: tags, metadata: metadata)
+    }
+
+    /// `Relation { id = 1; keys = 2; vals = 3; info = 4; roles_sid = 8; memids = 9 (sint64, delta);
+    /// types = 10 (NODE = 0, WAY = 1, RELATION = 2) }`.
+    static func relation(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ ignored: inout Int) throws(WireError) -> OSMRelation {
+        var r = WireReader(bytes)
+        var id: Int64 = 0
+        var keys = UnsafeRawBufferPointer(start: nil, count: 0), vals = keys, roleBytes = keys, idBytes = keys, typeBytes = keys
+        var metadata: OSMMetadata?
+        while !r.isAtEnd {
+            let (field, wire) = try r.readKey()
+            switch (field, wire) {
+            case (1, .varint): id = try r.readInt64()
+            case (2, .lengthDelimited): keys = try r.readBytes()
+            case (3, .lengthDelimited): vals = try r.readBytes()
+            case (4, .lengthDelimited):
+                let b = try r.readBytes()
+                if includesMetadata { metadata = try info(b, table, scale) }
+            case (8, .lengthDelimited): roleBytes = try r.readBytes()
+            case (9, .lengthDelimited): idBytes = try r.readBytes()
+            case (10, .lengthDelimited): typeBytes = try r.readBytes()
+            default: try r.skip(wire)
+            }
+        }
+        let tags = try tags(keys: keys, values: vals, table, ignored: &ignored)
+        var members: [OSMMember] = []
+        members.reserveCapacity(WireReader.varintCount(idBytes))
+        var roles = WireReader(roleBytes), ids = WireReader(idBytes), types = WireReader(typeBytes)
+        var ref: Int64 = 0
+        while !ids.isAtEnd {
+            ref &+= try ids.readSignedVarint()
+            let role = try table.string(UInt64(truncatingIfNeeded: try roles.readInt64()))
+            let rawType = try types.readVarint()
+            guard rawType <= 2, let type = OSMElementType(rawValue: UInt8(rawType)) else {
+                throw WireError("relation \(id) has member type \(rawType)")
+            }
+            members.append(OSMMember(type: type, ref: ref, role: role))
+        }
+        return OSMRelation(id: id, members: members, tags: tags, metadata: metadata)
+    }
+}

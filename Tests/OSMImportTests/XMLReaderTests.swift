@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import GeoCore
+import GeoTestSupport
+@testable import OSMImport
+
+func readAllXML(_ url: URL) throws -> (nodes: [OSMNode], ways: [OSMWay], relations: [OSMRelation], summary: OSMReadSummary) {
+    var nodes: [OSMNode] = [], ways: [OSMWay] = [], relations: [OSMRelation] = []
+    let summary = try OSMXMLReader(url: url).read { block in
+        nodes += block.nodes
+        ways += block.ways
+        relations += block.relations
+    }
+    return (nodes, ways, relations, summary)
+}
+
+func readXML(_ text: String) throws -> (nodes: [OSMNode], ways: [OSMWay], relations: [OSMRelation], summary: OSMReadSummary) {
+    var nodes: [OSMNode] = [], ways: [OSMWay] = [], relations: [OSMRelation] = []
+    let summary = try OSMXMLReader.read(bytes: Array(text.utf8)) { block in
+        nodes += block.nodes
+        ways += block.ways
+        relations += block.relations
+    }
+    return (nodes, ways, relations, summary)
+}
+
+@Test func bautzenXML_countsMatchOsmium() throws {
+    guard let url = try Fixtures.url("osm/bautzen.osm") else { return }
+    let all = try readAllXML(url)
+    #expect(all.nodes.count == OsmiumCounts.bautzen.nodes)
+    #expect(all.ways.count == OsmiumCounts.bautzen.ways)
+    #expect(all.relations.count == OsmiumCounts.bautzen.relations)
+    let box = try #require(all.summary.header?.boundingBox)
+    #expect(abs(box.south - 51.1872) < 1e-9, "bounds minlat, degrees")
+}
+
+@Test func monacoGzipXML_countsMatchOsmium() throws {
+    guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
+    let all = try readAllXML(url)
+    #expect(all.nodes.count == OsmiumCounts.monacoGH.nodes)
+    #expect(all.ways.count == OsmiumCounts.monacoGH.ways)
+    #expect(all.relations.count == OsmiumCounts.monacoGH.relations)
+    #expect(all.relations.contains { $0.members.contains { !$0.role.isEmpty } })
+}
+
+/// osmium converts the XML to PBF; both our readers must then see identical elements.
+@Test func xmlAndPBFReaders_agreeOnOsmiumConversion() throws {
+    guard let xml = try Fixtures.url("osm/monaco-gh.osm.gz"), let osmium = Osmium.executable else { return }
+    let pbf = FileManager.default.temporaryDirectory.appendingPathComponent("lk-\(UUID().uuidString).osm.pbf")
+    defer { try? FileManager.default.removeItem(at: pbf) }
+    let result = try GeoProcess.run(osmium, ["cat", xml.path, "-o", pbf.path])
+    try #require(result.status == 0, "osmium cat: \(result.stderr)")
+    let fromXML = try readAllXML(xml)
+    let fromPBF = try readAll(pbf)
+    #expect(fromXML.nodes == fromPBF.nodes)
+    #expect(fromXML.ways == fromPBF.ways)
+    #expect(fromXML.relations == fromPBF.relations)
+}
+
+@Test func xml_decodesEntitiesMetadataAndMembers() throws {
+    let text = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!-- a comment with <tags> inside -->
+    <osm version="0.6" generator="hand">
+     <node id="-1" lat="48.1234567" lon='11.5' version="3" timestamp="2016-01-02T03:04:05Z" changeset="9" uid="7" user="A &amp; B">
+      <tag k="name" v="Caf&#233; &lt;Nord&gt; &quot;1&quot; &#x263A;"/>
+     </node>
+     <node id="2" lat="-0.00000005" lon="-179.99999999"/>
+     <way id="10"><nd ref="-1"/><nd ref="2"/><tag k="highway" v="residential"/></way>
+     <relation id="20">
+      <member type="way" ref="10" role="from"/><member type="node" ref="2" role="via"/>
+      <tag k="type" v="restriction"/>
+     </relation>
+    </osm>
+    """
+    let all = try readXML(text)
+    try #require(all.nodes.count == 2)
+    #expect(all.nodes[0].id == -1)
+    #expect(all.nodes[0].latitudeE7 == 481_234_567)
+    #expect(all.nodes[0].longitudeE7 == 115_000_000)
+    #expect(all.nodes[0].tags["name"] == "Café <Nord> \"1\" ☺")
+    #expect(all.nodes[0].metadata == OSMMetadata(version: 3, timestamp: 1_451_703_845, changeset: 9, uid: 7, user: "A & B"))
+    #expect(all.nodes[1].latitudeE7 == -1, "rounded half away from zero")
+    #expect(all.nodes[1].longitudeE7 == -1_800_000_000)
+    #expect(all.ways == [OSMWay(id: 10, nodeRefs: [-1, 2], tags: ["highway": "residential"])])
+    #expect(all.relations.first?.members == [OSMMember(type: .way, ref: 10, role: "from"), OSMMember(type: .node, ref: 2, role: "via")])
+    #expect(all.summary.header?.writingProgram == "hand")
+}
+
+@Test func xml_absurdCoordinatesAndTagsAreDroppedWithCounts() throws {
+    let long = String(repeating: "x", count: 256)
+    let text = """
+    <osm version="0.6">
+     <node id="1" lat="91.0" lon="0"/>
+     <node id="2" lat="1" lon="200"/>
+     <node id="3" lat="1" lon="2"><tag k="" v="empty key"/><tag k="note" v="\(long)"/><tag k="ok" v="yes"/></node>
+    </osm>
+    """
+    let all = try readXML(text)
+    #expect(all.nodes.map(\.id) == [3])
+    #expect(all.nodes.first?.tags == ["ok": "yes"])
+    #expect(all.summary.rejectedNodeCount == 2)
+    #expect(all.summary.ignoredTagCount == 2)
+}
+
+@Test func xml_truncatedInputReportsLineAndKeepsEarlierElements() throws {
+    let text = "<osm version=\"0.6\">\n <node id=\"1\" lat=\"1\" lon=\"2\"/>\n <node id=\"2\" lat=\"1\" lo"
+    var kept: [OSMNode] = []
+    let error = #expect(throws: OSMError.self) {
+        try OSMXMLReader.read(bytes: Array(text.utf8)) { kept += $0.nodes }
+    }
+    #expect(error?.code == .truncated)
+    #expect(error?.line == 3)
+    #expect(error?.column == 2)
+    #expect(kept.map(\.id) == [1])
+}
+
+@Test func xml_malformedMarkupIsAnError() throws {
+    let error = #expect(throws: OSMError.self) {
+        try readXML("<osm>\n<node id=\"x1\" lat=\"1\" lon=\"2\"/></osm>")
+    }
+    #expect(error?.code == .invalidXML)
+    #expect(error?.line == 2)
+}
+
+/// Finds the `osmium` tool (osmium-tool; CI installs it) or returns nil to skip.
+enum Osmium {
+    static var executable: URL? {
+        for dir in ["/usr/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
+            let url = URL(fileURLWithPath: dir).appendingPathComponent("osmium")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        if Fixtures.isCI { Issue.record("osmium (osmium-tool) is required under CI") }
+        return nil
+    }
+}
