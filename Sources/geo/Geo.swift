@@ -10,6 +10,8 @@ struct Geo: AsyncParsableCommand {
             Demo.self,
             SampleCityCommand.self,
             OSMCommand.self,
+            ExtractCommand.self,
+            RouteCommand.self,
         ]
     )
 }
