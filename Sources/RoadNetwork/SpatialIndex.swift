@@ -156,9 +156,15 @@ public struct SpatialIndex: Sendable {
     /// The nearest directed edges: every edge at the smallest distance found (both directions
     /// of a two-way road), searching outwards up to `maxDistance`; empty when none is that close.
     public func nearestEdges(to point: Coordinate, maxDistance: Distance = .kilometers(5)) -> [EdgeSnap] {
+        nearestEdges(to: point, maxDistance: maxDistance, where: { _ in true })
+    }
+
+    /// The nearest directed edges that satisfy `isIncluded` (for example: edges in the
+    /// graph's large strongly connected components), searching outwards up to `maxDistance`.
+    public func nearestEdges(to point: Coordinate, maxDistance: Distance, where isIncluded: (EdgeID) -> Bool) -> [EdgeSnap] {
         var r = cellSize
         while true {
-            let found = edges(near: point, within: .meters(r))
+            let found = edges(near: point, within: .meters(r)).filter { isIncluded($0.edge) }
             if let first = found.first {
                 return found.filter { $0.distance.meters <= first.distance.meters + 1e-6 }
             }

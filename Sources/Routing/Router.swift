@@ -133,6 +133,8 @@ public struct Router: Sendable {
     let minSecondsPerMeter: Double
     /// Whether node `n` has no way out other than back (a dead end: U-turns allowed).
     let deadEnds: [Bool]
+    /// Strongly connected components, for snapping into the large ones.
+    let components: EdgeComponents
 
     /// Creates a router, building the spatial index.
     /// - Complexity: O(E + P log P).
@@ -157,6 +159,7 @@ public struct Router: Sendable {
             deadEnds[n] = segments.count <= 1
         }
         self.deadEnds = deadEnds
+        components = EdgeComponents(graph: graph, deadEnds: deadEnds)
     }
 
     /// The best route between two positions, each snapped to the nearest routable edge.
@@ -170,15 +173,33 @@ public struct Router: Sendable {
     /// As `route(from:to:options:)`, reusing `scratch` between queries (batch use).
     public func route(from start: Coordinate, to end: Coordinate, options: RouteOptions, scratch: inout RouteScratch) throws(RouteError) -> Route {
         try options.validate()
-        let sources = index.nearestEdges(to: start, maxDistance: options.maxSnapDistance)
-        guard !sources.isEmpty else {
-            throw RouteError(.noNearbyRoad, "no routable road within \(options.maxSnapDistance) of the start \(start)")
-        }
-        let targets = index.nearestEdges(to: end, maxDistance: options.maxSnapDistance)
-        guard !targets.isEmpty else {
-            throw RouteError(.noNearbyRoad, "no routable road within \(options.maxSnapDistance) of the end \(end)")
-        }
+        let (sources, targets) = try snaps(from: start, to: end, maxDistance: options.maxSnapDistance)
         return try route(from: sources, to: targets, options: options, scratch: &scratch)
+    }
+
+    /// Start and end candidates as OSRM picks phantom nodes: the nearest edges, unless they lie
+    /// in a small strongly connected component that the other end is not in; then the nearest
+    /// edges of a large component (a stub behind a barrier is not a place to start from).
+    /// - Throws: `RouteError.noNearbyRoad` when an end has no edge within `maxDistance`.
+    public func snaps(from start: Coordinate, to end: Coordinate, maxDistance: Distance) throws(RouteError) -> (sources: [EdgeSnap], targets: [EdgeSnap]) {
+        let nearStart = index.nearestEdges(to: start, maxDistance: maxDistance)
+        guard !nearStart.isEmpty else {
+            throw RouteError(.noNearbyRoad, "no routable road within \(maxDistance) of the start \(start)")
+        }
+        let nearEnd = index.nearestEdges(to: end, maxDistance: maxDistance)
+        guard !nearEnd.isEmpty else {
+            throw RouteError(.noNearbyRoad, "no routable road within \(maxDistance) of the end \(end)")
+        }
+        let startComponents = Set(nearStart.map { components.component[$0.edge.index] })
+        let shared = nearEnd.contains { startComponents.contains(components.component[$0.edge.index]) }
+        func large(_ near: [EdgeSnap], _ p: Coordinate) -> [EdgeSnap] {
+            let kept = near.filter { components.isLarge($0.edge) }
+            if !kept.isEmpty { return kept }
+            let alternative = index.nearestEdges(to: p, maxDistance: maxDistance, where: { components.isLarge($0) })
+            return alternative.isEmpty ? near : alternative
+        }
+        if shared { return (nearStart, nearEnd) }
+        return (large(nearStart, start), large(nearEnd, end))
     }
 
     private struct Entry: Comparable {
