@@ -71,7 +71,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RoutingTests",
-            dependencies: ["Routing", "RoadNetwork", "GeoTestSupport"],
+            dependencies: ["Routing", "RoadNetwork", "OSMImport", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
