@@ -288,7 +288,8 @@ public struct OSMReadSummary: Hashable, Sendable {
     public var ignoredTagCount = 0
     /// Nodes dropped because their latitude or longitude was outside the WGS84 range.
     public var rejectedNodeCount = 0
-    /// The covered area from the header (PBF, `<bounds>` in XML), if any.
+    /// The file's header (PBF `OSMHeader` block; for XML the `<osm generator>` and
+    /// `<bounds>`), if it has one.
     public var header: OSMHeader?
 
     public init() {}

@@ -9,7 +9,8 @@ import GeoCore
 /// caller in blocks of `options.blockSize`, so memory grows with what the caller keeps.
 /// Handles the XML declaration, comments, CDATA, DOCTYPE, both quote styles and the five
 /// predefined plus numeric character references; elements other than `node`, `way`,
-/// `relation`, `bounds` and their children are skipped.
+/// `relation`, `bounds` and their children (Overpass `<note>`, `<meta>`, changesets) are
+/// skipped, and so is character data.
 public struct OSMXMLReader: Sendable {
     /// The file being read.
     public let url: URL
@@ -59,7 +60,8 @@ public struct OSMXMLReader: Sendable {
         }
     }
 
-    private static func parse(chunks next: () throws -> [UInt8]?, options: OSMReadOptions, _ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
+    /// Parses the bytes `next` hands out chunk by chunk (until nil), plain or gzipped.
+    static func parse(chunks next: () throws -> [UInt8]?, options: OSMReadOptions, _ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
         let parser = OSMXMLParser(options: options)
         var pending: [UInt8] = []
         var inflater: GzipInflater?
@@ -187,11 +189,8 @@ final class OSMXMLParser {
         var p = 0
         let n = buffer.count
         while p < n {
-            guard let lt = Self.find(0x3C, in: buffer, from: p) else {
-                try checkText(buffer, p, n)
-                return n
-            }
-            try checkText(buffer, p, lt)
+            // Character data between tags (whitespace, Overpass's <note> text) carries no OSM data.
+            guard let lt = Self.find(0x3C, in: buffer, from: p) else { return n }
             guard let (end, tagResult) = try scanMarkup(buffer, at: lt) else {
                 if isFinal { throw error(.truncated, "file ends inside markup", at: lt, in: buffer) }
                 return lt
@@ -200,16 +199,6 @@ final class OSMXMLParser {
             p = end
         }
         return n
-    }
-
-    /// Text between tags must be whitespace only in OSM XML once inside the root.
-    private func checkText(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) throws(OSMError) {
-        for i in from..<to {
-            let c = b[i]
-            if c != 0x20 && c != 0x0A && c != 0x0D && c != 0x09 && !(i < 3 && from == 0 && baseOffset == 0 && (c == 0xEF || c == 0xBB || c == 0xBF)) {
-                throw error(.invalidXML, "unexpected text outside markup", at: i, in: b)
-            }
-        }
     }
 
     @inline(__always)

@@ -134,3 +134,69 @@ enum Osmium {
         return nil
     }
 }
+
+@Test func xml_overpassNoteAndMetaAreSkipped() throws {
+    let text = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <osm version="0.6" generator="Overpass API 0.7.62">
+    <note>The data included in this document is from www.openstreetmap.org. The data is made available under ODbL.</note>
+    <meta osm_base="2024-01-01T00:00:00Z"/>
+      <node id="1" lat="48.0" lon="11.0"/>
+    </osm>
+    """
+    let all = try readXML(text)
+    #expect(all.nodes.map(\.id) == [1])
+}
+
+@Test func xml_chunkBoundariesAnywhereGiveTheSameElements() throws {
+    var text = "<?xml version='1.0'?>\n<!-- c --><osm version=\"0.6\">\n"
+    for i in 1...300 { text += " <node id=\"\(i)\" lat=\"1.5\" lon=\"2.5\"><tag k=\"name\" v=\"n&amp;\(i)\"/></node>\n" }
+    text += " <way id=\"1\"><nd ref=\"1\"/><nd ref=\"2\"/></way>\n</osm>\n"
+    let bytes = Array(text.utf8)
+    let whole = try readXML(text)
+    for chunkSize in [1, 2, 3, 7, 64, 1_000] {
+        var offset = 0
+        var nodes: [OSMNode] = [], ways: [OSMWay] = []
+        _ = try OSMXMLReader.parse(chunks: {
+            guard offset < bytes.count else { return nil }
+            defer { offset += chunkSize }
+            return Array(bytes[offset..<min(offset + chunkSize, bytes.count)])
+        }, options: OSMReadOptions(blockSize: 70)) { block in
+            nodes += block.nodes
+            ways += block.ways
+        }
+        #expect(nodes == whole.nodes, "chunks of \(chunkSize) bytes")
+        #expect(ways == whole.ways, "chunks of \(chunkSize) bytes")
+    }
+    #expect(whole.nodes.count == 300)
+    #expect(whole.nodes.last?.tags["name"] == "n&300")
+}
+
+@Test func gzipXML_inSmallChunksGivesTheSameElements() throws {
+    guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
+    let bytes = try [UInt8](Data(contentsOf: url))
+    let whole = try readAllXML(url)
+    var offset = 0
+    var nodes = 0, ways: [OSMWay] = []
+    _ = try OSMXMLReader.parse(chunks: {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 4_099 }
+        return Array(bytes[offset..<min(offset + 4_099, bytes.count)])
+    }, options: OSMReadOptions()) { block in
+        nodes += block.nodes.count
+        ways += block.ways
+    }
+    #expect(nodes == OsmiumCounts.monacoGH.nodes)
+    #expect(ways == whole.ways)
+}
+
+@Test func truncatedGzipXML_isAnError() throws {
+    guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
+    let bytes = try [UInt8](Data(contentsOf: url))
+    var delivered = 0
+    let error = #expect(throws: OSMError.self) {
+        try OSMXMLReader.read(bytes: Array(bytes[..<(bytes.count / 2)])) { delivered += $0.count }
+    }
+    #expect(error?.code == .truncated)
+    #expect(delivered > 0, "elements before the cut are kept")
+}
