@@ -15,5 +15,14 @@ let package = Package(
             name: "OSMBench",
             dependencies: [.product(name: "OSMImport", package: "LocationKit")]
         ),
+        // Graph build time and route latency (driver: Benchmarks/routing.sh, peer: OSRM).
+        .executableTarget(
+            name: "RoutingBench",
+            dependencies: [
+                .product(name: "OSMImport", package: "LocationKit"),
+                .product(name: "RoadNetwork", package: "LocationKit"),
+                .product(name: "Routing", package: "LocationKit"),
+            ]
+        ),
     ]
 )

@@ -133,6 +133,9 @@ public struct Router: Sendable {
     let minSecondsPerMeter: Double
     /// Whether node `n` has no way out other than back (a dead end: U-turns allowed).
     let deadEnds: [Bool]
+    /// Weight added for turning from an ordinary road onto a destination-only one (OSRM's
+    /// `max_turn_weight`, 32 767 ds): such roads are entered only to reach a place inside.
+    static let restrictedEntryWeight = 3276.7
     /// Strongly connected components, for snapping into the large ones.
     let components: EdgeComponents
 
@@ -287,6 +290,11 @@ public struct Router: Sendable {
                                                 isUTurn: isUTurn, involvesRoundabout: roundabout)
                         + Double(g.nodePenalties[v])
                 }
+                // Entering destination-only roads (access=private/destination for cars) costs
+                // OSRM's maximal turn weight, so they are used only to reach a place inside.
+                if !eRestricted, g.edgeFlags[f] & RoadGraph.EdgeFlags.restricted.rawValue != 0 {
+                    turn += Router.restrictedEntryWeight
+                }
                 let base = top.cost + turn
                 if let ks = targetsByEdge[f] {
                     for k in ks {
@@ -298,8 +306,6 @@ public struct Router: Sendable {
                         }
                     }
                 }
-                // Destination-only roads may end a route but not be passed through.
-                if !eRestricted, g.edgeFlags[f] & RoadGraph.EdgeFlags.restricted.rawValue != 0 { continue }
                 let c = base + cost(f)
                 if c < scratch.label(f) {
                     scratch.set(f, cost: c, parent: Int32(e))

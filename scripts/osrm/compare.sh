@@ -13,24 +13,11 @@ cd "$(dirname "$0")/../.."
 PAIRS="${1:-1000}"
 SEED="${2:-7}"
 DATA="${LOCATIONKIT_DATA:-../shared/data}"
-VENV="${OSRM_VENV:-$HOME/.cache/locationkit/osrm-venv}"
 WORK="${WORK:-/tmp/locationkit-osrm}"
 mkdir -p "$WORK"
 
 # 1. OSRM from PyPI, in its own Python 3.12 venv.
-if [ ! -x "$VENV/bin/python" ]; then
-  PY=""
-  for c in python3.13 python3.12 "$HOME/.pyenv/versions/3.12.1/bin/python3.12" /root/.pyenv/versions/3.12.1/bin/python3.12; do
-    if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then PY="$c"; break; fi
-  done
-  [ -n "$PY" ] || { echo "compare.sh: osrm-bindings needs Python >= 3.12 (its wheels are cp312-abi3); none found" >&2; exit 2; }
-  "$PY" -m venv "$VENV"
-  "$VENV/bin/pip" install --quiet osrm-bindings || { echo "compare.sh: 'pip install osrm-bindings' failed" >&2; exit 2; }
-fi
-OSRM_PKG="$("$VENV/bin/python" -c 'import os, osrm; print(os.path.dirname(osrm.__file__))')"
-BIN="$OSRM_PKG/bin"
-PROFILES="$OSRM_PKG/share/profiles"
-"$BIN/osrm-extract" --version >/dev/null
+. scripts/osrm/env.sh
 
 # 2. Our CLI.
 if [ -z "${GEO:-}" ]; then

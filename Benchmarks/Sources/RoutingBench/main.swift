@@ -1,0 +1,84 @@
+// Road graph build time and in-process route latency (driver: Benchmarks/routing.sh, peer: OSRM).
+//
+//   RoutingBench extract FILE.osm.pbf [car|foot|bike]  best-of-3 graph build time
+//   RoutingBench pairs GRAPH N SEED                     N seeded random node-to-node pairs
+//   RoutingBench route GRAPH PAIRS                      load + index time, per-query p50/p99
+import Foundation
+import GeoCore
+import OSMImport
+import RoadNetwork
+import Routing
+
+func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((p / 100 * Double(sorted.count - 1)).rounded()))]
+}
+
+func load(_ path: String) throws -> RoadGraph {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+    return try data.withUnsafeBytes { buffer in try RoadGraph(serialized: buffer) }
+}
+
+/// A seeded linear congruential generator (Knuth MMIX constants).
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return state
+    }
+}
+
+let args = CommandLine.arguments
+let clock = ContinuousClock()
+switch args.count > 1 ? args[1] : "" {
+case "extract" where args.count >= 3:
+    let profile = Profile.named(args.count > 3 ? args[3] : "car") ?? .car
+    var best = Double.infinity
+    var result: RoadGraphExtractor.Result?
+    for _ in 0..<3 {
+        let start = clock.now
+        result = try RoadGraphExtractor.extract(from: URL(fileURLWithPath: args[2]), profile: profile)
+        best = min(best, seconds(clock.now - start))
+    }
+    if let g = result?.graph {
+        print(String(format: "extract: %.3f s (best of 3), %d nodes, %d edges", best, g.nodeCount, g.edgeCount))
+    }
+case "pairs" where args.count >= 5:
+    let graph = try load(args[2])
+    var rng = SeededGenerator(state: UInt64(args[4]) ?? 1)
+    for _ in 0..<(Int(args[3]) ?? 1000) {
+        let a = Int.random(in: 0..<graph.nodeCount, using: &rng), b = Int.random(in: 0..<graph.nodeCount, using: &rng)
+        let p = graph.coordinate(of: NodeID(UInt32(a))), q = graph.coordinate(of: NodeID(UInt32(b)))
+        print(String(format: "%.7f %.7f %.7f %.7f", p.latitude, p.longitude, q.latitude, q.longitude))
+    }
+case "route" where args.count >= 4:
+    var start = clock.now
+    let graph = try load(args[2])
+    let loadTime = seconds(clock.now - start)
+    start = clock.now
+    let router = Router(graph: graph)
+    let indexTime = seconds(clock.now - start)
+    let pairs: [(Coordinate, Coordinate)] = try String(contentsOfFile: args[3], encoding: .utf8)
+        .split(separator: "\n").compactMap { line in
+            let f = line.split(separator: " ").compactMap { Double($0) }
+            guard f.count == 4 else { return nil }
+            return (Coordinate(uncheckedLatitude: f[0], longitude: f[1]), Coordinate(uncheckedLatitude: f[2], longitude: f[3]))
+        }
+    var scratch = RouteScratch()
+    var latencies: [Double] = []
+    var routed = 0
+    for (a, b) in pairs {
+        let t0 = clock.now
+        if (try? router.route(from: a, to: b, options: RouteOptions(), scratch: &scratch)) != nil { routed += 1 }
+        latencies.append(seconds(clock.now - t0) * 1000)
+    }
+    latencies.sort()
+    print(String(format: "graph load %.2f ms, router init (spatial index, components) %.2f ms", loadTime * 1000, indexTime * 1000))
+    print(String(format: "in-process route latency over %d pairs (%d routed): p50 %.3f ms  p99 %.3f ms  mean %.3f ms",
+                 pairs.count, routed, percentile(latencies, 50), percentile(latencies, 99),
+                 latencies.reduce(0, +) / Double(max(1, latencies.count))))
+default:
+    print("usage: RoutingBench extract FILE [profile] | pairs GRAPH N SEED | route GRAPH PAIRS")
+    exit(2)
+}
