@@ -28,13 +28,9 @@ for NAME in monaco andorra; do
     best=$(python3 -c "print(min(float('${best:-1e9}'), $t1 - $t0))")
   done
   "$BIN/osrm-contract" "$WORK/$NAME.osrm" >"$WORK/contract.log" 2>&1
-  OURS=$("$BENCH" extract "$PBF" car)
+  OURS=$("$BENCH" extract "$PBF" car "$WORK/$NAME.graph")
   echo "$OURS"
   python3 -c "o=float('$OURS'.split()[1]); print(f'osrm-extract: {$best:.3f} s (best of 3, process wall time incl. startup); ratio ours/osrm-extract {o / $best:.2f}')"
-  # The graph for the query run, written by the release bench's library code via geo's format.
-  swift build -c release --product geo >/dev/null 2>&1 || true
-  GEO="$(swift build -c release --show-bin-path)/geo"
-  "$GEO" extract "$PBF" -o "$WORK/$NAME.graph" --profile car 2>/dev/null
   "$BENCH" pairs "$WORK/$NAME.graph" "$PAIRS" "$SEED" >"$WORK/pairs.txt"
   "$BENCH" route "$WORK/$NAME.graph" "$WORK/pairs.txt"
   "$BIN/osrm-routed" --ip 127.0.0.1 --port "$PORT" -a CH "$WORK/$NAME.osrm" >"$WORK/routed.log" 2>&1 &

@@ -14,6 +14,11 @@ struct EdgeComponents: Sendable {
     let size: [UInt32]
     /// Whether a component counts as large: at least `threshold` edges, or the largest.
     let isLarge: [Bool]
+    /// Edges a route can reach from the large components (targets: a oneway stub leaving a
+    /// clipped extract is reachable though it is a component of its own).
+    let reachableFromLarge: [Bool]
+    /// Edges from which a route can reach the large components (sources).
+    let reachesLarge: [Bool]
 
     /// - Complexity: O(E + T) for E edges and T turns.
     init(graph g: RoadGraph, deadEnds: [Bool], threshold: Int = 1000) {
@@ -83,9 +88,34 @@ struct EdgeComponents: Sendable {
             }
         }
         let largest = sizes.max() ?? 0
+        let isLarge = sizes.map { Int($0) >= threshold || $0 == largest }
         self.component = component
         self.size = sizes
-        self.isLarge = sizes.map { Int($0) >= threshold || $0 == largest }
+        self.isLarge = isLarge
+
+        // Breadth-first closures of the large components, forwards and backwards.
+        var forward = (0..<n).map { isLarge[Int(component[$0])] }
+        var queue = (0..<n).filter { forward[$0] }
+        while let e = queue.popLast() {
+            for f in successors(e) where !forward[f] && allowed(e, f) {
+                forward[f] = true
+                queue.append(f)
+            }
+        }
+        var backward = (0..<n).map { isLarge[Int(component[$0])] }
+        queue = (0..<n).filter { backward[$0] }
+        while let f = queue.popLast() {
+            let u = Int(g.edgeSources[f])
+            for k in Int(g.firstIncoming[u])..<Int(g.firstIncoming[u + 1]) {
+                let e = Int(g.incomingEdges[k])
+                if !backward[e], allowed(e, f) {
+                    backward[e] = true
+                    queue.append(e)
+                }
+            }
+        }
+        reachableFromLarge = forward
+        reachesLarge = backward
     }
 
     func isLarge(_ edge: EdgeID) -> Bool { isLarge[Int(component[edge.index])] }

@@ -177,12 +177,20 @@ public struct Router: Sendable {
     public func route(from start: Coordinate, to end: Coordinate, options: RouteOptions, scratch: inout RouteScratch) throws(RouteError) -> Route {
         try options.validate()
         let (sources, targets) = try snaps(from: start, to: end, maxDistance: options.maxSnapDistance)
-        return try route(from: sources, to: targets, options: options, scratch: &scratch)
+        do {
+            return try route(from: sources, to: targets, options: options, scratch: &scratch)
+        } catch where error.code == .noRoute {
+            // One end is on a piece the other cannot reach (a stub behind a barrier, a oneway
+            // leaving a clipped extract): retry from the nearest edges of large components.
+            let (bigSources, bigTargets) = largeComponentSnaps(sources: sources, targets: targets, from: start, to: end,
+                                                               maxDistance: options.maxSnapDistance)
+            guard bigSources != sources || bigTargets != targets else { throw error }
+            return try route(from: bigSources, to: bigTargets, options: options, scratch: &scratch)
+        }
     }
 
-    /// Start and end candidates as OSRM picks phantom nodes: the nearest edges, unless they lie
-    /// in a small strongly connected component that the other end is not in; then the nearest
-    /// edges of a large component (a stub behind a barrier is not a place to start from).
+    /// Start and end candidates: the nearest routable edges to each position (every edge at
+    /// the smallest distance, so both directions of a two-way road).
     /// - Throws: `RouteError.noNearbyRoad` when an end has no edge within `maxDistance`.
     public func snaps(from start: Coordinate, to end: Coordinate, maxDistance: Distance) throws(RouteError) -> (sources: [EdgeSnap], targets: [EdgeSnap]) {
         let nearStart = index.nearestEdges(to: start, maxDistance: maxDistance)
@@ -193,16 +201,25 @@ public struct Router: Sendable {
         guard !nearEnd.isEmpty else {
             throw RouteError(.noNearbyRoad, "no routable road within \(maxDistance) of the end \(end)")
         }
-        let startComponents = Set(nearStart.map { components.component[$0.edge.index] })
-        let shared = nearEnd.contains { startComponents.contains(components.component[$0.edge.index]) }
-        func large(_ near: [EdgeSnap], _ p: Coordinate) -> [EdgeSnap] {
-            let kept = near.filter { components.isLarge($0.edge) }
+        return (nearStart, nearEnd)
+    }
+
+    /// OSRM's phantom-node rule for ends in small strongly connected components: keep the
+    /// snaps when both ends share a component; otherwise replace a start that cannot reach the
+    /// large components, or an end they cannot reach, with the nearest edges that can.
+    func largeComponentSnaps(sources: [EdgeSnap], targets: [EdgeSnap], from start: Coordinate, to end: Coordinate,
+                             maxDistance: Distance) -> (sources: [EdgeSnap], targets: [EdgeSnap]) {
+        let startComponents = Set(sources.map { components.component[$0.edge.index] })
+        if targets.contains(where: { startComponents.contains(components.component[$0.edge.index]) }) {
+            return (sources, targets)
+        }
+        func connected(_ near: [EdgeSnap], _ p: Coordinate, _ ok: [Bool]) -> [EdgeSnap] {
+            let kept = near.filter { ok[$0.edge.index] }
             if !kept.isEmpty { return kept }
-            let alternative = index.nearestEdges(to: p, maxDistance: maxDistance, where: { components.isLarge($0) })
+            let alternative = index.nearestEdges(to: p, maxDistance: maxDistance, where: { ok[$0.index] })
             return alternative.isEmpty ? near : alternative
         }
-        if shared { return (nearStart, nearEnd) }
-        return (large(nearStart, start), large(nearEnd, end))
+        return (connected(sources, start, components.reachesLarge), connected(targets, end, components.reachableFromLarge))
     }
 
     private struct Entry: Comparable {

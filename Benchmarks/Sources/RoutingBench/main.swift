@@ -1,6 +1,6 @@
 // Road graph build time and in-process route latency (driver: Benchmarks/routing.sh, peer: OSRM).
 //
-//   RoutingBench extract FILE.osm.pbf [car|foot|bike]  best-of-3 graph build time
+//   RoutingBench extract FILE.osm.pbf [car|foot|bike] [OUT.graph]  best-of-3 build time
 //   RoutingBench pairs GRAPH N SEED                     N seeded random node-to-node pairs
 //   RoutingBench route GRAPH PAIRS                      load + index time, per-query p50/p99
 import Foundation
@@ -43,6 +43,7 @@ case "extract" where args.count >= 3:
     }
     if let g = result?.graph {
         print(String(format: "extract: %.3f s (best of 3), %d nodes, %d edges", best, g.nodeCount, g.edgeCount))
+        if args.count > 4 { try Data(g.serialized()).write(to: URL(fileURLWithPath: args[4])) }
     }
 case "pairs" where args.count >= 5:
     let graph = try load(args[2])
@@ -66,19 +67,24 @@ case "route" where args.count >= 4:
             return (Coordinate(uncheckedLatitude: f[0], longitude: f[1]), Coordinate(uncheckedLatitude: f[2], longitude: f[3]))
         }
     var scratch = RouteScratch()
-    var latencies: [Double] = []
+    var latencies: [Double] = [], snapping: [Double] = []
     var routed = 0
     for (a, b) in pairs {
         let t0 = clock.now
+        _ = try? router.snaps(from: a, to: b, maxDistance: .kilometers(5))
+        snapping.append(seconds(clock.now - t0) * 1000)
+        let t1 = clock.now
         if (try? router.route(from: a, to: b, options: RouteOptions(), scratch: &scratch)) != nil { routed += 1 }
-        latencies.append(seconds(clock.now - t0) * 1000)
+        latencies.append(seconds(clock.now - t1) * 1000)
     }
     latencies.sort()
+    snapping.sort()
     print(String(format: "graph load %.2f ms, router init (spatial index, components) %.2f ms", loadTime * 1000, indexTime * 1000))
     print(String(format: "in-process route latency over %d pairs (%d routed): p50 %.3f ms  p99 %.3f ms  mean %.3f ms",
                  pairs.count, routed, percentile(latencies, 50), percentile(latencies, 99),
                  latencies.reduce(0, +) / Double(max(1, latencies.count))))
+    print(String(format: "  of which snapping both ends: p50 %.3f ms  p99 %.3f ms", percentile(snapping, 50), percentile(snapping, 99)))
 default:
-    print("usage: RoutingBench extract FILE [profile] | pairs GRAPH N SEED | route GRAPH PAIRS")
+    print("usage: RoutingBench extract FILE [profile] [OUT] | pairs GRAPH N SEED | route GRAPH PAIRS")
     exit(2)
 }
