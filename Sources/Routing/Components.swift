@@ -1,28 +1,24 @@
 import RoadNetwork
 
-/// Strongly connected components of the edge-based graph (states are directed edges,
-/// moves are the turns a route may take, ignoring turn restrictions), so that start and end
-/// points are snapped into the large component rather than onto a stub behind a barrier or
-/// the unreachable start of a clipped motorway — OSRM's "small components" rule
-/// (`osrm-extract --small-component-size 1000`).
+/// Strongly connected components of the node-based graph, so that start and end points are
+/// snapped into a large component rather than onto a stub behind a barrier or a carriageway
+/// cut off by a clipped extract — OSRM's "small components" rule (components of fewer than
+/// 1000 nodes count as small, `osrm-extract --small-component-size`).
 ///
-/// Tarjan (1972), iterative so deep graphs cannot overflow the stack.
+/// Arcs are the directed edges; a barrier node has no outgoing arcs, since travel cannot pass
+/// it. An edge belongs to a component when both its ends do. Tarjan (1972), iterative so deep
+/// graphs cannot overflow the stack.
 struct EdgeComponents: Sendable {
-    /// Component number per edge.
-    let component: [UInt32]
-    /// Edge count per component.
-    let size: [UInt32]
-    /// Whether a component counts as large: at least `threshold` edges, or the largest.
-    let isLarge: [Bool]
-    /// Edges a route can reach from the large components (targets: a oneway stub leaving a
-    /// clipped extract is reachable though it is a component of its own).
-    let reachableFromLarge: [Bool]
-    /// Edges from which a route can reach the large components (sources).
-    let reachesLarge: [Bool]
+    /// Component number per node.
+    let nodeComponent: [UInt32]
+    /// Whether a component counts as large: at least `threshold` nodes, or the (first) largest.
+    let isLargeComponent: [Bool]
+    let edgeSources: ContiguousArray<UInt32>
+    let edgeTargets: ContiguousArray<UInt32>
 
-    /// - Complexity: O(E + T) for E edges and T turns.
-    init(graph g: RoadGraph, deadEnds: [Bool], threshold: Int = 1000) {
-        let n = g.edgeCount
+    /// - Complexity: O(N + E).
+    init(graph g: RoadGraph, threshold: Int = 1000) {
+        let n = g.nodeCount
         var index = [Int32](repeating: -1, count: n)
         var low = [Int32](repeating: 0, count: n)
         var onStack = [Bool](repeating: false, count: n)
@@ -30,93 +26,69 @@ struct EdgeComponents: Sendable {
         var component = [UInt32](repeating: UInt32.max, count: n)
         var sizes: [UInt32] = []
         var counter: Int32 = 0
-        // Call frames: (edge, next successor offset).
-        var frames: [(edge: Int, next: Int)] = []
+        var frames: [(node: Int, next: Int)] = []
 
-        func successors(_ e: Int) -> Range<Int> {
-            let v = Int(g.edgeTargets[e])
-            return Int(g.firstEdge[v])..<Int(g.firstEdge[v + 1])
-        }
-        func allowed(_ e: Int, _ f: Int) -> Bool {
-            let v = Int(g.edgeTargets[e])
-            let isUTurn = g.edgeTwins[e] == UInt32(f)
-            let barrier = g.nodeFlags[v] & RoadGraph.NodeFlags.barrier.rawValue != 0
-            if barrier { return isUTurn }
-            return !isUTurn || deadEnds[v]
+        func arcs(_ u: Int) -> Range<Int> {
+            if g.nodeFlags[u] & RoadGraph.NodeFlags.barrier.rawValue != 0 { return 0..<0 }
+            return Int(g.firstEdge[u])..<Int(g.firstEdge[u + 1])
         }
 
         for root in 0..<n where index[root] < 0 {
             index[root] = counter; low[root] = counter; counter += 1
             stack.append(Int32(root)); onStack[root] = true
-            frames.append((root, successors(root).lowerBound))
+            frames.append((root, arcs(root).lowerBound))
             while let frame = frames.last {
-                let e = frame.edge
-                let range = successors(e)
-                var next = frame.next
+                let u = frame.node
+                let range = arcs(u)
+                var next = max(frame.next, range.lowerBound)
                 var descended = false
                 while next < range.upperBound {
-                    let f = next
+                    let v = Int(g.edgeTargets[next])
                     next += 1
-                    guard allowed(e, f) else { continue }
-                    if index[f] < 0 {
+                    if index[v] < 0 {
                         frames[frames.count - 1].next = next
-                        index[f] = counter; low[f] = counter; counter += 1
-                        stack.append(Int32(f)); onStack[f] = true
-                        frames.append((f, successors(f).lowerBound))
+                        index[v] = counter; low[v] = counter; counter += 1
+                        stack.append(Int32(v)); onStack[v] = true
+                        frames.append((v, arcs(v).lowerBound))
                         descended = true
                         break
-                    } else if onStack[f] {
-                        low[e] = min(low[e], index[f])
+                    } else if onStack[v] {
+                        low[u] = min(low[u], index[v])
                     }
                 }
                 if descended { continue }
                 frames.removeLast()
-                if low[e] == index[e] {
+                if low[u] == index[u] {
                     let c = UInt32(sizes.count)
                     var count: UInt32 = 0
                     while let top = stack.popLast() {
                         onStack[Int(top)] = false
                         component[Int(top)] = c
                         count += 1
-                        if Int(top) == e { break }
+                        if Int(top) == u { break }
                     }
                     sizes.append(count)
                 }
                 if let parent = frames.last {
-                    low[parent.edge] = min(low[parent.edge], low[e])
+                    low[parent.node] = min(low[parent.node], low[u])
                 }
             }
         }
-        let largest = sizes.max() ?? 0
-        let isLarge = sizes.map { Int($0) >= threshold || $0 == largest }
-        self.component = component
-        self.size = sizes
-        self.isLarge = isLarge
-
-        // Breadth-first closures of the large components, forwards and backwards.
-        var forward = (0..<n).map { isLarge[Int(component[$0])] }
-        var queue = (0..<n).filter { forward[$0] }
-        while let e = queue.popLast() {
-            for f in successors(e) where !forward[f] && allowed(e, f) {
-                forward[f] = true
-                queue.append(f)
-            }
-        }
-        var backward = (0..<n).map { isLarge[Int(component[$0])] }
-        queue = (0..<n).filter { backward[$0] }
-        while let f = queue.popLast() {
-            let u = Int(g.edgeSources[f])
-            for k in Int(g.firstIncoming[u])..<Int(g.firstIncoming[u + 1]) {
-                let e = Int(g.incomingEdges[k])
-                if !backward[e], allowed(e, f) {
-                    backward[e] = true
-                    queue.append(e)
-                }
-            }
-        }
-        reachableFromLarge = forward
-        reachesLarge = backward
+        let largest = sizes.indices.max { sizes[$0] < sizes[$1] } ?? 0
+        nodeComponent = component
+        isLargeComponent = sizes.indices.map { Int(sizes[$0]) >= threshold || $0 == largest }
+        edgeSources = g.edgeSources
+        edgeTargets = g.edgeTargets
     }
 
-    func isLarge(_ edge: EdgeID) -> Bool { isLarge[Int(component[edge.index])] }
+    /// The component of an edge whose ends share one, else nil (it joins two components).
+    func component(of edge: EdgeID) -> UInt32? {
+        let a = nodeComponent[Int(edgeSources[edge.index])], b = nodeComponent[Int(edgeTargets[edge.index])]
+        return a == b ? a : nil
+    }
+
+    /// Whether the edge lies inside a large component.
+    func isLarge(_ edge: EdgeID) -> Bool {
+        component(of: edge).map { isLargeComponent[Int($0)] } ?? false
+    }
 }

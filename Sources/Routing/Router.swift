@@ -162,7 +162,7 @@ public struct Router: Sendable {
             deadEnds[n] = segments.count <= 1
         }
         self.deadEnds = deadEnds
-        components = EdgeComponents(graph: graph, deadEnds: deadEnds)
+        components = EdgeComponents(graph: graph)
     }
 
     /// The best route between two positions, each snapped to the nearest routable edge.
@@ -176,17 +176,10 @@ public struct Router: Sendable {
     /// As `route(from:to:options:)`, reusing `scratch` between queries (batch use).
     public func route(from start: Coordinate, to end: Coordinate, options: RouteOptions, scratch: inout RouteScratch) throws(RouteError) -> Route {
         try options.validate()
-        let (sources, targets) = try snaps(from: start, to: end, maxDistance: options.maxSnapDistance)
-        do {
-            return try route(from: sources, to: targets, options: options, scratch: &scratch)
-        } catch where error.code == .noRoute {
-            // One end is on a piece the other cannot reach (a stub behind a barrier, a oneway
-            // leaving a clipped extract): retry from the nearest edges of large components.
-            let (bigSources, bigTargets) = largeComponentSnaps(sources: sources, targets: targets, from: start, to: end,
-                                                               maxDistance: options.maxSnapDistance)
-            guard bigSources != sources || bigTargets != targets else { throw error }
-            return try route(from: bigSources, to: bigTargets, options: options, scratch: &scratch)
-        }
+        let (nearStart, nearEnd) = try snaps(from: start, to: end, maxDistance: options.maxSnapDistance)
+        let (sources, targets) = largeComponentSnaps(sources: nearStart, targets: nearEnd, from: start, to: end,
+                                                     maxDistance: options.maxSnapDistance)
+        return try route(from: sources, to: targets, options: options, scratch: &scratch)
     }
 
     /// Start and end candidates: the nearest routable edges to each position (every edge at
@@ -205,21 +198,22 @@ public struct Router: Sendable {
     }
 
     /// OSRM's phantom-node rule for ends in small strongly connected components: keep the
-    /// snaps when both ends share a component; otherwise replace a start that cannot reach the
-    /// large components, or an end they cannot reach, with the nearest edges that can.
-    func largeComponentSnaps(sources: [EdgeSnap], targets: [EdgeSnap], from start: Coordinate, to end: Coordinate,
-                             maxDistance: Distance) -> (sources: [EdgeSnap], targets: [EdgeSnap]) {
-        let startComponents = Set(sources.map { components.component[$0.edge.index] })
-        if targets.contains(where: { startComponents.contains(components.component[$0.edge.index]) }) {
+    /// snaps when both ends lie in one component; otherwise replace snaps outside the large
+    /// components with the nearest edges inside one (a stub behind a barrier, or a carriageway
+    /// cut off by the extract's border, is no place to start or end).
+    public func largeComponentSnaps(sources: [EdgeSnap], targets: [EdgeSnap], from start: Coordinate, to end: Coordinate,
+                                    maxDistance: Distance) -> (sources: [EdgeSnap], targets: [EdgeSnap]) {
+        let startComponents = Set(sources.compactMap { components.component(of: $0.edge) })
+        if targets.contains(where: { components.component(of: $0.edge).map(startComponents.contains) ?? false }) {
             return (sources, targets)
         }
-        func connected(_ near: [EdgeSnap], _ p: Coordinate, _ ok: [Bool]) -> [EdgeSnap] {
-            let kept = near.filter { ok[$0.edge.index] }
+        func large(_ near: [EdgeSnap], _ p: Coordinate) -> [EdgeSnap] {
+            let kept = near.filter { components.isLarge($0.edge) }
             if !kept.isEmpty { return kept }
-            let alternative = index.nearestEdges(to: p, maxDistance: maxDistance, where: { ok[$0.index] })
+            let alternative = index.nearestEdges(to: p, maxDistance: maxDistance, where: { components.isLarge($0) })
             return alternative.isEmpty ? near : alternative
         }
-        return (connected(sources, start, components.reachesLarge), connected(targets, end, components.reachableFromLarge))
+        return (large(sources, start), large(targets, end))
     }
 
     private struct Entry: Comparable {

@@ -62,3 +62,15 @@ private func temporaryPath(_ suffix: String) -> String {
     #expect(result.status != 0)
     #expect(result.stderr.contains("bad magic"))
 }
+
+@Test func extract_readsGzippedOSMXML() throws {
+    guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
+    let graph = temporaryPath(".graph")
+    defer { try? FileManager.default.removeItem(atPath: graph) }
+    let extract = try GeoProcess.geo(["extract", url.path, "-o", graph, "--profile", "foot"])
+    #expect(extract.status == 0, "\(extract.stderr)")
+    #expect(extract.stderr.contains("graph (foot)"))
+    let route = try GeoProcess.geo(["route", "--graph", graph, "--from", "43.7384,7.4246", "--to", "43.7311,7.4197"])
+    #expect(route.status == 0, "\(route.stderr)")
+    #expect(route.stdout.contains("\"distance_m\""))
+}

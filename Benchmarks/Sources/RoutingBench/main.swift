@@ -71,7 +71,9 @@ case "route" where args.count >= 4:
     var routed = 0
     for (a, b) in pairs {
         let t0 = clock.now
-        _ = try? router.snaps(from: a, to: b, maxDistance: .kilometers(5))
+        if let (s, t) = try? router.snaps(from: a, to: b, maxDistance: .kilometers(5)) {
+            _ = router.largeComponentSnaps(sources: s, targets: t, from: a, to: b, maxDistance: .kilometers(5))
+        }
         snapping.append(seconds(clock.now - t0) * 1000)
         let t1 = clock.now
         if (try? router.route(from: a, to: b, options: RouteOptions(), scratch: &scratch)) != nil { routed += 1 }
@@ -84,6 +86,19 @@ case "route" where args.count >= 4:
                  pairs.count, routed, percentile(latencies, 50), percentile(latencies, 99),
                  latencies.reduce(0, +) / Double(max(1, latencies.count))))
     print(String(format: "  of which snapping both ends: p50 %.3f ms  p99 %.3f ms", percentile(snapping, 50), percentile(snapping, 99)))
+    // The map matcher's query: candidates within 50 m of points scattered around the roads.
+    var rng = SeededGenerator(state: 42)
+    let probes: [Coordinate] = (0..<100_000).map { _ in
+        let n = graph.coordinate(of: NodeID(UInt32(Int.random(in: 0..<graph.nodeCount, using: &rng))))
+        return Coordinate(uncheckedLatitude: n.latitude + Double.random(in: -0.0005...0.0005, using: &rng),
+                          longitude: n.longitude + Double.random(in: -0.0005...0.0005, using: &rng))
+    }
+    var found = 0
+    let t2 = clock.now
+    for p in probes { found += router.index.edges(near: p, within: .meters(50)).count }
+    let perQuery = seconds(clock.now - t2) / Double(probes.count) * 1e6
+    print(String(format: "spatial index: edges within 50 m, %d queries, %.2f µs/query, %.1f candidates on average",
+                 probes.count, perQuery, Double(found) / Double(probes.count)))
 default:
     print("usage: RoutingBench extract FILE [profile] [OUT] | pairs GRAPH N SEED | route GRAPH PAIRS")
     exit(2)
