@@ -78,6 +78,8 @@ public struct Route: Sendable {
     /// Where the start and end were snapped.
     public var start: EdgeSnap
     public var end: EdgeSnap
+    /// Search states (directed edges) the query settled: its search-space size.
+    public var settledEdgeCount: Int
 
     /// `duration` in seconds.
     public var durationSeconds: Double {
@@ -275,6 +277,7 @@ public struct Router: Sendable {
         }
 
         var reached = -1
+        var settled = 0
         while let top = heap.popMin() {
             if top.state < 0 {
                 let k = Int(-1 - top.state)
@@ -283,6 +286,7 @@ public struct Router: Sendable {
             }
             let e = Int(top.state)
             guard top.cost <= scratch.label(e) else { continue }
+            settled += 1
             let v = Int(g.edgeTargets[e])
             let isBarrier = g.nodeFlags[v] & RoadGraph.NodeFlags.barrier.rawValue != 0
             let twin = g.edgeTwins[e]
@@ -346,7 +350,9 @@ public struct Router: Sendable {
             path = chain.reversed()
         }
         let source = sources[sourceIndex]
-        return assemble(path: path, source: source, target: target, weight: finishCost[reached] ?? 0, shortest: shortest)
+        var route = assemble(path: path, source: source, target: target, weight: finishCost[reached] ?? 0, shortest: shortest)
+        route.settledEdgeCount = settled
+        return route
     }
 
     /// Sums length and duration (turn costs included) and stitches the geometry.
@@ -377,6 +383,6 @@ public struct Router: Sendable {
         if geometry.count == 1, let only = geometry.first { geometry.append(only) }
         return Route(distance: Distance(meters: max(0, distance)), duration: .seconds(max(0, seconds)),
                      weight: weight, geometry: geometry, edges: path.map { EdgeID(UInt32($0)) },
-                     start: source, end: target)
+                     start: source, end: target, settledEdgeCount: 0)
     }
 }

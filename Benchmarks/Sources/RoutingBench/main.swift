@@ -69,6 +69,7 @@ case "route" where args.count >= 4:
     var scratch = RouteScratch()
     var latencies: [Double] = [], snapping: [Double] = []
     var routed = 0
+    var settledCounts: [Int] = []
     for (a, b) in pairs {
         let t0 = clock.now
         if let (s, t) = try? router.snaps(from: a, to: b, maxDistance: .kilometers(5)) {
@@ -76,8 +77,19 @@ case "route" where args.count >= 4:
         }
         snapping.append(seconds(clock.now - t0) * 1000)
         let t1 = clock.now
-        if (try? router.route(from: a, to: b, options: RouteOptions(), scratch: &scratch)) != nil { routed += 1 }
+        if let r = try? router.route(from: a, to: b, options: RouteOptions(), scratch: &scratch) {
+            routed += 1
+            settledCounts.append(r.settledEdgeCount)
+        } else {
+            settledCounts.append(-1)
+        }
         latencies.append(seconds(clock.now - t1) * 1000)
+    }
+    if ProcessInfo.processInfo.environment["ROUTING_BENCH_SLOWEST"] != nil {
+        for i in latencies.indices.sorted(by: { latencies[$0] > latencies[$1] }).prefix(5) {
+            print(String(format: "slow: %.3f ms (snapping %.3f ms, %d edges settled of %d) %@ -> %@", latencies[i], snapping[i],
+                         settledCounts[i], graph.edgeCount, "\(pairs[i].0)", "\(pairs[i].1)"))
+        }
     }
     latencies.sort()
     snapping.sort()
