@@ -234,8 +234,9 @@ public struct RoadGraphBuilder: Sendable {
                 segClass.append(way.attr.roadClass.rawValue)
 
                 let first = Int(shapeOffsets[Int(segment)]), last = shapeLat.count - 1
-                let startBearing = segmentBearing(lat1: shapeLat[first], lon1: shapeLon[first], lat2: shapeLat[first + 1], lon2: shapeLon[first + 1])
-                let endBearing = segmentBearing(lat1: shapeLat[last - 1], lon1: shapeLon[last - 1], lat2: shapeLat[last], lon2: shapeLon[last])
+                let startBearing = representativeBearing(shapeLat, shapeLon, from: first, toward: last)
+                let endBearing = (representativeBearing(shapeLat, shapeLon, from: last, toward: first) + 180)
+                    .truncatingRemainder(dividingBy: 360)
                 let a = graphNode(run.nodes[start]), b = graphNode(run.nodes[end])
                 var forwardIndex = -1
                 for (dir, reversed) in [(way.attr.forward, false), (way.attr.backward, true)] {
@@ -342,3 +343,30 @@ public struct RoadGraphBuilder: Sendable {
         return (graph, report)
     }
 }
+
+/// The bearing, in degrees, from shape point `from` to the point `turnLookahead` metres
+/// along the shape towards `toward` (or to `toward` when the shape is shorter): the
+/// direction a road leaves an intersection in, as OSRM measures turn angles on coordinates
+/// some metres away rather than on the first, often tiny, shape piece.
+func representativeBearing(_ lat: ContiguousArray<Int32>, _ lon: ContiguousArray<Int32>, from: Int, toward: Int) -> Double {
+    let step = toward > from ? 1 : -1
+    var travelled = 0.0
+    var i = from
+    while i != toward {
+        let piece = segmentLength(lat1: lat[i], lon1: lon[i], lat2: lat[i + step], lon2: lon[i + step])
+        if travelled + piece >= turnLookahead, piece > 0 {
+            let t = (turnLookahead - travelled) / piece
+            let pLat = Int32((Double(lat[i]) + t * Double(lat[i + step] - lat[i])).rounded())
+            let pLon = Int32((Double(lon[i]) + t * Double(lon[i + step] - lon[i])).rounded())
+            if pLat != lat[from] || pLon != lon[from] {
+                return segmentBearing(lat1: lat[from], lon1: lon[from], lat2: pLat, lon2: pLon)
+            }
+        }
+        travelled += piece
+        i += step
+    }
+    return segmentBearing(lat1: lat[from], lon1: lon[from], lat2: lat[toward], lon2: lon[toward])
+}
+
+/// Metres along a road at which its direction at an intersection is taken.
+let turnLookahead = 10.0
