@@ -40,6 +40,7 @@ public struct SpatialIndex: Sendable {
     let cellItems: ContiguousArray<UInt32>    // piece = index of its first shape point
     let pieceSegments: ContiguousArray<UInt32>
     let segmentEdges: ContiguousArray<UInt32> // 2 per segment: along, against (UInt32.max if absent)
+    let pieceOffsets: ContiguousArray<Double> // metres from the segment's first point, per shape point
 
     /// Builds the index.
     /// - Parameters:
@@ -105,6 +106,16 @@ public struct SpatialIndex: Sendable {
             segmentEdges[Int(graph.edgeSegments[e]) * 2 + (reversed ? 1 : 0)] = UInt32(e)
         }
         self.segmentEdges = segmentEdges
+
+        var offsets = ContiguousArray<Double>(repeating: 0, count: graph.shapeLatitudes.count)
+        for s in 0..<graph.segmentCount {
+            let lo = Int(graph.shapeOffsets[s]), hi = Int(graph.shapeOffsets[s + 1])
+            for i in (lo + 1)..<hi {
+                offsets[i] = offsets[i - 1] + segmentLength(lat1: graph.shapeLatitudes[i - 1], lon1: graph.shapeLongitudes[i - 1],
+                                                            lat2: graph.shapeLatitudes[i], lon2: graph.shapeLongitudes[i])
+            }
+        }
+        pieceOffsets = offsets
     }
 
     @inline(__always)
@@ -114,6 +125,7 @@ public struct SpatialIndex: Sendable {
 
     /// The closest point of each segment near the query, in metres relative to it.
     private struct Candidate {
+        var segment: UInt32
         var piece: Int
         var t: Double
         var distance: Double
@@ -135,7 +147,7 @@ public struct SpatialIndex: Sendable {
         let cx1 = Int(((point.longitude + dLon) / cellLongitude).rounded(.down))
         guard (cy1 - cy0 + 1) * (cx1 - cx0 + 1) <= 4_000_000 else { return bruteForceEdges(near: point, within: radius) }
 
-        var best: [UInt32: Candidate] = [:]
+        var found: [Candidate] = []
         for cy in cy0...cy1 {
             for cx in cx0...cx1 {
                 let key = SpatialIndex.key(cx, cy)
@@ -144,13 +156,11 @@ public struct SpatialIndex: Sendable {
                     let piece = Int(cellItems[k])
                     let (t, d) = project(point, metric: metric, piece: piece)
                     guard d <= r else { continue }
-                    let seg = pieceSegments[piece]
-                    if let old = best[seg], old.distance <= d { continue }
-                    best[seg] = Candidate(piece: piece, t: t, distance: d)
+                    found.append(Candidate(segment: pieceSegments[piece], piece: piece, t: t, distance: d))
                 }
             }
         }
-        return snaps(from: best)
+        return snaps(from: found)
     }
 
     /// The nearest directed edges: every edge at the smallest distance found (both directions
@@ -203,21 +213,20 @@ public struct SpatialIndex: Sendable {
         return (t, (px * px + py * py).squareRoot())
     }
 
-    private func snaps(from best: [UInt32: Candidate]) -> [EdgeSnap] {
+    /// Keeps each segment's closest piece (ties: the first piece along it) and turns it into
+    /// one snap per allowed direction, nearest first.
+    private func snaps(from found: [Candidate]) -> [EdgeSnap] {
+        guard !found.isEmpty else { return [] }
         let g = graph
+        let sorted = found.sorted { ($0.segment, $0.distance, $0.piece) < ($1.segment, $1.distance, $1.piece) }
         var result: [EdgeSnap] = []
-        result.reserveCapacity(best.count * 2)
-        for (seg, c) in best {
-            let s = Int(seg)
-            let lo = Int(g.shapeOffsets[s]), hi = Int(g.shapeOffsets[s + 1])
+        result.reserveCapacity(sorted.count * 2)
+        var previous = UInt32.max
+        for c in sorted where c.segment != previous {
+            previous = c.segment
+            let s = Int(c.segment)
             // Length along the segment to the projected point, in the builder's metric.
-            var along = 0.0
-            for i in lo..<(hi - 1) {
-                let l = segmentLength(lat1: g.shapeLatitudes[i], lon1: g.shapeLongitudes[i],
-                                      lat2: g.shapeLatitudes[i + 1], lon2: g.shapeLongitudes[i + 1])
-                if i == c.piece { along += l * c.t; break }
-                along += l
-            }
+            let along = pieceOffsets[c.piece] + c.t * (pieceOffsets[c.piece + 1] - pieceOffsets[c.piece])
             let total = g.segmentLengths[s]
             let fraction = total > 0 ? min(1, max(0, along / total)) : 0
             let lat = degrees(g.shapeLatitudes[c.piece]) + c.t * (degrees(g.shapeLatitudes[c.piece + 1]) - degrees(g.shapeLatitudes[c.piece]))
@@ -240,14 +249,12 @@ public struct SpatialIndex: Sendable {
     /// - Complexity: O(P) for P shape pieces.
     func bruteForceEdges(near point: Coordinate, within radius: Distance) -> [EdgeSnap] {
         let metric = LocalMetric(latitude: point.latitude)
-        var best: [UInt32: Candidate] = [:]
+        var found: [Candidate] = []
         for piece in pieceSegments.indices where pieceSegments[piece] != UInt32.max {
             let (t, d) = project(point, metric: metric, piece: piece)
             guard d <= radius.meters else { continue }
-            let seg = pieceSegments[piece]
-            if let old = best[seg], old.distance <= d { continue }
-            best[seg] = Candidate(piece: piece, t: t, distance: d)
+            found.append(Candidate(segment: pieceSegments[piece], piece: piece, t: t, distance: d))
         }
-        return snaps(from: best)
+        return snaps(from: found)
     }
 }
