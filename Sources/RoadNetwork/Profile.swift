@@ -130,6 +130,10 @@ public struct Profile: Hashable, Sendable {
     public var usesWidthPenalty: Bool
     /// `highway` values never routed (car: steps, construction, proposed).
     public var avoidedHighways: Set<String>
+    /// Way conditions never routed, OSRM's `avoid` set: `area` (`area=yes`), `reversible`
+    /// (`oneway=reversible`), `construction` (`construction=*` other than minor works),
+    /// `motorroad` (`motorroad=yes`). `impassable` is always avoided.
+    public var avoidedConditions: Set<String>
     /// Barrier values that do *not* block (car), or nil when `blockingBarriers` decides.
     public var barrierWhitelist: Set<String>?
     /// Barrier values that block (foot, bicycle) when `barrierWhitelist` is nil.
@@ -183,6 +187,7 @@ public struct Profile: Hashable, Sendable {
                            "drive-through": 0.5, "drive-thru": 0.5],
         usesWidthPenalty: true,
         avoidedHighways: ["steps", "construction", "proposed"],
+        avoidedConditions: ["area", "reversible", "construction"],
         barrierWhitelist: ["cattle_grid", "border_control", "toll_booth", "sally_port", "no", "entrance",
                            "height_restrictor", "arch"],
         blockingBarriers: [],
@@ -215,6 +220,7 @@ public struct Profile: Hashable, Sendable {
             defaultSpeed: walk, usesMaxspeed: false, speedReduction: 1, maxSpeed: nil,
             servicePenalties: [:], usesWidthPenalty: false,
             avoidedHighways: ["proposed"],
+            avoidedConditions: ["motorroad"],
             barrierWhitelist: nil, blockingBarriers: ["yes", "wall", "fence"], barrierPenalties: [:],
             trafficSignalPenalty: 2, stopPenalty: 0, giveWayPenalty: 0,
             usesTurnRestrictions: false, restrictionModes: ["foot"],
@@ -250,6 +256,7 @@ public struct Profile: Hashable, Sendable {
             defaultSpeed: cruise, usesMaxspeed: false, speedReduction: 1, maxSpeed: 21,
             servicePenalties: ["alley": 0.5], usesWidthPenalty: false,
             avoidedHighways: ["construction", "proposed"],
+            avoidedConditions: ["construction", "motorroad"],
             barrierWhitelist: nil, blockingBarriers: ["yes", "wall", "fence"], barrierPenalties: [:],
             trafficSignalPenalty: 2, stopPenalty: 0, giveWayPenalty: 0,
             usesTurnRestrictions: true, restrictionModes: ["bicycle"],
@@ -277,14 +284,17 @@ public struct Profile: Hashable, Sendable {
         let routeSpeed = route.flatMap { routeSpeeds[$0] }
         guard highway != nil || routeSpeed != nil else { return nil }
         if let highway, avoidedHighways.contains(highway) { return nil }
-        if tags["area"] == "yes" || tags["oneway"] == "reversible" || tags["impassable"] == "yes"
-            || tags["status"] == "impassable" || tags["proposed"] != nil && (highway == nil || highway == "proposed") {
+        if tags["impassable"] == "yes" || tags["status"] == "impassable"
+            || tags["proposed"] != nil && (highway == nil || highway == "proposed") {
+            return nil
+        }
+        if avoidedConditions.contains("area"), tags["area"] == "yes" { return nil }
+        if avoidedConditions.contains("reversible"), tags["oneway"] == "reversible" { return nil }
+        if avoidedConditions.contains("motorroad"), tags["motorroad"] == "yes" { return nil }
+        if avoidedConditions.contains("construction"), let c = tags["construction"], !["no", "widening", "minor"].contains(c) {
             return nil
         }
         if name == "car", tags["service"] == "emergency_access" { return nil }
-        if avoidedHighways.contains("construction"), let c = tags["construction"], !["no", "widening", "minor"].contains(c) {
-            return nil
-        }
 
         // Access per direction (OSRM Tags.get_forward_backward_by_set over the hierarchy).
         let (fAccess, bAccess) = forwardBackward(tags, keys: accessTagHierarchy)

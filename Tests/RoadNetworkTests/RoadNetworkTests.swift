@@ -53,6 +53,9 @@ import Testing
     #expect(car.attributes(ofWay: ["highway": "residential", "motor_vehicle": "no", "access": "yes"]) == nil)
     #expect(car.attributes(ofWay: ["highway": "residential", "access": "no", "motorcar": "yes"]) != nil)
     #expect(car.attributes(ofWay: ["highway": "residential", "area": "yes"]) == nil)
+    // Walkers cross pedestrian squares (OSRM's foot profile does not avoid areas).
+    #expect(Profile.foot.attributes(ofWay: ["highway": "pedestrian", "area": "yes"]) != nil)
+    #expect(Profile.foot.attributes(ofWay: ["highway": "primary", "motorroad": "yes"]) == nil)
     let privateRoad = try #require(car.attributes(ofWay: ["highway": "service", "access": "private"]))
     #expect(privateRoad.forward?.isRestricted == true)
     let ferry = try #require(car.attributes(ofWay: ["route": "ferry"]))
