@@ -122,6 +122,9 @@ public struct Profile: Hashable, Sendable {
     /// Whether `maxspeed` replaces the class speed (car), multiplied by `speedReduction`.
     public var usesMaxspeed: Bool
     public var speedReduction: Double
+    /// Speed in km/h at which a bicycle is pushed against an explicit oneway (bicycle 4,
+    /// OSRM `bike_push_handler`); nil where that is not allowed.
+    public var pushingAgainstOnewaySpeed: Double?
     /// Highest speed any edge gets, km/h (bicycle 21); nil for none.
     public var maxSpeed: Double?
     /// Rate factors by `service` value (alley 0.5, parking_aisle 0.5, …).
@@ -182,7 +185,7 @@ public struct Profile: Hashable, Sendable {
         tracktypeSpeeds: ["grade1": 60, "grade2": 40, "grade3": 30, "grade4": 25, "grade5": 20],
         smoothnessSpeeds: ["intermediate": 80, "bad": 40, "very_bad": 20, "horrible": 10, "very_horrible": 5,
                            "impassable": 0],
-        defaultSpeed: 10, usesMaxspeed: true, speedReduction: 0.8, maxSpeed: nil,
+        defaultSpeed: 10, usesMaxspeed: true, speedReduction: 0.8, pushingAgainstOnewaySpeed: nil, maxSpeed: nil,
         servicePenalties: ["alley": 0.5, "parking": 0.5, "parking_aisle": 0.5, "driveway": 0.5,
                            "drive-through": 0.5, "drive-thru": 0.5],
         usesWidthPenalty: true,
@@ -217,7 +220,7 @@ public struct Profile: Hashable, Sendable {
             surfaceSpeeds: ["fine_gravel": walk * 0.75, "gravel": walk * 0.75, "pebblestone": walk * 0.75,
                             "mud": walk * 0.5, "sand": walk * 0.5],
             tracktypeSpeeds: [:], smoothnessSpeeds: [:],
-            defaultSpeed: walk, usesMaxspeed: false, speedReduction: 1, maxSpeed: nil,
+            defaultSpeed: walk, usesMaxspeed: false, speedReduction: 1, pushingAgainstOnewaySpeed: nil, maxSpeed: nil,
             servicePenalties: [:], usesWidthPenalty: false,
             avoidedHighways: ["proposed"],
             avoidedConditions: ["motorroad"],
@@ -253,7 +256,7 @@ public struct Profile: Hashable, Sendable {
                             "pebblestone": 6, "grass_paver": 6, "ground": 10, "dirt": 8, "earth": 6,
                             "laterite": 5, "grass": 6, "mud": 3, "sand": 3, "woodchips": 3, "sett": 9],
             tracktypeSpeeds: [:], smoothnessSpeeds: [:],
-            defaultSpeed: cruise, usesMaxspeed: false, speedReduction: 1, maxSpeed: 21,
+            defaultSpeed: cruise, usesMaxspeed: false, speedReduction: 1, pushingAgainstOnewaySpeed: 4, maxSpeed: 21,
             servicePenalties: ["alley": 0.5], usesWidthPenalty: false,
             avoidedHighways: ["construction", "proposed"],
             avoidedConditions: ["construction", "motorroad"],
@@ -311,9 +314,13 @@ public struct Profile: Hashable, Sendable {
         for m in onewayModes { if let v = tags["oneway:\(m)"] { onewayValue = v; break } }
         if onewayValue == nil, obeysGeneralOneway { onewayValue = tags["oneway"] }
         let junction = tags["junction"]
+        // Directions closed by an explicit oneway (not by access, not implied), where a bicycle may be pushed.
+        var pushForward = false, pushBackward = false
         if onewayValue == "-1" {
+            pushForward = fAllowed
             fAllowed = false
         } else if onewayValue == "yes" || onewayValue == "1" || onewayValue == "true" {
+            pushBackward = bAllowed
             bAllowed = false
         } else if obeysGeneralOneway, onewayValue != "no",
                   highway == "motorway" || junction == "roundabout" || junction == "circular" {
@@ -375,6 +382,9 @@ public struct Profile: Hashable, Sendable {
         if fSpeed <= 0 { fAllowed = false }
         if bSpeed <= 0 { bAllowed = false }
         guard fAllowed || bAllowed else { return nil }
+        let pushSpeed: Double? = pushingAgainstOnewaySpeed.flatMap { s in
+            tags["foot"] != "no" && edgeMode != .ferry ? s : nil
+        }
 
         // Routability penalties (OSRM WayHandlers.penalties).
         var penalty = 1.0
@@ -391,9 +401,15 @@ public struct Profile: Hashable, Sendable {
         if tags["side_road"] == "yes" || tags["side_road"] == "rotary" { penalty = min(penalty, 0.8) }
 
         let name = tags["name"] ?? tags["ref"] ?? ""
+        func pushed(_ allowedByPush: Bool) -> DirectionAttributes? {
+            guard allowedByPush, let pushSpeed else { return nil }
+            return DirectionAttributes(speed: pushSpeed, rateFactor: 1, mode: .pushingBike, isRestricted: false)
+        }
         return WayAttributes(
-            forward: fAllowed ? DirectionAttributes(speed: fSpeed, rateFactor: penalty, mode: edgeMode, isRestricted: fRestricted) : nil,
-            backward: bAllowed ? DirectionAttributes(speed: bSpeed, rateFactor: penalty, mode: edgeMode, isRestricted: bRestricted) : nil,
+            forward: fAllowed ? DirectionAttributes(speed: fSpeed, rateFactor: penalty, mode: edgeMode, isRestricted: fRestricted)
+                : pushed(pushForward),
+            backward: bAllowed ? DirectionAttributes(speed: bSpeed, rateFactor: penalty, mode: edgeMode, isRestricted: bRestricted)
+                : pushed(pushBackward),
             roadClass: roadClass, name: name,
             isRoundabout: junction == "roundabout" || junction == "circular"
         )

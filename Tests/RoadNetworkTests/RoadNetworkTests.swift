@@ -66,6 +66,12 @@ import Testing
     #expect(Profile.foot.attributes(ofWay: ["highway": "steps"]) != nil)
     let pushed = try #require(Profile.bicycle.attributes(ofWay: ["highway": "footway"]))
     #expect(pushed.forward?.mode == .pushingBike)
+    // Against a oneway a bicycle is pushed at 4 km/h; not round a roundabout, not by car.
+    let against = try #require(Profile.bicycle.attributes(ofWay: ["highway": "residential", "oneway": "yes"]))
+    #expect(against.forward?.mode == .cycling && against.backward?.mode == .pushingBike)
+    #expect(abs((against.backward?.speed ?? 0) - 4) < 1e-9)   // km/h
+    #expect(Profile.bicycle.attributes(ofWay: ["highway": "residential", "junction": "roundabout"])?.backward == nil)
+    #expect(Profile.car.attributes(ofWay: ["highway": "residential", "oneway": "yes"])?.backward == nil)
 }
 
 @Test func profiles_barriers() {
