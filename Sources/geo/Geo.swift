@@ -14,6 +14,8 @@ struct Geo: AsyncParsableCommand {
             GPXCommand.self,
             EvalCommand.self,
             NMEACommand.self,
+            ExtractCommand.self,
+            RouteCommand.self,
         ]
     )
 }
