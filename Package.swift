@@ -15,6 +15,8 @@ let package = Package(
     products: [
         .library(name: "GeoCore", targets: ["GeoCore"]),
         .library(name: "TrackFiltering", targets: ["TrackFiltering"]),
+        .library(name: "RoadNetwork", targets: ["RoadNetwork"]),
+        .library(name: "Routing", targets: ["Routing"]),
         .library(name: "OSMImport", targets: ["OSMImport"]),
         .library(name: "GPXCodec", targets: ["GPXCodec"]),
         .library(name: "NMEACodec", targets: ["NMEACodec"]),
@@ -23,6 +25,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         // Pure value types and WGS84 geodesy; everything else depends on it.
@@ -31,11 +34,21 @@ let package = Package(
         // Clean tracks: filter rules with reasons, Kalman filter + RTS smoother, simplification.
         .target(name: "TrackFiltering", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
+        // Profiles, the immutable CSR RoadGraph, its builder, file format and spatial index.
+        .target(name: "RoadNetwork", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
+        // Shortest / fastest paths with turn restrictions over a RoadGraph.
+        .target(
+            name: "Routing",
+            dependencies: ["RoadNetwork", .product(name: "HeapModule", package: "swift-collections")],
+            swiftSettings: strictSettings
+        ),
+
         // zlib from the system (pkg-config), for PBF blobs and gzip XML.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
-        .target(name: "OSMImport", dependencies: ["GeoCore", "CZlib"], swiftSettings: strictSettings),
+        .target(name: "OSMImport", dependencies: ["GeoCore", "CZlib", "RoadNetwork"], swiftSettings: strictSettings),
 
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
         .target(name: "GPXCodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
@@ -50,13 +63,15 @@ let package = Package(
         .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning"], swiftSettings: strictSettings),
 
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
-        .target(name: "GeoTestSupport", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork"], swiftSettings: strictSettings),
 
         // The command-line tool, a thin layer over the libraries.
         .executableTarget(
             name: "geo",
             dependencies: [
                 "GeoCore",
+                "RoadNetwork",
+                "Routing",
                 "OSMImport",
                 "GPXCodec",
                 "TrackFiltering",
@@ -90,8 +105,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "RoadNetworkTests",
+            dependencies: ["RoadNetwork", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RoutingTests",
+            dependencies: ["Routing", "RoadNetwork", "OSMImport", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "OSMImportTests",
-            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport"],
+            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -42,6 +42,14 @@ let package = Package(
         .executableTarget(
             name: "PositionLogBench",
             dependencies: [.product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
+        // Graph build time and route latency (driver: Benchmarks/routing.sh, peer: OSRM).
+        .executableTarget(
+            name: "RoutingBench",
+            dependencies: [
+                .product(name: "OSMImport", package: "LocationKit"),
+                .product(name: "RoadNetwork", package: "LocationKit"),
+                .product(name: "Routing", package: "LocationKit"),
+            ]
         ),
     ]
 )

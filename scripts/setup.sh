@@ -43,3 +43,10 @@ for p in "${PIP_NODEPS_PACKAGES[@]}"; do
         python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps "$p"
     fi
 done
+
+# Optional, only for scripts/osrm/compare.sh and Benchmarks/routing.sh (the OSRM oracle):
+# OSRM from PyPI (osrm-bindings ships osrm-extract/-contract/-routed and the Lua profiles;
+# cp312-abi3 wheels only, so it goes into its own Python >= 3.12 venv). Set OSRM_SETUP=1.
+if [ "${OSRM_SETUP:-0}" = "1" ]; then
+    sh -c ". '$(dirname "$0")/osrm/env.sh'"
+fi

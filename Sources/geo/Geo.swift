@@ -15,6 +15,8 @@ struct Geo: AsyncParsableCommand {
             EvalCommand.self,
             NMEACommand.self,
             TrackCommand.self,
+            ExtractCommand.self,
+            RouteCommand.self,
         ]
     )
 }

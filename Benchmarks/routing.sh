@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Road graph build time against osrm-extract, and route query latency in process against
+# osrm-routed's HTTP latency for the same pairs (issue 7's numbers).
+# Usage: Benchmarks/routing.sh [PAIRS] [SEED]. Needs osrm-bindings (see scripts/osrm/env.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PAIRS="${1:-1000}"
+SEED="${2:-7}"
+DATA="${LOCATIONKIT_DATA:-../shared/data}"
+WORK="$(mktemp -d)"
+ROUTED=""
+trap '[ -n "$ROUTED" ] && kill "$ROUTED" 2>/dev/null; rm -rf "$WORK"' EXIT
+. scripts/osrm/env.sh
+
+swift build -c release --package-path Benchmarks --product RoutingBench >/dev/null
+BENCH="$(swift build -c release --package-path Benchmarks --show-bin-path)/RoutingBench"
+now() { python3 -c 'import time; print(time.perf_counter())'; }
+
+PORT=5785
+for NAME in monaco andorra; do
+  PBF="$DATA/osm/$NAME.osm.pbf"
+  [ -f "$PBF" ] || { echo "skip $NAME: $PBF not found"; continue; }
+  echo "== $NAME"
+  cp "$PBF" "$WORK/$NAME.osm.pbf"
+  best=""
+  for _ in 1 2 3; do
+    t0=$(now); "$BIN/osrm-extract" -p "$PROFILES/car.lua" "$WORK/$NAME.osm.pbf" >"$WORK/extract.log" 2>&1; t1=$(now)
+    best=$(python3 -c "print(min(float('${best:-1e9}'), $t1 - $t0))")
+  done
+  "$BIN/osrm-contract" "$WORK/$NAME.osrm" >"$WORK/contract.log" 2>&1
+  OURS=$("$BENCH" extract "$PBF" car "$WORK/$NAME.graph")
+  echo "$OURS"
+  python3 -c "o=float('$OURS'.split()[1]); print(f'osrm-extract: {$best:.3f} s (best of 3, process wall time incl. startup); ratio ours/osrm-extract {o / $best:.2f}')"
+  "$BENCH" pairs "$WORK/$NAME.graph" "$PAIRS" "$SEED" >"$WORK/pairs.txt"
+  "$BENCH" route "$WORK/$NAME.graph" "$WORK/pairs.txt"
+  "$BIN/osrm-routed" --ip 127.0.0.1 --port "$PORT" -a CH "$WORK/$NAME.osrm" >"$WORK/routed.log" 2>&1 &
+  ROUTED=$!
+  for _ in $(seq 50); do curl -s "http://127.0.0.1:$PORT/nearest/v1/driving/0,0" >/dev/null 2>&1 && break; sleep 0.2; done
+  python3 - "$WORK/pairs.txt" "$PORT" <<'PY'
+import json, sys, time, urllib.request
+pairs = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
+port = sys.argv[2]
+lat = []
+for (a, b, c, d) in pairs:
+    url = f"http://127.0.0.1:{port}/route/v1/driving/{b:.7f},{a:.7f};{d:.7f},{c:.7f}?overview=false&steps=false"
+    t0 = time.perf_counter()
+    with urllib.request.urlopen(url) as r:
+        json.load(r)
+    lat.append((time.perf_counter() - t0) * 1000)
+lat.sort()
+p = lambda q: lat[min(len(lat) - 1, round(q / 100 * (len(lat) - 1)))]
+print(f"osrm-routed (CH) HTTP latency over {len(lat)} pairs: p50 {p(50):.3f} ms  p99 {p(99):.3f} ms  (includes HTTP + JSON; ours is in process)")
+PY
+  kill "$ROUTED" 2>/dev/null || true
+  wait "$ROUTED" 2>/dev/null || true
+  ROUTED=""
+  PORT=$((PORT + 1))
+done

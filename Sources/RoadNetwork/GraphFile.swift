@@ -1,0 +1,263 @@
+/// The binary graph file format, version 1.
+///
+/// ```
+/// offset  size  field
+///  0      4     magic "LKRG"
+///  4      4     format version, UInt32 little-endian (1)
+///  8      8     payload length in bytes, UInt64
+/// 16      4     CRC-32 (IEEE 802.3, reflected 0xEDB88320) of the payload
+/// 20      4     reserved, zero
+/// 24      …     payload: profile name, turn costs, then every column as
+///               UInt64 element count + raw little-endian elements, 8-byte aligned
+/// ```
+/// Columns are stored exactly as they sit in memory, so decoding is a bounds-checked
+/// copy per column (milliseconds for a city) and never parses text.
+enum GraphFile {
+    static let magic: [UInt8] = Array("LKRG".utf8)
+    static let version: UInt32 = 1
+    static let headerSize = 24
+}
+
+/// CRC-32 (IEEE 802.3), table-driven, eight bytes per step (slicing-by-8, Intel 2006).
+struct CRC32 {
+    private static let tables: [[UInt32]] = {
+        var t = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
+        for i in 0..<256 {
+            var c = UInt32(i)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            t[0][i] = c
+        }
+        for i in 0..<256 {
+            for k in 1..<8 { t[k][i] = (t[k - 1][i] >> 8) ^ t[0][Int(t[k - 1][i] & 0xFF)] }
+        }
+        return t
+    }()
+
+    /// The CRC-32 of `bytes`.
+    /// - Complexity: O(n).
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        let t = tables
+        var i = 0
+        let n = bytes.count
+        t[0].withUnsafeBufferPointer { t0 in t[1].withUnsafeBufferPointer { t1 in t[2].withUnsafeBufferPointer { t2 in
+        t[3].withUnsafeBufferPointer { t3 in t[4].withUnsafeBufferPointer { t4 in t[5].withUnsafeBufferPointer { t5 in
+        t[6].withUnsafeBufferPointer { t6 in t[7].withUnsafeBufferPointer { t7 in
+            while i + 8 <= n {
+                let lo = bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self).littleEndian ^ crc
+                let hi = bytes.loadUnaligned(fromByteOffset: i + 4, as: UInt32.self).littleEndian
+                crc = t7[Int(lo & 0xFF)] ^ t6[Int((lo >> 8) & 0xFF)] ^ t5[Int((lo >> 16) & 0xFF)] ^ t4[Int(lo >> 24)]
+                    ^ t3[Int(hi & 0xFF)] ^ t2[Int((hi >> 8) & 0xFF)] ^ t1[Int((hi >> 16) & 0xFF)] ^ t0[Int(hi >> 24)]
+                i += 8
+            }
+            while i < n {
+                crc = t0[Int((crc ^ UInt32(bytes[i])) & 0xFF)] ^ (crc >> 8)
+                i += 1
+            }
+        } } } } } } } }
+        return crc ^ 0xFFFF_FFFF
+    }
+}
+
+private struct Writer {
+    var bytes: [UInt8] = []
+
+    mutating func align() { while bytes.count % 8 != 0 { bytes.append(0) } }
+    mutating func int<T: FixedWidthInteger>(_ v: T) {
+        withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    mutating func double(_ v: Double) { int(v.bitPattern) }
+    mutating func string(_ s: String) {
+        let utf8 = Array(s.utf8)
+        int(UInt32(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+    mutating func column<T: BitwiseCopyable>(_ a: ContiguousArray<T>) {
+        align()
+        int(UInt64(a.count))
+        a.withUnsafeBytes { bytes.append(contentsOf: $0) }
+    }
+}
+
+private struct Reader {
+    let base: UnsafeRawBufferPointer
+    var offset: Int
+
+    func fail(_ what: String) -> RoadNetworkError {
+        RoadNetworkError(.truncated, "the file ends inside \(what)", offset: offset)
+    }
+    mutating func align() { offset = (offset + 7) & ~7 }
+    mutating func int<T: FixedWidthInteger>(_ type: T.Type, _ what: String) throws(RoadNetworkError) -> T {
+        guard offset + MemoryLayout<T>.size <= base.count else { throw fail(what) }
+        let v = T(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
+        offset += MemoryLayout<T>.size
+        return v
+    }
+    mutating func double(_ what: String) throws(RoadNetworkError) -> Double {
+        Double(bitPattern: try int(UInt64.self, what))
+    }
+    mutating func string(_ what: String) throws(RoadNetworkError) -> String {
+        let n = Int(try int(UInt32.self, what))
+        guard n <= base.count - offset else { throw fail(what) }
+        let s = String(decoding: UnsafeRawBufferPointer(rebasing: base[offset..<offset + n]), as: UTF8.self)
+        offset += n
+        return s
+    }
+    mutating func column<T: BitwiseCopyable>(_ type: T.Type, _ what: String) throws(RoadNetworkError) -> ContiguousArray<T> {
+        align()
+        let count = try int(UInt64.self, what)
+        let size = MemoryLayout<T>.stride
+        guard count <= UInt64(base.count - offset) / UInt64(size) else { throw fail(what) }
+        let n = Int(count)
+        let source = UnsafeRawBufferPointer(rebasing: base[offset..<offset + n * size])
+        let result = ContiguousArray<T>(unsafeUninitializedCapacity: n) { buffer, initialized in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: source)
+            initialized = n
+        }
+        offset += n * size
+        return result
+    }
+}
+
+extension RoadGraph {
+    /// The graph as a version-1 graph file (see `GraphFile`), ready to write to disk.
+    /// - Complexity: O(size of the graph).
+    public func serialized() -> [UInt8] {
+        var w = Writer()
+        w.string(profileName)
+        w.double(turnCosts.turnPenalty); w.double(turnCosts.turnBias)
+        w.double(turnCosts.oncomingTurnPenalty); w.double(turnCosts.uTurnPenalty)
+        w.column(nodeLatitudes); w.column(nodeLongitudes); w.column(nodeOSMIDs); w.column(nodeFlags)
+        w.column(nodePenalties); w.column(nodeRoadCounts); w.column(firstEdge); w.column(firstIncoming)
+        w.column(incomingEdges)
+        w.column(edgeSources); w.column(edgeTargets); w.column(edgeSegments); w.column(edgeDurations)
+        w.column(edgeWeights); w.column(edgeSpeeds); w.column(edgeFlags); w.column(edgeModes); w.column(edgeTwins)
+        w.column(edgeStartBearings); w.column(edgeEndBearings)
+        w.column(shapeOffsets); w.column(shapeLatitudes); w.column(shapeLongitudes); w.column(segmentLengths)
+        w.column(segmentWayIDs); w.column(segmentNames); w.column(segmentClasses)
+        w.align()
+        w.int(UInt64(names.count))
+        for n in names { w.string(n) }
+        w.column(ContiguousArray(restrictions.map(\.from.rawValue)))
+        w.column(ContiguousArray(restrictions.map(\.to.rawValue)))
+        w.column(ContiguousArray(restrictions.map(\.kind.rawValue)))
+
+        var out: [UInt8] = GraphFile.magic
+        withUnsafeBytes(of: GraphFile.version.littleEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt64(w.bytes.count).littleEndian) { out.append(contentsOf: $0) }
+        let crc = w.bytes.withUnsafeBytes { CRC32.checksum($0) }
+        withUnsafeBytes(of: crc.littleEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: [0, 0, 0, 0])
+        out.append(contentsOf: w.bytes)
+        return out
+    }
+
+    /// Decodes a graph file, for example bytes memory-mapped with
+    /// `Data(contentsOf:options: .alwaysMapped)`.
+    /// - Throws: `RoadNetworkError` with `.badMagic`, `.unsupportedVersion`, `.truncated`,
+    ///   `.checksumMismatch` or `.corrupt`, and the byte offset where it was detected.
+    /// - Complexity: O(file size): one checksum pass and one copy per column.
+    public init(serialized bytes: UnsafeRawBufferPointer) throws(RoadNetworkError) {
+        guard bytes.count >= 4 else { throw RoadNetworkError(.truncated, "the file is shorter than the magic", offset: bytes.count) }
+        guard Array(bytes[0..<4]) == GraphFile.magic else {
+            throw RoadNetworkError(.badMagic, "not a LocationKit road graph (expected magic LKRG)", offset: 0)
+        }
+        guard bytes.count >= GraphFile.headerSize else {
+            throw RoadNetworkError(.truncated, "the file ends inside the header", offset: bytes.count)
+        }
+        let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+        guard version == GraphFile.version else {
+            throw RoadNetworkError(.unsupportedVersion, "format version \(version); this build reads version \(GraphFile.version)", offset: 4)
+        }
+        let length = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let storedCRC = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+        let available = UInt64(bytes.count - GraphFile.headerSize)
+        guard length <= available else {
+            throw RoadNetworkError(.truncated, "the header announces \(length) payload bytes but \(available) follow", offset: bytes.count)
+        }
+        let payload = UnsafeRawBufferPointer(rebasing: bytes[GraphFile.headerSize..<GraphFile.headerSize + Int(length)])
+        let crc = CRC32.checksum(payload)
+        guard crc == storedCRC else {
+            throw RoadNetworkError(.checksumMismatch, "payload CRC-32 is \(crc), the header says \(storedCRC)", offset: 16)
+        }
+        var r = Reader(base: payload, offset: 0)
+        do throws(RoadNetworkError) {
+            let profileName = try r.string("the profile name")
+            let turnCosts = TurnCostModel(turnPenalty: try r.double("turn costs"), turnBias: try r.double("turn costs"),
+                                          oncomingTurnPenalty: try r.double("turn costs"), uTurnPenalty: try r.double("turn costs"))
+            let nodeLatitudes = try r.column(Int32.self, "node latitudes")
+            let nodeLongitudes = try r.column(Int32.self, "node longitudes")
+            let nodeOSMIDs = try r.column(Int64.self, "node ids")
+            let nodeFlags = try r.column(UInt8.self, "node flags")
+            let nodePenalties = try r.column(Float.self, "node penalties")
+            let nodeRoadCounts = try r.column(UInt8.self, "node road counts")
+            let firstEdge = try r.column(UInt32.self, "edge offsets")
+            let firstIncoming = try r.column(UInt32.self, "incoming offsets")
+            let incomingEdges = try r.column(UInt32.self, "incoming edges")
+            let edgeSources = try r.column(UInt32.self, "edge sources")
+            let edgeTargets = try r.column(UInt32.self, "edge targets")
+            let edgeSegments = try r.column(UInt32.self, "edge segments")
+            let edgeDurations = try r.column(Float.self, "edge durations")
+            let edgeWeights = try r.column(Float.self, "edge weights")
+            let edgeSpeeds = try r.column(Float.self, "edge speeds")
+            let edgeFlags = try r.column(UInt8.self, "edge flags")
+            let edgeModes = try r.column(UInt8.self, "edge modes")
+            let edgeTwins = try r.column(UInt32.self, "edge twins")
+            let edgeStartBearings = try r.column(Float.self, "edge bearings")
+            let edgeEndBearings = try r.column(Float.self, "edge bearings")
+            let shapeOffsets = try r.column(UInt32.self, "shape offsets")
+            let shapeLatitudes = try r.column(Int32.self, "shape latitudes")
+            let shapeLongitudes = try r.column(Int32.self, "shape longitudes")
+            let segmentLengths = try r.column(Double.self, "segment lengths")
+            let segmentWayIDs = try r.column(Int64.self, "segment way ids")
+            let segmentNames = try r.column(UInt32.self, "segment names")
+            let segmentClasses = try r.column(UInt8.self, "segment classes")
+            r.align()
+            let nameCount = try r.int(UInt64.self, "the name table")
+            guard nameCount <= UInt64(payload.count) else { throw r.fail("the name table") }
+            var names: [String] = []
+            names.reserveCapacity(Int(nameCount))
+            for _ in 0..<nameCount { names.append(try r.string("the name table")) }
+            let from = try r.column(UInt32.self, "restrictions")
+            let to = try r.column(UInt32.self, "restrictions")
+            let kinds = try r.column(UInt8.self, "restrictions")
+            guard from.count == to.count, to.count == kinds.count else {
+                throw RoadNetworkError(.corrupt, "restriction columns differ in length", offset: r.offset)
+            }
+            var restrictions = ContiguousArray<TurnRestriction>()
+            restrictions.reserveCapacity(from.count)
+            for i in from.indices {
+                guard let kind = TurnRestriction.Kind(rawValue: kinds[i]) else {
+                    throw RoadNetworkError(.corrupt, "unknown restriction kind \(kinds[i])", offset: r.offset)
+                }
+                restrictions.append(TurnRestriction(from: EdgeID(from[i]), to: EdgeID(to[i]), kind: kind))
+            }
+            try self.init(
+                profileName: profileName, turnCosts: turnCosts,
+                nodeLatitudes: nodeLatitudes, nodeLongitudes: nodeLongitudes, nodeOSMIDs: nodeOSMIDs,
+                nodeFlags: nodeFlags, nodePenalties: nodePenalties, nodeRoadCounts: nodeRoadCounts,
+                firstEdge: firstEdge, firstIncoming: firstIncoming, incomingEdges: incomingEdges,
+                edgeSources: edgeSources, edgeTargets: edgeTargets, edgeSegments: edgeSegments,
+                edgeDurations: edgeDurations, edgeWeights: edgeWeights, edgeSpeeds: edgeSpeeds,
+                edgeFlags: edgeFlags, edgeModes: edgeModes, edgeTwins: edgeTwins,
+                edgeStartBearings: edgeStartBearings, edgeEndBearings: edgeEndBearings,
+                shapeOffsets: shapeOffsets, shapeLatitudes: shapeLatitudes, shapeLongitudes: shapeLongitudes,
+                segmentLengths: segmentLengths, segmentWayIDs: segmentWayIDs, segmentNames: segmentNames,
+                segmentClasses: segmentClasses, names: names, restrictions: restrictions)
+        } catch {
+            var e = error
+            // Reader offsets are payload-relative; report file offsets.
+            e.offset = GraphFile.headerSize + (e.offset ?? r.offset)
+            throw e
+        }
+    }
+
+    /// Decodes a graph file held in an array.
+    /// - Throws: see `init(serialized: UnsafeRawBufferPointer)`.
+    public init(serialized bytes: [UInt8]) throws(RoadNetworkError) {
+        let result: Result<RoadGraph, RoadNetworkError> = bytes.withUnsafeBytes { buffer in
+            do throws(RoadNetworkError) { return .success(try RoadGraph(serialized: buffer)) } catch { return .failure(error) }
+        }
+        self = try result.get()
+    }
+}

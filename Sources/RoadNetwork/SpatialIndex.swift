@@ -1,0 +1,260 @@
+public import GeoCore
+
+/// A point on a directed edge near a query position.
+public struct EdgeSnap: Hashable, Sendable {
+    /// The directed edge.
+    public var edge: EdgeID
+    /// The closest point of the edge's shape to the query position.
+    public var coordinate: Coordinate
+    /// How far along the edge that point is, by length, from its source (0) to its target (1).
+    public var fraction: Double
+    /// From the query position to `coordinate`.
+    public var distance: Distance
+
+    public init(edge: EdgeID, coordinate: Coordinate, fraction: Double, distance: Distance) {
+        self.edge = edge
+        self.coordinate = coordinate
+        self.fraction = fraction
+        self.distance = distance
+    }
+}
+
+/// A uniform grid over the graph's shape pieces (consecutive shape-point pairs) answering
+/// "edges within r metres of a point, nearest first" — the map matcher's candidate query
+/// and the router's snapping query.
+///
+/// Cells are square in metres at the graph's central latitude and stored sparsely: sorted
+/// cell keys with CSR item lists, so memory follows the road length, not the bounding box.
+/// Long pieces are entered into the cells along them only. Distances are planar in the
+/// `LocalMetric` at the query point, exact to well under a centimetre at matching radii.
+public struct SpatialIndex: Sendable {
+    /// The graph the index was built over.
+    public let graph: RoadGraph
+    /// The grid cell edge, metres at `referenceLatitude`.
+    public let cellSize: Double
+    let referenceLatitude: Double
+    let cellLatitude: Double   // degrees per cell, north–south
+    let cellLongitude: Double  // degrees per cell, east–west
+    let cellKeys: ContiguousArray<UInt64>
+    let cellStarts: ContiguousArray<UInt32>
+    let cellItems: ContiguousArray<UInt32>    // piece = index of its first shape point
+    let pieceSegments: ContiguousArray<UInt32>
+    let segmentEdges: ContiguousArray<UInt32> // 2 per segment: along, against (UInt32.max if absent)
+    let pieceOffsets: ContiguousArray<Double> // metres from the segment's first point, per shape point
+
+    /// Builds the index.
+    /// - Parameters:
+    ///   - graph: the graph to index.
+    ///   - cellSize: grid cell edge; about the typical query radius works best.
+    /// - Complexity: O(P log P) for P shape pieces.
+    public init(graph: RoadGraph, cellSize: Distance = .meters(64)) {
+        self.graph = graph
+        self.cellSize = max(cellSize.meters, 1)
+        let lat0: Double
+        if let box = graph.boundingBox { lat0 = (box.south + box.north) / 2 } else { lat0 = 0 }
+        referenceLatitude = lat0
+        let metric = LocalMetric(latitude: lat0)
+        cellLatitude = self.cellSize / metric.metersPerDegreeLatitude
+        cellLongitude = self.cellSize / metric.metersPerDegreeLongitude
+
+        var pieceSegments = ContiguousArray<UInt32>(repeating: UInt32.max, count: graph.shapeLatitudes.count)
+        var entries: [(key: UInt64, piece: UInt32)] = []
+        entries.reserveCapacity(graph.shapeLatitudes.count * 2)
+        for s in 0..<graph.segmentCount {
+            let lo = Int(graph.shapeOffsets[s]), hi = Int(graph.shapeOffsets[s + 1])
+            for i in lo..<(hi - 1) {
+                pieceSegments[i] = UInt32(s)
+                let y0 = degrees(graph.shapeLatitudes[i]) / cellLatitude, x0 = degrees(graph.shapeLongitudes[i]) / cellLongitude
+                let y1 = degrees(graph.shapeLatitudes[i + 1]) / cellLatitude, x1 = degrees(graph.shapeLongitudes[i + 1]) / cellLongitude
+                // Walk the piece in steps shorter than a cell and add each step's box of cells.
+                let steps = max(1, Int((max(abs(x1 - x0), abs(y1 - y0))).rounded(.up)))
+                var last: UInt64 = UInt64.max
+                for k in 0..<steps {
+                    let ta = Double(k) / Double(steps), tb = Double(k + 1) / Double(steps)
+                    let ya = y0 + (y1 - y0) * ta, yb = y0 + (y1 - y0) * tb
+                    let xa = x0 + (x1 - x0) * ta, xb = x0 + (x1 - x0) * tb
+                    for cy in Int(min(ya, yb).rounded(.down))...Int(max(ya, yb).rounded(.down)) {
+                        for cx in Int(min(xa, xb).rounded(.down))...Int(max(xa, xb).rounded(.down)) {
+                            let key = SpatialIndex.key(cx, cy)
+                            if key != last { entries.append((key, UInt32(i))); last = key }
+                        }
+                    }
+                }
+            }
+        }
+        entries.sort { ($0.key, $0.piece) < ($1.key, $1.piece) }
+        var keys = ContiguousArray<UInt64>(), starts = ContiguousArray<UInt32>(), items = ContiguousArray<UInt32>()
+        items.reserveCapacity(entries.count)
+        for e in entries {
+            if keys.last != e.key {
+                keys.append(e.key)
+                starts.append(UInt32(items.count))
+            } else if items.last == e.piece {
+                continue
+            }
+            items.append(e.piece)
+        }
+        starts.append(UInt32(items.count))
+        cellKeys = keys
+        cellStarts = starts
+        cellItems = items
+        self.pieceSegments = pieceSegments
+
+        var segmentEdges = ContiguousArray<UInt32>(repeating: UInt32.max, count: graph.segmentCount * 2)
+        for e in 0..<graph.edgeCount {
+            let reversed = graph.edgeFlags[e] & RoadGraph.EdgeFlags.reversed.rawValue != 0
+            segmentEdges[Int(graph.edgeSegments[e]) * 2 + (reversed ? 1 : 0)] = UInt32(e)
+        }
+        self.segmentEdges = segmentEdges
+
+        var offsets = ContiguousArray<Double>(repeating: 0, count: graph.shapeLatitudes.count)
+        for s in 0..<graph.segmentCount {
+            let lo = Int(graph.shapeOffsets[s]), hi = Int(graph.shapeOffsets[s + 1])
+            for i in (lo + 1)..<hi {
+                offsets[i] = offsets[i - 1] + segmentLength(lat1: graph.shapeLatitudes[i - 1], lon1: graph.shapeLongitudes[i - 1],
+                                                            lat2: graph.shapeLatitudes[i], lon2: graph.shapeLongitudes[i])
+            }
+        }
+        pieceOffsets = offsets
+    }
+
+    @inline(__always)
+    static func key(_ cx: Int, _ cy: Int) -> UInt64 {
+        UInt64(UInt32(truncatingIfNeeded: cy)) << 32 | UInt64(UInt32(truncatingIfNeeded: cx))
+    }
+
+    /// The closest point of each segment near the query, in metres relative to it.
+    private struct Candidate {
+        var segment: UInt32
+        var piece: Int
+        var t: Double
+        var distance: Double
+    }
+
+    /// Every directed edge with a point within `radius` of `point`, nearest first (ties by
+    /// edge id); each edge appears once, at its closest point.
+    /// - Complexity: O(c log C + k log k) for c cells in the query circle's box, C occupied
+    ///   cells and k pieces found.
+    public func edges(near point: Coordinate, within radius: Distance) -> [EdgeSnap] {
+        let r = max(radius.meters, 0)
+        let metric = LocalMetric(latitude: point.latitude)
+        // Degrees spanned by r, widened 5 % for the metric's change across the box.
+        let dLat = r * 1.05 / metric.metersPerDegreeLatitude
+        let dLon = r * 1.05 / LocalMetric(latitude: min(89.9, abs(point.latitude) + dLat)).metersPerDegreeLongitude
+        let cy0 = Int(((point.latitude - dLat) / cellLatitude).rounded(.down))
+        let cy1 = Int(((point.latitude + dLat) / cellLatitude).rounded(.down))
+        let cx0 = Int(((point.longitude - dLon) / cellLongitude).rounded(.down))
+        let cx1 = Int(((point.longitude + dLon) / cellLongitude).rounded(.down))
+        guard (cy1 - cy0 + 1) * (cx1 - cx0 + 1) <= 4_000_000 else { return bruteForceEdges(near: point, within: radius) }
+
+        var found: [Candidate] = []
+        for cy in cy0...cy1 {
+            for cx in cx0...cx1 {
+                let key = SpatialIndex.key(cx, cy)
+                guard let c = cellIndex(of: key) else { continue }
+                for k in Int(cellStarts[c])..<Int(cellStarts[c + 1]) {
+                    let piece = Int(cellItems[k])
+                    let (t, d) = project(point, metric: metric, piece: piece)
+                    guard d <= r else { continue }
+                    found.append(Candidate(segment: pieceSegments[piece], piece: piece, t: t, distance: d))
+                }
+            }
+        }
+        return snaps(from: found)
+    }
+
+    /// The nearest directed edges: every edge at the smallest distance found (both directions
+    /// of a two-way road), searching outwards up to `maxDistance`; empty when none is that close.
+    public func nearestEdges(to point: Coordinate, maxDistance: Distance = .kilometers(5)) -> [EdgeSnap] {
+        nearestEdges(to: point, maxDistance: maxDistance, where: { _ in true })
+    }
+
+    /// The nearest directed edges that satisfy `isIncluded` (for example: edges in the
+    /// graph's large strongly connected components), searching outwards up to `maxDistance`.
+    public func nearestEdges(to point: Coordinate, maxDistance: Distance, where isIncluded: (EdgeID) -> Bool) -> [EdgeSnap] {
+        var r = cellSize
+        while true {
+            let found = edges(near: point, within: .meters(r)).filter { isIncluded($0.edge) }
+            if let first = found.first {
+                return found.filter { $0.distance.meters <= first.distance.meters + 1e-6 }
+            }
+            if r >= maxDistance.meters { return [] }
+            r = min(r * 4, maxDistance.meters)
+        }
+    }
+
+    private func cellIndex(of key: UInt64) -> Int? {
+        var lo = 0, hi = cellKeys.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if cellKeys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < cellKeys.count && cellKeys[lo] == key ? lo : nil
+    }
+
+    /// Projects `point` onto the piece starting at shape point `piece`: the parameter t in
+    /// [0, 1] and the distance in metres, planar in `metric`.
+    @inline(__always)
+    private func project(_ point: Coordinate, metric: LocalMetric, piece: Int) -> (Double, Double) {
+        let g = graph
+        var ax = degrees(g.shapeLongitudes[piece]) - point.longitude
+        var bx = degrees(g.shapeLongitudes[piece + 1]) - point.longitude
+        if ax > 180 { ax -= 360 } else if ax < -180 { ax += 360 }
+        if bx > 180 { bx -= 360 } else if bx < -180 { bx += 360 }
+        ax *= metric.metersPerDegreeLongitude
+        bx *= metric.metersPerDegreeLongitude
+        let ay = (degrees(g.shapeLatitudes[piece]) - point.latitude) * metric.metersPerDegreeLatitude
+        let by = (degrees(g.shapeLatitudes[piece + 1]) - point.latitude) * metric.metersPerDegreeLatitude
+        let dx = bx - ax, dy = by - ay
+        let len2 = dx * dx + dy * dy
+        var t = len2 > 0 ? -(ax * dx + ay * dy) / len2 : 0
+        t = min(1, max(0, t))
+        let px = ax + t * dx, py = ay + t * dy
+        return (t, (px * px + py * py).squareRoot())
+    }
+
+    /// Keeps each segment's closest piece (ties: the first piece along it) and turns it into
+    /// one snap per allowed direction, nearest first.
+    private func snaps(from found: [Candidate]) -> [EdgeSnap] {
+        guard !found.isEmpty else { return [] }
+        let g = graph
+        let sorted = found.sorted { ($0.segment, $0.distance, $0.piece) < ($1.segment, $1.distance, $1.piece) }
+        var result: [EdgeSnap] = []
+        result.reserveCapacity(sorted.count * 2)
+        var previous = UInt32.max
+        for c in sorted where c.segment != previous {
+            previous = c.segment
+            let s = Int(c.segment)
+            // Length along the segment to the projected point, in the builder's metric.
+            let along = pieceOffsets[c.piece] + c.t * (pieceOffsets[c.piece + 1] - pieceOffsets[c.piece])
+            let total = g.segmentLengths[s]
+            let fraction = total > 0 ? min(1, max(0, along / total)) : 0
+            let lat = degrees(g.shapeLatitudes[c.piece]) + c.t * (degrees(g.shapeLatitudes[c.piece + 1]) - degrees(g.shapeLatitudes[c.piece]))
+            let lon = degrees(g.shapeLongitudes[c.piece]) + c.t * (degrees(g.shapeLongitudes[c.piece + 1]) - degrees(g.shapeLongitudes[c.piece]))
+            let coordinate = Coordinate(uncheckedLatitude: lat, longitude: lon)
+            for side in 0..<2 {
+                let e = segmentEdges[s * 2 + side]
+                guard e != UInt32.max else { continue }
+                result.append(EdgeSnap(edge: EdgeID(e), coordinate: coordinate,
+                                       fraction: side == 0 ? fraction : 1 - fraction,
+                                       distance: Distance(meters: c.distance)))
+            }
+        }
+        result.sort { ($0.distance.meters, $0.edge.rawValue) < ($1.distance.meters, $1.edge.rawValue) }
+        return result
+    }
+
+    /// The same answer as `edges(near:within:)` by checking every piece: the reference the
+    /// grid is tested against, and the fallback for radii spanning millions of cells.
+    /// - Complexity: O(P) for P shape pieces.
+    func bruteForceEdges(near point: Coordinate, within radius: Distance) -> [EdgeSnap] {
+        let metric = LocalMetric(latitude: point.latitude)
+        var found: [Candidate] = []
+        for piece in pieceSegments.indices where pieceSegments[piece] != UInt32.max {
+            let (t, d) = project(point, metric: metric, piece: piece)
+            guard d <= radius.meters else { continue }
+            found.append(Candidate(segment: pieceSegments[piece], piece: piece, t: t, distance: d))
+        }
+        return snaps(from: found)
+    }
+}

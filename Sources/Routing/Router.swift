@@ -1,0 +1,388 @@
+public import GeoCore
+public import RoadNetwork
+import HeapModule
+
+/// The one error type of Routing (STYLE.md §3.7).
+public struct RouteError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: Hashable, Sendable { case noRoute, noNearbyRoad, invalidOptions }
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// Start and end snapped, but no allowed path connects them.
+        public static let noRoute = Code(.noRoute)
+        /// No routable edge lies within the snapping distance of an end point.
+        public static let noNearbyRoad = Code(.noNearbyRoad)
+        /// `RouteOptions.validate()` failed.
+        public static let invalidOptions = Code(.invalidOptions)
+
+        public var description: String {
+            switch value {
+            case .noRoute: "no route"
+            case .noNearbyRoad: "no nearby road"
+            case .invalidOptions: "invalid options"
+            }
+        }
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}
+
+/// What a route optimises and how far end points may be from a road.
+public struct RouteOptions: Hashable, Sendable {
+    /// The quantity minimised.
+    public enum Metric: Hashable, Sendable {
+        /// Least routing weight: travel time with the profile's turn costs and penalties (OSRM `routability`).
+        case fastest
+        /// Least length; turn costs are not counted (OSRM `weight_name = distance`).
+        case shortest
+    }
+
+    public var metric: Metric
+    /// End points farther than this from every routable edge fail with `.noNearbyRoad`.
+    public var maxSnapDistance: Distance
+
+    public init(metric: Metric = .fastest, maxSnapDistance: Distance = .kilometers(5)) {
+        self.metric = metric
+        self.maxSnapDistance = maxSnapDistance
+    }
+
+    /// - Throws: `RouteError.invalidOptions` for a negative or NaN snapping distance.
+    public func validate() throws(RouteError) {
+        guard maxSnapDistance.meters >= 0 else {
+            throw RouteError(.invalidOptions, "maxSnapDistance must be a non-negative distance, got \(maxSnapDistance)")
+        }
+    }
+}
+
+/// A computed route.
+public struct Route: Sendable {
+    /// Length along the roads, from the snapped start to the snapped end.
+    public var distance: Distance
+    /// Travel time, turn costs and node penalties included (as OSRM reports it).
+    public var duration: Duration
+    /// The minimised quantity: seconds for `.fastest`, metres for `.shortest`.
+    public var weight: Double
+    /// The path from the snapped start to the snapped end.
+    public var geometry: [Coordinate]
+    /// The directed edges used, in order; the first and last may be used only in part.
+    public var edges: [EdgeID]
+    /// Where the start and end were snapped.
+    public var start: EdgeSnap
+    public var end: EdgeSnap
+    /// Search states (directed edges) the query settled: its search-space size.
+    public var settledEdgeCount: Int
+
+    /// `duration` in seconds.
+    public var durationSeconds: Double {
+        let c = duration.components
+        return Double(c.seconds) + Double(c.attoseconds) * 1e-18
+    }
+}
+
+/// Reusable per-query memory: one label slot per edge, reset lazily by a generation stamp,
+/// so batch queries do not clear arrays. Not shared between concurrent queries.
+public struct RouteScratch: Sendable {
+    var stamp: [UInt32] = []
+    var cost: [Double] = []
+    var parent: [Int32] = []
+    var generation: UInt32 = 0
+
+    public init() {}
+
+    mutating func reset(edgeCount: Int) {
+        if stamp.count != edgeCount {
+            stamp = [UInt32](repeating: 0, count: edgeCount)
+            cost = [Double](repeating: .infinity, count: edgeCount)
+            parent = [Int32](repeating: -1, count: edgeCount)
+            generation = 0
+        }
+        generation &+= 1
+        if generation == 0 {
+            for i in stamp.indices { stamp[i] = 0 }
+            generation = 1
+        }
+    }
+
+    @inline(__always) func label(_ e: Int) -> Double { stamp[e] == generation ? cost[e] : .infinity }
+    @inline(__always) mutating func set(_ e: Int, cost c: Double, parent p: Int32) {
+        stamp[e] = generation
+        cost[e] = c
+        parent[e] = p
+    }
+}
+
+/// Shortest and fastest paths on a `RoadGraph` with turn restrictions, U-turn rules,
+/// turn costs and start/end points snapped part-way along edges (OSRM's phantom nodes).
+///
+/// The search is an edge-based A* (states are directed edges, so via-node restrictions and
+/// turn costs are exact) with the straight-line distance over the fastest speed in the graph
+/// as admissible bound (Hart, Nilsson & Raphael 1968; edge-based graphs as in OSRM's
+/// `EdgeBasedGraphFactory`). The router is an immutable `Sendable` value: share it across
+/// threads; every query has its own scratch state.
+public struct Router: Sendable {
+    public let graph: RoadGraph
+    public let index: SpatialIndex
+    /// Least weight per metre over all edges (seconds per metre), for the A* bound.
+    let minSecondsPerMeter: Double
+    /// Whether node `n` has no way out other than back (a dead end: U-turns allowed).
+    let deadEnds: [Bool]
+    /// Weight added for turning from an ordinary road onto a destination-only one (OSRM's
+    /// `max_turn_weight`, 32 767 ds): such roads are entered only to reach a place inside.
+    static let restrictedEntryWeight = 3276.7
+    /// Strongly connected components, for snapping into the large ones.
+    let components: EdgeComponents
+
+    /// Creates a router, building the spatial index.
+    /// - Complexity: O(E + P log P).
+    public init(graph: RoadGraph) {
+        self.init(index: SpatialIndex(graph: graph))
+    }
+
+    /// Creates a router over an existing index (and its graph).
+    public init(index: SpatialIndex) {
+        self.index = index
+        let graph = index.graph
+        self.graph = graph
+        var best = Double.infinity
+        for e in 0..<graph.edgeCount {
+            let len = graph.segmentLengths[Int(graph.edgeSegments[e])]
+            if len > 1 { best = min(best, Double(graph.edgeWeights[e]) / len) }
+        }
+        minSecondsPerMeter = best.isFinite ? best : 0
+        var deadEnds = [Bool](repeating: false, count: graph.nodeCount)
+        for n in 0..<graph.nodeCount {
+            let segments = Set((Int(graph.firstEdge[n])..<Int(graph.firstEdge[n + 1])).map { graph.edgeSegments[$0] })
+            deadEnds[n] = segments.count <= 1
+        }
+        self.deadEnds = deadEnds
+        components = EdgeComponents(graph: graph)
+    }
+
+    /// The best route between two positions, each snapped to the nearest routable edge.
+    /// - Throws: `RouteError` `.noNearbyRoad`, `.noRoute` or `.invalidOptions`.
+    /// - Complexity: O((E log E)) worst case for E edges; A* explores far fewer in practice.
+    public func route(from start: Coordinate, to end: Coordinate, options: RouteOptions = RouteOptions()) throws(RouteError) -> Route {
+        var scratch = RouteScratch()
+        return try route(from: start, to: end, options: options, scratch: &scratch)
+    }
+
+    /// As `route(from:to:options:)`, reusing `scratch` between queries (batch use).
+    public func route(from start: Coordinate, to end: Coordinate, options: RouteOptions, scratch: inout RouteScratch) throws(RouteError) -> Route {
+        try options.validate()
+        let (nearStart, nearEnd) = try snaps(from: start, to: end, maxDistance: options.maxSnapDistance)
+        let (sources, targets) = largeComponentSnaps(sources: nearStart, targets: nearEnd, from: start, to: end,
+                                                     maxDistance: options.maxSnapDistance)
+        return try route(from: sources, to: targets, options: options, scratch: &scratch)
+    }
+
+    /// Start and end candidates: the nearest routable edges to each position (every edge at
+    /// the smallest distance, so both directions of a two-way road).
+    /// - Throws: `RouteError.noNearbyRoad` when an end has no edge within `maxDistance`.
+    public func snaps(from start: Coordinate, to end: Coordinate, maxDistance: Distance) throws(RouteError) -> (sources: [EdgeSnap], targets: [EdgeSnap]) {
+        let nearStart = index.nearestEdges(to: start, maxDistance: maxDistance)
+        guard !nearStart.isEmpty else {
+            throw RouteError(.noNearbyRoad, "no routable road within \(maxDistance) of the start \(start)")
+        }
+        let nearEnd = index.nearestEdges(to: end, maxDistance: maxDistance)
+        guard !nearEnd.isEmpty else {
+            throw RouteError(.noNearbyRoad, "no routable road within \(maxDistance) of the end \(end)")
+        }
+        return (nearStart, nearEnd)
+    }
+
+    /// OSRM's phantom-node rule for ends in small strongly connected components: keep the
+    /// snaps when both ends lie in one component; otherwise replace snaps outside the large
+    /// components with the nearest edges inside one (a stub behind a barrier, or a carriageway
+    /// cut off by the extract's border, is no place to start or end).
+    public func largeComponentSnaps(sources: [EdgeSnap], targets: [EdgeSnap], from start: Coordinate, to end: Coordinate,
+                                    maxDistance: Distance) -> (sources: [EdgeSnap], targets: [EdgeSnap]) {
+        let startComponents = Set(sources.compactMap { components.component(of: $0.edge) })
+        if targets.contains(where: { components.component(of: $0.edge).map(startComponents.contains) ?? false }) {
+            return (sources, targets)
+        }
+        func large(_ near: [EdgeSnap], _ p: Coordinate) -> [EdgeSnap] {
+            let kept = near.filter { components.isLarge($0.edge) }
+            if !kept.isEmpty { return kept }
+            let alternative = index.nearestEdges(to: p, maxDistance: maxDistance, where: { components.isLarge($0) })
+            return alternative.isEmpty ? near : alternative
+        }
+        return (large(sources, start), large(targets, end))
+    }
+
+    private struct Entry: Comparable {
+        var key: Double
+        var state: Int32      // edge index, or -(k + 1) for reaching target k
+        var cost: Double
+        static func < (a: Entry, b: Entry) -> Bool { a.key < b.key }
+    }
+
+    /// The best route from any of the start snaps to any of the end snaps (for example
+    /// candidates from `SpatialIndex.edges(near:within:)`, as a map matcher has them).
+    /// - Throws: `RouteError.noRoute` when no allowed path exists; `.noNearbyRoad` for empty input.
+    public func route(from sources: [EdgeSnap], to targets: [EdgeSnap], options: RouteOptions, scratch: inout RouteScratch) throws(RouteError) -> Route {
+        guard !sources.isEmpty, !targets.isEmpty else { throw RouteError(.noNearbyRoad, "no start or end candidates") }
+        let g = graph
+        let shortest = options.metric == .shortest
+        @inline(__always) func cost(_ e: Int) -> Double {
+            shortest ? g.segmentLengths[Int(g.edgeSegments[e])] : Double(g.edgeWeights[e])
+        }
+        let perMeter = shortest ? 1.0 : minSecondsPerMeter * 0.99
+        // The bound is the distance to the nearest distinct end point; with many scattered
+        // end candidates it degrades to 0 (plain Dijkstra).
+        var goals: [Coordinate] = []
+        for t in targets where !goals.contains(t.coordinate) { goals.append(t.coordinate) }
+        let usesBound = perMeter > 0 && goals.count <= 8
+        let metric = LocalMetric(latitude: targets[0].coordinate.latitude)
+        @inline(__always) func bound(_ node: Int) -> Double {
+            guard usesBound else { return 0 }
+            let lat = Double(g.nodeLatitudes[node]) * 1e-7, lon = Double(g.nodeLongitudes[node]) * 1e-7
+            var d = Double.infinity
+            for p in goals {
+                d = min(d, metric.distance(latitude1: lat, longitude1: lon, latitude2: p.latitude, longitude2: p.longitude))
+            }
+            return d * perMeter
+        }
+        var targetsByEdge: [Int: [Int]] = [:]
+        for (k, t) in targets.enumerated() { targetsByEdge[t.edge.index, default: []].append(k) }
+
+        scratch.reset(edgeCount: g.edgeCount)
+        var heap = Heap<Entry>()
+        var finishParent: [Int: (pred: Int32, source: Int)] = [:]   // target k → (edge before, source index if direct)
+        var finishCost: [Int: Double] = [:]
+
+        for (i, s) in sources.enumerated() {
+            let e = s.edge.index
+            let c = (1 - s.fraction) * cost(e)
+            if c < scratch.label(e) {
+                scratch.set(e, cost: c, parent: Int32(-1 - i))
+                heap.insert(Entry(key: c + bound(Int(g.edgeTargets[e])), state: Int32(e), cost: c))
+            }
+            for k in targetsByEdge[e] ?? [] where targets[k].fraction >= s.fraction {
+                let direct = (targets[k].fraction - s.fraction) * cost(e)
+                if direct < finishCost[k] ?? .infinity {
+                    finishCost[k] = direct
+                    finishParent[k] = (-1, i)
+                    heap.insert(Entry(key: direct, state: Int32(-1 - k), cost: direct))
+                }
+            }
+        }
+
+        var reached = -1
+        var settled = 0
+        while let top = heap.popMin() {
+            if top.state < 0 {
+                let k = Int(-1 - top.state)
+                if top.cost <= finishCost[k] ?? .infinity { reached = k; break }
+                continue
+            }
+            let e = Int(top.state)
+            guard top.cost <= scratch.label(e) else { continue }
+            settled += 1
+            let v = Int(g.edgeTargets[e])
+            let isBarrier = g.nodeFlags[v] & RoadGraph.NodeFlags.barrier.rawValue != 0
+            let twin = g.edgeTwins[e]
+            let eRestricted = g.edgeFlags[e] & RoadGraph.EdgeFlags.restricted.rawValue != 0
+            for f in Int(g.firstEdge[v])..<Int(g.firstEdge[v + 1]) {
+                let isUTurn = UInt32(f) == twin
+                if isUTurn, !(deadEnds[v] || isBarrier) { continue }
+                if !isUTurn, isBarrier { continue }
+                if g.edgeFlags[e] & RoadGraph.EdgeFlags.hasRestrictions.rawValue != 0,
+                   !g.isTurnAllowed(from: EdgeID(UInt32(e)), to: EdgeID(UInt32(f))) { continue }
+                var turn = 0.0
+                if !shortest {
+                    let angle = Bearing(degrees: Double(g.edgeEndBearings[e])).turn(to: Bearing(degrees: Double(g.edgeStartBearings[f])))
+                    let roundabout = (g.edgeFlags[e] | g.edgeFlags[f]) & RoadGraph.EdgeFlags.roundabout.rawValue != 0
+                    turn = g.turnCosts.duration(angle: isUTurn ? 180 : angle, roadCount: Int(g.nodeRoadCounts[v]),
+                                                isUTurn: isUTurn, involvesRoundabout: roundabout)
+                        + Double(g.nodePenalties[v])
+                }
+                // Entering destination-only roads (access=private/destination for cars) costs
+                // OSRM's maximal turn weight, so they are used only to reach a place inside.
+                if !eRestricted, g.edgeFlags[f] & RoadGraph.EdgeFlags.restricted.rawValue != 0 {
+                    turn += Router.restrictedEntryWeight
+                }
+                let base = top.cost + turn
+                if let ks = targetsByEdge[f] {
+                    for k in ks {
+                        let c = base + targets[k].fraction * cost(f)
+                        if c < finishCost[k] ?? .infinity {
+                            finishCost[k] = c
+                            finishParent[k] = (Int32(e), -1)
+                            heap.insert(Entry(key: c, state: Int32(-1 - k), cost: c))
+                        }
+                    }
+                }
+                let c = base + cost(f)
+                if c < scratch.label(f) {
+                    scratch.set(f, cost: c, parent: Int32(e))
+                    heap.insert(Entry(key: c + bound(Int(g.edgeTargets[f])), state: Int32(f), cost: c))
+                }
+            }
+        }
+        guard reached >= 0, let fin = finishParent[reached] else {
+            throw RouteError(.noRoute, "no allowed path from \(sources[0].coordinate) to \(targets[0].coordinate)")
+        }
+
+        // Reconstruct: edges from the source edge to the target edge.
+        let target = targets[reached]
+        var path: [Int] = []
+        let sourceIndex: Int
+        if fin.pred < 0 {
+            path = [target.edge.index]
+            sourceIndex = fin.source
+        } else {
+            var e = Int(fin.pred)
+            var chain = [target.edge.index, e]
+            while scratch.parent[e] >= 0 {
+                e = Int(scratch.parent[e])
+                chain.append(e)
+            }
+            sourceIndex = Int(-1 - scratch.parent[e])
+            path = chain.reversed()
+        }
+        let source = sources[sourceIndex]
+        var route = assemble(path: path, source: source, target: target, weight: finishCost[reached] ?? 0, shortest: shortest)
+        route.settledEdgeCount = settled
+        return route
+    }
+
+    /// Sums length and duration (turn costs included) and stitches the geometry.
+    private func assemble(path: [Int], source: EdgeSnap, target: EdgeSnap, weight: Double, shortest: Bool) -> Route {
+        let g = graph
+        var distance = 0.0, seconds = 0.0
+        var geometry: [Coordinate] = []
+        for (i, e) in path.enumerated() {
+            let from = i == 0 ? source.fraction : 0
+            let to = i == path.count - 1 ? target.fraction : 1
+            let len = g.segmentLengths[Int(g.edgeSegments[e])]
+            distance += (to - from) * len
+            seconds += (to - from) * Double(g.edgeDurations[e])
+            var piece = g.geometry(of: EdgeID(UInt32(e)), from: from, to: to)
+            if !geometry.isEmpty, let last = geometry.last, piece.first == last { piece.removeFirst() }
+            geometry.append(contentsOf: piece)
+            if i > 0 {
+                let p = path[i - 1]
+                let v = Int(g.edgeTargets[p])
+                let isUTurn = g.edgeTwins[p] == UInt32(e)
+                let angle = Bearing(degrees: Double(g.edgeEndBearings[p])).turn(to: Bearing(degrees: Double(g.edgeStartBearings[e])))
+                let roundabout = (g.edgeFlags[p] | g.edgeFlags[e]) & RoadGraph.EdgeFlags.roundabout.rawValue != 0
+                seconds += g.turnCosts.duration(angle: isUTurn ? 180 : angle, roadCount: Int(g.nodeRoadCounts[v]),
+                                                isUTurn: isUTurn, involvesRoundabout: roundabout)
+                    + Double(g.nodePenalties[v])
+            }
+        }
+        if geometry.count == 1, let only = geometry.first { geometry.append(only) }
+        return Route(distance: Distance(meters: max(0, distance)), duration: .seconds(max(0, seconds)),
+                     weight: weight, geometry: geometry, edges: path.map { EdgeID(UInt32($0)) },
+                     start: source, end: target, settledEdgeCount: 0)
+    }
+}

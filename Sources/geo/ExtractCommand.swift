@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import OSMImport
+import RoadNetwork
+
+/// `geo extract IN -o OUT.graph --profile car|foot|bike`: the extract stage (OSRM `osrm-extract`).
+struct ExtractCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Build a road graph file from an OpenStreetMap extract (.osm.pbf, .osm, .osm.gz)."
+    )
+
+    @Argument(help: "The OSM file to read.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The graph file to write.")
+    var output: String
+
+    @Option(help: "Travel profile: car, foot or bike.")
+    var profile: String = "car"
+
+    func validate() throws {
+        guard Profile.named(profile) != nil else { throw ValidationError("unknown profile '\(profile)': use car, foot or bike") }
+    }
+
+    func run() throws {
+        guard let profile = Profile.named(profile) else { throw ValidationError("unknown profile '\(self.profile)'") }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try RoadGraphExtractor.extract(from: URL(fileURLWithPath: input), profile: profile)
+        let bytes = result.graph.serialized()
+        try Data(bytes).write(to: URL(fileURLWithPath: output))
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let g = result.graph
+        var err = StandardError()
+        print("read \(result.summary.nodeCount) nodes, \(result.summary.wayCount) ways, \(result.summary.relationCount) relations", to: &err)
+        print(result.report.description, to: &err)
+        print("graph (\(profile.name)): \(g.nodeCount) nodes, \(g.edgeCount) edges, \(g.segmentCount) segments, "
+              + "\(g.restrictions.count) turn rules, \(bytes.count) bytes", to: &err)
+        print(String(format: "time: %.3f s", seconds), to: &err)
+    }
+}
+
+/// Standard error as a `TextOutputStream`, for diagnostics that must not mix with output.
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
+    }
+}

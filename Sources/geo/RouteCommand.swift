@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import GeoCore
+import RoadNetwork
+import Routing
+
+/// `geo route`: routes on a graph file written by `geo extract` (OSRM `osrm-routed`, in process).
+struct RouteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Route between two points, or many pairs read from standard input (--batch).",
+        discussion: """
+            Batch mode reads lines 'lat1 lon1 lat2 lon2' (degrees, blanks between) and writes \
+            'distance_m duration_s' for each, or 'nan nan' when there is no route.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case json, geojson, gpx }
+    enum Metric: String, ExpressibleByArgument, CaseIterable { case fastest, shortest }
+
+    @Option(help: "A graph file written by 'geo extract'.")
+    var graph: String
+
+    @Option(help: "Start as LAT,LON in degrees.")
+    var from: String?
+
+    @Option(help: "End as LAT,LON in degrees.")
+    var to: String?
+
+    @Option(help: "Output format: json, geojson or gpx.")
+    var format: Format = .json
+
+    @Option(help: "What to minimise: fastest (travel time with turn costs) or shortest (length).")
+    var metric: Metric = .fastest
+
+    @Flag(help: "Read 'lat1 lon1 lat2 lon2' lines from standard input.")
+    var batch = false
+
+    func validate() throws {
+        if batch {
+            guard from == nil, to == nil else { throw ValidationError("--batch reads pairs from standard input; drop --from/--to") }
+        } else {
+            guard let from, let to else { throw ValidationError("give --from and --to (or --batch)") }
+            do {
+                _ = try Coordinate(parsing: from)
+                _ = try Coordinate(parsing: to)
+            } catch {
+                throw ValidationError("\(error.message)")
+            }
+        }
+    }
+
+    func run() throws {
+        let router = Router(graph: try Self.loadGraph(path: graph))
+        let options = RouteOptions(metric: metric == .fastest ? .fastest : .shortest)
+        if batch {
+            try runBatch(router: router, options: options)
+            return
+        }
+        guard let from, let to else { throw ValidationError("give --from and --to (or --batch)") }
+        let route = try router.route(from: try Coordinate(parsing: from), to: try Coordinate(parsing: to), options: options)
+        switch format {
+        case .json: print(Self.json(route))
+        case .geojson: print(Self.geojson(route))
+        case .gpx: print(Self.gpx(route))
+        }
+    }
+
+    /// Memory-maps and decodes a graph file.
+    static func loadGraph(path: String) throws -> RoadGraph {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        let result: Result<RoadGraph, RoadNetworkError> = data.withUnsafeBytes { buffer in
+            do throws(RoadNetworkError) { return .success(try RoadGraph(serialized: buffer)) } catch { return .failure(error) }
+        }
+        do { return try result.get() } catch {
+            throw ValidationError("\(path): \(error)")
+        }
+    }
+
+    private func runBatch(router: Router, options: RouteOptions) throws {
+        var scratch = RouteScratch()
+        var out = ""
+        var lineNumber = 0
+        while let line = readLine() {
+            lineNumber += 1
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+            if fields.isEmpty || line.hasPrefix("#") { continue }
+            guard fields.count == 4, let lat1 = Double(fields[0]), let lon1 = Double(fields[1]),
+                  let lat2 = Double(fields[2]), let lon2 = Double(fields[3]),
+                  let a = try? Coordinate(latitude: lat1, longitude: lon1),
+                  let b = try? Coordinate(latitude: lat2, longitude: lon2)
+            else {
+                throw ValidationError("line \(lineNumber), column 1: expected 'lat1 lon1 lat2 lon2' in degrees, got '\(line)'")
+            }
+            if let route = try? router.route(from: a, to: b, options: options, scratch: &scratch) {
+                out += String(format: "%.3f %.3f\n", route.distance.meters, route.durationSeconds)
+            } else {
+                out += "nan nan\n"
+            }
+            if out.utf8.count > 1 << 16 {
+                FileHandle.standardOutput.write(Data(out.utf8))
+                out = ""
+            }
+        }
+        FileHandle.standardOutput.write(Data(out.utf8))
+    }
+
+    private static func coordinates(_ route: Route) -> String {
+        route.geometry.map { String(format: "[%.7f,%.7f]", $0.longitude, $0.latitude) }.joined(separator: ",")
+    }
+
+    static func json(_ route: Route) -> String {
+        String(format: "{\"distance_m\":%.3f,\"duration_s\":%.3f,\"weight\":%.3f,\"edges\":%d,", route.distance.meters,
+               route.durationSeconds, route.weight, route.edges.count)
+            + "\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(coordinates(route))]}}"
+    }
+
+    static func geojson(_ route: Route) -> String {
+        "{\"type\":\"Feature\",\"properties\":"
+            + String(format: "{\"distance_m\":%.3f,\"duration_s\":%.3f}", route.distance.meters, route.durationSeconds)
+            + ",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(coordinates(route))]}}"
+    }
+
+    static func gpx(_ route: Route) -> String {
+        var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        s += "<gpx version=\"1.1\" creator=\"LocationKit geo\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<rte>\n"
+        s += String(format: "<desc>distance_m=%.3f duration_s=%.3f</desc>\n", route.distance.meters, route.durationSeconds)
+        for c in route.geometry { s += String(format: "<rtept lat=\"%.7f\" lon=\"%.7f\"/>\n", c.latitude, c.longitude) }
+        s += "</rte>\n</gpx>"
+        return s
+    }
+}

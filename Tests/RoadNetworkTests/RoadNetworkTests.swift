@@ -1,0 +1,270 @@
+import GeoCore
+import GeoTestSupport
+@testable import RoadNetwork
+import Testing
+
+// MARK: Profiles
+
+@Test func maxspeed_parsesUnitsAndZones() {
+    #expect(Profile.parseMaxspeed("50") == 50)
+    #expect(abs((Profile.parseMaxspeed("30 mph") ?? 0) - 48.27) < 0.01)   // km/h
+    #expect(abs((Profile.parseMaxspeed("20mph") ?? 0) - 32.18) < 0.01)
+    #expect(abs((Profile.parseMaxspeed("10 knots") ?? 0) - 18.52) < 0.01)
+    #expect(Profile.parseMaxspeed("RU:urban") == 60)
+    #expect(Profile.parseMaxspeed("XX:urban") == 50)     // falls back to the zone default
+    #expect(Profile.parseMaxspeed("FR:motorway") == 130)
+    #expect(Profile.parseMaxspeed("none") == 140)
+    #expect(Profile.parseMaxspeed("fast") == nil)
+    #expect(Profile.parseMaxspeed("900") == nil)          // absurd
+}
+
+@Test func carProfile_onewayVariants() throws {
+    let car = Profile.car
+    let yes = try #require(car.attributes(ofWay: ["highway": "residential", "oneway": "yes"]))
+    #expect(yes.forward != nil && yes.backward == nil)
+    let reverse = try #require(car.attributes(ofWay: ["highway": "residential", "oneway": "-1"]))
+    #expect(reverse.forward == nil && reverse.backward != nil)
+    let roundabout = try #require(car.attributes(ofWay: ["highway": "primary", "junction": "roundabout"]))
+    #expect(roundabout.backward == nil && roundabout.isRoundabout)
+    let motorway = try #require(car.attributes(ofWay: ["highway": "motorway"]))
+    #expect(motorway.backward == nil)
+    let twoWayMotorway = try #require(car.attributes(ofWay: ["highway": "motorway", "oneway": "no"]))
+    #expect(twoWayMotorway.backward != nil)
+    // Foot ignores plain oneway but honours oneway:foot.
+    let foot = try #require(Profile.foot.attributes(ofWay: ["highway": "residential", "oneway": "yes"]))
+    #expect(foot.backward != nil)
+    let footOneway = try #require(Profile.foot.attributes(ofWay: ["highway": "footway", "oneway:foot": "yes"]))
+    #expect(footOneway.backward == nil)
+}
+
+@Test func carProfile_speedsAccessAndAvoidance() throws {
+    let car = Profile.car
+    let primary = try #require(car.attributes(ofWay: ["highway": "primary"]))
+    #expect(abs((primary.forward?.speed ?? 0) - 65) < 1e-9)              // km/h
+    let limited = try #require(car.attributes(ofWay: ["highway": "primary", "maxspeed": "50"]))
+    #expect(abs((limited.forward?.speed ?? 0) - 40) < 1e-9)              // 0.8 × 50 km/h
+    let mph = try #require(car.attributes(ofWay: ["highway": "primary", "maxspeed": "30 mph"]))
+    #expect(abs((mph.forward?.speed ?? 0) - 30 * 1.609 * 0.8) < 1e-9)
+    let cobbles = try #require(car.attributes(ofWay: ["highway": "primary", "surface": "cobblestone"]))
+    #expect(abs((cobbles.forward?.speed ?? 0) - 30) < 1e-9)
+    #expect(car.attributes(ofWay: ["highway": "footway"]) == nil)
+    #expect(car.attributes(ofWay: ["highway": "steps"]) == nil)
+    #expect(car.attributes(ofWay: ["highway": "residential", "access": "no"]) == nil)
+    #expect(car.attributes(ofWay: ["highway": "residential", "motor_vehicle": "no", "access": "yes"]) == nil)
+    #expect(car.attributes(ofWay: ["highway": "residential", "access": "no", "motorcar": "yes"]) != nil)
+    #expect(car.attributes(ofWay: ["highway": "residential", "area": "yes"]) == nil)
+    // Walkers cross pedestrian squares (OSRM's foot profile does not avoid areas).
+    #expect(Profile.foot.attributes(ofWay: ["highway": "pedestrian", "area": "yes"]) != nil)
+    #expect(Profile.foot.attributes(ofWay: ["highway": "primary", "motorroad": "yes"]) == nil)
+    let privateRoad = try #require(car.attributes(ofWay: ["highway": "service", "access": "private"]))
+    #expect(privateRoad.forward?.isRestricted == true)
+    let ferry = try #require(car.attributes(ofWay: ["route": "ferry"]))
+    #expect(ferry.forward?.mode == .ferry && abs((ferry.forward?.speed ?? 0) - 5) < 1e-9)
+    let alley = try #require(car.attributes(ofWay: ["highway": "service", "service": "alley"]))
+    #expect(abs((alley.forward?.rateFactor ?? 0) - 0.5) < 1e-9)
+    #expect(Profile.foot.attributes(ofWay: ["highway": "motorway"]) == nil)
+    #expect(Profile.foot.attributes(ofWay: ["highway": "steps"]) != nil)
+    let pushed = try #require(Profile.bicycle.attributes(ofWay: ["highway": "footway"]))
+    #expect(pushed.forward?.mode == .pushingBike)
+    // Against a oneway a bicycle is pushed at 4 km/h; not round a roundabout, not by car.
+    let against = try #require(Profile.bicycle.attributes(ofWay: ["highway": "residential", "oneway": "yes"]))
+    #expect(against.forward?.mode == .cycling && against.backward?.mode == .pushingBike)
+    #expect(abs((against.backward?.speed ?? 0) - 4) < 1e-9)   // km/h
+    #expect(Profile.bicycle.attributes(ofWay: ["highway": "residential", "junction": "roundabout"])?.backward == nil)
+    #expect(Profile.car.attributes(ofWay: ["highway": "residential", "oneway": "yes"])?.backward == nil)
+}
+
+@Test func profiles_barriers() {
+    #expect(Profile.car.attributes(ofNode: ["barrier": "bollard"]).isBarrier)
+    #expect(!Profile.car.attributes(ofNode: ["barrier": "cattle_grid"]).isBarrier)
+    #expect(!Profile.car.attributes(ofNode: ["barrier": "gate"]).isBarrier)
+    #expect(abs(Profile.car.attributes(ofNode: ["barrier": "gate"]).penalty - 60) < 1e-9)   // seconds
+    #expect(!Profile.foot.attributes(ofNode: ["barrier": "bollard"]).isBarrier)
+    #expect(Profile.foot.attributes(ofNode: ["barrier": "wall"]).isBarrier)
+    #expect(abs(Profile.car.attributes(ofNode: ["highway": "traffic_signals"]).penalty - 2) < 1e-9)
+}
+
+// MARK: Builder
+
+@Test func builder_compressesDegreeTwoNodesIntoShape() throws {
+    var map = AsciiRoadMap("""
+        a b c d
+              e
+        """, gridSize: 100)
+    map.way("abcd", ["highway": "residential"])
+    map.way("de", ["highway": "residential", "oneway": "yes"])
+    let (graph, report) = map.graph(profile: .car)
+    #expect(report.waysRoutable == 2)
+    #expect(graph.nodeCount == 3)          // a, d, e: b and c are shape points
+    #expect(graph.segmentCount == 2)
+    #expect(graph.edgeCount == 3)          // a↔d both ways, d→e only
+    let ad = try #require((0..<graph.edgeCount).map { EdgeID(UInt32($0)) }.first { graph.wayID(of: $0) == 1 })
+    #expect(graph.geometry(of: ad).count == 4)
+    #expect(abs(graph.length(of: ad).meters - 600) < 0.01)   // 6 columns × 100 m
+    let de = try #require((0..<graph.edgeCount).map { EdgeID(UInt32($0)) }.first { graph.wayID(of: $0) == 2 })
+    #expect(graph.twin(of: de) == nil)
+    #expect(abs(graph.length(of: de).meters - 100) < 0.01)
+    let expectedSeconds: Double = 100 / (25 / 3.6)
+    let seconds = Double(graph.duration(of: de).components.seconds) + Double(graph.duration(of: de).components.attoseconds) * 1e-18
+    #expect(abs(seconds - expectedSeconds) < 0.01)
+}
+
+@Test func builder_trimsWaysAtMissingNodes() {
+    var map = AsciiRoadMap("""
+        a b   d e
+        """)
+    map.way("abcde")          // c is not drawn: the way is cut into a–b and d–e
+    map.way("xy")             // no known node at all
+    let (graph, report) = map.graph(profile: .car)
+    #expect(report.missingNodeReferences == 3)
+    #expect(report.waysTrimmed == 2)
+    #expect(report.waysDropped == 1)
+    #expect(graph.segmentCount == 2)
+}
+
+@Test func builder_countsAbsurdTagsAndIgnoredRestrictions() {
+    var map = AsciiRoadMap("a b c")
+    let ab = map.way("ab", ["highway": "primary", "maxspeed": "warp 9"])
+    let bc = map.way("bc")
+    map.restriction(from: ab, via: "b", to: bc, "no_straight_on")
+    map.restriction(from: ab, via: "b", to: 99, "no_left_turn")   // unknown to-way
+    map.restriction(from: ab, via: "b", to: bc, "maybe_turn")      // not no_/only_
+    let (graph, report) = map.graph(profile: .car)
+    #expect(report.ignoredTags == 1)
+    #expect(report.restrictionsSeen == 3)
+    #expect(report.restrictionsApplied == 1)
+    #expect(report.restrictionsIgnored == 2)
+    #expect(graph.restrictions.count == 1)
+}
+
+// MARK: File format
+
+private func sampleGraph() -> RoadGraph {
+    var map = AsciiRoadMap("""
+        a b c
+        d e f
+        """, gridSize: 50)
+    let abc = map.way("abc", ["highway": "primary", "name": "Main Street"])
+    let be = map.way("be", ["highway": "residential", "oneway": "yes", "name": "Côte"])
+    map.way("def", ["highway": "service"])
+    map.tag("e", ["highway": "traffic_signals"])
+    map.restriction(from: abc, via: "b", to: be, "no_right_turn")
+    return map.graph(profile: .car).graph
+}
+
+@Test func graphFile_roundTripKeepsEveryColumn() throws {
+    let graph = sampleGraph()
+    let bytes = graph.serialized()
+    let back = try RoadGraph(serialized: bytes)
+    #expect(back.serialized() == bytes)
+    #expect(back.nodeCount == graph.nodeCount && back.edgeCount == graph.edgeCount)
+    #expect(back.names == graph.names)
+    #expect(back.restrictions == graph.restrictions)
+    #expect(back.turnCosts == graph.turnCosts && back.profileName == "car")
+    #expect(back.names.contains("Côte"))
+}
+
+@Test func graphFile_rejectsBadMagicVersionChecksumAndTruncation() throws {
+    let bytes = sampleGraph().serialized()
+    var magic = bytes
+    magic[0] = UInt8(ascii: "X")
+    #expect(throws: RoadNetworkError.self) { try RoadGraph(serialized: magic) }
+    do { _ = try RoadGraph(serialized: magic) } catch { #expect(error.code == .badMagic && error.offset == 0) }
+
+    var version = bytes
+    version[4] = 9
+    do { _ = try RoadGraph(serialized: version); Issue.record("version 9 accepted") } catch { #expect(error.code == .unsupportedVersion) }
+
+    var flipped = bytes
+    flipped[bytes.count / 2] ^= 0x40
+    do { _ = try RoadGraph(serialized: flipped); Issue.record("corrupted payload accepted") } catch { #expect(error.code == .checksumMismatch) }
+
+    for cut in [0, 3, 10, 24, bytes.count / 3, bytes.count - 1] {
+        do { _ = try RoadGraph(serialized: Array(bytes.prefix(cut))); Issue.record("truncation at \(cut) accepted") } catch {
+            #expect(error.code == .truncated, "cut at \(cut): \(error)")
+        }
+    }
+}
+
+@Test func crc32_matchesKnownVector() {
+    let check = Array("123456789".utf8).withUnsafeBytes { CRC32.checksum($0) }
+    #expect(check == 0xCBF4_3926)   // the standard CRC-32 check value
+}
+
+// MARK: Spatial index
+
+/// A seeded linear congruential generator (Knuth MMIX constants), for repeatable sweeps.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return state
+    }
+}
+
+private func randomGridGraph(seed: UInt64) -> RoadGraph {
+    var rng = SeededGenerator(state: seed)
+    var builder = RoadGraphBuilder(profile: .car)
+    let n = 20
+    for i in 0..<n {
+        for j in 0..<n {
+            let jitterLat = Int32.random(in: -3000...3000, using: &rng), jitterLon = Int32.random(in: -3000...3000, using: &rng)
+            builder.addNode(id: Int64(i * n + j), latitudeE7: 436_000_000 + Int32(i) * 9000 + jitterLat,
+                            longitudeE7: 74_000_000 + Int32(j) * 12000 + jitterLon)
+        }
+    }
+    var wayID: Int64 = 1
+    for i in 0..<n {
+        for j in 0..<(n - 1) where Bool.random(using: &rng) || i % 3 == 0 {
+            builder.addWay(id: wayID, nodeIDs: [Int64(i * n + j), Int64(i * n + j + 1)],
+                           tags: ["highway": "residential", "oneway": Bool.random(using: &rng) ? "yes" : "no"])
+            wayID += 1
+        }
+    }
+    for j in 0..<n {
+        builder.addWay(id: wayID, nodeIDs: (0..<n).map { Int64($0 * n + j) }, tags: ["highway": "primary"])
+        wayID += 1
+    }
+    return builder.build().graph
+}
+
+@Test func spatialIndex_matchesBruteForceOnSeededSweep() throws {
+    for seed in UInt64(1)...3 {
+        let graph = randomGridGraph(seed: seed)
+        let index = SpatialIndex(graph: graph, cellSize: .meters(40))
+        var rng = SeededGenerator(state: seed * 7919)
+        for _ in 0..<300 {
+            let p = Coordinate(uncheckedLatitude: 43.5995 + Double.random(in: 0...0.019, using: &rng),
+                               longitude: 7.3995 + Double.random(in: 0...0.024, using: &rng))
+            let r = Distance(meters: Double.random(in: 1...250, using: &rng))
+            let fast = index.edges(near: p, within: r)
+            let slow = index.bruteForceEdges(near: p, within: r)
+            #expect(fast.map(\.edge) == slow.map(\.edge), "seed \(seed) at \(p) r \(r)")
+            for (a, b) in zip(fast, slow) {
+                #expect(abs(a.distance.meters - b.distance.meters) < 1e-6)   // metres
+                #expect(abs(a.fraction - b.fraction) < 1e-9)
+            }
+            for (a, b) in zip(fast, fast.dropFirst()) { #expect(a.distance <= b.distance) }
+        }
+    }
+}
+
+@Test func spatialIndex_snapsPartWayWithFraction() throws {
+    var map = AsciiRoadMap("""
+        a   1   b
+        """, gridSize: 25)
+    map.way("ab", ["highway": "residential", "oneway": "yes"])
+    let (graph, _) = map.graph(profile: .car)
+    let index = SpatialIndex(graph: graph)
+    let p = try #require(map.coordinate("1"))
+    let snaps = index.nearestEdges(to: p)
+    #expect(snaps.count == 1)                                  // oneway: one direction only
+    let snap = try #require(snaps.first)
+    #expect(abs(snap.fraction - 0.5) < 1e-6)
+    #expect(snap.distance.meters < 0.01)                       // metres
+    #expect(index.edges(near: p, within: .meters(1)).count == 1)
+    let far = Coordinate(uncheckedLatitude: p.latitude + 0.01, longitude: p.longitude)   // ~1.1 km north
+    #expect(index.edges(near: far, within: .meters(500)).isEmpty)
+    #expect(index.nearestEdges(to: far, maxDistance: .meters(500)).isEmpty)
+    #expect(abs((index.nearestEdges(to: far).first?.distance.meters ?? 0) - 1106) < 5)
+}
