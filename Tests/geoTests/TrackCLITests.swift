@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import GeoTestSupport
+import NMEACodec
+
+/// The JSON objects `geo track` printed.
+private func events(_ stdout: String) throws -> [[String: Any]] {
+    try stdout.split(whereSeparator: \.isNewline).map { line in
+        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+    }
+}
+
+@Test func track_fromGpsd_reportsTheFixesGpsdDecodes() throws {
+    guard let log = try Fixtures.url("nmea/nmea-rtk.log"), let chk = try Fixtures.url("nmea/nmea-rtk.log.chk"),
+          let gpsd = try GPSFake.start(log: log) else { return }
+    defer { gpsd.stop() }
+    var expected: [String: (Double, Double)] = [:]
+    for line in try String(contentsOf: chk, encoding: .utf8).split(whereSeparator: \.isNewline) where line.hasPrefix("{\"class\":\"TPV\"") {
+        if case .tpv(let t) = try GPSDMessage(json: String(line)), let time = t.time, let lat = t.lat, let lon = t.lon { expected[time] = (lat, lon) }
+    }
+    let result = try GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(gpsd.port)", "--preset", "raw", "--count", "15", "--for", "60"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let updates = try events(result.stdout).filter { $0["event"] as? String == "update" }
+    #expect(updates.count == 15)
+    var matched = 0
+    for u in updates {
+        guard let time = u["time"] as? String, let (lat, lon) = expected[time] else { continue }
+        matched += 1
+        #expect(abs((u["lat"] as? Double ?? 0) - lat) < 1e-7 && abs((u["lon"] as? Double ?? 0) - lon) < 1e-7, "at \(time)") // degrees
+        #expect(u["stationary"] as? Bool == false)
+    }
+    #expect(matched >= 12, "only \(matched) of 15 updates matched gpsd's output by time")
+}
+
+@Test func track_fromAnNMEAFile_printsEveryDecodedFix() throws {
+    guard let log = try Fixtures.url("nmea/ublox-zed-f9p-nmea.log") else { return }
+    let decoded = try GeoProcess.geo(["nmea", "decode", log.path])
+    let fixes = try events(decoded.stdout).filter { ($0["mode"] as? Int ?? 0) >= 2 }
+    let tracked = try GeoProcess.geo(["track", "--source", "nmea:\(log.path)", "--preset", "raw"])
+    #expect(tracked.status == 0, "\(tracked.stderr)")
+    let updates = try events(tracked.stdout).filter { $0["event"] as? String == "update" }
+    #expect(updates.count == fixes.count)
+    #expect(zip(updates, fixes).allSatisfy { $0["time"] as? String == $1["time"] as? String })
+}
+
+@Test func track_deviceWithoutPermission_reportsDenied() throws {
+    // Root may open anything, so the command runs as `nobody` (util-linux setpriv).
+    guard let setpriv = GeoProcess.which("setpriv") else {
+        if Fixtures.isCI { Issue.record("setpriv (util-linux) is required under CI") }
+        return
+    }
+    let device = FileManager.default.temporaryDirectory.appendingPathComponent("ttyLK-\(UUID().uuidString)")
+    #expect(FileManager.default.createFile(atPath: device.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
+    defer { try? FileManager.default.removeItem(at: device) }
+    let result = try GeoProcess.run(setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                                              GeoProcess.geoExecutable.path, "track", "--source", "nmea://\(device.path)?baud=9600"])
+    #expect(result.status != 0)
+    let error = try #require(try events(result.stdout).first)
+    #expect(error["event"] as? String == "error" && error["code"] as? String == "denied", "\(result.stdout) \(result.stderr)")
+}
+
+@Test func track_rejectsAMalformedSource() throws {
+    let result = try GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:notaport"])
+    #expect(result.status != 0)
+    #expect(result.stderr.contains("port"))
+}
