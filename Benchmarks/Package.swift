@@ -34,13 +34,20 @@ let package = Package(
                 .product(name: "GeoCore", package: "LocationKit"),
                 .product(name: "TrackFiltering", package: "LocationKit"),
             ]
+        ),
         // NMEA decoding throughput (sentences/s, MB/s) on a large concatenated capture (driver: Benchmarks/nmea.sh, peer: gpsdecode).
         .executableTarget(
             name: "NMEABench",
             dependencies: [.product(name: "NMEACodec", package: "LocationKit")]
+        ),
         // Crash-safe position log: per-fix append, reopen (recover + rewrite), read back (driver: Benchmarks/poslog.sh, peer: gpxpy).
         .executableTarget(
             name: "PositionLogBench",
+            dependencies: [.product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
+        ),
+        // Replay source → PositioningManager → two subscribers, as fast as possible: fixes/s and RSS (driver: Benchmarks/pipeline.sh).
+        .executableTarget(
+            name: "PipelineBench",
             dependencies: [.product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
         ),
     ]
