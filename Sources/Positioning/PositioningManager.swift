@@ -85,6 +85,10 @@ public actor PositioningManager {
     public private(set) var averageSpeed: Speed?
     /// The window `averageSpeed` averages over.
     public var averageSpeedWindow: Duration = .seconds(60)
+    /// Whether updates and losses are also posted to `NotificationCenter.default` (the classic
+    /// names); on by default. Apps that only use `events()` or the delegate can turn it off to
+    /// save the cost of one `Notification` per fix.
+    public var postsNotifications = true
 
     /// Sleeps on the injected clock (retry backoff).
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -133,6 +137,9 @@ public actor PositioningManager {
 
     /// Sets the delegate (held weakly).
     public func setDelegate(_ delegate: (any PositioningDelegate)?) { self.delegate = delegate }
+
+    /// Turns the classic `NotificationCenter` posts on or off (see `postsNotifications`).
+    public func setPostsNotifications(_ posts: Bool) { postsNotifications = posts }
 
     /// Sets the live map matcher used when `mapMatchingEnabled` is on.
     public func setMapMatcher(_ matcher: (any LivePositionMatcher)?) { self.matcher = matcher }
@@ -293,18 +300,22 @@ public actor PositioningManager {
 
     private func emit(_ event: PositioningEvent) {
         broadcaster.send(event)
+        if postsNotifications { postNotification(for: event) }
+        guard delegate != nil else { return }
+        delegateQueue.append(event)
+        if !delegateBusy {
+            delegateBusy = true
+            Task { await self.drainDelegateQueue() }
+        }
+    }
+
+    private func postNotification(for event: PositioningEvent) {
         switch event {
         case .updated(let location):
             NotificationCenter.default.post(name: .positioningManagerDidUpdatePosition, object: self, userInfo: ["location": location])
         case .lost:
             NotificationCenter.default.post(name: .positioningManagerDidLosePosition, object: self)
         default: break
-        }
-        guard delegate != nil else { return }
-        delegateQueue.append(event)
-        if !delegateBusy {
-            delegateBusy = true
-            Task { await self.drainDelegateQueue() }
         }
     }
 
