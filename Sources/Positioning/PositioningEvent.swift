@@ -37,7 +37,11 @@ public struct PositioningEvents: AsyncSequence, Sendable {
 /// sees every event sent after `subscribe` returns.
 final class EventBroadcaster: Sendable {
     private struct State {
-        var subscribers: [Int: AsyncStream<PositioningEvent>.Continuation] = [:]
+        var subscribers: [Int: AsyncStream<PositioningEvent>.Continuation] = [:] {
+            didSet { sendList = Array(subscribers.values) }
+        }
+        /// `subscribers.values`, rebuilt on (un)subscription so `send` allocates nothing.
+        var sendList: [AsyncStream<PositioningEvent>.Continuation] = []
         var nextID = 0
     }
     private let state = Mutex(State())
@@ -58,7 +62,7 @@ final class EventBroadcaster: Sendable {
     }
 
     func send(_ event: PositioningEvent) {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
+        let subscribers = state.withLock { $0.sendList }
         for s in subscribers { s.yield(event) }
     }
 }
