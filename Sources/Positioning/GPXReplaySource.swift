@@ -47,7 +47,7 @@ public final class GPXReplaySource: PositionSource {
     public var activeRuns: Int { runs.value }
 
     public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
-        runs.stream { [self] output in
+        runs.stream(bufferingPolicy: .countingUnbounded) { [self] output in
             var jitter = NoiseState(noise: .init(sigma: .meters(2), correlationTime: .seconds(10), seed: 11), interval: stationaryInterval)
             var shift: TimeInterval = 0 // time added by stationary pauses
             var lostReported = false
@@ -74,13 +74,17 @@ public final class GPXReplaySource: PositionSource {
                     lostReported = true
                 } else {
                     lostReported = false
-                    output.yield(.location(fix))
+                    if case .asFastAsPossible = pacing {
+                        await output.yieldPaced(.location(fix))
+                    } else {
+                        output.yield(.location(fix))
+                    }
                 }
                 last = locations[index]
                 index += 1
                 if index < locations.count {
                     if case .asFastAsPossible = pacing {
-                        // Let the consumers run every so often, so the buffer stays short.
+                        // Let the consumers run every so often; `yieldPaced` holds back when they lag.
                         if index % Self.fastBatch == 0 { await Task.yield() }
                     } else {
                         try await wait(locations[index].timestamp.timeIntervalSince(locations[index - 1].timestamp))
