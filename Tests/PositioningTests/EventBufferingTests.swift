@@ -86,3 +86,19 @@ private func buffered(_ policy: AsyncStream<PositioningEvent>.Continuation.Buffe
     #expect(posts.withLock { $0 } == 0)
     await manager.stop()
 }
+
+/// A consumer that stalls while an as-fast-as-possible replay runs far ahead still gets every
+/// fix, in order: holding the producer back never drops anything (directly and through the
+/// lost-position watchdog, which holds back the same way).
+@Test(arguments: [false, true])
+func gpxReplay_asFastAsPossible_withAStalledConsumer_deliversEveryFix(watched: Bool) async throws {
+    let fixes = (0..<5_000).map { fix(north: Double($0), t: Double($0) / 10) }
+    let replay = try GPXReplaySource(locations: fixes, pacing: .asFastAsPossible)
+    let source: any PositionSource = watched ? LostPositionWatchdog(replay, timeout: .seconds(10), clock: ManualClock()) : replay
+    var seen: [Date] = []
+    for try await event in source.events() {
+        if case .location(let location) = event { seen.append(location.timestamp) }
+        if seen.count == 10 { try await Task.sleep(for: .milliseconds(100)) } // the producer runs ahead meanwhile
+    }
+    #expect(seen == fixes.map(\.timestamp))
+}
