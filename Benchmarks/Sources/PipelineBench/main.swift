@@ -5,7 +5,9 @@
 // Replays FIXES synthetic 10 Hz fixes (default 864,000 = 24 h) through
 // GPXReplaySource(.asFastAsPossible) → PositioningManager → two subscribers of
 // `manager.events(bufferingPolicy:)`, each counting `.updated` events; ROUNDS times (the same
-// manager started again on the same source) to show memory does not grow across replays.
+// manager started again on the same source). Later rounds replay the same timestamps, so for
+// the manager time runs backwards at each restart and `averageSpeed` takes its O(window) path:
+// use one long round to measure throughput, several to see memory across restarts.
 // Prints, per round, fixes/s end to end (start() until both subscribers saw the round's last
 // fix) by wall clock and per CPU second, the events each subscriber saw (fewer than FIXES means
 // the buffering policy dropped some), and VmRSS sampled every 100,000 fixes plus VmHWM.
@@ -103,24 +105,24 @@ print("pipeline fixes=\(fixes) rounds=\(rounds) preset=\(preset) policy=\(policy
 print("rss before replay (fixes array built): \(mib(memoryKiB().rss)) MiB")
 /// Runs the rounds, printing one line each.
 func runRounds() async {
-  var iterator = results.makeAsyncIterator()
-  for round in 1...rounds {
-    let start = clock.now, cpu0 = cpuSeconds()
-    await manager.start()
-    var seen: [RoundResult] = []
-    while seen.count < 2, let r = await iterator.next() { seen.append(r) }
-    let cpu = cpuSeconds() - cpu0
-    let end = seen.map(\.lastFix).max() ?? clock.now
-    let wall = (end - start) / .seconds(1)
-    let counts = seen.sorted { $0.subscriber < $1.subscriber }.map(\.updates)
-    let drops = counts.map { fixes - $0 }
-    let samples = seen.first { $0.subscriber == 0 }?.rssKiB ?? []
-    let mem = memoryKiB()
-    print(String(format: "round %d: wall_s=%.3f cpu_s=%.3f fixes/s=%.0f fixes/cpu_s=%.0f", round, wall, cpu,
-                 Double(fixes) / wall, Double(fixes) / cpu)
-          + " seen=\(counts) dropped=\(drops) rss_MiB_every_\(sampleEvery)=[\(samples.map(mib).joined(separator: ","))]"
-          + " rss_MiB=\(mib(mem.rss)) hwm_MiB=\(mib(mem.hwm))")
-  }
+    var iterator = results.makeAsyncIterator()
+    for round in 1...rounds {
+        let start = clock.now, cpu0 = cpuSeconds()
+        await manager.start()
+        var seen: [RoundResult] = []
+        while seen.count < 2, let r = await iterator.next() { seen.append(r) }
+        let cpu = cpuSeconds() - cpu0
+        let end = seen.map(\.lastFix).max() ?? clock.now
+        let wall = (end - start) / .seconds(1)
+        let counts = seen.sorted { $0.subscriber < $1.subscriber }.map(\.updates)
+        let drops = counts.map { fixes - $0 }
+        let samples = seen.first { $0.subscriber == 0 }?.rssKiB ?? []
+        let mem = memoryKiB()
+        print(String(format: "round %d: wall_s=%.3f cpu_s=%.3f fixes/s=%.0f fixes/cpu_s=%.0f", round, wall, cpu,
+                     Double(fixes) / wall, Double(fixes) / cpu)
+              + " seen=\(counts) dropped=\(drops) rss_MiB_every_\(sampleEvery)=[\(samples.map(mib).joined(separator: ","))]"
+              + " rss_MiB=\(mib(mem.rss)) hwm_MiB=\(mib(mem.hwm))")
+    }
 }
 await runRounds()
 subscribers.forEach { $0.cancel() }
