@@ -34,10 +34,12 @@ let package = Package(
                 .product(name: "GeoCore", package: "LocationKit"),
                 .product(name: "TrackFiltering", package: "LocationKit"),
             ]
+        ),
         // NMEA decoding throughput (sentences/s, MB/s) on a large concatenated capture (driver: Benchmarks/nmea.sh, peer: gpsdecode).
         .executableTarget(
             name: "NMEABench",
             dependencies: [.product(name: "NMEACodec", package: "LocationKit")]
+        ),
         // Crash-safe position log: per-fix append, reopen (recover + rewrite), read back (driver: Benchmarks/poslog.sh, peer: gpxpy).
         .executableTarget(
             name: "PositionLogBench",
@@ -50,6 +52,11 @@ let package = Package(
                 .product(name: "RoadNetwork", package: "LocationKit"),
                 .product(name: "Routing", package: "LocationKit"),
             ]
+        ),
+        // Replay source → PositioningManager → two subscribers, as fast as possible: fixes/s and RSS (driver: Benchmarks/pipeline.sh).
+        .executableTarget(
+            name: "PipelineBench",
+            dependencies: [.product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
         ),
     ]
 )

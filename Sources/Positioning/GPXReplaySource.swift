@@ -47,7 +47,7 @@ public final class GPXReplaySource: PositionSource {
     public var activeRuns: Int { runs.value }
 
     public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
-        runs.stream { [self] output in
+        runs.stream(bufferingPolicy: .countingUnbounded) { [self] output in
             var jitter = NoiseState(noise: .init(sigma: .meters(2), correlationTime: .seconds(10), seed: 11), interval: stationaryInterval)
             var shift: TimeInterval = 0 // time added by stationary pauses
             var lostReported = false
@@ -74,16 +74,29 @@ public final class GPXReplaySource: PositionSource {
                     lostReported = true
                 } else {
                     lostReported = false
-                    output.yield(.location(fix))
+                    if case .asFastAsPossible = pacing {
+                        await output.yieldPaced(.location(fix))
+                    } else {
+                        output.yield(.location(fix))
+                    }
                 }
                 last = locations[index]
                 index += 1
                 if index < locations.count {
-                    try await wait(locations[index].timestamp.timeIntervalSince(locations[index - 1].timestamp))
+                    if case .asFastAsPossible = pacing {
+                        // Let the consumers run every so often; `yieldPaced` holds back when they lag.
+                        if index % Self.fastBatch == 0 { await Task.yield() }
+                    } else {
+                        try await wait(locations[index].timestamp.timeIntervalSince(locations[index - 1].timestamp))
+                    }
                 }
             }
         }
     }
+
+    /// Fixes delivered between two yields of an `.asFastAsPossible` replay: yielding after every
+    /// fix costs a trip through the scheduler per fix, never yielding lets the buffer grow.
+    static let fastBatch = 64
 
     /// Waits for `seconds` of track time, scaled by the pacing.
     private func wait(_ seconds: TimeInterval) async throws {

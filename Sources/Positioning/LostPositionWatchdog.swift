@@ -29,7 +29,7 @@ public struct LostPositionWatchdog<C: Clock>: PositionSource where C.Duration ==
     }
 
     public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
-        let (stream, output) = AsyncThrowingStream.makeStream(of: PositionSourceEvent.self)
+        let (stream, output) = AsyncThrowingStream.makeStream(of: PositionSourceEvent.self, bufferingPolicy: .countingUnbounded)
         let clock = self.clock, timeout = self.timeout, inner = source
         let silence = Silence(since: clock.now)
         let forward = Task {
@@ -39,7 +39,7 @@ public struct LostPositionWatchdog<C: Clock>: PositionSource where C.Duration ==
                         s.since = clock.now
                         s.reported = event == .lost
                     }
-                    output.yield(event)
+                    await output.yieldPaced(event)
                 }
                 output.finish()
             } catch {

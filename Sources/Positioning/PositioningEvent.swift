@@ -20,16 +20,153 @@ public enum PositioningEvent: Sendable {
 }
 
 /// The manager's events as a named sequence (STYLE.md §3.8), one independent buffer per
-/// subscriber. Cancelling the consuming task or dropping the iterator unsubscribes.
+/// subscriber. Cancelling the consuming task or dropping the sequence and its iterators
+/// unsubscribes.
 public struct PositioningEvents: AsyncSequence, Sendable {
     public typealias Element = PositioningEvent
-    let stream: AsyncStream<PositioningEvent>
+    let subscription: EventSubscription
 
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: stream.makeAsyncIterator()) }
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(subscription: subscription) }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: AsyncStream<PositioningEvent>.AsyncIterator
-        public mutating func next() async -> PositioningEvent? { await base.next() }
+        let subscription: EventSubscription
+        /// Events taken from the channel in one batch (unbounded buffers only), from `index` on.
+        var batch: [PositioningEvent] = []
+        var index = 0
+
+        init(subscription: EventSubscription) { self.subscription = subscription }
+
+        public mutating func next() async -> PositioningEvent? {
+            if index < batch.count {
+                defer { index += 1 }
+                return batch[index]
+            }
+            return await subscription.channel.next(batch: &batch, index: &index)
+        }
+    }
+}
+
+/// Ends its channel when the last copy of the sequence and its iterators goes away, as
+/// `AsyncStream` does.
+final class EventSubscription: Sendable {
+    let channel: EventChannel
+    init(channel: EventChannel) { self.channel = channel }
+    deinit { channel.terminate() }
+}
+
+/// One subscriber's buffer with `AsyncStream`'s buffering policies: a waiting consumer gets an
+/// event at once; otherwise it is buffered, `.bufferingOldest(n)` dropping the new event and
+/// `.bufferingNewest(n)` the oldest one when n are already waiting.
+///
+/// It does what `AsyncStream<PositioningEvent>` did here, specialised to one element type (the
+/// generic stream looked up its type metadata on every send) and, for an unbounded buffer,
+/// handing the consumer every waiting event under one lock instead of one lock per event.
+final class EventChannel: Sendable {
+    private struct State {
+        /// Waiting events: `buffer[head...]`, oldest first.
+        var buffer: [PositioningEvent] = []
+        var head = 0
+        var waiter: UnsafeContinuation<PositioningEvent?, Never>?
+        var terminated = false
+        var onTermination: (@Sendable () -> Void)?
+        var pending: Int { buffer.count - head }
+
+        mutating func removeFirst() -> PositioningEvent {
+            let event = buffer[head]
+            head += 1
+            if head == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1024, head * 2 >= buffer.count {
+                buffer.removeFirst(head)
+                head = 0
+            }
+            return event
+        }
+    }
+    private let state = Mutex(State())
+    /// The most events kept waiting; nil for no limit.
+    private let limit: Int?
+    private let keepsNewest: Bool
+
+    init(bufferingPolicy: AsyncStream<PositioningEvent>.Continuation.BufferingPolicy) {
+        switch bufferingPolicy {
+        case .bufferingOldest(let n): (limit, keepsNewest) = (max(n, 0), false)
+        case .bufferingNewest(let n): (limit, keepsNewest) = (max(n, 0), true)
+        default: (limit, keepsNewest) = (nil, true) // .unbounded
+        }
+    }
+
+    /// Called once, when the consumer goes away.
+    func setOnTermination(_ body: @escaping @Sendable () -> Void) { state.withLock { $0.onTermination = body } }
+
+    /// Delivers or buffers `event` (see the type's policy); nothing once terminated.
+    func yield(_ event: PositioningEvent) {
+        let waiter = state.withLock { s -> UnsafeContinuation<PositioningEvent?, Never>? in
+            guard !s.terminated else { return nil }
+            if let waiter = s.waiter {
+                s.waiter = nil
+                return waiter
+            }
+            if let limit, s.pending >= limit {
+                guard keepsNewest, limit > 0 else { return nil }
+                _ = s.removeFirst()
+            }
+            s.buffer.append(event)
+            return nil
+        }
+        waiter?.resume(returning: event)
+    }
+
+    /// The next event, suspending while none waits; nil once terminated. For an unbounded
+    /// buffer every waiting event moves into `batch` (consumed from `index`) under one lock.
+    func next(batch: inout [PositioningEvent], index: inout Int) async -> PositioningEvent? {
+        enum Step { case event(PositioningEvent), end, wait }
+        let batches = limit == nil
+        let step = state.withLock { s -> Step in
+            if s.pending > 0 {
+                guard batches else { return .event(s.removeFirst()) }
+                batch.removeAll(keepingCapacity: true)
+                swap(&batch, &s.buffer)
+                index = s.head + 1
+                s.head = 0
+                return .event(batch[index - 1])
+            }
+            return s.terminated ? .end : .wait
+        }
+        switch step {
+        case .event(let event): return event
+        case .end: return nil
+        case .wait: break
+        }
+        return await withTaskCancellationHandler {
+            await withUnsafeContinuation { (waiter: UnsafeContinuation<PositioningEvent?, Never>) in
+                let now = state.withLock { s -> PositioningEvent?? in
+                    if s.pending > 0 { return .some(s.removeFirst()) }
+                    if s.terminated { return .some(nil) }
+                    s.waiter = waiter
+                    return nil
+                }
+                if let now { waiter.resume(returning: now) }
+            }
+        } onCancel: {
+            terminate()
+        }
+    }
+
+    /// Ends the channel: a waiting consumer gets nil, buffered events are dropped, and the
+    /// termination handler runs (once).
+    func terminate() {
+        let (waiter, handler) = state.withLock { s -> (UnsafeContinuation<PositioningEvent?, Never>?, (@Sendable () -> Void)?) in
+            guard !s.terminated else { return (nil, nil) }
+            s.terminated = true
+            s.buffer = []
+            s.head = 0
+            defer { s.waiter = nil; s.onTermination = nil }
+            return (s.waiter, s.onTermination)
+        }
+        waiter?.resume(returning: nil)
+        handler?()
     }
 }
 
@@ -37,7 +174,11 @@ public struct PositioningEvents: AsyncSequence, Sendable {
 /// sees every event sent after `subscribe` returns.
 final class EventBroadcaster: Sendable {
     private struct State {
-        var subscribers: [Int: AsyncStream<PositioningEvent>.Continuation] = [:]
+        var subscribers: [Int: EventChannel] = [:] {
+            didSet { sendList = Array(subscribers.values) }
+        }
+        /// `subscribers.values`, rebuilt on (un)subscription so `send` allocates nothing.
+        var sendList: [EventChannel] = []
         var nextID = 0
     }
     private let state = Mutex(State())
@@ -45,20 +186,20 @@ final class EventBroadcaster: Sendable {
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     func subscribe(bufferingPolicy: AsyncStream<PositioningEvent>.Continuation.BufferingPolicy) -> PositioningEvents {
-        let (stream, continuation) = AsyncStream.makeStream(of: PositioningEvent.self, bufferingPolicy: bufferingPolicy)
+        let channel = EventChannel(bufferingPolicy: bufferingPolicy)
         let id = state.withLock { s in
             defer { s.nextID += 1 }
-            s.subscribers[s.nextID] = continuation
+            s.subscribers[s.nextID] = channel
             return s.nextID
         }
-        continuation.onTermination = { [weak self] _ in
+        channel.setOnTermination { [weak self] in
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
-        return PositioningEvents(stream: stream)
+        return PositioningEvents(subscription: EventSubscription(channel: channel))
     }
 
     func send(_ event: PositioningEvent) {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
+        let subscribers = state.withLock { $0.sendList }
         for s in subscribers { s.yield(event) }
     }
 }

@@ -92,6 +92,10 @@ public actor PositioningManager {
     public private(set) var averageSpeed: Speed?
     /// The window `averageSpeed` averages over.
     public var averageSpeedWindow: Duration = .seconds(60)
+    /// Whether updates and losses are also posted to `NotificationCenter.default` (the classic
+    /// names); on by default. Apps that only use `events()` or the delegate can turn it off to
+    /// save the cost of one `Notification` per fix.
+    public var postsNotifications = true
 
     /// Sleeps on the injected clock (retry backoff).
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -105,7 +109,12 @@ public actor PositioningManager {
     private var detector = StationaryDetector(configuration: .default)
     private var cleaner: TrackCleaner<StandardRules>?
     private var significant = SignificantChangeGate()
+    /// The speeds of the `averageSpeed` window: `speeds[speedsStart...]`, summing to `speedSum`.
     private var speeds: [(time: Date, speed: Double)] = []
+    private var speedsStart = 0
+    private var speedSum = 0.0
+    /// Whether the window's timestamps never decrease (then expiry only removes a prefix).
+    private var speedsSorted = true
     private var delegateQueue: [PositioningEvent] = []
     private var delegateBusy = false
     private let defaultSource: @Sendable () throws -> any PositionSource
@@ -142,6 +151,9 @@ public actor PositioningManager {
 
     /// Sets the delegate (held weakly).
     public func setDelegate(_ delegate: (any PositioningDelegate)?) { self.delegate = delegate }
+
+    /// Turns the classic `NotificationCenter` posts on or off (see `postsNotifications`).
+    public func setPostsNotifications(_ posts: Bool) { postsNotifications = posts }
 
     /// Sets the live map matcher used when `mapMatchingEnabled` is on.
     public func setMapMatcher(_ matcher: (any LivePositionMatcher)?) { self.matcher = matcher }
@@ -295,18 +307,43 @@ public actor PositioningManager {
         }
     }
 
+    /// Adds the fix's speed to the window and recomputes `averageSpeed`.
+    /// - Complexity: amortised O(1) while timestamps do not run backwards (the window is then
+    ///   sorted, so expired speeds are a prefix and the sum is kept running); O(window) otherwise.
     private func recordSpeed(_ location: Location) {
         var speed = location.speed?.metersPerSecond
-        if speed == nil, let last = speeds.last, let previous = previousFix {
+        if speed == nil, speedsStart < speeds.count, let last = speeds.last, let previous = previousFix {
             let dt = location.timestamp.timeIntervalSince(last.time)
             if dt > 0 { speed = previous.distance(to: location.coordinate).meters / dt }
         }
         previousFix = location.coordinate
         guard let speed, speed.isFinite, speed >= 0 else { return }
+        if let last = speeds.last, speedsStart < speeds.count, location.timestamp < last.time { speedsSorted = false }
         speeds.append((location.timestamp, speed))
+        speedSum += speed
         let horizon = location.timestamp.addingTimeInterval(-averageSpeedWindow.seconds)
-        speeds.removeAll { $0.time < horizon }
-        averageSpeed = Speed(metersPerSecond: speeds.reduce(0) { $0 + $1.speed } / Double(speeds.count))
+        if speedsSorted {
+            while speedsStart < speeds.count, speeds[speedsStart].time < horizon {
+                speedSum -= speeds[speedsStart].speed
+                speedsStart += 1
+            }
+            if speedsStart == speeds.count { speedSum = 0 }
+            if speedsStart >= 1024, speedsStart * 2 >= speeds.count { compactSpeeds() }
+        } else {
+            speeds.removeFirst(speedsStart)
+            speedsStart = 0
+            speeds.removeAll { $0.time < horizon }
+            speedsSorted = zip(speeds, speeds.dropFirst()).allSatisfy { $0.time <= $1.time }
+            speedSum = speeds.reduce(0) { $0 + $1.speed }
+        }
+        averageSpeed = Speed(metersPerSecond: speedSum / Double(speeds.count - speedsStart))
+    }
+
+    /// Drops the expired prefix and re-adds the sum from scratch, so rounding does not drift.
+    private func compactSpeeds() {
+        speeds.removeFirst(speedsStart)
+        speedsStart = 0
+        speedSum = speeds.reduce(0) { $0 + $1.speed }
     }
     private var previousFix: Coordinate?
 
@@ -314,18 +351,22 @@ public actor PositioningManager {
 
     private func emit(_ event: PositioningEvent) {
         broadcaster.send(event)
+        if postsNotifications { postNotification(for: event) }
+        guard delegate != nil else { return }
+        delegateQueue.append(event)
+        if !delegateBusy {
+            delegateBusy = true
+            Task { await self.drainDelegateQueue() }
+        }
+    }
+
+    private func postNotification(for event: PositioningEvent) {
         switch event {
         case .updated(let location):
             NotificationCenter.default.post(name: .positioningManagerDidUpdatePosition, object: self, userInfo: ["location": location])
         case .lost:
             NotificationCenter.default.post(name: .positioningManagerDidLosePosition, object: self)
         default: break
-        }
-        guard delegate != nil else { return }
-        delegateQueue.append(event)
-        if !delegateBusy {
-            delegateBusy = true
-            Task { await self.drainDelegateQueue() }
         }
     }
 

@@ -65,3 +65,18 @@ final class RunCounter: Sendable {
         return stream
     }
 }
+
+extension AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation.BufferingPolicy {
+    /// A buffering policy that never drops, like `.unbounded`, but whose `yield` reports how
+    /// many events wait unread (see `yieldPaced`).
+    static var countingUnbounded: Self { .bufferingOldest(Int.max) }
+}
+
+extension AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation {
+    /// Yields `event`, then, while more than `limit` events wait unread, gives way to other
+    /// tasks, so a producer that runs as fast as possible cannot run ahead of its consumer
+    /// without bound (memory stays flat). Needs a stream made with `countingUnbounded`.
+    func yieldPaced(_ event: PositionSourceEvent, limit: Int = 1024) async {
+        if case .enqueued(let remaining) = yield(event), Int.max - remaining > limit { await Task.yield() }
+    }
+}
