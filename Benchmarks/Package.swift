@@ -44,6 +44,7 @@ let package = Package(
         .executableTarget(
             name: "PositionLogBench",
             dependencies: [.product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
+        ),
         // Graph build time and route latency (driver: Benchmarks/routing.sh, peer: OSRM).
         .executableTarget(
             name: "RoutingBench",

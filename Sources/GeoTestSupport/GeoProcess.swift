@@ -33,34 +33,33 @@ public enum GeoProcess {
         try run(geoExecutable, arguments, stdin: Data(stdin.utf8), environment: environment)
     }
 
-    /// Runs a program, writing `stdin` to it and collecting both outputs until it exits.
+    /// Runs a program with `stdin` as its standard input and collects both outputs once it exits.
+    ///
+    /// Input and outputs go through temporary files, not pipes: a pipe needs a reader thread,
+    /// and reader threads taken from a shared pool can run out while parallel tests wait on
+    /// their children, which then block on a full pipe forever.
     public static func run(_ executable: URL, _ arguments: [String], stdin: Data = Data(), environment: [String: String]? = nil) throws -> ProcessResult {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoprocess-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("stdin"), output = dir.appendingPathComponent("stdout"), error = dir.appendingPathComponent("stderr")
+        try stdin.write(to: input)
+        try Data().write(to: output)
+        try Data().write(to: error)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
+        let handles = try (FileHandle(forReadingFrom: input), FileHandle(forWritingTo: output), FileHandle(forWritingTo: error))
+        defer { try? handles.0.close(); try? handles.1.close(); try? handles.2.close() }
+        process.standardInput = handles.0
+        process.standardOutput = handles.1
+        process.standardError = handles.2
         try process.run()
-        // Drain both outputs concurrently so a full pipe never blocks the child.
-        let outBox = DataBox(), errBox = DataBox()
-        let group = DispatchGroup()
-        for (pipe, box) in [(output, outBox), (error, errBox)] {
-            group.enter()
-            DispatchQueue.global().async {
-                box.data = pipe.fileHandleForReading.readDataToEndOfFile()
-                group.leave()
-            }
-        }
-        try input.fileHandleForWriting.write(contentsOf: stdin)
-        try input.fileHandleForWriting.close()
-        group.wait()
         process.waitUntilExit()
         return ProcessResult(status: process.terminationStatus,
-                             stdout: String(decoding: outBox.data, as: UTF8.self),
-                             stderr: String(decoding: errBox.data, as: UTF8.self))
+                             stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
+                             stderr: String(decoding: try Data(contentsOf: error), as: UTF8.self))
     }
 
     /// Finds a program on `PATH`, or nil.
@@ -72,9 +71,4 @@ public enum GeoProcess {
         }
         return nil
     }
-}
-
-/// A result slot written by one drain thread before `DispatchGroup.leave()` and read after `wait()`.
-private final class DataBox: @unchecked Sendable {
-    var data = Data()
 }

@@ -1,7 +1,8 @@
 // Test helper for PositionLogTests' crash test: appends the fixes it reads from standard input
 // (one JSON `Location` per line) to the position log at the path given as the argument, and
 // after each append prints the 0-based index of the fix, so the test knows which fixes the log
-// acknowledged before it sends SIGKILL. With `--sync N` the log fsyncs every N points.
+// acknowledged before it sends SIGKILL. With `--sync N` the log fsyncs every N points. At the
+// end of its input it waits for the kill rather than exiting, so every run ends in SIGKILL.
 import Foundation
 import GeoCore
 import Positioning
@@ -25,7 +26,7 @@ do {
         FileHandle.standardOutput.write(Data("\(index)\n".utf8))
         index += 1
     }
-    try log.close()
+    while true { pause() }
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(1)

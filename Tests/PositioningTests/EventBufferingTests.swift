@@ -20,7 +20,7 @@ private func describe(_ e: PositioningEvent) -> String {
 private func buffered(_ policy: AsyncStream<PositioningEvent>.Continuation.BufferingPolicy, count: Int) async throws -> [String] {
     let source = CustomPositionSource()
     let manager = PositioningManager(source: source, clock: ManualClock())
-    await manager.setConfiguration(.airborne)
+    await manager.setConfiguration(.airborne.unfiltered)
     let events = manager.events(bufferingPolicy: policy)
     await manager.start()
     #expect(await eventually { source.activeRuns == 1 })
@@ -53,6 +53,7 @@ private func buffered(_ policy: AsyncStream<PositioningEvent>.Continuation.Buffe
 
 @Test func events_droppingTheSequenceAndIterator_unsubscribes() async throws {
     let manager = PositioningManager(source: CustomPositionSource(), clock: ManualClock())
+    await manager.setConfiguration(.default.unfiltered)
     do {
         let events = manager.events()
         let iterator = events.makeAsyncIterator()
@@ -65,6 +66,7 @@ private func buffered(_ policy: AsyncStream<PositioningEvent>.Continuation.Buffe
 @Test func manager_postsNotificationsOff_postsNothing() async throws {
     let source = CustomPositionSource()
     let manager = PositioningManager(source: source, clock: ManualClock())
+    await manager.setConfiguration(.default.unfiltered)
     await manager.setPostsNotifications(false)
     let posts = Mutex(0)
     let center = NotificationCenter.default

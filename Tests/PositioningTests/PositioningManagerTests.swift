@@ -184,13 +184,29 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
     await manager.stop()
 }
 
-/// A delegate that is slow on its first batch, so later fixes queue up into one batch.
+/// A delegate that stays busy in its first call until `release()`, so the fixes that arrive
+/// meanwhile queue up.
 private final class SlowDelegate: PositioningDelegate {
     let batches = Mutex<[[Location]]>([])
     let failures = Mutex<[String]>([])
+    private let gate = Mutex<(released: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func release() {
+        let waiter = gate.withLock { g in g.released = true; defer { g.waiter = nil }; return g.waiter }
+        waiter?.resume()
+    }
+
     func positioningManager(_ manager: PositioningManager, didUpdateLocations locations: [Location]) async {
         let first = batches.withLock { b in b.append(locations); return b.count == 1 }
-        if first { try? await Task.sleep(for: .milliseconds(50)) }
+        guard first else { return }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = gate.withLock { g -> Bool in
+                if g.released { return true }
+                g.waiter = c
+                return false
+            }
+            if now { c.resume() }
+        }
     }
     func positioningManager(_ manager: PositioningManager, didFailWithError error: PositioningError) async {
         failures.withLock { $0.append("\(error.code)") }
@@ -208,9 +224,11 @@ private final class SlowDelegate: PositioningDelegate {
     source.yield(fix(t: 0, speed: 10))
     #expect(await eventually { delegate.batches.withLock { $0.count == 1 } })
     for t in 1..<20 { source.yield(fix(north: Double(t) * 10, t: Double(t), speed: 10)) }
+    #expect(await eventually { await manager.rawPosition?.timestamp == fix(t: 19).timestamp })
+    delegate.release()
     #expect(await eventually { delegate.batches.withLock { $0.joined().count == 20 } })
     let batches = delegate.batches.withLock { $0 }
-    #expect(batches.count < 20, "fixes that arrive while the delegate is busy are batched")
+    #expect(batches.count == 2, "the 19 fixes that arrived while the delegate was busy come as one batch")
     #expect(batches.joined().map(\.timestamp) == (0..<20).map { fix(t: Double($0)).timestamp })
     await manager.stop()
 }
