@@ -5,7 +5,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A real gpsd fed by `gpsfake` (Debian gpsd-clients) on a loopback port, for integration tests.
+/// A real gpsd on a loopback port, fed by `gpsfake` (Debian gpsd-clients) or reading a device
+/// URL itself, for integration tests.
 ///
 /// The test runner blocks signals that its children inherit; gpsd would then ignore gpsfake's
 /// SIGTERM and gpsfake wait forever. The daemon is therefore started through a small Python
@@ -25,12 +26,32 @@ public final class GPSFake: @unchecked Sendable { // Process is not Sendable; th
             return nil
         }
         let port = port ?? freePort()
+        return try launch(python: python, limit: limit, port: port,
+                          [gpsfake.path, "-q", "-1", "-P", String(port), "-c", String(cycle), log.path])
+    }
+
+    /// Starts gpsd itself (`gpsd -N -n`) on a free loopback port, reading `device` (a device
+    /// path or a URL such as `tcp://127.0.0.1:PORT`). Returns nil when gpsd is missing outside CI.
+    public static func startDaemon(device: String, limit: Int = 120) throws -> GPSFake? {
+        let sbin = URL(fileURLWithPath: "/usr/sbin/gpsd")
+        guard let gpsd = GeoProcess.which("gpsd") ?? (FileManager.default.isExecutableFile(atPath: sbin.path) ? sbin : nil),
+              let python = GeoProcess.which("python3") else {
+            if Fixtures.isCI { throw FixtureError.missing("gpsd and python3 are required under CI") }
+            print("note: skipping, gpsd not installed")
+            return nil
+        }
+        let port = freePort()
+        return try launch(python: python, limit: limit, port: port, [gpsd.path, "-N", "-n", "-S", String(port), device])
+    }
+
+    /// Runs `command` in its own process group with default signal handling, under `timeout`.
+    private static func launch(python: URL, limit: Int, port: Int, _ command: [String]) throws -> GPSFake {
         let reset = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
             + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGPIPE)]; "
             + "os.setpgid(0, 0); os.execvp('timeout', ['timeout', sys.argv[1]] + sys.argv[2:])"
         let process = Process()
         process.executableURL = python
-        process.arguments = ["-c", reset, String(limit), gpsfake.path, "-q", "-1", "-P", String(port), "-c", String(cycle), log.path]
+        process.arguments = ["-c", reset, String(limit)] + command
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -43,7 +64,10 @@ public final class GPSFake: @unchecked Sendable { // Process is not Sendable; th
     }
 
     /// Whether gpsd accepts connections yet.
-    public var isListening: Bool {
+    public var isListening: Bool { Self.isListening(port: port) }
+
+    /// Whether anything accepts TCP connections on 127.0.0.1:`port`.
+    public static func isListening(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var addr = sockaddr_in()

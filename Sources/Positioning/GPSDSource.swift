@@ -1,5 +1,5 @@
 import Foundation
-public import GeoCore
+import GeoCore
 import NMEACodec
 
 /// Positions from a gpsd daemon over its JSON protocol (gpsd_json(5)): connects, sends

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GeoCore
 
 /// Replays logged positions (HERE's `NMALoggedPositionSource`): paced by their timestamps,

@@ -1,5 +1,5 @@
 import Foundation
-public import GeoCore
+import GeoCore
 public import NMEACodec
 
 /// Positions decoded from an NMEA 0183 byte stream: a file, standard input, a TCP endpoint or a

@@ -1,5 +1,5 @@
 public import Foundation
-public import GeoCore
+import GeoCore
 import GPXCodec
 import NMEACodec
 

@@ -15,6 +15,7 @@ struct Geo: AsyncParsableCommand {
             EvalCommand.self,
             NMEACommand.self,
             TrackCommand.self,
+            SimulateCommand.self,
             ExtractCommand.self,
             RouteCommand.self,
         ]

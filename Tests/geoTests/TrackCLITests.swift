@@ -64,3 +64,26 @@ private func events(_ stdout: String) throws -> [[String: Any]] {
     #expect(result.status != 0)
     #expect(result.stderr.contains("port"))
 }
+
+@Test func simulate_servesNMEAThatGpsdAndTrackRead() throws {
+    // geo simulate → NMEA over TCP → a real gpsd → geo track: the simulated fixes come back.
+    let port = GPSFake.freePort()
+    let simulator = Process()
+    simulator.executableURL = GeoProcess.geoExecutable
+    simulator.arguments = ["simulate", "--nmea-tcp", String(port), "--interval", "0.2", "--count", "150"]
+    simulator.standardOutput = FileHandle.nullDevice
+    simulator.standardError = FileHandle.nullDevice
+    try simulator.run()
+    defer { simulator.terminate(); simulator.waitUntilExit() }
+    for _ in 0..<100 where !GPSFake.isListening(port: port) { usleep(50_000) }
+    guard let gpsd = try GPSFake.startDaemon(device: "tcp://127.0.0.1:\(port)") else { return }
+    defer { gpsd.stop() }
+    let result = try GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(gpsd.port)", "--preset", "raw", "--count", "5", "--for", "30"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let updates = try events(result.stdout).filter { $0["event"] as? String == "update" }
+    #expect(updates.count == 5)
+    // The default simulation drives at 13.9 m/s; NMEA carries speed in knots to 3 decimals.
+    #expect(updates.allSatisfy { abs(($0["speed"] as? Double ?? 0) - 13.9) < 0.01 }, "\(updates)")
+    // Inside the sample city, around 48.0 N 11.0 E.
+    #expect(updates.allSatisfy { abs(($0["lat"] as? Double ?? 0) - 48) < 0.05 && abs(($0["lon"] as? Double ?? 0) - 11) < 0.05 })
+}

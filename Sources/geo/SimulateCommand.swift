@@ -1,0 +1,146 @@
+import ArgumentParser
+import Foundation
+import GeoCore
+import NMEACodec
+import Positioning
+import Routing
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `geo simulate`: drives a route simulation and emits it as NMEA, to standard output or to TCP
+/// clients, so gpsd or any NMEA consumer can use simulated positions.
+struct SimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Simulate movement along a route and emit it as NMEA 0183 (GGA, GSA, RMC, VTG).",
+        discussion: """
+            Without --route the route is a car route across the embedded sample city. With \
+            --nmea-tcp PORT the sentences are served to every client of 127.0.0.1:PORT (for \
+            example gpsd -N tcp://127.0.0.1:PORT, or geo track --source nmea+tcp://127.0.0.1:PORT); \
+            otherwise they are written to standard output.
+            """
+    )
+
+    @Option(help: "A GeoJSON LineString (or a Feature holding one) to follow.")
+    var route: String?
+
+    @Option(help: "Movement speed, m/s.")
+    var speed: Double = 13.9
+
+    @Option(help: "Seconds between fixes.")
+    var interval: Double = 1
+
+    @Option(help: "One-sigma position noise per axis, metres (Gauss–Markov, 30 s).")
+    var noise: Double?
+
+    @Option(help: "Serve the sentences to TCP clients on 127.0.0.1 at this port.")
+    var nmeaTcp: Int?
+
+    @Option(help: "Stop after this many fixes.")
+    var count: Int?
+
+    @Flag(help: "Emit as fast as possible instead of one fix per interval.")
+    var fast = false
+
+    func validate() throws {
+        guard speed > 0, speed.isFinite, interval > 0, interval.isFinite else { throw ValidationError("--speed and --interval must be positive") }
+        if let noise, !(noise >= 0) { throw ValidationError("--noise must not be negative") }
+        if let nmeaTcp, !(1...65_535).contains(nmeaTcp) { throw ValidationError("--nmea-tcp needs a port in 1…65535") }
+    }
+
+    func run() async throws {
+        let polyline: [Coordinate]
+        if let route {
+            let geoJSON = try GeoJSON(data: Data(contentsOf: URL(fileURLWithPath: route)))
+            guard let line = Self.lineString(geoJSON) else { throw ValidationError("\(route) holds no LineString") }
+            polyline = line
+        } else {
+            polyline = try SampleCityRoute.make().route.geometry
+        }
+        let source = try RouteSimulationSource(
+            polyline: polyline, movementSpeed: .metersPerSecond(speed), updateInterval: .seconds(interval),
+            noise: noise.map { RouteSimulationSource.Noise(sigma: .meters($0)) }, pacing: fast ? .asFastAsPossible : .realTime,
+            startDate: Date())
+        let server = try nmeaTcp.map { try NMEAServer(port: $0) }
+        defer { server?.close() }
+        var emitted = 0
+        for try await event in source.events() {
+            guard case .location(let location) = event else { continue }
+            let sentences = try NMEAEncoder.sentences(for: location).joined()
+            if let server { server.broadcast(sentences) } else { FileHandle.standardOutput.write(Data(sentences.utf8)) }
+            emitted += 1
+            if let count, emitted >= count { break }
+        }
+    }
+
+    static func lineString(_ g: GeoJSON) -> [Coordinate]? {
+        switch g {
+        case .geometry(.lineString(let p)): p.map(\.coordinate)
+        case .feature(let f): if case .lineString(let p)? = f.geometry { p.map(\.coordinate) } else { nil }
+        case .featureCollection(let fs): fs.lazy.compactMap { f -> [Coordinate]? in
+            if case .lineString(let p)? = f.geometry { p.map(\.coordinate) } else { nil } }.first
+        default: nil
+        }
+    }
+}
+
+/// A loopback TCP server that sends the same text to every connected client; a thread accepts
+/// clients, a client that cannot keep up or has gone is dropped.
+final class NMEAServer: Sendable {
+    private let listener: Int32
+    private let clients = ClientList()
+
+    /// The connected client sockets, shared with the accepting thread.
+    private final class ClientList: Sendable {
+        let sockets = Mutex<[Int32]>([])
+    }
+
+    /// Listens on 127.0.0.1:`port`.
+    /// - Throws: `ValidationError` when the port cannot be bound.
+    init(port: Int) throws {
+        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 16) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(listener)
+            throw ValidationError("cannot listen on 127.0.0.1:\(port): \(reason)")
+        }
+        let listening = listener, clients = self.clients
+        Thread {
+            while true {
+                let client = accept(listening, nil, nil)
+                if client < 0 { return } // the listener was closed
+                clients.sockets.withLock { $0.append(client) }
+            }
+        }.start()
+    }
+
+    /// Sends `text` to every client, dropping those whose connection failed.
+    func broadcast(_ text: String) {
+        let bytes = Array(text.utf8)
+        clients.sockets.withLock { list in
+            list.removeAll { fd in
+                let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent == bytes.count { return false }
+                Glibc.close(fd)
+                return true
+            }
+        }
+    }
+
+    func close() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        Glibc.close(listener)
+        clients.sockets.withLock { list in list.forEach { Glibc.close($0) }; list = [] }
+    }
+}
