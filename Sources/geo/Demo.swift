@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import GeoCore
+import OSMImport
+import Positioning
+import RoadNetwork
+import Routing
+import TrackFiltering
 
 /// `geo demo`: a short tour of what LocationKit can do on the embedded default data.
 struct Demo: AsyncParsableCommand {
@@ -11,7 +16,68 @@ struct Demo: AsyncParsableCommand {
     func run() async throws {
         print("LocationKit demo — embedded default data, no files needed\n")
         try geoCoreTour()
+        let city = try SampleCityRoute.make()
+        roadsTour(city)
+        try await positioningTour(city)
     }
+
+    /// The sample city through the real import path, and a route across it.
+    private func roadsTour(_ city: SampleCityRoute) {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: city.pbf.path)[.size] as? Int) ?? 0
+        print("\nRoads: the embedded sample city (fictional, around 48.0 N 11.0 E)")
+        print("  generated and written as a real .osm.pbf: \(bytes / 1024) KiB at \(city.pbf.path)")
+        print("  car graph extracted in \(format(city.extractSeconds * 1000, 1)) ms: \(city.graph.nodeCount) nodes, \(city.graph.edgeCount) directed edges")
+        let r = city.route
+        print("  route south-west → north-east: \(format(r.distance.kilometers, 2)) km, \(format(r.durationSeconds / 60, 1)) min, "
+            + "\(r.edges.count) edges, \(r.geometry.count) shape points, found in \(format(city.routeSeconds * 1000, 2)) ms")
+        let names = r.edges.map { city.graph.name(of: $0) }.filter { !$0.isEmpty }
+            .reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        print("  via \(names.prefix(6).joined(separator: " → "))\(names.count > 6 ? " → …" : "")")
+    }
+
+    /// A simulated drive along the route through the PositioningManager, as fast as possible.
+    private func positioningTour(_ city: SampleCityRoute) async throws {
+        print("\nPositioning: a simulated drive along that route (13.9 m/s, 3 m noise, a fix every 2 s)")
+        let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z: a fixed, repeatable start
+        let source = try RouteSimulationSource(polyline: city.route.geometry, movementSpeed: .metersPerSecond(13.9),
+                                               updateInterval: .seconds(2), noise: .init(sigma: .meters(3), seed: 7),
+                                               pacing: .asFastAsPossible, startDate: start)
+        let manager = PositioningManager(source: source)
+        await manager.setConfiguration(.automotiveNavigation)
+        var updates = 0, shown = 0
+        var first: Location?, last: Location?
+        let events = manager.events(bufferingPolicy: .unbounded)
+        await manager.start()
+        for await event in events {
+            switch event {
+            case .updated(let l):
+                updates += 1
+                first = first ?? l
+                last = l
+                if shown < 4 || updates % 25 == 0 {
+                    shown += 1
+                    print("  update \(updates): \(format(l.coordinate.latitude, 6)), \(format(l.coordinate.longitude, 6)) "
+                        + "±\(format(l.horizontalAccuracy?.meters ?? .nan, 1)) m, \(format(l.speed?.metersPerSecond ?? .nan, 1)) m/s, "
+                        + "course \(format(l.course?.degrees ?? .nan, 0))°")
+                }
+            case .paused: print("  paused: stationary")
+            case .lost: print("  lost")
+            case .stopped: break
+            default: continue
+            }
+            if case .stopped = event { break }
+        }
+        let report = await manager.filterReport
+        let average = await manager.averageSpeed
+        print("  \(updates) updates delivered of \(report.received) fixes (automotiveNavigation preset: \(report.received - report.accepted) dropped, "
+            + "warm-up and distance filter); average speed \(format(average?.metersPerSecond ?? .nan, 1)) m/s")
+        if let first, let last {
+            print("  first update \(format(first.coordinate.distance(to: Self.origin(city)).meters, 0)) m along (after the 10 s warm-up), "
+                + "last \(format(last.coordinate.distance(to: city.route.geometry.last ?? last.coordinate).meters, 1)) m from the end")
+        }
+    }
+
+    private static func origin(_ city: SampleCityRoute) -> Coordinate { city.route.geometry.first ?? SampleCity.center }
 
     /// Geodesy on a handful of embedded landmarks.
     private func geoCoreTour() throws {

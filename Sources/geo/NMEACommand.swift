@@ -94,7 +94,7 @@ struct NMEACommand: ParsableCommand {
                 if let failure { throw failure }
                 try writer.endSegment()
                 try writer.endTrack()
-                var sink = try writer.finish()
+                let sink = try writer.finish()
                 sink.close()
             }
         }
