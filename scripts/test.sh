@@ -6,4 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 export LOCATIONKIT_DATA="${LOCATIONKIT_DATA:-$(cd .. && pwd)/shared/data}"
 swift build --build-tests
-swift test --skip-build "$@"
+# Serial: several tests wait synchronously on real child processes (gpsd, gpsfake, osmium, the
+# `geo` binary); run in parallel on a 2-core machine they can hold every thread of the
+# cooperative pool while other tests' tasks starve.
+swift test --skip-build --no-parallel "$@"

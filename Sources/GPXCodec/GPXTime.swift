@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+import GeoCore
 
 /// Fast ISO 8601 / XML Schema `dateTime` reading and writing for GPX times.
 ///
@@ -53,7 +54,7 @@ public enum GPXTime {
         guard expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
-        var seconds = Int64(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        var seconds = Int64(CivilCalendar.days(year: year, month: month, day: day)) * 86_400
         if i == hi { return makeDate(epochSeconds: seconds, fraction: 0, digits: 0) }
         guard i < hi, bytes[i] == 0x54 || bytes[i] == 0x74 || bytes[i] == 0x20 else { return nil }
         i += 1
@@ -119,7 +120,7 @@ public enum GPXTime {
         var days = chosen.seconds / 86_400
         var secondOfDay = chosen.seconds % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
-        let (y, m, d) = civil(fromDays: Int(days))
+        let (y, m, d) = CivilCalendar.date(fromDays: Int(days))
         var out = [UInt8]()
         out.reserveCapacity(32)
         if y < 0 { out.append(0x2D) }
@@ -156,30 +157,5 @@ public enum GPXTime {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant, "chrono-Compatible
-    /// Low-Level Date Algorithms", `days_from_civil`).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The inverse of `daysFromCivil` (Hinnant, `civil_from_days`).
-    static func civil(fromDays z0: Int) -> (year: Int, month: Int, day: Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }

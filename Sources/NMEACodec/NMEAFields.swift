@@ -1,3 +1,5 @@
+import GeoCore
+
 /// A cursor over the comma-separated fields of a sentence body, parsing in place.
 ///
 /// Field 0 is the address (`GPGGA`); `next()` returns the following fields one by one. A
@@ -262,28 +264,13 @@ public struct NMEADate: Hashable, Sendable, Comparable, CustomStringConvertible 
         self.day = day
     }
 
-    /// Days since 1970-01-01 (proleptic Gregorian), after Howard Hinnant's `days_from_civil`.
-    public var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
+    /// Days since 1970-01-01 (proleptic Gregorian).
+    public var daysSinceEpoch: Int { CivilCalendar.days(year: year, month: month, day: day) }
 
-    /// The date `days` after 1970-01-01, after Howard Hinnant's `civil_from_days`.
+    /// The date `days` after 1970-01-01.
     public init(daysSinceEpoch days: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
+        let (y, m, d) = CivilCalendar.date(fromDays: days)
+        self.init(year: y, month: m, day: d)
     }
 
     public static func < (a: NMEADate, b: NMEADate) -> Bool { a.daysSinceEpoch < b.daysSinceEpoch }

@@ -249,7 +249,7 @@ enum GPXGeoJSON {
             return "[\(c.longitude),\(c.latitude)]"
         }
         func props(_ pairs: [(String, String?)]) -> String {
-            "{" + pairs.compactMap { k, v in v.map { "\(string(k)):\(string($0))" } }.joined(separator: ",") + "}"
+            "{" + pairs.compactMap { k, v in v.map { "\(JSONLines.string(k)):\(JSONLines.string($0))" } }.joined(separator: ",") + "}"
         }
         for w in d.waypoints {
             features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(position(w))},\"properties\":"
@@ -268,23 +268,6 @@ enum GPXGeoJSON {
                          ("start", times.first.map(GPXTime.string(from:))), ("end", times.last.map(GPXTime.string(from:)))]) + "}")
         }
         try sink.write("{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n")
-    }
-
-    /// A JSON string literal (RFC 8259 §7).
-    static func string(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
     }
 }
 
