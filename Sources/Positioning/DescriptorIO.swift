@@ -76,7 +76,8 @@ enum Endpoint {
         var lastError = ECONNREFUSED
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let ai = entry {
-            let fd = socket(ai.pointee.ai_family, ai.pointee.ai_socktype, ai.pointee.ai_protocol)
+            // Close-on-exec: a child process the app spawns must not inherit the connection.
+            let fd = socket(ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), ai.pointee.ai_protocol)
             if fd >= 0 {
                 var timeout = timeval(tv_sec: 5, tv_usec: 0)
                 setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -114,12 +115,12 @@ enum Endpoint {
 
     /// Opens a file for reading (`-` is standard input).
     static func openFile(path: String) throws(PositioningError) -> Int32 {
-        if path == "-" { return dup(0) }
+        if path == "-" { return fcntl(0, F_DUPFD_CLOEXEC, 0) }
         return try openReadable(path, flags: O_RDONLY)
     }
 
     private static func openReadable(_ path: String, flags: Int32) throws(PositioningError) -> Int32 {
-        let fd = open(path, flags)
+        let fd = open(path, flags | O_CLOEXEC) // not inherited by child processes
         guard fd >= 0 else {
             let e = errno
             let reason = String(cString: strerror(e))

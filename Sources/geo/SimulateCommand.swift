@@ -100,7 +100,7 @@ final class NMEAServer: Sendable {
     /// Listens on 127.0.0.1:`port`.
     /// - Throws: `ValidationError` when the port cannot be bound.
     init(port: Int) throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var yes: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
