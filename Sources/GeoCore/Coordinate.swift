@@ -81,7 +81,8 @@ extension Coordinate {
 }
 
 extension Substring {
-    var trimmingSpaces: Substring {
+    /// The text without leading and trailing spaces (U+0020 only), for parsing fields.
+    public var trimmingSpaces: Substring {
         var s = self
         while s.first == " " { s.removeFirst() }
         while s.last == " " { s.removeLast() }

@@ -16,18 +16,6 @@ public struct ENU: Hashable, Sendable {
     public init(east: Double, north: Double, up: Double = 0) { self.east = east; self.north = north; self.up = up }
 }
 
-/// WGS84 constants used by the local frames (NIMA TR8350.2, table 3.1).
-enum WGS84 {
-    /// Semi-major axis, metres.
-    static let a = 6_378_137.0
-    /// Flattening.
-    static let f = 1 / 298.257223563
-    /// First eccentricity squared.
-    static let e2 = f * (2 - f)
-    /// Semi-minor axis, metres.
-    static let b = a * (1 - f)
-}
-
 extension Coordinate {
     /// The ECEF position of this point at ellipsoidal height `height` (metres above WGS84).
     ///
@@ -35,10 +23,10 @@ extension Coordinate {
     public func ecef(height: Double = 0) -> ECEF {
         let φ = latitude * .pi / 180, λ = longitude * .pi / 180
         let sφ = sin(φ), cφ = cos(φ)
-        let N = WGS84.a / (1 - WGS84.e2 * sφ * sφ).squareRoot() // prime vertical radius
+        let N = Ellipsoid.wgs84.equatorialRadius / (1 - Ellipsoid.wgs84.eccentricitySquared * sφ * sφ).squareRoot() // prime vertical radius
         return ECEF(x: (N + height) * cφ * cos(λ),
                     y: (N + height) * cφ * sin(λ),
-                    z: (N * (1 - WGS84.e2) + height) * sφ)
+                    z: (N * (1 - Ellipsoid.wgs84.eccentricitySquared) + height) * sφ)
     }
 
     /// The geodetic position of an ECEF point: coordinate and ellipsoidal height in metres.
@@ -46,13 +34,13 @@ extension Coordinate {
     /// Closed form of Vermeille (2002), "Direct transformation from geocentric coordinates to
     /// geodetic coordinates", J. Geodesy 76:451–454; exact to well below a micrometre at any height.
     public static func fromECEF(_ p: ECEF) -> (coordinate: Coordinate, height: Double) {
-        let a2 = WGS84.a * WGS84.a, e2 = WGS84.e2, e4 = e2 * e2
+        let a2 = Ellipsoid.wgs84.equatorialRadius * Ellipsoid.wgs84.equatorialRadius, e2 = Ellipsoid.wgs84.eccentricitySquared, e4 = e2 * e2
         let pxy2 = p.x * p.x + p.y * p.y
         let pxy = pxy2.squareRoot()
         let lon = atan2(p.y, p.x) * 180 / .pi
         guard pxy > 1e-9 else { // on the polar axis
             let lat: Double = p.z >= 0 ? 90 : -90
-            return (Coordinate(uncheckedLatitude: lat, longitude: Coordinate.normalizedLongitude(lon)), abs(p.z) - WGS84.b)
+            return (Coordinate(uncheckedLatitude: lat, longitude: Coordinate.normalizedLongitude(lon)), abs(p.z) - Ellipsoid.wgs84.polarRadius)
         }
         let pp = pxy2 / a2
         let q = (1 - e2) / a2 * p.z * p.z

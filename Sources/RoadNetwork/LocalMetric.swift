@@ -1,3 +1,4 @@
+import GeoCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,8 +23,7 @@ public struct LocalMetric: Hashable, Sendable {
 
     /// The metric at `latitude` degrees.
     public init(latitude: Double) {
-        let a = 6_378_137.0, f = 1 / 298.257223563   // WGS84 (NIMA TR8350.2 §3)
-        let e2 = f * (2 - f)
+        let a = Ellipsoid.wgs84.equatorialRadius, e2 = Ellipsoid.wgs84.eccentricitySquared
         let phi = latitude * .pi / 180
         let s = sin(phi)
         let w = 1 - e2 * s * s

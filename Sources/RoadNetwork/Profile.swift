@@ -1,3 +1,4 @@
+import GeoCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -525,14 +526,5 @@ public struct Profile: Hashable, Sendable {
         }
         if digits.hasSuffix(".") { digits.removeLast() }
         return digits.isEmpty ? nil : Double(digits)
-    }
-}
-
-extension Substring {
-    var trimmingSpaces: Substring {
-        var s = self
-        while s.first == " " { s.removeFirst() }
-        while s.last == " " { s.removeLast() }
-        return s
     }
 }

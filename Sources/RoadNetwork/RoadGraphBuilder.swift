@@ -1,3 +1,4 @@
+import GeoCore
 /// What a build kept, trimmed and ignored; every count is reported, nothing is fatal.
 public struct RoadGraphBuildReport: Hashable, Sendable, CustomStringConvertible {
     /// Ways given to the builder.

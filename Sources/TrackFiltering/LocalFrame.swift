@@ -19,9 +19,9 @@ public struct LocalFrame: Hashable, Sendable {
     let metersPerRadianNorth: Double
     let primeVerticalRadius: Double
 
-    /// WGS84 semi-major axis (m) and first eccentricity squared (NIMA TR8350.2 §3).
-    static let a = 6_378_137.0
-    static let e2 = 0.006_694_379_990_14
+    /// WGS84 semi-major axis (m) and first eccentricity squared.
+    static let a = Ellipsoid.wgs84.equatorialRadius
+    static let e2 = Ellipsoid.wgs84.eccentricitySquared
 
     /// The distance from the origin beyond which filters re-centre their frame, in metres.
     public static let recentringDistance = 20_000.0
