@@ -65,9 +65,9 @@ let package = Package(
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork"], swiftSettings: strictSettings),
 
-        // The command-line tool, a thin layer over the libraries.
-        .executableTarget(
-            name: "geo",
+        // The command-line tool's commands, a thin layer over the library entry points.
+        .target(
+            name: "GeoCLI",
             dependencies: [
                 "GeoCore",
                 "RoadNetwork",
@@ -81,6 +81,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+
+        // `geo`: a one-line main over GeoCLI.
+        .executableTarget(name: "geo", dependencies: ["GeoCLI"], swiftSettings: strictSettings),
 
         .testTarget(
             name: "GeoCoreTests",

@@ -1,9 +1,9 @@
-import ArgumentParser
+public import ArgumentParser
 
 /// `geo`: the LocationKit command-line tool, a thin layer over the libraries.
-@main
-struct Geo: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `geo` executable's `main` is one call to ``Geo/main()``.
+public struct Geo: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "geo",
         abstract: "LocationKit: positions, tracks, roads and maps from the command line.",
         subcommands: [
@@ -20,4 +20,6 @@ struct Geo: AsyncParsableCommand {
             RouteCommand.self,
         ]
     )
+
+    public init() {}
 }

@@ -1,0 +1,3 @@
+import GeoCLI
+
+await Geo.main()
