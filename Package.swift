@@ -83,7 +83,11 @@ let package = Package(
         ),
 
         // `geo`: a one-line main over GeoCLI.
-        .executableTarget(name: "geo", dependencies: ["GeoCLI"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "geo",
+            dependencies: ["GeoCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
 
         .testTarget(
             name: "GeoCoreTests",

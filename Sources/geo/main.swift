@@ -1,3 +1,4 @@
+import ArgumentParser
 import GeoCLI
 
 await Geo.main()
