@@ -83,11 +83,7 @@ let package = Package(
         ),
 
         // `geo`: a one-line main over GeoCLI.
-        .executableTarget(
-            name: "geo",
-            dependencies: ["GeoCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: strictSettings
-        ),
+        .executableTarget(name: "geo", dependencies: ["GeoCLI"], swiftSettings: strictSettings),
 
         .testTarget(
             name: "GeoCoreTests",

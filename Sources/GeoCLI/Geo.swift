@@ -22,4 +22,21 @@ public struct Geo: AsyncParsableCommand {
     )
 
     public init() {}
+
+    /// Parses the process arguments and runs the chosen subcommand: the `geo` executable's whole
+    /// `main`. (Called from another module's top-level code, `Geo.main()` resolves to
+    /// ArgumentParser's synchronous overload, which refuses async commands; this is the body of
+    /// its async `main()`.)
+    public static func runAsMain() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import GeoCLI
 
-await Geo.main()
+await Geo.runAsMain()
