@@ -73,11 +73,11 @@ struct EvalFilters: ParsableCommand {
             var results: [(name: String, metrics: [TrackMetrics])] = []
             var rejections = FilterReport()
             for s in 0..<UInt64(seeds) {
-                let (rows, report) = try evaluate(spec, truth: truth, seed: seed + s)
-                rejections.merge(report)
-                for (i, row) in rows.enumerated() {
-                    if results.count <= i { results.append((row.0, [])) }
-                    results[i].metrics.append(TrackMetrics(row.1, truth: truth))
+                let run = try evaluate(spec, truth: truth, seed: seed + s)
+                rejections.merge(run.report)
+                for (i, row) in run.rows.enumerated() {
+                    if results.count <= i { results.append((row.name, [])) }
+                    results[i].metrics.append(row.metrics)
                 }
             }
             let rawRMSE = mean(results[0].metrics.map(\.rmse))
@@ -110,143 +110,35 @@ struct EvalFilters: ParsableCommand {
         for g in goals { print("- " + g) }
     }
 
-    /// Every pipeline's output for one track and seed, and the online cleaner's report.
+    /// Every pipeline on one track and seed, with pykalman's output read from `--reference` and
+    /// the smoothers' input written to `--export`.
     private func evaluate(_ spec: (path: String, name: String, walk: Bool), truth: TruthTrack,
-                          seed: UInt64) throws -> ([(String, [Location])], FilterReport) {
-        let noisy = GNSSErrorModel(seed: seed).corrupt(truth)
+                          seed: UInt64) throws -> FilterEvaluation {
         let configuration: TrackFilterConfiguration = spec.walk ? .fitness : .automotiveNavigation
-        let kalmanParameters = configuration.kalman ?? KalmanParameters()
-
-        var rulesOnly = configuration
-        rulesOnly.kalman = nil
-        var rules = TrackCleaner(configuration: rulesOnly)
-        let delivered = noisy.compactMap { rules.process($0.fix, receivedAt: $0.receivedAt).location }
-        // The smoothers get every fix the rules accept (no distance filter: they thin nothing).
-        rulesOnly.minimumDistance = nil
-        var unthinned = TrackCleaner(configuration: rulesOnly)
-        let accepted = noisy.compactMap { unthinned.process($0.fix, receivedAt: $0.receivedAt).location }
-        var online = TrackCleaner(configuration: configuration)
-        let filtered = noisy.compactMap { online.process($0.fix, receivedAt: $0.receivedAt).location }
-        let smoothed = KalmanSmoother(parameters: kalmanParameters).smoothed(accepted)
-        var hc = FixedNoiseKalman()
-        let hcTrack = accepted.map { hc.process($0, frame: truth.frame) }
-
-        var rows: [(String, [Location])] = [
-            ("raw", noisy.map(\.fix)), ("rules", delivered), ("rules + Kalman", filtered), ("rules + RTS", smoothed),
-        ]
         let file = "\(spec.name)-\(seed)"
-        if let export {
-            try PykalmanBridge.write(accepted, truth: truth, parameters: kalmanParameters,
-                                     to: URL(fileURLWithPath: export).appendingPathComponent("\(file).input.csv"))
-        }
+        var referenceTrack: [Location]?
         if let reference {
             let url = URL(fileURLWithPath: reference).appendingPathComponent("\(file).pykalman.csv")
-            rows.append(("pykalman RTS (same input)", try PykalmanBridge.read(url, truth: truth)))
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw TrackCommandError("cannot read \(url.path); run scripts/eval/pykalman_rts.py first")
+            }
+            do {
+                referenceTrack = try PykalmanCSV.smoothed(String(decoding: data, as: UTF8.self), truth: truth)
+            } catch {
+                throw TrackCommandError("\(url.path): \(error.message)")
+            }
         }
-        rows.append(("HCKalmanFilter-style (fixed R)", hcTrack))
-        return (rows, online.report)
+        let run = FilterEvaluation(truth: truth, seed: seed, configuration: configuration, reference: referenceTrack)
+        if let export {
+            let url = URL(fileURLWithPath: export).appendingPathComponent("\(file).input.csv")
+            let text = PykalmanCSV.input(run.accepted, truth: truth, parameters: configuration.kalman ?? KalmanParameters())
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        return run
     }
 
     private func mean(_ xs: [Double]) -> Double { xs.isEmpty ? .nan : xs.reduce(0, +) / Double(xs.count) }
 
     private func f(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
-}
-
-/// A constant-velocity Kalman filter in the style of HCKalmanFilter, for contrast: fixed
-/// measurement noise (`rValue` 29, ignoring each fix's accuracy), finite-difference velocity
-/// as a measurement, its process noise (σ = 0.0625, discrete white-noise acceleration), no
-/// gating, no restart, speed and course not kept. Run in metres on a plane (HCKalmanFilter
-/// works in degrees) and with the velocity difference's sign the right way round.
-struct FixedNoiseKalman {
-    /// One axis: position and velocity, with a 2×2 covariance.
-    private struct Axis {
-        var x = 0.0, v = 0.0
-        var p00 = 0.0, p01 = 0.0, p11 = 0.0
-    }
-
-    let rValue = 29.0
-    let sigma = 0.0625
-    private var east = Axis(), north = Axis()
-    private var previous: (t: Date, e: Double, n: Double)?
-
-    mutating func process(_ fix: Location, frame: LocalFrame) -> Location {
-        let p = frame.point(for: fix.coordinate)
-        guard let prev = previous else {
-            east = Axis(x: p.east)
-            north = Axis(x: p.north)
-            previous = (fix.timestamp, p.east, p.north)
-            return fix
-        }
-        let dt = max(fix.timestamp.timeIntervalSince(prev.t), 1e-3)
-        let ve = (p.east - prev.e) / dt, vn = (p.north - prev.n) / dt
-        Self.step(&east, z: p.east, zv: ve, dt: dt, r: rValue, sigma: sigma)
-        Self.step(&north, z: p.north, zv: vn, dt: dt, r: rValue, sigma: sigma)
-        previous = (fix.timestamp, p.east, p.north)
-        var out = Location(coordinate: frame.coordinate(east: east.x, north: north.x), timestamp: fix.timestamp)
-        out.altitude = fix.altitude
-        return out
-    }
-
-    /// Predict with A = [[1, dt], [0, 1]], Q = σ·[[dt⁴/4, dt³/2], [dt³/2, dt²]]; update with
-    /// H = I and R = r·I.
-    private static func step(_ a: inout Axis, z: Double, zv: Double, dt: Double, r: Double, sigma: Double) {
-        let x = a.x + a.v * dt, v = a.v
-        let dt2 = dt * dt
-        let p00 = a.p00 + 2 * dt * a.p01 + dt2 * a.p11 + sigma * dt2 * dt2 / 4
-        let p01 = a.p01 + dt * a.p11 + sigma * dt2 * dt / 2
-        let p11 = a.p11 + sigma * dt2
-        // S = P + R; K = P S⁻¹.
-        let s00 = p00 + r, s01 = p01, s11 = p11 + r
-        let det = s00 * s11 - s01 * s01
-        let i00 = s11 / det, i01 = -s01 / det, i11 = s00 / det
-        let k00 = p00 * i00 + p01 * i01, k01 = p00 * i01 + p01 * i11
-        let k10 = p01 * i00 + p11 * i01, k11 = p01 * i01 + p11 * i11
-        let y0 = z - x, y1 = zv - v
-        a.x = x + k00 * y0 + k01 * y1
-        a.v = v + k10 * y0 + k11 * y1
-        // P = (I − K) P⁻.
-        a.p00 = (1 - k00) * p00 - k01 * p01
-        a.p01 = (1 - k00) * p01 - k01 * p11
-        a.p11 = -k10 * p01 + (1 - k11) * p11
-    }
-}
-
-/// The CSV hand-over to scripts/eval/pykalman_rts.py (the outside reference RTS smoother).
-enum PykalmanBridge {
-    /// Writes `t,east,north,accuracy,speed,speed_accuracy,course,course_accuracy` per fix (plane
-    /// metres in the truth frame; empty cells for missing values), with the model in a header
-    /// comment line: `# acceleration_noise=…,initial_speed_sigma=…,assumed_speed_accuracy=…,assumed_course_accuracy=…`.
-    static func write(_ fixes: [Location], truth: TruthTrack, parameters: KalmanParameters, to url: URL) throws {
-        var text = "# acceleration_noise=\(parameters.accelerationNoise),initial_speed_sigma=\(parameters.initialSpeedUncertainty.metersPerSecond)"
-            + ",assumed_speed_accuracy=\(parameters.assumedSpeedAccuracy.metersPerSecond),assumed_course_accuracy=\(parameters.assumedCourseAccuracy)"
-            + ",assumed_accuracy=\(parameters.assumedAccuracy.meters)\n"
-        text += "t,east,north,accuracy,speed,speed_accuracy,course,course_accuracy\n"
-        let t0 = truth.times[0]
-        func cell(_ x: Double?) -> String { x.map { "\($0)" } ?? "" }
-        for fix in fixes {
-            let p = truth.frame.point(for: fix.coordinate)
-            text += "\(fix.timestamp.timeIntervalSince(t0)),\(p.east),\(p.north),\(cell(fix.horizontalAccuracy?.meters)),"
-                + "\(cell(fix.speed?.metersPerSecond)),\(cell(fix.speedAccuracy?.metersPerSecond)),"
-                + "\(cell(fix.course?.degrees)),\(cell(fix.courseAccuracy))\n"
-        }
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-    }
-
-    /// Reads `t,east,north` rows back as fixes.
-    static func read(_ url: URL, truth: TruthTrack) throws -> [Location] {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw TrackCommandError("cannot read \(url.path); run scripts/eval/pykalman_rts.py first")
-        }
-        var out: [Location] = []
-        for (i, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() {
-            if line.hasPrefix("#") || line.hasPrefix("t,") { continue }
-            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard cells.count >= 3, let t = Double(cells[0]), let e = Double(cells[1]), let n = Double(cells[2]) else {
-                throw TrackCommandError("\(url.path):\(i + 1): expected t,east,north")
-            }
-            out.append(Location(coordinate: truth.frame.coordinate(east: e, north: n), timestamp: truth.times[0].addingTimeInterval(t)))
-        }
-        return out
-    }
 }

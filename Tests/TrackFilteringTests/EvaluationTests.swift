@@ -62,3 +62,49 @@ func syntheticWalk() -> [Location] {
     let m = TrackMetrics(smoothed, truth: truth), raw = TrackMetrics(noisy, truth: truth)
     #expect(m.rmse < 0.4 * raw.rmse, "raw \(raw.rmse) m, smoothed \(m.rmse) m")
 }
+
+@Test func filterEvaluation_rowsInOrderAndSmoothersBeatRaw() throws {
+    let truth = try TruthTrack(resampling: syntheticWalk(), stopDuration: .seconds(300))
+    let run = FilterEvaluation(truth: truth, seed: 7, configuration: .fitness)
+    #expect(run.rows.map(\.name) == ["raw", "rules", "rules + Kalman", "rules + RTS", "HCKalmanFilter-style (fixed R)"])
+    let raw = run.rows[0].metrics.rmse
+    for row in run.rows[2...3] { #expect(row.metrics.rmse < 0.5 * raw, "\(row.name): \(row.metrics.rmse) m vs raw \(raw) m") }
+    #expect(run.report.received == GNSSErrorModel(seed: 7).corrupt(truth).count)
+    #expect(!run.accepted.isEmpty && run.accepted.count <= run.report.received)
+    // A reference track becomes its own row, before the contrast row.
+    let withReference = FilterEvaluation(truth: truth, seed: 7, configuration: .fitness, reference: truth.locations)
+    #expect(withReference.rows[4].name == "pykalman RTS (same input)")
+    #expect(withReference.rows[4].metrics.rmse < 1e-6) // metres: the truth itself
+}
+
+@Test func fixedNoiseKalman_ignoresAccuracyAndFollowsAStraightLine() {
+    // 1.4 m/s east, one fix a second; a 20 m jump at t = 30 s claimed at 1 m accuracy.
+    var a = FixedNoiseKalman(), b = FixedNoiseKalman()
+    var lastA = (east: 0.0, north: 0.0), lastB = lastA
+    for t in 0..<60 {
+        let jump = t == 30 ? 20.0 : 0
+        lastA = plane(a.process(fix(Double(t), east: 1.4 * Double(t), north: jump, accuracy: 1), frame: testFrame))
+        lastB = plane(b.process(fix(Double(t), east: 1.4 * Double(t), north: jump, accuracy: 50), frame: testFrame))
+        if t == 30 { #expect(lastA.north < 20 && lastA.north > 0, "the jump is damped: \(lastA.north) m") }
+    }
+    // Fixed R: the claimed accuracy changes nothing.
+    #expect(abs(lastA.east - lastB.east) < 1e-9 && abs(lastA.north - lastB.north) < 1e-9) // metres
+    #expect(abs(lastA.east - 1.4 * 59) < 3) // metres behind or ahead of the truth at the end
+}
+
+@Test func pykalmanCSV_roundTripsPositionsAndNamesBadLines() throws {
+    let truth = try TruthTrack(resampling: syntheticWalk(), stopDuration: nil)
+    let fixes = Array(truth.locations.prefix(50))
+    let text = PykalmanCSV.input(fixes, truth: truth, parameters: KalmanParameters())
+    #expect(text.hasPrefix("# acceleration_noise="))
+    #expect(text.split(separator: "\n").count == 52)
+    // The python script echoes t,east,north first: reading the input back returns the fixes.
+    let back = try PykalmanCSV.smoothed(text, truth: truth)
+    #expect(back.count == fixes.count)
+    for (x, y) in zip(back, fixes) {
+        #expect(abs(x.timestamp.timeIntervalSince(y.timestamp)) < 1e-6) // seconds
+        #expect(Geodesic.wgs84.inverse(from: x.coordinate, to: y.coordinate).distance.meters < 1e-6)
+    }
+    let error = #expect(throws: TrackFilteringError.self) { try PykalmanCSV.smoothed("t,east,north\n0,1,2\n1,x,2\n", truth: truth) }
+    #expect(error?.message.hasPrefix("line 3:") == true, "\(String(describing: error))")
+}

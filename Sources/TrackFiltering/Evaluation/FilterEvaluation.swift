@@ -1,0 +1,59 @@
+public import GeoCore
+
+/// The filter evaluation of `geo eval filters` on one truth track and error seed: realistic GNSS
+/// error injected into the truth (`GNSSErrorModel`), then every pipeline run on the same noisy
+/// fixes, each measured against the truth (`TrackMetrics`).
+public struct FilterEvaluation: Sendable {
+    /// One pipeline's output.
+    public struct Row: Sendable {
+        /// The pipeline: `raw`, `rules`, `rules + Kalman`, `rules + RTS`, the reference, the contrast.
+        public var name: String
+        /// Its track, in delivery order.
+        public var track: [Location]
+        /// Its metrics against the truth.
+        public var metrics: TrackMetrics
+    }
+
+    /// The pipelines' rows: raw fixes, rules only, rules + Kalman (online), rules + RTS, the
+    /// reference when one was given, and the HCKalmanFilter-style contrast (`FixedNoiseKalman`).
+    public let rows: [Row]
+    /// The fixes the rules accept without thinning: the smoothers' (and pykalman's) input.
+    public let accepted: [Location]
+    /// The online pipeline's rejection report.
+    public let report: FilterReport
+
+    /// Runs every pipeline on `truth` corrupted with `seed`.
+    /// - Parameters:
+    ///   - configuration: the rules and Kalman parameters (`.fitness` for walks,
+    ///     `.automotiveNavigation` for drives).
+    ///   - reference: an outside smoother's output on this run's `accepted` fixes (pykalman's
+    ///     RTS, read back with `PykalmanCSV.smoothed`), added as the row `pykalman RTS (same input)`.
+    /// - Complexity: O(n) per pipeline, n the truth's samples.
+    public init(truth: TruthTrack, seed: UInt64, configuration: TrackFilterConfiguration, reference: [Location]? = nil) {
+        let noisy = GNSSErrorModel(seed: seed).corrupt(truth)
+        let kalmanParameters = configuration.kalman ?? KalmanParameters()
+
+        var rulesOnly = configuration
+        rulesOnly.kalman = nil
+        var rules = TrackCleaner(configuration: rulesOnly)
+        let delivered = noisy.compactMap { rules.process($0.fix, receivedAt: $0.receivedAt).location }
+        // The smoothers get every fix the rules accept (no distance filter: they thin nothing).
+        rulesOnly.minimumDistance = nil
+        var unthinned = TrackCleaner(configuration: rulesOnly)
+        let accepted = noisy.compactMap { unthinned.process($0.fix, receivedAt: $0.receivedAt).location }
+        var online = TrackCleaner(configuration: configuration)
+        let filtered = noisy.compactMap { online.process($0.fix, receivedAt: $0.receivedAt).location }
+        let smoothed = KalmanSmoother(parameters: kalmanParameters).smoothed(accepted)
+        var fixedNoise = FixedNoiseKalman()
+        let contrast = accepted.map { fixedNoise.process($0, frame: truth.frame) }
+
+        var tracks: [(String, [Location])] = [
+            ("raw", noisy.map(\.fix)), ("rules", delivered), ("rules + Kalman", filtered), ("rules + RTS", smoothed),
+        ]
+        if let reference { tracks.append(("pykalman RTS (same input)", reference)) }
+        tracks.append(("HCKalmanFilter-style (fixed R)", contrast))
+        rows = tracks.map { Row(name: $0.0, track: $0.1, metrics: TrackMetrics($0.1, truth: truth)) }
+        self.accepted = accepted
+        report = online.report
+    }
+}
