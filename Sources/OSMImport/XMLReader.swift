@@ -210,14 +210,6 @@ struct OSMXMLParser {
     /// The window as a buffer, for the value parsers; valid until the next token.
     private var window: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: scanner.buf, count: scanner.end) }
 
-    @inline(__always)
-    private static func equals(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, _ s: StaticString) -> Bool {
-        guard r.count == s.utf8CodeUnitCount else { return false }
-        let p = s.utf8Start
-        for (i, j) in r.enumerated() where b[j] != p[i] { return false }
-        return true
-    }
-
     private mutating func handleEnd() throws(OSMError) {
         let name = scanner.nameRange
         switch name.count {
@@ -264,7 +256,7 @@ struct OSMXMLParser {
                fla >= -900_000_000, fla <= 900_000_000, flo >= -1_800_000_000, flo <= 1_800_000_000 {
                 lat = Int32(fla)
                 lon = Int32(flo)
-            } else if scanner.attribute("visible").map({ Self.equals(b, $0, "false") }) != true {
+            } else if scanner.attribute("visible").map({ scanner.equals($0, "false") }) != true {
                 // A deleted node in a history file has no position; anything else is absurd.
                 nodeValid = false
             }
@@ -278,7 +270,7 @@ struct OSMXMLParser {
             guard open == .relation else { throw error(.invalidXML, "<member> outside a relation") }
             guard let t = scanner.attribute("type") else { throw error(.invalidXML, "<member> needs a type") }
             let type: OSMElementType
-            if Self.equals(b, t, "node") { type = .node } else if Self.equals(b, t, "way") { type = .way } else if Self.equals(b, t, "relation") { type = .relation } else {
+            if scanner.equals(t, "node") { type = .node } else if scanner.equals(t, "way") { type = .way } else if scanner.equals(t, "relation") { type = .relation } else {
                 throw error(.invalidXML, "unknown member type")
             }
             let ref = try integer(b, scanner.attribute("ref"), "ref")
@@ -330,7 +322,7 @@ struct OSMXMLParser {
         if let r = scanner.attribute("changeset") { m.changeset = try integer(b, r, "changeset"); any = true }
         if let r = scanner.attribute("uid") { m.uid = Int32(truncatingIfNeeded: try integer(b, r, "uid")); any = true }
         if let r = scanner.attribute("user") { m.user = try text(r); any = true }
-        if let r = scanner.attribute("visible") { m.visible = !Self.equals(b, r, "false"); any = true }
+        if let r = scanner.attribute("visible") { m.visible = !scanner.equals(r, "false"); any = true }
         if let r = scanner.attribute("timestamp") {
             guard let t = Self.timestamp(b, r) else { throw error(.invalidXML, "timestamp is not YYYY-MM-DDTHH:MM:SSZ") }
             m.timestamp = t
