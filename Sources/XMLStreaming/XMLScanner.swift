@@ -135,21 +135,15 @@ public struct XMLScanner {
         return true
     }
 
+    /// Moves the line count at `buf[0]` past the first `limit` bytes (before they are dropped).
     private mutating func countNewlines(upTo limit: Int) {
-        var p = 0
-        while p < limit, let hit = memchr(buf + p, 0x0A, limit - p) {
-            let i = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            baseLine += 1
-            baseLineStart = baseOffset + i + 1
-            p = i + 1
-        }
+        (baseLine, baseLineStart) = lineAndStart(after: limit)
     }
 
     // MARK: - Locations and errors
 
-    /// Line and column of an absolute offset inside the window or at its end.
-    public func location(of offset: Int) -> (line: Int, column: Int) {
-        let limit = max(0, min(offset - baseOffset, end))
+    /// The line after the first `limit` bytes of the window, and the absolute offset where it starts.
+    private func lineAndStart(after limit: Int) -> (line: Int, start: Int) {
         var line = baseLine, lineStart = baseLineStart
         var p = 0
         while p < limit, let hit = memchr(buf + p, 0x0A, limit - p) {
@@ -158,6 +152,12 @@ public struct XMLScanner {
             lineStart = baseOffset + i + 1
             p = i + 1
         }
+        return (line, lineStart)
+    }
+
+    /// Line and column of an absolute offset inside the window or at its end.
+    public func location(of offset: Int) -> (line: Int, column: Int) {
+        let (line, lineStart) = lineAndStart(after: max(0, min(offset - baseOffset, end)))
         return (line, offset - lineStart + 1)
     }
 
