@@ -47,11 +47,14 @@ let package = Package(
         // zlib from the system (pkg-config), for PBF blobs and gzip XML.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // The one XML tokenizer: a byte-level streaming pull scanner, shared by GPX and OSM XML.
+        .target(name: "XMLStreaming", swiftSettings: strictSettings),
+
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
-        .target(name: "OSMImport", dependencies: ["GeoCore", "CZlib", "RoadNetwork"], swiftSettings: strictSettings),
+        .target(name: "OSMImport", dependencies: ["GeoCore", "CZlib", "RoadNetwork", "XMLStreaming"], swiftSettings: strictSettings),
 
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
-        .target(name: "GPXCodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        .target(name: "GPXCodec", dependencies: ["GeoCore", "XMLStreaming"], swiftSettings: strictSettings),
 
         // NMEA 0183 scanner, parsers, epoch assembly, encoder and gpsd JSON, over bytes.
         .target(name: "NMEACodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
@@ -120,6 +123,11 @@ let package = Package(
         .testTarget(
             name: "OSMImportTests",
             dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "XMLStreamingTests",
+            dependencies: ["XMLStreaming"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GeoCore
+import XMLStreaming
 
 /// One step of a GPX file, in file order, as the streaming reader produces it.
 public enum GPXEvent: Hashable, Sendable {
@@ -73,8 +74,8 @@ public final class GPXStreamReader {
 /// The reader's state machine: a struct, so the hot path has no dynamic exclusivity checks.
 struct GPXParser {
     private var scanner: XMLScanner
-    private var text = ByteBuffer()
-    private var pointRaw = ByteBuffer(capacity: 1024)
+    private var text = XMLByteBuffer()
+    private var pointRaw = XMLByteBuffer(capacity: 1024)
     private var pending: [GPXEvent] = []
     private var pendingIndex = 0
     private enum Context { case start, document, route, track, segment, finished }
@@ -89,7 +90,7 @@ struct GPXParser {
     private(set) var usesGPX10Elements = false
 
     init(source: some GPXByteSource) {
-        scanner = XMLScanner(source: source)
+        scanner = XMLScanner(source: GPXSourceAdapter(base: source))
     }
 
     /// Bytes in the reader's window (its memory, apart from the current point).
@@ -114,6 +115,25 @@ struct GPXParser {
             context = .finished
             throw error
         }
+    }
+
+    // MARK: - Tokens and errors
+
+    /// The scanner's next token, its errors as `GPXError`s.
+    @inline(__always)
+    private mutating func nextToken() throws(GPXError) -> XMLTokenKind {
+        do { return try scanner.next() } catch { throw GPXError(error) }
+    }
+
+    /// Appends the range's text to `text`, references decoded (see `XMLScanner.appendDecoded`).
+    private mutating func decode(_ r: Range<Int>, normalizeSpace: Bool) throws(GPXError) {
+        do { try scanner.appendDecoded(r, to: &text, normalizeSpace: normalizeSpace) } catch { throw GPXError(error) }
+    }
+
+    /// An error located at an absolute input offset.
+    private func failure(_ code: GPXError.Code, _ message: String, at offset: Int) -> GPXError {
+        let (line, column) = scanner.location(of: offset)
+        return GPXError(code, message, line: line, column: column, offset: offset)
     }
 
     // MARK: - Element names
@@ -195,7 +215,7 @@ struct GPXParser {
             return try readHeader()
         case .document:
             while true {
-                switch try scanner.next() {
+                switch try nextToken() {
                 case .startTag:
                     switch tag() {
                     case .metadata:
@@ -251,7 +271,7 @@ struct GPXParser {
                     guard !events.isEmpty || hasMetadata10 else { return nil }
                     return try emitting(events)
                 case .endOfInput:
-                    throw scanner.error(.truncated, "the input ends before </gpx>", at: scanner.endOffset)
+                    throw failure(.truncated, "the input ends before </gpx>", at: scanner.endOffset)
                 default:
                     // White space, comments, processing instructions; stray text in a
                     // container is ignored (lenient, as other readers are).
@@ -260,7 +280,7 @@ struct GPXParser {
             }
         case .route:
             while true {
-                switch try scanner.next() {
+                switch try nextToken() {
                 case .startTag:
                     if case .rtept = tag() { return .routePoint(try readPoint()) }
                     var info = routeInfo
@@ -277,7 +297,7 @@ struct GPXParser {
             }
         case .track:
             while true {
-                switch try scanner.next() {
+                switch try nextToken() {
                 case .startTag:
                     if case .trkseg = tag() {
                         segmentExtensions = nil
@@ -302,7 +322,7 @@ struct GPXParser {
             }
         case .segment:
             while true {
-                switch try scanner.next() {
+                switch try nextToken() {
                 case .startTag:
                     switch tag() {
                     case .trkpt:
@@ -349,7 +369,7 @@ struct GPXParser {
         // A UTF-8 byte-order mark is allowed; UTF-16 / UTF-32 are not supported.
         var first = true
         while true {
-            let kind = try scanner.next()
+            let kind = try nextToken()
             if first {
                 first = false
                 if kind == .text {
@@ -358,10 +378,10 @@ struct GPXParser {
                     let b = scanner.buf
                     if r.count >= 3, b[lo] == 0xEF, b[lo + 1] == 0xBB, b[lo + 2] == 0xBF { lo += 3 }
                     if r.count >= 2, (b[lo] == 0xFE && b[lo + 1] == 0xFF) || (b[lo] == 0xFF && b[lo + 1] == 0xFE) || b[lo] == 0 {
-                        throw scanner.error(.unsupportedEncoding, "UTF-16 or UTF-32 input is not supported; convert it to UTF-8", at: 0)
+                        throw failure(.unsupportedEncoding, "UTF-16 or UTF-32 input is not supported; convert it to UTF-8", at: 0)
                     }
                     if !scanner.isBlank(lo..<r.upperBound) {
-                        throw scanner.error(.malformedXML, "text before the root element", at: scanner.tokenOffset)
+                        throw failure(.malformedXML, "text before the root element", at: scanner.tokenOffset)
                     }
                     continue
                 }
@@ -371,19 +391,19 @@ struct GPXParser {
                 try checkDeclaration()
             case .text:
                 if !scanner.isBlank(scanner.tokenRange) {
-                    throw scanner.error(.malformedXML, "text before the root element", at: scanner.tokenOffset)
+                    throw failure(.malformedXML, "text before the root element", at: scanner.tokenOffset)
                 }
             case .comment, .doctype:
                 continue
             case .startTag:
                 guard case .gpx = tag() else {
-                    throw scanner.error(.notGPX, "the root element is <\(scanner.nameString)>, not <gpx>", at: scanner.tokenOffset)
+                    throw failure(.notGPX, "the root element is <\(scanner.nameString)>, not <gpx>", at: scanner.tokenOffset)
                 }
                 return try startDocument()
             case .endOfInput:
-                throw scanner.error(.truncated, "the input ends before the <gpx> element", at: scanner.endOffset)
+                throw failure(.truncated, "the input ends before the <gpx> element", at: scanner.endOffset)
             default:
-                throw scanner.error(.malformedXML, "unexpected markup before the root element", at: scanner.tokenOffset)
+                throw failure(.malformedXML, "unexpected markup before the root element", at: scanner.tokenOffset)
             }
         }
     }
@@ -396,7 +416,7 @@ struct GPXParser {
         let rest = decl[decl.index(found, offsetBy: 8)...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
         let name = rest.prefix { $0 != "\"" && $0 != "'" }
         guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(String(name)) else {
-            throw scanner.error(.unsupportedEncoding, "encoding '\(name)' is not supported; only UTF-8 is", at: scanner.tokenOffset)
+            throw failure(.unsupportedEncoding, "encoding '\(name)' is not supported; only UTF-8 is", at: scanner.tokenOffset)
         }
     }
 
@@ -404,9 +424,10 @@ struct GPXParser {
         var header = GPXHeader()
         var defaultNamespace: String?
         var declaredVersion: String?
-        for a in scanner.attributes {
-            let name = scanner.string((scanner.tokenStart + a.nameLo)..<(scanner.tokenStart + a.nameHi))
-            let value = try attributeString((scanner.tokenStart + a.valueLo)..<(scanner.tokenStart + a.valueHi)) ?? ""
+        for i in 0..<scanner.attributeCount {
+            let a = scanner.attribute(at: i)
+            let name = scanner.string(a.name)
+            let value = try attributeString(a.value) ?? ""
             if name == "version" { declaredVersion = value }
             else if name == "creator" { header.creator = value }
             else if name == "xmlns" { defaultNamespace = value }
@@ -461,16 +482,16 @@ struct GPXParser {
 
     private mutating func readPointBody(start: Int) throws(GPXError) -> GPXPoint {
         guard let latRange = scanner.attribute("lat") else {
-            throw scanner.error(.missingAttribute, "<\(scanner.nameString)> has no lat attribute", at: start)
+            throw failure(.missingAttribute, "<\(scanner.nameString)> has no lat attribute", at: start)
         }
         guard let lonRange = scanner.attribute("lon") else {
-            throw scanner.error(.missingAttribute, "<\(scanner.nameString)> has no lon attribute", at: start)
+            throw failure(.missingAttribute, "<\(scanner.nameString)> has no lon attribute", at: start)
         }
         guard let lat = GPXNumber.double(scanner.buf + latRange.lowerBound, latRange.count), lat >= -90, lat <= 90 else {
-            throw scanner.error(.invalidValue, "lat='\(scanner.string(latRange))' is not a latitude in [-90, 90]", at: start)
+            throw failure(.invalidValue, "lat='\(scanner.string(latRange))' is not a latitude in [-90, 90]", at: start)
         }
         guard let lon = GPXNumber.double(scanner.buf + lonRange.lowerBound, lonRange.count), lon >= -180, lon <= 180 else {
-            throw scanner.error(.invalidValue, "lon='\(scanner.string(lonRange))' is not a longitude in [-180, 180]", at: start)
+            throw failure(.invalidValue, "lon='\(scanner.string(lonRange))' is not a longitude in [-180, 180]", at: start)
         }
         // GPX allows lon = 180 (longitudeType is [-180, 180)); Coordinate wants [-180, 180).
         var point = GPXPoint(coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon == 180 ? -180 : lon))
@@ -478,7 +499,7 @@ struct GPXParser {
         // A reused buffer for the point's raw extensions (one String allocation per point).
         pointRaw.reset()
         while true {
-            switch try scanner.next() {
+            switch try nextToken() {
             case .startTag:
                 switch tag() {
                 case .ele: point.elevation = Distance(meters: try readDouble())
@@ -500,7 +521,7 @@ struct GPXParser {
                     // An empty <fix></fix> (written by some tools) says nothing.
                     if value.isEmpty { continue }
                     guard let fix = GPXFix(rawValue: value) else {
-                        throw scanner.error(.invalidValue, "fix '\(value)' is not one of none, 2d, 3d, dgps, pps", at: offset)
+                        throw failure(.invalidValue, "fix '\(value)' is not one of none, 2d, 3d, dgps, pps", at: offset)
                     }
                     point.fix = fix
                 case .sat: point.satellites = try readInteger()
@@ -531,7 +552,7 @@ struct GPXParser {
         var m = GPXMetadata()
         if scanner.selfClosing { return m }
         while true {
-            switch try scanner.next() {
+            switch try nextToken() {
             case .startTag:
                 switch tag() {
                 case .name: m.name = try readString()
@@ -557,7 +578,7 @@ struct GPXParser {
         var p = GPXPerson()
         if scanner.selfClosing { return p }
         while true {
-            switch try scanner.next() {
+            switch try nextToken() {
             case .startTag:
                 switch tag() {
                 case .name: p.name = try readString()
@@ -581,7 +602,7 @@ struct GPXParser {
         var c = GPXCopyright(author: try attributeString(scanner.attribute("author")) ?? "")
         if scanner.selfClosing { return c }
         while true {
-            switch try scanner.next() {
+            switch try nextToken() {
             case .startTag:
                 switch tag() {
                 case .year: c.year = try readString()
@@ -599,12 +620,12 @@ struct GPXParser {
     private mutating func readLink() throws(GPXError) -> GPXLink {
         let offset = scanner.tokenOffset
         guard let href = try attributeString(scanner.attribute("href")) else {
-            throw scanner.error(.missingAttribute, "<link> has no href attribute", at: offset)
+            throw failure(.missingAttribute, "<link> has no href attribute", at: offset)
         }
         var link = GPXLink(href: href)
         if scanner.selfClosing { return link }
         while true {
-            switch try scanner.next() {
+            switch try nextToken() {
             case .startTag:
                 switch tag() {
                 case .text: link.text = try readString()
@@ -623,10 +644,10 @@ struct GPXParser {
         let offset = scanner.tokenOffset
         func value(_ name: StaticString) throws(GPXError) -> Double {
             guard let r = scanner.attribute(name) else {
-                throw scanner.error(.missingAttribute, "<bounds> has no \(name) attribute", at: offset)
+                throw failure(.missingAttribute, "<bounds> has no \(name) attribute", at: offset)
             }
             guard let v = GPXNumber.double(scanner.buf + r.lowerBound, r.count) else {
-                throw scanner.error(.invalidValue, "<bounds> \(name)='\(scanner.string(r))' is not a number", at: offset)
+                throw failure(.invalidValue, "<bounds> \(name)='\(scanner.string(r))' is not a number", at: offset)
             }
             return v
         }
@@ -665,9 +686,9 @@ struct GPXParser {
         if scanner.selfClosing { return }
         let depth = scanner.depth
         while true {
-            switch try scanner.next() {
+            switch try nextToken() {
             case .text:
-                try scanner.appendDecoded(scanner.tokenRange, to: &text)
+                try decode(scanner.tokenRange, normalizeSpace: false)
             case .cdata:
                 let r = scanner.tokenRange
                 text.append(scanner.buf + r.lowerBound + 9, count: r.count - 12)
@@ -691,7 +712,7 @@ struct GPXParser {
         try readText()
         let v = GPXNumber.double(text.base, text.count)
         guard let v else {
-            throw scanner.error(.invalidValue, "'\(text.string())' is not a number", at: offset)
+            throw failure(.invalidValue, "'\(text.string())' is not a number", at: offset)
         }
         return v
     }
@@ -701,7 +722,7 @@ struct GPXParser {
         try readText()
         let v = GPXNumber.integer(text.base, text.count)
         guard let v else {
-            throw scanner.error(.invalidValue, "'\(text.string())' is not an integer", at: offset)
+            throw failure(.invalidValue, "'\(text.string())' is not an integer", at: offset)
         }
         return v
     }
@@ -710,7 +731,7 @@ struct GPXParser {
         let offset = scanner.tokenOffset
         try readText()
         guard let d = GPXTime.date(from: text.bytes) else {
-            throw scanner.error(.invalidValue, "'\(text.string())' is not an ISO 8601 time", at: offset)
+            throw failure(.invalidValue, "'\(text.string())' is not an ISO 8601 time", at: offset)
         }
         return d
     }
@@ -718,7 +739,7 @@ struct GPXParser {
     private mutating func attributeString(_ r: Range<Int>?) throws(GPXError) -> String? {
         guard let r else { return nil }
         text.reset()
-        try scanner.appendDecoded(r, to: &text, normalizeSpace: true)
+        try decode(r, normalizeSpace: true)
         return text.string()
     }
 
@@ -727,7 +748,7 @@ struct GPXParser {
         if scanner.selfClosing { return }
         let depth = scanner.depth
         while true {
-            if try scanner.next() == .endTag, scanner.depth < depth { return }
+            if try nextToken() == .endTag, scanner.depth < depth { return }
         }
     }
 
@@ -740,7 +761,7 @@ struct GPXParser {
         scanner.capturing = true
         defer { scanner.capturing = false }
         while true {
-            if try scanner.next() == .endTag, scanner.depth < depth {
+            if try nextToken() == .endTag, scanner.depth < depth {
                 scanner.captured.removeLast(scanner.tokenRange.count)
                 return
             }
@@ -763,12 +784,30 @@ struct GPXParser {
         scanner.capturing = true
         defer { scanner.capturing = false }
         while true {
-            if try scanner.next() == .endTag, scanner.depth < depth { return }
+            if try nextToken() == .endTag, scanner.depth < depth { return }
         }
     }
 
     private mutating func readRawElement() throws(GPXError) -> [UInt8] {
         try captureRawElement()
         return Array(scanner.captured.bytes)
+    }
+}
+
+/// Serves a `GPXByteSource` to the XML scanner (one call per 256 KiB window refill).
+struct GPXSourceAdapter: XMLByteSource {
+    var base: any GPXByteSource
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        try base.read(into: buffer)
+    }
+}
+
+extension GPXError {
+    /// The scanner's error with the same location: `.truncated`, `.malformedXML` or `.io`.
+    init(_ error: XMLError) {
+        let code: Code = error.code == .truncated ? .truncated : error.code == .io ? .io : .malformedXML
+        self.init(code, error.message, line: error.line, column: error.column, offset: error.offset,
+                  underlying: error.underlying.map { "\($0)" })
     }
 }

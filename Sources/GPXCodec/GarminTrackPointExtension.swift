@@ -1,4 +1,5 @@
 public import GeoCore
+import XMLStreaming
 
 /// Garmin's TrackPointExtension (v1 and v2, www.garmin.com/xmlschemas/TrackPointExtension),
 /// which fitness devices and apps write inside a point's `<extensions>`.
@@ -37,10 +38,10 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
     /// - Complexity: O(n) in the length of the XML.
     public init?(extensions: GPXExtensions) {
         // Wrapped in an element, the fragment is a document the scanner can read.
-        var scanner = XMLScanner(source: GPXMemorySource(string: "<x>" + extensions.xml + "</x>"))
+        var scanner = XMLScanner(source: GPXSourceAdapter(base: GPXMemorySource(string: "<x>" + extensions.xml + "</x>")))
         var value = GarminTrackPointExtension()
         var found = false, inside = 0
-        var text = ByteBuffer()
+        var text = XMLByteBuffer()
         do {
             while true {
                 let kind = try scanner.next()

@@ -1,16 +1,18 @@
 public import Foundation
 import GeoCore
+import XMLStreaming
 
 /// Reads OpenStreetMap XML (`.osm`, API 0.6 format, https://wiki.openstreetmap.org/wiki/OSM_XML),
 /// plain or gzip-compressed (`.osm.gz`, detected from the gzip magic bytes, not the name).
 ///
-/// A small hand-written tokenizer over bytes (no DOM, no Foundation XMLParser): the file is
-/// read in 1 MiB chunks, inflated on the fly when gzipped, and elements are handed to the
-/// caller in blocks of `options.blockSize`, so memory grows with what the caller keeps.
-/// Handles the XML declaration, comments, CDATA, DOCTYPE, both quote styles and the five
-/// predefined plus numeric character references; elements other than `node`, `way`,
-/// `relation`, `bounds` and their children (Overpass `<note>`, `<meta>`, changesets) are
-/// skipped, and so is character data.
+/// XMLStreaming's byte-level pull scanner (the one GPXCodec uses; no DOM, no Foundation
+/// XMLParser) over the file read in 1 MiB chunks, inflated on the fly when gzipped; elements
+/// are handed to the caller in blocks of `options.blockSize`, so memory grows with what the
+/// caller keeps. Handles the XML declaration, comments, CDATA, DOCTYPE, both quote styles and
+/// the five predefined plus numeric character references, normalizes white space in attribute
+/// values (XML 1.0 §3.3.3, as expat-based osmium does) and checks tag nesting; elements other
+/// than `node`, `way`, `relation`, `bounds` and their children (Overpass `<note>`, `<meta>`,
+/// changesets) are skipped, and so is character data.
 public struct OSMXMLReader: Sendable {
     /// The file being read.
     public let url: URL
@@ -62,69 +64,85 @@ public struct OSMXMLReader: Sendable {
 
     /// Parses the bytes `next` hands out chunk by chunk (until nil), plain or gzipped.
     static func parse(chunks next: () throws -> [UInt8]?, options: OSMReadOptions, _ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
-        let parser = OSMXMLParser(options: options)
-        var pending: [UInt8] = []
-        var inflater: GzipInflater?
-        var first = true
-        while let chunk = try next() {
-            if first {
-                first = false
-                if chunk.count >= 2, chunk[0] == 0x1F, chunk[1] == 0x8B {
-                    do { inflater = try GzipInflater() } catch {
-                        throw OSMError(.io, error.message)
-                    }
-                }
-            }
-            if let inflater {
+        // The scanner keeps its source for the whole read, which ends before this call returns.
+        try withoutActuallyEscaping(next) { next in
+            var parser = OSMXMLParser(source: OSMXMLSource(chunks: next), options: options)
+            while true {
+                let block: OSMElementBlock?
                 do {
-                    try chunk.withUnsafeBytes { raw in try inflater.inflate(raw, into: &pending) }
+                    block = try parser.nextBlock()
                 } catch {
-                    try flush(parser, body, final: true)
-                    throw OSMError(.corrupted, "gzip: \(PBFDecoder.describe(error))", offset: parser.absoluteOffset(pending.count))
+                    // Elements before the error are delivered before it is thrown.
+                    if let partial = parser.takePartialBlock() {
+                        parser.summary.add(partial)
+                        try body(partial)
+                    }
+                    throw error
                 }
-            } else {
-                pending.append(contentsOf: chunk)
+                guard let block else { return parser.summary }
+                parser.summary.add(block)
+                try body(block)
             }
-            let used: Int
-            do {
-                used = try pending.withUnsafeBufferPointer { buffer in try parser.consume(buffer, isFinal: false) }
-            } catch {
-                try flush(parser, body, final: true)
-                throw error
-            }
-            parser.discard(pending[0..<used])
-            pending.removeSubrange(0..<used)
-            try flush(parser, body)
-        }
-        if let inflater, !inflater.isComplete {
-            try flush(parser, body, final: true)
-            throw OSMError(.truncated, "gzip stream ends before its end marker", offset: parser.absoluteOffset(pending.count))
-        }
-        do {
-            _ = try pending.withUnsafeBufferPointer { buffer in try parser.consume(buffer, isFinal: true) }
-            try parser.finish()
-        } catch {
-            try flush(parser, body, final: true)
-            throw error
-        }
-        try flush(parser, body, final: true)
-        return parser.summary
-    }
-
-    private static func flush(_ parser: OSMXMLParser, _ body: (OSMElementBlock) throws -> Void, final: Bool = false) throws {
-        for block in parser.takeReadyBlocks(final: final) {
-            parser.summary.add(block)
-            try body(block)
         }
     }
 }
 
-/// The streaming OSM XML tokenizer and element builder.
-final class OSMXMLParser {
+/// Serves the chunks of `OSMXMLReader.parse`, inflated when the first bytes are the gzip magic.
+struct OSMXMLSource: XMLByteSource {
+    let chunks: () throws -> [UInt8]?
+    private var pending: [UInt8] = []
+    private var position = 0
+    private var inflater: GzipInflater?
+    private var first = true
+    private var done = false
+    /// Decompressed bytes served so far (the XML offset of the next byte).
+    private var served = 0
+
+    init(chunks: @escaping () throws -> [UInt8]?) {
+        self.chunks = chunks
+    }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while position == pending.count {
+            if done { return 0 }
+            pending.removeAll(keepingCapacity: true)
+            position = 0
+            guard let chunk = try chunks() else {
+                done = true
+                if let inflater, !inflater.isComplete {
+                    throw OSMError(.truncated, "gzip stream ends before its end marker", offset: served)
+                }
+                return 0
+            }
+            if first {
+                first = false
+                if chunk.count >= 2, chunk[0] == 0x1F, chunk[1] == 0x8B {
+                    do { inflater = try GzipInflater() } catch { throw OSMError(.io, error.message) }
+                }
+            }
+            guard let inflater else { pending = chunk; continue }
+            do {
+                try chunk.withUnsafeBytes { raw in try inflater.inflate(raw, into: &pending) }
+            } catch {
+                throw OSMError(.corrupted, "gzip: \(PBFDecoder.describe(error))", offset: served)
+            }
+        }
+        let n = min(buffer.count, pending.count - position)
+        pending.withUnsafeBytes { src in
+            buffer.baseAddress?.copyMemory(from: src.baseAddress! + position, byteCount: n)
+        }
+        position += n
+        served += n
+        return n
+    }
+}
+
+/// Builds OSM elements from the scanner's tokens.
+struct OSMXMLParser {
     let options: OSMReadOptions
     var summary = OSMReadSummary()
 
-    private var ready: [OSMElementBlock] = []
+    private var scanner: XMLScanner
     private var block = OSMElementBlock()
     private enum Open { case none, node, way, relation }
     private var open = Open.none
@@ -133,197 +151,94 @@ final class OSMXMLParser {
     private var way = OSMWay(id: 0, nodeRefs: [])
     private var relation = OSMRelation(id: 0, members: [])
     private var sawRoot = false
+    private var finished = false
+    /// Decoded attribute text (reused, no per-tag allocation).
+    private var decoded = XMLByteBuffer()
 
-    /// Absolute offset of the start of the current buffer, and line bookkeeping for it.
-    private var baseOffset = 0
-    private var baseLine = 1
-    private var baseColumn = 1
-
-    /// Attribute name and value ranges of the tag being handled (reused, no per-tag allocation).
-    private var attributes: [(name: Range<Int>, value: Range<Int>)] = []
-
-    init(options: OSMReadOptions) {
+    init(source: some XMLByteSource, options: OSMReadOptions) {
         self.options = options
-        attributes.reserveCapacity(16)
+        scanner = XMLScanner(source: source)
     }
 
-    func absoluteOffset(_ index: Int) -> Int { baseOffset + index }
-
-    /// Forgets bytes already consumed, keeping line and column counts.
-    func discard(_ bytes: ArraySlice<UInt8>) {
-        for b in bytes {
-            if b == 0x0A { baseLine += 1; baseColumn = 1 } else { baseColumn += 1 }
-        }
-        baseOffset += bytes.count
-    }
-
-    func takeReadyBlocks(final: Bool) -> [OSMElementBlock] {
-        if final, block.count > 0 {
-            ready.append(block)
-            block = OSMElementBlock()
-        }
-        defer { ready.removeAll() }
-        return ready
-    }
-
-    func finish() throws(OSMError) {
-        guard open == .none else {
-            throw OSMError(.truncated, "file ends inside an element", offset: baseOffset, line: baseLine, column: baseColumn)
-        }
-        guard sawRoot else {
-            throw OSMError(.invalidXML, "no <osm> root element", offset: baseOffset, line: baseLine, column: baseColumn)
-        }
-    }
-
-    private func error(_ code: OSMError.Code, _ message: String, at index: Int, in buffer: UnsafeBufferPointer<UInt8>) -> OSMError {
-        var line = baseLine, column = baseColumn
-        for i in 0..<min(index, buffer.count) {
-            if buffer[i] == 0x0A { line += 1; column = 1 } else { column += 1 }
-        }
-        return OSMError(code, message, offset: baseOffset + index, line: line, column: column)
-    }
-
-    /// Consumes every complete piece of markup; returns how many bytes were used. With
-    /// `isFinal` an incomplete tag is an error (the file was cut).
-    func consume(_ buffer: UnsafeBufferPointer<UInt8>, isFinal: Bool) throws(OSMError) -> Int {
-        var p = 0
-        let n = buffer.count
-        while p < n {
-            // Character data between tags (whitespace, Overpass's <note> text) carries no OSM data.
-            guard let lt = Self.find(0x3C, in: buffer, from: p) else { return n }
-            guard let (end, tagResult) = try scanMarkup(buffer, at: lt) else {
-                if isFinal { throw error(.truncated, "file ends inside markup", at: lt, in: buffer) }
-                return lt
+    /// Reads up to the next full block (or the last, partial one); nil at the end.
+    /// - Throws: `OSMError` `.invalidXML` / `.truncated` with offset, line and column, or the
+    ///   source's own `OSMError`.
+    mutating func nextBlock() throws(OSMError) -> OSMElementBlock? {
+        if finished { return takePartialBlock() }
+        while true {
+            let kind: XMLTokenKind
+            do { kind = try scanner.next() } catch { throw Self.osmError(error) }
+            switch kind {
+            case .startTag:
+                try handleStart()
+            case .endTag:
+                try handleEnd()
+            case .endOfInput:
+                guard sawRoot else { throw error(.invalidXML, "no <osm> root element", at: scanner.endOffset) }
+                finished = true
+                return takePartialBlock()
+            default:
+                // Character data between tags (whitespace, Overpass's <note> text), comments,
+                // declarations carry no OSM data.
+                continue
             }
-            if let tagResult { try handle(tagResult, buffer, at: lt) }
-            p = end
+            if block.count >= options.blockSize { return takePartialBlock() }
         }
-        return n
     }
 
-    @inline(__always)
-    private static func find(_ byte: UInt8, in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard from < b.count, let base = b.baseAddress else { return nil }
-        guard let hit = memchr(base + from, Int32(byte), b.count - from) else { return nil }
-        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+    /// The elements read since the last block, if any.
+    mutating func takePartialBlock() -> OSMElementBlock? {
+        guard block.count > 0 else { return nil }
+        defer { block = OSMElementBlock() }
+        return block
     }
 
-    private static func find(_ pattern: StaticString, in b: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        let pat = UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
-        var i = from
-        while let hit = find(pat[0], in: b, from: i) {
-            if hit + pat.count > b.count { return nil }
-            var ok = true
-            for j in 1..<pat.count where b[hit + j] != pat[j] { ok = false; break }
-            if ok { return hit }
-            i = hit + 1
-        }
-        return nil
+    /// The scanner's error as an `OSMError` (a source's own `OSMError` passes through).
+    private static func osmError(_ e: XMLError) -> OSMError {
+        if e.code == .io, let own = e.underlying as? OSMError { return own }
+        let code: OSMError.Code = e.code == .truncated ? .truncated : e.code == .io ? .io : .invalidXML
+        return OSMError(code, e.message, offset: e.offset, line: e.line, column: e.column)
     }
 
-    /// A tag found by the scanner: its name range, whether it closes, whether it self-closes.
-    struct Tag {
-        var name: Range<Int>
-        var isEnd: Bool
-        var selfClosing: Bool
+    /// An error located at an absolute offset (by default the current tag's `<`).
+    private func error(_ code: OSMError.Code, _ message: String, at offset: Int? = nil) -> OSMError {
+        let at = offset ?? scanner.tokenOffset
+        let (line, column) = scanner.location(of: at)
+        return OSMError(code, message, offset: at, line: line, column: column)
     }
 
-    @inline(__always)
-    private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
+    /// The window as a buffer, for the value parsers; valid until the next token.
+    private var window: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: scanner.buf, count: scanner.end) }
 
-    /// Scans markup at `<`: returns the index after it and the tag (nil for declarations,
-    /// comments, CDATA), or nil when the buffer ends first. Attributes land in `attributes`.
-    private func scanMarkup(_ b: UnsafeBufferPointer<UInt8>, at lt: Int) throws(OSMError) -> (Int, Tag?)? {
-        let n = b.count
-        guard lt + 1 < n else { return nil }
-        switch b[lt + 1] {
-        case 0x3F: // <? … ?>
-            guard let e = Self.find("?>", in: b, from: lt + 2) else { return nil }
-            return (e + 2, nil)
-        case 0x21: // <!-- … -->, <![CDATA[ … ]]>, <!DOCTYPE … >
-            guard lt + 4 <= n else { return nil }
-            if b[lt + 2] == 0x2D, b[lt + 3] == 0x2D {
-                guard let e = Self.find("-->", in: b, from: lt + 4) else { return nil }
-                return (e + 3, nil)
-            }
-            if b[lt + 2] == 0x5B {
-                guard let e = Self.find("]]>", in: b, from: lt + 2) else { return nil }
-                return (e + 3, nil)
-            }
-            guard let e = Self.find(0x3E, in: b, from: lt + 2) else { return nil }
-            return (e + 1, nil)
-        case 0x2F: // </name>
-            guard let e = Self.find(0x3E, in: b, from: lt + 2) else { return nil }
-            var nameEnd = lt + 2
-            while nameEnd < e, !Self.isSpace(b[nameEnd]) { nameEnd += 1 }
-            return (e + 1, Tag(name: lt + 2 ..< nameEnd, isEnd: true, selfClosing: false))
+    private mutating func handleEnd() throws(OSMError) {
+        let name = scanner.nameRange
+        switch name.count {
+        case 4 where scanner.equals(name, "node"):
+            guard open == .node else { throw error(.invalidXML, "</node> without <node>") }
+            closeElement()
+        case 3 where scanner.equals(name, "way"):
+            guard open == .way else { throw error(.invalidXML, "</way> without <way>") }
+            closeElement()
+        case 8 where scanner.equals(name, "relation"):
+            guard open == .relation else { throw error(.invalidXML, "</relation> without <relation>") }
+            closeElement()
         default:
-            attributes.removeAll(keepingCapacity: true)
-            var p = lt + 1
-            while p < n, !Self.isSpace(b[p]), b[p] != 0x2F, b[p] != 0x3E { p += 1 }
-            let name = lt + 1 ..< p
-            guard !name.isEmpty || p >= n else { throw error(.invalidXML, "a tag without a name", at: lt, in: b) }
-            while true {
-                while p < n, Self.isSpace(b[p]) { p += 1 }
-                guard p < n else { return nil }
-                if b[p] == 0x3E { return (p + 1, Tag(name: name, isEnd: false, selfClosing: false)) }
-                if b[p] == 0x2F {
-                    guard p + 1 < n else { return nil }
-                    guard b[p + 1] == 0x3E else { throw error(.invalidXML, "'/' not followed by '>'", at: p, in: b) }
-                    return (p + 2, Tag(name: name, isEnd: false, selfClosing: true))
-                }
-                let nameStart = p
-                while p < n, b[p] != 0x3D, !Self.isSpace(b[p]), b[p] != 0x3E, b[p] != 0x2F { p += 1 }
-                let attrName = nameStart ..< p
-                while p < n, Self.isSpace(b[p]) { p += 1 }
-                guard p < n else { return nil }
-                guard b[p] == 0x3D, !attrName.isEmpty else { throw error(.invalidXML, "attribute without '='", at: p, in: b) }
-                p += 1
-                while p < n, Self.isSpace(b[p]) { p += 1 }
-                guard p < n else { return nil }
-                let quote = b[p]
-                guard quote == 0x22 || quote == 0x27 else { throw error(.invalidXML, "attribute value without quotes", at: p, in: b) }
-                guard let close = Self.find(quote, in: b, from: p + 1) else { return nil }
-                attributes.append((attrName, p + 1 ..< close))
-                p = close + 1
-            }
+            break
         }
     }
 
-    @inline(__always)
-    private static func equals(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, _ s: StaticString) -> Bool {
-        guard r.count == s.utf8CodeUnitCount else { return false }
-        let p = s.utf8Start
-        for (i, j) in r.enumerated() where b[j] != p[i] { return false }
-        return true
-    }
-
-    private func attribute(_ b: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Range<Int>? {
-        for a in attributes where Self.equals(b, a.name, name) { return a.value }
-        return nil
-    }
-
-    private func handle(_ tag: Tag, _ b: UnsafeBufferPointer<UInt8>, at lt: Int) throws(OSMError) {
-        if tag.isEnd {
-            if Self.equals(b, tag.name, "node") {
-                guard open == .node else { throw error(.invalidXML, "</node> without <node>", at: lt, in: b) }
-                closeElement()
-            } else if Self.equals(b, tag.name, "way") {
-                guard open == .way else { throw error(.invalidXML, "</way> without <way>", at: lt, in: b) }
-                closeElement()
-            } else if Self.equals(b, tag.name, "relation") {
-                guard open == .relation else { throw error(.invalidXML, "</relation> without <relation>", at: lt, in: b) }
-                closeElement()
-            }
-            return
-        }
-        let name = tag.name
-        if Self.equals(b, name, "tag") {
+    private mutating func handleStart() throws(OSMError) {
+        let b = window
+        let name = scanner.nameRange
+        if scanner.equals(name, "nd") {
+            guard open == .way else { throw error(.invalidXML, "<nd> outside a way") }
+            way.nodeRefs.append(try integer(b, scanner.attribute("ref"), "ref"))
+        } else if scanner.equals(name, "tag") {
             guard open != .none else { return }
-            guard let k = attribute(b, "k"), let v = attribute(b, "v") else {
-                throw error(.invalidXML, "<tag> needs k and v", at: lt, in: b)
+            guard let k = scanner.attribute("k"), let v = scanner.attribute("v") else {
+                throw error(.invalidXML, "<tag> needs k and v")
             }
-            let key = try text(b, k, at: lt), value = try text(b, v, at: lt)
+            let key = try text(k), value = try text(v)
             guard TagRules.isAcceptable(key: key, value: value) else { summary.ignoredTagCount += 1; return }
             switch open {
             case .node: node.tags.append(key: key, value: value)
@@ -331,54 +246,48 @@ final class OSMXMLParser {
             case .relation: relation.tags.append(key: key, value: value)
             case .none: break
             }
-        } else if Self.equals(b, name, "nd") {
-            guard open == .way else { throw error(.invalidXML, "<nd> outside a way", at: lt, in: b) }
-            way.nodeRefs.append(try integer(b, attribute(b, "ref"), "ref", at: lt))
-        } else if Self.equals(b, name, "member") {
-            guard open == .relation else { throw error(.invalidXML, "<member> outside a relation", at: lt, in: b) }
-            guard let t = attribute(b, "type") else { throw error(.invalidXML, "<member> needs a type", at: lt, in: b) }
-            let type: OSMElementType
-            if Self.equals(b, t, "node") { type = .node } else if Self.equals(b, t, "way") { type = .way } else if Self.equals(b, t, "relation") { type = .relation } else {
-                throw error(.invalidXML, "unknown member type", at: lt, in: b)
-            }
-            let ref = try integer(b, attribute(b, "ref"), "ref", at: lt)
-            let role = try attribute(b, "role").map { r throws(OSMError) in try text(b, r, at: lt) } ?? ""
-            relation.members.append(OSMMember(type: type, ref: ref, role: role))
-        } else if Self.equals(b, name, "node") {
-            guard open == .none else { throw error(.invalidXML, "<node> inside another element", at: lt, in: b) }
-            let id = try integer(b, attribute(b, "id"), "id", at: lt)
+        } else if scanner.equals(name, "node") {
+            guard open == .none else { throw error(.invalidXML, "<node> inside another element") }
+            let id = try integer(b, scanner.attribute("id"), "id")
             nodeValid = true
             var lat: Int32 = 0, lon: Int32 = 0
-            if let la = attribute(b, "lat"), let lo = attribute(b, "lon"),
+            if let la = scanner.attribute("lat"), let lo = scanner.attribute("lon"),
                let fla = Self.fixedPoint(b, la), let flo = Self.fixedPoint(b, lo),
                fla >= -900_000_000, fla <= 900_000_000, flo >= -1_800_000_000, flo <= 1_800_000_000 {
                 lat = Int32(fla)
                 lon = Int32(flo)
-            } else if attribute(b, "visible").map({ Self.equals(b, $0, "false") }) != true {
+            } else if scanner.attribute("visible").map({ scanner.equals($0, "false") }) != true {
                 // A deleted node in a history file has no position; anything else is absurd.
                 nodeValid = false
             }
-            node = OSMNode(id: id, latitudeE7: lat, longitudeE7: lon, metadata: try metadata(b, at: lt))
-            open = .node
-            if tag.selfClosing { closeElement() }
-        } else if Self.equals(b, name, "way") {
-            guard open == .none else { throw error(.invalidXML, "<way> inside another element", at: lt, in: b) }
-            way = OSMWay(id: try integer(b, attribute(b, "id"), "id", at: lt), nodeRefs: [], metadata: try metadata(b, at: lt))
-            open = .way
-            if tag.selfClosing { closeElement() }
-        } else if Self.equals(b, name, "relation") {
-            guard open == .none else { throw error(.invalidXML, "<relation> inside another element", at: lt, in: b) }
-            relation = OSMRelation(id: try integer(b, attribute(b, "id"), "id", at: lt), members: [], metadata: try metadata(b, at: lt))
-            open = .relation
-            if tag.selfClosing { closeElement() }
-        } else if Self.equals(b, name, "osm") {
+            node = OSMNode(id: id, latitudeE7: lat, longitudeE7: lon, metadata: try metadata(b))
+            opening(.node)
+        } else if scanner.equals(name, "way") {
+            guard open == .none else { throw error(.invalidXML, "<way> inside another element") }
+            way = OSMWay(id: try integer(b, scanner.attribute("id"), "id"), nodeRefs: [], metadata: try metadata(b))
+            opening(.way)
+        } else if scanner.equals(name, "member") {
+            guard open == .relation else { throw error(.invalidXML, "<member> outside a relation") }
+            guard let t = scanner.attribute("type") else { throw error(.invalidXML, "<member> needs a type") }
+            let type: OSMElementType
+            if scanner.equals(t, "node") { type = .node } else if scanner.equals(t, "way") { type = .way } else if scanner.equals(t, "relation") { type = .relation } else {
+                throw error(.invalidXML, "unknown member type")
+            }
+            let ref = try integer(b, scanner.attribute("ref"), "ref")
+            let role = try scanner.attribute("role").map { r throws(OSMError) in try text(r) } ?? ""
+            relation.members.append(OSMMember(type: type, ref: ref, role: role))
+        } else if scanner.equals(name, "relation") {
+            guard open == .none else { throw error(.invalidXML, "<relation> inside another element") }
+            relation = OSMRelation(id: try integer(b, scanner.attribute("id"), "id"), members: [], metadata: try metadata(b))
+            opening(.relation)
+        } else if scanner.equals(name, "osm") {
             sawRoot = true
             var header = OSMHeader(requiredFeatures: [])
-            header.writingProgram = try attribute(b, "generator").map { r throws(OSMError) in try text(b, r, at: lt) }
+            header.writingProgram = try scanner.attribute("generator").map { r throws(OSMError) in try text(r) }
             summary.header = summary.header ?? header
-        } else if Self.equals(b, name, "bounds") {
-            if let s = attribute(b, "minlat").flatMap({ Self.fixedPoint(b, $0) }), let w = attribute(b, "minlon").flatMap({ Self.fixedPoint(b, $0) }),
-               let nn = attribute(b, "maxlat").flatMap({ Self.fixedPoint(b, $0) }), let e = attribute(b, "maxlon").flatMap({ Self.fixedPoint(b, $0) }) {
+        } else if scanner.equals(name, "bounds") {
+            if let s = scanner.attribute("minlat").flatMap({ Self.fixedPoint(b, $0) }), let w = scanner.attribute("minlon").flatMap({ Self.fixedPoint(b, $0) }),
+               let nn = scanner.attribute("maxlat").flatMap({ Self.fixedPoint(b, $0) }), let e = scanner.attribute("maxlon").flatMap({ Self.fixedPoint(b, $0) }) {
                 var header = summary.header ?? OSMHeader(requiredFeatures: [])
                 header.boundingBox = try? BoundingBox(south: Double(s) / 1e7, west: Double(w) / 1e7, north: Double(nn) / 1e7, east: Double(e) / 1e7)
                 summary.header = header
@@ -386,7 +295,15 @@ final class OSMXMLParser {
         }
     }
 
-    private func closeElement() {
+    /// Marks an element open (the block's offset is its first element's), closing it at once
+    /// when its tag is self-closing.
+    private mutating func opening(_ element: Open) {
+        if block.count == 0 { block.byteOffset = scanner.tokenOffset }
+        open = element
+        if scanner.selfClosing { closeElement() }
+    }
+
+    private mutating func closeElement() {
         switch open {
         case .node:
             if nodeValid { block.nodes.append(node) } else { summary.rejectedNodeCount += 1 }
@@ -395,43 +312,38 @@ final class OSMXMLParser {
         case .none: break
         }
         open = .none
-        if block.count >= options.blockSize {
-            block.byteOffset = baseOffset
-            ready.append(block)
-            block = OSMElementBlock()
-        }
     }
 
-    private func metadata(_ b: UnsafeBufferPointer<UInt8>, at lt: Int) throws(OSMError) -> OSMMetadata? {
+    private mutating func metadata(_ b: UnsafeBufferPointer<UInt8>) throws(OSMError) -> OSMMetadata? {
         guard options.includesMetadata else { return nil }
         var m = OSMMetadata()
         var any = false
-        if let r = attribute(b, "version") { m.version = Int32(truncatingIfNeeded: try integer(b, r, "version", at: lt)); any = true }
-        if let r = attribute(b, "changeset") { m.changeset = try integer(b, r, "changeset", at: lt); any = true }
-        if let r = attribute(b, "uid") { m.uid = Int32(truncatingIfNeeded: try integer(b, r, "uid", at: lt)); any = true }
-        if let r = attribute(b, "user") { m.user = try text(b, r, at: lt); any = true }
-        if let r = attribute(b, "visible") { m.visible = !Self.equals(b, r, "false"); any = true }
-        if let r = attribute(b, "timestamp") {
-            guard let t = Self.timestamp(b, r) else { throw error(.invalidXML, "timestamp is not YYYY-MM-DDTHH:MM:SSZ", at: lt, in: b) }
+        if let r = scanner.attribute("version") { m.version = Int32(truncatingIfNeeded: try integer(b, r, "version")); any = true }
+        if let r = scanner.attribute("changeset") { m.changeset = try integer(b, r, "changeset"); any = true }
+        if let r = scanner.attribute("uid") { m.uid = Int32(truncatingIfNeeded: try integer(b, r, "uid")); any = true }
+        if let r = scanner.attribute("user") { m.user = try text(r); any = true }
+        if let r = scanner.attribute("visible") { m.visible = !scanner.equals(r, "false"); any = true }
+        if let r = scanner.attribute("timestamp") {
+            guard let t = Self.timestamp(b, r) else { throw error(.invalidXML, "timestamp is not YYYY-MM-DDTHH:MM:SSZ") }
             m.timestamp = t
             any = true
         }
         return any ? m : nil
     }
 
-    private func integer(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>?, _ name: String, at lt: Int) throws(OSMError) -> Int64 {
-        guard let range else { throw error(.invalidXML, "missing attribute \(name)", at: lt, in: b) }
+    private func integer(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>?, _ name: String) throws(OSMError) -> Int64 {
+        guard let range else { throw error(.invalidXML, "missing attribute \(name)") }
         var i = range.lowerBound
         var negative = false
         if i < range.upperBound, b[i] == 0x2D { negative = true; i += 1 }
-        guard i < range.upperBound else { throw error(.invalidXML, "attribute \(name) is not an integer", at: lt, in: b) }
+        guard i < range.upperBound else { throw error(.invalidXML, "attribute \(name) is not an integer") }
         var v: Int64 = 0
         while i < range.upperBound {
             let d = b[i] &- 0x30
-            guard d < 10 else { throw error(.invalidXML, "attribute \(name) is not an integer", at: lt, in: b) }
+            guard d < 10 else { throw error(.invalidXML, "attribute \(name) is not an integer") }
             let (m, o1) = v.multipliedReportingOverflow(by: 10)
             let (s, o2) = m.addingReportingOverflow(Int64(d))
-            guard !o1, !o2 else { throw error(.invalidXML, "attribute \(name) overflows 64 bits", at: lt, in: b) }
+            guard !o1, !o2 else { throw error(.invalidXML, "attribute \(name) overflows 64 bits") }
             v = s
             i += 1
         }
@@ -494,35 +406,12 @@ final class OSMXMLParser {
         return days * 86_400 + hh * 3_600 + mm * 60 + ss
     }
 
-    /// Attribute text with character references decoded (XML 1.0 §4.1, §4.6).
-    private func text(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>, at lt: Int) throws(OSMError) -> String {
-        let slice = UnsafeBufferPointer(rebasing: b[r])
-        guard slice.contains(0x26) else { return String(decoding: slice, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(slice.count)
-        var i = 0
-        while i < slice.count {
-            guard slice[i] == 0x26 else { out.append(slice[i]); i += 1; continue }
-            guard let semi = slice[i...].firstIndex(of: 0x3B), semi - i <= 12 else {
-                throw error(.invalidXML, "unterminated character reference", at: lt, in: b)
-            }
-            let name = String(decoding: UnsafeBufferPointer(rebasing: slice[(i + 1)..<semi]), as: UTF8.self)
-            switch name {
-            case "amp": out.append(0x26)
-            case "lt": out.append(0x3C)
-            case "gt": out.append(0x3E)
-            case "quot": out.append(0x22)
-            case "apos": out.append(0x27)
-            default:
-                var scalarValue: UInt32?
-                if name.hasPrefix("#x") { scalarValue = UInt32(name.dropFirst(2), radix: 16) } else if name.hasPrefix("#") { scalarValue = UInt32(name.dropFirst(), radix: 10) }
-                guard let v = scalarValue, let scalar = Unicode.Scalar(v) else {
-                    throw error(.invalidXML, "unknown entity &\(name);", at: lt, in: b)
-                }
-                out.append(contentsOf: Array(String(Character(scalar)).utf8))
-            }
-            i = semi + 1
+    /// Attribute text with references decoded and white space normalized (XML 1.0 §3.3.3, §4.1, §4.6).
+    private mutating func text(_ r: Range<Int>) throws(OSMError) -> String {
+        decoded.reset()
+        do { try scanner.appendDecoded(r, to: &decoded, normalizeSpace: true) } catch {
+            throw Self.osmError(error)
         }
-        return String(decoding: out, as: UTF8.self)
+        return decoded.string()
     }
 }

@@ -200,3 +200,32 @@ enum Osmium {
     #expect(error?.code == .truncated)
     #expect(delivered > 0, "elements before the cut are kept")
 }
+
+@Test func xml_cutBetweenElementsIsTruncatedAndKeepsThem() throws {
+    let text = "<osm version=\"0.6\">\n <node id=\"1\" lat=\"1\" lon=\"2\"/>\n <node id=\"2\" lat=\"1\" lon=\"2\"/>\n"
+    var kept: [OSMNode] = []
+    let error = #expect(throws: OSMError.self) {
+        try OSMXMLReader.read(bytes: Array(text.utf8)) { kept += $0.nodes }
+    }
+    #expect(error?.code == .truncated, "</osm> never comes")
+    #expect(error?.line == 4 && error?.column == 1 && error?.offset == text.utf8.count, "\(String(describing: error))")
+    #expect(kept.map(\.id) == [1, 2])
+}
+
+@Test func xml_mismatchedTagsAndDTDEntitiesAreErrorsWithLocations() throws {
+    let mismatched = #expect(throws: OSMError.self) {
+        try readXML("<osm>\n <way id=\"1\"><nd ref=\"1\"></way>\n</osm>")
+    }
+    #expect(mismatched?.code == .invalidXML)
+    #expect(mismatched?.line == 2 && mismatched?.column == 26, "\(String(describing: mismatched))")
+    // Entities a DOCTYPE declares are never expanded (no "billion laughs").
+    let laughs = "<!DOCTYPE osm [<!ENTITY a \"lol\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n<osm><node id=\"1\" lat=\"1\" lon=\"2\"><tag k=\"x\" v=\"&b;\"/></node></osm>"
+    let entity = #expect(throws: OSMError.self) { try readXML(laughs) }
+    #expect(entity?.code == .invalidXML)
+    #expect(entity?.line == 2, "\(String(describing: entity))")
+}
+
+@Test func xml_attributeWhiteSpaceIsNormalizedAndReferencesKept() throws {
+    let all = try readXML("<osm><node id=\"1\" lat=\"1\" lon=\"2\"><tag k=\"note\" v=\"a\tb\r\nc&#10;d\"/></node></osm>")
+    #expect(all.nodes.first?.tags["note"] == "a b c\nd", "XML 1.0 §3.3.3, as osmium (expat) reads it")
+}

@@ -13,50 +13,51 @@ final class BufferOwner {
     deinit { pointer.deallocate() }
 }
 
-/// A growable byte buffer with O(1) reset, reused across points in the reader's hot path
-/// (an `Array` pays a uniqueness check per append and a generic path per `removeAll`).
+/// A growable byte buffer with O(1) reset, reused across tokens in a reader's hot path
+/// (an `Array` pays a uniqueness check per append and a generic path per `removeAll`):
+/// decoded text, captured raw markup.
 ///
 /// Copies share storage: keep one owner (the reader's state) and do not copy it.
-struct ByteBuffer {
+public struct XMLByteBuffer {
     private let owner: BufferOwner
-    private(set) var base: UnsafeMutablePointer<UInt8>
-    private(set) var count = 0
+    public private(set) var base: UnsafeMutablePointer<UInt8>
+    public private(set) var count = 0
     private var capacity: Int
 
-    init(capacity: Int = 256) {
+    public init(capacity: Int = 256) {
         self.capacity = capacity
         base = .allocate(capacity: capacity)
         owner = BufferOwner(base)
     }
 
-    var isEmpty: Bool { count == 0 }
+    public var isEmpty: Bool { count == 0 }
 
     /// The bytes, valid until the next mutation.
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+    public var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
-    mutating func reset() { count = 0 }
+    public mutating func reset() { count = 0 }
 
-    mutating func removeLast(_ n: Int) { count -= n }
+    public mutating func removeLast(_ n: Int) { count -= n }
 
     @inline(__always)
-    mutating func append(_ byte: UInt8) {
+    public mutating func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }
         base[count] = byte
         count += 1
     }
 
     @inline(__always)
-    mutating func append(_ p: UnsafePointer<UInt8>, count n: Int) {
+    public mutating func append(_ p: UnsafePointer<UInt8>, count n: Int) {
         if count + n > capacity { grow(to: count + n) }
         (base + count).update(from: p, count: n)
         count += n
     }
 
-    mutating func append(_ other: UnsafeBufferPointer<UInt8>) {
+    public mutating func append(_ other: UnsafeBufferPointer<UInt8>) {
         if let p = other.baseAddress { append(p, count: other.count) }
     }
 
-    mutating func append(contentsOf bytes: some Sequence<UInt8>) {
+    public mutating func append(contentsOf bytes: some Sequence<UInt8>) {
         for b in bytes { append(b) }
     }
 
@@ -73,5 +74,5 @@ struct ByteBuffer {
     }
 
     /// The bytes as a String (invalid UTF-8 repaired with U+FFFD).
-    func string() -> String { String(decoding: bytes, as: UTF8.self) }
+    public func string() -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -7,71 +7,77 @@ import Musl
 #endif
 
 /// The kinds of token the byte-level pull scanner produces.
-enum XMLTokenKind: Equatable {
+public enum XMLTokenKind: Equatable, Sendable {
     case startTag, endTag, text, cdata, comment, processingInstruction, doctype, endOfInput
 }
 
-/// A byte-level XML pull scanner over a refillable window of a `GPXByteSource`
-/// (XML 1.0 §2–§4, the subset GPX needs: no DTD-defined entities, UTF-8 only).
+/// A byte-level XML pull scanner over a refillable window of an `XMLByteSource`
+/// (XML 1.0 §2–§4, the subset GPX and OSM XML need: no DTD-defined entities, so no entity
+/// expansion attacks; UTF-8 only; a DOCTYPE is skipped).
 ///
 /// It checks well-formedness as it goes (tag nesting, attribute syntax, entity syntax),
 /// tracks line and column lazily (newlines are counted only when bytes leave the window or an
 /// error is located), and keeps memory constant: the window holds the current token plus one
 /// read, and only grows when a single token is larger than it.
 ///
-/// Token positions (`tokenStart`, `name…`, attribute ranges) are indices into `buf`, valid
-/// until the next call to `next()`.
+/// Token positions (`tokenStart`, `nameRange`, attribute ranges) are indices into `buf`,
+/// valid until the next call to `next()`. Errors are `XMLError`s with line, column and offset.
 ///
 /// - Complexity: O(n) in the input size; each byte is examined a constant number of times.
-struct XMLScanner {
+public struct XMLScanner {
     /// Called once per window refill (256 KiB), so an existential costs nothing measurable
-    /// and keeps this class non-generic, hence fully optimised across modules.
-    private var source: any GPXByteSource
+    /// and keeps this type non-generic.
+    private var source: any XMLByteSource
     /// Owns the window's memory (a struct has no deinit); `buf` is its current pointer.
     private let storage: BufferOwner
-    private(set) var buf: UnsafeMutablePointer<UInt8>
-    private(set) var capacity: Int
+    /// The window; token and attribute ranges index into it.
+    public private(set) var buf: UnsafeMutablePointer<UInt8>
+    /// Bytes in the window (the scanner's memory, apart from the element-name stack).
+    public private(set) var capacity: Int
     /// Current read index into `buf`.
-    private(set) var pos = 0
+    public private(set) var pos = 0
     /// One past the last valid byte in `buf`.
-    private(set) var end = 0
+    public private(set) var end = 0
     private var sourceDone = false
     /// Absolute input offset of `buf[0]`.
-    private var baseOffset = 0
+    @usableFromInline private(set) var baseOffset = 0
     /// Line number (1-based) at `buf[0]`, and the absolute offset where that line starts.
     private var baseLine = 1
     private var baseLineStart = 0
 
     // The current token.
-    private(set) var kind: XMLTokenKind = .endOfInput
-    private(set) var tokenStart = 0
+    public private(set) var kind: XMLTokenKind = .endOfInput
+    /// Index in `buf` of the current token's first byte.
+    public private(set) var tokenStart = 0
     /// Name of a start or end tag, relative to `tokenStart`.
-    private var nameLo = 0, nameHi = 0
+    @usableFromInline var nameLo = 0, nameHi = 0
     /// Whether a start tag ended with `/>`.
-    private(set) var selfClosing = false
+    public private(set) var selfClosing = false
     /// Attribute name and value ranges of the current start tag, relative to `tokenStart`.
     /// Slots are reused across tags; only the first `attributeCount` belong to this tag.
-    private var attributeSlots: [(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)] = []
-    private var attributeCount = 0
-    /// The attributes of the current start tag.
-    var attributes: ArraySlice<(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)> { attributeSlots[..<attributeCount] }
+    @usableFromInline var attributeSlots: [(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)] = []
+    /// Number of attributes of the current start tag.
+    public private(set) var attributeCount = 0
 
     /// Names of the open elements, concatenated, with their start offsets into `openNames`.
     private var openNames: [UInt8] = []
-    private var openStarts: [Int] = []
+    @usableFromInline var openStarts: [Int] = []
     /// Absolute offsets of the open elements' start tags.
-    private(set) var openOffsets: [Int] = []
+    public private(set) var openOffsets: [Int] = []
 
     /// While set, bytes from this absolute offset on stay in the window (so an unfinished
-    /// point's start can still be located after the window moved).
-    var pinnedOffset = Int.max
+    /// element's start can still be located after the window moved).
+    public var pinnedOffset = Int.max
 
-    /// Raw bytes of consumed tokens are appended here while non-nil (for `<extensions>`).
-    var capturing = false
+    /// While true, the raw bytes of each token read are appended to `captured`
+    /// (GPX `<extensions>` kept verbatim).
+    public var capturing = false
     /// The captured bytes (kept allocated between captures).
-    var captured = ByteBuffer(capacity: 1024)
+    public var captured = XMLByteBuffer(capacity: 1024)
 
-    init(source: any GPXByteSource, capacity: Int = 1 << 18) {
+    /// Creates a scanner; nothing is read until `next()`.
+    /// - Parameter capacity: the initial window, in bytes; it doubles only for a token larger than it.
+    public init(source: any XMLByteSource, capacity: Int = 1 << 18) {
         self.source = source
         self.capacity = capacity
         self.buf = .allocate(capacity: capacity)
@@ -79,25 +85,25 @@ struct XMLScanner {
     }
 
     /// Depth of element nesting after the current token.
-    var depth: Int { openStarts.count }
+    @inlinable public var depth: Int { openStarts.count }
 
     /// Absolute input offset of the current token.
-    var tokenOffset: Int { baseOffset + tokenStart }
+    @inlinable public var tokenOffset: Int { baseOffset + tokenStart }
 
     /// Absolute offset of the end of the input read so far (meaningful at end of input).
-    var endOffset: Int { baseOffset + end }
+    public var endOffset: Int { baseOffset + end }
 
     // MARK: - Window management
 
     /// Makes at least `n` bytes available from `pos`, keeping the current token; false at the end.
     @inline(__always)
-    private mutating func ensure(_ n: Int) throws(GPXError) -> Bool {
+    private mutating func ensure(_ n: Int) throws(XMLError) -> Bool {
         if end - pos >= n { return true }
         return try refill(n)
     }
 
     @inline(never)
-    private mutating func refill(_ n: Int) throws(GPXError) -> Bool {
+    private mutating func refill(_ n: Int) throws(XMLError) -> Bool {
         while end - pos < n {
             if sourceDone { return false }
             // Drop everything before the current token (or the pinned offset), counting its newlines.
@@ -122,28 +128,22 @@ struct XMLScanner {
             do {
                 got = try source.read(into: UnsafeMutableRawBufferPointer(start: buf + end, count: capacity - end))
             } catch {
-                throw self.error(.io, "reading the input failed: \(error)", at: baseOffset + end, underlying: "\(error)")
+                throw self.error(.io, "reading the input failed: \(error)", at: baseOffset + end, underlying: error)
             }
             if got == 0 { sourceDone = true } else { end += got }
         }
         return true
     }
 
+    /// Moves the line count at `buf[0]` past the first `limit` bytes (before they are dropped).
     private mutating func countNewlines(upTo limit: Int) {
-        var p = 0
-        while p < limit, let hit = memchr(buf + p, 0x0A, limit - p) {
-            let i = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            baseLine += 1
-            baseLineStart = baseOffset + i + 1
-            p = i + 1
-        }
+        (baseLine, baseLineStart) = lineAndStart(after: limit)
     }
 
     // MARK: - Locations and errors
 
-    /// Line and column of an absolute offset inside the window or at its end.
-    func location(of offset: Int) -> (line: Int, column: Int) {
-        let limit = max(0, min(offset - baseOffset, end))
+    /// The line after the first `limit` bytes of the window, and the absolute offset where it starts.
+    private func lineAndStart(after limit: Int) -> (line: Int, start: Int) {
         var line = baseLine, lineStart = baseLineStart
         var p = 0
         while p < limit, let hit = memchr(buf + p, 0x0A, limit - p) {
@@ -152,29 +152,36 @@ struct XMLScanner {
             lineStart = baseOffset + i + 1
             p = i + 1
         }
+        return (line, lineStart)
+    }
+
+    /// Line and column of an absolute offset inside the window or at its end.
+    public func location(of offset: Int) -> (line: Int, column: Int) {
+        let (line, lineStart) = lineAndStart(after: max(0, min(offset - baseOffset, end)))
         return (line, offset - lineStart + 1)
     }
 
-    func error(_ code: GPXError.Code, _ message: String, at offset: Int, underlying: String? = nil) -> GPXError {
+    /// An error located at an absolute offset inside the window or at its end.
+    public func error(_ code: XMLError.Code, _ message: String, at offset: Int, underlying: (any Error)? = nil) -> XMLError {
         let (line, column) = location(of: offset)
-        return GPXError(code, message, line: line, column: column, offset: offset, underlying: underlying)
+        return XMLError(code, message, line: line, column: column, offset: offset, underlying: underlying)
     }
 
-    private func truncated(_ what: String) -> GPXError {
+    private func truncated(_ what: String) -> XMLError {
         error(.truncated, "the input ends inside \(what) (input length \(baseOffset + end) bytes)", at: tokenOffset)
     }
 
-    private func malformed(_ message: String, at index: Int) -> GPXError {
-        error(.malformedXML, message, at: baseOffset + index)
+    private func malformed(_ message: String, at index: Int) -> XMLError {
+        error(.malformed, message, at: baseOffset + index)
     }
 
     // MARK: - Tokens
 
     /// Name of the current tag as a byte range in the window.
-    var nameRange: Range<Int> { (tokenStart + nameLo)..<(tokenStart + nameHi) }
+    @inlinable public var nameRange: Range<Int> { (tokenStart + nameLo)..<(tokenStart + nameHi) }
 
     /// The name of the current tag without a namespace prefix, as a byte range.
-    var localNameRange: Range<Int> {
+    @inlinable public var localNameRange: Range<Int> {
         var lo = tokenStart + nameLo
         let hi = tokenStart + nameHi
         var i = lo
@@ -183,20 +190,21 @@ struct XMLScanner {
     }
 
     /// The current token's raw bytes.
-    var tokenRange: Range<Int> { tokenStart..<pos }
+    @inlinable public var tokenRange: Range<Int> { tokenStart..<pos }
 
     /// The name of the current tag as a string (for messages).
-    var nameString: String { string(nameRange) }
+    public var nameString: String { string(nameRange) }
 
-    func string(_ r: Range<Int>) -> String {
+    /// The bytes of a range in the window as a string (invalid UTF-8 repaired with U+FFFD).
+    public func string(_ r: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(start: buf + r.lowerBound, count: r.count), as: UTF8.self)
     }
 
     /// Advances to the next token.
-    /// - Throws: `GPXError` `.malformedXML` for syntax errors, `.truncated` when the input ends
-    ///   inside a token or with elements still open.
+    /// - Throws: `XMLError` `.malformed` for syntax errors, `.truncated` when the input ends
+    ///   inside a token or with elements still open, `.io` when the source throws.
     @discardableResult
-    mutating func next() throws(GPXError) -> XMLTokenKind {
+    public mutating func next() throws(XMLError) -> XMLTokenKind {
         tokenStart = pos
         guard try ensure(1) else {
             if let open = openOffsets.last {
@@ -217,7 +225,7 @@ struct XMLScanner {
     }
 
     /// Character data up to the next '<' or the end of the input.
-    private mutating func scanText() throws(GPXError) {
+    private mutating func scanText() throws(XMLError) {
         while true {
             if let hit = memchr(buf + pos, 0x3C, end - pos) {
                 pos = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -230,7 +238,7 @@ struct XMLScanner {
     }
 
     /// Scans forward to just past `terminator` (2 or 3 bytes), refilling as needed.
-    private mutating func skip(past terminator: StaticString, what: String) throws(GPXError) {
+    private mutating func skip(past terminator: StaticString, what: String) throws(XMLError) {
         let t = terminator.utf8Start
         let tn = terminator.utf8CodeUnitCount
         while true {
@@ -249,12 +257,12 @@ struct XMLScanner {
 
     /// The byte `ahead` places after `pos`, refilling as needed.
     @inline(__always)
-    private mutating func peek(_ ahead: Int = 0, what: String) throws(GPXError) -> UInt8 {
+    private mutating func peek(_ ahead: Int = 0, what: String) throws(XMLError) -> UInt8 {
         guard try ensure(ahead + 1) else { throw truncated(what) }
         return buf[pos + ahead]
     }
 
-    private mutating func scanMarkup() throws(GPXError) -> XMLTokenKind {
+    private mutating func scanMarkup() throws(XMLError) -> XMLTokenKind {
         let second = try peek(1, what: "a tag")
         switch second {
         case 0x2F: // '</'
@@ -348,7 +356,7 @@ struct XMLScanner {
         pos = p
     }
 
-    private mutating func scanName(what: String) throws(GPXError) {
+    private mutating func scanName(what: String) throws(XMLError) {
         nameLo = pos - tokenStart
         while true {
             skipNameBytes()
@@ -363,7 +371,7 @@ struct XMLScanner {
         }
     }
 
-    private mutating func scanAttributes() throws(GPXError) {
+    private mutating func scanAttributes() throws(XMLError) {
         attributeCount = 0
         selfClosing = false
         while true {
@@ -417,7 +425,7 @@ struct XMLScanner {
         openNames.append(contentsOf: UnsafeBufferPointer(start: buf + tokenStart + nameLo, count: nameHi - nameLo))
     }
 
-    private mutating func closeElement() throws(GPXError) {
+    private mutating func closeElement() throws(XMLError) {
         guard let start = openStarts.last else {
             throw malformed("</\(nameString)> closes nothing", at: tokenStart)
         }
@@ -434,16 +442,27 @@ struct XMLScanner {
         openOffsets.removeLast()
     }
 
-    // MARK: - Helpers for the GPX layer
+    // MARK: - Helpers for format readers
 
-    /// Whether a byte range equals an ASCII literal.
-    @inline(__always)
-    func equals(_ r: Range<Int>, _ literal: StaticString) -> Bool {
-        r.count == literal.utf8CodeUnitCount && memcmp(buf + r.lowerBound, literal.utf8Start, r.count) == 0
+    /// Whether a byte range of the window equals an ASCII literal.
+    @inlinable @inline(__always)
+    public func equals(_ r: Range<Int>, _ literal: StaticString) -> Bool {
+        let n = r.count
+        guard n == literal.utf8CodeUnitCount else { return false }
+        let a = buf + r.lowerBound, b = literal.utf8Start
+        var i = 0
+        while i < n { if a[i] != b[i] { return false }; i += 1 }
+        return true
+    }
+
+    /// The name and value ranges of the `i`th attribute of the current start tag.
+    @inlinable public func attribute(at i: Int) -> (name: Range<Int>, value: Range<Int>) {
+        let a = attributeSlots[i]
+        return ((tokenStart + a.nameLo)..<(tokenStart + a.nameHi), (tokenStart + a.valueLo)..<(tokenStart + a.valueHi))
     }
 
     /// The value range of the attribute with the given full name in the current start tag.
-    func attribute(_ name: StaticString) -> Range<Int>? {
+    @inlinable public func attribute(_ name: StaticString) -> Range<Int>? {
         for i in 0..<attributeCount {
             let a = attributeSlots[i]
             guard equals((tokenStart + a.nameLo)..<(tokenStart + a.nameHi), name) else { continue }
@@ -453,7 +472,7 @@ struct XMLScanner {
     }
 
     /// Whether the text range holds only XML white space.
-    func isBlank(_ r: Range<Int>) -> Bool {
+    public func isBlank(_ r: Range<Int>) -> Bool {
         for i in r where !isSpace(buf[i]) { return false }
         return true
     }
@@ -461,8 +480,8 @@ struct XMLScanner {
     /// Appends the bytes of `r` to `out`, replacing entity and character references
     /// (XML 1.0 §4.1, §4.6) and normalising line ends to LF (§2.11); with `normalizeSpace`
     /// (attribute values, §3.3.3) tabs and line breaks become spaces.
-    /// - Throws: `.malformedXML` for an unknown or unterminated reference.
-    func appendDecoded(_ r: Range<Int>, to out: inout ByteBuffer, normalizeSpace: Bool = false) throws(GPXError) {
+    /// - Throws: `.malformed` for an unknown or unterminated reference.
+    public func appendDecoded(_ r: Range<Int>, to out: inout XMLByteBuffer, normalizeSpace: Bool = false) throws(XMLError) {
         var i = r.lowerBound
         let hi = r.upperBound
         // Fast path: nothing to replace, copy the bytes at once.
