@@ -230,7 +230,7 @@ extension RoadGraph {
                 guard let kind = TurnRestriction.Kind(rawValue: kinds[i]) else {
                     throw RoadNetworkError(.corrupt, "unknown restriction kind \(kinds[i])", offset: r.offset)
                 }
-                restrictions.append(TurnRestriction(from: EdgeID(from[i]), to: EdgeID(to[i]), kind: kind))
+                restrictions.append(TurnRestriction(from: RoadGraph.EdgeID(from[i]), to: RoadGraph.EdgeID(to[i]), kind: kind))
             }
             try self.init(
                 profileName: profileName, turnCosts: turnCosts,

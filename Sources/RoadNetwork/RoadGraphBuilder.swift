@@ -317,7 +317,7 @@ public struct RoadGraphBuilder: Sendable {
             guard !fromEdges.isEmpty, !toEdges.isEmpty else { report.restrictionsIgnored += 1; continue }
             for f in fromEdges {
                 for t in toEdges where !(r.from == r.to && eTwin[f] == UInt32(t) && r.kind == .mandatory) {
-                    rules.append(TurnRestriction(from: EdgeID(UInt32(f)), to: EdgeID(UInt32(t)), kind: r.kind))
+                    rules.append(TurnRestriction(from: RoadGraph.EdgeID(UInt32(f)), to: RoadGraph.EdgeID(UInt32(t)), kind: r.kind))
                 }
             }
             report.restrictionsApplied += 1

@@ -3,7 +3,7 @@ public import GeoCore
 /// A point on a directed edge near a query position.
 public struct EdgeSnap: Hashable, Sendable {
     /// The directed edge.
-    public var edge: EdgeID
+    public var edge: RoadGraph.EdgeID
     /// The closest point of the edge's shape to the query position.
     public var coordinate: Coordinate
     /// How far along the edge that point is, by length, from its source (0) to its target (1).
@@ -11,7 +11,7 @@ public struct EdgeSnap: Hashable, Sendable {
     /// From the query position to `coordinate`.
     public var distance: Distance
 
-    public init(edge: EdgeID, coordinate: Coordinate, fraction: Double, distance: Distance) {
+    public init(edge: RoadGraph.EdgeID, coordinate: Coordinate, fraction: Double, distance: Distance) {
         self.edge = edge
         self.coordinate = coordinate
         self.fraction = fraction
@@ -27,6 +27,9 @@ public struct EdgeSnap: Hashable, Sendable {
 /// cell keys with CSR item lists, so memory follows the road length, not the bounding box.
 /// Long pieces are entered into the cells along them only. Distances are planar in the
 /// `LocalMetric` at the query point, exact to well under a centimetre at matching radii.
+///
+/// The index lives in the graph's module and reads the shape columns directly: its items are
+/// global shape-point positions, a storage notion the facade deliberately does not expose.
 public struct SpatialIndex: Sendable {
     /// The graph the index was built over.
     public let graph: RoadGraph
@@ -171,7 +174,7 @@ public struct SpatialIndex: Sendable {
 
     /// The nearest directed edges that satisfy `isIncluded` (for example: edges in the
     /// graph's large strongly connected components), searching outwards up to `maxDistance`.
-    public func nearestEdges(to point: Coordinate, maxDistance: Distance, where isIncluded: (EdgeID) -> Bool) -> [EdgeSnap] {
+    public func nearestEdges(to point: Coordinate, maxDistance: Distance, where isIncluded: (RoadGraph.EdgeID) -> Bool) -> [EdgeSnap] {
         var r = cellSize
         while true {
             let found = edges(near: point, within: .meters(r)).filter { isIncluded($0.edge) }
@@ -235,7 +238,7 @@ public struct SpatialIndex: Sendable {
             for side in 0..<2 {
                 let e = segmentEdges[s * 2 + side]
                 guard e != UInt32.max else { continue }
-                result.append(EdgeSnap(edge: EdgeID(e), coordinate: coordinate,
+                result.append(EdgeSnap(edge: RoadGraph.EdgeID(e), coordinate: coordinate,
                                        fraction: side == 0 ? fraction : 1 - fraction,
                                        distance: Distance(meters: c.distance)))
             }

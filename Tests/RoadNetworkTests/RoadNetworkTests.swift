@@ -98,10 +98,10 @@ import Testing
     #expect(graph.nodeCount == 3)          // a, d, e: b and c are shape points
     #expect(graph.segmentCount == 2)
     #expect(graph.edgeCount == 3)          // a↔d both ways, d→e only
-    let ad = try #require((0..<graph.edgeCount).map { EdgeID(UInt32($0)) }.first { graph.wayID(of: $0) == 1 })
+    let ad = try #require(graph.edges.first { graph.wayID(of: $0) == 1 })
     #expect(graph.geometry(of: ad).count == 4)
     #expect(abs(graph.length(of: ad).meters - 600) < 0.01)   // 6 columns × 100 m
-    let de = try #require((0..<graph.edgeCount).map { EdgeID(UInt32($0)) }.first { graph.wayID(of: $0) == 2 })
+    let de = try #require(graph.edges.first { graph.wayID(of: $0) == 2 })
     #expect(graph.twin(of: de) == nil)
     #expect(abs(graph.length(of: de).meters - 100) < 0.01)
     let expectedSeconds: Double = 100 / (25 / 3.6)
@@ -134,7 +134,7 @@ import Testing
     #expect(report.restrictionsSeen == 3)
     #expect(report.restrictionsApplied == 1)
     #expect(report.restrictionsIgnored == 2)
-    #expect(graph.restrictions.count == 1)
+    #expect(graph.restrictionCount == 1)
 }
 
 // MARK: File format
