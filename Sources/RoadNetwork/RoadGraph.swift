@@ -1,5 +1,3 @@
-public import GeoCore
-
 /// A via-node turn restriction between two directed edges (OSM `type=restriction`).
 public struct TurnRestriction: Hashable, Sendable {
     /// `no_*` forbids the turn; `only_*` forbids every other turn from `from`.
@@ -123,10 +121,12 @@ public struct RoadGraph: Sendable {
     // Turn restrictions, sorted by `from` edge.
     @usableFromInline package let restrictions: ContiguousArray<TurnRestriction>
 
-    /// Assembles a graph from its columns, checking every cross-reference.
-    /// - Throws: `RoadNetworkError.corrupt` naming the first broken invariant.
+    /// Assembles a graph from its columns, checking every cross-reference (and, under
+    /// GEO_INTERNAL_CHECKS, every invariant: `_checkInvariants()`). The builder's and the
+    /// file reader's way in; tests use it to assemble deliberately broken graphs.
+    /// - Throws: `RoadNetworkError.corrupt` naming the first broken cross-reference.
     /// - Complexity: O(nodes + edges + shape points + restrictions).
-    init(
+    package init(
         profileName: String, turnCosts: TurnCostModel,
         nodeLatitudes: ContiguousArray<Int32>, nodeLongitudes: ContiguousArray<Int32>,
         nodeOSMIDs: ContiguousArray<Int64>, nodeFlags: ContiguousArray<UInt8>,
@@ -210,5 +210,6 @@ public struct RoadGraph: Sendable {
         self.segmentClasses = segmentClasses
         self.names = names
         self.restrictions = restrictions
+        _checkInvariants()
     }
 }

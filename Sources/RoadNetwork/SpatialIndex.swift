@@ -119,7 +119,46 @@ public struct SpatialIndex: Sendable {
             }
         }
         pieceOffsets = offsets
+        _checkInvariants()
     }
+
+    #if GEO_INTERNAL_CHECKS
+    /// Traps, naming the first broken invariant, unless cell keys are strictly increasing,
+    /// cell rows span the items, every item is a piece of its segment, each segment's edge
+    /// slots hold its edges by direction, and offsets grow along each segment (see
+    /// `RoadGraph._checkInvariants()` for the flag).
+    /// - Complexity: O(cells + items + shape points + edges).
+    @inline(never)
+    package func _checkInvariants() {
+        precondition(cellStarts.count == cellKeys.count + 1 && cellStarts.first == 0 && cellStarts.last.map(Int.init) == cellItems.count,
+                     "SpatialIndex: cell rows do not span the items")
+        for c in cellKeys.indices {
+            precondition(c == 0 || cellKeys[c - 1] < cellKeys[c], "SpatialIndex: cell keys are not increasing at \(c)")
+            precondition(cellStarts[c] < cellStarts[c + 1], "SpatialIndex: cell \(c) is empty")
+        }
+        for item in cellItems {
+            precondition(Int(item) < pieceSegments.count && pieceSegments[Int(item)] != UInt32.max,
+                         "SpatialIndex: item \(item) is not the first point of a piece")
+        }
+        for segment in graph.segments {
+            let lo = Int(graph.shapeOffsets[segment.index]), hi = Int(graph.shapeOffsets[segment.index + 1])
+            for i in lo..<(hi - 1) {
+                precondition(pieceSegments[i] == segment.rawValue, "SpatialIndex: piece \(i) names the wrong segment")
+                precondition(pieceOffsets[i] <= pieceOffsets[i + 1], "SpatialIndex: offsets decrease at point \(i + 1)")
+            }
+            precondition(pieceOffsets[lo] == 0 && pieceSegments[hi - 1] == UInt32.max, "SpatialIndex: segment \(segment) is not delimited")
+        }
+        for edge in graph.edges {
+            let side = graph.flags(of: edge).contains(.reversed) ? 1 : 0
+            precondition(segmentEdges[graph.segment(of: edge).index * 2 + side] == edge.rawValue,
+                         "SpatialIndex: edge \(edge) is missing from its segment's slot")
+        }
+    }
+    #else
+    /// Checks nothing: build with GEO_INTERNAL_CHECKS=1 to verify the index's invariants.
+    @inline(__always)
+    package func _checkInvariants() {}
+    #endif
 
     @inline(__always)
     static func key(_ cx: Int, _ cy: Int) -> UInt64 {

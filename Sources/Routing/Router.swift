@@ -388,7 +388,7 @@ public struct Router: Sendable {
         let roundabout = g.flags(of: edge).union(g.flags(of: next)).contains(.roundabout)
         // The penalty column, not `penalty(of:)`: this runs per relaxation, and a `Duration`
         // round trip would cost time and could change the last bits of route weights.
-        return g.turnCosts.duration(angle: isUTurn ? 180 : angle, roadCount: g.roadCount(of: node),
+        return g.turnCosts.seconds(angle: isUTurn ? 180 : angle, roadCount: g.roadCount(of: node),
                                     isUTurn: isUTurn, involvesRoundabout: roundabout)
             + Double(g.nodePenalties[node.index])
     }
