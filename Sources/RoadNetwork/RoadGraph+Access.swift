@@ -64,21 +64,22 @@ extension RoadGraph {
     public struct Shape: RandomAccessCollection, Sendable {
         @usableFromInline let latitudes: ContiguousArray<Int32>
         @usableFromInline let longitudes: ContiguousArray<Int32>
-        @usableFromInline let first: Int
+        /// Storage position of the segment's first point.
+        @usableFromInline let base: Int
         @usableFromInline let isReversed: Bool
         public let startIndex: Int
         public let endIndex: Int
         @inlinable init(latitudes: ContiguousArray<Int32>, longitudes: ContiguousArray<Int32>, range: Range<Int>, reversed: Bool) {
             self.latitudes = latitudes
             self.longitudes = longitudes
-            first = range.lowerBound
+            base = range.lowerBound
             isReversed = reversed
             startIndex = 0
             endIndex = range.count
         }
         @inlinable public subscript(position: Int) -> Coordinate {
             precondition(position >= 0 && position < endIndex, "Shape index out of range")
-            let k = isReversed ? first + endIndex - 1 - position : first + position
+            let k = isReversed ? base + endIndex - 1 - position : base + position
             return Coordinate(uncheckedLatitude: degrees(latitudes[k]), longitude: degrees(longitudes[k]))
         }
     }
@@ -291,8 +292,8 @@ extension RoadGraph.Shape {
     /// The length in metres between two of the points, from the fixed-point values in the
     /// builder's metric, so that fractions agree with the stored segment lengths.
     func fixedPointLength(from i: Int, to j: Int) -> Double {
-        let a = isReversed ? first + endIndex - 1 - i : first + i
-        let b = isReversed ? first + endIndex - 1 - j : first + j
+        let a = isReversed ? base + endIndex - 1 - i : base + i
+        let b = isReversed ? base + endIndex - 1 - j : base + j
         return segmentLength(lat1: latitudes[a], lon1: longitudes[a], lat2: latitudes[b], lon2: longitudes[b])
     }
 }
