@@ -9,6 +9,12 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// `GEO_INTERNAL_CHECKS=1 swift build` compiles the `_checkInvariants()` bodies (RoadNetwork's
+/// CSR and cross-reference checks), run at the end of every init and load, into the targets
+/// that have them and into their tests; CI builds once that way. swift-collections' pattern
+/// (COLLECTIONS_INTERNAL_CHECKS).
+let internalChecks: [SwiftSetting] = Context.environment["GEO_INTERNAL_CHECKS"] == "1" ? [.define("GEO_INTERNAL_CHECKS")] : []
+
 let package = Package(
     name: "LocationKit",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -35,7 +41,7 @@ let package = Package(
         .target(name: "TrackFiltering", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
         // Profiles, the immutable CSR RoadGraph, its builder, file format and spatial index.
-        .target(name: "RoadNetwork", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        .target(name: "RoadNetwork", dependencies: ["GeoCore"], swiftSettings: strictSettings + internalChecks),
 
         // Shortest / fastest paths with turn restrictions over a RoadGraph.
         .target(
@@ -113,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "RoadNetworkTests",
             dependencies: ["RoadNetwork", "GeoTestSupport"],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings + internalChecks
         ),
         .testTarget(
             name: "RoutingTests",

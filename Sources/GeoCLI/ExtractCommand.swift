@@ -37,7 +37,7 @@ struct ExtractCommand: ParsableCommand {
         print("read \(result.summary.nodeCount) nodes, \(result.summary.wayCount) ways, \(result.summary.relationCount) relations", to: &err)
         print(result.report.description, to: &err)
         print("graph (\(profile.name)): \(g.nodeCount) nodes, \(g.edgeCount) edges, \(g.segmentCount) segments, "
-              + "\(g.restrictions.count) turn rules, \(bytes.count) bytes", to: &err)
+              + "\(g.restrictionCount) turn rules, \(bytes.count) bytes", to: &err)
         print(String(format: "time: %.3f s", seconds), to: &err)
     }
 }

@@ -125,8 +125,8 @@ extension RoadGraph {
     public func serialized() -> [UInt8] {
         var w = Writer()
         w.string(profileName)
-        w.double(turnCosts.turnPenalty); w.double(turnCosts.turnBias)
-        w.double(turnCosts.oncomingTurnPenalty); w.double(turnCosts.uTurnPenalty)
+        w.double(turnCosts.turnPenaltySeconds); w.double(turnCosts.turnBias)
+        w.double(turnCosts.oncomingTurnPenaltySeconds); w.double(turnCosts.uTurnPenaltySeconds)
         w.column(nodeLatitudes); w.column(nodeLongitudes); w.column(nodeOSMIDs); w.column(nodeFlags)
         w.column(nodePenalties); w.column(nodeRoadCounts); w.column(firstEdge); w.column(firstIncoming)
         w.column(incomingEdges)
@@ -183,8 +183,9 @@ extension RoadGraph {
         var r = Reader(base: payload, offset: 0)
         do throws(RoadNetworkError) {
             let profileName = try r.string("the profile name")
-            let turnCosts = TurnCostModel(turnPenalty: try r.double("turn costs"), turnBias: try r.double("turn costs"),
-                                          oncomingTurnPenalty: try r.double("turn costs"), uTurnPenalty: try r.double("turn costs"))
+            let turnCosts = TurnCostModel(turnPenaltySeconds: try r.double("turn costs"), turnBias: try r.double("turn costs"),
+                                          oncomingTurnPenaltySeconds: try r.double("turn costs"),
+                                          uTurnPenaltySeconds: try r.double("turn costs"))
             let nodeLatitudes = try r.column(Int32.self, "node latitudes")
             let nodeLongitudes = try r.column(Int32.self, "node longitudes")
             let nodeOSMIDs = try r.column(Int64.self, "node ids")
@@ -230,7 +231,7 @@ extension RoadGraph {
                 guard let kind = TurnRestriction.Kind(rawValue: kinds[i]) else {
                     throw RoadNetworkError(.corrupt, "unknown restriction kind \(kinds[i])", offset: r.offset)
                 }
-                restrictions.append(TurnRestriction(from: EdgeID(from[i]), to: EdgeID(to[i]), kind: kind))
+                restrictions.append(TurnRestriction(from: RoadGraph.EdgeID(from[i]), to: RoadGraph.EdgeID(to[i]), kind: kind))
             }
             try self.init(
                 profileName: profileName, turnCosts: turnCosts,

@@ -1,4 +1,4 @@
-import GeoCore
+public import GeoCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,8 +9,8 @@ import Darwin
 
 /// What a profile makes of one way in one direction.
 public struct DirectionAttributes: Hashable, Sendable {
-    /// Travel speed in km/h (after `maxspeed`, surface and the profile's reduction).
-    public var speed: Double
+    /// Travel speed (after `maxspeed`, surface and the profile's reduction).
+    public var speed: Speed
     /// Routability factor in (0, 1]: the weight is the duration divided by it
     /// (OSRM `rate = speed × penalty`; service roads, narrow roads).
     public var rateFactor: Double
@@ -34,10 +34,10 @@ public struct WayAttributes: Hashable, Sendable {
 public struct NodeAttributes: Hashable, Sendable {
     /// Travel cannot pass the node (a bollard, a gate for cars without a penalty rule).
     public var isBarrier: Bool
-    /// Seconds added when passing the node (traffic signals, stop signs, toll gates).
-    public var penalty: Double
+    /// Time added when passing the node (traffic signals, stop signs, toll gates).
+    public var penalty: Duration
 
-    public static let plain = NodeAttributes(isBarrier: false, penalty: 0)
+    public static let plain = NodeAttributes(isBarrier: false, penalty: .zero)
 }
 
 /// The costs of turning at an intersection, as OSRM's `process_turn` computes them.
@@ -47,27 +47,59 @@ public struct NodeAttributes: Hashable, Sendable {
 /// `a` (degrees, 0 = straight on) and the mirrored form for left turns, plus
 /// `oncomingTurnPenalty` × sharpness for turns across oncoming traffic, plus `uTurnPenalty`
 /// for U-turns (OSRM profiles/car.lua `process_turn`).
+///
+/// The penalties are kept in seconds inside, for the router's hot loop (`seconds(angle:…)`);
+/// the graph file stores those same numbers.
 public struct TurnCostModel: Hashable, Sendable {
-    /// Seconds for the sharpest turn (car 7.5, bicycle 6, foot 0).
-    public var turnPenalty: Double
+    /// The sharpest turn's penalty, seconds.
+    var turnPenaltySeconds: Double
     /// Asymmetry between right and left turns (car 1.075, bicycle 1.4), right-hand traffic.
     public var turnBias: Double
-    /// Extra seconds for crossing oncoming traffic (car 2).
-    public var oncomingTurnPenalty: Double
-    /// Seconds for a U-turn at a dead end (car 20, foot 2).
-    public var uTurnPenalty: Double
+    /// Extra for crossing oncoming traffic, seconds.
+    var oncomingTurnPenaltySeconds: Double
+    /// A U-turn's penalty, seconds.
+    var uTurnPenaltySeconds: Double
 
-    public init(turnPenalty: Double, turnBias: Double, oncomingTurnPenalty: Double, uTurnPenalty: Double) {
-        self.turnPenalty = turnPenalty
-        self.turnBias = turnBias
-        self.oncomingTurnPenalty = oncomingTurnPenalty
-        self.uTurnPenalty = uTurnPenalty
+    /// Time for the sharpest turn (car 7.5 s, bicycle 6 s, foot 0).
+    public var turnPenalty: Duration {
+        get { .seconds(turnPenaltySeconds) }
+        set { turnPenaltySeconds = newValue / .seconds(1) }
+    }
+    /// Extra time for crossing oncoming traffic (car 2 s).
+    public var oncomingTurnPenalty: Duration {
+        get { .seconds(oncomingTurnPenaltySeconds) }
+        set { oncomingTurnPenaltySeconds = newValue / .seconds(1) }
+    }
+    /// Time for a U-turn at a dead end (car 20 s, foot 2 s).
+    public var uTurnPenalty: Duration {
+        get { .seconds(uTurnPenaltySeconds) }
+        set { uTurnPenaltySeconds = newValue / .seconds(1) }
     }
 
-    /// The duration in seconds of a turn by `angle` degrees (0 straight, positive right,
-    /// ±180 U-turn) at an intersection with `roadCount` roads.
+    public init(turnPenalty: Duration, turnBias: Double, oncomingTurnPenalty: Duration, uTurnPenalty: Duration) {
+        self.init(turnPenaltySeconds: turnPenalty / .seconds(1), turnBias: turnBias,
+                  oncomingTurnPenaltySeconds: oncomingTurnPenalty / .seconds(1), uTurnPenaltySeconds: uTurnPenalty / .seconds(1))
+    }
+
+    /// The model from penalties in seconds, as the graph file stores them.
+    init(turnPenaltySeconds: Double, turnBias: Double, oncomingTurnPenaltySeconds: Double, uTurnPenaltySeconds: Double) {
+        self.turnPenaltySeconds = turnPenaltySeconds
+        self.turnBias = turnBias
+        self.oncomingTurnPenaltySeconds = oncomingTurnPenaltySeconds
+        self.uTurnPenaltySeconds = uTurnPenaltySeconds
+    }
+
+    /// The time a turn by `angle` degrees (0 straight, positive right, ±180 U-turn) takes at
+    /// an intersection with `roadCount` roads.
     /// - Complexity: O(1).
-    public func duration(angle: Double, roadCount: Int, isUTurn: Bool, involvesRoundabout: Bool) -> Double {
+    public func duration(angle: Double, roadCount: Int, isUTurn: Bool, involvesRoundabout: Bool) -> Duration {
+        .seconds(seconds(angle: angle, roadCount: roadCount, isUTurn: isUTurn, involvesRoundabout: involvesRoundabout))
+    }
+
+    /// `duration(angle:roadCount:isUTurn:involvesRoundabout:)` in seconds, for the router,
+    /// which adds it to edge weights once per relaxation.
+    package func seconds(angle: Double, roadCount: Int, isUTurn: Bool, involvesRoundabout: Bool) -> Double {
+        let turnPenalty = turnPenaltySeconds, oncomingTurnPenalty = oncomingTurnPenaltySeconds
         guard roadCount > 2 || isUTurn else { return 0 }
         var d = 0.0
         if turnPenalty > 0 {
@@ -81,7 +113,7 @@ public struct TurnCostModel: Hashable, Sendable {
             let sharpness = 1 / (1 + exp(-(13 * abs(angle) / 180 - 3.25)))
             d += oncomingTurnPenalty * sharpness
         }
-        if isUTurn { d += uTurnPenalty }
+        if isUTurn { d += uTurnPenaltySeconds }
         return d
     }
 }
@@ -108,26 +140,26 @@ public struct Profile: Hashable, Sendable {
     public var onewayModes: [String]
     /// Whether plain `oneway`, roundabouts and motorways make a way one-way (false for foot).
     public var obeysGeneralOneway: Bool
-    /// Speeds in km/h by `highway` value.
-    public var highwaySpeeds: [String: Double]
-    /// Speeds in km/h by `highway` value where a bicycle is pushed (walking mode).
-    public var pushingSpeeds: [String: Double]
-    /// Speeds in km/h by `route` value (`ferry`).
-    public var routeSpeeds: [String: Double]
-    /// Speed caps in km/h by `surface`, `tracktype` and `smoothness` values.
-    public var surfaceSpeeds: [String: Double]
-    public var tracktypeSpeeds: [String: Double]
-    public var smoothnessSpeeds: [String: Double]
-    /// Speed in km/h for a way that has no class speed but whose access is allowed.
-    public var defaultSpeed: Double
+    /// Speeds by `highway` value.
+    public var highwaySpeeds: [String: Speed]
+    /// Speeds by `highway` value where a bicycle is pushed (walking mode).
+    public var pushingSpeeds: [String: Speed]
+    /// Speeds by `route` value (`ferry`).
+    public var routeSpeeds: [String: Speed]
+    /// Speed caps by `surface`, `tracktype` and `smoothness` values.
+    public var surfaceSpeeds: [String: Speed]
+    public var tracktypeSpeeds: [String: Speed]
+    public var smoothnessSpeeds: [String: Speed]
+    /// Speed for a way that has no class speed but whose access is allowed.
+    public var defaultSpeed: Speed
     /// Whether `maxspeed` replaces the class speed (car), multiplied by `speedReduction`.
     public var usesMaxspeed: Bool
     public var speedReduction: Double
-    /// Speed in km/h at which a bicycle is pushed against an explicit oneway (bicycle 4,
+    /// Speed at which a bicycle is pushed against an explicit oneway (bicycle 4 km/h,
     /// OSRM `bike_push_handler`); nil where that is not allowed.
-    public var pushingAgainstOnewaySpeed: Double?
-    /// Highest speed any edge gets, km/h (bicycle 21); nil for none.
-    public var maxSpeed: Double?
+    public var pushingAgainstOnewaySpeed: Speed?
+    /// Highest speed any edge gets (bicycle 21 km/h); nil for none.
+    public var maxSpeed: Speed?
     /// Rate factors by `service` value (alley 0.5, parking_aisle 0.5, …).
     public var servicePenalties: [String: Double]
     /// Whether narrow or single-lane two-way roads get OSRM's width penalty.
@@ -142,12 +174,12 @@ public struct Profile: Hashable, Sendable {
     public var barrierWhitelist: Set<String>?
     /// Barrier values that block (foot, bicycle) when `barrierWhitelist` is nil.
     public var blockingBarriers: Set<String>
-    /// Seconds for passing barriers that are penalties, not blocks (car: gate 60).
-    public var barrierPenalties: [String: Double]
-    /// Seconds for passing `highway=traffic_signals` (2), `stop` (2) and `give_way` (1).
-    public var trafficSignalPenalty: Double
-    public var stopPenalty: Double
-    public var giveWayPenalty: Double
+    /// Time for passing barriers that are penalties, not blocks (car: gate 60 s).
+    public var barrierPenalties: [String: Duration]
+    /// Time for passing `highway=traffic_signals` (2 s), `stop` (2 s) and `give_way` (1 s).
+    public var trafficSignalPenalty: Duration
+    public var stopPenalty: Duration
+    public var giveWayPenalty: Duration
     /// Whether `type=restriction` relations apply.
     public var usesTurnRestrictions: Bool
     /// Modes in `restriction:<mode>` and `except=` that concern this profile.
@@ -172,21 +204,21 @@ public struct Profile: Hashable, Sendable {
                              "living_street", "unclassified", "service", "winter_road", "ice_road"],
         onewayModes: ["motorcar", "motor_vehicle", "vehicle"],
         obeysGeneralOneway: true,
-        highwaySpeeds: ["motorway": 90, "motorway_link": 45, "trunk": 85, "trunk_link": 40, "primary": 65,
+        highwaySpeeds: kmh(["motorway": 90, "motorway_link": 45, "trunk": 85, "trunk_link": 40, "primary": 65,
                         "primary_link": 30, "secondary": 55, "secondary_link": 25, "tertiary": 40,
                         "tertiary_link": 20, "unclassified": 25, "residential": 25, "living_street": 10,
-                        "service": 15, "winter_road": 20, "ice_road": 15],
+                        "service": 15, "winter_road": 20, "ice_road": 15]),
         pushingSpeeds: [:],
-        routeSpeeds: ["ferry": 5, "shuttle_train": 10],
-        surfaceSpeeds: ["cement": 80, "compacted": 80, "fine_gravel": 80, "paving_stones": 60, "metal": 60,
+        routeSpeeds: kmh(["ferry": 5, "shuttle_train": 10]),
+        surfaceSpeeds: kmh(["cement": 80, "compacted": 80, "fine_gravel": 80, "paving_stones": 60, "metal": 60,
                         "bricks": 60, "grass": 40, "wood": 40, "sett": 40, "grass_paver": 40, "gravel": 40,
                         "unpaved": 40, "ground": 40, "dirt": 40, "pebblestone": 40, "tartan": 40,
                         "cobblestone": 30, "clay": 30, "earth": 20, "stone": 20, "rocky": 20, "sand": 20,
-                        "laterite": 15, "mud": 10, "ice": 20, "snow": 30],
-        tracktypeSpeeds: ["grade1": 60, "grade2": 40, "grade3": 30, "grade4": 25, "grade5": 20],
-        smoothnessSpeeds: ["intermediate": 80, "bad": 40, "very_bad": 20, "horrible": 10, "very_horrible": 5,
-                           "impassable": 0],
-        defaultSpeed: 10, usesMaxspeed: true, speedReduction: 0.8, pushingAgainstOnewaySpeed: nil, maxSpeed: nil,
+                        "laterite": 15, "mud": 10, "ice": 20, "snow": 30]),
+        tracktypeSpeeds: kmh(["grade1": 60, "grade2": 40, "grade3": 30, "grade4": 25, "grade5": 20]),
+        smoothnessSpeeds: kmh(["intermediate": 80, "bad": 40, "very_bad": 20, "horrible": 10, "very_horrible": 5,
+                               "impassable": 0]),
+        defaultSpeed: .kilometersPerHour(10), usesMaxspeed: true, speedReduction: 0.8, pushingAgainstOnewaySpeed: nil, maxSpeed: nil,
         servicePenalties: ["alley": 0.5, "parking": 0.5, "parking_aisle": 0.5, "driveway": 0.5,
                            "drive-through": 0.5, "drive-thru": 0.5],
         usesWidthPenalty: true,
@@ -195,17 +227,17 @@ public struct Profile: Hashable, Sendable {
         barrierWhitelist: ["cattle_grid", "border_control", "toll_booth", "sally_port", "no", "entrance",
                            "height_restrictor", "arch"],
         blockingBarriers: [],
-        barrierPenalties: ["gate": 60, "lift_gate": 60],
-        trafficSignalPenalty: 2, stopPenalty: 2, giveWayPenalty: 1,
+        barrierPenalties: ["gate": .seconds(60), "lift_gate": .seconds(60)],
+        trafficSignalPenalty: .seconds(2), stopPenalty: .seconds(2), giveWayPenalty: .seconds(1),
         usesTurnRestrictions: true,
         restrictionModes: ["motorcar", "motor_vehicle", "vehicle"],
-        turnCosts: TurnCostModel(turnPenalty: 7.5, turnBias: 1.075, oncomingTurnPenalty: 2, uTurnPenalty: 20)
+        turnCosts: TurnCostModel(turnPenalty: .seconds(7.5), turnBias: 1.075, oncomingTurnPenalty: .seconds(2), uTurnPenalty: .seconds(20))
     )
 
     /// OSRM's foot profile: 5 km/h on footways, paths, steps and ordinary streets, `oneway`
     /// ignored except `oneway:foot`, no turn restrictions.
     public static let foot: Profile = {
-        let walk = 5.0
+        let walk = 5.0   // km/h
         var speeds: [String: Double] = [:]
         for h in ["primary", "primary_link", "secondary", "secondary_link", "tertiary", "tertiary_link",
                   "unclassified", "residential", "living_street", "service", "track", "path", "steps",
@@ -217,18 +249,18 @@ public struct Profile: Hashable, Sendable {
             accessBlacklist: ["no", "agricultural", "forestry", "private", "delivery", "use_sidepath"],
             restrictedAccess: [], restrictedHighways: [],
             onewayModes: ["foot"], obeysGeneralOneway: false,
-            highwaySpeeds: speeds, pushingSpeeds: [:], routeSpeeds: ["ferry": 5],
-            surfaceSpeeds: ["fine_gravel": walk * 0.75, "gravel": walk * 0.75, "pebblestone": walk * 0.75,
-                            "mud": walk * 0.5, "sand": walk * 0.5],
+            highwaySpeeds: kmh(speeds), pushingSpeeds: [:], routeSpeeds: kmh(["ferry": 5]),
+            surfaceSpeeds: kmh(["fine_gravel": walk * 0.75, "gravel": walk * 0.75, "pebblestone": walk * 0.75,
+                                "mud": walk * 0.5, "sand": walk * 0.5]),
             tracktypeSpeeds: [:], smoothnessSpeeds: [:],
-            defaultSpeed: walk, usesMaxspeed: false, speedReduction: 1, pushingAgainstOnewaySpeed: nil, maxSpeed: nil,
+            defaultSpeed: .kilometersPerHour(walk), usesMaxspeed: false, speedReduction: 1, pushingAgainstOnewaySpeed: nil, maxSpeed: nil,
             servicePenalties: [:], usesWidthPenalty: false,
             avoidedHighways: ["proposed"],
             avoidedConditions: ["motorroad"],
             barrierWhitelist: nil, blockingBarriers: ["yes", "wall", "fence"], barrierPenalties: [:],
-            trafficSignalPenalty: 2, stopPenalty: 0, giveWayPenalty: 0,
+            trafficSignalPenalty: .seconds(2), stopPenalty: .zero, giveWayPenalty: .zero,
             usesTurnRestrictions: false, restrictionModes: ["foot"],
-            turnCosts: TurnCostModel(turnPenalty: 0, turnBias: 1, oncomingTurnPenalty: 0, uTurnPenalty: 2)
+            turnCosts: TurnCostModel(turnPenalty: .zero, turnBias: 1, oncomingTurnPenalty: .zero, uTurnPenalty: .seconds(2))
         )
     }()
 
@@ -236,7 +268,7 @@ public struct Profile: Hashable, Sendable {
     /// bicycles pushed at 4 km/h on footways and pedestrian streets (steps 2 km/h),
     /// `oneway:bicycle` and `cycleway=opposite*` honoured, turn penalty 6 s.
     public static let bicycle: Profile = {
-        let cruise = 15.0
+        let cruise = 15.0   // km/h
         var speeds: [String: Double] = [:]
         for h in ["cycleway", "primary", "primary_link", "secondary", "secondary_link", "tertiary", "tertiary_link",
                   "residential", "unclassified", "living_street", "service"] { speeds[h] = cruise }
@@ -249,24 +281,28 @@ public struct Profile: Hashable, Sendable {
             accessBlacklist: ["no", "private", "agricultural", "forestry", "delivery", "use_sidepath"],
             restrictedAccess: [], restrictedHighways: [],
             onewayModes: ["bicycle"], obeysGeneralOneway: true,
-            highwaySpeeds: speeds,
-            pushingSpeeds: ["footway": 4, "pedestrian": 4, "steps": 2, "platform": 4, "pier": 4],
-            routeSpeeds: ["ferry": 5],
-            surfaceSpeeds: ["wood": 10, "metal": 10, "cobblestone:flattened": 10, "paving_stones": 10,
+            highwaySpeeds: kmh(speeds),
+            pushingSpeeds: kmh(["footway": 4, "pedestrian": 4, "steps": 2, "platform": 4, "pier": 4]),
+            routeSpeeds: kmh(["ferry": 5]),
+            surfaceSpeeds: kmh(["wood": 10, "metal": 10, "cobblestone:flattened": 10, "paving_stones": 10,
                             "compacted": 10, "cobblestone": 7, "unpaved": 6, "fine_gravel": 10, "gravel": 6,
                             "pebblestone": 6, "grass_paver": 6, "ground": 10, "dirt": 8, "earth": 6,
-                            "laterite": 5, "grass": 6, "mud": 3, "sand": 3, "woodchips": 3, "sett": 9],
+                                "laterite": 5, "grass": 6, "mud": 3, "sand": 3, "woodchips": 3, "sett": 9]),
             tracktypeSpeeds: [:], smoothnessSpeeds: [:],
-            defaultSpeed: cruise, usesMaxspeed: false, speedReduction: 1, pushingAgainstOnewaySpeed: 4, maxSpeed: 21,
+            defaultSpeed: .kilometersPerHour(cruise), usesMaxspeed: false, speedReduction: 1,
+            pushingAgainstOnewaySpeed: .kilometersPerHour(4), maxSpeed: .kilometersPerHour(21),
             servicePenalties: ["alley": 0.5], usesWidthPenalty: false,
             avoidedHighways: ["construction", "proposed"],
             avoidedConditions: ["construction", "motorroad"],
             barrierWhitelist: nil, blockingBarriers: ["yes", "wall", "fence"], barrierPenalties: [:],
-            trafficSignalPenalty: 2, stopPenalty: 0, giveWayPenalty: 0,
+            trafficSignalPenalty: .seconds(2), stopPenalty: .zero, giveWayPenalty: .zero,
             usesTurnRestrictions: true, restrictionModes: ["bicycle"],
-            turnCosts: TurnCostModel(turnPenalty: 6, turnBias: 1.4, oncomingTurnPenalty: 0, uTurnPenalty: 20)
+            turnCosts: TurnCostModel(turnPenalty: .seconds(6), turnBias: 1.4, oncomingTurnPenalty: .zero, uTurnPenalty: .seconds(20))
         )
     }()
+
+    /// A table of OSRM's km/h numbers as speeds, so the presets read like the Lua profiles.
+    private static func kmh(_ table: [String: Double]) -> [String: Speed] { table.mapValues(Speed.kilometersPerHour) }
 
     /// The preset named `car`, `foot`, `bicycle` (or `bike`), else nil.
     public static func named(_ name: String) -> Profile? {
@@ -334,21 +370,22 @@ public struct Profile: Hashable, Sendable {
         }
         guard fAllowed || bAllowed else { return nil }
 
-        // Speed and mode.
+        // Speed and mode, in m/s: each is a km/h number ÷ 3.6, as the builder divided before
+        // speeds had a type, so edge durations stay bit for bit what they were.
         var fSpeed: Double, bSpeed: Double
         var edgeMode = mode
         var roadClass = RoadClass(osmValue: highway ?? "other")
-        if let routeSpeed, let route {
+        if let routeSpeed = routeSpeed?.metersPerSecond, let route {
             fSpeed = routeSpeed; bSpeed = routeSpeed
             edgeMode = .ferry
             roadClass = RoadClass(osmValue: route)
             fAllowed = fAllowed || bAllowed; bAllowed = fAllowed
-        } else if let highway, let s = highwaySpeeds[highway] {
+        } else if let highway, let s = highwaySpeeds[highway]?.metersPerSecond {
             fSpeed = s; bSpeed = s
-        } else if let highway, let s = pushingSpeeds[highway] {
+        } else if let highway, let s = pushingSpeeds[highway]?.metersPerSecond {
             // Pushing unless the bicycle is explicitly welcome (bicycle=yes on a footway).
             if let a = tags["bicycle"], accessWhitelist.contains(a) {
-                fSpeed = defaultSpeed; bSpeed = defaultSpeed
+                fSpeed = defaultSpeed.metersPerSecond; bSpeed = defaultSpeed.metersPerSecond
             } else {
                 fSpeed = s; bSpeed = s
                 edgeMode = .pushingBike
@@ -357,7 +394,7 @@ public struct Profile: Hashable, Sendable {
             // No class speed: allowed only where access says so explicitly.
             func fallback(_ a: String?) -> Double? {
                 guard let a else { return nil }
-                return accessBlacklist.contains(a) ? nil : defaultSpeed
+                return accessBlacklist.contains(a) ? nil : defaultSpeed.metersPerSecond
             }
             guard let f = fallback(forwardAccess) ?? fallback(backwardAccess) else { return nil }
             fSpeed = fallback(forwardAccess) ?? f
@@ -369,21 +406,21 @@ public struct Profile: Hashable, Sendable {
 
         if usesMaxspeed, edgeMode != .ferry {
             let (fm, bm) = forwardBackward(tags, keys: ["maxspeed:advisory", "maxspeed", "source:maxspeed", "maxspeed:type"])
-            if let v = fm.flatMap(Profile.parseMaxspeed), v > 0 { fSpeed = v * speedReduction }
-            if let v = bm.flatMap(Profile.parseMaxspeed), v > 0 { bSpeed = v * speedReduction }
+            if let v = fm.flatMap(Profile.maxspeedKilometersPerHour), v > 0 { fSpeed = v * speedReduction / 3.6 }
+            if let v = bm.flatMap(Profile.maxspeedKilometersPerHour), v > 0 { bSpeed = v * speedReduction / 3.6 }
         }
         if edgeMode != .ferry {
             for (key, table) in [("surface", surfaceSpeeds), ("tracktype", tracktypeSpeeds), ("smoothness", smoothnessSpeeds)] {
-                if let v = tags[key], let cap = table[v] {
+                if let v = tags[key], let cap = table[v]?.metersPerSecond {
                     fSpeed = min(fSpeed, cap); bSpeed = min(bSpeed, cap)
                 }
             }
         }
-        if let maxSpeed { fSpeed = min(fSpeed, maxSpeed); bSpeed = min(bSpeed, maxSpeed) }
+        if let maxSpeed = maxSpeed?.metersPerSecond { fSpeed = min(fSpeed, maxSpeed); bSpeed = min(bSpeed, maxSpeed) }
         if fSpeed <= 0 { fAllowed = false }
         if bSpeed <= 0 { bAllowed = false }
         guard fAllowed || bAllowed else { return nil }
-        let pushSpeed: Double? = pushingAgainstOnewaySpeed.flatMap { s in
+        let pushSpeed: Speed? = pushingAgainstOnewaySpeed.flatMap { s in
             tags["foot"] != "no" && edgeMode != .ferry ? s : nil
         }
 
@@ -407,9 +444,9 @@ public struct Profile: Hashable, Sendable {
             return DirectionAttributes(speed: pushSpeed, rateFactor: 1, mode: .pushingBike, isRestricted: false)
         }
         return WayAttributes(
-            forward: fAllowed ? DirectionAttributes(speed: fSpeed, rateFactor: penalty, mode: edgeMode, isRestricted: fRestricted)
+            forward: fAllowed ? DirectionAttributes(speed: .metersPerSecond(fSpeed), rateFactor: penalty, mode: edgeMode, isRestricted: fRestricted)
                 : pushed(pushForward),
-            backward: bAllowed ? DirectionAttributes(speed: bSpeed, rateFactor: penalty, mode: edgeMode, isRestricted: bRestricted)
+            backward: bAllowed ? DirectionAttributes(speed: .metersPerSecond(bSpeed), rateFactor: penalty, mode: edgeMode, isRestricted: bRestricted)
                 : pushed(pushBackward),
             roadClass: roadClass, name: name,
             isRoundabout: junction == "roundabout" || junction == "circular"
@@ -496,10 +533,16 @@ public struct Profile: Hashable, Sendable {
         "none": 140,
     ]
 
-    /// Parses an OSM `maxspeed` value into km/h: `"50"`, `"30 mph"`, `"10 knots"`,
+    /// Parses an OSM `maxspeed` value: `"50"` (km/h), `"30 mph"`, `"10 knots"`,
     /// `"FR:urban"` (zone default), `"none"`. Returns nil for unparseable values and for
     /// absurd ones (≤ 0 or > 300 km/h), which callers count and ignore.
-    public static func parseMaxspeed(_ text: String) -> Double? {
+    public static func parseMaxspeed(_ text: String) -> Speed? {
+        maxspeedKilometersPerHour(text).map(Speed.kilometersPerHour)
+    }
+
+    /// `parseMaxspeed(_:)` as the km/h number, which the way evaluation scales by
+    /// `speedReduction` before converting (OSRM's order of operations).
+    static func maxspeedKilometersPerHour(_ text: String) -> Double? {
         let lowered = text.lowercased()
         if let n = leadingNumber(lowered) {
             var kmh = n

@@ -1,34 +1,14 @@
-public import GeoCore
-
-/// A node (intersection, dead end, barrier or restriction via point) of a `RoadGraph`.
-public struct NodeID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt32
-    @inlinable public init(_ rawValue: UInt32) { self.rawValue = rawValue }
-    @inlinable public var index: Int { Int(rawValue) }
-    @inlinable public static func < (a: NodeID, b: NodeID) -> Bool { a.rawValue < b.rawValue }
-    public var description: String { "n\(rawValue)" }
-}
-
-/// A directed edge of a `RoadGraph`: one direction of travel along one road segment.
-public struct EdgeID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt32
-    @inlinable public init(_ rawValue: UInt32) { self.rawValue = rawValue }
-    @inlinable public var index: Int { Int(rawValue) }
-    @inlinable public static func < (a: EdgeID, b: EdgeID) -> Bool { a.rawValue < b.rawValue }
-    public var description: String { "e\(rawValue)" }
-}
-
 /// A via-node turn restriction between two directed edges (OSM `type=restriction`).
 public struct TurnRestriction: Hashable, Sendable {
     /// `no_*` forbids the turn; `only_*` forbids every other turn from `from`.
     public enum Kind: UInt8, Hashable, Sendable { case prohibitive = 0, mandatory = 1 }
     /// The edge arriving at the via node.
-    public var from: EdgeID
+    public var from: RoadGraph.EdgeID
     /// The edge leaving the via node.
-    public var to: EdgeID
+    public var to: RoadGraph.EdgeID
     public var kind: Kind
 
-    public init(from: EdgeID, to: EdgeID, kind: Kind) {
+    public init(from: RoadGraph.EdgeID, to: RoadGraph.EdgeID, kind: Kind) {
         self.from = from
         self.to = to
         self.kind = kind
@@ -43,6 +23,13 @@ public struct TurnRestriction: Hashable, Sendable {
 /// A `RoadGraph` is a `Sendable` value: share one across threads and run queries with
 /// per-query scratch state (STYLE.md §3.12). Build one with `RoadGraphBuilder`; store it
 /// with `serialized()` and `init(serialized:)`.
+///
+/// Clients read the graph through a narrow facade (RoadGraph+Access.swift): typed
+/// ``NodeID``, ``EdgeID`` and ``SegmentID``, adjacency as allocation-free collections,
+/// geometry and attributes with units in their types, like the data facade OSRM's engine
+/// queries. The columns below are the storage layout and stay `package`: contraction or
+/// memory-mapped loading may change them without breaking a client. Inside the package,
+/// code reads a column directly only where a benchmark shows the facade costs, and says so.
 public struct RoadGraph: Sendable {
     /// Flags of a node.
     public struct NodeFlags: OptionSet, Hashable, Sendable {
@@ -71,71 +58,75 @@ public struct RoadGraph: Sendable {
     /// Turn costs of that profile, applied at query time.
     public let turnCosts: TurnCostModel
 
+    // MARK: Storage (package: see the type's comment)
+
     // Nodes.
     /// Node latitudes, degrees × 1e7.
-    public let nodeLatitudes: ContiguousArray<Int32>
+    @usableFromInline package let nodeLatitudes: ContiguousArray<Int32>
     /// Node longitudes, degrees × 1e7.
-    public let nodeLongitudes: ContiguousArray<Int32>
+    @usableFromInline package let nodeLongitudes: ContiguousArray<Int32>
     /// The OSM id each node came from.
-    public let nodeOSMIDs: ContiguousArray<Int64>
+    @usableFromInline package let nodeOSMIDs: ContiguousArray<Int64>
     /// Node flags (`NodeFlags` raw values).
-    public let nodeFlags: ContiguousArray<UInt8>
+    @usableFromInline package let nodeFlags: ContiguousArray<UInt8>
     /// Seconds added when passing through a node (traffic signals, gates).
-    public let nodePenalties: ContiguousArray<Float>
+    @usableFromInline package let nodePenalties: ContiguousArray<Float>
     /// Number of distinct road segments meeting at a node (OSRM `number_of_roads`).
-    public let nodeRoadCounts: ContiguousArray<UInt8>
+    @usableFromInline package let nodeRoadCounts: ContiguousArray<UInt8>
     /// CSR offsets: the outgoing edges of node `n` are `firstEdge[n] ..< firstEdge[n + 1]`.
-    public let firstEdge: ContiguousArray<UInt32>
+    @usableFromInline package let firstEdge: ContiguousArray<UInt32>
     /// CSR offsets into `incomingEdges`.
-    public let firstIncoming: ContiguousArray<UInt32>
+    @usableFromInline package let firstIncoming: ContiguousArray<UInt32>
     /// Edge ids grouped by target node.
-    public let incomingEdges: ContiguousArray<UInt32>
+    @usableFromInline package let incomingEdges: ContiguousArray<UInt32>
 
     // Directed edges, sorted by source node.
-    public let edgeSources: ContiguousArray<UInt32>
-    public let edgeTargets: ContiguousArray<UInt32>
+    @usableFromInline package let edgeSources: ContiguousArray<UInt32>
+    @usableFromInline package let edgeTargets: ContiguousArray<UInt32>
     /// The segment each edge runs along.
-    public let edgeSegments: ContiguousArray<UInt32>
+    @usableFromInline package let edgeSegments: ContiguousArray<UInt32>
     /// Travel time along the whole edge, seconds (compressed-node penalties included).
-    public let edgeDurations: ContiguousArray<Float>
+    @usableFromInline package let edgeDurations: ContiguousArray<Float>
     /// Routing weight of the whole edge, seconds (duration ÷ the profile's rate factor).
-    public let edgeWeights: ContiguousArray<Float>
+    @usableFromInline package let edgeWeights: ContiguousArray<Float>
     /// Speed, km/h.
-    public let edgeSpeeds: ContiguousArray<Float>
+    @usableFromInline package let edgeSpeeds: ContiguousArray<Float>
     /// `EdgeFlags` raw values.
-    public let edgeFlags: ContiguousArray<UInt8>
+    @usableFromInline package let edgeFlags: ContiguousArray<UInt8>
     /// `TravelMode` raw values.
-    public let edgeModes: ContiguousArray<UInt8>
+    @usableFromInline package let edgeModes: ContiguousArray<UInt8>
     /// The edge running the other way along the same segment, or `UInt32.max`.
-    public let edgeTwins: ContiguousArray<UInt32>
+    @usableFromInline package let edgeTwins: ContiguousArray<UInt32>
     /// Bearing leaving the source node, degrees clockwise from north.
-    public let edgeStartBearings: ContiguousArray<Float>
+    @usableFromInline package let edgeStartBearings: ContiguousArray<Float>
     /// Bearing arriving at the target node, degrees clockwise from north.
-    public let edgeEndBearings: ContiguousArray<Float>
+    @usableFromInline package let edgeEndBearings: ContiguousArray<Float>
 
     // Segments.
     /// Shape offsets: the points of segment `s` are `shapeOffsets[s] ..< shapeOffsets[s + 1]`.
-    public let shapeOffsets: ContiguousArray<UInt32>
-    public let shapeLatitudes: ContiguousArray<Int32>
-    public let shapeLongitudes: ContiguousArray<Int32>
+    @usableFromInline package let shapeOffsets: ContiguousArray<UInt32>
+    @usableFromInline package let shapeLatitudes: ContiguousArray<Int32>
+    @usableFromInline package let shapeLongitudes: ContiguousArray<Int32>
     /// Segment length, metres.
-    public let segmentLengths: ContiguousArray<Double>
+    @usableFromInline package let segmentLengths: ContiguousArray<Double>
     /// The OSM way each segment came from.
-    public let segmentWayIDs: ContiguousArray<Int64>
+    @usableFromInline package let segmentWayIDs: ContiguousArray<Int64>
     /// Index into `names`.
-    public let segmentNames: ContiguousArray<UInt32>
+    @usableFromInline package let segmentNames: ContiguousArray<UInt32>
     /// `RoadClass` raw values.
-    public let segmentClasses: ContiguousArray<UInt8>
+    @usableFromInline package let segmentClasses: ContiguousArray<UInt8>
     /// Distinct street names; index 0 is the empty name.
-    public let names: [String]
+    @usableFromInline package let names: [String]
 
     // Turn restrictions, sorted by `from` edge.
-    public let restrictions: ContiguousArray<TurnRestriction>
+    @usableFromInline package let restrictions: ContiguousArray<TurnRestriction>
 
-    /// Assembles a graph from its columns, checking every cross-reference.
-    /// - Throws: `RoadNetworkError.corrupt` naming the first broken invariant.
+    /// Assembles a graph from its columns, checking every cross-reference (and, under
+    /// GEO_INTERNAL_CHECKS, every invariant: `_checkInvariants()`). The builder's and the
+    /// file reader's way in; tests use it to assemble deliberately broken graphs.
+    /// - Throws: `RoadNetworkError.corrupt` naming the first broken cross-reference.
     /// - Complexity: O(nodes + edges + shape points + restrictions).
-    init(
+    package init(
         profileName: String, turnCosts: TurnCostModel,
         nodeLatitudes: ContiguousArray<Int32>, nodeLongitudes: ContiguousArray<Int32>,
         nodeOSMIDs: ContiguousArray<Int64>, nodeFlags: ContiguousArray<UInt8>,
@@ -219,147 +210,6 @@ public struct RoadGraph: Sendable {
         self.segmentClasses = segmentClasses
         self.names = names
         self.restrictions = restrictions
-    }
-
-    // MARK: Sizes
-
-    public var nodeCount: Int { nodeLatitudes.count }
-    public var edgeCount: Int { edgeTargets.count }
-    public var segmentCount: Int { segmentLengths.count }
-
-    // MARK: Nodes
-
-    /// The node's position.
-    public func coordinate(of node: NodeID) -> Coordinate {
-        Coordinate(uncheckedLatitude: degrees(nodeLatitudes[node.index]), longitude: degrees(nodeLongitudes[node.index]))
-    }
-
-    /// The node's flags.
-    public func flags(of node: NodeID) -> NodeFlags { NodeFlags(rawValue: nodeFlags[node.index]) }
-
-    /// The edges leaving `node`.
-    /// - Complexity: O(1).
-    public func outgoingEdges(of node: NodeID) -> [EdgeID] {
-        (Int(firstEdge[node.index])..<Int(firstEdge[node.index + 1])).map { EdgeID(UInt32($0)) }
-    }
-
-    /// The edges arriving at `node`.
-    public func incomingEdges(of node: NodeID) -> [EdgeID] {
-        (Int(firstIncoming[node.index])..<Int(firstIncoming[node.index + 1])).map { EdgeID(incomingEdges[$0]) }
-    }
-
-    // MARK: Edges
-
-    public func source(of edge: EdgeID) -> NodeID { NodeID(edgeSources[edge.index]) }
-    public func target(of edge: EdgeID) -> NodeID { NodeID(edgeTargets[edge.index]) }
-    /// The segment's length.
-    public func length(of edge: EdgeID) -> Distance { Distance(meters: segmentLengths[Int(edgeSegments[edge.index])]) }
-    /// Travel time along the whole edge.
-    public func duration(of edge: EdgeID) -> Duration { .seconds(Double(edgeDurations[edge.index])) }
-    public func speed(of edge: EdgeID) -> Speed { .kilometersPerHour(Double(edgeSpeeds[edge.index])) }
-    public func flags(of edge: EdgeID) -> EdgeFlags { EdgeFlags(rawValue: edgeFlags[edge.index]) }
-    public func mode(of edge: EdgeID) -> TravelMode { TravelMode(rawValue: edgeModes[edge.index]) ?? .driving }
-    public func name(of edge: EdgeID) -> String { names[Int(segmentNames[Int(edgeSegments[edge.index])])] }
-    public func roadClass(of edge: EdgeID) -> RoadClass { RoadClass(rawValue: segmentClasses[Int(edgeSegments[edge.index])]) }
-    public func wayID(of edge: EdgeID) -> Int64 { segmentWayIDs[Int(edgeSegments[edge.index])] }
-    /// The edge over the same segment in the other direction, if that direction is allowed.
-    public func twin(of edge: EdgeID) -> EdgeID? {
-        let t = edgeTwins[edge.index]
-        return t == UInt32.max ? nil : EdgeID(t)
-    }
-
-    /// The shape of the edge from its source to its target, as fixed-point pairs.
-    public func shape(of edge: EdgeID) -> [(latitudeE7: Int32, longitudeE7: Int32)] {
-        let seg = Int(edgeSegments[edge.index])
-        let range = Int(shapeOffsets[seg])..<Int(shapeOffsets[seg + 1])
-        var points = range.map { (shapeLatitudes[$0], shapeLongitudes[$0]) }
-        if flags(of: edge).contains(.reversed) { points.reverse() }
-        return points
-    }
-
-    /// The shape of the edge from its source to its target.
-    public func geometry(of edge: EdgeID) -> [Coordinate] {
-        shape(of: edge).map { Coordinate(uncheckedLatitude: degrees($0.latitudeE7), longitude: degrees($0.longitudeE7)) }
-    }
-
-    /// The turn restrictions that start from `edge`.
-    /// - Complexity: O(log r) in the number of restrictions.
-    public func restrictions(from edge: EdgeID) -> ArraySlice<TurnRestriction> {
-        guard edgeFlags[edge.index] & EdgeFlags.hasRestrictions.rawValue != 0 else { return [] }
-        var lo = 0, hi = restrictions.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if restrictions[mid].from < edge { lo = mid + 1 } else { hi = mid }
-        }
-        var end = lo
-        while end < restrictions.count, restrictions[end].from == edge { end += 1 }
-        return restrictions[lo..<end]
-    }
-
-    /// Whether turning from `from` onto `to` at their shared node is allowed by the
-    /// turn restrictions (geometry, U-turns and barriers are the router's business).
-    /// - Complexity: O(log r).
-    public func isTurnAllowed(from: EdgeID, to: EdgeID) -> Bool {
-        let rs = restrictions(from: from)
-        if rs.isEmpty { return true }
-        var hasMandatory = false, matchesMandatory = false
-        for r in rs {
-            switch r.kind {
-            case .prohibitive: if r.to == to { return false }
-            case .mandatory:
-                hasMandatory = true
-                if r.to == to { matchesMandatory = true }
-            }
-        }
-        return !hasMandatory || matchesMandatory
-    }
-
-    /// The bounding box of all nodes and shape points, or nil for an empty graph.
-    public var boundingBox: BoundingBox? {
-        guard !shapeLatitudes.isEmpty else { return nil }
-        var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
-        for i in shapeLatitudes.indices {
-            south = min(south, shapeLatitudes[i]); north = max(north, shapeLatitudes[i])
-            west = min(west, shapeLongitudes[i]); east = max(east, shapeLongitudes[i])
-        }
-        return try? BoundingBox(south: degrees(south), west: degrees(west), north: degrees(north), east: degrees(east))
-    }
-}
-
-extension RoadGraph {
-    /// The part of an edge's shape between two fractions of its length (0 = source,
-    /// 1 = target), with interpolated end points; `from` may exceed `to` for the reverse.
-    /// - Complexity: O(shape points of the edge).
-    public func geometry(of edge: EdgeID, from start: Double, to end: Double) -> [Coordinate] {
-        let points = shape(of: edge)
-        guard points.count >= 2 else { return geometry(of: edge) }
-        var cumulative = [0.0]
-        cumulative.reserveCapacity(points.count)
-        for i in 1..<points.count {
-            cumulative.append(cumulative[i - 1] + segmentLength(lat1: points[i - 1].latitudeE7, lon1: points[i - 1].longitudeE7,
-                                                                lat2: points[i].latitudeE7, lon2: points[i].longitudeE7))
-        }
-        let total = cumulative[cumulative.count - 1]
-        func point(at fraction: Double) -> (Coordinate, Int) {
-            let target = min(1, max(0, fraction)) * total
-            var i = 1
-            while i < points.count - 1, cumulative[i] < target { i += 1 }
-            let span = cumulative[i] - cumulative[i - 1]
-            let t = span > 0 ? (target - cumulative[i - 1]) / span : 0
-            let lat = degrees(points[i - 1].latitudeE7) + t * (degrees(points[i].latitudeE7) - degrees(points[i - 1].latitudeE7))
-            let lon = degrees(points[i - 1].longitudeE7) + t * (degrees(points[i].longitudeE7) - degrees(points[i - 1].longitudeE7))
-            return (Coordinate(uncheckedLatitude: lat, longitude: lon), i)
-        }
-        let lo = min(start, end), hi = max(start, end)
-        let (a, ia) = point(at: lo)
-        let (b, ib) = point(at: hi)
-        var result = [a]
-        if ib > ia {
-            for k in ia..<ib where cumulative[k] > lo * total && cumulative[k] < hi * total {
-                result.append(Coordinate(uncheckedLatitude: degrees(points[k].latitudeE7), longitude: degrees(points[k].longitudeE7)))
-            }
-        }
-        result.append(b)
-        return start <= end ? result : result.reversed()
+        _checkInvariants()
     }
 }

@@ -183,7 +183,7 @@ public struct RoadGraphBuilder: Sendable {
             nodeIndex[id] = i
             nodeLat.append(rec.lat); nodeLon.append(rec.lon); nodeOSM.append(id)
             nodeFlags.append(rec.attr.isBarrier ? RoadGraph.NodeFlags.barrier.rawValue : 0)
-            nodePenalty.append(Float(rec.attr.penalty))
+            nodePenalty.append(Float(rec.attr.penalty / .seconds(1)))
             return i
         }
 
@@ -226,7 +226,7 @@ public struct RoadGraphBuilder: Sendable {
                         let prev = nodes[run.nodes[k - 1]]!
                         length += segmentLength(lat1: prev.lat, lon1: prev.lon, lat2: rec.lat, lon2: rec.lon)
                     }
-                    if k > start, k < end { interiorPenalty += rec.attr.penalty }
+                    if k > start, k < end { interiorPenalty += rec.attr.penalty / .seconds(1) }
                 }
                 shapeOffsets.append(UInt32(shapeLat.count))
                 segLength.append(length)
@@ -242,7 +242,7 @@ public struct RoadGraphBuilder: Sendable {
                 var forwardIndex = -1
                 for (dir, reversed) in [(way.attr.forward, false), (way.attr.backward, true)] {
                     guard let dir else { continue }
-                    let mps = dir.speed / 3.6
+                    let mps = dir.speed.metersPerSecond
                     let duration = length / mps + interiorPenalty
                     let weight = length / (mps * dir.rateFactor) + interiorPenalty
                     var flags: UInt8 = 0
@@ -250,7 +250,7 @@ public struct RoadGraphBuilder: Sendable {
                     if way.attr.isRoundabout { flags |= RoadGraph.EdgeFlags.roundabout.rawValue }
                     if reversed { flags |= RoadGraph.EdgeFlags.reversed.rawValue }
                     var edge = RawEdge(source: reversed ? b : a, target: reversed ? a : b, segment: segment,
-                                       duration: Float(duration), weight: Float(weight), speed: Float(dir.speed),
+                                       duration: Float(duration), weight: Float(weight), speed: Float(dir.speed.kilometersPerHour),
                                        flags: flags, mode: dir.mode.rawValue,
                                        startBearing: Float(reversed ? (endBearing + 180).truncatingRemainder(dividingBy: 360) : startBearing),
                                        endBearing: Float(reversed ? (startBearing + 180).truncatingRemainder(dividingBy: 360) : endBearing))
@@ -317,7 +317,7 @@ public struct RoadGraphBuilder: Sendable {
             guard !fromEdges.isEmpty, !toEdges.isEmpty else { report.restrictionsIgnored += 1; continue }
             for f in fromEdges {
                 for t in toEdges where !(r.from == r.to && eTwin[f] == UInt32(t) && r.kind == .mandatory) {
-                    rules.append(TurnRestriction(from: EdgeID(UInt32(f)), to: EdgeID(UInt32(t)), kind: r.kind))
+                    rules.append(TurnRestriction(from: RoadGraph.EdgeID(UInt32(f)), to: RoadGraph.EdgeID(UInt32(t)), kind: r.kind))
                 }
             }
             report.restrictionsApplied += 1

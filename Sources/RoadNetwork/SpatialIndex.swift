@@ -3,7 +3,7 @@ public import GeoCore
 /// A point on a directed edge near a query position.
 public struct EdgeSnap: Hashable, Sendable {
     /// The directed edge.
-    public var edge: EdgeID
+    public var edge: RoadGraph.EdgeID
     /// The closest point of the edge's shape to the query position.
     public var coordinate: Coordinate
     /// How far along the edge that point is, by length, from its source (0) to its target (1).
@@ -11,7 +11,7 @@ public struct EdgeSnap: Hashable, Sendable {
     /// From the query position to `coordinate`.
     public var distance: Distance
 
-    public init(edge: EdgeID, coordinate: Coordinate, fraction: Double, distance: Distance) {
+    public init(edge: RoadGraph.EdgeID, coordinate: Coordinate, fraction: Double, distance: Distance) {
         self.edge = edge
         self.coordinate = coordinate
         self.fraction = fraction
@@ -27,6 +27,9 @@ public struct EdgeSnap: Hashable, Sendable {
 /// cell keys with CSR item lists, so memory follows the road length, not the bounding box.
 /// Long pieces are entered into the cells along them only. Distances are planar in the
 /// `LocalMetric` at the query point, exact to well under a centimetre at matching radii.
+///
+/// The index lives in the graph's module and reads the shape columns directly: its items are
+/// global shape-point positions, a storage notion the facade deliberately does not expose.
 public struct SpatialIndex: Sendable {
     /// The graph the index was built over.
     public let graph: RoadGraph
@@ -116,7 +119,46 @@ public struct SpatialIndex: Sendable {
             }
         }
         pieceOffsets = offsets
+        _checkInvariants()
     }
+
+    #if GEO_INTERNAL_CHECKS
+    /// Traps, naming the first broken invariant, unless cell keys are strictly increasing,
+    /// cell rows span the items, every item is a piece of its segment, each segment's edge
+    /// slots hold its edges by direction, and offsets grow along each segment (see
+    /// `RoadGraph._checkInvariants()` for the flag).
+    /// - Complexity: O(cells + items + shape points + edges).
+    @inline(never)
+    package func _checkInvariants() {
+        precondition(cellStarts.count == cellKeys.count + 1 && cellStarts.first == 0 && cellStarts.last.map(Int.init) == cellItems.count,
+                     "SpatialIndex: cell rows do not span the items")
+        for c in cellKeys.indices {
+            precondition(c == 0 || cellKeys[c - 1] < cellKeys[c], "SpatialIndex: cell keys are not increasing at \(c)")
+            precondition(cellStarts[c] < cellStarts[c + 1], "SpatialIndex: cell \(c) is empty")
+        }
+        for item in cellItems {
+            precondition(Int(item) < pieceSegments.count && pieceSegments[Int(item)] != UInt32.max,
+                         "SpatialIndex: item \(item) is not the first point of a piece")
+        }
+        for segment in graph.segments {
+            let lo = Int(graph.shapeOffsets[segment.index]), hi = Int(graph.shapeOffsets[segment.index + 1])
+            for i in lo..<(hi - 1) {
+                precondition(pieceSegments[i] == segment.rawValue, "SpatialIndex: piece \(i) names the wrong segment")
+                precondition(pieceOffsets[i] <= pieceOffsets[i + 1], "SpatialIndex: offsets decrease at point \(i + 1)")
+            }
+            precondition(pieceOffsets[lo] == 0 && pieceSegments[hi - 1] == UInt32.max, "SpatialIndex: segment \(segment) is not delimited")
+        }
+        for edge in graph.edges {
+            let side = graph.flags(of: edge).contains(.reversed) ? 1 : 0
+            precondition(segmentEdges[graph.segment(of: edge).index * 2 + side] == edge.rawValue,
+                         "SpatialIndex: edge \(edge) is missing from its segment's slot")
+        }
+    }
+    #else
+    /// Checks nothing: build with GEO_INTERNAL_CHECKS=1 to verify the index's invariants.
+    @inline(__always)
+    package func _checkInvariants() {}
+    #endif
 
     @inline(__always)
     static func key(_ cx: Int, _ cy: Int) -> UInt64 {
@@ -171,7 +213,7 @@ public struct SpatialIndex: Sendable {
 
     /// The nearest directed edges that satisfy `isIncluded` (for example: edges in the
     /// graph's large strongly connected components), searching outwards up to `maxDistance`.
-    public func nearestEdges(to point: Coordinate, maxDistance: Distance, where isIncluded: (EdgeID) -> Bool) -> [EdgeSnap] {
+    public func nearestEdges(to point: Coordinate, maxDistance: Distance, where isIncluded: (RoadGraph.EdgeID) -> Bool) -> [EdgeSnap] {
         var r = cellSize
         while true {
             let found = edges(near: point, within: .meters(r)).filter { isIncluded($0.edge) }
@@ -235,7 +277,7 @@ public struct SpatialIndex: Sendable {
             for side in 0..<2 {
                 let e = segmentEdges[s * 2 + side]
                 guard e != UInt32.max else { continue }
-                result.append(EdgeSnap(edge: EdgeID(e), coordinate: coordinate,
+                result.append(EdgeSnap(edge: RoadGraph.EdgeID(e), coordinate: coordinate,
                                        fraction: side == 0 ? fraction : 1 - fraction,
                                        distance: Distance(meters: c.distance)))
             }

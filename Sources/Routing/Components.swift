@@ -13,8 +13,7 @@ struct EdgeComponents: Sendable {
     let nodeComponent: [UInt32]
     /// Whether a component counts as large: at least `threshold` nodes, or the (first) largest.
     let isLargeComponent: [Bool]
-    let edgeSources: ContiguousArray<UInt32>
-    let edgeTargets: ContiguousArray<UInt32>
+    let graph: RoadGraph
 
     /// - Complexity: O(N + E).
     init(graph g: RoadGraph, threshold: Int = 1000) {
@@ -29,8 +28,10 @@ struct EdgeComponents: Sendable {
         var frames: [(node: Int, next: Int)] = []
 
         func arcs(_ u: Int) -> Range<Int> {
-            if g.nodeFlags[u] & RoadGraph.NodeFlags.barrier.rawValue != 0 { return 0..<0 }
-            return Int(g.firstEdge[u])..<Int(g.firstEdge[u + 1])
+            let node = RoadGraph.NodeID(UInt32(u))
+            if g.flags(of: node).contains(.barrier) { return 0..<0 }
+            let edges = g.outgoingEdges(of: node)
+            return edges.lowerBound.index..<edges.upperBound.index
         }
 
         for root in 0..<n where index[root] < 0 {
@@ -43,7 +44,7 @@ struct EdgeComponents: Sendable {
                 var next = max(frame.next, range.lowerBound)
                 var descended = false
                 while next < range.upperBound {
-                    let v = Int(g.edgeTargets[next])
+                    let v = g.target(of: RoadGraph.EdgeID(UInt32(next))).index
                     next += 1
                     if index[v] < 0 {
                         frames[frames.count - 1].next = next
@@ -77,18 +78,17 @@ struct EdgeComponents: Sendable {
         let largest = sizes.indices.max { sizes[$0] < sizes[$1] } ?? 0
         nodeComponent = component
         isLargeComponent = sizes.indices.map { Int(sizes[$0]) >= threshold || $0 == largest }
-        edgeSources = g.edgeSources
-        edgeTargets = g.edgeTargets
+        graph = g
     }
 
     /// The component of an edge whose ends share one, else nil (it joins two components).
-    func component(of edge: EdgeID) -> UInt32? {
-        let a = nodeComponent[Int(edgeSources[edge.index])], b = nodeComponent[Int(edgeTargets[edge.index])]
+    func component(of edge: RoadGraph.EdgeID) -> UInt32? {
+        let a = nodeComponent[graph.source(of: edge).index], b = nodeComponent[graph.target(of: edge).index]
         return a == b ? a : nil
     }
 
     /// Whether the edge lies inside a large component.
-    func isLarge(_ edge: EdgeID) -> Bool {
+    func isLarge(_ edge: RoadGraph.EdgeID) -> Bool {
         component(of: edge).map { isLargeComponent[Int($0)] } ?? false
     }
 }

@@ -74,7 +74,7 @@ public struct Route: Sendable {
     /// The path from the snapped start to the snapped end.
     public var geometry: [Coordinate]
     /// The directed edges used, in order; the first and last may be used only in part.
-    public var edges: [EdgeID]
+    public var edges: [RoadGraph.EdgeID]
     /// Where the start and end were snapped.
     public var start: EdgeSnap
     public var end: EdgeSnap
@@ -153,15 +153,14 @@ public struct Router: Sendable {
         let graph = index.graph
         self.graph = graph
         var best = Double.infinity
-        for e in 0..<graph.edgeCount {
-            let len = graph.segmentLengths[Int(graph.edgeSegments[e])]
-            if len > 1 { best = min(best, Double(graph.edgeWeights[e]) / len) }
+        for e in graph.edges {
+            let len = graph.length(of: e).meters
+            if len > 1 { best = min(best, graph.weight(of: e) / len) }
         }
         minSecondsPerMeter = best.isFinite ? best : 0
         var deadEnds = [Bool](repeating: false, count: graph.nodeCount)
-        for n in 0..<graph.nodeCount {
-            let segments = Set((Int(graph.firstEdge[n])..<Int(graph.firstEdge[n + 1])).map { graph.edgeSegments[$0] })
-            deadEnds[n] = segments.count <= 1
+        for n in graph.nodes {
+            deadEnds[n.index] = Set(graph.outgoingEdges(of: n).map { graph.segment(of: $0) }).count <= 1
         }
         self.deadEnds = deadEnds
         components = EdgeComponents(graph: graph)
@@ -233,7 +232,7 @@ public struct Router: Sendable {
         let g = graph
         let shortest = options.metric == .shortest
         @inline(__always) func cost(_ e: Int) -> Double {
-            shortest ? g.segmentLengths[Int(g.edgeSegments[e])] : Double(g.edgeWeights[e])
+            shortest ? g.length(of: RoadGraph.EdgeID(UInt32(e))).meters : g.weight(of: RoadGraph.EdgeID(UInt32(e)))
         }
         let perMeter = shortest ? 1.0 : minSecondsPerMeter * 0.99
         // The bound is the distance to the nearest distinct end point; with many scattered
@@ -244,10 +243,11 @@ public struct Router: Sendable {
         let metric = LocalMetric(latitude: targets[0].coordinate.latitude)
         @inline(__always) func bound(_ node: Int) -> Double {
             guard usesBound else { return 0 }
-            let lat = Double(g.nodeLatitudes[node]) * 1e-7, lon = Double(g.nodeLongitudes[node]) * 1e-7
+            let here = g.coordinate(of: RoadGraph.NodeID(UInt32(node)))
             var d = Double.infinity
             for p in goals {
-                d = min(d, metric.distance(latitude1: lat, longitude1: lon, latitude2: p.latitude, longitude2: p.longitude))
+                d = min(d, metric.distance(latitude1: here.latitude, longitude1: here.longitude,
+                                           latitude2: p.latitude, longitude2: p.longitude))
             }
             return d * perMeter
         }
@@ -264,7 +264,7 @@ public struct Router: Sendable {
             let c = (1 - s.fraction) * cost(e)
             if c < scratch.label(e) {
                 scratch.set(e, cost: c, parent: Int32(-1 - i))
-                heap.insert(Entry(key: c + bound(Int(g.edgeTargets[e])), state: Int32(e), cost: c))
+                heap.insert(Entry(key: c + bound(g.target(of: s.edge).index), state: Int32(e), cost: c))
             }
             for k in targetsByEdge[e] ?? [] where targets[k].fraction >= s.fraction {
                 let direct = (targets[k].fraction - s.fraction) * cost(e)
@@ -287,27 +287,23 @@ public struct Router: Sendable {
             let e = Int(top.state)
             guard top.cost <= scratch.label(e) else { continue }
             settled += 1
-            let v = Int(g.edgeTargets[e])
-            let isBarrier = g.nodeFlags[v] & RoadGraph.NodeFlags.barrier.rawValue != 0
-            let twin = g.edgeTwins[e]
-            let eRestricted = g.edgeFlags[e] & RoadGraph.EdgeFlags.restricted.rawValue != 0
-            for f in Int(g.firstEdge[v])..<Int(g.firstEdge[v + 1]) {
-                let isUTurn = UInt32(f) == twin
+            let edge = RoadGraph.EdgeID(UInt32(e))
+            let node = g.target(of: edge)
+            let v = node.index
+            let isBarrier = g.flags(of: node).contains(.barrier)
+            let twin = g.twin(of: edge)
+            let eFlags = g.flags(of: edge)
+            for next in g.outgoingEdges(of: node) {
+                let f = next.index
+                let isUTurn = next == twin
                 if isUTurn, !(deadEnds[v] || isBarrier) { continue }
                 if !isUTurn, isBarrier { continue }
-                if g.edgeFlags[e] & RoadGraph.EdgeFlags.hasRestrictions.rawValue != 0,
-                   !g.isTurnAllowed(from: EdgeID(UInt32(e)), to: EdgeID(UInt32(f))) { continue }
+                if eFlags.contains(.hasRestrictions), !g.isTurnAllowed(from: edge, to: next) { continue }
                 var turn = 0.0
-                if !shortest {
-                    let angle = Bearing(degrees: Double(g.edgeEndBearings[e])).turn(to: Bearing(degrees: Double(g.edgeStartBearings[f])))
-                    let roundabout = (g.edgeFlags[e] | g.edgeFlags[f]) & RoadGraph.EdgeFlags.roundabout.rawValue != 0
-                    turn = g.turnCosts.duration(angle: isUTurn ? 180 : angle, roadCount: Int(g.nodeRoadCounts[v]),
-                                                isUTurn: isUTurn, involvesRoundabout: roundabout)
-                        + Double(g.nodePenalties[v])
-                }
+                if !shortest { turn = turnDuration(from: edge, to: next, isUTurn: isUTurn) }
                 // Entering destination-only roads (access=private/destination for cars) costs
                 // OSRM's maximal turn weight, so they are used only to reach a place inside.
-                if !eRestricted, g.edgeFlags[f] & RoadGraph.EdgeFlags.restricted.rawValue != 0 {
+                if !eFlags.contains(.restricted), g.flags(of: next).contains(.restricted) {
                     turn += Router.restrictedEntryWeight
                 }
                 let base = top.cost + turn
@@ -324,7 +320,7 @@ public struct Router: Sendable {
                 let c = base + cost(f)
                 if c < scratch.label(f) {
                     scratch.set(f, cost: c, parent: Int32(e))
-                    heap.insert(Entry(key: c + bound(Int(g.edgeTargets[f])), state: Int32(f), cost: c))
+                    heap.insert(Entry(key: c + bound(g.target(of: next).index), state: Int32(f), cost: c))
                 }
             }
         }
@@ -363,26 +359,37 @@ public struct Router: Sendable {
         for (i, e) in path.enumerated() {
             let from = i == 0 ? source.fraction : 0
             let to = i == path.count - 1 ? target.fraction : 1
-            let len = g.segmentLengths[Int(g.edgeSegments[e])]
-            distance += (to - from) * len
+            let edge = RoadGraph.EdgeID(UInt32(e))
+            distance += (to - from) * g.length(of: edge).meters
+            // The column, not `duration(of:)`: a `Duration` round trip per edge could change
+            // the last bits of the sum, and route durations are compared with OSRM's.
             seconds += (to - from) * Double(g.edgeDurations[e])
-            var piece = g.geometry(of: EdgeID(UInt32(e)), from: from, to: to)
+            var piece = g.geometry(of: edge, from: from, to: to)
             if !geometry.isEmpty, let last = geometry.last, piece.first == last { piece.removeFirst() }
             geometry.append(contentsOf: piece)
             if i > 0 {
-                let p = path[i - 1]
-                let v = Int(g.edgeTargets[p])
-                let isUTurn = g.edgeTwins[p] == UInt32(e)
-                let angle = Bearing(degrees: Double(g.edgeEndBearings[p])).turn(to: Bearing(degrees: Double(g.edgeStartBearings[e])))
-                let roundabout = (g.edgeFlags[p] | g.edgeFlags[e]) & RoadGraph.EdgeFlags.roundabout.rawValue != 0
-                seconds += g.turnCosts.duration(angle: isUTurn ? 180 : angle, roadCount: Int(g.nodeRoadCounts[v]),
-                                                isUTurn: isUTurn, involvesRoundabout: roundabout)
-                    + Double(g.nodePenalties[v])
+                let previous = RoadGraph.EdgeID(UInt32(path[i - 1]))
+                seconds += turnDuration(from: previous, to: edge, isUTurn: g.twin(of: previous) == edge)
             }
         }
         if geometry.count == 1, let only = geometry.first { geometry.append(only) }
         return Route(distance: Distance(meters: max(0, distance)), duration: .seconds(max(0, seconds)),
-                     weight: weight, geometry: geometry, edges: path.map { EdgeID(UInt32($0)) },
+                     weight: weight, geometry: geometry, edges: path.map { RoadGraph.EdgeID(UInt32($0)) },
                      start: source, end: target, settledEdgeCount: 0)
+    }
+
+    /// Seconds for turning from `edge` onto `next` at their shared node: the profile's turn
+    /// cost plus the node's penalty (traffic signals, barriers).
+    @inline(__always)
+    private func turnDuration(from edge: RoadGraph.EdgeID, to next: RoadGraph.EdgeID, isUTurn: Bool) -> Double {
+        let g = graph
+        let node = g.target(of: edge)
+        let angle = g.endBearing(of: edge).turn(to: g.startBearing(of: next))
+        let roundabout = g.flags(of: edge).union(g.flags(of: next)).contains(.roundabout)
+        // The penalty column, not `penalty(of:)`: this runs per relaxation, and a `Duration`
+        // round trip would cost time and could change the last bits of route weights.
+        return g.turnCosts.seconds(angle: isUTurn ? 180 : angle, roadCount: g.roadCount(of: node),
+                                    isUTurn: isUTurn, involvesRoundabout: roundabout)
+            + Double(g.nodePenalties[node.index])
     }
 }

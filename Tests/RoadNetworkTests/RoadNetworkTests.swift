@@ -6,14 +6,14 @@ import Testing
 // MARK: Profiles
 
 @Test func maxspeed_parsesUnitsAndZones() {
-    #expect(Profile.parseMaxspeed("50") == 50)
-    #expect(abs((Profile.parseMaxspeed("30 mph") ?? 0) - 48.27) < 0.01)   // km/h
-    #expect(abs((Profile.parseMaxspeed("20mph") ?? 0) - 32.18) < 0.01)
-    #expect(abs((Profile.parseMaxspeed("10 knots") ?? 0) - 18.52) < 0.01)
-    #expect(Profile.parseMaxspeed("RU:urban") == 60)
-    #expect(Profile.parseMaxspeed("XX:urban") == 50)     // falls back to the zone default
-    #expect(Profile.parseMaxspeed("FR:motorway") == 130)
-    #expect(Profile.parseMaxspeed("none") == 140)
+    #expect(Profile.parseMaxspeed("50") == .kilometersPerHour(50))
+    #expect(abs((Profile.parseMaxspeed("30 mph")?.kilometersPerHour ?? 0) - 48.27) < 0.01)   // km/h
+    #expect(abs((Profile.parseMaxspeed("20mph")?.kilometersPerHour ?? 0) - 32.18) < 0.01)
+    #expect(abs((Profile.parseMaxspeed("10 knots")?.kilometersPerHour ?? 0) - 18.52) < 0.01)
+    #expect(Profile.parseMaxspeed("RU:urban") == .kilometersPerHour(60))
+    #expect(Profile.parseMaxspeed("XX:urban") == .kilometersPerHour(50))     // falls back to the zone default
+    #expect(Profile.parseMaxspeed("FR:motorway") == .kilometersPerHour(130))
+    #expect(Profile.parseMaxspeed("none") == .kilometersPerHour(140))
     #expect(Profile.parseMaxspeed("fast") == nil)
     #expect(Profile.parseMaxspeed("900") == nil)          // absurd
 }
@@ -40,13 +40,13 @@ import Testing
 @Test func carProfile_speedsAccessAndAvoidance() throws {
     let car = Profile.car
     let primary = try #require(car.attributes(ofWay: ["highway": "primary"]))
-    #expect(abs((primary.forward?.speed ?? 0) - 65) < 1e-9)              // km/h
+    #expect(abs((primary.forward?.speed.kilometersPerHour ?? 0) - 65) < 1e-9)              // km/h
     let limited = try #require(car.attributes(ofWay: ["highway": "primary", "maxspeed": "50"]))
-    #expect(abs((limited.forward?.speed ?? 0) - 40) < 1e-9)              // 0.8 × 50 km/h
+    #expect(abs((limited.forward?.speed.kilometersPerHour ?? 0) - 40) < 1e-9)              // 0.8 × 50 km/h
     let mph = try #require(car.attributes(ofWay: ["highway": "primary", "maxspeed": "30 mph"]))
-    #expect(abs((mph.forward?.speed ?? 0) - 30 * 1.609 * 0.8) < 1e-9)
+    #expect(abs((mph.forward?.speed.kilometersPerHour ?? 0) - 30 * 1.609 * 0.8) < 1e-9)
     let cobbles = try #require(car.attributes(ofWay: ["highway": "primary", "surface": "cobblestone"]))
-    #expect(abs((cobbles.forward?.speed ?? 0) - 30) < 1e-9)
+    #expect(abs((cobbles.forward?.speed.kilometersPerHour ?? 0) - 30) < 1e-9)
     #expect(car.attributes(ofWay: ["highway": "footway"]) == nil)
     #expect(car.attributes(ofWay: ["highway": "steps"]) == nil)
     #expect(car.attributes(ofWay: ["highway": "residential", "access": "no"]) == nil)
@@ -59,7 +59,7 @@ import Testing
     let privateRoad = try #require(car.attributes(ofWay: ["highway": "service", "access": "private"]))
     #expect(privateRoad.forward?.isRestricted == true)
     let ferry = try #require(car.attributes(ofWay: ["route": "ferry"]))
-    #expect(ferry.forward?.mode == .ferry && abs((ferry.forward?.speed ?? 0) - 5) < 1e-9)
+    #expect(ferry.forward?.mode == .ferry && abs((ferry.forward?.speed.kilometersPerHour ?? 0) - 5) < 1e-9)
     let alley = try #require(car.attributes(ofWay: ["highway": "service", "service": "alley"]))
     #expect(abs((alley.forward?.rateFactor ?? 0) - 0.5) < 1e-9)
     #expect(Profile.foot.attributes(ofWay: ["highway": "motorway"]) == nil)
@@ -69,7 +69,7 @@ import Testing
     // Against a oneway a bicycle is pushed at 4 km/h; not round a roundabout, not by car.
     let against = try #require(Profile.bicycle.attributes(ofWay: ["highway": "residential", "oneway": "yes"]))
     #expect(against.forward?.mode == .cycling && against.backward?.mode == .pushingBike)
-    #expect(abs((against.backward?.speed ?? 0) - 4) < 1e-9)   // km/h
+    #expect(abs((against.backward?.speed.kilometersPerHour ?? 0) - 4) < 1e-9)   // km/h
     #expect(Profile.bicycle.attributes(ofWay: ["highway": "residential", "junction": "roundabout"])?.backward == nil)
     #expect(Profile.car.attributes(ofWay: ["highway": "residential", "oneway": "yes"])?.backward == nil)
 }
@@ -78,10 +78,31 @@ import Testing
     #expect(Profile.car.attributes(ofNode: ["barrier": "bollard"]).isBarrier)
     #expect(!Profile.car.attributes(ofNode: ["barrier": "cattle_grid"]).isBarrier)
     #expect(!Profile.car.attributes(ofNode: ["barrier": "gate"]).isBarrier)
-    #expect(abs(Profile.car.attributes(ofNode: ["barrier": "gate"]).penalty - 60) < 1e-9)   // seconds
+    #expect(Profile.car.attributes(ofNode: ["barrier": "gate"]).penalty == .seconds(60))
     #expect(!Profile.foot.attributes(ofNode: ["barrier": "bollard"]).isBarrier)
     #expect(Profile.foot.attributes(ofNode: ["barrier": "wall"]).isBarrier)
-    #expect(abs(Profile.car.attributes(ofNode: ["highway": "traffic_signals"]).penalty - 2) < 1e-9)
+    #expect(Profile.car.attributes(ofNode: ["highway": "traffic_signals"]).penalty == .seconds(2))
+}
+
+@Test func profiles_keepOSRMNumbersInTypedUnits() {
+    #expect(Profile.car.highwaySpeeds["motorway"] == .kilometersPerHour(90))
+    #expect(Profile.car.surfaceSpeeds["cobblestone"] == .kilometersPerHour(30))
+    #expect(Profile.foot.defaultSpeed == .kilometersPerHour(5))
+    #expect(Profile.bicycle.maxSpeed == .kilometersPerHour(21) && Profile.bicycle.pushingAgainstOnewaySpeed == .kilometersPerHour(4))
+    #expect(Profile.car.barrierPenalties["gate"] == .seconds(60) && Profile.car.giveWayPenalty == .seconds(1))
+    let car = Profile.car.turnCosts
+    #expect(car.turnPenalty == .seconds(7.5) && car.oncomingTurnPenalty == .seconds(2) && car.uTurnPenalty == .seconds(20))
+    #expect(Profile.foot.turnCosts.uTurnPenalty == .seconds(2))
+    // car.lua process_turn, evaluated by hand: a U-turn is 20 s plus the sharpest-turn sigmoid
+    // (7.4548 s); a 90° left turn at a T is 7.5 s's sigmoid plus 2 s × the oncoming sharpness.
+    let uTurn = car.duration(angle: 180, roadCount: 1, isUTurn: true, involvesRoundabout: false)
+    #expect(abs(uTurn / .seconds(1) - 27.4548) < 1e-4)   // seconds
+    let left = car.duration(angle: -90, roadCount: 3, isUTurn: false, involvesRoundabout: false)
+    #expect(abs(left / .seconds(1) - 7.3201) < 1e-4)     // seconds
+    #expect(car.duration(angle: 90, roadCount: 2, isUTurn: false, involvesRoundabout: false) == .zero)   // no junction
+    var model = car
+    model.uTurnPenalty = .seconds(30)
+    #expect(model.uTurnPenalty == .seconds(30) && model != car)
 }
 
 // MARK: Builder
@@ -98,10 +119,10 @@ import Testing
     #expect(graph.nodeCount == 3)          // a, d, e: b and c are shape points
     #expect(graph.segmentCount == 2)
     #expect(graph.edgeCount == 3)          // a↔d both ways, d→e only
-    let ad = try #require((0..<graph.edgeCount).map { EdgeID(UInt32($0)) }.first { graph.wayID(of: $0) == 1 })
+    let ad = try #require(graph.edges.first { graph.wayID(of: $0) == 1 })
     #expect(graph.geometry(of: ad).count == 4)
     #expect(abs(graph.length(of: ad).meters - 600) < 0.01)   // 6 columns × 100 m
-    let de = try #require((0..<graph.edgeCount).map { EdgeID(UInt32($0)) }.first { graph.wayID(of: $0) == 2 })
+    let de = try #require(graph.edges.first { graph.wayID(of: $0) == 2 })
     #expect(graph.twin(of: de) == nil)
     #expect(abs(graph.length(of: de).meters - 100) < 0.01)
     let expectedSeconds: Double = 100 / (25 / 3.6)
@@ -134,7 +155,7 @@ import Testing
     #expect(report.restrictionsSeen == 3)
     #expect(report.restrictionsApplied == 1)
     #expect(report.restrictionsIgnored == 2)
-    #expect(graph.restrictions.count == 1)
+    #expect(graph.restrictionCount == 1)
 }
 
 // MARK: File format

@@ -50,7 +50,7 @@ case "pairs" where args.count >= 5:
     var rng = SeededGenerator(state: UInt64(args[4]) ?? 1)
     for _ in 0..<(Int(args[3]) ?? 1000) {
         let a = Int.random(in: 0..<graph.nodeCount, using: &rng), b = Int.random(in: 0..<graph.nodeCount, using: &rng)
-        let p = graph.coordinate(of: NodeID(UInt32(a))), q = graph.coordinate(of: NodeID(UInt32(b)))
+        let p = graph.coordinate(of: RoadGraph.NodeID(UInt32(a))), q = graph.coordinate(of: RoadGraph.NodeID(UInt32(b)))
         print(String(format: "%.7f %.7f %.7f %.7f", p.latitude, p.longitude, q.latitude, q.longitude))
     }
 case "route" where args.count >= 4:
@@ -94,14 +94,14 @@ case "route" where args.count >= 4:
     latencies.sort()
     snapping.sort()
     print(String(format: "graph load %.2f ms, router init (spatial index, components) %.2f ms", loadTime * 1000, indexTime * 1000))
-    print(String(format: "in-process route latency over %d pairs (%d routed): p50 %.3f ms  p99 %.3f ms  mean %.3f ms",
-                 pairs.count, routed, percentile(latencies, 50), percentile(latencies, 99),
+    print(String(format: "in-process route latency over %d pairs (%d routed): p50 %.3f ms  p95 %.3f ms  p99 %.3f ms  mean %.3f ms",
+                 pairs.count, routed, percentile(latencies, 50), percentile(latencies, 95), percentile(latencies, 99),
                  latencies.reduce(0, +) / Double(max(1, latencies.count))))
     print(String(format: "  of which snapping both ends: p50 %.3f ms  p99 %.3f ms", percentile(snapping, 50), percentile(snapping, 99)))
     // The map matcher's query: candidates within 50 m of points scattered around the roads.
     var rng = SeededGenerator(state: 42)
     let probes: [Coordinate] = (0..<100_000).map { _ in
-        let n = graph.coordinate(of: NodeID(UInt32(Int.random(in: 0..<graph.nodeCount, using: &rng))))
+        let n = graph.coordinate(of: RoadGraph.NodeID(UInt32(Int.random(in: 0..<graph.nodeCount, using: &rng))))
         return Coordinate(uncheckedLatitude: n.latitude + Double.random(in: -0.0005...0.0005, using: &rng),
                           longitude: n.longitude + Double.random(in: -0.0005...0.0005, using: &rng))
     }
