@@ -23,8 +23,8 @@ struct ContractCase: Sendable, CustomTestStringConvertible {
                                               clock: SourceClock(ManualClock()))
             return (s, { s.activeRuns }, {})
         },
-        ContractCase(name: "GPX replay") {
-            let s = try GPXReplaySource(locations: (0..<100).map { fix(north: Double($0) * 10, t: Double($0)) },
+        ContractCase(name: "location replay") {
+            let s = try LocationReplaySource(locations: (0..<100).map { fix(north: Double($0) * 10, t: Double($0)) },
                                         clock: SourceClock(ManualClock()))
             return (s, { s.activeRuns }, {})
         },

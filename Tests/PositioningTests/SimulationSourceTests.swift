@@ -4,6 +4,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import Positioning
+import TrackFiltering
 
 /// Collects location events from a source until `count` fixes or the end.
 private func fixes(_ source: any PositionSource, count: Int = .max) async throws -> [Location] {
@@ -90,10 +91,10 @@ private func fixes(_ source: any PositionSource, count: Int = .max) async throws
     #expect(after.timestamp.timeIntervalSince1970 > 25)
 }
 
-@Test func gpxReplay_pacesByTimestampsAndSpeedFactor() async throws {
+@Test func locationReplay_pacesByTimestampsAndSpeedFactor() async throws {
     let clock = ManualClock()
     let log = (0..<5).map { fix(north: Double($0) * 10, t: Double($0) * 10) } // a fix every 10 s
-    let replay = try GPXReplaySource(locations: log, pacing: .speedFactor(5), clock: SourceClock(clock))
+    let replay = try LocationReplaySource(locations: log, pacing: .speedFactor(5), clock: SourceClock(clock))
     let collected = Task { try await fixes(replay) }
     // At 5× a 10 s gap is 2 s of clock time.
     for _ in 0..<4 {
@@ -106,10 +107,10 @@ private func fixes(_ source: any PositionSource, count: Int = .max) async throws
     #expect(out == log)
 }
 
-@Test func gpxReplay_stationaryPausesTheTrackAndShiftsLaterTimes() async throws {
+@Test func locationReplay_stationaryPausesTheTrackAndShiftsLaterTimes() async throws {
     let clock = ManualClock()
     let log = (0..<4).map { fix(north: Double($0) * 10, t: Double($0)) }
-    let replay = try GPXReplaySource(locations: log, clock: SourceClock(clock))
+    let replay = try LocationReplaySource(locations: log, clock: SourceClock(clock))
     let collected = Task { try await fixes(replay) }
     #expect(await eventually { clock.sleeperCount == 1 })
     replay.faults.isStationary = true
