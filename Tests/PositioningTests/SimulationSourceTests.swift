@@ -131,3 +131,25 @@ private func fixes(_ source: any PositionSource, count: Int = .max) async throws
     #expect(out.last?.coordinate == log.last?.coordinate)
     #expect((out.last?.timestamp.timeIntervalSince(log.last?.timestamp ?? Date())) ?? 0 >= 3, "later fixes are shifted by the pause")
 }
+
+@Test func routeSimulation_speedFactorDividesTheInterval_andAZeroFactorIsRejected() async throws {
+    let start = try Coordinate(latitude: 48, longitude: 11)
+    let clock = ManualClock()
+    let sim = try RouteSimulationSource(polyline: [start, start.coordinate(at: .meters(30), facing: .degrees(0))],
+                                        movementSpeed: .metersPerSecond(10), pacing: .speedFactor(4),
+                                        startDate: Date(timeIntervalSince1970: 0), clock: SourceClock(clock))
+    let collected = Task { try await fixes(sim) }
+    // 30 m at 10 m/s: fixes at t = 0 … 3 s of track time, 250 ms of clock time apart at 4×.
+    for _ in 0..<3 {
+        #expect(await eventually { clock.sleeperCount == 1 })
+        clock.advance(by: .milliseconds(249))
+        #expect(clock.sleeperCount == 1, "not before 250 ms")
+        clock.advance(by: .milliseconds(1))
+    }
+    let out = try await collected.value
+    #expect(out.map { $0.timestamp.timeIntervalSince1970 } == [0, 1, 2, 3], "track time keeps the update interval")
+    #expect(throws: PositioningError.self) {
+        try RouteSimulationSource(polyline: [start, start.coordinate(at: .meters(30), facing: .degrees(0))],
+                                  movementSpeed: .metersPerSecond(10), pacing: .speedFactor(0), startDate: Date(timeIntervalSince1970: 0))
+    }
+}
