@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "OSMImport", targets: ["OSMImport"]),
         .library(name: "GPXCodec", targets: ["GPXCodec"]),
         .library(name: "NMEACodec", targets: ["NMEACodec"]),
+        .library(name: "MapMatching", targets: ["MapMatching"]),
         .library(name: "Positioning", targets: ["Positioning"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
@@ -65,8 +66,15 @@ let package = Package(
         // NMEA 0183 scanner, parsers, epoch assembly, encoder and gpsd JSON, over bytes.
         .target(name: "NMEACodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
+        // Map matching (pure); for now the live-matcher protocol and its vocabulary.
+        .target(name: "MapMatching", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
-        .target(name: "Positioning", dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering"], swiftSettings: strictSettings),
+        .target(
+            name: "Positioning",
+            dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching"],
+            swiftSettings: strictSettings
+        ),
 
         // Test helper: appends fixes from stdin to a PositionLog, for the kill -9 crash test.
         .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning"], swiftSettings: strictSettings),
@@ -108,7 +116,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering"],
+            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching"],
             swiftSettings: strictSettings
         ),
         .testTarget(

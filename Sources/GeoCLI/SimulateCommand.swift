@@ -5,6 +5,7 @@ import NMEACodec
 import Positioning
 import Routing
 import Synchronization
+import TrackFiltering
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -4,6 +4,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import Positioning
+import TrackFiltering
 
 /// The timestamp offset (s) of an update, or a label for any other event.
 private func describe(_ e: PositioningEvent) -> String {
@@ -95,7 +96,7 @@ private func buffered(_ policy: AsyncStream<PositioningEvent>.Continuation.Buffe
 @Test(arguments: [false, true])
 func gpxReplay_asFastAsPossible_withAStalledConsumer_deliversEveryFix(watched: Bool) async throws {
     let fixes = (0..<5_000).map { fix(north: Double($0), t: Double($0) / 10) }
-    let replay = try GPXReplaySource(locations: fixes, pacing: .asFastAsPossible)
+    let replay = try LocationReplaySource(locations: fixes, pacing: .asFastAsPossible)
     let source: any PositionSource = watched ? LostPositionWatchdog(replay, timeout: .seconds(10), clock: ManualClock()) : replay
     var seen: [Date] = []
     for try await event in source.events() {

@@ -4,44 +4,77 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import Positioning
+import TrackFiltering
 
-/// One source under the contract test: how to make it, how to see its running streams, and
-/// how to make it deliver (a push source needs a push; the others deliver by themselves).
+/// One source under test, ready to run: the source, how to see its running streams, how to
+/// make it deliver (a push source needs a push; the others deliver by themselves), and, where
+/// its peer can tell, how many connections the source still holds.
+struct ContractSubject: Sendable {
+    let source: any PositionSource
+    let activeRuns: @Sendable () -> Int
+    var deliver: @Sendable () -> Void = {}
+    var heldConnections: (@Sendable () -> Int)?
+}
+
+/// One source kind under the contract test (GRDB's same body against every backend). `make`
+/// returns nil when a tool the source needs (gpsd) or the shared data is missing outside CI;
+/// under CI that throws instead.
 struct ContractCase: Sendable, CustomTestStringConvertible {
     let name: String
-    let make: @Sendable () throws -> (source: any PositionSource, activeRuns: @Sendable () -> Int, deliver: @Sendable () -> Void)
+    let make: @Sendable () throws -> ContractSubject?
     var testDescription: String { name }
 
     static let all: [ContractCase] = [
         ContractCase(name: "custom") {
             let s = CustomPositionSource()
-            return (s, { s.activeRuns }, { s.yield(fix(t: 0)) })
+            return ContractSubject(source: s, activeRuns: { s.activeRuns }, deliver: { s.yield(fix(t: 0)) })
         },
         ContractCase(name: "route simulation") {
             let s = try RouteSimulationSource(polyline: [fix(t: 0).coordinate, fix(north: 5000, t: 0).coordinate],
                                               movementSpeed: .metersPerSecond(10), startDate: fix(t: 0).timestamp,
                                               clock: SourceClock(ManualClock()))
-            return (s, { s.activeRuns }, {})
+            return ContractSubject(source: s, activeRuns: { s.activeRuns })
         },
-        ContractCase(name: "GPX replay") {
-            let s = try GPXReplaySource(locations: (0..<100).map { fix(north: Double($0) * 10, t: Double($0)) },
-                                        clock: SourceClock(ManualClock()))
-            return (s, { s.activeRuns }, {})
+        ContractCase(name: "location replay") {
+            let s = try LocationReplaySource(locations: (0..<100).map { fix(north: Double($0) * 10, t: Double($0)) },
+                                             clock: SourceClock(ManualClock()))
+            return ContractSubject(source: s, activeRuns: { s.activeRuns })
+        },
+        ContractCase(name: "NMEA file, paced") {
+            // Paced in real time on a clock that never moves: one fix, then the run waits.
+            guard let log = try Fixtures.url("nmea/nmea-rtk.log") else { return nil }
+            let s = NMEASource(.file(log.path), pacing: .realTime, clock: SourceClock(ManualClock()))
+            return ContractSubject(source: s, activeRuns: { s.activeRuns })
+        },
+        ContractCase(name: "NMEA over TCP") {
+            // The receiver sends a whole capture to each client, then holds the connection.
+            guard let log = try Fixtures.url("nmea/nmea-rtk.log") else { return nil }
+            let server = try NMEATestServer(payload: Array(try Data(contentsOf: log)))
+            let s = NMEASource(.tcp(host: "127.0.0.1", port: server.port))
+            return ContractSubject(source: s, activeRuns: { s.activeRuns }, heldConnections: { server.heldConnections })
+        },
+        ContractCase(name: "gpsd") {
+            // A real gpsd replaying a capture through gpsfake, one sentence every 50 ms (about 12 s).
+            guard let log = try Fixtures.url("nmea/nmea-rtk.log"), let gpsd = try GPSFake.start(log: log, cycle: 0.05) else { return nil }
+            let s = GPSDSource(port: gpsd.port, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400))
+            return ContractSubject(source: s, activeRuns: { withExtendedLifetime(gpsd) { s.activeRuns } })
         },
         ContractCase(name: "session logging source (over custom)") {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("PositioningTests-contract-\(UUID().uuidString)")
             let session = try BackgroundActivitySession(id: "contract", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
             let s = CustomPositionSource()
-            return (session.loggingSource(s), { withExtendedLifetime(session) { s.activeRuns } }, { s.yield(fix(t: 0)) })
+            return ContractSubject(source: session.loggingSource(s), activeRuns: { withExtendedLifetime(session) { s.activeRuns } },
+                                   deliver: { s.yield(fix(t: 0)) })
         },
     ]
 }
 
 @Test(arguments: ContractCase.all)
 func source_deliversAFix_andLeavingTheLoopEndsTheRun(_ c: ContractCase) async throws {
-    let (source, activeRuns, deliver) = try c.make()
-    #expect(activeRuns() == 0, "no run before events() is called")
+    guard let subject = try c.make() else { return }
+    #expect(subject.activeRuns() == 0, "no run before events() is called")
     let gotFix = Mutex(false)
+    let source = subject.source
     let consumer = Task {
         for try await event in source.events() {
             if case .location = event { gotFix.withLock { $0 = true }; return true }
@@ -49,35 +82,47 @@ func source_deliversAFix_andLeavingTheLoopEndsTheRun(_ c: ContractCase) async th
         return false
     }
     // A push source needs its run to exist before the push; the others deliver on their own.
-    #expect(await eventually { activeRuns() == 1 || gotFix.withLock { $0 } })
-    deliver()
+    #expect(await eventually { subject.activeRuns() == 1 || gotFix.withLock { $0 } })
+    subject.deliver()
     #expect(try await consumer.value, "\(c.name) delivered no fix")
-    #expect(await eventually { activeRuns() == 0 }, "\(c.name) kept running after its consumer left")
+    #expect(await eventually { subject.activeRuns() == 0 }, "\(c.name) kept running after its consumer left")
+    if let held = subject.heldConnections {
+        #expect(await eventually { held() == 0 }, "\(c.name) kept its connection after its consumer left")
+    }
 }
 
 @Test(arguments: ContractCase.all)
 func source_cancellingTheConsumerEndsTheRun(_ c: ContractCase) async throws {
-    let (source, activeRuns, _) = try c.make()
+    guard let subject = try c.make() else { return }
+    let source = subject.source
     let consumer = Task { for try await _ in source.events() {} }
-    #expect(await eventually { activeRuns() == 1 })
+    #expect(await eventually { subject.activeRuns() == 1 })
+    if let held = subject.heldConnections { #expect(await eventually { held() == 1 }, "\(c.name) connected") }
     consumer.cancel()
     _ = try? await consumer.value
-    #expect(await eventually { activeRuns() == 0 }, "\(c.name) kept running after cancellation")
+    #expect(await eventually { subject.activeRuns() == 0 }, "\(c.name) kept running after cancellation")
+    if let held = subject.heldConnections {
+        #expect(await eventually { held() == 0 }, "\(c.name) kept its connection after cancellation")
+    }
 }
 
 @Test(arguments: ContractCase.all)
 func source_runsAreIndependent(_ c: ContractCase) async throws {
-    let (source, activeRuns, deliver) = try c.make()
+    guard let subject = try c.make() else { return }
+    let source = subject.source
     let secondFixes = Mutex(0)
     let first = Task { for try await _ in source.events() {} }
     let second = Task {
         for try await event in source.events() { if case .location = event { secondFixes.withLock { $0 += 1 } } }
     }
-    #expect(await eventually { activeRuns() == 2 })
+    #expect(await eventually { subject.activeRuns() == 2 })
+    if let held = subject.heldConnections { #expect(await eventually { held() == 2 }, "one connection per run") }
     first.cancel()
-    #expect(await eventually { activeRuns() == 1 }, "ending one run must not end the other")
-    deliver()
+    #expect(await eventually { subject.activeRuns() == 1 }, "ending one run must not end the other")
+    if let held = subject.heldConnections { #expect(await eventually { held() == 1 }, "the other run keeps its connection") }
+    subject.deliver()
     #expect(await eventually { secondFixes.withLock { $0 } >= 1 }, "the remaining run still delivers")
     second.cancel()
-    #expect(await eventually { activeRuns() == 0 })
+    #expect(await eventually { subject.activeRuns() == 0 })
+    if let held = subject.heldConnections { #expect(await eventually { held() == 0 }) }
 }

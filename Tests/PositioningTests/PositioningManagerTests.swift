@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import GeoCore
 import GeoTestSupport
+import MapMatching
 import Positioning
 import TrackFiltering
 

@@ -4,6 +4,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import Positioning
+import TrackFiltering
 
 /// Collects location events from a source until `count` fixes or the end.
 private func fixes(_ source: any PositionSource, count: Int = .max) async throws -> [Location] {
@@ -90,10 +91,10 @@ private func fixes(_ source: any PositionSource, count: Int = .max) async throws
     #expect(after.timestamp.timeIntervalSince1970 > 25)
 }
 
-@Test func gpxReplay_pacesByTimestampsAndSpeedFactor() async throws {
+@Test func locationReplay_pacesByTimestampsAndSpeedFactor() async throws {
     let clock = ManualClock()
     let log = (0..<5).map { fix(north: Double($0) * 10, t: Double($0) * 10) } // a fix every 10 s
-    let replay = try GPXReplaySource(locations: log, pacing: .speedFactor(5), clock: SourceClock(clock))
+    let replay = try LocationReplaySource(locations: log, pacing: .speedFactor(5), clock: SourceClock(clock))
     let collected = Task { try await fixes(replay) }
     // At 5× a 10 s gap is 2 s of clock time.
     for _ in 0..<4 {
@@ -106,10 +107,10 @@ private func fixes(_ source: any PositionSource, count: Int = .max) async throws
     #expect(out == log)
 }
 
-@Test func gpxReplay_stationaryPausesTheTrackAndShiftsLaterTimes() async throws {
+@Test func locationReplay_stationaryPausesTheTrackAndShiftsLaterTimes() async throws {
     let clock = ManualClock()
     let log = (0..<4).map { fix(north: Double($0) * 10, t: Double($0)) }
-    let replay = try GPXReplaySource(locations: log, clock: SourceClock(clock))
+    let replay = try LocationReplaySource(locations: log, clock: SourceClock(clock))
     let collected = Task { try await fixes(replay) }
     #expect(await eventually { clock.sleeperCount == 1 })
     replay.faults.isStationary = true
@@ -129,4 +130,26 @@ private func fixes(_ source: any PositionSource, count: Int = .max) async throws
     #expect(out.count >= 4 + 3, "the whole log plus the held fixes: \(times)")
     #expect(out.last?.coordinate == log.last?.coordinate)
     #expect((out.last?.timestamp.timeIntervalSince(log.last?.timestamp ?? Date())) ?? 0 >= 3, "later fixes are shifted by the pause")
+}
+
+@Test func routeSimulation_speedFactorDividesTheInterval_andAZeroFactorIsRejected() async throws {
+    let start = try Coordinate(latitude: 48, longitude: 11)
+    let clock = ManualClock()
+    let sim = try RouteSimulationSource(polyline: [start, start.coordinate(at: .meters(30), facing: .degrees(0))],
+                                        movementSpeed: .metersPerSecond(10), pacing: .speedFactor(4),
+                                        startDate: Date(timeIntervalSince1970: 0), clock: SourceClock(clock))
+    let collected = Task { try await fixes(sim) }
+    // 30 m at 10 m/s: fixes at t = 0 … 3 s of track time, 250 ms of clock time apart at 4×.
+    for _ in 0..<3 {
+        #expect(await eventually { clock.sleeperCount == 1 })
+        clock.advance(by: .milliseconds(249))
+        #expect(clock.sleeperCount == 1, "not before 250 ms")
+        clock.advance(by: .milliseconds(1))
+    }
+    let out = try await collected.value
+    #expect(out.map { $0.timestamp.timeIntervalSince1970 } == [0, 1, 2, 3], "track time keeps the update interval")
+    #expect(throws: PositioningError.self) {
+        try RouteSimulationSource(polyline: [start, start.coordinate(at: .meters(30), facing: .degrees(0))],
+                                  movementSpeed: .metersPerSecond(10), pacing: .speedFactor(0), startDate: Date(timeIntervalSince1970: 0))
+    }
 }

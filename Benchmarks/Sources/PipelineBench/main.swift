@@ -3,7 +3,7 @@
 //   PipelineBench [FIXES] [ROUNDS] [airborne|default] [unbounded|newest256] [notifications|quiet]
 //
 // Replays FIXES synthetic 10 Hz fixes (default 864,000 = 24 h) through
-// GPXReplaySource(.asFastAsPossible) → PositioningManager → two subscribers of
+// LocationReplaySource(.asFastAsPossible) → PositioningManager → two subscribers of
 // `manager.events(bufferingPolicy:)`, each counting `.updated` events; ROUNDS times (the same
 // manager started again on the same source). Later rounds replay the same timestamps, so for
 // the manager time runs backwards at each restart and `averageSpeed` takes its O(window) path:
@@ -61,7 +61,7 @@ let notifications = args.count > 5 ? args[5] : "notifications"
 let sampleEvery = 100_000
 
 let locations = (0..<fixes).map(fix)
-let source = try GPXReplaySource(locations: locations, pacing: .asFastAsPossible, name: "bench")
+let source = try LocationReplaySource(locations: locations, pacing: .asFastAsPossible, name: "bench")
 let manager = PositioningManager(source: source)
 await manager.setConfiguration(preset == "default" ? .default : .airborne)
 if notifications == "quiet" { await manager.setPostsNotifications(false) }

@@ -48,7 +48,7 @@ public struct LocationUpdate: Sendable, Hashable {
             let (stream, output) = AsyncThrowingStream.makeStream(of: LocationUpdate.self, bufferingPolicy: .bufferingNewest(256))
             let configuration = self.configuration, source = self.source
             let run = Task {
-                var detector = StationaryDetector(configuration: configuration)
+                var detector = StationaryDetector(configuration.stationary)
                 var cleaner = configuration.trackFilter.map { TrackCleaner(configuration: $0) }
                 do {
                     for try await event in source.events() {

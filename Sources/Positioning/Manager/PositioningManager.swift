@@ -1,5 +1,6 @@
 public import Foundation
 public import GeoCore
+public import MapMatching
 public import TrackFiltering
 
 /// How the manager delivers positions (HERE's `NMADevicePositioningMethod`).
@@ -8,28 +9,9 @@ public enum PositioningMethod: Sendable, Hashable {
     case continuous
     /// Only significant movement, to save work downstream (`…SignificantChanges`): a fix is
     /// delivered when it is at least 500 m from the last delivered one, or when 15 minutes
-    /// have passed since the last delivery. The first fix is always delivered.
+    /// have passed since the last delivery (TrackFiltering's `SignificantChangeGate`). The
+    /// first fix is always delivered.
     case significantChanges
-}
-
-/// Which roads a live position is matched to.
-public enum MapMatchMode: Sendable, Hashable { case car, pedestrian }
-
-/// A map-matched position with the matcher's confidence.
-public struct MatchedPosition: Sendable, Hashable {
-    public var location: Location
-    /// How sure the matcher is, in [0, 1].
-    public var confidence: Double
-    public init(location: Location, confidence: Double) {
-        self.location = location
-        self.confidence = confidence
-    }
-}
-
-/// Snaps live positions onto roads; the MapMatching module provides one.
-public protocol LivePositionMatcher: Sendable {
-    /// The matched position for the newest raw fix, or nil when no road fits.
-    func match(_ location: Location, mode: MapMatchMode) async -> MatchedPosition?
 }
 
 extension Notification.Name {
@@ -88,10 +70,14 @@ public actor PositioningManager {
     public private(set) var mapMatchedPosition: Location?
     private var matchConfidence = 0.0
     /// Mean ground speed over the fixes of the last `averageSpeedWindow` (reported speeds,
-    /// else speeds implied by consecutive positions); nil before two fixes.
-    public private(set) var averageSpeed: Speed?
-    /// The window `averageSpeed` averages over.
-    public var averageSpeedWindow: Duration = .seconds(60)
+    /// else speeds implied by consecutive positions; TrackFiltering's `AverageSpeedWindow`);
+    /// nil until a fix has a speed or a second fix implies one.
+    public var averageSpeed: Speed? { speeds.average }
+    /// The window `averageSpeed` averages over; 60 s by default.
+    public var averageSpeedWindow: Duration {
+        get { speeds.duration }
+        set { speeds.duration = newValue }
+    }
     /// Whether updates and losses are also posted to `NotificationCenter.default` (the classic
     /// names); on by default. Apps that only use `events()` or the delegate can turn it off to
     /// save the cost of one `Notification` per fix.
@@ -106,15 +92,11 @@ public actor PositioningManager {
     private var matcher: (any LivePositionMatcher)?
     private var run: Task<Void, Never>?
     private var generation = 0
-    private var detector = StationaryDetector(configuration: .default)
+    private var detector = StationaryDetector(.default)
     private var cleaner: TrackCleaner<StandardRules>?
     private var significant = SignificantChangeGate()
-    /// The speeds of the `averageSpeed` window: `speeds[speedsStart...]`, summing to `speedSum`.
-    private var speeds: [(time: Date, speed: Double)] = []
-    private var speedsStart = 0
-    private var speedSum = 0.0
-    /// Whether the window's timestamps never decrease (then expiry only removes a prefix).
-    private var speedsSorted = true
+    /// Every raw fix's speed over the last `averageSpeedWindow`, across restarts.
+    private var speeds = AverageSpeedWindow(duration: .seconds(60))
     private var delegateQueue: [PositioningEvent] = []
     private var delegateBusy = false
     private let defaultSource: @Sendable () throws -> any PositionSource
@@ -212,7 +194,7 @@ public actor PositioningManager {
     private func launch() {
         run?.cancel()
         generation += 1
-        detector = StationaryDetector(configuration: configuration)
+        detector = StationaryDetector(configuration.stationary)
         cleaner = configuration.trackFilter.map { TrackCleaner(configuration: $0) }
         filterReport = FilterReport()
         filteredPosition = nil
@@ -276,7 +258,7 @@ public actor PositioningManager {
                 emit(.authorizationChanged(.authorized))
             }
             rawPosition = location
-            recordSpeed(location)
+            speeds.add(location)
             var location = location
             if let decision = cleaner?.process(location) {
                 if let report = cleaner?.report { filterReport = report }
@@ -306,46 +288,6 @@ public actor PositioningManager {
             emit(.updated(currentPosition ?? location))
         }
     }
-
-    /// Adds the fix's speed to the window and recomputes `averageSpeed`.
-    /// - Complexity: amortised O(1) while timestamps do not run backwards (the window is then
-    ///   sorted, so expired speeds are a prefix and the sum is kept running); O(window) otherwise.
-    private func recordSpeed(_ location: Location) {
-        var speed = location.speed?.metersPerSecond
-        if speed == nil, speedsStart < speeds.count, let last = speeds.last, let previous = previousFix {
-            let dt = location.timestamp.timeIntervalSince(last.time)
-            if dt > 0 { speed = previous.distance(to: location.coordinate).meters / dt }
-        }
-        previousFix = location.coordinate
-        guard let speed, speed.isFinite, speed >= 0 else { return }
-        if let last = speeds.last, speedsStart < speeds.count, location.timestamp < last.time { speedsSorted = false }
-        speeds.append((location.timestamp, speed))
-        speedSum += speed
-        let horizon = location.timestamp.addingTimeInterval(-averageSpeedWindow.seconds)
-        if speedsSorted {
-            while speedsStart < speeds.count, speeds[speedsStart].time < horizon {
-                speedSum -= speeds[speedsStart].speed
-                speedsStart += 1
-            }
-            if speedsStart == speeds.count { speedSum = 0 }
-            if speedsStart >= 1024, speedsStart * 2 >= speeds.count { compactSpeeds() }
-        } else {
-            speeds.removeFirst(speedsStart)
-            speedsStart = 0
-            speeds.removeAll { $0.time < horizon }
-            speedsSorted = zip(speeds, speeds.dropFirst()).allSatisfy { $0.time <= $1.time }
-            speedSum = speeds.reduce(0) { $0 + $1.speed }
-        }
-        averageSpeed = Speed(metersPerSecond: speedSum / Double(speeds.count - speedsStart))
-    }
-
-    /// Drops the expired prefix and re-adds the sum from scratch, so rounding does not drift.
-    private func compactSpeeds() {
-        speeds.removeFirst(speedsStart)
-        speedsStart = 0
-        speedSum = speeds.reduce(0) { $0 + $1.speed }
-    }
-    private var previousFix: Coordinate?
 
     // MARK: - Fan-out
 
@@ -392,24 +334,5 @@ public actor PositioningManager {
             case .stopped: break
             }
         }
-    }
-}
-
-/// The significant-change rule of `PositioningMethod.significantChanges`.
-struct SignificantChangeGate: Sendable {
-    /// Movement that always counts as significant.
-    static let minimumDistance = Distance.meters(500)
-    /// The longest silence between deliveries.
-    static let heartbeat: TimeInterval = 15 * 60
-    private var lastDelivered: Location?
-
-    mutating func admits(_ location: Location) -> Bool {
-        if let last = lastDelivered,
-           last.coordinate.distance(to: location.coordinate) < Self.minimumDistance,
-           location.timestamp.timeIntervalSince(last.timestamp) < Self.heartbeat {
-            return false
-        }
-        lastDelivered = location
-        return true
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 public import NMEACodec
+public import TrackFiltering
 
 /// Positions decoded from an NMEA 0183 byte stream: a file, standard input, a TCP endpoint or a
 /// serial device. Each reporting cycle becomes one fix (`NMEADecoder`, gpsd's epoch rules); a
@@ -22,11 +23,11 @@ public final class NMEASource: PositionSource {
     public let options: NMEADecoder.Options
     /// Replay pacing by fix timestamps; nil delivers fixes as fast as they decode (right for
     /// live devices, whose pace is the receiver's).
-    public let pacing: GPXReplaySource.Pacing?
+    public let pacing: ReplayPacing?
     private let clock: SourceClock
     private let runs = RunCounter()
 
-    public init(_ input: Input, options: NMEADecoder.Options = .init(), pacing: GPXReplaySource.Pacing? = nil,
+    public init(_ input: Input, options: NMEADecoder.Options = .init(), pacing: ReplayPacing? = nil,
                 clock: SourceClock = .continuous) {
         self.input = input
         self.options = options
@@ -55,61 +56,33 @@ public final class NMEASource: PositionSource {
             case .serial(let path, let baud): try Endpoint.openSerial(path: path, baud: baud)
             }
             var decoder = NMEADecoder(options: options)
-            var pacer = ReplayPacer(pacing: pacing, clock: clock)
+            var previous: Date?
             var lost = false
             var pending: [NMEAFix] = []
             for try await chunk in DescriptorReader(fd: fd).chunks() {
                 chunk.withUnsafeBytes { decoder.decode($0) { pending.append($0) } }
                 for fix in pending {
-                    try await deliver(fix, pacer: &pacer, lost: &lost, to: output)
+                    try await deliver(fix, after: &previous, lost: &lost, to: output)
                 }
                 pending.removeAll(keepingCapacity: true)
             }
             decoder.finish { pending.append($0) }
-            for fix in pending { try await deliver(fix, pacer: &pacer, lost: &lost, to: output) }
+            for fix in pending { try await deliver(fix, after: &previous, lost: &lost, to: output) }
         }
     }
 
-    private func deliver(_ fix: NMEAFix, pacer: inout ReplayPacer, lost: inout Bool,
+    /// Yields the fix once the pacing's delay after the `previous` fix has passed (a cycle
+    /// without a fix yields `.lost` once).
+    private func deliver(_ fix: NMEAFix, after previous: inout Date?, lost: inout Bool,
                          to output: AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation) async throws {
         guard let location = fix.location else {
             if fix.mode != nil, !lost { output.yield(.lost) }
             if fix.mode != nil { lost = true }
             return
         }
-        try await pacer.wait(until: location.timestamp)
+        if let previous { try await clock.pace(pacing, from: previous, to: location.timestamp) }
+        previous = location.timestamp
         lost = false
         output.yield(.location(location))
-    }
-}
-
-/// Waits between replayed fixes as their timestamps say, scaled by the pacing.
-struct ReplayPacer {
-    let pacing: GPXReplaySource.Pacing?
-    let clock: SourceClock
-    private var previous: Date?
-
-    init(pacing: GPXReplaySource.Pacing?, clock: SourceClock) {
-        self.pacing = pacing
-        self.clock = clock
-    }
-
-    /// Waits for the track time from the previous fix to `timestamp` (nothing for the first fix,
-    /// a time step backwards or no pacing).
-    mutating func wait(until timestamp: Date) async throws {
-        defer { previous = timestamp }
-        guard let previous else { return }
-        try await wait(seconds: timestamp.timeIntervalSince(previous))
-    }
-
-    /// Waits for `seconds` of track time.
-    func wait(seconds: TimeInterval) async throws {
-        switch pacing {
-        case nil: return
-        case .asFastAsPossible?: await Task.yield()
-        case .speedFactor(let f)?:
-            guard seconds > 0, seconds.isFinite else { return }
-            try await clock.sleep(for: .seconds(seconds / f))
-        }
     }
 }

@@ -20,7 +20,7 @@ public enum PositionSourceEvent: Sendable, Hashable {
     case authorizationChanged(AuthorizationStatus)
 }
 
-/// A provider of fixes: gpsd, an NMEA stream, a GPX replay, a route simulation, or an app's own
+/// A provider of fixes: gpsd, an NMEA stream, a replay of recorded fixes, a route simulation, or an app's own
 /// feed (HERE's `NMAPositionDataSource`, DESIGN.md §1).
 ///
 /// Each call to `events()` starts an independent run of the source. The stream ends when the
@@ -28,7 +28,8 @@ public enum PositionSourceEvent: Sendable, Hashable {
 /// `.locationUnknown` for a transient failure the manager retries, `.denied` for a permanent one.
 /// Cancelling the consuming task, or dropping the iterator, stops the source and releases its
 /// file descriptors, sockets and tasks — every source honours that contract, and
-/// `PositionSourceContractTests` runs the same checks against each.
+/// `PositionSourceContractTests` runs the same checks against each (gpsd through a real
+/// daemon, NMEA from a file and over TCP).
 public protocol PositionSource: Sendable {
     /// A human-readable name, e.g. `gpsd://127.0.0.1:2947`.
     var name: String { get }

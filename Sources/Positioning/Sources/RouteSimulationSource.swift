@@ -1,5 +1,6 @@
 public import Foundation
 public import GeoCore
+public import TrackFiltering
 
 /// Moves along a polyline at `movementSpeed`, emitting a fix every `updateInterval`
 /// (HERE's `NMARoutePositionSource`), with optional realistic noise and switchable faults.
@@ -27,14 +28,6 @@ public final class RouteSimulationSource: PositionSource {
         }
     }
 
-    /// How the source is paced.
-    public enum Pacing: Sendable, Hashable {
-        /// One fix per `updateInterval` on the source's clock.
-        case realTime
-        /// Every fix at once, timestamps still `updateInterval` apart (for benchmarks and replays).
-        case asFastAsPossible
-    }
-
     public let name: String
     /// The route, at least two points.
     public let polyline: [Coordinate]
@@ -43,7 +36,10 @@ public final class RouteSimulationSource: PositionSource {
     /// Time between fixes.
     public let updateInterval: Duration
     public let noise: Noise?
-    public let pacing: Pacing
+    /// How fixes are paced on the source's clock: `.realTime` is one fix per `updateInterval`,
+    /// a speed factor divides that, `.asFastAsPossible` delivers every fix at once (timestamps
+    /// still `updateInterval` apart, for benchmarks and replays).
+    public let pacing: ReplayPacing
     /// Timestamp of the first fix.
     public let startDate: Date
     /// Switch these while the source runs.
@@ -55,15 +51,16 @@ public final class RouteSimulationSource: PositionSource {
 
     /// Creates a route simulation.
     /// - Throws: `PositioningError.invalidConfiguration` for fewer than two points, a
-    ///   non-positive speed or interval.
+    ///   non-positive speed, interval or speed factor.
     public init(polyline: [Coordinate], movementSpeed: Speed, updateInterval: Duration = .seconds(1), noise: Noise? = nil,
-                pacing: Pacing = .realTime, startDate: Date, clock: SourceClock = .continuous, name: String = "route") throws(PositioningError) {
+                pacing: ReplayPacing = .realTime, startDate: Date, clock: SourceClock = .continuous, name: String = "route") throws(PositioningError) {
         guard polyline.count >= 2 else {
             throw PositioningError(.invalidConfiguration, "a route needs at least two points, got \(polyline.count)")
         }
         guard movementSpeed.metersPerSecond > 0, movementSpeed.metersPerSecond.isFinite, updateInterval > .zero else {
             throw PositioningError(.invalidConfiguration, "movement speed and update interval must be positive")
         }
+        try pacing.validate()
         self.polyline = polyline
         self.movementSpeed = movementSpeed
         self.updateInterval = updateInterval
@@ -80,7 +77,7 @@ public final class RouteSimulationSource: PositionSource {
     /// A simulation along a GeoJSON LineString (a Feature holding one, or a geometry).
     /// - Throws: `PositioningError.invalidConfiguration` when the document holds no LineString.
     public convenience init(geoJSON: GeoJSON, movementSpeed: Speed, updateInterval: Duration = .seconds(1), noise: Noise? = nil,
-                            pacing: Pacing = .realTime, startDate: Date, clock: SourceClock = .continuous) throws(PositioningError) {
+                            pacing: ReplayPacing = .realTime, startDate: Date, clock: SourceClock = .continuous) throws(PositioningError) {
         let line: [GeoJSONPosition]? = switch geoJSON {
         case .geometry(.lineString(let p)): p
         case .feature(let f): if case .lineString(let p)? = f.geometry { p } else { nil }
@@ -151,7 +148,7 @@ public final class RouteSimulationSource: PositionSource {
                     travelled = min(steps * step, length.meters)
                 }
                 elapsed += updateInterval
-                if pacing == .realTime { try await clock.sleep(for: updateInterval) } else { await Task.yield() }
+                try await clock.pace(pacing, after: updateInterval)
             }
         }
     }

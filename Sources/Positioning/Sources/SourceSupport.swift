@@ -1,4 +1,6 @@
+import Foundation
 import Synchronization
+import TrackFiltering
 
 /// A clock reduced to what sources need, so source types are not generic over their clock:
 /// `SourceClock(ContinuousClock())` in production, `SourceClock(ManualClock())` in tests.
@@ -15,6 +17,39 @@ public struct SourceClock: Sendable {
     /// Suspends for `duration` on the clock.
     /// - Throws: `CancellationError` when the task is cancelled first.
     public func sleep(for duration: Duration) async throws { try await sleepFor(duration) }
+}
+
+extension SourceClock {
+    /// Waits out `trackTime` of a replay or simulation as `pacing` says: nothing without
+    /// pacing, a turn for other tasks as fast as possible, else the scaled delay on the clock.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    func pace(_ pacing: ReplayPacing?, after trackTime: Duration) async throws {
+        try await wait(pacing, pacing?.delay(after: trackTime))
+    }
+
+    /// Waits out the track time between fixes recorded at `previous` and `next` as `pacing` says.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    func pace(_ pacing: ReplayPacing?, from previous: Date, to next: Date) async throws {
+        try await wait(pacing, pacing?.delay(from: previous, to: next))
+    }
+
+    private func wait(_ pacing: ReplayPacing?, _ delay: Duration?) async throws {
+        switch pacing {
+        case nil: return
+        case .asFastAsPossible?: await Task.yield()
+        case .speedFactor?: if let delay, delay > .zero { try await sleep(for: delay) }
+        }
+    }
+}
+
+extension ReplayPacing {
+    /// - Throws: `PositioningError.invalidConfiguration` for a speed factor that is not
+    ///   positive and finite.
+    func validate() throws(PositioningError) {
+        if case .speedFactor(let factor) = self, !isValid {
+            throw PositioningError(.invalidConfiguration, "speed factor must be positive, got \(factor)")
+        }
+    }
 }
 
 /// Faults a simulated source can be switched into while it runs (HERE's `stationary` and

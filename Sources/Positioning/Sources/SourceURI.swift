@@ -2,6 +2,7 @@ public import Foundation
 import GeoCore
 import GPXCodec
 import NMEACodec
+import TrackFiltering
 
 /// Position sources named by URI, for configuration files and the `geo track` command.
 ///
@@ -11,7 +12,7 @@ import NMEACodec
 /// | `nmea:///dev/ttyUSB0?baud=9600` | `NMEASource`, serial device (default 9600 baud) |
 /// | `nmea+tcp://host:port` | `NMEASource`, TCP |
 /// | `nmea:file.nmea`, `nmea:-` | `NMEASource`, a file or standard input (`speed=` paces a replay) |
-/// | `gpx:track.gpx?speed=10&accuracy=10` | `GPXReplaySource` (`speed=max` as fast as possible, default real time; `accuracy` m for points without one, default 10) |
+/// | `gpx:track.gpx?speed=10&accuracy=10` | `LocationReplaySource` over the file's track points (`speed=max` as fast as possible, default real time; `accuracy` m for points without one, default 10) |
 /// | `route:line.geojson?speed=13.9&interval=1&noise=3` | `RouteSimulationSource` (m/s, s, σ m) |
 /// | `device:` | the default device source (`DeviceSource`) |
 public enum PositionSourceURI {
@@ -42,7 +43,7 @@ public enum PositionSourceURI {
             }
             return v
         }
-        func pacing(default value: GPXReplaySource.Pacing?) throws(PositioningError) -> GPXReplaySource.Pacing? {
+        func pacing(default value: ReplayPacing?) throws(PositioningError) -> ReplayPacing? {
             guard let text = query["speed"] else { return value }
             return text == "max" ? .asFastAsPossible : .speedFactor(try number("speed", default: 1))
         }
@@ -87,7 +88,7 @@ public enum PositionSourceURI {
                 if l.horizontalAccuracy == nil { l.horizontalAccuracy = assumed }
                 return l
             }
-            return try GPXReplaySource(locations: locations, pacing: try pacing(default: .speedFactor(1)) ?? .speedFactor(1),
+            return try LocationReplaySource(locations: locations, pacing: try pacing(default: .realTime) ?? .realTime,
                                        clock: clock, name: uri)
         case "route":
             let data: Data

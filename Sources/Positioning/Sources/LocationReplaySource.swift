@@ -1,26 +1,20 @@
 import Foundation
 public import GeoCore
+public import TrackFiltering
 
-/// Replays logged positions (HERE's `NMALoggedPositionSource`): paced by their timestamps,
-/// faster by `speedFactor`, or as fast as possible, with switchable faults.
+/// Replays a list of positions — a GPX track, a `PositionLog`, fixes made in code — (HERE's
+/// `NMALoggedPositionSource`): paced by their timestamps, faster by a speed factor, or as fast
+/// as possible, with switchable faults. The `gpx:` source URI reads a GPX file into one.
 ///
 /// While `faults.isStationary` is on, the replay pauses and the last position is repeated every
 /// `stationaryInterval` with realistic jitter; later fixes are shifted by the pause, so time
 /// never runs backwards. While `faults.isPositionLost` is on, the replay runs on but delivers
 /// nothing (one `.lost`, then silence).
-public final class GPXReplaySource: PositionSource {
-    /// How the replay is paced.
-    public enum Pacing: Sendable, Hashable {
-        /// Real time divided by the factor: 1 is real time, 10 is ten times faster.
-        case speedFactor(Double)
-        /// Every fix at once.
-        case asFastAsPossible
-    }
-
+public final class LocationReplaySource: PositionSource {
     public let name: String
     /// The fixes, in delivery order.
     public let locations: [Location]
-    public let pacing: Pacing
+    public let pacing: ReplayPacing
     /// How often a stationary device repeats its position.
     public let stationaryInterval: Duration
     /// Switch these while the source runs.
@@ -31,11 +25,9 @@ public final class GPXReplaySource: PositionSource {
 
     /// Creates a replay of `locations`.
     /// - Throws: `PositioningError.invalidConfiguration` for a speed factor that is not positive.
-    public init(locations: [Location], pacing: Pacing = .speedFactor(1), stationaryInterval: Duration = .seconds(1),
-                clock: SourceClock = .continuous, name: String = "gpx") throws(PositioningError) {
-        if case .speedFactor(let f) = pacing, !(f > 0 && f.isFinite) {
-            throw PositioningError(.invalidConfiguration, "speed factor must be positive, got \(f)")
-        }
+    public init(locations: [Location], pacing: ReplayPacing = .realTime, stationaryInterval: Duration = .seconds(1),
+                clock: SourceClock = .continuous, name: String = "replay") throws(PositioningError) {
+        try pacing.validate()
         self.locations = locations
         self.pacing = pacing
         self.stationaryInterval = stationaryInterval
@@ -64,7 +56,7 @@ public final class GPXReplaySource: PositionSource {
                     fix.speed = .zero
                     fix.course = nil
                     if !faults.isPositionLost { output.yield(.location(fix)) }
-                    try await wait(stationaryInterval.seconds)
+                    try await clock.pace(pacing, after: stationaryInterval)
                     continue
                 }
                 var fix = locations[index]
@@ -87,7 +79,7 @@ public final class GPXReplaySource: PositionSource {
                         // Let the consumers run every so often; `yieldPaced` holds back when they lag.
                         if index % Self.fastBatch == 0 { await Task.yield() }
                     } else {
-                        try await wait(locations[index].timestamp.timeIntervalSince(locations[index - 1].timestamp))
+                        try await clock.pace(pacing, from: locations[index - 1].timestamp, to: locations[index].timestamp)
                     }
                 }
             }
@@ -97,9 +89,4 @@ public final class GPXReplaySource: PositionSource {
     /// Fixes delivered between two yields of an `.asFastAsPossible` replay: yielding after every
     /// fix costs a trip through the scheduler per fix, never yielding lets the buffer grow.
     static let fastBatch = 64
-
-    /// Waits for `seconds` of track time, scaled by the pacing.
-    private func wait(_ seconds: TimeInterval) async throws {
-        try await ReplayPacer(pacing: pacing, clock: clock).wait(seconds: seconds)
-    }
 }

@@ -1,0 +1,30 @@
+public import GeoCore
+
+/// Which roads a live position is matched to.
+public enum MapMatchMode: Sendable, Hashable {
+    /// Roads a car may drive on.
+    case car
+    /// Roads, paths and footways a pedestrian may walk on.
+    case pedestrian
+}
+
+/// A map-matched position with the matcher's confidence.
+public struct MatchedPosition: Sendable, Hashable {
+    /// The position on the road, with the raw fix's time and accuracies.
+    public var location: Location
+    /// How sure the matcher is, in [0, 1] (an online HMM matcher's filter probability).
+    public var confidence: Double
+
+    public init(location: Location, confidence: Double) {
+        self.location = location
+        self.confidence = confidence
+    }
+}
+
+/// Snaps live positions onto roads, one fix at a time, for Positioning's `PositioningManager`
+/// (its `setMapMatcher(_:)`). A matcher keeps its own state between calls (the online filter
+/// of Newson & Krumm 2009, as Barefoot's does); it is called with fixes in arrival order.
+public protocol LivePositionMatcher: Sendable {
+    /// The matched position for the newest raw fix, or nil when no road fits.
+    func match(_ location: Location, mode: MapMatchMode) async -> MatchedPosition?
+}

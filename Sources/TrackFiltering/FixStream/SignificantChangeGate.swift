@@ -1,0 +1,38 @@
+public import GeoCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Passes only significant movement (HERE's `NMADevicePositioningMethodSignificantChanges`,
+/// Core Location's significant-change service): a fix passes when it is at least
+/// `minimumDistance` from the last one that passed, or when `heartbeat` has gone by since then.
+/// The first fix always passes. Time comes from the fixes' timestamps only.
+public struct SignificantChangeGate: Sendable, Hashable {
+    /// Movement that always counts as significant; 500 m by default, the distance Apple
+    /// documents for its significant-change service.
+    public var minimumDistance: Distance
+    /// The longest silence between passed fixes; 15 minutes by default (LocationKit's own
+    /// choice, so a slow walk is still reported now and then).
+    public var heartbeat: Duration
+    /// The last fix that passed.
+    public private(set) var lastPassed: Location?
+
+    public init(minimumDistance: Distance = .meters(500), heartbeat: Duration = .seconds(15 * 60)) {
+        self.minimumDistance = minimumDistance
+        self.heartbeat = heartbeat
+    }
+
+    /// Whether `location` passes; a fix that passes becomes the reference for the next.
+    /// - Complexity: O(1).
+    public mutating func admits(_ location: Location) -> Bool {
+        if let last = lastPassed,
+           last.coordinate.distance(to: location.coordinate) < minimumDistance,
+           location.timestamp.timeIntervalSince(last.timestamp) < heartbeat.seconds {
+            return false
+        }
+        lastPassed = location
+        return true
+    }
+}
