@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "GPXCodec", targets: ["GPXCodec"]),
         .library(name: "NMEACodec", targets: ["NMEACodec"]),
         .library(name: "Positioning", targets: ["Positioning"]),
+        .library(name: "SystemIO", targets: ["SystemIO"]),
+        .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -44,20 +46,32 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // zlib from the system (pkg-config), for PBF blobs and gzip XML.
+        // zlib from the system (pkg-config); only ZlibCompression imports it.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
-        // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
-        .target(name: "OSMImport", dependencies: ["GeoCore", "CZlib", "RoadNetwork"], swiftSettings: strictSettings),
+        // The compression module (DESIGN.md §2): zlib inflate / deflate and gzip over the system
+        // library, for PBF blobs, .osm.gz and the map modules' PNG, MVT and PMTiles. Not named
+        // `Compression`: that is Apple's framework on Darwin, and `import Compression` would be
+        // ambiguous there.
+        .target(name: "ZlibCompression", dependencies: ["CZlib"], swiftSettings: strictSettings),
 
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
         .target(name: "GPXCodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
+        // The I/O module (DESIGN.md §2, NIOPosix's job): descriptors, file byte sources and sinks,
+        // a buffered writer, TCP and serial endpoints, atomic file replacement; every descriptor
+        // close-on-exec. Depends on GPXCodec only for the byte-source and byte-sink protocols
+        // its file types conform to (as NIOPosix implements NIOCore's abstractions).
+        .target(name: "SystemIO", dependencies: ["GPXCodec"], swiftSettings: strictSettings),
+
+        // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
+        .target(name: "OSMImport", dependencies: ["GeoCore", "RoadNetwork", "SystemIO", "ZlibCompression"], swiftSettings: strictSettings),
 
         // NMEA 0183 scanner, parsers, epoch assembly, encoder and gpsd JSON, over bytes.
         .target(name: "NMEACodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
-        .target(name: "Positioning", dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering"], swiftSettings: strictSettings),
+        .target(name: "Positioning", dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "SystemIO"], swiftSettings: strictSettings),
 
         // Test helper: appends fixes from stdin to a PositionLog, for the kill -9 crash test.
         .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning"], swiftSettings: strictSettings),
@@ -77,6 +91,7 @@ let package = Package(
                 "TrackFiltering",
                 "NMEACodec",
                 "Positioning",
+                "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -100,6 +115,16 @@ let package = Package(
         .testTarget(
             name: "PositioningTests",
             dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SystemIOTests",
+            dependencies: ["SystemIO", "GPXCodec"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ZlibCompressionTests",
+            dependencies: ["ZlibCompression"],
             swiftSettings: strictSettings
         ),
         .testTarget(
