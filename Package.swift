@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "Positioning", dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "SystemIO"], swiftSettings: strictSettings),
 
         // Test helper: appends fixes from stdin to a PositionLog, for the kill -9 crash test.
-        .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning"], swiftSettings: strictSettings),
+        .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning", "SystemIO"], swiftSettings: strictSettings),
 
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork"], swiftSettings: strictSettings),
