@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OSMImport
 import RoadNetwork
+import SystemIO
 
 /// `geo extract IN -o OUT.graph --profile car|foot|bike`: the extract stage (OSRM `osrm-extract`).
 struct ExtractCommand: ParsableCommand {
@@ -45,6 +46,6 @@ struct ExtractCommand: ParsableCommand {
 /// Standard error as a `TextOutputStream`, for diagnostics that must not mix with output.
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
-        FileHandle.standardError.write(Data(string.utf8))
+        try? FileDescriptor.standardError.writeAll(string)
     }
 }
