@@ -8,7 +8,7 @@ enum CommandLineFiles {
     /// - Throws: `ValidationError` naming the path and errno.
     static func source(_ path: String) throws -> FileSource {
         if path == "-" { return FileSource(.standardInput) }
-        do { return FileSource(try FileDescriptor.open(path)) } catch {
+        do { return FileSource(try FileDescriptor(opening: path), path: path) } catch {
             throw ValidationError("\(error)")
         }
     }
@@ -17,7 +17,7 @@ enum CommandLineFiles {
     /// - Throws: `ValidationError` naming the path and errno.
     static func sink(_ path: String?) throws -> FileSink {
         guard let path, path != "-" else { return FileSink(.standardOutput) }
-        do { return FileSink(try FileDescriptor.create(path)) } catch {
+        do { return FileSink(try FileDescriptor.create(path), path: path) } catch {
             throw ValidationError("\(error)")
         }
     }

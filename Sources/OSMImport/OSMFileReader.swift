@@ -14,7 +14,7 @@ public enum OSMFileFormat: String, Sendable, CaseIterable {
     public static func detect(_ url: URL) throws(OSMError) -> OSMFileFormat {
         let head: [UInt8]
         do throws(SystemIOError) {
-            let descriptor = try FileDescriptor.open(url.path)
+            let descriptor = try FileDescriptor(opening: url.path)
             defer { try? descriptor.close() }
             head = try descriptor.read(count: 64, atOffset: 0)
         } catch {

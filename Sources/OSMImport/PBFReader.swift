@@ -156,7 +156,7 @@ final class PBFFile {
 
     init(url: URL) throws(OSMError) {
         do {
-            descriptor = try FileDescriptor.open(url.path)
+            descriptor = try FileDescriptor(opening: url.path)
         } catch {
             throw OSMError(.io, "\(error)")
         }

@@ -31,7 +31,7 @@ public struct OSMXMLReader: Sendable {
     @discardableResult
     public func read(_ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
         let descriptor: FileDescriptor
-        do { descriptor = try FileDescriptor.open(url.path) } catch {
+        do { descriptor = try FileDescriptor(opening: url.path) } catch {
             throw OSMError(.io, "\(error)")
         }
         defer { try? descriptor.close() }

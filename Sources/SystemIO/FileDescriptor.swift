@@ -55,18 +55,21 @@ public struct FileDescriptor: Hashable, Sendable {
     /// - Parameter permissions: mode bits of a created file (before the umask).
     /// - Throws: `SystemIOError` with the path and `errno` (`.notFound`, `.permissionDenied`,
     ///   `.alreadyExists` …).
-    public static func open(_ path: String, _ access: Access = .readOnly, options: Options = [],
-                            permissions: UInt16 = 0o644) throws(SystemIOError) -> FileDescriptor {
+    public init(opening path: String, _ access: Access = .readOnly, options: Options = [],
+                permissions: UInt16 = 0o644) throws(SystemIOError) {
         while true {
             let fd = systemOpen(path, access.flags | options.rawValue | O_CLOEXEC, mode_t(permissions))
-            if fd >= 0 { return FileDescriptor(rawValue: fd) }
+            if fd >= 0 {
+                rawValue = fd
+                return
+            }
             if currentErrno() != EINTR { throw .last("cannot open", path: path) }
         }
     }
 
     /// Creates or truncates `path` for writing (mode 0644), close-on-exec.
     public static func create(_ path: String) throws(SystemIOError) -> FileDescriptor {
-        try open(path, .writeOnly, options: [.create, .truncate])
+        try FileDescriptor(opening: path, .writeOnly, options: [.create, .truncate])
     }
 
     /// A pipe, both ends close-on-exec.
@@ -79,7 +82,7 @@ public struct FileDescriptor: Hashable, Sendable {
     /// The whole contents of the file at `path`.
     /// - Complexity: O(file size).
     public static func readContents(of path: String) throws(SystemIOError) -> [UInt8] {
-        let fd = try open(path)
+        let fd = try FileDescriptor(opening: path)
         defer { try? fd.close() }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -210,7 +213,7 @@ public struct FileDescriptor: Hashable, Sendable {
     /// Makes a created or renamed entry of `path`'s directory durable (`fsync(2)` on the
     /// directory); best effort, since some file systems refuse to sync a directory.
     public static func syncDirectory(containing path: String) {
-        guard let fd = try? open(directory(of: path)) else { return }
+        guard let fd = try? FileDescriptor(opening: directory(of: path)) else { return }
         _ = fsync(fd.rawValue)
         try? fd.close()
     }

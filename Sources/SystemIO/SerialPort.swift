@@ -8,7 +8,7 @@ import Darwin
 
 /// Serial devices (a GNSS receiver on `/dev/ttyUSB0`) configured with termios.
 public enum SerialPort {
-    /// The baud rates `open(_:baud:)` accepts.
+    /// The baud rates `openDevice(_:baud:)` accepts.
     public static let supportedBaudRates = [4800, 9600, 19200, 38400, 57600, 115200, 230400]
 
     /// Opens a serial device read-write, raw (8N1, no flow control) at `baud`, close-on-exec and
@@ -16,11 +16,11 @@ public enum SerialPort {
     /// file standing in for a device) is opened as it is.
     /// - Throws: `SystemIOError` `.invalidArgument` for an unsupported baud rate, `.notFound`,
     ///   `.permissionDenied` …
-    public static func open(_ path: String, baud: Int) throws(SystemIOError) -> FileDescriptor {
+    public static func openDevice(_ path: String, baud: Int) throws(SystemIOError) -> FileDescriptor {
         guard let speed = speed(baud) else {
             throw SystemIOError(.invalidArgument, "unsupported baud rate \(baud); use one of \(supportedBaudRates)")
         }
-        let fd = try FileDescriptor.open(path, .readWrite, options: .noControllingTerminal)
+        let fd = try FileDescriptor(opening: path, .readWrite, options: .noControllingTerminal)
         var tio = termios()
         if tcgetattr(fd.rawValue, &tio) == 0 {
             cfmakeraw(&tio)

@@ -98,6 +98,13 @@ public struct SystemIOError: Error, Sendable, CustomStringConvertible {
         SystemIOError(message, errno: currentErrno(), path: path)
     }
 
+    /// The same error naming `path`, unless it names one already.
+    func about(_ path: String?) -> SystemIOError {
+        var named = self
+        if named.path == nil { named.path = path }
+        return named
+    }
+
     /// "cannot open /a/b: No such file or directory".
     public var description: String {
         var text = message

@@ -139,7 +139,7 @@ public final class PositionLog: Sendable {
         let path = url.path
         var existing: FileDescriptor?
         do throws(SystemIOError) {
-            existing = try FileDescriptor.open(path, .readWrite)
+            existing = try FileDescriptor(opening: path, .readWrite)
         } catch where error.code == .notFound {
             existing = nil
         } catch {
@@ -150,10 +150,10 @@ public final class PositionLog: Sendable {
             try Self.lock(existing, path)
             (writer, fd, documentExtensions) = try Self.rewrite(existing, at: path, options: options)
         } else {
-            do { fd = try FileDescriptor.open(path, .writeOnly, options: [.create, .exclusive]) } catch {
+            do { fd = try FileDescriptor(opening: path, .writeOnly, options: [.create, .exclusive]) } catch {
                 throw Self.ioError(error, "cannot create \(path)")
             }
-            let sink = FileSink(fd)
+            let sink = FileSink(fd, path: path)
             do {
                 try Self.lock(fd, path)
                 writer = try GPXStreamWriter(sink: sink, header: Self.header(creator: options.creator, namespaces: []))
@@ -300,9 +300,9 @@ public final class PositionLog: Sendable {
     /// - Complexity: O(n) in the file size; memory O(fixes) (the file is streamed).
     public static func read(url: URL) throws -> (locations: [Location], segments: Int, damage: GPXError?) {
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(url.path) } catch { throw ioError(error, "cannot open \(url.path)") }
+        do { fd = try FileDescriptor(opening: url.path) } catch { throw ioError(error, "cannot open \(url.path)") }
         defer { try? fd.close() }
-        let reader = GPXStreamReader(source: FileSource(fd, fromOffset: 0))
+        let reader = GPXStreamReader(source: FileSource(fd, path: url.path, fromOffset: 0))
         var prefix = extensionPrefix
         var locations: [Location] = []
         var segments = 0
@@ -484,7 +484,7 @@ public final class PositionLog: Sendable {
         do {
             try lock(fd, replacement.temporaryPath)
             let creator = survey.header.map(\.creator).flatMap { $0.isEmpty ? nil : $0 } ?? options.creator
-            var w = try GPXStreamWriter(sink: FileSink(fd), header: header(creator: creator, namespaces: survey.header?.namespaces ?? []),
+            var w = try GPXStreamWriter(sink: FileSink(fd, path: path), header: header(creator: creator, namespaces: survey.header?.namespaces ?? []),
                                         metadata: survey.metadata)
             let documentExtensions = try copyBody(from: source, survey: survey, to: &w, path: path, options: options)
             try w.flush()

@@ -52,10 +52,10 @@ public final class NMEASource: PositionSource {
             let fd: FileDescriptor
             do throws(SystemIOError) {
                 fd = switch input {
-                case .file(let path): try FileDescriptor.open(path)
+                case .file(let path): try FileDescriptor(opening: path)
                 case .standardInput: try FileDescriptor.standardInput.duplicate()
                 case .tcp(let host, let port): try TCPClient.connect(host: host, port: port)
-                case .serial(let path, let baud): try SerialPort.open(path, baud: baud)
+                case .serial(let path, let baud): try SerialPort.openDevice(path, baud: baud)
                 }
             } catch {
                 throw PositioningError(opening: error)
