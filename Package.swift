@@ -119,12 +119,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SystemIOTests",
-            dependencies: ["SystemIO", "GPXCodec"],
+            dependencies: ["SystemIO", "GPXCodec", "GeoCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ZlibCompressionTests",
-            dependencies: ["ZlibCompression"],
+            dependencies: ["ZlibCompression", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
