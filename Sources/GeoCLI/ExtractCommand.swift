@@ -30,7 +30,7 @@ struct ExtractCommand: ParsableCommand {
         let start = clock.now
         let result = try RoadGraphExtractor.extract(from: URL(fileURLWithPath: input), profile: profile)
         let bytes = result.graph.serialized()
-        try Data(bytes).write(to: URL(fileURLWithPath: output))
+        try AtomicFileReplacement.write(bytes, to: output)
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let g = result.graph

@@ -51,7 +51,7 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         let polyline: [Coordinate]
         if let route {
-            let geoJSON = try GeoJSON(data: Data(contentsOf: URL(fileURLWithPath: route)))
+            let geoJSON = try GeoJSON(data: Data(FileDescriptor.readContents(of: route)))
             guard let line = Self.lineString(geoJSON) else { throw ValidationError("\(route) holds no LineString") }
             polyline = line
         } else {
