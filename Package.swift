@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "NMEACodec", targets: ["NMEACodec"]),
         .library(name: "MapMatching", targets: ["MapMatching"]),
         .library(name: "Positioning", targets: ["Positioning"]),
+        .library(name: "SystemIO", targets: ["SystemIO"]),
+        .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -51,17 +53,33 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        // zlib from the system (pkg-config), for PBF blobs and gzip XML.
+        // zlib from the system (pkg-config); only ZlibCompression imports it.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The one XML tokenizer: a byte-level streaming pull scanner, shared by GPX and OSM XML.
         .target(name: "XMLStreaming", swiftSettings: strictSettings),
 
-        // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
-        .target(name: "OSMImport", dependencies: ["GeoCore", "CZlib", "RoadNetwork", "XMLStreaming"], swiftSettings: strictSettings),
+        // The compression module (DESIGN.md §2): zlib inflate / deflate and gzip over the system
+        // library, for PBF blobs, .osm.gz and the map modules' PNG, MVT and PMTiles. Not named
+        // `Compression`: that is Apple's framework on Darwin, and `import Compression` would be
+        // ambiguous there.
+        .target(name: "ZlibCompression", dependencies: ["CZlib"], swiftSettings: strictSettings),
 
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
         .target(name: "GPXCodec", dependencies: ["GeoCore", "XMLStreaming"], swiftSettings: strictSettings),
+
+        // The I/O module (DESIGN.md §2, NIOPosix's job): descriptors, file byte sources and sinks,
+        // a buffered writer, TCP and serial endpoints, atomic file replacement; every descriptor
+        // close-on-exec. Depends on GPXCodec only for the byte-source and byte-sink protocols
+        // its file types conform to (as NIOPosix implements NIOCore's abstractions).
+        .target(name: "SystemIO", dependencies: ["GPXCodec"], swiftSettings: strictSettings),
+
+        // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
+        .target(
+            name: "OSMImport",
+            dependencies: ["GeoCore", "RoadNetwork", "SystemIO", "XMLStreaming", "ZlibCompression"],
+            swiftSettings: strictSettings
+        ),
 
         // NMEA 0183 scanner, parsers, epoch assembly, encoder and gpsd JSON, over bytes.
         .target(name: "NMEACodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
@@ -72,12 +90,12 @@ let package = Package(
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
             name: "Positioning",
-            dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching"],
+            dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO"],
             swiftSettings: strictSettings
         ),
 
         // Test helper: appends fixes from stdin to a PositionLog, for the kill -9 crash test.
-        .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning"], swiftSettings: strictSettings),
+        .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning", "SystemIO"], swiftSettings: strictSettings),
 
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork"], swiftSettings: strictSettings),
@@ -94,6 +112,7 @@ let package = Package(
                 "TrackFiltering",
                 "NMEACodec",
                 "Positioning",
+                "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -117,6 +136,16 @@ let package = Package(
         .testTarget(
             name: "PositioningTests",
             dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SystemIOTests",
+            dependencies: ["SystemIO", "GPXCodec", "GeoCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "ZlibCompressionTests",
+            dependencies: ["ZlibCompression", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoCore
+import SystemIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -75,16 +76,14 @@ enum DistanceBatch {
         let capacity = 1 << 20
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
         defer { buffer.deallocate() }
-        var out = OutputBuffer(fd: output)
-        defer { out.deallocate() }
+        var out = BufferedWriter(FileDescriptor(rawValue: output))
         var filled = 0
         var line = 0
         var atEnd = false
 
         func fail(_ message: String) -> Bool {
             out.flush()
-            var text = "geo distance: line \(line): \(message)\n"
-            text.withUTF8 { writeAll(error, $0.baseAddress!, $0.count) }
+            try? FileDescriptor(rawValue: error).writeAll("geo distance: line \(line): \(message)\n")
             return false
         }
 
@@ -120,12 +119,13 @@ enum DistanceBatch {
             }
         }
         out.flush()
+        if let failure = out.error { return fail("\(failure)") }
         return true
     }
 
     /// Solves one line, appending the result; returns an error message for a bad line.
     @inline(__always)
-    private static func process(_ p: UnsafeMutablePointer<UInt8>, _ length: Int, into out: inout OutputBuffer) -> String? {
+    private static func process(_ p: UnsafeMutablePointer<UInt8>, _ length: Int, into out: inout BufferedWriter) -> String? {
         var count = length
         if count > 0 && p[count - 1] == UInt8(ascii: "\r") { count -= 1 }
         var values = (0.0, 0.0, 0.0, 0.0)
@@ -246,63 +246,5 @@ enum DistanceBatch {
             tmp[n] = 0
             return strtod(tmp.baseAddress!, nil)
         }
-    }
-}
-
-/// Writes everything, retrying on short writes and EINTR.
-private func writeAll(_ fd: Int32, _ p: UnsafePointer<UInt8>, _ n: Int) {
-    var done = 0
-    while done < n {
-        let w = write(fd, p + done, n - done)
-        if w < 0 {
-            if errno == EINTR { continue }
-            return
-        }
-        done += w
-    }
-}
-
-/// An output buffer flushed with `write(2)`; also a `TextOutputStream` whose `_writeASCII`
-/// takes the digits `Double.write(to:)` produces without building a `String`.
-struct OutputBuffer: TextOutputStream {
-    private let fd: Int32
-    private let capacity = 1 << 16
-    private let base: UnsafeMutablePointer<UInt8>
-    private var count = 0
-
-    init(fd: Int32) {
-        self.fd = fd
-        base = .allocate(capacity: capacity)
-    }
-
-    func deallocate() { base.deallocate() }
-
-    mutating func flush() {
-        writeAll(fd, base, count)
-        count = 0
-    }
-
-    @inline(__always)
-    mutating func append(byte: UInt8) {
-        base[count] = byte
-        count += 1
-    }
-
-    /// The shortest decimal that reads back as the same double (Swift's `description`).
-    @inline(__always)
-    mutating func append(_ value: Double) {
-        if count > capacity - 64 { flush() }
-        value.write(to: &self)
-    }
-
-    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-        if count + buffer.count > capacity { flush() }
-        (base + count).update(from: buffer.baseAddress!, count: buffer.count)
-        count += buffer.count
-    }
-
-    mutating func write(_ string: String) {
-        var s = string
-        s.withUTF8 { _writeASCII($0) }
     }
 }

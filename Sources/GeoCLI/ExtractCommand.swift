@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import OSMImport
 import RoadNetwork
+import SystemIO
 
 /// `geo extract IN -o OUT.graph --profile car|foot|bike`: the extract stage (OSRM `osrm-extract`).
 struct ExtractCommand: ParsableCommand {
@@ -29,7 +30,7 @@ struct ExtractCommand: ParsableCommand {
         let start = clock.now
         let result = try RoadGraphExtractor.extract(from: URL(fileURLWithPath: input), profile: profile)
         let bytes = result.graph.serialized()
-        try Data(bytes).write(to: URL(fileURLWithPath: output))
+        try AtomicFileReplacement.write(bytes, to: output)
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let g = result.graph
@@ -45,6 +46,6 @@ struct ExtractCommand: ParsableCommand {
 /// Standard error as a `TextOutputStream`, for diagnostics that must not mix with output.
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
-        FileHandle.standardError.write(Data(string.utf8))
+        try? FileDescriptor.standardError.writeAll(string)
     }
 }

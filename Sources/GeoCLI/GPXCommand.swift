@@ -2,13 +2,7 @@ import ArgumentParser
 import Foundation
 import GPXCodec
 import GeoCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemIO
 
 /// `geo gpx`: GPX tools. To add a subcommand, put it in its own file and list it here.
 struct GPXCommand: ParsableCommand {
@@ -35,13 +29,13 @@ struct GPXInputOptions: ParsableArguments {
 
     /// Opens the file as a byte source.
     /// - Throws: `ValidationError` when it cannot be opened.
-    func source() throws -> GPXFileSource {
-        try GPXFileSource(path: file)
+    func source() throws -> FileSource {
+        try CommandLineFiles.source(file)
     }
 
     /// Reports a read error the way every `geo gpx` command does: `FILE:LINE:COLUMN: message`.
     func report(_ error: GPXError) {
-        FileHandle.standardError.write(Data("geo gpx: \(file):\(error.line):\(error.column): \(error.code): \(error.message)\n".utf8))
+        try? FileDescriptor.standardError.writeAll("geo gpx: \(file):\(error.line):\(error.column): \(error.code): \(error.message)\n")
     }
 
     /// Reads the whole document, honouring `--recover`.
@@ -54,71 +48,6 @@ struct GPXInputOptions: ParsableArguments {
         }
         return result.document
     }
-}
-
-/// A file (or standard input) read with `read(2)` in the reader's chunks.
-struct GPXFileSource: GPXByteSource {
-    private let fd: Int32
-
-    /// Opens `path` for reading; `-` is standard input.
-    /// - Throws: `ValidationError` naming the path and errno.
-    init(path: String) throws {
-        if path == "-" { fd = 0; return }
-        fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw ValidationError("cannot open \(path): \(String(cString: strerror(errno)))") }
-    }
-
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let n = systemRead(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 { return n }
-            if errno != EINTR { throw GPXIOError(message: String(cString: strerror(errno))) }
-        }
-    }
-}
-
-/// A file (or standard output) written with `write(2)`.
-struct GPXFileSink: GPXByteSink {
-    private let fd: Int32
-
-    /// Creates or truncates `path`; nil or `-` is standard output.
-    /// - Throws: `ValidationError` naming the path and errno.
-    init(path: String?) throws {
-        guard let path, path != "-" else { fd = 1; return }
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw ValidationError("cannot create \(path): \(String(cString: strerror(errno)))") }
-    }
-
-    mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = systemWrite(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw GPXIOError(message: String(cString: strerror(errno)))
-            }
-            done += n
-        }
-    }
-
-    mutating func write(_ text: String) throws {
-        var text = text
-        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
-    }
-
-    func close() {
-        if fd > 2 { _ = systemClose(fd) }
-    }
-}
-
-// The POSIX calls under names that the methods `read(into:)` / `write(_:)` do not shadow.
-private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int { read(fd, p, n) }
-private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
-private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
-
-struct GPXIOError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
 }
 
 /// `geo gpx stats FILE [--json]`: counts, lengths, times, climbs, speed and bounds, read in
@@ -220,8 +149,8 @@ struct GPXConvertCommand: ParsableCommand {
 
     func run() throws {
         var document = try input.readDocument()
-        var sink = try GPXFileSink(path: output)
-        defer { sink.close() }
+        var sink = try CommandLineFiles.sink(output)
+        defer { CommandLineFiles.close(sink) }
         switch to {
         case .gpx:
             if document.header.version == .v1_0 {
@@ -241,7 +170,7 @@ struct GPXConvertCommand: ParsableCommand {
 /// A minimal GeoJSON (RFC 7946) writer for GPX content, kept in the CLI until GeoCore's
 /// GeoJSON types can take over.
 enum GPXGeoJSON {
-    static func write(_ d: GPXDocument, to sink: inout GPXFileSink) throws {
+    static func write(_ d: GPXDocument, to sink: inout FileSink) throws {
         var features: [String] = []
         func position(_ p: GPXPoint) -> String {
             let c = p.coordinate
@@ -273,7 +202,7 @@ enum GPXGeoJSON {
 
 /// CSV (RFC 4180) with one row per point.
 enum GPXCSV {
-    static func write(_ d: GPXDocument, to sink: inout GPXFileSink) throws {
+    static func write(_ d: GPXDocument, to sink: inout FileSink) throws {
         var out = "kind,track,segment,index,latitude,longitude,elevation_m,time,name\n"
         func row(_ kind: String, _ track: Int?, _ segment: Int?, _ index: Int, _ p: GPXPoint) {
             let trackField: String = track.map { String($0) } ?? ""

@@ -3,6 +3,7 @@ import Foundation
 import GeoCore
 import GPXCodec
 import TrackFiltering
+import SystemIO
 
 /// Options every track-filtering command shares.
 struct TrackFilterOptions: ParsableArguments {
@@ -58,7 +59,7 @@ struct GPXClean: ParsableCommand {
             return out
         }, uere: options.uere)
         try GPXTrackFiles.write(cleaned, to: options.output)
-        if report { FileHandle.standardError.write(Data((total.description + "\n").utf8)) }
+        if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
     }
 
     private func fixWithAssumedAccuracy(_ fix: Location) -> Location {
@@ -99,7 +100,7 @@ struct GPXSmooth: ParsableCommand {
             return out.map { GPXTrackFiles.point($0, original: byTime[$0.timestamp]) }
         }, uere: options.uere)
         try GPXTrackFiles.write(smoothed, to: options.output)
-        if report { FileHandle.standardError.write(Data((total.description + "\n").utf8)) }
+        if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import GPXCodec
 import TrackFiltering
+import SystemIO
 
 /// Reading and writing GPX files as tracks of `Location`s for the track commands.
 enum GPXTrackFiles {
@@ -9,7 +10,7 @@ enum GPXTrackFiles {
     /// - Throws: `TrackCommandError` with the file, line and column of the first problem.
     static func read(_ path: String) throws -> GPXDocument {
         do {
-            return try GPXReader.read(try GPXFileSource(path: path))
+            return try GPXReader.read(try CommandLineFiles.source(path))
         } catch let error as GPXError {
             throw TrackCommandError("\(path):\(error.line):\(error.column): \(error.message)")
         }
@@ -17,8 +18,8 @@ enum GPXTrackFiles {
 
     /// Writes a GPX document to a file, or to standard output for nil or `-`.
     static func write(_ document: GPXDocument, to path: String?) throws {
-        var sink = try GPXFileSink(path: path)
-        defer { sink.close() }
+        var sink = try CommandLineFiles.sink(path)
+        defer { CommandLineFiles.close(sink) }
         sink = try GPXWriter.write(document, to: sink)
     }
 

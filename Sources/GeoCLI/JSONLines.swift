@@ -1,16 +1,16 @@
 import Foundation
+import SystemIO
 
 /// Line-buffered JSON-lines output on standard output.
 struct JSONLines {
-    private var buffer = ""
+    private var out = BufferedWriter(.standardOutput)
 
-    mutating func write(_ line: String) { buffer += line + "\n" }
-
-    mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer.utf8))
-        buffer = ""
+    mutating func write(_ line: String) {
+        out.write(line)
+        out.append(byte: UInt8(ascii: "\n"))
     }
+
+    mutating func flush() { out.flush() }
 
     /// A JSON string literal (RFC 8259 §7).
     static func string(_ s: String) -> String {

@@ -3,6 +3,7 @@ import Foundation
 import GeoCore
 import GPXCodec
 import NMEACodec
+import SystemIO
 
 /// `geo nmea`: decode and check NMEA 0183 captures.
 struct NMEACommand: ParsableCommand {
@@ -11,36 +12,6 @@ struct NMEACommand: ParsableCommand {
         abstract: "Decode NMEA 0183 logs into fixes, or check them for bad sentences.",
         subcommands: [Decode.self, Check.self]
     )
-
-    /// Reads a file (or standard input for `-`) in 64 KiB chunks.
-    static func readChunks(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        let handle: FileHandle
-        if path == "-" {
-            handle = FileHandle.standardInput
-        } else {
-            guard let h = FileHandle(forReadingAtPath: path) else {
-                throw ValidationError("cannot open \(path)")
-            }
-            handle = h
-        }
-        defer { if path != "-" { try? handle.close() } }
-        while let data = try handle.read(upToCount: 1 << 16), !data.isEmpty {
-            data.withUnsafeBytes(body)
-        }
-    }
-
-    /// Buffered standard output.
-    struct Output {
-        private var buffer = ""
-        mutating func write(_ s: String) {
-            buffer += s
-            if buffer.utf8.count > 1 << 16 { flush() }
-        }
-        mutating func flush() {
-            FileHandle.standardOutput.write(Data(buffer.utf8))
-            buffer = ""
-        }
-    }
 
     struct Decode: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -75,13 +46,14 @@ struct NMEACommand: ParsableCommand {
             var decoder = NMEADecoder(options: options)
             switch format {
             case .json:
-                var out = Output()
-                try NMEACommand.readChunks(file) { chunk in decoder.decode(chunk) { out.write(FixJSON.line($0) + "\n") } }
+                var out = BufferedWriter(.standardOutput)
+                try CommandLineFiles.readChunks(file) { chunk in decoder.decode(chunk) { out.write(FixJSON.line($0) + "\n") } }
                 decoder.finish { out.write(FixJSON.line($0) + "\n") }
                 out.flush()
+                if let error = out.error { throw error }
             case .gpx:
                 let name = file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent
-                var writer = try GPXStreamWriter(sink: GPXFileSink(path: "-"), header: GPXHeader(creator: "LocationKit geo nmea"))
+                var writer = try GPXStreamWriter(sink: FileSink(.standardOutput), header: GPXHeader(creator: "LocationKit geo nmea"))
                 try writer.beginTrack(GPXPathInfo(name: name))
                 try writer.beginSegment()
                 var failure: (any Error)?
@@ -89,13 +61,12 @@ struct NMEACommand: ParsableCommand {
                     guard failure == nil, let point = GPXPoint(fix) else { return }
                     do { try writer.write(trackPoint: point) } catch { failure = error }
                 }
-                try NMEACommand.readChunks(file) { chunk in decoder.decode(chunk, emit) }
+                try CommandLineFiles.readChunks(file) { chunk in decoder.decode(chunk, emit) }
                 decoder.finish(emit)
                 if let failure { throw failure }
                 try writer.endSegment()
                 try writer.endTrack()
-                let sink = try writer.finish()
-                sink.close()
+                _ = try writer.finish()
             }
         }
     }
@@ -137,10 +108,10 @@ struct NMEACommand: ParsableCommand {
                     malformed.append("\(where_): \(frame.error?.message ?? ""): \(frame.text)")
                 }
             }
-            try NMEACommand.readChunks(file) { chunk in scanner.scan(chunk) { handle($0) } }
+            try CommandLineFiles.readChunks(file) { chunk in scanner.scan(chunk) { handle($0) } }
             scanner.finish { handle($0) }
 
-            var out = Output()
+            var out = BufferedWriter(.standardOutput)
             let s = scanner.statistics
             out.write("lines: \(s.lines)\naccepted sentences: \(s.accepted)\n")
             out.write("sentences by address:\n")
@@ -154,6 +125,7 @@ struct NMEACommand: ParsableCommand {
             out.write("malformed lines: \(malformed.count)\n")
             for m in malformed { out.write("  \(m)\n") }
             out.flush()
+            if let error = out.error { throw error }
         }
     }
 }

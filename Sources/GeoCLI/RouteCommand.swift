@@ -3,6 +3,7 @@ import Foundation
 import GeoCore
 import RoadNetwork
 import Routing
+import SystemIO
 
 /// `geo route`: routes on a graph file written by `geo extract` (OSRM `osrm-routed`, in process).
 struct RouteCommand: ParsableCommand {
@@ -98,11 +99,11 @@ struct RouteCommand: ParsableCommand {
                 out += "nan nan\n"
             }
             if out.utf8.count > 1 << 16 {
-                FileHandle.standardOutput.write(Data(out.utf8))
+                try FileDescriptor.standardOutput.writeAll(out)
                 out = ""
             }
         }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        try FileDescriptor.standardOutput.writeAll(out)
     }
 
     private static func coordinates(_ route: Route) -> String {

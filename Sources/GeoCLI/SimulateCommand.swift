@@ -5,10 +5,8 @@ import NMEACodec
 import Positioning
 import Routing
 import Synchronization
+import SystemIO
 import TrackFiltering
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `geo simulate`: drives a route simulation and emits it as NMEA, to standard output or to TCP
 /// clients, so gpsd or any NMEA consumer can use simulated positions.
@@ -54,7 +52,7 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         let polyline: [Coordinate]
         if let route {
-            let geoJSON = try GeoJSON(data: Data(contentsOf: URL(fileURLWithPath: route)))
+            let geoJSON = try GeoJSON(data: Data(FileDescriptor.readContents(of: route)))
             guard let line = Self.lineString(geoJSON) else { throw ValidationError("\(route) holds no LineString") }
             polyline = line
         } else {
@@ -70,7 +68,7 @@ struct SimulateCommand: AsyncParsableCommand {
         for try await event in source.events() {
             guard case .location(let location) = event else { continue }
             let sentences = try NMEAEncoder.sentences(for: location).joined()
-            if let server { server.broadcast(sentences) } else { FileHandle.standardOutput.write(Data(sentences.utf8)) }
+            if let server { server.broadcast(sentences) } else { try FileDescriptor.standardOutput.writeAll(sentences) }
             emitted += 1
             if let count, emitted >= count { break }
         }
@@ -90,37 +88,24 @@ struct SimulateCommand: AsyncParsableCommand {
 /// A loopback TCP server that sends the same text to every connected client; a thread accepts
 /// clients, a client that cannot keep up or has gone is dropped.
 final class NMEAServer: Sendable {
-    private let listener: Int32
+    private let server: TCPServer
     private let clients = ClientList()
 
     /// The connected client sockets, shared with the accepting thread.
     private final class ClientList: Sendable {
-        let sockets = Mutex<[Int32]>([])
+        let sockets = Mutex<[FileDescriptor]>([])
     }
 
     /// Listens on 127.0.0.1:`port`.
     /// - Throws: `ValidationError` when the port cannot be bound.
     init(port: Int) throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        do { server = try TCPServer(port: port) } catch {
+            throw ValidationError("\(error)")
         }
-        guard bound == 0, listen(listener, 16) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(listener)
-            throw ValidationError("cannot listen on 127.0.0.1:\(port): \(reason)")
-        }
-        let listening = listener, clients = self.clients
+        let server = self.server, clients = self.clients
         Thread {
-            while true {
-                let client = accept(listening, nil, nil)
-                if client < 0 { return } // the listener was closed
+            // Ends when `close()` closes the listener.
+            while let client = try? server.accept() {
                 clients.sockets.withLock { $0.append(client) }
             }
         }.start()
@@ -130,18 +115,17 @@ final class NMEAServer: Sendable {
     func broadcast(_ text: String) {
         let bytes = Array(text.utf8)
         clients.sockets.withLock { list in
-            list.removeAll { fd in
-                let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            list.removeAll { client in
+                let sent = bytes.withUnsafeBytes { try? client.send($0) }
                 if sent == bytes.count { return false }
-                Glibc.close(fd)
+                try? client.close()
                 return true
             }
         }
     }
 
     func close() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
-        clients.sockets.withLock { list in list.forEach { Glibc.close($0) }; list = [] }
+        server.close()
+        clients.sockets.withLock { list in list.forEach { try? $0.close() }; list = [] }
     }
 }

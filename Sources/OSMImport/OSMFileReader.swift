@@ -1,4 +1,5 @@
 public import Foundation
+import SystemIO
 
 /// The on-disk encodings of OSM data this module reads.
 public enum OSMFileFormat: String, Sendable, CaseIterable {
@@ -11,13 +12,13 @@ public enum OSMFileFormat: String, Sendable, CaseIterable {
     /// 4-byte big-endian length of a PBF BlobHeader starts with a zero byte), not its name.
     /// - Throws: `OSMError.io` when the file cannot be read, `.invalidArgument` when it is empty.
     public static func detect(_ url: URL) throws(OSMError) -> OSMFileFormat {
-        let head: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            head = try handle.read(upToCount: 64) ?? Data()
+        let head: [UInt8]
+        do throws(SystemIOError) {
+            let descriptor = try FileDescriptor(opening: url.path)
+            defer { try? descriptor.close() }
+            head = try descriptor.read(count: 64, atOffset: 0)
         } catch {
-            throw OSMError(.io, "cannot read \(url.path): \(error.localizedDescription)")
+            throw OSMError(.io, "\(error)")
         }
         guard let first = head.first else { throw OSMError(.invalidArgument, "\(url.path) is empty") }
         if first == 0x1F || first == 0x3C { return .xml }

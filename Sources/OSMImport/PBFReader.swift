@@ -1,6 +1,8 @@
 public import Foundation
 import Dispatch
 import GeoCore
+import SystemIO
+import ZlibCompression
 
 /// Reads OpenStreetMap `.osm.pbf` files: the "PBF Format" of the OSM wiki, messages from
 /// `fileformat.proto` (BlobHeader, Blob) and `osmformat.proto` (HeaderBlock, PrimitiveBlock).
@@ -144,10 +146,9 @@ struct PBFFrame: Sendable {
     var blob: [UInt8]
 }
 
-/// Sequential block access to a PBF file.
+/// Block access to a PBF file with `pread(2)`.
 final class PBFFile {
-    private let handle: FileHandle
-    private var position = 0
+    private let descriptor: FileDescriptor
 
     /// Largest `BlobHeader` (64 KiB) and `Blob` (32 MiB) the spec allows.
     static let maximumHeaderSize = 64 * 1024
@@ -155,22 +156,20 @@ final class PBFFile {
 
     init(url: URL) throws(OSMError) {
         do {
-            handle = try FileHandle(forReadingFrom: url)
+            descriptor = try FileDescriptor(opening: url.path)
         } catch {
-            throw OSMError(.io, "cannot open \(url.path): \(error.localizedDescription)")
+            throw OSMError(.io, "\(error)")
         }
     }
 
-    deinit { try? handle.close() }
+    deinit { try? descriptor.close() }
 
-    private func read(_ count: Int, at offset: Int) throws(OSMError) -> Data {
+    /// `count` bytes at `offset`, fewer only at end of file.
+    private func read(_ count: Int, at offset: Int) throws(OSMError) -> [UInt8] {
         do {
-            if offset != position { try handle.seek(toOffset: UInt64(offset)) }
-            let data = try handle.read(upToCount: count) ?? Data()
-            position = offset + data.count
-            return data
+            return try descriptor.read(count: count, atOffset: Int64(offset))
         } catch {
-            throw OSMError(.io, "read failed: \(error.localizedDescription)", offset: offset)
+            throw OSMError(.io, "\(error)", offset: offset)
         }
     }
 
@@ -204,7 +203,7 @@ final class PBFFile {
         guard blob.count == dataSize else {
             throw OSMError(.truncated, "file ends inside a blob (\(blob.count) of \(dataSize) bytes)", offset: offset)
         }
-        return PBFFrame(offset: offset, nextOffset: offset + 4 + headerSize + dataSize, type: type, blob: [UInt8](blob))
+        return PBFFrame(offset: offset, nextOffset: offset + 4 + headerSize + dataSize, type: type, blob: blob)
     }
 }
 

@@ -1,5 +1,7 @@
 public import Foundation
 import GeoCore
+import SystemIO
+import ZlibCompression
 
 /// Writes `.osm.pbf` files (OSM wiki "PBF Format"): an `OSMHeader` block with bounding box and
 /// required features, then zlib-compressed `OSMData` blocks with DenseNodes, ways and
@@ -33,7 +35,7 @@ public final class OSMPBFWriter {
         }
     }
 
-    private let handle: FileHandle
+    private let descriptor: FileDescriptor
     private let options: Options
     private var nodes: [OSMNode] = []
     private var ways: [OSMWay] = []
@@ -46,16 +48,13 @@ public final class OSMPBFWriter {
     /// - Throws: `OSMError.io` when the file cannot be created.
     public init(url: URL, header: OSMHeader = OSMHeader(), options: Options = Options()) throws(OSMError) {
         self.options = options
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw OSMError(.io, "cannot create \(url.path)")
-        }
-        do { handle = try FileHandle(forWritingTo: url) } catch {
-            throw OSMError(.io, "cannot open \(url.path) for writing: \(error.localizedDescription)")
+        do { descriptor = try FileDescriptor.create(url.path) } catch {
+            throw OSMError(.io, "\(error)")
         }
         try writeBlob(type: "OSMHeader", content: Self.headerBlock(header).bytes)
     }
 
-    deinit { try? handle.close() }
+    deinit { if !closed { try? descriptor.close() } }
 
     /// Appends a node; a full block is compressed and written at once.
     /// - Throws: `OSMError.io` when the block cannot be written.
@@ -103,8 +102,8 @@ public final class OSMPBFWriter {
         guard !closed else { return }
         try flush()
         closed = true
-        do { try handle.close() } catch {
-            throw OSMError(.io, "close failed: \(error.localizedDescription)")
+        do { try descriptor.close() } catch {
+            throw OSMError(.io, "\(error)")
         }
     }
 
@@ -141,7 +140,9 @@ public final class OSMPBFWriter {
             blob.writeBytesField(1, content)
         } else {
             blob.writeVarintField(2, Int64(content.count))
-            blob.writeBytesField(3, Zlib.deflate(content, level: Int32(options.compressionLevel)))
+            do { blob.writeBytesField(3, try Zlib.deflate(content, level: options.compressionLevel)) } catch {
+                throw OSMError(.io, "\(error)")
+            }
         }
         var header = WireWriter()
         header.writeStringField(1, type)
@@ -150,8 +151,8 @@ public final class OSMPBFWriter {
         var frame: [UInt8] = [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
         frame += header.bytes
         frame += blob.bytes
-        do { try handle.write(contentsOf: frame) } catch {
-            throw OSMError(.io, "write failed: \(error.localizedDescription)")
+        do { try descriptor.writeAll(frame) } catch {
+            throw OSMError(.io, "\(error)")
         }
     }
 

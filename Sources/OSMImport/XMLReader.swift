@@ -1,6 +1,8 @@
 public import Foundation
 import GeoCore
+import SystemIO
 import XMLStreaming
+import ZlibCompression
 
 /// Reads OpenStreetMap XML (`.osm`, API 0.6 format, https://wiki.openstreetmap.org/wiki/OSM_XML),
 /// plain or gzip-compressed (`.osm.gz`, detected from the gzip magic bytes, not the name).
@@ -30,12 +32,12 @@ public struct OSMXMLReader: Sendable {
     /// - Complexity: O(file size).
     @discardableResult
     public func read(_ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
-        let handle: FileHandle
-        do { handle = try FileHandle(forReadingFrom: url) } catch {
-            throw OSMError(.io, "cannot open \(url.path): \(error.localizedDescription)")
+        let descriptor: FileDescriptor
+        do { descriptor = try FileDescriptor(opening: url.path) } catch {
+            throw OSMError(.io, "\(error)")
         }
-        defer { try? handle.close() }
-        var chunks = FileChunks(handle: handle)
+        defer { try? descriptor.close() }
+        let chunks = FileChunks(descriptor: descriptor)
         return try Self.parse(chunks: { try chunks.next() }, options: options, body)
     }
 
@@ -50,15 +52,21 @@ public struct OSMXMLReader: Sendable {
         }, options: options, body)
     }
 
+    /// The file in chunks of up to 1 MiB.
     private struct FileChunks {
-        let handle: FileHandle
-        mutating func next() throws(OSMError) -> [UInt8]? {
-            do {
-                guard let data = try handle.read(upToCount: 1 << 20), !data.isEmpty else { return nil }
-                return [UInt8](data)
-            } catch {
-                throw OSMError(.io, "read failed: \(error.localizedDescription)")
+        let descriptor: FileDescriptor
+        func next() throws(OSMError) -> [UInt8]? {
+            var failure: SystemIOError?
+            let chunk = [UInt8](unsafeUninitializedCapacity: 1 << 20) { buffer, count in
+                do throws(SystemIOError) {
+                    count = try descriptor.read(into: UnsafeMutableRawBufferPointer(buffer))
+                } catch {
+                    count = 0
+                    failure = error
+                }
             }
+            if let failure { throw OSMError(.io, "\(failure)") }
+            return chunk.isEmpty ? nil : chunk
         }
     }
 
@@ -92,7 +100,7 @@ struct OSMXMLSource: XMLByteSource {
     let chunks: () throws -> [UInt8]?
     private var pending: [UInt8] = []
     private var position = 0
-    private var inflater: GzipInflater?
+    private var inflater: Inflater?
     private var first = true
     private var done = false
     /// Decompressed bytes served so far (the XML offset of the next byte).
@@ -117,7 +125,7 @@ struct OSMXMLSource: XMLByteSource {
             if first {
                 first = false
                 if chunk.count >= 2, chunk[0] == 0x1F, chunk[1] == 0x8B {
-                    do { inflater = try GzipInflater() } catch { throw OSMError(.io, error.message) }
+                    do { inflater = try Inflater(format: .gzip) } catch { throw OSMError(.io, error.message) }
                 }
             }
             guard let inflater else { pending = chunk; continue }

@@ -6,10 +6,11 @@
 import Foundation
 import GeoCore
 import Positioning
+import SystemIO
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let path = arguments.first else {
-    FileHandle.standardError.write(Data("usage: PositionLogCrashHelper LOG.gpx [--sync N]\n".utf8))
+    try? FileDescriptor.standardError.writeAll("usage: PositionLogCrashHelper LOG.gpx [--sync N]\n")
     exit(2)
 }
 var options = PositionLog.Options(creator: "PositionLogCrashHelper")
@@ -23,11 +24,11 @@ do {
     while let line = readLine() {
         try log.append(try decoder.decode(Location.self, from: Data(line.utf8)))
         // Unbuffered: the acknowledgement must not get ahead of (or lag behind) the write.
-        FileHandle.standardOutput.write(Data("\(index)\n".utf8))
+        try FileDescriptor.standardOutput.writeAll("\(index)\n")
         index += 1
     }
     while true { pause() }
 } catch {
-    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    try? FileDescriptor.standardError.writeAll("\(error)\n")
     exit(1)
 }

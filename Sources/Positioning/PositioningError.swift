@@ -1,3 +1,5 @@
+import SystemIO
+
 /// The one error type of Positioning (STYLE.md §3.7).
 public struct PositioningError: Error, Sendable, CustomStringConvertible {
     /// What went wrong; a struct over a private enum so new cases do not break clients.
@@ -48,5 +50,19 @@ public struct PositioningError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         underlying.map { "\(code): \(message) (\($0))" } ?? "\(code): \(message)"
+    }
+}
+
+extension PositioningError {
+    /// A source's endpoint that would not open: refused access is `.denied` (the manager then
+    /// stops), an unsupported parameter `.invalidConfiguration`, anything else (a missing
+    /// device, nothing listening) `.sourceUnavailable`.
+    init(opening error: SystemIOError) {
+        let code: Code = switch error.code {
+        case .permissionDenied: .denied
+        case .invalidArgument: .invalidConfiguration
+        default: .sourceUnavailable
+        }
+        self.init(code, error.description, underlying: error)
     }
 }

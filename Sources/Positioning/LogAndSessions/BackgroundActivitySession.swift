@@ -1,6 +1,7 @@
 public import Foundation
 import GeoCore
 import Synchronization
+import SystemIO
 
 /// A persisted positioning session that a restarted process rejoins (Core Location's
 /// `CLBackgroundActivitySession`, DESIGN.md §1): hold it while positions should be recorded,
@@ -81,9 +82,9 @@ public final class BackgroundActivitySession: Sendable {
                 logOptions: PositionLog.Options = PositionLog.Options()) throws {
         let stateURL = Self.stateURL(id: id, stateDirectory: stateDirectory)
         var previous: State?
-        if let data = FileManager.default.contents(atPath: stateURL.path) {
+        if let bytes = try? FileDescriptor.readContents(of: stateURL.path) {
             do {
-                previous = try JSONDecoder().decode(State.self, from: data)
+                previous = try JSONDecoder().decode(State.self, from: Data(bytes))
             } catch {
                 throw PositioningError(.sessionInvalid, "unreadable session state \(stateURL.path)", underlying: error)
             }
@@ -191,13 +192,13 @@ public final class BackgroundActivitySession: Sendable {
         mutable.withLock { $0.lastLoggingError = failure }
     }
 
-    /// Writes the state atomically: a temporary file renamed over the old one.
+    /// Writes the state atomically and durably (`AtomicFileReplacement`).
     private static func save(_ state: State, to url: URL) throws {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(state).write(to: url, options: .atomic)
+            try AtomicFileReplacement.write(Array(encoder.encode(state)), to: url.path)
         } catch {
             throw PositioningError(.io, "cannot write session state \(url.path)", underlying: error)
         }

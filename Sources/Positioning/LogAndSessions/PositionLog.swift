@@ -2,6 +2,7 @@ public import Foundation
 public import GeoCore
 public import GPXCodec
 import Synchronization
+import SystemIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -81,7 +82,7 @@ public final class PositionLog: Sendable {
 
     private struct State {
         var writer: GPXStreamWriter<FileSink>?
-        let fd: Int32
+        let fd: FileDescriptor
         /// Document-level extensions of a continued file, written back by `close()`.
         let documentExtensions: GPXExtensions?
         var segmentOpen = false
@@ -133,18 +134,26 @@ public final class PositionLog: Sendable {
         self.url = url
         self.options = options
         var writer: GPXStreamWriter<FileSink>
-        let fd: Int32
+        let fd: FileDescriptor
         var documentExtensions: GPXExtensions?
         let path = url.path
-        let existing = open(path, O_RDWR | O_CLOEXEC)
-        if existing >= 0 {
-            defer { closeDescriptor(existing) }
+        var existing: FileDescriptor?
+        do throws(SystemIOError) {
+            existing = try FileDescriptor(opening: path, .readWrite)
+        } catch where error.code == .notFound {
+            existing = nil
+        } catch {
+            throw Self.ioError(error, "cannot open \(path)")
+        }
+        if let existing {
+            defer { try? existing.close() }
             try Self.lock(existing, path)
             (writer, fd, documentExtensions) = try Self.rewrite(existing, at: path, options: options)
-        } else if errno == ENOENT {
-            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw Self.posixError("cannot create \(path)") }
-            let sink = FileSink(fd: fd)
+        } else {
+            do { fd = try FileDescriptor(opening: path, .writeOnly, options: [.create, .exclusive]) } catch {
+                throw Self.ioError(error, "cannot create \(path)")
+            }
+            let sink = FileSink(fd, path: path)
             do {
                 try Self.lock(fd, path)
                 writer = try GPXStreamWriter(sink: sink, header: Self.header(creator: options.creator, namespaces: []))
@@ -152,14 +161,12 @@ public final class PositionLog: Sendable {
                 try writer.flush()
                 if options.sync != .never {
                     try Self.sync(fd, path)
-                    Self.syncDirectory(of: path)
+                    FileDescriptor.syncDirectory(containing: path)
                 }
             } catch {
-                closeDescriptor(fd)
+                try? fd.close()
                 throw Self.ioError(error, "cannot write \(path)")
             }
-        } else {
-            throw Self.posixError("cannot open \(path)")
         }
         state = Mutex(State(writer: writer, fd: fd, documentExtensions: documentExtensions))
     }
@@ -167,7 +174,7 @@ public final class PositionLog: Sendable {
     deinit {
         // A log dropped without `close()` is left as a crash would leave it: readable with
         // recovery, continued by the next open.
-        state.withLock { s in if s.writer != nil { closeDescriptor(s.fd) } }
+        state.withLock { s in if s.writer != nil { try? s.fd.close() } }
     }
 
     /// The points appended through this instance.
@@ -261,7 +268,7 @@ public final class PositionLog: Sendable {
         state.withLock { s in
             guard s.writer != nil else { return }
             s.writer = nil
-            closeDescriptor(s.fd)
+            try? s.fd.close()
         }
     }
 
@@ -272,7 +279,7 @@ public final class PositionLog: Sendable {
         try state.withLock { s in
             guard var writer = s.writer else { return }
             s.writer = nil
-            defer { closeDescriptor(s.fd) }
+            defer { try? s.fd.close() }
             do {
                 if s.segmentOpen { try writer.endSegment() }
                 try writer.endTrack()
@@ -292,10 +299,10 @@ public final class PositionLog: Sendable {
     /// - Throws: `PositioningError.io` when the file cannot be opened.
     /// - Complexity: O(n) in the file size; memory O(fixes) (the file is streamed).
     public static func read(url: URL) throws -> (locations: [Location], segments: Int, damage: GPXError?) {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw posixError("cannot open \(url.path)") }
-        defer { closeDescriptor(fd) }
-        let reader = GPXStreamReader(source: DescriptorSource(fd: fd))
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor(opening: url.path) } catch { throw ioError(error, "cannot open \(url.path)") }
+        defer { try? fd.close() }
+        let reader = GPXStreamReader(source: FileSource(fd, path: url.path, fromOffset: 0))
         var prefix = extensionPrefix
         var locations: [Location] = []
         var segments = 0
@@ -427,9 +434,9 @@ public final class PositionLog: Sendable {
         var damage: GPXError?
     }
 
-    private static func survey(_ fd: Int32) -> Survey {
+    private static func survey(_ fd: FileDescriptor) -> Survey {
         var survey = Survey()
-        let reader = GPXStreamReader(source: DescriptorSource(fd: fd))
+        let reader = GPXStreamReader(source: FileSource(fd, fromOffset: 0))
         do {
             while let event = try reader.next() {
                 switch event {
@@ -451,9 +458,10 @@ public final class PositionLog: Sendable {
     /// the recovered document with its last track left open to a temporary file and renames
     /// it over `path`. Returns the writer, the new descriptor and the document extensions
     /// `close()` must write.
-    private static func rewrite(_ source: Int32, at path: String, options: Options) throws -> (GPXStreamWriter<FileSink>, Int32, GPXExtensions?) {
+    private static func rewrite(_ source: FileDescriptor, at path: String, options: Options) throws -> (GPXStreamWriter<FileSink>, FileDescriptor, GPXExtensions?) {
         let survey = survey(source)
-        let size = lseek(source, 0, SEEK_END)
+        let size: Int64
+        do { size = try source.size() } catch { throw ioError(error, "cannot read \(path)") }
         if let damage = survey.damage, damage.code != .truncated, size > 0 {
             // Damage other than a cut (e.g. stray bytes after a power loss without fsync):
             // keep the original next to the log when there is anything to salvage, else refuse.
@@ -468,31 +476,29 @@ public final class PositionLog: Sendable {
                 throw PositioningError(.io, "cannot keep a copy of the damaged log \(path)", underlying: error)
             }
         }
-        let file = URL(fileURLWithPath: path)
-        let temporary = file.deletingLastPathComponent().appendingPathComponent("." + file.lastPathComponent + ".rewrite").path
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw posixError("cannot create \(temporary)") }
+        let replacement: AtomicFileReplacement
+        do { replacement = try AtomicFileReplacement(replacing: path, temporarySuffix: ".rewrite") } catch {
+            throw ioError(error, "cannot rewrite \(path)")
+        }
+        let fd = replacement.descriptor
         do {
-            try lock(fd, temporary)
+            try lock(fd, replacement.temporaryPath)
             let creator = survey.header.map(\.creator).flatMap { $0.isEmpty ? nil : $0 } ?? options.creator
-            var w = try GPXStreamWriter(sink: FileSink(fd: fd), header: header(creator: creator, namespaces: survey.header?.namespaces ?? []),
+            var w = try GPXStreamWriter(sink: FileSink(fd, path: path), header: header(creator: creator, namespaces: survey.header?.namespaces ?? []),
                                         metadata: survey.metadata)
             let documentExtensions = try copyBody(from: source, survey: survey, to: &w, path: path, options: options)
             try w.flush()
-            if options.sync != .never { try sync(fd, temporary) }
-            guard rename(temporary, path) == 0 else { throw posixError("cannot replace \(path)") }
-            if options.sync != .never { syncDirectory(of: path) }
+            try replacement.commit(durable: options.sync != .never)
             return (w, fd, documentExtensions)
         } catch {
-            closeDescriptor(fd)
-            unlink(temporary)
+            replacement.discard()
             throw ioError(error, "cannot rewrite \(path)")
         }
     }
 
     /// The second pass: copies waypoints, routes and tracks in order, dropping empty segments,
     /// and leaves the last track open (a new one when there is none).
-    private static func copyBody(from source: Int32, survey: Survey, to w: inout GPXStreamWriter<FileSink>,
+    private static func copyBody(from source: FileDescriptor, survey: Survey, to w: inout GPXStreamWriter<FileSink>,
                                  path: String, options: Options) throws -> GPXExtensions? {
         enum Stage: Int { case waypoints, routes, inRoute, tracks, inTrack }
         var stage = Stage.waypoints
@@ -502,7 +508,7 @@ public final class PositionLog: Sendable {
         func outOfOrder() -> PositioningError {
             PositioningError(.io, "\(path) has GPX elements out of schema order; left untouched")
         }
-        let reader = GPXStreamReader(source: DescriptorSource(fd: source))
+        let reader = GPXStreamReader(source: FileSource(source, fromOffset: 0))
         while let event = try? reader.next() {
             switch event {
             case .header, .metadata: break
@@ -558,74 +564,25 @@ public final class PositionLog: Sendable {
     /// this process shares the locked open file description for the instant between `fork`
     /// and `exec` (`O_CLOEXEC` closes it only at `exec`), so a busy lock is retried for up to
     /// about 0.1 s before it counts as another writer.
-    private static func lock(_ fd: Int32, _ path: String) throws {
+    private static func lock(_ fd: FileDescriptor, _ path: String) throws {
         for attempt in 0..<50 {
-            if flock(fd, LOCK_EX | LOCK_NB) == 0 { return }
-            guard errno == EWOULDBLOCK || errno == EINTR else { throw posixError("cannot lock \(path)") }
+            do {
+                if try fd.tryLockExclusive() { return }
+            } catch {
+                throw ioError(error, "cannot lock \(path)")
+            }
             if attempt < 49 { usleep(2_000) }
         }
         throw PositioningError(.io, "\(path) is being written by another position log")
     }
 
-    private static func sync(_ fd: Int32, _ path: String) throws {
-        guard fsync(fd) == 0 else { throw posixError("cannot sync \(path)") }
+    private static func sync(_ fd: FileDescriptor, _ path: String) throws {
+        do { try fd.sync() } catch { throw ioError(error, "cannot sync \(path)") }
     }
 
-    /// Makes a created or renamed directory entry durable (best effort: some file systems
-    /// refuse to sync a directory).
-    private static func syncDirectory(of path: String) {
-        let dir = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
-        guard dir >= 0 else { return }
-        _ = fsync(dir)
-        closeDescriptor(dir)
-    }
-
-    static func posixError(_ message: String) -> PositioningError {
-        let code = errno
-        return PositioningError(.io, "\(message): \(String(cString: strerror(code)))")
-    }
-
+    /// A `PositioningError` as it is, anything else (a `SystemIOError` naming the path and
+    /// errno, a GPX write error) as `.io` with `message` and the cause.
     private static func ioError(_ error: any Error, _ message: String) -> PositioningError {
         error as? PositioningError ?? PositioningError(.io, message, underlying: error)
     }
 }
-
-/// A file descriptor the GPX writer writes to with `write(2)`, retrying short writes and EINTR.
-struct FileSink: GPXByteSink, Sendable {
-    let fd: Int32
-
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = writeDescriptor(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PositionLog.posixError("write failed")
-            }
-            offset += n
-        }
-    }
-}
-
-/// Reads a file descriptor from its start with `pread(2)`, for the GPX reader.
-struct DescriptorSource: GPXByteSource {
-    let fd: Int32
-    private var offset: off_t = 0
-
-    init(fd: Int32) { self.fd = fd }
-
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let n = pread(fd, buffer.baseAddress, buffer.count, offset)
-            if n >= 0 {
-                offset += off_t(n)
-                return n
-            }
-            if errno != EINTR { throw PositionLog.posixError("read failed") }
-        }
-    }
-}
-
-// File-level wrappers: inside the types, `close`, `read` and `write` name their own methods.
-private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
-private func writeDescriptor(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int { write(fd, buffer.baseAddress, buffer.count) }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import NMEACodec
+import SystemIO
 
 /// Positions from a gpsd daemon over its JSON protocol (gpsd_json(5)): connects, sends
 /// `?WATCH={"enable":true,"json":true}` and turns each TPV into a fix.
@@ -34,8 +35,8 @@ public final class GPSDSource: PositionSource {
 
     /// Whether a gpsd answers on `host:port` right now (connects and disconnects).
     public static func isReachable(host: String = "127.0.0.1", port: Int = 2947) -> Bool {
-        guard let fd = try? Endpoint.connectTCP(host: host, port: port) else { return false }
-        close(fd)
+        guard let fd = try? TCPClient.connect(host: host, port: port) else { return false }
+        try? fd.close()
         return true
     }
 
@@ -49,9 +50,9 @@ public final class GPSDSource: PositionSource {
             }
             while true {
                 try Task.checkCancellation()
-                let fd: Int32
+                let fd: FileDescriptor
                 do {
-                    fd = try Endpoint.connectTCP(host: host, port: port)
+                    fd = try TCPClient.connect(host: host, port: port)
                 } catch {
                     reportLost()
                     try await clock.sleep(for: backoff)
@@ -59,11 +60,10 @@ public final class GPSDSource: PositionSource {
                     continue
                 }
                 backoff = initialBackoff
-                let watch = Array(GPSDMessage.watchCommand().utf8)
-                _ = watch.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                try? fd.writeAll(GPSDMessage.watchCommand())
                 var lines = LineSplitter()
                 do {
-                    for try await chunk in DescriptorReader(fd: fd).chunks() {
+                    for try await chunk in DescriptorReader(fd).chunks() {
                         lines.append(chunk) { line in
                             // Lines gpsd sends are JSON objects; anything else (or a class we do
                             // not model) is skipped: one bad report costs only itself.

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 public import NMEACodec
+import SystemIO
 public import TrackFiltering
 
 /// Positions decoded from an NMEA 0183 byte stream: a file, standard input, a TCP endpoint or a
@@ -49,22 +50,31 @@ public final class NMEASource: PositionSource {
 
     public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
         runs.stream(bufferingPolicy: .bufferingNewest(4096)) { [self] output in
-            let fd: Int32 = switch input {
-            case .file(let path): try Endpoint.openFile(path: path)
-            case .standardInput: try Endpoint.openFile(path: "-")
-            case .tcp(let host, let port): try Endpoint.connectTCP(host: host, port: port)
-            case .serial(let path, let baud): try Endpoint.openSerial(path: path, baud: baud)
+            let fd: FileDescriptor
+            do throws(SystemIOError) {
+                fd = switch input {
+                case .file(let path): try FileDescriptor(opening: path)
+                case .standardInput: try FileDescriptor.standardInput.duplicate()
+                case .tcp(let host, let port): try TCPClient.connect(host: host, port: port)
+                case .serial(let path, let baud): try SerialPort.openDevice(path, baud: baud)
+                }
+            } catch {
+                throw PositioningError(opening: error)
             }
             var decoder = NMEADecoder(options: options)
             var previous: Date?
             var lost = false
             var pending: [NMEAFix] = []
-            for try await chunk in DescriptorReader(fd: fd).chunks() {
-                chunk.withUnsafeBytes { decoder.decode($0) { pending.append($0) } }
-                for fix in pending {
-                    try await deliver(fix, after: &previous, lost: &lost, to: output)
+            do {
+                for try await chunk in DescriptorReader(fd).chunks() {
+                    chunk.withUnsafeBytes { decoder.decode($0) { pending.append($0) } }
+                    for fix in pending {
+                        try await deliver(fix, after: &previous, lost: &lost, to: output)
+                    }
+                    pending.removeAll(keepingCapacity: true)
                 }
-                pending.removeAll(keepingCapacity: true)
+            } catch let error as SystemIOError {
+                throw PositioningError(.io, error.description, underlying: error)
             }
             decoder.finish { pending.append($0) }
             for fix in pending { try await deliver(fix, after: &previous, lost: &lost, to: output) }

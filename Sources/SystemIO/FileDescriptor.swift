@@ -1,0 +1,237 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open file descriptor: a file, pipe, socket or device. A plain value over the `Int32`
+/// (like swift-system's `FileDescriptor`): copies share the descriptor, and whoever opened it
+/// closes it once with `close()`.
+///
+/// Every descriptor SystemIO opens is close-on-exec (`O_CLOEXEC`, `SOCK_CLOEXEC`, `accept4`,
+/// `F_DUPFD_CLOEXEC`), so a child process never inherits a file, a socket or a device.
+/// Reads and writes retry `EINTR`; `writeAll` also retries short writes.
+public struct FileDescriptor: Hashable, Sendable {
+    /// The POSIX descriptor number.
+    public let rawValue: Int32
+
+    /// Wraps a descriptor opened elsewhere (the caller keeps the close-on-exec promise).
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// Descriptor 0. Never closed by SystemIO's own types.
+    public static let standardInput = FileDescriptor(rawValue: 0)
+    /// Descriptor 1.
+    public static let standardOutput = FileDescriptor(rawValue: 1)
+    /// Descriptor 2.
+    public static let standardError = FileDescriptor(rawValue: 2)
+
+    /// How a file is opened for access.
+    public struct Access: Hashable, Sendable {
+        let flags: Int32
+        public static let readOnly = Access(flags: O_RDONLY)
+        public static let writeOnly = Access(flags: O_WRONLY)
+        public static let readWrite = Access(flags: O_RDWR)
+    }
+
+    /// Extra `open(2)` behaviour.
+    public struct Options: OptionSet, Hashable, Sendable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Create the file if missing (`O_CREAT`).
+        public static let create = Options(rawValue: O_CREAT)
+        /// With `.create`: fail with `.alreadyExists` if it exists (`O_EXCL`).
+        public static let exclusive = Options(rawValue: O_EXCL)
+        /// Empty an existing file (`O_TRUNC`).
+        public static let truncate = Options(rawValue: O_TRUNC)
+        /// Every write goes to the end (`O_APPEND`).
+        public static let append = Options(rawValue: O_APPEND)
+        /// A terminal device does not become the controlling terminal (`O_NOCTTY`).
+        public static let noControllingTerminal = Options(rawValue: O_NOCTTY)
+    }
+
+    /// Opens `path`, close-on-exec.
+    /// - Parameter permissions: mode bits of a created file (before the umask).
+    /// - Throws: `SystemIOError` with the path and `errno` (`.notFound`, `.permissionDenied`,
+    ///   `.alreadyExists` …).
+    public init(opening path: String, _ access: Access = .readOnly, options: Options = [],
+                permissions: UInt16 = 0o644) throws(SystemIOError) {
+        while true {
+            let fd = systemOpen(path, access.flags | options.rawValue | O_CLOEXEC, mode_t(permissions))
+            if fd >= 0 {
+                rawValue = fd
+                return
+            }
+            if currentErrno() != EINTR { throw .last("cannot open", path: path) }
+        }
+    }
+
+    /// Creates or truncates `path` for writing (mode 0644), close-on-exec.
+    public static func create(_ path: String) throws(SystemIOError) -> FileDescriptor {
+        try FileDescriptor(opening: path, .writeOnly, options: [.create, .truncate])
+    }
+
+    /// A pipe, both ends close-on-exec.
+    public static func pipe() throws(SystemIOError) -> (read: FileDescriptor, write: FileDescriptor) {
+        var fds: [Int32] = [-1, -1]
+        guard systemPipe2(&fds, O_CLOEXEC) == 0 else { throw .last("cannot create a pipe") }
+        return (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+    }
+
+    /// The whole contents of the file at `path`.
+    /// - Complexity: O(file size).
+    public static func readContents(of path: String) throws(SystemIOError) -> [UInt8] {
+        let fd = try FileDescriptor(opening: path)
+        defer { try? fd.close() }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemIOError) in try fd.read(into: buffer) } }.get()
+            if n == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes at the current position; 0 means end of file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemIOError) -> Int {
+        while true {
+            let n = systemRead(rawValue, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if currentErrno() != EINTR { throw .last("read failed") }
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset` (`pread(2)`), leaving the position alone;
+    /// 0 means end of file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int64) throws(SystemIOError) -> Int {
+        while true {
+            let n = pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset))
+            if n >= 0 { return n }
+            if currentErrno() != EINTR { throw .last("read failed") }
+        }
+    }
+
+    /// Reads `count` bytes at `offset`, fewer only at end of file.
+    /// - Complexity: O(count).
+    public func read(count: Int, atOffset offset: Int64) throws(SystemIOError) -> [UInt8] {
+        var failure: SystemIOError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            while initialized < count {
+                let rest = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[initialized...])
+                do throws(SystemIOError) {
+                    let n = try read(into: rest, atOffset: offset + Int64(initialized))
+                    if n == 0 { return }
+                    initialized += n
+                } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    /// Writes all of `bytes`, retrying short writes and `EINTR`.
+    ///
+    /// A write to a pipe or socket whose reader is gone raises `SIGPIPE`, which ends the
+    /// process unless it is ignored; with it ignored the error is `.brokenPipe`.
+    /// - Throws: `SystemIOError` (`.noSpace`, `.brokenPipe`, `.ioFailure` …).
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemIOError) {
+        guard var next = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let n = systemWrite(rawValue, next, left)
+            if n < 0 {
+                if currentErrno() == EINTR { continue }
+                throw .last("write failed")
+            }
+            next += n
+            left -= n
+        }
+    }
+
+    /// Writes all of `bytes`.
+    public func writeAll(_ bytes: [UInt8]) throws(SystemIOError) {
+        try bytes.withUnsafeBytes { raw in Result { () throws(SystemIOError) in try writeAll(raw) } }.get()
+    }
+
+    /// Writes the UTF-8 of `text`.
+    public func writeAll(_ text: String) throws(SystemIOError) {
+        var text = text
+        try text.withUTF8 { utf8 in Result { () throws(SystemIOError) in try writeAll(UnsafeRawBufferPointer(utf8)) } }.get()
+    }
+
+    /// One `send(2)` on a socket without `SIGPIPE` (`MSG_NOSIGNAL`); returns how many bytes
+    /// went out.
+    /// - Throws: `SystemIOError` (`.brokenPipe`, `.connectionFailed` …).
+    public func send(_ bytes: UnsafeRawBufferPointer) throws(SystemIOError) -> Int {
+        while true {
+            let n = systemSend(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+            if n >= 0 { return n }
+            if currentErrno() != EINTR { throw .last("send failed") }
+        }
+    }
+
+    /// Forces written data to stable storage (`fsync(2)`).
+    public func sync() throws(SystemIOError) {
+        guard fsync(rawValue) == 0 else { throw .last("cannot sync") }
+    }
+
+    /// Takes the exclusive advisory lock (`flock(2)`, `LOCK_EX | LOCK_NB`) without waiting.
+    /// - Returns: false when another open file description holds it.
+    public func tryLockExclusive() throws(SystemIOError) -> Bool {
+        while true {
+            if flock(rawValue, LOCK_EX | LOCK_NB) == 0 { return true }
+            let e = currentErrno()
+            if e == EWOULDBLOCK { return false }
+            if e != EINTR { throw SystemIOError("cannot lock", errno: e) }
+        }
+    }
+
+    /// The size of the file, bytes (`fstat(2)`).
+    public func size() throws(SystemIOError) -> Int64 {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { throw .last("cannot stat") }
+        return Int64(info.st_size)
+    }
+
+    /// A second descriptor for the same open file, close-on-exec (`F_DUPFD_CLOEXEC`).
+    public func duplicate() throws(SystemIOError) -> FileDescriptor {
+        let fd = fcntl(rawValue, F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0 else { throw .last("cannot duplicate descriptor") }
+        return FileDescriptor(rawValue: fd)
+    }
+
+    /// Closes the descriptor. Not retried on `EINTR` (on Linux the descriptor is gone anyway).
+    public func close() throws(SystemIOError) {
+        guard systemClose(rawValue) == 0 else { throw .last("close failed") }
+    }
+
+    /// Makes a created or renamed entry of `path`'s directory durable (`fsync(2)` on the
+    /// directory); best effort, since some file systems refuse to sync a directory.
+    public static func syncDirectory(containing path: String) {
+        guard let fd = try? FileDescriptor(opening: directory(of: path)) else { return }
+        _ = fsync(fd.rawValue)
+        try? fd.close()
+    }
+
+    /// The directory part of `path` ("." for a bare name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+// The POSIX calls under names that `FileDescriptor`'s methods do not shadow.
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int { read(fd, p, n) }
+private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
+private func systemSend(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int, _ flags: Int32) -> Int { send(fd, p, n, flags) }
+/// `pipe2(2)`, which Glibc's Swift module hides behind `_GNU_SOURCE`; it sets close-on-exec
+/// atomically, where `pipe` + `fcntl` would leave a window for a concurrent `fork`.
+@_silgen_name("pipe2")
+private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one error type of SystemIO (STYLE.md §3.7): a failed system call with its `errno` and
+/// the path or address it was about.
+public struct SystemIOError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong; a struct over a private enum so new cases do not break clients
+    /// (NIO's `FileSystemError.Code`).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: Hashable, Sendable {
+            case notFound, permissionDenied, alreadyExists, noSpace, brokenPipe, ioFailure
+            case connectionFailed, busy, invalidArgument, other
+        }
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// No such file, directory or host (`ENOENT`, `ENOTDIR`, a name that does not resolve).
+        public static let notFound = Code(.notFound)
+        /// Not allowed (`EACCES`, `EPERM`, `EROFS`).
+        public static let permissionDenied = Code(.permissionDenied)
+        /// The file exists and was to be created new (`EEXIST`).
+        public static let alreadyExists = Code(.alreadyExists)
+        /// The device or quota is full (`ENOSPC`, `EDQUOT`).
+        public static let noSpace = Code(.noSpace)
+        /// The reading end of a pipe or socket is gone (`EPIPE`).
+        public static let brokenPipe = Code(.brokenPipe)
+        /// A low-level I/O error (`EIO`).
+        public static let ioFailure = Code(.ioFailure)
+        /// A TCP connection could not be made or was reset (`ECONNREFUSED`, `ETIMEDOUT`,
+        /// `ECONNRESET`, unreachable networks).
+        public static let connectionFailed = Code(.connectionFailed)
+        /// In use: a lock held elsewhere (`EWOULDBLOCK`), an address taken (`EADDRINUSE`), `EBUSY`.
+        public static let busy = Code(.busy)
+        /// A bad parameter (`EINVAL`, an unsupported baud rate).
+        public static let invalidArgument = Code(.invalidArgument)
+        /// Any other `errno`.
+        public static let other = Code(.other)
+
+        /// The code for a POSIX `errno` value.
+        public init(errno: Int32) {
+            switch errno {
+            case ENOENT, ENOTDIR: self = .notFound
+            case EACCES, EPERM, EROFS: self = .permissionDenied
+            case EEXIST: self = .alreadyExists
+            case ENOSPC, EDQUOT: self = .noSpace
+            case EPIPE: self = .brokenPipe
+            case EIO: self = .ioFailure
+            case ECONNREFUSED, ECONNRESET, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL: self = .connectionFailed
+            case EWOULDBLOCK, EADDRINUSE, EBUSY: self = .busy
+            case EINVAL: self = .invalidArgument
+            default: self = .other
+            }
+        }
+
+        public var description: String {
+            switch value {
+            case .notFound: "not found"
+            case .permissionDenied: "permission denied"
+            case .alreadyExists: "already exists"
+            case .noSpace: "no space left"
+            case .brokenPipe: "broken pipe"
+            case .ioFailure: "I/O failure"
+            case .connectionFailed: "connection failed"
+            case .busy: "busy"
+            case .invalidArgument: "invalid argument"
+            case .other: "system error"
+            }
+        }
+    }
+
+    public var code: Code
+    /// What was being done, e.g. "cannot open".
+    public var message: String
+    /// The POSIX error number, or 0 when the error did not come from a system call.
+    public var errno: Int32
+    /// The file path or `host:port` the operation was about, if any.
+    public var path: String?
+
+    public init(_ code: Code, _ message: String, errno: Int32 = 0, path: String? = nil) {
+        self.code = code
+        self.message = message
+        self.errno = errno
+        self.path = path
+    }
+
+    /// The error of a failed system call, from its `errno`.
+    init(_ message: String, errno: Int32, path: String? = nil) {
+        self.init(Code(errno: errno), message, errno: errno, path: path)
+    }
+
+    /// The error of the system call that just failed, from the current `errno`.
+    static func last(_ message: String, path: String? = nil) -> SystemIOError {
+        SystemIOError(message, errno: currentErrno(), path: path)
+    }
+
+    /// The same error naming `path`, unless it names one already.
+    func about(_ path: String?) -> SystemIOError {
+        var named = self
+        if named.path == nil { named.path = path }
+        return named
+    }
+
+    /// "cannot open /a/b: No such file or directory".
+    public var description: String {
+        var text = message
+        if let path { text += " \(path)" }
+        if errno != 0 { text += ": " + String(cString: strerror(errno)) }
+        return text
+    }
+}
+
+/// The calling thread's `errno` (inside `SystemIOError` the name is its property).
+@inline(__always)
+func currentErrno() -> Int32 { errno }

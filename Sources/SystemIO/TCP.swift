@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Outgoing TCP connections.
+public enum TCPClient {
+    /// Connects to `host:port` (any address family `getaddrinfo` offers, in its order), with a
+    /// socket that is close-on-exec.
+    /// - Parameter timeout: the send timeout (`SO_SNDTIMEO`), which also bounds `connect(2)`
+    ///   on Linux.
+    /// - Throws: `SystemIOError` `.notFound` when the name does not resolve,
+    ///   `.connectionFailed` when nothing accepts there.
+    public static func connect(host: String, port: Int, timeout: Duration = .seconds(5)) throws(SystemIOError) -> FileDescriptor {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = socketType
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let first = list else {
+            throw SystemIOError(.notFound, "cannot resolve \(host): \(String(cString: gai_strerror(status)))", path: "\(host):\(port)")
+        }
+        defer { freeaddrinfo(list) }
+        var lastError = ECONNREFUSED
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let ai = entry {
+            let fd = socket(ai.pointee.ai_family, ai.pointee.ai_socktype | socketCloseOnExec, ai.pointee.ai_protocol)
+            if fd >= 0 {
+                let seconds = timeout.components.seconds
+                var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
+                setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+                if systemConnect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 { return FileDescriptor(rawValue: fd) }
+                lastError = errno
+                close(fd)
+            } else {
+                lastError = errno
+            }
+            entry = ai.pointee.ai_next
+        }
+        throw SystemIOError("cannot connect to", errno: lastError, path: "\(host):\(port)")
+    }
+}
+
+/// A listening TCP socket on an IPv4 address; `accept()` hands out connected clients, every
+/// socket close-on-exec.
+public struct TCPServer: Sendable {
+    /// The listening socket.
+    public let descriptor: FileDescriptor
+    /// The port it listens on (the one the system chose when asked for port 0).
+    public let port: Int
+
+    /// Binds and listens (with `SO_REUSEADDR`).
+    /// - Parameters:
+    ///   - host: a dotted IPv4 address; the loopback by default.
+    ///   - port: 0 lets the system pick a free port (see `port`).
+    /// - Throws: `SystemIOError` `.busy` when the port is taken, `.invalidArgument` for a bad address.
+    public init(host: String = "127.0.0.1", port: Int, backlog: Int32 = 16) throws(SystemIOError) {
+        let address = "\(host):\(port)"
+        let fd = socket(AF_INET, socketType | socketCloseOnExec, 0)
+        guard fd >= 0 else { throw .last("cannot create a socket for", path: address) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        guard inet_pton(AF_INET, host, &addr.sin_addr) == 1 else {
+            _ = systemClose(fd)
+            throw SystemIOError(.invalidArgument, "not an IPv4 address:", path: host)
+        }
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, backlog) == 0 else {
+            let error = SystemIOError.last("cannot listen on", path: address)
+            _ = systemClose(fd)
+            throw error
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        descriptor = FileDescriptor(rawValue: fd)
+        self.port = Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    /// Waits for the next client (blocking the calling thread; run it on a dedicated thread).
+    /// - Throws: `SystemIOError` once the server is closed.
+    public func accept() throws(SystemIOError) -> FileDescriptor {
+        while true {
+            let client = systemAccept4(descriptor.rawValue, nil, nil, socketCloseOnExec)
+            if client >= 0 { return FileDescriptor(rawValue: client) }
+            let e = errno
+            if e != EINTR && e != ECONNABORTED { throw SystemIOError("accept failed on", errno: e, path: "port \(port)") }
+        }
+    }
+
+    /// Stops listening; a thread blocked in `accept()` returns with an error.
+    public func close() {
+        shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
+        try? descriptor.close()
+    }
+}
+
+#if canImport(Glibc)
+private let socketType = Int32(SOCK_STREAM.rawValue)
+private let socketCloseOnExec = Int32(SOCK_CLOEXEC.rawValue)
+#else
+private let socketType = SOCK_STREAM
+private let socketCloseOnExec = SOCK_CLOEXEC
+#endif
+
+// `connect(2)` under a name `TCPClient.connect` does not shadow.
+private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
+    connect(fd, address, length)
+}
+
+// `close(2)` under a name `TCPServer.close` does not shadow.
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+
+/// `accept4(2)`, which Glibc's Swift module hides behind `_GNU_SOURCE`; it makes the client
+/// socket close-on-exec atomically, where `accept` + `fcntl` would leave a window for a `fork`.
+@_silgen_name("accept4")
+private func systemAccept4(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?,
+                           _ length: UnsafeMutablePointer<socklen_t>?, _ flags: Int32) -> Int32

@@ -1,0 +1,245 @@
+import Foundation
+import GeoCore
+import GPXCodec
+import Testing
+import SystemIO
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private func temporaryDirectory() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("systemio-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir.path
+}
+
+/// Whether `descriptor` has `FD_CLOEXEC` set (`fcntl(F_GETFD)`).
+private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
+    let flags = fcntl(descriptor.rawValue, F_GETFD)
+    return flags >= 0 && flags & FD_CLOEXEC != 0
+}
+
+@Test func file_writeThenRead_sameBytes() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = dir + "/bytes.bin"
+    let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    let out = try FileDescriptor.create(path)
+    try out.writeAll(bytes)
+    try out.writeAll("tail")
+    try out.close()
+    #expect(try FileDescriptor.readContents(of: path) == bytes + Array("tail".utf8))
+
+    let input = try FileDescriptor(opening: path)
+    defer { try? input.close() }
+    #expect(try input.size() == Int64(bytes.count + 4))
+    #expect(try input.read(count: 10, atOffset: 100) == Array(bytes[100..<110]))
+    #expect(try input.read(count: 10, atOffset: Int64(bytes.count)) == Array("tail".utf8), "short only at the end")
+    #expect(try input.read(count: 10, atOffset: Int64(bytes.count + 4)).isEmpty)
+}
+
+@Test func fileSourceAndSink_gpxRoundTrip() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = dir + "/track.gpx"
+    let document = try GPXReader.read(bytes: Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+        <trkpt lat="52.52" lon="13.40"><ele>34.5</ele><time>2026-11-23T19:00:00Z</time></trkpt>
+        <trkpt lat="52.53" lon="13.41"><time>2026-11-23T19:00:01Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.utf8))
+    let descriptor = try FileDescriptor.create(path)
+    _ = try GPXWriter.write(document, to: FileSink(descriptor, path: path))
+    try descriptor.close()
+
+    let input = try FileDescriptor(opening: path)
+    defer { try? input.close() }
+    let sequential = try GPXReader.read(FileSource(input, path: path))
+    let positional = try GPXReader.read(FileSource(input, path: path, fromOffset: 0))
+    for read in [sequential, positional] {
+        let points = read.tracks.first?.segments.first?.points ?? []
+        #expect(points.count == 2)
+        #expect(abs((points.first?.coordinate.latitude ?? 0) - 52.52) < 1e-9, "latitude within 1e-9°")
+        #expect(abs((points.first?.elevation?.meters ?? 0) - 34.5) < 1e-9, "elevation within 1 nm")
+    }
+}
+
+@Test func open_missingFile_isNotFoundNamingPath() {
+    let error = #expect(throws: SystemIOError.self) { try FileDescriptor(opening: "/nonexistent/locationkit/file") }
+    #expect(error?.code == .notFound)
+    #expect(error?.errno == ENOENT)
+    #expect(error?.path == "/nonexistent/locationkit/file")
+    #expect(error?.description.contains("/nonexistent/locationkit/file") == true)
+}
+
+@Test func open_exclusiveExisting_isAlreadyExists() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileDescriptor.create(dir + "/a").close()
+    let error = #expect(throws: SystemIOError.self) {
+        try FileDescriptor(opening: dir + "/a", .writeOnly, options: [.create, .exclusive])
+    }
+    #expect(error?.code == .alreadyExists)
+}
+
+@Test func write_devFull_isNoSpace() throws {
+    let full = try FileDescriptor(opening: "/dev/full", .writeOnly)
+    defer { try? full.close() }
+    let error = #expect(throws: SystemIOError.self) { try full.writeAll(Array(repeating: 0x41, count: 4096)) }
+    #expect(error?.code == .noSpace)
+    #expect(error?.errno == ENOSPC)
+
+    let sink = #expect(throws: SystemIOError.self) { try FileSink(full, path: "/dev/full").write("x") }
+    #expect(sink?.code == .noSpace)
+    #expect(sink?.path == "/dev/full", "the sink names its file")
+
+    var writer = BufferedWriter(full, capacity: 64)
+    writer.write("more than a buffer of output, so the writer has to flush it to the device")
+    writer.flush()
+    #expect(writer.error?.code == .noSpace, "the buffered writer keeps the first error")
+}
+
+@Test func write_closedPipe_isBrokenPipe() throws {
+    // Ignored, as every program that writes to pipes must, so the write returns EPIPE.
+    signal(SIGPIPE, SIG_IGN)
+    let (reader, writer) = try FileDescriptor.pipe()
+    try reader.close()
+    defer { try? writer.close() }
+    let error = #expect(throws: SystemIOError.self) { try writer.writeAll("nobody reads this") }
+    #expect(error?.code == .brokenPipe)
+    #expect(error?.errno == EPIPE)
+}
+
+@Test func bufferedWriter_writesEverythingInOrder() throws {
+    let (reader, writer) = try FileDescriptor.pipe()
+    defer { try? reader.close() }
+    var out = BufferedWriter(writer, capacity: 100)
+    var expected = ""
+    for i in 0..<50 {
+        out.append(Double(i) / 8)
+        out.append(byte: UInt8(ascii: " "))
+        out.write("line \(i)\n")
+        expected += "\(Double(i) / 8) line \(i)\n"
+    }
+    out.write(String(repeating: "x", count: 300)) // longer than the buffer
+    expected += String(repeating: "x", count: 300)
+    out.flush()
+    #expect(out.error == nil)
+    try writer.close()
+    var received: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while case let n = try chunk.withUnsafeMutableBytes({ try reader.read(into: $0) }), n > 0 {
+        received += chunk[0..<n]
+    }
+    #expect(String(decoding: received, as: UTF8.self) == expected)
+}
+
+@Test func atomicReplacement_commit_replacesFile() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = dir + "/graph.bin"
+    try AtomicFileReplacement.write(Array("old".utf8), to: path)
+    try AtomicFileReplacement.write(Array("new contents".utf8), to: path)
+    #expect(try FileDescriptor.readContents(of: path) == Array("new contents".utf8))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["graph.bin"], "no temporary file left")
+}
+
+@Test func atomicReplacement_failure_leavesOldFileIntact() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = dir + "/log.gpx"
+    try AtomicFileReplacement.write(Array("old".utf8), to: path)
+
+    // Written but not committed (a crash or an error before the rename), then discarded.
+    let replacement = try AtomicFileReplacement(replacing: path)
+    try replacement.descriptor.writeAll(Array("half of the new".utf8))
+    #expect(try FileDescriptor.readContents(of: path) == Array("old".utf8), "the old file until the rename")
+    replacement.discard()
+    #expect(try FileDescriptor.readContents(of: path) == Array("old".utf8))
+    #expect(!FileManager.default.fileExists(atPath: replacement.temporaryPath))
+
+    // A rename that fails: the target is a directory that is not empty.
+    let blocked = dir + "/blocked"
+    try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: false)
+    try FileDescriptor.create(blocked + "/inside").close()
+    let error = #expect(throws: SystemIOError.self) { try AtomicFileReplacement.write(Array("x".utf8), to: blocked) }
+    #expect(error?.path == blocked)
+    #expect(FileManager.default.fileExists(atPath: blocked + "/inside"), "the directory is untouched")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["blocked", "log.gpx"], "no temporary file left")
+}
+
+@Test func everyDescriptor_isCloseOnExec() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    var opened: [(String, FileDescriptor)] = []
+    let created = try FileDescriptor.create(dir + "/file")
+    opened.append(("create", created))
+    opened.append(("open", try FileDescriptor(opening: dir + "/file", .readWrite)))
+    opened.append(("duplicate", try created.duplicate()))
+    opened.append(("standard input duplicate", try FileDescriptor.standardInput.duplicate()))
+    let (r, w) = try FileDescriptor.pipe()
+    opened += [("pipe read end", r), ("pipe write end", w)]
+    // A regular file stands in for a serial device (termios is skipped for non-terminals).
+    opened.append(("serial", try SerialPort.openDevice(dir + "/file", baud: 9600)))
+    let replacement = try AtomicFileReplacement(replacing: dir + "/replaced")
+    opened.append(("atomic replacement", replacement.descriptor))
+    let server = try TCPServer(port: 0)
+    opened.append(("TCP listener", server.descriptor))
+    let client = try TCPClient.connect(host: "127.0.0.1", port: server.port)
+    opened.append(("TCP client", client))
+    let accepted = try server.accept()
+    opened.append(("TCP accepted", accepted))
+    for (name, descriptor) in opened {
+        #expect(isCloseOnExec(descriptor), "\(name) is close-on-exec")
+    }
+    replacement.discard()
+    server.close()
+    for (name, descriptor) in opened where name != "atomic replacement" && name != "TCP listener" {
+        try descriptor.close()
+    }
+}
+
+@Test func tcpServer_acceptsClient_exchangesBytes() async throws {
+    let server = try TCPServer(port: 0)
+    defer { server.close() }
+    #expect(server.port > 0, "the system picked a port")
+    let client = try TCPClient.connect(host: "localhost", port: server.port)
+    let connection = try server.accept()
+    defer { try? connection.close() }
+
+    // Client to server through the async reader (it closes the client's socket at the end).
+    try client.writeAll("$GPGGA,hello\r\n")
+    let sent = try Array("bye".utf8).withUnsafeBytes { try connection.send($0) }
+    #expect(sent == 3)
+    var fromServer = [UInt8](repeating: 0, count: 3)
+    let n = try fromServer.withUnsafeMutableBytes { try client.read(into: $0) }
+    #expect(Array(fromServer[0..<n]) == Array("bye".utf8))
+    try client.close()
+
+    var received: [UInt8] = []
+    for try await chunk in DescriptorReader(try connection.duplicate()).chunks() { received += chunk }
+    #expect(String(decoding: received, as: UTF8.self) == "$GPGGA,hello\r\n")
+}
+
+@Test func tcpClient_nothingListening_isConnectionFailed() throws {
+    let server = try TCPServer(port: 0)
+    let port = server.port
+    server.close()
+    let error = #expect(throws: SystemIOError.self) { try TCPClient.connect(host: "127.0.0.1", port: port) }
+    #expect(error?.code == .connectionFailed)
+    #expect(error?.path == "127.0.0.1:\(port)")
+}
+
+@Test func tcpServer_portInUse_isBusy() throws {
+    let server = try TCPServer(port: 0)
+    defer { server.close() }
+    // SO_REUSEADDR does not let a second socket listen on a port that is being listened on.
+    let error = #expect(throws: SystemIOError.self) { try TCPServer(port: server.port) }
+    #expect(error?.code == .busy)
+}
+
+@Test func serialPort_unsupportedBaud_isInvalidArgument() {
+    let error = #expect(throws: SystemIOError.self) { try SerialPort.openDevice("/dev/null", baud: 1234) }
+    #expect(error?.code == .invalidArgument)
+}

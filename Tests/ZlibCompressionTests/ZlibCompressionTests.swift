@@ -1,0 +1,166 @@
+import Foundation
+import GeoTestSupport
+import Testing
+import ZlibCompression
+
+/// Seeded test inputs: empty, tiny, repetitive text (compresses well) and noise (does not).
+private func samples() -> [(name: String, bytes: [UInt8])] {
+    var rng = SplitMix(seed: 20261123)
+    let noise = (0..<200_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+    let text = Array(String(repeating: "<node id=\"1\" lat=\"43.73\" lon=\"7.42\"/>\n", count: 20_000).utf8)
+    return [("empty", []), ("one byte", [0x2A]), ("text", text), ("noise", noise)]
+}
+
+/// SplitMix64 (Steele et al. 2014), so the inputs do not depend on a library under test.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+private func temporaryDirectory() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("zlib-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+@Test func zlib_roundTrip_everyLevel() throws {
+    for (name, bytes) in samples() {
+        for level in [0, 1, 6, 9] {
+            let packed = try Zlib.deflate(bytes, level: level)
+            let known = try packed.withUnsafeBytes { try Zlib.inflate($0, size: bytes.count) }
+            #expect(known == bytes, "\(name), level \(level), known size")
+            #expect(try Zlib.inflate(packed) == bytes, "\(name), level \(level), unknown size")
+        }
+    }
+    let text = samples()[2].bytes
+    #expect(try Zlib.deflate(text).count < text.count / 20, "repetitive text compresses at least 20:1")
+}
+
+@Test func zlib_wrongSize_isSizeMismatch() throws {
+    let bytes = Array("hello, hello, hello".utf8)
+    let packed = try Zlib.deflate(bytes)
+    for size in [bytes.count - 1, bytes.count + 1] {
+        let error = #expect(throws: CompressionError.self) { try packed.withUnsafeBytes { try Zlib.inflate($0, size: size) } }
+        #expect(error?.code == .sizeMismatch, "size \(size)")
+    }
+    let negative = #expect(throws: CompressionError.self) { try packed.withUnsafeBytes { try Zlib.inflate($0, size: -1) } }
+    #expect(negative?.code == .invalidArgument)
+}
+
+@Test func zlib_truncatedOrCorrupt_isTypedError() throws {
+    let text = samples()[2].bytes
+    let packed = try Zlib.deflate(text)
+    // Every cut of the stream, coarsely, including inside the 2-byte header.
+    for cut in stride(from: 0, to: packed.count, by: max(1, packed.count / 40)) {
+        let prefix = Array(packed[0..<cut])
+        let known = #expect(throws: CompressionError.self) { try prefix.withUnsafeBytes { try Zlib.inflate($0, size: text.count) } }
+        #expect(known?.code == .truncated || known?.code == .corrupt, "cut at \(cut): \(String(describing: known))")
+        let unknown = #expect(throws: CompressionError.self) { try Zlib.inflate(prefix) }
+        #expect(unknown?.code == .truncated || unknown?.code == .corrupt, "cut at \(cut)")
+    }
+    var flipped = packed
+    flipped[flipped.count / 2] ^= 0xFF
+    #expect(throws: CompressionError.self, "a flipped byte inside the data") {
+        try flipped.withUnsafeBytes { try Zlib.inflate($0, size: text.count) }
+    }
+    var badChecksum = packed
+    badChecksum[badChecksum.count - 1] ^= 0xFF // the Adler-32 trailer (RFC 1950 §2.2)
+    let checksum = #expect(throws: CompressionError.self) { try badChecksum.withUnsafeBytes { try Zlib.inflate($0, size: text.count) } }
+    #expect(checksum?.code == .corrupt)
+    let garbage = #expect(throws: CompressionError.self) { try Zlib.inflate(Array("not zlib at all".utf8)) }
+    #expect(garbage?.code == .corrupt)
+}
+
+@Test func deflate_badLevel_isInvalidArgument() {
+    for level in [-1, 10] {
+        let zlib = #expect(throws: CompressionError.self) { try Zlib.deflate([1, 2, 3], level: level) }
+        #expect(zlib?.code == .invalidArgument)
+        let gzip = #expect(throws: CompressionError.self) { try Gzip.compress([1, 2, 3], level: level) }
+        #expect(gzip?.code == .invalidArgument)
+    }
+}
+
+@Test func gzip_roundTrip() throws {
+    for (name, bytes) in samples() {
+        let packed = try Gzip.compress(bytes)
+        #expect(Array(packed.prefix(2)) == [0x1F, 0x8B], "\(name): gzip magic")
+        #expect(try Gzip.decompress(packed) == bytes, "\(name)")
+    }
+}
+
+@Test func gzip_concatenatedMembers_areOneStream() throws {
+    let a = Array("first member\n".utf8), b = Array("second member\n".utf8)
+    #expect(try Gzip.decompress(try Gzip.compress(a) + Gzip.compress(b)) == a + b)
+}
+
+@Test func gzip_ourOutput_readBySystemGzip() throws {
+    guard let gzip = GeoProcess.which("gzip") else {
+        if Fixtures.isCI { Issue.record("gzip is not installed") }
+        return
+    }
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    for (index, sample) in samples().enumerated() {
+        let file = dir.appendingPathComponent("sample\(index).bin.gz")
+        try Data(try Gzip.compress(sample.bytes, level: 9)).write(to: file)
+        let result = try GeoProcess.run(gzip, ["-d", "-f", file.path])
+        #expect(result.status == 0, "\(sample.name): gzip -d says \(result.stderr)")
+        let restored = try [UInt8](Data(contentsOf: dir.appendingPathComponent("sample\(index).bin")))
+        #expect(restored == sample.bytes, "\(sample.name)")
+    }
+}
+
+@Test func gzip_systemGzipOutput_readByUs() throws {
+    guard let gzip = GeoProcess.which("gzip") else {
+        if Fixtures.isCI { Issue.record("gzip is not installed") }
+        return
+    }
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    for (index, sample) in samples().enumerated() {
+        // gzip stores the file name and time in the header (FNAME, MTIME): both must be skipped.
+        let file = dir.appendingPathComponent("sample\(index).bin")
+        try Data(sample.bytes).write(to: file)
+        let result = try GeoProcess.run(gzip, ["-9", "-f", file.path])
+        #expect(result.status == 0, "\(sample.name): gzip says \(result.stderr)")
+        let packed = try [UInt8](Data(contentsOf: dir.appendingPathComponent("sample\(index).bin.gz")))
+        #expect(try Gzip.decompress(packed) == sample.bytes, "\(sample.name)")
+    }
+}
+
+@Test func gzip_truncatedOrCorrupt_isTypedError() throws {
+    let text = samples()[2].bytes
+    let packed = try Gzip.compress(text)
+    for cut in [0, 1, 5, 10, packed.count / 2, packed.count - 4, packed.count - 1] {
+        let error = #expect(throws: CompressionError.self) { try Gzip.decompress(Array(packed[0..<cut])) }
+        #expect(error?.code == .truncated, "cut at \(cut) of \(packed.count): \(String(describing: error))")
+    }
+    var badCRC = packed
+    badCRC[badCRC.count - 6] ^= 0x01 // CRC-32 of the trailer (RFC 1952 §2.3)
+    let crc = #expect(throws: CompressionError.self) { try Gzip.decompress(badCRC) }
+    #expect(crc?.code == .corrupt)
+    var badMagic = packed
+    badMagic[0] = 0x00
+    let magic = #expect(throws: CompressionError.self) { try Gzip.decompress(badMagic) }
+    #expect(magic?.code == .corrupt)
+}
+
+@Test func inflater_chunked_matchesWhole() throws {
+    let text = samples()[2].bytes
+    let packed = try Gzip.compress(text)
+    let inflater = try Inflater(format: .automatic)
+    var output: [UInt8] = []
+    for start in stride(from: 0, to: packed.count, by: 1000) {
+        #expect(!inflater.isComplete, "complete before the last chunk at \(start)")
+        try packed[start..<min(start + 1000, packed.count)].withUnsafeBytes { try inflater.inflate($0, into: &output) }
+    }
+    #expect(inflater.isComplete)
+    #expect(output == text)
+}
