@@ -158,7 +158,7 @@ struct GPXStatsCommand: ParsableCommand {
         let bounds = s.bounds.map { "{\"south\":\($0.south),\"west\":\($0.west),\"north\":\($0.north),\"east\":\($0.east)}" } ?? "null"
         return "{\"points\":\(s.points),\"tracks\":\(s.tracks),\"segments\":\(s.segments),\"routes\":\(s.routes),"
             + "\"waypoints\":\(s.waypoints),\"length2D_m\":\(num(s.length2D.meters)),\"length3D_m\":\(num(s.length3D.meters)),"
-            + "\"duration_s\":\(num(seconds(s.duration))),\"movingTime_s\":\(num(seconds(s.movingTime))),"
+            + "\"duration_s\":\(num(s.duration?.seconds)),\"movingTime_s\":\(num(s.movingTime?.seconds)),"
             + "\"elevationGain_m\":\(num(s.elevationGain?.meters)),\"elevationLoss_m\":\(num(s.elevationLoss?.meters)),"
             + "\"maxSpeed_mps\":\(num(s.maxSpeed?.metersPerSecond)),\"bounds\":\(bounds)}"
     }
@@ -166,7 +166,7 @@ struct GPXStatsCommand: ParsableCommand {
     static func text(_ s: GPXStatistics) -> String {
         func r(_ v: Double, _ places: Int = 1) -> String { String(format: "%.\(places)f", v) }
         func hms(_ d: Duration?) -> String {
-            guard let t = seconds(d) else { return "–" }
+            guard let t = d?.seconds else { return "–" }
             let whole = Int(t.rounded())
             return String(format: "%d:%02d:%02d (%@ s)", whole / 3600, whole / 60 % 60, whole % 60, r(t, 3))
         }
@@ -184,10 +184,6 @@ struct GPXStatsCommand: ParsableCommand {
         ]
         if let b = s.bounds { lines.append("bounds:         \(b.south),\(b.west) – \(b.north),\(b.east)") } else { lines.append("bounds:         –") }
         return lines.joined(separator: "\n")
-    }
-
-    static func seconds(_ d: Duration?) -> Double? {
-        d.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 }
     }
 }
 

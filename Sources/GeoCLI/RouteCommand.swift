@@ -93,7 +93,7 @@ struct RouteCommand: ParsableCommand {
                 throw ValidationError("line \(lineNumber), column 1: expected 'lat1 lon1 lat2 lon2' in degrees, got '\(line)'")
             }
             if let route = try? router.route(from: a, to: b, options: options, scratch: &scratch) {
-                out += String(format: "%.3f %.3f\n", route.distance.meters, route.durationSeconds)
+                out += String(format: "%.3f %.3f\n", route.distance.meters, route.duration.seconds)
             } else {
                 out += "nan nan\n"
             }
@@ -111,20 +111,20 @@ struct RouteCommand: ParsableCommand {
 
     static func json(_ route: Route) -> String {
         String(format: "{\"distance_m\":%.3f,\"duration_s\":%.3f,\"weight\":%.3f,\"edges\":%d,", route.distance.meters,
-               route.durationSeconds, route.weight, route.edges.count)
+               route.duration.seconds, route.weight, route.edges.count)
             + "\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(coordinates(route))]}}"
     }
 
     static func geojson(_ route: Route) -> String {
         "{\"type\":\"Feature\",\"properties\":"
-            + String(format: "{\"distance_m\":%.3f,\"duration_s\":%.3f}", route.distance.meters, route.durationSeconds)
+            + String(format: "{\"distance_m\":%.3f,\"duration_s\":%.3f}", route.distance.meters, route.duration.seconds)
             + ",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(coordinates(route))]}}"
     }
 
     static func gpx(_ route: Route) -> String {
         var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         s += "<gpx version=\"1.1\" creator=\"LocationKit geo\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<rte>\n"
-        s += String(format: "<desc>distance_m=%.3f duration_s=%.3f</desc>\n", route.distance.meters, route.durationSeconds)
+        s += String(format: "<desc>distance_m=%.3f duration_s=%.3f</desc>\n", route.distance.meters, route.duration.seconds)
         for c in route.geometry { s += String(format: "<rtept lat=\"%.7f\" lon=\"%.7f\"/>\n", c.latitude, c.longitude) }
         s += "</rte>\n</gpx>"
         return s

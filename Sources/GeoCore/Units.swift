@@ -72,3 +72,19 @@ public struct Speed: Hashable, Comparable, Sendable, Codable, CustomStringConver
     public func encode(to encoder: any Encoder) throws { try metersPerSecond.encode(to: encoder) }
     public var description: String { "\(metersPerSecond) m/s" }
 }
+
+extension Duration {
+    /// The duration in seconds, as a `Double` (the attosecond count rounded to the nearest
+    /// double): `Duration.seconds(1.5).seconds == 1.5`.
+    @inlinable public var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) * 1e-18
+    }
+
+    /// A duration of `seconds`, or nil when `seconds` is NaN, infinite or beyond the ±2⁶³ s
+    /// that `Duration` holds (where `Duration.seconds(_:)` traps): for values from users or files.
+    @inlinable public init?(seconds: Double) {
+        guard seconds.isFinite, abs(seconds) < 9.2e18 else { return nil }
+        self = .seconds(seconds)
+    }
+}

@@ -125,11 +125,3 @@ public struct StationaryDetector: Sendable {
         return location.coordinate.distance(to: start.coordinate).meters > configuration.stationaryRadius.meters + jitter
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a Double.
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) * 1e-18
-    }
-}

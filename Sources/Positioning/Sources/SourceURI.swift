@@ -42,6 +42,13 @@ public enum PositionSourceURI {
             }
             return v
         }
+        func duration(_ key: String, default value: Double) throws(PositioningError) -> Duration {
+            let seconds = try number(key, default: value)
+            guard let d = Duration(seconds: seconds) else {
+                throw PositioningError(.invalidConfiguration, "'\(key)=\(seconds)' in '\(uri)' is too long a duration")
+            }
+            return d
+        }
         func pacing(default value: GPXReplaySource.Pacing?) throws(PositioningError) -> GPXReplaySource.Pacing? {
             guard let text = query["speed"] else { return value }
             return text == "max" ? .asFastAsPossible : .speedFactor(try number("speed", default: 1))
@@ -100,7 +107,7 @@ public enum PositionSourceURI {
             }
             let sigma = query["noise"] == nil ? nil : try number("noise", default: 3)
             return try RouteSimulationSource(geoJSON: geoJSON, movementSpeed: .metersPerSecond(try number("speed", default: 13.9)),
-                                             updateInterval: .seconds(try number("interval", default: 1)),
+                                             updateInterval: try duration("interval", default: 1),
                                              noise: sigma.map { RouteSimulationSource.Noise(sigma: .meters($0)) },
                                              pacing: query["pacing"] == "max" ? .asFastAsPossible : .realTime,
                                              startDate: startDate, clock: clock)
