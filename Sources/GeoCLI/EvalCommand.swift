@@ -68,7 +68,7 @@ struct EvalFilters: ParsableCommand {
             let segment = document.tracks.flatMap(\.segments)
                 .max { $0.points.filter { $0.time != nil }.count < $1.points.filter { $0.time != nil }.count }
             guard let segment else { throw TrackCommandError("\(spec.path) has no track segment") }
-            let truthFixes = GPXTrackFiles.locations(segment, uere: 5).map(\.0)
+            let truthFixes = GPXTrackFiles.locations(segment, accuracy: .default).map(\.0)
             let truth = try TruthTrack(resampling: truthFixes, stopDuration: .seconds(600))
             var results: [(name: String, metrics: [TrackMetrics])] = []
             var rejections = FilterReport()
@@ -227,7 +227,7 @@ enum PykalmanBridge {
             let p = truth.frame.point(for: fix.coordinate)
             text += "\(fix.timestamp.timeIntervalSince(t0)),\(p.east),\(p.north),\(cell(fix.horizontalAccuracy?.meters)),"
                 + "\(cell(fix.speed?.metersPerSecond)),\(cell(fix.speedAccuracy?.metersPerSecond)),"
-                + "\(cell(fix.course?.degrees)),\(cell(fix.courseAccuracy))\n"
+                + "\(cell(fix.course?.degrees)),\(cell(fix.courseAccuracy?.degrees))\n"
         }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: url)

@@ -50,22 +50,16 @@ struct GPXClean: ParsableCommand {
             var cleaner = TrackCleaner(configuration: configuration)
             var out: [GPXPoint] = []
             for (fix, point) in fixes {
-                if let l = cleaner.process(fixWithAssumedAccuracy(fix)).location {
+                if let l = cleaner.process(fix).location {
                     out.append(GPXTrackFiles.point(l, original: point))
                 }
             }
             total.merge(cleaner.report)
             return out
-        }, uere: options.uere)
+        }, accuracy: GPXAccuracyPolicy(uere: .meters(options.uere),
+                                       assumed: options.requireAccuracy ? nil : .meters(options.assumedAccuracy)))
         try GPXTrackFiles.write(cleaned, to: options.output)
         if report { FileHandle.standardError.write(Data((total.description + "\n").utf8)) }
-    }
-
-    private func fixWithAssumedAccuracy(_ fix: Location) -> Location {
-        guard fix.horizontalAccuracy == nil, !options.requireAccuracy else { return fix }
-        var f = fix
-        f.horizontalAccuracy = .meters(options.assumedAccuracy)
-        return f
     }
 }
 
@@ -97,7 +91,7 @@ struct GPXSmooth: ParsableCommand {
             let out = smoother.smoothed(sorted.map(\.0), report: &segmentReport)
             total.merge(segmentReport)
             return out.map { GPXTrackFiles.point($0, original: byTime[$0.timestamp]) }
-        }, uere: options.uere)
+        }, accuracy: GPXAccuracyPolicy(uere: .meters(options.uere)))
         try GPXTrackFiles.write(smoothed, to: options.output)
         if report { FileHandle.standardError.write(Data((total.description + "\n").utf8)) }
     }
