@@ -227,43 +227,10 @@ struct GPXConvertCommand: ParsableCommand {
             if document.header.creator.isEmpty { document.header.creator = "LocationKit geo" }
             sink = try GPXWriter.write(document, to: sink)
         case .geojson:
-            try GPXGeoJSON.write(document, to: &sink)
+            try sink.write(String(decoding: document.geoJSON.encoded(), as: UTF8.self) + "\n")
         case .csv:
             try GPXCSV.write(document, to: &sink)
         }
-    }
-}
-
-/// A minimal GeoJSON (RFC 7946) writer for GPX content, kept in the CLI until GeoCore's
-/// GeoJSON types can take over.
-enum GPXGeoJSON {
-    static func write(_ d: GPXDocument, to sink: inout GPXFileSink) throws {
-        var features: [String] = []
-        func position(_ p: GPXPoint) -> String {
-            let c = p.coordinate
-            if let e = p.elevation?.meters, e.isFinite { return "[\(c.longitude),\(c.latitude),\(e)]" }
-            return "[\(c.longitude),\(c.latitude)]"
-        }
-        func props(_ pairs: [(String, String?)]) -> String {
-            "{" + pairs.compactMap { k, v in v.map { "\(JSONLines.string(k)):\(JSONLines.string($0))" } }.joined(separator: ",") + "}"
-        }
-        for w in d.waypoints {
-            features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(position(w))},\"properties\":"
-                + props([("kind", "waypoint"), ("name", w.name), ("time", w.time.map(GPXTime.string(from:))), ("sym", w.symbol)]) + "}")
-        }
-        for r in d.routes {
-            let line = "[" + r.points.map(position).joined(separator: ",") + "]"
-            features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":\(line)},\"properties\":"
-                + props([("kind", "route"), ("name", r.info.name)]) + "}")
-        }
-        for t in d.tracks {
-            let lines = "[" + t.segments.map { "[" + $0.points.map(position).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
-            let times = t.segments.flatMap(\.points).compactMap(\.time)
-            features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiLineString\",\"coordinates\":\(lines)},\"properties\":"
-                + props([("kind", "track"), ("name", t.info.name), ("type", t.info.type),
-                         ("start", times.first.map(GPXTime.string(from:))), ("end", times.last.map(GPXTime.string(from:)))]) + "}")
-        }
-        try sink.write("{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n")
     }
 }
 

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Earth-centred, earth-fixed Cartesian coordinates on WGS84, in metres.
 public struct ECEF: Hashable, Sendable {

@@ -66,3 +66,27 @@ private let t0 = Date(timeIntervalSince1970: 1_790_000_000.25)
     #expect(p.elevation == .meters(100)) // the fix has none
     #expect(p.name == "start" && p.hdop == 2 && p.extensions == GPXExtensions(xml: "<hr>120</hr>"))
 }
+
+@Test func gpxDocument_geoJSONHasAFeaturePerWaypointRouteAndTrack() throws {
+    var document = GPXDocument()
+    var w = GPXPoint(coordinate: Coordinate(uncheckedLatitude: 46.5, longitude: 14.25), elevation: .meters(.nan), time: t0)
+    w.name = "hut"
+    document.waypoints = [w]
+    document.routes = [GPXRoute(info: GPXPathInfo(name: "plan"), points: [
+        GPXPoint(coordinate: Coordinate(uncheckedLatitude: 1, longitude: 2)), GPXPoint(coordinate: Coordinate(uncheckedLatitude: 3, longitude: 4))])]
+    document.tracks = [GPXTrack(segments: [
+        GPXTrackSegment(points: [GPXPoint(coordinate: Coordinate(uncheckedLatitude: 5, longitude: 6), elevation: .meters(700), time: t0),
+                                 GPXPoint(coordinate: Coordinate(uncheckedLatitude: 5.5, longitude: 6.5), time: t0 + 60)]),
+        GPXTrackSegment()])]
+    guard case .featureCollection(let features) = document.geoJSON else { Issue.record("not a FeatureCollection"); return }
+    #expect(features.count == 3)
+    // A NaN elevation is left out, so the document stays valid JSON.
+    #expect(features[0].geometry == .point(GeoJSONPosition(w.coordinate)))
+    #expect(features[0].properties == ["kind": .string("waypoint"), "name": .string("hut"), "time": .string(GPXTime.string(from: t0))])
+    #expect(features[1].properties == ["kind": .string("route"), "name": .string("plan")])
+    #expect(features[2].geometry == .multiLineString([[GeoJSONPosition(Coordinate(uncheckedLatitude: 5, longitude: 6), altitude: 700),
+                                                       GeoJSONPosition(Coordinate(uncheckedLatitude: 5.5, longitude: 6.5))], []]))
+    #expect(features[2].properties?["end"] == .string(GPXTime.string(from: t0 + 60)))
+    let text = String(decoding: document.geoJSON.encoded(), as: UTF8.self)
+    #expect(text.contains("{\"coordinates\":[[[6,5,700],[6.5,5.5]],[]],\"type\":\"MultiLineString\"}"), "\(text)")
+}
