@@ -67,7 +67,7 @@ func run(_ columns: Columns, count: Int, start: Date) -> (Double, FilterReport) 
         let fix = Location(coordinate: Coordinate(uncheckedLatitude: latitudes[i], longitude: longitudes[i]),
                            timestamp: t, horizontalAccuracy: Distance(meters: accuracies[i]),
                            speed: Speed(metersPerSecond: speeds[i]), speedAccuracy: Speed(metersPerSecond: 0.3),
-                           course: Bearing(degrees: courses[i]), courseAccuracy: 4)
+                           course: Bearing(degrees: courses[i]), courseAccuracy: .degrees(4))
         if case .accepted(let l) = cleaner.process(fix, receivedAt: t.addingTimeInterval(0.2)) {
             checksum += l.coordinate.latitude
         }
