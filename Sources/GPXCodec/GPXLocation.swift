@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 public import GeoCore
 
 /// How a GPX point's horizontal accuracy becomes a `Location`'s: LocationKit's one policy,
