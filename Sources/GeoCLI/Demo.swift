@@ -28,7 +28,7 @@ struct Demo: AsyncParsableCommand {
         print("  generated and written as a real .osm.pbf: \(bytes / 1024) KiB at \(city.pbf.path)")
         print("  car graph extracted in \(format(city.extractSeconds * 1000, 1)) ms: \(city.graph.nodeCount) nodes, \(city.graph.edgeCount) directed edges")
         let r = city.route
-        print("  route south-west → north-east: \(format(r.distance.kilometers, 2)) km, \(format(r.durationSeconds / 60, 1)) min, "
+        print("  route south-west → north-east: \(format(r.distance.kilometers, 2)) km, \(format(r.duration.seconds / 60, 1)) min, "
             + "\(r.edges.count) edges, \(r.geometry.count) shape points, found in \(format(city.routeSeconds * 1000, 2)) ms")
         let names = r.edges.map { city.graph.name(of: $0) }.filter { !$0.isEmpty }
             .reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }

@@ -68,7 +68,7 @@ struct EvalFilters: ParsableCommand {
             let segment = document.tracks.flatMap(\.segments)
                 .max { $0.points.filter { $0.time != nil }.count < $1.points.filter { $0.time != nil }.count }
             guard let segment else { throw TrackCommandError("\(spec.path) has no track segment") }
-            let truthFixes = GPXTrackFiles.locations(segment, uere: 5).map(\.0)
+            let truthFixes = GPXTrackFiles.locations(segment, accuracy: .default).map(\.0)
             let truth = try TruthTrack(resampling: truthFixes, stopDuration: .seconds(600))
             var results: [(name: String, metrics: [TrackMetrics])] = []
             var rejections = FilterReport()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoCore
 import OSMImport
 import RoadNetwork
 import SystemIO
@@ -32,7 +33,7 @@ struct ExtractCommand: ParsableCommand {
         let bytes = result.graph.serialized()
         try AtomicFileReplacement.write(bytes, to: output)
         let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let seconds = elapsed.seconds
         let g = result.graph
         var err = StandardError()
         print("read \(result.summary.nodeCount) nodes, \(result.summary.wayCount) ways, \(result.summary.relationCount) relations", to: &err)

@@ -87,7 +87,7 @@ struct GPXStatsCommand: ParsableCommand {
         let bounds = s.bounds.map { "{\"south\":\($0.south),\"west\":\($0.west),\"north\":\($0.north),\"east\":\($0.east)}" } ?? "null"
         return "{\"points\":\(s.points),\"tracks\":\(s.tracks),\"segments\":\(s.segments),\"routes\":\(s.routes),"
             + "\"waypoints\":\(s.waypoints),\"length2D_m\":\(num(s.length2D.meters)),\"length3D_m\":\(num(s.length3D.meters)),"
-            + "\"duration_s\":\(num(seconds(s.duration))),\"movingTime_s\":\(num(seconds(s.movingTime))),"
+            + "\"duration_s\":\(num(s.duration?.seconds)),\"movingTime_s\":\(num(s.movingTime?.seconds)),"
             + "\"elevationGain_m\":\(num(s.elevationGain?.meters)),\"elevationLoss_m\":\(num(s.elevationLoss?.meters)),"
             + "\"maxSpeed_mps\":\(num(s.maxSpeed?.metersPerSecond)),\"bounds\":\(bounds)}"
     }
@@ -95,7 +95,7 @@ struct GPXStatsCommand: ParsableCommand {
     static func text(_ s: GPXStatistics) -> String {
         func r(_ v: Double, _ places: Int = 1) -> String { String(format: "%.\(places)f", v) }
         func hms(_ d: Duration?) -> String {
-            guard let t = seconds(d) else { return "–" }
+            guard let t = d?.seconds else { return "–" }
             let whole = Int(t.rounded())
             return String(format: "%d:%02d:%02d (%@ s)", whole / 3600, whole / 60 % 60, whole % 60, r(t, 3))
         }
@@ -113,10 +113,6 @@ struct GPXStatsCommand: ParsableCommand {
         ]
         if let b = s.bounds { lines.append("bounds:         \(b.south),\(b.west) – \(b.north),\(b.east)") } else { lines.append("bounds:         –") }
         return lines.joined(separator: "\n")
-    }
-
-    static func seconds(_ d: Duration?) -> Double? {
-        d.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 }
     }
 }
 
@@ -160,43 +156,10 @@ struct GPXConvertCommand: ParsableCommand {
             if document.header.creator.isEmpty { document.header.creator = "LocationKit geo" }
             sink = try GPXWriter.write(document, to: sink)
         case .geojson:
-            try GPXGeoJSON.write(document, to: &sink)
+            try sink.write(String(decoding: document.geoJSON.encoded(), as: UTF8.self) + "\n")
         case .csv:
             try GPXCSV.write(document, to: &sink)
         }
-    }
-}
-
-/// A minimal GeoJSON (RFC 7946) writer for GPX content, kept in the CLI until GeoCore's
-/// GeoJSON types can take over.
-enum GPXGeoJSON {
-    static func write(_ d: GPXDocument, to sink: inout FileSink) throws {
-        var features: [String] = []
-        func position(_ p: GPXPoint) -> String {
-            let c = p.coordinate
-            if let e = p.elevation?.meters, e.isFinite { return "[\(c.longitude),\(c.latitude),\(e)]" }
-            return "[\(c.longitude),\(c.latitude)]"
-        }
-        func props(_ pairs: [(String, String?)]) -> String {
-            "{" + pairs.compactMap { k, v in v.map { "\(JSONLines.string(k)):\(JSONLines.string($0))" } }.joined(separator: ",") + "}"
-        }
-        for w in d.waypoints {
-            features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\",\"coordinates\":\(position(w))},\"properties\":"
-                + props([("kind", "waypoint"), ("name", w.name), ("time", w.time.map(GPXTime.string(from:))), ("sym", w.symbol)]) + "}")
-        }
-        for r in d.routes {
-            let line = "[" + r.points.map(position).joined(separator: ",") + "]"
-            features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":\(line)},\"properties\":"
-                + props([("kind", "route"), ("name", r.info.name)]) + "}")
-        }
-        for t in d.tracks {
-            let lines = "[" + t.segments.map { "[" + $0.points.map(position).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
-            let times = t.segments.flatMap(\.points).compactMap(\.time)
-            features.append("{\"type\":\"Feature\",\"geometry\":{\"type\":\"MultiLineString\",\"coordinates\":\(lines)},\"properties\":"
-                + props([("kind", "track"), ("name", t.info.name), ("type", t.info.type),
-                         ("start", times.first.map(GPXTime.string(from:))), ("end", times.last.map(GPXTime.string(from:)))]) + "}")
-        }
-        try sink.write("{\"type\":\"FeatureCollection\",\"features\":[\n" + features.joined(separator: ",\n") + "\n]}\n")
     }
 }
 

@@ -51,22 +51,16 @@ struct GPXClean: ParsableCommand {
             var cleaner = TrackCleaner(configuration: configuration)
             var out: [GPXPoint] = []
             for (fix, point) in fixes {
-                if let l = cleaner.process(fixWithAssumedAccuracy(fix)).location {
+                if let l = cleaner.process(fix).location {
                     out.append(GPXTrackFiles.point(l, original: point))
                 }
             }
             total.merge(cleaner.report)
             return out
-        }, uere: options.uere)
+        }, accuracy: GPXAccuracyPolicy(uere: .meters(options.uere),
+                                       assumed: options.requireAccuracy ? nil : .meters(options.assumedAccuracy)))
         try GPXTrackFiles.write(cleaned, to: options.output)
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
-    }
-
-    private func fixWithAssumedAccuracy(_ fix: Location) -> Location {
-        guard fix.horizontalAccuracy == nil, !options.requireAccuracy else { return fix }
-        var f = fix
-        f.horizontalAccuracy = .meters(options.assumedAccuracy)
-        return f
     }
 }
 
@@ -98,7 +92,7 @@ struct GPXSmooth: ParsableCommand {
             let out = smoother.smoothed(sorted.map(\.0), report: &segmentReport)
             total.merge(segmentReport)
             return out.map { GPXTrackFiles.point($0, original: byTime[$0.timestamp]) }
-        }, uere: options.uere)
+        }, accuracy: GPXAccuracyPolicy(uere: .meters(options.uere)))
         try GPXTrackFiles.write(smoothed, to: options.output)
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
     }

@@ -23,40 +23,28 @@ enum GPXTrackFiles {
         sink = try GPXWriter.write(document, to: sink)
     }
 
-    /// The timed points of a segment as fixes. GPX stores no accuracy: a point's `hdop` times
-    /// `uere` metres stands in for it (1-sigma user equivalent range error; Langley, "Dilution of
-    /// precision", GPS World 1999), else the accuracy stays missing. Points without a time are
-    /// skipped (filters need time).
-    static func locations(_ segment: GPXTrackSegment, uere: Double) -> [(Location, GPXPoint)] {
-        segment.points.compactMap { p in
-            guard let time = p.time else { return nil }
-            let location = Location(coordinate: p.coordinate, timestamp: time, altitude: p.elevation,
-                                    horizontalAccuracy: p.hdop.map { Distance(meters: $0 * uere) },
-                                    speed: p.speed, course: p.course,
-                                    satelliteCount: p.satellites)
-            return (location, p)
-        }
+    /// The timed points of a segment as fixes, by GPXCodec's bridge with its accuracy policy
+    /// (`GPXAccuracyPolicy`: recorded, else HDOP × UERE, else assumed). Points without a time
+    /// are skipped (filters need time).
+    static func locations(_ segment: GPXTrackSegment, accuracy: GPXAccuracyPolicy) -> [(Location, GPXPoint)] {
+        segment.points.compactMap { p in Location(gpxPoint: p, accuracy: accuracy).map { ($0, p) } }
     }
 
     /// A GPX point for a filtered fix: position, time, elevation, speed and course from the fix,
-    /// the rest from the original point when there is one.
+    /// the rest from the original point when there is one (`GPXPoint.update(from:)`).
     static func point(_ location: Location, original: GPXPoint?) -> GPXPoint {
         var p = original ?? GPXPoint(coordinate: location.coordinate)
-        p.coordinate = location.coordinate
-        p.time = location.timestamp
-        p.elevation = location.altitude ?? p.elevation
-        p.speed = location.speed
-        p.course = location.course
+        p.update(from: location)
         return p
     }
 
     /// Applies `transform` to every track segment of the document, keeping everything else.
     static func mapSegments(_ document: GPXDocument, _ transform: ([(Location, GPXPoint)]) throws -> [GPXPoint],
-                            uere: Double) rethrows -> GPXDocument {
+                            accuracy: GPXAccuracyPolicy) rethrows -> GPXDocument {
         var out = document
         for t in out.tracks.indices {
             for s in out.tracks[t].segments.indices {
-                let fixes = locations(out.tracks[t].segments[s], uere: uere)
+                let fixes = locations(out.tracks[t].segments[s], accuracy: accuracy)
                 out.tracks[t].segments[s].points = try transform(fixes)
             }
         }

@@ -36,7 +36,7 @@ struct OSMCommand: ParsableCommand {
                 }
             }
             let elapsed = clock.now - start
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            let seconds = elapsed.seconds
             let total = summary.nodeCount + summary.wayCount + summary.relationCount
             print("file: \(file)")
             print("format: \(format.rawValue)")

@@ -94,7 +94,7 @@ struct RouteCommand: ParsableCommand {
                 throw ValidationError("line \(lineNumber), column 1: expected 'lat1 lon1 lat2 lon2' in degrees, got '\(line)'")
             }
             if let route = try? router.route(from: a, to: b, options: options, scratch: &scratch) {
-                out += String(format: "%.3f %.3f\n", route.distance.meters, route.durationSeconds)
+                out += String(format: "%.3f %.3f\n", route.distance.meters, route.duration.seconds)
             } else {
                 out += "nan nan\n"
             }
@@ -106,26 +106,33 @@ struct RouteCommand: ParsableCommand {
         try FileDescriptor.standardOutput.writeAll(out)
     }
 
-    private static func coordinates(_ route: Route) -> String {
-        route.geometry.map { String(format: "[%.7f,%.7f]", $0.longitude, $0.latitude) }.joined(separator: ",")
+    /// The route's geometry as a GeoJSON LineString, positions rounded to 1e-7° (the graph's
+    /// fixed-point precision) so they print as short decimals.
+    private static func lineString(_ route: Route) -> GeoJSONGeometry {
+        func e7(_ degrees: Double) -> Double { (degrees * 1e7).rounded() / 1e7 }
+        return .lineString(route.geometry.map { Coordinate(uncheckedLatitude: e7($0.latitude), longitude: e7($0.longitude)) })
     }
+
+    /// A number rounded to millimetres or milliseconds for printing.
+    private static func milli(_ x: Double) -> JSONValue { .number((x * 1000).rounded() / 1000) }
+
+    private static func text(_ geoJSON: GeoJSON) -> String { String(decoding: geoJSON.encoded(), as: UTF8.self) }
 
     static func json(_ route: Route) -> String {
         String(format: "{\"distance_m\":%.3f,\"duration_s\":%.3f,\"weight\":%.3f,\"edges\":%d,", route.distance.meters,
-               route.durationSeconds, route.weight, route.edges.count)
-            + "\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(coordinates(route))]}}"
+               route.duration.seconds, route.weight, route.edges.count)
+            + "\"geometry\":\(text(.geometry(lineString(route))))}"
     }
 
     static func geojson(_ route: Route) -> String {
-        "{\"type\":\"Feature\",\"properties\":"
-            + String(format: "{\"distance_m\":%.3f,\"duration_s\":%.3f}", route.distance.meters, route.durationSeconds)
-            + ",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[\(coordinates(route))]}}"
+        text(.feature(GeoJSONFeature(geometry: lineString(route),
+                                     properties: ["distance_m": milli(route.distance.meters), "duration_s": milli(route.duration.seconds)])))
     }
 
     static func gpx(_ route: Route) -> String {
         var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         s += "<gpx version=\"1.1\" creator=\"LocationKit geo\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<rte>\n"
-        s += String(format: "<desc>distance_m=%.3f duration_s=%.3f</desc>\n", route.distance.meters, route.durationSeconds)
+        s += String(format: "<desc>distance_m=%.3f duration_s=%.3f</desc>\n", route.distance.meters, route.duration.seconds)
         for c in route.geometry { s += String(format: "<rtept lat=\"%.7f\" lon=\"%.7f\"/>\n", c.latitude, c.longitude) }
         s += "</rte>\n</gpx>"
         return s

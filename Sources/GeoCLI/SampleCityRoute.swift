@@ -31,8 +31,7 @@ struct SampleCityRoute {
         let t1 = clock.now
         let route = try Router(graph: extracted.graph).route(from: from, to: to)
         let t2 = clock.now
-        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
         return SampleCityRoute(pbf: pbf, graph: extracted.graph, route: route,
-                               extractSeconds: seconds(t1 - t0), routeSeconds: seconds(t2 - t1))
+                               extractSeconds: (t1 - t0).seconds, routeSeconds: (t2 - t1).seconds)
     }
 }

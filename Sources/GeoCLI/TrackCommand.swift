@@ -42,7 +42,7 @@ struct TrackCommand: AsyncParsableCommand {
             throw ValidationError("unknown preset '\(preset)'")
         }
         if let count, count <= 0 { throw ValidationError("--count must be positive") }
-        if let duration, !(duration > 0) { throw ValidationError("--for must be positive") }
+        if let duration, !(duration > 0) || Duration(seconds: duration) == nil { throw ValidationError("--for must be positive") }
     }
 
     func run() async throws {

@@ -81,8 +81,9 @@ extension Coordinate {
 }
 
 extension Substring {
-    /// The text without leading and trailing spaces (U+0020 only), for parsing fields.
-    public var trimmingSpaces: Substring {
+    /// The text without leading and trailing spaces (U+0020 only), for parsing fields; shared
+    /// by the package's parsers, not public API.
+    package var trimmingSpaces: Substring {
         var s = self
         while s.first == " " { s.removeFirst() }
         while s.last == " " { s.removeLast() }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 
 /// A GeoJSON position (RFC 7946 §3.1.1): longitude, latitude and an optional altitude in metres.
 public struct GeoJSONPosition: Hashable, Sendable {

@@ -36,7 +36,7 @@ public struct Ellipsoid: Sendable, Hashable {
     /// The polar semi-axis `b = a(1 − f)`, in metres.
     public var polarRadius: Double { equatorialRadius * (1 - flattening) }
     /// The first eccentricity squared, `e² = f(2 − f)`.
-    public var eccentricitySquared: Double { flattening * (2 - flattening) }
+    @inlinable public var eccentricitySquared: Double { flattening * (2 - flattening) }
     /// The second eccentricity squared, `e′² = e²/(1 − e²)`.
     public var secondEccentricitySquared: Double {
         eccentricitySquared / ((1 - flattening) * (1 - flattening))
@@ -48,4 +48,19 @@ public struct Ellipsoid: Sendable, Hashable {
     /// System 1980"); 6371008.771 m for WGS84, usually quoted as 6371008.8 m.
     /// ``Spherical`` measures on a sphere of this radius.
     public var meanRadius: Double { (2 * equatorialRadius + polarRadius) / 3 }
+
+    /// The principal radii of curvature at a latitude, in metres: meridional
+    /// `M = a(1 − e²)/W³` (north–south) and prime vertical `N = a/W` (east–west), where
+    /// `W = √(1 − e² sin²φ)` (Torge & Müller, *Geodesy*, 4th ed. 2012, §4.1, eq. 4.15/4.16).
+    ///
+    /// Every local frame of LocationKit computes its scale here. Takes `sin²φ` so a caller that
+    /// already has `cos φ` saves a trigonometric call (`sin²φ = 1 − cos²φ`).
+    /// - Complexity: O(1); one square root, no trigonometric call.
+    @inlinable
+    public func radiiOfCurvature(sinSquaredLatitude s2: Double) -> (meridional: Double, primeVertical: Double) {
+        let e2 = eccentricitySquared
+        let w2 = 1 - e2 * s2
+        let w = w2.squareRoot()
+        return (equatorialRadius * (1 - e2) / (w2 * w), equatorialRadius / w)
+    }
 }

@@ -1,4 +1,10 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Earth-centred, earth-fixed Cartesian coordinates on WGS84, in metres.
 public struct ECEF: Hashable, Sendable {
@@ -23,7 +29,7 @@ extension Coordinate {
     public func ecef(height: Double = 0) -> ECEF {
         let φ = latitude * .pi / 180, λ = longitude * .pi / 180
         let sφ = sin(φ), cφ = cos(φ)
-        let N = Ellipsoid.wgs84.equatorialRadius / (1 - Ellipsoid.wgs84.eccentricitySquared * sφ * sφ).squareRoot() // prime vertical radius
+        let N = Ellipsoid.wgs84.radiiOfCurvature(sinSquaredLatitude: sφ * sφ).primeVertical
         return ECEF(x: (N + height) * cφ * cos(λ),
                     y: (N + height) * cφ * sin(λ),
                     z: (N * (1 - Ellipsoid.wgs84.eccentricitySquared) + height) * sφ)

@@ -50,10 +50,10 @@ public struct Location: Hashable, Sendable, Codable {
     public var speedAccuracy: Speed?
     /// Direction of travel over ground, clockwise from true north.
     public var course: Bearing?
-    /// One-sigma error of `course`, in degrees.
-    public var courseAccuracy: Double?
-    /// Vertical speed, metres per second, positive up.
-    public var climb: Double?
+    /// One-sigma error of `course`: an ``Angle`` (a spread, not a direction); negative means invalid.
+    public var courseAccuracy: Angle?
+    /// Vertical speed, positive up.
+    public var climb: Speed?
     /// 2D or 3D, where the source says.
     public var fixMode: FixMode?
     /// GPS, differential, RTK, …, where the source says.
@@ -71,8 +71,8 @@ public struct Location: Hashable, Sendable, Codable {
         speed: Speed? = nil,
         speedAccuracy: Speed? = nil,
         course: Bearing? = nil,
-        courseAccuracy: Double? = nil,
-        climb: Double? = nil,
+        courseAccuracy: Angle? = nil,
+        climb: Speed? = nil,
         fixMode: FixMode? = nil,
         fixQuality: FixQuality? = nil,
         satelliteCount: Int? = nil

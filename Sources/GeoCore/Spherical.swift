@@ -63,16 +63,13 @@ public enum Spherical {
     /// lines near a pole or longer than ~100 km: use the geodesic there.
     /// - Complexity: O(1).
     public static func equirectangularDistance(from start: Coordinate, to end: Coordinate) -> Distance {
-        let a = 6_378_137.0, e2 = Ellipsoid.wgs84.eccentricitySquared
         var dlon = end.longitude - start.longitude
         if dlon > 180 { dlon -= 360 } else if dlon < -180 { dlon += 360 }
         let phim = (start.latitude + end.latitude) * (Double.pi / 360)
         let s = sin(phim)
-        let w2 = 1 - e2 * s * s
-        let n = a / w2.squareRoot() // prime-vertical radius N
-        let m = n * (1 - e2) / w2 // meridional radius M = a(1 − e²)/w³
-        let y = m * (end.latitude - start.latitude) * (Double.pi / 180)
-        let x = n * cos(phim) * dlon * (Double.pi / 180)
+        let radii = Ellipsoid.wgs84.radiiOfCurvature(sinSquaredLatitude: s * s)
+        let y = radii.meridional * (end.latitude - start.latitude) * (Double.pi / 180)
+        let x = radii.primeVertical * cos(phim) * dlon * (Double.pi / 180)
         return Distance(meters: (x * x + y * y).squareRoot())
     }
 }

@@ -1,14 +1,20 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A small, fast, seeded random number generator, so simulations, noise models, generated
 /// sample data and test sweeps are repeatable (SplitMix64: Steele, Lea & Flood 2014,
 /// "Fast splittable pseudorandom number generators", OOPSLA).
-public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
-    public var state: UInt64
+package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
+    package var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,10 +23,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     }
 
     /// A uniformly distributed value in `lo..<hi`.
-    public mutating func uniform(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo..<hi, using: &self) }
+    package mutating func uniform(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo..<hi, using: &self) }
 
     /// A standard normal deviate (mean 0, standard deviation 1), by the Box–Muller transform.
-    public mutating func gaussian() -> Double {
+    package mutating func gaussian() -> Double {
         let u1 = Double.random(in: Double.leastNonzeroMagnitude..<1, using: &self)
         let u2 = Double.random(in: 0..<1, using: &self)
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)

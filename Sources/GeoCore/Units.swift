@@ -51,6 +51,30 @@ public struct Bearing: Hashable, Sendable, Codable, CustomStringConvertible {
     public var description: String { "\(degrees)°" }
 }
 
+/// An angle in degrees, signed and not wrapped: a magnitude such as a one-sigma angular
+/// uncertainty (`Location.courseAccuracy`).
+///
+/// Not a ``Bearing``: a bearing is a direction, wrapped into [0, 360), and wrapping a spread
+/// would be wrong (a 370° uncertainty is not a 10° one; a negative one marks "invalid").
+@frozen
+public struct Angle: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// The angle in degrees.
+    public var degrees: Double
+
+    @inlinable public init(degrees: Double) { self.degrees = degrees }
+    @inlinable public static func degrees(_ value: Double) -> Angle { Angle(degrees: value) }
+    @inlinable public static func radians(_ value: Double) -> Angle { Angle(degrees: value * 180 / .pi) }
+    /// The angle in radians.
+    @inlinable public var radians: Double { degrees * .pi / 180 }
+    public static let zero = Angle(degrees: 0)
+
+    @inlinable public static func < (a: Angle, b: Angle) -> Bool { a.degrees < b.degrees }
+
+    public init(from decoder: any Decoder) throws { degrees = try Double(from: decoder) }
+    public func encode(to encoder: any Encoder) throws { try degrees.encode(to: encoder) }
+    public var description: String { "\(degrees)°" }
+}
+
 /// A speed in metres per second.
 @frozen
 public struct Speed: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
@@ -71,4 +95,20 @@ public struct Speed: Hashable, Comparable, Sendable, Codable, CustomStringConver
     public init(from decoder: any Decoder) throws { metersPerSecond = try Double(from: decoder) }
     public func encode(to encoder: any Encoder) throws { try metersPerSecond.encode(to: encoder) }
     public var description: String { "\(metersPerSecond) m/s" }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double` (the attosecond count rounded to the nearest
+    /// double): `Duration.seconds(1.5).seconds == 1.5`.
+    @inlinable public var seconds: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) * 1e-18
+    }
+
+    /// A duration of `seconds`, or nil when `seconds` is NaN, infinite or beyond the ±2⁶³ s
+    /// that `Duration` holds (where `Duration.seconds(_:)` traps): for values from users or files.
+    @inlinable public init?(seconds: Double) {
+        guard seconds.isFinite, abs(seconds) < 9.2e18 else { return nil }
+        self = .seconds(seconds)
+    }
 }

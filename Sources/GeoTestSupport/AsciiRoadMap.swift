@@ -33,7 +33,7 @@ public struct AsciiRoadMap: Sendable {
         let lines = drawing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let indent = lines.filter { !$0.allSatisfy(\.isWhitespace) }
             .map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
-        let metric = LocalMetric(latitude: origin.latitude)
+        let metric = LocalFrame(origin: origin)
         var row = 0
         for line in lines {
             if line.allSatisfy(\.isWhitespace), row == 0 { continue }

@@ -290,8 +290,8 @@ extension GPSDMessage.TPV {
             speed: speed.map(Speed.metersPerSecond),
             speedAccuracy: eps.map { .metersPerSecond($0 / NMEAErrorModel.vertical95To68) },
             course: track.map(Bearing.degrees),
-            courseAccuracy: epd.map { $0 / NMEAErrorModel.vertical95To68 },
-            climb: climb,
+            courseAccuracy: epd.map { .degrees($0 / NMEAErrorModel.vertical95To68) },
+            climb: climb.map(Speed.metersPerSecond),
             fixMode: FixMode(rawValue: mode),
             fixQuality: nil,
             satelliteCount: nil

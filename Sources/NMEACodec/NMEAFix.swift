@@ -143,7 +143,7 @@ public struct NMEAFix: Hashable, Sendable {
             verticalAccuracy: mode == .threeDimensional ? vertical : nil,
             speed: speed.map(Speed.metersPerSecond),
             course: track.map(Bearing.degrees),
-            climb: climb,
+            climb: climb.map(Speed.metersPerSecond),
             fixMode: mode,
             fixQuality: quality,
             satelliteCount: sky.satellitesUsed

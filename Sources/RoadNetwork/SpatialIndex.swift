@@ -26,7 +26,7 @@ public struct EdgeSnap: Hashable, Sendable {
 /// Cells are square in metres at the graph's central latitude and stored sparsely: sorted
 /// cell keys with CSR item lists, so memory follows the road length, not the bounding box.
 /// Long pieces are entered into the cells along them only. Distances are planar in the
-/// `LocalMetric` at the query point, exact to well under a centimetre at matching radii.
+/// `LocalFrame` at the query point, exact to well under a centimetre at matching radii.
 ///
 /// The index lives in the graph's module and reads the shape columns directly: its items are
 /// global shape-point positions, a storage notion the facade deliberately does not expose.
@@ -56,7 +56,7 @@ public struct SpatialIndex: Sendable {
         let lat0: Double
         if let box = graph.boundingBox { lat0 = (box.south + box.north) / 2 } else { lat0 = 0 }
         referenceLatitude = lat0
-        let metric = LocalMetric(latitude: lat0)
+        let metric = LocalFrame(origin: Coordinate(uncheckedLatitude: lat0, longitude: 0))
         cellLatitude = self.cellSize / metric.metersPerDegreeLatitude
         cellLongitude = self.cellSize / metric.metersPerDegreeLongitude
 
@@ -179,10 +179,10 @@ public struct SpatialIndex: Sendable {
     ///   cells and k pieces found.
     public func edges(near point: Coordinate, within radius: Distance) -> [EdgeSnap] {
         let r = max(radius.meters, 0)
-        let metric = LocalMetric(latitude: point.latitude)
+        let metric = LocalFrame(origin: point)
         // Degrees spanned by r, widened 5 % for the metric's change across the box.
         let dLat = r * 1.05 / metric.metersPerDegreeLatitude
-        let dLon = r * 1.05 / LocalMetric(latitude: min(89.9, abs(point.latitude) + dLat)).metersPerDegreeLongitude
+        let dLon = r * 1.05 / LocalFrame(origin: Coordinate(uncheckedLatitude: min(89.9, abs(point.latitude) + dLat), longitude: 0)).metersPerDegreeLongitude
         let cy0 = Int(((point.latitude - dLat) / cellLatitude).rounded(.down))
         let cy1 = Int(((point.latitude + dLat) / cellLatitude).rounded(.down))
         let cx0 = Int(((point.longitude - dLon) / cellLongitude).rounded(.down))
@@ -237,7 +237,7 @@ public struct SpatialIndex: Sendable {
     /// Projects `point` onto the piece starting at shape point `piece`: the parameter t in
     /// [0, 1] and the distance in metres, planar in `metric`.
     @inline(__always)
-    private func project(_ point: Coordinate, metric: LocalMetric, piece: Int) -> (Double, Double) {
+    private func project(_ point: Coordinate, metric: LocalFrame, piece: Int) -> (Double, Double) {
         let g = graph
         var ax = degrees(g.shapeLongitudes[piece]) - point.longitude
         var bx = degrees(g.shapeLongitudes[piece + 1]) - point.longitude
@@ -290,7 +290,7 @@ public struct SpatialIndex: Sendable {
     /// grid is tested against, and the fallback for radii spanning millions of cells.
     /// - Complexity: O(P) for P shape pieces.
     func bruteForceEdges(near point: Coordinate, within radius: Distance) -> [EdgeSnap] {
-        let metric = LocalMetric(latitude: point.latitude)
+        let metric = LocalFrame(origin: point)
         var found: [Candidate] = []
         for piece in pieceSegments.indices where pieceSegments[piece] != UInt32.max {
             let (t, d) = project(point, metric: metric, piece: piece)

@@ -80,12 +80,6 @@ public struct Route: Sendable {
     public var end: EdgeSnap
     /// Search states (directed edges) the query settled: its search-space size.
     public var settledEdgeCount: Int
-
-    /// `duration` in seconds.
-    public var durationSeconds: Double {
-        let c = duration.components
-        return Double(c.seconds) + Double(c.attoseconds) * 1e-18
-    }
 }
 
 /// Reusable per-query memory: one label slot per edge, reset lazily by a generation stamp,
@@ -240,14 +234,13 @@ public struct Router: Sendable {
         var goals: [Coordinate] = []
         for t in targets where !goals.contains(t.coordinate) { goals.append(t.coordinate) }
         let usesBound = perMeter > 0 && goals.count <= 8
-        let metric = LocalMetric(latitude: targets[0].coordinate.latitude)
+        let frame = LocalFrame(origin: targets[0].coordinate)
         @inline(__always) func bound(_ node: Int) -> Double {
             guard usesBound else { return 0 }
             let here = g.coordinate(of: RoadGraph.NodeID(UInt32(node)))
             var d = Double.infinity
             for p in goals {
-                d = min(d, metric.distance(latitude1: here.latitude, longitude1: here.longitude,
-                                           latitude2: p.latitude, longitude2: p.longitude))
+                d = min(d, frame.planarDistance(here, p))
             }
             return d * perMeter
         }

@@ -322,7 +322,7 @@ public struct KalmanSmoother: Sendable {
         }
         let c = course.radians
         let u = Vec2(x: sin(c), y: cos(c))               // along track
-        let courseSigma = (fix.courseAccuracy.flatMap { $0 > 0 ? $0 : nil } ?? parameters.assumedCourseAccuracy) * .pi / 180
+        let courseSigma = (fix.courseAccuracy.flatMap { $0.degrees > 0 ? $0.degrees : nil } ?? parameters.assumedCourseAccuracy) * .pi / 180
         let cross = max(ss, speed * min(courseSigma, .pi / 2))
         let a = ss * ss, b = cross * cross
         // R = a·u·uᵀ + b·w·wᵀ with w = (u.y, −u.x) across the track.
@@ -386,7 +386,7 @@ public struct KalmanSmoother: Sendable {
             let across = w.x * (v.a * w.x + v.b * w.y) + w.y * (v.c * w.x + v.d * w.y)
             out.speedAccuracy = Speed(metersPerSecond: max(along, 0).squareRoot())
             out.course = Bearing(degrees: atan2(x.velocity.x, x.velocity.y) * 180 / .pi)
-            out.courseAccuracy = min(angle(opposite: max(across, 0).squareRoot(), adjacent: speed) * 180 / .pi, 180)
+            out.courseAccuracy = .degrees(min(angle(opposite: max(across, 0).squareRoot(), adjacent: speed) * 180 / .pi, 180))
         } else {
             out.speedAccuracy = Speed(metersPerSecond: (max(v.trace, 0) / 2).squareRoot())
             out.course = nil

@@ -5,14 +5,6 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-extension Duration {
-    /// The duration in seconds as a `Double`.
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) * 1e-18
-    }
-}
-
 /// Drops fixes whose horizontal accuracy is negative (Core Location marks invalid
 /// coordinates so), NaN, or — unless told otherwise — missing.
 /// Source: seed article §2 (`horizontalAccuracy < 0` → discard).

@@ -39,3 +39,20 @@ func bearing_wrapsIntoHalfOpenCircle(input: Double, expected: Double) {
     #expect(throws: GeoCoreError.self) { try Coordinate(parsing: "91,0") }
     #expect(throws: GeoCoreError.self) { try Coordinate(parsing: "a,b") }
 }
+
+@Test(arguments: [0.0, 1.5, -2.25, 1e-9, 86_400.125, 1e12])
+func duration_secondsRoundTrip(value: Double) throws {
+    let d = try #require(Duration(seconds: value))
+    #expect(abs(d.seconds - value) <= max(1e-15, abs(value) * 1e-15)) // seconds
+    #expect(abs(Duration.seconds(value).seconds - value) <= max(1e-15, abs(value) * 1e-15)) // seconds
+}
+
+@Test func duration_secondsKeepsAttoseconds() {
+    #expect(Duration.milliseconds(1500).seconds == 1.5)
+    #expect(abs((Duration.seconds(3) + .nanoseconds(7)).seconds - 3.000_000_007) < 1e-15) // seconds
+}
+
+@Test(arguments: [Double.nan, .infinity, -.infinity, 1e19, -1e19])
+func duration_fromSeconds_refusesWhatDurationCannotHold(value: Double) {
+    #expect(Duration(seconds: value) == nil)
+}

@@ -37,7 +37,7 @@ import NMEACodec
     #expect(abs((l.horizontalAccuracy?.meters ?? 0) - 12.16 / 2.447746830680816) < 1e-9) // metres
     #expect(abs((l.verticalAccuracy?.meters ?? 0) - 19.09 / 1.96) < 1e-9)             // metres
     #expect(abs((l.speedAccuracy?.metersPerSecond ?? 0) - 0.5) < 1e-9)                // m/s
-    #expect(abs((l.courseAccuracy ?? 0) - 2.0) < 1e-9)                                // degrees
+    #expect(abs((l.courseAccuracy?.degrees ?? 0) - 2.0) < 1e-9)                                // degrees
     #expect(abs((l.altitude?.meters ?? 0) - 14.2) < 1e-12)                            // metres
     let expected = Double(NMEADate(year: 2019, month: 4, day: 12).daysSinceEpoch) * 86_400 + 39 * 60 + 56.25
     #expect(abs(l.timestamp.timeIntervalSince1970 - expected) < 1e-6)                 // seconds

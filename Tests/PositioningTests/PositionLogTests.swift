@@ -32,8 +32,8 @@ func fullFix(_ i: Int) -> Location {
                     speed: Speed(metersPerSecond: 13.89 + x / 13),
                     speedAccuracy: Speed(metersPerSecond: 0.25),
                     course: Bearing(degrees: 87.5 + x),
-                    courseAccuracy: 1.5,
-                    climb: -0.125,
+                    courseAccuracy: .degrees(1.5),
+                    climb: .metersPerSecond(-0.125),
                     fixMode: .threeDimensional,
                     fixQuality: .differential,
                     satelliteCount: 9 + i % 4)
@@ -56,7 +56,7 @@ func fullFix(_ i: Int) -> Location {
     #expect(back.damage == nil)
     #expect(try xmllintAccepts(log.url))
     let text = try String(contentsOf: log.url, encoding: .utf8)
-    #expect(text.contains("xmlns:lk=\"\(PositionLog.extensionNamespace)\""))
+    #expect(text.contains("xmlns:lk=\"\(GPXPoint.locationExtensionNamespace)\""))
     #expect(text.contains("<lk:acc>3.2</lk:acc>"))
 }
 
@@ -259,7 +259,7 @@ func positionLog_survivesKill9(fsyncEveryPoint: Bool) throws {
 /// their names, segment and document extensions; the new points join the last track.
 @Test func positionLog_continuesAForeignDocument_keepingEverything() throws {
     let url = try temporaryDirectory().appendingPathComponent("foreign.gpx")
-    let p = { (i: Int) in PositionLog.point(from: fullFix(i)) }
+    let p = { (i: Int) in GPXPoint(location: fullFix(i)) }
     var document = GPXDocument(header: GPXHeader(creator: "someone else"))
     document.metadata.name = "holiday"
     document.waypoints = [GPXPoint(coordinate: Coordinate(uncheckedLatitude: 1, longitude: 2))]
@@ -315,7 +315,7 @@ func positionLog_survivesKill9(fsyncEveryPoint: Bool) throws {
     let url = try temporaryDirectory().appendingPathComponent("pretty.gpx")
     let text = """
     <?xml version="1.0" encoding="UTF-8"?>
-    <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1" xmlns:loc="\(PositionLog.extensionNamespace)">
+    <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1" xmlns:loc="\(GPXPoint.locationExtensionNamespace)">
       <trk><trkseg>
         <trkpt lat="48.5" lon="11.25"><time>2026-09-21T14:13:20.25Z</time>
           <extensions>

@@ -21,14 +21,13 @@ private func carRouter(_ file: String) throws -> (Router, RoadGraphExtractor.Res
     let route = try router.route(from: Coordinate(latitude: 43.7384, longitude: 7.4246),
                                  to: Coordinate(latitude: 43.7311, longitude: 7.4197))
     #expect(abs(route.distance.meters - 2399.6) / 2399.6 < 0.01, "distance \(route.distance)")        // within 1 %
-    #expect(abs(route.durationSeconds - 212.1) / 212.1 < 0.05, "duration \(route.durationSeconds) s")  // within 5 %
+    #expect(abs(route.duration.seconds - 212.1) / 212.1 < 0.05, "duration \(route.duration.seconds) s")  // within 5 %
     // Casino square to Fontvieille and back: both exist, and each is longer than the straight line.
     let casino = try Coordinate(latitude: 43.7396, longitude: 7.4277)
     let fontvieille = try Coordinate(latitude: 43.7277, longitude: 7.4150)
     let there = try router.route(from: casino, to: fontvieille)
     let back = try router.route(from: fontvieille, to: casino)
-    let straight = LocalMetric(latitude: 43.73).distance(latitude1: casino.latitude, longitude1: casino.longitude,
-                                                         latitude2: fontvieille.latitude, longitude2: fontvieille.longitude)
+    let straight = LocalFrame(origin: Coordinate(uncheckedLatitude: 43.73, longitude: 7.42)).planarDistance(casino, fontvieille)
     for r in [there, back] {
         #expect(r.distance.meters > straight && r.distance.meters < 4 * straight, "\(r.distance) vs straight \(straight) m")
     }
@@ -53,5 +52,5 @@ private func carRouter(_ file: String) throws -> (Router, RoadGraphExtractor.Res
     let pas = try Coordinate(latitude: 42.5425, longitude: 1.7336)
     let route = try router.route(from: vella, to: pas)
     #expect(abs(route.distance.meters - osrmDistance) / osrmDistance < 0.01, "distance \(route.distance)")
-    #expect(abs(route.durationSeconds - osrmDuration) / osrmDuration < 0.05, "duration \(route.durationSeconds) s")
+    #expect(abs(route.duration.seconds - osrmDuration) / osrmDuration < 0.05, "duration \(route.duration.seconds) s")
 }

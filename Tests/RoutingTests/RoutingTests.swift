@@ -15,10 +15,8 @@ private func route(_ map: AsciiRoadMap, _ from: Character, _ to: Character, prof
 /// Whether a route's geometry passes within 0.5 m of a drawn point.
 private func passes(_ route: Route, _ map: AsciiRoadMap, _ name: Character) -> Bool {
     guard let p = map.coordinate(name) else { return false }
-    let metric = LocalMetric(latitude: p.latitude)
-    return route.geometry.contains {
-        metric.distance(latitude1: $0.latitude, longitude1: $0.longitude, latitude2: p.latitude, longitude2: p.longitude) < 0.5
-    }
+    let frame = LocalFrame(origin: p)
+    return route.geometry.contains { frame.planarDistance($0, p) < 0.5 }
 }
 
 @Test func oneway_forcesTheLongWayRound() throws {
@@ -127,7 +125,7 @@ private func passes(_ route: Route, _ map: AsciiRoadMap, _ name: Character) -> B
     let p2 = try #require(map.coordinate("2")), p1 = try #require(map.coordinate("1"))
     #expect(abs(first.longitude - p2.longitude) < 1e-7 && abs(last.longitude - p1.longitude) < 1e-7)   // degrees
     // Expected travel time: 30 m at 25 km/h.
-    #expect(abs(forward.durationSeconds - 30 / (25 / 3.6)) < 0.01)
+    #expect(abs(forward.duration.seconds - 30 / (25 / 3.6)) < 0.01)
 }
 
 @Test func sameEdge_againstAOnewayLoopsAround() throws {
@@ -208,7 +206,7 @@ private func passes(_ route: Route, _ map: AsciiRoadMap, _ name: Character) -> B
     let shortest = try route(map, "a", "b", metric: .shortest)
     #expect(passes(fastest, map, "c") && !passes(shortest, map, "c"))
     #expect(abs(shortest.distance.meters - 800) < 0.01)
-    #expect(fastest.durationSeconds < shortest.durationSeconds)
+    #expect(fastest.duration.seconds < shortest.duration.seconds)
 }
 
 @Test func router_isSharedAcrossConcurrentQueries() async throws {

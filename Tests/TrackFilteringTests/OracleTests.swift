@@ -35,7 +35,7 @@ private func fixtureRows(_ name: String) throws -> (header: [String: Double], ro
                               horizontalAccuracy: r[3].map { Distance(meters: $0) },
                               speed: r[4].map { Speed(metersPerSecond: $0) },
                               speedAccuracy: r[5].map { Speed(metersPerSecond: $0) },
-                              course: r[6].map { Bearing(degrees: $0) }, courseAccuracy: r[7]))
+                              course: r[6].map { Bearing(degrees: $0) }, courseAccuracy: r[7].map(Angle.degrees)))
     }
     // pykalman has no gate and no gap restart: switch both off.
     let parameters = KalmanParameters(accelerationNoise: q, gateChiSquare: 1e12, maximumGap: .seconds(1e6))

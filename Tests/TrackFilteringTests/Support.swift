@@ -15,7 +15,7 @@ func fix(_ t: Double, east: Double, north: Double, accuracy: Double? = 5,
              horizontalAccuracy: accuracy.map { Distance(meters: $0) },
              speed: speed.map { Speed(metersPerSecond: $0) },
              speedAccuracy: speedAccuracy.map { Speed(metersPerSecond: $0) },
-             course: course.map { Bearing(degrees: $0) }, courseAccuracy: courseAccuracy)
+             course: course.map { Bearing(degrees: $0) }, courseAccuracy: courseAccuracy.map(Angle.degrees))
 }
 
 /// East/north of a location on the test plane, metres.

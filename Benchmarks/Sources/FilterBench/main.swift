@@ -67,7 +67,7 @@ func run(_ columns: Columns, count: Int, start: Date) -> (Double, FilterReport) 
         let fix = Location(coordinate: Coordinate(uncheckedLatitude: latitudes[i], longitude: longitudes[i]),
                            timestamp: t, horizontalAccuracy: Distance(meters: accuracies[i]),
                            speed: Speed(metersPerSecond: speeds[i]), speedAccuracy: Speed(metersPerSecond: 0.3),
-                           course: Bearing(degrees: courses[i]), courseAccuracy: 4)
+                           course: Bearing(degrees: courses[i]), courseAccuracy: .degrees(4))
         if case .accepted(let l) = cleaner.process(fix, receivedAt: t.addingTimeInterval(0.2)) {
             checksum += l.coordinate.latitude
         }
@@ -92,14 +92,14 @@ for _ in 0..<5 {
     last = run(columns, count: count, start: start)
     bestCPU = min(bestCPU, cpuSeconds() - cpu0)
     let elapsed = began.duration(to: clock.now)
-    bestWall = min(bestWall, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    bestWall = min(bestWall, elapsed.seconds)
 }
 print("fixes: \(count)")
 print("accepted: \(last.1.accepted), kalman outliers: \(last.1.count(of: .kalmanOutlier)), implied speed: \(last.1.count(of: .impliedSpeed))")
 print(String(format: "rules + Kalman (best of 5): wall %.3f s = %.0f fixes/s; CPU %.3f s = %.0f fixes/s (checksum %.3f)",
              bestWall, Double(count) / bestWall, bestCPU, Double(count) / bestCPU, last.0))
 
-// Why the filters use their own LocalFrame rather than GeoCore's exact LocalTangentPlane:
+// Why GeoCore keeps the fast LocalFrame beside the exact LocalTangentPlane:
 // the cost of one fix's round trip (coordinate → plane → coordinate) on each.
 func roundTrips(_ columns: Columns, count: Int) -> (frame: Double, tangentPlane: Double) {
     let origin = Coordinate(uncheckedLatitude: columns.latitudes[0], longitude: columns.longitudes[0])

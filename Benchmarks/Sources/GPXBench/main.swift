@@ -71,7 +71,7 @@ func time(_ body: () throws -> Int) rethrows -> (points: Int, wall: Double, cpu:
     let cpu0 = cpuSeconds()
     let n = try body()
     let d = ContinuousClock.now - start
-    return (n, Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18, cpuSeconds() - cpu0)
+    return (n, d.seconds, cpuSeconds() - cpu0)
 }
 
 func generate(_ path: String, _ n: Int) throws {

@@ -37,7 +37,7 @@ func measure(_ name: String, _ body: ((Double, Double, Double, Double)) -> Doubl
         best = min(best, elapsed)
         checksum = sum
     }
-    let seconds = Double(best.components.seconds) + Double(best.components.attoseconds) * 1e-18
+    let seconds = best.seconds
     print("\(name): \(count) pairs, best of 3: \(seconds) s, \(Int(Double(count) / seconds)) pairs/s, "
         + "\(seconds / Double(count) * 1e9) ns/pair (checksum \(checksum))")
 }

@@ -2,6 +2,7 @@
 // prints machine-readable results: `bytes sentences fixes seconds` and the derived rates.
 // Usage: NMEABench FILE [runs] [all|scan|on|off]
 import Foundation
+import GeoCore
 import NMEACodec
 
 let arguments = CommandLine.arguments
@@ -36,7 +37,7 @@ func decodeOnce(_ data: Data, collectSatellites: Bool) -> (sentences: Int, fixes
     let elapsed = clock.now - start
     // Keep the work observable so it is not optimised away.
     if latitudeSum.isNaN { print("nan") }
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    let seconds = elapsed.seconds
     return (decoder.scanner.statistics.accepted, fixes, seconds)
 }
 
@@ -56,7 +57,7 @@ func scanOnce(_ data: Data) -> (sentences: Int, seconds: Double) {
     }
     let elapsed = clock.now - start
     if bytes == -1 { print("") }
-    return (scanner.statistics.accepted, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    return (scanner.statistics.accepted, elapsed.seconds)
 }
 
 if only == "all" || only == "scan" {

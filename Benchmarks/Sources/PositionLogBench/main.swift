@@ -37,7 +37,7 @@ func fix(_ i: Int) -> Location {
                     altitude: .meters(519.4 + Double(i % 100) / 10), ellipsoidalAltitude: .meters(566.9),
                     horizontalAccuracy: .meters(3.5), verticalAccuracy: .meters(6.5),
                     speed: Speed(metersPerSecond: 13.9), speedAccuracy: Speed(metersPerSecond: 0.3),
-                    course: Bearing(degrees: Double(i % 360)), courseAccuracy: 1.5, climb: 0.1,
+                    course: Bearing(degrees: Double(i % 360)), courseAccuracy: .degrees(1.5), climb: .metersPerSecond(0.1),
                     fixMode: .threeDimensional, fixQuality: .gps, satelliteCount: 9)
 }
 

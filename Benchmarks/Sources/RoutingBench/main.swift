@@ -9,8 +9,6 @@ import OSMImport
 import RoadNetwork
 import Routing
 
-func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
-
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
     sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((p / 100 * Double(sorted.count - 1)).rounded()))]
 }
@@ -39,7 +37,7 @@ case "extract" where args.count >= 3:
     for _ in 0..<3 {
         let start = clock.now
         result = try RoadGraphExtractor.extract(from: URL(fileURLWithPath: args[2]), profile: profile)
-        best = min(best, seconds(clock.now - start))
+        best = min(best, (clock.now - start).seconds)
     }
     if let g = result?.graph {
         print(String(format: "extract: %.3f s (best of 3), %d nodes, %d edges", best, g.nodeCount, g.edgeCount))
@@ -56,10 +54,10 @@ case "pairs" where args.count >= 5:
 case "route" where args.count >= 4:
     var start = clock.now
     let graph = try load(args[2])
-    let loadTime = seconds(clock.now - start)
+    let loadTime = (clock.now - start).seconds
     start = clock.now
     let router = Router(graph: graph)
-    let indexTime = seconds(clock.now - start)
+    let indexTime = (clock.now - start).seconds
     let pairs: [(Coordinate, Coordinate)] = try String(contentsOfFile: args[3], encoding: .utf8)
         .split(separator: "\n").compactMap { line in
             let f = line.split(separator: " ").compactMap { Double($0) }
@@ -75,7 +73,7 @@ case "route" where args.count >= 4:
         if let (s, t) = try? router.snaps(from: a, to: b, maxDistance: .kilometers(5)) {
             _ = router.largeComponentSnaps(sources: s, targets: t, from: a, to: b, maxDistance: .kilometers(5))
         }
-        snapping.append(seconds(clock.now - t0) * 1000)
+        snapping.append((clock.now - t0).seconds * 1000)
         let t1 = clock.now
         if let r = try? router.route(from: a, to: b, options: RouteOptions(), scratch: &scratch) {
             routed += 1
@@ -83,7 +81,7 @@ case "route" where args.count >= 4:
         } else {
             settledCounts.append(-1)
         }
-        latencies.append(seconds(clock.now - t1) * 1000)
+        latencies.append((clock.now - t1).seconds * 1000)
     }
     if ProcessInfo.processInfo.environment["ROUTING_BENCH_SLOWEST"] != nil {
         for i in latencies.indices.sorted(by: { latencies[$0] > latencies[$1] }).prefix(5) {
@@ -108,7 +106,7 @@ case "route" where args.count >= 4:
     var found = 0
     let t2 = clock.now
     for p in probes { found += router.index.edges(near: p, within: .meters(50)).count }
-    let perQuery = seconds(clock.now - t2) / Double(probes.count) * 1e6
+    let perQuery = (clock.now - t2).seconds / Double(probes.count) * 1e6
     print(String(format: "spatial index: edges within 50 m, %d queries, %.2f µs/query, %.1f candidates on average",
                  probes.count, perQuery, Double(found) / Double(probes.count)))
 default:

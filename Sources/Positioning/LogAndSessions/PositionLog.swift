@@ -16,19 +16,10 @@ import Darwin
 ///
 /// The file holds one `<trk>`; every run of the log (the first open and each reopen after a
 /// restart) is one `<trkseg>`, and `beginSegment()` starts another one, e.g. after a loss of
-/// position. Each point carries `time`, `ele` (height above mean sea level), `fix` and `sat`
-/// from GPX, and the `Location` fields GPX 1.1 lacks in a small extension in the namespace
-/// `PositionLog.extensionNamespace` (prefix `lk`), so `read(url:)` restores every field:
-///
-/// ```xml
-/// <trkpt lat="48.1" lon="11.5"><ele>520.5</ele><time>2026-09-21T08:00:00Z</time>
-///   <extensions><lk:acc>4.5</lk:acc><lk:speed>13.9</lk:speed><lk:course>87</lk:course></extensions>
-/// </trkpt>
-/// ```
-///
-/// Extension elements: `acc` / `vacc` (horizontal / vertical accuracy, m), `speed` (m/s),
-/// `sacc` (speed accuracy, m/s), `course` (degrees from true north), `cacc` (course accuracy,
-/// degrees), `climb` (m/s), `hae` (height above the WGS84 ellipsoid, m), `q` (GGA fix quality).
+/// position. Each point is GPXCodec's bridge of the fix, `GPXPoint(location:)`: `time`, `ele`,
+/// `fix` and `sat` from GPX and the `Location` fields GPX 1.1 lacks in LocationKit's point
+/// extension (namespace `GPXPoint.locationExtensionNamespace`, prefix `lk`), so `read(url:)`
+/// restores every field.
 ///
 /// **Durability.** Every `append` hands the point to the operating system with `write(2)`
 /// before it returns, so a process crash (`kill -9`) at any moment loses nothing that was
@@ -43,10 +34,6 @@ import Darwin
 /// than an actor, whose callers would have to `await` and could not log from synchronous code.
 /// One process at a time may write a file: the log holds an exclusive `flock(2)` on it.
 public final class PositionLog: Sendable {
-    /// The XML namespace of the LocationKit point extension.
-    public static let extensionNamespace = "urn:locationkit:gpx-log:1"
-    /// The prefix the log declares for `extensionNamespace`.
-    public static let extensionPrefix = "lk"
 
     /// When the log calls `fsync(2)`; `write(2)` happens after every point regardless.
     public enum SyncPolicy: Sendable, Hashable {
@@ -206,7 +193,7 @@ public final class PositionLog: Sendable {
                         try writer.beginSegment()
                         s.segmentOpen = true
                     }
-                    try writer.write(trackPoint: Self.point(from: location))
+                    try writer.write(trackPoint: GPXPoint(location: location))
                     newest = location.timestamp
                     count += 1
                 }
@@ -295,24 +282,31 @@ public final class PositionLog: Sendable {
 
     /// Reads a log back: every fix with all its fields, in file order (the points of every
     /// track), the number of `<trkseg>` elements read, and the damage that ended reading early
-    /// (a crash leaves `GPXError.Code.truncated`), or nil for a complete file.
+    /// (a crash leaves `GPXError.Code.truncated`), or nil for a complete file. A point without
+    /// a time gets the Unix epoch.
+    /// - Parameter accuracy: the accuracy of points that do not record one (`GPXAccuracyPolicy`).
     /// - Throws: `PositioningError.io` when the file cannot be opened.
     /// - Complexity: O(n) in the file size; memory O(fixes) (the file is streamed).
-    public static func read(url: URL) throws -> (locations: [Location], segments: Int, damage: GPXError?) {
+    public static func read(url: URL, accuracy: GPXAccuracyPolicy = .default) throws -> (locations: [Location], segments: Int, damage: GPXError?) {
         let fd: FileDescriptor
         do { fd = try FileDescriptor(opening: url.path) } catch { throw ioError(error, "cannot open \(url.path)") }
         defer { try? fd.close() }
         let reader = GPXStreamReader(source: FileSource(fd, path: url.path, fromOffset: 0))
-        var prefix = extensionPrefix
+        var prefix = GPXPoint.locationExtensionPrefix
         var locations: [Location] = []
         var segments = 0
         do {
             while let event = try reader.next() {
                 switch event {
                 case .header(let header):
-                    prefix = header.namespaces.first { $0.uri == extensionNamespace }?.prefix ?? extensionPrefix
+                    prefix = header.namespaces.first { $0.uri == GPXPoint.locationExtensionNamespace }?.prefix
+                        ?? GPXPoint.locationExtensionPrefix
                 case .segmentStart: segments += 1
-                case .trackPoint(let point): locations.append(location(from: point, extensionPrefix: prefix))
+                case .trackPoint(var point):
+                    point.time = point.time ?? Date(timeIntervalSince1970: 0)
+                    if let location = Location(gpxPoint: point, accuracy: accuracy, extensionPrefix: prefix) {
+                        locations.append(location)
+                    }
                 default: break
                 }
             }
@@ -322,103 +316,13 @@ public final class PositionLog: Sendable {
         return (locations, segments, nil)
     }
 
-    /// The GPX track point that carries `location` (see the type's documentation).
-    public static func point(from location: Location) -> GPXPoint {
-        var p = GPXPoint(coordinate: location.coordinate, elevation: location.altitude, time: location.timestamp)
-        switch location.fixMode {
-        case .noFix?: p.fix = GPXFix.none
-        case .twoDimensional?: p.fix = .twoDimensional
-        case .threeDimensional?: p.fix = .threeDimensional
-        case nil: break
-        }
-        p.satellites = location.satelliteCount
-        var xml = ""
-        func add(_ tag: String, _ value: Double?) {
-            guard let value, value.isFinite else { return }
-            // Integers without ".0"; others in Swift's shortest round-trip form.
-            let text = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
-            xml += "<\(extensionPrefix):\(tag)>\(text)</\(extensionPrefix):\(tag)>"
-        }
-        add("acc", location.horizontalAccuracy?.meters)
-        add("vacc", location.verticalAccuracy?.meters)
-        add("speed", location.speed?.metersPerSecond)
-        add("sacc", location.speedAccuracy?.metersPerSecond)
-        add("course", location.course?.degrees)
-        add("cacc", location.courseAccuracy)
-        add("climb", location.climb)
-        add("hae", location.ellipsoidalAltitude?.meters)
-        add("q", location.fixQuality.map { Double($0.rawValue) })
-        if !xml.isEmpty { p.extensions = GPXExtensions(xml: xml) }
-        return p
-    }
-
-    /// The fix a track point of a log describes; a point without a time gets the Unix epoch.
-    /// - Parameter extensionPrefix: the prefix the file binds to `extensionNamespace`.
-    public static func location(from point: GPXPoint, extensionPrefix: String = PositionLog.extensionPrefix) -> Location {
-        var location = Location(coordinate: point.coordinate, timestamp: point.time ?? Date(timeIntervalSince1970: 0),
-                                altitude: point.elevation, satelliteCount: point.satellites)
-        switch point.fix {
-        case .none?: location.fixMode = .noFix
-        case .twoDimensional?: location.fixMode = .twoDimensional
-        case .threeDimensional?, .dgps?, .pps?: location.fixMode = .threeDimensional
-        case nil: break
-        }
-        guard let xml = point.extensions?.xml else { return location }
-        forEachExtensionValue(in: xml, prefix: extensionPrefix) { tag, value in
-            switch tag {
-            case "acc": location.horizontalAccuracy = .meters(value)
-            case "vacc": location.verticalAccuracy = .meters(value)
-            case "speed": location.speed = Speed(metersPerSecond: value)
-            case "sacc": location.speedAccuracy = Speed(metersPerSecond: value)
-            case "course": location.course = Bearing(degrees: value)
-            case "cacc": location.courseAccuracy = value
-            case "climb": location.climb = value
-            case "hae": location.ellipsoidalAltitude = .meters(value)
-            case "q": location.fixQuality = Int(exactly: value).flatMap(FixQuality.init(rawValue:))
-            default: break
-            }
-        }
-        return location
-    }
-
-    /// Calls `body` with each numeric `<prefix:tag>value</prefix:tag>` element of an
-    /// extension's XML; other content is skipped.
-    /// - Complexity: O(n) in the length of the XML, one pass over its UTF-8.
-    private static func forEachExtensionValue(in xml: String, prefix: String, _ body: (String, Double) -> Void) {
-        var xml = xml
-        let open = Array("<\(prefix):".utf8)
-        xml.withUTF8 { b in
-            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
-            var i = 0
-            while i + open.count <= b.count {
-                guard b[i] == 0x3C, b[i..<(i + open.count)].elementsEqual(open) else { i += 1; continue }
-                var j = i + open.count
-                let tagStart = j
-                while j < b.count, b[j] != 0x3E { j += 1 } // ">"
-                guard j < b.count else { return }
-                let tagEnd = j
-                j += 1
-                i = j
-                guard tagEnd > tagStart, b[tagEnd - 1] != 0x2F else { continue } // not `<lk:x/>`
-                var valueStart = j
-                while j < b.count, b[j] != 0x3C { j += 1 } // "<"
-                var valueEnd = j
-                while valueStart < valueEnd, isSpace(b[valueStart]) { valueStart += 1 }
-                while valueEnd > valueStart, isSpace(b[valueEnd - 1]) { valueEnd -= 1 }
-                let text = String(decoding: UnsafeBufferPointer(rebasing: b[valueStart..<valueEnd]), as: UTF8.self)
-                if let value = Double(text) {
-                    body(String(decoding: UnsafeBufferPointer(rebasing: b[tagStart..<tagEnd]), as: UTF8.self), value)
-                }
-                i = j
-            }
-        }
-    }
-
     // MARK: - Files
 
     private static func header(creator: String, namespaces: [GPXNamespace]) -> GPXHeader {
-        var namespaces = namespaces.filter { $0.uri != extensionNamespace && $0.prefix != extensionPrefix }
-        namespaces.append(GPXNamespace(prefix: extensionPrefix, uri: extensionNamespace))
+        var namespaces = namespaces.filter {
+            $0.uri != GPXPoint.locationExtensionNamespace && $0.prefix != GPXPoint.locationExtensionPrefix
+        }
+        namespaces.append(GPXNamespace(prefix: GPXPoint.locationExtensionPrefix, uri: GPXPoint.locationExtensionNamespace))
         return GPXHeader(version: .v1_1, creator: creator, namespaces: namespaces)
     }
 

@@ -59,11 +59,3 @@ public struct LiveConfiguration: Sendable, Hashable {
         return c
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a Double.
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) * 1e-18
-    }
-}

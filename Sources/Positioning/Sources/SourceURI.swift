@@ -12,7 +12,7 @@ import TrackFiltering
 /// | `nmea:///dev/ttyUSB0?baud=9600` | `NMEASource`, serial device (default 9600 baud) |
 /// | `nmea+tcp://host:port` | `NMEASource`, TCP |
 /// | `nmea:file.nmea`, `nmea:-` | `NMEASource`, a file or standard input (`speed=` paces a replay) |
-/// | `gpx:track.gpx?speed=10&accuracy=10` | `LocationReplaySource` over the file's track points (`speed=max` as fast as possible, default real time; `accuracy` m for points without one, default 10) |
+/// | `gpx:track.gpx?speed=10&accuracy=10` | `LocationReplaySource` over the file's track points (`speed=max` as fast as possible, default real time; `accuracy` m for points with neither accuracy nor HDOP, default 10: `GPXAccuracyPolicy`) |
 /// | `route:line.geojson?speed=13.9&interval=1&noise=3` | `RouteSimulationSource` (m/s, s, σ m) |
 /// | `device:` | the default device source (`DeviceSource`) |
 public enum PositionSourceURI {
@@ -42,6 +42,13 @@ public enum PositionSourceURI {
                 throw PositioningError(.invalidConfiguration, "'\(key)=\(text)' in '\(uri)' is not a positive number")
             }
             return v
+        }
+        func duration(_ key: String, default value: Double) throws(PositioningError) -> Duration {
+            let seconds = try number(key, default: value)
+            guard let d = Duration(seconds: seconds) else {
+                throw PositioningError(.invalidConfiguration, "'\(key)=\(seconds)' in '\(uri)' is too long a duration")
+            }
+            return d
         }
         func pacing(default value: ReplayPacing?) throws(PositioningError) -> ReplayPacing? {
             guard let text = query["speed"] else { return value }
@@ -73,22 +80,17 @@ public enum PositionSourceURI {
             guard !rest.isEmpty else { throw PositioningError(.invalidConfiguration, "'\(uri)' names no file") }
             return NMEASource(rest == "-" ? .standardInput : .file(rest), pacing: try pacing(default: nil), clock: clock)
         case "gpx":
+            // Plain GPX has no accuracy field (our logs carry lk:acc): HDOP stands in, else an
+            // assumed accuracy, so the accuracy rules of the track filter have something to judge.
+            let accuracy = GPXAccuracyPolicy(assumed: .meters(try number("accuracy", default: 10)))
             let read: (locations: [Location], segments: Int, damage: GPXError?)
-            do { read = try PositionLog.read(url: URL(fileURLWithPath: rest)) } catch {
+            do { read = try PositionLog.read(url: URL(fileURLWithPath: rest), accuracy: accuracy) } catch {
                 throw error as? PositioningError ?? PositioningError(.io, "cannot read \(rest)", underlying: error)
             }
             if read.locations.isEmpty, let damage = read.damage {
                 throw PositioningError(.io, "\(rest) holds no readable track point", underlying: damage)
             }
-            // Plain GPX has no accuracy field (our logs carry lk:acc): an assumed one stands in, so
-            // the accuracy rules of the track filter have something to judge.
-            let assumed = Distance.meters(try number("accuracy", default: 10))
-            let locations = read.locations.map { l -> Location in
-                var l = l
-                if l.horizontalAccuracy == nil { l.horizontalAccuracy = assumed }
-                return l
-            }
-            return try LocationReplaySource(locations: locations, pacing: try pacing(default: .realTime) ?? .realTime,
+            return try LocationReplaySource(locations: read.locations, pacing: try pacing(default: .realTime) ?? .realTime,
                                        clock: clock, name: uri)
         case "route":
             let data: Data
@@ -101,7 +103,7 @@ public enum PositionSourceURI {
             }
             let sigma = query["noise"] == nil ? nil : try number("noise", default: 3)
             return try RouteSimulationSource(geoJSON: geoJSON, movementSpeed: .metersPerSecond(try number("speed", default: 13.9)),
-                                             updateInterval: .seconds(try number("interval", default: 1)),
+                                             updateInterval: try duration("interval", default: 1),
                                              noise: sigma.map { RouteSimulationSource.Noise(sigma: .meters($0)) },
                                              pacing: query["pacing"] == "max" ? .asFastAsPossible : .realTime,
                                              startDate: startDate, clock: clock)

@@ -163,10 +163,10 @@ public struct GNSSErrorModel: Hashable, Sendable {
         let speed = truth.speeds[k]
         let reported = max(0, speed + speedSigma * rng.gaussian())
         var course: Bearing?
-        var courseAccuracy: Double?
+        var courseAccuracy: Angle?
         if speed > 0.5 {
             course = Bearing(degrees: truth.courses[k] + courseSigma * rng.gaussian())
-            courseAccuracy = 2 * courseSigma
+            courseAccuracy = .degrees(2 * courseSigma)
         }
         return Location(
             coordinate: truth.frame.coordinate(east: p.x, north: p.y), timestamp: truth.times[k],

@@ -26,7 +26,7 @@ public enum PykalmanCSV {
             let p = truth.frame.point(for: fix.coordinate)
             text += "\(fix.timestamp.timeIntervalSince(t0)),\(p.east),\(p.north),\(cell(fix.horizontalAccuracy?.meters)),"
                 + "\(cell(fix.speed?.metersPerSecond)),\(cell(fix.speedAccuracy?.metersPerSecond)),"
-                + "\(cell(fix.course?.degrees)),\(cell(fix.courseAccuracy))\n"
+                + "\(cell(fix.course?.degrees)),\(cell(fix.courseAccuracy?.degrees))\n"
         }
         return text
     }

@@ -1,3 +1,4 @@
+import GeoCore
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
