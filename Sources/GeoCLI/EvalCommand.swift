@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoCore
 import GPXCodec
+import SystemIO
 import TrackFiltering
 
 /// `geo eval`: evaluation harnesses.
@@ -119,11 +120,12 @@ struct EvalFilters: ParsableCommand {
         var referenceTrack: [Location]?
         if let reference {
             let url = URL(fileURLWithPath: reference).appendingPathComponent("\(file).pykalman.csv")
-            guard let data = FileManager.default.contents(atPath: url.path) else {
-                throw TrackCommandError("cannot read \(url.path); run scripts/eval/pykalman_rts.py first")
+            let bytes: [UInt8]
+            do { bytes = try FileDescriptor.readContents(of: url.path) } catch {
+                throw TrackCommandError("cannot read \(url.path) (\(error)); run scripts/eval/pykalman_rts.py first")
             }
             do {
-                referenceTrack = try PykalmanCSV.smoothed(String(decoding: data, as: UTF8.self), truth: truth)
+                referenceTrack = try PykalmanCSV.smoothed(String(decoding: bytes, as: UTF8.self), truth: truth)
             } catch {
                 throw TrackCommandError("\(url.path): \(error.message)")
             }
@@ -133,7 +135,7 @@ struct EvalFilters: ParsableCommand {
             let url = URL(fileURLWithPath: export).appendingPathComponent("\(file).input.csv")
             let text = PykalmanCSV.input(run.accepted, truth: truth, parameters: configuration.kalman ?? KalmanParameters())
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
+            try AtomicFileReplacement.write(Array(text.utf8), to: url.path)
         }
         return run
     }

@@ -67,10 +67,11 @@ struct RouteCommand: ParsableCommand {
         }
     }
 
-    /// Memory-maps and decodes a graph file.
+    /// Reads and decodes a graph file (decoding copies every column, so mapping the file would
+    /// save nothing).
     static func loadGraph(path: String) throws -> RoadGraph {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        let result: Result<RoadGraph, RoadNetworkError> = data.withUnsafeBytes { buffer in
+        let bytes = try FileDescriptor.readContents(of: path)
+        let result: Result<RoadGraph, RoadNetworkError> = bytes.withUnsafeBytes { buffer in
             do throws(RoadNetworkError) { return .success(try RoadGraph(serialized: buffer)) } catch { return .failure(error) }
         }
         do { return try result.get() } catch {

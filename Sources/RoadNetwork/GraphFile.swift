@@ -152,8 +152,7 @@ extension RoadGraph {
         return out
     }
 
-    /// Decodes a graph file, for example bytes memory-mapped with
-    /// `Data(contentsOf:options: .alwaysMapped)`.
+    /// Decodes a graph file's bytes.
     /// - Throws: `RoadNetworkError` with `.badMagic`, `.unsupportedVersion`, `.truncated`,
     ///   `.checksumMismatch` or `.corrupt`, and the byte offset where it was detected.
     /// - Complexity: O(file size): one checksum pass and one copy per column.

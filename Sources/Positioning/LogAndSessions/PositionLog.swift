@@ -372,12 +372,10 @@ public final class PositionLog: Sendable {
             guard survey.points > 0 else {
                 throw PositioningError(.io, "\(path) is not a GPX position log (\(damage)); left untouched")
             }
-            do {
-                let copy = URL(fileURLWithPath: path + ".damaged")
-                try? FileManager.default.removeItem(at: copy)
-                try FileManager.default.copyItem(at: URL(fileURLWithPath: path), to: copy)
+            do throws(SystemIOError) {
+                try AtomicFileReplacement.write(try source.read(count: Int(size), atOffset: 0), to: path + ".damaged")
             } catch {
-                throw PositioningError(.io, "cannot keep a copy of the damaged log \(path)", underlying: error)
+                throw ioError(error, "cannot keep a copy of the damaged log \(path)")
             }
         }
         let replacement: AtomicFileReplacement

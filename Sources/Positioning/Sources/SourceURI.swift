@@ -2,6 +2,7 @@ public import Foundation
 import GeoCore
 import GPXCodec
 import NMEACodec
+import SystemIO
 import TrackFiltering
 
 /// Position sources named by URI, for configuration files and the `geo track` command.
@@ -93,12 +94,12 @@ public enum PositionSourceURI {
             return try LocationReplaySource(locations: read.locations, pacing: try pacing(default: .realTime) ?? .realTime,
                                        clock: clock, name: uri)
         case "route":
-            let data: Data
-            do { data = try Data(contentsOf: URL(fileURLWithPath: rest)) } catch {
+            let bytes: [UInt8]
+            do { bytes = try FileDescriptor.readContents(of: rest) } catch {
                 throw PositioningError(.io, "cannot read \(rest)", underlying: error)
             }
             let geoJSON: GeoJSON
-            do { geoJSON = try GeoJSON(data: data) } catch {
+            do { geoJSON = try GeoJSON(data: Data(bytes)) } catch {
                 throw PositioningError(.invalidConfiguration, "\(rest): \(error.message)", underlying: error)
             }
             let sigma = query["noise"] == nil ? nil : try number("noise", default: 3)
