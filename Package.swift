@@ -57,13 +57,13 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The one XML tokenizer: a byte-level streaming pull scanner, shared by GPX and OSM XML.
-        .target(name: "XMLStreaming", swiftSettings: strictSettings),
+        .target(name: "XMLStreaming", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
         // The compression module (DESIGN.md §2): zlib inflate / deflate and gzip over the system
         // library, for PBF blobs, .osm.gz and the map modules' PNG, MVT and PMTiles. Not named
         // `Compression`: that is Apple's framework on Darwin, and `import Compression` would be
         // ambiguous there.
-        .target(name: "ZlibCompression", dependencies: ["CZlib"], swiftSettings: strictSettings),
+        .target(name: "ZlibCompression", dependencies: ["GeoCore", "CZlib"], swiftSettings: strictSettings),
 
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
         .target(name: "GPXCodec", dependencies: ["GeoCore", "XMLStreaming"], swiftSettings: strictSettings),
@@ -72,7 +72,7 @@ let package = Package(
         // a buffered writer, TCP and serial endpoints, atomic file replacement; every descriptor
         // close-on-exec. Depends on GPXCodec only for the byte-source and byte-sink protocols
         // its file types conform to (as NIOPosix implements NIOCore's abstractions).
-        .target(name: "SystemIO", dependencies: ["GPXCodec"], swiftSettings: strictSettings),
+        .target(name: "SystemIO", dependencies: ["GeoCore", "GPXCodec"], swiftSettings: strictSettings),
 
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
         .target(

@@ -1,3 +1,5 @@
+public import GeoCore
+
 /// The one error type of GPXCodec (STYLE.md §3.7): a growable `Code`, a message, and where
 /// in the input it happened.
 ///
@@ -5,43 +7,8 @@
 /// of the line. `offset` is the 0-based byte offset from the start of the input (a byte-order
 /// mark counts).
 public struct GPXError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong; a struct over a private enum so new cases do not break clients.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable {
-            case truncated, malformedXML, notGPX, missingAttribute, invalidValue, unsupportedEncoding, io
-        }
-        private let value: Value
-        private init(_ value: Value) { self.value = value }
-
-        /// The input ends before the document does (a cut-off or crashed writer's file).
-        /// The location is where the damage starts: the first byte whose content could not be
-        /// recovered (the start of the unfinished point or tag), or the end of the input.
-        public static let truncated = Code(.truncated)
-        /// The bytes are not well-formed XML (mismatched tags, bad entity, stray `<`, …).
-        public static let malformedXML = Code(.malformedXML)
-        /// Well-formed XML whose root element is not `<gpx>`.
-        public static let notGPX = Code(.notGPX)
-        /// A required attribute (`lat`, `lon`, `href`, …) is absent.
-        public static let missingAttribute = Code(.missingAttribute)
-        /// A number, time, coordinate or enumeration value that cannot be read.
-        public static let invalidValue = Code(.invalidValue)
-        /// A byte-order mark or declaration naming an encoding other than UTF-8 / ASCII.
-        public static let unsupportedEncoding = Code(.unsupportedEncoding)
-        /// The byte source failed; `underlying` holds its error.
-        public static let io = Code(.io)
-
-        public var description: String {
-            switch value {
-            case .truncated: "truncated"
-            case .malformedXML: "malformed XML"
-            case .notGPX: "not GPX"
-            case .missingAttribute: "missing attribute"
-            case .invalidValue: "invalid value"
-            case .unsupportedEncoding: "unsupported encoding"
-            case .io: "I/O error"
-            }
-        }
-    }
+    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
+    public typealias Code = ErrorCode<GPXError>
 
     public var code: Code
     public var message: String
@@ -64,4 +31,23 @@ public struct GPXError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(line):\(column): \(code): \(message)" }
+}
+
+extension ErrorCode where Domain == GPXError {
+    /// The input ends before the document does (a cut-off or crashed writer's file).
+    /// The location is where the damage starts: the first byte whose content could not be
+    /// recovered (the start of the unfinished point or tag), or the end of the input.
+    public static var truncated: Self { Self("truncated") }
+    /// The bytes are not well-formed XML (mismatched tags, bad entity, stray `<`, …).
+    public static var malformedXML: Self { Self("malformed XML") }
+    /// Well-formed XML whose root element is not `<gpx>`.
+    public static var notGPX: Self { Self("not GPX") }
+    /// A required attribute (`lat`, `lon`, `href`, …) is absent.
+    public static var missingAttribute: Self { Self("missing attribute") }
+    /// A number, time, coordinate or enumeration value that cannot be read.
+    public static var invalidValue: Self { Self("invalid value") }
+    /// A byte-order mark or declaration naming an encoding other than UTF-8 / ASCII.
+    public static var unsupportedEncoding: Self { Self("unsupported encoding") }
+    /// The byte source failed; `underlying` holds its error.
+    public static var io: Self { Self("I/O error") }
 }

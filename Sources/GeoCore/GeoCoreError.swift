@@ -1,34 +1,7 @@
 /// The one error type of GeoCore (STYLE.md §3.7): a growable `Code`, a human message.
 public struct GeoCoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong; a struct over a private enum so new cases do not break clients.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable {
-            case invalidLatitude, invalidLongitude, notANumber, invalidGeoJSON, invalidArgument
-        }
-        private let value: Value
-        private init(_ value: Value) { self.value = value }
-
-        /// A latitude outside [-90, 90] degrees.
-        public static let invalidLatitude = Code(.invalidLatitude)
-        /// A longitude that is infinite.
-        public static let invalidLongitude = Code(.invalidLongitude)
-        /// A NaN where a number is required.
-        public static let notANumber = Code(.notANumber)
-        /// GeoJSON that does not follow RFC 7946.
-        public static let invalidGeoJSON = Code(.invalidGeoJSON)
-        /// Any other argument outside its domain (zoom level, tile index, …).
-        public static let invalidArgument = Code(.invalidArgument)
-
-        public var description: String {
-            switch value {
-            case .invalidLatitude: "invalid latitude"
-            case .invalidLongitude: "invalid longitude"
-            case .notANumber: "not a number"
-            case .invalidGeoJSON: "invalid GeoJSON"
-            case .invalidArgument: "invalid argument"
-            }
-        }
-    }
+    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
+    public typealias Code = ErrorCode<GeoCoreError>
 
     public var code: Code
     public var message: String
@@ -39,4 +12,17 @@ public struct GeoCoreError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(code): \(message)" }
+}
+
+extension ErrorCode where Domain == GeoCoreError {
+    /// A latitude outside [-90, 90] degrees.
+    public static var invalidLatitude: Self { Self("invalid latitude") }
+    /// A longitude that is infinite.
+    public static var invalidLongitude: Self { Self("invalid longitude") }
+    /// A NaN where a number is required.
+    public static var notANumber: Self { Self("not a number") }
+    /// GeoJSON that does not follow RFC 7946.
+    public static var invalidGeoJSON: Self { Self("invalid GeoJSON") }
+    /// Any other argument outside its domain (zoom level, tile index, …).
+    public static var invalidArgument: Self { Self("invalid argument") }
 }

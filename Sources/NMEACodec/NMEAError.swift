@@ -1,42 +1,10 @@
+public import GeoCore
+
 /// The one error type of NMEACodec (STYLE.md §3.7): a growable `Code`, a message, and where
 /// in the input the problem is.
 public struct NMEAError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong; a struct over a private enum so new cases do not break clients.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable {
-            case badChecksum, missingChecksum, malformedSentence
-            case overlongLine, binaryNoise, invalidJSON, invalidLocation
-        }
-        private let value: Value
-        private init(_ value: Value) { self.value = value }
-
-        /// The `*HH` checksum does not match the XOR of the sentence body.
-        public static let badChecksum = Code(.badChecksum)
-        /// The sentence has no `*HH` checksum and the caller did not opt in to accept that.
-        public static let missingChecksum = Code(.missingChecksum)
-        /// A field is missing or does not parse (wrong field count, bad number, bad time).
-        public static let malformedSentence = Code(.malformedSentence)
-        /// A line longer than the scanner's bound; it is dropped up to the next line end.
-        public static let overlongLine = Code(.overlongLine)
-        /// A non-printable byte inside a sentence; the sentence is dropped.
-        public static let binaryNoise = Code(.binaryNoise)
-        /// A gpsd JSON object that does not follow the gpsd protocol.
-        public static let invalidJSON = Code(.invalidJSON)
-        /// A `Location` that cannot be encoded (for example a NaN field).
-        public static let invalidLocation = Code(.invalidLocation)
-
-        public var description: String {
-            switch value {
-            case .badChecksum: "bad checksum"
-            case .missingChecksum: "missing checksum"
-            case .malformedSentence: "malformed sentence"
-            case .overlongLine: "overlong line"
-            case .binaryNoise: "binary noise"
-            case .invalidJSON: "invalid gpsd JSON"
-            case .invalidLocation: "invalid location"
-            }
-        }
-    }
+    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
+    public typealias Code = ErrorCode<NMEAError>
 
     public var code: Code
     public var message: String
@@ -60,4 +28,21 @@ public struct NMEAError: Error, Hashable, Sendable, CustomStringConvertible {
         if let line { s += " (line \(line)" + (column.map { ", column \($0)" } ?? "") + ")" }
         return s
     }
+}
+
+extension ErrorCode where Domain == NMEAError {
+    /// The `*HH` checksum does not match the XOR of the sentence body.
+    public static var badChecksum: Self { Self("bad checksum") }
+    /// The sentence has no `*HH` checksum and the caller did not opt in to accept that.
+    public static var missingChecksum: Self { Self("missing checksum") }
+    /// A field is missing or does not parse (wrong field count, bad number, bad time).
+    public static var malformedSentence: Self { Self("malformed sentence") }
+    /// A line longer than the scanner's bound; it is dropped up to the next line end.
+    public static var overlongLine: Self { Self("overlong line") }
+    /// A non-printable byte inside a sentence; the sentence is dropped.
+    public static var binaryNoise: Self { Self("binary noise") }
+    /// A gpsd JSON object that does not follow the gpsd protocol.
+    public static var invalidJSON: Self { Self("invalid gpsd JSON") }
+    /// A `Location` that cannot be encoded (for example a NaN field).
+    public static var invalidLocation: Self { Self("invalid location") }
 }

@@ -1,3 +1,5 @@
+public import GeoCore
+
 /// The one error type of OSMImport (STYLE.md §3.7): a growable `Code`, a message, and where
 /// in the input it happened.
 ///
@@ -5,41 +7,8 @@
 /// (the 4-byte length that precedes its `BlobHeader`); for XML it is the byte offset in the
 /// (decompressed) text, with `line` and `column` (1-based) as well.
 public struct OSMError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong; a struct over a private enum so new cases do not break clients.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable {
-            case io, truncated, corrupted, unsupportedCompression, unsupportedFeature, invalidXML, invalidArgument
-        }
-        private let value: Value
-        private init(_ value: Value) { self.value = value }
-
-        /// The file could not be opened, read or written.
-        public static let io = Code(.io)
-        /// The input ends inside a block (a cut download).
-        public static let truncated = Code(.truncated)
-        /// A block does not decode: bad protobuf, bad zlib stream, an index out of range.
-        public static let corrupted = Code(.corrupted)
-        /// A blob compressed with something other than zlib (lzma, lz4, zstd, bzip2).
-        public static let unsupportedCompression = Code(.unsupportedCompression)
-        /// The header lists a required feature this reader does not implement.
-        public static let unsupportedFeature = Code(.unsupportedFeature)
-        /// OSM XML that is not well formed or not OSM.
-        public static let invalidXML = Code(.invalidXML)
-        /// A value handed to the writer that cannot be encoded.
-        public static let invalidArgument = Code(.invalidArgument)
-
-        public var description: String {
-            switch value {
-            case .io: "I/O error"
-            case .truncated: "truncated input"
-            case .corrupted: "corrupted block"
-            case .unsupportedCompression: "unsupported compression"
-            case .unsupportedFeature: "unsupported feature"
-            case .invalidXML: "invalid OSM XML"
-            case .invalidArgument: "invalid argument"
-            }
-        }
-    }
+    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
+    public typealias Code = ErrorCode<OSMError>
 
     public var code: Code
     public var message: String
@@ -64,4 +33,21 @@ public struct OSMError: Error, Hashable, Sendable, CustomStringConvertible {
         if let offset { s += " at byte offset \(offset)" }
         return s
     }
+}
+
+extension ErrorCode where Domain == OSMError {
+    /// The file could not be opened, read or written.
+    public static var io: Self { Self("I/O error") }
+    /// The input ends inside a block (a cut download).
+    public static var truncated: Self { Self("truncated input") }
+    /// A block does not decode: bad protobuf, bad zlib stream, an index out of range.
+    public static var corrupted: Self { Self("corrupted block") }
+    /// A blob compressed with something other than zlib (lzma, lz4, zstd, bzip2).
+    public static var unsupportedCompression: Self { Self("unsupported compression") }
+    /// The header lists a required feature this reader does not implement.
+    public static var unsupportedFeature: Self { Self("unsupported feature") }
+    /// OSM XML that is not well formed or not OSM.
+    public static var invalidXML: Self { Self("invalid OSM XML") }
+    /// A value handed to the writer that cannot be encoded.
+    public static var invalidArgument: Self { Self("invalid argument") }
 }

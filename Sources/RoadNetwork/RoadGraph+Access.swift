@@ -4,43 +4,47 @@ public import GeoCore
 // are `@inlinable` over `@usableFromInline package` columns, so the router's hot loop in
 // another module compiles to the same loads as direct column reads.
 
+/// A strong id over `UInt32` for one kind of graph element (OSRM's strong typedefs): a node id
+/// cannot be passed where an edge id is expected. Ids are positions in `0 ..< count` and step
+/// like integers, so `graph.nodes`, `graph.edges` and `graph.segments` are plain ranges.
+public protocol RoadGraphID: Hashable, Strideable, Sendable, CustomStringConvertible where Stride == Int {
+    /// The position in storage.
+    var rawValue: UInt32 { get }
+    init(_ rawValue: UInt32)
+    /// Printed before the number: "n", "e", "s".
+    static var prefix: String { get }
+}
+
+extension RoadGraphID {
+    /// The position in `0 ..< count`.
+    @inlinable public var index: Int { Int(rawValue) }
+    @inlinable public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    @inlinable public func distance(to other: Self) -> Int { Int(other.rawValue) - Int(rawValue) }
+    @inlinable public func advanced(by n: Int) -> Self { Self(UInt32(Int(rawValue) + n)) }
+    public var description: String { Self.prefix + String(rawValue) }
+}
+
 extension RoadGraph {
-    /// A node (intersection, dead end, barrier or restriction via point): a strong type over
-    /// `UInt32`, as OSRM's `NodeID` strong typedef.
-    public struct NodeID: Hashable, Strideable, Sendable, CustomStringConvertible {
+    /// A node (intersection, dead end, barrier or restriction via point).
+    public struct NodeID: RoadGraphID {
         public let rawValue: UInt32
         @inlinable public init(_ rawValue: UInt32) { self.rawValue = rawValue }
-        /// The position in `0 ..< nodeCount`.
-        @inlinable public var index: Int { Int(rawValue) }
-        @inlinable public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-        @inlinable public func distance(to other: Self) -> Int { Int(other.rawValue) - Int(rawValue) }
-        @inlinable public func advanced(by n: Int) -> Self { Self(UInt32(Int(rawValue) + n)) }
-        public var description: String { "n\(rawValue)" }
+        public static var prefix: String { "n" }
     }
 
     /// A directed edge: one direction of travel along one segment.
-    public struct EdgeID: Hashable, Strideable, Sendable, CustomStringConvertible {
+    public struct EdgeID: RoadGraphID {
         public let rawValue: UInt32
         @inlinable public init(_ rawValue: UInt32) { self.rawValue = rawValue }
-        /// The position in `0 ..< edgeCount`.
-        @inlinable public var index: Int { Int(rawValue) }
-        @inlinable public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-        @inlinable public func distance(to other: Self) -> Int { Int(other.rawValue) - Int(rawValue) }
-        @inlinable public func advanced(by n: Int) -> Self { Self(UInt32(Int(rawValue) + n)) }
-        public var description: String { "e\(rawValue)" }
+        public static var prefix: String { "e" }
     }
 
     /// An undirected road segment between two nodes, with its shape points, length, way,
     /// name and class; one or two directed edges run along it.
-    public struct SegmentID: Hashable, Strideable, Sendable, CustomStringConvertible {
+    public struct SegmentID: RoadGraphID {
         public let rawValue: UInt32
         @inlinable public init(_ rawValue: UInt32) { self.rawValue = rawValue }
-        /// The position in `0 ..< segmentCount`.
-        @inlinable public var index: Int { Int(rawValue) }
-        @inlinable public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-        @inlinable public func distance(to other: Self) -> Int { Int(other.rawValue) - Int(rawValue) }
-        @inlinable public func advanced(by n: Int) -> Self { Self(UInt32(Int(rawValue) + n)) }
-        public var description: String { "s\(rawValue)" }
+        public static var prefix: String { "s" }
     }
 
     /// The edges arriving at one node, in storage order; no allocation.

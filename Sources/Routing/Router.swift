@@ -4,26 +4,8 @@ import HeapModule
 
 /// The one error type of Routing (STYLE.md §3.7).
 public struct RouteError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable { case noRoute, noNearbyRoad, invalidOptions }
-        private let value: Value
-        private init(_ value: Value) { self.value = value }
-
-        /// Start and end snapped, but no allowed path connects them.
-        public static let noRoute = Code(.noRoute)
-        /// No routable edge lies within the snapping distance of an end point.
-        public static let noNearbyRoad = Code(.noNearbyRoad)
-        /// `RouteOptions.validate()` failed.
-        public static let invalidOptions = Code(.invalidOptions)
-
-        public var description: String {
-            switch value {
-            case .noRoute: "no route"
-            case .noNearbyRoad: "no nearby road"
-            case .invalidOptions: "invalid options"
-            }
-        }
-    }
+    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
+    public typealias Code = ErrorCode<RouteError>
 
     public var code: Code
     public var message: String
@@ -34,6 +16,15 @@ public struct RouteError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(code): \(message)" }
+}
+
+extension ErrorCode where Domain == RouteError {
+    /// Start and end snapped, but no allowed path connects them.
+    public static var noRoute: Self { Self("no route") }
+    /// No routable edge lies within the snapping distance of an end point.
+    public static var noNearbyRoad: Self { Self("no nearby road") }
+    /// `RouteOptions.validate()` failed.
+    public static var invalidOptions: Self { Self("invalid options") }
 }
 
 /// What a route optimises and how far end points may be from a road.

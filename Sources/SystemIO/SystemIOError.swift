@@ -1,3 +1,4 @@
+public import GeoCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,69 +10,8 @@ import Darwin
 /// The one error type of SystemIO (STYLE.md §3.7): a failed system call with its `errno` and
 /// the path or address it was about.
 public struct SystemIOError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong; a struct over a private enum so new cases do not break clients
-    /// (NIO's `FileSystemError.Code`).
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable {
-            case notFound, permissionDenied, alreadyExists, noSpace, brokenPipe, ioFailure
-            case connectionFailed, busy, invalidArgument, other
-        }
-        private let value: Value
-        private init(_ value: Value) { self.value = value }
-
-        /// No such file, directory or host (`ENOENT`, `ENOTDIR`, a name that does not resolve).
-        public static let notFound = Code(.notFound)
-        /// Not allowed (`EACCES`, `EPERM`, `EROFS`).
-        public static let permissionDenied = Code(.permissionDenied)
-        /// The file exists and was to be created new (`EEXIST`).
-        public static let alreadyExists = Code(.alreadyExists)
-        /// The device or quota is full (`ENOSPC`, `EDQUOT`).
-        public static let noSpace = Code(.noSpace)
-        /// The reading end of a pipe or socket is gone (`EPIPE`).
-        public static let brokenPipe = Code(.brokenPipe)
-        /// A low-level I/O error (`EIO`).
-        public static let ioFailure = Code(.ioFailure)
-        /// A TCP connection could not be made or was reset (`ECONNREFUSED`, `ETIMEDOUT`,
-        /// `ECONNRESET`, unreachable networks).
-        public static let connectionFailed = Code(.connectionFailed)
-        /// In use: a lock held elsewhere (`EWOULDBLOCK`), an address taken (`EADDRINUSE`), `EBUSY`.
-        public static let busy = Code(.busy)
-        /// A bad parameter (`EINVAL`, an unsupported baud rate).
-        public static let invalidArgument = Code(.invalidArgument)
-        /// Any other `errno`.
-        public static let other = Code(.other)
-
-        /// The code for a POSIX `errno` value.
-        public init(errno: Int32) {
-            switch errno {
-            case ENOENT, ENOTDIR: self = .notFound
-            case EACCES, EPERM, EROFS: self = .permissionDenied
-            case EEXIST: self = .alreadyExists
-            case ENOSPC, EDQUOT: self = .noSpace
-            case EPIPE: self = .brokenPipe
-            case EIO: self = .ioFailure
-            case ECONNREFUSED, ECONNRESET, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL: self = .connectionFailed
-            case EWOULDBLOCK, EADDRINUSE, EBUSY: self = .busy
-            case EINVAL: self = .invalidArgument
-            default: self = .other
-            }
-        }
-
-        public var description: String {
-            switch value {
-            case .notFound: "not found"
-            case .permissionDenied: "permission denied"
-            case .alreadyExists: "already exists"
-            case .noSpace: "no space left"
-            case .brokenPipe: "broken pipe"
-            case .ioFailure: "I/O failure"
-            case .connectionFailed: "connection failed"
-            case .busy: "busy"
-            case .invalidArgument: "invalid argument"
-            case .other: "system error"
-            }
-        }
-    }
+    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
+    public typealias Code = ErrorCode<SystemIOError>
 
     public var code: Code
     /// What was being done, e.g. "cannot open".
@@ -111,6 +51,46 @@ public struct SystemIOError: Error, Sendable, CustomStringConvertible {
         if let path { text += " \(path)" }
         if errno != 0 { text += ": " + String(cString: strerror(errno)) }
         return text
+    }
+}
+
+extension ErrorCode where Domain == SystemIOError {
+    /// No such file, directory or host (`ENOENT`, `ENOTDIR`, a name that does not resolve).
+    public static var notFound: Self { Self("not found") }
+    /// Not allowed (`EACCES`, `EPERM`, `EROFS`).
+    public static var permissionDenied: Self { Self("permission denied") }
+    /// The file exists and was to be created new (`EEXIST`).
+    public static var alreadyExists: Self { Self("already exists") }
+    /// The device or quota is full (`ENOSPC`, `EDQUOT`).
+    public static var noSpace: Self { Self("no space left") }
+    /// The reading end of a pipe or socket is gone (`EPIPE`).
+    public static var brokenPipe: Self { Self("broken pipe") }
+    /// A low-level I/O error (`EIO`).
+    public static var ioFailure: Self { Self("I/O failure") }
+    /// A TCP connection could not be made or was reset (`ECONNREFUSED`, `ETIMEDOUT`,
+    /// `ECONNRESET`, unreachable networks).
+    public static var connectionFailed: Self { Self("connection failed") }
+    /// In use: a lock held elsewhere (`EWOULDBLOCK`), an address taken (`EADDRINUSE`), `EBUSY`.
+    public static var busy: Self { Self("busy") }
+    /// A bad parameter (`EINVAL`, an unsupported baud rate).
+    public static var invalidArgument: Self { Self("invalid argument") }
+    /// Any other `errno`.
+    public static var other: Self { Self("system error") }
+
+    /// The code of a failed system call's `errno`.
+    public init(errno: Int32) {
+        switch errno {
+        case ENOENT, ENOTDIR: self = .notFound
+        case EACCES, EPERM, EROFS: self = .permissionDenied
+        case EEXIST: self = .alreadyExists
+        case ENOSPC, EDQUOT: self = .noSpace
+        case EPIPE: self = .brokenPipe
+        case EIO: self = .ioFailure
+        case ECONNREFUSED, ECONNRESET, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL: self = .connectionFailed
+        case EWOULDBLOCK, EADDRINUSE, EBUSY: self = .busy
+        case EINVAL: self = .invalidArgument
+        default: self = .other
+        }
     }
 }
 

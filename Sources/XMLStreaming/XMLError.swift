@@ -1,31 +1,13 @@
+public import GeoCore
+
 /// The one error type of XMLStreaming (STYLE.md §3.7): a growable `Code`, a message, and where
 /// in the input it happened. Format readers map it onto their own error (`GPXError`, `OSMError`).
 ///
 /// `line` and `column` are 1-based; `column` counts bytes (UTF-8 code units) from the start
 /// of the line. `offset` is the 0-based byte offset from the start of the input.
 public struct XMLError: Error, CustomStringConvertible {
-    /// What went wrong; a struct over a private enum so new cases do not break clients.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable { case truncated, malformed, io }
-        private let value: Value
-        private init(_ value: Value) { self.value = value }
-
-        /// The input ends inside a token or with elements still open. The location is the
-        /// start of the unfinished token, or the end of the input.
-        public static let truncated = Code(.truncated)
-        /// The bytes are not well-formed XML (mismatched tags, bad entity, stray `<`, …).
-        public static let malformed = Code(.malformed)
-        /// The byte source threw; `underlying` holds its error.
-        public static let io = Code(.io)
-
-        public var description: String {
-            switch value {
-            case .truncated: "truncated"
-            case .malformed: "malformed XML"
-            case .io: "I/O error"
-            }
-        }
-    }
+    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
+    public typealias Code = ErrorCode<XMLError>
 
     public var code: Code
     public var message: String
@@ -48,4 +30,14 @@ public struct XMLError: Error, CustomStringConvertible {
     }
 
     public var description: String { "\(line):\(column): \(code): \(message)" }
+}
+
+extension ErrorCode where Domain == XMLError {
+    /// The input ends inside a token or with elements still open. The location is the
+    /// start of the unfinished token, or the end of the input.
+    public static var truncated: Self { Self("truncated") }
+    /// The bytes are not well-formed XML (mismatched tags, bad entity, stray `<`, …).
+    public static var malformed: Self { Self("malformed XML") }
+    /// The byte source threw; `underlying` holds its error.
+    public static var io: Self { Self("I/O error") }
 }
