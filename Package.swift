@@ -62,8 +62,11 @@ let package = Package(
         // Test helper: appends fixes from stdin to a PositionLog, for the kill -9 crash test.
         .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning"], swiftSettings: strictSettings),
 
-        // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
-        .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork"], swiftSettings: strictSettings),
+        // The I/O layer (NIOPosix's job): async child processes (posix_spawn, awaited off the cooperative pool).
+        .target(name: "SystemIO", swiftSettings: strictSettings),
+
+        // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock, child processes.
+        .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork", "SystemIO"], swiftSettings: strictSettings),
 
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
@@ -99,7 +102,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering"],
+            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "SystemIO"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "SystemIOTests",
+            dependencies: ["SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -135,7 +143,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["geo", "GeoCore", "GPXCodec", "GeoTestSupport"],
+            dependencies: ["geo", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
     ]

@@ -59,8 +59,8 @@ func readAll(_ url: URL, options: OSMReadOptions = OSMReadOptions()) throws -> (
 
 /// The committed counts above came from osmium; this asks osmium again, live (CI installs it).
 @Test(arguments: ["osm/monaco.osm.pbf", "osm/andorra.osm.pbf", "osm/monaco-gh.osm.gz", "osm/bautzen.osm"])
-func counts_matchOsmiumLive(_ file: String) throws {
-    guard let url = try Fixtures.url(file), let expected = try osmiumCounts(url) else { return }
+func counts_matchOsmiumLive(_ file: String) async throws {
+    guard let url = try Fixtures.url(file), let expected = try await osmiumCounts(url) else { return }
     var nodes = 0, ways = 0, relations = 0
     try OSMFileReader.read(url: url) { block in
         nodes += block.nodes.count
