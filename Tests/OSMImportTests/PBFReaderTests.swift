@@ -24,7 +24,7 @@ func readAll(_ url: URL, options: OSMReadOptions = OSMReadOptions()) throws -> (
     return (nodes, ways, relations, summary)
 }
 
-@Test func monaco_countsMatchOsmium() throws {
+@Test(.onOwnThread) func monaco_countsMatchOsmium() throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let all = try readAll(url)
     #expect(all.nodes.count == OsmiumCounts.monaco.nodes)
@@ -48,7 +48,7 @@ func readAll(_ url: URL, options: OSMReadOptions = OSMReadOptions()) throws -> (
     #expect(all.relations.count == OsmiumCounts.andorra.relations)
 }
 
-@Test func monaco_parallelAndSerialReadsAgree() throws {
+@Test(.onOwnThread) func monaco_parallelAndSerialReadsAgree() throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let parallel = try readAll(url, options: OSMReadOptions(parallelism: 4))
     let serial = try readAll(url, options: OSMReadOptions(parallelism: 1))

@@ -22,7 +22,7 @@ func osmiumCounts(_ url: URL) async throws -> (nodes: Int, ways: Int, relations:
     return (count("nodes"), count("ways"), count("relations"))
 }
 
-@Test func monaco_roundTripKeepsEveryElement() async throws {
+@Test(.onOwnThread) func monaco_roundTripKeepsEveryElement() async throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let original = try readAll(url)
     let out = temporaryURL()

@@ -34,7 +34,7 @@ func readXML(_ text: String) throws -> (nodes: [OSMNode], ways: [OSMWay], relati
     #expect(abs(box.south - 51.1872) < 1e-9, "bounds minlat, degrees")
 }
 
-@Test func monacoGzipXML_countsMatchOsmium() throws {
+@Test(.onOwnThread) func monacoGzipXML_countsMatchOsmium() throws {
     guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
     let all = try readAllXML(url)
     #expect(all.nodes.count == OsmiumCounts.monacoGH.nodes)
@@ -172,7 +172,7 @@ enum Osmium {
     #expect(whole.nodes.last?.tags["name"] == "n&300")
 }
 
-@Test func gzipXML_inSmallChunksGivesTheSameElements() throws {
+@Test(.onOwnThread) func gzipXML_inSmallChunksGivesTheSameElements() throws {
     guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
     let bytes = try [UInt8](Data(contentsOf: url))
     let whole = try readAllXML(url)
@@ -190,7 +190,7 @@ enum Osmium {
     #expect(ways == whole.ways)
 }
 
-@Test func truncatedGzipXML_isAnError() throws {
+@Test(.onOwnThread) func truncatedGzipXML_isAnError() throws {
     guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
     let bytes = try [UInt8](Data(contentsOf: url))
     var delivered = 0

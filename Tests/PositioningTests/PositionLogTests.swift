@@ -148,7 +148,7 @@ func positionLog_garbageTail_isRecovered_andOriginalKept(tail: Data) throws {
 
 /// Cuts a complete log at every byte offset, reopens it, appends, and checks that every point
 /// complete before the cut survives, in order and exactly, followed by the new segment.
-@Test func positionLog_appendAfterTruncation_atEveryCutOffset() async throws {
+@Test(.onOwnThread) func positionLog_appendAfterTruncation_atEveryCutOffset() async throws {
     let dir = try temporaryDirectory()
     let source = dir.appendingPathComponent("full.gpx")
     let originals = (0..<4).map(fullFix)

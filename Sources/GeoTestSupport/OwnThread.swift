@@ -1,0 +1,38 @@
+public import Testing
+import Foundation
+
+/// A trait that runs a test's synchronous stretches on threads of their own rather than on
+/// Swift's cooperative pool: `@Test(.onOwnThread) func longSweep() { … }`.
+///
+/// The pool has one thread per core (2 here) and runs queued jobs first in, first out. A
+/// synchronous test holds its thread until it returns, so two tests of seconds of CPU or of
+/// file I/O stall every other test's `await` (a `Task.sleep`, a continuation from a child
+/// process, an actor hop) behind them; in a parallel run that was tens of seconds, enough for
+/// bounded waits (`eventually`, timeouts, a gpsd replay that ends) to fail. Give this trait to
+/// any test whose synchronous work takes more than about a second; the operating system then
+/// shares the cores between it and the pool.
+public struct OwnThreadTrait: TestTrait, TestScoping {
+    public func provideScope(for test: Test, testCase: Test.Case?,
+                             performing function: @Sendable () async throws -> Void) async throws {
+        try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) { try await function() }
+    }
+}
+
+extension Trait where Self == OwnThreadTrait {
+    /// Runs the test's synchronous work on threads of its own (see ``OwnThreadTrait``).
+    public static var onOwnThread: Self { OwnThreadTrait() }
+}
+
+/// A task executor that runs each job on a new thread: a test's body up to its first `await`,
+/// then each stretch between two. Task-locals (the current test, for `#expect`) stay with the task.
+final class ThreadPerJobExecutor: TaskExecutor {
+    static let shared = ThreadPerJobExecutor()
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        let thread = Thread { job.runSynchronously(on: executor) }
+        thread.stackSize = 8 << 20 // bytes: the main thread's default, for deep recursion in tests
+        thread.start()
+    }
+}
