@@ -9,11 +9,12 @@ import Darwin
 /// A real gpsd on a loopback port, fed by `gpsfake` (Debian gpsd-clients) or reading a device
 /// URL itself, for integration tests.
 ///
-/// The daemon runs in a process group of its own under `timeout`, so stopping it kills gpsfake
-/// and its gpsd together, and a crashed test runner cannot leave it running for long.
-/// ``ChildProcess`` starts it with no blocked signals and default signal actions: the test
-/// runner blocks signals, and gpsd would otherwise ignore gpsfake's SIGTERM and gpsfake wait
-/// forever.
+/// The daemon runs in a process group of its own under `timeout` (SIGTERM after `limit` seconds,
+/// SIGKILL 5 s later, as gpsfake catches SIGTERM and can hang on a dead gpsd), so stopping it
+/// kills gpsfake and its gpsd together, and a crashed test runner cannot leave it running for
+/// long. ``ChildProcess`` starts it with no blocked signals and default signal actions: the
+/// test runner blocks signals, and gpsd would otherwise ignore gpsfake's SIGTERM and gpsfake
+/// wait forever.
 public struct GPSFake: Sendable {
     /// The loopback port gpsd listens on.
     public let port: Int
@@ -53,7 +54,7 @@ public struct GPSFake: Sendable {
     private static func run<Result>(limit: Int, port: Int, _ command: [String],
                                     _ body: (GPSFake) async throws -> Result) async throws -> Result {
         let process = try ChildProcess.spawn(.init(
-            executable: "timeout", arguments: [String(limit)] + command,
+            executable: "timeout", arguments: ["--kill-after=5", String(limit)] + command,
             standardOutput: .nullDevice, standardError: .nullDevice, newProcessGroup: true
         ))
         let daemon = GPSFake(port: port, process: process)
