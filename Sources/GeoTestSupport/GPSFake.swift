@@ -21,7 +21,8 @@ public struct GPSFake: Sendable {
     private let process: ChildProcess
 
     /// Runs gpsd on a free loopback port (or `port`), replaying `log` once, one sentence every
-    /// `cycle` seconds, for as long as `body` runs; then stops it and waits until the port is free.
+    /// `cycle` seconds, for as long as `body` runs, which starts once gpsd listens; then stops
+    /// it and waits until the port is free.
     /// Returns nil without calling `body` (after recording why, under CI) when gpsfake is missing.
     public static func withReplay<Result>(log: URL, cycle: Double = 0.02, port: Int? = nil, limit: Int = 120,
                                           _ body: (GPSFake) async throws -> Result) async throws -> Result? {
@@ -59,6 +60,11 @@ public struct GPSFake: Sendable {
         ))
         let daemon = GPSFake(port: port, process: process)
         do {
+            // A client that connects at once gets the whole replay; one that found the port
+            // closed would back off, and on a busy machine could miss it.
+            guard await waitUntilListening(port: port, within: .seconds(60)) else {
+                throw GPSFakeError(description: "gpsd did not listen on 127.0.0.1:\(port) within 60 s: \(command.joined(separator: " "))")
+            }
             let result = try await body(daemon)
             await daemon.stop()
             return result
@@ -66,6 +72,11 @@ public struct GPSFake: Sendable {
             await daemon.stop()
             throw error
         }
+    }
+
+    /// gpsd did not start listening.
+    public struct GPSFakeError: Error, CustomStringConvertible {
+        public var description: String
     }
 
     private init(port: Int, process: ChildProcess) {
