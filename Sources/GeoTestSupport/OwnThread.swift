@@ -10,7 +10,9 @@ import Foundation
 /// process, an actor hop) behind them; in a parallel run that was tens of seconds, enough for
 /// bounded waits (`eventually`, timeouts, a gpsd replay that ends) to fail. Give this trait to
 /// any test whose synchronous work takes more than about a second; the operating system then
-/// shares the cores between it and the pool.
+/// shares the cores between it and the pool. Give it also to tests racing an outside process
+/// (gpsfake gives up on a client after 60 s): each of their `await`s then resumes on a thread
+/// of its own at once, not behind the pool's queue.
 public struct OwnThreadTrait: TestTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {

@@ -6,7 +6,7 @@ import NMEACodec
 
 /// Runs a real gpsd (via `gpsfake`) on the encoder's output and reads its JSON back with
 /// the gpsd codec: the encoder, the JSON codec and the 95 %/68 % conversion against gpsd.
-@Test func encoder_throughRealGPSD_reportsTheSameFixes() async throws {
+@Test(.onOwnThread) func encoder_throughRealGPSD_reportsTheSameFixes() async throws {
     guard let gpsfake = GeoProcess.which("gpsfake") else {
         if Fixtures.isCI { Issue.record("gpsfake (Debian gpsd-clients) is required under CI") }
         return

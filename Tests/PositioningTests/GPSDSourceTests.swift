@@ -16,7 +16,7 @@ private func chkFixes(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
 }
 
 // The fixes come from a replay that ends: bounded, so a source that missed it fails instead of waiting forever.
-@Test(.timeLimit(.minutes(3))) func gpsdSource_reportsTheFixesGpsdDecodes() async throws {
+@Test(.onOwnThread, .timeLimit(.minutes(3))) func gpsdSource_reportsTheFixesGpsdDecodes() async throws {
     guard let log = try Fixtures.url("nmea/nmea-rtk.log"), let chk = try Fixtures.url("nmea/nmea-rtk.log.chk") else { return }
     let expected = try chkFixes(chk)
     guard let fixes = try await GPSFake.withReplay(log: log, { gpsd in
@@ -37,7 +37,7 @@ private func chkFixes(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
     #expect(compared >= 15, "only \(compared) of \(fixes.count) fixes matched gpsd's regression output by time")
 }
 
-@Test func gpsdSource_reportsLostWhenGpsdDies_andResumesWhenItReturns() async throws {
+@Test(.onOwnThread) func gpsdSource_reportsLostWhenGpsdDies_andResumesWhenItReturns() async throws {
     guard let log = try Fixtures.url("nmea/nmea-rtk.log") else { return }
     let port = GPSFake.freePort()
     let source = GPSDSource(port: port, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400))

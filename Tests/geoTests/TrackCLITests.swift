@@ -11,7 +11,7 @@ private func events(_ stdout: String) throws -> [[String: Any]] {
     }
 }
 
-@Test func track_fromGpsd_reportsTheFixesGpsdDecodes() async throws {
+@Test(.onOwnThread) func track_fromGpsd_reportsTheFixesGpsdDecodes() async throws {
     guard let log = try Fixtures.url("nmea/nmea-rtk.log"), let chk = try Fixtures.url("nmea/nmea-rtk.log.chk") else { return }
     var expected: [String: (Double, Double)] = [:]
     for line in try String(contentsOf: chk, encoding: .utf8).split(whereSeparator: \.isNewline) where line.hasPrefix("{\"class\":\"TPV\"") {
@@ -66,7 +66,7 @@ private func events(_ stdout: String) throws -> [[String: Any]] {
     #expect(result.stderr.contains("port"))
 }
 
-@Test func simulate_servesNMEAThatGpsdAndTrackRead() async throws {
+@Test(.onOwnThread) func simulate_servesNMEAThatGpsdAndTrackRead() async throws {
     // geo simulate → NMEA over TCP → a real gpsd → geo track: the simulated fixes come back.
     let port = GPSFake.freePort()
     let simulator = try ChildProcess.spawn(.init(
