@@ -24,7 +24,10 @@ public struct GPSFake: Sendable {
     /// `cycle` seconds, for as long as `body` runs, which starts once gpsd listens; then stops
     /// it and waits until the port is free.
     /// Returns nil without calling `body` (after recording why, under CI) when gpsfake is missing.
-    public static func withReplay<Result>(log: URL, cycle: Double = 0.02, port: Int? = nil, limit: Int = 120,
+    ///
+    /// With `repeating`, gpsfake replays the log again and again, so a client that connects late
+    /// (its connecting task waited behind others) still sees every sentence.
+    public static func withReplay<Result>(log: URL, cycle: Double = 0.02, port: Int? = nil, limit: Int = 120, repeating: Bool = false,
                                           _ body: (GPSFake) async throws -> Result) async throws -> Result? {
         guard let gpsfake = GeoProcess.which("gpsfake") else {
             if Fixtures.isCI { throw FixtureError.missing("gpsfake (Debian gpsd-clients) is required under CI") }
@@ -33,7 +36,7 @@ public struct GPSFake: Sendable {
         }
         let port = port ?? freePort()
         return try await run(limit: limit, port: port,
-                             [gpsfake.path, "-q", "-1", "-P", String(port), "-c", String(cycle), log.path], body)
+                             [gpsfake.path, "-q"] + (repeating ? [] : ["-1"]) + ["-P", String(port), "-c", String(cycle), log.path], body)
     }
 
     /// Runs gpsd itself (`gpsd -N -n`) on a free loopback port, reading `device` (a device path or

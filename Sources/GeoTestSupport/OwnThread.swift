@@ -16,25 +16,62 @@ import Foundation
 public struct OwnThreadTrait: TestTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
-        try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) { try await function() }
+        let executor = OwnThreadExecutor()
+        defer { executor.finish() }
+        try await withTaskExecutorPreference(executor) { try await function() }
     }
 }
 
 extension Trait where Self == OwnThreadTrait {
-    /// Runs the test's synchronous work on threads of its own (see ``OwnThreadTrait``).
+    /// Runs the test's synchronous work on a thread of its own (see ``OwnThreadTrait``).
     public static var onOwnThread: Self { OwnThreadTrait() }
 }
 
-/// A task executor that runs each job on a new thread: a test's body up to its first `await`,
-/// then each stretch between two. Task-locals (the current test, for `#expect`) stay with the task.
-final class ThreadPerJobExecutor: TaskExecutor {
-    static let shared = ThreadPerJobExecutor()
+/// A task executor with one thread of its own that runs its jobs in order: a test's body up to
+/// its first `await`, then each stretch between two, and its child tasks'. Task-locals (the
+/// current test, for `#expect`) stay with the task. The thread ends after ``finish()`` once no
+/// job is left; a job enqueued later still runs, on a thread of its own.
+final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable { // `jobs`, `finished` are guarded by `condition`
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var finished = false
+    private var running = true
+
+    init() {
+        let thread = Thread { [self] in
+            while let job = next() { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        }
+        thread.stackSize = 8 << 20 // bytes: the main thread's default, for deep recursion in tests
+        thread.start()
+    }
+
+    /// The next job, waiting for one; nil once finished and drained.
+    private func next() -> UnownedJob? {
+        condition.lock()
+        defer { condition.unlock() }
+        while jobs.isEmpty && !finished { condition.wait() }
+        if jobs.isEmpty { running = false; return nil }
+        return jobs.removeFirst()
+    }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        let thread = Thread { job.runSynchronously(on: executor) }
-        thread.stackSize = 8 << 20 // bytes: the main thread's default, for deep recursion in tests
-        thread.start()
+        condition.lock()
+        defer { condition.unlock() }
+        if running {
+            jobs.append(job)
+            condition.signal()
+        } else {
+            let executor = asUnownedTaskExecutor()
+            Thread { job.runSynchronously(on: executor) }.start()
+        }
+    }
+
+    /// Lets the thread end once its queue is empty.
+    func finish() {
+        condition.lock()
+        finished = true
+        condition.signal()
+        condition.unlock()
     }
 }
