@@ -69,8 +69,8 @@ let package = Package(
         .target(name: "GPXCodec", dependencies: ["GeoCore", "XMLStreaming"], swiftSettings: strictSettings),
 
         // The I/O module (DESIGN.md §2, NIOPosix's job): descriptors, file byte sources and sinks,
-        // a buffered writer, TCP and serial endpoints, atomic file replacement; every descriptor
-        // close-on-exec. Depends on GPXCodec only for the byte-source and byte-sink protocols
+        // a buffered writer, TCP and serial endpoints, atomic file replacement, async child
+        // processes (posix_spawn, awaited off the cooperative pool); every descriptor close-on-exec. Depends on GPXCodec only for the byte-source and byte-sink protocols
         // its file types conform to (as NIOPosix implements NIOCore's abstractions).
         .target(name: "SystemIO", dependencies: ["GeoCore", "GPXCodec"], swiftSettings: strictSettings),
 
@@ -97,8 +97,8 @@ let package = Package(
         // Test helper: appends fixes from stdin to a PositionLog, for the kill -9 crash test.
         .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning", "SystemIO"], swiftSettings: strictSettings),
 
-        // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock.
-        .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork"], swiftSettings: strictSettings),
+        // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock, child processes.
+        .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork", "SystemIO"], swiftSettings: strictSettings),
 
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
@@ -135,7 +135,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching"],
+            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -186,7 +186,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["geo", "GeoCore", "GPXCodec", "GeoTestSupport"],
+            dependencies: ["geo", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
     ]

@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 export LOCATIONKIT_DATA="${LOCATIONKIT_DATA:-$(cd .. && pwd)/shared/data}"
 swift build --build-tests
-# Serial: several tests wait synchronously on real child processes (gpsd, gpsfake, osmium, the
-# `geo` binary); run in parallel on a 2-core machine they can hold every thread of the
-# cooperative pool while other tests' tasks starve.
-swift test --skip-build --no-parallel "$@"
+# Parallel (Swift Testing's default): child processes are awaited without holding a thread of
+# the cooperative pool (SystemIO.ChildProcess), and tests with seconds of synchronous work run
+# on threads of their own (GeoTestSupport's `.onOwnThread`), so time-bounded tests are not
+# starved on this 2-core machine.
+swift test --skip-build "$@"

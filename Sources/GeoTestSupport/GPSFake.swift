@@ -1,4 +1,5 @@
 public import Foundation
+import SystemIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,67 +9,109 @@ import Darwin
 /// A real gpsd on a loopback port, fed by `gpsfake` (Debian gpsd-clients) or reading a device
 /// URL itself, for integration tests.
 ///
-/// The test runner blocks signals that its children inherit; gpsd would then ignore gpsfake's
-/// SIGTERM and gpsfake wait forever. The daemon is therefore started through a small Python
-/// wrapper that restores the default signal state, under `timeout` so it can never outlive
-/// the test by long.
-public final class GPSFake: @unchecked Sendable { // Process is not Sendable; this wrapper only starts and stops it.
+/// The daemon runs in a process group of its own under `timeout` (SIGTERM after `limit` seconds,
+/// SIGKILL 5 s later, as gpsfake catches SIGTERM and can hang on a dead gpsd), so stopping it
+/// kills gpsfake and its gpsd together, and a crashed test runner cannot leave it running for
+/// long. ``ChildProcess`` starts it with no blocked signals and default signal actions: the
+/// test runner blocks signals, and gpsd would otherwise ignore gpsfake's SIGTERM and gpsfake
+/// wait forever.
+public struct GPSFake: Sendable {
     /// The loopback port gpsd listens on.
     public let port: Int
-    private let process: Process
+    private let process: ChildProcess
 
-    /// Starts gpsd on a free loopback port, replaying `log` once, one sentence every `cycle` seconds.
-    /// Returns nil (after recording why, under CI) when gpsfake or python3 is missing.
-    public static func start(log: URL, cycle: Double = 0.02, port: Int? = nil, limit: Int = 120) throws -> GPSFake? {
-        guard let gpsfake = GeoProcess.which("gpsfake"), let python = GeoProcess.which("python3") else {
-            if Fixtures.isCI { throw FixtureError.missing("gpsfake (Debian gpsd-clients) and python3 are required under CI") }
+    /// Runs gpsd on a free loopback port (or `port`), replaying `log` once, one sentence every
+    /// `cycle` seconds, for as long as `body` runs, which starts once gpsd listens; then stops
+    /// it and waits until the port is free.
+    /// Returns nil without calling `body` (after recording why, under CI) when gpsfake is missing.
+    ///
+    /// With `repeating`, gpsfake replays the log again and again, so a client that connects late
+    /// (its connecting task waited behind others) still sees every sentence.
+    public static func withReplay<Result>(log: URL, cycle: Double = 0.02, port: Int? = nil, limit: Int = 120, repeating: Bool = false,
+                                          _ body: (GPSFake) async throws -> Result) async throws -> Result? {
+        guard let gpsfake = GeoProcess.which("gpsfake") else {
+            if Fixtures.isCI { throw FixtureError.missing("gpsfake (Debian gpsd-clients) is required under CI") }
             print("note: skipping, gpsfake not installed")
             return nil
         }
         let port = port ?? freePort()
-        return try launch(python: python, limit: limit, port: port,
-                          [gpsfake.path, "-q", "-1", "-P", String(port), "-c", String(cycle), log.path])
+        return try await run(limit: limit, port: port,
+                             [gpsfake.path, "-q"] + (repeating ? [] : ["-1"]) + ["-P", String(port), "-c", String(cycle), log.path], body)
     }
 
-    /// Starts gpsd itself (`gpsd -N -n`) on a free loopback port, reading `device` (a device
-    /// path or a URL such as `tcp://127.0.0.1:PORT`). Returns nil when gpsd is missing outside CI.
-    public static func startDaemon(device: String, limit: Int = 120) throws -> GPSFake? {
+    /// Runs gpsd itself (`gpsd -N -n`) on a free loopback port, reading `device` (a device path or
+    /// a URL such as `tcp://127.0.0.1:PORT`), for as long as `body` runs. Returns nil without
+    /// calling `body` when gpsd is missing outside CI.
+    public static func withDaemon<Result>(device: String, limit: Int = 120,
+                                          _ body: (GPSFake) async throws -> Result) async throws -> Result? {
         let sbin = URL(fileURLWithPath: "/usr/sbin/gpsd")
-        guard let gpsd = GeoProcess.which("gpsd") ?? (FileManager.default.isExecutableFile(atPath: sbin.path) ? sbin : nil),
-              let python = GeoProcess.which("python3") else {
-            if Fixtures.isCI { throw FixtureError.missing("gpsd and python3 are required under CI") }
+        guard let gpsd = GeoProcess.which("gpsd") ?? (FileManager.default.isExecutableFile(atPath: sbin.path) ? sbin : nil) else {
+            if Fixtures.isCI { throw FixtureError.missing("gpsd is required under CI") }
             print("note: skipping, gpsd not installed")
             return nil
         }
         let port = freePort()
-        return try launch(python: python, limit: limit, port: port, [gpsd.path, "-N", "-n", "-S", String(port), device])
+        return try await run(limit: limit, port: port, [gpsd.path, "-N", "-n", "-S", String(port), device], body)
     }
 
-    /// Runs `command` in its own process group with default signal handling, under `timeout`.
-    private static func launch(python: URL, limit: Int, port: Int, _ command: [String]) throws -> GPSFake {
-        let reset = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
-            + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGPIPE)]; "
-            + "os.setpgid(0, 0); os.execvp('timeout', ['timeout', sys.argv[1]] + sys.argv[2:])"
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-c", reset, String(limit)] + command
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return GPSFake(port: port, process: process)
+    /// Runs `command` under `timeout limit` in its own process group while `body` runs.
+    private static func run<Result>(limit: Int, port: Int, _ command: [String],
+                                    _ body: (GPSFake) async throws -> Result) async throws -> Result {
+        let process = try ChildProcess.spawn(.init(
+            executable: "timeout", arguments: ["--kill-after=5", String(limit)] + command,
+            standardOutput: .nullDevice, standardError: .nullDevice, newProcessGroup: true
+        ))
+        let daemon = GPSFake(port: port, process: process)
+        do {
+            // A client that connects at once gets the whole replay; one that found the port
+            // closed would back off, and on a busy machine could miss it.
+            guard await waitUntilListening(port: port, within: .seconds(60)) else {
+                throw GPSFakeError(description: "gpsd did not listen on 127.0.0.1:\(port) within 60 s: \(command.joined(separator: " "))")
+            }
+            let result = try await body(daemon)
+            await daemon.stop()
+            return result
+        } catch {
+            await daemon.stop()
+            throw error
+        }
     }
 
-    private init(port: Int, process: Process) {
+    /// gpsd did not start listening.
+    public struct GPSFakeError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private init(port: Int, process: ChildProcess) {
         self.port = port
         self.process = process
+    }
+
+    /// Kills gpsfake and its gpsd (the whole process group), waits for them, then for the port to be free.
+    private func stop() async {
+        process.kill()
+        _ = try? await process.exitStatus()
+        // gpsd, gpsfake's child, may linger a moment after its parent; wait until the port is free.
+        for _ in 0..<100 where isListening { try? await Task.sleep(for: .milliseconds(20)) }
     }
 
     /// Whether gpsd accepts connections yet.
     public var isListening: Bool { Self.isListening(port: port) }
 
+    /// Waits until something accepts TCP connections on 127.0.0.1:`port`, polling every 20 ms,
+    /// at most `limit`; returns whether it does.
+    public static func waitUntilListening(port: Int, within limit: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if isListening(port: port) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return isListening(port: port)
+    }
+
     /// Whether anything accepts TCP connections on 127.0.0.1:`port`.
     public static func isListening(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -79,21 +122,9 @@ public final class GPSFake: @unchecked Sendable { // Process is not Sendable; th
         }
     }
 
-    /// Kills gpsfake and its gpsd (the whole process group) and waits for them to go.
-    public func stop() {
-        let pid = process.processIdentifier
-        kill(-pid, SIGKILL)
-        kill(pid, SIGKILL)
-        process.waitUntilExit()
-        // gpsd may linger a moment after its parent; wait until the port is free.
-        for _ in 0..<100 where isListening { usleep(20_000) }
-    }
-
-    deinit { if process.isRunning { stop() } }
-
     /// A TCP port nothing listens on right now (the kernel's choice for port 0).
     public static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)

@@ -1,10 +1,13 @@
 public import Foundation
+public import SystemIO
 
 /// Runs the built `geo` executable (or any program) end to end, as ArgumentParser's
 /// `AssertExecuteCommand` does, feeding standard input and capturing both outputs.
 public struct ProcessResult: Sendable {
-    /// The exit status.
-    public var status: Int32
+    /// How the program ended.
+    public var exit: ExitStatus
+    /// The exit code, or 128 + the signal that ended it (the shell's `$?`).
+    public var status: Int32 { exit.shellStatus }
     /// Everything written to standard output, as UTF-8.
     public var stdout: String
     /// Everything written to standard error, as UTF-8.
@@ -29,35 +32,30 @@ public enum GeoProcess {
     public static var geoExecutable: URL { productsDirectory.appendingPathComponent("geo") }
 
     /// Runs `geo` with the arguments and standard input given.
-    public static func geo(_ arguments: [String], stdin: String = "", environment: [String: String]? = nil) throws -> ProcessResult {
-        try run(geoExecutable, arguments, stdin: Data(stdin.utf8), environment: environment)
+    public static func geo(_ arguments: [String], stdin: String = "", environment: [String: String]? = nil) async throws -> ProcessResult {
+        try await run(geoExecutable, arguments, stdin: Data(stdin.utf8), environment: environment)
     }
 
-    /// Runs a program with `stdin` as its standard input and collects both outputs once it exits.
+    /// Runs a program with `stdin` as its standard input and collects both outputs once it exits,
+    /// suspending (not blocking a thread) meanwhile.
     ///
-    /// Input and outputs go through temporary files, not pipes: a pipe needs a reader thread,
-    /// and reader threads taken from a shared pool can run out while parallel tests wait on
-    /// their children, which then block on a full pipe forever.
-    public static func run(_ executable: URL, _ arguments: [String], stdin: Data = Data(), environment: [String: String]? = nil) throws -> ProcessResult {
+    /// Input and outputs go through files in a fresh temporary folder, not pipes, so no thread
+    /// has to drain them. The program runs in a process group of its own: one still running after
+    /// `timeout` is killed with everything it started, and the test fails with
+    /// ``ChildProcessError`` instead of hanging the suite.
+    public static func run(_ executable: URL, _ arguments: [String], stdin: Data = Data(),
+                           environment: [String: String]? = nil, timeout: Duration = .seconds(300)) async throws -> ProcessResult {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoprocess-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("stdin"), output = dir.appendingPathComponent("stdout"), error = dir.appendingPathComponent("stderr")
         try stdin.write(to: input)
-        try Data().write(to: output)
-        try Data().write(to: error)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let handles = try (FileHandle(forReadingFrom: input), FileHandle(forWritingTo: output), FileHandle(forWritingTo: error))
-        defer { try? handles.0.close(); try? handles.1.close(); try? handles.2.close() }
-        process.standardInput = handles.0
-        process.standardOutput = handles.1
-        process.standardError = handles.2
-        try process.run()
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus,
+        let exit = try await ChildProcess.run(.init(
+            executable: executable.path, arguments: arguments, environment: environment,
+            standardInput: .file(input.path), standardOutput: .file(output.path), standardError: .file(error.path),
+            newProcessGroup: true
+        ), timeout: timeout)
+        return ProcessResult(exit: exit,
                              stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
                              stderr: String(decoding: try Data(contentsOf: error), as: UTF8.self))
     }

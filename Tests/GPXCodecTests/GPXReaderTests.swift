@@ -183,7 +183,7 @@ func trackPointCount(_ d: GPXDocument) -> Int {
 /// The oracle for a cut file: the points whose `</trkpt>` lies wholly inside the prefix are
 /// recovered, and the damage starts at the unfinished `<trkpt`, else at an unfinished tag,
 /// else at the cut.
-@Test func truncatedRealFiles_recoverEveryCompletePoint() throws {
+@Test(.onOwnThread) func truncatedRealFiles_recoverEveryCompletePoint() throws {
     guard let files = try allGPXFiles() else { return }
     for url in files {
         let bytes = try [UInt8](Data(contentsOf: url))
@@ -255,7 +255,7 @@ func trackPointCount(_ d: GPXDocument) -> Int {
     #expect(count == 3)
 }
 
-@Test func streaming_memoryStaysBoundedOnLongInput() throws {
+@Test(.onOwnThread) func streaming_memoryStaysBoundedOnLongInput() throws {
     // A generated 200k-point stream is read through a 256 KiB window that never grows.
     struct Generated: GPXByteSource {
         var remaining: Int

@@ -1,5 +1,6 @@
 import Testing
 import GeoCore
+import GeoTestSupport
 
 /// The closest point by brute force: the geodesic start→end sampled every millimetre-ish step.
 private func bruteForceClosest(_ p: Coordinate, _ a: Coordinate, _ b: Coordinate) -> Double {
@@ -13,7 +14,7 @@ private func bruteForceClosest(_ p: Coordinate, _ a: Coordinate, _ b: Coordinate
     return best
 }
 
-@Test func segmentProjection_matchesBruteForceOnRoadSizedSegments() throws {
+@Test(.onOwnThread) func segmentProjection_matchesBruteForceOnRoadSizedSegments() throws {
     var rng = SplitMix64(seed: 7)
     for _ in 0..<40 {
         let a = try Coordinate(latitude: rng.uniform(-70, 70), longitude: rng.uniform(-180, 180))

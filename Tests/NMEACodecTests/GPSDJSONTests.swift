@@ -4,7 +4,7 @@ import GeoCore
 import GeoTestSupport
 import NMEACodec
 
-@Test func gpsdJSON_everyReportInEveryChk_decodes() throws {
+@Test(.onOwnThread) func gpsdJSON_everyReportInEveryChk_decodes() throws {
     guard let logs = try Fixtures.files(in: "nmea", withExtension: "log") else { return }
     var counts: [String: Int] = [:]
     for log in logs {

@@ -6,8 +6,8 @@ import NMEACodec
 
 /// Runs a real gpsd (via `gpsfake`) on the encoder's output and reads its JSON back with
 /// the gpsd codec: the encoder, the JSON codec and the 95 %/68 % conversion against gpsd.
-@Test func encoder_throughRealGPSD_reportsTheSameFixes() throws {
-    guard let gpsfake = GeoProcess.which("gpsfake"), let python = GeoProcess.which("python3") else {
+@Test(.onOwnThread) func encoder_throughRealGPSD_reportsTheSameFixes() async throws {
+    guard let gpsfake = GeoProcess.which("gpsfake") else {
         if Fixtures.isCI { Issue.record("gpsfake (Debian gpsd-clients) is required under CI") }
         return
     }
@@ -36,13 +36,10 @@ import NMEACodec
     let file = dir.appendingPathComponent("encoded.log")
     try Data(log.utf8).write(to: file)
 
-    // The test runner blocks signals its children inherit; gpsd would then ignore gpsfake's
-    // SIGTERM and gpsfake wait forever. A tiny wrapper restores the default signal state, and
-    // `timeout` bounds the run.
-    let reset = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
-        + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGPIPE)]; "
-        + "os.execvp('timeout', ['timeout', '60'] + sys.argv[1:])"
-    let result = try GeoProcess.run(python, ["-c", reset, gpsfake.path, "-1", "-p", "-S", file.path])
+    // GeoProcess starts gpsfake with no blocked signals and default signal actions (the test
+    // runner blocks signals, and gpsd would then ignore gpsfake's SIGTERM and gpsfake wait
+    // forever), in a process group of its own that the timeout kills whole.
+    let result = try await GeoProcess.run(gpsfake, ["-1", "-p", "-S", file.path], timeout: .seconds(60))
     var lastTPV: [String: GPSDMessage.TPV] = [:]
     var classes = Set<String>()
     for line in result.stdout.split(whereSeparator: \.isNewline) where line.hasPrefix("{") {

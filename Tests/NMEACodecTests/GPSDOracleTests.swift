@@ -205,7 +205,7 @@ enum OracleException {
     }
 }
 
-@Test func oracle_everyLog_agreesWithGPSDExceptDocumentedEpochs() throws {
+@Test(.onOwnThread) func oracle_everyLog_agreesWithGPSDExceptDocumentedEpochs() throws {
     guard let logs = try Fixtures.files(in: "nmea", withExtension: "log") else { return }
     #expect(logs.count == 17)
     for log in logs {

@@ -48,7 +48,7 @@ private func readDamaged(_ bytes: [UInt8]) throws -> (delivered: Int, error: OSM
     #expect(delivered == layout[..<4].reduce(0) { $0 + $1.count })
 }
 
-@Test func corruptedPBF_flippedBytesInABlob_reportTheBlockOffset() throws {
+@Test(.onOwnThread) func corruptedPBF_flippedBytesInABlob_reportTheBlockOffset() throws {
     guard let url = try Fixtures.url("osm/andorra.osm.pbf") else { return }
     let good = try [UInt8](Data(contentsOf: url))
     let layout = try blockLayout(url)
@@ -67,7 +67,7 @@ private func readDamaged(_ bytes: [UInt8]) throws -> (delivered: Int, error: OSM
     }
 }
 
-@Test func corruptedPBF_randomDamageNeverCrashes() throws {
+@Test(.onOwnThread) func corruptedPBF_randomDamageNeverCrashes() throws {
     guard let url = try Fixtures.url("osm/andorra.osm.pbf") else { return }
     let good = try [UInt8](Data(contentsOf: url))
     var rng = SplitMix64(seed: 7)

@@ -24,7 +24,7 @@ func readAll(_ url: URL, options: OSMReadOptions = OSMReadOptions()) throws -> (
     return (nodes, ways, relations, summary)
 }
 
-@Test func monaco_countsMatchOsmium() throws {
+@Test(.onOwnThread) func monaco_countsMatchOsmium() throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let all = try readAll(url)
     #expect(all.nodes.count == OsmiumCounts.monaco.nodes)
@@ -48,7 +48,7 @@ func readAll(_ url: URL, options: OSMReadOptions = OSMReadOptions()) throws -> (
     #expect(all.relations.count == OsmiumCounts.andorra.relations)
 }
 
-@Test func monaco_parallelAndSerialReadsAgree() throws {
+@Test(.onOwnThread) func monaco_parallelAndSerialReadsAgree() throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let parallel = try readAll(url, options: OSMReadOptions(parallelism: 4))
     let serial = try readAll(url, options: OSMReadOptions(parallelism: 1))
@@ -59,8 +59,8 @@ func readAll(_ url: URL, options: OSMReadOptions = OSMReadOptions()) throws -> (
 
 /// The committed counts above came from osmium; this asks osmium again, live (CI installs it).
 @Test(arguments: ["osm/monaco.osm.pbf", "osm/andorra.osm.pbf", "osm/monaco-gh.osm.gz", "osm/bautzen.osm"])
-func counts_matchOsmiumLive(_ file: String) throws {
-    guard let url = try Fixtures.url(file), let expected = try osmiumCounts(url) else { return }
+func counts_matchOsmiumLive(_ file: String) async throws {
+    guard let url = try Fixtures.url(file), let expected = try await osmiumCounts(url) else { return }
     var nodes = 0, ways = 0, relations = 0
     try OSMFileReader.read(url: url) { block in
         nodes += block.nodes.count

@@ -9,9 +9,9 @@ func temporaryURL(_ suffix: String = ".osm.pbf") -> URL {
 }
 
 /// Parses `osmium fileinfo -e` output into (nodes, ways, relations).
-func osmiumCounts(_ url: URL) throws -> (nodes: Int, ways: Int, relations: Int)? {
+func osmiumCounts(_ url: URL) async throws -> (nodes: Int, ways: Int, relations: Int)? {
     guard let osmium = Osmium.executable else { return nil }
-    let result = try GeoProcess.run(osmium, ["fileinfo", "-e", url.path])
+    let result = try await GeoProcess.run(osmium, ["fileinfo", "-e", url.path])
     try #require(result.status == 0, "osmium fileinfo rejected the file: \(result.stderr)")
     func count(_ label: String) -> Int {
         for line in result.stdout.split(separator: "\n") where line.contains("Number of \(label):") {
@@ -22,7 +22,7 @@ func osmiumCounts(_ url: URL) throws -> (nodes: Int, ways: Int, relations: Int)?
     return (count("nodes"), count("ways"), count("relations"))
 }
 
-@Test func monaco_roundTripKeepsEveryElement() throws {
+@Test(.onOwnThread) func monaco_roundTripKeepsEveryElement() async throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let original = try readAll(url)
     let out = temporaryURL()
@@ -36,7 +36,7 @@ func osmiumCounts(_ url: URL) throws -> (nodes: Int, ways: Int, relations: Int)?
     #expect(again.summary.header?.boundingBox == original.summary.header?.boundingBox)
     #expect(again.relations.flatMap(\.members).contains { $0.role == "outer" })
 
-    if let counts = try osmiumCounts(out) {
+    if let counts = try await osmiumCounts(out) {
         #expect(counts.nodes == OsmiumCounts.monaco.nodes)
         #expect(counts.ways == OsmiumCounts.monaco.ways)
         #expect(counts.relations == OsmiumCounts.monaco.relations)

@@ -86,12 +86,12 @@ import GeoTestSupport
     #expect(box.longitudeSpan < 0.04, "about 2.4 km east–west, degrees")
 }
 
-@Test func sampleCityFile_isAcceptedByOsmium() throws {
+@Test func sampleCityFile_isAcceptedByOsmium() async throws {
     let url = temporaryURL()
     defer { try? FileManager.default.removeItem(at: url) }
     let city = SampleCity.generate()
     try city.write(to: url)
-    guard let counts = try osmiumCounts(url) else { return }
+    guard let counts = try await osmiumCounts(url) else { return }
     #expect(counts.nodes == city.nodes.count)
     #expect(counts.ways == city.ways.count)
     #expect(counts.relations == city.relations.count)

@@ -34,7 +34,7 @@ func readXML(_ text: String) throws -> (nodes: [OSMNode], ways: [OSMWay], relati
     #expect(abs(box.south - 51.1872) < 1e-9, "bounds minlat, degrees")
 }
 
-@Test func monacoGzipXML_countsMatchOsmium() throws {
+@Test(.onOwnThread) func monacoGzipXML_countsMatchOsmium() throws {
     guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
     let all = try readAllXML(url)
     #expect(all.nodes.count == OsmiumCounts.monacoGH.nodes)
@@ -44,11 +44,11 @@ func readXML(_ text: String) throws -> (nodes: [OSMNode], ways: [OSMWay], relati
 }
 
 /// osmium converts the XML to PBF; both our readers must then see identical elements.
-@Test func xmlAndPBFReaders_agreeOnOsmiumConversion() throws {
+@Test func xmlAndPBFReaders_agreeOnOsmiumConversion() async throws {
     guard let xml = try Fixtures.url("osm/monaco-gh.osm.gz"), let osmium = Osmium.executable else { return }
     let pbf = FileManager.default.temporaryDirectory.appendingPathComponent("lk-\(UUID().uuidString).osm.pbf")
     defer { try? FileManager.default.removeItem(at: pbf) }
-    let result = try GeoProcess.run(osmium, ["cat", xml.path, "-o", pbf.path])
+    let result = try await GeoProcess.run(osmium, ["cat", xml.path, "-o", pbf.path])
     try #require(result.status == 0, "osmium cat: \(result.stderr)")
     let fromXML = try readAllXML(xml)
     let fromPBF = try readAll(pbf)
@@ -172,7 +172,7 @@ enum Osmium {
     #expect(whole.nodes.last?.tags["name"] == "n&300")
 }
 
-@Test func gzipXML_inSmallChunksGivesTheSameElements() throws {
+@Test(.onOwnThread) func gzipXML_inSmallChunksGivesTheSameElements() throws {
     guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
     let bytes = try [UInt8](Data(contentsOf: url))
     let whole = try readAllXML(url)
@@ -190,7 +190,7 @@ enum Osmium {
     #expect(ways == whole.ways)
 }
 
-@Test func truncatedGzipXML_isAnError() throws {
+@Test(.onOwnThread) func truncatedGzipXML_isAnError() throws {
     guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
     let bytes = try [UInt8](Data(contentsOf: url))
     var delivered = 0

@@ -15,17 +15,20 @@ private func chkFixes(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
     return out
 }
 
-@Test func gpsdSource_reportsTheFixesGpsdDecodes() async throws {
-    guard let log = try Fixtures.url("nmea/nmea-rtk.log"), let chk = try Fixtures.url("nmea/nmea-rtk.log.chk"),
-          let gpsd = try GPSFake.start(log: log) else { return }
-    defer { gpsd.stop() }
+// The fixes come from a replay that ends: bounded, so a source that missed it fails instead of waiting forever.
+@Test(.onOwnThread, .timeLimit(.minutes(3))) func gpsdSource_reportsTheFixesGpsdDecodes() async throws {
+    guard let log = try Fixtures.url("nmea/nmea-rtk.log"), let chk = try Fixtures.url("nmea/nmea-rtk.log.chk") else { return }
     let expected = try chkFixes(chk)
-    let source = GPSDSource(port: gpsd.port, initialBackoff: .milliseconds(50))
-    var fixes: [Location] = []
-    for try await event in source.events() {
-        if case .location(let l) = event { fixes.append(l) }
-        if fixes.count == 20 { break }
-    }
+    // Repeating: the source connects from a task of its own, which may start after the first pass.
+    guard let fixes = try await GPSFake.withReplay(log: log, repeating: true, { gpsd in
+        let source = GPSDSource(port: gpsd.port, initialBackoff: .milliseconds(50))
+        var fixes: [Location] = []
+        for try await event in source.events() {
+            if case .location(let l) = event { fixes.append(l) }
+            if fixes.count == 20 { break }
+        }
+        return fixes
+    }) else { return }
     var compared = 0
     for fix in fixes {
         guard let tpv = expected[NMEAFix.isoString(fix.timestamp)], let lat = tpv.lat, let lon = tpv.lon else { continue }
@@ -35,9 +38,9 @@ private func chkFixes(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
     #expect(compared >= 15, "only \(compared) of \(fixes.count) fixes matched gpsd's regression output by time")
 }
 
-@Test func gpsdSource_reportsLostWhenGpsdDies_andResumesWhenItReturns() async throws {
-    guard let log = try Fixtures.url("nmea/nmea-rtk.log"), let first = try GPSFake.start(log: log, cycle: 0.05) else { return }
-    let port = first.port
+@Test(.onOwnThread) func gpsdSource_reportsLostWhenGpsdDies_andResumesWhenItReturns() async throws {
+    guard let log = try Fixtures.url("nmea/nmea-rtk.log") else { return }
+    let port = GPSFake.freePort()
     let source = GPSDSource(port: port, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400))
     let events = Mutex<[String]>([])
     let consumer = Task {
@@ -52,13 +55,14 @@ private func chkFixes(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
         }
     }
     defer { consumer.cancel() }
-    #expect(await eventually { events.withLock { $0.filter { $0 == "fix" }.count >= 3 } })
-    first.stop()
+    guard try await GPSFake.withReplay(log: log, cycle: 0.05, port: port, { _ in
+        #expect(await eventually { events.withLock { $0.filter { $0 == "fix" }.count >= 3 } })
+    }) != nil else { return }
     #expect(await eventually { events.withLock { $0.last == "lost" } }, "the source reports lost while gpsd is gone")
     let before = events.withLock { $0.count }
-    guard let second = try GPSFake.start(log: log, cycle: 0.05, port: port) else { return }
-    defer { second.stop() }
-    #expect(await eventually { events.withLock { $0.dropFirst(before).contains("fix") } }, "fixes resume after gpsd returns")
+    guard try await GPSFake.withReplay(log: log, cycle: 0.05, port: port, { _ in
+        #expect(await eventually { events.withLock { $0.dropFirst(before).contains("fix") } }, "fixes resume after gpsd returns")
+    }) != nil else { return }
     consumer.cancel()
     #expect(await eventually { source.activeRuns == 0 })
 }

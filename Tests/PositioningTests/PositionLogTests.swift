@@ -4,6 +4,7 @@ import GeoCore
 import GPXCodec
 import GeoTestSupport
 import Positioning
+import SystemIO
 
 /// A fresh empty directory under the system temporary directory.
 func temporaryDirectory(_ name: String = #function) throws -> URL {
@@ -14,9 +15,9 @@ func temporaryDirectory(_ name: String = #function) throws -> URL {
 }
 
 /// Whether `xmllint --noout` accepts the file (well-formed XML).
-func xmllintAccepts(_ url: URL) throws -> Bool {
+func xmllintAccepts(_ url: URL) async throws -> Bool {
     let xmllint = try #require(GeoProcess.which("xmllint"), "xmllint is installed here and in CI (libxml2-utils)")
-    return try GeoProcess.run(xmllint, ["--noout", url.path]).status == 0
+    return try await GeoProcess.run(xmllint, ["--noout", url.path]).status == 0
 }
 
 /// A fix with every field set, varied by `i`; coordinates and times have many digits so a
@@ -39,7 +40,7 @@ func fullFix(_ i: Int) -> Location {
                     satelliteCount: 9 + i % 4)
 }
 
-@Test func positionLog_roundTripsEveryField() throws {
+@Test func positionLog_roundTripsEveryField() async throws {
     let dir = try temporaryDirectory()
     let log = try PositionLog(directory: dir, sessionID: "ride 1/a", start: Date(timeIntervalSince1970: 1_790_000_000.9))
     #expect(log.url.lastPathComponent == "20260921T141320Z_ride_1_a.gpx")
@@ -54,7 +55,7 @@ func fullFix(_ i: Int) -> Location {
     #expect(back.locations == fixes)
     #expect(back.segments == 1)
     #expect(back.damage == nil)
-    #expect(try xmllintAccepts(log.url))
+    #expect(try await xmllintAccepts(log.url))
     let text = try String(contentsOf: log.url, encoding: .utf8)
     #expect(text.contains("xmlns:lk=\"\(GPXPoint.locationExtensionNamespace)\""))
     #expect(text.contains("<lk:acc>3.2</lk:acc>"))
@@ -71,7 +72,7 @@ func fullFix(_ i: Int) -> Location {
     #expect(try PositionLog.read(url: log.url).damage == nil)
 }
 
-@Test func positionLog_batchAppend_andSegments() throws {
+@Test func positionLog_batchAppend_andSegments() async throws {
     let dir = try temporaryDirectory()
     let log = try PositionLog(url: dir.appendingPathComponent("segments.gpx"), options: .init(sync: .everyPoints(2)))
     try log.append(contentsOf: (0..<4).map(fullFix))
@@ -86,7 +87,7 @@ func fullFix(_ i: Int) -> Location {
     let back = try PositionLog.read(url: log.url)
     #expect(back.locations == (0..<5).map(fullFix))
     #expect(back.segments == 2)
-    #expect(try xmllintAccepts(log.url))
+    #expect(try await xmllintAccepts(log.url))
 }
 
 @Test func positionLog_closed_refusesAppends() throws {
@@ -147,7 +148,7 @@ func positionLog_garbageTail_isRecovered_andOriginalKept(tail: Data) throws {
 
 /// Cuts a complete log at every byte offset, reopens it, appends, and checks that every point
 /// complete before the cut survives, in order and exactly, followed by the new segment.
-@Test func positionLog_appendAfterTruncation_atEveryCutOffset() throws {
+@Test(.onOwnThread) func positionLog_appendAfterTruncation_atEveryCutOffset() async throws {
     let dir = try temporaryDirectory()
     let source = dir.appendingPathComponent("full.gpx")
     let originals = (0..<4).map(fullFix)
@@ -186,13 +187,13 @@ func positionLog_garbageTail_isRecovered_andOriginalKept(tail: Data) throws {
         #expect(back.segments == oldSegments + 1, "cut at \(offset)")
     }
     #expect(previousRecovered == originals.count)
-    #expect(try xmllintAccepts(cut))
+    #expect(try await xmllintAccepts(cut))
 }
 
 /// Kills a process that is writing a log with SIGKILL after it acknowledged `k` fixes, for
 /// several seeded `k`, and checks the file recovers every acknowledged fix, exactly.
 @Test(arguments: [false, true])
-func positionLog_survivesKill9(fsyncEveryPoint: Bool) throws {
+func positionLog_survivesKill9(fsyncEveryPoint: Bool) async throws {
     let helper = GeoProcess.productsDirectory.appendingPathComponent("PositionLogCrashHelper")
     try #require(FileManager.default.isExecutableFile(atPath: helper.path), "built with the test target")
     let dir = try temporaryDirectory()
@@ -208,33 +209,23 @@ func positionLog_survivesKill9(fsyncEveryPoint: Bool) throws {
     for run in 0..<6 {
         let killAfter = Int.random(in: 1..<(count - count / 10), using: &rng)
         let url = dir.appendingPathComponent("crash-\(run).gpx")
-        let process = Process()
-        process.executableURL = helper
-        process.arguments = [url.path] + (fsyncEveryPoint ? ["--sync", "1"] : [])
-        process.standardInput = try FileHandle(forReadingFrom: input)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.spawn(.init(
+            executable: helper.path, arguments: [url.path] + (fsyncEveryPoint ? ["--sync", "1"] : []),
+            standardInput: .file(input.path), standardOutput: .pipe, standardError: .nullDevice
+        ))
         var acknowledged = 0
-        var pending = Data()
-        while acknowledged < killAfter {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
-                pending.removeSubrange(...newline)
-                acknowledged += 1
-            }
+        for await chunk in try #require(process.standardOutput) {
+            acknowledged += chunk.count { $0 == 0x0A }
+            if acknowledged >= killAfter { break }
         }
         // Let the helper run on for a random instant, so the kill lands anywhere in its cycle
         // (inside write(2), between points, while printing); the check below does not depend
         // on how far it got.
         usleep(UInt32.random(in: 0..<400, using: &rng))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.kill()
+        let status = try await process.exitStatus(timeout: .seconds(60))
         try #require(acknowledged >= killAfter, "the helper acknowledged \(acknowledged) of \(killAfter) before exiting")
-        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(status == .signaled(SIGKILL))
 
         let back = try PositionLog.read(url: url)
         #expect(back.locations.count >= acknowledged, "run \(run): kill after \(killAfter)")
@@ -257,7 +248,7 @@ func positionLog_survivesKill9(fsyncEveryPoint: Bool) throws {
 
 /// Continuing a file keeps everything else in it: waypoints, routes, earlier tracks with
 /// their names, segment and document extensions; the new points join the last track.
-@Test func positionLog_continuesAForeignDocument_keepingEverything() throws {
+@Test func positionLog_continuesAForeignDocument_keepingEverything() async throws {
     let url = try temporaryDirectory().appendingPathComponent("foreign.gpx")
     let p = { (i: Int) in GPXPoint(location: fullFix(i)) }
     var document = GPXDocument(header: GPXHeader(creator: "someone else"))
@@ -289,7 +280,7 @@ func positionLog_survivesKill9(fsyncEveryPoint: Bool) throws {
     #expect(back.tracks.last?.segments.map(\.points) == [[p(2)], [p(3)]])
     #expect(back.tracks.last?.segments.first?.extensions == GPXExtensions(xml: "<seg>a</seg>"))
     #expect(try PositionLog.read(url: url).locations == (0..<4).map(fullFix))
-    #expect(try xmllintAccepts(url))
+    #expect(try await xmllintAccepts(url))
 }
 
 @Test func positionLog_refusesADocumentOutOfSchemaOrder_leavingItUntouched() throws {

@@ -50,7 +50,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
     #expect(back.locations == moving(0..<5))
     #expect(back.segments == 2)
     #expect(back.damage == nil)
-    #expect(try xmllintAccepts(logURL))
+    #expect(try await xmllintAccepts(logURL))
     #expect(!FileManager.default.fileExists(atPath: BackgroundActivitySession.stateURL(id: "ride", stateDirectory: states).path))
     #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path) == [logURL.lastPathComponent])
 }
@@ -66,7 +66,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
     let manager = PositioningManager(source: CustomPositionSource(), clock: ManualClock())
     let error = #expect(throws: PositioningError.self) { try session.attach(to: manager) }
     #expect(error?.code == .sessionInvalid)
-    #expect(try xmllintAccepts(session.log.url))
+    #expect(try await xmllintAccepts(session.log.url))
 
     let next = try BackgroundActivitySession(id: "walk", stateDirectory: dir, logDirectory: dir, start: fix(t: 3600).timestamp)
     #expect(!next.isRejoined)

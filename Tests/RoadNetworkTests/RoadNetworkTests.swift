@@ -249,7 +249,7 @@ private func randomGridGraph(seed: UInt64) -> RoadGraph {
     return builder.build().graph
 }
 
-@Test func spatialIndex_matchesBruteForceOnSeededSweep() throws {
+@Test(.onOwnThread) func spatialIndex_matchesBruteForceOnSeededSweep() throws {
     for seed in UInt64(1)...3 {
         let graph = randomGridGraph(seed: seed)
         let index = SpatialIndex(graph: graph, cellSize: .meters(40))

@@ -33,7 +33,7 @@ private func carRouter(_ file: String) throws -> (Router, RoadGraphExtractor.Res
     }
 }
 
-@Test func monaco_graphFileRoundTripRoutesIdentically() throws {
+@Test(.onOwnThread) func monaco_graphFileRoundTripRoutesIdentically() throws {
     guard let (router, extract) = try carRouter("osm/monaco.osm.pbf") else { return }
     let reloaded = Router(graph: try RoadGraph(serialized: extract.graph.serialized()))
     let a = try Coordinate(latitude: 43.7460, longitude: 7.4350), b = try Coordinate(latitude: 43.7312, longitude: 7.4200)

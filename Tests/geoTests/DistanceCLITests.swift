@@ -17,12 +17,12 @@ private func inverseFixture() throws -> [(input: String, expected: [Double])] {
 /// |a − b| modulo 360 degrees.
 private func angleError(_ a: Double, _ b: Double) -> Double { abs((a - b).remainder(dividingBy: 360)) }
 
-@Test func batch_matchesGeographicLibFixture_acrossBufferBoundaries() throws {
+@Test func batch_matchesGeographicLibFixture_acrossBufferBoundaries() async throws {
     let cases = try inverseFixture()
     // Repeated 20 times (≈ 3.5 MB) so lines straddle the 1 MiB read buffer.
     let repeats = 20
     let input = Array(repeating: cases.map { $0.input + "\n" }.joined(), count: repeats).joined()
-    let result = try GeoProcess.geo(["distance", "--batch"], stdin: input)
+    let result = try await GeoProcess.geo(["distance", "--batch"], stdin: input)
     #expect(result.status == 0, "stderr: \(result.stderr)")
     let lines = result.stdout.split(separator: "\n")
     try #require(lines.count == cases.count * repeats)
@@ -41,8 +41,8 @@ private func angleError(_ a: Double, _ b: Double) -> Double { abs((a - b).remain
     #expect(failures.isEmpty, "\(failures.count) failures: \(failures.prefix(5))")
 }
 
-@Test func batch_acceptsTabsCRLFAndMissingFinalNewline() throws {
-    let result = try GeoProcess.geo(["distance", "--batch"], stdin: "0\t0 0   1\r\n  +1e0 0 -1E0 0")
+@Test func batch_acceptsTabsCRLFAndMissingFinalNewline() async throws {
+    let result = try await GeoProcess.geo(["distance", "--batch"], stdin: "0\t0 0   1\r\n  +1e0 0 -1E0 0")
     #expect(result.status == 0)
     let lines = result.stdout.split(separator: "\n")
     try #require(lines.count == 2)
@@ -63,16 +63,16 @@ private func angleError(_ a: Double, _ b: Double) -> Double { abs((a - b).remain
     ("1 2 3 4\n0 1e999 0 0\n", 2, "'1e999'"),
     ("1 2 3 4\n0 0 0 --1\n", 2, "field 4"),
 ])
-func batch_badLine_namesLineAndKeepsPriorOutput(input: String, badLine: Int, fragment: String) throws {
-    let result = try GeoProcess.geo(["distance", "--batch"], stdin: input)
+func batch_badLine_namesLineAndKeepsPriorOutput(input: String, badLine: Int, fragment: String) async throws {
+    let result = try await GeoProcess.geo(["distance", "--batch"], stdin: input)
     #expect(result.status != 0)
     #expect(result.stderr.contains("line \(badLine):"), "stderr: \(result.stderr)")
     #expect(result.stderr.contains(fragment), "stderr: \(result.stderr)")
     #expect(result.stdout.split(separator: "\n").count == badLine - 1, "stdout: \(result.stdout)")
 }
 
-@Test func single_printsHumanAndExactValues() throws {
-    let result = try GeoProcess.geo(["distance", "52.516275,13.377704", "-33.9,18.4"])
+@Test func single_printsHumanAndExactValues() async throws {
+    let result = try await GeoProcess.geo(["distance", "52.516275,13.377704", "-33.9,18.4"])
     #expect(result.status == 0, "stderr: \(result.stderr)")
     #expect(result.stdout.contains("distance:"))
     #expect(result.stdout.contains("initial bearing:"))
@@ -82,8 +82,8 @@ func batch_badLine_namesLineAndKeepsPriorOutput(input: String, badLine: Int, fra
     #expect(abs(try #require(Double(String(exact))) - 9_585_825.41249) < 1e-3) // metres
 }
 
-@Test func single_rejectsBadPoint() throws {
-    let result = try GeoProcess.geo(["distance", "95,0", "0,0"])
+@Test func single_rejectsBadPoint() async throws {
+    let result = try await GeoProcess.geo(["distance", "95,0", "0,0"])
     #expect(result.status != 0)
     #expect(result.stderr.contains("latitude"))
 }

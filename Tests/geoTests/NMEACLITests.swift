@@ -13,8 +13,8 @@ $GNGGA,003957.00,4552.65403,S,17030.00673,E,1,12,0.64,14.2,M,1.8,M,,*5D
 
 """
 
-@Test func nmeaDecode_stdin_writesOneJSONObjectPerEpoch() throws {
-    let result = try GeoProcess.geo(["nmea", "decode", "-"], stdin: twoEpochs)
+@Test func nmeaDecode_stdin_writesOneJSONObjectPerEpoch() async throws {
+    let result = try await GeoProcess.geo(["nmea", "decode", "-"], stdin: twoEpochs)
     #expect(result.status == 0, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n")
     #expect(lines.count == 2)
@@ -36,13 +36,13 @@ $GNGGA,003957.00,4552.65403,S,17030.00673,E,1,12,0.64,14.2,M,1.8,M,,*5D
     }
 }
 
-@Test func nmeaDecode_gpx_writesEscapedTrack() throws {
+@Test func nmeaDecode_gpx_writesEscapedTrack() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nmea-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("a&b<c>.log")
     try Data(twoEpochs.utf8).write(to: file)
-    let result = try GeoProcess.geo(["nmea", "decode", "--format", "gpx", file.path])
+    let result = try await GeoProcess.geo(["nmea", "decode", "--format", "gpx", file.path])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"))
     #expect(result.stdout.contains("<name>a&amp;b&lt;c&gt;.log</name>"))
@@ -57,7 +57,7 @@ $GNGGA,003957.00,4552.65403,S,17030.00673,E,1,12,0.64,14.2,M,1.8,M,,*5D
     #expect(first.time == Date(timeIntervalSince1970: 1_555_029_596)) // 2019-04-12T00:39:56Z
 }
 
-@Test func nmeaCheck_reportsCountsChecksumFailuresAndMalformedLines() throws {
+@Test func nmeaCheck_reportsCountsChecksumFailuresAndMalformedLines() async throws {
     let input = """
     # header
     $GNRMC,003956.00,A,4552.65403,S,17030.00668,E,0.025,,120419,,,A,V*07
@@ -71,7 +71,7 @@ $GNGGA,003957.00,4552.65403,S,17030.00673,E,1,12,0.64,14.2,M,1.8,M,,*5D
     defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("x.log")
     try Data(input.utf8).write(to: file)
-    let result = try GeoProcess.geo(["nmea", "check", file.path])
+    let result = try await GeoProcess.geo(["nmea", "check", file.path])
     #expect(result.status == 0, "\(result.stderr)")
     let out = result.stdout
     #expect(out.contains("accepted sentences: 2\n"))

@@ -2,31 +2,31 @@ import Foundation
 import Testing
 import GeoTestSupport
 
-@Test func sampleCity_writesAFileThatOSMInfoReads() throws {
+@Test func sampleCity_writesAFileThatOSMInfoReads() async throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("lk-city-\(UUID().uuidString).osm.pbf").path
     defer { try? FileManager.default.removeItem(atPath: path) }
-    let written = try GeoProcess.geo(["sample-city", "-o", path])
+    let written = try await GeoProcess.geo(["sample-city", "-o", path])
     #expect(written.status == 0, "\(written.stderr)")
-    let info = try GeoProcess.geo(["osm", "info", path])
+    let info = try await GeoProcess.geo(["osm", "info", path])
     #expect(info.status == 0, "\(info.stderr)")
     #expect(info.stdout.contains("format: pbf"))
     #expect(info.stdout.contains("relations: 5"))
     #expect(info.stdout.contains("rejected nodes: 0"))
 }
 
-@Test func osmInfo_countsTheXMLFixture() throws {
+@Test func osmInfo_countsTheXMLFixture() async throws {
     guard let url = try Fixtures.url("osm/bautzen.osm") else { return }
-    let info = try GeoProcess.geo(["osm", "info", url.path])
+    let info = try await GeoProcess.geo(["osm", "info", url.path])
     #expect(info.status == 0)
     #expect(info.stdout.contains("nodes: 781"), "osmium fileinfo -e counts 781 nodes")
     #expect(info.stdout.contains("ways: 97"))
 }
 
-@Test func osmInfo_badFileFailsWithOffset() throws {
+@Test func osmInfo_badFileFailsWithOffset() async throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("lk-bad-\(UUID().uuidString).osm.pbf").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     try Data([0, 0, 0, 9, 1, 2, 3]).write(to: URL(fileURLWithPath: path))
-    let info = try GeoProcess.geo(["osm", "info", path])
+    let info = try await GeoProcess.geo(["osm", "info", path])
     #expect(info.status != 0)
     #expect(info.stderr.contains("offset 0"))
 }

@@ -7,15 +7,15 @@ private func temporaryPath(_ suffix: String) -> String {
     FileManager.default.temporaryDirectory.appendingPathComponent("lk-route-\(UUID().uuidString)\(suffix)").path
 }
 
-@Test func extractAndRoute_onTheSampleCity() throws {
+@Test func extractAndRoute_onTheSampleCity() async throws {
     let pbf = temporaryPath(".osm.pbf"), graph = temporaryPath(".graph")
     defer { for p in [pbf, graph] { try? FileManager.default.removeItem(atPath: p) } }
-    #expect(try GeoProcess.geo(["sample-city", "-o", pbf]).status == 0)
-    let extract = try GeoProcess.geo(["extract", pbf, "-o", graph, "--profile", "car"])
+    #expect(try await GeoProcess.geo(["sample-city", "-o", pbf]).status == 0)
+    let extract = try await GeoProcess.geo(["extract", pbf, "-o", graph, "--profile", "car"])
     #expect(extract.status == 0, "\(extract.stderr)")
     #expect(extract.stderr.contains("graph (car)"))
 
-    let json = try GeoProcess.geo(["route", "--graph", graph, "--from", "47.997,10.996", "--to", "48.003,11.004"])
+    let json = try await GeoProcess.geo(["route", "--graph", graph, "--from", "47.997,10.996", "--to", "48.003,11.004"])
     #expect(json.status == 0, "\(json.stderr)")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     let distance = try #require(object["distance_m"] as? Double)
@@ -26,22 +26,22 @@ private func temporaryPath(_ suffix: String) -> String {
     let geometry = try #require(object["geometry"] as? [String: Any])
     #expect((geometry["coordinates"] as? [[Double]])?.count ?? 0 >= 2)
 
-    let geojson = try GeoProcess.geo(["route", "--graph", graph, "--from", "47.997,10.996", "--to", "48.003,11.004", "--format", "geojson"])
+    let geojson = try await GeoProcess.geo(["route", "--graph", graph, "--from", "47.997,10.996", "--to", "48.003,11.004", "--format", "geojson"])
     #expect(geojson.stdout.contains("\"type\":\"Feature\""))
-    let gpx = try GeoProcess.geo(["route", "--graph", graph, "--from", "47.997,10.996", "--to", "48.003,11.004", "--format", "gpx"])
+    let gpx = try await GeoProcess.geo(["route", "--graph", graph, "--from", "47.997,10.996", "--to", "48.003,11.004", "--format", "gpx"])
     #expect(gpx.stdout.contains("<rtept lat="))
 
     let foot = temporaryPath(".graph")
     defer { try? FileManager.default.removeItem(atPath: foot) }
-    #expect(try GeoProcess.geo(["extract", pbf, "-o", foot, "--profile", "foot"]).status == 0)
+    #expect(try await GeoProcess.geo(["extract", pbf, "-o", foot, "--profile", "foot"]).status == 0)
 }
 
-@Test func routeBatch_writesNanForNoRouteAndFailsOnBadLines() throws {
+@Test func routeBatch_writesNanForNoRouteAndFailsOnBadLines() async throws {
     let pbf = temporaryPath(".osm.pbf"), graph = temporaryPath(".graph")
     defer { for p in [pbf, graph] { try? FileManager.default.removeItem(atPath: p) } }
-    #expect(try GeoProcess.geo(["sample-city", "-o", pbf]).status == 0)
-    #expect(try GeoProcess.geo(["extract", pbf, "-o", graph]).status == 0)
-    let ok = try GeoProcess.geo(["route", "--graph", graph, "--batch"],
+    #expect(try await GeoProcess.geo(["sample-city", "-o", pbf]).status == 0)
+    #expect(try await GeoProcess.geo(["extract", pbf, "-o", graph]).status == 0)
+    let ok = try await GeoProcess.geo(["route", "--graph", graph, "--batch"],
                                 stdin: "47.997 10.996 48.003 11.004\n# comment\n10 10 10.1 10.1\n")
     #expect(ok.status == 0, "\(ok.stderr)")
     let lines = ok.stdout.split(separator: "\n")
@@ -49,28 +49,28 @@ private func temporaryPath(_ suffix: String) -> String {
     #expect(lines.last == "nan nan")
     let first = lines.first?.split(separator: " ").compactMap { Double($0) } ?? []
     #expect(first.count == 2 && first[0] > 850)
-    let bad = try GeoProcess.geo(["route", "--graph", graph, "--batch"], stdin: "47.997 10.996 48.003 11.004\nfoo bar\n")
+    let bad = try await GeoProcess.geo(["route", "--graph", graph, "--batch"], stdin: "47.997 10.996 48.003 11.004\nfoo bar\n")
     #expect(bad.status != 0)
     #expect(bad.stderr.contains("line 2"))
 }
 
-@Test func route_rejectsAFileThatIsNotAGraph() throws {
+@Test func route_rejectsAFileThatIsNotAGraph() async throws {
     let path = temporaryPath(".graph")
     defer { try? FileManager.default.removeItem(atPath: path) }
     try Data("not a graph at all".utf8).write(to: URL(fileURLWithPath: path))
-    let result = try GeoProcess.geo(["route", "--graph", path, "--from", "48,11", "--to", "48.01,11"])
+    let result = try await GeoProcess.geo(["route", "--graph", path, "--from", "48,11", "--to", "48.01,11"])
     #expect(result.status != 0)
     #expect(result.stderr.contains("bad magic"))
 }
 
-@Test func extract_readsGzippedOSMXML() throws {
+@Test func extract_readsGzippedOSMXML() async throws {
     guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
     let graph = temporaryPath(".graph")
     defer { try? FileManager.default.removeItem(atPath: graph) }
-    let extract = try GeoProcess.geo(["extract", url.path, "-o", graph, "--profile", "foot"])
+    let extract = try await GeoProcess.geo(["extract", url.path, "-o", graph, "--profile", "foot"])
     #expect(extract.status == 0, "\(extract.stderr)")
     #expect(extract.stderr.contains("graph (foot)"))
-    let route = try GeoProcess.geo(["route", "--graph", graph, "--from", "43.7384,7.4246", "--to", "43.7311,7.4197"])
+    let route = try await GeoProcess.geo(["route", "--graph", graph, "--from", "43.7384,7.4246", "--to", "43.7311,7.4197"])
     #expect(route.status == 0, "\(route.stderr)")
     #expect(route.stdout.contains("\"distance_m\""))
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GeoTestSupport
 import NMEACodec
+import SystemIO
 
 /// The JSON objects `geo track` printed.
 private func events(_ stdout: String) throws -> [[String: Any]] {
@@ -10,15 +11,15 @@ private func events(_ stdout: String) throws -> [[String: Any]] {
     }
 }
 
-@Test func track_fromGpsd_reportsTheFixesGpsdDecodes() throws {
-    guard let log = try Fixtures.url("nmea/nmea-rtk.log"), let chk = try Fixtures.url("nmea/nmea-rtk.log.chk"),
-          let gpsd = try GPSFake.start(log: log) else { return }
-    defer { gpsd.stop() }
+@Test(.onOwnThread) func track_fromGpsd_reportsTheFixesGpsdDecodes() async throws {
+    guard let log = try Fixtures.url("nmea/nmea-rtk.log"), let chk = try Fixtures.url("nmea/nmea-rtk.log.chk") else { return }
     var expected: [String: (Double, Double)] = [:]
     for line in try String(contentsOf: chk, encoding: .utf8).split(whereSeparator: \.isNewline) where line.hasPrefix("{\"class\":\"TPV\"") {
         if case .tpv(let t) = try GPSDMessage(json: String(line)), let time = t.time, let lat = t.lat, let lon = t.lon { expected[time] = (lat, lon) }
     }
-    let result = try GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(gpsd.port)", "--preset", "raw", "--count", "15", "--for", "60"])
+    guard let result = try await GPSFake.withReplay(log: log, { gpsd in
+        try await GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(gpsd.port)", "--preset", "raw", "--count", "15", "--for", "60"])
+    }) else { return }
     #expect(result.status == 0, "\(result.stderr)")
     let updates = try events(result.stdout).filter { $0["event"] as? String == "update" }
     #expect(updates.count == 15)
@@ -32,18 +33,18 @@ private func events(_ stdout: String) throws -> [[String: Any]] {
     #expect(matched >= 12, "only \(matched) of 15 updates matched gpsd's output by time")
 }
 
-@Test func track_fromAnNMEAFile_printsEveryDecodedFix() throws {
+@Test func track_fromAnNMEAFile_printsEveryDecodedFix() async throws {
     guard let log = try Fixtures.url("nmea/ublox-zed-f9p-nmea.log") else { return }
-    let decoded = try GeoProcess.geo(["nmea", "decode", log.path])
+    let decoded = try await GeoProcess.geo(["nmea", "decode", log.path])
     let fixes = try events(decoded.stdout).filter { ($0["mode"] as? Int ?? 0) >= 2 }
-    let tracked = try GeoProcess.geo(["track", "--source", "nmea:\(log.path)", "--preset", "raw"])
+    let tracked = try await GeoProcess.geo(["track", "--source", "nmea:\(log.path)", "--preset", "raw"])
     #expect(tracked.status == 0, "\(tracked.stderr)")
     let updates = try events(tracked.stdout).filter { $0["event"] as? String == "update" }
     #expect(updates.count == fixes.count)
     #expect(zip(updates, fixes).allSatisfy { $0["time"] as? String == $1["time"] as? String })
 }
 
-@Test func track_deviceWithoutPermission_reportsDenied() throws {
+@Test func track_deviceWithoutPermission_reportsDenied() async throws {
     // Root may open anything, so the command runs as `nobody` (util-linux setpriv).
     guard let setpriv = GeoProcess.which("setpriv") else {
         if Fixtures.isCI { Issue.record("setpriv (util-linux) is required under CI") }
@@ -52,33 +53,34 @@ private func events(_ stdout: String) throws -> [[String: Any]] {
     let device = FileManager.default.temporaryDirectory.appendingPathComponent("ttyLK-\(UUID().uuidString)")
     #expect(FileManager.default.createFile(atPath: device.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
     defer { try? FileManager.default.removeItem(at: device) }
-    let result = try GeoProcess.run(setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups",
+    let result = try await GeoProcess.run(setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups",
                                               GeoProcess.geoExecutable.path, "track", "--source", "nmea://\(device.path)?baud=9600"])
     #expect(result.status != 0)
     let error = try #require(try events(result.stdout).first)
     #expect(error["event"] as? String == "error" && error["code"] as? String == "denied", "\(result.stdout) \(result.stderr)")
 }
 
-@Test func track_rejectsAMalformedSource() throws {
-    let result = try GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:notaport"])
+@Test func track_rejectsAMalformedSource() async throws {
+    let result = try await GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:notaport"])
     #expect(result.status != 0)
     #expect(result.stderr.contains("port"))
 }
 
-@Test func simulate_servesNMEAThatGpsdAndTrackRead() throws {
+@Test(.onOwnThread) func simulate_servesNMEAThatGpsdAndTrackRead() async throws {
     // geo simulate → NMEA over TCP → a real gpsd → geo track: the simulated fixes come back.
     let port = GPSFake.freePort()
-    let simulator = Process()
-    simulator.executableURL = GeoProcess.geoExecutable
-    simulator.arguments = ["simulate", "--nmea-tcp", String(port), "--interval", "0.2", "--count", "150"]
-    simulator.standardOutput = FileHandle.nullDevice
-    simulator.standardError = FileHandle.nullDevice
-    try simulator.run()
-    defer { simulator.terminate(); simulator.waitUntilExit() }
-    for _ in 0..<100 where !GPSFake.isListening(port: port) { usleep(50_000) }
-    guard let gpsd = try GPSFake.startDaemon(device: "tcp://127.0.0.1:\(port)") else { return }
-    defer { gpsd.stop() }
-    let result = try GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(gpsd.port)", "--preset", "raw", "--count", "5", "--for", "30"])
+    let simulator = try ChildProcess.spawn(.init(
+        executable: GeoProcess.geoExecutable.path,
+        arguments: ["simulate", "--nmea-tcp", String(port), "--interval", "0.2", "--count", "150"],
+        standardOutput: .nullDevice, standardError: .nullDevice
+    ))
+    defer { simulator.kill() }
+    #expect(await GPSFake.waitUntilListening(port: port), "geo simulate listens on \(port)")
+    guard let result = try await GPSFake.withDaemon(device: "tcp://127.0.0.1:\(port)", { gpsd in
+        try await GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(gpsd.port)", "--preset", "raw", "--count", "5", "--for", "30"])
+    }) else { return }
+    simulator.terminate()
+    _ = try await simulator.exitStatus(timeout: .seconds(10))
     #expect(result.status == 0, "\(result.stderr)")
     let updates = try events(result.stdout).filter { $0["event"] as? String == "update" }
     #expect(updates.count == 5)
