@@ -16,13 +16,25 @@ struct ContractSubject: Sendable {
     var heldConnections: (@Sendable () -> Int)?
 }
 
-/// One source kind under the contract test (GRDB's same body against every backend). `make`
-/// returns nil when a tool the source needs (gpsd) or the shared data is missing outside CI;
-/// under CI that throws instead.
+/// One source kind under the contract test (GRDB's same body against every backend).
+/// `withSubject` runs the test body with a fresh subject, for as long as the peer the source
+/// needs (a gpsd) lives; it returns without running the body when that tool or the shared data
+/// is missing outside CI (under CI that throws instead).
 struct ContractCase: Sendable, CustomTestStringConvertible {
+    typealias Body = (ContractSubject) async throws -> Void
     let name: String
-    let make: @Sendable () throws -> ContractSubject?
+    let withSubject: @Sendable (_ body: Body) async throws -> Void
     var testDescription: String { name }
+
+    init(name: String, scoped withSubject: @escaping @Sendable (_ body: Body) async throws -> Void) {
+        self.name = name
+        self.withSubject = withSubject
+    }
+
+    /// A source that needs no peer with a lifetime: `make` builds it (nil: data missing).
+    init(name: String, make: @escaping @Sendable () throws -> ContractSubject?) {
+        self.init(name: name) { body in if let subject = try make() { try await body(subject) } }
+    }
 
     static let all: [ContractCase] = [
         ContractCase(name: "custom") {
@@ -53,12 +65,15 @@ struct ContractCase: Sendable, CustomTestStringConvertible {
             let s = NMEASource(.tcp(host: "127.0.0.1", port: server.port))
             return ContractSubject(source: s, activeRuns: { s.activeRuns }, heldConnections: { server.heldConnections })
         },
-        ContractCase(name: "gpsd") {
-            // A real gpsd replaying a capture through gpsfake, one sentence every 50 ms (about 12 s).
-            guard let log = try Fixtures.url("nmea/nmea-rtk.log"), let gpsd = try GPSFake.start(log: log, cycle: 0.05) else { return nil }
-            let s = GPSDSource(port: gpsd.port, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400))
-            return ContractSubject(source: s, activeRuns: { withExtendedLifetime(gpsd) { s.activeRuns } })
-        },
+        ContractCase(name: "gpsd", scoped: { body in
+            // A real gpsd replaying a capture through gpsfake again and again, one sentence every
+            // 50 ms, for as long as the test body runs.
+            guard let log = try Fixtures.url("nmea/nmea-rtk.log") else { return }
+            _ = try await GPSFake.withReplay(log: log, cycle: 0.05, repeating: true) { gpsd in
+                let s = GPSDSource(port: gpsd.port, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400))
+                try await body(ContractSubject(source: s, activeRuns: { s.activeRuns }))
+            }
+        }),
         ContractCase(name: "session logging source (over custom)") {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("PositioningTests-contract-\(UUID().uuidString)")
             let session = try BackgroundActivitySession(id: "contract", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
@@ -69,60 +84,64 @@ struct ContractCase: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Test(arguments: ContractCase.all)
+@Test(.onOwnThread, arguments: ContractCase.all)
 func source_deliversAFix_andLeavingTheLoopEndsTheRun(_ c: ContractCase) async throws {
-    guard let subject = try c.make() else { return }
-    #expect(subject.activeRuns() == 0, "no run before events() is called")
-    let gotFix = Mutex(false)
-    let source = subject.source
-    let consumer = Task {
-        for try await event in source.events() {
-            if case .location = event { gotFix.withLock { $0 = true }; return true }
+    try await c.withSubject { subject in
+        #expect(subject.activeRuns() == 0, "no run before events() is called")
+        let gotFix = Mutex(false)
+        let source = subject.source
+        let consumer = Task {
+            for try await event in source.events() {
+                if case .location = event { gotFix.withLock { $0 = true }; return true }
+            }
+            return false
         }
-        return false
-    }
-    // A push source needs its run to exist before the push; the others deliver on their own.
-    #expect(await eventually { subject.activeRuns() == 1 || gotFix.withLock { $0 } })
-    subject.deliver()
-    #expect(try await consumer.value, "\(c.name) delivered no fix")
-    #expect(await eventually { subject.activeRuns() == 0 }, "\(c.name) kept running after its consumer left")
-    if let held = subject.heldConnections {
-        #expect(await eventually { held() == 0 }, "\(c.name) kept its connection after its consumer left")
+        // A push source needs its run to exist before the push; the others deliver on their own.
+        #expect(await eventually { subject.activeRuns() == 1 || gotFix.withLock { $0 } })
+        subject.deliver()
+        let delivered = try await consumer.value
+        #expect(delivered, "\(c.name) delivered no fix")
+        #expect(await eventually { subject.activeRuns() == 0 }, "\(c.name) kept running after its consumer left")
+        if let held = subject.heldConnections {
+            #expect(await eventually { held() == 0 }, "\(c.name) kept its connection after its consumer left")
+        }
     }
 }
 
-@Test(arguments: ContractCase.all)
+@Test(.onOwnThread, arguments: ContractCase.all)
 func source_cancellingTheConsumerEndsTheRun(_ c: ContractCase) async throws {
-    guard let subject = try c.make() else { return }
-    let source = subject.source
-    let consumer = Task { for try await _ in source.events() {} }
-    #expect(await eventually { subject.activeRuns() == 1 })
-    if let held = subject.heldConnections { #expect(await eventually { held() == 1 }, "\(c.name) connected") }
-    consumer.cancel()
-    _ = try? await consumer.value
-    #expect(await eventually { subject.activeRuns() == 0 }, "\(c.name) kept running after cancellation")
-    if let held = subject.heldConnections {
-        #expect(await eventually { held() == 0 }, "\(c.name) kept its connection after cancellation")
+    try await c.withSubject { subject in
+        let source = subject.source
+        let consumer = Task { for try await _ in source.events() {} }
+        #expect(await eventually { subject.activeRuns() == 1 })
+        if let held = subject.heldConnections { #expect(await eventually { held() == 1 }, "\(c.name) connected") }
+        consumer.cancel()
+        _ = try? await consumer.value
+        #expect(await eventually { subject.activeRuns() == 0 }, "\(c.name) kept running after cancellation")
+        if let held = subject.heldConnections {
+            #expect(await eventually { held() == 0 }, "\(c.name) kept its connection after cancellation")
+        }
     }
 }
 
-@Test(arguments: ContractCase.all)
+@Test(.onOwnThread, arguments: ContractCase.all)
 func source_runsAreIndependent(_ c: ContractCase) async throws {
-    guard let subject = try c.make() else { return }
-    let source = subject.source
-    let secondFixes = Mutex(0)
-    let first = Task { for try await _ in source.events() {} }
-    let second = Task {
-        for try await event in source.events() { if case .location = event { secondFixes.withLock { $0 += 1 } } }
+    try await c.withSubject { subject in
+        let source = subject.source
+        let secondFixes = Mutex(0)
+        let first = Task { for try await _ in source.events() {} }
+        let second = Task {
+            for try await event in source.events() { if case .location = event { secondFixes.withLock { $0 += 1 } } }
+        }
+        #expect(await eventually { subject.activeRuns() == 2 })
+        if let held = subject.heldConnections { #expect(await eventually { held() == 2 }, "one connection per run") }
+        first.cancel()
+        #expect(await eventually { subject.activeRuns() == 1 }, "ending one run must not end the other")
+        if let held = subject.heldConnections { #expect(await eventually { held() == 1 }, "the other run keeps its connection") }
+        subject.deliver()
+        #expect(await eventually { secondFixes.withLock { $0 } >= 1 }, "the remaining run still delivers")
+        second.cancel()
+        #expect(await eventually { subject.activeRuns() == 0 })
+        if let held = subject.heldConnections { #expect(await eventually { held() == 0 }) }
     }
-    #expect(await eventually { subject.activeRuns() == 2 })
-    if let held = subject.heldConnections { #expect(await eventually { held() == 2 }, "one connection per run") }
-    first.cancel()
-    #expect(await eventually { subject.activeRuns() == 1 }, "ending one run must not end the other")
-    if let held = subject.heldConnections { #expect(await eventually { held() == 1 }, "the other run keeps its connection") }
-    subject.deliver()
-    #expect(await eventually { secondFixes.withLock { $0 } >= 1 }, "the remaining run still delivers")
-    second.cancel()
-    #expect(await eventually { subject.activeRuns() == 0 })
-    if let held = subject.heldConnections { #expect(await eventually { held() == 0 }) }
 }

@@ -100,7 +100,7 @@ private func temporaryDirectory() throws -> URL {
     #expect(try Gzip.decompress(try Gzip.compress(a) + Gzip.compress(b)) == a + b)
 }
 
-@Test func gzip_ourOutput_readBySystemGzip() throws {
+@Test func gzip_ourOutput_readBySystemGzip() async throws {
     guard let gzip = GeoProcess.which("gzip") else {
         if Fixtures.isCI { Issue.record("gzip is not installed") }
         return
@@ -110,14 +110,14 @@ private func temporaryDirectory() throws -> URL {
     for (index, sample) in samples().enumerated() {
         let file = dir.appendingPathComponent("sample\(index).bin.gz")
         try Data(try Gzip.compress(sample.bytes, level: 9)).write(to: file)
-        let result = try GeoProcess.run(gzip, ["-d", "-f", file.path])
+        let result = try await GeoProcess.run(gzip, ["-d", "-f", file.path])
         #expect(result.status == 0, "\(sample.name): gzip -d says \(result.stderr)")
         let restored = try [UInt8](Data(contentsOf: dir.appendingPathComponent("sample\(index).bin")))
         #expect(restored == sample.bytes, "\(sample.name)")
     }
 }
 
-@Test func gzip_systemGzipOutput_readByUs() throws {
+@Test func gzip_systemGzipOutput_readByUs() async throws {
     guard let gzip = GeoProcess.which("gzip") else {
         if Fixtures.isCI { Issue.record("gzip is not installed") }
         return
@@ -128,7 +128,7 @@ private func temporaryDirectory() throws -> URL {
         // gzip stores the file name and time in the header (FNAME, MTIME): both must be skipped.
         let file = dir.appendingPathComponent("sample\(index).bin")
         try Data(sample.bytes).write(to: file)
-        let result = try GeoProcess.run(gzip, ["-9", "-f", file.path])
+        let result = try await GeoProcess.run(gzip, ["-9", "-f", file.path])
         #expect(result.status == 0, "\(sample.name): gzip says \(result.stderr)")
         let packed = try [UInt8](Data(contentsOf: dir.appendingPathComponent("sample\(index).bin.gz")))
         #expect(try Gzip.decompress(packed) == sample.bytes, "\(sample.name)")
