@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import GeoCore
 import Synchronization
 
 // Why not swiftlang/swift-subprocess 1.0.2 (which does all of this, with pidfd on Linux)?
@@ -14,20 +15,8 @@ import Synchronization
 
 /// An error from starting, waiting for or stopping a ``ChildProcess``.
 public struct ChildProcessError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong; a struct over a private enum so that new codes do not break clients.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable { case spawnFailed, redirectionFailed, timedOut, cancelled }
-        private let value: Value
-        /// `posix_spawn` (or creating its helper thread) failed: no such program, not executable.
-        public static let spawnFailed = Code(value: .spawnFailed)
-        /// A file or pipe for standard input, output or error could not be opened.
-        public static let redirectionFailed = Code(value: .redirectionFailed)
-        /// The process outlived the timeout given to ``ChildProcess/exitStatus(timeout:)`` and was killed.
-        public static let timedOut = Code(value: .timedOut)
-        /// The waiting task was cancelled; the process was killed.
-        public static let cancelled = Code(value: .cancelled)
-        public var description: String { "\(value)" }
-    }
+    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
+    public typealias Code = ErrorCode<ChildProcessError>
 
     /// What went wrong.
     public var code: Code
@@ -41,6 +30,17 @@ public struct ChildProcessError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         "\(code): \(message)" + (systemError.map { " (\(String(cString: strerror($0))))" } ?? "")
     }
+}
+
+extension ErrorCode where Domain == ChildProcessError {
+    /// `posix_spawn` (or creating its helper thread) failed: no such program, not executable.
+    public static var spawnFailed: Self { Self("spawn failed") }
+    /// A file or pipe for standard input, output or error could not be opened.
+    public static var redirectionFailed: Self { Self("redirection failed") }
+    /// The process outlived the timeout given to ``ChildProcess/exitStatus(timeout:)`` and was killed.
+    public static var timedOut: Self { Self("timed out") }
+    /// The waiting task was cancelled; the process was killed.
+    public static var cancelled: Self { Self("cancelled") }
 }
 
 /// How a child process ended.
