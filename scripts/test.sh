@@ -6,9 +6,8 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 export LOCATIONKIT_DATA="${LOCATIONKIT_DATA:-$(cd .. && pwd)/shared/data}"
 swift build --build-tests
-# Still serial: in parallel (`swift test`) the whole suite passes in about 30 s, but
-# gpsdSource_reportsTheFixesGpsdDecodes still gets no fixes from gpsfake in about half the full
-# parallel runs (never when run alone or with the other gpsd tests). Child processes are awaited
-# without holding a cooperative-pool thread (SystemIO.ChildProcess), and long synchronous or
-# gpsfake-racing tests run on threads of their own (GeoTestSupport's `.onOwnThread`).
-swift test --skip-build --no-parallel "$@"
+# In parallel (Swift Testing's default): child processes are awaited without holding a thread
+# of the cooperative pool (SystemIO.ChildProcess), and tests with seconds of synchronous work or
+# racing gpsfake run on threads of their own (GeoTestSupport's `.onOwnThread`), so on a 2-core
+# machine no bounded wait queues behind another test's work.
+swift test --skip-build "$@"
