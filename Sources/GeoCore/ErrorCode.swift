@@ -10,3 +10,24 @@ public struct ErrorCode<Domain>: Hashable, Sendable, CustomStringConvertible {
     /// A code of `Domain`; only the module that owns `Domain` makes them.
     package init(_ description: String) { self.description = description }
 }
+
+/// The one error type of a module whose errors carry nothing but a code and a message
+/// (GeoCore, Routing, TrackFiltering): the module declares an empty domain and
+/// `public typealias TheError = CodedError<TheDomain>`, then its codes in
+/// `extension ErrorCode where Domain == TheError`. Modules whose errors carry more (a location,
+/// an `errno`, an underlying error) declare their own struct with `ErrorCode<Self>`.
+public struct CodedError<Domain>: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong: a growable code.
+    public typealias Code = ErrorCode<CodedError<Domain>>
+
+    public var code: Code
+    /// A human explanation naming the value at fault.
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

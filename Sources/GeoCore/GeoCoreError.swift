@@ -1,18 +1,8 @@
 /// The one error type of GeoCore (STYLE.md §3.7): a growable `Code`, a human message.
-public struct GeoCoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
-    public typealias Code = ErrorCode<GeoCoreError>
+public typealias GeoCoreError = CodedError<GeoCoreErrorDomain>
 
-    public var code: Code
-    public var message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(code): \(message)" }
-}
+/// Names GeoCoreError's codes apart from other modules' (`CodedError`); it has no values.
+public enum GeoCoreErrorDomain {}
 
 extension ErrorCode where Domain == GeoCoreError {
     /// A latitude outside [-90, 90] degrees.

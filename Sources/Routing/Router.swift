@@ -3,20 +3,10 @@ public import RoadNetwork
 import HeapModule
 
 /// The one error type of Routing (STYLE.md §3.7).
-public struct RouteError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
-    public typealias Code = ErrorCode<RouteError>
+public typealias RouteError = CodedError<RoutingErrorDomain>
 
-    public var code: Code
-    public var message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(code): \(message)" }
-}
+/// Names RouteError's codes apart from other modules' (`CodedError`); it has no values.
+public enum RoutingErrorDomain {}
 
 extension ErrorCode where Domain == RouteError {
     /// Start and end snapped, but no allowed path connects them.

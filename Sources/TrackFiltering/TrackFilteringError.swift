@@ -1,20 +1,10 @@
 public import GeoCore
 
 /// The one error type of TrackFiltering (STYLE.md §3.7).
-public struct TrackFilteringError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
-    public typealias Code = ErrorCode<TrackFilteringError>
+public typealias TrackFilteringError = CodedError<TrackFilteringErrorDomain>
 
-    public var code: Code
-    public var message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(code): \(message)" }
-}
+/// Names TrackFilteringError's codes apart from other modules' (`CodedError`); it has no values.
+public enum TrackFilteringErrorDomain {}
 
 extension ErrorCode where Domain == TrackFilteringError {
     /// A parameter outside its domain (negative duration, NaN threshold, …).
