@@ -145,7 +145,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ZlibCompressionTests",
-            dependencies: ["ZlibCompression", "GeoTestSupport"],
+            dependencies: ["ZlibCompression", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

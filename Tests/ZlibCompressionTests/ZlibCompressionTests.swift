@@ -1,3 +1,4 @@
+import GeoCore
 import Foundation
 import GeoTestSupport
 import Testing
@@ -5,24 +6,12 @@ import ZlibCompression
 
 /// Seeded test inputs: empty, tiny, repetitive text (compresses well) and noise (does not).
 private func samples() -> [(name: String, bytes: [UInt8])] {
-    var rng = SplitMix(seed: 20261123)
+    var rng = SplitMix64(seed: 20261123)
     let noise = (0..<200_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
     let text = Array(String(repeating: "<node id=\"1\" lat=\"43.73\" lon=\"7.42\"/>\n", count: 20_000).utf8)
     return [("empty", []), ("one byte", [0x2A]), ("text", text), ("noise", noise)]
 }
 
-/// SplitMix64 (Steele et al. 2014), so the inputs do not depend on a library under test.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 private func temporaryDirectory() throws -> URL {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("zlib-tests-\(UUID().uuidString)")
