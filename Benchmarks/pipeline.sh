@@ -1,5 +1,5 @@
 #!/bin/sh
-# Positioning pipeline benchmark (issue 5 "Numbers"): GPXReplaySource(.asFastAsPossible) →
+# Positioning pipeline benchmark (issue 5 "Numbers"): LocationReplaySource(.asFastAsPossible) →
 # PositioningManager → two subscribers, end to end (start() until both subscribers saw the last
 # fix), against the goal of 1,000,000 fixes/s, with VmRSS sampled every 100,000 fixes over a
 # 24 h replay of 10 Hz fixes (864,000) and a 72 h one (2,592,000) to show memory stays flat.
