@@ -193,13 +193,13 @@ public final class ChildProcess: Sendable {
                 guard target != 0 else {
                     throw ChildProcessError(code: .redirectionFailed, message: "a pipe is for standard output or error, not input")
                 }
-                var ends: [Int32] = [-1, -1]
-                guard makePipe(&ends) else {
-                    throw ChildProcessError(code: .redirectionFailed, message: "pipe for fd \(target)", systemError: errno)
+                let ends: (read: FileDescriptor, write: FileDescriptor)
+                do { ends = try FileDescriptor.pipe() } catch {
+                    throw ChildProcessError(code: .redirectionFailed, message: "pipe for fd \(target)", systemError: error.errno)
                 }
-                readers[Int(target)] = ends[0]
-                parentEnds.append(ends[1])
-                posix_spawn_file_actions_adddup2(&actions, ends[1], target)
+                readers[Int(target)] = ends.read.rawValue
+                parentEnds.append(ends.write.rawValue)
+                posix_spawn_file_actions_adddup2(&actions, ends.write.rawValue, target)
                 continue
             }
             guard fd >= 0 else {
@@ -390,17 +390,6 @@ private func currentEnvironment() -> UnsafeMutablePointer<UnsafeMutablePointer<C
     #endif
 }
 
-/// A pipe whose two ends are close-on-exec (`pipe2` on Linux; `pipe` + `fcntl` elsewhere: on
-/// Darwin `POSIX_SPAWN_CLOEXEC_DEFAULT` covers the window between the two calls).
-private func makePipe(_ ends: inout [Int32]) -> Bool {
-    #if os(Linux)
-    if let pipe2 = GNUExtensions.pipe2 { return pipe2(&ends, O_CLOEXEC) == 0 }
-    #endif
-    guard pipe(&ends) == 0 else { return false }
-    for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    return true
-}
-
 /// Reads `fd` to its end on a dedicated thread, yielding each chunk, then closes it.
 private func readAll(_ fd: Int32) -> AsyncStream<[UInt8]> {
     let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .unbounded)
@@ -465,11 +454,9 @@ private func detachThread(_ body: @escaping @Sendable () -> Void) throws(ChildPr
 private enum GNUExtensions {
     typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
     typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
-    typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
 
     static let addCloseFrom = symbol("posix_spawn_file_actions_addclosefrom_np", as: AddCloseFrom.self)
     static let addChdir = symbol("posix_spawn_file_actions_addchdir_np", as: AddChdir.self)
-    static let pipe2 = symbol("pipe2", as: Pipe2.self)
 
     private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
         // A null handle is glibc's RTLD_DEFAULT: search every loaded object.

@@ -230,8 +230,19 @@ private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32
 private func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int { read(fd, p, n) }
 private func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
 private func systemSend(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int, _ flags: Int32) -> Int { send(fd, p, n, flags) }
+#if os(Linux)
 /// `pipe2(2)`, which Glibc's Swift module hides behind `_GNU_SOURCE`; it sets close-on-exec
 /// atomically, where `pipe` + `fcntl` would leave a window for a concurrent `fork`.
 @_silgen_name("pipe2")
 private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+#else
+/// Darwin has no `pipe2`: `pipe`, then close-on-exec on both ends (ChildProcess spawns with
+/// `POSIX_SPAWN_CLOEXEC_DEFAULT` there, which covers the window between the two calls).
+private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32 {
+    guard pipe(fds) == 0 else { return -1 }
+    _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+    return 0
+}
+#endif
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }

@@ -27,7 +27,7 @@ public enum TCPClient {
         var lastError = ECONNREFUSED
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let ai = entry {
-            let fd = socket(ai.pointee.ai_family, ai.pointee.ai_socktype | socketCloseOnExec, ai.pointee.ai_protocol)
+            let fd = closeOnExec(socket(ai.pointee.ai_family, ai.pointee.ai_socktype | socketCloseOnExec, ai.pointee.ai_protocol))
             if fd >= 0 {
                 let seconds = timeout.components.seconds
                 var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
@@ -59,7 +59,7 @@ public struct TCPServer: Sendable {
     /// - Throws: `SystemIOError` `.busy` when the port is taken, `.invalidArgument` for a bad address.
     public init(host: String = "127.0.0.1", port: Int, backlog: Int32 = 16) throws(SystemIOError) {
         let address = "\(host):\(port)"
-        let fd = socket(AF_INET, socketType | socketCloseOnExec, 0)
+        let fd = closeOnExec(socket(AF_INET, socketType | socketCloseOnExec, 0))
         guard fd >= 0 else { throw .last("cannot create a socket for", path: address) }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -109,8 +109,17 @@ private let socketType = Int32(SOCK_STREAM.rawValue)
 private let socketCloseOnExec = Int32(SOCK_CLOEXEC.rawValue)
 #else
 private let socketType = SOCK_STREAM
-private let socketCloseOnExec = SOCK_CLOEXEC
+/// Darwin has no `SOCK_CLOEXEC`: ``closeOnExec(_:)`` marks each socket right after it is made.
+private let socketCloseOnExec: Int32 = 0
 #endif
+
+/// Marks `fd` close-on-exec where the socket calls cannot (Darwin); returns it.
+private func closeOnExec(_ fd: Int32) -> Int32 {
+    #if !os(Linux)
+    if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    #endif
+    return fd
+}
 
 // `connect(2)` under a name `TCPClient.connect` does not shadow.
 private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
@@ -120,8 +129,16 @@ private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>?, _ l
 // `close(2)` under a name `TCPServer.close` does not shadow.
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
 
+#if os(Linux)
 /// `accept4(2)`, which Glibc's Swift module hides behind `_GNU_SOURCE`; it makes the client
 /// socket close-on-exec atomically, where `accept` + `fcntl` would leave a window for a `fork`.
 @_silgen_name("accept4")
 private func systemAccept4(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?,
                            _ length: UnsafeMutablePointer<socklen_t>?, _ flags: Int32) -> Int32
+#else
+/// Darwin has no `accept4`: `accept`, then close-on-exec.
+private func systemAccept4(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?,
+                           _ length: UnsafeMutablePointer<socklen_t>?, _ flags: Int32) -> Int32 {
+    closeOnExec(accept(fd, address, length))
+}
+#endif
