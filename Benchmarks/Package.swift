@@ -12,10 +12,12 @@ let package = Package(
         .package(name: "LocationKit", path: ".."),
     ],
     targets: [
+        // What several benchmarks share: the seeded generator.
+        .target(name: "BenchSupport"),
         // In-process WGS84 geodesic inverse throughput on 1,000,000 seeded random pairs.
         .executableTarget(
             name: "GeodesicBench",
-            dependencies: [.product(name: "GeoCore", package: "LocationKit")]
+            dependencies: ["BenchSupport", .product(name: "GeoCore", package: "LocationKit")]
         ),
         // Read-all throughput of the OSM PBF reader (driver: Benchmarks/osm.sh, peer: osmium).
         .executableTarget(
@@ -31,6 +33,7 @@ let package = Package(
         .executableTarget(
             name: "FilterBench",
             dependencies: [
+                "BenchSupport",
                 .product(name: "GeoCore", package: "LocationKit"),
                 .product(name: "TrackFiltering", package: "LocationKit"),
             ]

@@ -2,6 +2,7 @@
 // fed one fix at a time through TrackCleaner(configuration: .automotiveNavigation), as live
 // updates would be. Prints fixes per second (best of 3). With `--export PATH` it also writes
 // the fixes as CSV (t,east,north,accuracy) for the peer, scripts in Benchmarks/filters.sh.
+import BenchSupport
 import Foundation
 import GeoCore
 import TrackFiltering

@@ -1,21 +1,10 @@
 // In-process throughput of the WGS84 geodesic inverse (Karney 2013) on seeded random pairs.
 // Usage: GeodesicBench [pairs]   (default 1,000,000)
+import BenchSupport
 import GeoCore
 
-/// SplitMix64 (Steele et al. 2014): a seeded generator, so every run measures the same pairs.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 let count = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
-var rng = SplitMix64(state: 20_260_521)
+var rng = SplitMix64(seed: 20_260_521)
 var pairs: [(Double, Double, Double, Double)] = []
 pairs.reserveCapacity(count)
 for _ in 0..<count {

@@ -4,13 +4,14 @@ import Glibc
 import Darwin
 #endif
 
-/// SplitMix64 (Steele, Lea & Flood 2014), the package's seeded generator, copied here because
-/// LocationKit shares its own only inside the package: the same seed gives the same drive.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
+/// SplitMix64 (Steele, Lea & Flood 2014): the benchmarks' seeded generator, so every run
+/// measures the same input. LocationKit shares its own only inside its package (`package`),
+/// which this nested package cannot see.
+public struct SplitMix64: RandomNumberGenerator {
+    public var state: UInt64
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -19,10 +20,10 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// A uniformly distributed value in `lo..<hi`.
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo..<hi, using: &self) }
+    public mutating func uniform(_ lo: Double, _ hi: Double) -> Double { Double.random(in: lo..<hi, using: &self) }
 
     /// A standard normal deviate, by the Box–Muller transform.
-    mutating func gaussian() -> Double {
+    public mutating func gaussian() -> Double {
         let u1 = Double.random(in: Double.leastNonzeroMagnitude..<1, using: &self)
         let u2 = Double.random(in: 0..<1, using: &self)
         return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
