@@ -177,7 +177,7 @@ public final class ChildProcess: Sendable {
         let streams = [configuration.standardInput, configuration.standardOutput, configuration.standardError]
         for (target, redirection) in streams.enumerated() {
             let target = Int32(target)
-            let fd: Int32
+            let opened: Result<FileDescriptor, SystemIOError>
             switch redirection.kind {
             case .inherit:
                 #if canImport(Darwin)
@@ -185,10 +185,12 @@ public final class ChildProcess: Sendable {
                 #endif
                 continue
             case .nullDevice:
-                fd = open("/dev/null", O_RDWR | O_CLOEXEC)
+                opened = Result { () throws(SystemIOError) in try FileDescriptor(opening: "/dev/null", .readWrite) }
             case .file(let path, let append):
-                fd = target == 0 ? open(path, O_RDONLY | O_CLOEXEC)
-                    : open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0o644)
+                opened = Result { () throws(SystemIOError) in
+                    target == 0 ? try FileDescriptor(opening: path)
+                        : try FileDescriptor(opening: path, .writeOnly, options: [.create, append ? .append : .truncate])
+                }
             case .pipe:
                 guard target != 0 else {
                     throw ChildProcessError(code: .redirectionFailed, message: "a pipe is for standard output or error, not input")
@@ -202,12 +204,15 @@ public final class ChildProcess: Sendable {
                 posix_spawn_file_actions_adddup2(&actions, ends.write.rawValue, target)
                 continue
             }
-            guard fd >= 0 else {
+            let fd: FileDescriptor
+            switch opened {
+            case .success(let descriptor): fd = descriptor
+            case .failure(let error):
                 for case let reader? in readers { close(reader) }
-                throw ChildProcessError(code: .redirectionFailed, message: "cannot open \(redirection.kind) for fd \(target)", systemError: errno)
+                throw ChildProcessError(code: .redirectionFailed, message: "cannot open \(redirection.kind) for fd \(target)", systemError: error.errno)
             }
-            parentEnds.append(fd)
-            posix_spawn_file_actions_adddup2(&actions, fd, target)
+            parentEnds.append(fd.rawValue)
+            posix_spawn_file_actions_adddup2(&actions, fd.rawValue, target)
         }
         #if os(Linux)
         _ = GNUExtensions.addCloseFrom?(&actions, 3)
