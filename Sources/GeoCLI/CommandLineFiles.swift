@@ -13,6 +13,14 @@ enum CommandLineFiles {
         }
     }
 
+    /// Runs `body` with a byte source reading `path` (`-`: standard input), then closes the file.
+    /// - Throws: `ValidationError` when it cannot be opened, or what `body` throws.
+    static func withSource<Result>(_ path: String, _ body: (inout FileSource) throws -> Result) throws -> Result {
+        var source = try source(path)
+        defer { if path != "-" { try? source.descriptor.close() } }
+        return try body(&source)
+    }
+
     /// A byte sink creating or truncating `path` (nil or `-`: standard output).
     /// - Throws: `ValidationError` naming the path and errno.
     static func sink(_ path: String?) throws -> FileSink {
@@ -30,13 +38,13 @@ enum CommandLineFiles {
     /// Reads `path` (`-`: standard input) in chunks of up to 64 KiB.
     /// - Throws: `ValidationError` when it cannot be opened, `SystemIOError` on a read error.
     static func readChunks(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        var source = try source(path)
-        defer { if path != "-" { try? source.descriptor.close() } }
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-            if n == 0 { return }
-            chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        try withSource(path) { source in
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+                if n == 0 { return }
+                chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            }
         }
     }
 }

@@ -10,7 +10,7 @@ enum GPXTrackFiles {
     /// - Throws: `TrackCommandError` with the file, line and column of the first problem.
     static func read(_ path: String) throws -> GPXDocument {
         do {
-            return try GPXReader.read(try CommandLineFiles.source(path))
+            return try CommandLineFiles.withSource(path) { try GPXReader.read($0) }
         } catch let error as GPXError {
             throw TrackCommandError("\(path):\(error.line):\(error.column): \(error.message)")
         }
