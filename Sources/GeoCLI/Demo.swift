@@ -23,9 +23,8 @@ struct Demo: AsyncParsableCommand {
 
     /// The sample city through the real import path, and a route across it.
     private func roadsTour(_ city: SampleCityRoute) {
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: city.pbf.path)[.size] as? Int) ?? 0
         print("\nRoads: the embedded sample city (fictional, around 48.0 N 11.0 E)")
-        print("  generated and written as a real .osm.pbf: \(bytes / 1024) KiB at \(city.pbf.path)")
+        print("  generated, written as a real .osm.pbf (\(city.pbfBytes / 1024) KiB, in a temporary folder) and read back")
         print("  car graph extracted in \(format(city.extractSeconds * 1000, 1)) ms: \(city.graph.nodeCount) nodes, \(city.graph.edgeCount) directed edges")
         let r = city.route
         print("  route south-west → north-east: \(format(r.distance.kilometers, 2)) km, \(format(r.duration.seconds / 60, 1)) min, "

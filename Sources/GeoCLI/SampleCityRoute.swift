@@ -7,8 +7,8 @@ import Routing
 /// The embedded default data: the generated sample city, written as a real `.osm.pbf`, read
 /// back through the import path, and a car route across it.
 struct SampleCityRoute {
-    /// Where the city was written.
-    let pbf: URL
+    /// The size of the `.osm.pbf` file the city was written to and read back from, in bytes.
+    let pbfBytes: Int
     let graph: RoadGraph
     let route: Route
     /// How long writing, extracting and routing took, for the demo's narration.
@@ -18,20 +18,22 @@ struct SampleCityRoute {
     static let from = SampleCity.center.coordinate(at: .meters(1100), facing: .degrees(225))
     static let to = SampleCity.center.coordinate(at: .meters(1100), facing: .degrees(45))
 
-    /// Builds it in a temporary folder.
+    /// Builds it in a temporary folder that is removed before returning.
     /// - Throws: what writing, reading or routing throws (none expected on generated data).
     static func make() throws -> SampleCityRoute {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locationkit-sample-\(getpid())")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locationkit-sample-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
         let pbf = dir.appendingPathComponent("city.osm.pbf")
         try SampleCity.generate().write(to: pbf)
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: pbf.path)[.size] as? Int) ?? 0
         let clock = ContinuousClock()
         let t0 = clock.now
         let extracted = try RoadGraphExtractor.extract(from: pbf, profile: .car)
         let t1 = clock.now
         let route = try Router(graph: extracted.graph).route(from: from, to: to)
         let t2 = clock.now
-        return SampleCityRoute(pbf: pbf, graph: extracted.graph, route: route,
+        return SampleCityRoute(pbfBytes: bytes, graph: extracted.graph, route: route,
                                extractSeconds: (t1 - t0).seconds, routeSeconds: (t2 - t1).seconds)
     }
 }
