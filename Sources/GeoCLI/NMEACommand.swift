@@ -130,18 +130,17 @@ struct NMEACommand: ParsableCommand {
     }
 }
 
-/// One JSON object per fix, written by hand so field order and number formats are stable.
+/// One JSON object per fix, written by hand so field order and number formats are stable
+/// (decimals per quantity: ``JSONNumber``).
 enum FixJSON {
     static func line(_ f: NMEAFix) -> String {
-        func num(_ v: Double?, _ digits: Int) -> String {
-            guard let v, v.isFinite else { return "null" }
-            return String(format: "%.\(digits)f", v)
-        }
+        typealias N = JSONNumber
         let time = f.isoTime.map { "\"\($0)\"" } ?? "null"
-        return "{\"time\":\(time),\"mode\":\(f.mode?.rawValue ?? 0),\"lat\":\(num(f.latitude, 9)),"
-            + "\"lon\":\(num(f.longitude, 9)),\"altMSL\":\(num(f.altitudeMSL, 4)),\"altHAE\":\(num(f.altitudeHAE, 4)),"
-            + "\"speed\":\(num(f.speed, 3)),\"track\":\(num(f.track, 4)),\"climb\":\(num(f.climb, 3)),"
-            + "\"eph\":\(num(f.eph, 3)),\"epv\":\(num(f.epv, 3)),\"hdop\":\(num(f.sky.hdop, 2)),"
+        return "{\"time\":\(time),\"mode\":\(f.mode?.rawValue ?? 0),\"lat\":\(N.string(f.latitude, .coordinate)),"
+            + "\"lon\":\(N.string(f.longitude, .coordinate)),\"altMSL\":\(N.string(f.altitudeMSL, .altitude)),"
+            + "\"altHAE\":\(N.string(f.altitudeHAE, .altitude)),\"speed\":\(N.string(f.speed, .speed)),"
+            + "\"track\":\(N.string(f.track, .course)),\"climb\":\(N.string(f.climb, .speed)),"
+            + "\"eph\":\(N.string(f.eph, .error)),\"epv\":\(N.string(f.epv, .error)),\"hdop\":\(N.string(f.sky.hdop, .dop)),"
             + "\"satellitesUsed\":\(f.sky.satellitesUsed.map(String.init) ?? "null")}"
     }
 }
