@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fresh, empty directory under the system temporary directory that lives as long as one
 /// body: it is removed, with everything in it, when the body returns or throws, so a test run

@@ -70,6 +70,21 @@ public enum Zlib {
         try input.withUnsafeBytes { raw in Result { () throws(CompressionError) in try deflate(raw, level: level) } }.get()
     }
 
+    /// The CRC-32 (ISO 3309 / IEEE 802.3, the one gzip, PNG and the road-graph file use) of
+    /// `bytes`, continuing from `initial` (the CRC of what came before; 0 to start).
+    /// - Complexity: O(n); zlib processes several bytes per step.
+    public static func crc32(_ bytes: UnsafeRawBufferPointer, continuing initial: UInt32 = 0) -> UInt32 {
+        var crc = UInt(initial)
+        var offset = 0
+        // zlib's length parameter is a 32-bit uInt: feed larger buffers in pieces.
+        while offset < bytes.count {
+            let n = min(bytes.count - offset, Int(UInt32.max))
+            crc = CZlib.crc32(crc, bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self), uInt(n))
+            offset += n
+        }
+        return UInt32(truncatingIfNeeded: crc)
+    }
+
     /// The `CompressionError` for a zlib return code other than success.
     static func streamError(_ status: Int32, _ operation: String) -> CompressionError {
         switch status {

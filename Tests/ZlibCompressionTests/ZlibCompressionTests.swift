@@ -153,3 +153,29 @@ private func temporaryDirectory() throws -> URL {
     #expect(inflater.isComplete)
     #expect(output == text)
 }
+
+/// CRC-32 against the check value of the CRC catalogue (CRC-32/ISO-HDLC: "123456789" →
+/// 0xCBF43926) and against the trailer the system `gzip` writes (RFC 1952 §2.3.1: CRC32, then
+/// ISIZE, little-endian).
+@Test func crc32_matchesTheCatalogueAndGzipsTrailer() async throws {
+    #expect(Array("123456789".utf8).withUnsafeBytes { Zlib.crc32($0) } == 0xCBF4_3926)
+    #expect([UInt8]().withUnsafeBytes { Zlib.crc32($0) } == 0)
+    let gzip = try #require(GeoProcess.which("gzip"))
+    try await withTemporaryDirectory { dir in
+        for (index, sample) in samples().enumerated() {
+            let file = dir.appendingPathComponent("sample\(index)")
+            try Data(sample.bytes).write(to: file)
+            let result = try await GeoProcess.run(gzip, ["-k", "-n", file.path])
+            try #require(result.status == 0, "gzip: \(result.stderr)")
+            let compressed = [UInt8](try Data(contentsOf: file.appendingPathExtension("gz")))
+            let trailer = compressed.suffix(8).prefix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            // In two pieces, to exercise `continuing:`.
+            let half = sample.bytes.count / 2
+            let crc = sample.bytes.withUnsafeBytes { raw in
+                Zlib.crc32(UnsafeRawBufferPointer(rebasing: raw[half...]),
+                           continuing: Zlib.crc32(UnsafeRawBufferPointer(rebasing: raw[..<half])))
+            }
+            #expect(crc == trailer, "\(sample.name)")
+        }
+    }
+}
