@@ -1,9 +1,12 @@
 // libFuzzer harness for NMEACodec: the scanner under every chunking, the sentence parser on
-// every framed line (checksum or not), the epoch decoder, and the gpsd JSON codec. Built by Fuzz/nmea.sh.
+// every framed line (checksum or not), the epoch decoder, and the gpsd JSON codec.
+// Built and run by scripts/fuzz.sh.
+import NMEACodec
+import FuzzSupport
 
-/// libFuzzer's entry point: must not crash, hang or grow memory without bound for any input.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+/// The fuzz target: must not crash, hang or grow memory without bound for any input.
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    guard let data else { return 0 }
     let input = UnsafeRawBufferPointer(start: data, count: size)
     guard size > 0 else { return 0 }
     // The first byte picks a chunk size, so split reads are explored too.
@@ -39,3 +42,5 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(scanner.statistics.lines == decoder.scanner.statistics.lines, "line counts differ by chunking")
     return 0
 }
+
+runLibFuzzer(fuzzOneInput)

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Builds LocationKit's libFuzzer harnesses (the nested package in Fuzz/) with
+# -sanitize=fuzzer,address and runs them.
+# Usage: scripts/fuzz.sh [TARGET|all] [SECONDS]
+#   TARGET   one of the targets below, or all (default); SECONDS per target (default 600).
+# Each target's corpus: its committed seeds (Fuzz/TARGET/seeds), the shared real-world files of
+# its format ($LOCATIONKIT_DATA, read in place), and the sample city as PBF and as a road-graph
+# file. What a run finds stays in .build/fuzz/corpus/TARGET for the next run on this machine; it
+# is not committed, because libFuzzer builds it from pieces of the shared files, which must never
+# be copied into the repository. Crashes, leaks and hangs are written to
+# Fuzz/TARGET/artifacts/ (ignored by git) and make the script exit non-zero.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
+DATA="${LOCATIONKIT_DATA:-$(cd .. && pwd)/shared/data}"
+ALL=(NMEAFuzz OSMXMLFuzz PBFFuzz GeoJSONFuzz RoadGraphFileFuzz)
+want="${1:-all}"
+seconds="${2:-600}"
+if [ "$want" = all ]; then targets=("${ALL[@]}"); else targets=("$want"); fi
+for t in "${targets[@]}"; do
+  [ -d "Fuzz/$t" ] || { echo "fuzz.sh: no target '$t' (targets: ${ALL[*]})" >&2; exit 64; }
+done
+
+OUT="$ROOT/.build/fuzz"
+mkdir -p "$OUT/generated"
+# The sample city through the real writers: a PBF and a road-graph file as seeds.
+if [ ! -s "$OUT/generated/city.osm.pbf" ] || [ ! -s "$OUT/generated/city.graph" ]; then
+  swift build --product geo >/dev/null
+  GEO="$(swift build --show-bin-path)/geo"
+  "$GEO" sample-city -o "$OUT/generated/city.osm.pbf"
+  "$GEO" extract "$OUT/generated/city.osm.pbf" -o "$OUT/generated/city.graph" --profile car 2>/dev/null
+fi
+
+# Shared files of a target's format, one per line (read in place as a second corpus).
+shared_inputs() {
+  case "$1" in
+    NMEAFuzz) ls "$DATA"/nmea/*.log ;;
+    GPXFuzz) ls "$DATA"/gpx/*/*.gpx ;;
+    OSMXMLFuzz) ls "$DATA"/osm/*.osm ;;
+    PBFFuzz) echo "$OUT/generated/city.osm.pbf" ;;
+    GeoJSONFuzz) ls "$DATA"/tiles/mvt-fixtures/fixtures/*/tile.json ;;
+    RoadGraphFileFuzz) echo "$OUT/generated/city.graph" ;;
+  esac
+}
+# Longest input a target's mutations grow to, bytes: a few records of its format.
+max_len() {
+  case "$1" in
+    PBFFuzz|RoadGraphFileFuzz) echo 65536 ;;
+    *) echo 16384 ;;
+  esac
+}
+
+status=0
+summary=""
+for t in "${targets[@]}"; do
+  echo "== $t: building" >&2
+  # lld: SwiftPM defines `main` through a symbol alias to the target's entry point, and gold then
+  # also pulls libFuzzer's own `main` and fails; lld resolves the alias first.
+  GEO_INTERNAL_CHECKS=1 swift build -c release --package-path Fuzz --scratch-path "$OUT/build" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld --product "$t" >&2
+  bin="$OUT/build/release/$t"
+  corpus="$OUT/corpus/$t"
+  shared="$OUT/shared/$t"
+  rm -rf "$shared"; mkdir -p "$corpus" "$shared" "Fuzz/$t/seeds" "Fuzz/$t/artifacts"
+  while read -r f; do [ -n "$f" ] && ln -sf "$f" "$shared/$(basename "$(dirname "$f")")-$(basename "$f")"; done < <(shared_inputs "$t")
+  log="$OUT/$t.log"
+  echo "== $t: fuzzing for $seconds s (log: $log)" >&2
+  set +e
+  "$bin" "$corpus" "Fuzz/$t/seeds" "$shared" -max_len="$(max_len "$t")" -rss_limit_mb=2048 -timeout=10 \
+    -max_total_time="$seconds" -artifact_prefix="Fuzz/$t/artifacts/" -print_final_stats=1 >"$log" 2>&1
+  rc=$?
+  set -e
+  execs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+  if [ "$rc" -eq 0 ]; then result="ok"; else result="FAILED (exit $rc; see $log and Fuzz/$t/artifacts/)"; status=1; fi
+  summary+="$(printf '%-18s %6s s  %12s executions  %s' "$t" "$seconds" "${execs:-?}" "$result")"$'\n'
+done
+printf '%s' "$summary"
+exit "$status"
