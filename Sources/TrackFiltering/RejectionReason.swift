@@ -52,6 +52,24 @@ public struct RejectionReason: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { identifier }
+
+    /// What the rule saw, in a few words, for diagnostics ("lagged the stream's pace by more
+    /// than the allowed age").
+    public var explanation: String {
+        switch value {
+        case .invalidAccuracy: "they have no valid horizontal accuracy"
+        case .inaccurate: "their horizontal accuracy is worse than the preset allows"
+        case .stale: "they arrived later behind the stream's pace than the preset's maximum age (cached fixes)"
+        case .warmUp: "they arrived within the warm-up after the start"
+        case .outOfOrder: "they are timestamped before the last accepted fix"
+        case .duplicateTimestamp: "they repeat the last accepted fix's time"
+        case .insideAccuracyRadius: "they moved less than the accuracy radius allows"
+        case .belowMinimumDistance: "they moved less than the distance filter"
+        case .impliedSpeed: "reaching them needs an impossible speed"
+        case .stationary: "the device is still"
+        case .kalmanOutlier: "the Kalman filter's gate rejected them as outliers"
+        }
+    }
 }
 
 /// How many fixes went in, how many came out, and why each of the others was dropped.

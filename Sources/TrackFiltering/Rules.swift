@@ -98,8 +98,9 @@ public struct StaleFixRule: TrackFilter {
 /// Drops everything in the first `duration` after updates start: receivers deliver cached
 /// and unconverged fixes then, sometimes with fresh timestamps.
 ///
-/// Time runs on the receive clock when given, else on fix timestamps. The start is the
-/// injected `start`, else the first fix seen. Source: seed article §4 (drop the first 5–10 s);
+/// Time runs on the fix timestamps — the receiver's own time, in which it converges — so a
+/// replay played faster or slower than it was recorded warms up over the same fixes. The
+/// start is the injected `start`, else the first fix's timestamp. Source: seed article §4 (drop the first 5–10 s);
 /// Freeletics 2019 (the first 10–20 fixes are poor).
 public struct WarmUpRule: TrackFilter {
     /// How long after the start fixes are dropped.
@@ -115,12 +116,13 @@ public struct WarmUpRule: TrackFilter {
     }
 
     public mutating func evaluate(_ input: FilterInput) -> RejectionReason? {
-        let now = input.receivedAt ?? input.fix.timestamp
+        let now = input.fix.timestamp
         guard let start else {
             self.start = now
             return limit > 0 ? .warmUp : nil
         }
-        return now.timeIntervalSince(start) < limit ? .warmUp : nil
+        // A fix timestamped before the start is not of the warm-up: later rules judge it.
+        return (0..<limit).contains(now.timeIntervalSince(start)) ? .warmUp : nil
     }
 }
 
