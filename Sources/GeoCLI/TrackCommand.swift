@@ -144,7 +144,7 @@ struct DropDiagnostics {
             line = endRun()
             run = (reason, 1, now.timeIntervalSince(fix.timestamp))
         }
-        if let r = run, r.count == Self.longRun, !explained.contains(r.reason) { return describe(r) }
+        if let r = run, r.count == Self.longRun, !explained.contains(r.reason) { return describe(r, ongoing: true) }
         return line
     }
 
@@ -155,11 +155,11 @@ struct DropDiagnostics {
         return explained.contains(r.reason) ? nil : describe(r)
     }
 
-    private mutating func describe(_ r: (reason: RejectionReason, count: Int, firstAge: Double)) -> String {
+    private mutating func describe(_ r: (reason: RejectionReason, count: Int, firstAge: Double), ongoing: Bool = false) -> String {
         explained.insert(r.reason)
         let fixes = r.count == 1 ? "1 fix" : "\(r.count) fixes"
         let age = r.reason == .stale ? " (the first was \(Self.duration(r.firstAge)) old on arrival)" : ""
-        return "dropped \(fixes) as \(r.reason): \(r.reason.explanation)\(age); --preset raw keeps them"
+        return "dropped \(fixes)\(ongoing ? " so far" : "") as \(r.reason): \(r.reason.explanation)\(age); --preset raw keeps them"
     }
 
     /// `filter: 130 fixes, 118 delivered; dropped: warm-up 5, stale 7`, or nil before any fix.

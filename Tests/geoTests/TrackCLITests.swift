@@ -125,9 +125,10 @@ private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
 }
 
 @Test(.onOwnThread, .timeLimit(.minutes(3))) func track_fromGpsd_defaultPreset_replayedLogFlows_andDropsAreExplained() async throws {
-    // nmea-rtk was recorded in March 2020: judged against the host's clock, every fix is stale.
-    guard let log = try Fixtures.url("nmea/nmea-rtk.log") else { return }
-    guard let result = try await GPSFake.withReplay(log: log, cycle: 0.05, { gpsd in
+    // quectel-eg25-g was recorded in September 2022, walking: judged against the host's clock,
+    // every fix would be stale.
+    guard let log = try Fixtures.url("nmea/quectel-eg25-g.log") else { return }
+    guard let result = try await GPSFake.withReplay(log: log, { gpsd in
         try await GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(gpsd.port)", "--count", "3", "--for", "45"])
     }) else { return }
     #expect(result.status == 0, "\(result.stderr)")
