@@ -7,21 +7,21 @@ import NMEACodec
 /// TPVs with the same `time`, each more complete than the last (the first, from an RMC, often
 /// has no error estimate); gpsd's own final word on the epoch is its last TPV (the one its
 /// regression `.chk` files end the epoch with). The assembler merges every report of the
-/// pending epoch — later TPV fields over earlier ones, a GST's one-sigma errors and a SKY's
-/// satellites-used count where the TPVs lack them — and emits the epoch only when it is
-/// complete:
+/// pending epoch — later TPV fields over earlier ones, and the one-sigma errors of a GST with
+/// the epoch's time where the TPVs lack them — and emits the epoch only when it is complete:
 /// - a TPV with another time starts the next epoch (`add(_:)` returns the finished one);
 /// - a TPV without a fix (mode 0 or 1) ends the epoch and reports the loss;
 /// - gpsd's reporting cycle ends: gpsd writes a cycle's reports in one burst and then waits
 ///   for the receiver, so the source calls `finish()` when the stream goes quiet for
 ///   `GPSDSource.cycleEndSilence`, or ends.
 /// Reports for an epoch already emitted (a late GST, a straggling TPV) change nothing, so an
-/// epoch is never delivered twice.
+/// epoch is never delivered twice. SKY reports are not merged: `Location` has no DOPs, and gpsd
+/// (3.22) sends SKY without a time, after each partial satellite list, so neither its `uSat`
+/// nor its epoch is certain.
 struct GPSDEpochAssembler {
     /// The merged TPV of the epoch being assembled.
     private var tpv: GPSDMessage.TPV?
     private var gst: GPSDMessage.GST?
-    private var satellitesUsed: Int?
     /// The time of the last epoch emitted, so its late reports are ignored.
     private var finishedTime: String?
 
@@ -43,13 +43,7 @@ struct GPSDEpochAssembler {
             tpv = report
             return done.map { [$0] } ?? []
         case .gst(let report):
-            if let pendingTime = tpv?.time, report.time == nil || report.time == pendingTime { gst = report }
-            return []
-        case .sky(let report):
-            if let pendingTime = tpv?.time, report.time == nil || report.time == pendingTime,
-               let used = report.uSat ?? report.satellites.map({ $0.filter(\.used).count }) {
-                satellitesUsed = used
-            }
+            if let pendingTime = tpv?.time, report.time == pendingTime { gst = report }
             return []
         default:
             return []
@@ -63,7 +57,6 @@ struct GPSDEpochAssembler {
         defer {
             tpv = nil
             gst = nil
-            satellitesUsed = nil
         }
         finishedTime = pending.time
         guard var location = pending.location else { return nil }
@@ -74,7 +67,6 @@ struct GPSDEpochAssembler {
         if location.verticalAccuracy == nil, location.fixMode == .threeDimensional, let alt = gst?.alt {
             location.verticalAccuracy = .meters(alt)
         }
-        if location.satelliteCount == nil { location.satelliteCount = satellitesUsed }
         return .location(location)
     }
 }

@@ -8,11 +8,13 @@ import SystemIO
 /// `?WATCH={"enable":true,"json":true}` and delivers one fix per receiver epoch.
 ///
 /// gpsd reports a TPV after every sentence that changes its fix, so one epoch arrives as
-/// several TPVs with the same time; `GPSDEpochAssembler` merges them (with the epoch's GST and
-/// SKY) and the source delivers the epoch once it is complete: when the next epoch's TPV
-/// arrives, when a TPV reports no fix, or when gpsd's reporting cycle ends — gpsd writes a
-/// cycle's reports in one burst, so a pause of `cycleEndSilence` after the last report ends the
-/// cycle (gpsd's protocol has no end-of-cycle message) — or the connection does.
+/// several TPVs with the same time; `GPSDEpochAssembler` merges them (with the epoch's GST)
+/// and the source delivers the epoch once it is complete: when the next epoch's TPV arrives,
+/// when a TPV reports no fix, when the connection ends, or when gpsd's reporting cycle ends.
+/// gpsd_json(5) has no end-of-cycle message, but gpsd writes a cycle's reports in one burst
+/// and then waits for the receiver's next epoch, so silence ends the cycle: no report for
+/// `cycleEndSilence` (checked every `cycleEndSilence`, so the epoch is delivered between one and
+/// two silences after gpsd's last report of it).
 ///
 /// gpsd's error figures are 95 % values; `GPSDMessage.TPV.location` converts them to the 68 %
 /// accuracies of `Location` (÷ 2.4477 horizontally, ÷ 1.96 per axis). A TPV without a fix
@@ -26,7 +28,8 @@ public final class GPSDSource: PositionSource {
     public let maximumBackoff: Duration
     /// How long gpsd must stay silent after a report for its reporting cycle to count as ended,
     /// which delivers the pending epoch: 0.3 s by default, far longer than the gaps inside one
-    /// cycle's burst and well inside the 1 s cycle of most receivers.
+    /// cycle's burst and well inside the 1 s cycle of most receivers (a faster receiver's next
+    /// epoch ends the cycle first).
     public let cycleEndSilence: Duration
     private let clock: SourceClock
     private let runs = RunCounter()
