@@ -53,14 +53,14 @@ public struct RejectionReason: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { identifier }
 
-    /// What the rule saw, in a few words, for diagnostics ("lagged the stream's pace by more
-    /// than the allowed age").
+    /// Why fixes were dropped for this reason, as a clause about them for diagnostics
+    /// ("they were taken within the warm-up after the start").
     public var explanation: String {
         switch value {
         case .invalidAccuracy: "they have no valid horizontal accuracy"
         case .inaccurate: "their horizontal accuracy is worse than the preset allows"
-        case .stale: "they arrived later behind the stream's pace than the preset's maximum age (cached fixes)"
-        case .warmUp: "they arrived within the warm-up after the start"
+        case .stale: "they lagged the stream's own pace by more than the preset's maximum age (cached fixes)"
+        case .warmUp: "they were taken within the warm-up after the start"
         case .outOfOrder: "they are timestamped before the last accepted fix"
         case .duplicateTimestamp: "they repeat the last accepted fix's time"
         case .insideAccuracyRadius: "they moved less than the accuracy radius allows"

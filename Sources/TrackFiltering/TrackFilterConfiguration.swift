@@ -7,7 +7,7 @@ public import GeoCore
 /// `var c = TrackFilterConfiguration.fitness; c.minimumDistance = .meters(5)`.
 /// Rules run in the order of the properties below; the first that objects names the reason.
 public struct TrackFilterConfiguration: Hashable, Sendable {
-    /// Drop fixes received within this time after start (seed §4: 5–10 s).
+    /// Drop fixes taken within this time after the first (receiver time; seed §4: 5–10 s).
     public var warmUp: Duration?
     /// Drop fixes with negative or NaN accuracy; with `true`, also those with none (seed §2).
     public var rejectsMissingAccuracy: Bool

@@ -33,6 +33,8 @@ extension Notification.Name {
 /// - A `.locationUnknown` or `.io` failure is reported and the source restarted after a backoff
 ///   of 1, 2, 4 … 30 s on the manager's clock; any other failure (`.denied`,
 ///   `.sourceUnavailable`, `.invalidConfiguration`) is reported and stops the manager.
+/// - Every fix the track filter drops is reported as `.rejected(fix, reason)` and counted in
+///   `filterReport`; nothing is dropped silently.
 /// - With `pausesLocationUpdatesAutomatically`, a stationary device (see `StationaryDetector`)
 ///   produces one `.paused`, no updates, then `.resumed` with the next moving fix.
 public actor PositioningManager {
@@ -85,8 +87,8 @@ public actor PositioningManager {
 
     /// Sleeps on the injected clock (retry backoff).
     private let sleep: @Sendable (Duration) async throws -> Void
-    /// The wall-clock reading taken when a fix arrives: the receive time the stale-fix and
-    /// warm-up rules judge it by.
+    /// The wall-clock reading taken when a fix arrives: the receive time the stale-fix rule
+    /// judges it by.
     private let now: @Sendable () -> Date
     /// Wraps a source in a `LostPositionWatchdog` on the injected clock.
     private let watched: @Sendable (any PositionSource, Duration) -> any PositionSource
