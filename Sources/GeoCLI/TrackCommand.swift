@@ -86,6 +86,7 @@ struct TrackCommand: AsyncParsableCommand {
             switch event {
             case .updated(let location), .paused(let location):
                 last = location
+                drops.saw(location)
                 let pause = if case .paused = event { true } else { false }
                 out.write(Self.update(location, stationary: pause))
                 updates += 1
@@ -127,12 +128,20 @@ struct TrackCommand: AsyncParsableCommand {
 /// The lines `geo track` writes on standard error about dropped fixes, from the manager's
 /// `.rejected` events and `filterReport` (the library's counts, not re-derived here).
 struct DropDiagnostics {
-    /// The drops in a row for one reason, and how old the first one was on arrival (s).
-    private var run: (reason: RejectionReason, count: Int, firstAge: Double)?
+    /// The drops in a row for one reason, and how much older the first one was than the
+    /// stream's latest fix before it (s), or than the clock when it opened the stream.
+    private var run: (reason: RejectionReason, count: Int, firstAge: Double, againstClock: Bool)?
+    /// The latest fix time the stream has shown (delivered or dropped).
+    private var latest: Date?
     /// Reasons already explained: each gets one line.
     private var explained: Set<RejectionReason> = []
     /// A run this long is explained at once, even while it goes on.
     static let longRun = 10
+
+    /// Notes a fix the stream showed, delivered or dropped (how far behind it a later drop is).
+    mutating func saw(_ fix: Location) {
+        latest = max(latest ?? fix.timestamp, fix.timestamp)
+    }
 
     /// Counts one dropped fix received at `now`; returns the line to print, if this is the first
     /// run of its reason that is over or long.
@@ -142,8 +151,9 @@ struct DropDiagnostics {
             run?.count += 1
         } else {
             line = endRun()
-            run = (reason, 1, now.timeIntervalSince(fix.timestamp))
+            run = (reason, 1, (latest ?? now).timeIntervalSince(fix.timestamp), latest == nil)
         }
+        saw(fix)
         if let r = run, r.count == Self.longRun, !explained.contains(r.reason) { return describe(r, ongoing: true) }
         return line
     }
@@ -155,10 +165,12 @@ struct DropDiagnostics {
         return explained.contains(r.reason) ? nil : describe(r)
     }
 
-    private mutating func describe(_ r: (reason: RejectionReason, count: Int, firstAge: Double), ongoing: Bool = false) -> String {
+    private mutating func describe(_ r: (reason: RejectionReason, count: Int, firstAge: Double, againstClock: Bool),
+                                   ongoing: Bool = false) -> String {
         explained.insert(r.reason)
         let fixes = r.count == 1 ? "1 fix" : "\(r.count) fixes"
-        let age = r.reason == .stale ? " (the first was \(Self.duration(r.firstAge)) old on arrival)" : ""
+        let measure = r.againstClock ? "the clock" : "the stream's latest fix before it"
+        let age = r.reason == .stale ? "; the first was \(Self.duration(r.firstAge)) older than \(measure)" : ""
         return "dropped \(fixes)\(ongoing ? " so far" : "") as \(r.reason): \(r.reason.explanation)\(age); --preset raw keeps them"
     }
 

@@ -59,7 +59,7 @@ public struct RejectionReason: Hashable, Sendable, CustomStringConvertible {
         switch value {
         case .invalidAccuracy: "they have no valid horizontal accuracy"
         case .inaccurate: "their horizontal accuracy is worse than the preset allows"
-        case .stale: "they lagged the stream's own pace by more than the preset's maximum age (cached fixes)"
+        case .stale: "they lagged the stream's own pace by more than the preset's maximum age, as cached fixes do"
         case .warmUp: "they were taken within the warm-up after the start"
         case .outOfOrder: "they are timestamped before the last accepted fix"
         case .duplicateTimestamp: "they repeat the last accepted fix's time"

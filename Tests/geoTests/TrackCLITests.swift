@@ -170,3 +170,26 @@ private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
     #expect(printed.count == pause + 1, "\(counted.stdout)")
     #expect(printed.last?["stationary"] as? Bool == true)
 }
+
+@Test func track_cachedFixIsDroppedAsStale_andSaysHowOld() async throws {
+    // A drive recorded in 2023, replayed as fast as possible, with the 25th point a fix from
+    // 10 minutes earlier (a cached fix): the recording flows, the cached fix is dropped and said so.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TrackCLITests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let start = Date(timeIntervalSince1970: 1_700_000_000)
+    let points = (0..<40).map { i in
+        let time = start.addingTimeInterval(i == 24 ? Double(i) - 600 : Double(i))
+        return #"<trkpt lat="\#(48 + 10 * Double(i) / 111_195)" lon="11"><time>\#(NMEAFix.isoString(time))</time></trkpt>"#
+    }
+    let gpx = directory.appendingPathComponent("cached.gpx")
+    try (#"<?xml version="1.0"?><gpx version="1.1" creator="LocationKit tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+        + points.joined() + "</trkseg></trk></gpx>").write(to: gpx, atomically: true, encoding: .utf8)
+    let result = try await GeoProcess.geo(["track", "--source", "gpx:\(gpx.path)?speed=max&accuracy=5"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stderr.split(whereSeparator: \.isNewline)
+    let stale = try #require(lines.first { $0.contains("as stale") }, "\(result.stderr)")
+    #expect(stale.contains("dropped 1 fix as stale") && stale.contains("10 min older than the stream's latest fix before it"), "\(stale)")
+    let summary = try #require(lines.last { $0.contains("filter: ") }, "\(result.stderr)")
+    #expect(summary.hasSuffix("filter: 40 fixes, 34 delivered; dropped: stale 1, warm-up 5"), "\(summary)")
+}
