@@ -3,6 +3,7 @@ import Foundation
 import GeoCore
 import NMEACodec
 import Positioning
+import TrackFiltering
 
 /// `geo track`: runs a position source through the PositioningManager and prints one JSON
 /// object per event.
@@ -19,6 +20,8 @@ struct TrackCommand: AsyncParsableCommand {
             {"event":"update",…,"stationary":true} when updates pause, {"event":"lost","time":…} (the \
             last fix's time, null before the first), \
             {"event":"error","code":…,"message":…}. Accuracy is the 68 % radius in metres.
+            Fixes the preset's filter drops are not printed: standard error says so in one line the \
+            first time a reason drops a run of fixes, and sums the drops up by reason at the end.
             """
     )
 
@@ -28,7 +31,7 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(help: "Live-update preset: \(LiveConfiguration.presets.map(\.name).joined(separator: ", ")); 'raw' turns filtering and pauses off.")
     var preset: String = "default"
 
-    @Option(help: "Stop after this many updates.")
+    @Option(help: "Stop after this many update objects: moving updates and the stationary one that announces a pause (lost and error events do not count).")
     var count: Int?
 
     @Option(name: .customLong("for"), help: "Stop after this many seconds.")
@@ -73,16 +76,21 @@ struct TrackCommand: AsyncParsableCommand {
         var out = JSONLines()
         var updates = 0, failed = false
         var last: Location?
+        var drops = DropDiagnostics()
         loop: for await event in events {
+            if case .rejected(let fix, let reason) = event {
+                drops.dropped(fix, reason, at: Date()).map(Self.warn)
+                continue
+            }
+            drops.endRun().map(Self.warn)
             switch event {
-            case .updated(let location):
+            case .updated(let location), .paused(let location):
                 last = location
-                out.write(Self.update(location, stationary: false))
+                drops.saw(location)
+                let pause = if case .paused = event { true } else { false }
+                out.write(Self.update(location, stationary: pause))
                 updates += 1
                 if let count, updates >= count { break loop }
-            case .paused(let location):
-                last = location
-                out.write(Self.update(location, stationary: true))
             case .lost:
                 // The time of the last fix, if any: a lost position has no time of its own.
                 out.write(#"{"event":"lost","time":\#(last.map { JSONLines.string(NMEAFix.isoString($0.timestamp)) } ?? "null")}"#)
@@ -91,15 +99,21 @@ struct TrackCommand: AsyncParsableCommand {
                 failed = !(await manager.isRunning)
             case .stopped:
                 break loop
-            case .resumed, .authorizationChanged:
+            case .resumed, .authorizationChanged, .rejected:
                 break
             }
             out.flush()
         }
         out.flush()
         await manager.stop()
+        drops.endRun().map(Self.warn)
+        if preset != "raw" { DropDiagnostics.summary(await manager.filterReport).map(Self.warn) }
         if let session { session.log.abandon() } // rejoinable: a rerun continues the same file
         if failed { throw ExitCode.failure }
+    }
+
+    private static func warn(_ line: String) {
+        FileHandle.standardError.write(Data(("geo track: " + line + "\n").utf8))
     }
 
     /// One update as the JSON object the command documents.
@@ -108,5 +122,78 @@ struct TrackCommand: AsyncParsableCommand {
         return #"{"event":"update","time":\#(JSONLines.string(NMEAFix.isoString(l.timestamp))),"lat":\#(l.coordinate.latitude),"#
             + #""lon":\#(l.coordinate.longitude),"accuracy":\#(number(l.horizontalAccuracy?.meters)),"#
             + #""speed":\#(number(l.speed?.metersPerSecond)),"course":\#(number(l.course?.degrees)),"stationary":\#(stationary)}"#
+    }
+}
+
+/// The lines `geo track` writes on standard error about dropped fixes, from the manager's
+/// `.rejected` events and `filterReport` (the library's counts, not re-derived here).
+struct DropDiagnostics {
+    /// The drops in a row for one reason, and how much older the first one was than the
+    /// stream's latest fix before it (s), or than the clock when it opened the stream.
+    private var run: (reason: RejectionReason, count: Int, firstAge: Double, againstClock: Bool)?
+    /// The latest fix time the stream has shown (delivered or dropped).
+    private var latest: Date?
+    /// Reasons already explained: each gets one line.
+    private var explained: Set<RejectionReason> = []
+    /// A run this long is explained at once, even while it goes on.
+    static let longRun = 10
+
+    /// Notes a fix the stream showed, delivered or dropped (how far behind it a later drop is).
+    mutating func saw(_ fix: Location) {
+        latest = max(latest ?? fix.timestamp, fix.timestamp)
+    }
+
+    /// Counts one dropped fix received at `now`; returns the line to print, if this is the first
+    /// run of its reason that is over or long.
+    mutating func dropped(_ fix: Location, _ reason: RejectionReason, at now: Date) -> String? {
+        var line: String?
+        if run?.reason == reason {
+            run?.count += 1
+        } else {
+            line = endRun()
+            run = (reason, 1, (latest ?? now).timeIntervalSince(fix.timestamp), latest == nil)
+        }
+        saw(fix)
+        if let r = run, r.count == Self.longRun, !explained.contains(r.reason) { return describe(r, ongoing: true) }
+        return line
+    }
+
+    /// Ends the current run of drops; returns its line if its reason was not explained yet.
+    mutating func endRun() -> String? {
+        guard let r = run else { return nil }
+        run = nil
+        return explained.contains(r.reason) ? nil : describe(r)
+    }
+
+    private mutating func describe(_ r: (reason: RejectionReason, count: Int, firstAge: Double, againstClock: Bool),
+                                   ongoing: Bool = false) -> String {
+        explained.insert(r.reason)
+        let fixes = r.count == 1 ? "1 fix" : "\(r.count) fixes"
+        let measure = r.againstClock ? "the clock" : "the stream's latest fix before it"
+        let age = r.reason == .stale ? "; the first was \(Self.duration(r.firstAge)) older than \(measure)" : ""
+        return "dropped \(fixes)\(ongoing ? " so far" : "") as \(r.reason): \(r.reason.explanation)\(age); --preset raw keeps them"
+    }
+
+    /// `filter: 130 fixes, 118 delivered; dropped: warm-up 5, stale 7`, or nil before any fix.
+    static func summary(_ report: FilterReport) -> String? {
+        guard report.received > 0 else { return nil }
+        let dropped = RejectionReason.allReasons.compactMap { reason in
+            report.count(of: reason) > 0 ? "\(reason) \(report.count(of: reason))" : nil
+        }
+        return "filter: \(report.received) fixes, \(report.accepted) delivered; dropped: "
+            + (dropped.isEmpty ? "none" : dropped.joined(separator: ", "))
+    }
+
+    /// A duration for people: `3 s`, `12 min`, `5 h`, `9 days`, `14 months`, `3 years`.
+    static func duration(_ seconds: Double) -> String {
+        let s = abs(seconds)
+        switch s {
+        case ..<120: return "\(Int(s.rounded())) s"
+        case ..<7_200: return "\(Int((s / 60).rounded())) min"
+        case ..<172_800: return "\(Int((s / 3_600).rounded())) h"
+        case ..<5_184_000: return "\(Int((s / 86_400).rounded())) days"
+        case ..<63_072_000: return "\(Int((s / 2_629_746).rounded())) months"
+        default: return "\(Int((s / 31_556_952).rounded())) years"
+        }
     }
 }

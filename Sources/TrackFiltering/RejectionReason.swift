@@ -52,6 +52,24 @@ public struct RejectionReason: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { identifier }
+
+    /// Why fixes were dropped for this reason, as a clause about them for diagnostics
+    /// ("they were taken within the warm-up after the start").
+    public var explanation: String {
+        switch value {
+        case .invalidAccuracy: "they have no valid horizontal accuracy"
+        case .inaccurate: "their horizontal accuracy is worse than the preset allows"
+        case .stale: "they lagged the stream's own pace by more than the preset's maximum age, as cached fixes do"
+        case .warmUp: "they were taken within the warm-up after the start"
+        case .outOfOrder: "they are timestamped before the last accepted fix"
+        case .duplicateTimestamp: "they repeat the last accepted fix's time"
+        case .insideAccuracyRadius: "they moved less than the accuracy radius allows"
+        case .belowMinimumDistance: "they moved less than the distance filter"
+        case .impliedSpeed: "reaching them needs an impossible speed"
+        case .stationary: "the device is still"
+        case .kalmanOutlier: "the Kalman filter's gate rejected them as outliers"
+        }
+    }
 }
 
 /// How many fixes went in, how many came out, and why each of the others was dropped.

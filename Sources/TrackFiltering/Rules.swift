@@ -35,31 +35,72 @@ public struct MaximumAccuracyRule: TrackFilter {
 }
 
 /// Drops fixes older than `maximumAge` when they arrive (cached fixes), judged against the
-/// injected receive time; without one (offline) it passes everything.
+/// stream's own clock offset; without receive times (offline) it passes everything.
+///
+/// A fix's lag is `receivedAt − timestamp`. Over a live stream it is steady (the latency)
+/// whatever the receiver's clock says, so the rule keeps the stream's pace — the least lag of
+/// the last `paceWindow` fixes, `clockOffset` — and drops a fix that lags it by more than
+/// `maximumAge`. A replayed recording (fixes months old) or a receiver with a wrong clock
+/// therefore flows, while a cached fix far older than the stream's pace is still dropped.
+/// Until a fix has been seen the pace is 0 (receiver and host clocks agree), so a cached fix
+/// that opens the stream is dropped too. `observe(_:)` lets the pace be learned from fixes
+/// another rule already dropped (the warm-up's).
 ///
 /// Source: seed article §3. (Its sample tests `timestamp.timeIntervalSinceNow >= 5`, which is
 /// negative for past fixes and so never fires; the age is `now − timestamp`.)
 public struct StaleFixRule: TrackFilter {
-    /// The oldest a fix may be on arrival.
+    /// The most a fix may lag the stream's pace on arrival.
     public var maximumAge: Duration
+    /// How many recent fixes the pace is the least lag of: long enough to ride out a burst of
+    /// cached fixes, short enough to follow a receiver whose clock jumps.
+    public static let paceWindow = 16
     private let limit: Double
+    /// The lags of the last `paceWindow` fixes, seconds (a ring, oldest overwritten).
+    private var lags: [Double] = []
+    private var next = 0
 
     public init(maximumAge: Duration) {
         self.maximumAge = maximumAge
         limit = maximumAge.seconds
+        lags.reserveCapacity(Self.paceWindow)
     }
 
-    public func evaluate(_ input: FilterInput) -> RejectionReason? {
+    /// The stream's clock offset: the least lag (receive time − fix time) of the recent fixes,
+    /// seconds; nil before the first fix with a receive time.
+    public var clockOffset: Double? { lags.min() }
+
+    /// How far `input` lags the stream's pace, seconds (nil without a receive time).
+    public func age(of input: FilterInput) -> Double? {
         guard let now = input.receivedAt else { return nil }
-        return now.timeIntervalSince(input.fix.timestamp) > limit ? .stale : nil
+        return max(0, now.timeIntervalSince(input.fix.timestamp) - (clockOffset ?? 0))
+    }
+
+    public mutating func evaluate(_ input: FilterInput) -> RejectionReason? {
+        defer { observe(input) }
+        guard let age = age(of: input) else { return nil }
+        return age > limit ? .stale : nil
+    }
+
+    /// Learns the stream's pace from a fix without judging it.
+    public mutating func observe(_ input: FilterInput) {
+        guard let now = input.receivedAt else { return }
+        let lag = now.timeIntervalSince(input.fix.timestamp)
+        guard lag.isFinite else { return }
+        if lags.count < Self.paceWindow {
+            lags.append(lag)
+        } else {
+            lags[next] = lag
+            next = (next + 1) % Self.paceWindow
+        }
     }
 }
 
 /// Drops everything in the first `duration` after updates start: receivers deliver cached
 /// and unconverged fixes then, sometimes with fresh timestamps.
 ///
-/// Time runs on the receive clock when given, else on fix timestamps. The start is the
-/// injected `start`, else the first fix seen. Source: seed article §4 (drop the first 5–10 s);
+/// Time runs on the fix timestamps — the receiver's own time, in which it converges — so a
+/// replay played faster or slower than it was recorded warms up over the same fixes. The
+/// start is the injected `start`, else the first fix's timestamp. Source: seed article §4 (drop the first 5–10 s);
 /// Freeletics 2019 (the first 10–20 fixes are poor).
 public struct WarmUpRule: TrackFilter {
     /// How long after the start fixes are dropped.
@@ -75,12 +116,13 @@ public struct WarmUpRule: TrackFilter {
     }
 
     public mutating func evaluate(_ input: FilterInput) -> RejectionReason? {
-        let now = input.receivedAt ?? input.fix.timestamp
+        let now = input.fix.timestamp
         guard let start else {
             self.start = now
             return limit > 0 ? .warmUp : nil
         }
-        return now.timeIntervalSince(start) < limit ? .warmUp : nil
+        // A fix timestamped before the start is not of the warm-up: later rules judge it.
+        return (0..<limit).contains(now.timeIntervalSince(start)) ? .warmUp : nil
     }
 }
 

@@ -7,13 +7,14 @@ public import GeoCore
 /// `var c = TrackFilterConfiguration.fitness; c.minimumDistance = .meters(5)`.
 /// Rules run in the order of the properties below; the first that objects names the reason.
 public struct TrackFilterConfiguration: Hashable, Sendable {
-    /// Drop fixes received within this time after start (seed §4: 5–10 s).
+    /// Drop fixes taken within this time after the first (receiver time; seed §4: 5–10 s).
     public var warmUp: Duration?
     /// Drop fixes with negative or NaN accuracy; with `true`, also those with none (seed §2).
     public var rejectsMissingAccuracy: Bool
     /// Drop fixes whose 68 % horizontal radius exceeds this (seed §2: 100 m).
     public var maximumHorizontalAccuracy: Distance?
-    /// Drop fixes older than this when received (seed §3: 5–7 s). Needs receive times.
+    /// Drop fixes that lag the stream's pace by more than this when received (seed §3: 5–7 s;
+    /// `StaleFixRule`: a replayed log flows, a cached fix does not). Needs receive times.
     public var maximumAge: Duration?
     /// Drop fixes timestamped at or before the last accepted one.
     public var rejectsOutOfOrder: Bool
@@ -173,9 +174,11 @@ public struct StandardRules: TrackFilter {
     }
 
     public mutating func evaluate(_ input: FilterInput) -> RejectionReason? {
-        if let r = warmUp.evaluate(input) { return r }
-        if let r = validAccuracy.evaluate(input) { return r }
-        if let r = maximumAccuracy.evaluate(input) { return r }
+        if let r = warmUp.evaluate(input) ?? validAccuracy.evaluate(input) ?? maximumAccuracy.evaluate(input) {
+            // The stale rule learns the stream's pace from every fix, also those dropped before it.
+            stale?.observe(input)
+            return r
+        }
         if let r = stale.evaluate(input) { return r }
         if let r = order.evaluate(input) { return r }
         if let r = speed.evaluate(input) { return r }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import GeoCore
 import GeoTestSupport
@@ -107,4 +108,41 @@ import Positioning
     let times = updates.compactMap { $0.location?.timestamp.timeIntervalSince(fix(t: 0).timestamp) }
     #expect(!times.isEmpty && times.allSatisfy { $0 >= 10 }, "nothing from the 10 s warm-up: \(times)")
     #expect(!times.contains(20), "the 80 m fix is dropped")
+}
+
+@Test func liveUpdates_replayedFixesFlow_cachedFixIsDropped() async throws {
+    // Fixes taken long ago arrive two per second of wall time (the updates read the wall clock
+    // once per fix, in order); the 15th repeats a fix 90 s older (a cached fix).
+    let source = CustomPositionSource()
+    let arrivals = ScriptedWallClock(start: Date(timeIntervalSince1970: 1_790_000_000 + 40_000_000), step: 0.5)
+    let consumer = Task {
+        var out: [Date] = []
+        for try await update in LocationUpdate.liveUpdates(.default, source: source, clock: ManualClock(), now: arrivals.next) {
+            if let location = update.location { out.append(location.timestamp) }
+        }
+        return out
+    }
+    #expect(await eventually { source.activeRuns == 1 })
+    for t in 0..<20 { source.yield(fix(north: 20 * Double(t), t: t == 14 ? Double(t) - 90 : Double(t), speed: 20)) }
+    source.finish()
+    let delivered = try await consumer.value
+    // Five fixes of warm-up (t = 0…4), the cached one dropped, the other 14 delivered.
+    #expect(delivered == (5..<20).filter { $0 != 14 }.map { fix(t: Double($0)).timestamp })
+}
+
+/// A wall clock that advances by `step` seconds at every reading.
+private final class ScriptedWallClock: Sendable {
+    private let readings = Mutex(0)
+    let start: Date, step: Double
+    init(start: Date, step: Double) {
+        self.start = start
+        self.step = step
+    }
+    @Sendable func next() -> Date {
+        let n = readings.withLock { n in
+            defer { n += 1 }
+            return n
+        }
+        return start.addingTimeInterval(step * Double(n))
+    }
 }

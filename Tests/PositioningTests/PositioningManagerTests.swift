@@ -16,6 +16,7 @@ private func label(_ e: PositioningEvent) -> String {
     case .paused: "paused"
     case .resumed: "resumed"
     case .authorizationChanged(let s): "authorization(\(s))"
+    case .rejected(_, let reason): "rejected(\(reason))"
     case .stopped: "stopped"
     }
 }
@@ -252,4 +253,30 @@ private final class SlowDelegate: PositioningDelegate {
     #expect(await manager.filteredPosition != nil)
     await manager.stop()
     #expect(await events.value.filter { $0 == "updated" }.count == 5)
+}
+
+@Test func manager_replayedFixesFlow_cachedFixIsRejectedAsStale_andTheDropIsReported() async throws {
+    // Fixes recorded long ago arrive now, two per second of wall time, one per second of fix
+    // time; the 15th repeats a fix 90 s older (a cached fix). The manager stamps arrivals with
+    // its injected wall clock.
+    let source = CustomPositionSource()
+    let wall = Mutex(Date(timeIntervalSince1970: 1_790_000_000 + 40_000_000))
+    let manager = PositioningManager(source: source, clock: ManualClock(), now: { wall.withLock { $0 } })
+    await manager.setConfiguration(.default, pausesAutomatically: false)
+    let events = collect(manager.events(bufferingPolicy: .unbounded), count: 1_000)
+    #expect(await manager.start())
+    #expect(await eventually { source.activeRuns == 1 })
+    for t in 0..<20 {
+        let timestamp = t == 14 ? Double(t) - 90 : Double(t)
+        wall.withLock { $0 = Date(timeIntervalSince1970: 1_790_000_000 + 40_000_000 + 0.5 * Double(t)) }
+        source.yield(fix(north: 20 * Double(t), t: timestamp, speed: 20))
+        #expect(await eventually { await manager.filterReport.received == t + 1 })
+    }
+    await manager.stop()
+    let seen = await events.value
+    #expect(seen.filter { $0 == "rejected(stale)" }.count == 1, "\(seen)")
+    #expect(seen.filter { $0 == "rejected(warm-up)" }.count == 5, "\(seen)")
+    #expect(seen.filter { $0 == "updated" }.count == 14, "\(seen)")
+    let report = await manager.filterReport
+    #expect(report.count(of: .stale) == 1 && report.count(of: .warmUp) == 5 && report.accepted == 14)
 }

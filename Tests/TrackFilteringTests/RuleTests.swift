@@ -24,6 +24,42 @@ import GeoCore
     #expect(decisions(StaleFixRule(maximumAge: .seconds(5)), fixes) == [nil, nil, nil])
 }
 
+/// Fourteen months (426 days), in seconds: how old a replayed recording can be.
+private let fourteenMonths = 426.0 * 86_400
+
+@Test func staleFix_replayedRecordingFlows_butACachedFixIsDropped() {
+    // A log recorded 14 months ago, replayed: each fix arrives 0.2 s after the previous one
+    // (faster than real time, as gpsfake plays it); the seventh repeats a fix 60 s older.
+    var fixes = (0..<12).map { fix(Double($0), east: Double($0), north: 0) }
+    fixes[6] = fix(5 - 60, east: 5, north: 0)
+    let received: [Date?] = (0..<12).map { epoch.addingTimeInterval(fourteenMonths + 0.2 * Double($0)) }
+    let result = decisions(StaleFixRule(maximumAge: .seconds(10)), fixes, receivedAt: received)
+    // The first fix is judged against agreeing clocks (nothing else is known yet); after it the
+    // stream's own offset is the measure: only the cached fix lags it by more than 10 s.
+    #expect(result == [.stale, nil, nil, nil, nil, nil, .stale, nil, nil, nil, nil, nil])
+}
+
+@Test func staleFix_receiverClockAheadFlows_butACachedFixIsDropped() {
+    // A receiver whose clock runs a day ahead: every fix "arrives before it was taken".
+    var fixes = (0..<8).map { fix(Double($0), east: Double($0), north: 0) }
+    fixes[5] = fix(4 - 30, east: 4, north: 0)
+    let received: [Date?] = (0..<8).map { epoch.addingTimeInterval(-86_400 + Double($0) + 0.3) }
+    let result = decisions(StaleFixRule(maximumAge: .seconds(5)), fixes, receivedAt: received)
+    #expect(result == [nil, nil, nil, nil, nil, .stale, nil, nil])
+}
+
+@Test func staleFix_learnsThePaceDuringTheWarmUp() {
+    // Through the standard rules, the warm-up's drops teach the stale rule the stream's pace, so
+    // a replayed recording loses no fix as stale, while a cached fix after the warm-up still is.
+    var fixes = (0..<30).map { fix(Double($0), east: 3 * Double($0), north: 0) }
+    fixes[20] = fix(19 - 120, east: 57, north: 0)
+    var cleaner = TrackCleaner(rule: StandardRules(.default), kalman: nil)
+    for (i, f) in fixes.enumerated() { _ = cleaner.process(f, receivedAt: epoch.addingTimeInterval(fourteenMonths + 0.5 * Double(i))) }
+    #expect(cleaner.report.count(of: .stale) == 1)
+    #expect(cleaner.report.count(of: .warmUp) == 5) // the fixes of the first 5 s of receiver time
+    #expect(cleaner.report.accepted == 24)
+}
+
 @Test func warmUp_dropsFirstSecondsAfterStart() {
     let fixes = (0..<12).map { fix(Double($0), east: Double($0), north: 0) }
     let result = decisions(WarmUpRule(duration: .seconds(10)), fixes)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoCore
 import GeoTestSupport
 import NMEACodec
 import SystemIO
@@ -88,4 +89,107 @@ private func events(_ stdout: String) throws -> [[String: Any]] {
     #expect(updates.allSatisfy { abs(($0["speed"] as? Double ?? 0) - 13.9) < 0.01 }, "\(updates)")
     // Inside the sample city, around 48.0 N 11.0 E.
     #expect(updates.allSatisfy { abs(($0["lat"] as? Double ?? 0) - 48) < 0.05 && abs(($0["lon"] as? Double ?? 0) - 11) < 0.05 })
+}
+
+/// gpsd's last TPV with a position for each epoch (time) of a capture's regression output.
+private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
+    var out: [String: GPSDMessage.TPV] = [:]
+    for line in try String(contentsOf: chk, encoding: .utf8).split(whereSeparator: \.isNewline) where line.hasPrefix("{\"class\":\"TPV\"") {
+        if case .tpv(let t) = try GPSDMessage(json: String(line)), t.location != nil, let time = t.time { out[time] = t }
+    }
+    return out
+}
+
+@Test(.onOwnThread, .timeLimit(.minutes(3))) func track_fromGpsd_rawPreset_printsOneUpdatePerEpoch() async throws {
+    // quectel-eg25-g: gpsd reports up to 11 TPVs per epoch, the first without an error estimate.
+    guard let log = try Fixtures.url("nmea/quectel-eg25-g.log"), let chk = try Fixtures.url("nmea/quectel-eg25-g.log.chk") else { return }
+    let epochs = try lastTPVPerEpoch(chk)
+    guard let result = try await GPSFake.withReplay(log: log, { gpsd in
+        try await GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(gpsd.port)", "--preset", "raw",
+                                  "--count", String(epochs.count), "--for", "45"])
+    }) else { return }
+    #expect(result.status == 0, "\(result.stderr)")
+    let updates = try events(result.stdout).filter { $0["event"] as? String == "update" }
+    let times = updates.compactMap { $0["time"] as? String }
+    #expect(Set(times).count == times.count, "an epoch was printed twice: \(times)")
+    // The replay may start a moment before the client's WATCH: at most the first epoch is missed.
+    #expect(times.count >= epochs.count - 1, "\(times.count) updates for gpsd's \(epochs.count) epochs")
+    for u in updates {
+        let time = try #require(u["time"] as? String)
+        let final = try #require(epochs[time]?.location, "\(time) is no epoch of gpsd's output")
+        #expect(abs((u["lat"] as? Double ?? 0) - final.coordinate.latitude) < 1e-9
+                && abs((u["lon"] as? Double ?? 0) - final.coordinate.longitude) < 1e-9, "at \(time)") // degrees
+        let accuracy = try #require(u["accuracy"] as? Double, "no accuracy at \(time)")
+        #expect(abs(accuracy - (final.horizontalAccuracy?.meters ?? .nan)) < 1e-6, "at \(time)") // metres
+    }
+}
+
+@Test(.onOwnThread, .timeLimit(.minutes(3))) func track_fromGpsd_defaultPreset_replayedLogFlows_andDropsAreExplained() async throws {
+    // quectel-eg25-g was recorded in September 2022, walking: judged against the host's clock,
+    // every fix would be stale.
+    guard let log = try Fixtures.url("nmea/quectel-eg25-g.log") else { return }
+    guard let result = try await GPSFake.withReplay(log: log, { gpsd in
+        try await GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(gpsd.port)", "--count", "3", "--for", "45"])
+    }) else { return }
+    #expect(result.status == 0, "\(result.stderr)")
+    let updates = try events(result.stdout).filter { $0["event"] as? String == "update" }
+    #expect(updates.count == 3, "\(result.stdout)\n\(result.stderr)")
+    let lines = result.stderr.split(whereSeparator: \.isNewline)
+    #expect(!result.stderr.contains("as stale"), "\(result.stderr)")
+    // The warm-up's drops are explained once, and the summary counts them by reason.
+    #expect(lines.filter { $0.contains("as warm-up") && $0.contains("--preset raw keeps them") }.count == 1, "\(result.stderr)")
+    let summary = try #require(lines.last { $0.contains("filter: ") }, "\(result.stderr)")
+    #expect(summary.contains("warm-up") && summary.contains("3 delivered"), "\(summary)")
+}
+
+@Test func track_countCountsTheStationaryUpdateToo() async throws {
+    // 20 s driving north at 10 m/s, 80 s standing (fixes alternating between two spots 12 m
+    // apart, inside the default preset's 15 m pause radius), then 20 s driving again.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TrackCLITests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var north: [Double] = (0..<20).map { 10 * Double($0) }
+    north += (0..<80).map { 200 + ($0 % 2 == 0 ? 0 : 12) }
+    north += (1...20).map { 212 + 10 * Double($0) }
+    let start = Date(timeIntervalSince1970: 1_700_000_000)
+    let points = north.enumerated().map { i, n in
+        #"<trkpt lat="\#(48 + n / 111_195)" lon="11"><time>\#(NMEAFix.isoString(start.addingTimeInterval(Double(i))))</time></trkpt>"#
+    }
+    let gpx = directory.appendingPathComponent("stop.gpx")
+    try (#"<?xml version="1.0"?><gpx version="1.1" creator="LocationKit tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+        + points.joined() + "</trkseg></trk></gpx>").write(to: gpx, atomically: true, encoding: .utf8)
+    let source = "gpx:\(gpx.path)?speed=max&accuracy=8"
+    let all = try await GeoProcess.geo(["track", "--source", source])
+    #expect(all.status == 0, "\(all.stderr)")
+    let every = try events(all.stdout).filter { $0["event"] as? String == "update" }
+    let pause = try #require(every.firstIndex { $0["stationary"] as? Bool == true }, "no pause in \(all.stdout)")
+    #expect(every.count > pause + 1, "updates resume after the pause")
+    // Counting up to and including the pause: the pause is the last object printed.
+    let counted = try await GeoProcess.geo(["track", "--source", source, "--count", String(pause + 1)])
+    let printed = try events(counted.stdout).filter { $0["event"] as? String == "update" }
+    #expect(printed.count == pause + 1, "\(counted.stdout)")
+    #expect(printed.last?["stationary"] as? Bool == true)
+}
+
+@Test func track_cachedFixIsDroppedAsStale_andSaysHowOld() async throws {
+    // A drive recorded in 2023, replayed as fast as possible, with the 25th point a fix from
+    // 10 minutes earlier (a cached fix): the recording flows, the cached fix is dropped and said so.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TrackCLITests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let start = Date(timeIntervalSince1970: 1_700_000_000)
+    let points = (0..<40).map { i in
+        let time = start.addingTimeInterval(i == 24 ? Double(i) - 600 : Double(i))
+        return #"<trkpt lat="\#(48 + 10 * Double(i) / 111_195)" lon="11"><time>\#(NMEAFix.isoString(time))</time></trkpt>"#
+    }
+    let gpx = directory.appendingPathComponent("cached.gpx")
+    try (#"<?xml version="1.0"?><gpx version="1.1" creator="LocationKit tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+        + points.joined() + "</trkseg></trk></gpx>").write(to: gpx, atomically: true, encoding: .utf8)
+    let result = try await GeoProcess.geo(["track", "--source", "gpx:\(gpx.path)?speed=max&accuracy=5"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stderr.split(whereSeparator: \.isNewline)
+    let stale = try #require(lines.first { $0.contains("as stale") }, "\(result.stderr)")
+    #expect(stale.contains("dropped 1 fix as stale") && stale.contains("10 min older than the stream's latest fix before it"), "\(stale)")
+    let summary = try #require(lines.last { $0.contains("filter: ") }, "\(result.stderr)")
+    #expect(summary.hasSuffix("filter: 40 fixes, 34 delivered; dropped: stale 1, warm-up 5"), "\(summary)")
 }

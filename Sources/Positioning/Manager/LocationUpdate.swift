@@ -1,3 +1,4 @@
+public import Foundation
 public import GeoCore
 import TrackFiltering
 
@@ -20,7 +21,8 @@ public struct LocationUpdate: Sendable, Hashable {
     /// Live updates from `source`: iterate with `for try await`; leaving the loop stops the
     /// source and releases it.
     ///
-    /// Fixes are cleaned by `configuration.trackFilter` (rejected ones are not delivered), then
+    /// Fixes are cleaned by `configuration.trackFilter` (rejected ones are not delivered; the
+    /// stale-fix rule judges each by its receive time on `now`), then
     /// stationary detection follows `configuration` (see `StationaryDetector`): one update with
     /// `isStationary == true`, then silence, then updates again once the device moves. A silent
     /// source produces one `locationUnavailable` update after `configuration.lostTimeout`.
@@ -28,9 +30,12 @@ public struct LocationUpdate: Sendable, Hashable {
     ///   - configuration: the preset, `.default` unless said otherwise.
     ///   - source: where fixes come from.
     ///   - clock: the clock for the lost-position timeout (a `ManualClock` in tests).
+    ///   - now: the wall clock fixes are stamped with on arrival (receive time).
     public static func liveUpdates<C: Clock>(_ configuration: LiveConfiguration = .default, source: any PositionSource,
-                                             clock: C) -> Updates where C.Duration == Duration {
-        Updates(configuration: configuration, source: LostPositionWatchdog(source, timeout: configuration.lostTimeout, clock: clock))
+                                             clock: C, now: @escaping @Sendable () -> Date = { Date() }) -> Updates
+        where C.Duration == Duration {
+        Updates(configuration: configuration, source: LostPositionWatchdog(source, timeout: configuration.lostTimeout, clock: clock),
+                now: now)
     }
 
     /// Live updates from `source`, timed by the continuous clock.
@@ -43,10 +48,11 @@ public struct LocationUpdate: Sendable, Hashable {
         public typealias Element = LocationUpdate
         let configuration: LiveConfiguration
         let source: any PositionSource
+        let now: @Sendable () -> Date
 
         public func makeAsyncIterator() -> AsyncIterator {
             let (stream, output) = AsyncThrowingStream.makeStream(of: LocationUpdate.self, bufferingPolicy: .bufferingNewest(256))
-            let configuration = self.configuration, source = self.source
+            let configuration = self.configuration, source = self.source, now = self.now
             let run = Task {
                 var detector = StationaryDetector(configuration.stationary)
                 var cleaner = configuration.trackFilter.map { TrackCleaner(configuration: $0) }
@@ -55,7 +61,7 @@ public struct LocationUpdate: Sendable, Hashable {
                         switch event {
                         case .location(let raw):
                             var location = raw
-                            if let decision = cleaner?.process(raw) {
+                            if let decision = cleaner?.process(raw, receivedAt: now()) {
                                 guard let cleaned = decision.location else { continue }
                                 location = cleaned
                             }

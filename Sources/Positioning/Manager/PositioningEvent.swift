@@ -1,10 +1,14 @@
 import Synchronization
 public import GeoCore
+public import TrackFiltering
 
 /// What the positioning manager tells its subscribers.
 public enum PositioningEvent: Sendable {
     /// A new position was delivered (HERE's `DidUpdatePosition`).
     case updated(Location)
+    /// The track filter dropped this fix from the source, for this reason (no update follows
+    /// it). The manager's `filterReport` keeps the counts by reason.
+    case rejected(Location, RejectionReason)
     /// The position is lost: the source is silent or has no fix (HERE's `DidLosePosition`).
     case lost
     /// The source failed; `.locationUnknown` is retried, `.denied` stops the manager.

@@ -33,6 +33,8 @@ extension Notification.Name {
 /// - A `.locationUnknown` or `.io` failure is reported and the source restarted after a backoff
 ///   of 1, 2, 4 … 30 s on the manager's clock; any other failure (`.denied`,
 ///   `.sourceUnavailable`, `.invalidConfiguration`) is reported and stops the manager.
+/// - Every fix the track filter drops is reported as `.rejected(fix, reason)` and counted in
+///   `filterReport`; nothing is dropped silently.
 /// - With `pausesLocationUpdatesAutomatically`, a stationary device (see `StationaryDetector`)
 ///   produces one `.paused`, no updates, then `.resumed` with the next moving fix.
 public actor PositioningManager {
@@ -85,6 +87,9 @@ public actor PositioningManager {
 
     /// Sleeps on the injected clock (retry backoff).
     private let sleep: @Sendable (Duration) async throws -> Void
+    /// The wall-clock reading taken when a fix arrives: the receive time the stale-fix rule
+    /// judges it by.
+    private let now: @Sendable () -> Date
     /// Wraps a source in a `LostPositionWatchdog` on the injected clock.
     private let watched: @Sendable (any PositionSource, Duration) -> any PositionSource
     private let broadcaster = EventBroadcaster()
@@ -104,8 +109,11 @@ public actor PositioningManager {
     /// Creates a manager on `source`; nil uses the default device source of the platform.
     /// - Parameters:
     ///   - clock: times the lost-position timeout and retry backoff (a `ManualClock` in tests).
-    public init<C: Clock>(source: (any PositionSource)? = nil, clock: C) where C.Duration == Duration {
+    ///   - now: the wall clock fixes are stamped with on arrival (receive time).
+    public init<C: Clock>(source: (any PositionSource)? = nil, clock: C,
+                          now: @escaping @Sendable () -> Date = { Date() }) where C.Duration == Duration {
         self.dataSource = source
+        self.now = now
         self.sleep = { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
         self.watched = { LostPositionWatchdog($0, timeout: $1, clock: clock) }
         self.defaultSource = { try DeviceSource.resolve() }
@@ -260,10 +268,13 @@ public actor PositioningManager {
             rawPosition = location
             speeds.add(location)
             var location = location
-            if let decision = cleaner?.process(location) {
+            if let decision = cleaner?.process(location, receivedAt: now()) {
                 if let report = cleaner?.report { filterReport = report }
-                guard let cleaned = decision.location else { return }
-                location = cleaned
+                if let reason = decision.reason {
+                    emit(.rejected(location, reason))
+                    return
+                }
+                if let cleaned = decision.location { location = cleaned }
             }
             filteredPosition = location
             if mapMatchingEnabled, let matcher {
@@ -331,7 +342,7 @@ public actor PositioningManager {
             case .paused: await delegate.positioningManagerDidPauseLocationUpdates(self)
             case .resumed: await delegate.positioningManagerDidResumeLocationUpdates(self)
             case .authorizationChanged(let status): await delegate.positioningManager(self, didChangeAuthorization: status)
-            case .stopped: break
+            case .rejected, .stopped: break
             }
         }
     }

@@ -1,10 +1,20 @@
 import Foundation
 import GeoCore
 import NMEACodec
+import Synchronization
 import SystemIO
 
 /// Positions from a gpsd daemon over its JSON protocol (gpsd_json(5)): connects, sends
-/// `?WATCH={"enable":true,"json":true}` and turns each TPV into a fix.
+/// `?WATCH={"enable":true,"json":true}` and delivers one fix per receiver epoch.
+///
+/// gpsd reports a TPV after every sentence that changes its fix, so one epoch arrives as
+/// several TPVs with the same time; `GPSDEpochAssembler` merges them (with the epoch's GST)
+/// and the source delivers the epoch once it is complete: when the next epoch's TPV arrives,
+/// when a TPV reports no fix, when the connection ends, or when gpsd's reporting cycle ends.
+/// gpsd_json(5) has no end-of-cycle message, but gpsd writes a cycle's reports in one burst
+/// and then waits for the receiver's next epoch, so silence ends the cycle: no report for
+/// `cycleEndSilence` (checked every `cycleEndSilence`, so the epoch is delivered between one and
+/// two silences after gpsd's last report of it).
 ///
 /// gpsd's error figures are 95 % values; `GPSDMessage.TPV.location` converts them to the 68 %
 /// accuracies of `Location` (÷ 2.4477 horizontally, ÷ 1.96 per axis). A TPV without a fix
@@ -16,15 +26,22 @@ public final class GPSDSource: PositionSource {
     public let port: Int
     public let initialBackoff: Duration
     public let maximumBackoff: Duration
+    /// How long gpsd must stay silent after a report for its reporting cycle to count as ended,
+    /// which delivers the pending epoch: 0.3 s by default, far longer than the gaps inside one
+    /// cycle's burst and well inside the 1 s cycle of most receivers (a faster receiver's next
+    /// epoch ends the cycle first).
+    public let cycleEndSilence: Duration
     private let clock: SourceClock
     private let runs = RunCounter()
 
     public init(host: String = "127.0.0.1", port: Int = 2947, initialBackoff: Duration = .milliseconds(250),
-                maximumBackoff: Duration = .seconds(8), clock: SourceClock = .continuous) {
+                maximumBackoff: Duration = .seconds(8), cycleEndSilence: Duration = .milliseconds(300),
+                clock: SourceClock = .continuous) {
         self.host = host
         self.port = port
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
+        self.cycleEndSilence = cycleEndSilence
         self.clock = clock
     }
 
@@ -40,47 +57,91 @@ public final class GPSDSource: PositionSource {
         return true
     }
 
+    /// One run's epoch under assembly and delivery state, shared by its reader and its
+    /// cycle-end timer.
+    private final class Run: Sendable {
+        struct State {
+            var epochs = GPSDEpochAssembler()
+            /// Reports read so far: the timer ends a cycle only if none came while it slept.
+            var reports = 0
+            /// Whether `.lost` was the last thing delivered.
+            var lost = false
+        }
+        let state = Mutex(State())
+        let output: AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation
+        init(_ output: AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation) { self.output = output }
+
+        /// Delivers `event`, `.lost` only once per loss; called under the lock, so the reader's
+        /// and the timer's deliveries keep their order.
+        static func deliver(_ event: PositionSourceEvent, _ state: inout State, to output: AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation) {
+            if event == .lost {
+                if state.lost { return }
+                state.lost = true
+            } else {
+                state.lost = false
+            }
+            output.yield(event)
+        }
+
+        func read(_ message: GPSDMessage) {
+            state.withLock { s in
+                s.reports += 1
+                for event in s.epochs.add(message) { Self.deliver(event, &s, to: output) }
+            }
+        }
+
+        /// Ends the pending epoch if no report arrived since the `reports` count was read.
+        func endCycle(ifStillAt reports: Int? = nil) {
+            state.withLock { s in
+                guard reports == nil || reports == s.reports, let event = s.epochs.finish() else { return }
+                Self.deliver(event, &s, to: output)
+            }
+        }
+
+        func reportLost() { state.withLock { Self.deliver(.lost, &$0, to: output) } }
+        var reports: Int { state.withLock { $0.reports } }
+    }
+
     public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
         runs.stream { [self] output in
             var backoff = initialBackoff
-            var lost = false
-            func reportLost() {
-                if !lost { output.yield(.lost) }
-                lost = true
-            }
+            let run = Run(output)
             while true {
                 try Task.checkCancellation()
                 let fd: FileDescriptor
                 do {
                     fd = try TCPClient.connect(host: host, port: port)
                 } catch {
-                    reportLost()
+                    run.reportLost()
                     try await clock.sleep(for: backoff)
                     backoff = min(backoff * 2, maximumBackoff)
                     continue
                 }
                 backoff = initialBackoff
                 try? fd.writeAll(GPSDMessage.watchCommand())
+                let cycleEnd = Task { [clock, cycleEndSilence] in
+                    while true {
+                        let seen = run.reports
+                        do { try await clock.sleep(for: cycleEndSilence) } catch { return }
+                        run.endCycle(ifStillAt: seen)
+                    }
+                }
                 var lines = LineSplitter()
                 do {
                     for try await chunk in DescriptorReader(fd).chunks() {
                         lines.append(chunk) { line in
-                            // Lines gpsd sends are JSON objects; anything else (or a class we do
-                            // not model) is skipped: one bad report costs only itself.
-                            guard case .tpv(let tpv)? = try? GPSDMessage(json: line) else { return }
-                            if let location = tpv.location {
-                                lost = false
-                                output.yield(.location(location))
-                            } else if tpv.mode <= 1 {
-                                reportLost()
-                            }
+                            // Lines gpsd sends are JSON objects; anything else is skipped: one
+                            // bad report costs only itself.
+                            if let message = try? GPSDMessage(json: line) { run.read(message) }
                         }
                     }
                 } catch {
                     // A read error is the daemon going away, like end of stream: reconnect.
                 }
+                cycleEnd.cancel()
+                run.endCycle()
                 try Task.checkCancellation()
-                reportLost()
+                run.reportLost()
                 try await clock.sleep(for: backoff)
             }
         }
