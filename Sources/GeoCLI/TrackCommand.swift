@@ -19,7 +19,9 @@ struct TrackCommand: AsyncParsableCommand {
             Events: {"event":"update","time":…,"lat":…,"lon":…,"accuracy":…,"speed":…,"course":…,"stationary":false}, \
             {"event":"update",…,"stationary":true} when updates pause, {"event":"lost","time":…} (the \
             last fix's time, null before the first), \
-            {"event":"error","code":…,"message":…}. Accuracy is the 68 % radius in metres.
+            {"event":"error","code":…,"message":…}. Accuracy is the 68 % radius in metres. Numbers have \
+            one precision per field, raw or filtered: lat/lon 9 decimals, accuracy 3 (m), speed 3 (m/s), \
+            course 4 (degrees).
             Fixes the preset's filter drops are not printed: standard error says so in one line the \
             first time a reason drops a run of fixes, and sums the drops up by reason at the end.
             """
@@ -118,10 +120,11 @@ struct TrackCommand: AsyncParsableCommand {
 
     /// One update as the JSON object the command documents.
     static func update(_ l: Location, stationary: Bool) -> String {
-        func number(_ v: Double?) -> String { v.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
-        return #"{"event":"update","time":\#(JSONLines.string(NMEAFix.isoString(l.timestamp))),"lat":\#(l.coordinate.latitude),"#
-            + #""lon":\#(l.coordinate.longitude),"accuracy":\#(number(l.horizontalAccuracy?.meters)),"#
-            + #""speed":\#(number(l.speed?.metersPerSecond)),"course":\#(number(l.course?.degrees)),"stationary":\#(stationary)}"#
+        typealias N = JSONNumber
+        return #"{"event":"update","time":\#(JSONLines.string(NMEAFix.isoString(l.timestamp))),"#
+            + #""lat":\#(N.string(l.coordinate.latitude, .coordinate)),"lon":\#(N.string(l.coordinate.longitude, .coordinate)),"#
+            + #""accuracy":\#(N.string(l.horizontalAccuracy?.meters, .error)),"speed":\#(N.string(l.speed?.metersPerSecond, .speed)),"#
+            + #""course":\#(N.string(l.course?.degrees, .course)),"stationary":\#(stationary)}"#
     }
 }
 

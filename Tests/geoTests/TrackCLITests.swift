@@ -193,3 +193,24 @@ private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
     let summary = try #require(lines.last { $0.contains("filter: ") }, "\(result.stderr)")
     #expect(summary.hasSuffix("filter: 40 fixes, 34 delivered; dropped: stale 1, warm-up 5"), "\(summary)")
 }
+
+/// One precision per field (JSONNumber): raw and Kalman-filtered updates print lat/lon with 9
+/// decimals, accuracy and speed with 3, course with 4 — never a 17-digit shortest round trip.
+@Test func track_printsOnePrecisionPerField_rawOrFiltered() async throws {
+    guard let gpx = try Fixtures.url("gpx/gpxpy/korita-zbevnica.gpx") else { return }
+    let decimals = ["lat": 9, "lon": 9, "accuracy": 3, "speed": 3, "course": 4]
+    for preset in ["raw", "fitness"] {
+        let result = try await GeoProcess.geo(["track", "--source", "gpx:\(gpx.path)?speed=max&accuracy=8", "--preset", preset, "--count", "30"])
+        #expect(result.status == 0, "\(preset): \(result.stderr)")
+        var checked = 0
+        for line in result.stdout.split(separator: "\n") where line.contains(#""event":"update""#) {
+            for (field, places) in decimals {
+                guard let match = line.firstMatch(of: try Regex(#""\#(field)":(-?[0-9]+)(\.[0-9]+)?[,}]"#)) else { continue }
+                let fraction = match.output[2].substring.map(String.init) ?? ""
+                #expect(fraction.count == places + 1, "\(preset) \(field) in \(line)")
+                checked += 1
+            }
+        }
+        #expect(checked >= 30 * 3, "\(preset): fields checked \(checked)")
+    }
+}
