@@ -203,10 +203,15 @@ public struct StationaryRule: TrackFilter {
     private var stillOrigin: Coordinate?
     private var farFixes = 0
     private let dwell: Double
+    /// Without Doppler, how long the fixes must stay within `radius`: at least `dwell`, and long
+    /// enough that a device moving at `speedThreshold` would have left it (a walker stays
+    /// within 8 m for 6 s, so 8 m over a 5 s dwell alone would hold every walk).
+    private let positionDwell: Double
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
         dwell = parameters.dwell.seconds
+        positionDwell = max(dwell, parameters.radius.meters / parameters.speedThreshold.metersPerSecond)
     }
 
     public mutating func evaluate(_ input: FilterInput) -> RejectionReason? {
@@ -249,7 +254,7 @@ public struct StationaryRule: TrackFilter {
         }
         let since = stillSince ?? fix.timestamp
         stillSince = since
-        if fix.timestamp.timeIntervalSince(since) >= dwell {
+        if fix.timestamp.timeIntervalSince(since) >= (speed == nil ? positionDwell : dwell) {
             isStationary = true
             return .stationary
         }
