@@ -30,7 +30,7 @@ public struct KalmanParameters: Hashable, Sendable {
     public var initialSpeedUncertainty: Speed
     /// Degrees of freedom ν of the Student-t position noise the RTS smoother assumes (heavy
     /// tails: a fix that neither neighbour explains loses its weight); nil: Gaussian noise, the
-    /// plain RTS smoother. Lower is heavier-tailed; ν = 4 keeps honest fixes at weight ≈ 1.
+    /// plain RTS smoother. Lower is heavier-tailed; ν = 2 keeps honest fixes at weight ≈ 1 (E[dᵀR⁻¹d] ≈ 2).
     public var measurementDegreesOfFreedom: Double?
 
     public init(
@@ -43,7 +43,7 @@ public struct KalmanParameters: Hashable, Sendable {
         assumedSpeedAccuracy: Speed = .metersPerSecond(1),
         assumedCourseAccuracy: Double = 15,
         initialSpeedUncertainty: Speed = .metersPerSecond(5),
-        measurementDegreesOfFreedom: Double? = 4
+        measurementDegreesOfFreedom: Double? = 2
     ) {
         self.accelerationNoise = accelerationNoise
         self.gateChiSquare = gateChiSquare
