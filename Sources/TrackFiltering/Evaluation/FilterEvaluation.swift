@@ -17,7 +17,8 @@ public struct FilterEvaluation: Sendable {
     /// The pipelines' rows: raw fixes, rules only, rules + Kalman (online), rules + RTS, the
     /// reference when one was given, and the HCKalmanFilter-style contrast (`FixedNoiseKalman`).
     public let rows: [Row]
-    /// The fixes the rules accept without thinning: the smoothers' (and pykalman's) input.
+    /// The fixes the rules accept without thinning: pykalman's and the contrast's input (our RTS
+    /// row runs the same rules itself, with the Kalman gate, as `geo gpx smooth` does).
     public let accepted: [Location]
     /// The online pipeline's rejection report.
     public let report: FilterReport
