@@ -81,12 +81,14 @@ import GeoCore
     var fixes: [Location] = []
     for t in 0...40 { fixes.append(fix(Double(t), east: Double(t % 3) * 2, north: 0)) }
     fixes.append(fix(41, east: 30, north: 0))
+    fixes.append(fix(42, east: 31, north: 0))
     let result = decisions(rule, fixes)
     // Stillness is first seen at t = 1 (the origin); without Doppler it must last 8 m / 0.3 m/s
-    // ≈ 26.7 s (longer than the 5 s dwell), so t = 28 is the first fix held.
+    // ≈ 26.7 s (longer than the 5 s dwell), so t = 28 is the first fix held. Leaving takes two
+    // fixes outside in a row (one could be a jump): t = 41 is held, t = 42 leaves.
     #expect(result[..<28].allSatisfy { $0 == nil })
-    #expect(result[28...40].allSatisfy { $0 == .stationary })
-    #expect(result[41] == nil)
+    #expect(result[28...41].allSatisfy { $0 == .stationary })
+    #expect(result[42] == nil)
 }
 
 @Test func chain_reportsFirstObjectionAndCounts() {

@@ -103,4 +103,11 @@ private func sparseWalk(seed: UInt64, jumps: Set<Int>, jump: Double) -> [Locatio
     let held = decisions(rule, still)
     #expect(held.prefix(26).allSatisfy { $0 == nil })
     #expect(held.suffix(30).allSatisfy { $0 == .stationary })
+    // A single 100 m jump (claiming 8 m) during the hold does not end it; two fixes away do.
+    var jumped = still
+    jumped[45] = fix(45, east: 100, north: 0, accuracy: 8)
+    jumped += [fix(60, east: 40, north: 0, accuracy: 8), fix(61, east: 41, north: 0, accuracy: 8)]
+    let verdicts = decisions(rule, jumped)
+    #expect(verdicts[30...60].allSatisfy { $0 == .stationary })
+    #expect(verdicts[61] == nil)
 }
