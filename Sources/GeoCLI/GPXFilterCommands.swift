@@ -64,24 +64,38 @@ struct GPXClean: ParsableCommand {
     }
 }
 
-/// `geo gpx smooth`: Rauch–Tung–Striebel smoothing of every track segment.
+/// `geo gpx smooth`: the clean rules and Kalman gate of a preset, then Rauch–Tung–Striebel
+/// smoothing with heavy-tailed noise, on every track segment.
 struct GPXSmooth: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "smooth",
-        abstract: "RTS-smooth every track segment (forward Kalman filter, then backward pass).",
-        discussion: "Outliers the Kalman gate rejects are dropped; --report prints how many."
+        abstract: "Drop bad fixes as clean does, then RTS-smooth every track segment (forward Kalman filter, backward pass).",
+        discussion: """
+            Each track segment goes through the preset's rules and Kalman gate exactly as `geo gpx clean` \
+            (without its distance filter), then the Rauch–Tung–Striebel smoother with Student-t position \
+            noise: a fix that neither neighbour explains (a jump the gate let through between sparse fixes) \
+            loses its weight and is dropped. --no-rules skips the rules (the gate and the robust weights \
+            stay). --report prints how many fixes were dropped and why. Presets: \(TrackFilterConfiguration.presetNames.joined(separator: ", ")).
+            """
     )
 
     @OptionGroup var input: GPXInputOptions
     @OptionGroup var options: TrackFilterOptions
-    @Option(help: "One-sigma white acceleration of the motion model, m/s².") var acceleration = 1.0
+    @Option(help: "Preset: default, automotiveNavigation, otherNavigation, fitness, airborne.") var preset = "default"
+    @Option(help: "One-sigma white acceleration of the motion model, m/s² (default: the preset's).") var acceleration: Double?
+    @Flag(help: "Smooth every fix without the preset's rules (the Kalman gate still applies).") var noRules = false
     @Flag(help: "Print how many fixes were dropped and why.") var report = false
 
     func run() throws {
-        var parameters = KalmanParameters(accelerationNoise: acceleration)
+        var configuration = try TrackFilterConfiguration.preset(named: preset)
+        configuration.rejectsMissingAccuracy = options.requireAccuracy
+        var parameters = configuration.kalman ?? KalmanParameters()
         parameters.assumedAccuracy = .meters(options.assumedAccuracy)
-        try parameters.validate()
+        if let acceleration { parameters.accelerationNoise = acceleration }
+        configuration.kalman = parameters
+        try configuration.validate()
         let smoother = KalmanSmoother(parameters: parameters)
+        let rules = noRules ? nil : configuration.rules()
         let document = try input.readDocument()
         var total = FilterReport()
         let smoothed = GPXTrackFiles.mapSegments(document, { fixes in
@@ -89,10 +103,11 @@ struct GPXSmooth: ParsableCommand {
             sorted.sort { $0.0.timestamp < $1.0.timestamp }
             let byTime = Dictionary(sorted.map { ($0.0.timestamp, $0.1) }, uniquingKeysWith: { a, _ in a })
             var segmentReport = FilterReport()
-            let out = smoother.smoothed(sorted.map(\.0), report: &segmentReport)
+            let out = smoother.smoothed(sorted.map(\.0), rules: rules, report: &segmentReport)
             total.merge(segmentReport)
             return out.map { GPXTrackFiles.point($0, original: byTime[$0.timestamp]) }
-        }, accuracy: GPXAccuracyPolicy(uere: .meters(options.uere)))
+        }, accuracy: GPXAccuracyPolicy(uere: .meters(options.uere),
+                                       assumed: options.requireAccuracy ? nil : .meters(options.assumedAccuracy)))
         try GPXTrackFiles.write(smoothed, to: options.output)
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
     }

@@ -28,6 +28,10 @@ public struct KalmanParameters: Hashable, Sendable {
     public var assumedCourseAccuracy: Double
     /// One-sigma velocity uncertainty at a (re)start without a reported velocity.
     public var initialSpeedUncertainty: Speed
+    /// Degrees of freedom ν of the Student-t position noise the RTS smoother assumes (heavy
+    /// tails: a fix that neither neighbour explains loses its weight); nil: Gaussian noise, the
+    /// plain RTS smoother. Lower is heavier-tailed; ν = 2 keeps honest fixes at weight ≈ 1 (E[dᵀR⁻¹d] ≈ 2).
+    public var measurementDegreesOfFreedom: Double?
 
     public init(
         accelerationNoise: Double = 1.0,
@@ -38,7 +42,8 @@ public struct KalmanParameters: Hashable, Sendable {
         assumedAccuracy: Distance = .meters(10),
         assumedSpeedAccuracy: Speed = .metersPerSecond(1),
         assumedCourseAccuracy: Double = 15,
-        initialSpeedUncertainty: Speed = .metersPerSecond(5)
+        initialSpeedUncertainty: Speed = .metersPerSecond(5),
+        measurementDegreesOfFreedom: Double? = 2
     ) {
         self.accelerationNoise = accelerationNoise
         self.gateChiSquare = gateChiSquare
@@ -49,6 +54,7 @@ public struct KalmanParameters: Hashable, Sendable {
         self.assumedSpeedAccuracy = assumedSpeedAccuracy
         self.assumedCourseAccuracy = assumedCourseAccuracy
         self.initialSpeedUncertainty = initialSpeedUncertainty
+        self.measurementDegreesOfFreedom = measurementDegreesOfFreedom
     }
 
     /// - Throws: `TrackFilteringError` with `.invalidParameter` for a non-positive or NaN value.
@@ -59,6 +65,7 @@ public struct KalmanParameters: Hashable, Sendable {
             ("assumedSpeedAccuracy", assumedSpeedAccuracy.metersPerSecond),
             ("assumedCourseAccuracy", assumedCourseAccuracy),
             ("initialSpeedUncertainty", initialSpeedUncertainty.metersPerSecond),
+            ("measurementDegreesOfFreedom", measurementDegreesOfFreedom ?? 1),
         ]
         for (name, value) in checks where !(value > 0) {
             throw TrackFilteringError(.invalidParameter, "Kalman \(name) must be positive, got \(value)")
@@ -118,12 +125,15 @@ public struct KalmanSmoother: Sendable {
     private var time = Date(timeIntervalSince1970: 0)
     private var consecutiveOutliers = 0
     /// Fixes that corrected the estimate since the last (re)start.
-    private var updatesSinceStart = 0
+    private(set) var updatesSinceStart = 0
     /// Whether the last step replaced an unconfirmed start (the RTS pass drops that start).
     private(set) var replacedUnconfirmedStart = false
     /// Whether the last step restarted on agreeing outliers that outnumber the fixes of the
     /// segment they overturned: that short segment was the outlier (the RTS pass drops it).
     private(set) var segmentOutvoted = false
+    /// Whether the last step restarted because of a gap longer than `maximumGap` (the smoother
+    /// bridges such gaps: they only widen the prediction).
+    private(set) var restartedAfterGap = false
     /// The last gated position (plane metres), its per-axis σ and time.
     private var lastOutlier: (position: Vec2, sigma: Double, time: Date)?
 
@@ -183,10 +193,14 @@ public struct KalmanSmoother: Sendable {
     private mutating func step(_ fix: Location, recording step: inout Step) -> Outcome {
         replacedUnconfirmedStart = false
         segmentOutvoted = false
+        restartedAfterGap = false
         guard running else { return start(at: fix, recording: &step) }
         let dt = fix.timestamp.timeIntervalSince(time)
         if dt < 0 { return .outOfOrder }
-        if dt > maximumGap { return start(at: fix, recording: &step) }
+        if dt > maximumGap {
+            restartedAfterGap = true
+            return start(at: fix, recording: &step)
+        }
         if x.position.norm > LocalFrame.recentringDistance { recentre() }
         let (xp, pp) = predicted(dt: dt)
         let z = frame.point(for: fix.coordinate)
@@ -222,6 +236,33 @@ public struct KalmanSmoother: Sendable {
         consecutiveOutliers = 0
         lastOutlier = nil
         updatesSinceStart += 1
+        correct(with: fix, predicted: xp, pp, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
+        return .updated
+    }
+
+    /// One step of the smoother's re-weighted passes over fixes the gated pass kept: no gate,
+    /// no restart rules; the fix's position variance is multiplied by `noiseScale` (1 / its
+    /// Student-t weight), and `startsSegment` restarts where the gated pass did.
+    mutating func refit(with fix: Location, noiseScale: Double, startsSegment: Bool, recording step: inout Step) {
+        guard running, !startsSegment else {
+            _ = start(at: fix, noiseScale: noiseScale, recording: &step)
+            return
+        }
+        let dt = fix.timestamp.timeIntervalSince(time)
+        if x.position.norm > LocalFrame.recentringDistance { recentre() }
+        let (xp, pp) = predicted(dt: dt)
+        let z = frame.point(for: fix.coordinate)
+        let variance = positionVariance(of: fix) * noiseScale
+        let innovation = Vec2(x: z.east - xp.position.x, y: z.north - xp.position.y)
+        let si = (pp.pp + Mat2.diagonal(variance, variance)).inverse
+        updatesSinceStart += 1
+        correct(with: fix, predicted: xp, pp, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
+    }
+
+    /// The measurement update of an accepted fix: position, then its Doppler velocity if that
+    /// passes its own gate.
+    private mutating func correct(with fix: Location, predicted xp: State4, _ pp: Block4, innovation: Vec2,
+                                  inverseNoise si: Mat2, dt: Double, recording step: inout Step) {
         var xu = xp, pu = pp
         Self.correctPosition(&xu, &pu, innovation: innovation, inverseNoise: si)
         if let (v, r) = velocityMeasurement(fix) {
@@ -235,7 +276,6 @@ public struct KalmanSmoother: Sendable {
         x = xu
         p = pu.symmetrized
         time = fix.timestamp
-        return .updated
     }
 
     /// Tells the filter the device was still at `time` (a zero-velocity update, as pedestrian
@@ -265,15 +305,15 @@ public struct KalmanSmoother: Sendable {
         return (here - last.position).norm <= speed * dt + noise
     }
 
-    private mutating func start(at fix: Location, recording step: inout Step) -> Outcome {
+    private mutating func start(at fix: Location, noiseScale: Double = 1, recording step: inout Step) -> Outcome {
         consecutiveOutliers = 0
         lastOutlier = nil
         updatesSinceStart = 0
         frame = LocalFrame(origin: fix.coordinate)
-        let sigma = accuracy(of: fix) * Self.radiusToSigma
+        let variance = positionVariance(of: fix) * noiseScale
         let s0 = parameters.initialSpeedUncertainty.metersPerSecond
         var xs = State4(position: .zero, velocity: .zero)
-        var ps = Block4(pp: .diagonal(sigma * sigma, sigma * sigma), pv: .zero, vp: .zero, vv: .diagonal(s0 * s0, s0 * s0))
+        var ps = Block4(pp: .diagonal(variance, variance), pv: .zero, vp: .zero, vv: .diagonal(s0 * s0, s0 * s0))
         if let (v, r) = velocityMeasurement(fix) {
             let vi = v - xs.velocity
             Self.correctVelocity(&xs, &ps, innovation: vi, inverseNoise: (ps.vv + r).inverse)
@@ -307,6 +347,12 @@ public struct KalmanSmoother: Sendable {
     private func accuracy(of fix: Location) -> Double {
         if let m = fix.horizontalAccuracy?.meters, m > 0 { return m }
         return parameters.assumedAccuracy.meters
+    }
+
+    /// The fix's per-axis position variance, m², from its 68 % radius.
+    func positionVariance(of fix: Location) -> Double {
+        let sigma = accuracy(of: fix) * Self.radiusToSigma
+        return sigma * sigma
     }
 
     /// The fix's Doppler velocity (east, north) and its covariance, when it reports one.

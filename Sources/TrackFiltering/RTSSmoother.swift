@@ -1,7 +1,18 @@
 public import GeoCore
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension KalmanSmoother {
-    /// One accepted fix of the forward pass, as the backward pass needs it.
+    /// A fix the gated pass kept, and whether the filter (re)started there.
+    private struct Kept {
+        var fix: Location
+        var startsSegment: Bool
+    }
+
+    /// One fix of a forward pass, as the backward pass needs it.
     private struct Record {
         var frame: LocalFrame
         var filtered: State4
@@ -10,74 +21,148 @@ extension KalmanSmoother {
         var predictedCovariance: Block4
         var dt: Double
         var startsSegment: Bool
-        var fix: Location
     }
 
-    /// The Rauch–Tung–Striebel smoothed track: every fix the forward filter used, re-estimated
+    /// Re-weighted passes at most (each O(n)); they usually settle in three to five.
+    static let maximumReweightings = 10
+
+    /// The Rauch–Tung–Striebel smoothed track: every fix the forward filter kept, re-estimated
     /// from all fixes before and after it (Rauch, Tung & Striebel, "Maximum likelihood estimates
     /// of linear dynamic systems", AIAA J. 3(8), 1965; Särkkä, *Bayesian Filtering and
     /// Smoothing*, 2013, Thm 8.2). Same model and gates as `update(with:)`; segments split where
-    /// the forward filter restarted. Gated outliers and out-of-order fixes are left out and
-    /// counted in `report`. Starts from this filter's parameters, not its running state.
+    /// the forward filter restarted on a jump (gaps are bridged). With `measurementDegreesOfFreedom` the position noise is
+    /// Student-t (see `smoothed(_:rules:report:)`). Gated outliers and out-of-order fixes are
+    /// left out and counted in `report`. Starts from this filter's parameters, not its state.
     /// - Complexity: O(n) time and memory.
     public func smoothed(_ track: some Sequence<Location>, report: inout FilterReport) -> [Location] {
-        var forward = KalmanSmoother(parameters: parameters)
-        var records: [Record] = []
-        for fix in track {
-            var step = Step.none
-            let result = forward.update(with: fix, recording: &step)
-            switch result {
-            case .rejected: report.record(.kalmanOutlier); continue
-            case .outOfOrder: report.record(.outOfOrder); continue
-            case .started, .updated: report.record(nil)
-            }
-            if forward.replacedUnconfirmedStart, records.last?.startsSegment == true {
-                // The previous fix started a segment the next one contradicted: it was the outlier.
-                records.removeLast()
-                report.reclassify(acceptedAs: .kalmanOutlier)
-            } else if forward.segmentOutvoted, let first = records.lastIndex(where: \.startsSegment) {
-                // More agreeing outliers than the segment had fixes: the segment was the outlier.
-                for _ in first..<records.count { report.reclassify(acceptedAs: .kalmanOutlier) }
-                records.removeSubrange(first...)
-            }
-            let (fx, fp) = (forward.x, forward.p)
-            switch step {
-            case .none:
-                continue
-            case .start(let frame):
-                records.append(Record(frame: frame, filtered: fx, filteredCovariance: fp, predicted: fx,
-                                      predictedCovariance: fp, dt: 0, startsSegment: true, fix: fix))
-            case .update(let frame, let predicted, let predictedCovariance, let dt):
-                records.append(Record(frame: frame, filtered: fx, filteredCovariance: fp, predicted: predicted,
-                                      predictedCovariance: predictedCovariance, dt: dt, startsSegment: false, fix: fix))
-            }
-        }
-        var k = records.count - 1
-        var smoothed = records.last.map { ($0.filtered, $0.filteredCovariance) }
-        var reversed: [Location] = []
-        reversed.reserveCapacity(records.count)
-        while k >= 0, let (xs, ps) = smoothed {
-            let r = records[k]
-            reversed.append(KalmanSmoother.location(frame: r.frame, xs, ps, template: r.fix))
-            if k == 0 { break }
-            let previous = records[k - 1]
-            if r.startsSegment {
-                smoothed = (previous.filtered, previous.filteredCovariance)
-            } else {
-                // C = P_k|k Fᵀ (P_k+1|k)⁻¹; x_k|n = x_k|k + C (x_k+1|n − x_k+1|k).
-                let c = previous.filteredCovariance * Block4.transition(r.dt).transposed * r.predictedCovariance.inverse
-                let x = previous.filtered + c * (xs - r.predicted)
-                let p = previous.filteredCovariance + c * (ps - r.predictedCovariance) * c.transposed
-                smoothed = (x, p.symmetrized)
-            }
-            k -= 1
-        }
-        return reversed.reversed()
+        smoothed(track.lazy.map { ($0, nil) }, rules: StandardRules?.none, report: &report)
     }
 
     /// The RTS-smoothed track, without a report.
     public func smoothed(_ track: some Sequence<Location>) -> [Location] {
         var report = FilterReport()
         return smoothed(track, report: &report)
+    }
+
+    /// The smoothing pipeline: `rules` and this model's innovation gate judge each fix exactly as
+    /// `TrackCleaner` does online (so a fix the rules pass but the gate rejects never becomes
+    /// the rules' anchor), then the kept fixes are RTS-smoothed with heavy-tailed position noise.
+    ///
+    /// The online gate cannot reject a jump when the fixes are sparse: the prediction's
+    /// uncertainty grows with the cube of the gap. Both neighbours of a jump disagree with it,
+    /// so the smoother can: each fix's noise is Student-t with `measurementDegreesOfFreedom` ν,
+    /// a Gaussian whose variance is scaled by a hidden weight λ, and the smoother alternates RTS
+    /// passes with λ = (ν + 2) / (ν + E[dᵀR⁻¹d]) from the smoothed residual d and covariance
+    /// (variational Bayes: Agamennoni, Nieto & Nebot, "Approximate inference in state-space
+    /// models with heavy-tailed noise", IEEE Trans. Signal Process. 60(10), 2012, §IV). A fix
+    /// whose final E[dᵀR⁻¹d] exceeds `gateChiSquare` is left out as an outlier.
+    /// - Complexity: O(n) time and memory per pass, at most `maximumReweightings` + 1 passes.
+    public func smoothed<Rule: TrackFilter>(_ track: some Sequence<Location>, rules: Rule,
+                                            report: inout FilterReport) -> [Location] {
+        smoothed(track.lazy.map { ($0, nil) }, rules: rules, report: &report)
+    }
+
+    /// `smoothed(_:rules:report:)` over fixes with their receive times (for the stale rule).
+    func smoothed<Rule: TrackFilter>(_ track: some Sequence<(Location, Date?)>, rules: Rule,
+                                     report: inout FilterReport) -> [Location] {
+        var cleaner = TrackCleaner(rule: rules, kalman: parameters)
+        var kept: [Kept] = []
+        var overturned = 0
+        for (fix, receivedAt) in track {
+            guard cleaner.process(fix, receivedAt: receivedAt).location != nil, let kalman = cleaner.kalman else { continue }
+            if kalman.replacedUnconfirmedStart, kept.last?.startsSegment == true {
+                // The previous fix started a segment the next one contradicted: it was the outlier.
+                kept.removeLast()
+                overturned += 1
+            } else if kalman.segmentOutvoted, let first = kept.lastIndex(where: \.startsSegment) {
+                // More agreeing outliers than the segment had fixes: the segment was the outlier.
+                overturned += kept.count - first
+                kept.removeSubrange(first...)
+            }
+            // A gap only widens the prediction, so the smoother bridges it; it splits where the
+            // track jumped (outliers that agreed) or at a start that replaced an outlier.
+            let restarted = kalman.updatesSinceStart == 0 && !kalman.restartedAfterGap
+            kept.append(Kept(fix: fix, startsSegment: kept.isEmpty || restarted))
+        }
+        report.merge(cleaner.report)
+        for _ in 0..<overturned { report.reclassify(acceptedAs: .kalmanOutlier) }
+
+        var noiseScale = [Double](repeating: 1, count: kept.count)
+        var (records, states) = pass(kept, noiseScale: noiseScale)
+        guard let nu = parameters.measurementDegreesOfFreedom else {
+            return kept.indices.map { k in Self.location(frame: records[k].frame, states[k].0, states[k].1, template: kept[k].fix) }
+        }
+        var distances = [Double](repeating: 0, count: kept.count)
+        for _ in 0...Self.maximumReweightings {
+            var change = 0.0
+            for k in kept.indices {
+                distances[k] = expectedMahalanobisSquared(kept[k].fix, frame: records[k].frame, states[k])
+                let scale = (nu + distances[k]) / (nu + 2)
+                change = max(change, abs(scale - noiseScale[k]) / noiseScale[k])
+                noiseScale[k] = scale
+            }
+            if change < 1e-3 { break }
+            (records, states) = pass(kept, noiseScale: noiseScale)
+        }
+        var out: [Location] = []
+        out.reserveCapacity(kept.count)
+        for k in kept.indices {
+            if distances[k] > parameters.gateChiSquare {
+                report.reclassify(acceptedAs: .kalmanOutlier)
+            } else {
+                out.append(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: kept[k].fix))
+            }
+        }
+        return out
+    }
+
+    /// E[dᵀR⁻¹d] for the fix's residual d from the smoothed state: the squared Mahalanobis
+    /// distance of the smoothed mean plus tr(R⁻¹ P_pos), its spread (R the fix's own noise).
+    private func expectedMahalanobisSquared(_ fix: Location, frame: LocalFrame, _ state: (State4, Block4)) -> Double {
+        let z = frame.point(for: fix.coordinate)
+        let d = Vec2(x: z.east - state.0.position.x, y: z.north - state.0.position.y)
+        return (d.x * d.x + d.y * d.y + state.1.pp.trace) / positionVariance(of: fix)
+    }
+
+    /// One forward pass over the kept fixes with their noise scales, then the backward pass:
+    /// the forward records and the smoothed state and covariance of each fix.
+    private func pass(_ kept: [Kept], noiseScale: [Double]) -> ([Record], [(State4, Block4)]) {
+        var forward = KalmanSmoother(parameters: parameters)
+        var records: [Record] = []
+        records.reserveCapacity(kept.count)
+        for (k, item) in kept.enumerated() {
+            var step = Step.none
+            forward.refit(with: item.fix, noiseScale: noiseScale[k], startsSegment: item.startsSegment, recording: &step)
+            let (fx, fp) = (forward.x, forward.p)
+            switch step {
+            case .none:
+                preconditionFailure("Broken contract: refit records every step")
+            case .start(let frame):
+                records.append(Record(frame: frame, filtered: fx, filteredCovariance: fp, predicted: fx,
+                                      predictedCovariance: fp, dt: 0, startsSegment: true))
+            case .update(let frame, let predicted, let predictedCovariance, let dt):
+                records.append(Record(frame: frame, filtered: fx, filteredCovariance: fp, predicted: predicted,
+                                      predictedCovariance: predictedCovariance, dt: dt, startsSegment: false))
+            }
+        }
+        var smoothed = [(State4, Block4)]()
+        smoothed.reserveCapacity(records.count)
+        guard let last = records.last else { return (records, smoothed) }
+        var (xs, ps) = (last.filtered, last.filteredCovariance)
+        smoothed.append((xs, ps))
+        for k in stride(from: records.count - 2, through: 0, by: -1) {
+            let r = records[k], next = records[k + 1]
+            if next.startsSegment {
+                (xs, ps) = (r.filtered, r.filteredCovariance)
+            } else {
+                // C = P_k|k Fᵀ (P_k+1|k)⁻¹; x_k|n = x_k|k + C (x_k+1|n − x_k+1|k).
+                let c = r.filteredCovariance * Block4.transition(next.dt).transposed * next.predictedCovariance.inverse
+                xs = r.filtered + c * (xs - next.predicted)
+                ps = (r.filteredCovariance + c * (ps - next.predictedCovariance) * c.transposed).symmetrized
+            }
+            smoothed.append((xs, ps))
+        }
+        smoothed.reverse()
+        return (records, smoothed)
     }
 }

@@ -244,11 +244,18 @@ public struct StationaryRule: TrackFilter {
     private var stillSince: Date?
     private var stillOrigin: Coordinate?
     private var farFixes = 0
+    /// Without Doppler, whether the previous fix was outside the hold (leaving takes two in a row).
+    private var leaving = false
     private let dwell: Double
+    /// Without Doppler, how long the fixes must stay within `radius`: at least `dwell`, and long
+    /// enough that a device moving at `speedThreshold` would have left it (a walker stays
+    /// within 8 m for 6 s, so 8 m over a 5 s dwell alone would hold every walk).
+    private let positionDwell: Double
 
     public init(_ parameters: Parameters) {
         self.parameters = parameters
         dwell = parameters.dwell.seconds
+        positionDwell = max(dwell, parameters.radius.meters / parameters.speedThreshold.metersPerSecond)
     }
 
     public mutating func evaluate(_ input: FilterInput) -> RejectionReason? {
@@ -266,9 +273,13 @@ public struct StationaryRule: TrackFilter {
                 let margin = fix.speedAccuracy.map(\.metersPerSecond).flatMap { $0 > 0 ? $0 : nil } ?? 0
                 farFixes = input.distanceFromPrevious > parameters.maximumHoldDistance.meters ? farFixes + 1 : 0
                 if speed < threshold + margin, farFixes < 10 { return .stationary }
-            } else if !outside {
+            } else if !outside || !leaving {
+                // One fix outside is as likely a jump (multipath) as a departure: the device
+                // left only when the next fix is outside too.
+                leaving = outside
                 return .stationary
             }
+            leaving = false
             isStationary = false
             stillSince = nil
             stillOrigin = nil
@@ -291,7 +302,7 @@ public struct StationaryRule: TrackFilter {
         }
         let since = stillSince ?? fix.timestamp
         stillSince = since
-        if fix.timestamp.timeIntervalSince(since) >= dwell {
+        if fix.timestamp.timeIntervalSince(since) >= (speed == nil ? positionDwell : dwell) {
             isStationary = true
             return .stationary
         }

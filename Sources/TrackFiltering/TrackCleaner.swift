@@ -116,18 +116,11 @@ extension TrackCleaner where Rule == StandardRules {
 }
 
 extension TrackFilterConfiguration {
-    /// A saved track cleaned by the rules and then RTS-smoothed with this configuration's
-    /// Kalman model (the default model when it has none).
+    /// A saved track cleaned by the rules and this configuration's Kalman gate, as `TrackCleaner`
+    /// cleans it, then RTS-smoothed with heavy-tailed noise (`KalmanSmoother.smoothed(_:rules:report:)`;
+    /// the default model when the configuration has none). The distance filter is not applied.
     /// - Complexity: O(n).
     public func smoothed(_ track: some Sequence<Location>, report: inout FilterReport) -> [Location] {
-        var rules = TrackCleaner(rule: self.rules(), kalman: nil)
-        let kept = rules.cleaned(track)
-        report.merge(rules.report)
-        var kalmanReport = FilterReport()
-        let out = KalmanSmoother(parameters: kalman ?? KalmanParameters()).smoothed(kept, report: &kalmanReport)
-        for reason in RejectionReason.allReasons {
-            for _ in 0..<kalmanReport.count(of: reason) { report.reclassify(acceptedAs: reason) }
-        }
-        return out
+        KalmanSmoother(parameters: kalman ?? KalmanParameters()).smoothed(track, rules: rules(), report: &report)
     }
 }

@@ -37,8 +37,10 @@ private func fixtureRows(_ name: String) throws -> (header: [String: Double], ro
                               speedAccuracy: r[5].map { Speed(metersPerSecond: $0) },
                               course: r[6].map { Bearing(degrees: $0) }, courseAccuracy: r[7].map(Angle.degrees)))
     }
-    // pykalman has no gate and no gap restart: switch both off.
-    let parameters = KalmanParameters(accelerationNoise: q, gateChiSquare: 1e12, maximumGap: .seconds(1e6))
+    // pykalman has no gate, no gap restart and Gaussian noise: switch the gate, restarts and
+    // the Student-t weights off.
+    let parameters = KalmanParameters(accelerationNoise: q, gateChiSquare: 1e12, maximumGap: .seconds(1e6),
+                                      measurementDegreesOfFreedom: nil)
     let smoothed = KalmanSmoother(parameters: parameters).smoothed(fixes)
     try #require(smoothed.count == rows.count)
     var worst = 0.0

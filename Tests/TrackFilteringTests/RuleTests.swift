@@ -115,13 +115,16 @@ private let fourteenMonths = 426.0 * 86_400
 @Test func stationary_withoutSpeedUsesRadius() {
     let rule = StationaryRule(.init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(5), radius: .meters(8)))
     var fixes: [Location] = []
-    for t in 0...20 { fixes.append(fix(Double(t), east: Double(t % 3) * 2, north: 0)) }
-    fixes.append(fix(21, east: 30, north: 0))
+    for t in 0...40 { fixes.append(fix(Double(t), east: Double(t % 3) * 2, north: 0)) }
+    fixes.append(fix(41, east: 30, north: 0))
+    fixes.append(fix(42, east: 31, north: 0))
     let result = decisions(rule, fixes)
-    // Stillness is first seen at t = 1 (the origin), so t = 6 is the first fix held.
-    #expect(result[..<6].allSatisfy { $0 == nil })
-    #expect(result[6...20].allSatisfy { $0 == .stationary })
-    #expect(result[21] == nil)
+    // Stillness is first seen at t = 1 (the origin); without Doppler it must last 8 m / 0.3 m/s
+    // ≈ 26.7 s (longer than the 5 s dwell), so t = 28 is the first fix held. Leaving takes two
+    // fixes outside in a row (one could be a jump): t = 41 is held, t = 42 leaves.
+    #expect(result[..<28].allSatisfy { $0 == nil })
+    #expect(result[28...41].allSatisfy { $0 == .stationary })
+    #expect(result[42] == nil)
 }
 
 @Test func chain_reportsFirstObjectionAndCounts() {

@@ -33,16 +33,60 @@ private func trackPointCount(_ url: URL) throws -> Int {
     #expect(result.stderr.contains("automotiveNavigation"))
 }
 
-@Test func gpxSmooth_keepsEveryUsableFix() async throws {
+@Test func gpxSmooth_appliesTheCleanRulesUnlessTold() async throws {
     guard let input = try Fixtures.url("gpx/gpxpy/cerknicko-jezero.gpx") else { return }
     let dir = try temporaryFolder()
     defer { try? FileManager.default.removeItem(at: dir) }
-    let output = dir.appendingPathComponent("smooth.gpx")
-    let result = try await GeoProcess.geo(["gpx", "smooth", input.path, "-o", output.path, "--report"])
+    let output = dir.appendingPathComponent("smooth.gpx"), all = dir.appendingPathComponent("all.gpx")
+    let result = try await GeoProcess.geo(["gpx", "smooth", input.path, "-o", output.path, "--preset", "fitness", "--report"])
     #expect(result.status == 0, "\(result.stderr)")
-    let before = try trackPointCount(input), after = try trackPointCount(output)
-    // Only gated outliers and points without time go.
+    // The fitness rules drop the warm-up and jitter inside the accuracy radius, as clean does.
+    #expect(result.stderr.contains("warm-up"), "\(result.stderr)")
+    let noRules = try await GeoProcess.geo(["gpx", "smooth", input.path, "-o", all.path, "--no-rules", "--report"])
+    #expect(noRules.status == 0, "\(noRules.stderr)")
+    #expect(!noRules.stderr.contains("warm-up"), "\(noRules.stderr)")
+    let before = try trackPointCount(input), ruled = try trackPointCount(output), after = try trackPointCount(all)
+    // Without rules only gated outliers and points without time go.
     #expect(after <= before && after > before * 9 / 10, "\(after) of \(before)")
+    #expect(ruled < after, "with rules \(ruled), without \(after)")
+}
+
+@Test func gpxSmooth_dropsJumpsBetweenSparseFixes() async throws {
+    // A walk north-east at 1.2 m/s, one point every 10 s with HDOP 1.6 (8 m at the default
+    // 5 m UERE), and three 100 m jumps east that claim the same HDOP.
+    let dir = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let input = dir.appendingPathComponent("hike.gpx"), output = dir.appendingPathComponent("smooth.gpx")
+    var gpx = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"test\"><trk><trkseg>\n"
+    let metresPerDegree = 111_195.0
+    for k in 0..<90 {
+        let along = 1.2 * 10 * Double(k) / 2.0.squareRoot() + 3 * sin(Double(k) * 1.7)
+        let jump = [20, 45, 70].contains(k) ? 100.0 : 0
+        let lat = 46.05 + along / metresPerDegree
+        let lon = 14.5 + (along + jump) / (metresPerDegree * cos(46.05 * .pi / 180))
+        let time = Date(timeIntervalSince1970: 1_700_000_000 + Double(k) * 10).ISO8601Format()
+        gpx += "<trkpt lat=\"\(lat)\" lon=\"\(lon)\"><time>\(time)</time><hdop>1.6</hdop></trkpt>\n"
+    }
+    gpx += "</trkseg></trk></gpx>\n"
+    try Data(gpx.utf8).write(to: input)
+    let result = try await GeoProcess.geo(["gpx", "smooth", input.path, "-o", output.path, "--preset", "fitness", "--report"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("kalman-outlier"), "\(result.stderr)")
+    // Every smoothed point lies within 20 m of the walk's line (the jumps are 70 m off it).
+    let text = try String(contentsOf: output, encoding: .utf8)
+    var points = 0
+    for chunk in text.components(separatedBy: "<trkpt").dropFirst() {
+        func attribute(_ name: String) -> Double? {
+            guard let r = chunk.range(of: name + "=\"") else { return nil }
+            return Double(chunk[r.upperBound...].prefix { $0 != "\"" })
+        }
+        let lat = try #require(attribute("lat")), lon = try #require(attribute("lon"))
+        let north = (lat - 46.05) * metresPerDegree, east = (lon - 14.5) * metresPerDegree * cos(46.05 * .pi / 180)
+        let offLine = abs(east - north) / 2.0.squareRoot()
+        #expect(offLine < 20, "a point \(offLine) m off the walk")
+        points += 1
+    }
+    #expect(points > 80, "kept \(points) of 90")
 }
 
 @Test func gpxSimplify_toleranceInMetres() async throws {
@@ -72,7 +116,8 @@ private func trackPointCount(_ url: URL) throws -> Int {
     guard try Fixtures.url("gpx/gpxpy/korita-zbevnica.gpx") != nil else { return }
     let result = try await GeoProcess.geo(["eval", "filters", "--data", Fixtures.dataRoot.path])
     #expect(result.status == 0, "\(result.stderr)")
-    for row in ["| walk-korita | raw |", "| drive-leipzig | rules + RTS |", "HCKalmanFilter-style", "Goals"] {
+    for row in ["| walk-korita | raw |", "| drive-leipzig | rules + RTS |", "HCKalmanFilter-style", "Goals",
+                "| walk-korita | 10 | rules + RTS |", "| walk-cerknica | 30 | raw |"] {
         #expect(result.stdout.contains(row), "missing \(row)")
     }
 }

@@ -17,20 +17,27 @@ public struct FilterEvaluation: Sendable {
     /// The pipelines' rows: raw fixes, rules only, rules + Kalman (online), rules + RTS, the
     /// reference when one was given, and the HCKalmanFilter-style contrast (`FixedNoiseKalman`).
     public let rows: [Row]
-    /// The fixes the rules accept without thinning: the smoothers' (and pykalman's) input.
+    /// The fixes the rules accept without thinning: pykalman's and the contrast's input (our RTS
+    /// row runs the same rules itself, with the Kalman gate, as `geo gpx smooth` does).
     public let accepted: [Location]
     /// The online pipeline's rejection report.
     public let report: FilterReport
 
-    /// Runs every pipeline on `truth` corrupted with `seed`.
+    /// Runs every pipeline on `truth` corrupted by the default error model with `seed`.
+    public init(truth: TruthTrack, seed: UInt64, configuration: TrackFilterConfiguration, reference: [Location]? = nil) {
+        self.init(truth: truth, errors: GNSSErrorModel(seed: seed), configuration: configuration, reference: reference)
+    }
+
+    /// Runs every pipeline on `truth` corrupted by `errors`.
     /// - Parameters:
     ///   - configuration: the rules and Kalman parameters (`.fitness` for walks,
     ///     `.automotiveNavigation` for drives).
     ///   - reference: an outside smoother's output on this run's `accepted` fixes (pykalman's
     ///     RTS, read back with `PykalmanCSV.smoothed`), added as the row `pykalman RTS (same input)`.
     /// - Complexity: O(n) per pipeline, n the truth's samples.
-    public init(truth: TruthTrack, seed: UInt64, configuration: TrackFilterConfiguration, reference: [Location]? = nil) {
-        let noisy = GNSSErrorModel(seed: seed).corrupt(truth)
+    public init(truth: TruthTrack, errors: GNSSErrorModel, configuration: TrackFilterConfiguration,
+                reference: [Location]? = nil) {
+        let noisy = errors.corrupt(truth)
         let kalmanParameters = configuration.kalman ?? KalmanParameters()
 
         var rulesOnly = configuration
@@ -43,7 +50,9 @@ public struct FilterEvaluation: Sendable {
         let accepted = noisy.compactMap { unthinned.process($0.fix, receivedAt: $0.receivedAt).location }
         var online = TrackCleaner(configuration: configuration)
         let filtered = noisy.compactMap { online.process($0.fix, receivedAt: $0.receivedAt).location }
-        let smoothed = KalmanSmoother(parameters: kalmanParameters).smoothed(accepted)
+        var smoothingReport = FilterReport()
+        let smoothed = KalmanSmoother(parameters: kalmanParameters)
+            .smoothed(noisy.lazy.map { ($0.fix, $0.receivedAt) }, rules: rulesOnly.rules(), report: &smoothingReport)
         var fixedNoise = FixedNoiseKalman()
         let contrast = accepted.map { fixedNoise.process($0, frame: truth.frame) }
 

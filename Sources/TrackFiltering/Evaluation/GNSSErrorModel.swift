@@ -45,9 +45,15 @@ public struct GNSSErrorModel: Hashable, Sendable {
     public var correlationTime: Duration = .seconds(30)
     /// Per-axis σ of the white error, metres.
     public var whiteSigma = 2.0
-    /// Chance per fix that a multipath burst (1–3 fixes) starts, and its size in metres.
+    /// Chance per fix that a multipath burst starts, its size in metres and its length in fixes.
     public var multipathProbability = 0.02
     public var multipathRange: ClosedRange<Double> = 25...120
+    public var multipathBurstLength: ClosedRange<Int> = 1...3
+    /// The 68 % radius every fix claims, jumps included; nil: each fix claims its nominal noise,
+    /// scattered log-normally, and 30 % of multipath bursts claim three times that.
+    public var claimedAccuracy: Distance?
+    /// Whether fixes carry Doppler speed and course (GPX files from watches mostly do not).
+    public var reportsVelocity = true
     /// The noisy start: duration and initial extra error, metres.
     public var warmUp: Duration = .seconds(20)
     public var warmUpError = 60.0
@@ -69,6 +75,28 @@ public struct GNSSErrorModel: Hashable, Sendable {
     public var latency = 0.3
 
     public init(seed: UInt64 = 20_240_601) { self.seed = seed }
+
+    /// The sparse hike of issue 12 §4: correlated noise of 6 m (horizontal RMS: a first-order
+    /// Gauss–Markov process of 4 m per axis with a 60 s correlation time, plus 1.5 m white per
+    /// axis), 2 % single-fix jumps of 60–200 m, every fix (jumps too) claiming 8 m, no Doppler,
+    /// and none of the start-up, stale, reordering or stillness faults.
+    public static func sparseHike(seed: UInt64) -> GNSSErrorModel {
+        var m = GNSSErrorModel(seed: seed)
+        m.correlatedSigma = 4
+        m.correlationTime = .seconds(60)
+        m.whiteSigma = 1.5
+        m.multipathProbability = 0.02
+        m.multipathRange = 60...200
+        m.multipathBurstLength = 1...1
+        m.claimedAccuracy = .meters(8)
+        m.reportsVelocity = false
+        m.warmUp = .zero
+        m.cachedFixesAtStart = 0
+        m.staleProbability = 0
+        m.outOfOrderProbability = 0
+        m.stationaryDriftSigma = 0
+        return m
+    }
 
     /// Corrupts a truth track sampled at a steady rate (see `TruthTrack`).
     /// - Complexity: O(n).
@@ -112,7 +140,8 @@ public struct GNSSErrorModel: Hashable, Sendable {
                 kind = .warmUp
             }
             if burst == 0, rng.uniform(0, 1) < multipathProbability {
-                burst = 1 + Int(rng.uniform(0, 1) * 3)
+                let lengths = multipathBurstLength.upperBound - multipathBurstLength.lowerBound + 1
+                burst = multipathBurstLength.lowerBound + Int(rng.uniform(0, 1) * Double(lengths))
                 let m = multipathRange.lowerBound + rng.uniform(0, 1) * (multipathRange.upperBound - multipathRange.lowerBound)
                 let a = rng.uniform(0, 1) * 2 * .pi
                 burstOffset = Vec2(x: sin(a) * m, y: cos(a) * m)
@@ -128,6 +157,7 @@ public struct GNSSErrorModel: Hashable, Sendable {
                 accuracy = radiusFactor * sigmaNominal * 2
                 kind = .cachedAtStart
             }
+            if let claimedAccuracy { accuracy = claimedAccuracy.meters }
             let t = truth.times[k]
             var fix = makeFix(truth: truth, index: k, error: error, accuracy: accuracy, rng: &rng)
             fix.timestamp = t
@@ -167,6 +197,10 @@ public struct GNSSErrorModel: Hashable, Sendable {
         if speed > 0.5 {
             course = Bearing(degrees: truth.courses[k] + courseSigma * rng.gaussian())
             courseAccuracy = .degrees(2 * courseSigma)
+        }
+        guard reportsVelocity else {
+            return Location(coordinate: truth.frame.coordinate(east: p.x, north: p.y), timestamp: truth.times[k],
+                            horizontalAccuracy: Distance(meters: accuracy))
         }
         return Location(
             coordinate: truth.frame.coordinate(east: p.x, north: p.y), timestamp: truth.times[k],
