@@ -4,9 +4,9 @@ import XMLStreaming
 /// Garmin's TrackPointExtension (v1 and v2, www.garmin.com/xmlschemas/TrackPointExtension),
 /// which fitness devices and apps write inside a point's `<extensions>`.
 public struct GarminTrackPointExtension: Hashable, Sendable {
-    /// Heart rate, beats per minute (`hr`).
+    /// Heart rate, beats per minute (`hr`; a fraction is cut off).
     public var heartRate: Int?
-    /// Cadence, revolutions (or steps) per minute (`cad`).
+    /// Cadence, revolutions (or steps) per minute (`cad`; a fraction is cut off).
     public var cadence: Int?
     /// Air temperature, degrees Celsius (`atemp`).
     public var airTemperature: Double?
@@ -21,6 +21,30 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
 
     /// The v2 namespace URI.
     public static let namespaceV2 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+
+    /// The child elements this type reads, and the one rule for their text, which both the
+    /// typed accessor and the reader's warnings (`GPXStreamReader.warnings`) use.
+    enum Field: String {
+        case hr, cad, atemp, wtemp, depth, speed, course
+
+        /// The value of `text`: a decimal number, and for `hr` and `cad` one in 0...255 (the
+        /// schema's `xsd:unsignedByte`); nil otherwise, and the field is left out.
+        func value(_ text: XMLByteBuffer) -> Double? {
+            guard let v = GPXNumber.double(text.base, text.count) else { return nil }
+            switch self {
+            case .hr, .cad: return (0...255).contains(v) ? v : nil
+            case .atemp, .wtemp, .depth, .speed, .course: return v
+            }
+        }
+
+        /// What the text should be, for a warning's message.
+        var expected: String {
+            switch self {
+            case .hr, .cad: "a number in 0...255"
+            case .atemp, .wtemp, .depth, .speed, .course: "a number"
+            }
+        }
+    }
 
     public init(heartRate: Int? = nil, cadence: Int? = nil, airTemperature: Double? = nil, waterTemperature: Double? = nil,
                 depth: Distance? = nil, speed: Speed? = nil, course: Bearing? = nil) {
@@ -54,22 +78,21 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
                         if scanner.selfClosing { break }
                         continue
                     }
-                    guard found, scanner.depth == inside + 1, !scanner.selfClosing else { continue }
-                    let field = scanner.string(name)
+                    guard found, scanner.depth == inside + 1, !scanner.selfClosing,
+                          let field = Field(rawValue: scanner.string(name)) else { continue }
                     text.reset()
                     while try scanner.next() != .endTag {
                         if scanner.kind == .text { try scanner.appendDecoded(scanner.tokenRange, to: &text) }
                     }
-                    let number = GPXNumber.double(text.base, text.count)
+                    let number = field.value(text)
                     switch field {
-                    case "hr": value.heartRate = number.map { Int($0) }
-                    case "cad": value.cadence = number.map { Int($0) }
-                    case "atemp": value.airTemperature = number
-                    case "wtemp": value.waterTemperature = number
-                    case "depth": value.depth = number.map(Distance.init(meters:))
-                    case "speed": value.speed = number.map(Speed.init(metersPerSecond:))
-                    case "course": value.course = number.map(Bearing.init(degrees:))
-                    default: break
+                    case .hr: value.heartRate = number.map { Int($0) }
+                    case .cad: value.cadence = number.map { Int($0) }
+                    case .atemp: value.airTemperature = number
+                    case .wtemp: value.waterTemperature = number
+                    case .depth: value.depth = number.map(Distance.init(meters:))
+                    case .speed: value.speed = number.map(Speed.init(metersPerSecond:))
+                    case .course: value.course = number.map(Bearing.init(degrees:))
                     }
                 } else if kind == .endTag, found, scanner.depth < inside {
                     break
