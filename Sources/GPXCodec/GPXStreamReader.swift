@@ -536,13 +536,13 @@ struct GPXParser {
     }
 
     private mutating func readPointBody(start: Int) throws(GPXError) -> GPXPoint? {
-        func coordinate(_ name: StaticString, limit: Double) -> (Double?, String) {
+        func coordinate(_ name: StaticString, _ what: String, limit: Double) -> (Double?, String) {
             guard let r = scanner.attribute(name) else { return (nil, "has no \(name) attribute") }
             if let v = GPXNumber.double(scanner.buf + r.lowerBound, r.count), v >= -limit, v <= limit { return (v, "") }
-            return (nil, "\(name)='\(scanner.string(r))' is not in [-\(Int(limit)), \(Int(limit))]")
+            return (nil, "\(name)='\(scanner.string(r))' is not a \(what) in [-\(Int(limit)), \(Int(limit))]")
         }
-        let (latitude, latProblem) = coordinate("lat", limit: 90)
-        let (longitude, lonProblem) = coordinate("lon", limit: 180)
+        let (latitude, latProblem) = coordinate("lat", "latitude", limit: 90)
+        let (longitude, lonProblem) = coordinate("lon", "longitude", limit: 180)
         guard let lat = latitude, let lon = longitude else {
             let element = scanner.nameString
             let problem = latitude == nil ? latProblem : lonProblem
