@@ -31,41 +31,42 @@ struct GPXInputOptions: ParsableArguments {
     var readOptions: GPXReadOptions { GPXReadOptions(recovering: recover) }
 
     /// Runs `body` with a streaming reader over the file, then reports what reading left out
-    /// or stopped at (`GPXReadReport`).
-    /// - Parameter countPoints: how many points `body` read, for the recovery message.
-    /// - Throws: `ExitCode.failure` after reporting a read error; what `body` throws.
-    func stream<Result>(json: Bool = false, _ body: (GPXStreamReader) throws(GPXError) -> (Result, points: Int)) throws -> (Result, GPXReadReport) {
-        do {
-            return try CommandLineFiles.withSource(file) { source in
-                let reader = GPXStreamReader(source: source, options: readOptions)
-                let (result, points) = try body(reader)
-                let report = GPXReadReport(file: file, warnings: reader.warnings, warningCount: reader.warningCount,
-                                           damage: reader.damage, points: points)
-                report.printDiagnostics(warnings: !json)
-                return (result, report)
-            }
-        } catch let error as GPXError {
-            report(error)
-            throw ExitCode.failure
+    /// or stopped at (`GPXReadReport`); with `json`, warnings are left to the JSON output.
+    /// - Parameter body: reads the events; returns its result and how many points it read.
+    /// - Throws: `ExitCode.failure` after reporting a read error.
+    func stream<Result>(json: Bool, _ body: (GPXStreamReader) throws(GPXError) -> (Result, points: Int)) throws -> (Result, GPXReadReport) {
+        try reading { source throws(GPXError) in
+            let reader = GPXStreamReader(source: source, options: readOptions)
+            let (result, points) = try body(reader)
+            let report = GPXReadReport(file: file, warnings: reader.warnings, warningCount: reader.warningCount,
+                                       damage: reader.damage, points: points)
+            report.printDiagnostics(warnings: !json)
+            return (result, report)
         }
     }
 
     /// Reads the whole document, then reports what reading left out or stopped at.
     /// - Throws: `ExitCode.failure` after reporting a read error.
     func readDocument() throws -> GPXDocument {
-        let (document, _) = try stream { reader throws(GPXError) in
-            var builder = GPXDocumentBuilder()
-            var points = 0
-            while let event = try reader.next() {
-                switch event {
-                case .waypoint, .routePoint, .trackPoint: points += 1
-                default: break
-                }
-                builder.add(event)
-            }
-            return (builder.finish(), points)
+        let result = try reading { source throws(GPXError) in try GPXReader.read(source, options: readOptions) }
+        let d = result.document
+        let points = d.waypoints.count + d.routes.reduce(0) { $0 + $1.points.count }
+            + d.tracks.reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.points.count } }
+        GPXReadReport(file: file, warnings: result.warnings, warningCount: result.warningCount, damage: result.damage, points: points)
+            .printDiagnostics(warnings: true)
+        return d
+    }
+
+    /// Runs `body` over the open file; a `GPXError` it throws is reported with the file's name.
+    /// - Throws: `ExitCode.failure` after reporting a read error; `ValidationError` when the
+    ///   file cannot be opened.
+    private func reading<Result>(_ body: (FileSource) throws(GPXError) -> Result) throws -> Result {
+        do {
+            return try CommandLineFiles.withSource(file) { source in try body(source) }
+        } catch let error as GPXError {
+            report(error)
+            throw ExitCode.failure
         }
-        return document
     }
 
     /// Prints a read error as `geo gpx: FILE:LINE:COLUMN: code: message`, with a hint when
