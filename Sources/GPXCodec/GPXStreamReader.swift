@@ -773,6 +773,10 @@ struct GPXParser {
     /// - Parameter type: what the text should be, for the message ("a number").
     private mutating func readValue<Value>(_ type: String, _ parse: (XMLByteBuffer) -> Value?) throws(GPXError) -> Value? {
         let offset = scanner.tokenOffset
+        // Keep the start tag in the window while the text is read, so a warning can locate it.
+        let pinned = scanner.pinnedOffset
+        scanner.pinnedOffset = min(pinned, offset)
+        defer { scanner.pinnedOffset = pinned }
         try readText()
         if let v = parse(text) { return v }
         // After readText the current token is the element's end tag (or its self-closing start

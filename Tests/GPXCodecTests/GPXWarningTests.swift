@@ -221,3 +221,15 @@ func points(_ d: GPXDocument) -> [GPXPoint] { d.tracks.flatMap { $0.segments.fla
         return e.code == .malformedXML && e.line == 2 && e.column == 30
     }
 }
+
+/// A warning is located at its element's start tag even when the element's text is longer than
+/// the reader's 256 KiB window (the start tag has left the window by the time the text is read).
+@Test func warningLocation_survivesAWindowRefill() throws {
+    let prefix = "<gpx version=\"1.1\" creator=\"t\">\n<trk>\n  <number>"
+    let xml = prefix + "\n<!-- c -->" + String(repeating: "x", count: 300_000) + "</number><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk></gpx>"
+    let result = try GPXReader.read(ChunkedSource(bytes: Array(xml.utf8), chunk: 4096), options: GPXReadOptions())
+    let w = try #require(result.warnings.first)
+    #expect(w.element == "number" && w.code == .invalidValue)
+    #expect(w.line == 3 && w.column == 3 && w.offset == Array(prefix.utf8).count - 8, "\(w.line):\(w.column) at \(w.offset)")
+    #expect(trackPointCount(result.document) == 1)
+}
