@@ -95,23 +95,28 @@ public struct GPXDocumentBuilder: Sendable {
 /// for try await point in GPXTrackPoints(source: GPXMemorySource(bytes)) { … }
 /// ```
 /// Each iteration creates a reader over a copy of `source`. Breaking out of the loop stops
-/// reading. Errors are `GPXError`.
+/// reading. Errors are `GPXError`; with `GPXReadOptions.recovering` a damaged file ends the
+/// sequence after its last complete point instead. Warnings are not reported here: use
+/// `GPXStreamReader` to see them.
 public struct GPXTrackPoints<Source: GPXByteSource>: AsyncSequence {
     public typealias Element = GPXPoint
     public typealias Failure = GPXError
 
     private let source: Source
     private let track: Int?
+    private let options: GPXReadOptions
 
     /// - Parameters:
     ///   - source: the bytes.
     ///   - track: the 0-based index of the one track to read, or nil for all tracks.
-    public init(source: Source, track: Int? = nil) {
+    ///   - options: how damage is treated.
+    public init(source: Source, track: Int? = nil, options: GPXReadOptions = GPXReadOptions()) {
         self.source = source
         self.track = track
+        self.options = options
     }
 
-    public func makeAsyncIterator() -> Iterator { Iterator(reader: GPXStreamReader(source: source), track: track) }
+    public func makeAsyncIterator() -> Iterator { Iterator(reader: GPXStreamReader(source: source, options: options), track: track) }
 
     public struct Iterator: AsyncIteratorProtocol {
         let reader: GPXStreamReader

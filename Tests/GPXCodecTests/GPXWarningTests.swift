@@ -233,3 +233,15 @@ func points(_ d: GPXDocument) -> [GPXPoint] { d.tracks.flatMap { $0.segments.fla
     #expect(w.line == 3 && w.column == 3 && w.offset == Array(prefix.utf8).count - 8, "\(w.line):\(w.column) at \(w.offset)")
     #expect(trackPointCount(result.document) == 1)
 }
+
+@Test func asyncTrackPoints_recoveringEndsAtTheLastCompletePoint() async throws {
+    let xml = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/><trkpt lat=\"3\" lon=\"4\"><ele>5"
+    var lats: [Double] = []
+    for try await p in GPXTrackPoints(source: GPXMemorySource(string: xml), options: GPXReadOptions(recovering: true)) {
+        lats.append(p.coordinate.latitude)
+    }
+    #expect(lats == [1])
+    await #expect(throws: GPXError.self) {
+        for try await _ in GPXTrackPoints(source: GPXMemorySource(string: xml)) {}
+    }
+}
