@@ -771,14 +771,22 @@ struct GPXParser {
     /// text that is empty (white space only) or does not parse gives nil and a warning, and
     /// the caller leaves the field unset.
     /// - Parameter type: what the text should be, for the message ("a number").
-    private mutating func readValue<Value>(_ type: String, _ parse: (XMLByteBuffer) -> Value?) throws(GPXError) -> Value? {
+    @inline(__always)
+    private mutating func readValue<Value>(_ type: String, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?) throws(GPXError) -> Value? {
         let offset = scanner.tokenOffset
         // Keep the start tag in the window while the text is read, so a warning can locate it.
         let pinned = scanner.pinnedOffset
         scanner.pinnedOffset = min(pinned, offset)
         defer { scanner.pinnedOffset = pinned }
         try readText()
-        if let v = parse(text) { return v }
+        if let v = parse(text.bytes) { return v }
+        warnBadValue(type, at: offset)
+        return nil
+    }
+
+    /// The warning of `readValue`, out of its hot path.
+    @inline(never)
+    private mutating func warnBadValue(_ type: String, at offset: Int) {
         // After readText the current token is the element's end tag (or its self-closing start
         // tag): either way its name is the element's.
         let element = scanner.nameString
@@ -788,23 +796,22 @@ struct GPXParser {
         } else {
             warn(.invalidValue, element: element, text: raw, at: offset, "<\(element)> '\(raw)' is not \(type); the field is left out")
         }
-        return nil
     }
 
     private mutating func readDouble() throws(GPXError) -> Double? {
-        try readValue("a number") { GPXNumber.double($0.base, $0.count) }
+        try readValue("a number") { GPXNumber.double($0.baseAddress!, $0.count) }
     }
 
     private mutating func readInteger() throws(GPXError) -> Int? {
-        try readValue("an integer") { GPXNumber.integer($0.base, $0.count) }
+        try readValue("an integer") { GPXNumber.integer($0.baseAddress!, $0.count) }
     }
 
     private mutating func readTime() throws(GPXError) -> Date? {
-        try readValue("an ISO 8601 time") { GPXTime.date(from: $0.bytes) }
+        try readValue("an ISO 8601 time") { GPXTime.date(from: $0) }
     }
 
     private mutating func readFix() throws(GPXError) -> GPXFix? {
-        try readValue("one of none, 2d, 3d, dgps, pps") { GPXFix(rawValue: Self.trimmed($0.string())) }
+        try readValue("one of none, 2d, 3d, dgps, pps") { GPXFix(rawValue: Self.trimmed(String(decoding: $0, as: UTF8.self))) }
     }
 
     private mutating func attributeString(_ r: Range<Int>?) throws(GPXError) -> String? {
@@ -851,7 +858,7 @@ struct GPXParser {
                 if garminDepth == .max {
                     if !scanner.selfClosing, scanner.equals(name, "TrackPointExtension") { garminDepth = scanner.depth }
                 } else if scanner.depth == (scanner.selfClosing ? garminDepth : garminDepth + 1),
-                          let field = GarminTrackPointExtension.Field(rawValue: scanner.string(name)) {
+                          let field = GarminTrackPointExtension.Field(name: UnsafeBufferPointer(start: scanner.buf + name.lowerBound, count: name.count)) {
                     _ = try readValue(field.expected) { field.value($0) }
                 }
             default:

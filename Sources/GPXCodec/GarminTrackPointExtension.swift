@@ -1,5 +1,12 @@
 public import GeoCore
 import XMLStreaming
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Garmin's TrackPointExtension (v1 and v2, www.garmin.com/xmlschemas/TrackPointExtension),
 /// which fitness devices and apps write inside a point's `<extensions>`.
@@ -24,13 +31,45 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
 
     /// The child elements this type reads, and the one rule for their text, which both the
     /// typed accessor and the reader's warnings (`GPXStreamReader.warnings`) use.
-    enum Field: String {
+    enum Field {
         case hr, cad, atemp, wtemp, depth, speed, course
+
+        /// The element's local name.
+        var name: StaticString {
+            switch self {
+            case .hr: "hr"
+            case .cad: "cad"
+            case .atemp: "atemp"
+            case .wtemp: "wtemp"
+            case .depth: "depth"
+            case .speed: "speed"
+            case .course: "course"
+            }
+        }
+
+        /// The field a local element name names, read from the bytes without allocating (the
+        /// reader checks every point's extension): length and first byte pick the candidate,
+        /// its name confirms it.
+        init?(name: UnsafeBufferPointer<UInt8>) {
+            let candidate: Field
+            switch (name.count, name.first) {
+            case (2, UInt8(ascii: "h")): candidate = .hr
+            case (3, UInt8(ascii: "c")): candidate = .cad
+            case (5, UInt8(ascii: "a")): candidate = .atemp
+            case (5, UInt8(ascii: "w")): candidate = .wtemp
+            case (5, UInt8(ascii: "d")): candidate = .depth
+            case (5, UInt8(ascii: "s")): candidate = .speed
+            case (6, UInt8(ascii: "c")): candidate = .course
+            default: return nil
+            }
+            guard let bytes = name.baseAddress, memcmp(bytes, candidate.name.utf8Start, name.count) == 0 else { return nil }
+            self = candidate
+        }
 
         /// The value of `text`: a decimal number, and for `hr` and `cad` one in 0...255 (the
         /// schema's `xsd:unsignedByte`); nil otherwise, and the field is left out.
-        func value(_ text: XMLByteBuffer) -> Double? {
-            guard let v = GPXNumber.double(text.base, text.count) else { return nil }
+        func value(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+            guard let base = text.baseAddress, let v = GPXNumber.double(base, text.count) else { return nil }
             switch self {
             case .hr, .cad: return (0...255).contains(v) ? v : nil
             case .atemp, .wtemp, .depth, .speed, .course: return v
@@ -79,12 +118,12 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
                         continue
                     }
                     guard found, scanner.depth == inside + 1, !scanner.selfClosing,
-                          let field = Field(rawValue: scanner.string(name)) else { continue }
+                          let field = Field(name: UnsafeBufferPointer(start: scanner.buf + name.lowerBound, count: name.count)) else { continue }
                     text.reset()
                     while try scanner.next() != .endTag {
                         if scanner.kind == .text { try scanner.appendDecoded(scanner.tokenRange, to: &text) }
                     }
-                    let number = field.value(text)
+                    let number = field.value(text.bytes)
                     switch field {
                     case .hr: value.heartRate = number.map { Int($0) }
                     case .cad: value.cadence = number.map { Int($0) }
