@@ -560,10 +560,11 @@ struct GPXParser {
             switch try nextToken() {
             case .startTag:
                 switch tag() {
-                case .ele: point.elevation = try readDouble().map(Distance.init(meters:))
-                case .time: point.time = try readTime()
-                case .magvar: point.magneticVariation = try readDouble().map(Bearing.init(degrees:))
-                case .geoidheight: point.geoidHeight = try readDouble().map(Distance.init(meters:))
+                // A value left out leaves the field as it was (unset, or an earlier duplicate's).
+                case .ele: if let v = try readDouble() { point.elevation = Distance(meters: v) }
+                case .time: if let v = try readTime() { point.time = v }
+                case .magvar: if let v = try readDouble() { point.magneticVariation = Bearing(degrees: v) }
+                case .geoidheight: if let v = try readDouble() { point.geoidHeight = Distance(meters: v) }
                 case .name: point.name = try readString()
                 case .cmt: point.comment = try readString()
                 case .desc: point.description = try readString()
@@ -573,15 +574,19 @@ struct GPXParser {
                 case .urlname: setURLName(try readString(), in: &point.links); usesGPX10Elements = true
                 case .sym: point.symbol = try readString()
                 case .type: point.type = try readString()
-                case .fix: point.fix = try readFix()
-                case .sat: point.satellites = try readInteger()
-                case .hdop: point.hdop = try readDouble()
-                case .vdop: point.vdop = try readDouble()
-                case .pdop: point.pdop = try readDouble()
-                case .ageofdgpsdata: point.ageOfDGPSData = try readDouble()
-                case .dgpsid: point.dgpsID = try readInteger()
-                case .course: point.course = try readDouble().map(Bearing.init(degrees:)); usesGPX10Elements = true
-                case .speed: point.speed = try readDouble().map(Speed.init(metersPerSecond:)); usesGPX10Elements = true
+                case .fix: if let v = try readFix() { point.fix = v }
+                case .sat: if let v = try readInteger() { point.satellites = v }
+                case .hdop: if let v = try readDouble() { point.hdop = v }
+                case .vdop: if let v = try readDouble() { point.vdop = v }
+                case .pdop: if let v = try readDouble() { point.pdop = v }
+                case .ageofdgpsdata: if let v = try readDouble() { point.ageOfDGPSData = v }
+                case .dgpsid: if let v = try readInteger() { point.dgpsID = v }
+                case .course:
+                    if let v = try readDouble() { point.course = Bearing(degrees: v) }
+                    usesGPX10Elements = true
+                case .speed:
+                    if let v = try readDouble() { point.speed = Speed(metersPerSecond: v) }
+                    usesGPX10Elements = true
                 case .extensions:
                     try captureExtensions(checkingGarminFields: true)
                     pointRaw.append(scanner.captured.bytes)

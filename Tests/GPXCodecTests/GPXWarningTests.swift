@@ -86,6 +86,8 @@ func points(_ d: GPXDocument) -> [GPXPoint] { d.tracks.flatMap { $0.segments.fla
             // Nothing else changed: the same points, coordinates and times as the intact file.
             #expect(points(result.document).map(\.coordinate) == points(intact.document).map(\.coordinate), "\(label) coordinates")
             #expect(points(result.document).map(\.time) == points(intact.document).map(\.time), "\(label) times")
+            // A bad duplicate leaves an earlier valid value alone (gpxpy keeps the first fix too).
+            #expect(points(result.document).map(\.fix) == points(intact.document).map(\.fix), "\(label) fixes")
         }
     }
 }
