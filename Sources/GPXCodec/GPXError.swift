@@ -42,10 +42,6 @@ extension ErrorCode where Domain == GPXError {
     public static var malformedXML: Self { Self("malformed XML") }
     /// Well-formed XML whose root element is not `<gpx>`.
     public static var notGPX: Self { Self("not GPX") }
-    /// A required attribute (`lat`, `lon`, `href`, …) is absent.
-    public static var missingAttribute: Self { Self("missing attribute") }
-    /// A number, time, coordinate or enumeration value that cannot be read.
-    public static var invalidValue: Self { Self("invalid value") }
     /// A byte-order mark or declaration naming an encoding other than UTF-8 / ASCII.
     public static var unsupportedEncoding: Self { Self("unsupported encoding") }
     /// The byte source failed; `underlying` holds its error.

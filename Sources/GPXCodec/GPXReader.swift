@@ -1,46 +1,44 @@
-/// What a recovering read returns: everything complete before the damage, and the damage.
+/// What a read returns: the document, what was left out of it, and where a recovering read
+/// stopped.
 public struct GPXReadResult: Sendable {
-    /// Every complete point, segment, route and track before the error (all of the file when
-    /// `error` is nil). Unfinished routes, tracks and segments are closed after their last
-    /// complete point.
+    /// Everything read. After damage (with `GPXReadOptions.recovering`): every complete point,
+    /// segment, route and track before it, unfinished ones closed after their last complete
+    /// point.
     public var document: GPXDocument
-    /// Where and why reading stopped; nil when the whole file was read.
-    public var error: GPXError?
+    /// The first `GPXReadOptions.warningLimit` warnings, in file order.
+    public var warnings: [GPXWarning]
+    /// How many warnings there were, including those not kept in `warnings`.
+    public var warningCount: Int
+    /// Where and why a recovering read stopped early; nil when the whole file was read.
+    public var damage: GPXError?
 }
 
 /// Reads whole GPX documents into memory (built on `GPXStreamReader`).
 public enum GPXReader {
-    /// Reads a complete document.
+    /// Reads a document, with its warnings and, when recovering, its damage.
+    /// - Throws: `GPXError` with line, column and offset when the file cannot be read: broken
+    ///   XML, a cut-off file (unless `options.recovering`), not GPX, not UTF-8, an I/O error.
+    /// - Complexity: O(n) in the input size; memory O(points).
+    public static func read(_ source: some GPXByteSource, options: GPXReadOptions) throws(GPXError) -> GPXReadResult {
+        let reader = GPXStreamReader(source: source, options: options)
+        var builder = GPXDocumentBuilder()
+        while let event = try reader.next() { builder.add(event) }
+        return GPXReadResult(document: builder.finish(inferredVersion: reader.inferredVersion),
+                             warnings: reader.warnings, warningCount: reader.warningCount, damage: reader.damage)
+    }
+
+    /// Reads a complete document; values left out are not reported (see
+    /// `read(_:options:)` for the warnings).
     /// - Throws: `GPXError` with line, column and offset at the first problem.
     /// - Complexity: O(n) in the input size; memory O(points).
     public static func read(_ source: some GPXByteSource) throws(GPXError) -> GPXDocument {
-        let result = read(source, recovering: true)
-        if let error = result.error { throw error }
-        return result.document
+        try read(source, options: GPXReadOptions()).document
     }
 
-    /// Reads a document from bytes in memory.
+    /// Reads a document from bytes in memory; values left out are not reported.
     /// - Throws: `GPXError` with line, column and offset at the first problem.
     public static func read(bytes: some Sequence<UInt8>) throws(GPXError) -> GPXDocument {
         try read(GPXMemorySource(bytes))
-    }
-
-    /// Reads a document and, instead of throwing, returns what it got with the error.
-    ///
-    /// With `recovering: true` a truncated or damaged file (a position log cut off by a crash)
-    /// yields every point that was complete before the damage, plus an error whose location is
-    /// where the damage starts (`GPXError.Code.truncated`: the first unrecovered byte). With
-    /// `recovering: false` the document is empty whenever there is an error.
-    /// - Complexity: O(n) in the input size; memory O(points).
-    public static func read(_ source: some GPXByteSource, recovering: Bool) -> GPXReadResult {
-        let reader = GPXStreamReader(source: source)
-        var builder = GPXDocumentBuilder()
-        do {
-            while let event = try reader.next() { builder.add(event) }
-        } catch {
-            return GPXReadResult(document: recovering ? builder.finish(inferredVersion: reader.inferredVersion) : GPXDocument(), error: error)
-        }
-        return GPXReadResult(document: builder.finish(inferredVersion: reader.inferredVersion), error: nil)
     }
 }
 
@@ -97,23 +95,28 @@ public struct GPXDocumentBuilder: Sendable {
 /// for try await point in GPXTrackPoints(source: GPXMemorySource(bytes)) { … }
 /// ```
 /// Each iteration creates a reader over a copy of `source`. Breaking out of the loop stops
-/// reading. Errors are `GPXError`.
+/// reading. Errors are `GPXError`; with `GPXReadOptions.recovering` a damaged file ends the
+/// sequence after its last complete point instead. Warnings are not reported here: use
+/// `GPXStreamReader` to see them.
 public struct GPXTrackPoints<Source: GPXByteSource>: AsyncSequence {
     public typealias Element = GPXPoint
     public typealias Failure = GPXError
 
     private let source: Source
     private let track: Int?
+    private let options: GPXReadOptions
 
     /// - Parameters:
     ///   - source: the bytes.
     ///   - track: the 0-based index of the one track to read, or nil for all tracks.
-    public init(source: Source, track: Int? = nil) {
+    ///   - options: how damage is treated.
+    public init(source: Source, track: Int? = nil, options: GPXReadOptions = GPXReadOptions()) {
         self.source = source
         self.track = track
+        self.options = options
     }
 
-    public func makeAsyncIterator() -> Iterator { Iterator(reader: GPXStreamReader(source: source), track: track) }
+    public func makeAsyncIterator() -> Iterator { Iterator(reader: GPXStreamReader(source: source, options: options), track: track) }
 
     public struct Iterator: AsyncIteratorProtocol {
         let reader: GPXStreamReader

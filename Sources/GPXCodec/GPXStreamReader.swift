@@ -41,6 +41,12 @@ public enum GPXEvent: Hashable, Sendable {
 /// prefix, fields of either version are accepted in both, unknown elements are kept as raw
 /// extensions, and anything after `</gpx>` is ignored.
 ///
+/// Broken XML is an error; a bad value is not. An empty or invalid optional field is dropped
+/// and the point kept; a point without a valid `lat` / `lon` is dropped; each is a
+/// ``GPXWarning`` in ``warnings``. With ``GPXReadOptions/recovering``, damage (a cut-off or
+/// malformed tail) ends the stream after the last complete point, closing what is open, and
+/// is kept in ``damage``.
+///
 /// The reader is a reference type because it owns a buffer and a position in its source;
 /// use one reader from one task at a time.
 /// - Complexity: O(n) in the input size.
@@ -48,16 +54,27 @@ public final class GPXStreamReader {
     private var parser: GPXParser
 
     /// Creates a reader; nothing is read until `next()`.
-    public init(source: some GPXByteSource) {
-        parser = GPXParser(source: source)
+    public init(source: some GPXByteSource, options: GPXReadOptions = GPXReadOptions()) {
+        parser = GPXParser(source: source, options: options)
     }
 
-    /// Reads up to the next event; nil after `</gpx>`.
+    /// Reads up to the next event; nil after `</gpx>` (or, when recovering, after the events
+    /// that close what the damage left open).
     /// - Throws: `GPXError` with the line, column and offset of the problem. After an error
     ///   the reader is finished: further calls return nil.
     public func next() throws(GPXError) -> GPXEvent? {
         try parser.next()
     }
+
+    /// The warnings so far, in file order: the first `GPXReadOptions.warningLimit` of them.
+    public var warnings: [GPXWarning] { parser.warnings }
+
+    /// How many warnings there were so far, including those not kept in ``warnings``.
+    public var warningCount: Int { parser.warningCount }
+
+    /// Where and why a recovering read stopped early; nil when it read the whole file (and
+    /// always nil without ``GPXReadOptions/recovering``, where damage throws).
+    public var damage: GPXError? { parser.damage }
 
     /// Whether the file used an element that exists only in GPX 1.0 (top-level `author`,
     /// `email`, `url`, `urlname`, point `course` / `speed`).
@@ -88,9 +105,14 @@ struct GPXParser {
     private var documentExtensions: [UInt8] = []
     private var versionDeclared = false
     private(set) var usesGPX10Elements = false
+    private let options: GPXReadOptions
+    private(set) var warnings: [GPXWarning] = []
+    private(set) var warningCount = 0
+    private(set) var damage: GPXError?
 
-    init(source: some GPXByteSource) {
+    init(source: some GPXByteSource, options: GPXReadOptions) {
         scanner = XMLScanner(source: GPXSourceAdapter(base: source))
+        self.options = options
     }
 
     /// Bytes in the reader's window (its memory, apart from the current point).
@@ -112,9 +134,37 @@ struct GPXParser {
         do {
             return try step()
         } catch {
+            let open = context
             context = .finished
-            throw error
+            guard options.recovering, open != .start, error.code == .truncated || error.code == .malformedXML else { throw error }
+            damage = error
+            return try emitting(closingEvents(open))
         }
+    }
+
+    /// The events that close what is open in `context` when a recovering read stops there.
+    private func closingEvents(_ context: Context) -> [GPXEvent] {
+        var events: [GPXEvent]
+        switch context {
+        case .route: events = [.routeEnd(routeInfo)]
+        case .track: events = [.trackEnd(trackInfo)]
+        case .segment: events = [.segmentEnd(segmentExtensions), .trackEnd(trackInfo)]
+        case .start, .document, .finished: events = []
+        }
+        if !documentExtensions.isEmpty {
+            events.append(.extensions(GPXExtensions(xml: String(decoding: documentExtensions, as: UTF8.self))))
+        }
+        return events
+    }
+
+    /// Records a warning about the element whose start tag is at `offset`. Only the first
+    /// `warningLimit` are built and kept (locating one scans the window); all are counted.
+    private mutating func warn(_ code: GPXWarning.Code, element: String, text: String, at offset: Int,
+                               _ message: @autoclosure () -> String) {
+        warningCount += 1
+        guard warnings.count < options.warningLimit else { return }
+        let (line, column) = scanner.location(of: offset)
+        warnings.append(GPXWarning(code, element: element, text: text, message: message(), line: line, column: column, offset: offset))
     }
 
     // MARK: - Tokens and errors
@@ -222,7 +272,7 @@ struct GPXParser {
                         let m = try readMetadata()
                         return try emitting(.metadata(m))
                     case .wpt:
-                        return try emitting(.waypoint(try readPoint()))
+                        if let p = try readPoint() { return try emitting(.waypoint(p)) }
                     case .rte:
                         routeInfo = GPXPathInfo()
                         if scanner.selfClosing { return try emitting(.routeStart, .routeEnd(routeInfo)) }
@@ -282,7 +332,10 @@ struct GPXParser {
             while true {
                 switch try nextToken() {
                 case .startTag:
-                    if case .rtept = tag() { return .routePoint(try readPoint()) }
+                    if case .rtept = tag() {
+                        if let p = try readPoint() { return .routePoint(p) }
+                        continue
+                    }
                     var info = routeInfo
                     try readPathInfoField(into: &info)
                     routeInfo = info
@@ -326,7 +379,7 @@ struct GPXParser {
                 case .startTag:
                     switch tag() {
                     case .trkpt:
-                        return .trackPoint(try readPoint())
+                        if let p = try readPoint() { return .trackPoint(p) }
                     case .extensions:
                         segmentExtensions = appending(try readExtensions(), to: segmentExtensions)
                     default:
@@ -435,7 +488,7 @@ struct GPXParser {
             else if name.hasPrefix("xmlns:") { header.namespaces.append(GPXNamespace(prefix: String(name.dropFirst(6)), uri: value)) }
             else if name.hasSuffix("schemaLocation") { header.schemaLocation = value }
         }
-        if let v = declaredVersion.map(trimmed), let version = GPXVersion(rawValue: v) {
+        if let v = declaredVersion.map(Self.trimmed), let version = GPXVersion(rawValue: v) {
             header.version = version
             versionDeclared = true
         } else if defaultNamespace == GPXVersion.v1_0.namespace {
@@ -456,7 +509,7 @@ struct GPXParser {
         case .cmt: info.comment = try readString()
         case .desc: info.description = try readString()
         case .src: info.source = try readString()
-        case .link: info.links.append(try readLink())
+        case .link: if let link = try readLink() { info.links.append(link) }
         case .url: setURL(try readString(), in: &info.links); usesGPX10Elements = true
         case .urlname: setURLName(try readString(), in: &info.links); usesGPX10Elements = true
         case .number: info.number = try readInteger()
@@ -466,7 +519,9 @@ struct GPXParser {
         }
     }
 
-    private mutating func readPoint() throws(GPXError) -> GPXPoint {
+    /// Reads a waypoint, route point or track point; nil (and a warning) when its `lat` or
+    /// `lon` is missing or invalid, after skipping it.
+    private mutating func readPoint() throws(GPXError) -> GPXPoint? {
         let start = scanner.tokenOffset
         scanner.pinnedOffset = start
         defer { scanner.pinnedOffset = .max }
@@ -480,18 +535,21 @@ struct GPXParser {
         }
     }
 
-    private mutating func readPointBody(start: Int) throws(GPXError) -> GPXPoint {
-        guard let latRange = scanner.attribute("lat") else {
-            throw failure(.missingAttribute, "<\(scanner.nameString)> has no lat attribute", at: start)
+    private mutating func readPointBody(start: Int) throws(GPXError) -> GPXPoint? {
+        func coordinate(_ name: StaticString, _ what: String, limit: Double) -> (Double?, String) {
+            guard let r = scanner.attribute(name) else { return (nil, "has no \(name) attribute") }
+            if let v = GPXNumber.double(scanner.buf + r.lowerBound, r.count), v >= -limit, v <= limit { return (v, "") }
+            return (nil, "\(name)='\(scanner.string(r))' is not a \(what) in [-\(Int(limit)), \(Int(limit))]")
         }
-        guard let lonRange = scanner.attribute("lon") else {
-            throw failure(.missingAttribute, "<\(scanner.nameString)> has no lon attribute", at: start)
-        }
-        guard let lat = GPXNumber.double(scanner.buf + latRange.lowerBound, latRange.count), lat >= -90, lat <= 90 else {
-            throw failure(.invalidValue, "lat='\(scanner.string(latRange))' is not a latitude in [-90, 90]", at: start)
-        }
-        guard let lon = GPXNumber.double(scanner.buf + lonRange.lowerBound, lonRange.count), lon >= -180, lon <= 180 else {
-            throw failure(.invalidValue, "lon='\(scanner.string(lonRange))' is not a longitude in [-180, 180]", at: start)
+        let (latitude, latProblem) = coordinate("lat", "latitude", limit: 90)
+        let (longitude, lonProblem) = coordinate("lon", "longitude", limit: 180)
+        guard let lat = latitude, let lon = longitude else {
+            let element = scanner.nameString
+            let problem = latitude == nil ? latProblem : lonProblem
+            let raw = scanner.attribute(latitude == nil ? "lat" : "lon").map { scanner.string($0) } ?? ""
+            warn(.pointDropped, element: element, text: raw, at: start, "<\(element)> \(problem); the point is left out")
+            try skipElement()
+            return nil
         }
         // GPX allows lon = 180 (longitudeType is [-180, 180)); Coordinate wants [-180, 180).
         var point = GPXPoint(coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon == 180 ? -180 : lon))
@@ -502,38 +560,35 @@ struct GPXParser {
             switch try nextToken() {
             case .startTag:
                 switch tag() {
-                case .ele: point.elevation = Distance(meters: try readDouble())
-                case .time: point.time = try readTime()
-                case .magvar: point.magneticVariation = Bearing(degrees: try readDouble())
-                case .geoidheight: point.geoidHeight = Distance(meters: try readDouble())
+                // A value left out leaves the field as it was (unset, or an earlier duplicate's).
+                case .ele: if let v = try readDouble() { point.elevation = Distance(meters: v) }
+                case .time: if let v = try readTime() { point.time = v }
+                case .magvar: if let v = try readDouble() { point.magneticVariation = Bearing(degrees: v) }
+                case .geoidheight: if let v = try readDouble() { point.geoidHeight = Distance(meters: v) }
                 case .name: point.name = try readString()
                 case .cmt: point.comment = try readString()
                 case .desc: point.description = try readString()
                 case .src: point.source = try readString()
-                case .link: point.links.append(try readLink())
+                case .link: if let link = try readLink() { point.links.append(link) }
                 case .url: setURL(try readString(), in: &point.links); usesGPX10Elements = true
                 case .urlname: setURLName(try readString(), in: &point.links); usesGPX10Elements = true
                 case .sym: point.symbol = try readString()
                 case .type: point.type = try readString()
-                case .fix:
-                    let offset = scanner.tokenOffset
-                    let value = trimmed(try readString())
-                    // An empty <fix></fix> (written by some tools) says nothing.
-                    if value.isEmpty { continue }
-                    guard let fix = GPXFix(rawValue: value) else {
-                        throw failure(.invalidValue, "fix '\(value)' is not one of none, 2d, 3d, dgps, pps", at: offset)
-                    }
-                    point.fix = fix
-                case .sat: point.satellites = try readInteger()
-                case .hdop: point.hdop = try readDouble()
-                case .vdop: point.vdop = try readDouble()
-                case .pdop: point.pdop = try readDouble()
-                case .ageofdgpsdata: point.ageOfDGPSData = try readDouble()
-                case .dgpsid: point.dgpsID = try readInteger()
-                case .course: point.course = Bearing(degrees: try readDouble()); usesGPX10Elements = true
-                case .speed: point.speed = Speed(metersPerSecond: try readDouble()); usesGPX10Elements = true
+                case .fix: if let v = try readFix() { point.fix = v }
+                case .sat: if let v = try readInteger() { point.satellites = v }
+                case .hdop: if let v = try readDouble() { point.hdop = v }
+                case .vdop: if let v = try readDouble() { point.vdop = v }
+                case .pdop: if let v = try readDouble() { point.pdop = v }
+                case .ageofdgpsdata: if let v = try readDouble() { point.ageOfDGPSData = v }
+                case .dgpsid: if let v = try readInteger() { point.dgpsID = v }
+                case .course:
+                    if let v = try readDouble() { point.course = Bearing(degrees: v) }
+                    usesGPX10Elements = true
+                case .speed:
+                    if let v = try readDouble() { point.speed = Speed(metersPerSecond: v) }
+                    usesGPX10Elements = true
                 case .extensions:
-                    try captureExtensions()
+                    try captureExtensions(checkingGarminFields: true)
                     pointRaw.append(scanner.captured.bytes)
                 default:
                     try captureRawElement()
@@ -559,7 +614,7 @@ struct GPXParser {
                 case .desc: m.description = try readString()
                 case .author: m.author = try readPerson()
                 case .copyright: m.copyright = try readCopyright()
-                case .link: m.links.append(try readLink())
+                case .link: if let link = try readLink() { m.links.append(link) }
                 case .time: m.time = try readTime()
                 case .keywords: m.keywords = try readString()
                 case .bounds: m.bounds = try readBounds()
@@ -617,10 +672,14 @@ struct GPXParser {
         }
     }
 
-    private mutating func readLink() throws(GPXError) -> GPXLink {
+    /// Reads a `<link>`; nil (and a warning) when it has no `href`, after skipping it.
+    private mutating func readLink() throws(GPXError) -> GPXLink? {
         let offset = scanner.tokenOffset
         guard let href = try attributeString(scanner.attribute("href")) else {
-            throw failure(.missingAttribute, "<link> has no href attribute", at: offset)
+            let element = scanner.nameString
+            warn(.missingAttribute, element: element, text: "", at: offset, "<\(element)> has no href attribute; the link is left out")
+            try skipElement()
+            return nil
         }
         var link = GPXLink(href: href)
         if scanner.selfClosing { return link }
@@ -640,21 +699,27 @@ struct GPXParser {
         }
     }
 
-    private mutating func readBounds() throws(GPXError) -> GPXBounds {
+    /// Reads `<bounds>`; nil (and a warning) when an attribute is missing or not a number.
+    private mutating func readBounds() throws(GPXError) -> GPXBounds? {
         let offset = scanner.tokenOffset
-        func value(_ name: StaticString) throws(GPXError) -> Double {
+        let element = scanner.nameString
+        var values: [Double] = []
+        for name: StaticString in ["minlat", "minlon", "maxlat", "maxlon"] {
             guard let r = scanner.attribute(name) else {
-                throw failure(.missingAttribute, "<bounds> has no \(name) attribute", at: offset)
+                warn(.missingAttribute, element: element, text: "", at: offset, "<\(element)> has no \(name) attribute; the bounds are left out")
+                break
             }
             guard let v = GPXNumber.double(scanner.buf + r.lowerBound, r.count) else {
-                throw failure(.invalidValue, "<bounds> \(name)='\(scanner.string(r))' is not a number", at: offset)
+                let raw = scanner.string(r)
+                warn(raw.isEmpty ? .emptyValue : .invalidValue, element: element, text: raw, at: offset,
+                     "<\(element)> \(name)='\(raw)' is not a number; the bounds are left out")
+                break
             }
-            return v
+            values.append(v)
         }
-        let b = GPXBounds(minLatitude: try value("minlat"), minLongitude: try value("minlon"),
-                          maxLatitude: try value("maxlat"), maxLongitude: try value("maxlon"))
         try skipElement()
-        return b
+        guard values.count == 4 else { return nil }
+        return GPXBounds(minLatitude: values[0], minLongitude: values[1], maxLatitude: values[2], maxLongitude: values[3])
     }
 
     private func setURL(_ href: String, in links: inout [GPXLink]) {
@@ -665,7 +730,7 @@ struct GPXParser {
         if let i = links.indices.last, links[i].text == nil { links[i].text = name } else { links.append(GPXLink(href: "", text: name)) }
     }
 
-    private func trimmed(_ s: String) -> String {
+    private static func trimmed(_ s: String) -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\r\n" }
         return String(s.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
     }
@@ -707,33 +772,51 @@ struct GPXParser {
         return text.string()
     }
 
-    private mutating func readDouble() throws(GPXError) -> Double {
+    /// The one rule for optional values: reads the current element's text and parses it;
+    /// text that is empty (white space only) or does not parse gives nil and a warning, and
+    /// the caller leaves the field unset.
+    /// - Parameter type: what the text should be, for the message ("a number").
+    @inline(__always)
+    private mutating func readValue<Value>(_ type: String, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?) throws(GPXError) -> Value? {
         let offset = scanner.tokenOffset
+        // Keep the start tag in the window while the text is read, so a warning can locate it.
+        let pinned = scanner.pinnedOffset
+        scanner.pinnedOffset = min(pinned, offset)
+        defer { scanner.pinnedOffset = pinned }
         try readText()
-        let v = GPXNumber.double(text.base, text.count)
-        guard let v else {
-            throw failure(.invalidValue, "'\(text.string())' is not a number", at: offset)
-        }
-        return v
+        if let v = parse(text.bytes) { return v }
+        warnBadValue(type, at: offset)
+        return nil
     }
 
-    private mutating func readInteger() throws(GPXError) -> Int {
-        let offset = scanner.tokenOffset
-        try readText()
-        let v = GPXNumber.integer(text.base, text.count)
-        guard let v else {
-            throw failure(.invalidValue, "'\(text.string())' is not an integer", at: offset)
+    /// The warning of `readValue`, out of its hot path.
+    @inline(never)
+    private mutating func warnBadValue(_ type: String, at offset: Int) {
+        // After readText the current token is the element's end tag (or its self-closing start
+        // tag): either way its name is the element's.
+        let element = scanner.nameString
+        let raw = text.string()
+        if raw.allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\r\n" }) {
+            warn(.emptyValue, element: element, text: raw, at: offset, "<\(element)> is empty, not \(type); the field is left out")
+        } else {
+            warn(.invalidValue, element: element, text: raw, at: offset, "<\(element)> '\(raw)' is not \(type); the field is left out")
         }
-        return v
     }
 
-    private mutating func readTime() throws(GPXError) -> Date {
-        let offset = scanner.tokenOffset
-        try readText()
-        guard let d = GPXTime.date(from: text.bytes) else {
-            throw failure(.invalidValue, "'\(text.string())' is not an ISO 8601 time", at: offset)
-        }
-        return d
+    private mutating func readDouble() throws(GPXError) -> Double? {
+        try readValue("a number") { GPXNumber.double($0.baseAddress!, $0.count) }
+    }
+
+    private mutating func readInteger() throws(GPXError) -> Int? {
+        try readValue("an integer") { GPXNumber.integer($0.baseAddress!, $0.count) }
+    }
+
+    private mutating func readTime() throws(GPXError) -> Date? {
+        try readValue("an ISO 8601 time") { GPXTime.date(from: $0) }
+    }
+
+    private mutating func readFix() throws(GPXError) -> GPXFix? {
+        try readValue("one of none, 2d, 3d, dgps, pps") { GPXFix(rawValue: Self.trimmed(String(decoding: $0, as: UTF8.self))) }
     }
 
     private mutating func attributeString(_ r: Range<Int>?) throws(GPXError) -> String? {
@@ -754,16 +837,37 @@ struct GPXParser {
 
     /// Captures the raw bytes inside the current `<extensions>` element into
     /// `scanner.captured` and consumes its end tag.
-    private mutating func captureExtensions() throws(GPXError) {
+    ///
+    /// With `checkingGarminFields` (a point's extensions), the fields of a Garmin
+    /// TrackPointExtension are read as they pass, by the rule of `GarminTrackPointExtension.Field`,
+    /// so an empty or invalid one is a warning with its line and column like any optional
+    /// field. The raw XML is kept as written; the typed accessor leaves such a field out.
+    private mutating func captureExtensions(checkingGarminFields: Bool = false) throws(GPXError) {
         scanner.captured.reset()
         if scanner.selfClosing { return }
         let depth = scanner.depth
+        // The depth of an open TrackPointExtension element, .max when none is open.
+        var garminDepth = Int.max
         scanner.capturing = true
         defer { scanner.capturing = false }
         while true {
-            if try nextToken() == .endTag, scanner.depth < depth {
-                scanner.captured.removeLast(scanner.tokenRange.count)
-                return
+            switch try nextToken() {
+            case .endTag:
+                if scanner.depth < depth {
+                    scanner.captured.removeLast(scanner.tokenRange.count)
+                    return
+                }
+                if scanner.depth < garminDepth { garminDepth = .max }
+            case .startTag where checkingGarminFields:
+                let name = scanner.localNameRange
+                if garminDepth == .max {
+                    if !scanner.selfClosing, scanner.equals(name, "TrackPointExtension") { garminDepth = scanner.depth }
+                } else if scanner.depth == (scanner.selfClosing ? garminDepth : garminDepth + 1),
+                          let field = GarminTrackPointExtension.Field(name: UnsafeBufferPointer(start: scanner.buf + name.lowerBound, count: name.count)) {
+                    _ = try readValue(field.expected) { field.value($0) }
+                }
+            default:
+                continue
             }
         }
     }

@@ -1,12 +1,19 @@
 public import GeoCore
 import XMLStreaming
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Garmin's TrackPointExtension (v1 and v2, www.garmin.com/xmlschemas/TrackPointExtension),
 /// which fitness devices and apps write inside a point's `<extensions>`.
 public struct GarminTrackPointExtension: Hashable, Sendable {
-    /// Heart rate, beats per minute (`hr`).
+    /// Heart rate, beats per minute (`hr`; a fraction is cut off).
     public var heartRate: Int?
-    /// Cadence, revolutions (or steps) per minute (`cad`).
+    /// Cadence, revolutions (or steps) per minute (`cad`; a fraction is cut off).
     public var cadence: Int?
     /// Air temperature, degrees Celsius (`atemp`).
     public var airTemperature: Double?
@@ -21,6 +28,62 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
 
     /// The v2 namespace URI.
     public static let namespaceV2 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+
+    /// The child elements this type reads, and the one rule for their text, which both the
+    /// typed accessor and the reader's warnings (`GPXStreamReader.warnings`) use.
+    enum Field {
+        case hr, cad, atemp, wtemp, depth, speed, course
+
+        /// The element's local name.
+        var name: StaticString {
+            switch self {
+            case .hr: "hr"
+            case .cad: "cad"
+            case .atemp: "atemp"
+            case .wtemp: "wtemp"
+            case .depth: "depth"
+            case .speed: "speed"
+            case .course: "course"
+            }
+        }
+
+        /// The field a local element name names, read from the bytes without allocating (the
+        /// reader checks every point's extension): length and first byte pick the candidate,
+        /// its name confirms it.
+        init?(name: UnsafeBufferPointer<UInt8>) {
+            let candidate: Field
+            switch (name.count, name.first) {
+            case (2, UInt8(ascii: "h")): candidate = .hr
+            case (3, UInt8(ascii: "c")): candidate = .cad
+            case (5, UInt8(ascii: "a")): candidate = .atemp
+            case (5, UInt8(ascii: "w")): candidate = .wtemp
+            case (5, UInt8(ascii: "d")): candidate = .depth
+            case (5, UInt8(ascii: "s")): candidate = .speed
+            case (6, UInt8(ascii: "c")): candidate = .course
+            default: return nil
+            }
+            guard let bytes = name.baseAddress, memcmp(bytes, candidate.name.utf8Start, name.count) == 0 else { return nil }
+            self = candidate
+        }
+
+        /// The value of `text`: a decimal number, and for `hr` and `cad` one in 0...255 (the
+        /// schema's `xsd:unsignedByte`); nil otherwise, and the field is left out.
+        func value(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+            guard let base = text.baseAddress, let v = GPXNumber.double(base, text.count) else { return nil }
+            switch self {
+            case .hr, .cad: return (0...255).contains(v) ? v : nil
+            case .atemp, .wtemp, .depth, .speed, .course: return v
+            }
+        }
+
+        /// What the text should be, for a warning's message.
+        var expected: String {
+            switch self {
+            case .hr, .cad: "a number in 0...255"
+            case .atemp, .wtemp, .depth, .speed, .course: "a number"
+            }
+        }
+    }
 
     public init(heartRate: Int? = nil, cadence: Int? = nil, airTemperature: Double? = nil, waterTemperature: Double? = nil,
                 depth: Distance? = nil, speed: Speed? = nil, course: Bearing? = nil) {
@@ -54,22 +117,21 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
                         if scanner.selfClosing { break }
                         continue
                     }
-                    guard found, scanner.depth == inside + 1, !scanner.selfClosing else { continue }
-                    let field = scanner.string(name)
+                    guard found, scanner.depth == inside + 1, !scanner.selfClosing,
+                          let field = Field(name: UnsafeBufferPointer(start: scanner.buf + name.lowerBound, count: name.count)) else { continue }
                     text.reset()
                     while try scanner.next() != .endTag {
                         if scanner.kind == .text { try scanner.appendDecoded(scanner.tokenRange, to: &text) }
                     }
-                    let number = GPXNumber.double(text.base, text.count)
+                    let number = field.value(text.bytes)
                     switch field {
-                    case "hr": value.heartRate = number.map { Int($0) }
-                    case "cad": value.cadence = number.map { Int($0) }
-                    case "atemp": value.airTemperature = number
-                    case "wtemp": value.waterTemperature = number
-                    case "depth": value.depth = number.map(Distance.init(meters:))
-                    case "speed": value.speed = number.map(Speed.init(metersPerSecond:))
-                    case "course": value.course = number.map(Bearing.init(degrees:))
-                    default: break
+                    case .hr: value.heartRate = number.map { Int($0) }
+                    case .cad: value.cadence = number.map { Int($0) }
+                    case .atemp: value.airTemperature = number
+                    case .wtemp: value.waterTemperature = number
+                    case .depth: value.depth = number.map(Distance.init(meters:))
+                    case .speed: value.speed = number.map(Speed.init(metersPerSecond:))
+                    case .course: value.course = number.map(Bearing.init(degrees:))
                     }
                 } else if kind == .endTag, found, scanner.depth < inside {
                     break

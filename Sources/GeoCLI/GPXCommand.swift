@@ -24,29 +24,109 @@ struct GPXInputOptions: ParsableArguments {
     @Argument(help: "The GPX file ('-' for standard input).")
     var file: String
 
-    @Flag(help: "Use everything before damage in a cut-off file (a crashed logger's) and report the damage on standard error instead of failing.")
+    @Flag(help: "Use everything complete before damage in a cut-off or broken file (a crashed logger's) and say how much was recovered, instead of failing.")
     var recover = false
 
-    /// Opens the file as a byte source.
-    /// - Throws: `ValidationError` when it cannot be opened.
-    func source() throws -> FileSource {
-        try CommandLineFiles.source(file)
-    }
+    /// The reader options `--recover` selects.
+    var readOptions: GPXReadOptions { GPXReadOptions(recovering: recover) }
 
-    /// Reports a read error the way every `geo gpx` command does: `FILE:LINE:COLUMN: message`.
-    func report(_ error: GPXError) {
-        try? FileDescriptor.standardError.writeAll("geo gpx: \(file):\(error.line):\(error.column): \(error.code): \(error.message)\n")
-    }
-
-    /// Reads the whole document, honouring `--recover`.
-    /// - Throws: `ExitCode.failure` after reporting a read error (unless recovering).
-    func readDocument() throws -> GPXDocument {
-        let result = GPXReader.read(try source(), recovering: recover)
-        if let error = result.error {
-            report(error)
-            if !recover { throw ExitCode.failure }
+    /// Runs `body` with a streaming reader over the file, then reports what reading left out
+    /// or stopped at (`GPXReadReport`); with `json`, warnings are left to the JSON output.
+    /// - Parameter body: reads the events; returns its result and how many points it read.
+    /// - Throws: `ExitCode.failure` after reporting a read error.
+    func stream<Result>(json: Bool, _ body: (GPXStreamReader) throws(GPXError) -> (Result, points: Int)) throws -> (Result, GPXReadReport) {
+        try reading { source throws(GPXError) in
+            let reader = GPXStreamReader(source: source, options: readOptions)
+            let (result, points) = try body(reader)
+            let report = GPXReadReport(file: file, warnings: reader.warnings, warningCount: reader.warningCount,
+                                       damage: reader.damage, points: points)
+            report.printDiagnostics(warnings: !json)
+            return (result, report)
         }
-        return result.document
+    }
+
+    /// Reads the whole document, then reports what reading left out or stopped at.
+    /// - Throws: `ExitCode.failure` after reporting a read error.
+    func readDocument() throws -> GPXDocument {
+        let result = try reading { source throws(GPXError) in try GPXReader.read(source, options: readOptions) }
+        let d = result.document
+        let points = d.waypoints.count + d.routes.reduce(0) { $0 + $1.points.count }
+            + d.tracks.reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.points.count } }
+        GPXReadReport(file: file, warnings: result.warnings, warningCount: result.warningCount, damage: result.damage, points: points)
+            .printDiagnostics(warnings: true)
+        return d
+    }
+
+    /// Runs `body` over the open file; a `GPXError` it throws is reported with the file's name.
+    /// - Throws: `ExitCode.failure` after reporting a read error; `ValidationError` when the
+    ///   file cannot be opened.
+    private func reading<Result>(_ body: (FileSource) throws(GPXError) -> Result) throws -> Result {
+        do {
+            return try CommandLineFiles.withSource(file) { source in try body(source) }
+        } catch let error as GPXError {
+            report(error)
+            throw ExitCode.failure
+        }
+    }
+
+    /// Prints a read error as `geo gpx: FILE:LINE:COLUMN: code: message`, with a hint when
+    /// `--recover` would keep the part before it.
+    private func report(_ error: GPXError) {
+        var lines = "geo gpx: \(file):\(error.line):\(error.column): \(error.code): \(error.message)\n"
+        if !recover, error.code == .truncated || error.code == .malformedXML {
+            lines += "geo gpx: \(file): --recover keeps every point complete before line \(error.line), column \(error.column)\n"
+        }
+        try? FileDescriptor.standardError.writeAll(lines)
+    }
+}
+
+/// What reading a GPX file left out (warnings) or stopped at (damage, with `--recover`),
+/// reported the same way by every `geo gpx` command: on standard error, and in `--json`.
+struct GPXReadReport {
+    var file: String
+    var warnings: [GPXWarning]
+    var warningCount: Int
+    var damage: GPXError?
+    /// Points read: waypoints, route points and track points.
+    var points: Int
+
+    /// Warnings printed on standard error; the rest are counted.
+    static let printedWarnings = 10
+    /// Warnings listed in `--json`; the rest are counted.
+    static let listedWarnings = 5
+
+    /// Prints the warnings (one line each, up to `printedWarnings`, then a count) when
+    /// `warnings` is true, and what a recovering read kept.
+    func printDiagnostics(warnings printWarnings: Bool) {
+        var out = ""
+        if printWarnings {
+            for w in warnings.prefix(Self.printedWarnings) {
+                out += "geo gpx: \(file):\(w.line):\(w.column): warning: \(w.message)\n"
+            }
+            if warningCount > Self.printedWarnings {
+                out += "geo gpx: \(file): \(warningCount) warnings (\(Self.printedWarnings) shown)\n"
+            }
+        }
+        if let damage {
+            out += "geo gpx: \(file):\(damage.line):\(damage.column): \(damage.code): \(damage.message)\n"
+            out += "geo gpx: \(file): recovered \(points) points complete before the damage at byte \(damage.offset) (line \(damage.line), column \(damage.column))\n"
+        }
+        if !out.isEmpty { try? FileDescriptor.standardError.writeAll(out) }
+    }
+
+    /// The report as JSON members, without braces:
+    /// `"warnings":N,"firstWarnings":[…],"recovery":null|{…}`.
+    var jsonMembers: String {
+        let list = warnings.prefix(Self.listedWarnings).map { w in
+            "{\"code\":\(JSONLines.string(w.code.description)),\"element\":\(JSONLines.string(w.element)),"
+                + "\"line\":\(w.line),\"column\":\(w.column),\"offset\":\(w.offset),\"text\":\(JSONLines.string(w.text)),"
+                + "\"message\":\(JSONLines.string(w.message))}"
+        }
+        let recovery = damage.map { d in
+            "{\"pointsKept\":\(points),\"code\":\(JSONLines.string(d.code.description)),\"message\":\(JSONLines.string(d.message)),"
+                + "\"line\":\(d.line),\"column\":\(d.column),\"offset\":\(d.offset)}"
+        } ?? "null"
+        return "\"warnings\":\(warningCount),\"firstWarnings\":[\(list.joined(separator: ","))],\"recovery\":\(recovery)"
     }
 }
 
@@ -69,27 +149,27 @@ struct GPXStatsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let reader = GPXStreamReader(source: try input.source())
-        var acc = GPXStatisticsAccumulator()
-        do {
-            while let e = try reader.next() { acc.add(e) }
-        } catch {
-            input.report(error)
-            if !input.recover { throw ExitCode.failure }
-            acc.add(.segmentEnd(nil))
+        let (s, report) = try input.stream(json: json) { reader throws(GPXError) in
+            var acc = GPXStatisticsAccumulator()
+            var routePoints = 0
+            while let e = try reader.next() {
+                if case .routePoint = e { routePoints += 1 }
+                acc.add(e)
+            }
+            let s = acc.statistics
+            return (s, s.points + s.waypoints + routePoints)
         }
-        let s = acc.statistics
-        print(json ? Self.json(s) : Self.text(s))
+        print(json ? Self.json(s, report) : Self.text(s))
     }
 
-    static func json(_ s: GPXStatistics) -> String {
+    static func json(_ s: GPXStatistics, _ report: GPXReadReport) -> String {
         func num(_ v: Double?) -> String { v.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
         let bounds = s.bounds.map { "{\"south\":\($0.south),\"west\":\($0.west),\"north\":\($0.north),\"east\":\($0.east)}" } ?? "null"
         return "{\"points\":\(s.points),\"tracks\":\(s.tracks),\"segments\":\(s.segments),\"routes\":\(s.routes),"
             + "\"waypoints\":\(s.waypoints),\"length2D_m\":\(num(s.length2D.meters)),\"length3D_m\":\(num(s.length3D.meters)),"
             + "\"duration_s\":\(num(s.duration?.seconds)),\"movingTime_s\":\(num(s.movingTime?.seconds)),"
             + "\"elevationGain_m\":\(num(s.elevationGain?.meters)),\"elevationLoss_m\":\(num(s.elevationLoss?.meters)),"
-            + "\"maxSpeed_mps\":\(num(s.maxSpeed?.metersPerSecond)),\"bounds\":\(bounds)}"
+            + "\"maxSpeed_mps\":\(num(s.maxSpeed?.metersPerSecond)),\"bounds\":\(bounds),\(report.jsonMembers)}"
     }
 
     static func text(_ s: GPXStatistics) -> String {

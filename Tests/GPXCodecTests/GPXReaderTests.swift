@@ -33,13 +33,30 @@ func trackPointCount(_ d: GPXDocument) -> Int {
     d.tracks.reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.points.count } }
 }
 
-@Test func realFiles_allRead() throws {
+@Test func realFiles_allReadWithTheirOneEmptyValue() throws {
     guard let files = try allGPXFiles() else { return }
     #expect(files.count == 36)
     for url in files {
         let bytes = try [UInt8](Data(contentsOf: url))
-        let result = GPXReader.read(GPXMemorySource(bytes), recovering: true)
-        #expect(result.error == nil, "\(url.lastPathComponent): \(String(describing: result.error))")
+        let result = try GPXReader.read(GPXMemorySource(bytes), options: GPXReadOptions())
+        if url.lastPathComponent == "unicode_with_bom.gpx" {
+            // Its writer leaves an empty <fix></fix> (line 10, column 5).
+            let w = try #require(result.warnings.first)
+            #expect(result.warningCount == 1 && w.code == .emptyValue && w.element == "fix" && w.line == 10 && w.column == 5, "\(w)")
+        } else {
+            #expect(result.warningCount == 0, "\(url.lastPathComponent): \(result.warnings)")
+        }
+    }
+}
+
+/// A recovering read of `bytes`: the document and the damage, or no points and the error when
+/// nothing could be recovered (the cut is before the `<gpx>` start tag ends).
+func recoveringRead(_ bytes: [UInt8]) -> (document: GPXDocument, error: GPXError?) {
+    do {
+        let result = try GPXReader.read(GPXMemorySource(bytes), options: GPXReadOptions(recovering: true))
+        return (result.document, result.damage)
+    } catch {
+        return (GPXDocument(), error)
     }
 }
 
@@ -160,10 +177,6 @@ func trackPointCount(_ d: GPXDocument) -> Int {
 @Test func malformed_errorsCarryLineAndColumn() {
     let cases: [(String, GPXError.Code, Int, Int)] = [
         ("<gpx version=\"1.1\">\n<wpt lat=\"1\" lon=\"2\">\n</trk></gpx>", .malformedXML, 3, 1),
-        ("<gpx version=\"1.1\">\n  <wpt lon=\"2\"/></gpx>", .missingAttribute, 2, 3),
-        ("<gpx version=\"1.1\">\n  <wpt lat=\"91\" lon=\"2\"/></gpx>", .invalidValue, 2, 3),
-        ("<gpx>\n<wpt lat=\"1\" lon=\"2\">\n  <ele>high</ele></wpt></gpx>", .invalidValue, 3, 3),
-        ("<gpx>\n<wpt lat=\"1\" lon=\"2\"><time>yesterday</time></wpt></gpx>", .invalidValue, 2, 22),
         ("<kml></kml>", .notGPX, 1, 1),
         ("<gpx><wpt lat=\"1\" lon=\"2\"><name>&nbsp;</name></wpt></gpx>", .malformedXML, 1, 33),
         ("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><gpx/>", .unsupportedEncoding, 1, 1),
@@ -205,7 +218,7 @@ func trackPointCount(_ d: GPXDocument) -> Int {
         let cuts = stride(from: 1, to: bytes.count - 1, by: max(1, bytes.count / 97)).map { $0 }
         for cut in cuts {
             let prefix = Array(bytes[..<cut])
-            let result = GPXReader.read(GPXMemorySource(prefix), recovering: true)
+            let result = recoveringRead(prefix)
             if prefix.count >= 6, prefix.suffix(8).contains(0x3E), String(decoding: prefix.suffix(8), as: UTF8.self).contains("</gpx>") {
                 #expect(result.error == nil)
                 continue
@@ -230,13 +243,12 @@ func trackPointCount(_ d: GPXDocument) -> Int {
 
 @Test func recovery_lineAndColumnPointAtUnfinishedPoint() throws {
     let xml = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"></trkpt>\n  <trkpt lat=\"3\" lon=\"4\"><ele>1"
-    let result = GPXReader.read(GPXMemorySource(string: xml), recovering: true)
+    let result = recoveringRead(Array(xml.utf8))
     let error = try #require(result.error)
     #expect(error.code == .truncated)
     #expect(error.line == 3 && error.column == 3, "\(error)")
     #expect(trackPointCount(result.document) == 1)
-    let strict = GPXReader.read(GPXMemorySource(string: xml), recovering: false)
-    #expect(strict.error != nil && trackPointCount(strict.document) == 0)
+    #expect(throws: GPXError.self) { try GPXReader.read(GPXMemorySource(string: xml), options: GPXReadOptions()) }
 }
 
 @Test func streaming_asyncSequenceYieldsTrackPoints() async throws {
@@ -303,7 +315,7 @@ func trackPointCount(_ d: GPXDocument) -> Int {
 @Test func recovery_loggerRestartedMidFile() throws {
     // A logger that crashed mid-point and then started a new document in the same file.
     let xml = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"/>\n<trkpt lat=\"3\" lo<?xml version=\"1.0\"?>\n<gpx>"
-    let result = GPXReader.read(GPXMemorySource(string: xml), recovering: true)
+    let result = recoveringRead(Array(xml.utf8))
     let error = try #require(result.error)
     #expect(error.code == .malformedXML)
     #expect(error.line == 4 && error.column == 18, "\(error)")
