@@ -3,14 +3,14 @@ import RoadNetwork
 /// Which turns a route may take from one directed edge onto the next at their shared node:
 /// at a barrier only the U-turn, elsewhere a U-turn only at a dead end, and never a turn a
 /// restriction forbids. The one rule behind the router's search and the components below.
+/// The rules are built for one graph and take it as an argument (a copy held inside would
+/// cost reference counting of every column per settled edge in debug builds).
 struct TurnRules: Sendable {
-    let graph: RoadGraph
     /// Whether node `n` has no way out other than back (a dead end: U-turns allowed).
     let deadEnds: [Bool]
 
     /// - Complexity: O(N + E).
     init(graph: RoadGraph) {
-        self.graph = graph
         var deadEnds = [Bool](repeating: false, count: graph.nodeCount)
         for n in graph.nodes {
             deadEnds[n.index] = Set(graph.outgoingEdges(of: n).map { graph.segment(of: $0) }).count <= 1
@@ -18,14 +18,34 @@ struct TurnRules: Sendable {
         self.deadEnds = deadEnds
     }
 
-    /// Whether a route may continue from `edge` onto `next`, which leaves `edge`'s target.
+    /// The edges a route may continue on after `edge` of `graph` (the graph the rules were
+    /// built for), in edge order.
     @inline(__always)
-    func allows(from edge: RoadGraph.EdgeID, to next: RoadGraph.EdgeID) -> Bool {
+    func turns(from edge: RoadGraph.EdgeID, in graph: RoadGraph) -> AllowedTurns {
         let node = graph.target(of: edge)
-        let isUTurn = graph.twin(of: edge) == next
         let isBarrier = graph.flags(of: node).contains(.barrier)
-        guard isUTurn ? isBarrier || deadEnds[node.index] : !isBarrier else { return false }
-        return !graph.flags(of: edge).contains(.hasRestrictions) || graph.isTurnAllowed(from: edge, to: next)
+        return AllowedTurns(twin: graph.twin(of: edge), candidates: graph.outgoingEdges(of: node),
+                            allowsUTurn: isBarrier || deadEnds[node.index], allowsOthers: !isBarrier,
+                            restrictions: graph.restrictions(from: edge))
+    }
+
+    /// The allowed continuations of one edge (see `turns(from:in:)`).
+    struct AllowedTurns: Sequence, IteratorProtocol {
+        let twin: RoadGraph.EdgeID?
+        var candidates: Range<RoadGraph.EdgeID>
+        let allowsUTurn: Bool
+        let allowsOthers: Bool
+        let restrictions: RoadGraph.TurnRestrictions
+
+        @inline(__always)
+        mutating func next() -> RoadGraph.EdgeID? {
+            while let next = candidates.popFirst() {
+                guard next == twin ? allowsUTurn : allowsOthers else { continue }
+                if !restrictions.isEmpty, !restrictions.allow(next) { continue }
+                return next
+            }
+            return nil
+        }
     }
 }
 
@@ -45,8 +65,7 @@ struct EdgeComponents: Sendable {
     let isLargeComponent: [Bool]
 
     /// - Complexity: O(E + T) for E edges and T turns.
-    init(rules: TurnRules, smallComponentSize: Int) {
-        let g = rules.graph
+    init(graph g: RoadGraph, rules: TurnRules, smallComponentSize: Int) {
         let n = g.edgeCount
         var index = [Int32](repeating: -1, count: n)
         var low = [Int32](repeating: 0, count: n)
@@ -55,39 +74,31 @@ struct EdgeComponents: Sendable {
         var component = [UInt32](repeating: UInt32.max, count: n)
         var sizes: [UInt32] = []
         var counter: Int32 = 0
-        // The arcs of edge e: the outgoing edges of its target in order, then its twin.
-        var frames: [(edge: Int, next: Int)] = []
+        // The arcs of edge e: its allowed turns, then its twin (OSRM joins both directions).
+        var frames: [(edge: Int, turns: TurnRules.AllowedTurns, twinDone: Bool)] = []
 
-        /// The arc number `k` of edge `e`, or nil when that arc does not exist or is not allowed.
-        func arc(_ e: Int, _ k: Int) -> Int? {
-            let edge = RoadGraph.EdgeID(UInt32(e))
-            let out = g.outgoingEdges(of: g.target(of: edge))
-            if k < out.count {
-                let next = out.lowerBound.advanced(by: k)
-                return rules.allows(from: edge, to: next) ? next.index : nil
-            }
-            return g.twin(of: edge)?.index
+        func turns(_ e: Int) -> TurnRules.AllowedTurns { rules.turns(from: RoadGraph.EdgeID(UInt32(e)), in: g) }
+        /// The next arc of the top frame, or nil when its arcs are exhausted.
+        func nextArc() -> Int? {
+            let top = frames.count - 1
+            if let next = frames[top].turns.next() { return next.index }
+            if frames[top].twinDone { return nil }
+            frames[top].twinDone = true
+            return g.twin(of: RoadGraph.EdgeID(UInt32(frames[top].edge)))?.index
         }
-        func arcCount(_ e: Int) -> Int { g.outgoingEdges(of: g.target(of: RoadGraph.EdgeID(UInt32(e)))).count + 1 }
 
         for root in 0..<n where index[root] < 0 {
             index[root] = counter; low[root] = counter; counter += 1
             stack.append(Int32(root)); onStack[root] = true
-            frames.append((root, 0))
+            frames.append((root, turns(root), false))
             while let frame = frames.last {
                 let u = frame.edge
-                let count = arcCount(u)
-                var next = frame.next
                 var descended = false
-                while next < count {
-                    let candidate = arc(u, next)
-                    next += 1
-                    guard let v = candidate else { continue }
+                while let v = nextArc() {
                     if index[v] < 0 {
-                        frames[frames.count - 1].next = next
                         index[v] = counter; low[v] = counter; counter += 1
                         stack.append(Int32(v)); onStack[v] = true
-                        frames.append((v, 0))
+                        frames.append((v, turns(v), false))
                         descended = true
                         break
                     } else if onStack[v] {

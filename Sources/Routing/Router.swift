@@ -136,7 +136,7 @@ public struct Router: Sendable {
         }
         minSecondsPerMeter = best.isFinite ? best : 0
         turnRules = TurnRules(graph: graph)
-        components = EdgeComponents(rules: turnRules, smallComponentSize: smallComponentSize)
+        components = EdgeComponents(graph: graph, rules: turnRules, smallComponentSize: smallComponentSize)
     }
 
     /// The best route between two positions, each snapped by `snaps(from:to:maxDistance:)`.
@@ -273,10 +273,9 @@ public struct Router: Sendable {
             guard top.cost <= scratch.label(e) else { continue }
             settled += 1
             let edge = RoadGraph.EdgeID(UInt32(e))
-            let node = g.target(of: edge)
             let twin = g.twin(of: edge)
             let eFlags = g.flags(of: edge)
-            for next in g.outgoingEdges(of: node) where turnRules.allows(from: edge, to: next) {
+            for next in turnRules.turns(from: edge, in: g) {
                 let f = next.index
                 let isUTurn = next == twin
                 var turn = 0.0
