@@ -155,7 +155,7 @@ public struct Router: Sendable {
     }
 
     /// Where a route between two positions starts and ends, by OSRM's phantom-node rules:
-    /// each position's `SnapCandidates`, then the nearest candidates of both when neither has
+    /// each position's candidates (`SnapCandidates`), then the nearest candidates of both when neither has
     /// a large-component alternative or both share one small component (a route inside an
     /// island of roads stays there), else each position's large-component candidates where
     /// it has them (a route never starts on a stub it cannot leave, nor ends on one it cannot
@@ -173,22 +173,19 @@ public struct Router: Sendable {
     }
 
     /// The candidate edges for one end point (OSRM `NearestCandidatesWithAlternativeFromBigComponent`).
-    public struct SnapCandidates: Sendable {
+    struct SnapCandidates {
         /// The start-point edges nearest to the position, every direction at the smallest distance.
-        public var nearest: [EdgeSnap]
+        var nearest: [EdgeSnap]
         /// When no edge of `nearest` lies in a large component: the nearest start-point edges
         /// that do (empty when `nearest` already has one, or when none is within reach).
-        public var largeComponent: [EdgeSnap]
+        var largeComponent: [EdgeSnap]
     }
 
-    /// The candidates for one end point: edges a route may start or end on (not ferries, see
-    /// `RoadGraph.EdgeFlags.notStartPoint`), nearest first, and the large-component alternative.
+    /// The candidates for one end point (`role`, "start" or "end", names it in errors): edges a
+    /// route may start or end on (not ferries, see `RoadGraph.EdgeFlags.notStartPoint`) and
+    /// the large-component alternative.
     /// - Throws: `RouteError.noNearbyRoad` when no start-point edge lies within `maxDistance`.
-    /// - Complexity: O(c log C + k log k) per ring of the outward search (`SpatialIndex.nearestEdges`).
-    public func candidates(near point: Coordinate, maxDistance: Distance) throws(RouteError) -> SnapCandidates {
-        try candidates(near: point, maxDistance: maxDistance, role: "point")
-    }
-
+    /// - Complexity: that of `SpatialIndex.nearestEdges`, at most twice.
     private func candidates(near point: Coordinate, maxDistance: Distance, role: String) throws(RouteError) -> SnapCandidates {
         let g = graph
         func isStartPoint(_ e: RoadGraph.EdgeID) -> Bool { !g.flags(of: e).contains(.notStartPoint) }
