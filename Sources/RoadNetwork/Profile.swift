@@ -130,8 +130,8 @@ public struct Profile: Hashable, Sendable {
     public var name: String
     /// The mode ordinary edges are travelled in.
     public var mode: TravelMode
-    /// Modes a route may start or end in (OSRM `allowed_start_modes`, else its `default_mode`):
-    /// never `.ferry`, so no route begins or ends on a ferry line.
+    /// Modes a route may start or end in (OSRM `allowed_start_modes`, else its `default_mode`).
+    /// No preset lists `.ferry`, so no route begins or ends on a ferry line.
     public var startModes: Set<TravelMode>
     /// Access keys from most to least specific (`motorcar`, `motor_vehicle`, `vehicle`, `access`).
     public var accessTagHierarchy: [String]
