@@ -37,7 +37,11 @@ struct RouteCommand: ParsableCommand {
     @Flag(help: "Read 'lat1 lon1 lat2 lon2' lines from standard input.")
     var batch = false
 
+    @Option(help: ArgumentHelp("Pieces of road with fewer directed edges are small: an end snapped onto one moves to the nearest larger piece, unless both ends share it (OSRM's --small-component-size).", valueName: "edges"))
+    var smallComponentSize = 1000
+
     func validate() throws {
+        guard smallComponentSize >= 0 else { throw ValidationError("--small-component-size must be 0 or more, got \(smallComponentSize)") }
         if batch {
             guard from == nil, to == nil else { throw ValidationError("--batch reads pairs from standard input; drop --from/--to") }
         } else {
@@ -52,7 +56,7 @@ struct RouteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let router = Router(graph: try Self.loadGraph(path: graph))
+        let router = Router(graph: try Self.loadGraph(path: graph), smallComponentSize: smallComponentSize)
         let options = RouteOptions(metric: metric == .fastest ? .fastest : .shortest)
         if batch {
             try runBatch(router: router, options: options)

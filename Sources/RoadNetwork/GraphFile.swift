@@ -1,9 +1,10 @@
-/// The binary graph file format, version 1.
+/// The binary graph file format, version 2 (version 1 had no `notStartPoint` edge flag, so
+/// its ferries would be start points; such files are refused and must be extracted again).
 ///
 /// ```
 /// offset  size  field
 ///  0      4     magic "LKRG"
-///  4      4     format version, UInt32 little-endian (1)
+///  4      4     format version, UInt32 little-endian (2)
 ///  8      8     payload length in bytes, UInt64
 /// 16      4     CRC-32 (IEEE 802.3, reflected 0xEDB88320) of the payload
 /// 20      4     reserved, zero
@@ -14,7 +15,7 @@
 /// copy per column (milliseconds for a city) and never parses text.
 enum GraphFile {
     static let magic: [UInt8] = Array("LKRG".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize = 24
 }
 
@@ -120,7 +121,7 @@ private struct Reader {
 }
 
 extension RoadGraph {
-    /// The graph as a version-1 graph file (see `GraphFile`), ready to write to disk.
+    /// The graph as a graph file of the current version (see `GraphFile`), ready to write to disk.
     /// - Complexity: O(size of the graph).
     public func serialized() -> [UInt8] {
         var w = Writer()
@@ -166,7 +167,7 @@ extension RoadGraph {
         }
         let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
         guard version == GraphFile.version else {
-            throw RoadNetworkError(.unsupportedVersion, "format version \(version); this build reads version \(GraphFile.version)", offset: 4)
+            throw RoadNetworkError(.unsupportedVersion, "format version \(version); this build reads version \(GraphFile.version): extract the graph again", offset: 4)
         }
         let length = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         let storedCRC = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self))

@@ -28,6 +28,10 @@ public struct WayAttributes: Hashable, Sendable {
     /// `name`, else `ref`, else empty.
     public var name: String
     public var isRoundabout: Bool
+    /// Whether a route may start or end on the way (OSRM `is_startpoint`): false for ferries
+    /// and other modes outside the profile's `startModes`, and for car service roads with
+    /// `access=private`. The router never snaps an end point onto such a way.
+    public var isStartPoint: Bool
 }
 
 /// What a profile makes of one node.
@@ -126,6 +130,9 @@ public struct Profile: Hashable, Sendable {
     public var name: String
     /// The mode ordinary edges are travelled in.
     public var mode: TravelMode
+    /// Modes a route may start or end in (OSRM `allowed_start_modes`, else its `default_mode`).
+    /// No preset lists `.ferry`, so no route begins or ends on a ferry line.
+    public var startModes: Set<TravelMode>
     /// Access keys from most to least specific (`motorcar`, `motor_vehicle`, `vehicle`, `access`).
     public var accessTagHierarchy: [String]
     /// Access values that allow travel.
@@ -162,6 +169,9 @@ public struct Profile: Hashable, Sendable {
     public var maxSpeed: Speed?
     /// Rate factors by `service` value (alley 0.5, parking_aisle 0.5, …).
     public var servicePenalties: [String: Double]
+    /// Access values that make a `highway=service` way no start point (OSRM
+    /// `service_access_tag_blacklist`: car `private`).
+    public var serviceAccessBlacklist: Set<String>
     /// Whether narrow or single-lane two-way roads get OSRM's width penalty.
     public var usesWidthPenalty: Bool
     /// `highway` values never routed (car: steps, construction, proposed).
@@ -192,7 +202,7 @@ public struct Profile: Hashable, Sendable {
     /// OSRM's car profile: 0.8 × maxspeed, class speeds (motorway 90 … service 15 km/h),
     /// private/destination as restricted, steps avoided, turn penalties, restrictions obeyed.
     public static let car = Profile(
-        name: "car", mode: .driving,
+        name: "car", mode: .driving, startModes: [.driving],
         accessTagHierarchy: ["motorcar", "motor_vehicle", "vehicle", "access"],
         accessWhitelist: ["yes", "motorcar", "motor_vehicle", "vehicle", "permissive", "designated", "hov"],
         accessBlacklist: ["no", "agricultural", "forestry", "emergency", "psv", "taxi", "share_taxi", "minibus", "bus",
@@ -221,6 +231,7 @@ public struct Profile: Hashable, Sendable {
         defaultSpeed: .kilometersPerHour(10), usesMaxspeed: true, speedReduction: 0.8, pushingAgainstOnewaySpeed: nil, maxSpeed: nil,
         servicePenalties: ["alley": 0.5, "parking": 0.5, "parking_aisle": 0.5, "driveway": 0.5,
                            "drive-through": 0.5, "drive-thru": 0.5],
+        serviceAccessBlacklist: ["private"],
         usesWidthPenalty: true,
         avoidedHighways: ["steps", "construction", "proposed"],
         avoidedConditions: ["area", "reversible", "construction"],
@@ -243,7 +254,7 @@ public struct Profile: Hashable, Sendable {
                   "unclassified", "residential", "living_street", "service", "track", "path", "steps",
                   "pedestrian", "platform", "footway", "pier"] { speeds[h] = walk }
         return Profile(
-            name: "foot", mode: .walking,
+            name: "foot", mode: .walking, startModes: [.walking],
             accessTagHierarchy: ["foot", "access"],
             accessWhitelist: ["yes", "foot", "permissive", "designated"],
             accessBlacklist: ["no", "agricultural", "forestry", "private", "delivery", "use_sidepath"],
@@ -254,7 +265,7 @@ public struct Profile: Hashable, Sendable {
                                 "mud": walk * 0.5, "sand": walk * 0.5]),
             tracktypeSpeeds: [:], smoothnessSpeeds: [:],
             defaultSpeed: .kilometersPerHour(walk), usesMaxspeed: false, speedReduction: 1, pushingAgainstOnewaySpeed: nil, maxSpeed: nil,
-            servicePenalties: [:], usesWidthPenalty: false,
+            servicePenalties: [:], serviceAccessBlacklist: [], usesWidthPenalty: false,
             avoidedHighways: ["proposed"],
             avoidedConditions: ["motorroad"],
             barrierWhitelist: nil, blockingBarriers: ["yes", "wall", "fence"], barrierPenalties: [:],
@@ -275,7 +286,7 @@ public struct Profile: Hashable, Sendable {
         speeds["track"] = 12
         speeds["path"] = 13
         return Profile(
-            name: "bicycle", mode: .cycling,
+            name: "bicycle", mode: .cycling, startModes: [.cycling, .pushingBike],
             accessTagHierarchy: ["bicycle", "vehicle", "access"],
             accessWhitelist: ["yes", "permissive", "designated"],
             accessBlacklist: ["no", "private", "agricultural", "forestry", "delivery", "use_sidepath"],
@@ -291,7 +302,7 @@ public struct Profile: Hashable, Sendable {
             tracktypeSpeeds: [:], smoothnessSpeeds: [:],
             defaultSpeed: .kilometersPerHour(cruise), usesMaxspeed: false, speedReduction: 1,
             pushingAgainstOnewaySpeed: .kilometersPerHour(4), maxSpeed: .kilometersPerHour(21),
-            servicePenalties: ["alley": 0.5], usesWidthPenalty: false,
+            servicePenalties: ["alley": 0.5], serviceAccessBlacklist: [], usesWidthPenalty: false,
             avoidedHighways: ["construction", "proposed"],
             avoidedConditions: ["construction", "motorroad"],
             barrierWhitelist: nil, blockingBarriers: ["yes", "wall", "fence"], barrierPenalties: [:],
@@ -443,13 +454,16 @@ public struct Profile: Hashable, Sendable {
             guard allowedByPush, let pushSpeed else { return nil }
             return DirectionAttributes(speed: pushSpeed, rateFactor: 1, mode: .pushingBike, isRestricted: false)
         }
+        let forward = fAllowed ? DirectionAttributes(speed: .metersPerSecond(fSpeed), rateFactor: penalty, mode: edgeMode, isRestricted: fRestricted)
+            : pushed(pushForward)
+        let backward = bAllowed ? DirectionAttributes(speed: .metersPerSecond(bSpeed), rateFactor: penalty, mode: edgeMode, isRestricted: bRestricted)
+            : pushed(pushBackward)
+        // OSRM WayHandlers.startpoint: either direction in a start mode, and no blacklisted service road.
+        let isStartPoint = [forward, backward].contains { $0.map { startModes.contains($0.mode) } ?? false }
+            && !(highway == "service" && forwardAccess.map(serviceAccessBlacklist.contains) == true)
         return WayAttributes(
-            forward: fAllowed ? DirectionAttributes(speed: .metersPerSecond(fSpeed), rateFactor: penalty, mode: edgeMode, isRestricted: fRestricted)
-                : pushed(pushForward),
-            backward: bAllowed ? DirectionAttributes(speed: .metersPerSecond(bSpeed), rateFactor: penalty, mode: edgeMode, isRestricted: bRestricted)
-                : pushed(pushBackward),
-            roadClass: roadClass, name: name,
-            isRoundabout: junction == "roundabout" || junction == "circular"
+            forward: forward, backward: backward, roadClass: roadClass, name: name,
+            isRoundabout: junction == "roundabout" || junction == "circular", isStartPoint: isStartPoint
         )
     }
 

@@ -102,6 +102,22 @@ extension RoadGraph {
             precondition(position >= startIndex && position < endIndex, "TurnRestrictions index out of range")
             return storage[position]
         }
+
+        /// Whether these restrictions (all from one edge) allow turning onto `next`: no
+        /// `no_*` names it, and an `only_*`, if any, does.
+        /// - Complexity: O(count).
+        public func allow(_ next: EdgeID) -> Bool {
+            var hasMandatory = false, matchesMandatory = false
+            for r in self {
+                switch r.kind {
+                case .prohibitive: if r.to == next { return false }
+                case .mandatory:
+                    hasMandatory = true
+                    if r.to == next { matchesMandatory = true }
+                }
+            }
+            return !hasMandatory || matchesMandatory
+        }
     }
 
     // MARK: Sizes
@@ -229,18 +245,7 @@ extension RoadGraph {
     /// turn restrictions (geometry, U-turns and barriers are the router's business).
     /// - Complexity: O(log r).
     public func isTurnAllowed(from: EdgeID, to: EdgeID) -> Bool {
-        let rs = restrictions(from: from)
-        if rs.isEmpty { return true }
-        var hasMandatory = false, matchesMandatory = false
-        for r in rs {
-            switch r.kind {
-            case .prohibitive: if r.to == to { return false }
-            case .mandatory:
-                hasMandatory = true
-                if r.to == to { matchesMandatory = true }
-            }
-        }
-        return !hasMandatory || matchesMandatory
+        restrictions(from: from).allow(to)
     }
 
     /// The bounding box of all nodes and shape points, or nil for an empty graph.

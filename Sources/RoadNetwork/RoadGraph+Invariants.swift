@@ -15,7 +15,7 @@ extension RoadGraph {
     package func _checkInvariants() {
         let n = nodeCount, e = edgeCount, s = segmentCount
         let knownNodeFlags = NodeFlags.barrier.rawValue
-        let knownEdgeFlags = EdgeFlags([.restricted, .roundabout, .hasRestrictions, .reversed]).rawValue
+        let knownEdgeFlags = EdgeFlags([.restricted, .roundabout, .hasRestrictions, .reversed, .notStartPoint]).rawValue
         precondition(names.first == "", "RoadGraph: name 0 is not the empty name")
         var seenIncoming = [Bool](repeating: false, count: e)
         var segmentsAt = [Set<UInt32>](repeating: [], count: n)
@@ -57,6 +57,8 @@ extension RoadGraph {
                              && edgeTargets[twin] == edgeSources[i]
                              && (edgeFlags[twin] ^ flags) & EdgeFlags.reversed.rawValue != 0,
                              "RoadGraph: edge \(i) and its twin \(twin) do not run opposite ways along one segment")
+                precondition((edgeFlags[twin] ^ flags) & EdgeFlags.notStartPoint.rawValue == 0,
+                             "RoadGraph: edge \(i) and its twin \(twin) disagree on being a start point (a way's property)")
             }
             precondition(startsRule[i] == (flags & EdgeFlags.hasRestrictions.rawValue != 0),
                          "RoadGraph: edge \(i)'s hasRestrictions flag disagrees with the restrictions")

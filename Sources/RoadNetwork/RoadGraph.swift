@@ -51,6 +51,9 @@ public struct RoadGraph: Sendable {
         public static let hasRestrictions = EdgeFlags(rawValue: 4)
         /// The edge traverses its segment's shape from last point to first.
         public static let reversed = EdgeFlags(rawValue: 8)
+        /// No route may start or end on this edge (OSRM `is_startpoint = false`: ferries,
+        /// private service roads for cars; `WayAttributes.isStartPoint`). Routes still pass it.
+        public static let notStartPoint = EdgeFlags(rawValue: 16)
     }
 
     /// The profile name the graph was built for (`car`, `foot`, `bicycle`).

@@ -249,6 +249,7 @@ public struct RoadGraphBuilder: Sendable {
                     if dir.isRestricted { flags |= RoadGraph.EdgeFlags.restricted.rawValue }
                     if way.attr.isRoundabout { flags |= RoadGraph.EdgeFlags.roundabout.rawValue }
                     if reversed { flags |= RoadGraph.EdgeFlags.reversed.rawValue }
+                    if !way.attr.isStartPoint { flags |= RoadGraph.EdgeFlags.notStartPoint.rawValue }
                     var edge = RawEdge(source: reversed ? b : a, target: reversed ? a : b, segment: segment,
                                        duration: Float(duration), weight: Float(weight), speed: Float(dir.speed.kilometersPerHour),
                                        flags: flags, mode: dir.mode.rawValue,

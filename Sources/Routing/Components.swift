@@ -1,23 +1,72 @@
 import RoadNetwork
 
-/// Strongly connected components of the node-based graph, so that start and end points are
-/// snapped into a large component rather than onto a stub behind a barrier or a carriageway
-/// cut off by a clipped extract — OSRM's "small components" rule (components of fewer than
-/// 1000 nodes count as small, `osrm-extract --small-component-size`).
-///
-/// Arcs are the directed edges; a barrier node has no outgoing arcs, since travel cannot pass
-/// it. An edge belongs to a component when both its ends do. Tarjan (1972), iterative so deep
-/// graphs cannot overflow the stack.
-struct EdgeComponents: Sendable {
-    /// Component number per node.
-    let nodeComponent: [UInt32]
-    /// Whether a component counts as large: at least `threshold` nodes, or the (first) largest.
-    let isLargeComponent: [Bool]
-    let graph: RoadGraph
+/// Which turns a route may take from one directed edge onto the next at their shared node:
+/// at a barrier only the U-turn, elsewhere a U-turn only at a dead end, and never a turn a
+/// restriction forbids. The one rule behind the router's search and the components below.
+/// The rules are built for one graph and take it as an argument (a copy held inside would
+/// cost reference counting of every column per settled edge in debug builds).
+struct TurnRules: Sendable {
+    /// Whether node `n` has no way out other than back (a dead end: U-turns allowed).
+    let deadEnds: [Bool]
 
     /// - Complexity: O(N + E).
-    init(graph g: RoadGraph, threshold: Int = 1000) {
-        let n = g.nodeCount
+    init(graph: RoadGraph) {
+        var deadEnds = [Bool](repeating: false, count: graph.nodeCount)
+        for n in graph.nodes {
+            deadEnds[n.index] = Set(graph.outgoingEdges(of: n).map { graph.segment(of: $0) }).count <= 1
+        }
+        self.deadEnds = deadEnds
+    }
+
+    /// The edges a route may continue on after `edge` of `graph` (the graph the rules were
+    /// built for), in edge order.
+    @inline(__always)
+    func turns(from edge: RoadGraph.EdgeID, in graph: RoadGraph) -> AllowedTurns {
+        let node = graph.target(of: edge)
+        let isBarrier = graph.flags(of: node).contains(.barrier)
+        return AllowedTurns(twin: graph.twin(of: edge), candidates: graph.outgoingEdges(of: node),
+                            allowsUTurn: isBarrier || deadEnds[node.index], allowsOthers: !isBarrier,
+                            restrictions: graph.restrictions(from: edge))
+    }
+
+    /// The allowed continuations of one edge (see `turns(from:in:)`).
+    struct AllowedTurns: Sequence, IteratorProtocol {
+        let twin: RoadGraph.EdgeID?
+        var candidates: Range<RoadGraph.EdgeID>
+        let allowsUTurn: Bool
+        let allowsOthers: Bool
+        let restrictions: RoadGraph.TurnRestrictions
+
+        @inline(__always)
+        mutating func next() -> RoadGraph.EdgeID? {
+            while let next = candidates.popFirst() {
+                guard next == twin ? allowsUTurn : allowsOthers else { continue }
+                if !restrictions.isEmpty, !restrictions.allow(next) { continue }
+                return next
+            }
+            return nil
+        }
+    }
+}
+
+/// Strongly connected components of the edge-based graph (states are directed edges, arcs
+/// the turns `TurnRules` allows), so that start and end points are snapped into a large
+/// component rather than onto a piece of road no route can leave or reach: a stub behind a
+/// barrier, a carriageway cut off by a clipped extract, a one-way loop whose only exits are
+/// forbidden turns. As OSRM's `Extractor::FindComponents`: both directions of a two-way
+/// segment are joined into one component, and a component of fewer than
+/// `smallComponentSize` directed edges is small (`osrm-extract --small-component-size`,
+/// default 1000); in a graph with no large component every end point stays where it is
+/// snapped, as in OSRM. Tarjan (1972), iterative so deep graphs cannot overflow the stack.
+struct EdgeComponents: Sendable {
+    /// Component number per directed edge.
+    let edgeComponent: [UInt32]
+    /// Whether a component counts as large: at least `smallComponentSize` directed edges.
+    let isLargeComponent: [Bool]
+
+    /// - Complexity: O(E + T) for E edges and T turns.
+    init(graph g: RoadGraph, rules: TurnRules, smallComponentSize: Int) {
+        let n = g.edgeCount
         var index = [Int32](repeating: -1, count: n)
         var low = [Int32](repeating: 0, count: n)
         var onStack = [Bool](repeating: false, count: n)
@@ -25,32 +74,31 @@ struct EdgeComponents: Sendable {
         var component = [UInt32](repeating: UInt32.max, count: n)
         var sizes: [UInt32] = []
         var counter: Int32 = 0
-        var frames: [(node: Int, next: Int)] = []
+        // The arcs of edge e: its allowed turns, then its twin (OSRM joins both directions).
+        var frames: [(edge: Int, turns: TurnRules.AllowedTurns, twinDone: Bool)] = []
 
-        func arcs(_ u: Int) -> Range<Int> {
-            let node = RoadGraph.NodeID(UInt32(u))
-            if g.flags(of: node).contains(.barrier) { return 0..<0 }
-            let edges = g.outgoingEdges(of: node)
-            return edges.lowerBound.index..<edges.upperBound.index
+        func turns(_ e: Int) -> TurnRules.AllowedTurns { rules.turns(from: RoadGraph.EdgeID(UInt32(e)), in: g) }
+        /// The next arc of the top frame, or nil when its arcs are exhausted.
+        func nextArc() -> Int? {
+            let top = frames.count - 1
+            if let next = frames[top].turns.next() { return next.index }
+            if frames[top].twinDone { return nil }
+            frames[top].twinDone = true
+            return g.twin(of: RoadGraph.EdgeID(UInt32(frames[top].edge)))?.index
         }
 
         for root in 0..<n where index[root] < 0 {
             index[root] = counter; low[root] = counter; counter += 1
             stack.append(Int32(root)); onStack[root] = true
-            frames.append((root, arcs(root).lowerBound))
+            frames.append((root, turns(root), false))
             while let frame = frames.last {
-                let u = frame.node
-                let range = arcs(u)
-                var next = max(frame.next, range.lowerBound)
+                let u = frame.edge
                 var descended = false
-                while next < range.upperBound {
-                    let v = g.target(of: RoadGraph.EdgeID(UInt32(next))).index
-                    next += 1
+                while let v = nextArc() {
                     if index[v] < 0 {
-                        frames[frames.count - 1].next = next
                         index[v] = counter; low[v] = counter; counter += 1
                         stack.append(Int32(v)); onStack[v] = true
-                        frames.append((v, arcs(v).lowerBound))
+                        frames.append((v, turns(v), false))
                         descended = true
                         break
                     } else if onStack[v] {
@@ -61,34 +109,27 @@ struct EdgeComponents: Sendable {
                 frames.removeLast()
                 if low[u] == index[u] {
                     let c = UInt32(sizes.count)
-                    var count: UInt32 = 0
+                    var size: UInt32 = 0
                     while let top = stack.popLast() {
                         onStack[Int(top)] = false
                         component[Int(top)] = c
-                        count += 1
+                        size += 1
                         if Int(top) == u { break }
                     }
-                    sizes.append(count)
+                    sizes.append(size)
                 }
                 if let parent = frames.last {
-                    low[parent.node] = min(low[parent.node], low[u])
+                    low[parent.edge] = min(low[parent.edge], low[u])
                 }
             }
         }
-        let largest = sizes.indices.max { sizes[$0] < sizes[$1] } ?? 0
-        nodeComponent = component
-        isLargeComponent = sizes.indices.map { Int(sizes[$0]) >= threshold || $0 == largest }
-        graph = g
+        edgeComponent = component
+        isLargeComponent = sizes.map { Int($0) >= smallComponentSize }
     }
 
-    /// The component of an edge whose ends share one, else nil (it joins two components).
-    func component(of edge: RoadGraph.EdgeID) -> UInt32? {
-        let a = nodeComponent[graph.source(of: edge).index], b = nodeComponent[graph.target(of: edge).index]
-        return a == b ? a : nil
-    }
+    /// The component of a directed edge.
+    func component(of edge: RoadGraph.EdgeID) -> UInt32 { edgeComponent[edge.index] }
 
-    /// Whether the edge lies inside a large component.
-    func isLarge(_ edge: RoadGraph.EdgeID) -> Bool {
-        component(of: edge).map { isLargeComponent[Int($0)] } ?? false
-    }
+    /// Whether the edge lies in a large component.
+    func isLarge(_ edge: RoadGraph.EdgeID) -> Bool { isLargeComponent[Int(edgeComponent[edge.index])] }
 }

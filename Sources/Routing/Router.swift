@@ -108,8 +108,8 @@ public struct Router: Sendable {
     public let index: SpatialIndex
     /// Least weight per metre over all edges (seconds per metre), for the A* bound.
     let minSecondsPerMeter: Double
-    /// Whether node `n` has no way out other than back (a dead end: U-turns allowed).
-    let deadEnds: [Bool]
+    /// The turns a route may take (U-turns, barriers, restrictions).
+    let turnRules: TurnRules
     /// Weight added for turning from an ordinary road onto a destination-only one (OSRM's
     /// `max_turn_weight`, 32 767 ds): such roads are entered only to reach a place inside.
     static let restrictedEntryWeight = 3276.7
@@ -117,13 +117,15 @@ public struct Router: Sendable {
     let components: EdgeComponents
 
     /// Creates a router, building the spatial index.
+    /// - Parameter smallComponentSize: components of fewer directed edges are small: end points
+    ///   move off them unless both lie in the same one (OSRM `--small-component-size`).
     /// - Complexity: O(E + P log P).
-    public init(graph: RoadGraph) {
-        self.init(index: SpatialIndex(graph: graph))
+    public init(graph: RoadGraph, smallComponentSize: Int = 1000) {
+        self.init(index: SpatialIndex(graph: graph), smallComponentSize: smallComponentSize)
     }
 
     /// Creates a router over an existing index (and its graph).
-    public init(index: SpatialIndex) {
+    public init(index: SpatialIndex, smallComponentSize: Int = 1000) {
         self.index = index
         let graph = index.graph
         self.graph = graph
@@ -133,15 +135,11 @@ public struct Router: Sendable {
             if len > 1 { best = min(best, graph.weight(of: e) / len) }
         }
         minSecondsPerMeter = best.isFinite ? best : 0
-        var deadEnds = [Bool](repeating: false, count: graph.nodeCount)
-        for n in graph.nodes {
-            deadEnds[n.index] = Set(graph.outgoingEdges(of: n).map { graph.segment(of: $0) }).count <= 1
-        }
-        self.deadEnds = deadEnds
-        components = EdgeComponents(graph: graph)
+        turnRules = TurnRules(graph: graph)
+        components = EdgeComponents(graph: graph, rules: turnRules, smallComponentSize: smallComponentSize)
     }
 
-    /// The best route between two positions, each snapped to the nearest routable edge.
+    /// The best route between two positions, each snapped by `snaps(from:to:maxDistance:)`.
     /// - Throws: `RouteError` `.noNearbyRoad`, `.noRoute` or `.invalidOptions`.
     /// - Complexity: O((E log E)) worst case for E edges; A* explores far fewer in practice.
     public func route(from start: Coordinate, to end: Coordinate, options: RouteOptions = RouteOptions()) throws(RouteError) -> Route {
@@ -152,44 +150,54 @@ public struct Router: Sendable {
     /// As `route(from:to:options:)`, reusing `scratch` between queries (batch use).
     public func route(from start: Coordinate, to end: Coordinate, options: RouteOptions, scratch: inout RouteScratch) throws(RouteError) -> Route {
         try options.validate()
-        let (nearStart, nearEnd) = try snaps(from: start, to: end, maxDistance: options.maxSnapDistance)
-        let (sources, targets) = largeComponentSnaps(sources: nearStart, targets: nearEnd, from: start, to: end,
-                                                     maxDistance: options.maxSnapDistance)
+        let (sources, targets) = try snaps(from: start, to: end, maxDistance: options.maxSnapDistance)
         return try route(from: sources, to: targets, options: options, scratch: &scratch)
     }
 
-    /// Start and end candidates: the nearest routable edges to each position (every edge at
-    /// the smallest distance, so both directions of a two-way road).
-    /// - Throws: `RouteError.noNearbyRoad` when an end has no edge within `maxDistance`.
+    /// Where a route between two positions starts and ends, by OSRM's phantom-node rules:
+    /// each position's candidates (`SnapCandidates`), then the nearest candidates of both when neither has
+    /// a large-component alternative or both share one small component (a route inside an
+    /// island of roads stays there), else each position's large-component candidates where
+    /// it has them (a route never starts on a stub it cannot leave, nor ends on one it cannot
+    /// reach). OSRM `BasePlugin::SnapPhantomNodes`.
+    /// - Throws: `RouteError.noNearbyRoad` when an end has no start-point edge within `maxDistance`.
     public func snaps(from start: Coordinate, to end: Coordinate, maxDistance: Distance) throws(RouteError) -> (sources: [EdgeSnap], targets: [EdgeSnap]) {
-        let nearStart = index.nearestEdges(to: start, maxDistance: maxDistance)
-        guard !nearStart.isEmpty else {
-            throw RouteError(.noNearbyRoad, "no routable road within \(maxDistance) of the start \(start)")
-        }
-        let nearEnd = index.nearestEdges(to: end, maxDistance: maxDistance)
-        guard !nearEnd.isEmpty else {
-            throw RouteError(.noNearbyRoad, "no routable road within \(maxDistance) of the end \(end)")
-        }
-        return (nearStart, nearEnd)
+        let a = try candidates(near: start, maxDistance: maxDistance, role: "start")
+        let b = try candidates(near: end, maxDistance: maxDistance, role: "end")
+        let noAlternatives = a.largeComponent.isEmpty && b.largeComponent.isEmpty
+        let smallComponents = Set(a.nearest.lazy.filter { !components.isLarge($0.edge) }.map { components.component(of: $0.edge) })
+        let sameSmallComponent = b.nearest.contains { smallComponents.contains(components.component(of: $0.edge)) }
+        if noAlternatives || sameSmallComponent { return (a.nearest, b.nearest) }
+        return (a.largeComponent.isEmpty ? a.nearest : a.largeComponent,
+                b.largeComponent.isEmpty ? b.nearest : b.largeComponent)
     }
 
-    /// OSRM's phantom-node rule for ends in small strongly connected components: keep the
-    /// snaps when both ends lie in one component; otherwise replace snaps outside the large
-    /// components with the nearest edges inside one (a stub behind a barrier, or a carriageway
-    /// cut off by the extract's border, is no place to start or end).
-    public func largeComponentSnaps(sources: [EdgeSnap], targets: [EdgeSnap], from start: Coordinate, to end: Coordinate,
-                                    maxDistance: Distance) -> (sources: [EdgeSnap], targets: [EdgeSnap]) {
-        let startComponents = Set(sources.compactMap { components.component(of: $0.edge) })
-        if targets.contains(where: { components.component(of: $0.edge).map(startComponents.contains) ?? false }) {
-            return (sources, targets)
+    /// The candidate edges for one end point (OSRM `NearestCandidatesWithAlternativeFromBigComponent`).
+    struct SnapCandidates {
+        /// The start-point edges nearest to the position, every direction at the smallest distance.
+        var nearest: [EdgeSnap]
+        /// When no edge of `nearest` lies in a large component: the nearest start-point edges
+        /// that do (empty when `nearest` already has one, or when none is within reach).
+        var largeComponent: [EdgeSnap]
+    }
+
+    /// The candidates for one end point (`role`, "start" or "end", names it in errors): edges a
+    /// route may start or end on (not ferries, see `RoadGraph.EdgeFlags.notStartPoint`) and
+    /// the large-component alternative.
+    /// - Throws: `RouteError.noNearbyRoad` when no start-point edge lies within `maxDistance`.
+    /// - Complexity: that of `SpatialIndex.nearestEdges`, at most twice.
+    private func candidates(near point: Coordinate, maxDistance: Distance, role: String) throws(RouteError) -> SnapCandidates {
+        let g = graph
+        func isStartPoint(_ e: RoadGraph.EdgeID) -> Bool { !g.flags(of: e).contains(.notStartPoint) }
+        let nearest = index.nearestEdges(to: point, maxDistance: maxDistance, where: isStartPoint)
+        guard !nearest.isEmpty else {
+            throw RouteError(.noNearbyRoad, "no road a route may start or end on within \(maxDistance) of the \(role) \(point)")
         }
-        func large(_ near: [EdgeSnap], _ p: Coordinate) -> [EdgeSnap] {
-            let kept = near.filter { components.isLarge($0.edge) }
-            if !kept.isEmpty { return kept }
-            let alternative = index.nearestEdges(to: p, maxDistance: maxDistance, where: { components.isLarge($0) })
-            return alternative.isEmpty ? near : alternative
+        if nearest.contains(where: { components.isLarge($0.edge) }) {
+            return SnapCandidates(nearest: nearest, largeComponent: [])
         }
-        return (large(sources, start), large(targets, end))
+        let large = index.nearestEdges(to: point, maxDistance: maxDistance, where: { isStartPoint($0) && components.isLarge($0) })
+        return SnapCandidates(nearest: nearest, largeComponent: large)
     }
 
     private struct Entry: Comparable {
@@ -262,17 +270,11 @@ public struct Router: Sendable {
             guard top.cost <= scratch.label(e) else { continue }
             settled += 1
             let edge = RoadGraph.EdgeID(UInt32(e))
-            let node = g.target(of: edge)
-            let v = node.index
-            let isBarrier = g.flags(of: node).contains(.barrier)
             let twin = g.twin(of: edge)
             let eFlags = g.flags(of: edge)
-            for next in g.outgoingEdges(of: node) {
+            for next in turnRules.turns(from: edge, in: g) {
                 let f = next.index
                 let isUTurn = next == twin
-                if isUTurn, !(deadEnds[v] || isBarrier) { continue }
-                if !isUTurn, isBarrier { continue }
-                if eFlags.contains(.hasRestrictions), !g.isTurnAllowed(from: edge, to: next) { continue }
                 var turn = 0.0
                 if !shortest { turn = turnDuration(from: edge, to: next, isUTurn: isUTurn) }
                 // Entering destination-only roads (access=private/destination for cars) costs

@@ -289,3 +289,46 @@ private func randomGridGraph(seed: UInt64) -> RoadGraph {
     #expect(index.nearestEdges(to: far, maxDistance: .meters(500)).isEmpty)
     #expect(abs((index.nearestEdges(to: far).first?.distance.meters ?? 0) - 1106) < 5)
 }
+
+// MARK: Start points
+
+@Test func startPoints_followOSRMsProfiles() throws {
+    // OSRM WayHandlers.startpoint: a direction in the profile's start modes (car driving,
+    // foot walking, bicycle cycling or pushing), and for cars no service road with access=private.
+    func isStart(_ profile: Profile, _ tags: [String: String]) throws -> Bool {
+        try #require(profile.attributes(ofWay: tags), "\(profile.name) \(tags)").isStartPoint
+    }
+    #expect(try !isStart(.car, ["route": "ferry"]))
+    #expect(try !isStart(.car, ["route": "shuttle_train"]))
+    #expect(try isStart(.car, ["highway": "residential"]))
+    #expect(try isStart(.car, ["highway": "residential", "oneway": "yes"]))
+    #expect(try !isStart(.car, ["highway": "service", "access": "private"]))
+    #expect(try isStart(.car, ["highway": "service", "access": "destination"]))
+    #expect(try isStart(.car, ["highway": "residential", "access": "private"]))
+    #expect(try !isStart(.foot, ["route": "ferry"]))
+    #expect(try isStart(.foot, ["highway": "footway"]))
+    #expect(try !isStart(.bicycle, ["route": "ferry"]))
+    #expect(try isStart(.bicycle, ["highway": "footway"]))   // pushed
+}
+
+@Test func graphFile_keepsStartPointsAndRefusesVersion1() throws {
+    var map = AsciiRoadMap("""
+        a   b   c
+        """, gridSize: 10)
+    map.way("ab", ["highway": "residential"])
+    map.way("bc", ["route": "ferry"])
+    let graph = map.graph(profile: .car).graph
+    let ferry = graph.edges.filter { graph.mode(of: $0) == .ferry }
+    #expect(ferry.count == 2 && ferry.allSatisfy { graph.flags(of: $0).contains(.notStartPoint) })
+    #expect(graph.edges.filter { graph.flags(of: $0).contains(.notStartPoint) }.count == 2)
+    let bytes = graph.serialized()
+    let back = try RoadGraph(serialized: bytes)
+    #expect(back.edges.map { back.flags(of: $0) } == graph.edges.map { graph.flags(of: $0) })
+    // A version-1 file has no start-point flags: it is refused, not read with ferries as starts.
+    var old = bytes
+    old[4] = 1
+    do { _ = try RoadGraph(serialized: old); Issue.record("version 1 accepted") } catch {
+        #expect(error.code == .unsupportedVersion && error.offset == 4)
+        #expect("\(error)".contains("extract the graph again"))
+    }
+}

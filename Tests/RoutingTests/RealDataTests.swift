@@ -54,3 +54,17 @@ private func carRouter(_ file: String) throws -> (Router, RoadGraphExtractor.Res
     #expect(abs(route.distance.meters - osrmDistance) / osrmDistance < 0.01, "distance \(route.distance)")
     #expect(abs(route.duration.seconds - osrmDuration) / osrmDuration < 0.05, "duration \(route.duration.seconds) s")
 }
+
+@Test func monaco_harbourStartsOnTheQuayNotOnTheFerry() throws {
+    guard let (router, _) = try carRouter("osm/monaco.osm.pbf") else { return }
+    // A point in Port Hercule, beside the Bateau Bus ferry line: OSRM (osrm-routed v26.10.0,
+    // car.lua) starts on the quai de l'Hirondelle at 43.735835, 7.427034 and gives 2 412.9 m
+    // and 314.5 s to the Place du Casino. Snapped onto the ferry, the route was 1 977.8 m, 343.7 s.
+    let harbour = try Coordinate(latitude: 43.73540, longitude: 7.42586)
+    let casino = try Coordinate(latitude: 43.7396, longitude: 7.4277)
+    let route = try router.route(from: harbour, to: casino)
+    let quay = try Coordinate(latitude: 43.735835, longitude: 7.427034)
+    #expect(LocalFrame(origin: quay).planarDistance(route.start.coordinate, quay) < 2, "start \(route.start.coordinate)")  // metres
+    #expect(abs(route.distance.meters - 2412.9) / 2412.9 < 0.01, "distance \(route.distance)")        // within 1 %
+    #expect(abs(route.duration.seconds - 314.5) / 314.5 < 0.05, "duration \(route.duration.seconds) s")  // within 5 %
+}

@@ -63,6 +63,22 @@ private func temporaryPath(_ suffix: String) -> String {
     #expect(result.stderr.contains("bad magic"))
 }
 
+@Test func route_refusesAVersion1GraphAndANegativeComponentSize() async throws {
+    let pbf = temporaryPath(".osm.pbf"), graph = temporaryPath(".graph")
+    defer { for p in [pbf, graph] { try? FileManager.default.removeItem(atPath: p) } }
+    #expect(try await GeoProcess.geo(["sample-city", "-o", pbf]).status == 0)
+    #expect(try await GeoProcess.geo(["extract", pbf, "-o", graph]).status == 0)
+    let args = ["route", "--graph", graph, "--from", "47.997,10.996", "--to", "48.003,11.004"]
+    let negative = try await GeoProcess.geo(args + ["--small-component-size", "-1"])
+    #expect(negative.status != 0 && negative.stderr.contains("--small-component-size"), "\(negative.stderr)")
+    // Version 1 files predate start-point flags (ferries would be start points): re-extract.
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: graph)))
+    bytes[4] = 1
+    try Data(bytes).write(to: URL(fileURLWithPath: graph))
+    let old = try await GeoProcess.geo(args)
+    #expect(old.status != 0 && old.stderr.contains("extract the graph again"), "\(old.stderr)")
+}
+
 @Test func extract_readsGzippedOSMXML() async throws {
     guard let url = try Fixtures.url("osm/monaco-gh.osm.gz") else { return }
     let graph = temporaryPath(".graph")

@@ -8,7 +8,10 @@
 # Environment: LOCATIONKIT_DATA (default ../shared/data), OSRM_VENV (default
 # ~/.cache/locationkit/osrm-venv), GEO (a built geo binary; default: swift build debug),
 # WORK (scratch folder; default /tmp/locationkit-osrm), PROFILE (car, foot or bicycle;
-# default car: OSRM's <PROFILE>.lua against geo extract --profile <PROFILE>).
+# default car: OSRM's <PROFILE>.lua against geo extract --profile <PROFILE>), RAW=1 (route the
+# random points themselves instead of OSRM's /nearest snaps of them, so snapping is compared too),
+# BBOX (minlon,minlat,maxlon,maxlat: sample inside this box instead of the extract's; e.g. Monaco's
+# harbour, where the Bateau Bus ferry crosses), NAMES (default "monaco andorra").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PAIRS="${1:-1000}"
@@ -16,6 +19,8 @@ SEED="${2:-7}"
 DATA="${LOCATIONKIT_DATA:-../shared/data}"
 WORK="${WORK:-/tmp/locationkit-osrm}"
 PROFILE="${PROFILE:-car}"
+RAW_FLAG=""
+[ -n "${RAW:-}" ] && RAW_FLAG="--raw"
 mkdir -p "$WORK"
 
 # 1. OSRM from PyPI, in its own Python 3.12 venv.
@@ -29,7 +34,7 @@ fi
 
 now() { python3 -c 'import time; print(time.perf_counter())'; }
 PORT=5765
-for NAME in monaco andorra; do
+for NAME in ${NAMES:-monaco andorra}; do
   PBF="$DATA/osm/$NAME.osm.pbf"
   [ -f "$PBF" ] || { echo "skip $NAME: $PBF not found"; continue; }
   cp "$PBF" "$WORK/$NAME.osm.pbf"
@@ -42,14 +47,14 @@ n, t0, t1, t2, t3 = sys.argv[1], *map(float, sys.argv[2:])
 print(f"== {n}: build time: osrm-extract {t1 - t0:.3f} s (+ osrm-contract {t2 - t1:.3f} s), geo extract {t3 - t2:.3f} s, ratio geo/osrm-extract {(t3 - t2) / (t1 - t0):.2f}")
 PY
   # The header's box (where the extract was cut), else the nodes' box.
-  BBOX="$(osmium fileinfo -g header.boxes "$PBF" | head -1 | tr -d '()' | tr ' ' ',')"
-  [ -n "$BBOX" ] || BBOX="$(osmium fileinfo -e -g data.bbox "$PBF" | tr -d '()' | tr ' ' ',')"
+  BOX="${BBOX:-$(osmium fileinfo -g header.boxes "$PBF" | head -1 | tr -d '()' | tr ' ' ',')}"
+  [ -n "$BOX" ] || BOX="$(osmium fileinfo -e -g data.bbox "$PBF" | tr -d '()' | tr ' ' ',')"
   "$BIN/osrm-routed" --ip 127.0.0.1 --port "$PORT" -a CH "$WORK/$NAME.osrm" >"$WORK/$NAME.routed.log" 2>&1 &
   ROUTED=$!
   trap 'kill $ROUTED 2>/dev/null || true' EXIT
   for _ in $(seq 50); do curl -s "http://127.0.0.1:$PORT/nearest/v1/driving/0,0" >/dev/null 2>&1 && break; sleep 0.2; done
   python3 scripts/osrm/compare.py --geo "$GEO" --graph "$WORK/$NAME.graph" --osrm-url "http://127.0.0.1:$PORT" \
-    --bbox "$BBOX" --pairs "$PAIRS" --seed "$SEED" --name "$NAME ($PROFILE)" --pairs-out "$WORK/$NAME.pairs"
+    --bbox "$BOX" --pairs "$PAIRS" --seed "$SEED" --name "$NAME ($PROFILE)" --pairs-out "$WORK/$NAME.pairs" $RAW_FLAG
   kill "$ROUTED" 2>/dev/null || true
   wait "$ROUTED" 2>/dev/null || true
   trap - EXIT

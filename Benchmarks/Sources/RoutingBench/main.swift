@@ -70,9 +70,7 @@ case "route" where args.count >= 4:
     var settledCounts: [Int] = []
     for (a, b) in pairs {
         let t0 = clock.now
-        if let (s, t) = try? router.snaps(from: a, to: b, maxDistance: .kilometers(5)) {
-            _ = router.largeComponentSnaps(sources: s, targets: t, from: a, to: b, maxDistance: .kilometers(5))
-        }
+        _ = try? router.snaps(from: a, to: b, maxDistance: .kilometers(5))
         snapping.append((clock.now - t0).seconds * 1000)
         let t1 = clock.now
         if let r = try? router.route(from: a, to: b, options: RouteOptions(), scratch: &scratch) {
