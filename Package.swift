@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "TrackFiltering", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
         // Profiles, the immutable CSR RoadGraph, its builder, file format and spatial index.
-        .target(name: "RoadNetwork", dependencies: ["GeoCore"], swiftSettings: strictSettings + internalChecks),
+        .target(name: "RoadNetwork", dependencies: ["GeoCore", "ZlibCompression"], swiftSettings: strictSettings + internalChecks),
 
         // Shortest / fastest paths with turn restrictions over a RoadGraph.
         .target(

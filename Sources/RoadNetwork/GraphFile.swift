@@ -1,3 +1,5 @@
+import ZlibCompression
+
 /// The binary graph file format, version 2 (version 1 had no `notStartPoint` edge flag, so
 /// its ferries would be start points; such files are refused and must be extracted again).
 ///
@@ -6,7 +8,7 @@
 ///  0      4     magic "LKRG"
 ///  4      4     format version, UInt32 little-endian (2)
 ///  8      8     payload length in bytes, UInt64
-/// 16      4     CRC-32 (IEEE 802.3, reflected 0xEDB88320) of the payload
+/// 16      4     CRC-32 (IEEE 802.3, zlib's `crc32`) of the payload
 /// 20      4     reserved, zero
 /// 24      …     payload: profile name, turn costs, then every column as
 ///               UInt64 element count + raw little-endian elements, 8-byte aligned
@@ -17,47 +19,6 @@ enum GraphFile {
     static let magic: [UInt8] = Array("LKRG".utf8)
     static let version: UInt32 = 2
     static let headerSize = 24
-}
-
-/// CRC-32 (IEEE 802.3), table-driven, eight bytes per step (slicing-by-8, Intel 2006).
-struct CRC32 {
-    private static let tables: [[UInt32]] = {
-        var t = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
-        for i in 0..<256 {
-            var c = UInt32(i)
-            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-            t[0][i] = c
-        }
-        for i in 0..<256 {
-            for k in 1..<8 { t[k][i] = (t[k - 1][i] >> 8) ^ t[0][Int(t[k - 1][i] & 0xFF)] }
-        }
-        return t
-    }()
-
-    /// The CRC-32 of `bytes`.
-    /// - Complexity: O(n).
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        let t = tables
-        var i = 0
-        let n = bytes.count
-        t[0].withUnsafeBufferPointer { t0 in t[1].withUnsafeBufferPointer { t1 in t[2].withUnsafeBufferPointer { t2 in
-        t[3].withUnsafeBufferPointer { t3 in t[4].withUnsafeBufferPointer { t4 in t[5].withUnsafeBufferPointer { t5 in
-        t[6].withUnsafeBufferPointer { t6 in t[7].withUnsafeBufferPointer { t7 in
-            while i + 8 <= n {
-                let lo = bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self).littleEndian ^ crc
-                let hi = bytes.loadUnaligned(fromByteOffset: i + 4, as: UInt32.self).littleEndian
-                crc = t7[Int(lo & 0xFF)] ^ t6[Int((lo >> 8) & 0xFF)] ^ t5[Int((lo >> 16) & 0xFF)] ^ t4[Int(lo >> 24)]
-                    ^ t3[Int(hi & 0xFF)] ^ t2[Int((hi >> 8) & 0xFF)] ^ t1[Int((hi >> 16) & 0xFF)] ^ t0[Int(hi >> 24)]
-                i += 8
-            }
-            while i < n {
-                crc = t0[Int((crc ^ UInt32(bytes[i])) & 0xFF)] ^ (crc >> 8)
-                i += 1
-            }
-        } } } } } } } }
-        return crc ^ 0xFFFF_FFFF
-    }
 }
 
 private struct Writer {
@@ -146,7 +107,7 @@ extension RoadGraph {
         var out: [UInt8] = GraphFile.magic
         withUnsafeBytes(of: GraphFile.version.littleEndian) { out.append(contentsOf: $0) }
         withUnsafeBytes(of: UInt64(w.bytes.count).littleEndian) { out.append(contentsOf: $0) }
-        let crc = w.bytes.withUnsafeBytes { CRC32.checksum($0) }
+        let crc = w.bytes.withUnsafeBytes { Zlib.crc32($0) }
         withUnsafeBytes(of: crc.littleEndian) { out.append(contentsOf: $0) }
         out.append(contentsOf: [0, 0, 0, 0])
         out.append(contentsOf: w.bytes)
@@ -176,7 +137,7 @@ extension RoadGraph {
             throw RoadNetworkError(.truncated, "the header announces \(length) payload bytes but \(available) follow", offset: bytes.count)
         }
         let payload = UnsafeRawBufferPointer(rebasing: bytes[GraphFile.headerSize..<GraphFile.headerSize + Int(length)])
-        let crc = CRC32.checksum(payload)
+        let crc = Zlib.crc32(payload)
         guard crc == storedCRC else {
             throw RoadNetworkError(.checksumMismatch, "payload CRC-32 is \(crc), the header says \(storedCRC)", offset: 16)
         }

@@ -207,11 +207,6 @@ private func sampleGraph() -> RoadGraph {
     }
 }
 
-@Test func crc32_matchesKnownVector() {
-    let check = Array("123456789".utf8).withUnsafeBytes { CRC32.checksum($0) }
-    #expect(check == 0xCBF4_3926)   // the standard CRC-32 check value
-}
-
 // MARK: Spatial index
 
 /// A seeded linear congruential generator (Knuth MMIX constants), for repeatable sweeps.
