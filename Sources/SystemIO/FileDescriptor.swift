@@ -153,6 +153,25 @@ public struct FileDescriptor: Hashable, Sendable {
         }
     }
 
+    /// Writes all of `bytes` at `offset` (`pwrite(2)`), leaving the position alone, retrying
+    /// short writes and `EINTR`; the file grows when the bytes reach past its end.
+    /// - Throws: `SystemIOError` (`.noSpace`, `.ioFailure` …).
+    public func writeAll(_ bytes: UnsafeRawBufferPointer, atOffset offset: Int64) throws(SystemIOError) {
+        guard var next = bytes.baseAddress else { return }
+        var left = bytes.count
+        var position = offset
+        while left > 0 {
+            let n = pwrite(rawValue, next, left, off_t(position))
+            if n < 0 {
+                if currentErrno() == EINTR { continue }
+                throw .last("write failed")
+            }
+            next += n
+            left -= n
+            position += Int64(n)
+        }
+    }
+
     /// Writes all of `bytes`.
     public func writeAll(_ bytes: [UInt8]) throws(SystemIOError) {
         try bytes.withUnsafeBytes { raw in Result { () throws(SystemIOError) in try writeAll(raw) } }.get()

@@ -21,12 +21,22 @@ import Darwin
 /// extension (namespace `GPXPoint.locationExtensionNamespace`, prefix `lk`), so `read(url:)`
 /// restores every field.
 ///
-/// **Durability.** Every `append` hands the point to the operating system with `write(2)`
-/// before it returns, so a process crash (`kill -9`) at any moment loses nothing that was
-/// appended: the file is then a prefix of the document, and `read(url:)` (the GPX reader's
-/// truncation recovery) returns every appended point. Surviving a power loss also needs
-/// `fsync(2)`, chosen with `Options.sync`; by default the kernel's writeback decides (on Linux
-/// typically within 30 s).
+/// **A complete document after every append.** The file always ends with the closing tags of
+/// what is open (`</trkseg>`, `</trk>`, `</gpx>`). An append writes the new point followed by
+/// the closing tags where the old closing tags start, in one `pwrite(2)`
+/// (`GPXStreamWriter(completing:…)` over this log's sink), so after every acknowledged append
+/// the file is a valid GPX 1.1 document that any reader (xmllint, gpxpy, GPSBabel,
+/// `geo gpx stats`) takes as it is. A batch append writes once per 64 KiB, each write again
+/// leaving a complete document.
+///
+/// **Acknowledged** means: `append` returned. The write has then reached the operating system,
+/// so a process crash (`kill -9`) at any later moment keeps the point and a valid file.
+/// Surviving a power loss also needs `fsync(2)`, chosen with `Options.sync`; a point is
+/// power-loss safe once the sync that follows it returned (by default the kernel's writeback
+/// decides, on Linux typically within 30 s). A write cut short — a power loss mid-write, or a
+/// kill that lands between two pages of one write, where Linux may stop a write early —
+/// leaves the file ending inside the new point; such a torn final write is repaired when the
+/// log is reopened (a `BackgroundActivitySession` rejoined), and `recovery` says what it cost.
 ///
 /// **Concurrency.** A `final class` whose state sits behind a `Mutex`: appends are short,
 /// blocking system calls that must finish before the caller goes on (the crash-safety promise
@@ -67,11 +77,25 @@ public final class PositionLog: Sendable {
     public let url: URL
     public let options: Options
 
+    /// What reopening an existing file found, and what its repair dropped.
+    public struct Recovery: Sendable, Hashable {
+        /// Track points read back and kept.
+        public var pointsKept: Int
+        /// Track points begun in the file but not complete (`<trkpt` start tags beyond the
+        /// points kept): points whose write was torn, so never acknowledged, dropped.
+        public var pointsDropped: Int
+        /// Where reading stopped and why, nil for a complete document: `.truncated` when the
+        /// file ends inside a point, `.malformedXML` when a torn write left part of the old
+        /// closing tags behind it.
+        public var damage: GPXError?
+    }
+
+    /// What opening an existing file found and repaired; nil when the log created the file.
+    public let recovery: Recovery?
+
     private struct State {
-        var writer: GPXStreamWriter<FileSink>?
+        var writer: GPXStreamWriter<LogFileSink>?
         let fd: FileDescriptor
-        /// Document-level extensions of a continued file, written back by `close()`.
-        let documentExtensions: GPXExtensions?
         var segmentOpen = false
         var pointsWritten = 0
         var pointsSinceSync = 0
@@ -106,11 +130,12 @@ public final class PositionLog: Sendable {
 
     /// Creates the log at `url`, or continues an existing one.
     ///
-    /// An existing file — complete, or cut off by a crash or power loss — is recovered with the
-    /// GPX reader (every complete point is kept; a partial last point is dropped) and rewritten
-    /// through a temporary file renamed over it, so a crash during the rewrite leaves either
-    /// the old or the new file. The new points then go into a new `<trkseg>` of the last track.
-    /// Damage other than a cut (garbage after a power loss) is recovered the same way, and the
+    /// An existing file — complete, or ending in a torn write — is recovered with the GPX
+    /// reader (every complete point is kept; the unfinished point and everything after it are
+    /// dropped, and counted in `recovery`) and rewritten with its closing tags through a
+    /// temporary file renamed over it, so a crash during the repair leaves either the old or
+    /// the new file. The new points then go into a new `<trkseg>` of the last track. Damage
+    /// other than a cut (garbage after a power loss) is recovered the same way, and the
     /// original bytes are kept as `<file>.damaged`.
     /// - Throws: `PositioningError.io` when the file cannot be opened or written, is in use by
     ///   another log, or holds no recoverable track point and is not a cut-off GPX file (it is
@@ -120,9 +145,8 @@ public final class PositionLog: Sendable {
     public init(url: URL, options: Options = Options()) throws {
         self.url = url
         self.options = options
-        var writer: GPXStreamWriter<FileSink>
+        var writer: GPXStreamWriter<LogFileSink>
         let fd: FileDescriptor
-        var documentExtensions: GPXExtensions?
         let path = url.path
         var existing: FileDescriptor?
         do throws(SystemIOError) {
@@ -135,15 +159,17 @@ public final class PositionLog: Sendable {
         if let existing {
             defer { try? existing.close() }
             try Self.lock(existing, path)
-            (writer, fd, documentExtensions) = try Self.rewrite(existing, at: path, options: options)
+            let recovery: Recovery
+            (writer, fd, recovery) = try Self.rewrite(existing, at: path, options: options)
+            self.recovery = recovery
         } else {
             do { fd = try FileDescriptor(opening: path, .writeOnly, options: [.create, .exclusive]) } catch {
                 throw Self.ioError(error, "cannot create \(path)")
             }
-            let sink = FileSink(fd, path: path)
+            recovery = nil
             do {
                 try Self.lock(fd, path)
-                writer = try GPXStreamWriter(sink: sink, header: Self.header(creator: options.creator, namespaces: []))
+                writer = try GPXStreamWriter(completing: LogFileSink(fd, path: path), header: Self.header(creator: options.creator, namespaces: []))
                 try writer.beginTrack(GPXPathInfo(name: options.trackName))
                 try writer.flush()
                 if options.sync != .never {
@@ -155,12 +181,12 @@ public final class PositionLog: Sendable {
                 throw Self.ioError(error, "cannot write \(path)")
             }
         }
-        state = Mutex(State(writer: writer, fd: fd, documentExtensions: documentExtensions))
+        state = Mutex(State(writer: writer, fd: fd))
     }
 
     deinit {
-        // A log dropped without `close()` is left as a crash would leave it: readable with
-        // recovery, continued by the next open.
+        // A log dropped without `close()` is left as a crash would leave it: complete, and
+        // continued as a new segment by the next open.
         state.withLock { s in if s.writer != nil { try? s.fd.close() } }
     }
 
@@ -170,14 +196,16 @@ public final class PositionLog: Sendable {
     /// Whether `close()` or `abandon()` was called.
     public var isClosed: Bool { state.withLock { $0.writer == nil } }
 
-    /// Appends one fix and hands it to the operating system before returning.
+    /// Appends one fix and hands it to the operating system before returning, leaving the file
+    /// a complete document.
+    /// - Complexity: O(1): one `pwrite(2)`, no allocation beyond the point's own fields.
     /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
     public func append(_ location: Location) throws {
         try append(contentsOf: CollectionOfOne(location))
     }
 
     /// Appends fixes and hands them to the operating system before returning, with one
-    /// `write(2)` per 64 KiB of the batch.
+    /// `pwrite(2)` per 64 KiB of the batch, each leaving the file a complete document.
     /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
     /// - Complexity: O(n) in the number of fixes.
     public func append(contentsOf locations: some Sequence<Location>) throws {
@@ -221,6 +249,7 @@ public final class PositionLog: Sendable {
 
     /// Ends the current segment, so the next fix starts a new `<trkseg>` (a gap in the track,
     /// e.g. after the position was lost). Does nothing when the segment has no points yet.
+    /// Writes `</trkseg>` at once, so the file stays complete.
     /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
     public func beginSegment() throws {
         try state.withLock { s in
@@ -248,8 +277,8 @@ public final class PositionLog: Sendable {
         }
     }
 
-    /// Closes the file without completing the document, leaving it as a crash would: readable
-    /// with recovery and continued by the next open (this is what releasing the log does).
+    /// Closes the file without syncing it, leaving it as a crash would: a complete document,
+    /// continued as a new segment by the next open (this is what releasing the log does).
     /// Calling it again, or after `close()`, does nothing.
     public func abandon() {
         state.withLock { s in
@@ -259,8 +288,8 @@ public final class PositionLog: Sendable {
         }
     }
 
-    /// Completes the document (`</trkseg></trk></gpx>`), syncs it to disk and closes the file.
-    /// Calling it again does nothing.
+    /// Closes the open segment and track for good (the file keeps the same bytes: they were
+    /// its closing tags), syncs it to disk and closes the file. Calling it again does nothing.
     /// - Throws: `PositioningError.io` on a write error (the file is closed regardless).
     public func close() throws {
         try state.withLock { s in
@@ -270,7 +299,7 @@ public final class PositionLog: Sendable {
             do {
                 if s.segmentOpen { try writer.endSegment() }
                 try writer.endTrack()
-                _ = try writer.finish(extensions: s.documentExtensions)
+                _ = try writer.finish()
             } catch {
                 throw Self.ioError(error, "cannot write \(url.path)")
             }
@@ -282,7 +311,7 @@ public final class PositionLog: Sendable {
 
     /// Reads a log back: every fix with all its fields, in file order (the points of every
     /// track), the number of `<trkseg>` elements read, and the damage that ended reading early
-    /// (a crash leaves `GPXError.Code.truncated`), or nil for a complete file. A point without
+    /// (a torn final write leaves `GPXError.Code.truncated`), or nil for a complete file. A point without
     /// a time gets the Unix epoch.
     /// - Parameter accuracy: the accuracy of points that do not record one (`GPXAccuracyPolicy`).
     /// - Throws: `PositioningError.io` when the file cannot be opened.
@@ -334,6 +363,7 @@ public final class PositionLog: Sendable {
         var metadata = GPXMetadata()
         var routeInfos: [GPXPathInfo] = []
         var trackInfos: [GPXPathInfo] = []
+        var documentExtensions: GPXExtensions?
         var points = 0
         var damage: GPXError?
     }
@@ -348,6 +378,7 @@ public final class PositionLog: Sendable {
                 case .metadata(let m): survey.metadata = m
                 case .routeEnd(let info): survey.routeInfos.append(info)
                 case .trackEnd(let info): survey.trackInfos.append(info)
+                case .extensions(let e): survey.documentExtensions = e
                 case .trackPoint: survey.points += 1
                 default: break
                 }
@@ -359,13 +390,18 @@ public final class PositionLog: Sendable {
     }
 
     /// Recovers the file open at `source` in two streaming passes (constant memory), writes
-    /// the recovered document with its last track left open to a temporary file and renames
-    /// it over `path`. Returns the writer, the new descriptor and the document extensions
-    /// `close()` must write.
-    private static func rewrite(_ source: FileDescriptor, at path: String, options: Options) throws -> (GPXStreamWriter<FileSink>, FileDescriptor, GPXExtensions?) {
+    /// the recovered document, complete but with its last track open, to a temporary file and
+    /// renames it over `path`. Returns the writer, the new descriptor and what was dropped.
+    private static func rewrite(_ source: FileDescriptor, at path: String, options: Options) throws -> (GPXStreamWriter<LogFileSink>, FileDescriptor, Recovery) {
         let survey = survey(source)
         let size: Int64
         do { size = try source.size() } catch { throw ioError(error, "cannot read \(path)") }
+        let recovery: Recovery
+        do {
+            recovery = Recovery(pointsKept: survey.points, pointsDropped: try startTagCount("<trkpt", in: source) - survey.points, damage: survey.damage)
+        } catch {
+            throw ioError(error, "cannot read \(path)")
+        }
         if let damage = survey.damage, damage.code != .truncated, size > 0 {
             // Damage other than a cut (e.g. stray bytes after a power loss without fsync):
             // keep the original next to the log when there is anything to salvage, else refuse.
@@ -386,27 +422,48 @@ public final class PositionLog: Sendable {
         do {
             try lock(fd, replacement.temporaryPath)
             let creator = survey.header.map(\.creator).flatMap { $0.isEmpty ? nil : $0 } ?? options.creator
-            var w = try GPXStreamWriter(sink: FileSink(fd, path: path), header: header(creator: creator, namespaces: survey.header?.namespaces ?? []),
-                                        metadata: survey.metadata)
-            let documentExtensions = try copyBody(from: source, survey: survey, to: &w, path: path, options: options)
+            var w = try GPXStreamWriter(completing: LogFileSink(fd, path: path),
+                                        header: header(creator: creator, namespaces: survey.header?.namespaces ?? []),
+                                        metadata: survey.metadata, documentExtensions: survey.documentExtensions)
+            try copyBody(from: source, survey: survey, to: &w, path: path, options: options)
             try w.flush()
             try replacement.commit(durable: options.sync != .never)
-            return (w, fd, documentExtensions)
+            return (w, fd, recovery)
         } catch {
             replacement.discard()
             throw ioError(error, "cannot rewrite \(path)")
         }
     }
 
+    /// How often `tag` occurs in the file, read in 64 KiB chunks.
+    /// - Complexity: O(n) in the file size, constant memory.
+    private static func startTagCount(_ tag: StaticString, in source: FileDescriptor) throws(SystemIOError) -> Int {
+        let pattern = UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var count = 0, matched = 0, offset: Int64 = 0
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemIOError) in try source.read(into: buffer, atOffset: offset) }
+            }.get()
+            if n == 0 { return count }
+            offset += Int64(n)
+            for byte in chunk[..<n] {
+                // No proper prefix of a start tag `<name` is also its suffix, so a mismatch
+                // restarts the match at this byte.
+                matched = byte == pattern[matched] ? matched + 1 : (byte == pattern[0] ? 1 : 0)
+                if matched == pattern.count { count += 1; matched = 0 }
+            }
+        }
+    }
+
     /// The second pass: copies waypoints, routes and tracks in order, dropping empty segments,
     /// and leaves the last track open (a new one when there is none).
-    private static func copyBody(from source: FileDescriptor, survey: Survey, to w: inout GPXStreamWriter<FileSink>,
-                                 path: String, options: Options) throws -> GPXExtensions? {
+    private static func copyBody(from source: FileDescriptor, survey: Survey, to w: inout GPXStreamWriter<LogFileSink>,
+                                 path: String, options: Options) throws {
         enum Stage: Int { case waypoints, routes, inRoute, tracks, inTrack }
         var stage = Stage.waypoints
         var routes = 0, tracks = 0
         var segmentOpen = false, trackEnded = false
-        var documentExtensions: GPXExtensions?
         func outOfOrder() -> PositioningError {
             PositioningError(.io, "\(path) has GPX elements out of schema order; left untouched")
         }
@@ -451,15 +508,14 @@ public final class PositionLog: Sendable {
                 guard stage == .inTrack else { throw outOfOrder() }
                 stage = .tracks
                 trackEnded = true
-            case .extensions(let e):
-                documentExtensions = e
+            case .extensions:
+                break // written by the completing writer's closing tags (`Survey.documentExtensions`)
             }
         }
         // Reading stopped at the end or at the damage: close what is open, except the track.
         if segmentOpen { try w.endSegment() }
         if stage == .inRoute { try w.endRoute() }
         if stage != .inTrack && !trackEnded { try w.beginTrack(GPXPathInfo(name: options.trackName)) }
-        return documentExtensions
     }
 
     /// Takes the exclusive `flock(2)` on the file. A child process being spawned anywhere in
@@ -486,5 +542,32 @@ public final class PositionLog: Sendable {
     /// errno, a GPX write error) as `.io` with `message` and the cause.
     private static func ioError(_ error: any Error, _ message: String) -> PositioningError {
         error as? PositioningError ?? PositioningError(.io, message, underlying: error)
+    }
+}
+
+/// The log file as a `GPXCompletingSink`: each write goes where the closing tags of the
+/// previous one start (`pwrite(2)` at that offset), so the file is a complete GPX document
+/// after every write.
+struct LogFileSink: GPXCompletingSink {
+    let descriptor: FileDescriptor
+    let path: String
+    /// Where the closing tags start, bytes from the start of the file.
+    private(set) var closingTagsOffset: Int64 = 0
+
+    init(_ descriptor: FileDescriptor, path: String) {
+        self.descriptor = descriptor
+        self.path = path
+    }
+
+    /// Writes `bytes` over the old closing tags in one `pwrite(2)` (retried only when short).
+    /// - Throws: `PositioningError.io` naming the path; the offset then stays, so the next
+    ///   write covers the failed one.
+    mutating func write(_ bytes: UnsafeRawBufferPointer, closingTagCount: Int) throws {
+        do {
+            try descriptor.writeAll(bytes, atOffset: closingTagsOffset)
+        } catch {
+            throw PositioningError(.io, "cannot write \(path)", underlying: error)
+        }
+        closingTagsOffset += Int64(bytes.count - closingTagCount)
     }
 }
