@@ -1,4 +1,5 @@
 import Foundation
+import GPXCodec
 import Testing
 import GeoCore
 import GeoTestSupport
@@ -43,6 +44,8 @@ private func moving(_ range: Range<Int>) -> [Location] {
     #expect(second.log.url.standardizedFileURL.path == logURL.standardizedFileURL.path)
     #expect(second.state.start == start)
     #expect(second.state.configurationName == "fitness")
+    let recovery = try #require(second.log.recovery)
+    #expect(recovery.pointsKept == 3 && recovery.pointsDropped == 0 && recovery.damage == nil, "released, not crashed: nothing to repair")
     try await logThroughManager(second, moving(3..<5))
     try second.invalidate()
 
@@ -53,6 +56,34 @@ private func moving(_ range: Range<Int>) -> [Location] {
     #expect(try await xmllintAccepts(logURL))
     #expect(!FileManager.default.fileExists(atPath: BackgroundActivitySession.stateURL(id: "ride", stateDirectory: states).path))
     #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path) == [logURL.lastPathComponent])
+}
+
+/// A process killed mid-write (power loss, or a kill between two pages of one write) leaves a
+/// torn point where the closing tags were; rejoining repairs the log and says what it dropped.
+@Test func session_rejoin_repairsATornFinalWrite_andReportsWhatWasLost() async throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var first: BackgroundActivitySession? = try BackgroundActivitySession(id: "torn", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
+    let logURL = try #require(first?.log.url)
+    if let first { try await logThroughManager(first, moving(0..<3)) }
+    first = nil
+    let complete = try Data(contentsOf: logURL)
+    let closingTags = Data("    </trkseg>\n  </trk>\n</gpx>\n".utf8)
+    try #require(complete.suffix(closingTags.count) == closingTags)
+    try (complete.dropLast(closingTags.count) + Data("      <trkpt lat=\"48.1\" lon=\"11.5\">\n        <ti".utf8)).write(to: logURL)
+
+    let second = try BackgroundActivitySession(id: "torn", stateDirectory: dir, logDirectory: dir, start: fix(t: 1000).timestamp)
+    #expect(second.isRejoined)
+    let recovery = try #require(second.log.recovery)
+    #expect(recovery.pointsKept == 3)
+    #expect(recovery.pointsDropped == 1)
+    #expect(recovery.damage?.code == .truncated)
+    #expect(try await xmllintAccepts(logURL), "repaired before the first new fix")
+    try await logThroughManager(second, moving(3..<5))
+    try second.invalidate()
+    let back = try PositionLog.read(url: logURL)
+    #expect(back.locations == moving(0..<5))
+    #expect(back.segments == 2)
 }
 
 @Test func session_invalidate_endsIt_andTheSameIDStartsAfresh() async throws {
