@@ -99,7 +99,23 @@ public struct GPXStreamWriter<Sink: GPXByteSink> {
     public init(completing sink: Sink, header: GPXHeader, metadata: GPXMetadata = GPXMetadata(),
                 documentExtensions: GPXExtensions? = nil) throws where Sink: GPXCompletingSink {
         try self.init(sink: sink, header: header, metadata: metadata,
-                      writeCompleting: { try $0.write($1, closingTagCount: $2) }, documentExtensions: documentExtensions)
+                      writeCompleting: Self.completingWrite, documentExtensions: documentExtensions)
+    }
+
+    /// Continues, as a completing writer, a document whose last track point ends where `sink`
+    /// writes next, inside a `<trkseg>` of its last, open `<trk>` (a crash-safe log reopened
+    /// after its closing tags were cut off). Writes nothing itself: the next flush writes what
+    /// follows, then the closing tags.
+    /// - Parameters:
+    ///   - version: the document's version, which decides the output schema.
+    ///   - documentExtensions: the document-level extensions, written before `</gpx>`.
+    public init(continuingSegmentIn sink: Sink, version: GPXVersion, documentExtensions: GPXExtensions? = nil) where Sink: GPXCompletingSink {
+        self.sink = sink
+        self.version = version
+        writeCompleting = Self.completingWrite
+        self.documentExtensions = documentExtensions
+        buffer.reserveCapacity(flushThreshold + 4096)
+        stage = .inSegment
     }
 
     private init(sink: Sink, header: GPXHeader, metadata: GPXMetadata,
@@ -478,6 +494,13 @@ public struct GPXStreamWriter<Sink: GPXByteSink> {
 
     private mutating func flushIfNeeded() throws {
         if buffer.count >= flushThreshold { try flush() }
+    }
+}
+
+extension GPXStreamWriter where Sink: GPXCompletingSink {
+    /// How a completing writer hands its bytes over.
+    private static var completingWrite: (inout Sink, UnsafeRawBufferPointer, Int) throws -> Void {
+        { try $0.write($1, closingTagCount: $2) }
     }
 }
 

@@ -217,6 +217,13 @@ public struct FileDescriptor: Hashable, Sendable {
         return Int64(info.st_size)
     }
 
+    /// Cuts (or extends with zeros) the file to `size` bytes (`ftruncate(2)`).
+    public func truncate(toSize size: Int64) throws(SystemIOError) {
+        while ftruncate(rawValue, off_t(size)) != 0 {
+            if currentErrno() != EINTR { throw .last("cannot truncate") }
+        }
+    }
+
     /// A second descriptor for the same open file, close-on-exec (`F_DUPFD_CLOEXEC`).
     public func duplicate() throws(SystemIOError) -> FileDescriptor {
         let fd = fcntl(rawValue, F_DUPFD_CLOEXEC, 0)

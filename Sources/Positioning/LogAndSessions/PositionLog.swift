@@ -130,18 +130,23 @@ public final class PositionLog: Sendable {
 
     /// Creates the log at `url`, or continues an existing one.
     ///
-    /// An existing file — complete, or ending in a torn write — is recovered with the GPX
-    /// reader (every complete point is kept; the unfinished point and everything after it are
-    /// dropped, and counted in `recovery`) and rewritten with its closing tags through a
-    /// temporary file renamed over it, so a crash during the repair leaves either the old or
-    /// the new file. The new points then go into a new `<trkseg>` of the last track. Damage
-    /// other than a cut (garbage after a power loss) is recovered the same way, and the
-    /// original bytes are kept as `<file>.damaged`.
+    /// An existing file is read with the GPX reader; every complete point is kept, and the new
+    /// points go into a new `<trkseg>` of the last track. A log as this type leaves it —
+    /// complete, or ending in a torn write after its last complete point — is repaired in
+    /// place: cut back to the end of its last complete point (`ftruncate(2)`), then
+    /// `</trkseg>` and the closing tags are written; what was cut is counted in `recovery`. A
+    /// crash between the cut and the write leaves a file ending after its last point, which
+    /// the next open repairs the same way. Any other file (another writer's, or damaged before
+    /// its last point) is rewritten through a temporary file renamed over it, so a crash during
+    /// the repair leaves either the old or the new file; damage other than a cut (garbage
+    /// after a power loss) is recovered the same way, and the original bytes are kept as
+    /// `<file>.damaged`.
     /// - Throws: `PositioningError.io` when the file cannot be opened or written, is in use by
     ///   another log, or holds no recoverable track point and is not a cut-off GPX file (it is
     ///   then left untouched).
-    /// - Complexity: O(n) time in the size of an existing file, in constant memory (two
-    ///   streaming passes); O(1) for a new one.
+    /// - Complexity: O(n) time in the size of an existing file, in constant memory (one
+    ///   streaming read for a log repaired in place; two reads and a write for a rewrite);
+    ///   O(1) for a new one.
     public init(url: URL, options: Options = Options()) throws {
         self.url = url
         self.options = options
@@ -157,10 +162,24 @@ public final class PositionLog: Sendable {
             throw Self.ioError(error, "cannot open \(path)")
         }
         if let existing {
-            defer { try? existing.close() }
-            try Self.lock(existing, path)
+            let survey: Survey
+            let continued: (GPXStreamWriter<LogFileSink>, Recovery)?
+            do {
+                try Self.lock(existing, path)
+                survey = Self.survey(existing)
+                continued = try Self.continueInPlace(existing, survey: survey, path: path, options: options)
+            } catch {
+                try? existing.close()
+                throw error
+            }
             let recovery: Recovery
-            (writer, fd, recovery) = try Self.rewrite(existing, at: path, options: options)
+            if let continued {
+                (writer, recovery) = continued
+                fd = existing
+            } else {
+                defer { try? existing.close() }
+                (writer, fd, recovery) = try Self.rewrite(existing, survey: survey, at: path, options: options)
+            }
             self.recovery = recovery
         } else {
             do { fd = try FileDescriptor(opening: path, .writeOnly, options: [.create, .exclusive]) } catch {
@@ -365,6 +384,9 @@ public final class PositionLog: Sendable {
         var trackInfos: [GPXPathInfo] = []
         var documentExtensions: GPXExtensions?
         var points = 0
+        /// Whether only closing tags, an empty segment's start and the document extensions
+        /// follow the last track point (so the file can be continued right after that point).
+        var endsInLastSegment = false
         var damage: GPXError?
     }
 
@@ -379,8 +401,12 @@ public final class PositionLog: Sendable {
                 case .routeEnd(let info): survey.routeInfos.append(info)
                 case .trackEnd(let info): survey.trackInfos.append(info)
                 case .extensions(let e): survey.documentExtensions = e
-                case .trackPoint: survey.points += 1
-                default: break
+                case .trackPoint:
+                    survey.points += 1
+                    survey.endsInLastSegment = true
+                case .segmentEnd(let e) where e == nil: break
+                case .segmentStart: break
+                default: survey.endsInLastSegment = false
                 }
             }
         } catch {
@@ -389,11 +415,50 @@ public final class PositionLog: Sendable {
         return survey
     }
 
+    /// Continues a surveyed log in place when only closing tags, or a torn write, follow its
+    /// last complete track point, which ends at the last `</trkpt>` of the file: cuts the file
+    /// there and writes `</trkseg>` and the closing tags, so the next fix starts a new
+    /// segment. Nil when the file has another shape (no point yet, another writer's
+    /// namespaces, damage before its last point), for `rewrite`.
+    private static func continueInPlace(_ fd: FileDescriptor, survey: Survey, path: String, options: Options) throws -> (GPXStreamWriter<LogFileSink>, Recovery)? {
+        guard survey.points > 0, survey.endsInLastSegment, let header = survey.header,
+              header.namespaces.contains(GPXNamespace(prefix: GPXPoint.locationExtensionPrefix, uri: GPXPoint.locationExtensionNamespace))
+        else { return nil }
+        do {
+            let size = try fd.size()
+            // A torn write is at most one flush of the writer (64 KiB and a point).
+            let tailStart = max(0, size - (1 << 18))
+            let tail = try fd.read(count: Int(size - tailStart), atOffset: tailStart)
+            let endTag = Array("</trkpt>".utf8)
+            guard var end = stride(from: tail.count - endTag.count, through: 0, by: -1)
+                .first(where: { tail[$0..<($0 + endTag.count)].elementsEqual(endTag) }).map({ $0 + endTag.count })
+            else { return nil }
+            if end < tail.count, tail[end] == 0x0A { end += 1 }
+            // The reader read everything before the cut, and no point starts between the cut
+            // and the damage: the points kept are exactly the ones before the cut.
+            let damageStart = Int(min(survey.damage.map { Int64($0.offset) } ?? size, size) - tailStart)
+            guard end <= damageStart else { return nil }
+            var beforeDamage = StartTagCounter("<trkpt"), dropped = StartTagCounter("<trkpt")
+            beforeDamage.scan(tail[end..<damageStart])
+            guard beforeDamage.count == 0 else { return nil }
+            dropped.scan(tail[end...])
+
+            var writer = GPXStreamWriter(continuingSegmentIn: LogFileSink(fd, path: path, closingTagsOffset: tailStart + Int64(end)),
+                                         version: header.version, documentExtensions: survey.documentExtensions)
+            try fd.truncate(toSize: tailStart + Int64(end))
+            try writer.endSegment()
+            try writer.flush()
+            if options.sync != .never { try sync(fd, path) }
+            return (writer, Recovery(pointsKept: survey.points, pointsDropped: dropped.count, damage: survey.damage))
+        } catch {
+            throw ioError(error, "cannot repair \(path)")
+        }
+    }
+
     /// Recovers the file open at `source` in two streaming passes (constant memory), writes
     /// the recovered document, complete but with its last track open, to a temporary file and
     /// renames it over `path`. Returns the writer, the new descriptor and what was dropped.
-    private static func rewrite(_ source: FileDescriptor, at path: String, options: Options) throws -> (GPXStreamWriter<LogFileSink>, FileDescriptor, Recovery) {
-        let survey = survey(source)
+    private static func rewrite(_ source: FileDescriptor, survey: Survey, at path: String, options: Options) throws -> (GPXStreamWriter<LogFileSink>, FileDescriptor, Recovery) {
         let size: Int64
         do { size = try source.size() } catch { throw ioError(error, "cannot read \(path)") }
         let recovery: Recovery
@@ -437,22 +502,17 @@ public final class PositionLog: Sendable {
 
     /// How often `tag` occurs in the file, read in 64 KiB chunks.
     /// - Complexity: O(n) in the file size, constant memory.
-    private static func startTagCount(_ tag: StaticString, in source: FileDescriptor) throws(SystemIOError) -> Int {
-        let pattern = UnsafeBufferPointer(start: tag.utf8Start, count: tag.utf8CodeUnitCount)
+    private static func startTagCount(_ tag: String, in source: FileDescriptor) throws(SystemIOError) -> Int {
+        var counter = StartTagCounter(tag)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var count = 0, matched = 0, offset: Int64 = 0
+        var offset: Int64 = 0
         while true {
             let n = try chunk.withUnsafeMutableBytes { buffer in
                 Result { () throws(SystemIOError) in try source.read(into: buffer, atOffset: offset) }
             }.get()
-            if n == 0 { return count }
+            if n == 0 { return counter.count }
             offset += Int64(n)
-            for byte in chunk[..<n] {
-                // No proper prefix of a start tag `<name` is also its suffix, so a mismatch
-                // restarts the match at this byte.
-                matched = byte == pattern[matched] ? matched + 1 : (byte == pattern[0] ? 1 : 0)
-                if matched == pattern.count { count += 1; matched = 0 }
-            }
+            counter.scan(chunk[..<n])
         }
     }
 
@@ -552,11 +612,12 @@ struct LogFileSink: GPXCompletingSink {
     let descriptor: FileDescriptor
     let path: String
     /// Where the closing tags start, bytes from the start of the file.
-    private(set) var closingTagsOffset: Int64 = 0
+    private(set) var closingTagsOffset: Int64
 
-    init(_ descriptor: FileDescriptor, path: String) {
+    init(_ descriptor: FileDescriptor, path: String, closingTagsOffset: Int64 = 0) {
         self.descriptor = descriptor
         self.path = path
+        self.closingTagsOffset = closingTagsOffset
     }
 
     /// Writes `bytes` over the old closing tags in one `pwrite(2)` (retried only when short).
@@ -569,5 +630,23 @@ struct LogFileSink: GPXCompletingSink {
             throw PositioningError(.io, "cannot write \(path)", underlying: error)
         }
         closingTagsOffset += Int64(bytes.count - closingTagCount)
+    }
+}
+
+/// Counts the occurrences of a start tag (`<name`) in bytes scanned piece by piece.
+private struct StartTagCounter {
+    private let tag: [UInt8]
+    private var matched = 0
+    private(set) var count = 0
+
+    init(_ tag: String) { self.tag = Array(tag.utf8) }
+
+    mutating func scan(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes {
+            // No proper prefix of a start tag `<name` is also its suffix, so a mismatch
+            // restarts the match at this byte.
+            matched = byte == tag[matched] ? matched + 1 : (byte == tag[0] ? 1 : 0)
+            if matched == tag.count { count += 1; matched = 0 }
+        }
     }
 }
