@@ -428,16 +428,15 @@ public final class PositionLog: Sendable {
             let size = try fd.size()
             // A torn write is at most one flush of the writer (64 KiB and a point).
             let tailStart = max(0, size - (1 << 18))
-            let tail = try fd.read(count: Int(size - tailStart), atOffset: tailStart)
-            let endTag = Array("</trkpt>".utf8)
-            guard var end = stride(from: tail.count - endTag.count, through: 0, by: -1)
-                .first(where: { tail[$0..<($0 + endTag.count)].elementsEqual(endTag) }).map({ $0 + endTag.count })
-            else { return nil }
-            if end < tail.count, tail[end] == 0x0A { end += 1 }
+            let tail = try fd.read(count: Int(size - tailStart), atOffset: tailStart)[...]
+            // The document ends at the first `</gpx>` (what follows is a processing instruction
+            // parking a write in flight, `LogFileSink`), or at the damage.
+            let damageStart = Int(min(survey.damage.map { Int64($0.offset) } ?? size, size) - tailStart)
+            let documentEnd = min(firstRange(of: "</gpx>", in: tail)?.lowerBound ?? tail.count, damageStart)
+            guard var end = lastRange(of: "</trkpt>", in: tail[..<documentEnd])?.upperBound else { return nil }
+            if end < documentEnd, tail[end] == 0x0A { end += 1 }
             // The reader read everything before the cut, and no point starts between the cut
             // and the damage: the points kept are exactly the ones before the cut.
-            let damageStart = Int(min(survey.damage.map { Int64($0.offset) } ?? size, size) - tailStart)
-            guard end <= damageStart else { return nil }
             var beforeDamage = StartTagCounter("<trkpt"), dropped = StartTagCounter("<trkpt")
             beforeDamage.scan(tail[end..<damageStart])
             guard beforeDamage.count == 0 else { return nil }
@@ -498,6 +497,24 @@ public final class PositionLog: Sendable {
             replacement.discard()
             throw ioError(error, "cannot rewrite \(path)")
         }
+    }
+
+    /// Where `text` first occurs in `bytes`.
+    private static func firstRange(of text: String, in bytes: ArraySlice<UInt8>) -> Range<Int>? {
+        let pattern = Array(text.utf8)
+        guard bytes.count >= pattern.count else { return nil }
+        return stride(from: bytes.startIndex, through: bytes.endIndex - pattern.count, by: 1)
+            .first { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+            .map { $0..<($0 + pattern.count) }
+    }
+
+    /// Where `text` last occurs in `bytes`.
+    private static func lastRange(of text: String, in bytes: ArraySlice<UInt8>) -> Range<Int>? {
+        let pattern = Array(text.utf8)
+        guard bytes.count >= pattern.count else { return nil }
+        return stride(from: bytes.endIndex - pattern.count, through: bytes.startIndex, by: -1)
+            .first { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+            .map { $0..<($0 + pattern.count) }
     }
 
     /// How often `tag` occurs in the file, read in 64 KiB chunks.
@@ -608,28 +625,81 @@ public final class PositionLog: Sendable {
 /// The log file as a `GPXCompletingSink`: each write goes where the closing tags of the
 /// previous one start (`pwrite(2)` at that offset), so the file is a complete GPX document
 /// after every write.
+///
+/// **No torn write on a kill.** Linux may stop a `write(2)` early between two pages when the
+/// process gets SIGKILL (`generic_perform_write` checks `fatal_signal_pending` before each
+/// page), so a write that crosses a page boundary can be cut there; a write within one page
+/// cannot. A write that would cross the boundary `B` is therefore made of single-page writes,
+/// each leaving a valid document, with the part beyond `B` first parked in a processing
+/// instruction after `</gpx>` (XML allows them after the root element):
+///
+/// 1. after the old closing tags, up to `B`: `<?pad ?>`;  `B`: `<?q?>`;  `B-2`: two spaces,
+///    so the `pad` instruction now runs on into the next page up to `<?q?>`'s `?>`;
+/// 2. at `B`: the bytes beyond `B`, then `<?z?>` (still the `pad` instruction's content);
+/// 3. at the old closing tags: the bytes before `B` — the document now holds the new point
+///    and closing tags, the rest `<?z?>`, an instruction after the root;
+/// 4. spaces over `<?z?>`.
+///
+/// A write that spans more than two pages (a batch), contains `?>`, or leaves no room for
+/// `<?pad ?>` before `B` is made as one `pwrite(2)`: a kill may then tear it, and reopening
+/// repairs the log.
 struct LogFileSink: GPXCompletingSink {
     let descriptor: FileDescriptor
     let path: String
     /// Where the closing tags start, bytes from the start of the file.
     private(set) var closingTagsOffset: Int64
+    /// Where the document ends (the end of the last write); only spaces may follow it.
+    private var documentEnd: Int64
+    /// The page size, bytes: the unit in which the kernel copies a write.
+    private let pageSize = Int64(sysconf(Int32(_SC_PAGESIZE)))
 
     init(_ descriptor: FileDescriptor, path: String, closingTagsOffset: Int64 = 0) {
         self.descriptor = descriptor
         self.path = path
         self.closingTagsOffset = closingTagsOffset
+        documentEnd = closingTagsOffset
     }
 
-    /// Writes `bytes` over the old closing tags in one `pwrite(2)` (retried only when short).
+    /// Writes `bytes` over the old closing tags: one `pwrite(2)` within a page, else the
+    /// single-page steps above.
     /// - Throws: `PositioningError.io` naming the path; the offset then stays, so the next
     ///   write covers the failed one.
     mutating func write(_ bytes: UnsafeRawBufferPointer, closingTagCount: Int) throws {
+        let start = closingTagsOffset, end = closingTagsOffset + Int64(bytes.count)
+        let boundary = (start / pageSize + 1) * pageSize
         do {
-            try descriptor.writeAll(bytes, atOffset: closingTagsOffset)
+            if end <= boundary || end - boundary + 5 > pageSize || boundary - documentEnd < 8 || bytes.containsInstructionEnd {
+                try descriptor.writeAll(bytes, atOffset: start)
+            } else {
+                let head = Int(boundary - start)
+                try write("<?pad" + String(repeating: " ", count: Int(boundary - documentEnd) - 7) + "?>", at: documentEnd)
+                try write("<?q?>", at: boundary)
+                try write("  ", at: boundary - 2)
+                try write(Array(bytes[head...]) + Array("<?z?>".utf8), at: boundary)
+                try descriptor.writeAll(UnsafeRawBufferPointer(rebasing: bytes[..<head]), atOffset: start)
+                try write("     ", at: end)
+            }
         } catch {
             throw PositioningError(.io, "cannot write \(path)", underlying: error)
         }
-        closingTagsOffset += Int64(bytes.count - closingTagCount)
+        closingTagsOffset = end - Int64(closingTagCount)
+        documentEnd = end
+    }
+
+    private func write(_ text: String, at offset: Int64) throws(SystemIOError) {
+        try write(Array(text.utf8), at: offset)
+    }
+
+    private func write(_ bytes: [UInt8], at offset: Int64) throws(SystemIOError) {
+        try bytes.withUnsafeBytes { raw in Result { () throws(SystemIOError) in try descriptor.writeAll(raw, atOffset: offset) } }.get()
+    }
+}
+
+private extension UnsafeRawBufferPointer {
+    /// Whether the bytes contain `?>`, which would end a processing instruction early.
+    var containsInstructionEnd: Bool {
+        guard count >= 2 else { return false }
+        return (0..<(count - 1)).contains { self[$0] == 0x3F && self[$0 + 1] == 0x3E }
     }
 }
 
