@@ -23,20 +23,21 @@ import Darwin
 ///
 /// **A complete document after every append.** The file always ends with the closing tags of
 /// what is open (`</trkseg>`, `</trk>`, `</gpx>`). An append writes the new point followed by
-/// the closing tags where the old closing tags start, in one `pwrite(2)`
-/// (`GPXStreamWriter(completing:…)` over this log's sink), so after every acknowledged append
-/// the file is a valid GPX 1.1 document that any reader (xmllint, gpxpy, GPSBabel,
-/// `geo gpx stats`) takes as it is. A batch append writes once per 64 KiB, each write again
-/// leaving a complete document.
+/// the closing tags where the old closing tags start, in one `pwrite(2)` when that stays
+/// within a page of the file, else in single-page steps that each leave a valid document
+/// (`LogFileSink`: Linux may cut a write short between two pages when the process is killed).
+/// So at every instant, and after every acknowledged append, the file is a valid GPX 1.1
+/// document that any reader (xmllint, gpxpy, GPSBabel, `geo gpx stats`) takes as it is. A
+/// batch append writes once per 64 KiB, each write again leaving a complete document.
 ///
 /// **Acknowledged** means: `append` returned. The write has then reached the operating system,
 /// so a process crash (`kill -9`) at any later moment keeps the point and a valid file.
 /// Surviving a power loss also needs `fsync(2)`, chosen with `Options.sync`; a point is
 /// power-loss safe once the sync that follows it returned (by default the kernel's writeback
-/// decides, on Linux typically within 30 s). A write cut short — a power loss mid-write, or a
-/// kill that lands between two pages of one write, where Linux may stop a write early —
-/// leaves the file ending inside the new point; such a torn final write is repaired when the
-/// log is reopened (a `BackgroundActivitySession` rejoined), and `recovery` says what it cost.
+/// decides, on Linux typically within 30 s). A write cut short by a power loss leaves the
+/// file ending inside the new point (or with zeros there); such a torn final write is
+/// repaired when the log is reopened (a `BackgroundActivitySession` rejoined), and `recovery`
+/// says what it cost.
 ///
 /// **Concurrency.** A `final class` whose state sits behind a `Mutex`: appends are short,
 /// blocking system calls that must finish before the caller goes on (the crash-safety promise
@@ -217,7 +218,8 @@ public final class PositionLog: Sendable {
 
     /// Appends one fix and hands it to the operating system before returning, leaving the file
     /// a complete document.
-    /// - Complexity: O(1): one `pwrite(2)`, no allocation beyond the point's own fields.
+    /// - Complexity: O(1): one `pwrite(2)` (six single-page ones when the point crosses a page
+    ///   boundary, about one fix in five), no allocation beyond the point's own fields.
     /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
     public func append(_ location: Location) throws {
         try append(contentsOf: CollectionOfOne(location))
@@ -652,12 +654,15 @@ struct LogFileSink: GPXCompletingSink {
     private var documentEnd: Int64
     /// The page size, bytes: the unit in which the kernel copies a write.
     private let pageSize = Int64(sysconf(Int32(_SC_PAGESIZE)))
+    /// The bytes of one step, reused (a page and a little).
+    private var step: [UInt8] = []
 
     init(_ descriptor: FileDescriptor, path: String, closingTagsOffset: Int64 = 0) {
         self.descriptor = descriptor
         self.path = path
         self.closingTagsOffset = closingTagsOffset
         documentEnd = closingTagsOffset
+        step.reserveCapacity(Int(pageSize) + 16)
     }
 
     /// Writes `bytes` over the old closing tags: one `pwrite(2)` within a page, else the
@@ -672,10 +677,17 @@ struct LogFileSink: GPXCompletingSink {
                 try descriptor.writeAll(bytes, atOffset: start)
             } else {
                 let head = Int(boundary - start)
-                try write("<?pad" + String(repeating: " ", count: Int(boundary - documentEnd) - 7) + "?>", at: documentEnd)
+                step.removeAll(keepingCapacity: true)
+                append("<?pad")
+                step.append(contentsOf: repeatElement(0x20, count: Int(boundary - documentEnd) - 7))
+                append("?>")
+                try writeStep(at: documentEnd)
                 try write("<?q?>", at: boundary)
                 try write("  ", at: boundary - 2)
-                try write(Array(bytes[head...]) + Array("<?z?>".utf8), at: boundary)
+                step.removeAll(keepingCapacity: true)
+                step.append(contentsOf: bytes[head...])
+                append("<?z?>")
+                try writeStep(at: boundary)
                 try descriptor.writeAll(UnsafeRawBufferPointer(rebasing: bytes[..<head]), atOffset: start)
                 try write("     ", at: end)
             }
@@ -686,12 +698,16 @@ struct LogFileSink: GPXCompletingSink {
         documentEnd = end
     }
 
-    private func write(_ text: String, at offset: Int64) throws(SystemIOError) {
-        try write(Array(text.utf8), at: offset)
+    private mutating func append(_ text: StaticString) {
+        step.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    private func write(_ bytes: [UInt8], at offset: Int64) throws(SystemIOError) {
-        try bytes.withUnsafeBytes { raw in Result { () throws(SystemIOError) in try descriptor.writeAll(raw, atOffset: offset) } }.get()
+    private func write(_ text: StaticString, at offset: Int64) throws(SystemIOError) {
+        try descriptor.writeAll(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), atOffset: offset)
+    }
+
+    private func writeStep(at offset: Int64) throws(SystemIOError) {
+        try step.withUnsafeBytes { raw in Result { () throws(SystemIOError) in try descriptor.writeAll(raw, atOffset: offset) } }.get()
     }
 }
 
