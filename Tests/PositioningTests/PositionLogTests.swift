@@ -42,6 +42,7 @@ func fullFix(_ i: Int) -> Location {
 
 @Test func positionLog_roundTripsEveryField() async throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let log = try PositionLog(directory: dir, sessionID: "ride 1/a", start: Date(timeIntervalSince1970: 1_790_000_000.9))
     #expect(log.url.lastPathComponent == "20260921T141320Z_ride_1_a.gpx")
     let sparse = Location(coordinate: Coordinate(uncheckedLatitude: -33.5, longitude: 151.25), timestamp: Date(timeIntervalSince1970: 1_790_000_100))
@@ -117,6 +118,7 @@ func fullFix(_ i: Int) -> Location {
 
 @Test func positionLog_batchAppend_andSegments() async throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let log = try PositionLog(url: dir.appendingPathComponent("segments.gpx"), options: .init(sync: .everyPoints(2)))
     try log.append(contentsOf: (0..<4).map(fullFix))
     try log.beginSegment()
@@ -134,7 +136,9 @@ func fullFix(_ i: Int) -> Location {
 }
 
 @Test func positionLog_closed_refusesAppends() throws {
-    let log = try PositionLog(url: try temporaryDirectory().appendingPathComponent("closed.gpx"))
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let log = try PositionLog(url: dir.appendingPathComponent("closed.gpx"))
     try log.close()
     #expect(log.isClosed)
     let error = #expect(throws: PositioningError.self) { try log.append(fullFix(0)) }
@@ -142,7 +146,9 @@ func fullFix(_ i: Int) -> Location {
 }
 
 @Test func positionLog_secondWriter_isRefused() throws {
-    let url = try temporaryDirectory().appendingPathComponent("locked.gpx")
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let url = dir.appendingPathComponent("locked.gpx")
     let first = try PositionLog(url: url, options: .init(sync: .fixInterval(seconds: 5)))
     try first.append(fullFix(0))
     let error = #expect(throws: PositioningError.self) { try PositionLog(url: url) }
@@ -157,7 +163,9 @@ func fullFix(_ i: Int) -> Location {
 }
 
 @Test func positionLog_refusesToOverwriteAForeignFile() throws {
-    let url = try temporaryDirectory().appendingPathComponent("notes.gpx")
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let url = dir.appendingPathComponent("notes.gpx")
     let text = "these are my notes, not GPX\n"
     try Data(text.utf8).write(to: url)
     let error = #expect(throws: PositioningError.self) { try PositionLog(url: url) }
@@ -225,6 +233,7 @@ func positionLog_garbageTail_isCutOffInPlace(tail: Data, pointsBegun: Int) async
 /// complete before the cut survives, in order and exactly, followed by the new segment.
 @Test(.onOwnThread) func positionLog_appendAfterTruncation_atEveryCutOffset() async throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let source = dir.appendingPathComponent("full.gpx")
     let originals = (0..<4).map(fullFix)
     let log = try PositionLog(url: source)
@@ -408,7 +417,9 @@ func positionLog_garbageTail_isCutOffInPlace(tail: Data, pointsBegun: Int) async
 /// Continuing a file keeps everything else in it: waypoints, routes, earlier tracks with
 /// their names, segment and document extensions; the new points join the last track.
 @Test func positionLog_continuesAForeignDocument_keepingEverything() async throws {
-    let url = try temporaryDirectory().appendingPathComponent("foreign.gpx")
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let url = dir.appendingPathComponent("foreign.gpx")
     let p = { (i: Int) in GPXPoint(location: fullFix(i)) }
     var document = GPXDocument(header: GPXHeader(creator: "someone else"))
     document.metadata.name = "holiday"
@@ -443,7 +454,9 @@ func positionLog_garbageTail_isCutOffInPlace(tail: Data, pointsBegun: Int) async
 }
 
 @Test func positionLog_refusesADocumentOutOfSchemaOrder_leavingItUntouched() throws {
-    let url = try temporaryDirectory().appendingPathComponent("disorder.gpx")
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let url = dir.appendingPathComponent("disorder.gpx")
     let text = """
     <?xml version="1.0" encoding="UTF-8"?>
     <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1">
@@ -462,7 +475,9 @@ func positionLog_garbageTail_isCutOffInPlace(tail: Data, pointsBegun: Int) async
 
 /// Another writer may bind the namespace to another prefix and format the extension freely.
 @Test func positionLog_read_acceptsAnyPrefixAndWhitespace() throws {
-    let url = try temporaryDirectory().appendingPathComponent("pretty.gpx")
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let url = dir.appendingPathComponent("pretty.gpx")
     let text = """
     <?xml version="1.0" encoding="UTF-8"?>
     <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1" xmlns:loc="\(GPXPoint.locationExtensionNamespace)">

@@ -26,6 +26,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
 
 @Test func session_rejoinsAfterRestart_inTheSameFile_asANewSegment() async throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let states = dir.appendingPathComponent("state"), logs = dir.appendingPathComponent("logs")
     let start = fix(t: 0).timestamp
     var first: BackgroundActivitySession? = try BackgroundActivitySession(id: "ride", stateDirectory: states, logDirectory: logs,
@@ -88,6 +89,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
 
 @Test func session_invalidate_endsIt_andTheSameIDStartsAfresh() async throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let session = try BackgroundActivitySession(id: "walk", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
     try await logThroughManager(session, moving(0..<2))
     try session.invalidate()
@@ -108,6 +110,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
 
 @Test func session_loggingSource_logsEveryRawFix_andSplitsAtLoss() async throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let session = try BackgroundActivitySession(id: "raw", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
     let source = CustomPositionSource()
     let logged = session.loggingSource(source)
@@ -137,6 +140,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
 
 @Test func session_unreadableState_isSessionInvalid() throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     try Data("{ not json".utf8).write(to: BackgroundActivitySession.stateURL(id: "bad", stateDirectory: dir))
     let error = #expect(throws: PositioningError.self) {
         try BackgroundActivitySession(id: "bad", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
@@ -146,6 +150,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
 
 @Test func session_secondLiveObjectForTheSameID_isRefused() throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let first = try BackgroundActivitySession(id: "twice", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
     let error = #expect(throws: PositioningError.self) {
         try BackgroundActivitySession(id: "twice", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
@@ -158,6 +163,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
 /// starts afresh instead of rejoining.
 @Test func session_stateMarkedInvalidated_startsANewSession() throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let old = dir.appendingPathComponent("old.gpx")
     let json = #"{"id":"cut","start":0,"logPath":"\#(old.path)","invalidated":true}"#
     try Data(json.utf8).write(to: BackgroundActivitySession.stateURL(id: "cut", stateDirectory: dir))
