@@ -279,7 +279,8 @@ func positionLog_garbageTail_isCutOffInPlace(tail: Data, pointsBegun: Int) async
 /// file, so every run after the first rejoins a crashed log; each run breaks segments at a
 /// random interval, and every fifth fsyncs each point. The file as each kill left it must be a
 /// complete GPX document that outside readers take as it is — xmllint, gpxpy and GPSBabel, each
-/// run once over all 100 snapshots — holding every fix the process acknowledged, exactly.
+/// run once over all 100 snapshots, and `geo gpx stats` — holding every fix the process
+/// acknowledged, exactly.
 /// (Linux may cut a write short at a page boundary on SIGKILL; with one `pwrite` per append
 /// that tore about 1 kill in 230 here, which `LogFileSink`'s single-page writes rule out.)
 @Test func positionLog_afterKill9_isReadByOutsideReaders_withEveryAcknowledgedFix() async throws {
@@ -361,6 +362,11 @@ func positionLog_garbageTail_isCutOffInPlace(tail: Data, pointsBegun: Int) async
         done
         """, gpsbabel.path] + paths)
     #expect(babel.stdout.split(separator: "\n").map { Int($0) } == snapshots.map(\.points), "GPSBabel's track points per file: \(babel.stderr.prefix(2_000))")
+    // And LocationKit's own command, without any recovery option (every tenth snapshot).
+    for path in stride(from: 0, to: paths.count, by: 10).map({ paths[$0] }) {
+        let stats = try await GeoProcess.geo(["gpx", "stats", path])
+        #expect(stats.status == 0, "geo gpx stats \(path): \(stats.stderr)")
+    }
 }
 
 /// A torn final write — the new point and closing tags cut after any byte, with whatever of
