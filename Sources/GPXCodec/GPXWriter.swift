@@ -12,6 +12,23 @@ public protocol GPXByteSink {
     mutating func write(_ bytes: UnsafeRawBufferPointer) throws
 }
 
+/// A sink that holds a complete document after every write (a crash-safe log): each write
+/// of a `GPXStreamWriter(completing:…)` ends with the closing tags of the elements still open
+/// (`</trkseg>`, `</trk>`, the document extensions, `</gpx>`), and the sink puts the next write
+/// where those closing tags start, overwriting them.
+public protocol GPXCompletingSink: GPXByteSink {
+    /// Writes all of `bytes`, whose last `closingTagCount` bytes are the closing tags the next
+    /// write replaces.
+    mutating func write(_ bytes: UnsafeRawBufferPointer, closingTagCount: Int) throws
+}
+
+extension GPXCompletingSink {
+    /// Writes `bytes` as content without closing tags.
+    public mutating func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try write(bytes, closingTagCount: 0)
+    }
+}
+
 /// Collects written bytes in memory.
 public struct GPXMemorySink: GPXByteSink, Sendable {
     /// Everything written so far.
@@ -44,11 +61,18 @@ public struct GPXMemorySink: GPXByteSink, Sendable {
 /// Raw extensions are written verbatim, so they must be well-formed XML content. Text
 /// characters that XML 1.0 cannot carry (C0 controls other than tab, LF, CR) are dropped.
 ///
+/// A writer made with `init(completing:…)` ends every write with the closing tags of what is
+/// open, so its `GPXCompletingSink` holds a complete document after each `flush()`.
+///
 /// Calling the methods out of schema order is a broken contract and stops the program.
 public struct GPXStreamWriter<Sink: GPXByteSink> {
     private var sink: Sink
     private var buffer: [UInt8] = []
     private let version: GPXVersion
+    /// The completing sink's `write(_:closingTagCount:)`, or nil for a sink that is only appended to.
+    private let writeCompleting: ((inout Sink, UnsafeRawBufferPointer, Int) throws -> Void)?
+    /// Written before `</gpx>` in the closing tags of a completing writer.
+    private let documentExtensions: GPXExtensions?
     private enum Stage: Int, Comparable {
         case waypoints, routes, inRoute, tracks, inTrack, inSegment, finished
         static func < (a: Stage, b: Stage) -> Bool { a.rawValue < b.rawValue }
@@ -62,8 +86,45 @@ public struct GPXStreamWriter<Sink: GPXByteSink> {
     ///   - metadata: written as `<metadata>` (1.1) or as top-level fields (1.0) unless empty.
     /// - Throws: what the sink throws.
     public init(sink: Sink, header: GPXHeader, metadata: GPXMetadata = GPXMetadata()) throws {
+        try self.init(sink: sink, header: header, metadata: metadata, writeCompleting: nil, documentExtensions: nil)
+    }
+
+    /// Starts a document that is complete after every write: each hand-over to `sink` (every
+    /// `flush()`, and the automatic ones every 64 KiB) ends with the closing tags of the
+    /// elements then open — what `endRoute()`, `endSegment()`, `endTrack()` and
+    /// `finish(extensions: documentExtensions)` would write — which the sink overwrites with
+    /// the next write.
+    /// - Parameter documentExtensions: the document-level extensions, written before `</gpx>`.
+    /// - Throws: what the sink throws.
+    public init(completing sink: Sink, header: GPXHeader, metadata: GPXMetadata = GPXMetadata(),
+                documentExtensions: GPXExtensions? = nil) throws where Sink: GPXCompletingSink {
+        try self.init(sink: sink, header: header, metadata: metadata,
+                      writeCompleting: Self.completingWrite, documentExtensions: documentExtensions)
+    }
+
+    /// Continues, as a completing writer, a document whose last track point ends where `sink`
+    /// writes next, inside a `<trkseg>` of its last, open `<trk>` (a crash-safe log reopened
+    /// after its closing tags were cut off). Writes nothing itself: the next flush writes what
+    /// follows, then the closing tags.
+    /// - Parameters:
+    ///   - version: the document's version, which decides the output schema.
+    ///   - documentExtensions: the document-level extensions, written before `</gpx>`.
+    public init(continuingSegmentIn sink: Sink, version: GPXVersion, documentExtensions: GPXExtensions? = nil) where Sink: GPXCompletingSink {
+        self.sink = sink
+        self.version = version
+        writeCompleting = Self.completingWrite
+        self.documentExtensions = documentExtensions
+        buffer.reserveCapacity(flushThreshold + 4096)
+        stage = .inSegment
+    }
+
+    private init(sink: Sink, header: GPXHeader, metadata: GPXMetadata,
+                 writeCompleting: ((inout Sink, UnsafeRawBufferPointer, Int) throws -> Void)?,
+                 documentExtensions: GPXExtensions?) throws {
         self.sink = sink
         self.version = header.version
+        self.writeCompleting = writeCompleting
+        self.documentExtensions = documentExtensions
         buffer.reserveCapacity(flushThreshold + 4096)
         raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"")
         raw(header.version.rawValue)
@@ -118,7 +179,7 @@ public struct GPXStreamWriter<Sink: GPXByteSink> {
     public mutating func endRoute() throws {
         precondition(stage == .inRoute, "Broken contract: endRoute without beginRoute")
         stage = .routes
-        indent(1); raw("</rte>\n")
+        routeEndTag()
         try flushIfNeeded()
     }
 
@@ -150,7 +211,7 @@ public struct GPXStreamWriter<Sink: GPXByteSink> {
         precondition(stage == .inSegment, "Broken contract: endSegment without beginSegment")
         stage = .inTrack
         extensionsElement(extensions, indent: 3)
-        indent(2); raw("</trkseg>\n")
+        segmentEndTag()
         try flushIfNeeded()
     }
 
@@ -158,26 +219,63 @@ public struct GPXStreamWriter<Sink: GPXByteSink> {
     public mutating func endTrack() throws {
         precondition(stage == .inTrack, "Broken contract: endTrack with no open track (or an open segment)")
         stage = .tracks
-        indent(1); raw("</trk>\n")
+        trackEndTag()
         try flushIfNeeded()
     }
 
-    /// Hands everything buffered to the sink (call after each point for a crash-safe log).
+    /// Hands everything buffered to the sink in one write (call after each point for a
+    /// crash-safe log); a completing writer appends the closing tags of what is open to it.
+    /// After an error the buffered bytes stay buffered, for the next flush.
     public mutating func flush() throws {
         guard !buffer.isEmpty else { return }
-        try buffer.withUnsafeBytes { try sink.write($0) }
+        guard let writeCompleting else {
+            try buffer.withUnsafeBytes { try sink.write($0) }
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
+        let contentCount = buffer.count
+        appendClosingTags()
+        do {
+            try buffer.withUnsafeBytes { try writeCompleting(&sink, $0, buffer.count - contentCount) }
+        } catch {
+            buffer.removeSubrange(contentCount...)
+            throw error
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Writes the document-level extensions and `</gpx>`, flushes, and returns the sink.
+    /// - Parameter extensions: the document-level extensions; a completing writer's own when nil.
     public mutating func finish(extensions: GPXExtensions? = nil) throws -> Sink {
         precondition(stage != .inRoute && stage != .inTrack && stage != .inSegment && stage != .finished,
                      "Broken contract: finish with an open route, track or segment")
         stage = .finished
-        extensionsElement(extensions, indent: 1)
-        raw("</gpx>\n")
+        documentEnd(extensions ?? documentExtensions)
         try flush()
         return sink
+    }
+
+    // MARK: - Closing tags
+
+    /// Appends the closing tags of every element open at this stage, without closing them.
+    private mutating func appendClosingTags() {
+        switch stage {
+        case .finished: return
+        case .waypoints, .routes, .tracks: break
+        case .inRoute: routeEndTag()
+        case .inTrack: trackEndTag()
+        case .inSegment: segmentEndTag(); trackEndTag()
+        }
+        documentEnd(documentExtensions)
+    }
+
+    private mutating func routeEndTag() { indent(1); raw("</rte>\n") }
+    private mutating func segmentEndTag() { indent(2); raw("</trkseg>\n") }
+    private mutating func trackEndTag() { indent(1); raw("</trk>\n") }
+
+    private mutating func documentEnd(_ extensions: GPXExtensions?) {
+        extensionsElement(extensions, indent: 1)
+        raw("</gpx>\n")
     }
 
     // MARK: - Element bodies
@@ -396,6 +494,13 @@ public struct GPXStreamWriter<Sink: GPXByteSink> {
 
     private mutating func flushIfNeeded() throws {
         if buffer.count >= flushThreshold { try flush() }
+    }
+}
+
+extension GPXStreamWriter where Sink: GPXCompletingSink {
+    /// How a completing writer hands its bytes over.
+    private static var completingWrite: (inout Sink, UnsafeRawBufferPointer, Int) throws -> Void {
+        { try $0.write($1, closingTagCount: $2) }
     }
 }
 

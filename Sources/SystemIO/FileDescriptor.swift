@@ -153,6 +153,25 @@ public struct FileDescriptor: Hashable, Sendable {
         }
     }
 
+    /// Writes all of `bytes` at `offset` (`pwrite(2)`), leaving the position alone, retrying
+    /// short writes and `EINTR`; the file grows when the bytes reach past its end.
+    /// - Throws: `SystemIOError` (`.noSpace`, `.ioFailure` …).
+    public func writeAll(_ bytes: UnsafeRawBufferPointer, atOffset offset: Int64) throws(SystemIOError) {
+        guard var next = bytes.baseAddress else { return }
+        var left = bytes.count
+        var position = offset
+        while left > 0 {
+            let n = pwrite(rawValue, next, left, off_t(position))
+            if n < 0 {
+                if currentErrno() == EINTR { continue }
+                throw .last("write failed")
+            }
+            next += n
+            left -= n
+            position += Int64(n)
+        }
+    }
+
     /// Writes all of `bytes`.
     public func writeAll(_ bytes: [UInt8]) throws(SystemIOError) {
         try bytes.withUnsafeBytes { raw in Result { () throws(SystemIOError) in try writeAll(raw) } }.get()
@@ -196,6 +215,13 @@ public struct FileDescriptor: Hashable, Sendable {
         var info = stat()
         guard fstat(rawValue, &info) == 0 else { throw .last("cannot stat") }
         return Int64(info.st_size)
+    }
+
+    /// Cuts (or extends with zeros) the file to `size` bytes (`ftruncate(2)`).
+    public func truncate(toSize size: Int64) throws(SystemIOError) {
+        while ftruncate(rawValue, off_t(size)) != 0 {
+            if currentErrno() != EINTR { throw .last("cannot truncate") }
+        }
     }
 
     /// A second descriptor for the same open file, close-on-exec (`F_DUPFD_CLOEXEC`).

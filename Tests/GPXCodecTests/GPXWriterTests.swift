@@ -95,3 +95,64 @@ import Testing
     #expect(b == GPXPoint(coordinate: a.coordinate))
     #expect(MemoryLayout<GPXPoint>.size <= 80)
 }
+
+/// What a crash-safe log file holds: each write replaces the closing tags of the previous one.
+/// A class, so the test sees the bytes while the writer owns the sink.
+private final class OverwrittenFile {
+    var bytes: [UInt8] = []
+    var closingTagsStart = 0
+    /// The document after each write, or why it did not read.
+    var documents: [Result<GPXDocument, GPXError>] = []
+}
+
+private struct OverwritingSink: GPXCompletingSink {
+    let file: OverwrittenFile
+    mutating func write(_ bytes: UnsafeRawBufferPointer, closingTagCount: Int) {
+        file.bytes.replaceSubrange(file.closingTagsStart..., with: bytes)
+        file.closingTagsStart = file.bytes.count - closingTagCount
+        file.documents.append(Result { () throws(GPXError) in try GPXReader.read(bytes: file.bytes) })
+    }
+}
+
+/// A completing writer leaves a complete document after every write, in every stage and at
+/// the automatic 64 KiB flushes, and ends with exactly the bytes the plain writer writes.
+@Test func completingWriter_leavesACompleteDocumentAfterEveryWrite() throws {
+    let file = OverwrittenFile()
+    let extensions = GPXExtensions(xml: "<trip>b</trip>")
+    var document = GPXDocument(header: GPXHeader(creator: "t"))
+    document.waypoints = [GPXPoint(coordinate: Coordinate(uncheckedLatitude: 1, longitude: 2))]
+    document.routes = [GPXRoute(info: GPXPathInfo(name: "plan"), points: [GPXPoint(coordinate: Coordinate(uncheckedLatitude: 3, longitude: 4))])]
+    let points = (0..<3_000).map { GPXPoint(coordinate: Coordinate(uncheckedLatitude: Double($0) / 1000, longitude: 0), time: Date(timeIntervalSince1970: Double($0))) }
+    document.tracks = [GPXTrack(info: GPXPathInfo(name: "n"), segments: [GPXTrackSegment(points: Array(points[..<2])), GPXTrackSegment(points: Array(points[2...]))])]
+    document.extensions = extensions
+
+    var w = try GPXStreamWriter(completing: OverwritingSink(file: file), header: document.header, documentExtensions: extensions)
+    try w.flush()
+    try w.write(waypoint: document.waypoints[0])
+    try w.flush()
+    try w.beginRoute(document.routes[0].info)
+    try w.flush()
+    try w.write(routePoint: document.routes[0].points[0])
+    try w.flush()
+    try w.endRoute()
+    try w.beginTrack(document.tracks[0].info)
+    try w.flush()
+    for segment in document.tracks[0].segments {
+        try w.beginSegment()
+        for p in segment.points { try w.write(trackPoint: p) } // the second segment flushes by itself
+        try w.flush()
+        try w.endSegment()
+        try w.flush()
+    }
+    try w.endTrack()
+    _ = try w.finish()
+
+    #expect(file.documents.count > 10, "10 explicit flushes and automatic ones: \(file.documents.count) writes")
+    for (i, result) in file.documents.enumerated() {
+        #expect(throws: Never.self, "write \(i)") { _ = try result.get() }
+        #expect((try? result.get())?.extensions == extensions, "write \(i)")
+    }
+    let pointsAfterEachWrite = file.documents.map { (try? $0.get()).map(trackPointCount) ?? -1 }
+    #expect(pointsAfterEachWrite == pointsAfterEachWrite.sorted(), "points only grow: \(pointsAfterEachWrite)")
+    #expect(file.bytes == GPXWriter.bytes(document), "the last write leaves the plain writer's document")
+}

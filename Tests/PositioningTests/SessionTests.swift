@@ -1,4 +1,5 @@
 import Foundation
+import GPXCodec
 import Testing
 import GeoCore
 import GeoTestSupport
@@ -25,6 +26,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
 
 @Test func session_rejoinsAfterRestart_inTheSameFile_asANewSegment() async throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let states = dir.appendingPathComponent("state"), logs = dir.appendingPathComponent("logs")
     let start = fix(t: 0).timestamp
     var first: BackgroundActivitySession? = try BackgroundActivitySession(id: "ride", stateDirectory: states, logDirectory: logs,
@@ -43,6 +45,8 @@ private func moving(_ range: Range<Int>) -> [Location] {
     #expect(second.log.url.standardizedFileURL.path == logURL.standardizedFileURL.path)
     #expect(second.state.start == start)
     #expect(second.state.configurationName == "fitness")
+    let recovery = try #require(second.log.recovery)
+    #expect(recovery.pointsKept == 3 && recovery.pointsDropped == 0 && recovery.damage == nil, "released, not crashed: nothing to repair")
     try await logThroughManager(second, moving(3..<5))
     try second.invalidate()
 
@@ -55,8 +59,37 @@ private func moving(_ range: Range<Int>) -> [Location] {
     #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path) == [logURL.lastPathComponent])
 }
 
+/// A process killed mid-write (power loss, or a kill between two pages of one write) leaves a
+/// torn point where the closing tags were; rejoining repairs the log and says what it dropped.
+@Test func session_rejoin_repairsATornFinalWrite_andReportsWhatWasLost() async throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var first: BackgroundActivitySession? = try BackgroundActivitySession(id: "torn", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
+    let logURL = try #require(first?.log.url)
+    if let first { try await logThroughManager(first, moving(0..<3)) }
+    first = nil
+    let complete = try Data(contentsOf: logURL)
+    let closingTags = Data("    </trkseg>\n  </trk>\n</gpx>\n".utf8)
+    try #require(complete.suffix(closingTags.count) == closingTags)
+    try (complete.dropLast(closingTags.count) + Data("      <trkpt lat=\"48.1\" lon=\"11.5\">\n        <ti".utf8)).write(to: logURL)
+
+    let second = try BackgroundActivitySession(id: "torn", stateDirectory: dir, logDirectory: dir, start: fix(t: 1000).timestamp)
+    #expect(second.isRejoined)
+    let recovery = try #require(second.log.recovery)
+    #expect(recovery.pointsKept == 3)
+    #expect(recovery.pointsDropped == 1)
+    #expect(recovery.damage?.code == .truncated)
+    #expect(try await xmllintAccepts(logURL), "repaired before the first new fix")
+    try await logThroughManager(second, moving(3..<5))
+    try second.invalidate()
+    let back = try PositionLog.read(url: logURL)
+    #expect(back.locations == moving(0..<5))
+    #expect(back.segments == 2)
+}
+
 @Test func session_invalidate_endsIt_andTheSameIDStartsAfresh() async throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let session = try BackgroundActivitySession(id: "walk", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
     try await logThroughManager(session, moving(0..<2))
     try session.invalidate()
@@ -77,6 +110,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
 
 @Test func session_loggingSource_logsEveryRawFix_andSplitsAtLoss() async throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let session = try BackgroundActivitySession(id: "raw", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
     let source = CustomPositionSource()
     let logged = session.loggingSource(source)
@@ -106,6 +140,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
 
 @Test func session_unreadableState_isSessionInvalid() throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     try Data("{ not json".utf8).write(to: BackgroundActivitySession.stateURL(id: "bad", stateDirectory: dir))
     let error = #expect(throws: PositioningError.self) {
         try BackgroundActivitySession(id: "bad", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
@@ -115,6 +150,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
 
 @Test func session_secondLiveObjectForTheSameID_isRefused() throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let first = try BackgroundActivitySession(id: "twice", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
     let error = #expect(throws: PositioningError.self) {
         try BackgroundActivitySession(id: "twice", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
@@ -127,6 +163,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
 /// starts afresh instead of rejoining.
 @Test func session_stateMarkedInvalidated_startsANewSession() throws {
     let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let old = dir.appendingPathComponent("old.gpx")
     let json = #"{"id":"cut","start":0,"logPath":"\#(old.path)","invalidated":true}"#
     try Data(json.utf8).write(to: BackgroundActivitySession.stateURL(id: "cut", stateDirectory: dir))

@@ -38,6 +38,24 @@ private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
     #expect(try input.read(count: 10, atOffset: Int64(bytes.count + 4)).isEmpty)
 }
 
+/// `pwrite` overwrites in the middle, extends past the end, and leaves the position alone
+/// (the next plain write still appends where the last one ended); `ftruncate` cuts.
+@Test func file_writeAtOffset_overwritesAndExtends_positionUnchanged_thenTruncate() throws {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let path = dir + "/positional.txt"
+    let out = try FileDescriptor(opening: path, .readWrite, options: [.create, .truncate])
+    try out.writeAll("0123456789")
+    try Array("ab".utf8).withUnsafeBytes { try out.writeAll($0, atOffset: 3) }
+    try Array("XYZ".utf8).withUnsafeBytes { try out.writeAll($0, atOffset: 9) }
+    try out.writeAll("+")
+    #expect(try out.read(count: 12, atOffset: 0) == Array("012ab5678X+Z".utf8))
+    try out.truncate(toSize: 4)
+    #expect(try out.size() == 4)
+    try out.close()
+    #expect(try FileDescriptor.readContents(of: path) == Array("012a".utf8))
+}
+
 @Test func fileSourceAndSink_gpxRoundTrip() throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -25,6 +25,8 @@ import SystemIO
 /// - A failed write to the log never stops positioning; it is kept in `lastLoggingError`.
 /// - One live object per session: a second object for the same id (in this or another
 ///   process) fails with `PositioningError.io`, because the log file is locked.
+/// - The log is a complete GPX document after every fix it acknowledged; rejoining repairs
+///   a torn final write, and the rejoined `log.recovery` says how many points it dropped.
 /// - Durability is the log's (`PositionLog.Options.sync`); the state file is replaced
 ///   atomically but not fsynced, so after a power loss a session may start afresh instead of
 ///   being rejoined.
@@ -114,8 +116,8 @@ public final class BackgroundActivitySession: Sendable {
         self.stateURL = stateURL
     }
 
-    /// Releasing the session stops its attachments and closes the log without completing it,
-    /// as a crash would; the session stays persisted for the next process to rejoin.
+    /// Releasing the session stops its attachments and closes the log without syncing it, as
+    /// a crash would; the session stays persisted for the next process to rejoin.
     deinit {
         mutable.withLock { $0.attachments.forEach { $0.cancel() } }
         log.abandon()

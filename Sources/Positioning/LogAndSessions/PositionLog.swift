@@ -21,12 +21,23 @@ import Darwin
 /// extension (namespace `GPXPoint.locationExtensionNamespace`, prefix `lk`), so `read(url:)`
 /// restores every field.
 ///
-/// **Durability.** Every `append` hands the point to the operating system with `write(2)`
-/// before it returns, so a process crash (`kill -9`) at any moment loses nothing that was
-/// appended: the file is then a prefix of the document, and `read(url:)` (the GPX reader's
-/// truncation recovery) returns every appended point. Surviving a power loss also needs
-/// `fsync(2)`, chosen with `Options.sync`; by default the kernel's writeback decides (on Linux
-/// typically within 30 s).
+/// **A complete document after every append.** The file always ends with the closing tags of
+/// what is open (`</trkseg>`, `</trk>`, `</gpx>`). An append writes the new point followed by
+/// the closing tags where the old closing tags start, in one `pwrite(2)` when that stays
+/// within a page of the file, else in single-page steps that each leave a valid document
+/// (`LogFileSink`: Linux may cut a write short between two pages when the process is killed).
+/// So at every instant, and after every acknowledged append, the file is a valid GPX 1.1
+/// document that any reader (xmllint, gpxpy, GPSBabel, `geo gpx stats`) takes as it is. A
+/// batch append writes once per 64 KiB, each write again leaving a complete document.
+///
+/// **Acknowledged** means: `append` returned. The write has then reached the operating system,
+/// so a process crash (`kill -9`) at any later moment keeps the point and a valid file.
+/// Surviving a power loss also needs `fsync(2)`, chosen with `Options.sync`; a point is
+/// power-loss safe once the sync that follows it returned (by default the kernel's writeback
+/// decides, on Linux typically within 30 s). A write cut short by a power loss leaves the
+/// file ending inside the new point (or with zeros there); such a torn final write is
+/// repaired when the log is reopened (a `BackgroundActivitySession` rejoined), and `recovery`
+/// says what it cost.
 ///
 /// **Concurrency.** A `final class` whose state sits behind a `Mutex`: appends are short,
 /// blocking system calls that must finish before the caller goes on (the crash-safety promise
@@ -67,11 +78,25 @@ public final class PositionLog: Sendable {
     public let url: URL
     public let options: Options
 
+    /// What reopening an existing file found, and what its repair dropped.
+    public struct Recovery: Sendable, Hashable {
+        /// Track points read back and kept.
+        public var pointsKept: Int
+        /// Track points begun in the file but not complete (`<trkpt` start tags beyond the
+        /// points kept): points whose write was torn, so never acknowledged, dropped.
+        public var pointsDropped: Int
+        /// Where reading stopped and why, nil for a complete document: `.truncated` when the
+        /// file ends inside a point, `.malformedXML` when a torn write left part of the old
+        /// closing tags behind it.
+        public var damage: GPXError?
+    }
+
+    /// What opening an existing file found and repaired; nil when the log created the file.
+    public let recovery: Recovery?
+
     private struct State {
-        var writer: GPXStreamWriter<FileSink>?
+        var writer: GPXStreamWriter<LogFileSink>?
         let fd: FileDescriptor
-        /// Document-level extensions of a continued file, written back by `close()`.
-        let documentExtensions: GPXExtensions?
         var segmentOpen = false
         var pointsWritten = 0
         var pointsSinceSync = 0
@@ -106,23 +131,28 @@ public final class PositionLog: Sendable {
 
     /// Creates the log at `url`, or continues an existing one.
     ///
-    /// An existing file — complete, or cut off by a crash or power loss — is recovered with the
-    /// GPX reader (every complete point is kept; a partial last point is dropped) and rewritten
-    /// through a temporary file renamed over it, so a crash during the rewrite leaves either
-    /// the old or the new file. The new points then go into a new `<trkseg>` of the last track.
-    /// Damage other than a cut (garbage after a power loss) is recovered the same way, and the
-    /// original bytes are kept as `<file>.damaged`.
+    /// An existing file is read with the GPX reader; every complete point is kept, and the new
+    /// points go into a new `<trkseg>` of the last track. A log as this type leaves it —
+    /// complete, or ending in a torn write after its last complete point — is repaired in
+    /// place: cut back to the end of its last complete point (`ftruncate(2)`), then
+    /// `</trkseg>` and the closing tags are written; what was cut is counted in `recovery`. A
+    /// crash between the cut and the write leaves a file ending after its last point, which
+    /// the next open repairs the same way. Any other file (another writer's, or damaged before
+    /// its last point) is rewritten through a temporary file renamed over it, so a crash during
+    /// the repair leaves either the old or the new file; damage other than a cut (garbage
+    /// after a power loss) is recovered the same way, and the original bytes are kept as
+    /// `<file>.damaged`.
     /// - Throws: `PositioningError.io` when the file cannot be opened or written, is in use by
     ///   another log, or holds no recoverable track point and is not a cut-off GPX file (it is
     ///   then left untouched).
-    /// - Complexity: O(n) time in the size of an existing file, in constant memory (two
-    ///   streaming passes); O(1) for a new one.
+    /// - Complexity: O(n) time in the size of an existing file, in constant memory (one
+    ///   streaming read for a log repaired in place; two reads and a write for a rewrite);
+    ///   O(1) for a new one.
     public init(url: URL, options: Options = Options()) throws {
         self.url = url
         self.options = options
-        var writer: GPXStreamWriter<FileSink>
+        var writer: GPXStreamWriter<LogFileSink>
         let fd: FileDescriptor
-        var documentExtensions: GPXExtensions?
         let path = url.path
         var existing: FileDescriptor?
         do throws(SystemIOError) {
@@ -133,17 +163,33 @@ public final class PositionLog: Sendable {
             throw Self.ioError(error, "cannot open \(path)")
         }
         if let existing {
-            defer { try? existing.close() }
-            try Self.lock(existing, path)
-            (writer, fd, documentExtensions) = try Self.rewrite(existing, at: path, options: options)
+            let survey: Survey
+            let continued: (GPXStreamWriter<LogFileSink>, Recovery)?
+            do {
+                try Self.lock(existing, path)
+                survey = Self.survey(existing)
+                continued = try Self.continueInPlace(existing, survey: survey, path: path, options: options)
+            } catch {
+                try? existing.close()
+                throw error
+            }
+            let recovery: Recovery
+            if let continued {
+                (writer, recovery) = continued
+                fd = existing
+            } else {
+                defer { try? existing.close() }
+                (writer, fd, recovery) = try Self.rewrite(existing, survey: survey, at: path, options: options)
+            }
+            self.recovery = recovery
         } else {
             do { fd = try FileDescriptor(opening: path, .writeOnly, options: [.create, .exclusive]) } catch {
                 throw Self.ioError(error, "cannot create \(path)")
             }
-            let sink = FileSink(fd, path: path)
+            recovery = nil
             do {
                 try Self.lock(fd, path)
-                writer = try GPXStreamWriter(sink: sink, header: Self.header(creator: options.creator, namespaces: []))
+                writer = try GPXStreamWriter(completing: LogFileSink(fd, path: path), header: Self.header(creator: options.creator, namespaces: []))
                 try writer.beginTrack(GPXPathInfo(name: options.trackName))
                 try writer.flush()
                 if options.sync != .never {
@@ -155,12 +201,12 @@ public final class PositionLog: Sendable {
                 throw Self.ioError(error, "cannot write \(path)")
             }
         }
-        state = Mutex(State(writer: writer, fd: fd, documentExtensions: documentExtensions))
+        state = Mutex(State(writer: writer, fd: fd))
     }
 
     deinit {
-        // A log dropped without `close()` is left as a crash would leave it: readable with
-        // recovery, continued by the next open.
+        // A log dropped without `close()` is left as a crash would leave it: complete, and
+        // continued as a new segment by the next open.
         state.withLock { s in if s.writer != nil { try? s.fd.close() } }
     }
 
@@ -170,14 +216,17 @@ public final class PositionLog: Sendable {
     /// Whether `close()` or `abandon()` was called.
     public var isClosed: Bool { state.withLock { $0.writer == nil } }
 
-    /// Appends one fix and hands it to the operating system before returning.
+    /// Appends one fix and hands it to the operating system before returning, leaving the file
+    /// a complete document.
+    /// - Complexity: O(1): one `pwrite(2)` (six single-page ones when the point crosses a page
+    ///   boundary, about one fix in five), no allocation beyond the point's own fields.
     /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
     public func append(_ location: Location) throws {
         try append(contentsOf: CollectionOfOne(location))
     }
 
     /// Appends fixes and hands them to the operating system before returning, with one
-    /// `write(2)` per 64 KiB of the batch.
+    /// `pwrite(2)` per 64 KiB of the batch, each leaving the file a complete document.
     /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
     /// - Complexity: O(n) in the number of fixes.
     public func append(contentsOf locations: some Sequence<Location>) throws {
@@ -221,6 +270,7 @@ public final class PositionLog: Sendable {
 
     /// Ends the current segment, so the next fix starts a new `<trkseg>` (a gap in the track,
     /// e.g. after the position was lost). Does nothing when the segment has no points yet.
+    /// Writes `</trkseg>` at once, so the file stays complete.
     /// - Throws: `PositioningError.io` on a write error, `.sessionInvalid` after `close()`.
     public func beginSegment() throws {
         try state.withLock { s in
@@ -248,8 +298,8 @@ public final class PositionLog: Sendable {
         }
     }
 
-    /// Closes the file without completing the document, leaving it as a crash would: readable
-    /// with recovery and continued by the next open (this is what releasing the log does).
+    /// Closes the file without syncing it, leaving it as a crash would: a complete document,
+    /// continued as a new segment by the next open (this is what releasing the log does).
     /// Calling it again, or after `close()`, does nothing.
     public func abandon() {
         state.withLock { s in
@@ -259,8 +309,8 @@ public final class PositionLog: Sendable {
         }
     }
 
-    /// Completes the document (`</trkseg></trk></gpx>`), syncs it to disk and closes the file.
-    /// Calling it again does nothing.
+    /// Closes the open segment and track for good (the file keeps the same bytes: they were
+    /// its closing tags), syncs it to disk and closes the file. Calling it again does nothing.
     /// - Throws: `PositioningError.io` on a write error (the file is closed regardless).
     public func close() throws {
         try state.withLock { s in
@@ -270,7 +320,7 @@ public final class PositionLog: Sendable {
             do {
                 if s.segmentOpen { try writer.endSegment() }
                 try writer.endTrack()
-                _ = try writer.finish(extensions: s.documentExtensions)
+                _ = try writer.finish()
             } catch {
                 throw Self.ioError(error, "cannot write \(url.path)")
             }
@@ -282,7 +332,7 @@ public final class PositionLog: Sendable {
 
     /// Reads a log back: every fix with all its fields, in file order (the points of every
     /// track), the number of `<trkseg>` elements read, and the damage that ended reading early
-    /// (a crash leaves `GPXError.Code.truncated`), or nil for a complete file. A point without
+    /// (a torn final write leaves `GPXError.Code.truncated`), or nil for a complete file. A point without
     /// a time gets the Unix epoch.
     /// - Parameter accuracy: the accuracy of points that do not record one (`GPXAccuracyPolicy`).
     /// - Throws: `PositioningError.io` when the file cannot be opened.
@@ -334,7 +384,11 @@ public final class PositionLog: Sendable {
         var metadata = GPXMetadata()
         var routeInfos: [GPXPathInfo] = []
         var trackInfos: [GPXPathInfo] = []
+        var documentExtensions: GPXExtensions?
         var points = 0
+        /// Whether only closing tags, an empty segment's start and the document extensions
+        /// follow the last track point (so the file can be continued right after that point).
+        var endsInLastSegment = false
         var damage: GPXError?
     }
 
@@ -348,8 +402,13 @@ public final class PositionLog: Sendable {
                 case .metadata(let m): survey.metadata = m
                 case .routeEnd(let info): survey.routeInfos.append(info)
                 case .trackEnd(let info): survey.trackInfos.append(info)
-                case .trackPoint: survey.points += 1
-                default: break
+                case .extensions(let e): survey.documentExtensions = e
+                case .trackPoint:
+                    survey.points += 1
+                    survey.endsInLastSegment = true
+                case .segmentEnd(let e) where e == nil: break
+                case .segmentStart: break
+                default: survey.endsInLastSegment = false
                 }
             }
         } catch {
@@ -358,14 +417,57 @@ public final class PositionLog: Sendable {
         return survey
     }
 
+    /// Continues a surveyed log in place when only closing tags, or a torn write, follow its
+    /// last complete track point, which ends at the last `</trkpt>` of the file: cuts the file
+    /// there and writes `</trkseg>` and the closing tags, so the next fix starts a new
+    /// segment. Nil when the file has another shape (no point yet, another writer's
+    /// namespaces, damage before its last point), for `rewrite`.
+    private static func continueInPlace(_ fd: FileDescriptor, survey: Survey, path: String, options: Options) throws -> (GPXStreamWriter<LogFileSink>, Recovery)? {
+        guard survey.points > 0, survey.endsInLastSegment, let header = survey.header,
+              header.namespaces.contains(GPXNamespace(prefix: GPXPoint.locationExtensionPrefix, uri: GPXPoint.locationExtensionNamespace))
+        else { return nil }
+        do {
+            let size = try fd.size()
+            // A torn write is at most one flush of the writer (64 KiB and a point).
+            let tailStart = max(0, size - (1 << 18))
+            let tail = try fd.read(count: Int(size - tailStart), atOffset: tailStart)[...]
+            // The document ends at the first `</gpx>` (what follows is a processing instruction
+            // parking a write in flight, `LogFileSink`), or at the damage.
+            let damageStart = Int(min(survey.damage.map { Int64($0.offset) } ?? size, size) - tailStart)
+            let documentEnd = min(firstRange(of: "</gpx>", in: tail)?.lowerBound ?? tail.count, damageStart)
+            guard var end = lastRange(of: "</trkpt>", in: tail[..<documentEnd])?.upperBound else { return nil }
+            if end < documentEnd, tail[end] == 0x0A { end += 1 }
+            // The reader read everything before the cut, and no point starts between the cut
+            // and the damage: the points kept are exactly the ones before the cut.
+            var beforeDamage = StartTagCounter("<trkpt"), dropped = StartTagCounter("<trkpt")
+            beforeDamage.scan(tail[end..<damageStart])
+            guard beforeDamage.count == 0 else { return nil }
+            dropped.scan(tail[end...])
+
+            var writer = GPXStreamWriter(continuingSegmentIn: LogFileSink(fd, path: path, closingTagsOffset: tailStart + Int64(end)),
+                                         version: header.version, documentExtensions: survey.documentExtensions)
+            try fd.truncate(toSize: tailStart + Int64(end))
+            try writer.endSegment()
+            try writer.flush()
+            if options.sync != .never { try sync(fd, path) }
+            return (writer, Recovery(pointsKept: survey.points, pointsDropped: dropped.count, damage: survey.damage))
+        } catch {
+            throw ioError(error, "cannot repair \(path)")
+        }
+    }
+
     /// Recovers the file open at `source` in two streaming passes (constant memory), writes
-    /// the recovered document with its last track left open to a temporary file and renames
-    /// it over `path`. Returns the writer, the new descriptor and the document extensions
-    /// `close()` must write.
-    private static func rewrite(_ source: FileDescriptor, at path: String, options: Options) throws -> (GPXStreamWriter<FileSink>, FileDescriptor, GPXExtensions?) {
-        let survey = survey(source)
+    /// the recovered document, complete but with its last track open, to a temporary file and
+    /// renames it over `path`. Returns the writer, the new descriptor and what was dropped.
+    private static func rewrite(_ source: FileDescriptor, survey: Survey, at path: String, options: Options) throws -> (GPXStreamWriter<LogFileSink>, FileDescriptor, Recovery) {
         let size: Int64
         do { size = try source.size() } catch { throw ioError(error, "cannot read \(path)") }
+        let recovery: Recovery
+        do {
+            recovery = Recovery(pointsKept: survey.points, pointsDropped: try startTagCount("<trkpt", in: source) - survey.points, damage: survey.damage)
+        } catch {
+            throw ioError(error, "cannot read \(path)")
+        }
         if let damage = survey.damage, damage.code != .truncated, size > 0 {
             // Damage other than a cut (e.g. stray bytes after a power loss without fsync):
             // keep the original next to the log when there is anything to salvage, else refuse.
@@ -386,27 +488,61 @@ public final class PositionLog: Sendable {
         do {
             try lock(fd, replacement.temporaryPath)
             let creator = survey.header.map(\.creator).flatMap { $0.isEmpty ? nil : $0 } ?? options.creator
-            var w = try GPXStreamWriter(sink: FileSink(fd, path: path), header: header(creator: creator, namespaces: survey.header?.namespaces ?? []),
-                                        metadata: survey.metadata)
-            let documentExtensions = try copyBody(from: source, survey: survey, to: &w, path: path, options: options)
+            var w = try GPXStreamWriter(completing: LogFileSink(fd, path: path),
+                                        header: header(creator: creator, namespaces: survey.header?.namespaces ?? []),
+                                        metadata: survey.metadata, documentExtensions: survey.documentExtensions)
+            try copyBody(from: source, survey: survey, to: &w, path: path, options: options)
             try w.flush()
             try replacement.commit(durable: options.sync != .never)
-            return (w, fd, documentExtensions)
+            return (w, fd, recovery)
         } catch {
             replacement.discard()
             throw ioError(error, "cannot rewrite \(path)")
         }
     }
 
+    /// Where `text` first occurs in `bytes`.
+    private static func firstRange(of text: String, in bytes: ArraySlice<UInt8>) -> Range<Int>? {
+        let pattern = Array(text.utf8)
+        guard bytes.count >= pattern.count else { return nil }
+        return stride(from: bytes.startIndex, through: bytes.endIndex - pattern.count, by: 1)
+            .first { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+            .map { $0..<($0 + pattern.count) }
+    }
+
+    /// Where `text` last occurs in `bytes`.
+    private static func lastRange(of text: String, in bytes: ArraySlice<UInt8>) -> Range<Int>? {
+        let pattern = Array(text.utf8)
+        guard bytes.count >= pattern.count else { return nil }
+        return stride(from: bytes.endIndex - pattern.count, through: bytes.startIndex, by: -1)
+            .first { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
+            .map { $0..<($0 + pattern.count) }
+    }
+
+    /// How often `tag` occurs in the file, read in 64 KiB chunks.
+    /// - Complexity: O(n) in the file size, constant memory.
+    private static func startTagCount(_ tag: String, in source: FileDescriptor) throws(SystemIOError) -> Int {
+        var counter = StartTagCounter(tag)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: Int64 = 0
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemIOError) in try source.read(into: buffer, atOffset: offset) }
+            }.get()
+            if n == 0 { return counter.count }
+            offset += Int64(n)
+            counter.scan(chunk[..<n])
+        }
+    }
+
     /// The second pass: copies waypoints, routes and tracks in order, dropping empty segments,
     /// and leaves the last track open (a new one when there is none).
-    private static func copyBody(from source: FileDescriptor, survey: Survey, to w: inout GPXStreamWriter<FileSink>,
-                                 path: String, options: Options) throws -> GPXExtensions? {
+    private static func copyBody(from source: FileDescriptor, survey: Survey, to w: inout GPXStreamWriter<LogFileSink>,
+                                 path: String, options: Options) throws {
         enum Stage: Int { case waypoints, routes, inRoute, tracks, inTrack }
         var stage = Stage.waypoints
         var routes = 0, tracks = 0
         var segmentOpen = false, trackEnded = false
-        var documentExtensions: GPXExtensions?
         func outOfOrder() -> PositioningError {
             PositioningError(.io, "\(path) has GPX elements out of schema order; left untouched")
         }
@@ -451,15 +587,14 @@ public final class PositionLog: Sendable {
                 guard stage == .inTrack else { throw outOfOrder() }
                 stage = .tracks
                 trackEnded = true
-            case .extensions(let e):
-                documentExtensions = e
+            case .extensions:
+                break // written by the completing writer's closing tags (`Survey.documentExtensions`)
             }
         }
         // Reading stopped at the end or at the damage: close what is open, except the track.
         if segmentOpen { try w.endSegment() }
         if stage == .inRoute { try w.endRoute() }
         if stage != .inTrack && !trackEnded { try w.beginTrack(GPXPathInfo(name: options.trackName)) }
-        return documentExtensions
     }
 
     /// Takes the exclusive `flock(2)` on the file. A child process being spawned anywhere in
@@ -486,5 +621,118 @@ public final class PositionLog: Sendable {
     /// errno, a GPX write error) as `.io` with `message` and the cause.
     private static func ioError(_ error: any Error, _ message: String) -> PositioningError {
         error as? PositioningError ?? PositioningError(.io, message, underlying: error)
+    }
+}
+
+/// The log file as a `GPXCompletingSink`: each write goes where the closing tags of the
+/// previous one start (`pwrite(2)` at that offset), so the file is a complete GPX document
+/// after every write.
+///
+/// **No torn write on a kill.** Linux may stop a `write(2)` early between two pages when the
+/// process gets SIGKILL (`generic_perform_write` checks `fatal_signal_pending` before each
+/// page), so a write that crosses a page boundary can be cut there; a write within one page
+/// cannot. A write that would cross the boundary `B` is therefore made of single-page writes,
+/// each leaving a valid document, with the part beyond `B` first parked in a processing
+/// instruction after `</gpx>` (XML allows them after the root element):
+///
+/// 1. after the old closing tags, up to `B`: `<?pad ?>`;  `B`: `<?q?>`;  `B-2`: two spaces,
+///    so the `pad` instruction now runs on into the next page up to `<?q?>`'s `?>`;
+/// 2. at `B`: the bytes beyond `B`, then `<?z?>` (still the `pad` instruction's content);
+/// 3. at the old closing tags: the bytes before `B` — the document now holds the new point
+///    and closing tags, the rest `<?z?>`, an instruction after the root;
+/// 4. spaces over `<?z?>`.
+///
+/// A write that spans more than two pages (a batch), contains `?>`, or leaves no room for
+/// `<?pad ?>` before `B` is made as one `pwrite(2)`: a kill may then tear it, and reopening
+/// repairs the log.
+struct LogFileSink: GPXCompletingSink {
+    let descriptor: FileDescriptor
+    let path: String
+    /// Where the closing tags start, bytes from the start of the file.
+    private(set) var closingTagsOffset: Int64
+    /// Where the document ends (the end of the last write); only spaces may follow it.
+    private var documentEnd: Int64
+    /// The page size, bytes: the unit in which the kernel copies a write.
+    private let pageSize = Int64(sysconf(Int32(_SC_PAGESIZE)))
+    /// The bytes of one step, reused (a page and a little).
+    private var step: [UInt8] = []
+
+    init(_ descriptor: FileDescriptor, path: String, closingTagsOffset: Int64 = 0) {
+        self.descriptor = descriptor
+        self.path = path
+        self.closingTagsOffset = closingTagsOffset
+        documentEnd = closingTagsOffset
+        step.reserveCapacity(Int(pageSize) + 16)
+    }
+
+    /// Writes `bytes` over the old closing tags: one `pwrite(2)` within a page, else the
+    /// single-page steps above.
+    /// - Throws: `PositioningError.io` naming the path; the offset then stays, so the next
+    ///   write covers the failed one.
+    mutating func write(_ bytes: UnsafeRawBufferPointer, closingTagCount: Int) throws {
+        let start = closingTagsOffset, end = closingTagsOffset + Int64(bytes.count)
+        let boundary = (start / pageSize + 1) * pageSize
+        do {
+            if end <= boundary || end - boundary + 5 > pageSize || boundary - documentEnd < 8 || bytes.containsInstructionEnd {
+                try descriptor.writeAll(bytes, atOffset: start)
+            } else {
+                let head = Int(boundary - start)
+                step.removeAll(keepingCapacity: true)
+                append("<?pad")
+                step.append(contentsOf: repeatElement(0x20, count: Int(boundary - documentEnd) - 7))
+                append("?>")
+                try writeStep(at: documentEnd)
+                try write("<?q?>", at: boundary)
+                try write("  ", at: boundary - 2)
+                step.removeAll(keepingCapacity: true)
+                step.append(contentsOf: bytes[head...])
+                append("<?z?>")
+                try writeStep(at: boundary)
+                try descriptor.writeAll(UnsafeRawBufferPointer(rebasing: bytes[..<head]), atOffset: start)
+                try write("     ", at: end)
+            }
+        } catch {
+            throw PositioningError(.io, "cannot write \(path)", underlying: error)
+        }
+        closingTagsOffset = end - Int64(closingTagCount)
+        documentEnd = end
+    }
+
+    private mutating func append(_ text: StaticString) {
+        step.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private func write(_ text: StaticString, at offset: Int64) throws(SystemIOError) {
+        try descriptor.writeAll(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), atOffset: offset)
+    }
+
+    private func writeStep(at offset: Int64) throws(SystemIOError) {
+        try step.withUnsafeBytes { raw in Result { () throws(SystemIOError) in try descriptor.writeAll(raw, atOffset: offset) } }.get()
+    }
+}
+
+private extension UnsafeRawBufferPointer {
+    /// Whether the bytes contain `?>`, which would end a processing instruction early.
+    var containsInstructionEnd: Bool {
+        guard count >= 2 else { return false }
+        return (0..<(count - 1)).contains { self[$0] == 0x3F && self[$0 + 1] == 0x3E }
+    }
+}
+
+/// Counts the occurrences of a start tag (`<name`) in bytes scanned piece by piece.
+private struct StartTagCounter {
+    private let tag: [UInt8]
+    private var matched = 0
+    private(set) var count = 0
+
+    init(_ tag: String) { self.tag = Array(tag.utf8) }
+
+    mutating func scan(_ bytes: some Sequence<UInt8>) {
+        for byte in bytes {
+            // No proper prefix of a start tag `<name` is also its suffix, so a mismatch
+            // restarts the match at this byte.
+            matched = byte == tag[matched] ? matched + 1 : (byte == tag[0] ? 1 : 0)
+            if matched == tag.count { count += 1; matched = 0 }
+        }
     }
 }
