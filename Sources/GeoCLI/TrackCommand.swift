@@ -64,6 +64,10 @@ struct TrackCommand: AsyncParsableCommand {
                                                   configurationName: preset)
             positionSource = s.loggingSource(positionSource)
             session = s
+            if let recovery = s.log.recovery {
+                Self.warn("rejoined log \(s.log.url.path): \(recovery.pointsKept) points kept"
+                          + (recovery.pointsDropped > 0 ? ", \(recovery.pointsDropped) torn points (never acknowledged) dropped" : ""))
+            }
         }
         let manager = PositioningManager(source: positionSource)
         if preset == "raw" {

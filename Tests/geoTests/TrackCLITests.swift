@@ -215,3 +215,19 @@ private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
         #expect(checked >= 30 * 3, "\(preset): fields checked \(checked)")
     }
 }
+
+/// `--log`: a rerun rejoins the session's log and says on stderr what it found in it.
+@Test func track_log_rerunRejoinsAndSaysWhatTheLogHeld() async throws {
+    guard let gpx = try Fixtures.url("gpx/gpxpy/korita-zbevnica.gpx") else { return }
+    try await withTemporaryDirectory { dir in
+        let arguments = ["track", "--source", "gpx:\(gpx.path)?speed=max&accuracy=8", "--preset", "raw", "--count", "5", "--log", dir.path]
+        let first = try await GeoProcess.geo(arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(!first.stderr.contains("rejoined log"), "a new session has nothing to rejoin: \(first.stderr)")
+        let second = try await GeoProcess.geo(arguments)
+        #expect(second.status == 0, "\(second.stderr)")
+        let line = try #require(second.stderr.split(separator: "\n").first { $0.contains("rejoined log") }, "\(second.stderr)")
+        let kept = try #require(line.firstMatch(of: /: ([0-9]+) points kept/)).output.1
+        #expect(Int(kept) ?? 0 >= 5, "\(line)")
+    }
+}
