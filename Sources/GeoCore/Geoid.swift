@@ -83,6 +83,25 @@ public struct Geoid: Sendable {
     }
 }
 
+extension Geoid: Hashable {
+    /// Grids are equal when their parameters and every height (bit for bit, so no-data nodes
+    /// compare equal) are.
+    public static func == (a: Geoid, b: Geoid) -> Bool {
+        a.name == b.name && a.south == b.south && a.west == b.west && a.latitudeSpacing == b.latitudeSpacing
+            && a.longitudeSpacing == b.longitudeSpacing && a.rows == b.rows && a.columns == b.columns
+            && a.heights.lazy.map(\.bitPattern).elementsEqual(b.heights.lazy.map(\.bitPattern))
+    }
+
+    /// Hashes the parameters only (equal grids have equal parameters): O(1).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(rows)
+        hasher.combine(columns)
+        hasher.combine(south)
+        hasher.combine(west)
+    }
+}
+
 extension Geoid {
     /// EGM96 (NIMA TR8350.2, 1997) on a 30' grid, embedded: every second node of PROJ's
     /// `egm96_15.gtx` rounded to centimetres (scripts/geoid/egm96_grid.py). Against that 15'
