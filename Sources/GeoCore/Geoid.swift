@@ -107,7 +107,7 @@ extension Geoid {
     /// `egm96_15.gtx` rounded to centimetres (scripts/geoid/egm96_grid.py). Against that 15'
     /// grid its bilinear interpolation errs by 0.13 m RMS and at most 3.93 m, in the steepest
     /// geoid on land (Sierra Nevada de Santa Marta, Tenerife, Hawaii, the Andes, the
-    /// Himalaya); 0.2 % of the globe errs by more than 1 m. For PROJ's values to the
+    /// Himalaya); at 0.2 % of the 15' nodes it errs by more than 1 m. For PROJ's values to the
     /// centimetre read `egm96_15.gtx` with `init(gtx:name:)`.
     public static let egm96: Geoid = egm96Encoded.decoded(name: "EGM96 (30' grid)")
 
