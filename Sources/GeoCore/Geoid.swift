@@ -63,11 +63,9 @@ public struct Geoid: Sendable {
     /// - Complexity: O(1).
     public func separation(at coordinate: Coordinate) -> Distance? {
         let y = (coordinate.latitude - south) / latitudeSpacing
-        var east = coordinate.longitude - west
-        if wrapsLongitude {
-            east = east.truncatingRemainder(dividingBy: 360)
-            if east < 0 { east += 360 }
-        }
+        // Degrees east of the first column, in [0, 360): grids given in 0…360° longitudes work too.
+        var east = (coordinate.longitude - west).truncatingRemainder(dividingBy: 360)
+        if east < 0 { east += 360 }
         let x = east / longitudeSpacing
         let lastRow = Double(rows - 1), lastColumn = Double(wrapsLongitude ? columns : columns - 1)
         guard y >= -1e-9, y <= lastRow + 1e-9, x >= -1e-9, x <= lastColumn + 1e-9 else { return nil }

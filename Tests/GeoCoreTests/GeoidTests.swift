@@ -94,6 +94,11 @@ private func projEGM96() throws -> Geoid? {
     #expect(geoid.separation(at: try Coordinate(latitude: 10.5, longitude: 21.5)) == nil, "next to a node without data")
     #expect(geoid.separation(at: try Coordinate(latitude: 9.9, longitude: 20.5)) == nil, "south of the grid")
     #expect(geoid.separation(at: try Coordinate(latitude: 10.5, longitude: 22.1)) == nil, "east of the grid")
+    // The same grid given in 0…360° longitudes (west 340° = 20° W) answers at -19.5°.
+    let west = try Geoid(name: "test", south: 10, west: 340, latitudeSpacing: 1, longitudeSpacing: 1,
+                         rows: 2, columns: 3, heights: [0, 1, 2, 10, 11, .nan])
+    #expect(west.separation(at: try Coordinate(latitude: 10.5, longitude: -19.5))?.meters == 5.5)
+    #expect(west.separation(at: try Coordinate(latitude: 10.5, longitude: 20.5)) == nil)
 }
 
 @Test func geoid_badGTX_throwsWithTheByteAtFault() throws {
