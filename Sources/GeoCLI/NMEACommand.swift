@@ -19,7 +19,9 @@ struct NMEACommand: ParsableCommand {
             discussion: """
             JSON fields: time (ISO 8601 UTC), mode (0 unknown, 1 no fix, 2 2D, 3 3D), lat, lon \
             (degrees), altMSL, altHAE (m), speed (m/s), track (degrees true), climb (m/s), \
-            eph, epv (95 % errors in metres, as gpsd), hdop, satellitesUsed; null when unknown.
+            eph, epv (95 % errors in metres, as gpsd), hdop, satellitesUsed; null when unknown. \
+            Without a geoid separation from the receiver, altHAE uses EGM96: PROJ's egm96_15.gtx \
+            when installed (PROJ_DATA, /usr/share/proj, …), else LocationKit's 30' copy.
             """
         )
 
@@ -41,7 +43,8 @@ struct NMEACommand: ParsableCommand {
             let options = NMEADecoder.Options(
                 scanner: .init(acceptMissingChecksum: acceptMissingChecksum),
                 weekRolloverPivot: noRolloverCorrection ? nil : NMEADecoder.Options().weekRolloverPivot,
-                collectSatellites: false
+                collectSatellites: false,
+                geoid: try GeoidGridFiles.bestEGM96()
             )
             var decoder = NMEADecoder(options: options)
             switch format {

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GeoCore
+public import GeoCore
 
 /// Turns an NMEA 0183 byte stream into fixes, one per reporting cycle, as gpsd does.
 ///
@@ -22,7 +22,8 @@ import GeoCore
 /// Speed and track come from RMC, else from VTG. The date comes from RMC or ZDA (the last
 /// known date, advanced at midnight, for epochs without one); dates before
 /// `Options.weekRolloverPivot` are moved forward by 1024-week GPS rollovers. `altitudeHAE` is
-/// `altitudeMSL + geoidSeparation` (GGA/GNS). Climb is the altitude change between
+/// `altitudeMSL + geoidSeparation`: the separation the GGA/GNS sent, else, as gpsd fills it
+/// from its own grid, the one `Options.geoid` gives at the fix (named in `geoidModel`). Climb is the altitude change between
 /// consecutive 3D epochs over their time difference. `eph`/`epv` follow `NMEAErrorModel`.
 ///
 /// - Complexity: O(n) in the input bytes; no heap allocation per sentence (satellite lists
@@ -37,13 +38,19 @@ public struct NMEADecoder: Sendable {
         public var weekRolloverPivot: NMEADate?
         /// Keep the satellites of GSV series in each fix's sky.
         public var collectSatellites: Bool
+        /// The geoid model that gives a fix's geoid separation, and so its `altitudeHAE`, when
+        /// the receiver sent none (many older receivers leave the GGA field empty); nil leaves
+        /// both empty then. Default `Geoid.egm96`.
+        public var geoid: Geoid?
 
         public init(scanner: NMEAScanner.Options = .init(),
                     weekRolloverPivot: NMEADate? = NMEADate(year: 2000, month: 1, day: 1),
-                    collectSatellites: Bool = true) {
+                    collectSatellites: Bool = true,
+                    geoid: Geoid? = .egm96) {
             self.scanner = scanner
             self.weekRolloverPivot = weekRolloverPivot
             self.collectSatellites = collectSatellites
+            self.geoid = geoid
         }
     }
 
@@ -380,7 +387,6 @@ public struct NMEADecoder: Sendable {
                 f.timeOfDay = tod
             }
         }
-        if let m = f.altitudeMSL, let sep = f.geoidSeparation { f.altitudeHAE = m + sep }
         if f.mode == nil || f.mode == .noFix {
             // A no-fix epoch reports no position, as gpsd's TPV does not.
             if f.mode == .noFix {
@@ -388,6 +394,12 @@ public struct NMEADecoder: Sendable {
                 f.speed = nil; f.track = nil
             }
         }
+        if f.geoidSeparation == nil, let geoid = options.geoid, let latitude = f.latitude, let longitude = f.longitude,
+           let n = geoid.separation(at: Coordinate(uncheckedLatitude: latitude, longitude: Coordinate.normalizedLongitude(longitude))) {
+            f.geoidSeparation = n.meters
+            f.geoidModel = geoid.name
+        }
+        if let m = f.altitudeMSL, let sep = f.geoidSeparation { f.altitudeHAE = m + sep }
         // Climb between consecutive 3D epochs.
         let altitude = f.altitudeHAE ?? f.altitudeMSL
         let seconds = f.time?.timeIntervalSince1970

@@ -84,8 +84,12 @@ public struct NMEAFix: Hashable, Sendable {
     public var altitudeMSL: Double?
     /// Altitude above the WGS84 ellipsoid (`altitudeMSL + geoidSeparation`), metres.
     public var altitudeHAE: Double?
-    /// Geoid height above the ellipsoid, metres.
+    /// Geoid height above the ellipsoid, metres: the receiver's (GGA/GNS), else the one
+    /// `geoidModel` gives at the fix's position.
     public var geoidSeparation: Double?
+    /// The name of the geoid model (`NMEADecoder.Options.geoid`) that gave `geoidSeparation`,
+    /// and so `altitudeHAE`, when the receiver sent no separation; nil when it sent one.
+    public var geoidModel: String?
     /// Speed over ground, metres per second.
     public var speed: Double?
     /// Course over ground, degrees true.

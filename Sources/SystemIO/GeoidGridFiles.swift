@@ -1,0 +1,61 @@
+public import GeoCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Geoid grids from files: PROJ's EGM96 grid where PROJ's data is installed (Debian
+/// `proj-data`, Homebrew `proj`), so a geoid height matches PROJ's to the centimetre; GeoCore
+/// parses the bytes (`Geoid(gtx:name:)`) and embeds a coarser fallback (`Geoid.egm96`).
+public enum GeoidGridFiles {
+    /// PROJ's file name for EGM96 on a 15' grid.
+    public static let egm96FileName = "egm96_15.gtx"
+
+    /// The folders PROJ looks in for grids: those `PROJ_DATA` (PROJ ≥ 9.1), else `PROJ_LIB`,
+    /// lists (`:`-separated) when set, as PROJ does; else the usual install prefixes.
+    /// - Parameter environment: reads a variable; the process environment by default.
+    public static func projDataFolders(environment: (String) -> String? = processEnvironment) -> [String] {
+        if let listed = environment("PROJ_DATA") ?? environment("PROJ_LIB"), !listed.isEmpty {
+            return listed.split(separator: ":").map(String.init)
+        }
+        return ["/usr/share/proj", "/usr/local/share/proj", "/opt/homebrew/share/proj"]
+    }
+
+    /// PROJ's 15' EGM96 grid from the first PROJ data folder that has it, or nil when none does.
+    /// - Throws: `SystemIOError` when the file is there but cannot be read, `GeoCoreError`
+    ///   (`.invalidGeoidGrid`, with the path) when it is not a GTX grid.
+    /// - Complexity: O(file size), about 4 MB.
+    public static func projEGM96(environment: (String) -> String? = processEnvironment) throws -> Geoid? {
+        for folder in projDataFolders(environment: environment) {
+            let path = folder + "/" + egm96FileName
+            guard let bytes = try contentsIfPresent(path) else { continue }
+            return try Geoid(gtx: bytes, name: "EGM96 (15' grid, \(path))")
+        }
+        return nil
+    }
+
+    /// The bytes of the file at `path`, or nil when there is no such file.
+    private static func contentsIfPresent(_ path: String) throws(SystemIOError) -> [UInt8]? {
+        do throws(SystemIOError) {
+            return try FileDescriptor.readContents(of: path)
+        } catch {
+            if error.code == .notFound { return nil }
+            throw error
+        }
+    }
+
+    /// The most accurate EGM96 model this machine has: PROJ's 15' grid, else the embedded 30'
+    /// one (`Geoid.egm96`, at most 3.93 m and 0.13 m RMS from it).
+    /// - Throws: what `projEGM96` throws for a file that is there but unusable.
+    public static func bestEGM96(environment: (String) -> String? = processEnvironment) throws -> Geoid {
+        try projEGM96(environment: environment) ?? .egm96
+    }
+
+    /// A variable of this process's environment.
+    public static func processEnvironment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+import GeoCore
+import GeoTestSupport
+
+/// Rows of `Fixtures/geoid-egm96.tsv`: latitude, longitude, PROJ's EGM96 geoid height (cct
+/// vgridshift over egm96_15.gtx, see scripts/oracles/geoid_fixture.py), and whether the point is
+/// a random one (the named ones include the steepest geoid on land).
+private func projRows() throws -> [(coordinate: Coordinate, n: Double, random: Bool)] {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/geoid-egm96.tsv")
+    let rows = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+    try #require(rows.count >= 400, "fixture has too few rows")
+    return try rows.map { row in
+        let f = row.split(separator: "\t").map { Double(String($0)) }
+        let lat = try #require(f[0]), lon = try #require(f[1]), n = try #require(f[2])
+        return (try Coordinate(latitude: lat, longitude: lon), n, row.hasSuffix("\trandom"))
+    }
+}
+
+/// PROJ's 15' EGM96 grid from Debian proj-data (`PROJ_DATA`, else /usr/share/proj); nil
+/// (skipped) when absent outside CI, a failure under CI (scripts/setup.sh installs proj-bin,
+/// which brings proj-data).
+private func projEGM96() throws -> Geoid? {
+    let folder = ProcessInfo.processInfo.environment["PROJ_DATA"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/proj"
+    let path = folder + "/egm96_15.gtx"
+    guard FileManager.default.fileExists(atPath: path) else {
+        if Fixtures.isCI { throw FixtureError.missing(path) }
+        print("note: skipping, \(path) not found (apt-get install proj-data)")
+        return nil
+    }
+    return try Geoid(gtx: try Data(contentsOf: URL(fileURLWithPath: path)), name: "EGM96 15' (PROJ)")
+}
+
+@Test func geoid_gtxGrid_matchesPROJ() throws {
+    guard let geoid = try projEGM96() else { return }
+    #expect(geoid.rows == 721 && geoid.columns == 1440)
+    for (c, n, _) in try projRows() {
+        let ours = try #require(geoid.separation(at: c), "no height at \(c)").meters
+        // Same Float32 grid and the same bilinear interpolation; cct prints 6 decimals.
+        #expect(abs(ours - n) < 1e-5, "N at \(c): \(ours) vs PROJ \(n)") // metres
+    }
+}
+
+@Test func geoid_embeddedEGM96_matchesPROJWithinItsGridError() throws {
+    var squares = 0.0, randomPoints = 0
+    for (c, n, random) in try projRows() {
+        let ours = try #require(Geoid.egm96.separation(at: c), "no height at \(c)").meters
+        // 3.93 m: the 30' grid's largest bilinear error against the 15' grid (the sweep below).
+        #expect(abs(ours - n) <= 3.93, "N at \(c): \(ours) vs PROJ \(n)") // metres
+        if random {
+            squares += (ours - n) * (ours - n)
+            randomPoints += 1
+        }
+    }
+    let rms = (squares / Double(randomPoints)).squareRoot()
+    #expect(randomPoints == 400 && rms < 0.2, "RMS \(rms) m against PROJ at \(randomPoints) random points") // metres
+    // Nodes of the 30' grid carry the 15' grid's value to the centimetre it is rounded to.
+    for (lat, lon, n) in [(0.0, 0.0, 17.161579), (90.0, 0.0, 13.606245), (-90.0, 0.0, -29.53385), (0.0, -180.0, 21.15333)] {
+        let ours = try #require(Geoid.egm96.separation(at: try Coordinate(latitude: lat, longitude: lon))).meters
+        #expect(abs(ours - n) <= 0.0051, "node \(lat),\(lon): \(ours) vs PROJ \(n)") // metres
+    }
+    // The gpsd test log's river (humminbird-M37.log): well inside the grid's typical error.
+    let river = try Coordinate(latitude: 44.435216667, longitude: -71.675993333)
+    let ours = try #require(Geoid.egm96.separation(at: river)).meters
+    #expect(abs(ours - -27.784651) < 0.05, "N at the Connecticut River: \(ours)") // metres
+}
+
+@Test(.onOwnThread) func geoid_embeddedEGM96_errorAgainstTheFullGridIsAsDocumented() throws {
+    guard let full = try projEGM96() else { return }
+    var worst = 0.0, squares = 0.0, worstNode = 0.0
+    for row in 0 ..< full.rows {
+        for column in 0 ..< full.columns {
+            let c = Coordinate(uncheckedLatitude: -90 + Double(row) * 0.25, longitude: -180 + Double(column) * 0.25)
+            let e = abs(try #require(Geoid.egm96.separation(at: c)).meters - (try #require(full.separation(at: c)).meters))
+            worst = max(worst, e)
+            squares += e * e
+            if row % 2 == 0, column % 2 == 0 { worstNode = max(worstNode, e) }
+        }
+    }
+    let rms = (squares / Double(full.rows * full.columns)).squareRoot()
+    // Stated in Geoid.egm96's documentation and the generator's header (metres).
+    #expect(worst <= 3.93 && worst > 3.9, "largest error \(worst) m")
+    #expect(rms <= 0.131, "RMS \(rms) m")
+    #expect(worstNode <= 0.0051, "a 30' node differs by \(worstNode) m")
+}
+
+@Test func geoid_regionalGrid_interpolatesInsideAndAnswersNilOutside() throws {
+    // A 2 × 3 grid from 10° N, 20° E every 1°: heights 0, 1, 2 (south row), 10, 11, NaN (north).
+    let geoid = try Geoid(name: "test", south: 10, west: 20, latitudeSpacing: 1, longitudeSpacing: 1,
+                          rows: 2, columns: 3, heights: [0, 1, 2, 10, 11, .nan])
+    #expect(geoid.separation(at: try Coordinate(latitude: 10.5, longitude: 20.5))?.meters == 5.5) // mean of 0, 1, 10, 11
+    #expect(geoid.separation(at: try Coordinate(latitude: 10, longitude: 20.25))?.meters == 0.25)
+    #expect(geoid.separation(at: try Coordinate(latitude: 11, longitude: 20))?.meters == 10)
+    #expect(geoid.separation(at: try Coordinate(latitude: 10.5, longitude: 21.5)) == nil, "next to a node without data")
+    #expect(geoid.separation(at: try Coordinate(latitude: 9.9, longitude: 20.5)) == nil, "south of the grid")
+    #expect(geoid.separation(at: try Coordinate(latitude: 10.5, longitude: 22.1)) == nil, "east of the grid")
+    // The same grid given in 0…360° longitudes (west 340° = 20° W) answers at -19.5°.
+    let west = try Geoid(name: "test", south: 10, west: 340, latitudeSpacing: 1, longitudeSpacing: 1,
+                         rows: 2, columns: 3, heights: [0, 1, 2, 10, 11, .nan])
+    #expect(west.separation(at: try Coordinate(latitude: 10.5, longitude: -19.5))?.meters == 5.5)
+    #expect(west.separation(at: try Coordinate(latitude: 10.5, longitude: 20.5)) == nil)
+}
+
+@Test func geoid_badGTX_throwsWithTheByteAtFault() throws {
+    func header(rows: Int32, columns: Int32, spacing: Double = 0.25) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for d in [-90.0, -180.0, spacing, spacing] { bytes += withUnsafeBytes(of: d.bitPattern.bigEndian, Array.init) }
+        for i in [rows, columns] { bytes += withUnsafeBytes(of: i.bigEndian, Array.init) }
+        return bytes
+    }
+    #expect {
+        try Geoid(gtx: [UInt8](repeating: 0, count: 12), name: "short.gtx")
+    } throws: { ($0 as? GeoCoreError)?.code == .invalidGeoidGrid && "\($0)".contains("byte 12") }
+    #expect {
+        try Geoid(gtx: header(rows: 721, columns: 1440) + [UInt8](repeating: 0, count: 100), name: "cut.gtx")
+    } throws: { ($0 as? GeoCoreError)?.code == .invalidGeoidGrid && "\($0)".contains("byte 32") && "\($0)".contains("found 140") }
+    #expect {
+        try Geoid(gtx: header(rows: .max, columns: .max), name: "huge.gtx")
+    } throws: { ($0 as? GeoCoreError)?.code == .invalidGeoidGrid && "\($0)".contains("found 40") }
+    #expect {
+        try Geoid(gtx: header(rows: -1, columns: 4), name: "negative.gtx")
+    } throws: { ($0 as? GeoCoreError)?.code == .invalidGeoidGrid }
+    #expect {
+        try Geoid(gtx: header(rows: 2, columns: 2, spacing: 0) + [UInt8](repeating: 0, count: 16), name: "flat.gtx")
+    } throws: { ($0 as? GeoCoreError)?.code == .invalidGeoidGrid && "\($0)".contains("spacing") }
+}
