@@ -21,7 +21,7 @@ struct NMEACommand: ParsableCommand {
             (degrees), altMSL, altHAE (m), speed (m/s), track (degrees true), climb (m/s), \
             eph, epv (95 % errors in metres, as gpsd), hdop, satellitesUsed; null when unknown. \
             Without a geoid separation from the receiver, altHAE uses EGM96: PROJ's egm96_15.gtx \
-            when installed (PROJ_DATA, /usr/share/proj, …), else LocationKit's 30' copy.
+            when installed (PROJ_DATA, /usr/share/proj, …); without it altHAE stays null there.
             """
         )
 
@@ -44,7 +44,7 @@ struct NMEACommand: ParsableCommand {
                 scanner: .init(acceptMissingChecksum: acceptMissingChecksum),
                 weekRolloverPivot: noRolloverCorrection ? nil : NMEADecoder.Options().weekRolloverPivot,
                 collectSatellites: false,
-                geoid: try GeoidGridFiles.bestEGM96()
+                geoid: try GeoidGridFiles.projEGM96()
             )
             var decoder = NMEADecoder(options: options)
             switch format {

@@ -1,18 +1,12 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// A geoid model: the height N of the geoid (mean sea level) above the WGS84 ellipsoid on a
 /// regular latitude/longitude grid, interpolated bilinearly between the four surrounding
 /// nodes, as PROJ's `vgridshift` does. An ellipsoidal height is h = H + N, where H is the
 /// height above mean sea level (NMEA GGA's altitude).
 ///
-/// `Geoid.egm96` is embedded and works everywhere; `init(gtx:name:)` reads a full grid such
-/// as PROJ's `egm96_15.gtx` for callers that have one.
+/// GeoCore parses grids (`init(gtx:name:)`, PROJ's format) but reads no files: SystemIO's
+/// `GeoidGridFiles` finds PROJ's EGM96 grid (`egm96_15.gtx`) where PROJ's data is installed.
 public struct Geoid: Sendable {
-    /// What the model is, for people and logs (`"EGM96 (30' grid)"`).
+    /// What the model is, for people and logs (`"EGM96 (15' grid, /usr/share/proj/egm96_15.gtx)"`).
     public let name: String
     /// Latitude of the first row and longitude of the first column, degrees.
     public let south: Double, west: Double
@@ -101,14 +95,6 @@ extension Geoid: Hashable {
 }
 
 extension Geoid {
-    /// EGM96 (NIMA TR8350.2, 1997) on a 30' grid, embedded: every second node of PROJ's
-    /// `egm96_15.gtx` rounded to centimetres (scripts/geoid/egm96_grid.py). Against that 15'
-    /// grid its bilinear interpolation errs by 0.13 m RMS and at most 3.93 m, in the steepest
-    /// geoid on land (Sierra Nevada de Santa Marta, Tenerife, Hawaii, the Andes, the
-    /// Himalaya); at 0.2 % of the 15' nodes it errs by more than 1 m. For PROJ's values to the
-    /// centimetre read `egm96_15.gtx` with `init(gtx:name:)`.
-    public static let egm96: Geoid = egm96Encoded.decoded(name: "EGM96 (30' grid)")
-
     /// Reads a grid in NOAA's GTX format, as PROJ does: a 40-byte big-endian header
     /// (latitude and longitude of the south-west node, latitude and longitude spacing, as
     /// Float64 degrees; rows and columns as Int32), then `rows × columns` big-endian Float32
@@ -138,47 +124,6 @@ extension Geoid {
         }
         try self.init(name: name, south: float64(at: 0), west: float64(at: 8), latitudeSpacing: float64(at: 16),
                       longitudeSpacing: float64(at: 24), rows: rows, columns: columns, heights: heights)
-    }
-
-    /// A global grid in centimetres as scripts/geoid/egm96_grid.py encodes it: each value
-    /// minus the one a row south, each of those minus its west neighbour, as zigzag LEB128
-    /// varints, in Base64.
-    struct EncodedGrid: Sendable {
-        var south: Double, west: Double, spacing: Double, rows: Int, columns: Int
-        var base64: String
-
-        /// The grid; the data is generated with the library, so a malformed one is a build
-        /// defect that the tests catch, not an input error.
-        func decoded(name: String) -> Geoid {
-            guard let bytes = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
-                preconditionFailure("\(name): the embedded grid is not Base64")
-            }
-            var heights = [Float](repeating: 0, count: rows * columns)
-            // Centimetres of the row to the south (zeros before the first row), updated in place.
-            var southRow = [Int](repeating: 0, count: columns)
-            var index = 0, shift = 0, zigzag = 0, westValue = 0
-            for byte in bytes {
-                zigzag |= Int(byte & 0x7F) << shift
-                shift += 7
-                guard byte & 0x80 == 0 else { continue }
-                precondition(index < heights.count, "\(name): the embedded grid has more than \(heights.count) values")
-                let column = index % columns
-                let delta = zigzag >> 1 ^ -(zigzag & 1)
-                westValue = (column == 0 ? 0 : westValue) + delta
-                southRow[column] += westValue
-                heights[index] = Float(southRow[column]) / 100
-                index += 1
-                zigzag = 0
-                shift = 0
-            }
-            precondition(index == heights.count, "\(name): the embedded grid has \(index) of \(heights.count) values")
-            do {
-                return try Geoid(name: name, south: south, west: west, latitudeSpacing: spacing, longitudeSpacing: spacing,
-                                 rows: rows, columns: columns, heights: heights)
-            } catch {
-                preconditionFailure("\(name): \(error)")
-            }
-        }
     }
 }
 

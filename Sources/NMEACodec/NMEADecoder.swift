@@ -40,13 +40,14 @@ public struct NMEADecoder: Sendable {
         public var collectSatellites: Bool
         /// The geoid model that gives a fix's geoid separation, and so its `altitudeHAE`, when
         /// the receiver sent none (many older receivers leave the GGA field empty); nil leaves
-        /// both empty then. Default `Geoid.egm96`.
+        /// both empty then (the default: the decoder reads no files; SystemIO's
+        /// `GeoidGridFiles.projEGM96()` gives PROJ's EGM96 grid, as `geo` and the NMEA sources use).
         public var geoid: Geoid?
 
         public init(scanner: NMEAScanner.Options = .init(),
                     weekRolloverPivot: NMEADate? = NMEADate(year: 2000, month: 1, day: 1),
                     collectSatellites: Bool = true,
-                    geoid: Geoid? = .egm96) {
+                    geoid: Geoid? = nil) {
             self.scanner = scanner
             self.weekRolloverPivot = weekRolloverPivot
             self.collectSatellites = collectSatellites

@@ -8,8 +8,9 @@ import Darwin
 #endif
 
 /// Geoid grids from files: PROJ's EGM96 grid where PROJ's data is installed (Debian
-/// `proj-data`, Homebrew `proj`), so a geoid height matches PROJ's to the centimetre; GeoCore
-/// parses the bytes (`Geoid(gtx:name:)`) and embeds a coarser fallback (`Geoid.egm96`).
+/// `proj-data`, Homebrew `proj`), so a geoid height matches PROJ's; GeoCore parses the bytes
+/// (`Geoid(gtx:name:)`). There is no built-in copy: without PROJ's data, heights that need a
+/// geoid model stay unknown rather than approximate.
 public enum GeoidGridFiles {
     /// PROJ's file name for EGM96 on a 15' grid.
     public static let egm96FileName = "egm96_15.gtx"
@@ -45,13 +46,6 @@ public enum GeoidGridFiles {
             if error.code == .notFound { return nil }
             throw error
         }
-    }
-
-    /// The most accurate EGM96 model this machine has: PROJ's 15' grid, else the embedded 30'
-    /// one (`Geoid.egm96`, at most 3.93 m and 0.13 m RMS from it).
-    /// - Throws: what `projEGM96` throws for a file that is there but unusable.
-    public static func bestEGM96(environment: (String) -> String? = processEnvironment) throws -> Geoid {
-        try projEGM96(environment: environment) ?? .egm96
     }
 
     /// A variable of this process's environment.

@@ -17,71 +17,14 @@ private func projRows() throws -> [(coordinate: Coordinate, n: Double, random: B
     }
 }
 
-/// PROJ's 15' EGM96 grid from Debian proj-data (`PROJ_DATA`, else /usr/share/proj); nil
-/// (skipped) when absent outside CI, a failure under CI (scripts/setup.sh installs proj-bin,
-/// which brings proj-data).
-private func projEGM96() throws -> Geoid? {
-    let folder = ProcessInfo.processInfo.environment["PROJ_DATA"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/proj"
-    let path = folder + "/egm96_15.gtx"
-    guard FileManager.default.fileExists(atPath: path) else {
-        if Fixtures.isCI { throw FixtureError.missing(path) }
-        print("note: skipping, \(path) not found (apt-get install proj-data)")
-        return nil
-    }
-    return try Geoid(gtx: try Data(contentsOf: URL(fileURLWithPath: path)), name: "EGM96 15' (PROJ)")
-}
-
 @Test func geoid_gtxGrid_matchesPROJ() throws {
-    guard let geoid = try projEGM96() else { return }
+    guard let geoid = try Fixtures.projEGM96() else { return }
     #expect(geoid.rows == 721 && geoid.columns == 1440)
     for (c, n, _) in try projRows() {
         let ours = try #require(geoid.separation(at: c), "no height at \(c)").meters
         // Same Float32 grid and the same bilinear interpolation; cct prints 6 decimals.
         #expect(abs(ours - n) < 1e-5, "N at \(c): \(ours) vs PROJ \(n)") // metres
     }
-}
-
-@Test func geoid_embeddedEGM96_matchesPROJWithinItsGridError() throws {
-    var squares = 0.0, randomPoints = 0
-    for (c, n, random) in try projRows() {
-        let ours = try #require(Geoid.egm96.separation(at: c), "no height at \(c)").meters
-        // 3.93 m: the 30' grid's largest bilinear error against the 15' grid (the sweep below).
-        #expect(abs(ours - n) <= 3.93, "N at \(c): \(ours) vs PROJ \(n)") // metres
-        if random {
-            squares += (ours - n) * (ours - n)
-            randomPoints += 1
-        }
-    }
-    let rms = (squares / Double(randomPoints)).squareRoot()
-    #expect(randomPoints == 400 && rms < 0.2, "RMS \(rms) m against PROJ at \(randomPoints) random points") // metres
-    // Nodes of the 30' grid carry the 15' grid's value to the centimetre it is rounded to.
-    for (lat, lon, n) in [(0.0, 0.0, 17.161579), (90.0, 0.0, 13.606245), (-90.0, 0.0, -29.53385), (0.0, -180.0, 21.15333)] {
-        let ours = try #require(Geoid.egm96.separation(at: try Coordinate(latitude: lat, longitude: lon))).meters
-        #expect(abs(ours - n) <= 0.0051, "node \(lat),\(lon): \(ours) vs PROJ \(n)") // metres
-    }
-    // The gpsd test log's river (humminbird-M37.log): well inside the grid's typical error.
-    let river = try Coordinate(latitude: 44.435216667, longitude: -71.675993333)
-    let ours = try #require(Geoid.egm96.separation(at: river)).meters
-    #expect(abs(ours - -27.784651) < 0.05, "N at the Connecticut River: \(ours)") // metres
-}
-
-@Test(.onOwnThread) func geoid_embeddedEGM96_errorAgainstTheFullGridIsAsDocumented() throws {
-    guard let full = try projEGM96() else { return }
-    var worst = 0.0, squares = 0.0, worstNode = 0.0
-    for row in 0 ..< full.rows {
-        for column in 0 ..< full.columns {
-            let c = Coordinate(uncheckedLatitude: -90 + Double(row) * 0.25, longitude: -180 + Double(column) * 0.25)
-            let e = abs(try #require(Geoid.egm96.separation(at: c)).meters - (try #require(full.separation(at: c)).meters))
-            worst = max(worst, e)
-            squares += e * e
-            if row % 2 == 0, column % 2 == 0 { worstNode = max(worstNode, e) }
-        }
-    }
-    let rms = (squares / Double(full.rows * full.columns)).squareRoot()
-    // Stated in Geoid.egm96's documentation and the generator's header (metres).
-    #expect(worst <= 3.93 && worst > 3.9, "largest error \(worst) m")
-    #expect(rms <= 0.131, "RMS \(rms) m")
-    #expect(worstNode <= 0.0051, "a 30' node differs by \(worstNode) m")
 }
 
 @Test func geoid_regionalGrid_interpolatesInsideAndAnswersNilOutside() throws {

@@ -2,18 +2,19 @@ import Foundation
 import GeoCore
 import Testing
 import SystemIO
+import GeoTestSupport
 
-/// PROJ's EGM96 geoid height at 28.25° N, 16.75° W (Tenerife, where the embedded 30' grid errs by
-/// 3.90 m): `cct +proj=vgridshift +grids=egm96_15.gtx +multiplier=1`, PROJ 9.1.1 (a row of
+/// PROJ's EGM96 geoid height at 28.25° N, 16.75° W (Tenerife, steep geoid): `cct +proj=vgridshift +grids=egm96_15.gtx +multiplier=1`, PROJ 9.1.1 (a row of
 /// GeoCoreTests/Fixtures/geoid-egm96.tsv).
 private let tenerife = Coordinate(uncheckedLatitude: 28.25, longitude: -16.75)
 private let tenerifeN = 50.475124 // metres
 
-private func folder(with files: [String: [UInt8]]) throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoid-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    for (name, bytes) in files { try Data(bytes).write(to: dir.appendingPathComponent(name)) }
-    return dir.path
+/// A temporary folder holding `files`, for the body's duration.
+private func withFolder(holding files: [String: [UInt8]], _ body: (String) throws -> Void) throws {
+    try withTemporaryDirectory { dir in
+        for (name, bytes) in files { try Data(bytes).write(to: dir.appendingPathComponent(name)) }
+        try body(dir.path)
+    }
 }
 
 @Test func geoidGridFiles_projEGM96_isPROJsGrid() throws {
@@ -24,21 +25,20 @@ private func folder(with files: [String: [UInt8]]) throws -> String {
     #expect(abs(try #require(geoid.separation(at: tenerife)).meters - tenerifeN) < 1e-5) // metres
 }
 
-@Test func geoidGridFiles_projDataSetAndEmpty_fallsBackToTheEmbeddedGrid() throws {
-    let empty = try folder(with: [:])
-    defer { try? FileManager.default.removeItem(atPath: empty) }
-    let env: (String) -> String? = { $0 == "PROJ_DATA" ? empty : nil }
-    #expect(GeoidGridFiles.projDataFolders(environment: env) == [empty])
-    #expect(try GeoidGridFiles.projEGM96(environment: env) == nil)
-    #expect(try GeoidGridFiles.bestEGM96(environment: env) == Geoid.egm96)
+@Test func geoidGridFiles_projDataSetAndEmpty_findsNoGrid() throws {
+    try withFolder(holding: [:]) { empty throws in
+        let env: (String) -> String? = { $0 == "PROJ_DATA" ? empty : nil }
+        #expect(GeoidGridFiles.projDataFolders(environment: env) == [empty])
+        #expect(try GeoidGridFiles.projEGM96(environment: env) == nil)
+    }
 }
 
 @Test func geoidGridFiles_brokenGrid_throwsWithItsPath() throws {
-    let dir = try folder(with: [GeoidGridFiles.egm96FileName: Array("not a grid".utf8)])
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    #expect {
-        try GeoidGridFiles.bestEGM96(environment: { $0 == "PROJ_LIB" ? "/nonexistent:" + dir : nil })
-    } throws: { error in
-        (error as? GeoCoreError)?.code == .invalidGeoidGrid && "\(error)".contains(dir + "/egm96_15.gtx")
+    try withFolder(holding: [GeoidGridFiles.egm96FileName: Array("not a grid".utf8)]) { dir in
+        #expect {
+            try GeoidGridFiles.projEGM96(environment: { $0 == "PROJ_LIB" ? "/nonexistent:" + dir : nil })
+        } throws: { error in
+            (error as? GeoCoreError)?.code == .invalidGeoidGrid && "\(error)".contains(dir + "/egm96_15.gtx")
+        }
     }
 }

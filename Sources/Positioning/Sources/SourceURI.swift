@@ -69,17 +69,17 @@ public enum PositionSourceURI {
             return GPSDSource(host: host, port: port, clock: clock)
         case "nmea+tcp":
             let (host, port) = try hostPort(String(rest.trimmingPrefix("//")), defaultPort: nil)
-            return NMEASource(.tcp(host: host, port: port), clock: clock)
+            return NMEASource(.tcp(host: host, port: port), options: try nmeaOptions(), clock: clock)
         case "nmea":
             if rest.hasPrefix("//") {
                 let path = String(rest.dropFirst(2))
                 guard path.hasPrefix("/") else {
                     throw PositioningError(.invalidConfiguration, "'\(uri)': a device is nmea:///dev/NAME (three slashes)")
                 }
-                return NMEASource(.serial(path: path, baud: Int(try number("baud", default: 9600))), clock: clock)
+                return NMEASource(.serial(path: path, baud: Int(try number("baud", default: 9600))), options: try nmeaOptions(), clock: clock)
             }
             guard !rest.isEmpty else { throw PositioningError(.invalidConfiguration, "'\(uri)' names no file") }
-            return NMEASource(rest == "-" ? .standardInput : .file(rest), pacing: try pacing(default: nil), clock: clock)
+            return NMEASource(rest == "-" ? .standardInput : .file(rest), options: try nmeaOptions(), pacing: try pacing(default: nil), clock: clock)
         case "gpx":
             // Plain GPX has no accuracy field (our logs carry lk:acc): HDOP stands in, else an
             // assumed accuracy, so the accuracy rules of the track filter have something to judge.
@@ -114,6 +114,17 @@ public enum PositionSourceURI {
             throw PositioningError(.invalidConfiguration, "unknown source scheme '\(scheme)' in '\(uri)'")
         }
     }
+
+    /// Decoder options for the NMEA sources made from URIs and device settings: PROJ's EGM96 grid, where PROJ's
+    /// data is installed, fills `altitudeHAE` for receivers that send no geoid separation.
+    /// - Throws: `PositioningError.io` when the grid file is there but unreadable or invalid.
+    static func nmeaOptions() throws(PositioningError) -> NMEADecoder.Options {
+        do {
+            return NMEADecoder.Options(geoid: try GeoidGridFiles.projEGM96())
+        } catch {
+            throw PositioningError(.io, "cannot read PROJ's EGM96 geoid grid", underlying: error)
+        }
+    }
 }
 
 /// The default device source on Linux: gpsd if it answers, else an NMEA device named in the
@@ -132,7 +143,7 @@ public enum DeviceSource {
         if GPSDSource.isReachable(host: host, port: port) { return GPSDSource(host: host, port: port) }
         if let device = environment["LOCATIONKIT_NMEA_DEVICE"], !device.isEmpty {
             let baud = environment["LOCATIONKIT_NMEA_BAUD"].flatMap(Int.init) ?? 9600
-            return NMEASource(.serial(path: device, baud: baud))
+            return NMEASource(.serial(path: device, baud: baud), options: try PositionSourceURI.nmeaOptions())
         }
         throw PositioningError(.sourceUnavailable,
                                "no position source: no gpsd answers on \(host):\(port) (LOCATIONKIT_GPSD) and no NMEA device is configured (LOCATIONKIT_NMEA_DEVICE)")
