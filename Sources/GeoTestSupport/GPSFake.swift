@@ -55,25 +55,33 @@ public struct GPSFake: Sendable {
     }
 
     /// Runs `command` under `timeout limit` in its own process group while `body` runs.
+    ///
+    /// The command gets a temporary directory of its own as `TMPDIR`, removed once it is stopped:
+    /// gpsfake puts gpsd's control socket there (`$TMPDIR/gpsfake-PID.sock`), which a gpsd
+    /// killed with `SIGKILL` cannot remove itself.
     private static func run<Result>(limit: Int, port: Int, _ command: [String],
                                     _ body: (GPSFake) async throws -> Result) async throws -> Result {
-        let process = try ChildProcess.spawn(.init(
-            executable: "timeout", arguments: ["--kill-after=5", String(limit)] + command,
-            standardOutput: .nullDevice, standardError: .nullDevice, newProcessGroup: true
-        ))
-        let daemon = GPSFake(port: port, process: process)
-        do {
-            // A client that connects at once gets the whole replay; one that found the port
-            // closed would back off, and on a busy machine could miss it.
-            guard await waitUntilListening(port: port, within: .seconds(60)) else {
-                throw GPSFakeError(description: "gpsd did not listen on 127.0.0.1:\(port) within 60 s: \(command.joined(separator: " "))")
+        try await withTemporaryDirectory("GPSFake") { temporary in
+            var environment = ProcessInfo.processInfo.environment
+            environment["TMPDIR"] = temporary.path
+            let process = try ChildProcess.spawn(.init(
+                executable: "timeout", arguments: ["--kill-after=5", String(limit)] + command, environment: environment,
+                standardOutput: .nullDevice, standardError: .nullDevice, newProcessGroup: true
+            ))
+            let daemon = GPSFake(port: port, process: process)
+            do {
+                // A client that connects at once gets the whole replay; one that found the port
+                // closed would back off, and on a busy machine could miss it.
+                guard await waitUntilListening(port: port, within: .seconds(60)) else {
+                    throw GPSFakeError(description: "gpsd did not listen on 127.0.0.1:\(port) within 60 s: \(command.joined(separator: " "))")
+                }
+                let result = try await body(daemon)
+                await daemon.stop()
+                return result
+            } catch {
+                await daemon.stop()
+                throw error
             }
-            let result = try await body(daemon)
-            await daemon.stop()
-            return result
-        } catch {
-            await daemon.stop()
-            throw error
         }
     }
 
