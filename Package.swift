@@ -140,7 +140,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SystemIOTests",
-            dependencies: ["SystemIO", "GPXCodec", "GeoCore"],
+            dependencies: ["SystemIO", "GPXCodec", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
