@@ -7,10 +7,6 @@ import NMEACodec
 /// Runs a real gpsd (via `gpsfake`) on the encoder's output and reads its JSON back with
 /// the gpsd codec: the encoder, the JSON codec and the 95 %/68 % conversion against gpsd.
 @Test(.onOwnThread) func encoder_throughRealGPSD_reportsTheSameFixes() async throws {
-    guard let gpsfake = GeoProcess.which("gpsfake") else {
-        if Fixtures.isCI { Issue.record("gpsfake (Debian gpsd-clients) is required under CI") }
-        return
-    }
     let start = Date(timeIntervalSince1970: Double(NMEADate(year: 2024, month: 5, day: 17).daysSinceEpoch) * 86_400 + 43_200)
     var locations: [Location] = []
     for i in 0..<10 {
@@ -37,7 +33,7 @@ import NMEACodec
         // GeoProcess starts gpsfake with no blocked signals and default signal actions (the test
         // runner blocks signals, and gpsd would then ignore gpsfake's SIGTERM and gpsfake wait
         // forever), in a process group of its own that the timeout kills whole.
-        let result = try await GeoProcess.run(gpsfake, ["-1", "-p", "-S", file.path], timeout: .seconds(60))
+        guard let result = try await GPSFake.pipe(log: file, ["-S"]) else { return }
         var lastTPV: [String: GPSDMessage.TPV] = [:]
         var classes = Set<String>()
         for line in result.stdout.split(whereSeparator: \.isNewline) where line.hasPrefix("{") {
