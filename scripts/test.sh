@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 export LOCATIONKIT_DATA="${LOCATIONKIT_DATA:-$(cd .. && pwd)/shared/data}"
 # A temporary directory for this run, removed at the end. The toolchain (SwiftPM, swift-driver)
-# leaves `TemporaryDirectory.*` folders in $TMPDIR on every invocation; the tests must leave
-# nothing, and this script fails when they do.
+# leaves `TemporaryDirectory.*` folders and SwiftPM's lock files (`_<path>.lock`, such as
+# `_root_.swiftpm.lock`) in $TMPDIR on every invocation; the tests must leave nothing, and this
+# script fails when they do.
 TMPDIR="$(mktemp -d /tmp/locationkit-test.XXXXXX)"
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
@@ -17,7 +18,7 @@ swift build --build-tests
 # racing gpsfake run on threads of their own (GeoTestSupport's `.onOwnThread`), so on a 2-core
 # machine no bounded wait queues behind another test's work.
 swift test --skip-build "$@"
-left="$(find "$TMPDIR" -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' -printf '%f\n' | sort)"
+left="$(find "$TMPDIR" -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' ! -name '_*.lock' -printf '%f\n' | sort)"
 if [ -n "$left" ]; then
   echo "test.sh: the tests left these behind in the temporary directory:" >&2
   echo "$left" | sed 's/^/  /' >&2
