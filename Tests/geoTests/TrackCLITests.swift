@@ -162,7 +162,10 @@ private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
         let all = try await GeoProcess.geo(["track", "--source", source])
         #expect(all.status == 0, "\(all.stderr)")
         let every = try events(all.stdout).filter { $0["event"] as? String == "update" }
-        let pause = try #require(every.firstIndex { $0["stationary"] as? Bool == true }, "no pause in \(all.stdout)")
+        // Found outside #require: inside this closure, after the `{ i, n in }` map above, Swift
+        // 6.3.1's #require yields 0 for this firstIndex (a `$0[...] as? Bool` predicate).
+        let firstPause = every.firstIndex { $0["stationary"] as? Bool == true }
+        let pause = try #require(firstPause, "no pause in \(all.stdout)")
         #expect(every.count > pause + 1, "updates resume after the pause")
         // Counting up to and including the pause: the pause is the last object printed.
         let counted = try await GeoProcess.geo(["track", "--source", source, "--count", String(pause + 1)])
