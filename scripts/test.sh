@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 export LOCATIONKIT_DATA="${LOCATIONKIT_DATA:-$(cd .. && pwd)/shared/data}"
 # A temporary directory for this run, removed at the end. The toolchain (SwiftPM, swift-driver)
-# leaves `TemporaryDirectory.*` folders and `_….lock` files (named after the paths they lock) in
-# $TMPDIR on every invocation; the tests must leave nothing, and this script fails when they do.
+# leaves `TemporaryDirectory.*` folders and SwiftPM's lock files (`_<path>.lock`, such as
+# `_root_.swiftpm.lock`) in $TMPDIR on every invocation; the tests must leave nothing, and this
+# script fails when they do.
 TMPDIR="$(mktemp -d /tmp/locationkit-test.XXXXXX)"
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT

@@ -29,14 +29,25 @@ public struct GPSFake: Sendable {
     /// (its connecting task waited behind others) still sees every sentence.
     public static func withReplay<Result>(log: URL, cycle: Double = 0.02, port: Int? = nil, limit: Int = 120, repeating: Bool = false,
                                           _ body: (GPSFake) async throws -> Result) async throws -> Result? {
-        guard let gpsfake = GeoProcess.which("gpsfake") else {
-            if Fixtures.isCI { throw FixtureError.missing("gpsfake (Debian gpsd-clients) is required under CI") }
-            print("note: skipping, gpsfake not installed")
-            return nil
-        }
+        guard let gpsfake = try gpsfakeExecutable() else { return nil }
         let port = port ?? freePort()
-        return try await run(limit: limit, port: port,
-                             [gpsfake.path, "-q"] + (repeating ? [] : ["-1"]) + ["-P", String(port), "-c", String(cycle), log.path], body)
+        return try await withGPSFakeCleanup(port: port) { environment in
+            try await run(limit: limit, port: port, environment: environment,
+                          [gpsfake.path, "-q"] + (repeating ? [] : ["-1"]) + ["-P", String(port), "-c", String(cycle), log.path], body)
+        }
+    }
+
+    /// Runs `gpsfake -1 -p` on `log` (plus `arguments`, such as `-S`) until the log ends: gpsd
+    /// reads it once, and gpsfake prints what gpsd reports to a watching client, JSON lines, on
+    /// standard output. Returns nil (after recording why, under CI) when gpsfake is missing.
+    /// - Throws: ``ChildProcessError`` when it runs longer than `timeout`.
+    public static func pipe(log: URL, _ arguments: [String] = [], timeout: Duration = .seconds(60)) async throws -> ProcessResult? {
+        guard let gpsfake = try gpsfakeExecutable() else { return nil }
+        let port = freePort()
+        return try await withGPSFakeCleanup(port: port) { environment in
+            try await GeoProcess.run(gpsfake, ["-1", "-p", "-P", String(port)] + arguments + [log.path],
+                                     environment: environment, timeout: timeout)
+        }
     }
 
     /// Runs gpsd itself (`gpsd -N -n`) on a free loopback port, reading `device` (a device path or
@@ -51,14 +62,45 @@ public struct GPSFake: Sendable {
             return nil
         }
         let port = freePort()
-        return try await run(limit: limit, port: port, [gpsd.path, "-N", "-n", "-S", String(port), device], body)
+        return try await run(limit: limit, port: port, environment: nil, [gpsd.path, "-N", "-n", "-S", String(port), device], body)
     }
 
-    /// Runs `command` under `timeout limit` in its own process group while `body` runs.
-    private static func run<Result>(limit: Int, port: Int, _ command: [String],
+    /// gpsfake on `PATH`; nil outside CI when it is missing.
+    private static func gpsfakeExecutable() throws -> URL? {
+        if let gpsfake = GeoProcess.which("gpsfake") { return gpsfake }
+        if Fixtures.isCI { throw FixtureError.missing("gpsfake (Debian gpsd-clients) is required under CI") }
+        print("note: skipping, gpsfake not installed")
+        return nil
+    }
+
+    /// Runs `body` with the environment for a gpsfake whose gpsd uses `port`, then removes what
+    /// that gpsd leaves behind even when it ends normally:
+    /// - its control socket, `$TMPDIR/gpsfake-PID.sock`: `TMPDIR` is a directory of its own,
+    ///   removed afterwards;
+    /// - the System V shared-memory segment it exports fixes in, which gpsfake keys by the port
+    ///   (`GPSD_SHM_KEY` = 0x4770_0000 + port, gps/fake.py) and gpsd never removes (24 KB each).
+    /// - Throws: ``GPSFakeError`` when `$TMPDIR` is so long that the socket's path would not fit
+    ///   the 107 bytes of a Unix socket address (gpsd would cut it, and gpsfake wait forever).
+    private static func withGPSFakeCleanup<Result>(port: Int, _ body: ([String: String]) async throws -> Result) async throws -> Result {
+        try await withTemporaryDirectory("gpsfake") { temporary in
+            let longestSocket = temporary.appendingPathComponent("gpsfake-4194304.sock").path // the largest Linux PID
+            guard longestSocket.utf8.count <= 107 else {
+                throw GPSFakeError(description: "TMPDIR is too long for gpsd's control socket (at most 107 bytes): \(longestSocket)")
+            }
+            defer {
+                let segment = shmget(key_t(0x4770_0000 + port), 0, 0)
+                if segment >= 0 { shmctl(segment, IPC_RMID, nil) }
+            }
+            return try await body(ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { _, new in new })
+        }
+    }
+
+    /// Runs `command` (with `environment`, or this process's) under `timeout limit` in its own
+    /// process group while `body` runs.
+    private static func run<Result>(limit: Int, port: Int, environment: [String: String]?, _ command: [String],
                                     _ body: (GPSFake) async throws -> Result) async throws -> Result {
         let process = try ChildProcess.spawn(.init(
-            executable: "timeout", arguments: ["--kill-after=5", String(limit)] + command,
+            executable: "timeout", arguments: ["--kill-after=5", String(limit)] + command, environment: environment,
             standardOutput: .nullDevice, standardError: .nullDevice, newProcessGroup: true
         ))
         let daemon = GPSFake(port: port, process: process)

@@ -45,19 +45,18 @@ public enum GeoProcess {
     /// ``ChildProcessError`` instead of hanging the suite.
     public static func run(_ executable: URL, _ arguments: [String], stdin: Data = Data(),
                            environment: [String: String]? = nil, timeout: Duration = .seconds(300)) async throws -> ProcessResult {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geoprocess-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let input = dir.appendingPathComponent("stdin"), output = dir.appendingPathComponent("stdout"), error = dir.appendingPathComponent("stderr")
-        try stdin.write(to: input)
-        let exit = try await ChildProcess.run(.init(
-            executable: executable.path, arguments: arguments, environment: environment,
-            standardInput: .file(input.path), standardOutput: .file(output.path), standardError: .file(error.path),
-            newProcessGroup: true
-        ), timeout: timeout)
-        return ProcessResult(exit: exit,
-                             stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
-                             stderr: String(decoding: try Data(contentsOf: error), as: UTF8.self))
+        try await withTemporaryDirectory("GeoProcess") { dir in
+            let input = dir.appendingPathComponent("stdin"), output = dir.appendingPathComponent("stdout"), error = dir.appendingPathComponent("stderr")
+            try stdin.write(to: input)
+            let exit = try await ChildProcess.run(.init(
+                executable: executable.path, arguments: arguments, environment: environment,
+                standardInput: .file(input.path), standardOutput: .file(output.path), standardError: .file(error.path),
+                newProcessGroup: true
+            ), timeout: timeout)
+            return ProcessResult(exit: exit,
+                                 stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
+                                 stderr: String(decoding: try Data(contentsOf: error), as: UTF8.self))
+        }
     }
 
     /// Finds a program on `PATH`, or nil.

@@ -1,4 +1,10 @@
 public import Foundation
+import SystemIO
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A fresh, empty directory under the system temporary directory that lives as long as one
 /// body: it is removed, with everything in it, when the body returns or throws, so a test run
@@ -23,9 +29,16 @@ public func withTemporaryDirectory<Result>(_ label: String = #function,
     return try body(url)
 }
 
+/// Creates `$TMPDIR/locationkit-tests-<label>-XXXXXX` with `mkdtemp(3)` (a unique name, mode
+/// 0700). The random part is kept to mkdtemp's six characters, not a UUID's 36, so that a
+/// socket a tool makes inside (gpsfake's, see ``GPSFake``) stays under the 107 bytes a Unix
+/// socket path may have.
 private func makeTemporaryDirectory(_ label: String) throws -> URL {
-    let name = "locationkit-tests-\(label.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString)"
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(name, isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-    return url
+    let name = "locationkit-tests-\(label.filter { $0.isLetter || $0.isNumber })-XXXXXX"
+    let template = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+    var path = Array(template.utf8CString)
+    guard mkdtemp(&path) != nil else {
+        throw SystemIOError(SystemIOError.Code(errno: errno), "cannot create a temporary directory", errno: errno, path: template)
+    }
+    return URL(fileURLWithPath: String(decoding: path.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self), isDirectory: true)
 }

@@ -13,15 +13,16 @@ private func blockLayout(_ url: URL) throws -> [(offset: Int, count: Int)] {
 
 /// Reads `bytes` as a PBF file, returning the elements delivered and the error thrown.
 private func readDamaged(_ bytes: [UInt8]) throws -> (delivered: Int, error: OSMError?) {
-    let url = temporaryURL()
-    defer { try? FileManager.default.removeItem(at: url) }
-    try Data(bytes).write(to: url)
-    var delivered = 0
-    do {
-        try OSMPBFReader(url: url, options: OSMReadOptions(parallelism: 3)).read { delivered += $0.count }
-        return (delivered, nil)
-    } catch let error as OSMError {
-        return (delivered, error)
+    return try withTemporaryDirectory { dir in
+        let url = dir.appendingPathComponent("damaged.osm.pbf")
+        try Data(bytes).write(to: url)
+        var delivered = 0
+        do {
+            try OSMPBFReader(url: url, options: OSMReadOptions(parallelism: 3)).read { delivered += $0.count }
+            return (delivered, nil)
+        } catch let error as OSMError {
+            return (delivered, error)
+        }
     }
 }
 
@@ -92,34 +93,36 @@ private func readDamaged(_ bytes: [UInt8]) throws -> (delivered: Int, error: OSM
 }
 
 @Test func zstdBlob_isUnsupportedCompressionWithOffset() throws {
-    let url = temporaryURL()
-    defer { try? FileManager.default.removeItem(at: url) }
-    try OSMPBFWriter.write(nodes: [OSMNode(id: 1, latitudeE7: 1, longitudeE7: 2)], ways: [], relations: [], to: url)
-    var bytes = try [UInt8](Data(contentsOf: url))
-    let badOffset = bytes.count
-    var blob = WireWriter()
-    blob.writeVarintField(2, 10)
-    blob.writeBytesField(7, [1, 2, 3])
-    var header = WireWriter()
-    header.writeStringField(1, "OSMData")
-    header.writeVarintField(3, Int64(blob.bytes.count))
-    bytes += [0, 0, 0, UInt8(header.bytes.count)] + header.bytes + blob.bytes
-    let (delivered, error) = try readDamaged(bytes)
-    #expect(error?.code == .unsupportedCompression)
-    #expect(error?.offset == badOffset)
-    #expect(delivered == 1)
+    try withTemporaryDirectory { dir in
+        let url = dir.appendingPathComponent("zstd.osm.pbf")
+        try OSMPBFWriter.write(nodes: [OSMNode(id: 1, latitudeE7: 1, longitudeE7: 2)], ways: [], relations: [], to: url)
+        var bytes = try [UInt8](Data(contentsOf: url))
+        let badOffset = bytes.count
+        var blob = WireWriter()
+        blob.writeVarintField(2, 10)
+        blob.writeBytesField(7, [1, 2, 3])
+        var header = WireWriter()
+        header.writeStringField(1, "OSMData")
+        header.writeVarintField(3, Int64(blob.bytes.count))
+        bytes += [0, 0, 0, UInt8(header.bytes.count)] + header.bytes + blob.bytes
+        let (delivered, error) = try readDamaged(bytes)
+        #expect(error?.code == .unsupportedCompression)
+        #expect(error?.offset == badOffset)
+        #expect(delivered == 1)
+    }
 }
 
 @Test func absurdCoordinatesInPBF_areRejectedWithACount() throws {
-    let url = temporaryURL()
-    defer { try? FileManager.default.removeItem(at: url) }
-    let nodes = [
-        OSMNode(id: 1, latitudeE7: 950_000_000, longitudeE7: 0),
-        OSMNode(id: 2, latitudeE7: 10, longitudeE7: 20),
-        OSMNode(id: 3, latitudeE7: 0, longitudeE7: -1_900_000_000),
-    ]
-    try OSMPBFWriter.write(nodes: nodes, ways: [], relations: [], to: url)
-    let back = try readAll(url)
-    #expect(back.nodes.map(\.id) == [2])
-    #expect(back.summary.rejectedNodeCount == 2)
+    try withTemporaryDirectory { dir in
+        let url = dir.appendingPathComponent("absurd.osm.pbf")
+        let nodes = [
+            OSMNode(id: 1, latitudeE7: 950_000_000, longitudeE7: 0),
+            OSMNode(id: 2, latitudeE7: 10, longitudeE7: 20),
+            OSMNode(id: 3, latitudeE7: 0, longitudeE7: -1_900_000_000),
+        ]
+        try OSMPBFWriter.write(nodes: nodes, ways: [], relations: [], to: url)
+        let back = try readAll(url)
+        #expect(back.nodes.map(\.id) == [2])
+        #expect(back.summary.rejectedNodeCount == 2)
+    }
 }

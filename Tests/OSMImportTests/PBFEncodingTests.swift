@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoCore
+import GeoTestSupport
 @testable import OSMImport
 
 /// Frames a block as the PBF spec does: 4-byte length, BlobHeader, Blob (raw).
@@ -61,35 +62,37 @@ private func frame(_ type: String, _ content: [UInt8]) -> [UInt8] {
     block.writeVarintField(19, 500)        // lat_offset
     block.writeVarintField(20, -300)       // lon_offset
 
-    let url = temporaryURL()
-    defer { try? FileManager.default.removeItem(at: url) }
-    try Data(frame("OSMHeader", header.bytes) + frame("OSMData", block.bytes)).write(to: url)
-    let all = try readAll(url)
-    let n = try #require(all.nodes.first)
-    #expect(n.id == 7)
-    #expect(n.latitudeE7 == 481_230_005)
-    #expect(n.longitudeE7 == -114_560_003)
-    #expect(n.tags == ["amenity": "cafe"])
-    #expect(n.metadata == OSMMetadata(version: 4, timestamp: 3_000, changeset: 99, uid: 12, user: "alice", visible: false))
-    #expect(all.relations == [OSMRelation(id: 3, members: [OSMMember(type: .node, ref: 7, role: "outer"),
-                                                           OSMMember(type: .relation, ref: 100, role: "")])])
-    #expect(all.summary.header?.requiredFeatures == ["OsmSchema-V0.6", "HistoricalInformation"])
+    try withTemporaryDirectory { dir in
+        let url = dir.appendingPathComponent("hand-encoded.osm.pbf")
+        try Data(frame("OSMHeader", header.bytes) + frame("OSMData", block.bytes)).write(to: url)
+        let all = try readAll(url)
+        let n = try #require(all.nodes.first)
+        #expect(n.id == 7)
+        #expect(n.latitudeE7 == 481_230_005)
+        #expect(n.longitudeE7 == -114_560_003)
+        #expect(n.tags == ["amenity": "cafe"])
+        #expect(n.metadata == OSMMetadata(version: 4, timestamp: 3_000, changeset: 99, uid: 12, user: "alice", visible: false))
+        #expect(all.relations == [OSMRelation(id: 3, members: [OSMMember(type: .node, ref: 7, role: "outer"),
+                                                               OSMMember(type: .relation, ref: 100, role: "")])])
+        #expect(all.summary.header?.requiredFeatures == ["OsmSchema-V0.6", "HistoricalInformation"])
 
-    // Without metadata the same file reads with metadata nil.
-    let lean = try readAll(url, options: OSMReadOptions(includesMetadata: false))
-    #expect(lean.nodes.first?.metadata == nil)
+        // Without metadata the same file reads with metadata nil.
+        let lean = try readAll(url, options: OSMReadOptions(includesMetadata: false))
+        #expect(lean.nodes.first?.metadata == nil)
+    }
 }
 
 @Test func unknownRequiredFeature_isRejectedAtOffsetZero() throws {
     var header = WireWriter()
     header.writeStringField(4, "OsmSchema-V0.6")
     header.writeStringField(4, "Sort.Geographic.Future")
-    let url = temporaryURL()
-    defer { try? FileManager.default.removeItem(at: url) }
-    try Data(frame("OSMHeader", header.bytes)).write(to: url)
-    let error = #expect(throws: OSMError.self) { try OSMPBFReader(url: url) }
-    #expect(error?.code == .unsupportedFeature)
-    #expect(error?.offset == 0)
+    try withTemporaryDirectory { dir in
+        let url = dir.appendingPathComponent("required-feature.osm.pbf")
+        try Data(frame("OSMHeader", header.bytes)).write(to: url)
+        let error = #expect(throws: OSMError.self) { try OSMPBFReader(url: url) }
+        #expect(error?.code == .unsupportedFeature)
+        #expect(error?.offset == 0)
+    }
 }
 
 @Test func deletedElements_roundTripTheirVisibleFlag() throws {
@@ -97,12 +100,13 @@ private func frame(_ type: String, _ content: [UInt8]) -> [UInt8] {
     let nodes = [OSMNode(id: 1, latitudeE7: 0, longitudeE7: 0, metadata: m),
                  OSMNode(id: 2, latitudeE7: 10, longitudeE7: 10, metadata: OSMMetadata(version: 1, user: "bob"))]
     let ways = [OSMWay(id: 1, nodeRefs: [1, 2], metadata: m)]
-    let url = temporaryURL()
-    defer { try? FileManager.default.removeItem(at: url) }
-    try OSMPBFWriter.write(nodes: nodes, ways: ways, relations: [], to: url)
-    let back = try readAll(url)
-    #expect(back.nodes == nodes)
-    #expect(back.ways == ways)
+    try withTemporaryDirectory { dir in
+        let url = dir.appendingPathComponent("deleted.osm.pbf")
+        try OSMPBFWriter.write(nodes: nodes, ways: ways, relations: [], to: url)
+        let back = try readAll(url)
+        #expect(back.nodes == nodes)
+        #expect(back.ways == ways)
+    }
 }
 
 @Test func wireReader_varintsAndZigzag() throws {

@@ -4,10 +4,6 @@ import GeoCore
 import GeoTestSupport
 @testable import OSMImport
 
-func temporaryURL(_ suffix: String = ".osm.pbf") -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("lk-\(UUID().uuidString)\(suffix)")
-}
-
 /// Parses `osmium fileinfo -e` output into (nodes, ways, relations).
 func osmiumCounts(_ url: URL) async throws -> (nodes: Int, ways: Int, relations: Int)? {
     guard let osmium = Osmium.executable else { return nil }
@@ -25,21 +21,22 @@ func osmiumCounts(_ url: URL) async throws -> (nodes: Int, ways: Int, relations:
 @Test(.onOwnThread) func monaco_roundTripKeepsEveryElement() async throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let original = try readAll(url)
-    let out = temporaryURL()
-    defer { try? FileManager.default.removeItem(at: out) }
-    try OSMPBFWriter.write(nodes: original.nodes, ways: original.ways, relations: original.relations,
-                           header: try #require(original.summary.header), to: out)
-    let again = try readAll(out)
-    #expect(again.nodes == original.nodes)
-    #expect(again.ways == original.ways)
-    #expect(again.relations == original.relations)
-    #expect(again.summary.header?.boundingBox == original.summary.header?.boundingBox)
-    #expect(again.relations.flatMap(\.members).contains { $0.role == "outer" })
+    try await withTemporaryDirectory { dir in
+        let out = dir.appendingPathComponent("monaco.osm.pbf")
+        try OSMPBFWriter.write(nodes: original.nodes, ways: original.ways, relations: original.relations,
+                               header: try #require(original.summary.header), to: out)
+        let again = try readAll(out)
+        #expect(again.nodes == original.nodes)
+        #expect(again.ways == original.ways)
+        #expect(again.relations == original.relations)
+        #expect(again.summary.header?.boundingBox == original.summary.header?.boundingBox)
+        #expect(again.relations.flatMap(\.members).contains { $0.role == "outer" })
 
-    if let counts = try await osmiumCounts(out) {
-        #expect(counts.nodes == OsmiumCounts.monaco.nodes)
-        #expect(counts.ways == OsmiumCounts.monaco.ways)
-        #expect(counts.relations == OsmiumCounts.monaco.relations)
+        if let counts = try await osmiumCounts(out) {
+            #expect(counts.nodes == OsmiumCounts.monaco.nodes)
+            #expect(counts.ways == OsmiumCounts.monaco.ways)
+            #expect(counts.relations == OsmiumCounts.monaco.relations)
+        }
     }
 }
 
@@ -50,15 +47,16 @@ func osmiumCounts(_ url: URL) async throws -> (nodes: Int, ways: Int, relations:
     }
     let ways = [OSMWay(id: 5, nodeRefs: [3, 2, 1, 20_000], tags: ["highway": "primary", "": "dropped"])]
     let relations = [OSMRelation(id: -9, members: [OSMMember(type: .way, ref: 5, role: ""), OSMMember(type: .relation, ref: -9, role: "sub")])]
-    let out = temporaryURL()
-    defer { try? FileManager.default.removeItem(at: out) }
-    try OSMPBFWriter.write(nodes: nodes, ways: ways, relations: relations, to: out,
-                           options: .init(elementsPerBlock: 3_000, compressionLevel: 0))
-    let back = try readAll(out)
-    #expect(back.nodes == nodes)
-    #expect(back.ways.first?.nodeRefs == [3, 2, 1, 20_000])
-    #expect(back.ways.first?.tags == ["highway": "primary"], "the empty key is absurd and dropped on reading")
-    #expect(back.summary.ignoredTagCount == 1)
-    #expect(back.relations == relations)
-    #expect(back.summary.blockCount == 9, "7 node blocks of ≤3000, one way block, one relation block")
+    try withTemporaryDirectory { dir in
+        let out = dir.appendingPathComponent("no-metadata.osm.pbf")
+        try OSMPBFWriter.write(nodes: nodes, ways: ways, relations: relations, to: out,
+                               options: .init(elementsPerBlock: 3_000, compressionLevel: 0))
+        let back = try readAll(out)
+        #expect(back.nodes == nodes)
+        #expect(back.ways.first?.nodeRefs == [3, 2, 1, 20_000])
+        #expect(back.ways.first?.tags == ["highway": "primary"], "the empty key is absurd and dropped on reading")
+        #expect(back.summary.ignoredTagCount == 1)
+        #expect(back.relations == relations)
+        #expect(back.summary.blockCount == 9, "7 node blocks of ≤3000, one way block, one relation block")
+    }
 }

@@ -6,49 +6,50 @@ import GeoTestSupport
 
 @Test func sampleCity_parsesBackFromPBFWithEveryFeature() throws {
     let city = SampleCity.generate(seed: 1)
-    let url = temporaryURL()
-    defer { try? FileManager.default.removeItem(at: url) }
-    try city.write(to: url)
-    let back = try readAll(url)
-    #expect(back.nodes == city.nodes)
-    #expect(back.ways == city.ways)
-    #expect(back.relations == city.relations)
-    #expect(back.summary.header?.boundingBox == city.boundingBox)
+    try withTemporaryDirectory { dir in
+        let url = dir.appendingPathComponent("city.osm.pbf")
+        try city.write(to: url)
+        let back = try readAll(url)
+        #expect(back.nodes == city.nodes)
+        #expect(back.ways == city.ways)
+        #expect(back.relations == city.relations)
+        #expect(back.summary.header?.boundingBox == city.boundingBox)
 
-    let ways = back.ways
-    func has(_ key: String, _ value: String) -> Bool { ways.contains { $0.tags[key] == value } }
-    for highway in ["primary", "secondary", "tertiary", "residential", "footway", "path", "steps"] {
-        #expect(has("highway", highway), "highway=\(highway)")
+        let ways = back.ways
+        func has(_ key: String, _ value: String) -> Bool { ways.contains { $0.tags[key] == value } }
+        for highway in ["primary", "secondary", "tertiary", "residential", "footway", "path", "steps"] {
+            #expect(has("highway", highway), "highway=\(highway)")
+        }
+        #expect(has("oneway", "yes"))
+        #expect(has("oneway", "-1"))
+        #expect(has("waterway", "river"))
+        #expect(has("natural", "water"))
+        #expect(has("leisure", "park"))
+        #expect(ways.filter { $0.tags["bridge"] == "yes" && $0.tags["layer"] == "1" }.count == 5, "3 grid bridges + 2 ring bridges")
+        #expect(ways.filter { $0.tags["building"] != nil }.count > 300)
+        #expect(ways.filter { $0.tags["highway"] != nil && $0.tags["name"] != nil }.count > 200, "named streets")
+        #expect(ways.contains { $0.tags["maxspeed"] == "30" } && ways.contains { $0.tags["maxspeed"] == "50" })
+
+        let roundabout = try #require(ways.first { $0.tags["junction"] == "roundabout" })
+        #expect(roundabout.nodeRefs.first == roundabout.nodeRefs.last, "closed")
+        // Counter-clockwise (right-hand traffic): positive signed area in a local east/north frame.
+        let byID = Dictionary(uniqueKeysWithValues: back.nodes.map { ($0.id, $0) })
+        let ring = roundabout.nodeRefs.compactMap { byID[$0] }
+        var area = 0.0
+        for (a, b) in zip(ring, ring.dropFirst()) {
+            area += Double(a.longitudeE7) * Double(b.latitudeE7) - Double(b.longitudeE7) * Double(a.latitudeE7)
+        }
+        #expect(area > 0)
+
+        for amenity in ["fuel", "cafe", "restaurant", "pharmacy"] {
+            #expect(back.nodes.contains { $0.tags["amenity"] == amenity }, "amenity=\(amenity)")
+        }
+        #expect(back.nodes.contains { $0.tags["shop"] != nil })
+        #expect(back.nodes.contains { $0.tags["barrier"] == "bollard" })
+
+        // Every way's nodes exist.
+        #expect(ways.allSatisfy { $0.nodeRefs.allSatisfy { byID[$0] != nil } })
     }
-    #expect(has("oneway", "yes"))
-    #expect(has("oneway", "-1"))
-    #expect(has("waterway", "river"))
-    #expect(has("natural", "water"))
-    #expect(has("leisure", "park"))
-    #expect(ways.filter { $0.tags["bridge"] == "yes" && $0.tags["layer"] == "1" }.count == 5, "3 grid bridges + 2 ring bridges")
-    #expect(ways.filter { $0.tags["building"] != nil }.count > 300)
-    #expect(ways.filter { $0.tags["highway"] != nil && $0.tags["name"] != nil }.count > 200, "named streets")
-    #expect(ways.contains { $0.tags["maxspeed"] == "30" } && ways.contains { $0.tags["maxspeed"] == "50" })
-
-    let roundabout = try #require(ways.first { $0.tags["junction"] == "roundabout" })
-    #expect(roundabout.nodeRefs.first == roundabout.nodeRefs.last, "closed")
-    // Counter-clockwise (right-hand traffic): positive signed area in a local east/north frame.
-    let byID = Dictionary(uniqueKeysWithValues: back.nodes.map { ($0.id, $0) })
-    let ring = roundabout.nodeRefs.compactMap { byID[$0] }
-    var area = 0.0
-    for (a, b) in zip(ring, ring.dropFirst()) {
-        area += Double(a.longitudeE7) * Double(b.latitudeE7) - Double(b.longitudeE7) * Double(a.latitudeE7)
-    }
-    #expect(area > 0)
-
-    for amenity in ["fuel", "cafe", "restaurant", "pharmacy"] {
-        #expect(back.nodes.contains { $0.tags["amenity"] == amenity }, "amenity=\(amenity)")
-    }
-    #expect(back.nodes.contains { $0.tags["shop"] != nil })
-    #expect(back.nodes.contains { $0.tags["barrier"] == "bollard" })
-
-    // Every way's nodes exist.
-    #expect(ways.allSatisfy { $0.nodeRefs.allSatisfy { byID[$0] != nil } })
 }
 
 @Test func sampleCity_turnRestrictionsAreWellFormed() throws {
@@ -70,13 +71,14 @@ import GeoTestSupport
 }
 
 @Test func sampleCity_isDeterministicPerSeed() throws {
-    let a = temporaryURL(), b = temporaryURL(), c = temporaryURL()
-    defer { for u in [a, b, c] { try? FileManager.default.removeItem(at: u) } }
-    try SampleCity.generate(seed: 42).write(to: a)
-    try SampleCity.generate(seed: 42).write(to: b)
-    try SampleCity.generate(seed: 43).write(to: c)
-    #expect(try Data(contentsOf: a) == Data(contentsOf: b))
-    #expect(try Data(contentsOf: a) != Data(contentsOf: c))
+    try withTemporaryDirectory { dir in
+        let a = dir.appendingPathComponent("a.osm.pbf"), b = dir.appendingPathComponent("b.osm.pbf"), c = dir.appendingPathComponent("c.osm.pbf")
+        try SampleCity.generate(seed: 42).write(to: a)
+        try SampleCity.generate(seed: 42).write(to: b)
+        try SampleCity.generate(seed: 43).write(to: c)
+        #expect(try Data(contentsOf: a) == Data(contentsOf: b))
+        #expect(try Data(contentsOf: a) != Data(contentsOf: c))
+    }
 }
 
 @Test func sampleCity_liesAround48N11E() throws {
@@ -87,12 +89,13 @@ import GeoTestSupport
 }
 
 @Test func sampleCityFile_isAcceptedByOsmium() async throws {
-    let url = temporaryURL()
-    defer { try? FileManager.default.removeItem(at: url) }
-    let city = SampleCity.generate()
-    try city.write(to: url)
-    guard let counts = try await osmiumCounts(url) else { return }
-    #expect(counts.nodes == city.nodes.count)
-    #expect(counts.ways == city.ways.count)
-    #expect(counts.relations == city.relations.count)
+    try await withTemporaryDirectory { dir in
+        let url = dir.appendingPathComponent("city.osm.pbf")
+        let city = SampleCity.generate()
+        try city.write(to: url)
+        guard let counts = try await osmiumCounts(url) else { return }
+        #expect(counts.nodes == city.nodes.count)
+        #expect(counts.ways == city.ways.count)
+        #expect(counts.relations == city.relations.count)
+    }
 }

@@ -46,15 +46,16 @@ func readXML(_ text: String) throws -> (nodes: [OSMNode], ways: [OSMWay], relati
 /// osmium converts the XML to PBF; both our readers must then see identical elements.
 @Test func xmlAndPBFReaders_agreeOnOsmiumConversion() async throws {
     guard let xml = try Fixtures.url("osm/monaco-gh.osm.gz"), let osmium = Osmium.executable else { return }
-    let pbf = FileManager.default.temporaryDirectory.appendingPathComponent("lk-\(UUID().uuidString).osm.pbf")
-    defer { try? FileManager.default.removeItem(at: pbf) }
-    let result = try await GeoProcess.run(osmium, ["cat", xml.path, "-o", pbf.path])
-    try #require(result.status == 0, "osmium cat: \(result.stderr)")
-    let fromXML = try readAllXML(xml)
-    let fromPBF = try readAll(pbf)
-    #expect(fromXML.nodes == fromPBF.nodes)
-    #expect(fromXML.ways == fromPBF.ways)
-    #expect(fromXML.relations == fromPBF.relations)
+    try await withTemporaryDirectory { dir in
+        let pbf = dir.appendingPathComponent("monaco-gh.osm.pbf")
+        let result = try await GeoProcess.run(osmium, ["cat", xml.path, "-o", pbf.path])
+        try #require(result.status == 0, "osmium cat: \(result.stderr)")
+        let fromXML = try readAllXML(xml)
+        let fromPBF = try readAll(pbf)
+        #expect(fromXML.nodes == fromPBF.nodes)
+        #expect(fromXML.ways == fromPBF.ways)
+        #expect(fromXML.relations == fromPBF.relations)
+    }
 }
 
 @Test func xml_decodesEntitiesMetadataAndMembers() throws {

@@ -74,13 +74,15 @@ struct ContractCase: Sendable, CustomTestStringConvertible {
                 try await body(ContractSubject(source: s, activeRuns: { s.activeRuns }))
             }
         }),
-        ContractCase(name: "session logging source (over custom)") {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("PositioningTests-contract-\(UUID().uuidString)")
-            let session = try BackgroundActivitySession(id: "contract", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
-            let s = CustomPositionSource()
-            return ContractSubject(source: session.loggingSource(s), activeRuns: { withExtendedLifetime(session) { s.activeRuns } },
-                                   deliver: { s.yield(fix(t: 0)) })
-        },
+        ContractCase(name: "session logging source (over custom)", scoped: { body in
+            // The session's state and log live in a directory removed when the test body ends.
+            try await withTemporaryDirectory("contract") { dir in
+                let session = try BackgroundActivitySession(id: "contract", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
+                let s = CustomPositionSource()
+                try await body(ContractSubject(source: session.loggingSource(s), activeRuns: { withExtendedLifetime(session) { s.activeRuns } },
+                                               deliver: { s.yield(fix(t: 0)) }))
+            }
+        }),
     ]
 }
 

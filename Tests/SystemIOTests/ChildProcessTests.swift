@@ -1,11 +1,7 @@
 import Foundation
 import Testing
 import SystemIO
-
-/// A fresh path in the system temporary directory.
-private func temporaryPath(_ name: String) -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("childprocess-\(UUID().uuidString)-\(name)").path
-}
+import GeoTestSupport
 
 /// Everything a piped stream delivers until the child closes it, as UTF-8.
 private func collect(_ stream: AsyncStream<[UInt8]>?) async throws -> String {
@@ -28,20 +24,21 @@ private func collect(_ stream: AsyncStream<[UInt8]>?) async throws -> String {
 }
 
 @Test func redirection_fileInAndOut_andAppend() async throws {
-    let input = temporaryPath("in"), output = temporaryPath("out")
-    defer { try? FileManager.default.removeItem(atPath: input); try? FileManager.default.removeItem(atPath: output) }
-    try Data("one\ntwo\n".utf8).write(to: URL(fileURLWithPath: input))
-    let cat = ChildProcess.Configuration(executable: "cat", standardInput: .file(input), standardOutput: .file(output))
-    #expect(try await ChildProcess.run(cat) == .exited(0))
-    #expect(try String(contentsOfFile: output, encoding: .utf8) == "one\ntwo\n")
-    var again = cat
-    again.standardOutput = .appending(to: output)
-    #expect(try await ChildProcess.run(again) == .exited(0))
-    #expect(try String(contentsOfFile: output, encoding: .utf8) == "one\ntwo\none\ntwo\n")
-    let missing = try #require(throws: ChildProcessError.self) {
-        try ChildProcess.spawn(.init(executable: "cat", standardInput: .file(input + "-missing")))
+    try await withTemporaryDirectory { dir in
+        let input = dir.appendingPathComponent("in").path, output = dir.appendingPathComponent("out").path
+        try Data("one\ntwo\n".utf8).write(to: URL(fileURLWithPath: input))
+        let cat = ChildProcess.Configuration(executable: "cat", standardInput: .file(input), standardOutput: .file(output))
+        #expect(try await ChildProcess.run(cat) == .exited(0))
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "one\ntwo\n")
+        var again = cat
+        again.standardOutput = .appending(to: output)
+        #expect(try await ChildProcess.run(again) == .exited(0))
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "one\ntwo\none\ntwo\n")
+        let missing = try #require(throws: ChildProcessError.self) {
+            try ChildProcess.spawn(.init(executable: "cat", standardInput: .file(input + "-missing")))
+        }
+        #expect(missing.code == .redirectionFailed && missing.systemError == ENOENT)
     }
-    #expect(missing.code == .redirectionFailed && missing.systemError == ENOENT)
 }
 
 @Test func environmentAndWorkingDirectory_areTheChilds() async throws {

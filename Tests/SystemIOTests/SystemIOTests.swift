@@ -1,17 +1,12 @@
 import Foundation
 import GeoCore
 import GPXCodec
+import GeoTestSupport
 import Testing
 import SystemIO
 #if canImport(Glibc)
 import Glibc
 #endif
-
-private func temporaryDirectory() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("systemio-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.path
-}
 
 /// Whether `descriptor` has `FD_CLOEXEC` set (`fcntl(F_GETFD)`).
 private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
@@ -20,66 +15,69 @@ private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
 }
 
 @Test func file_writeThenRead_sameBytes() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let path = dir + "/bytes.bin"
-    let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-    let out = try FileDescriptor.create(path)
-    try out.writeAll(bytes)
-    try out.writeAll("tail")
-    try out.close()
-    #expect(try FileDescriptor.readContents(of: path) == bytes + Array("tail".utf8))
+    try withTemporaryDirectory { directory in
+        let dir = directory.path
+        let path = dir + "/bytes.bin"
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let out = try FileDescriptor.create(path)
+        try out.writeAll(bytes)
+        try out.writeAll("tail")
+        try out.close()
+        #expect(try FileDescriptor.readContents(of: path) == bytes + Array("tail".utf8))
 
-    let input = try FileDescriptor(opening: path)
-    defer { try? input.close() }
-    #expect(try input.size() == Int64(bytes.count + 4))
-    #expect(try input.read(count: 10, atOffset: 100) == Array(bytes[100..<110]))
-    #expect(try input.read(count: 10, atOffset: Int64(bytes.count)) == Array("tail".utf8), "short only at the end")
-    #expect(try input.read(count: 10, atOffset: Int64(bytes.count + 4)).isEmpty)
+        let input = try FileDescriptor(opening: path)
+        defer { try? input.close() }
+        #expect(try input.size() == Int64(bytes.count + 4))
+        #expect(try input.read(count: 10, atOffset: 100) == Array(bytes[100..<110]))
+        #expect(try input.read(count: 10, atOffset: Int64(bytes.count)) == Array("tail".utf8), "short only at the end")
+        #expect(try input.read(count: 10, atOffset: Int64(bytes.count + 4)).isEmpty)
+    }
 }
 
 /// `pwrite` overwrites in the middle, extends past the end, and leaves the position alone
 /// (the next plain write still appends where the last one ended); `ftruncate` cuts.
 @Test func file_writeAtOffset_overwritesAndExtends_positionUnchanged_thenTruncate() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let path = dir + "/positional.txt"
-    let out = try FileDescriptor(opening: path, .readWrite, options: [.create, .truncate])
-    try out.writeAll("0123456789")
-    try Array("ab".utf8).withUnsafeBytes { try out.writeAll($0, atOffset: 3) }
-    try Array("XYZ".utf8).withUnsafeBytes { try out.writeAll($0, atOffset: 9) }
-    try out.writeAll("+")
-    #expect(try out.read(count: 12, atOffset: 0) == Array("012ab5678X+Z".utf8))
-    try out.truncate(toSize: 4)
-    #expect(try out.size() == 4)
-    try out.close()
-    #expect(try FileDescriptor.readContents(of: path) == Array("012a".utf8))
+    try withTemporaryDirectory { directory in
+        let dir = directory.path
+        let path = dir + "/positional.txt"
+        let out = try FileDescriptor(opening: path, .readWrite, options: [.create, .truncate])
+        try out.writeAll("0123456789")
+        try Array("ab".utf8).withUnsafeBytes { try out.writeAll($0, atOffset: 3) }
+        try Array("XYZ".utf8).withUnsafeBytes { try out.writeAll($0, atOffset: 9) }
+        try out.writeAll("+")
+        #expect(try out.read(count: 12, atOffset: 0) == Array("012ab5678X+Z".utf8))
+        try out.truncate(toSize: 4)
+        #expect(try out.size() == 4)
+        try out.close()
+        #expect(try FileDescriptor.readContents(of: path) == Array("012a".utf8))
+    }
 }
 
 @Test func fileSourceAndSink_gpxRoundTrip() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let path = dir + "/track.gpx"
-    let document = try GPXReader.read(bytes: Array("""
-        <?xml version="1.0" encoding="UTF-8"?>
-        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
-        <trkpt lat="52.52" lon="13.40"><ele>34.5</ele><time>2026-11-23T19:00:00Z</time></trkpt>
-        <trkpt lat="52.53" lon="13.41"><time>2026-11-23T19:00:01Z</time></trkpt>
-        </trkseg></trk></gpx>
-        """.utf8))
-    let descriptor = try FileDescriptor.create(path)
-    _ = try GPXWriter.write(document, to: FileSink(descriptor, path: path))
-    try descriptor.close()
+    try withTemporaryDirectory { directory in
+        let dir = directory.path
+        let path = dir + "/track.gpx"
+        let document = try GPXReader.read(bytes: Array("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="52.52" lon="13.40"><ele>34.5</ele><time>2026-11-23T19:00:00Z</time></trkpt>
+            <trkpt lat="52.53" lon="13.41"><time>2026-11-23T19:00:01Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """.utf8))
+        let descriptor = try FileDescriptor.create(path)
+        _ = try GPXWriter.write(document, to: FileSink(descriptor, path: path))
+        try descriptor.close()
 
-    let input = try FileDescriptor(opening: path)
-    defer { try? input.close() }
-    let sequential = try GPXReader.read(FileSource(input, path: path))
-    let positional = try GPXReader.read(FileSource(input, path: path, fromOffset: 0))
-    for read in [sequential, positional] {
-        let points = read.tracks.first?.segments.first?.points ?? []
-        #expect(points.count == 2)
-        #expect(abs((points.first?.coordinate.latitude ?? 0) - 52.52) < 1e-9, "latitude within 1e-9°")
-        #expect(abs((points.first?.elevation?.meters ?? 0) - 34.5) < 1e-9, "elevation within 1 nm")
+        let input = try FileDescriptor(opening: path)
+        defer { try? input.close() }
+        let sequential = try GPXReader.read(FileSource(input, path: path))
+        let positional = try GPXReader.read(FileSource(input, path: path, fromOffset: 0))
+        for read in [sequential, positional] {
+            let points = read.tracks.first?.segments.first?.points ?? []
+            #expect(points.count == 2)
+            #expect(abs((points.first?.coordinate.latitude ?? 0) - 52.52) < 1e-9, "latitude within 1e-9°")
+            #expect(abs((points.first?.elevation?.meters ?? 0) - 34.5) < 1e-9, "elevation within 1 nm")
+        }
     }
 }
 
@@ -92,13 +90,14 @@ private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
 }
 
 @Test func open_exclusiveExisting_isAlreadyExists() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    try FileDescriptor.create(dir + "/a").close()
-    let error = #expect(throws: SystemIOError.self) {
-        try FileDescriptor(opening: dir + "/a", .writeOnly, options: [.create, .exclusive])
+    try withTemporaryDirectory { directory in
+        let dir = directory.path
+        try FileDescriptor.create(dir + "/a").close()
+        let error = #expect(throws: SystemIOError.self) {
+            try FileDescriptor(opening: dir + "/a", .writeOnly, options: [.create, .exclusive])
+        }
+        #expect(error?.code == .alreadyExists)
     }
-    #expect(error?.code == .alreadyExists)
 }
 
 @Test func write_devFull_isNoSpace() throws {
@@ -154,67 +153,70 @@ private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
 }
 
 @Test func atomicReplacement_commit_replacesFile() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let path = dir + "/graph.bin"
-    try AtomicFileReplacement.write(Array("old".utf8), to: path)
-    try AtomicFileReplacement.write(Array("new contents".utf8), to: path)
-    #expect(try FileDescriptor.readContents(of: path) == Array("new contents".utf8))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["graph.bin"], "no temporary file left")
+    try withTemporaryDirectory { directory in
+        let dir = directory.path
+        let path = dir + "/graph.bin"
+        try AtomicFileReplacement.write(Array("old".utf8), to: path)
+        try AtomicFileReplacement.write(Array("new contents".utf8), to: path)
+        #expect(try FileDescriptor.readContents(of: path) == Array("new contents".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["graph.bin"], "no temporary file left")
+    }
 }
 
 @Test func atomicReplacement_failure_leavesOldFileIntact() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let path = dir + "/log.gpx"
-    try AtomicFileReplacement.write(Array("old".utf8), to: path)
+    try withTemporaryDirectory { directory in
+        let dir = directory.path
+        let path = dir + "/log.gpx"
+        try AtomicFileReplacement.write(Array("old".utf8), to: path)
 
-    // Written but not committed (a crash or an error before the rename), then discarded.
-    let replacement = try AtomicFileReplacement(replacing: path)
-    try replacement.descriptor.writeAll(Array("half of the new".utf8))
-    #expect(try FileDescriptor.readContents(of: path) == Array("old".utf8), "the old file until the rename")
-    replacement.discard()
-    #expect(try FileDescriptor.readContents(of: path) == Array("old".utf8))
-    #expect(!FileManager.default.fileExists(atPath: replacement.temporaryPath))
+        // Written but not committed (a crash or an error before the rename), then discarded.
+        let replacement = try AtomicFileReplacement(replacing: path)
+        try replacement.descriptor.writeAll(Array("half of the new".utf8))
+        #expect(try FileDescriptor.readContents(of: path) == Array("old".utf8), "the old file until the rename")
+        replacement.discard()
+        #expect(try FileDescriptor.readContents(of: path) == Array("old".utf8))
+        #expect(!FileManager.default.fileExists(atPath: replacement.temporaryPath))
 
-    // A rename that fails: the target is a directory that is not empty.
-    let blocked = dir + "/blocked"
-    try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: false)
-    try FileDescriptor.create(blocked + "/inside").close()
-    let error = #expect(throws: SystemIOError.self) { try AtomicFileReplacement.write(Array("x".utf8), to: blocked) }
-    #expect(error?.path == blocked)
-    #expect(FileManager.default.fileExists(atPath: blocked + "/inside"), "the directory is untouched")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["blocked", "log.gpx"], "no temporary file left")
+        // A rename that fails: the target is a directory that is not empty.
+        let blocked = dir + "/blocked"
+        try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: false)
+        try FileDescriptor.create(blocked + "/inside").close()
+        let error = #expect(throws: SystemIOError.self) { try AtomicFileReplacement.write(Array("x".utf8), to: blocked) }
+        #expect(error?.path == blocked)
+        #expect(FileManager.default.fileExists(atPath: blocked + "/inside"), "the directory is untouched")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["blocked", "log.gpx"], "no temporary file left")
+    }
 }
 
 @Test func everyDescriptor_isCloseOnExec() throws {
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    var opened: [(String, FileDescriptor)] = []
-    let created = try FileDescriptor.create(dir + "/file")
-    opened.append(("create", created))
-    opened.append(("open", try FileDescriptor(opening: dir + "/file", .readWrite)))
-    opened.append(("duplicate", try created.duplicate()))
-    opened.append(("standard input duplicate", try FileDescriptor.standardInput.duplicate()))
-    let (r, w) = try FileDescriptor.pipe()
-    opened += [("pipe read end", r), ("pipe write end", w)]
-    // A regular file stands in for a serial device (termios is skipped for non-terminals).
-    opened.append(("serial", try SerialPort.openDevice(dir + "/file", baud: 9600)))
-    let replacement = try AtomicFileReplacement(replacing: dir + "/replaced")
-    opened.append(("atomic replacement", replacement.descriptor))
-    let server = try TCPServer(port: 0)
-    opened.append(("TCP listener", server.descriptor))
-    let client = try TCPClient.connect(host: "127.0.0.1", port: server.port)
-    opened.append(("TCP client", client))
-    let accepted = try server.accept()
-    opened.append(("TCP accepted", accepted))
-    for (name, descriptor) in opened {
-        #expect(isCloseOnExec(descriptor), "\(name) is close-on-exec")
-    }
-    replacement.discard()
-    server.close()
-    for (name, descriptor) in opened where name != "atomic replacement" && name != "TCP listener" {
-        try descriptor.close()
+    try withTemporaryDirectory { directory in
+        let dir = directory.path
+        var opened: [(String, FileDescriptor)] = []
+        let created = try FileDescriptor.create(dir + "/file")
+        opened.append(("create", created))
+        opened.append(("open", try FileDescriptor(opening: dir + "/file", .readWrite)))
+        opened.append(("duplicate", try created.duplicate()))
+        opened.append(("standard input duplicate", try FileDescriptor.standardInput.duplicate()))
+        let (r, w) = try FileDescriptor.pipe()
+        opened += [("pipe read end", r), ("pipe write end", w)]
+        // A regular file stands in for a serial device (termios is skipped for non-terminals).
+        opened.append(("serial", try SerialPort.openDevice(dir + "/file", baud: 9600)))
+        let replacement = try AtomicFileReplacement(replacing: dir + "/replaced")
+        opened.append(("atomic replacement", replacement.descriptor))
+        let server = try TCPServer(port: 0)
+        opened.append(("TCP listener", server.descriptor))
+        let client = try TCPClient.connect(host: "127.0.0.1", port: server.port)
+        opened.append(("TCP client", client))
+        let accepted = try server.accept()
+        opened.append(("TCP accepted", accepted))
+        for (name, descriptor) in opened {
+            #expect(isCloseOnExec(descriptor), "\(name) is close-on-exec")
+        }
+        replacement.discard()
+        server.close()
+        for (name, descriptor) in opened where name != "atomic replacement" && name != "TCP listener" {
+            try descriptor.close()
+        }
     }
 }
 

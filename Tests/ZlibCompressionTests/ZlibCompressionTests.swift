@@ -12,13 +12,6 @@ private func samples() -> [(name: String, bytes: [UInt8])] {
     return [("empty", []), ("one byte", [0x2A]), ("text", text), ("noise", noise)]
 }
 
-
-private func temporaryDirectory() throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("zlib-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir
-}
-
 @Test func zlib_roundTrip_everyLevel() throws {
     for (name, bytes) in samples() {
         for level in [0, 1, 6, 9] {
@@ -94,15 +87,15 @@ private func temporaryDirectory() throws -> URL {
         if Fixtures.isCI { Issue.record("gzip is not installed") }
         return
     }
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    for (index, sample) in samples().enumerated() {
-        let file = dir.appendingPathComponent("sample\(index).bin.gz")
-        try Data(try Gzip.compress(sample.bytes, level: 9)).write(to: file)
-        let result = try await GeoProcess.run(gzip, ["-d", "-f", file.path])
-        #expect(result.status == 0, "\(sample.name): gzip -d says \(result.stderr)")
-        let restored = try [UInt8](Data(contentsOf: dir.appendingPathComponent("sample\(index).bin")))
-        #expect(restored == sample.bytes, "\(sample.name)")
+    try await withTemporaryDirectory { dir in
+        for (index, sample) in samples().enumerated() {
+            let file = dir.appendingPathComponent("sample\(index).bin.gz")
+            try Data(try Gzip.compress(sample.bytes, level: 9)).write(to: file)
+            let result = try await GeoProcess.run(gzip, ["-d", "-f", file.path])
+            #expect(result.status == 0, "\(sample.name): gzip -d says \(result.stderr)")
+            let restored = try [UInt8](Data(contentsOf: dir.appendingPathComponent("sample\(index).bin")))
+            #expect(restored == sample.bytes, "\(sample.name)")
+        }
     }
 }
 
@@ -111,16 +104,16 @@ private func temporaryDirectory() throws -> URL {
         if Fixtures.isCI { Issue.record("gzip is not installed") }
         return
     }
-    let dir = try temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
-    for (index, sample) in samples().enumerated() {
-        // gzip stores the file name and time in the header (FNAME, MTIME): both must be skipped.
-        let file = dir.appendingPathComponent("sample\(index).bin")
-        try Data(sample.bytes).write(to: file)
-        let result = try await GeoProcess.run(gzip, ["-9", "-f", file.path])
-        #expect(result.status == 0, "\(sample.name): gzip says \(result.stderr)")
-        let packed = try [UInt8](Data(contentsOf: dir.appendingPathComponent("sample\(index).bin.gz")))
-        #expect(try Gzip.decompress(packed) == sample.bytes, "\(sample.name)")
+    try await withTemporaryDirectory { dir in
+        for (index, sample) in samples().enumerated() {
+            // gzip stores the file name and time in the header (FNAME, MTIME): both must be skipped.
+            let file = dir.appendingPathComponent("sample\(index).bin")
+            try Data(sample.bytes).write(to: file)
+            let result = try await GeoProcess.run(gzip, ["-9", "-f", file.path])
+            #expect(result.status == 0, "\(sample.name): gzip says \(result.stderr)")
+            let packed = try [UInt8](Data(contentsOf: dir.appendingPathComponent("sample\(index).bin.gz")))
+            #expect(try Gzip.decompress(packed) == sample.bytes, "\(sample.name)")
+        }
     }
 }
 

@@ -128,15 +128,16 @@ private func location(of needle: String, in text: String) throws -> (line: Int, 
 
 @Test func gpxConvert_gpxIsWellFormed11() async throws {
     guard let file = try data("gpx/gpxpy/gpx1.0_with_all_fields.gpx") else { return }
-    let out = FileManager.default.temporaryDirectory.appendingPathComponent("geo-gpx-\(UUID().uuidString).gpx")
-    defer { try? FileManager.default.removeItem(at: out) }
-    let r = try await GeoProcess.geo(["gpx", "convert", file, "--to", "gpx", "-o", out.path])
-    #expect(r.status == 0, "\(r.stderr)")
-    let text = try String(contentsOf: out, encoding: .utf8)
-    #expect(text.contains("version=\"1.1\"") && text.contains("xmlns=\"http://www.topografix.com/GPX/1/1\""))
-    if let xmllint = GeoProcess.which("xmllint") {
-        let lint = try await GeoProcess.run(xmllint, ["--noout", out.path])
-        #expect(lint.status == 0, "\(lint.stderr)")
+    try await withTemporaryDirectory { dir in
+        let out = dir.appendingPathComponent("converted.gpx")
+        let r = try await GeoProcess.geo(["gpx", "convert", file, "--to", "gpx", "-o", out.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try String(contentsOf: out, encoding: .utf8)
+        #expect(text.contains("version=\"1.1\"") && text.contains("xmlns=\"http://www.topografix.com/GPX/1/1\""))
+        if let xmllint = GeoProcess.which("xmllint") {
+            let lint = try await GeoProcess.run(xmllint, ["--noout", out.path])
+            #expect(lint.status == 0, "\(lint.stderr)")
+        }
     }
 }
 

@@ -37,24 +37,23 @@ $GNGGA,003957.00,4552.65403,S,17030.00673,E,1,12,0.64,14.2,M,1.8,M,,*5D
 }
 
 @Test func nmeaDecode_gpx_writesEscapedTrack() async throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nmea-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("a&b<c>.log")
-    try Data(twoEpochs.utf8).write(to: file)
-    let result = try await GeoProcess.geo(["nmea", "decode", "--format", "gpx", file.path])
-    #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"))
-    #expect(result.stdout.contains("<name>a&amp;b&lt;c&gt;.log</name>"))
-    #expect(result.stdout.hasSuffix("</gpx>\n"))
-    let document = try GPXReader.read(bytes: Array(result.stdout.utf8))
-    let points = document.tracks.flatMap(\.segments).flatMap(\.points)
-    #expect(points.count == 2)
-    let first = try #require(points.first)
-    // 4552.65403 S, 17030.00668 E: degrees + minutes / 60.
-    #expect(abs(first.coordinate.latitude - -45.877_567_166_7) < 1e-9 && abs(first.coordinate.longitude - 170.500_111_333_3) < 1e-9)
-    #expect(first.elevation?.meters == 14.2)
-    #expect(first.time == Date(timeIntervalSince1970: 1_555_029_596)) // 2019-04-12T00:39:56Z
+    try await withTemporaryDirectory { dir in
+        let file = dir.appendingPathComponent("a&b<c>.log")
+        try Data(twoEpochs.utf8).write(to: file)
+        let result = try await GeoProcess.geo(["nmea", "decode", "--format", "gpx", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"))
+        #expect(result.stdout.contains("<name>a&amp;b&lt;c&gt;.log</name>"))
+        #expect(result.stdout.hasSuffix("</gpx>\n"))
+        let document = try GPXReader.read(bytes: Array(result.stdout.utf8))
+        let points = document.tracks.flatMap(\.segments).flatMap(\.points)
+        #expect(points.count == 2)
+        let first = try #require(points.first)
+        // 4552.65403 S, 17030.00668 E: degrees + minutes / 60.
+        #expect(abs(first.coordinate.latitude - -45.877_567_166_7) < 1e-9 && abs(first.coordinate.longitude - 170.500_111_333_3) < 1e-9)
+        #expect(first.elevation?.meters == 14.2)
+        #expect(first.time == Date(timeIntervalSince1970: 1_555_029_596)) // 2019-04-12T00:39:56Z
+    }
 }
 
 @Test func nmeaCheck_reportsCountsChecksumFailuresAndMalformedLines() async throws {
@@ -66,20 +65,19 @@ $GNGGA,003957.00,4552.65403,S,17030.00673,E,1,12,0.64,14.2,M,1.8,M,,*5D
     $GPZDA,222449,25,10,2010,+00,00
 
     """
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("nmea-check-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
-    let file = dir.appendingPathComponent("x.log")
-    try Data(input.utf8).write(to: file)
-    let result = try await GeoProcess.geo(["nmea", "check", file.path])
-    #expect(result.status == 0, "\(result.stderr)")
-    let out = result.stdout
-    #expect(out.contains("accepted sentences: 2\n"))
-    #expect(out.contains("  GNRMC 1\n"))
-    #expect(out.contains("  GNGSA 1\n"))
-    #expect(out.contains("  GN 2\n"))
-    #expect(out.contains("checksum failures: 1\n  line 3, column 1: $GNGGA,003956.00"))
-    #expect(out.contains("malformed lines: 2\n"))
-    #expect(out.contains("line 4, column 1: sentence cut off by the next one: $GPGGA,030130"))
-    #expect(out.contains("line 5, column 1: missing checksum: $GPZDA"))
+    try await withTemporaryDirectory { dir in
+        let file = dir.appendingPathComponent("x.log")
+        try Data(input.utf8).write(to: file)
+        let result = try await GeoProcess.geo(["nmea", "check", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = result.stdout
+        #expect(out.contains("accepted sentences: 2\n"))
+        #expect(out.contains("  GNRMC 1\n"))
+        #expect(out.contains("  GNGSA 1\n"))
+        #expect(out.contains("  GN 2\n"))
+        #expect(out.contains("checksum failures: 1\n  line 3, column 1: $GNGGA,003956.00"))
+        #expect(out.contains("malformed lines: 2\n"))
+        #expect(out.contains("line 4, column 1: sentence cut off by the next one: $GPGGA,030130"))
+        #expect(out.contains("line 5, column 1: missing checksum: $GPZDA"))
+    }
 }

@@ -3,15 +3,16 @@ import Testing
 import GeoTestSupport
 
 @Test func sampleCity_writesAFileThatOSMInfoReads() async throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lk-city-\(UUID().uuidString).osm.pbf").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    let written = try await GeoProcess.geo(["sample-city", "-o", path])
-    #expect(written.status == 0, "\(written.stderr)")
-    let info = try await GeoProcess.geo(["osm", "info", path])
-    #expect(info.status == 0, "\(info.stderr)")
-    #expect(info.stdout.contains("format: pbf"))
-    #expect(info.stdout.contains("relations: 5"))
-    #expect(info.stdout.contains("rejected nodes: 0"))
+    try await withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("city.osm.pbf").path
+        let written = try await GeoProcess.geo(["sample-city", "-o", path])
+        #expect(written.status == 0, "\(written.stderr)")
+        let info = try await GeoProcess.geo(["osm", "info", path])
+        #expect(info.status == 0, "\(info.stderr)")
+        #expect(info.stdout.contains("format: pbf"))
+        #expect(info.stdout.contains("relations: 5"))
+        #expect(info.stdout.contains("rejected nodes: 0"))
+    }
 }
 
 @Test func osmInfo_countsTheXMLFixture() async throws {
@@ -23,10 +24,11 @@ import GeoTestSupport
 }
 
 @Test func osmInfo_badFileFailsWithOffset() async throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lk-bad-\(UUID().uuidString).osm.pbf").path
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    try Data([0, 0, 0, 9, 1, 2, 3]).write(to: URL(fileURLWithPath: path))
-    let info = try await GeoProcess.geo(["osm", "info", path])
-    #expect(info.status != 0)
-    #expect(info.stderr.contains("offset 0"))
+    try await withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("bad.osm.pbf").path
+        try Data([0, 0, 0, 9, 1, 2, 3]).write(to: URL(fileURLWithPath: path))
+        let info = try await GeoProcess.geo(["osm", "info", path])
+        #expect(info.status != 0)
+        #expect(info.stderr.contains("offset 0"))
+    }
 }

@@ -51,14 +51,15 @@ private func events(_ stdout: String) throws -> [[String: Any]] {
         if Fixtures.isCI { Issue.record("setpriv (util-linux) is required under CI") }
         return
     }
-    let device = FileManager.default.temporaryDirectory.appendingPathComponent("ttyLK-\(UUID().uuidString)")
-    #expect(FileManager.default.createFile(atPath: device.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
-    defer { try? FileManager.default.removeItem(at: device) }
-    let result = try await GeoProcess.run(setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                                              GeoProcess.geoExecutable.path, "track", "--source", "nmea://\(device.path)?baud=9600"])
-    #expect(result.status != 0)
-    let error = try #require(try events(result.stdout).first)
-    #expect(error["event"] as? String == "error" && error["code"] as? String == "denied", "\(result.stdout) \(result.stderr)")
+    try await withTemporaryDirectory { dir in
+        let device = dir.appendingPathComponent("ttyLK")
+        #expect(FileManager.default.createFile(atPath: device.path, contents: Data(), attributes: [.posixPermissions: 0o600]))
+        let result = try await GeoProcess.run(setpriv, ["--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                                                  GeoProcess.geoExecutable.path, "track", "--source", "nmea://\(device.path)?baud=9600"])
+        #expect(result.status != 0)
+        let error = try #require(try events(result.stdout).first)
+        #expect(error["event"] as? String == "error" && error["code"] as? String == "denied", "\(result.stdout) \(result.stderr)")
+    }
 }
 
 @Test func track_rejectsAMalformedSource() async throws {
@@ -146,53 +147,54 @@ private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
 @Test func track_countCountsTheStationaryUpdateToo() async throws {
     // 20 s driving north at 10 m/s, 80 s standing (fixes alternating between two spots 12 m
     // apart, inside the default preset's 15 m pause radius), then 20 s driving again.
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TrackCLITests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    var north: [Double] = (0..<20).map { 10 * Double($0) }
-    north += (0..<80).map { 200 + ($0 % 2 == 0 ? 0 : 12) }
-    north += (1...20).map { 212 + 10 * Double($0) }
-    let start = Date(timeIntervalSince1970: 1_700_000_000)
-    let points = north.enumerated().map { i, n in
-        #"<trkpt lat="\#(48 + n / 111_195)" lon="11"><time>\#(NMEAFix.isoString(start.addingTimeInterval(Double(i))))</time></trkpt>"#
+    try await withTemporaryDirectory { directory in
+        var north: [Double] = (0..<20).map { 10 * Double($0) }
+        north += (0..<80).map { 200 + ($0 % 2 == 0 ? 0 : 12) }
+        north += (1...20).map { 212 + 10 * Double($0) }
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let points = north.enumerated().map { i, n in
+            #"<trkpt lat="\#(48 + n / 111_195)" lon="11"><time>\#(NMEAFix.isoString(start.addingTimeInterval(Double(i))))</time></trkpt>"#
+        }
+        let gpx = directory.appendingPathComponent("stop.gpx")
+        try (#"<?xml version="1.0"?><gpx version="1.1" creator="LocationKit tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+            + points.joined() + "</trkseg></trk></gpx>").write(to: gpx, atomically: true, encoding: .utf8)
+        let source = "gpx:\(gpx.path)?speed=max&accuracy=8"
+        let all = try await GeoProcess.geo(["track", "--source", source])
+        #expect(all.status == 0, "\(all.stderr)")
+        let every = try events(all.stdout).filter { $0["event"] as? String == "update" }
+        // Found outside #require: inside this closure, after the `{ i, n in }` map above, Swift
+        // 6.3.1's #require yields 0 for this firstIndex (a `$0[...] as? Bool` predicate).
+        let firstPause = every.firstIndex { $0["stationary"] as? Bool == true }
+        let pause = try #require(firstPause, "no pause in \(all.stdout)")
+        #expect(every.count > pause + 1, "updates resume after the pause")
+        // Counting up to and including the pause: the pause is the last object printed.
+        let counted = try await GeoProcess.geo(["track", "--source", source, "--count", String(pause + 1)])
+        let printed = try events(counted.stdout).filter { $0["event"] as? String == "update" }
+        #expect(printed.count == pause + 1, "\(counted.stdout)")
+        #expect(printed.last?["stationary"] as? Bool == true)
     }
-    let gpx = directory.appendingPathComponent("stop.gpx")
-    try (#"<?xml version="1.0"?><gpx version="1.1" creator="LocationKit tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
-        + points.joined() + "</trkseg></trk></gpx>").write(to: gpx, atomically: true, encoding: .utf8)
-    let source = "gpx:\(gpx.path)?speed=max&accuracy=8"
-    let all = try await GeoProcess.geo(["track", "--source", source])
-    #expect(all.status == 0, "\(all.stderr)")
-    let every = try events(all.stdout).filter { $0["event"] as? String == "update" }
-    let pause = try #require(every.firstIndex { $0["stationary"] as? Bool == true }, "no pause in \(all.stdout)")
-    #expect(every.count > pause + 1, "updates resume after the pause")
-    // Counting up to and including the pause: the pause is the last object printed.
-    let counted = try await GeoProcess.geo(["track", "--source", source, "--count", String(pause + 1)])
-    let printed = try events(counted.stdout).filter { $0["event"] as? String == "update" }
-    #expect(printed.count == pause + 1, "\(counted.stdout)")
-    #expect(printed.last?["stationary"] as? Bool == true)
 }
 
 @Test func track_cachedFixIsDroppedAsStale_andSaysHowOld() async throws {
     // A drive recorded in 2023, replayed as fast as possible, with the 25th point a fix from
     // 10 minutes earlier (a cached fix): the recording flows, the cached fix is dropped and said so.
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TrackCLITests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let start = Date(timeIntervalSince1970: 1_700_000_000)
-    let points = (0..<40).map { i in
-        let time = start.addingTimeInterval(i == 24 ? Double(i) - 600 : Double(i))
-        return #"<trkpt lat="\#(48 + 10 * Double(i) / 111_195)" lon="11"><time>\#(NMEAFix.isoString(time))</time></trkpt>"#
+    try await withTemporaryDirectory { directory in
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let points = (0..<40).map { i in
+            let time = start.addingTimeInterval(i == 24 ? Double(i) - 600 : Double(i))
+            return #"<trkpt lat="\#(48 + 10 * Double(i) / 111_195)" lon="11"><time>\#(NMEAFix.isoString(time))</time></trkpt>"#
+        }
+        let gpx = directory.appendingPathComponent("cached.gpx")
+        try (#"<?xml version="1.0"?><gpx version="1.1" creator="LocationKit tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
+            + points.joined() + "</trkseg></trk></gpx>").write(to: gpx, atomically: true, encoding: .utf8)
+        let result = try await GeoProcess.geo(["track", "--source", "gpx:\(gpx.path)?speed=max&accuracy=5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(whereSeparator: \.isNewline)
+        let stale = try #require(lines.first { $0.contains("as stale") }, "\(result.stderr)")
+        #expect(stale.contains("dropped 1 fix as stale") && stale.contains("10 min older than the stream's latest fix before it"), "\(stale)")
+        let summary = try #require(lines.last { $0.contains("filter: ") }, "\(result.stderr)")
+        #expect(summary.hasSuffix("filter: 40 fixes, 34 delivered; dropped: stale 1, warm-up 5"), "\(summary)")
     }
-    let gpx = directory.appendingPathComponent("cached.gpx")
-    try (#"<?xml version="1.0"?><gpx version="1.1" creator="LocationKit tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
-        + points.joined() + "</trkseg></trk></gpx>").write(to: gpx, atomically: true, encoding: .utf8)
-    let result = try await GeoProcess.geo(["track", "--source", "gpx:\(gpx.path)?speed=max&accuracy=5"])
-    #expect(result.status == 0, "\(result.stderr)")
-    let lines = result.stderr.split(whereSeparator: \.isNewline)
-    let stale = try #require(lines.first { $0.contains("as stale") }, "\(result.stderr)")
-    #expect(stale.contains("dropped 1 fix as stale") && stale.contains("10 min older than the stream's latest fix before it"), "\(stale)")
-    let summary = try #require(lines.last { $0.contains("filter: ") }, "\(result.stderr)")
-    #expect(summary.hasSuffix("filter: 40 fixes, 34 delivered; dropped: stale 1, warm-up 5"), "\(summary)")
 }
 
 /// One precision per field (JSONNumber): raw and Kalman-filtered updates print lat/lon with 9
