@@ -13,12 +13,15 @@ TMPDIR="$(mktemp -d /tmp/locationkit-test.XXXXXX)"
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 swift build --build-tests
+# What the build left (toolchain files), so that only what the test run adds is judged.
+entries() { find "$TMPDIR" -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' ! -name '_*.lock' -printf '%f\n' | sort; }
+built="$(entries)"
 # In parallel (Swift Testing's default): child processes are awaited without holding a thread
 # of the cooperative pool (SystemIO.ChildProcess), and tests with seconds of synchronous work or
 # racing gpsfake run on threads of their own (GeoTestSupport's `.onOwnThread`), so on a 2-core
 # machine no bounded wait queues behind another test's work.
 swift test --skip-build "$@"
-left="$(find "$TMPDIR" -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' ! -name '_*.lock' -printf '%f\n' | sort)"
+left="$(comm -13 <(echo "$built") <(entries))"
 if [ -n "$left" ]; then
   echo "test.sh: the tests left these behind in the temporary directory:" >&2
   echo "$left" | sed 's/^/  /' >&2
