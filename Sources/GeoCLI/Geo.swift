@@ -27,7 +27,11 @@ public struct Geo: AsyncParsableCommand {
     /// `main`. (Called from another module's top-level code, `Geo.main()` resolves to
     /// ArgumentParser's synchronous overload, which refuses async commands; this is the body of
     /// its async `main()`.)
+    ///
+    /// Results leave through ``StandardOutput``: written out after the command, also when it
+    /// fails (the good part first, then the error), and a failed write ends the process there.
     public static func runAsMain() async {
+        StandardOutput.ignoreBrokenPipeSignal()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -35,7 +39,9 @@ public struct Geo: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            StandardOutput.flush()
         } catch {
+            StandardOutput.flush()
             exit(withError: error)
         }
     }
