@@ -1,4 +1,5 @@
 public import ArgumentParser
+import SystemIO
 
 /// `geo`: the LocationKit command-line tool, a thin layer over the libraries.
 /// The `geo` executable's `main` is one call to ``Geo/main()``.
@@ -42,6 +43,9 @@ public struct Geo: AsyncParsableCommand {
             StandardOutput.flush()
         } catch {
             StandardOutput.flush()
+            // A reader gone from an `-o` special file (`-o /dev/stdout | head`) ends as quietly
+            // as one gone from standard output.
+            if let failure = error as? SystemIOError, failure.code == .brokenPipe { StandardOutput.exit(afterFailedWrite: failure) }
             exit(withError: error)
         }
     }

@@ -109,7 +109,7 @@ public final class OSMPBFWriter {
             closed = true
             try descriptor.close()
         } catch {
-            throw OSMError(.io, "\(error)")
+            throw OSMError(.io, "\(error.about(replacement.path))")
         }
     }
 
@@ -158,7 +158,7 @@ public final class OSMPBFWriter {
         frame += header.bytes
         frame += blob.bytes
         do { try descriptor.writeAll(frame) } catch {
-            throw OSMError(.io, "\(error)")
+            throw OSMError(.io, "\(error.about(replacement.path))")
         }
     }
 

@@ -39,7 +39,7 @@ public struct SystemIOError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The same error naming `path`, unless it names one already.
-    func about(_ path: String?) -> SystemIOError {
+    public func about(_ path: String?) -> SystemIOError {
         var named = self
         if named.path == nil { named.path = path }
         return named
