@@ -72,6 +72,10 @@ struct StandardOutput: TextOutputStream, GPXByteSink {
     /// reader is gone, else with one line on standard error and status 74.
     static func exit(afterFailedWrite error: SystemIOError) -> Never {
         if error.code == .brokenPipe {
+            var pipeSignal = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_UNBLOCK, &pipeSignal, nil) // a mask inherited from the parent
             signal(SIGPIPE, SIG_DFL)
             raise(SIGPIPE)
         }
