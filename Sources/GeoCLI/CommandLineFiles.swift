@@ -1,4 +1,5 @@
 import ArgumentParser
+import GPXCodec
 import SystemIO
 
 /// The files `geo` commands name on the command line, opened through SystemIO: `-` is
@@ -21,18 +22,26 @@ enum CommandLineFiles {
         return try body(&source)
     }
 
-    /// A byte sink creating or truncating `path` (nil or `-`: standard output).
-    /// - Throws: `ValidationError` naming the path and errno.
-    static func sink(_ path: String?) throws -> FileSink {
-        guard let path, path != "-" else { return FileSink(.standardOutput) }
-        do { return FileSink(try FileDescriptor.create(path), path: path) } catch {
-            throw ValidationError("\(error)")
+    /// Runs `body` with the sink for a command's output `path` (`-o`): ``StandardOutput`` for
+    /// nil or `-`, else the file by `AtomicFileReplacement`'s rules: a regular file is replaced
+    /// only once `body` succeeds, a FIFO or device is written through, a symbolic link to a
+    /// regular file is refused.
+    /// - Throws: `SystemIOError` naming the path, or what `body` throws (the old file then stays).
+    static func withOutput(_ path: String?, _ body: (inout any GPXByteSink) throws -> Void) throws {
+        guard let path, path != "-" else {
+            var sink: any GPXByteSink = standardOutput
+            return try body(&sink)
         }
-    }
-
-    /// Closes the file behind `sink`, unless it is standard output.
-    static func close(_ sink: FileSink) {
-        if sink.descriptor != .standardOutput { try? sink.descriptor.close() }
+        let replacement = try AtomicFileReplacement(replacing: path)
+        do {
+            var sink: any GPXByteSink = FileSink(replacement.descriptor, path: path)
+            try body(&sink)
+            try replacement.commit()
+            try replacement.descriptor.close()
+        } catch {
+            replacement.discard()
+            throw error
+        }
     }
 
     /// Reads `path` (`-`: standard input) in chunks of up to 64 KiB.
@@ -46,5 +55,13 @@ enum CommandLineFiles {
                 chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             }
         }
+    }
+}
+
+extension GPXByteSink {
+    /// Writes the UTF-8 of `text`.
+    mutating func write(text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
 }

@@ -14,7 +14,7 @@ struct Demo: AsyncParsableCommand {
     )
 
     func run() async throws {
-        print("LocationKit demo — embedded default data, no files needed\n")
+        standardOutput.line("LocationKit demo — embedded default data, no files needed\n")
         try geoCoreTour()
         let city = try SampleCityRoute.make()
         roadsTour(city)
@@ -23,20 +23,20 @@ struct Demo: AsyncParsableCommand {
 
     /// The sample city through the real import path, and a route across it.
     private func roadsTour(_ city: SampleCityRoute) {
-        print("\nRoads: the embedded sample city (fictional, around 48.0 N 11.0 E)")
-        print("  generated, written as a real .osm.pbf (\(city.pbfBytes / 1024) KiB, in a temporary folder) and read back")
-        print("  car graph extracted in \(format(city.extractSeconds * 1000, 1)) ms: \(city.graph.nodeCount) nodes, \(city.graph.edgeCount) directed edges")
+        standardOutput.line("\nRoads: the embedded sample city (fictional, around 48.0 N 11.0 E)")
+        standardOutput.line("  generated, written as a real .osm.pbf (\(city.pbfBytes / 1024) KiB, in a temporary folder) and read back")
+        standardOutput.line("  car graph extracted in \(format(city.extractSeconds * 1000, 1)) ms: \(city.graph.nodeCount) nodes, \(city.graph.edgeCount) directed edges")
         let r = city.route
-        print("  route south-west → north-east: \(format(r.distance.kilometers, 2)) km, \(format(r.duration.seconds / 60, 1)) min, "
+        standardOutput.line("  route south-west → north-east: \(format(r.distance.kilometers, 2)) km, \(format(r.duration.seconds / 60, 1)) min, "
             + "\(r.edges.count) edges, \(r.geometry.count) shape points, found in \(format(city.routeSeconds * 1000, 2)) ms")
         let names = r.edges.map { city.graph.name(of: $0) }.filter { !$0.isEmpty }
             .reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
-        print("  via \(names.prefix(6).joined(separator: " → "))\(names.count > 6 ? " → …" : "")")
+        standardOutput.line("  via \(names.prefix(6).joined(separator: " → "))\(names.count > 6 ? " → …" : "")")
     }
 
     /// A simulated drive along the route through the PositioningManager, as fast as possible.
     private func positioningTour(_ city: SampleCityRoute) async throws {
-        print("\nPositioning: a simulated drive along that route (13.9 m/s, 3 m noise, a fix every 2 s)")
+        standardOutput.line("\nPositioning: a simulated drive along that route (13.9 m/s, 3 m noise, a fix every 2 s)")
         let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z: a fixed, repeatable start
         let source = try RouteSimulationSource(polyline: city.route.geometry, movementSpeed: .metersPerSecond(13.9),
                                                updateInterval: .seconds(2), noise: .init(sigma: .meters(3), seed: 7),
@@ -55,12 +55,12 @@ struct Demo: AsyncParsableCommand {
                 last = l
                 if shown < 4 || updates % 25 == 0 {
                     shown += 1
-                    print("  update \(updates): \(format(l.coordinate.latitude, 6)), \(format(l.coordinate.longitude, 6)) "
+                    standardOutput.line("  update \(updates): \(format(l.coordinate.latitude, 6)), \(format(l.coordinate.longitude, 6)) "
                         + "±\(format(l.horizontalAccuracy?.meters ?? .nan, 1)) m, \(format(l.speed?.metersPerSecond ?? .nan, 1)) m/s, "
                         + "course \(format(l.course?.degrees ?? .nan, 0))°")
                 }
-            case .paused: print("  paused: stationary")
-            case .lost: print("  lost")
+            case .paused: standardOutput.line("  paused: stationary")
+            case .lost: standardOutput.line("  lost")
             case .stopped: break
             default: continue
             }
@@ -68,10 +68,10 @@ struct Demo: AsyncParsableCommand {
         }
         let report = await manager.filterReport
         let average = await manager.averageSpeed
-        print("  \(updates) updates delivered of \(report.received) fixes (automotiveNavigation preset: \(report.received - report.accepted) dropped, "
+        standardOutput.line("  \(updates) updates delivered of \(report.received) fixes (automotiveNavigation preset: \(report.received - report.accepted) dropped, "
             + "warm-up and distance filter); average speed \(format(average?.metersPerSecond ?? .nan, 1)) m/s")
         if let first, let last {
-            print("  first update \(format(first.coordinate.distance(to: Self.origin(city)).meters, 0)) m along (after the 10 s warm-up), "
+            standardOutput.line("  first update \(format(first.coordinate.distance(to: Self.origin(city)).meters, 0)) m along (after the 10 s warm-up), "
                 + "last \(format(last.coordinate.distance(to: city.route.geometry.last ?? last.coordinate).meters, 1)) m from the end")
         }
     }
@@ -87,37 +87,37 @@ struct Demo: AsyncParsableCommand {
             ("Madrid", Coordinate(latitude: 40.4168, longitude: -3.7038)),
             ("Monaco", Coordinate(latitude: 43.7384, longitude: 7.4246)),
         ]
-        print("GeoCore: WGS84 geodesics (Karney 2013, accurate to nanometres)")
+        standardOutput.line("GeoCore: WGS84 geodesics (Karney 2013, accurate to nanometres)")
         for (a, b) in [(0, 1), (3, 2), (4, 0)] {
             let r = Geodesic.wgs84.inverse(from: places[a].1, to: places[b].1)
-            print("  \(places[a].0) → \(places[b].0): \(format(r.distance.kilometers, 3)) km, "
+            standardOutput.line("  \(places[a].0) → \(places[b].0): \(format(r.distance.kilometers, 3)) km, "
                 + "initial bearing \(format(r.initialBearing.degrees, 2))°, final \(format(r.finalBearing.degrees, 2))°")
         }
         let monaco = places[4].1
         let east = monaco.coordinate(at: .kilometers(10), facing: .degrees(90))
-        print("  10 km east of Monaco: \(format(east.latitude, 6)), \(format(east.longitude, 6))")
+        standardOutput.line("  10 km east of Monaco: \(format(east.latitude, 6)), \(format(east.longitude, 6))")
         let haversine = Spherical.distance(from: places[0].1, to: places[1].1)
         let geodesic = places[0].1.distance(to: places[1].1)
-        print("  spherical fast path Paris → New York: \(format(haversine.kilometers, 3)) km "
+        standardOutput.line("  spherical fast path Paris → New York: \(format(haversine.kilometers, 3)) km "
             + "(\(format((haversine.meters / geodesic.meters - 1) * 100, 3)) % off the ellipsoid)")
 
-        print("\nLocal frames and tiles")
+        standardOutput.line("\nLocal frames and tiles")
         let plane = LocalTangentPlane(origin: monaco)
         let enu = plane.enu(of: east)
-        print("  that point in Monaco's ENU frame: east \(format(enu.east, 2)) m, north \(format(enu.north, 2)) m, up \(format(enu.up, 2)) m")
+        standardOutput.line("  that point in Monaco's ENU frame: east \(format(enu.east, 2)) m, north \(format(enu.north, 2)) m, up \(format(enu.up, 2)) m")
         let tile = try Tile(containing: monaco, zoom: 15)
-        print("  Monaco's z15 tile: \(tile) (quadkey \(tile.quadkey)), "
+        standardOutput.line("  Monaco's z15 tile: \(tile) (quadkey \(tile.quadkey)), "
             + "\(format(WebMercator.metersPerPixel(atLatitude: monaco.latitude, zoom: 15), 3)) m per pixel")
         let west = monaco.coordinate(at: .kilometers(2), facing: .degrees(270))
         let foot = monaco.coordinate(at: .meters(300), facing: .degrees(0)).projected(onSegmentFrom: west, to: east)
-        print("  300 m north of Monaco onto the segment 2 km west → 10 km east: \(format(foot.fraction * 100, 2)) % along, "
+        standardOutput.line("  300 m north of Monaco onto the segment 2 km west → 10 km east: \(format(foot.fraction * 100, 2)) % along, "
             + "\(format(foot.distance.meters, 2)) m away")
 
-        print("\nGeoJSON (RFC 7946)")
+        standardOutput.line("\nGeoJSON (RFC 7946)")
         let feature = GeoJSONFeature(geometry: .lineString(places.map(\.1)),
                                      properties: ["name": .string("landmarks"),
                                                   "length_km": .number((polylineLength(places.map(\.1)).kilometers * 10).rounded() / 10)])
-        print("  " + String(decoding: GeoJSON.feature(feature).encoded(), as: UTF8.self))
+        standardOutput.line("  " + String(decoding: GeoJSON.feature(feature).encoded(), as: UTF8.self))
     }
 }
 

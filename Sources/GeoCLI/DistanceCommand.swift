@@ -54,9 +54,9 @@ struct DistanceCommand: ParsableCommand {
         let r = Geodesic.wgs84.inverse(from: start, to: end)
         let meters = r.distance.meters
         let human = meters < 1000 ? "\(rounded(meters, 3)) m" : "\(rounded(meters / 1000, 3)) km"
-        print("distance:        \(human) (\(meters) m)")
-        print("initial bearing: \(rounded(r.initialBearing.degrees, 2))° (\(r.initialBearing.degrees)°)")
-        print("final bearing:   \(rounded(r.finalBearing.degrees, 2))° (\(r.finalBearing.degrees)°)")
+        standardOutput.line("distance:        \(human) (\(meters) m)")
+        standardOutput.line("initial bearing: \(rounded(r.initialBearing.degrees, 2))° (\(r.initialBearing.degrees)°)")
+        standardOutput.line("final bearing:   \(rounded(r.finalBearing.degrees, 2))° (\(r.finalBearing.degrees)°)")
     }
 
     private func rounded(_ x: Double, _ places: Int) -> Double {
@@ -83,6 +83,7 @@ enum DistanceBatch {
 
         func fail(_ message: String) -> Bool {
             out.flush()
+            if let failure = out.error { StandardOutput.exit(afterFailedWrite: failure) }
             try? FileDescriptor(rawValue: error).writeAll("geo distance: line \(line): \(message)\n")
             return false
         }
@@ -108,6 +109,7 @@ enum DistanceBatch {
                 if let message = process(buffer + start, end - start, into: &out) { return fail(message) }
                 start = end + 1
             }
+            if let failure = out.error { StandardOutput.exit(afterFailedWrite: failure) } // the reader may never stop
             if start >= filled {
                 filled = 0
             } else if start > 0 {
@@ -119,7 +121,7 @@ enum DistanceBatch {
             }
         }
         out.flush()
-        if let failure = out.error { return fail("\(failure)") }
+        if let failure = out.error { StandardOutput.exit(afterFailedWrite: failure) }
         return true
     }
 

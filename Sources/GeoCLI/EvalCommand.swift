@@ -67,21 +67,21 @@ struct EvalFilters: ParsableCommand {
     func run() throws {
         let root = data ?? ProcessInfo.processInfo.environment["LOCATIONKIT_DATA"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "../shared/data"
-        print("Mean over \(seeds) seeds (\(seed)…\(seed + UInt64(seeds) - 1)); length error also as the worst seed.")
+        standardOutput.line("Mean over \(seeds) seeds (\(seed)…\(seed + UInt64(seeds) - 1)); length error also as the worst seed.")
         var goals: [String] = []
         if cases != "sparse" { try realisticCases(root: root, goals: &goals) }
         if cases != "realistic" { try sparseCases(root: root, goals: &goals) }
-        print("")
-        print("Goals (realistic: RMSE ≥ 40 % below raw, length < 3 % walks, < 1 % drives, drift < 5 m/10 min, "
+        standardOutput.line("")
+        standardOutput.line("Goals (realistic: RMSE ≥ 40 % below raw, length < 3 % walks, < 1 % drives, drift < 5 m/10 min, "
             + "Kalman lag < 2 m walking; sparse hikes: RMSE ≤ 0.6 × raw, length < 3 %):")
-        for g in goals { print("- " + g) }
+        for g in goals { standardOutput.line("- " + g) }
     }
 
     /// The 1 Hz tracks with the default error model and a 10-minute stop.
     private func realisticCases(root: String, goals: inout [String]) throws {
-        print("")
-        print("| track | pipeline | fixes | RMSE m | vs raw | length error % (worst) | drift m/10 min | walking lag m |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|")
+        standardOutput.line("")
+        standardOutput.line("| track | pipeline | fixes | RMSE m | vs raw | length error % (worst) | drift m/10 min | walking lag m |")
+        standardOutput.line("|---|---|---:|---:|---:|---:|---:|---:|")
         for spec in Self.tracks {
             let truth = try TruthTrack(resampling: try truthFixes(root: root, spec.path), stopDuration: .seconds(600))
             let configuration: TrackFilterConfiguration = spec.walk ? .fitness : .automotiveNavigation
@@ -95,7 +95,7 @@ struct EvalFilters: ParsableCommand {
                 let drift = metrics.compactMap(\.stationaryDriftPer10Minutes)
                 let lag = metrics.compactMap(\.walkingLag)
                 let reduction = (1 - rmse / rawRMSE) * 100
-                print("| \(spec.name) | \(name) | \(Int(mean(metrics.map { Double($0.count) }))) | \(f(rmse, 2)) "
+                standardOutput.line("| \(spec.name) | \(name) | \(Int(mean(metrics.map { Double($0.count) }))) | \(f(rmse, 2)) "
                     + "| \(name == "raw" ? "–" : f(-reduction, 0) + " %") | \(f(length, 2)) (\(f(worst, 2))) "
                     + "| \(drift.isEmpty ? "–" : f(mean(drift), 1)) | \(lag.isEmpty ? "–" : f(mean(lag), 2)) |")
                 if name == "rules + Kalman" || name == "rules + RTS" {
@@ -109,7 +109,7 @@ struct EvalFilters: ParsableCommand {
                     goals.append("\(spec.name) \(name): " + (misses.isEmpty ? "all goals met" : misses.joined(separator: "; ")))
                 }
             }
-            print("| \(spec.name) | rejections (rules + Kalman, all seeds) | \(rejections.rejected) of \(rejections.received) | "
+            standardOutput.line("| \(spec.name) | rejections (rules + Kalman, all seeds) | \(rejections.rejected) of \(rejections.received) | "
                 + RejectionReason.allReasons.filter { rejections.count(of: $0) > 0 }
                     .map { "\($0) \(rejections.count(of: $0))" }.joined(separator: ", ") + " | | | | |")
         }
@@ -118,12 +118,12 @@ struct EvalFilters: ParsableCommand {
     /// The walks sampled every 1, 5, 10 and 30 s with `GNSSErrorModel.sparseHike` (correlated
     /// noise, 2 % jumps of 60–200 m claiming 8 m), no stop, the fitness preset: issue 12 §4.
     private func sparseCases(root: String, goals: inout [String]) throws {
-        print("")
-        print("Sparse hikes: Gauss–Markov noise 6 m RMS (60 s correlation), 2 % jumps of 60–200 m claiming 8 m, no Doppler; "
+        standardOutput.line("")
+        standardOutput.line("Sparse hikes: Gauss–Markov noise 6 m RMS (60 s correlation), 2 % jumps of 60–200 m claiming 8 m, no Doppler; "
             + "clean = rules + Kalman (geo gpx clean --preset fitness), smooth = rules + RTS (geo gpx smooth --preset fitness).")
-        print("")
-        print("| track | every s | pipeline | fixes | RMSE m | × raw | length error % (worst) |")
-        print("|---|---:|---|---:|---:|---:|---:|")
+        standardOutput.line("")
+        standardOutput.line("| track | every s | pipeline | fixes | RMSE m | × raw | length error % (worst) |")
+        standardOutput.line("|---|---:|---|---:|---:|---:|---:|")
         for spec in Self.tracks where spec.walk {
             let fixes = try truthFixes(root: root, spec.path)
             for interval in Self.sparseIntervals {
@@ -135,7 +135,7 @@ struct EvalFilters: ParsableCommand {
                 for (name, metrics) in results where name != "rules" && !name.hasPrefix("HCKalmanFilter") {
                     let rmse = mean(metrics.map(\.rmse)), length = mean(metrics.map(\.lengthErrorPercent))
                     let worst = worstLengthError(metrics)
-                    print("| \(spec.name) | \(interval) | \(name) | \(Int(mean(metrics.map { Double($0.count) }))) "
+                    standardOutput.line("| \(spec.name) | \(interval) | \(name) | \(Int(mean(metrics.map { Double($0.count) }))) "
                         + "| \(f(rmse, 2)) | \(f(rmse / rawRMSE, 2)) | \(f(length, 2)) (\(f(worst, 2))) |")
                     guard name == "rules + Kalman" || name == "rules + RTS" else { continue }
                     var misses: [String] = []
@@ -144,7 +144,7 @@ struct EvalFilters: ParsableCommand {
                     if abs(worst) >= 3 { misses.append("worst seed \(f(worst, 2)) %") }
                     goals.append("\(spec.name) every \(interval) s \(name): " + (misses.isEmpty ? "all goals met" : misses.joined(separator: "; ")))
                 }
-                print("| \(spec.name) | \(interval) | rejections (rules + Kalman, all seeds) | \(rejections.rejected) of \(rejections.received) | "
+                standardOutput.line("| \(spec.name) | \(interval) | rejections (rules + Kalman, all seeds) | \(rejections.rejected) of \(rejections.received) | "
                     + RejectionReason.allReasons.filter { rejections.count(of: $0) > 0 }
                         .map { "\($0) \(rejections.count(of: $0))" }.joined(separator: ", ") + " | | |")
             }

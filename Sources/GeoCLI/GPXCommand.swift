@@ -159,7 +159,7 @@ struct GPXStatsCommand: ParsableCommand {
             let s = acc.statistics
             return (s, s.points + s.waypoints + routePoints)
         }
-        print(json ? Self.json(s, report) : Self.text(s))
+        standardOutput.line(json ? Self.json(s, report) : Self.text(s))
     }
 
     static func json(_ s: GPXStatistics, _ report: GPXReadReport) -> String {
@@ -224,10 +224,13 @@ struct GPXConvertCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
-        var document = try input.readDocument()
-        var sink = try CommandLineFiles.sink(output)
-        defer { CommandLineFiles.close(sink) }
-        switch to {
+        let document = try input.readDocument()
+        try CommandLineFiles.withOutput(output) { sink in try write(document, as: to, to: &sink) }
+    }
+
+    private func write(_ document: GPXDocument, as format: Format, to sink: inout any GPXByteSink) throws {
+        var document = document
+        switch format {
         case .gpx:
             if document.header.version == .v1_0 {
                 document.header.version = .v1_1
@@ -236,7 +239,7 @@ struct GPXConvertCommand: ParsableCommand {
             if document.header.creator.isEmpty { document.header.creator = "LocationKit geo" }
             sink = try GPXWriter.write(document, to: sink)
         case .geojson:
-            try sink.write(String(decoding: document.geoJSON.encoded(), as: UTF8.self) + "\n")
+            try sink.write(text: String(decoding: document.geoJSON.encoded(), as: UTF8.self) + "\n")
         case .csv:
             try GPXCSV.write(document, to: &sink)
         }
@@ -245,7 +248,7 @@ struct GPXConvertCommand: ParsableCommand {
 
 /// CSV (RFC 4180) with one row per point.
 enum GPXCSV {
-    static func write(_ d: GPXDocument, to sink: inout FileSink) throws {
+    static func write(_ d: GPXDocument, to sink: inout any GPXByteSink) throws {
         var out = "kind,track,segment,index,latitude,longitude,elevation_m,time,name\n"
         func row(_ kind: String, _ track: Int?, _ segment: Int?, _ index: Int, _ p: GPXPoint) {
             let trackField: String = track.map { String($0) } ?? ""
@@ -264,11 +267,11 @@ enum GPXCSV {
             for (s, segment) in track.segments.enumerated() {
                 for (i, p) in segment.points.enumerated() {
                     row("trackpoint", t, s, i, p)
-                    if out.utf8.count > 1 << 16 { try sink.write(out); out = "" }
+                    if out.utf8.count > 1 << 16 { try sink.write(text: out); out = "" }
                 }
             }
         }
-        try sink.write(out)
+        try sink.write(text: out)
     }
 
     static func quoted(_ s: String) -> String {

@@ -18,9 +18,7 @@ enum GPXTrackFiles {
 
     /// Writes a GPX document to a file, or to standard output for nil or `-`.
     static func write(_ document: GPXDocument, to path: String?) throws {
-        var sink = try CommandLineFiles.sink(path)
-        defer { CommandLineFiles.close(sink) }
-        sink = try GPXWriter.write(document, to: sink)
+        try CommandLineFiles.withOutput(path) { sink in sink = try GPXWriter.write(document, to: sink) }
     }
 
     /// The timed points of a segment as fixes, by GPXCodec's bridge with its accuracy policy

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import SystemIO
 
 /// `geo`: the LocationKit command-line tool, a thin layer over the libraries.
 /// The `geo` executable's `main` is one call to ``Geo/main()``.
@@ -27,7 +28,11 @@ public struct Geo: AsyncParsableCommand {
     /// `main`. (Called from another module's top-level code, `Geo.main()` resolves to
     /// ArgumentParser's synchronous overload, which refuses async commands; this is the body of
     /// its async `main()`.)
+    ///
+    /// Results leave through ``StandardOutput``: written out after the command, also when it
+    /// fails (the good part first, then the error), and a failed write ends the process there.
     public static func runAsMain() async {
+        StandardOutput.ignoreBrokenPipeSignal()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -35,7 +40,12 @@ public struct Geo: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            StandardOutput.flush()
         } catch {
+            StandardOutput.flush()
+            // A reader gone from an `-o` special file (`-o /dev/stdout | head`) ends as quietly
+            // as one gone from standard output.
+            if let failure = error as? SystemIOError, failure.code == .brokenPipe { StandardOutput.exit(afterFailedWrite: failure) }
             exit(withError: error)
         }
     }

@@ -1,16 +1,14 @@
 import Foundation
 import SystemIO
 
-/// Line-buffered JSON-lines output on standard output.
+/// JSON-lines output on standard output (``StandardOutput``, which handles a failed write).
 struct JSONLines {
-    private var out = BufferedWriter(.standardOutput)
+    private let out = StandardOutput()
 
-    mutating func write(_ line: String) {
-        out.write(line)
-        out.append(byte: UInt8(ascii: "\n"))
-    }
+    func write(_ line: String) { out.line(line) }
 
-    mutating func flush() { out.flush() }
+    /// Hands the lines so far to the operating system (live streams, per update).
+    func flush() { out.flush() }
 
     /// A JSON string literal (RFC 8259 §7).
     static func string(_ s: String) -> String {

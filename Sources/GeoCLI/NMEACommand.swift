@@ -49,14 +49,11 @@ struct NMEACommand: ParsableCommand {
             var decoder = NMEADecoder(options: options)
             switch format {
             case .json:
-                var out = BufferedWriter(.standardOutput)
-                try CommandLineFiles.readChunks(file) { chunk in decoder.decode(chunk) { out.write(FixJSON.line($0) + "\n") } }
-                decoder.finish { out.write(FixJSON.line($0) + "\n") }
-                out.flush()
-                if let error = out.error { throw error }
+                try CommandLineFiles.readChunks(file) { chunk in decoder.decode(chunk) { standardOutput.line(FixJSON.line($0)) } }
+                decoder.finish { standardOutput.line(FixJSON.line($0)) }
             case .gpx:
                 let name = file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent
-                var writer = try GPXStreamWriter(sink: FileSink(.standardOutput), header: GPXHeader(creator: "LocationKit geo nmea"))
+                var writer = try GPXStreamWriter(sink: standardOutput, header: GPXHeader(creator: "LocationKit geo nmea"))
                 try writer.beginTrack(GPXPathInfo(name: name))
                 try writer.beginSegment()
                 var failure: (any Error)?
@@ -114,7 +111,7 @@ struct NMEACommand: ParsableCommand {
             try CommandLineFiles.readChunks(file) { chunk in scanner.scan(chunk) { handle($0) } }
             scanner.finish { handle($0) }
 
-            var out = BufferedWriter(.standardOutput)
+            let out = standardOutput
             let s = scanner.statistics
             out.write("lines: \(s.lines)\naccepted sentences: \(s.accepted)\n")
             out.write("sentences by address:\n")
@@ -127,8 +124,6 @@ struct NMEACommand: ParsableCommand {
             for c in checksumFailures { out.write("  \(c)\n") }
             out.write("malformed lines: \(malformed.count)\n")
             for m in malformed { out.write("  \(m)\n") }
-            out.flush()
-            if let error = out.error { throw error }
         }
     }
 }

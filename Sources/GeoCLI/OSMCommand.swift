@@ -38,23 +38,23 @@ struct OSMCommand: ParsableCommand {
             let elapsed = clock.now - start
             let seconds = elapsed.seconds
             let total = summary.nodeCount + summary.wayCount + summary.relationCount
-            print("file: \(file)")
-            print("format: \(format.rawValue)")
+            standardOutput.line("file: \(file)")
+            standardOutput.line("format: \(format.rawValue)")
             if let header = summary.header {
-                if let box = header.boundingBox { print("header bbox: \(box)") }
-                if let program = header.writingProgram { print("writing program: \(program)") }
-                if !header.requiredFeatures.isEmpty { print("required features: \(header.requiredFeatures.joined(separator: ", "))") }
+                if let box = header.boundingBox { standardOutput.line("header bbox: \(box)") }
+                if let program = header.writingProgram { standardOutput.line("writing program: \(program)") }
+                if !header.requiredFeatures.isEmpty { standardOutput.line("required features: \(header.requiredFeatures.joined(separator: ", "))") }
             }
-            print("nodes: \(summary.nodeCount)")
-            print("ways: \(summary.wayCount)")
-            print("relations: \(summary.relationCount)")
+            standardOutput.line("nodes: \(summary.nodeCount)")
+            standardOutput.line("ways: \(summary.wayCount)")
+            standardOutput.line("relations: \(summary.relationCount)")
             if summary.nodeCount > 0 {
-                print("node bbox: [\(Double(south) / 1e7),\(Double(west) / 1e7) – \(Double(north) / 1e7),\(Double(east) / 1e7)]")
+                standardOutput.line("node bbox: [\(Double(south) / 1e7),\(Double(west) / 1e7) – \(Double(north) / 1e7),\(Double(east) / 1e7)]")
             }
-            print("blocks: \(summary.blockCount)")
-            print("ignored tags: \(summary.ignoredTagCount)")
-            print("rejected nodes: \(summary.rejectedNodeCount)")
-            print(String(format: "time: %.3f s (%.0f elements/s)", seconds, seconds > 0 ? Double(total) / seconds : 0))
+            standardOutput.line("blocks: \(summary.blockCount)")
+            standardOutput.line("ignored tags: \(summary.ignoredTagCount)")
+            standardOutput.line("rejected nodes: \(summary.rejectedNodeCount)")
+            standardOutput.line(String(format: "time: %.3f s (%.0f elements/s)", seconds, seconds > 0 ? Double(total) / seconds : 0))
         }
     }
 }

@@ -65,9 +65,9 @@ struct RouteCommand: ParsableCommand {
         guard let from, let to else { throw ValidationError("give --from and --to (or --batch)") }
         let route = try router.route(from: try Coordinate(parsing: from), to: try Coordinate(parsing: to), options: options)
         switch format {
-        case .json: print(Self.json(route))
-        case .geojson: print(Self.geojson(route))
-        case .gpx: print(Self.gpx(route))
+        case .json: standardOutput.line(Self.json(route))
+        case .geojson: standardOutput.line(Self.geojson(route))
+        case .gpx: standardOutput.line(Self.gpx(route))
         }
     }
 
@@ -104,11 +104,11 @@ struct RouteCommand: ParsableCommand {
                 out += "nan nan\n"
             }
             if out.utf8.count > 1 << 16 {
-                try FileDescriptor.standardOutput.writeAll(out)
+                standardOutput.write(out)
                 out = ""
             }
         }
-        try FileDescriptor.standardOutput.writeAll(out)
+        standardOutput.write(out)
     }
 
     /// The route's geometry as a GeoJSON LineString, positions rounded to 1e-7° (the graph's

@@ -18,6 +18,6 @@ struct SampleCityCommand: ParsableCommand {
     func run() throws {
         let city = SampleCity.generate(seed: seed)
         try city.write(to: URL(fileURLWithPath: output))
-        print("wrote \(output): \(city.nodes.count) nodes, \(city.ways.count) ways, \(city.relations.count) relations, bbox \(city.boundingBox)")
+        standardOutput.line("wrote \(output): \(city.nodes.count) nodes, \(city.ways.count) ways, \(city.relations.count) relations, bbox \(city.boundingBox)")
     }
 }

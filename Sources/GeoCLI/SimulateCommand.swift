@@ -68,7 +68,7 @@ struct SimulateCommand: AsyncParsableCommand {
         for try await event in source.events() {
             guard case .location(let location) = event else { continue }
             let sentences = try NMEAEncoder.sentences(for: location).joined()
-            if let server { server.broadcast(sentences) } else { try FileDescriptor.standardOutput.writeAll(sentences) }
+            if let server { server.broadcast(sentences) } else { standardOutput.write(sentences); standardOutput.flush() }
             emitted += 1
             if let count, emitted >= count { break }
         }

@@ -79,7 +79,7 @@ struct TrackCommand: AsyncParsableCommand {
         let deadline = duration.map { seconds in Task { try await Task.sleep(for: .seconds(seconds)); await manager.stop() } }
         defer { deadline?.cancel() }
         guard await manager.start() else { throw ExitCode.failure }
-        var out = JSONLines()
+        let out = JSONLines()
         var updates = 0, failed = false
         var last: Location?
         var drops = DropDiagnostics()

@@ -35,26 +35,29 @@ public final class OSMPBFWriter {
         }
     }
 
-    private let descriptor: FileDescriptor
+    /// The file, replaced when `close()` succeeds (`AtomicFileReplacement`'s rules).
+    private let replacement: AtomicFileReplacement
+    private var descriptor: FileDescriptor { replacement.descriptor }
     private let options: Options
     private var nodes: [OSMNode] = []
     private var ways: [OSMWay] = []
     private var relations: [OSMRelation] = []
     private var closed = false
 
-    /// Creates (or truncates) the file and writes its header block.
+    /// Starts the file and writes its header block; the file appears (or replaces the old
+    /// one) only at `close()`. A FIFO or device is written through.
     /// - Parameter header: written as given, with `OsmSchema-V0.6` and `DenseNodes` always
     ///   listed as required features and `writingProgram` defaulting to "LocationKit".
     /// - Throws: `OSMError.io` when the file cannot be created.
     public init(url: URL, header: OSMHeader = OSMHeader(), options: Options = Options()) throws(OSMError) {
         self.options = options
-        do { descriptor = try FileDescriptor.create(url.path) } catch {
+        do { replacement = try AtomicFileReplacement(replacing: url.path) } catch {
             throw OSMError(.io, "\(error)")
         }
         try writeBlob(type: "OSMHeader", content: Self.headerBlock(header).bytes)
     }
 
-    deinit { if !closed { try? descriptor.close() } }
+    deinit { if !closed { replacement.discard() } }
 
     /// Appends a node; a full block is compressed and written at once.
     /// - Throws: `OSMError.io` when the block cannot be written.
@@ -101,9 +104,12 @@ public final class OSMPBFWriter {
     public func close() throws(OSMError) {
         guard !closed else { return }
         try flush()
-        closed = true
-        do { try descriptor.close() } catch {
-            throw OSMError(.io, "\(error)")
+        do {
+            try replacement.commit()
+            closed = true
+            try descriptor.close()
+        } catch {
+            throw OSMError(.io, "\(error.about(replacement.path))")
         }
     }
 
@@ -152,7 +158,7 @@ public final class OSMPBFWriter {
         frame += header.bytes
         frame += blob.bytes
         do { try descriptor.writeAll(frame) } catch {
-            throw OSMError(.io, "\(error)")
+            throw OSMError(.io, "\(error.about(replacement.path))")
         }
     }
 

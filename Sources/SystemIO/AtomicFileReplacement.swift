@@ -10,6 +10,19 @@ import Darwin
 /// (so the rename stays on one file system), which is synced and renamed over the old one.
 /// A crash or an error at any point leaves either the complete old file or the complete new one.
 ///
+/// What `path` names decides how it is written (the final component is examined with
+/// `lstat(2)`, the directories before it are the user's to name):
+/// - **missing, or a regular file**: replaced atomically as above; an existing file's
+///   permission bits are kept. The temporary file is created new (`O_EXCL`, after removing a
+///   stale one), so a link planted under the temporary name is never followed.
+/// - **a FIFO, a device, a socket**, or **a symbolic link to one** (`/dev/stdout`, `/dev/null`,
+///   a link to a FIFO): written through: opened for writing as it is, nothing renamed, since
+///   renaming over it would replace the special file instead of feeding it.
+/// - **a symbolic link to a regular file, or a dangling one**: refused (`.symbolicLink`).
+///   Replacing the link would silently cut it; writing through it would create or rewrite a
+///   file in a directory the user did not name, the classic symlink attack on a shared
+///   directory. Name the file itself instead.
+///
 /// ```swift
 /// let replacement = try AtomicFileReplacement(replacing: path)
 /// do {
@@ -24,40 +37,66 @@ import Darwin
 public struct AtomicFileReplacement: Sendable {
     /// The file being replaced.
     public let path: String
-    /// The temporary file, `.<name><suffix>` next to `path`.
+    /// The file `descriptor` writes: the temporary file, `.<name><suffix>` next to `path`, or
+    /// `path` itself when ``writesThrough``.
     public let temporaryPath: String
+    /// Whether `path` is a special file written in place (no temporary file, no rename).
+    public let writesThrough: Bool
     /// Open for writing on the temporary file; after `commit()` it is the file at `path`,
     /// still open, and the caller closes it.
     public let descriptor: FileDescriptor
 
-    /// Creates (or empties) the temporary file next to `path`, close-on-exec.
+    /// Creates the temporary file next to `path`, close-on-exec, or opens a special file for
+    /// writing through (see the type's rules).
     /// - Parameter temporarySuffix: appended to the hidden temporary name.
-    /// - Throws: `SystemIOError` when the directory cannot be written.
+    /// - Throws: `SystemIOError`: `.symbolicLink` for a link to a regular file or a dangling
+    ///   one, else the `errno` of the failing call (the directory cannot be written …).
     public init(replacing path: String, temporarySuffix: String = ".tmp") throws(SystemIOError) {
+        self.path = path
+        var entry = stat()
+        let exists = lstat(path, &entry) == 0
+        if exists && entry.st_mode & S_IFMT == S_IFLNK {
+            var target = stat()
+            guard stat(path, &target) == 0, target.st_mode & S_IFMT != S_IFREG else {
+                throw SystemIOError(.symbolicLink, "refusing to follow or replace the symbolic link", path: path)
+            }
+            entry = target
+        }
+        if exists && entry.st_mode & S_IFMT != S_IFREG {
+            temporaryPath = path
+            writesThrough = true
+            descriptor = try FileDescriptor(opening: path, .writeOnly, options: [.noControllingTerminal])
+            return
+        }
         let directory = FileDescriptor.directory(of: path)
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        self.path = path
         temporaryPath = (directory == "." && !path.hasPrefix("./") ? "" : directory == "/" ? "/" : directory + "/") + "." + name + temporarySuffix
-        descriptor = try FileDescriptor.create(temporaryPath)
+        writesThrough = false
+        unlink(temporaryPath) // a stale one from a crash; O_EXCL below refuses anything else
+        descriptor = try FileDescriptor(opening: temporaryPath, .writeOnly, options: [.create, .exclusive],
+                                        permissions: exists ? UInt16(entry.st_mode & 0o7777) : 0o644)
+        if exists { _ = fchmod(descriptor.rawValue, entry.st_mode & 0o7777) } // the umask may have cut bits
     }
 
     /// Renames the temporary file over `path`, first syncing it to stable storage when
-    /// `durable`, and afterwards the directory entry.
+    /// `durable`, and afterwards the directory entry. Nothing to do when writing through.
     /// - Throws: `SystemIOError`; the old file is then untouched (call `discard()`).
     public func commit(durable: Bool = true) throws(SystemIOError) {
+        if writesThrough { return }
         if durable { try descriptor.sync() }
         guard rename(temporaryPath, path) == 0 else { throw .last("cannot replace", path: path) }
         if durable { FileDescriptor.syncDirectory(containing: path) }
     }
 
-    /// Closes and removes the temporary file, leaving `path` as it was.
+    /// Closes and removes the temporary file, leaving `path` as it was (a special file written
+    /// through is only closed).
     public func discard() {
         try? descriptor.close()
-        unlink(temporaryPath)
+        if !writesThrough { unlink(temporaryPath) }
     }
 
     /// Replaces the file at `path` with `bytes` (created if missing), durably.
-    /// - Throws: `SystemIOError`; the old file is then intact.
+    /// - Throws: `SystemIOError` naming `path`; the old file is then intact.
     public static func write(_ bytes: [UInt8], to path: String) throws(SystemIOError) {
         let replacement = try AtomicFileReplacement(replacing: path)
         do {
@@ -65,7 +104,7 @@ public struct AtomicFileReplacement: Sendable {
             try replacement.commit()
         } catch {
             replacement.discard()
-            throw error
+            throw error.about(path)
         }
         try replacement.descriptor.close()
     }

@@ -74,6 +74,11 @@ public struct BufferedWriter: TextOutputStream {
         count += buffer.count
     }
 
+    /// Appends `bytes`.
+    public mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        _writeASCII(bytes.bindMemory(to: UInt8.self))
+    }
+
     /// Appends the UTF-8 of `string`.
     public mutating func write(_ string: String) {
         var s = string

@@ -88,7 +88,7 @@ public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
 public final class ChildProcess: Sendable {
     /// Where one of the child's standard streams goes.
     public struct Redirection: Sendable {
-        enum Kind: Sendable { case inherit, nullDevice, file(String, append: Bool), pipe }
+        enum Kind: Sendable { case inherit, nullDevice, file(String, append: Bool), pipe, descriptor(FileDescriptor) }
         let kind: Kind
         /// The parent's own stream.
         public static let inherit = Redirection(kind: .inherit)
@@ -101,6 +101,9 @@ public final class ChildProcess: Sendable {
         /// A pipe read by a dedicated thread into ``ChildProcess/standardOutput`` or
         /// ``ChildProcess/standardError``; for output and error.
         public static let pipe = Redirection(kind: .pipe)
+        /// A descriptor of the parent's, duplicated into the child (the write end of a pipe
+        /// whose reader is gone, say); the parent still owns and closes it.
+        public static func descriptor(_ descriptor: FileDescriptor) -> Redirection { Redirection(kind: .descriptor(descriptor)) }
     }
 
     /// What to run and how.
@@ -202,6 +205,9 @@ public final class ChildProcess: Sendable {
                 readers[Int(target)] = ends.read.rawValue
                 parentEnds.append(ends.write.rawValue)
                 posix_spawn_file_actions_adddup2(&actions, ends.write.rawValue, target)
+                continue
+            case .descriptor(let descriptor):
+                posix_spawn_file_actions_adddup2(&actions, descriptor.rawValue, target)
                 continue
             }
             let fd: FileDescriptor
@@ -382,6 +388,7 @@ extension ChildProcess.Redirection.Kind: CustomStringConvertible {
         case .nullDevice: "/dev/null"
         case .file(let path, _): path
         case .pipe: "a pipe"
+        case .descriptor(let descriptor): "descriptor \(descriptor.rawValue)"
         }
     }
 }

@@ -39,7 +39,7 @@ public struct SystemIOError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The same error naming `path`, unless it names one already.
-    func about(_ path: String?) -> SystemIOError {
+    public func about(_ path: String?) -> SystemIOError {
         var named = self
         if named.path == nil { named.path = path }
         return named
@@ -74,6 +74,9 @@ extension ErrorCode where Domain == SystemIOError {
     public static var busy: Self { Self("busy") }
     /// A bad parameter (`EINVAL`, an unsupported baud rate).
     public static var invalidArgument: Self { Self("invalid argument") }
+    /// A symbolic link where a file was to be written (`ELOOP`, or refused by
+    /// `AtomicFileReplacement`'s rules).
+    public static var symbolicLink: Self { Self("symbolic link") }
     /// Any other `errno`.
     public static var other: Self { Self("system error") }
 
@@ -89,6 +92,7 @@ extension ErrorCode where Domain == SystemIOError {
         case ECONNREFUSED, ECONNRESET, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL: self = .connectionFailed
         case EWOULDBLOCK, EADDRINUSE, EBUSY: self = .busy
         case EINVAL: self = .invalidArgument
+        case ELOOP: self = .symbolicLink
         default: self = .other
         }
     }

@@ -179,3 +179,37 @@ private func moving(_ range: Range<Int>) -> [Location] {
         try rejoined.invalidate()
     }
 }
+
+/// A state file edited to point `logPath` outside the log directory (or at another file in
+/// it) is refused when the session is rejoined, and the file it names is left untouched.
+@Test func session_tamperedLogPath_isSessionInvalid_andTheFileItNamesIsUntouched() throws {
+    try withTemporaryDirectory { dir in
+        let logs = dir.appendingPathComponent("logs"), outside = dir.appendingPathComponent("victim.gpx")
+        let victim = Data("not a log, must survive\n".utf8)
+        try victim.write(to: outside)
+        let start = fix(t: 0).timestamp
+        let session = try BackgroundActivitySession(id: "ride", stateDirectory: dir, logDirectory: logs, start: start)
+        session.log.abandon()
+        let stateURL = BackgroundActivitySession.stateURL(id: "ride", stateDirectory: dir)
+        let own = session.state.logPath
+        for tampered in [outside.path, logs.path + "/../victim.gpx", logs.appendingPathComponent("other.gpx").path] {
+            var state = session.state
+            state.logPath = tampered
+            try JSONEncoder().encode(state).write(to: stateURL)
+            let error = #expect(throws: PositioningError.self, "logPath \(tampered)") {
+                try BackgroundActivitySession(id: "ride", stateDirectory: dir, logDirectory: logs, start: start)
+            }
+            #expect(error?.code == .sessionInvalid)
+            #expect(error?.message.contains(tampered) == true, "the error names the path: \(String(describing: error))")
+        }
+        #expect(try Data(contentsOf: outside) == victim)
+        #expect(!FileManager.default.fileExists(atPath: logs.appendingPathComponent("other.gpx").path))
+        // The untampered state still rejoins.
+        var state = session.state
+        state.logPath = own
+        try JSONEncoder().encode(state).write(to: stateURL)
+        let rejoined = try BackgroundActivitySession(id: "ride", stateDirectory: dir, logDirectory: logs, start: start)
+        #expect(rejoined.isRejoined)
+        try rejoined.invalidate()
+    }
+}

@@ -27,6 +27,9 @@ import SystemIO
 ///   process) fails with `PositioningError.io`, because the log file is locked.
 /// - The log is a complete GPX document after every fix it acknowledged; rejoining repairs
 ///   a torn final write, and the rejoined `log.recovery` says how many points it dropped.
+/// - A rejoined session writes only its own log, `PositionLog.fileName(sessionID:start:)` in
+///   `logDirectory`: a state file whose `logPath` names anything else (edited, or written with
+///   another log directory) is refused with `PositioningError.sessionInvalid`.
 /// - Durability is the log's (`PositionLog.Options.sync`); the state file is replaced
 ///   atomically but not fsynced, so after a power loss a session may start afresh instead of
 ///   being rejoined.
@@ -68,6 +71,13 @@ public final class BackgroundActivitySession: Sendable {
         return stateDirectory.appendingPathComponent("\(safe).session.json")
     }
 
+    /// The log file of session `id` started at `start`: `PositionLog.fileName(sessionID:start:)`
+    /// in `logDirectory`. A rejoined session's recorded `logPath` must be exactly this file,
+    /// so a tampered state file cannot make the process rewrite a file elsewhere.
+    static func logURL(id: String, start: Date, logDirectory: URL) -> URL {
+        logDirectory.appendingPathComponent(PositionLog.fileName(sessionID: id, start: start)).standardizedFileURL
+    }
+
     /// Rejoins the running session `id`, or starts it.
     /// - Parameters:
     ///   - id: the identifier a restarted process uses to find the session again.
@@ -79,7 +89,8 @@ public final class BackgroundActivitySession: Sendable {
     ///   - configurationName: recorded in a new session's state.
     ///   - logOptions: how the log is written.
     /// - Throws: `PositioningError.sessionInvalid` when the state file exists but cannot be
-    ///   decoded or belongs to another id; `.io` when a file cannot be written.
+    ///   decoded, belongs to another id, or names a log other than this session's own file in
+    ///   `logDirectory`; `.io` when a file cannot be written.
     public init(id: String, stateDirectory: URL, logDirectory: URL, start: Date, configurationName: String? = nil,
                 logOptions: PositionLog.Options = PositionLog.Options()) throws {
         let stateURL = Self.stateURL(id: id, stateDirectory: stateDirectory)
@@ -96,8 +107,13 @@ public final class BackgroundActivitySession: Sendable {
         }
         let state: State
         if let previous, !previous.invalidated {
+            let ownLog = Self.logURL(id: id, start: previous.start, logDirectory: logDirectory)
+            guard URL(fileURLWithPath: previous.logPath).standardizedFileURL.path == ownLog.path else {
+                throw PositioningError(.sessionInvalid, "\(stateURL.path): log path \(previous.logPath) is not this session's log "
+                                       + "(\(ownLog.lastPathComponent) in \(ownLog.deletingLastPathComponent().path))")
+            }
             state = previous
-            log = try PositionLog(url: URL(fileURLWithPath: previous.logPath), options: logOptions)
+            log = try PositionLog(url: ownLog, options: logOptions)
             isRejoined = true
         } else {
             do {
@@ -105,7 +121,7 @@ public final class BackgroundActivitySession: Sendable {
             } catch {
                 throw PositioningError(.io, "cannot create log directory \(logDirectory.path)", underlying: error)
             }
-            let logURL = logDirectory.appendingPathComponent(PositionLog.fileName(sessionID: id, start: start)).standardizedFileURL
+            let logURL = Self.logURL(id: id, start: start, logDirectory: logDirectory)
             state = State(id: id, start: start, logPath: logURL.path, configurationName: configurationName, invalidated: false)
             log = try PositionLog(url: logURL, options: logOptions)
             try Self.save(state, to: stateURL)
