@@ -29,7 +29,11 @@ struct ExtractCommand: ParsableCommand {
         guard let profile = Profile.named(profile) else { throw ValidationError("unknown profile '\(self.profile)'") }
         let clock = ContinuousClock()
         let start = clock.now
-        let result = try RoadGraphExtractor.extract(from: URL(fileURLWithPath: input), profile: profile)
+        try CommandLineFiles.checkInput(input)
+        let result: RoadGraphExtractor.Result
+        do { result = try RoadGraphExtractor.extract(from: URL(fileURLWithPath: input), profile: profile) } catch let error as OSMError {
+            throw CommandLineFileError.damaged("extract", input, error)
+        }
         let bytes = result.graph.serialized()
         try AtomicFileReplacement.write(bytes, to: output)
         let elapsed = clock.now - start

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import SystemIO
 
 /// `geo`: the LocationKit command-line tool, a thin layer over the libraries.
 /// The `geo` executable's `main` is one call to ``Geo/main()``.
@@ -35,6 +36,9 @@ public struct Geo: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as CommandLineFileError {
+            try? FileDescriptor.standardError.writeAll(error.description + "\n")
+            exit(withError: ExitCode(error.status))
         } catch {
             exit(withError: error)
         }

@@ -22,18 +22,24 @@ struct OSMCommand: ParsableCommand {
         var noMetadata = false
 
         func run() throws {
+            try CommandLineFiles.checkInput(file)
             let url = URL(fileURLWithPath: file)
-            let format = try OSMFileFormat.detect(url)
             var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
             let clock = ContinuousClock()
             let start = clock.now
-            let summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: !noMetadata)) { block in
-                for n in block.nodes {
-                    south = min(south, n.latitudeE7)
-                    north = max(north, n.latitudeE7)
-                    west = min(west, n.longitudeE7)
-                    east = max(east, n.longitudeE7)
+            let format: OSMFileFormat, summary: OSMReadSummary
+            do {
+                format = try OSMFileFormat.detect(url)
+                summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: !noMetadata)) { block in
+                    for n in block.nodes {
+                        south = min(south, n.latitudeE7)
+                        north = max(north, n.latitudeE7)
+                        west = min(west, n.longitudeE7)
+                        east = max(east, n.longitudeE7)
+                    }
                 }
+            } catch let error as OSMError {
+                throw CommandLineFileError.damaged("osm", file, error)
             }
             let elapsed = clock.now - start
             let seconds = elapsed.seconds

@@ -172,6 +172,12 @@ public struct XMLScanner {
         return (line, offset - lineStart + 1)
     }
 
+    /// "line N" for an offset still in the window, else "byte offset N" (lines are counted
+    /// only inside the window, so an element opened before it has no known line any more).
+    private func place(of offset: Int) -> String {
+        offset >= baseOffset ? "line \(location(of: offset).line)" : "byte offset \(offset)"
+    }
+
     /// An error located at an absolute offset inside the window or at its end.
     public func error(_ code: XMLError.Code, _ message: String, at offset: Int, underlying: (any Error)? = nil) -> XMLError {
         let (line, column) = location(of: offset)
@@ -223,7 +229,7 @@ public struct XMLScanner {
         guard try ensure(1) else {
             if let open = openOffsets.last {
                 let name = String(decoding: openNames[openStarts[openStarts.count - 1]...], as: UTF8.self)
-                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at line \(location(of: open).line)", at: baseOffset + end)
+                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at \(place(of: open))", at: baseOffset + end)
             }
             guard rootStarted else {
                 throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before the root element", at: baseOffset + end)
@@ -479,7 +485,7 @@ public struct XMLScanner {
         }
         guard matches else {
             let open = String(decoding: openNames[start...], as: UTF8.self)
-            throw malformed("</\(nameString)> does not match <\(open)> opened at line \(location(of: openOffsets[openOffsets.count - 1]).line)", at: tokenStart)
+            throw malformed("</\(nameString)> does not match <\(open)> opened at \(place(of: openOffsets[openOffsets.count - 1]))", at: tokenStart)
         }
         openNames.removeLast(n)
         openStarts.removeLast()
