@@ -237,21 +237,29 @@ public struct XMLScanner {
             kind = .endOfInput
             return kind
         }
-        if buf[pos] != 0x3C { // '<'
-            try scanText()
-            kind = .text
-            if rootClosed, !isBlank(tokenStart..<pos) {
-                throw malformed("text after the root element closed", at: tokenStart)
+        // A token that reached a byte which is not an XML character ends the document there,
+        // and that is the error even when the byte also broke the token's syntax.
+        do throws(XMLError) {
+            if buf[pos] != 0x3C { // '<'
+                try scanText()
+                kind = .text
+            } else {
+                kind = try scanMarkup()
             }
-        } else {
-            kind = try scanMarkup()
+            if let bad = characters.invalid, bad.offset < baseOffset + pos { throw characterError(bad) }
+        } catch {
+            if let bad = characters.invalid, bad.offset <= error.offset { throw characterError(bad) }
+            throw error
         }
-        // A token that reached a byte which is not an XML character ends the document there.
-        if let bad = characters.invalid, bad.offset < baseOffset + pos {
-            throw error(bad.offset == 0 && bad.isWideEncoding ? .unsupportedEncoding : .malformed, bad.message, at: bad.offset)
+        if kind == .text, rootClosed, let text = (tokenStart..<pos).first(where: { !isSpace(buf[$0]) }) {
+            throw malformed("text after the root element closed", at: text)
         }
         if capturing { captured.append(buf + tokenStart, count: pos - tokenStart) }
         return kind
+    }
+
+    private func characterError(_ bad: XMLCharacterValidator.Invalid) -> XMLError {
+        error(bad.isWideEncoding ? .unsupportedEncoding : .malformed, bad.message, at: bad.offset)
     }
 
     /// Reads the rest of the input after the root element closed, which must hold nothing but
