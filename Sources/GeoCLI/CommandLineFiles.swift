@@ -1,4 +1,5 @@
 import ArgumentParser
+import OSMImport
 import SystemIO
 #if canImport(Glibc)
 import Glibc
@@ -37,6 +38,13 @@ enum CommandLineFiles {
             throw .noInput(e == ENOENT || e == ENOTDIR ? "no such file" : String(cString: strerror(e)), path)
         }
         if info.st_mode & S_IFMT == S_IFDIR { throw .noInput("a directory, not a file", path) }
+    }
+
+    /// Reports on standard error where a recovering read stopped and what it kept:
+    /// the error, then `geo osm: FILE: --recover kept N nodes, M ways, K relations before the damage; …`.
+    static func reportDamage(_ damage: (any Error)?, command: String, file: String, kept: String) {
+        guard let damage else { return }
+        try? FileDescriptor.standardError.writeAll("geo \(command): \(file): \(damage)\ngeo \(command): \(file): --recover kept \(kept) before the damage; the rest of the file was not read\n")
     }
 
     /// A byte source reading `path` (`-`: standard input).
@@ -84,4 +92,9 @@ enum CommandLineFiles {
             }
         }
     }
+}
+
+extension OSMReadSummary {
+    /// "N nodes, M ways, K relations", for messages.
+    var elementCounts: String { "\(nodeCount) nodes, \(wayCount) ways, \(relationCount) relations" }
 }

@@ -21,6 +21,9 @@ struct OSMCommand: ParsableCommand {
         @Flag(help: "Skip element metadata (version, timestamp, user) while reading.")
         var noMetadata = false
 
+        @Flag(help: "Count what comes before damage in a truncated or damaged file (and say where it is) instead of failing.")
+        var recover = false
+
         func run() throws {
             try CommandLineFiles.checkInput(file)
             let url = URL(fileURLWithPath: file)
@@ -30,7 +33,7 @@ struct OSMCommand: ParsableCommand {
             let format: OSMFileFormat, summary: OSMReadSummary
             do {
                 format = try OSMFileFormat.detect(url)
-                summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: !noMetadata)) { block in
+                summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: !noMetadata, recovering: recover)) { block in
                     for n in block.nodes {
                         south = min(south, n.latitudeE7)
                         north = max(north, n.latitudeE7)
@@ -41,6 +44,7 @@ struct OSMCommand: ParsableCommand {
             } catch let error as OSMError {
                 throw CommandLineFileError.damaged("osm", file, error)
             }
+            CommandLineFiles.reportDamage(summary.damage, command: "osm", file: file, kept: summary.elementCounts)
             let elapsed = clock.now - start
             let seconds = elapsed.seconds
             let total = summary.nodeCount + summary.wayCount + summary.relationCount

@@ -75,3 +75,27 @@ private func seededCuts(_ bytes: [UInt8], seed: UInt64) -> [Int] {
         }
     }
 }
+
+@Test(.onOwnThread) func recoveringRead_keepsTheElementsBeforeTheDamageAndSaysWhere() throws {
+    guard let url = try Fixtures.url("osm/bautzen.osm") else { return }
+    let bytes = try [UInt8](Data(contentsOf: url))
+    let full = try readXML(String(decoding: bytes, as: UTF8.self))
+    try withTemporaryDirectory { dir in
+        let cutURL = dir.appendingPathComponent("cut.osm")
+        for cut in [bytes.count / 3, bytes.count * 2 / 3, bytes.count - 20] {
+            try Data(bytes[..<cut]).write(to: cutURL)
+            var nodes: [OSMNode] = [], ways: [OSMWay] = []
+            let summary = try OSMFileReader.read(url: cutURL, options: OSMReadOptions(recovering: true)) { block in
+                nodes += block.nodes
+                ways += block.ways
+            }
+            let damage = try #require(summary.damage, "cut at \(cut)")
+            #expect(damage.code == .truncated && (damage.offset ?? .max) <= cut, "cut at \(cut): \(damage)")
+            #expect(summary.nodeCount == nodes.count && summary.wayCount == ways.count)
+            #expect(nodes.count > 0 && nodes == Array(full.nodes.prefix(nodes.count)) && ways == Array(full.ways.prefix(ways.count)))
+            #expect(nodes.count + ways.count < full.nodes.count + full.ways.count, "cut at \(cut) loses something")
+            // Without recovering the same file is an error.
+            #expect(throws: OSMError.self) { try OSMFileReader.read(url: cutURL) { _ in } }
+        }
+    }
+}

@@ -36,6 +36,10 @@ func missingFileOrDirectory_isOneLineAndExit66(command: [String]) async throws {
             #expect(result.stderr.hasPrefix("geo \(command[0] == "osm" ? "osm" : "extract"): \(path): truncated input:"), "\(result.stderr)")
             #expect(result.stderr.contains("(line 4, column 1) at byte offset 74"), "\(result.stderr)")
         }
+        let recovered = try await GeoProcess.geo(["osm", "info", "--recover", path])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        #expect(recovered.stdout.contains("nodes: 1\n"), "\(recovered.stdout)")
+        #expect(recovered.stderr.contains("--recover kept 1 nodes, 0 ways, 0 relations before the damage"), "\(recovered.stderr)")
     }
 }
 
