@@ -38,29 +38,41 @@ struct XMLCharacterValidator {
                 let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
                 if (word | ((word &- ones &* 0x20) & ~word)) & highs == 0 { i += 8; continue }
             }
-            let b = base[i]
-            if pending > 0 {
-                guard b >= low && b <= high else { return fail("invalid UTF-8: byte 0x\(hex(b)) cannot continue the sequence that starts at byte offset \(leadOffset)", byte: b, at: offset + i) }
-                pending -= 1
-                low = 0x80; high = 0xBF
-            } else if b < 0x80 {
-                if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D {
-                    return fail(b == 0 ? "a NUL byte is not an XML character" : "control byte 0x\(hex(b)) is not an XML character", byte: b, at: offset + i)
-                }
-            } else {
-                leadOffset = offset + i
-                switch b {
-                case 0xC2...0xDF: pending = 1
-                case 0xE0: pending = 2; low = 0xA0
-                case 0xED: pending = 2; high = 0x9F // no UTF-16 surrogates
-                case 0xE1...0xEF: pending = 2
-                case 0xF0: pending = 3; low = 0x90
-                case 0xF4: pending = 3; high = 0x8F // nothing above U+10FFFF
-                case 0xF1...0xF3: pending = 3
-                default: return fail("invalid UTF-8: byte 0x\(hex(b)) cannot start a character", byte: b, at: offset + i)
-                }
+            // Byte by byte through these eight (a line end, a tab, a multi-byte character).
+            let stop = min(n, i + 8)
+            while i < stop {
+                check(base[i], at: offset + i)
+                if invalid != nil { return }
+                i += 1
             }
-            i += 1
+        }
+    }
+
+    /// Takes one byte at absolute offset `at` through the UTF-8 and XML character rules.
+    @inline(__always)
+    private mutating func check(_ b: UInt8, at: Int) {
+        if pending > 0 {
+            guard b >= low && b <= high else {
+                return fail("invalid UTF-8: byte 0x\(hex(b)) cannot continue the sequence that starts at byte offset \(leadOffset)", byte: b, at: at)
+            }
+            pending -= 1
+            low = 0x80; high = 0xBF
+        } else if b < 0x80 {
+            if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D {
+                fail(b == 0 ? "a NUL byte is not an XML character" : "control byte 0x\(hex(b)) is not an XML character", byte: b, at: at)
+            }
+        } else {
+            leadOffset = at
+            switch b {
+            case 0xC2...0xDF: pending = 1
+            case 0xE0: pending = 2; low = 0xA0
+            case 0xED: pending = 2; high = 0x9F // no UTF-16 surrogates
+            case 0xE1...0xEF: pending = 2
+            case 0xF0: pending = 3; low = 0x90
+            case 0xF4: pending = 3; high = 0x8F // nothing above U+10FFFF
+            case 0xF1...0xF3: pending = 3
+            default: fail("invalid UTF-8: byte 0x\(hex(b)) cannot start a character", byte: b, at: at)
+            }
         }
     }
 
