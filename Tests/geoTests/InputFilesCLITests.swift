@@ -10,6 +10,7 @@ private let readingCommands: [[String]] = [
     ["osm", "info", "FILE"],
     ["extract", "FILE", "-o", "out.graph"],
     ["route", "--graph", "FILE", "--from", "48,11", "--to", "48.001,11.001"],
+    ["simulate", "--route", "FILE", "--fast", "--count", "1"],
 ]
 
 @Test(arguments: readingCommands)
@@ -56,5 +57,16 @@ func missingFileOrDirectory_isOneLineAndExit66(command: [String]) async throws {
         let recovered = try await GeoProcess.geo(["track", "--source", "gpx:\(path)?speed=max&recover", "--preset", "raw", "--count", "3"])
         #expect(recovered.status == 0, "\(recovered.stderr)")
         #expect(recovered.stdout.split(separator: "\n").count == 3)
+    }
+}
+
+@Test func badGeoJSONRoute_namesTheFileLineAndColumn() async throws {
+    try await withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("route.geojson").path
+        try Data("{\"type\": \"LineString\",\n \"coordinates\": [[11,48], [11.01,48.01]\n".utf8).write(to: URL(fileURLWithPath: path))
+        let result = try await GeoProcess.geo(["simulate", "--route", path, "--fast", "--count", "1"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr == "geo simulate: \(path): invalid GeoJSON: line 3, column 1 (byte offset 63): the text ends inside a JSON value\n",
+                "\(result.stderr)")
     }
 }
