@@ -314,6 +314,7 @@ struct GPXParser {
                 case .endTag:
                     // Only </gpx> can close at this depth; the scanner checked the nesting.
                     context = .finished
+                    try finishDocument()
                     var events: [GPXEvent] = []
                     if !documentExtensions.isEmpty {
                         events.append(.extensions(GPXExtensions(xml: String(decoding: documentExtensions, as: UTF8.self))))
@@ -419,7 +420,7 @@ struct GPXParser {
     }
 
     private mutating func readHeader() throws(GPXError) -> GPXEvent? {
-        // A UTF-8 byte-order mark is allowed; UTF-16 / UTF-32 are not supported.
+        // A UTF-8 byte-order mark is allowed; the scanner rejects UTF-16 / UTF-32.
         var first = true
         while true {
             let kind = try nextToken()
@@ -430,9 +431,6 @@ struct GPXParser {
                     var lo = r.lowerBound
                     let b = scanner.buf
                     if r.count >= 3, b[lo] == 0xEF, b[lo + 1] == 0xBB, b[lo + 2] == 0xBF { lo += 3 }
-                    if r.count >= 2, (b[lo] == 0xFE && b[lo + 1] == 0xFF) || (b[lo] == 0xFF && b[lo + 1] == 0xFE) || b[lo] == 0 {
-                        throw failure(.unsupportedEncoding, "UTF-16 or UTF-32 input is not supported; convert it to UTF-8", at: 0)
-                    }
                     if !scanner.isBlank(lo..<r.upperBound) {
                         throw failure(.malformedXML, "text before the root element", at: scanner.tokenOffset)
                     }
@@ -497,8 +495,22 @@ struct GPXParser {
         } else if defaultNamespace == GPXVersion.v1_1.namespace {
             versionDeclared = true
         }
-        context = scanner.selfClosing ? .finished : .document
+        if scanner.selfClosing {
+            context = .finished
+            try finishDocument()
+        } else {
+            context = .document
+        }
         return .header(header)
+    }
+
+    /// Reads what follows `</gpx>` (only white space, comments and processing instructions may):
+    /// anything else is an error, or with `recovering` the ``damage``, after a complete document.
+    private mutating func finishDocument() throws(GPXError) {
+        do { try scanner.finishDocument() } catch {
+            guard options.recovering else { throw GPXError(error) }
+            damage = GPXError(error)
+        }
     }
 
     // MARK: - Elements
@@ -908,9 +920,15 @@ struct GPXSourceAdapter: XMLByteSource {
 }
 
 extension GPXError {
-    /// The scanner's error with the same location: `.truncated`, `.malformedXML` or `.io`.
+    /// The scanner's error with the same location: `.truncated`, `.unsupportedEncoding`,
+    /// `.malformedXML` or `.io`.
     init(_ error: XMLError) {
-        let code: Code = error.code == .truncated ? .truncated : error.code == .io ? .io : .malformedXML
+        let code: Code = switch error.code {
+        case .truncated: .truncated
+        case .io: .io
+        case .unsupportedEncoding: .unsupportedEncoding
+        default: .malformedXML
+        }
         self.init(code, error.message, line: error.line, column: error.column, offset: error.offset,
                   underlying: error.underlying.map { "\($0)" })
     }

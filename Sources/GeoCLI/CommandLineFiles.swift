@@ -1,14 +1,59 @@
 import ArgumentParser
 import GPXCodec
+import OSMImport
 import SystemIO
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file named on the command line that is missing, a directory, or damaged: printed as its
+/// one line on standard error (`geo: no such file: x.gpx`), never with usage text, and the
+/// process exits with `status` (sysexits.h: 66 EX_NOINPUT, 65 EX_DATAERR).
+struct CommandLineFileError: Error, CustomStringConvertible {
+    var description: String
+    var status: Int32
+
+    /// The path does not exist or is a directory.
+    static func noInput(_ what: String, _ path: String) -> Self { Self(description: "geo: \(what): \(path)", status: 66) }
+
+    /// The file's content is truncated or malformed; `error` says where.
+    static func damaged(_ command: String, _ path: String, _ error: any Error) -> Self {
+        Self(description: "geo \(command): \(path): \(error)", status: 65)
+    }
+}
 
 /// The files `geo` commands name on the command line, opened through SystemIO: `-` is
 /// standard input or output.
 enum CommandLineFiles {
+    /// Checks that `path` (not `-`) exists and is not a directory, before a reader opens it.
+    /// - Throws: `CommandLineFileError.noInput`: "no such file" or "a directory, not a file".
+    static func checkInput(_ path: String) throws(CommandLineFileError) {
+        guard path != "-" else { return }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let e = errno
+            throw .noInput(e == ENOENT || e == ENOTDIR ? "no such file" : String(cString: strerror(e)), path)
+        }
+        if info.st_mode & S_IFMT == S_IFDIR { throw .noInput("a directory, not a file", path) }
+    }
+
+    /// Reports on standard error where a recovering read stopped and what it kept:
+    /// the error, then `geo osm: FILE: --recover kept N nodes, M ways, K relations before the damage; …`.
+    static func reportDamage(_ damage: (any Error)?, command: String, file: String, kept: String) {
+        guard let damage else { return }
+        try? FileDescriptor.standardError.writeAll("geo \(command): \(file): \(damage)\ngeo \(command): \(file): --recover kept \(kept) before the damage; the rest of the file was not read\n")
+    }
+
     /// A byte source reading `path` (`-`: standard input).
-    /// - Throws: `ValidationError` naming the path and errno.
+    /// - Throws: `CommandLineFileError` for a missing path or a directory, `ValidationError`
+    ///   naming the path and errno when it cannot be opened.
     static func source(_ path: String) throws -> FileSource {
         if path == "-" { return FileSource(.standardInput) }
+        try checkInput(path)
         do { return FileSource(try FileDescriptor(opening: path), path: path) } catch {
             throw ValidationError("\(error)")
         }
@@ -64,4 +109,9 @@ extension GPXByteSink {
         var text = text
         try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
+}
+
+extension OSMReadSummary {
+    /// "N nodes, M ways, K relations", for messages.
+    var elementCounts: String { "\(nodeCount) nodes, \(wayCount) ways, \(relationCount) relations" }
 }

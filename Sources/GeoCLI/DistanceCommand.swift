@@ -18,9 +18,9 @@ struct DistanceCommand: ParsableCommand {
             geo distance LAT,LON LAT,LON prints the distance and the initial and final bearings.
             geo distance --batch reads lines 'lat1 lon1 lat2 lon2' (decimal degrees, separated by \
             spaces or tabs) from standard input and writes 'distance_m initial_bearing_deg \
-            final_bearing_deg' per line at full (round-trip) precision. A bad line stops the run \
-            with its line number on standard error and exit status 1; every line before it has \
-            been written.
+            final_bearing_deg' per line at full (round-trip) precision. A bad line gets no output \
+            line: it is reported on standard error with its line number, the other lines are \
+            answered, and the exit status is 1.
             """
     )
 
@@ -69,8 +69,8 @@ struct DistanceCommand: ParsableCommand {
 /// The `--batch` engine: large reads, number parsing straight from the byte buffer, output
 /// collected in a buffer and written with `write(2)`. No allocation per line.
 enum DistanceBatch {
-    /// Processes every line of `input` to `output`; on a bad line writes the good lines before
-    /// it, reports the line on `error` and returns false.
+    /// Processes every line of `input` to `output`; a bad line is reported on `error` with its
+    /// number and gets no output line. Returns false when any line was bad or reading failed.
     /// - Complexity: O(bytes of input).
     static func run(input: Int32, output: Int32, error: Int32) -> Bool {
         let capacity = 1 << 20
@@ -81,10 +81,14 @@ enum DistanceBatch {
         var line = 0
         var atEnd = false
 
+        var badLines = 0
+        func report(_ message: String) {
+            try? FileDescriptor(rawValue: error).writeAll("geo distance: line \(line): \(message)\n")
+        }
         func fail(_ message: String) -> Bool {
             out.flush()
             if let failure = out.error { StandardOutput.exit(afterFailedWrite: failure) }
-            try? FileDescriptor(rawValue: error).writeAll("geo distance: line \(line): \(message)\n")
+            report(message)
             return false
         }
 
@@ -106,7 +110,10 @@ enum DistanceBatch {
                     break
                 }
                 line += 1
-                if let message = process(buffer + start, end - start, into: &out) { return fail(message) }
+                if let message = process(buffer + start, end - start, into: &out) {
+                    badLines += 1
+                    report(message)
+                }
                 start = end + 1
             }
             if let failure = out.error { StandardOutput.exit(afterFailedWrite: failure) } // the reader may never stop
@@ -122,7 +129,10 @@ enum DistanceBatch {
         }
         out.flush()
         if let failure = out.error { StandardOutput.exit(afterFailedWrite: failure) }
-        return true
+        if badLines > 0 {
+            try? FileDescriptor(rawValue: error).writeAll("geo distance: \(badLines) of \(line) lines were bad and got no answer\n")
+        }
+        return badLines == 0
     }
 
     /// Solves one line, appending the result; returns an error message for a bad line.

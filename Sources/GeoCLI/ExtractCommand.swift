@@ -18,6 +18,9 @@ struct ExtractCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The graph file to write.")
     var output: String
 
+    @Flag(help: "Build the graph from what comes before damage in a truncated or damaged file (and say where it is) instead of failing.")
+    var recover = false
+
     @Option(help: "Travel profile: car, foot or bike.")
     var profile: String = "car"
 
@@ -29,7 +32,12 @@ struct ExtractCommand: ParsableCommand {
         guard let profile = Profile.named(profile) else { throw ValidationError("unknown profile '\(self.profile)'") }
         let clock = ContinuousClock()
         let start = clock.now
-        let result = try RoadGraphExtractor.extract(from: URL(fileURLWithPath: input), profile: profile)
+        try CommandLineFiles.checkInput(input)
+        let result: RoadGraphExtractor.Result
+        do { result = try RoadGraphExtractor.extract(from: URL(fileURLWithPath: input), profile: profile, recovering: recover) } catch let error as OSMError {
+            throw CommandLineFileError.damaged("extract", input, error)
+        }
+        CommandLineFiles.reportDamage(result.summary.damage, command: "extract", file: input, kept: result.summary.elementCounts)
         let bytes = result.graph.serialized()
         try AtomicFileReplacement.write(bytes, to: output)
         let elapsed = clock.now - start

@@ -41,6 +41,10 @@ public struct Geo: AsyncParsableCommand {
                 try command.run()
             }
             StandardOutput.flush()
+        } catch let error as CommandLineFileError {
+            StandardOutput.flush()
+            try? FileDescriptor.standardError.writeAll(error.description + "\n")
+            exit(withError: ExitCode(error.status))
         } catch {
             StandardOutput.flush()
             // A reader gone from an `-o` special file (`-o /dev/stdout | head`) ends as quietly

@@ -21,20 +21,30 @@ struct OSMCommand: ParsableCommand {
         @Flag(help: "Skip element metadata (version, timestamp, user) while reading.")
         var noMetadata = false
 
+        @Flag(help: "Count what comes before damage in a truncated or damaged file (and say where it is) instead of failing.")
+        var recover = false
+
         func run() throws {
+            try CommandLineFiles.checkInput(file)
             let url = URL(fileURLWithPath: file)
-            let format = try OSMFileFormat.detect(url)
             var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
             let clock = ContinuousClock()
             let start = clock.now
-            let summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: !noMetadata)) { block in
-                for n in block.nodes {
-                    south = min(south, n.latitudeE7)
-                    north = max(north, n.latitudeE7)
-                    west = min(west, n.longitudeE7)
-                    east = max(east, n.longitudeE7)
+            let format: OSMFileFormat, summary: OSMReadSummary
+            do {
+                format = try OSMFileFormat.detect(url)
+                summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: !noMetadata, recovering: recover)) { block in
+                    for n in block.nodes {
+                        south = min(south, n.latitudeE7)
+                        north = max(north, n.latitudeE7)
+                        west = min(west, n.longitudeE7)
+                        east = max(east, n.longitudeE7)
+                    }
                 }
+            } catch let error as OSMError {
+                throw CommandLineFileError.damaged("osm", file, error)
             }
+            CommandLineFiles.reportDamage(summary.damage, command: "osm", file: file, kept: summary.elementCounts)
             let elapsed = clock.now - start
             let seconds = elapsed.seconds
             let total = summary.nodeCount + summary.wayCount + summary.relationCount

@@ -12,7 +12,10 @@ struct RouteCommand: ParsableCommand {
         abstract: "Route between two points, or many pairs read from standard input (--batch).",
         discussion: """
             Batch mode reads lines 'lat1 lon1 lat2 lon2' (degrees, blanks between) and writes \
-            'distance_m duration_s' for each, or 'nan nan' when there is no route.
+            'distance_m duration_s' for each, or 'nan nan' when there is no route. Blank lines \
+            and lines starting with '#' are skipped. A bad line gets no output line: it is \
+            reported on standard error with its line number, the other lines are answered, and \
+            the exit status is 1.
             """
     )
 
@@ -74,6 +77,7 @@ struct RouteCommand: ParsableCommand {
     /// Reads and decodes a graph file (decoding copies every column, so mapping the file would
     /// save nothing).
     static func loadGraph(path: String) throws -> RoadGraph {
+        try CommandLineFiles.checkInput(path)
         let bytes = try FileDescriptor.readContents(of: path)
         let result: Result<RoadGraph, RoadNetworkError> = bytes.withUnsafeBytes { buffer in
             do throws(RoadNetworkError) { return .success(try RoadGraph(serialized: buffer)) } catch { return .failure(error) }
@@ -83,10 +87,13 @@ struct RouteCommand: ParsableCommand {
         }
     }
 
+    /// Answers each 'lat1 lon1 lat2 lon2' line of standard input; a bad line is reported on
+    /// standard error with its line number and gets no output line, the others are answered.
+    /// - Throws: `ExitCode.failure` at the end when any line was bad.
     private func runBatch(router: Router, options: RouteOptions) throws {
         var scratch = RouteScratch()
         var out = ""
-        var lineNumber = 0
+        var lineNumber = 0, badLines = 0
         while let line = readLine() {
             lineNumber += 1
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
@@ -96,7 +103,9 @@ struct RouteCommand: ParsableCommand {
                   let a = try? Coordinate(latitude: lat1, longitude: lon1),
                   let b = try? Coordinate(latitude: lat2, longitude: lon2)
             else {
-                throw ValidationError("line \(lineNumber), column 1: expected 'lat1 lon1 lat2 lon2' in degrees, got '\(line)'")
+                badLines += 1
+                try? FileDescriptor.standardError.writeAll("geo route: line \(lineNumber): expected 'lat1 lon1 lat2 lon2' in degrees, got '\(line.prefix(80))'\n")
+                continue
             }
             if let route = try? router.route(from: a, to: b, options: options, scratch: &scratch) {
                 out += String(format: "%.3f %.3f\n", route.distance.meters, route.duration.seconds)
@@ -109,6 +118,10 @@ struct RouteCommand: ParsableCommand {
             }
         }
         standardOutput.write(out)
+        if badLines > 0 {
+            try? FileDescriptor.standardError.writeAll("geo route: \(badLines) of \(lineNumber) lines were bad and got no answer\n")
+            throw ExitCode.failure
+        }
     }
 
     /// The route's geometry as a GeoJSON LineString, positions rounded to 1e-7° (the graph's

@@ -52,7 +52,11 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         let polyline: [Coordinate]
         if let route {
-            let geoJSON = try GeoJSON(data: Data(FileDescriptor.readContents(of: route)))
+            try CommandLineFiles.checkInput(route)
+            let geoJSON: GeoJSON
+            do { geoJSON = try GeoJSON(data: Data(FileDescriptor.readContents(of: route))) } catch let error as GeoCoreError {
+                throw CommandLineFileError.damaged("simulate", route, error)
+            }
             guard let line = Self.lineString(geoJSON) else { throw ValidationError("\(route) holds no LineString") }
             polyline = line
         } else {

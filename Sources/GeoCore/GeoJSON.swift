@@ -85,13 +85,19 @@ public enum GeoJSON: Hashable, Sendable {
     case featureCollection([GeoJSONFeature])
 
     /// Decodes a GeoJSON text.
-    /// - Throws: `GeoCoreError.invalidGeoJSON` naming the JSON path of the first problem.
+    /// - Throws: `GeoCoreError.invalidGeoJSON` naming where the first problem is: for text that
+    ///   is not JSON its line, column (in bytes, both 1-based) and byte offset; for JSON that is
+    ///   not GeoJSON the JSON path of the bad member (`$.features[2].geometry.coordinates`).
     public init(data: Data) throws(GeoCoreError) {
         do {
             self = try JSONDecoder().decode(GeoJSON.self, from: data)
         } catch let error as GeoCoreError {
             throw error
         } catch let DecodingError.dataCorrupted(context) {
+            // Foundation's decoder does not say where the syntax breaks; find it.
+            if context.codingPath.isEmpty, let bad = JSONSyntaxError(locatingIn: [UInt8](data)) {
+                throw GeoCoreError(.invalidGeoJSON, "\(bad)")
+            }
             throw GeoCoreError(.invalidGeoJSON, "\(Self.path(context.codingPath)): \(context.debugDescription)")
         } catch let DecodingError.keyNotFound(key, context) {
             throw GeoCoreError(.invalidGeoJSON, "\(Self.path(context.codingPath)): missing member '\(key.stringValue)'")
@@ -226,4 +232,151 @@ extension GeoJSON: Codable {
             try c.encode(fs, forKey: .features)
         }
     }
+}
+
+/// Where a text stops being JSON (RFC 8259): the first byte the grammar cannot accept.
+struct JSONSyntaxError: CustomStringConvertible {
+    var message: String
+    /// 0-based byte offset, 1-based line and 1-based column in bytes.
+    var offset: Int, line: Int, column: Int
+
+    var description: String { "line \(line), column \(column) (byte offset \(offset)): \(message)" }
+
+    /// Scans `bytes`; nil when they are one JSON value with nothing but white space around it.
+    /// Nesting deeper than 512 levels is reported, as Foundation's decoder refuses it.
+    init?(locatingIn bytes: [UInt8]) {
+        var scanner = JSONSyntaxScanner(bytes: bytes)
+        let problem: (offset: Int, message: String)
+        do {
+            try scanner.value(depth: 0)
+            scanner.skipSpace()
+            guard scanner.i < bytes.count else { return nil }
+            problem = (scanner.i, "text after the JSON value")
+        } catch {
+            problem = (error.offset, error.message)
+        }
+        let before = bytes[..<min(problem.offset, bytes.count)]
+        let lineStart = (before.lastIndex(of: 0x0A) ?? -1) + 1
+        message = problem.message
+        offset = problem.offset
+        line = before.count { $0 == 0x0A } + 1
+        column = problem.offset - lineStart + 1
+    }
+}
+
+/// A recursive-descent recognizer for the JSON grammar (RFC 8259 §2–§7); it builds nothing.
+private struct JSONSyntaxScanner {
+    struct Failure: Error { var offset: Int; var message: String }
+    let bytes: [UInt8]
+    var i = 0
+
+    mutating func skipSpace() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+    }
+
+    private func fail(_ message: String) -> Failure {
+        Failure(offset: i, message: i < bytes.count ? message : "the text ends inside a JSON value")
+    }
+
+    private mutating func expect(_ byte: UInt8, _ what: String) throws(Failure) {
+        guard i < bytes.count, bytes[i] == byte else { throw fail("expected \(what)") }
+        i += 1
+    }
+
+    mutating func value(depth: Int) throws(Failure) {
+        guard depth < 512 else { throw fail("nesting deeper than 512 levels") }
+        skipSpace()
+        guard i < bytes.count else { throw fail("expected a value") }
+        switch bytes[i] {
+        case 0x7B: // {
+            i += 1
+            skipSpace()
+            if i < bytes.count, bytes[i] == 0x7D { i += 1; return }
+            while true {
+                skipSpace()
+                try string()
+                skipSpace()
+                try expect(0x3A, "':' after a member name")
+                try value(depth: depth + 1)
+                skipSpace()
+                if i < bytes.count, bytes[i] == 0x2C { i += 1; continue }
+                try expect(0x7D, "',' or '}'")
+                return
+            }
+        case 0x5B: // [
+            i += 1
+            skipSpace()
+            if i < bytes.count, bytes[i] == 0x5D { i += 1; return }
+            while true {
+                try value(depth: depth + 1)
+                skipSpace()
+                if i < bytes.count, bytes[i] == 0x2C { i += 1; continue }
+                try expect(0x5D, "',' or ']'")
+                return
+            }
+        case 0x22: try string()
+        case 0x74: try literal("true")
+        case 0x66: try literal("false")
+        case 0x6E: try literal("null")
+        default: try number()
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(Failure) {
+        let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        let start = i
+        for b in w {
+            guard i < bytes.count, bytes[i] == b else { throw Failure(offset: start, message: "expected '\(word)'") }
+            i += 1
+        }
+    }
+
+    private mutating func string() throws(Failure) {
+        try expect(0x22, "a string")
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x22 { i += 1; return }
+            if b < 0x20 { throw fail("a control character in a string") }
+            if b == 0x5C {
+                i += 1
+                guard i < bytes.count else { break }
+                if bytes[i] == 0x75 { // \uXXXX
+                    for _ in 0..<4 {
+                        i += 1
+                        guard i < bytes.count, bytes[i].isHexDigit else { throw fail("expected four hex digits after \\u") }
+                    }
+                } else if !"\"\\/bfnrt".utf8.contains(bytes[i]) {
+                    throw fail("unknown escape")
+                }
+            }
+            i += 1
+        }
+        throw fail("the text ends inside a string")
+    }
+
+    private mutating func number() throws(Failure) {
+        let start = i
+        if i < bytes.count, bytes[i] == 0x2D { i += 1 }
+        func digits() -> Int {
+            let from = i
+            while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 { i += 1 }
+            return i - from
+        }
+        let whole = digits()
+        guard whole > 0 else { i = start; throw fail("expected a value") }
+        if whole > 1, bytes[i - whole] == 0x30 { throw Failure(offset: i - whole, message: "a number with a leading zero") }
+        if i < bytes.count, bytes[i] == 0x2E {
+            i += 1
+            guard digits() > 0 else { throw fail("expected digits after '.'") }
+        }
+        if i < bytes.count, bytes[i] == 0x65 || bytes[i] == 0x45 {
+            i += 1
+            if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D { i += 1 }
+            guard digits() > 0 else { throw fail("expected exponent digits") }
+        }
+    }
+}
+
+private extension UInt8 {
+    var isHexDigit: Bool { (self >= 0x30 && self <= 0x39) || (self | 0x20 >= 0x61 && self | 0x20 <= 0x66) }
 }

@@ -267,11 +267,15 @@ public struct OSMReadOptions: Sendable {
     public var parallelism: Int
     /// Elements per delivered block (XML; PBF blocks come as the file has them).
     public var blockSize: Int
+    /// Whether a truncated or damaged file ends the read quietly after the elements before
+    /// the damage (`OSMReadSummary.damage` says where) instead of throwing.
+    public var recovering: Bool
 
-    public init(includesMetadata: Bool = true, parallelism: Int? = nil, blockSize: Int = 8_000) {
+    public init(includesMetadata: Bool = true, parallelism: Int? = nil, blockSize: Int = 8_000, recovering: Bool = false) {
         self.includesMetadata = includesMetadata
         self.parallelism = max(1, parallelism ?? OSMReadOptions.activeProcessorCount)
         self.blockSize = max(1, blockSize)
+        self.recovering = recovering
     }
 
     static var activeProcessorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
@@ -291,6 +295,9 @@ public struct OSMReadSummary: Hashable, Sendable {
     /// The file's header (PBF `OSMHeader` block; for XML the `<osm generator>` and
     /// `<bounds>`), if it has one.
     public var header: OSMHeader?
+    /// Where and why a recovering read stopped early (`OSMReadOptions.recovering`); the counts
+    /// are then those of the elements delivered before it. Nil when the whole file was read.
+    public var damage: OSMError?
 
     public init() {}
 

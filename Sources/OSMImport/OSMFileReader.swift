@@ -32,14 +32,23 @@ public enum OSMFileFormat: String, Sendable, CaseIterable {
 /// Reads any OSM file (`.osm.pbf`, `.osm`, `.osm.gz`) with the matching reader.
 public enum OSMFileReader {
     /// Reads all elements of the file in blocks, in file order.
-    /// - Returns: counts and the header (or `<bounds>`).
-    /// - Throws: `OSMError` for unreadable or bad input (earlier blocks have been delivered),
+    /// - Returns: counts and the header (or `<bounds>`); with `options.recovering`, after
+    ///   damage, the counts of the elements delivered before it and the `damage`.
+    /// - Throws: `OSMError` for unreadable or bad input (earlier blocks have been delivered;
+    ///   when recovering only for `.io` and for a file with no element before the damage),
     ///   or whatever `body` throws.
     @discardableResult
     public static func read(url: URL, options: OSMReadOptions = OSMReadOptions(), _ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
-        switch try OSMFileFormat.detect(url) {
-        case .pbf: try OSMPBFReader(url: url, options: options).read(body)
-        case .xml: try OSMXMLReader(url: url, options: options).read(body)
+        let format = try OSMFileFormat.detect(url)
+        var delivered = OSMReadSummary()
+        do {
+            switch format {
+            case .pbf: return try OSMPBFReader(url: url, options: options).read { delivered.add($0); try body($0) }
+            case .xml: return try OSMXMLReader(url: url, options: options).read { delivered.add($0); try body($0) }
+            }
+        } catch let error as OSMError where options.recovering && error.code != .io && delivered.blockCount > 0 {
+            delivered.damage = error
+            return delivered
         }
     }
 }

@@ -47,11 +47,13 @@ public enum RoadGraphExtractor {
 
     /// Reads `.osm.pbf`, `.osm` or `.osm.gz` and builds the graph. Ways that reference
     /// nodes missing from a clipped extract are trimmed and counted, never fatal.
-    /// - Throws: `OSMError` when the file cannot be read or is corrupt.
+    /// With `recovering`, a truncated or damaged file gives the graph of the elements before
+    /// the damage, and `summary.damage` says where it is.
+    /// - Throws: `OSMError` when the file cannot be read or is corrupt (see `OSMFileReader.read`).
     /// - Complexity: O(file size + W log W) for W way-node references.
-    public static func extract(from url: URL, profile: Profile) throws -> Result {
+    public static func extract(from url: URL, profile: Profile, recovering: Bool = false) throws -> Result {
         var builder = RoadGraphBuilder(profile: profile)
-        let summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: false)) { block in
+        let summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: false, recovering: recovering)) { block in
             builder.add(block)
         }
         let (graph, report) = builder.build()

@@ -38,6 +38,9 @@ extension ErrorCode where Domain == XMLError {
     public static var truncated: Self { Self("truncated") }
     /// The bytes are not well-formed XML (mismatched tags, bad entity, stray `<`, …).
     public static var malformed: Self { Self("malformed XML") }
+    /// UTF-16 or UTF-32 input (a byte-order mark or a zero byte at the start); the scanner
+    /// reads UTF-8 only.
+    public static var unsupportedEncoding: Self { Self("unsupported encoding") }
     /// The byte source threw; `underlying` holds its error.
     public static var io: Self { Self("I/O error") }
 }

@@ -15,7 +15,9 @@ public enum XMLTokenKind: Equatable, Sendable {
 /// (XML 1.0 §2–§4, the subset GPX and OSM XML need: no DTD-defined entities, so no entity
 /// expansion attacks; UTF-8 only; a DOCTYPE is skipped).
 ///
-/// It checks well-formedness as it goes (tag nesting, attribute syntax, entity syntax),
+/// It checks well-formedness as it goes (tag nesting, attribute syntax and uniqueness, entity
+/// syntax, one root element with nothing but white space, comments and processing instructions
+/// after it, characters: valid UTF-8 without the C0 controls XML 1.0 §2.2 excludes),
 /// tracks line and column lazily (newlines are counted only when bytes leave the window or an
 /// error is located), and keeps memory constant: the window holds the current token plus one
 /// read, and only grows when a single token is larger than it.
@@ -39,6 +41,10 @@ public struct XMLScanner {
     /// One past the last valid byte in `buf`.
     public private(set) var end = 0
     private var sourceDone = false
+    /// Checks the characters of every byte read (XML 1.0 §2.2).
+    private var characters = XMLCharacterValidator()
+    /// Whether the root element has started, and whether it has closed (XML 1.0 §2.1).
+    public private(set) var rootStarted = false, rootClosed = false
     /// Absolute input offset of `buf[0]`.
     @usableFromInline private(set) var baseOffset = 0
     /// Line number (1-based) at `buf[0]`, and the absolute offset where that line starts.
@@ -130,7 +136,12 @@ public struct XMLScanner {
             } catch {
                 throw self.error(.io, "reading the input failed: \(error)", at: baseOffset + end, underlying: error)
             }
-            if got == 0 { sourceDone = true } else { end += got }
+            if got == 0 {
+                sourceDone = true
+            } else {
+                characters.validate(UnsafeBufferPointer(start: buf + end, count: got), at: baseOffset + end)
+                end += got
+            }
         }
         return true
     }
@@ -159,6 +170,12 @@ public struct XMLScanner {
     public func location(of offset: Int) -> (line: Int, column: Int) {
         let (line, lineStart) = lineAndStart(after: max(0, min(offset - baseOffset, end)))
         return (line, offset - lineStart + 1)
+    }
+
+    /// "line N" for an offset still in the window, else "byte offset N" (lines are counted
+    /// only inside the window, so an element opened before it has no known line any more).
+    private func place(of offset: Int) -> String {
+        offset >= baseOffset ? "line \(location(of: offset).line)" : "byte offset \(offset)"
     }
 
     /// An error located at an absolute offset inside the window or at its end.
@@ -201,27 +218,57 @@ public struct XMLScanner {
     }
 
     /// Advances to the next token.
-    /// - Throws: `XMLError` `.malformed` for syntax errors, `.truncated` when the input ends
-    ///   inside a token or with elements still open, `.io` when the source throws.
+    /// - Throws: `XMLError` `.malformed` for syntax errors, bytes that are not XML characters
+    ///   and anything but white space, comments and processing instructions after the root
+    ///   element; `.unsupportedEncoding` for UTF-16 or UTF-32 input; `.truncated` when the
+    ///   input ends inside a token, with elements still open or before any root element;
+    ///   `.io` when the source throws.
     @discardableResult
     public mutating func next() throws(XMLError) -> XMLTokenKind {
         tokenStart = pos
         guard try ensure(1) else {
             if let open = openOffsets.last {
                 let name = String(decoding: openNames[openStarts[openStarts.count - 1]...], as: UTF8.self)
-                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at line \(location(of: open).line)", at: baseOffset + end)
+                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at \(place(of: open))", at: baseOffset + end)
+            }
+            guard rootStarted else {
+                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before the root element", at: baseOffset + end)
             }
             kind = .endOfInput
             return kind
         }
-        if buf[pos] != 0x3C { // '<'
-            try scanText()
-            kind = .text
-        } else {
-            kind = try scanMarkup()
+        // A token that reached a byte which is not an XML character ends the document there,
+        // and that is the error even when the byte also broke the token's syntax.
+        do throws(XMLError) {
+            if buf[pos] != 0x3C { // '<'
+                try scanText()
+                kind = .text
+            } else {
+                kind = try scanMarkup()
+            }
+            if let bad = characters.invalid, bad.offset < baseOffset + pos { throw characterError(bad) }
+        } catch {
+            if let bad = characters.invalid, bad.offset <= error.offset { throw characterError(bad) }
+            throw error
+        }
+        if kind == .text, rootClosed, let text = (tokenStart..<pos).first(where: { !isSpace(buf[$0]) }) {
+            throw malformed("text after the root element closed", at: text)
         }
         if capturing { captured.append(buf + tokenStart, count: pos - tokenStart) }
         return kind
+    }
+
+    private func characterError(_ bad: XMLCharacterValidator.Invalid) -> XMLError {
+        error(bad.isWideEncoding ? .unsupportedEncoding : .malformed, bad.message, at: bad.offset)
+    }
+
+    /// Reads the rest of the input after the root element closed, which must hold nothing but
+    /// white space, comments and processing instructions (XML 1.0 §2.1 `Misc*`). A reader calls
+    /// it when it has what it needs from the root element, so that trailing garbage, a second
+    /// root element or damage after the root is an error, not a silent success.
+    /// - Throws: as `next()`.
+    public mutating func finishDocument() throws(XMLError) {
+        while try next() != .endOfInput {}
     }
 
     /// Character data up to the next '<' or the end of the input.
@@ -278,6 +325,7 @@ public struct XMLScanner {
                     openNames.removeLast(n)
                     openStarts.removeLast()
                     openOffsets.removeLast()
+                    rootClosed = openStarts.isEmpty
                     return .endTag
                 }
             }
@@ -328,8 +376,12 @@ public struct XMLScanner {
         default:
             pos += 1
             try scanName(what: "a start tag")
+            if depth == 0 {
+                guard !rootClosed else { throw malformed("a second root element <\(nameString)> after the first closed", at: tokenStart) }
+                rootStarted = true
+            }
             try scanAttributes()
-            if !selfClosing { openElement() }
+            if selfClosing { rootClosed = rootClosed || depth == 0 } else { openElement() }
             return .startTag
         }
     }
@@ -412,6 +464,12 @@ public struct XMLScanner {
                 pos = end
                 guard try ensure(1) else { throw truncated("an attribute value") }
             }
+            for k in 0..<attributeCount {
+                let other = attributeSlots[k]
+                if other.nameHi - other.nameLo == nhi - nlo, memcmp(buf + tokenStart + other.nameLo, buf + tokenStart + nlo, nhi - nlo) == 0 {
+                    throw malformed("duplicate attribute '\(string((tokenStart + nlo)..<(tokenStart + nhi)))'", at: tokenStart + nlo)
+                }
+            }
             let slot = (nlo, nhi, vlo, pos - tokenStart)
             if attributeCount < attributeSlots.count { attributeSlots[attributeCount] = slot } else { attributeSlots.append(slot) }
             attributeCount += 1
@@ -435,11 +493,12 @@ public struct XMLScanner {
         }
         guard matches else {
             let open = String(decoding: openNames[start...], as: UTF8.self)
-            throw malformed("</\(nameString)> does not match <\(open)> opened at line \(location(of: openOffsets[openOffsets.count - 1]).line)", at: tokenStart)
+            throw malformed("</\(nameString)> does not match <\(open)> opened at \(place(of: openOffsets[openOffsets.count - 1]))", at: tokenStart)
         }
         openNames.removeLast(n)
         openStarts.removeLast()
         openOffsets.removeLast()
+        rootClosed = openStarts.isEmpty
     }
 
     // MARK: - Helpers for format readers

@@ -29,7 +29,7 @@ func geoJSON_roundTrips(text: String) throws {
     (#"{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,1]]]}"#, "closed"),
     (#"{"type":"Circle","coordinates":[0,0]}"#, "Circle"),
     (#"{"type":"Feature","geometry":{"type":"Point"}}"#, "coordinates"),
-    (#"{"type":"Point","coordinates":[0,"#, "$"),
+    (#"{"type":"Point","coordinates":[0,"#, "line 1, column 34 (byte offset 33): the text ends inside a JSON value"),
 ])
 func geoJSON_rejectsInvalidWithAReason(text: String, reason: String) {
     do {
@@ -38,5 +38,24 @@ func geoJSON_rejectsInvalidWithAReason(text: String, reason: String) {
     } catch {
         #expect(error.code == .invalidGeoJSON)
         #expect(error.message.contains(reason), "message '\(error.message)' does not mention \(reason)")
+    }
+}
+
+/// Text that is not JSON: the error gives line, column (bytes, 1-based) and byte offset of
+/// the first byte the JSON grammar (RFC 8259) cannot accept.
+@Test(arguments: [
+    ("{\"type\": \"LineString\",\n \"coordinates\": [[1,2], [3,4]\n", 3, 1, 53, "the text ends inside a JSON value"),
+    ("{\"type\": \"Point\",\n \"coordinates\": [1,2]} x\n", 2, 24, 41, "text after the JSON value"),
+    ("{\"type\": \"Point\",\n\t\"coordinates\": [1, tru]}", 2, 21, 38, "expected 'true'"),
+    ("{\"type\": \"Point\" \"coordinates\": [1,2]}", 1, 18, 17, "expected ',' or '}'"),
+    ("{\"type\": \"Point\",\n \"coordinates\": [01,2]}", 2, 18, 35, "a number with a leading zero"),
+    ("{\"type\": \"Po\u{1}int\"}", 1, 13, 12, "a control character in a string"),
+])
+func geoJSON_syntaxError_givesLineColumnAndOffset(text: String, line: Int, column: Int, offset: Int, reason: String) {
+    #expect {
+        _ = try GeoJSON(data: Data(text.utf8))
+    } throws: { error in
+        guard let error = error as? GeoCoreError else { return false }
+        return error.code == .invalidGeoJSON && error.message == "line \(line), column \(column) (byte offset \(offset)): \(reason)"
     }
 }

@@ -63,12 +63,15 @@ private func angleError(_ a: Double, _ b: Double) -> Double { abs((a - b).remain
     ("1 2 3 4\n0 1e999 0 0\n", 2, "'1e999'"),
     ("1 2 3 4\n0 0 0 --1\n", 2, "field 4"),
 ])
-func batch_badLine_namesLineAndKeepsPriorOutput(input: String, badLine: Int, fragment: String) async throws {
+func batch_badLine_isReportedAndTheOthersAnswered(input: String, badLine: Int, fragment: String) async throws {
     let result = try await GeoProcess.geo(["distance", "--batch"], stdin: input)
-    #expect(result.status != 0)
+    #expect(result.status == 1)
     #expect(result.stderr.contains("line \(badLine):"), "stderr: \(result.stderr)")
     #expect(result.stderr.contains(fragment), "stderr: \(result.stderr)")
-    #expect(result.stdout.split(separator: "\n").count == badLine - 1, "stdout: \(result.stdout)")
+    #expect(result.stderr.contains("1 of "), "stderr: \(result.stderr)")
+    // Every input line ends with a newline; all but the one bad line are answered.
+    let inputLines = input.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+    #expect(result.stdout.split(separator: "\n").count == inputLines - 1, "stdout: \(result.stdout)")
 }
 
 @Test func single_printsHumanAndExactValues() async throws {

@@ -44,9 +44,12 @@ import Testing
         #expect(lines.last == "nan nan")
         let first = lines.first?.split(separator: " ").compactMap { Double($0) } ?? []
         #expect(first.count == 2 && first[0] > 850)
-        let bad = try await GeoProcess.geo(["route", "--graph", graph, "--batch"], stdin: "47.997 10.996 48.003 11.004\nfoo bar\n")
-        #expect(bad.status != 0)
-        #expect(bad.stderr.contains("line 2"))
+        // A bad line among good ones: reported with its number, the good ones still answered.
+        let bad = try await GeoProcess.geo(["route", "--graph", graph, "--batch"],
+                                           stdin: "47.997 10.996 48.003 11.004\nfoo bar\n91 0 0 0\n47.997 10.996 48.003 11.004\n")
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("line 2:") && bad.stderr.contains("line 3:") && bad.stderr.contains("2 of 4 lines"), "\(bad.stderr)")
+        #expect(bad.stdout.split(separator: "\n") == [lines[0], lines[0]], "\(bad.stdout)")
     }
 }
 

@@ -13,7 +13,7 @@ import TrackFiltering
 /// | `nmea:///dev/ttyUSB0?baud=9600` | `NMEASource`, serial device (default 9600 baud) |
 /// | `nmea+tcp://host:port` | `NMEASource`, TCP |
 /// | `nmea:file.nmea`, `nmea:-` | `NMEASource`, a file or standard input (`speed=` paces a replay) |
-/// | `gpx:track.gpx?speed=10&accuracy=10` | `LocationReplaySource` over the file's track points (`speed=max` as fast as possible, default real time; `accuracy` m for points with neither accuracy nor HDOP, default 10: `GPXAccuracyPolicy`) |
+/// | `gpx:track.gpx?speed=10&accuracy=10` | `LocationReplaySource` over the file's track points (`speed=max` as fast as possible, default real time; `accuracy` m for points with neither accuracy nor HDOP, default 10: `GPXAccuracyPolicy`); a truncated or malformed file is an error with its line and column, unless `recover` is given, which replays the points before the damage |
 /// | `route:line.geojson?speed=13.9&interval=1&noise=3` | `RouteSimulationSource` (m/s, s, σ m) |
 /// | `device:` | the default device source (`DeviceSource`) |
 public enum PositionSourceURI {
@@ -88,8 +88,10 @@ public enum PositionSourceURI {
             do { read = try PositionLog.read(url: URL(fileURLWithPath: rest), accuracy: accuracy) } catch {
                 throw error as? PositioningError ?? PositioningError(.io, "cannot read \(rest)", underlying: error)
             }
-            if read.locations.isEmpty, let damage = read.damage {
-                throw PositioningError(.io, "\(rest) holds no readable track point", underlying: damage)
+            // A damaged file is an error naming where; `recover` replays the points before the damage.
+            if let damage = read.damage, read.locations.isEmpty || query["recover"] == nil {
+                let keep = read.locations.isEmpty ? "no track point precedes the damage" : "gpx:\(rest)?recover replays the \(read.locations.count) points before it"
+                throw PositioningError(.io, "\(rest) is damaged (\(keep))", underlying: damage)
             }
             return try LocationReplaySource(locations: read.locations, pacing: try pacing(default: .realTime) ?? .realTime,
                                        clock: clock, name: uri)

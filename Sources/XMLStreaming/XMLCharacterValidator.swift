@@ -1,0 +1,90 @@
+/// Finds the first byte of the input that is not part of an XML character (XML 1.0 §2.2:
+/// `#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`) encoded as
+/// well-formed UTF-8 (Unicode 15, Table 3-7: no overlong forms, no surrogates, nothing above
+/// U+10FFFF). U+FFFE and U+FFFF are let through (they need a lookahead of three bytes and
+/// no reader here gives them a meaning).
+///
+/// The scanner feeds it every byte as it is read, in order; the state carries a sequence
+/// split between two reads. A sequence cut by the end of the input is not reported: the
+/// input ending there is already a truncation.
+struct XMLCharacterValidator {
+    /// The first bad byte: its absolute offset and what is wrong with it.
+    struct Invalid {
+        var offset: Int
+        var message: String
+        /// A zero byte or a UTF-16 byte-order mark at the start: UTF-16 or UTF-32 input.
+        var isWideEncoding: Bool
+    }
+
+    private(set) var invalid: Invalid?
+    /// Continuation bytes still expected in the current sequence.
+    private var pending = 0
+    /// The allowed range of the next continuation byte.
+    private var low: UInt8 = 0x80, high: UInt8 = 0xBF
+    /// Absolute offset of the current sequence's lead byte.
+    private var leadOffset = 0
+
+    /// Checks `bytes`, which start at absolute input offset `offset`.
+    /// - Complexity: O(bytes.count); eight ASCII bytes at a time when no control byte is among them.
+    mutating func validate(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) {
+        guard invalid == nil, let base = bytes.baseAddress else { return }
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            if pending == 0, i + 8 <= n {
+                // Any byte ≥ 0x80 or < 0x20 in the next eight (Anderson, "Bit Twiddling Hacks":
+                // determine if a word has a byte less than n)?
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                if (word | ((word &- ones &* 0x20) & ~word)) & highs == 0 { i += 8; continue }
+            }
+            // Byte by byte through these eight (a line end, a tab, a multi-byte character).
+            let stop = min(n, i + 8)
+            while i < stop {
+                check(base[i], at: offset + i)
+                if invalid != nil { return }
+                i += 1
+            }
+        }
+    }
+
+    /// Takes one byte at absolute offset `at` through the UTF-8 and XML character rules.
+    @inline(__always)
+    private mutating func check(_ b: UInt8, at: Int) {
+        if pending > 0 {
+            guard b >= low && b <= high else {
+                return fail("invalid UTF-8: byte 0x\(hex(b)) cannot continue the sequence that starts at byte offset \(leadOffset)", byte: b, at: at)
+            }
+            pending -= 1
+            low = 0x80; high = 0xBF
+        } else if b < 0x80 {
+            if b < 0x20, b != 0x09, b != 0x0A, b != 0x0D {
+                fail(b == 0 ? "a NUL byte is not an XML character" : "control byte 0x\(hex(b)) is not an XML character", byte: b, at: at)
+            }
+        } else {
+            leadOffset = at
+            switch b {
+            case 0xC2...0xDF: pending = 1
+            case 0xE0: pending = 2; low = 0xA0
+            case 0xED: pending = 2; high = 0x9F // no UTF-16 surrogates
+            case 0xE1...0xEF: pending = 2
+            case 0xF0: pending = 3; low = 0x90
+            case 0xF4: pending = 3; high = 0x8F // nothing above U+10FFFF
+            case 0xF1...0xF3: pending = 3
+            default: fail("invalid UTF-8: byte 0x\(hex(b)) cannot start a character", byte: b, at: at)
+            }
+        }
+    }
+
+    private mutating func fail(_ message: String, byte: UInt8, at badOffset: Int) {
+        // A zero byte in the first two, or FE / FF first (a UTF-16 byte-order mark): UTF-16 or UTF-32.
+        let wide = (badOffset <= 1 && byte == 0) || (badOffset == 0 && byte >= 0xFE)
+        invalid = Invalid(offset: badOffset, message: wide ? "UTF-16 or UTF-32 input is not supported; convert it to UTF-8" : message,
+                          isWideEncoding: wide)
+    }
+
+    private func hex(_ b: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "\(digits[Int(b >> 4)])\(digits[Int(b & 15)])"
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+import GeoTestSupport
+import GPXCodec
+import Positioning
+
+@Test func gpxSource_damagedFileIsAnErrorUnlessRecovering() throws {
+    let text = """
+    <?xml version="1.0"?>
+    <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+    <trkpt lat="46.1" lon="14.1"><time>2020-01-01T00:00:00Z</time></trkpt>
+    <trkpt lat="46.2" lon="14.2"><time>2020-01-01T00:00:01Z</time></trkpt>
+    <trkpt lat="46.3" lon="14.3"><ti
+    """
+    try withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("cut.gpx").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: PositioningError.self) { try PositionSourceURI.source("gpx:\(path)?speed=max", startDate: Date()) }
+        #expect(error?.message.contains("\(path) is damaged") == true && error?.message.contains("replays the 2 points") == true,
+                "\(String(describing: error))")
+        let damage = error?.underlying as? GPXError
+        #expect(damage?.code == .truncated && damage?.line == 5 && damage?.column == 1, "\(String(describing: damage))")
+        _ = try PositionSourceURI.source("gpx:\(path)?speed=max&recover", startDate: Date())
+    }
+}
