@@ -111,3 +111,22 @@ private func sparseWalk(seed: UInt64, jumps: Set<Int>, jump: Double) -> [Locatio
     #expect(verdicts[30...60].allSatisfy { $0 == .stationary })
     #expect(verdicts[61] == nil)
 }
+
+@Test func stationaryRule_withoutDopplerMeasuresLeavingFromTheStopsCentre() {
+    // 60 s still at the origin (1 Hz, no speed, claiming 8 m), except the fix just before the
+    // hold begins, 7 m west: the last accepted fix. Two later fixes 10 m east are 17 m from that
+    // fix (beyond the 16 m exit radius, 2 × accuracy) but 10 m from the stop's centre (the mean
+    // of its fixes, within 0.3 m of the origin): noise inside the stop, not leaving.
+    let rule = StationaryRule(.init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(5), radius: .meters(8)))
+    var still = (0..<60).map { fix(Double($0), east: 0, north: 0, accuracy: 8) }
+    still[27] = fix(27, east: -7, north: 0, accuracy: 8)
+    let held = decisions(rule, still)
+    #expect(held[27] == nil && held[28] == .stationary)
+    still[40] = fix(40, east: 10, north: 0, accuracy: 8)
+    still[41] = fix(41, east: 10, north: 0, accuracy: 8)
+    #expect(decisions(rule, still)[28...].allSatisfy { $0 == .stationary })
+    // Leaving is still seen: two fixes 20 m from the centre end the hold.
+    still[50] = fix(50, east: 20, north: 0, accuracy: 8)
+    still[51] = fix(51, east: 20, north: 0, accuracy: 8)
+    #expect(decisions(rule, still)[51] == nil)
+}
