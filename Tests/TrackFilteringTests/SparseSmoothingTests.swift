@@ -130,3 +130,24 @@ private func sparseWalk(seed: UInt64, jumps: Set<Int>, jump: Double) -> [Locatio
     still[51] = fix(51, east: 20, north: 0, accuracy: 8)
     #expect(decisions(rule, still)[51] == nil)
 }
+
+@Test func sparseHike_cleanKeepsTheLengthOfADenseWalkWithAStop() throws {
+    // Issue 12 §4 for `geo gpx clean --preset fitness` (the online pipeline): a walk with a 5 min
+    // stop, sampled every 5 s, correlated noise of 6 m and 2 % jumps claiming 8 m, no
+    // Doppler. Goal (mean over seeds): within 3 % of the true length, RMSE at most 0.6 × raw.
+    for interval in [5] {
+        let truth = try TruthTrack(resampling: syntheticWalk(), interval: .seconds(interval), stopDuration: .seconds(300))
+        var length = 0.0, rmse = 0.0, rawRMSE = 0.0
+        let seeds: Range<UInt64> = 0..<8
+        for seed in seeds {
+            let noisy = GNSSErrorModel.sparseHike(seed: seed).corrupt(truth).map(\.fix)
+            var cleaner = TrackCleaner(configuration: .fitness)
+            let m = TrackMetrics(cleaner.cleaned(noisy), truth: truth)
+            length += m.lengthErrorPercent / Double(seeds.count)
+            rmse += m.rmse / Double(seeds.count)
+            rawRMSE += TrackMetrics(noisy, truth: truth).rmse / Double(seeds.count)
+        }
+        #expect(abs(length) < 3, "every \(interval) s: mean length error \(length) %")
+        #expect(rmse <= 0.6 * rawRMSE, "every \(interval) s: mean RMSE \(rmse) m vs raw \(rawRMSE) m")
+    }
+}
