@@ -49,12 +49,7 @@ struct GPXClean: ParsableCommand {
         var total = FilterReport()
         let cleaned = GPXTrackFiles.mapSegments(document, { fixes in
             var cleaner = TrackCleaner(configuration: configuration)
-            var out: [GPXPoint] = []
-            for (fix, point) in fixes {
-                if let l = cleaner.process(fix).location {
-                    out.append(GPXTrackFiles.point(l, original: point))
-                }
-            }
+            let out = cleaner.cleaned(fixes) { ($0.0, nil) }.map { GPXTrackFiles.point($0.location, original: $0.item.1) }
             total.merge(cleaner.report)
             return out
         }, accuracy: GPXAccuracyPolicy(uere: .meters(options.uere),

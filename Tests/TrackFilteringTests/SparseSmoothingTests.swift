@@ -151,3 +151,33 @@ private func sparseWalk(seed: UInt64, jumps: Set<Int>, jump: Double) -> [Locatio
         #expect(rmse <= 0.6 * rawRMSE, "every \(interval) s: mean RMSE \(rmse) m vs raw \(rawRMSE) m")
     }
 }
+
+/// A walk east at 1.2 m/s, one exact fix every 10 s claiming 8 m, with `jump` metres north at `index`.
+private func walkWithJump(at index: Int, jump: Double) -> [Location] {
+    (0..<30).map { k in fix(Double(k) * 10, east: 12 * Double(k), north: k == index ? jump : 0, accuracy: 8) }
+}
+
+@Test func batchClean_dropsASecondFixTheThirdExposes() {
+    // The start knows no velocity (σ 5 m/s), so 10 s later a 70 m jump passes the gate; the
+    // third fix, which the start alone explains and off whose line from the start the jump
+    // lies, exposes it. `cleaned` drops it again; before, it was delivered.
+    let fixes = walkWithJump(at: 1, jump: 70)
+    var cleaner = TrackCleaner(rule: TimestampOrderRule(), kalman: KalmanParameters(accelerationNoise: 0.3))
+    let cleaned = cleaner.cleaned(fixes)
+    #expect(cleaned.allSatisfy { abs(plane($0).north) < 10 }, "\(cleaned.map { plane($0).north })") // metres
+    #expect(cleaned.count == fixes.count - 1)
+    #expect(cleaner.report.count(of: .kalmanOutlier) == 1 && cleaner.report.accepted == cleaned.count)
+    var report = FilterReport()
+    let smoothed = KalmanSmoother(parameters: KalmanParameters(accelerationNoise: 0.3)).smoothed(fixes, report: &report)
+    #expect(smoothed.allSatisfy { abs(plane($0).north) < 10 } && smoothed.count == fixes.count - 1)
+}
+
+@Test func batchClean_keepsAnHonestSecondFixWhenTheThirdJumps() {
+    // The third fix is the jump: the second lies on the start's line, so it stays.
+    let fixes = walkWithJump(at: 2, jump: 70)
+    var cleaner = TrackCleaner(rule: TimestampOrderRule(), kalman: KalmanParameters(accelerationNoise: 0.3))
+    let cleaned = cleaner.cleaned(fixes)
+    #expect(cleaned.contains { $0.timestamp == fixes[1].timestamp })
+    #expect(!cleaned.contains { $0.timestamp == fixes[2].timestamp })
+    #expect(cleaned.allSatisfy { abs(plane($0).north) < 10 }, "\(cleaned.map { plane($0).north })") // metres
+}
