@@ -27,7 +27,8 @@ struct GPXClean: ParsableCommand {
         abstract: "Drop bad fixes (accuracy, warm-up, order, teleports, stillness…) and Kalman-filter the rest.",
         discussion: """
             Each track segment is cleaned on its own with the preset's rules (see TrackFilterConfiguration) \
-            and its Kalman filter, as the positioning engine does live; points without a time are \
+            and its Kalman filter, as the positioning engine does live, except that a point the next \
+            one exposes as a jump (a segment's unconfirmed first or second fix) is dropped again; points without a time are \
             skipped. GPX has no accuracy field: HDOP × --uere stands in, else --assumed-accuracy. \
             With --report, the counts per rejection reason go to standard error. Presets: \(TrackFilterConfiguration.presetNames.joined(separator: ", ")).
             """
