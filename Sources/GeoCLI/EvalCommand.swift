@@ -24,11 +24,12 @@ struct EvalFilters: ParsableCommand {
             Truth: clean GPX tracks from the shared data (two walks, two drives), resampled to 1 Hz \
             with a 10-minute stop inserted halfway. Error (GNSSErrorModel): Gauss–Markov + white noise, \
             multipath bursts, a noisy warm-up with cached fixes, stale re-deliveries, swapped order, \
-            drift while still. Rows: raw fixes, rules, rules + Kalman (online), rules + RTS, \
+            drift while still. Rows: raw fixes, rules, rules + Kalman (as geo gpx clean), rules + RTS, \
             pykalman's RTS on the same input (when --reference holds its output), and a fixed-noise \
             filter in the style of HCKalmanFilter. Sparse cases (issue 12 §4): the walks sampled every \
             1, 5, 10 and 30 s with correlated noise and 2 % jumps of 60–200 m that claim 8 m \
-            (GNSSErrorModel.sparseHike), no stop, the fitness preset. --export writes the RTS input as CSV for \
+            (GNSSErrorModel.sparseHike), no added stop (the walks keep their own), the fitness preset; clean is \
+            geo gpx clean (batch: a delivery the next fix exposes as a jump is dropped). --export writes the RTS input as CSV for \
             scripts/eval/pykalman_rts.py; scripts/eval/filters.sh runs the whole loop.
             """
     )
@@ -116,7 +117,8 @@ struct EvalFilters: ParsableCommand {
     }
 
     /// The walks sampled every 1, 5, 10 and 30 s with `GNSSErrorModel.sparseHike` (correlated
-    /// noise, 2 % jumps of 60–200 m claiming 8 m), no stop, the fitness preset: issue 12 §4.
+    /// noise, 2 % jumps of 60–200 m claiming 8 m), no added stop (korita stands still 43 % of its
+    /// time), the fitness preset: issue 12 §4.
     private func sparseCases(root: String, goals: inout [String]) throws {
         standardOutput.line("")
         standardOutput.line("Sparse hikes: Gauss–Markov noise 6 m RMS (60 s correlation), 2 % jumps of 60–200 m claiming 8 m, no Doppler; "

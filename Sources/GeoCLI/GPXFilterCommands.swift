@@ -27,7 +27,8 @@ struct GPXClean: ParsableCommand {
         abstract: "Drop bad fixes (accuracy, warm-up, order, teleports, stillness…) and Kalman-filter the rest.",
         discussion: """
             Each track segment is cleaned on its own with the preset's rules (see TrackFilterConfiguration) \
-            and its Kalman filter, as the positioning engine does live; points without a time are \
+            and its Kalman filter, as the positioning engine does live, except that a point the next \
+            one exposes as a jump (a segment's unconfirmed first or second fix) is dropped again; points without a time are \
             skipped. GPX has no accuracy field: HDOP × --uere stands in, else --assumed-accuracy. \
             With --report, the counts per rejection reason go to standard error. Presets: \(TrackFilterConfiguration.presetNames.joined(separator: ", ")).
             """
@@ -49,12 +50,7 @@ struct GPXClean: ParsableCommand {
         var total = FilterReport()
         let cleaned = GPXTrackFiles.mapSegments(document, { fixes in
             var cleaner = TrackCleaner(configuration: configuration)
-            var out: [GPXPoint] = []
-            for (fix, point) in fixes {
-                if let l = cleaner.process(fix).location {
-                    out.append(GPXTrackFiles.point(l, original: point))
-                }
-            }
+            let out = cleaner.cleaned(fixes) { ($0.0, nil) }.map { GPXTrackFiles.point($0.location, original: $0.item.1) }
             total.merge(cleaner.report)
             return out
         }, accuracy: GPXAccuracyPolicy(uere: .meters(options.uere),

@@ -131,6 +131,18 @@ public struct KalmanSmoother: Sendable {
     /// Whether the last step restarted on agreeing outliers that outnumber the fixes of the
     /// segment they overturned: that short segment was the outlier (the RTS pass drops it).
     private(set) var segmentOutvoted = false
+    /// Whether the last step found the segment's second fix to be the outlier: this fix failed
+    /// the gate from the estimate the second fix had pulled, yet the start alone explains it,
+    /// better than it explained the second fix, and the second fix lies off the line from the
+    /// start to it; the filter went back to its start and took this fix instead (the RTS pass
+    /// and a batch clean drop the second fix). Three fixes cannot always tell which of the
+    /// last two jumped; the one the start explains worse is taken to be the jump.
+    private(set) var overturnedSecondFix = false
+    /// The state right after the last (re)start, and the second fix (position in the start's
+    /// frame, per-axis variance, time, squared Mahalanobis distance from the start's
+    /// prediction), until a third fix confirms them.
+    private var startState: (frame: LocalFrame, x: State4, p: Block4, time: Date)?
+    private var secondFix: (position: Vec2, variance: Double, time: Date, fromStart: Double)?
     /// Whether the last step restarted because of a gap longer than `maximumGap` (the smoother
     /// bridges such gaps: they only widen the prediction).
     private(set) var restartedAfterGap = false
@@ -193,6 +205,7 @@ public struct KalmanSmoother: Sendable {
     private mutating func step(_ fix: Location, recording step: inout Step) -> Outcome {
         replacedUnconfirmedStart = false
         segmentOutvoted = false
+        overturnedSecondFix = false
         restartedAfterGap = false
         guard running else { return start(at: fix, recording: &step) }
         let dt = fix.timestamp.timeIntervalSince(time)
@@ -210,11 +223,34 @@ public struct KalmanSmoother: Sendable {
         let si = s.inverse
         let d2 = innovation.mahalanobisSquared(inverse: si)
         if d2 > parameters.gateChiSquare {
+            let current = (frame: frame, x: x, p: p, time: time)
             // A start no second fix has confirmed may itself have been the outlier (the first
             // fix after a gap can be a multipath jump): the disagreeing fix replaces it.
             if updatesSinceStart == 0 {
                 replacedUnconfirmedStart = true
                 return start(at: fix, recording: &step)
+            }
+            // The second fix passes any gate but a wide one (the start knows no velocity), so a
+            // jump there is only exposed by the third: when the start alone explains this fix,
+            // the second was the outlier.
+            if updatesSinceStart == 1, let start = startState, let second = secondFix {
+                (frame, x, p, time) = start
+                let dt0 = fix.timestamp.timeIntervalSince(time)
+                let (xs, ps) = predicted(dt: dt0)
+                let zs = frame.point(for: fix.coordinate)
+                let innovation0 = Vec2(x: zs.east - xs.position.x, y: zs.north - xs.position.y)
+                let si0 = (ps.pp + Mat2.diagonal(sigma * sigma, sigma * sigma)).inverse
+                let fromStart = innovation0.mahalanobisSquared(inverse: si0)
+                if fromStart <= parameters.gateChiSquare, fromStart < second.fromStart,
+                   secondFixOffLine(second, third: Vec2(x: zs.east, y: zs.north), variance: sigma * sigma, dt: dt0) {
+                    overturnedSecondFix = true
+                    secondFix = (Vec2(x: zs.east, y: zs.north), sigma * sigma, fix.timestamp, fromStart)
+                    consecutiveOutliers = 0
+                    lastOutlier = nil
+                    correct(with: fix, predicted: xs, ps, innovation: innovation0, inverseNoise: si0, dt: dt0, recording: &step)
+                    return .updated
+                }
+                (frame, x, p, time) = (current.frame, current.x, current.p, current.time)
             }
             // Outliers count towards a restart only while they agree with each other (the
             // track really moved); scattered multipath bursts keep resetting the count.
@@ -236,8 +272,32 @@ public struct KalmanSmoother: Sendable {
         consecutiveOutliers = 0
         lastOutlier = nil
         updatesSinceStart += 1
+        if updatesSinceStart == 1, let start = startState {
+            let z2 = start.frame.point(for: fix.coordinate)
+            secondFix = (Vec2(x: z2.east, y: z2.north), sigma * sigma, fix.timestamp, d2)
+        } else {
+            startState = nil
+            secondFix = nil
+        }
         correct(with: fix, predicted: xp, pp, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
         return .updated
+    }
+
+    /// Whether the second fix of a segment is farther than the gate from the straight line
+    /// between the start (its frame's origin) and a third fix `dt` seconds after the start.
+    /// Under white acceleration q the deviation of the position at a fraction f of T from that
+    /// line has variance q² T³ f² (1 − f)² / 3 (the integrated Wiener process conditioned on both
+    /// ends; the model of Bar-Shalom et al. §6.2.2), added to the three fixes' own noise.
+    private func secondFixOffLine(_ second: (position: Vec2, variance: Double, time: Date, fromStart: Double), third: Vec2,
+                                  variance: Double, dt: Double) -> Bool {
+        guard let start = startState, dt > 0 else { return false }
+        let f = second.time.timeIntervalSince(start.time) / dt
+        let q = parameters.accelerationNoise * parameters.accelerationNoise
+        let startVariance = start.p.pp.trace / 2
+        let spread = second.variance + (1 - f) * (1 - f) * startVariance + f * f * variance
+            + q * dt * dt * dt * f * f * (1 - f) * (1 - f) / 3
+        let deviation = second.position - third * f
+        return (deviation.x * deviation.x + deviation.y * deviation.y) / spread > parameters.gateChiSquare
     }
 
     /// One step of the smoother's re-weighted passes over fixes the gated pass kept: no gate,
@@ -322,6 +382,7 @@ public struct KalmanSmoother: Sendable {
         p = ps.symmetrized
         time = fix.timestamp
         running = true
+        startState = (frame, x, p, time)
         step = .start(frame: frame)
         return .started
     }

@@ -70,7 +70,11 @@ extension KalmanSmoother {
         var overturned = 0
         for (fix, receivedAt) in track {
             guard cleaner.process(fix, receivedAt: receivedAt).location != nil, let kalman = cleaner.kalman else { continue }
-            if kalman.replacedUnconfirmedStart, kept.last?.startsSegment == true {
+            if kalman.overturnedSecondFix, kept.last?.startsSegment == false {
+                // The segment's second fix was the outlier this one exposed.
+                kept.removeLast()
+                overturned += 1
+            } else if kalman.replacedUnconfirmedStart, kept.last?.startsSegment == true {
                 // The previous fix started a segment the next one contradicted: it was the outlier.
                 kept.removeLast()
                 overturned += 1

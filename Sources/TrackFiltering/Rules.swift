@@ -210,8 +210,11 @@ public struct ImpliedSpeedRule: TrackFilter {
 /// report no speed, the fixes stay within `radius` of where the stillness began. Once still
 /// for `dwell`, fixes are dropped until the device moves: with Doppler, a reported speed at or
 /// above the threshold plus the fix's speed accuracy (or ten fixes beyond `maximumHoldDistance`);
-/// without, a fix outside `max(radius, accuracyFactor × accuracy)` of the anchor (the last
-/// accepted fix). Answers HCKalmanFilter#2, dawarich#3417 (research/ASKS.md §B).
+/// without, two fixes in a row outside `max(radius, accuracyFactor × accuracy)` of the stop's
+/// centre. The centre is the mean of the fixes seen still so far, not one of them: with n fixes
+/// its error is σ/√n, so noise that wanders around a long stop (correlated GNSS error) is not
+/// mistaken for leaving, where measuring from a single noisy fix would double the variance.
+/// Answers HCKalmanFilter#2, dawarich#3417 (research/ASKS.md §B).
 public struct StationaryRule: TrackFilter {
     /// The tunables of the rule.
     public struct Parameters: Hashable, Sendable {
@@ -246,6 +249,8 @@ public struct StationaryRule: TrackFilter {
     private var farFixes = 0
     /// Without Doppler, whether the previous fix was outside the hold (leaving takes two in a row).
     private var leaving = false
+    /// Without Doppler, the fixes seen still: their sum in a frame at the first, and how many.
+    private var cluster: (frame: LocalFrame, east: Double, north: Double, count: Int)?
     private let dwell: Double
     /// Without Doppler, how long the fixes must stay within `radius`: at least `dwell`, and long
     /// enough that a device moving at `speedThreshold` would have left it (a walker stays
@@ -273,16 +278,21 @@ public struct StationaryRule: TrackFilter {
                 let margin = fix.speedAccuracy.map(\.metersPerSecond).flatMap { $0 > 0 ? $0 : nil } ?? 0
                 farFixes = input.distanceFromPrevious > parameters.maximumHoldDistance.meters ? farFixes + 1 : 0
                 if speed < threshold + margin, farFixes < 10 { return .stationary }
-            } else if !outside || !leaving {
-                // One fix outside is as likely a jump (multipath) as a departure: the device
-                // left only when the next fix is outside too.
-                leaving = outside
-                return .stationary
+            } else {
+                let outsideCentre = distanceFromCentre(fix.coordinate).map { $0 > exitRadius } ?? outside
+                if !outsideCentre || !leaving {
+                    // One fix outside is as likely a jump (multipath) as a departure: the device
+                    // left only when the next fix is outside too.
+                    if !outsideCentre { addToCluster(fix.coordinate) }
+                    leaving = outsideCentre
+                    return .stationary
+                }
             }
             leaving = false
             isStationary = false
             stillSince = nil
             stillOrigin = nil
+            cluster = nil
             farFixes = 0
             return nil
         }
@@ -298,8 +308,11 @@ public struct StationaryRule: TrackFilter {
         guard still else {
             stillSince = speed == nil ? fix.timestamp : nil
             stillOrigin = speed == nil ? fix.coordinate : nil
+            cluster = nil
+            if speed == nil { addToCluster(fix.coordinate) }
             return nil
         }
+        if speed == nil { addToCluster(fix.coordinate) }
         let since = stillSince ?? fix.timestamp
         stillSince = since
         if fix.timestamp.timeIntervalSince(since) >= (speed == nil ? positionDwell : dwell) {
@@ -307,5 +320,22 @@ public struct StationaryRule: TrackFilter {
             return .stationary
         }
         return nil
+    }
+
+    private mutating func addToCluster(_ coordinate: Coordinate) {
+        guard let c = cluster else {
+            cluster = (LocalFrame(origin: coordinate), 0, 0, 1)
+            return
+        }
+        let p = c.frame.point(for: coordinate)
+        cluster = (c.frame, c.east + p.east, c.north + p.north, c.count + 1)
+    }
+
+    /// Metres from the mean of the fixes seen still (nil before any).
+    private func distanceFromCentre(_ coordinate: Coordinate) -> Double? {
+        guard let c = cluster else { return nil }
+        let p = c.frame.point(for: coordinate), n = Double(c.count)
+        let de = p.east - c.east / n, dn = p.north - c.north / n
+        return (de * de + dn * dn).squareRoot()
     }
 }

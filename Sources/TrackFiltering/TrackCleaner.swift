@@ -48,6 +48,14 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
     public private(set) var report = FilterReport()
     /// A frame near the recent fixes, so measuring hops needs no trigonometric call.
     private var measuringFrame: LocalFrame?
+    /// Whether the last `process(_:receivedAt:)` exposed the location delivered before it as an
+    /// outlier: the Kalman filter's unconfirmed start or second fix, which this fix contradicted
+    /// (a jump the gate could not judge yet). A live consumer has shown it already; a batch one
+    /// drops it (`cleaned(_:)`), delaying each delivery by one fix in effect.
+    public private(set) var retractsPreviousDelivery = false
+    /// The fix time of the last delivered location, and the location delivered before it.
+    private var lastDeliveredTime: Date?
+    private var deliveredBefore: Coordinate?
 
     public init(rule: Rule, kalman: KalmanParameters? = nil, minimumDistance: Distance? = nil) {
         self.rule = rule
@@ -63,6 +71,7 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
         if !(measuringFrame?.coversLatitude(of: fix.coordinate) ?? false) {
             measuringFrame = LocalFrame(origin: fix.coordinate)
         }
+        retractsPreviousDelivery = false
         let input = FilterInput(fix: fix, receivedAt: receivedAt, previous: lastAccepted, frame: measuringFrame)
         if let reason = rule.evaluate(input) {
             // A fix held for stillness still tells the filter the device is not moving.
@@ -82,6 +91,12 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
                 report.record(.outOfOrder)
                 return .rejected(.outOfOrder)
             }
+            if kalman!.overturnedSecondFix || kalman!.replacedUnconfirmedStart,
+               let overturned = lastAccepted?.timestamp, overturned == lastDeliveredTime {
+                retractsPreviousDelivery = true
+                lastDelivered = deliveredBefore
+                lastDeliveredTime = nil
+            }
         }
         rule.accepted(input)
         lastAccepted = FilterAnchor(fix)
@@ -90,7 +105,9 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
             report.record(.belowMinimumDistance)
             return .rejected(.belowMinimumDistance)
         }
+        deliveredBefore = lastDelivered
         lastDelivered = out.coordinate
+        lastDeliveredTime = fix.timestamp
         report.record(nil)
         return .accepted(out)
     }
@@ -98,9 +115,24 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
     /// The cleaned locations of a saved track (no receive times, so no stale rule).
     /// - Complexity: O(n).
     public mutating func cleaned(_ track: some Sequence<Location>) -> [Location] {
-        var out: [Location] = []
-        for fix in track {
-            if let l = process(fix).location { out.append(l) }
+        cleaned(track) { ($0, nil) }.map(\.location)
+    }
+
+    /// The batch form of `process(_:receivedAt:)`: each item's fix and receive time judged in
+    /// order, the accepted items with their cleaned locations. A delivery the next fix exposes
+    /// as an outlier (`retractsPreviousDelivery`) is dropped again and counted as a Kalman outlier.
+    /// - Complexity: O(n).
+    public mutating func cleaned<Item>(_ items: some Sequence<Item>,
+                                       fix: (Item) -> (Location, Date?)) -> [(item: Item, location: Location)] {
+        var out: [(item: Item, location: Location)] = []
+        for item in items {
+            let (f, receivedAt) = fix(item)
+            let decision = process(f, receivedAt: receivedAt)
+            if retractsPreviousDelivery, !out.isEmpty {
+                out.removeLast()
+                report.reclassify(acceptedAs: .kalmanOutlier)
+            }
+            if let l = decision.location { out.append((item, l)) }
         }
         return out
     }

@@ -111,3 +111,73 @@ private func sparseWalk(seed: UInt64, jumps: Set<Int>, jump: Double) -> [Locatio
     #expect(verdicts[30...60].allSatisfy { $0 == .stationary })
     #expect(verdicts[61] == nil)
 }
+
+@Test func stationaryRule_withoutDopplerMeasuresLeavingFromTheStopsCentre() {
+    // 60 s still at the origin (1 Hz, no speed, claiming 8 m), except the fix just before the
+    // hold begins, 7 m west: the last accepted fix. Two later fixes 10 m east are 17 m from that
+    // fix (beyond the 16 m exit radius, 2 × accuracy) but 10 m from the stop's centre (the mean
+    // of its fixes, within 0.3 m of the origin): noise inside the stop, not leaving.
+    let rule = StationaryRule(.init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(5), radius: .meters(8)))
+    var still = (0..<60).map { fix(Double($0), east: 0, north: 0, accuracy: 8) }
+    still[27] = fix(27, east: -7, north: 0, accuracy: 8)
+    let held = decisions(rule, still)
+    #expect(held[27] == nil && held[28] == .stationary)
+    still[40] = fix(40, east: 10, north: 0, accuracy: 8)
+    still[41] = fix(41, east: 10, north: 0, accuracy: 8)
+    #expect(decisions(rule, still)[28...].allSatisfy { $0 == .stationary })
+    // Leaving is still seen: two fixes 20 m from the centre end the hold.
+    still[50] = fix(50, east: 20, north: 0, accuracy: 8)
+    still[51] = fix(51, east: 20, north: 0, accuracy: 8)
+    #expect(decisions(rule, still)[51] == nil)
+}
+
+@Test func sparseHike_cleanKeepsTheLengthOfADenseWalkWithAStop() throws {
+    // Issue 12 §4 for `geo gpx clean --preset fitness` (the online pipeline): a walk with a 5 min
+    // stop, sampled every 5 s, correlated noise of 6 m and 2 % jumps claiming 8 m, no
+    // Doppler. Goal (mean over seeds): within 3 % of the true length, RMSE at most 0.6 × raw.
+    for interval in [5] {
+        let truth = try TruthTrack(resampling: syntheticWalk(), interval: .seconds(interval), stopDuration: .seconds(300))
+        var length = 0.0, rmse = 0.0, rawRMSE = 0.0
+        let seeds: Range<UInt64> = 0..<8
+        for seed in seeds {
+            let noisy = GNSSErrorModel.sparseHike(seed: seed).corrupt(truth).map(\.fix)
+            var cleaner = TrackCleaner(configuration: .fitness)
+            let m = TrackMetrics(cleaner.cleaned(noisy), truth: truth)
+            length += m.lengthErrorPercent / Double(seeds.count)
+            rmse += m.rmse / Double(seeds.count)
+            rawRMSE += TrackMetrics(noisy, truth: truth).rmse / Double(seeds.count)
+        }
+        #expect(abs(length) < 3, "every \(interval) s: mean length error \(length) %")
+        #expect(rmse <= 0.6 * rawRMSE, "every \(interval) s: mean RMSE \(rmse) m vs raw \(rawRMSE) m")
+    }
+}
+
+/// A walk east at 1.2 m/s, one exact fix every 10 s claiming 8 m, with `jump` metres north at `index`.
+private func walkWithJump(at index: Int, jump: Double) -> [Location] {
+    (0..<30).map { k in fix(Double(k) * 10, east: 12 * Double(k), north: k == index ? jump : 0, accuracy: 8) }
+}
+
+@Test func batchClean_dropsASecondFixTheThirdExposes() {
+    // The start knows no velocity (σ 5 m/s), so 10 s later a 70 m jump passes the gate; the
+    // third fix, which the start alone explains and off whose line from the start the jump
+    // lies, exposes it. `cleaned` drops it again; before, it was delivered.
+    let fixes = walkWithJump(at: 1, jump: 70)
+    var cleaner = TrackCleaner(rule: TimestampOrderRule(), kalman: KalmanParameters(accelerationNoise: 0.3))
+    let cleaned = cleaner.cleaned(fixes)
+    #expect(cleaned.allSatisfy { abs(plane($0).north) < 10 }, "\(cleaned.map { plane($0).north })") // metres
+    #expect(cleaned.count == fixes.count - 1)
+    #expect(cleaner.report.count(of: .kalmanOutlier) == 1 && cleaner.report.accepted == cleaned.count)
+    var report = FilterReport()
+    let smoothed = KalmanSmoother(parameters: KalmanParameters(accelerationNoise: 0.3)).smoothed(fixes, report: &report)
+    #expect(smoothed.allSatisfy { abs(plane($0).north) < 10 } && smoothed.count == fixes.count - 1)
+}
+
+@Test func batchClean_keepsAnHonestSecondFixWhenTheThirdJumps() {
+    // The third fix is the jump: the second lies on the start's line, so it stays.
+    let fixes = walkWithJump(at: 2, jump: 70)
+    var cleaner = TrackCleaner(rule: TimestampOrderRule(), kalman: KalmanParameters(accelerationNoise: 0.3))
+    let cleaned = cleaner.cleaned(fixes)
+    #expect(cleaned.contains { $0.timestamp == fixes[1].timestamp })
+    #expect(!cleaned.contains { $0.timestamp == fixes[2].timestamp })
+    #expect(cleaned.allSatisfy { abs(plane($0).north) < 10 }, "\(cleaned.map { plane($0).north })") // metres
+}

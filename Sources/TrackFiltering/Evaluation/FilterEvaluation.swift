@@ -14,7 +14,7 @@ public struct FilterEvaluation: Sendable {
         public var metrics: TrackMetrics
     }
 
-    /// The pipelines' rows: raw fixes, rules only, rules + Kalman (online), rules + RTS, the
+    /// The pipelines' rows: raw fixes, rules only, rules + Kalman (as `geo gpx clean`), rules + RTS, the
     /// reference when one was given, and the HCKalmanFilter-style contrast (`FixedNoiseKalman`).
     public let rows: [Row]
     /// The fixes the rules accept without thinning: pykalman's and the contrast's input (our RTS
@@ -49,7 +49,7 @@ public struct FilterEvaluation: Sendable {
         var unthinned = TrackCleaner(configuration: rulesOnly)
         let accepted = noisy.compactMap { unthinned.process($0.fix, receivedAt: $0.receivedAt).location }
         var online = TrackCleaner(configuration: configuration)
-        let filtered = noisy.compactMap { online.process($0.fix, receivedAt: $0.receivedAt).location }
+        let filtered = online.cleaned(noisy) { ($0.fix, $0.receivedAt) }.map(\.location)
         var smoothingReport = FilterReport()
         let smoothed = KalmanSmoother(parameters: kalmanParameters)
             .smoothed(noisy.lazy.map { ($0.fix, $0.receivedAt) }, rules: rulesOnly.rules(), report: &smoothingReport)
