@@ -23,11 +23,12 @@ struct OSMCommand: ParsableCommand {
 
         func run() throws {
             let url = URL(fileURLWithPath: file)
-            let format = try OSMFileFormat.detect(url)
+            var format = OSMFileFormat.xml
             var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
             let clock = ContinuousClock()
             let start = clock.now
-            let summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: !noMetadata)) { block in
+            let summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: !noMetadata),
+                                                  detected: { format = $0 }) { block in
                 for n in block.nodes {
                     south = min(south, n.latitudeE7)
                     north = max(north, n.latitudeE7)
