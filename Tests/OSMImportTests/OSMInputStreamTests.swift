@@ -33,6 +33,26 @@ private let twoNodes = """
     }
 }
 
+/// PBF is read by block offsets: from a FIFO it is a clear error naming the file, not a hang.
+@Test(.onOwnThread) func osmFileReader_pbfFromAFIFOIsAClearError() throws {
+    try withTemporaryDirectory { dir in
+        let fifo = dir.appendingPathComponent("in.osm.pbf")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        // A BlobHeader's length prefix (big-endian 13) and the start of the header: enough to
+        // sniff, and small enough for the pipe's buffer, so the writer never blocks.
+        let start: [UInt8] = [0, 0, 0, 13, 0x0A, 0x09] + Array("OSMHeader".utf8)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo.path) else { return }
+            handle.write(Data(start))
+            try? handle.close()
+        }
+        writer.start()
+        let error = #expect(throws: OSMError.self) { try OSMFileReader.read(url: fifo) { _ in } }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains(fifo.path) == true && error?.message.contains("pipe") == true, "\(String(describing: error))")
+    }
+}
+
 /// Character data is skipped by the OSM reader, and the scanner drops it as it goes: 16 MiB of
 /// white space between two tags leaves the window at its initial 256 KiB (it used to grow to
 /// hold the whole run, 512 MiB for a 500 MiB `.osm.gz` of spaces).
