@@ -3,6 +3,8 @@
 # `geo gpx clean`, `geo gpx stats` and `geo nmea decode` on generated tracks of 10^4, 10^5 and
 # 10^6 points (10^7 with RSS_SEVEN=1): a command that runs in bounded memory stays flat as the
 # track grows ten-fold. The track is a 1 Hz walk with GPS-like noise, one segment, HDOP per point.
+# Then the smoother alone (SmoothBench: a generated walk that is never stored), with the
+# standard fixed-lag window and with the whole track in one window, up to 10^7 fixes.
 # Usage: Benchmarks/rss.sh [GEO]   (default: the debug build, .build/debug/geo; needs python3)
 set -e
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,4 +60,13 @@ for n in $SIZES; do
         "$(rss "$GEO" gpx clean "$DIR/track-$n.gpx")" \
         "$(rss "$GEO" gpx stats "$DIR/track-$n.gpx")" \
         "$(rss "$GEO" nmea decode "$DIR/track-$n.nmea")"
+done
+
+swift build --package-path "$ROOT/Benchmarks" --product SmoothBench >/dev/null
+BENCH=$(swift build --package-path "$ROOT/Benchmarks" --show-bin-path)/SmoothBench
+printf "\n%-10s %14s %14s   (peak RSS of the smoother alone, MiB)\n" fixes fixed-lag whole-track
+for n in 10000 100000 1000000 10000000; do
+    whole=-
+    [ "$n" -le 1000000 ] && whole=$(rss "$BENCH" "$n" --whole)
+    printf "%-10s %14s %14s\n" "$n" "$(rss "$BENCH" "$n")" "$whole"
 done
