@@ -29,6 +29,15 @@ let package = Package(
             name: "GPXBench",
             dependencies: [.product(name: "GPXCodec", package: "LocationKit")]
         ),
+        // Peak RSS of the fixed-lag RTS smoother on a generated walk that is never stored (driver: Benchmarks/rss.sh).
+        .executableTarget(
+            name: "SmoothBench",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "GeoCore", package: "LocationKit"),
+                .product(name: "TrackFiltering", package: "LocationKit"),
+            ]
+        ),
         // Rules + Kalman throughput on a 1,000,000-fix seeded noisy drive (driver: Benchmarks/filters.sh, peer: pykalman).
         .executableTarget(
             name: "FilterBench",

@@ -27,13 +27,14 @@ struct OSMCommand: ParsableCommand {
         func run() throws {
             try CommandLineFiles.checkInput(file)
             let url = URL(fileURLWithPath: file)
+            var format = OSMFileFormat.xml
             var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
             let clock = ContinuousClock()
             let start = clock.now
-            let format: OSMFileFormat, summary: OSMReadSummary
+            let summary: OSMReadSummary
             do {
-                format = try OSMFileFormat.detect(url)
-                summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: !noMetadata, recovering: recover)) { block in
+                summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: !noMetadata, recovering: recover),
+                                                 detected: { format = $0 }) { block in
                     for n in block.nodes {
                         south = min(south, n.latitudeE7)
                         north = max(north, n.latitudeE7)

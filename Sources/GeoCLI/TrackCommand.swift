@@ -42,18 +42,28 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(help: "Log what the source delivers as GPX into this directory (a session that a rerun rejoins).")
     var log: String?
 
+    @Option(help: "Network sources (gpsd://, nmea+tcp://): failed connections in a row to retry, waiting 0.25 s doubling to 8 s between them, before giving up (0…1000).")
+    var retry: Int = 10
+
+    @Option(help: "Network sources: seconds one connection attempt may take (0 < S ≤ 3600).")
+    var timeout: Double = 5
+
     func validate() throws {
         if preset != "raw", LiveConfiguration.preset(named: preset) == nil {
             throw ValidationError("unknown preset '\(preset)'")
         }
         if let count, count <= 0 { throw ValidationError("--count must be positive") }
         if let duration, !(duration > 0) || Duration(seconds: duration) == nil { throw ValidationError("--for must be positive") }
+        if !(0...1000).contains(retry) { throw ValidationError("--retry must be in 0…1000, got \(retry)") }
+        if !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be in (0, 3600] seconds, got \(timeout)") }
     }
 
     func run() async throws {
         var positionSource: any PositionSource
         do {
-            positionSource = try PositionSourceURI.source(source, startDate: Date())
+            let reconnect = ReconnectPolicy(maximumRetries: retry, connectTimeout: .seconds(timeout))
+            positionSource = try PositionSourceURI.source(source, startDate: Date(), reconnect: reconnect,
+                                                          onConnectionChange: { Self.warn(Self.describe($0, under: reconnect)) })
         } catch {
             throw ValidationError("\(error)")
         }
@@ -116,6 +126,17 @@ struct TrackCommand: AsyncParsableCommand {
         if preset != "raw" { DropDiagnostics.summary(await manager.filterReport).map(Self.warn) }
         if let session { session.log.abandon() } // rejoinable: a rerun continues the same file
         if failed { throw ExitCode.failure }
+    }
+
+    /// The line a connection change gets on standard error.
+    static func describe(_ change: ConnectionChange, under policy: ReconnectPolicy) -> String {
+        switch change {
+        case .failing(let reason, let wait):
+            let limit = policy.maximumRetries.map { ", up to \($0) retries (--retry)" } ?? ""
+            return "\(reason); retrying in \(wait.seconds) s, backing off to \(policy.maximumBackoff.seconds) s\(limit)"
+        case .reconnected(let failures):
+            return "connected after \(failures) failed attempt\(failures == 1 ? "" : "s")"
+        }
     }
 
     private static func warn(_ line: String) {

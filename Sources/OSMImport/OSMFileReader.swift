@@ -8,43 +8,67 @@ public enum OSMFileFormat: String, Sendable, CaseIterable {
     /// OSM XML, `.osm`, possibly gzip-compressed (`.osm.gz`).
     case xml
 
-    /// Detects the format from the first bytes of the file (gzip magic or `<` mean XML; the
+    /// How many leading bytes `detect(head:path:)` looks at.
+    static let headSize = 64
+
+    /// Detects the format from the first bytes of a file (gzip magic or `<` mean XML; the
     /// 4-byte big-endian length of a PBF BlobHeader starts with a zero byte), not its name.
-    /// - Throws: `OSMError.io` when the file cannot be read, `.invalidArgument` when it is empty.
-    public static func detect(_ url: URL) throws(OSMError) -> OSMFileFormat {
-        let head: [UInt8]
-        do throws(SystemIOError) {
-            let descriptor = try FileDescriptor(opening: url.path)
-            defer { try? descriptor.close() }
-            head = try descriptor.read(count: 64, atOffset: 0)
-        } catch {
-            throw OSMError(.io, "\(error)")
-        }
-        guard let first = head.first else { throw OSMError(.invalidArgument, "\(url.path) is empty") }
+    /// - Parameter head: up to `headSize` leading bytes; `path` names the file in errors.
+    /// - Throws: `OSMError.invalidArgument` when the file is empty or neither format.
+    static func detect(head: [UInt8], path: String) throws(OSMError) -> OSMFileFormat {
+        guard let first = head.first else { throw OSMError(.invalidArgument, "\(path) is empty") }
         if first == 0x1F || first == 0x3C { return .xml }
         if first == 0x00 { return .pbf }
         // Leading whitespace or a UTF-8 byte-order mark before the XML declaration.
         if head.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first == 0x3C { return .xml }
-        throw OSMError(.invalidArgument, "\(url.path) is neither OSM PBF nor OSM XML")
+        throw OSMError(.invalidArgument, "\(path) is neither OSM PBF nor OSM XML")
     }
 }
 
 /// Reads any OSM file (`.osm.pbf`, `.osm`, `.osm.gz`) with the matching reader.
+///
+/// The file is opened once and its format sniffed from the first bytes read from that
+/// descriptor, which the XML reader then continues from: a FIFO or a device (`<(zcat x.osm.gz)`)
+/// reads like a file. PBF is read by block offsets (`pread(2)`, blocks decode in parallel), so it
+/// needs a seekable file; PBF from a pipe is a clear error.
 public enum OSMFileReader {
     /// Reads all elements of the file in blocks, in file order.
+    /// - Parameter detected: called with the file's format before the first block.
     /// - Returns: counts and the header (or `<bounds>`); with `options.recovering`, after
     ///   damage, the counts of the elements delivered before it and the `damage`.
     /// - Throws: `OSMError` for unreadable or bad input (earlier blocks have been delivered;
     ///   when recovering only for `.io` and for a file with no element before the damage),
     ///   or whatever `body` throws.
     @discardableResult
-    public static func read(url: URL, options: OSMReadOptions = OSMReadOptions(), _ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
-        let format = try OSMFileFormat.detect(url)
+    public static func read(url: URL, options: OSMReadOptions = OSMReadOptions(),
+                            detected: (OSMFileFormat) -> Void = { _ in },
+                            _ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
+        let descriptor: FileDescriptor
+        do { descriptor = try FileDescriptor(opening: url.path) } catch { throw OSMError(.io, "\(error)") }
+        defer { try? descriptor.close() }
+        let chunks = OSMXMLReader.FileChunks(descriptor: descriptor, size: OSMFileFormat.headSize)
+        // A pipe may hand out fewer bytes per read than asked: gather the head until it is full
+        // or the input ends.
+        var head: [UInt8] = []
+        while head.count < OSMFileFormat.headSize, let more = try chunks.next() { head += more }
+        let format = try OSMFileFormat.detect(head: head, path: url.path)
+        detected(format)
         var delivered = OSMReadSummary()
         do {
             switch format {
-            case .pbf: return try OSMPBFReader(url: url, options: options).read { delivered.add($0); try body($0) }
-            case .xml: return try OSMXMLReader(url: url, options: options).read { delivered.add($0); try body($0) }
+            case .pbf:
+                guard lseek(descriptor.rawValue, 0, SEEK_CUR) >= 0 else {
+                    throw OSMError(.invalidArgument, "\(url.path) is OSM PBF on a pipe or device; PBF is read by block offsets, so save it to a file first")
+                }
+                return try OSMPBFReader(url: url, options: options).read { delivered.add($0); try body($0) }
+            case .xml:
+                var headGiven = false
+                let rest = OSMXMLReader.FileChunks(descriptor: descriptor)
+                return try OSMXMLReader.parse(chunks: {
+                    if headGiven { return try rest.next() }
+                    headGiven = true
+                    return head
+                }, options: options) { delivered.add($0); try body($0) }
             }
         } catch let error as OSMError where options.recovering && error.code != .io && delivered.blockCount > 0 {
             delivered.damage = error

@@ -52,12 +52,13 @@ public struct OSMXMLReader: Sendable {
         }, options: options, body)
     }
 
-    /// The file in chunks of up to 1 MiB.
-    private struct FileChunks {
+    /// The file in chunks of up to `size` bytes (1 MiB).
+    struct FileChunks {
         let descriptor: FileDescriptor
+        var size = 1 << 20
         func next() throws(OSMError) -> [UInt8]? {
             var failure: SystemIOError?
-            let chunk = [UInt8](unsafeUninitializedCapacity: 1 << 20) { buffer, count in
+            let chunk = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
                 do throws(SystemIOError) {
                     count = try descriptor.read(into: UnsafeMutableRawBufferPointer(buffer))
                 } catch {
@@ -96,15 +97,28 @@ public struct OSMXMLReader: Sendable {
 }
 
 /// Serves the chunks of `OSMXMLReader.parse`, inflated when the first bytes are the gzip magic.
+///
+/// Compressed input is inflated `inflateStep` bytes at a time: deflate expands at most 1032:1
+/// (zlib's technical details), so the inflated bytes waiting to be scanned stay under about
+/// 1 MiB however well the input compresses (a gigabyte of white space is a megabyte of gzip).
 struct OSMXMLSource: XMLByteSource {
     let chunks: () throws -> [UInt8]?
     private var pending: [UInt8] = []
     private var position = 0
     private var inflater: Inflater?
+    /// The compressed chunk being inflated and how much of it has been.
+    private var compressed: [UInt8] = []
+    private var inflated = 0
     private var first = true
     private var done = false
     /// Decompressed bytes served so far (the XML offset of the next byte).
     private var served = 0
+
+    /// Compressed bytes inflated per refill.
+    static let inflateStep = 1024
+
+    /// Inflated bytes held for the scanner (at most about 1032 × `inflateStep`).
+    var bufferedBytes: Int { pending.count }
 
     init(chunks: @escaping () throws -> [UInt8]?) {
         self.chunks = chunks
@@ -112,9 +126,19 @@ struct OSMXMLSource: XMLByteSource {
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while position == pending.count {
-            if done { return 0 }
             pending.removeAll(keepingCapacity: true)
             position = 0
+            if let inflater, inflated < compressed.count {
+                let end = min(inflated + Self.inflateStep, compressed.count)
+                do {
+                    try compressed[inflated..<end].withUnsafeBytes { raw in try inflater.inflate(raw, into: &pending) }
+                } catch {
+                    throw OSMError(.corrupted, "gzip: \(PBFDecoder.describe(error))", offset: served)
+                }
+                inflated = end
+                continue
+            }
+            if done { return 0 }
             guard let chunk = try chunks() else {
                 done = true
                 if let inflater, !inflater.isComplete {
@@ -128,11 +152,11 @@ struct OSMXMLSource: XMLByteSource {
                     do { inflater = try Inflater(format: .gzip) } catch { throw OSMError(.io, error.message) }
                 }
             }
-            guard let inflater else { pending = chunk; continue }
-            do {
-                try chunk.withUnsafeBytes { raw in try inflater.inflate(raw, into: &pending) }
-            } catch {
-                throw OSMError(.corrupted, "gzip: \(PBFDecoder.describe(error))", offset: served)
+            if inflater == nil {
+                pending = chunk
+            } else {
+                compressed = chunk
+                inflated = 0
             }
         }
         let n = min(buffer.count, pending.count - position)
@@ -166,6 +190,7 @@ struct OSMXMLParser {
     init(source: some XMLByteSource, options: OSMReadOptions) {
         self.options = options
         scanner = XMLScanner(source: source)
+        scanner.discardsText = true // character data is skipped; this bounds the window
     }
 
     /// Reads up to the next full block (or the last, partial one); nil at the end.

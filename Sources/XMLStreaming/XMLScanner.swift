@@ -81,6 +81,11 @@ public struct XMLScanner {
     /// The captured bytes (kept allocated between captures).
     public var captured = XMLByteBuffer(capacity: 1024)
 
+    /// While true, character data leaves the window as it is scanned, so a text token's range
+    /// holds only its last window's worth and a long run of text (a gigabyte of white space)
+    /// costs no memory; for readers that skip character data (OSM XML).
+    public var discardsText = false
+
     /// Creates a scanner; nothing is read until `next()`.
     /// - Parameter capacity: the initial window, in bytes; it doubles only for a token larger than it.
     public init(source: any XMLByteSource, capacity: Int = 1 << 18) {
@@ -279,6 +284,7 @@ public struct XMLScanner {
                 return
             }
             pos = end
+            if discardsText { tokenStart = pos }
             // A text token may end at the end of the input.
             guard try ensure(1) else { return }
         }

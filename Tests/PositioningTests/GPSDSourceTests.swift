@@ -21,7 +21,7 @@ private func chkFixes(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
     let expected = try chkFixes(chk)
     // Repeating: the source connects from a task of its own, which may start after the first pass.
     guard let fixes = try await GPSFake.withReplay(log: log, repeating: true, { gpsd in
-        let source = GPSDSource(port: gpsd.port, initialBackoff: .milliseconds(50))
+        let source = GPSDSource(port: gpsd.port, reconnect: ReconnectPolicy(initialBackoff: .milliseconds(50)))
         var fixes: [Location] = []
         for try await event in source.events() {
             if case .location(let l) = event { fixes.append(l) }
@@ -41,7 +41,7 @@ private func chkFixes(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
 @Test(.onOwnThread) func gpsdSource_reportsLostWhenGpsdDies_andResumesWhenItReturns() async throws {
     guard let log = try Fixtures.url("nmea/nmea-rtk.log") else { return }
     let port = GPSFake.freePort()
-    let source = GPSDSource(port: port, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400))
+    let source = GPSDSource(port: port, reconnect: ReconnectPolicy(initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400)))
     let events = Mutex<[String]>([])
     let consumer = Task {
         for try await event in source.events() {
@@ -114,7 +114,7 @@ func gpsdSource_deliversOneFixPerEpoch_asGpsdsLastReport(_ name: String, compare
     let epochs = try chkEpochs(chk)
     // Repeating, so one whole pass can be cut out: from the first wrap (time going back) to the next.
     guard let pass = try await GPSFake.withReplay(log: log, repeating: true, { gpsd in
-        let source = GPSDSource(port: gpsd.port, initialBackoff: .milliseconds(50))
+        let source = GPSDSource(port: gpsd.port, reconnect: ReconnectPolicy(initialBackoff: .milliseconds(50)))
         var wraps = 0
         var pass: [Location] = []
         var previous: Date?

@@ -70,7 +70,7 @@ struct ContractCase: Sendable, CustomTestStringConvertible {
             // 50 ms, for as long as the test body runs.
             guard let log = try Fixtures.url("nmea/nmea-rtk.log") else { return }
             _ = try await GPSFake.withReplay(log: log, cycle: 0.05, repeating: true) { gpsd in
-                let s = GPSDSource(port: gpsd.port, initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400))
+                let s = GPSDSource(port: gpsd.port, reconnect: ReconnectPolicy(initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400)))
                 try await body(ContractSubject(source: s, activeRuns: { s.activeRuns }))
             }
         }),

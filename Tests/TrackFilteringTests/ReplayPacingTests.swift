@@ -25,3 +25,13 @@ import TrackFiltering
         #expect(ReplayPacing.speedFactor(factor).delay(after: .seconds(1)) == .zero, "factor \(factor)")
     }
 }
+
+@Test func replayPacing_capsEveryWaitAtTheMaximumDelay() {
+    let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+    let year9999 = Date(timeIntervalSince1970: 253_370_764_800) // 9999-01-01T00:00:00Z
+    #expect(ReplayPacing.realTime.delay(from: t0, to: year9999) == ReplayPacing.maximumDelay, "a jump of 8,000 years")
+    #expect(ReplayPacing.speedFactor(1e-3).delay(from: t0, to: year9999) == ReplayPacing.maximumDelay, "a slow replay overflows no Duration")
+    #expect(ReplayPacing.realTime.delay(from: t0, to: t0.addingTimeInterval(3_600)) == ReplayPacing.maximumDelay, "an hour's pause")
+    #expect(ReplayPacing.speedFactor(120).delay(from: t0, to: t0.addingTimeInterval(3_600)) == .seconds(30), "under the cap once scaled")
+    #expect(ReplayPacing.maximumDelay == .seconds(60))
+}

@@ -233,3 +233,24 @@ private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
         #expect(Int(kept) ?? 0 >= 5, "\(line)")
     }
 }
+
+/// `geo track` on a gpsd that refuses: one line on standard error, an error event and exit 1
+/// after `--retry` retries, instead of retrying silently for ever.
+@Test func track_refusedGpsd_saysSoOnceAndGivesUpAfterTheRetries() async throws {
+    let port = GPSFake.freePort()
+    let result = try await GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(port)", "--retry", "1", "--timeout", "1"])
+    #expect(result.status == 1)
+    let lines = result.stderr.split(whereSeparator: \.isNewline)
+    #expect(lines.count == 1, "\(result.stderr)")
+    #expect(lines.first?.contains("refused; retrying in 0.25 s") == true, "\(result.stderr)")
+    let last = try #require(try events(result.stdout).last)
+    #expect(last["event"] as? String == "error")
+    #expect((last["message"] as? String)?.contains("2 attempts in a row") == true, "\(last)")
+}
+
+@Test func track_rejectsRetryAndTimeoutOutOfRange() async throws {
+    for arguments in [["--retry", "-1"], ["--retry", "1001"], ["--timeout", "0"], ["--timeout", "nan"], ["--timeout", "1e20"]] {
+        let result = try await GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:1"] + arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+    }
+}

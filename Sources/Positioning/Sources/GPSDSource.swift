@@ -19,13 +19,14 @@ import SystemIO
 /// gpsd's error figures are 95 % values; `GPSDMessage.TPV.location` converts them to the 68 %
 /// accuracies of `Location` (÷ 2.4477 horizontally, ÷ 1.96 per axis). A TPV without a fix
 /// (mode 0 or 1) reports `.lost` once. When gpsd is not there or goes away, the source reports
-/// `.lost` and reconnects with exponential backoff (`initialBackoff` doubling up to
-/// `maximumBackoff`) on its clock, forever, until its consumer leaves.
+/// `.lost` and reconnects as its `ReconnectPolicy` says (exponential backoff on its clock,
+/// for ever by default, until its consumer leaves); `onConnectionChange` hears the first
+/// failure of each run and the reconnection that ends it.
 public final class GPSDSource: PositionSource {
     public let host: String
     public let port: Int
-    public let initialBackoff: Duration
-    public let maximumBackoff: Duration
+    public let reconnect: ReconnectPolicy
+    private let onConnectionChange: @Sendable (ConnectionChange) -> Void
     /// How long gpsd must stay silent after a report for its reporting cycle to count as ended,
     /// which delivers the pending epoch: 0.3 s by default, far longer than the gaps inside one
     /// cycle's burst and well inside the 1 s cycle of most receivers (a faster receiver's next
@@ -34,13 +35,13 @@ public final class GPSDSource: PositionSource {
     private let clock: SourceClock
     private let runs = RunCounter()
 
-    public init(host: String = "127.0.0.1", port: Int = 2947, initialBackoff: Duration = .milliseconds(250),
-                maximumBackoff: Duration = .seconds(8), cycleEndSilence: Duration = .milliseconds(300),
-                clock: SourceClock = .continuous) {
+    public init(host: String = "127.0.0.1", port: Int = 2947, reconnect: ReconnectPolicy = ReconnectPolicy(),
+                cycleEndSilence: Duration = .milliseconds(300), clock: SourceClock = .continuous,
+                onConnectionChange: @escaping @Sendable (ConnectionChange) -> Void = { _ in }) {
         self.host = host
         self.port = port
-        self.initialBackoff = initialBackoff
-        self.maximumBackoff = maximumBackoff
+        self.reconnect = reconnect
+        self.onConnectionChange = onConnectionChange
         self.cycleEndSilence = cycleEndSilence
         self.clock = clock
     }
@@ -104,20 +105,19 @@ public final class GPSDSource: PositionSource {
 
     public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
         runs.stream { [self] output in
-            var backoff = initialBackoff
+            var attempts = ConnectionAttempts(reconnect, name: name, report: onConnectionChange)
             let run = Run(output)
             while true {
                 try Task.checkCancellation()
                 let fd: FileDescriptor
                 do {
-                    fd = try TCPClient.connect(host: host, port: port)
+                    fd = try TCPClient.connect(host: host, port: port, timeout: reconnect.connectTimeout)
                 } catch {
                     run.reportLost()
-                    try await clock.sleep(for: backoff)
-                    backoff = min(backoff * 2, maximumBackoff)
+                    try await attempts.failed("\(error)", clock: clock)
                     continue
                 }
-                backoff = initialBackoff
+                attempts.connected()
                 try? fd.writeAll(GPSDMessage.watchCommand())
                 let cycleEnd = Task { [clock, cycleEndSilence] in
                     while true {
@@ -142,7 +142,7 @@ public final class GPSDSource: PositionSource {
                 run.endCycle()
                 try Task.checkCancellation()
                 run.reportLost()
-                try await clock.sleep(for: backoff)
+                try await attempts.failed("gpsd closed the connection", clock: clock)
             }
         }
     }

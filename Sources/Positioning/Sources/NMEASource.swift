@@ -9,8 +9,10 @@ public import TrackFiltering
 /// cycle without a fix reports `.lost` once.
 ///
 /// A serial device without read permission fails with `PositioningError.denied` (the manager
-/// stops and reports `denied` authorization); a missing device or refused connection fails with
-/// `.sourceUnavailable`; a stream that ends (a file, a closed connection) ends the run.
+/// stops and reports `denied` authorization); a missing device fails with `.sourceUnavailable`;
+/// a TCP connection is tried as `reconnect` says (backoff, `onConnectionChange` hears the first
+/// failure and the connection that ends a run of them) and fails with `.sourceUnavailable`
+/// when its retries are spent; a stream that ends (a file, a closed connection) ends the run.
 public final class NMEASource: PositionSource {
     /// Where the sentences come from.
     public enum Input: Sendable, Hashable {
@@ -25,14 +27,20 @@ public final class NMEASource: PositionSource {
     /// Replay pacing by fix timestamps; nil delivers fixes as fast as they decode (right for
     /// live devices, whose pace is the receiver's).
     public let pacing: ReplayPacing?
+    /// How a TCP input connects.
+    public let reconnect: ReconnectPolicy
+    private let onConnectionChange: @Sendable (ConnectionChange) -> Void
     private let clock: SourceClock
     private let runs = RunCounter()
 
     public init(_ input: Input, options: NMEADecoder.Options = .init(), pacing: ReplayPacing? = nil,
-                clock: SourceClock = .continuous) {
+                reconnect: ReconnectPolicy = ReconnectPolicy(), clock: SourceClock = .continuous,
+                onConnectionChange: @escaping @Sendable (ConnectionChange) -> Void = { _ in }) {
         self.input = input
         self.options = options
         self.pacing = pacing
+        self.reconnect = reconnect
+        self.onConnectionChange = onConnectionChange
         self.clock = clock
     }
 
@@ -50,17 +58,7 @@ public final class NMEASource: PositionSource {
 
     public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
         runs.stream(bufferingPolicy: .bufferingNewest(4096)) { [self] output in
-            let fd: FileDescriptor
-            do throws(SystemIOError) {
-                fd = switch input {
-                case .file(let path): try FileDescriptor(opening: path)
-                case .standardInput: try FileDescriptor.standardInput.duplicate()
-                case .tcp(let host, let port): try TCPClient.connect(host: host, port: port)
-                case .serial(let path, let baud): try SerialPort.openDevice(path, baud: baud)
-                }
-            } catch {
-                throw PositioningError(opening: error)
-            }
+            let fd = try await open()
             var decoder = NMEADecoder(options: options)
             var previous: Date?
             var lost = false
@@ -78,6 +76,33 @@ public final class NMEASource: PositionSource {
             }
             decoder.finish { pending.append($0) }
             for fix in pending { try await deliver(fix, after: &previous, lost: &lost, to: output) }
+        }
+    }
+
+    /// Opens the input; a TCP connection is retried as `reconnect` says.
+    private func open() async throws -> FileDescriptor {
+        guard case .tcp(let host, let port) = input else {
+            do throws(SystemIOError) {
+                switch input {
+                case .file(let path): return try FileDescriptor(opening: path)
+                case .standardInput: return try FileDescriptor.standardInput.duplicate()
+                case .serial(let path, let baud): return try SerialPort.openDevice(path, baud: baud)
+                case .tcp: preconditionFailure("Broken contract: TCP is connected below")
+                }
+            } catch {
+                throw PositioningError(opening: error)
+            }
+        }
+        var attempts = ConnectionAttempts(reconnect, name: name, report: onConnectionChange)
+        while true {
+            try Task.checkCancellation()
+            do {
+                let fd = try TCPClient.connect(host: host, port: port, timeout: reconnect.connectTimeout)
+                attempts.connected()
+                return fd
+            } catch {
+                try await attempts.failed("\(error)", clock: clock)
+            }
         }
     }
 

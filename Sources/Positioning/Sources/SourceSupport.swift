@@ -115,3 +115,76 @@ extension AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation {
         if case .enqueued(let remaining) = yield(event), Int.max - remaining > limit { await Task.yield() }
     }
 }
+
+/// How a network source (gpsd, NMEA over TCP) connects and reconnects: each attempt may take
+/// `connectTimeout`; after a failure it waits `initialBackoff`, doubling per failure in a row
+/// up to `maximumBackoff`, and gives up after `maximumRetries` failures in a row (nil: never).
+public struct ReconnectPolicy: Sendable, Hashable {
+    public var initialBackoff: Duration
+    public var maximumBackoff: Duration
+    public var maximumRetries: Int?
+    public var connectTimeout: Duration
+
+    /// Defaults: 0.25 s doubling to 8 s, a 5 s connect timeout, retrying for ever (a library
+    /// source outlives a daemon restart; `geo track` sets a limit, `--retry`).
+    public init(initialBackoff: Duration = .milliseconds(250), maximumBackoff: Duration = .seconds(8),
+                maximumRetries: Int? = nil, connectTimeout: Duration = .seconds(5)) {
+        self.initialBackoff = initialBackoff
+        self.maximumBackoff = maximumBackoff
+        self.maximumRetries = maximumRetries
+        self.connectTimeout = connectTimeout
+    }
+
+    /// The wait after the `failures`-th failure in a row (from 1): `initialBackoff` ×
+    /// 2^(failures − 1), at most `maximumBackoff`.
+    public func backoff(afterFailures failures: Int) -> Duration {
+        var wait = initialBackoff
+        for _ in 1..<max(failures, 1) where wait < maximumBackoff { wait = wait * 2 }
+        return min(wait, maximumBackoff)
+    }
+}
+
+/// What a network source says about its connection, once per change: the first failure of a
+/// run of failures (later ones in the run are silent) and the connection that ends the run.
+public enum ConnectionChange: Sendable, Hashable {
+    /// The connection failed or closed: why, and how long until the next attempt.
+    case failing(reason: String, retryingIn: Duration)
+    /// Connected again after `failures` failed attempts.
+    case reconnected(afterFailures: Int)
+}
+
+/// One run's failures in a row under a `ReconnectPolicy`: reports the changes, waits out the
+/// backoff, and gives up when the retries are spent.
+struct ConnectionAttempts {
+    let policy: ReconnectPolicy
+    /// The source's name, for the error when it gives up.
+    let name: String
+    let report: @Sendable (ConnectionChange) -> Void
+    private var failures = 0
+
+    init(_ policy: ReconnectPolicy, name: String, report: @escaping @Sendable (ConnectionChange) -> Void) {
+        self.policy = policy
+        self.name = name
+        self.report = report
+    }
+
+    /// Counts a failed or closed connection, then waits for the next attempt.
+    /// - Throws: `PositioningError.sourceUnavailable` once `maximumRetries` failures in a row
+    ///   have passed; `CancellationError` when the task is cancelled while waiting.
+    mutating func failed(_ reason: String, clock: SourceClock) async throws {
+        failures += 1
+        if let limit = policy.maximumRetries, failures > limit {
+            let attempts = failures == 1 ? "" : " (\(failures) attempts in a row)"
+            throw PositioningError(.sourceUnavailable, "\(name): \(reason)\(attempts)")
+        }
+        let wait = policy.backoff(afterFailures: failures)
+        if failures == 1 { report(.failing(reason: reason, retryingIn: wait)) }
+        try await clock.sleep(for: wait)
+    }
+
+    /// Counts a connection made; reports it when it ends a run of failures.
+    mutating func connected() {
+        if failures > 0 { report(.reconnected(afterFailures: failures)) }
+        failures = 0
+    }
+}

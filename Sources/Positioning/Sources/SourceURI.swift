@@ -21,9 +21,14 @@ public enum PositionSourceURI {
     /// - Parameters:
     ///   - clock: paces replays and simulations and times gpsd reconnects.
     ///   - startDate: the first timestamp of a route simulation.
+    ///   - reconnect: how the network sources (gpsd, NMEA over TCP) connect and retry.
+    ///   - onConnectionChange: hears a network source's first failure of each run of failures
+    ///     and the reconnection that ends it.
     /// - Throws: `PositioningError.invalidConfiguration` for a malformed URI or parameter; what
     ///   reading a GPX or GeoJSON file throws.
-    public static func source(_ uri: String, clock: SourceClock = .continuous, startDate: Date) throws(PositioningError) -> any PositionSource {
+    public static func source(_ uri: String, clock: SourceClock = .continuous, startDate: Date,
+                              reconnect: ReconnectPolicy = ReconnectPolicy(),
+                              onConnectionChange: @escaping @Sendable (ConnectionChange) -> Void = { _ in }) throws(PositioningError) -> any PositionSource {
         guard let colon = uri.firstIndex(of: ":") else {
             throw PositioningError(.invalidConfiguration, "'\(uri)' has no scheme; expected gpsd://, nmea:, nmea+tcp://, gpx:, route: or device:")
         }
@@ -66,10 +71,11 @@ public enum PositionSourceURI {
         switch scheme {
         case "gpsd":
             let (host, port) = try hostPort(String(rest.trimmingPrefix("//")), defaultPort: 2947)
-            return GPSDSource(host: host, port: port, clock: clock)
+            return GPSDSource(host: host, port: port, reconnect: reconnect, clock: clock, onConnectionChange: onConnectionChange)
         case "nmea+tcp":
             let (host, port) = try hostPort(String(rest.trimmingPrefix("//")), defaultPort: nil)
-            return NMEASource(.tcp(host: host, port: port), options: try nmeaOptions(), clock: clock)
+            return NMEASource(.tcp(host: host, port: port), options: try nmeaOptions(), reconnect: reconnect, clock: clock,
+                              onConnectionChange: onConnectionChange)
         case "nmea":
             if rest.hasPrefix("//") {
                 let path = String(rest.dropFirst(2))
