@@ -33,10 +33,11 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(help: "Live-update preset: \(LiveConfiguration.presets.map(\.name).joined(separator: ", ")); 'raw' turns filtering and pauses off.")
     var preset: String = "default"
 
-    @Option(help: "Stop after this many update objects: moving updates and the stationary one that announces a pause (lost and error events do not count).")
+    @Option(parsing: .unconditional,
+            help: "Stop after this many update objects (\(OptionRanges.count)): moving updates and the stationary one that announces a pause (lost and error events do not count).")
     var count: Int?
 
-    @Option(name: .customLong("for"), help: "Stop after this many seconds.")
+    @Option(name: .customLong("for"), parsing: .unconditional, help: "Stop after this many seconds (\(OptionRanges.trackDuration)).")
     var duration: Double?
 
     @Option(help: "Log what the source delivers as GPX into this directory (a session that a rerun rejoins).")
@@ -46,8 +47,8 @@ struct TrackCommand: AsyncParsableCommand {
         if preset != "raw", LiveConfiguration.preset(named: preset) == nil {
             throw ValidationError("unknown preset '\(preset)'")
         }
-        if let count, count <= 0 { throw ValidationError("--count must be positive") }
-        if let duration, !(duration > 0) || Duration(seconds: duration) == nil { throw ValidationError("--for must be positive") }
+        try OptionRanges.count.check(count, option: "--count")
+        try OptionRanges.trackDuration.check(duration, option: "--for")
     }
 
     func run() async throws {
