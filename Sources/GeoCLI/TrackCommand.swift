@@ -16,6 +16,9 @@ struct TrackCommand: AsyncParsableCommand {
             nmea:FILE (nmea:- for standard input), gpx:FILE?speed=10 (speed=max: as fast as \
             possible; accuracy=M for points without one, default 10), route:LINE.geojson?speed=13.9&interval=1&noise=3, device: (gpsd if it \
             answers, else $LOCATIONKIT_NMEA_DEVICE).
+            Ranges: route speed \(PositionSourceURI.Limits.movementSpeed), interval \(PositionSourceURI.Limits.updateInterval), \
+            noise \(PositionSourceURI.Limits.noise); gpx/nmea speed \(PositionSourceURI.Limits.speedFactor); \
+            gpx accuracy \(PositionSourceURI.Limits.assumedAccuracy); baud \(PositionSourceURI.Limits.baud).
             Events: {"event":"update","time":…,"lat":…,"lon":…,"accuracy":…,"speed":…,"course":…,"stationary":false}, \
             {"event":"update",…,"stationary":true} when updates pause, {"event":"lost","time":…} (the \
             last fix's time, null before the first), \
