@@ -34,7 +34,8 @@ public struct GPXStatistics: Hashable, Sendable {
     /// both points have an elevation.
     public var length3D = Distance.zero
     /// Sum over segments of the time from the first to the last timed point; nil when no
-    /// segment has two timed points.
+    /// segment has two timed points. Never negative: a segment whose last time is before its
+    /// first (a receiver's clock reset, a merged file) counts 0, as in gpxpy's `get_duration`.
     public var duration: Duration?
     /// Sum of the intervals between consecutive timed points whose 2D speed exceeds 1 km/h;
     /// nil without times.
@@ -102,7 +103,7 @@ public struct GPXStatisticsAccumulator: Sendable {
             e1 = nil; e2 = nil; lastSmoothed = nil
         case .segmentEnd:
             if let first = firstTime, let last = lastTime {
-                duration += last.timeIntervalSince(first)
+                duration += max(0, last.timeIntervalSince(first))
                 sawDuration = true
             }
             // The last elevation is kept unsmoothed.

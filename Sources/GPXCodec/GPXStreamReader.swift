@@ -573,10 +573,11 @@ struct GPXParser {
             case .startTag:
                 switch tag() {
                 // A value left out leaves the field as it was (unset, or an earlier duplicate's).
-                case .ele: if let v = try readDouble() { point.elevation = Distance(meters: v) }
+                // Numbers outside their GPXFieldRanges range are left out with a warning, as malformed ones.
+                case .ele: if let v = try readDouble(in: GPXFieldRanges.elevation) { point.elevation = Distance(meters: v) }
                 case .time: if let v = try readTime() { point.time = v }
-                case .magvar: if let v = try readDouble() { point.magneticVariation = Bearing(degrees: v) }
-                case .geoidheight: if let v = try readDouble() { point.geoidHeight = Distance(meters: v) }
+                case .magvar: if let v = try readDouble(in: GPXFieldRanges.degrees) { point.magneticVariation = Bearing(degrees: v) }
+                case .geoidheight: if let v = try readDouble(in: GPXFieldRanges.geoidHeight) { point.geoidHeight = Distance(meters: v) }
                 case .name: point.name = try readString()
                 case .cmt: point.comment = try readString()
                 case .desc: point.description = try readString()
@@ -588,16 +589,16 @@ struct GPXParser {
                 case .type: point.type = try readString()
                 case .fix: if let v = try readFix() { point.fix = v }
                 case .sat: if let v = try readInteger() { point.satellites = v }
-                case .hdop: if let v = try readDouble() { point.hdop = v }
-                case .vdop: if let v = try readDouble() { point.vdop = v }
-                case .pdop: if let v = try readDouble() { point.pdop = v }
-                case .ageofdgpsdata: if let v = try readDouble() { point.ageOfDGPSData = v }
+                case .hdop: if let v = try readDouble(in: GPXFieldRanges.dilution) { point.hdop = v }
+                case .vdop: if let v = try readDouble(in: GPXFieldRanges.dilution) { point.vdop = v }
+                case .pdop: if let v = try readDouble(in: GPXFieldRanges.dilution) { point.pdop = v }
+                case .ageofdgpsdata: if let v = try readDouble(in: GPXFieldRanges.dgpsAge) { point.ageOfDGPSData = v }
                 case .dgpsid: if let v = try readInteger() { point.dgpsID = v }
                 case .course:
-                    if let v = try readDouble() { point.course = Bearing(degrees: v) }
+                    if let v = try readDouble(in: GPXFieldRanges.degrees) { point.course = Bearing(degrees: v) }
                     usesGPX10Elements = true
                 case .speed:
-                    if let v = try readDouble() { point.speed = Speed(metersPerSecond: v) }
+                    if let v = try readDouble(in: GPXFieldRanges.speed) { point.speed = Speed(metersPerSecond: v) }
                     usesGPX10Elements = true
                 case .extensions:
                     try captureExtensions(checkingGarminFields: true)
@@ -817,6 +818,27 @@ struct GPXParser {
 
     private mutating func readDouble() throws(GPXError) -> Double? {
         try readValue("a number") { GPXNumber.double($0.baseAddress!, $0.count) }
+    }
+
+    /// A number inside `range`; one outside is warned about and left out like a malformed one.
+    private mutating func readDouble(in range: ValidRange) throws(GPXError) -> Double? {
+        let offset = scanner.tokenOffset
+        // Keep the start tag in the window until the range is checked, so the warning can locate it.
+        let pinned = scanner.pinnedOffset
+        scanner.pinnedOffset = min(pinned, offset)
+        defer { scanner.pinnedOffset = pinned }
+        guard let v = try readDouble() else { return nil }
+        if range.contains(v) { return v }
+        warnOutOfRange(range, at: offset)
+        return nil
+    }
+
+    /// The warning of `readDouble(in:)`, out of its hot path.
+    @inline(never)
+    private mutating func warnOutOfRange(_ range: ValidRange, at offset: Int) {
+        let element = scanner.nameString
+        let raw = text.string()
+        warn(.invalidValue, element: element, text: raw, at: offset, "<\(element)> '\(raw)' is outside \(range); the field is left out")
     }
 
     private mutating func readInteger() throws(GPXError) -> Int? {

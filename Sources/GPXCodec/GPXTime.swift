@@ -49,10 +49,14 @@ public enum GPXTime {
         if i < hi, bytes[i] == 0x2D { negativeYear = true; i += 1 }
         guard var year = number(4) else { return nil }
         // Years beyond 9999 (XML Schema allows more digits).
-        while i < hi, bytes[i] &- 0x30 < 10 { year = year * 10 + Int(bytes[i] - 0x30); i += 1 }
+        // Up to 9 digits: the seconds of any such year fit Int64 (beyond, the date is rejected).
+        while i < hi, bytes[i] &- 0x30 < 10 {
+            guard year < 100_000_000 else { return nil }
+            year = year * 10 + Int(bytes[i] - 0x30); i += 1
+        }
         if negativeYear { year = -year }
         guard expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year)
         else { return nil }
         var seconds = Int64(CivilCalendar.days(year: year, month: month, day: day)) * 86_400
         if i == hi { return makeDate(epochSeconds: seconds, fraction: 0, digits: 0) }
@@ -149,13 +153,4 @@ public enum GPXTime {
     @inline(__always)
     private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
 
-    private static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
 }

@@ -125,8 +125,9 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
                     }
                     let number = field.value(text.bytes)
                     switch field {
-                    case .hr: value.heartRate = number.map { Int($0) }
-                    case .cad: value.cadence = number.map { Int($0) }
+                    // Both unsignedByte in the TrackPointExtension v2 schema; anything else is left out.
+                    case .hr: value.heartRate = number.flatMap { (0...255).contains($0) ? Int($0) : nil }
+                    case .cad: value.cadence = number.flatMap { (0...255).contains($0) ? Int($0) : nil }
                     case .atemp: value.airTemperature = number
                     case .wtemp: value.waterTemperature = number
                     case .depth: value.depth = number.map(Distance.init(meters:))

@@ -37,9 +37,9 @@ struct EvalFilters: ParsableCommand {
     @Option(help: "The shared data folder (default: LOCATIONKIT_DATA or ../shared/data).")
     var data: String?
 
-    @Option(help: "First seed of the error model.") var seed: UInt64 = 20_240_601
+    @Option(help: "First seed of the error model (0…2⁶⁴ − 1, with seed + seeds − 1 still in it).") var seed: UInt64 = 20_240_601
 
-    @Option(help: "How many seeds (seed, seed + 1, …) to average over.") var seeds = 5
+    @Option(parsing: .unconditional, help: "How many seeds (seed, seed + 1, …) to average over (\(OptionRanges.seeds)).") var seeds = 5
 
     @Option(help: "Which cases: all, realistic (1 Hz, every fault) or sparse (hikes every 1, 5, 10, 30 s with jumps).")
     var cases = "all"
@@ -59,7 +59,8 @@ struct EvalFilters: ParsableCommand {
     ]
 
     func validate() throws {
-        guard seeds >= 1 else { throw ValidationError("--seeds must be at least 1") }
+        try OptionRanges.seeds.check(seeds, option: "--seeds")
+        guard seed <= UInt64.max - UInt64(seeds - 1) else { throw ValidationError("--seed plus --seeds runs past 2⁶⁴ − 1") }
         guard ["all", "realistic", "sparse"].contains(cases) else {
             throw ValidationError("--cases must be all, realistic or sparse, got '\(cases)'")
         }

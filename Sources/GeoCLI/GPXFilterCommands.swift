@@ -10,14 +10,19 @@ struct TrackFilterOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "Output GPX file (default: standard output).")
     var output: String?
 
-    @Option(help: "Metres of error per unit of HDOP, used as accuracy (GPX has no accuracy field).")
+    @Option(parsing: .unconditional, help: "Metres of error per unit of HDOP, used as accuracy (GPX has no accuracy field; \(OptionRanges.uere)).")
     var uere = 5.0
 
-    @Option(help: "Accuracy in metres assumed for points with neither accuracy nor HDOP.")
+    @Option(parsing: .unconditional, help: "Accuracy assumed for points with neither accuracy nor HDOP (\(OptionRanges.assumedAccuracy)).")
     var assumedAccuracy = 10.0
 
     @Flag(help: "Drop points without accuracy (HDOP) instead of assuming one.")
     var requireAccuracy = false
+
+    func validate() throws {
+        try OptionRanges.uere.check(uere, option: "--uere")
+        try OptionRanges.assumedAccuracy.check(assumedAccuracy, option: "--assumed-accuracy")
+    }
 }
 
 /// `geo gpx clean`: filter rules and the Kalman filter of a preset over every track segment.
@@ -78,9 +83,14 @@ struct GPXSmooth: ParsableCommand {
     @OptionGroup var input: GPXInputOptions
     @OptionGroup var options: TrackFilterOptions
     @Option(help: "Preset: default, automotiveNavigation, otherNavigation, fitness, airborne.") var preset = "default"
-    @Option(help: "One-sigma white acceleration of the motion model, m/s² (default: the preset's).") var acceleration: Double?
+    @Option(parsing: .unconditional, help: "One-sigma white acceleration of the motion model (\(OptionRanges.acceleration); default: the preset's).")
+    var acceleration: Double?
     @Flag(help: "Smooth every fix without the preset's rules (the Kalman gate still applies).") var noRules = false
     @Flag(help: "Print how many fixes were dropped and why.") var report = false
+
+    func validate() throws {
+        try OptionRanges.acceleration.check(acceleration, option: "--acceleration")
+    }
 
     func run() throws {
         var configuration = try TrackFilterConfiguration.preset(named: preset)
@@ -118,11 +128,12 @@ struct GPXSimplify: ParsableCommand {
 
     @OptionGroup var input: GPXInputOptions
     @Option(name: .shortAndLong, help: "Output GPX file (default: standard output).") var output: String?
-    @Option(help: "Tolerance in metres (Visvalingam–Whyatt: areas below its square are dropped).") var tolerance: Double
+    @Option(parsing: .unconditional, help: "Tolerance (\(OptionRanges.tolerance); Visvalingam–Whyatt: areas below its square are dropped).")
+    var tolerance: Double
     @Option(help: "douglasPeucker or visvalingamWhyatt.") var method = "douglasPeucker"
 
     func validate() throws {
-        guard tolerance >= 0, tolerance.isFinite else { throw ValidationError("--tolerance must be a non-negative number of metres") }
+        try OptionRanges.tolerance.check(tolerance, option: "--tolerance")
         guard Simplification.Method(rawValue: method) != nil else {
             throw ValidationError("--method must be one of \(Simplification.Method.allCases.map(\.rawValue).joined(separator: ", "))")
         }

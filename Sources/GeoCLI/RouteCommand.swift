@@ -25,10 +25,11 @@ struct RouteCommand: ParsableCommand {
     @Option(help: "A graph file written by 'geo extract'.")
     var graph: String
 
-    @Option(help: "Start as LAT,LON in degrees.")
+    // .unconditional: southern and western points (--to -10,-50) are values, not options.
+    @Option(parsing: .unconditional, help: "Start as LAT,LON in degrees (latitude -90…90, longitude any, wrapped).")
     var from: String?
 
-    @Option(help: "End as LAT,LON in degrees.")
+    @Option(parsing: .unconditional, help: "End as LAT,LON in degrees (latitude -90…90, longitude any, wrapped).")
     var to: String?
 
     @Option(help: "Output format: json, geojson or gpx.")
@@ -40,7 +41,7 @@ struct RouteCommand: ParsableCommand {
     @Flag(help: "Read 'lat1 lon1 lat2 lon2' lines from standard input.")
     var batch = false
 
-    @Option(help: ArgumentHelp("Pieces of road with fewer directed edges are small: an end snapped onto one moves to the nearest larger piece, unless both ends share it (OSRM's --small-component-size).", valueName: "edges"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pieces of road with fewer directed edges are small (0 or more): an end snapped onto one moves to the nearest larger piece, unless both ends share it (OSRM's --small-component-size).", valueName: "edges"))
     var smallComponentSize = 1000
 
     func validate() throws {
@@ -51,9 +52,13 @@ struct RouteCommand: ParsableCommand {
             guard let from, let to else { throw ValidationError("give --from and --to (or --batch)") }
             do {
                 _ = try Coordinate(parsing: from)
+            } catch {
+                throw ValidationError("--from: \(error.message)")
+            }
+            do {
                 _ = try Coordinate(parsing: to)
             } catch {
-                throw ValidationError("\(error.message)")
+                throw ValidationError("--to: \(error.message)")
             }
         }
     }

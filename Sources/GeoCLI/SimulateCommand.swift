@@ -25,28 +25,35 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "A GeoJSON LineString (or a Feature holding one) to follow.")
     var route: String?
 
-    @Option(help: "Movement speed, m/s.")
+    // Numbers parse unconditionally, so a negative one reaches validate() and its range.
+    @Option(parsing: .unconditional, help: "Movement speed (\(Limits.movementSpeed)).")
     var speed: Double = 13.9
 
-    @Option(help: "Seconds between fixes.")
+    @Option(parsing: .unconditional, help: "Seconds between fixes (\(Limits.updateInterval)).")
     var interval: Double = 1
 
-    @Option(help: "One-sigma position noise per axis, metres (Gauss–Markov, 30 s).")
+    @Option(parsing: .unconditional, help: "One-sigma position noise per axis (\(Limits.noise); Gauss–Markov, 30 s).")
     var noise: Double?
 
-    @Option(help: "Serve the sentences to TCP clients on 127.0.0.1 at this port.")
+    @Option(parsing: .unconditional, help: "Serve the sentences to TCP clients on 127.0.0.1 at this port (\(Self.port)).")
     var nmeaTcp: Int?
 
-    @Option(help: "Stop after this many fixes.")
+    @Option(parsing: .unconditional, help: "Stop after this many fixes (\(OptionRanges.count)).")
     var count: Int?
 
     @Flag(help: "Emit as fast as possible instead of one fix per interval.")
     var fast = false
 
+    private typealias Limits = PositionSourceURI.Limits
+    /// A TCP port.
+    static let port = ValidRange(1...65_535, unit: "")
+
     func validate() throws {
-        guard speed > 0, speed.isFinite, interval > 0, interval.isFinite else { throw ValidationError("--speed and --interval must be positive") }
-        if let noise, !(noise >= 0) { throw ValidationError("--noise must not be negative") }
-        if let nmeaTcp, !(1...65_535).contains(nmeaTcp) { throw ValidationError("--nmea-tcp needs a port in 1…65535") }
+        try Limits.movementSpeed.check(speed, option: "--speed")
+        try Limits.updateInterval.check(interval, option: "--interval")
+        try Limits.noise.check(noise, option: "--noise")
+        try Self.port.check(nmeaTcp, option: "--nmea-tcp")
+        try OptionRanges.count.check(count, option: "--count")
     }
 
     func run() async throws {
@@ -63,7 +70,7 @@ struct SimulateCommand: AsyncParsableCommand {
             polyline = try SampleCityRoute.make().route.geometry
         }
         let source = try RouteSimulationSource(
-            polyline: polyline, movementSpeed: .metersPerSecond(speed), updateInterval: .seconds(interval),
+            polyline: polyline, movementSpeed: .metersPerSecond(speed), updateInterval: .seconds(interval), // validated: cannot trap
             noise: noise.map { RouteSimulationSource.Noise(sigma: .meters($0)) }, pacing: fast ? .asFastAsPossible : .realTime,
             startDate: Date())
         let server = try nmeaTcp.map { try NMEAServer(port: $0) }

@@ -16,6 +16,9 @@ struct TrackCommand: AsyncParsableCommand {
             nmea:FILE (nmea:- for standard input), gpx:FILE?speed=10 (speed=max: as fast as \
             possible; accuracy=M for points without one, default 10), route:LINE.geojson?speed=13.9&interval=1&noise=3, device: (gpsd if it \
             answers, else $LOCATIONKIT_NMEA_DEVICE).
+            Ranges: route speed \(PositionSourceURI.Limits.movementSpeed), interval \(PositionSourceURI.Limits.updateInterval), \
+            noise \(PositionSourceURI.Limits.noise); gpx/nmea speed \(PositionSourceURI.Limits.speedFactor); \
+            gpx accuracy \(PositionSourceURI.Limits.assumedAccuracy); baud \(PositionSourceURI.Limits.baud).
             Events: {"event":"update","time":…,"lat":…,"lon":…,"accuracy":…,"speed":…,"course":…,"stationary":false}, \
             {"event":"update",…,"stationary":true} when updates pause, {"event":"lost","time":…} (the \
             last fix's time, null before the first), \
@@ -33,29 +36,31 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(help: "Live-update preset: \(LiveConfiguration.presets.map(\.name).joined(separator: ", ")); 'raw' turns filtering and pauses off.")
     var preset: String = "default"
 
-    @Option(help: "Stop after this many update objects: moving updates and the stationary one that announces a pause (lost and error events do not count).")
+    @Option(parsing: .unconditional,
+            help: "Stop after this many update objects (\(OptionRanges.count)): moving updates and the stationary one that announces a pause (lost and error events do not count).")
     var count: Int?
 
-    @Option(name: .customLong("for"), help: "Stop after this many seconds.")
+    @Option(name: .customLong("for"), parsing: .unconditional, help: "Stop after this many seconds (\(OptionRanges.trackDuration)).")
     var duration: Double?
 
     @Option(help: "Log what the source delivers as GPX into this directory (a session that a rerun rejoins).")
     var log: String?
 
-    @Option(help: "Network sources (gpsd://, nmea+tcp://): failed connections in a row to retry, waiting 0.25 s doubling to 8 s between them, before giving up (0…1000).")
+    @Option(parsing: .unconditional,
+            help: "Network sources (gpsd://, nmea+tcp://): failed connections in a row to retry, waiting 0.25 s doubling to 8 s between them, before giving up (\(OptionRanges.retry)).")
     var retry: Int = 10
 
-    @Option(help: "Network sources: seconds one connection attempt may take (0 < S ≤ 3600).")
+    @Option(parsing: .unconditional, help: "Network sources: seconds one connection attempt may take (\(OptionRanges.connectTimeout)).")
     var timeout: Double = 5
 
     func validate() throws {
         if preset != "raw", LiveConfiguration.preset(named: preset) == nil {
             throw ValidationError("unknown preset '\(preset)'")
         }
-        if let count, count <= 0 { throw ValidationError("--count must be positive") }
-        if let duration, !(duration > 0) || Duration(seconds: duration) == nil { throw ValidationError("--for must be positive") }
-        if !(0...1000).contains(retry) { throw ValidationError("--retry must be in 0…1000, got \(retry)") }
-        if !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be in (0, 3600] seconds, got \(timeout)") }
+        try OptionRanges.count.check(count, option: "--count")
+        try OptionRanges.trackDuration.check(duration, option: "--for")
+        try OptionRanges.retry.check(retry, option: "--retry")
+        try OptionRanges.connectTimeout.check(timeout, option: "--timeout")
     }
 
     func run() async throws {

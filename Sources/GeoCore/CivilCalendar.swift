@@ -29,4 +29,22 @@ public enum CivilCalendar {
         let m = mp < 10 ? mp + 3 : mp - 9
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
+
+    /// The number of days in `month` (1–12) of `year` (proleptic Gregorian: 29 in February of
+    /// a year divisible by 4 but not by 100, or by 400); 0 for a month outside 1–12.
+    @inlinable
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 1, 3, 5, 7, 8, 10, 12: return 31
+        case 4, 6, 9, 11: return 30
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        default: return 0
+        }
+    }
+
+    /// Whether `year`-`month`-`day` names a real day: 31 February and 31 April do not.
+    @inlinable
+    public static func isValid(year: Int, month: Int, day: Int) -> Bool {
+        day >= 1 && day <= daysIn(month: month, year: year)
+    }
 }

@@ -37,13 +37,13 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
         self.longitude = longitude
     }
 
-    /// Wraps any finite longitude into [-180, 180) degrees.
+    /// Wraps any finite longitude into [-180, 180) degrees, exactly however large it is: the
+    /// IEEE remainder modulo 360 has no rounding error (GeographicLib's `AngNormalize`, with
+    /// +180 mapped to -180): 1e17 is 277 777 777 777 778 turns less 80°, so it reduces to −80.
     @inlinable
     public static func normalizedLongitude(_ longitude: Double) -> Double {
         if longitude >= -180, longitude < 180 { return longitude }
-        var l = (longitude + 180).truncatingRemainder(dividingBy: 360)
-        if l < 0 { l += 360 }
-        let wrapped = l - 180
+        let wrapped = longitude.remainder(dividingBy: 360)
         return wrapped >= 180 ? -180 : wrapped
     }
 

@@ -24,7 +24,9 @@ public enum WebMercator {
 
     /// The coordinate of an EPSG:3857 point in metres.
     public static func unproject(x: Double, y: Double) -> Coordinate {
-        let lon = x / radius * 180 / .pi
+        // x / (πR) · 180 rather than x / R in radians: the world's edges (±πR) come out as
+        // exactly ±180°, which the exact longitude reduction then keeps on the right side.
+        let lon = x / halfExtent * 180
         let lat = (2 * atan(exp(y / radius)) - .pi / 2) * 180 / .pi
         return Coordinate(uncheckedLatitude: min(max(lat, -90), 90), longitude: Coordinate.normalizedLongitude(lon))
     }

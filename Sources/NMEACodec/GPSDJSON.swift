@@ -362,11 +362,12 @@ extension GPSDMessage {
             return v
         }
         guard let y = num(0, 4), let mo = num(5, 7), let d = num(8, 10), let h = num(11, 13), let mi = num(14, 16),
-              let s = num(17, 19), (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s <= 60
+              let s = num(17, 19), CivilCalendar.isValid(year: y, month: mo, day: d), h < 24, mi < 60, s <= 60
         else { return nil }
         var fraction = 0.0
         if u.count > 20 {
-            guard u[19] == 0x2E, u.count > 21, let f = num(20, u.count - 1) else { return nil }
+            // At most 9 fraction digits (nanoseconds, as gpsd writes), so the integer cannot overflow.
+            guard u[19] == 0x2E, u.count > 21, u.count <= 30, let f = num(20, u.count - 1) else { return nil }
             var scale = 1.0
             for _ in 20..<(u.count - 1) { scale *= 10 }
             fraction = Double(f) / scale

@@ -146,10 +146,12 @@ public enum NMEAEncoder {
         return pad(Int(degrees), degreeDigits) + pad(Int(rest / 1_000_000), 2) + "." + pad(Int(rest % 1_000_000), 6)
     }
 
-    /// Fixed-point decimal text without Foundation's `String(format:)`.
+    /// Fixed-point decimal text without Foundation's `String(format:)`; an empty field (NMEA's
+    /// "no value") for a value that is not finite or has more than 18 digits, rather than a trap.
     static func fixed(_ v: Double, _ digits: Int) -> String {
         var scale: Int64 = 1
         for _ in 0..<digits { scale *= 10 }
+        guard abs(v) * Double(scale) < 1e18 else { return "" } // NaN fails too
         let scaled = Int64((abs(v) * Double(scale)).rounded())
         let whole = scaled / scale, frac = scaled % scale
         let sign = v < 0 && scaled != 0 ? "-" : ""

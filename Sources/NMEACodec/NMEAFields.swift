@@ -157,10 +157,25 @@ enum NMEANumber {
         return Int(a - 0x30) * 10 + Int(b - 0x30)
     }
 
-    /// An NMEA `(d)ddmm.mmmm` angle with its hemisphere letter, in signed degrees.
-    /// Nil when either field is empty or malformed, or the hemisphere is not `pos`/`neg`.
+    /// A latitude `ddmm.mmmm` with `N`/`S`, in signed degrees; nil when malformed or beyond 90°.
     @inline(__always)
-    static func angle(_ f: UnsafeRawBufferPointer, _ hemisphere: UnsafeRawBufferPointer, positive: UInt8, negative: UInt8) -> Double? {
+    static func latitude(_ f: UnsafeRawBufferPointer, _ hemisphere: UnsafeRawBufferPointer) -> Double? {
+        angle(f, hemisphere, positive: 0x4E, negative: 0x53, limit: 90)
+    }
+
+    /// A longitude `dddmm.mmmm` with `E`/`W`, in signed degrees; nil when malformed or beyond
+    /// 180° (not wrapped: a receiver that sends 181° is broken, and gpsd would pass it on).
+    @inline(__always)
+    static func longitude(_ f: UnsafeRawBufferPointer, _ hemisphere: UnsafeRawBufferPointer) -> Double? {
+        angle(f, hemisphere, positive: 0x45, negative: 0x57, limit: 180)
+    }
+
+    /// An NMEA `(d)ddmm.mmmm` angle with its hemisphere letter, in signed degrees.
+    /// Nil when either field is empty or malformed, the hemisphere is not `pos`/`neg`, or the
+    /// angle exceeds `limit` degrees.
+    @inline(__always)
+    static func angle(_ f: UnsafeRawBufferPointer, _ hemisphere: UnsafeRawBufferPointer, positive: UInt8, negative: UInt8,
+                      limit: Double) -> Double? {
         guard hemisphere.count == 1, hemisphere[0] == positive || hemisphere[0] == negative else { return nil }
         let n = f.count
         guard n > 0 else { return nil }
@@ -185,6 +200,7 @@ enum NMEANumber {
         let minutes = Double(whole % 100) + fraction
         guard minutes < 60 else { return nil }
         let value = Double(degrees) + minutes / 60
+        guard value <= limit else { return nil }
         return hemisphere[0] == negative ? -value : value
     }
 
@@ -280,12 +296,20 @@ public struct NMEADate: Hashable, Sendable, Comparable, CustomStringConvertible 
         return "\(year)-\(two(month))-\(two(day))"
     }
 
-    /// Parses RMC's `ddmmyy`; two-digit years map to 1980–2079 (GPS began in 1980).
+    /// Parses RMC's `ddmmyy`; two-digit years map to 1980–2079 (GPS began in 1980). Nil for a
+    /// day the month does not have (31 February, 29 February 2023).
     @inline(__always)
     static func parseDDMMYY(_ f: UnsafeRawBufferPointer) -> NMEADate? {
         guard f.count == 6, let d = NMEANumber.twoDigits(f, 0), let m = NMEANumber.twoDigits(f, 2),
-              let y = NMEANumber.twoDigits(f, 4), (1...12).contains(m), (1...31).contains(d)
+              let y = NMEANumber.twoDigits(f, 4)
         else { return nil }
-        return NMEADate(year: y < 80 ? 2000 + y : 1900 + y, month: m, day: d)
+        return NMEADate(validYear: y < 80 ? 2000 + y : 1900 + y, month: m, day: d)
+    }
+
+    /// The date, or nil when it names no real day (`CivilCalendar.isValid`).
+    @inline(__always)
+    init?(validYear year: Int, month: Int, day: Int) {
+        guard CivilCalendar.isValid(year: year, month: month, day: day) else { return nil }
+        self.init(year: year, month: month, day: day)
     }
 }

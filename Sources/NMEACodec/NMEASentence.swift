@@ -513,8 +513,8 @@ extension NMEASentence {
     static func parseGGA(_ t: NMEATalker, _ c: inout NMEAFieldCursor) -> GGA {
         let time = NMEATimeOfDay.parse(c.next())
         let lat = c.next(), ns = c.next(), lon = c.next(), ew = c.next()
-        let latitude = NMEANumber.angle(lat, ns, positive: 0x4E, negative: 0x53)
-        let longitude = NMEANumber.angle(lon, ew, positive: 0x45, negative: 0x57)
+        let latitude = NMEANumber.latitude(lat, ns)
+        let longitude = NMEANumber.longitude(lon, ew)
         let quality = NMEANumber.int(c.next())
         let used = NMEANumber.int(c.next())
         let hdop = NMEANumber.double(c.next())
@@ -532,8 +532,8 @@ extension NMEASentence {
         let time = NMEATimeOfDay.parse(c.next())
         let status = NMEANumber.char(c.next())
         let lat = c.next(), ns = c.next(), lon = c.next(), ew = c.next()
-        let latitude = NMEANumber.angle(lat, ns, positive: 0x4E, negative: 0x53)
-        let longitude = NMEANumber.angle(lon, ew, positive: 0x45, negative: 0x57)
+        let latitude = NMEANumber.latitude(lat, ns)
+        let longitude = NMEANumber.longitude(lon, ew)
         let speed = NMEANumber.double(c.next())
         let track = NMEANumber.double(c.next())
         let date = NMEADate.parseDDMMYY(c.next())
@@ -550,8 +550,8 @@ extension NMEASentence {
 
     static func parseGLL(_ t: NMEATalker, _ c: inout NMEAFieldCursor) -> GLL {
         let lat = c.next(), ns = c.next(), lon = c.next(), ew = c.next()
-        let latitude = NMEANumber.angle(lat, ns, positive: 0x4E, negative: 0x53)
-        let longitude = NMEANumber.angle(lon, ew, positive: 0x45, negative: 0x57)
+        let latitude = NMEANumber.latitude(lat, ns)
+        let longitude = NMEANumber.longitude(lon, ew)
         let time = NMEATimeOfDay.parse(c.next())
         let status = NMEANumber.char(c.next())
         let faa = NMEANumber.char(c.next())
@@ -606,8 +606,8 @@ extension NMEASentence {
     static func parseGNS(_ t: NMEATalker, _ c: inout NMEAFieldCursor) -> GNS {
         let time = NMEATimeOfDay.parse(c.next())
         let lat = c.next(), ns = c.next(), lon = c.next(), ew = c.next()
-        let latitude = NMEANumber.angle(lat, ns, positive: 0x4E, negative: 0x53)
-        let longitude = NMEANumber.angle(lon, ew, positive: 0x45, negative: 0x57)
+        let latitude = NMEANumber.latitude(lat, ns)
+        let longitude = NMEANumber.longitude(lon, ew)
         var modes = NMEASatelliteIDs()
         for b in c.next() { modes.append(Int(b)) }
         let used = NMEANumber.int(c.next())
@@ -634,8 +634,8 @@ extension NMEASentence {
         let time = NMEATimeOfDay.parse(c.next())
         let day = NMEANumber.int(c.next()), month = NMEANumber.int(c.next()), year = NMEANumber.int(c.next())
         var date: NMEADate?
-        if let day, let month, let year, (1...31).contains(day), (1...12).contains(month), (1900...9999).contains(year) {
-            date = NMEADate(year: year, month: month, day: day)
+        if let day, let month, let year, (1900...9999).contains(year) {
+            date = NMEADate(validYear: year, month: month, day: day)
         }
         return ZDA(talker: t, time: time, date: date, zoneHours: NMEANumber.int(c.next()), zoneMinutes: NMEANumber.int(c.next()))
     }

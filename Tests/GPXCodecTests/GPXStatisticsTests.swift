@@ -100,3 +100,23 @@ let gpxpyFlatEarthOutliers: Set<String> = ["gpx/gpxpy/track-with-small-floats.gp
     // Smoothed elevations 0, 0.3·0 + 0.4·10 + 0.3·0 = 4, 0.
     #expect(abs((s.elevationGain?.meters ?? 0) - 4) < 1e-12 && abs((s.elevationLoss?.meters ?? 0) - 4) < 1e-12, "within 1e-12 m")
 }
+
+@Test func statistics_durationWhenTimesGoBackwards_isNeverNegative() throws {
+    // A receiver clock reset: 12:00:00, 12:00:10, then 11:59:00. The plain last − first is
+    // −60 s; gpxpy's get_duration gives 0 for a segment whose last time is before its first,
+    // and so does this. A second segment that runs forward still adds its 30 s.
+    let xml = """
+    <gpx version="1.1" creator="t"><trk><trkseg>
+    <trkpt lat="0" lon="0"><time>2020-01-01T12:00:00Z</time></trkpt>
+    <trkpt lat="0" lon="0.001"><time>2020-01-01T12:00:10Z</time></trkpt>
+    <trkpt lat="0" lon="0.002"><time>2020-01-01T11:59:00Z</time></trkpt>
+    </trkseg><trkseg>
+    <trkpt lat="0" lon="0"><time>2020-01-01T13:00:00Z</time></trkpt>
+    <trkpt lat="0" lon="0.001"><time>2020-01-01T13:00:30Z</time></trkpt>
+    </trkseg></trk></gpx>
+    """
+    let s = GPXStatistics(try read(xml))
+    #expect(s.duration == .seconds(30))
+    // Moving time counts only forward steps faster than 1 km/h: 111 m in 10 s and in 30 s.
+    #expect(s.movingTime == .seconds(40))
+}

@@ -68,3 +68,14 @@ private func example() throws -> Location {
     #expect(try NMEAEncoder.rmc(l).contains(",V,"))
     #expect(try NMEAEncoder.gga(l).contains(",E,0,08,"))
 }
+
+@Test func encode_absurdSpeedAndAltitude_leaveTheFieldsEmpty() throws {
+    // A Location from a library user can carry any Double; 1e20 knots has no NMEA text, so
+    // the field is left empty (no value) instead of trapping in the integer conversion.
+    var l = try example()
+    l.speed = .metersPerSecond(1e20)
+    l.altitude = .meters(1e20)
+    let s = try NMEAEncoder.sentences(for: l)
+    #expect(s[2].hasPrefix("$GPRMC,123519.00,A,4807.038000,N,01131.000000,E,,84.40,230394,"), "\(s[2])")
+    #expect(s[0].contains(",08,0.90,,M,,M,"), "altitude and geoid separation: \(s[0])")
+}

@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import Synchronization
 import TrackFiltering
 
@@ -43,11 +44,11 @@ extension SourceClock {
 }
 
 extension ReplayPacing {
-    /// - Throws: `PositioningError.invalidConfiguration` for a speed factor that is not
-    ///   positive and finite.
+    /// - Throws: `PositioningError.invalidConfiguration` for a speed factor outside
+    ///   `PositionSourceURI.Limits.speedFactor` (a tiny factor would make a wait overflow `Duration`).
     func validate() throws(PositioningError) {
-        if case .speedFactor(let factor) = self, !isValid {
-            throw PositioningError(.invalidConfiguration, "speed factor must be positive, got \(factor)")
+        if case .speedFactor(let factor) = self, !PositionSourceURI.Limits.speedFactor.contains(factor) {
+            throw PositioningError(.invalidConfiguration, "speed factor must be \(PositionSourceURI.Limits.speedFactor), got \(factor)")
         }
     }
 }

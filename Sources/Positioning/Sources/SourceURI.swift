@@ -1,5 +1,5 @@
 public import Foundation
-import GeoCore
+public import GeoCore
 import GPXCodec
 import NMEACodec
 import SystemIO
@@ -16,7 +16,28 @@ import TrackFiltering
 /// | `gpx:track.gpx?speed=10&accuracy=10` | `LocationReplaySource` over the file's track points (`speed=max` as fast as possible, default real time; `accuracy` m for points with neither accuracy nor HDOP, default 10: `GPXAccuracyPolicy`); a truncated or malformed file is an error with its line and column, unless `recover` is given, which replays the points before the damage |
 /// | `route:line.geojson?speed=13.9&interval=1&noise=3` | `RouteSimulationSource` (m/s, s, σ m) |
 /// | `device:` | the default device source (`DeviceSource`) |
+///
+/// Every number has a valid range (`Limits`); a value outside is an error naming the key and the range.
 public enum PositionSourceURI {
+    /// The valid ranges of the numbers a source URI (and `geo simulate`, which drives the same
+    /// simulation) takes; a value outside is an `invalidConfiguration` error naming the key.
+    public enum Limits {
+        /// `route:` `speed`, the simulated movement speed: above 0 through 10 km/s (faster than
+        /// anything that moves along roads, or flies).
+        public static let movementSpeed = ValidRange(above: 0, through: 10_000, unit: "m/s")
+        /// `route:` `interval`, seconds between simulated fixes: 1 ms through one day.
+        public static let updateInterval = ValidRange(0.001...86_400, unit: "s")
+        /// `route:` `noise`, the one-sigma position noise per axis.
+        public static let noise = ValidRange(0...1_000, unit: "m")
+        /// `gpx:` and `nmea:` `speed`, the replay speed factor: a thousandth of real time to a
+        /// million times faster (the longest wait between two fixes stays a finite `Duration`).
+        public static let speedFactor = ValidRange(0.001...1_000_000, unit: "× real time")
+        /// `gpx:` `accuracy`, assumed for points with neither accuracy nor HDOP.
+        public static let assumedAccuracy = ValidRange(above: 0, through: 10_000, unit: "m")
+        /// `nmea:///dev/…` `baud`, a whole number of symbols per second.
+        public static let baud = ValidRange(1...4_000_000, unit: "baud")
+    }
+
     /// Makes the source a URI names.
     /// - Parameters:
     ///   - clock: paces replays and simulations and times gpsd reconnects.
@@ -42,23 +63,16 @@ public enum PositionSourceURI {
             }
             rest = String(rest[..<q])
         }
-        func number(_ key: String, default value: Double) throws(PositioningError) -> Double {
+        func number(_ key: String, in range: ValidRange, default value: Double) throws(PositioningError) -> Double {
             guard let text = query[key] else { return value }
-            guard let v = Double(text), v.isFinite, v > 0 else {
-                throw PositioningError(.invalidConfiguration, "'\(key)=\(text)' in '\(uri)' is not a positive number")
+            guard let v = Double(text), range.contains(v) else {
+                throw PositioningError(.invalidConfiguration, "'\(key)=\(text)' in '\(uri)': \(key) must be \(range)")
             }
             return v
         }
-        func duration(_ key: String, default value: Double) throws(PositioningError) -> Duration {
-            let seconds = try number(key, default: value)
-            guard let d = Duration(seconds: seconds) else {
-                throw PositioningError(.invalidConfiguration, "'\(key)=\(seconds)' in '\(uri)' is too long a duration")
-            }
-            return d
-        }
         func pacing(default value: ReplayPacing?) throws(PositioningError) -> ReplayPacing? {
             guard let text = query["speed"] else { return value }
-            return text == "max" ? .asFastAsPossible : .speedFactor(try number("speed", default: 1))
+            return text == "max" ? .asFastAsPossible : .speedFactor(try number("speed", in: Limits.speedFactor, default: 1))
         }
         func hostPort(_ authority: String, defaultPort: Int?) throws(PositioningError) -> (String, Int) {
             let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
@@ -82,14 +96,18 @@ public enum PositionSourceURI {
                 guard path.hasPrefix("/") else {
                     throw PositioningError(.invalidConfiguration, "'\(uri)': a device is nmea:///dev/NAME (three slashes)")
                 }
-                return NMEASource(.serial(path: path, baud: Int(try number("baud", default: 9600))), options: try nmeaOptions(), clock: clock)
+                let baud = try number("baud", in: Limits.baud, default: 9600)
+                guard let whole = Int(exactly: baud) else {
+                    throw PositioningError(.invalidConfiguration, "'baud=\(baud)' in '\(uri)' is not a whole number")
+                }
+                return NMEASource(.serial(path: path, baud: whole), options: try nmeaOptions(), clock: clock)
             }
             guard !rest.isEmpty else { throw PositioningError(.invalidConfiguration, "'\(uri)' names no file") }
             return NMEASource(rest == "-" ? .standardInput : .file(rest), options: try nmeaOptions(), pacing: try pacing(default: nil), clock: clock)
         case "gpx":
             // Plain GPX has no accuracy field (our logs carry lk:acc): HDOP stands in, else an
             // assumed accuracy, so the accuracy rules of the track filter have something to judge.
-            let accuracy = GPXAccuracyPolicy(assumed: .meters(try number("accuracy", default: 10)))
+            let accuracy = GPXAccuracyPolicy(assumed: .meters(try number("accuracy", in: Limits.assumedAccuracy, default: 10)))
             let read: (locations: [Location], segments: Int, damage: GPXError?)
             do { read = try PositionLog.read(url: URL(fileURLWithPath: rest), accuracy: accuracy) } catch {
                 throw error as? PositioningError ?? PositioningError(.io, "cannot read \(rest)", underlying: error)
@@ -110,9 +128,11 @@ public enum PositionSourceURI {
             do { geoJSON = try GeoJSON(data: Data(bytes)) } catch {
                 throw PositioningError(.invalidConfiguration, "\(rest): \(error.message)", underlying: error)
             }
-            let sigma = query["noise"] == nil ? nil : try number("noise", default: 3)
-            return try RouteSimulationSource(geoJSON: geoJSON, movementSpeed: .metersPerSecond(try number("speed", default: 13.9)),
-                                             updateInterval: try duration("interval", default: 1),
+            let sigma = query["noise"] == nil ? nil : try number("noise", in: Limits.noise, default: 3)
+            let speed = try number("speed", in: Limits.movementSpeed, default: 13.9)
+            let interval = try number("interval", in: Limits.updateInterval, default: 1)
+            return try RouteSimulationSource(geoJSON: geoJSON, movementSpeed: .metersPerSecond(speed),
+                                             updateInterval: .seconds(interval), // inside Limits.updateInterval: cannot trap
                                              noise: sigma.map { RouteSimulationSource.Noise(sigma: .meters($0)) },
                                              pacing: query["pacing"] == "max" ? .asFastAsPossible : .realTime,
                                              startDate: startDate, clock: clock)

@@ -1,0 +1,41 @@
+import ArgumentParser
+import GeoCore
+import Positioning
+
+/// The valid ranges of the `geo` options that are not a source's (those are
+/// `PositionSourceURI.Limits`), each shown in its option's help and checked in `validate()`.
+enum OptionRanges {
+    /// `geo track --for`: above 0 through 10⁹ s (about 31 years); a sleep that long still
+    /// fits the clock's nanoseconds.
+    static let trackDuration = ValidRange(above: 0, through: 1e9, unit: "s")
+    /// A count of fixes or updates (`--count`): 1 through 10¹⁵.
+    static let count = ValidRange(1...1e15, unit: "")
+    /// `--uere`, metres of error per unit of HDOP.
+    static let uere = ValidRange(above: 0, through: 1_000, unit: "m")
+    /// `--assumed-accuracy`, the same range as a `gpx:` source's `accuracy`.
+    static let assumedAccuracy = PositionSourceURI.Limits.assumedAccuracy
+    /// `gpx smooth --acceleration`, one-sigma white acceleration of the motion model.
+    static let acceleration = ValidRange(above: 0, through: 1_000, unit: "m/s²")
+    /// `gpx simplify --tolerance`: up to the Earth's circumference.
+    static let tolerance = ValidRange(0...40_075_017, unit: "m")
+    /// `track --retry`: failed connections in a row a network source retries.
+    static let retry = ValidRange(0...1_000, unit: "")
+    /// `track --timeout`: seconds per connection attempt of a network source.
+    static let connectTimeout = ValidRange(above: 0, through: 3_600, unit: "s")
+    /// `eval --seeds`.
+    static let seeds = ValidRange(1...10_000, unit: "")
+}
+
+extension ValidRange {
+    /// Throws a `ValidationError` naming `option` and the range when `value` is outside.
+    func check(_ value: Double?, option: String) throws {
+        guard let value, !contains(value) else { return }
+        throw ValidationError("\(option) must be \(self), got \(value)")
+    }
+
+    /// Throws a `ValidationError` naming `option` and the range when `value` is outside.
+    func check(_ value: Int?, option: String) throws {
+        guard let value, !contains(value) else { return }
+        throw ValidationError("\(option) must be \(self), got \(value)")
+    }
+}
