@@ -1,24 +1,9 @@
 import Testing
 import XMLStreaming
 
-/// Serves raw bytes (not necessarily UTF-8) at most `step` at a time.
-struct ByteSource: XMLByteSource {
-    let bytes: [UInt8]
-    var step = Int.max
-    var position = 0
-
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        let n = min(buffer.count, step, bytes.count - position)
-        guard n > 0 else { return 0 }
-        bytes.withUnsafeBytes { buffer.baseAddress?.copyMemory(from: $0.baseAddress! + position, byteCount: n) }
-        position += n
-        return n
-    }
-}
-
 /// Reads every token of `bytes` (the scanner reports the document's end itself).
 private func scanAll(_ bytes: [UInt8], step: Int = .max) throws(XMLError) {
-    var scanner = XMLScanner(source: ByteSource(bytes: bytes, step: step), capacity: 16)
+    var scanner = XMLScanner(source: SteppedSource(bytes: bytes, step: step), capacity: 16)
     while try scanner.next() != .endOfInput {}
 }
 
@@ -58,7 +43,7 @@ func notWellFormed_isAnErrorAtTheFirstBadByte(bytes: [UInt8], code: XMLError.Cod
 }
 
 @Test func finishDocument_findsGarbageAfterTheRoot() throws {
-    var scanner = XMLScanner(source: ByteSource(bytes: Array("<r></r>\n<!-- ok --> junk".utf8)))
+    var scanner = XMLScanner(source: SteppedSource(bytes: Array("<r></r>\n<!-- ok --> junk".utf8)))
     #expect(try scanner.next() == .startTag)
     #expect(try scanner.next() == .endTag)
     #expect(scanner.rootClosed)
@@ -68,7 +53,7 @@ func notWellFormed_isAnErrorAtTheFirstBadByte(bytes: [UInt8], code: XMLError.Cod
 
 @Test func tokensBeforeABadByte_areDelivered() throws {
     // The bad byte is in the same read as everything before it; those tokens still come out.
-    var scanner = XMLScanner(source: ByteSource(bytes: Array("<r><a/><b/>x\u{0}</r>".utf8)))
+    var scanner = XMLScanner(source: SteppedSource(bytes: Array("<r><a/><b/>x\u{0}</r>".utf8)))
     var names: [String] = []
     let error = #expect(throws: XMLError.self) {
         while try scanner.next() != .endOfInput { if scanner.kind == .startTag { names.append(scanner.nameString) } }

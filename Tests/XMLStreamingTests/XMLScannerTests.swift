@@ -8,7 +8,11 @@ struct SteppedSource: XMLByteSource {
     var position = 0
 
     init(_ text: String, step: Int = .max) {
-        bytes = Array(text.utf8)
+        self.init(bytes: Array(text.utf8), step: step)
+    }
+
+    init(bytes: [UInt8], step: Int = .max) {
+        self.bytes = bytes
         self.step = step
     }
 
