@@ -78,11 +78,15 @@ private func collect(_ stream: AsyncStream<[UInt8]>?) async throws -> String {
 @Test func cancellation_killsTheProcess_andThrowsCancelled() async throws {
     // On a thread of its own: on the shared pool, tests with long synchronous work can hold every
     // thread past the 30 s of `sleep`, and the cancellation would then come after a normal exit.
+    // The cancel comes from a plain thread too: `Task.sleep` resumes through the shared pool first
+    // (its timer fires there), so a busy pool delayed it past the 30 s as well.
     try await withTaskExecutorPreference(OneThreadExecutor()) {
         let process = try ChildProcess.spawn(.init(executable: "sleep", arguments: ["30"]))
         let waiter = Task { try await process.exitStatus() }
-        try await Task.sleep(for: .milliseconds(100))
-        waiter.cancel()
+        Thread.detachNewThread {
+            usleep(100_000)
+            waiter.cancel()
+        }
         let error = await #expect(throws: ChildProcessError.self) { try await waiter.value }
         #expect(error?.code == .cancelled && error?.status == .signaled(SIGKILL), "\(String(describing: error))")
         #expect(!process.kill(), "the process was reaped; no signal goes to its id any more")
