@@ -1,0 +1,5 @@
+import GeoCore
+import GeoTestSupport
+import MapMatching
+import RoadNetwork
+import Testing
