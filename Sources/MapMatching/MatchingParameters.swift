@@ -42,11 +42,13 @@ public struct MatchingParameters: Hashable, Sendable {
     /// at 2 km-scale gaps; Valhalla's `breakage_distance` is 2000 m).
     public var maximumJump: Double
     /// Backward movement along the same directed edge tolerated as GPS noise, metres (a car
-    /// cannot reverse, but its fixes jitter at a stop).
+    /// cannot reverse, but its fixes jitter at a stop); it counts as a negative road distance,
+    /// so the transition pays for it.
     public var backwardTolerance: Double
-    /// Whether U-turns are possible anywhere, mid-edge included (walking); otherwise only where
-    /// the road graph allows them (dead ends, barriers).
-    public var allowsUTurns: Bool
+    /// Metres added to the road distance for each U-turn where the road graph has none (mid-edge,
+    /// or at a junction; dead ends and barriers allow them freely): drivers turn in driveways
+    /// and car parks the graph does not hold, rarely; walkers at no cost (0).
+    public var uTurnPenalty: Double
     /// The off-road state: its emission is a road candidate's at this distance, metres (so it
     /// wins where the nearest road is further than that), ...
     public var offRoadDistance: Double
@@ -62,7 +64,7 @@ public struct MatchingParameters: Hashable, Sendable {
     public init(sigmaFloor: Double, defaultAccuracy: Double, sigmaCeiling: Double, beta: Double, radiusSigmas: Double,
                 minimumRadius: Double, maximumRadius: Double, maximumCandidates: Int, maximumSpeed: Double,
                 minimumStep: Double, maximumGap: Double, maximumJump: Double, backwardTolerance: Double,
-                allowsUTurns: Bool, offRoadDistance: Double, offRoadEntryProbability: Double,
+                uTurnPenalty: Double, offRoadDistance: Double, offRoadEntryProbability: Double,
                 offRoadExitProbability: Double, maximumLag: Int) {
         self.sigmaFloor = sigmaFloor
         self.defaultAccuracy = defaultAccuracy
@@ -77,7 +79,7 @@ public struct MatchingParameters: Hashable, Sendable {
         self.maximumGap = maximumGap
         self.maximumJump = maximumJump
         self.backwardTolerance = backwardTolerance
-        self.allowsUTurns = allowsUTurns
+        self.uTurnPenalty = uTurnPenalty
         self.offRoadDistance = offRoadDistance
         self.offRoadEntryProbability = offRoadEntryProbability
         self.offRoadExitProbability = offRoadExitProbability
@@ -86,12 +88,12 @@ public struct MatchingParameters: Hashable, Sendable {
 
     /// Driving: σ ≥ 4.07 m (Newson & Krumm), 10 m assumed without accuracy (consumer GPS in
     /// the open), β 3 m, candidates within 4σ (50–200 m), 8 segments, 250 km/h, 10 m steps,
-    /// breaks after 120 s or 2 km; off-road only where no road lies within 60 m.
+    /// breaks after 120 s or 2 km, U-turns off the graph at 50 m; off-road beyond 60 m.
     public static let car = MatchingParameters(
         sigmaFloor: 4.07, defaultAccuracy: 10, sigmaCeiling: 50, beta: 3, radiusSigmas: 4,
         minimumRadius: 50, maximumRadius: 200, maximumCandidates: 8, maximumSpeed: 70,
-        minimumStep: 10, maximumGap: 120, maximumJump: 2000, backwardTolerance: 15,
-        allowsUTurns: false, offRoadDistance: 60, offRoadEntryProbability: 1e-3,
+        minimumStep: 10, maximumGap: 120, maximumJump: 2000, backwardTolerance: 10,
+        uTurnPenalty: 50, offRoadDistance: 60, offRoadEntryProbability: 1e-3,
         offRoadExitProbability: 0.1, maximumLag: 500)
 
     /// Walking: σ ≥ 8 m (phones among buildings), U-turns anywhere, 4 m steps, 5 m/s at most,
@@ -99,8 +101,8 @@ public struct MatchingParameters: Hashable, Sendable {
     public static let pedestrian = MatchingParameters(
         sigmaFloor: 8, defaultAccuracy: 10, sigmaCeiling: 50, beta: 3, radiusSigmas: 4,
         minimumRadius: 40, maximumRadius: 200, maximumCandidates: 8, maximumSpeed: 5,
-        minimumStep: 4, maximumGap: 300, maximumJump: 1000, backwardTolerance: 15,
-        allowsUTurns: true, offRoadDistance: 25, offRoadEntryProbability: 0.05,
+        minimumStep: 4, maximumGap: 300, maximumJump: 1000, backwardTolerance: 4,
+        uTurnPenalty: 0, offRoadDistance: 25, offRoadEntryProbability: 0.05,
         offRoadExitProbability: 0.2, maximumLag: 500)
 
     /// σ for a fix of this 68 % accuracy (nil, negative or NaN: not reported), metres.
@@ -143,7 +145,7 @@ public struct MatchingParameters: Hashable, Sendable {
         try need(maximumSpeed > 0 && maximumSpeed <= 300, "maximumSpeed must be in (0, 300] m/s, got \(maximumSpeed)")
         try need(maximumJump > 0 && maximumJump <= 100_000, "maximumJump must be in (0, 100 km], got \(maximumJump)")
         try need(maximumGap > 0 && maximumGap.isFinite, "maximumGap must be positive, got \(maximumGap)")
-        try need(minimumStep >= 0 && backwardTolerance >= 0 && offRoadDistance > 0, "distances must not be negative")
+        try need(minimumStep >= 0 && backwardTolerance >= 0 && offRoadDistance > 0 && uTurnPenalty >= 0, "distances must not be negative")
         try need((0..<1).contains(offRoadEntryProbability) && offRoadEntryProbability > 0
                  && (0..<1).contains(offRoadExitProbability) && offRoadExitProbability > 0,
                  "off-road probabilities must be in (0, 1)")

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GeoCore
+import GeoCore
 import RoadNetwork
 #if canImport(Glibc)
 import Glibc
@@ -77,7 +77,18 @@ public struct MatchingSession: Sendable {
         /// Per state: the state at the previous step it came from, or -1 where a chain starts.
         var parents: [Int32]
         var followers: [Follower] = []
+        /// Where the off-road state's chain left the road (nil: it started off-road).
+        var offRoadOrigin: Origin?
         var offRoad: Int { candidates.count }
+    }
+
+    /// A road position a chain was at, with its fix's time and candidate radius: the start
+    /// of a route search.
+    struct Origin {
+        var position: EdgePosition
+        var coordinate: Coordinate
+        var time: Double?
+        var radius: Double
     }
 
     // MARK: Feeding
@@ -120,71 +131,147 @@ public struct MatchingSession: Sendable {
 
         let sigma = p.sigma(accuracy: fix.horizontalAccuracy?.meters)
         let radius = p.radius(sigma: sigma)
-        var candidates: [Candidate] = []
-        var segments = 0
-        var lastSegment = UInt32.max
+        let candidates = self.candidates(near: c, radius: radius, sigma: sigma)
+        guard !candidates.isEmpty else {
+            attachFollower(Follower(index: i, coordinate: nil))
+            return .unmatched
+        }
+
+        var step = Step(index: i, coordinate: c, time: t, radius: radius, candidates: candidates, scores: [], parents: [])
+        if let prev = steps.last, score(&step, after: prev, sigma: sigma) {
+        } else {
+            // No road path explains this fix after the previous one (Newson & Krumm's break):
+            // the chain so far is committed and a new one starts here.
+            if !steps.isEmpty { flush() }
+            startChain(&step, sigma: sigma)
+        }
+        let best = step.scores.max() ?? 0
+        for k in step.scores.indices { step.scores[k] -= best }
+        steps.append(step)
+        commitDecided()
+        return .routed
+    }
+
+    /// The candidates of a fix: the nearest point of each road segment within `radius`, one per
+    /// allowed direction, nearest first, at most `maximumCandidates` segments. On a road drawn
+    /// as many short segments, the segments beyond the nearest piece's neighbours all have
+    /// their nearest point at a node further along the road, and would fill every slot with
+    /// positions the road's nearer candidates already stand for: a segment whose nearest point
+    /// is an end node is skipped when that node is the end of a segment already looked at but
+    /// no candidate stands there (the ends of a candidate's segment when it lies inside it, its
+    /// node when it lies on one).
+    private func candidates(near c: Coordinate, radius: Double, sigma: Double) -> [Candidate] {
+        let p = matcher.parameters
         let g = matcher.graph
+        var candidates: [Candidate] = []
+        var chosen: [UInt32] = []
+        var skipped: [UInt32] = []
+        var seen: [UInt32] = []
+        var frontier: [UInt32] = []
         for snap in matcher.index.edges(near: c, within: .meters(radius)) {
             let segment = g.segment(of: snap.edge).rawValue
-            if segment != lastSegment {
-                if candidates.contains(where: { g.segment(of: RoadGraph.EdgeID($0.position.edge)).rawValue == segment }) {
-                    continue
+            if skipped.contains(segment) { continue }
+            if !chosen.contains(segment) {
+                let ends = (g.source(of: snap.edge).rawValue, g.target(of: snap.edge).rawValue)
+                let end: UInt32? = snap.fraction <= 1e-9 ? ends.0 : (snap.fraction >= 1 - 1e-9 ? ends.1 : nil)
+                seen.append(ends.0)
+                seen.append(ends.1)
+                if let end {
+                    if !frontier.contains(end), seen.dropLast(2).contains(end) {
+                        skipped.append(segment)
+                        continue
+                    }
+                    frontier.append(end)
+                } else {
+                    frontier.append(ends.0)
+                    frontier.append(ends.1)
                 }
-                if segments == p.maximumCandidates { break }
-                segments += 1
-                lastSegment = segment
+                if chosen.count == p.maximumCandidates { break }
+                chosen.append(segment)
             }
             let d = snap.distance.meters
             candidates.append(Candidate(position: EdgePosition(edge: snap.edge.rawValue, fraction: snap.fraction),
                                         coordinate: snap.coordinate, distance: d,
                                         logEmission: p.logEmission(distance: d, sigma: sigma)))
         }
-        guard !candidates.isEmpty else {
-            attachFollower(Follower(index: i, coordinate: nil))
-            return .unmatched
-        }
+        return candidates
+    }
 
-        let n = candidates.count
+    /// Initial scores: emissions, the off-road state with its entry probability.
+    private func startChain(_ step: inout Step, sigma: Double) {
+        let p = matcher.parameters
+        let n = step.candidates.count
+        step.scores = step.candidates.map(\.logEmission) + [log(p.offRoadEntryProbability) + p.logEmission(distance: p.offRoadDistance, sigma: sigma)]
+        step.parents = [Int32](repeating: -1, count: n + 1)
+        step.offRoadOrigin = nil
+    }
+
+    /// The Viterbi recursion from `prev` into `step`; false when no road state is reachable.
+    /// Road to road: the exponential transition on |road distance − great-circle distance|;
+    /// road to off-road: the entry probability; off-road to road: the exit probability times
+    /// the road transition from where the chain left the road (so the off-road state is no
+    /// short cut between roads the network does not connect); off-road to off-road: 1 − exit.
+    private mutating func score(_ step: inout Step, after prev: Step, sigma: Double) -> Bool {
+        let p = matcher.parameters
+        let g = matcher.graph
+        let n = step.candidates.count
         var scores = [Double](repeating: -.infinity, count: n + 1)
         var parents = [Int32](repeating: -1, count: n + 1)
         let logEnter = log(p.offRoadEntryProbability), logExit = log(p.offRoadExitProbability)
         let logStay = log(1 - p.offRoadExitProbability)
-        if let prev = steps.last {
-            let gc = LocalFrame.distance(prev.coordinate, c)
-            let limit = transitionLimit(from: prev, toTime: t, radius: radius, greatCircle: gc)
-            targets.removeAll(keepingCapacity: true)
-            for cand in candidates { targets.append(cand.position) }
-            for j in 0..<prev.candidates.count where prev.scores[j] > -.infinity {
-                let base = prev.scores[j]
-                targets.withUnsafeBufferPointer { buffer in
-                    search.run(graph: g, rules: matcher.rules, from: prev.candidates[j].position, to: buffer, limit: limit,
-                               allowsUTurns: p.allowsUTurns, backwardTolerance: p.backwardTolerance)
-                }
-                for k in 0..<n {
-                    let d = search.distances[k]
-                    guard d.isFinite else { continue }
-                    let s = base + p.logTransition(route: d, greatCircle: gc)
-                    if s > scores[k] { scores[k] = s; parents[k] = Int32(j) }
-                }
-                if base + logEnter > scores[n] { scores[n] = base + logEnter; parents[n] = Int32(j) }
+        let gc = LocalFrame.distance(prev.coordinate, step.coordinate)
+        targets.removeAll(keepingCapacity: true)
+        for cand in step.candidates { targets.append(cand.position) }
+        let limit = transitionLimit(fromTime: prev.time, radius: prev.radius, toTime: step.time, radius: step.radius, greatCircle: gc)
+        for j in 0..<prev.candidates.count where prev.scores[j] > -.infinity {
+            let base = prev.scores[j]
+            route(from: prev.candidates[j].position, limit: limit)
+            for k in 0..<n {
+                let d = search.distances[k]
+                guard d.isFinite else { continue }
+                let s = base + p.logTransition(route: d, greatCircle: gc)
+                if s > scores[k] { scores[k] = s; parents[k] = Int32(j) }
             }
-            let off = prev.scores[prev.offRoad]
-            if off > -.infinity {
-                for k in 0..<n where off + logExit > scores[k] { scores[k] = off + logExit; parents[k] = Int32(prev.offRoad) }
-                if off + logStay > scores[n] { scores[n] = off + logStay; parents[n] = Int32(prev.offRoad) }
-            }
-        } else {
-            scores[n] = logEnter
-            for k in 0..<n { scores[k] = 0 }
+            if base + logEnter > scores[n] { scores[n] = base + logEnter; parents[n] = Int32(j) }
         }
-        for k in 0..<n { scores[k] += candidates[k].logEmission }
+        let off = prev.scores[prev.offRoad]
+        if off > -.infinity {
+            if let origin = prev.offRoadOrigin {
+                let limit = transitionLimit(fromTime: origin.time, radius: origin.radius, toTime: step.time, radius: step.radius,
+                                            greatCircle: LocalFrame.distance(origin.coordinate, step.coordinate))
+                let gcOrigin = LocalFrame.distance(origin.coordinate, step.coordinate)
+                route(from: origin.position, limit: limit)
+                for k in 0..<n where search.distances[k].isFinite {
+                    let s = off + logExit + p.logTransition(route: search.distances[k], greatCircle: gcOrigin)
+                    if s > scores[k] { scores[k] = s; parents[k] = Int32(prev.offRoad) }
+                }
+            }
+            if off + logStay > scores[n] { scores[n] = off + logStay; parents[n] = Int32(prev.offRoad) }
+        }
+        guard scores[0..<n].contains(where: { $0 > -.infinity }) else { return false }
+        for k in 0..<n { scores[k] += step.candidates[k].logEmission }
         scores[n] += p.logEmission(distance: p.offRoadDistance, sigma: sigma)
-        let best = scores.max() ?? 0
-        for k in scores.indices { scores[k] -= best }
-        steps.append(Step(index: i, coordinate: c, time: t, radius: radius, candidates: candidates, scores: scores, parents: parents))
-        commitDecided()
-        return .routed
+        let parent = Int(parents[n])
+        if parent == prev.offRoad {
+            step.offRoadOrigin = prev.offRoadOrigin
+        } else if parent >= 0 {
+            step.offRoadOrigin = Origin(position: prev.candidates[parent].position, coordinate: prev.coordinate, time: prev.time, radius: prev.radius)
+        }
+        step.scores = scores
+        step.parents = parents
+        return true
     }
+
+    /// Runs the transition search from `source` to the current `targets`.
+    private mutating func route(from source: EdgePosition, limit: Double) {
+        let p = matcher.parameters
+        let (g, rules) = (matcher.graph, matcher.rules)
+        targets.withUnsafeBufferPointer { buffer in
+            search.run(graph: g, rules: rules, from: source, to: buffer, limit: limit,
+                       uTurnPenalty: p.uTurnPenalty, backwardTolerance: p.backwardTolerance)
+        }
+    }
+
 
     /// The state the newest routed fix is best matched to now: the anchor's decided state when
     /// the newest step is the anchor, else its best Viterbi state.
@@ -193,6 +280,10 @@ public struct MatchingSession: Sendable {
         if steps.count == 1, let anchorState { return anchorState }
         return Self.bestState(of: newest)
     }
+
+    /// Routed fixes fed but not yet committed (projected and skipped fixes ride with them): the
+    /// session's working memory, at most `maximumLag` + 1.
+    public var undecidedCount: Int { steps.count - firstUndecided }
 
     /// Commits everything still undecided to the best path so far and closes the open
     /// sub-matching; call at the end of a trace. The session may be fed again afterwards
@@ -217,14 +308,14 @@ public struct MatchingSession: Sendable {
 
     // MARK: Model pieces
 
-    /// The longest road path worth searching between `prev` and a fix at `time`, metres: the
+    /// The longest road path worth searching from a fix at `t0` to one at `time`, metres: the
     /// distance coverable at `maximumSpeed` in the time between them (twice the great-circle
     /// distance without times) plus both candidate radii.
-    func transitionLimit(from prev: Step, toTime time: Double?, radius: Double, greatCircle: Double) -> Double {
+    func transitionLimit(fromTime t0: Double?, radius r0: Double, toTime time: Double?, radius: Double, greatCircle: Double) -> Double {
         let p = matcher.parameters
         let travel: Double
-        if let time, let t0 = prev.time { travel = max(0, time - t0) * p.maximumSpeed } else { travel = 2 * greatCircle }
-        return travel + prev.radius + radius
+        if let time, let t0 { travel = max(0, time - t0) * p.maximumSpeed } else { travel = 2 * greatCircle }
+        return travel + r0 + radius
     }
 
     /// The normalised probability of each state of a step (its Viterbi scores, softmax).
@@ -350,7 +441,7 @@ public struct MatchingSession: Sendable {
     private mutating func emit(step k: Int, state: Int) {
         let step = steps[k]
         guard state < step.offRoad else {
-            closeSubMatching()
+            // Off-road: unmatched, the sub-matching goes on where the chain rejoins the road.
             committedPoints.append(MatchedPoint(index: step.index, match: nil))
             for f in step.followers { committedPoints.append(MatchedPoint(index: f.index, match: nil)) }
             return
@@ -358,30 +449,29 @@ public struct MatchingSession: Sendable {
         let cand = step.candidates[state]
         let parent = Int(step.parents[state])
         var extended = false
-        if k > 0, openPiece != nil, parent >= 0, parent < steps[k - 1].offRoad {
+        if k > 0, openPiece != nil, parent >= 0 {
             let prev = steps[k - 1]
-            let from = prev.candidates[parent]
-            let gc = LocalFrame.distance(prev.coordinate, step.coordinate)
-            let limit = transitionLimit(from: prev, toTime: step.time, radius: step.radius, greatCircle: gc)
-            targets.removeAll(keepingCapacity: true)
-            targets.append(cand.position)
-            targets.withUnsafeBufferPointer { buffer in
-                search.run(graph: matcher.graph, rules: matcher.rules, from: from.position, to: buffer, limit: limit,
-                           allowsUTurns: matcher.parameters.allowsUTurns, backwardTolerance: matcher.parameters.backwardTolerance)
-            }
-            let path = search.path(to: 0, targetEdge: cand.position.edge)
-            if !path.isEmpty {
-                appendPath(path, from: from.position.fraction, to: cand.position.fraction, distance: search.distances[0],
-                           end: cand.coordinate)
-                extended = true
+            let origin = parent < prev.offRoad
+                ? Origin(position: prev.candidates[parent].position, coordinate: prev.coordinate, time: prev.time, radius: prev.radius)
+                : prev.offRoadOrigin
+            if let origin {
+                let gc = LocalFrame.distance(origin.coordinate, step.coordinate)
+                let limit = transitionLimit(fromTime: origin.time, radius: origin.radius, toTime: step.time, radius: step.radius, greatCircle: gc)
+                targets.removeAll(keepingCapacity: true)
+                targets.append(cand.position)
+                route(from: origin.position, limit: limit)
+                let path = search.path(to: 0, targetEdge: cand.position.edge)
+                if !path.isEmpty {
+                    appendPath(path, from: origin.position.fraction, to: cand.position.fraction, end: cand.coordinate)
+                    extended = true
+                }
             }
         }
         if !extended {
             closeSubMatching()
             openPiece = SubMatching(index: subMatchingCount)
             subMatchingCount += 1
-            appendPath([cand.position.edge], from: cand.position.fraction, to: cand.position.fraction, distance: 0,
-                       end: cand.coordinate)
+            appendPath([cand.position.edge], from: cand.position.fraction, to: cand.position.fraction, end: cand.coordinate)
         }
         openPiece?.count(probability: Self.probabilities(of: step)[state])
         emitPoint(index: step.index, edge: cand.position.edge, fraction: cand.position.fraction, distance: cand.distance)
@@ -407,13 +497,14 @@ public struct MatchingSession: Sendable {
 
     /// Adds a routed path to the open piece: its new edges (the first is skipped when the path
     /// already ends on it), their ways and OSM nodes, geometry from `start` to `end` fraction.
-    private mutating func appendPath(_ path: [UInt32], from start: Double, to end: Double, distance: Double, end endPoint: Coordinate) {
+    private mutating func appendPath(_ path: [UInt32], from start: Double, to end: Double, end endPoint: Coordinate) {
         guard var piece = openPiece else { return }
         let g = matcher.graph
         for (i, e) in path.enumerated() {
             let edge = RoadGraph.EdgeID(e)
             let a = i == 0 ? start : 0, b = i == path.count - 1 ? end : 1
             if b > a {
+                piece.distance += (b - a) * g.length(of: edge).meters
                 piece.duration += (b - a) * (g.duration(of: edge) / .seconds(1))
                 var pts = g.geometry(of: edge, from: a, to: b)
                 if let first = pts.first, first == piece.geometry.last { pts.removeFirst() }
@@ -427,7 +518,6 @@ public struct MatchingSession: Sendable {
             openHasNodes = true
         }
         if piece.geometry.last != endPoint { piece.geometry.append(endPoint) }
-        piece.distance += distance
         lastPathEdge = path.last
         openPiece = piece
     }

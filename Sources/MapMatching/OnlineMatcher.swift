@@ -1,5 +1,5 @@
 public import GeoCore
-public import RoadNetwork
+import RoadNetwork
 
 /// What the online matcher publishes for one fix, at once.
 public struct LiveMatch: Hashable, Sendable {
@@ -73,4 +73,45 @@ public struct OnlineMatcher: Sendable {
 
     /// Commits the rest (end of the stream).
     public mutating func finish() { session.finish() }
+}
+
+/// The online matcher as Positioning's ``LivePositionMatcher``: one ``OnlineMatcher`` per mode
+/// the app supplies a graph for, fed in arrival order; committed answers are dropped as they
+/// come (the live position is the product), so memory stays bounded on an endless stream.
+public actor LiveMapMatcher: LivePositionMatcher {
+    private var car: OnlineMatcher?
+    private var pedestrian: OnlineMatcher?
+    /// What the matcher published for the newest fix, with its off-road probability, road name,
+    /// way id and speed.
+    public private(set) var latest: LiveMatch?
+
+    /// - Parameters: matchers for the modes the app supports (a car graph, a foot graph); a
+    ///   mode without one matches nothing.
+    public init(car: MapMatcher?, pedestrian: MapMatcher? = nil) {
+        self.car = car.map(OnlineMatcher.init(matcher:))
+        self.pedestrian = pedestrian.map(OnlineMatcher.init(matcher:))
+    }
+
+    /// The matched position for the newest fix, with the filter probability as confidence, or
+    /// nil when the fix is off-road, far from every road, or the mode has no graph.
+    public func match(_ location: Location, mode: MapMatchMode) -> MatchedPosition? {
+        let live: LiveMatch
+        switch mode {
+        case .car:
+            guard var m = car else { return nil }
+            live = m.match(TracePoint(location))
+            _ = m.takeCommitted()
+            car = m
+        case .pedestrian:
+            guard var m = pedestrian else { return nil }
+            live = m.match(TracePoint(location))
+            _ = m.takeCommitted()
+            pedestrian = m
+        }
+        latest = live
+        guard let p = live.position else { return nil }
+        var matched = location
+        matched.coordinate = p.coordinate
+        return MatchedPosition(location: matched, confidence: live.confidence)
+    }
 }

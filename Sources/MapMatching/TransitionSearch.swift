@@ -59,12 +59,13 @@ struct TransitionSearch {
     /// Fills `distances` with the road distance from `source` to each target, `.infinity`
     /// beyond `limit` metres or unreachable. Each directed edge holds at most one target.
     /// - Parameters:
-    ///   - allowsUTurns: U-turns anywhere (walking), mid-edge included.
+    ///   - uTurnPenalty: metres added for a U-turn the turn rules do not allow (mid-edge, or at
+    ///     a junction); infinite: none.
     ///   - backwardTolerance: metres a target may lie behind the source on the same edge and
-    ///     still count as reached (by that distance): GPS jitter, not a reversing car.
+    ///     still count as reached, at minus that distance: GPS jitter, not a reversing car.
     /// - Complexity: O(k log k) for the k edges within `limit` of the source.
     mutating func run(graph g: RoadGraph, rules: TurnRules, from source: EdgePosition, to targets: UnsafeBufferPointer<EdgePosition>,
-                      limit: Double, allowsUTurns: Bool, backwardTolerance: Double) {
+                      limit: Double, uTurnPenalty: Double, backwardTolerance: Double) {
         prepare(edgeCount: g.edgeCount, targetCount: targets.count)
         guard !targets.isEmpty else { return }
         for (k, t) in targets.enumerated() {
@@ -72,6 +73,7 @@ struct TransitionSearch {
             targetStamp[Int(t.edge)] = generation
         }
         seeds.append(source)
+        let allowsUTurns = uTurnPenalty.isFinite
         if allowsUTurns, let twin = g.twin(of: RoadGraph.EdgeID(source.edge)) {
             seeds.append(EdgePosition(edge: twin.rawValue, fraction: 1 - source.fraction))
         }
@@ -79,15 +81,18 @@ struct TransitionSearch {
         for (i, seed) in seeds.enumerated() {
             let e = Int(seed.edge)
             let length = g.length(of: RoadGraph.EdgeID(seed.edge)).meters
-            let toEnd = (1 - seed.fraction) * length
+            let penalty = i == 0 ? 0 : uTurnPenalty
+            let toEnd = (1 - seed.fraction) * length + penalty
             if toEnd < label(e) {
                 set(e, cost: toEnd, parent: i == 0 ? -1 : Int32(source.edge))
                 heap.push(toEnd, UInt32(e))
             }
             if targetStamp[e] == generation {
                 let k = Int(targetOnEdge[e])
+                // Behind the start within the tolerance: a negative distance, so the transition
+                // pays for the backward step as well as for the distance the fix moved.
                 let ahead = (targets[k].fraction - seed.fraction) * length
-                let d = ahead >= 0 ? ahead : (-ahead <= backwardTolerance ? -ahead : .infinity)
+                let d = ahead >= 0 || -ahead <= backwardTolerance ? ahead + penalty : .infinity
                 if d <= limit, d < distances[k] {
                     if distances[k] == .infinity { remaining -= 1 }
                     distances[k] = d
@@ -108,11 +113,13 @@ struct TransitionSearch {
             var turns = rules.turns(from: edge, in: g)
             while true {
                 let next: RoadGraph.EdgeID
+                var penalty = 0.0
                 if let n = turns.next() {
                     next = n
                     if n == twin { twinSeen = true }
                 } else if allowsUTurns, !twinSeen, let t = twin {
                     next = t
+                    penalty = uTurnPenalty
                     twinSeen = true
                 } else {
                     break
@@ -121,7 +128,7 @@ struct TransitionSearch {
                 let length = g.length(of: next).meters
                 if targetStamp[f] == generation {
                     let k = Int(targetOnEdge[f])
-                    let d = c + targets[k].fraction * length
+                    let d = c + penalty + targets[k].fraction * length
                     if d <= limit, d < distances[k] {
                         if distances[k] == .infinity { remaining -= 1 }
                         distances[k] = d
@@ -129,7 +136,7 @@ struct TransitionSearch {
                         farthestFound = max(farthestFound, d)
                     }
                 }
-                let nc = c + length
+                let nc = c + penalty + length
                 if nc < label(f) {
                     set(f, cost: nc, parent: Int32(e))
                     heap.push(nc, UInt32(f))
