@@ -49,6 +49,11 @@ public struct MatchingSession: Sendable {
     private var openPiece: SubMatching?
     private var openHasNodes = false
     private var lastPathEdge: UInt32?
+    /// The open path's last edge, whose OSM nodes are held back until the next edge: a U-turn
+    /// mid-edge may still take them back.
+    private var pendingEdge: UInt32?
+    /// Whether `pendingEdge` is the sub-matching's first edge.
+    private var pendingIsFirst = false
     private var subMatchingCount = 0
 
     init(matcher: MapMatcher) { self.matcher = matcher }
@@ -431,10 +436,12 @@ public struct MatchingSession: Sendable {
     }
 
     private mutating func closeSubMatching() {
+        flushPendingNodes()
         if let open = openPiece { finishedPieces.append(open) }
         openPiece = nil
         openHasNodes = false
         lastPathEdge = nil
+        pendingEdge = nil
     }
 
     /// Emits step `k`'s answer for `state` (and its projected fixes), extending the path.
@@ -460,9 +467,10 @@ public struct MatchingSession: Sendable {
                 targets.removeAll(keepingCapacity: true)
                 targets.append(cand.position)
                 route(from: origin.position, limit: limit)
-                let path = search.path(to: 0, targetEdge: cand.position.edge)
+                let (path, turnsMidEdge) = search.path(to: 0, targetEdge: cand.position.edge)
                 if !path.isEmpty {
-                    appendPath(path, from: origin.position.fraction, to: cand.position.fraction, end: cand.coordinate)
+                    appendPath(path, from: origin.position.fraction, to: cand.position.fraction, turnsMidEdge: turnsMidEdge,
+                               end: cand.coordinate)
                     extended = true
                 }
             }
@@ -471,7 +479,8 @@ public struct MatchingSession: Sendable {
             closeSubMatching()
             openPiece = SubMatching(index: subMatchingCount)
             subMatchingCount += 1
-            appendPath([cand.position.edge], from: cand.position.fraction, to: cand.position.fraction, end: cand.coordinate)
+            appendPath([cand.position.edge], from: cand.position.fraction, to: cand.position.fraction, turnsMidEdge: false,
+                       end: cand.coordinate)
         }
         openPiece?.count(probability: Self.probabilities(of: step)[state])
         emitPoint(index: step.index, edge: cand.position.edge, fraction: cand.position.fraction, distance: cand.distance)
@@ -496,13 +505,16 @@ public struct MatchingSession: Sendable {
     }
 
     /// Adds a routed path to the open piece: its new edges (the first is skipped when the path
-    /// already ends on it), their ways and OSM nodes, geometry from `start` to `end` fraction.
-    private mutating func appendPath(_ path: [UInt32], from start: Double, to end: Double, end endPoint: Coordinate) {
+    /// already ends on it), their ways, geometry and length from `start` to `end` fraction, and
+    /// their OSM nodes as a clean path: a U-turn mid-edge takes back the edge it turned on (the
+    /// vehicle reached neither of its far nodes), and at the start of a sub-matching keeps the
+    /// edge it turned onto instead.
+    private mutating func appendPath(_ path: [UInt32], from start: Double, to end: Double, turnsMidEdge: Bool, end endPoint: Coordinate) {
         guard var piece = openPiece else { return }
         let g = matcher.graph
         for (i, e) in path.enumerated() {
             let edge = RoadGraph.EdgeID(e)
-            let a = i == 0 ? start : 0, b = i == path.count - 1 ? end : 1
+            let a = i == 0 ? start : (i == 1 && turnsMidEdge ? 1 - start : 0), b = i == path.count - 1 ? end : 1
             if b > a {
                 piece.distance += (b - a) * g.length(of: edge).meters
                 piece.duration += (b - a) * (g.duration(of: edge) / .seconds(1))
@@ -513,12 +525,31 @@ public struct MatchingSession: Sendable {
             if i == 0, e == lastPathEdge { continue }
             piece.edges.append(edge)
             piece.wayIDs.append(g.wayID(of: edge))
-            let ids = g.osmNodeIDs(of: edge)
-            piece.nodeIDs += openHasNodes ? ids.dropFirst() : ids[...]
-            openHasNodes = true
+            if i == 1, turnsMidEdge, pendingEdge == path[0] {
+                if pendingIsFirst {
+                    pendingEdge = e
+                } else {
+                    pendingEdge = nil
+                }
+                continue
+            }
+            openPiece = piece
+            flushPendingNodes()
+            piece = openPiece!
+            pendingIsFirst = !openHasNodes
+            pendingEdge = e
         }
         if piece.geometry.last != endPoint { piece.geometry.append(endPoint) }
         lastPathEdge = path.last
         openPiece = piece
+    }
+
+    /// Moves the held-back edge's OSM nodes into the open piece.
+    private mutating func flushPendingNodes() {
+        guard let e = pendingEdge, openPiece != nil else { return }
+        let ids = matcher.graph.osmNodeIDs(of: RoadGraph.EdgeID(e))
+        openPiece!.nodeIDs += openHasNodes ? ids.dropFirst() : ids[...]
+        openHasNodes = true
+        pendingEdge = nil
     }
 }

@@ -28,6 +28,7 @@ struct TransitionSearch {
     private(set) var distances: [Double] = []
     /// Per target of the last search: the edge settled before the target's edge, or
     /// `-1 - seed` when the target lies on a seed edge ahead of (or just behind) the start.
+    /// (Edge labels' parents: an edge, -1 for the source seed, -2 for the U-turn seed.)
     private var predecessor: [Int32] = []
     /// The search's seeds: the source edge and, where U-turns are allowed anywhere, its twin.
     private var seeds: [EdgePosition] = []
@@ -84,7 +85,7 @@ struct TransitionSearch {
             let penalty = i == 0 ? 0 : uTurnPenalty
             let toEnd = (1 - seed.fraction) * length + penalty
             if toEnd < label(e) {
-                set(e, cost: toEnd, parent: i == 0 ? -1 : Int32(source.edge))
+                set(e, cost: toEnd, parent: i == 0 ? -1 : -2)
                 heap.push(toEnd, UInt32(e))
             }
             if targetStamp[e] == generation {
@@ -146,25 +147,32 @@ struct TransitionSearch {
     }
 
     /// The directed edges from the source's edge to target `k`'s edge, both included, after
-    /// `run` reached it; empty when it did not.
-    func path(to k: Int, targetEdge: UInt32) -> [UInt32] {
+    /// `run` reached it (empty when it did not), and whether the path turns back mid-edge from
+    /// the source's edge onto its twin (a U-turn seed: the twin is entered part-way).
+    func path(to k: Int, targetEdge: UInt32) -> (edges: [UInt32], turnsMidEdge: Bool) {
         let p = predecessor[k]
-        guard p != Int32.min else { return [] }
+        guard p != Int32.min else { return ([], false) }
         if p < 0 {
             let seed = Int(-1 - p)
-            return seed == 0 ? [seeds[0].edge] : [seeds[0].edge, seeds[seed].edge]
+            return seed == 0 ? ([seeds[0].edge], false) : ([seeds[0].edge, seeds[seed].edge], true)
         }
         var chain = [targetEdge]
         var e = Int(p)
+        var turnsMidEdge = false
         var guardSteps = stamp.count
         while guardSteps > 0 {
             chain.append(UInt32(e))
             let q = parent[e]
+            if q == -2 {
+                chain.append(seeds[0].edge)
+                turnsMidEdge = true
+                break
+            }
             if q < 0 { break }
             e = Int(q)
             guardSteps -= 1
         }
-        return chain.reversed()
+        return (chain.reversed(), turnsMidEdge)
     }
 
     @inline(__always) private func label(_ e: Int) -> Double { stamp[e] == generation ? cost[e] : .infinity }
