@@ -47,6 +47,12 @@ struct MatchCommand: ParsableCommand {
     @Flag(help: "Print what the online matcher publishes, one JSON line per fix.")
     var online = false
 
+    @Option(name: .shortAndLong, help: "Output file (default: standard output), replaced atomically.")
+    var output: String?
+
+    @Flag(help: "Report on standard error how long the matching alone took (no graph load, parsing or output).")
+    var timing = false
+
     @Option(parsing: .unconditional, help: ArgumentHelp("68 % accuracy assumed for fixes that report none, metres (default: the mode's).", valueName: "m"))
     var accuracy: Double?
 
@@ -66,36 +72,49 @@ struct MatchCommand: ParsableCommand {
         let fixes = try TrackReader.read(track)
         guard !fixes.isEmpty else { throw TrackCommandError("geo match: \(track): no track points") }
         if online {
-            runOnline(matcher, fixes)
+            try runOnline(matcher, fixes)
             return
         }
+        let clock = ContinuousClock()
+        let start = clock.now
         let result = matcher.match(fixes)
-        switch format {
-        case .json: standardOutput.line(Self.json(result, fixes: fixes))
-        case .geojson: standardOutput.line(Self.geojson(result))
-        case .gpx: standardOutput.line(Self.gpx(result))
+        let elapsed = clock.now - start
+        if timing {
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            try? FileDescriptor.standardError.writeAll(String(format: "geo match: matched %d fixes in %.6f s (%.0f fixes/s)\n",
+                                                              fixes.count, seconds, Double(fixes.count) / max(seconds, 1e-9)))
         }
+        let text: String
+        switch format {
+        case .json: text = Self.json(result, fixes: fixes)
+        case .geojson: text = Self.geojson(result)
+        case .gpx: text = Self.gpx(result)
+        }
+        try CommandLineFiles.withOutput(output) { sink in try sink.write(text: text + "\n") }
     }
 
-    private func runOnline(_ matcher: MapMatcher, _ fixes: [TracePoint]) {
+    private func runOnline(_ matcher: MapMatcher, _ fixes: [TracePoint]) throws {
         var live = OnlineMatcher(matcher: matcher)
-        var out = ""
-        for fix in fixes {
-            let m = live.match(fix)
-            out += "{\"matched\":"
-            if let p = m.position {
-                out += "{\"latitude\":\(Self.degrees(p.coordinate.latitude)),\"longitude\":\(Self.degrees(p.coordinate.longitude))}"
-                out += ",\"nodes\":[\(p.nodes.0),\(p.nodes.1)]"
-            } else {
-                out += "null,\"nodes\":null"
+        try CommandLineFiles.withOutput(output) { sink in
+            var out = ""
+            for fix in fixes {
+                let m = live.match(fix)
+                _ = live.takeCommitted()
+                out += "{\"matched\":"
+                if let p = m.position {
+                    out += "{\"latitude\":\(Self.degrees(p.coordinate.latitude)),\"longitude\":\(Self.degrees(p.coordinate.longitude))}"
+                    out += ",\"nodes\":[\(p.nodes.0),\(p.nodes.1)]"
+                } else {
+                    out += "null,\"nodes\":null"
+                }
+                out += ",\"confidence\":\(Self.fraction(m.confidence)),\"offRoadProbability\":\(Self.fraction(m.offRoadProbability)),\"revised\":\(m.revised)}\n"
+                if out.utf8.count > 1 << 16 {
+                    try sink.write(text: out)
+                    out = ""
+                }
             }
-            out += ",\"confidence\":\(Self.fraction(m.confidence)),\"offRoadProbability\":\(Self.fraction(m.offRoadProbability)),\"revised\":\(m.revised)}\n"
-            if out.utf8.count > 1 << 16 {
-                standardOutput.write(out)
-                out = ""
-            }
+            try sink.write(text: out)
         }
-        standardOutput.write(out)
     }
 
     // MARK: Output
