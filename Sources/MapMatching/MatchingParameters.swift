@@ -47,7 +47,8 @@ public struct MatchingParameters: Hashable, Sendable {
     public var backwardTolerance: Double
     /// Metres added to the road distance for each U-turn where the road graph has none (mid-edge,
     /// or at a junction; dead ends and barriers allow them freely): drivers turn in driveways
-    /// and car parks the graph does not hold, rarely; walkers at no cost (0).
+    /// and car parks the graph does not hold, rarely; walkers turn back freely, but a small
+    /// penalty keeps GPS jitter from reading as turning.
     public var uTurnPenalty: Double
     /// The off-road state: its emission is a road candidate's at this distance, metres (so it
     /// wins where the nearest road is further than that), ...
@@ -92,17 +93,17 @@ public struct MatchingParameters: Hashable, Sendable {
     public static let car = MatchingParameters(
         sigmaFloor: 4.07, defaultAccuracy: 10, sigmaCeiling: 50, beta: 3, radiusSigmas: 4,
         minimumRadius: 50, maximumRadius: 200, maximumCandidates: 8, maximumSpeed: 70,
-        minimumStep: 10, maximumGap: 120, maximumJump: 2000, backwardTolerance: 10,
+        minimumStep: 10, maximumGap: 120, maximumJump: 2000, backwardTolerance: 20,
         uTurnPenalty: 50, offRoadDistance: 60, offRoadEntryProbability: 1e-3,
         offRoadExitProbability: 0.1, maximumLag: 500)
 
-    /// Walking: σ ≥ 8 m (phones among buildings), U-turns anywhere, 4 m steps, 5 m/s at most,
+    /// Walking: σ ≥ 8 m (phones among buildings), U-turns anywhere at 20 m, 4 m steps, 5 m/s at most,
     /// off-road (squares, parks, car parks) likely: it wins beyond 25 m from a path.
     public static let pedestrian = MatchingParameters(
         sigmaFloor: 8, defaultAccuracy: 10, sigmaCeiling: 50, beta: 3, radiusSigmas: 4,
         minimumRadius: 40, maximumRadius: 200, maximumCandidates: 8, maximumSpeed: 5,
-        minimumStep: 4, maximumGap: 300, maximumJump: 1000, backwardTolerance: 4,
-        uTurnPenalty: 0, offRoadDistance: 25, offRoadEntryProbability: 0.05,
+        minimumStep: 4, maximumGap: 300, maximumJump: 1000, backwardTolerance: 8,
+        uTurnPenalty: 20, offRoadDistance: 25, offRoadEntryProbability: 0.05,
         offRoadExitProbability: 0.2, maximumLag: 500)
 
     /// σ for a fix of this 68 % accuracy (nil, negative or NaN: not reported), metres.

@@ -54,6 +54,8 @@ public struct MatchingSession: Sendable {
     private var pendingEdge: UInt32?
     /// Whether `pendingEdge` is the sub-matching's first edge.
     private var pendingIsFirst = false
+    /// The last OSM node id put into the open sub-matching.
+    private var lastNode: Int64?
     private var subMatchingCount = 0
 
     init(matcher: MapMatcher) { self.matcher = matcher }
@@ -120,20 +122,12 @@ public struct MatchingSession: Sendable {
             return .unmatched
         }
         let t = fix.time.map { $0.timeIntervalSince1970 }
-        var chainBreaks = false
-        if let t, let last = lastFixTime, t < last || t - last > p.maximumGap { chainBreaks = true }
+        if let t, let last = lastFixTime, t < last || t - last > p.maximumGap { flush() }
         if t != nil { lastFixTime = t }
-        if let last = steps.last {
-            let gc = LocalFrame.distance(last.coordinate, c)
-            if gc > p.maximumJump { chainBreaks = true }
-            if chainBreaks {
-                flush()
-            } else if gc < p.minimumStep {
-                attachFollower(Follower(index: i, coordinate: c))
-                return .projected
-            }
+        if let last = steps.last, LocalFrame.distance(last.coordinate, c) < p.minimumStep {
+            attachFollower(Follower(index: i, coordinate: c))
+            return .projected
         }
-
         let sigma = p.sigma(accuracy: fix.horizontalAccuracy?.meters)
         let radius = p.radius(sigma: sigma)
         let candidates = self.candidates(near: c, radius: radius, sigma: sigma)
@@ -141,6 +135,7 @@ public struct MatchingSession: Sendable {
             attachFollower(Follower(index: i, coordinate: nil))
             return .unmatched
         }
+        if let last = steps.last, LocalFrame.distance(last.coordinate, c) > p.maximumJump { flush() }
 
         var step = Step(index: i, coordinate: c, time: t, radius: radius, candidates: candidates, scores: [], parents: [])
         if let prev = steps.last, score(&step, after: prev, sigma: sigma) {
@@ -442,6 +437,7 @@ public struct MatchingSession: Sendable {
         openHasNodes = false
         lastPathEdge = nil
         pendingEdge = nil
+        lastNode = nil
     }
 
     /// Emits step `k`'s answer for `state` (and its projected fixes), extending the path.
@@ -506,15 +502,22 @@ public struct MatchingSession: Sendable {
 
     /// Adds a routed path to the open piece: its new edges (the first is skipped when the path
     /// already ends on it), their ways, geometry and length from `start` to `end` fraction, and
-    /// their OSM nodes as a clean path: a U-turn mid-edge takes back the edge it turned on (the
-    /// vehicle reached neither of its far nodes), and at the start of a sub-matching keeps the
-    /// edge it turned onto instead.
+    /// their OSM nodes as a clean path: a U-turn mid-edge keeps only the nodes passed before
+    /// the turn and the same nodes back (the edge's far node was never reached), and at the
+    /// start of a sub-matching keeps the edge turned onto instead of the one turned on.
     private mutating func appendPath(_ path: [UInt32], from start: Double, to end: Double, turnsMidEdge: Bool, end endPoint: Coordinate) {
         guard var piece = openPiece else { return }
         let g = matcher.graph
         for (i, e) in path.enumerated() {
             let edge = RoadGraph.EdgeID(e)
-            let a = i == 0 ? start : (i == 1 && turnsMidEdge ? 1 - start : 0), b = i == path.count - 1 ? end : 1
+            // A U-turn mid-edge leaves the first edge where it is entered: none of it is driven.
+            let a = i == 0 ? start : (i == 1 && turnsMidEdge ? 1 - start : 0)
+            let b = i == 0 && turnsMidEdge ? start : (i == path.count - 1 ? end : 1)
+            if path.count == 1, b < a {
+                // Back along the same edge within the tolerance: jitter, not progress.
+                piece.distance -= (a - b) * g.length(of: edge).meters
+                piece.duration -= (a - b) * (g.duration(of: edge) / .seconds(1))
+            }
             if b > a {
                 piece.distance += (b - a) * g.length(of: edge).meters
                 piece.duration += (b - a) * (g.duration(of: edge) / .seconds(1))
@@ -529,6 +532,15 @@ public struct MatchingSession: Sendable {
                 if pendingIsFirst {
                     pendingEdge = e
                 } else {
+                    // Entered at its source: the nodes passed before the turn, then the same
+                    // nodes back along the twin.
+                    let turn = start
+                    let out = shapeNodes(of: path[0]).filter { $0.fraction > 0 && $0.fraction < turn }.map(\.id)
+                    let back = shapeNodes(of: e).filter { $0.fraction > 1 - turn }.map(\.id)
+                    for id in out + back where lastNode != id {
+                        piece.nodeIDs.append(id)
+                        lastNode = id
+                    }
                     pendingEdge = nil
                 }
                 continue
@@ -544,11 +556,24 @@ public struct MatchingSession: Sendable {
         openPiece = piece
     }
 
+    /// The OSM node ids of an edge's shape points with their fractions of its length.
+    private func shapeNodes(of edge: UInt32) -> [(id: Int64, fraction: Double)] {
+        let e = RoadGraph.EdgeID(edge)
+        let shape = matcher.graph.geometry(of: e), ids = matcher.graph.osmNodeIDs(of: e)
+        var along = [0.0]
+        for i in 1..<shape.count { along.append(along[i - 1] + LocalFrame.distance(shape[i - 1], shape[i])) }
+        let total = max(along[along.count - 1], 1e-9)
+        return ids.indices.map { (ids[$0], along[$0] / total) }
+    }
+
     /// Moves the held-back edge's OSM nodes into the open piece.
     private mutating func flushPendingNodes() {
         guard let e = pendingEdge, openPiece != nil else { return }
         let ids = matcher.graph.osmNodeIDs(of: RoadGraph.EdgeID(e))
-        openPiece!.nodeIDs += openHasNodes ? ids.dropFirst() : ids[...]
+        for id in openHasNodes ? ids.dropFirst() : ids[...] where lastNode != id {
+            openPiece!.nodeIDs.append(id)
+            lastNode = id
+        }
         openHasNodes = true
         pendingEdge = nil
     }
