@@ -61,29 +61,33 @@ struct MatchCommand: ParsableCommand {
     }
 
     func run() throws {
+        let clock = ContinuousClock()
+        var mark = clock.now
+        var phases: [(String, Duration)] = []
+        func lap(_ name: String) {
+            let now = clock.now
+            phases.append((name, now - mark))
+            mark = now
+        }
         let roads = try RouteCommand.loadGraph(path: graph)
         let wanted = mode == .car ? "car" : "foot"
         guard roads.profileName == wanted else {
             throw ValidationError("\(graph): a \(roads.profileName) graph; --mode \(mode.rawValue) needs one extracted with --profile \(wanted)")
         }
+        lap("graph load")
         var parameters: MatchingParameters = mode == .car ? .car : .pedestrian
         if let accuracy { parameters.defaultAccuracy = accuracy }
         let matcher = try MapMatcher(graph: roads, mode: mode == .car ? .car : .pedestrian, parameters: parameters)
+        lap("index")
         let fixes = try TrackReader.read(track)
         guard !fixes.isEmpty else { throw TrackCommandError("geo match: \(track): no track points") }
+        lap("track read")
         if online {
             try runOnline(matcher, fixes)
             return
         }
-        let clock = ContinuousClock()
-        let start = clock.now
         let result = matcher.match(fixes)
-        let elapsed = clock.now - start
-        if timing {
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            try? FileDescriptor.standardError.writeAll(String(format: "geo match: matched %d fixes in %.6f s (%.0f fixes/s)\n",
-                                                              fixes.count, seconds, Double(fixes.count) / max(seconds, 1e-9)))
-        }
+        lap("matching")
         let text: String
         switch format {
         case .json: text = Self.json(result, fixes: fixes)
@@ -91,6 +95,14 @@ struct MatchCommand: ParsableCommand {
         case .gpx: text = Self.gpx(result)
         }
         try CommandLineFiles.withOutput(output) { sink in try sink.write(text: text + "\n") }
+        lap("output")
+        if timing {
+            func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
+            let matching = seconds(phases.first { $0.0 == "matching" }?.1 ?? .zero)
+            let others = phases.map { String(format: "%@ %.3f s", $0.0, seconds($0.1)) }.joined(separator: ", ")
+            try? FileDescriptor.standardError.writeAll(String(format: "geo match: matched %d fixes in %.6f s (%.0f fixes/s); %@\n",
+                                                              fixes.count, matching, Double(fixes.count) / max(matching, 1e-9), others))
+        }
     }
 
     private func runOnline(_ matcher: MapMatcher, _ fixes: [TracePoint]) throws {

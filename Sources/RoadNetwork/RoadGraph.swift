@@ -153,8 +153,9 @@ public struct RoadGraph: Sendable {
         restrictions: ContiguousArray<TurnRestriction>
     ) throws(RoadNetworkError) {
         let n = nodeLatitudes.count, e = edgeTargets.count, s = segmentLengths.count
-        func check(_ ok: Bool, _ what: String) throws(RoadNetworkError) {
-            if !ok { throw RoadNetworkError(.corrupt, what) }
+        // The message is an autoclosure: building it per element cost more than the checks.
+        func check(_ ok: Bool, _ what: @autoclosure () -> String) throws(RoadNetworkError) {
+            if !ok { throw RoadNetworkError(.corrupt, what()) }
         }
         try check([nodeLongitudes.count, nodeOSMIDs.count, nodeFlags.count, nodePenalties.count, nodeRoadCounts.count].allSatisfy { $0 == n },
                   "node columns differ in length")
