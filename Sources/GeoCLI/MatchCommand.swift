@@ -76,7 +76,7 @@ struct MatchCommand: ParsableCommand {
         }
         lap("graph load")
         var parameters: MatchingParameters = mode == .car ? .car : .pedestrian
-        if let accuracy { parameters.defaultAccuracy = accuracy }
+        if let accuracy { parameters.defaultAccuracy = .meters(accuracy) }
         let matcher = try MapMatcher(graph: roads, mode: mode == .car ? .car : .pedestrian, parameters: parameters)
         lap("index")
         let fixes = try TrackReader.read(track)

@@ -122,9 +122,9 @@ public struct MatchingSession: Sendable {
             return .unmatched
         }
         let t = fix.time.map { $0.timeIntervalSince1970 }
-        if let t, let last = lastFixTime, t < last || t - last > p.maximumGap { flush() }
+        if let t, let last = lastFixTime, t < last || t - last > p.maximumGap / .seconds(1) { flush() }
         if t != nil { lastFixTime = t }
-        if let last = steps.last, LocalFrame.distance(last.coordinate, c) < p.minimumStep {
+        if let last = steps.last, LocalFrame.distance(last.coordinate, c) < p.minimumStep.meters {
             attachFollower(Follower(index: i, coordinate: c))
             return .projected
         }
@@ -135,7 +135,7 @@ public struct MatchingSession: Sendable {
             attachFollower(Follower(index: i, coordinate: nil))
             return .unmatched
         }
-        if let last = steps.last, LocalFrame.distance(last.coordinate, c) > p.maximumJump { flush() }
+        if let last = steps.last, LocalFrame.distance(last.coordinate, c) > p.maximumJump.meters { flush() }
 
         var step = Step(index: i, coordinate: c, time: t, radius: radius, candidates: candidates, scores: [], parents: [])
         if let prev = steps.last, score(&step, after: prev, sigma: sigma) {
@@ -201,7 +201,7 @@ public struct MatchingSession: Sendable {
     private func startChain(_ step: inout Step, sigma: Double) {
         let p = matcher.parameters
         let n = step.candidates.count
-        step.scores = step.candidates.map(\.logEmission) + [log(p.offRoadEntryProbability) + p.logEmission(distance: p.offRoadDistance, sigma: sigma)]
+        step.scores = step.candidates.map(\.logEmission) + [log(p.offRoadEntryProbability) + p.logEmission(distance: p.offRoadDistance.meters, sigma: sigma)]
         step.parents = [Int32](repeating: -1, count: n + 1)
         step.offRoadOrigin = nil
     }
@@ -236,7 +236,10 @@ public struct MatchingSession: Sendable {
         }
         let off = prev.scores[prev.offRoad]
         if off > -.infinity {
-            if let origin = prev.offRoadOrigin {
+            // Beam: an off-road state far below the best road state is not routed back onto
+            // the road (its re-entry searches span all the time since it left).
+            let bestRoad = prev.scores[0..<prev.offRoad].max() ?? -.infinity
+            if off >= bestRoad - p.beamWidth, let origin = prev.offRoadOrigin {
                 let limit = transitionLimit(fromTime: origin.time, radius: origin.radius, toTime: step.time, radius: step.radius,
                                             greatCircle: LocalFrame.distance(origin.coordinate, step.coordinate))
                 let gcOrigin = LocalFrame.distance(origin.coordinate, step.coordinate)
@@ -250,7 +253,7 @@ public struct MatchingSession: Sendable {
         }
         guard scores[0..<n].contains(where: { $0 > -.infinity }) else { return false }
         for k in 0..<n { scores[k] += step.candidates[k].logEmission }
-        scores[n] += p.logEmission(distance: p.offRoadDistance, sigma: sigma)
+        scores[n] += p.logEmission(distance: p.offRoadDistance.meters, sigma: sigma)
         let parent = Int(parents[n])
         if parent == prev.offRoad {
             step.offRoadOrigin = prev.offRoadOrigin
@@ -268,7 +271,7 @@ public struct MatchingSession: Sendable {
         let (g, rules) = (matcher.graph, matcher.rules)
         targets.withUnsafeBufferPointer { buffer in
             search.run(graph: g, rules: rules, from: source, to: buffer, limit: limit,
-                       uTurnPenalty: p.uTurnPenalty, backwardTolerance: p.backwardTolerance)
+                       uTurnPenalty: p.uTurnPenalty.meters, backwardTolerance: p.backwardTolerance.meters)
         }
     }
 
@@ -314,7 +317,7 @@ public struct MatchingSession: Sendable {
     func transitionLimit(fromTime t0: Double?, radius r0: Double, toTime time: Double?, radius: Double, greatCircle: Double) -> Double {
         let p = matcher.parameters
         let travel: Double
-        if let time, let t0 { travel = max(0, time - t0) * p.maximumSpeed } else { travel = 2 * greatCircle }
+        if let time, let t0 { travel = max(0, time - t0) * p.maximumSpeed.metersPerSecond } else { travel = 2 * greatCircle }
         return travel + r0 + radius
     }
 

@@ -275,7 +275,7 @@ private func straightRoad() throws -> (AsciiRoadMap, MapMatcher) {
     #expect(result.points.allSatisfy { $0.match != nil })
     #expect(throws: MatchError.self) {
         var p = MatchingParameters.car
-        p.beta = -1
+        p.beta = .meters(-1)
         _ = try MapMatcher(graph: map.graph(profile: .car).graph, parameters: p)
     }
 }
