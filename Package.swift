@@ -84,8 +84,8 @@ let package = Package(
         // NMEA 0183 scanner, parsers, epoch assembly, encoder and gpsd JSON, over bytes.
         .target(name: "NMEACodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
-        // Map matching (pure); for now the live-matcher protocol and its vocabulary.
-        .target(name: "MapMatching", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        // Map matching (pure): Newson & Krumm's HMM offline and online, over RoadNetwork and Routing.
+        .target(name: "MapMatching", dependencies: ["GeoCore", "RoadNetwork", "Routing"], swiftSettings: strictSettings),
 
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
@@ -112,6 +112,7 @@ let package = Package(
                 "TrackFiltering",
                 "NMEACodec",
                 "Positioning",
+                "MapMatching",
                 "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -166,6 +167,11 @@ let package = Package(
         .testTarget(
             name: "OSMImportTests",
             dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapMatchingTests",
+            dependencies: ["MapMatching", "RoadNetwork", "Routing", "OSMImport", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

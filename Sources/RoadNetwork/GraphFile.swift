@@ -1,12 +1,13 @@
 import ZlibCompression
 
-/// The binary graph file format, version 2 (version 1 had no `notStartPoint` edge flag, so
-/// its ferries would be start points; such files are refused and must be extracted again).
+/// The binary graph file format, version 3 (version 1 had no `notStartPoint` edge flag, so
+/// its ferries would be start points; version 2 had no OSM node ids for shape points, which
+/// map matching reports; older files are refused and must be extracted again).
 ///
 /// ```
 /// offset  size  field
 ///  0      4     magic "LKRG"
-///  4      4     format version, UInt32 little-endian (2)
+///  4      4     format version, UInt32 little-endian (3)
 ///  8      8     payload length in bytes, UInt64
 /// 16      4     CRC-32 (IEEE 802.3, zlib's `crc32`) of the payload
 /// 20      4     reserved, zero
@@ -17,7 +18,7 @@ import ZlibCompression
 /// copy per column (milliseconds for a city) and never parses text.
 enum GraphFile {
     static let magic: [UInt8] = Array("LKRG".utf8)
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     static let headerSize = 24
 }
 
@@ -95,7 +96,8 @@ extension RoadGraph {
         w.column(edgeSources); w.column(edgeTargets); w.column(edgeSegments); w.column(edgeDurations)
         w.column(edgeWeights); w.column(edgeSpeeds); w.column(edgeFlags); w.column(edgeModes); w.column(edgeTwins)
         w.column(edgeStartBearings); w.column(edgeEndBearings)
-        w.column(shapeOffsets); w.column(shapeLatitudes); w.column(shapeLongitudes); w.column(segmentLengths)
+        w.column(shapeOffsets); w.column(shapeLatitudes); w.column(shapeLongitudes); w.column(shapeOSMIDs)
+        w.column(segmentLengths)
         w.column(segmentWayIDs); w.column(segmentNames); w.column(segmentClasses)
         w.align()
         w.int(UInt64(names.count))
@@ -128,7 +130,7 @@ extension RoadGraph {
         }
         let version = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
         guard version == GraphFile.version else {
-            throw RoadNetworkError(.unsupportedVersion, "format version \(version); this build reads version \(GraphFile.version): extract the graph again", offset: 4)
+            throw RoadNetworkError(.unsupportedVersion, "format version \(version); this build reads version \(GraphFile.version): extract the graph again (geo extract)", offset: 4)
         }
         let length = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         let storedCRC = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
@@ -170,6 +172,7 @@ extension RoadGraph {
             let shapeOffsets = try r.column(UInt32.self, "shape offsets")
             let shapeLatitudes = try r.column(Int32.self, "shape latitudes")
             let shapeLongitudes = try r.column(Int32.self, "shape longitudes")
+            let shapeOSMIDs = try r.column(Int64.self, "shape node ids")
             let segmentLengths = try r.column(Double.self, "segment lengths")
             let segmentWayIDs = try r.column(Int64.self, "segment way ids")
             let segmentNames = try r.column(UInt32.self, "segment names")
@@ -204,6 +207,7 @@ extension RoadGraph {
                 edgeFlags: edgeFlags, edgeModes: edgeModes, edgeTwins: edgeTwins,
                 edgeStartBearings: edgeStartBearings, edgeEndBearings: edgeEndBearings,
                 shapeOffsets: shapeOffsets, shapeLatitudes: shapeLatitudes, shapeLongitudes: shapeLongitudes,
+                shapeOSMIDs: shapeOSMIDs,
                 segmentLengths: segmentLengths, segmentWayIDs: segmentWayIDs, segmentNames: segmentNames,
                 segmentClasses: segmentClasses, names: names, restrictions: restrictions)
         } catch {

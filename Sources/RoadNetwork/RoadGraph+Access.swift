@@ -88,6 +88,26 @@ extension RoadGraph {
         }
     }
 
+    /// The OSM node ids of an edge's or segment's shape points, in its direction; no allocation.
+    public struct OSMNodeIDs: RandomAccessCollection, Sendable {
+        @usableFromInline let storage: ContiguousArray<Int64>
+        @usableFromInline let base: Int
+        @usableFromInline let isReversed: Bool
+        public let startIndex: Int
+        public let endIndex: Int
+        @inlinable init(storage: ContiguousArray<Int64>, range: Range<Int>, reversed: Bool) {
+            self.storage = storage
+            base = range.lowerBound
+            isReversed = reversed
+            startIndex = 0
+            endIndex = range.count
+        }
+        @inlinable public subscript(position: Int) -> Int64 {
+            precondition(position >= 0 && position < endIndex, "OSMNodeIDs index out of range")
+            return storage[isReversed ? base + endIndex - 1 - position : base + position]
+        }
+    }
+
     /// The turn restrictions starting from one edge; no allocation.
     public struct TurnRestrictions: RandomAccessCollection, Sendable {
         @usableFromInline let storage: ContiguousArray<TurnRestriction>
@@ -205,6 +225,16 @@ extension RoadGraph {
         return Shape(latitudes: shapeLatitudes, longitudes: shapeLongitudes,
                      range: Int(shapeOffsets[s])..<Int(shapeOffsets[s + 1]),
                      reversed: edgeFlags[edge.index] & EdgeFlags.reversed.rawValue != 0)
+    }
+
+    /// The OSM node ids along the edge's shape from its source to its target, one per shape
+    /// point (`geometry(of:)`): compressed degree-2 nodes included, as OSRM reports them for
+    /// `annotations=nodes`.
+    /// - Complexity: O(1); the collection reads ids on access.
+    @inlinable public func osmNodeIDs(of edge: EdgeID) -> OSMNodeIDs {
+        let s = Int(edgeSegments[edge.index])
+        return OSMNodeIDs(storage: shapeOSMIDs, range: Int(shapeOffsets[s])..<Int(shapeOffsets[s + 1]),
+                          reversed: edgeFlags[edge.index] & EdgeFlags.reversed.rawValue != 0)
     }
 
     // MARK: Segments

@@ -50,6 +50,8 @@ extension RoadGraph {
             precondition(shapeLatitudes[a] == nodeLatitudes[source] && shapeLongitudes[a] == nodeLongitudes[source]
                          && shapeLatitudes[b] == nodeLatitudes[target] && shapeLongitudes[b] == nodeLongitudes[target],
                          "RoadGraph: edge \(i)'s shape does not run from its source to its target")
+            precondition(shapeOSMIDs[a] == nodeOSMIDs[source] && shapeOSMIDs[b] == nodeOSMIDs[target],
+                         "RoadGraph: edge \(i)'s shape node ids do not start and end at its nodes' ids")
             if edgeTwins[i] != UInt32.max {
                 let twin = Int(edgeTwins[i])
                 precondition(edgeTwins[twin] == UInt32(i), "RoadGraph: edge \(i)'s twin \(twin) does not point back")

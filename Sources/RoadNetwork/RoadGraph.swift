@@ -110,6 +110,9 @@ public struct RoadGraph: Sendable {
     @usableFromInline package let shapeOffsets: ContiguousArray<UInt32>
     @usableFromInline package let shapeLatitudes: ContiguousArray<Int32>
     @usableFromInline package let shapeLongitudes: ContiguousArray<Int32>
+    /// The OSM node id of each shape point (OSRM keeps them for `annotations=nodes`): a
+    /// segment's first and last entries are its nodes' ids, the others the compressed nodes'.
+    @usableFromInline package let shapeOSMIDs: ContiguousArray<Int64>
     /// Segment length, metres.
     @usableFromInline package let segmentLengths: ContiguousArray<Double>
     /// The OSM way each segment came from.
@@ -143,14 +146,16 @@ public struct RoadGraph: Sendable {
         edgeTwins: ContiguousArray<UInt32>,
         edgeStartBearings: ContiguousArray<Float>, edgeEndBearings: ContiguousArray<Float>,
         shapeOffsets: ContiguousArray<UInt32>, shapeLatitudes: ContiguousArray<Int32>,
-        shapeLongitudes: ContiguousArray<Int32>, segmentLengths: ContiguousArray<Double>,
+        shapeLongitudes: ContiguousArray<Int32>, shapeOSMIDs: ContiguousArray<Int64>,
+        segmentLengths: ContiguousArray<Double>,
         segmentWayIDs: ContiguousArray<Int64>, segmentNames: ContiguousArray<UInt32>,
         segmentClasses: ContiguousArray<UInt8>, names: [String],
         restrictions: ContiguousArray<TurnRestriction>
     ) throws(RoadNetworkError) {
         let n = nodeLatitudes.count, e = edgeTargets.count, s = segmentLengths.count
-        func check(_ ok: Bool, _ what: String) throws(RoadNetworkError) {
-            if !ok { throw RoadNetworkError(.corrupt, what) }
+        // The message is an autoclosure: building it per element cost more than the checks.
+        func check(_ ok: Bool, _ what: @autoclosure () -> String) throws(RoadNetworkError) {
+            if !ok { throw RoadNetworkError(.corrupt, what()) }
         }
         try check([nodeLongitudes.count, nodeOSMIDs.count, nodeFlags.count, nodePenalties.count, nodeRoadCounts.count].allSatisfy { $0 == n },
                   "node columns differ in length")
@@ -160,7 +165,8 @@ public struct RoadGraph: Sendable {
                    incomingEdges.count].allSatisfy { $0 == e }, "edge columns differ in length")
         try check(shapeOffsets.count == s + 1 && [segmentWayIDs.count, segmentNames.count, segmentClasses.count].allSatisfy { $0 == s },
                   "segment columns differ in length")
-        try check(shapeLatitudes.count == shapeLongitudes.count, "shape columns differ in length")
+        try check(shapeLatitudes.count == shapeLongitudes.count && shapeOSMIDs.count == shapeLatitudes.count,
+                  "shape columns differ in length")
         try check(firstEdge.first == 0 && firstEdge.last.map(Int.init) == e, "edge offsets do not span the edges")
         try check(firstIncoming.first == 0 && firstIncoming.last.map(Int.init) == e, "incoming offsets do not span the edges")
         for i in 0..<n {
@@ -207,6 +213,7 @@ public struct RoadGraph: Sendable {
         self.shapeOffsets = shapeOffsets
         self.shapeLatitudes = shapeLatitudes
         self.shapeLongitudes = shapeLongitudes
+        self.shapeOSMIDs = shapeOSMIDs
         self.segmentLengths = segmentLengths
         self.segmentWayIDs = segmentWayIDs
         self.segmentNames = segmentNames

@@ -196,7 +196,7 @@ public struct RoadGraphBuilder: Sendable {
         }
         var rawEdges: [RawEdge] = []
         var shapeOffsets = ContiguousArray<UInt32>([0])
-        var shapeLat = ContiguousArray<Int32>(), shapeLon = ContiguousArray<Int32>()
+        var shapeLat = ContiguousArray<Int32>(), shapeLon = ContiguousArray<Int32>(), shapeOSM = ContiguousArray<Int64>()
         var segLength = ContiguousArray<Double>(), segWay = ContiguousArray<Int64>()
         var segName = ContiguousArray<UInt32>(), segClass = ContiguousArray<UInt8>()
         var names = [""]
@@ -221,7 +221,7 @@ public struct RoadGraphBuilder: Sendable {
                 var interiorPenalty = 0.0
                 for k in start...end {
                     let rec = nodes[run.nodes[k]]!
-                    shapeLat.append(rec.lat); shapeLon.append(rec.lon)
+                    shapeLat.append(rec.lat); shapeLon.append(rec.lon); shapeOSM.append(run.nodes[k])
                     if k > start {
                         let prev = nodes[run.nodes[k - 1]]!
                         length += segmentLength(lat1: prev.lat, lon1: prev.lon, lat2: rec.lat, lon2: rec.lon)
@@ -336,7 +336,7 @@ public struct RoadGraphBuilder: Sendable {
                 edgeSources: eSrc, edgeTargets: eTgt, edgeSegments: eSeg, edgeDurations: eDur, edgeWeights: eWgt,
                 edgeSpeeds: eSpd, edgeFlags: eFlags, edgeModes: eMode, edgeTwins: eTwin,
                 edgeStartBearings: eStartB, edgeEndBearings: eEndB,
-                shapeOffsets: shapeOffsets, shapeLatitudes: shapeLat, shapeLongitudes: shapeLon,
+                shapeOffsets: shapeOffsets, shapeLatitudes: shapeLat, shapeLongitudes: shapeLon, shapeOSMIDs: shapeOSM,
                 segmentLengths: segLength, segmentWayIDs: segWay, segmentNames: segName, segmentClasses: segClass,
                 names: names, restrictions: ContiguousArray(rules))
         } catch {

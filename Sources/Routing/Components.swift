@@ -1,16 +1,16 @@
-import RoadNetwork
+package import RoadNetwork
 
 /// Which turns a route may take from one directed edge onto the next at their shared node:
 /// at a barrier only the U-turn, elsewhere a U-turn only at a dead end, and never a turn a
 /// restriction forbids. The one rule behind the router's search and the components below.
 /// The rules are built for one graph and take it as an argument (a copy held inside would
 /// cost reference counting of every column per settled edge in debug builds).
-struct TurnRules: Sendable {
+package struct TurnRules: Sendable {
     /// Whether node `n` has no way out other than back (a dead end: U-turns allowed).
-    let deadEnds: [Bool]
+    package let deadEnds: [Bool]
 
     /// - Complexity: O(N + E).
-    init(graph: RoadGraph) {
+    package init(graph: RoadGraph) {
         var deadEnds = [Bool](repeating: false, count: graph.nodeCount)
         for n in graph.nodes {
             deadEnds[n.index] = Set(graph.outgoingEdges(of: n).map { graph.segment(of: $0) }).count <= 1
@@ -21,7 +21,7 @@ struct TurnRules: Sendable {
     /// The edges a route may continue on after `edge` of `graph` (the graph the rules were
     /// built for), in edge order.
     @inline(__always)
-    func turns(from edge: RoadGraph.EdgeID, in graph: RoadGraph) -> AllowedTurns {
+    package func turns(from edge: RoadGraph.EdgeID, in graph: RoadGraph) -> AllowedTurns {
         let node = graph.target(of: edge)
         let isBarrier = graph.flags(of: node).contains(.barrier)
         return AllowedTurns(twin: graph.twin(of: edge), candidates: graph.outgoingEdges(of: node),
@@ -30,7 +30,7 @@ struct TurnRules: Sendable {
     }
 
     /// The allowed continuations of one edge (see `turns(from:in:)`).
-    struct AllowedTurns: Sequence, IteratorProtocol {
+    package struct AllowedTurns: Sequence, IteratorProtocol {
         let twin: RoadGraph.EdgeID?
         var candidates: Range<RoadGraph.EdgeID>
         let allowsUTurn: Bool
@@ -38,7 +38,7 @@ struct TurnRules: Sendable {
         let restrictions: RoadGraph.TurnRestrictions
 
         @inline(__always)
-        mutating func next() -> RoadGraph.EdgeID? {
+        package mutating func next() -> RoadGraph.EdgeID? {
             while let next = candidates.popFirst() {
                 guard next == twin ? allowsUTurn : allowsOthers else { continue }
                 if !restrictions.isEmpty, !restrictions.allow(next) { continue }

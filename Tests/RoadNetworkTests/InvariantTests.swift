@@ -28,7 +28,7 @@ private func reassembled(_ g: RoadGraph, incomingEdges: ContiguousArray<UInt32>?
         edgeDurations: g.edgeDurations, edgeWeights: g.edgeWeights, edgeSpeeds: g.edgeSpeeds,
         edgeFlags: g.edgeFlags, edgeModes: g.edgeModes, edgeTwins: edgeTwins ?? g.edgeTwins,
         edgeStartBearings: g.edgeStartBearings, edgeEndBearings: g.edgeEndBearings,
-        shapeOffsets: g.shapeOffsets, shapeLatitudes: g.shapeLatitudes, shapeLongitudes: g.shapeLongitudes,
+        shapeOffsets: g.shapeOffsets, shapeLatitudes: g.shapeLatitudes, shapeLongitudes: g.shapeLongitudes, shapeOSMIDs: g.shapeOSMIDs,
         segmentLengths: g.segmentLengths, segmentWayIDs: g.segmentWayIDs, segmentNames: g.segmentNames,
         segmentClasses: g.segmentClasses, names: g.names, restrictions: g.restrictions)
 }

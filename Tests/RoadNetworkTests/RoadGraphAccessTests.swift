@@ -77,3 +77,36 @@ private func edge(_ graph: RoadGraph, _ map: AsciiRoadMap, _ from: Character, _ 
     #expect(!graph.isTurnAllowed(from: ab, to: be) && graph.isTurnAllowed(from: ab, to: bc))
     #expect("\(RoadGraph.NodeID(3)) \(RoadGraph.EdgeID(4)) \(RoadGraph.SegmentID(5))" == "n3 e4 s5")
 }
+
+/// Every shape point keeps its OSM node id, compressed degree-2 nodes included (OSRM's
+/// `annotations=nodes`), in the edge's direction, and the ids survive the graph file.
+@Test func osmNodeIDs_followEachEdgesShapeAndSurviveTheFile() throws {
+    var map = AsciiRoadMap("""
+        a b c d
+              e
+        """, gridSize: 20)
+    map.way("abcd", ["highway": "residential"])
+    map.way("de", ["highway": "residential", "oneway": "yes"])
+    let graph = map.graph(profile: .car).graph
+    let id = { (c: Character) in map.nodeID(c) }
+    // b and c are used by one way only: compressed into the a–d segment's shape.
+    #expect(graph.nodeCount == 3)
+    var seen: [[Int64]] = graph.edges.map { Array(graph.osmNodeIDs(of: $0)) }
+    seen.sort { $0.lexicographicallyPrecedes($1) }
+    let expected = [[id("a"), id("b"), id("c"), id("d")], [id("d"), id("c"), id("b"), id("a")], [id("d"), id("e")]]
+        .sorted { $0.lexicographicallyPrecedes($1) }
+    #expect(seen == expected)
+    for e in graph.edges {
+        let ids = graph.osmNodeIDs(of: e)
+        #expect(ids.count == graph.geometry(of: e).count)
+        #expect(ids.first == graph.osmID(of: graph.source(of: e)) && ids.last == graph.osmID(of: graph.target(of: e)))
+    }
+    let back = try RoadGraph(serialized: graph.serialized())
+    #expect(back.edges.map { Array(back.osmNodeIDs(of: $0)) } == graph.edges.map { Array(graph.osmNodeIDs(of: $0)) })
+    // A version-2 file has no node ids: refused, telling the user to extract again.
+    var old = graph.serialized()
+    old[4] = 2
+    do { _ = try RoadGraph(serialized: old); Issue.record("version 2 accepted") } catch {
+        #expect(error.code == .unsupportedVersion && "\(error)".contains("geo extract"))
+    }
+}

@@ -1,0 +1,583 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GeoCore
+import RoadNetwork
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One trace being matched, fix by fix, in bounded memory: the Viterbi recursion runs as fixes
+/// arrive and a fix's answer is *committed* as soon as it can no longer change.
+///
+/// **Commit rule (convergence of back-pointers).** After each routed fix, the back-pointers of
+/// every state still possible at the newest fix are followed back; at the newest fix where they
+/// all meet, the path up to there is the same whichever state wins later, so it is final
+/// (Šrámek et al. 2007's "fixed point"; Barefoot's online matcher). When they have not met for
+/// `maximumLag` routed fixes, the oldest undecided fix is committed to the currently best path
+/// and states that disagree with it are dropped, so memory stays bounded on any input.
+/// ``MapMatcher/match(_:)`` is this session fed every fix and finished, so a streamed answer
+/// equals the whole-trace one.
+///
+/// **Fixes that are not routed.** A fix within `minimumStep` of the last routed fix is projected
+/// onto that fix's road; one with no road within its candidate radius, or with a coordinate that
+/// is not finite, is unmatched and skipped (the path continues over it). A time gap over
+/// `maximumGap`, a jump over `maximumJump` or a time going backwards ends the sub-matching and
+/// starts a new one at that fix. Fixes without times are bounded by distance only.
+public struct MatchingSession: Sendable {
+    let matcher: MapMatcher
+    private var search = TransitionSearch()
+    private var targets: [EdgePosition] = []
+
+    /// Routed fixes not yet dropped; `steps[0]` is the decided anchor when `anchorState` is set.
+    private(set) var steps: [Step] = []
+    private(set) var anchorState: Int?
+    /// Time of the last fix seen, seconds since 1970, for gaps and times going backwards.
+    private var lastFixTime: Double?
+    private var nextIndex = 0
+
+    // Output not yet taken.
+    private var committedPoints: [MatchedPoint] = []
+    private var finishedPieces: [SubMatching] = []
+    /// The open sub-matching's piece since the last `takeCommitted()`.
+    private var openPiece: SubMatching?
+    private var openHasNodes = false
+    private var lastPathEdge: UInt32?
+    /// The open path's last edge, whose OSM nodes are held back until the next edge: a U-turn
+    /// mid-edge may still take them back.
+    private var pendingEdge: UInt32?
+    /// Whether `pendingEdge` is the sub-matching's first edge.
+    private var pendingIsFirst = false
+    /// The last OSM node id put into the open sub-matching.
+    private var lastNode: Int64?
+    private var subMatchingCount = 0
+
+    init(matcher: MapMatcher) { self.matcher = matcher }
+
+    struct Candidate {
+        var position: EdgePosition
+        var coordinate: Coordinate
+        var distance: Double
+        var logEmission: Double
+    }
+
+    struct Follower {
+        var index: Int
+        /// nil: unmatched (invalid coordinate, no road near).
+        var coordinate: Coordinate?
+    }
+
+    struct Step {
+        var index: Int
+        var coordinate: Coordinate
+        var time: Double?
+        var radius: Double
+        var candidates: [Candidate]
+        /// log Viterbi probability per state, the off-road state last; the maximum is 0.
+        var scores: [Double]
+        /// Per state: the state at the previous step it came from, or -1 where a chain starts.
+        var parents: [Int32]
+        var followers: [Follower] = []
+        /// Where the off-road state's chain left the road (nil: it started off-road).
+        var offRoadOrigin: Origin?
+        var offRoad: Int { candidates.count }
+    }
+
+    /// A road position a chain was at, with its fix's time and candidate radius: the start
+    /// of a route search.
+    struct Origin {
+        var position: EdgePosition
+        var coordinate: Coordinate
+        var time: Double?
+        var radius: Double
+    }
+
+    // MARK: Feeding
+
+    /// Matches one more fix (fixes in trace order).
+    /// - Complexity: O(c · k log k) for c candidates and k edges within the transition bound;
+    ///   O(maximumLag · c) for the commit check.
+    public mutating func append(_ fix: TracePoint) {
+        feed(fix)
+    }
+
+    /// What became of a fix fed to the session.
+    enum Disposition { case routed, projected, unmatched }
+
+    /// `append(_:)`, telling what became of the fix (for the online matcher).
+    @discardableResult
+    mutating func feed(_ fix: TracePoint) -> Disposition {
+        let i = nextIndex
+        nextIndex += 1
+        let p = matcher.parameters
+        let c = fix.coordinate
+        guard c.latitude.isFinite, c.longitude.isFinite, abs(c.latitude) <= 90, abs(c.longitude) <= 360 else {
+            attachFollower(Follower(index: i, coordinate: nil))
+            return .unmatched
+        }
+        let t = fix.time.map { $0.timeIntervalSince1970 }
+        if let t, let last = lastFixTime, t < last || t - last > p.maximumGap / .seconds(1) { flush() }
+        if t != nil { lastFixTime = t }
+        if let last = steps.last, LocalFrame.distance(last.coordinate, c) < p.minimumStep.meters {
+            attachFollower(Follower(index: i, coordinate: c))
+            return .projected
+        }
+        let sigma = p.sigma(accuracy: fix.horizontalAccuracy?.meters)
+        let radius = p.radius(sigma: sigma)
+        let candidates = self.candidates(near: c, radius: radius, sigma: sigma)
+        guard !candidates.isEmpty else {
+            attachFollower(Follower(index: i, coordinate: nil))
+            return .unmatched
+        }
+        if let last = steps.last, LocalFrame.distance(last.coordinate, c) > p.maximumJump.meters { flush() }
+
+        var step = Step(index: i, coordinate: c, time: t, radius: radius, candidates: candidates, scores: [], parents: [])
+        if let prev = steps.last, score(&step, after: prev, sigma: sigma) {
+        } else {
+            // No road path explains this fix after the previous one (Newson & Krumm's break):
+            // the chain so far is committed and a new one starts here.
+            if !steps.isEmpty { flush() }
+            startChain(&step, sigma: sigma)
+        }
+        let best = step.scores.max() ?? 0
+        for k in step.scores.indices { step.scores[k] -= best }
+        steps.append(step)
+        commitDecided()
+        return .routed
+    }
+
+    /// The candidates of a fix: the nearest point of each road segment within `radius`, one per
+    /// allowed direction, nearest first, at most `maximumCandidates` segments. On a road drawn
+    /// as many short segments, the segments beyond the nearest piece's neighbours all have
+    /// their nearest point at a node further along the road, and would fill every slot with
+    /// positions the road's nearer candidates already stand for: a segment whose nearest point
+    /// is an end node is skipped when that node is the end of a segment already looked at but
+    /// no candidate stands there (the ends of a candidate's segment when it lies inside it, its
+    /// node when it lies on one).
+    private func candidates(near c: Coordinate, radius: Double, sigma: Double) -> [Candidate] {
+        let p = matcher.parameters
+        let g = matcher.graph
+        var candidates: [Candidate] = []
+        var chosen: [UInt32] = []
+        var skipped: [UInt32] = []
+        var seen: [UInt32] = []
+        var frontier: [UInt32] = []
+        for snap in matcher.index.edges(near: c, within: .meters(radius)) {
+            let segment = g.segment(of: snap.edge).rawValue
+            if skipped.contains(segment) { continue }
+            if !chosen.contains(segment) {
+                let ends = (g.source(of: snap.edge).rawValue, g.target(of: snap.edge).rawValue)
+                let end: UInt32? = snap.fraction <= 1e-9 ? ends.0 : (snap.fraction >= 1 - 1e-9 ? ends.1 : nil)
+                seen.append(ends.0)
+                seen.append(ends.1)
+                if let end {
+                    if !frontier.contains(end), seen.dropLast(2).contains(end) {
+                        skipped.append(segment)
+                        continue
+                    }
+                    frontier.append(end)
+                } else {
+                    frontier.append(ends.0)
+                    frontier.append(ends.1)
+                }
+                if chosen.count == p.maximumCandidates { break }
+                chosen.append(segment)
+            }
+            let d = snap.distance.meters
+            candidates.append(Candidate(position: EdgePosition(edge: snap.edge.rawValue, fraction: snap.fraction),
+                                        coordinate: snap.coordinate, distance: d,
+                                        logEmission: p.logEmission(distance: d, sigma: sigma)))
+        }
+        return candidates
+    }
+
+    /// Initial scores: emissions, the off-road state with its entry probability.
+    private func startChain(_ step: inout Step, sigma: Double) {
+        let p = matcher.parameters
+        let n = step.candidates.count
+        step.scores = step.candidates.map(\.logEmission) + [log(p.offRoadEntryProbability) + p.logEmission(distance: p.offRoadDistance.meters, sigma: sigma)]
+        step.parents = [Int32](repeating: -1, count: n + 1)
+        step.offRoadOrigin = nil
+    }
+
+    /// The Viterbi recursion from `prev` into `step`; false when no road state is reachable.
+    /// Road to road: the exponential transition on |road distance − great-circle distance|;
+    /// road to off-road: the entry probability; off-road to road: the exit probability times
+    /// the road transition from where the chain left the road (so the off-road state is no
+    /// short cut between roads the network does not connect); off-road to off-road: 1 − exit.
+    private mutating func score(_ step: inout Step, after prev: Step, sigma: Double) -> Bool {
+        let p = matcher.parameters
+        let g = matcher.graph
+        let n = step.candidates.count
+        var scores = [Double](repeating: -.infinity, count: n + 1)
+        var parents = [Int32](repeating: -1, count: n + 1)
+        let logEnter = log(p.offRoadEntryProbability), logExit = log(p.offRoadExitProbability)
+        let logStay = log(1 - p.offRoadExitProbability)
+        let gc = LocalFrame.distance(prev.coordinate, step.coordinate)
+        targets.removeAll(keepingCapacity: true)
+        for cand in step.candidates { targets.append(cand.position) }
+        let limit = transitionLimit(fromTime: prev.time, radius: prev.radius, toTime: step.time, radius: step.radius, greatCircle: gc)
+        for j in 0..<prev.candidates.count where prev.scores[j] > -.infinity {
+            let base = prev.scores[j]
+            route(from: prev.candidates[j].position, limit: limit)
+            for k in 0..<n {
+                let d = search.distances[k]
+                guard d.isFinite else { continue }
+                let s = base + p.logTransition(route: d, greatCircle: gc)
+                if s > scores[k] { scores[k] = s; parents[k] = Int32(j) }
+            }
+            if base + logEnter > scores[n] { scores[n] = base + logEnter; parents[n] = Int32(j) }
+        }
+        let off = prev.scores[prev.offRoad]
+        if off > -.infinity {
+            // Beam: an off-road state far below the best road state is not routed back onto
+            // the road (its re-entry searches span all the time since it left).
+            let bestRoad = prev.scores[0..<prev.offRoad].max() ?? -.infinity
+            if off >= bestRoad - p.beamWidth, let origin = prev.offRoadOrigin {
+                let limit = transitionLimit(fromTime: origin.time, radius: origin.radius, toTime: step.time, radius: step.radius,
+                                            greatCircle: LocalFrame.distance(origin.coordinate, step.coordinate))
+                let gcOrigin = LocalFrame.distance(origin.coordinate, step.coordinate)
+                route(from: origin.position, limit: limit)
+                for k in 0..<n where search.distances[k].isFinite {
+                    let s = off + logExit + p.logTransition(route: search.distances[k], greatCircle: gcOrigin)
+                    if s > scores[k] { scores[k] = s; parents[k] = Int32(prev.offRoad) }
+                }
+            }
+            if off + logStay > scores[n] { scores[n] = off + logStay; parents[n] = Int32(prev.offRoad) }
+        }
+        guard scores[0..<n].contains(where: { $0 > -.infinity }) else { return false }
+        for k in 0..<n { scores[k] += step.candidates[k].logEmission }
+        scores[n] += p.logEmission(distance: p.offRoadDistance.meters, sigma: sigma)
+        let parent = Int(parents[n])
+        if parent == prev.offRoad {
+            step.offRoadOrigin = prev.offRoadOrigin
+        } else if parent >= 0 {
+            step.offRoadOrigin = Origin(position: prev.candidates[parent].position, coordinate: prev.coordinate, time: prev.time, radius: prev.radius)
+        }
+        step.scores = scores
+        step.parents = parents
+        return true
+    }
+
+    /// Runs the transition search from `source` to the current `targets`.
+    private mutating func route(from source: EdgePosition, limit: Double) {
+        let p = matcher.parameters
+        let (g, rules) = (matcher.graph, matcher.rules)
+        targets.withUnsafeBufferPointer { buffer in
+            search.run(graph: g, rules: rules, from: source, to: buffer, limit: limit,
+                       uTurnPenalty: p.uTurnPenalty.meters, backwardTolerance: p.backwardTolerance.meters)
+        }
+    }
+
+
+    /// The state the newest routed fix is best matched to now: the anchor's decided state when
+    /// the newest step is the anchor, else its best Viterbi state.
+    var newestBestState: Int? {
+        guard let newest = steps.last else { return nil }
+        if steps.count == 1, let anchorState { return anchorState }
+        return Self.bestState(of: newest)
+    }
+
+    /// Routed fixes fed but not yet committed (projected and skipped fixes ride with them): the
+    /// session's working memory, at most `maximumLag` + 1.
+    public var undecidedCount: Int { steps.count - firstUndecided }
+
+    /// Commits everything still undecided to the best path so far and closes the open
+    /// sub-matching; call at the end of a trace. The session may be fed again afterwards
+    /// (the next fix starts a new sub-matching).
+    public mutating func finish() {
+        flush()
+    }
+
+    /// The fixes and path pieces committed since the last call, in input order. A piece with
+    /// an index already seen continues that sub-matching (`SubMatching.append(_:)`).
+    public mutating func takeCommitted() -> (points: [MatchedPoint], pieces: [SubMatching]) {
+        var pieces = finishedPieces
+        finishedPieces.removeAll(keepingCapacity: true)
+        if let open = openPiece, open.routedFixCount > 0 || !open.edges.isEmpty {
+            pieces.append(open)
+            openPiece = SubMatching(index: open.index)
+        }
+        let points = committedPoints
+        committedPoints.removeAll(keepingCapacity: true)
+        return (points, pieces)
+    }
+
+    // MARK: Model pieces
+
+    /// The longest road path worth searching from a fix at `t0` to one at `time`, metres: the
+    /// distance coverable at `maximumSpeed` in the time between them (twice the great-circle
+    /// distance without times) plus both candidate radii.
+    func transitionLimit(fromTime t0: Double?, radius r0: Double, toTime time: Double?, radius: Double, greatCircle: Double) -> Double {
+        let p = matcher.parameters
+        let travel: Double
+        if let time, let t0 { travel = max(0, time - t0) * p.maximumSpeed.metersPerSecond } else { travel = 2 * greatCircle }
+        return travel + r0 + radius
+    }
+
+    /// The normalised probability of each state of a step (its Viterbi scores, softmax).
+    static func probabilities(of step: Step) -> [Double] {
+        var total = 0.0
+        var out = step.scores.map { s -> Double in
+            let v = exp(s)
+            total += v
+            return v
+        }
+        if total > 0 { for k in out.indices { out[k] /= total } }
+        return out
+    }
+
+    // MARK: Committing
+
+    private var firstUndecided: Int { anchorState == nil ? 0 : 1 }
+
+    /// Commits the fixes the back-pointers have converged on, or the oldest one when the
+    /// undecided stretch is longer than `maximumLag`.
+    private mutating func commitDecided() {
+        guard let newest = steps.last else { return }
+        let first = firstUndecided
+        var live: [Int32] = []
+        for (s, score) in newest.scores.enumerated() where score > -.infinity { live.append(Int32(s)) }
+        var j = steps.count - 1
+        while j >= first {
+            if live.count == 1 {
+                commit(through: j, state: Int(live[0]))
+                return
+            }
+            if j == first { break }
+            var next: [Int32] = []
+            for s in live {
+                let parent = steps[j].parents[Int(s)]
+                if parent >= 0, !next.contains(parent) { next.append(parent) }
+            }
+            live = next
+            j -= 1
+        }
+        if steps.count - first > matcher.parameters.maximumLag {
+            let best = Self.bestState(of: newest)
+            let chain = self.chain(endingAt: steps.count - 1, state: best)
+            commit(through: first, state: chain[0])
+            dropStatesDisagreeingWithAnchor()
+        }
+    }
+
+    static func bestState(of step: Step) -> Int {
+        var best = 0
+        for k in step.scores.indices where step.scores[k] > step.scores[best] { best = k }
+        return best
+    }
+
+    /// The states from `firstUndecided` to step `j` on the chain ending in `state`.
+    private func chain(endingAt j: Int, state: Int) -> [Int] {
+        let first = firstUndecided
+        var states = [Int](repeating: 0, count: j - first + 1)
+        var s = state
+        var k = j
+        while k >= first {
+            states[k - first] = s
+            if k > first { s = Int(max(0, steps[k].parents[s])) }
+            k -= 1
+        }
+        return states
+    }
+
+    /// Commits steps `firstUndecided ... j` along the chain ending in `state`, emits their
+    /// answers, and keeps step `j` as the anchor.
+    private mutating func commit(through j: Int, state: Int) {
+        let first = firstUndecided
+        let states = chain(endingAt: j, state: state)
+        for k in first...j { emit(step: k, state: states[k - first]) }
+        steps.removeFirst(j)
+        anchorState = states[states.count - 1]
+    }
+
+    /// After a forced commit: states whose chain does not pass through the anchor's state can
+    /// no longer be chosen.
+    private mutating func dropStatesDisagreeingWithAnchor() {
+        guard let anchor = anchorState, steps.count > 1 else { return }
+        var alive = [Bool](repeating: false, count: steps[0].scores.count)
+        alive[anchor] = true
+        for j in 1..<steps.count {
+            var next = [Bool](repeating: false, count: steps[j].scores.count)
+            for s in steps[j].scores.indices {
+                let parent = Int(steps[j].parents[s])
+                if parent >= 0, alive[parent], steps[j].scores[s] > -.infinity { next[s] = true } else { steps[j].scores[s] = -.infinity }
+            }
+            alive = next
+        }
+    }
+
+    /// Commits all undecided steps to the best path and closes the sub-matching (a break, or the end).
+    private mutating func flush() {
+        if let newest = steps.last, steps.count > firstUndecided {
+            commit(through: steps.count - 1, state: Self.bestState(of: newest))
+        }
+        steps.removeAll(keepingCapacity: true)
+        anchorState = nil
+        closeSubMatching()
+    }
+
+    private mutating func attachFollower(_ f: Follower) {
+        if steps.count > firstUndecided {
+            steps[steps.count - 1].followers.append(f)
+        } else if let anchor = anchorState, let step = steps.first {
+            emitFollower(f, step: step, state: anchor)
+        } else {
+            committedPoints.append(MatchedPoint(index: f.index, match: nil))
+        }
+    }
+
+    private mutating func closeSubMatching() {
+        flushPendingNodes()
+        if let open = openPiece { finishedPieces.append(open) }
+        openPiece = nil
+        openHasNodes = false
+        lastPathEdge = nil
+        pendingEdge = nil
+        lastNode = nil
+    }
+
+    /// Emits step `k`'s answer for `state` (and its projected fixes), extending the path.
+    private mutating func emit(step k: Int, state: Int) {
+        let step = steps[k]
+        guard state < step.offRoad else {
+            // Off-road: unmatched, the sub-matching goes on where the chain rejoins the road.
+            committedPoints.append(MatchedPoint(index: step.index, match: nil))
+            for f in step.followers { committedPoints.append(MatchedPoint(index: f.index, match: nil)) }
+            return
+        }
+        let cand = step.candidates[state]
+        let parent = Int(step.parents[state])
+        var extended = false
+        if k > 0, openPiece != nil, parent >= 0 {
+            let prev = steps[k - 1]
+            let origin = parent < prev.offRoad
+                ? Origin(position: prev.candidates[parent].position, coordinate: prev.coordinate, time: prev.time, radius: prev.radius)
+                : prev.offRoadOrigin
+            if let origin {
+                let gc = LocalFrame.distance(origin.coordinate, step.coordinate)
+                let limit = transitionLimit(fromTime: origin.time, radius: origin.radius, toTime: step.time, radius: step.radius, greatCircle: gc)
+                targets.removeAll(keepingCapacity: true)
+                targets.append(cand.position)
+                route(from: origin.position, limit: limit)
+                let (path, turnsMidEdge) = search.path(to: 0, targetEdge: cand.position.edge)
+                if !path.isEmpty {
+                    appendPath(path, from: origin.position.fraction, to: cand.position.fraction, turnsMidEdge: turnsMidEdge,
+                               end: cand.coordinate)
+                    extended = true
+                }
+            }
+        }
+        if !extended {
+            closeSubMatching()
+            openPiece = SubMatching(index: subMatchingCount)
+            subMatchingCount += 1
+            appendPath([cand.position.edge], from: cand.position.fraction, to: cand.position.fraction, turnsMidEdge: false,
+                       end: cand.coordinate)
+        }
+        openPiece?.count(probability: Self.probabilities(of: step)[state])
+        emitPoint(index: step.index, edge: cand.position.edge, fraction: cand.position.fraction, distance: cand.distance)
+        for f in step.followers { emitFollower(f, step: step, state: state) }
+    }
+
+    private mutating func emitFollower(_ f: Follower, step: Step, state: Int) {
+        guard let c = f.coordinate, state < step.offRoad, openPiece != nil else {
+            committedPoints.append(MatchedPoint(index: f.index, match: nil))
+            return
+        }
+        let edge = step.candidates[state].position.edge
+        let (fraction, distance) = matcher.project(c, onto: edge)
+        emitPoint(index: f.index, edge: edge, fraction: fraction, distance: distance)
+    }
+
+    private mutating func emitPoint(index: Int, edge: UInt32, fraction: Double, distance: Double) {
+        let (coordinate, nodes) = matcher.position(on: edge, fraction: fraction)
+        committedPoints.append(MatchedPoint(index: index, match: RoadPosition(
+            coordinate: coordinate, distance: .meters(distance), edge: RoadGraph.EdgeID(edge), fraction: fraction,
+            nodes: nodes, subMatching: openPiece?.index ?? 0)))
+    }
+
+    /// Adds a routed path to the open piece: its new edges (the first is skipped when the path
+    /// already ends on it), their ways, geometry and length from `start` to `end` fraction, and
+    /// their OSM nodes as a clean path: a U-turn mid-edge keeps only the nodes passed before
+    /// the turn and the same nodes back (the edge's far node was never reached), and at the
+    /// start of a sub-matching keeps the edge turned onto instead of the one turned on.
+    private mutating func appendPath(_ path: [UInt32], from start: Double, to end: Double, turnsMidEdge: Bool, end endPoint: Coordinate) {
+        guard var piece = openPiece else { return }
+        let g = matcher.graph
+        for (i, e) in path.enumerated() {
+            let edge = RoadGraph.EdgeID(e)
+            // A U-turn mid-edge leaves the first edge where it is entered: none of it is driven.
+            let a = i == 0 ? start : (i == 1 && turnsMidEdge ? 1 - start : 0)
+            let b = i == 0 && turnsMidEdge ? start : (i == path.count - 1 ? end : 1)
+            if path.count == 1, b < a {
+                // Back along the same edge within the tolerance: jitter, not progress.
+                piece.distance -= (a - b) * g.length(of: edge).meters
+                piece.duration -= (a - b) * (g.duration(of: edge) / .seconds(1))
+            }
+            if b > a {
+                piece.distance += (b - a) * g.length(of: edge).meters
+                piece.duration += (b - a) * (g.duration(of: edge) / .seconds(1))
+                var pts = g.geometry(of: edge, from: a, to: b)
+                if let first = pts.first, first == piece.geometry.last { pts.removeFirst() }
+                piece.geometry += pts
+            }
+            if i == 0, e == lastPathEdge { continue }
+            piece.edges.append(edge)
+            piece.wayIDs.append(g.wayID(of: edge))
+            if i == 1, turnsMidEdge, pendingEdge == path[0] {
+                if pendingIsFirst {
+                    pendingEdge = e
+                } else {
+                    // Entered at its source: the nodes passed before the turn, then the same
+                    // nodes back along the twin.
+                    let turn = start
+                    let out = shapeNodes(of: path[0]).filter { $0.fraction > 0 && $0.fraction < turn }.map(\.id)
+                    let back = shapeNodes(of: e).filter { $0.fraction > 1 - turn }.map(\.id)
+                    for id in out + back where lastNode != id {
+                        piece.nodeIDs.append(id)
+                        lastNode = id
+                    }
+                    pendingEdge = nil
+                }
+                continue
+            }
+            openPiece = piece
+            flushPendingNodes()
+            piece = openPiece!
+            pendingIsFirst = !openHasNodes
+            pendingEdge = e
+        }
+        if piece.geometry.last != endPoint { piece.geometry.append(endPoint) }
+        lastPathEdge = path.last
+        openPiece = piece
+    }
+
+    /// The OSM node ids of an edge's shape points with their fractions of its length.
+    private func shapeNodes(of edge: UInt32) -> [(id: Int64, fraction: Double)] {
+        let e = RoadGraph.EdgeID(edge)
+        let shape = matcher.graph.geometry(of: e), ids = matcher.graph.osmNodeIDs(of: e)
+        var along = [0.0]
+        for i in 1..<shape.count { along.append(along[i - 1] + LocalFrame.distance(shape[i - 1], shape[i])) }
+        let total = max(along[along.count - 1], 1e-9)
+        return ids.indices.map { (ids[$0], along[$0] / total) }
+    }
+
+    /// Moves the held-back edge's OSM nodes into the open piece.
+    private mutating func flushPendingNodes() {
+        guard let e = pendingEdge, openPiece != nil else { return }
+        let ids = matcher.graph.osmNodeIDs(of: RoadGraph.EdgeID(e))
+        for id in openHasNodes ? ids.dropFirst() : ids[...] where lastNode != id {
+            openPiece!.nodeIDs.append(id)
+            lastNode = id
+        }
+        openHasNodes = true
+        pendingEdge = nil
+    }
+}
