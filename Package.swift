@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "NMEACodec", targets: ["NMEACodec"]),
         .library(name: "MapMatching", targets: ["MapMatching"]),
         .library(name: "Positioning", targets: ["Positioning"]),
+        .library(name: "Monitoring", targets: ["Monitoring"]),
         .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
         .executable(name: "geo", targets: ["geo"]),
@@ -87,10 +88,13 @@ let package = Package(
         // Map matching (pure); for now the live-matcher protocol and its vocabulary.
         .target(name: "MapMatching", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
+        // Regions, visits, beacons, heading and the World Magnetic Model, persisted monitors.
+        .target(name: "Monitoring", dependencies: ["GeoCore", "SystemIO"], swiftSettings: strictSettings),
+
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
             name: "Positioning",
-            dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO"],
+            dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO", "Monitoring"],
             swiftSettings: strictSettings
         ),
 
@@ -112,6 +116,7 @@ let package = Package(
                 "TrackFiltering",
                 "NMEACodec",
                 "Positioning",
+                "Monitoring",
                 "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -182,6 +187,12 @@ let package = Package(
         .testTarget(
             name: "NMEACodecTests",
             dependencies: ["NMEACodec", "GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MonitoringTests",
+            dependencies: ["Monitoring", "GeoCore", "GeoTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
