@@ -22,6 +22,8 @@ enum OptionRanges {
     static let retry = ValidRange(0...1_000, unit: "")
     /// `track --timeout`: seconds per connection attempt of a network source.
     static let connectTimeout = ValidRange(above: 0, through: 3_600, unit: "s")
+    /// `magnetic --altitude`: the World Magnetic Model's stated range, −1 km to 850 km.
+    static let magneticAltitude = ValidRange(-1_000...850_000, unit: "m")
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
 }

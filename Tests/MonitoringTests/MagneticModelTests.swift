@@ -116,3 +116,19 @@ private func angleDifference(_ a: Double, _ b: Double) -> Double {
     #expect(MagneticModel.decimalYear(of: Date(timeIntervalSince1970: 1_830_297_600)) == 2028.0)
     #expect(abs(MagneticModel.decimalYear(of: Date(timeIntervalSince1970: 1_861_876_800)) - (2028 + 365.5 / 366)) < 1e-12)
 }
+
+@Test func wmm2025_matchesNOAATestValues_declination() throws {
+    // NOAA's WMM2025 test values (WMM2025_TestValues.txt in WMM2025COF.zip, the report's test
+    // table): decimal year, height above the ellipsoid (km), latitude, longitude, declination to
+    // 0.01°.
+    let rows: [(Double, Double, Double, Double, Double)] = [
+        (2025.0, 0, 80, 0, 1.28), (2025.0, 0, 0, 120, -0.16), (2025.0, 0, -80, 240, 68.78),
+        (2025.0, 100, 80, 0, 0.85), (2025.0, 100, 0, 120, -0.15), (2025.0, 100, -80, 240, 68.21),
+        (2027.5, 0, 80, 0, 2.59), (2027.5, 0, 0, 120, -0.24), (2027.5, 0, -80, 240, 68.49),
+        (2027.5, 100, 80, 0, 2.16), (2027.5, 100, 0, 120, -0.23), (2027.5, 100, -80, 240, 67.93),
+    ]
+    for (year, km, lat, lon, declination) in rows {
+        let field = try MagneticModel.wmm2025.field(at: Coordinate(latitude: lat, longitude: lon), altitude: .meters(km * 1000), decimalYear: year)
+        #expect(abs(field.declination.degrees - declination) <= 0.005 + 1e-9, "\(year) \(km) km \(lat),\(lon)") // degrees (table rounding)
+    }
+}
