@@ -24,6 +24,12 @@ enum OptionRanges {
     static let connectTimeout = ValidRange(above: 0, through: 3_600, unit: "s")
     /// `magnetic --altitude`: the World Magnetic Model's stated range, −1 km to 850 km.
     static let magneticAltitude = ValidRange(-1_000...850_000, unit: "m")
+    /// `visits --radius`: above 0 through 10 km.
+    static let visitRadius = ValidRange(above: 0, through: 10_000, unit: "m")
+    /// `visits --min-duration`: above 0 through 10⁹ s.
+    static let visitDuration = ValidRange(above: 0, through: 1e9, unit: "s")
+    /// `visits --departure-fixes`.
+    static let departureFixes = ValidRange(1...1_000, unit: "")
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
 }
