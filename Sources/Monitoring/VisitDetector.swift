@@ -14,14 +14,16 @@ import Foundation
 /// ``Configuration/minimumDuration`` the visit is reported (``VisitEvent/arrival(_:)``); once
 /// ``Configuration/departureFixes`` fixes in a row lie outside it, the device has left
 /// (``VisitEvent/departure(_:)``, dated by the last fix at the place) and those fixes start the
-/// next cluster. Fewer fixes outside are outliers and change nothing.
+/// next cluster. Fewer fixes outside are outliers and change nothing. Until the arrival, the
+/// oldest fixes are dropped while they lie beyond the radius from the mean: a running mean takes
+/// in the approach before the device stops, and the arrival is the first fix of the stay itself.
 ///
 /// With the defaults (75 m, 5 minutes) a stay of minutes is found and a 90 s stop at a red light
 /// is not. Fixes less precise than ``Configuration/maximumAccuracy``, with a negative accuracy
 /// or not later than the last fix used are skipped. Time comes from the fixes only.
 ///
-/// - Complexity: O(1) time and memory per fix (the outside fixes held are at most
-///   `departureFixes`).
+/// - Complexity: amortised O(1) time per fix; memory for the fixes of a stay until its arrival
+///   (`minimumDuration` of them and the approach) and `departureFixes` fixes outside.
 public struct VisitDetector: Sendable {
     /// The thresholds of the detector.
     public struct Configuration: Hashable, Sendable {
@@ -60,30 +62,53 @@ public struct VisitDetector: Sendable {
         }
     }
 
-    /// The fixes of one stay, as running sums in a local frame at its first fix.
+    /// The fixes of one stay, as running sums in a local frame at its first fix; until the
+    /// arrival is reported, also the fixes themselves, so that the approach can be trimmed.
     private struct Stay: Sendable {
         let frame: LocalFrame
-        let firstDate: Date
         var lastDate: Date
-        let arrivalObserved: Bool
         var count = 0.0, east = 0.0, north = 0.0, squares = 0.0
+        /// The fixes not yet trimmed, oldest first from `head` (kept until the arrival).
+        var fixes: [(east: Double, north: Double, date: Date, firstOfStream: Bool)] = []
+        var head = 0
 
-        init(_ fix: Location, arrivalObserved: Bool) {
+        init(_ fix: Location, firstOfStream: Bool) {
             frame = LocalFrame(origin: fix.coordinate)
-            firstDate = fix.timestamp
             lastDate = fix.timestamp
-            self.arrivalObserved = arrivalObserved
-            add(fix)
+            add(fix, firstOfStream: firstOfStream)
         }
 
-        mutating func add(_ fix: Location) {
+        mutating func add(_ fix: Location, firstOfStream: Bool = false, keep: Bool = true) {
             let p = frame.point(for: fix.coordinate)
             count += 1
             east += p.east
             north += p.north
             squares += p.east * p.east + p.north * p.north
             lastDate = fix.timestamp
+            if keep { fixes.append((p.east, p.north, fix.timestamp, firstOfStream)) }
         }
+
+        /// Drops the oldest fixes while they lie farther than `radius` from the mean of the
+        /// stay: the approach, whose fixes a running mean takes in before the device stops.
+        mutating func trimApproach(radius: Double) {
+            while fixes.count - head > 1 {
+                let f = fixes[head]
+                let de = f.east - east / count, dn = f.north - north / count
+                guard de * de + dn * dn > radius * radius else { break }
+                count -= 1
+                east -= f.east
+                north -= f.north
+                squares -= f.east * f.east + f.north * f.north
+                head += 1
+            }
+            if head > 64 && head * 2 > fixes.count {
+                fixes.removeFirst(head)
+                head = 0
+            }
+        }
+
+        /// The first fix of the stay (valid until the arrival is reported).
+        var first: (date: Date, firstOfStream: Bool) { (fixes[head].date, fixes[head].firstOfStream) }
 
         var centre: Coordinate { frame.coordinate(east: east / count, north: north / count) }
 
@@ -98,18 +123,12 @@ public struct VisitDetector: Sendable {
             let meanSquare = (east * east + north * north) / (count * count)
             return max(squares / count - meanSquare, 0).squareRoot()
         }
-
-        func visit(departed: Bool) -> Visit {
-            Visit(coordinate: centre, horizontalAccuracy: .meters(spread),
-                  arrivalDate: arrivalObserved ? firstDate : .distantPast,
-                  departureDate: departed ? lastDate : .distantFuture)
-        }
     }
 
     public let configuration: Configuration
     private var stay: Stay?
-    /// Whether the current stay has been reported as a visit.
-    private var arrived = false
+    /// The arrival of the current stay once reported (`distantPast` when not observed).
+    private var arrival: Date?
     /// Fixes outside the current stay since its last fix inside.
     private var outside: [Location] = []
     private var lastDate: Date?
@@ -122,8 +141,8 @@ public struct VisitDetector: Sendable {
 
     /// The visit in progress, once its arrival has been reported.
     public var currentVisit: Visit? {
-        guard arrived, let stay else { return nil }
-        return stay.visit(departed: false)
+        guard let arrival, let stay else { return nil }
+        return visit(stay, arrival: arrival, departed: false)
     }
 
     /// Feeds one fix; returns what it decided, in order (usually nothing; a departure can be
@@ -138,32 +157,45 @@ public struct VisitDetector: Sendable {
         let first = lastDate == nil
         lastDate = fix.timestamp
         var events: [VisitEvent] = []
-        consider(fix, first: first, into: &events)
+        consider(fix, firstOfStream: first, into: &events)
         return events
     }
 
-    private mutating func consider(_ fix: Location, first: Bool, into events: inout [VisitEvent]) {
+    private func visit(_ stay: Stay, arrival: Date, departed: Bool) -> Visit {
+        Visit(coordinate: stay.centre, horizontalAccuracy: .meters(stay.spread), arrivalDate: arrival,
+              departureDate: departed ? stay.lastDate : .distantFuture)
+    }
+
+    private mutating func consider(_ fix: Location, firstOfStream: Bool, into events: inout [VisitEvent]) {
         guard var current = stay else {
-            stay = Stay(fix, arrivalObserved: !first)
+            stay = Stay(fix, firstOfStream: firstOfStream)
             return
         }
-        if current.distance(to: fix.coordinate) <= configuration.radius.meters {
+        let radius = configuration.radius.meters
+        if current.distance(to: fix.coordinate) <= radius {
             outside.removeAll()
-            current.add(fix)
-            stay = current
-            if !arrived, Duration.seconds(current.lastDate.timeIntervalSince(current.firstDate)) >= configuration.minimumDuration {
-                arrived = true
-                events.append(.arrival(current.visit(departed: false)))
+            current.add(fix, keep: arrival == nil)
+            if arrival == nil {
+                current.trimApproach(radius: radius)
+                let first = current.first
+                if Duration.seconds(current.lastDate.timeIntervalSince(first.date)) >= configuration.minimumDuration {
+                    let date = first.firstOfStream ? Date.distantPast : first.date
+                    arrival = date
+                    current.fixes = []
+                    current.head = 0
+                    events.append(.arrival(visit(current, arrival: date, departed: false)))
+                }
             }
+            stay = current
             return
         }
         outside.append(fix)
         guard outside.count >= configuration.departureFixes else { return }
-        if arrived { events.append(.departure(current.visit(departed: true))) }
+        if let arrival { events.append(.departure(visit(current, arrival: arrival, departed: true))) }
         let next = outside
         stay = nil
-        arrived = false
+        arrival = nil
         outside.removeAll()
-        for f in next { consider(f, first: false, into: &events) }
+        for f in next { consider(f, firstOfStream: false, into: &events) }
     }
 }

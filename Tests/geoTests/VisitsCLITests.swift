@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import GeoTestSupport
+
+/// A GPX track at 1 Hz from 2026-07-14T06:00:00Z: 10 minutes at one place, a 1.2 km drive at
+/// 12 m/s, 10 minutes at another, then 3 minutes back on the road.
+private func twoStaysGPX() -> String {
+    var points: [(Double, Double)] = []
+    for k in 0..<600 { points.append((52.5200 + Double(k % 3) * 1e-5, 13.4000)) }
+    for k in 1...100 { points.append((52.5200, 13.4000 + Double(k) * 1.76e-4)) }  // 12 m per step east
+    for k in 0..<600 { points.append((52.5200 + Double(k % 3) * 1e-5, 13.4176)) }
+    for k in 1...180 { points.append((52.5200 + Double(k) * 1.08e-4, 13.4176)) }  // 12 m per step north
+    let body = points.enumerated().map { i, p in
+        let t = Date(timeIntervalSince1970: 1_784_008_800 + Double(i))
+        return "<trkpt lat=\"\(p.0)\" lon=\"\(p.1)\"><time>\(ISO8601DateFormatter().string(from: t))</time></trkpt>"
+    }.joined(separator: "\n")
+    return "<?xml version=\"1.0\"?><gpx version=\"1.1\" creator=\"t\" xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n\(body)\n</trkseg></trk></gpx>\n"
+}
+
+@Test func visits_printsOneJSONLinePerVisit_unobservedArrivalNull() async throws {
+    try await withTemporaryDirectory { dir in
+        let file = dir.appendingPathComponent("two.gpx")
+        try twoStaysGPX().write(to: file, atomically: true, encoding: .utf8)
+        let result = try await GeoProcess.geo(["visits", file.path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        try #require(lines.count == 2, "\(result.stdout)")
+        let visits = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(visits[0]["arrivalDate"] is NSNull, "the track starts inside the first stay")
+        #expect(visits[0]["departureDate"] as? String == "2026-07-14T06:10:05Z", "last fix within 75 m of the first place")
+        // 11.92 m per step: the fix 6 steps out (71.5 m) is the first within 75 m of the second place.
+        #expect(visits[1]["arrivalDate"] as? String == "2026-07-14T06:11:33Z")
+        #expect(visits[1]["departureDate"] as? String == "2026-07-14T06:21:45Z")
+        let latitude = try #require(visits[1]["latitude"] as? Double), longitude = try #require(visits[1]["longitude"] as? Double)
+        #expect(abs(latitude - 52.52001) < 2e-5 && abs(longitude - 13.4176) < 2e-4) // degrees (≈ 2 m, 12 m)
+    }
+}
+
+@Test func visits_badOptionsAndFiles_failWithTheReason() async throws {
+    for (arguments, reason) in [(["--radius", "0", "x.gpx"], "--radius"), (["--min-duration", "nan", "x.gpx"], "--min-duration"),
+                                (["--departure-fixes", "0", "x.gpx"], "--departure-fixes"), (["/nonexistent/x.gpx"], "x.gpx")] {
+        let result = try await GeoProcess.geo(["visits"] + arguments)
+        #expect(result.status != 0 && result.stdout.isEmpty, "\(arguments)")
+        #expect(result.stderr.contains(reason), "\(arguments): \(result.stderr)")
+    }
+}
