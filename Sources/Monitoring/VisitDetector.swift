@@ -14,9 +14,12 @@ import Foundation
 /// ``Configuration/minimumDuration`` the visit is reported (``VisitEvent/arrival(_:)``); once
 /// ``Configuration/departureFixes`` fixes in a row lie outside it, the device has left
 /// (``VisitEvent/departure(_:)``, dated by the last fix at the place) and those fixes start the
-/// next cluster. Fewer fixes outside are outliers and change nothing. Until the arrival, the
-/// oldest fixes are dropped while they lie beyond the radius from the mean: a running mean takes
-/// in the approach before the device stops, and the arrival is the first fix of the stay itself.
+/// next cluster. Fewer fixes outside are outliers and change nothing.
+///
+/// The dates come from the core of the stay, half the radius: until the arrival the oldest fixes
+/// are dropped while they lie farther than that from the mean (a running mean takes in the
+/// approach before the device stops), and the departure is the last fix that lay within it. So
+/// a walker's 200 s pause, within 75 m of the spot for 306 s, is no 5-minute visit.
 ///
 /// With the defaults (75 m, 5 minutes) a stay of minutes is found and a 90 s stop at a red light
 /// is not. Fixes less precise than ``Configuration/maximumAccuracy``, with a negative accuracy
@@ -66,6 +69,7 @@ public struct VisitDetector: Sendable {
     /// arrival is reported, also the fixes themselves, so that the approach can be trimmed.
     private struct Stay: Sendable {
         let frame: LocalFrame
+        /// The time of the last fix within the core of the stay (half the radius from the mean).
         var lastDate: Date
         var count = 0.0, east = 0.0, north = 0.0, squares = 0.0
         /// The fixes not yet trimmed, oldest first from `head` (kept until the arrival).
@@ -78,13 +82,13 @@ public struct VisitDetector: Sendable {
             add(fix, firstOfStream: firstOfStream)
         }
 
-        mutating func add(_ fix: Location, firstOfStream: Bool = false, keep: Bool = true) {
+        mutating func add(_ fix: Location, firstOfStream: Bool = false, core: Bool = true, keep: Bool = true) {
             let p = frame.point(for: fix.coordinate)
             count += 1
             east += p.east
             north += p.north
             squares += p.east * p.east + p.north * p.north
-            lastDate = fix.timestamp
+            if core { lastDate = fix.timestamp }
             if keep { fixes.append((p.east, p.north, fix.timestamp, firstOfStream)) }
         }
 
@@ -172,11 +176,12 @@ public struct VisitDetector: Sendable {
             return
         }
         let radius = configuration.radius.meters
-        if current.distance(to: fix.coordinate) <= radius {
+        let distance = current.distance(to: fix.coordinate)
+        if distance <= radius {
             outside.removeAll()
-            current.add(fix, keep: arrival == nil)
+            current.add(fix, core: distance <= radius / 2, keep: arrival == nil)
             if arrival == nil {
-                current.trimApproach(radius: radius)
+                current.trimApproach(radius: radius / 2)
                 let first = current.first
                 if Duration.seconds(current.lastDate.timeIntervalSince(first.date)) >= configuration.minimumDuration {
                     let date = first.firstOfStream ? Date.distantPast : first.date

@@ -25,9 +25,10 @@ private struct Walk {
         for _ in 0..<seconds { fix(east: p.0, north: p.1, sigma: 6) }
     }
 
-    /// Drives at 12 m/s from `a` to `b`, stopping `stop` seconds halfway (a red light).
-    mutating func drive(from a: (Double, Double), to b: (Double, Double), stop: Int) {
-        let steps = Int(((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot() / 12)
+    /// Moves at `speed` m/s (12: driving) from `a` to `b`, stopping `stop` seconds halfway (a
+    /// red light).
+    mutating func drive(from a: (Double, Double), to b: (Double, Double), stop: Int, speed: Double = 12) {
+        let steps = Int(((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot() / speed)
         for j in 1...steps {
             let f = Double(j) / Double(steps)
             for _ in 0..<(j == steps / 2 ? stop : 1) { fix(east: a.0 + (b.0 - a.0) * f, north: a.1 + (b.1 - a.1) * f, sigma: 4) }
@@ -61,7 +62,7 @@ private func events(_ fixes: [Location], _ configuration: VisitDetector.Configur
     let second = departures[1]
     let place = walk.frame.coordinate(east: places[1].0, north: places[1].1)
     #expect(LocalFrame.distance(second.coordinate, place) < 10) // metres
-    // Within 10 s: the drive's fixes inside the 75 m radius (6 s at 12 m/s) count to the stay.
+    // Within 10 s: the dates are those of fixes within 37.5 m of the place (3 s at 12 m/s).
     #expect(abs(second.arrivalDate.timeIntervalSince(walk.start) - arrival1) < 10) // seconds
     #expect(abs(second.departureDate.timeIntervalSince(walk.start) - departure1) < 10) // seconds
     #expect(second.horizontalAccuracy.meters > 2 && second.horizontalAccuracy.meters < 20)
@@ -77,6 +78,16 @@ private func events(_ fixes: [Location], _ configuration: VisitDetector.Configur
         let found = try events(walk.fixes)
         #expect(found.filter { if case .departure = $0 { true } else { false } }.count == expected, "\(seconds) s stop")
     }
+}
+
+@Test func walkersPause_ofTwoHundredSeconds_isNoVisit_thoughWithin75mForLonger() throws {
+    // At 1.4 m/s the walker is within 75 m of the spot for 200 + 2 × 54 s = 307 s; the core of
+    // the stay (37.5 m) holds 200 + 2 × 27 s.
+    var walk = Walk()
+    walk.drive(from: (0, 0), to: (1000, 0), stop: 200, speed: 1.4)
+    #expect(try events(walk.fixes).isEmpty)
+    walk.drive(from: (1000, 0), to: (2000, 0), stop: 300, speed: 1.4)
+    #expect(try events(walk.fixes).count == 2, "a 5-minute pause is a visit")
 }
 
 @Test func singleOutlier_doesNotEndAVisit_twoInARowDo() throws {

@@ -27,10 +27,11 @@ private func twoStaysGPX() -> String {
         try #require(lines.count == 2, "\(result.stdout)")
         let visits = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(visits[0]["arrivalDate"] is NSNull, "the track starts inside the first stay")
-        #expect(visits[0]["departureDate"] as? String == "2026-07-14T06:10:05Z", "last fix within 75 m of the first place")
-        // 11.92 m per step: the fix 6 steps out (71.5 m) is the first within 75 m of the second place.
-        #expect(visits[1]["arrivalDate"] as? String == "2026-07-14T06:11:33Z")
-        #expect(visits[1]["departureDate"] as? String == "2026-07-14T06:21:45Z")
+        // The dates are those of the fixes within half the radius (37.5 m) of a stay: 11.92 m per
+        // step east, 12.0 m north, so the fixes 3 steps out (35.8 m, 36.0 m).
+        #expect(visits[0]["departureDate"] as? String == "2026-07-14T06:10:02Z")
+        #expect(visits[1]["arrivalDate"] as? String == "2026-07-14T06:11:36Z")
+        #expect(visits[1]["departureDate"] as? String == "2026-07-14T06:21:42Z")
         let latitude = try #require(visits[1]["latitude"] as? Double), longitude = try #require(visits[1]["longitude"] as? Double)
         #expect(abs(latitude - 52.52001) < 2e-5 && abs(longitude - 13.4176) < 2e-4) // degrees (≈ 2 m, 12 m)
     }
