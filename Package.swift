@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "MapMatching", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
         // Regions, visits, beacons, heading and the World Magnetic Model, persisted monitors.
-        .target(name: "Monitoring", dependencies: ["GeoCore", "SystemIO"], swiftSettings: strictSettings),
+        .target(name: "Monitoring", dependencies: ["GeoCore", "NMEACodec", "SystemIO"], swiftSettings: strictSettings),
 
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
@@ -191,7 +191,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MonitoringTests",
-            dependencies: ["Monitoring", "GeoCore", "GeoTestSupport"],
+            dependencies: ["Monitoring", "GeoCore", "NMEACodec", "GeoTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
