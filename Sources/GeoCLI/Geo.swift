@@ -21,6 +21,7 @@ public struct Geo: AsyncParsableCommand {
             RouteCommand.self,
             MagneticCommand.self,
             VisitsCommand.self,
+            BeaconsCommand.self,
         ]
     )
 

@@ -30,6 +30,10 @@ enum OptionRanges {
     static let visitDuration = ValidRange(above: 0, through: 1e9, unit: "s")
     /// `visits --departure-fixes`.
     static let departureFixes = ValidRange(1...1_000, unit: "")
+    /// `beacons --interval`: above 0 through one hour.
+    static let rangingInterval = ValidRange(above: 0, through: 3_600, unit: "s")
+    /// `beacons --path-loss`: the path-loss exponent, 1 (waveguide) to 6 (obstructed indoors).
+    static let pathLoss = ValidRange(1...6, unit: "")
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
 }
