@@ -140,7 +140,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "SystemIO"],
+            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "SystemIO", "Monitoring"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 public import Foundation
 public import GeoCore
 public import MapMatching
+public import Monitoring
 public import TrackFiltering
 
 /// How the manager delivers positions (HERE's `NMADevicePositioningMethod`).
@@ -104,6 +105,13 @@ public actor PositioningManager {
     private var speeds = AverageSpeedWindow(duration: .seconds(60))
     private var delegateQueue: [PositioningEvent] = []
     private var delegateBusy = false
+    /// Finds visits in the filtered fixes while visit monitoring is on.
+    private var visitDetector: VisitDetector?
+    /// The latest heading (`updateHeading(_:)`), magnetic and true resolved where possible.
+    public private(set) var heading: Heading?
+    /// The delegate's last answer to `positioningManagerShouldDisplayHeadingCalibration`:
+    /// whether the app shows its compass calibration guidance now.
+    public private(set) var isDisplayingHeadingCalibration = false
     private let defaultSource: @Sendable () throws -> any PositionSource
 
     /// Creates a manager on `source`; nil uses the default device source of the platform.
@@ -197,6 +205,32 @@ public actor PositioningManager {
         finishRun()
     }
 
+    /// Starts reporting visits (Core Location's `startMonitoringVisits()`): every filtered fix,
+    /// paused or not, goes through a `VisitDetector`; arrivals and departures are `.visit`
+    /// events and the delegate's `didVisit`.
+    /// - Throws: `GeoCoreError` when the configuration is invalid.
+    public func startMonitoringVisits(_ configuration: VisitDetector.Configuration = .init()) throws(GeoCoreError) {
+        visitDetector = try VisitDetector(configuration: configuration)
+    }
+
+    /// Stops reporting visits; a visit in progress is forgotten.
+    public func stopMonitoringVisits() { visitDetector = nil }
+
+    /// Delivers a heading from a heading sensor (NMEA HDT/THS, gpsd ATT): the missing true or
+    /// magnetic heading comes from the World Magnetic Model at the current position (left out
+    /// without a position or outside the model's years), then a `.heading` event and the
+    /// delegate's `didUpdateHeading`, after asking `shouldDisplayHeadingCalibration` when the
+    /// sensor needs calibration.
+    public func updateHeading(_ heading: Heading) {
+        var resolved = heading
+        if let position = currentPosition ?? rawPosition,
+           let withModel = try? heading.resolved(at: position.coordinate, altitude: position.ellipsoidalAltitude ?? .zero) {
+            resolved = withModel
+        }
+        self.heading = resolved
+        emit(.heading(resolved))
+    }
+
     // MARK: - Running the source
 
     private func launch() {
@@ -277,6 +311,9 @@ public actor PositioningManager {
                 if let cleaned = decision.location { location = cleaned }
             }
             filteredPosition = location
+            if visitDetector != nil, let events = visitDetector?.update(with: location) {
+                for event in events { emit(.visit(event)) }
+            }
             if mapMatchingEnabled, let matcher {
                 let mode = mapMatchMode
                 let matched = await matcher.match(location, mode: mode)
@@ -342,6 +379,14 @@ public actor PositioningManager {
             case .paused: await delegate.positioningManagerDidPauseLocationUpdates(self)
             case .resumed: await delegate.positioningManagerDidResumeLocationUpdates(self)
             case .authorizationChanged(let status): await delegate.positioningManager(self, didChangeAuthorization: status)
+            case .visit(let event): await delegate.positioningManager(self, didVisit: event.visit)
+            case .heading(let heading):
+                if heading.needsCalibration {
+                    isDisplayingHeadingCalibration = await delegate.positioningManagerShouldDisplayHeadingCalibration(self)
+                } else {
+                    isDisplayingHeadingCalibration = false
+                }
+                await delegate.positioningManager(self, didUpdateHeading: heading)
             case .rejected, .stopped: break
             }
         }
