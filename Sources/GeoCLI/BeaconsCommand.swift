@@ -72,7 +72,7 @@ struct BeaconsCommand: ParsableCommand {
             case .uuid(let uuid, let major, let minor):
                 fields += ["\"uuid\":\(JSONLines.string(uuid.uuidString))", "\"major\":\(major)", "\"minor\":\(minor)"]
             case .eddystone(let namespace, let instance):
-                fields += ["\"namespace\":\(JSONLines.string(hexString(namespace)))", "\"instance\":\(JSONLines.string(hexString(instance)))"]
+                fields += ["\"namespace\":\(JSONLines.string(hexadecimal(namespace)))", "\"instance\":\(JSONLines.string(hexadecimal(instance)))"]
             }
             fields += ["\"address\":\(JSONLines.string(b.address))",
                        "\"rssi\":\(JSONNumber.string(b.rssi, .dop))",
@@ -90,6 +90,4 @@ struct BeaconsCommand: ParsableCommand {
     }
 
     private static let tenths = JSONNumber.Quantity(decimals: 1)
-
-    private static func hexString(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 }

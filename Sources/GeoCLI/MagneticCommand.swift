@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GeoCore
 import Monitoring
 
@@ -11,7 +12,7 @@ struct MagneticCommand: ParsableCommand {
             geo magnetic LAT,LON prints the declination (east positive), the inclination (down \
             positive), both in degrees, and the total, horizontal, north, east and down \
             intensities in nT, for 00:00 UTC of --date (YYYY-MM-DD or a decimal year such as \
-            2027.5; default 2025-01-01) at --altitude metres above the WGS84 ellipsoid. The model \
+            2027.5; default now) at --altitude metres above the WGS84 ellipsoid. The model \
             (NOAA NCEI / BGS, public domain) is valid 2025.0 through 2030.0; a compass is \
             unreliable where the horizontal intensity is below 2000 nT (its blackout zone).
             """
@@ -21,8 +22,8 @@ struct MagneticCommand: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "The point as LAT,LON in decimal degrees.")
     var point: [String] = []
 
-    @Option(parsing: .unconditional, help: "YYYY-MM-DD (00:00 UTC) or a decimal year, 2025.0…2030.0.")
-    var date = "2025-01-01"
+    @Option(parsing: .unconditional, help: "YYYY-MM-DD (00:00 UTC) or a decimal year, 2025.0…2030.0 (default: now).")
+    var date: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Height above the WGS84 ellipsoid, \(OptionRanges.magneticAltitude).", valueName: "m"))
     var altitude = 0.0
@@ -38,12 +39,12 @@ struct MagneticCommand: ParsableCommand {
             throw ValidationError("\(error.message)")
         }
         try OptionRanges.magneticAltitude.check(altitude, option: "--altitude")
-        _ = try Self.decimalYear(date)
+        if let date { _ = try Self.decimalYear(date) }
     }
 
     func run() throws {
         let coordinate = try Coordinate(parsing: point[0])
-        let year = try Self.decimalYear(date)
+        let year = try date.map(Self.decimalYear) ?? Self.checked(MagneticModel.decimalYear(of: Date()), "now")
         let model = MagneticModel.wmm2025
         let field: MagneticField
         do {
@@ -76,10 +77,14 @@ struct MagneticCommand: ParsableCommand {
 
     /// `YYYY-MM-DD` (00:00 UTC) or a decimal year, as a decimal year.
     static func decimalYear(_ text: String) throws -> Double {
-        let year = try parseDecimalYear(text)
+        try checked(parseDecimalYear(text), "'\(text)'")
+    }
+
+    /// `year` when the model covers it, else a `ValidationError` naming `what`.
+    private static func checked(_ year: Double, _ what: String) throws -> Double {
         let valid = MagneticModel.wmm2025.validYears
         guard valid.contains(year) else {
-            throw ValidationError("--date: \(MagneticModel.wmm2025.name) is valid \(valid.lowerBound)…\(valid.upperBound), got '\(text)'")
+            throw ValidationError("--date: \(MagneticModel.wmm2025.name) is valid \(valid.lowerBound)…\(valid.upperBound), got \(what)")
         }
         return year
     }

@@ -30,7 +30,7 @@ public enum BeaconIdentity: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .uuid(let uuid, let major, let minor): "\(uuid.uuidString) \(major) \(minor)"
-        case .eddystone(let n, let i): "\(hex(n)) \(hex(i))"
+        case .eddystone(let n, let i): "\(hexadecimal(n)) \(hexadecimal(i))"
         }
     }
 }
@@ -162,7 +162,7 @@ public enum BeaconAdvertisement: Hashable, Sendable {
         let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/",
                           ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov"]
         guard Int(scheme) < schemes.count else {
-            throw BeaconError(.malformedAdvertisement, "Eddystone-URL: scheme prefix 0x\(hex([scheme])) is reserved")
+            throw BeaconError(.malformedAdvertisement, "Eddystone-URL: scheme prefix 0x\(hexadecimal([scheme])) is reserved")
         }
         var url = schemes[Int(scheme)]
         for (k, byte) in encoded.enumerated() {
@@ -171,7 +171,7 @@ public enum BeaconAdvertisement: Hashable, Sendable {
             } else if byte > 0x20 && byte < 0x7F {
                 url.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                throw BeaconError(.malformedAdvertisement, "Eddystone-URL: byte 0x\(hex([byte])) at offset \(3 + k) is reserved")
+                throw BeaconError(.malformedAdvertisement, "Eddystone-URL: byte 0x\(hexadecimal([byte])) at offset \(3 + k) is reserved")
             }
         }
         return url
@@ -204,8 +204,8 @@ private func uuidFrom(_ bytes: ArraySlice<UInt8>) -> UUID {
     return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
 }
 
-/// Lower-case hexadecimal digits of `bytes`.
-func hex(_ bytes: some Sequence<UInt8>) -> String {
+/// Lower-case hexadecimal digits of `bytes` (beacon identities as text, here and in `geo beacons`).
+package func hexadecimal(_ bytes: some Sequence<UInt8>) -> String {
     let digits = Array("0123456789abcdef")
     var s = ""
     for b in bytes { s.append(digits[Int(b >> 4)]); s.append(digits[Int(b & 15)]) }
