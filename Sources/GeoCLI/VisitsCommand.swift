@@ -12,8 +12,8 @@ struct VisitsCommand: ParsableCommand {
         discussion: """
             The track points of every track and segment, in file order, go through Monitoring's \
             online VisitDetector: a stay is a run of fixes within --radius metres of their mean \
-            lasting at least --min-duration seconds; --departure-fixes fixes in a row outside it \
-            end it. Each line: latitude, longitude, horizontalAccuracy (RMS scatter of the \
+            lasting at least --min-duration seconds, dated by its fixes within half that radius; \
+            --departure-fixes fixes in a row outside it end it. Each line: latitude, longitude, horizontalAccuracy (RMS scatter of the \
             stay's fixes, m), arrivalDate and departureDate (ISO 8601, UTC). A stay under way at \
             the track's first point has "arrivalDate": null (not observed: CLVisit's \
             distantPast); one still under way at its last point is printed last with \
