@@ -45,3 +45,32 @@ private func twoStaysGPX() -> String {
         #expect(result.stderr.contains(reason), "\(arguments): \(result.stderr)")
     }
 }
+
+@Test func visits_realHike_matchTrackintelStayPoints() async throws {
+    // Fixtures/korita-zbevnica.trackintel.txt: trackintel 1.4.2's stay points (75 m, 5 min) on
+    // the same GPX file. trackintel grows a stay from its first fix, LocationKit from the mean
+    // and dates it by the fixes within half the radius: on this hike (fixes every 10–60 s,
+    // ≈ 40 m scatter) the same four stops, ends up to 90 s earlier.
+    guard let track = try Fixtures.url("gpx/gpxpy/korita-zbevnica.gpx") else { return }
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("MonitoringTests/Fixtures/korita-zbevnica.trackintel.txt")
+    let iso = ISO8601DateFormatter()
+    let theirs = try String(contentsOf: fixture, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+        let f = line.split(separator: " ").map(String.init)
+        return (lat: try #require(Double(f[0])), lon: try #require(Double(f[1])), start: try #require(iso.date(from: f[2])), end: try #require(iso.date(from: f[3])))
+    }
+    let result = try await GeoProcess.geo(["visits", track.path])
+    #expect(result.status == 0, "stderr: \(result.stderr)")
+    let ours = try result.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    try #require(ours.count == theirs.count, "\(result.stdout)")
+    for (o, t) in zip(ours, theirs) {
+        let lat = try #require(o["latitude"] as? Double), lon = try #require(o["longitude"] as? Double)
+        let metres = hypot((lat - t.lat) * 111_132, (lon - t.lon) * 111_132 * cos(t.lat * .pi / 180))
+        #expect(metres < 50, "centre \(metres) m from trackintel's") // metres
+        if let arrival = (o["arrivalDate"] as? String).flatMap(iso.date(from:)) {
+            #expect(abs(arrival.timeIntervalSince(t.start)) <= 60, "arrival \(arrival) vs \(t.start)") // seconds
+        }
+        let departure = try #require((o["departureDate"] as? String).flatMap(iso.date(from:)))
+        #expect(abs(departure.timeIntervalSince(t.end)) <= 120, "departure \(departure) vs \(t.end)") // seconds
+    }
+}
