@@ -20,6 +20,7 @@ private func label(_ e: PositioningEvent) -> String {
     case .stopped: "stopped"
     case .visit: "visit"
     case .heading: "heading"
+    case .deferredUpdatesFinished: "deferredUpdatesFinished"
     }
 }
 

@@ -26,6 +26,9 @@ public protocol PositioningDelegate: AnyObject, Sendable {
     /// The heading sensor needs calibration: return true when the app shows its calibration
     /// guidance (LocationKit shows none itself; the answer is `isDisplayingHeadingCalibration`).
     func positioningManagerShouldDisplayHeadingCalibration(_ manager: PositioningManager) async -> Bool
+    /// Deferred delivery ended: nil when the held fixes (just delivered) reached the distance or
+    /// time, `.deferredCanceled` when disallowed or stopped first.
+    func positioningManager(_ manager: PositioningManager, didFinishDeferredUpdatesWithError error: PositioningError?) async
 }
 
 extension PositioningDelegate {
@@ -38,4 +41,5 @@ extension PositioningDelegate {
     public func positioningManager(_ manager: PositioningManager, didVisit visit: Visit) async {}
     public func positioningManager(_ manager: PositioningManager, didUpdateHeading heading: Heading) async {}
     public func positioningManagerShouldDisplayHeadingCalibration(_ manager: PositioningManager) async -> Bool { false }
+    public func positioningManager(_ manager: PositioningManager, didFinishDeferredUpdatesWithError error: PositioningError?) async {}
 }

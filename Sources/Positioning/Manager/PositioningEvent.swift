@@ -26,6 +26,9 @@ public enum PositioningEvent: Sendable {
     case visit(VisitEvent)
     /// A new heading (`updateHeading(_:)`), with magnetic and true heading resolved.
     case heading(Heading)
+    /// Deferred delivery ended (`allowDeferredLocationUpdates(untilTraveled:timeout:)`): nil
+    /// when its distance or time was reached, `.deferredCanceled` when cut short.
+    case deferredUpdatesFinished(PositioningError?)
 }
 
 /// The manager's events as a named sequence (STYLE.md §3.8), one independent buffer per

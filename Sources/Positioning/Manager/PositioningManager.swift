@@ -107,6 +107,8 @@ public actor PositioningManager {
     private var delegateBusy = false
     /// Finds visits in the filtered fixes while visit monitoring is on.
     private var visitDetector: VisitDetector?
+    /// Fixes held back from the delegate while deferred delivery is allowed.
+    private var deferred: DeferredUpdates?
     /// The latest heading (`updateHeading(_:)`), magnetic and true resolved where possible.
     public private(set) var heading: Heading?
     /// The delegate's last answer to `positioningManagerShouldDisplayHeadingCalibration`:
@@ -215,6 +217,30 @@ public actor PositioningManager {
 
     /// Stops reporting visits; a visit in progress is forgotten.
     public func stopMonitoringVisits() { visitDetector = nil }
+
+    /// Holds fixes back from the delegate until the device has travelled `distance` or
+    /// `timeout` has passed (by the fixes' times), then delivers them in one
+    /// `didUpdateLocations` batch and calls `didFinishDeferredUpdates(error: nil)` (Core
+    /// Location's `allowDeferredLocationUpdates(untilTraveled:timeout:)`). `events()`
+    /// subscribers are not held back. Pass `Distance(meters: .infinity)` for no distance limit.
+    /// - Throws: `PositioningError` `.invalidConfiguration` for a limit that is not positive.
+    public func allowDeferredLocationUpdates(untilTraveled distance: Distance, timeout: Duration) throws(PositioningError) {
+        deferred = try DeferredUpdates(untilTraveled: distance, timeout: timeout)
+    }
+
+    /// Ends deferred delivery: the held fixes go to the delegate at once, then
+    /// `didFinishDeferredUpdates` with `.deferredCanceled`.
+    public func disallowDeferredLocationUpdates() {
+        finishDeferral(PositioningError(.deferredCanceled, "deferred updates disallowed"))
+    }
+
+    /// Hands the held fixes to the delegate and reports the end of deferral.
+    private func finishDeferral(_ error: PositioningError?) {
+        guard let ended = deferred else { return }
+        deferred = nil
+        for location in ended.held { enqueueForDelegate(.updated(location)) }
+        emit(.deferredUpdatesFinished(error))
+    }
 
     /// Delivers a heading from a heading sensor (NMEA HDT/THS, gpsd ATT): the missing true or
     /// magnetic heading comes from the World Magnetic Model at the current position (left out
@@ -343,6 +369,16 @@ public actor PositioningManager {
         broadcaster.send(event)
         if postsNotifications { postNotification(for: event) }
         guard delegate != nil else { return }
+        if case .updated(let location) = event, deferred != nil {
+            if deferred?.hold(location) == true { finishDeferral(nil) }
+            return
+        }
+        if case .stopped = event { finishDeferral(PositioningError(.deferredCanceled, "positioning stopped")) }
+        enqueueForDelegate(event)
+    }
+
+    /// Queues an event for the delegate, draining the queue unless a drain runs.
+    private func enqueueForDelegate(_ event: PositioningEvent) {
         delegateQueue.append(event)
         if !delegateBusy {
             delegateBusy = true
@@ -387,6 +423,8 @@ public actor PositioningManager {
                     isDisplayingHeadingCalibration = false
                 }
                 await delegate.positioningManager(self, didUpdateHeading: heading)
+            case .deferredUpdatesFinished(let error):
+                await delegate.positioningManager(self, didFinishDeferredUpdatesWithError: error)
             case .rejected, .stopped: break
             }
         }
