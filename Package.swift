@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "NMEACodec", targets: ["NMEACodec"]),
         .library(name: "MapMatching", targets: ["MapMatching"]),
         .library(name: "Positioning", targets: ["Positioning"]),
+        .library(name: "Monitoring", targets: ["Monitoring"]),
         .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
         .executable(name: "geo", targets: ["geo"]),
@@ -87,10 +88,13 @@ let package = Package(
         // Map matching (pure): Newson & Krumm's HMM offline and online, over RoadNetwork and Routing.
         .target(name: "MapMatching", dependencies: ["GeoCore", "RoadNetwork", "Routing"], swiftSettings: strictSettings),
 
+        // Regions, visits, beacons, heading and the World Magnetic Model, persisted monitors.
+        .target(name: "Monitoring", dependencies: ["GeoCore", "NMEACodec", "SystemIO"], swiftSettings: strictSettings),
+
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
             name: "Positioning",
-            dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO"],
+            dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO", "Monitoring"],
             swiftSettings: strictSettings
         ),
 
@@ -113,6 +117,7 @@ let package = Package(
                 "NMEACodec",
                 "Positioning",
                 "MapMatching",
+                "Monitoring",
                 "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -136,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "SystemIO"],
+            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "SystemIO", "Monitoring"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -188,6 +193,12 @@ let package = Package(
         .testTarget(
             name: "NMEACodecTests",
             dependencies: ["NMEACodec", "GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MonitoringTests",
+            dependencies: ["Monitoring", "GeoCore", "NMEACodec", "GeoTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

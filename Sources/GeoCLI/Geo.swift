@@ -20,6 +20,9 @@ public struct Geo: AsyncParsableCommand {
             ExtractCommand.self,
             RouteCommand.self,
             MatchCommand.self,
+            MagneticCommand.self,
+            VisitsCommand.self,
+            BeaconsCommand.self,
         ]
     )
 

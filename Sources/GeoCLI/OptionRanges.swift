@@ -24,6 +24,18 @@ enum OptionRanges {
     static let connectTimeout = ValidRange(above: 0, through: 3_600, unit: "s")
     /// `match --accuracy`: metres (a 68 % radius) assumed for fixes that report none.
     static let matchAccuracy = ValidRange(above: 0, through: 1_000, unit: "m")
+    /// `magnetic --altitude`: the World Magnetic Model's stated range, −1 km to 850 km.
+    static let magneticAltitude = ValidRange(-1_000...850_000, unit: "m")
+    /// `visits --radius`: above 0 through 10 km.
+    static let visitRadius = ValidRange(above: 0, through: 10_000, unit: "m")
+    /// `visits --min-duration`: above 0 through 10⁹ s.
+    static let visitDuration = ValidRange(above: 0, through: 1e9, unit: "s")
+    /// `visits --departure-fixes`.
+    static let departureFixes = ValidRange(1...1_000, unit: "")
+    /// `beacons --interval`: above 0 through one hour.
+    static let rangingInterval = ValidRange(above: 0, through: 3_600, unit: "s")
+    /// `beacons --path-loss`: the path-loss exponent, 1 (waveguide) to 6 (obstructed indoors).
+    static let pathLoss = ValidRange(1...6, unit: "")
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
 }

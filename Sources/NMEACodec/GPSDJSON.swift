@@ -191,6 +191,13 @@ public enum GPSDMessage: Hashable, Sendable {
         public var time: String?
         public var heading: Double?, mheading: Double?, pitch: Double?, roll: Double?, yaw: Double?, dip: Double?
         public var depth: Double?, temp: Double?
+        /// `mag_st`: the magnetometer status character (gpsd_json(5); for TNT Revolution
+        /// compasses C calibration alarm, L low alarm, M low warning, N normal, O high
+        /// warning, P high alarm, V voltage alarm).
+        public var magStatus: String?
+        enum CodingKeys: String, CodingKey {
+            case device, time, heading, mheading, pitch, roll, yaw, dip, depth, temp, magStatus = "mag_st"
+        }
         public init() {}
     }
 

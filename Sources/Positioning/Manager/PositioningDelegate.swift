@@ -1,4 +1,5 @@
 public import GeoCore
+public import Monitoring
 
 /// The classic delegate style (Core Location's `CLLocationManagerDelegate`), fed from the same
 /// event stream as `PositioningManager.events()`. Every method has a default that does nothing.
@@ -18,6 +19,16 @@ public protocol PositioningDelegate: AnyObject, Sendable {
     func positioningManagerDidResumeLocationUpdates(_ manager: PositioningManager) async
     /// The authorization of the source changed.
     func positioningManager(_ manager: PositioningManager, didChangeAuthorization status: AuthorizationStatus) async
+    /// A visit began (`departureDate` is `distantFuture`) or ended (`startMonitoringVisits()`).
+    func positioningManager(_ manager: PositioningManager, didVisit visit: Visit) async
+    /// A new heading (`updateHeading(_:)`).
+    func positioningManager(_ manager: PositioningManager, didUpdateHeading heading: Heading) async
+    /// The heading sensor needs calibration: return true when the app shows its calibration
+    /// guidance (LocationKit shows none itself; the answer is `isDisplayingHeadingCalibration`).
+    func positioningManagerShouldDisplayHeadingCalibration(_ manager: PositioningManager) async -> Bool
+    /// Deferred delivery ended: nil when the held fixes (just delivered) reached the distance or
+    /// time, `.deferredCanceled` when disallowed or stopped first.
+    func positioningManager(_ manager: PositioningManager, didFinishDeferredUpdatesWithError error: PositioningError?) async
 }
 
 extension PositioningDelegate {
@@ -27,4 +38,8 @@ extension PositioningDelegate {
     public func positioningManagerDidPauseLocationUpdates(_ manager: PositioningManager) async {}
     public func positioningManagerDidResumeLocationUpdates(_ manager: PositioningManager) async {}
     public func positioningManager(_ manager: PositioningManager, didChangeAuthorization status: AuthorizationStatus) async {}
+    public func positioningManager(_ manager: PositioningManager, didVisit visit: Visit) async {}
+    public func positioningManager(_ manager: PositioningManager, didUpdateHeading heading: Heading) async {}
+    public func positioningManagerShouldDisplayHeadingCalibration(_ manager: PositioningManager) async -> Bool { false }
+    public func positioningManager(_ manager: PositioningManager, didFinishDeferredUpdatesWithError error: PositioningError?) async {}
 }

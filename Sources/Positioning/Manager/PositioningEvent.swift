@@ -1,6 +1,7 @@
 import Synchronization
 public import GeoCore
 public import TrackFiltering
+public import Monitoring
 
 /// What the positioning manager tells its subscribers.
 public enum PositioningEvent: Sendable {
@@ -21,6 +22,13 @@ public enum PositioningEvent: Sendable {
     case authorizationChanged(AuthorizationStatus)
     /// Positioning stopped: `stop()` was called, the source ended or access was denied.
     case stopped
+    /// A visit began or ended (`startMonitoringVisits()`).
+    case visit(VisitEvent)
+    /// A new heading (`updateHeading(_:)`), with magnetic and true heading resolved.
+    case heading(Heading)
+    /// Deferred delivery ended (`allowDeferredLocationUpdates(untilTraveled:timeout:)`): nil
+    /// when its distance or time was reached, `.deferredCanceled` when cut short.
+    case deferredUpdatesFinished(PositioningError?)
 }
 
 /// The manager's events as a named sequence (STYLE.md §3.8), one independent buffer per

@@ -1,6 +1,7 @@
 public import Foundation
 public import GeoCore
 public import MapMatching
+public import Monitoring
 public import TrackFiltering
 
 /// How the manager delivers positions (HERE's `NMADevicePositioningMethod`).
@@ -104,6 +105,15 @@ public actor PositioningManager {
     private var speeds = AverageSpeedWindow(duration: .seconds(60))
     private var delegateQueue: [PositioningEvent] = []
     private var delegateBusy = false
+    /// Finds visits in the filtered fixes while visit monitoring is on.
+    private var visitDetector: VisitDetector?
+    /// Fixes held back from the delegate while deferred delivery is allowed.
+    private var deferred: DeferredUpdates?
+    /// The latest heading (`updateHeading(_:)`), magnetic and true resolved where possible.
+    public private(set) var heading: Heading?
+    /// The delegate's last answer to `positioningManagerShouldDisplayHeadingCalibration`:
+    /// whether the app shows its compass calibration guidance now.
+    public private(set) var isDisplayingHeadingCalibration = false
     private let defaultSource: @Sendable () throws -> any PositionSource
 
     /// Creates a manager on `source`; nil uses the default device source of the platform.
@@ -197,6 +207,56 @@ public actor PositioningManager {
         finishRun()
     }
 
+    /// Starts reporting visits (Core Location's `startMonitoringVisits()`): every filtered fix,
+    /// paused or not, goes through a `VisitDetector`; arrivals and departures are `.visit`
+    /// events and the delegate's `didVisit`.
+    /// - Throws: `GeoCoreError` when the configuration is invalid.
+    public func startMonitoringVisits(_ configuration: VisitDetector.Configuration = .init()) throws(GeoCoreError) {
+        visitDetector = try VisitDetector(configuration: configuration)
+    }
+
+    /// Stops reporting visits; a visit in progress is forgotten.
+    public func stopMonitoringVisits() { visitDetector = nil }
+
+    /// Holds fixes back from the delegate until the device has travelled `distance` or
+    /// `timeout` has passed (by the fixes' times), then delivers them in one
+    /// `didUpdateLocations` batch and calls `didFinishDeferredUpdates(error: nil)` (Core
+    /// Location's `allowDeferredLocationUpdates(untilTraveled:timeout:)`). `events()`
+    /// subscribers are not held back. Pass `Distance(meters: .infinity)` for no distance limit.
+    /// - Throws: `PositioningError` `.invalidConfiguration` for a limit that is not positive.
+    public func allowDeferredLocationUpdates(untilTraveled distance: Distance, timeout: Duration) throws(PositioningError) {
+        deferred = try DeferredUpdates(untilTraveled: distance, timeout: timeout)
+    }
+
+    /// Ends deferred delivery: the held fixes go to the delegate at once, then
+    /// `didFinishDeferredUpdates` with `.deferredCanceled`.
+    public func disallowDeferredLocationUpdates() {
+        finishDeferral(PositioningError(.deferredCanceled, "deferred updates disallowed"))
+    }
+
+    /// Hands the held fixes to the delegate and reports the end of deferral.
+    private func finishDeferral(_ error: PositioningError?) {
+        guard let ended = deferred else { return }
+        deferred = nil
+        for location in ended.held { enqueueForDelegate(.updated(location)) }
+        emit(.deferredUpdatesFinished(error))
+    }
+
+    /// Delivers a heading from a heading sensor (NMEA HDT/THS, gpsd ATT): the missing true or
+    /// magnetic heading comes from the World Magnetic Model at the current position (left out
+    /// without a position or outside the model's years), then a `.heading` event and the
+    /// delegate's `didUpdateHeading`, after asking `shouldDisplayHeadingCalibration` when the
+    /// sensor needs calibration.
+    public func updateHeading(_ heading: Heading) {
+        var resolved = heading
+        if let position = currentPosition ?? rawPosition,
+           let withModel = try? heading.resolved(at: position.coordinate, altitude: position.ellipsoidalAltitude ?? .zero) {
+            resolved = withModel
+        }
+        self.heading = resolved
+        emit(.heading(resolved))
+    }
+
     // MARK: - Running the source
 
     private func launch() {
@@ -277,6 +337,9 @@ public actor PositioningManager {
                 if let cleaned = decision.location { location = cleaned }
             }
             filteredPosition = location
+            if visitDetector != nil, let events = visitDetector?.update(with: location) {
+                for event in events { emit(.visit(event)) }
+            }
             if mapMatchingEnabled, let matcher {
                 let mode = mapMatchMode
                 let matched = await matcher.match(location, mode: mode)
@@ -306,6 +369,16 @@ public actor PositioningManager {
         broadcaster.send(event)
         if postsNotifications { postNotification(for: event) }
         guard delegate != nil else { return }
+        if case .updated(let location) = event, deferred != nil {
+            if deferred?.hold(location) == true { finishDeferral(nil) }
+            return
+        }
+        if case .stopped = event { finishDeferral(PositioningError(.deferredCanceled, "positioning stopped")) }
+        enqueueForDelegate(event)
+    }
+
+    /// Queues an event for the delegate, draining the queue unless a drain runs.
+    private func enqueueForDelegate(_ event: PositioningEvent) {
         delegateQueue.append(event)
         if !delegateBusy {
             delegateBusy = true
@@ -342,6 +415,16 @@ public actor PositioningManager {
             case .paused: await delegate.positioningManagerDidPauseLocationUpdates(self)
             case .resumed: await delegate.positioningManagerDidResumeLocationUpdates(self)
             case .authorizationChanged(let status): await delegate.positioningManager(self, didChangeAuthorization: status)
+            case .visit(let event): await delegate.positioningManager(self, didVisit: event.visit)
+            case .heading(let heading):
+                if heading.needsCalibration {
+                    isDisplayingHeadingCalibration = await delegate.positioningManagerShouldDisplayHeadingCalibration(self)
+                } else {
+                    isDisplayingHeadingCalibration = false
+                }
+                await delegate.positioningManager(self, didUpdateHeading: heading)
+            case .deferredUpdatesFinished(let error):
+                await delegate.positioningManager(self, didFinishDeferredUpdatesWithError: error)
             case .rejected, .stopped: break
             }
         }

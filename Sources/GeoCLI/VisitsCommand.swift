@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import GPXCodec
+import GeoCore
+import Monitoring
+
+/// `geo visits TRACK`: the visits (stays at one place) in a recorded GPX track.
+struct VisitsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "visits",
+        abstract: "List the visits (stays of minutes at one place) in a GPX track, one JSON line each.",
+        discussion: """
+            The track points of every track and segment, in file order, go through Monitoring's \
+            online VisitDetector: a stay is a run of fixes within --radius metres of their mean \
+            lasting at least --min-duration seconds, dated by its fixes within half that radius; \
+            --departure-fixes fixes in a row outside it end it. Each line: latitude, longitude, horizontalAccuracy (RMS scatter of the \
+            stay's fixes, m), arrivalDate and departureDate (ISO 8601, UTC). A stay under way at \
+            the track's first point has "arrivalDate": null (not observed: CLVisit's \
+            distantPast); one still under way at its last point is printed last with \
+            "departureDate": null and "inProgress": true, and "lastFixDate".
+            """
+    )
+
+    @OptionGroup var input: GPXInputOptions
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far from a stay's mean its fixes may lie (\(OptionRanges.visitRadius)).", valueName: "m"))
+    var radius = 75.0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long a stay must last to be a visit (\(OptionRanges.visitDuration)).", valueName: "s"))
+    var minDuration = 300.0
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Fixes in a row outside a stay that end it (\(OptionRanges.departureFixes)).", valueName: "n"))
+    var departureFixes = 2
+
+    @Option(parsing: .unconditional, help: "Metres of error per unit of HDOP, used as accuracy (\(OptionRanges.uere)); fixes above 100 m are skipped.")
+    var uere = 5.0
+
+    func validate() throws {
+        try OptionRanges.visitRadius.check(radius, option: "--radius")
+        try OptionRanges.visitDuration.check(minDuration, option: "--min-duration")
+        try OptionRanges.departureFixes.check(departureFixes, option: "--departure-fixes")
+        try OptionRanges.uere.check(uere, option: "--uere")
+    }
+
+    func run() throws {
+        var detector = try VisitDetector(configuration: .init(
+            radius: .meters(radius), minimumDuration: .seconds(minDuration), departureFixes: departureFixes))
+        let accuracy = GPXAccuracyPolicy(uere: .meters(uere))
+        let out = JSONLines()
+        let (lastFix, _) = try input.stream(json: true) { reader throws(GPXError) -> (Location?, points: Int) in
+            var points = 0
+            var lastFix: Location?
+            while let event = try reader.next() {
+                guard case .trackPoint(let point) = event else { continue }
+                points += 1
+                guard let fix = Location(gpxPoint: point, accuracy: accuracy) else { continue }
+                lastFix = fix
+                for case .departure(let visit) in detector.update(with: fix) { out.write(Self.json(visit)) }
+            }
+            return (lastFix, points)
+        }
+        if let visit = detector.currentVisit, let lastFix {
+            out.write(Self.json(visit, lastFix: lastFix.timestamp))
+        }
+    }
+
+    /// One visit as a JSON object (CONTRACT.md `geo visits`); `lastFix` marks one in progress.
+    static func json(_ visit: Visit, lastFix: Date? = nil) -> String {
+        let arrival = visit.arrivalDate == .distantPast ? "null" : JSONLines.string(GPXTime.string(from: visit.arrivalDate))
+        var line = "{\"latitude\":\(JSONNumber.string(visit.coordinate.latitude, .coordinate)),"
+            + "\"longitude\":\(JSONNumber.string(visit.coordinate.longitude, .coordinate)),"
+            + "\"horizontalAccuracy\":\(JSONNumber.string(visit.horizontalAccuracy.meters, .error)),"
+            + "\"arrivalDate\":\(arrival),"
+        if let lastFix {
+            line += "\"departureDate\":null,\"inProgress\":true,\"lastFixDate\":\(JSONLines.string(GPXTime.string(from: lastFix)))}"
+        } else {
+            line += "\"departureDate\":\(JSONLines.string(GPXTime.string(from: visit.departureDate)))}"
+        }
+        return line
+    }
+}

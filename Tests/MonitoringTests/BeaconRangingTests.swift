@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import GeoCore
+import Monitoring
+
+private let start = Date(timeIntervalSince1970: 1_784_008_800)
+private let uuid = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
+
+/// Sightings of one iBeacon (power −59 dBm at 1 m) at `distance` metres for `seconds` at 10 Hz,
+/// the RSSI from the log-distance model with exponent 2 plus Gaussian noise of 4 dB.
+private func sightings(minor: UInt16, distance: Double, seconds: Int, rng: inout SplitMix64) -> [BeaconSighting] {
+    (0..<(seconds * 10)).map { k in
+        let rssi = -59 - 20 * log10(distance) + 4 * rng.gaussian()
+        return BeaconSighting(timestamp: start.addingTimeInterval(Double(k) / 10), address: "C4:7C:8D:6A:3E:\(minor)",
+                              rssi: Int(rssi.rounded()), advertisement: .iBeacon(uuid: uuid, major: 1, minor: minor, measuredPower: -59))
+    }
+}
+
+@Test func ranging_estimatesDistanceAndProximity_nearestFirst() throws {
+    var rng = SplitMix64(seed: 7)
+    var ranger = try BeaconRanger()
+    let all = [(1, 0.3), (2, 2.0), (3, 8.0)].flatMap { sightings(minor: UInt16($0.0), distance: $0.1, seconds: 20, rng: &rng) }
+    for s in all.sorted(by: { $0.timestamp < $1.timestamp }) { ranger.record(s) }
+    let ranged = ranger.beacons(at: start.addingTimeInterval(20))
+    #expect(ranged.map(\.proximity) == [.immediate, .near, .far])
+    for (beacon, truth) in zip(ranged, [0.3, 2.0, 8.0]) {
+        let d = try #require(beacon.distance?.meters)
+        // 100 sightings in the 10 s window: the mean RSSI is within ±1.2 dB (3σ), ±15 % in distance.
+        #expect(abs(d / truth - 1) < 0.15, "\(beacon.identity): \(d) m vs \(truth) m")
+    }
+    #expect(ranged.first?.identity == .uuid(uuid, major: 1, minor: 1))
+}
+
+@Test func ranging_silentBeacon_becomesUnknownThenExpires() throws {
+    var rng = SplitMix64(seed: 8)
+    var ranger = try BeaconRanger()
+    for s in sightings(minor: 1, distance: 1, seconds: 5, rng: &rng) { ranger.record(s) }
+    let heard = ranger.beacons(at: start.addingTimeInterval(5))
+    #expect(heard.count == 1 && heard.first?.proximity == .near)
+    let silent = ranger.beacons(at: start.addingTimeInterval(20)) // 15 s after the last: outside the 10 s window
+    #expect(silent.count == 1 && silent.first?.proximity == .unknown && silent.first?.rssi == nil && silent.first?.distance == nil)
+    #expect(ranger.beacons(at: start.addingTimeInterval(40)).isEmpty, "forgotten 30 s after the last sighting")
+}
+
+@Test func ranging_outlierRSSI_isTrimmed_invalidRSSIIgnored() throws {
+    var ranger = try BeaconRanger()
+    let frame = BeaconAdvertisement.iBeacon(uuid: uuid, major: 1, minor: 1, measuredPower: -59)
+    for k in 0..<21 { // −59 dBm (1 m), two reflections at −30 dBm (10 % of 20 trimmed), BlueZ's 127 "unknown"
+        let rssi = k == 3 || k == 11 ? -30 : k == 7 ? 127 : -59
+        ranger.record(BeaconSighting(timestamp: start.addingTimeInterval(Double(k) / 10), address: "A", rssi: rssi, advertisement: frame))
+    }
+    let beacon = try #require(ranger.beacons(at: start.addingTimeInterval(2)).first)
+    #expect(beacon.rssi == -59 && abs((beacon.distance?.meters ?? 0) - 1) < 1e-9)
+}
+
+@Test func ranging_eddystoneTelemetryAndURL_joinTheBeaconAtTheSameAddress() throws {
+    var ranger = try BeaconRanger()
+    let tlm = try #require(try BeaconAdvertisement.frames(inAdvertisingData: [0x11, 0x16, 0xAA, 0xFE, 0x20, 0, 0x0B, 0xB8, 0x18, 0x80, 0, 0, 0x03, 0xE8, 0, 0, 0x27, 0x10]).first)
+    let uid = BeaconAdvertisement.eddystoneUID(namespace: Array(repeating: 1, count: 10), instance: Array(repeating: 2, count: 6), txPowerAt0m: -18)
+    ranger.record(BeaconSighting(timestamp: start, address: "E", rssi: -70, advertisement: uid))
+    ranger.record(BeaconSighting(timestamp: start, address: "E", rssi: -70, advertisement: tlm))
+    ranger.record(BeaconSighting(timestamp: start, address: "E", rssi: -70, advertisement: .eddystoneURL(url: "https://goo.gl/S6zT6P", txPowerAt0m: -18)))
+    let beacon = try #require(ranger.beacons(at: start.addingTimeInterval(1)).first)
+    #expect(beacon.telemetry?.batteryMillivolts == 3000 && beacon.url == "https://goo.gl/S6zT6P")
+    // −18 dBm at 0 m is −59 dBm at 1 m; −70 dBm is 10^(11/20) ≈ 3.55 m.
+    #expect(abs((beacon.distance?.meters ?? 0) - pow(10, 11.0 / 20)) < 1e-9 && beacon.proximity == .far)
+}
+
+@Test func ranging_configurationInvalid_throws() {
+    for c in [BeaconRanger.Configuration(window: .zero), .init(expiry: .seconds(1)), .init(pathLossExponent: .nan),
+              .init(immediateDistance: .meters(5))] {
+        #expect(throws: GeoCoreError.self, "\(c)") { _ = try BeaconRanger(configuration: c) }
+    }
+}
+
+@Test func replay_parsesLinesAndNamesTheBadOne() throws {
+    let good = """
+        # a recorded scan
+        {"time":"2026-07-14T06:00:00.250Z","address":"C4:7C:8D:6A:3E:01","rssi":-63,"data":"0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5"}
+
+        {"time":"2026-07-14T06:00:01Z","address":"C4:7C:8D:6A:3E:02","rssi":-80,"data":"0201060409414243"}\r
+        {"time":"2026-07-14T06:00:02Z","address":"C4:7C:8D:6A:3E:03","rssi":-70,"data":"1116aafe20000bb81880000003e800002710"}
+        """
+    let sightings = try BeaconReplayScanner.sightings(parsing: good)
+    #expect(sightings.count == 2, "the named device without a beacon frame yields nothing")
+    #expect(sightings.first?.timestamp == Date(timeIntervalSince1970: 1_784_008_800.25))
+    #expect(sightings.first?.advertisement.identity == .uuid(uuid, major: 1, minor: 2))
+    let bad: [(String, String)] = [
+        ("{\"time\":\"x\",\"address\":\"A\",\"rssi\":-1,\"data\":\"\"}", "line 2: time"),
+        ("{\"time\":\"2026-07-14T06:00:00Z\",\"address\":\"A\",\"rssi\":-1,\"data\":\"0g\"}", "line 2: data"),
+        ("{\"time\":\"2026-07-14T06:00:00Z\",\"address\":\"A\",\"rssi\":-1}", "line 2: expected"),
+        ("{\"time\":\"2026-07-14T06:00:00Z\",\"address\":\"A\",\"rssi\":-1,\"data\":\"1aff4c00\"}", "line 2: AD structure"),
+    ]
+    for (line, expected) in bad {
+        do {
+            _ = try BeaconReplayScanner.sightings(parsing: "# header\n" + line)
+            Issue.record("accepted \(line)")
+        } catch {
+            #expect(error.message.hasPrefix(expected), "\(error.message)")
+        }
+    }
+}
