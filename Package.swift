@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
+        .library(name: "Monitoring", targets: ["Monitoring"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -90,9 +91,13 @@ let package = Package(
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
             name: "Positioning",
-            dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO"],
+            dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO", "Monitoring"],
             swiftSettings: strictSettings
         ),
+
+        // Regions (circle, polygon, beacon identity) decided with accuracy, persisted monitors;
+        // visits, beacons, heading.
+        .target(name: "Monitoring", dependencies: ["GeoCore", "SystemIO"], swiftSettings: strictSettings),
 
         // Test helper: appends fixes from stdin to a PositionLog, for the kill -9 crash test.
         .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning", "SystemIO"], swiftSettings: strictSettings),
@@ -112,6 +117,7 @@ let package = Package(
                 "TrackFiltering",
                 "NMEACodec",
                 "Positioning",
+                "Monitoring",
                 "SystemIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -182,6 +188,11 @@ let package = Package(
         .testTarget(
             name: "NMEACodecTests",
             dependencies: ["NMEACodec", "GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MonitoringTests",
+            dependencies: ["Monitoring", "GeoCore", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(

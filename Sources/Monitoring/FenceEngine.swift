@@ -1,0 +1,213 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+public import GeoCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Decides every condition of a monitor from fixes and beacon sightings: the pure core of
+/// ``RegionMonitor`` and of the positioning delegate's region API (no I/O, no clock).
+///
+/// Each fix is checked against the regions a ``FenceIndex`` finds within
+/// ``InsideProbability/decidedBeyond`` σ of it, plus the conditions that are not settled
+/// outside (satisfied, unknown, or with a pending change), which further away see P = 0.
+/// There is no cap on the number of conditions; the limits are memory (about 200 bytes per
+/// circle, plus 48 bytes per polygon edge) and time per fix (proportional to the regions near
+/// the fix and the conditions not settled outside).
+public struct FenceEngine: Sendable {
+    public var policy: FencePolicy
+    private struct Slot: Sendable {
+        var record: MonitorRecord
+        var tracker = FenceTracker()
+        var bounds: (south: Double, west: Double, north: Double, east: Double)?
+    }
+    private var slots: [Slot?] = []
+    private var free: [Int] = []
+    private var byIdentifier: [String: Int] = [:]
+    private var index = FenceIndex()
+    /// Geographic slots to evaluate on every fix: not settled outside.
+    private var active: Set<Int> = []
+    private var beacons: Set<Int> = []
+    private var previous: (coordinate: Coordinate, date: Date, sigma: Double)?
+    /// Fixes ignored: out of order, or without a usable accuracy.
+    public private(set) var ignoredFixes = 0
+
+    public init(policy: FencePolicy = .default) { self.policy = policy }
+
+    /// The identifiers monitored, sorted.
+    public var identifiers: [String] { byIdentifier.keys.sorted() }
+
+    /// The record of `identifier`, if monitored.
+    public func record(for identifier: String) -> MonitorRecord? { byIdentifier[identifier].flatMap { slots[$0]?.record } }
+
+    /// Every record, by identifier.
+    public var records: [String: MonitorRecord] { byIdentifier.mapValues { slots[$0]!.record } }
+
+    /// Monitors `condition` under `identifier`, replacing a condition of that identifier.
+    /// - Parameters:
+    ///   - state: the state assumed until a decision (Core Location's `assuming:`).
+    ///   - dwell: after how long satisfied a dwell event comes.
+    /// - Throws: `MonitoringError.invalidIdentifier` for an empty identifier.
+    public mutating func add(_ condition: MonitorCondition, identifier: String, assuming state: ConditionState = .unknown,
+                             dwell: Duration? = nil, at date: Date = Date(timeIntervalSince1970: 0)) throws(MonitoringError) {
+        let record = MonitorRecord(condition: condition, lastEvent: MonitorEvent(identifier: identifier, date: date, state: state),
+                                   satisfiedSince: state == .satisfied ? date : nil, dwell: dwell)
+        try restore(record)
+    }
+
+    /// Monitors a record as it was (a store read back), keeping its state and dates.
+    public mutating func restore(_ record: MonitorRecord) throws(MonitoringError) {
+        let identifier = record.lastEvent.identifier
+        guard !identifier.isEmpty else { throw MonitoringError(.invalidIdentifier, "an identifier must not be empty") }
+        _ = remove(identifier, at: record.lastEvent.date)
+        var slot = Slot(record: record)
+        let id = free.popLast() ?? slots.count
+        switch record.condition {
+        case .circle(let c):
+            let dLat = c.radius.meters / 110_574 // metres per degree of latitude at the equator, the smallest
+            let dLon = min(dLat / max(cos(min(abs(c.center.latitude) + dLat, 89.9) * .pi / 180), 1e-3), 180)
+            slot.bounds = (c.center.latitude - dLat, Coordinate.normalizedLongitude(c.center.longitude - dLon),
+                           c.center.latitude + dLat, Coordinate.normalizedLongitude(c.center.longitude + dLon))
+        case .polygon(let p):
+            slot.bounds = (p.south, p.west, p.north, p.east)
+        case .beacon:
+            beacons.insert(id)
+        }
+        if id == slots.count { slots.append(slot) } else { slots[id] = slot }
+        byIdentifier[identifier] = id
+        if let b = slot.bounds {
+            index.insert(id, south: b.south, west: b.west, north: b.north, east: b.east)
+            if record.state != .unsatisfied { active.insert(id) }
+        }
+    }
+
+    /// Stops monitoring `identifier`; returns its `.unmonitored` event, or nil when unknown.
+    @discardableResult
+    public mutating func remove(_ identifier: String, at date: Date) -> MonitorEvent? {
+        guard let id = byIdentifier.removeValue(forKey: identifier), let slot = slots[id] else { return nil }
+        if let b = slot.bounds { index.remove(id, south: b.south, west: b.west, north: b.north, east: b.east) }
+        active.remove(id)
+        beacons.remove(id)
+        slots[id] = nil
+        free.append(id)
+        return MonitorEvent(identifier: identifier, date: date, state: .unmonitored)
+    }
+
+    /// Decides the geographic conditions with one fix; returns the events, in order.
+    /// - Complexity: O(regions near the fix + conditions not settled outside).
+    public mutating func process(_ fix: Location) -> [MonitorEvent] {
+        guard let accuracy = fix.horizontalAccuracy?.meters, accuracy.isFinite, accuracy >= 0, accuracy <= policy.maximumAccuracy,
+              previous.map({ fix.timestamp > $0.date }) ?? true else {
+            ignoredFixes += 1
+            return []
+        }
+        let sigma = max(InsideProbability.sigma(accuracy: accuracy), 0.01)
+        let here = fix.coordinate, date = fix.timestamp
+        let gap = previous.map { date.timeIntervalSince($0.date) }
+        var events: [MonitorEvent] = []
+        var near: [Int] = []
+        let reach = InsideProbability.decidedBeyond * sigma
+        box(around: [here], margin: reach) { south, west, north, east in
+            index.forEach(south: south, west: west, north: north, east: east) { near.append($0) }
+        }
+        let nearSet = Set(near)
+        var inferred: [Int] = []
+        if let previous, previous.coordinate != here {
+            let margin = InsideProbability.decidedBeyond * max(sigma, previous.sigma)
+            box(around: [previous.coordinate, here], margin: margin) { south, west, north, east in
+                index.forEach(south: south, west: west, north: north, east: east) { id in
+                    if slots[id]?.record.state == .unsatisfied, !active.contains(id) { inferred.append(id) }
+                }
+            }
+        }
+        for id in near where slots[id] != nil {
+            let p = InsideProbability.of(slots[id]!.record.condition, at: here, sigma: sigma) ?? 0
+            events += decide(id, p, date, gap)
+        }
+        for id in active.subtracting(nearSet) where slots[id] != nil {
+            events += decide(id, 0, date, gap)
+        }
+        if let previous {
+            for id in inferred where slots[id]?.record.state == .unsatisfied {
+                events += inferredCrossing(id, from: previous, to: (here, date, sigma))
+            }
+        }
+        previous = (here, date, sigma)
+        return events
+    }
+
+    private mutating func decide(_ id: Int, _ p: Double, _ date: Date, _ gap: Double?) -> [MonitorEvent] {
+        var slot = slots[id]!
+        let events = slot.tracker.update(&slot.record, probability: p, at: date, gap: gap, policy: policy)
+        slots[id] = slot
+        if slot.record.state == .unsatisfied, !slot.tracker.isPending { active.remove(id) } else { active.insert(id) }
+        return events
+    }
+
+    /// An enter and an exit when the straight path between two fixes, both decisively outside,
+    /// runs through the region so that its deepest point is inside with P ≥ the enter threshold
+    /// (σ the larger of the two fixes'). The times are interpolated along the path.
+    private func inferredCrossing(_ id: Int, from a: (coordinate: Coordinate, date: Date, sigma: Double),
+                                  to b: (coordinate: Coordinate, date: Date, sigma: Double)) -> [MonitorEvent] {
+        guard let record = slots[id]?.record else { return [] }
+        let sigma = max(a.sigma, b.sigma)
+        let outside = 1 - policy.decisiveProbability
+        guard let pa = InsideProbability.of(record.condition, at: a.coordinate, sigma: a.sigma), pa <= outside,
+              let pb = InsideProbability.of(record.condition, at: b.coordinate, sigma: b.sigma), pb <= outside,
+              let crossing = RegionCrossing.deepest(record.condition, from: a.coordinate, to: b.coordinate),
+              crossing.depth > 0,
+              InsideProbability.normal(signedDistance: crossing.depth, sigma: sigma) >= policy.enterProbability
+        else { return [] }
+        let span = b.date.timeIntervalSince(a.date)
+        let enter = a.date.addingTimeInterval(span * crossing.enter), exit = a.date.addingTimeInterval(span * crossing.exit)
+        return [MonitorEvent(identifier: record.lastEvent.identifier, date: enter, state: .satisfied, refinement: .inferredCrossing),
+                MonitorEvent(identifier: record.lastEvent.identifier, date: exit, state: .unsatisfied, refinement: .inferredCrossing)]
+    }
+
+    /// Beacon sightings at `date`: a condition matching one becomes satisfied at once; one with
+    /// no match for ``FencePolicy/beaconExitDelay`` becomes unsatisfied.
+    public mutating func observe(beacons sightings: [(uuid: UUID, major: UInt16, minor: UInt16)], at date: Date) -> [MonitorEvent] {
+        var events: [MonitorEvent] = []
+        for id in beacons.sorted() {
+            guard var slot = slots[id], case .beacon(let condition) = slot.record.condition else { continue }
+            if let hit = sightings.first(where: { condition.matches(uuid: $0.uuid, major: $0.major, minor: $0.minor) }) {
+                slot.record.lastSeen = date
+                if slot.record.state != .satisfied {
+                    slot.record.lastEvent = MonitorEvent(identifier: slot.record.lastEvent.identifier, date: date, state: .satisfied,
+                                                         refinement: .beacon(major: hit.major, minor: hit.minor))
+                    slot.record.satisfiedSince = date
+                    events.append(slot.record.lastEvent)
+                }
+            } else if slot.record.state != .unsatisfied {
+                let since = slot.record.lastSeen ?? slot.record.lastEvent.date
+                if date.timeIntervalSince(since) >= policy.beaconExitDelay.seconds {
+                    slot.record.lastEvent = MonitorEvent(identifier: slot.record.lastEvent.identifier, date: date, state: .unsatisfied)
+                    slot.record.satisfiedSince = nil
+                    events.append(slot.record.lastEvent)
+                }
+            }
+            slots[id] = slot
+        }
+        return events
+    }
+
+    /// The degree box around `points` widened by `margin` metres.
+    private func box(around points: [Coordinate], margin: Double, _ body: (Double, Double, Double, Double) -> Void) {
+        var south = 90.0, north = -90.0, west = 180.0, east = -180.0
+        for p in points {
+            south = min(south, p.latitude); north = max(north, p.latitude)
+            west = min(west, p.longitude); east = max(east, p.longitude)
+        }
+        if east - west > 180 { (west, east) = (-180, 180) } // a path across the antimeridian: all longitudes
+        let dLat = margin / 110_574
+        let dLon = dLat / max(cos(min(max(abs(south), abs(north)) + dLat, 89.9) * .pi / 180), 1e-3)
+        body(south - dLat, max(west - dLon, -180), north + dLat, min(east + dLon, 180))
+    }
+}
