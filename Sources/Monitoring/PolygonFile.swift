@@ -10,7 +10,7 @@ extension PolygonRegion {
     ///   ``init(polygons:)`` throws for the rings read.
     public init(osmosisPoly text: String, file: String = "poly") throws(MonitoringError) {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-            .map { line in String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
+            .map { String($0).trimmedOfSpaces }
         var i = 0
         func next() -> (Int, String)? {
             while i < lines.count {
