@@ -120,7 +120,7 @@ struct TrackCommand: AsyncParsableCommand {
                 failed = !(await manager.isRunning)
             case .stopped:
                 break loop
-            case .resumed, .authorizationChanged, .rejected:
+            case .resumed, .authorizationChanged, .rejected, .region:
                 break
             }
             out.flush()

@@ -131,7 +131,7 @@ public struct FenceEngine: Sendable {
             let p = InsideProbability.of(slots[id]!.record.condition, at: here, sigma: sigma) ?? 0
             events += decide(id, p, date, gap)
         }
-        for id in active.subtracting(nearSet) where slots[id] != nil {
+        for id in active.subtracting(nearSet).sorted() where slots[id] != nil { // a stable order
             events += decide(id, 0, date, gap)
         }
         if let previous {

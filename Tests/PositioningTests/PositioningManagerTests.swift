@@ -18,6 +18,7 @@ private func label(_ e: PositioningEvent) -> String {
     case .authorizationChanged(let s): "authorization(\(s))"
     case .rejected(_, let reason): "rejected(\(reason))"
     case .stopped: "stopped"
+    case .region: "region"
     }
 }
 

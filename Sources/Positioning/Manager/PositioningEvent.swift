@@ -1,5 +1,6 @@
 import Synchronization
 public import GeoCore
+public import Monitoring
 public import TrackFiltering
 
 /// What the positioning manager tells its subscribers.
@@ -21,6 +22,8 @@ public enum PositioningEvent: Sendable {
     case authorizationChanged(AuthorizationStatus)
     /// Positioning stopped: `stop()` was called, the source ended or access was denied.
     case stopped
+    /// Region monitoring: a region started, was decided, entered, left, or failed.
+    case region(RegionMonitoringEvent)
 }
 
 /// The manager's events as a named sequence (STYLE.md §3.8), one independent buffer per
