@@ -26,7 +26,10 @@ private let square = [c(0, 0), c(0, 0.01), c(0.01, 0.01), c(0.01, 0), c(0, 0)]
     #expect(code([[Array(square.dropLast())]]) == .invalidPolygon)                       // open
     #expect(code([[[c(0, 0), c(0, 1), c(0, 0)]]]) == .invalidPolygon)                    // too short
     #expect(code([[[c(0, 0), c(0, 1), c(0, 2), c(0, 0)]]]) == .invalidPolygon)           // zero area
-    #expect(code([[[c(0, 0), c(1, 1), c(1, 0), c(0, 1), c(0, 0)]]]) == .invalidPolygon)  // a bow tie
+    #expect(code([[[c(0, 0), c(2, 2), c(0, 2), c(1, 0), c(0, 0)]]]) == .invalidPolygon)  // a bow tie
+    #expect(throws: MonitoringError(.invalidPolygon, "polygon 0, ring 0, edge 0 crosses polygon 0, ring 0, edge 2: self-intersecting")) {
+        try PolygonRegion(polygons: [[[c(0, 0), c(2, 2), c(0, 2), c(1, 0), c(0, 0)]]])
+    }
     let outside = [c(0.02, 0.02), c(0.03, 0.02), c(0.03, 0.03), c(0.02, 0.02)]
     #expect(code([[square, outside]]) == .invalidPolygon)                                  // a hole outside its shell
     let crossing = [c(0.005, 0.005), c(0.005, 0.02), c(0.006, 0.02), c(0.005, 0.005)]
@@ -127,6 +130,6 @@ private let square = [c(0, 0), c(0, 0.01), c(0.01, 0.01), c(0.01, 0), c(0, 0)]
     let fixed = doc.replacingOccurrences(of: #""identifier":"home""#, with: #""identifier":"home","radius":120"#)
     let regions = try RegionsFile.conditions(from: Array(fixed.utf8), name: "r.geojson")
     #expect(regions.map(\.identifier) == ["home", "office", "park"])
-    let bowTie = #"{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}"#
+    let bowTie = #"{"type":"Polygon","coordinates":[[[0,0],[2,2],[2,0],[0,1],[0,0]]]}"#
     #expect(throws: MonitoringError.self) { try RegionsFile.conditions(from: Array(bowTie.utf8), name: "b.geojson") }
 }
