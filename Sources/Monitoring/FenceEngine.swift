@@ -32,10 +32,22 @@ public struct FenceEngine: Sendable {
     private var free: [Int] = []
     private var byIdentifier: [String: Int] = [:]
     private var index = FenceIndex()
-    /// Geographic slots to evaluate on every fix: not settled outside.
+    /// Per slot, what the hot loop reads without touching the record (flat arrays, so a fix
+    /// that changes nothing for a region costs a distance and two comparisons): the state,
+    /// whether anything is pending (a run, a dwell to come), and a circle's centre and radius
+    /// (radius 0 for other conditions).
+    private var hotState: [ConditionState] = []
+    private var hotBusy: [Bool] = []
+    private var circleLatitude: [Double] = [], circleLongitude: [Double] = [], circleRadius: [Double] = []
+    /// Per slot, the number of the last fix that found it near (`visit`).
+    private var visited: [UInt32] = []
+    private var visit: UInt32 = 0
+    /// Geographic slots to evaluate on every fix: not settled outside (satisfied, unknown or busy).
     private var active: Set<Int> = []
     private var beacons: Set<Int> = []
     private var previous: (coordinate: Coordinate, date: Date, sigma: Double)?
+    /// Reused between fixes.
+    private var nearBuffer: [Int] = []
     /// Fixes ignored: out of order, or without a usable accuracy.
     public private(set) var ignoredFixes = 0
 
@@ -80,7 +92,20 @@ public struct FenceEngine: Sendable {
         case .beacon:
             beacons.insert(id)
         }
-        if id == slots.count { slots.append(slot) } else { slots[id] = slot }
+        if id == slots.count {
+            slots.append(slot)
+            hotState.append(.unknown); hotBusy.append(false); visited.append(0)
+            circleLatitude.append(0); circleLongitude.append(0); circleRadius.append(0)
+        } else {
+            slots[id] = slot
+        }
+        hotState[id] = record.state
+        hotBusy[id] = Self.isBusy(slot)
+        if case .circle(let c) = record.condition {
+            (circleLatitude[id], circleLongitude[id], circleRadius[id]) = (c.center.latitude, c.center.longitude, c.radius.meters)
+        } else {
+            circleRadius[id] = 0
+        }
         byIdentifier[identifier] = id
         if let b = slot.bounds {
             index.insert(id, south: b.south, west: b.west, north: b.north, east: b.east)
@@ -96,11 +121,17 @@ public struct FenceEngine: Sendable {
         active.remove(id)
         beacons.remove(id)
         slots[id] = nil
+        hotBusy[id] = false
+        circleRadius[id] = 0
         free.append(id)
         return MonitorEvent(identifier: identifier, date: date, state: .unmonitored)
     }
 
     /// Decides the geographic conditions with one fix; returns the events, in order.
+    ///
+    /// An inferred crossing needs both fixes decisively outside (≥ 2.33 σ) and the path's
+    /// deepest point inside with P ≥ 0.9 (≥ 1.28 σ), so paths shorter than 7.2 σ (a car at
+    /// 1 Hz) are not searched for one.
     /// - Complexity: O(regions near the fix + conditions not settled outside).
     public mutating func process(_ fix: Location) -> [MonitorEvent] {
         guard let accuracy = fix.horizontalAccuracy?.meters, accuracy.isFinite, accuracy >= 0, accuracy <= policy.maximumAccuracy,
@@ -112,30 +143,45 @@ public struct FenceEngine: Sendable {
         let here = fix.coordinate, date = fix.timestamp
         let gap = previous.map { date.timeIntervalSince($0.date) }
         var events: [MonitorEvent] = []
-        var near: [Int] = []
-        let reach = InsideProbability.decidedBeyond * sigma
-        box(around: [here], margin: reach) { south, west, north, east in
+        visit &+= 1
+        if visit == 0 { visited = visited.map { _ in 0 }; visit = 1 }
+        var near = nearBuffer
+        near.removeAll(keepingCapacity: true)
+        box(around: [here], margin: InsideProbability.decidedBeyond * sigma) { south, west, north, east in
             index.forEach(south: south, west: west, north: north, east: east) { near.append($0) }
         }
-        let nearSet = Set(near)
         var inferred: [Int] = []
-        if let previous, previous.coordinate != here {
-            let margin = InsideProbability.decidedBeyond * max(sigma, previous.sigma)
-            box(around: [previous.coordinate, here], margin: margin) { south, west, north, east in
-                index.forEach(south: south, west: west, north: north, east: east) { id in
-                    if slots[id]?.record.state == .unsatisfied, !active.contains(id) { inferred.append(id) }
+        if let previous {
+            let largest = max(sigma, previous.sigma)
+            if LocalFrame.distance(previous.coordinate, here) >= 7.2 * largest {
+                box(around: [previous.coordinate, here], margin: InsideProbability.decidedBeyond * largest) { south, west, north, east in
+                    index.forEach(south: south, west: west, north: north, east: east) { id in
+                        if hotState[id] == .unsatisfied, !hotBusy[id] { inferred.append(id) }
+                    }
                 }
             }
         }
-        for id in near where slots[id] != nil {
-            let p = InsideProbability.of(slots[id]!.record.condition, at: here, sigma: sigma) ?? 0
+        let local = LocalFrame(origin: here)
+        for id in near {
+            visited[id] = visit
+            let radius = circleRadius[id]
+            let p: Double
+            if radius > 0 {
+                let centre = Coordinate(uncheckedLatitude: circleLatitude[id], longitude: circleLongitude[id])
+                p = InsideProbability.circle(distance: local.distance(centre, here), radius: radius, sigma: sigma)
+            } else if let condition = slots[id]?.record.condition {
+                p = InsideProbability.of(condition, at: here, sigma: sigma) ?? 0
+            } else {
+                continue
+            }
             events += decide(id, p, date, gap)
         }
-        for id in active.subtracting(nearSet).sorted() where slots[id] != nil { // a stable order
-            events += decide(id, 0, date, gap)
+        nearBuffer = near
+        if !active.isEmpty {
+            for id in active.sorted() where visited[id] != visit { events += decide(id, 0, date, gap) } // a stable order
         }
         if let previous {
-            for id in inferred where slots[id]?.record.state == .unsatisfied {
+            for id in inferred where hotState[id] == .unsatisfied {
                 events += inferredCrossing(id, from: previous, to: (here, date, sigma))
             }
         }
@@ -143,12 +189,28 @@ public struct FenceEngine: Sendable {
         return events
     }
 
+    /// Applies one probability to a slot; a fix on the side of its settled state with nothing
+    /// pending changes nothing and costs nothing more.
     private mutating func decide(_ id: Int, _ p: Double, _ date: Date, _ gap: Double?) -> [MonitorEvent] {
+        if !hotBusy[id] {
+            let state = hotState[id]
+            if p >= policy.enterProbability ? state == .satisfied : (p <= policy.exitProbability ? state == .unsatisfied : true) {
+                return []
+            }
+        }
         var slot = slots[id]!
+        slots[id] = nil // unique: the record's storage is not copied on write
         let events = slot.tracker.update(&slot.record, probability: p, at: date, gap: gap, policy: policy)
+        hotState[id] = slot.record.state
+        hotBusy[id] = Self.isBusy(slot)
         slots[id] = slot
-        if slot.record.state == .unsatisfied, !slot.tracker.isPending { active.remove(id) } else { active.insert(id) }
+        if slot.record.state == .unsatisfied, !hotBusy[id] { active.remove(id) } else { active.insert(id) }
         return events
+    }
+
+    /// Whether a slot has something pending: a run that may confirm, or a dwell to come.
+    private static func isBusy(_ slot: Slot) -> Bool {
+        slot.tracker.isPending || (slot.record.state == .satisfied && slot.record.dwell != nil && !slot.record.dwellReported)
     }
 
     /// An enter and an exit when the straight path between two fixes, both decisively outside,
