@@ -66,9 +66,10 @@ public struct FenceEngine: Sendable {
     /// - Parameters:
     ///   - state: the state assumed until a decision (Core Location's `assuming:`).
     ///   - dwell: after how long satisfied a dwell event comes.
+    ///   - date: when it was added: the date of the assumed state's event.
     /// - Throws: `MonitoringError.invalidIdentifier` for an empty identifier.
     public mutating func add(_ condition: MonitorCondition, identifier: String, assuming state: ConditionState = .unknown,
-                             dwell: Duration? = nil, at date: Date = Date(timeIntervalSince1970: 0)) throws(MonitoringError) {
+                             dwell: Duration? = nil, at date: Date) throws(MonitoringError) {
         let record = MonitorRecord(condition: condition, lastEvent: MonitorEvent(identifier: identifier, date: date, state: state),
                                    satisfiedSince: state == .satisfied ? date : nil, dwell: dwell)
         try restore(record)

@@ -40,7 +40,7 @@ private struct Wander {
 /// `margin` outside, 1 Hz, 15 m accuracy; returns the state changes in order.
 private func parked(margin: Double, seed: UInt64) throws -> [ConditionState] {
     var engine = FenceEngine()
-    try engine.add(try fence(), identifier: "fence")
+    try engine.add(try fence(), identifier: "fence", at: t0)
     var wander = Wander(seed: seed)
     var states: [ConditionState] = []
     for i in 0..<7200 {
@@ -66,7 +66,7 @@ func parked10m_doesNotFlap(seed: UInt64) throws {
 @Test func windingDoesNotMatter() throws {
     for clockwise in [false, true] {
         var engine = FenceEngine()
-        try engine.add(try fence(clockwise: clockwise), identifier: "f")
+        try engine.add(try fence(clockwise: clockwise), identifier: "f", at: t0)
         var states: [ConditionState] = []
         for i in 0..<30 { states += engine.process(fix(0, 0, at: Double(i))).map(\.state) }
         #expect(states == [.satisfied], "clockwise \(clockwise)")
@@ -75,7 +75,7 @@ func parked10m_doesNotFlap(seed: UInt64) throws {
 
 @Test func decisiveRun_confirmsAfter20s_andTwoFixes() throws {
     var engine = FenceEngine()
-    try engine.add(try fence(), identifier: "f")
+    try engine.add(try fence(), identifier: "f", at: t0)
     var decided: Date?
     for i in 0...40 where decided == nil {
         decided = engine.process(fix(0, 0, at: Double(i))).first?.date
@@ -85,7 +85,7 @@ func parked10m_doesNotFlap(seed: UInt64) throws {
 
 @Test func marginalRun_needs60s() throws {
     var engine = FenceEngine()
-    try engine.add(try fence(), identifier: "f")
+    try engine.add(try fence(), identifier: "f", at: t0)
     // 86 m from the centre, 14 m inside, accuracy 15 m: P = Φ(14 / 9.94) = 0.92, not decisive.
     var decided: Date?
     for i in 0...90 where decided == nil {
@@ -96,7 +96,7 @@ func parked10m_doesNotFlap(seed: UInt64) throws {
 
 @Test func sparseDecisiveFix_decidesAlone() throws {
     var engine = FenceEngine()
-    try engine.add(try fence(), identifier: "f")
+    try engine.add(try fence(), identifier: "f", at: t0)
     #expect(engine.process(fix(500, 0, at: 0)).isEmpty) // the first fix: no gap to call sparse
     let events = engine.process(fix(0, 0, at: 60))
     #expect(events.map(\.state) == [.satisfied])
@@ -105,7 +105,7 @@ func parked10m_doesNotFlap(seed: UInt64) throws {
 
 @Test func outOfOrderFixes_areIgnored() throws {
     var engine = FenceEngine()
-    try engine.add(try fence(), identifier: "f")
+    try engine.add(try fence(), identifier: "f", at: t0)
     for i in 0...20 { _ = engine.process(fix(500, 0, at: Double(i))) }
     #expect(engine.record(for: "f")?.state == .unsatisfied)
     // Fixes from the past inside the fence change nothing.
@@ -116,7 +116,7 @@ func parked10m_doesNotFlap(seed: UInt64) throws {
 
 @Test func fixesWithoutUsableAccuracy_areIgnored() throws {
     var engine = FenceEngine()
-    try engine.add(try fence(), identifier: "f")
+    try engine.add(try fence(), identifier: "f", at: t0)
     for accuracy in [-1.0, .nan, .infinity, 20_000] { #expect(engine.process(fix(0, 0, at: 1, accuracy: accuracy)).isEmpty) }
     var noAccuracy = fix(0, 0, at: 2)
     noAccuracy.horizontalAccuracy = nil
@@ -126,7 +126,7 @@ func parked10m_doesNotFlap(seed: UInt64) throws {
 
 @Test func sparseFixesAcrossASmallFence_inferAnEnterAndAnExit() throws {
     var engine = FenceEngine()
-    try engine.add(.circle(try CircularGeographicCondition(center: centre, radius: .meters(50))), identifier: "small")
+    try engine.add(.circle(try CircularGeographicCondition(center: centre, radius: .meters(50))), identifier: "small", at: t0)
     _ = engine.process(fix(-1_000, 0, at: 0, accuracy: 10))
     #expect(engine.process(fix(-900, 0, at: 60, accuracy: 10)).map(\.state) == [.unsatisfied])
     // 120 s later, 900 m east of the centre: the path ran straight through the fence.
@@ -145,7 +145,7 @@ func parked10m_doesNotFlap(seed: UInt64) throws {
 
 @Test func dwell_comesOnceAfterItsDelay() throws {
     var engine = FenceEngine()
-    try engine.add(try fence(), identifier: "f", dwell: .seconds(120))
+    try engine.add(try fence(), identifier: "f", dwell: .seconds(120), at: t0)
     var events: [MonitorEvent] = []
     for i in 0...300 { events += engine.process(fix(0, 0, at: Double(i))) }
     #expect(events.map(\.state) == [.satisfied, .satisfied])
@@ -170,9 +170,9 @@ func parked10m_doesNotFlap(seed: UInt64) throws {
     var rng = SplitMix64(seed: 5)
     for k in 0..<2_000 {
         let c = frame.coordinate(east: rng.uniform(-20_000, 20_000), north: rng.uniform(-20_000, 20_000))
-        try engine.add(.circle(try CircularGeographicCondition(center: c, radius: .meters(rng.uniform(50, 300)))), identifier: "c\(k)")
+        try engine.add(.circle(try CircularGeographicCondition(center: c, radius: .meters(rng.uniform(50, 300)))), identifier: "c\(k)", at: t0)
     }
-    try engine.add(.circle(try CircularGeographicCondition(center: centre, radius: .meters(100))), identifier: "here")
+    try engine.add(.circle(try CircularGeographicCondition(center: centre, radius: .meters(100))), identifier: "here", at: t0)
     var inside: Set<String> = []
     for i in 0...30 { for e in engine.process(fix(0, 0, at: Double(i), accuracy: 5)) where e.state == .satisfied { inside.insert(e.identifier) } }
     // Surely inside: 20 m = 6 σ within the radius; possibly: within it at all.

@@ -20,6 +20,7 @@ func throughput(conditions: Int, fixes: Int) throws {
     var rng = SplitMix64(seed: 2026)
     var engine = FenceEngine()
     let half = 30_000.0
+    let t0 = Date(timeIntervalSince1970: 1_790_000_000)
     for k in 0..<conditions {
         let centre = frame.coordinate(east: rng.uniform(-half, half), north: rng.uniform(-half, half))
         let radius = rng.uniform(50, 500)
@@ -27,16 +28,15 @@ func throughput(conditions: Int, fixes: Int) throws {
             let c = frame.point(for: centre)
             var ring = (0..<16).map { i in frame.coordinate(east: c.east + radius * sin(Double(i) * .pi / 8), north: c.north + radius * cos(Double(i) * .pi / 8)) }
             ring.append(ring[0])
-            try engine.add(.polygon(try PolygonRegion(polygons: [[ring]])), identifier: "p\(k)")
+            try engine.add(.polygon(try PolygonRegion(polygons: [[ring]])), identifier: "p\(k)", at: t0)
         } else {
-            try engine.add(.circle(try CircularGeographicCondition(center: centre, radius: .meters(radius))), identifier: "c\(k)")
+            try engine.add(.circle(try CircularGeographicCondition(center: centre, radius: .meters(radius))), identifier: "c\(k)", at: t0)
         }
     }
     // A drive: 15 m/s, turning slowly, reflected at the square's edges, 10 m accuracy with noise.
     var east = 0.0, north = 0.0, heading = 0.3
     var track: [Location] = []
     track.reserveCapacity(fixes)
-    let t0 = Date(timeIntervalSince1970: 1_790_000_000)
     for i in 0..<fixes {
         heading += rng.gaussian() * 0.05
         east += 15 * sin(heading); north += 15 * cos(heading)
@@ -97,7 +97,7 @@ func monaco(poly path: String, drives: Int, sigma: Double) async throws {
         let noisy = try RouteSimulationSource(polyline: line, movementSpeed: .metersPerSecond(13.9), updateInterval: .seconds(1),
                                               noise: .init(sigma: .meters(sigma), seed: UInt64(drive)), pacing: .asFastAsPossible, startDate: t0)
         var engine = FenceEngine()
-        try engine.add(.polygon(region), identifier: "monaco")
+        try engine.add(.polygon(region), identifier: "monaco", at: t0)
         var events: [MonitorEvent] = []
         for try await case .location(let l) in noisy.events() { events += engine.process(l) }
         // Pair each state change after the first decision with the first unclaimed true
