@@ -82,6 +82,8 @@ struct MonitorCommand: AsyncParsableCommand {
             }
             out.flush()
         }
+        let ignored = await monitor.ignoredFixes
+        if ignored > 0 { Self.warn("ignored \(ignored) fix\(ignored == 1 ? "" : "es"): out of order, or without a usable accuracy (0 to 10 km)") }
     }
 
     /// The JSON line of an event, or nil for one the contract does not print.

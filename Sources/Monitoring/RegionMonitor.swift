@@ -48,6 +48,9 @@ public actor RegionMonitor {
     /// The identifiers monitored, sorted.
     public var identifiers: [String] { engine.identifiers }
 
+    /// Fixes ignored so far: out of order, or without a usable accuracy (``FencePolicy``).
+    public var ignoredFixes: Int { engine.ignoredFixes }
+
     /// The record of `identifier`, if monitored.
     public func record(for identifier: String) -> MonitorRecord? { engine.record(for: identifier) }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import Testing
 @testable import Monitoring
 
@@ -51,12 +52,12 @@ private func parked(margin: Double, seed: UInt64) throws -> [ConditionState] {
     return states
 }
 
-@Test(arguments: [1, 2, 3] as [UInt64])
+@Test(.onOwnThread, arguments: [1, 2, 3] as [UInt64])
 func parked30m_entersOnceAndExitsOnce(seed: UInt64) throws {
     #expect(try parked(margin: 30, seed: seed) == [.satisfied, .unsatisfied])
 }
 
-@Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+@Test(.onOwnThread, arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
 func parked10m_doesNotFlap(seed: UInt64) throws {
     let states = try parked(margin: 10, seed: seed)
     #expect(states.count <= 2, "\(states)")
@@ -165,7 +166,7 @@ func parked10m_doesNotFlap(seed: UInt64) throws {
     #expect(engine.observe(beacons: [], at: t0.addingTimeInterval(31)).map(\.state) == [.unsatisfied])
 }
 
-@Test func manyConditions_onlyNearOnesDecideInside() throws {
+@Test(.onOwnThread) func manyConditions_onlyNearOnesDecideInside() throws {
     var engine = FenceEngine()
     var rng = SplitMix64(seed: 5)
     for k in 0..<2_000 {

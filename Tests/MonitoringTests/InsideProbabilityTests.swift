@@ -1,4 +1,5 @@
 import GeoCore
+import GeoTestSupport
 import Testing
 @testable import Monitoring
 
@@ -34,7 +35,7 @@ private func monteCarlo(_ inside: (Double, Double) -> Bool, sigma: Double, n: In
 /// of distances and accuracies, for a 100 m circle: the Rice CDF where R < 20 σ, the normal
 /// approximation above. Tolerance 0.015 (four standard errors plus the normal approximation's
 /// 0.01 at R = 20 σ).
-@Test func circleProbability_matchesMonteCarlo() {
+@Test(.onOwnThread) func circleProbability_matchesMonteCarlo() {
     let radius = 100.0
     var seed: UInt64 = 1
     for accuracy in [2.0, 5.0, 15.0, 40.0, 100.0, 300.0] {
@@ -52,7 +53,7 @@ private func monteCarlo(_ inside: (Double, Double) -> Bool, sigma: Double, n: In
 /// cubature where it is small against the error, the normal approximation on the signed distance
 /// where it is large. Tolerance 0.02 for the normal approximation (corners make it optimistic:
 /// points are taken at least 3 σ from the corners along the long side), 0.015 for cubature.
-@Test func polygonProbability_matchesMonteCarlo() throws {
+@Test(.onOwnThread) func polygonProbability_matchesMonteCarlo() throws {
     let frame = LocalFrame(origin: try Coordinate(latitude: 48.85, longitude: 2.35))
     func ring(_ points: [(Double, Double)]) -> [Coordinate] {
         (points + [points[0]]).map { frame.coordinate(east: $0.0, north: $0.1) }

@@ -58,6 +58,7 @@ private func lines(_ stdout: String) throws -> [[String: Any]] {
         let result = try await GeoProcess.geo(["monitor", "--regions", regions.path, "--source", "gpx:\(track.path)?speed=max&accuracy=15"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
+        #expect(!result.stderr.contains("ignored"))
     }
 }
 
