@@ -61,12 +61,6 @@ public enum MonitorCondition: Hashable, Sendable {
     case circle(CircularGeographicCondition)
     case polygon(PolygonRegion)
     case beacon(BeaconIdentityCondition)
-
-    /// Whether the condition is decided from positions (circle, polygon) rather than beacons.
-    public var isGeographic: Bool {
-        if case .beacon = self { return false }
-        return true
-    }
 }
 
 extension MonitorCondition: Codable {
