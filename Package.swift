@@ -88,7 +88,8 @@ let package = Package(
         // Map matching (pure): Newson & Krumm's HMM offline and online, over RoadNetwork and Routing.
         .target(name: "MapMatching", dependencies: ["GeoCore", "RoadNetwork", "Routing"], swiftSettings: strictSettings),
 
-        // Regions, visits, beacons, heading and the World Magnetic Model, persisted monitors.
+        // Regions (circle, polygon, beacon identity) decided with the fix's accuracy, persisted
+        // monitors; visits, beacons, heading and the World Magnetic Model.
         .target(name: "Monitoring", dependencies: ["GeoCore", "NMEACodec", "SystemIO"], swiftSettings: strictSettings),
 
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
@@ -197,7 +198,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MonitoringTests",
-            dependencies: ["Monitoring", "GeoCore", "NMEACodec", "GeoTestSupport"],
+            dependencies: ["Monitoring", "GeoCore", "NMEACodec", "GeoTestSupport", "SystemIO"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),

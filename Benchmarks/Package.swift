@@ -71,5 +71,15 @@ let package = Package(
             name: "PipelineBench",
             dependencies: [.product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
         ),
+        // Region monitoring: fixes/s over 100,000 conditions, and event delays on drives through Monaco (driver: Benchmarks/monitor.sh).
+        .executableTarget(
+            name: "MonitorBench",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "GeoCore", package: "LocationKit"),
+                .product(name: "Monitoring", package: "LocationKit"),
+                .product(name: "Positioning", package: "LocationKit"),
+            ]
+        ),
     ]
 )

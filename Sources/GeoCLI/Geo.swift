@@ -23,6 +23,7 @@ public struct Geo: AsyncParsableCommand {
             MagneticCommand.self,
             VisitsCommand.self,
             BeaconsCommand.self,
+            MonitorCommand.self,
         ]
     )
 

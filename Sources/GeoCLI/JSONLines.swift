@@ -46,6 +46,8 @@ enum JSONNumber {
         static let error = Quantity(decimals: 3)
         /// Speeds and climbs in m/s: 3 decimals.
         static let speed = Quantity(decimals: 3)
+        /// Probabilities: 4 decimals.
+        static let probability = Quantity(decimals: 4)
         /// Dilutions of precision: 2 decimals.
         static let dop = Quantity(decimals: 2)
     }

@@ -36,6 +36,8 @@ enum OptionRanges {
     static let rangingInterval = ValidRange(above: 0, through: 3_600, unit: "s")
     /// `beacons --path-loss`: the path-loss exponent, 1 (waveguide) to 6 (obstructed indoors).
     static let pathLoss = ValidRange(1...6, unit: "")
+    /// `monitor --dwell`: seconds inside before a dwell event, up to a year.
+    static let dwell = ValidRange(above: 0, through: 31_557_600, unit: "s")
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
 }

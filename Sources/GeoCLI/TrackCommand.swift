@@ -120,7 +120,7 @@ struct TrackCommand: AsyncParsableCommand {
                 failed = !(await manager.isRunning)
             case .stopped:
                 break loop
-            case .resumed, .authorizationChanged, .rejected, .visit, .heading, .deferredUpdatesFinished:
+            case .resumed, .authorizationChanged, .rejected, .visit, .heading, .deferredUpdatesFinished, .region:
                 break
             }
             out.flush()

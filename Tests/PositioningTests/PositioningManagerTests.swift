@@ -21,6 +21,7 @@ private func label(_ e: PositioningEvent) -> String {
     case .visit: "visit"
     case .heading: "heading"
     case .deferredUpdatesFinished: "deferredUpdatesFinished"
+    case .region: "region"
     }
 }
 

@@ -29,6 +29,27 @@ public protocol PositioningDelegate: AnyObject, Sendable {
     /// Deferred delivery ended: nil when the held fixes (just delivered) reached the distance or
     /// time, `.deferredCanceled` when disallowed or stopped first.
     func positioningManager(_ manager: PositioningManager, didFinishDeferredUpdatesWithError error: PositioningError?) async
+
+    // MARK: Regions (`startMonitoring(for:)`)
+    //
+    // Regions are decided on every fix the source delivers (also while updates pause), with
+    // the fix's accuracy (Monitoring's `FenceEngine` and `FencePolicy`). There is no cap on
+    // the number of regions (Core Location's is 20); the limits are memory (about 200 bytes a
+    // circle, 48 bytes a polygon edge) and the time per fix, which grows with the regions
+    // near the fix and those not settled outside. Beacon conditions are decided from beacon
+    // sightings, not fixes.
+
+    /// The region's state was decided (every change), or asked for with `requestState(for:)`.
+    func positioningManager(_ manager: PositioningManager, didDetermineState state: RegionState, for region: MonitoredRegion) async
+    /// The device entered the region (when `notifyOnEntry`); not called for the first
+    /// decision, which only determines the state.
+    func positioningManager(_ manager: PositioningManager, didEnterRegion region: MonitoredRegion) async
+    /// The device left the region (when `notifyOnExit`).
+    func positioningManager(_ manager: PositioningManager, didExitRegion region: MonitoredRegion) async
+    /// The region cannot be monitored (nil: monitoring failed as a whole).
+    func positioningManager(_ manager: PositioningManager, monitoringDidFailFor region: MonitoredRegion?, withError error: MonitoringError) async
+    /// Monitoring of the region began.
+    func positioningManager(_ manager: PositioningManager, didStartMonitoringFor region: MonitoredRegion) async
 }
 
 extension PositioningDelegate {
@@ -42,4 +63,9 @@ extension PositioningDelegate {
     public func positioningManager(_ manager: PositioningManager, didUpdateHeading heading: Heading) async {}
     public func positioningManagerShouldDisplayHeadingCalibration(_ manager: PositioningManager) async -> Bool { false }
     public func positioningManager(_ manager: PositioningManager, didFinishDeferredUpdatesWithError error: PositioningError?) async {}
+    public func positioningManager(_ manager: PositioningManager, didDetermineState state: RegionState, for region: MonitoredRegion) async {}
+    public func positioningManager(_ manager: PositioningManager, didEnterRegion region: MonitoredRegion) async {}
+    public func positioningManager(_ manager: PositioningManager, didExitRegion region: MonitoredRegion) async {}
+    public func positioningManager(_ manager: PositioningManager, monitoringDidFailFor region: MonitoredRegion?, withError error: MonitoringError) async {}
+    public func positioningManager(_ manager: PositioningManager, didStartMonitoringFor region: MonitoredRegion) async {}
 }

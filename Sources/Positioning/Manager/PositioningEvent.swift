@@ -1,7 +1,7 @@
 import Synchronization
 public import GeoCore
-public import TrackFiltering
 public import Monitoring
+public import TrackFiltering
 
 /// What the positioning manager tells its subscribers.
 public enum PositioningEvent: Sendable {
@@ -29,6 +29,8 @@ public enum PositioningEvent: Sendable {
     /// Deferred delivery ended (`allowDeferredLocationUpdates(untilTraveled:timeout:)`): nil
     /// when its distance or time was reached, `.deferredCanceled` when cut short.
     case deferredUpdatesFinished(PositioningError?)
+    /// Region monitoring: a region started, was decided, entered, left, or failed.
+    case region(RegionMonitoringEvent)
 }
 
 /// The manager's events as a named sequence (STYLE.md §3.8), one independent buffer per

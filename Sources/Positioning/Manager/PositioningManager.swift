@@ -115,6 +115,12 @@ public actor PositioningManager {
     /// whether the app shows its compass calibration guidance now.
     public private(set) var isDisplayingHeadingCalibration = false
     private let defaultSource: @Sendable () throws -> any PositionSource
+    /// The regions of `startMonitoring(for:)`, by identifier.
+    public private(set) var monitoredRegions: [String: MonitoredRegion] = [:]
+    /// Decides the monitored regions from every raw fix.
+    private var fences = FenceEngine()
+    /// Each monitored region's decided state, to tell a transition from a first decision.
+    private var regionStates: [String: ConditionState] = [:]
 
     /// Creates a manager on `source`; nil uses the default device source of the platform.
     /// - Parameters:
@@ -255,6 +261,50 @@ public actor PositioningManager {
         }
         self.heading = resolved
         emit(.heading(resolved))
+    // MARK: - Regions
+
+    /// Monitors `region` (replacing one with its identifier): `.region(.started)`, then its
+    /// states and transitions as fixes decide them. Works whether or not positioning runs;
+    /// regions are decided while it does.
+    public func startMonitoring(for region: MonitoredRegion) {
+        do {
+            try fences.add(region.condition, identifier: region.identifier, at: rawPosition?.timestamp ?? now())
+            monitoredRegions[region.identifier] = region
+            regionStates[region.identifier] = nil
+            emit(.region(.started(region)))
+        } catch {
+            emit(.region(.failed(region, error)))
+        }
+    }
+
+    /// Stops monitoring `region` (by identifier).
+    public func stopMonitoring(for region: MonitoredRegion) {
+        fences.remove(region.identifier, at: rawPosition?.timestamp ?? now())
+        monitoredRegions[region.identifier] = nil
+        regionStates[region.identifier] = nil
+    }
+
+    /// Reports the region's current state through `.region(.determined)` (unknown until decided,
+    /// or when the region is not monitored).
+    public func requestState(for region: MonitoredRegion) {
+        let state = fences.record(for: region.identifier).map { RegionState($0.state) } ?? .unknown
+        emit(.region(.determined(state, monitoredRegions[region.identifier] ?? region)))
+    }
+
+    /// Decides the monitored regions with a fix as the source delivered it.
+    private func monitorRegions(with location: Location) {
+        guard !monitoredRegions.isEmpty else { return }
+        for event in fences.process(location) {
+            guard let region = monitoredRegions[event.identifier], event.refinement != .dwell else { continue }
+            // An inferred crossing is an enter and an exit from outside; otherwise the state
+            // before is the opposite one, or unknown for the first decision.
+            let previous: ConditionState = event.refinement == .inferredCrossing
+                ? (event.state == .satisfied ? .unsatisfied : .satisfied) : (regionStates[event.identifier] ?? .unknown)
+            if event.refinement != .inferredCrossing { regionStates[event.identifier] = event.state }
+            emit(.region(.determined(RegionState(event.state), region)))
+            if event.state == .satisfied, previous == .unsatisfied, region.notifyOnEntry { emit(.region(.entered(region))) }
+            if event.state == .unsatisfied, previous == .satisfied, region.notifyOnExit { emit(.region(.exited(region))) }
+        }
     }
 
     // MARK: - Running the source
@@ -325,6 +375,7 @@ public actor PositioningManager {
                 authorizationStatus = .authorized
                 emit(.authorizationChanged(.authorized))
             }
+            monitorRegions(with: location)
             rawPosition = location
             speeds.add(location)
             var location = location
@@ -425,6 +476,11 @@ public actor PositioningManager {
                 await delegate.positioningManager(self, didUpdateHeading: heading)
             case .deferredUpdatesFinished(let error):
                 await delegate.positioningManager(self, didFinishDeferredUpdatesWithError: error)
+            case .region(.started(let region)): await delegate.positioningManager(self, didStartMonitoringFor: region)
+            case .region(.determined(let state, let region)): await delegate.positioningManager(self, didDetermineState: state, for: region)
+            case .region(.entered(let region)): await delegate.positioningManager(self, didEnterRegion: region)
+            case .region(.exited(let region)): await delegate.positioningManager(self, didExitRegion: region)
+            case .region(.failed(let region, let error)): await delegate.positioningManager(self, monitoringDidFailFor: region, withError: error)
             case .rejected, .stopped: break
             }
         }

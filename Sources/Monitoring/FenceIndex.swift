@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import GeoCore
+
+/// A uniform latitude/longitude grid over the regions' bounds, so a fix only looks at the
+/// regions near it.
+///
+/// Cells are ``cellDegrees`` on a side (about 280 m north–south: with 100,000 regions of 50–500 m,
+/// `Benchmarks/monitor.sh`, 0.01° cells ran 115,000 fixes/s and these 152,000). A region is
+/// listed in every cell its bounds touch; one that would touch more than ``maximumCells`` cells
+/// (a region over about 15 km across, or one across the antimeridian) is kept in a short list
+/// every query returns instead. A query returns each region whose cells meet the query box once.
+/// - Complexity: insert O(cells covered); query O(cells in the box + regions found).
+struct FenceIndex: Sendable {
+    static let cellDegrees = 0.0025
+    static let maximumCells = 4_096
+
+    private var cells: [Int64: [Int32]] = [:]
+    private var large: [Int32] = []
+    /// Per slot, the query number that last returned it (deduplication without a set).
+    private var seen: [UInt32] = []
+    private var stamp: UInt32 = 0
+
+    private static func cell(_ degrees: Double) -> Int32 { Int32((degrees / cellDegrees).rounded(.down)) }
+    private static func key(_ row: Int32, _ column: Int32) -> Int64 { Int64(row) << 32 | Int64(UInt32(bitPattern: column)) }
+
+    /// Lists `slot` over the bounds (degrees; `west > east` across the antimeridian).
+    mutating func insert(_ slot: Int, south: Double, west: Double, north: Double, east: Double) {
+        if slot >= seen.count { seen.append(contentsOf: repeatElement(0, count: slot + 1 - seen.count)) }
+        let (r0, r1, c0, c1) = (Self.cell(south), Self.cell(north), Self.cell(west), Self.cell(east))
+        guard west <= east, (Int(r1) - Int(r0) + 1) * (Int(c1) - Int(c0) + 1) <= Self.maximumCells else {
+            large.append(Int32(slot))
+            return
+        }
+        for r in r0...r1 { for c in c0...c1 { cells[Self.key(r, c), default: []].append(Int32(slot)) } }
+    }
+
+    /// Unlists `slot` (given the bounds it was inserted with).
+    mutating func remove(_ slot: Int, south: Double, west: Double, north: Double, east: Double) {
+        let s = Int32(slot)
+        if let i = large.firstIndex(of: s) { large.remove(at: i); return }
+        let (r0, r1, c0, c1) = (Self.cell(south), Self.cell(north), Self.cell(west), Self.cell(east))
+        for r in r0...r1 { for c in c0...c1 { cells[Self.key(r, c)]?.removeAll { $0 == s } } }
+    }
+
+    /// Calls `body` once for every slot listed in a cell the box meets (degrees; the box is
+    /// clamped to the poles and taken without wrapping across the antimeridian).
+    mutating func forEach(south: Double, west: Double, north: Double, east: Double, _ body: (Int) -> Void) {
+        stamp &+= 1
+        if stamp == 0 { seen = seen.map { _ in 0 }; stamp = 1 }
+        for s in large { body(Int(s)) }
+        let (r0, r1) = (Self.cell(max(south, -90)), Self.cell(min(north, 90)))
+        let (c0, c1) = (Self.cell(west), Self.cell(east))
+        guard (Int(r1) - Int(r0) + 1) * (Int(c1) - Int(c0) + 1) <= 4 * Self.maximumCells else {
+            // A box this large (fixes hundreds of kilometres apart): every listed slot.
+            for list in cells.values { for s in list where seen[Int(s)] != stamp { seen[Int(s)] = stamp; body(Int(s)) } }
+            return
+        }
+        for r in r0...r1 {
+            for c in c0...c1 {
+                guard let list = cells[Self.key(r, c)] else { continue }
+                for s in list where seen[Int(s)] != stamp {
+                    seen[Int(s)] = stamp
+                    body(Int(s))
+                }
+            }
+        }
+    }
+}

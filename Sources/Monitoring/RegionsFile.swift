@@ -1,0 +1,77 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GeoCore
+
+/// Regions from a file: GeoJSON (RFC 7946) or an Osmosis `.poly` file.
+public enum RegionsFile {
+    /// The conditions a file holds, in file order.
+    ///
+    /// GeoJSON: each Polygon or MultiPolygon feature is a polygon condition, each Point feature
+    /// with a numeric `radius` property (metres) a circle; a bare geometry is one region. The
+    /// identifier is the feature's `identifier` property, else its `id`, else its `name`
+    /// property, else `region-N` (N counting from 1). A `.poly` file (by name, or text not
+    /// starting with `{`) is one polygon region named by its first line.
+    /// - Parameter name: the file's name, for error locations and `.poly` detection.
+    /// - Throws: `MonitoringError` naming the file and the feature or line at fault.
+    public static func conditions(from bytes: [UInt8], name: String) throws(MonitoringError) -> [(identifier: String, condition: MonitorCondition)] {
+        let firstByte = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
+        if name.lowercased().hasSuffix(".poly") || (firstByte != UInt8(ascii: "{") && firstByte != nil) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let title = text.split(whereSeparator: \.isNewline).first.map { String($0).trimmedOfSpaces } ?? ""
+            let region = try PolygonRegion(osmosisPoly: text, file: name)
+            return [(title.isEmpty ? "region-1" : title, .polygon(region))]
+        }
+        let document: GeoJSON
+        do { document = try GeoJSON(data: Data(bytes)) } catch {
+            throw MonitoringError(.invalidRegionsFile, error.message, at: name)
+        }
+        let features: [GeoJSONFeature] = switch document {
+        case .geometry(let g): [GeoJSONFeature(geometry: g)]
+        case .feature(let f): [f]
+        case .featureCollection(let fs): fs
+        }
+        var result: [(identifier: String, condition: MonitorCondition)] = []
+        for (i, feature) in features.enumerated() {
+            let place = "\(name): $.features[\(i)]"
+            func text(_ value: JSONValue?) -> String? {
+                switch value {
+                case .string(let s)?: s
+                case .number(let n)?: n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+                default: nil
+                }
+            }
+            let identifier = text(feature.properties?["identifier"]) ?? text(feature.id) ?? text(feature.properties?["name"]) ?? "region-\(i + 1)"
+            let condition: MonitorCondition
+            do throws(MonitoringError) {
+                switch feature.geometry {
+                case .polygon(let rings)?:
+                    condition = .polygon(try PolygonRegion(polygons: [rings.map { $0.map(\.coordinate) }]))
+                case .multiPolygon(let polygons)?:
+                    condition = .polygon(try PolygonRegion(polygons: polygons.map { $0.map { $0.map(\.coordinate) } }))
+                case .point(let centre)?:
+                    guard case .number(let radius)? = feature.properties?["radius"] else {
+                        throw MonitoringError(.invalidRegionsFile, "a Point region needs a numeric 'radius' property (metres)")
+                    }
+                    condition = .circle(try CircularGeographicCondition(center: centre.coordinate, radius: .meters(radius)))
+                default:
+                    throw MonitoringError(.invalidRegionsFile, "a region is a Polygon, a MultiPolygon or a Point with a radius")
+                }
+            } catch {
+                throw MonitoringError(error.code, error.message, at: place)
+            }
+            result.append((identifier, condition))
+        }
+        guard !result.isEmpty else { throw MonitoringError(.invalidRegionsFile, "no region in the file", at: name) }
+        return result
+    }
+}
+
+extension String {
+    /// Without leading and trailing white space.
+    var trimmedOfSpaces: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
