@@ -261,6 +261,8 @@ public actor PositioningManager {
         }
         self.heading = resolved
         emit(.heading(resolved))
+    }
+
     // MARK: - Regions
 
     /// Monitors `region` (replacing one with its identifier): `.region(.started)`, then its
