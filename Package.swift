@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
+        .library(name: "MapData", targets: ["MapData"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -74,10 +75,13 @@ let package = Package(
         // its file types conform to (as NIOPosix implements NIOCore's abstractions).
         .target(name: "SystemIO", dependencies: ["GeoCore", "GPXCodec"], swiftSettings: strictSettings),
 
+        // OSM elements → map features in the layer schema; MVT, tiling, PMTiles (pure, bytes in / out).
+        .target(name: "MapData", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
         .target(
             name: "OSMImport",
-            dependencies: ["GeoCore", "RoadNetwork", "SystemIO", "XMLStreaming", "ZlibCompression"],
+            dependencies: ["GeoCore", "RoadNetwork", "MapData", "SystemIO", "XMLStreaming", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
 
@@ -166,6 +170,11 @@ let package = Package(
         .testTarget(
             name: "OSMImportTests",
             dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapDataTests",
+            dependencies: ["MapData", "OSMImport", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
