@@ -75,13 +75,16 @@ let package = Package(
         // its file types conform to (as NIOPosix implements NIOCore's abstractions).
         .target(name: "SystemIO", dependencies: ["GeoCore", "GPXCodec"], swiftSettings: strictSettings),
 
+        // Protocol Buffers wire format (varints, zigzag, fields), shared by the OSM PBF codec and MVT.
+        .target(name: "ProtobufWire", swiftSettings: strictSettings),
+
         // OSM elements → map features in the layer schema; MVT, tiling, PMTiles (pure, bytes in / out).
-        .target(name: "MapData", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        .target(name: "MapData", dependencies: ["GeoCore", "ProtobufWire"], swiftSettings: strictSettings),
 
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
         .target(
             name: "OSMImport",
-            dependencies: ["GeoCore", "RoadNetwork", "MapData", "SystemIO", "XMLStreaming", "ZlibCompression"],
+            dependencies: ["GeoCore", "RoadNetwork", "MapData", "ProtobufWire", "SystemIO", "XMLStreaming", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
 
@@ -169,7 +172,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OSMImportTests",
-            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork"],
+            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork", "ProtobufWire"],
             swiftSettings: strictSettings
         ),
         .testTarget(
