@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "ProtobufWire", swiftSettings: strictSettings),
 
         // OSM elements → map features in the layer schema; MVT, tiling, PMTiles (pure, bytes in / out).
-        .target(name: "MapData", dependencies: ["GeoCore", "ProtobufWire"], swiftSettings: strictSettings),
+        .target(name: "MapData", dependencies: ["GeoCore", "ProtobufWire", "ZlibCompression"], swiftSettings: strictSettings),
 
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
         .target(
@@ -177,7 +177,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MapDataTests",
-            dependencies: ["MapData", "OSMImport", "GeoCore", "GeoTestSupport"],
+            dependencies: ["MapData", "OSMImport", "GeoCore", "GeoTestSupport", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
         .testTarget(
