@@ -109,22 +109,23 @@ public struct MapTiler: Sendable {
             .sorted { $0.1 < $1.1 }.map(\.0)
         var tiles = [EncodedTile](repeating: EncodedTile(zoom: z, x: 0, y: 0, data: []), count: keys.count)
         var failed = [MapDataError?](repeating: nil, count: workers)
-        tiles.withUnsafeMutableBufferPointer { buffer in
-          failed.withUnsafeMutableBufferPointer { failureBuffer in
-            let slots = DisjointSlots(buffer: buffer), failures = DisjointSlots(buffer: failureBuffer)
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                var i = w
-                while i < keys.count {
-                    let key = keys[i]
-                    var data = encode(merged[key]!)
-                    if options.compressesTiles {
-                        do { data = try Gzip.compress(data) } catch { failures.buffer[w] = MapDataError(.invalidArgument, "gzip of tile \(z)/\(key >> 32)/\(key & 0xFFFF_FFFF): \(error)") }
+        tiles.withUnsafeMutableBufferPointer { tileBuffer in
+            failed.withUnsafeMutableBufferPointer { failureBuffer in
+                let slots = DisjointSlots(buffer: tileBuffer), failures = DisjointSlots(buffer: failureBuffer)
+                DispatchQueue.concurrentPerform(iterations: workers) { w in
+                    // Worker w takes every workers-th tile: neighbours (alike in size) spread evenly.
+                    for i in stride(from: w, to: keys.count, by: workers) {
+                        let key = keys[i]
+                        var data = encode(merged[key]!)
+                        if options.compressesTiles {
+                            do { data = try Gzip.compress(data) } catch {
+                                failures.buffer[w] = MapDataError(.invalidArgument, "gzip of tile \(z)/\(key >> 32)/\(key & 0xFFFF_FFFF): \(error)")
+                            }
+                        }
+                        slots.buffer[i] = EncodedTile(zoom: z, x: Int(key >> 32), y: Int(key & 0xFFFF_FFFF), data: data)
                     }
-                    slots.buffer[i] = EncodedTile(zoom: z, x: Int(key >> 32), y: Int(key & 0xFFFF_FFFF), data: data)
-                    i += workers
                 }
             }
-          }
         }
         if let failure = failed.lazy.compactMap({ $0 }).first { throw failure }
         return tiles
