@@ -48,6 +48,13 @@ public struct EncodedTile: Hashable, Sendable {
     public var x: Int
     public var y: Int
     public var data: [UInt8]
+
+    public init(zoom: Int, x: Int, y: Int, data: [UInt8]) {
+        self.zoom = zoom
+        self.x = x
+        self.y = y
+        self.data = data
+    }
 }
 
 /// Cuts map features into vector tiles, one zoom level at a time.

@@ -59,7 +59,10 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     let px13 = 1.0 / (8192 * 256)
     let small = MapPolygon(exterior: square(cx: 0.5 + 100 * px13, cy: 0.5 + 100 * px13, h: 0.75 * px13))
     // A line with a 0.2 px zig-zag: two points below maxzoom, all of them at maxzoom.
-    let zig = (0...10).map { MapPoint(x: 0.5 + Double(10 + $0 * 10) * px13, y: 0.5 + (10 + ($0 % 2 == 0 ? 0 : 0.2)) * px13) }
+    let zig = (0...10).map { (i: Int) -> MapPoint in
+        let bump: Double = i % 2 == 0 ? 0 : 0.2
+        return MapPoint(x: 0.5 + Double(10 + i * 10) * px13, y: 0.5 + (10 + bump) * px13)
+    }
     let tiler = try MapTiler(features: [feature(.building, .polygons([small])), feature(.transportation, .lines([zig]))],
                              options: TilingOptions(minZoom: 13, maxZoom: 14))
     let z13 = try #require(try tiler.tiles(atZoom: 13).first)
