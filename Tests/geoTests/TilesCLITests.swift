@@ -1,6 +1,7 @@
 import Foundation
 import GeoTestSupport
 import MapData
+import SystemIO
 import Testing
 import TileArchives
 import ZlibCompression
