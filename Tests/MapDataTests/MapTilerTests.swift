@@ -106,3 +106,27 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     // Every building (over 10 000 in the extract) is in some z14 tile, many in two.
     #expect(z14Features > 20_000)
 }
+
+@Test func selfIntersectingPolygonAndAbsurdTags_giveTilesNotCrashes() throws {
+    var e = MapFeatureExtractor()
+    // A bow-tie ring (edges cross) tagged as a building with absurd values.
+    let corners: [(Int64, Double, Double)] = [(1, 43.70, 7.40), (2, 43.71, 7.41), (3, 43.70, 7.41), (4, 43.71, 7.40)]
+    for (id, lat, lon) in corners {
+        e.addNode(id: id, latitudeE7: Int32(lat * 1e7), longitudeE7: Int32(lon * 1e7), tags: [String: String]())
+    }
+    e.addWay(id: 10, nodeRefs: [1, 2, 3, 4, 1], tags: ["building": "yes", "height": "1e308", "building:levels": "-7",
+                                                        "layer": "99999999999999999999", "name": String(repeating: "x", count: 10_000)])
+    e.addWay(id: 11, nodeRefs: [1, 2, 3], tags: ["highway": "primary", "layer": "nan", "oneway": "sideways", "admin_level": "1e99"])
+    e.addRelation(id: 12, members: [MapRelationMember(kind: .relation, ref: 12, role: "outer")], tags: ["type": "multipolygon", "landuse": "forest"])
+    let set = e.finish()
+    let building = try #require(set.features.first { $0.layer == .building })
+    #expect(building["render_height"] == nil, "1e308 m is not a height")
+    #expect(set.statistics.brokenRelations == 1, "a relation that is its own member has no rings")
+    let tiler = try MapTiler(features: set.features, options: TilingOptions(minZoom: 10, maxZoom: 14))
+    for z in 10...14 {
+        for tile in try tiler.tiles(atZoom: z) {
+            let decoded = try VectorTile(decoding: tile.data)
+            for layer in decoded.layers { for f in layer.features { _ = try layer.geometry(of: f) } }
+        }
+    }
+}
