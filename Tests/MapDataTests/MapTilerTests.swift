@@ -130,3 +130,21 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
         }
     }
 }
+
+@Test func tileFeatures_comeBackInWorldUnitsWithinATileUnit() throws {
+    let corner = 8193 * z14Tile
+    let poly = MapPolygon(exterior: square(cx: corner + 0.3 * z14Tile, cy: corner + 0.3 * z14Tile, h: 0.1 * z14Tile))
+    var source = feature(.park, .polygons([poly]))
+    source.properties.append(MapProperty("name", .string("Parc")))
+    let tiler = try MapTiler(features: [source], options: TilingOptions(minZoom: 14, maxZoom: 14))
+    let tile = try #require(try tiler.tiles(atZoom: 14).first)
+    let layer = try #require(try VectorTile(decoding: tile.data).layers.first)
+    let back = try #require(try layer.mapFeatures(zoom: 14, x: tile.x, y: tile.y).first)
+    #expect(back.layer == .park && back.id == 1 && back.source == .way)
+    #expect(back["name"] == .string("Parc"))
+    guard case .polygons(let polygons) = back.geometry else { Issue.record("not a polygon"); return }
+    let unit = z14Tile / 4096
+    for (a, b) in zip(polygons[0].exterior, poly.exterior) {
+        #expect(abs(a.x - b.x) <= unit && abs(a.y - b.y) <= unit)
+    }
+}
