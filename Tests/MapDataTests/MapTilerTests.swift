@@ -148,3 +148,11 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
         #expect(abs(a.x - b.x) <= unit && abs(a.y - b.y) <= unit)
     }
 }
+
+@Test func tiles_areTheSameBytesOnOneThreadOrThree() throws {
+    guard let url = try Fixtures.url("osm/andorra.osm.pbf") else { return }
+    let set = try MapDataExtraction.read(url: url)
+    let one = try MapTiler(features: set.features, options: TilingOptions(minZoom: 8, maxZoom: 14, parallelism: 1))
+    let three = try MapTiler(features: set.features, options: TilingOptions(minZoom: 8, maxZoom: 14, parallelism: 3))
+    for z in [8, 12, 14] { #expect(try one.tiles(atZoom: z) == three.tiles(atZoom: z), "zoom \(z)") }
+}
