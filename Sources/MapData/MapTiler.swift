@@ -13,6 +13,9 @@ public struct TilingOptions: Hashable, Sendable {
     public var buffer: Int
     /// Threads used for clipping and encoding one zoom level.
     public var parallelism: Int
+    /// Tile columns cut per pass of a zoom level. The uncompressed pieces of one pass are all
+    /// that is held at once (encoded tiles are kept), so memory follows the pass, not the zoom.
+    public var columnsPerPass: Int
     /// Whether `EncodedTile.data` is gzip-compressed (as PMTiles and MBTiles store tiles), done
     /// on the same threads as the encoding.
     public var compressesTiles: Bool
@@ -20,12 +23,14 @@ public struct TilingOptions: Hashable, Sendable {
     /// The zoom levels `MapTiler` accepts.
     public static let zoomRange = 0...16
 
-    public init(minZoom: Int = 0, maxZoom: Int = 14, extent: Int = 4096, buffer: Int = 64, parallelism: Int = 1, compressesTiles: Bool = false) {
+    public init(minZoom: Int = 0, maxZoom: Int = 14, extent: Int = 4096, buffer: Int = 64, parallelism: Int = 1,
+                columnsPerPass: Int = 128, compressesTiles: Bool = false) {
         self.minZoom = minZoom
         self.maxZoom = maxZoom
         self.extent = extent
         self.buffer = buffer
         self.parallelism = parallelism
+        self.columnsPerPass = columnsPerPass
         self.compressesTiles = compressesTiles
     }
 
@@ -38,6 +43,7 @@ public struct TilingOptions: Hashable, Sendable {
         guard (256...16384).contains(extent) else { throw MapDataError(.invalidArgument, "extent \(extent) is outside 256…16384") }
         guard (0...extent).contains(buffer) else { throw MapDataError(.invalidArgument, "buffer \(buffer) is outside 0…\(extent)") }
         guard parallelism >= 1 else { throw MapDataError(.invalidArgument, "parallelism \(parallelism) is below 1") }
+        guard columnsPerPass >= 1 else { throw MapDataError(.invalidArgument, "columnsPerPass \(columnsPerPass) is below 1") }
     }
 }
 
@@ -69,15 +75,21 @@ public struct EncodedTile: Hashable, Sendable {
 ///   feature over n tiles costs O(points × (columns + rows)), not O(points × n);
 /// - coordinates are rounded on the global grid of the zoom, so neighbouring tiles agree on
 ///   every shared point.
+///
+/// A zoom level is cut in passes of `columnsPerPass` tile columns; each pass takes the features
+/// whose box reaches its columns.
 public struct MapTiler: Sendable {
     public let features: [MapFeature]
     public let options: TilingOptions
+    /// Each feature's world box (minX, minY, maxX, maxY); an empty geometry's is inverted.
+    private let bounds: [(Double, Double, Double, Double)]
 
     /// - Throws: `MapDataError.invalidArgument` for bad options.
     public init(features: [MapFeature], options: TilingOptions = TilingOptions()) throws(MapDataError) {
         try options.validate()
         self.features = features
         self.options = options
+        bounds = features.map { $0.geometry.bounds.map { ($0.minX, $0.minY, $0.maxX, $0.maxY) } ?? (1, 1, 0, 0) }
     }
 
     /// A clipped, encoded piece of one feature in one tile.
@@ -91,8 +103,32 @@ public struct MapTiler: Sendable {
     /// - Throws: `MapDataError` when gzip fails (out of memory).
     /// - Complexity: O(points × (columns + rows) per feature), on `options.parallelism` threads.
     public func tiles(atZoom z: Int) throws(MapDataError) -> [EncodedTile] {
+        let scale = Double(1 << z), margin = Double(options.buffer) / Double(options.extent)
+        // The columns any feature shown at z reaches.
+        var first = Int.max, last = Int.min
+        for (i, b) in bounds.enumerated() where features[i].minZoom <= z && b.0 <= b.2 {
+            first = min(first, Int(b.0 * scale - margin))
+            last = max(last, Int(b.2 * scale + margin))
+        }
+        guard first <= last else { return [] }
+        first = max(0, first); last = min((1 << z) - 1, last)
+        var tiles: [EncodedTile] = []
+        for start in stride(from: first, through: last, by: options.columnsPerPass) {
+            let columns = start...min(last, start + options.columnsPerPass - 1)
+            tiles += try pass(zoom: z, columns: columns)
+        }
+        if first + options.columnsPerPass <= last {
+            tiles.sort { PMTiles.tileID(zoom: z, x: $0.x, y: $0.y) < PMTiles.tileID(zoom: z, x: $1.x, y: $1.y) }
+        }
+        return tiles
+    }
+
+    /// Cuts and encodes the tiles of some columns of zoom `z`, in tile-id order.
+    private func pass(zoom z: Int, columns: ClosedRange<Int>) throws(MapDataError) -> [EncodedTile] {
         let workers = max(1, options.parallelism)
         let chunk = (features.count + workers - 1) / max(workers, 1)
+        let scale = Double(1 << z), margin = Double(options.buffer) / Double(options.extent)
+        let west = Double(columns.lowerBound) - margin, east = Double(columns.upperBound + 1) + margin
         var partial = [[UInt64: [Piece]]](repeating: [:], count: workers)
         partial.withUnsafeMutableBufferPointer { buffer in
             let slots = DisjointSlots(buffer: buffer)
@@ -100,7 +136,9 @@ public struct MapTiler: Sendable {
                 var pieces: [UInt64: [Piece]] = [:]
                 let lower = w * chunk, upper = min(features.count, lower + chunk)
                 if lower < upper {
-                    for i in lower..<upper where features[i].minZoom <= z { cut(i, zoom: z, into: &pieces) }
+                    for i in lower..<upper where features[i].minZoom <= z && bounds[i].0 * scale <= east && bounds[i].2 * scale >= west {
+                        cut(i, zoom: z, columns: columns, into: &pieces)
+                    }
                 }
                 slots.buffer[w] = pieces
             }
@@ -173,7 +211,7 @@ public struct MapTiler: Sendable {
     }
 
     /// Generalises and clips feature `index` at zoom `z`, adding its pieces to the tiles it touches.
-    private func cut(_ index: Int, zoom z: Int, into pieces: inout [UInt64: [Piece]]) {
+    private func cut(_ index: Int, zoom z: Int, columns: ClosedRange<Int>, into pieces: inout [UInt64: [Piece]]) {
         let feature = features[index]
         let extent = Double(options.extent)
         let scale = Double(1 << z) * extent
@@ -191,7 +229,7 @@ public struct MapTiler: Sendable {
             var byTile: [UInt64: [TilePoint]] = [:]
             for p in scaled(points) {
                 let tx = Int((p.x / extent).rounded(.down)), ty = Int((p.y / extent).rounded(.down))
-                guard (0..<tileCount).contains(tx), (0..<tileCount).contains(ty) else { continue }
+                guard columns.contains(tx), (0..<tileCount).contains(ty) else { continue }
                 byTile[key(tx, ty), default: []].append(TilePoint(x: grid(p.x, origin: tx * options.extent), y: grid(p.y, origin: ty * options.extent)))
             }
             for (k, ps) in byTile {
@@ -207,7 +245,7 @@ public struct MapTiler: Sendable {
                 kept.append(s)
             }
             guard !kept.isEmpty else { return }
-            forEachTile(of: kept.flatMap { $0 }, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
+            forEachTile(of: kept.flatMap { $0 }, columns: columns, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
                 var strip: [[MapPoint]] = []
                 for l in kept { TileClipping.clipLine(l, .x, lower, upper, into: &strip) }
                 guard !strip.isEmpty else { return }
@@ -237,7 +275,7 @@ public struct MapTiler: Sendable {
                 kept.append(rings)
             }
             guard !kept.isEmpty else { return }
-            forEachTile(of: kept.flatMap { $0[0] }, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
+            forEachTile(of: kept.flatMap { $0[0] }, columns: columns, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
                 var strip: [[[MapPoint]]] = []
                 for polygon in kept {
                     let exterior = TileClipping.clipRing(polygon[0], .x, lower, upper)
@@ -267,9 +305,9 @@ public struct MapTiler: Sendable {
         }
     }
 
-    /// Calls `body` per tile column that the points' box (grown by `buffer`) touches, with the
-    /// column's buffered x range and its rows.
-    private func forEachTile(of points: [MapPoint], tileCount: Int, extent: Double, buffer: Double,
+    /// Calls `body` per tile column of `columns` that the points' box (grown by `buffer`)
+    /// touches, with the column's buffered x range and its rows.
+    private func forEachTile(of points: [MapPoint], columns allowed: ClosedRange<Int>, tileCount: Int, extent: Double, buffer: Double,
                              _ body: (_ column: Int, _ lower: Double, _ upper: Double, _ rows: ClosedRange<Int>) -> Void) {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for p in points {
@@ -281,8 +319,8 @@ public struct MapTiler: Sendable {
             let a = max(0, Int(((lo - buffer) / extent).rounded(.down))), b = min(tileCount - 1, Int(((hi + buffer) / extent).rounded(.down)))
             return a <= b ? a...b : nil
         }
-        guard let columns = range(minX, maxX), let rows = range(minY, maxY) else { return }
-        for column in columns {
+        guard let columns = range(minX, maxX), let rows = range(minY, maxY), columns.overlaps(allowed) else { return }
+        for column in columns.clamped(to: allowed) {
             body(column, Double(column) * extent - buffer, Double(column + 1) * extent + buffer, rows)
         }
     }

@@ -149,10 +149,13 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     }
 }
 
-@Test func tiles_areTheSameBytesOnOneThreadOrThree() throws {
+@Test func tiles_areTheSameBytesOnOneThreadOrThree_inOnePassOrOnePerColumn() throws {
     guard let url = try Fixtures.url("osm/andorra.osm.pbf") else { return }
     let set = try MapDataExtraction.read(url: url)
     let one = try MapTiler(features: set.features, options: TilingOptions(minZoom: 8, maxZoom: 14, parallelism: 1))
-    let three = try MapTiler(features: set.features, options: TilingOptions(minZoom: 8, maxZoom: 14, parallelism: 3))
-    for z in [8, 12, 14] { #expect(try one.tiles(atZoom: z) == three.tiles(atZoom: z), "zoom \(z)") }
+    let three = try MapTiler(features: set.features, options: TilingOptions(minZoom: 8, maxZoom: 14, parallelism: 3, columnsPerPass: 1))
+    for z in [8, 12, 14] {
+        let a = try one.tiles(atZoom: z), b = try three.tiles(atZoom: z)
+        #expect(a.count > 0 && a == b, "zoom \(z)")
+    }
 }
