@@ -31,6 +31,8 @@ let package = Package(
         .library(name: "Monitoring", targets: ["Monitoring"]),
         .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
+        .library(name: "MapData", targets: ["MapData"]),
+        .library(name: "TileArchives", targets: ["TileArchives"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -75,10 +77,25 @@ let package = Package(
         // its file types conform to (as NIOPosix implements NIOCore's abstractions).
         .target(name: "SystemIO", dependencies: ["GeoCore", "GPXCodec"], swiftSettings: strictSettings),
 
+        // Protocol Buffers wire format (varints, zigzag, fields), shared by the OSM PBF codec and MVT.
+        .target(name: "ProtobufWire", swiftSettings: strictSettings),
+
+        // OSM elements → map features in the layer schema; MVT, tiling, PMTiles (pure, bytes in / out).
+        .target(name: "MapData", dependencies: ["GeoCore", "ProtobufWire", "ZlibCompression"], swiftSettings: strictSettings),
+
+        // SQLite from the system (pkg-config sqlite3, Debian libsqlite3-dev), for MBTiles; only
+        // TileArchives imports it. The system library rather than GRDB (which this environment
+        // also provides): MBTiles needs four statements, and GRDB would add its build to every
+        // fresh CI build for them.
+        .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Tile archives on disk (I/O): PMTiles files through SystemIO, MBTiles through SQLite.
+        .target(name: "TileArchives", dependencies: ["GeoCore", "MapData", "SystemIO", "CSQLite3"], swiftSettings: strictSettings),
+
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
         .target(
             name: "OSMImport",
-            dependencies: ["GeoCore", "RoadNetwork", "SystemIO", "XMLStreaming", "ZlibCompression"],
+            dependencies: ["GeoCore", "RoadNetwork", "MapData", "ProtobufWire", "SystemIO", "XMLStreaming", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
 
@@ -113,6 +130,8 @@ let package = Package(
                 "RoadNetwork",
                 "Routing",
                 "OSMImport",
+                "MapData",
+                "TileArchives",
                 "GPXCodec",
                 "TrackFiltering",
                 "NMEACodec",
@@ -172,7 +191,12 @@ let package = Package(
         ),
         .testTarget(
             name: "OSMImportTests",
-            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork"],
+            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork", "ProtobufWire"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapDataTests",
+            dependencies: ["MapData", "TileArchives", "OSMImport", "GeoCore", "GeoTestSupport", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -204,7 +228,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["geo", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO"],
+            dependencies: ["geo", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "TileArchives", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
     ]

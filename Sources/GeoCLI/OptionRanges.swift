@@ -38,6 +38,8 @@ enum OptionRanges {
     static let pathLoss = ValidRange(1...6, unit: "")
     /// `monitor --dwell`: seconds inside before a dwell event, up to a year.
     static let dwell = ValidRange(above: 0, through: 31_557_600, unit: "s")
+    /// `tiles build --minzoom / --maxzoom`: the zooms `MapTiler` cuts.
+    static let tileZoom = ValidRange(0...16, unit: "")
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
 }
