@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
+        .library(name: "MapRenderer", targets: ["MapRenderer"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -99,6 +100,23 @@ let package = Package(
 
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock, child processes.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork", "SystemIO"], swiftSettings: strictSettings),
+
+        // HarfBuzz (shaping) and FreeType (glyph outlines) from the system (pkg-config), as
+        // Mapnik links them; only MapRenderer imports them.
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+
+        // The offline renderer (pure): anti-aliased rasterizer, PNG, text, styles, snapshots;
+        // draws through a projection the caller passes in.
+        .target(
+            name: "MapRenderer",
+            dependencies: [
+                "GeoCore", "ZlibCompression",
+                .target(name: "CHarfBuzz", condition: .when(platforms: [.linux])),
+                .target(name: "CFreeType", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings
+        ),
 
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
@@ -182,6 +200,12 @@ let package = Package(
         .testTarget(
             name: "NMEACodecTests",
             dependencies: ["NMEACodec", "GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapRendererTests",
+            dependencies: ["MapRenderer", "GeoCore", "GeoTestSupport", "ZlibCompression", "SystemIO"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
