@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
+        .library(name: "MapData", targets: ["MapData"]),
         .library(name: "MapRenderer", targets: ["MapRenderer"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
@@ -75,10 +76,16 @@ let package = Package(
         // its file types conform to (as NIOPosix implements NIOCore's abstractions).
         .target(name: "SystemIO", dependencies: ["GeoCore", "GPXCodec"], swiftSettings: strictSettings),
 
+        // Protocol Buffers wire format (varints, zigzag, fields), shared by the OSM PBF codec and MVT.
+        .target(name: "ProtobufWire", swiftSettings: strictSettings),
+
+        // OSM elements → map features in the layer schema; MVT, tiling, PMTiles (pure, bytes in / out).
+        .target(name: "MapData", dependencies: ["GeoCore", "ProtobufWire", "ZlibCompression"], swiftSettings: strictSettings),
+
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
         .target(
             name: "OSMImport",
-            dependencies: ["GeoCore", "RoadNetwork", "SystemIO", "XMLStreaming", "ZlibCompression"],
+            dependencies: ["GeoCore", "RoadNetwork", "MapData", "ProtobufWire", "SystemIO", "XMLStreaming", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
 
@@ -111,7 +118,7 @@ let package = Package(
         .target(
             name: "MapRenderer",
             dependencies: [
-                "GeoCore", "ZlibCompression",
+                "GeoCore", "MapData", "ZlibCompression",
                 .target(name: "CHarfBuzz", condition: .when(platforms: [.linux])),
                 .target(name: "CFreeType", condition: .when(platforms: [.linux])),
             ],
@@ -183,7 +190,12 @@ let package = Package(
         ),
         .testTarget(
             name: "OSMImportTests",
-            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork"],
+            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork", "ProtobufWire"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapDataTests",
+            dependencies: ["MapData", "OSMImport", "GeoCore", "GeoTestSupport", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -204,7 +216,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MapRendererTests",
-            dependencies: ["MapRenderer", "GeoCore", "GeoTestSupport", "ZlibCompression", "SystemIO"],
+            dependencies: ["MapRenderer", "MapData", "OSMImport", "GeoCore", "GeoTestSupport", "ZlibCompression", "SystemIO"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
