@@ -138,6 +138,8 @@ let package = Package(
                 "NMEACodec",
                 "Positioning",
                 "SystemIO",
+                "MapData",
+                "MapRenderer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -21,6 +21,13 @@ public struct Color: Hashable, Sendable {
         return c
     }
 
+    /// The colour `fraction` (0…1) of the way to `other`, channel by channel.
+    public func mixed(with other: Color, _ fraction: Double) -> Color {
+        let t = min(max(fraction, 0), 1)
+        func m(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + (Double(b) - Double(a)) * t).rounded()) }
+        return Color(red: m(red, other.red), green: m(green, other.green), blue: m(blue, other.blue), alpha: m(alpha, other.alpha))
+    }
+
     public static let black = Color(red: 0, green: 0, blue: 0)
     public static let white = Color(red: 255, green: 255, blue: 255)
     public static let transparent = Color(red: 0, green: 0, blue: 0, alpha: 0)
