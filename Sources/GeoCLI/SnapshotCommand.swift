@@ -110,7 +110,9 @@ struct SnapshotCommand: ParsableCommand {
         for m in marker { overlays.append(.marker(try Self.coordinate(m, option: "--marker"))) }
         let viewport = try MercatorViewport(center: centre, zoom: zoom, orientation: orientation, width: width, height: height)
         var painter = MapPainter(style: style, zoom: zoom)
+        #if os(Linux)
         painter.text = try MapFonts.load(environment: ProcessInfo.processInfo.environment)
+        #endif
         var canvas = try Canvas(width: width, height: height, background: style.land)
         painter.paint(index, overlays: overlays, through: viewport, on: &canvas)
         let png = try PNG.encode(canvas.pixmap)

@@ -33,7 +33,7 @@ public struct MapPainter {
     /// Paints the features of `index` that the projection shows, then `overlays`.
     /// - Complexity: O(visible features × their vertices + image area).
     public func paint(_ index: MapFeatureIndex, overlays: [MapOverlay] = [], through projection: some RenderProjection, on canvas: inout Canvas) {
-        canvas.pixmap_clear(style.land)
+        canvas.clear(to: style.land)
         let zoomLevel = Int(zoom.rounded(.down))
         let visible = index.features(in: projection.visibleWorldBounds).filter { $0.minZoom <= zoomLevel }
         var byLayer: [MapLayer: [MapFeature]] = [:]
@@ -262,7 +262,7 @@ private struct RoadStroke {
 
 extension Canvas {
     /// Fills the whole image with `color`.
-    mutating func pixmap_clear(_ color: Color) {
+    mutating func clear(to color: Color) {
         fill(Path(rectX: 0, y: 0, width: Double(width), height: Double(height)), color: color)
     }
 }
