@@ -41,7 +41,7 @@ areas = {"wood": "#add19e", "grass": "#cdebb0", "residential": "#e0dfdf", "comme
          "industrial": "#ebdbe8", "cemetery": "#aacbaf", "school": "#ffffe5", "hospital": "#ffffe5", "pitch": "#aae0cb", "stadium": "#aae0cb"}
 def style(z):
     s = 2 ** (z - 16)
-    x = ['<Map srs="+init=epsg:3857" background-color="#f2efe9">']
+    x = ['<Map srs="epsg:3857" background-color="#f2efe9">']
     x.append('<Style name="area">' + "".join(f'<Rule><Filter>[class] = \'{c}\'</Filter><PolygonSymbolizer fill="{v}"/></Rule>' for c, v in areas.items()) + '</Style>')
     x.append('<Style name="park"><Rule><PolygonSymbolizer fill="#c8facc"/></Rule></Style>')
     x.append('<Style name="water"><Rule><PolygonSymbolizer fill="#aad3df"/></Rule></Style>')
@@ -58,7 +58,7 @@ def style(z):
                       ("building", "building"), ("transportation", "casing"), ("transportation", "road"), ("boundary", "boundary"),
                       ("place", "place"), ("transportation_name", "street")]:
         if st == "building" and z < 14: continue
-        x.append(f'<Layer name="{layer}-{st}" srs="+init=epsg:4326"><StyleName>{st}</StyleName><Datasource>'
+        x.append(f'<Layer name="{layer}-{st}" srs="epsg:4326"><StyleName>{st}</StyleName><Datasource>'
                  f'<Parameter name="type">geojson</Parameter><Parameter name="file">{src}/{layer}.geojson</Parameter></Datasource></Layer>')
     x.append('</Map>')
     return "".join(x)

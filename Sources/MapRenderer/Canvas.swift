@@ -19,9 +19,23 @@ public struct Canvas: Sendable {
 
     /// Fills `path` (every contour closed) with `color`.
     public mutating func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
-        let mask = rasterizer.coverage(of: path, rule: rule, clipWidth: pixmap.width, clipHeight: pixmap.height, tolerance: tolerance)
-        pixmap.composite(color, through: mask)
+        paint(path.flattened(tolerance: tolerance), rule: rule, color: color)
     }
+
+    /// Composites `color` through the coverage of `contours`, row by row, with no mask kept.
+    private mutating func paint(_ contours: [Path.Contour], rule: FillRule, color: Color) {
+        guard color.alpha > 0 else { return }
+        var image = pixmap
+        // The pixmap leaves `self` while it is drawn on, so its storage stays uniquely referenced.
+        pixmap = Self.placeholder
+        rasterizer.rasterize(contours, rule: rule, clipWidth: image.width, clipHeight: image.height) { y, x, run in
+            image.composite(color, row: y, x: x, coverage: run)
+        }
+        pixmap = image
+    }
+
+    /// A 1×1 image that holds `pixmap`'s place while `paint` draws.
+    private static let placeholder = Pixmap(width: 1, height: 1, premultiplied: [0, 0, 0, 0])
 
     /// The coverage of `path` on this canvas, without drawing it (glyph caches keep these).
     public mutating func coverage(of path: Path, rule: FillRule = .nonZero) -> CoverageMask {
@@ -40,8 +54,10 @@ public struct Canvas: Sendable {
     /// at `width` times the opacity (a hairline).
     public mutating func stroke(_ path: Path, style: StrokeStyle, color: Color) {
         guard style.width > 0, style.width.isFinite else { return }
-        let mask = strokeCoverage(of: path, style: style)
-        pixmap.composite(style.width < 1 ? color.withOpacity(style.width) : color, through: mask)
+        var s = style
+        s.width = max(1, style.width)
+        let outline = Stroker.outline(of: path.flattened(tolerance: tolerance), style: s, tolerance: tolerance)
+        paint(outline, rule: .nonZero, color: style.width < 1 ? color.withOpacity(style.width) : color)
     }
 
     /// Composites `color` through a mask made earlier (a cached glyph).

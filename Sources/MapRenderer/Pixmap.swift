@@ -47,31 +47,37 @@ public struct Pixmap: Sendable, Equatable {
     /// Composites `color` over the image through `mask` (Porter–Duff source-over on
     /// premultiplied values: `dst = src·m + dst·(1 − αsrc·m)`, m the coverage).
     public mutating func composite(_ color: Color, through mask: CoverageMask) {
-        guard mask.width > 0, color.alpha > 0 else { return }
-        let x0 = max(0, mask.originX), y0 = max(0, mask.originY)
-        let x1 = min(width, mask.originX + mask.width), y1 = min(height, mask.originY + mask.height)
-        guard x0 < x1, y0 < y1 else { return }
+        guard color.alpha > 0 else { return }
+        mask.values.withUnsafeBufferPointer { v in
+            for s in mask.spans {
+                composite(color, row: mask.originY + Int(s.y), x: mask.originX + Int(s.x),
+                          coverage: UnsafeBufferPointer(rebasing: v[Int(s.offset)..<Int(s.offset + s.count)]))
+            }
+        }
+    }
+
+    /// Composites `color` through one run of coverage values starting at pixel (x, row);
+    /// the parts outside the image are skipped.
+    public mutating func composite(_ color: Color, row y: Int, x: Int, coverage: UnsafeBufferPointer<Float>) {
+        guard y >= 0, y < height, color.alpha > 0 else { return }
+        let start = max(x, 0), end = min(x + coverage.count, width)
+        guard start < end else { return }
         let sa = Float(color.alpha) / 255
-        let sr = Float(color.red) * sa, sg = Float(color.green) * sa, sb = Float(color.blue) * sa
+        let sr = Float(color.red) * sa, sg = Float(color.green) * sa, sb = Float(color.blue) * sa, s255 = sa * 255
         let w = width
         bytes.withUnsafeMutableBufferPointer { px in
-            mask.values.withUnsafeBufferPointer { m in
-                for y in y0..<y1 {
-                    let mrow = (y - mask.originY) * mask.width - mask.originX
-                    for x in x0..<x1 {
-                        let c = m[mrow + x]
-                        if c <= 0 { continue }
-                        let i = (y * w + x) * 4
-                        let k = 1 - sa * c
-                        if k <= 0 {
-                            px[i] = UInt8(sr + 0.5); px[i + 1] = UInt8(sg + 0.5); px[i + 2] = UInt8(sb + 0.5); px[i + 3] = UInt8(sa * 255 + 0.5)
-                        } else {
-                            px[i] = UInt8(min(255, sr * c + Float(px[i]) * k + 0.5))
-                            px[i + 1] = UInt8(min(255, sg * c + Float(px[i + 1]) * k + 0.5))
-                            px[i + 2] = UInt8(min(255, sb * c + Float(px[i + 2]) * k + 0.5))
-                            px[i + 3] = UInt8(min(255, sa * 255 * c + Float(px[i + 3]) * k + 0.5))
-                        }
-                    }
+            for xi in start..<end {
+                let c = coverage[xi - x]
+                if c <= 0 { continue }
+                let i = (y * w + xi) * 4
+                let k = 1 - sa * c
+                if k <= 0 {
+                    px[i] = UInt8(sr + 0.5); px[i + 1] = UInt8(sg + 0.5); px[i + 2] = UInt8(sb + 0.5); px[i + 3] = UInt8(s255 + 0.5)
+                } else {
+                    px[i] = UInt8(min(255, sr * c + Float(px[i]) * k + 0.5))
+                    px[i + 1] = UInt8(min(255, sg * c + Float(px[i + 1]) * k + 0.5))
+                    px[i + 2] = UInt8(min(255, sb * c + Float(px[i + 2]) * k + 0.5))
+                    px[i + 3] = UInt8(min(255, s255 * c + Float(px[i + 3]) * k + 0.5))
                 }
             }
         }

@@ -184,7 +184,13 @@ enum Stroker {
     static func dashed(_ points: [Point], closed: Bool, dashes: [Double], phase: Double) -> [Path.Contour] {
         let pattern = dashes.map { max(0, $0.isFinite ? $0 : 0) }
         let period = pattern.reduce(0, +)
-        guard period > 0, points.count > 1 else { return [Path.Contour(points: points, isClosed: closed)] }
+        var length = 0.0
+        for i in points.indices.dropFirst() { length += (points[i] - points[i - 1]).length }
+        // A pattern so fine that the line would split into more than 100 000 dashes is drawn
+        // solid: at that density it looks solid anyway, and the work stays bounded.
+        guard period > 0, points.count > 1, length / period * Double(pattern.count) < 100_000 else {
+            return [Path.Contour(points: points, isClosed: closed)]
+        }
         var path = points
         if closed { path.append(points[0]) }
         // Where in the pattern the line starts.

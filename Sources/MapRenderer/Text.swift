@@ -48,6 +48,7 @@ public final class TextRenderer {
     public let faces: [FontFace]
     private var masks: [GlyphKey: CoverageMask] = [:]
     private var outlines: [OutlineKey: Path] = [:]
+    private var shaped: [ShapeKey: ShapedText] = [:]
     private var rasterizer = Rasterizer()
 
     /// - Throws: `RenderError.font` for an empty list.
@@ -59,6 +60,15 @@ public final class TextRenderer {
     /// `text` shaped at `size` pixels per em. Characters no face covers are drawn with the
     /// first face's missing-glyph box.
     public func shape(_ text: String, size: Double) -> ShapedText {
+        let key = ShapeKey(text: text, size: size)
+        if let cached = shaped[key] { return cached }
+        let result = shapeUncached(text, size: size)
+        if shaped.count > 20_000 { shaped.removeAll(keepingCapacity: true) }
+        shaped[key] = result
+        return result
+    }
+
+    private func shapeUncached(_ text: String, size: Double) -> ShapedText {
         let runs = self.runs(text)
         var glyphs: [ShapedGlyph] = []
         var pen = 0.0
@@ -197,6 +207,7 @@ public final class TextRenderer {
 
     private struct GlyphKey: Hashable { let face: Int, glyph: UInt32, size: Int, subpixel: Int, halo: Int }
     private struct OutlineKey: Hashable { let face: Int, glyph: UInt32, size: Int }
+    private struct ShapeKey: Hashable { let text: String, size: Double }
 }
 
 private extension Unicode.GeneralCategory {

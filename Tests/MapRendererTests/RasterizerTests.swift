@@ -153,3 +153,19 @@ private func shoelace(_ contours: [Path.Contour]) -> Double {
     #expect(throws: RenderError.self) { try Pixmap(width: 0, height: 10) }
     #expect(throws: RenderError.self) { try Pixmap(width: 100_000, height: 10) }
 }
+
+@Test func absurdDashes_areBoundedWork() throws {
+    var canvas = try Canvas(width: 64, height: 16, background: .white)
+    // 10⁶ px of line with 10⁻⁶ px dashes would be 10¹² pieces: drawn solid instead.
+    let line = Path(polyline: [Point(x: -500_000, y: 8), Point(x: 500_000, y: 8)])
+    let m = canvas.strokeCoverage(of: line, style: StrokeStyle(width: 2, cap: .butt, dashes: [1e-6, 1e-6]))
+    #expect(abs(area(m) - 128) < 1e-3)
+}
+
+@Test func rightClippedShape_coversToTheEdge() {
+    var r = Rasterizer()
+    // A square running off the right edge: its right side is never seen, the rows stay covered.
+    let m = r.coverage(of: Path(rectX: 2.5, y: 1, width: 100, height: 2), rule: .nonZero, clipWidth: 10, clipHeight: 4)
+    #expect(area(m) == 15)
+    #expect(m.coverage(x: 9, y: 2) == 1 && m.coverage(x: 2, y: 1) == 0.5)
+}
