@@ -58,7 +58,7 @@ public struct MapPainter {
         if !style.hidden.contains(.buildings), zoom >= 14 {
             for f in byLayer[.building, default: []] {
                 fillPolygons(f, color: style.building, projection, &canvas)
-                outlinePolygons(f, StrokeStyle(width: 0.6), color: style.buildingOutline, projection, &canvas)
+                outlinePolygons(f, StrokeStyle(width: 0.6, join: .miter, cap: .butt), color: style.buildingOutline, projection, &canvas)
             }
         }
         if !style.hidden.contains(.roads) || !style.hidden.contains(.railways) {

@@ -64,19 +64,27 @@ public enum PNG {
         cur.withUnsafeBufferPointer { c in
             prev.withUnsafeBufferPointer { p in
                 out.withUnsafeMutableBufferPointer { o in
-                    for i in 0..<c.count {
-                        let a = i >= bpp ? c[i - bpp] : 0, b = p[i], cc = i >= bpp ? p[i - bpp] : 0
-                        let predictor: UInt8
-                        switch type {
-                        case 1: predictor = a
-                        case 2: predictor = b
-                        case 3: predictor = UInt8((Int(a) + Int(b)) / 2)
-                        case 4: predictor = paeth(a, b, cc)
-                        default: predictor = 0
-                        }
+                    let n = c.count
+                    @inline(__always) func put(_ i: Int, _ predictor: UInt8) {
                         let v = c[i] &- predictor
                         o[i] = v
                         score += abs(Int(Int8(bitPattern: v)))
+                    }
+                    // One loop per filter type, the first pixel (no left neighbour) apart.
+                    switch type {
+                    case 1:
+                        for i in 0..<min(bpp, n) { put(i, 0) }
+                        for i in min(bpp, n)..<n { put(i, c[i - bpp]) }
+                    case 2:
+                        for i in 0..<n { put(i, p[i]) }
+                    case 3:
+                        for i in 0..<min(bpp, n) { put(i, p[i] >> 1) }
+                        for i in min(bpp, n)..<n { put(i, UInt8((UInt16(c[i - bpp]) + UInt16(p[i])) >> 1)) }
+                    case 4:
+                        for i in 0..<min(bpp, n) { put(i, p[i]) }
+                        for i in min(bpp, n)..<n { put(i, paeth(c[i - bpp], p[i], p[i - bpp])) }
+                    default:
+                        for i in 0..<n { put(i, 0) }
                     }
                 }
             }

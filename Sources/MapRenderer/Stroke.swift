@@ -92,17 +92,18 @@ enum Stroker {
         var out: [Point] = []
         out.reserveCapacity(n * 2)
         func direction(_ i: Int) -> Point { unit(p[(i + 1) % n] - p[i]) }
+        let cosStep = cos(step)
         if closed {
-            for i in 0..<n { join(at: p[i], d0: direction((i + n - 1) % n), d1: direction(i), r: r, style: style, step: step, into: &out) }
+            for i in 0..<n { join(at: p[i], d0: direction((i + n - 1) % n), d1: direction(i), r: r, style: style, step: step, cosStep: cosStep, into: &out) }
         } else {
             out.append(p[0] + normal(direction(0)) * r)
-            for i in 1..<(n - 1) { join(at: p[i], d0: direction(i - 1), d1: direction(i), r: r, style: style, step: step, into: &out) }
+            for i in 1..<(n - 1) { join(at: p[i], d0: direction(i - 1), d1: direction(i), r: r, style: style, step: step, cosStep: cosStep, into: &out) }
             out.append(p[n - 1] + normal(direction(n - 2)) * r)
         }
         return out
     }
 
-    private static func join(at v: Point, d0: Point, d1: Point, r: Double, style: StrokeStyle, step: Double, into out: inout [Point]) {
+    private static func join(at v: Point, d0: Point, d1: Point, r: Double, style: StrokeStyle, step: Double, cosStep: Double, into out: inout [Point]) {
         let n0 = normal(d0), n1 = normal(d1)
         let a = v + n0 * r, b = v + n1 * r
         let turn = d1.x * n0.x + d1.y * n0.y
@@ -128,6 +129,11 @@ enum Stroker {
                 out.append(a); out.append(b)
             }
         case .round:
+            // A turn smaller than one arc step needs no arc: its chord is within tolerance.
+            if n0.x * n1.x + n0.y * n1.y >= cosStep {
+                out.append(a); out.append(b)
+                return
+            }
             let a0 = atan2(n0.y, n0.x)
             var sweep = atan2(n1.y, n1.x) - a0
             while sweep > .pi { sweep -= 2 * .pi }
