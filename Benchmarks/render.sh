@@ -46,7 +46,8 @@ def style(z):
     x.append('<Style name="park"><Rule><PolygonSymbolizer fill="#c8facc"/></Rule></Style>')
     x.append('<Style name="water"><Rule><PolygonSymbolizer fill="#aad3df"/></Rule></Style>')
     x.append(f'<Style name="waterway"><Rule><LineSymbolizer stroke="#aad3df" stroke-width="{max(0.7, 2.5 * s)}"/></Rule></Style>')
-    x.append('<Style name="building"><Rule><PolygonSymbolizer fill="#d9d0c9"/><LineSymbolizer stroke="#c4b6ab" stroke-width="0.6"/></Rule></Style>')
+    outline = '<LineSymbolizer stroke="#c4b6ab" stroke-width="0.6"/>' if z >= 15 else ''
+    x.append(f'<Style name="building"><Rule><PolygonSymbolizer fill="#d9d0c9"/>{outline}</Rule></Style>')
     cas = "".join(f'<Rule><Filter>[class] = \'{c}\'</Filter><LineSymbolizer stroke="{k}" stroke-width="{max(0.8, w * s) + 2 * max(0.5, min(1, s * 2))}" stroke-linejoin="round"/></Rule>' for c, w, f, k in roads)
     fil = "".join(f'<Rule><Filter>[class] = \'{c}\'</Filter><LineSymbolizer stroke="{f}" stroke-width="{max(0.8, w * s)}" stroke-linejoin="round" stroke-linecap="round"/></Rule>' for c, w, f, k in roads)
     rail = '<Rule><Filter>[class] = \'rail\'</Filter><LineSymbolizer stroke="#707070" stroke-width="3"/><LineSymbolizer stroke="#ffffff" stroke-width="1.5" stroke-dasharray="6,6"/></Rule>'

@@ -58,7 +58,10 @@ public struct MapPainter {
         if !style.hidden.contains(.buildings), zoom >= 14 {
             for f in byLayer[.building, default: []] {
                 fillPolygons(f, color: style.building, projection, &canvas)
-                outlinePolygons(f, StrokeStyle(width: 0.6, join: .miter, cap: .butt), color: style.buildingOutline, projection, &canvas)
+                // Outlines from z15, where buildings are large enough for one to show.
+                if zoom >= 15 {
+                    outlinePolygons(f, StrokeStyle(width: 0.6, join: .miter, cap: .butt), color: style.buildingOutline, projection, &canvas)
+                }
             }
         }
         if !style.hidden.contains(.roads) || !style.hidden.contains(.railways) {
