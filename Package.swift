@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
         .library(name: "MapData", targets: ["MapData"]),
         .library(name: "MapRenderer", targets: ["MapRenderer"]),
+        .library(name: "TileArchives", targets: ["TileArchives"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -81,6 +82,15 @@ let package = Package(
 
         // OSM elements → map features in the layer schema; MVT, tiling, PMTiles (pure, bytes in / out).
         .target(name: "MapData", dependencies: ["GeoCore", "ProtobufWire", "ZlibCompression"], swiftSettings: strictSettings),
+
+        // SQLite from the system (pkg-config sqlite3, Debian libsqlite3-dev), for MBTiles; only
+        // TileArchives imports it. The system library rather than GRDB: MBTiles needs four
+        // statements, GRDB is not among this environment's Swift packages, and its Linux support
+        // would bring a large dependency for them.
+        .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Tile archives on disk (I/O): PMTiles files through SystemIO, MBTiles through SQLite.
+        .target(name: "TileArchives", dependencies: ["GeoCore", "MapData", "SystemIO", "CSQLite3"], swiftSettings: strictSettings),
 
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
         .target(
@@ -133,12 +143,13 @@ let package = Package(
                 "RoadNetwork",
                 "Routing",
                 "OSMImport",
+                "MapData",
+                "TileArchives",
                 "GPXCodec",
                 "TrackFiltering",
                 "NMEACodec",
                 "Positioning",
                 "SystemIO",
-                "MapData",
                 "MapRenderer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -197,7 +208,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MapDataTests",
-            dependencies: ["MapData", "OSMImport", "GeoCore", "GeoTestSupport", "ZlibCompression"],
+            dependencies: ["MapData", "TileArchives", "OSMImport", "GeoCore", "GeoTestSupport", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -224,7 +235,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["geo", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO"],
+            dependencies: ["geo", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "TileArchives", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
     ]

@@ -22,6 +22,8 @@ enum OptionRanges {
     static let retry = ValidRange(0...1_000, unit: "")
     /// `track --timeout`: seconds per connection attempt of a network source.
     static let connectTimeout = ValidRange(above: 0, through: 3_600, unit: "s")
+    /// `tiles build --minzoom / --maxzoom`: the zooms `MapTiler` cuts.
+    static let tileZoom = ValidRange(0...16, unit: "")
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
     /// `snapshot --zoom`: the world at 256 px (0) to about 1.5 cm per pixel (22).

@@ -51,9 +51,10 @@ public struct MapFeatureSet: Sendable {
 /// (`MapExtractionStatistics.brokenRelations`). Administrative boundaries become lines, one per
 /// way, with the lowest `admin_level` of the ways and relations it belongs to.
 ///
-/// Memory: every node position (16 bytes) and every way's node list are kept until `finish()`.
+/// Memory: every node position (16 bytes: id and fixed-point position, `NodePositions`) and
+/// every way's node list are kept until `finish()`.
 public struct MapFeatureExtractor: Sendable {
-    private var positions: [Int64: MapPoint] = [:]
+    private var positions = NodePositions()
     private var wayNodes: [Int64: [Int64]] = [:]
     private var relations: [(id: Int64, members: [MapRelationMember], output: RelationKind)] = []
     /// Boundary line per way id: the lowest admin level wins.
@@ -71,9 +72,11 @@ public struct MapFeatureExtractor: Sendable {
     /// Adds a node at a position in 1e-7 degrees (OSM fixed point).
     public mutating func addNode(id: Int64, latitudeE7: Int32, longitudeE7: Int32, tags: some MapTagSource) {
         statistics.nodes += 1
-        let point = MapPoint(x: (Double(longitudeE7) / 1e7 + 180) / 360, y: Self.worldY(latitudeDegrees: Double(latitudeE7) / 1e7))
-        positions[id] = point
-        for output in MapSchema.nodeFeatures(tags) {
+        positions.add(id: id, latitudeE7: latitudeE7, longitudeE7: longitudeE7)
+        let outputs = MapSchema.nodeFeatures(tags)
+        guard !outputs.isEmpty else { return }
+        let point = Self.worldPoint(latitudeE7: latitudeE7, longitudeE7: longitudeE7)
+        for output in outputs {
             append(output, id: id, source: .node, geometry: .points([point]))
         }
     }
@@ -165,7 +168,8 @@ public struct MapFeatureExtractor: Sendable {
         var points: [MapPoint] = []
         points.reserveCapacity(refs.count)
         for ref in refs {
-            guard let p = positions[ref] else { return nil }
+            guard let (lat, lon) = positions[ref] else { return nil }
+            let p = Self.worldPoint(latitudeE7: lat, longitudeE7: lon)
             if points.last != p { points.append(p) }
         }
         return points
@@ -196,6 +200,12 @@ public struct MapFeatureExtractor: Sendable {
             if let container { polygons[container].holes.append(points) } else { statistics.strayInnerRings += 1 }
         }
         return polygons
+    }
+
+    /// The world position of an OSM fixed-point position.
+    @inline(__always)
+    static func worldPoint(latitudeE7: Int32, longitudeE7: Int32) -> MapPoint {
+        MapPoint(x: (Double(longitudeE7) / 1e7 + 180) / 360, y: worldY(latitudeDegrees: Double(latitudeE7) / 1e7))
     }
 
     /// World y of a latitude (Web Mercator, clamped to ±85.0511°).
@@ -244,6 +254,35 @@ public struct MapFeatureExtractor: Sendable {
         }
         let n = Double(ring.count)
         return MapPoint(x: ring.reduce(0) { $0 + $1.x } / n, y: ring.reduce(0) { $0 + $1.y } / n)
+    }
+}
+
+/// Node positions by id in 16 bytes a node: ids in ascending order beside their fixed-point
+/// positions, found by binary search (sorted OSM files give nodes in id order); a node out of
+/// order goes to a small dictionary instead.
+struct NodePositions: Sendable {
+    private var ids: [Int64] = []
+    private var coordinates: [(latitudeE7: Int32, longitudeE7: Int32)] = []
+    private var outOfOrder: [Int64: (latitudeE7: Int32, longitudeE7: Int32)] = [:]
+
+    mutating func add(id: Int64, latitudeE7: Int32, longitudeE7: Int32) {
+        if let last = ids.last, id <= last {
+            outOfOrder[id] = (latitudeE7, longitudeE7)
+        } else {
+            ids.append(id)
+            coordinates.append((latitudeE7, longitudeE7))
+        }
+    }
+
+    /// - Complexity: O(log n).
+    subscript(id: Int64) -> (latitudeE7: Int32, longitudeE7: Int32)? {
+        var lo = 0, hi = ids.count - 1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            if ids[mid] == id { return outOfOrder.isEmpty ? coordinates[mid] : outOfOrder[id] ?? coordinates[mid] }
+            if ids[mid] < id { lo = mid + 1 } else { hi = mid - 1 }
+        }
+        return outOfOrder[id]
     }
 }
 

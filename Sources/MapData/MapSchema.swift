@@ -113,12 +113,15 @@ public enum MapSchema {
     static func lineFeatures(_ tags: some MapTagSource, area: Bool, into out: inout [Output]) {
         if let highway = tags["highway"] {
             if let pedestrian = pedestrianClass(highway: highway, tags) {
+                // A pedestrian area (`area=yes`) is drawn by `areaFeatures`, not as its outline.
+                guard !area else { return }
                 var props = [MapProperty("class", .string(pedestrian)), MapProperty("subclass", .string(highway))]
                 appendBrunnel(tags, to: &props)
                 appendNames(tags, to: &props)
                 out.append(Output(layer: .pedestrian, properties: props, minZoom: 14, shape: .natural))
             } else if let (roadClass, zoom) = roadClass(highway) {
-                guard !area || highway == "pedestrian" || tags["area"] == "yes" else { return }
+                // A closed road is a road area only when tagged so (`area=yes`, "Key:area").
+                guard !area || tags["area"] == "yes" else { return }
                 var props = [MapProperty("class", .string(roadClass)), MapProperty("subclass", .string(highway))]
                 appendBrunnel(tags, to: &props)
                 if !area { appendOneway(tags, to: &props) }

@@ -314,3 +314,53 @@ public struct VectorTileFeature: Hashable, Sendable {
         return w
     }
 }
+
+extension VectorTileLayer {
+    /// The features of this layer as map features in world units, for a tile at z/x/y: what a
+    /// renderer draws from an archive. Layers outside `MapLayer` give none; features with
+    /// UNKNOWN geometry are skipped; `minZoom` is the tile's zoom.
+    /// - Throws: `MapDataError.invalidGeometry` for a feature whose commands do not decode.
+    public func mapFeatures(zoom: Int, x: Int, y: Int) throws(MapDataError) -> [MapFeature] {
+        guard let layer = MapLayer(rawValue: name) else { return [] }
+        let scale = 1 / (Double(1 << zoom) * Double(extent))
+        let originX = Double(x) * Double(extent), originY = Double(y) * Double(extent)
+        func world(_ ring: [TilePoint]) -> [MapPoint] {
+            ring.map { MapPoint(x: (originX + Double($0.x)) * scale, y: (originY + Double($0.y)) * scale) }
+        }
+        var out: [MapFeature] = []
+        out.reserveCapacity(features.count)
+        for (index, feature) in features.enumerated() {
+            let geometry: MapGeometry
+            do {
+                switch try feature.decodedGeometry() {
+                case .unknown: continue
+                case .points(let ps): geometry = .points(world(ps))
+                case .lines(let ls): geometry = .lines(ls.map(world))
+                case .polygons(let ps): geometry = .polygons(ps.map { MapPolygon(exterior: world($0[0]), holes: $0.dropFirst().map(world)) })
+                }
+            } catch {
+                throw MapDataError(.invalidGeometry, error.message, feature: index)
+            }
+            let properties = properties(of: feature).map { MapProperty($0.key, $0.value.mapValue) }
+            // OpenMapTiles' id: the OSM id × 10 + the element kind (as `MapTiler` writes it).
+            let id = feature.id.map { Int64(truncatingIfNeeded: $0 / 10) } ?? 0
+            let source = feature.id.flatMap { MapSourceKind(rawValue: UInt8($0 % 10)) } ?? .node
+            out.append(MapFeature(layer: layer, id: id, source: source, geometry: geometry, properties: properties, minZoom: zoom))
+        }
+        return out
+    }
+}
+
+extension VectorTileValue {
+    /// The schema value: integers as `.int` (a `uint` past Int64 saturates), floats as `.double`.
+    public var mapValue: MapValue {
+        switch self {
+        case .string(let s): .string(s)
+        case .float(let f): .double(Double(f))
+        case .double(let d): .double(d)
+        case .int(let i), .sint(let i): .int(i)
+        case .uint(let u): .int(u > UInt64(Int64.max) ? .max : Int64(u))
+        case .bool(let b): .bool(b)
+        }
+    }
+}

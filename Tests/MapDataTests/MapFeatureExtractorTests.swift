@@ -92,3 +92,19 @@ private func addSquare(_ e: inout MapFeatureExtractor, base: Int64, lat: Double,
         }
     }
 }
+
+@Test func nodesOutOfIDOrder_andARepeatedNode_resolveForWays() {
+    var e = MapFeatureExtractor()
+    e.addNode(id: 5, latitudeE7: 437_000_000, longitudeE7: 74_000_000, tags: [String: String]())
+    e.addNode(id: 3, latitudeE7: 437_100_000, longitudeE7: 74_000_000, tags: [String: String]())
+    e.addNode(id: 9, latitudeE7: 437_100_000, longitudeE7: 74_100_000, tags: [String: String]())
+    // A later copy of node 5 (merged files) moves it: the later position wins, as in osmium.
+    e.addNode(id: 5, latitudeE7: 437_050_000, longitudeE7: 74_050_000, tags: [String: String]())
+    e.addWay(id: 1, nodeRefs: [3, 5, 9], tags: ["highway": "primary"])
+    let set = e.finish()
+    guard case .lines(let lines)? = set.features.first?.geometry else { Issue.record("no line"); return }
+    #expect(lines.first?.count == 3)
+    let middle = lines.first?[1].coordinate
+    #expect(abs((middle?.latitude ?? 0) - 43.705) < 1e-9 && abs((middle?.longitude ?? 0) - 7.405) < 1e-9)
+    #expect(set.statistics.waysWithMissingNodes == 0)
+}

@@ -103,3 +103,30 @@ private func mvtFixture_validDecodesToItsJSON_invalidIsRejected(_ fixture: Fixtu
         #expect(features > 0, "\(file)")
     }
 }
+
+@Test func badTiles_areTypedErrorsNamingLayerAndFeature() throws {
+    let good = VectorTileFeature(id: 1, type: .polygon, geometry: [9, 0, 0, 26, 20, 0, 0, 20, 19, 0, 15])
+    func tile(_ features: [VectorTileFeature], extent: UInt32 = 4096) -> [UInt8] {
+        VectorTile(layers: [VectorTileLayer(name: "ok", features: [good]), VectorTileLayer(name: "bad", extent: extent, features: features)]).encoded()
+    }
+    #expect(try VectorTile(decoding: tile([good])).layers.count == 2)
+    // Unclosed ring: the ClosePath of the good square dropped.
+    do {
+        _ = try VectorTile(decoding: tile([good, VectorTileFeature(type: .polygon, geometry: Array(good.geometry.dropLast()))]))
+        Issue.record("an unclosed ring decoded")
+    } catch {
+        #expect(error.code == .invalidGeometry && error.layer == 1 && error.feature == 1, "\(error)")
+        #expect(error.message.contains("unclosed"))
+    }
+    // An unknown command (id 3), and a huge extent.
+    #expect(throws: MapDataError.self) { _ = try VectorTile(decoding: tile([VectorTileFeature(type: .point, geometry: [11, 2, 2])])) }
+    do {
+        _ = try VectorTile(decoding: tile([good], extent: 1 << 30))
+        Issue.record("a 2^30 extent decoded")
+    } catch {
+        #expect(error.code == .invalidTile && error.layer == 1 && error.message.contains("extent"), "\(error)")
+    }
+    // Cut anywhere: an error or a shorter valid tile, never a crash.
+    let bytes = tile([good])
+    for cut in 0..<bytes.count { _ = try? VectorTile(decoding: Array(bytes[..<cut])) }
+}

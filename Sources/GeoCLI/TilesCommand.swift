@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import GeoCore
+import MapData
+import OSMImport
+import SystemIO
+import TileArchives
+
+/// `geo tiles`: vector tiles from OpenStreetMap data.
+struct TilesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tiles",
+        abstract: "Vector tiles (MVT 2.1 in PMTiles v3 or MBTiles 1.3) from OpenStreetMap data.",
+        subcommands: [Build.self]
+    )
+
+    /// `geo tiles build IN.osm.pbf -o OUT.pmtiles|OUT.mbtiles [--minzoom 0] [--maxzoom 14]`.
+    struct Build: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "build",
+            abstract: "Cut an OpenStreetMap extract (.osm.pbf, .osm, .osm.gz) into vector tiles in the LocationKit layer schema.",
+            discussion: "The archive kind follows the output's extension: .pmtiles (PMTiles v3, gzip directories and tiles) or .mbtiles (MBTiles 1.3). A progress line per zoom level goes to standard error."
+        )
+
+        @Argument(help: "The OSM file to read.")
+        var input: String
+
+        @Option(name: .shortAndLong, help: "The archive to write: .pmtiles or .mbtiles.")
+        var output: String
+
+        @Option(name: .customLong("minzoom"), help: "Lowest zoom level, \(OptionRanges.tileZoom).")
+        var minZoom = 0
+
+        @Option(name: .customLong("maxzoom"), help: "Highest zoom level, \(OptionRanges.tileZoom).")
+        var maxZoom = 14
+
+        func validate() throws {
+            try OptionRanges.tileZoom.check(minZoom, option: "--minzoom")
+            try OptionRanges.tileZoom.check(maxZoom, option: "--maxzoom")
+            guard minZoom <= maxZoom else { throw ValidationError("--minzoom \(minZoom) is above --maxzoom \(maxZoom)") }
+            guard TileArchiveKind(path: output) != nil else { throw ValidationError("-o \(output): the name must end in .pmtiles or .mbtiles") }
+        }
+
+        func run() throws {
+            let clock = ContinuousClock()
+            let start = clock.now
+            try CommandLineFiles.checkInput(input)
+            var err = StandardError()
+            let set: MapFeatureSet
+            do { set = try MapDataExtraction.read(url: URL(fileURLWithPath: input)) } catch let error as OSMError {
+                throw CommandLineFileError.damaged("tiles build", input, error)
+            }
+            let s = set.statistics
+            print("geo tiles: read \(s.nodes) nodes, \(s.ways) ways, \(s.relations) relations → \(s.features) features"
+                  + " (skipped: \(s.waysWithMissingNodes) ways with missing nodes, \(s.brokenRelations) broken multipolygons)", to: &err)
+            let options = TilingOptions(minZoom: minZoom, maxZoom: maxZoom,
+                                        parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
+            let tiler = try MapTiler(features: set.features, options: options)
+            var archive = try TileArchiveWriter(kind: TileArchiveKind(path: output)!, path: output)
+            var total = 0, bytes = 0
+            for z in minZoom...maxZoom {
+                let tiles = try tiler.tiles(atZoom: z)
+                for tile in tiles { try archive.add(tile) }
+                total += tiles.count
+                bytes += tiles.reduce(0) { $0 + $1.data.count }
+                print(String(format: "geo tiles: zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, maxZoom, tiles.count, total,
+                             Double(bytes) / 1e6, (clock.now - start).seconds), to: &err)
+            }
+            let bounds = TileArchiveWriter.bounds(of: set.features)
+            try archive.finish(name: URL(fileURLWithPath: input).lastPathComponent, minZoom: minZoom, maxZoom: maxZoom, bounds: bounds)
+            print(String(format: "geo tiles: wrote %@: %d tiles in %.2f s", output, total, (clock.now - start).seconds), to: &err)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+/// The JSON metadata of a tile archive: TileJSON 3.0 fields with `vector_layers`
+/// (https://github.com/mapbox/tilejson-spec/tree/master/3.0.0), as PMTiles §6 and MBTiles 1.3
+/// `json` expect.
+public enum TileMetadata {
+    /// The fields each layer of `MapSchema` may carry, for `vector_layers`.
+    static let fields: [MapLayer: [String]] = [
+        .water: ["class", "intermittent", "name"],
+        .waterway: ["class", "brunnel", "name"],
+        .landcover: ["class", "subclass"],
+        .landuse: ["class"],
+        .park: ["class", "name"],
+        .building: ["render_height", "render_min_height"],
+        .transportation: ["class", "subclass", "brunnel", "oneway", "ramp", "layer", "service"],
+        .transportationName: ["class", "subclass", "ref", "name"],
+        .boundary: ["admin_level", "maritime", "disputed"],
+        .place: ["class", "name", "population", "capital"],
+        .poi: ["class", "subclass", "name"],
+        .pedestrian: ["class", "subclass", "brunnel", "name"],
+    ]
+
+    /// The metadata object as JSON text.
+    public static func json(name: String, minZoom: Int, maxZoom: Int) -> String {
+        let layers = MapLayer.allCases.map { layer in
+            let f = (fields[layer] ?? []).map { "\(quoted($0)):\"String\"" }.joined(separator: ",")
+            return "{\"id\":\(quoted(layer.rawValue)),\"minzoom\":\(minZoom),\"maxzoom\":\(maxZoom),\"fields\":{\(f)}}"
+        }.joined(separator: ",")
+        return "{\"name\":\(quoted(name)),\"format\":\"pbf\",\"type\":\"baselayer\",\"minzoom\":\(minZoom),\"maxzoom\":\(maxZoom),"
+            + "\"attribution\":\"© OpenStreetMap contributors\",\"generator\":\"LocationKit geo tiles\",\"vector_layers\":[\(layers)]}"
+    }
+
+    /// A JSON string literal (RFC 8259 §7).
+    static func quoted(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}

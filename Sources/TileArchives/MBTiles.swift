@@ -1,0 +1,166 @@
+import CSQLite3
+public import MapData
+import SystemIO
+
+/// SQLite's "copy the bytes now" destructor (`SQLITE_TRANSIENT`, a macro Swift cannot import).
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// An open SQLite database with the few calls MBTiles needs; errors carry SQLite's message.
+private final class SQLiteDatabase {
+    let handle: OpaquePointer
+    let path: String
+
+    init(path: String, readOnly: Bool) throws(MapDataError) {
+        var db: OpaquePointer?
+        let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(db)
+            throw MapDataError(.invalidArchive, "\(path): \(message)")
+        }
+        handle = db
+        self.path = path
+    }
+
+    deinit { sqlite3_close(handle) }
+
+    func error(_ what: String) -> MapDataError {
+        let code = sqlite3_errcode(handle)
+        let message = "\(path): \(what): \(String(cString: sqlite3_errmsg(handle)))"
+        return MapDataError(code == SQLITE_CORRUPT || code == SQLITE_NOTADB ? .truncated : .invalidArchive, message)
+    }
+
+    func execute(_ sql: String) throws(MapDataError) {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error(sql) }
+    }
+
+    func prepare(_ sql: String) throws(MapDataError) -> OpaquePointer {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw error(sql) }
+        return statement
+    }
+}
+
+/// Writes an MBTiles 1.3 file (https://github.com/mapbox/mbtiles-spec/blob/master/1.3/spec.md):
+/// the `metadata` and `tiles` tables, rows in TMS order (`tile_row` = 2^z − 1 − y), one transaction.
+struct MBTilesWriter {
+    private let replacement: AtomicFileReplacement
+    private let db: SQLiteDatabase
+    private let insert: OpaquePointer
+
+    init(replacing path: String) throws {
+        replacement = try AtomicFileReplacement(replacing: path)
+        guard !replacement.writesThrough else {
+            throw MapDataError(.invalidArgument, "\(path): an MBTiles archive is an SQLite database and must be a regular file")
+        }
+        do {
+            db = try SQLiteDatabase(path: replacement.temporaryPath, readOnly: false)
+            try db.execute("""
+                PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+                CREATE TABLE metadata (name TEXT, value TEXT);
+                CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
+                BEGIN;
+                """)
+            insert = try db.prepare("INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)")
+        } catch {
+            replacement.discard()
+            throw error
+        }
+    }
+
+    func add(_ tile: EncodedTile) throws(MapDataError) {
+        sqlite3_reset(insert)
+        sqlite3_bind_int(insert, 1, Int32(tile.zoom))
+        sqlite3_bind_int(insert, 2, Int32(tile.x))
+        sqlite3_bind_int(insert, 3, Int32((1 << tile.zoom) - 1 - tile.y))
+        _ = tile.data.withUnsafeBytes { sqlite3_bind_blob(insert, 4, $0.baseAddress, Int32($0.count), transient) }
+        guard sqlite3_step(insert) == SQLITE_DONE else { throw db.error("insert tile \(tile.zoom)/\(tile.x)/\(tile.y)") }
+    }
+
+    func finish(metadata: [(String, String)]) throws {
+        do {
+            let statement = try db.prepare("INSERT INTO metadata (name, value) VALUES (?, ?)")
+            defer { sqlite3_finalize(statement) }
+            for (name, value) in metadata {
+                sqlite3_reset(statement)
+                sqlite3_bind_text(statement, 1, name, -1, transient)
+                sqlite3_bind_text(statement, 2, value, -1, transient)
+                guard sqlite3_step(statement) == SQLITE_DONE else { throw db.error("insert metadata \(name)") }
+            }
+            sqlite3_finalize(insert)
+            try db.execute("COMMIT;")
+            try replacement.commit()
+            try replacement.descriptor.close()
+        } catch {
+            replacement.discard()
+            throw error
+        }
+    }
+}
+
+/// Reads an MBTiles 1.3 file.
+public final class MBTilesReader {
+    private let db: SQLiteDatabase
+
+    /// Opens `path` read-only and checks that it has the MBTiles tables.
+    /// - Throws: `MapDataError` `.truncated` for a damaged or cut database, `.invalidArchive`
+    ///   for anything else SQLite refuses or a database without `tiles` and `metadata`.
+    public init(path: String) throws(MapDataError) {
+        db = try SQLiteDatabase(path: path, readOnly: true)
+        let statement = try db.prepare("SELECT count(*) FROM sqlite_master WHERE name IN ('tiles', 'metadata')")
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw db.error("read the schema") }
+        guard sqlite3_column_int(statement, 0) == 2 else { throw MapDataError(.invalidArchive, "\(path) has no MBTiles 'tiles' and 'metadata' tables") }
+    }
+
+    /// The `metadata` table as name → value.
+    public func metadata() throws(MapDataError) -> [String: String] {
+        let statement = try db.prepare("SELECT name, value FROM metadata")
+        defer { sqlite3_finalize(statement) }
+        var out: [String: String] = [:]
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return out }
+            guard status == SQLITE_ROW else { throw db.error("read metadata") }
+            guard let name = sqlite3_column_text(statement, 0) else { continue }
+            out[String(cString: name)] = sqlite3_column_text(statement, 1).map { String(cString: $0) } ?? ""
+        }
+    }
+
+    /// The stored bytes of tile z/x/y (XYZ addressing), or nil.
+    public func tile(zoom: Int, x: Int, y: Int) throws(MapDataError) -> [UInt8]? {
+        guard (0...30).contains(zoom) else { throw MapDataError(.invalidArgument, "zoom \(zoom) is outside 0…30") }
+        let statement = try db.prepare("SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
+        defer { sqlite3_finalize(statement) }
+        sqlite3_bind_int(statement, 1, Int32(zoom))
+        sqlite3_bind_int(statement, 2, Int32(x))
+        sqlite3_bind_int(statement, 3, Int32((1 << zoom) - 1 - y))
+        let status = sqlite3_step(statement)
+        if status == SQLITE_DONE { return nil }
+        guard status == SQLITE_ROW else { throw db.error("read tile \(zoom)/\(x)/\(y)") }
+        return Self.blob(statement, 0)
+    }
+
+    /// Calls `body` with every tile (XYZ addressing), in storage order.
+    public func forEachTile(_ body: (_ zoom: Int, _ x: Int, _ y: Int, _ data: [UInt8]) throws -> Void) throws {
+        let statement = try db.prepare("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")
+        defer { sqlite3_finalize(statement) }
+        while true {
+            let status = sqlite3_step(statement)
+            if status == SQLITE_DONE { return }
+            guard status == SQLITE_ROW else { throw db.error("read tiles") }
+            let z = Int(sqlite3_column_int(statement, 0))
+            guard (0...30).contains(z) else { throw MapDataError(.invalidArchive, "\(db.path): tile row with zoom_level \(z)") }
+            let row = Int(sqlite3_column_int(statement, 2))
+            try body(z, Int(sqlite3_column_int(statement, 1)), (1 << z) - 1 - row, Self.blob(statement, 3))
+        }
+    }
+
+    private static func blob(_ statement: OpaquePointer, _ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, column))
+        guard count > 0, let base = sqlite3_column_blob(statement, column) else { return [] }
+        return [UInt8](UnsafeRawBufferPointer(start: base, count: count))
+    }
+}

@@ -1,0 +1,96 @@
+import GeoCore
+public import MapData
+import SystemIO
+
+/// The two archive formats `geo tiles build` writes.
+public enum TileArchiveKind: Sendable {
+    /// PMTiles v3, one file with gzip directories and gzip tiles.
+    case pmtiles
+    /// MBTiles 1.3, an SQLite database with gzip tiles.
+    case mbtiles
+
+    /// The kind named by a path's extension, or nil.
+    public init?(path: String) {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".pmtiles") { self = .pmtiles } else if lower.hasSuffix(".mbtiles") { self = .mbtiles } else { return nil }
+    }
+}
+
+/// Writes gzip-compressed MVT tiles, given in tile-id order, into a new archive that replaces
+/// `path` atomically on `finish` (a temporary file next to it is renamed over it).
+public struct TileArchiveWriter {
+    private let path: String
+    private var pmtiles: PMTilesWriter?
+    private var mbtiles: MBTilesWriter?
+
+    /// - Throws: `SystemIOError` when the temporary file cannot be made; `MapDataError` from SQLite.
+    public init(kind: TileArchiveKind, path: String) throws {
+        self.path = path
+        switch kind {
+        case .pmtiles: pmtiles = PMTilesWriter(tileType: .mvt, tileCompression: .gzip)
+        case .mbtiles: mbtiles = try MBTilesWriter(replacing: path)
+        }
+    }
+
+    /// Adds one tile (gzip-compressed MVT).
+    public mutating func add(_ tile: EncodedTile) throws {
+        if pmtiles != nil { try pmtiles!.add(zoom: tile.zoom, x: tile.x, y: tile.y, data: tile.data) }
+        try mbtiles?.add(tile)
+    }
+
+    /// Writes the metadata and puts the archive in place.
+    /// - Parameter bounds: west, south, east, north in degrees (`bounds(of:)`).
+    public func finish(name: String, minZoom: Int, maxZoom: Int, bounds: (west: Double, south: Double, east: Double, north: Double)) throws {
+        let json = TileMetadata.json(name: name, minZoom: minZoom, maxZoom: maxZoom)
+        let center = ((bounds.west + bounds.east) / 2, (bounds.south + bounds.north) / 2)
+        let centerZoom = min(maxZoom, max(minZoom, (minZoom + maxZoom + 1) / 2))
+        if let pmtiles {
+            let bytes = try pmtiles.finished(metadata: json, bounds: bounds, center: center, centerZoom: centerZoom)
+            try AtomicFileReplacement.write(bytes, to: path)
+        }
+        if let mbtiles {
+            try mbtiles.finish(metadata: [
+                ("name", name), ("format", "pbf"), ("type", "baselayer"), ("version", "1"),
+                ("description", "OpenStreetMap in the LocationKit layer schema"),
+                ("attribution", "© OpenStreetMap contributors"),
+                ("bounds", "\(bounds.west),\(bounds.south),\(bounds.east),\(bounds.north)"),
+                ("center", "\(center.0),\(center.1),\(centerZoom)"),
+                ("minzoom", String(minZoom)), ("maxzoom", String(maxZoom)),
+                ("json", json),
+            ])
+        }
+    }
+
+    /// The degrees box of the features (the world when there are none).
+    public static func bounds(of features: [MapFeature]) -> (west: Double, south: Double, east: Double, north: Double) {
+        var minX = 1.0, minY = 1.0, maxX = 0.0, maxY = 0.0
+        for f in features {
+            guard let b = f.geometry.bounds else { continue }
+            minX = min(minX, b.minX); maxX = max(maxX, b.maxX)
+            minY = min(minY, b.minY); maxY = max(maxY, b.maxY)
+        }
+        guard minX <= maxX else { return (-180, -85.051_128_779_806_59, 180, 85.051_128_779_806_59) }
+        let nw = MapPoint(x: minX, y: minY).coordinate, se = MapPoint(x: maxX, y: maxY).coordinate
+        return (nw.longitude, se.latitude, se.longitude, nw.latitude)
+    }
+}
+
+/// A PMTiles file read with `pread(2)`, for `PMTilesReader`.
+public struct PMTilesFile: TileArchiveBytes {
+    private let descriptor: FileDescriptor
+    public let size: Int
+
+    /// Opens `path` for reading.
+    /// - Throws: `SystemIOError` naming the path.
+    public init(path: String) throws {
+        descriptor = try FileDescriptor(opening: path)
+        size = Int(try descriptor.size())
+    }
+
+    public func read(offset: Int, count: Int) throws -> [UInt8] {
+        try descriptor.read(count: count, atOffset: Int64(offset))
+    }
+
+    /// Closes the file.
+    public func close() throws { try descriptor.close() }
+}

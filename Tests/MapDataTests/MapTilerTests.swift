@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import GeoCore
+import GeoTestSupport
+import MapData
+import OSMImport
+import ZlibCompression
+
+/// Zoom 14 world units: one tile is 1/16384 of the world, 4096 tile units.
+private let z14Tile = 1.0 / 16_384
+
+/// A closed square ring in world units centred at (cx, cy) with half-side `h`.
+private func square(cx: Double, cy: Double, h: Double) -> [MapPoint] {
+    [MapPoint(x: cx - h, y: cy - h), MapPoint(x: cx + h, y: cy - h), MapPoint(x: cx + h, y: cy + h), MapPoint(x: cx - h, y: cy + h), MapPoint(x: cx - h, y: cy - h)]
+}
+
+private func feature(_ layer: MapLayer, _ geometry: MapGeometry, minZoom: Int = 0) -> MapFeature {
+    MapFeature(layer: layer, id: 1, source: .way, geometry: geometry, properties: [MapProperty("class", .string("x"))], minZoom: minZoom)
+}
+
+/// The decoded geometry of the one feature of layer `name` in a tile.
+private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometry {
+    let decoded = try VectorTile(decoding: tile.data)
+    let layer = try #require(decoded.layers.first { $0.name == name })
+    return try layer.geometry(of: try #require(layer.features.first))
+}
+
+@Test func polygonOnATileCorner_isClippedToEachTileWithItsBuffer() throws {
+    // A square of 1000 × 1000 tile units centred on the corner shared by tiles (8192, 8192)…(8193, 8193).
+    let corner = 8193 * z14Tile
+    let poly = MapPolygon(exterior: square(cx: corner, cy: corner, h: 500 * z14Tile / 4096))
+    let tiler = try MapTiler(features: [feature(.building, .polygons([poly]))], options: TilingOptions(minZoom: 14, maxZoom: 14, buffer: 64))
+    let tiles = try tiler.tiles(atZoom: 14)
+    #expect(Set(tiles.map { "\($0.x)/\($0.y)" }) == ["8192/8192", "8193/8192", "8192/8193", "8193/8193"])
+    for tile in tiles {
+        guard case .polygons(let polygons) = try geometry(tile, "building") else { Issue.record("not a polygon"); continue }
+        let ring = try #require(polygons.first?.first)
+        // Each tile holds the 500-unit quarter inside it plus 64 units of buffer: 564 × 564.
+        #expect(TileGeometry.signedArea(ring) == 564 * 564, "tile \(tile.x)/\(tile.y)")
+        for p in ring { #expect((-64...4160).contains(p.x) && (-64...4160).contains(p.y)) }
+    }
+}
+
+@Test func lineAcrossThreeTiles_isCutAtTheBufferedEdges() throws {
+    let y = (5000.5 + 2000) * z14Tile / 4096
+    let line = [MapPoint(x: 100.5 * z14Tile, y: y), MapPoint(x: 102.5 * z14Tile, y: y)]
+    let tiler = try MapTiler(features: [feature(.transportation, .lines([line]))], options: TilingOptions(minZoom: 14, maxZoom: 14, buffer: 64))
+    let tiles = try tiler.tiles(atZoom: 14)
+    #expect(tiles.map(\.x).sorted() == [100, 101, 102])
+    let middle = try #require(tiles.first { $0.x == 101 })
+    guard case .lines(let lines) = try geometry(middle, "transportation") else { Issue.record("not a line"); return }
+    #expect(lines.count == 1)
+    #expect(lines.first?.map(\.x).sorted() == [-64, 4160])
+}
+
+@Test func belowMaxZoom_tinyAreasDropAndZigzagsSimplify() throws {
+    // At z13 one pixel (of 256) is 1/(8192 × 256) of the world. A 1.5 px square (2.25 px², under
+    // the 4 px² rule) drops below maxzoom and stays at maxzoom.
+    let px13 = 1.0 / (8192 * 256)
+    let small = MapPolygon(exterior: square(cx: 0.5 + 100 * px13, cy: 0.5 + 100 * px13, h: 0.75 * px13))
+    // A line with a 0.2 px zig-zag: two points below maxzoom, all of them at maxzoom.
+    let zig = (0...10).map { (i: Int) -> MapPoint in
+        let bump: Double = i % 2 == 0 ? 0 : 0.2
+        return MapPoint(x: 0.5 + Double(10 + i * 10) * px13, y: 0.5 + (10 + bump) * px13)
+    }
+    let tiler = try MapTiler(features: [feature(.building, .polygons([small])), feature(.transportation, .lines([zig]))],
+                             options: TilingOptions(minZoom: 13, maxZoom: 14))
+    let z13 = try #require(try tiler.tiles(atZoom: 13).first)
+    let decoded13 = try VectorTile(decoding: z13.data)
+    #expect(!decoded13.layers.contains { $0.name == "building" })
+    guard case .lines(let lines13) = try geometry(z13, "transportation") else { Issue.record("no line"); return }
+    #expect(lines13.first?.count == 2)
+    let z14 = try tiler.tiles(atZoom: 14)
+    #expect(z14.contains { (try? VectorTile(decoding: $0.data).layers.contains { $0.name == "building" }) == true })
+    let line14 = try #require(z14.first { (try? VectorTile(decoding: $0.data).layers.contains { $0.name == "transportation" }) == true })
+    guard case .lines(let lines14) = try geometry(line14, "transportation") else { Issue.record("no line"); return }
+    #expect(lines14.first?.count == 11)
+}
+
+@Test func tilesOfAZoom_comeInTileIDOrder_andFeaturesWaitForTheirMinZoom() throws {
+    let points = (0..<50).map { MapPoint(x: 0.1 + Double($0) * 0.016, y: 0.3 + Double($0 % 7) * 0.05) }
+    let tiler = try MapTiler(features: [feature(.poi, .points(points), minZoom: 6)], options: TilingOptions(minZoom: 0, maxZoom: 8, parallelism: 2))
+    #expect(try tiler.tiles(atZoom: 5).isEmpty)
+    let tiles = try tiler.tiles(atZoom: 6)
+    let ids = tiles.map { PMTiles.tileID(zoom: $0.zoom, x: $0.x, y: $0.y) }
+    #expect(ids == ids.sorted())
+    let total = try tiles.reduce(0) { sum, t in try sum + VectorTile(decoding: t.data).layers.reduce(0) { $0 + $1.features.count } }
+    #expect(total >= 1 && total <= 50)
+}
+
+@Test func monacoTiles_decodeWithOurReader() throws {
+    guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
+    let set = try MapDataExtraction.read(url: url)
+    let tiler = try MapTiler(features: set.features, options: TilingOptions(minZoom: 12, maxZoom: 14, parallelism: 2, compressesTiles: true))
+    var z14Features = 0
+    for z in 12...14 {
+        for tile in try tiler.tiles(atZoom: z) {
+            let decoded = try VectorTile(decoding: Gzip.decompress(tile.data))
+            for layer in decoded.layers {
+                #expect(MapLayer(rawValue: layer.name) != nil)
+                for f in layer.features { _ = try layer.geometry(of: f) }
+                if z == 14 { z14Features += layer.features.count }
+            }
+        }
+    }
+    // Every building (over 10 000 in the extract) is in some z14 tile, many in two.
+    #expect(z14Features > 20_000)
+}
+
+@Test func selfIntersectingPolygonAndAbsurdTags_giveTilesNotCrashes() throws {
+    var e = MapFeatureExtractor()
+    // A bow-tie ring (edges cross) tagged as a building with absurd values.
+    let corners: [(Int64, Double, Double)] = [(1, 43.70, 7.40), (2, 43.71, 7.41), (3, 43.70, 7.41), (4, 43.71, 7.40)]
+    for (id, lat, lon) in corners {
+        e.addNode(id: id, latitudeE7: Int32(lat * 1e7), longitudeE7: Int32(lon * 1e7), tags: [String: String]())
+    }
+    e.addWay(id: 10, nodeRefs: [1, 2, 3, 4, 1], tags: ["building": "yes", "height": "1e308", "building:levels": "-7",
+                                                        "layer": "99999999999999999999", "name": String(repeating: "x", count: 10_000)])
+    e.addWay(id: 11, nodeRefs: [1, 2, 3], tags: ["highway": "primary", "layer": "nan", "oneway": "sideways", "admin_level": "1e99"])
+    e.addRelation(id: 12, members: [MapRelationMember(kind: .relation, ref: 12, role: "outer")], tags: ["type": "multipolygon", "landuse": "forest"])
+    let set = e.finish()
+    let building = try #require(set.features.first { $0.layer == .building })
+    #expect(building["render_height"] == nil, "1e308 m is not a height")
+    #expect(set.statistics.brokenRelations == 1, "a relation that is its own member has no rings")
+    let tiler = try MapTiler(features: set.features, options: TilingOptions(minZoom: 10, maxZoom: 14))
+    for z in 10...14 {
+        for tile in try tiler.tiles(atZoom: z) {
+            let decoded = try VectorTile(decoding: tile.data)
+            for layer in decoded.layers { for f in layer.features { _ = try layer.geometry(of: f) } }
+        }
+    }
+}
+
+@Test func tileFeatures_comeBackInWorldUnitsWithinATileUnit() throws {
+    let corner = 8193 * z14Tile
+    let poly = MapPolygon(exterior: square(cx: corner + 0.3 * z14Tile, cy: corner + 0.3 * z14Tile, h: 0.1 * z14Tile))
+    var source = feature(.park, .polygons([poly]))
+    source.properties.append(MapProperty("name", .string("Parc")))
+    let tiler = try MapTiler(features: [source], options: TilingOptions(minZoom: 14, maxZoom: 14))
+    let tile = try #require(try tiler.tiles(atZoom: 14).first)
+    let layer = try #require(try VectorTile(decoding: tile.data).layers.first)
+    let back = try #require(try layer.mapFeatures(zoom: 14, x: tile.x, y: tile.y).first)
+    #expect(back.layer == .park && back.id == 1 && back.source == .way)
+    #expect(back["name"] == .string("Parc"))
+    guard case .polygons(let polygons) = back.geometry else { Issue.record("not a polygon"); return }
+    let unit = z14Tile / 4096
+    for (a, b) in zip(polygons[0].exterior, poly.exterior) {
+        #expect(abs(a.x - b.x) <= unit && abs(a.y - b.y) <= unit)
+    }
+}
+
+@Test func tiles_areTheSameBytesOnOneThreadOrThree_inOnePassOrOnePerColumn() throws {
+    guard let url = try Fixtures.url("osm/andorra.osm.pbf") else { return }
+    let set = try MapDataExtraction.read(url: url)
+    let one = try MapTiler(features: set.features, options: TilingOptions(minZoom: 8, maxZoom: 14, parallelism: 1))
+    let three = try MapTiler(features: set.features, options: TilingOptions(minZoom: 8, maxZoom: 14, parallelism: 3, columnsPerPass: 1))
+    for z in [8, 12, 14] {
+        let a = try one.tiles(atZoom: z), b = try three.tiles(atZoom: z)
+        #expect(a.count > 0 && a == b, "zoom \(z)")
+    }
+}

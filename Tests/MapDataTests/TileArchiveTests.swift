@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import GeoTestSupport
+import MapData
+import TileArchives
+import ZlibCompression
+
+/// Tile ids from the reference reader, PyPI `pmtiles` 3.8.1 `zxy_to_tileid` (an outside oracle).
+private let referenceTileIDs: [((Int, Int, Int), UInt64)] = [
+    ((0, 0, 0), 0), ((1, 0, 0), 1), ((1, 0, 1), 2), ((1, 1, 1), 3), ((1, 1, 0), 4), ((2, 1, 3), 11),
+    ((12, 2132, 1493), 19_832_288), ((14, 8529, 5974), 317_316_626), ((20, 545_210, 381_409), 1_299_730_753_212),
+    ((26, 67_108_863, 0), 6_004_799_503_160_660),
+]
+
+@Test func pmtilesTileID_matchesTheReferenceReaderBothWays() throws {
+    for ((z, x, y), id) in referenceTileIDs {
+        #expect(PMTiles.tileID(zoom: z, x: x, y: y) == id, "\(z)/\(x)/\(y)")
+        let back = try PMTiles.tile(id: id)
+        #expect(back.zoom == z && back.x == x && back.y == y, "\(id)")
+    }
+}
+
+/// Tile i's bytes: distinct, of varied lengths, so directories do not compress to nothing.
+private func content(_ i: Int) -> [UInt8] { Array("tile \(i)".utf8) + [UInt8](repeating: UInt8(i % 251), count: (i * 7919) % 97) }
+
+/// An archive of `count` distinct tiles at zoom 12 plus two identical ones.
+private func sampleArchive(count: Int) throws -> (bytes: [UInt8], tiles: [(Int, Int, [UInt8])]) {
+    var writer = PMTilesWriter(tileType: .mvt, tileCompression: .none)
+    var tiles: [(Int, Int, Int, [UInt8])] = []
+    for i in 0..<count {
+        tiles.append((12, i % 4096, (i / 4096) * 257 % 4096, content(i)))
+    }
+    tiles.append((13, 0, 0, Array("same".utf8)))
+    tiles.append((13, 0, 1, Array("same".utf8)))
+    tiles.sort { PMTiles.tileID(zoom: $0.0, x: $0.1, y: $0.2) < PMTiles.tileID(zoom: $1.0, x: $1.1, y: $1.2) }
+    for t in tiles { try writer.add(zoom: t.0, x: t.1, y: t.2, data: t.3) }
+    let bytes = try writer.finished(metadata: "{\"name\":\"t\"}", bounds: (-10, -10, 10, 10), center: (0, 0), centerZoom: 12)
+    return (bytes, tiles.map { ($0.1, $0.2, $0.3) })
+}
+
+@Test func pmtiles_roundTrip_smallAndWithLeafDirectories() throws {
+    for count in [10, 80_000] {
+        let (bytes, _) = try sampleArchive(count: count)
+        let reader = try PMTilesReader(bytes)
+        #expect(reader.header.addressedTiles == UInt64(count + 2))
+        // The two identical zoom-13 tiles (ids 22369621 and 22369622, consecutive) share one entry.
+        #expect(reader.header.tileContents == UInt64(count + 1))
+        #expect(reader.header.tileEntries == UInt64(count + 1))
+        #expect((reader.header.leafLength > 0) == (count > 10), "80 000 entries (about 20 KiB of gzip directory) do not fit the 16 KiB root")
+        #expect(reader.header.rootOffset + reader.header.rootLength <= UInt64(PMTiles.rootLimit))
+        for i in [0, count / 2, count - 1] {
+            #expect(try reader.tile(zoom: 12, x: i % 4096, y: (i / 4096) * 257 % 4096) == content(i))
+        }
+        #expect(try reader.tile(zoom: 13, x: 0, y: 1) == Array("same".utf8))
+        #expect(try reader.tile(zoom: 13, x: 1, y: 1) == nil)
+        #expect(try reader.metadata() == "{\"name\":\"t\"}")
+        #expect(try reader.entries().reduce(0) { $0 + Int($1.runLength) } == count + 2)
+    }
+}
+
+@Test func pmtiles_truncatedAnywhere_isATypedErrorNeverACrash() throws {
+    let (bytes, _) = try sampleArchive(count: 80_000)
+    for cut in [0, 5, 126, 127, 200, 16_000, bytes.count / 2, bytes.count - 1] {
+        let truncated = Array(bytes[..<cut])
+        #expect(throws: MapDataError.self, "cut at \(cut)") {
+            let reader = try PMTilesReader(truncated)
+            for e in try reader.entries() { _ = try reader.tileBytes(e) }
+        }
+    }
+    var badMagic = bytes
+    badMagic[0] = UInt8(ascii: "X")
+    #expect(throws: MapDataError.self) { _ = try PMTilesReader(badMagic) }
+}
+
+@Test func mbtiles_worldCitiesDecodes() throws {
+    guard let url = try Fixtures.url("tiles/world_cities.mbtiles") else { return }
+    let reader = try MBTilesReader(path: url.path)
+    #expect(try reader.metadata()["format"] == "pbf")
+    var tiles = 0, features = 0
+    try reader.forEachTile { z, x, y, data in
+        let raw = data.starts(with: [0x1F, 0x8B]) ? try Gzip.decompress(data) : data
+        let tile = try VectorTile(decoding: raw)
+        for layer in tile.layers {
+            for f in layer.features { _ = try layer.geometry(of: f); features += 1 }
+        }
+        #expect((0...6).contains(z) && (0..<(1 << z)).contains(x) && (0..<(1 << z)).contains(y))
+        tiles += 1
+    }
+    // `sqlite3 world_cities.mbtiles 'select count(*) from tiles'` says 196.
+    #expect(tiles == 196)
+    #expect(features > 196)
+}
+
+@Test func mbtiles_writeThenRead_andTruncatedIsATypedError() throws {
+    try withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("t.mbtiles").path
+        var writer = try TileArchiveWriter(kind: .mbtiles, path: path)
+        try writer.add(EncodedTile(zoom: 3, x: 2, y: 1, data: [1, 2, 3]))
+        try writer.add(EncodedTile(zoom: 3, x: 5, y: 6, data: [4]))
+        try writer.finish(name: "t", minZoom: 3, maxZoom: 3, bounds: (-1, -1, 1, 1))
+        let reader = try MBTilesReader(path: path)
+        #expect(try reader.tile(zoom: 3, x: 2, y: 1) == [1, 2, 3])
+        #expect(try reader.tile(zoom: 3, x: 5, y: 6) == [4])
+        #expect(try reader.tile(zoom: 3, x: 2, y: 6) == nil) // the TMS row of y = 1, not a tile here
+        #expect(try reader.metadata()["maxzoom"] == "3")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let cutPath = dir.appendingPathComponent("cut.mbtiles").path
+        for cut in [10, 100, bytes.count / 2] {
+            try Data(bytes[..<cut]).write(to: URL(fileURLWithPath: cutPath))
+            #expect(throws: MapDataError.self, "cut at \(cut)") {
+                let r = try MBTilesReader(path: cutPath)
+                try r.forEachTile { _, _, _, _ in }
+            }
+        }
+    }
+}
