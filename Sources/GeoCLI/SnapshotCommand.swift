@@ -23,7 +23,7 @@ struct SnapshotCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "OpenStreetMap data: .osm.pbf, .osm or .osm.gz (default: the sample city).")
+    @Option(help: "Map data: OpenStreetMap .osm.pbf, .osm or .osm.gz, or vector tiles .pmtiles or .mbtiles (default: the sample city).")
     var data: String?
 
     // .unconditional: southern and western centres (--center -33.9,18.4) are values, not options.
@@ -90,9 +90,25 @@ struct SnapshotCommand: ParsableCommand {
 
     func run() throws {
         let (width, height) = try parsedSize()
-        let features = try loadFeatures()
-        let index = MapFeatureIndex(features)
-        let centre = try center.map { try Self.coordinate($0, option: "--center") } ?? Self.middle(of: features)
+        let requested = try center.map { try Self.coordinate($0, option: "--center") }
+        let index: MapFeatureIndex
+        let centre: Coordinate
+        let featureCount: Int
+        if let data, let archive = try openArchive(data) {
+            centre = requested ?? archive.center ?? Coordinate(uncheckedLatitude: 0, longitude: 0)
+            let view = try MercatorViewport(center: centre, zoom: zoom, orientation: orientation, width: width, height: height)
+            let features: [MapFeature]
+            do { features = try archive.features(in: view.visibleWorldBounds ?? (0, 0, 1, 1), zoom: zoom) } catch {
+                throw CommandLineFileError.damaged("snapshot", data, error)
+            }
+            index = MapFeatureIndex(features)
+            featureCount = features.count
+        } else {
+            let features = try loadFeatures()
+            index = MapFeatureIndex(features)
+            centre = requested ?? Self.middle(of: features)
+            featureCount = features.count
+        }
         var style = MapStyle.day
         style.hidden = Set(hide.compactMap(MapCategory.init(rawValue:)))
         let pois = Self.list(showPOI), pedestrian = Self.list(showPedestrian)
@@ -117,7 +133,13 @@ struct SnapshotCommand: ParsableCommand {
         painter.paint(index, overlays: overlays, through: viewport, on: &canvas)
         let png = try PNG.encode(canvas.pixmap)
         try CommandLineFiles.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
-        try? FileDescriptor.standardError.writeAll("geo snapshot: \(width)×\(height) at \(centre), zoom \(zoom), \(features.count) features → \(output)\n")
+        try? FileDescriptor.standardError.writeAll("geo snapshot: \(width)×\(height) at \(centre), zoom \(zoom), \(featureCount) features → \(output)\n")
+    }
+
+    /// The archive `path` names (`.pmtiles`, `.mbtiles`), or nil for OSM files.
+    private func openArchive(_ path: String) throws -> SnapshotArchive? {
+        try CommandLineFiles.checkInput(path)
+        do { return try SnapshotArchive(path: path) } catch { throw CommandLineFileError.damaged("snapshot", path, error) }
     }
 
     /// "a,b" and repeated options as one set of names.
@@ -132,7 +154,7 @@ struct SnapshotCommand: ParsableCommand {
             try CommandLineFiles.checkInput(data)
             let lower = data.lowercased()
             guard lower.hasSuffix(".osm.pbf") || lower.hasSuffix(".pbf") || lower.hasSuffix(".osm") || lower.hasSuffix(".osm.gz") else {
-                throw ValidationError("--data: \(data): geo snapshot reads .osm.pbf, .osm and .osm.gz files")
+                throw ValidationError("--data: \(data): geo snapshot reads .osm.pbf, .osm, .osm.gz, .pmtiles and .mbtiles files")
             }
             do { return try MapDataExtraction.read(url: URL(fileURLWithPath: data)).features } catch {
                 throw CommandLineFileError.damaged("snapshot", data, error)

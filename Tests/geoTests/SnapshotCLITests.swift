@@ -49,6 +49,29 @@ private func pngSize(_ bytes: Data) -> (Int, Int)? {
     }
 }
 
+@Test func snapshot_fromPMTilesAndMBTiles() async throws {
+    try await withTemporaryDirectory { dir in
+        let pbf = dir.appendingPathComponent("city.osm.pbf").path
+        #expect(try await GeoProcess.geo(["sample-city", "-o", pbf]).status == 0)
+        for archive in ["city.pmtiles", "city.mbtiles"] {
+            let path = dir.appendingPathComponent(archive).path
+            let built = try await GeoProcess.geo(["tiles", "build", pbf, "-o", path, "--maxzoom", "14"])
+            #expect(built.status == 0, "\(built.stderr)")
+            let out = dir.appendingPathComponent(archive + ".png")
+            let r = try await GeoProcess.geo(["snapshot", "--data", path, "--center", "48.0,11.0", "--zoom", "16", "--size", "200x150", "-o", out.path])
+            #expect(r.status == 0, "\(r.stderr)")
+            // Features came out of the tiles (the count is on standard error).
+            #expect(!r.stderr.contains(" 0 features"), "\(r.stderr)")
+            #expect(pngSize(try Data(contentsOf: out)).map { $0 == (200, 150) } == true)
+        }
+        // A truncated archive is the file's error, not a crash.
+        let cut = dir.appendingPathComponent("cut.pmtiles")
+        try Data(try Data(contentsOf: dir.appendingPathComponent("city.pmtiles")).prefix(100)).write(to: cut)
+        let bad = try await GeoProcess.geo(["snapshot", "--data", cut.path, "-o", dir.appendingPathComponent("x.png").path])
+        #expect(bad.status == 65 && bad.stderr.contains(cut.path), "\(bad.stderr)")
+    }
+}
+
 @Test func snapshot_badInput_isOneClearError() async throws {
     try await withTemporaryDirectory { dir in
         let out = dir.appendingPathComponent("x.png").path
