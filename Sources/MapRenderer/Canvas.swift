@@ -37,11 +37,6 @@ public struct Canvas: Sendable {
     /// A 1×1 image that holds `pixmap`'s place while `paint` draws.
     private static let placeholder = Pixmap(width: 1, height: 1, premultiplied: [0, 0, 0, 0])
 
-    /// The coverage of `path` on this canvas, without drawing it (glyph caches keep these).
-    public mutating func coverage(of path: Path, rule: FillRule = .nonZero) -> CoverageMask {
-        rasterizer.coverage(of: path, rule: rule, clipWidth: pixmap.width, clipHeight: pixmap.height, tolerance: tolerance)
-    }
-
     /// The coverage of `path` stroked with `style`, without drawing it.
     public mutating func strokeCoverage(of path: Path, style: StrokeStyle) -> CoverageMask {
         var s = style

@@ -37,10 +37,6 @@ public struct AffineTransform: Hashable, Sendable {
         AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
     }
 
-    public static func scale(x: Double, y: Double) -> AffineTransform {
-        AffineTransform(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
-    }
-
     /// A rotation by `radians`, clockwise on screen (y points down).
     public static func rotation(radians: Double) -> AffineTransform {
         let (s, co) = (sin(radians), cos(radians))
@@ -57,15 +53,6 @@ public struct AffineTransform: Hashable, Sendable {
 
     public func apply(_ p: Point) -> Point {
         Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)
-    }
-
-    /// How much the map can lengthen a vector: the larger singular value (for flattening
-    /// tolerances in output pixels).
-    var maximumScale: Double {
-        let s1 = a * a + b * b + c * c + d * d
-        let det = a * d - b * c
-        let disc = max(0, s1 * s1 - 4 * det * det).squareRoot()
-        return ((s1 + disc) / 2).squareRoot()
     }
 }
 

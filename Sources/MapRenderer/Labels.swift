@@ -164,11 +164,13 @@ struct LabelPlacement {
                 line.reverse()
                 measure = PolylineMeasure(line)
             }
-            // Too curved under the text: skip.
-            guard let (_, a0) = measure.point(at: start), let (_, a1) = measure.point(at: start + shaped.width),
-                  cos(a1 - a0) > 0.5 else { continue }
             guard let (mid, _) = measure.point(at: measure.total / 2) else { continue }
             if let seen = placedNames[s], seen.contains(where: { ($0 - mid).length < 200 }) { continue }
+            // Too curved under the text: glyph to glyph the line may turn at most 25°, and
+            // 60° over the whole name.
+            let angles = shaped.glyphs.compactMap { measure.point(at: start + $0.x)?.1 }
+            guard angles.count == shaped.glyphs.count, let first = angles.first, let last = angles.last, cos(last - first) > 0.5,
+                  zip(angles, angles.dropFirst()).allSatisfy({ cos($1 - $0) > 0.906 }) else { continue }
             var boxes: [CollisionIndex.Box] = []
             let h = ts.size * 0.6
             for g in shaped.glyphs {

@@ -40,7 +40,6 @@ public struct MapStyle: Sendable {
     public var park = Color(hex: 0xC8FACC)
     public var building = Color(hex: 0xD9D0C9)
     public var buildingOutline = Color(hex: 0xC4B6AB)
-    public var labelColor = Color(hex: 0x333333)
 
     public init() {}
 

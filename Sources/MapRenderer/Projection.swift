@@ -18,8 +18,6 @@ public protocol RenderProjection {
     /// The world rectangle that can be visible (minX, minY, maxX, maxY), for skipping features
     /// early; nil when the projection cannot say (then every feature is tried).
     var visibleWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? { get }
-    /// Pixels per world unit near the centre (for widths of areas given in metres).
-    var pixelsPerWorldUnit: Double { get }
 }
 
 /// A flat Web Mercator view: a centre, a zoom (256 × 2^zoom pixels around the world), an
@@ -31,6 +29,7 @@ public struct MercatorViewport: RenderProjection, Sendable {
     public let orientation: Double
     public let width: Int
     public let height: Int
+    /// Pixels per world unit: 256 × 2^zoom.
     public let pixelsPerWorldUnit: Double
     private let cosA: Double, sinA: Double
 

@@ -51,7 +51,6 @@ private struct HalfProjection: RenderProjection {
         return p
     }
     var visibleWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? { nil }
-    var pixelsPerWorldUnit: Double { inner.pixelsPerWorldUnit }
 }
 
 @Test func drawsThroughTheCallersProjection_cuttingWhereItHides() throws {
