@@ -34,7 +34,15 @@ public struct Canvas: Sendable {
         pixmap = image
     }
 
-    /// A 1×1 image that holds `pixmap`'s place while `paint` draws.
+    /// Replaces every pixel with `color`.
+    public mutating func clear(to color: Color) {
+        var image = pixmap
+        pixmap = Self.placeholder
+        image.clear(to: color)
+        pixmap = image
+    }
+
+    /// A 1×1 image that holds `pixmap`'s place while it is drawn on.
     private static let placeholder = Pixmap(width: 1, height: 1, premultiplied: [0, 0, 0, 0])
 
     /// The coverage of `path` stroked with `style`, without drawing it.

@@ -262,10 +262,3 @@ private struct RoadStroke {
     let brunnel: String?
     let layer: Int64
 }
-
-extension Canvas {
-    /// Fills the whole image with `color`.
-    mutating func clear(to color: Color) {
-        fill(Path(rectX: 0, y: 0, width: Double(width), height: Double(height)), color: color)
-    }
-}
