@@ -17,6 +17,9 @@ public struct MapPainter {
     public var style: MapStyle
     /// The zoom level the widths and `minZoom` filtering use.
     public var zoom: Double
+    /// Whether "© OpenStreetMap contributors" goes in the corner: yes for a snapshot, no for
+    /// raster tiles (the map that shows them credits the data once).
+    public var drawsAttribution = true
     #if canImport(CFreeType) && canImport(CHarfBuzz)
     /// Shapes and draws labels; nil draws no text (and no attribution).
     public var text: TextRenderer?
@@ -78,12 +81,12 @@ public struct MapPainter {
         if let text {
             var labels = LabelPlacement(text: text, style: style, collisions: CollisionIndex())
             labels.reserveMarkers(overlays, projection)
-            labels.reserveAttribution(on: canvas)
+            if drawsAttribution { labels.reserveAttribution(on: canvas) }
             labels.places(byLayer[.place, default: []], projection, &canvas)
             labels.pois(byLayer[.poi, default: []], projection, &canvas)
             labels.areaNames(byLayer[.water, default: []] + byLayer[.park, default: []], projection, &canvas)
             labels.streetNames(byLayer[.transportationName, default: []], projection, &canvas)
-            labels.attribution(on: &canvas)
+            if drawsAttribution { labels.attribution(on: &canvas) }
         } else {
             drawPOIIcons(byLayer[.poi, default: []], projection, &canvas)
         }

@@ -125,4 +125,10 @@ private struct HalfProjection: RenderProjection {
     // The attribution is in the bottom-right corner: dark text pixels there.
     let corner = (250..<360).flatMap { x in (256..<270).map { canvas.pixmap.color(x: x, y: $0) } }
     #expect(corner.filter { $0.red < 110 }.count > 30)
+    // Raster tiles go without it.
+    painter.drawsAttribution = false
+    var tile = try Canvas(width: 360, height: 270, background: .white)
+    painter.paint(index, through: view, on: &tile)
+    let bare = (250..<360).flatMap { x in (256..<270).map { tile.pixmap.color(x: x, y: $0) } }
+    #expect(bare.filter { $0.red < 110 }.count < 5)
 }

@@ -29,11 +29,12 @@ func textRenderer() throws -> TextRenderer {
     return try TextRenderer(faces: files.map { try FontFace(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: $0.0))), index: $0.1, name: $0.0) })
 }
 
-/// Renders one image; returns it.
-func render(center: Coordinate, zoom: Double, width: Int, height: Int, text: TextRenderer) throws -> Pixmap {
+/// Renders one image (a tile: no attribution); returns it.
+func render(center: Coordinate, zoom: Double, width: Int, height: Int, text: TextRenderer, tile: Bool = false) throws -> Pixmap {
     let view = try MercatorViewport(center: center, zoom: zoom, width: width, height: height)
     var painter = MapPainter(zoom: zoom)
     painter.text = text
+    painter.drawsAttribution = !tile
     var canvas = try Canvas(width: width, height: height, background: painter.style.land)
     painter.paint(index, through: view, on: &canvas)
     return canvas.pixmap
@@ -67,7 +68,7 @@ case "tiles":
         for tile in tiles {
             let centre = MapPoint(x: (Double(tile.x) + 0.5) / Double(1 << z), y: (Double(tile.y) + 0.5) / Double(1 << z)).coordinate
             let t0 = cpuSeconds()
-            let image = try render(center: centre, zoom: Double(z), width: 256, height: 256, text: text)
+            let image = try render(center: centre, zoom: Double(z), width: 256, height: 256, text: text, tile: true)
             let t1 = cpuSeconds()
             let png = try PNG.encode(image)
             let t2 = cpuSeconds()
