@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
         .library(name: "MapData", targets: ["MapData"]),
+        .library(name: "MapRenderer", targets: ["MapRenderer"]),
         .library(name: "TileArchives", targets: ["TileArchives"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
@@ -122,6 +123,23 @@ let package = Package(
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock, child processes.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork", "SystemIO"], swiftSettings: strictSettings),
 
+        // HarfBuzz (shaping) and FreeType (glyph outlines) from the system (pkg-config), as
+        // Mapnik links them; only MapRenderer imports them.
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+
+        // The offline renderer (pure): anti-aliased rasterizer, PNG, text, styles, snapshots;
+        // draws through a projection the caller passes in.
+        .target(
+            name: "MapRenderer",
+            dependencies: [
+                "GeoCore", "MapData", "ZlibCompression",
+                .target(name: "CHarfBuzz", condition: .when(platforms: [.linux])),
+                .target(name: "CFreeType", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
@@ -139,6 +157,7 @@ let package = Package(
                 "MapMatching",
                 "Monitoring",
                 "SystemIO",
+                "MapRenderer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -223,6 +242,12 @@ let package = Package(
         .testTarget(
             name: "MonitoringTests",
             dependencies: ["Monitoring", "GeoCore", "NMEACodec", "GeoTestSupport", "SystemIO"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapRendererTests",
+            dependencies: ["MapRenderer", "MapData", "OSMImport", "GeoCore", "GeoTestSupport", "ZlibCompression", "SystemIO"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
