@@ -136,7 +136,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "SystemIO"],
+            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "RoadNetwork", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(
