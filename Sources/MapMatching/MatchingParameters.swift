@@ -21,7 +21,7 @@ public struct MatchingParameters: Hashable, Sendable {
     public var sigmaCeiling: Distance
     /// Newson & Krumm's β, metres: the scale of the exponential transition probability on
     /// |route distance − great-circle distance| (their 1 Hz estimate is about 3 m); a fix with
-    /// σ over 10 m gets 0.3 σ instead (`beta(sigma:)`).
+    /// noisy or sparse fixes get more (`beta(sigma:greatCircle:)`).
     public var beta: Distance
     /// Candidates lie within `radiusSigmas` × σ of the fix, but at least `minimumRadius` and at
     /// most `maximumRadius` metres.
@@ -130,17 +130,18 @@ public struct MatchingParameters: Hashable, Sendable {
         return -0.5 * z * z - log(sigma * 2.5066282746310002)
     }
 
-    /// β for a fix of this σ, metres: at least `beta`, and 0.3 σ for noisy fixes, whose
-    /// great-circle distances stray further from the road distance (σ 10 m, the default, keeps
-    /// 3 m).
+    /// β for a fix of this σ, this far (great circle, metres) from the previous one: at least
+    /// `beta`, 0.3 σ for noisy fixes and a tenth of the distance for sparse ones, whose
+    /// great-circle distances stray further from the road distance (Newson & Krumm fit a larger
+    /// β at longer sampling periods). σ 10 m, the default, and fixes under 30 m apart keep 3 m.
     @inline(__always)
-    func beta(sigma: Double) -> Double { max(beta.meters, 0.3 * sigma) }
+    func beta(sigma: Double, greatCircle: Double) -> Double { max(beta.meters, 0.3 * sigma, 0.1 * greatCircle) }
 
     /// log of (1/β) exp(−|route − great-circle| / β) (Newson & Krumm eq. 2), β for the newer
     /// fix's σ.
     @inline(__always)
     func logTransition(route: Double, greatCircle: Double, sigma: Double) -> Double {
-        let beta = beta(sigma: sigma)
+        let beta = beta(sigma: sigma, greatCircle: greatCircle)
         return -abs(route - greatCircle) / beta - log(beta)
     }
 

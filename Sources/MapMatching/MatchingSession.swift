@@ -219,10 +219,10 @@ public struct MatchingSession: Sendable {
         var parents = [Int32](repeating: -1, count: n + 1)
         // Into the off-road state, too, the transition is a density over the next position
         // (1/β, as a road transition's), so the road states' 1/β is no handicap against it.
-        let logDensity = -log(p.beta(sigma: sigma))
+        let gc = LocalFrame.distance(prev.coordinate, step.coordinate)
+        let logDensity = -log(p.beta(sigma: sigma, greatCircle: gc))
         let logEnter = log(p.offRoadEntryProbability) + logDensity, logExit = log(p.offRoadExitProbability)
         let logStay = log(1 - p.offRoadExitProbability) + logDensity
-        let gc = LocalFrame.distance(prev.coordinate, step.coordinate)
         targets.removeAll(keepingCapacity: true)
         for cand in step.candidates { targets.append(cand.position) }
         let limit = transitionLimit(fromTime: prev.time, radius: prev.radius, toTime: step.time, radius: step.radius, greatCircle: gc)
