@@ -180,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "SystemIO", "Monitoring"],
+            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring"],
             swiftSettings: strictSettings
         ),
         .testTarget(

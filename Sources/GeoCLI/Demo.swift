@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoCore
+import MapMatching
 import OSMImport
 import Positioning
 import RoadNetwork
@@ -34,30 +35,48 @@ struct Demo: AsyncParsableCommand {
         standardOutput.line("  via \(names.prefix(6).joined(separator: " → "))\(names.count > 6 ? " → …" : "")")
     }
 
-    /// A simulated drive along the route through the PositioningManager, as fast as possible.
+    /// A simulated drive along the route through the PositioningManager, as fast as possible,
+    /// map-matched live on the city's car graph.
     private func positioningTour(_ city: SampleCityRoute) async throws {
-        standardOutput.line("\nPositioning: a simulated drive along that route (13.9 m/s, 3 m noise, a fix every 2 s)")
+        standardOutput.line("\nPositioning: a simulated drive along that route (13.9 m/s, 3 m noise, a fix every 2 s), "
+            + "map-matched live on the car graph")
         let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z: a fixed, repeatable start
         let source = try RouteSimulationSource(polyline: city.route.geometry, movementSpeed: .metersPerSecond(13.9),
                                                updateInterval: .seconds(2), noise: .init(sigma: .meters(3), seed: 7),
                                                pacing: .asFastAsPossible, startDate: start)
         let manager = PositioningManager(source: source)
         await manager.setConfiguration(.automotiveNavigation)
-        var updates = 0, shown = 0
+        await manager.setMapMatcher(LiveMapMatcher(car: try MapMatcher(graph: city.graph)))
+        await manager.setMapMatchingEnabled(true, mode: .car)
+        var updates = 0, shown = 0, onRoute = 0
         var first: Location?, last: Location?
+        var matched: MapMatchedUpdate?
         let events = manager.events(bufferingPolicy: .unbounded)
         await manager.start()
         for await event in events {
             switch event {
-            case .updated(let l):
+            case .mapMatched(let update):
+                matched = update
+            case .updated:
+                // The fix itself; the event carries the current position (the match when confident).
+                guard let m = matched else { continue }
+                let l = m.filteredPosition
                 updates += 1
                 first = first ?? l
                 last = l
+                let onRoad = m.mapMatchedPosition.map { Self.distance($0.coordinate, to: city.route.geometry) }
+                if let onRoad, onRoad < 1 { onRoute += 1 }
                 if shown < 4 || updates % 25 == 0 {
                     shown += 1
-                    standardOutput.line("  update \(updates): \(format(l.coordinate.latitude, 6)), \(format(l.coordinate.longitude, 6)) "
+                    standardOutput.line("  update \(updates): raw \(format(l.coordinate.latitude, 6)), \(format(l.coordinate.longitude, 6)) "
                         + "±\(format(l.horizontalAccuracy?.meters ?? .nan, 1)) m, \(format(l.speed?.metersPerSecond ?? .nan, 1)) m/s, "
                         + "course \(format(l.course?.degrees ?? .nan, 0))°")
+                    let match = m.mapMatchedPosition.map { p in
+                        "\(format(p.coordinate.latitude, 6)), \(format(p.coordinate.longitude, 6)) "
+                            + "(\(format(l.coordinate.distance(to: p.coordinate).meters, 1)) m from the fix, confidence \(format(m.confidence, 2))"
+                            + "\(m.isMatched ? ", current" : ""))"
+                    } ?? "none"
+                    standardOutput.line("      matched \(match)")
                 }
             case .paused: standardOutput.line("  paused: stationary")
             case .lost: standardOutput.line("  lost")
@@ -70,10 +89,19 @@ struct Demo: AsyncParsableCommand {
         let average = await manager.averageSpeed
         standardOutput.line("  \(updates) updates delivered of \(report.received) fixes (automotiveNavigation preset: \(report.received - report.accepted) dropped, "
             + "warm-up and distance filter); average speed \(format(average?.metersPerSecond ?? .nan, 1)) m/s")
+        if updates > 0 {
+            standardOutput.line("  map matching: \(onRoute) of \(updates) fixes (\(format(Double(onRoute) / Double(updates) * 100, 1)) %) "
+                + "matched onto the driven route (within 1 m of it)")
+        }
         if let first, let last {
             standardOutput.line("  first update \(format(first.coordinate.distance(to: Self.origin(city)).meters, 0)) m along (after the 10 s warm-up), "
                 + "last \(format(last.coordinate.distance(to: city.route.geometry.last ?? last.coordinate).meters, 1)) m from the end")
         }
+    }
+
+    /// The distance (m) from `c` to the nearest segment of `line`.
+    private static func distance(_ c: Coordinate, to line: [Coordinate]) -> Double {
+        zip(line, line.dropFirst()).map { c.projected(onSegmentFrom: $0, to: $1).distance.meters }.min() ?? .infinity
     }
 
     private static func origin(_ city: SampleCityRoute) -> Coordinate { city.route.geometry.first ?? SampleCity.center }

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import GeoCore
+import MapMatching
 import NMEACodec
 import Positioning
+import RoadNetwork
 import TrackFiltering
 
 /// `geo track`: runs a position source through the PositioningManager and prints one JSON
@@ -25,6 +27,7 @@ struct TrackCommand: AsyncParsableCommand {
             {"event":"error","code":…,"message":…}. Accuracy is the 68 % radius in metres. Numbers have \
             one precision per field, raw or filtered: lat/lon 9 decimals, accuracy 3 (m), speed 3 (m/s), \
             course 4 (degrees).
+            --match GRAPH (a car or foot graph from 'geo extract') matches each fix live to its roads             (car graph: car mode, foot graph: pedestrian): every update gets "matched":             {"lat":…,"lon":…,"confidence":…,"current":…} or null when no road fits (and on the stationary             update); lat/lon stay the fix, "current" says whether the manager's current position is             the match (confidence ≥ 0.5).
             Fixes the preset's filter drops are not printed: standard error says so in one line the \
             first time a reason drops a run of fixes, and sums the drops up by reason at the end.
             """
@@ -42,6 +45,9 @@ struct TrackCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("for"), parsing: .unconditional, help: "Stop after this many seconds (\(OptionRanges.trackDuration)).")
     var duration: Double?
+
+    @Option(help: "Match each fix live to the roads of this graph file ('geo extract', car or foot profile).")
+    var match: String?
 
     @Option(help: "Log what the source delivers as GPX into this directory (a session that a rerun rejoins).")
     var log: String?
@@ -85,6 +91,11 @@ struct TrackCommand: AsyncParsableCommand {
             }
         }
         let manager = PositioningManager(source: positionSource)
+        if let match {
+            let (matcher, mode) = try Self.liveMatcher(graphPath: match)
+            await manager.setMapMatcher(matcher)
+            await manager.setMapMatchingEnabled(true, mode: mode)
+        }
         if preset == "raw" {
             await manager.setConfiguration(LiveConfiguration.default.unfiltered, pausesAutomatically: false)
         } else if let configuration = LiveConfiguration.preset(named: preset) {
@@ -98,6 +109,7 @@ struct TrackCommand: AsyncParsableCommand {
         var updates = 0, failed = false
         var last: Location?
         var drops = DropDiagnostics()
+        var matched: MapMatchedUpdate?
         loop: for await event in events {
             if case .rejected(let fix, let reason) = event {
                 drops.dropped(fix, reason, at: Date()).map(Self.warn)
@@ -109,7 +121,13 @@ struct TrackCommand: AsyncParsableCommand {
                 last = location
                 drops.saw(location)
                 let pause = if case .paused = event { true } else { false }
-                out.write(Self.update(location, stationary: pause))
+                var line = Self.update(matched?.filteredPosition ?? location, stationary: pause)
+                if self.match != nil {
+                    line.removeLast()
+                    line += #","matched":\#(matched.map(Self.matchedObject) ?? "null")}"#
+                }
+                matched = nil
+                out.write(line)
                 updates += 1
                 if let count, updates >= count { break loop }
             case .lost:
@@ -120,6 +138,9 @@ struct TrackCommand: AsyncParsableCommand {
                 failed = !(await manager.isRunning)
             case .stopped:
                 break loop
+            case .mapMatched(let update):
+                matched = update
+                continue
             case .resumed, .authorizationChanged, .rejected, .visit, .heading, .deferredUpdatesFinished, .region:
                 break
             }
@@ -146,6 +167,26 @@ struct TrackCommand: AsyncParsableCommand {
 
     private static func warn(_ line: String) {
         FileHandle.standardError.write(Data(("geo track: " + line + "\n").utf8))
+    }
+
+    /// The live matcher for `graphPath` and the mode its profile serves (car → car, foot →
+    /// pedestrian).
+    /// - Throws: `ValidationError` naming the file when it cannot be read or has another profile.
+    static func liveMatcher(graphPath: String) throws -> (LiveMapMatcher, MapMatchMode) {
+        let graph = try RouteCommand.loadGraph(path: graphPath)
+        switch graph.profileName {
+        case "car": return (LiveMapMatcher(car: try MapMatcher(graph: graph, mode: .car)), .car)
+        case "foot": return (LiveMapMatcher(car: nil, pedestrian: try MapMatcher(graph: graph, mode: .pedestrian)), .pedestrian)
+        default: throw ValidationError("\(graphPath): a \(graph.profileName) graph; --match needs one extracted with --profile car or foot")
+        }
+    }
+
+    /// The `matched` object of an update line, or null when no road fits.
+    static func matchedObject(_ m: MapMatchedUpdate) -> String {
+        typealias N = JSONNumber
+        guard let p = m.mapMatchedPosition else { return "null" }
+        return #"{"lat":\#(N.string(p.coordinate.latitude, .coordinate)),"lon":\#(N.string(p.coordinate.longitude, .coordinate)),"#
+            + #""confidence":\#(N.string(m.confidence, .init(decimals: 4))),"current":\#(m.isMatched)}"#
     }
 
     /// One update as the JSON object the command documents.

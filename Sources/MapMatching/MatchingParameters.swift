@@ -20,7 +20,8 @@ public struct MatchingParameters: Hashable, Sendable {
     /// which bounds the candidate search (absurd accuracies cannot make it unbounded).
     public var sigmaCeiling: Distance
     /// Newson & Krumm's β, metres: the scale of the exponential transition probability on
-    /// |route distance − great-circle distance| (their 1 Hz estimate is about 3 m).
+    /// |route distance − great-circle distance| (their 1 Hz estimate is about 3 m); a fix with
+    /// noisy or sparse fixes get more (`beta(sigma:greatCircle:)`).
     public var beta: Distance
     /// Candidates lie within `radiusSigmas` × σ of the fix, but at least `minimumRadius` and at
     /// most `maximumRadius` metres.
@@ -50,8 +51,8 @@ public struct MatchingParameters: Hashable, Sendable {
     /// and car parks the graph does not hold, rarely; walkers turn back freely, but a small
     /// penalty keeps GPS jitter from reading as turning.
     public var uTurnPenalty: Distance
-    /// The off-road state: its emission is a road candidate's at this distance, metres (so it
-    /// wins where the nearest road is further than that), ...
+    /// The off-road state: its emission is a road candidate's at this distance, metres, or at
+    /// 3 σ when that is further (so it wins where the nearest road is further than that), ...
     public var offRoadDistance: Distance
     /// ... the probability per fix of leaving the road network (into a car park, a square) ...
     public var offRoadEntryProbability: Double
@@ -129,10 +130,26 @@ public struct MatchingParameters: Hashable, Sendable {
         return -0.5 * z * z - log(sigma * 2.5066282746310002)
     }
 
-    /// log of (1/β) exp(−|route − great-circle| / β) (Newson & Krumm eq. 2).
+    /// β for a fix of this σ, this far (great circle, metres) from the previous one: at least
+    /// `beta`, 0.3 σ for noisy fixes and a tenth of the distance for sparse ones, whose
+    /// great-circle distances stray further from the road distance (Newson & Krumm fit a larger
+    /// β at longer sampling periods). σ 10 m, the default, and fixes under 30 m apart keep 3 m.
     @inline(__always)
-    func logTransition(route: Double, greatCircle: Double) -> Double {
-        -abs(route - greatCircle) / beta.meters - log(beta.meters)
+    func beta(sigma: Double, greatCircle: Double) -> Double { max(beta.meters, 0.3 * sigma, 0.1 * greatCircle) }
+
+    /// log of (1/β) exp(−|route − great-circle| / β) (Newson & Krumm eq. 2), β for the newer
+    /// fix's σ.
+    @inline(__always)
+    func logTransition(route: Double, greatCircle: Double, sigma: Double) -> Double {
+        let beta = beta(sigma: sigma, greatCircle: greatCircle)
+        return -abs(route - greatCircle) / beta - log(beta)
+    }
+
+    /// The off-road state's emission: a road candidate's at `offRoadDistance`, or at 3 σ when
+    /// that is further (a fix that noisy is still plausibly on a road 3 σ away).
+    @inline(__always)
+    func logOffRoadEmission(sigma: Double) -> Double {
+        logEmission(distance: max(offRoadDistance.meters, 3 * sigma), sigma: sigma)
     }
 
     /// Checks ranges; the presets pass.

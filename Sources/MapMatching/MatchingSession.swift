@@ -201,7 +201,7 @@ public struct MatchingSession: Sendable {
     private func startChain(_ step: inout Step, sigma: Double) {
         let p = matcher.parameters
         let n = step.candidates.count
-        step.scores = step.candidates.map(\.logEmission) + [log(p.offRoadEntryProbability) + p.logEmission(distance: p.offRoadDistance.meters, sigma: sigma)]
+        step.scores = step.candidates.map(\.logEmission) + [log(p.offRoadEntryProbability) + p.logOffRoadEmission(sigma: sigma)]
         step.parents = [Int32](repeating: -1, count: n + 1)
         step.offRoadOrigin = nil
     }
@@ -217,9 +217,12 @@ public struct MatchingSession: Sendable {
         let n = step.candidates.count
         var scores = [Double](repeating: -.infinity, count: n + 1)
         var parents = [Int32](repeating: -1, count: n + 1)
-        let logEnter = log(p.offRoadEntryProbability), logExit = log(p.offRoadExitProbability)
-        let logStay = log(1 - p.offRoadExitProbability)
+        // Into the off-road state, too, the transition is a density over the next position
+        // (1/β, as a road transition's), so the road states' 1/β is no handicap against it.
         let gc = LocalFrame.distance(prev.coordinate, step.coordinate)
+        let logDensity = -log(p.beta(sigma: sigma, greatCircle: gc))
+        let logEnter = log(p.offRoadEntryProbability) + logDensity, logExit = log(p.offRoadExitProbability)
+        let logStay = log(1 - p.offRoadExitProbability) + logDensity
         targets.removeAll(keepingCapacity: true)
         for cand in step.candidates { targets.append(cand.position) }
         let limit = transitionLimit(fromTime: prev.time, radius: prev.radius, toTime: step.time, radius: step.radius, greatCircle: gc)
@@ -229,7 +232,7 @@ public struct MatchingSession: Sendable {
             for k in 0..<n {
                 let d = search.distances[k]
                 guard d.isFinite else { continue }
-                let s = base + p.logTransition(route: d, greatCircle: gc)
+                let s = base + p.logTransition(route: d, greatCircle: gc, sigma: sigma)
                 if s > scores[k] { scores[k] = s; parents[k] = Int32(j) }
             }
             if base + logEnter > scores[n] { scores[n] = base + logEnter; parents[n] = Int32(j) }
@@ -245,7 +248,7 @@ public struct MatchingSession: Sendable {
                 let gcOrigin = LocalFrame.distance(origin.coordinate, step.coordinate)
                 route(from: origin.position, limit: limit)
                 for k in 0..<n where search.distances[k].isFinite {
-                    let s = off + logExit + p.logTransition(route: search.distances[k], greatCircle: gcOrigin)
+                    let s = off + logExit + p.logTransition(route: search.distances[k], greatCircle: gcOrigin, sigma: sigma)
                     if s > scores[k] { scores[k] = s; parents[k] = Int32(prev.offRoad) }
                 }
             }
@@ -253,7 +256,7 @@ public struct MatchingSession: Sendable {
         }
         guard scores[0..<n].contains(where: { $0 > -.infinity }) else { return false }
         for k in 0..<n { scores[k] += step.candidates[k].logEmission }
-        scores[n] += p.logEmission(distance: p.offRoadDistance.meters, sigma: sigma)
+        scores[n] += p.logOffRoadEmission(sigma: sigma)
         let parent = Int(parents[n])
         if parent == prev.offRoad {
             step.offRoadOrigin = prev.offRoadOrigin

@@ -11,6 +11,7 @@ import TrackFiltering
 private func label(_ e: PositioningEvent) -> String {
     switch e {
     case .updated: "updated"
+    case .mapMatched: "mapMatched"
     case .lost: "lost"
     case .failed(let error): "failed(\(error.code))"
     case .paused: "paused"

@@ -7,6 +7,9 @@ public import TrackFiltering
 public enum PositioningEvent: Sendable {
     /// A new position was delivered (HERE's `DidUpdatePosition`).
     case updated(Location)
+    /// While map matching is on, just before each `.updated` (and only then): the fix's raw,
+    /// filtered and map-matched positions and which of them `.updated` carries.
+    case mapMatched(MapMatchedUpdate)
     /// The track filter dropped this fix from the source, for this reason (no update follows
     /// it). The manager's `filterReport` keeps the counts by reason.
     case rejected(Location, RejectionReason)

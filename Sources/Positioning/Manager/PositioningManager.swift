@@ -52,7 +52,9 @@ public actor PositioningManager {
     public var mapMatchingEnabled = false
     /// Which roads positions are matched to.
     public var mapMatchMode: MapMatchMode = .car
-    /// The matcher confidence at or above which `currentPosition` is the matched position.
+    /// The matcher confidence at or above which `currentPosition` is the matched position: 0.5,
+    /// so the published road state is more likely than all other states together (the
+    /// other direction, a parallel road, off-road).
     public var minimumMatchConfidence = 0.5
     /// How `start` was last called.
     public private(set) var method: PositioningMethod = .continuous
@@ -71,7 +73,8 @@ public actor PositioningManager {
     public private(set) var filterReport = FilterReport()
     /// The latest map-matched fix; nil while map matching is off or nothing matched.
     public private(set) var mapMatchedPosition: Location?
-    private var matchConfidence = 0.0
+    /// The matcher's confidence in `mapMatchedPosition`, in [0, 1]; 0 while nothing matched.
+    public private(set) var mapMatchConfidence = 0.0
     /// Mean ground speed over the fixes of the last `averageSpeedWindow` (reported speeds,
     /// else speeds implied by consecutive positions; TrackFiltering's `AverageSpeedWindow`);
     /// nil until a fix has a speed or a second fix implies one.
@@ -145,7 +148,7 @@ public actor PositioningManager {
     /// (the raw one without a track filter); nil while stopped.
     public var currentPosition: Location? {
         guard isRunning else { return nil }
-        if mapMatchingEnabled, let matched = mapMatchedPosition, matchConfidence >= minimumMatchConfidence { return matched }
+        if mapMatchingEnabled, let matched = mapMatchedPosition, mapMatchConfidence >= minimumMatchConfidence { return matched }
         return filteredPosition
     }
 
@@ -168,8 +171,14 @@ public actor PositioningManager {
     public func setMapMatchingEnabled(_ enabled: Bool, mode: MapMatchMode? = nil) {
         mapMatchingEnabled = enabled
         if let mode { mapMatchMode = mode }
-        if !enabled { mapMatchedPosition = nil }
+        if !enabled {
+            mapMatchedPosition = nil
+            mapMatchConfidence = 0
+        }
     }
+
+    /// Sets the minimum confidence for `currentPosition` to be the matched position.
+    public func setMinimumMatchConfidence(_ confidence: Double) { minimumMatchConfidence = confidence }
 
     /// Sets the stationary / lost-timeout parameters; takes effect at the next start.
     public func setConfiguration(_ configuration: LiveConfiguration, pausesAutomatically: Bool = true) {
@@ -380,6 +389,7 @@ public actor PositioningManager {
             monitorRegions(with: location)
             rawPosition = location
             speeds.add(location)
+            let raw = location
             var location = location
             if let decision = cleaner?.process(location, receivedAt: now()) {
                 if let report = cleaner?.report { filterReport = report }
@@ -397,7 +407,7 @@ public actor PositioningManager {
                 let mode = mapMatchMode
                 let matched = await matcher.match(location, mode: mode)
                 mapMatchedPosition = matched?.location
-                matchConfidence = matched?.confidence ?? 0
+                mapMatchConfidence = matched?.confidence ?? 0
             }
             if pausesLocationUpdatesAutomatically {
                 switch detector.update(with: location) {
@@ -412,7 +422,12 @@ public actor PositioningManager {
             }
             guard !isPaused else { return }
             if method == .significantChanges, !significant.admits(location) { return }
-            emit(.updated(currentPosition ?? location))
+            let current = currentPosition ?? location
+            if mapMatchingEnabled {
+                emit(.mapMatched(MapMatchedUpdate(rawPosition: raw, filteredPosition: location, mapMatchedPosition: mapMatchedPosition,
+                                                  confidence: mapMatchConfidence, currentPosition: current)))
+            }
+            emit(.updated(current))
         }
     }
 
@@ -483,7 +498,7 @@ public actor PositioningManager {
             case .region(.entered(let region)): await delegate.positioningManager(self, didEnterRegion: region)
             case .region(.exited(let region)): await delegate.positioningManager(self, didExitRegion: region)
             case .region(.failed(let region, let error)): await delegate.positioningManager(self, monitoringDidFailFor: region, withError: error)
-            case .rejected, .stopped: break
+            case .rejected, .mapMatched, .stopped: break
             }
         }
     }
