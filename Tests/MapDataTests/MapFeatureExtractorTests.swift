@@ -72,7 +72,7 @@ private func addSquare(_ e: inout MapFeatureExtractor, base: Int64, lat: Double,
     #expect(set.features.first { $0.layer == .poi }?.featureClass == "cafe")
 }
 
-@Test func monaco_extractsEveryLayerWithFewBrokenRelations() throws {
+@Test(.onOwnThread) func monaco_extractsEveryLayerWithFewBrokenRelations() throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let set = try MapDataExtraction.read(url: url)
     var counts: [MapLayer: Int] = [:]

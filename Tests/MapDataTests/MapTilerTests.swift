@@ -88,7 +88,7 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     #expect(total >= 1 && total <= 50)
 }
 
-@Test func monacoTiles_decodeWithOurReader() throws {
+@Test(.onOwnThread) func monacoTiles_decodeWithOurReader() throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let set = try MapDataExtraction.read(url: url)
     let tiler = try MapTiler(features: set.features, options: TilingOptions(minZoom: 12, maxZoom: 14, parallelism: 2, compressesTiles: true))
@@ -149,7 +149,7 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     }
 }
 
-@Test func tiles_areTheSameBytesOnOneThreadOrThree_inOnePassOrOnePerColumn() throws {
+@Test(.onOwnThread) func tiles_areTheSameBytesOnOneThreadOrThree_inOnePassOrOnePerColumn() throws {
     guard let url = try Fixtures.url("osm/andorra.osm.pbf") else { return }
     let set = try MapDataExtraction.read(url: url)
     let one = try MapTiler(features: set.features, options: TilingOptions(minZoom: 8, maxZoom: 14, parallelism: 1))

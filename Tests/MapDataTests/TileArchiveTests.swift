@@ -38,7 +38,7 @@ private func sampleArchive(count: Int) throws -> (bytes: [UInt8], tiles: [(Int, 
     return (bytes, tiles.map { ($0.1, $0.2, $0.3) })
 }
 
-@Test func pmtiles_roundTrip_smallAndWithLeafDirectories() throws {
+@Test(.onOwnThread) func pmtiles_roundTrip_smallAndWithLeafDirectories() throws {
     for count in [10, 80_000] {
         let (bytes, _) = try sampleArchive(count: count)
         let reader = try PMTilesReader(bytes)
@@ -58,7 +58,7 @@ private func sampleArchive(count: Int) throws -> (bytes: [UInt8], tiles: [(Int, 
     }
 }
 
-@Test func pmtiles_truncatedAnywhere_isATypedErrorNeverACrash() throws {
+@Test(.onOwnThread) func pmtiles_truncatedAnywhere_isATypedErrorNeverACrash() throws {
     let (bytes, _) = try sampleArchive(count: 80_000)
     for cut in [0, 5, 126, 127, 200, 16_000, bytes.count / 2, bytes.count - 1] {
         let truncated = Array(bytes[..<cut])

@@ -92,7 +92,7 @@ struct KubickaDrive {
 /// Three real drives (1305–1450 fixes at about 1 Hz) through the real import path: the matched
 /// path covers at least 98 % of the hand-corrected route by length (map-matching-2 scores
 /// 98.3–99.5 % on them, OSRM 66.7–95.8 %).
-@Test(arguments: ["00000006", "00000016", "00000046"])
+@Test(.onOwnThread, arguments: ["00000006", "00000016", "00000046"])
 func kubicka_correctFractionFloor(_ id: String) throws {
     guard let drive = try KubickaDrive.load(id) else { return }
     let result = try MapMatcher(graph: drive.graph).match(drive.track)
@@ -102,7 +102,7 @@ func kubicka_correctFractionFloor(_ id: String) throws {
 
 /// The online matcher on real drives: at least 95 % of fixes are matched live onto the true
 /// route, and its committed answers equal the whole-track match exactly.
-@Test(arguments: ["00000006", "00000046"])
+@Test(.onOwnThread, arguments: ["00000006", "00000046"])
 func kubicka_onlineCommitsEqualOffline(_ id: String) throws {
     guard let drive = try KubickaDrive.load(id) else { return }
     let matcher = try MapMatcher(graph: drive.graph)

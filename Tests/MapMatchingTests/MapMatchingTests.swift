@@ -280,7 +280,7 @@ private func straightRoad() throws -> (AsciiRoadMap, MapMatcher) {
     }
 }
 
-@Test func streaming_keepsBoundedStateOnALongDrive() throws {
+@Test(.onOwnThread) func streaming_keepsBoundedStateOnALongDrive() throws {
     var map = AsciiRoadMap("""
         a          b
 
