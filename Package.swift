@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "GPXCodec", targets: ["GPXCodec"]),
         .library(name: "NMEACodec", targets: ["NMEACodec"]),
         .library(name: "MapMatching", targets: ["MapMatching"]),
+        .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
@@ -87,6 +88,10 @@ let package = Package(
         // Map matching (pure); for now the live-matcher protocol and its vocabulary.
         .target(name: "MapMatching", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
+        // The map camera (pure): CameraState, limits and tilt profile, Mercator and globe,
+        // animations, event blocks, gestures as state changes.
+        .target(name: "MapCamera", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
             name: "Positioning",
@@ -113,6 +118,7 @@ let package = Package(
                 "NMEACodec",
                 "Positioning",
                 "SystemIO",
+                "MapCamera",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -182,6 +188,12 @@ let package = Package(
         .testTarget(
             name: "NMEACodecTests",
             dependencies: ["NMEACodec", "GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapCameraTests",
+            dependencies: ["MapCamera", "GeoCore", "GeoTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
