@@ -1,0 +1,194 @@
+/// Owns a camera and moves it: the combined setter with an animation, gestures and their
+/// inertia, frames on an injected clock, and the seed's event blocks (maplibre-native's
+/// `Transform` around a ``CameraState``).
+///
+/// Time is whatever clock the caller uses: every call that starts or moves something takes
+/// `now`, and ``advance(to:)`` computes the frame for that instant; nothing here reads a clock.
+///
+/// Event order follows the seed: from rest, an animation reports `transformationBegan`,
+/// `animationBegan`; a gesture during it reports `animationEnded`, `gestureBegan`; the end of
+/// the gesture reports `gestureEnded`, then — once its inertia, if any, has stopped —
+/// `transformationEnded`. A change reports `geoCenterChanged`, `zoomLevelChanged`,
+/// `orientationChanged`, `tiltChanged` for what changed, in that order.
+///
+/// Blocks run on the caller's thread, one event at a time: an event raised inside a block (a
+/// block that moves the camera) is queued and delivered after the current one has reached
+/// every block. Registering or removing blocks inside a block is safe: a block added there
+/// first hears the next event; a block removed there hears nothing more.
+public final class CameraController<Instant: InstantProtocol> where Instant.Duration == Duration {
+    /// A block the controller calls for an event; it returns whether it stays registered for
+    /// that event (`false` unregisters it for that event only, as in the seed).
+    public typealias EventBlock = (MapEvents, CameraController) -> Bool
+
+    /// The camera now.
+    public private(set) var state: CameraState
+    /// The move under way, with its start instant.
+    public private(set) var transition: (move: CameraTransition, start: Instant)?
+    /// Whether a gesture is under way (between its first change and ``endGesture(velocityX:velocityY:at:)``).
+    public private(set) var isGestureActive = false
+    /// Whether the camera is between `transformationBegan` and `transformationEnded`.
+    public private(set) var isTransforming = false
+
+    private var inertia: (glide: PanInertia, start: Instant, from: CameraState)?
+    private var blocks: [(id: MapEventBlockID, events: MapEvents, block: EventBlock)] = []
+    private var nextBlockID = 0
+    private var pending: [MapEvents] = []
+    private var delivering = false
+
+    public init(state: CameraState) { self.state = state }
+
+    /// Whether an animation is under way.
+    public var isAnimating: Bool { transition != nil }
+
+    // MARK: Event blocks
+
+    /// Registers `block` for `events` (the seed's `respondToEvents:withBlock:`).
+    /// - Returns: the identifier to remove it with.
+    @discardableResult
+    public func respond(to events: MapEvents, block: @escaping EventBlock) -> MapEventBlockID {
+        let id = MapEventBlockID(value: nextBlockID)
+        nextBlockID += 1
+        if !events.isEmpty { blocks.append((id, events, block)) }
+        return id
+    }
+
+    /// Unregisters a block for all its events (the seed's `removeEventBlockWithIdentifier:`).
+    /// - Returns: whether it was registered.
+    @discardableResult
+    public func removeEventBlock(_ id: MapEventBlockID) -> Bool {
+        guard let i = blocks.firstIndex(where: { $0.id == id }) else { return false }
+        blocks.remove(at: i)
+        return true
+    }
+
+    private func emit(_ event: MapEvents) {
+        pending.append(event)
+        guard !delivering else { return }
+        delivering = true
+        defer { delivering = false }
+        while !pending.isEmpty {
+            let e = pending.removeFirst()
+            for id in blocks.filter({ $0.events.contains(e) }).map(\.id) {
+                // Looked up again: an earlier block may have removed this one.
+                guard let entry = blocks.first(where: { $0.id == id }), entry.events.contains(e) else { continue }
+                if !entry.block(e, self), let i = blocks.firstIndex(where: { $0.id == id }) {
+                    blocks[i].events.remove(e)
+                    if blocks[i].events.isEmpty { blocks.remove(at: i) }
+                }
+            }
+        }
+    }
+
+    // MARK: Moves
+
+    /// The seed's combined setter: moves to `options` (nil fields keep their value) with one
+    /// animation. An animation under way ends first (`animationEnded`); a gesture under way is
+    /// ended (`gestureEnded`), its inertia dropped. With `.none` the camera jumps now.
+    /// - Parameters:
+    ///   - duration: nil for the animation's own (see ``CameraTransition``).
+    ///   - now: the instant the move starts.
+    /// - Throws: `MapCameraError` for non-finite options or a bad duration; nothing changes then.
+    public func set(_ options: CameraOptions, animation: MapAnimation, duration: Duration? = nil, at now: Instant) throws(MapCameraError) {
+        let move = try CameraTransition(from: state, to: state.setting(options), animation: animation, duration: duration)
+        stopAnimation()
+        if isGestureActive {
+            isGestureActive = false
+            emit(.gestureEnded)
+        }
+        inertia = nil
+        beginTransformation()
+        if move.duration == .zero {
+            update(to: move.destination)
+            endTransformationIfIdle()
+        } else {
+            transition = (move, now)
+            emit(.animationBegan)
+        }
+    }
+
+    /// Computes the camera at `now`: the animation's or the inertia's frame, with its change
+    /// events, and the end events when it has finished. Instants before a move's start count
+    /// as its start.
+    public func advance(to now: Instant) {
+        if let (move, start) = transition {
+            let elapsed = start.duration(to: now)
+            update(to: move.state(atElapsed: max(elapsed, .zero)))
+            if elapsed >= move.duration {
+                transition = nil
+                emit(.animationEnded)
+                endTransformationIfIdle()
+            }
+        }
+        if let (glide, start, from) = inertia {
+            let t = max(start.duration(to: now) / .seconds(1), 0)
+            update(to: from.applying(glide.pan(after: t, viewCenter: from.viewSize.center)))
+            if t >= glide.duration {
+                inertia = nil
+                endTransformationIfIdle()
+            }
+        }
+    }
+
+    // MARK: Gestures
+
+    /// Starts a gesture: ends an animation under way (`animationEnded`, then `gestureBegan`),
+    /// stops a glide. Does nothing while a gesture is already under way.
+    public func beginGesture(at now: Instant) {
+        guard !isGestureActive else { return }
+        stopAnimation()
+        inertia = nil
+        beginTransformation()
+        isGestureActive = true
+        emit(.gestureBegan)
+    }
+
+    /// Applies one step of a gesture, beginning it first if none is under way.
+    public func apply(_ gesture: Gesture, at now: Instant) {
+        beginGesture(at: now)
+        update(to: state.applying(gesture))
+    }
+
+    /// Ends the gesture (`gestureEnded`). A release velocity in pixels per second above
+    /// `PanInertia.minimumSpeed` lets the view glide on (frames from ``advance(to:)``) before
+    /// `transformationEnded`; otherwise the transformation ends now.
+    public func endGesture(velocityX: Double = 0, velocityY: Double = 0, at now: Instant) {
+        guard isGestureActive else { return }
+        isGestureActive = false
+        emit(.gestureEnded)
+        if let glide = PanInertia(velocityX: velocityX, velocityY: velocityY) {
+            inertia = (glide, now, state)
+        } else {
+            endTransformationIfIdle()
+        }
+    }
+
+    // MARK: Helpers
+
+    private func stopAnimation() {
+        guard transition != nil else { return }
+        transition = nil
+        emit(.animationEnded)
+    }
+
+    private func beginTransformation() {
+        guard !isTransforming else { return }
+        isTransforming = true
+        emit(.transformationBegan)
+    }
+
+    private func endTransformationIfIdle() {
+        guard isTransforming, transition == nil, inertia == nil, !isGestureActive else { return }
+        isTransforming = false
+        emit(.transformationEnded)
+    }
+
+    /// Replaces the camera and reports what changed.
+    private func update(to new: CameraState) {
+        let old = state
+        state = new
+        if new.geoCenter != old.geoCenter { emit(.geoCenterChanged) }
+        if new.zoomLevel != old.zoomLevel { emit(.zoomLevelChanged) }
+        if new.orientation != old.orientation { emit(.orientationChanged) }
+        if new.tilt != old.tilt || new.clippedTilt != old.clippedTilt { emit(.tiltChanged) }
+    }
+}
