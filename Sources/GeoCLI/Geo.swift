@@ -19,6 +19,7 @@ public struct Geo: AsyncParsableCommand {
             SimulateCommand.self,
             ExtractCommand.self,
             RouteCommand.self,
+            MapCommand.self,
         ]
     )
 

@@ -22,6 +22,14 @@ enum OptionRanges {
     static let retry = ValidRange(0...1_000, unit: "")
     /// `track --timeout`: seconds per connection attempt of a network source.
     static let connectTimeout = ValidRange(above: 0, through: 3_600, unit: "s")
+    /// `map animate --duration`: up to an hour of animation.
+    static let animationDuration = ValidRange(0...3_600, unit: "s")
+    /// `map animate --fps`: frames per second.
+    static let framesPerSecond = ValidRange(1...240, unit: "")
+    /// A camera zoom level (`map animate --from/--to`): MapCamera's default limits.
+    static let zoomLevel = ValidRange(0...22, unit: "")
+    /// A camera tilt (`map animate --from/--to`), degrees from straight down.
+    static let tilt = ValidRange(0...85, unit: "°")
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
 }
