@@ -12,21 +12,44 @@ extension CameraState {
     static let regionSamplesPerSide = 33
 
     /// The smallest box holding every geographic point the view shows, found from a 33 × 33 grid
-    /// of screen points (the edges included) and the poles when they are in sight: exact for an
-    /// untilted Mercator view, a close fit otherwise (a tilted view's outline curves between
-    /// samples by less than a thirty-second of the view). A box whose longitudes would span
-    /// 360° or more spans the whole world, −180…180.
-    /// - Complexity: O(1): 1 089 screen-to-geo conversions.
+    /// of screen points (the edges included), the Earth's outline between them (the horizon or
+    /// the globe's limb, found by bisection between a sample that shows Earth and a neighbour
+    /// that does not, to 10⁻¹² of the view: at the limb the
+    /// angle grows as the square root of the screen distance), and the poles when they are in sight. Exact for an
+    /// untilted Mercator view; otherwise an outline that curves between samples may bulge past
+    /// the box by less than a thirty-second of the view. A box whose longitudes would span 360°
+    /// or more spans the whole world, −180…180.
+    /// - Complexity: O(1): at most about 10 000 screen-to-geo conversions.
     public var visibleRegion: BoundingBox {
         let n = Self.regionSamplesPerSide
+        let grid = (0..<n).map { i in
+            (0..<n).map { j in
+                ScreenPoint(x: viewSize.width * Double(i) / Double(n - 1), y: viewSize.height * Double(j) / Double(n - 1))
+            }
+        }
+        let seen = grid.map { column in column.map { coordinate(at: $0) } }
         var south = geoCenter.latitude, north = south, west = 0.0, east = 0.0 // longitudes relative to the centre
+        func include(_ c: Coordinate) {
+            south = min(south, c.latitude); north = max(north, c.latitude)
+            let dl = (c.longitude - geoCenter.longitude).remainder(dividingBy: 360)
+            west = min(west, dl); east = max(east, dl)
+        }
+        /// The last point showing Earth on the segment from `inside` (shows Earth) to `outside`.
+        func outline(_ inside: ScreenPoint, _ outside: ScreenPoint) -> Coordinate? {
+            var a = inside, b = outside, last: Coordinate?
+            for _ in 0..<40 {
+                let m = ScreenPoint(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+                if let c = coordinate(at: m) { a = m; last = c } else { b = m }
+            }
+            return last
+        }
         for i in 0..<n {
             for j in 0..<n {
-                let p = ScreenPoint(x: viewSize.width * Double(i) / Double(n - 1), y: viewSize.height * Double(j) / Double(n - 1))
-                guard let c = coordinate(at: p) else { continue }
-                south = min(south, c.latitude); north = max(north, c.latitude)
-                let dl = (c.longitude - geoCenter.longitude).remainder(dividingBy: 360)
-                west = min(west, dl); east = max(east, dl)
+                guard let c = seen[i][j] else { continue }
+                include(c)
+                for (k, l) in [(i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)] where (0..<n).contains(k) && (0..<n).contains(l) && seen[k][l] == nil {
+                    if let edge = outline(grid[i][j], grid[k][l]) { include(edge) }
+                }
             }
         }
         var wholeLongitudes = east - west >= 360

@@ -105,6 +105,16 @@ private func nsperRows() throws -> [[Double]] {
     #expect(arctic.north == 90 && arctic.west == -180 && arctic.east == 180)
 }
 
+@Test func visibleRegion_wholeGlobe_reachesTheLimb() throws {
+    let s = try camera(0, 0, zoom: 1, view: try ViewSize(width: 600, height: 600), projection: .globe)
+    // Seen from h above the sphere, the limb lies acos(R / (R + h)) from the centre.
+    let cap = acos(WebMercator.radius / (WebMercator.radius + s.cameraAltitude.meters)) * 180 / .pi
+    let box = s.visibleRegion
+    // 1e-3°: the limb found by bisection to 10⁻¹² of the view, where the sphere is edge-on.
+    #expect(abs(box.east - cap) < 1e-3 && abs(box.west + cap) < 1e-3, "\(box) vs ±\(cap)")
+    #expect(abs(box.north - cap) < 1e-3 && abs(box.south + cap) < 1e-3)
+}
+
 @Test func coveringTiles_untiltedMercatorView() throws {
     // Centred on the corner of four z12 tiles; 700 × 500 px at zoom 12.5 span under one tile
     // (495 × 354 z12 pixels), so the view shows exactly those four.
