@@ -13,12 +13,12 @@ extension CameraState {
 
     /// The smallest box holding every geographic point the view shows, found from a 33 × 33 grid
     /// of screen points (the edges included), the Earth's outline between them (the horizon or
-    /// the globe's limb, found by bisection between a sample that shows Earth and a neighbour
-    /// that does not, to 10⁻¹² of the view: at the limb the
-    /// angle grows as the square root of the screen distance), and the poles when they are in sight. Exact for an
-    /// untilted Mercator view; otherwise an outline that curves between samples may bulge past
-    /// the box by less than a thirty-second of the view. A box whose longitudes would span 360°
-    /// or more spans the whole world, −180…180.
+    /// the globe's limb, bisected between a sample that shows Earth and a neighbour that does
+    /// not to 10⁻¹² of the view, since at the limb the angle grows as the square root of the
+    /// screen distance), and the poles when they are in sight. Exact for an untilted Mercator
+    /// view; otherwise an outline that curves between samples may bulge past the box by less
+    /// than a thirty-second of the view. A box whose longitudes would span 360° or more spans
+    /// the whole world, −180…180.
     /// - Complexity: O(1): at most about 10 000 screen-to-geo conversions.
     public var visibleRegion: BoundingBox {
         let n = Self.regionSamplesPerSide
