@@ -90,11 +90,16 @@ extension CameraState {
     /// Radius of the globe, pixels: `worldSize / (2π cos φ₀)` (MapLibre GL JS 5).
     public var globeRadius: Double { worldSize / (2 * .pi * cos(geoCenter.latitude * .pi / 180)) }
 
-    /// Height of the camera above the centre of the view, metres, on the globe's sphere of
-    /// radius `WebMercator.radius`: the `h` of the vertical perspective projection that an
-    /// untilted globe view is.
+    /// Height of the camera above the globe's sphere (radius `WebMercator.radius`), metres:
+    /// the `h` of the perspective projection the globe view is, vertical (PROJ `nsper`) when
+    /// untilted, tilted (`tpers`) otherwise. The camera stands `cameraToCenterDistance` from the
+    /// centre, tilted ``clippedTilt`` from the vertical.
     public var cameraAltitude: Distance {
-        .meters(cameraToCenterDistance * cos(clippedTilt * .pi / 180) * WebMercator.radius / globeRadius)
+        let r = globeRadius, d = cameraToCenterDistance, t = clippedTilt * .pi / 180
+        let back = d * sin(t), up = d * cos(t)
+        // √(back² + (r + up)²) − r, without cancelling r: (back² + up² + 2 r up) / (√… + r).
+        let height = (back * back + up * up + 2 * r * up) / ((back * back + (r + up) * (r + up)).squareRoot() + r)
+        return .meters(height * WebMercator.radius / r)
     }
 
     /// The screen point where `coordinate` appears, or nil when it is hidden: behind the camera,

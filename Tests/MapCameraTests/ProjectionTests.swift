@@ -3,25 +3,30 @@ import Testing
 import GeoCore
 import MapCamera
 
-/// Rows of `Fixtures/globe-nsper.tsv` (PROJ `+proj=nsper` via pyproj, scripts/oracles/globe_fixture.py).
-private func nsperRows() throws -> [[Double]] {
+/// Rows of `Fixtures/globe-nsper.tsv` (PROJ `+proj=nsper` and `+proj=tpers` via pyproj,
+/// scripts/oracles/globe_fixture.py): kind, then numbers.
+private func globeRows() throws -> [(kind: Substring, values: [Double])] {
     let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/globe-nsper.tsv")
     let rows = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
-        .map { try $0.split(separator: "\t").map { try #require(Double(String($0))) } }
-    try #require(rows.count >= 400)
+        .map { line -> (kind: Substring, values: [Double]) in
+            let fields = line.split(separator: "\t")
+            return (fields[0], try fields.dropFirst().map { try #require(Double(String($0))) })
+        }
+    try #require(rows.filter { $0.kind == "nsper" }.count >= 400 && rows.filter { $0.kind == "tpers" }.count >= 200)
     return rows
 }
 
-@Test func globe_untilted_matchesPROJVerticalPerspective() throws {
-    for r in try nsperRows() {
-        let s = try camera(r[0], r[1], zoom: r[2], orientation: r[3], view: try ViewSize(width: r[4], height: r[5]), projection: .globe)
+@Test func globe_matchesPROJPerspectives_verticalAndTilted() throws {
+    for (kind, r) in try globeRows() {
+        let s = try camera(r[0], r[1], zoom: r[2], orientation: r[3], tilt: r[4],
+                           view: try ViewSize(width: r[5], height: r[6]), projection: .globe)
         // The camera's altitude is PROJ's h: relative 1e-12.
-        #expect(abs(s.cameraAltitude.meters - r[6]) <= 1e-12 * r[6], "altitude at \(r[0]),\(r[1]) z\(r[2])")
-        let c = try Coordinate(latitude: r[7], longitude: r[8])
+        #expect(abs(s.cameraAltitude.meters - r[7]) <= 1e-12 * r[7], "\(kind) altitude at \(r[0]),\(r[1]) z\(r[2])")
+        let c = try Coordinate(latitude: r[8], longitude: r[9])
         let p = try #require(s.point(for: c), "\(c) hidden from \(s.geoCenter)")
         // 1e-6 px: PROJ and this code differ only by rounding on values up to ~10⁴ px.
-        #expect(abs(p.x - r[4] / 2 - r[9]) < 1e-6 && abs(p.y - r[5] / 2 - r[10]) < 1e-6,
-                "\(c) from \(s.geoCenter) z\(r[2]): \(p.x - r[4] / 2), \(p.y - r[5] / 2) vs \(r[9]), \(r[10])")
+        #expect(abs(p.x - r[5] / 2 - r[10]) < 1e-6 && abs(p.y - r[6] / 2 - r[11]) < 1e-6,
+                "\(kind) \(c) from \(s.geoCenter) z\(r[2]) t\(r[4]): \(p.x - r[5] / 2), \(p.y - r[6] / 2) vs \(r[10]), \(r[11])")
         let back = try #require(s.coordinate(at: p))
         #expect(abs(back.latitude - c.latitude) < 1e-9 && abs((back.longitude - c.longitude).remainder(dividingBy: 360)) < 1e-9,
                 "round trip \(c) → \(back)") // degrees
