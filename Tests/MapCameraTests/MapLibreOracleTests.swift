@@ -35,6 +35,15 @@ private let maplibreLimits = try! CameraLimits(maximumZoomLevel: 24, maximumTilt
     }
 }
 
+@Test func globe_matchesMapLibreGlobeBelowZoom10() throws {
+    for r in try maplibreRows("globe") {
+        let s = try camera(r[0], r[1], zoom: r[2], orientation: r[3], tilt: r[4], projection: .globe, limits: maplibreLimits)
+        let p = try #require(s.point(for: try Coordinate(latitude: r[5], longitude: r[6])), "hidden: \(r)")
+        // 1e-6 px: the same sphere (radius worldSize / 2π cos φ₀) and the same camera.
+        #expect(abs(p.x - r[7]) < 1e-6 && abs(p.y - r[8]) < 1e-6, "camera \(r[0...4]): \(p) vs \(r[7]), \(r[8])")
+    }
+}
+
 @Test func bow_matchesMapLibreFlyToFrameByFrame() throws {
     let frames = try maplibreRows("flyto")
     for flight in try maplibreRows("flight") {

@@ -6,13 +6,14 @@ in headless Chromium (Debian `chromium`, software WebGL) with its clock and anim
 replaced by a manual clock, and records:
   project  — Map.project() of points for Mercator cameras (centre, zoom, bearing, pitch; 1280×720);
   unproject — Map.unproject() of screen points for the same cameras;
+  globe    — Map.project() with the globe projection, zoom below 10 (the pure sphere);
   flight   — a flight's start and destination cameras (lat, lon, zoom, bearing, pitch each);
   flyto    — Map.flyTo() frames (centre, zoom, bearing, pitch) at t = i/30 s of a 3 s flight,
              default curve 1.42 and easing.
 Regenerate with: pip install maplibre==0.3.6 && apt-get install chromium &&
 python3 scripts/oracles/maplibre_fixture.py
 """
-import json, pathlib, random, shutil, subprocess, tempfile, html, re
+import json, math, pathlib, random, shutil, subprocess, tempfile, html, re
 import maplibre
 
 rng = random.Random(20261124)
@@ -38,7 +39,7 @@ window.cancelAnimationFrame = () => {};
 <div id="map" style="width:1280px;height:720px"></div>
 <pre id="out"></pre>
 <script>
-const CAMERAS = %s, FLIGHTS = %s, POINTS = %s;
+const CAMERAS = %s, FLIGHTS = %s, POINTS = %s, GLOBE = %s, GLOBE_POINTS = %s;
 const rows = [];
 const map = new maplibregl.Map({container: 'map', style: {version: 8, sources: {}, layers: []}, center: [0, 0], zoom: 1,
   interactive: false, fadeDuration: 0, attributionControl: false, maxPitch: 60});
@@ -52,6 +53,12 @@ try {
     for (const p of POINTS[i].geo) { const s = map.project([p[1], p[0]]); rows.push(["project", ...c, p[0], p[1], s.x, s.y]); }
     for (const s of POINTS[i].screen) { const g = map.unproject(s); rows.push(["unproject", ...c, s[0], s[1], g.lat, g.lng]); }
   });
+  map.setProjection({type: 'globe'});
+  GLOBE.forEach((c, i) => {
+    map.jumpTo({center: [c[1], c[0]], zoom: c[2], bearing: c[3], pitch: c[4]});
+    for (const p of GLOBE_POINTS[i]) { const s = map.project([p[1], p[0]]); rows.push(["globe", ...c, p[0], p[1], s.x, s.y]); }
+  });
+  map.setProjection({type: 'mercator'});
   FLIGHTS.forEach(([a, b], i) => {
     rows.push(["flight", i, ...a, ...b]);
     map.jumpTo({center: [a[1], a[0]], zoom: a[2], bearing: a[3], pitch: a[4]});
@@ -80,9 +87,25 @@ for lat, lon, zoom, bearing, pitch in cameras:
     screen = [(rng.uniform(0, 1280), rng.uniform(720 * (0.45 if pitch > 50 else 0), 720)) for _ in range(8)]
     points.append({"geo": geo, "screen": screen})
 flight_json = [[list(a), list(b)] for a, b in flights]
+# Globe cameras below zoom 10, where MapLibre's globe is the pure sphere (its blend into Mercator
+# mixes clip-space matrices, MapCamera's mixes screen positions: they differ there).
+globe = [(0, 0, 1, 0, 0), (-15, 140, 1.5, 0, 0), (30, 10, 3, 40, 35), (70, -40, 2, 300, 50)]
+globe += [(rng.uniform(-75, 75), rng.uniform(-180, 180), rng.uniform(0, 9.9), rng.uniform(0, 360), rng.uniform(0, 60)) for _ in range(16)]
+globe_points = []
+for lat, lon, zoom, bearing, pitch in globe:
+    reach = min(0.4, 300 / (512 * 2 ** zoom / (2 * math.pi)))  # radians, within a few hundred px
+    pts = []
+    for _ in range(10):
+        r, a = rng.uniform(0, reach), rng.uniform(0, 2 * math.pi)
+        p0, l0 = math.radians(lat), math.radians(lon)
+        p = math.asin(math.sin(p0) * math.cos(r) + math.cos(p0) * math.sin(r) * math.cos(a))
+        l = l0 + math.atan2(math.sin(a) * math.sin(r) * math.cos(p0), math.cos(r) - math.sin(p0) * math.sin(p))
+        pts.append((math.degrees(p), (math.degrees(l) + 180) % 360 - 180))
+    globe_points.append(pts)
 with tempfile.TemporaryDirectory() as d:
     shutil.copy(js, d + "/maplibre-gl.js")
-    pathlib.Path(d, "page.html").write_text(page % (json.dumps(cameras), json.dumps(flight_json), json.dumps(points)))
+    pathlib.Path(d, "page.html").write_text(page % (json.dumps(cameras), json.dumps(flight_json), json.dumps(points),
+                                                      json.dumps(globe), json.dumps(globe_points)))
     dom = subprocess.run(["chromium", "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
                           "--window-size=1400,900", "--virtual-time-budget=5000", "--dump-dom", f"file://{d}/page.html"],
                          capture_output=True, text=True, timeout=120).stdout
