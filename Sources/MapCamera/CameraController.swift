@@ -30,7 +30,14 @@ public final class CameraController<Instant: InstantProtocol> where Instant.Dura
     public private(set) var isTransforming = false
 
     private var inertia: (glide: PanInertia, start: Instant, from: CameraState)?
-    private var blocks: [(id: MapEventBlockID, events: MapEvents, block: EventBlock)] = []
+    /// A registered block and the events it still responds to.
+    private struct Registration {
+        let id: MapEventBlockID
+        var events: MapEvents
+        let block: EventBlock
+    }
+
+    private var blocks: [Registration] = []
     private var nextBlockID = 0
     private var pending: [MapEvents] = []
     private var delivering = false
@@ -48,7 +55,7 @@ public final class CameraController<Instant: InstantProtocol> where Instant.Dura
     public func respond(to events: MapEvents, block: @escaping EventBlock) -> MapEventBlockID {
         let id = MapEventBlockID(value: nextBlockID)
         nextBlockID += 1
-        if !events.isEmpty { blocks.append((id, events, block)) }
+        if !events.isEmpty { blocks.append(Registration(id: id, events: events, block: block)) }
         return id
     }
 
@@ -61,22 +68,28 @@ public final class CameraController<Instant: InstantProtocol> where Instant.Dura
         return true
     }
 
+    /// Delivers `event` to every block registered for it, or queues it while a block runs.
     private func emit(_ event: MapEvents) {
         pending.append(event)
         guard !delivering else { return }
         delivering = true
         defer { delivering = false }
-        while !pending.isEmpty {
-            let e = pending.removeFirst()
-            for id in blocks.filter({ $0.events.contains(e) }).map(\.id) {
+        var next = 0
+        while next < pending.count {
+            let e = pending[next]
+            next += 1
+            var ids: [MapEventBlockID] = []
+            for entry in blocks where entry.events.contains(e) { ids.append(entry.id) }
+            for id in ids {
                 // Looked up again: an earlier block may have removed this one.
-                guard let entry = blocks.first(where: { $0.id == id }), entry.events.contains(e) else { continue }
-                if !entry.block(e, self), let i = blocks.firstIndex(where: { $0.id == id }) {
-                    blocks[i].events.remove(e)
-                    if blocks[i].events.isEmpty { blocks.remove(at: i) }
+                guard let i = blocks.firstIndex(where: { $0.id == id }), blocks[i].events.contains(e) else { continue }
+                if !blocks[i].block(e, self), let j = blocks.firstIndex(where: { $0.id == id }) {
+                    blocks[j].events.remove(e)
+                    if blocks[j].events.isEmpty { blocks.remove(at: j) }
                 }
             }
         }
+        pending.removeAll(keepingCapacity: true)
     }
 
     // MARK: Moves
