@@ -14,7 +14,7 @@
 /// Blocks run on the caller's thread, one event at a time: an event raised inside a block (a
 /// block that moves the camera) is queued and delivered after the current one has reached
 /// every block. Registering or removing blocks inside a block is safe: a block added there
-/// first hears the next event; a block removed there hears nothing more.
+/// hears the events delivered after the current one; a block removed there hears nothing more.
 public final class CameraController<Instant: InstantProtocol> where Instant.Duration == Duration {
     /// A block the controller calls for an event; it returns whether it stays registered for
     /// that event (`false` unregisters it for that event only, as in the seed).
@@ -30,6 +30,8 @@ public final class CameraController<Instant: InstantProtocol> where Instant.Dura
     public private(set) var isTransforming = false
 
     private var inertia: (glide: PanInertia, start: Instant, from: CameraState)?
+    /// The gesture's recent pan steps: when, and how far in pixels.
+    private var panSteps: [(time: Instant, dx: Double, dy: Double)] = []
     /// A registered block and the events it still responds to.
     private struct Registration {
         let id: MapEventBlockID
@@ -146,29 +148,51 @@ public final class CameraController<Instant: InstantProtocol> where Instant.Dura
 
     /// Starts a gesture: ends an animation under way (`animationEnded`, then `gestureBegan`),
     /// stops a glide. Does nothing while a gesture is already under way.
-    public func beginGesture(at now: Instant) {
+    public func beginGesture() {
         guard !isGestureActive else { return }
         stopAnimation()
         inertia = nil
+        panSteps.removeAll()
         beginTransformation()
         isGestureActive = true
         emit(.gestureBegan)
     }
 
-    /// Applies one step of a gesture, beginning it first if none is under way.
+    /// Applies one step of a gesture made at `now`, beginning a gesture first if none is under
+    /// way. Pan steps are remembered for the release velocity.
     public func apply(_ gesture: Gesture, at now: Instant) {
-        beginGesture(at: now)
+        beginGesture()
+        if case let .pan(from, to) = gesture {
+            panSteps.append((now, to.x - from.x, to.y - from.y))
+            panSteps.removeAll { $0.time.duration(to: now) > Self.velocityWindow }
+        }
         update(to: state.applying(gesture))
     }
 
-    /// Ends the gesture (`gestureEnded`). A release velocity in pixels per second above
-    /// `PanInertia.minimumSpeed` lets the view glide on (frames from ``advance(to:)``) before
-    /// `transformationEnded`; otherwise the transformation ends now.
-    public func endGesture(velocityX: Double = 0, velocityY: Double = 0, at now: Instant) {
+    /// How far back pan steps count towards the release velocity: MapLibre's 160 ms.
+    public static var velocityWindow: Duration { .milliseconds(160) }
+
+    /// Ends the gesture at `now` (`gestureEnded`). The view glides on (``PanInertia``, frames
+    /// from ``advance(to:)``) when the finger was still moving: at the velocity given in pixels
+    /// per second, or else at the velocity of the pan steps made in the last 160 ms (the
+    /// movement after the first of them over the time from the first to the last, as
+    /// MapLibre's drag-pan inertia). `transformationEnded` follows when the glide stops, or now
+    /// when there is none.
+    public func endGesture(velocityX: Double? = nil, velocityY: Double? = nil, at now: Instant) {
         guard isGestureActive else { return }
         isGestureActive = false
         emit(.gestureEnded)
-        if let glide = PanInertia(velocityX: velocityX, velocityY: velocityY) {
+        var velocity = (x: velocityX ?? 0, y: velocityY ?? 0)
+        let recent = panSteps.filter { $0.time.duration(to: now) <= Self.velocityWindow }
+        if velocityX == nil, velocityY == nil, let first = recent.first, let last = recent.last {
+            let seconds = first.time.duration(to: last.time) / .seconds(1)
+            if seconds > 0 {
+                let moves = recent.dropFirst()
+                velocity = (moves.reduce(0) { $0 + $1.dx } / seconds, moves.reduce(0) { $0 + $1.dy } / seconds)
+            }
+        }
+        panSteps.removeAll()
+        if let glide = PanInertia(velocityX: velocity.x, velocityY: velocity.y) {
             inertia = (glide, now, state)
         } else {
             endTransformationIfIdle()

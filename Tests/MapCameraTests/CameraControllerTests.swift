@@ -50,7 +50,7 @@ private let berlinToPotsdam = CameraOptions(geoCenter: try! Coordinate(latitude:
 
 @Test func gestureWithInertia_transformationEndsOnlyWhenTheGlideStops() throws {
     let (c, clock, log) = try recorded()
-    c.beginGesture(at: clock.now)
+    c.beginGesture()
     c.apply(.pan(from: ScreenPoint(x: 640, y: 360), to: ScreenPoint(x: 700, y: 360)), at: clock.now)
     c.endGesture(velocityX: 1000, velocityY: 0, at: clock.now) // glides 0.4 s (1000 / 2500)
     #expect(log() == ["transformationBegan", "gestureBegan", "geoCenterChanged", "gestureEnded"])
@@ -64,6 +64,35 @@ private let berlinToPotsdam = CameraOptions(geoCenter: try! Coordinate(latitude:
     // v²/2a = 200 px to the right: the ground under the view's centre moved to x = 840.
     let glided = try #require(c.state.point(for: released.geoCenter))
     #expect(abs(glided.x - 840) < 1e-6 && abs(glided.y - 360) < 1e-6) // px
+}
+
+@Test func releaseVelocity_comesFromTheLast160msOfPanSteps() throws {
+    let (c, clock, log) = try recorded()
+    let start = c.state
+    // A slow drag, then 10 px every 10 ms for 100 ms: 1 000 px/s at release.
+    c.apply(.pan(from: ScreenPoint(x: 640, y: 360), to: ScreenPoint(x: 600, y: 360)), at: clock.now)
+    clock.advance(by: .seconds(1))
+    for _ in 0..<10 {
+        clock.advance(by: .milliseconds(10))
+        let centre = c.state.viewSize.center
+        c.apply(.pan(from: centre, to: ScreenPoint(x: centre.x + 10, y: centre.y)), at: clock.now)
+    }
+    c.endGesture(at: clock.now)
+    let released = c.state
+    c.advance(to: clock.now.advanced(by: .seconds(1)))
+    #expect(log().last == "transformationEnded")
+    // 1 000 px/s decelerating at 2 500 px/s² glides v² / 2a = 200 px.
+    let glided = try #require(c.state.point(for: released.geoCenter))
+    #expect(abs(glided.x - 840) < 1e-6 && abs(glided.y - 360) < 1e-6) // px
+    #expect(c.state.geoCenter != start.geoCenter)
+}
+
+@Test func releaseAfterAPause_noGlide() throws {
+    let (c, clock, log) = try recorded()
+    c.apply(.pan(from: ScreenPoint(x: 640, y: 360), to: ScreenPoint(x: 700, y: 360)), at: clock.now)
+    clock.advance(by: .milliseconds(500)) // the finger rested before lifting
+    c.endGesture(at: clock.now)
+    #expect(log().suffix(2) == ["gestureEnded", "transformationEnded"])
 }
 
 @Test func jump_reportsChangesBetweenTransformationBeganAndEnded() throws {
@@ -85,7 +114,7 @@ private let berlinToPotsdam = CameraOptions(geoCenter: try! Coordinate(latitude:
 
 @Test func animationDuringGesture_endsTheGesture() throws {
     let (c, clock, log) = try recorded()
-    c.beginGesture(at: clock.now)
+    c.beginGesture()
     try c.set(CameraOptions(zoomLevel: 14), animation: .linear, duration: .seconds(1), at: clock.now)
     #expect(log() == ["transformationBegan", "gestureBegan", "gestureEnded", "animationBegan"])
     c.endGesture(at: clock.now) // no gesture any more: nothing
