@@ -77,15 +77,18 @@ struct MapAnimateCommand: ParsableCommand {
         // A jump (`none`) takes no time, but its frames still span the --duration asked for.
         let total = given ?? controller.transition?.move.duration ?? .zero
         let seconds = total / .seconds(1)
-        let whole = Int((seconds * Double(fps)).rounded(.down) + 1e-9)
-        var times = (0...whole).map { Double($0) / Double(fps) }.filter { $0 < seconds - 1e-9 }
-        times.append(seconds)
         let out = JSONLines()
-        for t in times {
-            let elapsed: Duration = t == seconds ? total : .nanoseconds(Int64((t * 1e9).rounded()))
-            controller.advance(to: t0.advanced(by: elapsed))
+        // Frames at i / fps before the end, then the end itself: computed one at a time, so
+        // memory stays flat however many frames there are.
+        let whole = Int((seconds * Double(fps)).rounded(.down) + 1e-9)
+        for i in 0...whole {
+            let t = Double(i) / Double(fps)
+            guard t < seconds - 1e-9 else { break }
+            controller.advance(to: t0.advanced(by: .nanoseconds(Int64((t * 1e9).rounded()))))
             out.write(Self.json(t: t, controller.state))
         }
+        controller.advance(to: t0.advanced(by: total))
+        out.write(Self.json(t: seconds, controller.state))
     }
 
     /// One frame: `{"t":…,"latitude":…,"longitude":…,"zoomLevel":…,"bearing":…,"tilt":…}`;
