@@ -13,16 +13,18 @@ public import GeoCore
 /// - `globe`: a sphere of radius `worldSize / (2π cos φ₀)` pixels (φ₀ the centre's latitude, so
 ///   the scale at the centre equals Mercator's, as MapLibre GL JS 5's `getGlobeRadiusPixels`)
 ///   seen from the same camera: straight down it is the vertical near-side perspective
-///   projection (Snyder 1987, §23; PROJ `+proj=nsper`) from the camera's altitude. Between zoom
-///   10 and 12 screen positions blend linearly into Mercator's, and from zoom 12 on the globe is
-///   Mercator, as MapLibre GL JS 5's default `globe` projection
-///   (`interpolate linear zoom 10 vertical-perspective 12 mercator`).
+///   projection (Snyder 1987, §23; PROJ `+proj=nsper`) from the camera's altitude, tilted it is
+///   PROJ's `+proj=tpers`. From zoom 11 to 12 screen positions blend linearly into Mercator's,
+///   and from zoom 12 on the globe is Mercator: MapLibre GL JS 5's `globe` projection
+///   (`interpolate linear zoom 11 vertical-perspective 12 mercator`). MapLibre mixes the two in
+///   its shader but answers `project` / `unproject` for the sphere until zoom 12, a jump of
+///   up to a pixel there; here screen ⇄ geo answers for the blend that is drawn.
 public enum MapProjection: String, Hashable, Sendable, CaseIterable {
     case mercator
     case globe
 
     /// Zoom below which the globe is drawn as a pure sphere.
-    public static let globeTransitionStart = 10.0
+    public static let globeTransitionStart = 11.0
     /// Zoom from which the globe is drawn as pure Mercator.
     public static let globeTransitionEnd = 12.0
 }
@@ -201,7 +203,7 @@ extension CameraState {
         return Coordinate(uncheckedLatitude: min(max(lat, -90), 90), longitude: Coordinate.normalizedLongitude(lon))
     }
 
-    /// Inverse of the blended drawing between zoom 10 and 12, where no closed form exists:
+    /// Inverse of the blended drawing between zoom 11 and 12, where no closed form exists:
     /// Newton's method on the world position, from the Mercator answer (at most 12 steps; the
     /// two drawings differ by a small fraction of the view there, so a few steps reach 10⁻⁶ px).
     private func blendedCoordinate(at point: ScreenPoint, _ g: CameraGeometry, weight: Double) -> Coordinate? {

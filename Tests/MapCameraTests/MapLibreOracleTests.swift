@@ -35,7 +35,7 @@ private let maplibreLimits = try! CameraLimits(maximumZoomLevel: 24, maximumTilt
     }
 }
 
-@Test func globe_matchesMapLibreGlobeBelowZoom10() throws {
+@Test func globe_matchesMapLibreGlobeBelowZoom11() throws {
     for r in try maplibreRows("globe") {
         let s = try camera(r[0], r[1], zoom: r[2], orientation: r[3], tilt: r[4], projection: .globe, limits: maplibreLimits)
         let p = try #require(s.point(for: try Coordinate(latitude: r[5], longitude: r[6])), "hidden: \(r)")

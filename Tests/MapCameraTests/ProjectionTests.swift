@@ -81,14 +81,18 @@ private func globeRows() throws -> [(kind: Substring, values: [Double])] {
     #expect(steep.coordinate(at: ScreenPoint(x: 640, y: 719)) != nil)
 }
 
-@Test func globe_blendsIntoMercatorBetweenZoom10And12() throws {
+@Test func globe_blendsIntoMercatorBetweenZoom11And12_continuously() throws {
     let c = try Coordinate(latitude: 47.3, longitude: 8.6)
-    for zoom in [9.0, 10.5, 11.5, 12.0, 14.0] {
+    func points(_ zoom: Double) throws -> (globe: ScreenPoint, mercator: ScreenPoint) {
         let g = try camera(47.2, 8.5, zoom: zoom, orientation: 20, tilt: 30, projection: .globe)
         let m = try camera(47.2, 8.5, zoom: zoom, orientation: 20, tilt: 30, projection: .mercator)
-        let pg = try #require(g.point(for: c)), pm = try #require(m.point(for: c))
-        if zoom >= 12 { #expect(pg == pm) } else { #expect(pg.distance(to: pm) > 1e-6, "z\(zoom)") }
+        return (try #require(g.point(for: c)), try #require(m.point(for: c)))
     }
+    for zoom in [10.5, 11.5] { #expect(try points(zoom).globe.distance(to: try points(zoom).mercator) > 1e-3, "z\(zoom)") }
+    for zoom in [12.0, 14.0] { #expect(try points(zoom).globe == (try points(zoom).mercator), "z\(zoom)") }
+    // No jump where the blend starts or ends (the point is hundreds of pixels off centre).
+    #expect(try points(12 - 1e-9).globe.distance(to: try points(12).globe) < 1e-5)
+    #expect(try points(11 - 1e-9).globe.distance(to: try points(11).globe) < 1e-5)
 }
 
 @Test func visibleRegion_untiltedMercator_isTheViewsCorners() throws {

@@ -6,7 +6,7 @@ in headless Chromium (Debian `chromium`, software WebGL) with its clock and anim
 replaced by a manual clock, and records:
   project  — Map.project() of points for Mercator cameras (centre, zoom, bearing, pitch; 1280×720);
   unproject — Map.unproject() of screen points for the same cameras;
-  globe    — Map.project() with the globe projection, zoom below 10 (the pure sphere);
+  globe    — Map.project() with the globe projection, zoom below 11 (the pure sphere);
   flight   — a flight's start and destination cameras (lat, lon, zoom, bearing, pitch each);
   flyto    — Map.flyTo() frames (centre, zoom, bearing, pitch) at t = i/30 s of a 3 s flight,
              default curve 1.42 and easing.
@@ -87,8 +87,8 @@ for lat, lon, zoom, bearing, pitch in cameras:
     screen = [(rng.uniform(0, 1280), rng.uniform(720 * (0.45 if pitch > 50 else 0), 720)) for _ in range(8)]
     points.append({"geo": geo, "screen": screen})
 flight_json = [[list(a), list(b)] for a, b in flights]
-# Globe cameras below zoom 10, where MapLibre's globe is the pure sphere (its blend into Mercator
-# mixes clip-space matrices, MapCamera's mixes screen positions: they differ there).
+# Globe cameras below zoom 11, where MapLibre's globe is the pure sphere (from 11 to 12 it blends
+# into Mercator in its shader, while its project() still answers for the sphere).
 globe = [(0, 0, 1, 0, 0), (-15, 140, 1.5, 0, 0), (30, 10, 3, 40, 35), (70, -40, 2, 300, 50)]
 globe += [(rng.uniform(-75, 75), rng.uniform(-180, 180), rng.uniform(0, 9.9), rng.uniform(0, 360), rng.uniform(0, 60)) for _ in range(16)]
 globe_points = []
