@@ -23,7 +23,9 @@ struct MapAnimateCommand: ParsableCommand {
             destination. Zoom levels are MapLibre's (512-pixel world at zoom 0). Animations: none \
             (jump), linear (every property eased, no zoom-out), bow (van Wijk & Nuij 2003's optimal \
             path, rho 1.42, as MapLibre's flyTo), rocket (the same path with rho 2: a higher climb, \
-            made at launch). Without --duration the animation's own is used (bow: path length / 1.2).
+            made at launch). Without --duration the animation's own is used (bow: path length / 1.2). \
+            Tilt is limited by zoom (30 degrees at zoom 0 rising to 60 from zoom 10); "tilt" is the \
+            tilt in use.
             """
     )
 
@@ -56,7 +58,7 @@ struct MapAnimateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Frames per second (\(OptionRanges.framesPerSecond)).")
     var fps: Int = 30
 
-    @Option(help: ArgumentHelp("View size in pixels, WIDTHxHEIGHT (1…65536 each); the bow's path depends on it.", valueName: "WxH"))
+    @Option(help: ArgumentHelp("View size in pixels, WIDTHxHEIGHT (each > 0 and ≤ 65536); the bow's path depends on it.", valueName: "WxH"))
     var size: String = "1280x720"
 
     func validate() throws {

@@ -29,7 +29,7 @@ enum OptionRanges {
     /// A camera zoom level (`map animate --from/--to`): MapCamera's default limits.
     static let zoomLevel = ValidRange(0...22, unit: "")
     /// A camera tilt (`map animate --from/--to`), degrees from straight down.
-    static let tilt = ValidRange(0...85, unit: "°")
+    static let tilt = ValidRange(0...85, unit: "degrees")
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
 }
