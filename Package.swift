@@ -31,6 +31,8 @@ let package = Package(
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
+        .library(name: "MapData", targets: ["MapData"]),
+        .library(name: "MapRenderer", targets: ["MapRenderer"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -75,10 +77,16 @@ let package = Package(
         // its file types conform to (as NIOPosix implements NIOCore's abstractions).
         .target(name: "SystemIO", dependencies: ["GeoCore", "GPXCodec"], swiftSettings: strictSettings),
 
+        // Protocol Buffers wire format (varints, zigzag, fields), shared by the OSM PBF codec and MVT.
+        .target(name: "ProtobufWire", swiftSettings: strictSettings),
+
+        // OSM elements → map features in the layer schema; MVT, tiling, PMTiles (pure, bytes in / out).
+        .target(name: "MapData", dependencies: ["GeoCore", "ProtobufWire", "ZlibCompression"], swiftSettings: strictSettings),
+
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
         .target(
             name: "OSMImport",
-            dependencies: ["GeoCore", "RoadNetwork", "SystemIO", "XMLStreaming", "ZlibCompression"],
+            dependencies: ["GeoCore", "RoadNetwork", "MapData", "ProtobufWire", "SystemIO", "XMLStreaming", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
 
@@ -105,6 +113,23 @@ let package = Package(
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock, child processes.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork", "SystemIO"], swiftSettings: strictSettings),
 
+        // HarfBuzz (shaping) and FreeType (glyph outlines) from the system (pkg-config), as
+        // Mapnik links them; only MapRenderer imports them.
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+
+        // The offline renderer (pure): anti-aliased rasterizer, PNG, text, styles, snapshots;
+        // draws through a projection the caller passes in.
+        .target(
+            name: "MapRenderer",
+            dependencies: [
+                "GeoCore", "MapData", "ZlibCompression",
+                .target(name: "CHarfBuzz", condition: .when(platforms: [.linux])),
+                .target(name: "CFreeType", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
@@ -119,6 +144,8 @@ let package = Package(
                 "Positioning",
                 "SystemIO",
                 "MapCamera",
+                "MapData",
+                "MapRenderer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -171,7 +198,12 @@ let package = Package(
         ),
         .testTarget(
             name: "OSMImportTests",
-            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork"],
+            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork", "ProtobufWire"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapDataTests",
+            dependencies: ["MapData", "OSMImport", "GeoCore", "GeoTestSupport", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -193,6 +225,12 @@ let package = Package(
         .testTarget(
             name: "MapCameraTests",
             dependencies: ["MapCamera", "GeoCore", "GeoTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapRendererTests",
+            dependencies: ["MapRenderer", "MapData", "OSMImport", "GeoCore", "GeoTestSupport", "ZlibCompression", "SystemIO"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),

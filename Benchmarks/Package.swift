@@ -71,5 +71,14 @@ let package = Package(
             name: "PipelineBench",
             dependencies: [.product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
         ),
+        // Offline rendering: a 512² frame, raster tiles/s per zoom, PNG apart (driver: Benchmarks/render.sh, peer: Mapnik).
+        .executableTarget(
+            name: "RenderBench",
+            dependencies: [
+                .product(name: "MapRenderer", package: "LocationKit"),
+                .product(name: "MapData", package: "LocationKit"),
+                .product(name: "OSMImport", package: "LocationKit"),
+            ]
+        ),
     ]
 )

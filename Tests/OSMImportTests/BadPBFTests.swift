@@ -3,6 +3,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 @testable import OSMImport
+import ProtobufWire
 
 /// The data blocks of a good file: byte offset and element count of each.
 private func blockLayout(_ url: URL) throws -> [(offset: Int, count: Int)] {

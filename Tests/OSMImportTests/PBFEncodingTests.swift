@@ -3,6 +3,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 @testable import OSMImport
+import ProtobufWire
 
 /// Frames a block as the PBF spec does: 4-byte length, BlobHeader, Blob (raw).
 private func frame(_ type: String, _ content: [UInt8]) -> [UInt8] {

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import GeoCore
+import GPXCodec
+import MapData
+import MapRenderer
+import OSMImport
+import SystemIO
+
+/// `geo snapshot`: one PNG of the map around a point (the seed's static snapshot), drawn offline
+/// from OpenStreetMap data with overlays in the same pass.
+struct SnapshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot",
+        abstract: "Render a map image (PNG) around a point from OpenStreetMap data.",
+        discussion: """
+            Without --data the map is of the generated sample city (geo sample-city). Layer \
+            categories to hide: \(MapCategory.allCases.map(\.rawValue).joined(separator: ", ")). \
+            POIs and pedestrian features are off unless --show-poi / --show-pedestrian name \
+            their classes (or 'all'): POI classes such as cafe, restaurant, fuel, parking, \
+            hospital, school, shop, lodging; pedestrian classes footway, path, sidewalk, \
+            crossing, steps, escalator, elevator, corridor.
+            """
+    )
+
+    @Option(help: "OpenStreetMap data: .osm.pbf, .osm or .osm.gz (default: the sample city).")
+    var data: String?
+
+    // .unconditional: southern and western centres (--center -33.9,18.4) are values, not options.
+    @Option(parsing: .unconditional, help: "Centre as LAT,LON in degrees (default: the middle of the data).")
+    var center: String?
+
+    @Option(help: "Zoom level, \(OptionRanges.snapshotZoom) (256 × 2^zoom pixels around the world).")
+    var zoom: Double = 16
+
+    @Option(parsing: .unconditional, help: "Compass direction at the top of the image, degrees clockwise from north.")
+    var orientation: Double = 0
+
+    @Option(help: ArgumentHelp("Image size in pixels, each side \(OptionRanges.snapshotSide).", valueName: "WxH"))
+    var size: String = "800x600"
+
+    @Option(help: "A GPX file whose tracks and routes are drawn over the map.")
+    var track: String?
+
+    @Option(parsing: .unconditionalSingleValue, help: "A pin at LAT,LON (repeatable).")
+    var marker: [String] = []
+
+    @Option(help: ArgumentHelp("A layer category to leave out (repeatable).", valueName: "category"))
+    var hide: [String] = []
+
+    @Option(help: ArgumentHelp("POI classes to show, comma-separated or repeated, or 'all'.", valueName: "classes"))
+    var showPOI: [String] = []
+
+    @Option(help: ArgumentHelp("Pedestrian feature classes to show, comma-separated or repeated, or 'all'.", valueName: "classes"))
+    var showPedestrian: [String] = []
+
+    @Option(help: "Label language: OSM name:LANG is preferred when present (e.g. ja, ar, en).")
+    var language: String?
+
+    @Option(name: .shortAndLong, help: "Output PNG file (- for standard output).")
+    var output: String
+
+    func validate() throws {
+        try OptionRanges.snapshotZoom.check(zoom, option: "--zoom")
+        guard orientation.isFinite else { throw ValidationError("--orientation must be a number of degrees, got \(orientation)") }
+        _ = try parsedSize()
+        if let center { _ = try Self.coordinate(center, option: "--center") }
+        for m in marker { _ = try Self.coordinate(m, option: "--marker") }
+        for h in hide where MapCategory(rawValue: h) == nil {
+            throw ValidationError("--hide: unknown category '\(h)'; one of \(MapCategory.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let language, language.isEmpty || !language.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) {
+            throw ValidationError("--language must be an OSM language code such as ja or zh-Hant, got '\(language)'")
+        }
+    }
+
+    private func parsedSize() throws -> (Int, Int) {
+        let parts = size.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+            throw ValidationError("--size must be WIDTHxHEIGHT in pixels, e.g. 800x600, got '\(size)'")
+        }
+        try OptionRanges.snapshotSide.check(w, option: "--size width")
+        try OptionRanges.snapshotSide.check(h, option: "--size height")
+        return (w, h)
+    }
+
+    private static func coordinate(_ text: String, option: String) throws -> Coordinate {
+        do { return try Coordinate(parsing: text) } catch { throw ValidationError("\(option): \(error.message)") }
+    }
+
+    func run() throws {
+        let (width, height) = try parsedSize()
+        let features = try loadFeatures()
+        let index = MapFeatureIndex(features)
+        let centre = try center.map { try Self.coordinate($0, option: "--center") } ?? Self.middle(of: features)
+        var style = MapStyle.day
+        style.hidden = Set(hide.compactMap(MapCategory.init(rawValue:)))
+        let pois = Self.list(showPOI), pedestrian = Self.list(showPedestrian)
+        style.showsAllPOIs = pois.contains("all")
+        style.shownPOIClasses = pois
+        style.showsAllPedestrianFeatures = pedestrian.contains("all")
+        style.shownPedestrianClasses = pedestrian
+        style.language = language
+        var overlays: [MapOverlay] = []
+        if let track {
+            let document = try GPXTrackFiles.read(track)
+            for t in document.tracks { for s in t.segments where s.points.count > 1 { overlays.append(.polyline(s.points.map(\.coordinate))) } }
+            for r in document.routes where r.points.count > 1 { overlays.append(.polyline(r.points.map(\.coordinate))) }
+        }
+        for m in marker { overlays.append(.marker(try Self.coordinate(m, option: "--marker"))) }
+        let viewport = try MercatorViewport(center: centre, zoom: zoom, orientation: orientation, width: width, height: height)
+        var painter = MapPainter(style: style, zoom: zoom)
+        #if os(Linux)
+        painter.text = try MapFonts.load(environment: ProcessInfo.processInfo.environment)
+        #endif
+        var canvas = try Canvas(width: width, height: height, background: style.land)
+        painter.paint(index, overlays: overlays, through: viewport, on: &canvas)
+        let png = try PNG.encode(canvas.pixmap)
+        try CommandLineFiles.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
+        try? FileDescriptor.standardError.writeAll("geo snapshot: \(width)×\(height) at \(centre), zoom \(zoom), \(features.count) features → \(output)\n")
+    }
+
+    /// "a,b" and repeated options as one set of names.
+    private static func list(_ values: [String]) -> Set<String> {
+        Set(values.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }.filter { !$0.isEmpty })
+    }
+
+    /// The map features of `--data`, or of the sample city written as a real `.osm.pbf` and
+    /// read back through the import path.
+    private func loadFeatures() throws -> [MapFeature] {
+        if let data {
+            try CommandLineFiles.checkInput(data)
+            let lower = data.lowercased()
+            guard lower.hasSuffix(".osm.pbf") || lower.hasSuffix(".pbf") || lower.hasSuffix(".osm") || lower.hasSuffix(".osm.gz") else {
+                throw ValidationError("--data: \(data): geo snapshot reads .osm.pbf, .osm and .osm.gz files")
+            }
+            do { return try MapDataExtraction.read(url: URL(fileURLWithPath: data)).features } catch {
+                throw CommandLineFileError.damaged("snapshot", data, error)
+            }
+        }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locationkit-snapshot-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pbf = dir.appendingPathComponent("city.osm.pbf")
+        try SampleCity.generate().write(to: pbf)
+        return try MapDataExtraction.read(url: pbf).features
+    }
+
+    /// The middle of the features' bounding box (the sample city's centre for no data).
+    private static func middle(of features: [MapFeature]) -> Coordinate {
+        var minX = 1.0, minY = 1.0, maxX = 0.0, maxY = 0.0
+        for f in features { if let b = f.geometry.bounds { minX = min(minX, b.minX); minY = min(minY, b.minY); maxX = max(maxX, b.maxX); maxY = max(maxY, b.maxY) } }
+        guard minX <= maxX else { return SampleCity.center }
+        return MapPoint(x: (minX + maxX) / 2, y: (minY + maxY) / 2).coordinate
+    }
+}

@@ -1,0 +1,298 @@
+/// One member of an OSM relation, as the extractor needs it.
+public struct MapRelationMember: Hashable, Sendable {
+    public var kind: MapSourceKind
+    public var ref: Int64
+    public var role: String
+
+    public init(kind: MapSourceKind, ref: Int64, role: String) {
+        self.kind = kind
+        self.ref = ref
+        self.role = role
+    }
+}
+
+/// Counts from an extraction: what went in, what came out, and what was skipped and why.
+public struct MapExtractionStatistics: Hashable, Sendable {
+    public var nodes = 0
+    public var ways = 0
+    public var relations = 0
+    public var features = 0
+    /// Ways skipped because a node they reference was not in the input (cut extracts).
+    public var waysWithMissingNodes = 0
+    /// Multipolygon relations skipped: a member way missing, or rings that do not close.
+    public var brokenRelations = 0
+    /// Inner rings dropped because no outer ring of their relation contains them.
+    public var strayInnerRings = 0
+
+    public init() {}
+}
+
+/// The features extracted from a whole OSM input, with the counts.
+public struct MapFeatureSet: Sendable {
+    public var features: [MapFeature]
+    public var statistics: MapExtractionStatistics
+
+    public init(features: [MapFeature], statistics: MapExtractionStatistics) {
+        self.features = features
+        self.statistics = statistics
+    }
+}
+
+/// Turns OSM elements into map features by the rules of `MapSchema`.
+///
+/// Feed every node, way and relation (any order within a kind; nodes before the ways that use
+/// them, as sorted `.osm.pbf` and OSM XML files have them), then call `finish()`. Relations are
+/// kept until `finish()`, so they may come before their member ways.
+///
+/// Multipolygon relations (`type=multipolygon`, and `type=boundary` parks) are assembled into
+/// polygons with holes: member ways are joined end to end into closed rings by their node ids,
+/// each inner ring goes into the smallest outer ring that contains it (even–odd point test), and a
+/// relation whose rings cannot be closed or whose member ways are missing is skipped and counted
+/// (`MapExtractionStatistics.brokenRelations`). Administrative boundaries become lines, one per
+/// way, with the lowest `admin_level` of the ways and relations it belongs to.
+///
+/// Memory: every node position (16 bytes) and every way's node list are kept until `finish()`.
+public struct MapFeatureExtractor: Sendable {
+    private var positions: [Int64: MapPoint] = [:]
+    private var wayNodes: [Int64: [Int64]] = [:]
+    private var relations: [(id: Int64, members: [MapRelationMember], output: RelationKind)] = []
+    /// Boundary line per way id: the lowest admin level wins.
+    private var boundaryWays: [Int64: (level: Int64, output: MapSchema.Output)] = [:]
+    private var features: [MapFeature] = []
+    private var statistics = MapExtractionStatistics()
+
+    private enum RelationKind: Sendable {
+        case area([MapSchema.Output])
+        case boundary(MapSchema.Output)
+    }
+
+    public init() {}
+
+    /// Adds a node at a position in 1e-7 degrees (OSM fixed point).
+    public mutating func addNode(id: Int64, latitudeE7: Int32, longitudeE7: Int32, tags: some MapTagSource) {
+        statistics.nodes += 1
+        let point = MapPoint(x: (Double(longitudeE7) / 1e7 + 180) / 360, y: Self.worldY(latitudeDegrees: Double(latitudeE7) / 1e7))
+        positions[id] = point
+        for output in MapSchema.nodeFeatures(tags) {
+            append(output, id: id, source: .node, geometry: .points([point]))
+        }
+    }
+
+    /// Adds a way by its node ids.
+    public mutating func addWay(id: Int64, nodeRefs: [Int64], tags: some MapTagSource) {
+        statistics.ways += 1
+        wayNodes[id] = nodeRefs
+        let closed = nodeRefs.count >= 4 && nodeRefs.first == nodeRefs.last
+        let outputs = MapSchema.wayFeatures(tags, closed: closed)
+        guard !outputs.isEmpty else { return }
+        guard let points = points(of: nodeRefs), points.count >= 2 else {
+            statistics.waysWithMissingNodes += 1
+            return
+        }
+        for output in outputs {
+            if output.layer == .boundary, case .int(let level)? = output.properties.first(where: { $0.key == "admin_level" })?.value {
+                addBoundary(way: id, level: level, output: output)
+                continue
+            }
+            let isArea = closed && output.layer != .transportationName && output.layer != .waterway
+                && !(output.layer == .transportation && !MapSchema.isArea(tags))
+                && !(output.layer == .pedestrian && tags["area"] != "yes")
+            let geometry: MapGeometry = output.shape == .labelPoint ? .points([Self.labelPoint(points)])
+                : isArea ? .polygons([MapPolygon(exterior: points)]) : .lines([points])
+            append(output, id: id, source: .way, geometry: geometry)
+        }
+    }
+
+    /// Adds a relation; multipolygons and boundaries are built in `finish()`, others are ignored.
+    public mutating func addRelation(id: Int64, members: [MapRelationMember], tags: some MapTagSource) {
+        statistics.relations += 1
+        let type = tags["type"]
+        if type == "boundary" || type == "multipolygon", tags["boundary"] == "administrative", let output = MapSchema.boundaryOutput(tags) {
+            relations.append((id, members, .boundary(output)))
+        } else if type == "multipolygon" || (type == "boundary" && MapSchema.isArea(tags)) {
+            var outputs: [MapSchema.Output] = []
+            MapSchema.areaFeatures(tags, into: &outputs)
+            if let poi = MapSchema.poiOutput(tags) {
+                outputs.append(MapSchema.Output(layer: .poi, properties: poi.properties, minZoom: poi.minZoom, shape: .labelPoint))
+            }
+            if !outputs.isEmpty { relations.append((id, members, .area(outputs))) }
+        }
+    }
+
+    /// Builds the relations' features and returns everything extracted, in input order
+    /// (nodes, ways, then relations, then boundary lines by way id).
+    public mutating func finish() -> MapFeatureSet {
+        for relation in relations {
+            switch relation.output {
+            case .boundary(let output):
+                guard case .int(let level)? = output.properties.first(where: { $0.key == "admin_level" })?.value else { continue }
+                for member in relation.members where member.kind == .way {
+                    addBoundary(way: member.ref, level: level, output: output)
+                }
+            case .area(let outputs):
+                guard let polygons = assemble(relation.members) else {
+                    statistics.brokenRelations += 1
+                    continue
+                }
+                for output in outputs {
+                    let geometry: MapGeometry = output.shape == .labelPoint
+                        ? .points([Self.labelPoint(polygons.max(by: { abs(Self.signedArea($0.exterior)) < abs(Self.signedArea($1.exterior)) })!.exterior)])
+                        : .polygons(polygons)
+                    append(output, id: relation.id, source: .relation, geometry: geometry)
+                }
+            }
+        }
+        for (way, boundary) in boundaryWays.sorted(by: { $0.key < $1.key }) {
+            guard let refs = wayNodes[way], let points = points(of: refs), points.count >= 2 else { continue }
+            append(boundary.output, id: way, source: .way, geometry: .lines([points]))
+        }
+        relations = []
+        boundaryWays = [:]
+        statistics.features = features.count
+        return MapFeatureSet(features: features, statistics: statistics)
+    }
+
+    private mutating func append(_ output: MapSchema.Output, id: Int64, source: MapSourceKind, geometry: MapGeometry) {
+        features.append(MapFeature(layer: output.layer, id: id, source: source, geometry: geometry, properties: output.properties, minZoom: output.minZoom))
+    }
+
+    private mutating func addBoundary(way: Int64, level: Int64, output: MapSchema.Output) {
+        if let existing = boundaryWays[way], existing.level <= level { return }
+        boundaryWays[way] = (level, output)
+    }
+
+    private func points(of refs: [Int64]) -> [MapPoint]? {
+        var points: [MapPoint] = []
+        points.reserveCapacity(refs.count)
+        for ref in refs {
+            guard let p = positions[ref] else { return nil }
+            if points.last != p { points.append(p) }
+        }
+        return points
+    }
+
+    /// Multipolygon assembly: rings from member ways, inner rings into outer rings.
+    /// - Returns: nil when a member way is missing or a ring does not close.
+    private mutating func assemble(_ members: [MapRelationMember]) -> [MapPolygon]? {
+        var outerWays: [[Int64]] = [], innerWays: [[Int64]] = []
+        for member in members where member.kind == .way {
+            guard let refs = wayNodes[member.ref], refs.count >= 2 else { return nil }
+            if member.role == "inner" { innerWays.append(refs) } else { outerWays.append(refs) }
+        }
+        guard let outerRings = RingAssembly.rings(from: outerWays), !outerRings.isEmpty,
+              let innerRings = RingAssembly.rings(from: innerWays) else { return nil }
+        var polygons: [MapPolygon] = []
+        for ring in outerRings {
+            guard let points = points(of: ring), points.count >= 4 else { return nil }
+            polygons.append(MapPolygon(exterior: points))
+        }
+        let areas = polygons.map { abs(Self.signedArea($0.exterior)) }
+        for ring in innerRings {
+            guard let points = points(of: ring), points.count >= 4 else { return nil }
+            let probe = points[0]
+            let container = polygons.indices
+                .filter { Self.contains(polygons[$0].exterior, probe) }
+                .min(by: { areas[$0] < areas[$1] })
+            if let container { polygons[container].holes.append(points) } else { statistics.strayInnerRings += 1 }
+        }
+        return polygons
+    }
+
+    /// World y of a latitude (Web Mercator, clamped to ±85.0511°).
+    static func worldY(latitudeDegrees: Double) -> Double {
+        let lat = min(max(latitudeDegrees, -85.051_128_779_806_59), 85.051_128_779_806_59) * .pi / 180
+        return (1 - log(tan(.pi / 4 + lat / 2)) / .pi) / 2
+    }
+
+    /// Twice-free shoelace area of a closed ring in world units² (positive when clockwise on
+    /// screen, y pointing down).
+    static func signedArea(_ ring: [MapPoint]) -> Double {
+        guard ring.count >= 3 else { return 0 }
+        var sum = 0.0
+        for i in 0..<(ring.count - 1) {
+            sum += ring[i].x * ring[i + 1].y - ring[i + 1].x * ring[i].y
+        }
+        return sum / 2
+    }
+
+    /// Even–odd point-in-ring test.
+    static func contains(_ ring: [MapPoint], _ p: MapPoint) -> Bool {
+        var inside = false
+        var j = ring.count - 1
+        for i in 0..<ring.count {
+            let a = ring[i], b = ring[j]
+            if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+            j = i
+        }
+        return inside
+    }
+
+    /// The area centroid of a ring (the mean of its points for a degenerate ring).
+    static func labelPoint(_ ring: [MapPoint]) -> MapPoint {
+        var a = 0.0, cx = 0.0, cy = 0.0
+        if ring.count >= 4, ring.first == ring.last {
+            // Relative to the first point, so world-unit products keep their precision.
+            let o = ring[0]
+            for i in 0..<(ring.count - 1) {
+                let x0 = ring[i].x - o.x, y0 = ring[i].y - o.y, x1 = ring[i + 1].x - o.x, y1 = ring[i + 1].y - o.y
+                let cross = x0 * y1 - x1 * y0
+                a += cross
+                cx += (x0 + x1) * cross
+                cy += (y0 + y1) * cross
+            }
+            if a != 0 { return MapPoint(x: o.x + cx / (3 * a), y: o.y + cy / (3 * a)) }
+        }
+        let n = Double(ring.count)
+        return MapPoint(x: ring.reduce(0) { $0 + $1.x } / n, y: ring.reduce(0) { $0 + $1.y } / n)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Joins open ways into closed rings by shared end nodes (the OSM wiki's "Relation:multipolygon/
+/// Algorithm", ring grouping step).
+enum RingAssembly {
+    /// Closed rings of node ids (first = last), or nil when some ways cannot be closed into rings.
+    /// - Complexity: O(n) in the number of node references, with an endpoint index.
+    static func rings(from ways: [[Int64]]) -> [[Int64]]? {
+        var rings: [[Int64]] = []
+        var open: [[Int64]?] = []
+        var byEnd: [Int64: [Int]] = [:]
+        for way in ways {
+            if way.count >= 4, way.first == way.last { rings.append(way); continue }
+            byEnd[way.first!, default: []].append(open.count)
+            byEnd[way.last!, default: []].append(open.count)
+            open.append(way)
+        }
+        func take(at node: Int64) -> [Int64]? {
+            guard var list = byEnd[node] else { return nil }
+            while let index = list.popLast() {
+                if let way = open[index] {
+                    byEnd[node] = list
+                    open[index] = nil
+                    return way
+                }
+            }
+            byEnd[node] = list
+            return nil
+        }
+        for start in open.indices {
+            guard var ring = open[start] else { continue }
+            open[start] = nil
+            while ring.first != ring.last {
+                guard var next = take(at: ring.last!) else { return nil }
+                if next.first != ring.last { next.reverse() }
+                ring.append(contentsOf: next.dropFirst())
+            }
+            guard ring.count >= 4 else { return nil }
+            rings.append(ring)
+        }
+        return rings
+    }
+}

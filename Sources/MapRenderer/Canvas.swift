@@ -1,0 +1,67 @@
+/// Drawing onto a `Pixmap`: fills and strokes of paths in one colour each, anti-aliased.
+public struct Canvas: Sendable {
+    public private(set) var pixmap: Pixmap
+    private var rasterizer = Rasterizer()
+    /// Flattening tolerance of curves, joins and caps, pixels.
+    public var tolerance = 0.2
+
+    public init(_ pixmap: Pixmap) { self.pixmap = pixmap }
+
+    /// A canvas over a new image filled with `background`.
+    public init(width: Int, height: Int, background: Color) throws(RenderError) {
+        var p = try Pixmap(width: width, height: height)
+        p.clear(to: background)
+        self.init(p)
+    }
+
+    public var width: Int { pixmap.width }
+    public var height: Int { pixmap.height }
+
+    /// Fills `path` (every contour closed) with `color`.
+    public mutating func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
+        paint(path.flattened(tolerance: tolerance), rule: rule, color: color)
+    }
+
+    /// Composites `color` through the coverage of `contours`, row by row, with no mask kept.
+    private mutating func paint(_ contours: [Path.Contour], rule: FillRule, color: Color) {
+        guard color.alpha > 0 else { return }
+        var image = pixmap
+        // The pixmap leaves `self` while it is drawn on, so its storage stays uniquely referenced.
+        pixmap = Self.placeholder
+        rasterizer.rasterize(contours, rule: rule, clipWidth: image.width, clipHeight: image.height) { y, x, run in
+            image.composite(color, row: y, x: x, coverage: run)
+        }
+        pixmap = image
+    }
+
+    /// A 1×1 image that holds `pixmap`'s place while `paint` draws.
+    private static let placeholder = Pixmap(width: 1, height: 1, premultiplied: [0, 0, 0, 0])
+
+    /// The coverage of `path` on this canvas, without drawing it (glyph caches keep these).
+    public mutating func coverage(of path: Path, rule: FillRule = .nonZero) -> CoverageMask {
+        rasterizer.coverage(of: path, rule: rule, clipWidth: pixmap.width, clipHeight: pixmap.height, tolerance: tolerance)
+    }
+
+    /// The coverage of `path` stroked with `style`, without drawing it.
+    public mutating func strokeCoverage(of path: Path, style: StrokeStyle) -> CoverageMask {
+        var s = style
+        s.width = max(1, style.width)
+        let outline = Stroker.outline(of: path.flattened(tolerance: tolerance), style: s, tolerance: tolerance)
+        return rasterizer.coverage(of: outline, rule: .nonZero, clipWidth: pixmap.width, clipHeight: pixmap.height)
+    }
+
+    /// Strokes `path` with `style` in `color`. A width below one pixel draws a one-pixel line
+    /// at `width` times the opacity (a hairline).
+    public mutating func stroke(_ path: Path, style: StrokeStyle, color: Color) {
+        guard style.width > 0, style.width.isFinite else { return }
+        var s = style
+        s.width = max(1, style.width)
+        let outline = Stroker.outline(of: path.flattened(tolerance: tolerance), style: s, tolerance: tolerance)
+        paint(outline, rule: .nonZero, color: style.width < 1 ? color.withOpacity(style.width) : color)
+    }
+
+    /// Composites `color` through a mask made earlier (a cached glyph).
+    public mutating func draw(_ mask: CoverageMask, color: Color) {
+        pixmap.composite(color, through: mask)
+    }
+}

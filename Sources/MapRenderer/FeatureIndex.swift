@@ -1,0 +1,65 @@
+public import MapData
+
+/// Map features with a grid over the world, to find those near a view without visiting every
+/// feature: each feature is listed in the cells its bounding box touches (2^16 × 2^16 cells,
+/// ≈ 600 m at the equator); features spanning more than 1024 cells sit in one list that every
+/// query returns. Boxes are computed once, here.
+public struct MapFeatureIndex: Sendable {
+    public let features: [MapFeature]
+    private let boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]
+    private let cells: [Int: [Int32]]
+    private let everywhere: [Int32]
+    private static let level = 16
+
+    /// - Complexity: O(features × cells each touches).
+    public init(_ features: [MapFeature]) {
+        self.features = features
+        var cells: [Int: [Int32]] = [:]
+        var everywhere: [Int32] = []
+        var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
+        boxes.reserveCapacity(features.count)
+        let n = Double(1 << Self.level)
+        for (i, f) in features.enumerated() {
+            guard let b = f.geometry.bounds else {
+                boxes.append((1, 1, 0, 0)) // empty: meets no view
+                continue
+            }
+            boxes.append(b)
+            let x0 = Self.cell(b.minX * n), x1 = Self.cell(b.maxX * n), y0 = Self.cell(b.minY * n), y1 = Self.cell(b.maxY * n)
+            if (x1 - x0 + 1) * (y1 - y0 + 1) > 1024 {
+                everywhere.append(Int32(i))
+                continue
+            }
+            for y in y0...y1 { for x in x0...x1 { cells[y << Self.level | x, default: []].append(Int32(i)) } }
+        }
+        self.cells = cells
+        self.everywhere = everywhere
+        self.boxes = boxes
+    }
+
+    private static func cell(_ v: Double) -> Int { Int(min(max(v, 0), Double((1 << level) - 1))) }
+
+    /// The features whose boxes meet the world rectangle, in their original order.
+    /// - Complexity: O(cells in the rectangle + features found · log).
+    public func features(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) -> [MapFeature] {
+        guard let b = bounds else { return features }
+        let n = Double(1 << Self.level)
+        let x0 = Self.cell(b.minX * n), x1 = Self.cell(b.maxX * n), y0 = Self.cell(b.minY * n), y1 = Self.cell(b.maxY * n)
+        var found = everywhere
+        if (x1 - x0 + 1) * (y1 - y0 + 1) > 4 * cells.count {
+            // A view larger than the data: every listed feature.
+            for list in cells.values { found += list }
+        } else {
+            for y in y0...y1 { for x in x0...x1 { if let list = cells[y << Self.level | x] { found += list } } }
+        }
+        found.sort()
+        var out: [MapFeature] = []
+        var last: Int32 = -1
+        for i in found where i != last {
+            last = i
+            let fb = boxes[Int(i)]
+            if fb.maxX >= b.minX && fb.minX <= b.maxX && fb.maxY >= b.minY && fb.minY <= b.maxY { out.append(features[Int(i)]) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,193 @@
+/// Axis-aligned pixel rectangles already taken by labels and icons: a new label is placed only
+/// where it overlaps none of them (greedy placement in priority order, as Mapnik and MapLibre do).
+struct CollisionIndex {
+    struct Box {
+        var minX, minY, maxX, maxY: Double
+        func intersects(_ o: Box) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
+    }
+
+    private var boxes: [Box] = []
+    /// Grid buckets of 64 px, so a check looks at nearby boxes only.
+    private var grid: [Int: [Int]] = [:]
+    private static let cell = 64.0
+
+    func isFree(_ candidates: [Box]) -> Bool {
+        for b in candidates {
+            for key in Self.keys(b) {
+                if let list = grid[key], list.contains(where: { boxes[$0].intersects(b) }) { return false }
+            }
+        }
+        return true
+    }
+
+    mutating func insert(_ candidates: [Box]) {
+        for b in candidates {
+            boxes.append(b)
+            for key in Self.keys(b) { grid[key, default: []].append(boxes.count - 1) }
+        }
+    }
+
+    /// Inserts and returns true when all are free; else leaves the index unchanged.
+    mutating func place(_ candidates: [Box]) -> Bool {
+        guard isFree(candidates) else { return false }
+        insert(candidates)
+        return true
+    }
+
+    private static func keys(_ b: Box) -> [Int] {
+        let x0 = Int((b.minX / cell).rounded(.down)), x1 = Int((b.maxX / cell).rounded(.down))
+        let y0 = Int((b.minY / cell).rounded(.down)), y1 = Int((b.maxY / cell).rounded(.down))
+        guard x1 - x0 < 64, y1 - y0 < 64 else { return [Int.min] }
+        var out: [Int] = []
+        for y in y0...y1 { for x in x0...x1 { out.append(y &* 1_000_003 &+ x) } }
+        return out
+    }
+}
+
+#if canImport(CFreeType) && canImport(CHarfBuzz)
+public import MapData
+
+/// Places labels in priority order (places, POIs, water and park names, street names), each
+/// only where it collides with nothing placed before, and draws them.
+struct LabelPlacement {
+    let text: TextRenderer
+    let style: MapStyle
+    var collisions: CollisionIndex
+    /// Street names already placed, with where, so one street is not named every few pixels.
+    private var placedNames: [String: [Point]] = [:]
+
+    init(text: TextRenderer, style: MapStyle, collisions: CollisionIndex) {
+        self.text = text
+        self.style = style
+        self.collisions = collisions
+    }
+
+    /// The feature's name in the preferred language, else its `name`.
+    func name(_ f: MapFeature) -> String? {
+        if let lang = style.language, case .string(let s) = f["name:\(lang)"], !s.isEmpty { return s }
+        if case .string(let s) = f["name"], !s.isEmpty { return s }
+        return nil
+    }
+
+    /// Keeps labels off the markers' pins.
+    mutating func reserveMarkers(_ overlays: [MapOverlay], _ projection: some RenderProjection) {
+        for o in overlays {
+            if case .marker(let c, _) = o.kind, let tip = projection.pixel(for: MapPoint(c)) {
+                collisions.insert([CollisionIndex.Box(minX: tip.x - 11, minY: tip.y - 33, maxX: tip.x + 11, maxY: tip.y)])
+            }
+        }
+    }
+
+    private static let attributionStyle = TextStyle(size: 11, color: Color(hex: 0x333333), halo: nil)
+
+    private func attributionBox(on canvas: Canvas) -> (ShapedText, CollisionIndex.Box) {
+        let shaped = text.shape(MapPainter.attribution, size: Self.attributionStyle.size)
+        let w = shaped.width + 8, h = 16.0
+        return (shaped, CollisionIndex.Box(minX: Double(canvas.width) - w, minY: Double(canvas.height) - h, maxX: Double(canvas.width), maxY: Double(canvas.height)))
+    }
+
+    mutating func reserveAttribution(on canvas: Canvas) {
+        collisions.insert([attributionBox(on: canvas).1])
+    }
+
+    /// "© OpenStreetMap contributors" on a translucent white box in the bottom-right corner.
+    func attribution(on canvas: inout Canvas) {
+        let (shaped, box) = attributionBox(on: canvas)
+        canvas.fill(Path(rectX: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY), color: Color(red: 255, green: 255, blue: 255, alpha: 190))
+        text.draw(shaped, at: Point(x: box.minX + 4, y: box.maxY - 4), style: Self.attributionStyle, on: &canvas)
+    }
+
+    /// A point label centred on `p`, or with its left edge at `p.x` when `leftAligned`.
+    @discardableResult
+    private mutating func pointLabel(_ s: String, at p: Point, style ts: TextStyle, leftAligned: Bool = false, on canvas: inout Canvas) -> Bool {
+        let shaped = text.shape(s, size: ts.size)
+        let x = leftAligned ? p.x : p.x - shaped.width / 2
+        let box = CollisionIndex.Box(minX: x - 2, minY: p.y - ts.size * 0.8, maxX: x + shaped.width + 2, maxY: p.y + ts.size * 0.3)
+        guard box.minX >= 0, box.minY >= 0, box.maxX <= Double(canvas.width), box.maxY <= Double(canvas.height), collisions.place([box]) else { return false }
+        text.draw(shaped, at: Point(x: x, y: p.y), style: ts, on: &canvas)
+        return true
+    }
+
+    mutating func places(_ features: [MapFeature], _ projection: some RenderProjection, _ canvas: inout Canvas) {
+        guard !style.hidden.contains(.places) else { return }
+        let rank = ["country": 0, "state": 1, "city": 2, "town": 3, "village": 4, "suburb": 5, "hamlet": 6, "quarter": 7, "neighbourhood": 8, "island": 9, "locality": 10]
+        for f in features.sorted(by: { rank[$0.featureClass ?? "", default: 11] < rank[$1.featureClass ?? "", default: 11] }) {
+            guard let s = name(f), case .points(let ps) = f.geometry, let p = ps.first, let c = projection.pixel(for: p) else { continue }
+            let r = rank[f.featureClass ?? "", default: 11]
+            let size = r <= 2 ? 18.0 : r == 3 ? 15 : r <= 5 ? 13 : 11.5
+            pointLabel(s, at: c, style: TextStyle(size: size, color: Color(hex: 0x222222), haloWidth: 2), on: &canvas)
+        }
+    }
+
+    mutating func pois(_ features: [MapFeature], _ projection: some RenderProjection, _ canvas: inout Canvas) {
+        for f in features {
+            guard let cls = f.featureClass, style.showsPOI(cls), case .points(let ps) = f.geometry, let p = ps.first, let c = projection.pixel(for: p) else { continue }
+            let r = POIIcon.radius + 1
+            guard collisions.place([CollisionIndex.Box(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)]) else { continue }
+            let color = style.poiColor(cls)
+            POIIcon.draw(cls, at: c, color: color, on: &canvas)
+            if let s = name(f) {
+                pointLabel(s, at: Point(x: c.x + r + 2, y: c.y + 4), style: TextStyle(size: 11, color: color, haloWidth: 1.5), leftAligned: true, on: &canvas)
+            }
+        }
+    }
+
+    /// Names of water and parks large enough on screen, at the centre of their box.
+    mutating func areaNames(_ features: [MapFeature], _ projection: some RenderProjection, _ canvas: inout Canvas) {
+        for f in features {
+            guard let s = name(f), case .polygons(let polys) = f.geometry, let outer = polys.first?.exterior else { continue }
+            if f.layer == .water && style.hidden.contains(.water) || f.layer == .park && style.hidden.contains(.parks) { continue }
+            let ring = projection.pixelRing(outer)
+            guard let minX = ring.map(\.x).min(), let maxX = ring.map(\.x).max(), let minY = ring.map(\.y).min(), let maxY = ring.map(\.y).max(),
+                  (maxX - minX) * (maxY - minY) > 6000 else { continue }
+            let color = f.layer == .water ? Color(hex: 0x1A6D9A) : Color(hex: 0x2E7D32)
+            pointLabel(s, at: Point(x: (minX + maxX) / 2, y: (minY + maxY) / 2), style: TextStyle(size: 12, color: color, haloWidth: 1.5), on: &canvas)
+        }
+    }
+
+    /// Street names along their lines: the longest visible piece, the name centred on it,
+    /// upright, where the piece is long enough and no glyph's box collides.
+    mutating func streetNames(_ features: [MapFeature], _ projection: some RenderProjection, _ canvas: inout Canvas) {
+        guard !style.hidden.contains(.streetNames), !style.hidden.contains(.roads) else { return }
+        let rank = ["motorway": 0, "trunk": 1, "primary": 2, "secondary": 3, "tertiary": 4, "minor": 5, "pedestrian": 6, "service": 7]
+        let ts = TextStyle(size: 11, color: Color(hex: 0x333333), haloWidth: 1.5)
+        for f in features.sorted(by: { rank[$0.featureClass ?? "", default: 9] < rank[$1.featureClass ?? "", default: 9] }) {
+            guard let s = name(f), case .lines(let lines) = f.geometry else { continue }
+            let pieces = lines.flatMap { projection.pixelLines($0) }
+            guard var line = pieces.max(by: { PolylineMeasure($0).total < PolylineMeasure($1).total }) else { continue }
+            let shaped = text.shape(s, size: ts.size)
+            var measure = PolylineMeasure(line)
+            guard measure.total > shaped.width + 16 else { continue }
+            let start = (measure.total - shaped.width) / 2
+            // Upright: read left to right.
+            if let (_, angle) = measure.point(at: measure.total / 2), cos(angle) < 0 {
+                line.reverse()
+                measure = PolylineMeasure(line)
+            }
+            // Too curved under the text: skip.
+            guard let (_, a0) = measure.point(at: start), let (_, a1) = measure.point(at: start + shaped.width),
+                  cos(a1 - a0) > 0.5 else { continue }
+            guard let (mid, _) = measure.point(at: measure.total / 2) else { continue }
+            if let seen = placedNames[s], seen.contains(where: { ($0 - mid).length < 200 }) { continue }
+            var boxes: [CollisionIndex.Box] = []
+            let h = ts.size * 0.6
+            for g in shaped.glyphs {
+                guard let (p, _) = measure.point(at: start + g.x + ts.size * 0.3) else { continue }
+                boxes.append(CollisionIndex.Box(minX: p.x - h, minY: p.y - h, maxX: p.x + h, maxY: p.y + h))
+            }
+            guard boxes.allSatisfy({ $0.minX >= 0 && $0.minY >= 0 && $0.maxX <= Double(canvas.width) && $0.maxY <= Double(canvas.height) }),
+                  collisions.place(boxes) else { continue }
+            placedNames[s, default: []].append(mid)
+            text.draw(shaped, along: line, offset: start, style: ts, on: &canvas)
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#endif

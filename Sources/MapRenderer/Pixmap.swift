@@ -1,0 +1,116 @@
+/// An image in memory: premultiplied RGBA, 8 bits per channel, row-major from the top-left.
+/// The only mutable thing in drawing (tiny-skia's split: paths are values, the pixmap mutates).
+public struct Pixmap: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width × height × 4` bytes: R, G, B, A, each colour channel already multiplied by A.
+    public internal(set) var bytes: [UInt8]
+
+    /// A transparent image.
+    /// - Throws: `RenderError.invalidSize` unless both sides are 1…16384 pixels.
+    public init(width: Int, height: Int) throws(RenderError) {
+        guard (1...Self.maxSide).contains(width), (1...Self.maxSide).contains(height) else {
+            throw RenderError(.invalidSize, "image size \(width)×\(height) is outside 1…\(Self.maxSide) pixels a side")
+        }
+        self.width = width
+        self.height = height
+        bytes = [UInt8](repeating: 0, count: width * height * 4)
+    }
+
+    /// An image from premultiplied RGBA bytes.
+    init(width: Int, height: Int, premultiplied: [UInt8]) {
+        self.width = width
+        self.height = height
+        bytes = premultiplied
+    }
+
+    /// The largest side accepted, pixels (a 16384² image is 1 GiB).
+    public static let maxSide = 16_384
+
+    /// The straight-alpha colour of pixel (x, y).
+    public func color(x: Int, y: Int) -> Color {
+        let i = (y * width + x) * 4
+        let a = bytes[i + 3]
+        guard a > 0 else { return .transparent }
+        func unmultiply(_ v: UInt8) -> UInt8 { UInt8(min(255, (Int(v) * 255 + Int(a) / 2) / Int(a))) }
+        return Color(red: unmultiply(bytes[i]), green: unmultiply(bytes[i + 1]), blue: unmultiply(bytes[i + 2]), alpha: a)
+    }
+
+    /// Replaces every pixel with `color`.
+    public mutating func clear(to color: Color) {
+        let p = Self.premultiplied(color)
+        for i in stride(from: 0, to: bytes.count, by: 4) {
+            bytes[i] = p.0; bytes[i + 1] = p.1; bytes[i + 2] = p.2; bytes[i + 3] = p.3
+        }
+    }
+
+    /// Composites `color` over the image through `mask` (Porter–Duff source-over on
+    /// premultiplied values: `dst = src·m + dst·(1 − αsrc·m)`, m the coverage).
+    public mutating func composite(_ color: Color, through mask: CoverageMask) {
+        guard color.alpha > 0 else { return }
+        mask.values.withUnsafeBufferPointer { v in
+            for s in mask.spans {
+                composite(color, row: mask.originY + Int(s.y), x: mask.originX + Int(s.x),
+                          coverage: UnsafeBufferPointer(rebasing: v[Int(s.offset)..<Int(s.offset + s.count)]))
+            }
+        }
+    }
+
+    /// Composites `color` through one run of coverage values starting at pixel (x, row);
+    /// the parts outside the image are skipped.
+    public mutating func composite(_ color: Color, row y: Int, x: Int, coverage: UnsafeBufferPointer<Float>) {
+        guard y >= 0, y < height, color.alpha > 0 else { return }
+        let start = max(x, 0), end = min(x + coverage.count, width)
+        guard start < end else { return }
+        let sa = Float(color.alpha) / 255
+        let sr = Float(color.red) * sa, sg = Float(color.green) * sa, sb = Float(color.blue) * sa, s255 = sa * 255
+        let w = width
+        bytes.withUnsafeMutableBufferPointer { px in
+            for xi in start..<end {
+                let c = coverage[xi - x]
+                if c <= 0 { continue }
+                let i = (y * w + xi) * 4
+                let k = 1 - sa * c
+                if k <= 0 {
+                    px[i] = UInt8(sr + 0.5); px[i + 1] = UInt8(sg + 0.5); px[i + 2] = UInt8(sb + 0.5); px[i + 3] = UInt8(s255 + 0.5)
+                } else {
+                    px[i] = UInt8(min(255, sr * c + Float(px[i]) * k + 0.5))
+                    px[i + 1] = UInt8(min(255, sg * c + Float(px[i + 1]) * k + 0.5))
+                    px[i + 2] = UInt8(min(255, sb * c + Float(px[i + 2]) * k + 0.5))
+                    px[i + 3] = UInt8(min(255, s255 * c + Float(px[i + 3]) * k + 0.5))
+                }
+            }
+        }
+    }
+
+    /// `color` with its channels multiplied by its alpha, rounded.
+    static func premultiplied(_ c: Color) -> (UInt8, UInt8, UInt8, UInt8) {
+        func m(_ v: UInt8) -> UInt8 { UInt8((Int(v) * Int(c.alpha) + 127) / 255) }
+        return (m(c.red), m(c.green), m(c.blue), c.alpha)
+    }
+
+    /// Straight-alpha RGBA bytes (what PNG stores).
+    public var unpremultipliedBytes: [UInt8] {
+        var out = bytes
+        for i in stride(from: 0, to: out.count, by: 4) {
+            let a = Int(out[i + 3])
+            if a == 0 || a == 255 { continue }
+            for k in 0..<3 { out[i + k] = UInt8(min(255, (Int(out[i + k]) * 255 + a / 2) / a)) }
+        }
+        return out
+    }
+
+    /// An image from straight-alpha RGBA bytes.
+    public init(width: Int, height: Int, straightRGBA: [UInt8]) throws(RenderError) {
+        try self.init(width: width, height: height)
+        guard straightRGBA.count == width * height * 4 else {
+            throw RenderError(.invalidSize, "\(straightRGBA.count) bytes for a \(width)×\(height) RGBA image, expected \(width * height * 4)")
+        }
+        bytes = straightRGBA
+        for i in stride(from: 0, to: bytes.count, by: 4) {
+            let a = Int(bytes[i + 3])
+            if a == 255 { continue }
+            for k in 0..<3 { bytes[i + k] = UInt8((Int(bytes[i + k]) * a + 127) / 255) }
+        }
+    }
+}

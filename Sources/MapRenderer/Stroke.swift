@@ -1,0 +1,241 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a stroked line looks (the SVG / PostScript stroke properties).
+public struct StrokeStyle: Sendable, Hashable {
+    /// How two segments meet at a corner.
+    public enum Join: Sendable, Hashable { case miter, round, bevel }
+    /// How an open line ends.
+    public enum Cap: Sendable, Hashable { case butt, round, square }
+
+    /// Line width, pixels. Below 1 the line is drawn 1 pixel wide with its opacity scaled by
+    /// the width (a hairline), which keeps thin lines visible without aliasing.
+    public var width: Double
+    public var join: Join
+    public var cap: Cap
+    /// A miter longer than `miterLimit × width` becomes a bevel (SVG's default is 4).
+    public var miterLimit: Double
+    /// Alternating on / off lengths in pixels, starting with "on"; empty for a solid line.
+    public var dashes: [Double]
+    /// How far into the dash pattern the line starts, pixels.
+    public var dashPhase: Double
+
+    public init(width: Double, join: Join = .round, cap: Cap = .round, miterLimit: Double = 4, dashes: [Double] = [], dashPhase: Double = 0) {
+        self.width = width
+        self.join = join
+        self.cap = cap
+        self.miterLimit = miterLimit
+        self.dashes = dashes
+        self.dashPhase = dashPhase
+    }
+}
+
+/// Turns lines into the outlines that cover them, to be filled with the non-zero rule.
+///
+/// Each open line becomes one closed outline: the left offset forward, the end cap, the left
+/// offset of the reversed line, the start cap (AGG's `vcgen_stroke` shape). Outer corners get
+/// the join; inner corners go through the vertex, so the small loop they make winds the same
+/// way as the body and non-zero filling keeps it covered. A closed line becomes two rings
+/// wound oppositely.
+enum Stroker {
+    /// Outline contours of `contours` stroked with `style` (dashes applied first).
+    /// - Parameter tolerance: the largest distance, pixels, between a round join or cap and
+    ///   its polygon.
+    static func outline(of contours: [Path.Contour], style: StrokeStyle, tolerance: Double = 0.2) -> [Path.Contour] {
+        let r = style.width / 2
+        guard r > 0, r.isFinite else { return [] }
+        var lines: [Path.Contour] = []
+        for c in contours {
+            let cleaned = deduplicated(c.points)
+            if style.dashes.isEmpty {
+                lines.append(Path.Contour(points: cleaned, isClosed: c.isClosed))
+            } else {
+                lines += dashed(cleaned, closed: c.isClosed, dashes: style.dashes, phase: style.dashPhase)
+            }
+        }
+        var out: [Path.Contour] = []
+        let step = r > tolerance ? 2 * acos(1 - tolerance / r) : .pi / 2
+        for line in lines {
+            let p = line.points
+            if p.count == 1 {
+                // A zero-length line shows only its caps: a dot or a square.
+                switch style.cap {
+                case .butt: break
+                case .round: out.append(Path.Contour(points: arc(center: p[0], from: 0, sweep: 2 * .pi, radius: r, step: step), isClosed: true))
+                case .square: out.append(Path.Contour(points: [p[0] + Point(x: -r, y: -r), p[0] + Point(x: r, y: -r), p[0] + Point(x: r, y: r), p[0] + Point(x: -r, y: r)], isClosed: true))
+                }
+                continue
+            }
+            if line.isClosed && p.count > 2 {
+                out.append(Path.Contour(points: side(p, closed: true, r: r, style: style, step: step), isClosed: true))
+                out.append(Path.Contour(points: side(p.reversed(), closed: true, r: r, style: style, step: step), isClosed: true))
+            } else {
+                var ring = side(p, closed: false, r: r, style: style, step: step)
+                ring += cap(at: p[p.count - 1], direction: unit(p[p.count - 1] - p[p.count - 2]), r: r, cap: style.cap, step: step)
+                let back = Array(p.reversed())
+                ring += side(back, closed: false, r: r, style: style, step: step)
+                ring += cap(at: back[back.count - 1], direction: unit(back[back.count - 1] - back[back.count - 2]), r: r, cap: style.cap, step: step)
+                out.append(Path.Contour(points: ring, isClosed: true))
+            }
+        }
+        return out
+    }
+
+    /// The offset of `p` by `r` along the left normal, with joins at its corners.
+    private static func side(_ p: [Point], closed: Bool, r: Double, style: StrokeStyle, step: Double) -> [Point] {
+        let n = p.count
+        var out: [Point] = []
+        out.reserveCapacity(n * 2)
+        func direction(_ i: Int) -> Point { unit(p[(i + 1) % n] - p[i]) }
+        let cosStep = cos(step)
+        if closed {
+            for i in 0..<n { join(at: p[i], d0: direction((i + n - 1) % n), d1: direction(i), r: r, style: style, step: step, cosStep: cosStep, into: &out) }
+        } else {
+            out.append(p[0] + normal(direction(0)) * r)
+            for i in 1..<(n - 1) { join(at: p[i], d0: direction(i - 1), d1: direction(i), r: r, style: style, step: step, cosStep: cosStep, into: &out) }
+            out.append(p[n - 1] + normal(direction(n - 2)) * r)
+        }
+        return out
+    }
+
+    private static func join(at v: Point, d0: Point, d1: Point, r: Double, style: StrokeStyle, step: Double, cosStep: Double, into out: inout [Point]) {
+        let n0 = normal(d0), n1 = normal(d1)
+        let a = v + n0 * r, b = v + n1 * r
+        let turn = d1.x * n0.x + d1.y * n0.y
+        if abs(turn) < 1e-9 && d0.x * d1.x + d0.y * d1.y > 0 {
+            out.append(a)
+            return
+        }
+        if turn > 0 {
+            // Inner corner: through the vertex.
+            out.append(a); out.append(v); out.append(b)
+            return
+        }
+        switch style.join {
+        case .bevel:
+            out.append(a); out.append(b)
+        case .miter:
+            let bisector = n0 + n1
+            let len = bisector.length
+            // Miter length / width = 1 / sin(θ/2) = 2 / |n0 + n1| (θ the angle between segments).
+            if len > 1e-9, 2 / len <= style.miterLimit {
+                out.append(a); out.append(v + bisector * (2 * r / (len * len))); out.append(b)
+            } else {
+                out.append(a); out.append(b)
+            }
+        case .round:
+            // A turn smaller than one arc step needs no arc: its chord is within tolerance.
+            if n0.x * n1.x + n0.y * n1.y >= cosStep {
+                out.append(a); out.append(b)
+                return
+            }
+            let a0 = atan2(n0.y, n0.x)
+            var sweep = atan2(n1.y, n1.x) - a0
+            while sweep > .pi { sweep -= 2 * .pi }
+            while sweep < -.pi { sweep += 2 * .pi }
+            out += arc(center: v, from: a0, sweep: sweep, radius: r, step: step)
+        }
+    }
+
+    /// The cap at an end `e` reached going in `direction`, from the left offset to the right.
+    private static func cap(at e: Point, direction d: Point, r: Double, cap: StrokeStyle.Cap, step: Double) -> [Point] {
+        let n = normal(d)
+        switch cap {
+        case .butt: return []
+        case .square: return [e + n * r + d * r, e - n * r + d * r]
+        case .round:
+            // From +n through d to −n.
+            let a0 = atan2(n.y, n.x)
+            let toward = atan2(d.y, d.x) - a0
+            let sweep = sin(toward) >= 0 ? Double.pi : -Double.pi
+            return Array(arc(center: e, from: a0, sweep: sweep, radius: r, step: step).dropFirst().dropLast())
+        }
+    }
+
+    /// Points on a circular arc, both ends included.
+    private static func arc(center: Point, from a0: Double, sweep: Double, radius r: Double, step: Double) -> [Point] {
+        let count = max(1, Int((abs(sweep) / step).rounded(.up)))
+        return (0...count).map { i in
+            let a = a0 + sweep * Double(i) / Double(count)
+            return Point(x: center.x + r * cos(a), y: center.y + r * sin(a))
+        }
+    }
+
+    private static func unit(_ v: Point) -> Point {
+        let l = v.length
+        return l > 0 ? v * (1 / l) : Point(x: 1, y: 0)
+    }
+
+    private static func normal(_ d: Point) -> Point { Point(x: -d.y, y: d.x) }
+
+    /// `points` without consecutive repeats (they have no direction); a closed line also
+    /// without a last point equal to its first.
+    private static func deduplicated(_ points: [Point]) -> [Point] {
+        var out: [Point] = []
+        out.reserveCapacity(points.count)
+        for p in points where p.x.isFinite && p.y.isFinite {
+            if let last = out.last, (p - last).length < 1e-6 { continue }
+            out.append(p)
+        }
+        if out.count > 2, (out[0] - out[out.count - 1]).length < 1e-6 { out.removeLast() }
+        return out
+    }
+
+    /// The "on" pieces of a line under a dash pattern.
+    static func dashed(_ points: [Point], closed: Bool, dashes: [Double], phase: Double) -> [Path.Contour] {
+        let pattern = dashes.map { max(0, $0.isFinite ? $0 : 0) }
+        let period = pattern.reduce(0, +)
+        var length = 0.0
+        for i in points.indices.dropFirst() { length += (points[i] - points[i - 1]).length }
+        // A pattern so fine that the line would split into more than 100 000 dashes is drawn
+        // solid: at that density it looks solid anyway, and the work stays bounded.
+        guard period > 0, points.count > 1, length / period * Double(pattern.count) < 100_000 else {
+            return [Path.Contour(points: points, isClosed: closed)]
+        }
+        var path = points
+        if closed { path.append(points[0]) }
+        // Where in the pattern the line starts.
+        var index = 0
+        var left = pattern[0]
+        var skip = phase.truncatingRemainder(dividingBy: period)
+        if skip < 0 { skip += period }
+        while skip > 0 {
+            if skip >= left { skip -= left; index = (index + 1) % pattern.count; left = pattern[index] } else { left -= skip; skip = 0 }
+        }
+        var pieces: [Path.Contour] = []
+        var current: [Point] = index % 2 == 0 ? [path[0]] : []
+        for i in 0..<(path.count - 1) {
+            var a = path[i]
+            let b = path[i + 1]
+            var segment = (b - a).length
+            while segment > 0 {
+                if left > segment {
+                    left -= segment
+                    if index % 2 == 0 { current.append(b) }
+                    segment = 0
+                } else {
+                    let m = a.interpolated(to: b, left / segment)
+                    if index % 2 == 0 {
+                        current.append(m)
+                        pieces.append(Path.Contour(points: current, isClosed: false))
+                        current = []
+                    } else {
+                        current = [m]
+                    }
+                    segment -= left
+                    a = m
+                    index = (index + 1) % pattern.count
+                    left = pattern[index]
+                    // A zero-length gap or dash: the loop continues at once.
+                }
+            }
+        }
+        if index % 2 == 0, current.count > 1 { pieces.append(Path.Contour(points: current, isClosed: false)) }
+        return pieces.filter { $0.points.count > 1 }
+    }
+}

@@ -1,0 +1,263 @@
+#if canImport(CFreeType) && canImport(CHarfBuzz)
+import CHarfBuzz
+
+/// One glyph of shaped text: which face, which glyph, where (pixels from the text's origin on
+/// its baseline, y down).
+public struct ShapedGlyph: Sendable, Hashable {
+    public var face: Int
+    public var glyph: UInt32
+    public var x: Double
+    public var y: Double
+}
+
+/// A line of text after shaping: glyphs in visual order, left to right.
+public struct ShapedText: Sendable {
+    public var glyphs: [ShapedGlyph]
+    /// Advance width, pixels.
+    public var width: Double
+    /// Pixels per em.
+    public var size: Double
+}
+
+/// How a label's text looks.
+public struct TextStyle: Sendable, Hashable {
+    /// Pixels per em.
+    public var size: Double
+    public var color: Color
+    /// A outline of `haloWidth` pixels around each glyph, drawn first, for legibility on any
+    /// background; nil for none.
+    public var halo: Color?
+    public var haloWidth: Double
+
+    public init(size: Double, color: Color, halo: Color? = .white, haloWidth: Double = 1.5) {
+        self.size = size
+        self.color = color
+        self.halo = halo
+        self.haloWidth = haloWidth
+    }
+}
+
+/// Shapes and draws text with a fallback list of faces: each run of characters goes to the
+/// first face that covers it (Latin, then Arabic, then CJK, …), each run is shaped by HarfBuzz
+/// with its script and direction guessed from its characters, and glyph masks are cached.
+///
+/// Bidirectional text is ordered by runs: when the first strong character is right-to-left
+/// the runs are laid out right to left (each run's glyphs come from HarfBuzz in visual
+/// order); the full Unicode bidi algorithm (UAX #9) with nested levels is not implemented.
+public final class TextRenderer {
+    public let faces: [FontFace]
+    private var masks: [GlyphKey: CoverageMask] = [:]
+    private var outlines: [OutlineKey: Path] = [:]
+    private var shaped: [ShapeKey: ShapedText] = [:]
+    private var rasterizer = Rasterizer()
+
+    /// - Throws: `RenderError.font` for an empty list.
+    public init(faces: [FontFace]) throws(RenderError) {
+        guard !faces.isEmpty else { throw RenderError(.font, "no font given for text") }
+        self.faces = faces
+    }
+
+    /// `text` shaped at `size` pixels per em. Characters no face covers are drawn with the
+    /// first face's missing-glyph box.
+    public func shape(_ text: String, size: Double) -> ShapedText {
+        let key = ShapeKey(text: text, size: size)
+        if let cached = shaped[key] { return cached }
+        let result = shapeUncached(text, size: size)
+        if shaped.count > 20_000 { shaped.removeAll(keepingCapacity: true) }
+        shaped[key] = result
+        return result
+    }
+
+    private func shapeUncached(_ text: String, size: Double) -> ShapedText {
+        let runs = self.runs(text)
+        var glyphs: [ShapedGlyph] = []
+        var pen = 0.0
+        let ordered = Self.isRightToLeft(text) ? runs.reversed() : runs
+        for run in ordered {
+            let buffer = hb_buffer_create()
+            defer { hb_buffer_destroy(buffer) }
+            let utf8 = Array(run.text.utf8)
+            utf8.withUnsafeBufferPointer { p in
+                p.withMemoryRebound(to: CChar.self) { c in
+                    hb_buffer_add_utf8(buffer, c.baseAddress, Int32(c.count), 0, Int32(c.count))
+                }
+            }
+            hb_buffer_guess_segment_properties(buffer)
+            let face = faces[run.face]
+            hb_shape(face.hbFont, buffer, nil, 0)
+            var count: UInt32 = 0
+            guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { continue }
+            let scale = size / face.unitsPerEm
+            for i in 0..<Int(count) {
+                let p = positions[i]
+                glyphs.append(ShapedGlyph(face: run.face, glyph: infos[i].codepoint,
+                                          x: pen + Double(p.x_offset) * scale, y: -Double(p.y_offset) * scale))
+                pen += Double(p.x_advance) * scale
+            }
+        }
+        return ShapedText(glyphs: glyphs, width: pen, size: size)
+    }
+
+    /// Draws `text` with its baseline's left end at `origin`.
+    public func draw(_ text: ShapedText, at origin: Point, style: TextStyle, on canvas: inout Canvas) {
+        for pass in style.halo == nil ? [false] : [true, false] {
+            for g in text.glyphs {
+                let pen = Point(x: origin.x + g.x, y: origin.y + g.y)
+                let ix = pen.x.rounded(.down), iy = pen.y.rounded()
+                // Quarter-pixel horizontal positions share a mask.
+                let sub = Int(((pen.x - ix) * 4).rounded()) % 4
+                let key = GlyphKey(face: g.face, glyph: g.glyph, size: Int((text.size * 4).rounded()), subpixel: sub,
+                                   halo: pass ? Int((style.haloWidth * 4).rounded()) : 0)
+                let mask: CoverageMask
+                if let cached = masks[key] {
+                    mask = cached
+                } else {
+                    var path = outline(face: g.face, glyph: g.glyph, size: text.size).applying(.translation(x: Double(sub) / 4, y: 0))
+                    if pass {
+                        let stroke = Stroker.outline(of: path.flattened(), style: StrokeStyle(width: 2 * style.haloWidth, join: .round, cap: .round))
+                        path = Path()
+                        for c in stroke { path.append(Path(polyline: c.points, closed: true)) }
+                        path.append(outline(face: g.face, glyph: g.glyph, size: text.size).applying(.translation(x: Double(sub) / 4, y: 0)))
+                    }
+                    mask = localMask(path)
+                    if masks.count > 20_000 { masks.removeAll(keepingCapacity: true) }
+                    masks[key] = mask
+                }
+                canvas.draw(mask.offset(x: Int(ix), y: Int(iy)), color: pass ? style.halo! : style.color)
+            }
+        }
+    }
+
+    /// Draws `text` with its glyphs set along `line` (pixels), starting `offset` pixels along
+    /// it; each glyph is rotated to the line's direction at its centre.
+    public func draw(_ text: ShapedText, along line: [Point], offset: Double, style: TextStyle, on canvas: inout Canvas) {
+        let measure = PolylineMeasure(line)
+        for pass in style.halo == nil ? [false] : [true, false] {
+            for g in text.glyphs {
+                let advanceCentre = offset + g.x
+                guard let (p, angle) = measure.point(at: advanceCentre) else { continue }
+                let rotate = AffineTransform.rotation(radians: angle).then(.translation(x: p.x, y: p.y))
+                // Baseline 0.35 em below the line: the x-height sits on it.
+                let path = outline(face: g.face, glyph: g.glyph, size: text.size).applying(AffineTransform.translation(x: 0, y: g.y + text.size * 0.35).then(rotate))
+                if pass {
+                    canvas.stroke(path, style: StrokeStyle(width: 2 * style.haloWidth, join: .round), color: style.halo!)
+                } else {
+                    canvas.fill(path, color: style.color)
+                }
+            }
+        }
+    }
+
+    /// The outline of a glyph at `size`, cached.
+    func outline(face: Int, glyph: UInt32, size: Double) -> Path {
+        let key = OutlineKey(face: face, glyph: glyph, size: Int((size * 4).rounded()))
+        if let p = outlines[key] { return p }
+        let p = faces[face].outline(glyph: glyph, size: size)
+        if outlines.count > 20_000 { outlines.removeAll(keepingCapacity: true) }
+        outlines[key] = p
+        return p
+    }
+
+    /// The coverage of a path around the origin, with the mask's origin relative to it.
+    private func localMask(_ path: Path) -> CoverageMask {
+        let contours = path.flattened()
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for c in contours { for p in c.points { minX = min(minX, p.x); minY = min(minY, p.y); maxX = max(maxX, p.x); maxY = max(maxY, p.y) } }
+        guard minX.isFinite, maxX.isFinite else { return .empty }
+        let ox = Int(minX.rounded(.down)), oy = Int(minY.rounded(.down))
+        let shift = Point(x: Double(-ox), y: Double(-oy))
+        let moved = contours.map { Path.Contour(points: $0.points.map { $0 + shift }, isClosed: true) }
+        let m = rasterizer.coverage(of: moved, rule: .nonZero, clipWidth: Int(maxX.rounded(.up)) - ox + 1, clipHeight: Int(maxY.rounded(.up)) - oy + 1)
+        return m.offset(x: ox, y: oy)
+    }
+
+    /// Splits `text` into runs of one face each. Marks, joiners, spaces and punctuation stay
+    /// with the run before them, so shaping sees whole words.
+    private func runs(_ text: String) -> [(face: Int, text: String)] {
+        var out: [(face: Int, text: String)] = []
+        var current: (face: Int, scalars: String.UnicodeScalarView)? = nil
+        for s in text.unicodeScalars {
+            let face: Int
+            if s.properties.generalCategory.isNeutral, let c = current, faces[c.face].covers(s) {
+                face = c.face
+            } else {
+                face = faces.firstIndex { $0.covers(s) } ?? current?.face ?? 0
+            }
+            if current?.face == face {
+                current!.scalars.append(s)
+            } else {
+                if let c = current { out.append((c.face, String(c.scalars))) }
+                current = (face, String.UnicodeScalarView([s]))
+            }
+        }
+        if let c = current { out.append((c.face, String(c.scalars))) }
+        return out
+    }
+
+    /// Whether the first strong character is right-to-left (Hebrew, Arabic, Syriac, Thaana,
+    /// N'Ko and their presentation forms).
+    static func isRightToLeft(_ text: String) -> Bool {
+        for s in text.unicodeScalars {
+            let v = s.value
+            if (0x0590...0x08FF).contains(v) || (0xFB1D...0xFDFF).contains(v) || (0xFE70...0xFEFF).contains(v) { return true }
+            if s.properties.isAlphabetic { return false }
+        }
+        return false
+    }
+
+    private struct GlyphKey: Hashable { let face: Int, glyph: UInt32, size: Int, subpixel: Int, halo: Int }
+    private struct OutlineKey: Hashable { let face: Int, glyph: UInt32, size: Int }
+    private struct ShapeKey: Hashable { let text: String, size: Double }
+}
+
+private extension Unicode.GeneralCategory {
+    /// Characters that take the face of the text around them.
+    var isNeutral: Bool {
+        switch self {
+        case .spaceSeparator, .nonspacingMark, .spacingMark, .enclosingMark, .format, .control,
+             .otherPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .connectorPunctuation,
+             .initialPunctuation, .finalPunctuation:
+            true
+        default: false
+        }
+    }
+}
+#endif
+
+/// Arc-length positions along a polyline.
+struct PolylineMeasure {
+    let points: [Point]
+    /// Cumulative length at each point, pixels.
+    let lengths: [Double]
+
+    init(_ points: [Point]) {
+        self.points = points
+        var acc = [0.0]
+        for i in points.indices.dropFirst() { acc.append(acc[acc.count - 1] + (points[i] - points[i - 1]).length) }
+        lengths = acc
+    }
+
+    var total: Double { lengths.last ?? 0 }
+
+    /// The point `s` pixels along, and the direction there (radians, clockwise from +x on screen).
+    func point(at s: Double) -> (Point, Double)? {
+        guard points.count > 1, s >= 0, s <= total else { return nil }
+        var lo = 0, hi = lengths.count - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if lengths[mid] <= s { lo = mid } else { hi = mid }
+        }
+        let a = points[lo], b = points[hi]
+        let seg = lengths[hi] - lengths[lo]
+        let t = seg > 0 ? (s - lengths[lo]) / seg : 0
+        return (a.interpolated(to: b, t), atan2(b.y - a.y, b.x - a.x))
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,42 @@
+public import Foundation
+public import MapData
+
+extension OSMTags: MapTagSource {
+    public func forEachTag(_ body: (String, String) -> Void) {
+        for tag in elements { body(tag.key, tag.value) }
+    }
+}
+
+extension MapFeatureExtractor {
+    /// Adds every node, way and relation of a block read from an OSM file.
+    /// - Complexity: O(elements in the block).
+    public mutating func add(_ block: OSMElementBlock) {
+        for n in block.nodes {
+            addNode(id: n.id, latitudeE7: n.latitudeE7, longitudeE7: n.longitudeE7, tags: n.tags)
+        }
+        for w in block.ways {
+            addWay(id: w.id, nodeRefs: w.nodeRefs, tags: w.tags)
+        }
+        for r in block.relations {
+            addRelation(id: r.id, members: r.members.map { m in
+                let kind: MapSourceKind = switch m.type {
+                case .node: .node
+                case .way: .way
+                case .relation: .relation
+                }
+                return MapRelationMember(kind: kind, ref: m.ref, role: m.role)
+            }, tags: r.tags)
+        }
+    }
+}
+
+/// Map data from an OSM file: every element through `MapFeatureExtractor`.
+public enum MapDataExtraction {
+    /// Reads `url` (`.osm.pbf`, `.osm`, `.osm.gz`) into map features.
+    /// - Throws: `OSMError` for unreadable or bad input.
+    public static func read(url: URL, options: OSMReadOptions = OSMReadOptions(includesMetadata: false)) throws -> MapFeatureSet {
+        var extractor = MapFeatureExtractor()
+        try OSMFileReader.read(url: url, options: options) { block in extractor.add(block) }
+        return extractor.finish()
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import GeoCore
+import GeoTestSupport
+import MapData
+import OSMImport
+
+/// A 4-node square (node ids base…base+3) of side `size` degrees at (lat, lon), in OSM fixed point.
+private func addSquare(_ e: inout MapFeatureExtractor, base: Int64, lat: Double, lon: Double, size: Double) {
+    let corners = [(0.0, 0.0), (0, size), (size, size), (size, 0)]
+    for (i, c) in corners.enumerated() {
+        e.addNode(id: base + Int64(i), latitudeE7: Int32((lat + c.0) * 1e7), longitudeE7: Int32((lon + c.1) * 1e7), tags: [String: String]())
+    }
+}
+
+@Test func multipolygon_outerFromTwoOpenWays_innerBecomesHole() {
+    var e = MapFeatureExtractor()
+    addSquare(&e, base: 1, lat: 43.70, lon: 7.40, size: 0.01)
+    addSquare(&e, base: 11, lat: 43.703, lon: 7.403, size: 0.002)
+    // The outer ring in two halves, the second one reversed: assembly must flip it.
+    e.addWay(id: 100, nodeRefs: [1, 2, 3], tags: [String: String]())
+    e.addWay(id: 101, nodeRefs: [1, 4, 3], tags: [String: String]())
+    e.addWay(id: 102, nodeRefs: [11, 12, 13, 14, 11], tags: [String: String]())
+    e.addRelation(id: 7, members: [
+        MapRelationMember(kind: .way, ref: 100, role: "outer"),
+        MapRelationMember(kind: .way, ref: 101, role: "outer"),
+        MapRelationMember(kind: .way, ref: 102, role: "inner"),
+    ], tags: ["type": "multipolygon", "natural": "water", "name": "Lac"])
+    let set = e.finish()
+    let water = set.features.filter { $0.layer == .water }
+    #expect(water.count == 1)
+    guard case .polygons(let polygons)? = water.first?.geometry else { Issue.record("no polygon"); return }
+    #expect(polygons.count == 1)
+    #expect(polygons.first?.exterior.count == 5)
+    #expect(polygons.first?.exterior.first == polygons.first?.exterior.last)
+    #expect(polygons.first?.holes.count == 1)
+    #expect(water.first?["name"] == .string("Lac"))
+    #expect(water.first?.source == .relation)
+    #expect(set.statistics.brokenRelations == 0)
+}
+
+@Test func multipolygon_withAMissingWayOrAnOpenRing_isSkippedAndCounted() {
+    var e = MapFeatureExtractor()
+    addSquare(&e, base: 1, lat: 43.70, lon: 7.40, size: 0.01)
+    e.addWay(id: 100, nodeRefs: [1, 2, 3], tags: [String: String]())
+    e.addRelation(id: 7, members: [MapRelationMember(kind: .way, ref: 100, role: "outer")],
+                  tags: ["type": "multipolygon", "landuse": "forest"])
+    e.addRelation(id: 8, members: [MapRelationMember(kind: .way, ref: 999, role: "outer")],
+                  tags: ["type": "multipolygon", "landuse": "forest"])
+    let set = e.finish()
+    #expect(set.features.isEmpty)
+    #expect(set.statistics.brokenRelations == 2)
+}
+
+@Test func road_givesClassBrunnelOnewayAndAStreetName() {
+    var e = MapFeatureExtractor()
+    addSquare(&e, base: 1, lat: 43.70, lon: 7.40, size: 0.01)
+    e.addWay(id: 5, nodeRefs: [1, 2, 3], tags: ["highway": "residential", "bridge": "yes", "oneway": "-1", "name": "Rue A", "name:ja": "A通り"])
+    e.addWay(id: 6, nodeRefs: [3, 4], tags: ["highway": "steps", "conveying": "yes"])
+    e.addNode(id: 20, latitudeE7: 437_000_000, longitudeE7: 74_000_000, tags: ["amenity": "cafe", "name": "Chez B"])
+    e.addNode(id: 21, latitudeE7: 437_000_000, longitudeE7: 74_000_000, tags: ["highway": "elevator"])
+    let set = e.finish()
+    let road = set.features.first { $0.layer == .transportation }
+    #expect(road?.featureClass == "minor")
+    #expect(road?["brunnel"] == .string("bridge"))
+    #expect(road?["oneway"] == .int(-1))
+    let name = set.features.first { $0.layer == .transportationName }
+    #expect(name?["name"] == .string("Rue A"))
+    #expect(name?["name:ja"] == .string("A通り"))
+    #expect(set.features.first { $0.layer == .pedestrian && $0.source == .way }?.featureClass == "escalator")
+    #expect(set.features.first { $0.layer == .pedestrian && $0.source == .node }?.featureClass == "elevator")
+    #expect(set.features.first { $0.layer == .poi }?.featureClass == "cafe")
+}
+
+@Test func monaco_extractsEveryLayerWithFewBrokenRelations() throws {
+    guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
+    let set = try MapDataExtraction.read(url: url)
+    var counts: [MapLayer: Int] = [:]
+    for f in set.features { counts[f.layer, default: 0] += 1 }
+    for layer in MapLayer.allCases {
+        #expect(counts[layer, default: 0] > 0, "layer \(layer.rawValue) is empty")
+    }
+    // A cut extract: a relation or two lose member ways at the edge, no more.
+    #expect(set.statistics.brokenRelations <= 3)
+    #expect(counts[.building, default: 0] > 10_000)
+    // The bounding box of monaco.osm.pbf (its header): every feature point lies within it or
+    // on ways that leave it by a few hundred metres.
+    let box = try BoundingBox(south: 43.6, west: 7.3, north: 43.8, east: 7.6)
+    for f in set.features.prefix(2000) {
+        if let b = f.geometry.bounds {
+            #expect(box.contains(MapPoint(x: b.minX, y: b.minY).coordinate))
+        }
+    }
+}
