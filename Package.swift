@@ -33,11 +33,15 @@ let package = Package(
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
         .library(name: "MapData", targets: ["MapData"]),
         .library(name: "MapRenderer", targets: ["MapRenderer"]),
+        .library(name: "MapView", targets: ["MapView"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // The live map page's server only (target MapLivePage).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // Pure value types and WGS84 geodesy; everything else depends on it.
@@ -130,6 +134,26 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The map view (pure): camera controller + renderer + map objects + position indicator,
+        // frames into an RGBA buffer on demand.
+        .target(
+            name: "MapView",
+            dependencies: ["GeoCore", "MapCamera", "MapData", "MapRenderer", "Positioning"],
+            swiftSettings: strictSettings
+        ),
+
+        // The live page: a person drives a MapView in a browser (frames and gestures over a
+        // WebSocket). The only target that depends on Hummingbird.
+        .target(
+            name: "MapLivePage",
+            dependencies: [
+                "GeoCore", "MapCamera", "MapView", "MapRenderer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
@@ -146,6 +170,8 @@ let package = Package(
                 "MapCamera",
                 "MapData",
                 "MapRenderer",
+                "MapView",
+                "MapLivePage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -232,6 +258,11 @@ let package = Package(
             name: "MapRendererTests",
             dependencies: ["MapRenderer", "MapData", "OSMImport", "GeoCore", "GeoTestSupport", "ZlibCompression", "SystemIO"],
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapViewTests",
+            dependencies: ["MapView", "MapLivePage", "MapCamera", "MapRenderer", "MapData", "OSMImport", "Positioning", "GeoCore", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,14 +1,23 @@
 import ArgumentParser
+import Foundation
 import GeoCore
 import MapCamera
+import MapLivePage
+import MapRenderer
+import MapView
+import OSMImport
+import Positioning
+import Routing
+import SystemIO
 
-/// `geo map`: the map view from the command line (issue 17). `animate` prints camera states;
-/// snapshots and the live page are further subcommands.
+/// `geo map`: the map view from the command line (issue 17): the live page (`serve`, the
+/// default), `animate` (camera states) and `snapshot` (the same command as `geo snapshot`).
 struct MapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "map",
-        abstract: "The map view: camera animations (and, later, snapshots and a live page).",
-        subcommands: [MapAnimateCommand.self]
+        abstract: "The map view: a live page, camera animations and snapshots.",
+        subcommands: [MapServeCommand.self, MapAnimateCommand.self, SnapshotCommand.self],
+        defaultSubcommand: MapServeCommand.self
     )
 }
 
@@ -139,4 +148,94 @@ struct MapAnimateCommand: ParsableCommand {
 extension CameraState {
     /// The combined setter's arguments that lead to this camera.
     var options: CameraOptions { CameraOptions(geoCenter: geoCenter, zoomLevel: zoomLevel, orientation: orientation, tilt: tilt) }
+}
+
+/// `MapProjection` as an option value (`--projection globe`).
+enum ProjectionOption: String, ExpressibleByArgument, CaseIterable {
+    case mercator, globe
+    var mapProjection: MapProjection { self == .globe ? .globe : .mercator }
+}
+
+/// `geo map` (the default subcommand, `serve`): the live page on localhost, where a person
+/// drives a `MapView` in a browser and watches the live position.
+struct MapServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the live map page on 127.0.0.1 and ::1 (the default of geo map).",
+        discussion: """
+            Open http://127.0.0.1:PORT/ in a browser: drag pans, the wheel zooms about the cursor, \
+            right-drag rotates (sideways) and tilts (up and down), double-click zooms in; the box \
+            flies (bow) to LAT,LON[,ZOOM] or a city; buttons switch projection, layers and \
+            following. Without --data and --source: the sample city with a simulated drive along \
+            the demo route.
+            """
+    )
+
+    @Option(help: "OpenStreetMap data: .osm.pbf, .osm or .osm.gz (default: the sample city).")
+    var data: String?
+
+    @Option(help: "Position source URI (gpsd://, nmea:, nmea+tcp://, gpx:, route:, device:); default: a simulated drive across the sample city, or none with --data.")
+    var source: String?
+
+    @Option(help: "TCP port (\(OptionRanges.port)).")
+    var port: Int = 8080
+
+    @Option(help: ArgumentHelp("View size in pixels, WIDTHxHEIGHT.", valueName: "WxH"))
+    var size: String = "1280x720"
+
+    func validate() throws {
+        try OptionRanges.port.check(port, option: "--port")
+        let view = try MapAnimateCommand.viewSize(size)
+        guard view.width <= 4096, view.height <= 4096 else { throw ValidationError("--size: at most 4096 pixels a side, got \(size)") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let features = try SnapshotCommand.features(data: data)
+        let viewSize = try MapAnimateCommand.viewSize(size)
+        let centre = data == nil ? SampleCity.center : SnapshotCommand.middle(of: features)
+        let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: viewSize, projection: .globe)
+        let view = try MapView<ContinuousClock.Instant>(camera: camera, features: MapFeatureIndex(features),
+                                                         worldBase: try WorldBaseFiles.load(environment: environment))
+        #if os(Linux)
+        view.text = try MapFonts.load(environment: environment)
+        #endif
+        let positionSource: (any PositionSource)?
+        if let source {
+            do { positionSource = try PositionSourceURI.source(source, startDate: Date()) } catch { throw ValidationError("--source: \(error)") }
+        } else if data == nil {
+            let route = try SampleCityRoute.make().route.geometry
+            positionSource = try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(13.9), updateInterval: .seconds(1),
+                                                       noise: .init(sigma: .meters(4), seed: 7), startDate: Date())
+        } else {
+            positionSource = nil
+        }
+        let session = MapSession(view: view)
+        try? FileDescriptor.standardError.writeAll("geo map: serving http://127.0.0.1:\(port)/ (and [::1]); Ctrl-C stops\n")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let positionSource {
+                let manager = PositioningManager(source: positionSource)
+                group.addTask {
+                    let events = manager.events()
+                    await session.showIndicator()
+                    guard await manager.start() else { return }
+                    for await event in events {
+                        switch event {
+                        case .updated:
+                            await session.showPosition(raw: await manager.rawPosition, mapMatched: await manager.mapMatchedPosition,
+                                                       current: await manager.currentPosition)
+                        case .stopped: return
+                        default: continue
+                        }
+                    }
+                }
+            }
+            group.addTask {
+                try await LivePageServer.run(session, port: port) { note in
+                    try? FileDescriptor.standardError.writeAll("geo map: \(note)\n")
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
 }

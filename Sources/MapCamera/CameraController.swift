@@ -121,6 +121,16 @@ public final class CameraController<Instant: InstantProtocol> where Instant.Dura
         }
     }
 
+    /// Switches how the Earth is drawn (the seed's `projectionType`). An animation or glide
+    /// under way ends first (`animationEnded`), since its frames were computed in the old one.
+    public func setProjection(_ projection: MapProjection) {
+        guard projection != state.projection else { return }
+        stopAnimation()
+        inertia = nil
+        state.projection = projection
+        endTransformationIfIdle()
+    }
+
     /// Computes the camera at `now`: the animation's or the inertia's frame, with its change
     /// events, and the end events when it has finished. Instants before a move's start count
     /// as its start.

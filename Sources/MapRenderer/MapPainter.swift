@@ -17,6 +17,9 @@ public struct MapPainter {
     public var style: MapStyle
     /// The zoom level the widths and `minZoom` filtering use.
     public var zoom: Double
+    /// Whether `paint` first clears the canvas to `style.land`; false when the caller has drawn
+    /// a base (a globe, a world map) the map goes over.
+    public var clearsCanvas = true
     #if canImport(CFreeType) && canImport(CHarfBuzz)
     /// Shapes and draws labels; nil draws no text (and no attribution).
     public var text: TextRenderer?
@@ -33,7 +36,7 @@ public struct MapPainter {
     /// Paints the features of `index` that the projection shows, then `overlays`.
     /// - Complexity: O(visible features × their vertices + image area).
     public func paint(_ index: MapFeatureIndex, overlays: [MapOverlay] = [], through projection: some RenderProjection, on canvas: inout Canvas) {
-        canvas.clear(to: style.land)
+        if clearsCanvas { canvas.clear(to: style.land) }
         let zoomLevel = Int(zoom.rounded(.down))
         let visible = index.features(in: projection.visibleWorldBounds).filter { $0.minZoom <= zoomLevel }
         var byLayer: [MapLayer: [MapFeature]] = [:]
