@@ -147,7 +147,7 @@ let package = Package(
         .target(
             name: "MapLivePage",
             dependencies: [
-                "GeoCore", "MapCamera", "MapView", "MapRenderer",
+                "GeoCore", "MapCamera", "MapView", "MapRenderer", "Positioning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
@@ -262,7 +262,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MapViewTests",
-            dependencies: ["MapView", "MapLivePage", "MapCamera", "MapRenderer", "MapData", "OSMImport", "Positioning", "GeoCore", "GeoTestSupport", "SystemIO"],
+            dependencies: ["MapView", "MapLivePage", "MapCamera", "MapRenderer", "MapData", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(

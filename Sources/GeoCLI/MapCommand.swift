@@ -215,20 +215,7 @@ struct MapServeCommand: AsyncParsableCommand {
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let positionSource {
                 let manager = PositioningManager(source: positionSource)
-                group.addTask {
-                    let events = manager.events()
-                    await session.showIndicator()
-                    guard await manager.start() else { return }
-                    for await event in events {
-                        switch event {
-                        case .updated:
-                            await session.showPosition(raw: await manager.rawPosition, mapMatched: await manager.mapMatchedPosition,
-                                                       current: await manager.currentPosition)
-                        case .stopped: return
-                        default: continue
-                        }
-                    }
-                }
+                group.addTask { await session.follow(manager) }
             }
             group.addTask {
                 try await LivePageServer.run(session, port: port) { note in

@@ -2,6 +2,7 @@ import Foundation
 public import GeoCore
 public import MapCamera
 public import MapView
+public import Positioning
 import MapRenderer
 
 /// One `MapView` driven from the live page: gestures and commands in (JSON text messages),
@@ -66,10 +67,22 @@ public actor MapSession {
         if let trackObject { view.replace(trackObject, with: line) } else { trackObject = view.add(line) }
     }
 
-    /// Makes the position indicator visible and the camera follow it.
-    public func showIndicator() {
+    /// Shows `manager`'s positions: the indicator made visible (which starts positioning), the
+    /// camera following, every update on the indicator and track, until positioning stops or
+    /// the calling task is cancelled.
+    public func follow(_ manager: PositioningManager) async {
+        let events = manager.events()
+        view.positionIndicator.manager = manager
         view.positionIndicator.isVisible = true
         view.followMode = .follow
+        for await event in events {
+            switch event {
+            case .updated:
+                showPosition(raw: await manager.rawPosition, mapMatched: await manager.mapMatchedPosition, current: await manager.currentPosition)
+            case .stopped: return
+            default: continue
+            }
+        }
     }
 
     /// Handles one message from page `connection`; returns an error text for a bad one.

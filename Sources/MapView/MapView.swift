@@ -163,26 +163,20 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         #if canImport(CFreeType) && canImport(CHarfBuzz)
         painter.text = text
         #endif
-        var overlays: [MapOverlay] = []
+        // The renderer's pins for markers without an image (placed with its labels); every
+        // other object is drawn over the map in the order added.
+        var pins: [MapOverlay] = []
+        for (_, object) in objects { if case .marker(let m) = object, m.image == nil { pins.append(.marker(m.coordinate)) } }
+        painter.paint(features, overlays: pins, through: projection, on: &canvas)
         for (_, object) in objects {
             switch object {
-            case .polyline(let l): overlays.append(.polyline(l.coordinates, width: l.width, color: l.color))
-            case .circle(let c): overlays.append(.circle(center: c.center, radius: c.radius, fill: c.fill, stroke: c.stroke))
-            case .marker(let m) where m.image == nil: overlays.append(.marker(m.coordinate))
-            case .marker, .polygon: continue
+            case .polyline(let l): Self.draw(l, projection, &canvas)
+            case .polygon(let p): Self.draw(p, projection, &canvas)
+            case .circle(let c): Self.draw(c, projection, &canvas)
+            case .marker: continue
             }
         }
-        overlays += positionIndicator.overlays
-        painter.paint(features, overlays: overlays, through: projection, on: &canvas)
-        for (_, object) in objects {
-            if case .polygon(let p) = object {
-                let ring = projection.pixelRing(p.ring.map(MapPoint.init))
-                guard ring.count > 2 else { continue }
-                let path = Path(polyline: ring, closed: true)
-                canvas.fill(path, color: p.fill)
-                if let stroke = p.stroke { canvas.stroke(path, style: StrokeStyle(width: p.strokeWidth), color: stroke) }
-            }
-        }
+        positionIndicator.drawAccuracy(through: projection, on: &canvas)
         positionIndicator.drawSymbol(through: projection, on: &canvas)
         var pixmap = canvas.pixmap
         for (_, object) in objects {
@@ -192,6 +186,32 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
             }
         }
         return pixmap
+    }
+
+    /// A polyline with a white casing a pixel wider on each side, round joins and caps.
+    static func draw(_ l: MapPolyline, _ projection: CameraProjection, _ canvas: inout Canvas) {
+        var path = Path()
+        for piece in projection.pixelLines(l.coordinates.map(MapPoint.init)) { path.append(Path(polyline: piece)) }
+        canvas.stroke(path, style: StrokeStyle(width: l.width + 2), color: .white)
+        canvas.stroke(path, style: StrokeStyle(width: l.width), color: l.color)
+    }
+
+    static func draw(_ p: MapPolygon, _ projection: CameraProjection, _ canvas: inout Canvas) {
+        let ring = projection.pixelRing(p.ring.map(MapPoint.init))
+        guard ring.count > 2 else { return }
+        let path = Path(polyline: ring, closed: true)
+        canvas.fill(path, color: p.fill)
+        if let stroke = p.stroke { canvas.stroke(path, style: StrokeStyle(width: p.strokeWidth), color: stroke) }
+    }
+
+    /// Sides of the polygon a ground circle is drawn as.
+    static var circleSides: Int { 72 }
+
+    /// A circle on the ground: the polygon through the points `radius` away (geodesic, WGS84)
+    /// every 5°, so any projection bends it as the ground is bent.
+    static func draw(_ c: MapCircle, _ projection: CameraProjection, _ canvas: inout Canvas) {
+        let ring = (0..<circleSides).map { MapPoint(c.center.coordinate(at: c.radius, facing: Bearing(degrees: 360 * Double($0) / Double(circleSides)))) }
+        draw(MapPolygon(ring.map(\.coordinate), fill: c.fill, stroke: c.stroke, strokeWidth: 1.5), projection, &canvas)
     }
 
     /// Rays from the view's centre, for the outline of the Earth on screen.

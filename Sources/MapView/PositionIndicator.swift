@@ -33,7 +33,17 @@ public final class PositionIndicator {
     /// of a fix is noise and the heading stays as it was.
     public static let movingSpeed = 0.5
 
-    public var isVisible = false { didSet { onChange?() } }
+    /// The manager whose positions are shown (fed through `MapView.showPosition`).
+    public var manager: PositioningManager?
+
+    /// Whether the indicator is drawn. Making it visible starts positioning on `manager`, as
+    /// the seed's `visible = YES` does (the start runs on the manager's actor, asynchronously).
+    public var isVisible = false {
+        didSet {
+            onChange?()
+            if isVisible, !oldValue, let manager { Task { await manager.start() } }
+        }
+    }
     public var accuracyIndicatorVisible = true { didSet { onChange?() } }
     public var accuracyIndicatorColor = Color(hex: 0x1E64F0, alpha: 40) { didSet { onChange?() } }
     /// Whether the symbol turns with the course while moving (unchanged when idle).
@@ -70,30 +80,11 @@ public final class PositionIndicator {
         onChange?()
     }
 
-    /// Makes the indicator visible and starts positioning on `manager` (as the seed's
-    /// `visible = YES` does), then shows its positions until the calling task is cancelled or
-    /// positioning stops.
-    /// - Returns: false when the manager could not start (no source).
-    public func show(_ manager: PositioningManager, onUpdate: @escaping @Sendable () -> Void = {}) async -> Bool {
-        let events = manager.events()
-        guard await manager.start() else { return false }
-        isVisible = true
-        for await event in events {
-            switch event {
-            case .updated:
-                update(raw: await manager.rawPosition, mapMatched: await manager.mapMatchedPosition, current: await manager.currentPosition)
-                onUpdate()
-            case .stopped: return true
-            default: continue
-            }
-        }
-        return true
-    }
-
-    /// The accuracy circle as an overlay, when visible.
-    var overlays: [MapOverlay] {
-        guard isVisible, accuracyIndicatorVisible, let location, let accuracy = location.horizontalAccuracy, accuracy.meters > 0 else { return [] }
-        return [.circle(center: location.coordinate, radius: accuracy, fill: accuracyIndicatorColor, stroke: accuracyIndicatorColor.withOpacity(1))]
+    /// Draws the accuracy circle (the 68 % radius on the ground), when visible.
+    func drawAccuracy(through projection: CameraProjection, on canvas: inout Canvas) {
+        guard isVisible, accuracyIndicatorVisible, let location, let accuracy = location.horizontalAccuracy, accuracy.meters > 0 else { return }
+        let circle = MapCircle(center: location.coordinate, radius: accuracy, fill: accuracyIndicatorColor, stroke: accuracyIndicatorColor.withOpacity(1))
+        MapView<ContinuousClock.Instant>.draw(circle, projection, &canvas)
     }
 
     /// Draws the symbol (and its heading wedge) at the position.

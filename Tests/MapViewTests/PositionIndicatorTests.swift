@@ -6,6 +6,8 @@ import MapData
 import MapRenderer
 @testable import MapView
 import OSMImport
+import Positioning
+import TrackFiltering
 import Testing
 
 func fix(_ c: Coordinate, accuracy: Double = 20, speed: Double? = nil, course: Double? = nil) -> Location {
@@ -27,7 +29,9 @@ func fix(_ c: Coordinate, accuracy: Double = 20, speed: Double? = nil, course: D
     let metersPerPixel = 2 * Double.pi * WebMercator.radius * cos(centre.latitude * .pi / 180) / state.worldSize
     let expected = 50 / metersPerPixel
     var x = 150
-    while x < 299, shot.color(x: x + 1, y: 150).red >= 150 || x < 150 + 12 { x += 1 }
+    // Past the dot (8 px and its white ring), the red fill (no green) runs to the edge.
+    x = 150 + 12
+    while x < 299, shot.color(x: x + 1, y: 150).green < 120 { x += 1 }
     #expect(abs(Double(x) + 0.5 - 150 - expected) < 1.5, "edge at \(x - 150) px, expected \(expected)")
     view.positionIndicator.accuracyIndicatorVisible = false
     #expect(view.snapshot().color(x: 150 + Int(expected) - 3, y: 150) == MapStyle.day.land)
@@ -77,4 +81,23 @@ func fix(_ c: Coordinate, accuracy: Double = 20, speed: Double? = nil, course: D
     view.camera.endGesture(at: clock.now)
     view.showPosition(raw: nil, mapMatched: nil, current: fix(SampleCity.center, speed: 12, course: 80), at: clock.now)
     #expect(abs(view.camera.state.geoCenter.latitude - there.latitude) < 1e-9)
+}
+
+/// Making the indicator visible starts positioning on its manager (the seed's `visible`).
+@Test func visible_startsPositioningOnTheManager() async throws {
+    let route = [SampleCity.center, SampleCity.center.coordinate(at: .meters(500), facing: .degrees(90))]
+    let source = try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(10), updateInterval: .seconds(1),
+                                           pacing: .asFastAsPossible, startDate: Date(timeIntervalSince1970: 1_767_225_600))
+    let manager = PositioningManager(source: source)
+    let view = try TestView(camera: camera(), features: MapFeatureIndex([]))
+    view.positionIndicator.manager = manager
+    #expect(await !manager.isRunning)
+    view.positionIndicator.isVisible = true
+    var running = false
+    for _ in 0..<200 where !running {
+        running = await manager.isRunning
+        if !running { try await Task.sleep(for: .milliseconds(10)) }
+    }
+    #expect(running)
+    await manager.stop()
 }
