@@ -1,6 +1,6 @@
 import Foundation
 public import GeoCore
-public import MapCamera
+import MapCamera
 public import MapView
 public import Positioning
 import MapRenderer

@@ -1,4 +1,4 @@
-public import GeoCore
+import GeoCore
 public import MapCamera
 public import MapData
 public import MapRenderer

@@ -1,6 +1,6 @@
 public import GeoCore
 public import MapCamera
-public import MapData
+import MapData
 public import MapRenderer
 
 #if canImport(Glibc)
@@ -170,9 +170,9 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         painter.paint(features, overlays: pins, through: projection, on: &canvas)
         for (_, object) in objects {
             switch object {
-            case .polyline(let l): Self.draw(l, projection, &canvas)
-            case .polygon(let p): Self.draw(p, projection, &canvas)
-            case .circle(let c): Self.draw(c, projection, &canvas)
+            case .polyline(let l): ObjectDrawing.draw(l, projection, &canvas)
+            case .polygon(let p): ObjectDrawing.draw(p, projection, &canvas)
+            case .circle(let c): ObjectDrawing.draw(c, projection, &canvas)
             case .marker: continue
             }
         }
@@ -186,32 +186,6 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
             }
         }
         return pixmap
-    }
-
-    /// A polyline with a white casing a pixel wider on each side, round joins and caps.
-    static func draw(_ l: MapPolyline, _ projection: CameraProjection, _ canvas: inout Canvas) {
-        var path = Path()
-        for piece in projection.pixelLines(l.coordinates.map(MapPoint.init)) { path.append(Path(polyline: piece)) }
-        canvas.stroke(path, style: StrokeStyle(width: l.width + 2), color: .white)
-        canvas.stroke(path, style: StrokeStyle(width: l.width), color: l.color)
-    }
-
-    static func draw(_ p: MapPolygon, _ projection: CameraProjection, _ canvas: inout Canvas) {
-        let ring = projection.pixelRing(p.ring.map(MapPoint.init))
-        guard ring.count > 2 else { return }
-        let path = Path(polyline: ring, closed: true)
-        canvas.fill(path, color: p.fill)
-        if let stroke = p.stroke { canvas.stroke(path, style: StrokeStyle(width: p.strokeWidth), color: stroke) }
-    }
-
-    /// Sides of the polygon a ground circle is drawn as.
-    static var circleSides: Int { 72 }
-
-    /// A circle on the ground: the polygon through the points `radius` away (geodesic, WGS84)
-    /// every 5°, so any projection bends it as the ground is bent.
-    static func draw(_ c: MapCircle, _ projection: CameraProjection, _ canvas: inout Canvas) {
-        let ring = (0..<circleSides).map { MapPoint(c.center.coordinate(at: c.radius, facing: Bearing(degrees: 360 * Double($0) / Double(circleSides)))) }
-        draw(MapPolygon(ring.map(\.coordinate), fill: c.fill, stroke: c.stroke, strokeWidth: 1.5), projection, &canvas)
     }
 
     /// Rays from the view's centre, for the outline of the Earth on screen.
@@ -281,4 +255,34 @@ extension Pixmap {
             }
         }
     }
+}
+
+/// How map objects are drawn over the map.
+enum ObjectDrawing {
+    /// A polyline with a white casing a pixel wider on each side, round joins and caps.
+    static func draw(_ l: MapPolyline, _ projection: CameraProjection, _ canvas: inout Canvas) {
+        var path = Path()
+        for piece in projection.pixelLines(l.coordinates.map(MapPoint.init)) { path.append(Path(polyline: piece)) }
+        canvas.stroke(path, style: StrokeStyle(width: l.width + 2), color: .white)
+        canvas.stroke(path, style: StrokeStyle(width: l.width), color: l.color)
+    }
+
+    static func draw(_ p: MapPolygon, _ projection: CameraProjection, _ canvas: inout Canvas) {
+        let ring = projection.pixelRing(p.ring.map(MapPoint.init))
+        guard ring.count > 2 else { return }
+        let path = Path(polyline: ring, closed: true)
+        canvas.fill(path, color: p.fill)
+        if let stroke = p.stroke { canvas.stroke(path, style: StrokeStyle(width: p.strokeWidth), color: stroke) }
+    }
+
+    /// Sides of the polygon a ground circle is drawn as.
+    static var circleSides: Int { 72 }
+
+    /// A circle on the ground: the polygon through the points `radius` away (geodesic, WGS84)
+    /// every 5°, so any projection bends it as the ground is bent.
+    static func draw(_ c: MapCircle, _ projection: CameraProjection, _ canvas: inout Canvas) {
+        let ring = (0..<circleSides).map { MapPoint(c.center.coordinate(at: c.radius, facing: Bearing(degrees: 360 * Double($0) / Double(circleSides)))) }
+        draw(MapPolygon(ring.map(\.coordinate), fill: c.fill, stroke: c.stroke, strokeWidth: 1.5), projection, &canvas)
+    }
+
 }

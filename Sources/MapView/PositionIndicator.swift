@@ -1,6 +1,6 @@
 public import GeoCore
 public import MapRenderer
-public import MapData
+import MapData
 public import Positioning
 
 #if canImport(Glibc)
@@ -84,7 +84,7 @@ public final class PositionIndicator {
     func drawAccuracy(through projection: CameraProjection, on canvas: inout Canvas) {
         guard isVisible, accuracyIndicatorVisible, let location, let accuracy = location.horizontalAccuracy, accuracy.meters > 0 else { return }
         let circle = MapCircle(center: location.coordinate, radius: accuracy, fill: accuracyIndicatorColor, stroke: accuracyIndicatorColor.withOpacity(1))
-        MapView<ContinuousClock.Instant>.draw(circle, projection, &canvas)
+        ObjectDrawing.draw(circle, projection, &canvas)
     }
 
     /// Draws the symbol (and its heading wedge) at the position.
