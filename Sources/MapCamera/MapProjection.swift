@@ -230,3 +230,30 @@ extension CameraState {
 
 @inline(__always)
 private func dot(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> Double { a.0 * b.0 + a.1 * b.1 + a.2 * b.2 }
+
+/// Screen positions of many world points for one camera (a renderer's frame): the camera's
+/// trigonometry is computed once, and on Mercator a normalised world point goes to the screen
+/// without the round trip through latitude and longitude.
+public struct CameraProjector: Sendable {
+    public let state: CameraState
+    private let geometry: CameraGeometry
+    private let weight: Double
+    private let centre: (x: Double, y: Double)
+
+    public init(_ state: CameraState) {
+        self.state = state
+        geometry = CameraGeometry(state)
+        weight = state.globeWeight
+        centre = state.centerWorld
+    }
+
+    /// The screen point of normalised Web Mercator world position (x, y) (`WebMercator.worldPoint`),
+    /// or nil when hidden; the same as `CameraState.point(for:)` of its coordinate.
+    public func point(worldX x: Double, worldY y: Double) -> ScreenPoint? {
+        guard weight == 0 else { return state.point(for: WebMercator.coordinate(worldX: x, worldY: y)) }
+        let east = (x - centre.x - (x - centre.x).rounded()) * state.worldSize // nearest copy of the world
+        let south = (y - centre.y) * state.worldSize
+        let s = geometry.screenAligned(east: east, south: south)
+        return geometry.project(x: s.x, y: s.y, h: 0)
+    }
+}

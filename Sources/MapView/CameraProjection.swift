@@ -9,11 +9,13 @@ public import MapRenderer
 /// by the caller).
 public struct CameraProjection: RenderProjection, Sendable {
     public let camera: CameraState
+    private let projector: CameraProjector
     public let pixelsPerWorldUnit: Double
     public let visibleWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
 
     public init(_ camera: CameraState) {
         self.camera = camera
+        projector = CameraProjector(camera)
         pixelsPerWorldUnit = camera.worldSize
         // The visible region as a normalised Web Mercator box, with half a view of margin for
         // labels and wide strokes; nil (try everything) when it spans every longitude or the
@@ -30,7 +32,7 @@ public struct CameraProjection: RenderProjection, Sendable {
     }
 
     public func pixel(for world: MapPoint) -> Point? {
-        guard let p = camera.point(for: world.coordinate) else { return nil }
+        guard let p = projector.point(worldX: world.x, worldY: world.y) else { return nil }
         return Point(x: p.x, y: p.y)
     }
 }

@@ -138,3 +138,19 @@ private func globeRows() throws -> [(kind: Substring, values: [Double])] {
     #expect(bounded.count <= 500 && !bounded.isEmpty)
     #expect(throws: MapCameraError.self) { try s.coveringTiles(tileSize: 300) }
 }
+
+/// The projector answers as `point(for:)` does, for Mercator tilted and turned and for the globe.
+@Test func projector_matchesPointForCoordinate() throws {
+    for projection in MapProjection.allCases {
+        let state = try CameraState(geoCenter: Coordinate(latitude: 43.7384, longitude: 7.4246), zoomLevel: projection == .globe ? 3 : 15,
+                                    orientation: 30, tilt: 45, viewSize: ViewSize(width: 1280, height: 720), projection: projection)
+        let projector = CameraProjector(state)
+        for i in 0..<50 {
+            let c = Coordinate(uncheckedLatitude: 43.7384 + Double(i % 7 - 3) * 0.002, longitude: 7.4246 + Double(i / 7 - 3) * 0.003)
+            let w = WebMercator.worldPoint(c)
+            let a = state.point(for: c), b = projector.point(worldX: w.x, worldY: w.y)
+            #expect((a == nil) == (b == nil))
+            if let a, let b { #expect(abs(a.x - b.x) < 1e-6 && abs(a.y - b.y) < 1e-6) }
+        }
+    }
+}

@@ -36,6 +36,7 @@ struct Tick: InstantProtocol {
     static func < (a: Tick, b: Tick) -> Bool { a.n < b.n }
 }
 
+@MainActor
 func run(_ name: String, center: Coordinate, zoom: Double, tilt: Double, projection: MapProjection) throws {
     let camera = try CameraState(geoCenter: center, zoomLevel: zoom, tilt: tilt, viewSize: ViewSize(width: 1280, height: 720), projection: projection)
     let view = try MapView<Tick>(camera: camera, features: features, worldBase: world)
