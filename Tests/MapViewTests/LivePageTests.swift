@@ -69,7 +69,7 @@ private struct RawWebSocket {
 /// The live page end to end: the server in this process, a socket driving it as the page does
 /// (drag, then wheel zoom), dropped mid-gesture; then headless Chromium loads the page and its
 /// screenshot shows the map. Chromium is Debian's `chromium` (scripts/setup.sh installs it).
-@Test(.timeLimit(.minutes(5)))
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
 func livePage_dragZoomDisconnect_thenChromiumShowsTheMap() async throws {
     let features = try sampleCityIndex()
     let view = try MapSession.View(camera: camera(zoom: 15, size: (640, 400)), features: features)

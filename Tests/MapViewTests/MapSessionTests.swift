@@ -8,7 +8,7 @@ import MapRenderer
 import MapView
 import Testing
 
-@Test func session_gesturesMoveTheCamera_badMessagesAreErrors() async throws {
+@Test(.onOwnThread) func session_gesturesMoveTheCamera_badMessagesAreErrors() async throws {
     let view = try MapSession.View(camera: camera(size: (400, 300)), features: MapFeatureIndex([]))
     let session = MapSession(view: view)
     let before = await session.status()
@@ -28,7 +28,7 @@ import Testing
 }
 
 /// A page that goes away mid-gesture ends its gesture: the camera is not left gesturing.
-@Test func session_disconnectMidGesture_endsTheGesture() async throws {
+@Test(.onOwnThread) func session_disconnectMidGesture_endsTheGesture() async throws {
     let view = try MapSession.View(camera: camera(size: (400, 300)), features: MapFeatureIndex([]))
     let session = MapSession(view: view)
     #expect(await session.handle(#"{"type":"begin"}"#, connection: 7) == nil)

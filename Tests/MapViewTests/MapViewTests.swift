@@ -36,7 +36,7 @@ func camera(_ centre: Coordinate = SampleCity.center, zoom: Double = 15, orienta
                     viewSize: ViewSize(width: size.0, height: size.1), projection: projection)
 }
 
-@Test func render_drawsOnlyWhenSomethingChanged() throws {
+@Test(.onOwnThread) func render_drawsOnlyWhenSomethingChanged() throws {
     let clock = ManualClock()
     let view = try TestView(camera: camera(), features: sampleCityIndex())
     #expect(view.render(at: clock.now))
@@ -55,7 +55,7 @@ func camera(_ centre: Coordinate = SampleCity.center, zoom: Double = 15, orienta
     #expect(view.frame?.width == 320 && view.frame?.height == 240)
 }
 
-@Test func renderAllowedAndInactive_pauseRendering_snapshotStillDraws() throws {
+@Test(.onOwnThread) func renderAllowedAndInactive_pauseRendering_snapshotStillDraws() throws {
     let clock = ManualClock()
     let view = try TestView(camera: camera(), features: sampleCityIndex())
     view.renderAllowed = false
@@ -69,14 +69,14 @@ func camera(_ centre: Coordinate = SampleCity.center, zoom: Double = 15, orienta
     #expect(view.frame == shot, "the snapshot is the frame the view draws")
 }
 
-@Test func zeroOrHugeView_isRejected() throws {
+@Test(.onOwnThread) func zeroOrHugeView_isRejected() throws {
     #expect(throws: MapViewError.self) { try TestView(camera: camera(size: (20_000, 10)), features: MapFeatureIndex([])) }
     #expect(throws: MapCameraError.self) { try ViewSize(width: 0, height: 0) }
 }
 
 /// The globe straight down is a disk: its on-screen radius is the focal length (the camera's
 /// distance to the centre, d) times the tangent of the sphere's angular radius asin(r / (r + d)).
-@Test func globe_isADiskInSpace_ofThePerspectiveRadius() throws {
+@Test(.onOwnThread) func globe_isADiskInSpace_ofThePerspectiveRadius() throws {
     let state = try camera(Coordinate(latitude: -15, longitude: 140), zoom: 0.5, size: (600, 600), projection: .globe)
     let view = try TestView(camera: state, features: MapFeatureIndex([]), worldBase: try worldBase() ?? .empty)
     let shot = view.snapshot()
@@ -91,7 +91,7 @@ func camera(_ centre: Coordinate = SampleCity.center, zoom: Double = 15, orienta
 }
 
 /// With Natural Earth under it, land is land and sea is sea (Australia's middle, the Pacific).
-@Test func worldBase_landAndOcean() throws {
+@Test(.onOwnThread) func worldBase_landAndOcean() throws {
     guard let base = try worldBase() else { return }
     #expect(base.countries.count >= 177 && base.cities.count == 243)
     #expect(base.city(named: "tokyo") != nil)
@@ -106,14 +106,14 @@ func camera(_ centre: Coordinate = SampleCity.center, zoom: Double = 15, orienta
 }
 
 /// A tilted Mercator view at low zoom shows sky above the horizon; at zoom 15 it does not.
-@Test func tiltedMercator_skyOnlyWhereTheHorizonIs() throws {
+@Test(.onOwnThread) func tiltedMercator_skyOnlyWhereTheHorizonIs() throws {
     let low = try TestView(camera: camera(Coordinate(latitude: 80, longitude: 0), zoom: 0, tilt: 30, size: (200, 200)), features: MapFeatureIndex([])).snapshot()
     #expect(low.color(x: 100, y: 1) == WorldBase.space, "beyond 85° N at zoom 0 there is no map")
     let high = try TestView(camera: camera(zoom: 15, tilt: 60, size: (200, 200)), features: MapFeatureIndex([])).snapshot()
     #expect(high.color(x: 100, y: 1) != WorldBase.space)
 }
 
-@Test func mapObjects_polylinePolygonCircleAndImageMarker() throws {
+@Test(.onOwnThread) func mapObjects_polylinePolygonCircleAndImageMarker() throws {
     let centre = SampleCity.center
     let view = try TestView(camera: camera(centre, zoom: 16, size: (200, 200)), features: MapFeatureIndex([]))
     // The centre pixel of a 20-px red square marker whose middle is anchored on the centre.
@@ -135,7 +135,7 @@ func camera(_ centre: Coordinate = SampleCity.center, zoom: Double = 15, orienta
     #expect(view.snapshot().color(x: 100, y: 90) == green)
 }
 
-@Test func layerVisibility_hidesBuildings() throws {
+@Test(.onOwnThread) func layerVisibility_hidesBuildings() throws {
     let view = try TestView(camera: camera(zoom: 16, size: (256, 256)), features: sampleCityIndex())
     func buildingPixels() -> Int {
         let shot = view.snapshot()

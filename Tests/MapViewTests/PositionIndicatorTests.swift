@@ -17,7 +17,7 @@ func fix(_ c: Coordinate, accuracy: Double = 20, speed: Double? = nil, course: D
 
 /// The accuracy circle is the 68 % radius on the ground: its edge lies `accuracy / metres per
 /// pixel` from the position, within a pixel (the 72-gon and anti-aliasing).
-@Test func accuracyCircle_isDrawnToScale() throws {
+@Test(.onOwnThread) func accuracyCircle_isDrawnToScale() throws {
     let centre = SampleCity.center
     let state = try camera(centre, zoom: 17, size: (300, 300))
     let view = try TestView(camera: state, features: MapFeatureIndex([]))
@@ -37,7 +37,7 @@ func fix(_ c: Coordinate, accuracy: Double = 20, speed: Double? = nil, course: D
     #expect(view.snapshot().color(x: 150 + Int(expected) - 3, y: 150) == MapStyle.day.land)
 }
 
-@Test func tracksCourse_onlyWhileMoving_withOffset() throws {
+@Test(.onOwnThread) func tracksCourse_onlyWhileMoving_withOffset() throws {
     let view = try TestView(camera: camera(), features: MapFeatureIndex([]))
     let indicator = view.positionIndicator
     indicator.orientationOffset = 10
@@ -52,7 +52,7 @@ func fix(_ c: Coordinate, accuracy: Double = 20, speed: Double? = nil, course: D
     #expect(indicator.heading == 5)
 }
 
-@Test func positionKind_picksRawMatchedOrCurrent() throws {
+@Test(.onOwnThread) func positionKind_picksRawMatchedOrCurrent() throws {
     let view = try TestView(camera: camera(), features: MapFeatureIndex([]))
     let raw = fix(SampleCity.center.coordinate(at: .meters(10), facing: .degrees(0)))
     let matched = fix(SampleCity.center.coordinate(at: .meters(10), facing: .degrees(90)))
@@ -68,7 +68,7 @@ func fix(_ c: Coordinate, accuracy: Double = 20, speed: Double? = nil, course: D
     #expect(indicator.location == raw)
 }
 
-@Test func follow_centresTheCamera_untilAGesture() throws {
+@Test(.onOwnThread) func follow_centresTheCamera_untilAGesture() throws {
     let clock = ManualClock()
     let view = try TestView(camera: camera(), features: MapFeatureIndex([]))
     view.followMode = .followWithCourse
@@ -84,20 +84,22 @@ func fix(_ c: Coordinate, accuracy: Double = 20, speed: Double? = nil, course: D
 }
 
 /// Making the indicator visible starts positioning on its manager (the seed's `visible`).
-@Test func visible_startsPositioningOnTheManager() async throws {
+@Test(.onOwnThread, .timeLimit(.minutes(1))) func visible_startsPositioningOnTheManager() async throws {
     let route = [SampleCity.center, SampleCity.center.coordinate(at: .meters(500), facing: .degrees(90))]
     let source = try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(10), updateInterval: .seconds(1),
                                            pacing: .asFastAsPossible, startDate: Date(timeIntervalSince1970: 1_767_225_600))
     let manager = PositioningManager(source: source)
     let view = try TestView(camera: camera(), features: MapFeatureIndex([]))
     view.positionIndicator.manager = manager
+    let events = manager.events()
     #expect(await !manager.isRunning)
     view.positionIndicator.isVisible = true
-    var running = false
-    for _ in 0..<200 where !running {
-        running = await manager.isRunning
-        if !running { try await Task.sleep(for: .milliseconds(10)) }
+    // Nothing else starts the manager: a fix arriving means the indicator started it.
+    var updated = false
+    for await event in events {
+        if case .updated = event { updated = true; break }
+        if case .stopped = event { break }
     }
-    #expect(running)
+    #expect(updated)
     await manager.stop()
 }
