@@ -22,7 +22,7 @@ echo "== LocationKit MapView"
 
 VENV="$OUT/venv"
 [[ -x "$VENV/bin/python" ]] || python3 -m venv "$VENV"
-"$VENV/bin/python" -c "import pymgl" 2>/dev/null || "$VENV/bin/pip" install -q pymgl==0.5.0 >/dev/null 2>&1 || {
+"$VENV/bin/python" -c "import pymgl, numpy" 2>/dev/null || "$VENV/bin/pip" install -q pymgl==0.5.0 numpy >/dev/null 2>&1 || {
     echo "== MapLibre Native: pymgl does not install here; no comparison"; exit 0; }
 "$BIN/RenderBench" export "$SRC" "$OUT/geojson" >/dev/null
 echo "== MapLibre Native (pymgl $("$VENV/bin/pip" show pymgl | awk '/^Version/{print $2}'), software GL)"
