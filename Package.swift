@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "GPXCodec", targets: ["GPXCodec"]),
         .library(name: "NMEACodec", targets: ["NMEACodec"]),
         .library(name: "MapMatching", targets: ["MapMatching"]),
+        .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "Monitoring", targets: ["Monitoring"]),
         .library(name: "SystemIO", targets: ["SystemIO"]),
@@ -34,11 +35,15 @@ let package = Package(
         .library(name: "MapData", targets: ["MapData"]),
         .library(name: "MapRenderer", targets: ["MapRenderer"]),
         .library(name: "TileArchives", targets: ["TileArchives"]),
+        .library(name: "MapView", targets: ["MapView"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        // The live map page's server only (target MapLivePage).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
     ],
     targets: [
         // Pure value types and WGS84 geodesy; everything else depends on it.
@@ -110,6 +115,10 @@ let package = Package(
         // monitors; visits, beacons, heading and the World Magnetic Model.
         .target(name: "Monitoring", dependencies: ["GeoCore", "NMEACodec", "SystemIO"], swiftSettings: strictSettings),
 
+        // The map camera (pure): CameraState, limits and tilt profile, Mercator and globe,
+        // animations, event blocks, gestures as state changes.
+        .target(name: "MapCamera", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
             name: "Positioning",
@@ -140,6 +149,26 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The map view (pure): camera controller + renderer + map objects + position indicator,
+        // frames into an RGBA buffer on demand.
+        .target(
+            name: "MapView",
+            dependencies: ["GeoCore", "MapCamera", "MapData", "MapRenderer", "Positioning"],
+            swiftSettings: strictSettings
+        ),
+
+        // The live page: a person drives a MapView in a browser (frames and gestures over a
+        // WebSocket). The only target that depends on Hummingbird.
+        .target(
+            name: "MapLivePage",
+            dependencies: [
+                "GeoCore", "MapCamera", "MapView", "MapRenderer", "Positioning",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
@@ -157,7 +186,10 @@ let package = Package(
                 "MapMatching",
                 "Monitoring",
                 "SystemIO",
+                "MapCamera",
                 "MapRenderer",
+                "MapView",
+                "MapLivePage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -246,9 +278,20 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "MapCameraTests",
+            dependencies: ["MapCamera", "GeoCore", "GeoTestSupport"],
+            exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "MapRendererTests",
             dependencies: ["MapRenderer", "MapData", "OSMImport", "GeoCore", "GeoTestSupport", "ZlibCompression", "SystemIO"],
             exclude: ["Fixtures"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapViewTests",
+            dependencies: ["MapView", "MapLivePage", "MapCamera", "MapRenderer", "MapData", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -90,5 +90,16 @@ let package = Package(
                 .product(name: "OSMImport", package: "LocationKit"),
             ]
         ),
+        // Map view frames/s, 1280×720: Monaco z15 tilted 45°, the globe at z2 (driver: Benchmarks/view.sh, peer: pymgl).
+        .executableTarget(
+            name: "ViewBench",
+            dependencies: [
+                .product(name: "MapView", package: "LocationKit"),
+                .product(name: "MapCamera", package: "LocationKit"),
+                .product(name: "MapRenderer", package: "LocationKit"),
+                .product(name: "MapData", package: "LocationKit"),
+                .product(name: "OSMImport", package: "LocationKit"),
+            ]
+        ),
     ]
 )

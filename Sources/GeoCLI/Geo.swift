@@ -24,6 +24,7 @@ public struct Geo: AsyncParsableCommand {
             VisitsCommand.self,
             BeaconsCommand.self,
             MonitorCommand.self,
+            MapCommand.self,
             SnapshotCommand.self,
             TilesCommand.self,
         ]

@@ -40,10 +40,20 @@ enum OptionRanges {
     static let dwell = ValidRange(above: 0, through: 31_557_600, unit: "s")
     /// `tiles build --minzoom / --maxzoom`: the zooms `MapTiler` cuts.
     static let tileZoom = ValidRange(0...16, unit: "")
+    /// `map animate --duration`: up to an hour of animation.
+    static let animationDuration = ValidRange(0...3_600, unit: "s")
+    /// `map animate --fps`: frames per second.
+    static let framesPerSecond = ValidRange(1...240, unit: "")
+    /// A camera zoom level (`map animate --from/--to`): MapCamera's default limits.
+    static let zoomLevel = ValidRange(0...22, unit: "")
+    /// A camera tilt (`map animate --from/--to`), degrees from straight down.
+    static let tilt = ValidRange(0...85, unit: "degrees")
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
     /// `snapshot --zoom`: the world at 256 px (0) to about 1.5 cm per pixel (22).
     static let snapshotZoom = ValidRange(0...22, unit: "")
+    /// `map --port`: a TCP port.
+    static let port = ValidRange(1...65_535, unit: "")
     /// `snapshot --size`, pixels a side (an 8192² RGBA image is 256 MiB).
     static let snapshotSide = ValidRange(1...8_192, unit: "px")
 }

@@ -2,13 +2,17 @@ import ArgumentParser
 import Foundation
 import GeoCore
 import GPXCodec
+import MapCamera
 import MapData
 import MapRenderer
 import OSMImport
+import MapView
 import SystemIO
 
 /// `geo snapshot`: one PNG of the map around a point (the seed's static snapshot), drawn offline
-/// from OpenStreetMap data with overlays in the same pass.
+/// from OpenStreetMap data with overlays in the same pass, drawn by a `MapView` (so over the
+/// world base, through Mercator or the globe). Registered as `geo snapshot` and `geo map
+/// snapshot`: one implementation under two names (CONTRACT "Snapshots").
 struct SnapshotCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
@@ -35,6 +39,12 @@ struct SnapshotCommand: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "Compass direction at the top of the image, degrees clockwise from north.")
     var orientation: Double = 0
+
+    @Option(help: "Projection: mercator or globe (the globe blends into Mercator from zoom 12 to 13).")
+    var projection: ProjectionOption = .mercator
+
+    @Option(parsing: .unconditional, help: "Camera tilt from straight down, degrees (limited by zoom: 30 at zoom 1 rising to 60 from zoom 11).")
+    var tilt: Double = 0
 
     @Option(help: ArgumentHelp("Image size in pixels, each side \(OptionRanges.snapshotSide).", valueName: "WxH"))
     var size: String = "800x600"
@@ -63,6 +73,7 @@ struct SnapshotCommand: ParsableCommand {
     func validate() throws {
         try OptionRanges.snapshotZoom.check(zoom, option: "--zoom")
         guard orientation.isFinite else { throw ValidationError("--orientation must be a number of degrees, got \(orientation)") }
+        try OptionRanges.tilt.check(tilt, option: "--tilt")
         _ = try parsedSize()
         if let center { _ = try Self.coordinate(center, option: "--center") }
         for m in marker { _ = try Self.coordinate(m, option: "--marker") }
@@ -104,7 +115,7 @@ struct SnapshotCommand: ParsableCommand {
             index = MapFeatureIndex(features)
             featureCount = features.count
         } else {
-            let features = try loadFeatures()
+            let features = try Self.features(data: data)
             index = MapFeatureIndex(features)
             centre = requested ?? Self.middle(of: features)
             featureCount = features.count
@@ -117,23 +128,27 @@ struct SnapshotCommand: ParsableCommand {
         style.showsAllPedestrianFeatures = pedestrian.contains("all")
         style.shownPedestrianClasses = pedestrian
         style.language = language
-        var overlays: [MapOverlay] = []
+        // The renderer's zoom counts 256-pixel tiles, the camera's (MapLibre's) a 512-pixel world.
+        let camera: CameraState
+        do {
+            camera = try CameraState(geoCenter: centre, zoomLevel: zoom - 1, orientation: orientation, tilt: tilt,
+                                     viewSize: ViewSize(width: Double(width), height: Double(height)), projection: projection.mapProjection)
+        } catch { throw ValidationError("geo snapshot: \(error.message)") }
+        let environment = ProcessInfo.processInfo.environment
+        let view = try MapView<ContinuousClock.Instant>(camera: camera, features: index,
+                                                         worldBase: try WorldBaseFiles.load(environment: environment), style: style)
+        #if os(Linux)
+        view.text = try MapFonts.load(environment: environment)
+        #endif
         if let track {
             let document = try GPXTrackFiles.read(track)
-            for t in document.tracks { for s in t.segments where s.points.count > 1 { overlays.append(.polyline(s.points.map(\.coordinate))) } }
-            for r in document.routes where r.points.count > 1 { overlays.append(.polyline(r.points.map(\.coordinate))) }
+            for t in document.tracks { for s in t.segments where s.points.count > 1 { view.add(.polyline(MapPolyline(s.points.map(\.coordinate)))) } }
+            for r in document.routes where r.points.count > 1 { view.add(.polyline(MapPolyline(r.points.map(\.coordinate)))) }
         }
-        for m in marker { overlays.append(.marker(try Self.coordinate(m, option: "--marker"))) }
-        let viewport = try MercatorViewport(center: centre, zoom: zoom, orientation: orientation, width: width, height: height)
-        var painter = MapPainter(style: style, zoom: zoom)
-        #if os(Linux)
-        painter.text = try MapFonts.load(environment: ProcessInfo.processInfo.environment)
-        #endif
-        var canvas = try Canvas(width: width, height: height, background: style.land)
-        painter.paint(index, overlays: overlays, through: viewport, on: &canvas)
-        let png = try PNG.encode(canvas.pixmap)
+        for m in marker { view.add(.marker(MapMarker(try Self.coordinate(m, option: "--marker")))) }
+        let png = try PNG.encode(view.snapshot())
         try CommandLineFiles.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
-        try? FileDescriptor.standardError.writeAll("geo snapshot: \(width)×\(height) at \(centre), zoom \(zoom), \(featureCount) features → \(output)\n")
+        try? FileDescriptor.standardError.writeAll("geo snapshot: \(width)×\(height) at \(format(centre.latitude, 6)),\(format(centre.longitude, 6)), zoom \(zoom), \(featureCount) features → \(output)\n")
     }
 
     /// The archive `path` names (`.pmtiles`, `.mbtiles`), or nil for OSM files.
@@ -148,8 +163,8 @@ struct SnapshotCommand: ParsableCommand {
     }
 
     /// The map features of `--data`, or of the sample city written as a real `.osm.pbf` and
-    /// read back through the import path.
-    private func loadFeatures() throws -> [MapFeature] {
+    /// read back through the import path (also `geo map`'s).
+    static func features(data: String?) throws -> [MapFeature] {
         if let data {
             try CommandLineFiles.checkInput(data)
             let lower = data.lowercased()
@@ -169,7 +184,7 @@ struct SnapshotCommand: ParsableCommand {
     }
 
     /// The middle of the features' bounding box (the sample city's centre for no data).
-    private static func middle(of features: [MapFeature]) -> Coordinate {
+    static func middle(of features: [MapFeature]) -> Coordinate {
         var minX = 1.0, minY = 1.0, maxX = 0.0, maxY = 0.0
         for f in features { if let b = f.geometry.bounds { minX = min(minX, b.minX); minY = min(minY, b.minY); maxX = max(maxX, b.maxX); maxY = max(maxY, b.maxY) } }
         guard minX <= maxX else { return SampleCity.center }

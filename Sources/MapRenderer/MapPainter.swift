@@ -20,6 +20,9 @@ public struct MapPainter {
     /// Whether "© OpenStreetMap contributors" goes in the corner: yes for a snapshot, no for
     /// raster tiles (the map that shows them credits the data once).
     public var drawsAttribution = true
+    /// Whether `paint` first clears the canvas to `style.land`; false when the caller has drawn
+    /// a base (a globe, a world map) the map goes over.
+    public var clearsCanvas = true
     #if canImport(CFreeType) && canImport(CHarfBuzz)
     /// Shapes and draws labels; nil draws no text (and no attribution).
     public var text: TextRenderer?
@@ -36,7 +39,7 @@ public struct MapPainter {
     /// Paints the features of `index` that the projection shows, then `overlays`.
     /// - Complexity: O(visible features × their vertices + image area).
     public func paint(_ index: MapFeatureIndex, overlays: [MapOverlay] = [], through projection: some RenderProjection, on canvas: inout Canvas) {
-        canvas.clear(to: style.land)
+        if clearsCanvas { canvas.clear(to: style.land) }
         let zoomLevel = Int(zoom.rounded(.down))
         let visible = index.features(in: projection.visibleWorldBounds).filter { $0.minZoom <= zoomLevel }
         var byLayer: [MapLayer: [MapFeature]] = [:]

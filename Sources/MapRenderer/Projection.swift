@@ -81,7 +81,7 @@ public struct MercatorViewport: RenderProjection, Sendable {
 extension RenderProjection {
     /// A world line as pixel lines: cut where it leaves the visible part, the cut placed by
     /// bisection between the last visible and first hidden point.
-    func pixelLines(_ line: [MapPoint]) -> [[Point]] {
+    public func pixelLines(_ line: [MapPoint]) -> [[Point]] {
         var out: [[Point]] = []
         var current: [Point] = []
         var previous: (MapPoint, Point?)?
@@ -105,7 +105,7 @@ extension RenderProjection {
 
     /// A world ring as one pixel ring; hidden stretches are replaced by the straight line
     /// between their boundary points (exact for a flat view, an approximation on a globe).
-    func pixelRing(_ ring: [MapPoint]) -> [Point] {
+    public func pixelRing(_ ring: [MapPoint]) -> [Point] {
         let lines = pixelLines(ring)
         return lines.count == 1 ? lines[0] : lines.flatMap { $0 }
     }

@@ -1,0 +1,228 @@
+import ArgumentParser
+import Foundation
+import GeoCore
+import MapCamera
+import MapLivePage
+import MapRenderer
+import MapView
+import OSMImport
+import Positioning
+import Routing
+import SystemIO
+
+/// `geo map`: the map view from the command line (issue 17): the live page (`serve`, the
+/// default), `animate` (camera states) and `snapshot` (the same command as `geo snapshot`).
+struct MapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "map",
+        abstract: "The map view: a live page, camera animations and snapshots.",
+        subcommands: [MapServeCommand.self, MapAnimateCommand.self, SnapshotCommand.self],
+        defaultSubcommand: MapServeCommand.self
+    )
+}
+
+/// `geo map animate`: the camera states of one animated move, one JSON line per frame.
+struct MapAnimateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "animate",
+        abstract: "Print the camera states of an animated move, one JSON line per frame.",
+        discussion: """
+            Each line is {"t", "latitude", "longitude", "zoomLevel", "bearing", "tilt"} for t = 0, \
+            1/fps, … up to the duration, whose frame is always printed and is exactly the \
+            destination. Zoom levels are MapLibre's (512-pixel world at zoom 0). Animations: none \
+            (jump), linear (every property eased, no zoom-out), bow (van Wijk & Nuij 2003's optimal \
+            path, rho 1.42, as MapLibre's flyTo), rocket (the same path with rho 2: a higher climb, \
+            made at launch). Without --duration the animation's own is used (bow: path length / 1.2). \
+            Tilt is limited by zoom (30 degrees at zoom 0 rising to 60 from zoom 10); "tilt" is the \
+            tilt in use.
+            """
+    )
+
+    // .unconditional: southern and western points (--to -33.9,18.4,12) are values, not options.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Start camera as LAT,LON,ZOOM[,BEARING[,TILT]] (degrees; zoom \(OptionRanges.zoomLevel); tilt \(OptionRanges.tilt)).", valueName: "lat,lon,zoom"))
+    var from: String
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Destination camera as LAT,LON,ZOOM[,BEARING[,TILT]].", valueName: "lat,lon,zoom"))
+    var to: String
+
+    /// `MapAnimation` as an option value.
+    enum Animation: String, ExpressibleByArgument, CaseIterable {
+        case none, linear, rocket, bow
+        var mapAnimation: MapAnimation {
+            switch self {
+            case .none: .none
+            case .linear: .linear
+            case .rocket: .rocket
+            case .bow: .bow
+            }
+        }
+    }
+
+    @Option(help: "Animation: none, linear, rocket or bow.")
+    var animation: Animation = .bow
+
+    @Option(parsing: .unconditional, help: "Seconds the move takes (\(OptionRanges.animationDuration); default: the animation's own).")
+    var duration: Double?
+
+    @Option(parsing: .unconditional, help: "Frames per second (\(OptionRanges.framesPerSecond)).")
+    var fps: Int = 30
+
+    @Option(help: ArgumentHelp("View size in pixels, WIDTHxHEIGHT (each > 0 and ≤ 65536); the bow's path depends on it.", valueName: "WxH"))
+    var size: String = "1280x720"
+
+    func validate() throws {
+        _ = try Self.camera(from, option: "--from", viewSize: try Self.viewSize(size))
+        _ = try Self.camera(to, option: "--to", viewSize: try Self.viewSize(size))
+        try OptionRanges.animationDuration.check(duration, option: "--duration")
+        try OptionRanges.framesPerSecond.check(fps, option: "--fps")
+    }
+
+    func run() throws {
+        let view = try Self.viewSize(size)
+        let start = try Self.camera(from, option: "--from", viewSize: view)
+        let destination = try Self.camera(to, option: "--to", viewSize: view)
+        let controller = CameraController<ContinuousClock.Instant>(state: start)
+        let t0 = ContinuousClock.now // only an origin: every frame's instant is computed from it
+        let given = duration.map { Duration.nanoseconds(Int64(($0 * 1e9).rounded())) }
+        try controller.set(destination.options, animation: animation.mapAnimation, duration: given, at: t0)
+        // A jump (`none`) takes no time, but its frames still span the --duration asked for.
+        let total = given ?? controller.transition?.move.duration ?? .zero
+        let seconds = total / .seconds(1)
+        let out = JSONLines()
+        // Frames at i / fps before the end, then the end itself: computed one at a time, so
+        // memory stays flat however many frames there are.
+        let whole = Int((seconds * Double(fps)).rounded(.down) + 1e-9)
+        for i in 0...whole {
+            let t = Double(i) / Double(fps)
+            guard t < seconds - 1e-9 else { break }
+            controller.advance(to: t0.advanced(by: .nanoseconds(Int64((t * 1e9).rounded()))))
+            out.write(Self.json(t: t, controller.state))
+        }
+        controller.advance(to: t0.advanced(by: total))
+        out.write(Self.json(t: seconds, controller.state))
+    }
+
+    /// One frame: `{"t":…,"latitude":…,"longitude":…,"zoomLevel":…,"bearing":…,"tilt":…}`;
+    /// `tilt` is the tilt in use (`clippedTilt`).
+    static func json(t: Double, _ s: CameraState) -> String {
+        let angle = JSONNumber.Quantity.course, position = JSONNumber.Quantity.coordinate
+        return "{\"t\":\(JSONNumber.string(t, .init(decimals: 6))),"
+            + "\"latitude\":\(JSONNumber.string(s.geoCenter.latitude, position)),"
+            + "\"longitude\":\(JSONNumber.string(s.geoCenter.longitude, position)),"
+            + "\"zoomLevel\":\(JSONNumber.string(s.zoomLevel, .init(decimals: 9))),"
+            + "\"bearing\":\(JSONNumber.string(s.orientation, angle)),"
+            + "\"tilt\":\(JSONNumber.string(s.clippedTilt, angle))}"
+    }
+
+    /// Parses `WIDTHxHEIGHT`.
+    static func viewSize(_ text: String) throws -> ViewSize {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else {
+            throw ValidationError("--size: expected WIDTHxHEIGHT in pixels, got '\(text)'")
+        }
+        do { return try ViewSize(width: w, height: h) } catch { throw ValidationError("--size: \(error.message)") }
+    }
+
+    /// Parses `LAT,LON,ZOOM[,BEARING[,TILT]]` into a camera for `viewSize`.
+    static func camera(_ text: String, option: String, viewSize: ViewSize) throws -> CameraState {
+        let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0.filter { $0 != " " })) }
+        guard (3...5).contains(fields.count), fields.allSatisfy({ $0 != nil }) else {
+            throw ValidationError("\(option): expected LAT,LON,ZOOM[,BEARING[,TILT]] in degrees, got '\(text)'")
+        }
+        let n = fields.compactMap { $0 }
+        try OptionRanges.zoomLevel.check(n[2], option: "\(option) zoom")
+        if n.count > 3, !n[3].isFinite { throw ValidationError("\(option) bearing must be finite, got \(n[3])") }
+        if n.count > 4 { try OptionRanges.tilt.check(n[4], option: "\(option) tilt") }
+        do {
+            return try CameraState(geoCenter: Coordinate(latitude: n[0], longitude: n[1]), zoomLevel: n[2],
+                                   orientation: n.count > 3 ? n[3] : 0, tilt: n.count > 4 ? n[4] : 0,
+                                   viewSize: viewSize, projection: .mercator)
+        } catch let error as GeoCoreError {
+            throw ValidationError("\(option): \(error.message)")
+        } catch let error as MapCameraError {
+            throw ValidationError("\(option): \(error.message)")
+        }
+    }
+}
+
+extension CameraState {
+    /// The combined setter's arguments that lead to this camera.
+    var options: CameraOptions { CameraOptions(geoCenter: geoCenter, zoomLevel: zoomLevel, orientation: orientation, tilt: tilt) }
+}
+
+/// `MapProjection` as an option value (`--projection globe`).
+enum ProjectionOption: String, ExpressibleByArgument, CaseIterable {
+    case mercator, globe
+    var mapProjection: MapProjection { self == .globe ? .globe : .mercator }
+}
+
+/// `geo map` (the default subcommand, `serve`): the live page on localhost, where a person
+/// drives a `MapView` in a browser and watches the live position.
+struct MapServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the live map page on 127.0.0.1 and ::1 (the default of geo map).",
+        discussion: """
+            Open http://127.0.0.1:PORT/ in a browser: drag pans, the wheel zooms about the cursor, \
+            right-drag rotates (sideways) and tilts (up and down), double-click zooms in; the box \
+            flies (bow) to LAT,LON[,ZOOM] or a city; buttons switch projection, layers and \
+            following. Without --data and --source: the sample city with a simulated drive along \
+            the demo route.
+            """
+    )
+
+    @Option(help: "OpenStreetMap data: .osm.pbf, .osm or .osm.gz (default: the sample city).")
+    var data: String?
+
+    @Option(help: "Position source URI (gpsd://, nmea:, nmea+tcp://, gpx:, route:, device:); default: a simulated drive across the sample city, or none with --data.")
+    var source: String?
+
+    @Option(help: "TCP port (\(OptionRanges.port)).")
+    var port: Int = 8080
+
+    @Option(help: ArgumentHelp("View size in pixels, WIDTHxHEIGHT.", valueName: "WxH"))
+    var size: String = "1280x720"
+
+    func validate() throws {
+        try OptionRanges.port.check(port, option: "--port")
+        let view = try MapAnimateCommand.viewSize(size)
+        guard view.width <= 4096, view.height <= 4096 else { throw ValidationError("--size: at most 4096 pixels a side, got \(size)") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let features = try SnapshotCommand.features(data: data)
+        let viewSize = try MapAnimateCommand.viewSize(size)
+        let centre = data == nil ? SampleCity.center : SnapshotCommand.middle(of: features)
+        let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: viewSize, projection: .globe)
+        let view = try MapView<ContinuousClock.Instant>(camera: camera, features: MapFeatureIndex(features),
+                                                         worldBase: try WorldBaseFiles.load(environment: environment))
+        #if os(Linux)
+        view.text = try MapFonts.load(environment: environment)
+        #endif
+        let positionSource: (any PositionSource)?
+        if let source {
+            do { positionSource = try PositionSourceURI.source(source, startDate: Date()) } catch { throw ValidationError("--source: \(error)") }
+        } else if data == nil {
+            let route = try SampleCityRoute.make().route.geometry
+            positionSource = try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(13.9), updateInterval: .seconds(1),
+                                                       noise: .init(sigma: .meters(4), seed: 7), startDate: Date())
+        } else {
+            positionSource = nil
+        }
+        let session = MapSession(view: view)
+        try? FileDescriptor.standardError.writeAll("geo map: serving http://127.0.0.1:\(port)/ (and [::1]); Ctrl-C stops\n")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let positionSource {
+                let manager = PositioningManager(source: positionSource)
+                group.addTask { await session.follow(manager) }
+            }
+            group.addTask {
+                try await LivePageServer.run(session, port: port) { note in
+                    try? FileDescriptor.standardError.writeAll("geo map: \(note)\n")
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}

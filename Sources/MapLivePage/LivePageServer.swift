@@ -1,0 +1,93 @@
+import Hummingbird
+import HummingbirdWebSocket
+import Synchronization
+
+/// The live map page's server (Hummingbird 2 with hummingbird-websocket): `GET /` the page,
+/// `GET /frame.png` the current frame (the page's first image, so the map shows on load),
+/// `/ws` a WebSocket carrying frames (binary PNG) and status (text JSON) out and gestures and
+/// commands (text JSON, `PageMessage`) in. Nothing is fetched from elsewhere.
+public enum LivePageServer {
+    /// Frames are looked for this often per connection (about 30 per second); a frame is sent
+    /// only when the view drew a new one.
+    static let framePeriod = Duration.milliseconds(33)
+    /// The largest message a page may send, bytes.
+    static let maximumMessage = 1 << 16
+
+    /// The router of every host the page is served on.
+    static func router(_ session: MapSession) -> Router<BasicWebSocketRequestContext> {
+        let router = Router(context: BasicWebSocketRequestContext.self)
+        router.get("/") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(string: LivePage.html)))
+        }
+        router.get("/frame.png") { _, _ in
+            let png = await session.png()
+            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+        let connections = Atomic<Int>(0)
+        router.ws("/ws") { inbound, outbound, _ in
+            let connection = connections.add(1, ordering: .relaxed).newValue
+            // Frames and status out while messages come in; the sender stops with the page.
+            let sender = Task {
+                var seen = 0
+                while !Task.isCancelled {
+                    if let next = await session.frame(after: seen) {
+                        seen = next.frame
+                        try await outbound.write(.binary(ByteBuffer(bytes: next.png)))
+                        try await outbound.write(.text(await session.status()))
+                    }
+                    try await Task.sleep(for: framePeriod)
+                }
+            }
+            defer { sender.cancel() }
+            do {
+                for try await message in inbound.messages(maxSize: maximumMessage) {
+                    guard case .text(let text) = message else { continue }
+                    if let error = await session.handle(text, connection: connection) {
+                        try await outbound.write(.text("{\"error\":\(jsonString(error))}"))
+                    }
+                }
+            } catch {
+                // A page that goes away mid-message: end its gesture below, as for a close.
+            }
+            await session.disconnected(connection)
+        }
+        return router
+    }
+
+    /// Serves the page on `hosts` (default 127.0.0.1 and ::1) at `port` until the process is
+    /// stopped. A host that cannot be bound other than the first is skipped with a note (a
+    /// machine without IPv6).
+    public static func run(_ session: MapSession, port: Int, hosts: [String] = ["127.0.0.1", "::1"], note: @escaping @Sendable (String) -> Void) async throws {
+        let router = router(session)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (i, host) in hosts.enumerated() {
+                let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+                                       configuration: .init(address: .hostname(host, port: port)))
+                group.addTask {
+                    do { try await app.runService() } catch where i > 0 {
+                        note("not serving on \(host): \(error)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// `text` as a JSON string literal.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for u in text.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where u.value < 0x20:
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}

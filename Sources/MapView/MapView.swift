@@ -1,0 +1,288 @@
+public import GeoCore
+public import MapCamera
+import MapData
+public import MapRenderer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The map view (the seed's `NMAMapView`): a camera controller, the renderer, map objects,
+/// layer / POI / pedestrian visibility and render pausing. It draws frames into an RGBA buffer
+/// on demand, and draws nothing when nothing changed since the last frame.
+///
+/// Time comes from the caller: `render(at:)` advances the camera's animations to the instant
+/// given (an injected clock), never reading one itself. Not thread-safe: own it from one task
+/// or actor (the live page's `MapSession` does).
+public final class MapView<Instant: InstantProtocol> where Instant.Duration == Duration {
+    /// The camera: combined setter with animations, gestures, event blocks.
+    public let camera: CameraController<Instant>
+    /// The map data drawn.
+    public var features: MapFeatureIndex { didSet { changed() } }
+    /// Countries and cities under the data at low zooms and on the globe.
+    public var worldBase: WorldBase { didSet { changed() } }
+    /// Colours and what is shown: `style.hidden` layer categories, POI and pedestrian classes.
+    public var style: MapStyle { didSet { changed() } }
+    #if canImport(CFreeType) && canImport(CHarfBuzz)
+    /// Draws labels; nil draws none.
+    public var text: TextRenderer? { didSet { changed() } }
+    #endif
+    /// The position indicator, drawn over the objects when visible.
+    public let positionIndicator = PositionIndicator()
+    /// False pauses rendering (the seed's `renderAllowed`): `render(at:)` draws nothing.
+    public var renderAllowed = true
+    /// False while the app or page is inactive: rendering pauses as with `renderAllowed`.
+    public var isActive = true
+
+    /// How the camera follows the position indicator's position.
+    public enum FollowMode: Sendable {
+        /// The camera stays where it is.
+        case none
+        /// The camera centres on each new position.
+        case follow
+        /// The camera centres on each new position and turns so the heading points up.
+        case followWithCourse
+    }
+
+    /// The follow mode; a user gesture sets it back to `.none`.
+    public var followMode = FollowMode.none
+
+    /// The last frame drawn: premultiplied RGBA, the camera's view size.
+    public private(set) var frame: Pixmap?
+    /// Frames drawn so far (a frame skipped because nothing changed is not counted).
+    public private(set) var framesDrawn = 0
+
+    private var objects: [(id: MapObjectID, object: MapObject)] = []
+    private var nextObjectID = 0
+    /// Bumped by every change that is not the camera's.
+    private var revision = 0
+    private var drawn: (camera: CameraState, revision: Int)?
+
+    /// - Throws: `MapViewError` when the camera's view is larger than a frame can be.
+    public init(camera: CameraState, features: MapFeatureIndex, worldBase: WorldBase = .empty, style: MapStyle = .day) throws(MapViewError) {
+        let w = Int(camera.viewSize.width.rounded()), h = Int(camera.viewSize.height.rounded())
+        guard (1...Pixmap.maxSide).contains(w), (1...Pixmap.maxSide).contains(h) else {
+            throw MapViewError(.invalidViewSize, "view \(camera.viewSize) is outside 1…\(Pixmap.maxSide) pixels a side")
+        }
+        self.camera = CameraController(state: camera)
+        self.features = features
+        self.worldBase = worldBase
+        self.style = style
+        positionIndicator.onChange = { [weak self] in self?.changed() }
+        _ = self.camera.respond(to: .gestureBegan) { [weak self] _, _ in
+            self?.followMode = .none
+            return true
+        }
+    }
+
+    /// Shows a new fix from a positioning manager on the indicator and moves the camera as the
+    /// follow mode says (at once: a follow is no animation).
+    public func showPosition(raw: Location?, mapMatched: Location?, current: Location?, at now: Instant) {
+        positionIndicator.update(raw: raw, mapMatched: mapMatched, current: current)
+        guard followMode != .none, let location = positionIndicator.location else { return }
+        let orientation = followMode == .followWithCourse ? positionIndicator.heading : nil
+        // A fix that is not a valid camera (it cannot be: it is a Coordinate) leaves the camera.
+        try? camera.set(CameraOptions(geoCenter: location.coordinate, orientation: orientation), animation: .none, at: now)
+    }
+
+    private func changed() { revision &+= 1 }
+
+    // MARK: Objects
+
+    /// Adds an object; it is drawn from the next frame on.
+    @discardableResult
+    public func add(_ object: MapObject) -> MapObjectID {
+        let id = MapObjectID(value: nextObjectID)
+        nextObjectID += 1
+        objects.append((id, object))
+        changed()
+        return id
+    }
+
+    /// Replaces an object; false when there is no such object.
+    @discardableResult
+    public func replace(_ id: MapObjectID, with object: MapObject) -> Bool {
+        guard let i = objects.firstIndex(where: { $0.id == id }) else { return false }
+        objects[i].object = object
+        changed()
+        return true
+    }
+
+    /// Removes an object; false when there is no such object.
+    @discardableResult
+    public func remove(_ id: MapObjectID) -> Bool {
+        guard let i = objects.firstIndex(where: { $0.id == id }) else { return false }
+        objects.remove(at: i)
+        changed()
+        return true
+    }
+
+    /// The objects, in drawing order.
+    public var mapObjects: [MapObject] { objects.map(\.object) }
+
+    // MARK: Frames
+
+    /// Advances the camera to `now` and draws a frame into `frame` when anything changed since
+    /// the last one and rendering is allowed and active.
+    /// - Returns: whether a frame was drawn.
+    @discardableResult
+    public func render(at now: Instant) -> Bool {
+        camera.advance(to: now)
+        guard renderAllowed, isActive else { return false }
+        if let drawn, drawn.camera == camera.state, drawn.revision == revision { return false }
+        frame = draw(camera.state)
+        drawn = (camera.state, revision)
+        framesDrawn += 1
+        return true
+    }
+
+    /// The view as it is now, with its objects and indicator, drawn whether or not rendering
+    /// is paused (the seed's snapshot). The camera is not advanced.
+    public func snapshot() -> Pixmap { draw(camera.state) }
+
+    /// The renderer's zoom (256-pixel tiles) for a camera zoom (MapLibre's 512-pixel world).
+    public static func rendererZoom(cameraZoom: Double) -> Double { cameraZoom + 1 }
+
+    private func draw(_ state: CameraState) -> Pixmap {
+        let projection = CameraProjection(state)
+        // The view size was checked at init, so the canvas can be made.
+        var canvas = try! Canvas(width: Int(state.viewSize.width.rounded()), height: Int(state.viewSize.height.rounded()), background: WorldBase.space)
+        let base = state.zoomLevel < WorldBase.maximumZoom
+        let earth = Self.earthOutline(state)
+        canvas.fill(Path(polyline: earth, closed: true), color: base ? WorldBase.ocean : style.land)
+        if base {
+            let flat = state.projection == .mercator ? MapPoint(state.geoCenter).x : nil
+            worldBase.draw(through: projection, flatCentreX: flat, land: style.land, cameraZoom: state.zoomLevel, on: &canvas)
+        }
+        var painter = MapPainter(style: style, zoom: min(max(Self.rendererZoom(cameraZoom: state.zoomLevel), 0), 24))
+        painter.clearsCanvas = false
+        #if canImport(CFreeType) && canImport(CHarfBuzz)
+        painter.text = text
+        #endif
+        // The renderer's pins for markers without an image (placed with its labels); every
+        // other object is drawn over the map in the order added.
+        var pins: [MapOverlay] = []
+        for (_, object) in objects { if case .marker(let m) = object, m.image == nil { pins.append(.marker(m.coordinate)) } }
+        painter.paint(features, overlays: pins, through: projection, on: &canvas)
+        for (_, object) in objects {
+            switch object {
+            case .polyline(let l): ObjectDrawing.draw(l, projection, &canvas)
+            case .polygon(let p): ObjectDrawing.draw(p, projection, &canvas)
+            case .circle(let c): ObjectDrawing.draw(c, projection, &canvas)
+            case .marker: continue
+            }
+        }
+        positionIndicator.drawAccuracy(through: projection, on: &canvas)
+        positionIndicator.drawSymbol(through: projection, on: &canvas)
+        var pixmap = canvas.pixmap
+        for (_, object) in objects {
+            if case .marker(let m) = object, let image = m.image, let p = projection.pixel(for: MapPoint(m.coordinate)) {
+                let anchor = m.anchor ?? Point(x: Double(image.width) / 2, y: Double(image.height))
+                pixmap.draw(image, at: Point(x: p.x - anchor.x, y: p.y - anchor.y))
+            }
+        }
+        return pixmap
+    }
+
+    /// Rays from the view's centre, for the outline of the Earth on screen.
+    static var outlineRays: Int { 360 }
+
+    /// The outline of what shows Earth on screen, as a polygon: along each of 360 rays from the
+    /// view's centre and the four towards its corners, the last point showing Earth before the view's edge (bisected to a
+    /// hundredth of a pixel). The rest is space around the globe or sky above a tilted horizon.
+    /// Exact where the Earth seen is star-shaped about the centre, as a globe's disk and a
+    /// horizon's half-plane are.
+    static func earthOutline(_ state: CameraState) -> [Point] {
+        let w = state.viewSize.width, h = state.viewSize.height
+        let c = ScreenPoint(x: w / 2, y: h / 2)
+        guard state.coordinate(at: c) != nil else { return [] }
+        let corners = [atan2(h, w), atan2(h, -w), atan2(-h, -w), atan2(-h, w)].map { $0 < 0 ? $0 + 2 * .pi : $0 }
+        let angles = ((0..<outlineRays).map { 2 * Double.pi * Double($0) / Double(outlineRays) } + corners).sorted()
+        return angles.map { a in
+            let dx = cos(a), dy = sin(a)
+            // Distance from the centre to the view's edge along the ray, plus a pixel.
+            let edge = min(dx == 0 ? .infinity : (w / 2) / abs(dx), dy == 0 ? .infinity : (h / 2) / abs(dy)) + 1
+            func at(_ t: Double) -> ScreenPoint { ScreenPoint(x: c.x + t * dx, y: c.y + t * dy) }
+            var inside = 0.0, outside = edge
+            if state.coordinate(at: at(edge)) != nil {
+                inside = edge
+            } else {
+                while outside - inside > 0.01 {
+                    let m = (inside + outside) / 2
+                    if state.coordinate(at: at(m)) != nil { inside = m } else { outside = m }
+                }
+            }
+            let p = at(inside)
+            return Point(x: p.x, y: p.y)
+        }
+    }
+}
+
+/// A map view's error: a `Code` and a message (STYLE: errors as structs).
+public struct MapViewError: Error, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable {
+        let name: String
+        public static let invalidViewSize = Code(name: "invalidViewSize")
+        public static let invalidValue = Code(name: "invalidValue")
+    }
+
+    public let code: Code
+    public let message: String
+
+    init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+extension Pixmap {
+    /// Draws `image` with its top-left corner at `origin` (rounded to whole pixels),
+    /// source-over; the parts outside are skipped.
+    mutating func draw(_ image: Pixmap, at origin: Point) {
+        let ox = Int(origin.x.rounded()), oy = Int(origin.y.rounded())
+        let one: [Float] = [1]
+        for y in 0..<image.height where (0..<height).contains(oy + y) {
+            for x in 0..<image.width where (0..<width).contains(ox + x) {
+                let c = image.color(x: x, y: y)
+                guard c.alpha > 0 else { continue }
+                one.withUnsafeBufferPointer { composite(c, row: oy + y, x: ox + x, coverage: $0) }
+            }
+        }
+    }
+}
+
+/// How map objects are drawn over the map.
+enum ObjectDrawing {
+    /// A polyline with a white casing a pixel wider on each side, round joins and caps.
+    static func draw(_ l: MapPolyline, _ projection: CameraProjection, _ canvas: inout Canvas) {
+        var path = Path()
+        for piece in projection.pixelLines(l.coordinates.map(MapPoint.init)) { path.append(Path(polyline: piece)) }
+        canvas.stroke(path, style: StrokeStyle(width: l.width + 2), color: .white)
+        canvas.stroke(path, style: StrokeStyle(width: l.width), color: l.color)
+    }
+
+    static func draw(_ p: MapPolygon, _ projection: CameraProjection, _ canvas: inout Canvas) {
+        let ring = projection.pixelRing(p.ring.map(MapPoint.init))
+        guard ring.count > 2 else { return }
+        let path = Path(polyline: ring, closed: true)
+        canvas.fill(path, color: p.fill)
+        if let stroke = p.stroke { canvas.stroke(path, style: StrokeStyle(width: p.strokeWidth), color: stroke) }
+    }
+
+    /// Sides of the polygon a ground circle is drawn as.
+    static var circleSides: Int { 72 }
+
+    /// A circle on the ground: the polygon through the points `radius` away (geodesic, WGS84)
+    /// every 5°, so any projection bends it as the ground is bent.
+    static func draw(_ c: MapCircle, _ projection: CameraProjection, _ canvas: inout Canvas) {
+        let ring = (0..<circleSides).map { MapPoint(c.center.coordinate(at: c.radius, facing: Bearing(degrees: 360 * Double($0) / Double(circleSides)))) }
+        draw(MapPolygon(ring.map(\.coordinate), fill: c.fill, stroke: c.stroke, strokeWidth: 1.5), projection, &canvas)
+    }
+
+}

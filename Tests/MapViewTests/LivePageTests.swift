@@ -1,0 +1,127 @@
+import Foundation
+import GeoCore
+import GeoTestSupport
+import MapCamera
+import MapData
+@testable import MapLivePage
+import MapRenderer
+import MapView
+import SystemIO
+import Testing
+
+/// A port the system says is free now (bound to port 0, then released).
+private func freePort() throws -> Int {
+    let probe = try TCPServer(port: 0)
+    defer { probe.close() }
+    return probe.port
+}
+
+/// A bare WebSocket client over a TCP socket (RFC 6455 §4.1 handshake, §5.2 masked frames), to
+/// drive the page's socket as the page does and to drop it without a close frame.
+private struct RawWebSocket {
+    let fd: FileDescriptor
+
+    init(port: Int) throws {
+        fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+        try fd.writeAll("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        var head: [UInt8] = []
+        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) { head += try read(1) }
+        let status = String(decoding: head, as: UTF8.self)
+        guard status.hasPrefix("HTTP/1.1 101") else { throw SystemIOError(.invalidArgument, "no upgrade: \(status)") }
+    }
+
+    func read(_ count: Int) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count), got = 0
+        while got < count {
+            let n = try out.withUnsafeMutableBytes { try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[got...])) }
+            guard n > 0 else { throw SystemIOError(.invalidArgument, "connection closed") }
+            got += n
+        }
+        return out
+    }
+
+    /// Sends one masked text frame.
+    func send(_ text: String) throws {
+        let payload = Array(text.utf8), mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 { frame.append(0x80 | UInt8(payload.count)) } else {
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        }
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        try fd.writeAll(frame)
+    }
+
+    /// Reads frames until a binary one (a map frame) and returns its payload.
+    func nextBinaryFrame() throws -> [UInt8] {
+        while true {
+            let h = try read(2)
+            var length = Int(h[1] & 0x7F)
+            if length == 126 { let l = try read(2); length = Int(l[0]) << 8 | Int(l[1]) }
+            else if length == 127 { length = try read(8).reduce(0) { $0 << 8 | Int($1) } }
+            let payload = try read(length)
+            if h[0] & 0x0F == 2 { return payload }
+        }
+    }
+}
+
+/// The live page end to end: the server in this process, a socket driving it as the page does
+/// (drag, then wheel zoom), dropped mid-gesture; then headless Chromium loads the page and its
+/// screenshot shows the map. Chromium is Debian's `chromium` (scripts/setup.sh installs it).
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func livePage_dragZoomDisconnect_thenChromiumShowsTheMap() async throws {
+    let features = try sampleCityIndex()
+    let view = try MapSession.View(camera: camera(zoom: 15, size: (640, 400)), features: features)
+    let session = MapSession(view: view)
+    let port = try freePort()
+    let server = Task { try await LivePageServer.run(session, port: port, hosts: ["127.0.0.1"]) { _ in } }
+    defer { server.cancel() }
+    // The server is up when a connection is accepted (bounded: 100 tries).
+    var socket: RawWebSocket?
+    for _ in 0..<100 where socket == nil {
+        socket = try? RawWebSocket(port: port)
+        if socket == nil { try await Task.sleep(for: .milliseconds(100)) }
+    }
+    let ws = try #require(socket, "the server never accepted a connection")
+    let first = try ws.nextBinaryFrame()
+    #expect(try PNG.decode(first).width == 640)
+    let before = await session.status()
+    try ws.send(#"{"type":"begin"}"#)
+    try ws.send(#"{"type":"pan","x":320,"y":200,"x2":420,"y2":260}"#)
+    try ws.send(#"{"type":"end"}"#)
+    try ws.send(#"{"type":"zoom","x":100,"y":100,"scale":2}"#)
+    try ws.send(#"{"type":"end"}"#)
+    try ws.send(#"{"type":"begin"}"#)
+    try ws.send(#"{"type":"pan","x":320,"y":200,"x2":300,"y2":200}"#)
+    _ = try ws.nextBinaryFrame()
+    // Gone mid-gesture, without a close frame.
+    try ws.fd.close()
+    var ended = false
+    for _ in 0..<100 where !ended {
+        ended = await !session.isGestureActive
+        if !ended { try await Task.sleep(for: .milliseconds(100)) }
+    }
+    #expect(ended, "the dropped page's gesture ended")
+    let after = await session.status()
+    #expect(after != before)
+    #expect(after.contains("\"zoomLevel\":16"), "one wheel step of scale 2 is one zoom level: \(after)")
+
+    // Headless Chromium right after load.
+    guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") || Fixtures.isCI else { return }
+    try await withTemporaryDirectory { dir in
+        let shot = dir.appendingPathComponent("page.png")
+        let result = try await GeoProcess.run(URL(fileURLWithPath: "/usr/bin/chromium"),
+                                              ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=800,600",
+                                               "--virtual-time-budget=5000", "--user-data-dir=\(dir.path)/profile",
+                                               "--screenshot=\(shot.path)", "http://127.0.0.1:\(port)/"], timeout: .seconds(120))
+        #expect(result.status == 0, "chromium: \(result.stderr.suffix(500))")
+        let image = try PNG.decode([UInt8](Data(contentsOf: shot)))
+        var colours = Set<Color>()
+        for y in stride(from: 0, to: image.height, by: 2) { for x in stride(from: 0, to: image.width, by: 2) { colours.insert(image.color(x: x, y: y)) } }
+        #expect(colours.count >= 24, "a map, not a blank page: \(colours.count) colours")
+        // The map's land colour fills much of the page.
+        let land = (0..<image.height).reduce(0) { n, y in n + (0..<image.width).filter { image.color(x: $0, y: y) == MapStyle.day.land }.count }
+        #expect(land > image.width * image.height / 10)
+    }
+}
