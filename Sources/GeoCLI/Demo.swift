@@ -19,7 +19,9 @@ struct Demo: AsyncParsableCommand {
         try geoCoreTour()
         let city = try SampleCityRoute.make()
         roadsTour(city)
-        try await positioningTour(city)
+        let drive = try await positioningTour(city)
+        try mapsTour(city, matchedDrive: drive.compactMap { $0.mapMatchedPosition?.coordinate })
+        try monitoringTour(city, fixes: drive.map(\.rawPosition))
     }
 
     /// The sample city through the real import path, and a route across it.
@@ -37,7 +39,8 @@ struct Demo: AsyncParsableCommand {
 
     /// A simulated drive along the route through the PositioningManager, as fast as possible,
     /// map-matched live on the city's car graph.
-    private func positioningTour(_ city: SampleCityRoute) async throws {
+    /// - Returns: what the manager published for each delivered update (raw and matched).
+    private func positioningTour(_ city: SampleCityRoute) async throws -> [MapMatchedUpdate] {
         standardOutput.line("\nPositioning: a simulated drive along that route (13.9 m/s, 3 m noise, a fix every 2 s), "
             + "map-matched live on the car graph")
         let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z: a fixed, repeatable start
@@ -51,6 +54,7 @@ struct Demo: AsyncParsableCommand {
         var updates = 0, shown = 0, onRoute = 0
         var first: Location?, last: Location?
         var matched: MapMatchedUpdate?
+        var drive: [MapMatchedUpdate] = []
         let events = manager.events(bufferingPolicy: .unbounded)
         await manager.start()
         for await event in events {
@@ -60,6 +64,7 @@ struct Demo: AsyncParsableCommand {
             case .updated:
                 // The fix itself; the event carries the current position (the match when confident).
                 guard let m = matched else { continue }
+                drive.append(m)
                 let l = m.filteredPosition
                 updates += 1
                 first = first ?? l
@@ -97,6 +102,7 @@ struct Demo: AsyncParsableCommand {
             standardOutput.line("  first update \(format(first.coordinate.distance(to: Self.origin(city)).meters, 0)) m along (after the 10 s warm-up), "
                 + "last \(format(last.coordinate.distance(to: city.route.geometry.last ?? last.coordinate).meters, 1)) m from the end")
         }
+        return drive
     }
 
     /// The distance (m) from `c` to the nearest segment of `line`.
