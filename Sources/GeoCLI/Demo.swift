@@ -14,13 +14,17 @@ struct Demo: AsyncParsableCommand {
         abstract: "A short tour of LocationKit on the embedded default data (no arguments needed)."
     )
 
+    @Option(help: "Where the sample city's snapshot goes (default: locationkit-demo-sample-city.png in the temporary folder).")
+    var snapshot: String?
+
     func run() async throws {
         standardOutput.line("LocationKit demo — embedded default data, no files needed\n")
         try geoCoreTour()
         let city = try SampleCityRoute.make()
         roadsTour(city)
         let drive = try await positioningTour(city)
-        try mapsTour(city, matchedDrive: drive.compactMap { $0.mapMatchedPosition?.coordinate })
+        let png = snapshot ?? FileManager.default.temporaryDirectory.appendingPathComponent("locationkit-demo-sample-city.png").path
+        try mapsTour(city, matchedDrive: drive.compactMap { $0.mapMatchedPosition?.coordinate }, snapshot: png)
         try monitoringTour(city, fixes: drive.map(\.rawPosition))
     }
 

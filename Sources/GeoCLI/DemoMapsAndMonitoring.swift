@@ -14,8 +14,8 @@ import SystemIO
 /// the drive the positioning part simulated.
 extension Demo {
     /// The sample city as map features, cut into vector tiles, and drawn with the route and the
-    /// matched drive into a PNG in the temporary folder.
-    func mapsTour(_ city: SampleCityRoute, matchedDrive: [Coordinate]) throws {
+    /// matched drive into the PNG file `snapshot`.
+    func mapsTour(_ city: SampleCityRoute, matchedDrive: [Coordinate], snapshot path: String) throws {
         standardOutput.line("\nMaps: the sample city as map data, vector tiles and a snapshot")
         let features = try SnapshotCommand.features(data: nil)
         let tiler = try MapTiler(features: features, options: TilingOptions(minZoom: 0, maxZoom: 14))
@@ -37,7 +37,6 @@ extension Demo {
         if matchedDrive.count > 1 { _ = view.add(.polyline(MapPolyline(matchedDrive, width: 3, color: Color(hex: 0xD02020)))) }
         if let start = city.route.geometry.first { _ = view.add(.marker(MapMarker(start))) }
         let png = try PNG.encode(view.snapshot())
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("locationkit-demo-sample-city.png").path
         try AtomicFileReplacement.write(png, to: path)
         standardOutput.line("  snapshot 800×600 at zoom 14.7 with the route (blue) and the matched drive (red): \(path)")
 

@@ -146,7 +146,9 @@ private func json(_ text: String) throws -> [String: Any] {
 }
 
 @Test func demo_showsRawAndMatched_andMatchesTheDriveOntoItsRoute() async throws {
-    let result = try await GeoProcess.geo(["demo"])
+    let result = try await withTemporaryDirectory { dir in
+        try await GeoProcess.geo(["demo", "--snapshot", dir.appendingPathComponent("demo.png").path])
+    }
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("update 1: raw ") && result.stdout.contains("      matched "))
     // "map matching: 97 of 98 fixes (99.0 %) matched onto the driven route (within 1 m of it)"

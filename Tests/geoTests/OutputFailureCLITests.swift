@@ -41,7 +41,7 @@ private let nmea = """
 
 /// Every leaf subcommand of `geo --help`, with inputs it accepts.
 private let cases: [OutputCase] = [
-    OutputCase(arguments: ["demo"]),
+    OutputCase(arguments: ["demo", "--snapshot", "{dir}/demo.png"]),
     OutputCase(arguments: ["distance", "52.5,13.4", "48.85,2.35"]),
     OutputCase(arguments: ["distance", "--batch"], stdin: "52.5 13.4 48.85 2.35\n0 0 1 1\n"),
     OutputCase(arguments: ["sample-city", "-o", "{dir}/out.osm.pbf"]),
