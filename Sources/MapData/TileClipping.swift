@@ -1,3 +1,5 @@
+import GeoCore
+
 /// Geometry operations of tiling, in tile units (world units × 2^z × extent): simplification,
 /// clipping to a tile's buffered box, and quantisation to the tile grid.
 enum TileClipping {
@@ -9,40 +11,11 @@ enum TileClipping {
         MapPoint(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
     }
 
-    /// Douglas–Peucker simplification (Douglas & Peucker 1973) with a tolerance in the points'
-    /// units; the first and last points are kept, so closed rings stay closed.
-    /// - Complexity: O(n log n) typical, O(n²) worst case; iterative (no recursion depth limit).
+    /// Douglas–Peucker simplification (GeoCore's `DouglasPeucker`) with a tolerance in the
+    /// points' units; the first and last points are kept, so closed rings stay closed.
     static func simplified(_ points: [MapPoint], tolerance: Double) -> [MapPoint] {
         guard points.count > 2, tolerance > 0 else { return points }
-        var keep = [Bool](repeating: false, count: points.count)
-        keep[0] = true
-        keep[points.count - 1] = true
-        let squared = tolerance * tolerance
-        var stack: [(Int, Int)] = [(0, points.count - 1)]
-        while let (first, last) = stack.popLast() {
-            guard last > first + 1 else { continue }
-            let a = points[first], b = points[last]
-            let dx = b.x - a.x, dy = b.y - a.y
-            let length = dx * dx + dy * dy
-            var worst = -1.0, index = first
-            for i in (first + 1)..<last {
-                let p = points[i]
-                var d: Double
-                if length == 0 {
-                    d = (p.x - a.x) * (p.x - a.x) + (p.y - a.y) * (p.y - a.y)
-                } else {
-                    let t = max(0, min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length))
-                    let qx = a.x + t * dx - p.x, qy = a.y + t * dy - p.y
-                    d = qx * qx + qy * qy
-                }
-                if d > worst { worst = d; index = i }
-            }
-            if worst > squared {
-                keep[index] = true
-                stack.append((first, index))
-                stack.append((index, last))
-            }
-        }
+        let keep = DouglasPeucker.kept(points, tolerance: tolerance, x: { $0.x }, y: { $0.y })
         var out: [MapPoint] = []
         out.reserveCapacity(points.count / 2)
         for i in points.indices where keep[i] { out.append(points[i]) }

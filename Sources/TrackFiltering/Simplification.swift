@@ -39,33 +39,8 @@ public enum Simplification {
         keptIndices(track.map(\.coordinate), tolerance: tolerance, method: method).map { track[$0] }
     }
 
-    /// The distance from `p` to the segment `a`–`b`, metres.
-    static func distance(_ p: Vec2, toSegment a: Vec2, _ b: Vec2) -> Double {
-        let d = b - a, w = p - a
-        let len2 = d.x * d.x + d.y * d.y
-        guard len2 > 0 else { return w.norm }
-        let t = min(max((w.x * d.x + w.y * d.y) / len2, 0), 1)
-        return (w - d * t).norm
-    }
-
     private static func douglasPeucker(_ xy: [Vec2], tolerance: Double) -> [Int] {
-        var keep = [Bool](repeating: false, count: xy.count)
-        keep[0] = true
-        keep[xy.count - 1] = true
-        var stack = [(0, xy.count - 1)]
-        while let (first, last) = stack.popLast() {
-            guard last - first > 1 else { continue }
-            var farthest = first, maxDistance = -1.0
-            for i in (first + 1)..<last {
-                let d = distance(xy[i], toSegment: xy[first], xy[last])
-                if d > maxDistance { maxDistance = d; farthest = i }
-            }
-            if maxDistance > tolerance {
-                keep[farthest] = true
-                stack.append((first, farthest))
-                stack.append((farthest, last))
-            }
-        }
+        let keep = DouglasPeucker.kept(xy, tolerance: tolerance, x: { $0.x }, y: { $0.y })
         return keep.indices.filter { keep[$0] }
     }
 
