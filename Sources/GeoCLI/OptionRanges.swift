@@ -40,6 +40,8 @@ enum OptionRanges {
     static let dwell = ValidRange(above: 0, through: 31_557_600, unit: "s")
     /// `tiles build --minzoom / --maxzoom`: the zooms `MapTiler` cuts.
     static let tileZoom = ValidRange(0...16, unit: "")
+    /// `tiles render --zoom`: raster tiles, the world in one tile (0) to about 4 cm a pixel (22).
+    static let rasterTileZoom = ValidRange(0...22, unit: "")
     /// `map animate --duration`: up to an hour of animation.
     static let animationDuration = ValidRange(0...3_600, unit: "s")
     /// `map animate --fps`: frames per second.

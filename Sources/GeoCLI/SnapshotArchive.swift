@@ -12,6 +12,9 @@ struct SnapshotArchive {
     let minZoom: Int, maxZoom: Int
     /// The archive's centre, for a view without `--center`.
     let center: Coordinate?
+    /// The area the archive says it covers (PMTiles header bounds, MBTiles `bounds`
+    /// "west,south,east,north"); nil when it does not say.
+    let bounds: BoundingBox?
 
     /// Opens `path` when it names an archive; nil for other files.
     /// - Throws: `MapDataError` for an archive that is damaged.
@@ -24,6 +27,8 @@ struct SnapshotArchive {
             minZoom = Int(reader.header.minZoom)
             maxZoom = Int(reader.header.maxZoom)
             center = try? Coordinate(latitude: Double(reader.header.centerLatE7) / 1e7, longitude: Double(reader.header.centerLonE7) / 1e7)
+            let h = reader.header
+            bounds = try? BoundingBox(south: Double(h.minLatE7) / 1e7, west: Double(h.minLonE7) / 1e7, north: Double(h.maxLatE7) / 1e7, east: Double(h.maxLonE7) / 1e7)
         } else if lower.hasSuffix(".mbtiles") {
             let reader = try MBTilesReader(path: path)
             let metadata = try reader.metadata()
@@ -34,6 +39,8 @@ struct SnapshotArchive {
             // MBTiles 1.3: "center" is "lon,lat,zoom".
             let c = metadata["center"]?.split(separator: ",").compactMap { Double($0) } ?? []
             center = c.count >= 2 ? try? Coordinate(latitude: c[1], longitude: c[0]) : nil
+            let b = metadata["bounds"]?.split(separator: ",").compactMap { Double($0) } ?? []
+            bounds = b.count == 4 ? try? BoundingBox(south: b[1], west: b[0], north: b[3], east: b[2]) : nil
         } else {
             return nil
         }

@@ -11,7 +11,7 @@ struct TilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiles",
         abstract: "Vector tiles (MVT 2.1 in PMTiles v3 or MBTiles 1.3) from OpenStreetMap data.",
-        subcommands: [Build.self]
+        subcommands: [Build.self, TilesRenderCommand.self]
     )
 
     /// `geo tiles build IN.osm.pbf -o OUT.pmtiles|OUT.mbtiles [--minzoom 0] [--maxzoom 14]`.

@@ -123,7 +123,9 @@ struct LabelPlacement {
         for f in features {
             guard let cls = f.featureClass, style.showsPOI(cls), case .points(let ps) = f.geometry, let p = ps.first, let c = projection.pixel(for: p) else { continue }
             let r = POIIcon.radius + 1
-            guard collisions.place([CollisionIndex.Box(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)]) else { continue }
+            // Whole on the image, like a label: a tile's icon is never cut by the tile's edge.
+            guard c.x - r >= 0, c.y - r >= 0, c.x + r <= Double(canvas.width), c.y + r <= Double(canvas.height),
+                  collisions.place([CollisionIndex.Box(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)]) else { continue }
             let color = style.poiColor(cls)
             POIIcon.draw(cls, at: c, color: color, on: &canvas)
             if let s = name(f) {

@@ -83,6 +83,18 @@ public struct Pixmap: Sendable, Equatable {
         }
     }
 
+    /// The `width × height` part of the image whose top-left pixel is (x, y).
+    /// - Throws: `RenderError.invalidSize` unless the part lies inside the image and is not empty.
+    public func cropped(x: Int, y: Int, width w: Int, height h: Int) throws(RenderError) -> Pixmap {
+        guard w > 0, h > 0, x >= 0, y >= 0, x + w <= width, y + h <= height else {
+            throw RenderError(.invalidSize, "\(w)×\(h) at (\(x), \(y)) is not inside the \(width)×\(height) image")
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(w * h * 4)
+        for row in y..<(y + h) { out += bytes[((row * width + x) * 4)..<((row * width + x + w) * 4)] }
+        return Pixmap(width: w, height: h, premultiplied: out)
+    }
+
     /// `color` with its channels multiplied by its alpha, rounded.
     static func premultiplied(_ c: Color) -> (UInt8, UInt8, UInt8, UInt8) {
         func m(_ v: UInt8) -> UInt8 { UInt8((Int(v) * Int(c.alpha) + 127) / 255) }
