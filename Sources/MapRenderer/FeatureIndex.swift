@@ -42,7 +42,20 @@ public struct MapFeatureIndex: Sendable {
     /// The features whose boxes meet the world rectangle, in their original order.
     /// - Complexity: O(cells in the rectangle + features found · log).
     public func features(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) -> [MapFeature] {
-        guard let b = bounds else { return features }
+        features(in: bounds, marking: nil).map(\.feature)
+    }
+
+    /// The features whose boxes meet `bounds`, in their original order, each with whether its
+    /// box also meets `inner` (true for all when `inner` is nil): a painter draws the geometry
+    /// of those near the image and places labels of all.
+    /// - Complexity: O(cells in the rectangle + features found · log).
+    public func features(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?,
+                         marking inner: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) -> [(feature: MapFeature, meetsInner: Bool)] {
+        func meets(_ fb: (minX: Double, minY: Double, maxX: Double, maxY: Double), _ b: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) -> Bool {
+            guard let b else { return true }
+            return fb.maxX >= b.minX && fb.minX <= b.maxX && fb.maxY >= b.minY && fb.minY <= b.maxY
+        }
+        guard let b = bounds else { return features.indices.map { (features[$0], meets(boxes[$0], inner)) } }
         let n = Double(1 << Self.level)
         let x0 = Self.cell(b.minX * n), x1 = Self.cell(b.maxX * n), y0 = Self.cell(b.minY * n), y1 = Self.cell(b.maxY * n)
         var found = everywhere
@@ -53,12 +66,12 @@ public struct MapFeatureIndex: Sendable {
             for y in y0...y1 { for x in x0...x1 { if let list = cells[y << Self.level | x] { found += list } } }
         }
         found.sort()
-        var out: [MapFeature] = []
+        var out: [(feature: MapFeature, meetsInner: Bool)] = []
         var last: Int32 = -1
         for i in found where i != last {
             last = i
             let fb = boxes[Int(i)]
-            if fb.maxX >= b.minX && fb.minX <= b.maxX && fb.maxY >= b.minY && fb.minY <= b.maxY { out.append(features[Int(i)]) }
+            if meets(fb, b) { out.append((features[Int(i)], meets(fb, inner))) }
         }
         return out
     }

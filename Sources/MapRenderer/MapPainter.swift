@@ -41,33 +41,46 @@ public struct MapPainter {
     public func paint(_ index: MapFeatureIndex, overlays: [MapOverlay] = [], through projection: some RenderProjection, on canvas: inout Canvas) {
         if clearsCanvas { canvas.clear(to: style.land) }
         let zoomLevel = Int(zoom.rounded(.down))
-        let visible = index.features(in: projection.visibleWorldBounds).filter { $0.minZoom <= zoomLevel }
-        var byLayer: [MapLayer: [MapFeature]] = [:]
-        for f in visible { byLayer[f.layer, default: []].append(f) }
+        // Geometry of the features near the image, labels of those a little farther too.
+        var byLayer: [MapLayer: [MapFeature]] = [:], labelled: [MapLayer: [MapFeature]] = [:]
+        for (f, near) in index.features(in: projection.visibleWorldBounds, marking: projection.geometryWorldBounds) where f.minZoom <= zoomLevel {
+            if near { byLayer[f.layer, default: []].append(f) }
+            labelled[f.layer, default: []].append(f)
+        }
         let scale = pow(2, zoom - 16)
 
         if !style.hidden.contains(.landuse) {
+            // One fill per colour, the colour of the largest area first (OSM Carto draws land
+            // use largest first, so the small areas inside show).
+            var groups: [(color: Color, largest: Double, features: [MapFeature])] = []
             for f in byLayer[.landcover, default: []] + byLayer[.landuse, default: []] {
-                if let c = f.featureClass.flatMap(style.areaColor) { fillPolygons(f, color: c, projection, &canvas) }
+                guard let c = f.featureClass.flatMap(style.areaColor), let b = f.geometry.bounds else { continue }
+                let area = (b.maxX - b.minX) * (b.maxY - b.minY)
+                if let i = groups.firstIndex(where: { $0.color == c }) {
+                    groups[i].features.append(f)
+                    groups[i].largest = max(groups[i].largest, area)
+                } else {
+                    groups.append((c, area, [f]))
+                }
             }
+            for g in groups.sorted(by: { $0.largest > $1.largest }) { fillPolygons(g.features, color: g.color, projection, &canvas) }
         }
         if !style.hidden.contains(.parks) {
-            for f in byLayer[.park, default: []] { fillPolygons(f, color: style.park, projection, &canvas) }
+            fillPolygons(byLayer[.park, default: []], color: style.park, projection, &canvas)
         }
         if !style.hidden.contains(.water) {
-            for f in byLayer[.water, default: []] { fillPolygons(f, color: style.water, projection, &canvas) }
+            fillPolygons(byLayer[.water, default: []], color: style.water, projection, &canvas)
             for f in byLayer[.waterway, default: []] {
                 let w: Double = switch f.featureClass { case "river": 6; case "canal": 5; default: 2.5 }
                 strokeLines(f, StrokeStyle(width: max(0.7, w * scale)), color: style.water, projection, &canvas)
             }
         }
         if !style.hidden.contains(.buildings), zoom >= 14 {
-            for f in byLayer[.building, default: []] {
-                fillPolygons(f, color: style.building, projection, &canvas)
-                // Outlines from z15, where buildings are large enough for one to show.
-                if zoom >= 15 {
-                    outlinePolygons(f, StrokeStyle(width: 0.6, join: .miter, cap: .butt), color: style.buildingOutline, projection, &canvas)
-                }
+            let buildings = byLayer[.building, default: []]
+            fillPolygons(buildings, color: style.building, projection, &canvas)
+            // Outlines from z15, where buildings are large enough for one to show.
+            if zoom >= 15 {
+                outlinePolygons(buildings, StrokeStyle(width: 0.6, join: .miter, cap: .butt), color: style.buildingOutline, projection, &canvas)
             }
         }
         if !style.hidden.contains(.roads) || !style.hidden.contains(.railways) {
@@ -85,10 +98,10 @@ public struct MapPainter {
             var labels = LabelPlacement(text: text, style: style, collisions: CollisionIndex())
             labels.reserveMarkers(overlays, projection)
             if drawsAttribution { labels.reserveAttribution(on: canvas) }
-            labels.places(byLayer[.place, default: []], projection, &canvas)
-            labels.pois(byLayer[.poi, default: []], projection, &canvas)
-            labels.areaNames(byLayer[.water, default: []] + byLayer[.park, default: []], projection, &canvas)
-            labels.streetNames(byLayer[.transportationName, default: []], projection, &canvas)
+            labels.places(labelled[.place, default: []], projection, &canvas)
+            labels.pois(labelled[.poi, default: []], projection, &canvas)
+            labels.areaNames(labelled[.water, default: []] + labelled[.park, default: []], projection, &canvas)
+            labels.streetNames(labelled[.transportationName, default: []], projection, &canvas)
             if drawsAttribution { labels.attribution(on: &canvas) }
         } else {
             drawPOIIcons(byLayer[.poi, default: []], projection, &canvas)
@@ -101,22 +114,48 @@ public struct MapPainter {
 
     // MARK: Areas and lines
 
-    private func fillPolygons(_ f: MapFeature, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
-        guard case .polygons(let polygons) = f.geometry else { return }
+    /// Fills the polygons of `features` in one colour with one rasterization: every exterior
+    /// ring wound one way on screen and every hole the other, so that non-zero filling is the
+    /// union of the polygons with their holes cut out (overlapping polygons stay filled).
+    private func fillPolygons(_ features: [MapFeature], color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
         var path = Path()
-        for p in polygons {
-            path.append(Path(polyline: projection.pixelRing(p.exterior), closed: true))
-            for h in p.holes { path.append(Path(polyline: projection.pixelRing(h), closed: true)) }
+        for f in features {
+            guard case .polygons(let polygons) = f.geometry else { continue }
+            for p in polygons {
+                path.append(Path(polyline: Self.wound(projection.pixelRing(p.exterior), clockwise: true), closed: true))
+                for h in p.holes { path.append(Path(polyline: Self.wound(projection.pixelRing(h), clockwise: false), closed: true)) }
+            }
         }
-        // Even-odd: holes are holes whatever their winding.
-        canvas.fill(path, color: color, rule: .evenOdd)
+        if !path.isEmpty { canvas.fill(path, color: color, rule: .nonZero) }
     }
 
-    private func outlinePolygons(_ f: MapFeature, _ stroke: StrokeStyle, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
-        guard case .polygons(let polygons) = f.geometry else { return }
+    private func fillPolygons(_ f: MapFeature, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
+        fillPolygons([f], color: color, projection, &canvas)
+    }
+
+    /// `ring` turning clockwise on screen (y down: positive shoelace area), or the other way.
+    private static func wound(_ ring: [Point], clockwise: Bool) -> [Point] {
+        guard ring.count > 2 else { return ring }
+        var twiceArea = 0.0
+        var previous = ring[ring.count - 1]
+        for p in ring {
+            twiceArea += previous.x * p.y - p.x * previous.y
+            previous = p
+        }
+        return (twiceArea >= 0) == clockwise ? ring : ring.reversed()
+    }
+
+    /// Strokes the rings of all `features`' polygons as one path.
+    private func outlinePolygons(_ features: [MapFeature], _ stroke: StrokeStyle, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
         var path = Path()
-        for p in polygons { for ring in [p.exterior] + p.holes { path.append(Path(polyline: projection.pixelRing(ring), closed: true)) } }
-        canvas.stroke(path, style: stroke, color: color)
+        for f in features {
+            guard case .polygons(let polygons) = f.geometry else { continue }
+            for p in polygons {
+                path.append(Path(polyline: projection.pixelRing(p.exterior), closed: true))
+                for h in p.holes { path.append(Path(polyline: projection.pixelRing(h), closed: true)) }
+            }
+        }
+        if !path.isEmpty { canvas.stroke(path, style: stroke, color: color) }
     }
 
     private func linePath(_ f: MapFeature, _ projection: some RenderProjection) -> Path? {
@@ -159,16 +198,21 @@ public struct MapPainter {
             while end < roads.count, level(roads[end]) == level(roads[start]), roads[end].layer == roads[start].layer { end += 1 }
             let group = roads[start..<end]
             let tunnel = level(roads[start]) == 0
-            // Tunnels: a dashed casing and a fill faded towards white.
+            // Tunnels: a dashed casing and a fill faded towards white. Roads of one class are
+            // stroked together (one path, one rasterization); the group is sorted by class.
+            var casings: [(StrokeStyle, Color, Path)] = [], fills: [(StrokeStyle, Color, Path)] = []
+            func add(_ path: Path, _ stroke: StrokeStyle, _ color: Color, to list: inout [(StrokeStyle, Color, Path)]) {
+                if let last = list.last, last.0 == stroke, last.1 == color { list[list.count - 1].2.append(path) } else { list.append((stroke, color, path)) }
+            }
             for r in group where r.look.casing > 0 {
                 let w = max(0.8, r.look.width * scale) + 2 * max(0.5, r.look.casing * min(1, scale * 2))
-                canvas.stroke(r.path, style: StrokeStyle(width: w, join: .round, cap: .butt, dashes: tunnel ? [5, 3] : []), color: r.look.casingColor)
+                add(r.path, StrokeStyle(width: w, join: .round, cap: .butt, dashes: tunnel ? [5, 3] : []), r.look.casingColor, to: &casings)
             }
             for r in group {
                 let w = max(r.look.casing > 0 ? 0.8 : 0.6, r.look.width * (r.look.casing > 0 ? scale : max(scale, 0.75)))
-                let fill = tunnel ? r.look.fill.mixed(with: .white, 0.55) : r.look.fill
-                canvas.stroke(r.path, style: StrokeStyle(width: w, join: .round, cap: .round, dashes: r.look.dashes), color: fill)
+                add(r.path, StrokeStyle(width: w, join: .round, cap: .round, dashes: r.look.dashes), tunnel ? r.look.fill.mixed(with: .white, 0.55) : r.look.fill, to: &fills)
             }
+            for (stroke, color, path) in casings + fills { canvas.stroke(path, style: stroke, color: color) }
             start = end
         }
         for (path, cls, brunnel) in rails {

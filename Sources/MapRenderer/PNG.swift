@@ -7,12 +7,23 @@ public enum PNG {
     /// The eight-byte signature every PNG starts with (§5.2).
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
+    /// How rows are filtered before compression (§9).
+    public enum RowFilter: Sendable {
+        /// Per row the filter with the smallest sum of absolute values of its bytes taken as
+        /// signed (the heuristic of §12.8): smaller files, five trial filters per row.
+        case adaptive
+        /// Filter type 0 on every row, as Mapnik writes (`png_set_filter(…, PNG_FILTER_NONE)`):
+        /// no trial work; maps of flat colours still compress well.
+        case none
+    }
+
     /// Encodes `image` as an 8-bit PNG: truecolour (colour type 2) when every pixel is opaque,
-    /// else truecolour with alpha (type 6). Each row gets the filter with the smallest sum of
-    /// absolute values of its bytes taken as signed (the heuristic of §12.8).
-    /// - Parameter level: zlib level, 0 … 9 (6 the default; 1 is about twice as fast).
+    /// else truecolour with alpha (type 6).
+    /// - Parameters:
+    ///   - level: zlib level, 0 … 9 (6 the default, zlib's and Mapnik's; 1 is about twice as fast).
+    ///   - filter: the row filters, adaptive by default.
     /// - Complexity: O(width × height).
-    public static func encode(_ image: Pixmap, level: Int = 6) throws(RenderError) -> [UInt8] {
+    public static func encode(_ image: Pixmap, level: Int = 6, filter rowFilter: RowFilter = .adaptive) throws(RenderError) -> [UInt8] {
         let rgba = image.unpremultipliedBytes
         var opaque = true
         for i in stride(from: 3, to: rgba.count, by: 4) where rgba[i] != 255 { opaque = false; break }
@@ -32,13 +43,18 @@ public enum PNG {
             } else {
                 for i in 0..<rowBytes { current[i] = rgba[base + i] }
             }
+            let o = y * (rowBytes + 1)
+            if rowFilter == .none {
+                raw[o] = 0
+                for i in 0..<rowBytes { raw[o + 1 + i] = current[i] }
+                continue
+            }
             var bestType: UInt8 = 0
             var bestScore = Int.max
             for type: UInt8 in 0...4 {
                 let score = filter(type, current, previous, bpp: channels, into: &candidate)
                 if score < bestScore { bestScore = score; bestType = type; swap(&best, &candidate) }
             }
-            let o = y * (rowBytes + 1)
             raw[o] = bestType
             for i in 0..<rowBytes { raw[o + 1 + i] = best[i] }
             swap(&previous, &current)

@@ -18,6 +18,14 @@ public protocol RenderProjection {
     /// The world rectangle that can be visible (minX, minY, maxX, maxY), for skipping features
     /// early; nil when the projection cannot say (then every feature is tried).
     var visibleWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? { get }
+    /// The world rectangle whose geometry can reach the image, strokes included (inside
+    /// `visibleWorldBounds`, which also holds features whose labels may reach it); features
+    /// outside are not stroked or filled. Defaults to `visibleWorldBounds`.
+    var geometryWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? { get }
+}
+
+extension RenderProjection {
+    public var geometryWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? { visibleWorldBounds }
 }
 
 /// A flat Web Mercator view: a centre, a zoom (256 × 2^zoom pixels around the world), an
@@ -66,9 +74,21 @@ public struct MercatorViewport: RenderProjection, Sendable {
     }
 
     public var visibleWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        // Half a screen of margin: labels of features just outside still show.
+        worldBounds(margin: Double(max(width, height)) / 2)
+    }
+
+    /// The image's world rectangle with a margin of half the widest road stroke (the day
+    /// style's motorway, 12 px at zoom 16 with its casings, doubling per zoom level) and
+    /// 32 px for joins and caps.
+    public var geometryWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        worldBounds(margin: min(32 + 8 * pow(2, zoom - 16), Double(max(width, height)) / 2))
+    }
+
+    /// The world rectangle around the image and `margin` pixels more on every side.
+    private func worldBounds(margin: Double) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
         let corners = [Point(x: 0, y: 0), Point(x: Double(width), y: 0), Point(x: 0, y: Double(height)), Point(x: Double(width), y: Double(height))].map(world(at:))
-        // Half a screen of margin: labels and wide strokes of features just outside still show.
-        let m = Double(max(width, height)) / 2 / pixelsPerWorldUnit
+        let m = margin / pixelsPerWorldUnit
         return (corners.map(\.x).min()! - m, corners.map(\.y).min()! - m, corners.map(\.x).max()! + m, corners.map(\.y).max()! + m)
     }
 
