@@ -65,10 +65,18 @@ public struct Pixmap: Sendable, Equatable {
         let sa = Float(color.alpha) / 255
         let sr = Float(color.red) * sa, sg = Float(color.green) * sa, sb = Float(color.blue) * sa, s255 = sa * 255
         let w = width
+        // An opaque colour at full coverage replaces the pixel: one 32-bit store.
+        let opaque = color.alpha == 255
+        let solid = UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000
         bytes.withUnsafeMutableBufferPointer { px in
+            let raw = UnsafeMutableRawPointer(px.baseAddress!)
             for xi in start..<end {
                 let c = coverage[xi - x]
                 if c <= 0 { continue }
+                if opaque && c >= 1 {
+                    raw.storeBytes(of: UInt32(littleEndian: solid), toByteOffset: (y * w + xi) * 4, as: UInt32.self)
+                    continue
+                }
                 let i = (y * w + xi) * 4
                 let k = 1 - sa * c
                 if k <= 0 {

@@ -53,6 +53,10 @@ public struct Rasterizer: Sendable {
     private var cells: [Float] = []
     /// Per row of the current fill, the first and last cell an edge touched.
     private var rowMin: [Int] = [], rowMax: [Int] = []
+    /// Per row, one bit per run of 16 cells that an edge touched (`chunkWords` words a row;
+    /// zero between fills): the running sum is constant across an untouched run, so it is
+    /// skipped when empty and filled as one value when not (sparse cells, solid spans).
+    private var chunks: [UInt64] = []
     /// One row's coverage, handed to the visitor.
     private var row: [Float] = []
 
@@ -104,49 +108,91 @@ public struct Rasterizer: Sendable {
             rowMax.append(contentsOf: repeatElement(0, count: height - rowMax.count))
         }
         for j in 0..<height { rowMin[j] = Int.max; rowMax[j] = -1 }
+        let words = (stride + Self.cellsPerWord - 1) / Self.cellsPerWord
+        if chunks.count < words * height { chunks.append(contentsOf: repeatElement(0, count: words * height - chunks.count)) }
         if row.count < width { row.append(contentsOf: repeatElement(0, count: width - row.count)) }
         let origin = Point(x: Double(left), y: Double(y0))
         cells.withUnsafeMutableBufferPointer { acc in
-            rowMin.withUnsafeMutableBufferPointer { lo in
-                rowMax.withUnsafeMutableBufferPointer { hi in
-                    let touched = Touched(lo: lo, hi: hi)
-                    for c in contours where c.points.count > 1 {
-                        var previous = c.points[c.points.count - 1] - origin
-                        for p in c.points {
-                            let q = p - origin
-                            Self.addClipped(from: previous, to: q, width: Double(width), height: height, stride: stride, into: acc, touched: touched)
-                            previous = q
+            chunks.withUnsafeMutableBufferPointer { chunkBits in
+                rowMin.withUnsafeMutableBufferPointer { lo in
+                    rowMax.withUnsafeMutableBufferPointer { hi in
+                        let touched = Touched(lo: lo, hi: hi, chunks: chunkBits, words: words)
+                        for c in contours where c.points.count > 1 {
+                            var previous = c.points[c.points.count - 1] - origin
+                            for p in c.points {
+                                let q = p - origin
+                                Self.addClipped(from: previous, to: q, width: Double(width), height: height, stride: stride, into: acc, touched: touched)
+                                previous = q
+                            }
                         }
                     }
                 }
-            }
-            row.withUnsafeMutableBufferPointer { out in
-                for j in 0..<height {
-                    let first = rowMin[j], last = rowMax[j]
-                    guard first <= last else { continue }
-                    let a = j * stride
-                    var sum: Float = 0
-                    let end = min(last, width - 1)
-                    var i = first
-                    while i <= end {
-                        sum += acc[a + i]
-                        out[i - first] = Self.apply(rule, sum)
-                        i += 1
+                row.withUnsafeMutableBufferPointer { out in
+                    for j in 0..<height {
+                        let first = rowMin[j], last = rowMax[j]
+                        guard first <= last else { continue }
+                        Self.sweep(row: j, first: first, last: last, width: width, stride: stride, words: words, rule: rule,
+                                   acc: acc, chunks: chunkBits, out: out) { x, run in visit(y0 + j, left + x, run) }
                     }
-                    var count = max(0, end - first + 1)
-                    // Past the last edge the winding stays what it is: zero for a shape inside
-                    // the clip, not zero for one cut off by the clip's right edge.
-                    while i <= last { sum += acc[a + i]; i += 1 }
-                    let trailing = Self.apply(rule, sum)
-                    if trailing > 1.0 / 512, last < width - 1 {
-                        for k in (end + 1)..<width { out[k - first] = trailing }
-                        count = width - first
-                    }
-                    for k in first...last { acc[a + k] = 0 }
-                    if count > 0 { visit(y0 + j, left + first, UnsafeBufferPointer(rebasing: out[0..<count])) }
                 }
             }
         }
+    }
+
+    /// Cells a word of `chunks` stands for: 64 runs of 16.
+    private static let cellsPerWord = 64 * 16
+
+    /// Sums one row's cells from `first` to `last` into coverage and hands each run of
+    /// non-zero coverage to `emit(x, coverage)` (x from the fill's left edge); clears the
+    /// row's cells and chunk bits. Untouched runs of 16 cells are skipped when the winding
+    /// there is zero and filled with its one value when not.
+    @inline(__always)
+    private static func sweep(row j: Int, first: Int, last: Int, width: Int, stride: Int, words: Int, rule: FillRule,
+                              acc: UnsafeMutableBufferPointer<Float>, chunks: UnsafeMutableBufferPointer<UInt64>,
+                              out: UnsafeMutableBufferPointer<Float>, _ emit: (Int, UnsafeBufferPointer<Float>) -> Void) {
+        let a = j * stride, bits = j * words
+        var sum: Float = 0
+        let end = min(last, width - 1)
+        var runStart = -1
+        var i = first
+        func flush(to stop: Int) {
+            if runStart >= 0, stop > runStart { emit(runStart, UnsafeBufferPointer(rebasing: out[(runStart - first)..<(stop - first)])) }
+            runStart = -1
+        }
+        while i <= end {
+            let chunk = i >> 4
+            let chunkEnd = min((chunk << 4) + 15, end)
+            if chunks[bits + chunk >> 6] & (1 << UInt64(chunk & 63)) != 0 {
+                if runStart < 0 { runStart = i }
+                while i <= chunkEnd {
+                    sum += acc[a + i]
+                    acc[a + i] = 0
+                    out[i - first] = apply(rule, sum)
+                    i += 1
+                }
+            } else {
+                let c = apply(rule, sum)
+                if c > 1.0 / 512 {
+                    if runStart < 0 { runStart = i }
+                    for k in i...chunkEnd { out[k - first] = c }
+                } else {
+                    flush(to: i)
+                }
+                i = chunkEnd + 1
+            }
+        }
+        // Past the last edge the winding stays what it is: zero for a shape inside the clip,
+        // not zero for one cut off by the clip's right edge.
+        while i <= last { sum += acc[a + i]; acc[a + i] = 0; i += 1 }
+        let trailing = apply(rule, sum)
+        if trailing > 1.0 / 512, last < width - 1 {
+            if runStart < 0 { runStart = end + 1 }
+            for k in (end + 1)..<width { out[k - first] = trailing }
+            flush(to: width)
+        } else {
+            flush(to: end + 1)
+        }
+        for w in 0..<words { chunks[bits + w] = 0 }
     }
 
     /// The coverage of an accumulated winding value under a fill rule.
@@ -165,41 +211,49 @@ public struct Rasterizer: Sendable {
     private struct Touched {
         let lo: UnsafeMutableBufferPointer<Int>
         let hi: UnsafeMutableBufferPointer<Int>
+        let chunks: UnsafeMutableBufferPointer<UInt64>
+        let words: Int
         @inline(__always)
         func mark(_ row: Int, _ a: Int, _ b: Int) {
             if a < lo[row] { lo[row] = a }
             if b > hi[row] { hi[row] = b }
+            for chunk in (a >> 4)...(b >> 4) { chunks[row * words + chunk >> 6] |= 1 << UInt64(chunk & 63) }
         }
     }
 
     /// Adds a segment after clipping it to `0 ≤ x ≤ width`: parts left of the clip become
     /// vertical segments on its left edge (they still wind every pixel to their right), parts
-    /// right of it are dropped (they wind no pixel inside).
+    /// right of it are dropped (they wind no pixel inside). No allocation: at most three pieces,
+    /// split where the segment crosses x = 0 and x = width.
+    @inline(__always)
     private static func addClipped(from p0: Point, to p1: Point, width: Double, height: Int, stride: Int, into acc: UnsafeMutableBufferPointer<Float>, touched: Touched) {
         guard p0.y != p1.y, p0.y.isFinite, p1.y.isFinite, p0.x.isFinite, p1.x.isFinite else { return }
-        var pieces: [(Point, Point)] = [(p0, p1)]
-        for bound in [0.0, width] {
-            var next: [(Point, Point)] = []
-            for (a, b) in pieces {
-                if (a.x < bound) != (b.x < bound), a.x != bound, b.x != bound {
-                    let t = (bound - a.x) / (b.x - a.x)
-                    let m = Point(x: bound, y: a.y + (b.y - a.y) * t)
-                    next.append((a, m))
-                    next.append((m, b))
-                } else {
-                    next.append((a, b))
-                }
-            }
-            pieces = next
+        // Wholly above or below the rows: it winds nothing here.
+        if p0.y <= 0 && p1.y <= 0 || p0.y >= Double(height) && p1.y >= Double(height) { return }
+        if p0.x >= 0, p1.x >= 0, p0.x <= width, p1.x <= width {
+            addLine(from: p0, to: p1, height: height, stride: stride, into: acc, touched: touched)
+            return
         }
-        for (a, b) in pieces {
-            if a.x >= width && b.x >= width { continue }
+        // The parameters along the segment where it crosses the two bounds, in order.
+        func crossing(_ bound: Double) -> Double? {
+            (p0.x < bound) != (p1.x < bound) && p0.x != bound && p1.x != bound ? (bound - p0.x) / (p1.x - p0.x) : nil
+        }
+        var t1 = crossing(0) ?? 2, t2 = crossing(width) ?? 2
+        if t2 < t1 { swap(&t1, &t2) }
+        func at(_ t: Double, _ boundX: Double?) -> Point { Point(x: boundX ?? p0.x + (p1.x - p0.x) * t, y: p0.y + (p1.y - p0.y) * t) }
+        func boundX(_ t: Double) -> Double { abs(p0.x + (p1.x - p0.x) * t) < abs(p0.x + (p1.x - p0.x) * t - width) ? 0 : width }
+        func piece(_ a: Point, _ b: Point) {
+            if a.x >= width && b.x >= width { return }
             if a.x <= 0 && b.x <= 0 {
                 addLine(from: Point(x: 0, y: a.y), to: Point(x: 0, y: b.y), height: height, stride: stride, into: acc, touched: touched)
             } else {
                 addLine(from: a, to: b, height: height, stride: stride, into: acc, touched: touched)
             }
         }
+        var a = p0
+        if t1 < 2 { let m = at(t1, boundX(t1)); piece(a, m); a = m }
+        if t2 < 2 { let m = at(t2, boundX(t2)); piece(a, m); a = m }
+        piece(a, p1)
     }
 
     /// Accumulates the signed area one segment (inside `0 ≤ x ≤ width`) sweeps in each row.
