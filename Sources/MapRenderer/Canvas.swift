@@ -57,6 +57,15 @@ public struct Canvas: Sendable {
     /// at `width` times the opacity (a hairline).
     public mutating func stroke(_ path: Path, style: StrokeStyle, color: Color) {
         guard style.width > 0, style.width.isFinite else { return }
+        if style.width < 1 {
+            // A hairline: one pixel wide, drawn along the line without an outline to fill.
+            var lines: [Path.Contour] = []
+            for c in path.flattened(tolerance: tolerance) {
+                if style.dashes.isEmpty { lines.append(c) } else { lines += Stroker.dashed(c.points, closed: c.isClosed, dashes: style.dashes, phase: style.dashPhase) }
+            }
+            pixmap.drawHairlines(lines, color: color.withOpacity(style.width))
+            return
+        }
         var s = style
         s.width = max(1, style.width)
         let outline = Stroker.outline(of: path.flattened(tolerance: tolerance), style: s, tolerance: tolerance)

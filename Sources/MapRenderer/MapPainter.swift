@@ -122,8 +122,8 @@ public struct MapPainter {
         for f in features {
             guard case .polygons(let polygons) = f.geometry else { continue }
             for p in polygons {
-                path.append(Path(polyline: Self.wound(projection.pixelRing(p.exterior), clockwise: true), closed: true))
-                for h in p.holes { path.append(Path(polyline: Self.wound(projection.pixelRing(h), clockwise: false), closed: true)) }
+                path.append(Path(polyline: Self.wound(Self.thinned(projection.pixelRing(p.exterior)), clockwise: true), closed: true))
+                for h in p.holes { path.append(Path(polyline: Self.wound(Self.thinned(projection.pixelRing(h)), clockwise: false), closed: true)) }
             }
         }
         if !path.isEmpty { canvas.fill(path, color: color, rule: .nonZero) }
@@ -131,6 +131,23 @@ public struct MapPainter {
 
     private func fillPolygons(_ f: MapFeature, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
         fillPolygons([f], color: color, projection, &canvas)
+    }
+
+    /// `points` without those closer than a quarter pixel to the last one kept (the last
+    /// point is always kept): at low zooms an OSM way has many vertices per pixel, which
+    /// change nothing drawn but cost the stroker and the rasterizer each.
+    static func thinned(_ points: [Point]) -> [Point] {
+        guard points.count > 2 else { return points }
+        var out: [Point] = []
+        out.reserveCapacity(points.count)
+        var last = points[0]
+        out.append(last)
+        for p in points.dropFirst().dropLast() {
+            let dx = p.x - last.x, dy = p.y - last.y
+            if dx * dx + dy * dy >= 0.0625 { out.append(p); last = p }
+        }
+        out.append(points[points.count - 1])
+        return out
     }
 
     /// `ring` turning clockwise on screen (y down: positive shoelace area), or the other way.
@@ -151,8 +168,8 @@ public struct MapPainter {
         for f in features {
             guard case .polygons(let polygons) = f.geometry else { continue }
             for p in polygons {
-                path.append(Path(polyline: projection.pixelRing(p.exterior), closed: true))
-                for h in p.holes { path.append(Path(polyline: projection.pixelRing(h), closed: true)) }
+                path.append(Path(polyline: Self.thinned(projection.pixelRing(p.exterior)), closed: true))
+                for h in p.holes { path.append(Path(polyline: Self.thinned(projection.pixelRing(h)), closed: true)) }
             }
         }
         if !path.isEmpty { canvas.stroke(path, style: stroke, color: color) }
@@ -162,9 +179,9 @@ public struct MapPainter {
         var path = Path()
         switch f.geometry {
         case .lines(let lines):
-            for l in lines { for piece in projection.pixelLines(l) { path.append(Path(polyline: piece)) } }
+            for l in lines { for piece in projection.pixelLines(l) { path.append(Path(polyline: Self.thinned(piece))) } }
         case .polygons(let polygons):
-            for p in polygons { path.append(Path(polyline: projection.pixelRing(p.exterior), closed: true)) }
+            for p in polygons { path.append(Path(polyline: Self.thinned(projection.pixelRing(p.exterior)), closed: true)) }
         case .points: return nil
         }
         return path.isEmpty ? nil : path

@@ -39,8 +39,9 @@ public struct Pixmap: Sendable, Equatable {
     /// Replaces every pixel with `color`.
     public mutating func clear(to color: Color) {
         let p = Self.premultiplied(color)
-        for i in stride(from: 0, to: bytes.count, by: 4) {
-            bytes[i] = p.0; bytes[i + 1] = p.1; bytes[i + 2] = p.2; bytes[i + 3] = p.3
+        let word = UInt32(littleEndian: UInt32(p.0) | UInt32(p.1) << 8 | UInt32(p.2) << 16 | UInt32(p.3) << 24)
+        bytes.withUnsafeMutableBytes { raw in
+            for i in 0..<(raw.count / 4) { raw.storeBytes(of: word, toByteOffset: i * 4, as: UInt32.self) }
         }
     }
 
@@ -101,6 +102,50 @@ public struct Pixmap: Sendable, Equatable {
         out.reserveCapacity(w * h * 4)
         for row in y..<(y + h) { out += bytes[((row * width + x) * 4)..<((row * width + x + w) * 4)] }
         return Pixmap(width: w, height: h, premultiplied: out)
+    }
+
+    /// Draws each contour as an anti-aliased line one pixel wide (Wu, "An Efficient
+    /// Antialiasing Technique", SIGGRAPH 1991): one step per pixel along the major axis, the
+    /// colour split between the two pixels the line's centre passes between. Each segment
+    /// covers the pixel centres in [start, end) along its major axis, so a vertex is drawn once.
+    /// - Complexity: O(line length in pixels inside the image).
+    mutating func drawHairlines(_ contours: [Path.Contour], color: Color) {
+        guard color.alpha > 0 else { return }
+        let sa = Float(color.alpha) / 255
+        let src = (Float(color.red) * sa, Float(color.green) * sa, Float(color.blue) * sa, sa * 255)
+        let w = width, h = height
+        bytes.withUnsafeMutableBufferPointer { px in
+            func blend(_ x: Int, _ y: Int, _ c: Float) {
+                guard x >= 0, x < w, y >= 0, y < h, c > 0 else { return }
+                let i = (y * w + x) * 4, k = 1 - sa * c
+                px[i] = UInt8(min(255, src.0 * c + Float(px[i]) * k + 0.5))
+                px[i + 1] = UInt8(min(255, src.1 * c + Float(px[i + 1]) * k + 0.5))
+                px[i + 2] = UInt8(min(255, src.2 * c + Float(px[i + 2]) * k + 0.5))
+                px[i + 3] = UInt8(min(255, src.3 * c + Float(px[i + 3]) * k + 0.5))
+            }
+            for contour in contours where contour.points.count > 1 {
+                let p = contour.points
+                let count = contour.isClosed ? p.count : p.count - 1
+                for i in 0..<count {
+                    let a = p[i], b = p[(i + 1) % p.count]
+                    guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { continue }
+                    let dx = b.x - a.x, dy = b.y - a.y
+                    let xMajor = abs(dx) >= abs(dy)
+                    // Along the major axis u, across it v; pixel centres at u + 0.5.
+                    let (u0, u1, v0, slope) = xMajor ? (a.x, b.x, a.y, dx == 0 ? 0 : dy / dx) : (a.y, b.y, a.x, dx / dy)
+                    let limit = Double(xMajor ? w : h)
+                    let first = max(0, (min(u0, u1) - 0.5).rounded(.up)), last = min(limit, (max(u0, u1) - 0.5).rounded(.up))
+                    guard first < last else { continue }
+                    for step in Int(first)..<Int(last) {
+                        let v = v0 + (Double(step) + 0.5 - u0) * slope - 0.5
+                        let row = v.rounded(.down)
+                        let f = Float(v - row)
+                        let r = Int(max(-2, min(row, Double(max(w, h)) + 1)))
+                        if xMajor { blend(step, r, 1 - f); blend(step, r + 1, f) } else { blend(r, step, 1 - f); blend(r + 1, step, f) }
+                    }
+                }
+            }
+        }
     }
 
     /// `color` with its channels multiplied by its alpha, rounded.
