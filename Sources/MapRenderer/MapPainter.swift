@@ -203,7 +203,9 @@ public struct MapPainter {
                 if !style.hidden.contains(.railways) { rails.append((path, cls, brunnel)) }
             } else if let look = style.road(cls), !style.hidden.contains(.roads) {
                 let layer: Int64 = if case .int(let l) = f["layer"] { l } else { 0 }
-                roads.append(RoadStroke(path: path, look: look, brunnel: brunnel, layer: layer))
+                let oneway: Int64 = if case .int(let o) = f["oneway"] { o } else { 0 }
+                let arrows = zoom >= 16 && (oneway == 1 || oneway == -1) ? onewayArrows(f, reversed: oneway == -1, projection) : nil
+                roads.append(RoadStroke(path: path, look: look, brunnel: brunnel, layer: layer, arrows: arrows))
             }
         }
         // Tunnels, then the ground, then bridges; within each, casings under fills, low classes first.
@@ -230,6 +232,9 @@ public struct MapPainter {
                 add(r.path, StrokeStyle(width: w, join: .round, cap: .round, dashes: r.look.dashes), tunnel ? r.look.fill.mixed(with: .white, 0.55) : r.look.fill, to: &fills)
             }
             for (stroke, color, path) in casings + fills { canvas.stroke(path, style: stroke, color: color) }
+            var arrows = Path()
+            for r in group { if let a = r.arrows { arrows.append(a) } }
+            if !arrows.isEmpty { canvas.fill(arrows, color: Self.onewayArrowColor) }
             start = end
         }
         for (path, cls, brunnel) in rails {
@@ -241,6 +246,41 @@ public struct MapPainter {
                 canvas.stroke(path, style: StrokeStyle(width: 1.5, join: .round, cap: .butt), color: grey)
             }
         }
+    }
+
+    /// OSM Carto's one-way arrow colour (`@oneway-marker-color`, roads.mss).
+    static let onewayArrowColor = Color(hex: 0x6C70D5)
+    /// Pixels between one-way arrows along a road (OSM Carto's `marker-spacing: 180`).
+    static let onewayArrowSpacing = 180.0
+
+    /// Arrows along a one-way road pointing the way traffic goes (against the way's direction
+    /// for `oneway` −1), as OSM Carto draws them from zoom 16: every 180 px starting 90 px in,
+    /// or one in the middle of a piece shorter than that but longer than 40 px; each a 14 px
+    /// arrow, a shaft 1.2 px wide and a head 6 px wide.
+    private func onewayArrows(_ f: MapFeature, reversed: Bool, _ projection: some RenderProjection) -> Path? {
+        guard case .lines(let lines) = f.geometry else { return nil }
+        var path = Path()
+        let shape = [Point(x: -7, y: -0.6), Point(x: 1, y: -0.6), Point(x: 1, y: -3), Point(x: 7, y: 0), Point(x: 1, y: 3), Point(x: 1, y: 0.6), Point(x: -7, y: 0.6)]
+        for line in lines {
+            for piece in projection.pixelLines(line) {
+                let measure = PolylineMeasure(piece)
+                guard measure.total > 40 else { continue }
+                var positions: [Double] = []
+                if measure.total < Self.onewayArrowSpacing {
+                    positions = [measure.total / 2]
+                } else {
+                    var s = Self.onewayArrowSpacing / 2
+                    while s < measure.total - 10 { positions.append(s); s += Self.onewayArrowSpacing }
+                }
+                for s in positions {
+                    guard let (at, angle) = measure.point(at: s) else { continue }
+                    let a = reversed ? angle + .pi : angle
+                    let (c, sn) = (cos(a), sin(a))
+                    path.append(Path(polyline: shape.map { Point(x: at.x + c * $0.x - sn * $0.y, y: at.y + sn * $0.x + c * $0.y) }, closed: true))
+                }
+            }
+        }
+        return path.isEmpty ? nil : path
     }
 
     // MARK: Pedestrian features
@@ -328,4 +368,6 @@ private struct RoadStroke {
     let look: MapStyle.RoadLook
     let brunnel: String?
     let layer: Int64
+    /// One-way arrows, drawn over the road's group.
+    let arrows: Path?
 }
