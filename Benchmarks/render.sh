@@ -4,30 +4,31 @@
 # Monaco), PNG encoding reported apart. Mapnik reads our features exported as GeoJSON (its
 # geojson plugin, in memory after the first render) and draws them with a small XML style of the
 # same layers and colours (land use, parks, water, buildings, roads by class with casings,
-# railways, boundaries, place and street labels in Noto Sans). CPU seconds on both sides.
+# railways, boundaries, place and street labels in Noto Sans). CPU seconds on both sides, one
+# thread each; the two run interleaved, ROUNDS times (default 3): take the medians.
+# PNG like for like: Mapnik's png32 (RGBA, no row filter, zlib level 6, default strategy, its
+# png_io.hpp) against PNG.encode(level: 6, filter: .none); Mapnik's default "png" is png8
+# (hextree-quantised palette), shown apart.
+# Then `geo tiles render` end to end (release build, all of the data's tiles z14–17, PNG files
+# written), and MapLibre Native (PyPI pymgl, software GL) drawing the same 512² z15 frame from
+# our `geo tiles build` MBTiles with a comparable style (no labels: it needs glyph PBFs).
 # Usage: Benchmarks/render.sh [OSM file] [out dir]   (apt-get install python3-mapnik for the peer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA="${LOCATIONKIT_DATA:-../shared/data}"
 SRC="${1:-$DATA/osm/monaco.osm.pbf}"
 OUT="${2:-${TMPDIR:-/tmp}/locationkit-render}"
+ROUNDS="${ROUNDS:-3}"
 mkdir -p "$OUT"
 swift build -c release --package-path Benchmarks --product RenderBench >/dev/null
 BENCH="$(swift build -c release --package-path Benchmarks --show-bin-path)/RenderBench"
 
-echo "== LocationKit MapRenderer"
-"$BENCH" frame "$SRC" 5
-"$BENCH" tiles "$SRC" 14 17 "$OUT/tiles"
-
 # Mapnik's Python binding lives in Debian's own python3.
 PYM=/usr/bin/python3
-if ! "$PYM" -c "import mapnik" 2>/dev/null; then
-    echo "== Mapnik: python3-mapnik is not installed; no comparison"
-    exit 0
-fi
-"$BENCH" export "$SRC" "$OUT/geojson" >/dev/null
-echo "== Mapnik $("$PYM" -c 'import mapnik; print(mapnik.mapnik_version())') (same features, comparable style)"
-"$PYM" - "$OUT/geojson" "$OUT" <<'PY'
+MAPNIK=yes
+"$PYM" -c "import mapnik" 2>/dev/null || MAPNIK=no
+[[ $MAPNIK == yes ]] && "$BENCH" export "$SRC" "$OUT/geojson" >/dev/null
+cat > "$OUT/mapnik-bench.py" <<'PY'
 import math, sys, time, mapnik
 src, out = sys.argv[1], sys.argv[2]
 mapnik.register_fonts("/usr/share/fonts/truetype/noto/")
@@ -68,7 +69,7 @@ def render(m, cx, cy, z, w, h):
     m.zoom_to_box(mapnik.Box2d(cx - w / 2 * res, cy - h / 2 * res, cx + w / 2 * res, cy + h / 2 * res))
     im = mapnik.Image(w, h)
     t0 = time.process_time(); mapnik.render(m, im); t1 = time.process_time()
-    data = im.tostring("png"); t2 = time.process_time()
+    data = im.tostring("png32"); t2 = time.process_time()
     return im, t1 - t0, t2 - t1, data
 cx, cy = merc(43.7384, 7.4246)
 m = mapnik.Map(512, 512); mapnik.load_map_from_string(m, style(15))
@@ -76,7 +77,9 @@ render(m, cx, cy, 15, 512, 512)  # warm: the GeoJSON files are parsed and indexe
 best = min(render(m, cx, cy, 15, 512, 512)[1:3] for _ in range(5))
 im, _, _, data = render(m, cx, cy, 15, 512, 512)
 open(f"{out}/mapnik-frame.png", "wb").write(data)
-print("frame 512x512 z15 Monaco: render %.1f ms, PNG encode %.1f ms" % (best[0] * 1000, best[1] * 1000))
+t = time.process_time(); png8 = im.tostring("png"); t8 = time.process_time() - t
+print("frame 512x512 z15 Monaco: render %.1f ms, PNG encode %.1f ms (%d bytes png32; png8 %.1f ms, %d bytes)"
+      % (best[0] * 1000, best[1] * 1000, len(data), t8 * 1000, len(png8)))
 def tile_range(z):
     n = 2 ** z
     def tx(lon): return int((lon + 180) / 360 * n)
@@ -86,12 +89,76 @@ for z in range(14, 18):
     m = mapnik.Map(256, 256); mapnik.load_map_from_string(m, style(z))
     tiles = tile_range(z); n = 2 ** z
     render(m, cx, cy, z, 256, 256)
-    rt = pt = 0.0
+    rt = pt = 0.0; size = 0
     for x, y in tiles:
         lon = (x + 0.5) / n * 360 - 180
         lat = math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * (y + 0.5) / n))))
-        _, r, p, _ = render(m, *merc(lat, lon), z, 256, 256)
-        rt += r; pt += p
-    print("z%d: %d tiles, render %.1f tiles/s (%.2f ms/tile), PNG encode %.2f ms/tile, with PNG %.1f tiles/s"
-          % (z, len(tiles), len(tiles) / rt, rt * 1000 / len(tiles), pt * 1000 / len(tiles), len(tiles) / (rt + pt)))
+        _, r, p, data = render(m, *merc(lat, lon), z, 256, 256)
+        rt += r; pt += p; size += len(data)
+    print("z%d: %d tiles, render %.1f tiles/s (%.2f ms/tile), PNG encode %.2f ms/tile (%.1f kB), with PNG %.1f tiles/s"
+          % (z, len(tiles), len(tiles) / rt, rt * 1000 / len(tiles), pt * 1000 / len(tiles), size / len(tiles) / 1000, len(tiles) / (rt + pt)))
+PY
+
+for round in $(seq 1 "$ROUNDS"); do
+    echo "== round $round: LocationKit MapRenderer"
+    "$BENCH" frame "$SRC" 5
+    "$BENCH" tiles "$SRC" 14 17 "$OUT/tiles"
+    if [[ $MAPNIK == yes ]]; then
+        echo "== round $round: Mapnik $("$PYM" -c 'import mapnik; print(mapnik.mapnik_version())') (same features, comparable style)"
+        "$PYM" "$OUT/mapnik-bench.py" "$OUT/geojson" "$OUT"
+    else
+        echo "== Mapnik: python3-mapnik is not installed; no comparison"
+    fi
+done
+
+echo "== geo tiles render end to end (release; every tile of the data's bounds, z14–17, PNG files written)"
+swift build -c release --product geo >/dev/null
+GEO="$(swift build -c release --show-bin-path)/geo"
+rm -rf "$OUT/cli"
+/usr/bin/time -f "%e s wall, %U s user + %S s system CPU" "$GEO" tiles render "$SRC" --zoom 14-17 -o "$OUT/cli" 2>&1 | tail -2
+echo "   $(find "$OUT/cli" -name '*.png' | wc -l) tiles written"
+
+"$GEO" tiles build "$SRC" -o "$OUT/monaco.mbtiles" --maxzoom 14 2>/dev/null
+VENV="$OUT/venv"
+[[ -x "$VENV/bin/python" ]] || python3 -m venv "$VENV"
+"$VENV/bin/python" -c "import pymgl, numpy" 2>/dev/null || "$VENV/bin/pip" install -q pymgl==0.5.0 numpy >/dev/null 2>&1 || {
+    echo "== MapLibre Native: pymgl does not install here; no comparison"; exit 0; }
+echo "== MapLibre Native (pymgl $("$VENV/bin/pip" show pymgl | awk '/^Version/{print $2}'), software GL) from our MBTiles, no labels"
+EGL_PLATFORM=surfaceless "$VENV/bin/python" - "$(realpath "$OUT/monaco.mbtiles")" "$OUT/pymgl-frame.png" <<'PY'
+import json, sys, time
+from pymgl import Map
+src, out = sys.argv[1], sys.argv[2]
+roads = [("service", 3.5, "#ffffff", "#bbbbbb"), ("minor", 6.5, "#ffffff", "#bbbbbb"), ("tertiary", 8, "#ffffff", "#8f8f8f"),
+         ("secondary", 9, "#f7fabf", "#707d05"), ("primary", 10, "#fcd6a4", "#a06b00"), ("trunk", 11, "#f9b29c", "#c84e2f"),
+         ("motorway", 12, "#e892a2", "#dc2a67")]
+layers = [{"id": "bg", "type": "background", "paint": {"background-color": "#f2efe9"}}]
+def add(id, kind, layer, paint, flt=None):
+    l = {"id": id, "type": kind, "source": "lk", "source-layer": layer, "paint": paint}
+    if flt: l["filter"] = flt
+    layers.append(l)
+add("landcover", "fill", "landcover", {"fill-color": "#cdebb0"})
+add("landuse", "fill", "landuse", {"fill-color": "#e0dfdf"})
+add("park", "fill", "park", {"fill-color": "#c8facc"})
+add("water", "fill", "water", {"fill-color": "#aad3df"})
+add("waterway", "line", "waterway", {"line-color": "#aad3df", "line-width": 2.5})
+add("building", "fill", "building", {"fill-color": "#d9d0c9", "fill-outline-color": "#c4b6ab"})
+# Widths at our z15 (MapLibre's zoom 14): half the z16 widths, casings 1 px a side.
+for c, w, f, k in roads:
+    add("casing-" + c, "line", "transportation", {"line-color": k, "line-width": max(0.8, w / 2) + 2}, ["==", "class", c])
+for c, w, f, k in roads:
+    add("road-" + c, "line", "transportation", {"line-color": f, "line-width": max(0.8, w / 2)}, ["==", "class", c])
+add("rail", "line", "transportation", {"line-color": "#707070", "line-width": 3}, ["==", "class", "rail"])
+add("boundary", "line", "boundary", {"line-color": "#8d618b", "line-width": 1.5, "line-dasharray": [4, 2]})
+style = {"version": 8, "sources": {"lk": {"type": "vector", "url": "mbtiles://" + src}}, "layers": layers}
+# MapLibre's zoom counts a 512-pixel world: our z15 is its 14.
+m = Map(json.dumps(style), 512, 512, 1, 7.4246, 43.7384, 14)
+m.renderBuffer()  # warm: tiles read and parsed
+open(out, "wb").write(m.renderPNG())
+for label, draw in [("render", m.renderBuffer), ("render + PNG", m.renderPNG)]:
+    times = []
+    for i in range(7):
+        m.setCenter(7.4246 + (1e-6 if i % 2 else -1e-6), 43.7384)  # a new frame each time
+        t = time.process_time(); draw(); times.append(time.process_time() - t)
+    times.sort()
+    print("frame 512x512 z15 Monaco, %s: median %.1f ms CPU (of 7)" % (label, times[3] * 1000))
 PY

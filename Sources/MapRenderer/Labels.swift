@@ -111,7 +111,8 @@ struct LabelPlacement {
     mutating func places(_ features: [MapFeature], _ projection: some RenderProjection, _ canvas: inout Canvas) {
         guard !style.hidden.contains(.places) else { return }
         let rank = ["country": 0, "state": 1, "city": 2, "town": 3, "village": 4, "suburb": 5, "hamlet": 6, "quarter": 7, "neighbourhood": 8, "island": 9, "locality": 10]
-        for f in features.sorted(by: { rank[$0.featureClass ?? "", default: 11] < rank[$1.featureClass ?? "", default: 11] }) {
+        // Each feature ranked once, not at every comparison.
+        for (_, f) in features.map({ (rank[$0.featureClass ?? "", default: 11], $0) }).sorted(by: { $0.0 < $1.0 }) {
             guard let s = name(f), case .points(let ps) = f.geometry, let p = ps.first, let c = projection.pixel(for: p) else { continue }
             let r = rank[f.featureClass ?? "", default: 11]
             let size = r <= 2 ? 18.0 : r == 3 ? 15 : r <= 5 ? 13 : 11.5
@@ -153,7 +154,7 @@ struct LabelPlacement {
         guard !style.hidden.contains(.streetNames), !style.hidden.contains(.roads) else { return }
         let rank = ["motorway": 0, "trunk": 1, "primary": 2, "secondary": 3, "tertiary": 4, "minor": 5, "pedestrian": 6, "service": 7]
         let ts = TextStyle(size: 11, color: Color(hex: 0x333333), haloWidth: 1.5)
-        for f in features.sorted(by: { rank[$0.featureClass ?? "", default: 9] < rank[$1.featureClass ?? "", default: 9] }) {
+        for (_, f) in features.map({ (rank[$0.featureClass ?? "", default: 9], $0) }).sorted(by: { $0.0 < $1.0 }) {
             guard let s = name(f), case .lines(let lines) = f.geometry else { continue }
             let pieces = lines.flatMap { projection.pixelLines($0) }
             guard var line = pieces.max(by: { PolylineMeasure($0).total < PolylineMeasure($1).total }) else { continue }

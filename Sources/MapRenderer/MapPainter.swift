@@ -50,20 +50,16 @@ public struct MapPainter {
         let scale = pow(2, zoom - 16)
 
         if !style.hidden.contains(.landuse) {
-            // One fill per colour, the colour of the largest area first (OSM Carto draws land
-            // use largest first, so the small areas inside show).
-            var groups: [(color: Color, largest: Double, features: [MapFeature])] = []
-            for f in byLayer[.landcover, default: []] + byLayer[.landuse, default: []] {
-                guard let c = f.featureClass.flatMap(style.areaColor), let b = f.geometry.bounds else { continue }
-                let area = (b.maxX - b.minX) * (b.maxY - b.minY)
-                if let i = groups.firstIndex(where: { $0.color == c }) {
-                    groups[i].features.append(f)
-                    groups[i].largest = max(groups[i].largest, area)
-                } else {
-                    groups.append((c, area, [f]))
+            // One fill per colour: land cover, then land use, each layer's colours in the order
+            // they first appear.
+            for layer in [MapLayer.landcover, .landuse] {
+                var groups: [(color: Color, features: [MapFeature])] = []
+                for f in byLayer[layer, default: []] {
+                    guard let c = f.featureClass.flatMap(style.areaColor) else { continue }
+                    if let i = groups.firstIndex(where: { $0.color == c }) { groups[i].features.append(f) } else { groups.append((c, [f])) }
                 }
+                for g in groups { fillPolygons(g.features, color: g.color, projection, &canvas) }
             }
-            for g in groups.sorted(by: { $0.largest > $1.largest }) { fillPolygons(g.features, color: g.color, projection, &canvas) }
         }
         if !style.hidden.contains(.parks) {
             fillPolygons(byLayer[.park, default: []], color: style.park, projection, &canvas)
