@@ -3,8 +3,10 @@
 # profile less the layers that need shapefiles, as ../shared/checks/map-renderer runs it) on the
 # shared extracts, the same zoom range, side by side in one run, interleaved (geo, tilemaker,
 # geo, tilemaker …) so machine load hits both alike. Wall time and peak RSS (GNU time) for
-# both; the best of the rounds is what counts.
-# Usage: Benchmarks/tiles.sh [ROUNDS] [MAXZOOM]   (needs tilemaker: scripts/setup.sh)
+# both; the median of the rounds is what counts.
+# COPIES=N adds a larger extract made offline: N×N copies of Monaco side by side (ids offset,
+# coordinates shifted 0.15° / 0.07° per copy; osmium and python3), to show memory as input grows.
+# Usage: [COPIES=5] Benchmarks/tiles.sh [ROUNDS] [MAXZOOM]   (needs tilemaker: scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS="${1:-3}"; MAXZOOM="${2:-14}"
@@ -24,16 +26,47 @@ json.dump(c, open(sys.argv[2], "w"), indent=1)
 PY
 cp "$EX/process-openmaptiles.lua" "$tmp/process.lua"
 
-printf "%-8s %-10s %5s %9s %10s %9s\n" extract tool round seconds "RSS MB" "out MB"
-for city in monaco andorra; do
-  SRC="$DATA/osm/$city.osm.pbf"
+EXTRACTS="$DATA/osm/monaco.osm.pbf $DATA/osm/andorra.osm.pbf"
+if [ -n "${COPIES:-}" ]; then
+  osmium cat "$DATA/osm/monaco.osm.pbf" -f opl -o "$tmp/monaco.opl"
+  python3 - "$tmp/monaco.opl" "$COPIES" <<'PY' | osmium cat -F opl - -o "$tmp/monaco$COPIES.osm.pbf"
+import sys
+src, n = sys.argv[1], int(sys.argv[2])
+kinds = {"n": [], "w": [], "r": []}
+for line in open(src):
+    kinds[line[0]].append(line.rstrip("\n").split(" "))
+OFF = 10**10  # id offset per copy, so ids stay sorted by type, then id
+def refs(field, k):
+    if field[:1] == "N":
+        return "N" + ",".join("n%d" % (int(r[1:]) + k * OFF) for r in field[1:].split(",") if r)
+    members = [m for m in field[1:].split(",") if m]
+    return "M" + ",".join("%s%d@%s" % (m[0], int(m[1:].split("@", 1)[0]) + k * OFF, m.split("@", 1)[1]) for m in members)
+for kind in "nwr":
+    for k in range(n * n):
+        ox, oy = (k % n) * 0.15, (k // n) * 0.07
+        for f in kinds[kind]:
+            out = [kind + str(int(f[0][1:]) + k * OFF)]
+            for x in f[1:]:
+                c = x[:1]
+                if c == "x" and len(x) > 1: x = "x%.7f" % (float(x[1:]) + ox)
+                elif c == "y" and len(x) > 1: x = "y%.7f" % (float(x[1:]) + oy)
+                elif c in ("N", "M"): x = refs(x, k)
+                out.append(x)
+            sys.stdout.write(" ".join(out) + "\n")
+PY
+  EXTRACTS+=" $tmp/monaco$COPIES.osm.pbf"
+fi
+
+printf "%-10s %-10s %5s %9s %10s %9s\n" extract tool round seconds "RSS MB" "out MB"
+for SRC in $EXTRACTS; do
+  city=$(basename "$SRC" .osm.pbf)
   for round in $(seq "$ROUNDS"); do
     /usr/bin/time -f "%e %M" -o "$tmp/t" "$GEO" tiles build "$SRC" -o "$tmp/$city.pmtiles" --maxzoom "$MAXZOOM" 2>/dev/null >/dev/null
     read -r secs kb < "$tmp/t"
-    printf "%-8s %-10s %5d %9.2f %10.1f %9.2f\n" "$city" geo "$round" "$secs" "$(echo "$kb / 1024" | bc -l)" "$(echo "$(stat -c %s "$tmp/$city.pmtiles") / 1048576" | bc -l)"
+    printf "%-10s %-10s %5d %9.2f %10.1f %9.2f\n" "$city" geo "$round" "$secs" "$(echo "$kb / 1024" | bc -l)" "$(echo "$(stat -c %s "$tmp/$city.pmtiles") / 1048576" | bc -l)"
     rm -f "$tmp/$city-tm.mbtiles"
     (cd "$tmp" && /usr/bin/time -f "%e %M" -o "$tmp/t" tilemaker --input "$SRC" --output "$tmp/$city-tm.mbtiles" --config config.json --process process.lua >/dev/null 2>&1)
     read -r secs kb < "$tmp/t"
-    printf "%-8s %-10s %5d %9.2f %10.1f %9.2f\n" "$city" tilemaker "$round" "$secs" "$(echo "$kb / 1024" | bc -l)" "$(echo "$(stat -c %s "$tmp/$city-tm.mbtiles") / 1048576" | bc -l)"
+    printf "%-10s %-10s %5d %9.2f %10.1f %9.2f\n" "$city" tilemaker "$round" "$secs" "$(echo "$kb / 1024" | bc -l)" "$(echo "$(stat -c %s "$tmp/$city-tm.mbtiles") / 1048576" | bc -l)"
   done
 done

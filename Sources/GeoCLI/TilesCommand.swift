@@ -53,21 +53,34 @@ struct TilesCommand: ParsableCommand {
             let s = set.statistics
             print("geo tiles: read \(s.nodes) nodes, \(s.ways) ways, \(s.relations) relations → \(s.features) features"
                   + " (skipped: \(s.waysWithMissingNodes) ways with missing nodes, \(s.brokenRelations) broken multipolygons)", to: &err)
+            if s.brokenCoastlines > 0 {
+                print("geo tiles: warning: the coastline does not close (\(s.brokenCoastlines) chains end inside the extract or run the wrong way round): no sea drawn", to: &err)
+            }
             let options = TilingOptions(minZoom: minZoom, maxZoom: maxZoom,
                                         parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
             let tiler = try MapTiler(features: set.features, options: options)
             var archive = try TileArchiveWriter(kind: TileArchiveKind(path: output)!, path: output)
             var total = 0, bytes = 0
-            for z in minZoom...maxZoom {
-                let tiles = try tiler.tiles(atZoom: z)
-                for tile in tiles { try archive.add(tile) }
-                total += tiles.count
-                bytes += tiles.reduce(0) { $0 + $1.data.count }
-                print(String(format: "geo tiles: zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, maxZoom, tiles.count, total,
-                             Double(bytes) / 1e6, (clock.now - start).seconds), to: &err)
+            do {
+                // Block by block: only one block's tiles are in memory (TilingOptions.blockSize).
+                for z in minZoom...maxZoom {
+                    var count = 0
+                    for block in tiler.blocks(atZoom: z) {
+                        let tiles = try tiler.tiles(in: block)
+                        for tile in tiles { try archive.add(tile) }
+                        count += tiles.count
+                        bytes += tiles.reduce(0) { $0 + $1.data.count }
+                    }
+                    total += count
+                    print(String(format: "geo tiles: zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, maxZoom, count, total,
+                                 Double(bytes) / 1e6, (clock.now - start).seconds), to: &err)
+                }
+                let bounds = TileArchiveWriter.bounds(of: set.features)
+                try archive.finish(name: URL(fileURLWithPath: input).lastPathComponent, minZoom: minZoom, maxZoom: maxZoom, bounds: bounds)
+            } catch {
+                archive.discard()
+                throw error
             }
-            let bounds = TileArchiveWriter.bounds(of: set.features)
-            try archive.finish(name: URL(fileURLWithPath: input).lastPathComponent, minZoom: minZoom, maxZoom: maxZoom, bounds: bounds)
             print(String(format: "geo tiles: wrote %@: %d tiles in %.2f s", output, total, (clock.now - start).seconds), to: &err)
         }
     }

@@ -1,3 +1,5 @@
+public import GeoCore
+
 /// One member of an OSM relation, as the extractor needs it.
 public struct MapRelationMember: Hashable, Sendable {
     public var kind: MapSourceKind
@@ -23,6 +25,12 @@ public struct MapExtractionStatistics: Hashable, Sendable {
     public var brokenRelations = 0
     /// Inner rings dropped because no outer ring of their relation contains them.
     public var strayInnerRings = 0
+    /// `natural=coastline` ways read.
+    public var coastlineWays = 0
+    /// Problems that kept the sea from being drawn: coastline chains ending inside the extract
+    /// (a gap, a cut), or chains leaving it with none entering between them (`SeaAreas`).
+    /// Nonzero means no `ocean` features at all.
+    public var brokenCoastlines = 0
 
     public init() {}
 }
@@ -49,7 +57,8 @@ public struct MapFeatureSet: Sendable {
 /// each inner ring goes into the smallest outer ring that contains it (even–odd point test), and a
 /// relation whose rings cannot be closed or whose member ways are missing is skipped and counted
 /// (`MapExtractionStatistics.brokenRelations`). Administrative boundaries become lines, one per
-/// way, with the lowest `admin_level` of the ways and relations it belongs to.
+/// way, with the lowest `admin_level` of the ways and relations it belongs to. Coastline ways
+/// become the sea (`water`, class `ocean`) of the extract's box (`SeaAreas`).
 ///
 /// Memory: every node position (16 bytes: id and fixed-point position, `NodePositions`) and
 /// every way's node list are kept until `finish()`.
@@ -61,6 +70,10 @@ public struct MapFeatureExtractor: Sendable {
     private var boundaryWays: [Int64: (level: Int64, output: MapSchema.Output)] = [:]
     private var features: [MapFeature] = []
     private var statistics = MapExtractionStatistics()
+    /// `natural=coastline` ways, by id, in input order.
+    private var coastlines: [Int64] = []
+    /// The nodes' box in 1e-7 degrees: the extract's box when the file gives none.
+    private var nodeBox = (minLatitude: Int32.max, minLongitude: Int32.max, maxLatitude: Int32.min, maxLongitude: Int32.min)
 
     private enum RelationKind: Sendable {
         case area([MapSchema.Output])
@@ -73,6 +86,8 @@ public struct MapFeatureExtractor: Sendable {
     public mutating func addNode(id: Int64, latitudeE7: Int32, longitudeE7: Int32, tags: some MapTagSource) {
         statistics.nodes += 1
         positions.add(id: id, latitudeE7: latitudeE7, longitudeE7: longitudeE7)
+        nodeBox = (min(nodeBox.minLatitude, latitudeE7), min(nodeBox.minLongitude, longitudeE7),
+                   max(nodeBox.maxLatitude, latitudeE7), max(nodeBox.maxLongitude, longitudeE7))
         let outputs = MapSchema.nodeFeatures(tags)
         guard !outputs.isEmpty else { return }
         let point = Self.worldPoint(latitudeE7: latitudeE7, longitudeE7: longitudeE7)
@@ -85,6 +100,10 @@ public struct MapFeatureExtractor: Sendable {
     public mutating func addWay(id: Int64, nodeRefs: [Int64], tags: some MapTagSource) {
         statistics.ways += 1
         wayNodes[id] = nodeRefs
+        if tags["natural"] == "coastline" {
+            statistics.coastlineWays += 1
+            coastlines.append(id)
+        }
         let closed = nodeRefs.count >= 4 && nodeRefs.first == nodeRefs.last
         let outputs = MapSchema.wayFeatures(tags, closed: closed)
         guard !outputs.isEmpty else { return }
@@ -122,9 +141,11 @@ public struct MapFeatureExtractor: Sendable {
         }
     }
 
-    /// Builds the relations' features and returns everything extracted, in input order
-    /// (nodes, ways, then relations, then boundary lines by way id).
-    public mutating func finish() -> MapFeatureSet {
+    /// Builds the relations' features and the sea, and returns everything extracted, in input
+    /// order (nodes, ways, then relations, then boundary lines by way id, then the sea).
+    /// - Parameter bounds: the area the extract covers (a PBF header's box, OSM XML `<bounds>`);
+    ///   nil for the box of its nodes. The sea is drawn within it.
+    public mutating func finish(bounds: BoundingBox? = nil) -> MapFeatureSet {
         for relation in relations {
             switch relation.output {
             case .boundary(let output):
@@ -149,10 +170,44 @@ public struct MapFeatureExtractor: Sendable {
             guard let refs = wayNodes[way], let points = points(of: refs), points.count >= 2 else { continue }
             append(boundary.output, id: way, source: .way, geometry: .lines([points]))
         }
+        addSea(bounds: bounds)
         relations = []
         boundaryWays = [:]
         statistics.features = features.count
         return MapFeatureSet(features: features, statistics: statistics)
+    }
+
+    /// The `ocean` feature from the coastline ways (`SeaAreas`), if they close.
+    private mutating func addSea(bounds: BoundingBox?) {
+        guard !coastlines.isEmpty else { return }
+        let nw: MapPoint, se: MapPoint
+        if let bounds {
+            nw = MapPoint(Coordinate(uncheckedLatitude: bounds.north, longitude: bounds.west))
+            se = MapPoint(Coordinate(uncheckedLatitude: bounds.south, longitude: bounds.east))
+        } else {
+            nw = Self.worldPoint(latitudeE7: nodeBox.maxLatitude, longitudeE7: nodeBox.minLongitude)
+            se = Self.worldPoint(latitudeE7: nodeBox.minLatitude, longitudeE7: nodeBox.maxLongitude)
+        }
+        // A node missing from a cut extract splits its chain: the runs on either side end there.
+        var runs: [[MapPoint]] = []
+        for chain in SeaAreas.chains(coastlines.compactMap { wayNodes[$0] }) {
+            var run: [MapPoint] = []
+            for ref in chain {
+                if let (lat, lon) = positions[ref] {
+                    let p = Self.worldPoint(latitudeE7: lat, longitudeE7: lon)
+                    if run.last != p { run.append(p) }
+                } else {
+                    if run.count >= 2 { runs.append(run) }
+                    run = []
+                }
+            }
+            if run.count >= 2 { runs.append(run) }
+        }
+        let sea = SeaAreas.polygons(chains: runs, box: SeaAreas.Box(minX: nw.x, minY: nw.y, maxX: se.x, maxY: se.y))
+        statistics.brokenCoastlines = sea.broken
+        guard !sea.polygons.isEmpty else { return }
+        features.append(MapFeature(layer: .water, id: -1, source: .way, geometry: .polygons(sea.polygons),
+                                   properties: [MapProperty("class", .string("ocean"))], minZoom: 0))
     }
 
     private mutating func append(_ output: MapSchema.Output, id: Int64, source: MapSourceKind, geometry: MapGeometry) {

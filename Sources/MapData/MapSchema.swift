@@ -30,7 +30,7 @@ public enum MapLayer: String, CaseIterable, Hashable, Sendable, Comparable {
 ///
 /// | layer | geometry | from OSM | `class` values | other properties | min zoom |
 /// |---|---|---|---|---|---|
-/// | `water` | polygon | `natural=water`, `waterway=riverbank/dock`, `landuse=reservoir/basin`, `leisure=swimming_pool` | `lake`, `river`, `swimming_pool` | `intermittent`, `name` | 6 |
+/// | `water` | polygon | `natural=water`, `waterway=riverbank/dock`, `landuse=reservoir/basin`, `leisure=swimming_pool`; the sea from `natural=coastline` ways (`MapFeatureExtractor.finish(bounds:)`) | `lake`, `river`, `swimming_pool`, `ocean` | `intermittent`, `name` | 6, `ocean` 0 |
 /// | `waterway` | line | `waterway=river/canal/stream/drain/ditch` | the `waterway` value | `name`, `brunnel` | river 8, canal 11, others 13 |
 /// | `landcover` | polygon | `natural=wood/scrub/grassland/heath/wetland/sand/beach/bare_rock/scree/glacier`, `landuse=forest/grass/meadow/farmland/orchard/vineyard/…` | `wood`, `grass`, `farmland`, `wetland`, `sand`, `rock`, `ice` | `subclass` (the tag value) | 7 |
 /// | `landuse` | polygon | `landuse=residential/commercial/industrial/retail/…`, `amenity=school/university/hospital/…`, `leisure=stadium/pitch/playground/…` | the tag value (`grave_yard` → `cemetery`) | | 9 |
@@ -45,6 +45,13 @@ public enum MapLayer: String, CaseIterable, Hashable, Sendable, Comparable {
 ///
 /// Every named feature also carries `name` and the `name:LANG` tags (`name:ja`, `name:ar` …)
 /// so a renderer can choose the label language.
+///
+/// Generalisation below the highest zoom of a tile set (`MapTiler`), in pixels of a 256-pixel
+/// tile: geometry is simplified at 0.5 px; lines under 1 px and polygons under 4 px² are
+/// dropped; `building`, `landuse` and `landcover` polygons under 16 px² are merged, per tile,
+/// with the others of their layer and `class` into one feature, the union of their outlines with
+/// gaps under 1 px closed (`PolygonMerging`), which keeps only `class` and has no id. Merged
+/// areas still under 4 px² are dropped. At the highest zoom every feature is kept as it is.
 public enum MapSchema {
     /// The highest zoom the rules know; tiles past it are overzoomed by clients.
     public static let maxZoom = 14

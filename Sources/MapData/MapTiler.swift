@@ -13,9 +13,10 @@ public struct TilingOptions: Hashable, Sendable {
     public var buffer: Int
     /// Threads used for clipping and encoding one zoom level.
     public var parallelism: Int
-    /// Tile columns cut per pass of a zoom level. The uncompressed pieces of one pass are all
-    /// that is held at once (encoded tiles are kept), so memory follows the pass, not the zoom.
-    public var columnsPerPass: Int
+    /// Tiles per side of the square blocks a zoom level is cut in, a power of two. The clipped
+    /// pieces and encoded tiles of one block are all the tiler holds at once, so memory follows
+    /// the block (at most `blockSize`² tiles), not the zoom level.
+    public var blockSize: Int
     /// Whether `EncodedTile.data` is gzip-compressed (as PMTiles and MBTiles store tiles), done
     /// on the same threads as the encoding.
     public var compressesTiles: Bool
@@ -24,18 +25,18 @@ public struct TilingOptions: Hashable, Sendable {
     public static let zoomRange = 0...16
 
     public init(minZoom: Int = 0, maxZoom: Int = 14, extent: Int = 4096, buffer: Int = 64, parallelism: Int = 1,
-                columnsPerPass: Int = 128, compressesTiles: Bool = false) {
+                blockSize: Int = 16, compressesTiles: Bool = false) {
         self.minZoom = minZoom
         self.maxZoom = maxZoom
         self.extent = extent
         self.buffer = buffer
         self.parallelism = parallelism
-        self.columnsPerPass = columnsPerPass
+        self.blockSize = blockSize
         self.compressesTiles = compressesTiles
     }
 
     /// - Throws: `MapDataError.invalidArgument` for zooms outside 0…16 or reversed, an extent
-    ///   outside 256…16384, a buffer outside 0…extent.
+    ///   outside 256…16384, a buffer outside 0…extent, a block size that is not a power of two.
     public func validate() throws(MapDataError) {
         guard Self.zoomRange.contains(minZoom), Self.zoomRange.contains(maxZoom), minZoom <= maxZoom else {
             throw MapDataError(.invalidArgument, "zoom range \(minZoom)…\(maxZoom) is not within 0…16, lowest first")
@@ -43,8 +44,19 @@ public struct TilingOptions: Hashable, Sendable {
         guard (256...16384).contains(extent) else { throw MapDataError(.invalidArgument, "extent \(extent) is outside 256…16384") }
         guard (0...extent).contains(buffer) else { throw MapDataError(.invalidArgument, "buffer \(buffer) is outside 0…\(extent)") }
         guard parallelism >= 1 else { throw MapDataError(.invalidArgument, "parallelism \(parallelism) is below 1") }
-        guard columnsPerPass >= 1 else { throw MapDataError(.invalidArgument, "columnsPerPass \(columnsPerPass) is below 1") }
+        guard blockSize >= 1, blockSize & (blockSize - 1) == 0 else {
+            throw MapDataError(.invalidArgument, "blockSize \(blockSize) is not a power of two")
+        }
     }
+}
+
+/// A square of tiles of one zoom level that `MapTiler` cuts at once, and the features that
+/// reach it (indices into `MapTiler.features`, ascending).
+public struct TileBlock: Hashable, Sendable {
+    public var zoom: Int
+    public var columns: ClosedRange<Int>
+    public var rows: ClosedRange<Int>
+    public var members: [Int32]
 }
 
 /// One encoded tile: its address and its MVT bytes (gzip-compressed when
@@ -70,14 +82,23 @@ public struct EncodedTile: Hashable, Sendable {
 /// - below `maxZoom`, lines and rings are simplified by Douglas–Peucker with a 0.5 px tolerance,
 ///   polygons and holes under 4 px² and lines shorter than 1 px are dropped; at `maxZoom` the
 ///   tolerance is 1/16 px (one unit of a 4096 grid) and nothing is dropped for size;
+/// - below `maxZoom`, buildings, land use and land cover under 16 px² are merged per tile with
+///   the others of their class into one feature (`PolygonMerging`: their union with gaps under
+///   a pixel closed; merged areas under 4 px² dropped); it carries only `class` and no id;
 /// - geometry is clipped to each tile's box grown by `buffer` (lines by parametric segment
 ///   clipping, polygon rings by Sutherland–Hodgman), first into column strips, then rows, so a
 ///   feature over n tiles costs O(points × (columns + rows)), not O(points × n);
 /// - coordinates are rounded on the global grid of the zoom, so neighbouring tiles agree on
 ///   every shared point.
 ///
-/// A zoom level is cut in passes of `columnsPerPass` tile columns; each pass takes the features
-/// whose box reaches its columns.
+/// A zoom level is cut in square blocks of `blockSize` × `blockSize` tiles, aligned to the grid;
+/// each block takes the features whose box reaches it. An aligned block is one run of the
+/// Hilbert curve PMTiles numbers tiles by (PMTiles v3, "Tile IDs"), so blocks taken in the tile-id
+/// order of the zoom above them give all tiles of a zoom in tile-id order, ready to be written
+/// out block by block.
+///
+/// Memory while cutting zoom z: the features (given), each feature's box, the list of features
+/// per block (one entry per block a feature's box reaches), and one block's pieces and tiles.
 public struct MapTiler: Sendable {
     public let features: [MapFeature]
     public let options: TilingOptions
@@ -97,53 +118,79 @@ public struct MapTiler: Sendable {
         var feature: Int32
         var type: VectorTileGeometryType
         var commands: [UInt32]
+        var kind = Kind.single
+
+        enum Kind {
+            /// The feature's own geometry.
+            case single
+            /// A small polygon of a merged layer, merged with its class in the tile (no commands yet).
+            case toMerge
+            /// The merged outline of a class's small polygons; `feature` is the first of them.
+            case merged
+        }
     }
+
+    /// The layers whose small polygons merge below the highest zoom (`PolygonMerging`).
+    static let mergedLayers: Set<MapLayer> = [.building, .landuse, .landcover]
+    /// Polygons under this many square pixels (of a 256-pixel tile) merge.
+    static let mergedArea = 16.0
 
     /// The tiles of zoom `z` that hold anything, MVT-encoded, in PMTiles tile-id order.
     /// - Throws: `MapDataError` when gzip fails (out of memory).
-    /// - Complexity: O(points × (columns + rows) per feature), on `options.parallelism` threads.
+    /// - Complexity: as `tiles(in:)` over `blocks(atZoom:)`.
     public func tiles(atZoom z: Int) throws(MapDataError) -> [EncodedTile] {
-        let scale = Double(1 << z), margin = Double(options.buffer) / Double(options.extent)
-        // The columns any feature shown at z reaches.
-        var first = Int.max, last = Int.min
-        for (i, b) in bounds.enumerated() where features[i].minZoom <= z && b.0 <= b.2 {
-            first = min(first, Int(b.0 * scale - margin))
-            last = max(last, Int(b.2 * scale + margin))
-        }
-        guard first <= last else { return [] }
-        first = max(0, first); last = min((1 << z) - 1, last)
         var tiles: [EncodedTile] = []
-        for start in stride(from: first, through: last, by: options.columnsPerPass) {
-            let columns = start...min(last, start + options.columnsPerPass - 1)
-            tiles += try pass(zoom: z, columns: columns)
-        }
-        if first + options.columnsPerPass <= last {
-            tiles.sort { PMTiles.tileID(zoom: z, x: $0.x, y: $0.y) < PMTiles.tileID(zoom: z, x: $1.x, y: $1.y) }
-        }
+        for block in blocks(atZoom: z) { tiles += try self.tiles(in: block) }
         return tiles
     }
 
-    /// Cuts and encodes the tiles of some columns of zoom `z`, in tile-id order.
-    private func pass(zoom z: Int, columns: ClosedRange<Int>) throws(MapDataError) -> [EncodedTile] {
-        let workers = max(1, options.parallelism)
-        let chunk = (features.count + workers - 1) / max(workers, 1)
-        let scale = Double(1 << z), margin = Double(options.buffer) / Double(options.extent)
-        let west = Double(columns.lowerBound) - margin, east = Double(columns.upperBound + 1) + margin
+    /// The blocks of zoom `z` (`TilingOptions.blockSize`) that some feature reaches, in tile-id
+    /// order: cutting them in this order gives the zoom's tiles in tile-id order.
+    /// - Complexity: O(features + the blocks each reaches).
+    public func blocks(atZoom z: Int) -> [TileBlock] {
+        let tileCount = 1 << z, scale = Double(tileCount), margin = Double(options.buffer) / Double(options.extent)
+        let side = min(options.blockSize, tileCount), shift = side.trailingZeroBitCount
+        func tile(_ v: Double) -> Int { min(tileCount - 1, max(0, Int((v * scale - margin).rounded(.down)))) }
+        func lastTile(_ v: Double) -> Int { min(tileCount - 1, max(0, Int((v * scale + margin).rounded(.down)))) }
+        var members: [UInt64: [Int32]] = [:]
+        for (i, b) in bounds.enumerated() where features[i].minZoom <= z && b.0 <= b.2 {
+            for bx in (tile(b.0) >> shift)...(lastTile(b.2) >> shift) {
+                for by in (tile(b.1) >> shift)...(lastTile(b.3) >> shift) { members[UInt64(bx) << 32 | UInt64(by), default: []].append(Int32(i)) }
+            }
+        }
+        return members.map { key, list in
+            let bx = Int(key >> 32), by = Int(key & 0xFFFF_FFFF)
+            return TileBlock(zoom: z, columns: (bx * side)...(bx * side + side - 1), rows: (by * side)...(by * side + side - 1), members: list)
+        }.sorted { PMTiles.tileID(zoom: z - shift, x: $0.columns.lowerBound >> shift, y: $0.rows.lowerBound >> shift)
+            < PMTiles.tileID(zoom: z - shift, x: $1.columns.lowerBound >> shift, y: $1.rows.lowerBound >> shift) }
+    }
+
+    /// The tiles of one block that hold anything, MVT-encoded, in tile-id order.
+    /// - Throws: `MapDataError` when gzip fails (out of memory).
+    /// - Complexity: O(points × (columns + rows) of the block, per member feature), on
+    ///   `options.parallelism` threads.
+    public func tiles(in block: TileBlock) throws(MapDataError) -> [EncodedTile] {
+        try pass(zoom: block.zoom, columns: block.columns, rows: block.rows, members: block.members)
+    }
+
+    /// Cuts and encodes the tiles of one block of zoom `z` from the features `members` (in
+    /// feature order), in tile-id order.
+    private func pass(zoom z: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>, members: [Int32]) throws(MapDataError) -> [EncodedTile] {
+        let workers = max(1, min(options.parallelism, members.count))
+        let chunk = (members.count + workers - 1) / workers
         var partial = [[UInt64: [Piece]]](repeating: [:], count: workers)
         partial.withUnsafeMutableBufferPointer { buffer in
             let slots = DisjointSlots(buffer: buffer)
             DispatchQueue.concurrentPerform(iterations: workers) { w in
                 var pieces: [UInt64: [Piece]] = [:]
-                let lower = w * chunk, upper = min(features.count, lower + chunk)
+                let lower = w * chunk, upper = min(members.count, lower + chunk)
                 if lower < upper {
-                    for i in lower..<upper where features[i].minZoom <= z && bounds[i].0 * scale <= east && bounds[i].2 * scale >= west {
-                        cut(i, zoom: z, columns: columns, into: &pieces)
-                    }
+                    for i in members[lower..<upper] { cut(Int(i), zoom: z, columns: columns, rows: rows, into: &pieces) }
                 }
                 slots.buffer[w] = pieces
             }
         }
-        // Merge in worker order: worker w holds a contiguous, earlier range of features than w + 1.
+        // Merge in worker order: worker w holds a contiguous, earlier range of members than w + 1.
         var byTile = partial[0]
         for w in 1..<workers {
             for (key, pieces) in partial[w] { byTile[key, default: []].append(contentsOf: pieces) }
@@ -161,7 +208,7 @@ public struct MapTiler: Sendable {
                     // Worker w takes every workers-th tile: neighbours (alike in size) spread evenly.
                     for i in stride(from: w, to: keys.count, by: workers) {
                         let key = keys[i]
-                        var data = encode(merged[key]!)
+                        var data = encode(resolved(merged[key]!, zoom: z, column: Int(key >> 32), row: Int(key & 0xFFFF_FFFF)))
                         if options.compressesTiles {
                             do { data = try Gzip.compress(data) } catch {
                                 failures.buffer[w] = MapDataError(.invalidArgument, "gzip of tile \(z)/\(key >> 32)/\(key & 0xFFFF_FFFF): \(error)")
@@ -174,6 +221,40 @@ public struct MapTiler: Sendable {
         }
         if let failure = failed.lazy.compactMap({ $0 }).first { throw failure }
         return tiles
+    }
+
+    /// The pieces of one tile with its small polygons merged, per layer and class, into one
+    /// piece each (`PolygonMerging`).
+    private func resolved(_ pieces: [Piece], zoom z: Int, column: Int, row: Int) -> [Piece] {
+        guard pieces.contains(where: { $0.kind == .toMerge }) else { return pieces }
+        var out = pieces.filter { $0.kind != .toMerge }
+        var groups: [String: [Int32]] = [:], order: [String] = []
+        for p in pieces where p.kind == .toMerge {
+            let f = features[Int(p.feature)]
+            let key = f.layer.rawValue + "/" + (f.featureClass ?? "")
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(p.feature)
+        }
+        let extent = Double(options.extent), scale = Double(1 << z) * extent
+        let origin = MapPoint(x: Double(column) * extent, y: Double(row) * extent)
+        for key in order {
+            let members = groups[key]!
+            var polygons: [[[MapPoint]]] = []
+            for i in members {
+                guard case .polygons(let list) = features[Int(i)].geometry else { continue }
+                for polygon in list {
+                    polygons.append(([polygon.exterior] + polygon.holes).map { ring in ring.map { MapPoint(x: $0.x * scale, y: $0.y * scale) } })
+                }
+            }
+            let merged = PolygonMerging.merged(polygons, origin: origin, extent: extent, buffer: Double(options.buffer), pixel: extent / 256)
+            guard !merged.isEmpty else { continue }
+            var e = GeometryEncoder()
+            e.addPolygons(merged.map { rings in
+                rings.map { ring in ring.map { TilePoint(x: Int64($0.x.rounded()) - Int64(column * options.extent), y: Int64($0.y.rounded()) - Int64(row * options.extent)) } }
+            })
+            if !e.commands.isEmpty { out.append(Piece(feature: members[0], type: .polygon, commands: e.commands, kind: .merged)) }
+        }
+        return out
     }
 
     /// Encodes the pieces of one tile: layers in draw order, keys and values shared per layer.
@@ -189,7 +270,8 @@ public struct MapTiler: Sendable {
                 let f = features[Int(p.feature)]
                 var tags: [UInt32] = []
                 tags.reserveCapacity(f.properties.count * 2)
-                for property in f.properties {
+                // A merged piece stands for many features: only the class they share.
+                for property in p.kind == .merged ? f.properties.filter({ $0.key == "class" }) : f.properties {
                     let k: UInt32
                     if let known = keyIndex[property.key] { k = known } else {
                         k = UInt32(out.keys.count); keyIndex[property.key] = k; out.keys.append(property.key)
@@ -202,7 +284,7 @@ public struct MapTiler: Sendable {
                     tags.append(k); tags.append(v)
                 }
                 // OpenMapTiles' id: the OSM id × 10 + the element kind.
-                let id: UInt64? = f.id >= 0 ? UInt64(f.id) &* 10 &+ UInt64(f.source.rawValue) : nil
+                let id: UInt64? = f.id >= 0 && p.kind != .merged ? UInt64(f.id) &* 10 &+ UInt64(f.source.rawValue) : nil
                 out.features.append(VectorTileFeature(id: id, tags: tags, type: p.type, geometry: p.commands))
             }
             tile.layers.append(out)
@@ -211,7 +293,7 @@ public struct MapTiler: Sendable {
     }
 
     /// Generalises and clips feature `index` at zoom `z`, adding its pieces to the tiles it touches.
-    private func cut(_ index: Int, zoom z: Int, columns: ClosedRange<Int>, into pieces: inout [UInt64: [Piece]]) {
+    private func cut(_ index: Int, zoom z: Int, columns: ClosedRange<Int>, rows allowedRows: ClosedRange<Int>, into pieces: inout [UInt64: [Piece]]) {
         let feature = features[index]
         let extent = Double(options.extent)
         let scale = Double(1 << z) * extent
@@ -229,7 +311,7 @@ public struct MapTiler: Sendable {
             var byTile: [UInt64: [TilePoint]] = [:]
             for p in scaled(points) {
                 let tx = Int((p.x / extent).rounded(.down)), ty = Int((p.y / extent).rounded(.down))
-                guard columns.contains(tx), (0..<tileCount).contains(ty) else { continue }
+                guard columns.contains(tx), allowedRows.contains(ty) else { continue }
                 byTile[key(tx, ty), default: []].append(TilePoint(x: grid(p.x, origin: tx * options.extent), y: grid(p.y, origin: ty * options.extent)))
             }
             for (k, ps) in byTile {
@@ -245,7 +327,7 @@ public struct MapTiler: Sendable {
                 kept.append(s)
             }
             guard !kept.isEmpty else { return }
-            forEachTile(of: kept.flatMap { $0 }, columns: columns, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
+            forEachTile(of: kept.flatMap { $0 }, columns: columns, rows: allowedRows, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
                 var strip: [[MapPoint]] = []
                 for l in kept { TileClipping.clipLine(l, .x, lower, upper, into: &strip) }
                 guard !strip.isEmpty else { return }
@@ -261,6 +343,11 @@ public struct MapTiler: Sendable {
                     if !e.commands.isEmpty { pieces[key(column, row), default: []].append(Piece(feature: Int32(index), type: .lineString, commands: e.commands)) }
                 }
             }
+        case .polygons(let polygons) where !lastZoom && Self.mergedLayers.contains(feature.layer)
+            && polygons.reduce(0, { $0 + abs(TileClipping.twiceArea(scaled($1.exterior))) }) / 2 < Self.mergedArea * pixel * pixel:
+            forEachTile(of: scaled(polygons.flatMap(\.exterior)), columns: columns, rows: allowedRows, tileCount: tileCount, extent: extent, buffer: buffer) { column, _, _, rows in
+                for row in rows { pieces[key(column, row), default: []].append(Piece(feature: Int32(index), type: .polygon, commands: [], kind: .toMerge)) }
+            }
         case .polygons(let polygons):
             let minimumArea = lastZoom ? 0 : 4 * pixel * pixel * 2 // twice-area units
             var kept: [[[MapPoint]]] = []
@@ -275,7 +362,7 @@ public struct MapTiler: Sendable {
                 kept.append(rings)
             }
             guard !kept.isEmpty else { return }
-            forEachTile(of: kept.flatMap { $0[0] }, columns: columns, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
+            forEachTile(of: kept.flatMap { $0[0] }, columns: columns, rows: allowedRows, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
                 var strip: [[[MapPoint]]] = []
                 for polygon in kept {
                     let exterior = TileClipping.clipRing(polygon[0], .x, lower, upper)
@@ -306,8 +393,8 @@ public struct MapTiler: Sendable {
     }
 
     /// Calls `body` per tile column of `columns` that the points' box (grown by `buffer`)
-    /// touches, with the column's buffered x range and its rows.
-    private func forEachTile(of points: [MapPoint], columns allowed: ClosedRange<Int>, tileCount: Int, extent: Double, buffer: Double,
+    /// touches, with the column's buffered x range and its rows within `rows`.
+    private func forEachTile(of points: [MapPoint], columns allowed: ClosedRange<Int>, rows allowedRows: ClosedRange<Int>, tileCount: Int, extent: Double, buffer: Double,
                              _ body: (_ column: Int, _ lower: Double, _ upper: Double, _ rows: ClosedRange<Int>) -> Void) {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for p in points {
@@ -319,9 +406,9 @@ public struct MapTiler: Sendable {
             let a = max(0, Int(((lo - buffer) / extent).rounded(.down))), b = min(tileCount - 1, Int(((hi + buffer) / extent).rounded(.down)))
             return a <= b ? a...b : nil
         }
-        guard let columns = range(minX, maxX), let rows = range(minY, maxY), columns.overlaps(allowed) else { return }
+        guard let columns = range(minX, maxX), let rows = range(minY, maxY), columns.overlaps(allowed), rows.overlaps(allowedRows) else { return }
         for column in columns.clamped(to: allowed) {
-            body(column, Double(column) * extent - buffer, Double(column + 1) * extent + buffer, rows)
+            body(column, Double(column) * extent - buffer, Double(column + 1) * extent + buffer, rows.clamped(to: allowedRows))
         }
     }
 }

@@ -222,8 +222,14 @@ enum PMTilesDirectory {
 /// content become one run-length entry.
 public struct PMTilesWriter: Sendable {
     private var entries: [PMTilesEntry] = []
+    /// Tile bytes added and not yet taken by `takeTileData()`.
     private var data: [UInt8] = []
+    /// Bytes of tile data so far, taken or not.
+    private var dataLength: UInt64 = 0
+    private var taken = false
+    /// Where each distinct small tile's bytes are (`deduplicationLimit`).
     private var offsets: [[UInt8]: UInt64] = [:]
+    private var contents: UInt64 = 0
     private var addressed: UInt64 = 0
     private var header = PMTilesHeader()
 
@@ -233,6 +239,10 @@ public struct PMTilesWriter: Sendable {
         header.tileCompression = tileCompression
         header.minZoom = UInt8.max
     }
+
+    /// Tiles up to this many bytes are stored once however often they occur (sea, forest, empty
+    /// land at high zoom all look alike); larger ones as they come, so the index stays small.
+    public static let deduplicationLimit = 1024
 
     /// Adds one tile's bytes (already compressed as declared).
     /// - Throws: `MapDataError.invalidArgument` when ids do not increase or a tile is over 4 GiB.
@@ -245,7 +255,7 @@ public struct PMTilesWriter: Sendable {
         addressed += 1
         header.minZoom = min(header.minZoom, UInt8(zoom))
         header.maxZoom = max(header.maxZoom, UInt8(zoom))
-        if let offset = offsets[tile] {
+        if tile.count <= Self.deduplicationLimit, let offset = offsets[tile] {
             if let last = entries.last, last.offset == offset, last.tileID + UInt64(last.runLength) == id {
                 entries[entries.count - 1].runLength += 1
                 return
@@ -253,18 +263,41 @@ public struct PMTilesWriter: Sendable {
             entries.append(PMTilesEntry(tileID: id, offset: offset, length: UInt32(tile.count), runLength: 1))
             return
         }
-        let offset = UInt64(data.count)
-        offsets[tile] = offset
+        let offset = dataLength
+        if tile.count <= Self.deduplicationLimit { offsets[tile] = offset }
         data += tile
+        dataLength += UInt64(tile.count)
+        contents += 1
         entries.append(PMTilesEntry(tileID: id, offset: offset, length: UInt32(tile.count), runLength: 1))
     }
 
+    /// Tile bytes added since the last call and not yet taken.
+    public var pendingTileDataCount: Int { data.count }
+
+    /// Hands over the tile bytes added since the last call, for a caller that keeps them in a
+    /// file rather than in memory; it then writes `leadingSections(…)` followed by every piece
+    /// taken, in order.
+    public mutating func takeTileData() -> [UInt8] {
+        taken = true
+        defer { data = [] }
+        return data
+    }
+
     /// The finished archive.
+    /// - Throws: `MapDataError.invalidArgument` when tile data was taken out (`takeTileData()`).
+    public func finished(metadata: String, bounds: (west: Double, south: Double, east: Double, north: Double),
+                         center: (longitude: Double, latitude: Double), centerZoom: Int) throws(MapDataError) -> [UInt8] {
+        guard !taken else { throw MapDataError(.invalidArgument, "tile data was taken out; write leadingSections and the data instead") }
+        return try leadingSections(metadata: metadata, bounds: bounds, center: center, centerZoom: centerZoom) + data
+    }
+
+    /// Everything of the archive before its tile data: the header, the root directory, the
+    /// metadata and the leaf directories (PMTiles v3 §2, in that order).
     /// - Parameters:
     ///   - metadata: the JSON metadata object (spec §6), UTF-8.
     ///   - bounds: west, south, east, north in degrees; `center` and `centerZoom` for viewers.
-    public func finished(metadata: String, bounds: (west: Double, south: Double, east: Double, north: Double),
-                         center: (longitude: Double, latitude: Double), centerZoom: Int) throws(MapDataError) -> [UInt8] {
+    public func leadingSections(metadata: String, bounds: (west: Double, south: Double, east: Double, north: Double),
+                                center: (longitude: Double, latitude: Double), centerZoom: Int) throws(MapDataError) -> [UInt8] {
         var h = header
         if entries.isEmpty { h.minZoom = 0 }
         func e7(_ d: Double) -> Int32 { Int32(max(-1_800_000_000, min(1_800_000_000, (d * 1e7).rounded()))) }
@@ -273,7 +306,7 @@ public struct PMTilesWriter: Sendable {
         h.centerZoom = UInt8(max(0, min(255, centerZoom)))
         h.addressedTiles = addressed
         h.tileEntries = UInt64(entries.count)
-        h.tileContents = UInt64(offsets.count)
+        h.tileContents = contents
         let (root, leaves) = try directories()
         let meta = try gzip(Array(metadata.utf8))
         h.rootOffset = UInt64(PMTiles.headerSize)
@@ -283,13 +316,12 @@ public struct PMTilesWriter: Sendable {
         h.leafOffset = h.metadataOffset + h.metadataLength
         h.leafLength = UInt64(leaves.count)
         h.tileDataOffset = h.leafOffset + h.leafLength
-        h.tileDataLength = UInt64(data.count)
+        h.tileDataLength = dataLength
         var out = h.encoded()
-        out.reserveCapacity(Int(h.tileDataOffset) + data.count)
+        out.reserveCapacity(Int(h.tileDataOffset))
         out += root
         out += meta
         out += leaves
-        out += data
         return out
     }
 

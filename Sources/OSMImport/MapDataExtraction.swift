@@ -32,11 +32,12 @@ extension MapFeatureExtractor {
 
 /// Map data from an OSM file: every element through `MapFeatureExtractor`.
 public enum MapDataExtraction {
-    /// Reads `url` (`.osm.pbf`, `.osm`, `.osm.gz`) into map features.
+    /// Reads `url` (`.osm.pbf`, `.osm`, `.osm.gz`) into map features; the sea is drawn within
+    /// the box the file declares (PBF header, `<bounds>`), else within its nodes' box.
     /// - Throws: `OSMError` for unreadable or bad input.
     public static func read(url: URL, options: OSMReadOptions = OSMReadOptions(includesMetadata: false)) throws -> MapFeatureSet {
         var extractor = MapFeatureExtractor()
-        try OSMFileReader.read(url: url, options: options) { block in extractor.add(block) }
-        return extractor.finish()
+        let summary = try OSMFileReader.read(url: url, options: options) { block in extractor.add(block) }
+        return extractor.finish(bounds: summary.header?.boundingBox)
     }
 }

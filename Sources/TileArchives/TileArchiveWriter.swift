@@ -18,24 +18,50 @@ public enum TileArchiveKind: Sendable {
 
 /// Writes gzip-compressed MVT tiles, given in tile-id order, into a new archive that replaces
 /// `path` atomically on `finish` (a temporary file next to it is renamed over it).
+///
+/// Memory: MBTiles tiles go to SQLite as they come. PMTiles tile bytes go to a spill file next to
+/// `path` whenever `spillSize` of them are pending, and are copied behind the directories on
+/// `finish`; what stays in memory is the directory (one entry per run of tiles) and the small
+/// tiles kept for deduplication (`PMTilesWriter.deduplicationLimit`). Writing to a special file
+/// (`/dev/stdout`) keeps the tile bytes in memory instead.
 public struct TileArchiveWriter {
     private let path: String
     private var pmtiles: PMTilesWriter?
     private var mbtiles: MBTilesWriter?
+    /// The PMTiles spill file (its temporary name; removed on `finish` or `discard`).
+    private var spill: AtomicFileReplacement?
+    private var spilled: Int64 = 0
+    /// Pending PMTiles tile bytes that are written to the spill file at once: 8 MiB.
+    public static let spillSize = 8 << 20
 
     /// - Throws: `SystemIOError` when the temporary file cannot be made; `MapDataError` from SQLite.
     public init(kind: TileArchiveKind, path: String) throws {
         self.path = path
         switch kind {
-        case .pmtiles: pmtiles = PMTilesWriter(tileType: .mvt, tileCompression: .gzip)
+        case .pmtiles:
+            pmtiles = PMTilesWriter(tileType: .mvt, tileCompression: .gzip)
+            let scratch = try AtomicFileReplacement(replacing: path, temporarySuffix: ".tiledata")
+            if scratch.writesThrough { try scratch.descriptor.close() } else { spill = scratch }
         case .mbtiles: mbtiles = try MBTilesWriter(replacing: path)
         }
     }
 
     /// Adds one tile (gzip-compressed MVT).
     public mutating func add(_ tile: EncodedTile) throws {
-        if pmtiles != nil { try pmtiles!.add(zoom: tile.zoom, x: tile.x, y: tile.y, data: tile.data) }
+        if pmtiles != nil {
+            try pmtiles!.add(zoom: tile.zoom, x: tile.x, y: tile.y, data: tile.data)
+            if let spill, pmtiles!.pendingTileDataCount >= Self.spillSize {
+                let bytes = pmtiles!.takeTileData()
+                try spill.descriptor.writeAll(bytes)
+                spilled += Int64(bytes.count)
+            }
+        }
         try mbtiles?.add(tile)
+    }
+
+    /// Removes the temporary files; the archive at `path` is left as it was.
+    public func discard() {
+        spill?.discard()
     }
 
     /// Writes the metadata and puts the archive in place.
@@ -44,9 +70,33 @@ public struct TileArchiveWriter {
         let json = TileMetadata.json(name: name, minZoom: minZoom, maxZoom: maxZoom)
         let center = ((bounds.west + bounds.east) / 2, (bounds.south + bounds.north) / 2)
         let centerZoom = min(maxZoom, max(minZoom, (minZoom + maxZoom + 1) / 2))
-        if let pmtiles {
-            let bytes = try pmtiles.finished(metadata: json, bounds: bounds, center: center, centerZoom: centerZoom)
-            try AtomicFileReplacement.write(bytes, to: path)
+        if var pmtiles {
+            guard let spill else {
+                try AtomicFileReplacement.write(try pmtiles.finished(metadata: json, bounds: bounds, center: center, centerZoom: centerZoom), to: path)
+                return
+            }
+            defer { spill.discard() }
+            let leading = try pmtiles.leadingSections(metadata: json, bounds: bounds, center: center, centerZoom: centerZoom)
+            let rest = pmtiles.takeTileData()
+            let out = try AtomicFileReplacement(replacing: path)
+            do {
+                try out.descriptor.writeAll(leading)
+                let source = try FileDescriptor(opening: spill.temporaryPath)
+                defer { try? source.close() }
+                var offset: Int64 = 0
+                while offset < spilled {
+                    let chunk = try source.read(count: Int(min(Int64(Self.spillSize), spilled - offset)), atOffset: offset)
+                    guard !chunk.isEmpty else { throw MapDataError(.truncated, "\(spill.temporaryPath) ends at byte \(offset) of \(spilled)") }
+                    try out.descriptor.writeAll(chunk)
+                    offset += Int64(chunk.count)
+                }
+                try out.descriptor.writeAll(rest)
+                try out.commit()
+            } catch {
+                out.discard()
+                throw error
+            }
+            try out.descriptor.close()
         }
         if let mbtiles {
             try mbtiles.finish(metadata: [

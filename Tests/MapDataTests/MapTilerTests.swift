@@ -149,13 +149,45 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     }
 }
 
-@Test(.onOwnThread) func tiles_areTheSameBytesOnOneThreadOrThree_inOnePassOrOnePerColumn() throws {
+@Test(.onOwnThread) func tiles_areTheSameBytesOnOneThreadOrThree_inBlocksOfOneTileOr16() throws {
     guard let url = try Fixtures.url("osm/andorra.osm.pbf") else { return }
     let set = try MapDataExtraction.read(url: url)
     let one = try MapTiler(features: set.features, options: TilingOptions(minZoom: 8, maxZoom: 14, parallelism: 1))
-    let three = try MapTiler(features: set.features, options: TilingOptions(minZoom: 8, maxZoom: 14, parallelism: 3, columnsPerPass: 1))
+    let three = try MapTiler(features: set.features, options: TilingOptions(minZoom: 8, maxZoom: 14, parallelism: 3, blockSize: 1))
     for z in [8, 12, 14] {
         let a = try one.tiles(atZoom: z), b = try three.tiles(atZoom: z)
         #expect(a.count > 0 && a == b, "zoom \(z)")
     }
+}
+
+@Test func smallBuildings_belowTheLastZoom_mergeIntoOneFeatureOfTheirUnion() throws {
+    // Two 2 × 2 px squares (z13 pixels) a quarter pixel apart, in the middle of tile 13/4000/3000:
+    // at z13 one `building` feature, their union with the gap closed, 4.25 × 2 = 8.5 px²;
+    // at z14 (the last zoom) the two buildings as they are, with their ids.
+    let pixel = 1.0 / (8192 * 256)
+    let cx = (4000 + 0.5) / 8192, cy = (3000 + 0.5) / 8192
+    func building(_ id: Int64, dx: Double) -> MapFeature {
+        MapFeature(layer: .building, id: id, source: .way, geometry: .polygons([MapPolygon(exterior: square(cx: cx + dx * pixel, cy: cy, h: pixel))]),
+                   properties: [MapProperty("class", .string("building")), MapProperty("render_height", .double(Double(id)))], minZoom: 13)
+    }
+    let tiler = try MapTiler(features: [building(1, dx: -1.125), building(2, dx: 1.125)], options: TilingOptions(minZoom: 13, maxZoom: 14))
+    let z13 = try tiler.tiles(atZoom: 13)
+    #expect(z13.count == 1)
+    let tile13 = try #require(z13.first)
+    let layer = try #require(try VectorTile(decoding: tile13.data).layers.first { $0.name == "building" })
+    #expect(layer.features.count == 1)
+    #expect(layer.features.first?.id == nil)
+    let merged = try #require(try layer.mapFeatures(zoom: 13, x: 4000, y: 3000).first)
+    #expect(merged.properties == [MapProperty("class", .string("building"))])
+    guard case .polygons(let polygons) = merged.geometry else { Issue.record("not a polygon"); return }
+    #expect(polygons.count == 1)
+    // Shoelace area in px²; the outline follows half-pixel cells, simplified at half a pixel.
+    let ring = try #require(polygons.first?.exterior)
+    var twice = 0.0
+    for i in 0..<(ring.count - 1) { twice += (ring[i].x - cx) * (ring[i + 1].y - cy) - (ring[i + 1].x - cx) * (ring[i].y - cy) }
+    #expect(abs(abs(twice / 2) / (pixel * pixel) - 8.5) <= 1.5, "area \(abs(twice / 2) / (pixel * pixel)) px²")
+    let z14 = try #require(try tiler.tiles(atZoom: 14).first)
+    let layer14 = try #require(try VectorTile(decoding: z14.data).layers.first { $0.name == "building" })
+    #expect(layer14.features.count == 2)
+    #expect(layer14.features.allSatisfy { $0.id != nil })
 }

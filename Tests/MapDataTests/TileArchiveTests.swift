@@ -114,3 +114,32 @@ private func sampleArchive(count: Int) throws -> (bytes: [UInt8], tiles: [(Int, 
         }
     }
 }
+
+@Test(.onOwnThread) func pmtilesWriter_spillingTileDataToAFile_writesTheSameArchiveAsInMemory() throws {
+    // 3 000 distinct 5 KiB tiles (15 MiB, past the 8 MiB spill size) and repeats of a small one.
+    var tiles: [EncodedTile] = []
+    for i in 0..<3000 {
+        let x = i % 64, y = i / 64
+        let data = Array("tile \(i)".utf8) + (0..<5120).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ i) }
+        tiles.append(EncodedTile(zoom: 10, x: x, y: y, data: data))
+    }
+    for x in 100..<110 { tiles.append(EncodedTile(zoom: 10, x: x, y: 0, data: Array("sea".utf8))) }
+    tiles.sort { PMTiles.tileID(zoom: $0.zoom, x: $0.x, y: $0.y) < PMTiles.tileID(zoom: $1.zoom, x: $1.x, y: $1.y) }
+    var memory = PMTilesWriter(tileType: .mvt, tileCompression: .gzip)
+    for t in tiles { try memory.add(zoom: t.zoom, x: t.x, y: t.y, data: t.data) }
+    try withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("t.pmtiles").path
+        var writer = try TileArchiveWriter(kind: .pmtiles, path: path)
+        for t in tiles { try writer.add(t) }
+        try writer.finish(name: "t", minZoom: 10, maxZoom: 10, bounds: (-1, -1, 1, 1))
+        let written = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let expected = try memory.finished(metadata: TileMetadata.json(name: "t", minZoom: 10, maxZoom: 10), bounds: (-1, -1, 1, 1),
+                                           center: (0, 0), centerZoom: 10)
+        #expect(written == expected)
+        let reader = try PMTilesReader(written)
+        #expect(reader.header.tileContents == 3001, "the repeated small tile is stored once")
+        #expect(try reader.tile(zoom: 10, x: 5, y: 40) == tiles.first { $0.x == 5 && $0.y == 40 }?.data)
+        // Only the archive is left in the folder: the spill file is gone.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["t.pmtiles"])
+    }
+}
