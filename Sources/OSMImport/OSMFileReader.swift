@@ -28,9 +28,8 @@ public enum OSMFileFormat: String, Sendable, CaseIterable {
 /// Reads any OSM file (`.osm.pbf`, `.osm`, `.osm.gz`) with the matching reader.
 ///
 /// The file is opened once and its format sniffed from the first bytes read from that
-/// descriptor, which the XML reader then continues from: a FIFO or a device (`<(zcat x.osm.gz)`)
-/// reads like a file. PBF is read by block offsets (`pread(2)`, blocks decode in parallel), so it
-/// needs a seekable file; PBF from a pipe is a clear error.
+/// descriptor, which the reader of that format then continues from: a FIFO or a device
+/// (`<(zcat x.osm.gz)`, `<(cat x.osm.pbf)`) reads like a file.
 public enum OSMFileReader {
     /// Reads all elements of the file in blocks, in file order.
     /// - Parameter detected: called with the file's format before the first block.
@@ -57,10 +56,8 @@ public enum OSMFileReader {
         do {
             switch format {
             case .pbf:
-                guard lseek(descriptor.rawValue, 0, SEEK_CUR) >= 0 else {
-                    throw OSMError(.invalidArgument, "\(url.path) is OSM PBF on a pipe or device; PBF is read by block offsets, so save it to a file first")
-                }
-                return try OSMPBFReader(url: url, options: options).read { delivered.add($0); try body($0) }
+                var frames = PBFFrameStream(descriptor, alreadyRead: head)
+                return try OSMPBFReader.read(&frames, options: options) { delivered.add($0); try body($0) }
             case .xml:
                 var headGiven = false
                 let rest = OSMXMLReader.FileChunks(descriptor: descriptor)

@@ -8,8 +8,8 @@ import ZlibCompression
 /// Reads OpenStreetMap `.osm.pbf` files: the "PBF Format" of the OSM wiki, messages from
 /// `fileformat.proto` (BlobHeader, Blob) and `osmformat.proto` (HeaderBlock, PrimitiveBlock).
 ///
-/// Blocks are read from the file one batch at a time, inflated and decoded on all cores, and
-/// handed to the caller in file order, so memory grows with what the caller keeps, not with
+/// Blocks are read from the file in order (one open, no seeking: a FIFO works), one batch at a
+/// time, inflated and decoded on all cores, and handed to the caller in file order, so memory grows with what the caller keeps, not with
 /// the file (a batch holds `2 × parallelism` blocks of at most 32 MiB each, 8 000 elements
 /// in practice).
 ///
@@ -25,7 +25,6 @@ public struct OSMPBFReader: Sendable {
     public let options: OSMReadOptions
     /// The file's `OSMHeader` block.
     public let header: OSMHeader
-    private let firstDataOffset: Int
 
     /// Features this reader implements (wiki "PBF Format", "required_features").
     public static let supportedFeatures: Set<String> = ["OsmSchema-V0.6", "DenseNodes", "HistoricalInformation", "LocationsOnWays"]
@@ -36,28 +35,14 @@ public struct OSMPBFReader: Sendable {
     public init(url: URL, options: OSMReadOptions = OSMReadOptions()) throws(OSMError) {
         self.url = url
         self.options = options
-        let file = try PBFFile(url: url)
-        guard let frame = try file.readFrame(at: 0) else {
-            throw OSMError(.truncated, "empty file, no OSMHeader block", offset: 0)
-        }
-        guard frame.type == "OSMHeader" else {
-            throw OSMError(.corrupted, "first block is '\(frame.type)', expected OSMHeader", offset: 0)
-        }
-        do {
-            let bytes = try PBFDecoder.blobContent(frame.blob)
-            header = try bytes.withUnsafeBytes { raw throws(WireError) in try PBFDecoder.headerBlock(raw) }
-        } catch let error as OSMError {
-            throw OSMError(error.code, error.message, offset: 0)
-        } catch {
-            throw OSMError(.corrupted, "header block: \(PBFDecoder.describe(error))", offset: 0)
-        }
-        for feature in header.requiredFeatures where !Self.supportedFeatures.contains(feature) {
-            throw OSMError(.unsupportedFeature, "required feature '\(feature)' is not supported", offset: 0)
-        }
-        firstDataOffset = frame.nextOffset
+        let descriptor = try Self.open(url)
+        defer { try? descriptor.close() }
+        var frames = PBFFrameStream(descriptor)
+        header = try Self.readHeader(&frames)
     }
 
-    /// Reads every data block in file order, calling `body` with each one's elements.
+    /// Reads every data block in file order, calling `body` with each one's elements. The file
+    /// is read once from start to end (it may be a FIFO; the header is read again).
     ///
     /// When a block is truncated or corrupted, the blocks before it have already been
     /// delivered to `body`; the error names the byte offset of the bad block.
@@ -66,35 +51,69 @@ public struct OSMPBFReader: Sendable {
     /// - Complexity: O(file size); blocks decode in parallel on `options.parallelism` cores.
     @discardableResult
     public func read(_ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
-        let file = try PBFFile(url: url)
+        let descriptor = try Self.open(url)
+        defer { try? descriptor.close() }
+        var frames = PBFFrameStream(descriptor)
+        return try Self.read(&frames, options: options, body)
+    }
+
+    private static func open(_ url: URL) throws(OSMError) -> FileDescriptor {
+        do { return try FileDescriptor(opening: url.path) } catch { throw OSMError(.io, "\(error)") }
+    }
+
+    /// Reads the `OSMHeader` block that starts a file and checks its required features.
+    static func readHeader(_ frames: inout PBFFrameStream) throws(OSMError) -> OSMHeader {
+        guard let frame = try frames.nextFrame() else {
+            throw OSMError(.truncated, "empty file, no OSMHeader block", offset: 0)
+        }
+        guard frame.type == "OSMHeader" else {
+            throw OSMError(.corrupted, "first block is '\(frame.type)', expected OSMHeader", offset: 0)
+        }
+        let header: OSMHeader
+        do {
+            let bytes = try PBFDecoder.blobContent(frame.blob)
+            header = try bytes.withUnsafeBytes { raw throws(WireError) in try PBFDecoder.headerBlock(raw) }
+        } catch let error as OSMError {
+            throw OSMError(error.code, error.message, offset: 0)
+        } catch {
+            throw OSMError(.corrupted, "header block: \(PBFDecoder.describe(error))", offset: 0)
+        }
+        for feature in header.requiredFeatures where !supportedFeatures.contains(feature) {
+            throw OSMError(.unsupportedFeature, "required feature '\(feature)' is not supported", offset: 0)
+        }
+        return header
+    }
+
+    /// Reads a whole file from `frames` (its header, then every data block in file order): the
+    /// blocks are read on this thread, one batch ahead, while the batch before decodes on the
+    /// other cores, and `body` gets each block in file order.
+    static func read(_ frames: inout PBFFrameStream, options: OSMReadOptions, _ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
         var summary = OSMReadSummary()
-        summary.header = header
-        var offset = firstDataOffset
+        summary.header = try readHeader(&frames)
         let batchSize = options.parallelism == 1 ? 1 : options.parallelism * 2
         let includesMetadata = options.includesMetadata
         var readError: OSMError?
         func readBatch() -> [PBFFrame] {
-            var frames: [PBFFrame] = []
-            while frames.count < batchSize, readError == nil {
+            var batch: [PBFFrame] = []
+            while batch.count < batchSize, readError == nil {
                 do {
-                    guard let frame = try file.readFrame(at: offset) else { break }
-                    offset = frame.nextOffset
-                    if frame.type == "OSMData" { frames.append(frame) }
+                    guard let frame = try frames.nextFrame() else { break }
+                    if frame.type == "OSMData" { batch.append(frame) }
                 } catch {
                     readError = error
                 }
             }
-            return frames
+            return batch
         }
         // Two stages: while batch n is handed to `body` on this thread, batch n + 1 is
         // already inflating and decoding on the other cores.
-        var frames = readBatch()
-        var decoding = DecodingBatch(frames, includesMetadata: includesMetadata, async: options.parallelism > 1)
-        while !frames.isEmpty {
+        var batch = readBatch()
+        var decoding = DecodingBatch(batch, includesMetadata: includesMetadata, async: options.parallelism > 1)
+        while !batch.isEmpty {
             let results = decoding.wait()
             let errorAfterBatch = readError
-            frames = errorAfterBatch == nil ? readBatch() : []
-            decoding = DecodingBatch(frames, includesMetadata: includesMetadata, async: options.parallelism > 1)
+            batch = errorAfterBatch == nil ? readBatch() : []
+            decoding = DecodingBatch(batch, includesMetadata: includesMetadata, async: options.parallelism > 1)
             for result in results {
                 let decoded = try result.get()
                 summary.add(decoded.block)
@@ -147,64 +166,87 @@ struct PBFFrame: Sendable {
     var blob: [UInt8]
 }
 
-/// Block access to a PBF file with `pread(2)`.
-final class PBFFile {
+/// The blocks of a PBF file read one after another from one descriptor, never seeking, so a
+/// FIFO or a device reads like a file.
+struct PBFFrameStream {
     private let descriptor: FileDescriptor
+    /// Bytes already read from the descriptor (the format sniff) and not yet consumed.
+    private var buffered: [UInt8]
+    private var bufferedStart = 0
+    /// Offset of the next unread byte of the file.
+    private(set) var offset = 0
 
     /// Largest `BlobHeader` (64 KiB) and `Blob` (32 MiB) the spec allows.
     static let maximumHeaderSize = 64 * 1024
     static let maximumBlobSize = 32 * 1024 * 1024
 
-    init(url: URL) throws(OSMError) {
-        do {
-            descriptor = try FileDescriptor(opening: url.path)
-        } catch {
-            throw OSMError(.io, "\(error)")
-        }
+    /// Reads `descriptor` from its current position; `alreadyRead` are the bytes read from it
+    /// before (they come first).
+    init(_ descriptor: FileDescriptor, alreadyRead: [UInt8] = []) {
+        self.descriptor = descriptor
+        buffered = alreadyRead
     }
 
-    deinit { try? descriptor.close() }
-
-    /// `count` bytes at `offset`, fewer only at end of file.
-    private func read(_ count: Int, at offset: Int) throws(OSMError) -> [UInt8] {
-        do {
-            return try descriptor.read(count: count, atOffset: Int64(offset))
-        } catch {
-            throw OSMError(.io, "\(error)", offset: offset)
+    /// `count` bytes, fewer only at end of file.
+    private mutating func read(_ count: Int) throws(OSMError) -> [UInt8] {
+        let fromBuffer = min(count, buffered.count - bufferedStart)
+        var failure: SystemIOError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { out, filled in
+            let raw = UnsafeMutableRawBufferPointer(out)
+            if fromBuffer > 0 {
+                buffered.withUnsafeBytes { raw.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[bufferedStart..<bufferedStart + fromBuffer])) }
+            }
+            filled = fromBuffer
+            while filled < count {
+                do throws(SystemIOError) {
+                    let n = try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
+                    if n == 0 { break }
+                    filled += n
+                } catch {
+                    failure = error
+                    break
+                }
+            }
         }
+        bufferedStart += fromBuffer
+        if bufferedStart == buffered.count, !buffered.isEmpty { buffered = []; bufferedStart = 0 }
+        if let failure { throw OSMError(.io, "\(failure)", offset: offset + bytes.count) }
+        offset += bytes.count
+        return bytes
     }
 
-    /// Reads the block starting at `offset`; nil at a clean end of file.
-    /// - Throws: `OSMError` `.truncated` / `.corrupted` carrying `offset`.
-    func readFrame(at offset: Int) throws(OSMError) -> PBFFrame? {
-        let prefix = try read(4, at: offset)
+    /// Reads the next block; nil at a clean end of file (right after a block).
+    /// - Throws: `OSMError` `.truncated` / `.corrupted` carrying the block's offset.
+    mutating func nextFrame() throws(OSMError) -> PBFFrame? {
+        let start = offset
+        let prefix = try read(4)
         if prefix.isEmpty { return nil }
         guard prefix.count == 4 else {
-            throw OSMError(.truncated, "file ends inside a block's length prefix", offset: offset)
+            throw OSMError(.truncated, "file ends inside a block's length prefix", offset: start)
         }
         let headerSize = prefix.reduce(0) { $0 << 8 | Int($1) }
         guard headerSize > 0, headerSize <= Self.maximumHeaderSize else {
-            throw OSMError(.corrupted, "BlobHeader length \(headerSize) is outside 1…\(Self.maximumHeaderSize)", offset: offset)
+            throw OSMError(.corrupted, "BlobHeader length \(headerSize) is outside 1…\(Self.maximumHeaderSize)", offset: start)
         }
-        let headerData = try read(headerSize, at: offset + 4)
+        let headerData = try read(headerSize)
         guard headerData.count == headerSize else {
-            throw OSMError(.truncated, "file ends inside a BlobHeader", offset: offset)
+            throw OSMError(.truncated, "file ends inside a BlobHeader", offset: start)
         }
         let type: String
         let dataSize: Int
         do {
             (type, dataSize) = try headerData.withUnsafeBytes { raw throws(WireError) in try PBFDecoder.blobHeader(raw) }
         } catch {
-            throw OSMError(.corrupted, "BlobHeader: \(PBFDecoder.describe(error))", offset: offset)
+            throw OSMError(.corrupted, "BlobHeader: \(PBFDecoder.describe(error))", offset: start)
         }
         guard dataSize >= 0, dataSize <= Self.maximumBlobSize else {
-            throw OSMError(.corrupted, "blob size \(dataSize) is outside 0…\(Self.maximumBlobSize)", offset: offset)
+            throw OSMError(.corrupted, "blob size \(dataSize) is outside 0…\(Self.maximumBlobSize)", offset: start)
         }
-        let blob = try read(dataSize, at: offset + 4 + headerSize)
+        let blob = try read(dataSize)
         guard blob.count == dataSize else {
-            throw OSMError(.truncated, "file ends inside a blob (\(blob.count) of \(dataSize) bytes)", offset: offset)
+            throw OSMError(.truncated, "file ends inside a blob (\(blob.count) of \(dataSize) bytes)", offset: start)
         }
-        return PBFFrame(offset: offset, nextOffset: offset + 4 + headerSize + dataSize, type: type, blob: blob)
+        return PBFFrame(offset: start, nextOffset: offset, type: type, blob: blob)
     }
 }
 
@@ -314,7 +356,7 @@ enum PBFDecoder {
             }
             if let raw { return [UInt8](raw) }
             guard let zlib else { throw WireError("blob has neither raw nor zlib_data") }
-            guard let rawSize, rawSize >= 0, rawSize <= PBFFile.maximumBlobSize else {
+            guard let rawSize, rawSize >= 0, rawSize <= PBFFrameStream.maximumBlobSize else {
                 throw WireError("zlib blob has a missing or absurd raw_size")
             }
             return try Zlib.inflate(zlib, size: rawSize)

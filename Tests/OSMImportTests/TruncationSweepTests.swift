@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SystemIO
 import GeoCore
 import GeoTestSupport
 @testable import OSMImport
@@ -47,10 +48,11 @@ private func seededCuts(_ bytes: [UInt8], seed: UInt64) -> [Int] {
     guard let url = try Fixtures.url("osm/andorra.osm.pbf") else { return }
     let bytes = try [UInt8](Data(contentsOf: url))
     // Where each file block starts, walked with the reader's own framing.
-    let file = try PBFFile(url: url)
+    let descriptor = try FileDescriptor(opening: url.path)
+    defer { try? descriptor.close() }
+    var frames = PBFFrameStream(descriptor)
     var boundaries: Set<Int> = []
-    var offset = 0
-    while let frame = try file.readFrame(at: offset) { boundaries.insert(frame.nextOffset); offset = frame.nextOffset }
+    while let frame = try frames.nextFrame() { boundaries.insert(frame.nextOffset) }
     var full = 0
     try OSMPBFReader(url: url).read { full += $0.count }
     var rng = SplitMix64(seed: 13)

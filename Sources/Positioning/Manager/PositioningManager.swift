@@ -332,17 +332,31 @@ public actor PositioningManager {
         guard let dataSource else { return }
         let source = watched(dataSource, configuration.lostTimeout)
         let token = generation
-        run = Task { await self.consume(source, generation: token) }
+        let batched = dataSource is any BatchPositionSource
+        run = Task { await self.consume(source, batched: batched, generation: token) }
     }
 
-    private func consume(_ source: any PositionSource, generation token: Int) async {
+    /// Reads `source` until it ends, fails for good or the run is replaced; `batched` reads it
+    /// on the batch path (`BatchPositionSource`; the watchdog passes batches on), one event at
+    /// a time all the same, so a stop in the middle of a batch drops the rest of it.
+    private func consume(_ source: any PositionSource, batched: Bool, generation token: Int) async {
         var failures = 0
         while !Task.isCancelled, token == generation {
             do {
-                for try await event in source.events() {
-                    guard token == generation else { return }
-                    failures = 0
-                    await handle(event)
+                if batched, let source = source as? any BatchPositionSource {
+                    for try await batch in source.eventBatches() {
+                        for event in batch {
+                            guard token == generation else { return }
+                            failures = 0
+                            await handle(event, generation: token)
+                        }
+                    }
+                } else {
+                    for try await event in source.events() {
+                        guard token == generation else { return }
+                        failures = 0
+                        await handle(event, generation: token)
+                    }
                 }
                 if token == generation, !Task.isCancelled { finishRun() }
                 return
@@ -374,7 +388,9 @@ public actor PositioningManager {
         emit(.stopped)
     }
 
-    private func handle(_ event: PositionSourceEvent) async {
+    /// Applies one source event of run `token`; a fix whose map matching outlasts its run
+    /// (the manager stopped or restarted meanwhile) is dropped.
+    private func handle(_ event: PositionSourceEvent, generation token: Int) async {
         switch event {
         case .lost:
             emit(.lost)
@@ -406,6 +422,7 @@ public actor PositioningManager {
             if mapMatchingEnabled, let matcher {
                 let mode = mapMatchMode
                 let matched = await matcher.match(location, mode: mode)
+                guard token == generation else { return }
                 mapMatchedPosition = matched?.location
                 mapMatchConfidence = matched?.confidence ?? 0
             }

@@ -10,7 +10,7 @@ public import TrackFiltering
 /// `stationaryInterval` with realistic jitter; later fixes are shifted by the pause, so time
 /// never runs backwards. While `faults.isPositionLost` is on, the replay runs on but delivers
 /// nothing (one `.lost`, then silence).
-public final class LocationReplaySource: PositionSource {
+public final class LocationReplaySource: BatchPositionSource {
     public let name: String
     /// The fixes, in delivery order.
     public let locations: [Location]
@@ -38,8 +38,12 @@ public final class LocationReplaySource: PositionSource {
     /// The number of runs currently producing fixes.
     public var activeRuns: Int { runs.value }
 
-    public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
-        runs.stream(bufferingPolicy: .countingUnbounded) { [self] output in
+    /// Runs the replay on the batch path: an `.asFastAsPossible` replay yields up to
+    /// `EventBatchOutput.capacity` events per batch, a paced one each event before its wait.
+    public func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> {
+        runs.stream(bufferingPolicy: .countingUnbounded) { [self] continuation in
+            var output = EventBatchOutput(continuation)
+            let fast = pacing == .asFastAsPossible
             var jitter = NoiseState(noise: .init(sigma: .meters(2), correlationTime: .seconds(10), seed: 11), interval: stationaryInterval)
             var shift: TimeInterval = 0 // time added by stationary pauses
             var lostReported = false
@@ -55,38 +59,36 @@ public final class LocationReplaySource: PositionSource {
                     fix.timestamp = held.timestamp.addingTimeInterval(shift)
                     fix.speed = .zero
                     fix.course = nil
-                    if !faults.isPositionLost { output.yield(.location(fix)) }
+                    if !faults.isPositionLost { output.append(.location(fix)) }
+                    await output.flushPaced()
                     try await clock.pace(pacing, after: stationaryInterval)
                     continue
                 }
                 var fix = locations[index]
                 fix.timestamp = fix.timestamp.addingTimeInterval(shift)
                 if faults.isPositionLost {
-                    if !lostReported { output.yield(.lost) }
+                    if !lostReported { output.append(.lost) }
                     lostReported = true
                 } else {
                     lostReported = false
-                    if case .asFastAsPossible = pacing {
-                        await output.yieldPaced(.location(fix))
-                    } else {
-                        output.yield(.location(fix))
-                    }
+                    output.append(.location(fix))
                 }
                 last = locations[index]
                 index += 1
-                if index < locations.count {
-                    if case .asFastAsPossible = pacing {
-                        // Let the consumers run every so often; `yieldPaced` holds back when they lag.
-                        if index % Self.fastBatch == 0 { await Task.yield() }
-                    } else {
+                if fast {
+                    // Let the consumers run once per batch; `flushPaced` holds back when they lag.
+                    if output.isFull {
+                        await output.flushPaced()
+                        await Task.yield()
+                    }
+                } else {
+                    output.flush()
+                    if index < locations.count {
                         try await clock.pace(pacing, from: locations[index - 1].timestamp, to: locations[index].timestamp)
                     }
                 }
             }
+            output.flush()
         }
     }
-
-    /// Fixes delivered between two yields of an `.asFastAsPossible` replay: yielding after every
-    /// fix costs a trip through the scheduler per fix, never yielding lets the buffer grow.
-    static let fastBatch = 64
 }

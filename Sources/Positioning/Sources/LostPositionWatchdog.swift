@@ -3,8 +3,9 @@ import Synchronization
 /// Wraps a source and reports `.lost` when it stays silent longer than `timeout` on `clock`.
 ///
 /// One `.lost` per silence: the next fix re-arms it. Every run of the wrapper runs one
-/// forwarding task and one timer task, both ended when the consumer goes away.
-public struct LostPositionWatchdog<C: Clock>: PositionSource where C.Duration == Duration {
+/// forwarding task and one timer task, both ended when the consumer goes away. It passes a
+/// `BatchPositionSource`'s batches on as they are (`eventBatches()`).
+public struct LostPositionWatchdog<C: Clock>: BatchPositionSource where C.Duration == Duration {
     public let source: any PositionSource
     public let timeout: Duration
     public let clock: C
@@ -29,17 +30,36 @@ public struct LostPositionWatchdog<C: Clock>: PositionSource where C.Duration ==
     }
 
     public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
-        let (stream, output) = AsyncThrowingStream.makeStream(of: PositionSourceEvent.self, bufferingPolicy: .countingUnbounded)
-        let clock = self.clock, timeout = self.timeout, inner = source
+        watch(source.events(), lost: .lost, backlog: 1024, forward: { $0 }, endsLost: { $0 == .lost })
+    }
+
+    /// The batch path: the source's batches as they come (a source without one has each event
+    /// forwarded as a batch of one), the watchdog's `.lost` as a batch of its own.
+    public func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> {
+        if let batched = source as? any BatchPositionSource {
+            return watch(batched.eventBatches(), lost: [.lost], backlog: 16, forward: { $0 }, endsLost: { $0.last == .lost })
+        }
+        return watch(source.events(), lost: [.lost], backlog: 1024, forward: { [$0] }, endsLost: { $0 == .lost })
+    }
+
+    /// Forwards `input` (each element through `forward`, holding back while more than `backlog`
+    /// wait unread) and yields `lost` after a silence of `timeout`; `endsLost` tells whether an
+    /// input element leaves the position lost.
+    private func watch<Input: Sendable, Output: Sendable>(
+        _ input: AsyncThrowingStream<Input, any Error>, lost: Output, backlog: Int,
+        forward transform: @escaping @Sendable (Input) -> Output, endsLost: @escaping @Sendable (Input) -> Bool
+    ) -> AsyncThrowingStream<Output, any Error> {
+        let (stream, output) = AsyncThrowingStream.makeStream(of: Output.self, bufferingPolicy: .countingUnbounded)
+        let clock = self.clock, timeout = self.timeout
         let silence = Silence(since: clock.now)
         let forward = Task {
             do {
-                for try await event in inner.events() {
+                for try await element in input {
                     silence.withLock { s in
                         s.since = clock.now
-                        s.reported = event == .lost
+                        s.reported = endsLost(element)
                     }
-                    await output.yieldPaced(event)
+                    await output.yieldPaced(transform(element), limit: backlog)
                 }
                 output.finish()
             } catch {
@@ -55,7 +75,7 @@ public struct LostPositionWatchdog<C: Clock>: PositionSource where C.Duration ==
                     s.reported = true
                     return true
                 }
-                if fire { output.yield(.lost) }
+                if fire { output.yield(lost) }
                 // Already reported: wait a whole timeout before looking again.
                 if silence.withLock({ $0.reported }) {
                     do { try await clock.sleep(until: clock.now.advanced(by: timeout), tolerance: nil) } catch { return }

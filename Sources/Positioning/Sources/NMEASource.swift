@@ -13,7 +13,7 @@ public import TrackFiltering
 /// a TCP connection is tried as `reconnect` says (backoff, `onConnectionChange` hears the first
 /// failure and the connection that ends a run of them) and fails with `.sourceUnavailable`
 /// when its retries are spent; a stream that ends (a file, a closed connection) ends the run.
-public final class NMEASource: PositionSource {
+public final class NMEASource: BatchPositionSource {
     /// Where the sentences come from.
     public enum Input: Sendable, Hashable {
         case file(String)
@@ -56,8 +56,12 @@ public final class NMEASource: PositionSource {
     /// The number of runs currently reading.
     public var activeRuns: Int { runs.value }
 
-    public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
-        runs.stream(bufferingPolicy: .bufferingNewest(4096)) { [self] output in
+    /// Reads the input on the batch path: one batch per chunk read (the fixes its sentences
+    /// complete) without pacing; with pacing, each fix before its wait. A consumer that lags
+    /// behind a live device loses the oldest batches beyond the newest 64, not the newest fixes.
+    public func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> {
+        runs.stream(bufferingPolicy: .bufferingNewest(64)) { [self] continuation in
+            var output = EventBatchOutput(continuation)
             let fd = try await open()
             var decoder = NMEADecoder(options: options)
             var previous: Date?
@@ -67,15 +71,17 @@ public final class NMEASource: PositionSource {
                 for try await chunk in DescriptorReader(fd).chunks() {
                     chunk.withUnsafeBytes { decoder.decode($0) { pending.append($0) } }
                     for fix in pending {
-                        try await deliver(fix, after: &previous, lost: &lost, to: output)
+                        try await deliver(fix, after: &previous, lost: &lost, to: &output)
                     }
                     pending.removeAll(keepingCapacity: true)
+                    output.flush()
                 }
             } catch let error as SystemIOError {
                 throw PositioningError(.io, error.description, underlying: error)
             }
             decoder.finish { pending.append($0) }
-            for fix in pending { try await deliver(fix, after: &previous, lost: &lost, to: output) }
+            for fix in pending { try await deliver(fix, after: &previous, lost: &lost, to: &output) }
+            output.flush()
         }
     }
 
@@ -106,18 +112,20 @@ public final class NMEASource: PositionSource {
         }
     }
 
-    /// Yields the fix once the pacing's delay after the `previous` fix has passed (a cycle
-    /// without a fix yields `.lost` once).
-    private func deliver(_ fix: NMEAFix, after previous: inout Date?, lost: inout Bool,
-                         to output: AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation) async throws {
+    /// Adds the fix to the batch once the pacing's delay after the `previous` fix has passed,
+    /// yielding what is pending before waiting (a cycle without a fix adds `.lost` once).
+    private func deliver(_ fix: NMEAFix, after previous: inout Date?, lost: inout Bool, to output: inout EventBatchOutput) async throws {
         guard let location = fix.location else {
-            if fix.mode != nil, !lost { output.yield(.lost) }
+            if fix.mode != nil, !lost { output.append(.lost) }
             if fix.mode != nil { lost = true }
             return
         }
-        if let previous { try await clock.pace(pacing, from: previous, to: location.timestamp) }
+        if let previous, pacing != nil {
+            output.flush()
+            try await clock.pace(pacing, from: previous, to: location.timestamp)
+        }
         previous = location.timestamp
         lost = false
-        output.yield(.location(location))
+        output.append(.location(location))
     }
 }

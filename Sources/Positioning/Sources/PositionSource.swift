@@ -36,3 +36,39 @@ public protocol PositionSource: Sendable {
     /// Starts a run of the source.
     func events() -> AsyncThrowingStream<PositionSourceEvent, any Error>
 }
+
+/// A source that can hand over several events at once: the batch delivery path.
+///
+/// A run of `eventBatches()` yields arrays of events; consumers treat every element as one event,
+/// in order, exactly as if `events()` had delivered them one by one. Batching removes the
+/// per-event trip through an `AsyncThrowingStream` (a lock, a buffer entry and usually a task
+/// switch), which is most of the cost of a fast replay. `PositioningManager` reads a batch
+/// source on this path; `events()` keeps working for every other consumer.
+///
+/// The cancellation contract of `PositionSource` holds for batch runs too. A source yields a
+/// batch before it waits (for a paced delay, the next read, a reconnection), so batching never
+/// delays an event.
+public protocol BatchPositionSource: PositionSource {
+    /// Starts a run of the source that delivers events in batches (never empty).
+    func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error>
+}
+
+extension BatchPositionSource {
+    /// The one-event path over `eventBatches()`: each batch's events in order.
+    public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
+        let batches = eventBatches()
+        let (stream, output) = AsyncThrowingStream.makeStream(of: PositionSourceEvent.self, bufferingPolicy: .countingUnbounded)
+        let forward = Task {
+            do {
+                for try await batch in batches {
+                    for event in batch { await output.yieldPaced(event) }
+                }
+                output.finish()
+            } catch {
+                output.finish(throwing: error)
+            }
+        }
+        output.onTermination = { _ in forward.cancel() }
+        return stream
+    }
+}

@@ -11,7 +11,7 @@ public import TrackFiltering
 /// is on, the simulated device stands still (with jitter) and resumes where it stopped; while
 /// `faults.isPositionLost` is on, it keeps moving but reports nothing. Without noise a fix
 /// reports a 1 m accuracy.
-public final class RouteSimulationSource: PositionSource {
+public final class RouteSimulationSource: BatchPositionSource {
     /// Realistic position error added to each fix.
     public struct Noise: Sendable, Hashable {
         /// One-sigma horizontal error per axis.
@@ -112,8 +112,12 @@ public final class RouteSimulationSource: PositionSource {
         return (point.coordinate, point.finalBearing)
     }
 
-    public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
-        runs.stream { [self] output in
+    /// Runs the simulation on the batch path: as fast as possible it yields up to
+    /// `EventBatchOutput.capacity` events per batch, paced each event before its wait.
+    public func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> {
+        runs.stream(bufferingPolicy: .countingUnbounded) { [self] continuation in
+            var output = EventBatchOutput(continuation)
+            let fast = pacing == .asFastAsPossible
             var error = NoiseState(noise: noise, interval: updateInterval)
             // Standing still always jitters, as a real receiver does: the route's noise, else 2 m.
             var jitter = NoiseState(noise: noise ?? Noise(sigma: .meters(2), correlationTime: .seconds(10), seed: 7), interval: updateInterval)
@@ -125,14 +129,14 @@ public final class RouteSimulationSource: PositionSource {
                 let stationary = faults.isStationary
                 let here = position(at: .meters(travelled))
                 if faults.isPositionLost {
-                    if !lostReported { output.yield(.lost) }
+                    if !lostReported { output.append(.lost) }
                     lostReported = true
                 } else {
                     lostReported = false
                     let offset = stationary && noise == nil ? jitter.next() : error.next()
                     let plane = LocalTangentPlane(origin: here.coordinate)
                     let noisy = plane.coordinate(of: ENU(east: offset.east, north: offset.north)).coordinate
-                    output.yield(.location(Location(
+                    output.append(.location(Location(
                         coordinate: noisy,
                         timestamp: startDate.addingTimeInterval(elapsed.seconds),
                         horizontalAccuracy: .meters(noise.map { $0.sigma.meters * 1.5096 } ?? 1), // 68 % radius of a 2D Gaussian: σ√(−2 ln 0.32)
@@ -143,11 +147,20 @@ public final class RouteSimulationSource: PositionSource {
                 }
                 if !stationary {
                     // Micrometre slack: the summed leg lengths may differ from n · step in the last bit.
-                    if travelled >= length.meters - 1e-6 { return }
+                    if travelled >= length.meters - 1e-6 {
+                        output.flush()
+                        return
+                    }
                     steps += 1
                     travelled = min(steps * step, length.meters)
                 }
                 elapsed += updateInterval
+                if fast {
+                    guard output.isFull else { continue }
+                    await output.flushPaced()
+                } else {
+                    output.flush()
+                }
                 try await clock.pace(pacing, after: updateInterval)
             }
         }

@@ -81,10 +81,10 @@ final class RunCounter: Sendable {
 
     /// A stream fed by `produce` in its own task; the task is cancelled when the consumer goes
     /// away, and the count covers exactly the task's lifetime.
-    func stream(bufferingPolicy: AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation.BufferingPolicy = .unbounded,
-                _ produce: @escaping @Sendable (AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation) async throws -> Void)
-        -> AsyncThrowingStream<PositionSourceEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: PositionSourceEvent.self, bufferingPolicy: bufferingPolicy)
+    func stream<Element: Sendable>(bufferingPolicy: AsyncThrowingStream<Element, any Error>.Continuation.BufferingPolicy = .unbounded,
+                                   _ produce: @escaping @Sendable (AsyncThrowingStream<Element, any Error>.Continuation) async throws -> Void)
+        -> AsyncThrowingStream<Element, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
         count.withLock { $0 += 1 }
         let task = Task {
             defer { self.count.withLock { $0 -= 1 } }
@@ -102,18 +102,60 @@ final class RunCounter: Sendable {
     }
 }
 
-extension AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation.BufferingPolicy {
+extension AsyncThrowingStream.Continuation.BufferingPolicy {
     /// A buffering policy that never drops, like `.unbounded`, but whose `yield` reports how
-    /// many events wait unread (see `yieldPaced`).
+    /// many elements wait unread (see `yieldPaced`).
     static var countingUnbounded: Self { .bufferingOldest(Int.max) }
 }
 
-extension AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation {
-    /// Yields `event`, then, while more than `limit` events wait unread, gives way to other
+extension AsyncThrowingStream.Continuation where Element: Sendable {
+    /// Yields `element`, then, while more than `limit` elements wait unread, gives way to other
     /// tasks, so a producer that runs as fast as possible cannot run ahead of its consumer
     /// without bound (memory stays flat). Needs a stream made with `countingUnbounded`.
-    func yieldPaced(_ event: PositionSourceEvent, limit: Int = 1024) async {
-        if case .enqueued(let remaining) = yield(event), Int.max - remaining > limit { await Task.yield() }
+    func yieldPaced(_ element: Element, limit: Int = 1024) async {
+        if case .enqueued(let remaining) = yield(element), Int.max - remaining > limit { await Task.yield() }
+    }
+}
+
+/// The output of one batch-path run (`BatchPositionSource`): events gather and go out as one
+/// batch when the producer is about to wait; a producer that never waits (a fast replay)
+/// flushes when `isFull`.
+struct EventBatchOutput {
+    typealias Continuation = AsyncThrowingStream<[PositionSourceEvent], any Error>.Continuation
+    let continuation: Continuation
+    /// The events a fast producer gathers per batch: 64 fixes (about 13 KiB) amortise the stream's cost per batch
+    /// to nothing and keep the latency of a fast replay well under a millisecond.
+    let capacity: Int
+    private var pending: [PositionSourceEvent] = []
+
+    init(_ continuation: Continuation, capacity: Int = 64) {
+        self.continuation = continuation
+        self.capacity = capacity
+    }
+
+    /// Whether `capacity` events are pending: time to `flush`.
+    var isFull: Bool { pending.count >= capacity }
+
+    /// Adds an event to the pending batch.
+    mutating func append(_ event: PositionSourceEvent) {
+        if pending.isEmpty { pending.reserveCapacity(capacity) }
+        pending.append(event)
+    }
+
+    /// Yields the pending events as one batch (nothing when none are pending).
+    mutating func flush() {
+        guard !pending.isEmpty else { return }
+        continuation.yield(pending)
+        pending = []
+    }
+
+    /// Like `flush`, then gives way to other tasks while more than `limit` batches wait unread
+    /// (see `yieldPaced`; needs a stream made with `countingUnbounded`).
+    mutating func flushPaced(limit: Int = 16) async {
+        guard !pending.isEmpty else { return }
+        let batch = pending
+        pending = []
+        await continuation.yieldPaced(batch, limit: limit)
     }
 }
 

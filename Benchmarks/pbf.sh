@@ -1,0 +1,42 @@
+#!/bin/sh
+# PBF read-all (issue 14): LocationKit against `osmium fileinfo -e` on the shared extracts, end to
+# end as users run it (`geo osm info FILE`, process start to exit) and in process (OSMBench: the
+# reader alone, one run per process), interleaved (osmium, geo, OSMBench, osmium, …) ROUNDS times
+# so machine load hits all three alike; prints the median wall time of each and the ratios
+# osmium time / LocationKit time (> 1: LocationKit is faster). Needs osmium-tool.
+# Usage: Benchmarks/pbf.sh [ROUNDS] [FILE…]   (default 5 rounds over $LOCATIONKIT_DATA/osm/*.osm.pbf)
+set -e
+cd "$(dirname "$0")/.."
+DATA="${LOCATIONKIT_DATA:-../shared/data}"
+ROUNDS="${1:-5}"
+[ $# -gt 0 ] && shift
+FILES="$*"
+[ -n "$FILES" ] || FILES=$(ls "$DATA"/osm/*.osm.pbf)
+
+swift build -c release --product geo >/dev/null
+GEO="$(swift build -c release --show-bin-path)/geo"
+swift build -c release --package-path Benchmarks --product OSMBench >/dev/null
+BENCH="$(swift build -c release --package-path Benchmarks --show-bin-path)/OSMBench"
+
+seconds() { # wall time of a command, output discarded
+    s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
+    echo "$e - $s" | bc -l
+}
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+for f in $FILES; do
+    elements=$(osmium fileinfo -e -g data.count.nodes "$f")+$(osmium fileinfo -e -g data.count.ways "$f")+$(osmium fileinfo -e -g data.count.relations "$f")
+    elements=$(echo "$elements" | bc)
+    o=""; g=""; b=""
+    i=0
+    while [ $i -lt "$ROUNDS" ]; do
+        o="$o $(seconds osmium fileinfo -e "$f")"
+        g="$g $(seconds "$GEO" osm info "$f")"
+        b="$b $("$BENCH" "$f" 1 | sed -n 's/.* in \([0-9.]*\) s .*/\1/p')"
+        i=$((i + 1))
+    done
+    mo=$(echo "$o" | median); mg=$(echo "$g" | median); mb=$(echo "$b" | median)
+    printf '%s: %d elements; median of %d: osmium fileinfo -e %.3f s, geo osm info %.3f s (%.2fx osmium), OSMBench in process %.3f s (%.1f M elements/s, %.2fx osmium)\n' \
+        "$(basename "$f")" "$elements" "$ROUNDS" "$mo" "$mg" "$(echo "$mo / $mg" | bc -l)" "$mb" \
+        "$(echo "$elements / $mb / 1000000" | bc -l)" "$(echo "$mo / $mb" | bc -l)"
+done
