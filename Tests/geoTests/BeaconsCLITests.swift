@@ -44,11 +44,16 @@ private func replay() -> String {
     try await withTemporaryDirectory { dir in
         let bad = dir.appendingPathComponent("bad.jsonl")
         try "{\"time\":\"2026-07-14T06:00:00Z\",\"address\":\"A\",\"rssi\":-1,\"data\":\"1aff4c00\"}\n".write(to: bad, atomically: true, encoding: .utf8)
-        for (arguments, reason) in [(["--source", "bluez:"], "not implemented"), (["--source", "x.jsonl"], "replay:FILE"),
+        // No system bus at this address: the live scanner cannot start (exit 69, EX_UNAVAILABLE).
+        let noBus = ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(dir.path)/no-bus"]) { $1 }
+        for (arguments, reason) in [(["--source", "bluez:hci0"], "bluez:hci0: hci0: Bluetooth unavailable: cannot reach the system bus"),
+                                    (["--source", "replay:\(bad.path)", "--for", "3"], "--for applies to a live bluez: source"),
+                                    (["--source", "x.jsonl"], "replay:FILE"),
                                     (["--source", "replay:/nonexistent.jsonl"], "nonexistent"), (["--source", "replay:\(bad.path)"], "line 1"),
                                     (["--source", "replay:\(bad.path)", "--interval", "0"], "--interval")] {
-            let result = try await GeoProcess.geo(["beacons"] + arguments)
+            let result = try await GeoProcess.geo(["beacons"] + arguments, environment: noBus)
             #expect(result.status != 0 && result.stdout.isEmpty, "\(arguments)")
+            if arguments[1].hasPrefix("bluez:") { #expect(result.status == 69) }
             #expect(result.stderr.contains(reason), "\(arguments): \(result.stderr)")
         }
     }
