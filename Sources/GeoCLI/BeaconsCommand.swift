@@ -113,7 +113,7 @@ struct BeaconsCommand: AsyncParsableCommand {
             return first
         }
         guard let failure else { return }
-        try? FileDescriptor.standardError.writeAll("geo beacons: \(scanner.name): \(failure)\n")
+        try? FileDescriptor.standardError.writeAll("geo beacons: \(failure)\n")
         throw ExitCode((failure as? MonitoringError)?.code == .bluetoothDenied ? 77 : 69)
     }
 

@@ -141,7 +141,7 @@ struct TrackCommand: AsyncParsableCommand {
             case .mapMatched(let update):
                 matched = update
                 continue
-            case .resumed, .authorizationChanged, .rejected, .visit, .heading, .deferredUpdatesFinished, .region:
+            case .resumed, .authorizationChanged, .rejected, .visit, .heading, .deferredUpdatesFinished, .region, .beacons:
                 break
             }
             out.flush()

@@ -23,6 +23,7 @@ private func label(_ e: PositioningEvent) -> String {
     case .heading: "heading"
     case .deferredUpdatesFinished: "deferredUpdatesFinished"
     case .region: "region"
+    case .beacons: "beacons"
     }
 }
 

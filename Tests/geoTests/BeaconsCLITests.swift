@@ -46,7 +46,7 @@ private func replay() -> String {
         try "{\"time\":\"2026-07-14T06:00:00Z\",\"address\":\"A\",\"rssi\":-1,\"data\":\"1aff4c00\"}\n".write(to: bad, atomically: true, encoding: .utf8)
         // No system bus at this address: the live scanner cannot start (exit 69, EX_UNAVAILABLE).
         let noBus = ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(dir.path)/no-bus"]) { $1 }
-        for (arguments, reason) in [(["--source", "bluez:hci0"], "bluez:hci0: hci0: Bluetooth unavailable: cannot reach the system bus"),
+        for (arguments, reason) in [(["--source", "bluez:hci0"], "geo beacons: hci0: Bluetooth unavailable: cannot reach the system bus"),
                                     (["--source", "replay:\(bad.path)", "--for", "3"], "--for applies to a live bluez: source"),
                                     (["--source", "x.jsonl"], "replay:FILE"),
                                     (["--source", "replay:/nonexistent.jsonl"], "nonexistent"), (["--source", "replay:\(bad.path)"], "line 1"),

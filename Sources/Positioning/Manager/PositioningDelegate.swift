@@ -50,6 +50,15 @@ public protocol PositioningDelegate: AnyObject, Sendable {
     func positioningManager(_ manager: PositioningManager, monitoringDidFailFor region: MonitoredRegion?, withError error: MonitoringError) async
     /// Monitoring of the region began.
     func positioningManager(_ manager: PositioningManager, didStartMonitoringFor region: MonitoredRegion) async
+
+    // MARK: Beacons (`startRangingBeacons(satisfying:)`)
+
+    /// The beacons satisfying the constraint, nearest first, once a second of sighting time.
+    func positioningManager(_ manager: PositioningManager, didRange beacons: [RangedBeacon], satisfying constraint: BeaconIdentityCondition) async
+    /// Ranging the constraint failed and stopped: the scanner could not start, was refused, or
+    /// went away (BlueZ absent or gone, the adapter removed or powered off). Beacon regions
+    /// get `monitoringDidFailFor` with the same error.
+    func positioningManager(_ manager: PositioningManager, rangingBeaconsDidFailFor constraint: BeaconIdentityCondition, withError error: MonitoringError) async
 }
 
 extension PositioningDelegate {
@@ -68,4 +77,6 @@ extension PositioningDelegate {
     public func positioningManager(_ manager: PositioningManager, didExitRegion region: MonitoredRegion) async {}
     public func positioningManager(_ manager: PositioningManager, monitoringDidFailFor region: MonitoredRegion?, withError error: MonitoringError) async {}
     public func positioningManager(_ manager: PositioningManager, didStartMonitoringFor region: MonitoredRegion) async {}
+    public func positioningManager(_ manager: PositioningManager, didRange beacons: [RangedBeacon], satisfying constraint: BeaconIdentityCondition) async {}
+    public func positioningManager(_ manager: PositioningManager, rangingBeaconsDidFailFor constraint: BeaconIdentityCondition, withError error: MonitoringError) async {}
 }

@@ -34,6 +34,9 @@ public enum PositioningEvent: Sendable {
     case deferredUpdatesFinished(PositioningError?)
     /// Region monitoring: a region started, was decided, entered, left, or failed.
     case region(RegionMonitoringEvent)
+    /// Beacon ranging (`startRangingBeacons(satisfying:)`): the beacons of a constraint, or
+    /// the scanner's failure.
+    case beacons(BeaconRangingEvent)
 }
 
 /// The manager's events as a named sequence (STYLE.md §3.8), one independent buffer per

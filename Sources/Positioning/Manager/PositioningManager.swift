@@ -124,6 +124,8 @@ public actor PositioningManager {
     private var fences = FenceEngine()
     /// Each monitored region's decided state, to tell a transition from a first decision.
     private var regionStates: [String: ConditionState] = [:]
+    /// Beacon ranging and the scan behind it and beacon regions (`PositioningManager+Beacons.swift`).
+    var beaconRanging = BeaconRangingState()
 
     /// Creates a manager on `source`; nil uses the default device source of the platform.
     /// - Parameters:
@@ -283,6 +285,7 @@ public actor PositioningManager {
             monitoredRegions[region.identifier] = region
             regionStates[region.identifier] = nil
             emit(.region(.started(region)))
+            updateBeaconScan()
         } catch {
             emit(.region(.failed(region, error)))
         }
@@ -293,6 +296,7 @@ public actor PositioningManager {
         fences.remove(region.identifier, at: rawPosition?.timestamp ?? now())
         monitoredRegions[region.identifier] = nil
         regionStates[region.identifier] = nil
+        updateBeaconScan()
     }
 
     /// Reports the region's current state through `.region(.determined)` (unknown until decided,
@@ -305,7 +309,17 @@ public actor PositioningManager {
     /// Decides the monitored regions with a fix as the source delivered it.
     private func monitorRegions(with location: Location) {
         guard !monitoredRegions.isEmpty else { return }
-        for event in fences.process(location) {
+        publishRegionEvents(fences.process(location))
+    }
+
+    /// Decides the beacon regions with the beacons heard at `date`.
+    func monitorBeaconRegions(hearing beacons: [(uuid: UUID, major: UInt16, minor: UInt16)], at date: Date) {
+        publishRegionEvents(fences.observe(beacons: beacons, at: date))
+    }
+
+    /// Reports the monitor's decisions as region states, entries and exits.
+    private func publishRegionEvents(_ events: [MonitorEvent]) {
+        for event in events {
             guard let region = monitoredRegions[event.identifier], event.refinement != .dwell else { continue }
             // An inferred crossing is an enter and an exit from outside; otherwise the state
             // before is the opposite one, or unknown for the first decision.
@@ -433,7 +447,7 @@ public actor PositioningManager {
 
     // MARK: - Fan-out
 
-    private func emit(_ event: PositioningEvent) {
+    func emit(_ event: PositioningEvent) {
         broadcaster.send(event)
         if postsNotifications { postNotification(for: event) }
         guard delegate != nil else { return }
@@ -498,6 +512,9 @@ public actor PositioningManager {
             case .region(.entered(let region)): await delegate.positioningManager(self, didEnterRegion: region)
             case .region(.exited(let region)): await delegate.positioningManager(self, didExitRegion: region)
             case .region(.failed(let region, let error)): await delegate.positioningManager(self, monitoringDidFailFor: region, withError: error)
+            case .beacons(.ranged(let beacons, let constraint)): await delegate.positioningManager(self, didRange: beacons, satisfying: constraint)
+            case .beacons(.failed(let constraint, let error)):
+                await delegate.positioningManager(self, rangingBeaconsDidFailFor: constraint, withError: error)
             case .rejected, .mapMatched, .stopped: break
             }
         }
