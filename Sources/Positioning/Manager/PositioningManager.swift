@@ -259,7 +259,8 @@ public actor PositioningManager {
         emit(.deferredUpdatesFinished(error))
     }
 
-    /// Delivers a heading from a heading sensor (NMEA HDT/THS, gpsd ATT): the missing true or
+    /// Delivers a heading from a heading sensor (NMEA HDT/THS, gpsd ATT; a source's `.heading`
+    /// events, such as `GPSDSource`'s from ATT, come here by themselves): the missing true or
     /// magnetic heading comes from the World Magnetic Model at the current position (left out
     /// without a position or outside the model's years), then a `.heading` event and the
     /// delegate's `didUpdateHeading`, after asking `shouldDisplayHeadingCalibration` when the
@@ -395,6 +396,8 @@ public actor PositioningManager {
         case .authorizationChanged(let status):
             authorizationStatus = status
             emit(.authorizationChanged(status))
+        case .heading(let heading):
+            updateHeading(heading)
         case .location(let location):
             if authorizationStatus != .authorized {
                 authorizationStatus = .authorized

@@ -35,9 +35,11 @@ public struct LostPositionWatchdog<C: Clock>: PositionSource where C.Duration ==
         let forward = Task {
             do {
                 for try await event in inner.events() {
-                    silence.withLock { s in
-                        s.since = clock.now
-                        s.reported = event == .lost
+                    if case .heading = event {} else { // a heading sensor's reports say nothing of the position
+                        silence.withLock { s in
+                            s.since = clock.now
+                            s.reported = event == .lost
+                        }
                     }
                     await output.yieldPaced(event)
                 }
