@@ -32,8 +32,14 @@ extension Notification.Name {
 /// - `currentPosition` is `mapMatchedPosition` when map matching is on and the matcher is at
 ///   least `minimumMatchConfidence` sure, else `rawPosition`; nil while stopped.
 /// - A `.locationUnknown` or `.io` failure is reported and the source restarted after a backoff
-///   of 1, 2, 4 … 30 s on the manager's clock; any other failure (`.denied`,
-///   `.sourceUnavailable`, `.invalidConfiguration`) is reported and stops the manager.
+///   of 1, 2, 4 … 30 s on the manager's clock; `.sourceUnavailable` and `.invalidConfiguration`
+///   are reported and stop the manager.
+/// - Authorization on Linux is the right to open the positioning device: a source that is
+///   refused (a device node without permission, EACCES / EPERM: `PositioningError.denied`)
+///   makes the status `.denied` — one `.failed(.denied)` and one `.authorizationChanged(.denied)`
+///   — and the manager keeps trying to open it on the same backoff, silently; once access is
+///   granted (the permission changed) and a fix arrives, `.authorizationChanged(.authorized)`
+///   and delivery resumes. `stop()` ends the waiting.
 /// - Every fix the track filter drops is reported as `.rejected(fix, reason)` and counted in
 ///   `filterReport`; nothing is dropped silently.
 /// - With `pausesLocationUpdatesAutomatically`, a stationary device (see `StationaryDetector`)
@@ -352,11 +358,14 @@ public actor PositioningManager {
 
     private func consume(_ source: any PositionSource, generation token: Int) async {
         var failures = 0
+        /// Whether the last attempt was refused: further refusals are not reported again.
+        var refused = false
         while !Task.isCancelled, token == generation {
             do {
                 for try await event in source.events() {
                     guard token == generation else { return }
                     failures = 0
+                    refused = false
                     await handle(event)
                 }
                 if token == generation, !Task.isCancelled { finishRun() }
@@ -364,12 +373,17 @@ public actor PositioningManager {
             } catch {
                 guard token == generation, !Task.isCancelled else { return }
                 let failure = error as? PositioningError ?? PositioningError(.locationUnknown, "\(source.name): \(error)", underlying: error)
-                emit(.failed(failure))
                 if failure.code == .denied {
-                    authorizationStatus = .denied
-                    emit(.authorizationChanged(.denied))
+                    if !refused { emit(.failed(failure)) }
+                    if authorizationStatus != .denied {
+                        authorizationStatus = .denied
+                        emit(.authorizationChanged(.denied))
+                    }
+                    refused = true
+                } else {
+                    emit(.failed(failure))
                 }
-                guard failure.code == .locationUnknown || failure.code == .io else {
+                guard failure.code == .locationUnknown || failure.code == .io || failure.code == .denied else {
                     finishRun()
                     return
                 }
