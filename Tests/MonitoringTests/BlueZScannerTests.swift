@@ -126,6 +126,15 @@ private final class ScanRecord: Sendable {
     }
     try await BlueZMock.run { bluez in
         try await bluez.control("add-adapter", "hci0")
+        try await bluez.control("deny", "hci0")
+        let (record, task) = ScanRecord.start(BlueZScanner(adapter: "hci0", busAddress: bluez.address))
+        defer { task.cancel() }
+        #expect(try await bluez.until { record.end != nil })
+        #expect(record.error?.code == .bluetoothDenied && record.error?.message.contains("org.bluez.Error.NotAuthorized") == true,
+                "BlueZ refusing is Bluetooth's authorization denied: \(String(describing: record.end))")
+    }
+    try await BlueZMock.run { bluez in
+        try await bluez.control("add-adapter", "hci0")
         for (adapter, message) in [("hci7", "no adapter 'hci7': BlueZ has hci0"), ("hci0", "powered off")] {
             if adapter == "hci0" { try await bluez.control("power-off", "hci0") }
             let (record, task) = ScanRecord.start(BlueZScanner(adapter: adapter, busAddress: bluez.address))

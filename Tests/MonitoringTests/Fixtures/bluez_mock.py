@@ -13,6 +13,7 @@ Run with the system's python3 and DBUS_SYSTEM_BUS_ADDRESS set to the private bus
     bluez_mock.py discovering hci0                      prints the adapter's Discovering (true/false)
     bluez_mock.py power-off hci0                        Powered becomes false (PropertiesChanged)
     bluez_mock.py remove-adapter hci0                   the adapter goes away (InterfacesRemoved)
+    bluez_mock.py deny hci0                             SetDiscoveryFilter answers org.bluez.Error.NotAuthorized
 """
 import sys
 import time
@@ -71,5 +72,8 @@ elif cmd == "power-off":
     mock("/org/bluez/" + args[0]).UpdateProperties("org.bluez.Adapter1", {"Powered": dbus.Boolean(False)})
 elif cmd == "remove-adapter":
     dbus.Interface(bus.get_object("org.bluez", "/"), "org.bluez.Mock").RemoveAdapter(args[0])
+elif cmd == "deny":
+    mock("/org/bluez/" + args[0]).AddMethod("org.bluez.Adapter1", "SetDiscoveryFilter", "a{sv}", "",
+                                            'raise dbus.exceptions.DBusException("Not Authorized", name="org.bluez.Error.NotAuthorized")')
 else:
     sys.exit("unknown command " + cmd)
