@@ -135,6 +135,11 @@ struct TrackCommand: AsyncParsableCommand {
                 out.write(#"{"event":"lost","time":\#(last.map { JSONLines.string(NMEAFix.isoString($0.timestamp)) } ?? "null")}"#)
             case .failed(let error):
                 out.write(#"{"event":"error","code":\#(JSONLines.string("\(error.code)")),"message":\#(JSONLines.string(error.message))}"#)
+                // A refused device: the manager would wait for access; the command ends, saying so.
+                if error.code == .denied {
+                    failed = true
+                    break loop
+                }
                 failed = !(await manager.isRunning)
             case .stopped:
                 break loop
