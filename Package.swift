@@ -111,9 +111,17 @@ let package = Package(
         // Map matching (pure): Newson & Krumm's HMM offline and online, over RoadNetwork and Routing.
         .target(name: "MapMatching", dependencies: ["GeoCore", "RoadNetwork", "Routing"], swiftSettings: strictSettings),
 
+        // libdbus from the system (pkg-config dbus-1, Debian libdbus-1-dev), for the BlueZ beacon
+        // scanner; only Monitoring imports it, on Linux.
+        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+
         // Regions (circle, polygon, beacon identity) decided with the fix's accuracy, persisted
-        // monitors; visits, beacons, heading and the World Magnetic Model.
-        .target(name: "Monitoring", dependencies: ["GeoCore", "NMEACodec", "SystemIO"], swiftSettings: strictSettings),
+        // monitors; visits, beacons (BlueZ scanning over D-Bus), heading and the World Magnetic Model.
+        .target(
+            name: "Monitoring",
+            dependencies: ["GeoCore", "NMEACodec", "SystemIO", .target(name: "CDBus", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings
+        ),
 
         // The map camera (pure): CameraState, limits and tilt profile, Mercator and globe,
         // animations, event blocks, gestures as state changes.

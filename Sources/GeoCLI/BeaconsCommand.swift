@@ -3,25 +3,32 @@ import Foundation
 import GPXCodec
 import GeoCore
 import Monitoring
+import Synchronization
+import SystemIO
 
-/// `geo beacons --source replay:FILE`: ranges iBeacon, AltBeacon and Eddystone beacons.
-struct BeaconsCommand: ParsableCommand {
+/// `geo beacons --source bluez:[ADAPTER] | replay:FILE`: ranges iBeacon, AltBeacon and Eddystone beacons.
+struct BeaconsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "beacons",
         abstract: "Range iBeacon, AltBeacon and Eddystone beacons from a scanner; one JSON line per ranging interval.",
         discussion: """
-            --source replay:FILE replays recorded advertisements (one JSON object per line: \
-            time, address, rssi, data as hexadecimal advertising data), as fast as it can, \
-            keeping the recorded times. Every --interval seconds of recorded time, and once after \
-            the last advertisement, it prints {"time", "beacons": [...]}: per beacon its identity \
-            (uuid, major, minor or namespace, instance), address, smoothed rssi (dBm; trimmed \
-            mean over 10 s), distance (m; log-distance path loss with exponent --path-loss), \
-            proximity (immediate < 0.5 m, near < 3 m, far, unknown) and the Eddystone URL and \
-            telemetry heard from the same address. (bluez: live scanning is not available yet.)
+            --source bluez:[ADAPTER] scans live with BlueZ over the system bus (the first adapter \
+            when none is named, e.g. bluez:hci0), every --interval seconds until --for seconds \
+            have passed or it is interrupted; if BlueZ is absent, refuses access, or the adapter \
+            goes away or is powered off, it says so on standard error and exits with 69 \
+            (unavailable) or 77 (denied). --source replay:FILE replays recorded advertisements \
+            (one JSON object per line: time, address, rssi, data as hexadecimal advertising \
+            data), as fast as it can, keeping the recorded times: every --interval seconds of \
+            recorded time, and once after the last advertisement. Each report is {"time", \
+            "beacons": [...]}: per beacon its identity (uuid, major, minor or namespace, \
+            instance), address, smoothed rssi (dBm; trimmed mean over 10 s), distance (m; \
+            log-distance path loss with exponent --path-loss), proximity (immediate < 0.5 m, \
+            near < 3 m, far, unknown) and the Eddystone URL and telemetry heard from the same \
+            address.
             """
     )
 
-    @Option(help: "Where advertisements come from: replay:FILE.")
+    @Option(help: "Where advertisements come from: bluez:[ADAPTER] or replay:FILE.")
     var source: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of recorded time between reports (\(OptionRanges.rangingInterval)).", valueName: "s"))
@@ -30,27 +37,40 @@ struct BeaconsCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Path-loss exponent n of the distance estimate (\(OptionRanges.pathLoss)).", valueName: "n"))
     var pathLoss = 2.0
 
+    @Option(name: .customLong("for"), parsing: .unconditional,
+            help: ArgumentHelp("bluez: stop after this many seconds (\(OptionRanges.trackDuration)); default: until interrupted.", valueName: "s"))
+    var duration: Double?
+
     func validate() throws {
         try OptionRanges.rangingInterval.check(interval, option: "--interval")
         try OptionRanges.pathLoss.check(pathLoss, option: "--path-loss")
-        if source.hasPrefix("bluez:") {
-            throw ValidationError("--source bluez: live BlueZ scanning is not implemented yet; use replay:FILE")
-        }
+        try OptionRanges.trackDuration.check(duration, option: "--for")
+        if source.hasPrefix("bluez:") { return }
         guard source.hasPrefix("replay:"), source.count > "replay:".count else {
-            throw ValidationError("--source must be replay:FILE, got '\(source)'")
+            throw ValidationError("--source must be bluez:[ADAPTER] or replay:FILE, got '\(source)'")
+        }
+        if duration != nil { throw ValidationError("--for applies to a live bluez: source, not a replay") }
+    }
+
+    func run() async throws {
+        let ranger = try BeaconRanger(configuration: .init(pathLossExponent: pathLoss))
+        if source.hasPrefix("bluez:") {
+            try await scan(BlueZScanner(adapter: String(source.dropFirst("bluez:".count))), ranger)
+        } else {
+            try replay(String(source.dropFirst("replay:".count)), ranger)
         }
     }
 
-    func run() throws {
-        let path = String(source.dropFirst("replay:".count))
+    /// Ranges a recorded file on its own times.
+    private func replay(_ path: String, _ ranger: BeaconRanger) throws {
+        var ranger = ranger
         try CommandLineFiles.checkInput(path)
         let sightings: [BeaconSighting]
         do {
-            sightings = try BeaconReplayScanner(path: path).sightings
-        } catch let error as BeaconError {
+            sightings = try BeaconReplayScanner(path: path).recorded
+        } catch let error as MonitoringError {
             throw CommandLineFileError.damaged("beacons", path, error)
         }
-        var ranger = try BeaconRanger(configuration: .init(pathLossExponent: pathLoss))
         let out = JSONLines()
         guard let first = sightings.first?.timestamp else { return }
         var tick = first.addingTimeInterval(interval)
@@ -62,6 +82,39 @@ struct BeaconsCommand: ParsableCommand {
             ranger.record(sighting)
         }
         out.write(Self.json(ranger.beacons(at: tick), at: tick))
+    }
+
+    /// Ranges a live scan: a report every `interval` seconds of wall time, until `--for` ends or
+    /// the scan fails.
+    private func scan(_ scanner: some BeaconScanner, _ ranger: BeaconRanger) async throws {
+        let state = SharedRanger(ranger)
+        let out = JSONLines()
+        let reports = duration.map { Int(($0 / interval).rounded(.down)) } ?? .max
+        let failure: (any Error)? = await withTaskGroup(of: (any Error)?.self) { group in
+            group.addTask {
+                do {
+                    for try await sighting in scanner.sightings() { state.ranger.withLock { $0.record(sighting) } }
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            group.addTask { [interval] in
+                for _ in 0..<reports {
+                    do { try await Task.sleep(for: .seconds(interval)) } catch { return nil }
+                    let now = Date()
+                    out.write(Self.json(state.ranger.withLock { $0.beacons(at: now) }, at: now))
+                    out.flush()
+                }
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let failure else { return }
+        try? FileDescriptor.standardError.writeAll("geo beacons: \(failure)\n")
+        throw ExitCode((failure as? MonitoringError)?.code == .bluetoothDenied ? 77 : 69)
     }
 
     /// One ranging report as a JSON object.
@@ -90,4 +143,10 @@ struct BeaconsCommand: ParsableCommand {
     }
 
     private static let tenths = JSONNumber.Quantity(decimals: 1)
+}
+
+/// A live scan's ranger, shared by the task that records sightings and the one that reports.
+private final class SharedRanger: Sendable {
+    let ranger: Mutex<BeaconRanger>
+    init(_ ranger: BeaconRanger) { self.ranger = Mutex(ranger) }
 }

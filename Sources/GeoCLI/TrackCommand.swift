@@ -135,13 +135,18 @@ struct TrackCommand: AsyncParsableCommand {
                 out.write(#"{"event":"lost","time":\#(last.map { JSONLines.string(NMEAFix.isoString($0.timestamp)) } ?? "null")}"#)
             case .failed(let error):
                 out.write(#"{"event":"error","code":\#(JSONLines.string("\(error.code)")),"message":\#(JSONLines.string(error.message))}"#)
+                // A refused device: the manager would wait for access; the command ends, saying so.
+                if error.code == .denied {
+                    failed = true
+                    break loop
+                }
                 failed = !(await manager.isRunning)
             case .stopped:
                 break loop
             case .mapMatched(let update):
                 matched = update
                 continue
-            case .resumed, .authorizationChanged, .rejected, .visit, .heading, .deferredUpdatesFinished, .region:
+            case .resumed, .authorizationChanged, .rejected, .visit, .heading, .deferredUpdatesFinished, .region, .beacons:
                 break
             }
             out.flush()

@@ -1,23 +1,8 @@
-public import GeoCore
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-
-/// A failure reading beacon advertisements or a replay file: a malformed frame or line.
-public typealias BeaconError = CodedError<BeaconErrorDomain>
-
-/// The domain of ``BeaconError``'s codes.
-public enum BeaconErrorDomain {}
-
-extension ErrorCode where Domain == BeaconError {
-    /// Advertising data whose structures overrun it, or a beacon frame of the wrong length or
-    /// with a value its specification forbids (the message names the byte offset).
-    public static var malformedAdvertisement: Self { Self("malformed advertisement") }
-    /// A line of a replay file that is not a sighting (the message names the line).
-    public static var malformedReplay: Self { Self("malformed replay line") }
-}
 
 /// What identifies a beacon: the identity each format broadcasts.
 public enum BeaconIdentity: Hashable, Sendable, CustomStringConvertible {
@@ -82,18 +67,18 @@ public enum BeaconAdvertisement: Hashable, Sendable {
 
     /// The beacon frame in manufacturer-specific data (AD type 0xFF): `data` follows the
     /// company identifier. Nil when it is no iBeacon or AltBeacon.
-    /// - Throws: ``BeaconError`` `.malformedAdvertisement` for an iBeacon or AltBeacon prefix
+    /// - Throws: ``MonitoringError`` `.malformedAdvertisement` for an iBeacon or AltBeacon prefix
     ///   with the wrong length.
-    public init?(manufacturer: UInt16, data: [UInt8]) throws(BeaconError) {
+    public init?(manufacturer: UInt16, data: [UInt8]) throws(MonitoringError) {
         if manufacturer == Self.appleCompanyID, data.count >= 2, data[0] == 0x02, data[1] == 0x15 {
             guard data.count == 23 else {
-                throw BeaconError(.malformedAdvertisement, "iBeacon: \(data.count) bytes after the company ID, expected 23")
+                throw MonitoringError(.malformedAdvertisement, "iBeacon: \(data.count) bytes after the company ID, expected 23")
             }
             self = .iBeacon(uuid: uuidFrom(data[2..<18]), major: UInt16(data[18]) << 8 | UInt16(data[19]),
                             minor: UInt16(data[20]) << 8 | UInt16(data[21]), measuredPower: Int8(bitPattern: data[22]))
         } else if data.count >= 2, data[0] == 0xBE, data[1] == 0xAC {
             guard data.count == 24 else {
-                throw BeaconError(.malformedAdvertisement, "AltBeacon: \(data.count) bytes after the company ID, expected 24")
+                throw MonitoringError(.malformedAdvertisement, "AltBeacon: \(data.count) bytes after the company ID, expected 24")
             }
             self = .altBeacon(manufacturer: manufacturer, id: Array(data[2..<22]), referenceRSSI: Int8(bitPattern: data[22]), reserved: data[23])
         } else {
@@ -104,25 +89,25 @@ public enum BeaconAdvertisement: Hashable, Sendable {
     /// The Eddystone frame in service data (AD type 0x16) of 16-bit UUID 0xFEAA: `data`
     /// follows the UUID. Nil for another service or an Eddystone frame type not parsed here
     /// (EID, encrypted TLM).
-    /// - Throws: ``BeaconError`` `.malformedAdvertisement` for a UID, URL or TLM frame of the
+    /// - Throws: ``MonitoringError`` `.malformedAdvertisement` for a UID, URL or TLM frame of the
     ///   wrong length or with a reserved URL byte.
-    public init?(serviceUUID: UInt16, data: [UInt8]) throws(BeaconError) {
+    public init?(serviceUUID: UInt16, data: [UInt8]) throws(MonitoringError) {
         guard serviceUUID == Self.eddystoneServiceUUID, let frameType = data.first else { return nil }
         switch frameType {
         case 0x00:
             guard data.count == 18 || data.count == 20 else {
-                throw BeaconError(.malformedAdvertisement, "Eddystone-UID: \(data.count) bytes, expected 18 or 20")
+                throw MonitoringError(.malformedAdvertisement, "Eddystone-UID: \(data.count) bytes, expected 18 or 20")
             }
             self = .eddystoneUID(namespace: Array(data[2..<12]), instance: Array(data[12..<18]), txPowerAt0m: Int8(bitPattern: data[1]))
         case 0x10:
             guard (3...20).contains(data.count) else {
-                throw BeaconError(.malformedAdvertisement, "Eddystone-URL: \(data.count) bytes, expected 3 to 20")
+                throw MonitoringError(.malformedAdvertisement, "Eddystone-URL: \(data.count) bytes, expected 3 to 20")
             }
             self = .eddystoneURL(url: try Self.url(scheme: data[2], encoded: data[3...]), txPowerAt0m: Int8(bitPattern: data[1]))
         case 0x20:
             guard data.count >= 2, data[1] == 0x00 else { return nil } // version 1: encrypted (eTLM)
             guard data.count == 14 else {
-                throw BeaconError(.malformedAdvertisement, "Eddystone-TLM: \(data.count) bytes, expected 14")
+                throw MonitoringError(.malformedAdvertisement, "Eddystone-TLM: \(data.count) bytes, expected 14")
             }
             self = .eddystoneTLM(EddystoneTelemetry(frame: data))
         default:
@@ -133,16 +118,16 @@ public enum BeaconAdvertisement: Hashable, Sendable {
     /// Every beacon frame in raw advertising data: the AD structures (length, type, data;
     /// Bluetooth Core Specification Vol 3 Part C §11) of an advertisement or scan response.
     /// A zero length ends the significant part (the rest is padding).
-    /// - Throws: ``BeaconError`` `.malformedAdvertisement` naming the offset of a structure that
+    /// - Throws: ``MonitoringError`` `.malformedAdvertisement` naming the offset of a structure that
     ///   overruns the data, or what a beacon frame's parser throws.
-    public static func frames(inAdvertisingData bytes: [UInt8]) throws(BeaconError) -> [BeaconAdvertisement] {
+    public static func frames(inAdvertisingData bytes: [UInt8]) throws(MonitoringError) -> [BeaconAdvertisement] {
         var frames: [BeaconAdvertisement] = []
         var i = 0
         while i < bytes.count {
             let length = Int(bytes[i])
             if length == 0 { break }
             guard i + length < bytes.count else {
-                throw BeaconError(.malformedAdvertisement, "AD structure at byte \(i) has length \(length), only \(bytes.count - i - 1) bytes follow")
+                throw MonitoringError(.malformedAdvertisement, "AD structure at byte \(i) has length \(length), only \(bytes.count - i - 1) bytes follow")
             }
             let type = bytes[i + 1], body = Array(bytes[(i + 2)..<(i + 1 + length)])
             if type == 0xFF, body.count >= 2, let frame = try BeaconAdvertisement(manufacturer: UInt16(body[0]) | UInt16(body[1]) << 8, data: Array(body[2...])) {
@@ -157,12 +142,12 @@ public enum BeaconAdvertisement: Hashable, Sendable {
 
     /// Eddystone-URL decoding: the scheme prefix byte, then printable ASCII with the expansion
     /// codes 0x00–0x0D for ".com/" … ".gov".
-    private static func url(scheme: UInt8, encoded: ArraySlice<UInt8>) throws(BeaconError) -> String {
+    private static func url(scheme: UInt8, encoded: ArraySlice<UInt8>) throws(MonitoringError) -> String {
         let schemes = ["http://www.", "https://www.", "http://", "https://"]
         let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/",
                           ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov"]
         guard Int(scheme) < schemes.count else {
-            throw BeaconError(.malformedAdvertisement, "Eddystone-URL: scheme prefix 0x\(hexadecimal([scheme])) is reserved")
+            throw MonitoringError(.malformedAdvertisement, "Eddystone-URL: scheme prefix 0x\(hexadecimal([scheme])) is reserved")
         }
         var url = schemes[Int(scheme)]
         for (k, byte) in encoded.enumerated() {
@@ -171,7 +156,7 @@ public enum BeaconAdvertisement: Hashable, Sendable {
             } else if byte > 0x20 && byte < 0x7F {
                 url.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                throw BeaconError(.malformedAdvertisement, "Eddystone-URL: byte 0x\(hexadecimal([byte])) at offset \(3 + k) is reserved")
+                throw MonitoringError(.malformedAdvertisement, "Eddystone-URL: byte 0x\(hexadecimal([byte])) at offset \(3 + k) is reserved")
             }
         }
         return url

@@ -1,4 +1,3 @@
-public import GeoCore
 import SystemIO
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -7,7 +6,7 @@ import Foundation
 #endif
 
 /// A scanner that replays recorded advertisements from a file, for tests, demos and offline
-/// analysis (the live BlueZ scanner is not written yet).
+/// analysis (``BlueZScanner`` scans live).
 ///
 /// The file has one JSON object per line, blank lines and lines starting with `#` skipped:
 ///
@@ -16,21 +15,34 @@ import Foundation
 /// `time` is ISO 8601 (UTC, fractional seconds optional), `rssi` in dBm, `data` the raw
 /// advertising data in hexadecimal (the AD structures, as `btmon` or `hcidump` show them).
 /// Advertisements without a beacon frame are ordinary Bluetooth traffic and yield nothing.
-public struct BeaconReplayScanner: Sendable {
+public struct BeaconReplayScanner: BeaconScanner {
     /// The sightings of the file, in its order.
-    public let sightings: [BeaconSighting]
+    public let recorded: [BeaconSighting]
+    /// The file's path.
+    public let path: String
+
+    public var name: String { "replay:\(path)" }
+
+    /// The recorded sightings at once, in the file's order, keeping their recorded times.
+    public func sightings() -> AsyncThrowingStream<BeaconSighting, any Error> {
+        AsyncThrowingStream { output in
+            for sighting in recorded { output.yield(sighting) }
+            output.finish()
+        }
+    }
 
     /// Reads and parses a replay file.
-    /// - Throws: `SystemIOError` when it cannot be read; ``BeaconError`` naming the first bad
+    /// - Throws: `SystemIOError` when it cannot be read; ``MonitoringError`` naming the first bad
     ///   line.
     public init(path: String) throws {
         let bytes = try FileDescriptor.readContents(of: path)
-        sightings = try Self.sightings(parsing: String(decoding: bytes, as: UTF8.self))
+        self.path = path
+        recorded = try Self.sightings(parsing: String(decoding: bytes, as: UTF8.self))
     }
 
     /// The sightings in the text of a replay file.
-    /// - Throws: ``BeaconError`` `.malformedReplay` or `.malformedAdvertisement` naming the line.
-    public static func sightings(parsing text: String) throws(BeaconError) -> [BeaconSighting] {
+    /// - Throws: ``MonitoringError`` `.malformedReplay` or `.malformedAdvertisement` naming the line.
+    public static func sightings(parsing text: String) throws(MonitoringError) -> [BeaconSighting] {
         var out: [BeaconSighting] = []
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
@@ -41,19 +53,19 @@ public struct BeaconReplayScanner: Sendable {
             do {
                 record = try JSONDecoder().decode(Line.self, from: Data(trimmed.utf8))
             } catch {
-                throw BeaconError(.malformedReplay, "line \(lineNumber): expected {\"time\",\"address\",\"rssi\",\"data\"}")
+                throw MonitoringError(.malformedReplay, "expected {\"time\",\"address\",\"rssi\",\"data\"}", at: "line \(lineNumber)")
             }
             guard let date = Self.date(record.time) else {
-                throw BeaconError(.malformedReplay, "line \(lineNumber): time '\(record.time)' is not ISO 8601")
+                throw MonitoringError(.malformedReplay, "time '\(record.time)' is not ISO 8601", at: "line \(lineNumber)")
             }
             guard let data = Self.bytes(hex: record.data) else {
-                throw BeaconError(.malformedReplay, "line \(lineNumber): data is not an even number of hexadecimal digits")
+                throw MonitoringError(.malformedReplay, "data is not an even number of hexadecimal digits", at: "line \(lineNumber)")
             }
             let frames: [BeaconAdvertisement]
             do {
                 frames = try BeaconAdvertisement.frames(inAdvertisingData: data)
             } catch {
-                throw BeaconError(error.code, "line \(lineNumber): \(error.message)")
+                throw MonitoringError(error.code, error.message, at: "line \(lineNumber)")
             }
             for frame in frames {
                 out.append(BeaconSighting(timestamp: date, address: record.address, rssi: record.rssi, advertisement: frame))

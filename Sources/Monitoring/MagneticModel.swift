@@ -12,22 +12,6 @@ import Musl
 import Darwin
 #endif
 
-/// A failure of the World Magnetic Model: a bad coefficient file or a point or date it does not
-/// cover.
-public typealias MagneticModelError = CodedError<MagneticModelErrorDomain>
-
-/// The domain of ``MagneticModelError``'s codes.
-public enum MagneticModelErrorDomain {}
-
-extension ErrorCode where Domain == MagneticModelError {
-    /// A coefficient file that does not follow the `.COF` layout (the message names the line).
-    public static var invalidCoefficients: Self { Self("invalid coefficients") }
-    /// A date outside the model's five years of validity.
-    public static var dateOutsideModel: Self { Self("date outside the model") }
-    /// A non-finite or absurd altitude (the model covers −1 km to 850 km).
-    public static var altitudeOutsideModel: Self { Self("altitude outside the model") }
-}
-
 /// A spherical-harmonic model of the Earth's main magnetic field: the World Magnetic Model
 /// (``wmm2025``) or any model in its `.COF` layout up to degree 12 or more.
 ///
@@ -65,13 +49,13 @@ public struct MagneticModel: Sendable {
 
     /// Reads a model from the text of a `.COF` file: a header line `epoch name release-date`,
     /// then lines `n m g h ġ ḣ`, ended by a line of nines or the end of the text.
-    /// - Throws: ``MagneticModelError`` `.invalidCoefficients` naming the line at fault.
-    public init(coefficients text: String) throws(MagneticModelError) {
+    /// - Throws: ``MonitoringError`` `.invalidCoefficients` naming the line at fault.
+    public init(coefficients text: String) throws(MonitoringError) {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().makeIterator()
         var header: [Substring] = []
         while header.isEmpty, let (_, line) = lines.next() { header = line.split(whereSeparator: \.isWhitespace) }
         guard header.count >= 2, let epoch = Double(header[0]), epoch.isFinite else {
-            throw MagneticModelError(.invalidCoefficients, "line 1: expected a header 'epoch name date'")
+            throw MonitoringError(.invalidCoefficients, "line 1: expected a header 'epoch name date'")
         }
         var rows: [(n: Int, m: Int, values: [Double])] = []
         while let (index, line) = lines.next() {
@@ -80,27 +64,27 @@ public struct MagneticModel: Sendable {
             if fields.count == 1, fields[0].allSatisfy({ $0 == "9" }) { break }
             guard fields.count == 6, let n = Int(fields[0]), let m = Int(fields[1]),
                   (1...100).contains(n), (0...n).contains(m) else {
-                throw MagneticModelError(.invalidCoefficients, "line \(index + 1): expected 'n m g h gdot hdot' with 1 ≤ n ≤ 100, 0 ≤ m ≤ n")
+                throw MonitoringError(.invalidCoefficients, "line \(index + 1): expected 'n m g h gdot hdot' with 1 ≤ n ≤ 100, 0 ≤ m ≤ n")
             }
             let values = fields[2...].compactMap { Double($0) }.filter(\.isFinite)
             guard values.count == 4 else {
-                throw MagneticModelError(.invalidCoefficients, "line \(index + 1): a coefficient is not a finite number")
+                throw MonitoringError(.invalidCoefficients, "line \(index + 1): a coefficient is not a finite number")
             }
             rows.append((n, m, values))
         }
         guard let degree = rows.map(\.n).max() else {
-            throw MagneticModelError(.invalidCoefficients, "no coefficients after the header")
+            throw MonitoringError(.invalidCoefficients, "no coefficients after the header")
         }
         let count = (degree + 1) * (degree + 2) / 2
         guard rows.count == count - 1 else {
-            throw MagneticModelError(.invalidCoefficients, "expected \(count - 1) coefficient lines for degree \(degree), found \(rows.count)")
+            throw MonitoringError(.invalidCoefficients, "expected \(count - 1) coefficient lines for degree \(degree), found \(rows.count)")
         }
         var g = [Double](repeating: 0, count: count), h = g, gDot = g, hDot = g
         var seen = [Bool](repeating: false, count: count)
         for row in rows {
             let k = row.n * (row.n + 1) / 2 + row.m
             guard !seen[k] else {
-                throw MagneticModelError(.invalidCoefficients, "coefficient n=\(row.n) m=\(row.m) appears twice")
+                throw MonitoringError(.invalidCoefficients, "coefficient n=\(row.n) m=\(row.m) appears twice")
             }
             seen[k] = true
             (g[k], h[k], gDot[k], hDot[k]) = (row.values[0], row.values[1], row.values[2], row.values[3])
@@ -117,15 +101,15 @@ public struct MagneticModel: Sendable {
     ///   - coordinate: the geodetic (WGS84) position.
     ///   - altitude: the height above the WGS84 ellipsoid (not above sea level).
     ///   - decimalYear: the time as a decimal year (``decimalYear(of:)``), inside ``validYears``.
-    /// - Throws: ``MagneticModelError`` for a date outside the model or an altitude outside
+    /// - Throws: ``MonitoringError`` for a date outside the model or an altitude outside
     ///   −1 km … 850 km (the WMM report's stated range).
     /// - Complexity: O(degree²).
-    public func field(at coordinate: Coordinate, altitude: Distance = .zero, decimalYear: Double) throws(MagneticModelError) -> MagneticField {
+    public func field(at coordinate: Coordinate, altitude: Distance = .zero, decimalYear: Double) throws(MonitoringError) -> MagneticField {
         guard validYears.contains(decimalYear) else {
-            throw MagneticModelError(.dateOutsideModel, "\(name) is valid \(epoch)–\(epoch + 5), not \(decimalYear)")
+            throw MonitoringError(.dateOutsideModel, "\(name) is valid \(epoch)–\(epoch + 5), not \(decimalYear)")
         }
         guard (-1_000.0...850_000.0).contains(altitude.meters) else {
-            throw MagneticModelError(.altitudeOutsideModel, "altitude \(altitude.meters) m is outside -1000…850000 m")
+            throw MonitoringError(.altitudeOutsideModel, "altitude \(altitude.meters) m is outside -1000…850000 m")
         }
         let dt = decimalYear - epoch
 
@@ -164,7 +148,7 @@ public struct MagneticModel: Sendable {
     }
 
     /// The main field at a point at an instant.
-    public func field(at coordinate: Coordinate, altitude: Distance = .zero, date: Date) throws(MagneticModelError) -> MagneticField {
+    public func field(at coordinate: Coordinate, altitude: Distance = .zero, date: Date) throws(MonitoringError) -> MagneticField {
         try field(at: coordinate, altitude: altitude, decimalYear: Self.decimalYear(of: date))
     }
 

@@ -27,7 +27,8 @@ extension ErrorCode where Domain == PositioningError {
     /// (Core Location's `kCLErrorLocationUnknown`).
     public static var locationUnknown: Self { Self("location unknown") }
     /// Access to the positioning device was refused (a device node without permission);
-    /// the manager stops (Core Location's `kCLErrorDenied`).
+    /// the manager reports `.denied` authorization and waits for access (Core Location's
+    /// `kCLErrorDenied`).
     public static var denied: Self { Self("denied") }
     /// No source can be reached: no gpsd on localhost and no NMEA device configured.
     public static var sourceUnavailable: Self { Self("source unavailable") }

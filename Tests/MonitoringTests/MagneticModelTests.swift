@@ -64,10 +64,10 @@ private func angleDifference(_ a: Double, _ b: Double) -> Double {
 @Test func field_outsideItsYearsOrAltitudes_throwsTypedErrors() throws {
     let model = MagneticModel.wmm2025
     let c = try Coordinate(latitude: 10, longitude: 10)
-    #expect(throws: MagneticModelError.self) { try model.field(at: c, decimalYear: 2024.99) }
-    #expect(throws: MagneticModelError.self) { try model.field(at: c, decimalYear: .nan) }
-    #expect(throws: MagneticModelError.self) { try model.field(at: c, altitude: .meters(900_000), decimalYear: 2026) }
-    #expect(throws: MagneticModelError.self) { try model.field(at: c, altitude: .meters(.infinity), decimalYear: 2026) }
+    #expect(throws: MonitoringError.self) { try model.field(at: c, decimalYear: 2024.99) }
+    #expect(throws: MonitoringError.self) { try model.field(at: c, decimalYear: .nan) }
+    #expect(throws: MonitoringError.self) { try model.field(at: c, altitude: .meters(900_000), decimalYear: 2026) }
+    #expect(throws: MonitoringError.self) { try model.field(at: c, altitude: .meters(.infinity), decimalYear: 2026) }
     do {
         _ = try model.field(at: c, decimalYear: 2031)
         Issue.record("2031 is outside WMM2025")

@@ -49,7 +49,7 @@ private func chkFixes(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
                 switch event {
                 case .location: e.append("fix")
                 case .lost: e.append("lost")
-                case .authorizationChanged: break
+                case .authorizationChanged, .heading: break
                 }
             }
         }

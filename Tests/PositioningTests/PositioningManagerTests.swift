@@ -23,6 +23,7 @@ private func label(_ e: PositioningEvent) -> String {
     case .heading: "heading"
     case .deferredUpdatesFinished: "deferredUpdatesFinished"
     case .region: "region"
+    case .beacons: "beacons"
     }
 }
 
@@ -122,7 +123,7 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
     #expect(seen == ["authorization(authorized)", "updated", "updated", "updated", "updated", "stopped"])
 }
 
-@Test func manager_retriesLocationUnknown_andStopsOnDenied() async throws {
+@Test func manager_retriesLocationUnknown_andWaitsOutDenied_thenResumesWhenGranted() async throws {
     let source = CustomPositionSource()
     let clock = ManualClock()
     let manager = PositioningManager(source: source, clock: clock)
@@ -141,12 +142,34 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
     }
     #expect(source.activeRuns == 1)
     #expect(steps >= 2, "restarted after \(steps) × 0.5 s")
-    source.reportAuthorization(.denied)
+    // Authorization on Linux: the device refuses (EACCES through NMEASource's open becomes
+    // `.denied`): reported once, then the manager keeps trying on its backoff, silently.
     source.finish(throwing: PositioningError(.denied, "permission denied on /dev/ttyUSB0"))
+    #expect(await events.next().map(label) == "failed(denied)")
+    #expect(await events.next().map(label) == "authorization(denied)")
+    #expect(await manager.authorizationStatus == .denied)
+    #expect(await manager.isRunning)
+    /// Advances the manager's clock until its backoff ends and the source runs again.
+    func awaitRetry() async {
+        for _ in 0..<20 where source.activeRuns == 0 {
+            clock.advance(by: .seconds(30))
+            _ = await eventually(within: .milliseconds(200)) { source.activeRuns == 1 }
+        }
+        #expect(source.activeRuns == 1)
+    }
+    for _ in 0..<3 { // still refused at each retry: no further failure events
+        await awaitRetry()
+        source.finish(throwing: PositioningError(.denied, "permission denied on /dev/ttyUSB0"))
+        #expect(await eventually { source.activeRuns == 0 })
+    }
+    // Access granted (the node's permission changed): the next attempt opens and delivers.
+    await awaitRetry()
+    source.yield(fix(t: 0))
     var rest: [String] = []
-    while rest.count < 4, rest.last != "stopped", let e = await events.next() { rest.append(label(e)) }
-    #expect(rest == ["authorization(denied)", "failed(denied)", "authorization(denied)", "stopped"])
-    #expect(await manager.isRunning == false)
+    while rest.count < 2, let e = await events.next() { rest.append(label(e)) }
+    #expect(rest == ["authorization(authorized)", "updated"], "one report of the change, then updates resume")
+    #expect(await manager.authorizationStatus == .authorized)
+    await manager.stop()
 }
 
 @Test func manager_currentPositionPrefersAConfidentMatch() async throws {

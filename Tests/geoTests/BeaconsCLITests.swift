@@ -44,12 +44,41 @@ private func replay() -> String {
     try await withTemporaryDirectory { dir in
         let bad = dir.appendingPathComponent("bad.jsonl")
         try "{\"time\":\"2026-07-14T06:00:00Z\",\"address\":\"A\",\"rssi\":-1,\"data\":\"1aff4c00\"}\n".write(to: bad, atomically: true, encoding: .utf8)
-        for (arguments, reason) in [(["--source", "bluez:"], "not implemented"), (["--source", "x.jsonl"], "replay:FILE"),
+        // No system bus at this address: the live scanner cannot start (exit 69, EX_UNAVAILABLE).
+        let noBus = ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=\(dir.path)/no-bus"]) { $1 }
+        for (arguments, reason) in [(["--source", "bluez:hci0"], "geo beacons: hci0: Bluetooth unavailable: cannot reach the system bus"),
+                                    (["--source", "replay:\(bad.path)", "--for", "3"], "--for applies to a live bluez: source"),
+                                    (["--source", "x.jsonl"], "replay:FILE"),
                                     (["--source", "replay:/nonexistent.jsonl"], "nonexistent"), (["--source", "replay:\(bad.path)"], "line 1"),
                                     (["--source", "replay:\(bad.path)", "--interval", "0"], "--interval")] {
-            let result = try await GeoProcess.geo(["beacons"] + arguments)
+            let result = try await GeoProcess.geo(["beacons"] + arguments, environment: noBus)
             #expect(result.status != 0 && result.stdout.isEmpty, "\(arguments)")
+            if arguments[1].hasPrefix("bluez:") { #expect(result.status == 69) }
             #expect(result.stderr.contains(reason), "\(arguments): \(result.stderr)")
         }
+    }
+}
+
+@Test(.onOwnThread) func beacons_bluez_rangesLive_andSaysWhenTheAdapterGoesAway() async throws {
+    try await BlueZMock.run { bluez in
+        try await bluez.control("add-adapter", "hci0")
+        let device = try await bluez.control("add-device", "hci0", "C4:7C:8D:6A:3E:01")
+        let environment = ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": bluez.address]) { $1 }
+        // geo finds the bus through DBUS_SYSTEM_BUS_ADDRESS, as on a real system.
+        async let scan = GeoProcess.geo(["beacons", "--source", "bluez:hci0", "--for", "30", "--interval", "0.5"], environment: environment)
+        #expect(try await bluez.until { try await bluez.control("discovering", "hci0") == "true" })
+        for _ in 0..<4 { // iBeacon, AirLocate UUID, major 1, minor 2, −59 dBm at 1 m
+            try await bluez.control("advertise", device, "-59", "m", "0x004c", "0215E2C56DB5DFFB48D2B060D0F5A71096E000010002C5")
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        try await bluez.control("remove-adapter", "hci0")
+        let result = try await scan
+        #expect(result.status == 69, "EX_UNAVAILABLE: \(result.stderr)")
+        #expect(result.stderr.contains("geo beacons: hci0: Bluetooth lost: the adapter /org/bluez/hci0 was removed"), "\(result.stderr)")
+        let reports = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let heard = reports.compactMap { ($0["beacons"] as? [[String: Any]])?.first }
+        #expect(heard.contains { $0["uuid"] as? String == "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0" && $0["major"] as? Int == 1 && $0["minor"] as? Int == 2 },
+                "\(result.stdout)")
+        #expect(heard.allSatisfy { abs(($0["distance"] as? Double ?? 0) - 1) < 0.01 }, "RSSI −59 at −59 dBm @ 1 m is 1 m: \(result.stdout)") // metres
     }
 }

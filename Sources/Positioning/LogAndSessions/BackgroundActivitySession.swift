@@ -240,7 +240,7 @@ struct LoggingPositionSource: PositionSource {
                         switch event {
                         case .location(let location): try log.append(location)
                         case .lost: try log.beginSegment()
-                        case .authorizationChanged: break
+                        case .authorizationChanged, .heading: break
                         }
                     } catch {
                         onError(error)

@@ -74,7 +74,7 @@ public struct LocationUpdate: Sendable, Hashable {
                             output.yield(LocationUpdate(location: nil, locationUnavailable: true))
                         case .authorizationChanged(.denied):
                             throw PositioningError(.denied, "\(source.name): access to the positioning source was denied")
-                        case .authorizationChanged:
+                        case .authorizationChanged, .heading:
                             break
                         }
                     }

@@ -9,7 +9,8 @@ public import Monitoring
 public protocol PositioningDelegate: AnyObject, Sendable {
     /// New fixes, oldest first; the last is the most recent.
     func positioningManager(_ manager: PositioningManager, didUpdateLocations locations: [Location]) async
-    /// A failure: `.locationUnknown` (the manager keeps trying) or `.denied` (it stopped).
+    /// A failure: `.locationUnknown` (the manager keeps trying) or `.denied` (it waits for
+    /// access, then `didChangeAuthorization(.authorized)` and updates resume).
     func positioningManager(_ manager: PositioningManager, didFailWithError error: PositioningError) async
     /// The position is lost.
     func positioningManagerDidLosePosition(_ manager: PositioningManager) async
@@ -17,7 +18,8 @@ public protocol PositioningDelegate: AnyObject, Sendable {
     func positioningManagerDidPauseLocationUpdates(_ manager: PositioningManager) async
     /// Updates resumed because the device moves again.
     func positioningManagerDidResumeLocationUpdates(_ manager: PositioningManager) async
-    /// The authorization of the source changed.
+    /// The authorization of the source changed: `.denied` when the device refused access,
+    /// `.authorized` when a fix could be read again.
     func positioningManager(_ manager: PositioningManager, didChangeAuthorization status: AuthorizationStatus) async
     /// A visit began (`departureDate` is `distantFuture`) or ended (`startMonitoringVisits()`).
     func positioningManager(_ manager: PositioningManager, didVisit visit: Visit) async
@@ -50,6 +52,15 @@ public protocol PositioningDelegate: AnyObject, Sendable {
     func positioningManager(_ manager: PositioningManager, monitoringDidFailFor region: MonitoredRegion?, withError error: MonitoringError) async
     /// Monitoring of the region began.
     func positioningManager(_ manager: PositioningManager, didStartMonitoringFor region: MonitoredRegion) async
+
+    // MARK: Beacons (`startRangingBeacons(satisfying:)`)
+
+    /// The beacons satisfying the constraint, nearest first, once a second of sighting time.
+    func positioningManager(_ manager: PositioningManager, didRange beacons: [RangedBeacon], satisfying constraint: BeaconIdentityCondition) async
+    /// Ranging the constraint failed and stopped: the scanner could not start, was refused, or
+    /// went away (BlueZ absent or gone, the adapter removed or powered off). Beacon regions
+    /// get `monitoringDidFailFor` with the same error.
+    func positioningManager(_ manager: PositioningManager, rangingBeaconsDidFailFor constraint: BeaconIdentityCondition, withError error: MonitoringError) async
 }
 
 extension PositioningDelegate {
@@ -68,4 +79,6 @@ extension PositioningDelegate {
     public func positioningManager(_ manager: PositioningManager, didExitRegion region: MonitoredRegion) async {}
     public func positioningManager(_ manager: PositioningManager, monitoringDidFailFor region: MonitoredRegion?, withError error: MonitoringError) async {}
     public func positioningManager(_ manager: PositioningManager, didStartMonitoringFor region: MonitoredRegion) async {}
+    public func positioningManager(_ manager: PositioningManager, didRange beacons: [RangedBeacon], satisfying constraint: BeaconIdentityCondition) async {}
+    public func positioningManager(_ manager: PositioningManager, rangingBeaconsDidFailFor constraint: BeaconIdentityCondition, withError error: MonitoringError) async {}
 }

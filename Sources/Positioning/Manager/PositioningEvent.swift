@@ -15,7 +15,7 @@ public enum PositioningEvent: Sendable {
     case rejected(Location, RejectionReason)
     /// The position is lost: the source is silent or has no fix (HERE's `DidLosePosition`).
     case lost
-    /// The source failed; `.locationUnknown` is retried, `.denied` stops the manager.
+    /// The source failed; `.locationUnknown` is retried, `.denied` waited out (reported once).
     case failed(PositioningError)
     /// The device stopped moving at this fix; updates pause until it moves again.
     case paused(Location)
@@ -23,7 +23,7 @@ public enum PositioningEvent: Sendable {
     case resumed
     /// The source's authorization changed.
     case authorizationChanged(AuthorizationStatus)
-    /// Positioning stopped: `stop()` was called, the source ended or access was denied.
+    /// Positioning stopped: `stop()` was called, the source ended or could not be had.
     case stopped
     /// A visit began or ended (`startMonitoringVisits()`).
     case visit(VisitEvent)
@@ -34,6 +34,9 @@ public enum PositioningEvent: Sendable {
     case deferredUpdatesFinished(PositioningError?)
     /// Region monitoring: a region started, was decided, entered, left, or failed.
     case region(RegionMonitoringEvent)
+    /// Beacon ranging (`startRangingBeacons(satisfying:)`): the beacons of a constraint, or
+    /// the scanner's failure.
+    case beacons(BeaconRangingEvent)
 }
 
 /// The manager's events as a named sequence (STYLE.md §3.8), one independent buffer per

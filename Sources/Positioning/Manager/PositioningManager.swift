@@ -32,8 +32,14 @@ extension Notification.Name {
 /// - `currentPosition` is `mapMatchedPosition` when map matching is on and the matcher is at
 ///   least `minimumMatchConfidence` sure, else `rawPosition`; nil while stopped.
 /// - A `.locationUnknown` or `.io` failure is reported and the source restarted after a backoff
-///   of 1, 2, 4 … 30 s on the manager's clock; any other failure (`.denied`,
-///   `.sourceUnavailable`, `.invalidConfiguration`) is reported and stops the manager.
+///   of 1, 2, 4 … 30 s on the manager's clock; `.sourceUnavailable` and `.invalidConfiguration`
+///   are reported and stop the manager.
+/// - Authorization on Linux is the right to open the positioning device: a source that is
+///   refused (a device node without permission, EACCES / EPERM: `PositioningError.denied`)
+///   makes the status `.denied` — one `.failed(.denied)` and one `.authorizationChanged(.denied)`
+///   — and the manager keeps trying to open it on the same backoff, silently; once access is
+///   granted (the permission changed) and a fix arrives, `.authorizationChanged(.authorized)`
+///   and delivery resumes. `stop()` ends the waiting.
 /// - Every fix the track filter drops is reported as `.rejected(fix, reason)` and counted in
 ///   `filterReport`; nothing is dropped silently.
 /// - With `pausesLocationUpdatesAutomatically`, a stationary device (see `StationaryDetector`)
@@ -124,6 +130,8 @@ public actor PositioningManager {
     private var fences = FenceEngine()
     /// Each monitored region's decided state, to tell a transition from a first decision.
     private var regionStates: [String: ConditionState] = [:]
+    /// Beacon ranging and the scan behind it and beacon regions (`PositioningManager+Beacons.swift`).
+    var beaconRanging = BeaconRangingState()
 
     /// Creates a manager on `source`; nil uses the default device source of the platform.
     /// - Parameters:
@@ -257,7 +265,8 @@ public actor PositioningManager {
         emit(.deferredUpdatesFinished(error))
     }
 
-    /// Delivers a heading from a heading sensor (NMEA HDT/THS, gpsd ATT): the missing true or
+    /// Delivers a heading from a heading sensor (NMEA HDT/THS, gpsd ATT; a source's `.heading`
+    /// events, such as `GPSDSource`'s from ATT, come here by themselves): the missing true or
     /// magnetic heading comes from the World Magnetic Model at the current position (left out
     /// without a position or outside the model's years), then a `.heading` event and the
     /// delegate's `didUpdateHeading`, after asking `shouldDisplayHeadingCalibration` when the
@@ -283,6 +292,7 @@ public actor PositioningManager {
             monitoredRegions[region.identifier] = region
             regionStates[region.identifier] = nil
             emit(.region(.started(region)))
+            updateBeaconScan()
         } catch {
             emit(.region(.failed(region, error)))
         }
@@ -293,6 +303,7 @@ public actor PositioningManager {
         fences.remove(region.identifier, at: rawPosition?.timestamp ?? now())
         monitoredRegions[region.identifier] = nil
         regionStates[region.identifier] = nil
+        updateBeaconScan()
     }
 
     /// Reports the region's current state through `.region(.determined)` (unknown until decided,
@@ -305,7 +316,17 @@ public actor PositioningManager {
     /// Decides the monitored regions with a fix as the source delivered it.
     private func monitorRegions(with location: Location) {
         guard !monitoredRegions.isEmpty else { return }
-        for event in fences.process(location) {
+        publishRegionEvents(fences.process(location))
+    }
+
+    /// Decides the beacon regions with the beacons heard at `date`.
+    func monitorBeaconRegions(hearing beacons: [(uuid: UUID, major: UInt16, minor: UInt16)], at date: Date) {
+        publishRegionEvents(fences.observe(beacons: beacons, at: date))
+    }
+
+    /// Reports the monitor's decisions as region states, entries and exits.
+    private func publishRegionEvents(_ events: [MonitorEvent]) {
+        for event in events {
             guard let region = monitoredRegions[event.identifier], event.refinement != .dwell else { continue }
             // An inferred crossing is an enter and an exit from outside; otherwise the state
             // before is the opposite one, or unknown for the first decision.
@@ -341,6 +362,8 @@ public actor PositioningManager {
     /// a time all the same, so a stop in the middle of a batch drops the rest of it.
     private func consume(_ source: any PositionSource, batched: Bool, generation token: Int) async {
         var failures = 0
+        /// Whether the last attempt was refused: further refusals are not reported again.
+        var refused = false
         while !Task.isCancelled, token == generation {
             do {
                 if batched, let source = source as? any BatchPositionSource {
@@ -348,6 +371,7 @@ public actor PositioningManager {
                         for event in batch {
                             guard token == generation else { return }
                             failures = 0
+                            refused = false
                             await handle(event, generation: token)
                         }
                     }
@@ -355,6 +379,7 @@ public actor PositioningManager {
                     for try await event in source.events() {
                         guard token == generation else { return }
                         failures = 0
+                        refused = false
                         await handle(event, generation: token)
                     }
                 }
@@ -363,12 +388,17 @@ public actor PositioningManager {
             } catch {
                 guard token == generation, !Task.isCancelled else { return }
                 let failure = error as? PositioningError ?? PositioningError(.locationUnknown, "\(source.name): \(error)", underlying: error)
-                emit(.failed(failure))
                 if failure.code == .denied {
-                    authorizationStatus = .denied
-                    emit(.authorizationChanged(.denied))
+                    if !refused { emit(.failed(failure)) }
+                    if authorizationStatus != .denied {
+                        authorizationStatus = .denied
+                        emit(.authorizationChanged(.denied))
+                    }
+                    refused = true
+                } else {
+                    emit(.failed(failure))
                 }
-                guard failure.code == .locationUnknown || failure.code == .io else {
+                guard failure.code == .locationUnknown || failure.code == .io || failure.code == .denied else {
                     finishRun()
                     return
                 }
@@ -397,6 +427,8 @@ public actor PositioningManager {
         case .authorizationChanged(let status):
             authorizationStatus = status
             emit(.authorizationChanged(status))
+        case .heading(let heading):
+            updateHeading(heading)
         case .location(let location):
             if authorizationStatus != .authorized {
                 authorizationStatus = .authorized
@@ -450,7 +482,7 @@ public actor PositioningManager {
 
     // MARK: - Fan-out
 
-    private func emit(_ event: PositioningEvent) {
+    func emit(_ event: PositioningEvent) {
         broadcaster.send(event)
         if postsNotifications { postNotification(for: event) }
         guard delegate != nil else { return }
@@ -515,6 +547,9 @@ public actor PositioningManager {
             case .region(.entered(let region)): await delegate.positioningManager(self, didEnterRegion: region)
             case .region(.exited(let region)): await delegate.positioningManager(self, didExitRegion: region)
             case .region(.failed(let region, let error)): await delegate.positioningManager(self, monitoringDidFailFor: region, withError: error)
+            case .beacons(.ranged(let beacons, let constraint)): await delegate.positioningManager(self, didRange: beacons, satisfying: constraint)
+            case .beacons(.failed(let constraint, let error)):
+                await delegate.positioningManager(self, rangingBeaconsDidFailFor: constraint, withError: error)
             case .rejected, .mapMatched, .stopped: break
             }
         }

@@ -1,4 +1,5 @@
 import GeoCore
+import Monitoring
 import NMEACodec
 
 /// Turns gpsd's stream of reports into one fix per receiver epoch (one measurement time).
@@ -17,7 +18,9 @@ import NMEACodec
 /// Reports for an epoch already emitted (a late GST, a straggling TPV) change nothing, so an
 /// epoch is never delivered twice. SKY reports are not merged: `Location` has no DOPs, and gpsd
 /// (3.22) sends SKY without a time, after each partial satellite list, so neither its `uSat`
-/// nor its epoch is certain.
+/// nor its epoch is certain. ATT reports (gpsd's attitude: a true heading from `HDT`/`THS`, a
+/// compass's magnetic heading and status) are delivered at once as headings, stamped with their
+/// own time or, lacking one (gpsd 3.22 sends ATT from HDT without a time), the epoch's.
 struct GPSDEpochAssembler {
     /// The merged TPV of the epoch being assembled.
     private var tpv: GPSDMessage.TPV?
@@ -45,6 +48,10 @@ struct GPSDEpochAssembler {
         case .gst(let report):
             if let pendingTime = tpv?.time, report.time == pendingTime { gst = report }
             return []
+        case .att(let report):
+            guard let time = (report.time ?? tpv?.time ?? finishedTime).flatMap(GPSDMessage.parseTime),
+                  let heading = try? Heading(report, timestamp: time) else { return [] }
+            return [.heading(heading)]
         default:
             return []
         }

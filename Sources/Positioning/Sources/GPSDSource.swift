@@ -78,7 +78,7 @@ public final class GPSDSource: PositionSource {
             if event == .lost {
                 if state.lost { return }
                 state.lost = true
-            } else {
+            } else if case .location = event {
                 state.lost = false
             }
             output.yield(event)

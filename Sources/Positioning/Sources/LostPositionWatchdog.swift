@@ -30,24 +30,31 @@ public struct LostPositionWatchdog<C: Clock>: BatchPositionSource where C.Durati
     }
 
     public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
-        watch(source.events(), lost: .lost, backlog: 1024, forward: { $0 }, endsLost: { $0 == .lost })
+        watch(source.events(), lost: .lost, backlog: 1024, forward: { $0 }, endsLost: Self.endsLost)
     }
 
     /// The batch path: the source's batches as they come (a source without one has each event
     /// forwarded as a batch of one), the watchdog's `.lost` as a batch of its own.
     public func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> {
         if let batched = source as? any BatchPositionSource {
-            return watch(batched.eventBatches(), lost: [.lost], backlog: 16, forward: { $0 }, endsLost: { $0.last == .lost })
+            return watch(batched.eventBatches(), lost: [.lost], backlog: 16, forward: { $0 }, endsLost: { $0.reversed().lazy.compactMap(Self.endsLost).first })
         }
-        return watch(source.events(), lost: [.lost], backlog: 1024, forward: { [$0] }, endsLost: { $0 == .lost })
+        return watch(source.events(), lost: [.lost], backlog: 1024, forward: { [$0] }, endsLost: Self.endsLost)
+    }
+
+    /// Whether `event` leaves the position lost; nil for a heading, which says nothing of it.
+    @Sendable private static func endsLost(_ event: PositionSourceEvent) -> Bool? {
+        if case .heading = event { return nil }
+        return event == .lost
     }
 
     /// Forwards `input` (each element through `forward`, holding back while more than `backlog`
     /// wait unread) and yields `lost` after a silence of `timeout`; `endsLost` tells whether an
-    /// input element leaves the position lost.
+    /// input element leaves the position lost, nil when it says nothing of the position (a heading
+    /// sensor's reports) and so does not end the silence.
     private func watch<Input: Sendable, Output: Sendable>(
         _ input: AsyncThrowingStream<Input, any Error>, lost: Output, backlog: Int,
-        forward transform: @escaping @Sendable (Input) -> Output, endsLost: @escaping @Sendable (Input) -> Bool
+        forward transform: @escaping @Sendable (Input) -> Output, endsLost: @escaping @Sendable (Input) -> Bool?
     ) -> AsyncThrowingStream<Output, any Error> {
         let (stream, output) = AsyncThrowingStream.makeStream(of: Output.self, bufferingPolicy: .countingUnbounded)
         let clock = self.clock, timeout = self.timeout
@@ -55,9 +62,11 @@ public struct LostPositionWatchdog<C: Clock>: BatchPositionSource where C.Durati
         let forward = Task {
             do {
                 for try await element in input {
-                    silence.withLock { s in
-                        s.since = clock.now
-                        s.reported = endsLost(element)
+                    if let lost = endsLost(element) {
+                        silence.withLock { s in
+                            s.since = clock.now
+                            s.reported = lost
+                        }
                     }
                     await output.yieldPaced(transform(element), limit: backlog)
                 }

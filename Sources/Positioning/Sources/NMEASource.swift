@@ -9,7 +9,7 @@ public import TrackFiltering
 /// cycle without a fix reports `.lost` once.
 ///
 /// A serial device without read permission fails with `PositioningError.denied` (the manager
-/// stops and reports `denied` authorization); a missing device fails with `.sourceUnavailable`;
+/// reports `denied` authorization and retries until access is granted); a missing device fails with `.sourceUnavailable`;
 /// a TCP connection is tried as `reconnect` says (backoff, `onConnectionChange` hears the first
 /// failure and the connection that ends a run of them) and fails with `.sourceUnavailable`
 /// when its retries are spent; a stream that ends (a file, a closed connection) ends the run.

@@ -1,4 +1,5 @@
 public import GeoCore
+public import Monitoring
 
 /// Whether the app may read positions from a source (Core Location's authorization status).
 public enum AuthorizationStatus: Sendable, Hashable {
@@ -18,6 +19,9 @@ public enum PositionSourceEvent: Sendable, Hashable {
     case lost
     /// The source's authorization changed.
     case authorizationChanged(AuthorizationStatus)
+    /// A heading from the receiver's heading sensor (gpsd's `ATT`); the manager delivers it as
+    /// `updateHeading(_:)` does.
+    case heading(Heading)
 }
 
 /// A provider of fixes: gpsd, an NMEA stream, a replay of recorded fixes, a route simulation, or an app's own

@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+import Testing
+import GeoCore
+import GeoTestSupport
+import Monitoring
+import NMEACodec
+@testable import Positioning
+
+// gpsd turns a receiver's HDT sentences into ATT reports (hemi.log, a Hemisphere receiver in
+// gpsd's regression suite: its .chk holds gpsd's own ATT output); those reach the manager's
+// heading without any wiring by the app.
+
+/// gpsd's ATT headings in hemi.log's regression output, each with the time of the TPV before it.
+private func hemiATT() throws -> [(heading: Double, time: String)]? {
+    guard let chk = try Fixtures.url("nmea/hemi.log.chk") else { return nil }
+    var lastTime: String?
+    var out: [(Double, String)] = []
+    for line in try String(contentsOf: chk, encoding: .utf8).split(whereSeparator: \.isNewline) where line.hasPrefix("{") {
+        switch try GPSDMessage(json: String(line)) {
+        case .tpv(let t): lastTime = t.time ?? lastTime
+        case .att(let a): if let h = a.heading, let lastTime { out.append((h, lastTime)) }
+        default: break
+        }
+    }
+    return out
+}
+
+@Test func epochAssembler_deliversGpsdsATT_asHeadingsAtTheEpochsTime() throws {
+    guard let chk = try Fixtures.url("nmea/hemi.log.chk"), let expected = try hemiATT() else { return }
+    var assembler = GPSDEpochAssembler()
+    var headings: [Heading] = []
+    for line in try String(contentsOf: chk, encoding: .utf8).split(whereSeparator: \.isNewline) where line.hasPrefix("{") {
+        for case .heading(let h) in assembler.add(try GPSDMessage(json: String(line))) { headings.append(h) }
+    }
+    try #require(headings.count == expected.count && expected.count == 4, "\(headings)")
+    for (h, e) in zip(headings, expected) {
+        #expect(abs((h.trueHeading?.degrees ?? .nan) - e.heading) < 1e-9) // degrees
+        #expect(h.timestamp == GPSDMessage.parseTime(e.time))
+        #expect(h.magneticHeading == nil && h.isReliable)
+    }
+}
+
+/// Records the headings the manager delivers.
+private final class HeadingRecorder: PositioningDelegate {
+    let headings = Mutex<[Heading]>([])
+    func positioningManager(_ manager: PositioningManager, didUpdateHeading heading: Heading) async {
+        headings.withLock { $0.append(heading) }
+    }
+}
+
+@Test(.onOwnThread) func manager_onGpsd_deliversATTHeadings_withoutWiring() async throws {
+    guard let log = try Fixtures.url("nmea/hemi.log"), let expected = try hemiATT() else { return }
+    let delegate = HeadingRecorder()
+    guard try await GPSFake.withReplay(log: log, repeating: true, { (gpsd: GPSFake) async throws -> Void in
+        let manager = PositioningManager(source: GPSDSource(port: gpsd.port, reconnect: ReconnectPolicy(initialBackoff: .milliseconds(50))))
+        await manager.setDelegate(delegate)
+        await manager.start()
+        #expect(await eventually(within: .seconds(60)) { delegate.headings.withLock { $0.count >= 4 } })
+        #expect(await manager.heading != nil)
+        await manager.stop()
+    }) != nil else { return }
+    let times = Set(expected.compactMap { GPSDMessage.parseTime($0.time) })
+    for h in delegate.headings.withLock({ $0 }) {
+        let degrees = h.trueHeading?.degrees ?? .nan
+        #expect(expected.contains { abs($0.heading - degrees) < 1e-9 }, "\(degrees)° is one of gpsd's ATT headings") // degrees
+        #expect(times.contains(h.timestamp), "stamped with its epoch's time: \(h.timestamp)")
+    }
+}
