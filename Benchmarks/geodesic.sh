@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Geodesic inverse throughput: `geo distance --batch` against PROJ's `geod -I` (GeographicLib's
 # C code, Debian proj-bin) on the same 1,000,000 seeded random pairs, end to end (parse, solve,
-# format, write). Also runs the in-process GeodesicBench. Usage: Benchmarks/geodesic.sh [pairs]
+# format, write: what a user sees). Also runs the in-process GeodesicBench next to it. Usage: Benchmarks/geodesic.sh [pairs]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-1000000}
@@ -63,4 +63,5 @@ awk -v n="$N" -v g="$geo_s" -v p="$geod_s" -v gc="$geo_cpu" -v pc="$geod_cpu" 'B
     printf "geod -I:              %.3f s wall, %.0f pairs/s (CPU %.3f s, %.0f pairs/CPU-s)\n", p, n / p, pc, n / pc
     printf "ratio (geo / geod throughput): %.2fx wall, %.2fx CPU\n", p / g, pc / gc
 }'
+echo "in process (GeodesicBench, the inverse alone on the same number of pairs):"
 "$BENCH" "$N"

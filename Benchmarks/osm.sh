@@ -3,7 +3,8 @@
 # Usage: Benchmarks/osm.sh [repeat]   (repeat: how many times monaco's data blocks are
 # repeated to make a larger file; default 57, about 100 MB). Needs osmium-tool.
 # Files: monaco.osm.pbf, that repeated (~100 MB PBF), and monaco as OSM XML (osmium cat, ~42 MB),
-# where Foundation's XMLParser (counting elements only) is timed as well.
+# where Foundation's XMLParser (counting elements only) is timed as well. Next to the in-process
+# reader, `geo osm info FILE` end to end (process wall time, best of 3), as a user runs it.
 set -e
 cd "$(dirname "$0")/.."
 DATA="${LOCATIONKIT_DATA:-../shared/data}"
@@ -13,7 +14,9 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
 swift build -c release --package-path Benchmarks --product OSMBench >/dev/null
+swift build -c release --product geo >/dev/null
 BENCH="$(swift build -c release --package-path Benchmarks --show-bin-path)/OSMBench"
+GEO="$(swift build -c release --show-bin-path)/geo"
 
 # A PBF file is a sequence of blocks: keep the header block once and repeat the data blocks.
 python3 - "$SRC" "$WORK/big.osm.pbf" "$REPEAT" <<'PY'
@@ -71,6 +74,9 @@ for f in "$SRC" "$WORK/big.osm.pbf" "$WORK/monaco.osm"; do
     tinfo=$(best_of osmium fileinfo -e "$f")
     printf 'osmium cat -f opl:  %.3f s = %.0f elements/s\n' "$topl" "$(echo "$elements / $topl" | bc -l)"
     printf 'osmium fileinfo -e: %.3f s = %.0f elements/s\n' "$tinfo" "$(echo "$elements / $tinfo" | bc -l)"
+    tgeo=$(best_of "$GEO" osm info "$f")
     printf 'ratio ours/osmium time: %.2f (vs cat -f opl), %.2f (vs fileinfo -e)\n' \
         "$(echo "$tours / $topl" | bc -l)" "$(echo "$tours / $tinfo" | bc -l)"
+    printf 'geo osm info (end to end): %.3f s = %.0f elements/s; ratio geo osm info/osmium fileinfo -e time: %.2f\n' \
+        "$tgeo" "$(echo "$elements / $tgeo" | bc -l)" "$(echo "$tgeo / $tinfo" | bc -l)"
 done

@@ -1,8 +1,9 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # PositionLog benchmark: crash-safe per-fix logging (one write(2) per fix), continuing a log
 # (recover + rewrite), and reading it back, against gpxpy doing the same work on the same
 # points: building and serialising the track once (not crash-safe), parsing + re-serialising
-# it to continue it, and parsing it.
+# it to continue it, and parsing it. End to end, as a user reads a log back: `geo gpx stats LOG`
+# against a Python process parsing it with gpxpy (process wall and CPU time, median of 3).
 # Usage: Benchmarks/poslog.sh [POINTS]   (needs: python3 with gpxpy)
 set -e
 cd "$(dirname "$0")"
@@ -11,7 +12,9 @@ DIR=${TMPDIR:-/tmp}/locationkit-poslogbench
 mkdir -p "$DIR"
 FILE=$DIR/ours-$POINTS.gpx
 swift build -c release --package-path . --product PositionLogBench >/dev/null
+(cd .. && swift build -c release --product geo >/dev/null)
 BIN=$(swift build -c release --package-path . --show-bin-path)/PositionLogBench
+GEO=$(cd .. && swift build -c release --show-bin-path)/geo
 
 append=$("$BIN" append "$FILE" "$POINTS"); echo "$append"
 echo "file: $FILE ($(wc -c < "$FILE") bytes)"
@@ -70,4 +73,15 @@ echo "ratio ours-append (write(2) per fix) / gpxpy-write (one batch) (points/s):
 echo "ratio ours-reopen / gpxpy-reopen (points/s):                             $(ratio "$(field "$reopen" points/s)" "$(field "$(mode gpxpy-reopen)" points/s)")x"
 echo "ratio ours-read / gpxpy-read (points/s):                                 $(ratio "$(field "$read" points/s)" "$(field "$(mode gpxpy-read)" points/s)")x"
 echo "peak RSS MiB: ours append $(field "$append" peakRSS_MiB), reopen $(field "$reopen" peakRSS_MiB), read $(field "$read" peakRSS_MiB); gpxpy $(field "$(mode gpxpy-read)" peakRSS_MiB)"
+
+# End to end, interleaved: wall and CPU seconds (user + sys) of each process, median of 3.
+timed() { TIMEFORMAT='%R %U %S'; { time "$@" >/dev/null 2>&1; } 2>&1 | awk '{ print $1, $2 + $3 }'; }
+median() { printf '%s\n' $1 | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+GW=""; GC=""; PW=""; PC=""
+for _ in 1 2 3; do
+  set -- $(timed "$GEO" gpx stats "$FILE"); GW="$GW $1"; GC="$GC $2"
+  set -- $(timed python3 -c 'import sys, gpxpy; gpxpy.parse(open(sys.argv[1], encoding="utf-8"))' "$FILE"); PW="$PW $1"; PC="$PC $2"
+done
+echo "end to end: geo gpx stats LOG wall_s=$(median "$GW") cpu_s=$(median "$GC"); python3 gpxpy.parse(LOG) wall_s=$(median "$PW") cpu_s=$(median "$PC")"
+echo "ratio end to end, geo gpx stats / gpxpy parse process: $(ratio "$(median "$PC")" "$(median "$GC")")x CPU, $(ratio "$(median "$PW")" "$(median "$GW")")x wall"
 echo "(rates are per CPU second of each process; wall_s is elapsed time on a possibly shared machine)"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Road graph build time against osrm-extract, and route query latency in process against
-# osrm-routed's HTTP latency for the same pairs (issue 7's numbers).
+# osrm-routed's HTTP latency for the same pairs (issue 7's numbers); next to them the same work
+# end to end as a user runs it: `geo extract`, `geo route --batch` over the pairs, and one
+# `geo route` process per query (start-up and graph load included).
 # Usage: Benchmarks/routing.sh [PAIRS] [SEED]. Needs osrm-bindings (see scripts/osrm/env.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +15,9 @@ trap '[ -n "$ROUTED" ] && kill "$ROUTED" 2>/dev/null; rm -rf "$WORK"' EXIT
 . scripts/osrm/env.sh
 
 swift build -c release --package-path Benchmarks --product RoutingBench >/dev/null
+swift build -c release --product geo >/dev/null
 BENCH="$(swift build -c release --package-path Benchmarks --show-bin-path)/RoutingBench"
+GEO="$(swift build -c release --show-bin-path)/geo"
 now() { python3 -c 'import time; print(time.perf_counter())'; }
 
 PORT=5785
@@ -33,6 +37,20 @@ for NAME in monaco andorra; do
   python3 -c "o=float('$OURS'.split()[1]); print(f'osrm-extract: {$best:.3f} s (best of 3, process wall time incl. startup); ratio ours/osrm-extract {o / $best:.2f}')"
   "$BENCH" pairs "$WORK/$NAME.graph" "$PAIRS" "$SEED" >"$WORK/pairs.txt"
   "$BENCH" route "$WORK/$NAME.graph" "$WORK/pairs.txt"
+  # End to end: geo extract (best of 3, like osrm-extract above), geo route --batch over all
+  # pairs, and the median of one geo route process per pair for the first 21 pairs.
+  gbest=""
+  for _ in 1 2 3; do
+    t0=$(now); "$GEO" extract "$PBF" -o "$WORK/$NAME.geo.graph" --profile car >/dev/null 2>&1; t1=$(now)
+    gbest=$(python3 -c "print(min(float('${gbest:-1e9}'), $t1 - $t0))")
+  done
+  python3 -c "print(f'geo extract (end to end): {$gbest:.3f} s (best of 3, process wall time); ratio geo extract/osrm-extract {$gbest / $best:.2f}')"
+  t0=$(now); "$GEO" route --graph "$WORK/$NAME.geo.graph" --batch < "$WORK/pairs.txt" >/dev/null 2>&1; t1=$(now)
+  python3 -c "n = sum(1 for l in open('$WORK/pairs.txt') if l.strip()); print(f'geo route --batch (end to end): {n} pairs in {$t1 - $t0:.3f} s = {($t1 - $t0) / n * 1000:.3f} ms per route, graph load included')"
+  head -21 "$WORK/pairs.txt" | while read -r a b c d; do
+    t0=$(now); "$GEO" route --graph "$WORK/$NAME.geo.graph" --from "$a,$b" --to "$c,$d" >/dev/null 2>&1; t1=$(now)
+    python3 -c "print(($t1 - $t0) * 1000)"
+  done | sort -g | awk '{ v[NR] = $1 } END { printf "geo route, one process per query (end to end): median %.1f ms over %d queries (start-up + graph load + route + JSON)\n", v[int((NR + 1) / 2)], NR }'
   "$BIN/osrm-routed" --ip 127.0.0.1 --port "$PORT" -a CH "$WORK/$NAME.osrm" >"$WORK/routed.log" 2>&1 &
   ROUTED=$!
   for _ in $(seq 50); do curl -s "http://127.0.0.1:$PORT/nearest/v1/driving/0,0" >/dev/null 2>&1 && break; sleep 0.2; done

@@ -10,7 +10,8 @@ public import GeoCore
 /// Definitions follow gpxpy (`GPX.get_points_no`, `length_2d`, `length_3d`, `get_duration`,
 /// `get_uphill_downhill`) so results can be checked against it, with these deliberate
 /// differences:
-/// - lengths are WGS84 geodesics (Karney 2013) instead of gpxpy's flat approximation on a
+/// - lengths are WGS84 geodesics (Karney 2013; legs under 1 km from their chord within 1e-9
+///   relative, `Geodesic.distance(fromLatitude:longitude:toLatitude:longitude:)`) instead of gpxpy's flat approximation on a
 ///   sphere of the equatorial radius (which reads 0.1–0.3 % off at mid latitudes);
 /// - moving time counts an interval as moving when its *2D* speed exceeds 1 km/h (gpxpy's
 ///   threshold), where gpxpy uses the 3D distance when both elevations are non-zero, so
@@ -75,7 +76,9 @@ public struct GPXStatistics: Hashable, Sendable {
 /// Computes `GPXStatistics` from a stream of `GPXEvent`s with constant memory.
 public struct GPXStatisticsAccumulator: Sendable {
     private var s = GPXStatistics()
-    private var previous: GPXPoint?
+    /// What a leg needs of the previous point (not the whole point: copying its strings and
+    /// extensions per point cost more than the geodesic).
+    private var previous: (latitude: Double, longitude: Double, elevation: Double?, time: Date?)?
     private var firstTime: Date?, lastTime: Date?
     private var duration = 0.0, moving = 0.0
     private var sawTimedPair = false, sawDuration = false
@@ -91,7 +94,7 @@ public struct GPXStatisticsAccumulator: Sendable {
     public init() {}
 
     /// Adds one event.
-    /// - Complexity: O(1); one geodesic inverse per track point.
+    /// - Complexity: O(1); one geodesic length per track point.
     public mutating func add(_ event: GPXEvent) {
         switch event {
         case .waypoint: s.waypoints += 1
@@ -124,9 +127,9 @@ public struct GPXStatisticsAccumulator: Sendable {
             lastTime = t
         }
         if let q = previous {
-            let d = q.coordinate.distance(to: p.coordinate).meters
+            let d = Geodesic.wgs84.distance(fromLatitude: q.latitude, longitude: q.longitude, toLatitude: lat, longitude: lon)
             s.length2D.meters += d
-            if let h0 = q.elevation?.meters, let h1 = p.elevation?.meters {
+            if let h0 = q.elevation, let h1 = p.elevation?.meters {
                 s.length3D.meters += (d * d + (h1 - h0) * (h1 - h0)).squareRoot()
             } else {
                 s.length3D.meters += d
@@ -152,7 +155,7 @@ public struct GPXStatisticsAccumulator: Sendable {
             e1 = e2
             e2 = e
         }
-        previous = p
+        previous = (lat, lon, p.elevation?.meters, p.time)
     }
 
     private mutating func climb(to smoothed: Double) {

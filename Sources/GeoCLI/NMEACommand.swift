@@ -49,8 +49,9 @@ struct NMEACommand: ParsableCommand {
             var decoder = NMEADecoder(options: options)
             switch format {
             case .json:
-                try CommandLineFiles.readChunks(file) { chunk in decoder.decode(chunk) { standardOutput.line(FixJSON.line($0)) } }
-                decoder.finish { standardOutput.line(FixJSON.line($0)) }
+                let emit: (NMEAFix) -> Void = { fix in standardOutput.withBuffer { FixJSON.write(fix, to: &$0) } }
+                try CommandLineFiles.readChunks(file) { chunk in decoder.decode(chunk, emit) }
+                decoder.finish(emit)
             case .gpx:
                 let name = file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent
                 var writer = try GPXStreamWriter(sink: standardOutput, header: GPXHeader(creator: "LocationKit geo nmea"))
@@ -129,17 +130,33 @@ struct NMEACommand: ParsableCommand {
 }
 
 /// One JSON object per fix, written by hand so field order and number formats are stable
-/// (decimals per quantity: ``JSONNumber``).
+/// (decimals per quantity: ``JSONNumber``), as bytes straight into the output buffer.
 enum FixJSON {
-    static func line(_ f: NMEAFix) -> String {
+    /// Appends the fix's JSON object and a newline.
+    static func write(_ f: NMEAFix, to out: inout BufferedWriter) {
         typealias N = JSONNumber
-        let time = f.isoTime.map { "\"\($0)\"" } ?? "null"
-        return "{\"time\":\(time),\"mode\":\(f.mode?.rawValue ?? 0),\"lat\":\(N.string(f.latitude, .coordinate)),"
-            + "\"lon\":\(N.string(f.longitude, .coordinate)),\"altMSL\":\(N.string(f.altitudeMSL, .altitude)),"
-            + "\"altHAE\":\(N.string(f.altitudeHAE, .altitude)),\"speed\":\(N.string(f.speed, .speed)),"
-            + "\"track\":\(N.string(f.track, .course)),\"climb\":\(N.string(f.climb, .speed)),"
-            + "\"eph\":\(N.string(f.eph, .error)),\"epv\":\(N.string(f.epv, .error)),\"hdop\":\(N.string(f.sky.hdop, .dop)),"
-            + "\"satellitesUsed\":\(f.sky.satellitesUsed.map(String.init) ?? "null")}"
+        out.append("{\"time\":")
+        f.withISOTime { time in
+            guard let time else { return out.append("null") }
+            out.append(byte: UInt8(ascii: "\""))
+            out._writeASCII(time)
+            out.append(byte: UInt8(ascii: "\""))
+        }
+        out.append(",\"mode\":")
+        out.append(integer: f.mode?.rawValue ?? 0)
+        out.append(",\"lat\":"); N.write(f.latitude, .coordinate, to: &out)
+        out.append(",\"lon\":"); N.write(f.longitude, .coordinate, to: &out)
+        out.append(",\"altMSL\":"); N.write(f.altitudeMSL, .altitude, to: &out)
+        out.append(",\"altHAE\":"); N.write(f.altitudeHAE, .altitude, to: &out)
+        out.append(",\"speed\":"); N.write(f.speed, .speed, to: &out)
+        out.append(",\"track\":"); N.write(f.track, .course, to: &out)
+        out.append(",\"climb\":"); N.write(f.climb, .speed, to: &out)
+        out.append(",\"eph\":"); N.write(f.eph, .error, to: &out)
+        out.append(",\"epv\":"); N.write(f.epv, .error, to: &out)
+        out.append(",\"hdop\":"); N.write(f.sky.hdop, .dop, to: &out)
+        out.append(",\"satellitesUsed\":")
+        if let used = f.sky.satellitesUsed { out.append(integer: used) } else { out.append("null") }
+        out.append("}\n")
     }
 }
 

@@ -45,6 +45,16 @@ struct StandardOutput: TextOutputStream, GPXByteSink {
         }
     }
 
+    /// Runs `body` on the buffer itself, under the lock once: for hot paths that append many
+    /// small pieces without building a `String` (`geo nmea decode` writes each fix's digits
+    /// straight into it). A failed write ends the process as for every other write.
+    func withBuffer(_ body: (inout BufferedWriter) -> Void) {
+        Self.shared.withLock { out in
+            body(&out)
+            Self.check(out)
+        }
+    }
+
     /// Appends one line: `text` and a newline.
     func line(_ text: String) { write(text + "\n") }
 

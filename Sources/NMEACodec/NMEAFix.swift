@@ -194,16 +194,38 @@ extension NMEAFix {
     /// The fix time as ISO 8601 UTC with milliseconds, as gpsd prints it
     /// (`2019-04-12T00:39:56.000Z`); nil without a date.
     public var isoTime: String? {
-        guard let date, let timeOfDay else { return nil }
-        func pad(_ v: Int, _ width: Int) -> String {
-            let s = String(v)
-            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-        }
-        // Milliseconds, rounded half up as gpsd's printf does; a carry into the next second
-        // cannot happen because NMEA times have at most millisecond resolution in practice,
-        // but is handled by truncating at 999.
+        withISOTime { bytes in bytes.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// Calls `body` with the UTF-8 of ``isoTime`` in a stack buffer (nil without a date or a
+    /// time), so a writer can copy it without building a `String`.
+    ///
+    /// Milliseconds are rounded half up as gpsd's printf does; a carry into the next second
+    /// cannot happen because NMEA times have at most millisecond resolution in practice, but
+    /// is handled by truncating at 999.
+    public func withISOTime<Result>(_ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows -> Result {
+        guard let date, let timeOfDay else { return try body(nil) }
         let millis = min(999, (timeOfDay.nanoseconds + 500_000) / 1_000_000)
-        return "\(pad(date.year, 4))-\(pad(date.month, 2))-\(pad(date.day, 2))T\(pad(timeOfDay.hour, 2)):"
-            + "\(pad(timeOfDay.minute, 2)):\(pad(timeOfDay.second, 2)).\(pad(millis, 3))Z"
+        // Seven Int fields of at most 20 characters each and seven separators.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 160) { buffer in
+            var count = 0
+            func put(_ byte: UInt8) { buffer[count] = byte; count += 1 }
+            /// `v` in decimal, zero-padded to `width` digits.
+            func put(_ v: Int, width: Int) {
+                if v < 0 { put(UInt8(ascii: "-")) }
+                var magnitude = v.magnitude, digits = 0
+                var m = magnitude
+                repeat { digits += 1; m /= 10 } while m > 0
+                let end = count + max(width, digits)
+                var i = end
+                while i > count { i -= 1; buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10); magnitude /= 10 }
+                count = end
+            }
+            put(date.year, width: 4); put(UInt8(ascii: "-")); put(date.month, width: 2); put(UInt8(ascii: "-"))
+            put(date.day, width: 2); put(UInt8(ascii: "T")); put(timeOfDay.hour, width: 2); put(UInt8(ascii: ":"))
+            put(timeOfDay.minute, width: 2); put(UInt8(ascii: ":")); put(timeOfDay.second, width: 2)
+            put(UInt8(ascii: ".")); put(millis, width: 3); put(UInt8(ascii: "Z"))
+            return try body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 }

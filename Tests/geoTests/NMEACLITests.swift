@@ -36,6 +36,18 @@ $GNGGA,003957.00,4552.65403,S,17030.00673,E,1,12,0.64,14.2,M,1.8,M,,*5D
     }
 }
 
+@Test func nmeaDecode_jsonLines_keepTheirExactBytes() async throws {
+    // Field order, decimals per quantity (gpsd's json_tpv_dump: 9 for degrees, 4 for altitudes,
+    // 3 for speeds and errors, 2 for DOPs), nulls and the newline, byte for byte.
+    let result = try await GeoProcess.geo(["nmea", "decode", "-"], stdin: twoEpochs)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == """
+        {"time":"2019-04-12T00:39:56.000Z","mode":3,"lat":-45.877567167,"lon":170.500111333,"altMSL":14.2000,"altHAE":16.0000,"speed":0.013,"track":null,"climb":null,"eph":12.160,"epv":19.090,"hdop":0.64,"satellitesUsed":12}
+        {"time":"2019-04-12T00:39:57.000Z","mode":3,"lat":-45.877567167,"lon":170.500112167,"altMSL":14.2000,"altHAE":16.0000,"speed":0.031,"track":null,"climb":0.000,"eph":12.160,"epv":19.090,"hdop":0.64,"satellitesUsed":12}
+
+        """)
+}
+
 @Test func nmeaDecode_gpx_writesEscapedTrack() async throws {
     try await withTemporaryDirectory { dir in
         let file = dir.appendingPathComponent("a&b<c>.log")
