@@ -33,5 +33,17 @@ let package = Package(
                           dependencies: ["FuzzSupport", .product(name: "RoadNetwork", package: "LocationKit"),
                                          .product(name: "ZlibCompression", package: "LocationKit")],
                           path: "RoadGraphFileFuzz", exclude: harness),
+        .executableTarget(name: "MVTFuzz",
+                          dependencies: ["FuzzSupport", .product(name: "MapData", package: "LocationKit"),
+                                         .product(name: "ZlibCompression", package: "LocationKit")],
+                          path: "MVTFuzz", exclude: harness),
+        .executableTarget(name: "PMTilesFuzz", dependencies: ["FuzzSupport", .product(name: "MapData", package: "LocationKit")],
+                          path: "PMTilesFuzz", exclude: harness),
+        .executableTarget(name: "MBTilesFuzz",
+                          dependencies: ["FuzzSupport", .product(name: "MapData", package: "LocationKit"),
+                                         .product(name: "TileArchives", package: "LocationKit")],
+                          path: "MBTilesFuzz", exclude: harness),
+        .executableTarget(name: "PNGFuzz", dependencies: ["FuzzSupport", .product(name: "MapRenderer", package: "LocationKit")],
+                          path: "PNGFuzz", exclude: harness),
     ]
 )

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GPXCodec
 import OSMImport
+import Positioning
 import SystemIO
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +24,19 @@ struct CommandLineFileError: Error, CustomStringConvertible {
     /// The file's content is truncated or malformed; `error` says where.
     static func damaged(_ command: String, _ path: String, _ error: any Error) -> Self {
         Self(description: "geo \(command): \(path): \(error)", status: 65)
+    }
+
+    /// A `--source` URI that does not give a position source, as one line: a malformed URI or
+    /// value is a usage error (64), a file it names that is damaged 65, one that cannot be
+    /// read 66; `error`'s message names the URI or file.
+    static func source(_ command: String, _ error: PositioningError) -> Self {
+        let status: Int32 = switch error.code {
+        case .invalidConfiguration where error.underlying == nil: 64
+        case .invalidConfiguration: 65
+        case .io where error.underlying is GPXError: 65
+        default: 66
+        }
+        return Self(description: "geo \(command): --source: \(error)", status: status)
     }
 }
 

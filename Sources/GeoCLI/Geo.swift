@@ -1,5 +1,12 @@
 public import ArgumentParser
 import SystemIO
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `geo`: the LocationKit command-line tool, a thin layer over the libraries.
 /// The `geo` executable's `main` is one call to ``Geo/main()``.
@@ -51,14 +58,21 @@ public struct Geo: AsyncParsableCommand {
             StandardOutput.flush()
         } catch let error as CommandLineFileError {
             StandardOutput.flush()
+            endQuietlyAfterABrokenPipe(error)
             try? FileDescriptor.standardError.writeAll(error.description + "\n")
             exit(withError: ExitCode(error.status))
         } catch {
             StandardOutput.flush()
-            // A reader gone from an `-o` special file (`-o /dev/stdout | head`) ends as quietly
-            // as one gone from standard output.
-            if let failure = error as? SystemIOError, failure.code == .brokenPipe { StandardOutput.exit(afterFailedWrite: failure) }
+            endQuietlyAfterABrokenPipe(error)
             exit(withError: error)
         }
+    }
+
+    /// A reader gone from an `-o` special file (`-o /dev/stdout | head`) ends the command as
+    /// quietly as one gone from standard output, also when a library wrapped the `EPIPE` in
+    /// an error of its own (``BrokenPipe``).
+    private static func endQuietlyAfterABrokenPipe(_ error: any Error) {
+        if let failure = error as? SystemIOError, failure.code == .brokenPipe { StandardOutput.exit(afterFailedWrite: failure) }
+        if BrokenPipe.hasOccurred { StandardOutput.exit(afterFailedWrite: SystemIOError(.brokenPipe, "write failed", errno: EPIPE)) }
     }
 }

@@ -202,7 +202,7 @@ struct MapServeCommand: AsyncParsableCommand {
         #endif
         let positionSource: (any PositionSource)?
         if let source {
-            do { positionSource = try PositionSourceURI.source(source, startDate: Date()) } catch { throw ValidationError("--source: \(error)") }
+            do { positionSource = try PositionSourceURI.source(source, startDate: Date()) } catch { throw CommandLineFileError.source("map", error) }
         } else if data == nil {
             let route = try SampleCityRoute.make().route.geometry
             positionSource = try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(13.9), updateInterval: .seconds(1),

@@ -57,7 +57,7 @@ struct MonitorCommand: AsyncParsableCommand {
         }
         let positionSource: any PositionSource
         do { positionSource = try PositionSourceURI.source(source, startDate: Date()) } catch {
-            throw ValidationError("\(error)")
+            throw CommandLineFileError.source("monitor", error)
         }
         let monitor = try RegionMonitor(named: "geo-monitor", directory: store.map { URL(fileURLWithPath: $0, isDirectory: true) })
         for problem in monitor.recoveryProblems { Self.warn("store: \(problem); the line was dropped") }

@@ -69,6 +69,19 @@ struct NMEACommand: ParsableCommand {
                 try writer.endTrack()
                 _ = try writer.finish()
             }
+            reportRejectedLines(decoder.scanner.statistics)
+        }
+
+        /// One line on standard error when lines were dropped (a damaged or cut log is never a
+        /// silent success); `geo nmea check` lists each with its line and column.
+        private func reportRejectedLines(_ s: NMEAScanner.Statistics) {
+            let counts = [(s.badChecksum, "bad checksum"), (acceptMissingChecksum ? 0 : s.missingChecksum, "no checksum"),
+                          (s.overlong, "overlong"), (s.binaryNoise, "binary noise"), (s.truncated, "cut by the next sentence")]
+                .filter { $0.0 > 0 }
+            guard !counts.isEmpty else { return }
+            let total = counts.reduce(0) { $0 + $1.0 }
+            try? FileDescriptor.standardError.writeAll(
+                "geo nmea: \(file): \(total) line\(total == 1 ? "" : "s") dropped (\(counts.map { "\($0.0) \($0.1)" }.joined(separator: ", "))); 'geo nmea check \(file)' lists them\n")
         }
     }
 

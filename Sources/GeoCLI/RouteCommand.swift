@@ -64,7 +64,7 @@ struct RouteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let router = Router(graph: try Self.loadGraph(path: graph), smallComponentSize: smallComponentSize)
+        let router = Router(graph: try Self.loadGraph(path: graph, command: "route"), smallComponentSize: smallComponentSize)
         let options = RouteOptions(metric: metric == .fastest ? .fastest : .shortest)
         if batch {
             try runBatch(router: router, options: options)
@@ -81,14 +81,16 @@ struct RouteCommand: ParsableCommand {
 
     /// Reads and decodes a graph file (decoding copies every column, so mapping the file would
     /// save nothing).
-    static func loadGraph(path: String) throws -> RoadGraph {
+    /// - Throws: `CommandLineFileError`: missing, a directory, or damaged (one line naming the
+    ///   file and where, as `geo COMMAND: PATH: …`).
+    static func loadGraph(path: String, command: String) throws -> RoadGraph {
         try CommandLineFiles.checkInput(path)
         let bytes = try FileDescriptor.readContents(of: path)
         let result: Result<RoadGraph, RoadNetworkError> = bytes.withUnsafeBytes { buffer in
             do throws(RoadNetworkError) { return .success(try RoadGraph(serialized: buffer)) } catch { return .failure(error) }
         }
         do { return try result.get() } catch {
-            throw ValidationError("\(path): \(error)")
+            throw CommandLineFileError.damaged(command, path, error)
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OSMImport
+import SystemIO
 
 /// `geo sample-city -o city.osm.pbf`: writes the embedded default city as a real PBF file.
 struct SampleCityCommand: ParsableCommand {
@@ -18,6 +19,7 @@ struct SampleCityCommand: ParsableCommand {
     func run() throws {
         let city = SampleCity.generate(seed: seed)
         try city.write(to: URL(fileURLWithPath: output))
-        standardOutput.line("wrote \(output): \(city.nodes.count) nodes, \(city.ways.count) ways, \(city.relations.count) relations, bbox \(city.boundingBox)")
+        // A note, on standard error: with `-o /dev/stdout` standard output is the file itself.
+        try? FileDescriptor.standardError.writeAll("wrote \(output): \(city.nodes.count) nodes, \(city.ways.count) ways, \(city.relations.count) relations, bbox \(city.boundingBox)\n")
     }
 }

@@ -169,7 +169,7 @@ struct SnapshotCommand: ParsableCommand {
             try CommandLineFiles.checkInput(data)
             let lower = data.lowercased()
             guard lower.hasSuffix(".osm.pbf") || lower.hasSuffix(".pbf") || lower.hasSuffix(".osm") || lower.hasSuffix(".osm.gz") else {
-                throw ValidationError("--data: \(data): geo snapshot reads .osm.pbf, .osm, .osm.gz, .pmtiles and .mbtiles files")
+                throw CommandLineFileError(description: "geo snapshot: --data \(data): reads .osm.pbf, .osm, .osm.gz, .pmtiles and .mbtiles files", status: 64)
             }
             do { return try MapDataExtraction.read(url: URL(fileURLWithPath: data)).features } catch {
                 throw CommandLineFileError.damaged("snapshot", data, error)

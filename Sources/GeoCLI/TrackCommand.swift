@@ -76,7 +76,7 @@ struct TrackCommand: AsyncParsableCommand {
             positionSource = try PositionSourceURI.source(source, startDate: Date(), reconnect: reconnect,
                                                           onConnectionChange: { Self.warn(Self.describe($0, under: reconnect)) })
         } catch {
-            throw ValidationError("\(error)")
+            throw CommandLineFileError.source("track", error)
         }
         var session: BackgroundActivitySession?
         if let log {
@@ -141,6 +141,8 @@ struct TrackCommand: AsyncParsableCommand {
                     break loop
                 }
                 failed = !(await manager.isRunning)
+                // Given up for good: said on standard error too (with --retry 0 no retry line came first).
+                if failed { Self.warn("giving up: \(error.message)") }
             case .stopped:
                 break loop
             case .mapMatched(let update):
@@ -178,7 +180,7 @@ struct TrackCommand: AsyncParsableCommand {
     /// pedestrian).
     /// - Throws: `ValidationError` naming the file when it cannot be read or has another profile.
     static func liveMatcher(graphPath: String) throws -> (LiveMapMatcher, MapMatchMode) {
-        let graph = try RouteCommand.loadGraph(path: graphPath)
+        let graph = try RouteCommand.loadGraph(path: graphPath, command: "track")
         switch graph.profileName {
         case "car": return (LiveMapMatcher(car: try MapMatcher(graph: graph, mode: .car)), .car)
         case "foot": return (LiveMapMatcher(car: nil, pedestrian: try MapMatcher(graph: graph, mode: .pedestrian)), .pedestrian)

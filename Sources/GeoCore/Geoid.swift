@@ -117,9 +117,13 @@ extension Geoid {
             throw GeoCoreError(.invalidGeoidGrid,
                                "\(name): byte 32: \(rows) rows × \(columns) columns need 40 + 4 × \(rows) × \(columns) bytes, found \(data.count)")
         }
+        // One bulk copy of the big-endian words, then one byte-order pass (not 4 bytes at a time).
         var heights = [Float](repeating: 0, count: rows * columns)
+        heights.withUnsafeMutableBytes { out in
+            data.withUnsafeBytes { out.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[40...])) }
+        }
         for i in heights.indices {
-            let value = Float(bitPattern: UInt32(word(at: 40 + 4 * i, count: 4)))
+            let value = Float(bitPattern: UInt32(bigEndian: heights[i].bitPattern))
             heights[i] = abs(value + 88.8888) < 1e-3 ? .nan : value
         }
         try self.init(name: name, south: float64(at: 0), west: float64(at: 8), latitudeSpacing: float64(at: 16),

@@ -382,14 +382,16 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
         self.source = source
         let head = try Self.bytes(source, 0, PMTiles.headerSize)
         header = try PMTilesHeader(decoding: head)
-        for (name, offset, length) in [("root directory", header.rootOffset, header.rootLength), ("metadata", header.metadataOffset, header.metadataLength),
-                                       ("leaf directories", header.leafOffset, header.leafLength), ("tile data", header.tileDataOffset, header.tileDataLength)] {
+        // Each section's offset and length fields sit at `field` in the header (PMTiles v3 §3): the
+        // byte at fault when the section lies outside the file.
+        for (name, field, offset, length) in [("root directory", 8, header.rootOffset, header.rootLength), ("metadata", 24, header.metadataOffset, header.metadataLength),
+                                              ("leaf directories", 40, header.leafOffset, header.leafLength), ("tile data", 56, header.tileDataOffset, header.tileDataLength)] {
             let (end, overflow) = offset.addingReportingOverflow(length)
             guard !overflow, end <= UInt64(source.size) else {
-                throw MapDataError(.truncated, "\(name) ends at byte \(end), past the end of the file (\(source.size) bytes)", offset: Int(min(offset, UInt64(Int.max))))
+                throw MapDataError(.truncated, "\(name) at byte \(offset) of \(length) bytes ends past the end of the file (\(source.size) bytes)", offset: field)
             }
         }
-        root = try Self.directory(source, header, offset: header.rootOffset, length: header.rootLength)
+        root = try Self.directory(source, header, offset: header.rootOffset, length: header.rootLength, referencedAt: 8)
     }
 
     /// The metadata JSON text.
@@ -405,6 +407,7 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
         }
         let id = PMTiles.tileID(zoom: zoom, x: x, y: y)
         var entries = root
+        var directoryOffset = Int(header.rootOffset)
         for _ in 0...PMTiles.maximumDepth {
             // The last entry whose id is ≤ the wanted one.
             var lo = 0, hi = entries.count - 1, found = -1
@@ -415,10 +418,10 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
             guard found >= 0 else { return nil }
             let e = entries[found]
             if e.runLength == 0 {
-                entries = try Self.directory(source, header, offset: header.leafOffset + e.offset, length: UInt64(e.length))
+                (entries, directoryOffset) = try leafDirectory(e, referencedAt: directoryOffset)
                 continue
             }
-            guard id < e.tileID + UInt64(e.runLength) else { return nil }
+            guard id - e.tileID < UInt64(e.runLength) else { return nil } // id ≥ e.tileID: no overflow
             return try tileBytes(e)
         }
         throw MapDataError(.invalidArchive, "leaf directories nest deeper than \(PMTiles.maximumDepth)")
@@ -427,17 +430,18 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
     /// Every tile entry in tile-id order, leaves expanded (one entry per run).
     public func entries() throws(MapDataError) -> [PMTilesEntry] {
         var out: [PMTilesEntry] = []
-        func walk(_ list: [PMTilesEntry], depth: Int) throws(MapDataError) {
+        func walk(_ list: [PMTilesEntry], at directoryOffset: Int, depth: Int) throws(MapDataError) {
             guard depth <= PMTiles.maximumDepth else { throw MapDataError(.invalidArchive, "leaf directories nest deeper than \(PMTiles.maximumDepth)") }
             for e in list {
                 if e.runLength == 0 {
-                    try walk(try Self.directory(source, header, offset: header.leafOffset + e.offset, length: UInt64(e.length)), depth: depth + 1)
+                    let (leaf, offset) = try leafDirectory(e, referencedAt: directoryOffset)
+                    try walk(leaf, at: offset, depth: depth + 1)
                 } else {
                     out.append(e)
                 }
             }
         }
-        try walk(root, depth: 0)
+        try walk(root, at: Int(header.rootOffset), depth: 0)
         return out
     }
 
@@ -450,9 +454,20 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
         return try Self.bytes(source, Int(header.tileDataOffset + e.offset), Int(e.length))
     }
 
-    private static func directory(_ source: Source, _ header: PMTilesHeader, offset: UInt64, length: UInt64) throws(MapDataError) -> [PMTilesEntry] {
-        guard length <= 64 << 20, offset + length <= UInt64(source.size) else {
-            throw MapDataError(.truncated, "directory of \(length) bytes at \(offset) is past the end of the file", offset: Int(min(offset, UInt64(Int.max))))
+    /// The leaf directory entry `e` points to (offsets count from the leaf section), and where
+    /// it starts in the file; `referencedAt` is the directory holding `e`, the byte at fault.
+    private func leafDirectory(_ e: PMTilesEntry, referencedAt: Int) throws(MapDataError) -> ([PMTilesEntry], Int) {
+        let (offset, overflow) = header.leafOffset.addingReportingOverflow(e.offset)
+        guard !overflow else { throw MapDataError(.invalidArchive, "leaf directory offset \(e.offset) is past any file", offset: referencedAt) }
+        return (try Self.directory(source, header, offset: offset, length: UInt64(e.length), referencedAt: referencedAt), Int(offset))
+    }
+
+    /// The directory of `length` bytes at `offset`, decompressed and decoded; `referencedAt` is
+    /// the byte that points to it (the header's field, or the directory holding a leaf's entry).
+    private static func directory(_ source: Source, _ header: PMTilesHeader, offset: UInt64, length: UInt64, referencedAt: Int) throws(MapDataError) -> [PMTilesEntry] {
+        let (end, overflow) = offset.addingReportingOverflow(length)
+        guard length <= 64 << 20, !overflow, end <= UInt64(source.size) else {
+            throw MapDataError(.truncated, "directory of \(length) bytes at \(offset) is past the end of the file (\(source.size) bytes)", offset: referencedAt)
         }
         let raw = try bytes(source, Int(offset), Int(length))
         return try PMTilesDirectory.decoded(try inflate(raw, header.internalCompression, at: Int(offset)), at: Int(offset))

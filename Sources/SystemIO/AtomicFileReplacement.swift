@@ -15,9 +15,13 @@ import Darwin
 /// - **missing, or a regular file**: replaced atomically as above; an existing file's
 ///   permission bits are kept. The temporary file is created new (`O_EXCL`, after removing a
 ///   stale one), so a link planted under the temporary name is never followed.
-/// - **a FIFO, a device, a socket**, or **a symbolic link to one** (`/dev/stdout`, `/dev/null`,
-///   a link to a FIFO): written through: opened for writing as it is, nothing renamed, since
+/// - **a FIFO, a device, a socket**, or **a symbolic link to one** (`/dev/null`, a link to a
+///   FIFO): written through: opened for writing as it is, nothing renamed, since
 ///   renaming over it would replace the special file instead of feeding it.
+/// - **a name for one of this process's open descriptors** (`/dev/stdout`, `/dev/stderr`,
+///   `/dev/fd/N`, `/proc/self/fd/N`): written through that descriptor (duplicated), whatever
+///   it is open on, so `geo … -o /dev/stdout > file` writes into the shell's redirection as
+///   `cat` would; the user named the descriptor, not a path to follow.
 /// - **a symbolic link to a regular file, or a dangling one**: refused (`.symbolicLink`).
 ///   Replacing the link would silently cut it; writing through it would create or rewrite a
 ///   file in a directory the user did not name, the classic symlink attack on a shared
@@ -53,6 +57,12 @@ public struct AtomicFileReplacement: Sendable {
     ///   one, else the `errno` of the failing call (the directory cannot be written …).
     public init(replacing path: String, temporarySuffix: String = ".tmp") throws(SystemIOError) {
         self.path = path
+        if let inherited = Self.openDescriptor(named: path) {
+            temporaryPath = path
+            writesThrough = true
+            descriptor = try inherited.duplicate()
+            return
+        }
         var entry = stat()
         let exists = lstat(path, &entry) == 0
         if exists && entry.st_mode & S_IFMT == S_IFLNK {
@@ -73,9 +83,31 @@ public struct AtomicFileReplacement: Sendable {
         temporaryPath = (directory == "." && !path.hasPrefix("./") ? "" : directory == "/" ? "/" : directory + "/") + "." + name + temporarySuffix
         writesThrough = false
         unlink(temporaryPath) // a stale one from a crash; O_EXCL below refuses anything else
-        descriptor = try FileDescriptor(opening: temporaryPath, .writeOnly, options: [.create, .exclusive],
-                                        permissions: exists ? UInt16(entry.st_mode & 0o7777) : 0o644)
+        do {
+            descriptor = try FileDescriptor(opening: temporaryPath, .writeOnly, options: [.create, .exclusive],
+                                            permissions: exists ? UInt16(entry.st_mode & 0o7777) : 0o644)
+        } catch {
+            // Named as the user named it: the hidden temporary name means nothing to them.
+            var named = error
+            named.message = "cannot write"
+            named.path = path
+            throw named
+        }
         if exists { _ = fchmod(descriptor.rawValue, entry.st_mode & 0o7777) } // the umask may have cut bits
+    }
+
+    /// The open descriptor `path` names, or nil: `/dev/stdout` (1), `/dev/stderr` (2),
+    /// `/dev/fd/N` or `/proc/self/fd/N` for a descriptor this process has open.
+    private static func openDescriptor(named path: String) -> FileDescriptor? {
+        let number: Int32? = switch path {
+        case "/dev/stdout": 1
+        case "/dev/stderr": 2
+        case _ where path.hasPrefix("/dev/fd/"): Int32(path.dropFirst("/dev/fd/".count))
+        case _ where path.hasPrefix("/proc/self/fd/"): Int32(path.dropFirst("/proc/self/fd/".count))
+        default: nil
+        }
+        guard let number, number >= 0, fcntl(number, F_GETFD) != -1 else { return nil }
+        return FileDescriptor(rawValue: number)
     }
 
     /// Renames the temporary file over `path`, first syncing it to stable storage when

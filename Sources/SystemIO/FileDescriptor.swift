@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// An open file descriptor: a file, pipe, socket or device. A plain value over the `Int32`
 /// (like swift-system's `FileDescriptor`): copies share the descriptor, and whoever opened it
@@ -137,7 +138,8 @@ public struct FileDescriptor: Hashable, Sendable {
     /// Writes all of `bytes`, retrying short writes and `EINTR`.
     ///
     /// A write to a pipe or socket whose reader is gone raises `SIGPIPE`, which ends the
-    /// process unless it is ignored; with it ignored the error is `.brokenPipe`.
+    /// process unless it is ignored; with it ignored the error is `.brokenPipe`, and for a
+    /// pipe or FIFO ``BrokenPipe`` remembers it.
     /// - Throws: `SystemIOError` (`.noSpace`, `.brokenPipe`, `.ioFailure` …).
     public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemIOError) {
         guard var next = bytes.baseAddress else { return }
@@ -146,11 +148,19 @@ public struct FileDescriptor: Hashable, Sendable {
             let n = systemWrite(rawValue, next, left)
             if n < 0 {
                 if currentErrno() == EINTR { continue }
-                throw .last("write failed")
+                let error = SystemIOError.last("write failed")
+                if error.code == .brokenPipe, !isSocket { BrokenPipe.record() }
+                throw error
             }
             next += n
             left -= n
         }
+    }
+
+    /// Whether the descriptor is a socket (`fstat`, `S_IFSOCK`).
+    private var isSocket: Bool {
+        var info = stat()
+        return fstat(rawValue, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
     }
 
     /// Writes all of `bytes` at `offset` (`pwrite(2)`), leaving the position alone, retrying
@@ -272,3 +282,16 @@ private func systemPipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> 
 }
 #endif
 private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+
+/// Whether a `writeAll` of this process has met a pipe or FIFO whose reader is gone (`EPIPE`;
+/// sockets do not count). With `SIGPIPE` ignored, a library may meet it deep inside a writer
+/// that wraps the error in its own type (an OSM writer's `-o /dev/stdout | head`); a command
+/// line tool asks here to end as quietly as a Unix filter all the same.
+public enum BrokenPipe {
+    private static let occurred = Atomic<Bool>(false)
+
+    /// True once a write to a pipe or FIFO failed with `EPIPE`.
+    public static var hasOccurred: Bool { occurred.load(ordering: .relaxed) }
+
+    static func record() { occurred.store(true, ordering: .relaxed) }
+}

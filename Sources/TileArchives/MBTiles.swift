@@ -131,7 +131,9 @@ public final class MBTilesReader {
 
     /// The stored bytes of tile z/x/y (XYZ addressing), or nil.
     public func tile(zoom: Int, x: Int, y: Int) throws(MapDataError) -> [UInt8]? {
-        guard (0...30).contains(zoom) else { throw MapDataError(.invalidArgument, "zoom \(zoom) is outside 0…30") }
+        guard (0...30).contains(zoom), (0..<(1 << zoom)).contains(x), (0..<(1 << zoom)).contains(y) else {
+            throw MapDataError(.invalidArgument, "no tile \(zoom)/\(x)/\(y): zoom 0…30, x and y 0..<2^zoom")
+        }
         let statement = try db.prepare("SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
         defer { sqlite3_finalize(statement) }
         sqlite3_bind_int(statement, 1, Int32(zoom))

@@ -72,6 +72,29 @@ private func sampleArchive(count: Int) throws -> (bytes: [UInt8], tiles: [(Int, 
     #expect(throws: MapDataError.self) { _ = try PMTilesReader(badMagic) }
 }
 
+/// PMTilesFuzz (issue 13 §5): a header whose section offset lies far past the end of the file
+/// (here the leaf section at 1.9 × 10¹⁸) is `.truncated` at the header field's byte, never an
+/// offset outside the file; a leaf entry whose offset overflows the leaf section's is an error,
+/// not a trap.
+@Test func pmtiles_sectionOrLeafFarPastTheEnd_isAnErrorAtAByteInsideTheFile() throws {
+    let (bytes, _) = try sampleArchive(count: 10)
+    for (field, value) in [(40, UInt64(1_945_555_039_024_054_839)), (8, UInt64.max), (56, UInt64(bytes.count))] {
+        var damaged = bytes
+        withUnsafeBytes(of: value.littleEndian) { damaged.replaceSubrange(field..<(field + 8), with: $0) }
+        let error = #expect(throws: MapDataError.self, "field at \(field)") { try PMTilesReader(damaged) }
+        #expect(error?.code == .truncated)
+        #expect(error?.offset == field, "\(String(describing: error))")
+    }
+    // Leaf directories: a large archive has them; its leaf section moved to the file's end makes
+    // every leaf entry's offset point past it.
+    let (large, _) = try sampleArchive(count: 80_000)
+    var moved = large
+    withUnsafeBytes(of: UInt64(large.count).littleEndian) { moved.replaceSubrange(40..<48, with: $0) }
+    withUnsafeBytes(of: UInt64(0).littleEndian) { moved.replaceSubrange(48..<56, with: $0) }
+    let error = #expect(throws: MapDataError.self) { _ = try PMTilesReader(moved).entries() }
+    #expect(error.flatMap(\.offset).map { (0..<large.count).contains($0) } == true, "\(String(describing: error))")
+}
+
 @Test func mbtiles_worldCitiesDecodes() throws {
     guard let url = try Fixtures.url("tiles/world_cities.mbtiles") else { return }
     let reader = try MBTilesReader(path: url.path)
@@ -102,6 +125,10 @@ private func sampleArchive(count: Int) throws -> (bytes: [UInt8], tiles: [(Int, 
         #expect(try reader.tile(zoom: 3, x: 2, y: 1) == [1, 2, 3])
         #expect(try reader.tile(zoom: 3, x: 5, y: 6) == [4])
         #expect(try reader.tile(zoom: 3, x: 2, y: 6) == nil) // the TMS row of y = 1, not a tile here
+        // An address outside the zoom's grid is a typed error, not an Int32 conversion trap.
+        for (z, x, y) in [(3, 8, 0), (3, 0, -1), (3, Int.max, 0), (30, 0, Int.min), (31, 0, 0)] {
+            #expect(throws: MapDataError.self, "\(z)/\(x)/\(y)") { try reader.tile(zoom: z, x: x, y: y) }
+        }
         #expect(try reader.metadata()["maxzoom"] == "3")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         let cutPath = dir.appendingPathComponent("cut.mbtiles").path

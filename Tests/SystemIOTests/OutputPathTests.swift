@@ -72,6 +72,36 @@ import Glibc
     }
 }
 
+@Test func atomicReplacement_nameOfAnOpenDescriptor_writesThroughIt_evenOnARegularFile() throws {
+    // `geo … -o /dev/stdout > file`: /dev/stdout is a link to the regular file the shell opened,
+    // which the link rule alone would refuse; the name of an open descriptor is written through.
+    try withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("redirected").path
+        let file = try FileDescriptor(opening: path, .writeOnly, options: [.create], permissions: 0o644)
+        defer { try? file.close() }
+        for name in ["/dev/fd/\(file.rawValue)", "/proc/self/fd/\(file.rawValue)"] {
+            let replacement = try AtomicFileReplacement(replacing: name)
+            #expect(replacement.writesThrough, "\(name)")
+            try replacement.descriptor.writeAll("ab")
+            try replacement.commit()
+            try replacement.descriptor.close()
+        }
+        #expect(try FileDescriptor.readContents(of: path) == Array("abab".utf8), "both writes landed, in order")
+        var info = stat()
+        #expect(lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG)
+        try file.writeAll("c") // the original descriptor is still open
+    }
+}
+
+@Test func atomicReplacement_inAMissingFolder_namesThePathAsGiven_notTheTemporaryName() throws {
+    try withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("missing/out.pbf").path
+        let error = #expect(throws: SystemIOError.self) { try AtomicFileReplacement(replacing: path) }
+        #expect(error?.code == .notFound)
+        #expect(error?.description == "cannot write \(path): No such file or directory")
+    }
+}
+
 @Test func atomicReplacement_linkToRegularFile_orDangling_isRefused_andNothingChanges() throws {
     try withTemporaryDirectory { dir in
         let other = dir.appendingPathComponent("elsewhere")

@@ -70,3 +70,24 @@ func missingFileOrDirectory_isOneLineAndExit66(command: [String]) async throws {
                 "\(result.stderr)")
     }
 }
+
+/// A `--source` that gives no position source is one line naming it and the reason, never the
+/// usage text: a malformed URI is a usage error (64), a missing file 66 (issue 13 §3).
+@Test(arguments: [
+    (["track", "--source", "FILE"], 66),
+    (["track", "--source", "gpx:"], 64),
+    (["track", "--source", "carrier-pigeon://loft"], 64),
+    (["monitor", "--regions", "REGIONS", "--source", "FILE"], 66),
+] as [([String], Int32)])
+func badSource_isOneLineNamingIt(arguments: [String], status: Int32) async throws {
+    try await withTemporaryDirectory { dir in
+        let missing = dir.appendingPathComponent("nope.gpx").path
+        let regions = dir.appendingPathComponent("fence.geojson")
+        try Data(#"{"type":"Feature","properties":{"name":"fence"},"geometry":{"type":"Polygon","coordinates":[[[11,48],[11.1,48],[11.1,48.1],[11,48]]]}}"#.utf8).write(to: regions)
+        let result = try await GeoProcess.geo(arguments.map { $0 == "FILE" ? "gpx:" + missing : $0 == "REGIONS" ? regions.path : $0 })
+        #expect(result.status == status, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.hasPrefix("geo \(arguments[0]): --source: "), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line, no usage text: \(result.stderr)")
+        if arguments.contains("FILE") { #expect(result.stderr.contains(missing), "\(result.stderr)") }
+    }
+}

@@ -93,3 +93,15 @@ $GNGGA,003957.00,4552.65403,S,17030.00673,E,1,12,0.64,14.2,M,1.8,M,,*5D
         #expect(out.contains("line 5, column 1: missing checksum: $GPZDA"))
     }
 }
+
+/// A log cut inside a sentence, or with a damaged one, is never a silent success: `nmea decode`
+/// keeps the good fixes and says on one line of standard error how many lines it dropped and why.
+@Test func nmeaDecode_droppedLines_areCountedOnStandardError() async throws {
+    let good = "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\n"
+    let clean = try await GeoProcess.geo(["nmea", "decode", "-"], stdin: good)
+    #expect(clean.status == 0 && clean.stderr.isEmpty, "\(clean.stderr)")
+    let cut = try await GeoProcess.geo(["nmea", "decode", "-"], stdin: good + good.replacingOccurrences(of: "*47", with: "*48") + "$GPGGA,1235")
+    #expect(cut.status == 0, "\(cut.stderr)")
+    #expect(cut.stdout.split(separator: "\n").count == 1, "the good fix is kept")
+    #expect(cut.stderr == "geo nmea: -: 2 lines dropped (1 bad checksum, 1 no checksum); 'geo nmea check -' lists them\n", "\(cut.stderr)")
+}

@@ -234,18 +234,24 @@ private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
     }
 }
 
-/// `geo track` on a gpsd that refuses: one line on standard error, an error event and exit 1
-/// after `--retry` retries, instead of retrying silently for ever.
+/// `geo track` on a gpsd that refuses: one line on standard error at the first failure, one when
+/// it gives up, an error event and exit 1 after `--retry` retries, instead of retrying silently
+/// for ever; with `--retry 0` the one line says it gave up.
 @Test func track_refusedGpsd_saysSoOnceAndGivesUpAfterTheRetries() async throws {
     let port = GPSFake.freePort()
     let result = try await GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(port)", "--retry", "1", "--timeout", "1"])
     #expect(result.status == 1)
     let lines = result.stderr.split(whereSeparator: \.isNewline)
-    #expect(lines.count == 1, "\(result.stderr)")
+    #expect(lines.count == 2, "\(result.stderr)")
     #expect(lines.first?.contains("refused; retrying in 0.25 s") == true, "\(result.stderr)")
+    #expect(lines.last?.hasPrefix("geo track: giving up: ") == true && lines.last?.contains("2 attempts in a row") == true, "\(result.stderr)")
     let last = try #require(try events(result.stdout).last)
     #expect(last["event"] as? String == "error")
     #expect((last["message"] as? String)?.contains("2 attempts in a row") == true, "\(last)")
+
+    let once = try await GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(port)", "--retry", "0", "--timeout", "1"])
+    #expect(once.status == 1)
+    #expect(once.stderr.split(whereSeparator: \.isNewline).count == 1 && once.stderr.hasPrefix("geo track: giving up: "), "\(once.stderr)")
 }
 
 @Test func track_rejectsRetryAndTimeoutOutOfRange() async throws {

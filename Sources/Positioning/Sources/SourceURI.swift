@@ -104,6 +104,9 @@ public enum PositionSourceURI {
             }
             guard !rest.isEmpty else { throw PositioningError(.invalidConfiguration, "'\(uri)' names no file") }
             return NMEASource(rest == "-" ? .standardInput : .file(rest), options: try nmeaOptions(), pacing: try pacing(default: nil), clock: clock)
+        case "gpx" where rest.isEmpty, "route" where rest.isEmpty:
+            // Else the empty path would read the working directory.
+            throw PositioningError(.invalidConfiguration, "'\(uri)' names no file")
         case "gpx":
             // Plain GPX has no accuracy field (our logs carry lk:acc): HDOP stands in, else an
             // assumed accuracy, so the accuracy rules of the track filter have something to judge.

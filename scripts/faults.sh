@@ -1,0 +1,417 @@
+#!/usr/bin/env bash
+# Replays issue 13's hostile cases against the built `geo` and prints a table: case, exit code,
+# first line of standard error, pass or FAIL. Exits non-zero when any case fails (CI runs it).
+# Usage: scripts/faults.sh            (builds release geo; GEO=path uses that binary instead)
+#   FAULTS_SEED=N   the seed of the truncation offsets (default 13): a run is reproducible
+#   FAULTS_CUTS=N   truncations per format (default 100)
+#   VERBOSE=1       print every truncation, not only the failing ones
+#
+# What passes (the issue's rule):
+#   error   a non-zero exit below 124, standard error's first line names the file or option, no
+#           usage text after an error about a file or source, no crash signal, no timeout
+#   pipe    standard output is a pipe whose reader is gone: a quiet end (status 0 or 141 by
+#           SIGPIPE), nothing on standard error about it
+#   ok      exit 0 (a special file that is valid input or output)
+#   cut     a truncated file: an error naming the file, never a silent success, unless the cut
+#           removes nothing the format can miss (trailing whitespace, whole NMEA lines, a whole
+#           PBF blob or vector tile layer: formats without an end marker), which is then exit 0;
+#           NMEA logs carry noise as a matter of course, so a dropped line there may instead be
+#           a one-line warning naming the file, with exit 0
+# Every case runs under `timeout`, so a hang is a failure (exit 124), not a stuck CI job.
+# Inputs: the shared real-world files ($LOCATIONKIT_DATA, read in place, never copied into the
+# repository) and what `geo` writes of its sample city, in a temporary folder. No `geo` command
+# reads PNG (the renderer only writes it); the PNG decoder is covered by Fuzz/PNGFuzz.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+DATA="${LOCATIONKIT_DATA:-$(cd .. && pwd)/shared/data}"
+SEED="${FAULTS_SEED:-13}"
+CUTS="${FAULTS_CUTS:-100}"
+LIMIT=30 # seconds any one case may take
+if [ -z "${GEO:-}" ]; then
+  swift build -c release --product geo >&2 || exit 1
+  GEO="$(swift build -c release --show-bin-path)/geo"
+fi
+command -v python3 >/dev/null || { echo "faults.sh: needs python3" >&2; exit 1; }
+T="$(mktemp -d "${TMPDIR:-/tmp}/geo-faults.XXXXXX")"
+trap 'rm -rf "$T"' EXIT
+cases=0 failures=0
+
+# --- running one case ---------------------------------------------------------------------
+
+# run_geo OUT STDIN ARGS…: runs geo under timeout with standard output to OUT (a path, or
+# `closed-pipe`), standard input from STDIN; sets RC and ERR (standard error).
+run_geo() {
+  local out="$1" in="$2"; shift 2
+  if [ "$out" = closed-pipe ]; then
+    # A pipe whose read end is closed before geo starts: every write fails with EPIPE.
+    python3 - "$T/stderr" "$in" timeout -k 5 "$LIMIT" "$GEO" "$@" <<'PY'
+import os, subprocess, sys
+r, w = os.pipe(); os.close(r)
+with open(sys.argv[1], "wb") as err, open(sys.argv[2], "rb") as inp:
+    rc = subprocess.run(sys.argv[3:], stdin=inp, stdout=w, stderr=err).returncode
+sys.exit(128 - rc if rc < 0 else rc)
+PY
+    RC=$?
+  else
+    timeout -k 5 "$LIMIT" "$GEO" "$@" <"$in" >"$out" 2>"$T/stderr"
+    RC=$?
+  fi
+  ERR="$(cat "$T/stderr")"
+}
+
+# verdict KIND NEEDLE: whether RC and ERR pass for KIND (error, pipe, ok); sets WHY on failure.
+verdict() {
+  local kind="$1" needle="$2" first="${ERR%%$'\n'*}"
+  WHY=""
+  if [ "$RC" -eq 124 ] || [ "$RC" -eq 137 ]; then WHY="hang (killed after $LIMIT s)"; return 1; fi
+  case "$kind" in
+    pipe)
+      if [ "$RC" -ne 0 ] && [ "$RC" -ne 141 ]; then WHY="not a quiet end"; return 1; fi
+      # Notes written before the failed write (a snapshot's progress) may stay; nothing about it.
+      if grep -qi 'pipe\|cannot write' <<<"$ERR"; then WHY="stderr speaks of the pipe"; return 1; fi ;;
+    ok)
+      if [ "$RC" -ne 0 ]; then WHY="failed"; return 1; fi ;;
+    error|file-error)
+      if [ "$RC" -ge 128 ]; then WHY="crash signal $((RC - 128))"; return 1; fi
+      if [ "$RC" -eq 0 ]; then WHY="silent success"; return 1; fi
+      if [ -z "$first" ]; then WHY="no message"; return 1; fi
+      # The error names the file or option: on the first line, or (after notes such as a
+      # snapshot's progress) on a later one.
+      if [ -n "$needle" ] && [[ "$first" != *"$needle"* ]] && ! grep -qF -- "$needle" <<<"$ERR"; then WHY="does not name $needle"; return 1; fi
+      if [ "$kind" = file-error ] && grep -q '^Usage:\|^USAGE:' <<<"$ERR"; then WHY="usage text"; return 1; fi
+      if grep -q 'NSCocoaErrorDomain\|Fatal error' <<<"$ERR"; then WHY="an internal error dump"; return 1; fi ;;
+  esac
+  return 0
+}
+
+# row NAME: prints one table row for the last case and counts it.
+row() {
+  local name="$1" mark="pass"
+  cases=$((cases + 1))
+  if [ -n "$WHY" ]; then mark="FAIL: $WHY"; failures=$((failures + 1)); fi
+  local first="${ERR%%$'\n'*}"; first="${first//$T\//}"; first="${first//$DATA\//}"
+  printf '%-58.58s %4s  %-70.70s %s\n' "$name" "$RC" "${first:-(nothing)}" "$mark"
+}
+
+# check KIND NEEDLE OUT STDIN ARGS…: one case of the table.
+check() {
+  local kind="$1" needle="$2" out="$3" in="$4"; shift 4
+  run_geo "$out" "$in" "$@"
+  verdict "$kind" "$needle"
+  row "$(printf '%s ' "$@" | sed "s|$T/||g; s|$DATA/||g")[$([ "$out" = closed-pipe ] && echo '| closed' || echo "> ${out/#$T\//}")]"
+}
+
+# --- inputs -----------------------------------------------------------------------------------
+
+: >"$T/empty"
+echo "== preparing inputs in $T" >&2
+"$GEO" sample-city -o "$T/city.osm.pbf" >/dev/null 2>&1 &&
+  "$GEO" extract "$T/city.osm.pbf" -o "$T/city.graph" >/dev/null 2>&1 &&
+  "$GEO" route --graph "$T/city.graph" --from 47.997,10.996 --to 48.003,11.004 --format geojson >"$T/route.geojson" 2>/dev/null &&
+  "$GEO" simulate --route "$T/route.geojson" --fast --count 120 >"$T/drive.nmea" 2>/dev/null &&
+  "$GEO" nmea decode --format gpx "$T/drive.nmea" >"$T/drive.gpx" 2>/dev/null &&
+  "$GEO" tiles build "$T/city.osm.pbf" -o "$T/city.pmtiles" --minzoom 12 --maxzoom 13 >/dev/null 2>&1 &&
+  "$GEO" tiles build "$T/city.osm.pbf" -o "$T/city.mbtiles" --minzoom 12 --maxzoom 13 >/dev/null 2>&1 ||
+  { echo "faults.sh: geo could not write the sample city's files" >&2; exit 1; }
+# A stay of 20 minutes at one place, then a walk away: one visit.
+{
+  echo '<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="faults.sh" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>'
+  for i in $(seq 0 49); do
+    lat=$(awk -v i="$i" 'BEGIN { printf "%.6f", 48.0 + (i < 40 ? 0 : (i - 39) * 0.0005) }')
+    printf '<trkpt lat="%s" lon="11.0"><time>2024-05-01T10:%02d:%02dZ</time></trkpt>\n' "$lat" $((i / 2)) $((i % 2 * 30))
+  done
+  echo '</trkseg></trk></gpx>'
+} >"$T/stay.gpx"
+NMEA="$DATA/nmea/ublox-lea-5q.log"
+GPX="$DATA/gpx/graphhopper/another-tour-with-loop.gpx"
+OSMXML="$DATA/osm/bautzen.osm"
+OSMGZ="$DATA/osm/monaco-gh.osm.gz"
+for f in "$NMEA" "$GPX" "$OSMXML" "$OSMGZ"; do [ -r "$f" ] || { echo "faults.sh: missing $f (LOCATIONKIT_DATA)" >&2; exit 1; }; done
+printf '%-58s %4s  %-70s %s\n' "case" "exit" "first line of standard error" "result"
+
+# --- 1. full disk and closed pipe, every subcommand that writes ------------------------------
+
+FROM=47.997,10.996 TO=48.003,11.004
+printf '52.5 13.4 48.85 2.35\n0 0 1 1\n' >"$T/pairs"
+printf '47.997 10.996 48.003 11.004\n' >"$T/route-pairs"
+cat >"$T/fence.geojson" <<'EOF'
+{"type":"Feature","properties":{"name":"fence"},"geometry":{"type":"Polygon","coordinates":[[[10.99,47.99],[11.01,47.99],[11.01,48.01],[10.99,48.01],[10.99,47.99]]]}}
+EOF
+# Each line: the arguments of one writing command (standard input from the file after `<`).
+writers=(
+  "distance 52.5,13.4 48.85,2.35"
+  "distance --batch <$T/pairs"
+  "sample-city -o /dev/stdout"
+  "osm info $T/city.osm.pbf"
+  "gpx stats $GPX"
+  "gpx convert $GPX --to geojson"
+  "gpx convert $GPX --to csv"
+  "gpx clean $GPX"
+  "gpx smooth $GPX"
+  "gpx simplify $GPX --tolerance 5"
+  "nmea decode $NMEA"
+  "nmea decode --format gpx $NMEA"
+  "nmea check $NMEA"
+  "track --source gpx:$GPX?speed=max --preset raw"
+  "simulate --route $T/route.geojson --fast --count 50"
+  "extract $T/city.osm.pbf -o /dev/stdout"
+  "route --graph $T/city.graph --from $FROM --to $TO"
+  "route --graph $T/city.graph --batch <$T/route-pairs"
+  "match --graph $T/city.graph $T/drive.gpx"
+  "magnetic 48,11"
+  "visits $T/stay.gpx"
+  "monitor --regions $T/fence.geojson --source gpx:$T/drive.gpx?speed=max"
+  "map animate --from 48,11,10 --to 48.01,11.01,12 --duration 1 --fps 5"
+  "snapshot --data $T/city.pmtiles --size 32x32 -o -"
+  "tiles build $T/city.osm.pbf -o $T/out.pmtiles --maxzoom 12"
+  "eval filters --seeds 1 --cases sparse"
+)
+for w in "${writers[@]}"; do
+  in="$T/empty"; args="$w"
+  if [[ "$w" == *"<"* ]]; then in="${w##*<}"; args="${w%% <*}"; fi
+  read -ra argv <<<"$args"
+  if [[ "$w" == "tiles build"* ]]; then
+    # Writes only a file: a full disk is a file system, not /dev/full; the -o special file cases below.
+    continue
+  fi
+  # With somewhere to write it succeeds, so the failures below are the writes'.
+  check ok "" "$T/stdout" "$in" "${argv[@]}"
+  check error "No space left on device" /dev/full "$in" "${argv[@]}"
+  check pipe "" closed-pipe "$in" "${argv[@]}"
+done
+# -o into the full disk and into a closed pipe through /dev/stdout.
+for w in "sample-city" "extract $T/city.osm.pbf" "gpx convert $GPX --to gpx" "gpx clean $GPX" "gpx simplify $GPX --tolerance 5" \
+         "match --graph $T/city.graph $T/drive.gpx" "snapshot --data $T/city.pmtiles --size 32x32"; do
+  read -ra argv <<<"$w"
+  check error "/dev/full" "$T/stdout" "$T/empty" "${argv[@]}" -o /dev/full
+  check pipe "" closed-pipe "$T/empty" "${argv[@]}" -o /dev/stdout
+done
+
+# --- 2. special files ------------------------------------------------------------------------
+
+mkfifo "$T/fifo.osm.pbf" "$T/fifo.osm" "$T/fifo.gpx" "$T/fifo.log" "$T/out-fifo"
+# A FIFO as input: read once, as a stream (a second open would hang). PBF is read by block
+# offsets, so PBF on a FIFO is a clear error instead.
+for pair in "fifo.osm.pbf:$T/city.osm.pbf:osm info:file-error" "fifo.osm:$OSMXML:osm info:ok" "fifo.gpx:$GPX:gpx stats:ok" "fifo.log:$NMEA:nmea decode:ok"; do
+  IFS=: read -r fifo src cmd kind <<<"$pair"
+  (cat "$src" >"$T/$fifo" 2>/dev/null &)
+  read -ra argv <<<"$cmd"
+  check "$kind" "$([ "$kind" = ok ] || echo "$T/$fifo")" "$T/stdout" "$T/empty" "${argv[@]}" "$T/$fifo"
+  # A writer that never comes would block the open for ever: unblock it after the case.
+  (exec 3<>"$T/$fifo") 2>/dev/null
+done
+# A FIFO as -o: written through (not replaced), what the reader gets is the whole file.
+(cat "$T/out-fifo" >"$T/from-fifo.pbf" &)
+check ok "" "$T/stdout" "$T/empty" sample-city -o "$T/out-fifo"
+[ -p "$T/out-fifo" ] && (exec 3<>"$T/out-fifo") 2>/dev/null # a reader still waiting for a writer
+sleep 0.2
+if [ -p "$T/out-fifo" ] && cmp -s "$T/from-fifo.pbf" "$T/city.osm.pbf"; then :; else RC=1 ERR="the FIFO was replaced or got other bytes"; WHY="not written through"; row "sample-city -o FIFO: the reader gets the file"; fi
+mkdir "$T/dir"
+for cmd in "osm info" "gpx stats" "nmea decode" "extract -o $T/x.graph" "route --from $FROM --to $TO --graph" "simulate --count 1 --fast --route" \
+           "snapshot --size 32x32 -o $T/x.png --data" "match --graph $T/city.graph"; do
+  read -ra argv <<<"$cmd"
+  check file-error "$T/dir" "$T/stdout" "$T/empty" "${argv[@]}" "$T/dir"
+  check file-error "$T/nowhere.file" "$T/stdout" "$T/empty" "${argv[@]}" "$T/nowhere.file"
+done
+check file-error "/dev/null" "$T/stdout" "$T/empty" osm info /dev/null
+check file-error "/dev/null" "$T/stdout" "$T/empty" gpx stats /dev/null
+check file-error "/dev/null" "$T/stdout" "$T/empty" route --graph /dev/null --from "$FROM" --to "$TO"
+check file-error "/dev/null" "$T/stdout" "$T/empty" snapshot --data /dev/null --size 32x32 -o "$T/x.png"
+check ok "" "$T/stdout" "$T/empty" sample-city -o /dev/null
+# -o a directory, a path in a missing directory, a symbolic link (to a file: refused; the file stays).
+check file-error "$T/dir" "$T/stdout" "$T/empty" sample-city -o "$T/dir"
+check file-error "$T/missing/out.pbf" "$T/stdout" "$T/empty" sample-city -o "$T/missing/out.pbf"
+echo keep >"$T/target"; ln -s "$T/target" "$T/link.pbf"
+check file-error "link.pbf" "$T/stdout" "$T/empty" sample-city -o "$T/link.pbf"
+if [ "$(cat "$T/target")" != keep ] || [ ! -L "$T/link.pbf" ]; then RC=0 ERR="the link or its target changed"; WHY="followed"; row "sample-city -o SYMLINK leaves link and target"; fi
+ln -s /dev/null "$T/null-link"
+check ok "" "$T/stdout" "$T/empty" gpx convert "$GPX" --to gpx -o "$T/null-link"
+if [ ! -L "$T/null-link" ]; then RC=0 ERR="the link to /dev/null was replaced"; WHY="replaced"; row "-o SYMLINK to a device"; fi
+
+# --- 3. absurd options -------------------------------------------------------------------------
+
+absurd=(
+  "--speed|simulate --route $T/route.geojson --speed 1e20"
+  "--speed|simulate --route $T/route.geojson --speed NaN"
+  "--speed|simulate --route $T/route.geojson --speed -1"
+  "--interval|simulate --route $T/route.geojson --interval 1e20"
+  "--interval|simulate --route $T/route.geojson --interval 0"
+  "--count|simulate --route $T/route.geojson --count -1"
+  "--count|simulate --route $T/route.geojson --count 0"
+  "--for|track --source gpx:$GPX --for 1e20"
+  "--for|track --source gpx:$GPX --for NaN"
+  "--count|track --source gpx:$GPX --count 0"
+  "--retry|track --source gpsd://127.0.0.1:1 --retry -1"
+  "--timeout|track --source gpsd://127.0.0.1:1 --timeout 0"
+  "--tolerance|gpx simplify $GPX --tolerance 1e20"
+  "--tolerance|gpx simplify $GPX --tolerance NaN"
+  "--zoom|snapshot --data $T/city.pmtiles --zoom 1e20 -o $T/x.png"
+  "--size|snapshot --data $T/city.pmtiles --size 0x0 -o $T/x.png"
+  "--size|snapshot --data $T/city.pmtiles --size 99999x99999 -o $T/x.png"
+  "--maxzoom|tiles build $T/city.osm.pbf -o $T/x.pmtiles --maxzoom 1e20"
+  "--maxzoom|tiles build $T/city.osm.pbf -o $T/x.pmtiles --maxzoom -1"
+  "--fps|map animate --from 48,11,10 --to 48,11,12 --fps 0"
+  "--duration|map animate --from 48,11,10 --to 48,11,12 --duration 1e20"
+  "--altitude|magnetic 48,11 --altitude 1e20"
+  "--radius|visits $GPX --radius -1"
+  "--accuracy|match --graph $T/city.graph $GPX --accuracy NaN"
+  "--dwell|monitor --regions $T/fence.geojson --source gpx:$GPX --dwell 1e20"
+  "--from|route --graph $T/city.graph --from 91,0 --to $TO"
+  "latitude|distance 1e17,0 0,0"
+  "speed|track --source gpx:$GPX?speed=1e-308"
+)
+for a in "${absurd[@]}"; do
+  needle="${a%%|*}"; read -ra argv <<<"${a#*|}"
+  check error "$needle" "$T/stdout" "$T/empty" "${argv[@]}"
+done
+# Negative coordinates after a space are values, not options.
+check ok "" "$T/stdout" "$T/empty" distance -33.92,18.42 -10,-50
+check ok "" "$T/stdout" "$T/empty" magnetic -33.92,18.42
+check ok "" "$T/stdout" "$T/empty" map animate --from -15,140,3 --to -33.9,151.2,5 --duration 1 --fps 2
+run_geo "$T/stdout" "$T/empty" route --graph "$T/city.graph" --from -33.9,18.4 --to -10,-50
+WHY=""; if [ "$RC" -ge 124 ] || [[ "$ERR" == *"Missing value"* ]] || [[ "$ERR" == *"Unknown option"* ]]; then WHY="the coordinate was taken for an option"; fi
+row "route --from -33.9,18.4 --to -10,-50 (parsed; no road is near)"
+
+# --- 4. unreachable hosts ----------------------------------------------------------------------
+
+# Port 1 on the loopback refuses; .invalid never resolves (RFC 6761).
+check file-error "127.0.0.1" "$T/stdout" "$T/empty" track --source gpsd://127.0.0.1:1 --retry 2 --timeout 1
+check file-error "nowhere.invalid" "$T/stdout" "$T/empty" track --source gpsd://nowhere.invalid:2947 --retry 1 --timeout 1
+check file-error "127.0.0.1" "$T/stdout" "$T/empty" track --source nmea+tcp://127.0.0.1:1 --retry 0 --timeout 1
+check file-error "$T/nowhere.gpx" "$T/stdout" "$T/empty" track --source gpx:$T/nowhere.gpx
+check file-error "$T/dir" "$T/stdout" "$T/empty" track --source gpx:$T/dir
+
+# --- 5. truncations at seeded random offsets --------------------------------------------------
+
+# The cuts one format cannot see (it has no end marker there): python3 prints 1 when the part
+# removed from FILE at OFFSET is one of them.
+undetectable() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import sys, struct, gzip
+kind, path, cut = sys.argv[1], sys.argv[2], int(sys.argv[3])
+b = open(path, "rb").read()
+def boundaries_pbf():
+    at = 0; out = {0}
+    while at + 4 <= len(b):
+        n = struct.unpack(">I", b[at:at + 4])[0]; head = b[at + 4:at + 4 + n]
+        # BlobHeader.datasize = field 3, varint
+        i = 0; size = 0
+        while i < len(head):
+            key = head[i]; i += 1
+            if key >> 3 == 3 and key & 7 == 0:
+                shift = 0; size = 0
+                while True:
+                    c = head[i]; i += 1; size |= (c & 0x7F) << shift; shift += 7
+                    if c < 0x80: break
+            elif key & 7 == 2:
+                l = 0; shift = 0
+                while True:
+                    c = head[i]; i += 1; l |= (c & 0x7F) << shift; shift += 7
+                    if c < 0x80: break
+                i += l
+            elif key & 7 == 0:
+                while head[i] & 0x80: i += 1
+                i += 1
+        at += 4 + n + size; out.add(at)
+    return out
+tail = b[cut:]
+if kind in ("xml", "json"): print(int(tail.strip() == b""))
+elif kind == "nmea":
+    # A whole line, a whole sentence without its line end, or a cut inside a line that holds
+    # no sentence (a log's # comments).
+    import re
+    last = b[b.rfind(b"\n", 0, cut) + 1:cut]
+    print(int(re.fullmatch(rb"(.*\*[0-9A-Fa-f]{2})?\r?", last, re.S) is not None or b"$" not in last and b"!" not in last))
+elif kind == "pbf": print(int(cut in boundaries_pbf()))
+else: print(0)
+PY
+}
+
+# truncate NAME KIND FILE COMMAND…: CUTS cuts of FILE at seeded offsets, each run as COMMAND
+# with the cut file appended (`{}` in COMMAND: there instead).
+truncate_format() {
+  local name="$1" kind="$2" file="$3"; shift 3
+  local size; size=$(stat -c %s "$file")
+  local ext="${file##*/}"; ext="${ext#*.}"
+  local cut="$T/cut.$ext" pass=0 fail=0 undet=0 codes="" firstfail="" i
+  # The whole file must succeed, or the cuts prove nothing.
+  local args=(); for a in "$@"; do args+=("${a//\{\}/$file}"); done
+  run_geo "$T/stdout" "$T/empty" "${args[@]}"
+  if [ "$RC" -ne 0 ]; then WHY="the uncut file fails"; row "truncate $name: uncut $(basename "$file")"; return; fi
+  RANDOM=$((SEED + ${#name}))
+  for ((i = 0; i < CUTS; i++)); do
+    local off=$(( (RANDOM * 32768 + RANDOM) % (size - 1) + 1 ))
+    head -c "$off" "$file" >"$cut"
+    args=(); for a in "$@"; do args+=("${a//\{\}/$cut}"); done
+    run_geo "$T/stdout" "$T/empty" "${args[@]}"
+    local ok=1 label="cut"
+    if [ "$RC" -eq 0 ] && [ "$(undetectable "$kind" "$file" "$off")" = 1 ]; then
+      undet=$((undet + 1)); WHY=""; label="cut (undetectable)"
+    elif [ "$kind" = nmea ] && [ "$RC" -eq 0 ] && [[ "${ERR%%$'\n'*}" == *"$(basename "$cut")"*dropped* ]]; then
+      WHY=""; label="cut (a warning)"
+    else
+      verdict error "$(basename "$cut")"
+      [ -n "$WHY" ] && ok=0
+    fi
+    codes+="$RC "
+    if [ "$ok" = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); [ -z "$firstfail" ] && firstfail="$off: $WHY"; fi
+    if [ "$ok" = 0 ] || [ -n "${VERBOSE:-}" ]; then
+      cases=$((cases + 1)); [ "$ok" = 0 ] && failures=$((failures + 1))
+      printf '%-58.58s %4s  %-70.70s %s\n' "  $name $label at byte $off of $size" "$RC" "${ERR%%$'\n'*}" "$([ "$ok" = 1 ] && echo pass || echo "FAIL: $WHY")"
+    fi
+  done
+  local summary; summary=$(tr ' ' '\n' <<<"$codes" | sed '/^$/d' | sort -n | uniq -c | awk '{printf "%s×%s ", $2, $1}')
+  cases=$((cases + 1)); [ "$fail" -gt 0 ] && failures=$((failures + 1))
+  printf '%-58.58s %4s  %-70.70s %s\n' "truncate $name ×$CUTS (seed $SEED)" "-" "exits: $summary(undetectable cuts: $undet)" \
+    "$([ "$fail" = 0 ] && echo "pass ($pass)" || echo "FAIL ($fail; first at byte $firstfail)")"
+}
+
+# An MBTiles archive whose every tile is one vector tile cut short (gunzipped, cut, gzipped).
+cut_tiles() { # SRC DST CUT-FRACTION-SEED
+  python3 - "$1" "$2" "$3" <<'PY'
+import sqlite3, sys, gzip, random, shutil
+src, dst, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+shutil.copyfile(src, dst)
+db = sqlite3.connect(dst); rnd = random.Random(seed); layer_cuts = 0
+rows = db.execute("SELECT rowid, tile_data FROM tiles").fetchall()
+for rowid, blob in rows:
+    raw = gzip.decompress(blob) if blob[:2] == b"\x1f\x8b" else blob
+    cut = rnd.randrange(1, len(raw)) if len(raw) > 1 else 0
+    # A cut between two top-level layers leaves a valid, smaller tile (protobuf has no end marker).
+    at = 0; bounds = {0}
+    while at < len(raw):
+        at += 1; n = 0; shift = 0
+        while True:
+            c = raw[at]; at += 1; n |= (c & 0x7F) << shift; shift += 7
+            if c < 0x80: break
+        at += n; bounds.add(at)
+    layer_cuts += cut in bounds
+    db.execute("UPDATE tiles SET tile_data = ? WHERE rowid = ?", (gzip.compress(raw[:cut]), rowid))
+db.commit(); print(1 if layer_cuts == len(rows) else 0)
+PY
+}
+
+truncate_format "NMEA" nmea "$NMEA" nmea decode {}
+truncate_format "GPX" xml "$GPX" gpx stats {}
+truncate_format "OSM XML" xml "$OSMXML" osm info {}
+truncate_format ".osm.gz" none "$OSMGZ" osm info {}
+truncate_format "PBF" pbf "$T/city.osm.pbf" osm info {}
+truncate_format "GeoJSON" json "$T/route.geojson" simulate --fast --count 3 --route {}
+truncate_format "road-graph file" none "$T/city.graph" route --graph {} --from "$FROM" --to "$TO"
+truncate_format "PMTiles" none "$T/city.pmtiles" snapshot --data {} --size 32x32 -o "$T/x.png"
+truncate_format "MBTiles" none "$T/city.mbtiles" snapshot --data {} --size 32x32 -o "$T/x.png"
+# MVT: every tile of an archive cut at a seeded offset, the archive itself intact.
+mvt_pass=0 mvt_fail=0
+for ((i = 0; i < CUTS / 10; i++)); do
+  all_layer_cuts=$(cut_tiles "$T/city.mbtiles" "$T/cut-tiles.mbtiles" $((SEED * 1000 + i)))
+  run_geo "$T/stdout" "$T/empty" snapshot --data "$T/cut-tiles.mbtiles" --zoom 13 --size 256x256 -o "$T/x.png"
+  if [ "$RC" -eq 0 ] && [ "$all_layer_cuts" = 1 ]; then WHY=""; else verdict error "cut-tiles.mbtiles"; fi
+  if [ -z "$WHY" ]; then mvt_pass=$((mvt_pass + 1)); else
+    mvt_fail=$((mvt_fail + 1)); row "  MVT tiles cut (seed $((SEED * 1000 + i))) in an MBTiles archive"; fi
+done
+cases=$((cases + 1)); [ "$mvt_fail" -gt 0 ] && failures=$((failures + 1))
+printf '%-58.58s %4s  %-70.70s %s\n' "truncate MVT tiles inside MBTiles ×$((CUTS / 10))" "-" "${ERR%%$'\n'*}" \
+  "$([ "$mvt_fail" = 0 ] && echo "pass ($mvt_pass)" || echo "FAIL ($mvt_fail)")"
+
+echo "faults.sh: $cases cases, $((cases - failures)) pass, $failures fail"
+[ "$failures" -eq 0 ]
