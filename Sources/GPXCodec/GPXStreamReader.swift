@@ -76,6 +76,16 @@ public final class GPXStreamReader {
     /// always nil without ``GPXReadOptions/recovering``, where damage throws).
     public var damage: GPXError? { parser.damage }
 
+    /// The fields of the open track read so far (name, description, links…). GPX puts them
+    /// before a track's first `<trkseg>`, so at a `.segmentStart` this is all of them in a
+    /// schema-valid file (`.trackEnd` carries the final set): a streaming copy reads them here
+    /// to write `<trk>`'s fields before its segments.
+    public var openTrackInfo: GPXPathInfo { parser.openTrackInfo }
+
+    /// The fields of the open route read so far; at its first `.routePoint`, all of them in a
+    /// schema-valid file (`.routeEnd` carries the final set).
+    public var openRouteInfo: GPXPathInfo { parser.openRouteInfo }
+
     /// Whether the file used an element that exists only in GPX 1.0 (top-level `author`,
     /// `email`, `url`, `urlname`, point `course` / `speed`).
     public var usesGPX10Elements: Bool { parser.usesGPX10Elements }
@@ -117,6 +127,9 @@ struct GPXParser {
 
     /// Bytes in the reader's window (its memory, apart from the current point).
     var windowCapacity: Int { scanner.capacity }
+
+    var openTrackInfo: GPXPathInfo { trackInfo }
+    var openRouteInfo: GPXPathInfo { routeInfo }
 
     /// The header's version, corrected once the whole file is read: a file that declares no
     /// version or namespace but uses GPX 1.0-only elements is GPX 1.0.

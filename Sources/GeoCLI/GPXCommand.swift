@@ -33,9 +33,10 @@ struct GPXInputOptions: ParsableArguments {
     /// Runs `body` with a streaming reader over the file, then reports what reading left out
     /// or stopped at (`GPXReadReport`); with `json`, warnings are left to the JSON output.
     /// - Parameter body: reads the events; returns its result and how many points it read.
-    /// - Throws: `ExitCode.failure` after reporting a read error.
-    func stream<Result>(json: Bool, _ body: (GPXStreamReader) throws(GPXError) -> (Result, points: Int)) throws -> (Result, GPXReadReport) {
-        try reading { source throws(GPXError) in
+    /// - Throws: `ExitCode.failure` after reporting a read error; what `body` throws otherwise
+    ///   (a write error of a command that streams its output).
+    func stream<Result>(json: Bool, _ body: (GPXStreamReader) throws -> (Result, points: Int)) throws -> (Result, GPXReadReport) {
+        try reading { source in
             let reader = GPXStreamReader(source: source, options: readOptions)
             let (result, points) = try body(reader)
             let report = GPXReadReport(file: file, warnings: reader.warnings, warningCount: reader.warningCount,
@@ -60,7 +61,7 @@ struct GPXInputOptions: ParsableArguments {
     /// Runs `body` over the open file; a `GPXError` it throws is reported with the file's name.
     /// - Throws: `ExitCode.failure` after reporting a read error; `ValidationError` when the
     ///   file cannot be opened.
-    private func reading<Result>(_ body: (FileSource) throws(GPXError) -> Result) throws -> Result {
+    private func reading<Result>(_ body: (FileSource) throws -> Result) throws -> Result {
         do {
             return try CommandLineFiles.withSource(file) { source in try body(source) }
         } catch let error as GPXError {

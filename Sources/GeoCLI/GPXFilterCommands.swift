@@ -19,6 +19,11 @@ struct TrackFilterOptions: ParsableArguments {
     @Flag(help: "Drop points without accuracy (HDOP) instead of assuming one.")
     var requireAccuracy = false
 
+    /// Accuracy from HDOP × --uere, else --assumed-accuracy unless --require-accuracy.
+    var accuracyPolicy: GPXAccuracyPolicy {
+        GPXAccuracyPolicy(uere: .meters(uere), assumed: requireAccuracy ? nil : .meters(assumedAccuracy))
+    }
+
     func validate() throws {
         try OptionRanges.uere.check(uere, option: "--uere")
         try OptionRanges.assumedAccuracy.check(assumedAccuracy, option: "--assumed-accuracy")
@@ -35,7 +40,10 @@ struct GPXClean: ParsableCommand {
             and its Kalman filter, as the positioning engine does live, except that a point the next \
             one exposes as a jump (a segment's unconfirmed first or second fix) is dropped again; points without a time are \
             skipped. GPX has no accuracy field: HDOP × --uere stands in, else --assumed-accuracy. \
-            With --report, the counts per rejection reason go to standard error. Presets: \(TrackFilterConfiguration.presetNames.joined(separator: ", ")).
+            With --report, the counts per rejection reason go to standard error. The file is read and \
+            written as a stream (memory stays flat however long the track); waypoints or routes after \
+            the first track, out of GPX's schema order, are left out and counted on standard error. \
+            Presets: \(TrackFilterConfiguration.presetNames.joined(separator: ", ")).
             """
     )
 
@@ -51,17 +59,24 @@ struct GPXClean: ParsableCommand {
         configuration.kalman?.assumedAccuracy = .meters(options.assumedAccuracy)
         if rulesOnly { configuration.kalman = nil }
         try configuration.validate()
-        let document = try input.readDocument()
-        var total = FilterReport()
-        let cleaned = GPXTrackFiles.mapSegments(document, { fixes in
-            var cleaner = TrackCleaner(configuration: configuration)
-            let out = cleaner.cleaned(fixes) { ($0.0, nil) }.map { GPXTrackFiles.point($0.location, original: $0.item.1) }
-            total.merge(cleaner.report)
-            return out
-        }, accuracy: GPXAccuracyPolicy(uere: .meters(options.uere),
-                                       assumed: options.requireAccuracy ? nil : .meters(options.assumedAccuracy)))
-        try GPXTrackFiles.write(cleaned, to: options.output)
+        let total = try GPXTrackFiles.copy(input, to: options.output, accuracy: options.accuracyPolicy) {
+            CleanSegment(cleaning: TrackCleaning(TrackCleaner(configuration: configuration)))
+        }
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
+    }
+
+    /// One segment through `TrackCleaning`: each cleaned point leaves once the next fix confirms it.
+    private struct CleanSegment: GPXSegmentStream {
+        var cleaning: TrackCleaning<StandardRules, GPXPoint>
+
+        mutating func push(_ fix: Location, point: GPXPoint, _ emit: (GPXPoint) throws -> Void) throws {
+            try cleaning.push(fix, item: point) { try emit(GPXTrackFiles.point($0, original: $1)) }
+        }
+
+        mutating func finish(_ emit: (GPXPoint) throws -> Void) throws -> FilterReport {
+            try cleaning.finish { try emit(GPXTrackFiles.point($0, original: $1)) }
+            return cleaning.report
+        }
     }
 }
 
@@ -76,7 +91,11 @@ struct GPXSmooth: ParsableCommand {
             (without its distance filter), then the Rauch–Tung–Striebel smoother with Student-t position \
             noise: a fix that neither neighbour explains (a jump the gate let through between sparse fixes) \
             loses its weight and is dropped. --no-rules skips the rules (the gate and the robust weights \
-            stay). --report prints how many fixes were dropped and why. Presets: \(TrackFilterConfiguration.presetNames.joined(separator: ", ")).
+            stay). The smoother is fixed-lag (KalmanSmoother.SmoothingWindow.standard: every point is \
+            estimated from at least 256 kept fixes on each side, within millimetres of smoothing the \
+            whole segment at once), so the file is read and written as a stream and memory stays flat \
+            however long the track; points go in file order (a point timed before the one kept last is \
+            dropped as out of order). --report prints how many fixes were dropped and why. Presets: \(TrackFilterConfiguration.presetNames.joined(separator: ", ")).
             """
     )
 
@@ -102,20 +121,24 @@ struct GPXSmooth: ParsableCommand {
         try configuration.validate()
         let smoother = KalmanSmoother(parameters: parameters)
         let rules = noRules ? nil : configuration.rules()
-        let document = try input.readDocument()
-        var total = FilterReport()
-        let smoothed = GPXTrackFiles.mapSegments(document, { fixes in
-            var sorted = fixes
-            sorted.sort { $0.0.timestamp < $1.0.timestamp }
-            let byTime = Dictionary(sorted.map { ($0.0.timestamp, $0.1) }, uniquingKeysWith: { a, _ in a })
-            var segmentReport = FilterReport()
-            let out = smoother.smoothed(sorted.map(\.0), rules: rules, report: &segmentReport)
-            total.merge(segmentReport)
-            return out.map { GPXTrackFiles.point($0, original: byTime[$0.timestamp]) }
-        }, accuracy: GPXAccuracyPolicy(uere: .meters(options.uere),
-                                       assumed: options.requireAccuracy ? nil : .meters(options.assumedAccuracy)))
-        try GPXTrackFiles.write(smoothed, to: options.output)
+        let total = try GPXTrackFiles.copy(input, to: options.output, accuracy: options.accuracyPolicy) {
+            SmoothSegment(smoothing: FixedLagSmoothing(smoother: smoother, rules: rules))
+        }
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
+    }
+
+    /// One segment through `FixedLagSmoothing`: each smoothed point leaves once its window is done.
+    private struct SmoothSegment: GPXSegmentStream {
+        var smoothing: FixedLagSmoothing<StandardRules?, GPXPoint>
+
+        mutating func push(_ fix: Location, point: GPXPoint, _ emit: (GPXPoint) throws -> Void) throws {
+            try smoothing.push(fix, item: point) { try emit(GPXTrackFiles.point($0, original: $1)) }
+        }
+
+        mutating func finish(_ emit: (GPXPoint) throws -> Void) throws -> FilterReport {
+            try smoothing.finish { try emit(GPXTrackFiles.point($0, original: $1)) }
+            return smoothing.report
+        }
     }
 }
 

@@ -6,9 +6,11 @@ public import Foundation
 #endif
 
 extension KalmanSmoother {
-    /// A fix the gated pass kept, and whether the filter (re)started there.
-    private struct Kept {
+    /// A fix the gated pass kept, the caller's item it came with, and whether the filter
+    /// (re)started there.
+    struct Kept<Item> {
         var fix: Location
+        var item: Item
         var startsSegment: Bool
     }
 
@@ -97,60 +99,28 @@ extension KalmanSmoother {
 
     /// The smoothing pipeline of `smoothed(_:rules:report:)`, handing each smoothed fix to
     /// `emit` as soon as its window is done, so that memory stays O(window) when the caller
-    /// streams the fixes in and out.
+    /// streams the fixes in and out (`FixedLagSmoothing` for a caller that pushes them).
     /// - Complexity: O(n) time, O(`window.core` + 2 `window.lag`) memory.
     public func smoothing<Rule: TrackFilter>(_ track: some Sequence<(Location, Date?)>, rules: Rule,
                                              report: inout FilterReport, window: SmoothingWindow = .standard,
                                              _ emit: (Location) -> Void) {
-        var cleaner = TrackCleaner(rule: rules, kalman: parameters)
-        // Kept fixes: the first `context` were emitted already and stay as the next window's
-        // lead-in; the rest wait for their window.
-        var kept: [Kept] = []
-        var context = 0
-        var overturned = 0
-        for (fix, receivedAt) in track {
-            guard cleaner.process(fix, receivedAt: receivedAt).location != nil, let kalman = cleaner.kalman else { continue }
-            if kalman.overturnedSecondFix, kept.count > context, kept.last?.startsSegment == false {
-                // The segment's second fix was the outlier this one exposed.
-                kept.removeLast()
-                overturned += 1
-            } else if kalman.replacedUnconfirmedStart, kept.count > context, kept.last?.startsSegment == true {
-                // The previous fix started a segment the next one contradicted: it was the outlier.
-                kept.removeLast()
-                overturned += 1
-            } else if kalman.segmentOutvoted {
-                // More agreeing outliers than the segment had fixes: the segment was the outlier
-                // (as far back as fixes still wait; a segment outvoted is a few fixes long).
-                let from = max(kept.lastIndex(where: \.startsSegment) ?? 0, context)
-                overturned += kept.count - from
-                kept.removeSubrange(from...)
-            }
-            // A gap only widens the prediction, so the smoother bridges it; it splits where the
-            // track jumped (outliers that agreed) or at a start that replaced an outlier.
-            let restarted = kalman.updatesSinceStart == 0 && !kalman.restartedAfterGap
-            kept.append(Kept(fix: fix, startsSegment: kept.isEmpty || restarted))
-            if kept.count - context >= window.core + window.lag {
-                smoothWindow(kept, core: context..<(context + window.core), report: &report, emit)
-                let keep = min(window.lag, context + window.core)
-                kept.removeFirst(context + window.core - keep)
-                context = keep
-            }
-        }
-        smoothWindow(kept, core: context..<kept.count, report: &report, emit)
-        report.merge(cleaner.report)
-        for _ in 0..<overturned { report.reclassify(acceptedAs: .kalmanOutlier) }
+        var stream = FixedLagSmoothing<Rule, Void>(smoother: self, rules: rules, window: window)
+        for (fix, receivedAt) in track { stream.push(fix, receivedAt: receivedAt, item: ()) { fix, _ in emit(fix) } }
+        stream.finish { fix, _ in emit(fix) }
+        report.merge(stream.report)
     }
 
     /// Smooths `window` (its first fix starts the forward filter) and emits the fixes of `core`,
     /// leaving out those the Student-t weights mark as outliers.
-    private func smoothWindow(_ window: [Kept], core: Range<Int>, report: inout FilterReport, _ emit: (Location) -> Void) {
+    func smoothWindow<Item>(_ window: [Kept<Item>], core: Range<Int>, report: inout FilterReport,
+                            _ emit: (Location, Item) throws -> Void) rethrows {
         guard !core.isEmpty else { return }
         var kept = window
         kept[0].startsSegment = true
         var noiseScale = [Double](repeating: 1, count: kept.count)
         var (records, states) = pass(kept, noiseScale: noiseScale)
         guard let nu = parameters.measurementDegreesOfFreedom else {
-            for k in core { emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: kept[k].fix)) }
+            for k in core { try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: kept[k].fix), kept[k].item) }
             return
         }
         var distances = [Double](repeating: 0, count: kept.count)
@@ -169,7 +139,7 @@ extension KalmanSmoother {
             if distances[k] > parameters.gateChiSquare {
                 report.reclassify(acceptedAs: .kalmanOutlier)
             } else {
-                emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: kept[k].fix))
+                try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: kept[k].fix), kept[k].item)
             }
         }
     }
@@ -184,7 +154,7 @@ extension KalmanSmoother {
 
     /// One forward pass over the kept fixes with their noise scales, then the backward pass:
     /// the forward records and the smoothed state and covariance of each fix.
-    private func pass(_ kept: [Kept], noiseScale: [Double]) -> ([Record], [(State4, Block4)]) {
+    private func pass<Item>(_ kept: [Kept<Item>], noiseScale: [Double]) -> ([Record], [(State4, Block4)]) {
         var forward = KalmanSmoother(parameters: parameters)
         var records: [Record] = []
         records.reserveCapacity(kept.count)
@@ -222,5 +192,86 @@ extension KalmanSmoother {
         }
         smoothed.reverse()
         return (records, smoothed)
+    }
+}
+
+/// The smoothing pipeline of `KalmanSmoother.smoothed(_:rules:report:)` as a stream the caller
+/// pushes fixes into: the rules and the Kalman gate judge each fix online, as `TrackCleaner`
+/// does, and the kept fixes are RTS-smoothed in the windows of `KalmanSmoother.SmoothingWindow`
+/// (a fixed-lag smoother: each fix is estimated from at least `window.lag` kept fixes on each
+/// side; with the standard window, 256 fixes, four minutes at 1 Hz). A smoothed fix leaves,
+/// with the item it came with, once its window is done, so memory is O(`window.core` +
+/// 2 `window.lag`) however long the track.
+///
+/// ```swift
+/// var stream = FixedLagSmoothing<StandardRules, GPXPoint>(smoother: smoother, rules: rules)
+/// for (fix, point) in points { try stream.push(fix, item: point) { smoothed, point in … } }
+/// try stream.finish { smoothed, point in … }
+/// ```
+public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
+    private typealias Kept = KalmanSmoother.Kept<Item>
+    private let smoother: KalmanSmoother
+    private let window: KalmanSmoother.SmoothingWindow
+    private var cleaner: TrackCleaner<Rule>
+    /// Kept fixes: the first `context` were emitted already and stay as the next window's
+    /// lead-in; the rest wait for their window.
+    private var kept: [Kept] = []
+    private var context = 0
+    /// Fixes the gated pass kept and a later one exposed as outliers, and the smoother's own
+    /// outliers: accepted by the cleaner, dropped here.
+    private var dropped = FilterReport()
+
+    public init(smoother: KalmanSmoother, rules: Rule, window: KalmanSmoother.SmoothingWindow = .standard) {
+        self.smoother = smoother
+        self.window = window
+        cleaner = TrackCleaner(rule: rules, kalman: smoother.parameters)
+    }
+
+    /// Counts per reason of every fix pushed; complete after `finish(_:)`.
+    public var report: FilterReport {
+        var r = cleaner.report
+        r.merge(dropped)
+        return r
+    }
+
+    /// Judges one fix (in timestamp order) and emits the smoothed fixes of any window it completes.
+    /// - Parameter receivedAt: when the fix arrived, for the stale rule; nil offline.
+    /// - Complexity: amortised O(1) time per fix.
+    public mutating func push(_ fix: Location, receivedAt: Date? = nil, item: Item,
+                              _ emit: (Location, Item) throws -> Void) rethrows {
+        guard cleaner.process(fix, receivedAt: receivedAt).location != nil, let kalman = cleaner.kalman else { return }
+        if kalman.overturnedSecondFix, kept.count > context, kept.last?.startsSegment == false {
+            // The segment's second fix was the outlier this one exposed.
+            kept.removeLast()
+            dropped.reclassify(acceptedAs: .kalmanOutlier)
+        } else if kalman.replacedUnconfirmedStart, kept.count > context, kept.last?.startsSegment == true {
+            // The previous fix started a segment the next one contradicted: it was the outlier.
+            kept.removeLast()
+            dropped.reclassify(acceptedAs: .kalmanOutlier)
+        } else if kalman.segmentOutvoted {
+            // More agreeing outliers than the segment had fixes: the segment was the outlier
+            // (as far back as fixes still wait; a segment outvoted is a few fixes long).
+            let from = max(kept.lastIndex(where: \.startsSegment) ?? 0, context)
+            for _ in from..<kept.count { dropped.reclassify(acceptedAs: .kalmanOutlier) }
+            kept.removeSubrange(from...)
+        }
+        // A gap only widens the prediction, so the smoother bridges it; it splits where the
+        // track jumped (outliers that agreed) or at a start that replaced an outlier.
+        let restarted = kalman.updatesSinceStart == 0 && !kalman.restartedAfterGap
+        kept.append(Kept(fix: fix, item: item, startsSegment: kept.isEmpty || restarted))
+        if kept.count - context >= window.core + window.lag {
+            try smoother.smoothWindow(kept, core: context..<(context + window.core), report: &dropped, emit)
+            let keep = min(window.lag, context + window.core)
+            kept.removeFirst(context + window.core - keep)
+            context = keep
+        }
+    }
+
+    /// Smooths and emits the fixes still waiting: the end of the track (call it once).
+    public mutating func finish(_ emit: (Location, Item) throws -> Void) rethrows {
+        let waiting = kept, from = context
+        kept = []
+        context = 0
+        try smoother.smoothWindow(waiting, core: from..<waiting.count, report: &dropped, emit)
     }
 }

@@ -124,17 +124,58 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
     /// - Complexity: O(n).
     public mutating func cleaned<Item>(_ items: some Sequence<Item>,
                                        fix: (Item) -> (Location, Date?)) -> [(item: Item, location: Location)] {
+        var stream = TrackCleaning<Rule, Item>(self)
         var out: [(item: Item, location: Location)] = []
         for item in items {
             let (f, receivedAt) = fix(item)
-            let decision = process(f, receivedAt: receivedAt)
-            if retractsPreviousDelivery, !out.isEmpty {
-                out.removeLast()
-                report.reclassify(acceptedAs: .kalmanOutlier)
-            }
-            if let l = decision.location { out.append((item, l)) }
+            stream.push(f, receivedAt: receivedAt, item: item) { out.append(($1, $0)) }
         }
+        stream.finish { out.append(($1, $0)) }
+        self = stream.cleaner
+        report = stream.report
         return out
+    }
+}
+
+/// The batch form of `TrackCleaner` for a saved track read as a stream: each delivery waits
+/// for the next fix, which may expose it as an outlier (`retractsPreviousDelivery`: a
+/// segment's unconfirmed first or second fix); then it is dropped and counted as a Kalman
+/// outlier, else it leaves with the item it came with. One fix in memory however long the track.
+public struct TrackCleaning<Rule: TrackFilter, Item> {
+    /// The cleaner, with its state after the fixes pushed so far.
+    public private(set) var cleaner: TrackCleaner<Rule>
+    /// The last delivery, until the next fix confirms it.
+    private var held: (location: Location, item: Item)?
+    /// Deliveries taken back.
+    private var retracted = FilterReport()
+
+    public init(_ cleaner: TrackCleaner<Rule>) { self.cleaner = cleaner }
+
+    /// Counts per reason of every fix pushed, the deliveries taken back as Kalman outliers.
+    public var report: FilterReport {
+        var r = cleaner.report
+        r.merge(retracted)
+        return r
+    }
+
+    /// Judges one fix and emits the delivery before it once this one confirms it.
+    /// - Complexity: O(1).
+    public mutating func push(_ fix: Location, receivedAt: Date? = nil, item: Item,
+                              _ emit: (Location, Item) throws -> Void) rethrows {
+        let decision = cleaner.process(fix, receivedAt: receivedAt)
+        if cleaner.retractsPreviousDelivery, held != nil {
+            held = nil
+            retracted.reclassify(acceptedAs: .kalmanOutlier)
+        }
+        guard let location = decision.location else { return }
+        if let (l, i) = held { try emit(l, i) }
+        held = (location, item)
+    }
+
+    /// Emits the last delivery (the end of the track).
+    public mutating func finish(_ emit: (Location, Item) throws -> Void) rethrows {
+        if let (l, i) = held { try emit(l, i) }
+        held = nil
     }
 }
 

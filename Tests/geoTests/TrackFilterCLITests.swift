@@ -120,3 +120,45 @@ private func trackPointCount(_ url: URL) throws -> Int {
         #expect(result.stdout.contains(row), "missing \(row)")
     }
 }
+
+/// `gpx clean` and `gpx smooth` stream the document: metadata, waypoints, routes, every
+/// track's fields and segments (with their extensions) and the document's extensions come
+/// through in order; a waypoint after the tracks (out of GPX's schema order, which a stream
+/// that has written the tracks cannot put back first) is left out with a count on stderr.
+@Test(arguments: ["clean", "smooth"])
+func gpxFilters_streamTheWholeDocument(_ command: String) async throws {
+    try await withTemporaryDirectory { dir in
+        let input = dir.appendingPathComponent("doc.gpx"), output = dir.appendingPathComponent("out.gpx")
+        func points(_ start: Int) -> String {
+            (start..<(start + 40)).map { k in
+                let time = Date(timeIntervalSince1970: 1_700_000_000 + Double(k)).ISO8601Format()
+                return "<trkpt lat=\"\(46.05 + Double(k) * 1e-5)\" lon=\"14.5\"><time>\(time)</time><hdop>1</hdop></trkpt>\n"
+            }.joined()
+        }
+        let gpx = """
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1" xmlns:x="urn:x">
+            <metadata><name>Doc name</name></metadata>
+            <wpt lat="46.1" lon="14.6"><name>Hut</name></wpt>
+            <rte><name>Route A</name><rtept lat="46.1" lon="14.6"/><rtept lat="46.2" lon="14.7"/></rte>
+            <trk><name>Morning</name><trkseg>
+            \(points(0))</trkseg><trkseg>\(points(100))<extensions><x:seg>1</x:seg></extensions></trkseg></trk>
+            <trk><name>Evening</name><trkseg>\(points(1000))</trkseg></trk>
+            <wpt lat="46.3" lon="14.8"><name>Late</name></wpt>
+            <extensions><x:doc>2</x:doc></extensions>
+            </gpx>
+            """
+        try gpx.write(to: input, atomically: true, encoding: .utf8)
+        let result = try await GeoProcess.geo(["gpx", command, input.path, "-o", output.path, "--preset", "fitness"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("1 waypoints after the first route or track left out"), "\(result.stderr)")
+        let text = try String(contentsOf: output, encoding: .utf8)
+        let order = ["Doc name", "<name>Hut</name>", "Route A", "<rtept", "Morning", "<trkseg>", "<x:seg>1</x:seg>", "Evening", "<x:doc>2</x:doc>", "</gpx>"]
+        let positions = order.map { text.range(of: $0)?.lowerBound }
+        #expect(positions.allSatisfy { $0 != nil }, "\(text)")
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "in document order: \(text)")
+        #expect(!text.contains("Late"))
+        #expect(text.components(separatedBy: "<trkseg>").count - 1 == 3)
+        #expect(try trackPointCount(output) > 0)
+    }
+}
