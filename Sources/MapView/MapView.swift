@@ -2,6 +2,7 @@ public import GeoCore
 public import MapCamera
 import MapData
 public import MapRenderer
+public import Monitoring
 
 #if canImport(Glibc)
 import Glibc
@@ -101,6 +102,14 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         let orientation = followMode == .followWithCourse ? positionIndicator.heading : nil
         // A fix that is not a valid camera (it cannot be: it is a Coordinate) leaves the camera.
         try? camera.set(CameraOptions(geoCenter: location.coordinate, orientation: orientation), animation: .none, at: now)
+    }
+
+    /// Shows a compass heading from a positioning manager (`didUpdateHeading`): the indicator
+    /// points to it in `.compass` mode, and the camera turns to it when following with course.
+    public func showHeading(_ heading: Heading, at now: Instant) {
+        positionIndicator.update(heading: heading)
+        guard followMode == .followWithCourse, let h = positionIndicator.heading else { return }
+        try? camera.set(CameraOptions(orientation: h), animation: .none, at: now)
     }
 
     private func changed() { revision &+= 1 }
