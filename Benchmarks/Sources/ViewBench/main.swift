@@ -4,7 +4,8 @@
 // the ground of 10 × frames / 2π pixels (at most 1,500), starting and ending at the view's
 // place, so every frame is a new camera state and new tiles come into view as a pan brings
 // them: Monaco at z15 tilted 45° (Mercator: ground composed from cached raster tiles, labels
-// drawn per frame) and the globe at z2 over the Natural Earth base (drawn directly). Prints
+// drawn per frame; again without labels, as the peer draws it) and the globe at z2 over the
+// Natural Earth base (drawn directly). Prints
 // the first frame's time (an empty tile cache), frames/s of process CPU time over the pan
 // (clock(3): the machine is shared, CPU time is what a frame costs), and the resident set
 // size at frame 0, half way and the end. `--path` prints the pan's centres (lon lat per line)
@@ -71,10 +72,10 @@ struct Tick: InstantProtocol {
 }
 
 @MainActor
-func run(_ name: String, centre: Coordinate, zoom: Double, tilt: Double, projection: MapProjection) throws {
+func run(_ name: String, centre: Coordinate, zoom: Double, tilt: Double, projection: MapProjection, labels: Bool = true) throws {
     let camera = try CameraState(geoCenter: centre, zoomLevel: zoom, tilt: tilt, viewSize: ViewSize(width: 1280, height: 720), projection: projection)
     let view = try MapView<Tick>(camera: camera, features: features, worldBase: world)
-    view.text = text
+    view.text = labels ? text : nil
     var now = Tick(n: 0)
     let first = cpuSeconds()
     view.render(at: now)
@@ -95,4 +96,5 @@ func run(_ name: String, centre: Coordinate, zoom: Double, tilt: Double, project
 }
 
 try run("Monaco z15 tilt 45 (mercator)", centre: monaco.centre, zoom: monaco.zoom, tilt: 45, projection: .mercator)
+try run("Monaco z15 tilt 45 (mercator), no labels (as the peer)", centre: monaco.centre, zoom: monaco.zoom, tilt: 45, projection: .mercator, labels: false)
 try run("globe z2", centre: globe.centre, zoom: globe.zoom, tilt: 0, projection: .globe)
