@@ -161,7 +161,7 @@ let package = Package(
         // frames into an RGBA buffer on demand.
         .target(
             name: "MapView",
-            dependencies: ["GeoCore", "MapCamera", "MapData", "MapRenderer", "Positioning"],
+            dependencies: ["GeoCore", "MapCamera", "MapData", "MapRenderer", "Monitoring", "Positioning"],
             swiftSettings: strictSettings
         ),
 
@@ -170,7 +170,7 @@ let package = Package(
         .target(
             name: "MapLivePage",
             dependencies: [
-                "GeoCore", "MapCamera", "MapView", "MapRenderer", "Positioning",
+                "GeoCore", "MapCamera", "MapData", "MapView", "MapRenderer", "Positioning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
@@ -299,7 +299,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MapViewTests",
-            dependencies: ["MapView", "MapLivePage", "MapCamera", "MapRenderer", "MapData", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
+            dependencies: ["MapView", "MapLivePage", "MapCamera", "MapRenderer", "MapData", "Monitoring", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(

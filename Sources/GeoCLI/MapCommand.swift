@@ -150,6 +150,8 @@ extension CameraState {
     var options: CameraOptions { CameraOptions(geoCenter: geoCenter, zoomLevel: zoomLevel, orientation: orientation, tilt: tilt) }
 }
 
+extension SnapshotArchive: MapFeatureSource {}
+
 /// `MapProjection` as an option value (`--projection globe`).
 enum ProjectionOption: String, ExpressibleByArgument, CaseIterable {
     case mercator, globe
@@ -171,7 +173,7 @@ struct MapServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "OpenStreetMap data: .osm.pbf, .osm or .osm.gz (default: the sample city).")
+    @Option(help: "Map data: OpenStreetMap .osm.pbf, .osm or .osm.gz, or vector tiles .pmtiles or .mbtiles, read as the view moves (default: the sample city).")
     var data: String?
 
     @Option(help: "Position source URI (gpsd://, nmea:, nmea+tcp://, gpx:, route:, device:); default: a simulated drive across the sample city, or none with --data.")
@@ -191,9 +193,14 @@ struct MapServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let features = try SnapshotCommand.features(data: data)
+        // A tile archive is read as the view moves (MapSession); other data is read whole.
+        let archive = try data.flatMap { path in
+            try CommandLineFiles.checkInput(path)
+            do { return try SnapshotArchive(path: path) } catch { throw CommandLineFileError.damaged("map", path, error) }
+        }
+        let features = archive == nil ? try SnapshotCommand.features(data: data) : []
         let viewSize = try MapAnimateCommand.viewSize(size)
-        let centre = data == nil ? SampleCity.center : SnapshotCommand.middle(of: features)
+        let centre = data == nil ? SampleCity.center : archive.map { $0.center ?? Coordinate(uncheckedLatitude: 0, longitude: 0) } ?? SnapshotCommand.middle(of: features)
         let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: viewSize, projection: .globe)
         let view = try MapView<ContinuousClock.Instant>(camera: camera, features: MapFeatureIndex(features),
                                                          worldBase: try WorldBaseFiles.load(environment: environment))
@@ -210,7 +217,7 @@ struct MapServeCommand: AsyncParsableCommand {
         } else {
             positionSource = nil
         }
-        let session = MapSession(view: view)
+        let session = MapSession(view: view, source: archive)
         try? FileDescriptor.standardError.writeAll("geo map: serving http://127.0.0.1:\(port)/ (and [::1]); Ctrl-C stops\n")
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let positionSource {

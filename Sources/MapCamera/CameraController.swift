@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Owns a camera and moves it: the combined setter with an animation, gestures and their
 /// inertia, frames on an injected clock, and the seed's event blocks (maplibre-native's
 /// `Transform` around a ``CameraState``).
@@ -29,9 +37,10 @@ public final class CameraController<Instant: InstantProtocol> where Instant.Dura
     /// Whether the camera is between `transformationBegan` and `transformationEnded`.
     public private(set) var isTransforming = false
 
-    private var inertia: (glide: PanInertia, start: Instant, from: CameraState)?
-    /// The gesture's recent pan steps: when, and how far in pixels.
-    private var panSteps: [(time: Instant, dx: Double, dy: Double)] = []
+    private var inertia: (pan: PanInertia?, zoomRotate: ZoomRotateInertia?, start: Instant, from: CameraState)?
+    /// The gesture's recent steps: when, how far in pixels, zoom levels and degrees turned,
+    /// and about which point the last zoom or turn was.
+    private var steps: [(time: Instant, dx: Double, dy: Double, zoom: Double, degrees: Double, about: ScreenPoint?)] = []
     /// A registered block and the events it still responds to.
     private struct Registration {
         let id: MapEventBlockID
@@ -144,10 +153,13 @@ public final class CameraController<Instant: InstantProtocol> where Instant.Dura
                 endTransformationIfIdle()
             }
         }
-        if let (glide, start, from) = inertia {
+        if let (pan, zoomRotate, start, from) = inertia {
             let t = max(start.duration(to: now) / .seconds(1), 0)
-            update(to: from.applying(glide.pan(after: t, viewCenter: from.viewSize.center)))
-            if t >= glide.duration {
+            var next = from
+            if let pan { next = next.applying(pan.pan(after: t, viewCenter: from.viewSize.center)) }
+            if let zoomRotate { next = zoomRotate.apply(to: next, after: t) }
+            update(to: next)
+            if t >= max(pan?.duration ?? 0, zoomRotate?.duration ?? 0) {
                 inertia = nil
                 endTransformationIfIdle()
             }
@@ -162,48 +174,59 @@ public final class CameraController<Instant: InstantProtocol> where Instant.Dura
         guard !isGestureActive else { return }
         stopAnimation()
         inertia = nil
-        panSteps.removeAll()
+        steps.removeAll()
         beginTransformation()
         isGestureActive = true
         emit(.gestureBegan)
     }
 
     /// Applies one step of a gesture made at `now`, beginning a gesture first if none is under
-    /// way. Pan steps are remembered for the release velocity.
+    /// way. Pan, pinch and rotate steps are remembered for the release velocity.
     public func apply(_ gesture: Gesture, at now: Instant) {
         beginGesture()
-        if case let .pan(from, to) = gesture {
-            panSteps.append((now, to.x - from.x, to.y - from.y))
-            panSteps.removeAll { $0.time.duration(to: now) > Self.velocityWindow }
+        switch gesture {
+        case let .pan(from, to): steps.append((now, to.x - from.x, to.y - from.y, 0, 0, nil))
+        case let .pinch(scale, about) where scale.isFinite && scale > 0: steps.append((now, 0, 0, log2(scale), 0, about))
+        case let .rotate(degrees, about) where degrees.isFinite: steps.append((now, 0, 0, 0, degrees, about))
+        default: break
         }
+        steps.removeAll { $0.time.duration(to: now) > Self.velocityWindow }
         update(to: state.applying(gesture))
     }
 
     /// How far back pan steps count towards the release velocity: MapLibre's 160 ms.
     public static var velocityWindow: Duration { .milliseconds(160) }
 
-    /// Ends the gesture at `now` (`gestureEnded`). The view glides on (``PanInertia``, frames
-    /// from ``advance(to:)``) when the finger was still moving: at the velocity given in pixels
-    /// per second, or else at the velocity of the pan steps made in the last 160 ms (the
-    /// movement after the first of them over the time from the first to the last, as
-    /// MapLibre's drag-pan inertia). `transformationEnded` follows when the glide stops, or now
-    /// when there is none.
+    /// Ends the gesture at `now` (`gestureEnded`). The view glides on (``PanInertia``,
+    /// ``ZoomRotateInertia``, frames from ``advance(to:)``) when the fingers were still moving:
+    /// at the pan velocity given in pixels per second, or else at the velocity of the steps
+    /// made in the last 160 ms (the movement after the first of them over the time from the
+    /// first to the last, as MapLibre's inertia) — pan, zoom and turn alike.
+    /// `transformationEnded` follows when the glide stops, or now when there is none.
     public func endGesture(velocityX: Double? = nil, velocityY: Double? = nil, at now: Instant) {
         guard isGestureActive else { return }
         isGestureActive = false
         emit(.gestureEnded)
         var velocity = (x: velocityX ?? 0, y: velocityY ?? 0)
-        let recent = panSteps.filter { $0.time.duration(to: now) <= Self.velocityWindow }
-        if velocityX == nil, velocityY == nil, let first = recent.first, let last = recent.last {
+        var zoomRotate: ZoomRotateInertia?
+        let recent = steps.filter { $0.time.duration(to: now) <= Self.velocityWindow }
+        if let first = recent.first, let last = recent.last {
             let seconds = first.time.duration(to: last.time) / .seconds(1)
             if seconds > 0 {
-                let moves = recent.dropFirst()
-                velocity = (moves.reduce(0) { $0 + $1.dx } / seconds, moves.reduce(0) { $0 + $1.dy } / seconds)
+                let moves = recent.filter { first.time < $0.time } // what moved after the first instant
+                if velocityX == nil, velocityY == nil {
+                    velocity = (moves.reduce(0) { $0 + $1.dx } / seconds, moves.reduce(0) { $0 + $1.dy } / seconds)
+                }
+                if let about = recent.last(where: { $0.about != nil })?.about {
+                    zoomRotate = ZoomRotateInertia(zoomSpeed: moves.reduce(0) { $0 + $1.zoom } / seconds,
+                                                   rotationSpeed: moves.reduce(0) { $0 + $1.degrees } / seconds, about: about)
+                }
             }
         }
-        panSteps.removeAll()
-        if let glide = PanInertia(velocityX: velocity.x, velocityY: velocity.y) {
-            inertia = (glide, now, state)
+        steps.removeAll()
+        let pan = PanInertia(velocityX: velocity.x, velocityY: velocity.y)
+        if pan != nil || zoomRotate != nil {
+            inertia = (pan, zoomRotate, now, state)
         } else {
             endTransformationIfIdle()
         }

@@ -122,3 +122,57 @@ public struct PanInertia: Hashable, Sendable {
     public static func == (a: PanInertia, b: PanInertia) -> Bool { a.direction == b.direction && a.speed == b.speed }
     public func hash(into h: inout Hasher) { h.combine(direction.x); h.combine(direction.y); h.combine(speed) }
 }
+
+/// Pinch-zoom and rotate inertia: after a two-finger gesture ends with the fingers still
+/// zooming or turning, the zoom and orientation go on changing about the gesture's last point,
+/// each slowing at a constant rate until it stops (MapLibre GL JS `handler_inertia`: zoom
+/// deceleration 20 levels/s², orientation deceleration 1 000 °/s² and at most 360 °/s; the
+/// zoom speed is capped here at 4 levels/s, where MapLibre's cap of 1 400 never binds).
+public struct ZoomRotateInertia: Hashable, Sendable {
+    /// Zoom deceleration, levels per second².
+    public static let zoomDeceleration = 20.0
+    /// Highest zoom speed kept, levels per second.
+    public static let maximumZoomSpeed = 4.0
+    /// Orientation deceleration, degrees per second².
+    public static let rotationDeceleration = 1_000.0
+    /// Highest turning speed kept, degrees per second.
+    public static let maximumRotationSpeed = 360.0
+    /// Speeds below these end the gesture without inertia: levels and degrees per second.
+    public static let minimumZoomSpeed = 0.05, minimumRotationSpeed = 5.0
+
+    /// Zoom speed, levels per second, and turning speed, degrees per second clockwise (as the
+    /// fingers turn), both signed; the screen point they are about.
+    let zoomSpeed: Double, rotationSpeed: Double
+    let about: ScreenPoint
+
+    /// The glide for release speeds, or nil when both are too slow (or not finite).
+    public init?(zoomSpeed: Double, rotationSpeed: Double, about: ScreenPoint) {
+        let z = zoomSpeed.isFinite && abs(zoomSpeed) >= Self.minimumZoomSpeed ? min(max(zoomSpeed, -Self.maximumZoomSpeed), Self.maximumZoomSpeed) : 0
+        let r = rotationSpeed.isFinite && abs(rotationSpeed) >= Self.minimumRotationSpeed
+            ? min(max(rotationSpeed, -Self.maximumRotationSpeed), Self.maximumRotationSpeed) : 0
+        guard z != 0 || r != 0, about.x.isFinite, about.y.isFinite else { return nil }
+        self.zoomSpeed = z
+        self.rotationSpeed = r
+        self.about = about
+    }
+
+    /// How long the glide lasts, seconds: until the slower of the two has stopped.
+    public var duration: Double { max(abs(zoomSpeed) / Self.zoomDeceleration, abs(rotationSpeed) / Self.rotationDeceleration) }
+
+    /// `v t − a t² / 2` for |v|, signed as v, constant once stopped.
+    private static func glided(_ v: Double, _ a: Double, after seconds: Double) -> Double {
+        let t = min(max(seconds, 0), abs(v) / a)
+        return (abs(v) * t - a * t * t / 2) * (v < 0 ? -1 : 1)
+    }
+
+    /// Zoom levels and degrees glided after `seconds`.
+    public func change(after seconds: Double) -> (zoom: Double, degrees: Double) {
+        (Self.glided(zoomSpeed, Self.zoomDeceleration, after: seconds), Self.glided(rotationSpeed, Self.rotationDeceleration, after: seconds))
+    }
+
+    /// `state` moved `seconds` into the glide: zoomed, then turned, about the gesture's point.
+    func apply(to state: CameraState, after seconds: Double) -> CameraState {
+        let c = change(after: seconds)
+        return state.zoomed(by: c.zoom, about: about).applying(.rotate(degrees: c.degrees, about: about))
+    }
+}

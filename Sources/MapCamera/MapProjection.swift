@@ -257,3 +257,40 @@ public struct CameraProjector: Sendable {
         return geometry.project(x: s.x, y: s.y, h: 0)
     }
 }
+
+/// The ground seen along each screen row of a flat drawing (Mercator, and the globe from zoom 12
+/// on, where it is Mercator). A camera without roll sees a whole row at one depth, so the
+/// screen → ground map (a planar homography for a tilted view) is affine along a row: a
+/// compositor resamples a raster of the ground with one addition per pixel, the one division
+/// made per row.
+public struct GroundRows: Sendable {
+    private let geometry: CameraGeometry
+    private let centre: (x: Double, y: Double)
+    private let worldSize: Double
+
+    /// Nil when the drawing is not a plane (the globe below zoom 12).
+    public init?(_ state: CameraState) {
+        guard state.globeWeight == 0 else { return nil }
+        geometry = CameraGeometry(state)
+        centre = state.centerWorld
+        worldSize = state.worldSize
+    }
+
+    /// Where row `y` (screen pixels from the top; pass a pixel's centre, row + 0.5) meets the
+    /// ground: the normalised Web Mercator position seen at x = 0 (x unwrapped around the
+    /// centre: it may leave 0…1, y too beyond ±85.0511°) and its change per screen pixel to
+    /// the right; nil when the row is at or above the horizon. The same as
+    /// `CameraState.coordinate(at:)` wherever that sees Earth.
+    public func row(atY y: Double) -> (x: Double, y: Double, dx: Double, dy: Double)? {
+        let g = geometry
+        let c = y - g.height / 2
+        // The ray's upward part (CameraGeometry.ray): it must point down to meet the ground.
+        let down = g.distance * g.cosTilt + c * g.sinTilt
+        guard down > 0 else { return nil }
+        let k = g.distance * g.cosTilt / down
+        // The ground point at screen x = 0 in the screen-aligned frame, and per pixel: (k, 0).
+        let gx = k * -g.width / 2, gy = g.distance * g.sinTilt + k * (c * g.cosTilt - g.distance * g.sinTilt)
+        let start = g.geographic(x: gx, y: gy), step = g.geographic(x: k, y: 0)
+        return (centre.x + start.east / worldSize, centre.y + start.south / worldSize, step.east / worldSize, step.south / worldSize)
+    }
+}

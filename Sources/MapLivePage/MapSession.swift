@@ -1,6 +1,7 @@
 import Foundation
 public import GeoCore
 import MapCamera
+public import MapData
 public import MapView
 public import Positioning
 import MapRenderer
@@ -19,17 +20,50 @@ public actor MapSession {
     private var trackObject: MapObjectID?
     /// Connections with a gesture under way: a page that disconnects mid-gesture ends it.
     private var gesturing: Set<Int> = []
+    /// Where the view's features come from when they come in pieces (a tile archive).
+    private let source: (any MapFeatureSource)?
+    /// The world region and tile zoom whose features the view holds, from `source`.
+    private var loaded: (bounds: WorldBounds, zoom: Int)?
+    /// The last failure of `source`, shown in the page's status.
+    private var sourceError: String?
 
     /// Positions kept in the live track (older ones drop out).
     public static let trackLimit = 10_000
 
-    public init(view: sending View, clock: ContinuousClock = ContinuousClock()) {
+    /// - Parameter source: where the features come from as the view moves (a vector tile
+    ///   archive); nil when the view's features are all there is.
+    public init(view: sending View, source: sending (any MapFeatureSource)? = nil, clock: ContinuousClock = ContinuousClock()) {
         self.view = view
+        self.source = source
         self.clock = clock
     }
 
+    /// Tiles of a source loaded at most at once: a view showing more (the globe far out at a
+    /// zoom the archive has tiles for) keeps the features it has.
+    public static let maximumSourceTiles = 1_024
+
+    /// Loads the source's features for the region the camera sees, with a view's width and
+    /// height of margin round it, when the camera has left the region loaded or changed its
+    /// tile zoom (the renderer's, 256-pixel tiles).
+    private func loadFeatures() throws {
+        guard let source else { return }
+        let state = view.camera.state
+        let zoom = Int(MapView<ContinuousClock.Instant>.rendererZoom(cameraZoom: state.zoomLevel).rounded(.down))
+        let seen = CameraProjection(state).visibleWorldBounds ?? (0, 0, 1, 1)
+        if let loaded, loaded.zoom == zoom, loaded.bounds.minX <= seen.minX, loaded.bounds.minY <= seen.minY,
+           loaded.bounds.maxX >= seen.maxX, loaded.bounds.maxY >= seen.maxY { return }
+        let w = seen.maxX - seen.minX, h = seen.maxY - seen.minY
+        let region = (minX: seen.minX - w, minY: max(seen.minY - h, 0), maxX: seen.maxX + w, maxY: min(seen.maxY + h, 1))
+        let n = Double(1 << min(zoom, 30))
+        guard ((region.maxX - region.minX) * n + 1) * ((region.maxY - region.minY) * n + 1) <= Double(Self.maximumSourceTiles) else { return }
+        view.features = MapFeatureIndex(try source.features(in: region, zoom: Double(zoom)))
+        loaded = (region, zoom)
+    }
+
     /// The current frame as PNG, drawn now if anything changed (the page's first `<img>`).
+    /// A source that fails leaves the features as they were and the error in the status.
     public func png() -> [UInt8] {
+        do { try loadFeatures() } catch { sourceError = "\(error)" }
         view.render(at: clock.now)
         if let latest, latest.frame == view.framesDrawn { return latest.png }
         let png = (try? PNG.encode(view.frame ?? view.snapshot())) ?? []
@@ -49,6 +83,7 @@ public actor MapSession {
         var out = "{\"latitude\":\(s.geoCenter.latitude),\"longitude\":\(s.geoCenter.longitude),\"zoomLevel\":\(s.zoomLevel),"
             + "\"bearing\":\(s.orientation),\"tilt\":\(s.clippedTilt),\"projection\":\"\(s.projection.rawValue)\","
             + "\"follow\":\"\(view.followMode)\",\"frames\":\(view.framesDrawn)"
+        if let sourceError { out += ",\"error\":\(LivePageServer.jsonString(sourceError))" }
         if let l = view.positionIndicator.location {
             out += ",\"position\":{\"latitude\":\(l.coordinate.latitude),\"longitude\":\(l.coordinate.longitude),"
                 + "\"accuracy\":\(l.horizontalAccuracy?.meters ?? -1)}"
@@ -79,6 +114,8 @@ public actor MapSession {
             switch event {
             case .updated:
                 showPosition(raw: await manager.rawPosition, mapMatched: await manager.mapMatchedPosition, current: await manager.currentPosition)
+            case .heading(let heading):
+                view.showHeading(heading, at: clock.now)
             case .stopped: return
             default: continue
             }
@@ -168,6 +205,18 @@ public actor MapSession {
         }
         return view.worldBase.city(named: query.trimmingCharacters(in: .whitespaces)).map { ($0.coordinate, 11) }
     }
+}
+
+/// A world rectangle in normalised Web Mercator (minX, minY, maxX, maxY), as the renderer's
+/// `RenderProjection.visibleWorldBounds`.
+public typealias WorldBounds = (minX: Double, minY: Double, maxX: Double, maxY: Double)
+
+/// Map features that come in pieces (a vector tile archive, `.pmtiles` / `.mbtiles`): a live
+/// page loads those of the region its view shows, at the view's tile zoom, as it moves.
+public protocol MapFeatureSource {
+    /// The features of the tiles over `bounds` at the source's tile zoom nearest `zoom` (the
+    /// renderer's, 256-pixel tiles).
+    func features(in bounds: WorldBounds, zoom: Double) throws -> [MapFeature]
 }
 
 /// A message from the page: `type` and the fields that type uses.

@@ -23,6 +23,20 @@ public struct MapPainter {
     /// Whether `paint` first clears the canvas to `style.land`; false when the caller has drawn
     /// a base (a globe, a world map) the map goes over.
     public var clearsCanvas = true
+    /// Which passes `paint` draws: the ground geometry (areas, lines, pedestrian features) and
+    /// the symbols over it (overlays, labels, POI icons, markers, the attribution). A map view
+    /// keeps the geometry in cached raster tiles and draws the symbols in screen space.
+    public var passes: Passes = [.geometry, .symbols]
+
+    /// The two passes of `paint`.
+    public struct Passes: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Areas, roads, railways, boundaries, pedestrian features.
+        public static let geometry = Passes(rawValue: 1)
+        /// Overlays, labels, POI icons, markers and the attribution.
+        public static let symbols = Passes(rawValue: 2)
+    }
     #if canImport(CFreeType) && canImport(CHarfBuzz)
     /// Shapes and draws labels; nil draws no text (and no attribution).
     public var text: TextRenderer?
@@ -48,7 +62,30 @@ public struct MapPainter {
             labelled[f.layer, default: []].append(f)
         }
         let scale = pow(2, zoom - 16)
+        if passes.contains(.geometry) { paintGeometry(byLayer, scale: scale, projection, &canvas) }
+        guard passes.contains(.symbols) else { return }
+        for o in overlays { drawOverlay(o, projection, &canvas) }
+        #if canImport(CFreeType) && canImport(CHarfBuzz)
+        if let text {
+            var labels = LabelPlacement(text: text, style: style, collisions: CollisionIndex())
+            labels.reserveMarkers(overlays, projection)
+            if drawsAttribution { labels.reserveAttribution(on: canvas) }
+            labels.places(labelled[.place, default: []], projection, &canvas)
+            labels.pois(labelled[.poi, default: []], projection, &canvas)
+            labels.areaNames(labelled[.water, default: []] + labelled[.park, default: []], projection, &canvas)
+            labels.streetNames(labelled[.transportationName, default: []], projection, &canvas)
+            if drawsAttribution { labels.attribution(on: &canvas) }
+        } else {
+            drawPOIIcons(byLayer[.poi, default: []], projection, &canvas)
+        }
+        #else
+        drawPOIIcons(byLayer[.poi, default: []], projection, &canvas)
+        #endif
+        for o in overlays { if case .marker = o.kind { drawOverlay(o, projection, &canvas, markers: true) } }
+    }
 
+    /// The ground geometry: areas, water, buildings, roads and railways, boundaries, pedestrian features.
+    private func paintGeometry(_ byLayer: [MapLayer: [MapFeature]], scale: Double, _ projection: some RenderProjection, _ canvas: inout Canvas) {
         if !style.hidden.contains(.landuse) {
             // One fill per colour: land cover, then land use, each layer's colours in the order
             // they first appear.
@@ -88,24 +125,6 @@ public struct MapPainter {
             }
         }
         drawPedestrian(byLayer[.pedestrian, default: []], scale: scale, projection, &canvas)
-        for o in overlays { drawOverlay(o, projection, &canvas) }
-        #if canImport(CFreeType) && canImport(CHarfBuzz)
-        if let text {
-            var labels = LabelPlacement(text: text, style: style, collisions: CollisionIndex())
-            labels.reserveMarkers(overlays, projection)
-            if drawsAttribution { labels.reserveAttribution(on: canvas) }
-            labels.places(labelled[.place, default: []], projection, &canvas)
-            labels.pois(labelled[.poi, default: []], projection, &canvas)
-            labels.areaNames(labelled[.water, default: []] + labelled[.park, default: []], projection, &canvas)
-            labels.streetNames(labelled[.transportationName, default: []], projection, &canvas)
-            if drawsAttribution { labels.attribution(on: &canvas) }
-        } else {
-            drawPOIIcons(byLayer[.poi, default: []], projection, &canvas)
-        }
-        #else
-        drawPOIIcons(byLayer[.poi, default: []], projection, &canvas)
-        #endif
-        for o in overlays { if case .marker = o.kind { drawOverlay(o, projection, &canvas, markers: true) } }
     }
 
     // MARK: Areas and lines

@@ -148,8 +148,14 @@ public struct Pixmap: Sendable, Equatable {
         }
     }
 
+    /// Calls `body` with the premultiplied RGBA bytes to write in place (a compositor filling
+    /// a frame it resampled from other images).
+    public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try bytes.withUnsafeMutableBufferPointer { try body($0) }
+    }
+
     /// `color` with its channels multiplied by its alpha, rounded.
-    static func premultiplied(_ c: Color) -> (UInt8, UInt8, UInt8, UInt8) {
+    public static func premultiplied(_ c: Color) -> (UInt8, UInt8, UInt8, UInt8) {
         func m(_ v: UInt8) -> UInt8 { UInt8((Int(v) * Int(c.alpha) + 127) / 255) }
         return (m(c.red), m(c.green), m(c.blue), c.alpha)
     }

@@ -2,6 +2,7 @@ public import GeoCore
 public import MapCamera
 import MapData
 public import MapRenderer
+public import Monitoring
 
 #if canImport(Glibc)
 import Glibc
@@ -22,11 +23,11 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     /// The camera: combined setter with animations, gestures, event blocks.
     public let camera: CameraController<Instant>
     /// The map data drawn.
-    public var features: MapFeatureIndex { didSet { changed() } }
+    public var features: MapFeatureIndex { didSet { groundChanged() } }
     /// Countries and cities under the data at low zooms and on the globe.
-    public var worldBase: WorldBase { didSet { changed() } }
+    public var worldBase: WorldBase { didSet { groundChanged() } }
     /// Colours and what is shown: `style.hidden` layer categories, POI and pedestrian classes.
-    public var style: MapStyle { didSet { changed() } }
+    public var style: MapStyle { didSet { groundChanged() } }
     #if canImport(CFreeType) && canImport(CHarfBuzz)
     /// Draws labels; nil draws none.
     public var text: TextRenderer? { didSet { changed() } }
@@ -55,6 +56,20 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     public private(set) var frame: Pixmap?
     /// Frames drawn so far (a frame skipped because nothing changed is not counted).
     public private(set) var framesDrawn = 0
+
+    /// Whether flat frames (Mercator, and the globe from zoom 12) compose their ground from
+    /// cached raster tiles instead of rasterizing the map's geometry anew (true by default;
+    /// false draws every frame directly, as `snapshot()` does).
+    public var composesFromTiles = true
+    /// The most raster tiles kept, 266 KB each (default 160, about 43 MB). A frame that needs
+    /// more (a very large view) is drawn directly.
+    public var tileCacheCapacity: Int {
+        get { tileCache.capacity }
+        set { tileCache.capacity = max(newValue, 0); tileCache.removeAll() }
+    }
+    /// Raster tiles held now.
+    public var cachedTileCount: Int { tileCache.count }
+    private let tileCache = RasterTileCache(capacity: 160)
 
     private var objects: [(id: MapObjectID, object: MapObject)] = []
     private var nextObjectID = 0
@@ -89,7 +104,21 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         try? camera.set(CameraOptions(geoCenter: location.coordinate, orientation: orientation), animation: .none, at: now)
     }
 
+    /// Shows a compass heading from a positioning manager (`didUpdateHeading`): the indicator
+    /// points to it in `.compass` mode, and the camera turns to it when following with course.
+    public func showHeading(_ heading: Heading, at now: Instant) {
+        positionIndicator.update(heading: heading)
+        guard followMode == .followWithCourse, let h = positionIndicator.heading else { return }
+        try? camera.set(CameraOptions(orientation: h), animation: .none, at: now)
+    }
+
     private func changed() { revision &+= 1 }
+
+    /// What the tiles show changed: they are drawn again.
+    private func groundChanged() {
+        tileCache.removeAll()
+        changed()
+    }
 
     // MARK: Objects
 
@@ -134,35 +163,54 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         camera.advance(to: now)
         guard renderAllowed, isActive else { return false }
         if let drawn, drawn.camera == camera.state, drawn.revision == revision { return false }
-        frame = draw(camera.state)
+        var reuse: Pixmap? = nil
+        swap(&reuse, &frame) // the old frame's storage, uniquely held, is written over
+        frame = draw(camera.state, reusing: &reuse)
         drawn = (camera.state, revision)
         framesDrawn += 1
         return true
     }
 
     /// The view as it is now, with its objects and indicator, drawn whether or not rendering
-    /// is paused (the seed's snapshot). The camera is not advanced.
-    public func snapshot() -> Pixmap { draw(camera.state) }
+    /// is paused (the seed's snapshot), its geometry rasterized directly at the camera's own
+    /// zoom. The camera is not advanced.
+    public func snapshot() -> Pixmap {
+        let composes = composesFromTiles
+        composesFromTiles = false
+        defer { composesFromTiles = composes }
+        var none: Pixmap? = nil
+        return draw(camera.state, reusing: &none)
+    }
 
     /// The renderer's zoom (256-pixel tiles) for a camera zoom (MapLibre's 512-pixel world).
     public static func rendererZoom(cameraZoom: Double) -> Double { cameraZoom + 1 }
 
-    private func draw(_ state: CameraState) -> Pixmap {
+    /// Draws a frame: the ground composed from cached tiles where the drawing is flat and the
+    /// frame's tiles fit the cache, else rasterized directly (the globe below zoom 12); then
+    /// labels, objects and the indicator in screen space. `reuse` is a previous frame whose
+    /// storage may be written over.
+    private func draw(_ state: CameraState, reusing reuse: inout Pixmap?) -> Pixmap {
         let projection = CameraProjection(state)
-        // The view size was checked at init, so the canvas can be made.
-        var canvas = try! Canvas(width: Int(state.viewSize.width.rounded()), height: Int(state.viewSize.height.rounded()), background: WorldBase.space)
-        let base = state.zoomLevel < WorldBase.maximumZoom
-        let earth = Self.earthOutline(state)
-        canvas.fill(Path(polyline: earth, closed: true), color: base ? WorldBase.ocean : style.land)
-        if base {
-            let flat = state.projection == .mercator ? MapPoint(state.geoCenter).x : nil
-            worldBase.draw(through: projection, flatCentreX: flat, land: style.land, cameraZoom: state.zoomLevel, on: &canvas)
-        }
         var painter = MapPainter(style: style, zoom: min(max(Self.rendererZoom(cameraZoom: state.zoomLevel), 0), 24))
         painter.clearsCanvas = false
         #if canImport(CFreeType) && canImport(CHarfBuzz)
         painter.text = text
         #endif
+        var canvas: Canvas
+        if let ground = composedGround(state, reusing: &reuse) {
+            canvas = Canvas(ground)
+            painter.passes = [.symbols]
+        } else {
+            // The view size was checked at init, so the canvas can be made.
+            canvas = try! Canvas(width: Int(state.viewSize.width.rounded()), height: Int(state.viewSize.height.rounded()), background: WorldBase.space)
+            let base = state.zoomLevel < WorldBase.maximumZoom
+            let earth = Self.earthOutline(state)
+            canvas.fill(Path(polyline: earth, closed: true), color: base ? WorldBase.ocean : style.land)
+            if base {
+                let flat = state.projection == .mercator ? MapPoint(state.geoCenter).x : nil
+                worldBase.draw(through: projection, flatCentreX: flat, land: style.land, cameraZoom: state.zoomLevel, on: &canvas)
+            }
+        }
         // The renderer's pins for markers without an image (placed with its labels); every
         // other object is drawn over the map in the order added.
         var pins: [MapOverlay] = []
@@ -186,6 +234,46 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
             }
         }
         return pixmap
+    }
+
+    /// The ground of a flat frame composed from cached tiles, or nil when the frame is drawn
+    /// directly (the globe below zoom 12, tiles off, more tiles than the cache holds).
+    private func composedGround(_ state: CameraState, reusing reuse: inout Pixmap?) -> Pixmap? {
+        guard composesFromTiles, let rows = GroundRows(state) else { return nil }
+        let width = Int(state.viewSize.width.rounded()), height = Int(state.viewSize.height.rounded())
+        let z = TileCompositor.tileZoom(cameraZoom: state.zoomLevel)
+        let keys = TileCompositor.tiles(rows, width: width, height: height, zoom: z)
+        guard let tiles = tileCache.tiles(keys, render: renderTile) else { return nil }
+        var pixmap: Pixmap
+        if let old = reuse, old.width == width, old.height == height {
+            pixmap = old
+            reuse = nil
+        } else {
+            // The view size was checked at init.
+            pixmap = try! Pixmap(width: width, height: height)
+        }
+        TileCompositor.compose(rows, zoom: z, tiles: tiles, space: WorldBase.space, into: &pixmap)
+        return pixmap
+    }
+
+    /// One raster tile of the ground at tile zoom z (the renderer's): the world base under
+    /// the data where the camera's zoom (z − 1) is below `WorldBase.maximumZoom`, the map's
+    /// geometry without labels, and a one-pixel gutter.
+    private func renderTile(_ key: RasterTileCache.Key) -> Pixmap {
+        let n = Double(1 << key.z), stored = RasterTileCache.storedSide
+        let centre = WebMercator.coordinate(worldX: (Double(key.x) + 0.5) / n, worldY: (Double(key.y) + 0.5) / n)
+        // A tile zoom is 0…24 and its side fixed, so the viewport and canvas can be made.
+        let viewport = try! MercatorViewport(center: centre, zoom: Double(key.z), width: stored, height: stored)
+        let base = Double(key.z) - 1 < WorldBase.maximumZoom
+        var canvas = try! Canvas(width: stored, height: stored, background: base ? WorldBase.ocean : style.land)
+        if base {
+            worldBase.draw(through: viewport, flatCentreX: viewport.center.x, land: style.land, cameraZoom: Double(key.z) - 1, on: &canvas)
+        }
+        var painter = MapPainter(style: style, zoom: Double(key.z))
+        painter.clearsCanvas = false
+        painter.passes = [.geometry]
+        painter.paint(features, through: viewport, on: &canvas)
+        return canvas.pixmap
     }
 
     /// Rays from the view's centre, for the outline of the Earth on screen.

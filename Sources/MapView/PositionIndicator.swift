@@ -1,6 +1,7 @@
 public import GeoCore
 public import MapRenderer
 import MapData
+public import Monitoring
 public import Positioning
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Darwin
 
 /// The user's position on a `MapView` (the positioning seed's `NMAPositionIndicator`): a
 /// symbol at the position, the 68 % accuracy circle drawn to scale, a heading that follows the
-/// course while moving.
+/// course while moving or, in `.compass` mode, the device's compass heading.
 public final class PositionIndicator {
     /// Which of the manager's positions the indicator shows (the seed's raw / map-matched /
     /// current).
@@ -27,6 +28,16 @@ public final class PositionIndicator {
         case dot(radius: Double, color: Color)
         /// An image whose middle is on the position, turned with the heading when it tracks.
         case marker(Pixmap)
+    }
+
+    /// What the symbol's heading follows (MapLibre's `renderMode` `.normal` / `.compass`).
+    public enum HeadingMode: Sendable {
+        /// The course of the fixes, while moving.
+        case course
+        /// The compass: the manager's latest reliable true heading (`didUpdateHeading`: NMEA
+        /// HDT/THS, gpsd ATT, a magnetic heading made true with the World Magnetic Model);
+        /// the course while there is none.
+        case compass
     }
 
     /// Speed from which the device counts as moving, metres per second: below it the course
@@ -52,11 +63,18 @@ public final class PositionIndicator {
     public var orientationOffset = 0.0 { didSet { onChange?() } }
     public var displayObject = DisplayObject.dot(radius: 8, color: Color(hex: 0x1E64F0)) { didSet { onChange?() } }
     public var positionKind = PositionKind.current
+    /// What the heading follows: the course (the default) or the compass.
+    public var headingMode = HeadingMode.course { didSet { onChange?() } }
 
     /// The position shown, nil before the first.
     public private(set) var location: Location?
-    /// The heading shown, degrees clockwise from north; nil until the device has moved.
-    public private(set) var heading: Double?
+    /// The heading shown, degrees clockwise from north: in `.compass` mode the compass heading
+    /// when there is one, else the course-driven heading (nil until the device has moved).
+    public var heading: Double? { headingMode == .compass ? compassHeading ?? courseHeading : courseHeading }
+    /// The heading from the course (with `orientationOffset`), nil until the device has moved.
+    private var courseHeading: Double?
+    /// The latest reliable true heading from the compass, degrees.
+    private var compassHeading: Double?
 
     /// Told when anything drawn changes (the view then draws its next frame).
     var onChange: (() -> Void)?
@@ -75,9 +93,17 @@ public final class PositionIndicator {
         location = chosen
         if tracksCourse, let speed = chosen.speed, speed.metersPerSecond >= Self.movingSpeed, let course = chosen.course {
             let h = (course.degrees + orientationOffset).truncatingRemainder(dividingBy: 360)
-            heading = h < 0 ? h + 360 : h
+            courseHeading = h < 0 ? h + 360 : h
         }
         onChange?()
+    }
+
+    /// Shows a new compass heading: its true heading when reliable; an unreliable one, or one
+    /// with no true heading (a magnetic heading the World Magnetic Model could not resolve),
+    /// drops the compass heading so the course shows again.
+    public func update(heading: Heading) {
+        compassHeading = heading.isReliable ? heading.trueHeading?.degrees : nil
+        if headingMode == .compass { onChange?() }
     }
 
     /// Draws the accuracy circle (the 68 % radius on the ground), when visible.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import GeoCore
 import GeoTestSupport
@@ -173,4 +174,42 @@ private let berlinToPotsdam = CameraOptions(geoCenter: try! Coordinate(latitude:
     try c.set(CameraOptions(zoomLevel: 11), animation: .none, at: clock.now)
     #expect(log() == ["transformationBegan", "zoomLevelChanged", "transformationEnded",
                       "transformationBegan", "tiltChanged", "transformationEnded"])
+}
+
+/// Pinch and rotate glide on after release: 2 levels/s of zoom stops after 0.1 s having gained
+/// v²/2a = 0.1 level; 90 °/s of turning stops after 0.09 s having turned 4.05°; the point the
+/// fingers were about stays put; the transformation ends when both have stopped.
+@Test func pinchAndRotateInertia_glideAboutTheirPoint_andStop() throws {
+    let (c, clock, log) = try recorded()
+    let about = ScreenPoint(x: 400, y: 300)
+    for _ in 0..<5 {
+        clock.advance(by: .milliseconds(20))
+        c.apply(.pinch(scale: exp2(0.04), about: about), at: clock.now) // 0.04 level per 20 ms: 2 levels/s
+        c.apply(.rotate(degrees: 1.8, about: about), at: clock.now) // 1.8° per 20 ms: 90 °/s
+    }
+    let released = c.state
+    let ground = try #require(released.coordinate(at: about))
+    c.endGesture(at: clock.now)
+    #expect(c.isTransforming && log().last == "gestureEnded")
+    clock.advance(by: .milliseconds(95))
+    c.advance(to: clock.now)
+    #expect(c.isTransforming, "the zoom glides 0.1 s")
+    clock.advance(by: .milliseconds(10))
+    c.advance(to: clock.now)
+    #expect(log().last == "transformationEnded")
+    #expect(abs(c.state.zoomLevel - released.zoomLevel - 0.1) < 1e-9, "zoom gained \(c.state.zoomLevel - released.zoomLevel)")
+    let difference = (released.orientation - c.state.orientation).truncatingRemainder(dividingBy: 360)
+    let turned = difference < 0 ? difference + 360 : difference
+    #expect(abs(turned - 4.05) < 1e-9, "turned \(turned)°")
+    let still = try #require(c.state.point(for: ground))
+    #expect(still.distance(to: about) < 0.05, "the ground under the fingers stays there: \(still)") // px
+}
+
+@Test func zoomRotateInertia_slowOrNotFinite_isNone() {
+    let p = ScreenPoint(x: 1, y: 1)
+    #expect(ZoomRotateInertia(zoomSpeed: 0.01, rotationSpeed: 1, about: p) == nil)
+    #expect(ZoomRotateInertia(zoomSpeed: .nan, rotationSpeed: .infinity, about: p) == nil)
+    let fast = ZoomRotateInertia(zoomSpeed: -50, rotationSpeed: 1_000, about: p)
+    #expect(fast?.duration == 0.36, "turning capped at 360 °/s, 0.36 s to stop at 1 000 °/s²; zoom at 4 levels/s, 0.2 s")
+    #expect(fast?.change(after: 10).zoom == -0.4, "−4 levels/s: v²/2a = 0.4 level out")
 }

@@ -21,9 +21,9 @@ private func freePort() throws -> Int {
 private struct RawWebSocket {
     let fd: FileDescriptor
 
-    init(port: Int) throws {
+    init(port: Int, path: String = "/ws") throws {
         fd = try TCPClient.connect(host: "127.0.0.1", port: port)
-        try fd.writeAll("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        try fd.writeAll("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
         var head: [UInt8] = []
         while !head.suffix(4).elementsEqual([13, 10, 13, 10]) { head += try read(1) }
@@ -123,5 +123,101 @@ func livePage_dragZoomDisconnect_thenChromiumShowsTheMap() async throws {
         // The map's land colour fills much of the page.
         let land = (0..<image.height).reduce(0) { n, y in n + (0..<image.width).filter { image.color(x: $0, y: y) == MapStyle.day.land }.count }
         #expect(land > image.width * image.height / 10)
+    }
+}
+
+/// The body of `GET path` on 127.0.0.1:port, read to its Content-Length (Chromium's DevTools
+/// server keeps the connection open).
+private func httpGet(port: Int, _ path: String) throws -> String {
+    let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+    defer { try? fd.close() }
+    try fd.writeAll("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+    var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let end = text.range(of: "\r\n\r\n"),
+           let line = text[..<end.lowerBound].split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
+           let length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)),
+           text[end.upperBound...].utf8.count >= length {
+            return String(text[end.upperBound...])
+        }
+        let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+        guard n > 0 else { return "" }
+        bytes += chunk[0..<n]
+    }
+}
+
+/// A person drags the map in headless Chromium (mouse events sent through the DevTools
+/// protocol, `Input.dispatchMouseEvent`) and the browser dies mid-drag: the view is left
+/// consistent — the gesture ended, the camera where the drag took it, frames still drawn,
+/// and the next page's gesture works from there.
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func livePage_chromiumDiesMidDrag_leavesTheViewConsistent() async throws {
+    guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") || Fixtures.isCI else { return }
+    let view = try MapSession.View(camera: camera(zoom: 15, size: (640, 400)), features: try sampleCityIndex())
+    let session = MapSession(view: view)
+    let port = try freePort(), devtools = try freePort()
+    let server = Task { try await LivePageServer.run(session, port: port, hosts: ["127.0.0.1"]) { _ in } }
+    defer { server.cancel() }
+    try await withTemporaryDirectory { dir in
+        let chromium = try ChildProcess.spawn(.init(
+            executable: "/usr/bin/chromium",
+            arguments: ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=640,400", "--user-data-dir=\(dir.path)/profile",
+                        "--remote-debugging-port=\(devtools)", "http://127.0.0.1:\(port)/"],
+            standardOutput: .nullDevice, standardError: .nullDevice, newProcessGroup: true))
+        defer { _ = chromium.kill() }
+        // The page's DevTools socket, once Chromium lists it (bounded: 100 tries).
+        var target: String?
+        for _ in 0..<100 where target == nil {
+            if let list = try? httpGet(port: devtools, "/json/list"),
+               let targets = try? JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]],
+               let page = targets.first(where: { ($0["type"] as? String) == "page" && (($0["url"] as? String) ?? "").contains("\(port)") }),
+               let url = page["webSocketDebuggerUrl"] as? String, let slash = url.range(of: "/devtools/") {
+                target = String(url[slash.lowerBound...])
+            } else {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        let cdp = try RawWebSocket(port: devtools, path: try #require(target, "Chromium never listed the page"))
+        var id = 0
+        func mouse(_ type: String, _ x: Double, _ y: Double) throws {
+            id += 1
+            try cdp.send(#"{"id":\#(id),"method":"Input.dispatchMouseEvent","params":{"type":"\#(type)","x":\#(x),"y":\#(y),"button":"left","buttons":1,"clickCount":1}}"#)
+        }
+        let before = await session.status()
+        // Press until the page's socket is open and its "begin" has arrived (bounded: 100 tries).
+        for _ in 0..<100 where await !session.isGestureActive {
+            try mouse("mousePressed", 320, 200)
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(await session.isGestureActive, "the page's mouse press began a gesture")
+        for step in 1...10 {
+            try mouse("mouseMoved", 320 + Double(step) * 10, 200 + Double(step) * 6)
+            try await Task.sleep(for: .milliseconds(30))
+        }
+        var moved = false
+        for _ in 0..<100 where !moved {
+            moved = await session.status() != before
+            if !moved { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(moved, "the drag moved the camera")
+        #expect(await session.isGestureActive, "still dragging: no mouse release was sent")
+        // The browser dies mid-drag: no mouse release, no close frame.
+        _ = chromium.kill()
+        _ = try await chromium.exitStatus(timeout: .seconds(30))
+        var ended = false
+        for _ in 0..<100 where !ended {
+            ended = await !session.isGestureActive
+            if !ended { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(ended, "the dead page's gesture ended")
+        let after = await session.status()
+        #expect(after != before)
+        // Consistent: frames are drawn, and the next page drags from where the camera is.
+        #expect(try PNG.decode(await session.png()).width == 640)
+        #expect(await session.handle(#"{"type":"pan","x":320,"y":200,"x2":300,"y2":200}"#, connection: 99) == nil)
+        #expect(await session.handle(#"{"type":"end"}"#, connection: 99) == nil)
+        #expect(await !session.isGestureActive)
+        #expect(await session.status() != after)
     }
 }

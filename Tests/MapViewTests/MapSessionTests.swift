@@ -37,3 +37,39 @@ import Testing
     await session.disconnected(7)
     #expect(await !session.isGestureActive)
 }
+
+/// A tile archive's stand-in: the sample city's features, and the regions and zooms asked for.
+private final class RecordingSource: MapFeatureSource, @unchecked Sendable {
+    let features: [MapFeature]
+    var requests: [(bounds: WorldBounds, zoom: Double)] = []
+    init(_ features: [MapFeature]) { self.features = features }
+    func features(in bounds: WorldBounds, zoom: Double) throws -> [MapFeature] {
+        requests.append((bounds, zoom))
+        return features.filter { f in
+            guard let b = f.geometry.bounds else { return false }
+            return b.maxX >= bounds.minX && b.minX <= bounds.maxX && b.maxY >= bounds.minY && b.minY <= bounds.maxY
+        }
+    }
+}
+
+/// With a tile archive the session loads the features of the region the view shows, again
+/// only when a pan leaves it or the tile zoom changes.
+@Test(.onOwnThread) func session_withASource_loadsTheRegionInView_asTheViewMoves() async throws {
+    let source = RecordingSource(try sampleCityIndex().features)
+    let view = try MapSession.View(camera: camera(zoom: 15, size: (400, 300)), features: MapFeatureIndex([]))
+    let session = MapSession(view: view, source: source)
+    _ = await session.png()
+    #expect(source.requests.count == 1 && source.requests.first?.zoom == 16, "the renderer's tile zoom of a z15 camera")
+    let seen = try #require(CameraProjection(camera(zoom: 15, size: (400, 300))).visibleWorldBounds)
+    let first = try #require(source.requests.first?.bounds)
+    #expect(first.minX < seen.minX && first.maxX > seen.maxX && first.minY < seen.minY && first.maxY > seen.maxY, "a margin round the view")
+    #expect(await session.handle(#"{"type":"pan","x":200,"y":150,"x2":220,"y2":150}"#, connection: 1) == nil)
+    _ = await session.png()
+    #expect(source.requests.count == 1, "a small pan stays in the region loaded")
+    for _ in 0..<6 { #expect(await session.handle(#"{"type":"pan","x":390,"y":150,"x2":10,"y2":150}"#, connection: 1) == nil) }
+    _ = await session.png()
+    #expect(source.requests.count == 2, "a long pan loads the new region")
+    #expect(await session.handle(#"{"type":"doubletap","x":200,"y":150}"#, connection: 1) == nil)
+    _ = await session.png()
+    #expect(source.requests.count == 3 && source.requests.last?.zoom == 17, "a zoom level in: the next tile zoom")
+}

@@ -58,6 +58,7 @@ func camera(_ centre: Coordinate = SampleCity.center, zoom: Double = 15, orienta
 @Test(.onOwnThread) func renderAllowedAndInactive_pauseRendering_snapshotStillDraws() throws {
     let clock = ManualClock()
     let view = try TestView(camera: camera(), features: sampleCityIndex())
+    view.composesFromTiles = false // frames drawn as the snapshot is (TileCompositionTests compare the two ways)
     view.renderAllowed = false
     #expect(!view.render(at: clock.now) && view.frame == nil)
     view.renderAllowed = true

@@ -6,6 +6,7 @@ import MapData
 import MapRenderer
 @testable import MapView
 import OSMImport
+import Monitoring
 import Positioning
 import TrackFiltering
 import Testing
@@ -102,4 +103,41 @@ func fix(_ c: Coordinate, accuracy: Double = 20, speed: Double? = nil, course: D
     }
     #expect(updated)
     await manager.stop()
+}
+
+@Test(.onOwnThread) func compassMode_pointsToTheCompassHeading_fallingBackToCourse() throws {
+    let clock = ManualClock()
+    let view = try TestView(camera: camera(), features: MapFeatureIndex([]))
+    let indicator = view.positionIndicator
+    let time = Date(timeIntervalSince1970: 1_767_225_600)
+    indicator.orientationOffset = 10
+    indicator.update(raw: nil, mapMatched: nil, current: fix(SampleCity.center, speed: 10, course: 90))
+    view.showHeading(Heading(timestamp: time, trueHeading: .degrees(200)), at: clock.now)
+    #expect(indicator.heading == 100, "course mode: the compass is not used")
+    indicator.headingMode = .compass
+    #expect(indicator.heading == 200, "compass mode: the true heading, no course offset")
+    view.followMode = .followWithCourse
+    view.showHeading(Heading(timestamp: time, trueHeading: .degrees(250)), at: clock.now)
+    #expect(indicator.heading == 250)
+    #expect(abs(view.camera.state.orientation - 250) < 1e-9, "following with course turns the camera to the compass")
+    view.showHeading(Heading(timestamp: time, trueHeading: .degrees(10), isReliable: false), at: clock.now)
+    #expect(indicator.heading == 100, "an unreliable compass: back to the course")
+    view.showHeading(Heading(timestamp: time, magneticHeading: .degrees(30)), at: clock.now)
+    #expect(indicator.heading == 100, "a magnetic heading never made true is not shown as true")
+}
+
+/// The wedge drawn points to the compass: a pixel 12 px from the position along the heading
+/// is the symbol's colour, the one opposite is not.
+@Test(.onOwnThread) func compassMode_wedgePointsToTheHeading() throws {
+    let view = try TestView(camera: camera(size: (200, 200)), features: MapFeatureIndex([]))
+    let indicator = view.positionIndicator
+    indicator.isVisible = true
+    indicator.accuracyIndicatorVisible = false
+    indicator.headingMode = .compass
+    view.showPosition(raw: nil, mapMatched: nil, current: fix(SampleCity.center), at: ManualClock().now)
+    view.showHeading(Heading(timestamp: Date(timeIntervalSince1970: 1_767_225_600), trueHeading: .degrees(90)), at: ManualClock().now)
+    let shot = view.snapshot()
+    let blue = Color(hex: 0x1E64F0)
+    #expect(shot.color(x: 100 + 12, y: 100) == blue, "east of the dot: the wedge")
+    #expect(shot.color(x: 100 - 12, y: 100) != blue, "west of the dot: no wedge")
 }

@@ -1,10 +1,15 @@
-// Map view frame rate (driver: Benchmarks/view.sh, peer: MapLibre Native via PyPI pymgl).
-// Usage: ViewBench FILE.osm.pbf WORLD_DIR [frames]
-// Draws `frames` frames of a 1280×720 MapView, each after a small pan so every frame is drawn
-// anew (a frame with nothing changed is not drawn at all): Monaco at z15 tilted 45°, and the
-// globe at z2 over the Natural Earth base. Labels on. Prints frames/s of process CPU time
-// (clock(3): the machine is shared, CPU time is what a frame costs) and the resident set
-// size after the run.
+// Map view frame rate and memory (driver: Benchmarks/view.sh, peer: MapLibre Native via PyPI pymgl).
+// Usage: ViewBench FILE.osm.pbf WORLD_DIR [frames] [--path]
+// Draws a pan of `frames` frames in a 1280×720 MapView: the centre goes once round a circle on
+// the ground of 10 × frames / 2π pixels (at most 1,500), starting and ending at the view's
+// place, so every frame is a new camera state and new tiles come into view as a pan brings
+// them: Monaco at z15 tilted 45° (Mercator: ground composed from cached raster tiles, labels
+// drawn per frame; again without labels, as the peer draws it) and the globe at z2 over the
+// Natural Earth base (drawn directly). Prints
+// the first frame's time (an empty tile cache), frames/s of process CPU time over the pan
+// (clock(3): the machine is shared, CPU time is what a frame costs), and the resident set
+// size at frame 0, half way and the end. `--path` prints the pan's centres (lon lat per line)
+// instead, for the peer to follow.
 import Foundation
 import GeoCore
 import MapCamera
@@ -15,18 +20,48 @@ import OSMImport
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    print("usage: ViewBench FILE.osm.pbf WORLD_DIR [frames]")
+    print("usage: ViewBench FILE.osm.pbf WORLD_DIR [frames] [--path]")
     exit(2)
 }
+let frames = arguments.count > 3 ? Int(arguments[3]) ?? 60 : 60
+let printsPath = arguments.contains("--path")
+
+/// The centres of a pan: once round a circle of `radius` view pixels at the start's scale,
+/// starting and ending at `start`.
+func pan(from start: Coordinate, zoom: Double, frames: Int) -> [Coordinate] {
+    let radius = min(10 * Double(frames) / (2 * .pi), 1_500) / (512 * exp2(zoom))
+    let o = WebMercator.worldPoint(start)
+    return (0..<frames).map { i in
+        let a = 2 * Double.pi * Double(i) / Double(frames)
+        let x = o.x + radius * (cos(a) - 1), y = o.y + radius * sin(a)
+        return WebMercator.coordinate(worldX: x - x.rounded(.down), worldY: y)
+    }
+}
+
+let monaco = (centre: Coordinate(uncheckedLatitude: 43.7384, longitude: 7.4246), zoom: 15.0)
+let globe = (centre: Coordinate(uncheckedLatitude: 20, longitude: 10), zoom: 2.0)
+if printsPath {
+    for (name, place) in [("monaco", monaco), ("globe", globe)] {
+        for c in pan(from: place.centre, zoom: place.zoom, frames: frames) { print(name, c.longitude, c.latitude) }
+    }
+    exit(0)
+}
+
 let features = MapFeatureIndex(try MapDataExtraction.read(url: URL(fileURLWithPath: arguments[1])).features)
 let world = try WorldBase(countriesGeoJSON: Data(contentsOf: URL(fileURLWithPath: arguments[2] + "/ne_110m_countries.geojson")),
                           citiesGeoJSON: Data(contentsOf: URL(fileURLWithPath: arguments[2] + "/ne_cities.geojson")))
-let frames = arguments.count > 3 ? Int(arguments[3]) ?? 60 : 60
 let fonts = [("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf", 0), ("/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf", 0),
              ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 0)]
 let text = try TextRenderer(faces: fonts.map { try FontFace(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: $0.0))), index: $0.1, name: $0.0) })
 
 func cpuSeconds() -> Double { Double(clock()) / Double(CLOCKS_PER_SEC) }
+
+/// Resident set size, MiB (Linux /proc/self/statm, 4 KiB pages).
+func residentMiB() -> Double {
+    guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return .nan }
+    let fields = statm.split(separator: " ")
+    return fields.count > 1 ? (Double(fields[1]) ?? .nan) * 4096 / 1_048_576 : .nan
+}
 
 /// A manual instant: frames are drawn on the view's own time, not a wall clock.
 struct Tick: InstantProtocol {
@@ -37,23 +72,29 @@ struct Tick: InstantProtocol {
 }
 
 @MainActor
-func run(_ name: String, center: Coordinate, zoom: Double, tilt: Double, projection: MapProjection) throws {
-    let camera = try CameraState(geoCenter: center, zoomLevel: zoom, tilt: tilt, viewSize: ViewSize(width: 1280, height: 720), projection: projection)
+func run(_ name: String, centre: Coordinate, zoom: Double, tilt: Double, projection: MapProjection, labels: Bool = true) throws {
+    let camera = try CameraState(geoCenter: centre, zoomLevel: zoom, tilt: tilt, viewSize: ViewSize(width: 1280, height: 720), projection: projection)
     let view = try MapView<Tick>(camera: camera, features: features, worldBase: world)
-    view.text = text
+    view.text = labels ? text : nil
     var now = Tick(n: 0)
-    view.render(at: now) // warm-up: caches, first allocation
-    view.camera.beginGesture()
+    let first = cpuSeconds()
+    view.render(at: now)
+    let firstMs = (cpuSeconds() - first) * 1000
+    var rss = [residentMiB()]
+    let path = pan(from: centre, zoom: zoom, frames: frames)
     let t0 = cpuSeconds()
-    for i in 0..<frames {
+    for (i, c) in path.enumerated() {
         now = now.advanced(by: .milliseconds(16))
-        let dx = i % 2 == 0 ? 4.0 : -4.0 // a pan back and forth: the same area, a new frame each time
-        view.camera.apply(.pan(from: ScreenPoint(x: 640, y: 360), to: ScreenPoint(x: 640 + dx, y: 360)), at: now)
-        guard view.render(at: now) else { fatalError("a pan must draw a frame") }
+        try view.camera.set(CameraOptions(geoCenter: c), animation: .none, at: now)
+        guard view.render(at: now) || i == 0 else { fatalError("a pan must draw a frame") }
+        if i == frames / 2 { rss.append(residentMiB()) }
     }
     let seconds = cpuSeconds() - t0
-    print(String(format: "%@: %d frames 1280x720, %.1f ms/frame, %.1f frames/s (CPU)", name, frames, seconds * 1000 / Double(frames), Double(frames) / seconds))
+    rss.append(residentMiB())
+    print(String(format: "%@: first frame %.0f ms; pan of %d frames 1280x720, %.1f ms/frame, %.1f frames/s (CPU); RSS %.0f / %.0f / %.0f MiB at frame 0 / %d / %d; %d tiles cached",
+                 name, firstMs, frames, seconds * 1000 / Double(frames), Double(frames) / seconds, rss[0], rss[1], rss[2], frames / 2, frames, view.cachedTileCount))
 }
 
-try run("Monaco z15 tilt 45 (mercator)", center: Coordinate(uncheckedLatitude: 43.7384, longitude: 7.4246), zoom: 15, tilt: 45, projection: .mercator)
-try run("globe z2", center: Coordinate(uncheckedLatitude: 20, longitude: 10), zoom: 2, tilt: 0, projection: .globe)
+try run("Monaco z15 tilt 45 (mercator)", centre: monaco.centre, zoom: monaco.zoom, tilt: 45, projection: .mercator)
+try run("Monaco z15 tilt 45 (mercator), no labels (as the peer)", centre: monaco.centre, zoom: monaco.zoom, tilt: 45, projection: .mercator, labels: false)
+try run("globe z2", centre: globe.centre, zoom: globe.zoom, tilt: 0, projection: .globe)
