@@ -44,6 +44,7 @@ let package = Package(
             dependencies: [
                 "BenchSupport",
                 .product(name: "GeoCore", package: "LocationKit"),
+                .product(name: "GPXCodec", package: "LocationKit"),
                 .product(name: "TrackFiltering", package: "LocationKit"),
             ]
         ),

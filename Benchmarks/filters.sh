@@ -2,18 +2,23 @@
 # Rules + Kalman throughput: LocationKit's TrackCleaner (.automotiveNavigation) over a seeded
 # 1,000,000-fix noisy drive, one fix at a time, against pykalman's online `filter_update`
 # (the same constant-velocity model, position measurements) on the first PEER_N fixes of the
-# same input, in the same run. Usage: Benchmarks/filters.sh [fixes] [peer fixes]
+# same input, in the same run. Then the CLI end to end, as a user runs it: the same drive as a
+# GPX file through `geo gpx clean` and `geo gpx smooth` (automotiveNavigation; read, filter,
+# write GPX to a file), best of 3 (CPU = user + system; offline, so no stale rule).
+# Usage: Benchmarks/filters.sh [fixes] [peer fixes]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-1000000}
 PEER_N=${2:-20000}
 python3 -c "import pykalman" 2>/dev/null || { echo "pykalman missing (scripts/setup.sh)" >&2; exit 1; }
 swift build -c release --package-path Benchmarks --product FilterBench >/dev/null
+swift build -c release --product geo >/dev/null
+GEO="$(swift build -c release --show-bin-path)/geo"
 BENCH="$(swift build -c release --package-path Benchmarks --show-bin-path)/FilterBench"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-ours=$("$BENCH" "$N" --export "$tmp/fixes.csv")
+ours=$("$BENCH" "$N" --export "$tmp/fixes.csv" --gpx "$tmp/drive.gpx")
 echo "$ours"
 ours_rate=$(echo "$ours" | sed -n 's/.*CPU [0-9.]* s = \([0-9]*\) fixes\/s.*/\1/p')
 
@@ -47,3 +52,11 @@ PY
 )
 echo "pykalman filter_update (online, $PEER_N fixes, best of 3, CPU): $peer_rate fixes/s"
 echo "ratio (CPU, LocationKit / pykalman): $(echo "scale=0; $ours_rate / $peer_rate" | bc)x"
+
+for command in clean smooth; do
+    best=$(for _ in 1 2 3; do
+        /usr/bin/time -f "%e %U %S" "$GEO" gpx "$command" "$tmp/drive.gpx" --preset automotiveNavigation -o "$tmp/out.gpx" 2>&1 >/dev/null | tail -1
+    done | awk '{ cpu = $2 + $3; if (NR == 1 || cpu < c) { c = cpu; w = $1 } } END { printf "%.2f %.2f", w, c }')
+    set -- $best
+    echo "geo gpx $command end to end ($N fixes, GPX file to file, best of 3): wall $1 s, CPU $2 s = $(echo "$N / $2" | bc) fixes/s"
+done

@@ -1,18 +1,23 @@
 // Rules + Kalman filter throughput: a seeded 1 Hz noisy drive of N fixes (default 1,000,000)
 // fed one fix at a time through TrackCleaner(configuration: .automotiveNavigation), as live
 // updates would be. Prints fixes per second (best of 3). With `--export PATH` it also writes
-// the fixes as CSV (t,east,north,accuracy) for the peer, scripts in Benchmarks/filters.sh.
+// the fixes as CSV (t,east,north,accuracy) for the peer, scripts in Benchmarks/filters.sh; with
+// `--gpx PATH` as a GPX track (accuracy, speed and course in LocationKit's point extension) for
+// the CLI end-to-end figure.
 import BenchSupport
 import Foundation
 import GeoCore
+import GPXCodec
 import TrackFiltering
 
-var arguments = CommandLine.arguments.dropFirst()
-var exportPath: String?
-if let i = arguments.firstIndex(of: "--export") {
-    exportPath = arguments[arguments.index(after: i)]
-    arguments.removeSubrange(i...arguments.index(after: i))
+/// Removes `--name VALUE` from `arguments` and returns VALUE.
+func option(_ name: String, in arguments: inout ArraySlice<String>) -> String? {
+    guard let i = arguments.firstIndex(of: name), arguments.index(after: i) < arguments.endIndex else { return nil }
+    defer { arguments.removeSubrange(i...arguments.index(after: i)) }
+    return arguments[arguments.index(after: i)]
 }
+var arguments = CommandLine.arguments.dropFirst()
+let exportPath = option("--export", in: &arguments), gpxPath = option("--gpx", in: &arguments)
 let count = arguments.first.flatMap { Int($0) } ?? 1_000_000
 
 // The drive: 12 m/s with a slow random turn rate, white noise of 3 m, 1 % multipath jumps.
@@ -48,6 +53,24 @@ if let exportPath {
     text.reserveCapacity(count * 48)
     for i in 0..<count { text += "\(i),\(easts[i]),\(norths[i]),\(accuracies[i])\n" }
     try Data(text.utf8).write(to: URL(fileURLWithPath: exportPath))
+}
+
+if let gpxPath {
+    var text = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="FilterBench" xmlns="http://www.topografix.com/GPX/1/1" \
+        xmlns:lk="\(GPXPoint.locationExtensionNamespace)"><trk><trkseg>
+
+        """
+    text.reserveCapacity(count * 260)
+    let iso = ISO8601DateFormatter()
+    for i in 0..<count {
+        text += "<trkpt lat=\"\(latitudes[i])\" lon=\"\(longitudes[i])\"><time>\(iso.string(from: start.addingTimeInterval(Double(i))))</time>"
+            + "<extensions><lk:acc>\(accuracies[i])</lk:acc><lk:speed>\(speeds[i])</lk:speed><lk:sacc>0.3</lk:sacc>"
+            + "<lk:course>\(courses[i])</lk:course><lk:cacc>4</lk:cacc></extensions></trkpt>\n"
+    }
+    text += "</trkseg></trk></gpx>\n"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: gpxPath))
 }
 
 /// The fixes' columns, passed to `run` as one value so the loop reads locals (globals of
