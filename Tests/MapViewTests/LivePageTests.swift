@@ -77,9 +77,9 @@ func livePage_dragZoomDisconnect_thenChromiumShowsTheMap() async throws {
     let port = try freePort()
     let server = Task { try await LivePageServer.run(session, port: port, hosts: ["127.0.0.1"]) { _ in } }
     defer { server.cancel() }
-    // The server is up when a connection is accepted (bounded: 100 tries).
+    // The server is up when a connection is accepted (bounded: 600 tries, a minute on a loaded machine).
     var socket: RawWebSocket?
-    for _ in 0..<100 where socket == nil {
+    for _ in 0..<600 where socket == nil {
         socket = try? RawWebSocket(port: port)
         if socket == nil { try await Task.sleep(for: .milliseconds(100)) }
     }
@@ -166,9 +166,9 @@ func livePage_chromiumDiesMidDrag_leavesTheViewConsistent() async throws {
                         "--remote-debugging-port=\(devtools)", "http://127.0.0.1:\(port)/"],
             standardOutput: .nullDevice, standardError: .nullDevice, newProcessGroup: true))
         defer { _ = chromium.kill() }
-        // The page's DevTools socket, once Chromium lists it (bounded: 100 tries).
+        // The page's DevTools socket, once Chromium lists it (bounded: 300 tries, a minute).
         var target: String?
-        for _ in 0..<100 where target == nil {
+        for _ in 0..<300 where target == nil {
             if let list = try? httpGet(port: devtools, "/json/list"),
                let targets = try? JSONSerialization.jsonObject(with: Data(list.utf8)) as? [[String: Any]],
                let page = targets.first(where: { ($0["type"] as? String) == "page" && (($0["url"] as? String) ?? "").contains("\(port)") }),
@@ -185,8 +185,9 @@ func livePage_chromiumDiesMidDrag_leavesTheViewConsistent() async throws {
             try cdp.send(#"{"id":\#(id),"method":"Input.dispatchMouseEvent","params":{"type":"\#(type)","x":\#(x),"y":\#(y),"button":"left","buttons":1,"clickCount":1}}"#)
         }
         let before = await session.status()
-        // Press until the page's socket is open and its "begin" has arrived (bounded: 100 tries).
-        for _ in 0..<100 where await !session.isGestureActive {
+        // Press until the page's socket is open and its "begin" has arrived (bounded: 600 tries,
+        // two minutes on a loaded machine).
+        for _ in 0..<600 where await !session.isGestureActive {
             try mouse("mousePressed", 320, 200)
             try await Task.sleep(for: .milliseconds(200))
         }

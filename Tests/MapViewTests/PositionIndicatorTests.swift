@@ -85,7 +85,7 @@ func fix(_ c: Coordinate, accuracy: Double = 20, speed: Double? = nil, course: D
 }
 
 /// Making the indicator visible starts positioning on its manager (the seed's `visible`).
-@Test(.onOwnThread, .timeLimit(.minutes(1))) func visible_startsPositioningOnTheManager() async throws {
+@Test(.onOwnThread, .timeLimit(.minutes(3))) func visible_startsPositioningOnTheManager() async throws {
     let route = [SampleCity.center, SampleCity.center.coordinate(at: .meters(500), facing: .degrees(90))]
     let source = try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(10), updateInterval: .seconds(1),
                                            pacing: .asFastAsPossible, startDate: Date(timeIntervalSince1970: 1_767_225_600))
