@@ -159,11 +159,15 @@ func livePage_chromiumDiesMidDrag_leavesTheViewConsistent() async throws {
     let port = try freePort(), devtools = try freePort()
     let server = Task { try await LivePageServer.run(session, port: port, hosts: ["127.0.0.1"]) { _ in } }
     defer { server.cancel() }
-    try await withTemporaryDirectory { dir in
+    // A short label: Chromium's socket in `dir/org.chromium.Chromium.XXXXXX/` must stay under
+    // the 107 bytes of a Unix socket path.
+    try await withTemporaryDirectory("cr") { dir in
         let chromium = try ChildProcess.spawn(.init(
             executable: "/usr/bin/chromium",
             arguments: ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=640,400", "--user-data-dir=\(dir.path)/profile",
                         "--remote-debugging-port=\(devtools)", "http://127.0.0.1:\(port)/"],
+            // Its own TMPDIR: a Chromium that is killed leaves its `org.chromium.*` folders behind.
+            environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": dir.path]) { $1 },
             standardOutput: .nullDevice, standardError: .nullDevice, newProcessGroup: true))
         defer { _ = chromium.kill() }
         // The page's DevTools socket, once Chromium lists it (bounded: 300 tries, a minute).
