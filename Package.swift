@@ -220,7 +220,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring"],
+            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring", "NMEACodec"],
             swiftSettings: strictSettings
         ),
         .testTarget(

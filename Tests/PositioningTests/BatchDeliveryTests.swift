@@ -4,6 +4,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import MapMatching
+import NMEACodec
 import Positioning
 import TrackFiltering
 
@@ -151,4 +152,25 @@ private func updateTimes(_ events: [PositioningEvent]) -> [Date] {
     var events: [PositionSourceEvent] = []
     for try await event in source.events() { events.append(event) }
     #expect(events == [.location(f[0]), .location(f[1]), .lost, .location(f[2]), .location(f[3]), .location(f[4])])
+}
+
+/// An NMEA file replayed as fast as possible to a consumer slower than the reader loses no
+/// fix: a file waits for its consumer (only a live device drops what a lagging consumer
+/// cannot take). With a drop-oldest buffer of 64 batches, one fix a batch, this lost most of
+/// 600 fixes.
+@Test(.onOwnThread) func nmeaFileReplay_toASlowConsumer_losesNoFix() async throws {
+    let fixes = (0..<600).map { fix(north: Double($0), t: Double($0)) }
+    try await withTemporaryDirectory { dir in
+        let log = dir.appendingPathComponent("drive.nmea")
+        let text = try fixes.map { try NMEAEncoder.sentences(for: $0).joined(separator: "\r\n") + "\r\n" }.joined()
+        try Data(text.utf8).write(to: log)
+        let source = NMEASource(.file(log.path), pacing: .asFastAsPossible)
+        var delivered: [Date] = []
+        for try await batch in source.eventBatches() {
+            delivered += batch.compactMap { if case .location(let l) = $0 { l.timestamp } else { nil } }
+            try await Task.sleep(for: .milliseconds(1)) // slower than the reader
+        }
+        #expect(delivered.count == 600, "\(delivered.count) of 600 fixes delivered")
+        #expect(delivered.elementsEqual(fixes.map(\.timestamp)), "every fix once, in order")
+    }
 }

@@ -58,9 +58,11 @@ public final class NMEASource: BatchPositionSource {
 
     /// Reads the input on the batch path: one batch per chunk read (the fixes its sentences
     /// complete) without pacing; with pacing, each fix before its wait. A consumer that lags
-    /// behind a live device loses the oldest batches beyond the newest 64, not the newest fixes.
+    /// behind a live device (serial, TCP) loses the oldest batches beyond the newest 64, not the
+    /// newest fixes; a file or standard input is read no faster than the consumer takes it
+    /// (backpressure), so a replay loses nothing however slow its consumer.
     public func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> {
-        runs.stream(bufferingPolicy: .bufferingNewest(64)) { [self] continuation in
+        runs.stream(bufferingPolicy: isLive ? .bufferingNewest(64) : .countingUnbounded) { [self] continuation in
             var output = EventBatchOutput(continuation)
             let fd = try await open()
             var decoder = NMEADecoder(options: options)
@@ -74,15 +76,29 @@ public final class NMEASource: BatchPositionSource {
                         try await deliver(fix, after: &previous, lost: &lost, to: &output)
                     }
                     pending.removeAll(keepingCapacity: true)
-                    output.flush()
+                    await send(&output)
                 }
             } catch let error as SystemIOError {
                 throw PositioningError(.io, error.description, underlying: error)
             }
             decoder.finish { pending.append($0) }
             for fix in pending { try await deliver(fix, after: &previous, lost: &lost, to: &output) }
-            output.flush()
+            await send(&output)
         }
+    }
+
+    /// Whether the input is a live device (serial, TCP), whose fixes a lagging consumer may lose
+    /// rather than fall behind; a file or standard input waits for its consumer instead.
+    private var isLive: Bool {
+        switch input {
+        case .serial, .tcp: true
+        case .file, .standardInput: false
+        }
+    }
+
+    /// Sends the pending batch; from a file or standard input, waits while the consumer lags.
+    private func send(_ output: inout EventBatchOutput) async {
+        if isLive { output.flush() } else { await output.flushPaced() }
     }
 
     /// Opens the input; a TCP connection is retried as `reconnect` says.
@@ -121,7 +137,7 @@ public final class NMEASource: BatchPositionSource {
             return
         }
         if let previous, pacing != nil {
-            output.flush()
+            await send(&output)
             try await clock.pace(pacing, from: previous, to: location.timestamp)
         }
         previous = location.timestamp
