@@ -190,9 +190,9 @@ done
 # --- 2. special files ------------------------------------------------------------------------
 
 mkfifo "$T/fifo.osm.pbf" "$T/fifo.osm" "$T/fifo.gpx" "$T/fifo.log" "$T/out-fifo"
-# A FIFO as input: read once, as a stream (a second open would hang). PBF is read by block
-# offsets, so PBF on a FIFO is a clear error instead.
-for pair in "fifo.osm.pbf:$T/city.osm.pbf:osm info:file-error" "fifo.osm:$OSMXML:osm info:ok" "fifo.gpx:$GPX:gpx stats:ok" "fifo.log:$NMEA:nmea decode:ok"; do
+# A FIFO as input: read once, as a stream (a second open would hang); PBF too (its blocks
+# are read in order from one descriptor and decoded in parallel).
+for pair in "fifo.osm.pbf:$T/city.osm.pbf:osm info:ok" "fifo.osm:$OSMXML:osm info:ok" "fifo.gpx:$GPX:gpx stats:ok" "fifo.log:$NMEA:nmea decode:ok"; do
   IFS=: read -r fifo src cmd kind <<<"$pair"
   (cat "$src" >"$T/$fifo" 2>/dev/null &)
   read -ra argv <<<"$cmd"
