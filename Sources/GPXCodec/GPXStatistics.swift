@@ -87,6 +87,9 @@ public struct GPXStatisticsAccumulator: Sendable {
     private var e1: Double?, e2: Double?, lastSmoothed: Double?
     private var south = Double.infinity, north = -Double.infinity, west = Double.infinity, east = -Double.infinity
     private var maxSpeed = -1.0
+    /// `movingThreshold` in m/s, kept here: a static is a lazily initialised global, checked on
+    /// every access in the per-point path.
+    private let movingSpeed = GPXStatisticsAccumulator.movingThreshold.metersPerSecond
 
     /// gpxpy's `DEFAULT_STOPPED_SPEED_THRESHOLD`, 1 km/h.
     public static let movingThreshold = Speed.kilometersPerHour(1)
@@ -139,7 +142,7 @@ public struct GPXStatisticsAccumulator: Sendable {
                 let dt = t1.timeIntervalSince(t0)
                 if dt > 0 {
                     let v = d / dt
-                    if v > GPXStatisticsAccumulator.movingThreshold.metersPerSecond { moving += dt }
+                    if v > movingSpeed { moving += dt }
                     maxSpeed = max(maxSpeed, v)
                 }
             }

@@ -7,22 +7,25 @@ import GeoCore
 import XMLStreaming
 
 /// One step of a GPX file, in file order, as the streaming reader produces it.
+///
+/// The large, once-per-file payloads are `indirect` (boxed), so an event is the size of a
+/// point and the one-per-point events are copied without moving a metadata-sized value.
 public enum GPXEvent: Hashable, Sendable {
     /// The `<gpx>` start tag. Always the first event.
-    case header(GPXHeader)
+    indirect case header(GPXHeader)
     /// The `<metadata>` element (GPX 1.1) or the top-level fields of GPX 1.0.
-    case metadata(GPXMetadata)
+    indirect case metadata(GPXMetadata)
     case waypoint(GPXPoint)
     case routeStart
     case routePoint(GPXPoint)
     /// The end of a route, with everything it said about itself.
-    case routeEnd(GPXPathInfo)
+    indirect case routeEnd(GPXPathInfo)
     case trackStart
     case segmentStart
     case trackPoint(GPXPoint)
     case segmentEnd(GPXExtensions?)
     /// The end of a track, with everything it said about itself.
-    case trackEnd(GPXPathInfo)
+    indirect case trackEnd(GPXPathInfo)
     /// The document-level `<extensions>` (and, in GPX 1.0, foreign top-level elements).
     case extensions(GPXExtensions)
 }
@@ -116,6 +119,8 @@ struct GPXParser {
     private var versionDeclared = false
     private(set) var usesGPX10Elements = false
     private let options: GPXReadOptions
+    /// Whether points keep their text fields, links and raw XML (`GPXPointFields`).
+    private let keepsPointText: Bool
     private(set) var warnings: [GPXWarning] = []
     private(set) var warningCount = 0
     private(set) var damage: GPXError?
@@ -123,6 +128,7 @@ struct GPXParser {
     init(source: some GPXByteSource, options: GPXReadOptions) {
         scanner = XMLScanner(source: GPXSourceAdapter(base: source))
         self.options = options
+        keepsPointText = options.pointFields.keepsText
     }
 
     /// Bytes in the reader's window (its memory, apart from the current point).
@@ -561,25 +567,21 @@ struct GPXParser {
     }
 
     private mutating func readPointBody(start: Int) throws(GPXError) -> GPXPoint? {
-        func coordinate(_ name: StaticString, _ what: String, limit: Double) -> (Double?, String) {
-            guard let r = scanner.attribute(name) else { return (nil, "has no \(name) attribute") }
-            if let v = GPXNumber.double(scanner.buf + r.lowerBound, r.count), v >= -limit, v <= limit { return (v, "") }
-            return (nil, "\(name)='\(scanner.string(r))' is not a \(what) in [-\(Int(limit)), \(Int(limit))]")
+        var latRange: Range<Int>?, lonRange: Range<Int>?
+        for i in 0..<scanner.attributeCount {
+            let a = scanner.attribute(at: i)
+            if scanner.equals(a.name, "lat") { latRange = a.value } else if scanner.equals(a.name, "lon") { lonRange = a.value }
         }
-        let (latitude, latProblem) = coordinate("lat", "latitude", limit: 90)
-        let (longitude, lonProblem) = coordinate("lon", "longitude", limit: 180)
-        guard let lat = latitude, let lon = longitude else {
-            let element = scanner.nameString
-            let problem = latitude == nil ? latProblem : lonProblem
-            let raw = scanner.attribute(latitude == nil ? "lat" : "lon").map { scanner.string($0) } ?? ""
-            warn(.pointDropped, element: element, text: raw, at: start, "<\(element)> \(problem); the point is left out")
+        guard let lat = coordinate(latRange, limit: 90), let lon = coordinate(lonRange, limit: 180) else {
+            warnPointDropped(latitude: latRange, longitude: lonRange, at: start)
             try skipElement()
             return nil
         }
         // GPX allows lon = 180 (longitudeType is [-180, 180)); Coordinate wants [-180, 180).
         var point = GPXPoint(coordinate: Coordinate(uncheckedLatitude: lat, longitude: lon == 180 ? -180 : lon))
         if scanner.selfClosing { return point }
-        // A reused buffer for the point's raw extensions (one String allocation per point).
+        // A reused buffer for the point's raw extensions (one String allocation per point, none
+        // when the read keeps no text).
         pointRaw.reset()
         while true {
             switch try nextToken() {
@@ -591,15 +593,16 @@ struct GPXParser {
                 case .time: if let v = try readTime() { point.time = v }
                 case .magvar: if let v = try readDouble(in: GPXFieldRanges.degrees) { point.magneticVariation = Bearing(degrees: v) }
                 case .geoidheight: if let v = try readDouble(in: GPXFieldRanges.geoidHeight) { point.geoidHeight = Distance(meters: v) }
-                case .name: point.name = try readString()
-                case .cmt: point.comment = try readString()
-                case .desc: point.description = try readString()
-                case .src: point.source = try readString()
-                case .link: if let link = try readLink() { point.links.append(link) }
-                case .url: setURL(try readString(), in: &point.links); usesGPX10Elements = true
-                case .urlname: setURLName(try readString(), in: &point.links); usesGPX10Elements = true
-                case .sym: point.symbol = try readString()
-                case .type: point.type = try readString()
+                case .name: if let v = try readPointText() { point.name = v }
+                case .cmt: if let v = try readPointText() { point.comment = v }
+                case .desc: if let v = try readPointText() { point.description = v }
+                case .src: if let v = try readPointText() { point.source = v }
+                // Links are read either way (a missing href is a warning); rare in points.
+                case .link: if let link = try readLink(), keepsPointText { point.links.append(link) }
+                case .url: if let v = try readPointText() { setURL(v, in: &point.links) }; usesGPX10Elements = true
+                case .urlname: if let v = try readPointText() { setURLName(v, in: &point.links) }; usesGPX10Elements = true
+                case .sym: if let v = try readPointText() { point.symbol = v }
+                case .type: if let v = try readPointText() { point.type = v }
                 case .fix: if let v = try readFix() { point.fix = v }
                 case .sat: if let v = try readInteger() { point.satellites = v }
                 case .hdop: if let v = try readDouble(in: GPXFieldRanges.dilution) { point.hdop = v }
@@ -614,9 +617,10 @@ struct GPXParser {
                     if let v = try readDouble(in: GPXFieldRanges.speed) { point.speed = Speed(metersPerSecond: v) }
                     usesGPX10Elements = true
                 case .extensions:
-                    try captureExtensions(checkingGarminFields: true)
-                    pointRaw.append(scanner.captured.bytes)
+                    try captureExtensions(checkingGarminFields: true, keeping: keepsPointText)
+                    if keepsPointText { pointRaw.append(scanner.captured.bytes) }
                 default:
+                    guard keepsPointText else { try skipElement(); continue }
                     try captureRawElement()
                     pointRaw.append(scanner.captured.bytes)
                 }
@@ -627,6 +631,33 @@ struct GPXParser {
                 continue
             }
         }
+    }
+
+    /// A coordinate attribute's value when it is a number in [-limit, limit]; nil otherwise.
+    @inline(__always)
+    private func coordinate(_ r: Range<Int>?, limit: Double) -> Double? {
+        guard let r, let v = GPXNumber.double(scanner.buf + r.lowerBound, r.count), v >= -limit, v <= limit else { return nil }
+        return v
+    }
+
+    /// The warning for a point left out for its `lat` or `lon` (the latitude's problem first),
+    /// out of `readPointBody`'s hot path.
+    @inline(never)
+    private mutating func warnPointDropped(latitude: Range<Int>?, longitude: Range<Int>?, at start: Int) {
+        let latitudeIsBad = coordinate(latitude, limit: 90) == nil
+        let (name, what, limit, range) = latitudeIsBad ? ("lat", "latitude", 90, latitude) : ("lon", "longitude", 180, longitude)
+        let element = scanner.nameString
+        let raw = range.map { scanner.string($0) } ?? ""
+        let problem = range == nil ? "has no \(name) attribute" : "\(name)='\(raw)' is not a \(what) in [-\(limit), \(limit)]"
+        warn(.pointDropped, element: element, text: raw, at: start, "<\(element)> \(problem); the point is left out")
+    }
+
+    /// A point's text field (name, comment…); nil when the read keeps no text
+    /// (`GPXPointFields.measurements`). The text is decoded either way, into the reused byte
+    /// buffer, so a bad reference is the same error in both modes; only the String is saved.
+    private mutating func readPointText() throws(GPXError) -> String? {
+        try readText()
+        return keepsPointText ? text.string() : nil
     }
 
     private mutating func readMetadata() throws(GPXError) -> GPXMetadata {
@@ -889,19 +920,21 @@ struct GPXParser {
     /// TrackPointExtension are read as they pass, by the rule of `GarminTrackPointExtension.Field`,
     /// so an empty or invalid one is a warning with its line and column like any optional
     /// field. The raw XML is kept as written; the typed accessor leaves such a field out.
-    private mutating func captureExtensions(checkingGarminFields: Bool = false) throws(GPXError) {
+    /// - Parameter keeping: false to read the element (checking the Garmin fields) without
+    ///   capturing its bytes.
+    private mutating func captureExtensions(checkingGarminFields: Bool = false, keeping: Bool = true) throws(GPXError) {
         scanner.captured.reset()
         if scanner.selfClosing { return }
         let depth = scanner.depth
         // The depth of an open TrackPointExtension element, .max when none is open.
         var garminDepth = Int.max
-        scanner.capturing = true
+        scanner.capturing = keeping
         defer { scanner.capturing = false }
         while true {
             switch try nextToken() {
             case .endTag:
                 if scanner.depth < depth {
-                    scanner.captured.removeLast(scanner.tokenRange.count)
+                    if keeping { scanner.captured.removeLast(scanner.tokenRange.count) }
                     return
                 }
                 if scanner.depth < garminDepth { garminDepth = .max }

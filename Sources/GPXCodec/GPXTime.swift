@@ -13,7 +13,6 @@ import GeoCore
 /// says times are UTC). Also reads a bare date (`YYYY-MM-DD`) as midnight UTC.
 /// Writes UTC with `Z` and the fewest fraction digits that read back to the same `Date`.
 public enum GPXTime {
-    private static let powersOf10: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
     private static let integerPowersOf10: [Int64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
 
     /// Parses a time; nil when the text is not an ISO 8601 date-time.
@@ -101,7 +100,7 @@ public enum GPXTime {
 
     /// The one formula both the reader and the writer use, so writing is exactly reversible.
     private static func makeDate(epochSeconds: Int64, fraction: Int64, digits: Int) -> Date {
-        Date(timeIntervalSince1970: Double(epochSeconds) + Double(fraction) / powersOf10[digits])
+        Date(timeIntervalSince1970: Double(epochSeconds) + Double(fraction) / GPXNumber.powerOf10(digits))
     }
 
     /// Formats a time as `YYYY-MM-DDThh:mm:ss[.f…]Z` in UTC with the fewest fraction digits
@@ -114,7 +113,7 @@ public enum GPXTime {
         var chosen: (seconds: Int64, fraction: Int64, digits: Int) = (secondsBase, 0, 0)
         for digits in 0...9 {
             var s = secondsBase
-            var f = Int64((frac * powersOf10[digits]).rounded())
+            var f = Int64((frac * GPXNumber.powerOf10(digits)).rounded())
             if f == integerPowersOf10[digits] { s += 1; f = 0 }
             chosen = (s, f, digits)
             if makeDate(epochSeconds: s, fraction: f, digits: digits) == date { break }

@@ -65,9 +65,35 @@ public struct GPXReadOptions: Hashable, Sendable {
     /// (``GPXStreamReader/warningCount``), so memory stays bounded on a file that has a bad
     /// value in every point.
     public var warningLimit: Int
+    /// What the reader builds of each point: everything (the default), or only its numbers
+    /// for a consumer that needs no text (``GPXPointFields/measurements``).
+    public var pointFields: GPXPointFields
 
-    public init(recovering: Bool = false, warningLimit: Int = 1_000) {
+    public init(recovering: Bool = false, warningLimit: Int = 1_000, pointFields: GPXPointFields = .all) {
         self.recovering = recovering
         self.warningLimit = warningLimit
+        self.pointFields = pointFields
     }
+}
+
+/// Which fields of each waypoint, route point and track point a reader builds.
+///
+/// Either way every byte is read and checked the same: broken XML inside a skipped element, a
+/// bad reference in a skipped name, is the same error at the same place, and the warnings are
+/// the same (a `<link>` without `href`, an invalid Garmin TrackPointExtension field).
+public struct GPXPointFields: Hashable, Sendable {
+    private enum Fields { case all, measurements }
+    private let fields: Fields
+
+    /// Every field, and the point's extensions and unknown elements verbatim.
+    public static let all = GPXPointFields(fields: .all)
+    /// Position, elevation, time and the other numeric fields (`magvar`, `geoidheight`, `fix`,
+    /// `sat`, the dilutions, `ageofdgpsdata`, `dgpsid`, GPX 1.0 `course` / `speed`). Names,
+    /// comments, descriptions, sources, symbols, types, links, extensions and unknown elements
+    /// are left out of the point without building their strings, for consumers such as
+    /// statistics that never read them.
+    public static let measurements = GPXPointFields(fields: .measurements)
+
+    /// Whether text fields, links and raw XML are built.
+    var keepsText: Bool { fields == .all }
 }

@@ -30,14 +30,25 @@ struct GPXInputOptions: ParsableArguments {
     /// The reader options `--recover` selects.
     var readOptions: GPXReadOptions { GPXReadOptions(recovering: recover) }
 
+    /// The exit status of a file that cannot be read as GPX: 65 (sysexits.h EX_DATAERR) for
+    /// damaged or foreign content, like the other commands' data errors (`CommandLineFileError`);
+    /// 74 (EX_IOERR) when reading itself failed.
+    static func exitStatus(_ error: GPXError) -> Int32 { error.code == .io ? 74 : 65 }
+
     /// Runs `body` with a streaming reader over the file, then reports what reading left out
     /// or stopped at (`GPXReadReport`); with `json`, warnings are left to the JSON output.
-    /// - Parameter body: reads the events; returns its result and how many points it read.
-    /// - Throws: `ExitCode.failure` after reporting a read error; what `body` throws otherwise
-    ///   (a write error of a command that streams its output).
-    func stream<Result>(json: Bool, _ body: (GPXStreamReader) throws -> (Result, points: Int)) throws -> (Result, GPXReadReport) {
+    /// - Parameters:
+    ///   - pointFields: what the reader builds of each point (`.measurements` for a command
+    ///     that reads no text).
+    ///   - body: reads the events; returns its result and how many points it read.
+    /// - Throws: `ExitCode` 65 (74 for an I/O error) after reporting a read error; what `body`
+    ///   throws otherwise (a write error of a command that streams its output).
+    func stream<Result>(json: Bool, pointFields: GPXPointFields = .all,
+                        _ body: (GPXStreamReader) throws -> (Result, points: Int)) throws -> (Result, GPXReadReport) {
         try reading { source in
-            let reader = GPXStreamReader(source: source, options: readOptions)
+            var options = readOptions
+            options.pointFields = pointFields
+            let reader = GPXStreamReader(source: source, options: options)
             let (result, points) = try body(reader)
             let report = GPXReadReport(file: file, warnings: reader.warnings, warningCount: reader.warningCount,
                                        damage: reader.damage, points: points)
@@ -47,7 +58,7 @@ struct GPXInputOptions: ParsableArguments {
     }
 
     /// Reads the whole document, then reports what reading left out or stopped at.
-    /// - Throws: `ExitCode.failure` after reporting a read error.
+    /// - Throws: `ExitCode` 65 (74 for an I/O error) after reporting a read error.
     func readDocument() throws -> GPXDocument {
         let result = try reading { source throws(GPXError) in try GPXReader.read(source, options: readOptions) }
         let d = result.document
@@ -59,14 +70,14 @@ struct GPXInputOptions: ParsableArguments {
     }
 
     /// Runs `body` over the open file; a `GPXError` it throws is reported with the file's name.
-    /// - Throws: `ExitCode.failure` after reporting a read error; `ValidationError` when the
-    ///   file cannot be opened.
+    /// - Throws: `ExitCode` 65 (74 for an I/O error) after reporting a read error;
+    ///   `ValidationError` when the file cannot be opened.
     private func reading<Result>(_ body: (FileSource) throws -> Result) throws -> Result {
         do {
             return try CommandLineFiles.withSource(file) { source in try body(source) }
         } catch let error as GPXError {
             report(error)
-            throw ExitCode.failure
+            throw ExitCode(Self.exitStatus(error))
         }
     }
 
@@ -150,7 +161,8 @@ struct GPXStatsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let (s, report) = try input.stream(json: json) { reader throws(GPXError) in
+        // Statistics read no names, links or extensions: the reader skips building them.
+        let (s, report) = try input.stream(json: json, pointFields: .measurements) { reader throws(GPXError) in
             var acc = GPXStatisticsAccumulator()
             var routePoints = 0
             while let e = try reader.next() {

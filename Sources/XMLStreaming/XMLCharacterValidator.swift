@@ -25,18 +25,16 @@ struct XMLCharacterValidator {
     private var leadOffset = 0
 
     /// Checks `bytes`, which start at absolute input offset `offset`.
-    /// - Complexity: O(bytes.count); eight ASCII bytes at a time when no control byte is among them.
+    /// - Complexity: O(bytes.count); eight ASCII bytes at a time, line ends and tabs included.
     mutating func validate(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) {
         guard invalid == nil, let base = bytes.baseAddress else { return }
         let n = bytes.count
         var i = 0
         while i < n {
-            if pending == 0, i + 8 <= n {
-                // Any byte ≥ 0x80 or < 0x20 in the next eight (Anderson, "Bit Twiddling Hacks":
-                // determine if a word has a byte less than n)?
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-                if (word | ((word &- ones &* 0x20) & ~word)) & highs == 0 { i += 8; continue }
+            if pending == 0, i + 8 <= n,
+               Self.isPlainASCII(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+                continue
             }
             // Byte by byte through these eight (a line end, a tab, a multi-byte character).
             let stop = min(n, i + 8)
@@ -46,6 +44,21 @@ struct XMLCharacterValidator {
                 i += 1
             }
         }
+    }
+
+    /// Whether eight bytes are all ASCII XML characters: no byte ≥ 0x80, and every byte below
+    /// 0x20 a tab, line feed or carriage return. Per-byte masks without carries between bytes
+    /// (Anderson, "Bit Twiddling Hacks", bytes less than n / equal to n): for an ASCII byte b,
+    /// b + 0x60 sets the high bit iff b ≥ 0x20, and b + 0x7F iff b ≠ 0.
+    @inline(__always)
+    private static func isPlainASCII(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs = ones &* 0x80
+        guard word & highs == 0 else { return false }
+        let controls = ~(word &+ ones &* 0x60) & highs
+        if controls == 0 { return true }
+        func zeros(_ w: UInt64) -> UInt64 { ~(w &+ ones &* 0x7F) & highs }
+        let allowed = zeros(word ^ (ones &* 0x09)) | zeros(word ^ (ones &* 0x0A)) | zeros(word ^ (ones &* 0x0D))
+        return controls & ~allowed == 0
     }
 
     /// Takes one byte at absolute offset `at` through the UTF-8 and XML character rules.

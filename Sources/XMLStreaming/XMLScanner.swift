@@ -65,8 +65,9 @@ public struct XMLScanner {
     /// Number of attributes of the current start tag.
     public private(set) var attributeCount = 0
 
-    /// Names of the open elements, concatenated, with their start offsets into `openNames`.
-    private var openNames: [UInt8] = []
+    /// Names of the open elements, concatenated, with their start offsets into `openNames`
+    /// (unsafe storage: one push and one pop per element, without an array's uniqueness checks).
+    private var openNames = XMLByteBuffer(capacity: 256)
     @usableFromInline var openStarts: [Int] = []
     /// Absolute offsets of the open elements' start tags.
     public private(set) var openOffsets: [Int] = []
@@ -233,7 +234,7 @@ public struct XMLScanner {
         tokenStart = pos
         guard try ensure(1) else {
             if let open = openOffsets.last {
-                let name = String(decoding: openNames[openStarts[openStarts.count - 1]...], as: UTF8.self)
+                let name = openName(from: openStarts[openStarts.count - 1])
                 throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at \(place(of: open))", at: baseOffset + end)
             }
             guard rootStarted else {
@@ -323,8 +324,7 @@ public struct XMLScanner {
             // Fast path: the expected name followed by '>' (the name stack says which).
             if let start = openStarts.last {
                 let n = openNames.count - start
-                if end - pos > n, buf[pos + n] == 0x3E,
-                   openNames.withUnsafeBufferPointer({ memcmp($0.baseAddress! + start, buf + pos, n) == 0 }) {
+                if end - pos > n, buf[pos + n] == 0x3E, Self.bytesEqual(openNames.base + start, buf + pos, n) {
                     nameLo = pos - tokenStart
                     nameHi = nameLo + n
                     pos += n + 1
@@ -460,14 +460,17 @@ public struct XMLScanner {
             guard quote == 0x22 || quote == 0x27 else { throw malformed("expected a quoted attribute value", at: pos) }
             pos += 1
             let vlo = pos - tokenStart
+            // The value up to its closing quote, in one inline pass (values are short: coordinates,
+            // keys, ids), checking that it holds no '<'.
             while true {
-                if let hit = memchr(buf + pos, Int32(quote), end - pos) {
-                    let q = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                    if memchr(buf + pos, 0x3C, q - pos) != nil { throw malformed("'<' in an attribute value", at: pos) }
-                    pos = q
+                var p = pos
+                let b = buf, e = end
+                while p < e, b[p] != quote, b[p] != 0x3C { p += 1 }
+                pos = p
+                if p < e {
+                    guard b[p] == quote else { throw malformed("'<' in an attribute value", at: p) }
                     break
                 }
-                pos = end
                 guard try ensure(1) else { throw truncated("an attribute value") }
             }
             for k in 0..<attributeCount {
@@ -486,7 +489,7 @@ public struct XMLScanner {
     private mutating func openElement() {
         openStarts.append(openNames.count)
         openOffsets.append(tokenOffset)
-        openNames.append(contentsOf: UnsafeBufferPointer(start: buf + tokenStart + nameLo, count: nameHi - nameLo))
+        openNames.append(buf + tokenStart + nameLo, count: nameHi - nameLo)
     }
 
     private mutating func closeElement() throws(XMLError) {
@@ -494,17 +497,35 @@ public struct XMLScanner {
             throw malformed("</\(nameString)> closes nothing", at: tokenStart)
         }
         let n = nameHi - nameLo
-        let matches = openNames.count - start == n && openNames.withUnsafeBufferPointer { names in
-            memcmp(names.baseAddress! + start, buf + tokenStart + nameLo, n) == 0
-        }
-        guard matches else {
-            let open = String(decoding: openNames[start...], as: UTF8.self)
+        guard openNames.count - start == n, Self.bytesEqual(openNames.base + start, buf + tokenStart + nameLo, n) else {
+            let open = openName(from: start)
             throw malformed("</\(nameString)> does not match <\(open)> opened at \(place(of: openOffsets[openOffsets.count - 1]))", at: tokenStart)
         }
         openNames.removeLast(n)
         openStarts.removeLast()
         openOffsets.removeLast()
         rootClosed = openStarts.isEmpty
+    }
+
+    /// Whether `n` bytes at `a` and `b` are equal: inline, eight at a time, for the short names
+    /// of end tags (a `memcmp` call costs more than the comparison).
+    @inline(__always)
+    private static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+        var i = 0
+        while i + 8 <= n {
+            if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) { return false }
+            i += 8
+        }
+        while i < n {
+            if a[i] != b[i] { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// The name of the open element whose name starts at `start` in `openNames` (for messages).
+    private func openName(from start: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: openNames.base + start, count: openNames.count - start), as: UTF8.self)
     }
 
     // MARK: - Helpers for format readers

@@ -61,3 +61,35 @@ func notWellFormed_isAnErrorAtTheFirstBadByte(bytes: [UInt8], code: XMLError.Cod
     #expect(names == ["r", "a", "b"])
     #expect(error?.offset == 12)
 }
+
+/// Every ASCII byte at every position of the eight-byte words the character check reads at
+/// once (XML 1.0 §2.2): tab, line feed and carriage return pass, the other C0 controls are an
+/// error at exactly their offset, printable bytes pass, in the middle of plain text and next
+/// to a line end.
+@Test func asciiControlBytes_atEveryWordPosition_areCheckedExactly() throws {
+    for byte in UInt8(0)..<0x80 where byte != 0x3C && byte != 0x26 { // not '<' or '&' (markup)
+        for position in 0..<17 {
+            let prefix = Array("<r>".utf8) + Array(repeating: 0x61, count: position)
+            for neighbour: UInt8 in [0x61, 0x0A] {
+                let bytes = prefix + [byte, neighbour] + Array("bcdefghijklmnop</r>".utf8)
+                let allowed = byte >= 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+                if allowed {
+                    #expect(throws: Never.self, "byte \(byte) at \(position)") { try scanAll(bytes) }
+                } else {
+                    let error = #expect(throws: XMLError.self, "byte \(byte) at \(position)") { try scanAll(bytes) }
+                    #expect(error?.code == .malformed && error?.offset == prefix.count, "byte \(byte) at \(position): \(String(describing: error))")
+                }
+            }
+        }
+    }
+}
+
+/// A '<' inside an attribute value is an error at the '<' (XML 1.0 §3.1 AttValue), in a
+/// value split across reads too.
+@Test func lessThanInAnAttributeValue_isAnErrorAtIt() throws {
+    let bytes = Array("<r a=\"12<34\"/>".utf8)
+    for step in [1, 3, Int.max] {
+        let error = #expect(throws: XMLError.self, "reads of \(step)") { try scanAll(bytes, step: step) }
+        #expect(error?.code == .malformed && error?.offset == 8, "reads of \(step): \(String(describing: error))")
+    }
+}

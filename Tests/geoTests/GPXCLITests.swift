@@ -28,7 +28,7 @@ private func data(_ path: String) throws -> String? { try Fixtures.url(path)?.pa
     #expect(ok.status == 0 && ok.stdout.contains("points:         871"), "\(ok.stdout)")
     let cut = String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)).prefix(700), as: UTF8.self)
     let bad = try await GeoProcess.geo(["gpx", "stats", "-"], stdin: cut)
-    #expect(bad.status != 0)
+    #expect(bad.status == 65, "a damaged file is EX_DATAERR, as the other commands' data errors")
     #expect(bad.stderr.contains("-:16:1: truncated"), "\(bad.stderr)")
     let recovered = try await GeoProcess.geo(["gpx", "stats", "--recover", "--json", "-"], stdin: cut)
     #expect(recovered.status == 0 && recovered.stdout.contains("\"waypoints\":1"), "\(recovered.stdout)")
