@@ -188,10 +188,11 @@ struct GPXParser {
 
     // MARK: - Tokens and errors
 
-    /// The scanner's next token, its errors as `GPXError`s.
+    /// The scanner's next token, its errors as `GPXError`s. White space before markup is
+    /// passed over (every container ignores it) unless `keepingBlankText` (element text).
     @inline(__always)
-    private mutating func nextToken() throws(GPXError) -> XMLTokenKind {
-        do { return try scanner.next() } catch { throw GPXError(error) }
+    private mutating func nextToken(keepingBlankText: Bool = false) throws(GPXError) -> XMLTokenKind {
+        do { return try scanner.next(skippingBlankText: !keepingBlankText) } catch { throw GPXError(error) }
     }
 
     /// Appends the range's text to `text`, references decoded (see `XMLScanner.appendDecoded`).
@@ -808,7 +809,7 @@ struct GPXParser {
         if scanner.selfClosing { return }
         let depth = scanner.depth
         while true {
-            switch try nextToken() {
+            switch try nextToken(keepingBlankText: true) {
             case .text:
                 try decode(scanner.tokenRange, normalizeSpace: false)
             case .cdata:

@@ -223,15 +223,34 @@ public struct XMLScanner {
         String(decoding: UnsafeBufferPointer(start: buf + r.lowerBound, count: r.count), as: UTF8.self)
     }
 
+    /// Advances to the next token (white space included); see `next(skippingBlankText:)`.
+    @discardableResult
+    public mutating func next() throws(XMLError) -> XMLTokenKind {
+        try next(skippingBlankText: false)
+    }
+
     /// Advances to the next token.
+    /// - Parameter skippingBlankText: pass over white space before markup instead of returning
+    ///   it as a text token, for a reader in a container whose white space means nothing (GPX
+    ///   between points): one inline pass instead of a token. Bytes being captured are never
+    ///   passed over, and white space reaching the end of the window is an ordinary text token.
     /// - Throws: `XMLError` `.malformed` for syntax errors, bytes that are not XML characters
     ///   and anything but white space, comments and processing instructions after the root
     ///   element; `.unsupportedEncoding` for UTF-16 or UTF-32 input; `.truncated` when the
     ///   input ends inside a token, with elements still open or before any root element;
     ///   `.io` when the source throws.
     @discardableResult
-    public mutating func next() throws(XMLError) -> XMLTokenKind {
+    public mutating func next(skippingBlankText: Bool) throws(XMLError) -> XMLTokenKind {
         tokenStart = pos
+        if skippingBlankText, !capturing, pos < end {
+            var p = pos
+            let b = buf, e = end
+            while p < e, isSpace(b[p]) { p += 1 }
+            if p < e, b[p] == 0x3C {
+                pos = p
+                tokenStart = p
+            }
+        }
         guard try ensure(1) else {
             if let open = openOffsets.last {
                 let name = openName(from: openStarts[openStarts.count - 1])
