@@ -47,17 +47,19 @@ public struct WireReader {
 
     /// Reads a base-128 varint of at most 10 bytes.
     ///
-    /// Fast path: with 10 or more bytes left a whole varint is in bounds, so its bytes are read
-    /// without a bounds check each; one- and two-byte values (most OSM deltas, tag indexes, MVT
-    /// commands) return at once. Near the end of the buffer every byte is checked.
+    /// Fast paths: a one-byte value (most OSM deltas, tag indexes and MVT commands) returns at
+    /// once wherever it sits; with 10 or more bytes left a whole varint is in bounds, so a
+    /// longer one is read without a bounds check per byte. Near the end of the buffer every
+    /// byte is checked.
     @inlinable
     public mutating func readVarint() throws(WireError) -> UInt64 {
-        guard end - position >= WireReader.maximumVarintLength else { return try readVarintNearEnd() }
+        guard position < end else { throw WireError("varint runs past the end") }
         let b0 = position[0]
         if b0 < 0x80 {
             position += 1
             return UInt64(b0)
         }
+        guard end - position >= WireReader.maximumVarintLength else { return try readVarintNearEnd() }
         let b1 = position[1]
         if b1 < 0x80 {
             position += 2
