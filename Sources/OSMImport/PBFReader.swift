@@ -8,10 +8,10 @@ import ZlibCompression
 /// Reads OpenStreetMap `.osm.pbf` files: the "PBF Format" of the OSM wiki, messages from
 /// `fileformat.proto` (BlobHeader, Blob) and `osmformat.proto` (HeaderBlock, PrimitiveBlock).
 ///
-/// Blocks are read from the file in order (one open, no seeking: a FIFO works), one batch at a
-/// time, inflated and decoded on all cores, and handed to the caller in file order, so memory grows with what the caller keeps, not with
-/// the file (a batch holds `2 × parallelism` blocks of at most 32 MiB each, 8 000 elements
-/// in practice).
+/// Blocks are read from the file in order (one open, no seeking: a FIFO works), each inflated
+/// and decoded on a worker thread, at most `2 × parallelism` at a time, and handed to the
+/// caller in file order, so memory grows with what the caller keeps, not with the file (a
+/// block is at most 32 MiB: 8 000 elements from osmium, up to 180 000 from osmconvert).
 ///
 /// ```swift
 /// let reader = try OSMPBFReader(url: url)
