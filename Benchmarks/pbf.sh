@@ -3,7 +3,9 @@
 # end as users run it (`geo osm info FILE`, process start to exit) and in process (OSMBench: the
 # reader alone, one run per process), interleaved (osmium, geo, OSMBench, osmium, …) ROUNDS times
 # so machine load hits all three alike; prints the median wall time of each and the ratios
-# osmium time / LocationKit time (> 1: LocationKit is faster). Needs osmium-tool.
+# osmium time / LocationKit time (> 1: LocationKit is faster), and the median CPU time (user +
+# system, GNU time's 10 ms resolution) of osmium and geo: both decode blocks on several threads,
+# so wall time can match while CPU time does not. Needs osmium-tool and GNU time.
 # Usage: Benchmarks/pbf.sh [ROUNDS] [FILE…]   (default 5 rounds over $LOCATIONKIT_DATA/osm/*.osm.pbf)
 set -e
 cd "$(dirname "$0")/.."
@@ -18,8 +20,10 @@ GEO="$(swift build -c release --show-bin-path)/geo"
 swift build -c release --package-path Benchmarks --product OSMBench >/dev/null
 BENCH="$(swift build -c release --package-path Benchmarks --show-bin-path)/OSMBench"
 
-seconds() { # wall time of a command, output discarded
-    s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
+CPU="$(mktemp)"
+trap 'rm -f "$CPU"' EXIT
+seconds() { # wall time of a command, output discarded; its CPU time (user + system) is left in $CPU
+    s=$(date +%s.%N); /usr/bin/time -f '%U + %S' -o "$CPU" "$@" >/dev/null 2>&1; e=$(date +%s.%N)
     echo "$e - $s" | bc -l
 }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -27,16 +31,18 @@ median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR 
 for f in $FILES; do
     elements=$(osmium fileinfo -e -g data.count.nodes "$f")+$(osmium fileinfo -e -g data.count.ways "$f")+$(osmium fileinfo -e -g data.count.relations "$f")
     elements=$(echo "$elements" | bc)
-    o=""; g=""; b=""
+    o=""; g=""; b=""; oc=""; gc=""
     i=0
     while [ $i -lt "$ROUNDS" ]; do
-        o="$o $(seconds osmium fileinfo -e "$f")"
-        g="$g $(seconds "$GEO" osm info "$f")"
+        o="$o $(seconds osmium fileinfo -e "$f")"; oc="$oc $(bc -l <"$CPU")"
+        g="$g $(seconds "$GEO" osm info "$f")"; gc="$gc $(bc -l <"$CPU")"
         b="$b $("$BENCH" "$f" 1 | sed -n 's/.* in \([0-9.]*\) s .*/\1/p')"
         i=$((i + 1))
     done
     mo=$(echo "$o" | median); mg=$(echo "$g" | median); mb=$(echo "$b" | median)
+    moc=$(echo "$oc" | median); mgc=$(echo "$gc" | median)
     printf '%s: %d elements; median of %d: osmium fileinfo -e %.3f s, geo osm info %.3f s (%.2fx osmium), OSMBench in process %.3f s (%.1f M elements/s, %.2fx osmium)\n' \
         "$(basename "$f")" "$elements" "$ROUNDS" "$mo" "$mg" "$(echo "$mo / $mg" | bc -l)" "$mb" \
         "$(echo "$elements / $mb / 1000000" | bc -l)" "$(echo "$mo / $mb" | bc -l)"
+    printf '%s: median CPU time (user + system): osmium fileinfo -e %.2f s, geo osm info %.2f s\n' "$(basename "$f")" "$moc" "$mgc"
 done

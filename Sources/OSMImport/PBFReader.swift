@@ -8,10 +8,10 @@ import ZlibCompression
 /// Reads OpenStreetMap `.osm.pbf` files: the "PBF Format" of the OSM wiki, messages from
 /// `fileformat.proto` (BlobHeader, Blob) and `osmformat.proto` (HeaderBlock, PrimitiveBlock).
 ///
-/// Blocks are read from the file in order (one open, no seeking: a FIFO works), one batch at a
-/// time, inflated and decoded on all cores, and handed to the caller in file order, so memory grows with what the caller keeps, not with
-/// the file (a batch holds `2 × parallelism` blocks of at most 32 MiB each, 8 000 elements
-/// in practice).
+/// Blocks are read from the file in order (one open, no seeking: a FIFO works), each inflated
+/// and decoded on a worker thread, at most `2 × parallelism` at a time, and handed to the
+/// caller in file order, so memory grows with what the caller keeps, not with the file (a
+/// block is at most 32 MiB: 8 000 elements from osmium, up to 180 000 from osmconvert).
 ///
 /// ```swift
 /// let reader = try OSMPBFReader(url: url)
@@ -71,8 +71,7 @@ public struct OSMPBFReader: Sendable {
         }
         let header: OSMHeader
         do {
-            let bytes = try PBFDecoder.blobContent(frame.blob)
-            header = try bytes.withUnsafeBytes { raw throws(WireError) in try PBFDecoder.headerBlock(raw) }
+            header = try PBFDecoder.withBlobContent(frame.blob) { raw throws(WireError) in try PBFDecoder.headerBlock(raw) }
         } catch let error as OSMError {
             throw OSMError(error.code, error.message, offset: 0)
         } catch {
@@ -84,73 +83,68 @@ public struct OSMPBFReader: Sendable {
         return header
     }
 
-    /// Reads a whole file from `frames` (its header, then every data block in file order): the
-    /// blocks are read on this thread, one batch ahead, while the batch before decodes on the
-    /// other cores, and `body` gets each block in file order.
+    /// Reads a whole file from `frames` (its header, then every data block in file order).
+    ///
+    /// This thread reads the blocks and hands each to a worker to inflate and decode, keeping
+    /// at most `2 × parallelism` in flight, and passes the decoded blocks to `body` in file
+    /// order as they complete: the cores stay busy however uneven the blocks are, and memory
+    /// holds a bounded number of blocks.
     static func read(_ frames: inout PBFFrameStream, options: OSMReadOptions, _ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
         var summary = OSMReadSummary()
         summary.header = try readHeader(&frames)
-        let batchSize = options.parallelism == 1 ? 1 : options.parallelism * 2
         let includesMetadata = options.includesMetadata
+        let window = options.parallelism == 1 ? 1 : options.parallelism * 2
+        var inFlight: [DecodingBlock] = []
         var readError: OSMError?
-        func readBatch() -> [PBFFrame] {
-            var batch: [PBFFrame] = []
-            while batch.count < batchSize, readError == nil {
+        while true {
+            // Keep the window full while the file has blocks.
+            while readError == nil, inFlight.count < window {
                 do {
                     guard let frame = try frames.nextFrame() else { break }
-                    if frame.type == "OSMData" { batch.append(frame) }
+                    guard frame.type == "OSMData" else { continue }
+                    inFlight.append(DecodingBlock(frame, includesMetadata: includesMetadata, async: options.parallelism > 1))
                 } catch {
                     readError = error
                 }
             }
-            return batch
-        }
-        // Two stages: while batch n is handed to `body` on this thread, batch n + 1 is
-        // already inflating and decoding on the other cores.
-        var batch = readBatch()
-        var decoding = DecodingBatch(batch, includesMetadata: includesMetadata, async: options.parallelism > 1)
-        while !batch.isEmpty {
-            let results = decoding.wait()
-            let errorAfterBatch = readError
-            batch = errorAfterBatch == nil ? readBatch() : []
-            decoding = DecodingBatch(batch, includesMetadata: includesMetadata, async: options.parallelism > 1)
-            for result in results {
-                let decoded = try result.get()
-                summary.add(decoded.block)
-                summary.ignoredTagCount += decoded.ignoredTags
-                summary.rejectedNodeCount += decoded.rejectedNodes
-                try body(decoded.block)
-            }
-            if let errorAfterBatch { throw errorAfterBatch }
+            guard !inFlight.isEmpty else { break }
+            // A window of a few blocks: removing the first is cheap.
+            let decoded = try inFlight.removeFirst().wait().get()
+            summary.add(decoded.block)
+            summary.ignoredTagCount += decoded.ignoredTags
+            summary.rejectedNodeCount += decoded.rejectedNodes
+            try body(decoded.block)
         }
         if let readError { throw readError }
         return summary
     }
 }
 
-/// A batch of blocks decoding in the background (or at once, when not `async`).
-/// @unchecked Sendable: `results` is written once by the background task before
-/// `done.signal()` and read only after `done.wait()`, which orders the two.
-private final class DecodingBatch: @unchecked Sendable {
-    private var results: [Result<DecodedBlock, OSMError>] = []
+/// One block decoding on a worker thread (or at once, when not `async`).
+/// @unchecked Sendable: `result` is written once by the worker before `done.signal()` and
+/// read only after `done.wait()`, which orders the two.
+private final class DecodingBlock: @unchecked Sendable {
+    private var result: Result<DecodedBlock, OSMError>?
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ frames: [PBFFrame], includesMetadata: Bool, async: Bool) {
-        guard async, !frames.isEmpty else {
-            results = PBFDecoder.decodeConcurrently(frames, includesMetadata: includesMetadata)
+    init(_ frame: PBFFrame, includesMetadata: Bool, async: Bool) {
+        guard async else {
+            result = PBFDecoder.decode(frame, includesMetadata: includesMetadata)
             done.signal()
             return
         }
         DispatchQueue.global().async {
-            self.results = PBFDecoder.decodeConcurrently(frames, includesMetadata: includesMetadata)
+            self.result = PBFDecoder.decode(frame, includesMetadata: includesMetadata)
             self.done.signal()
         }
     }
 
-    /// The results in frame order, once decoded.
-    func wait() -> [Result<DecodedBlock, OSMError>] {
+    /// The block, once decoded (taken: a second call is a broken contract).
+    func wait() -> Result<DecodedBlock, OSMError> {
         done.wait()
-        return results
+        guard let result else { fatalError("Broken contract: a decoded block is taken twice") }
+        self.result = nil
+        return result
     }
 }
 
@@ -250,13 +244,6 @@ struct PBFFrameStream {
     }
 }
 
-/// Lets concurrent workers write disjoint slots of one buffer.
-/// @unchecked Sendable: each index is written by exactly one `concurrentPerform` iteration,
-/// and the buffer is read only after `concurrentPerform` returns.
-private struct DisjointSlots<T>: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<T>
-}
-
 /// A decoded data block with its drop counts.
 struct DecodedBlock: Sendable {
     var block: OSMElementBlock
@@ -271,27 +258,10 @@ enum PBFDecoder {
         (error as? WireError)?.message ?? "\(error)"
     }
 
-    /// Decodes the frames on all cores, results in frame order.
-    static func decodeConcurrently(_ frames: [PBFFrame], includesMetadata: Bool) -> [Result<DecodedBlock, OSMError>] {
-        var results = [Result<DecodedBlock, OSMError>](repeating: .failure(OSMError(.corrupted, "not decoded")), count: frames.count)
-        if frames.count == 1 {
-            results[0] = decode(frames[0], includesMetadata: includesMetadata)
-            return results
-        }
-        results.withUnsafeMutableBufferPointer { buffer in
-            let slots = DisjointSlots(buffer: buffer)
-            DispatchQueue.concurrentPerform(iterations: frames.count) { i in
-                slots.buffer[i] = decode(frames[i], includesMetadata: includesMetadata)
-            }
-        }
-        return results
-    }
-
     /// Inflates and decodes one `OSMData` frame.
     static func decode(_ frame: PBFFrame, includesMetadata: Bool) -> Result<DecodedBlock, OSMError> {
         do {
-            let content = try blobContent(frame.blob)
-            var decoded = try content.withUnsafeBytes { raw throws(WireError) in
+            var decoded = try withBlobContent(frame.blob) { raw throws(WireError) in
                 try primitiveBlock(raw, includesMetadata: includesMetadata)
             }
             decoded.block.byteOffset = frame.offset
@@ -327,10 +297,11 @@ enum PBFDecoder {
         return (type, size)
     }
 
-    /// The uncompressed content of a `Blob { raw = 1; raw_size = 2; zlib_data = 3; lzma_data = 4;
-    /// OBSOLETE_bzip2_data = 5; lz4_data = 6; zstd_data = 7 }`.
-    static func blobContent(_ blob: [UInt8]) throws -> [UInt8] {
-        try blob.withUnsafeBytes { bytes throws -> [UInt8] in
+    /// Calls `body` with the uncompressed content of a `Blob { raw = 1; raw_size = 2; zlib_data = 3;
+    /// lzma_data = 4; OBSOLETE_bzip2_data = 5; lz4_data = 6; zstd_data = 7 }`: raw content in
+    /// place, zlib content inflated once into a buffer of its `raw_size`.
+    static func withBlobContent<R>(_ blob: [UInt8], _ body: (UnsafeRawBufferPointer) throws(WireError) -> R) throws -> R {
+        try blob.withUnsafeBytes { bytes throws -> R in
             var r = WireReader(bytes)
             var rawSize: Int?
             var raw: UnsafeRawBufferPointer?
@@ -354,12 +325,12 @@ enum PBFDecoder {
                     try r.skip(wire)
                 }
             }
-            if let raw { return [UInt8](raw) }
+            if let raw { return try body(raw) }
             guard let zlib else { throw WireError("blob has neither raw nor zlib_data") }
             guard let rawSize, rawSize >= 0, rawSize <= PBFFrameStream.maximumBlobSize else {
                 throw WireError("zlib blob has a missing or absurd raw_size")
             }
-            return try Zlib.inflate(zlib, size: rawSize)
+            return try Zlib.inflate(zlib, size: rawSize).withUnsafeBytes { content throws(WireError) in try body(content) }
         }
     }
 
@@ -541,6 +512,29 @@ enum PBFDecoder {
         return tags
     }
 
+    /// The tags of one dense node: `keys_vals` index pairs up to the 0 that ends the node. The
+    /// pairs are counted first so the tags take one allocation of the exact size.
+    @inline(__always)
+    static func denseTags(_ kv: inout WireReader, _ table: StringTable, ignored: inout Int) throws(WireError) -> OSMTags {
+        var scan = kv
+        var pairs = 0
+        while try scan.readVarint() != 0 {
+            _ = try scan.readVarint()
+            pairs += 1
+        }
+        guard pairs > 0 else {
+            kv = scan
+            return OSMTags()
+        }
+        var tags = OSMTags()
+        tags.reserveCapacity(pairs)
+        for _ in 0..<pairs {
+            try table.appendTag(key: try kv.readVarint(), value: try kv.readVarint(), to: &tags, ignored: &ignored)
+        }
+        kv = scan
+        return tags
+    }
+
     /// `Node { id = 1; keys = 2; vals = 3; info = 4; lat = 8; lon = 9 }` (non-dense nodes).
     static func node(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ out: inout DecodedBlock) throws(WireError) {
         var r = WireReader(bytes)
@@ -612,14 +606,7 @@ enum PBFDecoder {
             id &+= try ids.readSignedVarint()
             lat &+= try lats.readSignedVarint()
             lon &+= try lons.readSignedVarint()
-            var tags = OSMTags()
-            if hasTags {
-                while true {
-                    let k = try kv.readVarint()
-                    if k == 0 { break }
-                    try table.appendTag(key: k, value: try kv.readVarint(), to: &tags, ignored: &out.ignoredTags)
-                }
-            }
+            let tags = hasTags ? try denseTags(&kv, table, ignored: &out.ignoredTags) : OSMTags()
             var metadata: OSMMetadata?
             if withInfo {
                 var m = OSMMetadata()

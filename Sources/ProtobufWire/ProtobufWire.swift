@@ -46,22 +46,62 @@ public struct WireReader {
     @inlinable public var remaining: Int { end - position }
 
     /// Reads a base-128 varint of at most 10 bytes.
+    ///
+    /// Fast paths: a one-byte value (most OSM deltas, tag indexes and MVT commands) returns at
+    /// once wherever it sits; with 10 or more bytes left a whole varint is in bounds, so a
+    /// longer one is read without a bounds check per byte. Near the end of the buffer every
+    /// byte is checked.
     @inlinable
     public mutating func readVarint() throws(WireError) -> UInt64 {
         guard position < end else { throw WireError("varint runs past the end") }
-        let first = position.pointee
-        position += 1
-        if first < 0x80 { return UInt64(first) }
-        var result = UInt64(first & 0x7F)
-        var shift: UInt64 = 7
-        while true {
-            guard position < end, shift < 64 else { throw WireError("malformed varint") }
+        let b0 = position[0]
+        if b0 < 0x80 {
+            position += 1
+            return UInt64(b0)
+        }
+        guard end - position >= WireReader.maximumVarintLength else { return try readVarintNearEnd() }
+        let b1 = position[1]
+        if b1 < 0x80 {
+            position += 2
+            return UInt64(b0 & 0x7F) | UInt64(b1) << 7
+        }
+        return try readLongVarint()
+    }
+
+    /// Longest varint: 10 bytes carry 64 bits, 7 per byte.
+    @usableFromInline static let maximumVarintLength = 10
+
+    /// A varint of three or more bytes with at least 10 bytes left: no per-byte bounds check.
+    @usableFromInline
+    mutating func readLongVarint() throws(WireError) -> UInt64 {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        for i in 0..<WireReader.maximumVarintLength {
+            let byte = position[i]
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 {
+                position += i + 1
+                return result
+            }
+            shift += 7
+        }
+        throw WireError("malformed varint")
+    }
+
+    /// A varint in the last 9 bytes of the buffer: every byte bounds-checked.
+    @usableFromInline
+    mutating func readVarintNearEnd() throws(WireError) -> UInt64 {
+        guard position < end else { throw WireError("varint runs past the end") }
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while position < end {
             let byte = position.pointee
             position += 1
             result |= UInt64(byte & 0x7F) << shift
             if byte < 0x80 { return result }
             shift += 7
         }
+        throw WireError("malformed varint")
     }
 
     /// A zigzag-encoded signed varint (`sint32`/`sint64`).
