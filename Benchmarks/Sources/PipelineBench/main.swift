@@ -125,4 +125,6 @@ func runRounds() async {
     }
 }
 await runRounds()
+// What the track filter dropped in the last round, by reason: the `seen` shortfall above.
+print("filter (last round): \(await manager.filterReport)")
 subscribers.forEach { $0.cancel() }

@@ -79,8 +79,10 @@ final class EventSubscription: Sendable {
 /// `.bufferingNewest(n)` the oldest one when n are already waiting.
 ///
 /// It does what `AsyncStream<PositioningEvent>` did here, specialised to one element type (the
-/// generic stream looked up its type metadata on every send) and, for an unbounded buffer,
-/// handing the consumer every waiting event under one lock instead of one lock per event.
+/// generic stream looked up its type metadata on every send), taking a batch of events under
+/// one lock with at most one wake-up of the consumer (`yield(contentsOf:)`) and, for an
+/// unbounded buffer, handing the consumer every waiting event under one lock instead of one
+/// lock per event.
 final class EventChannel: Sendable {
     private struct State {
         /// Waiting events: `buffer[head...]`, oldest first.
@@ -102,6 +104,15 @@ final class EventChannel: Sendable {
                 head = 0
             }
             return event
+        }
+
+        /// Buffers `event` under the policy of `limit` and `keepsNewest`.
+        mutating func enqueue(_ event: PositioningEvent, limit: Int?, keepsNewest: Bool) {
+            if let limit, pending >= limit {
+                guard keepsNewest, limit > 0 else { return }
+                _ = removeFirst()
+            }
+            buffer.append(event)
         }
     }
     private let state = Mutex(State())
@@ -128,14 +139,29 @@ final class EventChannel: Sendable {
                 s.waiter = nil
                 return waiter
             }
-            if let limit, s.pending >= limit {
-                guard keepsNewest, limit > 0 else { return nil }
-                _ = s.removeFirst()
-            }
-            s.buffer.append(event)
+            s.enqueue(event, limit: limit, keepsNewest: keepsNewest)
             return nil
         }
         waiter?.resume(returning: event)
+    }
+
+    /// Delivers or buffers `events` in order, as many `yield(_:)` calls would, under one lock:
+    /// a waiting consumer gets the first and finds the rest buffered.
+    func yield(contentsOf events: [PositioningEvent]) {
+        guard let first = events.first else { return }
+        let waiter = state.withLock { s -> UnsafeContinuation<PositioningEvent?, Never>? in
+            guard !s.terminated else { return nil }
+            let waiter = s.waiter
+            s.waiter = nil
+            let rest = waiter == nil ? events[...] : events.dropFirst()
+            if limit == nil {
+                s.buffer.append(contentsOf: rest)
+            } else {
+                for event in rest { s.enqueue(event, limit: limit, keepsNewest: keepsNewest) }
+            }
+            return waiter
+        }
+        waiter?.resume(returning: first)
     }
 
     /// The next event, suspending while none waits; nil once terminated. For an unbounded
@@ -221,5 +247,11 @@ final class EventBroadcaster: Sendable {
     func send(_ event: PositioningEvent) {
         let subscribers = state.withLock { $0.sendList }
         for s in subscribers { s.yield(event) }
+    }
+
+    /// Sends `events` in order to every subscriber, each taking them under one lock.
+    func send(contentsOf events: [PositioningEvent]) {
+        let subscribers = state.withLock { $0.sendList }
+        for s in subscribers { s.yield(contentsOf: events) }
     }
 }
