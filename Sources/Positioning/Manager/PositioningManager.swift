@@ -465,13 +465,16 @@ public actor PositioningManager {
             speeds.add(location)
             let raw = location
             var location = location
-            if let decision = cleaner?.process(location, receivedAt: receivedAt) {
-                if let report = cleaner?.report { filterReport = report }
-                if let reason = decision.reason {
+            if cleaner != nil {
+                let decision = cleaner!.process(location, receivedAt: receivedAt)
+                filterReport = cleaner!.report
+                switch decision {
+                case .accepted(let cleaned):
+                    location = cleaned
+                case .rejected(let reason):
                     emit(.rejected(location, reason))
                     return
                 }
-                if let cleaned = decision.location { location = cleaned }
             }
             filteredPosition = location
             if visitDetector != nil, let events = visitDetector?.update(with: location) {
@@ -502,7 +505,8 @@ public actor PositioningManager {
             }
             guard !isPaused else { return }
             if method == .significantChanges, !significant.admits(location) { return }
-            let current = currentPosition ?? location
+            // Without map matching the current position is this filtered one (`currentPosition`).
+            let current = mapMatchingEnabled ? currentPosition ?? location : location
             if mapMatchingEnabled {
                 emit(.mapMatched(MapMatchedUpdate(rawPosition: raw, filteredPosition: location, mapMatchedPosition: mapMatchedPosition,
                                                   confidence: mapMatchConfidence, currentPosition: current)))
