@@ -114,6 +114,54 @@ private func updateTimes(_ events: [PositioningEvent]) -> [Date] {
     #expect(await manager.currentPosition == nil)
 }
 
+@Test func batchDelivery_postsOneNotificationPerBatch_withEveryFixInOrder() async throws {
+    // Batches of 3, 1 (then a loss) and 2 fixes: one update post per run of updates, its
+    // `locations` the run's fixes and `location` the run's latest; the loss posted between.
+    let f = (0..<6).map { fix(north: Double($0) * 20, t: Double($0), speed: 20) }
+    let batches: [[PositionSourceEvent]] = [[.location(f[0]), .location(f[1]), .location(f[2])],
+                                            [.location(f[3]), .lost], [.location(f[4]), .location(f[5])]]
+    let manager = PositioningManager(source: ScriptedBatches(batches: batches), clock: ManualClock())
+    await manager.setConfiguration(.default.unfiltered)
+    let posts = Mutex<[String]>([])
+    let center = NotificationCenter.default
+    let o1 = center.addObserver(forName: .positioningManagerDidUpdatePosition, object: manager, queue: nil) { note in
+        let latest = (note.userInfo?["location"] as? Location).map { Int($0.timestamp.timeIntervalSince(f[0].timestamp)) }
+        let all = (note.userInfo?["locations"] as? [Location])?.map { Int($0.timestamp.timeIntervalSince(f[0].timestamp)) }
+        posts.withLock { $0.append("updated \(latest.map(String.init) ?? "nil") of \(all.map { "\($0)" } ?? "nil")") }
+    }
+    let o2 = center.addObserver(forName: .positioningManagerDidLosePosition, object: manager, queue: nil) { _ in
+        posts.withLock { $0.append("lost") }
+    }
+    defer { center.removeObserver(o1); center.removeObserver(o2) }
+    let events = record(manager.events(bufferingPolicy: .unbounded))
+    #expect(await manager.start())
+    #expect(updateTimes(await events.value) == f.map(\.timestamp), "subscribers still see one update per fix")
+    #expect(posts.withLock { $0 } == ["updated 2 of [0, 1, 2]", "updated 3 of [3]", "lost", "updated 5 of [4, 5]"])
+}
+
+@Test(arguments: [("newest", ["updated t=4", "stopped"]), ("oldest", ["authorization", "updated t=0"])])
+func batchDelivery_boundedSubscriber_keepsThePolicysEnd(policy: String, expected: [String]) async throws {
+    // One batch of 5 fixes to a subscriber that reads only after the run ended: its buffer of 2
+    // keeps the newest or the oldest events, as one event at a time would have.
+    let f = (0..<5).map { fix(north: Double($0) * 20, t: Double($0), speed: 20) }
+    let manager = PositioningManager(source: ScriptedBatches(batches: [f.map(PositionSourceEvent.location)]), clock: ManualClock())
+    await manager.setConfiguration(.default.unfiltered)
+    let events = manager.events(bufferingPolicy: policy == "newest" ? .bufferingNewest(2) : .bufferingOldest(2))
+    #expect(await manager.start())
+    #expect(await eventually { await manager.isRunning == false })
+    var seen: [String] = []
+    for await event in events {
+        switch event {
+        case .updated(let l): seen.append("updated t=\(Int(l.timestamp.timeIntervalSince(f[0].timestamp)))")
+        case .authorizationChanged: seen.append("authorization")
+        case .stopped: seen.append("stopped")
+        default: seen.append("other")
+        }
+        if seen.count == 2 { break }
+    }
+    #expect(seen == expected)
+}
+
 @Test func replayBatches_coverEveryFixOnce_inOrder_andEndWhenTheConsumerLeaves() async throws {
     let fixes = (0..<1000).map { fix(north: Double($0), t: Double($0) * 0.1) }
     let replay = try LocationReplaySource(locations: fixes, pacing: .asFastAsPossible)

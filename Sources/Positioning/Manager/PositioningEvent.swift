@@ -4,12 +4,16 @@ public import Monitoring
 public import TrackFiltering
 
 /// What the positioning manager tells its subscribers.
+///
+/// The rare large payloads (a map-matched update holds four locations, a region event a
+/// region) are boxed, so an event is the size of a fix (about 180 bytes, not 740): every
+/// subscriber buffer and every copy of an update moves a quarter of the bytes.
 public enum PositioningEvent: Sendable {
     /// A new position was delivered (HERE's `DidUpdatePosition`).
     case updated(Location)
     /// While map matching is on, just before each `.updated` (and only then): the fix's raw,
     /// filtered and map-matched positions and which of them `.updated` carries.
-    case mapMatched(MapMatchedUpdate)
+    indirect case mapMatched(MapMatchedUpdate)
     /// The track filter dropped this fix from the source, for this reason (no update follows
     /// it). The manager's `filterReport` keeps the counts by reason.
     case rejected(Location, RejectionReason)
@@ -33,7 +37,7 @@ public enum PositioningEvent: Sendable {
     /// when its distance or time was reached, `.deferredCanceled` when cut short.
     case deferredUpdatesFinished(PositioningError?)
     /// Region monitoring: a region started, was decided, entered, left, or failed.
-    case region(RegionMonitoringEvent)
+    indirect case region(RegionMonitoringEvent)
     /// Beacon ranging (`startRangingBeacons(satisfying:)`): the beacons of a constraint, or
     /// the scanner's failure.
     case beacons(BeaconRangingEvent)
@@ -50,18 +54,18 @@ public struct PositioningEvents: AsyncSequence, Sendable {
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         let subscription: EventSubscription
-        /// Events taken from the channel in one batch (unbounded buffers only), from `index` on.
-        var batch: [PositioningEvent] = []
-        var index = 0
+        /// Events taken from the channel at once (unbounded buffers only): `taken[chunk...]`.
+        var taken: [ArraySlice<PositioningEvent>] = []
+        var chunk = 0
 
         init(subscription: EventSubscription) { self.subscription = subscription }
 
         public mutating func next() async -> PositioningEvent? {
-            if index < batch.count {
-                defer { index += 1 }
-                return batch[index]
+            while chunk < taken.count {
+                if let event = taken[chunk].popFirst() { return event }
+                chunk += 1
             }
-            return await subscription.channel.next(batch: &batch, index: &index)
+            return await subscription.channel.next(taking: &taken, from: &chunk)
         }
     }
 }
@@ -75,33 +79,73 @@ final class EventSubscription: Sendable {
 }
 
 /// One subscriber's buffer with `AsyncStream`'s buffering policies: a waiting consumer gets an
-/// event at once; otherwise it is buffered, `.bufferingOldest(n)` dropping the new event and
-/// `.bufferingNewest(n)` the oldest one when n are already waiting.
+/// event at once; otherwise it is buffered, `.bufferingOldest(n)` dropping the new events and
+/// `.bufferingNewest(n)` the oldest ones when more than n would wait.
 ///
 /// It does what `AsyncStream<PositioningEvent>` did here, specialised to one element type (the
-/// generic stream looked up its type metadata on every send) and, for an unbounded buffer,
-/// handing the consumer every waiting event under one lock instead of one lock per event.
+/// generic stream looked up its type metadata on every send), with three savings for a fast
+/// source: a batch of events is taken under one lock with at most one wake-up of the consumer;
+/// it is kept as a slice of the array the broadcaster sent, shared by every subscriber rather
+/// than copied into each one's buffer; and an unbounded buffer hands the consumer everything
+/// waiting under one lock.
 final class EventChannel: Sendable {
     private struct State {
-        /// Waiting events: `buffer[head...]`, oldest first.
-        var buffer: [PositioningEvent] = []
-        var head = 0
+        /// Waiting events, oldest first: `chunks[first...]`, none of them empty.
+        var chunks: [ArraySlice<PositioningEvent>] = []
+        var first = 0
+        /// How many events wait.
+        var pending = 0
         var waiter: UnsafeContinuation<PositioningEvent?, Never>?
         var terminated = false
         var onTermination: (@Sendable () -> Void)?
-        var pending: Int { buffer.count - head }
 
-        mutating func removeFirst() -> PositioningEvent {
-            let event = buffer[head]
-            head += 1
-            if head == buffer.count {
-                buffer.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 1024, head * 2 >= buffer.count {
-                buffer.removeFirst(head)
-                head = 0
+        /// Buffers `events` after the waiting ones under the policy of `limit` and `keepsNewest`.
+        mutating func append(_ events: ArraySlice<PositioningEvent>, limit: Int?, keepsNewest: Bool) {
+            var events = events
+            if let limit {
+                if !keepsNewest {
+                    events = events.prefix(max(0, limit - pending))
+                } else if events.count >= limit {
+                    dropOldest(pending)
+                    events = events.suffix(limit)
+                } else {
+                    dropOldest(max(0, pending + events.count - limit))
+                }
             }
+            guard !events.isEmpty else { return }
+            chunks.append(events)
+            pending += events.count
+        }
+
+        /// Removes the oldest waiting event (one must wait).
+        mutating func removeFirst() -> PositioningEvent {
+            let event = chunks[first][chunks[first].startIndex]
+            dropOldest(1)
             return event
+        }
+
+        /// Drops the `n` oldest waiting events (at most `pending`).
+        mutating func dropOldest(_ n: Int) {
+            var n = n
+            while n > 0 {
+                let count = chunks[first].count
+                if count > n {
+                    chunks[first].removeFirst(n)
+                    break
+                }
+                chunks[first] = []
+                first += 1
+                n -= count
+                pending -= count
+            }
+            pending -= n
+            if first == chunks.count {
+                chunks.removeAll(keepingCapacity: true)
+                first = 0
+            } else if first >= 64, first * 2 >= chunks.count {
+                chunks.removeFirst(first)
+                first = 0
+            }
         }
     }
     private let state = Mutex(State())
@@ -120,37 +164,34 @@ final class EventChannel: Sendable {
     /// Called once, when the consumer goes away.
     func setOnTermination(_ body: @escaping @Sendable () -> Void) { state.withLock { $0.onTermination = body } }
 
-    /// Delivers or buffers `event` (see the type's policy); nothing once terminated.
-    func yield(_ event: PositioningEvent) {
+    /// Delivers or buffers `events` in order (see the type's policy) under one lock: a waiting
+    /// consumer gets the first and finds the rest buffered. Nothing once terminated.
+    func yield(contentsOf events: [PositioningEvent]) {
+        guard let first = events.first else { return }
         let waiter = state.withLock { s -> UnsafeContinuation<PositioningEvent?, Never>? in
             guard !s.terminated else { return nil }
-            if let waiter = s.waiter {
-                s.waiter = nil
-                return waiter
-            }
-            if let limit, s.pending >= limit {
-                guard keepsNewest, limit > 0 else { return nil }
-                _ = s.removeFirst()
-            }
-            s.buffer.append(event)
-            return nil
+            let waiter = s.waiter
+            s.waiter = nil
+            s.append(waiter == nil ? events[...] : events.dropFirst(), limit: limit, keepsNewest: keepsNewest)
+            return waiter
         }
-        waiter?.resume(returning: event)
+        waiter?.resume(returning: first)
     }
 
     /// The next event, suspending while none waits; nil once terminated. For an unbounded
-    /// buffer every waiting event moves into `batch` (consumed from `index`) under one lock.
-    func next(batch: inout [PositioningEvent], index: inout Int) async -> PositioningEvent? {
+    /// buffer every waiting event moves into `taken` (consumed from `chunk` on) under one lock.
+    func next(taking taken: inout [ArraySlice<PositioningEvent>], from chunk: inout Int) async -> PositioningEvent? {
         enum Step { case event(PositioningEvent), end, wait }
-        let batches = limit == nil
+        let takesAll = limit == nil
         let step = state.withLock { s -> Step in
             if s.pending > 0 {
-                guard batches else { return .event(s.removeFirst()) }
-                batch.removeAll(keepingCapacity: true)
-                swap(&batch, &s.buffer)
-                index = s.head + 1
-                s.head = 0
-                return .event(batch[index - 1])
+                guard takesAll else { return .event(s.removeFirst()) }
+                taken.removeAll(keepingCapacity: true)
+                swap(&taken, &s.chunks)
+                chunk = s.first
+                s.first = 0
+                s.pending = 0
+                return .event(taken[chunk].removeFirst())
             }
             return s.terminated ? .end : .wait
         }
@@ -180,8 +221,9 @@ final class EventChannel: Sendable {
         let (waiter, handler) = state.withLock { s -> (UnsafeContinuation<PositioningEvent?, Never>?, (@Sendable () -> Void)?) in
             guard !s.terminated else { return (nil, nil) }
             s.terminated = true
-            s.buffer = []
-            s.head = 0
+            s.chunks = []
+            s.first = 0
+            s.pending = 0
             defer { s.waiter = nil; s.onTermination = nil }
             return (s.waiter, s.onTermination)
         }
@@ -218,8 +260,12 @@ final class EventBroadcaster: Sendable {
         return PositioningEvents(subscription: EventSubscription(channel: channel))
     }
 
-    func send(_ event: PositioningEvent) {
+    func send(_ event: PositioningEvent) { send(contentsOf: [event]) }
+
+    /// Sends `events` in order to every subscriber, each taking them under one lock; the
+    /// subscribers share the array.
+    func send(contentsOf events: [PositioningEvent]) {
         let subscribers = state.withLock { $0.sendList }
-        for s in subscribers { s.yield(event) }
+        for s in subscribers { s.yield(contentsOf: events) }
     }
 }

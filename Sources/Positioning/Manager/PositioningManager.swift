@@ -16,8 +16,12 @@ public enum PositioningMethod: Sendable, Hashable {
 }
 
 extension Notification.Name {
-    /// Posted with `object` the manager and `userInfo["location"]` the new `Location`
-    /// (HERE's `NMAPositioningManagerDidUpdatePositionNotification`).
+    /// Posted with `object` the manager, `userInfo["location"]` the new `Location` and
+    /// `userInfo["locations"]` every `[Location]` delivered since the last post, oldest first
+    /// (HERE's `NMAPositioningManagerDidUpdatePositionNotification`). One post per fix from a
+    /// source that delivers fixes one at a time (a receiver, gpsd); one per run of updates in a
+    /// batch from a batch source (a fast replay), `location` being the batch's latest — as Core
+    /// Location's `didUpdateLocations` hands over several fixes at once.
     public static let positioningManagerDidUpdatePosition = Notification.Name("PositioningManagerDidUpdatePosition")
     /// Posted with `object` the manager when the position is lost
     /// (HERE's `NMAPositioningManagerDidLosePositionNotification`).
@@ -92,7 +96,7 @@ public actor PositioningManager {
     }
     /// Whether updates and losses are also posted to `NotificationCenter.default` (the classic
     /// names); on by default. Apps that only use `events()` or the delegate can turn it off to
-    /// save the cost of one `Notification` per fix.
+    /// save the cost of one `Notification` per post (per fix from a one-fix source).
     public var postsNotifications = true
 
     /// Sleeps on the injected clock (retry backoff).
@@ -113,6 +117,14 @@ public actor PositioningManager {
     /// Every raw fix's speed over the last `averageSpeedWindow`, across restarts.
     private var speeds = AverageSpeedWindow(duration: .seconds(60))
     private var delegateQueue: [PositioningEvent] = []
+    /// Whether events are being gathered in `outgoing` (while a source batch is handled).
+    private var gathersEvents = false
+    /// The events of the source batch being handled, sent to each subscriber together when the
+    /// batch ends or before the manager waits on the matcher: one lock and at most one wake-up
+    /// per subscriber per batch rather than per event, the order unchanged.
+    private var outgoing: [PositioningEvent] = []
+    /// The updates not yet posted to `NotificationCenter` (see `positioningManagerDidUpdatePosition`).
+    private var unpostedUpdates: [Location] = []
     private var delegateBusy = false
     /// Finds visits in the filtered fixes while visit monitoring is on.
     private var visitDetector: VisitDetector?
@@ -368,19 +380,17 @@ public actor PositioningManager {
             do {
                 if batched, let source = source as? any BatchPositionSource {
                     for try await batch in source.eventBatches() {
-                        for event in batch {
-                            guard token == generation else { return }
-                            failures = 0
-                            refused = false
-                            await handle(event, generation: token)
-                        }
+                        guard token == generation else { return }
+                        failures = 0
+                        refused = false
+                        await handle(batch, generation: token)
                     }
                 } else {
                     for try await event in source.events() {
                         guard token == generation else { return }
                         failures = 0
                         refused = false
-                        await handle(event, generation: token)
+                        await handle(event, receivedAt: now(), generation: token)
                     }
                 }
                 if token == generation, !Task.isCancelled { finishRun() }
@@ -418,9 +428,25 @@ public actor PositioningManager {
         emit(.stopped)
     }
 
-    /// Applies one source event of run `token`; a fix whose map matching outlasts its run
-    /// (the manager stopped or restarted meanwhile) is dropped.
-    private func handle(_ event: PositionSourceEvent, generation token: Int) async {
+    /// Applies a batch of source events of run `token` in order, as one event at a time: the
+    /// batch arrived at once, so its fixes share one receive time. The events it causes reach
+    /// subscribers together at its end (see `outgoing`); a stop in its middle drops the rest.
+    private func handle(_ batch: [PositionSourceEvent], generation token: Int) async {
+        let receivedAt = now()
+        gathersEvents = true
+        defer {
+            gathersEvents = false
+            sendGatheredEvents()
+        }
+        for event in batch {
+            guard token == generation else { return }
+            await handle(event, receivedAt: receivedAt, generation: token)
+        }
+    }
+
+    /// Applies one source event of run `token`, received at `receivedAt`; a fix whose map
+    /// matching outlasts its run (the manager stopped or restarted meanwhile) is dropped.
+    private func handle(_ event: PositionSourceEvent, receivedAt: Date, generation token: Int) async {
         switch event {
         case .lost:
             emit(.lost)
@@ -439,13 +465,16 @@ public actor PositioningManager {
             speeds.add(location)
             let raw = location
             var location = location
-            if let decision = cleaner?.process(location, receivedAt: now()) {
-                if let report = cleaner?.report { filterReport = report }
-                if let reason = decision.reason {
+            if cleaner != nil {
+                let decision = cleaner!.process(location, receivedAt: receivedAt)
+                filterReport = cleaner!.report
+                switch decision {
+                case .accepted(let cleaned):
+                    location = cleaned
+                case .rejected(let reason):
                     emit(.rejected(location, reason))
                     return
                 }
-                if let cleaned = decision.location { location = cleaned }
             }
             filteredPosition = location
             if visitDetector != nil, let events = visitDetector?.update(with: location) {
@@ -453,7 +482,12 @@ public actor PositioningManager {
             }
             if mapMatchingEnabled, let matcher {
                 let mode = mapMatchMode
+                // Nothing gathered waits on the matcher (which may take long, or a stop meanwhile).
+                let gathering = gathersEvents
+                sendGatheredEvents()
+                gathersEvents = false
                 let matched = await matcher.match(location, mode: mode)
+                gathersEvents = gathering
                 guard token == generation else { return }
                 mapMatchedPosition = matched?.location
                 mapMatchConfidence = matched?.confidence ?? 0
@@ -471,7 +505,8 @@ public actor PositioningManager {
             }
             guard !isPaused else { return }
             if method == .significantChanges, !significant.admits(location) { return }
-            let current = currentPosition ?? location
+            // Without map matching the current position is this filtered one (`currentPosition`).
+            let current = mapMatchingEnabled ? currentPosition ?? location : location
             if mapMatchingEnabled {
                 emit(.mapMatched(MapMatchedUpdate(rawPosition: raw, filteredPosition: location, mapMatchedPosition: mapMatchedPosition,
                                                   confidence: mapMatchConfidence, currentPosition: current)))
@@ -483,7 +518,7 @@ public actor PositioningManager {
     // MARK: - Fan-out
 
     func emit(_ event: PositioningEvent) {
-        broadcaster.send(event)
+        if gathersEvents { outgoing.append(event) } else { broadcaster.send(event) }
         if postsNotifications { postNotification(for: event) }
         guard delegate != nil else { return }
         if case .updated(let location) = event, deferred != nil {
@@ -503,14 +538,34 @@ public actor PositioningManager {
         }
     }
 
+    /// Sends the events gathered from a batch to the subscribers and posts its updates.
+    private func sendGatheredEvents() {
+        postUpdates()
+        guard !outgoing.isEmpty else { return }
+        broadcaster.send(contentsOf: outgoing)
+        outgoing.removeAll(keepingCapacity: true)
+    }
+
+    /// Posts `event` to `NotificationCenter`; updates wait in `unpostedUpdates` while a batch
+    /// is gathered, so a batch's run of updates is one post.
     private func postNotification(for event: PositioningEvent) {
         switch event {
         case .updated(let location):
-            NotificationCenter.default.post(name: .positioningManagerDidUpdatePosition, object: self, userInfo: ["location": location])
+            unpostedUpdates.append(location)
+            if !gathersEvents { postUpdates() }
         case .lost:
+            postUpdates()
             NotificationCenter.default.post(name: .positioningManagerDidLosePosition, object: self)
         default: break
         }
+    }
+
+    /// Posts the waiting updates as one `positioningManagerDidUpdatePosition`.
+    private func postUpdates() {
+        guard let latest = unpostedUpdates.last else { return }
+        NotificationCenter.default.post(name: .positioningManagerDidUpdatePosition, object: self,
+                                        userInfo: ["location": latest, "locations": unpostedUpdates])
+        unpostedUpdates.removeAll(keepingCapacity: true)
     }
 
     /// Delivers queued events to the delegate one call at a time, merging consecutive
