@@ -9,11 +9,21 @@ public struct MapFeatureIndex: Sendable {
     private let boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]
     private let cells: [Int: [Int32]]
     private let everywhere: [Int32]
+    /// Per feature, the world rectangle its polygon outlines are stroked inside; empty when
+    /// every outline is stroked whole.
+    let outlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?]
     private static let level = 16
 
+    /// - Parameter outlineBounds: for features decoded from vector tiles, one rectangle per
+    ///   feature (nil: no limit): the tile it came from without the tile's buffer. A polygon
+    ///   clipped to the buffered tile has edges along the cut, and each neighbouring tile holds
+    ///   its own copy of the polygon; stroking each copy's outline only inside its own tile
+    ///   draws every real edge once and no cut edge. Empty (the default): outlines are whole.
     /// - Complexity: O(features × cells each touches).
-    public init(_ features: [MapFeature]) {
+    public init(_ features: [MapFeature], outlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = []) {
+        precondition(outlineBounds.isEmpty || outlineBounds.count == features.count, "Broken contract: one outline rectangle per feature, or none")
         self.features = features
+        self.outlineBounds = outlineBounds
         var cells: [Int: [Int32]] = [:]
         var everywhere: [Int32] = []
         var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []

@@ -37,7 +37,7 @@ public struct MapPainter {
         /// Overlays, labels, POI icons, markers and the attribution.
         public static let symbols = Passes(rawValue: 2)
     }
-    #if canImport(CFreeType) && canImport(CHarfBuzz)
+    #if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
     /// Shapes and draws labels; nil draws no text (and no attribution).
     public var text: TextRenderer?
     #endif
@@ -57,19 +57,24 @@ public struct MapPainter {
         let zoomLevel = Int(zoom.rounded(.down))
         // Geometry of the features near the image, labels of those a little farther too.
         var byLayer = LayerLists(), labelled = LayerLists()
+        // Where each building's outline is stroked, when the features come from clipped tiles.
+        var buildingOutlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = []
         let symbols = passes.contains(.symbols)
         index.forEachFeature(in: projection.visibleWorldBounds, marking: projection.geometryWorldBounds) { i, near in
             let layer = index.features[i].layer
             let label = symbols && LayerLists.carriesLabels(layer)
             guard near || label, index.features[i].minZoom <= zoomLevel else { return }
-            if near { byLayer[layer].append(index.features[i]) }
+            if near {
+                byLayer[layer].append(index.features[i])
+                if layer == .building, !index.outlineBounds.isEmpty { buildingOutlineBounds.append(index.outlineBounds[i]) }
+            }
             if label { labelled[layer].append(index.features[i]) }
         }
         let scale = pow(2, zoom - 16)
-        if passes.contains(.geometry) { paintGeometry(byLayer, scale: scale, projection, &canvas) }
+        if passes.contains(.geometry) { paintGeometry(byLayer, buildingOutlineBounds: buildingOutlineBounds, scale: scale, projection, &canvas) }
         guard passes.contains(.symbols) else { return }
         for o in overlays { drawOverlay(o, projection, &canvas) }
-        #if canImport(CFreeType) && canImport(CHarfBuzz)
+        #if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
         if let text {
             var labels = LabelPlacement(text: text, style: style, collisions: CollisionIndex())
             labels.reserveMarkers(overlays, projection)
@@ -89,7 +94,7 @@ public struct MapPainter {
     }
 
     /// The ground geometry: areas, water, buildings, roads and railways, boundaries, pedestrian features.
-    private func paintGeometry(_ byLayer: LayerLists, scale: Double, _ projection: some RenderProjection, _ canvas: inout Canvas) {
+    private func paintGeometry(_ byLayer: LayerLists, buildingOutlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?], scale: Double, _ projection: some RenderProjection, _ canvas: inout Canvas) {
         if !style.hidden.contains(.landuse) {
             // One fill per colour: land cover, then land use, each layer's colours in the order
             // they first appear.
@@ -117,7 +122,7 @@ public struct MapPainter {
             fillPolygons(buildings, color: style.building, projection, &canvas)
             // Outlines from z15, where buildings are large enough for one to show.
             if zoom >= 15 {
-                outlinePolygons(buildings, StrokeStyle(width: 0.6, join: .miter, cap: .butt), color: style.buildingOutline, projection, &canvas)
+                outlinePolygons(buildings, inside: buildingOutlineBounds, StrokeStyle(width: 0.6, join: .miter, cap: .butt), color: style.buildingOutline, projection, &canvas)
             }
         }
         if !style.hidden.contains(.roads) || !style.hidden.contains(.railways) {
@@ -181,17 +186,63 @@ public struct MapPainter {
         return (twiceArea >= 0) == clockwise ? ring : ring.reversed()
     }
 
-    /// Strokes the rings of all `features`' polygons as one path.
-    private func outlinePolygons(_ features: [MapFeature], _ stroke: StrokeStyle, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
+    /// Strokes the rings of all `features`' polygons as one path; each feature's rings only
+    /// inside its rectangle in `bounds` when there is one (empty `bounds`: whole rings).
+    private func outlinePolygons(_ features: [MapFeature], inside bounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?],
+                                 _ stroke: StrokeStyle, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
         var rings: [Path.Contour] = []
-        for f in features {
+        for (k, f) in features.enumerated() {
             guard case .polygons(let polygons) = f.geometry else { continue }
-            for p in polygons {
-                rings.append(Path.Contour(points: Self.thinned(projection.pixelRing(p.exterior)), isClosed: true))
-                for h in p.holes { rings.append(Path.Contour(points: Self.thinned(projection.pixelRing(h)), isClosed: true)) }
+            for ring in polygons.flatMap({ [$0.exterior] + $0.holes }) {
+                guard let box = bounds.isEmpty ? nil : bounds[k] else {
+                    rings.append(Path.Contour(points: Self.thinned(projection.pixelRing(ring)), isClosed: true))
+                    continue
+                }
+                let (pieces, closed) = Self.parts(of: ring, inside: box)
+                if closed {
+                    rings.append(Path.Contour(points: Self.thinned(projection.pixelRing(ring)), isClosed: true))
+                } else {
+                    for piece in pieces { for line in projection.pixelLines(piece) { rings.append(Path.Contour(points: Self.thinned(line), isClosed: false)) } }
+                }
             }
         }
         if !rings.isEmpty { canvas.stroke(contours: rings, style: stroke, color: color) }
+    }
+
+    /// The parts of the closed `ring` inside `box` (edges on its border count as inside):
+    /// the ring itself (`closed`) when it lies wholly inside, else its pieces inside as open
+    /// lines, each edge clipped by Liang and Barsky's parametric test (1984) and pieces that
+    /// meet joined.
+    static func parts(of ring: [MapPoint], inside box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> (pieces: [[MapPoint]], closed: Bool) {
+        func contains(_ p: MapPoint) -> Bool { p.x >= box.minX && p.x <= box.maxX && p.y >= box.minY && p.y <= box.maxY }
+        if ring.allSatisfy(contains) { return ([ring], true) }
+        var pieces: [[MapPoint]] = []
+        var open = false
+        for i in ring.indices {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            let dx = b.x - a.x, dy = b.y - a.y
+            var t0 = 0.0, t1 = 1.0
+            var inside = true
+            for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
+                if p == 0 {
+                    if q < 0 { inside = false; break }
+                } else {
+                    let r = q / p
+                    if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+                    if t0 > t1 { inside = false; break }
+                }
+            }
+            guard inside else { open = false; continue }
+            let p0 = MapPoint(x: a.x + dx * t0, y: a.y + dy * t0), p1 = MapPoint(x: a.x + dx * t1, y: a.y + dy * t1)
+            if open, t0 == 0 { pieces[pieces.count - 1].append(p1) } else { pieces.append([p0, p1]) }
+            open = t1 == 1
+        }
+        // The piece through the ring's first point, split where the walk began, joined again.
+        if pieces.count > 1, open, let first = pieces.first, first.first == ring[0] {
+            pieces[pieces.count - 1] += first.dropFirst()
+            pieces.removeFirst()
+        }
+        return (pieces, false)
     }
 
     /// A feature's lines (or polygon exteriors) on the image, thinned; nil when none shows.
