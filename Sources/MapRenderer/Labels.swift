@@ -44,7 +44,7 @@ struct CollisionIndex {
     }
 }
 
-#if canImport(CFreeType) && canImport(CHarfBuzz)
+#if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
 public import MapData
 
 /// Places labels in priority order (places, POIs, water and park names, street names), each

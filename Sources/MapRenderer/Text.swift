@@ -1,6 +1,4 @@
-#if canImport(CFreeType) && canImport(CHarfBuzz)
-import CHarfBuzz
-
+#if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
 /// One glyph of shaped text: which face, which glyph, where (pixels from the text's origin on
 /// its baseline, y down), and how far it moves the pen.
 public struct ShapedGlyph: Sendable, Hashable {
@@ -41,21 +39,22 @@ public struct TextStyle: Sendable, Hashable {
 }
 
 /// Shapes and draws text with a fallback list of faces: each run of characters goes to the
-/// first face that covers it (Latin, then Arabic, then CJK, …), each run is shaped by HarfBuzz
-/// with its script and direction guessed from its characters, and glyph masks are cached.
+/// first face that covers it (Latin, then Arabic, then CJK, …), each run is shaped by its face
+/// (``GlyphFace``: HarfBuzz, or Core Text on Apple platforms) with its script and direction
+/// guessed from its characters, and glyph masks are cached.
 ///
 /// Bidirectional text is ordered by runs: when the first strong character is right-to-left
 /// the runs are laid out right to left (each run's glyphs come from HarfBuzz in visual
 /// order); the full Unicode bidi algorithm (UAX #9) with nested levels is not implemented.
 public final class TextRenderer {
-    public let faces: [FontFace]
+    public let faces: [any GlyphFace]
     private var masks: [GlyphKey: CoverageMask] = [:]
     private var outlines: [OutlineKey: Path] = [:]
     private var shaped: [ShapeKey: ShapedText] = [:]
     private var rasterizer = Rasterizer()
 
     /// - Throws: `RenderError.font` for an empty list.
-    public init(faces: [FontFace]) throws(RenderError) {
+    public init(faces: [any GlyphFace]) throws(RenderError) {
         guard !faces.isEmpty else { throw RenderError(.font, "no font given for text") }
         self.faces = faces
     }
@@ -77,25 +76,9 @@ public final class TextRenderer {
         var pen = 0.0
         let ordered = Self.isRightToLeft(text) ? runs.reversed() : runs
         for run in ordered {
-            let buffer = hb_buffer_create()
-            defer { hb_buffer_destroy(buffer) }
-            let utf8 = Array(run.text.utf8)
-            utf8.withUnsafeBufferPointer { p in
-                p.withMemoryRebound(to: CChar.self) { c in
-                    hb_buffer_add_utf8(buffer, c.baseAddress, Int32(c.count), 0, Int32(c.count))
-                }
-            }
-            hb_buffer_guess_segment_properties(buffer)
-            let face = faces[run.face]
-            hb_shape(face.hbFont, buffer, nil, 0)
-            var count: UInt32 = 0
-            guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { continue }
-            let scale = size / face.unitsPerEm
-            for i in 0..<Int(count) {
-                let p = positions[i]
-                glyphs.append(ShapedGlyph(face: run.face, glyph: infos[i].codepoint,
-                                          x: pen + Double(p.x_offset) * scale, y: -Double(p.y_offset) * scale, advance: Double(p.x_advance) * scale))
-                pen += Double(p.x_advance) * scale
+            for g in faces[run.face].shape(run.text, size: size) {
+                glyphs.append(ShapedGlyph(face: run.face, glyph: g.glyph, x: pen + g.x, y: g.y, advance: g.advance))
+                pen += g.advance
             }
         }
         return ShapedText(glyphs: glyphs, width: pen, size: size)
