@@ -10,7 +10,7 @@
 # png_io.hpp) against PNG.encode(level: 6, filter: .none); Mapnik's default "png" is png8
 # (hextree-quantised palette), shown apart.
 # Then `geo tiles render` end to end (release build, all of the data's tiles z14–17, PNG files
-# written), and MapLibre Native (PyPI pymgl, software GL) drawing the same 512² z15 frame from
+# written), from the OSM file and from our PMTiles, and MapLibre Native (PyPI pymgl, software GL) drawing the same 512² z15 frame from
 # our `geo tiles build` MBTiles with a comparable style (no labels: it needs glyph PBFs).
 # Usage: Benchmarks/render.sh [OSM file] [out dir]   (apt-get install python3-mapnik for the peer)
 set -euo pipefail
@@ -117,6 +117,11 @@ GEO="$(swift build -c release --show-bin-path)/geo"
 rm -rf "$OUT/cli"
 /usr/bin/time -f "%e s wall, %U s user + %S s system CPU" "$GEO" tiles render "$SRC" --zoom 14-17 -o "$OUT/cli" 2>&1 | tail -2
 echo "   $(find "$OUT/cli" -name '*.png' | wc -l) tiles written"
+echo "== geo tiles render from our PMTiles (z14 vector tiles, drawn z14–17; decoded tiles cached between blocks)"
+"$GEO" tiles build "$SRC" -o "$OUT/monaco.pmtiles" --maxzoom 14 2>/dev/null
+rm -rf "$OUT/cli-archive"
+/usr/bin/time -f "%e s wall, %U s user + %S s system CPU" "$GEO" tiles render "$OUT/monaco.pmtiles" --zoom 14-17 -o "$OUT/cli-archive" 2>&1 | tail -2
+echo "   $(find "$OUT/cli-archive" -name '*.png' | wc -l) tiles written"
 
 "$GEO" tiles build "$SRC" -o "$OUT/monaco.mbtiles" --maxzoom 14 2>/dev/null
 VENV="$OUT/venv"

@@ -1,5 +1,6 @@
 import GeoCore
 import MapData
+import MapRenderer
 import TileArchives
 import ZlibCompression
 
@@ -49,19 +50,80 @@ struct SnapshotArchive {
     /// The features of the tiles over the world rectangle `bounds` at the tile zoom for `zoom`.
     /// - Throws: `MapDataError` for a tile that does not decode.
     func features(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), zoom: Double) throws -> [MapFeature] {
+        try tiles(in: bounds, zoom: zoom).flatMap { try features(z: $0.z, x: $0.x, y: $0.y) }
+    }
+
+    /// The features over `bounds` for drawing at `zoom`, indexed, each polygon's outline drawn
+    /// only inside the tile it came from (``MapFeatureIndex/init(_:outlineBounds:)``: no
+    /// outline along the tiles' clip lines); decoded tiles come from `cache` when it has them.
+    /// - Throws: `MapDataError` for a tile that does not decode.
+    func index(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), zoom: Double, cache: DecodedTileCache? = nil) throws -> MapFeatureIndex {
+        var features: [MapFeature] = []
+        var outlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = []
+        for (z, x, y) in tiles(in: bounds, zoom: zoom) {
+            let decoded = try cache?.features(z: z, x: x, y: y) { try self.features(z: z, x: x, y: y) } ?? self.features(z: z, x: x, y: y)
+            let n = Double(1 << z)
+            let tile: (minX: Double, minY: Double, maxX: Double, maxY: Double)? = (Double(x) / n, Double(y) / n, Double(x + 1) / n, Double(y + 1) / n)
+            features += decoded
+            outlineBounds += repeatElement(tile, count: decoded.count)
+        }
+        return MapFeatureIndex(features, outlineBounds: outlineBounds)
+    }
+
+    /// The tiles over the world rectangle `bounds` at the zoom nearest below `zoom` that the
+    /// archive holds.
+    private func tiles(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), zoom: Double) -> [(z: Int, x: Int, y: Int)] {
         let z = min(max(Int(zoom.rounded(.down)), minZoom), maxZoom)
         let n = 1 << z
         func tile(_ v: Double) -> Int { min(max(Int((v * Double(n)).rounded(.down)), 0), n - 1) }
-        var out: [MapFeature] = []
-        for y in tile(bounds.minY)...tile(bounds.maxY) {
-            for x in tile(bounds.minX)...tile(bounds.maxX) {
-                let stored = try pmtiles?.tile(zoom: z, x: x, y: y) ?? mbtiles?.tile(zoom: z, x: x, y: y)
-                guard var bytes = stored else { continue }
-                // Tiles may be stored gzip-compressed (PMTiles tile compression, MBTiles custom).
-                if bytes.count > 2, bytes[0] == 0x1F, bytes[1] == 0x8B { bytes = try Gzip.decompress(bytes) }
-                for layer in try VectorTile(decoding: bytes).layers { out += try layer.mapFeatures(zoom: z, x: x, y: y) }
-            }
+        return (tile(bounds.minY)...tile(bounds.maxY)).flatMap { y in (tile(bounds.minX)...tile(bounds.maxX)).map { x in (z, x, y) } }
+    }
+
+    /// One tile's features, none when the archive does not hold it.
+    /// - Throws: `MapDataError` for a tile that does not decode.
+    private func features(z: Int, x: Int, y: Int) throws -> [MapFeature] {
+        let stored = try pmtiles?.tile(zoom: z, x: x, y: y) ?? mbtiles?.tile(zoom: z, x: x, y: y)
+        guard var bytes = stored else { return [] }
+        // Tiles may be stored gzip-compressed (PMTiles tile compression, MBTiles custom).
+        if bytes.count > 2, bytes[0] == 0x1F, bytes[1] == 0x8B { bytes = try Gzip.decompress(bytes) }
+        return try VectorTile(decoding: bytes).layers.flatMap { try $0.mapFeatures(zoom: z, x: x, y: y) }
+    }
+}
+
+/// The most recently used decoded tiles, at most `capacity` of them: `geo tiles render` draws
+/// 4 × 4 blocks whose views (with their label margins) share source tiles with the blocks
+/// around them, and decodes each shared tile once instead of once per block.
+final class DecodedTileCache {
+    let capacity: Int
+    private var entries: [TileKey: (features: [MapFeature], lastUse: Int)] = [:]
+    private var clock = 0
+    /// Tiles decoded, and tiles served from the cache.
+    private(set) var misses = 0, hits = 0
+
+    private struct TileKey: Hashable { let z: Int, x: Int, y: Int }
+
+    init(capacity: Int) {
+        precondition(capacity > 0, "Broken contract: a cache holds at least one tile")
+        self.capacity = capacity
+    }
+
+    /// The tile's features from the cache, or from `decode` (then kept, the least recently
+    /// used tile dropped when the cache is full).
+    /// - Complexity: O(1) for a hit, O(capacity) for a miss on a full cache.
+    func features(z: Int, x: Int, y: Int, decode: () throws -> [MapFeature]) rethrows -> [MapFeature] {
+        clock += 1
+        let key = TileKey(z: z, x: x, y: y)
+        if let hit = entries[key] {
+            hits += 1
+            entries[key] = (hit.features, clock)
+            return hit.features
         }
-        return out
+        misses += 1
+        let features = try decode()
+        if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            entries[oldest] = nil
+        }
+        entries[key] = (features, clock)
+        return features
     }
 }

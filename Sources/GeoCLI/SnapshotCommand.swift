@@ -108,12 +108,10 @@ struct SnapshotCommand: ParsableCommand {
         if let data, let archive = try openArchive(data) {
             centre = requested ?? archive.center ?? Coordinate(uncheckedLatitude: 0, longitude: 0)
             let view = try MercatorViewport(center: centre, zoom: zoom, orientation: orientation, width: width, height: height)
-            let features: [MapFeature]
-            do { features = try archive.features(in: view.visibleWorldBounds ?? (0, 0, 1, 1), zoom: zoom) } catch {
+            do { index = try archive.index(in: view.visibleWorldBounds ?? (0, 0, 1, 1), zoom: zoom) } catch {
                 throw CommandLineFileError.damaged("snapshot", data, error)
             }
-            index = MapFeatureIndex(features)
-            featureCount = features.count
+            featureCount = index.features.count
         } else {
             let features = try Self.features(data: data)
             index = MapFeatureIndex(features)

@@ -116,7 +116,7 @@ struct TilesRenderCommand: ParsableCommand {
 /// archive read per block.
 private enum TileRenderData {
     case features(MapFeatureIndex, BoundingBox)
-    case archive(SnapshotArchive, BoundingBox)
+    case archive(SnapshotArchive, BoundingBox, DecodedTileCache)
 
     init(path: String) throws {
         let archive: SnapshotArchive?
@@ -125,7 +125,7 @@ private enum TileRenderData {
             guard let bounds = archive.bounds else {
                 throw CommandLineFileError(description: "geo tiles render: \(path): the archive states no bounds to cover", status: 65)
             }
-            self = .archive(archive, bounds)
+            self = .archive(archive, bounds, DecodedTileCache(capacity: Self.cachedTiles))
             return
         }
         let lower = path.lowercased()
@@ -143,9 +143,15 @@ private enum TileRenderData {
         self = .features(MapFeatureIndex(features), box)
     }
 
+    /// Decoded source tiles kept between blocks. A block's view with its label margin spans
+    /// up to 9 × 9 source tiles when drawn at the archive's own zoom (a 1024² block, 512 px a
+    /// side, 256 px tiles), fewer when magnified; 128 hold one block's tiles and those the next
+    /// block along the row shares with it, so each is decoded once per row of blocks.
+    static let cachedTiles = 128
+
     var bounds: BoundingBox {
         switch self {
-        case .features(_, let b), .archive(_, let b): b
+        case .features(_, let b), .archive(_, let b, _): b
         }
     }
 
@@ -153,8 +159,8 @@ private enum TileRenderData {
     func features(for view: MercatorViewport) throws -> MapFeatureIndex {
         switch self {
         case .features(let index, _): return index
-        case .archive(let archive, _):
-            do { return MapFeatureIndex(try archive.features(in: view.visibleWorldBounds ?? (0, 0, 1, 1), zoom: view.zoom)) } catch {
+        case .archive(let archive, _, let cache):
+            do { return try archive.index(in: view.visibleWorldBounds ?? (0, 0, 1, 1), zoom: view.zoom, cache: cache) } catch {
                 throw CommandLineFileError(description: "geo tiles render: a tile does not decode: \(error)", status: 65)
             }
         }

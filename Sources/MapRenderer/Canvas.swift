@@ -22,6 +22,12 @@ public struct Canvas: Sendable {
         paint(path.flattened(tolerance: tolerance), rule: rule, color: color)
     }
 
+    /// Fills straight-line contours (each closed): the map painter's polygons, built point by
+    /// point with no curves to flatten.
+    mutating func fill(contours: [Path.Contour], color: Color, rule: FillRule = .nonZero) {
+        paint(contours, rule: rule, color: color)
+    }
+
     /// Composites `color` through the coverage of `contours`, row by row, with no mask kept.
     private mutating func paint(_ contours: [Path.Contour], rule: FillRule, color: Color) {
         guard color.alpha > 0 else { return }
@@ -56,11 +62,16 @@ public struct Canvas: Sendable {
     /// Strokes `path` with `style` in `color`. A width below one pixel draws a one-pixel line
     /// at `width` times the opacity (a hairline).
     public mutating func stroke(_ path: Path, style: StrokeStyle, color: Color) {
+        stroke(contours: path.flattened(tolerance: tolerance), style: style, color: color)
+    }
+
+    /// Strokes straight-line contours (the map painter's lines, built point by point).
+    mutating func stroke(contours: [Path.Contour], style: StrokeStyle, color: Color) {
         guard style.width > 0, style.width.isFinite else { return }
         if style.width < 1 {
             // A hairline: one pixel wide, drawn along the line without an outline to fill.
             var lines: [Path.Contour] = []
-            for c in path.flattened(tolerance: tolerance) {
+            for c in contours {
                 if style.dashes.isEmpty { lines.append(c) } else { lines += Stroker.dashed(c.points, closed: c.isClosed, dashes: style.dashes, phase: style.dashPhase) }
             }
             pixmap.drawHairlines(lines, color: color.withOpacity(style.width))
@@ -68,8 +79,8 @@ public struct Canvas: Sendable {
         }
         var s = style
         s.width = max(1, style.width)
-        let outline = Stroker.outline(of: path.flattened(tolerance: tolerance), style: s, tolerance: tolerance)
-        paint(outline, rule: .nonZero, color: style.width < 1 ? color.withOpacity(style.width) : color)
+        let outline = Stroker.outline(of: contours, style: s, tolerance: tolerance)
+        paint(outline, rule: .nonZero, color: color)
     }
 
     /// Composites `color` through a mask made earlier (a cached glyph).

@@ -9,11 +9,21 @@ public struct MapFeatureIndex: Sendable {
     private let boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]
     private let cells: [Int: [Int32]]
     private let everywhere: [Int32]
+    /// Per feature, the world rectangle its polygon outlines are stroked inside; empty when
+    /// every outline is stroked whole.
+    let outlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?]
     private static let level = 16
 
+    /// - Parameter outlineBounds: for features decoded from vector tiles, one rectangle per
+    ///   feature (nil: no limit): the tile it came from without the tile's buffer. A polygon
+    ///   clipped to the buffered tile has edges along the cut, and each neighbouring tile holds
+    ///   its own copy of the polygon; stroking each copy's outline only inside its own tile
+    ///   draws every real edge once and no cut edge. Empty (the default): outlines are whole.
     /// - Complexity: O(features × cells each touches).
-    public init(_ features: [MapFeature]) {
+    public init(_ features: [MapFeature], outlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = []) {
+        precondition(outlineBounds.isEmpty || outlineBounds.count == features.count, "Broken contract: one outline rectangle per feature, or none")
         self.features = features
+        self.outlineBounds = outlineBounds
         var cells: [Int: [Int32]] = [:]
         var everywhere: [Int32] = []
         var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
@@ -51,11 +61,25 @@ public struct MapFeatureIndex: Sendable {
     /// - Complexity: O(cells in the rectangle + features found · log).
     public func features(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?,
                          marking inner: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) -> [(feature: MapFeature, meetsInner: Bool)] {
+        var out: [(feature: MapFeature, meetsInner: Bool)] = []
+        forEachFeature(in: bounds, marking: inner) { i, near in out.append((features[i], near)) }
+        return out
+    }
+
+    /// Calls `body` with the position in `features` of each feature whose box meets `bounds`,
+    /// in order, and whether its box meets `inner`: the painter picks what it needs without
+    /// copying every feature found.
+    /// - Complexity: O(cells in the rectangle + features found · log).
+    func forEachFeature(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?,
+                        marking inner: (minX: Double, minY: Double, maxX: Double, maxY: Double)?, _ body: (Int, Bool) -> Void) {
         func meets(_ fb: (minX: Double, minY: Double, maxX: Double, maxY: Double), _ b: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) -> Bool {
             guard let b else { return true }
             return fb.maxX >= b.minX && fb.minX <= b.maxX && fb.maxY >= b.minY && fb.minY <= b.maxY
         }
-        guard let b = bounds else { return features.indices.map { (features[$0], meets(boxes[$0], inner)) } }
+        guard let b = bounds else {
+            for i in features.indices { body(i, meets(boxes[i], inner)) }
+            return
+        }
         let n = Double(1 << Self.level)
         let x0 = Self.cell(b.minX * n), x1 = Self.cell(b.maxX * n), y0 = Self.cell(b.minY * n), y1 = Self.cell(b.maxY * n)
         var found = everywhere
@@ -66,13 +90,11 @@ public struct MapFeatureIndex: Sendable {
             for y in y0...y1 { for x in x0...x1 { if let list = cells[y << Self.level | x] { found += list } } }
         }
         found.sort()
-        var out: [(feature: MapFeature, meetsInner: Bool)] = []
         var last: Int32 = -1
         for i in found where i != last {
             last = i
             let fb = boxes[Int(i)]
-            if meets(fb, b) { out.append((features[Int(i)], meets(fb, inner))) }
+            if meets(fb, b) { body(Int(i), meets(fb, inner)) }
         }
-        return out
     }
 }

@@ -7,7 +7,7 @@ import CHarfBuzz
 /// them. The bytes come from the caller (MapRenderer reads no files).
 ///
 /// Not `Sendable`: FreeType faces are not thread-safe; give each rendering task its own.
-public final class FontFace {
+public final class FontFace: GlyphFace {
     /// A name for messages (usually the file name).
     public let name: String
     /// Font design units per em.
@@ -17,7 +17,7 @@ public final class FontFace {
     private var face: FT_Face?
     private let hbBlob: OpaquePointer
     private let hbFace: OpaquePointer
-    let hbFont: OpaquePointer
+    private let hbFont: OpaquePointer
 
     /// Opens face `index` of the font file `data` (a `.ttf`, `.otf`, or a collection `.ttc`).
     /// - Throws: `RenderError.font` naming `name` when FreeType cannot read it.
@@ -60,6 +60,28 @@ public final class FontFace {
     public func covers(_ scalar: Unicode.Scalar) -> Bool {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(hbFont, scalar.value, &glyph) != 0
+    }
+
+    /// `text` (one run: one face, one script) shaped by HarfBuzz with its script and direction
+    /// guessed from its characters.
+    public func shape(_ text: String, size: Double) -> [GlyphFaceGlyph] {
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        let utf8 = Array(text.utf8)
+        utf8.withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { c in
+                hb_buffer_add_utf8(buffer, c.baseAddress, Int32(c.count), 0, Int32(c.count))
+            }
+        }
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(hbFont, buffer, nil, 0)
+        var count: UInt32 = 0
+        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+        let scale = size / unitsPerEm
+        return (0..<Int(count)).map { i in
+            let p = positions[i]
+            return GlyphFaceGlyph(glyph: infos[i].codepoint, x: Double(p.x_offset) * scale, y: -Double(p.y_offset) * scale, advance: Double(p.x_advance) * scale)
+        }
     }
 
     /// The outline of glyph `glyph` at `size` pixels per em, with its origin (pen position on

@@ -15,6 +15,8 @@ public struct Point: Hashable, Sendable {
 
     /// Euclidean length of the vector from the origin, pixels.
     public var length: Double { (x * x + y * y).squareRoot() }
+    /// The squared length, pixels².
+    var lengthSquared: Double { x * x + y * y }
 
     /// The point `t` of the way from `self` to `other` (0 → self, 1 → other).
     public func interpolated(to other: Point, _ t: Double) -> Point {

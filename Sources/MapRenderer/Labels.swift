@@ -44,7 +44,7 @@ struct CollisionIndex {
     }
 }
 
-#if canImport(CFreeType) && canImport(CHarfBuzz)
+#if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
 public import MapData
 
 /// Places labels in priority order (places, POIs, water and park names, street names), each
@@ -169,21 +169,22 @@ struct LabelPlacement {
             }
             guard let (mid, _) = measure.point(at: measure.total / 2) else { continue }
             if let seen = placedNames[s], seen.contains(where: { ($0 - mid).length < 200 }) { continue }
-            // Too curved under the text: glyph to glyph the line may turn at most 25°, and
-            // 60° over the whole name.
-            let angles = shaped.glyphs.compactMap { measure.point(at: start + $0.x)?.1 }
-            guard angles.count == shaped.glyphs.count, let first = angles.first, let last = angles.last, cos(last - first) > 0.5,
+            guard let placed = TextRenderer.placements(of: shaped, along: measure, offset: start) else { continue }
+            // Too curved under the text: glyph to glyph (spaces skipped) the line may turn at
+            // most 25°, and 60° over the whole name.
+            let angles = zip(shaped.glyphs, placed).compactMap { g, t in g.advance > 0 ? atan2(t.b, t.a) : nil }
+            guard let first = angles.first, let last = angles.last, cos(last - first) > 0.5,
                   zip(angles, angles.dropFirst()).allSatisfy({ cos($1 - $0) > 0.906 }) else { continue }
-            var boxes: [CollisionIndex.Box] = []
-            let h = ts.size * 0.6
-            for g in shaped.glyphs {
-                guard let (p, _) = measure.point(at: start + g.x + ts.size * 0.3) else { continue }
-                boxes.append(CollisionIndex.Box(minX: p.x - h, minY: p.y - h, maxX: p.x + h, maxY: p.y + h))
+            // A box around each glyph's middle on the line.
+            let h = ts.size * 0.6, onLine = -ts.size * TextRenderer.baselineBelowLine
+            let boxes = zip(shaped.glyphs, placed).map { g, t in
+                let p = t.apply(Point(x: g.advance / 2, y: onLine))
+                return CollisionIndex.Box(minX: p.x - h, minY: p.y - h, maxX: p.x + h, maxY: p.y + h)
             }
             guard boxes.allSatisfy({ $0.minX >= 0 && $0.minY >= 0 && $0.maxX <= Double(canvas.width) && $0.maxY <= Double(canvas.height) }),
                   collisions.place(boxes) else { continue }
             placedNames[s, default: []].append(mid)
-            text.draw(shaped, along: line, offset: start, style: ts, on: &canvas)
+            text.draw(shaped, placed: placed, style: ts, on: &canvas)
         }
     }
 }

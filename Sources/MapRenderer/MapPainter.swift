@@ -37,7 +37,7 @@ public struct MapPainter {
         /// Overlays, labels, POI icons, markers and the attribution.
         public static let symbols = Passes(rawValue: 2)
     }
-    #if canImport(CFreeType) && canImport(CHarfBuzz)
+    #if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
     /// Shapes and draws labels; nil draws no text (and no attribution).
     public var text: TextRenderer?
     #endif
@@ -56,42 +56,51 @@ public struct MapPainter {
         if clearsCanvas { canvas.clear(to: style.land) }
         let zoomLevel = Int(zoom.rounded(.down))
         // Geometry of the features near the image, labels of those a little farther too.
-        var byLayer: [MapLayer: [MapFeature]] = [:], labelled: [MapLayer: [MapFeature]] = [:]
-        for (f, near) in index.features(in: projection.visibleWorldBounds, marking: projection.geometryWorldBounds) where f.minZoom <= zoomLevel {
-            if near { byLayer[f.layer, default: []].append(f) }
-            labelled[f.layer, default: []].append(f)
+        var byLayer = LayerLists(), labelled = LayerLists()
+        // Where each building's outline is stroked, when the features come from clipped tiles.
+        var buildingOutlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = []
+        let symbols = passes.contains(.symbols)
+        index.forEachFeature(in: projection.visibleWorldBounds, marking: projection.geometryWorldBounds) { i, near in
+            let layer = index.features[i].layer
+            let label = symbols && LayerLists.carriesLabels(layer)
+            guard near || label, index.features[i].minZoom <= zoomLevel else { return }
+            if near {
+                byLayer[layer].append(index.features[i])
+                if layer == .building, !index.outlineBounds.isEmpty { buildingOutlineBounds.append(index.outlineBounds[i]) }
+            }
+            if label { labelled[layer].append(index.features[i]) }
         }
         let scale = pow(2, zoom - 16)
-        if passes.contains(.geometry) { paintGeometry(byLayer, scale: scale, projection, &canvas) }
+        if passes.contains(.geometry) { paintGeometry(byLayer, buildingOutlineBounds: buildingOutlineBounds, scale: scale, projection, &canvas) }
         guard passes.contains(.symbols) else { return }
         for o in overlays { drawOverlay(o, projection, &canvas) }
-        #if canImport(CFreeType) && canImport(CHarfBuzz)
+        #if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
         if let text {
             var labels = LabelPlacement(text: text, style: style, collisions: CollisionIndex())
             labels.reserveMarkers(overlays, projection)
             if drawsAttribution { labels.reserveAttribution(on: canvas) }
-            labels.places(labelled[.place, default: []], projection, &canvas)
-            labels.pois(labelled[.poi, default: []], projection, &canvas)
-            labels.areaNames(labelled[.water, default: []] + labelled[.park, default: []], projection, &canvas)
-            labels.streetNames(labelled[.transportationName, default: []], projection, &canvas)
+            labels.places(labelled[.place], projection, &canvas)
+            labels.pois(labelled[.poi], projection, &canvas)
+            labels.areaNames(labelled[.water] + labelled[.park], projection, &canvas)
+            labels.streetNames(labelled[.transportationName], projection, &canvas)
             if drawsAttribution { labels.attribution(on: &canvas) }
         } else {
-            drawPOIIcons(byLayer[.poi, default: []], projection, &canvas)
+            drawPOIIcons(byLayer[.poi], projection, &canvas)
         }
         #else
-        drawPOIIcons(byLayer[.poi, default: []], projection, &canvas)
+        drawPOIIcons(byLayer[.poi], projection, &canvas)
         #endif
         for o in overlays { if case .marker = o.kind { drawOverlay(o, projection, &canvas, markers: true) } }
     }
 
     /// The ground geometry: areas, water, buildings, roads and railways, boundaries, pedestrian features.
-    private func paintGeometry(_ byLayer: [MapLayer: [MapFeature]], scale: Double, _ projection: some RenderProjection, _ canvas: inout Canvas) {
+    private func paintGeometry(_ byLayer: LayerLists, buildingOutlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?], scale: Double, _ projection: some RenderProjection, _ canvas: inout Canvas) {
         if !style.hidden.contains(.landuse) {
             // One fill per colour: land cover, then land use, each layer's colours in the order
             // they first appear.
             for layer in [MapLayer.landcover, .landuse] {
                 var groups: [(color: Color, features: [MapFeature])] = []
-                for f in byLayer[layer, default: []] {
+                for f in byLayer[layer] {
                     guard let c = f.featureClass.flatMap(style.areaColor) else { continue }
                     if let i = groups.firstIndex(where: { $0.color == c }) { groups[i].features.append(f) } else { groups.append((c, [f])) }
                 }
@@ -99,32 +108,32 @@ public struct MapPainter {
             }
         }
         if !style.hidden.contains(.parks) {
-            fillPolygons(byLayer[.park, default: []], color: style.park, projection, &canvas)
+            fillPolygons(byLayer[.park], color: style.park, projection, &canvas)
         }
         if !style.hidden.contains(.water) {
-            fillPolygons(byLayer[.water, default: []], color: style.water, projection, &canvas)
-            for f in byLayer[.waterway, default: []] {
+            fillPolygons(byLayer[.water], color: style.water, projection, &canvas)
+            for f in byLayer[.waterway] {
                 let w: Double = switch f.featureClass { case "river": 6; case "canal": 5; default: 2.5 }
                 strokeLines(f, StrokeStyle(width: max(0.7, w * scale)), color: style.water, projection, &canvas)
             }
         }
         if !style.hidden.contains(.buildings), zoom >= 14 {
-            let buildings = byLayer[.building, default: []]
+            let buildings = byLayer[.building]
             fillPolygons(buildings, color: style.building, projection, &canvas)
             // Outlines from z15, where buildings are large enough for one to show.
             if zoom >= 15 {
-                outlinePolygons(buildings, StrokeStyle(width: 0.6, join: .miter, cap: .butt), color: style.buildingOutline, projection, &canvas)
+                outlinePolygons(buildings, inside: buildingOutlineBounds, StrokeStyle(width: 0.6, join: .miter, cap: .butt), color: style.buildingOutline, projection, &canvas)
             }
         }
         if !style.hidden.contains(.roads) || !style.hidden.contains(.railways) {
-            drawTransportation(byLayer[.transportation, default: []], scale: scale, projection, &canvas)
+            drawTransportation(byLayer[.transportation], scale: scale, projection, &canvas)
         }
         if !style.hidden.contains(.boundaries) {
-            for f in byLayer[.boundary, default: []] {
+            for f in byLayer[.boundary] {
                 strokeLines(f, StrokeStyle(width: 1.5, dashes: [6, 3, 2, 3]), color: Color(hex: 0x8D618B), projection, &canvas)
             }
         }
-        drawPedestrian(byLayer[.pedestrian, default: []], scale: scale, projection, &canvas)
+        drawPedestrian(byLayer[.pedestrian], scale: scale, projection, &canvas)
     }
 
     // MARK: Areas and lines
@@ -133,15 +142,15 @@ public struct MapPainter {
     /// ring wound one way on screen and every hole the other, so that non-zero filling is the
     /// union of the polygons with their holes cut out (overlapping polygons stay filled).
     private func fillPolygons(_ features: [MapFeature], color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
-        var path = Path()
+        var rings: [Path.Contour] = []
         for f in features {
             guard case .polygons(let polygons) = f.geometry else { continue }
             for p in polygons {
-                path.append(Path(polyline: Self.wound(Self.thinned(projection.pixelRing(p.exterior)), clockwise: true), closed: true))
-                for h in p.holes { path.append(Path(polyline: Self.wound(Self.thinned(projection.pixelRing(h)), clockwise: false), closed: true)) }
+                rings.append(Path.Contour(points: Self.wound(Self.thinned(projection.pixelRing(p.exterior)), clockwise: true), isClosed: true))
+                for h in p.holes { rings.append(Path.Contour(points: Self.wound(Self.thinned(projection.pixelRing(h)), clockwise: false), isClosed: true)) }
             }
         }
-        if !path.isEmpty { canvas.fill(path, color: color, rule: .nonZero) }
+        if !rings.isEmpty { canvas.fill(contours: rings, color: color, rule: .nonZero) }
     }
 
     private func fillPolygons(_ f: MapFeature, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
@@ -177,42 +186,89 @@ public struct MapPainter {
         return (twiceArea >= 0) == clockwise ? ring : ring.reversed()
     }
 
-    /// Strokes the rings of all `features`' polygons as one path.
-    private func outlinePolygons(_ features: [MapFeature], _ stroke: StrokeStyle, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
-        var path = Path()
-        for f in features {
+    /// Strokes the rings of all `features`' polygons as one path; each feature's rings only
+    /// inside its rectangle in `bounds` when there is one (empty `bounds`: whole rings).
+    private func outlinePolygons(_ features: [MapFeature], inside bounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?],
+                                 _ stroke: StrokeStyle, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
+        var rings: [Path.Contour] = []
+        for (k, f) in features.enumerated() {
             guard case .polygons(let polygons) = f.geometry else { continue }
-            for p in polygons {
-                path.append(Path(polyline: Self.thinned(projection.pixelRing(p.exterior)), closed: true))
-                for h in p.holes { path.append(Path(polyline: Self.thinned(projection.pixelRing(h)), closed: true)) }
+            for ring in polygons.flatMap({ [$0.exterior] + $0.holes }) {
+                guard let box = bounds.isEmpty ? nil : bounds[k] else {
+                    rings.append(Path.Contour(points: Self.thinned(projection.pixelRing(ring)), isClosed: true))
+                    continue
+                }
+                let (pieces, closed) = Self.parts(of: ring, inside: box)
+                if closed {
+                    rings.append(Path.Contour(points: Self.thinned(projection.pixelRing(ring)), isClosed: true))
+                } else {
+                    for piece in pieces { for line in projection.pixelLines(piece) { rings.append(Path.Contour(points: Self.thinned(line), isClosed: false)) } }
+                }
             }
         }
-        if !path.isEmpty { canvas.stroke(path, style: stroke, color: color) }
+        if !rings.isEmpty { canvas.stroke(contours: rings, style: stroke, color: color) }
     }
 
-    private func linePath(_ f: MapFeature, _ projection: some RenderProjection) -> Path? {
-        var path = Path()
+    /// The parts of the closed `ring` inside `box` (edges on its border count as inside):
+    /// the ring itself (`closed`) when it lies wholly inside, else its pieces inside as open
+    /// lines, each edge clipped by Liang and Barsky's parametric test (1984) and pieces that
+    /// meet joined.
+    static func parts(of ring: [MapPoint], inside box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> (pieces: [[MapPoint]], closed: Bool) {
+        func contains(_ p: MapPoint) -> Bool { p.x >= box.minX && p.x <= box.maxX && p.y >= box.minY && p.y <= box.maxY }
+        if ring.allSatisfy(contains) { return ([ring], true) }
+        var pieces: [[MapPoint]] = []
+        var open = false
+        for i in ring.indices {
+            let a = ring[i], b = ring[(i + 1) % ring.count]
+            let dx = b.x - a.x, dy = b.y - a.y
+            var t0 = 0.0, t1 = 1.0
+            var inside = true
+            for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
+                if p == 0 {
+                    if q < 0 { inside = false; break }
+                } else {
+                    let r = q / p
+                    if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+                    if t0 > t1 { inside = false; break }
+                }
+            }
+            guard inside else { open = false; continue }
+            let p0 = MapPoint(x: a.x + dx * t0, y: a.y + dy * t0), p1 = MapPoint(x: a.x + dx * t1, y: a.y + dy * t1)
+            if open, t0 == 0 { pieces[pieces.count - 1].append(p1) } else { pieces.append([p0, p1]) }
+            open = t1 == 1
+        }
+        // The piece through the ring's first point, split where the walk began, joined again.
+        if pieces.count > 1, open, let first = pieces.first, first.first == ring[0] {
+            pieces[pieces.count - 1] += first.dropFirst()
+            pieces.removeFirst()
+        }
+        return (pieces, false)
+    }
+
+    /// A feature's lines (or polygon exteriors) on the image, thinned; nil when none shows.
+    private func lineContours(_ f: MapFeature, _ projection: some RenderProjection) -> [Path.Contour]? {
+        var out: [Path.Contour] = []
         switch f.geometry {
         case .lines(let lines):
-            for l in lines { for piece in projection.pixelLines(l) { path.append(Path(polyline: Self.thinned(piece))) } }
+            for l in lines { for piece in projection.pixelLines(l) { out.append(Path.Contour(points: Self.thinned(piece), isClosed: false)) } }
         case .polygons(let polygons):
-            for p in polygons { path.append(Path(polyline: Self.thinned(projection.pixelRing(p.exterior)), closed: true)) }
+            for p in polygons { out.append(Path.Contour(points: Self.thinned(projection.pixelRing(p.exterior)), isClosed: true)) }
         case .points: return nil
         }
-        return path.isEmpty ? nil : path
+        return out.isEmpty ? nil : out
     }
 
     private func strokeLines(_ f: MapFeature, _ stroke: StrokeStyle, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
-        if let path = linePath(f, projection) { canvas.stroke(path, style: stroke, color: color) }
+        if let lines = lineContours(f, projection) { canvas.stroke(contours: lines, style: stroke, color: color) }
     }
 
     // MARK: Roads and railways
 
     private func drawTransportation(_ features: [MapFeature], scale: Double, _ projection: some RenderProjection, _ canvas: inout Canvas) {
         var roads: [RoadStroke] = []
-        var rails: [(Path, String, String?)] = []
+        var rails: [([Path.Contour], String, String?)] = []
         for f in features {
-            guard let cls = f.featureClass, let path = linePath(f, projection) else { continue }
+            guard let cls = f.featureClass, let path = lineContours(f, projection) else { continue }
             let brunnel: String? = if case .string(let b) = f["brunnel"] { b } else { nil }
             if cls == "rail" || cls == "transit" {
                 if !style.hidden.contains(.railways) { rails.append((path, cls, brunnel)) }
@@ -234,9 +290,9 @@ public struct MapPainter {
             let tunnel = level(roads[start]) == 0
             // Tunnels: a dashed casing and a fill faded towards white. Roads of one class are
             // stroked together (one path, one rasterization); the group is sorted by class.
-            var casings: [(StrokeStyle, Color, Path)] = [], fills: [(StrokeStyle, Color, Path)] = []
-            func add(_ path: Path, _ stroke: StrokeStyle, _ color: Color, to list: inout [(StrokeStyle, Color, Path)]) {
-                if let last = list.last, last.0 == stroke, last.1 == color { list[list.count - 1].2.append(path) } else { list.append((stroke, color, path)) }
+            var casings: [(StrokeStyle, Color, [Path.Contour])] = [], fills: [(StrokeStyle, Color, [Path.Contour])] = []
+            func add(_ path: [Path.Contour], _ stroke: StrokeStyle, _ color: Color, to list: inout [(StrokeStyle, Color, [Path.Contour])]) {
+                if let last = list.last, last.0 == stroke, last.1 == color { list[list.count - 1].2 += path } else { list.append((stroke, color, path)) }
             }
             for r in group where r.look.casing > 0 {
                 let w = max(0.8, r.look.width * scale) + 2 * max(0.5, r.look.casing * min(1, scale * 2))
@@ -246,7 +302,7 @@ public struct MapPainter {
                 let w = max(r.look.casing > 0 ? 0.8 : 0.6, r.look.width * (r.look.casing > 0 ? scale : max(scale, 0.75)))
                 add(r.path, StrokeStyle(width: w, join: .round, cap: .round, dashes: r.look.dashes), tunnel ? r.look.fill.mixed(with: .white, 0.55) : r.look.fill, to: &fills)
             }
-            for (stroke, color, path) in casings + fills { canvas.stroke(path, style: stroke, color: color) }
+            for (stroke, color, path) in casings + fills { canvas.stroke(contours: path, style: stroke, color: color) }
             var arrows = Path()
             for r in group { if let a = r.arrows { arrows.append(a) } }
             if !arrows.isEmpty { canvas.fill(arrows, color: Self.onewayArrowColor) }
@@ -255,10 +311,10 @@ public struct MapPainter {
         for (path, cls, brunnel) in rails {
             let grey = Color(hex: brunnel == "tunnel" ? 0xA0A0A0 : 0x707070)
             if cls == "rail" {
-                canvas.stroke(path, style: StrokeStyle(width: 3, join: .round, cap: .butt), color: grey)
-                canvas.stroke(path, style: StrokeStyle(width: 1.5, join: .round, cap: .butt, dashes: [6, 6]), color: .white)
+                canvas.stroke(contours: path, style: StrokeStyle(width: 3, join: .round, cap: .butt), color: grey)
+                canvas.stroke(contours: path, style: StrokeStyle(width: 1.5, join: .round, cap: .butt, dashes: [6, 6]), color: .white)
             } else {
-                canvas.stroke(path, style: StrokeStyle(width: 1.5, join: .round, cap: .butt), color: grey)
+                canvas.stroke(contours: path, style: StrokeStyle(width: 1.5, join: .round, cap: .butt), color: grey)
             }
         }
     }
@@ -377,9 +433,45 @@ public struct MapPainter {
     }
 }
 
+/// Features sorted by layer: one list per `MapLayer`, found by a switch rather than by hashing
+/// the layer's name.
+private struct LayerLists {
+    private var lists = [[MapFeature]](repeating: [], count: MapLayer.allCases.count)
+
+    /// Whether the layer's features can carry a label or an icon.
+    static func carriesLabels(_ layer: MapLayer) -> Bool {
+        switch layer {
+        case .place, .poi, .water, .park, .transportationName: true
+        default: false
+        }
+    }
+
+    subscript(layer: MapLayer) -> [MapFeature] {
+        get { lists[Self.slot(layer)] }
+        _modify { yield &lists[Self.slot(layer)] }
+    }
+
+    private static func slot(_ layer: MapLayer) -> Int {
+        switch layer {
+        case .water: 0
+        case .waterway: 1
+        case .landcover: 2
+        case .landuse: 3
+        case .park: 4
+        case .building: 5
+        case .transportation: 6
+        case .transportationName: 7
+        case .boundary: 8
+        case .place: 9
+        case .poi: 10
+        case .pedestrian: 11
+        }
+    }
+}
+
 /// One road ready to stroke.
 private struct RoadStroke {
-    let path: Path
+    let path: [Path.Contour]
     let look: MapStyle.RoadLook
     let brunnel: String?
     let layer: Int64

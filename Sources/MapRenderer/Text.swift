@@ -1,13 +1,14 @@
-#if canImport(CFreeType) && canImport(CHarfBuzz)
-import CHarfBuzz
-
+#if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
 /// One glyph of shaped text: which face, which glyph, where (pixels from the text's origin on
-/// its baseline, y down).
+/// its baseline, y down), and how far it moves the pen.
 public struct ShapedGlyph: Sendable, Hashable {
     public var face: Int
     public var glyph: UInt32
     public var x: Double
     public var y: Double
+    /// How far the pen moves past this glyph, pixels (HarfBuzz's `x_advance`; a space has one
+    /// and no outline).
+    public var advance: Double
 }
 
 /// A line of text after shaping: glyphs in visual order, left to right.
@@ -38,21 +39,22 @@ public struct TextStyle: Sendable, Hashable {
 }
 
 /// Shapes and draws text with a fallback list of faces: each run of characters goes to the
-/// first face that covers it (Latin, then Arabic, then CJK, …), each run is shaped by HarfBuzz
-/// with its script and direction guessed from its characters, and glyph masks are cached.
+/// first face that covers it (Latin, then Arabic, then CJK, …), each run is shaped by its face
+/// (``GlyphFace``: HarfBuzz, or Core Text on Apple platforms) with its script and direction
+/// guessed from its characters, and glyph masks are cached.
 ///
 /// Bidirectional text is ordered by runs: when the first strong character is right-to-left
 /// the runs are laid out right to left (each run's glyphs come from HarfBuzz in visual
 /// order); the full Unicode bidi algorithm (UAX #9) with nested levels is not implemented.
 public final class TextRenderer {
-    public let faces: [FontFace]
+    public let faces: [any GlyphFace]
     private var masks: [GlyphKey: CoverageMask] = [:]
     private var outlines: [OutlineKey: Path] = [:]
     private var shaped: [ShapeKey: ShapedText] = [:]
     private var rasterizer = Rasterizer()
 
     /// - Throws: `RenderError.font` for an empty list.
-    public init(faces: [FontFace]) throws(RenderError) {
+    public init(faces: [any GlyphFace]) throws(RenderError) {
         guard !faces.isEmpty else { throw RenderError(.font, "no font given for text") }
         self.faces = faces
     }
@@ -74,25 +76,9 @@ public final class TextRenderer {
         var pen = 0.0
         let ordered = Self.isRightToLeft(text) ? runs.reversed() : runs
         for run in ordered {
-            let buffer = hb_buffer_create()
-            defer { hb_buffer_destroy(buffer) }
-            let utf8 = Array(run.text.utf8)
-            utf8.withUnsafeBufferPointer { p in
-                p.withMemoryRebound(to: CChar.self) { c in
-                    hb_buffer_add_utf8(buffer, c.baseAddress, Int32(c.count), 0, Int32(c.count))
-                }
-            }
-            hb_buffer_guess_segment_properties(buffer)
-            let face = faces[run.face]
-            hb_shape(face.hbFont, buffer, nil, 0)
-            var count: UInt32 = 0
-            guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { continue }
-            let scale = size / face.unitsPerEm
-            for i in 0..<Int(count) {
-                let p = positions[i]
-                glyphs.append(ShapedGlyph(face: run.face, glyph: infos[i].codepoint,
-                                          x: pen + Double(p.x_offset) * scale, y: -Double(p.y_offset) * scale))
-                pen += Double(p.x_advance) * scale
+            for g in faces[run.face].shape(run.text, size: size) {
+                glyphs.append(ShapedGlyph(face: run.face, glyph: g.glyph, x: pen + g.x, y: g.y, advance: g.advance))
+                pen += g.advance
             }
         }
         return ShapedText(glyphs: glyphs, width: pen, size: size)
@@ -128,17 +114,19 @@ public final class TextRenderer {
         }
     }
 
-    /// Draws `text` with its glyphs set along `line` (pixels), starting `offset` pixels along
-    /// it; each glyph is rotated to the line's direction at its centre.
+    /// Draws `text` set along `line` (pixels) from `offset` pixels along it, each glyph on the
+    /// chord its advance spans (``placements(of:along:offset:)``); draws nothing when the line
+    /// is too short.
     public func draw(_ text: ShapedText, along line: [Point], offset: Double, style: TextStyle, on canvas: inout Canvas) {
-        let measure = PolylineMeasure(line)
+        guard let placed = Self.placements(of: text, along: PolylineMeasure(line), offset: offset) else { return }
+        draw(text, placed: placed, style: style, on: &canvas)
+    }
+
+    /// Draws each glyph of `text` through its transform from glyph space to the image.
+    func draw(_ text: ShapedText, placed: [AffineTransform], style: TextStyle, on canvas: inout Canvas) {
         for pass in style.halo == nil ? [false] : [true, false] {
-            for g in text.glyphs {
-                let advanceCentre = offset + g.x
-                guard let (p, angle) = measure.point(at: advanceCentre) else { continue }
-                let rotate = AffineTransform.rotation(radians: angle).then(.translation(x: p.x, y: p.y))
-                // Baseline 0.35 em below the line: the x-height sits on it.
-                let path = outline(face: g.face, glyph: g.glyph, size: text.size).applying(AffineTransform.translation(x: 0, y: g.y + text.size * 0.35).then(rotate))
+            for (g, transform) in zip(text.glyphs, placed) {
+                let path = outline(face: g.face, glyph: g.glyph, size: text.size).applying(transform)
                 if pass {
                     canvas.stroke(path, style: StrokeStyle(width: 2 * style.haloWidth, join: .round), color: style.halo!)
                 } else {
@@ -146,6 +134,51 @@ public final class TextRenderer {
                 }
             }
         }
+    }
+
+    /// How far the baseline of text along a line sits below the line, in ems: the x-height
+    /// then straddles the line.
+    static let baselineBelowLine = 0.35
+
+    /// Where each glyph of `text` goes when set along a line from `offset` pixels along it: a
+    /// map from glyph space (pen on the baseline at the origin, y down) to the image, one per
+    /// glyph. Each glyph lies on the chord between the point where the previous one ended and
+    /// the first point farther along whose straight distance from it is the glyph's advance,
+    /// turned to that chord (Mapnik's text-on-path placement): every advance, a space's too,
+    /// stays its own length on the image, however the line bends under the text. Nil when the
+    /// line ends first.
+    /// - Complexity: O(glyphs + the line's vertices after `offset`).
+    static func placements(of text: ShapedText, along measure: PolylineMeasure, offset: Double) -> [AffineTransform]? {
+        let points = measure.points
+        guard points.count > 1, var (at, angle) = measure.point(at: offset) else { return nil }
+        // The segment the cursor is on: it runs from points[segment - 1] to points[segment].
+        var segment = max(1, measure.lengths.firstIndex { $0 > offset } ?? points.count - 1)
+        let drop = text.size * baselineBelowLine
+        var out: [AffineTransform] = []
+        out.reserveCapacity(text.glyphs.count)
+        var pen = 0.0
+        for g in text.glyphs {
+            var end = at
+            if g.advance > 0 {
+                // The first point past `at` at distance `advance` from it: along the segments
+                // until one leaves the circle, then where that segment crosses it.
+                let r2 = g.advance * g.advance
+                while segment < points.count, (points[segment] - at).lengthSquared < r2 { segment += 1 }
+                guard segment < points.count else { return nil }
+                let a = segment > 0 && (points[segment - 1] - at).lengthSquared <= r2 ? points[segment - 1] : at
+                let d = points[segment] - a, f = a - at
+                // |f + t·d|² = r², the root in 0…1.
+                let qa = d.lengthSquared, qb = 2 * (f.x * d.x + f.y * d.y), qc = f.lengthSquared - r2
+                let t = qa > 0 ? (-qb + (qb * qb - 4 * qa * qc).squareRoot()) / (2 * qa) : 0
+                end = a + d * min(max(t, 0), 1)
+                angle = atan2(end.y - at.y, end.x - at.x)
+            }
+            let local = AffineTransform.translation(x: g.x - pen, y: g.y + drop)
+            out.append(local.then(.rotation(radians: angle)).then(.translation(x: at.x, y: at.y)))
+            pen += g.advance
+            at = end
+        }
+        return out
     }
 
     /// The outline of a glyph at `size`, cached.

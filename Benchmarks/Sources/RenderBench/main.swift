@@ -4,6 +4,8 @@
 //   RenderBench tiles FILE.osm.pbf ZMIN ZMAX [DIR] every 256² tile over the data's middle 2 km
 //                                                  at each zoom; tiles/s rendering, PNG apart
 //   RenderBench export FILE.osm.pbf DIR            the features as GeoJSON per layer (for Mapnik)
+//   RenderBench profile FILE.osm.pbf Z N           the same tiles at zoom Z, N times over (to run
+//                                                  under perf record or callgrind)
 // Times are process CPU seconds (clock(3)): the machine is shared, CPU time is what one render costs.
 import Foundation
 import GeoCore
@@ -64,6 +66,9 @@ case "tiles":
     let box = try BoundingBox(south: 43.7294, west: 7.4122, north: 43.7474, east: 7.4370)
     for z in zmin...zmax {
         let tiles = try Tile.covering(box, zoom: z)
+        // Warm, as the Mapnik side does (one untimed render at the centre at this zoom): glyph
+        // shapes and masks are cached on both sides.
+        _ = try render(center: monaco, zoom: Double(z), width: 256, height: 256, text: text, tile: true)
         var renderTime = 0.0, pngTime = 0.0, adaptiveTime = 0.0
         var bytes = 0, adaptiveBytes = 0
         for tile in tiles {
@@ -103,6 +108,18 @@ case "tiles":
         let blockTime = cpuSeconds() - t0
         print(String(format: "z%d: in 4x4 metatiles, render %.1f tiles/s (%.2f ms/tile)", z, n / blockTime, blockTime * 1000 / n))
     }
+case "profile":
+    let z = arguments.count > 3 ? Int(arguments[3]) ?? 14 : 14, repeats = arguments.count > 4 ? Int(arguments[4]) ?? 50 : 50
+    let text = try textRenderer()
+    let tiles = try Tile.covering(try BoundingBox(south: 43.7294, west: 7.4122, north: 43.7474, east: 7.4370), zoom: z)
+    let t0 = cpuSeconds()
+    for _ in 0..<repeats {
+        for tile in tiles {
+            let centre = MapPoint(x: (Double(tile.x) + 0.5) / Double(1 << z), y: (Double(tile.y) + 0.5) / Double(1 << z)).coordinate
+            _ = try render(center: centre, zoom: Double(z), width: 256, height: 256, text: text, tile: true)
+        }
+    }
+    print(String(format: "z%d: %d tiles × %d, render %.2f ms/tile", z, tiles.count, repeats, (cpuSeconds() - t0) * 1000 / Double(tiles.count * repeats)))
 case "export":
     let dir = URL(fileURLWithPath: arguments[3])
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
