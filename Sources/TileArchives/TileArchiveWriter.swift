@@ -34,7 +34,7 @@ public struct TileArchiveWriter {
     /// Pending PMTiles tile bytes that are written to the spill file at once: 8 MiB.
     public static let spillSize = 8 << 20
 
-    /// - Throws: `SystemIOError` when the temporary file cannot be made; `MapDataError` from SQLite.
+    /// - Throws: `SystemIOError` when the temporary file cannot be made; `TileArchiveError` from SQLite.
     public init(kind: TileArchiveKind, path: String) throws {
         self.path = path
         switch kind {
@@ -86,7 +86,7 @@ public struct TileArchiveWriter {
                 var offset: Int64 = 0
                 while offset < spilled {
                     let chunk = try source.read(count: Int(min(Int64(Self.spillSize), spilled - offset)), atOffset: offset)
-                    guard !chunk.isEmpty else { throw MapDataError(.truncated, "\(spill.temporaryPath) ends at byte \(offset) of \(spilled)") }
+                    guard !chunk.isEmpty else { throw TileArchiveError(.truncated, "ends at byte \(offset) of \(spilled)", path: spill.temporaryPath) }
                     try out.descriptor.writeAll(chunk)
                     offset += Int64(chunk.count)
                 }
