@@ -60,13 +60,13 @@ struct TilesCommand: ParsableCommand {
                                         parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
             let tiler = try MapTiler(features: set.features, options: options)
             var archive = try TileArchiveWriter(kind: TileArchiveKind(path: output)!, path: output)
-            var total = 0, bytes = 0
+            var total = 0, bytes = 0, drops = GeneralisationDrops()
             do {
                 // Block by block: only one block's tiles are in memory (TilingOptions.blockSize).
                 for z in minZoom...maxZoom {
                     var count = 0
                     for block in tiler.blocks(atZoom: z) {
-                        let tiles = try tiler.tiles(in: block)
+                        let tiles = try tiler.tiles(in: block, drops: &drops)
                         for tile in tiles { try archive.add(tile) }
                         count += tiles.count
                         bytes += tiles.reduce(0) { $0 + $1.data.count }
@@ -82,6 +82,16 @@ struct TilesCommand: ParsableCommand {
                 throw error
             }
             print(String(format: "geo tiles: wrote %@: %d tiles in %.2f s", output, total, (clock.now - start).seconds), to: &err)
+            print("geo tiles: dropped for size below zoom \(maxZoom): \(Self.perLayer(drops.features)) features under 4 px² or 1 px (counted per zoom), "
+                  + "\(Self.perLayer(drops.mergedAreas)) merged areas under 4 px² (counted per tile)", to: &err)
+        }
+
+        /// "12 (building 10, landuse 2)": a total and its layers, largest first.
+        static func perLayer(_ counts: [MapLayer: Int]) -> String {
+            let total = counts.values.reduce(0, +)
+            guard total > 0 else { return "0" }
+            let layers = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
+            return "\(total) (" + layers.joined(separator: ", ") + ")"
         }
     }
 }
