@@ -119,8 +119,13 @@ public struct TileArchiveWriter {
             minX = min(minX, b.minX); maxX = max(maxX, b.maxX)
             minY = min(minY, b.minY); maxY = max(maxY, b.maxY)
         }
-        guard minX <= maxX else { return (-180, -85.051_128_779_806_59, 180, 85.051_128_779_806_59) }
-        let nw = MapPoint(x: minX, y: minY).coordinate, se = MapPoint(x: maxX, y: maxY).coordinate
+        return bounds(ofWorldBox: (minX, minY, maxX, maxY))
+    }
+
+    /// The degrees box of a world-unit box (`MapPoint`); the world when it is inverted (empty).
+    public static func bounds(ofWorldBox b: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> (west: Double, south: Double, east: Double, north: Double) {
+        guard b.minX <= b.maxX else { return (-180, -85.051_128_779_806_59, 180, 85.051_128_779_806_59) }
+        let nw = MapPoint(x: b.minX, y: b.minY).coordinate, se = MapPoint(x: b.maxX, y: b.maxY).coordinate
         return (nw.longitude, se.latitude, se.longitude, nw.latitude)
     }
 }
