@@ -1,19 +1,6 @@
 public import GeoCore
 import ProtobufWire
 
-/// One member of an OSM relation, as the extractor needs it.
-public struct MapRelationMember: Hashable, Sendable {
-    public var kind: MapSourceKind
-    public var ref: Int64
-    public var role: String
-
-    public init(kind: MapSourceKind, ref: Int64, role: String) {
-        self.kind = kind
-        self.ref = ref
-        self.role = role
-    }
-}
-
 /// Counts from an extraction: what went in, what came out, and what was skipped and why.
 public struct MapExtractionStatistics: Hashable, Sendable {
     public var nodes = 0
@@ -71,7 +58,7 @@ public struct MapFeatureSet: Sendable {
 public struct MapFeatureExtractor: Sendable {
     private var positions = NodePositions()
     private var wayNodes = WayNodeLists()
-    private var relations: [(id: Int64, members: [MapRelationMember], output: RelationKind)] = []
+    private var relations: [(id: Int64, members: [OSMMember], output: RelationKind)] = []
     /// Boundary line per way id: the lowest admin level wins.
     private var boundaryWays: [Int64: (level: Int64, output: MapSchema.Output)] = [:]
     private var features: [MapFeature] = []
@@ -132,7 +119,7 @@ public struct MapFeatureExtractor: Sendable {
     }
 
     /// Adds a relation; multipolygons and boundaries are built in `finish()`, others are ignored.
-    public mutating func addRelation(id: Int64, members: [MapRelationMember], tags: some MapTagSource) {
+    public mutating func addRelation(id: Int64, members: [OSMMember], tags: some MapTagSource) {
         statistics.relations += 1
         let type = tags["type"]
         if type == "boundary" || type == "multipolygon", tags["boundary"] == "administrative", let output = MapSchema.boundaryOutput(tags) {
@@ -163,7 +150,7 @@ public struct MapFeatureExtractor: Sendable {
             switch relation.output {
             case .boundary(let output):
                 guard case .int(let level)? = output.properties.first(where: { $0.key == "admin_level" })?.value else { continue }
-                for member in relation.members where member.kind == .way {
+                for member in relation.members where member.type == .way {
                     addBoundary(way: member.ref, level: level, output: output)
                 }
             case .area(let outputs):
@@ -223,7 +210,7 @@ public struct MapFeatureExtractor: Sendable {
         statistics.features += 1
     }
 
-    private mutating func append(_ output: MapSchema.Output, id: Int64, source: MapSourceKind, geometry: MapGeometry) {
+    private mutating func append(_ output: MapSchema.Output, id: Int64, source: OSMElementType, geometry: MapGeometry) {
         features.append(MapFeature(layer: output.layer, id: id, source: source, geometry: geometry, properties: output.properties, minZoom: output.minZoom))
         statistics.features += 1
     }
@@ -246,9 +233,9 @@ public struct MapFeatureExtractor: Sendable {
 
     /// Multipolygon assembly: rings from member ways, inner rings into outer rings.
     /// - Returns: nil when a member way is missing or a ring does not close.
-    private mutating func assemble(_ members: [MapRelationMember]) -> [MapPolygon]? {
+    private mutating func assemble(_ members: [OSMMember]) -> [MapPolygon]? {
         var outerWays: [[Int64]] = [], innerWays: [[Int64]] = []
-        for member in members where member.kind == .way {
+        for member in members where member.type == .way {
             guard let refs = wayNodes[member.ref], refs.count >= 2 else { return nil }
             if member.role == "inner" { innerWays.append(refs) } else { outerWays.append(refs) }
         }

@@ -49,7 +49,7 @@ enum MapFeatureRecord {
             let sequence = Int(try r.readVarint())
             let layers = MapLayer.allCases
             let layerIndex = Int(try r.readVarint())
-            guard layerIndex < layers.count, let source = MapSourceKind(rawValue: UInt8(truncatingIfNeeded: try r.readVarint())) else {
+            guard layerIndex < layers.count, let source = OSMElementType(rawValue: UInt8(truncatingIfNeeded: try r.readVarint())) else {
                 throw MapDataError(.invalidArchive, "feature record \(sequence): unknown layer or source")
             }
             let minZoom = Int(try r.readVarint())

@@ -18,14 +18,7 @@ extension MapFeatureExtractor {
             addWay(id: w.id, nodeRefs: w.nodeRefs, tags: w.tags)
         }
         for r in block.relations {
-            addRelation(id: r.id, members: r.members.map { m in
-                let kind: MapSourceKind = switch m.type {
-                case .node: .node
-                case .way: .way
-                case .relation: .relation
-                }
-                return MapRelationMember(kind: kind, ref: m.ref, role: m.role)
-            }, tags: r.tags)
+            addRelation(id: r.id, members: r.members, tags: r.tags)
         }
     }
 }

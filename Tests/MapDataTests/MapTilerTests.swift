@@ -117,7 +117,7 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     e.addWay(id: 10, nodeRefs: [1, 2, 3, 4, 1], tags: ["building": "yes", "height": "1e308", "building:levels": "-7",
                                                         "layer": "99999999999999999999", "name": String(repeating: "x", count: 10_000)])
     e.addWay(id: 11, nodeRefs: [1, 2, 3], tags: ["highway": "primary", "layer": "nan", "oneway": "sideways", "admin_level": "1e99"])
-    e.addRelation(id: 12, members: [MapRelationMember(kind: .relation, ref: 12, role: "outer")], tags: ["type": "multipolygon", "landuse": "forest"])
+    e.addRelation(id: 12, members: [OSMMember(type: .relation, ref: 12, role: "outer")], tags: ["type": "multipolygon", "landuse": "forest"])
     let set = e.finish()
     let building = try #require(set.features.first { $0.layer == .building })
     #expect(building["render_height"] == nil, "1e308 m is not a height")
