@@ -1,5 +1,5 @@
 import CSQLite3
-public import MapData
+import MapData
 import SystemIO
 
 /// SQLite's "copy the bytes now" destructor (`SQLITE_TRANSIENT`, a macro Swift cannot import).
