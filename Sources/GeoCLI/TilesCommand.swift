@@ -46,27 +46,32 @@ struct TilesCommand: ParsableCommand {
             let start = clock.now
             try CommandLineFiles.checkInput(input)
             var err = StandardError()
-            let set: MapFeatureSet
-            do { set = try MapDataExtraction.read(url: URL(fileURLWithPath: input)) } catch let error as OSMError {
+            let options = TilingOptions(minZoom: minZoom, maxZoom: maxZoom,
+                                        parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
+            // Features go to a scratch file as they are made, bucketed by place; zooms are then
+            // cut block by block from it (MapFeaturePartition), so memory follows the densest
+            // block, not the extract.
+            let scratch = try FeatureSpillFile(nextTo: output, temporaryDirectory: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
+            defer { scratch.discard() }
+            var partition = try MapFeaturePartition(options: options, storage: scratch)
+            let s: MapExtractionStatistics
+            do { s = try MapDataExtraction.read(url: URL(fileURLWithPath: input)) { try partition.add($0) } } catch let error as OSMError {
                 throw CommandLineFileError.damaged("tiles build", input, error)
             }
-            let s = set.statistics
+            try partition.finishWriting()
             print("geo tiles: read \(s.nodes) nodes, \(s.ways) ways, \(s.relations) relations → \(s.features) features"
                   + " (skipped: \(s.waysWithMissingNodes) ways with missing nodes, \(s.brokenRelations) broken multipolygons)", to: &err)
             if s.brokenCoastlines > 0 {
                 print("geo tiles: warning: the coastline does not close (\(s.brokenCoastlines) chains end inside the extract or run the wrong way round): no sea drawn", to: &err)
             }
-            let options = TilingOptions(minZoom: minZoom, maxZoom: maxZoom,
-                                        parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
-            let tiler = try MapTiler(features: set.features, options: options)
             var archive = try TileArchiveWriter(kind: TileArchiveKind(path: output)!, path: output)
-            var total = 0, bytes = 0
+            var total = 0, bytes = 0, drops = GeneralisationDrops()
             do {
-                // Block by block: only one block's tiles are in memory (TilingOptions.blockSize).
+                // Block by block: only one block's features and tiles are in memory (TilingOptions.blockSize).
                 for z in minZoom...maxZoom {
                     var count = 0
-                    for block in tiler.blocks(atZoom: z) {
-                        let tiles = try tiler.tiles(in: block)
+                    for block in partition.blocks(atZoom: z) {
+                        let tiles = try partition.tiles(in: block, drops: &drops)
                         for tile in tiles { try archive.add(tile) }
                         count += tiles.count
                         bytes += tiles.reduce(0) { $0 + $1.data.count }
@@ -75,13 +80,23 @@ struct TilesCommand: ParsableCommand {
                     print(String(format: "geo tiles: zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, maxZoom, count, total,
                                  Double(bytes) / 1e6, (clock.now - start).seconds), to: &err)
                 }
-                let bounds = TileArchiveWriter.bounds(of: set.features)
-                try archive.finish(name: URL(fileURLWithPath: input).lastPathComponent, minZoom: minZoom, maxZoom: maxZoom, bounds: bounds)
+                try archive.finish(name: URL(fileURLWithPath: input).lastPathComponent, minZoom: minZoom, maxZoom: maxZoom,
+                                   bounds: TileArchiveWriter.bounds(ofWorldBox: partition.worldBounds))
             } catch {
                 archive.discard()
                 throw error
             }
             print(String(format: "geo tiles: wrote %@: %d tiles in %.2f s", output, total, (clock.now - start).seconds), to: &err)
+            print("geo tiles: dropped for size below zoom \(maxZoom): \(Self.perLayer(drops.features)) features under 4 px² or 1 px (counted per zoom), "
+                  + "\(Self.perLayer(drops.mergedAreas)) merged areas under 4 px² (counted per tile)", to: &err)
+        }
+
+        /// "12 (building 10, landuse 2)": a total and its layers, largest first.
+        static func perLayer(_ counts: [MapLayer: Int]) -> String {
+            let total = counts.values.reduce(0, +)
+            guard total > 0 else { return "0" }
+            let layers = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
+            return "\(total) (" + layers.joined(separator: ", ") + ")"
         }
     }
 }

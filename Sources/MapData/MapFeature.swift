@@ -98,14 +98,14 @@ public struct MapFeature: Hashable, Sendable {
     /// their own id spaces; see `source`).
     public var id: Int64
     /// The kind of OSM element it came from.
-    public var source: MapSourceKind
+    public var source: OSMElementType
     public var geometry: MapGeometry
     /// Properties in schema order (`class` first).
     public var properties: [MapProperty]
     /// The lowest zoom level (0…14) that shows the feature (`MapSchema`, "zoom rules").
     public var minZoom: Int
 
-    public init(layer: MapLayer, id: Int64, source: MapSourceKind, geometry: MapGeometry, properties: [MapProperty], minZoom: Int) {
+    public init(layer: MapLayer, id: Int64, source: OSMElementType, geometry: MapGeometry, properties: [MapProperty], minZoom: Int) {
         self.layer = layer
         self.id = id
         self.source = source
@@ -125,9 +125,4 @@ public struct MapFeature: Hashable, Sendable {
         if case .string(let s) = self["class"] { return s }
         return nil
     }
-}
-
-/// The kind of OSM element a feature was made from.
-public enum MapSourceKind: UInt8, Hashable, Sendable {
-    case node = 0, way = 1, relation = 2
 }

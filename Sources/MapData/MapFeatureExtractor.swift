@@ -1,17 +1,5 @@
 public import GeoCore
-
-/// One member of an OSM relation, as the extractor needs it.
-public struct MapRelationMember: Hashable, Sendable {
-    public var kind: MapSourceKind
-    public var ref: Int64
-    public var role: String
-
-    public init(kind: MapSourceKind, ref: Int64, role: String) {
-        self.kind = kind
-        self.ref = ref
-        self.role = role
-    }
-}
+import ProtobufWire
 
 /// Counts from an extraction: what went in, what came out, and what was skipped and why.
 public struct MapExtractionStatistics: Hashable, Sendable {
@@ -60,12 +48,17 @@ public struct MapFeatureSet: Sendable {
 /// way, with the lowest `admin_level` of the ways and relations it belongs to. Coastline ways
 /// become the sea (`water`, class `ocean`) of the extract's box (`SeaAreas`).
 ///
+/// Features are handed out as they are made: `takeFeatures()` returns those made since the last
+/// call (a caller that writes them out, as `MapFeaturePartition` does, keeps none of them), and
+/// `finish()` returns the rest.
+///
 /// Memory: every node position (16 bytes: id and fixed-point position, `NodePositions`) and
-/// every way's node list are kept until `finish()`.
+/// every way's node list (`WayNodeLists`: about 16 bytes a way and 1–3 bytes a node
+/// reference) until `finish()`, and the features not yet taken.
 public struct MapFeatureExtractor: Sendable {
     private var positions = NodePositions()
-    private var wayNodes: [Int64: [Int64]] = [:]
-    private var relations: [(id: Int64, members: [MapRelationMember], output: RelationKind)] = []
+    private var wayNodes = WayNodeLists()
+    private var relations: [(id: Int64, members: [OSMMember], output: RelationKind)] = []
     /// Boundary line per way id: the lowest admin level wins.
     private var boundaryWays: [Int64: (level: Int64, output: MapSchema.Output)] = [:]
     private var features: [MapFeature] = []
@@ -99,7 +92,7 @@ public struct MapFeatureExtractor: Sendable {
     /// Adds a way by its node ids.
     public mutating func addWay(id: Int64, nodeRefs: [Int64], tags: some MapTagSource) {
         statistics.ways += 1
-        wayNodes[id] = nodeRefs
+        wayNodes.add(id: id, nodeRefs: nodeRefs)
         if tags["natural"] == "coastline" {
             statistics.coastlineWays += 1
             coastlines.append(id)
@@ -126,7 +119,7 @@ public struct MapFeatureExtractor: Sendable {
     }
 
     /// Adds a relation; multipolygons and boundaries are built in `finish()`, others are ignored.
-    public mutating func addRelation(id: Int64, members: [MapRelationMember], tags: some MapTagSource) {
+    public mutating func addRelation(id: Int64, members: [OSMMember], tags: some MapTagSource) {
         statistics.relations += 1
         let type = tags["type"]
         if type == "boundary" || type == "multipolygon", tags["boundary"] == "administrative", let output = MapSchema.boundaryOutput(tags) {
@@ -141,8 +134,15 @@ public struct MapFeatureExtractor: Sendable {
         }
     }
 
-    /// Builds the relations' features and the sea, and returns everything extracted, in input
-    /// order (nodes, ways, then relations, then boundary lines by way id, then the sea).
+    /// The features made since the last call, in input order.
+    public mutating func takeFeatures() -> [MapFeature] {
+        defer { features = [] }
+        return features
+    }
+
+    /// Builds the relations' features and the sea, and returns every feature not taken with
+    /// `takeFeatures()`, in input order (nodes, ways, then relations, then boundary lines by
+    /// way id, then the sea), with the counts of the whole input.
     /// - Parameter bounds: the area the extract covers (a PBF header's box, OSM XML `<bounds>`);
     ///   nil for the box of its nodes. The sea is drawn within it.
     public mutating func finish(bounds: BoundingBox? = nil) -> MapFeatureSet {
@@ -150,7 +150,7 @@ public struct MapFeatureExtractor: Sendable {
             switch relation.output {
             case .boundary(let output):
                 guard case .int(let level)? = output.properties.first(where: { $0.key == "admin_level" })?.value else { continue }
-                for member in relation.members where member.kind == .way {
+                for member in relation.members where member.type == .way {
                     addBoundary(way: member.ref, level: level, output: output)
                 }
             case .area(let outputs):
@@ -173,7 +173,6 @@ public struct MapFeatureExtractor: Sendable {
         addSea(bounds: bounds)
         relations = []
         boundaryWays = [:]
-        statistics.features = features.count
         return MapFeatureSet(features: features, statistics: statistics)
     }
 
@@ -208,10 +207,12 @@ public struct MapFeatureExtractor: Sendable {
         guard !sea.polygons.isEmpty else { return }
         features.append(MapFeature(layer: .water, id: -1, source: .way, geometry: .polygons(sea.polygons),
                                    properties: [MapProperty("class", .string("ocean"))], minZoom: 0))
+        statistics.features += 1
     }
 
-    private mutating func append(_ output: MapSchema.Output, id: Int64, source: MapSourceKind, geometry: MapGeometry) {
+    private mutating func append(_ output: MapSchema.Output, id: Int64, source: OSMElementType, geometry: MapGeometry) {
         features.append(MapFeature(layer: output.layer, id: id, source: source, geometry: geometry, properties: output.properties, minZoom: output.minZoom))
+        statistics.features += 1
     }
 
     private mutating func addBoundary(way: Int64, level: Int64, output: MapSchema.Output) {
@@ -232,9 +233,9 @@ public struct MapFeatureExtractor: Sendable {
 
     /// Multipolygon assembly: rings from member ways, inner rings into outer rings.
     /// - Returns: nil when a member way is missing or a ring does not close.
-    private mutating func assemble(_ members: [MapRelationMember]) -> [MapPolygon]? {
+    private mutating func assemble(_ members: [OSMMember]) -> [MapPolygon]? {
         var outerWays: [[Int64]] = [], innerWays: [[Int64]] = []
-        for member in members where member.kind == .way {
+        for member in members where member.type == .way {
             guard let refs = wayNodes[member.ref], refs.count >= 2 else { return nil }
             if member.role == "inner" { innerWays.append(refs) } else { outerWays.append(refs) }
         }
@@ -338,6 +339,60 @@ struct NodePositions: Sendable {
             if ids[mid] < id { lo = mid + 1 } else { hi = mid - 1 }
         }
         return outOfOrder[id]
+    }
+}
+
+/// Every way's node ids by way id, compact: ids in ascending order beside the start of their
+/// list in one byte buffer, each list stored as zigzag varint deltas (nodes of a way have
+/// near ids, so most references take one to three bytes, not eight); a way out of id order
+/// goes to a small dictionary instead (sorted OSM files give ways in id order).
+struct WayNodeLists: Sendable {
+    private var ids: [Int64] = []
+    private var starts: [Int] = []
+    private var bytes = WireWriter()
+    private var outOfOrder: [Int64: [Int64]] = [:]
+
+    mutating func add(id: Int64, nodeRefs: [Int64]) {
+        guard ids.last.map({ id > $0 }) ?? true else {
+            outOfOrder[id] = nodeRefs
+            return
+        }
+        ids.append(id)
+        starts.append(bytes.bytes.count)
+        bytes.writeVarint(UInt64(nodeRefs.count))
+        var last: Int64 = 0
+        for ref in nodeRefs {
+            bytes.writeSignedVarint(ref &- last)
+            last = ref
+        }
+    }
+
+    /// - Complexity: O(log ways + the way's length).
+    subscript(id: Int64) -> [Int64]? {
+        if let list = outOfOrder[id] { return list }
+        var lo = 0, hi = ids.count - 1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            if ids[mid] == id { return decoded(at: starts[mid]) }
+            if ids[mid] < id { lo = mid + 1 } else { hi = mid - 1 }
+        }
+        return nil
+    }
+
+    private func decoded(at start: Int) -> [Int64] {
+        bytes.bytes.withUnsafeBytes { raw in
+            // The bytes were written by `add`: they decode.
+            var r = WireReader(UnsafeRawBufferPointer(rebasing: raw[start...]))
+            let count = Int((try? r.readVarint()) ?? 0)
+            var refs: [Int64] = []
+            refs.reserveCapacity(count)
+            var last: Int64 = 0
+            for _ in 0..<count {
+                last = last &+ ((try? r.readSignedVarint()) ?? 0)
+                refs.append(last)
+            }
+            return refs
+        }
     }
 }
 

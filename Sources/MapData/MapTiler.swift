@@ -75,6 +75,24 @@ public struct EncodedTile: Hashable, Sendable {
     }
 }
 
+/// What generalisation left out for size while cutting (`MapTiler`'s rules), per layer.
+public struct GeneralisationDrops: Hashable, Sendable {
+    /// Features left out of a zoom level below the highest because each of their polygons is
+    /// under 4 px² or each of their lines shorter than 1 px; counted once per zoom level.
+    public var features: [MapLayer: Int] = [:]
+    /// Merged areas (`PolygonMerging`: a tile's small buildings, land use or land cover of one
+    /// class) under 4 px², dropped; counted once per tile.
+    public var mergedAreas: [MapLayer: Int] = [:]
+
+    public init() {}
+
+    /// Adds another count to this one.
+    public mutating func add(_ other: GeneralisationDrops) {
+        features.merge(other.features, uniquingKeysWith: +)
+        mergedAreas.merge(other.mergedAreas, uniquingKeysWith: +)
+    }
+}
+
 /// Cuts map features into vector tiles, one zoom level at a time.
 ///
 /// Generalisation rule per zoom z (pixels are those of a 256-pixel tile, 1 px = extent/256 units):
@@ -85,6 +103,7 @@ public struct EncodedTile: Hashable, Sendable {
 /// - below `maxZoom`, buildings, land use and land cover under 16 px² are merged per tile with
 ///   the others of their class into one feature (`PolygonMerging`: their union with gaps under
 ///   a pixel closed; merged areas under 4 px² dropped); it carries only `class` and no id;
+/// - what is dropped for size is counted per layer (`GeneralisationDrops`);
 /// - geometry is clipped to each tile's box grown by `buffer` (lines by parametric segment
 ///   clipping, polygon rings by Sutherland–Hodgman), first into column strips, then rows, so a
 ///   feature over n tiles costs O(points × (columns + rows)), not O(points × n);
@@ -139,8 +158,8 @@ public struct MapTiler: Sendable {
     /// - Throws: `MapDataError` when gzip fails (out of memory).
     /// - Complexity: as `tiles(in:)` over `blocks(atZoom:)`.
     public func tiles(atZoom z: Int) throws(MapDataError) -> [EncodedTile] {
-        var tiles: [EncodedTile] = []
-        for block in blocks(atZoom: z) { tiles += try self.tiles(in: block) }
+        var tiles: [EncodedTile] = [], drops = GeneralisationDrops()
+        for block in blocks(atZoom: z) { tiles += try self.tiles(in: block, drops: &drops) }
         return tiles
     }
 
@@ -165,29 +184,36 @@ public struct MapTiler: Sendable {
             < PMTiles.tileID(zoom: z - shift, x: $1.columns.lowerBound >> shift, y: $1.rows.lowerBound >> shift) }
     }
 
-    /// The tiles of one block that hold anything, MVT-encoded, in tile-id order.
+    /// The tiles of one block that hold anything, MVT-encoded, in tile-id order; what was
+    /// dropped for size is added to `drops`.
     /// - Throws: `MapDataError` when gzip fails (out of memory).
     /// - Complexity: O(points × (columns + rows) of the block, per member feature), on
     ///   `options.parallelism` threads.
-    public func tiles(in block: TileBlock) throws(MapDataError) -> [EncodedTile] {
-        try pass(zoom: block.zoom, columns: block.columns, rows: block.rows, members: block.members)
+    public func tiles(in block: TileBlock, drops: inout GeneralisationDrops) throws(MapDataError) -> [EncodedTile] {
+        try pass(zoom: block.zoom, columns: block.columns, rows: block.rows, members: block.members, drops: &drops)
     }
 
     /// Cuts and encodes the tiles of one block of zoom `z` from the features `members` (in
     /// feature order), in tile-id order.
-    private func pass(zoom z: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>, members: [Int32]) throws(MapDataError) -> [EncodedTile] {
+    private func pass(zoom z: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>, members: [Int32],
+                      drops: inout GeneralisationDrops) throws(MapDataError) -> [EncodedTile] {
         let workers = max(1, min(options.parallelism, members.count))
         let chunk = (members.count + workers - 1) / workers
         var partial = [[UInt64: [Piece]]](repeating: [:], count: workers)
+        var tallies = [WorkerTally](repeating: WorkerTally(), count: workers)
         partial.withUnsafeMutableBufferPointer { buffer in
-            let slots = DisjointSlots(buffer: buffer)
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                var pieces: [UInt64: [Piece]] = [:]
-                let lower = w * chunk, upper = min(members.count, lower + chunk)
-                if lower < upper {
-                    for i in members[lower..<upper] { cut(Int(i), zoom: z, columns: columns, rows: rows, into: &pieces) }
+            tallies.withUnsafeMutableBufferPointer { tallyBuffer in
+                let slots = DisjointSlots(buffer: buffer), tally = DisjointSlots(buffer: tallyBuffer)
+                DispatchQueue.concurrentPerform(iterations: workers) { w in
+                    var pieces: [UInt64: [Piece]] = [:]
+                    let lower = w * chunk, upper = min(members.count, lower + chunk)
+                    if lower < upper {
+                        for i in members[lower..<upper] {
+                            cut(Int(i), zoom: z, columns: columns, rows: rows, into: &pieces, drops: &tally.buffer[w].drops)
+                        }
+                    }
+                    slots.buffer[w] = pieces
                 }
-                slots.buffer[w] = pieces
             }
         }
         // Merge in worker order: worker w holds a contiguous, earlier range of members than w + 1.
@@ -200,18 +226,18 @@ public struct MapTiler: Sendable {
         let keys = merged.keys.map { key in (key, PMTiles.tileID(zoom: z, x: Int(key >> 32), y: Int(key & 0xFFFF_FFFF))) }
             .sorted { $0.1 < $1.1 }.map(\.0)
         var tiles = [EncodedTile](repeating: EncodedTile(zoom: z, x: 0, y: 0, data: []), count: keys.count)
-        var failed = [MapDataError?](repeating: nil, count: workers)
         tiles.withUnsafeMutableBufferPointer { tileBuffer in
-            failed.withUnsafeMutableBufferPointer { failureBuffer in
-                let slots = DisjointSlots(buffer: tileBuffer), failures = DisjointSlots(buffer: failureBuffer)
+            tallies.withUnsafeMutableBufferPointer { tallyBuffer in
+                let slots = DisjointSlots(buffer: tileBuffer), tally = DisjointSlots(buffer: tallyBuffer)
                 DispatchQueue.concurrentPerform(iterations: workers) { w in
                     // Worker w takes every workers-th tile: neighbours (alike in size) spread evenly.
                     for i in stride(from: w, to: keys.count, by: workers) {
                         let key = keys[i]
-                        var data = encode(resolved(merged[key]!, zoom: z, column: Int(key >> 32), row: Int(key & 0xFFFF_FFFF)))
+                        let pieces = resolved(merged[key]!, zoom: z, column: Int(key >> 32), row: Int(key & 0xFFFF_FFFF), drops: &tally.buffer[w].drops)
+                        var data = encode(pieces)
                         if options.compressesTiles {
                             do { data = try Gzip.compress(data) } catch {
-                                failures.buffer[w] = MapDataError(.invalidArgument, "gzip of tile \(z)/\(key >> 32)/\(key & 0xFFFF_FFFF): \(error)")
+                                tally.buffer[w].failure = MapDataError(.invalidArgument, "gzip of tile \(z)/\(key >> 32)/\(key & 0xFFFF_FFFF): \(error)")
                             }
                         }
                         slots.buffer[i] = EncodedTile(zoom: z, x: Int(key >> 32), y: Int(key & 0xFFFF_FFFF), data: data)
@@ -219,13 +245,14 @@ public struct MapTiler: Sendable {
                 }
             }
         }
-        if let failure = failed.lazy.compactMap({ $0 }).first { throw failure }
+        if let failure = tallies.lazy.compactMap(\.failure).first { throw failure }
+        for t in tallies { drops.add(t.drops) }
         return tiles
     }
 
     /// The pieces of one tile with its small polygons merged, per layer and class, into one
     /// piece each (`PolygonMerging`).
-    private func resolved(_ pieces: [Piece], zoom z: Int, column: Int, row: Int) -> [Piece] {
+    private func resolved(_ pieces: [Piece], zoom z: Int, column: Int, row: Int, drops: inout GeneralisationDrops) -> [Piece] {
         guard pieces.contains(where: { $0.kind == .toMerge }) else { return pieces }
         var out = pieces.filter { $0.kind != .toMerge }
         var groups: [String: [Int32]] = [:], order: [String] = []
@@ -246,7 +273,8 @@ public struct MapTiler: Sendable {
                     polygons.append(([polygon.exterior] + polygon.holes).map { ring in ring.map { MapPoint(x: $0.x * scale, y: $0.y * scale) } })
                 }
             }
-            let merged = PolygonMerging.merged(polygons, origin: origin, extent: extent, buffer: Double(options.buffer), pixel: extent / 256)
+            let (merged, dropped) = PolygonMerging.merged(polygons, origin: origin, extent: extent, buffer: Double(options.buffer), pixel: extent / 256)
+            if dropped > 0 { drops.mergedAreas[features[Int(members[0])].layer, default: 0] += dropped }
             guard !merged.isEmpty else { continue }
             var e = GeometryEncoder()
             e.addPolygons(merged.map { rings in
@@ -293,7 +321,8 @@ public struct MapTiler: Sendable {
     }
 
     /// Generalises and clips feature `index` at zoom `z`, adding its pieces to the tiles it touches.
-    private func cut(_ index: Int, zoom z: Int, columns: ClosedRange<Int>, rows allowedRows: ClosedRange<Int>, into pieces: inout [UInt64: [Piece]]) {
+    private func cut(_ index: Int, zoom z: Int, columns: ClosedRange<Int>, rows allowedRows: ClosedRange<Int>, into pieces: inout [UInt64: [Piece]],
+                     drops: inout GeneralisationDrops) {
         let feature = features[index]
         let extent = Double(options.extent)
         let scale = Double(1 << z) * extent
@@ -305,6 +334,14 @@ public struct MapTiler: Sendable {
         @inline(__always) func scaled(_ ps: [MapPoint]) -> [MapPoint] { ps.map { MapPoint(x: $0.x * scale, y: $0.y * scale) } }
         @inline(__always) func key(_ x: Int, _ y: Int) -> UInt64 { UInt64(x) << 32 | UInt64(y) }
         @inline(__always) func grid(_ v: Double, origin: Int) -> Int64 { Int64(v.rounded()) - Int64(origin) }
+        /// Counts the feature as dropped for size, once per zoom: in the block holding its box's
+        /// north-west tile.
+        func countDropped() {
+            let b = bounds[index]
+            let tx = min(tileCount - 1, max(0, Int((b.0 * Double(tileCount)).rounded(.down))))
+            let ty = min(tileCount - 1, max(0, Int((b.1 * Double(tileCount)).rounded(.down))))
+            if columns.contains(tx), allowedRows.contains(ty) { drops.features[feature.layer, default: 0] += 1 }
+        }
 
         switch feature.geometry {
         case .points(let points):
@@ -326,7 +363,10 @@ public struct MapTiler: Sendable {
                 guard s.count >= 2, lastZoom || TileClipping.length(s) >= pixel else { continue }
                 kept.append(s)
             }
-            guard !kept.isEmpty else { return }
+            guard !kept.isEmpty else {
+                if !lastZoom { countDropped() }
+                return
+            }
             forEachTile(of: kept.flatMap { $0 }, columns: columns, rows: allowedRows, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
                 var strip: [[MapPoint]] = []
                 for l in kept { TileClipping.clipLine(l, .x, lower, upper, into: &strip) }
@@ -361,7 +401,10 @@ public struct MapTiler: Sendable {
                 }
                 kept.append(rings)
             }
-            guard !kept.isEmpty else { return }
+            guard !kept.isEmpty else {
+                if !lastZoom { countDropped() }
+                return
+            }
             forEachTile(of: kept.flatMap { $0[0] }, columns: columns, rows: allowedRows, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
                 var strip: [[[MapPoint]]] = []
                 for polygon in kept {
@@ -411,6 +454,12 @@ public struct MapTiler: Sendable {
             body(column, Double(column) * extent - buffer, Double(column + 1) * extent + buffer, rows.clamped(to: allowedRows))
         }
     }
+}
+
+/// What one worker of `MapTiler.pass` counted, and the error that stopped it.
+private struct WorkerTally {
+    var drops = GeneralisationDrops()
+    var failure: MapDataError?
 }
 
 /// Lets concurrent workers write disjoint slots of one buffer.

@@ -13,6 +13,12 @@ public enum PMTiles {
     /// Leaf directories are followed at most this deep (the spec needs one level; readers of
     /// hostile files must stop somewhere).
     static let maximumDepth = 3
+    /// Most bytes a directory or the metadata may inflate to: 16 MiB. The spec keeps the root in
+    /// the first 16 KiB (§2) and leaves small enough to fetch one per request (the reference
+    /// writer starts leaves at 4,096 entries, a planet's are under 1 MiB); gzip inflates up to
+    /// about 1,000× (RFC 1951's longest match per bit), so a hostile 64 KiB directory could
+    /// otherwise ask for 64 MiB and a 64 MiB one for 64 GiB.
+    public static let maximumDirectorySize = 16 << 20
 
     /// The tile id of z/x/y: the count of tiles of all lower zooms plus the position on the
     /// zoom's Hilbert curve (spec §4 "Tile IDs").
@@ -473,9 +479,30 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
         return try PMTilesDirectory.decoded(try inflate(raw, header.internalCompression, at: Int(offset)), at: Int(offset))
     }
 
+    /// Inflates a directory or the metadata, stopping with `.invalidArchive` once the output
+    /// passes `PMTiles.maximumDirectorySize`: input goes in 4 KiB at a time, so at most about
+    /// 4 MiB more than the limit is ever held.
     private static func inflate(_ raw: [UInt8], _ compression: PMTilesHeader.Compression, at offset: Int) throws(MapDataError) -> [UInt8] {
         guard compression == .gzip else { return raw }
-        do { return try Gzip.decompress(raw) } catch { throw MapDataError(.invalidArchive, "gzip: \(error)", offset: offset) }
+        var out: [UInt8] = []
+        do {
+            let inflater = try Inflater(format: .gzip)
+            var start = 0
+            while start < raw.count {
+                let end = min(raw.count, start + 4096)
+                try raw.withUnsafeBytes { all in try inflater.inflate(UnsafeRawBufferPointer(rebasing: all[start..<end]), into: &out) }
+                guard out.count <= PMTiles.maximumDirectorySize else {
+                    throw MapDataError(.invalidArchive, "gzip section of \(raw.count) bytes inflates past \(PMTiles.maximumDirectorySize) bytes, more than any directory", offset: offset)
+                }
+                start = end
+            }
+            guard inflater.isComplete else { throw CompressionError(.truncated, "the section ends before the gzip end marker") }
+        } catch let error as MapDataError {
+            throw error
+        } catch {
+            throw MapDataError(.invalidArchive, "gzip: \(error)", offset: offset)
+        }
+        return out
     }
 
     private static func bytes(_ source: Source, _ offset: Int, _ count: Int) throws(MapDataError) -> [UInt8] {

@@ -12,19 +12,20 @@ enum PolygonMerging {
     /// Merges `polygons` (rings in tile units of the zoom, closed) over the box from `origin`
     /// of side `extent`, grown by `buffer` on each side.
     /// - Parameter pixel: tile units per pixel of a 256-pixel tile.
-    /// - Returns: polygons (exterior first, then holes), closed rings in tile units.
+    /// - Returns: polygons (exterior first, then holes), closed rings in tile units, and how
+    ///   many merged areas were dropped for being under 4 px².
     /// - Complexity: O(cells) over the polygons' box within the buffered tile, in half-pixel
     ///   cells, plus the polygons' edges per row.
-    static func merged(_ polygons: [[[MapPoint]]], origin: MapPoint, extent: Double, buffer: Double, pixel: Double) -> [[[MapPoint]]] {
+    static func merged(_ polygons: [[[MapPoint]]], origin: MapPoint, extent: Double, buffer: Double, pixel: Double) -> (polygons: [[[MapPoint]]], dropped: Int) {
         let cell = pixel / 2
         // The grid: the polygons' box with two cells round it, within the buffered tile.
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for rings in polygons { for p in rings[0] { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) } }
-        guard minX <= maxX else { return [] }
+        guard minX <= maxX else { return ([], 0) }
         let cells = Int(((extent + 2 * buffer) / cell).rounded(.up))
         let left = max(0, Int(((minX - origin.x + buffer) / cell).rounded(.down)) - 2), top = max(0, Int(((minY - origin.y + buffer) / cell).rounded(.down)) - 2)
         let right = min(cells, Int(((maxX - origin.x + buffer) / cell).rounded(.up)) + 2), bottom = min(cells, Int(((maxY - origin.y + buffer) / cell).rounded(.up)) + 2)
-        guard left < right, top < bottom else { return [] }
+        guard left < right, top < bottom else { return ([], 0) }
         let nx = right - left, ny = bottom - top
         let x0 = origin.x - buffer + Double(left) * cell, y0 = origin.y - buffer + Double(top) * cell
         var grid = [Bool](repeating: false, count: nx * ny)
@@ -32,13 +33,17 @@ enum PolygonMerging {
         grid = closed(grid, nx: nx, ny: ny)
         var out: [[[MapPoint]]] = []
         var holes: [[MapPoint]] = []
+        var dropped = 0
         let minimumArea = 4 * pixel * pixel
         for ring in outlines(grid, nx: nx, ny: ny) {
             let points = ring.map { MapPoint(x: x0 + Double($0 % (nx + 1)) * cell, y: y0 + Double($0 / (nx + 1)) * cell) }
             let simple = TileClipping.simplified(points, tolerance: cell)
             guard simple.count >= 4 else { continue }
             let area = TileClipping.twiceArea(simple) / 2
-            guard abs(area) >= minimumArea else { continue }
+            guard abs(area) >= minimumArea else {
+                if area > 0 { dropped += 1 }
+                continue
+            }
             // Outlines run clockwise on screen (filled cells on the right) round areas, the other way round holes.
             if area > 0 { out.append([simple]) } else { holes.append(simple) }
         }
@@ -47,7 +52,7 @@ enum PolygonMerging {
             let holder = out.indices.filter { MapFeatureExtractor.contains(out[$0][0], hole[0]) }.min { areas[$0] < areas[$1] }
             if let holder { out[holder].append(hole) }
         }
-        return out
+        return (out, dropped)
     }
 
     /// Sets the cells whose centres lie inside the polygon (even–odd over all its rings).

@@ -344,7 +344,7 @@ extension VectorTileLayer {
             let properties = properties(of: feature).map { MapProperty($0.key, $0.value.mapValue) }
             // OpenMapTiles' id: the OSM id × 10 + the element kind (as `MapTiler` writes it).
             let id = feature.id.map { Int64(truncatingIfNeeded: $0 / 10) } ?? 0
-            let source = feature.id.flatMap { MapSourceKind(rawValue: UInt8($0 % 10)) } ?? .node
+            let source = feature.id.flatMap { OSMElementType(rawValue: UInt8($0 % 10)) } ?? .node
             out.append(MapFeature(layer: layer, id: id, source: source, geometry: geometry, properties: properties, minZoom: zoom))
         }
         return out

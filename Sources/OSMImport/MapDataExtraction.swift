@@ -18,14 +18,7 @@ extension MapFeatureExtractor {
             addWay(id: w.id, nodeRefs: w.nodeRefs, tags: w.tags)
         }
         for r in block.relations {
-            addRelation(id: r.id, members: r.members.map { m in
-                let kind: MapSourceKind = switch m.type {
-                case .node: .node
-                case .way: .way
-                case .relation: .relation
-                }
-                return MapRelationMember(kind: kind, ref: m.ref, role: m.role)
-            }, tags: r.tags)
+            addRelation(id: r.id, members: r.members, tags: r.tags)
         }
     }
 }
@@ -36,8 +29,23 @@ public enum MapDataExtraction {
     /// the box the file declares (PBF header, `<bounds>`), else within its nodes' box.
     /// - Throws: `OSMError` for unreadable or bad input.
     public static func read(url: URL, options: OSMReadOptions = OSMReadOptions(includesMetadata: false)) throws -> MapFeatureSet {
+        var features: [MapFeature] = []
+        let statistics = try read(url: url, options: options) { features += $0 }
+        return MapFeatureSet(features: features, statistics: statistics)
+    }
+
+    /// Reads `url` as `read(url:options:)` does, handing the features to `deliver` block by
+    /// block as they are made (in the same order) instead of keeping them.
+    /// - Throws: `OSMError` for unreadable or bad input, or what `deliver` throws.
+    public static func read(url: URL, options: OSMReadOptions = OSMReadOptions(includesMetadata: false),
+                            deliver: ([MapFeature]) throws -> Void) throws -> MapExtractionStatistics {
         var extractor = MapFeatureExtractor()
-        let summary = try OSMFileReader.read(url: url, options: options) { block in extractor.add(block) }
-        return extractor.finish(bounds: summary.header?.boundingBox)
+        let summary = try OSMFileReader.read(url: url, options: options) { block in
+            extractor.add(block)
+            try deliver(extractor.takeFeatures())
+        }
+        let rest = extractor.finish(bounds: summary.header?.boundingBox)
+        try deliver(rest.features)
+        return rest.statistics
     }
 }

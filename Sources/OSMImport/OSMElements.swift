@@ -1,4 +1,5 @@
 public import GeoCore
+public import MapData
 import Foundation
 
 /// One OSM tag: a key and its value (both at most 255 characters in the OSM API).
@@ -136,32 +137,6 @@ public struct OSMWay: Hashable, Sendable {
         self.nodeRefs = nodeRefs
         self.tags = tags
         self.metadata = metadata
-    }
-}
-
-/// The three kinds of OSM element.
-public enum OSMElementType: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    case node = 0, way = 1, relation = 2
-
-    public var description: String {
-        switch self {
-        case .node: "node"
-        case .way: "way"
-        case .relation: "relation"
-        }
-    }
-}
-
-/// One member of a relation: which element, and its role (e.g. `from`, `via`, `to`, `outer`).
-public struct OSMMember: Hashable, Sendable {
-    public var type: OSMElementType
-    public var ref: Int64
-    public var role: String
-
-    public init(type: OSMElementType, ref: Int64, role: String) {
-        self.type = type
-        self.ref = ref
-        self.role = role
     }
 }
 

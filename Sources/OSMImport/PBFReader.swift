@@ -1,6 +1,7 @@
 public import Foundation
 import Dispatch
 import GeoCore
+import MapData
 import ProtobufWire
 import SystemIO
 import ZlibCompression

@@ -1,5 +1,6 @@
 public import Foundation
 import GeoCore
+import MapData
 import ProtobufWire
 import SystemIO
 import ZlibCompression

@@ -1,4 +1,5 @@
 public import Foundation
+import MapData
 public import RoadNetwork
 
 extension OSMTags {

@@ -1,5 +1,6 @@
 public import Foundation
 public import GeoCore
+import MapData
 
 /// "Lindenau", a small fictional city that LocationKit generates itself (DESIGN.md, "the
 /// embedded default"): the demo and the tests run the real import path on it.

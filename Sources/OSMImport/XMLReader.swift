@@ -1,5 +1,6 @@
 public import Foundation
 import GeoCore
+import MapData
 import SystemIO
 import XMLStreaming
 import ZlibCompression

@@ -1,5 +1,5 @@
 import CSQLite3
-public import MapData
+import MapData
 import SystemIO
 
 /// SQLite's "copy the bytes now" destructor (`SQLITE_TRANSIENT`, a macro Swift cannot import).
@@ -10,14 +10,14 @@ private final class SQLiteDatabase {
     let handle: OpaquePointer
     let path: String
 
-    init(path: String, readOnly: Bool) throws(MapDataError) {
+    init(path: String, readOnly: Bool) throws(TileArchiveError) {
         var db: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         let status = sqlite3_open_v2(path, &db, flags, nil)
         guard status == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(db)
-            throw MapDataError(.invalidArchive, "\(path): \(message)")
+            throw TileArchiveError(.invalidArchive, message, path: path)
         }
         handle = db
         self.path = path
@@ -25,17 +25,17 @@ private final class SQLiteDatabase {
 
     deinit { sqlite3_close(handle) }
 
-    func error(_ what: String) -> MapDataError {
+    func error(_ what: String) -> TileArchiveError {
         let code = sqlite3_errcode(handle)
-        let message = "\(path): \(what): \(String(cString: sqlite3_errmsg(handle)))"
-        return MapDataError(code == SQLITE_CORRUPT || code == SQLITE_NOTADB ? .truncated : .invalidArchive, message)
+        let message = "\(what): \(String(cString: sqlite3_errmsg(handle)))"
+        return TileArchiveError(code == SQLITE_CORRUPT || code == SQLITE_NOTADB ? .truncated : .invalidArchive, message, path: path)
     }
 
-    func execute(_ sql: String) throws(MapDataError) {
+    func execute(_ sql: String) throws(TileArchiveError) {
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error(sql) }
     }
 
-    func prepare(_ sql: String) throws(MapDataError) -> OpaquePointer {
+    func prepare(_ sql: String) throws(TileArchiveError) -> OpaquePointer {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw error(sql) }
         return statement
@@ -52,7 +52,7 @@ struct MBTilesWriter {
     init(replacing path: String) throws {
         replacement = try AtomicFileReplacement(replacing: path)
         guard !replacement.writesThrough else {
-            throw MapDataError(.invalidArgument, "\(path): an MBTiles archive is an SQLite database and must be a regular file")
+            throw TileArchiveError(.invalidArgument, "an MBTiles archive is an SQLite database and must be a regular file", path: path)
         }
         do {
             db = try SQLiteDatabase(path: replacement.temporaryPath, readOnly: false)
@@ -70,7 +70,7 @@ struct MBTilesWriter {
         }
     }
 
-    func add(_ tile: EncodedTile) throws(MapDataError) {
+    func add(_ tile: EncodedTile) throws(TileArchiveError) {
         sqlite3_reset(insert)
         sqlite3_bind_int(insert, 1, Int32(tile.zoom))
         sqlite3_bind_int(insert, 2, Int32(tile.x))
@@ -105,18 +105,18 @@ public final class MBTilesReader {
     private let db: SQLiteDatabase
 
     /// Opens `path` read-only and checks that it has the MBTiles tables.
-    /// - Throws: `MapDataError` `.truncated` for a damaged or cut database, `.invalidArchive`
+    /// - Throws: `TileArchiveError` `.truncated` for a damaged or cut database, `.invalidArchive`
     ///   for anything else SQLite refuses or a database without `tiles` and `metadata`.
-    public init(path: String) throws(MapDataError) {
+    public init(path: String) throws(TileArchiveError) {
         db = try SQLiteDatabase(path: path, readOnly: true)
         let statement = try db.prepare("SELECT count(*) FROM sqlite_master WHERE name IN ('tiles', 'metadata')")
         defer { sqlite3_finalize(statement) }
         guard sqlite3_step(statement) == SQLITE_ROW else { throw db.error("read the schema") }
-        guard sqlite3_column_int(statement, 0) == 2 else { throw MapDataError(.invalidArchive, "\(path) has no MBTiles 'tiles' and 'metadata' tables") }
+        guard sqlite3_column_int(statement, 0) == 2 else { throw TileArchiveError(.invalidArchive, "no MBTiles 'tiles' and 'metadata' tables", path: path) }
     }
 
     /// The `metadata` table as name → value.
-    public func metadata() throws(MapDataError) -> [String: String] {
+    public func metadata() throws(TileArchiveError) -> [String: String] {
         let statement = try db.prepare("SELECT name, value FROM metadata")
         defer { sqlite3_finalize(statement) }
         var out: [String: String] = [:]
@@ -130,9 +130,9 @@ public final class MBTilesReader {
     }
 
     /// The stored bytes of tile z/x/y (XYZ addressing), or nil.
-    public func tile(zoom: Int, x: Int, y: Int) throws(MapDataError) -> [UInt8]? {
+    public func tile(zoom: Int, x: Int, y: Int) throws(TileArchiveError) -> [UInt8]? {
         guard (0...30).contains(zoom), (0..<(1 << zoom)).contains(x), (0..<(1 << zoom)).contains(y) else {
-            throw MapDataError(.invalidArgument, "no tile \(zoom)/\(x)/\(y): zoom 0…30, x and y 0..<2^zoom")
+            throw TileArchiveError(.invalidArgument, "no tile \(zoom)/\(x)/\(y): zoom 0…30, x and y 0..<2^zoom", path: db.path)
         }
         let statement = try db.prepare("SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
         defer { sqlite3_finalize(statement) }
@@ -154,7 +154,7 @@ public final class MBTilesReader {
             if status == SQLITE_DONE { return }
             guard status == SQLITE_ROW else { throw db.error("read tiles") }
             let z = Int(sqlite3_column_int(statement, 0))
-            guard (0...30).contains(z) else { throw MapDataError(.invalidArchive, "\(db.path): tile row with zoom_level \(z)") }
+            guard (0...30).contains(z) else { throw TileArchiveError(.invalidArchive, "tile row with zoom_level \(z)", path: db.path) }
             let row = Int(sqlite3_column_int(statement, 2))
             try body(z, Int(sqlite3_column_int(statement, 1)), (1 << z) - 1 - row, Self.blob(statement, 3))
         }

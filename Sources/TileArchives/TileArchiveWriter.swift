@@ -34,7 +34,7 @@ public struct TileArchiveWriter {
     /// Pending PMTiles tile bytes that are written to the spill file at once: 8 MiB.
     public static let spillSize = 8 << 20
 
-    /// - Throws: `SystemIOError` when the temporary file cannot be made; `MapDataError` from SQLite.
+    /// - Throws: `SystemIOError` when the temporary file cannot be made; `TileArchiveError` from SQLite.
     public init(kind: TileArchiveKind, path: String) throws {
         self.path = path
         switch kind {
@@ -86,7 +86,7 @@ public struct TileArchiveWriter {
                 var offset: Int64 = 0
                 while offset < spilled {
                     let chunk = try source.read(count: Int(min(Int64(Self.spillSize), spilled - offset)), atOffset: offset)
-                    guard !chunk.isEmpty else { throw MapDataError(.truncated, "\(spill.temporaryPath) ends at byte \(offset) of \(spilled)") }
+                    guard !chunk.isEmpty else { throw TileArchiveError(.truncated, "ends at byte \(offset) of \(spilled)", path: spill.temporaryPath) }
                     try out.descriptor.writeAll(chunk)
                     offset += Int64(chunk.count)
                 }
@@ -119,8 +119,13 @@ public struct TileArchiveWriter {
             minX = min(minX, b.minX); maxX = max(maxX, b.maxX)
             minY = min(minY, b.minY); maxY = max(maxY, b.maxY)
         }
-        guard minX <= maxX else { return (-180, -85.051_128_779_806_59, 180, 85.051_128_779_806_59) }
-        let nw = MapPoint(x: minX, y: minY).coordinate, se = MapPoint(x: maxX, y: maxY).coordinate
+        return bounds(ofWorldBox: (minX, minY, maxX, maxY))
+    }
+
+    /// The degrees box of a world-unit box (`MapPoint`); the world when it is inverted (empty).
+    public static func bounds(ofWorldBox b: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> (west: Double, south: Double, east: Double, north: Double) {
+        guard b.minX <= b.maxX else { return (-180, -85.051_128_779_806_59, 180, 85.051_128_779_806_59) }
+        let nw = MapPoint(x: b.minX, y: b.minY).coordinate, se = MapPoint(x: b.maxX, y: b.maxY).coordinate
         return (nw.longitude, se.latitude, se.longitude, nw.latitude)
     }
 }

@@ -22,9 +22,9 @@ private func addSquare(_ e: inout MapFeatureExtractor, base: Int64, lat: Double,
     e.addWay(id: 101, nodeRefs: [1, 4, 3], tags: [String: String]())
     e.addWay(id: 102, nodeRefs: [11, 12, 13, 14, 11], tags: [String: String]())
     e.addRelation(id: 7, members: [
-        MapRelationMember(kind: .way, ref: 100, role: "outer"),
-        MapRelationMember(kind: .way, ref: 101, role: "outer"),
-        MapRelationMember(kind: .way, ref: 102, role: "inner"),
+        OSMMember(type: .way, ref: 100, role: "outer"),
+        OSMMember(type: .way, ref: 101, role: "outer"),
+        OSMMember(type: .way, ref: 102, role: "inner"),
     ], tags: ["type": "multipolygon", "natural": "water", "name": "Lac"])
     let set = e.finish()
     let water = set.features.filter { $0.layer == .water }
@@ -43,9 +43,9 @@ private func addSquare(_ e: inout MapFeatureExtractor, base: Int64, lat: Double,
     var e = MapFeatureExtractor()
     addSquare(&e, base: 1, lat: 43.70, lon: 7.40, size: 0.01)
     e.addWay(id: 100, nodeRefs: [1, 2, 3], tags: [String: String]())
-    e.addRelation(id: 7, members: [MapRelationMember(kind: .way, ref: 100, role: "outer")],
+    e.addRelation(id: 7, members: [OSMMember(type: .way, ref: 100, role: "outer")],
                   tags: ["type": "multipolygon", "landuse": "forest"])
-    e.addRelation(id: 8, members: [MapRelationMember(kind: .way, ref: 999, role: "outer")],
+    e.addRelation(id: 8, members: [OSMMember(type: .way, ref: 999, role: "outer")],
                   tags: ["type": "multipolygon", "landuse": "forest"])
     let set = e.finish()
     #expect(set.features.isEmpty)

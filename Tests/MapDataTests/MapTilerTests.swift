@@ -117,7 +117,7 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     e.addWay(id: 10, nodeRefs: [1, 2, 3, 4, 1], tags: ["building": "yes", "height": "1e308", "building:levels": "-7",
                                                         "layer": "99999999999999999999", "name": String(repeating: "x", count: 10_000)])
     e.addWay(id: 11, nodeRefs: [1, 2, 3], tags: ["highway": "primary", "layer": "nan", "oneway": "sideways", "admin_level": "1e99"])
-    e.addRelation(id: 12, members: [MapRelationMember(kind: .relation, ref: 12, role: "outer")], tags: ["type": "multipolygon", "landuse": "forest"])
+    e.addRelation(id: 12, members: [OSMMember(type: .relation, ref: 12, role: "outer")], tags: ["type": "multipolygon", "landuse": "forest"])
     let set = e.finish()
     let building = try #require(set.features.first { $0.layer == .building })
     #expect(building["render_height"] == nil, "1e308 m is not a height")
@@ -190,4 +190,29 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     let layer14 = try #require(try VectorTile(decoding: z14.data).layers.first { $0.name == "building" })
     #expect(layer14.features.count == 2)
     #expect(layer14.features.allSatisfy { $0.id != nil })
+}
+
+@Test func droppedForSize_isCountedPerLayer_onceAZoom_andNothingAtTheLastZoom() throws {
+    // In tile 13/4000/3000 (z13 pixels): two 1.5 × 1.5 px parks (2.25 px², under 4 px²), a road
+    // 0.5 px long (under 1 px), a lone 1.5 × 1.5 px building (merged alone: an area under 4 px²)
+    // and two 2 × 2 px buildings a quarter pixel apart (merged: 8.5 px², kept).
+    let pixel = 1.0 / (8192 * 256)
+    let cx = (4000 + 0.5) / 8192, cy = (3000 + 0.5) / 8192
+    func at(_ dx: Double, _ dy: Double, h: Double) -> MapGeometry {
+        .polygons([MapPolygon(exterior: square(cx: cx + dx * pixel, cy: cy + dy * pixel, h: h * pixel))])
+    }
+    let features = [
+        feature(.park, at(-60, -60, h: 0.75)), feature(.park, at(60, 60, h: 0.75)),
+        feature(.transportation, .lines([[MapPoint(x: cx, y: cy + 30 * pixel), MapPoint(x: cx + 0.5 * pixel, y: cy + 30 * pixel)]])),
+        feature(.building, at(-40, 40, h: 0.75)),
+        feature(.building, at(-1.125, 0, h: 1)), feature(.building, at(1.125, 0, h: 1)),
+    ]
+    let tiler = try MapTiler(features: features, options: TilingOptions(minZoom: 13, maxZoom: 14, parallelism: 2))
+    var z13 = GeneralisationDrops()
+    for block in tiler.blocks(atZoom: 13) { _ = try tiler.tiles(in: block, drops: &z13) }
+    #expect(z13.features == [.park: 2, .transportation: 1])
+    #expect(z13.mergedAreas == [.building: 1])
+    var z14 = GeneralisationDrops()
+    for block in tiler.blocks(atZoom: 14) { _ = try tiler.tiles(in: block, drops: &z14) }
+    #expect(z14 == GeneralisationDrops())
 }

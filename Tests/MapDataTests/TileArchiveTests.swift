@@ -95,6 +95,28 @@ private func sampleArchive(count: Int) throws -> (bytes: [UInt8], tiles: [(Int, 
     #expect(error.flatMap(\.offset).map { (0..<large.count).contains($0) } == true, "\(String(describing: error))")
 }
 
+/// A gzip bomb as the root directory: 40 KiB of gzip that inflates to 40 MiB of zeros (which
+/// would decode as an empty directory). The reader stops at `PMTiles.maximumDirectorySize` with
+/// `.invalidArchive` at the directory's first byte instead of inflating it all.
+@Test func pmtiles_directoryThatInflatesPastTheLimit_isRejected() throws {
+    let bomb = try Gzip.compress([UInt8](repeating: 0, count: 40 << 20), level: 9)
+    #expect(bomb.count < 64 << 10, "the bomb is small: \(bomb.count) bytes")
+    var header = PMTilesHeader()
+    header.rootOffset = UInt64(PMTiles.headerSize)
+    header.rootLength = UInt64(bomb.count)
+    for keyPath in [\PMTilesHeader.metadataOffset, \.leafOffset, \.tileDataOffset] { header[keyPath: keyPath] = header.rootOffset + header.rootLength }
+    let archive = header.encoded() + bomb
+    let error = #expect(throws: MapDataError.self) { _ = try PMTilesReader(archive) }
+    #expect(error?.code == .invalidArchive)
+    #expect(error?.offset == PMTiles.headerSize, "\(String(describing: error))")
+    // The same directory inflated within the limit (a short bomb) is read: the limit, not gzip, refused it.
+    var small = header
+    let fine = try Gzip.compress([UInt8](repeating: 0, count: 1 << 20), level: 9)
+    small.rootLength = UInt64(fine.count)
+    for keyPath in [\PMTilesHeader.metadataOffset, \.leafOffset, \.tileDataOffset] { small[keyPath: keyPath] = small.rootOffset + small.rootLength }
+    #expect(try PMTilesReader(small.encoded() + fine).entries().isEmpty)
+}
+
 @Test func mbtiles_worldCitiesDecodes() throws {
     guard let url = try Fixtures.url("tiles/world_cities.mbtiles") else { return }
     let reader = try MBTilesReader(path: url.path)
@@ -127,14 +149,14 @@ private func sampleArchive(count: Int) throws -> (bytes: [UInt8], tiles: [(Int, 
         #expect(try reader.tile(zoom: 3, x: 2, y: 6) == nil) // the TMS row of y = 1, not a tile here
         // An address outside the zoom's grid is a typed error, not an Int32 conversion trap.
         for (z, x, y) in [(3, 8, 0), (3, 0, -1), (3, Int.max, 0), (30, 0, Int.min), (31, 0, 0)] {
-            #expect(throws: MapDataError.self, "\(z)/\(x)/\(y)") { try reader.tile(zoom: z, x: x, y: y) }
+            #expect(throws: TileArchiveError.self, "\(z)/\(x)/\(y)") { try reader.tile(zoom: z, x: x, y: y) }
         }
         #expect(try reader.metadata()["maxzoom"] == "3")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         let cutPath = dir.appendingPathComponent("cut.mbtiles").path
         for cut in [10, 100, bytes.count / 2] {
             try Data(bytes[..<cut]).write(to: URL(fileURLWithPath: cutPath))
-            #expect(throws: MapDataError.self, "cut at \(cut)") {
+            #expect(throws: TileArchiveError.self, "cut at \(cut)") {
                 let r = try MBTilesReader(path: cutPath)
                 try r.forEachTile { _, _, _, _ in }
             }

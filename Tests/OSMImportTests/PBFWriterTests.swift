@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GeoCore
 import GeoTestSupport
+import MapData
 @testable import OSMImport
 
 /// Parses `osmium fileinfo -e` output into (nodes, ways, relations).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GeoCore
 import GeoTestSupport
+import MapData
 @testable import OSMImport
 
 @Test func sampleCity_parsesBackFromPBFWithEveryFeature() throws {

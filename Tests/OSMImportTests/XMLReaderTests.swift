@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GeoCore
 import GeoTestSupport
+import MapData
 @testable import OSMImport
 
 func readAllXML(_ url: URL) throws -> (nodes: [OSMNode], ways: [OSMWay], relations: [OSMRelation], summary: OSMReadSummary) {
