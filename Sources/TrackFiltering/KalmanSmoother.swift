@@ -149,10 +149,11 @@ public struct KalmanSmoother: Sendable {
     /// line; the fix after it shows which of the two was wrong (`rts_bridgesGapsInsteadOfSplitting`
     /// lost two honest fixes of 80 that way). The RTS pass and a batch clean keep it again.
     private(set) var reinstatedFix: Date?
-    /// The estimate before the last accepted fix (after a (re)start: the start's), that fix,
+    /// The estimate before the last accepted fix (after a (re)start: the start's; in the
+    /// filter's frame), that fix,
     /// and the fix it overturned from the same estimate, until the next fix confirms or
     /// overturns them.
-    private var anchor: (frame: LocalFrame, x: State4, p: Block4, time: Date)?
+    private var anchor: (x: State4, p: Block4, time: Date)?
     private var previousFix: Judged?
     private var overturnedFix: Judged?
     /// Whether the last step restarted because of a gap longer than `maximumGap` (the smoother
@@ -242,7 +243,7 @@ public struct KalmanSmoother: Sendable {
                 replacedUnconfirmedStart = true
                 return start(at: fix, recording: &step)
             }
-            if overturningPrevious(with: fix, sigma: sigma, recording: &step) { return .updated }
+            if overturningPrevious(with: fix, at: Vec2(x: z.east, y: z.north), sigma: sigma, recording: &step) { return .updated }
             // Outliers count towards a restart only while they agree with each other (the
             // track really moved); scattered multipath bursts keep resetting the count.
             let here = Vec2(x: z.east, y: z.north)
@@ -260,33 +261,35 @@ public struct KalmanSmoother: Sendable {
             }
             return .rejected(d2)
         }
-        if overturningPrevious(with: fix, sigma: sigma, recording: &step) { return .updated }
+        if overturningPrevious(with: fix, at: Vec2(x: z.east, y: z.north), sigma: sigma, recording: &step) { return .updated }
         consecutiveOutliers = 0
         lastOutlier = nil
         updatesSinceStart += 1
-        anchor = (frame, x, p, time)
-        previousFix = Judged(fix: fix, position: Vec2(x: z.east, y: z.north), variance: sigma * sigma, fromAnchor: d2)
+        anchor = (x, p, time)
+        let velocity = velocityMeasurement(fix)
+        previousFix = Judged(time: fix.timestamp, velocity: velocity, position: Vec2(x: z.east, y: z.north),
+                             variance: sigma * sigma, fromAnchor: d2)
         overturnedFix = nil
-        correct(with: fix, predicted: xp, pp, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
+        correct(velocity: velocity, at: fix.timestamp, predicted: xp, pp, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
         return .updated
     }
 
     /// Whether the previous fix was a jump that `fix` exposes (`overturnedPreviousFix`); if so,
     /// the filter goes back to the estimate before it and takes `fix` from there.
-    private mutating func overturningPrevious(with fix: Location, sigma: Double, recording step: inout Step) -> Bool {
+    /// - Parameter here: the fix in the filter's frame, metres.
+    private mutating func overturningPrevious(with fix: Location, at here: Vec2, sigma: Double, recording step: inout Step) -> Bool {
         guard updatesSinceStart >= 1, let a = anchor, let previous = previousFix else { return false }
         let dt = fix.timestamp.timeIntervalSince(a.time)
-        let z = a.frame.point(for: fix.coordinate)
-        let here = Vec2(x: z.east, y: z.north), variance = sigma * sigma
+        let variance = sigma * sigma
         guard dt > 0, offLine(previous, from: a, to: here, variance: variance, dt: dt) else { return false }
-        let current = (frame: frame, x: x, p: p, time: time)
-        (frame, x, p, time) = a
+        let current = (x: x, p: p, time: time)
+        (x, p, time) = a
         let (xs, ps) = predicted(dt: dt)
         let innovation = here - xs.position
         let si = (ps.pp + Mat2.diagonal(variance, variance)).inverse
         let fromAnchor = innovation.mahalanobisSquared(inverse: si)
         guard fromAnchor <= parameters.gateChiSquare, fromAnchor < previous.fromAnchor else {
-            (frame, x, p, time) = current
+            (x, p, time) = current
             return false
         }
         overturnedPreviousFix = true
@@ -299,33 +302,37 @@ public struct KalmanSmoother: Sendable {
             let (xe, pe) = predicted(dt: dte)
             let ie = earlier.position - xe.position
             let sie = (pe.pp + Mat2.diagonal(earlier.variance, earlier.variance)).inverse
-            correct(with: earlier.fix, predicted: xe, pe, innovation: ie, inverseNoise: sie, dt: dte, recording: &step)
-            anchor = (frame, x, p, time)
+            correct(velocity: earlier.velocity, at: earlier.time, predicted: xe, pe, innovation: ie, inverseNoise: sie, dt: dte, recording: &step)
+            anchor = (x, p, time)
             let dtn = fix.timestamp.timeIntervalSince(time)
             let (xn, pn) = predicted(dt: dtn)
             let innovation = here - xn.position
             let si = (pn.pp + Mat2.diagonal(variance, variance)).inverse
             reinstatedFix = earlier.time
             updatesSinceStart += 1
-            previousFix = Judged(fix: fix, position: here, variance: variance, fromAnchor: innovation.mahalanobisSquared(inverse: si))
+            let velocity = velocityMeasurement(fix)
+            previousFix = Judged(time: fix.timestamp, velocity: velocity, position: here, variance: variance,
+                                 fromAnchor: innovation.mahalanobisSquared(inverse: si))
             overturnedFix = nil
-            correct(with: fix, predicted: xn, pn, innovation: innovation, inverseNoise: si, dt: dtn, recording: &step)
+            correct(velocity: velocity, at: fix.timestamp, predicted: xn, pn, innovation: innovation, inverseNoise: si, dt: dtn, recording: &step)
             return true
         }
         overturnedFix = previous
-        previousFix = Judged(fix: fix, position: here, variance: variance, fromAnchor: fromAnchor)
-        correct(with: fix, predicted: xs, ps, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
+        let velocity = velocityMeasurement(fix)
+        previousFix = Judged(time: fix.timestamp, velocity: velocity, position: here, variance: variance, fromAnchor: fromAnchor)
+        correct(velocity: velocity, at: fix.timestamp, predicted: xs, ps, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
         return true
     }
 
     /// A fix the filter accepted and the next one judges: its position in the anchor's frame,
     /// per-axis variance (m²) and squared Mahalanobis distance from the anchor's prediction.
     struct Judged {
-        var fix: Location
+        var time: Date
+        /// Its Doppler velocity measurement, if any (`velocityMeasurement(_:)`).
+        var velocity: (Vec2, Mat2)?
         var position: Vec2
         var variance: Double
         var fromAnchor: Double
-        var time: Date { fix.timestamp }
     }
 
     /// Whether the previous fix is farther than the gate from the straight line between the
@@ -336,7 +343,7 @@ public struct KalmanSmoother: Sendable {
     /// The anchor's velocity is left out on purpose: at sparse fixes a walker turns between
     /// them, and a test that trusted the velocity took honest fixes after a turn for jumps
     /// (cerknica every 30 s: smooth 0.03 → 3.25 % too long).
-    private func offLine(_ previous: Judged, from a: (frame: LocalFrame, x: State4, p: Block4, time: Date),
+    private func offLine(_ previous: Judged, from a: (x: State4, p: Block4, time: Date),
                          to here: Vec2, variance: Double, dt: Double) -> Bool {
         let f = previous.time.timeIntervalSince(a.time) / dt
         let q = parameters.accelerationNoise * parameters.accelerationNoise
@@ -362,16 +369,17 @@ public struct KalmanSmoother: Sendable {
         let innovation = Vec2(x: z.east - xp.position.x, y: z.north - xp.position.y)
         let si = (pp.pp + Mat2.diagonal(variance, variance)).inverse
         updatesSinceStart += 1
-        correct(with: fix, predicted: xp, pp, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
+        correct(velocity: velocityMeasurement(fix), at: fix.timestamp, predicted: xp, pp, innovation: innovation,
+                inverseNoise: si, dt: dt, recording: &step)
     }
 
-    /// The measurement update of an accepted fix: position, then its Doppler velocity if that
-    /// passes its own gate.
-    private mutating func correct(with fix: Location, predicted xp: State4, _ pp: Block4, innovation: Vec2,
-                                  inverseNoise si: Mat2, dt: Double, recording step: inout Step) {
+    /// The measurement update of an accepted fix taken at `fixTime`: position, then its Doppler
+    /// `velocity` (`velocityMeasurement(_:)`, computed once per fix) if that passes its own gate.
+    private mutating func correct(velocity: (Vec2, Mat2)?, at fixTime: Date, predicted xp: State4, _ pp: Block4,
+                                  innovation: Vec2, inverseNoise si: Mat2, dt: Double, recording step: inout Step) {
         var xu = xp, pu = pp
         Self.correctPosition(&xu, &pu, innovation: innovation, inverseNoise: si)
-        if let (v, r) = velocityMeasurement(fix) {
+        if let (v, r) = velocity {
             let vi = v - xu.velocity
             let svi = (pu.vv + r).inverse
             if vi.mahalanobisSquared(inverse: svi) <= parameters.gateChiSquare {
@@ -381,7 +389,7 @@ public struct KalmanSmoother: Sendable {
         step = .update(frame: frame, predicted: xp, predictedCovariance: pp, dt: dt)
         x = xu
         p = pu.symmetrized
-        time = fix.timestamp
+        time = fixTime
     }
 
     /// Tells the filter the device was still at `time` (a zero-velocity update, as pedestrian
@@ -428,7 +436,7 @@ public struct KalmanSmoother: Sendable {
         p = ps.symmetrized
         time = fix.timestamp
         running = true
-        anchor = (frame, x, p, time)
+        anchor = (x, p, time)
         previousFix = nil
         overturnedFix = nil
         step = .start(frame: frame)
@@ -451,6 +459,10 @@ public struct KalmanSmoother: Sendable {
     private mutating func recentre() {
         frame = LocalFrame(origin: frame.coordinate(east: x.position.x, north: x.position.y))
         x.position = .zero
+        // The fixes the overturn rules remember were in the old frame: they start afresh.
+        anchor = nil
+        previousFix = nil
+        overturnedFix = nil
     }
 
     private func accuracy(of fix: Location) -> Double {
