@@ -38,7 +38,7 @@ struct GPXClean: ParsableCommand {
         discussion: """
             Each track segment is cleaned on its own with the preset's rules (see TrackFilterConfiguration) \
             and its Kalman filter, as the positioning engine does live, except that a point the next \
-            one exposes as a jump (a segment's unconfirmed first or second fix) is dropped again; points without a time are \
+            one exposes as a jump (a segment's unconfirmed first fix, or a fix off the line its neighbours draw) is dropped again; points without a time are \
             skipped. GPX has no accuracy field: HDOP × --uere stands in, else --assumed-accuracy. \
             With --report, the counts per rejection reason go to standard error. The file is read and \
             written as a stream (memory stays flat however long the track); waypoints or routes after \

@@ -106,7 +106,8 @@ public enum KalmanResult: Hashable, Sendable {
 /// fused as a velocity measurement, so speed and course survive filtering (HCKalmanFilter#16)
 /// and the estimate does not lag (Soundscape-Android#317). Positions farther than the χ² gate
 /// from the prediction are ignored (outliers); a long gap or repeated outliers that agree with
-/// each other restart it, and a start that the next fix contradicts is replaced by that fix.
+/// each other restart it, a start that the next fix contradicts is replaced by that fix, and a
+/// fix that passed the gate but lies off the line its neighbours draw is overturned by the next.
 /// Every estimate carries its own accuracy, speed accuracy and course accuracy. All the 4×4
 /// algebra is in 2×2 blocks held in registers: a step allocates nothing.
 public struct KalmanSmoother: Sendable {
@@ -131,18 +132,30 @@ public struct KalmanSmoother: Sendable {
     /// Whether the last step restarted on agreeing outliers that outnumber the fixes of the
     /// segment they overturned: that short segment was the outlier (the RTS pass drops it).
     private(set) var segmentOutvoted = false
-    /// Whether the last step found the segment's second fix to be the outlier: this fix failed
-    /// the gate from the estimate the second fix had pulled, yet the start alone explains it,
-    /// better than it explained the second fix, and the second fix lies off the line from the
-    /// start to it; the filter went back to its start and took this fix instead (the RTS pass
-    /// and a batch clean drop the second fix). Three fixes cannot always tell which of the
-    /// last two jumped; the one the start explains worse is taken to be the jump.
-    private(set) var overturnedSecondFix = false
-    /// The state right after the last (re)start, and the second fix (position in the start's
-    /// frame, per-axis variance, time, squared Mahalanobis distance from the start's
-    /// prediction), until a third fix confirms them.
-    private var startState: (frame: LocalFrame, x: State4, p: Block4, time: Date)?
-    private var secondFix: (position: Vec2, variance: Double, time: Date, fromStart: Double)?
+    /// Whether the last step found the previous fix to be a jump: the estimate before that
+    /// fix explains this one within the gate, better than it explained that fix, and that fix
+    /// lies off the line from that estimate to this one by more than the motion allows. The
+    /// gate alone cannot see such a jump when fixes are sparse (the prediction's uncertainty
+    /// grows with the cube of the gap) or when it is a segment's second fix (the start knows
+    /// no velocity); both neighbours can. The filter went back to the estimate before the jump
+    /// and took this fix instead (the RTS pass and a batch clean drop the jump; a live consumer
+    /// has shown it already). Three positions cannot always tell which of the last two jumped;
+    /// the one the earlier estimate explains worse is taken to be the jump.
+    private(set) var overturnedPreviousFix = false
+    /// When the last step overturned a fix that had itself just overturned the one before it,
+    /// and that earlier fix lies on the line from the estimate before it to this fix: the time
+    /// of that earlier fix, which the filter took back (it and this fix corrected the estimate
+    /// before it). A moderate error in the overturning fix had made an honest fix look off its
+    /// line; the fix after it shows which of the two was wrong (`rts_bridgesGapsInsteadOfSplitting`
+    /// lost two honest fixes of 80 that way). The RTS pass and a batch clean keep it again.
+    private(set) var reinstatedFix: Date?
+    /// The estimate before the last accepted fix (after a (re)start: the start's; in the
+    /// filter's frame), that fix,
+    /// and the fix it overturned from the same estimate, until the next fix confirms or
+    /// overturns them.
+    private var anchor: (x: State4, p: Block4, time: Date)?
+    private var previousFix: Judged?
+    private var overturnedFix: Judged?
     /// Whether the last step restarted because of a gap longer than `maximumGap` (the smoother
     /// bridges such gaps: they only widen the prediction).
     private(set) var restartedAfterGap = false
@@ -205,7 +218,8 @@ public struct KalmanSmoother: Sendable {
     private mutating func step(_ fix: Location, recording step: inout Step) -> Outcome {
         replacedUnconfirmedStart = false
         segmentOutvoted = false
-        overturnedSecondFix = false
+        overturnedPreviousFix = false
+        reinstatedFix = nil
         restartedAfterGap = false
         guard running else { return start(at: fix, recording: &step) }
         let dt = fix.timestamp.timeIntervalSince(time)
@@ -223,35 +237,13 @@ public struct KalmanSmoother: Sendable {
         let si = s.inverse
         let d2 = innovation.mahalanobisSquared(inverse: si)
         if d2 > parameters.gateChiSquare {
-            let current = (frame: frame, x: x, p: p, time: time)
             // A start no second fix has confirmed may itself have been the outlier (the first
             // fix after a gap can be a multipath jump): the disagreeing fix replaces it.
             if updatesSinceStart == 0 {
                 replacedUnconfirmedStart = true
                 return start(at: fix, recording: &step)
             }
-            // The second fix passes any gate but a wide one (the start knows no velocity), so a
-            // jump there is only exposed by the third: when the start alone explains this fix,
-            // the second was the outlier.
-            if updatesSinceStart == 1, let start = startState, let second = secondFix {
-                (frame, x, p, time) = start
-                let dt0 = fix.timestamp.timeIntervalSince(time)
-                let (xs, ps) = predicted(dt: dt0)
-                let zs = frame.point(for: fix.coordinate)
-                let innovation0 = Vec2(x: zs.east - xs.position.x, y: zs.north - xs.position.y)
-                let si0 = (ps.pp + Mat2.diagonal(sigma * sigma, sigma * sigma)).inverse
-                let fromStart = innovation0.mahalanobisSquared(inverse: si0)
-                if fromStart <= parameters.gateChiSquare, fromStart < second.fromStart,
-                   secondFixOffLine(second, third: Vec2(x: zs.east, y: zs.north), variance: sigma * sigma, dt: dt0) {
-                    overturnedSecondFix = true
-                    secondFix = (Vec2(x: zs.east, y: zs.north), sigma * sigma, fix.timestamp, fromStart)
-                    consecutiveOutliers = 0
-                    lastOutlier = nil
-                    correct(with: fix, predicted: xs, ps, innovation: innovation0, inverseNoise: si0, dt: dt0, recording: &step)
-                    return .updated
-                }
-                (frame, x, p, time) = (current.frame, current.x, current.p, current.time)
-            }
+            if overturningPrevious(with: fix, at: Vec2(x: z.east, y: z.north), sigma: sigma, recording: &step) { return .updated }
             // Outliers count towards a restart only while they agree with each other (the
             // track really moved); scattered multipath bursts keep resetting the count.
             let here = Vec2(x: z.east, y: z.north)
@@ -269,34 +261,95 @@ public struct KalmanSmoother: Sendable {
             }
             return .rejected(d2)
         }
+        if overturningPrevious(with: fix, at: Vec2(x: z.east, y: z.north), sigma: sigma, recording: &step) { return .updated }
         consecutiveOutliers = 0
         lastOutlier = nil
         updatesSinceStart += 1
-        if updatesSinceStart == 1, let start = startState {
-            let z2 = start.frame.point(for: fix.coordinate)
-            secondFix = (Vec2(x: z2.east, y: z2.north), sigma * sigma, fix.timestamp, d2)
-        } else {
-            startState = nil
-            secondFix = nil
-        }
-        correct(with: fix, predicted: xp, pp, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
+        anchor = (x, p, time)
+        let velocity = velocityMeasurement(fix)
+        previousFix = Judged(time: fix.timestamp, velocity: velocity, position: Vec2(x: z.east, y: z.north),
+                             variance: sigma * sigma, fromAnchor: d2)
+        overturnedFix = nil
+        correct(velocity: velocity, at: fix.timestamp, predicted: xp, pp, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
         return .updated
     }
 
-    /// Whether the second fix of a segment is farther than the gate from the straight line
-    /// between the start (its frame's origin) and a third fix `dt` seconds after the start.
+    /// Whether the previous fix was a jump that `fix` exposes (`overturnedPreviousFix`); if so,
+    /// the filter goes back to the estimate before it and takes `fix` from there.
+    /// - Parameter here: the fix in the filter's frame, metres.
+    private mutating func overturningPrevious(with fix: Location, at here: Vec2, sigma: Double, recording step: inout Step) -> Bool {
+        guard updatesSinceStart >= 1, let a = anchor, let previous = previousFix else { return false }
+        let dt = fix.timestamp.timeIntervalSince(a.time)
+        let variance = sigma * sigma
+        guard dt > 0, offLine(previous, from: a, to: here, variance: variance, dt: dt) else { return false }
+        let current = (x: x, p: p, time: time)
+        (x, p, time) = a
+        let (xs, ps) = predicted(dt: dt)
+        let innovation = here - xs.position
+        let si = (ps.pp + Mat2.diagonal(variance, variance)).inverse
+        let fromAnchor = innovation.mahalanobisSquared(inverse: si)
+        guard fromAnchor <= parameters.gateChiSquare, fromAnchor < previous.fromAnchor else {
+            (x, p, time) = current
+            return false
+        }
+        overturnedPreviousFix = true
+        consecutiveOutliers = 0
+        lastOutlier = nil
+        if let earlier = overturnedFix, !offLine(earlier, from: a, to: here, variance: variance, dt: dt) {
+            // The previous fix had overturned `earlier`, which lies on the line to this fix:
+            // the previous fix was the odd one out. The estimate takes `earlier`, then this fix.
+            let dte = earlier.time.timeIntervalSince(a.time)
+            let (xe, pe) = predicted(dt: dte)
+            let ie = earlier.position - xe.position
+            let sie = (pe.pp + Mat2.diagonal(earlier.variance, earlier.variance)).inverse
+            correct(velocity: earlier.velocity, at: earlier.time, predicted: xe, pe, innovation: ie, inverseNoise: sie, dt: dte, recording: &step)
+            anchor = (x, p, time)
+            let dtn = fix.timestamp.timeIntervalSince(time)
+            let (xn, pn) = predicted(dt: dtn)
+            let innovation = here - xn.position
+            let si = (pn.pp + Mat2.diagonal(variance, variance)).inverse
+            reinstatedFix = earlier.time
+            updatesSinceStart += 1
+            let velocity = velocityMeasurement(fix)
+            previousFix = Judged(time: fix.timestamp, velocity: velocity, position: here, variance: variance,
+                                 fromAnchor: innovation.mahalanobisSquared(inverse: si))
+            overturnedFix = nil
+            correct(velocity: velocity, at: fix.timestamp, predicted: xn, pn, innovation: innovation, inverseNoise: si, dt: dtn, recording: &step)
+            return true
+        }
+        overturnedFix = previous
+        let velocity = velocityMeasurement(fix)
+        previousFix = Judged(time: fix.timestamp, velocity: velocity, position: here, variance: variance, fromAnchor: fromAnchor)
+        correct(velocity: velocity, at: fix.timestamp, predicted: xs, ps, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
+        return true
+    }
+
+    /// A fix the filter accepted and the next one judges: its position in the anchor's frame,
+    /// per-axis variance (m²) and squared Mahalanobis distance from the anchor's prediction.
+    struct Judged {
+        var time: Date
+        /// Its Doppler velocity measurement, if any (`velocityMeasurement(_:)`).
+        var velocity: (Vec2, Mat2)?
+        var position: Vec2
+        var variance: Double
+        var fromAnchor: Double
+    }
+
+    /// Whether the previous fix is farther than the gate from the straight line between the
+    /// anchor estimate and a fix `dt` seconds after it (at `here`, with per-axis `variance`).
     /// Under white acceleration q the deviation of the position at a fraction f of T from that
     /// line has variance q² T³ f² (1 − f)² / 3 (the integrated Wiener process conditioned on both
-    /// ends; the model of Bar-Shalom et al. §6.2.2), added to the three fixes' own noise.
-    private func secondFixOffLine(_ second: (position: Vec2, variance: Double, time: Date, fromStart: Double), third: Vec2,
-                                  variance: Double, dt: Double) -> Bool {
-        guard let start = startState, dt > 0 else { return false }
-        let f = second.time.timeIntervalSince(start.time) / dt
+    /// ends; the model of Bar-Shalom et al. §6.2.2), added to the three positions' own noise.
+    /// The anchor's velocity is left out on purpose: at sparse fixes a walker turns between
+    /// them, and a test that trusted the velocity took honest fixes after a turn for jumps
+    /// (cerknica every 30 s: smooth 0.03 → 3.25 % too long).
+    private func offLine(_ previous: Judged, from a: (x: State4, p: Block4, time: Date),
+                         to here: Vec2, variance: Double, dt: Double) -> Bool {
+        let f = previous.time.timeIntervalSince(a.time) / dt
         let q = parameters.accelerationNoise * parameters.accelerationNoise
-        let startVariance = start.p.pp.trace / 2
-        let spread = second.variance + (1 - f) * (1 - f) * startVariance + f * f * variance
+        let spread = previous.variance + (1 - f) * (1 - f) * a.p.pp.trace / 2 + f * f * variance
             + q * dt * dt * dt * f * f * (1 - f) * (1 - f) / 3
-        let deviation = second.position - third * f
+        let deviation = previous.position - (a.x.position + (here - a.x.position) * f)
         return (deviation.x * deviation.x + deviation.y * deviation.y) / spread > parameters.gateChiSquare
     }
 
@@ -316,16 +369,17 @@ public struct KalmanSmoother: Sendable {
         let innovation = Vec2(x: z.east - xp.position.x, y: z.north - xp.position.y)
         let si = (pp.pp + Mat2.diagonal(variance, variance)).inverse
         updatesSinceStart += 1
-        correct(with: fix, predicted: xp, pp, innovation: innovation, inverseNoise: si, dt: dt, recording: &step)
+        correct(velocity: velocityMeasurement(fix), at: fix.timestamp, predicted: xp, pp, innovation: innovation,
+                inverseNoise: si, dt: dt, recording: &step)
     }
 
-    /// The measurement update of an accepted fix: position, then its Doppler velocity if that
-    /// passes its own gate.
-    private mutating func correct(with fix: Location, predicted xp: State4, _ pp: Block4, innovation: Vec2,
-                                  inverseNoise si: Mat2, dt: Double, recording step: inout Step) {
+    /// The measurement update of an accepted fix taken at `fixTime`: position, then its Doppler
+    /// `velocity` (`velocityMeasurement(_:)`, computed once per fix) if that passes its own gate.
+    private mutating func correct(velocity: (Vec2, Mat2)?, at fixTime: Date, predicted xp: State4, _ pp: Block4,
+                                  innovation: Vec2, inverseNoise si: Mat2, dt: Double, recording step: inout Step) {
         var xu = xp, pu = pp
         Self.correctPosition(&xu, &pu, innovation: innovation, inverseNoise: si)
-        if let (v, r) = velocityMeasurement(fix) {
+        if let (v, r) = velocity {
             let vi = v - xu.velocity
             let svi = (pu.vv + r).inverse
             if vi.mahalanobisSquared(inverse: svi) <= parameters.gateChiSquare {
@@ -335,7 +389,7 @@ public struct KalmanSmoother: Sendable {
         step = .update(frame: frame, predicted: xp, predictedCovariance: pp, dt: dt)
         x = xu
         p = pu.symmetrized
-        time = fix.timestamp
+        time = fixTime
     }
 
     /// Tells the filter the device was still at `time` (a zero-velocity update, as pedestrian
@@ -382,7 +436,9 @@ public struct KalmanSmoother: Sendable {
         p = ps.symmetrized
         time = fix.timestamp
         running = true
-        startState = (frame, x, p, time)
+        anchor = (x, p, time)
+        previousFix = nil
+        overturnedFix = nil
         step = .start(frame: frame)
         return .started
     }
@@ -403,6 +459,10 @@ public struct KalmanSmoother: Sendable {
     private mutating func recentre() {
         frame = LocalFrame(origin: frame.coordinate(east: x.position.x, north: x.position.y))
         x.position = .zero
+        // The fixes the overturn rules remember were in the old frame: they start afresh.
+        anchor = nil
+        previousFix = nil
+        overturnedFix = nil
     }
 
     private func accuracy(of fix: Location) -> Double {

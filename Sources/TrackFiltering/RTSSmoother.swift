@@ -220,6 +220,8 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     /// Fixes the gated pass kept and a later one exposed as outliers, and the smoother's own
     /// outliers: accepted by the cleaner, dropped here.
     private var dropped = FilterReport()
+    /// The last fix dropped as a jump, until the next fix confirms that or takes it back.
+    private var overturned: Kept?
 
     public init(smoother: KalmanSmoother, rules: Rule, window: KalmanSmoother.SmoothingWindow = .standard) {
         self.smoother = smoother
@@ -240,10 +242,18 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     public mutating func push(_ fix: Location, receivedAt: Date? = nil, item: Item,
                               _ emit: (Location, Item) throws -> Void) rethrows {
         guard cleaner.process(fix, receivedAt: receivedAt).location != nil, let kalman = cleaner.kalman else { return }
-        if kalman.overturnedSecondFix, kept.count > context, kept.last?.startsSegment == false {
-            // The segment's second fix was the outlier this one exposed.
-            kept.removeLast()
+        if kalman.overturnedPreviousFix, kept.count > context, kept.last?.startsSegment == false {
+            // The previous fix was a jump this one exposed; if it had overturned the fix
+            // before it, that one is taken back (`KalmanSmoother.reinstatedFix`).
+            let jump = kept.removeLast()
             dropped.reclassify(acceptedAs: .kalmanOutlier)
+            if let time = kalman.reinstatedFix, let earlier = overturned, earlier.fix.timestamp == time {
+                kept.append(earlier)
+                dropped.reinstate(rejectedAs: .kalmanOutlier)
+                overturned = nil
+            } else {
+                overturned = jump
+            }
         } else if kalman.replacedUnconfirmedStart, kept.count > context, kept.last?.startsSegment == true {
             // The previous fix started a segment the next one contradicted: it was the outlier.
             kept.removeLast()
@@ -255,6 +265,7 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
             for _ in from..<kept.count { dropped.reclassify(acceptedAs: .kalmanOutlier) }
             kept.removeSubrange(from...)
         }
+        if !kalman.overturnedPreviousFix { overturned = nil }
         // A gap only widens the prediction, so the smoother bridges it; it splits where the
         // track jumped (outliers that agreed) or at a start that replaced an outlier.
         let restarted = kalman.updatesSinceStart == 0 && !kalman.restartedAfterGap

@@ -107,6 +107,12 @@ public struct FilterReport: Hashable, Sendable, CustomStringConvertible {
         record(reason)
     }
 
+    /// Turns one fix dropped for `reason` back into an accepted one (a later stage took it back).
+    public mutating func reinstate(rejectedAs reason: RejectionReason) {
+        accepted += 1
+        add(-1, to: reason)
+    }
+
     /// Adds another report's counts to this one.
     public mutating func merge(_ other: FilterReport) {
         received += other.received

@@ -49,10 +49,15 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
     /// A frame near the recent fixes, so measuring hops needs no trigonometric call.
     private var measuringFrame: LocalFrame?
     /// Whether the last `process(_:receivedAt:)` exposed the location delivered before it as an
-    /// outlier: the Kalman filter's unconfirmed start or second fix, which this fix contradicted
-    /// (a jump the gate could not judge yet). A live consumer has shown it already; a batch one
+    /// outlier: the Kalman filter's unconfirmed start, or a fix both its neighbours contradict
+    /// (`KalmanSmoother.overturnedPreviousFix`: a jump the gate let through). A live consumer has shown it already; a batch one
     /// drops it (`cleaned(_:)`), delaying each delivery by one fix in effect.
     public private(set) var retractsPreviousDelivery = false
+    /// Whether the last `process(_:receivedAt:)` also took back the delivery retracted the step
+    /// before (`KalmanSmoother.reinstatedFix`): it stands again, before this one.
+    public private(set) var reinstatesRetractedDelivery = false
+    /// The last retracted delivery: its fix time and where it was.
+    private var retractedDelivery: (time: Date, coordinate: Coordinate)?
     /// The fix time of the last delivered location, and the location delivered before it.
     private var lastDeliveredTime: Date?
     private var deliveredBefore: Coordinate?
@@ -72,6 +77,7 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
             measuringFrame = LocalFrame(origin: fix.coordinate)
         }
         retractsPreviousDelivery = false
+        reinstatesRetractedDelivery = false
         let input = FilterInput(fix: fix, receivedAt: receivedAt, previous: lastAccepted, frame: measuringFrame)
         if let reason = rule.evaluate(input) {
             // A fix held for stillness still tells the filter the device is not moving.
@@ -91,11 +97,19 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
                 report.record(.outOfOrder)
                 return .rejected(.outOfOrder)
             }
-            if kalman!.overturnedSecondFix || kalman!.replacedUnconfirmedStart,
-               let overturned = lastAccepted?.timestamp, overturned == lastDeliveredTime {
+            if kalman!.overturnedPreviousFix || kalman!.replacedUnconfirmedStart,
+               let overturned = lastAccepted?.timestamp, overturned == lastDeliveredTime, let taken = lastDelivered {
                 retractsPreviousDelivery = true
                 lastDelivered = deliveredBefore
                 lastDeliveredTime = nil
+                if let time = kalman!.reinstatedFix, let back = retractedDelivery, back.time == time {
+                    reinstatesRetractedDelivery = true
+                    deliveredBefore = lastDelivered
+                    lastDelivered = back.coordinate
+                    retractedDelivery = nil
+                } else {
+                    retractedDelivery = (overturned, taken)
+                }
             }
         }
         rule.accepted(input)
@@ -139,15 +153,16 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
 
 /// The batch form of `TrackCleaner` for a saved track read as a stream: each delivery waits
 /// for the next fix, which may expose it as an outlier (`retractsPreviousDelivery`: a
-/// segment's unconfirmed first or second fix); then it is dropped and counted as a Kalman
+/// segment's unconfirmed first fix, or a jump both neighbours contradict); then it is dropped and counted as a Kalman
 /// outlier, else it leaves with the item it came with. One fix in memory however long the track.
 public struct TrackCleaning<Rule: TrackFilter, Item> {
     /// The cleaner, with its state after the fixes pushed so far.
     public private(set) var cleaner: TrackCleaner<Rule>
     /// The last delivery, until the next fix confirms it.
     private var held: (location: Location, item: Item)?
-    /// Deliveries taken back.
+    /// Deliveries taken back, and the last one, until the next fix confirms that.
     private var retracted = FilterReport()
+    private var taken: (location: Location, item: Item)?
 
     public init(_ cleaner: TrackCleaner<Rule>) { self.cleaner = cleaner }
 
@@ -163,13 +178,22 @@ public struct TrackCleaning<Rule: TrackFilter, Item> {
     public mutating func push(_ fix: Location, receivedAt: Date? = nil, item: Item,
                               _ emit: (Location, Item) throws -> Void) rethrows {
         let decision = cleaner.process(fix, receivedAt: receivedAt)
-        if cleaner.retractsPreviousDelivery, held != nil {
+        if cleaner.retractsPreviousDelivery, let jump = held {
             held = nil
             retracted.reclassify(acceptedAs: .kalmanOutlier)
+            if cleaner.reinstatesRetractedDelivery, let back = taken {
+                // The delivery taken back the step before stands again.
+                retracted.reinstate(rejectedAs: .kalmanOutlier)
+                taken = nil
+                try emit(back.location, back.item)
+            } else {
+                taken = jump
+            }
         }
         guard let location = decision.location else { return }
         if let (l, i) = held { try emit(l, i) }
         held = (location, item)
+        if !cleaner.retractsPreviousDelivery { taken = nil }
     }
 
     /// Emits the last delivery (the end of the track).
