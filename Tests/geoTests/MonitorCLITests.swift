@@ -67,16 +67,18 @@ private func lines(_ stdout: String) throws -> [[String: Any]] {
         let regions = dir.appendingPathComponent("fence.geojson"), inside = dir.appendingPathComponent("in.gpx")
         let outside = dir.appendingPathComponent("out.gpx"), store = dir.appendingPathComponent("a/store")
         try fenceGeoJSON.write(to: regions, atomically: true, encoding: .utf8)
-        try gpx(Array(repeating: 0, count: 600)).write(to: inside, atomically: true, encoding: .utf8)
-        try gpx(Array(repeating: 300, count: 40), startSecond: 600).write(to: outside, atomically: true, encoding: .utf8)
-        // Replayed at 10× real time: decided inside after 2 s, then killed mid-replay.
+        // 3,000 fixes a second apart, replayed at 10× real time: decided inside after 2 s, killed
+        // long before the replay could end, however loaded the machine.
+        try gpx(Array(repeating: 0, count: 3000)).write(to: inside, atomically: true, encoding: .utf8)
+        try gpx(Array(repeating: 300, count: 40), startSecond: 3000).write(to: outside, atomically: true, encoding: .utf8)
+        let stderrFile = dir.appendingPathComponent("monitor.stderr").path
         let child = try ChildProcess.spawn(.init(
             executable: GeoProcess.geoExecutable.path,
             arguments: ["monitor", "--regions", regions.path, "--source", "gpx:\(inside.path)?speed=10&accuracy=10", "--store", store.path],
-            standardOutput: .nullDevice, standardError: .nullDevice))
+            standardOutput: .nullDevice, standardError: .file(stderrFile)))
         let storeFile = store.appendingPathComponent("geo-monitor.monitor").path
         let decided = await pollUntil { (try? String(contentsOfFile: storeFile, encoding: .utf8))?.contains("satisfied") == true }
-        #expect(child.kill())
+        #expect(child.kill(), "geo monitor had ended before the kill: \((try? String(contentsOfFile: stderrFile, encoding: .utf8)) ?? "")")
         _ = try await child.exitStatus(timeout: .seconds(10))
         #expect(decided, "the store never recorded the decision")
         // The rerun rejoins the stored state: leaving is an exit, not a first decision.
@@ -118,7 +120,8 @@ private func lines(_ stdout: String) throws -> [[String: Any]] {
 
 /// Polls `condition` every 50 ms for up to 30 s.
 private func pollUntil(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<600 {
+    let deadline = ContinuousClock.now + .seconds(30)
+    while ContinuousClock.now < deadline {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(50))
     }
