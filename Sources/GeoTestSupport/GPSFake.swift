@@ -141,8 +141,8 @@ public struct GPSFake: Sendable {
     public var isListening: Bool { Self.isListening(port: port) }
 
     /// Waits until something accepts TCP connections on 127.0.0.1:`port`, polling every 20 ms,
-    /// at most `limit`; returns whether it does.
-    public static func waitUntilListening(port: Int, within limit: Duration = .seconds(10)) async -> Bool {
+    /// at most `limit` (30 s by default: starting `geo` on a loaded machine has taken over 10 s); returns whether it does.
+    public static func waitUntilListening(port: Int, within limit: Duration = .seconds(30)) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if isListening(port: port) { return true }
