@@ -67,6 +67,11 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         get { tileCache.capacity }
         set { tileCache.capacity = max(newValue, 0); tileCache.removeAll() }
     }
+    /// The most missing tiles a frame draws where tiles of another zoom or world-base detail
+    /// still cover their ground (default 2, a few milliseconds each); tiles nothing covers are
+    /// always drawn. Crossing a tile zoom thus spreads the new tiles over frames instead of
+    /// drawing the whole view in one.
+    public var tilesDrawnPerFrame = 2
     /// Raster tiles held now.
     public var cachedTileCount: Int { tileCache.count }
     private let tileCache = RasterTileCache(capacity: 160)
@@ -156,13 +161,15 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     // MARK: Frames
 
     /// Advances the camera to `now` and draws a frame into `frame` when anything changed since
-    /// the last one and rendering is allowed and active.
+    /// the last one, or the last one still showed tiles of another zoom where its own were not
+    /// drawn yet (`tilesDrawnPerFrame`), and rendering is allowed and active.
     /// - Returns: whether a frame was drawn.
     @discardableResult
     public func render(at now: Instant) -> Bool {
         camera.advance(to: now)
         guard renderAllowed, isActive else { return false }
-        if let drawn, drawn.camera == camera.state, drawn.revision == revision { return false }
+        // A frame that showed stand-ins for tiles not drawn yet is followed by another.
+        if let drawn, drawn.camera == camera.state, drawn.revision == revision, tileCache.pending == 0 { return false }
         var reuse: Pixmap? = nil
         swap(&reuse, &frame) // the old frame's storage, uniquely held, is written over
         frame = draw(camera.state, reusing: &reuse)
@@ -203,13 +210,11 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         } else {
             // The view size was checked at init, so the canvas can be made.
             canvas = try! Canvas(width: Int(state.viewSize.width.rounded()), height: Int(state.viewSize.height.rounded()), background: WorldBase.space)
-            let base = state.zoomLevel < WorldBase.maximumZoom
+            let detail = WorldBase.Detail(cameraZoom: state.zoomLevel)
             let earth = Self.earthOutline(state)
-            canvas.fill(Path(polyline: earth, closed: true), color: base ? WorldBase.ocean : style.land)
-            if base {
-                let flat = state.projection == .mercator ? MapPoint(state.geoCenter).x : nil
-                worldBase.draw(through: projection, flatCentreX: flat, land: style.land, cameraZoom: state.zoomLevel, on: &canvas)
-            }
+            canvas.fill(Path(polyline: earth, closed: true), color: detail == .none ? style.land : WorldBase.ocean)
+            let flat = state.projection == .mercator ? MapPoint(state.geoCenter).x : nil
+            worldBase.draw(through: projection, flatCentreX: flat, land: style.land, detail: detail, on: &canvas)
         }
         // The renderer's pins for markers without an image (placed with its labels); every
         // other object is drawn over the map in the order added.
@@ -241,9 +246,10 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     private func composedGround(_ state: CameraState, reusing reuse: inout Pixmap?) -> Pixmap? {
         guard composesFromTiles, let rows = GroundRows(state) else { return nil }
         let width = Int(state.viewSize.width.rounded()), height = Int(state.viewSize.height.rounded())
-        let z = TileCompositor.tileZoom(cameraZoom: state.zoomLevel)
-        let keys = TileCompositor.tiles(rows, width: width, height: height, zoom: z)
-        guard let tiles = tileCache.tiles(keys, render: renderTile) else { return nil }
+        let z = TileCompositor.tileZoom(cameraZoom: state.zoomLevel), base = WorldBase.Detail(cameraZoom: state.zoomLevel)
+        let keys = TileCompositor.tiles(rows, width: width, height: height, zoom: z, base: base)
+        let centre = MapPoint(state.geoCenter), n = Double(1 << z)
+        guard let tiles = tileCache.tiles(keys, budget: tilesDrawnPerFrame, centre: (centre.x * n, centre.y * n), render: renderTile) else { return nil }
         var pixmap: Pixmap
         if let old = reuse, old.width == width, old.height == height {
             pixmap = old
@@ -252,23 +258,20 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
             // The view size was checked at init.
             pixmap = try! Pixmap(width: width, height: height)
         }
-        TileCompositor.compose(rows, zoom: z, tiles: tiles, space: WorldBase.space, into: &pixmap)
+        TileCompositor.compose(rows, zoom: z, base: base, tiles: tiles, space: WorldBase.space, into: &pixmap)
         return pixmap
     }
 
     /// One raster tile of the ground at tile zoom z (the renderer's): the world base under
-    /// the data where the camera's zoom (z − 1) is below `WorldBase.maximumZoom`, the map's
+    /// the data in the key's detail (the camera's, as a direct frame draws it), the map's
     /// geometry without labels, and a one-pixel gutter.
     private func renderTile(_ key: RasterTileCache.Key) -> Pixmap {
         let n = Double(1 << key.z), stored = RasterTileCache.storedSide
         let centre = WebMercator.coordinate(worldX: (Double(key.x) + 0.5) / n, worldY: (Double(key.y) + 0.5) / n)
         // A tile zoom is 0…24 and its side fixed, so the viewport and canvas can be made.
         let viewport = try! MercatorViewport(center: centre, zoom: Double(key.z), width: stored, height: stored)
-        let base = Double(key.z) - 1 < WorldBase.maximumZoom
-        var canvas = try! Canvas(width: stored, height: stored, background: base ? WorldBase.ocean : style.land)
-        if base {
-            worldBase.draw(through: viewport, flatCentreX: viewport.center.x, land: style.land, cameraZoom: Double(key.z) - 1, on: &canvas)
-        }
+        var canvas = try! Canvas(width: stored, height: stored, background: key.base == .none ? style.land : WorldBase.ocean)
+        worldBase.draw(through: viewport, flatCentreX: viewport.center.x, land: style.land, detail: key.base, on: &canvas)
         var painter = MapPainter(style: style, zoom: Double(key.z))
         painter.clearsCanvas = false
         painter.passes = [.geometry]
