@@ -30,7 +30,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     public var style: MapStyle { didSet { groundChanged() } }
     #if canImport(CFreeType) && canImport(CHarfBuzz)
     /// Draws labels; nil draws none.
-    public var text: TextRenderer? { didSet { changed() } }
+    public var text: TextRenderer? { didSet { labelsChanged() } }
     #endif
     /// The position indicator, drawn over the objects when visible.
     public let positionIndicator = PositionIndicator()
@@ -72,6 +72,8 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     /// always drawn. Crossing a tile zoom thus spreads the new tiles over frames instead of
     /// drawing the whole view in one.
     public var tilesDrawnPerFrame = 2
+    /// Labels of moving frames, placed once and redrawn at their anchors (with `composesFromTiles`).
+    let labelLayer = LabelLayer()
     /// Raster tiles held now.
     public var cachedTileCount: Int { tileCache.count }
     private let tileCache = RasterTileCache(capacity: 160)
@@ -119,9 +121,15 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
 
     private func changed() { revision &+= 1 }
 
-    /// What the tiles show changed: they are drawn again.
+    /// What the tiles show changed: they are drawn again, and the labels placed again.
     private func groundChanged() {
         tileCache.removeAll()
+        labelsChanged()
+    }
+
+    /// What labels show or avoid (the data, the style, the text, markers' pins) changed.
+    private func labelsChanged() {
+        labelLayer.removeAll()
         changed()
     }
 
@@ -133,7 +141,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         let id = MapObjectID(value: nextObjectID)
         nextObjectID += 1
         objects.append((id, object))
-        changed()
+        labelsChanged()
         return id
     }
 
@@ -142,7 +150,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     public func replace(_ id: MapObjectID, with object: MapObject) -> Bool {
         guard let i = objects.firstIndex(where: { $0.id == id }) else { return false }
         objects[i].object = object
-        changed()
+        labelsChanged()
         return true
     }
 
@@ -151,7 +159,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     public func remove(_ id: MapObjectID) -> Bool {
         guard let i = objects.firstIndex(where: { $0.id == id }) else { return false }
         objects.remove(at: i)
-        changed()
+        labelsChanged()
         return true
     }
 
@@ -169,10 +177,13 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         camera.advance(to: now)
         guard renderAllowed, isActive else { return false }
         // A frame that showed stand-ins for tiles not drawn yet is followed by another.
-        if let drawn, drawn.camera == camera.state, drawn.revision == revision, tileCache.pending == 0 { return false }
+        // A frame that showed stand-ins for tiles not drawn yet is followed by another, and so is
+        // one whose labels were placed for another camera (the camera has settled: place them).
+        let settled = drawn?.camera == camera.state
+        if let drawn, settled, drawn.revision == revision, tileCache.pending == 0, !labelsStale(camera.state) { return false }
         var reuse: Pixmap? = nil
         swap(&reuse, &frame) // the old frame's storage, uniquely held, is written over
-        frame = draw(camera.state, reusing: &reuse)
+        frame = draw(camera.state, reusing: &reuse, settled: settled)
         drawn = (camera.state, revision)
         framesDrawn += 1
         return true
@@ -186,7 +197,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         composesFromTiles = false
         defer { composesFromTiles = composes }
         var none: Pixmap? = nil
-        return draw(camera.state, reusing: &none)
+        return draw(camera.state, reusing: &none, settled: true)
     }
 
     /// The renderer's zoom (256-pixel tiles) for a camera zoom (MapLibre's 512-pixel world).
@@ -196,7 +207,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     /// frame's tiles fit the cache, else rasterized directly (the globe below zoom 12); then
     /// labels, objects and the indicator in screen space. `reuse` is a previous frame whose
     /// storage may be written over.
-    private func draw(_ state: CameraState, reusing reuse: inout Pixmap?) -> Pixmap {
+    private func draw(_ state: CameraState, reusing reuse: inout Pixmap?, settled: Bool) -> Pixmap {
         let projection = CameraProjection(state)
         var painter = MapPainter(style: style, zoom: min(max(Self.rendererZoom(cameraZoom: state.zoomLevel), 0), 24))
         painter.clearsCanvas = false
@@ -220,6 +231,11 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         // other object is drawn over the map in the order added.
         var pins: [MapOverlay] = []
         for (_, object) in objects { if case .marker(let m) = object, m.image == nil { pins.append(.marker(m.coordinate)) } }
+        if cachesLabels {
+            if labelLayer.needsPlacement(for: state, settled: settled) { labelLayer.place(features, overlays: pins, for: state, painter: painter) }
+            labelLayer.draw(through: projection, on: &canvas)
+            painter.drawsLabels = false
+        }
         painter.paint(features, overlays: pins, through: projection, on: &canvas)
         for (_, object) in objects {
             switch object {
@@ -240,6 +256,18 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         }
         return pixmap
     }
+
+    /// Whether frames draw labels from `labelLayer`: when they compose from tiles and have text.
+    private var cachesLabels: Bool {
+        #if canImport(CFreeType) && canImport(CHarfBuzz)
+        composesFromTiles && text != nil
+        #else
+        false
+        #endif
+    }
+
+    /// Whether the labels were placed for another camera than `state`.
+    private func labelsStale(_ state: CameraState) -> Bool { cachesLabels && labelLayer.placedFor != state }
 
     /// The ground of a flat frame composed from cached tiles, or nil when the frame is drawn
     /// directly (the globe below zoom 12, tiles off, more tiles than the cache holds).
