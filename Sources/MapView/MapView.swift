@@ -272,7 +272,10 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     /// The ground of a flat frame composed from cached tiles, or nil when the frame is drawn
     /// directly (the globe below zoom 12, tiles off, more tiles than the cache holds).
     private func composedGround(_ state: CameraState, reusing reuse: inout Pixmap?) -> Pixmap? {
-        guard composesFromTiles, let rows = GroundRows(state) else { return nil }
+        guard composesFromTiles, let rows = GroundRows(state) else {
+            tileCache.frameDrawnDirectly()
+            return nil
+        }
         let width = Int(state.viewSize.width.rounded()), height = Int(state.viewSize.height.rounded())
         let z = TileCompositor.tileZoom(cameraZoom: state.zoomLevel), base = WorldBase.Detail(cameraZoom: state.zoomLevel)
         let keys = TileCompositor.tiles(rows, width: width, height: height, zoom: z, base: base)

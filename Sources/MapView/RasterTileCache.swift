@@ -56,8 +56,12 @@ final class RasterTileCache {
 
     /// Tiles held now.
     var count: Int { tiles.count }
-    /// Tiles of the last frame shown through stand-ins, still to be drawn.
+    /// Tiles of the last frame shown through stand-ins, still to be drawn (none after a frame
+    /// drawn directly: `frameDrawnDirectly()`).
     private(set) var pending = 0
+
+    /// A frame was drawn without tiles: none of its tiles is pending.
+    func frameDrawnDirectly() { pending = 0 }
 
     /// Drops every tile (what they show changed).
     func removeAll() {
@@ -88,6 +92,7 @@ final class RasterTileCache {
     /// cannot be composed from tiles. Tiles this frame does not use are evicted, least
     /// recently used first, to stay within `capacity`.
     func tiles(_ keys: Set<Key>, budget: Int, centre: (x: Double, y: Double), render: (Key) -> Pixmap) -> [Key: Tile]? {
+        pending = 0
         guard keys.count <= capacity else { return nil }
         clock += 1
         var out: [Key: Tile] = [:]

@@ -166,3 +166,18 @@ func composedFrame_equalsDirectFrame_whereTheWorldBaseEnds(zoom: Double) throws 
     #expect(frames > 2 && frames < 100, "the new zoom's tiles arrive over \(frames) frames")
     #expect(!view.render(at: clock.now), "all drawn: nothing more to draw")
 }
+
+/// Tiles still pending when the view turns to the globe below zoom 12 (drawn directly) are
+/// pending no more: the view draws one frame and then stops.
+@Test(.onOwnThread) func pendingTiles_endWhenFramesAreDrawnDirectly() throws {
+    guard let monaco else { return }
+    let clock = ManualClock()
+    let view = try TestView(camera: camera(monacoCentre, zoom: 15.45, size: (480, 320)), features: monaco)
+    #expect(view.render(at: clock.now))
+    try view.camera.set(CameraOptions(zoomLevel: 15.55), animation: .none, at: clock.now)
+    #expect(view.render(at: clock.now))
+    view.camera.setProjection(.globe)
+    try view.camera.set(CameraOptions(zoomLevel: 5), animation: .none, at: clock.now)
+    #expect(view.render(at: clock.now))
+    #expect(!view.render(at: clock.now), "nothing pending on the globe")
+}
