@@ -193,11 +193,8 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     /// is paused (the seed's snapshot), its geometry rasterized directly at the camera's own
     /// zoom. The camera is not advanced.
     public func snapshot() -> Pixmap {
-        let composes = composesFromTiles
-        composesFromTiles = false
-        defer { composesFromTiles = composes }
         var none: Pixmap? = nil
-        return draw(camera.state, reusing: &none, settled: true)
+        return draw(camera.state, reusing: &none, settled: true, direct: true)
     }
 
     /// The renderer's zoom (256-pixel tiles) for a camera zoom (MapLibre's 512-pixel world).
@@ -205,9 +202,10 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
 
     /// Draws a frame: the ground composed from cached tiles where the drawing is flat and the
     /// frame's tiles fit the cache, else rasterized directly (the globe below zoom 12); then
-    /// labels, objects and the indicator in screen space. `reuse` is a previous frame whose
-    /// storage may be written over.
-    private func draw(_ state: CameraState, reusing reuse: inout Pixmap?, settled: Bool) -> Pixmap {
+    /// labels (placed once and moved, `labelLayer`), objects and the indicator in screen space;
+    /// `direct` (a snapshot) rasterizes everything for this camera alone and leaves the caches.
+    /// `reuse` is a previous frame whose storage may be written over.
+    private func draw(_ state: CameraState, reusing reuse: inout Pixmap?, settled: Bool, direct: Bool = false) -> Pixmap {
         let projection = CameraProjection(state)
         var painter = MapPainter(style: style, zoom: min(max(Self.rendererZoom(cameraZoom: state.zoomLevel), 0), 24))
         painter.clearsCanvas = false
@@ -215,7 +213,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         painter.text = text
         #endif
         var canvas: Canvas
-        if let ground = composedGround(state, reusing: &reuse) {
+        if !direct, let ground = composedGround(state, reusing: &reuse) {
             canvas = Canvas(ground)
             painter.passes = [.symbols]
         } else {
@@ -231,7 +229,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         // other object is drawn over the map in the order added.
         var pins: [MapOverlay] = []
         for (_, object) in objects { if case .marker(let m) = object, m.image == nil { pins.append(.marker(m.coordinate)) } }
-        if cachesLabels {
+        if !direct, cachesLabels {
             if labelLayer.needsPlacement(for: state, settled: settled) { labelLayer.place(features, overlays: pins, for: state, painter: painter) }
             labelLayer.draw(through: projection, on: &canvas)
             painter.drawsLabels = false
