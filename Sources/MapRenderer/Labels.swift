@@ -55,6 +55,8 @@ struct LabelPlacement {
     var collisions: CollisionIndex
     /// Street names already placed, with where, so one street is not named every few pixels.
     private var placedNames: [String: [Point]] = [:]
+    /// When set, each label is drawn on an image of its own and collected here, not on the canvas.
+    var collected: [PlacedLabel]?
 
     init(text: TextRenderer, style: MapStyle, collisions: CollisionIndex) {
         self.text = text
@@ -97,6 +99,21 @@ struct LabelPlacement {
         text.draw(shaped, at: Point(x: box.minX + 4, y: box.maxY - 4), style: Self.attributionStyle, on: &canvas)
     }
 
+    /// Draws one label through `draw`, given the shift to add to its pixel positions: onto the
+    /// canvas, or, when labels are collected, onto an image of `boxes` grown by `margin` pixels
+    /// (whole pixels, so glyphs keep their subpixel positions).
+    private mutating func drawLabel(anchor: Point, boxes: [CollisionIndex.Box], margin: Double, on canvas: inout Canvas, _ draw: (Point, inout Canvas) -> Void) {
+        guard collected != nil else { return draw(Point(x: 0, y: 0), &canvas) }
+        let minX = (boxes.map(\.minX).min() ?? anchor.x) - margin, maxX = (boxes.map(\.maxX).max() ?? anchor.x) + margin
+        let minY = (boxes.map(\.minY).min() ?? anchor.y) - margin, maxY = (boxes.map(\.maxY).max() ?? anchor.y) + margin
+        let origin = Point(x: minX.rounded(.down), y: minY.rounded(.down))
+        guard let pixmap = try? Pixmap(width: Int((maxX - origin.x).rounded(.up)), height: Int((maxY - origin.y).rounded(.up))) else { return }
+        var sprite = Canvas(pixmap)
+        draw(Point(x: -origin.x, y: -origin.y), &sprite)
+        collected?.append(PlacedLabel(image: sprite.pixmap, origin: origin, anchor: anchor,
+                                      boxes: boxes.map { PlacedLabel.Box(minX: $0.minX, minY: $0.minY, maxX: $0.maxX, maxY: $0.maxY) }))
+    }
+
     /// A point label centred on `p`, or with its left edge at `p.x` when `leftAligned`.
     @discardableResult
     private mutating func pointLabel(_ s: String, at p: Point, style ts: TextStyle, leftAligned: Bool = false, on canvas: inout Canvas) -> Bool {
@@ -104,7 +121,10 @@ struct LabelPlacement {
         let x = leftAligned ? p.x : p.x - shaped.width / 2
         let box = CollisionIndex.Box(minX: x - 2, minY: p.y - ts.size * 0.8, maxX: x + shaped.width + 2, maxY: p.y + ts.size * 0.3)
         guard box.minX >= 0, box.minY >= 0, box.maxX <= Double(canvas.width), box.maxY <= Double(canvas.height), collisions.place([box]) else { return false }
-        text.draw(shaped, at: Point(x: x, y: p.y), style: ts, on: &canvas)
+        let text = self.text
+        drawLabel(anchor: p, boxes: [box], margin: ts.size * 0.3 + ts.haloWidth + 1, on: &canvas) { shift, c in
+            text.draw(shaped, at: Point(x: x + shift.x, y: p.y + shift.y), style: ts, on: &c)
+        }
         return true
     }
 
@@ -128,7 +148,9 @@ struct LabelPlacement {
             guard c.x - r >= 0, c.y - r >= 0, c.x + r <= Double(canvas.width), c.y + r <= Double(canvas.height),
                   collisions.place([CollisionIndex.Box(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)]) else { continue }
             let color = style.poiColor(cls)
-            POIIcon.draw(cls, at: c, color: color, on: &canvas)
+            drawLabel(anchor: c, boxes: [CollisionIndex.Box(minX: c.x - r, minY: c.y - r, maxX: c.x + r, maxY: c.y + r)], margin: 1, on: &canvas) { shift, on in
+                POIIcon.draw(cls, at: c + shift, color: color, on: &on)
+            }
             if let s = name(f) {
                 pointLabel(s, at: Point(x: c.x + r + 2, y: c.y + 4), style: TextStyle(size: 11, color: color, haloWidth: 1.5), leftAligned: true, on: &canvas)
             }
@@ -184,7 +206,11 @@ struct LabelPlacement {
             guard boxes.allSatisfy({ $0.minX >= 0 && $0.minY >= 0 && $0.maxX <= Double(canvas.width) && $0.maxY <= Double(canvas.height) }),
                   collisions.place(boxes) else { continue }
             placedNames[s, default: []].append(mid)
-            text.draw(shaped, placed: placed, style: ts, on: &canvas)
+            let text = self.text
+            drawLabel(anchor: mid, boxes: boxes, margin: ts.haloWidth + 2, on: &canvas) { shift, c in
+                let shifted = placed.map { t in var t = t; t.tx += shift.x; t.ty += shift.y; return t }
+                text.draw(shaped, placed: shifted, style: ts, on: &c)
+            }
         }
     }
 }

@@ -37,6 +37,9 @@ public struct MapPainter {
         /// Overlays, labels, POI icons, markers and the attribution.
         public static let symbols = Passes(rawValue: 2)
     }
+    /// Whether the symbol pass places and draws labels; false when the caller draws labels it
+    /// placed earlier (`placedLabels`), and the pass draws overlays, markers and the attribution.
+    public var drawsLabels = true
     #if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
     /// Shapes and draws labels; nil draws no text (and no attribution).
     public var text: TextRenderer?
@@ -79,10 +82,7 @@ public struct MapPainter {
             var labels = LabelPlacement(text: text, style: style, collisions: CollisionIndex())
             labels.reserveMarkers(overlays, projection)
             if drawsAttribution { labels.reserveAttribution(on: canvas) }
-            labels.places(labelled[.place], projection, &canvas)
-            labels.pois(labelled[.poi], projection, &canvas)
-            labels.areaNames(labelled[.water] + labelled[.park], projection, &canvas)
-            labels.streetNames(labelled[.transportationName], projection, &canvas)
+            if drawsLabels { Self.place(labelled, &labels, projection, &canvas) }
             if drawsAttribution { labels.attribution(on: &canvas) }
         } else {
             drawPOIIcons(byLayer[.poi], projection, &canvas)
@@ -91,6 +91,44 @@ public struct MapPainter {
         drawPOIIcons(byLayer[.poi], projection, &canvas)
         #endif
         for o in overlays { if case .marker = o.kind { drawOverlay(o, projection, &canvas, markers: true) } }
+    }
+
+    #if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
+    /// Labels in priority order: places, POIs, water and park names, street names.
+    private static func place(_ labelled: LayerLists, _ labels: inout LabelPlacement, _ projection: some RenderProjection, _ canvas: inout Canvas) {
+        labels.places(labelled[.place], projection, &canvas)
+        labels.pois(labelled[.poi], projection, &canvas)
+        labels.areaNames(labelled[.water] + labelled[.park], projection, &canvas)
+        labels.streetNames(labelled[.transportationName], projection, &canvas)
+    }
+    #endif
+
+    /// The labels the symbol pass places through `projection` on a `width × height` image
+    /// (clear of the markers' pins, and of the attribution when it is drawn), each on an image of
+    /// its own, in drawing order; none without a text renderer. A moving map draws them again
+    /// where their anchors go, and paints the rest of the pass with `drawsLabels` false.
+    /// - Throws: `RenderError.invalidSize` for a size a `Pixmap` cannot have.
+    /// - Complexity: O(features near the image × their vertices + the labels' area).
+    public func placedLabels(_ index: MapFeatureIndex, overlays: [MapOverlay] = [], through projection: some RenderProjection, width: Int, height: Int) throws(RenderError) -> [PlacedLabel] {
+        #if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
+        guard let text else { return [] }
+        // Only the size of this canvas is read: every label goes on an image of its own.
+        var canvas = Canvas(try Pixmap(width: width, height: height))
+        let zoomLevel = Int(zoom.rounded(.down))
+        var labelled = LayerLists()
+        index.forEachFeature(in: projection.visibleWorldBounds, marking: projection.geometryWorldBounds) { i, _ in
+            let f = index.features[i]
+            if LayerLists.carriesLabels(f.layer), f.minZoom <= zoomLevel { labelled[f.layer].append(f) }
+        }
+        var labels = LabelPlacement(text: text, style: style, collisions: CollisionIndex())
+        labels.collected = []
+        labels.reserveMarkers(overlays, projection)
+        if drawsAttribution { labels.reserveAttribution(on: canvas) }
+        Self.place(labelled, &labels, projection, &canvas)
+        return labels.collected ?? []
+        #else
+        return []
+        #endif
     }
 
     /// The ground geometry: areas, water, buildings, roads and railways, boundaries, pedestrian features.

@@ -30,7 +30,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     public var style: MapStyle { didSet { groundChanged() } }
     #if canImport(CFreeType) && canImport(CHarfBuzz)
     /// Draws labels; nil draws none.
-    public var text: TextRenderer? { didSet { changed() } }
+    public var text: TextRenderer? { didSet { labelsChanged() } }
     #endif
     /// The position indicator, drawn over the objects when visible.
     public let positionIndicator = PositionIndicator()
@@ -67,6 +67,13 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         get { tileCache.capacity }
         set { tileCache.capacity = max(newValue, 0); tileCache.removeAll() }
     }
+    /// The most missing tiles a frame draws where tiles of another zoom or world-base detail
+    /// still cover their ground (default 2, a few milliseconds each); tiles nothing covers are
+    /// always drawn. Crossing a tile zoom thus spreads the new tiles over frames instead of
+    /// drawing the whole view in one.
+    public var tilesDrawnPerFrame = 2
+    /// Labels of moving frames, placed once and redrawn at their anchors (with `composesFromTiles`).
+    let labelLayer = LabelLayer()
     /// Raster tiles held now.
     public var cachedTileCount: Int { tileCache.count }
     private let tileCache = RasterTileCache(capacity: 160)
@@ -114,9 +121,15 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
 
     private func changed() { revision &+= 1 }
 
-    /// What the tiles show changed: they are drawn again.
+    /// What the tiles show changed: they are drawn again, and the labels placed again.
     private func groundChanged() {
         tileCache.removeAll()
+        labelsChanged()
+    }
+
+    /// What labels show or avoid (the data, the style, the text, markers' pins) changed.
+    private func labelsChanged() {
+        labelLayer.removeAll()
         changed()
     }
 
@@ -128,7 +141,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         let id = MapObjectID(value: nextObjectID)
         nextObjectID += 1
         objects.append((id, object))
-        changed()
+        labelsChanged()
         return id
     }
 
@@ -137,7 +150,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     public func replace(_ id: MapObjectID, with object: MapObject) -> Bool {
         guard let i = objects.firstIndex(where: { $0.id == id }) else { return false }
         objects[i].object = object
-        changed()
+        labelsChanged()
         return true
     }
 
@@ -146,7 +159,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     public func remove(_ id: MapObjectID) -> Bool {
         guard let i = objects.firstIndex(where: { $0.id == id }) else { return false }
         objects.remove(at: i)
-        changed()
+        labelsChanged()
         return true
     }
 
@@ -156,16 +169,21 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     // MARK: Frames
 
     /// Advances the camera to `now` and draws a frame into `frame` when anything changed since
-    /// the last one and rendering is allowed and active.
+    /// the last one, or the last one still showed tiles of another zoom where its own were not
+    /// drawn yet (`tilesDrawnPerFrame`), and rendering is allowed and active.
     /// - Returns: whether a frame was drawn.
     @discardableResult
     public func render(at now: Instant) -> Bool {
         camera.advance(to: now)
         guard renderAllowed, isActive else { return false }
-        if let drawn, drawn.camera == camera.state, drawn.revision == revision { return false }
+        // A frame that showed stand-ins for tiles not drawn yet is followed by another.
+        // A frame that showed stand-ins for tiles not drawn yet is followed by another, and so is
+        // one whose labels were placed for another camera (the camera has settled: place them).
+        let settled = drawn?.camera == camera.state
+        if let drawn, settled, drawn.revision == revision, tileCache.pending == 0, !labelsStale(camera.state) { return false }
         var reuse: Pixmap? = nil
         swap(&reuse, &frame) // the old frame's storage, uniquely held, is written over
-        frame = draw(camera.state, reusing: &reuse)
+        frame = draw(camera.state, reusing: &reuse, settled: settled)
         drawn = (camera.state, revision)
         framesDrawn += 1
         return true
@@ -175,11 +193,8 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     /// is paused (the seed's snapshot), its geometry rasterized directly at the camera's own
     /// zoom. The camera is not advanced.
     public func snapshot() -> Pixmap {
-        let composes = composesFromTiles
-        composesFromTiles = false
-        defer { composesFromTiles = composes }
         var none: Pixmap? = nil
-        return draw(camera.state, reusing: &none)
+        return draw(camera.state, reusing: &none, settled: true, direct: true)
     }
 
     /// The renderer's zoom (256-pixel tiles) for a camera zoom (MapLibre's 512-pixel world).
@@ -187,9 +202,10 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
 
     /// Draws a frame: the ground composed from cached tiles where the drawing is flat and the
     /// frame's tiles fit the cache, else rasterized directly (the globe below zoom 12); then
-    /// labels, objects and the indicator in screen space. `reuse` is a previous frame whose
-    /// storage may be written over.
-    private func draw(_ state: CameraState, reusing reuse: inout Pixmap?) -> Pixmap {
+    /// labels (placed once and moved, `labelLayer`), objects and the indicator in screen space;
+    /// `direct` (a snapshot) rasterizes everything for this camera alone and leaves the caches.
+    /// `reuse` is a previous frame whose storage may be written over.
+    private func draw(_ state: CameraState, reusing reuse: inout Pixmap?, settled: Bool, direct: Bool = false) -> Pixmap {
         let projection = CameraProjection(state)
         var painter = MapPainter(style: style, zoom: min(max(Self.rendererZoom(cameraZoom: state.zoomLevel), 0), 24))
         painter.clearsCanvas = false
@@ -197,24 +213,27 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         painter.text = text
         #endif
         var canvas: Canvas
-        if let ground = composedGround(state, reusing: &reuse) {
+        if !direct, let ground = composedGround(state, reusing: &reuse) {
             canvas = Canvas(ground)
             painter.passes = [.symbols]
         } else {
             // The view size was checked at init, so the canvas can be made.
             canvas = try! Canvas(width: Int(state.viewSize.width.rounded()), height: Int(state.viewSize.height.rounded()), background: WorldBase.space)
-            let base = state.zoomLevel < WorldBase.maximumZoom
+            let detail = WorldBase.Detail(cameraZoom: state.zoomLevel)
             let earth = Self.earthOutline(state)
-            canvas.fill(Path(polyline: earth, closed: true), color: base ? WorldBase.ocean : style.land)
-            if base {
-                let flat = state.projection == .mercator ? MapPoint(state.geoCenter).x : nil
-                worldBase.draw(through: projection, flatCentreX: flat, land: style.land, cameraZoom: state.zoomLevel, on: &canvas)
-            }
+            canvas.fill(Path(polyline: earth, closed: true), color: detail == .none ? style.land : WorldBase.ocean)
+            let flat = state.projection == .mercator ? MapPoint(state.geoCenter).x : nil
+            worldBase.draw(through: projection, flatCentreX: flat, land: style.land, detail: detail, on: &canvas)
         }
         // The renderer's pins for markers without an image (placed with its labels); every
         // other object is drawn over the map in the order added.
         var pins: [MapOverlay] = []
         for (_, object) in objects { if case .marker(let m) = object, m.image == nil { pins.append(.marker(m.coordinate)) } }
+        if !direct, cachesLabels {
+            if labelLayer.needsPlacement(for: state, settled: settled) { labelLayer.place(features, overlays: pins, for: state, painter: painter) }
+            labelLayer.draw(through: projection, on: &canvas)
+            painter.drawsLabels = false
+        }
         painter.paint(features, overlays: pins, through: projection, on: &canvas)
         for (_, object) in objects {
             switch object {
@@ -236,14 +255,30 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         return pixmap
     }
 
+    /// Whether frames draw labels from `labelLayer`: when they compose from tiles and have text.
+    private var cachesLabels: Bool {
+        #if canImport(CFreeType) && canImport(CHarfBuzz)
+        composesFromTiles && text != nil
+        #else
+        false
+        #endif
+    }
+
+    /// Whether the labels were placed for another camera than `state`.
+    private func labelsStale(_ state: CameraState) -> Bool { cachesLabels && labelLayer.placedFor != state }
+
     /// The ground of a flat frame composed from cached tiles, or nil when the frame is drawn
     /// directly (the globe below zoom 12, tiles off, more tiles than the cache holds).
     private func composedGround(_ state: CameraState, reusing reuse: inout Pixmap?) -> Pixmap? {
-        guard composesFromTiles, let rows = GroundRows(state) else { return nil }
+        guard composesFromTiles, let rows = GroundRows(state) else {
+            tileCache.frameDrawnDirectly()
+            return nil
+        }
         let width = Int(state.viewSize.width.rounded()), height = Int(state.viewSize.height.rounded())
-        let z = TileCompositor.tileZoom(cameraZoom: state.zoomLevel)
-        let keys = TileCompositor.tiles(rows, width: width, height: height, zoom: z)
-        guard let tiles = tileCache.tiles(keys, render: renderTile) else { return nil }
+        let z = TileCompositor.tileZoom(cameraZoom: state.zoomLevel), base = WorldBase.Detail(cameraZoom: state.zoomLevel)
+        let keys = TileCompositor.tiles(rows, width: width, height: height, zoom: z, base: base)
+        let centre = MapPoint(state.geoCenter), n = Double(1 << z)
+        guard let tiles = tileCache.tiles(keys, budget: tilesDrawnPerFrame, centre: (centre.x * n, centre.y * n), render: renderTile) else { return nil }
         var pixmap: Pixmap
         if let old = reuse, old.width == width, old.height == height {
             pixmap = old
@@ -252,23 +287,20 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
             // The view size was checked at init.
             pixmap = try! Pixmap(width: width, height: height)
         }
-        TileCompositor.compose(rows, zoom: z, tiles: tiles, space: WorldBase.space, into: &pixmap)
+        TileCompositor.compose(rows, zoom: z, base: base, tiles: tiles, space: WorldBase.space, into: &pixmap)
         return pixmap
     }
 
     /// One raster tile of the ground at tile zoom z (the renderer's): the world base under
-    /// the data where the camera's zoom (z − 1) is below `WorldBase.maximumZoom`, the map's
+    /// the data in the key's detail (the camera's, as a direct frame draws it), the map's
     /// geometry without labels, and a one-pixel gutter.
     private func renderTile(_ key: RasterTileCache.Key) -> Pixmap {
         let n = Double(1 << key.z), stored = RasterTileCache.storedSide
         let centre = WebMercator.coordinate(worldX: (Double(key.x) + 0.5) / n, worldY: (Double(key.y) + 0.5) / n)
         // A tile zoom is 0…24 and its side fixed, so the viewport and canvas can be made.
         let viewport = try! MercatorViewport(center: centre, zoom: Double(key.z), width: stored, height: stored)
-        let base = Double(key.z) - 1 < WorldBase.maximumZoom
-        var canvas = try! Canvas(width: stored, height: stored, background: base ? WorldBase.ocean : style.land)
-        if base {
-            worldBase.draw(through: viewport, flatCentreX: viewport.center.x, land: style.land, cameraZoom: Double(key.z) - 1, on: &canvas)
-        }
+        var canvas = try! Canvas(width: stored, height: stored, background: key.base == .none ? style.land : WorldBase.ocean)
+        worldBase.draw(through: viewport, flatCentreX: viewport.center.x, land: style.land, detail: key.base, on: &canvas)
         var painter = MapPainter(style: style, zoom: Double(key.z))
         painter.clearsCanvas = false
         painter.passes = [.geometry]

@@ -7,10 +7,19 @@ import MapRenderer
 /// their neighbours' pixels so bilinear sampling never reads across tiles. At most `capacity`
 /// tiles are kept; the least recently used go first. The owner empties the cache when what
 /// tiles show changes (features, style, visibility).
+///
+/// A frame whose tiles are missing draws them at once where nothing cached covers them (a pan
+/// bringing new ground into view), and at most `budget` of those that other tiles still cover
+/// (`standIns(for:)`): after a zoom crosses a tile zoom, or the world base's detail changes,
+/// the old tiles keep showing, resampled, while the new ones are drawn a few per frame (as
+/// MapLibre shows a tile's parent or children until the tile itself is ready), so no frame
+/// draws every tile of the view at once.
 final class RasterTileCache {
-    /// A tile's address: zoom and column (wrapped into 0..<2^z) and row.
+    /// A tile's address: zoom and column (wrapped into 0..<2^z) and row, and how much of the
+    /// world base it shows (decided by the camera's zoom, not the tile's).
     struct Key: Hashable {
         var z: Int, x: Int, y: Int
+        var base: WorldBase.Detail
     }
 
     /// Pixels of a tile's side, without the gutter.
@@ -47,35 +56,82 @@ final class RasterTileCache {
 
     /// Tiles held now.
     var count: Int { tiles.count }
+    /// Tiles of the last frame shown through stand-ins, still to be drawn (none after a frame
+    /// drawn directly: `frameDrawnDirectly()`).
+    private(set) var pending = 0
+
+    /// A frame was drawn without tiles: none of its tiles is pending.
+    func frameDrawnDirectly() { pending = 0 }
 
     /// Drops every tile (what they show changed).
-    func removeAll() { tiles.removeAll() }
+    func removeAll() {
+        tiles.removeAll()
+        pending = 0
+    }
 
-    /// The tiles `keys` names, rendering the missing ones with `render` (a pixmap of
-    /// `storedSide²`), for one frame. Nil when they are more than `capacity`: the frame cannot
-    /// be composed from tiles. Tiles not needed by this frame are evicted, least recently used
-    /// first, to stay within `capacity`.
-    func tiles(_ keys: Set<Key>, render: (Key) -> Pixmap) -> [Key: Tile]? {
+    /// Tiles that show the ground of a missing `key`, in the order the compositor tries them:
+    /// the same tile with another world-base detail, its parent and grandparent (coarser), then
+    /// its four children (finer). A child stands in only for its quarter, so children count
+    /// only when all four are held.
+    static func standIns(for key: Key) -> [[Key]] {
+        let others = [key.base] + [WorldBase.Detail.countriesAndCities, .countries, .none].filter { $0 != key.base }
+        var out: [[Key]] = others.dropFirst().map { [Key(z: key.z, x: key.x, y: key.y, base: $0)] }
+        for up in 1...2 where key.z - up >= 0 {
+            out += others.map { [Key(z: key.z - up, x: key.x >> up, y: key.y >> up, base: $0)] }
+        }
+        if key.z < 24 {
+            out += others.map { b in [(0, 0), (1, 0), (0, 1), (1, 1)].map { Key(z: key.z + 1, x: 2 * key.x + $0.0, y: 2 * key.y + $0.1, base: b) } }
+        }
+        return out
+    }
+
+    /// The tiles `keys` names for one frame, and the stand-ins for those not drawn yet.
+    /// Missing tiles are drawn with `render` (a pixmap of `storedSide²`): all those no cached
+    /// tile stands in for, and of the others at most `budget`, the nearest `centre` first
+    /// (tile units at the keys' zoom). Nil when the keys are more than `capacity`: the frame
+    /// cannot be composed from tiles. Tiles this frame does not use are evicted, least
+    /// recently used first, to stay within `capacity`.
+    func tiles(_ keys: Set<Key>, budget: Int, centre: (x: Double, y: Double), render: (Key) -> Pixmap) -> [Key: Tile]? {
+        pending = 0
         guard keys.count <= capacity else { return nil }
         clock += 1
         var out: [Key: Tile] = [:]
         out.reserveCapacity(keys.count)
         let missing = keys.filter { tiles[$0] == nil }
+        var draw: [Key] = [], deferred: [(key: Key, standIn: [Key])] = []
+        for key in missing {
+            if let standIn = Self.standIns(for: key).first(where: { $0.allSatisfy { tiles[$0] != nil } }) {
+                deferred.append((key, standIn))
+            } else {
+                draw.append(key)
+            }
+        }
+        func distance(_ k: Key) -> Double {
+            let dx = Double(k.x) + 0.5 - centre.x, dy = Double(k.y) + 0.5 - centre.y
+            return dx * dx + dy * dy
+        }
+        deferred.sort { distance($0.key) < distance($1.key) }
+        var standIns = Set(deferred.dropFirst(budget).flatMap(\.standIn))
+        if keys.count + standIns.count > capacity {
+            // No room to keep the old tiles beside the new: draw them all now.
+            standIns = []
+            draw += deferred.map(\.key)
+            pending = 0
+        } else {
+            draw += deferred.prefix(budget).map(\.key)
+            pending = max(deferred.count - budget, 0)
+        }
         // Room first, so the cache never holds more than `capacity`.
-        let excess = tiles.count + missing.count - capacity
+        let excess = tiles.count + draw.count - capacity
         if excess > 0 {
-            let old = tiles.filter { !keys.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
+            let old = tiles.filter { !keys.contains($0.key) && !standIns.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
             for (key, _) in old.prefix(excess) { tiles[key] = nil }
         }
-        for key in keys {
-            if let tile = tiles[key] {
-                tile.lastUse = clock
-                out[key] = tile
-            } else {
-                let tile = Tile(render(key), use: clock)
-                tiles[key] = tile
-                out[key] = tile
-            }
+        for key in draw { tiles[key] = Tile(render(key), use: clock) }
+        for key in keys.union(standIns) {
+            guard let tile = tiles[key] else { continue }
+            tile.lastUse = clock
+            out[key] = tile
         }
         return out
     }

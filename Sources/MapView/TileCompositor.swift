@@ -5,7 +5,8 @@ import MapRenderer
 /// cached raster tiles: each screen pixel's ground position comes from `GroundRows` (affine
 /// along a row, so one addition per pixel), and its colour is the bilinear sample of the tile
 /// under it (texel centres at half pixels). Rows above the horizon and ground beyond Web
-/// Mercator's ±85.0511° are `space`.
+/// Mercator's ±85.0511° are `space`. Where a tile of the frame's zoom is not drawn yet, the
+/// tile standing in for it (`RasterTileCache.standIns(for:)`) is sampled at its own scale.
 enum TileCompositor {
     /// The tile zoom (256-pixel tiles, the renderer's zoom) for a camera zoom (512-pixel
     /// world): the renderer's zoom rounded, so tiles are drawn 0.71–1.41 times their size.
@@ -13,7 +14,7 @@ enum TileCompositor {
 
     /// The tiles the pixels of a `width × height` view fall in: per row, the stretch of the
     /// row over each tile column, and the tile rows that stretch crosses.
-    static func tiles(_ rows: GroundRows, width: Int, height: Int, zoom z: Int) -> Set<RasterTileCache.Key> {
+    static func tiles(_ rows: GroundRows, width: Int, height: Int, zoom z: Int, base: WorldBase.Detail) -> Set<RasterTileCache.Key> {
         let side = Double(RasterTileCache.side), scale = side * Double(1 << z), n = 1 << z
         var keys = Set<RasterTileCache.Key>()
         let first = 0.5, last = Double(width) - 0.5 // the row's first and last pixel centres
@@ -33,18 +34,64 @@ enum TileCompositor {
                 let va = v(a), vb = v(b)
                 let ty0 = max(Int((min(va, vb) / side).rounded(.down)), 0), ty1 = min(Int((max(va, vb) / side).rounded(.down)), n - 1)
                 guard ty0 <= ty1 else { continue }
-                for ty in ty0...ty1 { keys.insert(RasterTileCache.Key(z: z, x: ((tx % n) + n) % n, y: ty)) }
+                for ty in ty0...ty1 { keys.insert(RasterTileCache.Key(z: z, x: ((tx % n) + n) % n, y: ty, base: base)) }
             }
         }
         return keys
     }
 
-    /// Fills `pixmap` (the view's size) with the ground sampled from `tiles`, which must hold
-    /// every tile `tiles(_:width:height:zoom:)` named.
+    /// Where a stretch of ground is sampled from: a tile's pixels, the region (pixels of the
+    /// frame's tile zoom from the world's top-left corner, unwrapped) they serve, and how the
+    /// frame's tile pixels map onto the tile's (its top-left corner there, its pixels per one).
+    struct Source {
+        var texels: UnsafeMutablePointer<UInt32>?
+        var minU, maxU, minV, maxV: Double
+        var originU = 0.0, originV = 0.0, scale = 1.0
+
+        func contains(_ u: Double, _ v: Double) -> Bool { u >= minU && u < maxU && v >= minV && v < maxV }
+    }
+
+    /// The source of the ground at (u, v), pixels of tile zoom z from the world's top-left
+    /// corner: the frame's tile there, else the first of its stand-ins held in `tiles`, else
+    /// none (sky) for that tile's region.
+    static func source(u: Double, v: Double, zoom z: Int, base: WorldBase.Detail, tiles: [RasterTileCache.Key: RasterTileCache.Tile]) -> Source {
+        let side = Double(RasterTileCache.side)
+        let tx = Int((u / side).rounded(.down)), ty = Int(v / side), n = 1 << z
+        let key = RasterTileCache.Key(z: z, x: ((tx % n) + n) % n, y: ty, base: base)
+        let own = Source(texels: nil, minU: Double(tx) * side, maxU: Double(tx + 1) * side, minV: Double(ty) * side, maxV: Double(ty + 1) * side)
+        if let tile = tiles[key] {
+            var s = own
+            s.texels = tile.pixels.baseAddress
+            s.originU = s.minU; s.originV = s.minV
+            return s
+        }
+        for standIn in RasterTileCache.standIns(for: key) {
+            // Its pixels per pixel of the frame's zoom, 2^(its zoom − the frame's).
+            let f = Double(sign: .plus, exponent: standIn[0].z - z, significand: 1)
+            let sx = Int((u * f / side).rounded(.down)), sy = Int(v * f / side)
+            let m = 1 << standIn[0].z
+            let k = RasterTileCache.Key(z: standIn[0].z, x: ((sx % m) + m) % m, y: sy, base: standIn[0].base)
+            guard let tile = tiles[k] else { continue }
+            var s = own
+            s.texels = tile.pixels.baseAddress
+            s.originU = Double(sx) * side / f; s.originV = Double(sy) * side / f
+            s.scale = f
+            if standIn[0].z > z {
+                // A child serves only its own quarter.
+                s.minU = s.originU; s.maxU = s.originU + side / f
+                s.minV = s.originV; s.maxV = s.originV + side / f
+            }
+            return s
+        }
+        return own
+    }
+
+    /// Fills `pixmap` (the view's size) with the ground sampled from `tiles`, which holds the
+    /// tiles `tiles(_:width:height:zoom:base:)` named or their stand-ins.
     /// - Complexity: O(pixels); one tile lookup where the row enters another tile.
-    static func compose(_ rows: GroundRows, zoom z: Int, tiles: [RasterTileCache.Key: RasterTileCache.Tile], space: Color, into pixmap: inout Pixmap) {
+    static func compose(_ rows: GroundRows, zoom z: Int, base: WorldBase.Detail, tiles: [RasterTileCache.Key: RasterTileCache.Tile], space: Color, into pixmap: inout Pixmap) {
         let side = Double(RasterTileCache.side), stored = RasterTileCache.storedSide
-        let scale = side * Double(1 << z), n = 1 << z, worldHeight = side * Double(n)
+        let scale = side * Double(1 << z), worldHeight = side * Double(1 << z)
         let sky = Pixmap.premultiplied(space)
         let skyPixel = UInt32(sky.0) | UInt32(sky.1) << 8 | UInt32(sky.2) << 16 | UInt32(sky.3) << 24
         let width = pixmap.width, height = pixmap.height
@@ -59,25 +106,20 @@ enum TileCompositor {
                 // Tile pixels from the world's top-left corner, at the row's first pixel centre, per pixel.
                 let u0 = (r.x + r.dx * 0.5) * scale, du = r.dx * scale
                 let v0 = (r.y + r.dy * 0.5) * scale, dv = r.dy * scale
-                var column = Int.min, tileRow = Int.min
-                var texels: UnsafeMutablePointer<UInt32>?
+                var src = Source(texels: nil, minU: 0, maxU: -1, minV: 0, maxV: -1)
                 for px in 0..<width {
                     let u = u0 + du * Double(px), v = v0 + dv * Double(px)
                     guard v >= 0, v < worldHeight else {
                         row.storeBytes(of: skyPixel, toByteOffset: px * 4, as: UInt32.self)
                         continue
                     }
-                    let tx = Int((u / side).rounded(.down)), ty = Int(v / side)
-                    if tx != column || ty != tileRow {
-                        column = tx; tileRow = ty
-                        texels = tiles[RasterTileCache.Key(z: z, x: ((tx % n) + n) % n, y: ty)]?.pixels.baseAddress
-                    }
-                    guard let texels else {
+                    if !src.contains(u, v) { src = source(u: u, v: v, zoom: z, base: base, tiles: tiles) }
+                    guard let texels = src.texels else {
                         row.storeBytes(of: skyPixel, toByteOffset: px * 4, as: UInt32.self)
                         continue
                     }
                     // The sample in the stored tile's pixels (gutter included), texel centres at halves.
-                    let s = u - Double(tx) * side + 0.5, t = v - Double(ty) * side + 0.5
+                    let s = (u - src.originU) * src.scale + 0.5, t = (v - src.originV) * src.scale + 0.5
                     let i = min(max(Int(s), 0), stored - 2), j = min(max(Int(t), 0), stored - 2)
                     let fx = UInt32(min(max((s - Double(i)) * 256, 0), 256)), fy = UInt32(min(max((t - Double(j)) * 256, 0), 256))
                     let p = texels + (j * stored + i)

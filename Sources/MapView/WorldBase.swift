@@ -70,6 +70,22 @@ public struct WorldBase: Sendable {
     /// it 1:110 m coastlines are off by more than a few pixels, and the OSM data stands alone.
     public static let maximumZoom = 9.0
 
+    /// How much of the base a view shows, by its camera zoom: a frame drawn directly and the
+    /// raster tiles a frame is composed from decide it the same way, so that both show the same
+    /// ground at every zoom (a tile's own zoom is not the camera's).
+    public enum Detail: Hashable, Sendable {
+        /// Nothing: at and above `maximumZoom` the OSM data stands alone on plain land.
+        case none
+        /// Countries on the ocean.
+        case countries
+        /// Countries and cities as dots (camera zoom 2 and above).
+        case countriesAndCities
+
+        public init(cameraZoom: Double) {
+            self = cameraZoom >= WorldBase.maximumZoom ? .none : cameraZoom >= 2 ? .countriesAndCities : .countries
+        }
+    }
+
     /// Colours of the base.
     public static let space = Color(hex: 0x0B1526)
     public static let ocean = Color(hex: 0xAAD3DF)
@@ -125,12 +141,13 @@ public struct WorldBase: Sendable {
         return cities.first { $0.name.lowercased() == wanted }
     }
 
-    /// Draws the countries in `land` with their outlines and the cities as dots (from camera
-    /// zoom 2), through `projection`, over whatever the canvas holds. On a flat map centred at
+    /// Draws the countries in `land` with their outlines and the cities as dots as `detail`
+    /// says (nothing for `.none`), through `projection`, over whatever the canvas holds. On a flat map centred at
     /// world x `flatCentreX`, rings are cut at the meridian opposite the centre first, so that
     /// no ring jumps across the whole map where the projection takes the nearer copy of the
     /// world (nil on the globe, where nothing wraps).
-    public func draw(through projection: some RenderProjection, flatCentreX: Double?, land: Color, cameraZoom: Double, on canvas: inout Canvas) {
+    public func draw(through projection: some RenderProjection, flatCentreX: Double?, land: Color, detail: Detail, on canvas: inout Canvas) {
+        guard detail != .none else { return }
         let rings = countries.flatMap { c in flatCentreX.map { Self.cut(c.exterior, around: $0) } ?? [c.exterior] }
         var fill = Path()
         for ring in rings {
@@ -143,7 +160,7 @@ public struct WorldBase: Sendable {
             for line in projection.pixelLines(ring) { outline.append(Path(polyline: line)) }
         }
         canvas.stroke(outline, style: StrokeStyle(width: 0.8), color: Self.countryOutline)
-        guard cameraZoom >= 2 else { return }
+        guard detail == .countriesAndCities else { return }
         var dots = Path()
         for c in cities {
             if let p = projection.pixel(for: MapPoint(c.coordinate)) { dots.append(Path(circleAt: p, radius: 1.8)) }

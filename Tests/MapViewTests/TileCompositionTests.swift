@@ -127,3 +127,57 @@ private let tilted = (mean: 12.0, outliers: 0.17)
     #expect(view.cachedTileCount == 0)
     #expect(view.frame == view.snapshot())
 }
+
+/// Camera zooms 8.5–9 compose from tiles of zoom 10 (the renderer's 9.5–10 rounded) while the
+/// world base is still drawn (below camera zoom 9): the tiles must show it as a direct frame
+/// does, on both sides of 8.5 and of 9.
+@Test(.onOwnThread, arguments: [8.3, 8.55, 8.75, 8.95, 9.05, 9.3])
+func composedFrame_equalsDirectFrame_whereTheWorldBaseEnds(zoom: Double) throws {
+    guard let monaco, let world = try worldBase() else { return }
+    let view = try TestView(camera: camera(monacoCentre, zoom: zoom, size: (480, 320)), features: monaco, worldBase: world)
+    #expect(view.render(at: ManualClock().now))
+    #expect(view.cachedTileCount > 0, "a flat view composes its frame from tiles")
+    let d = difference(try #require(view.frame), view.snapshot())
+    #expect(d.mean < untilted.mean, "zoom \(zoom): mean difference \(d.mean) levels")
+    #expect(d.outliers < untilted.outliers, "zoom \(zoom): \(d.outliers * 100) % of pixels differ by more than 32 levels")
+}
+
+/// Crossing a tile zoom (camera zoom 15.5: renderer zoom 16.5) draws at most
+/// `tilesDrawnPerFrame` new tiles per frame while the old zoom's tiles stand in for the rest;
+/// the view keeps drawing frames until every tile of the new zoom is there, and each frame
+/// on the way stays within the tolerance of a direct frame.
+@Test(.onOwnThread) func crossingATileZoom_drawsTheNewTilesAFewPerFrame() throws {
+    guard let monaco else { return }
+    let clock = ManualClock()
+    let view = try TestView(camera: camera(monacoCentre, zoom: 15.45, tilt: 30, size: (480, 320)), features: monaco)
+    #expect(view.render(at: clock.now))
+    let before = view.cachedTileCount
+    try view.camera.set(CameraOptions(zoomLevel: 15.55), animation: .none, at: clock.now)
+    var frames = 0, counts = [before]
+    while view.render(at: clock.now) {
+        frames += 1
+        counts.append(view.cachedTileCount)
+        let d = difference(try #require(view.frame), view.snapshot())
+        #expect(d.mean < tilted.mean && d.outliers < tilted.outliers, "frame \(frames) on the way: mean \(d.mean), outliers \(d.outliers)")
+        if frames > 100 { break }
+    }
+    let added = zip(counts, counts.dropFirst()).map { $1 - $0 }
+    #expect(added.allSatisfy { $0 <= view.tilesDrawnPerFrame }, "new tiles per frame \(added)")
+    #expect(frames > 2 && frames < 100, "the new zoom's tiles arrive over \(frames) frames")
+    #expect(!view.render(at: clock.now), "all drawn: nothing more to draw")
+}
+
+/// Tiles still pending when the view turns to the globe below zoom 12 (drawn directly) are
+/// pending no more: the view draws one frame and then stops.
+@Test(.onOwnThread) func pendingTiles_endWhenFramesAreDrawnDirectly() throws {
+    guard let monaco else { return }
+    let clock = ManualClock()
+    let view = try TestView(camera: camera(monacoCentre, zoom: 15.45, size: (480, 320)), features: monaco)
+    #expect(view.render(at: clock.now))
+    try view.camera.set(CameraOptions(zoomLevel: 15.55), animation: .none, at: clock.now)
+    #expect(view.render(at: clock.now))
+    view.camera.setProjection(.globe)
+    try view.camera.set(CameraOptions(zoomLevel: 5), animation: .none, at: clock.now)
+    #expect(view.render(at: clock.now))
+    #expect(!view.render(at: clock.now), "nothing pending on the globe")
+}

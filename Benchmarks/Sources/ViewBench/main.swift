@@ -1,5 +1,5 @@
 // Map view frame rate and memory (driver: Benchmarks/view.sh, peer: MapLibre Native via PyPI pymgl).
-// Usage: ViewBench FILE.osm.pbf WORLD_DIR [frames] [--path]
+// Usage: ViewBench FILE.osm.pbf WORLD_DIR [frames] [--path] [--png DIR] [--only labels,plain,zoom,globe]
 // Draws a pan of `frames` frames in a 1280×720 MapView: the centre goes once round a circle on
 // the ground of 10 × frames / 2π pixels (at most 1,500), starting and ending at the view's
 // place, so every frame is a new camera state and new tiles come into view as a pan brings
@@ -8,8 +8,11 @@
 // Natural Earth base (drawn directly). Prints
 // the first frame's time (an empty tile cache), frames/s of process CPU time over the pan
 // (clock(3): the machine is shared, CPU time is what a frame costs), and the resident set
-// size at frame 0, half way and the end. `--path` prints the pan's centres (lon lat per line)
-// instead, for the peer to follow.
+// size at frame 0, half way and the end, and the median and worst frame's CPU time. Then the
+// same pan zooming in from z14.3 to z15.7 (two tile zooms crossed: camera zoom 14.5 and 15.5),
+// whose worst frame shows whether crossing a zoom stalls. `--path` prints the pan's centres
+// (lon lat per line) instead, for the peer to follow; `--png DIR` writes every 25th frame of
+// the labelled pans there, to look at; `--only` runs the scenarios named (on a loaded machine).
 import Foundation
 import GeoCore
 import MapCamera
@@ -25,6 +28,9 @@ guard arguments.count >= 3 else {
 }
 let frames = arguments.count > 3 ? Int(arguments[3]) ?? 60 : 60
 let printsPath = arguments.contains("--path")
+let only = arguments.firstIndex(of: "--only").flatMap { $0 + 1 < arguments.count ? Set(arguments[$0 + 1].split(separator: ",").map(String.init)) : nil }
+func runs(_ scenario: String) -> Bool { only?.contains(scenario) ?? true }
+let pngDirectory = arguments.firstIndex(of: "--png").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 
 /// The centres of a pan: once round a circle of `radius` view pixels at the start's scale,
 /// starting and ending at `start`.
@@ -72,7 +78,7 @@ struct Tick: InstantProtocol {
 }
 
 @MainActor
-func run(_ name: String, centre: Coordinate, zoom: Double, tilt: Double, projection: MapProjection, labels: Bool = true) throws {
+func run(_ name: String, centre: Coordinate, zoom: Double, tilt: Double, projection: MapProjection, labels: Bool = true, zoomTo: Double? = nil) throws {
     let camera = try CameraState(geoCenter: centre, zoomLevel: zoom, tilt: tilt, viewSize: ViewSize(width: 1280, height: 720), projection: projection)
     let view = try MapView<Tick>(camera: camera, features: features, worldBase: world)
     view.text = labels ? text : nil
@@ -82,19 +88,31 @@ func run(_ name: String, centre: Coordinate, zoom: Double, tilt: Double, project
     let firstMs = (cpuSeconds() - first) * 1000
     var rss = [residentMiB()]
     let path = pan(from: centre, zoom: zoom, frames: frames)
+    var times: [Double] = []
+    times.reserveCapacity(frames)
     let t0 = cpuSeconds()
     for (i, c) in path.enumerated() {
         now = now.advanced(by: .milliseconds(16))
-        try view.camera.set(CameraOptions(geoCenter: c), animation: .none, at: now)
+        let z = zoomTo.map { zoom + ($0 - zoom) * Double(i + 1) / Double(frames) }
+        let t = cpuSeconds()
+        try view.camera.set(CameraOptions(geoCenter: c, zoomLevel: z), animation: .none, at: now)
         guard view.render(at: now) || i == 0 else { fatalError("a pan must draw a frame") }
+        times.append(cpuSeconds() - t)
         if i == frames / 2 { rss.append(residentMiB()) }
+        if let pngDirectory, labels, i % 25 == 0, let frame = view.frame {
+            let file = "\(pngDirectory)/\(name.prefix(while: { $0 != " " }))-\(zoomTo == nil ? "pan" : "zoom")-\(i).png"
+            try Data(PNG.encode(frame)).write(to: URL(fileURLWithPath: file))
+        }
     }
     let seconds = cpuSeconds() - t0
     rss.append(residentMiB())
-    print(String(format: "%@: first frame %.0f ms; pan of %d frames 1280x720, %.1f ms/frame, %.1f frames/s (CPU); RSS %.0f / %.0f / %.0f MiB at frame 0 / %d / %d; %d tiles cached",
-                 name, firstMs, frames, seconds * 1000 / Double(frames), Double(frames) / seconds, rss[0], rss[1], rss[2], frames / 2, frames, view.cachedTileCount))
+    times.sort()
+    print(String(format: "%@: first frame %.0f ms; pan of %d frames 1280x720, %.1f ms/frame, %.1f frames/s (CPU); median frame %.1f ms, worst %.1f ms; RSS %.0f / %.0f / %.0f MiB at frame 0 / %d / %d; %d tiles cached",
+                 name, firstMs, frames, seconds * 1000 / Double(frames), Double(frames) / seconds, times[times.count / 2] * 1000, (times.last ?? 0) * 1000,
+                 rss[0], rss[1], rss[2], frames / 2, frames, view.cachedTileCount))
 }
 
-try run("Monaco z15 tilt 45 (mercator)", centre: monaco.centre, zoom: monaco.zoom, tilt: 45, projection: .mercator)
-try run("Monaco z15 tilt 45 (mercator), no labels (as the peer)", centre: monaco.centre, zoom: monaco.zoom, tilt: 45, projection: .mercator, labels: false)
-try run("globe z2", centre: globe.centre, zoom: globe.zoom, tilt: 0, projection: .globe)
+if runs("labels") { try run("Monaco z15 tilt 45 (mercator)", centre: monaco.centre, zoom: monaco.zoom, tilt: 45, projection: .mercator) }
+if runs("plain") { try run("Monaco z15 tilt 45 (mercator), no labels (as the peer)", centre: monaco.centre, zoom: monaco.zoom, tilt: 45, projection: .mercator, labels: false) }
+if runs("zoom") { try run("Monaco z14.3 to z15.7 tilt 45 (mercator), zooming in", centre: monaco.centre, zoom: 14.3, tilt: 45, projection: .mercator, zoomTo: 15.7) }
+if runs("globe") { try run("globe z2", centre: globe.centre, zoom: globe.zoom, tilt: 0, projection: .globe) }
