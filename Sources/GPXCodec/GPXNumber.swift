@@ -1,38 +1,8 @@
+import GeoCore
+
 /// Number reading for GPX decimal fields (XML Schema `xsd:decimal`, plus the exponent form
 /// some writers use although the schema forbids it).
 enum GPXNumber {
-    /// 10^k for k in 0...22, each exact in a `Double`; a switch of literals, so the hot path
-    /// has no lazily initialised global (a `static let` array costs a `swift_once` check and a
-    /// bounds check per number).
-    @inline(__always)
-    static func powerOf10(_ k: Int) -> Double {
-        switch k {
-        case 0: 1
-        case 1: 1e1
-        case 2: 1e2
-        case 3: 1e3
-        case 4: 1e4
-        case 5: 1e5
-        case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        case 12: 1e12
-        case 13: 1e13
-        case 14: 1e14
-        case 15: 1e15
-        case 16: 1e16
-        case 17: 1e17
-        case 18: 1e18
-        case 19: 1e19
-        case 20: 1e20
-        case 21: 1e21
-        default: 1e22
-        }
-    }
-
     /// Parses a decimal number; nil when the text is not one or is not finite.
     ///
     /// Fast path (Clinger 1990): up to 15 significant digits and 22 fraction digits are exact
@@ -66,7 +36,7 @@ enum GPXNumber {
             i += 1
         }
         if i == hi, digits > 0, digits <= 15, fractionDigits <= 22 {
-            let v = Double(mantissa) / powerOf10(fractionDigits)
+            let v = Double(mantissa) / ExactPowerOfTen.value(fractionDigits)
             return negative ? -v : v
         }
         return slow(p + lo, hi - lo)

@@ -100,7 +100,7 @@ public enum GPXTime {
 
     /// The one formula both the reader and the writer use, so writing is exactly reversible.
     private static func makeDate(epochSeconds: Int64, fraction: Int64, digits: Int) -> Date {
-        Date(timeIntervalSince1970: Double(epochSeconds) + Double(fraction) / GPXNumber.powerOf10(digits))
+        Date(timeIntervalSince1970: Double(epochSeconds) + Double(fraction) / ExactPowerOfTen.value(digits))
     }
 
     /// Formats a time as `YYYY-MM-DDThh:mm:ss[.f…]Z` in UTC with the fewest fraction digits
@@ -113,7 +113,7 @@ public enum GPXTime {
         var chosen: (seconds: Int64, fraction: Int64, digits: Int) = (secondsBase, 0, 0)
         for digits in 0...9 {
             var s = secondsBase
-            var f = Int64((frac * GPXNumber.powerOf10(digits)).rounded())
+            var f = Int64((frac * ExactPowerOfTen.value(digits)).rounded())
             if f == integerPowersOf10[digits] { s += 1; f = 0 }
             chosen = (s, f, digits)
             if makeDate(epochSeconds: s, fraction: f, digits: digits) == date { break }

@@ -176,11 +176,6 @@ enum DistanceBatch {
         return nil
     }
 
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
-
     /// Parses `[+-]digits[.digits][(e|E)[+-]digits]`, correctly rounded; nil if malformed.
     ///
     /// Clinger's fast path (Clinger 1990, "How to read floating point numbers accurately"):
@@ -243,9 +238,9 @@ enum DistanceBatch {
             exponent += negativeExponent ? -e : e
         }
         guard i == n else { return nil }
-        if exact && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+        if exact && mantissa <= 1 << 53 && abs(exponent) <= ExactPowerOfTen.maximumExponent {
             var v = Double(mantissa)
-            v = exponent < 0 ? v / powersOfTen[-exponent] : v * powersOfTen[exponent]
+            v = exponent < 0 ? v / ExactPowerOfTen.value(-exponent) : v * ExactPowerOfTen.value(exponent)
             return negative ? -v : v
         }
         return slowParse(p, n)

@@ -52,37 +52,6 @@ struct NMEAFieldCursor {
 
 /// Decimal parsing over bytes without allocation.
 enum NMEANumber {
-    /// 10^e for e in 0...22, exact (the largest exactly representable powers), without a
-    /// global array (whose access would retain it on every call).
-    @inline(__always)
-    static func powerOfTen(_ e: Int) -> Double {
-        switch e {
-        case 0: 1
-        case 1: 10
-        case 2: 100
-        case 3: 1e3
-        case 4: 1e4
-        case 5: 1e5
-        case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        case 12: 1e12
-        case 13: 1e13
-        case 14: 1e14
-        case 15: 1e15
-        case 16: 1e16
-        case 17: 1e17
-        case 18: 1e18
-        case 19: 1e19
-        case 20: 1e20
-        case 21: 1e21
-        default: 1e22
-        }
-    }
-
     /// Parses `[+-]digits[.digits]` (at least one digit). Nil for empty or anything else.
     /// Correctly rounded when the digits fit 15 significant digits (every NMEA field).
     @inline(__always)
@@ -118,12 +87,12 @@ enum NMEANumber {
         guard digits > 0 else { return nil }
         var value: Double
         if fractionDigits <= 22 {
-            value = Double(mantissa) / powerOfTen(fractionDigits)
+            value = Double(mantissa) / ExactPowerOfTen.value(fractionDigits)
         } else {
             value = Double(mantissa)
             var e = fractionDigits
-            while e > 22 { value /= powerOfTen(22); e -= 22 }
-            value /= powerOfTen(e)
+            while e > 22 { value /= ExactPowerOfTen.value(22); e -= 22 }
+            value /= ExactPowerOfTen.value(e)
         }
         if negative { value = -value }
         return value
