@@ -219,17 +219,27 @@ struct MapServeCommand: AsyncParsableCommand {
         }
         let session = MapSession(view: view, source: archive)
         try? FileDescriptor.standardError.writeAll("geo map: serving http://127.0.0.1:\(port)/ (and [::1]); Ctrl-C stops\n")
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        // Each task says whether it was the server. The server ends on SIGTERM or SIGINT (its
+        // graceful shutdown), and following the source ends with it; a source that ends first
+        // (a replayed file) leaves the page serving.
+        try await withThrowingTaskGroup(of: Bool.self) { group in
             if let positionSource {
                 let manager = PositioningManager(source: positionSource)
-                group.addTask { await session.follow(manager) }
+                group.addTask {
+                    await session.follow(manager)
+                    await manager.stop()
+                    return false
+                }
             }
             group.addTask {
                 try await LivePageServer.run(session, port: port) { note in
                     try? FileDescriptor.standardError.writeAll("geo map: \(note)\n")
                 }
+                return true
             }
-            try await group.waitForAll()
+            while let serverEnded = try await group.next() {
+                if serverEnded { group.cancelAll() }
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoTestSupport
 import Testing
+import SystemIO
 
 /// `geo map animate` per CONTRACT.md: one JSON line per frame from t = 0 to the duration
 /// inclusive, `{t, latitude, longitude, zoomLevel, bearing, tilt}`, the last exactly the destination.
@@ -55,4 +56,17 @@ struct MapAnimateCLITests {
         #expect(result.stderr.contains(names), "\(arguments): \(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
+}
+
+/// `geo map` ends on SIGTERM (Hummingbird's graceful shutdown) with status 0, although its
+/// simulated drive would go on: it had kept following the drive and never exited.
+@Test(.onOwnThread) func map_page_exitsOnSIGTERM() async throws {
+    let port = GPSFake.freePort()
+    let page = try ChildProcess.spawn(.init(
+        executable: GeoProcess.geoExecutable.path, arguments: ["map", "--port", String(port)],
+        standardOutput: .nullDevice, standardError: .nullDevice))
+    defer { _ = page.kill() }
+    #expect(await GPSFake.waitUntilListening(port: port), "geo map listens on \(port)")
+    #expect(page.terminate())
+    #expect(try await page.exitStatus(timeout: .seconds(30)) == .exited(0))
 }
