@@ -11,7 +11,7 @@ public import GeoCore
 /// `get_uphill_downhill`) so results can be checked against it, with these deliberate
 /// differences:
 /// - lengths are WGS84 geodesics (Karney 2013; legs under 1 km from their chord within 1e-9
-///   relative, `Geodesic.distance(fromLatitude:longitude:toLatitude:longitude:)`) instead of gpxpy's flat approximation on a
+///   relative, `Geodesic.distance(from:to:)`, each point prepared once) instead of gpxpy's flat approximation on a
 ///   sphere of the equatorial radius (which reads 0.1–0.3 % off at mid latitudes);
 /// - moving time counts an interval as moving when its *2D* speed exceeds 1 km/h (gpxpy's
 ///   threshold), where gpxpy uses the 3D distance when both elevations are non-zero, so
@@ -78,7 +78,7 @@ public struct GPXStatisticsAccumulator: Sendable {
     private var s = GPXStatistics()
     /// What a leg needs of the previous point (not the whole point: copying its strings and
     /// extensions per point cost more than the geodesic).
-    private var previous: (latitude: Double, longitude: Double, elevation: Double?, time: Date?)?
+    private var previous: (point: Geodesic.ChordPoint, elevation: Double?, time: Date?)?
     private var firstTime: Date?, lastTime: Date?
     private var duration = 0.0, moving = 0.0
     private var sawTimedPair = false, sawDuration = false
@@ -129,8 +129,9 @@ public struct GPXStatisticsAccumulator: Sendable {
             if firstTime == nil { firstTime = t }
             lastTime = t
         }
+        let here = Geodesic.wgs84.chordPoint(latitude: lat, longitude: lon)
         if let q = previous {
-            let d = Geodesic.wgs84.distance(fromLatitude: q.latitude, longitude: q.longitude, toLatitude: lat, longitude: lon)
+            let d = Geodesic.wgs84.distance(from: q.point, to: here)
             s.length2D.meters += d
             if let h0 = q.elevation, let h1 = p.elevation?.meters {
                 s.length3D.meters += (d * d + (h1 - h0) * (h1 - h0)).squareRoot()
@@ -158,7 +159,7 @@ public struct GPXStatisticsAccumulator: Sendable {
             e1 = e2
             e2 = e
         }
-        previous = (lat, lon, p.elevation?.meters, p.time)
+        previous = (here, p.elevation?.meters, p.time)
     }
 
     private mutating func climb(to smoothed: Double) {

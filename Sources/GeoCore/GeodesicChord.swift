@@ -37,24 +37,52 @@ extension Geodesic {
     /// - Complexity: O(1): six sines or cosines and three square roots for a short leg.
     public func distance(fromLatitude lat1: Double, longitude lon1: Double,
                          toLatitude lat2: Double, longitude lon2: Double) -> Double {
-        guard ellipsoid.flattening >= 0, abs(lat1) <= 90, abs(lat2) <= 90 else {
+        distance(from: chordPoint(latitude: lat1, longitude: lon1), to: chordPoint(latitude: lat2, longitude: lon2))
+    }
+
+    /// A point with the terms ``distance(from:to:)`` needs of it, so a track computes them once
+    /// per point rather than twice (once for each leg the point ends). Valid only with the
+    /// `Geodesic` (ellipsoid) that prepared it.
+    public struct ChordPoint: Sendable {
+        /// Degrees, as given.
+        public let latitude, longitude: Double
+        /// sin β and cos β (β the reduced latitude) and w = √(cos²φ + (1 − f)² sin²φ).
+        fileprivate let sinBeta, cosBeta, w: Double
+        /// Whether the chord formula applies (latitude within ±90° on an oblate ellipsoid).
+        fileprivate let usesChord: Bool
+    }
+
+    /// The point (`latitude`, `longitude`) in degrees, prepared for ``distance(from:to:)``.
+    /// - Complexity: O(1): two sines or cosines and one square root.
+    public func chordPoint(latitude: Double, longitude: Double) -> ChordPoint {
+        guard ellipsoid.flattening >= 0, abs(latitude) <= 90 else {
+            return ChordPoint(latitude: latitude, longitude: longitude, sinBeta: .nan, cosBeta: .nan, w: .nan, usesChord: false)
+        }
+        let f1 = 1 - ellipsoid.flattening
+        // Reduced (parametric) latitude β, tan β = (1 − f) tan φ: a point is
+        // (a cos β cos λ, a cos β sin λ, b sin β) with b = (1 − f) a.
+        // Sine and cosine reduced by exact quadrants in degrees, so cos φ keeps its relative
+        // accuracy near a pole (cos of a rounded radian argument near π/2 would not).
+        let (sinPhi, cosPhi) = GeodesicMath.sincosd(latitude)
+        let w = (cosPhi * cosPhi + f1 * f1 * sinPhi * sinPhi).squareRoot()
+        return ChordPoint(latitude: latitude, longitude: longitude,
+                          sinBeta: f1 * sinPhi / w, cosBeta: cosPhi / w, w: w, usesChord: true)
+    }
+
+    /// The length of the shortest geodesic from `p1` to `p2`, in metres: exactly what
+    /// ``distance(fromLatitude:longitude:toLatitude:longitude:)`` gives for their coordinates.
+    /// - Complexity: O(1): two sines and two square roots for a short leg.
+    public func distance(from p1: ChordPoint, to p2: ChordPoint) -> Double {
+        let (lat1, lon1, lat2, lon2) = (p1.latitude, p1.longitude, p2.latitude, p2.longitude)
+        guard p1.usesChord, p2.usesChord else {
             return inverse(fromLatitude: lat1, longitude: lon1, toLatitude: lat2, longitude: lon2).distance.meters
         }
         let a = ellipsoid.equatorialRadius, f1 = 1 - ellipsoid.flattening
         let degree = Double.pi / 180
-        // Reduced (parametric) latitudes β, tan β = (1 − f) tan φ: a point is
-        // (a cos β cos λ, a cos β sin λ, b sin β) with b = (1 − f) a.
-        // Sines and cosines reduced by exact quadrants in degrees, so cos φ keeps its relative
-        // accuracy near a pole (cos of a rounded radian argument near π/2 would not).
-        let (sinPhi1, cosPhi1) = GeodesicMath.sincosd(lat1)
-        let (sinPhi2, cosPhi2) = GeodesicMath.sincosd(lat2)
-        let w1 = (cosPhi1 * cosPhi1 + f1 * f1 * sinPhi1 * sinPhi1).squareRoot()
-        let w2 = (cosPhi2 * cosPhi2 + f1 * f1 * sinPhi2 * sinPhi2).squareRoot()
-        let sinBeta1 = f1 * sinPhi1 / w1, cosBeta1 = cosPhi1 / w1
-        let sinBeta2 = f1 * sinPhi2 / w2, cosBeta2 = cosPhi2 / w2
+        let (sinBeta1, cosBeta1, sinBeta2, cosBeta2) = (p1.sinBeta, p1.cosBeta, p2.sinBeta, p2.cosBeta)
         // sin(β₂ − β₁) = (1 − f) sin(φ₂ − φ₁) / (w₁ w₂): from the latitude difference, not
         // from a difference of nearly equal products.
-        let sinDeltaBeta = f1 * sin((lat2 - lat1) * degree) / (w1 * w2)
+        let sinDeltaBeta = f1 * sin((lat2 - lat1) * degree) / (p1.w * p2.w)
         let cosDeltaBeta = cosBeta1 * cosBeta2 + sinBeta1 * sinBeta2
         // sin²(Δβ/2) = sin²Δβ / (2 (1 + cos Δβ)), free of cancellation.
         let halfBetaSquared = sinDeltaBeta * sinDeltaBeta / (2 * (1 + cosDeltaBeta))
