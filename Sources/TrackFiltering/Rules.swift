@@ -207,13 +207,16 @@ public struct ImpliedSpeedRule: TrackFilter {
 /// Holds the track still while the device is still, so noise cannot add distance.
 ///
 /// "Still" means the reported (Doppler) speed is below `speedThreshold`, or, for sources that
-/// report no speed, the fixes stay within `radius` of where the stillness began. Once still
-/// for `dwell`, fixes are dropped until the device moves: with Doppler, a reported speed at or
-/// above the threshold plus the fix's speed accuracy (or ten fixes beyond `maximumHoldDistance`);
-/// without, two fixes in a row outside `max(radius, accuracyFactor × accuracy)` of the stop's
-/// centre. The centre is the mean of the fixes seen still so far, not one of them: with n fixes
-/// its error is σ/√n, so noise that wanders around a long stop (correlated GNSS error) is not
-/// mistaken for leaving, where measuring from a single noisy fix would double the variance.
+/// report no speed, the fixes stay within `radius` of the centre of the fixes seen since the
+/// stillness began. Once still for `dwell`, fixes are dropped until the device moves: with
+/// Doppler, a reported speed at or above the threshold plus the fix's speed accuracy (or ten
+/// fixes beyond `maximumHoldDistance`); without, two fixes in a row outside
+/// `max(radius, accuracyFactor × accuracy)` of that centre. The centre is the mean of the fixes
+/// seen still so far, not one of them: with n fixes its error is σ/√n, so noise that wanders
+/// around a stop (correlated GNSS error) is not mistaken for moving, neither before the hold
+/// nor during it, where measuring from a single noisy fix would double the variance. (Judged
+/// from the first fix, a stop whose fixes swing ±5 m over 40 s restarted its dwell every
+/// 15–20 s and was never held.)
 /// Answers HCKalmanFilter#2, dawarich#3417 (research/ASKS.md §B).
 public struct StationaryRule: TrackFilter {
     /// The tunables of the rule.
@@ -245,16 +248,20 @@ public struct StationaryRule: TrackFilter {
     /// Whether fixes are being held.
     public private(set) var isStationary = false
     private var stillSince: Date?
-    private var stillOrigin: Coordinate?
     private var farFixes = 0
     /// Without Doppler, whether the previous fix was outside the hold (leaving takes two in a row).
     private var leaving = false
     /// Without Doppler, the fixes seen still: their sum in a frame at the first, and how many.
     private var cluster: (frame: LocalFrame, east: Double, north: Double, count: Int)?
     private let dwell: Double
-    /// Without Doppler, how long the fixes must stay within `radius`: at least `dwell`, and long
-    /// enough that a device moving at `speedThreshold` would have left it (a walker stays
-    /// within 8 m for 6 s, so 8 m over a 5 s dwell alone would hold every walk).
+    /// Without Doppler, how long the fixes must stay within `radius` of their centre: at least
+    /// `dwell`, and `radius / speedThreshold` (a walker stays within 8 m for 6 s, so 8 m over a
+    /// 5 s dwell alone would hold every walk). A device moving steadily at v is v t / 2 from
+    /// the centre of its fixes after t, so this holds movement below twice the threshold
+    /// (0.6 m/s for the presets): as slow as correlated GNSS error of a few metres wanders
+    /// within a minute, which would otherwise add more length than the held movement has
+    /// (`geo eval filters --cases sparse`, korita every 1 s: smooth 3.21 → 2.30 % too long;
+    /// with 2 radius / threshold instead, 4.64 %).
     private let positionDwell: Double
 
     public init(_ parameters: Parameters) {
@@ -291,7 +298,6 @@ public struct StationaryRule: TrackFilter {
             leaving = false
             isStationary = false
             stillSince = nil
-            stillOrigin = nil
             cluster = nil
             farFixes = 0
             return nil
@@ -299,15 +305,15 @@ public struct StationaryRule: TrackFilter {
         let still: Bool
         if let speed {
             still = speed < threshold && !outside
-        } else if let origin = stillOrigin {
-            // No Doppler speed: still while the fixes stay near where the stillness began.
-            still = LocalFrame.distance(origin, fix.coordinate) <= parameters.radius.meters
+        } else if let fromCentre = distanceFromCentre(fix.coordinate) {
+            // No Doppler speed: still while the fixes stay near the centre of those since the
+            // stillness began.
+            still = fromCentre <= parameters.radius.meters
         } else {
             still = false
         }
         guard still else {
             stillSince = speed == nil ? fix.timestamp : nil
-            stillOrigin = speed == nil ? fix.coordinate : nil
             cluster = nil
             if speed == nil { addToCluster(fix.coordinate) }
             return nil

@@ -247,3 +247,16 @@ private func walkWithJump(at index: Int, jump: Double) -> [Location] {
     var afterSilence = TrackCleaner(rule: TimestampOrderRule(), kalman: parameters)
     #expect(afterSilence.cleaned(resumed).count == resumed.count)
 }
+
+@Test func stationaryRule_withoutDopplerHoldsAStopWhoseFixesSwing() {
+    // Standing still for two minutes (1 Hz, no speed, claiming 8 m) while correlated GNSS error
+    // swings the fixes ±5 m with a 40 s period. Judged from the first fix, the swing carried
+    // fixes 10 m from it every 20 s, each time restarting the dwell: the stop was never held,
+    // and every swing added length. Judged from the centre of the fixes seen still (within
+    // 5 m of all of them), it is held once radius / threshold = 27 s have passed.
+    let rule = StationaryRule(.init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(5), radius: .meters(8)))
+    let swinging = (0..<120).map { t in fix(Double(t), east: 5 * cos(2 * Double.pi * Double(t) / 40), north: 0, accuracy: 8) }
+    let held = decisions(rule, swinging)
+    #expect(held.prefix(27).allSatisfy { $0 == nil })
+    #expect(held[28...].allSatisfy { $0 == .stationary }, "\(held.map { $0 == nil ? "." : "S" }.joined())")
+}
