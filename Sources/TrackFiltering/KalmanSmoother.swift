@@ -107,7 +107,8 @@ public enum KalmanResult: Hashable, Sendable {
 /// and the estimate does not lag (Soundscape-Android#317). Positions farther than the χ² gate
 /// from the prediction are ignored (outliers); a long gap or repeated outliers that agree with
 /// each other restart it, a start that the next fix contradicts is replaced by that fix, and a
-/// fix that passed the gate but lies off the line its neighbours draw is overturned by the next.
+/// fix that passed the gate but lies off the line its neighbours draw is overturned by the next
+/// (the first fix after a gap too, judged from the estimate before the gap: `judgeStart`).
 /// Every estimate carries its own accuracy, speed accuracy and course accuracy. All the 4×4
 /// algebra is in 2×2 blocks held in registers: a step allocates nothing.
 public struct KalmanSmoother: Sendable {
@@ -149,8 +150,8 @@ public struct KalmanSmoother: Sendable {
     /// line; the fix after it shows which of the two was wrong (`rts_bridgesGapsInsteadOfSplitting`
     /// lost two honest fixes of 80 that way). The RTS pass and a batch clean keep it again.
     private(set) var reinstatedFix: Date?
-    /// The estimate before the last accepted fix (after a (re)start: the start's; in the
-    /// filter's frame), that fix,
+    /// The estimate before the last accepted fix (after a (re)start: the start's, or after a
+    /// gap the estimate before it; in the filter's frame), that fix,
     /// and the fix it overturned from the same estimate, until the next fix confirms or
     /// overturns them.
     private var anchor: (x: State4, p: Block4, time: Date)?
