@@ -20,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 ours=$("$BENCH" "$N" --export "$tmp/fixes.csv" --gpx "$tmp/drive.gpx")
 echo "$ours"
-ours_rate=$(echo "$ours" | sed -n 's/.*CPU [0-9.]* s = \([0-9]*\) fixes\/s.*/\1/p')
+ours_rate=$(echo "$ours" | sed -n 's/^rules + Kalman.*CPU [0-9.]* s = \([0-9]*\) fixes\/s.*/\1/p')
 
 peer_rate=$(python3 - "$tmp/fixes.csv" "$PEER_N" <<'PY'
 import csv, sys, time

@@ -349,6 +349,7 @@ public struct KalmanSmoother: Sendable {
     /// The anchor's velocity is left out on purpose: at sparse fixes a walker turns between
     /// them, and a test that trusted the velocity took honest fixes after a turn for jumps
     /// (cerknica every 30 s: smooth 0.03 → 3.25 % too long).
+    @inline(__always)  // see `predicted(dt:)`
     private func offLine(_ previous: Judged, from a: (x: State4, p: Block4, time: Date),
                          to here: Vec2, variance: Double, dt: Double) -> Bool {
         let f = previous.time.timeIntervalSince(a.time) / dt
@@ -417,6 +418,7 @@ public struct KalmanSmoother: Sendable {
     /// than the estimated speed (plus three sigma) allows in the time between them, plus the χ²
     /// gate radius of both fixes' noise. Direction is not used: after a sharp turn the filter's
     /// heading is the thing that is wrong.
+    @inline(__always)  // see `predicted(dt:)`
     private func consistent(_ last: (position: Vec2, sigma: Double, time: Date), _ here: Vec2, sigma: Double,
                             at time: Date) -> Bool {
         let dt = time.timeIntervalSince(last.time)
@@ -469,6 +471,9 @@ public struct KalmanSmoother: Sendable {
     }
 
     /// x⁻ = F x, P⁻ = F P Fᵀ + Q in closed form for the constant-velocity F.
+    /// Inlined, as are the other non-mutating helpers the mutating steps call: an outlined call
+    /// passes a copy of the whole filter (817 bytes, a `memcpy` per call, 20 % of a step).
+    @inline(__always)
     private func predicted(dt: Double) -> (State4, Block4) {
         Self.predicted(x, p, dt: dt, accelerationNoise: parameters.accelerationNoise)
     }
@@ -495,18 +500,21 @@ public struct KalmanSmoother: Sendable {
         overturnedFix = nil
     }
 
+    @inline(__always)  // see `predicted(dt:)`
     private func accuracy(of fix: Location) -> Double {
         if let m = fix.horizontalAccuracy?.meters, m > 0 { return m }
         return parameters.assumedAccuracy.meters
     }
 
     /// The fix's per-axis position variance, m², from its 68 % radius.
+    @inline(__always)  // see `predicted(dt:)`
     func positionVariance(of fix: Location) -> Double {
         let sigma = accuracy(of: fix) * Self.radiusToSigma
         return sigma * sigma
     }
 
     /// The fix's Doppler velocity (east, north) and its covariance, when it reports one.
+    @inline(__always)  // see `predicted(dt:)`
     private func velocityMeasurement(_ fix: Location) -> (Vec2, Mat2)? {
         guard parameters.usesReportedVelocity, let speed = fix.speed?.metersPerSecond, speed >= 0 else { return nil }
         let ss = fix.speedAccuracy.map(\.metersPerSecond).flatMap { $0 > 0 ? $0 : nil }

@@ -110,18 +110,16 @@ public struct ChainedFilter<First: TrackFilter, Second: TrackFilter>: TrackFilte
     }
 }
 
-/// A rule that may be switched off (`nil`): the form presets use for optional rules.
+/// A rule that may be switched off (`nil`): the form presets use for optional rules. The rule
+/// is judged in place through optional chaining: taking it out and putting it back copied the
+/// whole rule twice per fix (5 % of the cleaner's time in `memmove`).
 extension Optional: TrackFilter where Wrapped: TrackFilter {
     public mutating func evaluate(_ input: FilterInput) -> RejectionReason? {
-        guard case .some(var rule) = self else { return nil }
-        defer { self = .some(rule) }
-        return rule.evaluate(input)
+        self?.evaluate(input) ?? nil
     }
 
     public mutating func accepted(_ input: FilterInput) {
-        guard case .some(var rule) = self else { return }
-        rule.accepted(input)
-        self = .some(rule)
+        self?.accepted(input)
     }
 }
 

@@ -99,6 +99,19 @@ private let fourteenMonths = 426.0 * 86_400
         == [nil, .impliedSpeed, .impliedSpeed, nil])
 }
 
+/// An optional rule is judged in place: its memory (here the count of rejections in a row)
+/// carries from fix to fix exactly as the bare rule's does, and `nil` passes every fix.
+@Test func optionalRule_keepsItsStateAndNilPassesEverything() {
+    let fixes = [fix(0, east: 0, north: 0)] + (1...4).map { fix(Double($0), east: 1000 + Double($0), north: 0) }
+    let rule = ImpliedSpeedRule(maximum: .metersPerSecond(30), maximumConsecutiveRejections: 2)
+    let expected: [RejectionReason?] = [nil, .impliedSpeed, .impliedSpeed, nil, nil]
+    #expect(decisions(rule, fixes) == expected)
+    #expect(decisions(Optional(rule), fixes) == expected)
+    #expect(decisions(ImpliedSpeedRule?.none, fixes) == [RejectionReason?](repeating: nil, count: fixes.count))
+    // Chained behind another optional rule, as `StandardRules` holds them.
+    #expect(decisions(Optional(TimestampOrderRule()).followed(by: Optional(rule)), fixes) == expected)
+}
+
 @Test func stationary_holdsWhileStillAndReleasesOnSpeed() {
     let rule = StationaryRule(.init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(3), radius: .meters(10)))
     var fixes = [fix(0, east: 0, north: 0, speed: 1.2, speedAccuracy: 0.2, course: 90)]
