@@ -8,7 +8,8 @@
 # 10 Hz fixes (written as GPX first), JSON lines to /dev/null; its rate includes reading the GPX
 # file and formatting every update, so it is below the in-process one by that work.
 # Rates are wall-clock (the pipeline runs on both cores) and per CPU second (less sensitive to
-# other load on a shared machine). RSS includes the replayed fixes themselves (~200 B each).
+# other load on a shared machine). RSS includes the replayed fixes themselves (104 B each: the
+# stride of the packed `Location`).
 # Each run ends with the track filter's report: why the fixes a subscriber did not see were
 # dropped (the default preset's accuracy-radius rule drops every other fix of this replay: its
 # 1.39 m hops are under half the 3.5 m accuracy radius).

@@ -57,7 +57,8 @@ private func example() throws -> Location {
 
 @Test func encode_nonFiniteLocation_throws() throws {
     var l = try example()
-    l.speed = .metersPerSecond(.nan)
+    // Infinite, not NaN: a NaN measurement is an absent one (`Location`), encoded as an empty field.
+    l.speed = .metersPerSecond(.infinity)
     #expect(throws: NMEAError.self) { try NMEAEncoder.rmc(l) }
 }
 

@@ -72,6 +72,40 @@ private func updateTimes(_ events: [PositioningEvent]) -> [Date] {
     #expect(labels == ["authorization", "updated t=0", "updated t=1", "lost", "updated t=2", "updated t=3", "stopped"])
 }
 
+@Test func batchDelivery_withMapMatching_keepsEachFixsEventsInOrderAroundTheMatcher() async throws {
+    // Fixes wait on the matcher (which suspends) while `.lost` does not: every event still comes
+    // out in source order, each `.updated` right after its `.mapMatched`, carrying the match.
+    struct ShiftingMatcher: LivePositionMatcher {
+        func match(_ location: Location, mode: MapMatchMode) async -> MatchedPosition? {
+            await Task.yield()
+            var matched = location
+            matched.coordinate = Coordinate(uncheckedLatitude: location.coordinate.latitude, longitude: 12)
+            return MatchedPosition(location: matched, confidence: 1)
+        }
+    }
+    let f = (0..<4).map { fix(north: Double($0) * 20, t: Double($0), speed: 20) }
+    let batch: [PositionSourceEvent] = [.location(f[0]), .location(f[1]), .lost, .location(f[2]), .location(f[3])]
+    let manager = PositioningManager(source: ScriptedBatches(batches: [batch, [.lost]]), clock: ManualClock())
+    await manager.setConfiguration(.default.unfiltered)
+    await manager.setMapMatcher(ShiftingMatcher())
+    await manager.setMapMatchingEnabled(true)
+    let events = record(manager.events(bufferingPolicy: .unbounded))
+    #expect(await manager.start())
+    let labels = await events.value.map { event -> String in
+        func t(_ l: Location) -> Int { Int(l.timestamp.timeIntervalSince(f[0].timestamp)) }
+        switch event {
+        case .updated(let l): return "updated t=\(t(l)) lon=\(l.coordinate.longitude)"
+        case .mapMatched(let m): return "matched t=\(t(m.rawPosition))"
+        case .lost: return "lost"
+        case .authorizationChanged: return "authorization"
+        case .stopped: return "stopped"
+        default: return "other"
+        }
+    }
+    #expect(labels == ["authorization", "matched t=0", "updated t=0 lon=12.0", "matched t=1", "updated t=1 lon=12.0", "lost",
+                       "matched t=2", "updated t=2 lon=12.0", "matched t=3", "updated t=3 lon=12.0", "lost", "stopped"])
+}
+
 @Test func batchDelivery_stopInTheMiddleOfABatch_dropsTheRestOfIt() async throws {
     // The matcher holds the second fix until released; the manager is stopped meanwhile, so
     // neither that fix nor the eight after it in the same batch reach a subscriber.

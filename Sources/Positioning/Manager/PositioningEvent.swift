@@ -6,7 +6,7 @@ public import TrackFiltering
 /// What the positioning manager tells its subscribers.
 ///
 /// The rare large payloads (a map-matched update holds four locations, a region event a
-/// region) are boxed, so an event is the size of a fix (about 180 bytes, not 740): every
+/// region) are boxed, so an event is the size of a fix (about 100 bytes, not 740): every
 /// subscriber buffer and every copy of an update moves a quarter of the bytes.
 public enum PositioningEvent: Sendable {
     /// A new position was delivered (HERE's `DidUpdatePosition`).

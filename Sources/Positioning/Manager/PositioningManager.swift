@@ -80,7 +80,7 @@ public actor PositioningManager {
     /// runs); equal to `rawPosition` without a filter.
     public private(set) var filteredPosition: Location?
     /// What the track filter dropped, and why, since the last start.
-    public private(set) var filterReport = FilterReport()
+    public var filterReport: FilterReport { cleaner?.report ?? FilterReport() }
     /// The latest map-matched fix; nil while map matching is off or nothing matched.
     public private(set) var mapMatchedPosition: Location?
     /// The matcher's confidence in `mapMatchedPosition`, in [0, 1]; 0 while nothing matched.
@@ -358,7 +358,6 @@ public actor PositioningManager {
         generation += 1
         detector = StationaryDetector(configuration.stationary)
         cleaner = configuration.trackFilter.map { TrackCleaner(configuration: $0) }
-        filterReport = FilterReport()
         filteredPosition = nil
         significant = SignificantChangeGate()
         isPaused = false
@@ -440,13 +439,45 @@ public actor PositioningManager {
         }
         for event in batch {
             guard token == generation else { return }
-            await handle(event, receivedAt: receivedAt, generation: token)
+            if waitsOnMatcher(event) {
+                await handle(event, receivedAt: receivedAt, generation: token)
+            } else {
+                apply(event, receivedAt: receivedAt)
+            }
         }
+    }
+
+    /// Whether handling `event` waits on the map matcher: a fix while matching is on. Every
+    /// other event is applied without suspending (`apply`), which keeps a fast batch free of
+    /// the per-event cost of an async call.
+    private func waitsOnMatcher(_ event: PositionSourceEvent) -> Bool {
+        guard mapMatchingEnabled, matcher != nil, case .location = event else { return false }
+        return true
     }
 
     /// Applies one source event of run `token`, received at `receivedAt`; a fix whose map
     /// matching outlasts its run (the manager stopped or restarted meanwhile) is dropped.
     private func handle(_ event: PositionSourceEvent, receivedAt: Date, generation token: Int) async {
+        guard waitsOnMatcher(event), case .location(let location) = event, let matcher else {
+            apply(event, receivedAt: receivedAt)
+            return
+        }
+        guard let filtered = admit(location, receivedAt: receivedAt) else { return }
+        let mode = mapMatchMode
+        // Nothing gathered waits on the matcher (which may take long, or a stop meanwhile).
+        let gathering = gathersEvents
+        sendGatheredEvents()
+        gathersEvents = false
+        let matched = await matcher.match(filtered, mode: mode)
+        gathersEvents = gathering
+        guard token == generation else { return }
+        mapMatchedPosition = matched?.location
+        mapMatchConfidence = matched?.confidence ?? 0
+        deliver(filtered, raw: location)
+    }
+
+    /// Applies a source event that does not wait on the matcher (see `waitsOnMatcher`).
+    private func apply(_ event: PositionSourceEvent, receivedAt: Date) {
         switch event {
         case .lost:
             emit(.lost)
@@ -456,63 +487,61 @@ public actor PositioningManager {
         case .heading(let heading):
             updateHeading(heading)
         case .location(let location):
-            if authorizationStatus != .authorized {
-                authorizationStatus = .authorized
-                emit(.authorizationChanged(.authorized))
-            }
-            monitorRegions(with: location)
-            rawPosition = location
-            speeds.add(location)
-            let raw = location
-            var location = location
-            if cleaner != nil {
-                let decision = cleaner!.process(location, receivedAt: receivedAt)
-                filterReport = cleaner!.report
-                switch decision {
-                case .accepted(let cleaned):
-                    location = cleaned
-                case .rejected(let reason):
-                    emit(.rejected(location, reason))
-                    return
-                }
-            }
-            filteredPosition = location
-            if visitDetector != nil, let events = visitDetector?.update(with: location) {
-                for event in events { emit(.visit(event)) }
-            }
-            if mapMatchingEnabled, let matcher {
-                let mode = mapMatchMode
-                // Nothing gathered waits on the matcher (which may take long, or a stop meanwhile).
-                let gathering = gathersEvents
-                sendGatheredEvents()
-                gathersEvents = false
-                let matched = await matcher.match(location, mode: mode)
-                gathersEvents = gathering
-                guard token == generation else { return }
-                mapMatchedPosition = matched?.location
-                mapMatchConfidence = matched?.confidence ?? 0
-            }
-            if pausesLocationUpdatesAutomatically {
-                switch detector.update(with: location) {
-                case .becameStationary?:
-                    isPaused = true
-                    emit(.paused(location))
-                case .resumedMoving?:
-                    isPaused = false
-                    emit(.resumed)
-                case nil: break
-                }
-            }
-            guard !isPaused else { return }
-            if method == .significantChanges, !significant.admits(location) { return }
-            // Without map matching the current position is this filtered one (`currentPosition`).
-            let current = mapMatchingEnabled ? currentPosition ?? location : location
-            if mapMatchingEnabled {
-                emit(.mapMatched(MapMatchedUpdate(rawPosition: raw, filteredPosition: location, mapMatchedPosition: mapMatchedPosition,
-                                                  confidence: mapMatchConfidence, currentPosition: current)))
-            }
-            emit(.updated(current))
+            if let filtered = admit(location, receivedAt: receivedAt) { deliver(filtered, raw: location) }
         }
+    }
+
+    /// The first half of handling a fix, before map matching: authorization, regions, the raw
+    /// position and average speed, then the track filter and visits. Returns the filtered fix,
+    /// or nil when the filter dropped it (reported as `.rejected`).
+    private func admit(_ location: Location, receivedAt: Date) -> Location? {
+        if authorizationStatus != .authorized {
+            authorizationStatus = .authorized
+            emit(.authorizationChanged(.authorized))
+        }
+        monitorRegions(with: location)
+        rawPosition = location
+        speeds.add(location)
+        var filtered = location
+        if cleaner != nil {
+            switch cleaner!.process(location, receivedAt: receivedAt) {
+            case .accepted(let cleaned):
+                filtered = cleaned
+            case .rejected(let reason):
+                emit(.rejected(location, reason))
+                return nil
+            }
+        }
+        filteredPosition = filtered
+        if visitDetector != nil, let events = visitDetector?.update(with: filtered) {
+            for event in events { emit(.visit(event)) }
+        }
+        return filtered
+    }
+
+    /// The second half of handling a fix, after map matching (when on): stationary pause and
+    /// resume, the significant-change gate, then `.mapMatched` and `.updated`.
+    private func deliver(_ location: Location, raw: Location) {
+        if pausesLocationUpdatesAutomatically {
+            switch detector.update(with: location) {
+            case .becameStationary?:
+                isPaused = true
+                emit(.paused(location))
+            case .resumedMoving?:
+                isPaused = false
+                emit(.resumed)
+            case nil: break
+            }
+        }
+        guard !isPaused else { return }
+        if method == .significantChanges, !significant.admits(location) { return }
+        // Without map matching the current position is this filtered one (`currentPosition`).
+        let current = mapMatchingEnabled ? currentPosition ?? location : location
+        if mapMatchingEnabled {
+            emit(.mapMatched(MapMatchedUpdate(rawPosition: raw, filteredPosition: location, mapMatchedPosition: mapMatchedPosition,
+                                              confidence: mapMatchConfidence, currentPosition: current)))
+        }
+        emit(.updated(current))
     }
 
     // MARK: - Fan-out
