@@ -4,9 +4,8 @@
 # reader alone, one run per process), interleaved (osmium, geo, OSMBench, osmium, …) ROUNDS times
 # so machine load hits all three alike; prints the median wall time of each and the ratios
 # osmium time / LocationKit time (> 1: LocationKit is faster), and the median CPU time (user +
-# system of the process and its threads, from getrusage, in ms) of osmium and geo: both decode
-# blocks on several threads, so wall time can match while CPU time does not. Needs osmium-tool
-# and python3.
+# system of the process and its threads, in ms) of osmium and geo: both decode blocks on
+# several threads, so wall time can match while CPU time does not. Needs osmium-tool and bash.
 # Usage: Benchmarks/pbf.sh [ROUNDS] [FILE…]   (default 5 rounds over $LOCATIONKIT_DATA/osm/*.osm.pbf)
 set -e
 cd "$(dirname "$0")/.."
@@ -24,13 +23,11 @@ BENCH="$(swift build -c release --package-path Benchmarks --show-bin-path)/OSMBe
 CPU="$(mktemp)"
 trap 'rm -f "$CPU"' EXIT
 seconds() { # wall time of a command (s), output discarded; its CPU time in ms (user + system) is left in $CPU
-    python3 -c 'import resource, subprocess, sys, time
-start = time.monotonic()
-subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-wall = time.monotonic() - start
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-open(sys.argv[1], "w").write("%.1f\n" % ((r.ru_utime + r.ru_stime) * 1000))
-print("%.6f" % wall)' "$CPU" "$@"
+    # bash's `time` reads the child's rusage (ms digits); GNU time prints 10 ms steps.
+    bash -c 'TIMEFORMAT="%3R %3U %3S"; { time "$@" >/dev/null 2>&1; } 2>"$0"' "$CPU" "$@"
+    read -r wall user system <"$CPU"
+    echo "($user + $system) * 1000" | bc -l >"$CPU"
+    echo "$wall"
 }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
