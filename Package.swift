@@ -64,15 +64,18 @@ let package = Package(
 
         // zlib from the system (pkg-config); only ZlibCompression imports it.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libdeflate from the system (pkg-config, Debian libdeflate-dev): whole-buffer zlib
+        // decompression of known size, for PBF blobs; only ZlibCompression imports it.
+        .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
 
         // The one XML tokenizer: a byte-level streaming pull scanner, shared by GPX and OSM XML.
         .target(name: "XMLStreaming", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
         // The compression module (DESIGN.md §2): zlib inflate / deflate and gzip over the system
-        // library, for PBF blobs, .osm.gz and the map modules' PNG, MVT and PMTiles. Not named
+        // libraries, for PBF blobs, .osm.gz and the map modules' PNG, MVT and PMTiles. Not named
         // `Compression`: that is Apple's framework on Darwin, and `import Compression` would be
-        // ambiguous there.
-        .target(name: "ZlibCompression", dependencies: ["GeoCore", "CZlib"], swiftSettings: strictSettings),
+        // ambiguous there. PBF blobs inflate through libdeflate (`SizedInflater`).
+        .target(name: "ZlibCompression", dependencies: ["GeoCore", "CZlib", "CLibDeflate"], swiftSettings: strictSettings),
 
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
         .target(name: "GPXCodec", dependencies: ["GeoCore", "XMLStreaming"], swiftSettings: strictSettings),

@@ -4,8 +4,8 @@
 # reader alone, one run per process), interleaved (osmium, geo, OSMBench, osmium, …) ROUNDS times
 # so machine load hits all three alike; prints the median wall time of each and the ratios
 # osmium time / LocationKit time (> 1: LocationKit is faster), and the median CPU time (user +
-# system, GNU time's 10 ms resolution) of osmium and geo: both decode blocks on several threads,
-# so wall time can match while CPU time does not. Needs osmium-tool and GNU time.
+# system of the process and its threads, in ms) of osmium and geo: both decode blocks on
+# several threads, so wall time can match while CPU time does not. Needs osmium-tool and bash.
 # Usage: Benchmarks/pbf.sh [ROUNDS] [FILE…]   (default 5 rounds over $LOCATIONKIT_DATA/osm/*.osm.pbf)
 set -e
 cd "$(dirname "$0")/.."
@@ -22,9 +22,12 @@ BENCH="$(swift build -c release --package-path Benchmarks --show-bin-path)/OSMBe
 
 CPU="$(mktemp)"
 trap 'rm -f "$CPU"' EXIT
-seconds() { # wall time of a command, output discarded; its CPU time (user + system) is left in $CPU
-    s=$(date +%s.%N); /usr/bin/time -f '%U + %S' -o "$CPU" "$@" >/dev/null 2>&1; e=$(date +%s.%N)
-    echo "$e - $s" | bc -l
+seconds() { # wall time of a command (s), output discarded; its CPU time in ms (user + system) is left in $CPU
+    # bash's `time` reads the child's rusage (ms digits); GNU time prints 10 ms steps.
+    bash -c 'TIMEFORMAT="%3R %3U %3S"; { time "$@" >/dev/null 2>&1; } 2>"$0"' "$CPU" "$@"
+    read -r wall user system <"$CPU"
+    echo "($user + $system) * 1000" | bc -l >"$CPU"
+    echo "$wall"
 }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -44,5 +47,5 @@ for f in $FILES; do
     printf '%s: %d elements; median of %d: osmium fileinfo -e %.3f s, geo osm info %.3f s (%.2fx osmium), OSMBench in process %.3f s (%.1f M elements/s, %.2fx osmium)\n' \
         "$(basename "$f")" "$elements" "$ROUNDS" "$mo" "$mg" "$(echo "$mo / $mg" | bc -l)" "$mb" \
         "$(echo "$elements / $mb / 1000000" | bc -l)" "$(echo "$mo / $mb" | bc -l)"
-    printf '%s: median CPU time (user + system): osmium fileinfo -e %.2f s, geo osm info %.2f s\n' "$(basename "$f")" "$moc" "$mgc"
+    printf '%s: median CPU time (user + system): osmium fileinfo -e %.1f ms, geo osm info %.1f ms (%.2fx osmium)\n' "$(basename "$f")" "$moc" "$mgc" "$(echo "$moc / $mgc" | bc -l)"
 done

@@ -3,12 +3,12 @@
 # Idempotent: installs only what is missing. Run as root (CI is), or with sudo available.
 set -euo pipefail
 
-# Debian packages: zlib for the PBF reader; real peers and oracles for the tests
+# Debian packages: zlib and libdeflate for the PBF reader; real peers and oracles for the tests
 # (gpsd + gpsfake, gpsdecode, PROJ's geod, xmllint, GPSBabel, osmium); SQLite and tilemaker for
 # the map tiles; HarfBuzz, FreeType and the Noto fonts for MapRenderer's text, pngcheck for its PNGs;
 # headless Chromium for the live map page's test; libdbus for the BlueZ beacon scanner, and
 # dbus-daemon with python3-dbusmock (its bluez5 template, run by the system's python3) for its test.
-APT_PACKAGES=(zlib1g-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool libsqlite3-dev sqlite3 tilemaker
+APT_PACKAGES=(zlib1g-dev libdeflate-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool libsqlite3-dev sqlite3 tilemaker
               libharfbuzz-dev libfreetype-dev fonts-noto-core fonts-noto-cjk pngcheck chromium
               libdbus-1-dev dbus-daemon python3-dbusmock)
 # PyPI packages: oracle generators and cross-readers used by tests and scripts.

@@ -3,6 +3,7 @@ import Dispatch
 import GeoCore
 import MapData
 import ProtobufWire
+import Synchronization
 import SystemIO
 import ZlibCompression
 
@@ -72,7 +73,9 @@ public struct OSMPBFReader: Sendable {
         }
         let header: OSMHeader
         do {
-            header = try PBFDecoder.withBlobContent(frame.blob) { raw throws(WireError) in try PBFDecoder.headerBlock(raw) }
+            header = try PBFDecoder.withBlobContent(frame.blob, inflater: try SizedInflater()) { raw throws(WireError) in
+                try PBFDecoder.headerBlock(raw)
+            }
         } catch let error as OSMError {
             throw OSMError(error.code, error.message, offset: 0)
         } catch {
@@ -95,6 +98,7 @@ public struct OSMPBFReader: Sendable {
         summary.header = try readHeader(&frames)
         let includesMetadata = options.includesMetadata
         let window = options.parallelism == 1 ? 1 : options.parallelism * 2
+        let pool = PBFDecodingPool()
         var inFlight: [DecodingBlock] = []
         var readError: OSMError?
         while true {
@@ -103,7 +107,7 @@ public struct OSMPBFReader: Sendable {
                 do {
                     guard let frame = try frames.nextFrame() else { break }
                     guard frame.type == "OSMData" else { continue }
-                    inFlight.append(DecodingBlock(frame, includesMetadata: includesMetadata, async: options.parallelism > 1))
+                    inFlight.append(DecodingBlock(frame, includesMetadata: includesMetadata, pool: pool, async: options.parallelism > 1))
                 } catch {
                     readError = error
                 }
@@ -128,14 +132,14 @@ private final class DecodingBlock: @unchecked Sendable {
     private var result: Result<DecodedBlock, OSMError>?
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ frame: PBFFrame, includesMetadata: Bool, async: Bool) {
+    init(_ frame: PBFFrame, includesMetadata: Bool, pool: PBFDecodingPool, async: Bool) {
         guard async else {
-            result = PBFDecoder.decode(frame, includesMetadata: includesMetadata)
+            result = PBFDecoder.decode(frame, includesMetadata: includesMetadata, pool: pool)
             done.signal()
             return
         }
         DispatchQueue.global().async {
-            self.result = PBFDecoder.decode(frame, includesMetadata: includesMetadata)
+            self.result = PBFDecoder.decode(frame, includesMetadata: includesMetadata, pool: pool)
             self.done.signal()
         }
     }
@@ -146,6 +150,28 @@ private final class DecodingBlock: @unchecked Sendable {
         guard let result else { fatalError("Broken contract: a decoded block is taken twice") }
         self.result = nil
         return result
+    }
+}
+
+/// The zlib inflaters of a read, each used by one worker at a time and reused from block to
+/// block, so a block costs no zlib state set-up and, once the inflater's buffer has grown to
+/// the largest `raw_size`, no fresh memory for its decompressed bytes. There are at most as
+/// many inflaters as blocks decoding at once (the window).
+final class PBFDecodingPool: Sendable {
+    /// @unchecked Sendable: an inflater passes between threads only through the pool's lock,
+    /// and the worker that took it is its only user until it gives it back.
+    private final class Inflater: @unchecked Sendable {
+        let zlib: SizedInflater
+        init() throws(CompressionError) { zlib = try SizedInflater() }
+    }
+
+    private let idle = Mutex<[Inflater]>([])
+
+    /// Calls `body` with an inflater no other worker is using.
+    func withInflater<R>(_ body: (SizedInflater) throws -> R) throws -> R {
+        let inflater = try idle.withLock { $0.popLast() } ?? Inflater()
+        defer { idle.withLock { $0.append(inflater) } }
+        return try body(inflater.zlib)
     }
 }
 
@@ -259,11 +285,13 @@ enum PBFDecoder {
         (error as? WireError)?.message ?? "\(error)"
     }
 
-    /// Inflates and decodes one `OSMData` frame.
-    static func decode(_ frame: PBFFrame, includesMetadata: Bool) -> Result<DecodedBlock, OSMError> {
+    /// Inflates and decodes one `OSMData` frame with an inflater from `pool`.
+    static func decode(_ frame: PBFFrame, includesMetadata: Bool, pool: PBFDecodingPool) -> Result<DecodedBlock, OSMError> {
         do {
-            var decoded = try withBlobContent(frame.blob) { raw throws(WireError) in
-                try primitiveBlock(raw, includesMetadata: includesMetadata)
+            var decoded = try pool.withInflater { inflater in
+                try withBlobContent(frame.blob, inflater: inflater) { raw throws(WireError) in
+                    try primitiveBlock(raw, includesMetadata: includesMetadata)
+                }
             }
             decoded.block.byteOffset = frame.offset
             return .success(decoded)
@@ -300,8 +328,8 @@ enum PBFDecoder {
 
     /// Calls `body` with the uncompressed content of a `Blob { raw = 1; raw_size = 2; zlib_data = 3;
     /// lzma_data = 4; OBSOLETE_bzip2_data = 5; lz4_data = 6; zstd_data = 7 }`: raw content in
-    /// place, zlib content inflated once into a buffer of its `raw_size`.
-    static func withBlobContent<R>(_ blob: [UInt8], _ body: (UnsafeRawBufferPointer) throws(WireError) -> R) throws -> R {
+    /// place, zlib content inflated by `inflater` in one call into its buffer of `raw_size`.
+    static func withBlobContent<R>(_ blob: [UInt8], inflater: SizedInflater, _ body: (UnsafeRawBufferPointer) throws(WireError) -> R) throws -> R {
         try blob.withUnsafeBytes { bytes throws -> R in
             var r = WireReader(bytes)
             var rawSize: Int?
@@ -331,7 +359,7 @@ enum PBFDecoder {
             guard let rawSize, rawSize >= 0, rawSize <= PBFFrameStream.maximumBlobSize else {
                 throw WireError("zlib blob has a missing or absurd raw_size")
             }
-            return try Zlib.inflate(zlib, size: rawSize).withUnsafeBytes { content throws(WireError) in try body(content) }
+            return try inflater.inflate(zlib, size: rawSize) { content in try body(content) }
         }
     }
 

@@ -172,3 +172,42 @@ private func samples() -> [(name: String, bytes: [UInt8])] {
         }
     }
 }
+
+/// `zlib.compress(b"hello, world", 9)` and `zlib.compress(b"a" * 1000, 9)` from Python 3's
+/// zlib module: streams made by another program than the one under test.
+private let pythonHelloWorld: [UInt8] = [120, 218, 203, 72, 205, 201, 201, 215, 81, 40, 207, 47, 202, 73, 1, 0, 29, 84, 4, 137]
+private let pythonThousandAs: [UInt8] = [120, 218, 75, 76, 28, 5, 163, 96, 20, 12, 119, 0, 0, 249, 216, 122, 248]
+
+/// Inflates `input` with `inflater` to `size` bytes, returning a copy of the output.
+private func inflated(_ inflater: SizedInflater, _ input: [UInt8], size: Int) throws -> [UInt8] {
+    try input.withUnsafeBytes { raw in try inflater.inflate(raw, size: size) { [UInt8]($0) } }
+}
+
+@Test func sizedInflater_manyStreamsInTurn_eachExact() throws {
+    let inflater = try SizedInflater()
+    // Larger, smaller, larger again: the buffer grows and is reused, and so is the decompressor.
+    #expect(try inflated(inflater, pythonHelloWorld, size: 12) == Array("hello, world".utf8))
+    #expect(try inflated(inflater, pythonThousandAs, size: 1000) == [UInt8](repeating: 0x61, count: 1000))
+    #expect(try inflated(inflater, pythonHelloWorld, size: 12) == Array("hello, world".utf8))
+    for (name, bytes) in samples() {
+        let packed = try Zlib.deflate(bytes, level: 6)
+        #expect(try inflated(inflater, packed, size: bytes.count) == bytes, "\(name)")
+    }
+}
+
+@Test func sizedInflater_badStream_typedErrorAndNextStreamStillInflates() throws {
+    let inflater = try SizedInflater()
+    let short = #expect(throws: CompressionError.self) { try inflated(inflater, pythonHelloWorld, size: 11) }
+    #expect(short?.code == .sizeMismatch, "one byte more than the size given")
+    let long = #expect(throws: CompressionError.self) { try inflated(inflater, pythonHelloWorld, size: 13) }
+    #expect(long?.code == .sizeMismatch, "one byte fewer than the size given")
+    var corrupt = pythonHelloWorld
+    corrupt[corrupt.count - 1] ^= 0xFF // the Adler-32 trailer
+    let checksum = #expect(throws: CompressionError.self) { try inflated(inflater, corrupt, size: 12) }
+    #expect(checksum?.code == .corrupt)
+    let truncated = #expect(throws: CompressionError.self) { try inflated(inflater, Array(pythonHelloWorld.dropLast(6)), size: 12) }
+    #expect(truncated?.code == .corrupt, "libdeflate reports a truncated stream as bad data")
+    let negative = #expect(throws: CompressionError.self) { try inflated(inflater, pythonHelloWorld, size: -1) }
+    #expect(negative?.code == .invalidArgument)
+    #expect(try inflated(inflater, pythonHelloWorld, size: 12) == Array("hello, world".utf8), "usable after errors")
+}
