@@ -2,18 +2,21 @@
 # `geo tiles build` against tilemaker (Debian 2.2, its OpenMapTiles example config and Lua
 # profile less the layers that need shapefiles, as ../shared/checks/map-renderer runs it) on the
 # shared extracts, the same zoom range, side by side in one run, interleaved (geo, tilemaker,
-# geo, tilemaker …) so machine load hits both alike. Wall time and peak RSS (GNU time) for
-# both; the median of the rounds is what counts. geo's RSS is bounded by the densest block of
-# features, not the extract (MapFeaturePartition keeps them in a scratch file).
+# geo, tilemaker …) so machine load hits both alike. Wall time, peak RSS (VmHWM, as GNU time
+# reports it: anonymous memory and the resident pages of mapped files) and peak anonymous RSS
+# (RssAnon polled every 20 ms: the memory the kernel cannot drop; both tools keep their
+# on-disk stores in mapped files, whose pages count in RSS only while resident) for both; the
+# median of the rounds is what counts. geo keeps its features in a scratch file
+# (MapFeaturePartition) and its nodes and ways in memory-mapped ones past --store-memory.
 # COPIES=N adds a larger extract made offline: N×N copies of Monaco side by side (ids offset,
-# coordinates shifted 0.15° / 0.07° per copy; osmium and python3), to show memory as input grows.
+# coordinates shifted 0.15° / 0.07° per copy; osmium and python3), to show memory as input grows
+# (COPIES=5: ×25, 4.5 M nodes; COPIES=10: ×100, 18 M nodes, 288 MB of node positions).
 # Usage: [COPIES=5] Benchmarks/tiles.sh [ROUNDS] [MAXZOOM]   (needs tilemaker: scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS="${1:-3}"; MAXZOOM="${2:-14}"
 DATA="${LOCATIONKIT_DATA:-../shared/data}"
 command -v tilemaker >/dev/null || { echo "tilemaker missing (apt-get install tilemaker)" >&2; exit 1; }
-[ -x /usr/bin/time ] || { echo "GNU time missing (apt-get install time)" >&2; exit 1; }
 swift build -c release --product geo >/dev/null
 GEO="$(swift build -c release --show-bin-path)/geo"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -26,6 +29,22 @@ c["settings"]["maxzoom"] = int(sys.argv[3])
 json.dump(c, open(sys.argv[2], "w"), indent=1)
 PY
 cp "$EX/process-openmaptiles.lua" "$tmp/process.lua"
+# measure CMD…: "seconds peakRSS-MB peakAnon-MB" of one run.
+cat > "$tmp/measure.py" <<'PY'
+import subprocess, sys, time
+t0 = time.monotonic()
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+anon = hwm = 0
+while p.poll() is None:
+    try:
+        for line in open(f"/proc/{p.pid}/status"):
+            if line.startswith("RssAnon:"): anon = max(anon, int(line.split()[1]))
+            elif line.startswith("VmHWM:"): hwm = max(hwm, int(line.split()[1]))
+    except OSError:
+        pass
+    time.sleep(0.02)
+print("%.2f %.1f %.1f" % (time.monotonic() - t0, hwm / 1024, anon / 1024))
+PY
 
 EXTRACTS="$DATA/osm/monaco.osm.pbf $DATA/osm/andorra.osm.pbf"
 if [ -n "${COPIES:-}" ]; then
@@ -58,19 +77,17 @@ PY
   EXTRACTS+=" $tmp/monaco$COPIES.osm.pbf"
 fi
 
-printf "%-10s %-10s %5s %9s %10s %9s\n" extract tool round seconds "RSS MB" "out MB"
+printf "%-10s %-10s %5s %9s %10s %10s %9s\n" extract tool round seconds "RSS MB" "anon MB" "out MB"
 for SRC in $EXTRACTS; do
   city=$(basename "$SRC" .osm.pbf)
   for round in $(seq "$ROUNDS"); do
-    /usr/bin/time -f "%e %M" -o "$tmp/t" "$GEO" tiles build "$SRC" -o "$tmp/$city.pmtiles" --maxzoom "$MAXZOOM" 2>/dev/null >/dev/null
-    read -r secs kb < "$tmp/t"
-    printf "%-10s %-10s %5d %9.2f %10.1f %9.2f\n" "$city" geo "$round" "$secs" "$(echo "$kb / 1024" | bc -l)" "$(echo "$(stat -c %s "$tmp/$city.pmtiles") / 1048576" | bc -l)"
+    read -r secs rss anon < <(python3 "$tmp/measure.py" "$GEO" tiles build "$SRC" -o "$tmp/$city.pmtiles" --maxzoom "$MAXZOOM")
+    printf "%-10s %-10s %5d %9.2f %10.1f %10.1f %9.2f\n" "$city" geo "$round" "$secs" "$rss" "$anon" "$(echo "$(stat -c %s "$tmp/$city.pmtiles") / 1048576" | bc -l)"
     rm -f "$tmp/$city-tm.mbtiles"
     # The made-up extract with tilemaker's on-disk store (--store): in memory it grew past 17 GB
     # on Monaco ×25 and was killed; geo keeps its features in a scratch file either way.
     STORE=(); [[ "$SRC" == "$tmp/"* ]] && { rm -rf "$tmp/tm-store"; STORE=(--store "$tmp/tm-store"); }
-    (cd "$tmp" && /usr/bin/time -f "%e %M" -o "$tmp/t" tilemaker --input "$SRC" --output "$tmp/$city-tm.mbtiles" --config config.json --process process.lua "${STORE[@]}" >/dev/null 2>&1)
-    read -r secs kb < "$tmp/t"
-    printf "%-10s %-10s %5d %9.2f %10.1f %9.2f\n" "$city" tilemaker "$round" "$secs" "$(echo "$kb / 1024" | bc -l)" "$(echo "$(stat -c %s "$tmp/$city-tm.mbtiles") / 1048576" | bc -l)"
+    read -r secs rss anon < <(cd "$tmp" && python3 "$tmp/measure.py" tilemaker --input "$SRC" --output "$tmp/$city-tm.mbtiles" --config config.json --process process.lua "${STORE[@]}")
+    printf "%-10s %-10s %5d %9.2f %10.1f %10.1f %9.2f\n" "$city" tilemaker "$round" "$secs" "$rss" "$anon" "$(echo "$(stat -c %s "$tmp/$city-tm.mbtiles") / 1048576" | bc -l)"
   done
 done

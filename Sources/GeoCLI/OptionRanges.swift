@@ -40,6 +40,9 @@ enum OptionRanges {
     static let dwell = ValidRange(above: 0, through: 31_557_600, unit: "s")
     /// `tiles build --minzoom / --maxzoom`: the zooms `MapTiler` cuts.
     static let tileZoom = ValidRange(0...16, unit: "")
+    /// `tiles build --store-memory`: MiB a node or way store keeps in memory (0: all in
+    /// scratch files) up to 1 TiB.
+    static let storeMemory = ValidRange(0...1_048_576, unit: "MiB")
     /// `tiles render --zoom`: raster tiles, the world in one tile (0) to about 4 cm a pixel (22).
     static let rasterTileZoom = ValidRange(0...22, unit: "")
     /// `map animate --duration`: up to an hour of animation.

@@ -34,9 +34,14 @@ struct TilesCommand: ParsableCommand {
         @Option(name: .customLong("maxzoom"), help: "Highest zoom level, \(OptionRanges.tileZoom).")
         var maxZoom = 14
 
+        @Option(name: .customLong("store-memory"),
+                help: "MiB of node positions (16 bytes a node) and of way node lists kept in memory before each moves to a memory-mapped scratch file next to the output, \(OptionRanges.storeMemory).")
+        var storeMemory = MapElementStorage.defaultMemoryLimit >> 20
+
         func validate() throws {
             try OptionRanges.tileZoom.check(minZoom, option: "--minzoom")
             try OptionRanges.tileZoom.check(maxZoom, option: "--maxzoom")
+            try OptionRanges.storeMemory.check(storeMemory, option: "--store-memory")
             guard minZoom <= maxZoom else { throw ValidationError("--minzoom \(minZoom) is above --maxzoom \(maxZoom)") }
             guard TileArchiveKind(path: output) != nil else { throw ValidationError("-o \(output): the name must end in .pmtiles or .mbtiles") }
         }
@@ -50,12 +55,16 @@ struct TilesCommand: ParsableCommand {
                                         parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
             // Features go to a scratch file as they are made, bucketed by place; zooms are then
             // cut block by block from it (MapFeaturePartition), so memory follows the densest
-            // block, not the extract.
+            // block, not the extract. Node positions and way node lists move to memory-mapped
+            // scratch files beside it past --store-memory (MapElementStorage).
             let scratch = try FeatureSpillFile(nextTo: output, temporaryDirectory: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
             defer { scratch.discard() }
             var partition = try MapFeaturePartition(options: options, storage: scratch)
+            let storage = MapElementStorage.scratchFiles(in: scratch.directory, memoryLimit: storeMemory << 20)
             let s: MapExtractionStatistics
-            do { s = try MapDataExtraction.read(url: URL(fileURLWithPath: input)) { try partition.add($0) } } catch let error as OSMError {
+            do { s = try MapDataExtraction.read(url: URL(fileURLWithPath: input), storage: storage) { try partition.add($0) } } catch let error as OSMError {
+                throw CommandLineFileError.damaged("tiles build", input, error)
+            } catch let error as MapDataError where error.code == .unsorted {
                 throw CommandLineFileError.damaged("tiles build", input, error)
             }
             try partition.finishWriting()

@@ -44,6 +44,8 @@ extension ErrorCode where Domain == MapDataError {
     public static var truncated: Self { Self("truncated input") }
     /// Something this implementation does not support (a compression, a spec version).
     public static var unsupported: Self { Self("unsupported") }
+    /// OSM elements out of the order the reader needs (a node after the ways).
+    public static var unsorted: Self { Self("unsorted input") }
     /// An argument outside its range (a zoom level, a tile address).
     public static var invalidArgument: Self { Self("invalid argument") }
 }

@@ -1,5 +1,4 @@
 public import GeoCore
-import ProtobufWire
 
 /// Counts from an extraction: what went in, what came out, and what was skipped and why.
 public struct MapExtractionStatistics: Hashable, Sendable {
@@ -52,12 +51,19 @@ public struct MapFeatureSet: Sendable {
 /// call (a caller that writes them out, as `MapFeaturePartition` does, keeps none of them), and
 /// `finish()` returns the rest.
 ///
-/// Memory: every node position (16 bytes: id and fixed-point position, `NodePositions`) and
-/// every way's node list (`WayNodeLists`: about 16 bytes a way and 1–3 bytes a node
-/// reference) until `finish()`, and the features not yet taken.
+/// Nodes come before the ways (any order among themselves): a node after a way is an error,
+/// since ways are assembled from the positions as they come.
+///
+/// Memory: node positions (`NodeStore`, 16 bytes a node) and way node lists (`WayStore`, 16
+/// bytes a way and 1–3 bytes a node reference) are kept until `finish()`, each in memory up to
+/// `MapElementStorage.memoryLimit` bytes and beyond it in a memory-mapped scratch file, whose
+/// pages the kernel may drop; in memory stay 8 bytes per 256 nodes or ways (the stores'
+/// samples), the multipolygon and boundary relations (members and their output properties),
+/// the boundary ways' outputs, the coastline way ids, and the features not yet taken. So an
+/// extract's memory grows with its relations and boundaries, not with its nodes and ways.
 public struct MapFeatureExtractor: Sendable {
-    private var positions = NodePositions()
-    private var wayNodes = WayNodeLists()
+    private var positions: NodeStore
+    private var wayNodes: WayStore
     private var relations: [(id: Int64, members: [OSMMember], output: RelationKind)] = []
     /// Boundary line per way id: the lowest admin level wins.
     private var boundaryWays: [Int64: (level: Int64, output: MapSchema.Output)] = [:]
@@ -73,12 +79,24 @@ public struct MapFeatureExtractor: Sendable {
         case boundary(MapSchema.Output)
     }
 
-    public init() {}
+    /// - Parameter storage: where node positions and way node lists go; in memory by default.
+    public init(storage: MapElementStorage = .inMemory) {
+        positions = NodeStore(storage: storage)
+        wayNodes = WayStore(storage: storage)
+    }
+
+    /// Whether the node positions went to a scratch file (they outgrew the memory limit).
+    public var nodesAreInScratchFile: Bool { positions.isInFile }
 
     /// Adds a node at a position in 1e-7 degrees (OSM fixed point).
-    public mutating func addNode(id: Int64, latitudeE7: Int32, longitudeE7: Int32, tags: some MapTagSource) {
+    /// - Throws: `MapDataError.unsorted` after a way (nodes come first); what the scratch file
+    ///   throws when it cannot grow (a full disk).
+    public mutating func addNode(id: Int64, latitudeE7: Int32, longitudeE7: Int32, tags: some MapTagSource) throws {
+        guard !positions.isSealed else {
+            throw MapDataError(.unsorted, "node \(id) comes after ways: nodes must come first (sort the file, e.g. osmium sort)")
+        }
+        try positions.add(NodeRecord(id: id, latitudeE7: latitudeE7, longitudeE7: longitudeE7))
         statistics.nodes += 1
-        positions.add(id: id, latitudeE7: latitudeE7, longitudeE7: longitudeE7)
         nodeBox = (min(nodeBox.minLatitude, latitudeE7), min(nodeBox.minLongitude, longitudeE7),
                    max(nodeBox.maxLatitude, latitudeE7), max(nodeBox.maxLongitude, longitudeE7))
         let outputs = MapSchema.nodeFeatures(tags)
@@ -89,10 +107,13 @@ public struct MapFeatureExtractor: Sendable {
         }
     }
 
-    /// Adds a way by its node ids.
-    public mutating func addWay(id: Int64, nodeRefs: [Int64], tags: some MapTagSource) {
+    /// Adds a way by its node ids; a way with a node not added is skipped and counted
+    /// (`MapExtractionStatistics.waysWithMissingNodes`).
+    /// - Throws: what the scratch file throws when it cannot grow (a full disk).
+    public mutating func addWay(id: Int64, nodeRefs: [Int64], tags: some MapTagSource) throws {
+        try positions.seal()
+        try wayNodes.add(id: id, nodeRefs: nodeRefs)
         statistics.ways += 1
-        wayNodes.add(id: id, nodeRefs: nodeRefs)
         if tags["natural"] == "coastline" {
             statistics.coastlineWays += 1
             coastlines.append(id)
@@ -145,7 +166,10 @@ public struct MapFeatureExtractor: Sendable {
     /// way id, then the sea), with the counts of the whole input.
     /// - Parameter bounds: the area the extract covers (a PBF header's box, OSM XML `<bounds>`);
     ///   nil for the box of its nodes. The sea is drawn within it.
-    public mutating func finish(bounds: BoundingBox? = nil) -> MapFeatureSet {
+    /// - Throws: what the scratch file throws (only when a copied extractor's stores are copied).
+    public mutating func finish(bounds: BoundingBox? = nil) throws -> MapFeatureSet {
+        try positions.seal()
+        try wayNodes.seal()
         for relation in relations {
             switch relation.output {
             case .boundary(let output):
@@ -192,8 +216,8 @@ public struct MapFeatureExtractor: Sendable {
         for chain in SeaAreas.chains(coastlines.compactMap { wayNodes[$0] }) {
             var run: [MapPoint] = []
             for ref in chain {
-                if let (lat, lon) = positions[ref] {
-                    let p = Self.worldPoint(latitudeE7: lat, longitudeE7: lon)
+                if let node = positions[ref] {
+                    let p = Self.worldPoint(latitudeE7: node.latitudeE7, longitudeE7: node.longitudeE7)
                     if run.last != p { run.append(p) }
                 } else {
                     if run.count >= 2 { runs.append(run) }
@@ -224,8 +248,8 @@ public struct MapFeatureExtractor: Sendable {
         var points: [MapPoint] = []
         points.reserveCapacity(refs.count)
         for ref in refs {
-            guard let (lat, lon) = positions[ref] else { return nil }
-            let p = Self.worldPoint(latitudeE7: lat, longitudeE7: lon)
+            guard let node = positions[ref] else { return nil }
+            let p = Self.worldPoint(latitudeE7: node.latitudeE7, longitudeE7: node.longitudeE7)
             if points.last != p { points.append(p) }
         }
         return points
@@ -310,89 +334,6 @@ public struct MapFeatureExtractor: Sendable {
         }
         let n = Double(ring.count)
         return MapPoint(x: ring.reduce(0) { $0 + $1.x } / n, y: ring.reduce(0) { $0 + $1.y } / n)
-    }
-}
-
-/// Node positions by id in 16 bytes a node: ids in ascending order beside their fixed-point
-/// positions, found by binary search (sorted OSM files give nodes in id order); a node out of
-/// order goes to a small dictionary instead.
-struct NodePositions: Sendable {
-    private var ids: [Int64] = []
-    private var coordinates: [(latitudeE7: Int32, longitudeE7: Int32)] = []
-    private var outOfOrder: [Int64: (latitudeE7: Int32, longitudeE7: Int32)] = [:]
-
-    mutating func add(id: Int64, latitudeE7: Int32, longitudeE7: Int32) {
-        if let last = ids.last, id <= last {
-            outOfOrder[id] = (latitudeE7, longitudeE7)
-        } else {
-            ids.append(id)
-            coordinates.append((latitudeE7, longitudeE7))
-        }
-    }
-
-    /// - Complexity: O(log n).
-    subscript(id: Int64) -> (latitudeE7: Int32, longitudeE7: Int32)? {
-        var lo = 0, hi = ids.count - 1
-        while lo <= hi {
-            let mid = (lo + hi) / 2
-            if ids[mid] == id { return outOfOrder.isEmpty ? coordinates[mid] : outOfOrder[id] ?? coordinates[mid] }
-            if ids[mid] < id { lo = mid + 1 } else { hi = mid - 1 }
-        }
-        return outOfOrder[id]
-    }
-}
-
-/// Every way's node ids by way id, compact: ids in ascending order beside the start of their
-/// list in one byte buffer, each list stored as zigzag varint deltas (nodes of a way have
-/// near ids, so most references take one to three bytes, not eight); a way out of id order
-/// goes to a small dictionary instead (sorted OSM files give ways in id order).
-struct WayNodeLists: Sendable {
-    private var ids: [Int64] = []
-    private var starts: [Int] = []
-    private var bytes = WireWriter()
-    private var outOfOrder: [Int64: [Int64]] = [:]
-
-    mutating func add(id: Int64, nodeRefs: [Int64]) {
-        guard ids.last.map({ id > $0 }) ?? true else {
-            outOfOrder[id] = nodeRefs
-            return
-        }
-        ids.append(id)
-        starts.append(bytes.bytes.count)
-        bytes.writeVarint(UInt64(nodeRefs.count))
-        var last: Int64 = 0
-        for ref in nodeRefs {
-            bytes.writeSignedVarint(ref &- last)
-            last = ref
-        }
-    }
-
-    /// - Complexity: O(log ways + the way's length).
-    subscript(id: Int64) -> [Int64]? {
-        if let list = outOfOrder[id] { return list }
-        var lo = 0, hi = ids.count - 1
-        while lo <= hi {
-            let mid = (lo + hi) / 2
-            if ids[mid] == id { return decoded(at: starts[mid]) }
-            if ids[mid] < id { lo = mid + 1 } else { hi = mid - 1 }
-        }
-        return nil
-    }
-
-    private func decoded(at start: Int) -> [Int64] {
-        bytes.bytes.withUnsafeBytes { raw in
-            // The bytes were written by `add`: they decode.
-            var r = WireReader(UnsafeRawBufferPointer(rebasing: raw[start...]))
-            let count = Int((try? r.readVarint()) ?? 0)
-            var refs: [Int64] = []
-            refs.reserveCapacity(count)
-            var last: Int64 = 0
-            for _ in 0..<count {
-                last = last &+ ((try? r.readSignedVarint()) ?? 0)
-                refs.append(last)
-            }
-            return refs
-        }
     }
 }
 

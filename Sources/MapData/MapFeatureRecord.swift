@@ -1,3 +1,4 @@
+import GeoCore
 import ProtobufWire
 
 /// The bytes of one `MapFeature` in a scratch file (`MapFeaturePartition`): exact, so a feature

@@ -1,4 +1,5 @@
 import Dispatch
+import GeoCore
 import ZlibCompression
 
 /// What `MapTiler` makes: the zoom range, the tile grid, and how much of each neighbour a tile

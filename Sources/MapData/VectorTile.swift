@@ -1,3 +1,4 @@
+import GeoCore
 import ProtobufWire
 
 /// A Mapbox Vector Tile, MVT 2.1 (https://github.com/mapbox/vector-tile-spec/tree/master/2.1):

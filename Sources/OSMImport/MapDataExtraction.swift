@@ -9,13 +9,14 @@ extension OSMTags: MapTagSource {
 
 extension MapFeatureExtractor {
     /// Adds every node, way and relation of a block read from an OSM file.
+    /// - Throws: as `addNode` and `addWay` do (a node after ways, a full disk).
     /// - Complexity: O(elements in the block).
-    public mutating func add(_ block: OSMElementBlock) {
+    public mutating func add(_ block: OSMElementBlock) throws {
         for n in block.nodes {
-            addNode(id: n.id, latitudeE7: n.latitudeE7, longitudeE7: n.longitudeE7, tags: n.tags)
+            try addNode(id: n.id, latitudeE7: n.latitudeE7, longitudeE7: n.longitudeE7, tags: n.tags)
         }
         for w in block.ways {
-            addWay(id: w.id, nodeRefs: w.nodeRefs, tags: w.tags)
+            try addWay(id: w.id, nodeRefs: w.nodeRefs, tags: w.tags)
         }
         for r in block.relations {
             addRelation(id: r.id, members: r.members, tags: r.tags)
@@ -27,7 +28,8 @@ extension MapFeatureExtractor {
 public enum MapDataExtraction {
     /// Reads `url` (`.osm.pbf`, `.osm`, `.osm.gz`) into map features; the sea is drawn within
     /// the box the file declares (PBF header, `<bounds>`), else within its nodes' box.
-    /// - Throws: `OSMError` for unreadable or bad input.
+    /// - Throws: `OSMError` for unreadable or bad input, `MapDataError.unsorted` for a node
+    ///   after ways.
     public static func read(url: URL, options: OSMReadOptions = OSMReadOptions(includesMetadata: false)) throws -> MapFeatureSet {
         var features: [MapFeature] = []
         let statistics = try read(url: url, options: options) { features += $0 }
@@ -36,15 +38,18 @@ public enum MapDataExtraction {
 
     /// Reads `url` as `read(url:options:)` does, handing the features to `deliver` block by
     /// block as they are made (in the same order) instead of keeping them.
-    /// - Throws: `OSMError` for unreadable or bad input, or what `deliver` throws.
+    /// - Parameter storage: where node positions and way node lists are kept (`MapElementStorage`).
+    /// - Throws: `OSMError` for unreadable or bad input, `MapDataError.unsorted` for a node
+    ///   after ways, what the scratch files throw (a full disk), or what `deliver` throws.
     public static func read(url: URL, options: OSMReadOptions = OSMReadOptions(includesMetadata: false),
+                            storage: MapElementStorage = .inMemory,
                             deliver: ([MapFeature]) throws -> Void) throws -> MapExtractionStatistics {
-        var extractor = MapFeatureExtractor()
+        var extractor = MapFeatureExtractor(storage: storage)
         let summary = try OSMFileReader.read(url: url, options: options) { block in
-            extractor.add(block)
+            try extractor.add(block)
             try deliver(extractor.takeFeatures())
         }
-        let rest = extractor.finish(bounds: summary.header?.boundingBox)
+        let rest = try extractor.finish(bounds: summary.header?.boundingBox)
         try deliver(rest.features)
         return rest.statistics
     }

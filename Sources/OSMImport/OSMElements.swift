@@ -1,5 +1,4 @@
 public import GeoCore
-public import MapData
 import Foundation
 
 /// One OSM tag: a key and its value (both at most 255 characters in the OSM API).

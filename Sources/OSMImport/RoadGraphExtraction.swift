@@ -23,14 +23,7 @@ extension RoadGraphBuilder {
             addWay(id: w.id, nodeIDs: w.nodeRefs, tags: w.tags.dictionary)
         }
         for r in block.relations where r.tags["type"] == "restriction" {
-            addRelation(id: r.id, members: r.members.map { m in
-                let kind: RoadGraphBuilder.Member.Kind = switch m.type {
-                case .node: .node
-                case .way: .way
-                case .relation: .relation
-                }
-                return RoadGraphBuilder.Member(kind: kind, ref: m.ref, role: m.role)
-            }, tags: r.tags.dictionary)
+            addRelation(id: r.id, members: r.members, tags: r.tags.dictionary)
         }
     }
 }

@@ -1,4 +1,4 @@
-import GeoCore
+public import GeoCore
 /// What a build kept, trimmed and ignored; every count is reported, nothing is fatal.
 public struct RoadGraphBuildReport: Hashable, Sendable, CustomStringConvertible {
     /// Ways given to the builder.
@@ -81,24 +81,11 @@ public struct RoadGraphBuilder: Sendable {
         ways.append(WayRecord(id: id, nodes: nodeIDs, attr: attr))
     }
 
-    /// A relation member as the builder needs it.
-    public struct Member: Hashable, Sendable {
-        public enum Kind: Hashable, Sendable { case node, way, relation }
-        public var kind: Kind
-        public var ref: Int64
-        public var role: String
-        public init(kind: Kind, ref: Int64, role: String) {
-            self.kind = kind
-            self.ref = ref
-            self.role = role
-        }
-    }
-
     /// Adds a relation; only `type=restriction` relations that concern the profile are kept:
     /// `restriction=no_*|only_*` (or `restriction:<mode>`), one `from` way, one `via` node,
     /// one `to` way, no `except` naming the profile's mode. Via-way restrictions are counted
     /// as ignored.
-    public mutating func addRelation(id: Int64, members: [Member], tags: [String: String]) {
+    public mutating func addRelation(id: Int64, members: [OSMMember], tags: [String: String]) {
         guard tags["type"] == "restriction" else { return }
         report.restrictionsSeen += 1
         guard profile.usesTurnRestrictions else { report.restrictionsIgnored += 1; return }
@@ -116,16 +103,16 @@ public struct RoadGraphBuilder: Sendable {
         let froms = members.filter { $0.role == "from" }, tos = members.filter { $0.role == "to" }
         let vias = members.filter { $0.role == "via" }
         guard froms.count == 1, tos.count == 1, vias.count == 1,
-              froms[0].kind == .way, tos[0].kind == .way, vias[0].kind == .node
+              froms[0].type == .way, tos[0].type == .way, vias[0].type == .node
         else { report.restrictionsIgnored += 1; return }
         pendingRestrictions.append(RestrictionRecord(id: id, from: froms[0].ref, via: vias[0].ref, to: tos[0].ref, kind: kind))
     }
 
     /// Adds a via-node restriction directly (`restriction` is the OSM value, `no_left_turn`…).
     public mutating func addRestriction(id: Int64, fromWay: Int64, viaNode: Int64, toWay: Int64, restriction: String) {
-        addRelation(id: id, members: [Member(kind: .way, ref: fromWay, role: "from"),
-                                      Member(kind: .node, ref: viaNode, role: "via"),
-                                      Member(kind: .way, ref: toWay, role: "to")],
+        addRelation(id: id, members: [OSMMember(type: .way, ref: fromWay, role: "from"),
+                                      OSMMember(type: .node, ref: viaNode, role: "via"),
+                                      OSMMember(type: .way, ref: toWay, role: "to")],
                     tags: ["type": "restriction", "restriction": restriction])
     }
 

@@ -61,7 +61,8 @@ extension ErrorCode where Domain == SystemIOError {
     public static var permissionDenied: Self { Self("permission denied") }
     /// The file exists and was to be created new (`EEXIST`).
     public static var alreadyExists: Self { Self("already exists") }
-    /// The device or quota is full (`ENOSPC`, `EDQUOT`).
+    /// The device or quota is full, or the file would pass its size limit (`ENOSPC`,
+    /// `EDQUOT`, `EFBIG`).
     public static var noSpace: Self { Self("no space left") }
     /// The reading end of a pipe or socket is gone (`EPIPE`).
     public static var brokenPipe: Self { Self("broken pipe") }
@@ -86,7 +87,7 @@ extension ErrorCode where Domain == SystemIOError {
         case ENOENT, ENOTDIR: self = .notFound
         case EACCES, EPERM, EROFS: self = .permissionDenied
         case EEXIST: self = .alreadyExists
-        case ENOSPC, EDQUOT: self = .noSpace
+        case ENOSPC, EDQUOT, EFBIG: self = .noSpace
         case EPIPE: self = .brokenPipe
         case EIO: self = .ioFailure
         case ECONNREFUSED, ECONNRESET, ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EADDRNOTAVAIL: self = .connectionFailed

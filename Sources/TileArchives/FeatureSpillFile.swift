@@ -1,5 +1,5 @@
 public import MapData
-import SystemIO
+public import SystemIO
 
 /// The scratch file of a `MapFeaturePartition`: a hidden temporary file next to the archive
 /// being written (`.<name>.features`, made as `AtomicFileReplacement` makes its temporary
@@ -9,6 +9,12 @@ public final class FeatureSpillFile: MapSpillStorage {
     private let file: AtomicFileReplacement
     private let reader: FileDescriptor
     private var size: Int64 = 0
+    /// The directory the scratch file is in: where the other scratch files of the build go
+    /// (`MapElementStorage.scratchFiles(in:)`).
+    public var directory: String {
+        guard let slash = file.temporaryPath.lastIndex(of: "/") else { return "." }
+        return slash == file.temporaryPath.startIndex ? "/" : String(file.temporaryPath[..<slash])
+    }
 
     /// Creates the scratch file next to `path`; for a special file (`/dev/stdout`) in
     /// `temporaryDirectory` instead.
@@ -45,5 +51,17 @@ public final class FeatureSpillFile: MapSpillStorage {
     public func discard() {
         try? reader.close()
         file.discard()
+    }
+}
+
+/// The node and way stores' scratch files (`MapElementStorage`): SystemIO's memory-mapped,
+/// unlinked temporary files.
+extension MappedScratchFile: MapScratchFile {}
+
+extension MapElementStorage {
+    /// Stores that move to memory-mapped scratch files in `directory` past `memoryLimit`
+    /// bytes each.
+    public static func scratchFiles(in directory: String, memoryLimit: Int = MapElementStorage.defaultMemoryLimit) -> MapElementStorage {
+        MapElementStorage(memoryLimit: memoryLimit) { try MappedScratchFile(directory: directory) }
     }
 }

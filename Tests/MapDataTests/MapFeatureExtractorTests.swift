@@ -6,27 +6,27 @@ import MapData
 import OSMImport
 
 /// A 4-node square (node ids base…base+3) of side `size` degrees at (lat, lon), in OSM fixed point.
-private func addSquare(_ e: inout MapFeatureExtractor, base: Int64, lat: Double, lon: Double, size: Double) {
+private func addSquare(_ e: inout MapFeatureExtractor, base: Int64, lat: Double, lon: Double, size: Double) throws {
     let corners = [(0.0, 0.0), (0, size), (size, size), (size, 0)]
     for (i, c) in corners.enumerated() {
-        e.addNode(id: base + Int64(i), latitudeE7: Int32((lat + c.0) * 1e7), longitudeE7: Int32((lon + c.1) * 1e7), tags: [String: String]())
+        try e.addNode(id: base + Int64(i), latitudeE7: Int32((lat + c.0) * 1e7), longitudeE7: Int32((lon + c.1) * 1e7), tags: [String: String]())
     }
 }
 
-@Test func multipolygon_outerFromTwoOpenWays_innerBecomesHole() {
+@Test func multipolygon_outerFromTwoOpenWays_innerBecomesHole() throws {
     var e = MapFeatureExtractor()
-    addSquare(&e, base: 1, lat: 43.70, lon: 7.40, size: 0.01)
-    addSquare(&e, base: 11, lat: 43.703, lon: 7.403, size: 0.002)
+    try addSquare(&e, base: 1, lat: 43.70, lon: 7.40, size: 0.01)
+    try addSquare(&e, base: 11, lat: 43.703, lon: 7.403, size: 0.002)
     // The outer ring in two halves, the second one reversed: assembly must flip it.
-    e.addWay(id: 100, nodeRefs: [1, 2, 3], tags: [String: String]())
-    e.addWay(id: 101, nodeRefs: [1, 4, 3], tags: [String: String]())
-    e.addWay(id: 102, nodeRefs: [11, 12, 13, 14, 11], tags: [String: String]())
+    try e.addWay(id: 100, nodeRefs: [1, 2, 3], tags: [String: String]())
+    try e.addWay(id: 101, nodeRefs: [1, 4, 3], tags: [String: String]())
+    try e.addWay(id: 102, nodeRefs: [11, 12, 13, 14, 11], tags: [String: String]())
     e.addRelation(id: 7, members: [
         OSMMember(type: .way, ref: 100, role: "outer"),
         OSMMember(type: .way, ref: 101, role: "outer"),
         OSMMember(type: .way, ref: 102, role: "inner"),
     ], tags: ["type": "multipolygon", "natural": "water", "name": "Lac"])
-    let set = e.finish()
+    let set = try e.finish()
     let water = set.features.filter { $0.layer == .water }
     #expect(water.count == 1)
     guard case .polygons(let polygons)? = water.first?.geometry else { Issue.record("no polygon"); return }
@@ -39,27 +39,27 @@ private func addSquare(_ e: inout MapFeatureExtractor, base: Int64, lat: Double,
     #expect(set.statistics.brokenRelations == 0)
 }
 
-@Test func multipolygon_withAMissingWayOrAnOpenRing_isSkippedAndCounted() {
+@Test func multipolygon_withAMissingWayOrAnOpenRing_isSkippedAndCounted() throws {
     var e = MapFeatureExtractor()
-    addSquare(&e, base: 1, lat: 43.70, lon: 7.40, size: 0.01)
-    e.addWay(id: 100, nodeRefs: [1, 2, 3], tags: [String: String]())
+    try addSquare(&e, base: 1, lat: 43.70, lon: 7.40, size: 0.01)
+    try e.addWay(id: 100, nodeRefs: [1, 2, 3], tags: [String: String]())
     e.addRelation(id: 7, members: [OSMMember(type: .way, ref: 100, role: "outer")],
                   tags: ["type": "multipolygon", "landuse": "forest"])
     e.addRelation(id: 8, members: [OSMMember(type: .way, ref: 999, role: "outer")],
                   tags: ["type": "multipolygon", "landuse": "forest"])
-    let set = e.finish()
+    let set = try e.finish()
     #expect(set.features.isEmpty)
     #expect(set.statistics.brokenRelations == 2)
 }
 
-@Test func road_givesClassBrunnelOnewayAndAStreetName() {
+@Test func road_givesClassBrunnelOnewayAndAStreetName() throws {
     var e = MapFeatureExtractor()
-    addSquare(&e, base: 1, lat: 43.70, lon: 7.40, size: 0.01)
-    e.addWay(id: 5, nodeRefs: [1, 2, 3], tags: ["highway": "residential", "bridge": "yes", "oneway": "-1", "name": "Rue A", "name:ja": "A通り"])
-    e.addWay(id: 6, nodeRefs: [3, 4], tags: ["highway": "steps", "conveying": "yes"])
-    e.addNode(id: 20, latitudeE7: 437_000_000, longitudeE7: 74_000_000, tags: ["amenity": "cafe", "name": "Chez B"])
-    e.addNode(id: 21, latitudeE7: 437_000_000, longitudeE7: 74_000_000, tags: ["highway": "elevator"])
-    let set = e.finish()
+    try addSquare(&e, base: 1, lat: 43.70, lon: 7.40, size: 0.01)
+    try e.addNode(id: 20, latitudeE7: 437_000_000, longitudeE7: 74_000_000, tags: ["amenity": "cafe", "name": "Chez B"])
+    try e.addNode(id: 21, latitudeE7: 437_000_000, longitudeE7: 74_000_000, tags: ["highway": "elevator"])
+    try e.addWay(id: 5, nodeRefs: [1, 2, 3], tags: ["highway": "residential", "bridge": "yes", "oneway": "-1", "name": "Rue A", "name:ja": "A通り"])
+    try e.addWay(id: 6, nodeRefs: [3, 4], tags: ["highway": "steps", "conveying": "yes"])
+    let set = try e.finish()
     let road = set.features.first { $0.layer == .transportation }
     #expect(road?.featureClass == "minor")
     #expect(road?["brunnel"] == .string("bridge"))
@@ -93,15 +93,15 @@ private func addSquare(_ e: inout MapFeatureExtractor, base: Int64, lat: Double,
     }
 }
 
-@Test func nodesOutOfIDOrder_andARepeatedNode_resolveForWays() {
+@Test func nodesOutOfIDOrder_andARepeatedNode_resolveForWays() throws {
     var e = MapFeatureExtractor()
-    e.addNode(id: 5, latitudeE7: 437_000_000, longitudeE7: 74_000_000, tags: [String: String]())
-    e.addNode(id: 3, latitudeE7: 437_100_000, longitudeE7: 74_000_000, tags: [String: String]())
-    e.addNode(id: 9, latitudeE7: 437_100_000, longitudeE7: 74_100_000, tags: [String: String]())
+    try e.addNode(id: 5, latitudeE7: 437_000_000, longitudeE7: 74_000_000, tags: [String: String]())
+    try e.addNode(id: 3, latitudeE7: 437_100_000, longitudeE7: 74_000_000, tags: [String: String]())
+    try e.addNode(id: 9, latitudeE7: 437_100_000, longitudeE7: 74_100_000, tags: [String: String]())
     // A later copy of node 5 (merged files) moves it: the later position wins, as in osmium.
-    e.addNode(id: 5, latitudeE7: 437_050_000, longitudeE7: 74_050_000, tags: [String: String]())
-    e.addWay(id: 1, nodeRefs: [3, 5, 9], tags: ["highway": "primary"])
-    let set = e.finish()
+    try e.addNode(id: 5, latitudeE7: 437_050_000, longitudeE7: 74_050_000, tags: [String: String]())
+    try e.addWay(id: 1, nodeRefs: [3, 5, 9], tags: ["highway": "primary"])
+    let set = try e.finish()
     guard case .lines(let lines)? = set.features.first?.geometry else { Issue.record("no line"); return }
     #expect(lines.first?.count == 3)
     let middle = lines.first?[1].coordinate

@@ -112,13 +112,13 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     // A bow-tie ring (edges cross) tagged as a building with absurd values.
     let corners: [(Int64, Double, Double)] = [(1, 43.70, 7.40), (2, 43.71, 7.41), (3, 43.70, 7.41), (4, 43.71, 7.40)]
     for (id, lat, lon) in corners {
-        e.addNode(id: id, latitudeE7: Int32(lat * 1e7), longitudeE7: Int32(lon * 1e7), tags: [String: String]())
+        try e.addNode(id: id, latitudeE7: Int32(lat * 1e7), longitudeE7: Int32(lon * 1e7), tags: [String: String]())
     }
-    e.addWay(id: 10, nodeRefs: [1, 2, 3, 4, 1], tags: ["building": "yes", "height": "1e308", "building:levels": "-7",
+    try e.addWay(id: 10, nodeRefs: [1, 2, 3, 4, 1], tags: ["building": "yes", "height": "1e308", "building:levels": "-7",
                                                         "layer": "99999999999999999999", "name": String(repeating: "x", count: 10_000)])
-    e.addWay(id: 11, nodeRefs: [1, 2, 3], tags: ["highway": "primary", "layer": "nan", "oneway": "sideways", "admin_level": "1e99"])
+    try e.addWay(id: 11, nodeRefs: [1, 2, 3], tags: ["highway": "primary", "layer": "nan", "oneway": "sideways", "admin_level": "1e99"])
     e.addRelation(id: 12, members: [OSMMember(type: .relation, ref: 12, role: "outer")], tags: ["type": "multipolygon", "landuse": "forest"])
-    let set = e.finish()
+    let set = try e.finish()
     let building = try #require(set.features.first { $0.layer == .building })
     #expect(building["render_height"] == nil, "1e308 m is not a height")
     #expect(set.statistics.brokenRelations == 1, "a relation that is its own member has no rings")

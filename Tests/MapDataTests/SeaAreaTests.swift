@@ -29,28 +29,28 @@ private func isSea(_ features: [MapFeature], latitude: Double, longitude: Double
 /// drawn west to east in two ways (land on the left, so north is land and south is sea), its
 /// ends a few tens of metres inside the box as a cut extract leaves them, and an island at
 /// 43.02…43.03 N drawn counter-clockwise.
-private func coast(splitAt middle: [Int64] = [3, 3], eastWayReversed: Bool = false, island: Bool = true) -> MapFeatureExtractor {
+private func coast(splitAt middle: [Int64] = [3, 3], eastWayReversed: Bool = false, island: Bool = true) throws -> MapFeatureExtractor {
     var e = MapFeatureExtractor()
     let none = [String: String]()
-    func node(_ id: Int64, _ lat: Double, _ lon: Double) {
-        e.addNode(id: id, latitudeE7: Int32((lat * 1e7).rounded()), longitudeE7: Int32((lon * 1e7).rounded()), tags: none)
+    func node(_ id: Int64, _ lat: Double, _ lon: Double) throws {
+        try e.addNode(id: id, latitudeE7: Int32((lat * 1e7).rounded()), longitudeE7: Int32((lon * 1e7).rounded()), tags: none)
     }
-    node(1, 43.050, 7.0004); node(2, 43.052, 7.03); node(3, 43.049, 7.05); node(4, 43.0495, 7.0501)
-    node(5, 43.051, 7.07); node(6, 43.050, 7.0997)
-    node(11, 43.02, 7.04); node(12, 43.02, 7.06); node(13, 43.03, 7.06); node(14, 43.03, 7.04)
+    try node(1, 43.050, 7.0004); try node(2, 43.052, 7.03); try node(3, 43.049, 7.05); try node(4, 43.0495, 7.0501)
+    try node(5, 43.051, 7.07); try node(6, 43.050, 7.0997)
+    try node(11, 43.02, 7.04); try node(12, 43.02, 7.06); try node(13, 43.03, 7.06); try node(14, 43.03, 7.04)
     let coastline = ["natural": "coastline"]
-    e.addWay(id: 100, nodeRefs: [1, 2, middle[0]], tags: coastline)
+    try e.addWay(id: 100, nodeRefs: [1, 2, middle[0]], tags: coastline)
     let east: [Int64] = [middle[1], 5, 6]
-    e.addWay(id: 101, nodeRefs: eastWayReversed ? east.reversed() : east, tags: coastline)
-    if island { e.addWay(id: 102, nodeRefs: [11, 12, 13, 14, 11], tags: coastline) }
+    try e.addWay(id: 101, nodeRefs: eastWayReversed ? east.reversed() : east, tags: coastline)
+    if island { try e.addWay(id: 102, nodeRefs: [11, 12, 13, 14, 11], tags: coastline) }
     return e
 }
 
 private func fixtureBounds() throws -> BoundingBox { try BoundingBox(south: 43.0, west: 7.0, north: 43.1, east: 7.1) }
 
 @Test func coastline_closesAlongTheBox_waterOnTheRight_islandIsAHole() throws {
-    var e = coast()
-    let set = e.finish(bounds: try fixtureBounds())
+    var e = try coast()
+    let set = try e.finish(bounds: try fixtureBounds())
     #expect(set.statistics.coastlineWays == 3)
     #expect(set.statistics.brokenCoastlines == 0)
     let ocean = set.features.filter { $0.featureClass == "ocean" }
@@ -66,12 +66,12 @@ private func fixtureBounds() throws -> BoundingBox { try BoundingBox(south: 43.0
 
 @Test func coastline_withAGap_orAWayDrawnBackwards_givesNoSeaAndIsCounted() throws {
     // The west way ends at node 3, the east way starts at node 4, 10 m away: a gap.
-    var gap = coast(splitAt: [3, 4])
-    let gapped = gap.finish(bounds: try fixtureBounds())
+    var gap = try coast(splitAt: [3, 4])
+    let gapped = try gap.finish(bounds: try fixtureBounds())
     #expect(gapped.statistics.brokenCoastlines == 2)
     #expect(!gapped.features.contains { $0.featureClass == "ocean" })
-    var backwards = coast(eastWayReversed: true)
-    let reversed = backwards.finish(bounds: try fixtureBounds())
+    var backwards = try coast(eastWayReversed: true)
+    let reversed = try backwards.finish(bounds: try fixtureBounds())
     #expect(reversed.statistics.brokenCoastlines > 0)
     #expect(!reversed.features.contains { $0.featureClass == "ocean" })
 }
@@ -80,22 +80,22 @@ private func fixtureBounds() throws -> BoundingBox { try BoundingBox(south: 43.0
     var e = MapFeatureExtractor()
     let none = [String: String]()
     for (id, lat, lon) in [(Int64(11), 43.02, 7.04), (12, 43.02, 7.06), (13, 43.03, 7.06), (14, 43.03, 7.04)] {
-        e.addNode(id: id, latitudeE7: Int32((lat * 1e7).rounded()), longitudeE7: Int32((lon * 1e7).rounded()), tags: none)
+        try e.addNode(id: id, latitudeE7: Int32((lat * 1e7).rounded()), longitudeE7: Int32((lon * 1e7).rounded()), tags: none)
     }
-    e.addWay(id: 102, nodeRefs: [11, 12, 13, 14, 11], tags: ["natural": "coastline"])
-    let set = e.finish(bounds: try fixtureBounds())
+    try e.addWay(id: 102, nodeRefs: [11, 12, 13, 14, 11], tags: ["natural": "coastline"])
+    let set = try e.finish(bounds: try fixtureBounds())
     #expect(set.statistics.brokenCoastlines == 0)
     #expect(try isSea(set.features, latitude: 43.08, longitude: 7.09))
     #expect(try !isSea(set.features, latitude: 43.025, longitude: 7.05))
 }
 
 @Test func coastline_withoutBounds_usesTheNodesBox_andNoCoastlineMeansNoSea() throws {
-    var e = coast(island: false)
+    var e = try coast(island: false)
     var none = MapFeatureExtractor()
-    none.addNode(id: 1, latitudeE7: 430_500_000, longitudeE7: 70_500_000, tags: ["amenity": "cafe"])
-    #expect(!none.finish(bounds: try fixtureBounds()).features.contains { $0.featureClass == "ocean" })
+    try none.addNode(id: 1, latitudeE7: 430_500_000, longitudeE7: 70_500_000, tags: ["amenity": "cafe"])
+    #expect(try !none.finish(bounds: try fixtureBounds()).features.contains { $0.featureClass == "ocean" })
     // Without bounds, the nodes' box (whose west and east edges the coast's ends lie on).
-    let set = e.finish()
+    let set = try e.finish()
     #expect(set.statistics.brokenCoastlines == 0)
     #expect(try isSea(set.features, latitude: 43.0495, longitude: 7.02))
 }

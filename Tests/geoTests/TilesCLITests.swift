@@ -61,4 +61,37 @@ struct TilesCLITests {
         let missing = try await GeoProcess.geo(["tiles", "build", "/nonexistent.osm.pbf", "-o", "/tmp/x.pmtiles"])
         #expect(missing.exit == .exited(66), "\(missing.stderr)")
     }
+
+    /// Node positions in scratch files (`--store-memory 0`) on a disk that fills up (the file
+    /// size limit of `ulimit -f`, with `SIGXFSZ` ignored, so growing fails with `EFBIG`): a
+    /// one-line error naming the scratch directory, nothing left behind, no archive.
+    @Test func build_scratchDiskFull_failsWithNoSpace_andLeavesNothing() async throws {
+        guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
+        try await withTemporaryDirectory { dir in
+            let out = dir.appendingPathComponent("monaco.pmtiles").path
+            // 1 MiB (2048 blocks of 512 bytes in dash, 1024-byte blocks in bash: 1 or 2 MiB);
+            // Monaco's 180 k nodes need 2.9 MB.
+            let script = "trap '' XFSZ; ulimit -f 2048; exec \"$0\" \"$@\""
+            let result = try await GeoProcess.run(URL(fileURLWithPath: "/bin/sh"),
+                                                  ["-c", script, GeoProcess.geoExecutable.path, "tiles", "build", url.path, "-o", out, "--store-memory", "0"])
+            #expect(result.status != 0 && result.status < 128, "an error exit, not a signal: \(result.stderr)")
+            #expect(result.stderr.contains("scratch file") && result.stderr.contains(dir.path), "\(result.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "no archive, no scratch files")
+        }
+    }
+
+    /// `--store-memory 0` puts every node and way in scratch files: the same archive bytes.
+    @Test func build_storeInScratchFiles_writesTheSameArchive() async throws {
+        guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
+        try await withTemporaryDirectory { dir in
+            var archives: [Data] = []
+            for memory in ["32", "0"] {
+                let out = dir.appendingPathComponent("m\(memory).pmtiles").path
+                let result = try await GeoProcess.geo(["tiles", "build", url.path, "-o", out, "--maxzoom", "12", "--store-memory", memory])
+                #expect(result.status == 0, "\(result.stderr)")
+                archives.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+            }
+            #expect(archives[0].count > 100_000 && archives[1] == archives[0])
+        }
+    }
 }

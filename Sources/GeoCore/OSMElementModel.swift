@@ -1,6 +1,8 @@
-/// The OSM element model shared by the readers (OSMImport) and the map schema (MapData): the
-/// element kinds and relation members. It lives here, in the pure module both depend on,
-/// so there is one type for each (OSMImport's nodes, ways and relations use them).
+/// The OSM element model every OSM consumer shares: the element kinds and relation members,
+/// used by the readers and writers (OSMImport's nodes, ways and relations), the map schema
+/// (MapData: features, multipolygons, boundaries) and the road graph (RoadNetwork: turn
+/// restrictions). It lives here, in the pure root module all of them depend on (DESIGN.md
+/// §2), so there is one type for each.
 
 /// The three kinds of OSM element.
 public enum OSMElementType: UInt8, Hashable, Sendable, CaseIterable, CustomStringConvertible {
