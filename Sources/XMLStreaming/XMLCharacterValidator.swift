@@ -39,7 +39,7 @@ struct XMLCharacterValidator {
         var i = 0
         while i < n {
             if pending == 0, i + 8 <= n, let feeds = Self.plainASCIILineFeeds(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
-                lineFeeds += feeds
+                lineFeeds &+= feeds
                 i += 8
                 continue
             }
@@ -51,7 +51,7 @@ struct XMLCharacterValidator {
                     lineFeeds += XMLByteSearch.lineFeeds(in: base + i, count: n - i)
                     return
                 }
-                if base[i] == 0x0A { lineFeeds += 1 }
+                if base[i] == 0x0A { lineFeeds &+= 1 }
                 i += 1
             }
         }
@@ -70,8 +70,10 @@ struct XMLCharacterValidator {
         if controls == 0 { return 0 }
         func zeros(_ w: UInt64) -> UInt64 { ~(w &+ ones &* 0x7F) & highs }
         let feeds = zeros(word ^ (ones &* 0x0A))
+        // The common case: the only control bytes are line feeds.
+        if controls == feeds { return XMLByteSearch.bytesSet(in: feeds) }
         let allowed = feeds | zeros(word ^ (ones &* 0x09)) | zeros(word ^ (ones &* 0x0D))
-        return controls & ~allowed == 0 ? feeds.nonzeroBitCount : nil
+        return controls & ~allowed == 0 ? XMLByteSearch.bytesSet(in: feeds) : nil
     }
 
     /// Takes one byte at absolute offset `at` through the UTF-8 and XML character rules.
