@@ -27,6 +27,7 @@ public enum GPXTime {
         var lo = 0, hi = bytes.count
         while lo < hi, isSpace(bytes[lo]) { lo += 1 }
         while hi > lo, isSpace(bytes[hi - 1]) { hi -= 1 }
+        if hi - lo == 20, let base = bytes.baseAddress, let date = commonShape(base + lo) { return date }
         var i = lo
         func number(_ n: Int) -> Int? {
             guard i + n <= hi else { return nil }
@@ -96,6 +97,28 @@ public enum GPXTime {
         }
         guard i == hi else { return nil }
         return makeDate(epochSeconds: seconds, fraction: fraction, digits: digits)
+    }
+
+    /// The shape nearly every GPX writer uses, `YYYY-MM-DDThh:mm:ssZ` (20 bytes at `p`), read
+    /// at fixed positions; nil for anything else in those 20 bytes (a lower-case `t`, `24:00:00`,
+    /// an invalid date…), which the general reader then decides. It accepts only text the
+    /// general reader accepts, with the same result.
+    @inline(__always)
+    private static func commonShape(_ p: UnsafePointer<UInt8>) -> Date? {
+        guard p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x54, p[13] == 0x3A, p[16] == 0x3A, p[19] == 0x5A else { return nil }
+        // The fourteen digits, each checked.
+        @inline(__always) func two(_ k: Int) -> Int? {
+            let a = p[k] &- 0x30, b = p[k + 1] &- 0x30
+            return a < 10 && b < 10 ? Int(a) * 10 + Int(b) : nil
+        }
+        guard let century = two(0), let yy = two(2), let month = two(5), let day = two(8),
+              let hour = two(11), let minute = two(14), let second = two(17),
+              month >= 1, month <= 12, hour < 24, minute < 60, second <= 60
+        else { return nil }
+        let year = century * 100 + yy
+        guard day >= 1, day <= CivilCalendar.daysIn(month: month, year: year) else { return nil }
+        let seconds = Int64(CivilCalendar.days(year: year, month: month, day: day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        return makeDate(epochSeconds: seconds, fraction: 0, digits: 0)
     }
 
     /// The one formula both the reader and the writer use, so writing is exactly reversible.

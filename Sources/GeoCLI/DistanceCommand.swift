@@ -150,7 +150,7 @@ enum DistanceBatch {
             while i < count && p[i] != 0x20 && p[i] != 0x09 { i += 1 }
             field += 1
             if field > 4 { continue } // counted for the message only
-            guard let v = parseNumber(p + tokenStart, i - tokenStart), v.isFinite else {
+            guard let v = DecimalNumber.parse(p + tokenStart, count: i - tokenStart), v.isFinite else {
                 let token = String(decoding: UnsafeBufferPointer(start: p + tokenStart, count: min(i - tokenStart, 40)), as: UTF8.self)
                 return "field \(field) '\(token)' is not a finite decimal number"
             }
@@ -174,84 +174,5 @@ enum DistanceBatch {
         out.append(r.finalBearing.degrees)
         out.append(byte: 0x0A)
         return nil
-    }
-
-    /// Parses `[+-]digits[.digits][(e|E)[+-]digits]`, correctly rounded; nil if malformed.
-    ///
-    /// Clinger's fast path (Clinger 1990, "How to read floating point numbers accurately"):
-    /// a mantissa below 2⁵³ and a power of ten up to 10²² are both exact doubles, so one
-    /// multiplication or division rounds correctly. Anything else goes to `strtod`.
-    @inline(__always)
-    static func parseNumber(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Double? {
-        var i = 0
-        var negative = false
-        if i < n && (p[i] == UInt8(ascii: "-") || p[i] == UInt8(ascii: "+")) {
-            negative = p[i] == UInt8(ascii: "-")
-            i += 1
-        }
-        var mantissa: UInt64 = 0
-        var significant = 0
-        var exponent = 0
-        var digits = 0
-        var exact = true
-        while i < n, case let d = p[i] &- 0x30, d < 10 {
-            digits += 1
-            if significant < 19 {
-                mantissa = mantissa * 10 + UInt64(d)
-                if mantissa != 0 { significant += 1 }
-            } else {
-                exponent += 1
-                if d != 0 { exact = false }
-            }
-            i += 1
-        }
-        if i < n && p[i] == UInt8(ascii: ".") {
-            i += 1
-            while i < n, case let d = p[i] &- 0x30, d < 10 {
-                digits += 1
-                if significant < 19 {
-                    mantissa = mantissa * 10 + UInt64(d)
-                    if mantissa != 0 { significant += 1 }
-                    exponent -= 1
-                } else if d != 0 {
-                    exact = false
-                }
-                i += 1
-            }
-        }
-        guard digits > 0 else { return nil }
-        if i < n && (p[i] == UInt8(ascii: "e") || p[i] == UInt8(ascii: "E")) {
-            i += 1
-            var negativeExponent = false
-            if i < n && (p[i] == UInt8(ascii: "-") || p[i] == UInt8(ascii: "+")) {
-                negativeExponent = p[i] == UInt8(ascii: "-")
-                i += 1
-            }
-            var e = 0
-            var expDigits = 0
-            while i < n, case let d = p[i] &- 0x30, d < 10 {
-                if e < 100_000 { e = e * 10 + Int(d) }
-                expDigits += 1
-                i += 1
-            }
-            guard expDigits > 0 else { return nil }
-            exponent += negativeExponent ? -e : e
-        }
-        guard i == n else { return nil }
-        if exact && mantissa <= 1 << 53 && abs(exponent) <= ExactPowerOfTen.maximumExponent {
-            var v = Double(mantissa)
-            v = exponent < 0 ? v / ExactPowerOfTen.value(-exponent) : v * ExactPowerOfTen.value(exponent)
-            return negative ? -v : v
-        }
-        return slowParse(p, n)
-    }
-
-    /// `strtod` on a token already checked to be a plain decimal number.
-    private static func slowParse(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> Double? {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { tmp in
-            for k in 0..<n { tmp[k] = CChar(bitPattern: p[k]) }
-            tmp[n] = 0
-            return strtod(tmp.baseAddress!, nil)
-        }
     }
 }

@@ -52,50 +52,12 @@ struct NMEAFieldCursor {
 
 /// Decimal parsing over bytes without allocation.
 enum NMEANumber {
-    /// Parses `[+-]digits[.digits]` (at least one digit). Nil for empty or anything else.
-    /// Correctly rounded when the digits fit 15 significant digits (every NMEA field).
+    /// Parses `[+-]digits[.digits]` (at least one digit; no exponent), correctly rounded by
+    /// `GeoCore.DecimalNumber`. Nil for empty or anything else.
     @inline(__always)
     static func double(_ f: UnsafeRawBufferPointer) -> Double? {
-        let n = f.count
-        guard n > 0 else { return nil }
-        var i = 0
-        var negative = false
-        if f[0] == 0x2D { negative = true; i = 1 } else if f[0] == 0x2B { i = 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var fractionDigits = 0
-        var seenPoint = false
-        var significant = 0
-        while i < n {
-            let b = f[i]
-            if b >= 0x30 && b <= 0x39 {
-                digits += 1
-                if significant < 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(b &- 0x30)
-                    if mantissa > 0 { significant += 1 }
-                    if seenPoint { fractionDigits += 1 }
-                } else if !seenPoint {
-                    return nil // more than 19 integer digits: not an NMEA value
-                }
-            } else if b == 0x2E && !seenPoint {
-                seenPoint = true
-            } else {
-                return nil
-            }
-            i += 1
-        }
-        guard digits > 0 else { return nil }
-        var value: Double
-        if fractionDigits <= 22 {
-            value = Double(mantissa) / ExactPowerOfTen.value(fractionDigits)
-        } else {
-            value = Double(mantissa)
-            var e = fractionDigits
-            while e > 22 { value /= ExactPowerOfTen.value(22); e -= 22 }
-            value /= ExactPowerOfTen.value(e)
-        }
-        if negative { value = -value }
-        return value
+        guard let p = f.baseAddress else { return nil }
+        return DecimalNumber.parse(p.assumingMemoryBound(to: UInt8.self), count: f.count, allowingExponent: false)
     }
 
     /// Parses an unsigned or signed decimal integer. Nil for empty, non-digits or overflow.

@@ -6,11 +6,62 @@ import Darwin
 import Musl
 #endif
 
-/// Frees a buffer's memory when the last copy of its owner goes away.
-final class BufferOwner {
-    var pointer: UnsafeMutablePointer<UInt8>
-    init(_ pointer: UnsafeMutablePointer<UInt8>) { self.pointer = pointer }
+/// Frees a buffer's memory when the last copy of its owner goes away (the elements are
+/// plain values: nothing to deinitialize).
+@usableFromInline
+final class BufferOwner<Element: BitwiseCopyable> {
+    var pointer: UnsafeMutablePointer<Element>
+    init(_ pointer: UnsafeMutablePointer<Element>) { self.pointer = pointer }
     deinit { pointer.deallocate() }
+}
+
+/// A growable stack of plain values in unsafe storage, for the scanner's per-element and
+/// per-attribute bookkeeping (an `Array` pays a uniqueness check per mutation and a bounds
+/// check per access). Indices are the caller's to keep in `0..<count`.
+///
+/// Copies share storage: keep one owner (the scanner) and do not copy it.
+@usableFromInline
+struct XMLStack<Element: BitwiseCopyable> {
+    private let owner: BufferOwner<Element>
+    @usableFromInline private(set) var base: UnsafeMutablePointer<Element>
+    @usableFromInline private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        base = .allocate(capacity: capacity)
+        owner = BufferOwner(base)
+    }
+
+    @inlinable subscript(i: Int) -> Element { base[i] }
+
+    var last: Element? { count > 0 ? base[count - 1] : nil }
+
+    @inline(__always)
+    mutating func append(_ element: Element) {
+        if count == capacity { grow() }
+        base[count] = element
+        count += 1
+    }
+
+    /// Sets the element at `i`, which may be `count` (an append).
+    @inline(__always)
+    mutating func set(_ element: Element, at i: Int) {
+        if i == count { append(element) } else { base[i] = element }
+    }
+
+    @inline(__always)
+    mutating func removeLast() { count -= 1 }
+
+    @inline(never)
+    private mutating func grow() {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        bigger.update(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        owner.pointer = bigger
+        capacity *= 2
+    }
 }
 
 /// A growable byte buffer with O(1) reset, reused across tokens in a reader's hot path
@@ -19,7 +70,7 @@ final class BufferOwner {
 ///
 /// Copies share storage: keep one owner (the reader's state) and do not copy it.
 public struct XMLByteBuffer {
-    private let owner: BufferOwner
+    private let owner: BufferOwner<UInt8>
     public private(set) var base: UnsafeMutablePointer<UInt8>
     public private(set) var count = 0
     private var capacity: Int

@@ -6,7 +6,8 @@
 ///
 /// The scanner feeds it every byte as it is read, in order; the state carries a sequence
 /// split between two reads. A sequence cut by the end of the input is not reported: the
-/// input ending there is already a truncation.
+/// input ending there is already a truncation. It also counts the line feeds, for the
+/// scanner's line numbers, in the same pass.
 struct XMLCharacterValidator {
     /// The first bad byte: its absolute offset and what is wrong with it.
     struct Invalid {
@@ -17,6 +18,8 @@ struct XMLCharacterValidator {
     }
 
     private(set) var invalid: Invalid?
+    /// Line feeds in all the bytes given so far (after the first bad byte too).
+    private(set) var lineFeeds = 0
     /// Continuation bytes still expected in the current sequence.
     private var pending = 0
     /// The allowed range of the next continuation byte.
@@ -24,41 +27,53 @@ struct XMLCharacterValidator {
     /// Absolute offset of the current sequence's lead byte.
     private var leadOffset = 0
 
-    /// Checks `bytes`, which start at absolute input offset `offset`.
+    /// Checks `bytes`, which start at absolute input offset `offset`, and counts their line feeds.
     /// - Complexity: O(bytes.count); eight ASCII bytes at a time, line ends and tabs included.
     mutating func validate(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) {
-        guard invalid == nil, let base = bytes.baseAddress else { return }
+        guard let base = bytes.baseAddress else { return }
         let n = bytes.count
+        guard invalid == nil else {
+            lineFeeds += XMLByteSearch.lineFeeds(in: base, count: n)
+            return
+        }
         var i = 0
         while i < n {
-            if pending == 0, i + 8 <= n,
-               Self.isPlainASCII(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+            if pending == 0, i + 8 <= n, let feeds = Self.plainASCIILineFeeds(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                lineFeeds &+= feeds
                 i += 8
                 continue
             }
-            // Byte by byte through these eight (a line end, a tab, a multi-byte character).
+            // Byte by byte through these eight (a multi-byte character, a control byte).
             let stop = min(n, i + 8)
             while i < stop {
                 check(base[i], at: offset + i)
-                if invalid != nil { return }
+                if invalid != nil {
+                    lineFeeds += XMLByteSearch.lineFeeds(in: base + i, count: n - i)
+                    return
+                }
+                if base[i] == 0x0A { lineFeeds &+= 1 }
                 i += 1
             }
         }
     }
 
-    /// Whether eight bytes are all ASCII XML characters: no byte ≥ 0x80, and every byte below
-    /// 0x20 a tab, line feed or carriage return. Per-byte masks without carries between bytes
-    /// (Anderson, "Bit Twiddling Hacks", bytes less than n / equal to n): for an ASCII byte b,
-    /// b + 0x60 sets the high bit iff b ≥ 0x20, and b + 0x7F iff b ≠ 0.
+    /// The number of line feeds in eight bytes when they are all ASCII XML characters (no byte
+    /// ≥ 0x80, and every byte below 0x20 a tab, line feed or carriage return); nil otherwise.
+    /// Per-byte masks without carries between bytes (Anderson, "Bit Twiddling Hacks", bytes
+    /// less than n / equal to n): for an ASCII byte b, b + 0x60 sets the high bit iff b ≥ 0x20,
+    /// and b + 0x7F iff b ≠ 0.
     @inline(__always)
-    private static func isPlainASCII(_ word: UInt64) -> Bool {
+    private static func plainASCIILineFeeds(_ word: UInt64) -> Int? {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs = ones &* 0x80
-        guard word & highs == 0 else { return false }
+        guard word & highs == 0 else { return nil }
         let controls = ~(word &+ ones &* 0x60) & highs
-        if controls == 0 { return true }
+        if controls == 0 { return 0 }
         func zeros(_ w: UInt64) -> UInt64 { ~(w &+ ones &* 0x7F) & highs }
-        let allowed = zeros(word ^ (ones &* 0x09)) | zeros(word ^ (ones &* 0x0A)) | zeros(word ^ (ones &* 0x0D))
-        return controls & ~allowed == 0
+        let feeds = zeros(word ^ (ones &* 0x0A))
+        // The common case: the only control bytes are line feeds.
+        if controls == feeds { return XMLByteSearch.bytesSet(in: feeds) }
+        let allowed = feeds | zeros(word ^ (ones &* 0x09)) | zeros(word ^ (ones &* 0x0D))
+        return controls & ~allowed == 0 ? XMLByteSearch.bytesSet(in: feeds) : nil
     }
 
     /// Takes one byte at absolute offset `at` through the UTF-8 and XML character rules.

@@ -31,7 +31,7 @@ public struct XMLScanner {
     /// and keeps this type non-generic.
     private var source: any XMLByteSource
     /// Owns the window's memory (a struct has no deinit); `buf` is its current pointer.
-    private let storage: BufferOwner
+    private let storage: BufferOwner<UInt8>
     /// The window; token and attribute ranges index into it.
     public private(set) var buf: UnsafeMutablePointer<UInt8>
     /// Bytes in the window (the scanner's memory, apart from the element-name stack).
@@ -47,8 +47,8 @@ public struct XMLScanner {
     public private(set) var rootStarted = false, rootClosed = false
     /// Absolute input offset of `buf[0]`.
     @usableFromInline private(set) var baseOffset = 0
-    /// Line number (1-based) at `buf[0]`, and the absolute offset where that line starts.
-    private var baseLine = 1
+    /// The absolute offset where the line holding `buf[0]` starts (line numbers come from the
+    /// line feeds the character validator counts as bytes are read).
     private var baseLineStart = 0
 
     // The current token.
@@ -59,18 +59,27 @@ public struct XMLScanner {
     @usableFromInline var nameLo = 0, nameHi = 0
     /// Whether a start tag ended with `/>`.
     public private(set) var selfClosing = false
-    /// Attribute name and value ranges of the current start tag, relative to `tokenStart`.
-    /// Slots are reused across tags; only the first `attributeCount` belong to this tag.
-    @usableFromInline var attributeSlots: [(nameLo: Int, nameHi: Int, valueLo: Int, valueHi: Int)] = []
+    /// Where an attribute's name and value are in a start tag, relative to `tokenStart`.
+    @usableFromInline struct AttributeSlot: BitwiseCopyable {
+        @usableFromInline var nameLo, nameHi, valueLo, valueHi: Int
+    }
+    /// The attributes of the current start tag. Slots are reused across tags; only the first
+    /// `attributeCount` belong to this tag.
+    @usableFromInline var attributeSlots = XMLStack<AttributeSlot>(capacity: 8)
     /// Number of attributes of the current start tag.
     public private(set) var attributeCount = 0
 
-    /// Names of the open elements, concatenated, with their start offsets into `openNames`
-    /// (unsafe storage: one push and one pop per element, without an array's uniqueness checks).
+    /// An open element: where its name starts in `openNames`, and the absolute offset of its
+    /// start tag.
+    @usableFromInline struct OpenElement: BitwiseCopyable {
+        var nameStart: Int
+        var offset: Int
+    }
+    /// Names of the open elements, concatenated.
     private var openNames = XMLByteBuffer(capacity: 256)
-    @usableFromInline var openStarts: [Int] = []
-    /// Absolute offsets of the open elements' start tags.
-    public private(set) var openOffsets: [Int] = []
+    /// The open elements, innermost last (unsafe storage: one push and one pop per element,
+    /// without an array's uniqueness checks).
+    @usableFromInline var openElements = XMLStack<OpenElement>(capacity: 32)
 
     /// While set, bytes from this absolute offset on stay in the window (so an unfinished
     /// element's start can still be located after the window moved).
@@ -97,7 +106,7 @@ public struct XMLScanner {
     }
 
     /// Depth of element nesting after the current token.
-    @inlinable public var depth: Int { openStarts.count }
+    @inlinable public var depth: Int { openElements.count }
 
     /// Absolute input offset of the current token.
     @inlinable public var tokenOffset: Int { baseOffset + tokenStart }
@@ -118,10 +127,11 @@ public struct XMLScanner {
     private mutating func refill(_ n: Int) throws(XMLError) -> Bool {
         while end - pos < n {
             if sourceDone { return false }
-            // Drop everything before the current token (or the pinned offset), counting its newlines.
+            // Drop everything before the current token (or the pinned offset), keeping where
+            // the line at the new `buf[0]` starts.
             let drop = min(tokenStart, max(0, pinnedOffset - baseOffset))
             if drop > 0 {
-                countNewlines(upTo: drop)
+                if let feed = XMLByteSearch.lastIndex(of: 0x0A, in: buf, before: drop) { baseLineStart = baseOffset + feed + 1 }
                 memmove(buf, buf + drop, end - drop)
                 baseOffset += drop
                 pos -= drop
@@ -152,24 +162,14 @@ public struct XMLScanner {
         return true
     }
 
-    /// Moves the line count at `buf[0]` past the first `limit` bytes (before they are dropped).
-    private mutating func countNewlines(upTo limit: Int) {
-        (baseLine, baseLineStart) = lineAndStart(after: limit)
-    }
-
     // MARK: - Locations and errors
 
-    /// The line after the first `limit` bytes of the window, and the absolute offset where it starts.
+    /// The line after the first `limit` bytes of the window, and the absolute offset where it
+    /// starts: the line feeds read so far less those from `limit` to the end of the window.
     private func lineAndStart(after limit: Int) -> (line: Int, start: Int) {
-        var line = baseLine, lineStart = baseLineStart
-        var p = 0
-        while p < limit, let hit = memchr(buf + p, 0x0A, limit - p) {
-            let i = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            line += 1
-            lineStart = baseOffset + i + 1
-            p = i + 1
-        }
-        return (line, lineStart)
+        let line = 1 + characters.lineFeeds - XMLByteSearch.lineFeeds(in: buf + limit, count: end - limit)
+        guard let feed = XMLByteSearch.lastIndex(of: 0x0A, in: buf, before: limit) else { return (line, baseLineStart) }
+        return (line, baseOffset + feed + 1)
     }
 
     /// Line and column of an absolute offset inside the window or at its end.
@@ -243,18 +243,18 @@ public struct XMLScanner {
     public mutating func next(skippingBlankText: Bool) throws(XMLError) -> XMLTokenKind {
         tokenStart = pos
         if skippingBlankText, !capturing, pos < end {
-            var p = pos
-            let b = buf, e = end
-            while p < e, isSpace(b[p]) { p += 1 }
-            if p < e, b[p] == 0x3C {
+            // Control bytes other than white space are passed over too: the character check
+            // rejects them at this token all the same.
+            let p = XMLByteSearch.firstIndexAbove0x20(in: buf, from: pos, to: end)
+            if p < end, buf[p] == 0x3C {
                 pos = p
                 tokenStart = p
             }
         }
         guard try ensure(1) else {
-            if let open = openOffsets.last {
-                let name = openName(from: openStarts[openStarts.count - 1])
-                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at \(place(of: open))", at: baseOffset + end)
+            if let open = openElements.last {
+                let name = openName(from: open.nameStart)
+                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at \(place(of: open.offset))", at: baseOffset + end)
             }
             guard rootStarted else {
                 throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before the root element", at: baseOffset + end)
@@ -299,11 +299,8 @@ public struct XMLScanner {
     /// Character data up to the next '<' or the end of the input.
     private mutating func scanText() throws(XMLError) {
         while true {
-            if let hit = memchr(buf + pos, 0x3C, end - pos) {
-                pos = buf.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                return
-            }
-            pos = end
+            pos = XMLByteSearch.firstIndex(of: 0x3C, in: buf, from: pos, to: end)
+            if pos < end { return }
             if discardsText { tokenStart = pos }
             // A text token may end at the end of the input.
             guard try ensure(1) else { return }
@@ -341,16 +338,15 @@ public struct XMLScanner {
         case 0x2F: // '</'
             pos += 2
             // Fast path: the expected name followed by '>' (the name stack says which).
-            if let start = openStarts.last {
-                let n = openNames.count - start
-                if end - pos > n, buf[pos + n] == 0x3E, Self.bytesEqual(openNames.base + start, buf + pos, n) {
+            if let open = openElements.last {
+                let n = openNames.count - open.nameStart
+                if end - pos > n, buf[pos + n] == 0x3E, Self.bytesEqual(openNames.base + open.nameStart, buf + pos, n) {
                     nameLo = pos - tokenStart
                     nameHi = nameLo + n
                     pos += n + 1
                     openNames.removeLast(n)
-                    openStarts.removeLast()
-                    openOffsets.removeLast()
-                    rootClosed = openStarts.isEmpty
+                    openElements.removeLast()
+                    rootClosed = openElements.count == 0
                     return .endTag
                 }
             }
@@ -419,9 +415,9 @@ public struct XMLScanner {
         // Name characters (XML 1.0 §2.3), approximated on bytes: every non-ASCII byte is
         // allowed (names are UTF-8), ASCII letters, digits, '-', '.', '_', ':', as bit masks
         // over the bytes 0–63 ('-', '.', digits, ':') and 64–127 (letters, '_').
-        if c >= 0x80 { return true }
+        // Branch-free but for the non-ASCII test (names mix both halves: "gpxtpx:hr").
         let low: UInt64 = 0x07FF_6000_0000_0000, high: UInt64 = 0x07FF_FFFE_87FF_FFFE
-        return c < 64 ? (low >> UInt64(c)) & 1 != 0 : (high >> UInt64(c - 64)) & 1 != 0
+        return c >= 0x80 || ((c < 64 ? low : high) >> UInt64(c & 63)) & 1 != 0
     }
 
     /// Advances `pos` over name bytes inside the window.
@@ -482,48 +478,41 @@ public struct XMLScanner {
             // The value up to its closing quote, in one inline pass (values are short: coordinates,
             // keys, ids), checking that it holds no '<'.
             while true {
-                var p = pos
-                let b = buf, e = end
-                while p < e, b[p] != quote, b[p] != 0x3C { p += 1 }
-                pos = p
-                if p < e {
-                    guard b[p] == quote else { throw malformed("'<' in an attribute value", at: p) }
+                pos = XMLByteSearch.firstIndex(of: quote, or: 0x3C, in: buf, from: pos, to: end)
+                if pos < end {
+                    guard buf[pos] == quote else { throw malformed("'<' in an attribute value", at: pos) }
                     break
                 }
                 guard try ensure(1) else { throw truncated("an attribute value") }
             }
             for k in 0..<attributeCount {
                 let other = attributeSlots[k]
-                if other.nameHi - other.nameLo == nhi - nlo, memcmp(buf + tokenStart + other.nameLo, buf + tokenStart + nlo, nhi - nlo) == 0 {
+                if other.nameHi - other.nameLo == nhi - nlo, Self.bytesEqual(buf + tokenStart + other.nameLo, buf + tokenStart + nlo, nhi - nlo) {
                     throw malformed("duplicate attribute '\(string((tokenStart + nlo)..<(tokenStart + nhi)))'", at: tokenStart + nlo)
                 }
             }
-            let slot = (nlo, nhi, vlo, pos - tokenStart)
-            if attributeCount < attributeSlots.count { attributeSlots[attributeCount] = slot } else { attributeSlots.append(slot) }
+            attributeSlots.set(AttributeSlot(nameLo: nlo, nameHi: nhi, valueLo: vlo, valueHi: pos - tokenStart), at: attributeCount)
             attributeCount += 1
             pos += 1
         }
     }
 
     private mutating func openElement() {
-        openStarts.append(openNames.count)
-        openOffsets.append(tokenOffset)
+        openElements.append(OpenElement(nameStart: openNames.count, offset: tokenOffset))
         openNames.append(buf + tokenStart + nameLo, count: nameHi - nameLo)
     }
 
     private mutating func closeElement() throws(XMLError) {
-        guard let start = openStarts.last else {
+        guard let open = openElements.last else {
             throw malformed("</\(nameString)> closes nothing", at: tokenStart)
         }
         let n = nameHi - nameLo
-        guard openNames.count - start == n, Self.bytesEqual(openNames.base + start, buf + tokenStart + nameLo, n) else {
-            let open = openName(from: start)
-            throw malformed("</\(nameString)> does not match <\(open)> opened at \(place(of: openOffsets[openOffsets.count - 1]))", at: tokenStart)
+        guard openNames.count - open.nameStart == n, Self.bytesEqual(openNames.base + open.nameStart, buf + tokenStart + nameLo, n) else {
+            throw malformed("</\(nameString)> does not match <\(openName(from: open.nameStart))> opened at \(place(of: open.offset))", at: tokenStart)
         }
         openNames.removeLast(n)
-        openStarts.removeLast()
-        openOffsets.removeLast()
-        rootClosed = openStarts.isEmpty
+        openElements.removeLast()
+        rootClosed = openElements.count == 0
     }
 
     /// Whether `n` bytes at `a` and `b` are equal: inline, eight at a time, for the short names
@@ -589,9 +578,14 @@ public struct XMLScanner {
     public func appendDecoded(_ r: Range<Int>, to out: inout XMLByteBuffer, normalizeSpace: Bool = false) throws(XMLError) {
         var i = r.lowerBound
         let hi = r.upperBound
-        // Fast path: nothing to replace, copy the bytes at once.
-        if memchr(buf + i, 0x26, hi - i) == nil, memchr(buf + i, 0x0D, hi - i) == nil,
-           !normalizeSpace || (memchr(buf + i, 0x0A, hi - i) == nil && memchr(buf + i, 0x09, hi - i) == nil) {
+        // Fast path: nothing to replace (one pass over the bytes, which are short: values,
+        // names), copy them at once.
+        var plain = true
+        for k in i..<hi {
+            let c = buf[k]
+            if c == 0x26 || c == 0x0D || (normalizeSpace && (c == 0x0A || c == 0x09)) { plain = false; break }
+        }
+        if plain {
             out.append(buf + i, count: hi - i)
             return
         }

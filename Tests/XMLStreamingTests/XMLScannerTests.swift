@@ -140,3 +140,27 @@ let sample = """
     #expect(try scanner.next() == .endTag)
     #expect(try scanner.next() == .endOfInput)
 }
+
+@Test func lineNumbers_holdAfterTheWindowMovesAndAfterABadByte() throws {
+    // Line feeds are counted as bytes are read; the expected line and column come from the
+    // text itself, for reads of every size through a window that keeps moving.
+    var body = "<r>\n"
+    for i in 0..<40 { body += "  <p n=\"\(i)\">\t</p>\r\n" }
+    let cases: [(String, XMLError.Code)] = [
+        (body + "  <q></p>\n</r>", .malformed),            // mismatched end tag on line 42
+        (body + "  <q>\u{1}\n\n</q>\n</r>", .malformed),   // a control byte, more lines after it
+        (body + "  <q>\u{E9}\u{1}\n</q>\n</r>", .malformed), // after a two-byte character
+    ]
+    for (text, code) in cases {
+        let bytes = Array(text.utf8)
+        for step in [1, 3, 7, 64, Int.max] {
+            let error = #expect(throws: XMLError.self, "step \(step)") { try tokens(SteppedSource(bytes: bytes, step: step), capacity: 16) }
+            guard let error else { continue }
+            let before = bytes[..<error.offset]
+            let line = 1 + before.filter { $0 == 0x0A }.count
+            let column = error.offset - (before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0) + 1
+            #expect(error.code == code && error.line == 42, "step \(step): \(error)")
+            #expect(error.line == line && error.column == column, "step \(step): \(error)")
+        }
+    }
+}
