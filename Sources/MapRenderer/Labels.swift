@@ -213,6 +213,32 @@ struct LabelPlacement {
             }
         }
     }
+
+    /// One-way arrows along the roads of `features`, placed after every label: each only where
+    /// its box (the arrow's bounds and a pixel) is whole on the image and overlaps no label or
+    /// icon placed before, as MapLibre places a line's arrow symbols after the labels above them
+    /// and hides those a label's box covers. So no arrow shows through a street name's word gap.
+    mutating func onewayArrows(_ features: [MapFeature], _ projection: some RenderProjection, _ canvas: inout Canvas) {
+        guard !style.hidden.contains(.roads) else { return }
+        // Onto the canvas, all arrows are filled as one path.
+        var batch = Path()
+        for f in features {
+            guard let cls = f.featureClass, style.road(cls) != nil, case .int(let oneway) = f["oneway"], oneway == 1 || oneway == -1 else { continue }
+            for arrow in MapPainter.onewayArrows(f, reversed: oneway == -1, projection) {
+                let xs = arrow.outline.map(\.x), ys = arrow.outline.map(\.y)
+                let box = CollisionIndex.Box(minX: xs.min()! - 1, minY: ys.min()! - 1, maxX: xs.max()! + 1, maxY: ys.max()! + 1)
+                guard box.minX >= 0, box.minY >= 0, box.maxX <= Double(canvas.width), box.maxY <= Double(canvas.height), collisions.place([box]) else { continue }
+                guard collected != nil else {
+                    batch.append(Path(polyline: arrow.outline, closed: true))
+                    continue
+                }
+                drawLabel(anchor: arrow.at, boxes: [box], margin: 1, on: &canvas) { shift, c in
+                    c.fill(Path(polyline: arrow.outline.map { $0 + shift }, closed: true), color: MapPainter.onewayArrowColor)
+                }
+            }
+        }
+        if !batch.isEmpty { canvas.fill(batch, color: MapPainter.onewayArrowColor) }
+    }
 }
 
 #if canImport(Glibc)
