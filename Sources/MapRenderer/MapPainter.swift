@@ -103,7 +103,7 @@ public struct MapPainter {
         labels.pois(labelled[.poi], projection, &canvas)
         labels.areaNames(labelled[.water] + labelled[.park], projection, &canvas)
         labels.streetNames(labelled[.transportationName], projection, &canvas)
-        if zoom >= onewayArrowMinZoom { labels.onewayArrows(labelled[.transportation], projection, &canvas) }
+        if zoom >= onewayArrowMinZoom { labels.onewayArrows(labelled[.transportation], zoom: zoom, projection, &canvas) }
     }
     #endif
 
@@ -365,31 +365,33 @@ public struct MapPainter {
 
     /// Arrows along a one-way road pointing the way traffic goes (against the way's direction
     /// for `oneway` −1), as OSM Carto draws them from zoom 16: every 180 px starting 90 px in,
-    /// or one in the middle of a piece shorter than that but longer than 40 px; each a 14 px
+    /// or one in the middle of a line shorter than that but longer than 40 px; each a 14 px
     /// arrow, a shaft 1.2 px wide and a head 6 px wide, given as its outline on the image and
-    /// the point on the road it is centred on. They are symbols: `LabelPlacement` draws each
-    /// only where no label is.
-    static func onewayArrows(_ f: MapFeature, reversed: Bool, _ projection: some RenderProjection) -> [(at: Point, outline: [Point])] {
+    /// the point on the road it is centred on. Distances are measured along the whole line at
+    /// `zoom` (256 × 2^zoom pixels per world unit), not along its part on the image, so an
+    /// arrow stays on its spot of the road however the view is cut: across tiles, and in a
+    /// moving view. They are symbols: `LabelPlacement` draws each only where no label is.
+    static func onewayArrows(_ f: MapFeature, reversed: Bool, zoom: Double, _ projection: some RenderProjection) -> [(at: Point, outline: [Point])] {
         guard case .lines(let lines) = f.geometry else { return [] }
         var out: [(at: Point, outline: [Point])] = []
         let shape = [Point(x: -7, y: -0.6), Point(x: 1, y: -0.6), Point(x: 1, y: -3), Point(x: 7, y: 0), Point(x: 1, y: 3), Point(x: 1, y: 0.6), Point(x: -7, y: 0.6)]
-        for line in lines {
-            for piece in projection.pixelLines(line) {
-                let measure = PolylineMeasure(piece)
-                guard measure.total > 40 else { continue }
-                var positions: [Double] = []
-                if measure.total < Self.onewayArrowSpacing {
-                    positions = [measure.total / 2]
-                } else {
-                    var s = Self.onewayArrowSpacing / 2
-                    while s < measure.total - 10 { positions.append(s); s += Self.onewayArrowSpacing }
-                }
-                for s in positions {
-                    guard let (at, angle) = measure.point(at: s) else { continue }
-                    let a = reversed ? angle + .pi : angle
-                    let (c, sn) = (cos(a), sin(a))
-                    out.append((at, shape.map { Point(x: at.x + c * $0.x - sn * $0.y, y: at.y + sn * $0.x + c * $0.y) }))
-                }
+        let scale = 256 * pow(2, zoom)
+        for line in lines where line.count > 1 {
+            var lengths = [0.0]
+            lengths.reserveCapacity(line.count)
+            for (p, q) in zip(line, line.dropFirst()) { lengths.append(lengths[lengths.count - 1] + ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot() * scale) }
+            let total = lengths[lengths.count - 1]
+            guard total > 40 else { continue }
+            let positions = total < Self.onewayArrowSpacing ? [total / 2] : Array(stride(from: Self.onewayArrowSpacing / 2, to: total - 10, by: Self.onewayArrowSpacing))
+            var i = 0
+            for s in positions {
+                while i < line.count - 2, lengths[i + 1] <= s { i += 1 }
+                let t = lengths[i + 1] > lengths[i] ? (s - lengths[i]) / (lengths[i + 1] - lengths[i]) : 0
+                let w = MapPoint(x: line[i].x + (line[i + 1].x - line[i].x) * t, y: line[i].y + (line[i + 1].y - line[i].y) * t)
+                guard let at = projection.pixel(for: w), let from = projection.pixel(for: line[i]), let to = projection.pixel(for: line[i + 1]) else { continue }
+                let a = atan2(to.y - from.y, to.x - from.x) + (reversed ? .pi : 0)
+                let (c, sn) = (cos(a), sin(a))
+                out.append((at, shape.map { Point(x: at.x + c * $0.x - sn * $0.y, y: at.y + sn * $0.x + c * $0.y) }))
             }
         }
         return out
@@ -438,7 +440,7 @@ public struct MapPainter {
         var path = Path()
         for f in features {
             guard let cls = f.featureClass, style.road(cls) != nil, case .int(let oneway) = f["oneway"], oneway == 1 || oneway == -1 else { continue }
-            for arrow in Self.onewayArrows(f, reversed: oneway == -1, projection) { path.append(Path(polyline: arrow.outline, closed: true)) }
+            for arrow in Self.onewayArrows(f, reversed: oneway == -1, zoom: zoom, projection) { path.append(Path(polyline: arrow.outline, closed: true)) }
         }
         if !path.isEmpty { canvas.fill(path, color: Self.onewayArrowColor) }
     }
