@@ -188,8 +188,23 @@ struct LabelPlacement {
             placing: for measure in pieces {
                 let middle = (measure.total - shaped.width) / 2, step = shaped.width + 24
                 let reach = Int(middle / step)
+                // Spots only along the segments whose boxes meet the image, at most 64 of them
+                // (a tilted view's line towards the horizon can be millions of pixels long).
+                var lo = Double.infinity, hi = -Double.infinity
+                for i in measure.points.indices.dropFirst() {
+                    let p = measure.points[i - 1], q = measure.points[i]
+                    guard max(p.x, q.x) >= 0, min(p.x, q.x) <= width, max(p.y, q.y) >= 0, min(p.y, q.y) <= height else { continue }
+                    lo = min(lo, measure.lengths[i - 1])
+                    hi = max(hi, measure.lengths[i])
+                }
+                guard lo < hi else { continue }
+                let kLow = max(-reach, Int(((lo - shaped.width - middle) / step).rounded(.down)))
+                let kHigh = min(reach, Int(((hi - middle) / step).rounded(.up)))
+                guard kLow <= kHigh else { continue }
+                let nearest = min(max(0, kLow), kHigh)
+                let ks = (max(kLow, nearest - 32)...min(kHigh, nearest + 32)).sorted { abs($0) < abs($1) }
                 var tried = 0
-                for k in [0] + (1...max(reach, 1)).flatMap({ [$0, -$0] }) where abs(k) <= reach && tried < 5 {
+                for k in ks where tried < 5 {
                     let start = middle + Double(k) * step
                     // On the image: both ends of the name.
                     guard start >= 8, start + shaped.width <= measure.total - 8,
