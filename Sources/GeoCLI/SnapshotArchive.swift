@@ -92,38 +92,25 @@ struct SnapshotArchive {
 
 /// The most recently used decoded tiles, at most `capacity` of them: `geo tiles render` draws
 /// 4 × 4 blocks whose views (with their label margins) share source tiles with the blocks
-/// around them, and decodes each shared tile once instead of once per block.
+/// around them, and decodes each shared tile once instead of once per block. A class, so one
+/// cache is shared by every block the command draws.
 final class DecodedTileCache {
-    let capacity: Int
-    private var entries: [TileKey: (features: [MapFeature], lastUse: Int)] = [:]
-    private var clock = 0
-    /// Tiles decoded, and tiles served from the cache.
-    private(set) var misses = 0, hits = 0
+    private var tiles: LeastRecentlyUsedCache<TileKey, [MapFeature]>
 
     private struct TileKey: Hashable { let z: Int, x: Int, y: Int }
 
     init(capacity: Int) {
         precondition(capacity > 0, "Broken contract: a cache holds at least one tile")
-        self.capacity = capacity
+        tiles = LeastRecentlyUsedCache(capacity: capacity)
     }
 
     /// The tile's features from the cache, or from `decode` (then kept, the least recently
     /// used tile dropped when the cache is full).
-    /// - Complexity: O(1) for a hit, O(capacity) for a miss on a full cache.
     func features(z: Int, x: Int, y: Int, decode: () throws -> [MapFeature]) rethrows -> [MapFeature] {
-        clock += 1
         let key = TileKey(z: z, x: x, y: y)
-        if let hit = entries[key] {
-            hits += 1
-            entries[key] = (hit.features, clock)
-            return hit.features
-        }
-        misses += 1
+        if let hit = tiles.value(forKey: key) { return hit }
         let features = try decode()
-        if entries.count >= capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
-            entries[oldest] = nil
-        }
-        entries[key] = (features, clock)
+        tiles.insert(features, forKey: key)
         return features
     }
 }

@@ -170,48 +170,108 @@ struct LabelPlacement {
         }
     }
 
-    /// Street names along their lines: the longest visible piece, the name centred on it,
-    /// upright, where the piece is long enough and no glyph's box collides.
+    /// Street names along their lines, once per name within 200 px: on each of the feature's
+    /// lines at its middle, else at spots a name's length and 24 px apart either way from it
+    /// (nearest the middle first, at most 5 tried on the image), upright, where the line under
+    /// the name is straight enough and no glyph's box collides. The spots are fixed along the
+    /// whole line, not along its part on the image: a street merged into one long line still
+    /// gets named where it shows, and a moving view places its names on the same spots again.
     mutating func streetNames(_ features: [MapFeature], _ projection: some RenderProjection, _ canvas: inout Canvas) {
         guard !style.hidden.contains(.streetNames), !style.hidden.contains(.roads) else { return }
         let rank = ["motorway": 0, "trunk": 1, "primary": 2, "secondary": 3, "tertiary": 4, "minor": 5, "pedestrian": 6, "service": 7]
         let ts = TextStyle(size: 11, color: Color(hex: 0x333333), haloWidth: 1.5)
+        let width = Double(canvas.width), height = Double(canvas.height)
         for (_, f) in features.map({ (rank[$0.featureClass ?? "", default: 9], $0) }).sorted(by: { $0.0 < $1.0 }) {
             guard let s = name(f), case .lines(let lines) = f.geometry else { continue }
-            let pieces = lines.flatMap { projection.pixelLines($0) }
-            guard var line = pieces.max(by: { PolylineMeasure($0).total < PolylineMeasure($1).total }) else { continue }
             let shaped = text.shape(s, size: ts.size)
-            var measure = PolylineMeasure(line)
-            guard measure.total > shaped.width + 16 else { continue }
-            let start = (measure.total - shaped.width) / 2
-            // Upright: read left to right.
-            if let (_, angle) = measure.point(at: measure.total / 2), cos(angle) < 0 {
-                line.reverse()
-                measure = PolylineMeasure(line)
-            }
-            guard let (mid, _) = measure.point(at: measure.total / 2) else { continue }
-            if let seen = placedNames[s], seen.contains(where: { ($0 - mid).length < 200 }) { continue }
-            guard let placed = TextRenderer.placements(of: shaped, along: measure, offset: start) else { continue }
-            // Too curved under the text: glyph to glyph (spaces skipped) the line may turn at
-            // most 25°, and 60° over the whole name.
-            let angles = zip(shaped.glyphs, placed).compactMap { g, t in g.advance > 0 ? atan2(t.b, t.a) : nil }
-            guard let first = angles.first, let last = angles.last, cos(last - first) > 0.5,
-                  zip(angles, angles.dropFirst()).allSatisfy({ cos($1 - $0) > 0.906 }) else { continue }
-            // A box around each glyph's middle on the line.
-            let h = ts.size * 0.6, onLine = -ts.size * TextRenderer.baselineBelowLine
-            let boxes = zip(shaped.glyphs, placed).map { g, t in
-                let p = t.apply(Point(x: g.advance / 2, y: onLine))
-                return CollisionIndex.Box(minX: p.x - h, minY: p.y - h, maxX: p.x + h, maxY: p.y + h)
-            }
-            guard boxes.allSatisfy({ $0.minX >= 0 && $0.minY >= 0 && $0.maxX <= Double(canvas.width) && $0.maxY <= Double(canvas.height) }),
-                  collisions.place(boxes) else { continue }
-            placedNames[s, default: []].append(mid)
-            let text = self.text
-            drawLabel(anchor: mid, boxes: boxes, margin: ts.haloWidth + 2, on: &canvas) { shift, c in
-                let shifted = placed.map { t in var t = t; t.tx += shift.x; t.ty += shift.y; return t }
-                text.draw(shaped, placed: shifted, style: ts, on: &c)
+            let pieces = lines.flatMap { projection.pixelLines($0) }.map(PolylineMeasure.init).filter { $0.total > shaped.width + 16 }
+            placing: for measure in pieces {
+                let middle = (measure.total - shaped.width) / 2, step = shaped.width + 24
+                let reach = Int(middle / step)
+                // Spots only along the segments whose boxes meet the image, at most 64 of them
+                // (a tilted view's line towards the horizon can be millions of pixels long).
+                var lo = Double.infinity, hi = -Double.infinity
+                for i in measure.points.indices.dropFirst() {
+                    let p = measure.points[i - 1], q = measure.points[i]
+                    guard max(p.x, q.x) >= 0, min(p.x, q.x) <= width, max(p.y, q.y) >= 0, min(p.y, q.y) <= height else { continue }
+                    lo = min(lo, measure.lengths[i - 1])
+                    hi = max(hi, measure.lengths[i])
+                }
+                guard lo < hi else { continue }
+                let kLow = max(-reach, Int(((lo - shaped.width - middle) / step).rounded(.down)))
+                let kHigh = min(reach, Int(((hi - middle) / step).rounded(.up)))
+                guard kLow <= kHigh else { continue }
+                let nearest = min(max(0, kLow), kHigh)
+                let ks = (max(kLow, nearest - 32)...min(kHigh, nearest + 32)).sorted { abs($0) < abs($1) }
+                var tried = 0
+                for k in ks where tried < 5 {
+                    let start = middle + Double(k) * step
+                    // On the image: both ends of the name.
+                    guard start >= 8, start + shaped.width <= measure.total - 8,
+                          let (a, _) = measure.point(at: start), let (b, _) = measure.point(at: start + shaped.width),
+                          a.x >= 0, a.y >= 0, a.x <= width, a.y <= height, b.x >= 0, b.y >= 0, b.x <= width, b.y <= height else { continue }
+                    tried += 1
+                    if placeStreetName(s, shaped, on: measure, from: start, style: ts, &canvas) { break placing }
+                }
             }
         }
+    }
+
+    /// Places and draws one street name on `measure` from `start` pixels along it, read left to
+    /// right (on the line reversed when it runs leftwards there); false when the name is placed
+    /// nearby already, the line bends too much under it, or a glyph's box collides.
+    private mutating func placeStreetName(_ s: String, _ shaped: ShapedText, on measure: PolylineMeasure, from start: Double, style ts: TextStyle, _ canvas: inout Canvas) -> Bool {
+        guard let (mid, angle) = measure.point(at: start + shaped.width / 2) else { return false }
+        if let seen = placedNames[s], seen.contains(where: { ($0 - mid).length < 200 }) { return false }
+        let upright = cos(angle) < 0 ? PolylineMeasure(measure.points.reversed()) : measure
+        let offset = cos(angle) < 0 ? measure.total - start - shaped.width : start
+        guard let placed = TextRenderer.placements(of: shaped, along: upright, offset: offset) else { return false }
+        // Too curved under the text: glyph to glyph (spaces skipped) the line may turn at
+        // most 25°, and 60° over the whole name.
+        let angles = zip(shaped.glyphs, placed).compactMap { g, t in g.advance > 0 ? atan2(t.b, t.a) : nil }
+        guard let first = angles.first, let last = angles.last, cos(last - first) > 0.5,
+              zip(angles, angles.dropFirst()).allSatisfy({ cos($1 - $0) > 0.906 }) else { return false }
+        // A box around each glyph's middle on the line.
+        let h = ts.size * 0.6, onLine = -ts.size * TextRenderer.baselineBelowLine
+        let boxes = zip(shaped.glyphs, placed).map { g, t in
+            let p = t.apply(Point(x: g.advance / 2, y: onLine))
+            return CollisionIndex.Box(minX: p.x - h, minY: p.y - h, maxX: p.x + h, maxY: p.y + h)
+        }
+        guard boxes.allSatisfy({ $0.minX >= 0 && $0.minY >= 0 && $0.maxX <= Double(canvas.width) && $0.maxY <= Double(canvas.height) }),
+              collisions.place(boxes) else { return false }
+        placedNames[s, default: []].append(mid)
+        let text = self.text
+        drawLabel(anchor: mid, boxes: boxes, margin: ts.haloWidth + 2, on: &canvas) { shift, c in
+            let shifted = placed.map { t in var t = t; t.tx += shift.x; t.ty += shift.y; return t }
+            text.draw(shaped, placed: shifted, style: ts, on: &c)
+        }
+        return true
+    }
+
+    /// One-way arrows along the roads of `features`, placed after every label: each only where
+    /// its box (the arrow's bounds and a pixel) is whole on the image and overlaps no label or
+    /// icon placed before, as MapLibre places a line's arrow symbols after the labels above them
+    /// and hides those a label's box covers. So no arrow shows through a street name's word gap.
+    mutating func onewayArrows(_ features: [MapFeature], zoom: Double, _ projection: some RenderProjection, _ canvas: inout Canvas) {
+        guard !style.hidden.contains(.roads) else { return }
+        // Onto the canvas, all arrows are filled as one path.
+        var batch = Path()
+        for f in features {
+            guard let cls = f.featureClass, style.road(cls) != nil, case .int(let oneway) = f["oneway"], oneway == 1 || oneway == -1 else { continue }
+            for arrow in MapPainter.onewayArrows(f, reversed: oneway == -1, zoom: zoom, projection) {
+                let xs = arrow.outline.map(\.x), ys = arrow.outline.map(\.y)
+                let box = CollisionIndex.Box(minX: xs.min()! - 1, minY: ys.min()! - 1, maxX: xs.max()! + 1, maxY: ys.max()! + 1)
+                guard box.minX >= 0, box.minY >= 0, box.maxX <= Double(canvas.width), box.maxY <= Double(canvas.height), collisions.place([box]) else { continue }
+                guard collected != nil else {
+                    batch.append(Path(polyline: arrow.outline, closed: true))
+                    continue
+                }
+                drawLabel(anchor: arrow.at, boxes: [box], margin: 1, on: &canvas) { shift, c in
+                    c.fill(Path(polyline: arrow.outline.map { $0 + shift }, closed: true), color: MapPainter.onewayArrowColor)
+                }
+            }
+        }
+        if !batch.isEmpty { canvas.fill(batch, color: MapPainter.onewayArrowColor) }
     }
 }
 

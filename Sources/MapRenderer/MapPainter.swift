@@ -12,7 +12,7 @@ import Darwin
 /// Draws map features in a `MapStyle` through a projection, with overlays and labels, onto a
 /// canvas: land, land use and cover, parks, water, buildings, roads (casings, then fills, by
 /// class; tunnels, ground, bridges), railways, boundaries, pedestrian features, overlays,
-/// labels with collision avoidance, POI icons, markers, and the attribution.
+/// labels with collision avoidance, POI icons, one-way arrows, markers, and the attribution.
 public struct MapPainter {
     public var style: MapStyle
     /// The zoom level the widths and `minZoom` filtering use.
@@ -34,7 +34,7 @@ public struct MapPainter {
         public init(rawValue: Int) { self.rawValue = rawValue }
         /// Areas, roads, railways, boundaries, pedestrian features.
         public static let geometry = Passes(rawValue: 1)
-        /// Overlays, labels, POI icons, markers and the attribution.
+        /// Overlays, labels, POI icons, one-way arrows, markers and the attribution.
         public static let symbols = Passes(rawValue: 2)
     }
     /// Whether the symbol pass places and draws labels; false when the caller draws labels it
@@ -65,7 +65,7 @@ public struct MapPainter {
         let symbols = passes.contains(.symbols)
         index.forEachFeature(in: projection.visibleWorldBounds, marking: projection.geometryWorldBounds) { i, near in
             let layer = index.features[i].layer
-            let label = symbols && LayerLists.carriesLabels(layer)
+            let label = symbols && LayerLists.carriesSymbols(layer, zoom: zoom)
             guard near || label, index.features[i].minZoom <= zoomLevel else { return }
             if near {
                 byLayer[layer].append(index.features[i])
@@ -82,24 +82,28 @@ public struct MapPainter {
             var labels = LabelPlacement(text: text, style: style, collisions: CollisionIndex())
             labels.reserveMarkers(overlays, projection)
             if drawsAttribution { labels.reserveAttribution(on: canvas) }
-            if drawsLabels { Self.place(labelled, &labels, projection, &canvas) }
+            if drawsLabels { Self.place(labelled, zoom: zoom, &labels, projection, &canvas) }
             if drawsAttribution { labels.attribution(on: &canvas) }
         } else {
             drawPOIIcons(byLayer[.poi], projection, &canvas)
+            drawOnewayArrows(labelled[.transportation], projection, &canvas)
         }
         #else
         drawPOIIcons(byLayer[.poi], projection, &canvas)
+        drawOnewayArrows(labelled[.transportation], projection, &canvas)
         #endif
         for o in overlays { if case .marker = o.kind { drawOverlay(o, projection, &canvas, markers: true) } }
     }
 
     #if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
-    /// Labels in priority order: places, POIs, water and park names, street names.
-    private static func place(_ labelled: LayerLists, _ labels: inout LabelPlacement, _ projection: some RenderProjection, _ canvas: inout Canvas) {
+    /// Labels in priority order: places, POIs, water and park names, street names, then the
+    /// one-way arrows wherever no label is.
+    private static func place(_ labelled: LayerLists, zoom: Double, _ labels: inout LabelPlacement, _ projection: some RenderProjection, _ canvas: inout Canvas) {
         labels.places(labelled[.place], projection, &canvas)
         labels.pois(labelled[.poi], projection, &canvas)
         labels.areaNames(labelled[.water] + labelled[.park], projection, &canvas)
         labels.streetNames(labelled[.transportationName], projection, &canvas)
+        if zoom >= onewayArrowMinZoom { labels.onewayArrows(labelled[.transportation], zoom: zoom, projection, &canvas) }
     }
     #endif
 
@@ -118,13 +122,13 @@ public struct MapPainter {
         var labelled = LayerLists()
         index.forEachFeature(in: projection.visibleWorldBounds, marking: projection.geometryWorldBounds) { i, _ in
             let f = index.features[i]
-            if LayerLists.carriesLabels(f.layer), f.minZoom <= zoomLevel { labelled[f.layer].append(f) }
+            if LayerLists.carriesSymbols(f.layer, zoom: zoom), f.minZoom <= zoomLevel { labelled[f.layer].append(f) }
         }
         var labels = LabelPlacement(text: text, style: style, collisions: CollisionIndex())
         labels.collected = []
         labels.reserveMarkers(overlays, projection)
         if drawsAttribution { labels.reserveAttribution(on: canvas) }
-        Self.place(labelled, &labels, projection, &canvas)
+        Self.place(labelled, zoom: zoom, &labels, projection, &canvas)
         return labels.collected ?? []
         #else
         return []
@@ -312,9 +316,7 @@ public struct MapPainter {
                 if !style.hidden.contains(.railways) { rails.append((path, cls, brunnel)) }
             } else if let look = style.road(cls), !style.hidden.contains(.roads) {
                 let layer: Int64 = if case .int(let l) = f["layer"] { l } else { 0 }
-                let oneway: Int64 = if case .int(let o) = f["oneway"] { o } else { 0 }
-                let arrows = zoom >= 16 && (oneway == 1 || oneway == -1) ? onewayArrows(f, reversed: oneway == -1, projection) : nil
-                roads.append(RoadStroke(path: path, look: look, brunnel: brunnel, layer: layer, arrows: arrows))
+                roads.append(RoadStroke(path: path, look: look, brunnel: brunnel, layer: layer))
             }
         }
         // Tunnels, then the ground, then bridges; within each, casings under fills, low classes first.
@@ -341,9 +343,6 @@ public struct MapPainter {
                 add(r.path, StrokeStyle(width: w, join: .round, cap: .round, dashes: r.look.dashes), tunnel ? r.look.fill.mixed(with: .white, 0.55) : r.look.fill, to: &fills)
             }
             for (stroke, color, path) in casings + fills { canvas.stroke(contours: path, style: stroke, color: color) }
-            var arrows = Path()
-            for r in group { if let a = r.arrows { arrows.append(a) } }
-            if !arrows.isEmpty { canvas.fill(arrows, color: Self.onewayArrowColor) }
             start = end
         }
         for (path, cls, brunnel) in rails {
@@ -361,35 +360,41 @@ public struct MapPainter {
     static let onewayArrowColor = Color(hex: 0x6C70D5)
     /// Pixels between one-way arrows along a road (OSM Carto's `marker-spacing: 180`).
     static let onewayArrowSpacing = 180.0
+    /// The zoom one-way arrows start at (OSM Carto's).
+    static let onewayArrowMinZoom = 16.0
 
     /// Arrows along a one-way road pointing the way traffic goes (against the way's direction
     /// for `oneway` −1), as OSM Carto draws them from zoom 16: every 180 px starting 90 px in,
-    /// or one in the middle of a piece shorter than that but longer than 40 px; each a 14 px
-    /// arrow, a shaft 1.2 px wide and a head 6 px wide.
-    private func onewayArrows(_ f: MapFeature, reversed: Bool, _ projection: some RenderProjection) -> Path? {
-        guard case .lines(let lines) = f.geometry else { return nil }
-        var path = Path()
+    /// or one in the middle of a line shorter than that but longer than 40 px; each a 14 px
+    /// arrow, a shaft 1.2 px wide and a head 6 px wide, given as its outline on the image and
+    /// the point on the road it is centred on. Distances are measured along the whole line at
+    /// `zoom` (256 × 2^zoom pixels per world unit), not along its part on the image, so an
+    /// arrow stays on its spot of the road however the view is cut: across tiles, and in a
+    /// moving view. They are symbols: `LabelPlacement` draws each only where no label is.
+    static func onewayArrows(_ f: MapFeature, reversed: Bool, zoom: Double, _ projection: some RenderProjection) -> [(at: Point, outline: [Point])] {
+        guard case .lines(let lines) = f.geometry else { return [] }
+        var out: [(at: Point, outline: [Point])] = []
         let shape = [Point(x: -7, y: -0.6), Point(x: 1, y: -0.6), Point(x: 1, y: -3), Point(x: 7, y: 0), Point(x: 1, y: 3), Point(x: 1, y: 0.6), Point(x: -7, y: 0.6)]
-        for line in lines {
-            for piece in projection.pixelLines(line) {
-                let measure = PolylineMeasure(piece)
-                guard measure.total > 40 else { continue }
-                var positions: [Double] = []
-                if measure.total < Self.onewayArrowSpacing {
-                    positions = [measure.total / 2]
-                } else {
-                    var s = Self.onewayArrowSpacing / 2
-                    while s < measure.total - 10 { positions.append(s); s += Self.onewayArrowSpacing }
-                }
-                for s in positions {
-                    guard let (at, angle) = measure.point(at: s) else { continue }
-                    let a = reversed ? angle + .pi : angle
-                    let (c, sn) = (cos(a), sin(a))
-                    path.append(Path(polyline: shape.map { Point(x: at.x + c * $0.x - sn * $0.y, y: at.y + sn * $0.x + c * $0.y) }, closed: true))
-                }
+        let scale = 256 * pow(2, zoom)
+        for line in lines where line.count > 1 {
+            var lengths = [0.0]
+            lengths.reserveCapacity(line.count)
+            for (p, q) in zip(line, line.dropFirst()) { lengths.append(lengths[lengths.count - 1] + ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot() * scale) }
+            let total = lengths[lengths.count - 1]
+            guard total > 40 else { continue }
+            let positions = total < Self.onewayArrowSpacing ? [total / 2] : Array(stride(from: Self.onewayArrowSpacing / 2, to: total - 10, by: Self.onewayArrowSpacing))
+            var i = 0
+            for s in positions {
+                while i < line.count - 2, lengths[i + 1] <= s { i += 1 }
+                let t = lengths[i + 1] > lengths[i] ? (s - lengths[i]) / (lengths[i + 1] - lengths[i]) : 0
+                let w = MapPoint(x: line[i].x + (line[i + 1].x - line[i].x) * t, y: line[i].y + (line[i + 1].y - line[i].y) * t)
+                guard let at = projection.pixel(for: w), let from = projection.pixel(for: line[i]), let to = projection.pixel(for: line[i + 1]) else { continue }
+                let a = atan2(to.y - from.y, to.x - from.x) + (reversed ? .pi : 0)
+                let (c, sn) = (cos(a), sin(a))
+                out.append((at, shape.map { Point(x: at.x + c * $0.x - sn * $0.y, y: at.y + sn * $0.x + c * $0.y) }))
             }
         }
-        return path.isEmpty ? nil : path
+        return out
     }
 
     // MARK: Pedestrian features
@@ -427,6 +432,17 @@ public struct MapPainter {
             guard let cls = f.featureClass, style.showsPOI(cls), case .points(let ps) = f.geometry, let p = ps.first, let c = projection.pixel(for: p) else { continue }
             POIIcon.draw(cls, at: c, color: style.poiColor(cls), on: &canvas)
         }
+    }
+
+    /// One-way arrows alone (no text renderer, so no labels to keep clear of): every arrow.
+    private func drawOnewayArrows(_ features: [MapFeature], _ projection: some RenderProjection, _ canvas: inout Canvas) {
+        guard !style.hidden.contains(.roads) else { return }
+        var path = Path()
+        for f in features {
+            guard let cls = f.featureClass, style.road(cls) != nil, case .int(let oneway) = f["oneway"], oneway == 1 || oneway == -1 else { continue }
+            for arrow in Self.onewayArrows(f, reversed: oneway == -1, zoom: zoom, projection) { path.append(Path(polyline: arrow.outline, closed: true)) }
+        }
+        if !path.isEmpty { canvas.fill(path, color: Self.onewayArrowColor) }
     }
 
     // MARK: Overlays
@@ -476,10 +492,12 @@ public struct MapPainter {
 private struct LayerLists {
     private var lists = [[MapFeature]](repeating: [], count: MapLayer.allCases.count)
 
-    /// Whether the layer's features can carry a label or an icon.
-    static func carriesLabels(_ layer: MapLayer) -> Bool {
+    /// Whether the layer's features can carry a label, an icon or (roads, from the arrows'
+    /// zoom) one-way arrows at `zoom`.
+    static func carriesSymbols(_ layer: MapLayer, zoom: Double) -> Bool {
         switch layer {
         case .place, .poi, .water, .park, .transportationName: true
+        case .transportation: zoom >= MapPainter.onewayArrowMinZoom
         default: false
         }
     }
@@ -513,6 +531,4 @@ private struct RoadStroke {
     let look: MapStyle.RoadLook
     let brunnel: String?
     let layer: Int64
-    /// One-way arrows, drawn over the road's group.
-    let arrows: Path?
 }

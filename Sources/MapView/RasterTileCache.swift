@@ -1,3 +1,4 @@
+import GeoCore
 import MapRenderer
 
 /// The map's ground geometry (areas, roads, boundaries: no labels) rendered once into raster
@@ -31,31 +32,33 @@ final class RasterTileCache {
     /// R, G, B, A in memory order), at a stable address for the compositor.
     final class Tile {
         let pixels: UnsafeMutableBufferPointer<UInt32>
-        var lastUse: Int
 
-        init(_ pixmap: Pixmap, use: Int) {
+        init(_ pixmap: Pixmap) {
             let count = RasterTileCache.storedSide * RasterTileCache.storedSide
             let pixels = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count)
             pixmap.bytes.withUnsafeBytes { raw in
                 UnsafeMutableRawPointer(pixels.baseAddress!).copyMemory(from: raw.baseAddress!, byteCount: count * 4)
             }
             self.pixels = pixels
-            lastUse = use
         }
 
         deinit { pixels.deallocate() }
     }
 
-    /// The most tiles kept (each `storedSide² × 4` bytes, 266 KB).
-    var capacity: Int
-    private var tiles: [Key: Tile] = [:]
-    /// Counts frames: a tile's `lastUse` is the last frame that needed it.
-    private var clock = 0
+    /// The most tiles kept (each `storedSide² × 4` bytes, 266 KB); setting it drops every tile.
+    var capacity: Int {
+        get { stored.capacity }
+        set {
+            stored = LeastRecentlyUsedCache(capacity: max(newValue, 0))
+            pending = 0
+        }
+    }
+    private var stored: LeastRecentlyUsedCache<Key, Tile>
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int) { stored = LeastRecentlyUsedCache(capacity: max(capacity, 0)) }
 
     /// Tiles held now.
-    var count: Int { tiles.count }
+    var count: Int { stored.count }
     /// Tiles of the last frame shown through stand-ins, still to be drawn (none after a frame
     /// drawn directly: `frameDrawnDirectly()`).
     private(set) var pending = 0
@@ -65,7 +68,7 @@ final class RasterTileCache {
 
     /// Drops every tile (what they show changed).
     func removeAll() {
-        tiles.removeAll()
+        stored.removeAll()
         pending = 0
     }
 
@@ -94,13 +97,12 @@ final class RasterTileCache {
     func tiles(_ keys: Set<Key>, budget: Int, centre: (x: Double, y: Double), render: (Key) -> Pixmap) -> [Key: Tile]? {
         pending = 0
         guard keys.count <= capacity else { return nil }
-        clock += 1
         var out: [Key: Tile] = [:]
         out.reserveCapacity(keys.count)
-        let missing = keys.filter { tiles[$0] == nil }
+        let missing = keys.filter { !stored.contains($0) }
         var draw: [Key] = [], deferred: [(key: Key, standIn: [Key])] = []
         for key in missing {
-            if let standIn = Self.standIns(for: key).first(where: { $0.allSatisfy { tiles[$0] != nil } }) {
+            if let standIn = Self.standIns(for: key).first(where: { $0.allSatisfy(stored.contains) }) {
                 deferred.append((key, standIn))
             } else {
                 draw.append(key)
@@ -121,18 +123,12 @@ final class RasterTileCache {
             draw += deferred.prefix(budget).map(\.key)
             pending = max(deferred.count - budget, 0)
         }
-        // Room first, so the cache never holds more than `capacity`.
-        let excess = tiles.count + draw.count - capacity
-        if excess > 0 {
-            let old = tiles.filter { !keys.contains($0.key) && !standIns.contains($0.key) }.sorted { $0.value.lastUse < $1.value.lastUse }
-            for (key, _) in old.prefix(excess) { tiles[key] = nil }
-        }
-        for key in draw { tiles[key] = Tile(render(key), use: clock) }
-        for key in keys.union(standIns) {
-            guard let tile = tiles[key] else { continue }
-            tile.lastUse = clock
-            out[key] = tile
-        }
+        // The frame's tiles become the most recently used first, so the tiles drawn now (at most
+        // `capacity` with them) push out only tiles this frame does not use.
+        let used = keys.union(standIns)
+        for key in used { _ = stored.value(forKey: key) }
+        for key in draw { stored.insert(Tile(render(key)), forKey: key) }
+        for key in used { out[key] = stored.peekValue(forKey: key) }
         return out
     }
 }

@@ -67,3 +67,27 @@ private func inkPoints(_ text: TextRenderer, _ g: ShapedGlyph, size: Double, _ t
     }
     #expect(TextRenderer.placements(of: shaped, along: PolylineMeasure(line), offset: 300 - shaped.width / 2) == nil, "runs off the line's end")
 }
+
+/// "Quai Louis II" along a nearly straight line with a vertex every 1.5 px, each 0.3 px off
+/// the straight (a mapped quay drawn at z17): every glyph starts where the one before ended,
+/// on the line, its advance away (within 0.05 px), so both spaces keep their width and no
+/// glyph slides onto its neighbour.
+@Test func labelAlongWigglyLine_keepsEveryAdvance() throws {
+    guard let faces = try notoFaces() else { return }
+    let text = try TextRenderer(faces: faces)
+    let size = 11.0
+    let shaped = text.shape("Quai Louis II", size: size)
+    try #require(shaped.glyphs.count == 13)
+    #expect(shaped.glyphs[4].advance > 2 && shaped.glyphs[10].advance > 2, "two spaces with an advance")
+    let line = (0...200).map { i in Point(x: 10 + Double(i) * 1.5, y: 50 + (i % 2 == 0 ? 0.3 : -0.3)) }
+    let placed = try #require(TextRenderer.placements(of: shaped, along: PolylineMeasure(line), offset: 40))
+    let onLine = -size * TextRenderer.baselineBelowLine
+    for i in 1..<shaped.glyphs.count {
+        let previous = shaped.glyphs[i - 1]
+        let end = placed[i - 1].apply(Point(x: previous.advance, y: onLine))
+        let start = placed[i].apply(Point(x: 0, y: onLine))
+        #expect((start - end).length < 0.05, "glyph \(i) starts \((start - end).length) px from where glyph \(i - 1) ended")
+        let origin = placed[i - 1].apply(Point(x: 0, y: onLine))
+        #expect(abs((start - origin).length - previous.advance) < 0.05, "glyph \(i - 1): \((start - origin).length) px on the line for an advance of \(previous.advance)")
+    }
+}

@@ -92,11 +92,13 @@ private func deepestOverlap(_ labels: [[PlacedLabel.Box]]) -> Double {
     #expect(fresh.render(at: clock.now))
     // Differences: labels that a placement covering other ground keeps or drops, and the
     // labels' whole-pixel positions (±0.5 px); a label 1 px off already shows along its edges.
+    // 2.5 %: one-way arrows are symbols of the label layer too, and street names are tried on
+    // more spots of their lines, so more symbols are kept or dropped than the 2 % this had.
     var differing = 0
     let a = moved.bytes, b = try #require(fresh.frame).bytes
     for i in stride(from: 0, to: a.count, by: 4) where (0..<3).contains(where: { abs(Int(a[i + $0]) - Int(b[i + $0])) > 48 }) { differing += 1 }
     let fraction = Double(differing) / Double(moved.width * moved.height)
-    #expect(fraction < 0.02, "\(fraction * 100) % of pixels differ by more than 48 levels")
+    #expect(fraction < 0.025, "\(fraction * 100) % of pixels differ by more than 48 levels")
 }
 
 /// Zooming out brings labels together; within the 1/16-zoom threshold they may overlap by a
