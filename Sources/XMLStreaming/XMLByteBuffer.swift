@@ -13,6 +13,16 @@ final class BufferOwner<Element: BitwiseCopyable> {
     var pointer: UnsafeMutablePointer<Element>
     init(_ pointer: UnsafeMutablePointer<Element>) { self.pointer = pointer }
     deinit { pointer.deallocate() }
+
+    /// Moves the first `count` elements into new memory of `capacity` elements and frees the
+    /// old; returns the new memory (now `pointer`).
+    func reallocate(keeping count: Int, capacity: Int) -> UnsafeMutablePointer<Element> {
+        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        bigger.update(from: pointer, count: count)
+        pointer.deallocate()
+        pointer = bigger
+        return bigger
+    }
 }
 
 /// A growable stack of plain values in unsafe storage, for the scanner's per-element and
@@ -55,11 +65,7 @@ struct XMLStack<Element: BitwiseCopyable> {
 
     @inline(never)
     private mutating func grow() {
-        let bigger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-        bigger.update(from: base, count: count)
-        base.deallocate()
-        base = bigger
-        owner.pointer = bigger
+        base = owner.reallocate(keeping: count, capacity: capacity * 2)
         capacity *= 2
     }
 }
@@ -116,11 +122,7 @@ public struct XMLByteBuffer {
     private mutating func grow(to needed: Int) {
         var c = capacity * 2
         while c < needed { c *= 2 }
-        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
-        bigger.update(from: base, count: count)
-        base.deallocate()
-        base = bigger
-        owner.pointer = bigger
+        base = owner.reallocate(keeping: count, capacity: c)
         capacity = c
     }
 

@@ -139,11 +139,7 @@ public struct XMLScanner {
                 tokenStart -= drop
             }
             if end == capacity {
-                let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
-                bigger.update(from: buf, count: end)
-                buf.deallocate()
-                buf = bigger
-                storage.pointer = bigger
+                buf = storage.reallocate(keeping: end, capacity: capacity * 2)
                 capacity *= 2
             }
             let got: Int
