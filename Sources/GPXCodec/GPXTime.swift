@@ -58,14 +58,13 @@ public enum GPXTime {
         guard expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
               (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year)
         else { return nil }
-        var seconds = Int64(CivilCalendar.days(year: year, month: month, day: day)) * 86_400
-        if i == hi { return makeDate(epochSeconds: seconds, fraction: 0, digits: 0) }
+        if i == hi { return makeDate(epochSeconds: CivilCalendar.seconds(year: year, month: month, day: day), fraction: 0, digits: 0) }
         guard i < hi, bytes[i] == 0x54 || bytes[i] == 0x74 || bytes[i] == 0x20 else { return nil }
         i += 1
         guard let hour = number(2), expect(0x3A), let minute = number(2), expect(0x3A), let second = number(2),
               hour < 24 || (hour == 24 && minute == 0 && second == 0), minute < 60, second <= 60
         else { return nil }
-        seconds += Int64(hour * 3600 + minute * 60 + second)
+        var seconds = CivilCalendar.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         var fraction: Int64 = 0, digits = 0
         if i < hi, bytes[i] == 0x2E || bytes[i] == 0x2C {
             i += 1
@@ -117,7 +116,7 @@ public enum GPXTime {
         else { return nil }
         let year = century * 100 + yy
         guard day >= 1, day <= CivilCalendar.daysIn(month: month, year: year) else { return nil }
-        let seconds = Int64(CivilCalendar.days(year: year, month: month, day: day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        let seconds = CivilCalendar.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         return makeDate(epochSeconds: seconds, fraction: 0, digits: 0)
     }
 

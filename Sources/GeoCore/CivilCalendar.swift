@@ -1,7 +1,17 @@
-/// Proleptic Gregorian dates as day counts since 1970-01-01, without Foundation's calendar:
-/// the codecs' timestamp parsers and formatters need it per fix (H. Hinnant, "chrono-Compatible
-/// Low-Level Date Algorithms", `days_from_civil` / `civil_from_days`).
+/// Proleptic Gregorian dates as day counts since 1970-01-01, and UTC date-times as seconds
+/// since 1970-01-01T00:00:00Z, without Foundation's calendar: the codecs' timestamp parsers and
+/// formatters need it per fix (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms",
+/// `days_from_civil` / `civil_from_days`).
 public enum CivilCalendar {
+    /// Seconds since 1970-01-01T00:00:00Z of a UTC date and time of day, in POSIX time (every
+    /// day has 86 400 seconds, so a leap second, `second` 60, is the next minute's second 0).
+    /// The one date-to-seconds conversion of the GPX, gpsd and NMEA readers.
+    /// - Complexity: O(1).
+    @inlinable
+    public static func seconds(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) -> Int64 {
+        Int64(days(year: year, month: month, day: day)) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    }
+
     /// Days since 1970-01-01 of a date (negative before).
     /// - Complexity: O(1).
     @inlinable

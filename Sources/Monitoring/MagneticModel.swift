@@ -158,8 +158,8 @@ public struct MagneticModel: Sendable {
         let seconds = date.timeIntervalSince1970
         let days = (seconds / 86_400).rounded(.down)
         let year = CivilCalendar.date(fromDays: Int(days)).year
-        let start = Double(CivilCalendar.days(year: year, month: 1, day: 1)) * 86_400
-        let end = Double(CivilCalendar.days(year: year + 1, month: 1, day: 1)) * 86_400
+        let start = Double(CivilCalendar.seconds(year: year, month: 1, day: 1))
+        let end = Double(CivilCalendar.seconds(year: year + 1, month: 1, day: 1))
         return Double(year) + (seconds - start) / (end - start)
     }
 

@@ -379,7 +379,7 @@ extension GPSDMessage {
             for _ in 20..<(u.count - 1) { scale *= 10 }
             fraction = Double(f) / scale
         }
-        let days = NMEADate(year: y, month: mo, day: d).daysSinceEpoch
-        return Date(timeIntervalSince1970: Double(days) * 86_400 + Double(h * 3600 + mi * 60 + s) + fraction)
+        let seconds = CivilCalendar.seconds(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 }

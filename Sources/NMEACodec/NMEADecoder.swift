@@ -381,9 +381,9 @@ public struct NMEADecoder: Sendable {
                 }
                 f.date = d
                 f.timeOfDay = tod
-                let seconds = Double(d.daysSinceEpoch) * 86_400 + Double(tod.nanosecondsOfDay / 1_000_000_000)
-                    + Double(tod.nanosecondsOfDay % 1_000_000_000) / 1e9
-                f.time = Date(timeIntervalSince1970: seconds)
+                let seconds = CivilCalendar.seconds(year: d.year, month: d.month, day: d.day,
+                                                    hour: tod.hour, minute: tod.minute, second: tod.second)
+                f.time = Date(timeIntervalSince1970: Double(seconds) + Double(tod.nanoseconds) / 1e9)
             } else {
                 f.timeOfDay = tod
             }
