@@ -177,6 +177,20 @@ public final class ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // Before any descriptor is opened, so that a failure here has nothing to close.
+        if let directory = configuration.workingDirectory {
+            #if os(Linux)
+            guard let addChdir = GNUExtensions.addChdir else {
+                throw ChildProcessError(code: .spawnFailed, message: "this C library cannot set a child's working directory (glibc 2.29+ can)")
+            }
+            let rc = addChdir(&actions, directory)
+            #else
+            let rc = posix_spawn_file_actions_addchdir_np(&actions, directory)
+            #endif
+            guard rc == 0 else {
+                throw ChildProcessError(code: .spawnFailed, message: "cannot set the working directory \(directory)", systemError: rc)
+            }
+        }
         let streams = [configuration.standardInput, configuration.standardOutput, configuration.standardError]
         for (target, redirection) in streams.enumerated() {
             let target = Int32(target)
@@ -223,16 +237,6 @@ public final class ChildProcess: Sendable {
         #if os(Linux)
         _ = GNUExtensions.addCloseFrom?(&actions, 3)
         #endif
-        if let directory = configuration.workingDirectory {
-            #if os(Linux)
-            guard let addChdir = GNUExtensions.addChdir else {
-                throw ChildProcessError(code: .spawnFailed, message: "this C library cannot set a child's working directory (glibc 2.29+ can)")
-            }
-            addChdir(&actions, directory)
-            #else
-            posix_spawn_file_actions_addchdir_np(&actions, directory)
-            #endif
-        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -33,8 +33,8 @@ import Glibc
     }
 }
 
-@Test func atomicReplacement_fifo_isWrittenThrough_andStaysAFifo() async throws {
-    try await withTemporaryDirectory { dir in
+@Test func atomicReplacement_fifo_isWrittenThrough_andStaysAFifo() throws {
+    try withTemporaryDirectory { dir in
         let fifo = dir.appendingPathComponent("pipe").path
         #expect(mkfifo(fifo, 0o600) == 0)
         // The reader opens first without blocking, so the writer's open finds it.
