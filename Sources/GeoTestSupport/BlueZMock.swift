@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import SystemIO
 
 /// python3-dbusmock's bluez5 template (Debian python3-dbusmock) on a private dbus-daemon, driven

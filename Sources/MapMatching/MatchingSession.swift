@@ -213,7 +213,6 @@ public struct MatchingSession: Sendable {
     /// short cut between roads the network does not connect); off-road to off-road: 1 − exit.
     private mutating func score(_ step: inout Step, after prev: Step, sigma: Double) -> Bool {
         let p = matcher.parameters
-        let g = matcher.graph
         let n = step.candidates.count
         var scores = [Double](repeating: -.infinity, count: n + 1)
         var parents = [Int32](repeating: -1, count: n + 1)

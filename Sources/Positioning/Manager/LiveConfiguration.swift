@@ -1,5 +1,4 @@
 import Foundation
-public import GeoCore
 public import TrackFiltering
 
 /// A documented parameter set for live updates: how fixes are cleaned and when the device

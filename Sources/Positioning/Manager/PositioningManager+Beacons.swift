@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Monitoring
 
 /// What beacon ranging tells the positioning delegate.
