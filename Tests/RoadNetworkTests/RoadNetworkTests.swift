@@ -160,21 +160,8 @@ import Testing
 
 // MARK: File format
 
-private func sampleGraph() -> RoadGraph {
-    var map = AsciiRoadMap("""
-        a b c
-        d e f
-        """, gridSize: 50)
-    let abc = map.way("abc", ["highway": "primary", "name": "Main Street"])
-    let be = map.way("be", ["highway": "residential", "oneway": "yes", "name": "Côte"])
-    map.way("def", ["highway": "service"])
-    map.tag("e", ["highway": "traffic_signals"])
-    map.restriction(from: abc, via: "b", to: be, "no_right_turn")
-    return map.graph(profile: .car).graph
-}
-
 @Test func graphFile_roundTripKeepsEveryColumn() throws {
-    let graph = sampleGraph()
+    let graph = crossroads().graph
     let bytes = graph.serialized()
     let back = try RoadGraph(serialized: bytes)
     #expect(back.serialized() == bytes)
@@ -186,7 +173,7 @@ private func sampleGraph() -> RoadGraph {
 }
 
 @Test func graphFile_rejectsBadMagicVersionChecksumAndTruncation() throws {
-    let bytes = sampleGraph().serialized()
+    let bytes = crossroads().graph.serialized()
     var magic = bytes
     magic[0] = UInt8(ascii: "X")
     #expect(throws: RoadNetworkError.self) { try RoadGraph(serialized: magic) }
