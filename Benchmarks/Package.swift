@@ -27,7 +27,7 @@ let package = Package(
         // GPX parse throughput: our pull reader vs FoundationXML's XMLParser (driver: Benchmarks/gpx.sh, peer: gpxpy).
         .executableTarget(
             name: "GPXBench",
-            dependencies: [.product(name: "GPXCodec", package: "LocationKit")]
+            dependencies: ["BenchSupport", .product(name: "GPXCodec", package: "LocationKit")]
         ),
         // Peak RSS of the fixed-lag RTS smoother on a generated walk that is never stored (driver: Benchmarks/rss.sh).
         .executableTarget(
@@ -56,7 +56,7 @@ let package = Package(
         // Crash-safe position log: per-fix append, reopen (recover + rewrite), read back (driver: Benchmarks/poslog.sh, peer: gpxpy).
         .executableTarget(
             name: "PositionLogBench",
-            dependencies: [.product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
+            dependencies: ["BenchSupport", .product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
         ),
         // Graph build time and route latency (driver: Benchmarks/routing.sh, peer: OSRM).
         .executableTarget(
@@ -70,7 +70,7 @@ let package = Package(
         // Replay source → PositioningManager → two subscribers, as fast as possible: fixes/s and RSS (driver: Benchmarks/pipeline.sh).
         .executableTarget(
             name: "PipelineBench",
-            dependencies: [.product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
+            dependencies: ["BenchSupport", .product(name: "Positioning", package: "LocationKit"), .product(name: "GeoCore", package: "LocationKit")]
         ),
         // Region monitoring: fixes/s over 100,000 conditions, and event delays on drives through Monaco (driver: Benchmarks/monitor.sh).
         .executableTarget(

@@ -7,6 +7,7 @@
 //
 // Each run prints one line: mode, points, wall and CPU seconds, MB/s and points/s per CPU
 // second (robust on a shared machine), peak RSS (MiB).
+import BenchSupport
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -44,20 +45,6 @@ struct FileSink: GPXByteSink {
 
 func systemRead(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int) -> Int { read(fd, p, n) }
 func systemWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
-
-func peakRSSMiB() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024 // kilobytes on Linux
-}
-
-/// User + system CPU seconds of this process (robust when other processes share the cores).
-func cpuSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
-    return s(usage.ru_utime) + s(usage.ru_stime)
-}
 
 /// One result line; rates are per CPU second, `wall` is the elapsed time.
 func report(_ mode: String, points: Int, wall: Double, cpu: Double, path: String) {

@@ -11,6 +11,7 @@
 // Prints, per round, fixes/s end to end (start() until both subscribers saw the round's last
 // fix) by wall clock and per CPU second, the events each subscriber saw (fewer than FIXES means
 // the buffering policy dropped some), and VmRSS sampled every 100,000 fixes plus VmHWM.
+import BenchSupport
 import Foundation
 import GeoCore
 import Positioning
@@ -29,14 +30,6 @@ func memoryKiB() -> (rss: Int, hwm: Int) {
         if parts[0] == "VmRSS:" { rss = value } else if parts[0] == "VmHWM:" { hwm = value }
     }
     return (rss, hwm)
-}
-
-/// User + system CPU seconds of this process.
-func cpuSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
-    return s(usage.ru_utime) + s(usage.ru_stime)
 }
 
 func mib(_ kib: Int) -> String { String(format: "%.1f", Double(kib) / 1024) }

@@ -6,28 +6,10 @@
 //
 // Each run prints one line: mode, points, wall and CPU seconds, points/s per CPU second
 // (robust on a shared machine), peak RSS (MiB).
+import BenchSupport
 import Foundation
 import GeoCore
 import Positioning
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-func peakRSSMiB() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_maxrss) / 1024 // kilobytes on Linux
-}
-
-/// User + system CPU seconds of this process.
-func cpuSeconds() -> Double {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    func s(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
-    return s(usage.ru_utime) + s(usage.ru_stime)
-}
 
 /// A 10 Hz fix with every field set (the same fields the gpxpy peer writes).
 func fix(_ i: Int) -> Location {
