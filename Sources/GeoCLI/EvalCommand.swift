@@ -29,7 +29,7 @@ struct EvalFilters: ParsableCommand {
             filter in the style of HCKalmanFilter. Sparse cases (issue 12 §4): the walks sampled every \
             1, 5, 10 and 30 s with correlated noise and 2 % jumps of 60–200 m that claim 8 m \
             (GNSSErrorModel.sparseHike), no added stop (the walks keep their own), the fitness preset; clean is \
-            geo gpx clean (batch: a delivery the next fix exposes as a jump is dropped). --export writes the RTS input as CSV for \
+            geo gpx clean (batch: a delivery the next fix exposes as a jump is dropped, and so is a fix the smoother drops as an outlier). --export writes the RTS input as CSV for \
             scripts/eval/pykalman_rts.py; scripts/eval/filters.sh runs the whole loop.
             """
     )

@@ -38,7 +38,9 @@ struct GPXClean: ParsableCommand {
         discussion: """
             Each track segment is cleaned on its own with the preset's rules (see TrackFilterConfiguration) \
             and its Kalman filter, as the positioning engine does live, except that a point the next \
-            one exposes as a jump (a segment's unconfirmed first fix, or a fix off the line its neighbours draw) is dropped again; points without a time are \
+            one exposes as a jump (a segment's unconfirmed first fix, or a fix off the line its neighbours draw) is dropped again, \
+            and so is a point the smoother of geo gpx smooth drops as an outlier (taken out before the \
+            filter sees it: between sparse fixes only the fixes on both sides expose some jumps); points without a time are \
             skipped. GPX has no accuracy field: HDOP × --uere stands in, else --assumed-accuracy. \
             With --report, the counts per rejection reason go to standard error. The file is read and \
             written as a stream (memory stays flat however long the track); waypoints or routes after \
@@ -60,14 +62,15 @@ struct GPXClean: ParsableCommand {
         if rulesOnly { configuration.kalman = nil }
         try configuration.validate()
         let total = try GPXTrackFiles.copy(input, to: options.output, accuracy: options.accuracyPolicy) {
-            CleanSegment(cleaning: TrackCleaning(TrackCleaner(configuration: configuration)))
+            CleanSegment(cleaning: SmoothedCleaning(TrackCleaner(configuration: configuration)))
         }
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
     }
 
-    /// One segment through `TrackCleaning`: each cleaned point leaves once the next fix confirms it.
+    /// One segment through `SmoothedCleaning`: each cleaned point leaves once the smoother's
+    /// window holding it is done.
     private struct CleanSegment: GPXSegmentStream {
-        var cleaning: TrackCleaning<StandardRules, GPXPoint>
+        var cleaning: SmoothedCleaning<StandardRules, GPXPoint>
 
         mutating func push(_ fix: Location, point: GPXPoint, _ emit: (GPXPoint) throws -> Void) throws {
             try cleaning.push(fix, item: point) { try emit(GPXTrackFiles.point($0, original: $1)) }

@@ -222,6 +222,9 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     private var dropped = FilterReport()
     /// The last fix dropped as a jump, until the next fix confirms that or takes it back.
     private var overturned: Kept?
+    /// Whether the rules and the gate passed the last fix pushed (it is emitted unless a later
+    /// fix or the smoother exposes it as an outlier).
+    private(set) var passedLast = false
 
     public init(smoother: KalmanSmoother, rules: Rule, window: KalmanSmoother.SmoothingWindow = .standard) {
         self.smoother = smoother
@@ -241,7 +244,8 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     /// - Complexity: amortised O(1) time per fix.
     public mutating func push(_ fix: Location, receivedAt: Date? = nil, item: Item,
                               _ emit: (Location, Item) throws -> Void) rethrows {
-        guard cleaner.process(fix, receivedAt: receivedAt).location != nil, let kalman = cleaner.kalman else { return }
+        passedLast = cleaner.process(fix, receivedAt: receivedAt).location != nil
+        guard passedLast, let kalman = cleaner.kalman else { return }
         if kalman.overturnedPreviousFix, kept.count > context, kept.last?.startsSegment == false {
             // The previous fix was a jump this one exposed; if it had overturned the fix
             // before it, that one is taken back (`KalmanSmoother.reinstatedFix`).
@@ -284,5 +288,91 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
         kept = []
         context = 0
         try smoother.smoothWindow(waiting, core: from..<waiting.count, report: &dropped, emit)
+    }
+}
+
+/// The batch clean of a saved track (`geo gpx clean`): `TrackCleaner`'s rules and Kalman filter,
+/// as live, over the track without the fixes the smoothing pipeline (`FixedLagSmoothing`) exposes
+/// as jumps after its rules and gate passed them. Between sparse fixes the online tests cannot
+/// see every jump: a fix 68 m off the midpoint of a 60 s span lies within the spread a 0.3 m/s²
+/// model allows when nothing fixes the velocity at either end (`KalmanSmoother.offLine`), while
+/// the smoother, which knows the velocity from the fixes on both sides, gives it no weight
+/// (`geo eval filters --cases sparse`, cerknica every 30 s: one seed 7.5 % too long). Taking such
+/// a fix out before the filter sees it also keeps it from pulling the estimates after it.
+/// Each fix leaves once the smoother's window holding it is done, so memory is O(window) kept
+/// fixes plus the fixes the rules drop between them.
+public struct SmoothedCleaning<Rule: TrackFilter, Item> {
+    /// A pushed fix waiting for the smoother's verdict; `passed`: its rules and gate passed it.
+    private struct Waiting {
+        var fix: Location
+        var receivedAt: Date?
+        var item: Item
+        var passed: Bool
+    }
+
+    private var smoothing: FixedLagSmoothing<Rule, Int>?
+    private var cleaning: TrackCleaning<Rule, Item>
+    /// Fixes pushed and not yet judged, from index `first` on.
+    private var waiting: [Waiting] = []
+    private var first = 0
+    /// Fixes the smoother dropped after its gate passed them.
+    private var dropped = FilterReport()
+
+    /// - Parameters:
+    ///   - cleaner: a fresh cleaner; its rules and Kalman parameters also drive the smoothing
+    ///     pipeline (without a Kalman filter nothing is smoothed: fixes go straight to `cleaner`).
+    ///   - window: the smoother's window.
+    public init(_ cleaner: TrackCleaner<Rule>, window: KalmanSmoother.SmoothingWindow = .standard) {
+        cleaning = TrackCleaning(cleaner)
+        smoothing = cleaner.kalman.map { FixedLagSmoothing(smoother: KalmanSmoother(parameters: $0.parameters), rules: cleaner.rule, window: window) }
+    }
+
+    /// Counts per reason of every fix pushed (complete after `finish(_:)`); the fixes the
+    /// smoother exposed count as Kalman outliers.
+    public var report: FilterReport {
+        var r = cleaning.report
+        r.merge(dropped)
+        return r
+    }
+
+    /// Takes one fix (in timestamp order) and emits the cleaned fixes that can leave.
+    /// - Complexity: amortised O(1) time per fix.
+    public mutating func push(_ fix: Location, receivedAt: Date? = nil, item: Item,
+                              _ emit: (Location, Item) throws -> Void) rethrows {
+        guard smoothing != nil else { return try cleaning.push(fix, receivedAt: receivedAt, item: item, emit) }
+        let index = first + waiting.count
+        var kept: [Int] = []
+        smoothing!.push(fix, receivedAt: receivedAt, item: index) { kept.append($1) }
+        waiting.append(Waiting(fix: fix, receivedAt: receivedAt, item: item, passed: smoothing!.passedLast))
+        try release(kept: kept, through: kept.last, emit)
+    }
+
+    /// Judges and emits everything still waiting (the end of the track; call it once).
+    public mutating func finish(_ emit: (Location, Item) throws -> Void) rethrows {
+        if smoothing != nil {
+            var kept: [Int] = []
+            smoothing!.finish { kept.append($1) }
+            try release(kept: kept, through: first + waiting.count - 1, emit)
+        }
+        try cleaning.finish(emit)
+    }
+
+    /// Hands the waiting fixes up to index `last` to the cleaner, given the (increasing) indices
+    /// among them the smoother kept: a fix its gate passed and it did not keep is dropped.
+    private mutating func release(kept: [Int], through last: Int?, _ emit: (Location, Item) throws -> Void) rethrows {
+        guard let last, last >= first else { return }
+        var next = kept.startIndex
+        for k in 0...(last - first) {
+            let w = waiting[k]
+            let isKept = next < kept.endIndex && kept[next] == first + k
+            if isKept { next += 1 }
+            if w.passed, !isKept {
+                dropped.record(.kalmanOutlier)
+            } else {
+                try cleaning.push(w.fix, receivedAt: w.receivedAt, item: w.item, emit)
+            }
+        }
+        waiting.removeFirst(last - first + 1)
+        first = last + 1
     }
 }

@@ -48,8 +48,11 @@ public struct FilterEvaluation: Sendable {
         rulesOnly.minimumDistance = nil
         var unthinned = TrackCleaner(configuration: rulesOnly)
         let accepted = noisy.compactMap { unthinned.process($0.fix, receivedAt: $0.receivedAt).location }
-        var online = TrackCleaner(configuration: configuration)
-        let filtered = online.cleaned(noisy) { ($0.fix, $0.receivedAt) }.map(\.location)
+        // As `geo gpx clean`: the online pipeline without the fixes the smoother exposes as jumps.
+        var online = SmoothedCleaning<StandardRules, Void>(TrackCleaner(configuration: configuration))
+        var filtered: [Location] = []
+        for n in noisy { online.push(n.fix, receivedAt: n.receivedAt, item: ()) { fix, _ in filtered.append(fix) } }
+        online.finish { fix, _ in filtered.append(fix) }
         var smoothingReport = FilterReport()
         let smoothed = KalmanSmoother(parameters: kalmanParameters)
             .smoothed(noisy.lazy.map { ($0.fix, $0.receivedAt) }, rules: rulesOnly.rules(), report: &smoothingReport)
