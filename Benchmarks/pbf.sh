@@ -2,8 +2,9 @@
 # PBF read-all (issue 14): LocationKit against `osmium fileinfo -e` on the shared extracts, end to
 # end as users run it (`geo osm info FILE`, process start to exit: it counts and measures without
 # building elements, `OSMFileReader.statistics`) and in process (OSMBench: the element reader,
-# building every node, way and relation with tags and metadata, one run per process), interleaved (osmium, geo, OSMBench, osmium, …) ROUNDS times
-# so machine load hits all three alike; prints the median wall time of each and the ratios
+# building every node, way and relation with tags and metadata, one run per process),
+# interleaved (osmium, geo, OSMBench, osmium, …) ROUNDS times so machine load hits all three
+# alike; prints the median wall time of each and the ratios
 # osmium time / LocationKit time (> 1: LocationKit is faster), and the median CPU time (user +
 # system of the process and its threads, in ms) of osmium and geo: both decode blocks on
 # several threads, so wall time can match while CPU time does not. Last, geo's start-up: the
