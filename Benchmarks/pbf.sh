@@ -1,11 +1,15 @@
 #!/bin/sh
 # PBF read-all (issue 14): LocationKit against `osmium fileinfo -e` on the shared extracts, end to
-# end as users run it (`geo osm info FILE`, process start to exit) and in process (OSMBench: the
-# reader alone, one run per process), interleaved (osmium, geo, OSMBench, osmium, …) ROUNDS times
-# so machine load hits all three alike; prints the median wall time of each and the ratios
+# end as users run it (`geo osm info FILE`, process start to exit: it counts and measures without
+# building elements, `OSMFileReader.statistics`) and in process (OSMBench: the element reader,
+# building every node, way and relation with tags and metadata, one run per process),
+# interleaved (osmium, geo, OSMBench, osmium, …) ROUNDS times so machine load hits all three
+# alike; prints the median wall time of each and the ratios
 # osmium time / LocationKit time (> 1: LocationKit is faster), and the median CPU time (user +
 # system of the process and its threads, in ms) of osmium and geo: both decode blocks on
-# several threads, so wall time can match while CPU time does not. Needs osmium-tool and bash.
+# several threads, so wall time can match while CPU time does not. Last, geo's start-up: the
+# median CPU time of `geo osm info --help` (parsing, dynamic loading, runtime set-up; no file
+# read). Needs osmium-tool and bash.
 # Usage: Benchmarks/pbf.sh [ROUNDS] [FILE…]   (default 5 rounds over $LOCATIONKIT_DATA/osm/*.osm.pbf)
 set -e
 cd "$(dirname "$0")/.."
@@ -49,3 +53,9 @@ for f in $FILES; do
         "$(echo "$elements / $mb / 1000000" | bc -l)" "$(echo "$mo / $mb" | bc -l)"
     printf '%s: median CPU time (user + system): osmium fileinfo -e %.1f ms, geo osm info %.1f ms (%.2fx osmium)\n' "$(basename "$f")" "$moc" "$mgc" "$(echo "$moc / $mgc" | bc -l)"
 done
+u=""; i=0
+while [ $i -lt "$ROUNDS" ]; do
+    seconds "$GEO" osm info --help >/dev/null; u="$u $(bc -l <"$CPU")"
+    i=$((i + 1))
+done
+printf 'geo start-up (geo osm info --help): median CPU time %.1f ms\n' "$(echo "$u" | median)"

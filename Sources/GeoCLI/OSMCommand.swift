@@ -28,23 +28,16 @@ struct OSMCommand: ParsableCommand {
             try CommandLineFiles.checkInput(file)
             let url = URL(fileURLWithPath: file)
             var format = OSMFileFormat.xml
-            var south = Int32.max, north = Int32.min, west = Int32.max, east = Int32.min
             let clock = ContinuousClock()
             let start = clock.now
-            let summary: OSMReadSummary
+            let statistics: OSMFileStatistics
             do {
-                summary = try OSMFileReader.read(url: url, options: OSMReadOptions(includesMetadata: !noMetadata, recovering: recover),
-                                                 detected: { format = $0 }) { block in
-                    for n in block.nodes {
-                        south = min(south, n.latitudeE7)
-                        north = max(north, n.latitudeE7)
-                        west = min(west, n.longitudeE7)
-                        east = max(east, n.longitudeE7)
-                    }
-                }
+                statistics = try OSMFileReader.statistics(url: url, options: OSMReadOptions(includesMetadata: !noMetadata, recovering: recover),
+                                                          detected: { format = $0 })
             } catch let error as OSMError {
                 throw CommandLineFileError.damaged("osm", file, error)
             }
+            let summary = statistics.summary
             CommandLineFiles.reportDamage(summary.damage, command: "osm", file: file, kept: summary.elementCounts)
             let elapsed = clock.now - start
             let seconds = elapsed.seconds
@@ -59,8 +52,9 @@ struct OSMCommand: ParsableCommand {
             standardOutput.line("nodes: \(summary.nodeCount)")
             standardOutput.line("ways: \(summary.wayCount)")
             standardOutput.line("relations: \(summary.relationCount)")
-            if summary.nodeCount > 0 {
-                standardOutput.line("node bbox: [\(Double(south) / 1e7),\(Double(west) / 1e7) – \(Double(north) / 1e7),\(Double(east) / 1e7)]")
+            let extent = statistics.nodeExtent
+            if !extent.isEmpty {
+                standardOutput.line("node bbox: [\(Double(extent.southE7) / 1e7),\(Double(extent.westE7) / 1e7) – \(Double(extent.northE7) / 1e7),\(Double(extent.eastE7) / 1e7)]")
             }
             standardOutput.line("blocks: \(summary.blockCount)")
             standardOutput.line("ignored tags: \(summary.ignoredTagCount)")

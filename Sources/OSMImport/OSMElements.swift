@@ -275,10 +275,11 @@ public struct OSMReadSummary: Hashable, Sendable {
 
     public init() {}
 
-    mutating func add(_ block: OSMElementBlock) {
-        nodeCount += block.nodes.count
-        wayCount += block.ways.count
-        relationCount += block.relations.count
+    mutating func add(_ block: some OSMBlockContent) {
+        let counts = block.counts
+        nodeCount += counts.nodes
+        wayCount += counts.ways
+        relationCount += counts.relations
         blockCount += 1
     }
 }

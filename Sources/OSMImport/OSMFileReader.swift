@@ -42,6 +42,27 @@ public enum OSMFileReader {
     public static func read(url: URL, options: OSMReadOptions = OSMReadOptions(),
                             detected: (OSMFileFormat) -> Void = { _ in },
                             _ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
+        try read(url: url, options: options, detected: detected, contents: body)
+    }
+
+    /// Counts the elements of the file and measures the extent of its nodes, as `read` would
+    /// find them, without building the elements: PBF blocks are decoded only into counts (the
+    /// same fields and string indices are checked, so a bad block fails alike); XML is read as
+    /// elements.
+    /// - Returns: what `read` returns for the same file and options, and the node extent.
+    /// - Throws: as `read`.
+    public static func statistics(url: URL, options: OSMReadOptions = OSMReadOptions(),
+                                  detected: (OSMFileFormat) -> Void = { _ in }) throws -> OSMFileStatistics {
+        var statistics = OSMFileStatistics()
+        statistics.summary = try read(url: url, options: options, detected: detected) { (block: OSMBlockStatistics) in
+            statistics.nodeExtent.formUnion(block.nodeExtent)
+        }
+        return statistics
+    }
+
+    /// `read`, with each block turned into `Content`.
+    private static func read<Content: OSMBlockContent>(url: URL, options: OSMReadOptions, detected: (OSMFileFormat) -> Void,
+                                                       contents body: (Content) throws -> Void) throws -> OSMReadSummary {
         let descriptor: FileDescriptor
         do { descriptor = try FileDescriptor(opening: url.path) } catch { throw OSMError(.io, "\(error)") }
         defer { try? descriptor.close() }
@@ -57,7 +78,10 @@ public enum OSMFileReader {
             switch format {
             case .pbf:
                 var frames = PBFFrameStream(descriptor, alreadyRead: head)
-                return try OSMPBFReader.read(&frames, options: options) { delivered.add($0); try body($0) }
+                return try OSMPBFReader.read(&frames, options: options) { (block: Content) in
+                    delivered.add(block)
+                    try body(block)
+                }
             case .xml:
                 var headGiven = false
                 let rest = OSMXMLReader.FileChunks(descriptor: descriptor)
@@ -65,7 +89,11 @@ public enum OSMFileReader {
                     if headGiven { return try rest.next() }
                     headGiven = true
                     return head
-                }, options: options) { delivered.add($0); try body($0) }
+                }, options: options) {
+                    let content = Content($0)
+                    delivered.add(content)
+                    try body(content)
+                }
             }
         } catch let error as OSMError where options.recovering && error.code != .io && delivered.blockCount > 0 {
             delivered.damage = error

@@ -93,13 +93,13 @@ public struct OSMPBFReader: Sendable {
     /// at most `2 × parallelism` in flight, and passes the decoded blocks to `body` in file
     /// order as they complete: the cores stay busy however uneven the blocks are, and memory
     /// holds a bounded number of blocks.
-    static func read(_ frames: inout PBFFrameStream, options: OSMReadOptions, _ body: (OSMElementBlock) throws -> Void) throws -> OSMReadSummary {
+    static func read<Content: OSMBlockContent>(_ frames: inout PBFFrameStream, options: OSMReadOptions, _ body: (Content) throws -> Void) throws -> OSMReadSummary {
         var summary = OSMReadSummary()
         summary.header = try readHeader(&frames)
         let includesMetadata = options.includesMetadata
         let window = options.parallelism == 1 ? 1 : options.parallelism * 2
         let pool = PBFDecodingPool()
-        var inFlight: [DecodingBlock] = []
+        var inFlight: [DecodingBlock<Content>] = []
         var readError: OSMError?
         while true {
             // Keep the window full while the file has blocks.
@@ -128,8 +128,8 @@ public struct OSMPBFReader: Sendable {
 /// One block decoding on a worker thread (or at once, when not `async`).
 /// @unchecked Sendable: `result` is written once by the worker before `done.signal()` and
 /// read only after `done.wait()`, which orders the two.
-private final class DecodingBlock: @unchecked Sendable {
-    private var result: Result<DecodedBlock, OSMError>?
+private final class DecodingBlock<Content: OSMBlockContent>: @unchecked Sendable {
+    private var result: Result<DecodedBlock<Content>, OSMError>?
     private let done = DispatchSemaphore(value: 0)
 
     init(_ frame: PBFFrame, includesMetadata: Bool, pool: PBFDecodingPool, async: Bool) {
@@ -145,7 +145,7 @@ private final class DecodingBlock: @unchecked Sendable {
     }
 
     /// The block, once decoded (taken: a second call is a broken contract).
-    func wait() -> Result<DecodedBlock, OSMError> {
+    func wait() -> Result<DecodedBlock<Content>, OSMError> {
         done.wait()
         guard let result else { fatalError("Broken contract: a decoded block is taken twice") }
         self.result = nil
@@ -272,8 +272,8 @@ struct PBFFrameStream {
 }
 
 /// A decoded data block with its drop counts.
-struct DecodedBlock: Sendable {
-    var block: OSMElementBlock
+struct DecodedBlock<Content: OSMBlockContent>: Sendable {
+    var block = Content()
     var ignoredTags = 0
     var rejectedNodes = 0
 }
@@ -286,11 +286,11 @@ enum PBFDecoder {
     }
 
     /// Inflates and decodes one `OSMData` frame with an inflater from `pool`.
-    static func decode(_ frame: PBFFrame, includesMetadata: Bool, pool: PBFDecodingPool) -> Result<DecodedBlock, OSMError> {
+    static func decode<Content>(_ frame: PBFFrame, includesMetadata: Bool, pool: PBFDecodingPool) -> Result<DecodedBlock<Content>, OSMError> {
         do {
             var decoded = try pool.withInflater { inflater in
                 try withBlobContent(frame.blob, inflater: inflater) { raw throws(WireError) in
-                    try primitiveBlock(raw, includesMetadata: includesMetadata)
+                    try primitiveBlock(raw, includesMetadata: includesMetadata) as DecodedBlock<Content>
                 }
             }
             decoded.block.byteOffset = frame.offset
@@ -395,28 +395,46 @@ enum PBFDecoder {
         return header
     }
 
-    /// The string table of a block, with a per-entry flag "short enough to be a tag".
+    /// The string table of a block: per entry whether it may be a tag value (`TagRules`) and a
+    /// key (also not empty), and the strings themselves when elements are built (`holdsStrings`).
     struct StringTable {
+        let holdsStrings: Bool
         var strings: [String] = []
-        var acceptable: [Bool] = []
+        var acceptableValue: [Bool] = []
+        var acceptableKey: [Bool] = []
 
-        @inline(__always)
-        func string(_ index: UInt64) throws(WireError) -> String {
-            guard index < UInt64(strings.count) else { throw WireError("string index \(index) outside the table of \(strings.count)") }
-            return strings[Int(index)]
+        init(holdsStrings: Bool) { self.holdsStrings = holdsStrings }
+
+        var count: Int { acceptableValue.count }
+
+        /// Adds the next entry, given as its UTF-8 bytes.
+        mutating func append(_ bytes: UnsafeRawBufferPointer) {
+            // A string of at most 255 bytes has at most 255 characters: only longer ones need decoding.
+            let string = holdsStrings || bytes.count > TagRules.maximumLength ? String(decoding: bytes, as: UTF8.self) : ""
+            let acceptable = bytes.count <= TagRules.maximumLength || TagRules.isShortEnough(string)
+            acceptableValue.append(acceptable)
+            acceptableKey.append(acceptable && !bytes.isEmpty)
+            if holdsStrings { strings.append(string) }
         }
 
-        /// Appends the tag `(key, value)` to `tags` if acceptable, else counts it.
+        /// The string at `index` ("" when the table holds no strings); throws when outside the table.
+        @inline(__always)
+        func string(_ index: UInt64) throws(WireError) -> String {
+            guard index < UInt64(count) else { throw WireError("string index \(index) outside the table of \(count)") }
+            return holdsStrings ? strings[Int(index)] : ""
+        }
+
+        /// Appends the tag `(key, value)` to `tags` if acceptable (and the table holds strings),
+        /// else counts it as ignored.
         @inline(__always)
         func appendTag(key k: UInt64, value v: UInt64, to tags: inout OSMTags, ignored: inout Int) throws(WireError) {
-            guard k < UInt64(strings.count), v < UInt64(strings.count) else {
-                throw WireError("tag string index \(max(k, v)) outside the table of \(strings.count)")
+            guard k < UInt64(count), v < UInt64(count) else {
+                throw WireError("tag string index \(max(k, v)) outside the table of \(count)")
             }
-            let key = strings[Int(k)]
-            if key.isEmpty || !acceptable[Int(k)] || !acceptable[Int(v)] {
+            if !acceptableKey[Int(k)] || !acceptableValue[Int(v)] {
                 ignored += 1
-            } else {
-                tags.append(key: key, value: strings[Int(v)])
+            } else if holdsStrings {
+                tags.append(key: strings[Int(k)], value: strings[Int(v)])
             }
         }
     }
@@ -459,10 +477,10 @@ enum PBFDecoder {
 
     /// `PrimitiveBlock { stringtable = 1; primitivegroup = 2; granularity = 17; date_granularity = 18;
     /// lat_offset = 19; lon_offset = 20 }`.
-    static func primitiveBlock(_ bytes: UnsafeRawBufferPointer, includesMetadata: Bool) throws(WireError) -> DecodedBlock {
+    static func primitiveBlock<Content>(_ bytes: UnsafeRawBufferPointer, includesMetadata: Bool) throws(WireError) -> DecodedBlock<Content> {
         var r = WireReader(bytes)
         var scale = BlockScale()
-        var table = StringTable()
+        var table = StringTable(holdsStrings: Content.buildsElements)
         var groups: [UnsafeRawBufferPointer] = []
         while !r.isAtEnd {
             let (field, wire) = try r.readKey()
@@ -473,9 +491,7 @@ enum PBFDecoder {
                 while !s.isAtEnd {
                     let (f, w) = try s.readKey()
                     guard f == 1, w == .lengthDelimited else { try s.skip(w); continue }
-                    let string = String(decoding: try s.readBytes(), as: UTF8.self)
-                    table.acceptable.append(TagRules.isShortEnough(string))
-                    table.strings.append(string)
+                    table.append(try s.readBytes())
                 }
             case (2, .lengthDelimited): groups.append(try r.readBytes())
             case (17, .varint): scale.granularity = try r.readInt64()
@@ -486,7 +502,7 @@ enum PBFDecoder {
             }
         }
         guard scale.granularity > 0, scale.dateGranularity > 0 else { throw WireError("granularity must be positive") }
-        var out = DecodedBlock(block: OSMElementBlock())
+        var out = DecodedBlock<Content>()
         for group in groups {
             // PrimitiveGroup { nodes = 1; dense = 2; ways = 3; relations = 4; changesets = 5 }
             var g = WireReader(group)
@@ -498,9 +514,9 @@ enum PBFDecoder {
                 case (2, .lengthDelimited):
                     try denseNodes(try g.readBytes(), table, scale, includesMetadata, &out)
                 case (3, .lengthDelimited):
-                    out.block.ways.append(try way(try g.readBytes(), table, scale, includesMetadata, &out.ignoredTags))
+                    out.block.add(try way(try g.readBytes(), table, scale, includesMetadata, &out.ignoredTags))
                 case (4, .lengthDelimited):
-                    out.block.relations.append(try relation(try g.readBytes(), table, scale, includesMetadata, &out.ignoredTags))
+                    out.block.add(try relation(try g.readBytes(), table, scale, includesMetadata, &out.ignoredTags))
                 default:
                     try g.skip(wire)
                 }
@@ -534,7 +550,7 @@ enum PBFDecoder {
         var tags = OSMTags()
         guard keys.count > 0 else { return tags }
         var k = WireReader(keys), v = WireReader(values)
-        tags.reserveCapacity(WireReader.varintCount(keys))
+        if table.holdsStrings { tags.reserveCapacity(WireReader.varintCount(keys)) }
         while !k.isAtEnd {
             try table.appendTag(key: try k.readVarint(), value: try v.readVarint(), to: &tags, ignored: &ignored)
         }
@@ -542,9 +558,17 @@ enum PBFDecoder {
     }
 
     /// The tags of one dense node: `keys_vals` index pairs up to the 0 that ends the node. The
-    /// pairs are counted first so the tags take one allocation of the exact size.
+    /// pairs are counted first so the tags take one allocation of the exact size (when the
+    /// table holds no strings, they are only checked and counted, in one pass).
     @inline(__always)
     static func denseTags(_ kv: inout WireReader, _ table: StringTable, ignored: inout Int) throws(WireError) -> OSMTags {
+        var tags = OSMTags()
+        guard table.holdsStrings else {
+            while case let key = try kv.readVarint(), key != 0 {
+                try table.appendTag(key: key, value: try kv.readVarint(), to: &tags, ignored: &ignored)
+            }
+            return tags
+        }
         var scan = kv
         var pairs = 0
         while try scan.readVarint() != 0 {
@@ -553,9 +577,8 @@ enum PBFDecoder {
         }
         guard pairs > 0 else {
             kv = scan
-            return OSMTags()
+            return tags
         }
-        var tags = OSMTags()
         tags.reserveCapacity(pairs)
         for _ in 0..<pairs {
             try table.appendTag(key: try kv.readVarint(), value: try kv.readVarint(), to: &tags, ignored: &ignored)
@@ -565,7 +588,7 @@ enum PBFDecoder {
     }
 
     /// `Node { id = 1; keys = 2; vals = 3; info = 4; lat = 8; lon = 9 }` (non-dense nodes).
-    static func node(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ out: inout DecodedBlock) throws(WireError) {
+    static func node<Content>(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ out: inout DecodedBlock<Content>) throws(WireError) {
         var r = WireReader(bytes)
         var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
         var keys = UnsafeRawBufferPointer(start: nil, count: 0), vals = keys
@@ -586,12 +609,12 @@ enum PBFDecoder {
         }
         let tags = try tags(keys: keys, values: vals, table, ignored: &out.ignoredTags)
         guard let (la, lo) = scale.fixed(lat: lat, lon: lon) else { out.rejectedNodes += 1; return }
-        out.block.nodes.append(OSMNode(id: id, latitudeE7: la, longitudeE7: lo, tags: tags, metadata: metadata))
+        out.block.addNode(id: id, latitudeE7: la, longitudeE7: lo, tags: tags, metadata: metadata)
     }
 
     /// `DenseNodes { id = 1 (sint64, delta); denseinfo = 5; lat = 8, lon = 9 (sint64, delta);
     /// keys_vals = 10 (int32: key, value pairs, 0 ends a node) }`.
-    static func denseNodes(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ out: inout DecodedBlock) throws(WireError) {
+    static func denseNodes<Content>(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ out: inout DecodedBlock<Content>) throws(WireError) {
         var r = WireReader(bytes)
         var idBytes = UnsafeRawBufferPointer(start: nil, count: 0), latBytes = idBytes, lonBytes = idBytes, kvBytes = idBytes, infoBytes = idBytes
         while !r.isAtEnd {
@@ -628,7 +651,7 @@ enum PBFDecoder {
             }
         }
 
-        out.block.nodes.reserveCapacity(out.block.nodes.count + WireReader.varintCount(idBytes))
+        if Content.buildsElements { out.block.reserveNodeCapacity(WireReader.varintCount(idBytes)) }
         var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
         var time: Int64 = 0, changeset: Int64 = 0, uid: Int64 = 0, user: Int64 = 0
         while !ids.isAtEnd {
@@ -652,7 +675,7 @@ enum PBFDecoder {
                 metadata = m
             }
             guard let (la, lo) = scale.fixed(lat: lat, lon: lon) else { out.rejectedNodes += 1; continue }
-            out.block.nodes.append(OSMNode(id: id, latitudeE7: la, longitudeE7: lo, tags: tags, metadata: metadata))
+            out.block.addNode(id: id, latitudeE7: la, longitudeE7: lo, tags: tags, metadata: metadata)
         }
     }
 
@@ -678,12 +701,16 @@ enum PBFDecoder {
         }
         let tags = try tags(keys: keys, values: vals, table, ignored: &ignored)
         var refs: [Int64] = []
-        refs.reserveCapacity(WireReader.varintCount(refBytes))
         var refReader = WireReader(refBytes)
-        var ref: Int64 = 0
-        while !refReader.isAtEnd {
-            ref &+= try refReader.readSignedVarint()
-            refs.append(ref)
+        if table.holdsStrings {
+            refs.reserveCapacity(WireReader.varintCount(refBytes))
+            var ref: Int64 = 0
+            while !refReader.isAtEnd {
+                ref &+= try refReader.readSignedVarint()
+                refs.append(ref)
+            }
+        } else {
+            while !refReader.isAtEnd { _ = try refReader.readVarint() }
         }
         return OSMWay(id: id, nodeRefs: refs, tags: tags, metadata: metadata)
     }
@@ -712,7 +739,7 @@ enum PBFDecoder {
         }
         let tags = try tags(keys: keys, values: vals, table, ignored: &ignored)
         var members: [OSMMember] = []
-        members.reserveCapacity(WireReader.varintCount(idBytes))
+        if table.holdsStrings { members.reserveCapacity(WireReader.varintCount(idBytes)) }
         var roles = WireReader(roleBytes), ids = WireReader(idBytes), types = WireReader(typeBytes)
         var ref: Int64 = 0
         while !ids.isAtEnd {
@@ -722,7 +749,7 @@ enum PBFDecoder {
             guard rawType <= 2, let type = OSMElementType(rawValue: UInt8(rawType)) else {
                 throw WireError("relation \(id) has member type \(rawType)")
             }
-            members.append(OSMMember(type: type, ref: ref, role: role))
+            if table.holdsStrings { members.append(OSMMember(type: type, ref: ref, role: role)) }
         }
         return OSMRelation(id: id, members: members, tags: tags, metadata: metadata)
     }
