@@ -11,7 +11,10 @@
 # COPIES=N adds a larger extract made offline: N×N copies of Monaco side by side (ids offset,
 # coordinates shifted 0.15° / 0.07° per copy; osmium and python3), to show memory as input grows
 # (COPIES=5: ×25, 4.5 M nodes; COPIES=10: ×100, 18 M nodes, 288 MB of node positions).
-# Usage: [COPIES=5] Benchmarks/tiles.sh [ROUNDS] [MAXZOOM]   (needs tilemaker: scripts/setup.sh)
+# MORE="a.osm.pbf b.osm.pbf" adds extracts already made (e.g. a ×25 from an earlier COPIES run).
+# TILEMAKER_LIMIT_MB caps tilemaker's address space on the made-up extracts (ulimit -v), so its
+# growth past the machine's memory ends in its own allocation failure, not the OOM killer.
+# Usage: [COPIES=5] [MORE=…] Benchmarks/tiles.sh [ROUNDS] [MAXZOOM]   (needs tilemaker: scripts/setup.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS="${1:-3}"; MAXZOOM="${2:-14}"
@@ -76,6 +79,7 @@ for kind in "nwr":
 PY
   EXTRACTS+=" $tmp/monaco$COPIES.osm.pbf"
 fi
+EXTRACTS+=" ${MORE:-}"
 
 printf "%-10s %-10s %5s %9s %10s %10s %9s\n" extract tool round seconds "RSS MB" "anon MB" "out MB"
 for SRC in $EXTRACTS; do
@@ -86,8 +90,9 @@ for SRC in $EXTRACTS; do
     rm -f "$tmp/$city-tm.mbtiles"
     # The made-up extract with tilemaker's on-disk store (--store): in memory it grew past 17 GB
     # on Monaco ×25 and was killed; geo keeps its features in a scratch file either way.
-    STORE=(); [[ "$SRC" == "$tmp/"* ]] && { rm -rf "$tmp/tm-store"; STORE=(--store "$tmp/tm-store"); }
-    read -r secs rss anon < <(cd "$tmp" && python3 "$tmp/measure.py" tilemaker --input "$SRC" --output "$tmp/$city-tm.mbtiles" --config config.json --process process.lua "${STORE[@]}")
-    printf "%-10s %-10s %5d %9.2f %10.1f %10.1f %9.2f\n" "$city" tilemaker "$round" "$secs" "$rss" "$anon" "$(echo "$(stat -c %s "$tmp/$city-tm.mbtiles") / 1048576" | bc -l)"
+    STORE=(); LIMIT=unlimited
+    [[ "$SRC" == "$tmp/"* || " ${MORE:-} " == *" $SRC "* ]] && { rm -rf "$tmp/tm-store"; STORE=(--store "$tmp/tm-store"); LIMIT=$(( ${TILEMAKER_LIMIT_MB:-0} * 1024 )); [ "$LIMIT" = 0 ] && LIMIT=unlimited; }
+    read -r secs rss anon < <(cd "$tmp" && ulimit -v "$LIMIT" && python3 "$tmp/measure.py" tilemaker --input "$SRC" --output "$tmp/$city-tm.mbtiles" --config config.json --process process.lua "${STORE[@]}")
+    printf "%-10s %-10s %5d %9.2f %10.1f %10.1f %9.2f\n" "$city" tilemaker "$round" "$secs" "$rss" "$anon" "$(echo "$(stat -c %s "$tmp/$city-tm.mbtiles" 2>/dev/null || echo 0) / 1048576" | bc -l)"
   done
 done

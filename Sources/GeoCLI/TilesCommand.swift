@@ -54,8 +54,10 @@ struct TilesCommand: ParsableCommand {
             let options = TilingOptions(minZoom: minZoom, maxZoom: maxZoom,
                                         parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
             // Features go to a scratch file as they are made, bucketed by place; zooms are then
-            // cut block by block from it (MapFeaturePartition), so memory follows the densest
-            // block, not the extract. Node positions and way node lists move to memory-mapped
+            // cut block by block from it (MapFeaturePartition: a block is at most 16 × 16 tiles of
+            // zoom maxZoom's ground, or one tile below; its features are read back in batches and
+            // simplified and clipped before the next batch), so memory follows the densest tile's
+            // output, not the extract. Node positions and way node lists move to memory-mapped
             // scratch files beside it past --store-memory (MapElementStorage).
             let scratch = try FeatureSpillFile(nextTo: output, temporaryDirectory: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
             defer { scratch.discard() }
@@ -76,7 +78,7 @@ struct TilesCommand: ParsableCommand {
             var archive = try TileArchiveWriter(kind: TileArchiveKind(path: output)!, path: output)
             var total = 0, bytes = 0, drops = GeneralisationDrops()
             do {
-                // Block by block: only one block's features and tiles are in memory (TilingOptions.blockSize).
+                // Block by block: only one block's pieces and tiles are in memory (TilingOptions.blockSide(atZoom:)).
                 for z in minZoom...maxZoom {
                     var count = 0
                     for block in partition.blocks(atZoom: z) {

@@ -27,29 +27,35 @@ public struct PartitionBlock: Hashable, Sendable {
 ///
 /// Each feature is written once, to the bucket of the north-west corner of its box: buckets
 /// are the blocks of the highest zoom (`TilingOptions.blockSize` tiles a side, i.e. tiles of
-/// zoom maxZoom − log2 blockSize), split by the feature's `minZoom`, so a zoom reads only
-/// the features it shows. A block of a lower zoom is a square of whole buckets. A feature whose
-/// box, grown by the tile buffer of zoom z (`MapTiler.blocks(atZoom:)`'s test), reaches past
-/// the block of z holding its bucket is also listed in the overlap index (its box, those zooms,
-/// its place in the file), so every block it reaches finds it. Blocks read their features in
-/// input order and cut them with `MapTiler`: the tiles are the bytes `MapTiler` makes from all
+/// zoom `bucketZoom` = maxZoom − log2 blockSize), split by the feature's `minZoom`, so a zoom
+/// reads only the features it shows. A block of a lower zoom covers the same ground as a bucket
+/// (`TilingOptions.blockSide(atZoom:)`) down to `bucketZoom`, and below it is one tile, a square
+/// of whole buckets. A feature whose box, grown by the tile buffer of zoom z
+/// (`MapTiler.blocks(atZoom:)`'s test), reaches past the block of z holding its bucket is also
+/// listed in the overlap index (its box, those zooms, its place in the file), so every block it
+/// reaches finds it. A block's features are read back in batches and cut (`TileBlockCut`); each
+/// tile orders its features by input order, so the tiles are the bytes `MapTiler` makes from all
 /// features at once.
 ///
-/// Memory: the places of each bucket's chunks in the file (16 bytes a chunk); the overlap
+/// Memory, while a block of zoom z is cut: one batch of records at full detail (`batchLimit`
+/// bytes, or one feature if larger) and the block's pieces — its features simplified for z and
+/// clipped, with their properties — for at most `blockSize`² tiles of maxZoom's ground, or one
+/// tile below `bucketZoom`; so it follows the options and the densest tile's output, not the
+/// extract. Beside that: write buffers of at most `bufferLimit` bytes while features are added,
+/// and two indexes that do grow with the extract, at a few bytes a feature: the places of the
+/// buckets' chunks in the file (16 bytes a chunk, one per bucket and flush) and the overlap
 /// index (64 bytes per listed feature: those near a block edge at a zoom that shows them, or
-/// wider than a block); write buffers of at most `bufferLimit` bytes; and, while a block is
-/// cut, the features of that block shown at its zoom (with their pieces and tiles, as
-/// `MapTiler` holds them). It does not grow with the extract, only with the density of the
-/// densest block.
+/// wider than a block).
 public struct MapFeaturePartition {
     public let options: TilingOptions
     private let storage: any MapSpillStorage
     /// Bytes of pending records held before they are written out, in all buckets together.
     public let bufferLimit: Int
+    /// Bytes of records read back and held at full detail while a block is cut: a batch is cut
+    /// (simplified, clipped) before the next is read.
+    public let batchLimit: Int
     /// The zoom whose tiles are buckets: maxZoom − log2(blockSize), at least 0.
     private let bucketZoom: Int
-    /// log2 of the block side.
-    private let blockShift: Int
     private var pending: [UInt64: WireWriter] = [:]
     private var pendingBytes = 0
     /// Per bucket key, where its chunks are in the file.
@@ -78,14 +84,16 @@ public struct MapFeaturePartition {
     /// - Parameters:
     ///   - storage: the scratch file.
     ///   - bufferLimit: pending bytes held before a write; small values write often (tests).
+    ///   - batchLimit: record bytes read back before they are cut; small values cut feature by
+    ///     feature (tests).
     /// - Throws: `MapDataError.invalidArgument` for bad options.
-    public init(options: TilingOptions, storage: any MapSpillStorage, bufferLimit: Int = 16 << 20) throws(MapDataError) {
+    public init(options: TilingOptions, storage: any MapSpillStorage, bufferLimit: Int = 16 << 20, batchLimit: Int = 4 << 20) throws(MapDataError) {
         try options.validate()
         self.options = options
         self.storage = storage
         self.bufferLimit = max(1, bufferLimit)
-        blockShift = options.blockSize.trailingZeroBitCount
-        bucketZoom = max(0, options.maxZoom - blockShift)
+        self.batchLimit = max(1, batchLimit)
+        bucketZoom = max(0, options.maxZoom - options.blockSize.trailingZeroBitCount)
     }
 
     /// A bucket's key: its column and row at `bucketZoom` (at most 16, so 28 bits each) and the
@@ -98,16 +106,16 @@ public struct MapFeaturePartition {
     /// The blocks of zoom `z` a box reaches, in block coordinates, by `MapTiler.blocks(atZoom:)`'s rule.
     private func reach(_ b: (Double, Double, Double, Double), zoom z: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) {
         let tileCount = 1 << z, scale = Double(tileCount), margin = Double(options.buffer) / Double(options.extent)
-        let shift = min(options.blockSize, tileCount).trailingZeroBitCount
+        let shift = options.blockSide(atZoom: z).trailingZeroBitCount
         func tile(_ v: Double) -> Int { min(tileCount - 1, max(0, Int((v * scale - margin).rounded(.down)))) }
         func lastTile(_ v: Double) -> Int { min(tileCount - 1, max(0, Int((v * scale + margin).rounded(.down)))) }
         return ((tile(b.0) >> shift)...(lastTile(b.2) >> shift), (tile(b.1) >> shift)...(lastTile(b.3) >> shift))
     }
 
-    /// The block of zoom `z` holding bucket (x, y), in block coordinates.
+    /// The block of zoom `z` holding bucket (x, y), in block coordinates: from `bucketZoom` up
+    /// a block is a bucket's ground (`TilingOptions.blockSide(atZoom:)`), below it one tile.
     private func block(ofBucket x: Int, _ y: Int, zoom z: Int) -> (x: Int, y: Int) {
-        guard z > blockShift else { return (0, 0) } // blocks as large as the world
-        let down = bucketZoom - (z - blockShift)
+        let down = max(0, bucketZoom - z)
         return (x >> down, y >> down)
     }
 
@@ -128,7 +136,7 @@ public struct MapFeaturePartition {
             let by = min((1 << bucketZoom) - 1, max(0, Int((b.minY * buckets).rounded(.down))))
             let key = Self.key(x: bx, y: by, minZoom: minZoom)
             var zooms: UInt32 = 0
-            for z in max(minZoom, options.minZoom)...options.maxZoom where z > blockShift {
+            for z in max(minZoom, options.minZoom)...options.maxZoom where options.blockSide(atZoom: z) < 1 << z {
                 let home = block(ofBucket: bx, by, zoom: z), r = reach(box, zoom: z)
                 if r.x != home.x...home.x || r.y != home.y...home.y { zooms |= 1 << UInt32(z) }
             }
@@ -180,7 +188,7 @@ public struct MapFeaturePartition {
             let r = reach(o.box, zoom: z)
             for x in r.x { for y in r.y { byBlock[UInt64(x) << 32 | UInt64(y), default: ([], [])].overlaps.append(Int32(i)) } }
         }
-        let side = min(options.blockSize, 1 << z), shift = side.trailingZeroBitCount
+        let side = options.blockSide(atZoom: z), shift = side.trailingZeroBitCount
         return byBlock.map { key, members in
             let bx = Int(key >> 32), by = Int(key & 0xFFFF_FFFF)
             return PartitionBlock(zoom: z, columns: (bx * side)...(bx * side + side - 1), rows: (by * side)...(by * side + side - 1),
@@ -190,38 +198,43 @@ public struct MapFeaturePartition {
     }
 
     /// The tiles of one block that hold anything, MVT-encoded, in tile-id order: its features
-    /// read back and cut by `MapTiler`; what was dropped for size is added to `drops`.
+    /// read back a batch of at most `batchLimit` record bytes at a time and cut
+    /// (`TileBlockCut`); what was dropped for size is added to `drops`.
     /// - Throws: what the storage throws; `MapDataError` for a damaged scratch file or a
     ///   failed gzip.
     /// - Complexity: O(bytes of the block's buckets) to read, then as `MapTiler.tiles(in:drops:)`.
     public func tiles(in block: PartitionBlock, drops: inout GeneralisationDrops) throws -> [EncodedTile] {
-        var features: [(sequence: Int, feature: MapFeature)] = []
-        var seen = Set<Int>()
-        for key in block.buckets {
-            for chunk in chunks[key] ?? [] {
-                let bytes = try storage.read(offset: chunk.offset, count: chunk.length)
-                try Self.records(bytes) { sequence, feature in
-                    features.append((sequence, feature))
-                    seen.insert(sequence)
+        var cut = TileBlockCut(options: options, zoom: block.zoom, columns: block.columns, rows: block.rows)
+        var batch: [(sequence: Int, feature: MapFeature)] = [], batchBytes = 0
+        func take(_ bytes: [UInt8]) throws(MapDataError) {
+            try Self.records(bytes) { sequence, feature, size in
+                batch.append((sequence, feature))
+                batchBytes += size
+                if batchBytes >= batchLimit {
+                    cut.add(batch, drops: &drops)
+                    batch.removeAll(keepingCapacity: true)
+                    batchBytes = 0
                 }
             }
         }
+        for key in block.buckets {
+            for chunk in chunks[key] ?? [] { try take(try storage.read(offset: chunk.offset, count: chunk.length)) }
+        }
+        // A listed feature whose bucket the block holds was read with it.
+        let read = Set(block.buckets)
         for i in block.overlaps {
             let o = overlaps[Int(i)]
-            guard !seen.contains(o.sequence) else { continue }
+            guard !read.contains(o.key) else { continue }
             let chunk = chunks[o.key]![o.chunk]
-            let bytes = try storage.read(offset: chunk.offset + Int64(o.start), count: o.length)
-            try Self.records(bytes) { sequence, feature in features.append((sequence, feature)) }
+            try take(try storage.read(offset: chunk.offset + Int64(o.start), count: o.length))
         }
-        guard !features.isEmpty else { return [] }
-        features.sort { $0.sequence < $1.sequence }
-        let tiler = try MapTiler(features: features.map(\.feature), options: options)
-        let whole = TileBlock(zoom: block.zoom, columns: block.columns, rows: block.rows, members: (0..<Int32(features.count)).map { $0 })
-        return try tiler.tiles(in: whole, drops: &drops)
+        cut.add(batch, drops: &drops)
+        batch = []
+        return try cut.tiles(drops: &drops)
     }
 
     /// Calls `body` with each length-prefixed record of a chunk.
-    private static func records(_ bytes: [UInt8], _ body: (Int, MapFeature) -> Void) throws(MapDataError) {
+    private static func records(_ bytes: [UInt8], _ body: (_ sequence: Int, _ feature: MapFeature, _ size: Int) -> Void) throws(MapDataError) {
         let count = bytes.count
         try bytes.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) throws(MapDataError) in
             var r = WireReader(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count))
@@ -230,7 +243,7 @@ public struct MapFeaturePartition {
                 do { record = try r.readBytes() } catch { throw MapDataError(.truncated, "feature chunk: \(error)") }
                 var inner = WireReader(record)
                 let (sequence, feature) = try MapFeatureRecord.read(&inner)
-                body(sequence, feature)
+                body(sequence, feature, record.count)
             }
         }
     }

@@ -14,9 +14,9 @@ public struct TilingOptions: Hashable, Sendable {
     public var buffer: Int
     /// Threads used for clipping and encoding one zoom level.
     public var parallelism: Int
-    /// Tiles per side of the square blocks a zoom level is cut in, a power of two. The clipped
-    /// pieces and encoded tiles of one block are all the tiler holds at once, so memory follows
-    /// the block (at most `blockSize`² tiles), not the zoom level.
+    /// Tiles per side of the square blocks `maxZoom` is cut in, a power of two; lower zooms use
+    /// blocks of the same ground (`blockSide(atZoom:)`). The clipped pieces and encoded tiles of
+    /// one block are all the tiler holds at once, so memory follows the block, not the zoom level.
     public var blockSize: Int
     /// Whether `EncodedTile.data` is gzip-compressed (as PMTiles and MBTiles store tiles), done
     /// on the same threads as the encoding.
@@ -48,6 +48,14 @@ public struct TilingOptions: Hashable, Sendable {
         guard blockSize >= 1, blockSize & (blockSize - 1) == 0 else {
             throw MapDataError(.invalidArgument, "blockSize \(blockSize) is not a power of two")
         }
+    }
+
+    /// Tiles per side of the blocks zoom `z` is cut in: `blockSize` at `maxZoom`, half as many
+    /// per zoom below it, at least one tile. A block of any zoom thus covers the ground of one
+    /// block of `maxZoom`, or one tile where a tile is larger: no zoom gathers more of the
+    /// extract in one block than that, however low.
+    public func blockSide(atZoom z: Int) -> Int {
+        min(1 << z, max(1, blockSize >> max(0, maxZoom - z)))
     }
 }
 
@@ -111,14 +119,15 @@ public struct GeneralisationDrops: Hashable, Sendable {
 /// - coordinates are rounded on the global grid of the zoom, so neighbouring tiles agree on
 ///   every shared point.
 ///
-/// A zoom level is cut in square blocks of `blockSize` × `blockSize` tiles, aligned to the grid;
-/// each block takes the features whose box reaches it. An aligned block is one run of the
-/// Hilbert curve PMTiles numbers tiles by (PMTiles v3, "Tile IDs"), so blocks taken in the tile-id
-/// order of the zoom above them give all tiles of a zoom in tile-id order, ready to be written
-/// out block by block.
+/// A zoom level is cut in square blocks of `TilingOptions.blockSide(atZoom:)` tiles, aligned to
+/// the grid; each block takes the features whose box reaches it. An aligned block is one run of
+/// the Hilbert curve PMTiles numbers tiles by (PMTiles v3, "Tile IDs"), so blocks taken in the
+/// tile-id order of the zoom above them give all tiles of a zoom in tile-id order, ready to be
+/// written out block by block.
 ///
 /// Memory while cutting zoom z: the features (given), each feature's box, the list of features
-/// per block (one entry per block a feature's box reaches), and one block's pieces and tiles.
+/// per block (one entry per block a feature's box reaches), and one block's pieces and tiles
+/// (`TileBlockCut`).
 public struct MapTiler: Sendable {
     public let features: [MapFeature]
     public let options: TilingOptions
@@ -133,28 +142,6 @@ public struct MapTiler: Sendable {
         bounds = features.map { $0.geometry.bounds.map { ($0.minX, $0.minY, $0.maxX, $0.maxY) } ?? (1, 1, 0, 0) }
     }
 
-    /// A clipped, encoded piece of one feature in one tile.
-    private struct Piece {
-        var feature: Int32
-        var type: VectorTileGeometryType
-        var commands: [UInt32]
-        var kind = Kind.single
-
-        enum Kind {
-            /// The feature's own geometry.
-            case single
-            /// A small polygon of a merged layer, merged with its class in the tile (no commands yet).
-            case toMerge
-            /// The merged outline of a class's small polygons; `feature` is the first of them.
-            case merged
-        }
-    }
-
-    /// The layers whose small polygons merge below the highest zoom (`PolygonMerging`).
-    static let mergedLayers: Set<MapLayer> = [.building, .landuse, .landcover]
-    /// Polygons under this many square pixels (of a 256-pixel tile) merge.
-    static let mergedArea = 16.0
-
     /// The tiles of zoom `z` that hold anything, MVT-encoded, in PMTiles tile-id order.
     /// - Throws: `MapDataError` when gzip fails (out of memory).
     /// - Complexity: as `tiles(in:)` over `blocks(atZoom:)`.
@@ -164,12 +151,12 @@ public struct MapTiler: Sendable {
         return tiles
     }
 
-    /// The blocks of zoom `z` (`TilingOptions.blockSize`) that some feature reaches, in tile-id
-    /// order: cutting them in this order gives the zoom's tiles in tile-id order.
+    /// The blocks of zoom `z` (`TilingOptions.blockSide(atZoom:)`) that some feature reaches, in
+    /// tile-id order: cutting them in this order gives the zoom's tiles in tile-id order.
     /// - Complexity: O(features + the blocks each reaches).
     public func blocks(atZoom z: Int) -> [TileBlock] {
         let tileCount = 1 << z, scale = Double(tileCount), margin = Double(options.buffer) / Double(options.extent)
-        let side = min(options.blockSize, tileCount), shift = side.trailingZeroBitCount
+        let side = options.blockSide(atZoom: z), shift = side.trailingZeroBitCount
         func tile(_ v: Double) -> Int { min(tileCount - 1, max(0, Int((v * scale - margin).rounded(.down)))) }
         func lastTile(_ v: Double) -> Int { min(tileCount - 1, max(0, Int((v * scale + margin).rounded(.down)))) }
         var members: [UInt64: [Int32]] = [:]
@@ -191,42 +178,100 @@ public struct MapTiler: Sendable {
     /// - Complexity: O(points × (columns + rows) of the block, per member feature), on
     ///   `options.parallelism` threads.
     public func tiles(in block: TileBlock, drops: inout GeneralisationDrops) throws(MapDataError) -> [EncodedTile] {
-        try pass(zoom: block.zoom, columns: block.columns, rows: block.rows, members: block.members, drops: &drops)
+        var cut = TileBlockCut(options: options, zoom: block.zoom, columns: block.columns, rows: block.rows)
+        cut.add(block.members.map { (Int($0), features[Int($0)]) }, drops: &drops)
+        return try cut.tiles(drops: &drops)
+    }
+}
+
+/// The tiles of one block, cut a batch of features at a time and encoded at the end: how
+/// `MapTiler` and `MapFeaturePartition` cut. Features may come in any order and batches; a
+/// tile's features are ordered by their sequence numbers (input order) when it is encoded, so
+/// the tiles do not depend on the batches.
+///
+/// Memory: the block's pieces (each feature's geometry simplified for the zoom, clipped per
+/// tile, as MVT commands; for a small polygon to merge, its rings, exact, in tile units), the
+/// properties of each feature that left a piece, and the encoded tiles; a batch's full
+/// geometry only while it is cut (`add`).
+struct TileBlockCut {
+    let options: TilingOptions
+    let zoom: Int
+    let columns: ClosedRange<Int>
+    let rows: ClosedRange<Int>
+    /// Per tile key (column << 32 | row), its pieces in the order cut.
+    private var byTile: [UInt64: [Piece]] = [:]
+    /// Per sequence number, the feature of a piece less its geometry (layer, id, properties).
+    private var headers: [Int: MapFeature] = [:]
+
+    init(options: TilingOptions, zoom: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
+        self.options = options
+        self.zoom = zoom
+        self.columns = columns
+        self.rows = rows
     }
 
-    /// Cuts and encodes the tiles of one block of zoom `z` from the features `members` (in
-    /// feature order), in tile-id order.
-    private func pass(zoom z: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>, members: [Int32],
-                      drops: inout GeneralisationDrops) throws(MapDataError) -> [EncodedTile] {
-        let workers = max(1, min(options.parallelism, members.count))
-        let chunk = (members.count + workers - 1) / workers
-        var partial = [[UInt64: [Piece]]](repeating: [:], count: workers)
-        var tallies = [WorkerTally](repeating: WorkerTally(), count: workers)
+    /// A clipped, encoded piece of one feature in one tile.
+    struct Piece {
+        var sequence: Int
+        var type: VectorTileGeometryType
+        var commands: [UInt32]
+        var kind = Kind.single
+        /// Of a `.toMerge` piece: the feature's polygons (exterior first) in tile units of the zoom.
+        var rings: [[[MapPoint]]] = []
+
+        enum Kind {
+            /// The feature's own geometry.
+            case single
+            /// A small polygon of a merged layer, merged with its class in the tile (no commands yet).
+            case toMerge
+            /// The merged outline of a class's small polygons; `sequence` is the first of them.
+            case merged
+        }
+    }
+
+    /// The layers whose small polygons merge below the highest zoom (`PolygonMerging`).
+    static let mergedLayers: Set<MapLayer> = [.building, .landuse, .landcover]
+    /// Polygons under this many square pixels (of a 256-pixel tile) merge.
+    static let mergedArea = 16.0
+
+    /// Cuts `batch` (features with their sequence numbers) into the block's tiles on
+    /// `options.parallelism` threads; what is dropped for size is added to `drops`.
+    /// - Complexity: O(points × (columns + rows) of the block, per feature).
+    mutating func add(_ batch: [(sequence: Int, feature: MapFeature)], drops: inout GeneralisationDrops) {
+        guard !batch.isEmpty else { return }
+        let workers = max(1, min(options.parallelism, batch.count))
+        let chunk = (batch.count + workers - 1) / workers
+        var partial = [WorkerCut](repeating: WorkerCut(), count: workers)
+        let block = self // the workers read the block's options, not the pieces it gathers
         partial.withUnsafeMutableBufferPointer { buffer in
-            tallies.withUnsafeMutableBufferPointer { tallyBuffer in
-                let slots = DisjointSlots(buffer: buffer), tally = DisjointSlots(buffer: tallyBuffer)
-                DispatchQueue.concurrentPerform(iterations: workers) { w in
-                    var pieces: [UInt64: [Piece]] = [:]
-                    let lower = w * chunk, upper = min(members.count, lower + chunk)
-                    if lower < upper {
-                        for i in members[lower..<upper] {
-                            cut(Int(i), zoom: z, columns: columns, rows: rows, into: &pieces, drops: &tally.buffer[w].drops)
-                        }
-                    }
-                    slots.buffer[w] = pieces
+            let slots = DisjointSlots(buffer: buffer)
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                var out = WorkerCut()
+                for (sequence, feature) in batch[(w * chunk)..<min(batch.count, w * chunk + chunk)]
+                where block.cut(feature, sequence: sequence, into: &out.pieces, drops: &out.drops) {
+                    var header = feature
+                    header.geometry = .points([])
+                    out.headers.append((sequence, header))
                 }
+                slots.buffer[w] = out
             }
         }
-        // Merge in worker order: worker w holds a contiguous, earlier range of members than w + 1.
-        var byTile = partial[0]
-        for w in 1..<workers {
-            for (key, pieces) in partial[w] { byTile[key, default: []].append(contentsOf: pieces) }
+        for out in partial {
+            for (key, pieces) in out.pieces { byTile[key, default: []].append(contentsOf: pieces) }
+            for (sequence, header) in out.headers { headers[sequence] = header }
+            drops.add(out.drops)
         }
-        partial = []
-        let merged = byTile
-        let keys = merged.keys.map { key in (key, PMTiles.tileID(zoom: z, x: Int(key >> 32), y: Int(key & 0xFFFF_FFFF))) }
+    }
+
+    /// The block's tiles that hold anything, MVT-encoded, in tile-id order, with the small
+    /// polygons of each merged and what that dropped added to `drops`.
+    /// - Throws: `MapDataError` when gzip fails (out of memory).
+    func tiles(drops: inout GeneralisationDrops) throws(MapDataError) -> [EncodedTile] {
+        let z = zoom, workers = max(1, min(options.parallelism, byTile.count))
+        let keys = byTile.keys.map { key in (key, PMTiles.tileID(zoom: z, x: Int(key >> 32), y: Int(key & 0xFFFF_FFFF))) }
             .sorted { $0.1 < $1.1 }.map(\.0)
         var tiles = [EncodedTile](repeating: EncodedTile(zoom: z, x: 0, y: 0, data: []), count: keys.count)
+        var tallies = [WorkerTally](repeating: WorkerTally(), count: workers)
         tiles.withUnsafeMutableBufferPointer { tileBuffer in
             tallies.withUnsafeMutableBufferPointer { tallyBuffer in
                 let slots = DisjointSlots(buffer: tileBuffer), tally = DisjointSlots(buffer: tallyBuffer)
@@ -234,7 +279,8 @@ public struct MapTiler: Sendable {
                     // Worker w takes every workers-th tile: neighbours (alike in size) spread evenly.
                     for i in stride(from: w, to: keys.count, by: workers) {
                         let key = keys[i]
-                        let pieces = resolved(merged[key]!, zoom: z, column: Int(key >> 32), row: Int(key & 0xFFFF_FFFF), drops: &tally.buffer[w].drops)
+                        let inOrder = byTile[key]!.sorted { $0.sequence < $1.sequence }
+                        let pieces = resolved(inOrder, column: Int(key >> 32), row: Int(key & 0xFFFF_FFFF), drops: &tally.buffer[w].drops)
                         var data = encode(pieces)
                         if options.compressesTiles {
                             do { data = try Gzip.compress(data) } catch {
@@ -253,35 +299,28 @@ public struct MapTiler: Sendable {
 
     /// The pieces of one tile with its small polygons merged, per layer and class, into one
     /// piece each (`PolygonMerging`).
-    private func resolved(_ pieces: [Piece], zoom z: Int, column: Int, row: Int, drops: inout GeneralisationDrops) -> [Piece] {
+    private func resolved(_ pieces: [Piece], column: Int, row: Int, drops: inout GeneralisationDrops) -> [Piece] {
         guard pieces.contains(where: { $0.kind == .toMerge }) else { return pieces }
         var out = pieces.filter { $0.kind != .toMerge }
-        var groups: [String: [Int32]] = [:], order: [String] = []
+        var groups: [String: [Piece]] = [:], order: [String] = []
         for p in pieces where p.kind == .toMerge {
-            let f = features[Int(p.feature)]
+            let f = headers[p.sequence]!
             let key = f.layer.rawValue + "/" + (f.featureClass ?? "")
             if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(p.feature)
+            groups[key, default: []].append(p)
         }
-        let extent = Double(options.extent), scale = Double(1 << z) * extent
+        let extent = Double(options.extent)
         let origin = MapPoint(x: Double(column) * extent, y: Double(row) * extent)
         for key in order {
             let members = groups[key]!
-            var polygons: [[[MapPoint]]] = []
-            for i in members {
-                guard case .polygons(let list) = features[Int(i)].geometry else { continue }
-                for polygon in list {
-                    polygons.append(([polygon.exterior] + polygon.holes).map { ring in ring.map { MapPoint(x: $0.x * scale, y: $0.y * scale) } })
-                }
-            }
-            let (merged, dropped) = PolygonMerging.merged(polygons, origin: origin, extent: extent, buffer: Double(options.buffer), pixel: extent / 256)
-            if dropped > 0 { drops.mergedAreas[features[Int(members[0])].layer, default: 0] += dropped }
+            let (merged, dropped) = PolygonMerging.merged(members.flatMap(\.rings), origin: origin, extent: extent, buffer: Double(options.buffer), pixel: extent / 256)
+            if dropped > 0 { drops.mergedAreas[headers[members[0].sequence]!.layer, default: 0] += dropped }
             guard !merged.isEmpty else { continue }
             var e = GeometryEncoder()
             e.addPolygons(merged.map { rings in
                 rings.map { ring in ring.map { TilePoint(x: Int64($0.x.rounded()) - Int64(column * options.extent), y: Int64($0.y.rounded()) - Int64(row * options.extent)) } }
             })
-            if !e.commands.isEmpty { out.append(Piece(feature: members[0], type: .polygon, commands: e.commands, kind: .merged)) }
+            if !e.commands.isEmpty { out.append(Piece(sequence: members[0].sequence, type: .polygon, commands: e.commands, kind: .merged)) }
         }
         return out
     }
@@ -289,14 +328,14 @@ public struct MapTiler: Sendable {
     /// Encodes the pieces of one tile: layers in draw order, keys and values shared per layer.
     private func encode(_ pieces: [Piece]) -> [UInt8] {
         var byLayer: [MapLayer: [Piece]] = [:]
-        for p in pieces { byLayer[features[Int(p.feature)].layer, default: []].append(p) }
+        for p in pieces { byLayer[headers[p.sequence]!.layer, default: []].append(p) }
         var tile = VectorTile()
         for layer in MapLayer.allCases {
             guard let list = byLayer[layer] else { continue }
             var out = VectorTileLayer(name: layer.rawValue, extent: UInt32(options.extent))
             var keyIndex: [String: UInt32] = [:], valueIndex: [VectorTileValue: UInt32] = [:]
             for p in list {
-                let f = features[Int(p.feature)]
+                let f = headers[p.sequence]!
                 var tags: [UInt32] = []
                 tags.reserveCapacity(f.properties.count * 2)
                 // A merged piece stands for many features: only the class they share.
@@ -321,10 +360,10 @@ public struct MapTiler: Sendable {
         return tile.encoded()
     }
 
-    /// Generalises and clips feature `index` at zoom `z`, adding its pieces to the tiles it touches.
-    private func cut(_ index: Int, zoom z: Int, columns: ClosedRange<Int>, rows allowedRows: ClosedRange<Int>, into pieces: inout [UInt64: [Piece]],
-                     drops: inout GeneralisationDrops) {
-        let feature = features[index]
+    /// Generalises and clips `feature` at the block's zoom, adding its pieces to the block's
+    /// tiles it touches; whether it left any.
+    private func cut(_ feature: MapFeature, sequence: Int, into pieces: inout [UInt64: [Piece]], drops: inout GeneralisationDrops) -> Bool {
+        let z = zoom, allowedRows = rows
         let extent = Double(options.extent)
         let scale = Double(1 << z) * extent
         let pixel = extent / 256
@@ -335,12 +374,17 @@ public struct MapTiler: Sendable {
         @inline(__always) func scaled(_ ps: [MapPoint]) -> [MapPoint] { ps.map { MapPoint(x: $0.x * scale, y: $0.y * scale) } }
         @inline(__always) func key(_ x: Int, _ y: Int) -> UInt64 { UInt64(x) << 32 | UInt64(y) }
         @inline(__always) func grid(_ v: Double, origin: Int) -> Int64 { Int64(v.rounded()) - Int64(origin) }
+        var added = false
+        func emit(_ key: UInt64, _ piece: Piece) {
+            pieces[key, default: []].append(piece)
+            added = true
+        }
         /// Counts the feature as dropped for size, once per zoom: in the block holding its box's
         /// north-west tile.
         func countDropped() {
-            let b = bounds[index]
-            let tx = min(tileCount - 1, max(0, Int((b.0 * Double(tileCount)).rounded(.down))))
-            let ty = min(tileCount - 1, max(0, Int((b.1 * Double(tileCount)).rounded(.down))))
+            guard let b = feature.geometry.bounds else { return }
+            let tx = min(tileCount - 1, max(0, Int((b.minX * Double(tileCount)).rounded(.down))))
+            let ty = min(tileCount - 1, max(0, Int((b.minY * Double(tileCount)).rounded(.down))))
             if columns.contains(tx), allowedRows.contains(ty) { drops.features[feature.layer, default: 0] += 1 }
         }
 
@@ -355,7 +399,7 @@ public struct MapTiler: Sendable {
             for (k, ps) in byTile {
                 var e = GeometryEncoder()
                 e.addPoints(ps)
-                pieces[k, default: []].append(Piece(feature: Int32(index), type: .point, commands: e.commands))
+                emit(k, Piece(sequence: sequence, type: .point, commands: e.commands))
             }
         case .lines(let lines):
             var kept: [[MapPoint]] = []
@@ -366,7 +410,7 @@ public struct MapTiler: Sendable {
             }
             guard !kept.isEmpty else {
                 if !lastZoom { countDropped() }
-                return
+                return false
             }
             forEachTile(of: kept.flatMap { $0 }, columns: columns, rows: allowedRows, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
                 var strip: [[MapPoint]] = []
@@ -381,13 +425,14 @@ public struct MapTiler: Sendable {
                     for part in parts {
                         e.addLine(part.map { TilePoint(x: grid($0.x, origin: column * options.extent), y: grid($0.y, origin: row * options.extent)) })
                     }
-                    if !e.commands.isEmpty { pieces[key(column, row), default: []].append(Piece(feature: Int32(index), type: .lineString, commands: e.commands)) }
+                    if !e.commands.isEmpty { emit(key(column, row), Piece(sequence: sequence, type: .lineString, commands: e.commands)) }
                 }
             }
         case .polygons(let polygons) where !lastZoom && Self.mergedLayers.contains(feature.layer)
             && polygons.reduce(0, { $0 + abs(TileClipping.twiceArea(scaled($1.exterior))) }) / 2 < Self.mergedArea * pixel * pixel:
-            forEachTile(of: scaled(polygons.flatMap(\.exterior)), columns: columns, rows: allowedRows, tileCount: tileCount, extent: extent, buffer: buffer) { column, _, _, rows in
-                for row in rows { pieces[key(column, row), default: []].append(Piece(feature: Int32(index), type: .polygon, commands: [], kind: .toMerge)) }
+            let rings = polygons.map { ([$0.exterior] + $0.holes).map(scaled) }
+            forEachTile(of: rings.flatMap { $0[0] }, columns: columns, rows: allowedRows, tileCount: tileCount, extent: extent, buffer: buffer) { column, _, _, rows in
+                for row in rows { emit(key(column, row), Piece(sequence: sequence, type: .polygon, commands: [], kind: .toMerge, rings: rings)) }
             }
         case .polygons(let polygons):
             let minimumArea = lastZoom ? 0 : 4 * pixel * pixel * 2 // twice-area units
@@ -404,7 +449,7 @@ public struct MapTiler: Sendable {
             }
             guard !kept.isEmpty else {
                 if !lastZoom { countDropped() }
-                return
+                return false
             }
             forEachTile(of: kept.flatMap { $0[0] }, columns: columns, rows: allowedRows, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
                 var strip: [[[MapPoint]]] = []
@@ -430,10 +475,11 @@ public struct MapTiler: Sendable {
                     guard !out.isEmpty else { continue }
                     var e = GeometryEncoder()
                     e.addPolygons(out)
-                    if !e.commands.isEmpty { pieces[key(column, row), default: []].append(Piece(feature: Int32(index), type: .polygon, commands: e.commands)) }
+                    if !e.commands.isEmpty { emit(key(column, row), Piece(sequence: sequence, type: .polygon, commands: e.commands)) }
                 }
             }
         }
+        return added
     }
 
     /// Calls `body` per tile column of `columns` that the points' box (grown by `buffer`)
@@ -457,7 +503,15 @@ public struct MapTiler: Sendable {
     }
 }
 
-/// What one worker of `MapTiler.pass` counted, and the error that stopped it.
+/// What one worker of `TileBlockCut.add` cut: pieces by tile, the features that left any
+/// (geometry emptied), and what it dropped for size.
+private struct WorkerCut {
+    var pieces: [UInt64: [TileBlockCut.Piece]] = [:]
+    var headers: [(Int, MapFeature)] = []
+    var drops = GeneralisationDrops()
+}
+
+/// What one worker of `TileBlockCut.tiles` counted, and the error that stopped it.
 private struct WorkerTally {
     var drops = GeneralisationDrops()
     var failure: MapDataError?

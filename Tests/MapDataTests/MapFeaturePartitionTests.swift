@@ -37,3 +37,42 @@ import TileArchives
         #expect(tiles > 20, "Monaco with its sea covers dozens of tiles up to zoom 14")
     }
 }
+
+/// The smallest budgets the partition takes — blocks of one tile (so below zoom 14 every block is
+/// one tile), a 4 KiB write buffer and batches of one feature — cut Monaco into the tiles and
+/// drops of the default options (blocks of 16 tiles, all features of a block cut at once), byte
+/// for byte, at every zoom.
+@Test(.onOwnThread) func monaco_cutWithTheSmallestBudgets_givesTheTilesOfTheDefaults() throws {
+    guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
+    let defaults = TilingOptions(minZoom: 0, maxZoom: 14, parallelism: 2)
+    var smallest = defaults
+    smallest.blockSize = 1
+    let set = try MapDataExtraction.read(url: url)
+    let tiler = try MapTiler(features: set.features, options: defaults)
+    try withTemporaryDirectory { dir in
+        let scratch = try FeatureSpillFile(nextTo: dir.appendingPathComponent("m.pmtiles").path, temporaryDirectory: dir.path)
+        defer { scratch.discard() }
+        var partition = try MapFeaturePartition(options: smallest, storage: scratch, bufferLimit: 4096, batchLimit: 1)
+        for feature in set.features { try partition.add([feature]) }
+        try partition.finishWriting()
+        for z in 0...14 {
+            var expectedDrops = GeneralisationDrops(), drops = GeneralisationDrops()
+            var expected: [EncodedTile] = [], tiles: [EncodedTile] = []
+            for block in tiler.blocks(atZoom: z) { expected += try tiler.tiles(in: block, drops: &expectedDrops) }
+            let blocks = partition.blocks(atZoom: z)
+            #expect(blocks.allSatisfy { $0.columns.count == 1 && $0.rows.count == 1 }, "zoom \(z): blocks of one tile")
+            for block in blocks { tiles += try partition.tiles(in: block, drops: &drops) }
+            #expect(tiles.count == expected.count && tiles == expected, "zoom \(z): the same tiles in the same order")
+            #expect(drops == expectedDrops, "zoom \(z)")
+        }
+    }
+}
+
+/// A block of any zoom covers the ground of one block of the highest zoom, or one tile.
+@Test func blockSide_halvesPerZoomBelowTheHighest_downToOneTile() {
+    let options = TilingOptions(minZoom: 0, maxZoom: 14, blockSize: 16)
+    #expect((0...14).map { options.blockSide(atZoom: $0) } == [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 4, 8, 16])
+    // Fewer tiles in the world than a block holds: the block is the world.
+    let small = TilingOptions(minZoom: 0, maxZoom: 2, blockSize: 16)
+    #expect((0...2).map { small.blockSide(atZoom: $0) } == [1, 2, 4])
+}
