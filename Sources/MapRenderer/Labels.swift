@@ -45,7 +45,7 @@ struct CollisionIndex {
 }
 
 #if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
-public import MapData
+internal import MapData
 
 /// Places labels in priority order (places, POIs, water and park names, street names), each
 /// only where it collides with nothing placed before, and draws them.
