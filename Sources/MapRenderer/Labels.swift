@@ -157,17 +157,39 @@ struct LabelPlacement {
         }
     }
 
-    /// Names of water and parks large enough on screen, at the centre of their box.
+    /// Names of water and parks large enough on screen, inside their outline (`interiorPoint`).
     mutating func areaNames(_ features: [MapFeature], _ projection: some RenderProjection, _ canvas: inout Canvas) {
         for f in features {
             guard let s = name(f), case .polygons(let polys) = f.geometry, let outer = polys.first?.exterior else { continue }
             if f.layer == .water && style.hidden.contains(.water) || f.layer == .park && style.hidden.contains(.parks) { continue }
             let ring = projection.pixelRing(outer)
             guard let minX = ring.map(\.x).min(), let maxX = ring.map(\.x).max(), let minY = ring.map(\.y).min(), let maxY = ring.map(\.y).max(),
-                  (maxX - minX) * (maxY - minY) > 6000 else { continue }
+                  (maxX - minX) * (maxY - minY) > 6000, let at = Self.interiorPoint(of: ring) else { continue }
             let color = f.layer == .water ? Color(hex: 0x1A6D9A) : Color(hex: 0x2E7D32)
-            pointLabel(s, at: Point(x: (minX + maxX) / 2, y: (minY + maxY) / 2), style: TextStyle(size: 12, color: color, haloWidth: 1.5), on: &canvas)
+            pointLabel(s, at: at, style: TextStyle(size: 12, color: color, haloWidth: 1.5), on: &canvas)
         }
+    }
+
+    /// A point inside `ring` for its label: the centre of its box when that is inside, else the
+    /// middle of the widest stretch inside along the box's middle row (the scan-line interior
+    /// point of GEOS's `InteriorPointArea`). A river's or a crescent's box centre is often on
+    /// land. Nil for a ring with no inside on that row.
+    static func interiorPoint(of ring: [Point]) -> Point? {
+        guard let minX = ring.map(\.x).min(), let maxX = ring.map(\.x).max(), let minY = ring.map(\.y).min(), let maxY = ring.map(\.y).max() else { return nil }
+        let centre = Point(x: (minX + maxX) / 2, y: (minY + maxY) / 2)
+        // Where the ring's edges cross the row y = centre.y, left to right (even-odd: pairs).
+        var crossings: [Double] = []
+        for (a, b) in zip(ring, ring.dropFirst() + ring.prefix(1)) where (a.y <= centre.y) != (b.y <= centre.y) {
+            crossings.append(a.x + (centre.y - a.y) / (b.y - a.y) * (b.x - a.x))
+        }
+        crossings.sort()
+        var widest: (from: Double, to: Double)?
+        for i in stride(from: 0, to: crossings.count - 1, by: 2) {
+            let from = crossings[i], to = crossings[i + 1]
+            if from <= centre.x, centre.x <= to { return centre }
+            if to - from > (widest.map { $0.to - $0.from } ?? 0) { widest = (from, to) }
+        }
+        return widest.map { Point(x: ($0.from + $0.to) / 2, y: centre.y) }
     }
 
     /// Street names along their lines, once per name within 200 px. The pieces of one street

@@ -73,3 +73,19 @@ struct StreetNameTests {
         #expect(alone.filter { $0.boxes.count > 1 }.isEmpty)
     }
 }
+
+/// Where an area's name goes.
+struct AreaNameTests {
+    /// A U-shaped lake (0…300 × 0…200, open at the top between x 100 and 200): its box's centre
+    /// (150, 100) is on land, so the name goes in the middle of the widest stretch of water on
+    /// the box's middle row: the left arm is 0…100 and the right 200…300, equally wide, so the
+    /// first (50, 100).
+    @Test func interiorPoint_isInsideAUShape() {
+        let u = [Point(x: 0, y: 0), Point(x: 100, y: 0), Point(x: 100, y: 150), Point(x: 200, y: 150), Point(x: 200, y: 0),
+                 Point(x: 300, y: 0), Point(x: 300, y: 200), Point(x: 0, y: 200)]
+        #expect(LabelPlacement.interiorPoint(of: u) == Point(x: 50, y: 100))
+        // A rectangle: its centre.
+        let box = [Point(x: 10, y: 20), Point(x: 110, y: 20), Point(x: 110, y: 80), Point(x: 10, y: 80)]
+        #expect(LabelPlacement.interiorPoint(of: box) == Point(x: 60, y: 50))
+    }
+}
