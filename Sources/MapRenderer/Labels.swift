@@ -192,10 +192,10 @@ struct LabelPlacement {
         return widest.map { Point(x: ($0.from + $0.to) / 2, y: centre.y) }
     }
 
-    /// Street names along their lines, once per name within 200 px. The pieces of one street
-    /// (same name and class) are first joined end to end (`LineMerging`): OSM cuts streets into
-    /// short ways, each often shorter than the name. Along each joined line the name is tried at
-    /// its middle, then at spots half a name's length + 12 px apart either way (closer, down to
+    /// Street names along their lines, once per street (as Mapnik names a line once with its
+    /// default `spacing` 0) and per name within 200 px; each street's OSM ways are one feature,
+    /// joined end to end (`MapFeatureIndex.joiningStreetNames`). Along each of its lines the
+    /// name is tried at its middle, then at spots half a name's length + 12 px apart either way (closer, down to
     /// 12 px, when the line is not much longer than the name, and at its ends; nearest the
     /// middle first, at most 8 tried on the image that are not near the name placed already),
     /// upright, where the line under the name is straight enough and no glyph's box collides;
@@ -207,23 +207,11 @@ struct LabelPlacement {
         let rank = ["motorway": 0, "trunk": 1, "primary": 2, "secondary": 3, "tertiary": 4, "minor": 5, "pedestrian": 6, "service": 7]
         let ts = TextStyle(size: 11, color: Color(hex: 0x333333), haloWidth: 1.5)
         let width = Double(canvas.width), height = Double(canvas.height)
-        // One entry per street: its name, its class's rank, all its pieces, in first-seen order.
-        var streets: [(rank: Int, name: String, lines: [[MapPoint]])] = []
-        var streetIndex: [String: Int] = [:]
-        for f in features {
+        for (_, f) in features.map({ (rank[$0.featureClass ?? "", default: 9], $0) }).sorted(by: { $0.0 < $1.0 }) {
             guard let s = name(f), case .lines(let lines) = f.geometry else { continue }
-            let cls = f.featureClass ?? ""
-            let key = cls + "\u{1F}" + s
-            if let i = streetIndex[key] { streets[i].lines += lines; continue }
-            streetIndex[key] = streets.count
-            streets.append((rank[cls, default: 9], s, lines))
-        }
-        let order = streets.indices.sorted { (streets[$0].rank, $0) < (streets[$1].rank, $1) }
-        for street in order.map({ streets[$0] }) {
-            let s = street.name
             let shaped = text.shape(s, size: ts.size)
-            let pieces = LineMerging.merged(street.lines).flatMap { projection.pixelLines($0) }.map(PolylineMeasure.init).filter { $0.total > shaped.width + 8 }
-            for measure in pieces {
+            let pieces = lines.flatMap { projection.pixelLines($0) }.map(PolylineMeasure.init).filter { $0.total > shaped.width + 8 }
+            placing: for measure in pieces {
                 // The name starts from `first` to `last` pixels along (4 px from either end), at
                 // spots closer together on a line with little room to spare, the outermost
                 // moved in to the ends of that range.
@@ -254,7 +242,7 @@ struct LabelPlacement {
                           let (mid, _) = measure.point(at: start + shaped.width / 2),
                           !(placedNames[s] ?? []).contains(where: { ($0 - mid).length < 200 }) else { continue }
                     tried += 1
-                    placeStreetName(s, shaped, on: measure, from: start, middle: mid, style: ts, &canvas)
+                    if placeStreetName(s, shaped, on: measure, from: start, middle: mid, style: ts, &canvas) { break placing }
                 }
             }
         }
@@ -263,7 +251,6 @@ struct LabelPlacement {
     /// Places and draws one street name on `measure` from `start` pixels along it, read left to
     /// right (on the line reversed when it runs leftwards there), its middle at `mid`; false when
     /// the line bends too much under it or a glyph's box collides.
-    @discardableResult
     private mutating func placeStreetName(_ s: String, _ shaped: ShapedText, on measure: PolylineMeasure, from start: Double, middle mid: Point, style ts: TextStyle, _ canvas: inout Canvas) -> Bool {
         guard let (_, angle) = measure.point(at: start + shaped.width / 2) else { return false }
         let upright = cos(angle) < 0 ? PolylineMeasure(measure.points.reversed()) : measure
