@@ -5,6 +5,8 @@ public import MapData
 /// ≈ 600 m at the equator); features spanning more than 1024 cells sit in one list that every
 /// query returns. Boxes are computed once, here.
 public struct MapFeatureIndex: Sendable {
+    /// The features given, with each street's name pieces joined into one feature
+    /// (`joiningStreetNames`).
     public let features: [MapFeature]
     private let boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]
     private let cells: [Int: [Int32]]
@@ -22,6 +24,7 @@ public struct MapFeatureIndex: Sendable {
     /// - Complexity: O(features × cells each touches).
     public init(_ features: [MapFeature], outlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = []) {
         precondition(outlineBounds.isEmpty || outlineBounds.count == features.count, "Broken contract: one outline rectangle per feature, or none")
+        let (features, outlineBounds) = Self.joiningStreetNames(features, outlineBounds)
         self.features = features
         self.outlineBounds = outlineBounds
         var cells: [Int: [Int32]] = [:]
@@ -45,6 +48,41 @@ public struct MapFeatureIndex: Sendable {
         self.cells = cells
         self.everywhere = everywhere
         self.boxes = boxes
+    }
+
+    /// The `transportationName` features with the same properties and zoom (the OSM ways of one
+    /// street) as one feature, at the first one's place, its lines joined end to end
+    /// (`LineMerging`): OSM cuts a street into ways often shorter than its name, and a name is
+    /// placed along the whole street, at the same spots in every frame of a moving view. Every
+    /// other feature as given. Outline rectangles follow their features (a joined one keeps its
+    /// first piece's: lines have no outline).
+    /// - Complexity: O(features + street-name points).
+    static func joiningStreetNames(_ features: [MapFeature], _ outlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?])
+        -> ([MapFeature], [(minX: Double, minY: Double, maxX: Double, maxY: Double)?]) {
+        struct Street: Hashable { var properties: [MapProperty], minZoom: Int }
+        var pieces: [Street: [Int]] = [:]
+        for (i, f) in features.enumerated() where f.layer == .transportationName {
+            if case .lines = f.geometry { pieces[Street(properties: f.properties, minZoom: f.minZoom), default: []].append(i) }
+        }
+        guard pieces.values.contains(where: { $0.count > 1 }) else { return (features, outlineBounds) }
+        var joined: [Int: MapFeature] = [:], absorbed = Set<Int>()
+        for list in pieces.values where list.count > 1 {
+            let lines = list.flatMap { i -> [[MapPoint]] in
+                guard case .lines(let l) = features[i].geometry else { return [] }
+                return l
+            }
+            var street = features[list[0]]
+            street.geometry = .lines(LineMerging.merged(lines))
+            joined[list[0]] = street
+            absorbed.formUnion(list.dropFirst())
+        }
+        var outFeatures: [MapFeature] = [], outBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = []
+        outFeatures.reserveCapacity(features.count - absorbed.count)
+        for i in features.indices where !absorbed.contains(i) {
+            outFeatures.append(joined[i] ?? features[i])
+            if !outlineBounds.isEmpty { outBounds.append(outlineBounds[i]) }
+        }
+        return (outFeatures, outBounds)
     }
 
     private static func cell(_ v: Double) -> Int { Int(min(max(v, 0), Double((1 << level) - 1))) }

@@ -45,7 +45,7 @@ struct CollisionIndex {
 }
 
 #if (canImport(CFreeType) && canImport(CHarfBuzz)) || canImport(CoreText)
-public import MapData
+internal import MapData
 
 /// Places labels in priority order (places, POIs, water and park names, street names), each
 /// only where it collides with nothing placed before, and draws them.
@@ -157,25 +157,51 @@ struct LabelPlacement {
         }
     }
 
-    /// Names of water and parks large enough on screen, at the centre of their box.
+    /// Names of water and parks large enough on screen, inside their outline (`interiorPoint`).
     mutating func areaNames(_ features: [MapFeature], _ projection: some RenderProjection, _ canvas: inout Canvas) {
         for f in features {
             guard let s = name(f), case .polygons(let polys) = f.geometry, let outer = polys.first?.exterior else { continue }
             if f.layer == .water && style.hidden.contains(.water) || f.layer == .park && style.hidden.contains(.parks) { continue }
             let ring = projection.pixelRing(outer)
             guard let minX = ring.map(\.x).min(), let maxX = ring.map(\.x).max(), let minY = ring.map(\.y).min(), let maxY = ring.map(\.y).max(),
-                  (maxX - minX) * (maxY - minY) > 6000 else { continue }
+                  (maxX - minX) * (maxY - minY) > 6000, let at = Self.interiorPoint(of: ring) else { continue }
             let color = f.layer == .water ? Color(hex: 0x1A6D9A) : Color(hex: 0x2E7D32)
-            pointLabel(s, at: Point(x: (minX + maxX) / 2, y: (minY + maxY) / 2), style: TextStyle(size: 12, color: color, haloWidth: 1.5), on: &canvas)
+            pointLabel(s, at: at, style: TextStyle(size: 12, color: color, haloWidth: 1.5), on: &canvas)
         }
     }
 
-    /// Street names along their lines, once per name within 200 px: on each of the feature's
-    /// lines at its middle, else at spots a name's length and 24 px apart either way from it
-    /// (nearest the middle first, at most 5 tried on the image), upright, where the line under
-    /// the name is straight enough and no glyph's box collides. The spots are fixed along the
-    /// whole line, not along its part on the image: a street merged into one long line still
-    /// gets named where it shows, and a moving view places its names on the same spots again.
+    /// A point inside `ring` for its label: the centre of its box when that is inside, else the
+    /// middle of the widest stretch inside along the box's middle row (the scan-line interior
+    /// point of GEOS's `InteriorPointArea`). A river's or a crescent's box centre is often on
+    /// land. Nil for a ring with no inside on that row.
+    static func interiorPoint(of ring: [Point]) -> Point? {
+        guard let minX = ring.map(\.x).min(), let maxX = ring.map(\.x).max(), let minY = ring.map(\.y).min(), let maxY = ring.map(\.y).max() else { return nil }
+        let centre = Point(x: (minX + maxX) / 2, y: (minY + maxY) / 2)
+        // Where the ring's edges cross the row y = centre.y, left to right (even-odd: pairs).
+        var crossings: [Double] = []
+        for (a, b) in zip(ring, ring.dropFirst() + ring.prefix(1)) where (a.y <= centre.y) != (b.y <= centre.y) {
+            crossings.append(a.x + (centre.y - a.y) / (b.y - a.y) * (b.x - a.x))
+        }
+        crossings.sort()
+        var widest: (from: Double, to: Double)?
+        for i in stride(from: 0, to: crossings.count - 1, by: 2) {
+            let from = crossings[i], to = crossings[i + 1]
+            if from <= centre.x, centre.x <= to { return centre }
+            if to - from > (widest.map { $0.to - $0.from } ?? 0) { widest = (from, to) }
+        }
+        return widest.map { Point(x: ($0.from + $0.to) / 2, y: centre.y) }
+    }
+
+    /// Street names along their lines, once per street (as Mapnik names a line once with its
+    /// default `spacing` 0) and per name within 200 px; each street's OSM ways are one feature,
+    /// joined end to end (`MapFeatureIndex.joiningStreetNames`). Along each of its lines the
+    /// name is tried at its middle, then at spots half a name's length + 12 px apart either way (closer, down to
+    /// 12 px, when the line is not much longer than the name, and at its ends; nearest the
+    /// middle first, at most 8 tried on the image that are not near the name placed already),
+    /// upright, where the line under the name is straight enough and no glyph's box collides;
+    /// Mapnik likewise slides a line label along its line (`label-position-tolerance`). The spots
+    /// are fixed along the whole line, not along its part on the image, so a moving view places
+    /// its names on the same spots again.
     mutating func streetNames(_ features: [MapFeature], _ projection: some RenderProjection, _ canvas: inout Canvas) {
         guard !style.hidden.contains(.streetNames), !style.hidden.contains(.roads) else { return }
         let rank = ["motorway": 0, "trunk": 1, "primary": 2, "secondary": 3, "tertiary": 4, "minor": 5, "pedestrian": 6, "service": 7]
@@ -184,10 +210,14 @@ struct LabelPlacement {
         for (_, f) in features.map({ (rank[$0.featureClass ?? "", default: 9], $0) }).sorted(by: { $0.0 < $1.0 }) {
             guard let s = name(f), case .lines(let lines) = f.geometry else { continue }
             let shaped = text.shape(s, size: ts.size)
-            let pieces = lines.flatMap { projection.pixelLines($0) }.map(PolylineMeasure.init).filter { $0.total > shaped.width + 16 }
+            let pieces = lines.flatMap { projection.pixelLines($0) }.map(PolylineMeasure.init).filter { $0.total > shaped.width + 8 }
             placing: for measure in pieces {
-                let middle = (measure.total - shaped.width) / 2, step = shaped.width + 24
-                let reach = Int(middle / step)
+                // The name starts from `first` to `last` pixels along (4 px from either end), at
+                // spots closer together on a line with little room to spare, the outermost
+                // moved in to the ends of that range.
+                let first = 4.0, last = measure.total - 4 - shaped.width
+                let middle = (first + last) / 2, step = min(shaped.width / 2 + 12, max(12, (last - first) / 4))
+                let reach = Int(((last - first) / 2 / step).rounded(.up))
                 // Spots only along the segments whose boxes meet the image, at most 64 of them
                 // (a tilted view's line towards the horizon can be millions of pixels long).
                 var lo = Double.infinity, hi = -Double.infinity
@@ -204,25 +234,25 @@ struct LabelPlacement {
                 let nearest = min(max(0, kLow), kHigh)
                 let ks = (max(kLow, nearest - 32)...min(kHigh, nearest + 32)).sorted { abs($0) < abs($1) }
                 var tried = 0
-                for k in ks where tried < 5 {
-                    let start = middle + Double(k) * step
-                    // On the image: both ends of the name.
-                    guard start >= 8, start + shaped.width <= measure.total - 8,
-                          let (a, _) = measure.point(at: start), let (b, _) = measure.point(at: start + shaped.width),
-                          a.x >= 0, a.y >= 0, a.x <= width, a.y <= height, b.x >= 0, b.y >= 0, b.x <= width, b.y <= height else { continue }
+                for k in ks where tried < 8 {
+                    let start = min(max(middle + Double(k) * step, first), last)
+                    // On the image: both ends of the name; not near where the name is already.
+                    guard let (a, _) = measure.point(at: start), let (b, _) = measure.point(at: start + shaped.width),
+                          a.x >= 0, a.y >= 0, a.x <= width, a.y <= height, b.x >= 0, b.y >= 0, b.x <= width, b.y <= height,
+                          let (mid, _) = measure.point(at: start + shaped.width / 2),
+                          !(placedNames[s] ?? []).contains(where: { ($0 - mid).length < 200 }) else { continue }
                     tried += 1
-                    if placeStreetName(s, shaped, on: measure, from: start, style: ts, &canvas) { break placing }
+                    if placeStreetName(s, shaped, on: measure, from: start, middle: mid, style: ts, &canvas) { break placing }
                 }
             }
         }
     }
 
     /// Places and draws one street name on `measure` from `start` pixels along it, read left to
-    /// right (on the line reversed when it runs leftwards there); false when the name is placed
-    /// nearby already, the line bends too much under it, or a glyph's box collides.
-    private mutating func placeStreetName(_ s: String, _ shaped: ShapedText, on measure: PolylineMeasure, from start: Double, style ts: TextStyle, _ canvas: inout Canvas) -> Bool {
-        guard let (mid, angle) = measure.point(at: start + shaped.width / 2) else { return false }
-        if let seen = placedNames[s], seen.contains(where: { ($0 - mid).length < 200 }) { return false }
+    /// right (on the line reversed when it runs leftwards there), its middle at `mid`; false when
+    /// the line bends too much under it or a glyph's box collides.
+    private mutating func placeStreetName(_ s: String, _ shaped: ShapedText, on measure: PolylineMeasure, from start: Double, middle mid: Point, style ts: TextStyle, _ canvas: inout Canvas) -> Bool {
+        guard let (_, angle) = measure.point(at: start + shaped.width / 2) else { return false }
         let upright = cos(angle) < 0 ? PolylineMeasure(measure.points.reversed()) : measure
         let offset = cos(angle) < 0 ? measure.total - start - shaped.width : start
         guard let placed = TextRenderer.placements(of: shaped, along: upright, offset: offset) else { return false }

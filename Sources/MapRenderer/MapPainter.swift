@@ -1,5 +1,5 @@
-public import GeoCore
-public import MapData
+internal import GeoCore
+internal import MapData
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 public import GeoCore
-public import MapData
+internal import MapData
 
 /// A block of XYZ tiles drawn as one image and cut into 256² tiles (the metatile of Mapnik's
 /// mod_tile and of Tirex): strokes and fills run on across the tiles' edges as in any image,

@@ -37,14 +37,16 @@ private func labelledView(zoom: Double = 16, tilt: Double = 45, orientation: Dou
     return (view, clock)
 }
 
-/// The largest overlap, pixels, of two different labels' collision boxes on screen.
+/// The largest overlap, pixels, of two different labels' collision boxes on screen: for two
+/// boxes, the smaller extent of their intersection (how far one must move to clear the other;
+/// two boxes side by side that share 0.5 px across are 0.5 px deep, not their height).
 private func deepestOverlap(_ labels: [[PlacedLabel.Box]]) -> Double {
     var deepest = 0.0
     for i in labels.indices {
         for j in labels.indices where j > i {
             for a in labels[i] {
                 for b in labels[j] where a.intersects(b) {
-                    deepest = max(deepest, min(a.maxX, b.maxX) - max(a.minX, b.minX), min(a.maxY, b.maxY) - max(a.minY, b.minY))
+                    deepest = max(deepest, min(min(a.maxX, b.maxX) - max(a.minX, b.minX), min(a.maxY, b.maxY) - max(a.minY, b.minY)))
                 }
             }
         }
