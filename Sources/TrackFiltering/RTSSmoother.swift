@@ -223,6 +223,10 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     /// The last fix dropped as a jump, until the next fix confirms that or takes it back.
     private var overturned: Kept?
 
+    /// The cleaner's Kalman filter, read in place: binding it to a `let` copied the whole
+    /// filter (over 800 bytes) for every fix.
+    private var kalman: KalmanSmoother { _read { yield cleaner.kalman! } }
+
     public init(smoother: KalmanSmoother, rules: Rule, window: KalmanSmoother.SmoothingWindow = .standard) {
         self.smoother = smoother
         self.window = window
@@ -241,7 +245,7 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     /// - Complexity: amortised O(1) time per fix.
     public mutating func push(_ fix: Location, receivedAt: Date? = nil, item: Item,
                               _ emit: (Location, Item) throws -> Void) rethrows {
-        guard cleaner.process(fix, receivedAt: receivedAt).location != nil, let kalman = cleaner.kalman else { return }
+        guard cleaner.process(fix, receivedAt: receivedAt).location != nil, cleaner.kalman != nil else { return }
         if kalman.overturnedPreviousFix, kept.count > context, kept.last?.startsSegment == false {
             // The previous fix was a jump this one exposed; if it had overturned the fix
             // before it, that one is taken back (`KalmanSmoother.reinstatedFix`).
