@@ -232,7 +232,7 @@ public struct KalmanSmoother: Sendable {
             judgeStart(fix, against: beforeGap)
             return outcome
         }
-        if x.position.norm > LocalFrame.recentringDistance { recentre() }
+        if x.position.isFarther(than: LocalFrame.recentringDistance) { recentre() }
         let (xp, pp) = predicted(dt: dt)
         let z = frame.point(for: fix.coordinate)
         let sigma = accuracy(of: fix) * Self.radiusToSigma
@@ -369,7 +369,7 @@ public struct KalmanSmoother: Sendable {
             return
         }
         let dt = fix.timestamp.timeIntervalSince(time)
-        if x.position.norm > LocalFrame.recentringDistance { recentre() }
+        if x.position.isFarther(than: LocalFrame.recentringDistance) { recentre() }
         let (xp, pp) = predicted(dt: dt)
         let z = frame.point(for: fix.coordinate)
         let variance = positionVariance(of: fix) * noiseScale
@@ -520,9 +520,9 @@ public struct KalmanSmoother: Sendable {
             let v = ss * ss + speed * speed
             return (.zero, .diagonal(v, v))
         }
-        let c = course.radians
+        let c = course.degrees * (.pi / 180)
         let u = Vec2(x: sin(c), y: cos(c))               // along track
-        let courseSigma = (fix.courseAccuracy.flatMap { $0.degrees > 0 ? $0.degrees : nil } ?? parameters.assumedCourseAccuracy) * .pi / 180
+        let courseSigma = (fix.courseAccuracy.flatMap { $0.degrees > 0 ? $0.degrees : nil } ?? parameters.assumedCourseAccuracy) * (.pi / 180)
         let cross = max(ss, speed * min(courseSigma, .pi / 2))
         let a = ss * ss, b = cross * cross
         // R = a·u·uᵀ + b·w·wᵀ with w = (u.y, −u.x) across the track.
@@ -587,8 +587,8 @@ public struct KalmanSmoother: Sendable {
             let w = Vec2(x: u.y, y: -u.x)
             let across = w.x * (v.a * w.x + v.b * w.y) + w.y * (v.c * w.x + v.d * w.y)
             out.speedAccuracy = Speed(metersPerSecond: max(along, 0).squareRoot())
-            out.course = Bearing(degrees: atan2(x.velocity.x, x.velocity.y) * 180 / .pi)
-            out.courseAccuracy = .degrees(min(angle(opposite: max(across, 0).squareRoot(), adjacent: speed) * 180 / .pi, 180))
+            out.course = Bearing(degrees: atan2(x.velocity.x, x.velocity.y) * (180 / .pi))
+            out.courseAccuracy = .degrees(min(angle(opposite: max(across, 0).squareRoot(), adjacent: speed) * (180 / .pi), 180))
         } else {
             out.speedAccuracy = Speed(metersPerSecond: (max(v.trace, 0) / 2).squareRoot())
             out.course = nil

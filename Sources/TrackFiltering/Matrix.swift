@@ -36,6 +36,8 @@ struct Vec2: Hashable, Sendable {
     static func - (l: Vec2, r: Vec2) -> Vec2 { Vec2(x: l.x - r.x, y: l.y - r.y) }
     static func * (l: Vec2, k: Double) -> Vec2 { Vec2(x: l.x * k, y: l.y * k) }
     var norm: Double { (x * x + y * y).squareRoot() }
+    /// Whether `norm > distance`, without the square root (once per filter step).
+    func isFarther(than distance: Double) -> Bool { x * x + y * y > distance * distance }
     /// `vᵀ M⁻¹ v` given `M⁻¹` of a symmetric positive-definite `M`: the squared Mahalanobis length.
     func mahalanobisSquared(inverse inv: Mat2) -> Double {
         x * (inv.a * x + inv.b * y) + y * (inv.c * x + inv.d * y)
