@@ -100,6 +100,10 @@ struct Block4: Hashable, Sendable {
     /// and `si` = S⁻¹ (S = H P Hᵀ + R, symmetric): with B = P Hᵀ (4×2) the gain is K = B S⁻¹,
     /// x ← x + K y and P ← P − K Bᵀ. Written out for the blocks, the ten distinct entries of P
     /// once each (P − K Bᵀ is symmetric; `vp` = `pvᵀ`), no division.
+    ///
+    /// The two axes are not run as two independent 2-state filters, although Q and the position
+    /// noise are axis-diagonal: the Doppler velocity's noise is along and across the reported
+    /// course (`KalmanSmoother.velocityMeasurement`), so its R, and with it P, couples east and north.
     @inline(__always)
     mutating func correct(_ x: inout State4, measuringVelocity: Bool, innovation y: Vec2, inverseNoise si: Mat2) {
         // B's position rows and velocity rows: (pp, vp) for a position, (pv, vv) for a velocity.
