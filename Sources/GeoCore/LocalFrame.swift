@@ -34,6 +34,8 @@ public struct LocalFrame: Hashable, Sendable {
     @usableFromInline let sinLatitude0: Double, cosLatitude0: Double
     @usableFromInline let meridionalRadius: Double
     @usableFromInline let primeVerticalRadius: Double
+    /// `1 / meridionalRadius`, radians per metre north (a multiplication per conversion, not a division).
+    @usableFromInline let radiansPerMeterNorth: Double
 
     /// The distance from the origin beyond which filters re-centre their frame, in metres.
     public static let recentringDistance = 20_000.0
@@ -50,6 +52,7 @@ public struct LocalFrame: Hashable, Sendable {
         cosLatitude0 = c
         meridionalRadius = radii.meridional
         primeVerticalRadius = radii.primeVertical
+        radiansPerMeterNorth = 1 / radii.meridional
         metersPerDegreeLatitude = radii.meridional * .pi / 180
         metersPerDegreeLongitude = max(radii.primeVertical * c * .pi / 180, 1e-3)
     }
@@ -57,40 +60,45 @@ public struct LocalFrame: Hashable, Sendable {
     /// East and north of `coordinate`, in metres.
     @inlinable
     public func point(for coordinate: Coordinate) -> (east: Double, north: Double) {
-        let phi = coordinate.latitude * .pi / 180
+        let phi = coordinate.latitude * (.pi / 180)
         var dl = coordinate.longitude - longitude0
         if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }
-        return (dl * .pi / 180 * primeVerticalRadius * cosine(phi), (phi - latitude0) * meridionalRadius)
+        return (dl * (.pi / 180) * primeVerticalRadius * cosine(phi), (phi - latitude0) * meridionalRadius)
     }
 
-    /// cos φ, by the angle-sum formula with a Taylor series near the origin's latitude (terms
-    /// to d⁴: error below 1e-13 within 0.01 rad ≈ 60 km), else by `cos`. Saves the filters a
-    /// trigonometric call per conversion.
-    @inlinable
+    /// cos φ, by the angle-sum formula with a Taylor series near the origin's latitude, else
+    /// by `cos`: cos(φ₀ + d) = cos φ₀ cos d − sin φ₀ sin d with cos d to d⁴ and sin d to d⁵ (the
+    /// first terms left out, d⁶/720 and d⁷/5040, keep the error below 1e-13 within 0.01 rad ≈
+    /// 60 km: `localFrame_cosineSeriesWithinItsBound`). cos φ₀ and sin φ₀ are the frame's, the
+    /// series' divisions multiplications by constant reciprocals, so a conversion costs no
+    /// trigonometric call and no division.
+    @inlinable @inline(__always)
     func cosine(_ phi: Double) -> Double {
         let d = phi - latitude0
         guard abs(d) < 0.01 else { return _cos(phi) }
         let d2 = d * d
-        let cosD = 1 - d2 / 2 + d2 * d2 / 24
-        let sinD = d * (1 - d2 / 6 + d2 * d2 / 120)
+        let cosD = 1 + d2 * (-0.5 + d2 * (1.0 / 24))
+        let sinD = d + d * d2 * (-1.0 / 6 + d2 * (1.0 / 120))
         return cosLatitude0 * cosD - sinLatitude0 * sinD
     }
 
     /// The coordinate at `east`, `north` metres from the origin (latitudes clamped to ±90°).
     @inlinable
     public func coordinate(east: Double, north: Double) -> Coordinate {
-        var phi = latitude0 + north / meridionalRadius
+        var phi = latitude0 + north * radiansPerMeterNorth
         phi = min(max(phi, -.pi / 2), .pi / 2)
         let c = max(cosine(phi), 1e-12)
-        let lat = phi * 180 / .pi
-        let lon = Coordinate.normalizedLongitude(longitude0 + east / (primeVerticalRadius * c) * 180 / .pi)
+        let lat = phi * (180 / .pi)
+        let lon = Coordinate.normalizedLongitude(longitude0 + east / (primeVerticalRadius * c) * (180 / .pi))
         return Coordinate(uncheckedLatitude: lat, longitude: lon)
     }
 
     /// The distance between two nearby coordinates, metres, as `LocalFrame.distance(_:_:)` but
     /// with this frame's radii and cosine series (no trigonometric call near the origin's
-    /// latitude; the radii differ from the midpoint's by under 1e-5 within 60 km).
-    @inlinable
+    /// latitude; the radii differ from the midpoint's by under 1e-5 within 60 km). Always
+    /// inlined, so the filters' two hops per fix overlap instead of waiting on each other's
+    /// square root.
+    @inlinable @inline(__always)
     public func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
         let c = cosine((a.latitude + b.latitude) * (.pi / 360))
         var dl = b.longitude - a.longitude

@@ -197,7 +197,7 @@ public struct KalmanSmoother: Sendable {
 
     /// One step that writes the estimate over `out` (a copy of the fix) instead of returning it.
     mutating func update(with fix: Location, into out: inout Location) -> Outcome {
-        var record = Step.none
+        var record = Step.Discarded()
         let outcome = step(fix, recording: &record)
         switch outcome {
         case .started, .updated: Self.write(frame: frame, x, p, into: &out)
@@ -216,7 +216,7 @@ public struct KalmanSmoother: Sendable {
         }
     }
 
-    private mutating func step(_ fix: Location, recording step: inout Step) -> Outcome {
+    private mutating func step(_ fix: Location, recording step: inout some StepRecording) -> Outcome {
         replacedUnconfirmedStart = false
         segmentOutvoted = false
         overturnedPreviousFix = false
@@ -232,7 +232,7 @@ public struct KalmanSmoother: Sendable {
             judgeStart(fix, against: beforeGap)
             return outcome
         }
-        if x.position.norm > LocalFrame.recentringDistance { recentre() }
+        if x.position.isFarther(than: LocalFrame.recentringDistance) { recentre() }
         let (xp, pp) = predicted(dt: dt)
         let z = frame.point(for: fix.coordinate)
         let sigma = accuracy(of: fix) * Self.radiusToSigma
@@ -281,7 +281,7 @@ public struct KalmanSmoother: Sendable {
     /// Whether the previous fix was a jump that `fix` exposes (`overturnedPreviousFix`); if so,
     /// the filter goes back to the estimate before it and takes `fix` from there.
     /// - Parameter here: the fix in the filter's frame, metres.
-    private mutating func overturningPrevious(with fix: Location, at here: Vec2, sigma: Double, recording step: inout Step) -> Bool {
+    private mutating func overturningPrevious(with fix: Location, at here: Vec2, sigma: Double, recording step: inout some StepRecording) -> Bool {
         guard let a = anchor, let previous = previousFix else { return false }
         let dt = fix.timestamp.timeIntervalSince(a.time)
         let variance = sigma * sigma
@@ -369,7 +369,7 @@ public struct KalmanSmoother: Sendable {
             return
         }
         let dt = fix.timestamp.timeIntervalSince(time)
-        if x.position.norm > LocalFrame.recentringDistance { recentre() }
+        if x.position.isFarther(than: LocalFrame.recentringDistance) { recentre() }
         let (xp, pp) = predicted(dt: dt)
         let z = frame.point(for: fix.coordinate)
         let variance = positionVariance(of: fix) * noiseScale
@@ -383,7 +383,7 @@ public struct KalmanSmoother: Sendable {
     /// The measurement update of an accepted fix taken at `fixTime`: position, then its Doppler
     /// `velocity` (`velocityMeasurement(_:)`, computed once per fix) if that passes its own gate.
     private mutating func correct(velocity: (Vec2, Mat2)?, at fixTime: Date, predicted xp: State4, _ pp: Block4,
-                                  innovation: Vec2, inverseNoise si: Mat2, dt: Double, recording step: inout Step) {
+                                  innovation: Vec2, inverseNoise si: Mat2, dt: Double, recording step: inout some StepRecording) {
         var xu = xp, pu = pp
         Self.correctPosition(&xu, &pu, innovation: innovation, inverseNoise: si)
         if let (v, r) = velocity {
@@ -393,7 +393,7 @@ public struct KalmanSmoother: Sendable {
                 Self.correctVelocity(&xu, &pu, innovation: vi, inverseNoise: svi)
             }
         }
-        step = .update(frame: frame, predicted: xp, predictedCovariance: pp, dt: dt)
+        step.record(.update(frame: frame, predicted: xp, predictedCovariance: pp, dt: dt))
         x = xu
         p = pu.symmetrized
         time = fixTime
@@ -427,7 +427,7 @@ public struct KalmanSmoother: Sendable {
         return (here - last.position).norm <= speed * dt + noise
     }
 
-    private mutating func start(at fix: Location, noiseScale: Double = 1, recording step: inout Step) -> Outcome {
+    private mutating func start(at fix: Location, noiseScale: Double = 1, recording step: inout some StepRecording) -> Outcome {
         consecutiveOutliers = 0
         lastOutlier = nil
         updatesSinceStart = 0
@@ -447,7 +447,7 @@ public struct KalmanSmoother: Sendable {
         anchor = (x, p, time)
         previousFix = nil
         overturnedFix = nil
-        step = .start(frame: frame)
+        step.record(.start(frame: frame))
         return .started
     }
 
@@ -480,13 +480,8 @@ public struct KalmanSmoother: Sendable {
 
     /// `predicted(dt:)` from a given state and covariance.
     private static func predicted(_ x: State4, _ p: Block4, dt: Double, accelerationNoise: Double) -> (State4, Block4) {
-        let q = accelerationNoise * accelerationNoise
         let x1 = State4(position: x.position + x.velocity * dt, velocity: x.velocity)
-        let dt2 = dt * dt
-        let pp = p.pp + (p.pv + p.vp) * dt + p.vv * dt2 + Mat2.identity * (q * dt2 * dt / 3)
-        let pv = p.pv + p.vv * dt + Mat2.identity * (q * dt2 / 2)
-        let vv = p.vv + Mat2.identity * (q * dt)
-        return (x1, Block4(pp: pp, pv: pv, vp: pv.transposed, vv: vv))
+        return (x1, p.predictedCovariance(dt: dt, q: accelerationNoise * accelerationNoise))
     }
 
     /// Moves the origin under the current position (velocity kept: the frames' axes differ by
@@ -525,9 +520,9 @@ public struct KalmanSmoother: Sendable {
             let v = ss * ss + speed * speed
             return (.zero, .diagonal(v, v))
         }
-        let c = course.radians
+        let c = course.degrees * (.pi / 180)
         let u = Vec2(x: sin(c), y: cos(c))               // along track
-        let courseSigma = (fix.courseAccuracy.flatMap { $0.degrees > 0 ? $0.degrees : nil } ?? parameters.assumedCourseAccuracy) * .pi / 180
+        let courseSigma = (fix.courseAccuracy.flatMap { $0.degrees > 0 ? $0.degrees : nil } ?? parameters.assumedCourseAccuracy) * (.pi / 180)
         let cross = max(ss, speed * min(courseSigma, .pi / 2))
         let a = ss * ss, b = cross * cross
         // R = a·u·uᵀ + b·w·wᵀ with w = (u.y, −u.x) across the track.
@@ -538,25 +533,27 @@ public struct KalmanSmoother: Sendable {
 
     /// Position update with H = [I 0]; `inverseNoise` is S⁻¹ of the innovation covariance S = Ppp + R.
     static func correctPosition(_ x: inout State4, _ p: inout Block4, innovation y: Vec2, inverseNoise si: Mat2) {
-        let kp = p.pp * si, kv = p.vp * si
-        x.position = x.position + kp * y
-        x.velocity = x.velocity + kv * y
-        p = Block4(pp: p.pp - kp * p.pp, pv: p.pv - kp * p.pv, vp: p.vp - kv * p.pp, vv: p.vv - kv * p.pv)
+        p.correct(&x, measuringVelocity: false, innovation: y, inverseNoise: si)
     }
 
     /// Velocity update with H = [0 I]; `inverseNoise` is S⁻¹ with S = Pvv + R.
     static func correctVelocity(_ x: inout State4, _ p: inout Block4, innovation y: Vec2, inverseNoise si: Mat2) {
-        let kp = p.pv * si, kv = p.vv * si
-        x.position = x.position + kp * y
-        x.velocity = x.velocity + kv * y
-        p = Block4(pp: p.pp - kp * p.vp, pv: p.pv - kp * p.vv, vp: p.vp - kv * p.vp, vv: p.vv - kv * p.vv)
+        p.correct(&x, measuringVelocity: true, innovation: y, inverseNoise: si)
     }
 
     /// What a forward step hands the backward pass.
-    enum Step: Sendable {
+    enum Step: Sendable, StepRecording {
         case none
         case start(frame: LocalFrame)
         case update(frame: LocalFrame, predicted: State4, predictedCovariance: Block4, dt: Double)
+
+        mutating func record(_ step: Step) { self = step }
+
+        /// Where the online filter records its steps: nowhere (the steps, a frame and a
+        /// covariance each, are not even built in the specialised code).
+        struct Discarded: StepRecording {
+            func record(_ step: Step) {}
+        }
     }
 
     /// atan(o / a) for o, a ≥ 0: by its Taylor series when o/a < 0.1 (terms to the 9th power:
@@ -590,14 +587,19 @@ public struct KalmanSmoother: Sendable {
             let w = Vec2(x: u.y, y: -u.x)
             let across = w.x * (v.a * w.x + v.b * w.y) + w.y * (v.c * w.x + v.d * w.y)
             out.speedAccuracy = Speed(metersPerSecond: max(along, 0).squareRoot())
-            out.course = Bearing(degrees: atan2(x.velocity.x, x.velocity.y) * 180 / .pi)
-            out.courseAccuracy = .degrees(min(angle(opposite: max(across, 0).squareRoot(), adjacent: speed) * 180 / .pi, 180))
+            out.course = Bearing(degrees: atan2(x.velocity.x, x.velocity.y) * (180 / .pi))
+            out.courseAccuracy = .degrees(min(angle(opposite: max(across, 0).squareRoot(), adjacent: speed) * (180 / .pi), 180))
         } else {
             out.speedAccuracy = Speed(metersPerSecond: (max(v.trace, 0) / 2).squareRoot())
             out.course = nil
             out.courseAccuracy = nil
         }
     }
+}
+
+/// Where a forward step's record for the backward pass goes (`KalmanSmoother.Step`, or nowhere).
+protocol StepRecording {
+    mutating func record(_ step: KalmanSmoother.Step)
 }
 
 #if canImport(Glibc)

@@ -36,6 +36,8 @@ struct Vec2: Hashable, Sendable {
     static func - (l: Vec2, r: Vec2) -> Vec2 { Vec2(x: l.x - r.x, y: l.y - r.y) }
     static func * (l: Vec2, k: Double) -> Vec2 { Vec2(x: l.x * k, y: l.y * k) }
     var norm: Double { (x * x + y * y).squareRoot() }
+    /// Whether `norm > distance`, without the square root (once per filter step).
+    func isFarther(than distance: Double) -> Bool { x * x + y * y > distance * distance }
     /// `vᵀ M⁻¹ v` given `M⁻¹` of a symmetric positive-definite `M`: the squared Mahalanobis length.
     func mahalanobisSquared(inverse inv: Mat2) -> Double {
         x * (inv.a * x + inv.b * y) + y * (inv.c * x + inv.d * y)
@@ -74,6 +76,58 @@ struct Block4: Hashable, Sendable {
         let si = s.inverse
         let top = aib * si
         return Block4(pp: ai + top * (vp * ai), pv: top * -1, vp: (si * (vp * ai)) * -1, vv: si)
+    }
+
+    /// The covariance of the constant-velocity prediction, `F P Fᵀ + Q` with F = `[[I, dt·I],
+    /// [0, I]]` and white-acceleration Q of spectral density `q` per axis (Bar-Shalom, Li &
+    /// Kirubarajan 2001, §6.2.2), for this symmetric P. Written out entry by entry: the ten
+    /// distinct entries once each, the mirrored ones copied (`vp` = `pvᵀ`).
+    @inline(__always)
+    func predictedCovariance(dt: Double, q: Double) -> Block4 {
+        let dt2 = dt * dt, q3 = q * dt2 * dt / 3, q2 = q * dt2 / 2, q1 = q * dt
+        let ppa = pp.a + (pv.a + pv.a) * dt + vv.a * dt2 + q3
+        let ppb = pp.b + (pv.b + pv.c) * dt + vv.b * dt2
+        let ppd = pp.d + (pv.d + pv.d) * dt + vv.d * dt2 + q3
+        let pva = pv.a + vv.a * dt + q2, pvb = pv.b + vv.b * dt
+        let pvc = pv.c + vv.b * dt, pvd = pv.d + vv.d * dt + q2
+        return Block4(pp: Mat2(a: ppa, b: ppb, c: ppb, d: ppd), pv: Mat2(a: pva, b: pvb, c: pvc, d: pvd),
+                      vp: Mat2(a: pva, b: pvc, c: pvb, d: pvd),
+                      vv: Mat2(a: vv.a + q1, b: vv.b, c: vv.b, d: vv.d + q1))
+    }
+
+    /// The Kalman measurement update of this symmetric covariance and `x` by a 2-vector
+    /// measurement of the position (H = [I 0]) or the velocity (H = [0 I]) with innovation `y`
+    /// and `si` = S⁻¹ (S = H P Hᵀ + R, symmetric): with B = P Hᵀ (4×2) the gain is K = B S⁻¹,
+    /// x ← x + K y and P ← P − K Bᵀ. Written out for the blocks, the ten distinct entries of P
+    /// once each (P − K Bᵀ is symmetric; `vp` = `pvᵀ`), no division.
+    ///
+    /// The two axes are not run as two independent 2-state filters, although Q and the position
+    /// noise are axis-diagonal: the Doppler velocity's noise is along and across the reported
+    /// course (`KalmanSmoother.velocityMeasurement`), so its R, and with it P, couples east and north.
+    @inline(__always)
+    mutating func correct(_ x: inout State4, measuringVelocity: Bool, innovation y: Vec2, inverseNoise si: Mat2) {
+        // B's position rows and velocity rows: (pp, vp) for a position, (pv, vv) for a velocity.
+        let bp = measuringVelocity ? pv : pp, bv = measuringVelocity ? vv : vp
+        // K = B S⁻¹ (S⁻¹ symmetric: si.c = si.b).
+        let kpa = bp.a * si.a + bp.b * si.b, kpb = bp.a * si.b + bp.b * si.d
+        let kpc = bp.c * si.a + bp.d * si.b, kpd = bp.c * si.b + bp.d * si.d
+        let kva = bv.a * si.a + bv.b * si.b, kvb = bv.a * si.b + bv.b * si.d
+        let kvc = bv.c * si.a + bv.d * si.b, kvd = bv.c * si.b + bv.d * si.d
+        x.position.x += kpa * y.x + kpb * y.y
+        x.position.y += kpc * y.x + kpd * y.y
+        x.velocity.x += kva * y.x + kvb * y.y
+        x.velocity.y += kvc * y.x + kvd * y.y
+        // P − K Bᵀ: row i of K times row j of B.
+        let ppa = pp.a - (kpa * bp.a + kpb * bp.b), ppb = pp.b - (kpa * bp.c + kpb * bp.d)
+        let ppd = pp.d - (kpc * bp.c + kpd * bp.d)
+        let pva = pv.a - (kpa * bv.a + kpb * bv.b), pvb = pv.b - (kpa * bv.c + kpb * bv.d)
+        let pvc = pv.c - (kpc * bv.a + kpd * bv.b), pvd = pv.d - (kpc * bv.c + kpd * bv.d)
+        let vva = vv.a - (kva * bv.a + kvb * bv.b), vvb = vv.b - (kva * bv.c + kvb * bv.d)
+        let vvd = vv.d - (kvc * bv.c + kvd * bv.d)
+        pp = Mat2(a: ppa, b: ppb, c: ppb, d: ppd)
+        pv = Mat2(a: pva, b: pvb, c: pvc, d: pvd)
+        vp = Mat2(a: pva, b: pvc, c: pvb, d: pvd)
+        vv = Mat2(a: vva, b: vvb, c: vvb, d: vvd)
     }
 
     /// The constant-velocity transition `[[I, dt·I], [0, I]]`.

@@ -226,6 +226,10 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     /// fix or the smoother exposes it as an outlier).
     private(set) var passedLast = false
 
+    /// The cleaner's Kalman filter, read in place: binding it to a `let` copied the whole
+    /// filter (over 800 bytes) for every fix.
+    private var kalman: KalmanSmoother { _read { yield cleaner.kalman! } }
+
     public init(smoother: KalmanSmoother, rules: Rule, window: KalmanSmoother.SmoothingWindow = .standard) {
         self.smoother = smoother
         self.window = window
@@ -245,7 +249,7 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     public mutating func push(_ fix: Location, receivedAt: Date? = nil, item: Item,
                               _ emit: (Location, Item) throws -> Void) rethrows {
         passedLast = cleaner.process(fix, receivedAt: receivedAt).location != nil
-        guard passedLast, let kalman = cleaner.kalman else { return }
+        guard passedLast, cleaner.kalman != nil else { return }
         if kalman.overturnedPreviousFix, kept.count > context, kept.last?.startsSegment == false {
             // The previous fix was a jump this one exposed; if it had overturned the fix
             // before it, that one is taken back (`KalmanSmoother.reinstatedFix`).

@@ -314,7 +314,8 @@ public struct StationaryRule: TrackFilter {
         }
         guard still else {
             stillSince = speed == nil ? fix.timestamp : nil
-            cluster = nil
+            // Cleared only when set: storing nil over the frame costs a copy of it every fix.
+            if cluster != nil { cluster = nil }
             if speed == nil { addToCluster(fix.coordinate) }
             return nil
         }

@@ -72,6 +72,9 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
     /// - Parameter receivedAt: the injected clock's reading when the fix arrived (for the stale
     ///   and warm-up rules); nil offline.
     /// - Complexity: O(1), allocation-free for the standard rules.
+    // Pre-specialised for the standard rules: callers in other modules (live updates, the CLI,
+    // the benchmark) otherwise run the generic body, each rule through its witness table.
+    @_specialize(exported: true, where Rule == StandardRules)
     public mutating func process(_ fix: Location, receivedAt: Date? = nil) -> FilterDecision {
         if !(measuringFrame?.coversLatitude(of: fix.coordinate) ?? false) {
             measuringFrame = LocalFrame(origin: fix.coordinate)
