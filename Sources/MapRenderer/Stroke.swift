@@ -66,31 +66,39 @@ enum Stroker {
                 // A zero-length line shows only its caps: a dot or a square.
                 switch style.cap {
                 case .butt: break
-                case .round: out.append(Path.Contour(points: arc(center: p[0], from: 0, sweep: 2 * .pi, radius: r, step: step), isClosed: true))
+                case .round:
+                    var dot: [Point] = []
+                    arc(center: p[0], from: Point(x: 1, y: 0), sweep: 2 * .pi, radius: r, step: step, into: &dot)
+                    out.append(Path.Contour(points: dot, isClosed: true))
                 case .square: out.append(Path.Contour(points: [p[0] + Point(x: -r, y: -r), p[0] + Point(x: r, y: -r), p[0] + Point(x: r, y: r), p[0] + Point(x: -r, y: r)], isClosed: true))
                 }
                 continue
             }
             if line.isClosed && p.count > 2 {
-                out.append(Path.Contour(points: side(p, closed: true, r: r, style: style, step: step), isClosed: true))
-                out.append(Path.Contour(points: side(p.reversed(), closed: true, r: r, style: style, step: step), isClosed: true))
+                var ring: [Point] = []
+                side(p, closed: true, r: r, style: style, step: step, into: &ring)
+                out.append(Path.Contour(points: ring, isClosed: true))
+                ring = []
+                side(p.reversed(), closed: true, r: r, style: style, step: step, into: &ring)
+                out.append(Path.Contour(points: ring, isClosed: true))
             } else {
-                var ring = side(p, closed: false, r: r, style: style, step: step)
-                ring += cap(at: p[p.count - 1], direction: unit(p[p.count - 1] - p[p.count - 2]), r: r, cap: style.cap, step: step)
+                var ring: [Point] = []
+                ring.reserveCapacity(4 * p.count + 16)
+                side(p, closed: false, r: r, style: style, step: step, into: &ring)
+                cap(at: p[p.count - 1], direction: unit(p[p.count - 1] - p[p.count - 2]), r: r, cap: style.cap, step: step, into: &ring)
                 let back = Array(p.reversed())
-                ring += side(back, closed: false, r: r, style: style, step: step)
-                ring += cap(at: back[back.count - 1], direction: unit(back[back.count - 1] - back[back.count - 2]), r: r, cap: style.cap, step: step)
+                side(back, closed: false, r: r, style: style, step: step, into: &ring)
+                cap(at: back[back.count - 1], direction: unit(back[back.count - 1] - back[back.count - 2]), r: r, cap: style.cap, step: step, into: &ring)
                 out.append(Path.Contour(points: ring, isClosed: true))
             }
         }
         return out
     }
 
-    /// The offset of `p` by `r` along the left normal, with joins at its corners.
-    private static func side(_ p: [Point], closed: Bool, r: Double, style: StrokeStyle, step: Double) -> [Point] {
+    /// Appends the offset of `p` by `r` along the left normal, with joins at its corners.
+    private static func side(_ p: [Point], closed: Bool, r: Double, style: StrokeStyle, step: Double, into out: inout [Point]) {
         let n = p.count
-        var out: [Point] = []
-        out.reserveCapacity(n * 2)
+        out.reserveCapacity(out.count + n * 2)
         func direction(_ i: Int) -> Point { unit(p[(i + 1) % n] - p[i]) }
         let cosStep = cos(step)
         if closed {
@@ -100,7 +108,6 @@ enum Stroker {
             for i in 1..<(n - 1) { join(at: p[i], d0: direction(i - 1), d1: direction(i), r: r, style: style, step: step, cosStep: cosStep, into: &out) }
             out.append(p[n - 1] + normal(direction(n - 2)) * r)
         }
-        return out
     }
 
     private static func join(at v: Point, d0: Point, d1: Point, r: Double, style: StrokeStyle, step: Double, cosStep: Double, into out: inout [Point]) {
@@ -134,35 +141,38 @@ enum Stroker {
                 out.append(a); out.append(b)
                 return
             }
-            let a0 = atan2(n0.y, n0.x)
-            var sweep = atan2(n1.y, n1.x) - a0
-            while sweep > .pi { sweep -= 2 * .pi }
-            while sweep < -.pi { sweep += 2 * .pi }
-            out += arc(center: v, from: a0, sweep: sweep, radius: r, step: step)
+            // An outer corner turns clockwise (turn = n0 × n1 < 0): from n0 to n1 the short
+            // way; a reversal (turn 0) goes round through d0, as a cap does.
+            let sweep = turn < 0 ? atan2(turn, n0.x * n1.x + n0.y * n1.y) : -.pi
+            arc(center: v, from: n0, sweep: sweep, radius: r, step: step, into: &out)
         }
     }
 
-    /// The cap at an end `e` reached going in `direction`, from the left offset to the right.
-    private static func cap(at e: Point, direction d: Point, r: Double, cap: StrokeStyle.Cap, step: Double) -> [Point] {
+    /// Appends the cap at an end `e` reached going in `direction`, from the left offset to the
+    /// right (the offsets themselves are the sides' ends).
+    private static func cap(at e: Point, direction d: Point, r: Double, cap: StrokeStyle.Cap, step: Double, into out: inout [Point]) {
         let n = normal(d)
         switch cap {
-        case .butt: return []
-        case .square: return [e + n * r + d * r, e - n * r + d * r]
+        case .butt: return
+        case .square: out.append(e + n * r + d * r); out.append(e - n * r + d * r)
         case .round:
-            // From +n through d to −n.
-            let a0 = atan2(n.y, n.x)
-            let toward = atan2(d.y, d.x) - a0
-            let sweep = sin(toward) >= 0 ? Double.pi : -Double.pi
-            return Array(arc(center: e, from: a0, sweep: sweep, radius: r, step: step).dropFirst().dropLast())
+            // From +n through d to −n: half a turn clockwise.
+            arc(center: e, from: n, sweep: -.pi, radius: r, step: step, includingEnds: false, into: &out)
         }
     }
 
-    /// Points on a circular arc, both ends included.
-    private static func arc(center: Point, from a0: Double, sweep: Double, radius r: Double, step: Double) -> [Point] {
+    /// Appends points on a circular arc from the unit direction `u` (from `center`) turning
+    /// `sweep` radians (positive from +x toward +y), equal steps no longer than `step`. Each
+    /// point is the previous one's direction turned by one step (a rotation matrix: two trig
+    /// calls per arc, not two per point).
+    private static func arc(center: Point, from u: Point, sweep: Double, radius r: Double, step: Double, includingEnds: Bool = true, into out: inout [Point]) {
         let count = max(1, Int((abs(sweep) / step).rounded(.up)))
-        return (0...count).map { i in
-            let a = a0 + sweep * Double(i) / Double(count)
-            return Point(x: center.x + r * cos(a), y: center.y + r * sin(a))
+        let turn = sweep / Double(count)
+        let c = cos(turn), s = sin(turn)
+        var v = u
+        for i in 0...count {
+            if includingEnds || (i > 0 && i < count) { out.append(Point(x: center.x + r * v.x, y: center.y + r * v.y)) }
+            v = Point(x: v.x * c - v.y * s, y: v.x * s + v.y * c)
         }
     }
 
