@@ -74,22 +74,32 @@ public struct Pixmap: Sendable, Equatable {
             for xi in start..<end {
                 let c = coverage[xi - x]
                 if c <= 0 { continue }
+                let i = (y * w + xi) * 4
                 if opaque && c >= 1 {
-                    raw.storeBytes(of: UInt32(littleEndian: solid), toByteOffset: (y * w + xi) * 4, as: UInt32.self)
+                    raw.storeBytes(of: UInt32(littleEndian: solid), toByteOffset: i, as: UInt32.self)
                     continue
                 }
-                let i = (y * w + xi) * 4
                 let k = 1 - sa * c
+                let out: UInt32
                 if k <= 0 {
-                    px[i] = UInt8(sr + 0.5); px[i + 1] = UInt8(sg + 0.5); px[i + 2] = UInt8(sb + 0.5); px[i + 3] = UInt8(s255 + 0.5)
+                    out = Self.pixel(sr, sg, sb, s255)
                 } else {
-                    px[i] = UInt8(min(255, sr * c + Float(px[i]) * k + 0.5))
-                    px[i + 1] = UInt8(min(255, sg * c + Float(px[i + 1]) * k + 0.5))
-                    px[i + 2] = UInt8(min(255, sb * c + Float(px[i + 2]) * k + 0.5))
-                    px[i + 3] = UInt8(min(255, s255 * c + Float(px[i + 3]) * k + 0.5))
+                    let d = UInt32(littleEndian: raw.load(fromByteOffset: i, as: UInt32.self))
+                    out = Self.pixel(sr * c + Float(d & 0xFF) * k, sg * c + Float(d >> 8 & 0xFF) * k,
+                                     sb * c + Float(d >> 16 & 0xFF) * k, s255 * c + Float(d >> 24) * k)
                 }
+                raw.storeBytes(of: UInt32(littleEndian: out), toByteOffset: i, as: UInt32.self)
             }
         }
+    }
+
+    /// Four channel values (≥ 0) rounded to bytes, at most 255, packed R, G, B, A from the low
+    /// byte. Rounding is the float unit's own (to nearest, ties to even) when 2²³ is added: the
+    /// low bits of the sum are the integer, with no range-checked conversion per channel.
+    @inline(__always)
+    private static func pixel(_ r: Float, _ g: Float, _ b: Float, _ a: Float) -> UInt32 {
+        func byte(_ v: Float) -> UInt32 { (min(255, v) + 8_388_608).bitPattern & 0xFF }
+        return byte(r) | byte(g) << 8 | byte(b) << 16 | byte(a) << 24
     }
 
     /// The `width × height` part of the image whose top-left pixel is (x, y).
