@@ -44,9 +44,12 @@ public struct StrokeStyle: Sendable, Hashable {
 /// wound oppositely.
 enum Stroker {
     /// Outline contours of `contours` stroked with `style` (dashes applied first).
-    /// - Parameter tolerance: the largest distance, pixels, between a round join or cap and
-    ///   its polygon.
-    static func outline(of contours: [Path.Contour], style: StrokeStyle, tolerance: Double = 0.2) -> [Path.Contour] {
+    /// - Parameters:
+    ///   - tolerance: the largest distance, pixels, between a round join or cap and its polygon.
+    ///   - clip: the part of the plane that will be drawn, if known: lines are cut (after
+    ///     dashing, so the pattern keeps its phase) to this rectangle grown by more than a join
+    ///     or cap reaches, so a long road crossing a tile is outlined only across the tile.
+    static func outline(of contours: [Path.Contour], style: StrokeStyle, tolerance: Double = 0.2, clip: Rectangle? = nil) -> [Path.Contour] {
         let r = style.width / 2
         guard r > 0, r.isFinite else { return [] }
         var lines: [Path.Contour] = []
@@ -57,6 +60,12 @@ enum Stroker {
             } else {
                 lines += dashed(cleaned, closed: c.isClosed, dashes: style.dashes, phase: style.dashPhase)
             }
+        }
+        if let clip {
+            // A miter reaches miterLimit × r from its vertex, a square cap r√2, a round one r.
+            let m = r * max(style.miterLimit, 2) + 1
+            let grown = Rectangle(minX: clip.minX - m, minY: clip.minY - m, maxX: clip.maxX + m, maxY: clip.maxY + m)
+            lines = lines.flatMap { clipped($0.points, closed: $0.isClosed, to: grown) }
         }
         var out: [Path.Contour] = []
         let step = r > tolerance ? 2 * acos(1 - tolerance / r) : .pi / 2
@@ -174,6 +183,63 @@ enum Stroker {
             if includingEnds || (i > 0 && i < count) { out.append(Point(x: center.x + r * v.x, y: center.y + r * v.y)) }
             v = Point(x: v.x * c - v.y * s, y: v.x * s + v.y * c)
         }
+    }
+
+    /// An axis-aligned rectangle of the image plane, pixels.
+    struct Rectangle {
+        var minX, minY, maxX, maxY: Double
+        func contains(_ p: Point) -> Bool { p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY }
+    }
+
+    /// The pieces of a line inside `box`: the line itself when wholly inside, else open pieces
+    /// cut where it crosses the box (a closed line is walked from a vertex outside, so no
+    /// piece ends at a vertex inside). Each segment is cut by Liang and Barsky's parametric
+    /// test ("A New Concept and Method for Line Clipping", ACM TOG 3(1), 1984).
+    static func clipped(_ points: [Point], closed: Bool, to box: Rectangle) -> [Path.Contour] {
+        guard let outside = points.firstIndex(where: { !box.contains($0) }) else { return [Path.Contour(points: points, isClosed: closed)] }
+        var path = points
+        if closed {
+            path = Array(points[outside...] + points[..<outside])
+            path.append(path[0])
+        }
+        var pieces: [Path.Contour] = []
+        var current: [Point] = []
+        func finish() {
+            if current.count > 1 { pieces.append(Path.Contour(points: current, isClosed: false)) }
+            current = []
+        }
+        for i in path.indices.dropLast() {
+            let a = path[i], b = path[i + 1]
+            guard let (t0, t1) = visibleSpan(from: a, to: b, in: box) else { finish(); continue }
+            if t0 > 0 || current.isEmpty {
+                finish()
+                current = [t0 > 0 ? a.interpolated(to: b, t0) : a]
+            }
+            if t1 < 1 {
+                current.append(a.interpolated(to: b, t1))
+                finish()
+            } else {
+                current.append(b)
+            }
+        }
+        finish()
+        return pieces
+    }
+
+    /// The parameters (0…1) between which the segment from `a` to `b` lies in `box`; nil when
+    /// it misses the box.
+    private static func visibleSpan(from a: Point, to b: Point, in box: Rectangle) -> (Double, Double)? {
+        let dx = b.x - a.x, dy = b.y - a.y
+        var t0 = 0.0, t1 = 1.0
+        // One bound: the segment moves p toward it per unit of t and starts q inside it.
+        func keep(_ p: Double, _ q: Double) -> Bool {
+            if p == 0 { return q >= 0 }
+            let t = q / p
+            if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
+            return t0 <= t1
+        }
+        guard keep(-dx, a.x - box.minX), keep(dx, box.maxX - a.x), keep(-dy, a.y - box.minY), keep(dy, box.maxY - a.y) else { return nil }
+        return (t0, t1)
     }
 
     private static func unit(_ v: Point) -> Point {
