@@ -66,29 +66,35 @@ public struct Pixmap: Sendable, Equatable {
         let sa = Float(color.alpha) / 255
         let sr = Float(color.red) * sa, sg = Float(color.green) * sa, sb = Float(color.blue) * sa, s255 = sa * 255
         let w = width
-        // An opaque colour at full coverage replaces the pixel: one 32-bit store.
+        // An opaque colour at full coverage replaces the pixel.
         let opaque = color.alpha == 255
         let solid = UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000
         bytes.withUnsafeMutableBufferPointer { px in
-            let raw = UnsafeMutableRawPointer(px.baseAddress!)
-            for xi in start..<end {
-                let c = coverage[xi - x]
-                if c <= 0 { continue }
-                let i = (y * w + xi) * 4
-                if opaque && c >= 1 {
-                    raw.storeBytes(of: UInt32(littleEndian: solid), toByteOffset: i, as: UInt32.self)
-                    continue
+            // Pixels as words: the bytes R, G, B, A from the lowest address are little-endian R first.
+            px.withMemoryRebound(to: UInt32.self) { words in
+                var xi = start
+                while xi < end {
+                    let c = coverage[xi - x]
+                    if c <= 0 { xi += 1; continue }
+                    let i = y * w + xi
+                    if opaque && c >= 1 {
+                        // A run at full coverage: filled as one block.
+                        var stop = xi + 1
+                        while stop < end, coverage[stop - x] >= 1 { stop += 1 }
+                        UnsafeMutableBufferPointer(rebasing: words[i..<(i + stop - xi)]).update(repeating: solid.littleEndian)
+                        xi = stop
+                        continue
+                    }
+                    xi += 1
+                    let k = 1 - sa * c
+                    if k <= 0 {
+                        words[i] = Self.pixel(sr, sg, sb, s255).littleEndian
+                    } else {
+                        let d = UInt32(littleEndian: words[i])
+                        words[i] = Self.pixel(sr * c + Float(d & 0xFF) * k, sg * c + Float(d >> 8 & 0xFF) * k,
+                                              sb * c + Float(d >> 16 & 0xFF) * k, s255 * c + Float(d >> 24) * k).littleEndian
+                    }
                 }
-                let k = 1 - sa * c
-                let out: UInt32
-                if k <= 0 {
-                    out = Self.pixel(sr, sg, sb, s255)
-                } else {
-                    let d = UInt32(littleEndian: raw.load(fromByteOffset: i, as: UInt32.self))
-                    out = Self.pixel(sr * c + Float(d & 0xFF) * k, sg * c + Float(d >> 8 & 0xFF) * k,
-                                     sb * c + Float(d >> 16 & 0xFF) * k, s255 * c + Float(d >> 24) * k)
-                }
-                raw.storeBytes(of: UInt32(littleEndian: out), toByteOffset: i, as: UInt32.self)
             }
         }
     }
