@@ -185,6 +185,26 @@ enum Stroker {
         }
     }
 
+    /// The outline of the non-zero fill of closed `contours` grown by `r` pixels with round
+    /// corners (a halo under a glyph): of each contour only its offset on the side away from
+    /// the fill, where a stroke would draw both sides. The fill is on the same side of every
+    /// contour (outer rings and holes wind oppositely), found from the sign of the total area.
+    /// Half the edges of the stroke, and the same area outside the fill.
+    static func grown(_ contours: [Path.Contour], by r: Double, tolerance: Double = 0.2) -> [Path.Contour] {
+        guard r > 0, r.isFinite else { return contours }
+        let rings = contours.map { deduplicated($0.points) }.filter { $0.count > 2 }
+        // Shoelace sum; y down: positive when the fill lies left of the direction of travel.
+        var area = 0.0
+        for p in rings { for i in p.indices { let q = p[(i + 1) % p.count]; area += p[i].x * q.y - q.x * p[i].y } }
+        let style = StrokeStyle(width: 2 * r, join: .round)
+        let step = r > tolerance ? 2 * acos(1 - tolerance / r) : .pi / 2
+        return rings.map { p in
+            var ring: [Point] = []
+            side(area > 0 ? p.reversed() : p, closed: true, r: r, style: style, step: step, into: &ring)
+            return Path.Contour(points: ring, isClosed: true)
+        }
+    }
+
     /// An axis-aligned rectangle of the image plane, pixels.
     struct Rectangle {
         var minX, minY, maxX, maxY: Double

@@ -142,12 +142,12 @@ public final class TextRenderer {
         }
     }
 
-    /// A glyph's outline flattened with `tolerance`, or with a halo width its stroke `2 ×
-    /// haloWidth` wide (round joins), in glyph space; cached.
+    /// A glyph's outline flattened with `tolerance`, or with a halo width the outline of its
+    /// halo (the glyph grown by `haloWidth`, round corners), in glyph space; cached.
     private func contours(_ key: ContourKey) -> [Path.Contour] {
         if let cached = contours[key] { return cached }
         let flat = outline(face: key.face, glyph: key.glyph, size: key.size).flattened(tolerance: key.tolerance)
-        let result = key.haloWidth > 0 ? Stroker.outline(of: flat, style: StrokeStyle(width: 2 * key.haloWidth, join: .round), tolerance: key.tolerance) : flat
+        let result = key.haloWidth > 0 ? Stroker.grown(flat, by: key.haloWidth, tolerance: key.tolerance) : flat
         if contours.count > 20_000 { contours.removeAll(keepingCapacity: true) }
         contours[key] = result
         return result
