@@ -14,6 +14,9 @@ public struct Canvas: Sendable {
         self.init(p)
     }
 
+    /// The image's rectangle, pixels.
+    private var bounds: Stroker.Rectangle { Stroker.Rectangle(minX: 0, minY: 0, maxX: Double(pixmap.width), maxY: Double(pixmap.height)) }
+
     public var width: Int { pixmap.width }
     public var height: Int { pixmap.height }
 
@@ -55,7 +58,7 @@ public struct Canvas: Sendable {
     public mutating func strokeCoverage(of path: Path, style: StrokeStyle) -> CoverageMask {
         var s = style
         s.width = max(1, style.width)
-        let outline = Stroker.outline(of: path.flattened(tolerance: tolerance), style: s, tolerance: tolerance)
+        let outline = Stroker.outline(of: path.flattened(tolerance: tolerance), style: s, tolerance: tolerance, clip: bounds)
         return rasterizer.coverage(of: outline, rule: .nonZero, clipWidth: pixmap.width, clipHeight: pixmap.height)
     }
 
@@ -79,7 +82,7 @@ public struct Canvas: Sendable {
         }
         var s = style
         s.width = max(1, style.width)
-        let outline = Stroker.outline(of: contours, style: s, tolerance: tolerance)
+        let outline = Stroker.outline(of: contours, style: s, tolerance: tolerance, clip: bounds)
         paint(outline, rule: .nonZero, color: color)
     }
 

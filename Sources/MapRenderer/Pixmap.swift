@@ -66,30 +66,46 @@ public struct Pixmap: Sendable, Equatable {
         let sa = Float(color.alpha) / 255
         let sr = Float(color.red) * sa, sg = Float(color.green) * sa, sb = Float(color.blue) * sa, s255 = sa * 255
         let w = width
-        // An opaque colour at full coverage replaces the pixel: one 32-bit store.
+        // An opaque colour at full coverage replaces the pixel.
         let opaque = color.alpha == 255
         let solid = UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000
         bytes.withUnsafeMutableBufferPointer { px in
-            let raw = UnsafeMutableRawPointer(px.baseAddress!)
-            for xi in start..<end {
-                let c = coverage[xi - x]
-                if c <= 0 { continue }
-                if opaque && c >= 1 {
-                    raw.storeBytes(of: UInt32(littleEndian: solid), toByteOffset: (y * w + xi) * 4, as: UInt32.self)
-                    continue
-                }
-                let i = (y * w + xi) * 4
-                let k = 1 - sa * c
-                if k <= 0 {
-                    px[i] = UInt8(sr + 0.5); px[i + 1] = UInt8(sg + 0.5); px[i + 2] = UInt8(sb + 0.5); px[i + 3] = UInt8(s255 + 0.5)
-                } else {
-                    px[i] = UInt8(min(255, sr * c + Float(px[i]) * k + 0.5))
-                    px[i + 1] = UInt8(min(255, sg * c + Float(px[i + 1]) * k + 0.5))
-                    px[i + 2] = UInt8(min(255, sb * c + Float(px[i + 2]) * k + 0.5))
-                    px[i + 3] = UInt8(min(255, s255 * c + Float(px[i + 3]) * k + 0.5))
+            // Pixels as words: the bytes R, G, B, A from the lowest address are little-endian R first.
+            px.withMemoryRebound(to: UInt32.self) { words in
+                var xi = start
+                while xi < end {
+                    let c = coverage[xi - x]
+                    if c <= 0 { xi += 1; continue }
+                    let i = y * w + xi
+                    if opaque && c >= 1 {
+                        // A run at full coverage: filled as one block.
+                        var stop = xi + 1
+                        while stop < end, coverage[stop - x] >= 1 { stop += 1 }
+                        UnsafeMutableBufferPointer(rebasing: words[i..<(i + stop - xi)]).update(repeating: solid.littleEndian)
+                        xi = stop
+                        continue
+                    }
+                    xi += 1
+                    let k = 1 - sa * c
+                    if k <= 0 {
+                        words[i] = Self.pixel(sr, sg, sb, s255).littleEndian
+                    } else {
+                        let d = UInt32(littleEndian: words[i])
+                        words[i] = Self.pixel(sr * c + Float(d & 0xFF) * k, sg * c + Float(d >> 8 & 0xFF) * k,
+                                              sb * c + Float(d >> 16 & 0xFF) * k, s255 * c + Float(d >> 24) * k).littleEndian
+                    }
                 }
             }
         }
+    }
+
+    /// Four channel values (≥ 0) rounded to bytes, at most 255, packed R, G, B, A from the low
+    /// byte. Rounding is the float unit's own (to nearest, ties to even) when 2²³ is added: the
+    /// low bits of the sum are the integer, with no range-checked conversion per channel.
+    @inline(__always)
+    private static func pixel(_ r: Float, _ g: Float, _ b: Float, _ a: Float) -> UInt32 {
+        func byte(_ v: Float) -> UInt32 { (min(255, v) + 8_388_608).bitPattern & 0xFF }
+        return byte(r) | byte(g) << 8 | byte(b) << 16 | byte(a) << 24
     }
 
     /// The `width × height` part of the image whose top-left pixel is (x, y).

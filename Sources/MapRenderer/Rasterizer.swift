@@ -275,8 +275,9 @@ public struct Rasterizer: Sendable {
             let d = dy * dir
             let line = y * stride
             let (xa, xb) = x < xNext ? (x, xNext) : (xNext, x)
-            let xaFloor = xa.rounded(.down), xbCeil = xb.rounded(.up)
-            let ia = Int(xaFloor), ib = Int(xbCeil)
+            // Floor and ceiling by conversion (both are ≥ 0 here): no libm call per row.
+            let ia = Int(xa), ib = Double(Int(xb)) < xb ? Int(xb) + 1 : Int(xb)
+            let xaFloor = Double(ia), xbCeil = Double(ib)
             touched.mark(y, ia, max(ib, ia + 1))
             if ib <= ia + 1 {
                 // Within one pixel column: a trapezoid split at the mean x.

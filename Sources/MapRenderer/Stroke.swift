@@ -44,9 +44,12 @@ public struct StrokeStyle: Sendable, Hashable {
 /// wound oppositely.
 enum Stroker {
     /// Outline contours of `contours` stroked with `style` (dashes applied first).
-    /// - Parameter tolerance: the largest distance, pixels, between a round join or cap and
-    ///   its polygon.
-    static func outline(of contours: [Path.Contour], style: StrokeStyle, tolerance: Double = 0.2) -> [Path.Contour] {
+    /// - Parameters:
+    ///   - tolerance: the largest distance, pixels, between a round join or cap and its polygon.
+    ///   - clip: the part of the plane that will be drawn, if known: lines are cut (after
+    ///     dashing, so the pattern keeps its phase) to this rectangle grown by more than a join
+    ///     or cap reaches, so a long road crossing a tile is outlined only across the tile.
+    static func outline(of contours: [Path.Contour], style: StrokeStyle, tolerance: Double = 0.2, clip: Rectangle? = nil) -> [Path.Contour] {
         let r = style.width / 2
         guard r > 0, r.isFinite else { return [] }
         var lines: [Path.Contour] = []
@@ -58,6 +61,12 @@ enum Stroker {
                 lines += dashed(cleaned, closed: c.isClosed, dashes: style.dashes, phase: style.dashPhase)
             }
         }
+        if let clip {
+            // A miter reaches miterLimit × r from its vertex, a square cap r√2, a round one r.
+            let m = r * max(style.miterLimit, 2) + 1
+            let grown = Rectangle(minX: clip.minX - m, minY: clip.minY - m, maxX: clip.maxX + m, maxY: clip.maxY + m)
+            lines = lines.flatMap { clipped($0.points, closed: $0.isClosed, to: grown) }
+        }
         var out: [Path.Contour] = []
         let step = r > tolerance ? 2 * acos(1 - tolerance / r) : .pi / 2
         for line in lines {
@@ -66,31 +75,39 @@ enum Stroker {
                 // A zero-length line shows only its caps: a dot or a square.
                 switch style.cap {
                 case .butt: break
-                case .round: out.append(Path.Contour(points: arc(center: p[0], from: 0, sweep: 2 * .pi, radius: r, step: step), isClosed: true))
+                case .round:
+                    var dot: [Point] = []
+                    arc(center: p[0], from: Point(x: 1, y: 0), sweep: 2 * .pi, radius: r, step: step, into: &dot)
+                    out.append(Path.Contour(points: dot, isClosed: true))
                 case .square: out.append(Path.Contour(points: [p[0] + Point(x: -r, y: -r), p[0] + Point(x: r, y: -r), p[0] + Point(x: r, y: r), p[0] + Point(x: -r, y: r)], isClosed: true))
                 }
                 continue
             }
             if line.isClosed && p.count > 2 {
-                out.append(Path.Contour(points: side(p, closed: true, r: r, style: style, step: step), isClosed: true))
-                out.append(Path.Contour(points: side(p.reversed(), closed: true, r: r, style: style, step: step), isClosed: true))
+                var ring: [Point] = []
+                side(p, closed: true, r: r, style: style, step: step, into: &ring)
+                out.append(Path.Contour(points: ring, isClosed: true))
+                ring = []
+                side(p.reversed(), closed: true, r: r, style: style, step: step, into: &ring)
+                out.append(Path.Contour(points: ring, isClosed: true))
             } else {
-                var ring = side(p, closed: false, r: r, style: style, step: step)
-                ring += cap(at: p[p.count - 1], direction: unit(p[p.count - 1] - p[p.count - 2]), r: r, cap: style.cap, step: step)
+                var ring: [Point] = []
+                ring.reserveCapacity(4 * p.count + 16)
+                side(p, closed: false, r: r, style: style, step: step, into: &ring)
+                cap(at: p[p.count - 1], direction: unit(p[p.count - 1] - p[p.count - 2]), r: r, cap: style.cap, step: step, into: &ring)
                 let back = Array(p.reversed())
-                ring += side(back, closed: false, r: r, style: style, step: step)
-                ring += cap(at: back[back.count - 1], direction: unit(back[back.count - 1] - back[back.count - 2]), r: r, cap: style.cap, step: step)
+                side(back, closed: false, r: r, style: style, step: step, into: &ring)
+                cap(at: back[back.count - 1], direction: unit(back[back.count - 1] - back[back.count - 2]), r: r, cap: style.cap, step: step, into: &ring)
                 out.append(Path.Contour(points: ring, isClosed: true))
             }
         }
         return out
     }
 
-    /// The offset of `p` by `r` along the left normal, with joins at its corners.
-    private static func side(_ p: [Point], closed: Bool, r: Double, style: StrokeStyle, step: Double) -> [Point] {
+    /// Appends the offset of `p` by `r` along the left normal, with joins at its corners.
+    private static func side(_ p: [Point], closed: Bool, r: Double, style: StrokeStyle, step: Double, into out: inout [Point]) {
         let n = p.count
-        var out: [Point] = []
-        out.reserveCapacity(n * 2)
+        out.reserveCapacity(out.count + n * 2)
         func direction(_ i: Int) -> Point { unit(p[(i + 1) % n] - p[i]) }
         let cosStep = cos(step)
         if closed {
@@ -100,7 +117,6 @@ enum Stroker {
             for i in 1..<(n - 1) { join(at: p[i], d0: direction(i - 1), d1: direction(i), r: r, style: style, step: step, cosStep: cosStep, into: &out) }
             out.append(p[n - 1] + normal(direction(n - 2)) * r)
         }
-        return out
     }
 
     private static func join(at v: Point, d0: Point, d1: Point, r: Double, style: StrokeStyle, step: Double, cosStep: Double, into out: inout [Point]) {
@@ -134,36 +150,116 @@ enum Stroker {
                 out.append(a); out.append(b)
                 return
             }
-            let a0 = atan2(n0.y, n0.x)
-            var sweep = atan2(n1.y, n1.x) - a0
-            while sweep > .pi { sweep -= 2 * .pi }
-            while sweep < -.pi { sweep += 2 * .pi }
-            out += arc(center: v, from: a0, sweep: sweep, radius: r, step: step)
+            // An outer corner turns clockwise (turn = n0 × n1 < 0): from n0 to n1 the short
+            // way; a reversal (turn 0) goes round through d0, as a cap does.
+            let sweep = turn < 0 ? atan2(turn, n0.x * n1.x + n0.y * n1.y) : -.pi
+            arc(center: v, from: n0, sweep: sweep, radius: r, step: step, into: &out)
         }
     }
 
-    /// The cap at an end `e` reached going in `direction`, from the left offset to the right.
-    private static func cap(at e: Point, direction d: Point, r: Double, cap: StrokeStyle.Cap, step: Double) -> [Point] {
+    /// Appends the cap at an end `e` reached going in `direction`, from the left offset to the
+    /// right (the offsets themselves are the sides' ends).
+    private static func cap(at e: Point, direction d: Point, r: Double, cap: StrokeStyle.Cap, step: Double, into out: inout [Point]) {
         let n = normal(d)
         switch cap {
-        case .butt: return []
-        case .square: return [e + n * r + d * r, e - n * r + d * r]
+        case .butt: return
+        case .square: out.append(e + n * r + d * r); out.append(e - n * r + d * r)
         case .round:
-            // From +n through d to −n.
-            let a0 = atan2(n.y, n.x)
-            let toward = atan2(d.y, d.x) - a0
-            let sweep = sin(toward) >= 0 ? Double.pi : -Double.pi
-            return Array(arc(center: e, from: a0, sweep: sweep, radius: r, step: step).dropFirst().dropLast())
+            // From +n through d to −n: half a turn clockwise.
+            arc(center: e, from: n, sweep: -.pi, radius: r, step: step, includingEnds: false, into: &out)
         }
     }
 
-    /// Points on a circular arc, both ends included.
-    private static func arc(center: Point, from a0: Double, sweep: Double, radius r: Double, step: Double) -> [Point] {
+    /// Appends points on a circular arc from the unit direction `u` (from `center`) turning
+    /// `sweep` radians (positive from +x toward +y), equal steps no longer than `step`. Each
+    /// point is the previous one's direction turned by one step (a rotation matrix: two trig
+    /// calls per arc, not two per point).
+    private static func arc(center: Point, from u: Point, sweep: Double, radius r: Double, step: Double, includingEnds: Bool = true, into out: inout [Point]) {
         let count = max(1, Int((abs(sweep) / step).rounded(.up)))
-        return (0...count).map { i in
-            let a = a0 + sweep * Double(i) / Double(count)
-            return Point(x: center.x + r * cos(a), y: center.y + r * sin(a))
+        let turn = sweep / Double(count)
+        let c = cos(turn), s = sin(turn)
+        var v = u
+        for i in 0...count {
+            if includingEnds || (i > 0 && i < count) { out.append(Point(x: center.x + r * v.x, y: center.y + r * v.y)) }
+            v = Point(x: v.x * c - v.y * s, y: v.x * s + v.y * c)
         }
+    }
+
+    /// The outline of the non-zero fill of closed `contours` grown by `r` pixels with round
+    /// corners (a halo under a glyph): of each contour only its offset on the side away from
+    /// the fill, where a stroke would draw both sides. The fill is on the same side of every
+    /// contour (outer rings and holes wind oppositely), found from the sign of the total area.
+    /// Half the edges of the stroke, and the same area outside the fill.
+    static func grown(_ contours: [Path.Contour], by r: Double, tolerance: Double = 0.2) -> [Path.Contour] {
+        guard r > 0, r.isFinite else { return contours }
+        let rings = contours.map { deduplicated($0.points) }.filter { $0.count > 2 }
+        // Shoelace sum; y down: positive when the fill lies left of the direction of travel.
+        var area = 0.0
+        for p in rings { for i in p.indices { let q = p[(i + 1) % p.count]; area += p[i].x * q.y - q.x * p[i].y } }
+        let style = StrokeStyle(width: 2 * r, join: .round)
+        let step = r > tolerance ? 2 * acos(1 - tolerance / r) : .pi / 2
+        return rings.map { p in
+            var ring: [Point] = []
+            side(area > 0 ? p.reversed() : p, closed: true, r: r, style: style, step: step, into: &ring)
+            return Path.Contour(points: ring, isClosed: true)
+        }
+    }
+
+    /// An axis-aligned rectangle of the image plane, pixels.
+    struct Rectangle {
+        var minX, minY, maxX, maxY: Double
+        func contains(_ p: Point) -> Bool { p.x >= minX && p.x <= maxX && p.y >= minY && p.y <= maxY }
+    }
+
+    /// The pieces of a line inside `box`: the line itself when wholly inside, else open pieces
+    /// cut where it crosses the box (a closed line is walked from a vertex outside, so no
+    /// piece ends at a vertex inside). Each segment is cut by Liang and Barsky's parametric
+    /// test ("A New Concept and Method for Line Clipping", ACM TOG 3(1), 1984).
+    static func clipped(_ points: [Point], closed: Bool, to box: Rectangle) -> [Path.Contour] {
+        guard let outside = points.firstIndex(where: { !box.contains($0) }) else { return [Path.Contour(points: points, isClosed: closed)] }
+        var path = points
+        if closed {
+            path = Array(points[outside...] + points[..<outside])
+            path.append(path[0])
+        }
+        var pieces: [Path.Contour] = []
+        var current: [Point] = []
+        func finish() {
+            if current.count > 1 { pieces.append(Path.Contour(points: current, isClosed: false)) }
+            current = []
+        }
+        for i in path.indices.dropLast() {
+            let a = path[i], b = path[i + 1]
+            guard let (t0, t1) = visibleSpan(from: a, to: b, in: box) else { finish(); continue }
+            if t0 > 0 || current.isEmpty {
+                finish()
+                current = [t0 > 0 ? a.interpolated(to: b, t0) : a]
+            }
+            if t1 < 1 {
+                current.append(a.interpolated(to: b, t1))
+                finish()
+            } else {
+                current.append(b)
+            }
+        }
+        finish()
+        return pieces
+    }
+
+    /// The parameters (0…1) between which the segment from `a` to `b` lies in `box`; nil when
+    /// it misses the box.
+    private static func visibleSpan(from a: Point, to b: Point, in box: Rectangle) -> (Double, Double)? {
+        let dx = b.x - a.x, dy = b.y - a.y
+        var t0 = 0.0, t1 = 1.0
+        // One bound: the segment moves p toward it per unit of t and starts q inside it.
+        func keep(_ p: Double, _ q: Double) -> Bool {
+            if p == 0 { return q >= 0 }
+            let t = q / p
+            if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
+            return t0 <= t1
+        }
+        guard keep(-dx, a.x - box.minX), keep(dx, box.maxX - a.x), keep(-dy, a.y - box.minY), keep(dy, box.maxY - a.y) else { return nil }
+        return (t0, t1)
     }
 
     private static func unit(_ v: Point) -> Point {

@@ -50,6 +50,7 @@ public final class TextRenderer {
     public let faces: [any GlyphFace]
     private var masks: [GlyphKey: CoverageMask] = [:]
     private var outlines: [OutlineKey: Path] = [:]
+    private var contours: [ContourKey: [Path.Contour]] = [:]
     private var shaped: [ShapeKey: ShapedText] = [:]
     private var rasterizer = Rasterizer()
 
@@ -122,18 +123,34 @@ public final class TextRenderer {
         draw(text, placed: placed, style: style, on: &canvas)
     }
 
-    /// Draws each glyph of `text` through its transform from glyph space to the image.
+    /// Draws each glyph of `text` through its transform from glyph space to the image (a
+    /// rotation and a translation). Each glyph's flattened outline and halo outline are made
+    /// once in glyph space and moved onto the image: flattening and stroking measure only
+    /// lengths and angles, so they commute with a rigid transform.
     func draw(_ text: ShapedText, placed: [AffineTransform], style: TextStyle, on canvas: inout Canvas) {
         for pass in style.halo == nil ? [false] : [true, false] {
             for (g, transform) in zip(text.glyphs, placed) {
-                let path = outline(face: g.face, glyph: g.glyph, size: text.size).applying(transform)
-                if pass {
-                    canvas.stroke(path, style: StrokeStyle(width: 2 * style.haloWidth, join: .round), color: style.halo!)
-                } else {
-                    canvas.fill(path, color: style.color)
+                if pass && 2 * style.haloWidth < 1 {
+                    // A hairline halo is drawn along the outline, not filled.
+                    canvas.stroke(outline(face: g.face, glyph: g.glyph, size: text.size).applying(transform), style: StrokeStyle(width: 2 * style.haloWidth, join: .round), color: style.halo!)
+                    continue
                 }
+                let key = ContourKey(face: g.face, glyph: g.glyph, size: text.size, haloWidth: pass ? style.haloWidth : 0, tolerance: canvas.tolerance)
+                let moved = contours(key).map { c in Path.Contour(points: c.points.map(transform.apply), isClosed: true) }
+                canvas.fill(contours: moved, color: pass ? style.halo! : style.color)
             }
         }
+    }
+
+    /// A glyph's outline flattened with `tolerance`, or with a halo width the outline of its
+    /// halo (the glyph grown by `haloWidth`, round corners), in glyph space; cached.
+    private func contours(_ key: ContourKey) -> [Path.Contour] {
+        if let cached = contours[key] { return cached }
+        let flat = outline(face: key.face, glyph: key.glyph, size: key.size).flattened(tolerance: key.tolerance)
+        let result = key.haloWidth > 0 ? Stroker.grown(flat, by: key.haloWidth, tolerance: key.tolerance) : flat
+        if contours.count > 20_000 { contours.removeAll(keepingCapacity: true) }
+        contours[key] = result
+        return result
     }
 
     /// How far the baseline of text along a line sits below the line, in ems: the x-height
@@ -240,6 +257,7 @@ public final class TextRenderer {
 
     private struct GlyphKey: Hashable { let face: Int, glyph: UInt32, size: Int, subpixel: Int, halo: Int }
     private struct OutlineKey: Hashable { let face: Int, glyph: UInt32, size: Int }
+    private struct ContourKey: Hashable { let face: Int, glyph: UInt32, size: Double, haloWidth: Double, tolerance: Double }
     private struct ShapeKey: Hashable { let text: String, size: Double }
 }
 
