@@ -90,9 +90,11 @@ public final class TextRenderer {
         for pass in style.halo == nil ? [false] : [true, false] {
             for g in text.glyphs {
                 let pen = Point(x: origin.x + g.x, y: origin.y + g.y)
-                let ix = pen.x.rounded(.down), iy = pen.y.rounded()
-                // Quarter-pixel horizontal positions share a mask.
-                let sub = Int(((pen.x - ix) * 4).rounded()) % 4
+                // Quarter-pixel horizontal positions share a mask; a pen 7/8 px or more past a
+                // pixel's edge rounds to the next pixel's first quarter.
+                let quarters = (pen.x * 4).rounded()
+                let ix = (quarters / 4).rounded(.down), iy = pen.y.rounded()
+                let sub = Int(quarters - 4 * ix)
                 let key = GlyphKey(face: g.face, glyph: g.glyph, size: Int((text.size * 4).rounded()), subpixel: sub,
                                    halo: pass ? Int((style.haloWidth * 4).rounded()) : 0)
                 let mask: CoverageMask
@@ -101,10 +103,11 @@ public final class TextRenderer {
                 } else {
                     var path = outline(face: g.face, glyph: g.glyph, size: text.size).applying(.translation(x: Double(sub) / 4, y: 0))
                     if pass {
-                        let stroke = Stroker.outline(of: path.flattened(), style: StrokeStyle(width: 2 * style.haloWidth, join: .round, cap: .round))
+                        // The halo is the glyph grown by its width, as along lines: the glyph plus
+                        // its two-sided stroke could cancel windings under the ink.
+                        let halo = Stroker.grown(path.flattened(), by: style.haloWidth)
                         path = Path()
-                        for c in stroke { path.append(Path(polyline: c.points, closed: true)) }
-                        path.append(outline(face: g.face, glyph: g.glyph, size: text.size).applying(.translation(x: Double(sub) / 4, y: 0)))
+                        for c in halo { path.append(Path(polyline: c.points, closed: true)) }
                     }
                     mask = localMask(path)
                     if masks.count > 20_000 { masks.removeAll(keepingCapacity: true) }

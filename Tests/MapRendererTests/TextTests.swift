@@ -74,3 +74,32 @@ func notoFaces() throws -> [FontFace]? {
     #expect(error?.code == .font && error?.message.contains("bogus.ttf") == true)
     #expect(throws: RenderError.self) { try TextRenderer(faces: []) }
 }
+
+/// The ink's horizontal centre of mass in `pixmap`, pixels (coverage-weighted darkness).
+private func inkCentreX(_ pixmap: Pixmap) -> Double {
+    var sum = 0.0, weight = 0.0
+    for y in 0..<pixmap.height {
+        for x in 0..<pixmap.width {
+            let ink = 255 - Double(pixmap.color(x: x, y: y).red)
+            sum += ink * (Double(x) + 0.5); weight += ink
+        }
+    }
+    return sum / weight
+}
+
+@Test func straightText_movesWithItsPenToAQuarterPixel() throws {
+    guard let faces = try notoFaces() else { return }
+    let text = try TextRenderer(faces: faces)
+    let shaped = text.shape("l", size: 18)
+    var centres: [Double] = []
+    for x in [10.0, 10.5, 10.9, 11.0] {
+        var canvas = try Canvas(width: 32, height: 32, background: .white)
+        text.draw(shaped, at: Point(x: x, y: 24), style: TextStyle(size: 18, color: .black), on: &canvas)
+        centres.append(inkCentreX(canvas.pixmap))
+    }
+    // Quarter-pixel masks: the ink follows the pen within 1/8 px (+ 0.02 px of coverage rounding);
+    // a pen 0.9 px past a pixel must not fall back to that pixel's left edge.
+    for (i, dx) in [0.0, 0.5, 0.9, 1.0].enumerated() {
+        #expect(abs(centres[i] - centres[0] - dx) <= 0.125 + 0.02, "pen +\(dx) px: ink moved \(centres[i] - centres[0]) px")
+    }
+}
