@@ -28,7 +28,7 @@ import TileArchives
             var inMemoryDrops = GeneralisationDrops(), partitionDrops = GeneralisationDrops()
             var inMemory: [EncodedTile] = [], partitioned: [EncodedTile] = []
             for block in tiler.blocks(atZoom: z) { inMemory += try tiler.tiles(in: block, drops: &inMemoryDrops) }
-            for block in partition.blocks(atZoom: z) { partitioned += try partition.tiles(in: block, drops: &partitionDrops) }
+            for block in partition.blocks(atZoom: z) { try partition.cutTiles(of: block, drops: &partitionDrops) { partitioned += $1 } }
             #expect(partitioned.count == inMemory.count, "zoom \(z)")
             #expect(partitioned == inMemory, "zoom \(z): the same tiles in the same order")
             #expect(partitionDrops == inMemoryDrops, "zoom \(z)")
@@ -38,33 +38,44 @@ import TileArchives
     }
 }
 
-/// The smallest budgets the partition takes — blocks of one tile (so below zoom 14 every block is
-/// one tile), a 4 KiB write buffer and batches of one feature — cut Monaco into the tiles and
-/// drops of the default options (blocks of 16 tiles, all features of a block cut at once), byte
-/// for byte, at every zoom.
-@Test(.onOwnThread) func monaco_cutWithTheSmallestBudgets_givesTheTilesOfTheDefaults() throws {
+/// The smallest budgets the partition takes — a block budget of one byte (so every block of
+/// 16 tiles is split into quarters down to single tiles, each written anew), a 4 KiB write
+/// buffer and batches of one feature — and a budget of 64 KiB (parts of every size) cut Monaco into the tiles and
+/// drops of the default options (blocks of 16 tiles cut at once), byte for byte, at every zoom;
+/// every part cut at once holds one tile, or no more record bytes than the budget.
+@Test(.onOwnThread, arguments: [(blockSize: 16, blockBudget: 1), (blockSize: 16, blockBudget: 64 << 10)])
+func monaco_cutWithTheSmallestBudgets_givesTheTilesOfTheDefaults(blockSize: Int, blockBudget: Int) throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let defaults = TilingOptions(minZoom: 0, maxZoom: 14, parallelism: 2)
     var smallest = defaults
-    smallest.blockSize = 1
+    smallest.blockSize = blockSize
     let set = try MapDataExtraction.read(url: url)
     let tiler = try MapTiler(features: set.features, options: defaults)
     try withTemporaryDirectory { dir in
         let scratch = try FeatureSpillFile(nextTo: dir.appendingPathComponent("m.pmtiles").path, temporaryDirectory: dir.path)
         defer { scratch.discard() }
-        var partition = try MapFeaturePartition(options: smallest, storage: scratch, bufferLimit: 4096, batchLimit: 1)
+        var partition = try MapFeaturePartition(options: smallest, storage: scratch, bufferLimit: 4096, batchLimit: 1, blockBudget: blockBudget)
         for feature in set.features { try partition.add([feature]) }
         try partition.finishWriting()
+        var splits = 0
         for z in 0...14 {
             var expectedDrops = GeneralisationDrops(), drops = GeneralisationDrops()
             var expected: [EncodedTile] = [], tiles: [EncodedTile] = []
             for block in tiler.blocks(atZoom: z) { expected += try tiler.tiles(in: block, drops: &expectedDrops) }
             let blocks = partition.blocks(atZoom: z)
-            #expect(blocks.allSatisfy { $0.columns.count == 1 && $0.rows.count == 1 }, "zoom \(z): blocks of one tile")
-            for block in blocks { tiles += try partition.tiles(in: block, drops: &drops) }
+            #expect(blocks.allSatisfy { $0.columns.count == smallest.blockSide(atZoom: z) && $0.rows.count == $0.columns.count }, "zoom \(z)")
+            for block in blocks {
+                try partition.cutTiles(of: block, drops: &drops) { part, partTiles in
+                    #expect(part.columns.count == 1 || part.bytes <= blockBudget, "zoom \(z): \(part.bytes) bytes over \(part.columns.count) columns")
+                    #expect(part.columns.clamped(to: block.columns) == part.columns && part.rows.clamped(to: block.rows) == part.rows)
+                    if part.columns != block.columns { splits += 1 }
+                    tiles += partTiles
+                }
+            }
             #expect(tiles.count == expected.count && tiles == expected, "zoom \(z): the same tiles in the same order")
             #expect(drops == expectedDrops, "zoom \(z)")
         }
+        #expect(splits > 0, "blocks of 16 tiles over the budget were cut in parts")
     }
 }
 
