@@ -55,7 +55,7 @@ struct TilesCommand: ParsableCommand {
                                         parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
             // Features go to a scratch file as they are made, bucketed by place; zooms are then
             // cut block by block from it (MapFeaturePartition: a block is at most 16 × 16 tiles of
-            // zoom maxZoom's ground, or one tile below, split into quarters while over 8 MiB of
+            // zoom maxZoom's ground, or one tile below, split into quarters while over 4 MiB of
             // features; its features are read back in batches and simplified and clipped before
             // the next batch), so memory follows the densest tile's output, not the extract. Node positions and way node lists move to memory-mapped
             // scratch files beside it past --store-memory (MapElementStorage).

@@ -102,7 +102,7 @@ public struct MapFeaturePartition {
     ///   - blockBudget: record bytes of a block cut at once; small values split every block
     ///     down to single tiles (tests).
     /// - Throws: `MapDataError.invalidArgument` for bad options.
-    public init(options: TilingOptions, storage: any MapSpillStorage, bufferLimit: Int = 16 << 20, batchLimit: Int = 4 << 20, blockBudget: Int = 8 << 20) throws(MapDataError) {
+    public init(options: TilingOptions, storage: any MapSpillStorage, bufferLimit: Int = 4 << 20, batchLimit: Int = 2 << 20, blockBudget: Int = 4 << 20) throws(MapDataError) {
         try options.validate()
         self.options = options
         self.storage = storage
