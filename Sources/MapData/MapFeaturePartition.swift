@@ -17,6 +17,10 @@ public struct PartitionBlock: Hashable, Sendable {
     public var rows: ClosedRange<Int>
     /// Record bytes of the features that reach it: what cutting it reads.
     public var bytes: Int { ranges.reduce(0) { $0 + $1.length } }
+    /// Of `bytes`, those of features whose box (grown by the tile buffer) covers the whole
+    /// block, as a split counts them (0 for a block not made by a split): no split makes them
+    /// smaller, so the block budget leaves them out.
+    public fileprivate(set) var spanningBytes = 0
     /// Runs of length-prefixed records in the scratch file, each record at most once.
     fileprivate var ranges: [SpillRange]
 }
@@ -41,16 +45,17 @@ struct SpillRange: Hashable, Sendable {
 /// listed in the overlap index (its box, those zooms, its place in the file), so every block it
 /// reaches finds it. A block holding more than `blockBudget` record bytes is split into its
 /// four quarters, each written anew with the records that reach it, recursively, down to one
-/// tile. A block's (or part's) features are read back in batches and cut (`TileBlockCut`); each
+/// tile; a quarter's features that reach all of it (a sea or a forest around it) do not count
+/// against the budget, since no split makes them smaller. A block's (or part's) features are read back in batches and cut (`TileBlockCut`); each
 /// tile orders its features by input order, so the tiles are the bytes `MapTiler` makes from all
 /// features at once, however the blocks are split.
 ///
 /// Memory, while a part of a block of zoom z is cut: one chunk read back (at most
 /// `bufferLimit` bytes), one batch of records at full detail (`batchLimit` bytes, or one feature
 /// if larger), and the part's pieces and encoded tiles — its features simplified for z and
-/// clipped, with their properties — where the part holds at most `blockBudget` record bytes, or
-/// is one tile; so it follows the options and the densest tile's output, not the extract nor
-/// how dense a block is. A split holds one chunk and `bufferLimit` pending bytes. Beside that:
+/// clipped, with their properties — where the part holds at most `blockBudget` record bytes
+/// besides those of features reaching all of it, or is one tile; so it follows the options, the
+/// densest tile's output and the largest features, not the extract nor how dense a block is. A split holds one chunk and `bufferLimit` pending bytes. Beside that:
 /// write buffers of at most `bufferLimit` bytes while features are added, and two indexes that
 /// do grow with the extract, at a few bytes a feature: the places of the buckets' chunks in the
 /// file (16 bytes a chunk, one per bucket and flush) and the overlap index (64 bytes per listed
@@ -229,18 +234,19 @@ public struct MapFeaturePartition {
 
     /// Cuts one block into its tiles that hold anything, MVT-encoded, and hands them to `body`
     /// in tile-id order, a part of the block at a time: a block over `blockBudget` record bytes
-    /// is split into its four quarter blocks (`quarters(of:)`), recursively, down to one tile.
+    /// (less its `spanningBytes`) is split into its four quarter blocks (`quarters(of:)`),
+    /// recursively, down to one tile.
     /// A part's features are read back a batch of at most `batchLimit` record bytes at a time
     /// and cut (`TileBlockCut`); what was dropped for size is added to `drops`.
-    /// - Parameter body: called with each part that holds tiles (bytes at most `blockBudget`,
-    ///   or one tile) and its tiles.
+    /// - Parameter body: called with each part that holds tiles (`bytes` − `spanningBytes` at
+    ///   most `blockBudget`, or one tile) and its tiles.
     /// - Throws: what the storage or `body` throws; `MapDataError` for a damaged scratch file
     ///   or a failed gzip.
     /// - Complexity: O(bytes of the block) to read, once more per level of splitting, then as
     ///   `MapTiler.tiles(in:drops:)`.
     public func cutTiles(of block: PartitionBlock, drops: inout GeneralisationDrops, _ body: (PartitionBlock, [EncodedTile]) throws -> Void) throws {
         guard !block.ranges.isEmpty else { return }
-        if block.columns.count > 1, block.bytes > blockBudget {
+        if block.columns.count > 1, block.bytes - block.spanningBytes > blockBudget {
             for quarter in try quarters(of: block) { try cutTiles(of: quarter, drops: &drops, body) }
             return
         }
@@ -284,8 +290,12 @@ public struct MapFeaturePartition {
                 guard let b = feature.geometry.bounds else { return }
                 let r = tiles(reachedBy: (b.minX, b.minY, b.maxX, b.maxY), zoom: z)
                 for i in parts.indices where parts[i].columns.overlaps(r.x) && parts[i].rows.overlaps(r.y) {
+                    let start = pending[i].bytes.count
                     pending[i].writeVarint(UInt64(record.count))
                     pending[i].bytes.append(contentsOf: record)
+                    if parts[i].columns.clamped(to: r.x) == parts[i].columns, parts[i].rows.clamped(to: r.y) == parts[i].rows {
+                        parts[i].spanningBytes += pending[i].bytes.count - start
+                    }
                 }
             }
             for i in pending.indices where pending[i].bytes.count >= bufferLimit / 4 { try write(i) }
