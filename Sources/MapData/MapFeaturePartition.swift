@@ -46,21 +46,23 @@ struct SpillRange: Hashable, Sendable {
 /// reaches finds it. A block holding more than `blockBudget` record bytes is split into its
 /// four quarters, each written anew with the records that reach it, recursively, down to one
 /// tile; a quarter's features that reach all of it (a sea or a forest around it) do not count
-/// against the budget, since no split makes them smaller. A block's (or part's) features are read back in batches and cut (`TileBlockCut`); each
-/// tile orders its features by input order, so the tiles are the bytes `MapTiler` makes from all
-/// features at once, however the blocks are split.
+/// against the budget, since no split makes them smaller. A block's (or part's) features are
+/// read back in batches and cut (`TileBlockCut`); each tile orders its features by input order,
+/// so the tiles are the bytes `MapTiler` makes from all features at once, however the blocks
+/// are split.
 ///
 /// Memory, while a part of a block of zoom z is cut: one chunk read back (at most
 /// `bufferLimit` bytes), one batch of records at full detail (`batchLimit` bytes, or one feature
 /// if larger), and the part's pieces and encoded tiles — its features simplified for z and
 /// clipped, with their properties — where the part holds at most `blockBudget` record bytes
 /// besides those of features reaching all of it, or is one tile; so it follows the options, the
-/// densest tile's output and the largest features, not the extract nor how dense a block is. A split holds one chunk and `bufferLimit` pending bytes. Beside that:
-/// write buffers of at most `bufferLimit` bytes while features are added, and two indexes that
-/// do grow with the extract, at a few bytes a feature: the places of the buckets' chunks in the
-/// file (16 bytes a chunk, one per bucket and flush) and the overlap index (64 bytes per listed
-/// feature: those near a block edge at a zoom that shows them, or wider than a block). The
-/// scratch file grows by the records of each split block, once per level of splitting.
+/// densest tile's output and the largest features, not the extract nor how dense a block is.
+/// A split holds one chunk and at most `bufferLimit` bytes (and one record) pending. Beside
+/// that: write buffers of at most `bufferLimit` bytes while features are added, and two indexes
+/// that do grow with the extract, at a few bytes a feature: the places of the buckets' chunks
+/// in the file (16 bytes a chunk, one per bucket and flush) and the overlap index (64 bytes per
+/// listed feature: those near a block edge at a zoom that shows them, or wider than a block).
+/// The scratch file grows by the records of each split block, once per level of splitting.
 public struct MapFeaturePartition {
     public let options: TilingOptions
     private let storage: any MapSpillStorage
@@ -270,8 +272,8 @@ public struct MapFeaturePartition {
 
     /// The four quarter blocks of `block`, in tile-id order, each with the records of the
     /// block's features that reach it (by `MapTiler.blocks(atZoom:)`'s rule), written anew at
-    /// the end of the scratch file: one pass over the block's records, holding at most
-    /// `bufferLimit` bytes of them pending.
+    /// the end of the scratch file: one pass over the block's records, holding at most a
+    /// quarter of `bufferLimit` bytes (and one record) pending per quarter.
     private func quarters(of block: PartitionBlock) throws -> [PartitionBlock] {
         let half = block.columns.count / 2, z = block.zoom
         var parts = [(0, 0), (1, 0), (0, 1), (1, 1)].map { (dx, dy) in
@@ -296,9 +298,9 @@ public struct MapFeaturePartition {
                     if parts[i].columns.clamped(to: r.x) == parts[i].columns, parts[i].rows.clamped(to: r.y) == parts[i].rows {
                         parts[i].spanningBytes += pending[i].bytes.count - start
                     }
+                    if pending[i].bytes.count >= bufferLimit / 4 { try write(i) }
                 }
             }
-            for i in pending.indices where pending[i].bytes.count >= bufferLimit / 4 { try write(i) }
         }
         for i in pending.indices { try write(i) }
         let shift = half.trailingZeroBitCount
