@@ -3,9 +3,10 @@
 # profile less the layers that need shapefiles, as ../shared/checks/map-renderer runs it) on the
 # shared extracts, the same zoom range, side by side in one run, interleaved (geo, tilemaker,
 # geo, tilemaker …) so machine load hits both alike. Wall time, peak RSS (VmHWM, as GNU time
-# reports it: anonymous memory and the resident pages of mapped files) and peak anonymous RSS
-# (RssAnon polled every 20 ms: the memory the kernel cannot drop; both tools keep their
-# on-disk stores in mapped files, whose pages count in RSS only while resident) for both; the
+# reports it: anonymous memory and the resident pages of mapped files), peak anonymous RSS
+# (RssAnon polled every 20 ms: the memory the kernel cannot drop) and peak file-backed RSS
+# (RssFile: the binary and the mapped on-disk stores both tools keep, pages the kernel may
+# write back and drop) for both; the
 # median of the rounds is what counts. geo keeps its features in a scratch file
 # (MapFeaturePartition) and its nodes and ways in memory-mapped ones past --store-memory.
 # COPIES=N adds a larger extract made offline: N×N copies of Monaco side by side (ids offset,
@@ -32,21 +33,22 @@ c["settings"]["maxzoom"] = int(sys.argv[3])
 json.dump(c, open(sys.argv[2], "w"), indent=1)
 PY
 cp "$EX/process-openmaptiles.lua" "$tmp/process.lua"
-# measure CMD…: "seconds peakRSS-MB peakAnon-MB" of one run.
+# measure CMD…: "seconds peakRSS-MB peakAnon-MB peakFile-MB" of one run.
 cat > "$tmp/measure.py" <<'PY'
 import subprocess, sys, time
 t0 = time.monotonic()
 p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-anon = hwm = 0
+anon = hwm = mapped = 0
 while p.poll() is None:
     try:
         for line in open(f"/proc/{p.pid}/status"):
             if line.startswith("RssAnon:"): anon = max(anon, int(line.split()[1]))
+            elif line.startswith("RssFile:"): mapped = max(mapped, int(line.split()[1]))
             elif line.startswith("VmHWM:"): hwm = max(hwm, int(line.split()[1]))
     except OSError:
         pass
     time.sleep(0.02)
-print("%.2f %.1f %.1f" % (time.monotonic() - t0, hwm / 1024, anon / 1024))
+print("%.2f %.1f %.1f %.1f" % (time.monotonic() - t0, hwm / 1024, anon / 1024, mapped / 1024))
 PY
 
 EXTRACTS="$DATA/osm/monaco.osm.pbf $DATA/osm/andorra.osm.pbf"
@@ -81,18 +83,18 @@ PY
 fi
 EXTRACTS+=" ${MORE:-}"
 
-printf "%-10s %-10s %5s %9s %10s %10s %9s\n" extract tool round seconds "RSS MB" "anon MB" "out MB"
+printf "%-10s %-10s %5s %9s %10s %10s %10s %9s\n" extract tool round seconds "RSS MB" "anon MB" "file MB" "out MB"
 for SRC in $EXTRACTS; do
   city=$(basename "$SRC" .osm.pbf)
   for round in $(seq "$ROUNDS"); do
-    read -r secs rss anon < <(python3 "$tmp/measure.py" "$GEO" tiles build "$SRC" -o "$tmp/$city.pmtiles" --maxzoom "$MAXZOOM")
-    printf "%-10s %-10s %5d %9.2f %10.1f %10.1f %9.2f\n" "$city" geo "$round" "$secs" "$rss" "$anon" "$(echo "$(stat -c %s "$tmp/$city.pmtiles") / 1048576" | bc -l)"
+    read -r secs rss anon mapped < <(python3 "$tmp/measure.py" "$GEO" tiles build "$SRC" -o "$tmp/$city.pmtiles" --maxzoom "$MAXZOOM")
+    printf "%-10s %-10s %5d %9.2f %10.1f %10.1f %10.1f %9.2f\n" "$city" geo "$round" "$secs" "$rss" "$anon" "$mapped" "$(echo "$(stat -c %s "$tmp/$city.pmtiles") / 1048576" | bc -l)"
     rm -f "$tmp/$city-tm.mbtiles"
     # The made-up extract with tilemaker's on-disk store (--store): in memory it grew past 17 GB
     # on Monaco ×25 and was killed; geo keeps its features in a scratch file either way.
     STORE=(); LIMIT=unlimited
     [[ "$SRC" == "$tmp/"* || " ${MORE:-} " == *" $SRC "* ]] && { rm -rf "$tmp/tm-store"; STORE=(--store "$tmp/tm-store"); LIMIT=$(( ${TILEMAKER_LIMIT_MB:-0} * 1024 )); [ "$LIMIT" = 0 ] && LIMIT=unlimited; }
-    read -r secs rss anon < <(cd "$tmp" && ulimit -v "$LIMIT" && python3 "$tmp/measure.py" tilemaker --input "$SRC" --output "$tmp/$city-tm.mbtiles" --config config.json --process process.lua "${STORE[@]}")
-    printf "%-10s %-10s %5d %9.2f %10.1f %10.1f %9.2f\n" "$city" tilemaker "$round" "$secs" "$rss" "$anon" "$(echo "$(stat -c %s "$tmp/$city-tm.mbtiles" 2>/dev/null || echo 0) / 1048576" | bc -l)"
+    read -r secs rss anon mapped < <(cd "$tmp" && ulimit -v "$LIMIT" && python3 "$tmp/measure.py" tilemaker --input "$SRC" --output "$tmp/$city-tm.mbtiles" --config config.json --process process.lua "${STORE[@]}")
+    printf "%-10s %-10s %5d %9.2f %10.1f %10.1f %10.1f %9.2f\n" "$city" tilemaker "$round" "$secs" "$rss" "$anon" "$mapped" "$(echo "$(stat -c %s "$tmp/$city-tm.mbtiles" 2>/dev/null || echo 0) / 1048576" | bc -l)"
   done
 done

@@ -55,9 +55,9 @@ struct TilesCommand: ParsableCommand {
                                         parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
             // Features go to a scratch file as they are made, bucketed by place; zooms are then
             // cut block by block from it (MapFeaturePartition: a block is at most 16 × 16 tiles of
-            // zoom maxZoom's ground, or one tile below; its features are read back in batches and
-            // simplified and clipped before the next batch), so memory follows the densest tile's
-            // output, not the extract. Node positions and way node lists move to memory-mapped
+            // zoom maxZoom's ground, or one tile below, split into quarters while over 4 MiB of
+            // features; its features are read back in batches and simplified and clipped before
+            // the next batch), so memory follows the densest tile's output, not the extract. Node positions and way node lists move to memory-mapped
             // scratch files beside it past --store-memory (MapElementStorage).
             let scratch = try FeatureSpillFile(nextTo: output, temporaryDirectory: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
             defer { scratch.discard() }
@@ -78,14 +78,16 @@ struct TilesCommand: ParsableCommand {
             var archive = try TileArchiveWriter(kind: TileArchiveKind(path: output)!, path: output)
             var total = 0, bytes = 0, drops = GeneralisationDrops()
             do {
-                // Block by block: only one block's pieces and tiles are in memory (TilingOptions.blockSide(atZoom:)).
+                // Block by block, a dense block in quarters: only one part's pieces and tiles are in
+                // memory (TilingOptions.blockSide(atZoom:), MapFeaturePartition.blockBudget).
                 for z in minZoom...maxZoom {
                     var count = 0
                     for block in partition.blocks(atZoom: z) {
-                        let tiles = try partition.tiles(in: block, drops: &drops)
-                        for tile in tiles { try archive.add(tile) }
-                        count += tiles.count
-                        bytes += tiles.reduce(0) { $0 + $1.data.count }
+                        try partition.cutTiles(of: block, drops: &drops) { _, tiles in
+                            for tile in tiles { try archive.add(tile) }
+                            count += tiles.count
+                            bytes += tiles.reduce(0) { $0 + $1.data.count }
+                        }
                     }
                     total += count
                     print(String(format: "geo tiles: zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, maxZoom, count, total,

@@ -9,16 +9,26 @@ public protocol MapSpillStorage: AnyObject {
     func read(offset: Int64, count: Int) throws -> [UInt8]
 }
 
-/// A square of tiles of one zoom level that `MapFeaturePartition` cuts at once, with the
-/// buckets and listed features that reach it.
+/// A square of tiles of one zoom level that `MapFeaturePartition` cuts at once, and where the
+/// records of the features that reach it are in the scratch file.
 public struct PartitionBlock: Hashable, Sendable {
     public var zoom: Int
     public var columns: ClosedRange<Int>
     public var rows: ClosedRange<Int>
-    /// Bucket keys whose features all lie in the block.
-    fileprivate var buckets: [UInt64]
-    /// Indices into the overlap index of the features from other blocks that reach it.
-    fileprivate var overlaps: [Int32]
+    /// Record bytes of the features that reach it: what cutting it reads.
+    public var bytes: Int { ranges.reduce(0) { $0 + $1.length } }
+    /// Of `bytes`, those of features whose box (grown by the tile buffer) covers the whole
+    /// block, as a split counts them (0 for a block not made by a split): no split makes them
+    /// smaller, so the block budget leaves them out.
+    public fileprivate(set) var spanningBytes = 0
+    /// Runs of length-prefixed records in the scratch file, each record at most once.
+    fileprivate var ranges: [SpillRange]
+}
+
+/// A run of records in a `MapSpillStorage`.
+struct SpillRange: Hashable, Sendable {
+    var offset: Int64
+    var length: Int
 }
 
 /// Map features kept in a scratch file instead of memory, partitioned by place, so tiles are
@@ -33,19 +43,26 @@ public struct PartitionBlock: Hashable, Sendable {
 /// of whole buckets. A feature whose box, grown by the tile buffer of zoom z
 /// (`MapTiler.blocks(atZoom:)`'s test), reaches past the block of z holding its bucket is also
 /// listed in the overlap index (its box, those zooms, its place in the file), so every block it
-/// reaches finds it. A block's features are read back in batches and cut (`TileBlockCut`); each
-/// tile orders its features by input order, so the tiles are the bytes `MapTiler` makes from all
-/// features at once.
+/// reaches finds it. A block holding more than `blockBudget` record bytes is split into its
+/// four quarters, each written anew with the records that reach it, recursively, down to one
+/// tile; a quarter's features that reach all of it (a sea or a forest around it) do not count
+/// against the budget, since no split makes them smaller. A block's (or part's) features are
+/// read back in batches and cut (`TileBlockCut`); each tile orders its features by input order,
+/// so the tiles are the bytes `MapTiler` makes from all features at once, however the blocks
+/// are split.
 ///
-/// Memory, while a block of zoom z is cut: one batch of records at full detail (`batchLimit`
-/// bytes, or one feature if larger) and the block's pieces — its features simplified for z and
-/// clipped, with their properties — for at most `blockSize`² tiles of maxZoom's ground, or one
-/// tile below `bucketZoom`; so it follows the options and the densest tile's output, not the
-/// extract. Beside that: write buffers of at most `bufferLimit` bytes while features are added,
-/// and two indexes that do grow with the extract, at a few bytes a feature: the places of the
-/// buckets' chunks in the file (16 bytes a chunk, one per bucket and flush) and the overlap
-/// index (64 bytes per listed feature: those near a block edge at a zoom that shows them, or
-/// wider than a block).
+/// Memory, while a part of a block of zoom z is cut: one chunk read back (at most
+/// `bufferLimit` bytes), one batch of records at full detail (`batchLimit` bytes, or one feature
+/// if larger), and the part's pieces and encoded tiles — its features simplified for z and
+/// clipped, with their properties — where the part holds at most `blockBudget` record bytes
+/// besides those of features reaching all of it, or is one tile; so it follows the options, the
+/// densest tile's output and the largest features, not the extract nor how dense a block is.
+/// A split holds one chunk and at most `bufferLimit` bytes (and one record) pending. Beside
+/// that: write buffers of at most `bufferLimit` bytes while features are added, and two indexes
+/// that do grow with the extract, at a few bytes a feature: the places of the buckets' chunks
+/// in the file (16 bytes a chunk, one per bucket and flush) and the overlap index (64 bytes per
+/// listed feature: those near a block edge at a zoom that shows them, or wider than a block).
+/// The scratch file grows by the records of each split block, once per level of splitting.
 public struct MapFeaturePartition {
     public let options: TilingOptions
     private let storage: any MapSpillStorage
@@ -54,12 +71,15 @@ public struct MapFeaturePartition {
     /// Bytes of records read back and held at full detail while a block is cut: a batch is cut
     /// (simplified, clipped) before the next is read.
     public let batchLimit: Int
+    /// Record bytes a block may hold and still be cut at once: a block over it is cut as its
+    /// four quarter blocks, recursively, down to one tile (`cutTiles(of:drops:_:)`).
+    public let blockBudget: Int
     /// The zoom whose tiles are buckets: maxZoom − log2(blockSize), at least 0.
     private let bucketZoom: Int
     private var pending: [UInt64: WireWriter] = [:]
     private var pendingBytes = 0
     /// Per bucket key, where its chunks are in the file.
-    private var chunks: [UInt64: [(offset: Int64, length: Int)]] = [:]
+    private var chunks: [UInt64: [SpillRange]] = [:]
     private var overlaps: [Overlap] = []
     private var written = false
     /// Features added, in order (their sequence numbers are 0..<count).
@@ -86,13 +106,16 @@ public struct MapFeaturePartition {
     ///   - bufferLimit: pending bytes held before a write; small values write often (tests).
     ///   - batchLimit: record bytes read back before they are cut; small values cut feature by
     ///     feature (tests).
+    ///   - blockBudget: record bytes of a block cut at once; small values split every block
+    ///     down to single tiles (tests).
     /// - Throws: `MapDataError.invalidArgument` for bad options.
-    public init(options: TilingOptions, storage: any MapSpillStorage, bufferLimit: Int = 16 << 20, batchLimit: Int = 4 << 20) throws(MapDataError) {
+    public init(options: TilingOptions, storage: any MapSpillStorage, bufferLimit: Int = 4 << 20, batchLimit: Int = 2 << 20, blockBudget: Int = 4 << 20) throws(MapDataError) {
         try options.validate()
         self.options = options
         self.storage = storage
         self.bufferLimit = max(1, bufferLimit)
         self.batchLimit = max(1, batchLimit)
+        self.blockBudget = max(1, blockBudget)
         bucketZoom = max(0, options.maxZoom - options.blockSize.trailingZeroBitCount)
     }
 
@@ -103,13 +126,19 @@ public struct MapFeaturePartition {
         (Int(key >> 36), Int((key >> 8) & 0xFFF_FFFF), Int(key & 0xFF))
     }
 
-    /// The blocks of zoom `z` a box reaches, in block coordinates, by `MapTiler.blocks(atZoom:)`'s rule.
-    private func reach(_ b: (Double, Double, Double, Double), zoom z: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) {
+    /// The tiles of zoom `z` a world box reaches when grown by the tile buffer: the rule of
+    /// `MapTiler.blocks(atZoom:)`.
+    private func tiles(reachedBy b: (Double, Double, Double, Double), zoom z: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) {
         let tileCount = 1 << z, scale = Double(tileCount), margin = Double(options.buffer) / Double(options.extent)
-        let shift = options.blockSide(atZoom: z).trailingZeroBitCount
         func tile(_ v: Double) -> Int { min(tileCount - 1, max(0, Int((v * scale - margin).rounded(.down)))) }
         func lastTile(_ v: Double) -> Int { min(tileCount - 1, max(0, Int((v * scale + margin).rounded(.down)))) }
-        return ((tile(b.0) >> shift)...(lastTile(b.2) >> shift), (tile(b.1) >> shift)...(lastTile(b.3) >> shift))
+        return (tile(b.0)...lastTile(b.2), tile(b.1)...lastTile(b.3))
+    }
+
+    /// The blocks of zoom `z` a box reaches, in block coordinates.
+    private func reach(_ b: (Double, Double, Double, Double), zoom z: Int) -> (x: ClosedRange<Int>, y: ClosedRange<Int>) {
+        let shift = options.blockSide(atZoom: z).trailingZeroBitCount, t = tiles(reachedBy: b, zoom: z)
+        return ((t.x.lowerBound >> shift)...(t.x.upperBound >> shift), (t.y.lowerBound >> shift)...(t.y.upperBound >> shift))
     }
 
     /// The block of zoom `z` holding bucket (x, y), in block coordinates: from `bucketZoom` up
@@ -160,7 +189,7 @@ public struct MapFeaturePartition {
     private mutating func flush() throws {
         for (key, writer) in pending {
             let offset = try storage.append(writer.bytes)
-            chunks[key, default: []].append((offset, writer.bytes.count))
+            chunks[key, default: []].append(SpillRange(offset: offset, length: writer.bytes.count))
         }
         pending = [:]
         pendingBytes = 0
@@ -191,25 +220,44 @@ public struct MapFeaturePartition {
         let side = options.blockSide(atZoom: z), shift = side.trailingZeroBitCount
         return byBlock.map { key, members in
             let bx = Int(key >> 32), by = Int(key & 0xFFFF_FFFF)
-            return PartitionBlock(zoom: z, columns: (bx * side)...(bx * side + side - 1), rows: (by * side)...(by * side + side - 1),
-                                  buckets: members.buckets, overlaps: members.overlaps)
+            var ranges = members.buckets.flatMap { chunks[$0]! }
+            // A listed feature whose bucket the block holds is read with it.
+            let held = Set(members.buckets)
+            for i in members.overlaps {
+                let o = overlaps[Int(i)]
+                guard !held.contains(o.key) else { continue }
+                let chunk = chunks[o.key]![o.chunk]
+                ranges.append(SpillRange(offset: chunk.offset + Int64(o.start), length: o.length))
+            }
+            return PartitionBlock(zoom: z, columns: (bx * side)...(bx * side + side - 1), rows: (by * side)...(by * side + side - 1), ranges: ranges)
         }.sorted { PMTiles.tileID(zoom: z - shift, x: $0.columns.lowerBound >> shift, y: $0.rows.lowerBound >> shift)
             < PMTiles.tileID(zoom: z - shift, x: $1.columns.lowerBound >> shift, y: $1.rows.lowerBound >> shift) }
     }
 
-    /// The tiles of one block that hold anything, MVT-encoded, in tile-id order: its features
-    /// read back a batch of at most `batchLimit` record bytes at a time and cut
-    /// (`TileBlockCut`); what was dropped for size is added to `drops`.
-    /// - Throws: what the storage throws; `MapDataError` for a damaged scratch file or a
-    ///   failed gzip.
-    /// - Complexity: O(bytes of the block's buckets) to read, then as `MapTiler.tiles(in:drops:)`.
-    public func tiles(in block: PartitionBlock, drops: inout GeneralisationDrops) throws -> [EncodedTile] {
+    /// Cuts one block into its tiles that hold anything, MVT-encoded, and hands them to `body`
+    /// in tile-id order, a part of the block at a time: a block over `blockBudget` record bytes
+    /// (less its `spanningBytes`) is split into its four quarter blocks (`quarters(of:)`),
+    /// recursively, down to one tile.
+    /// A part's features are read back a batch of at most `batchLimit` record bytes at a time
+    /// and cut (`TileBlockCut`); what was dropped for size is added to `drops`.
+    /// - Parameter body: called with each part that holds tiles (`bytes` − `spanningBytes` at
+    ///   most `blockBudget`, or one tile) and its tiles.
+    /// - Throws: what the storage or `body` throws; `MapDataError` for a damaged scratch file
+    ///   or a failed gzip.
+    /// - Complexity: O(bytes of the block) to read, once more per level of splitting, then as
+    ///   `MapTiler.tiles(in:drops:)`.
+    public func cutTiles(of block: PartitionBlock, drops: inout GeneralisationDrops, _ body: (PartitionBlock, [EncodedTile]) throws -> Void) throws {
+        guard !block.ranges.isEmpty else { return }
+        if block.columns.count > 1, block.bytes - block.spanningBytes > blockBudget {
+            for quarter in try quarters(of: block) { try cutTiles(of: quarter, drops: &drops, body) }
+            return
+        }
         var cut = TileBlockCut(options: options, zoom: block.zoom, columns: block.columns, rows: block.rows)
         var batch: [(sequence: Int, feature: MapFeature)] = [], batchBytes = 0
-        func take(_ bytes: [UInt8]) throws(MapDataError) {
-            try Self.records(bytes) { sequence, feature, size in
+        for range in block.ranges {
+            try Self.records(try storage.read(offset: range.offset, count: range.length)) { sequence, feature, record in
                 batch.append((sequence, feature))
-                batchBytes += size
+                batchBytes += record.count
                 if batchBytes >= batchLimit {
                     cut.add(batch, drops: &drops)
                     batch.removeAll(keepingCapacity: true)
@@ -217,33 +265,61 @@ public struct MapFeaturePartition {
                 }
             }
         }
-        for key in block.buckets {
-            for chunk in chunks[key] ?? [] { try take(try storage.read(offset: chunk.offset, count: chunk.length)) }
-        }
-        // A listed feature whose bucket the block holds was read with it.
-        let read = Set(block.buckets)
-        for i in block.overlaps {
-            let o = overlaps[Int(i)]
-            guard !read.contains(o.key) else { continue }
-            let chunk = chunks[o.key]![o.chunk]
-            try take(try storage.read(offset: chunk.offset + Int64(o.start), count: o.length))
-        }
         cut.add(batch, drops: &drops)
         batch = []
-        return try cut.tiles(drops: &drops)
+        try body(block, try cut.tiles(drops: &drops))
     }
 
-    /// Calls `body` with each length-prefixed record of a chunk.
-    private static func records(_ bytes: [UInt8], _ body: (_ sequence: Int, _ feature: MapFeature, _ size: Int) -> Void) throws(MapDataError) {
+    /// The four quarter blocks of `block`, in tile-id order, each with the records of the
+    /// block's features that reach it (by `MapTiler.blocks(atZoom:)`'s rule), written anew at
+    /// the end of the scratch file: one pass over the block's records, holding at most a
+    /// quarter of `bufferLimit` bytes (and one record) pending per quarter.
+    private func quarters(of block: PartitionBlock) throws -> [PartitionBlock] {
+        let half = block.columns.count / 2, z = block.zoom
+        var parts = [(0, 0), (1, 0), (0, 1), (1, 1)].map { (dx, dy) in
+            PartitionBlock(zoom: z, columns: (block.columns.lowerBound + dx * half)...(block.columns.lowerBound + dx * half + half - 1),
+                           rows: (block.rows.lowerBound + dy * half)...(block.rows.lowerBound + dy * half + half - 1), ranges: [])
+        }
+        var pending = [WireWriter](repeating: WireWriter(), count: 4)
+        func write(_ i: Int) throws {
+            guard !pending[i].bytes.isEmpty else { return }
+            let offset = try storage.append(pending[i].bytes)
+            parts[i].ranges.append(SpillRange(offset: offset, length: pending[i].bytes.count))
+            pending[i] = WireWriter()
+        }
+        for range in block.ranges {
+            try Self.records(try storage.read(offset: range.offset, count: range.length)) { _, feature, record in
+                guard let b = feature.geometry.bounds else { return }
+                let r = tiles(reachedBy: (b.minX, b.minY, b.maxX, b.maxY), zoom: z)
+                for i in parts.indices where parts[i].columns.overlaps(r.x) && parts[i].rows.overlaps(r.y) {
+                    let start = pending[i].bytes.count
+                    pending[i].writeVarint(UInt64(record.count))
+                    pending[i].bytes.append(contentsOf: record)
+                    if parts[i].columns.clamped(to: r.x) == parts[i].columns, parts[i].rows.clamped(to: r.y) == parts[i].rows {
+                        parts[i].spanningBytes += pending[i].bytes.count - start
+                    }
+                    if pending[i].bytes.count >= bufferLimit / 4 { try write(i) }
+                }
+            }
+        }
+        for i in pending.indices { try write(i) }
+        let shift = half.trailingZeroBitCount
+        return parts.sorted { PMTiles.tileID(zoom: z - shift, x: $0.columns.lowerBound >> shift, y: $0.rows.lowerBound >> shift)
+            < PMTiles.tileID(zoom: z - shift, x: $1.columns.lowerBound >> shift, y: $1.rows.lowerBound >> shift) }
+    }
+
+    /// Calls `body` with each length-prefixed record of a chunk: its sequence number, its
+    /// feature and its bytes (without the length).
+    private static func records(_ bytes: [UInt8], _ body: (_ sequence: Int, _ feature: MapFeature, _ record: UnsafeRawBufferPointer) throws -> Void) throws {
         let count = bytes.count
-        try bytes.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) throws(MapDataError) in
+        try bytes.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) in
             var r = WireReader(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count))
             while !r.isAtEnd {
                 let record: UnsafeRawBufferPointer
                 do { record = try r.readBytes() } catch { throw MapDataError(.truncated, "feature chunk: \(error)") }
                 var inner = WireReader(record)
                 let (sequence, feature) = try MapFeatureRecord.read(&inner)
-                body(sequence, feature, record.count)
+                try body(sequence, feature, record)
             }
         }
     }
