@@ -9,6 +9,15 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// libdbus's header paths (`pkg-config --cflags dbus-1` on Debian and Ubuntu, both
+/// architectures), for Monitoring, which imports CDBus, and for `geo`, whose release build sees
+/// Monitoring's code across modules. CDBus has no pkgConfig because pkg-config would also link
+/// libdbus, which is opened on first use instead (Sources/CDBus/shim.h).
+let dbusHeaders: SwiftSetting = .unsafeFlags(["-Xcc", "-I/usr/include/dbus-1.0",
+                                              "-Xcc", "-I/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
+                                              "-Xcc", "-I/usr/lib/aarch64-linux-gnu/dbus-1.0/include"],
+                                             .when(platforms: [.linux]))
+
 /// `GEO_INTERNAL_CHECKS=1 swift build` compiles the `_checkInvariants()` bodies (RoadNetwork's
 /// CSR and cross-reference checks), run at the end of every init and load, into the targets
 /// that have them and into their tests; CI builds once that way. swift-collections' pattern
@@ -114,16 +123,17 @@ let package = Package(
         // Map matching (pure): Newson & Krumm's HMM offline and online, over RoadNetwork and Routing.
         .target(name: "MapMatching", dependencies: ["GeoCore", "RoadNetwork", "Routing"], swiftSettings: strictSettings),
 
-        // libdbus from the system (pkg-config dbus-1, Debian libdbus-1-dev), for the BlueZ beacon
-        // scanner; only Monitoring imports it, on Linux.
-        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // libdbus's headers (Debian libdbus-1-dev), for the BlueZ beacon scanner; only Monitoring
+        // imports it, on Linux. The library is opened on first use (CDBus/shim.h says why), not
+        // linked; its header paths are `dbusHeaders`.
+        .systemLibrary(name: "CDBus", path: "Sources/CDBus", providers: [.apt(["libdbus-1-dev"])]),
 
         // Regions (circle, polygon, beacon identity) decided with the fix's accuracy, persisted
         // monitors; visits, beacons (BlueZ scanning over D-Bus), heading and the World Magnetic Model.
         .target(
             name: "Monitoring",
             dependencies: ["GeoCore", "NMEACodec", "SystemIO", .target(name: "CDBus", condition: .when(platforms: [.linux]))],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings + [dbusHeaders]
         ),
 
         // The map camera (pure): CameraState, limits and tilt profile, Mercator and globe,
@@ -214,7 +224,7 @@ let package = Package(
         .executableTarget(
             name: "geo",
             dependencies: ["GeoCLI"],
-            swiftSettings: strictSettings + [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            swiftSettings: strictSettings + [dbusHeaders, .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
 

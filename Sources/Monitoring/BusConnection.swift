@@ -42,7 +42,23 @@ struct BusError: Error {
     var message: String
 
     static let disconnected = "org.freedesktop.DBus.Local.Disconnected"
+    /// The name of the error when libdbus itself cannot be opened.
+    static let libraryMissing = "org.locationkit.Error.LibDBusMissing"
 }
+
+/// libdbus's function table: immutable once loaded, C function pointers only.
+extension CDBusLibrary: @retroactive @unchecked Sendable {}
+
+/// libdbus, opened the first time a bus connection is made (`cdbus_open`, CDBus/shim.h).
+private let libdbus: Result<CDBusLibrary, BusError> = {
+    let library = UnsafeMutablePointer<CDBusLibrary>.allocate(capacity: 1)
+    defer { library.deallocate() }
+    if let message = cdbus_open(library) {
+        return .failure(BusError(name: BusError.libraryMissing,
+                                 message: "cannot open libdbus (Debian libdbus-1-3): \(String(cString: message))"))
+    }
+    return .success(library.pointee)
+}()
 
 /// A received signal: the emitting object, interface, member and arguments.
 struct BusSignal {
@@ -57,68 +73,72 @@ struct BusSignal {
 /// The process never exits when the bus goes away (libdbus's default for bus connections);
 /// ``nextSignal(waiting:)`` throws instead.
 final class BusConnection {
+    private let dbus: CDBusLibrary
     private let connection: OpaquePointer
 
     /// Connects and registers with the bus at `address` (a D-Bus address such as
     /// `unix:path=/run/dbus/system_bus_socket`); nil is the system bus, from
     /// `DBUS_SYSTEM_BUS_ADDRESS` or libdbus's default socket.
     /// - Throws: ``BusError`` from libdbus.
+    /// - Throws: ``BusError`` named ``BusError/libraryMissing`` when libdbus cannot be opened.
     init(address: String?) throws(BusError) {
-        dbus_threads_init_default()
+        let dbus = try libdbus.get()
+        self.dbus = dbus
+        _ = dbus.dbus_threads_init_default()
         var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
+        dbus.dbus_error_init(&error)
+        defer { dbus.dbus_error_free(&error) }
         var opened: OpaquePointer?
         if let address {
-            opened = dbus_connection_open_private(address, &error)
-            if let link = opened, dbus_bus_register(link, &error) == 0 {
-                dbus_connection_close(link)
-                dbus_connection_unref(link)
+            opened = dbus.dbus_connection_open_private(address, &error)
+            if let link = opened, dbus.dbus_bus_register(link, &error) == 0 {
+                dbus.dbus_connection_close(link)
+                dbus.dbus_connection_unref(link)
                 opened = nil
             }
         } else {
-            opened = dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
+            opened = dbus.dbus_bus_get_private(DBUS_BUS_SYSTEM, &error)
         }
         guard let opened else { throw BusError(&error) }
-        dbus_connection_set_exit_on_disconnect(opened, 0)
+        dbus.dbus_connection_set_exit_on_disconnect(opened, 0)
         connection = opened
     }
 
     deinit {
-        dbus_connection_close(connection)
-        dbus_connection_unref(connection)
+        dbus.dbus_connection_close(connection)
+        dbus.dbus_connection_unref(connection)
     }
 
     /// Asks the bus to route the signals matching `rule` here (D-Bus Specification, "Match Rules").
     /// - Throws: ``BusError`` for a malformed rule or a bus that refuses it.
     func addMatch(_ rule: String) throws(BusError) {
         var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
-        dbus_bus_add_match(connection, rule, &error)
-        if dbus_error_is_set(&error) != 0 { throw BusError(&error) }
+        dbus.dbus_error_init(&error)
+        defer { dbus.dbus_error_free(&error) }
+        dbus.dbus_bus_add_match(connection, rule, &error)
+        if dbus.dbus_error_is_set(&error) != 0 { throw BusError(&error) }
     }
 
     /// Calls a method and waits up to `timeout` for its reply's arguments.
     /// - Throws: ``BusError``: the error the method replied with, or libdbus's (no reply, disconnected).
     func call(_ destination: String, _ path: String, _ interface: String, _ member: String,
               _ arguments: [BusArgument] = [], timeout: Duration = .seconds(5)) throws(BusError) -> [BusValue] {
-        guard let message = dbus_message_new_method_call(destination, path, interface, member) else {
+        guard let message = dbus.dbus_message_new_method_call(destination, path, interface, member) else {
             throw BusError(name: "org.freedesktop.DBus.Error.NoMemory", message: "cannot make a call to \(member)")
         }
-        defer { dbus_message_unref(message) }
+        defer { dbus.dbus_message_unref(message) }
         var iterator = DBusMessageIter()
-        dbus_message_iter_init_append(message, &iterator)
-        for argument in arguments { Self.append(argument, to: &iterator) }
+        dbus.dbus_message_iter_init_append(message, &iterator)
+        for argument in arguments { append(argument, to: &iterator) }
         var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
+        dbus.dbus_error_init(&error)
+        defer { dbus.dbus_error_free(&error) }
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        guard let reply = dbus_connection_send_with_reply_and_block(connection, message, milliseconds, &error) else {
+        guard let reply = dbus.dbus_connection_send_with_reply_and_block(connection, message, milliseconds, &error) else {
             throw BusError(&error)
         }
-        defer { dbus_message_unref(reply) }
-        return Self.arguments(of: reply)
+        defer { dbus.dbus_message_unref(reply) }
+        return self.arguments(of: reply)
     }
 
     /// The next signal routed here, waiting at most `timeout` for one; nil when none came.
@@ -126,21 +146,21 @@ final class BusConnection {
     func nextSignal(waiting timeout: Duration) throws(BusError) -> BusSignal? {
         var waited = false
         while true {
-            guard let message = dbus_connection_pop_message(connection) else {
+            guard let message = dbus.dbus_connection_pop_message(connection) else {
                 if waited { return nil }
                 waited = true
                 let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-                if dbus_connection_read_write(connection, milliseconds) == 0 || dbus_connection_get_is_connected(connection) == 0 {
+                if dbus.dbus_connection_read_write(connection, milliseconds) == 0 || dbus.dbus_connection_get_is_connected(connection) == 0 {
                     throw BusError(name: BusError.disconnected, message: "the bus connection closed")
                 }
                 continue
             }
-            defer { dbus_message_unref(message) }
-            guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL else { continue }
-            let signal = BusSignal(path: dbus_message_get_path(message).map { String(cString: $0) } ?? "",
-                                   interface: dbus_message_get_interface(message).map { String(cString: $0) } ?? "",
-                                   member: dbus_message_get_member(message).map { String(cString: $0) } ?? "",
-                                   arguments: Self.arguments(of: message))
+            defer { dbus.dbus_message_unref(message) }
+            guard dbus.dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL else { continue }
+            let signal = BusSignal(path: dbus.dbus_message_get_path(message).map { String(cString: $0) } ?? "",
+                                   interface: dbus.dbus_message_get_interface(message).map { String(cString: $0) } ?? "",
+                                   member: dbus.dbus_message_get_member(message).map { String(cString: $0) } ?? "",
+                                   arguments: arguments(of: message))
             if signal.interface == "org.freedesktop.DBus.Local", signal.member == "Disconnected" {
                 throw BusError(name: BusError.disconnected, message: "the bus connection closed")
             }
@@ -152,59 +172,59 @@ final class BusConnection {
 
     private static func code(_ character: Character) -> Int32 { Int32(character.asciiValue!) }
 
-    private static func arguments(of message: OpaquePointer) -> [BusValue] {
+    private func arguments(of message: OpaquePointer) -> [BusValue] {
         var iterator = DBusMessageIter()
-        guard dbus_message_iter_init(message, &iterator) != 0 else { return [] }
+        guard dbus.dbus_message_iter_init(message, &iterator) != 0 else { return [] }
         var values: [BusValue] = []
-        repeat { values.append(read(&iterator)) } while dbus_message_iter_next(&iterator) != 0
+        repeat { values.append(read(&iterator)) } while dbus.dbus_message_iter_next(&iterator) != 0
         return values
     }
 
     /// The value at the iterator (which stays there).
-    private static func read(_ iterator: inout DBusMessageIter) -> BusValue {
+    private func read(_ iterator: inout DBusMessageIter) -> BusValue {
         func basic<T>(_ zero: T) -> T {
             var value = zero
-            withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iterator, $0) }
+            withUnsafeMutablePointer(to: &value) { dbus.dbus_message_iter_get_basic(&iterator, $0) }
             return value
         }
         func elements(_ iterator: inout DBusMessageIter) -> [BusValue] {
             var inner = DBusMessageIter()
-            dbus_message_iter_recurse(&iterator, &inner)
+            dbus.dbus_message_iter_recurse(&iterator, &inner)
             var values: [BusValue] = []
-            while dbus_message_iter_get_arg_type(&inner) != 0 {
+            while dbus.dbus_message_iter_get_arg_type(&inner) != 0 {
                 values.append(read(&inner))
-                dbus_message_iter_next(&inner)
+                _ = dbus.dbus_message_iter_next(&inner)
             }
             return values
         }
-        switch dbus_message_iter_get_arg_type(&iterator) {
-        case code("s"), code("o"), code("g"):
+        switch dbus.dbus_message_iter_get_arg_type(&iterator) {
+        case Self.code("s"), Self.code("o"), Self.code("g"):
             return basic(UnsafePointer<CChar>?.none).map { .string(String(cString: $0)) } ?? .string("")
-        case code("y"): return .integer(Int64(basic(UInt8(0))))
-        case code("b"): return .boolean(basic(dbus_bool_t(0)) != 0)
-        case code("n"): return .integer(Int64(basic(Int16(0))))
-        case code("q"): return .integer(Int64(basic(UInt16(0))))
-        case code("i"): return .integer(Int64(basic(Int32(0))))
-        case code("u"): return .integer(Int64(basic(UInt32(0))))
-        case code("x"): return .integer(basic(Int64(0)))
-        case code("t"): return .integer(Int64(truncatingIfNeeded: basic(UInt64(0))))
-        case code("d"): return .double(basic(Double(0)))
-        case code("v"):
+        case Self.code("y"): return .integer(Int64(basic(UInt8(0))))
+        case Self.code("b"): return .boolean(basic(dbus_bool_t(0)) != 0)
+        case Self.code("n"): return .integer(Int64(basic(Int16(0))))
+        case Self.code("q"): return .integer(Int64(basic(UInt16(0))))
+        case Self.code("i"): return .integer(Int64(basic(Int32(0))))
+        case Self.code("u"): return .integer(Int64(basic(UInt32(0))))
+        case Self.code("x"): return .integer(basic(Int64(0)))
+        case Self.code("t"): return .integer(Int64(truncatingIfNeeded: basic(UInt64(0))))
+        case Self.code("d"): return .double(basic(Double(0)))
+        case Self.code("v"):
             var inner = DBusMessageIter()
-            dbus_message_iter_recurse(&iterator, &inner)
+            dbus.dbus_message_iter_recurse(&iterator, &inner)
             return read(&inner)
-        case code("r"): return .structure(elements(&iterator))
-        case code("a"):
-            switch dbus_message_iter_get_element_type(&iterator) {
-            case code("y"):
+        case Self.code("r"): return .structure(elements(&iterator))
+        case Self.code("a"):
+            switch dbus.dbus_message_iter_get_element_type(&iterator) {
+            case Self.code("y"):
                 var inner = DBusMessageIter()
-                dbus_message_iter_recurse(&iterator, &inner)
+                dbus.dbus_message_iter_recurse(&iterator, &inner)
                 var start: UnsafeRawPointer?
                 var count: Int32 = 0
-                withUnsafeMutablePointer(to: &start) { dbus_message_iter_get_fixed_array(&inner, $0, &count) }
+                withUnsafeMutablePointer(to: &start) { dbus.dbus_message_iter_get_fixed_array(&inner, $0, &count) }
                 guard let start, count > 0 else { return .bytes([]) }
                 return .bytes(Array(UnsafeRawBufferPointer(start: start, count: Int(count))))
-            case code("e"):
+            case Self.code("e"):
                 var entries: [BusValue: BusValue] = [:]
                 for entry in elements(&iterator) {
                     if case .structure(let pair) = entry, pair.count == 2 { entries[pair[0]] = pair[1] }
@@ -213,36 +233,36 @@ final class BusConnection {
             default:
                 return .array(elements(&iterator))
             }
-        case code("e"): return .structure(elements(&iterator))
+        case Self.code("e"): return .structure(elements(&iterator))
         default: return .unsupported
         }
     }
 
-    private static func append(_ argument: BusArgument, to iterator: inout DBusMessageIter) {
+    private func append(_ argument: BusArgument, to iterator: inout DBusMessageIter) {
         switch argument {
         case .string(let text):
             text.withCString { characters in
                 var pointer: UnsafePointer<CChar>? = characters
-                _ = dbus_message_iter_append_basic(&iterator, code("s"), &pointer)
+                _ = dbus.dbus_message_iter_append_basic(&iterator, Self.code("s"), &pointer)
             }
         case .boolean(let flag):
             var value: dbus_bool_t = flag ? 1 : 0
-            _ = dbus_message_iter_append_basic(&iterator, code("b"), &value)
+            _ = dbus.dbus_message_iter_append_basic(&iterator, Self.code("b"), &value)
         case .properties(let entries):
             var array = DBusMessageIter()
-            _ = dbus_message_iter_open_container(&iterator, code("a"), "{sv}", &array)
+            _ = dbus.dbus_message_iter_open_container(&iterator, Self.code("a"), "{sv}", &array)
             for (key, value) in entries {
                 var entry = DBusMessageIter()
-                _ = dbus_message_iter_open_container(&array, code("e"), nil, &entry)
+                _ = dbus.dbus_message_iter_open_container(&array, Self.code("e"), nil, &entry)
                 append(.string(key), to: &entry)
                 var variant = DBusMessageIter()
                 let signature = switch value { case .string: "s"; case .boolean: "b"; case .properties: "a{sv}" }
-                _ = dbus_message_iter_open_container(&entry, code("v"), signature, &variant)
+                _ = dbus.dbus_message_iter_open_container(&entry, Self.code("v"), signature, &variant)
                 append(value, to: &variant)
-                _ = dbus_message_iter_close_container(&entry, &variant)
-                _ = dbus_message_iter_close_container(&array, &entry)
+                _ = dbus.dbus_message_iter_close_container(&entry, &variant)
+                _ = dbus.dbus_message_iter_close_container(&array, &entry)
             }
-            _ = dbus_message_iter_close_container(&iterator, &array)
+            _ = dbus.dbus_message_iter_close_container(&iterator, &array)
         }
     }
 }
