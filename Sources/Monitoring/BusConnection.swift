@@ -79,8 +79,8 @@ final class BusConnection {
     /// Connects and registers with the bus at `address` (a D-Bus address such as
     /// `unix:path=/run/dbus/system_bus_socket`); nil is the system bus, from
     /// `DBUS_SYSTEM_BUS_ADDRESS` or libdbus's default socket.
-    /// - Throws: ``BusError`` from libdbus.
-    /// - Throws: ``BusError`` named ``BusError/libraryMissing`` when libdbus cannot be opened.
+    /// - Throws: ``BusError`` from libdbus, or named ``BusError/libraryMissing`` when libdbus
+    ///   itself cannot be opened.
     init(address: String?) throws(BusError) {
         let dbus = try libdbus.get()
         self.dbus = dbus
