@@ -81,6 +81,34 @@ func fullFix(_ i: Int) -> Location {
     }
 }
 
+/// Every append that crosses a page boundary must be able to park its part beyond the boundary
+/// (`LogFileSink`), which needs 8 bytes between the old closing tags and the boundary: the
+/// closing tags never straddle a page boundary nor end in a page's last 8 bytes. Over 600
+/// appends (about 100 pages, segments broken now and then) the closing tags land everywhere
+/// in a page; on the old writer 5 of them straddled a boundary or ended too near it, and a
+/// kill inside such an append tore the file.
+@Test func positionLog_closingTagsNeverStraddleAPageBoundary() async throws {
+    try await withTemporaryDirectory { dir in
+        let log = try PositionLog(url: dir.appendingPathComponent("pages.gpx"))
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let closing = Data("</trkseg>".utf8)
+        let rootEnd = Data("</gpx>\n".utf8)
+        for i in 0..<600 {
+            if i % 37 == 36 { try log.beginSegment() }
+            try log.append(fullFix(i))
+            let bytes = try Data(contentsOf: log.url)
+            let start = try #require(bytes.range(of: closing, options: .backwards)).lowerBound
+            let end = try #require(bytes.range(of: rootEnd, options: .backwards)).upperBound
+            #expect(start / page == (end - 1) / page && end % page <= page - 8 && end % page != 0,
+                    "after fix \(i): closing tags at \(start)..<\(end), pages of \(page) bytes")
+        }
+        let back = try PositionLog.read(url: log.url)
+        #expect(back.damage == nil)
+        #expect(back.locations == (0..<600).map(fullFix))
+        #expect(try await xmllintAccepts(log.url))
+    }
+}
+
 /// A kill between the single-page writes of an append that crosses a page boundary leaves
 /// the part beyond the boundary parked in a processing instruction after `</gpx>`: a valid
 /// document without the new point, which reopening cuts back to its last point.

@@ -644,9 +644,14 @@ public final class PositionLog: Sendable {
 ///    and closing tags, the rest `<?z?>`, an instruction after the root;
 /// 4. spaces over `<?z?>`.
 ///
-/// A write that spans more than two pages (a batch), contains `?>`, or leaves no room for
-/// `<?pad ?>` before `B` is made as one `pwrite(2)`: a kill may then tear it, and reopening
-/// repairs the log.
+/// Step 1 needs room for `<?pad ?>` between the old closing tags and `B`, so no write leaves
+/// its closing tags across a page boundary or in the last 8 bytes of a page: spaces before them
+/// (white space between elements, which readers ignore) move them to the next page instead.
+/// (Without that, a point whose old closing tags straddled `B` was one `pwrite(2)`, and a kill
+/// inside it tore the file: PositionLogTests' crash test, once in five full test runs.)
+///
+/// A write that spans more than two pages (a batch) or contains `?>` is made as one
+/// `pwrite(2)`: a kill may then tear it, and reopening repairs the log.
 struct LogFileSink: GPXCompletingSink {
     let descriptor: FileDescriptor
     let path: String
@@ -658,6 +663,10 @@ struct LogFileSink: GPXCompletingSink {
     private let pageSize = Int64(sysconf(Int32(_SC_PAGESIZE)))
     /// The bytes of one step, reused (a page and a little).
     private var step: [UInt8] = []
+    /// A write with spaces before its closing tags, reused.
+    private var padded: [UInt8] = []
+    /// Bytes `<?pad ?>` needs before a page boundary.
+    private static let padRoom: Int64 = 8
 
     init(_ descriptor: FileDescriptor, path: String, closingTagsOffset: Int64 = 0) {
         self.descriptor = descriptor
@@ -668,10 +677,28 @@ struct LogFileSink: GPXCompletingSink {
     }
 
     /// Writes `bytes` over the old closing tags: one `pwrite(2)` within a page, else the
-    /// single-page steps above.
+    /// single-page steps above; closing tags that would cross a page boundary or end in its
+    /// last `padRoom` bytes start at the boundary instead.
     /// - Throws: `PositioningError.io` naming the path; the offset then stays, so the next
     ///   write covers the failed one.
     mutating func write(_ bytes: UnsafeRawBufferPointer, closingTagCount: Int) throws {
+        let closingStart = closingTagsOffset + Int64(bytes.count - closingTagCount)
+        let closingBoundary = (closingStart / pageSize + 1) * pageSize
+        guard closingTagCount > 0, closingStart + Int64(closingTagCount) > closingBoundary - Self.padRoom,
+              Int64(closingTagCount) <= pageSize - Self.padRoom else {
+            return try place(bytes, closingTagCount: closingTagCount)
+        }
+        var padded = self.padded
+        self.padded = []
+        padded.removeAll(keepingCapacity: true)
+        padded.append(contentsOf: bytes[..<(bytes.count - closingTagCount)])
+        padded.append(contentsOf: repeatElement(0x20, count: Int(closingBoundary - closingStart)))
+        padded.append(contentsOf: bytes[(bytes.count - closingTagCount)...])
+        defer { self.padded = padded }
+        try padded.withUnsafeBytes { raw in try place(raw, closingTagCount: closingTagCount) }
+    }
+
+    private mutating func place(_ bytes: UnsafeRawBufferPointer, closingTagCount: Int) throws {
         let start = closingTagsOffset, end = closingTagsOffset + Int64(bytes.count)
         let boundary = (start / pageSize + 1) * pageSize
         do {
