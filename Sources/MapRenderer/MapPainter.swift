@@ -253,8 +253,7 @@ public struct MapPainter {
 
     /// The parts of the closed `ring` inside `box` (edges on its border count as inside):
     /// the ring itself (`closed`) when it lies wholly inside, else its pieces inside as open
-    /// lines, each edge clipped by Liang and Barsky's parametric test (1984) and pieces that
-    /// meet joined.
+    /// lines, each edge clipped by `LineClipping` and pieces that meet joined.
     static func parts(of ring: [MapPoint], inside box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> (pieces: [[MapPoint]], closed: Bool) {
         func contains(_ p: MapPoint) -> Bool { p.x >= box.minX && p.x <= box.maxX && p.y >= box.minY && p.y <= box.maxY }
         if ring.allSatisfy(contains) { return ([ring], true) }
@@ -262,19 +261,9 @@ public struct MapPainter {
         var open = false
         for i in ring.indices {
             let a = ring[i], b = ring[(i + 1) % ring.count]
+            guard let (t0, t1) = LineClipping.visibleSpan(ax: a.x, ay: a.y, bx: b.x, by: b.y, minX: box.minX, minY: box.minY,
+                                                         maxX: box.maxX, maxY: box.maxY) else { open = false; continue }
             let dx = b.x - a.x, dy = b.y - a.y
-            var t0 = 0.0, t1 = 1.0
-            var inside = true
-            for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
-                if p == 0 {
-                    if q < 0 { inside = false; break }
-                } else {
-                    let r = q / p
-                    if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
-                    if t0 > t1 { inside = false; break }
-                }
-            }
-            guard inside else { open = false; continue }
             let p0 = MapPoint(x: a.x + dx * t0, y: a.y + dy * t0), p1 = MapPoint(x: a.x + dx * t1, y: a.y + dy * t1)
             if open, t0 == 0 { pieces[pieces.count - 1].append(p1) } else { pieces.append([p0, p1]) }
             open = t1 == 1

@@ -213,8 +213,7 @@ enum Stroker {
 
     /// The pieces of a line inside `box`: the line itself when wholly inside, else open pieces
     /// cut where it crosses the box (a closed line is walked from a vertex outside, so no
-    /// piece ends at a vertex inside). Each segment is cut by Liang and Barsky's parametric
-    /// test ("A New Concept and Method for Line Clipping", ACM TOG 3(1), 1984).
+    /// piece ends at a vertex inside). Each segment is cut by `LineClipping`.
     static func clipped(_ points: [Point], closed: Bool, to box: Rectangle) -> [Path.Contour] {
         guard let outside = points.firstIndex(where: { !box.contains($0) }) else { return [Path.Contour(points: points, isClosed: closed)] }
         var path = points
@@ -230,7 +229,8 @@ enum Stroker {
         }
         for i in path.indices.dropLast() {
             let a = path[i], b = path[i + 1]
-            guard let (t0, t1) = visibleSpan(from: a, to: b, in: box) else { finish(); continue }
+            guard let (t0, t1) = LineClipping.visibleSpan(ax: a.x, ay: a.y, bx: b.x, by: b.y, minX: box.minX, minY: box.minY,
+                                                         maxX: box.maxX, maxY: box.maxY) else { finish(); continue }
             if t0 > 0 || current.isEmpty {
                 finish()
                 current = [t0 > 0 ? a.interpolated(to: b, t0) : a]
@@ -244,22 +244,6 @@ enum Stroker {
         }
         finish()
         return pieces
-    }
-
-    /// The parameters (0…1) between which the segment from `a` to `b` lies in `box`; nil when
-    /// it misses the box.
-    private static func visibleSpan(from a: Point, to b: Point, in box: Rectangle) -> (Double, Double)? {
-        let dx = b.x - a.x, dy = b.y - a.y
-        var t0 = 0.0, t1 = 1.0
-        // One bound: the segment moves p toward it per unit of t and starts q inside it.
-        func keep(_ p: Double, _ q: Double) -> Bool {
-            if p == 0 { return q >= 0 }
-            let t = q / p
-            if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
-            return t0 <= t1
-        }
-        guard keep(-dx, a.x - box.minX), keep(dx, box.maxX - a.x), keep(-dy, a.y - box.minY), keep(dy, box.maxY - a.y) else { return nil }
-        return (t0, t1)
     }
 
     private static func unit(_ v: Point) -> Point {
