@@ -11,6 +11,7 @@ import TrackFiltering
 /// `geo demo`: a short tour of what LocationKit can do on the embedded default data.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "A short tour of LocationKit on the embedded default data (no arguments needed)."
     )
 
@@ -159,5 +160,5 @@ struct Demo: AsyncParsableCommand {
     }
 }
 
-/// A number with `places` decimals, for human-readable output.
-func format(_ value: Double, _ places: Int) -> String { String(format: "%.\(places)f", value) }
+/// A number with `places` decimals, for human-readable output (C's `%.*f`, ``FixedDecimal``).
+func format(_ value: Double, _ places: Int) -> String { FixedDecimal.string(value, decimals: places) }

@@ -99,6 +99,17 @@ enum FixedDecimal {
     /// 10⁰ … 10¹⁵, each exact.
     private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
 
+    /// `printf("%.*f", decimals, value)` as a `String`; C prints what ``format(_:decimals:into:)``
+    /// leaves to it (non-finite values, more decimals or a larger magnitude than it handles).
+    static func string(_ value: Double, decimals: Int) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            guard let count = format(value, decimals: decimals, into: buffer) else {
+                return String(format: "%.*f", Int32(clamping: decimals), value)
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
+    }
+
     /// Writes `value` with `decimals` places into `buffer` (at least ``capacity`` bytes).
     /// - Returns: the bytes written, or nil when `value` is not finite, `decimals` is outside
     ///   0…``maximumDecimals``, or |value|·10ᵈ ≥ 2⁵² (the caller falls back to `printf`).

@@ -15,6 +15,7 @@ struct NMEACommand: ParsableCommand {
 
     struct Decode: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "decode",
             abstract: "Decode a log into one fix per epoch: JSON lines (default) or a GPX 1.1 track.",
             discussion: """
             JSON fields: time (ISO 8601 UTC), mode (0 unknown, 1 no fix, 2 2D, 3 3D), lat, lon \
@@ -87,6 +88,7 @@ struct NMEACommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Count sentences by type and talker; list checksum failures and malformed lines."
         )
 

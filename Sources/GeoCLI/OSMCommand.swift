@@ -13,7 +13,7 @@ struct OSMCommand: ParsableCommand {
 
     /// `geo osm info FILE`: element counts, extent and read time.
     struct Info: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Count the nodes, ways and relations of an OSM file and time the read.")
+        static let configuration = CommandConfiguration(commandName: "info", abstract: "Count the nodes, ways and relations of an OSM file and time the read.")
 
         @Argument(help: "An .osm.pbf, .osm or .osm.gz file.")
         var file: String
@@ -27,13 +27,13 @@ struct OSMCommand: ParsableCommand {
         func run() throws {
             try CommandLineFiles.checkInput(file)
             let url = URL(fileURLWithPath: file)
-            var format = OSMFileFormat.xml
+            var fileFormat = OSMFileFormat.xml
             let clock = ContinuousClock()
             let start = clock.now
             let statistics: OSMFileStatistics
             do {
                 statistics = try OSMFileReader.statistics(url: url, options: OSMReadOptions(includesMetadata: !noMetadata, recovering: recover),
-                                                          detected: { format = $0 })
+                                                          detected: { fileFormat = $0 })
             } catch let error as OSMError {
                 throw CommandLineFileError.damaged("osm", file, error)
             }
@@ -43,7 +43,7 @@ struct OSMCommand: ParsableCommand {
             let seconds = elapsed.seconds
             let total = summary.nodeCount + summary.wayCount + summary.relationCount
             standardOutput.line("file: \(file)")
-            standardOutput.line("format: \(format.rawValue)")
+            standardOutput.line("format: \(fileFormat.rawValue)")
             if let header = summary.header {
                 if let box = header.boundingBox { standardOutput.line("header bbox: \(box)") }
                 if let program = header.writingProgram { standardOutput.line("writing program: \(program)") }
@@ -59,7 +59,7 @@ struct OSMCommand: ParsableCommand {
             standardOutput.line("blocks: \(summary.blockCount)")
             standardOutput.line("ignored tags: \(summary.ignoredTagCount)")
             standardOutput.line("rejected nodes: \(summary.rejectedNodeCount)")
-            standardOutput.line(String(format: "time: %.3f s (%.0f elements/s)", seconds, seconds > 0 ? Double(total) / seconds : 0))
+            standardOutput.line("time: \(format(seconds, 3)) s (\(format(seconds > 0 ? Double(total) / seconds : 0, 0)) elements/s)")
         }
     }
 }

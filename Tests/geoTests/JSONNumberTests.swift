@@ -48,3 +48,11 @@ private func formatted(_ value: Double, _ decimals: Int) -> String? {
     #expect(JSONNumber.string(.infinity, .error) == "null")
     #expect(JSONNumber.string(-12.3456, .dop) == "-12.35")
 }
+
+@Test func fixedDecimal_string_isPrintfInAndOutOfRange() {
+    let cases: [(Double, Int)] = [(2.675, 2), (-0.0, 0), (12_345.5, 0), (0.0125, 3), (1e300, 2), (-0x1p60, 0),
+                                  (.nan, 2), (-.infinity, 1), (1 / 3, 16), (1 / 3, 20)]
+    for (value, decimals) in cases {
+        #expect(FixedDecimal.string(value, decimals: decimals) == String(format: "%.*f", Int32(decimals), value), "\(value) with \(decimals) decimals")
+    }
+}
