@@ -18,6 +18,13 @@ let dbusHeaders: SwiftSetting = .unsafeFlags(["-Xcc", "-I/usr/include/dbus-1.0",
                                               "-Xcc", "-I/usr/lib/aarch64-linux-gnu/dbus-1.0/include"],
                                              .when(platforms: [.linux]))
 
+/// HarfBuzz's and FreeType's header paths (`pkg-config --cflags-only-I harfbuzz freetype2`'s
+/// own directories), for MapRenderer and for the release builds that see its code across
+/// modules. No pkgConfig for the same reason as `dbusHeaders`: both libraries are opened on
+/// first use (Sources/CHarfBuzz/shim.h).
+let fontHeaders: SwiftSetting = .unsafeFlags(["-Xcc", "-I/usr/include/harfbuzz", "-Xcc", "-I/usr/include/freetype2"],
+                                             .when(platforms: [.linux]))
+
 /// `GEO_INTERNAL_CHECKS=1 swift build` compiles the `_checkInvariants()` bodies (RoadNetwork's
 /// CSR and cross-reference checks), run at the end of every init and load, into the targets
 /// that have them and into their tests; CI builds once that way. swift-collections' pattern
@@ -153,10 +160,11 @@ let package = Package(
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock, child processes.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork", "SystemIO"], swiftSettings: strictSettings),
 
-        // HarfBuzz (shaping) and FreeType (glyph outlines) from the system (pkg-config), as
-        // Mapnik links them; only MapRenderer imports them.
-        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
-        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // HarfBuzz (shaping) and FreeType (glyph outlines) from the system, as Mapnik uses them;
+        // only MapRenderer imports them. Opened on first use, not linked (CHarfBuzz/shim.h says
+        // why); their header paths are `fontHeaders`.
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", providers: [.apt(["libfreetype-dev"])]),
 
         // The offline renderer (pure): anti-aliased rasterizer, PNG, text, styles, snapshots;
         // draws through a projection the caller passes in.
@@ -167,7 +175,7 @@ let package = Package(
                 .target(name: "CHarfBuzz", condition: .when(platforms: [.linux])),
                 .target(name: "CFreeType", condition: .when(platforms: [.linux])),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings + [fontHeaders]
         ),
 
         // The map view (pure): camera controller + renderer + map objects + position indicator,
@@ -224,7 +232,7 @@ let package = Package(
         .executableTarget(
             name: "geo",
             dependencies: ["GeoCLI"],
-            swiftSettings: strictSettings + [dbusHeaders, .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            swiftSettings: strictSettings + [dbusHeaders, fontHeaders, .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
 

@@ -2,6 +2,25 @@
 import CFreeType
 import CHarfBuzz
 
+/// The two libraries' function tables: immutable once loaded, C function pointers only.
+extension CHarfBuzzLibrary: @retroactive @unchecked Sendable {}
+extension CFreeTypeLibrary: @retroactive @unchecked Sendable {}
+
+/// HarfBuzz and FreeType, opened the first time a font is (`charfbuzz_open`, CHarfBuzz/shim.h;
+/// `cfreetype_open`, CFreeType/shim.h).
+private let fontLibraries: Result<(harfBuzz: CHarfBuzzLibrary, freeType: CFreeTypeLibrary), RenderError> = {
+    let harfBuzz = UnsafeMutablePointer<CHarfBuzzLibrary>.allocate(capacity: 1)
+    let freeType = UnsafeMutablePointer<CFreeTypeLibrary>.allocate(capacity: 1)
+    defer { harfBuzz.deallocate(); freeType.deallocate() }
+    if let message = charfbuzz_open(harfBuzz) {
+        return .failure(RenderError(.font, "cannot open HarfBuzz (Debian libharfbuzz0b): \(String(cString: message))"))
+    }
+    if let message = cfreetype_open(freeType) {
+        return .failure(RenderError(.font, "cannot open FreeType (Debian libfreetype6): \(String(cString: message))"))
+    }
+    return .success((harfBuzz.pointee, freeType.pointee))
+}()
+
 /// One face of a TrueType / OpenType font held in memory: HarfBuzz shapes text with it,
 /// FreeType gives its glyph outlines (unhinted, in font units, scaled here), as Mapnik pairs
 /// them. The bytes come from the caller (MapRenderer reads no files).
@@ -12,6 +31,8 @@ public final class FontFace: GlyphFace {
     public let name: String
     /// Font design units per em.
     public let unitsPerEm: Double
+    private let hb: CHarfBuzzLibrary
+    private let ft: CFreeTypeLibrary
     private let storage: UnsafeMutableRawBufferPointer
     private var library: FT_Library?
     private var face: FT_Face?
@@ -20,63 +41,66 @@ public final class FontFace: GlyphFace {
     private let hbFont: OpaquePointer
 
     /// Opens face `index` of the font file `data` (a `.ttf`, `.otf`, or a collection `.ttc`).
-    /// - Throws: `RenderError.font` naming `name` when FreeType cannot read it.
+    /// - Throws: `RenderError.font` naming `name` when FreeType cannot read it, or when HarfBuzz
+    ///   or FreeType is not installed.
     public init(data: [UInt8], index: Int = 0, name: String) throws(RenderError) {
         self.name = name
+        (hb, ft) = try fontLibraries.get()
         storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
         storage.copyBytes(from: data)
         var lib: FT_Library?
-        guard FT_Init_FreeType(&lib) == 0, let lib else {
+        guard ft.FT_Init_FreeType(&lib) == 0, let lib else {
             storage.deallocate()
             throw RenderError(.font, "\(name): FreeType could not start")
         }
         var f: FT_Face?
-        let status = FT_New_Memory_Face(lib, storage.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(data.count), FT_Long(index), &f)
+        let status = ft.FT_New_Memory_Face(lib, storage.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(data.count), FT_Long(index), &f)
         guard status == 0, let f else {
-            FT_Done_FreeType(lib)
+            _ = ft.FT_Done_FreeType(lib)
             storage.deallocate()
             throw RenderError(.font, "\(name): not a font FreeType can read (error \(status)) or no face \(index)")
         }
         library = lib
         face = f
         unitsPerEm = Double(max(f.pointee.units_per_EM, 1))
-        hbBlob = hb_blob_create(storage.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count), HB_MEMORY_MODE_READONLY, nil, nil)
-        hbFace = hb_face_create(hbBlob, UInt32(index))
-        hbFont = hb_font_create(hbFace)
+        // HarfBuzz's constructors never return NULL (an empty object on failure).
+        hbBlob = hb.hb_blob_create(storage.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(data.count), HB_MEMORY_MODE_READONLY, nil, nil)!
+        hbFace = hb.hb_face_create(hbBlob, UInt32(index))!
+        hbFont = hb.hb_font_create(hbFace)!
         // Positions in font units: scaled to pixels here, one HarfBuzz font for every size.
-        hb_font_set_scale(hbFont, Int32(unitsPerEm), Int32(unitsPerEm))
+        hb.hb_font_set_scale(hbFont, Int32(unitsPerEm), Int32(unitsPerEm))
     }
 
     deinit {
-        hb_font_destroy(hbFont)
-        hb_face_destroy(hbFace)
-        hb_blob_destroy(hbBlob)
-        FT_Done_Face(face)
-        FT_Done_FreeType(library)
+        hb.hb_font_destroy(hbFont)
+        hb.hb_face_destroy(hbFace)
+        hb.hb_blob_destroy(hbBlob)
+        _ = ft.FT_Done_Face(face)
+        _ = ft.FT_Done_FreeType(library)
         storage.deallocate()
     }
 
     /// Whether the face has a glyph for `scalar` (its cmap maps it).
     public func covers(_ scalar: Unicode.Scalar) -> Bool {
         var glyph: hb_codepoint_t = 0
-        return hb_font_get_nominal_glyph(hbFont, scalar.value, &glyph) != 0
+        return hb.hb_font_get_nominal_glyph(hbFont, scalar.value, &glyph) != 0
     }
 
     /// `text` (one run: one face, one script) shaped by HarfBuzz with its script and direction
     /// guessed from its characters.
     public func shape(_ text: String, size: Double) -> [GlyphFaceGlyph] {
-        let buffer = hb_buffer_create()
-        defer { hb_buffer_destroy(buffer) }
+        let buffer = hb.hb_buffer_create()
+        defer { hb.hb_buffer_destroy(buffer) }
         let utf8 = Array(text.utf8)
         utf8.withUnsafeBufferPointer { p in
             p.withMemoryRebound(to: CChar.self) { c in
-                hb_buffer_add_utf8(buffer, c.baseAddress, Int32(c.count), 0, Int32(c.count))
+                hb.hb_buffer_add_utf8(buffer, c.baseAddress, Int32(c.count), 0, Int32(c.count))
             }
         }
-        hb_buffer_guess_segment_properties(buffer)
-        hb_shape(hbFont, buffer, nil, 0)
+        hb.hb_buffer_guess_segment_properties(buffer)
+        hb.hb_shape(hbFont, buffer, nil, 0)
         var count: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+        guard let infos = hb.hb_buffer_get_glyph_infos(buffer, &count), let positions = hb.hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
         let scale = size / unitsPerEm
         return (0..<Int(count)).map { i in
             let p = positions[i]
@@ -87,7 +111,7 @@ public final class FontFace: GlyphFace {
     /// The outline of glyph `glyph` at `size` pixels per em, with its origin (pen position on
     /// the baseline) at (0, 0) and y down; empty for a glyph without contours (a space).
     public func outline(glyph: UInt32, size: Double) -> Path {
-        guard let face, FT_Load_Glyph(face, glyph, Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING)) == 0 else { return Path() }
+        guard let face, ft.FT_Load_Glyph(face, glyph, Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_HINTING)) == 0 else { return Path() }
         var builder = OutlineBuilder(scale: size / unitsPerEm)
         var funcs = FT_Outline_Funcs(
             move_to: { to, user in
@@ -104,7 +128,7 @@ public final class FontFace: GlyphFace {
             },
             shift: 0, delta: 0)
         withUnsafeMutablePointer(to: &builder) { b in
-            _ = FT_Outline_Decompose(&face.pointee.glyph.pointee.outline, &funcs, b)
+            _ = ft.FT_Outline_Decompose(&face.pointee.glyph.pointee.outline, &funcs, b)
         }
         builder.path.close()
         return builder.path
