@@ -2,28 +2,28 @@
 // LocationKit — an open Swift location & maps SDK. Module layout: ../shared/DESIGN.md §2.
 import PackageDescription
 
-/// Strict settings every target shares (STYLE.md §3.20, as Hummingbird does).
+/// The header paths of the C libraries opened on first use instead of linked
+/// (Sources/CLazyLibrary/lazy_library.h says why): libdbus (`pkg-config --cflags dbus-1` on
+/// Debian and Ubuntu, both architectures), HarfBuzz and FreeType (their own directories of
+/// `pkg-config --cflags-only-I harfbuzz freetype2`). Their shims have no pkgConfig because
+/// pkg-config's flags would also link them. Every target gets the paths: not only Monitoring
+/// and MapRenderer, which import the shims, but any module that imports those two may have to
+/// rebuild the shims' C modules (debug builds' modules and release builds' cross-module
+/// optimisation load them).
+let lazyLibraryHeaders: SwiftSetting = .unsafeFlags(["-Xcc", "-I/usr/include/dbus-1.0",
+                                                     "-Xcc", "-I/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
+                                                     "-Xcc", "-I/usr/lib/aarch64-linux-gnu/dbus-1.0/include",
+                                                     "-Xcc", "-I/usr/include/harfbuzz", "-Xcc", "-I/usr/include/freetype2"],
+                                                    .when(platforms: [.linux]))
+
+/// Settings every target shares: strict language features (STYLE.md §3.20, as Hummingbird does)
+/// and `lazyLibraryHeaders`.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    lazyLibraryHeaders,
 ]
-
-/// libdbus's header paths (`pkg-config --cflags dbus-1` on Debian and Ubuntu, both
-/// architectures), for Monitoring, which imports CDBus, and for `geo`, whose release build sees
-/// Monitoring's code across modules. CDBus has no pkgConfig because pkg-config would also link
-/// libdbus, which is opened on first use instead (Sources/CDBus/shim.h).
-let dbusHeaders: SwiftSetting = .unsafeFlags(["-Xcc", "-I/usr/include/dbus-1.0",
-                                              "-Xcc", "-I/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
-                                              "-Xcc", "-I/usr/lib/aarch64-linux-gnu/dbus-1.0/include"],
-                                             .when(platforms: [.linux]))
-
-/// HarfBuzz's and FreeType's header paths (`pkg-config --cflags-only-I harfbuzz freetype2`'s
-/// own directories), for MapRenderer and for the release builds that see its code across
-/// modules. No pkgConfig for the same reason as `dbusHeaders`: both libraries are opened on
-/// first use (Sources/CHarfBuzz/shim.h).
-let fontHeaders: SwiftSetting = .unsafeFlags(["-Xcc", "-I/usr/include/harfbuzz", "-Xcc", "-I/usr/include/freetype2"],
-                                             .when(platforms: [.linux]))
 
 /// `GEO_INTERNAL_CHECKS=1 swift build` compiles the `_checkInvariants()` bodies (RoadNetwork's
 /// CSR and cross-reference checks), run at the end of every init and load, into the targets
@@ -132,7 +132,7 @@ let package = Package(
 
         // libdbus's headers (Debian libdbus-1-dev), for the BlueZ beacon scanner; only Monitoring
         // imports it, on Linux. The library is opened on first use (CDBus/shim.h says why), not
-        // linked; its header paths are `dbusHeaders`.
+        // linked; its header paths are `lazyLibraryHeaders`.
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", providers: [.apt(["libdbus-1-dev"])]),
 
         // Regions (circle, polygon, beacon identity) decided with the fix's accuracy, persisted
@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "Monitoring",
             dependencies: ["GeoCore", "NMEACodec", "SystemIO", .target(name: "CDBus", condition: .when(platforms: [.linux]))],
-            swiftSettings: strictSettings + [dbusHeaders]
+            swiftSettings: strictSettings
         ),
 
         // The map camera (pure): CameraState, limits and tilt profile, Mercator and globe,
@@ -162,7 +162,7 @@ let package = Package(
 
         // HarfBuzz (shaping) and FreeType (glyph outlines) from the system, as Mapnik uses them;
         // only MapRenderer imports them. Opened on first use, not linked (CHarfBuzz/shim.h says
-        // why); their header paths are `fontHeaders`.
+        // why); their header paths are `lazyLibraryHeaders`.
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", providers: [.apt(["libfreetype-dev"])]),
 
@@ -175,7 +175,7 @@ let package = Package(
                 .target(name: "CHarfBuzz", condition: .when(platforms: [.linux])),
                 .target(name: "CFreeType", condition: .when(platforms: [.linux])),
             ],
-            swiftSettings: strictSettings + [fontHeaders]
+            swiftSettings: strictSettings
         ),
 
         // The map view (pure): camera controller + renderer + map objects + position indicator,
@@ -236,7 +236,7 @@ let package = Package(
         .executableTarget(
             name: "geo",
             dependencies: ["GeoCLI"],
-            swiftSettings: strictSettings + [dbusHeaders, fontHeaders, .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            swiftSettings: strictSettings + [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]
         ),
 

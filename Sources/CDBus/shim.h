@@ -5,8 +5,7 @@
 // world linked with and without them, perf stat), and a machine without libdbus could not run
 // `geo` at all; now only a beacon scan needs it.
 #include <dbus/dbus.h>
-#include <dlfcn.h>
-#include <stddef.h>
+#include "../CLazyLibrary/lazy_library.h"
 
 /// The libdbus functions LocationKit calls, by name.
 #define CDBUS_FUNCTIONS(X) \
@@ -23,22 +22,6 @@
     X(dbus_message_iter_open_container) X(dbus_message_iter_recurse) \
     X(dbus_message_new_method_call) X(dbus_message_unref) X(dbus_threads_init_default)
 
-/// Those functions resolved from the library, each field typed by the function's prototype in
-/// libdbus's headers (so a wrong signature cannot compile).
-typedef struct CDBusLibrary {
-#define CDBUS_FIELD(name) __typeof__(name) *_Nonnull name;
-    CDBUS_FUNCTIONS(CDBUS_FIELD)
-#undef CDBUS_FIELD
-} CDBusLibrary;
-
-/// Opens libdbus by its soname (libdbus-1.so.3, its ABI since 1.0) and fills `library`.
-/// Returns NULL on success, else the dynamic loader's message.
-static inline const char *_Nullable cdbus_open(CDBusLibrary *_Nonnull library) {
-    void *handle = dlopen("libdbus-1.so.3", RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) return dlerror();
-#define CDBUS_RESOLVE(name) \
-    if ((library->name = (__typeof__(name) *)dlsym(handle, #name)) == NULL) return dlerror();
-    CDBUS_FUNCTIONS(CDBUS_RESOLVE)
-#undef CDBUS_RESOLVE
-    return NULL;
-}
+/// Those functions' table, `CDBusLibrary`, and `cdbus_open`, which opens the library by its soname
+/// (libdbus-1.so.3, its ABI since 1.0) and fills it (CLazyLibrary/lazy_library.h).
+LAZY_LIBRARY(CDBusLibrary, cdbus_open, "libdbus-1.so.3", CDBUS_FUNCTIONS)
