@@ -59,6 +59,7 @@ struct OSMCommand: ParsableCommand {
             standardOutput.line("blocks: \(summary.blockCount)")
             standardOutput.line("ignored tags: \(summary.ignoredTagCount)")
             standardOutput.line("rejected nodes: \(summary.rejectedNodeCount)")
+            standardOutput.line("dropped metadata values: \(summary.droppedMetadataValueCount)")
             standardOutput.line("time: \(format(seconds, 3)) s (\(format(seconds > 0 ? Double(total) / seconds : 0, 0)) elements/s)")
         }
     }

@@ -266,6 +266,10 @@ public struct OSMReadSummary: Hashable, Sendable {
     public var ignoredTagCount = 0
     /// Nodes dropped because their latitude or longitude was outside the WGS84 range.
     public var rejectedNodeCount = 0
+    /// Metadata values dropped because they did not parse (OSM XML's `version`, `changeset`,
+    /// `uid` not an integer of their width, `timestamp` not a real `YYYY-MM-DDTHH:MM:SSZ`); the
+    /// element keeps the rest. PBF's metadata is binary and always parses.
+    public var droppedMetadataValueCount = 0
     /// The file's header (PBF `OSMHeader` block; for XML the `<osm generator>` and
     /// `<bounds>`), if it has one.
     public var header: OSMHeader?

@@ -348,36 +348,47 @@ struct OSMXMLParser {
         open = .none
     }
 
+    /// The element's metadata attributes; a value that does not parse is optional data gone bad,
+    /// so it is dropped and counted (``OSMReadSummary/droppedMetadataValueCount``), not the file.
     private mutating func metadata(_ b: UnsafeBufferPointer<UInt8>) throws(OSMError) -> OSMMetadata? {
         guard options.includesMetadata else { return nil }
         var m = OSMMetadata()
         var any = false
-        if let r = scanner.attribute("version") { m.version = Int32(truncatingIfNeeded: try integer(b, r, "version")); any = true }
-        if let r = scanner.attribute("changeset") { m.changeset = try integer(b, r, "changeset"); any = true }
-        if let r = scanner.attribute("uid") { m.uid = Int32(truncatingIfNeeded: try integer(b, r, "uid")); any = true }
+        var dropped = 0
+        /// Stores a value that parsed; counts one that did not.
+        func keep<Value>(_ value: Value?, _ store: (Value) -> Void) {
+            if let value { store(value); any = true } else { dropped += 1 }
+        }
+        if let r = scanner.attribute("version") { keep(Self.decimal(b, r).flatMap(Int32.init(exactly:))) { m.version = $0 } }
+        if let r = scanner.attribute("changeset") { keep(Self.decimal(b, r)) { m.changeset = $0 } }
+        if let r = scanner.attribute("uid") { keep(Self.decimal(b, r).flatMap(Int32.init(exactly:))) { m.uid = $0 } }
+        if let r = scanner.attribute("timestamp") { keep(Self.timestamp(b, r)) { m.timestamp = $0 } }
         if let r = scanner.attribute("user") { m.user = try text(r); any = true }
         if let r = scanner.attribute("visible") { m.visible = !scanner.equals(r, "false"); any = true }
-        if let r = scanner.attribute("timestamp") {
-            guard let t = Self.timestamp(b, r) else { throw error(.invalidXML, "timestamp is not YYYY-MM-DDTHH:MM:SSZ") }
-            m.timestamp = t
-            any = true
-        }
+        summary.droppedMetadataValueCount += dropped
         return any ? m : nil
     }
 
+    /// A required integer attribute (`id`, `ref`): missing or malformed is an error.
     private func integer(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>?, _ name: String) throws(OSMError) -> Int64 {
         guard let range else { throw error(.invalidXML, "missing attribute \(name)") }
+        guard let v = Self.decimal(b, range) else { throw error(.invalidXML, "attribute \(name) is not a 64-bit integer") }
+        return v
+    }
+
+    /// `-?[0-9]+` as a 64-bit integer; nil when malformed or out of range.
+    static func decimal(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int64? {
         var i = range.lowerBound
         var negative = false
         if i < range.upperBound, b[i] == 0x2D { negative = true; i += 1 }
-        guard i < range.upperBound else { throw error(.invalidXML, "attribute \(name) is not an integer") }
+        guard i < range.upperBound else { return nil }
         var v: Int64 = 0
         while i < range.upperBound {
             let d = b[i] &- 0x30
-            guard d < 10 else { throw error(.invalidXML, "attribute \(name) is not an integer") }
+            guard d < 10 else { return nil }
             let (m, o1) = v.multipliedReportingOverflow(by: 10)
             let (s, o2) = m.addingReportingOverflow(Int64(d))
-            guard !o1, !o2 else { throw error(.invalidXML, "attribute \(name) overflows 64 bits") }
+            guard !o1, !o2 else { return nil }
             v = s
             i += 1
         }
@@ -416,28 +427,25 @@ struct OSMXMLParser {
         return negative ? -v : v
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ` to seconds since 1970 (days from civil: H. Hinnant, "chrono-Compatible
-    /// Low-Level Date Algorithms").
+    /// `YYYY-MM-DDTHH:MM:SSZ` (the OSM API's form) to seconds since 1970 (``CivilCalendar``); nil
+    /// when malformed or not a real date and time (31 February, hour 24; a leap second 60 is
+    /// the next minute's 0).
     static func timestamp(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int64? {
-        guard r.count == 20, b[r.lowerBound + 19] == 0x5A else { return nil }
-        func num(_ from: Int, _ len: Int) -> Int64? {
-            var v: Int64 = 0
+        guard r.count == 20, b[r.lowerBound + 4] == 0x2D, b[r.lowerBound + 7] == 0x2D, b[r.lowerBound + 10] == 0x54,
+              b[r.lowerBound + 13] == 0x3A, b[r.lowerBound + 16] == 0x3A, b[r.lowerBound + 19] == 0x5A else { return nil }
+        func num(_ from: Int, _ len: Int) -> Int? {
+            var v = 0
             for i in 0..<len {
                 let d = b[r.lowerBound + from + i] &- 0x30
                 guard d < 10 else { return nil }
-                v = v * 10 + Int64(d)
+                v = v * 10 + Int(d)
             }
             return v
         }
-        guard let y0 = num(0, 4), let m = num(5, 2), let d = num(8, 2), let hh = num(11, 2), let mm = num(14, 2), let ss = num(17, 2),
-              (1...12).contains(m), (1...31).contains(d), hh < 24, mm < 60, ss < 61 else { return nil }
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
-        return days * 86_400 + hh * 3_600 + mm * 60 + ss
+        guard let year = num(0, 4), let month = num(5, 2), let day = num(8, 2),
+              let hour = num(11, 2), let minute = num(14, 2), let second = num(17, 2),
+              CivilCalendar.isValid(year: year, month: month, day: day), hour < 24, minute < 60, second <= 60 else { return nil }
+        return CivilCalendar.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     /// Attribute text with references decoded and white space normalized (XML 1.0 §3.3.3, §4.1, §4.6).

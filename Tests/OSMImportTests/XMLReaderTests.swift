@@ -105,6 +105,45 @@ func readXML(_ text: String) throws -> (nodes: [OSMNode], ways: [OSMWay], relati
     #expect(all.summary.ignoredTagCount == 2)
 }
 
+/// Timestamps against GNU `date -u -d TEXT +%s` (the oracle): a leap day, the last second of a
+/// century, before 1970 and before 1901; a leap second, which `date` refuses, is POSIX's next
+/// minute's second 0 (as CivilCalendar documents).
+@Test func xml_timestamps_matchGNUDate() throws {
+    let cases: [(String, Int64)] = [("2024-02-29T23:59:59Z", 1_709_251_199), ("1999-12-31T23:59:59Z", 946_684_799),
+                                    ("1969-07-20T20:17:40Z", -14_182_940), ("1900-03-01T00:00:00Z", -2_203_891_200),
+                                    ("2016-12-31T23:59:60Z", 1_483_228_800)]
+    for (text, seconds) in cases {
+        let all = try readXML("<osm version=\"0.6\"><node id=\"1\" lat=\"1\" lon=\"2\" timestamp=\"\(text)\"/></osm>")
+        #expect(all.nodes.first?.metadata?.timestamp == seconds, "\(text)")
+        #expect(all.summary.droppedMetadataValueCount == 0)
+    }
+}
+
+/// A metadata value that does not parse is dropped and counted; the element, its tags and its
+/// other metadata stay, and so does the file.
+@Test func xml_badMetadataValues_areDroppedWithACount_theElementsKept() throws {
+    let text = """
+    <osm version="0.6">
+     <node id="1" lat="1" lon="2" version="x" changeset="12" uid="99999999999" timestamp="2023-02-31T00:00:00Z" user="u">
+      <tag k="a" v="b"/>
+     </node>
+     <way id="5" version="2" timestamp="2023-02-28T24:00:00Z"><nd ref="1"/></way>
+     <relation id="6" changeset="99999999999999999999" uid="-1"/>
+     <relation id="7" version="" timestamp="2023-02-28 12:00:00Z"/>
+    </osm>
+    """
+    let all = try readXML(text)
+    #expect(all.nodes.map(\.id) == [1])
+    #expect(all.nodes.first?.tags == ["a": "b"])
+    #expect(all.nodes.first?.metadata == OSMMetadata(changeset: 12, user: "u"))
+    #expect(all.ways.first?.nodeRefs == [1])
+    #expect(all.ways.first?.metadata == OSMMetadata(version: 2))
+    #expect(all.relations.map(\.id) == [6, 7])
+    #expect(all.relations.first?.metadata == OSMMetadata(uid: -1))
+    #expect(all.relations.last?.metadata == nil, "every value dropped: no metadata")
+    #expect(all.summary.droppedMetadataValueCount == 7)
+}
+
 @Test func xml_truncatedInputReportsLineAndKeepsEarlierElements() throws {
     let text = "<osm version=\"0.6\">\n <node id=\"1\" lat=\"1\" lon=\"2\"/>\n <node id=\"2\" lat=\"1\" lo"
     var kept: [OSMNode] = []
