@@ -215,7 +215,7 @@ enum TrackReader {
         func times(_ properties: [String: JSONValue]?) -> [Date?] {
             guard case .array(let values)? = properties?["coordTimes"] ?? properties?["times"] else { return [] }
             return values.map { v in
-                if case .string(let s) = v { return try? Date(s, strategy: .iso8601) }
+                if case .string(let s) = v { return GPXTime.date(from: s) }
                 if case .number(let x) = v { return Date(timeIntervalSince1970: x) }
                 return nil
             }
@@ -261,7 +261,7 @@ enum TrackReader {
             else { throw TrackCommandError("\(path):\(n + 1): expected a latitude and longitude in degrees") }
             var t: Date?
             if let time, time < f.count, !f[time].isEmpty {
-                if let seconds = Double(f[time]) { t = Date(timeIntervalSince1970: seconds) } else if let d = try? Date(f[time], strategy: .iso8601) {
+                if let seconds = Double(f[time]) { t = Date(timeIntervalSince1970: seconds) } else if let d = GPXTime.date(from: f[time]) {
                     t = d
                 } else {
                     throw TrackCommandError("\(path):\(n + 1): time '\(f[time])' is neither ISO 8601 nor Unix seconds")

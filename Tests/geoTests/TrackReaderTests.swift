@@ -1,0 +1,36 @@
+import Foundation
+@testable import GeoCLI
+import GeoTestSupport
+import MapMatching
+import Testing
+
+// `geo match` reads CSV and GeoJSON traces' times as ISO 8601 (GPXTime: fractions, a space for
+// `T`, offsets) or Unix seconds; 2024-05-01T10:00:00Z is 1714557600 (GNU `date -u -d … +%s`).
+
+@Test func csvTimes_fractionsSpacesOffsetsAndUnixSeconds() throws {
+    try withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("trace.csv").path
+        try Data("""
+        lat,lon,time
+        48.0,11.0,2024-05-01T10:00:00.250Z
+        48.0001,11.0,2024-05-01 10:00:01Z
+        48.0002,11.0,2024-05-01T12:00:02+02:00
+        48.0003,11.0,1714557603.5
+        """.utf8).write(to: URL(fileURLWithPath: path))
+        let times = try TrackReader.csv(path).map { $0.time?.timeIntervalSince1970 }
+        #expect(times == [1_714_557_600.25, 1_714_557_601, 1_714_557_602, 1_714_557_603.5])
+        try Data("lat,lon,time\n48.0,11.0,2024-02-30T10:00:00Z\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: (any Error).self) { try TrackReader.csv(path) }
+    }
+}
+
+@Test func geoJSONCoordTimes_keepTheirFractions() throws {
+    try withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("trace.geojson").path
+        try Data("""
+        {"type":"Feature","geometry":{"type":"LineString","coordinates":[[11.0,48.0],[11.0,48.0001]]},
+         "properties":{"coordTimes":["2024-05-01T10:00:00.5Z","2024-05-01T10:00:01.75Z"]}}
+        """.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try TrackReader.geoJSON(path).map { $0.time?.timeIntervalSince1970 } == [1_714_557_600.5, 1_714_557_601.75])
+    }
+}
