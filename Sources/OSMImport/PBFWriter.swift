@@ -13,7 +13,9 @@ import ZlibCompression
 /// Elements are buffered per kind and written in blocks of `elementsPerBlock`; a change of
 /// kind starts a new block. Write nodes, then ways, then relations, each sorted by id, for a
 /// file other tools treat as sorted. A block mixing elements with and without metadata writes
-/// empty metadata (version 0, timestamp 0…) for the latter.
+/// empty metadata (version 0, timestamp 0…) for the latter. A node's tag with an empty key is
+/// not written: DenseNodes cannot encode one (string 0 ends a node's tags). A way's or
+/// relation's is, and the readers drop it as absurd (``OSMReadSummary/ignoredTagCount``).
 ///
 /// ```swift
 /// let writer = try OSMPBFWriter(url: url, header: OSMHeader(boundingBox: box))
