@@ -2,6 +2,7 @@ import Foundation
 import GeoTestSupport
 import Testing
 
+#if os(Linux)
 /// The libraries the dynamic loader reports loading while `geo arguments` runs, by file name:
 /// glibc's `LD_DEBUG=files` prints `file=NAME [0];  needed by …` for each library linked and
 /// `… dynamically loaded by …` for each one opened later.
@@ -16,7 +17,8 @@ private func loadedLibraries(_ arguments: [String]) async throws -> [String] {
     }
 }
 
-/// HarfBuzz, FreeType and libdbus are opened by the code that needs them, not linked: a
+/// HarfBuzz, FreeType and libdbus are opened by the code that needs them, not linked (on Linux,
+/// where `geo` uses them; glibc's loader reports what it loads): a
 /// command that neither draws text nor scans for beacons does not pay their start-up (with the
 /// libraries they need, about 1.3 ms of CPU each for the font pair and for libdbus, measured on
 /// `geo osm info --help`); one that draws text opens HarfBuzz and FreeType when it does.
@@ -31,3 +33,4 @@ private func loadedLibraries(_ arguments: [String]) async throws -> [String] {
         #expect(!snapshot.contains { $0.hasPrefix("libdbus") }, "\(snapshot)")
     }
 }
+#endif
