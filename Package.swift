@@ -60,6 +60,11 @@ let package = Package(
         // The live map page's server only (target MapLivePage).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        // Already in the graph through Hummingbird; HTTPServing names them for the pipeline
+        // handler, the WebSocket frame, the shutdown deadline and the logger type.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // Pure value types and WGS84 geodesy; everything else depends on it.
@@ -186,12 +191,30 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // What every server of the project shares (live page, tile server, tracking server):
+        // loopback by default, Host and Origin checked, masked frames only, bounded heads and
+        // waits, an end within a deadline. The servers' one door to Hummingbird's setup.
+        .target(
+            name: "HTTPServing",
+            dependencies: [
+                "GeoCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // The live page: a person drives a MapView in a browser (frames and gestures over a
         // WebSocket). The only target that depends on Hummingbird.
         .target(
             name: "MapLivePage",
             dependencies: [
-                "GeoCore", "MapCamera", "MapData", "MapView", "MapRenderer", "Positioning",
+                "GeoCore", "HTTPServing", "MapCamera", "MapData", "MapView", "MapRenderer", "Positioning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
@@ -219,6 +242,7 @@ let package = Package(
                 "MapRenderer",
                 "MapView",
                 "MapLivePage",
+                "HTTPServing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -333,7 +357,14 @@ let package = Package(
         ),
         .testTarget(
             name: "MapViewTests",
-            dependencies: ["MapView", "MapLivePage", "MapCamera", "MapRenderer", "MapData", "Monitoring", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
+            dependencies: ["MapView", "MapLivePage", "HTTPServing", "MapCamera", "MapRenderer", "MapData", "Monitoring", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "HTTPServingTests",
+            dependencies: ["HTTPServing", "GeoTestSupport", "SystemIO",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
             swiftSettings: strictSettings
         ),
         .testTarget(

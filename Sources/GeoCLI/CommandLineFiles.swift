@@ -1,5 +1,7 @@
 import ArgumentParser
+import GeoCore
 import GPXCodec
+import HTTPServing
 import OSMImport
 import Positioning
 import SystemIO
@@ -37,6 +39,12 @@ struct CommandLineFileError: Error, CustomStringConvertible {
         default: 66
         }
         return Self(description: "geo \(command): --source: \(error)", status: status)
+    }
+
+    /// A server that could not listen (a port taken, an address not on this machine): 69
+    /// EX_UNAVAILABLE, naming the option.
+    static func cannotServe(_ command: String, port: Int, _ error: HTTPServingError) -> Self {
+        Self(description: "geo \(command): --port \(port): \(error.message)", status: 69)
     }
 }
 

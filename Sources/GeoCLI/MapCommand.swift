@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoCore
+import HTTPServing
 import MapCamera
 import MapLivePage
 import MapRenderer
@@ -179,14 +180,28 @@ struct MapServeCommand: AsyncParsableCommand {
     @Option(help: "Position source URI (gpsd://, nmea:, nmea+tcp://, gpx:, route:, device:); default: a simulated drive across the sample city, or none with --data.")
     var source: String?
 
-    @Option(help: "TCP port (\(OptionRanges.port)).")
+    @Option(help: "TCP port (\(OptionRanges.port); 0 lets the system pick a free one).")
     var port: Int = 8080
+
+    @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on, repeatable (default 127.0.0.1 and ::1); 0.0.0.0 or :: serves every address, where IP-literal Host names are accepted too.", valueName: "ADDRESS"))
+    var hosts: [String] = []
+
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp("An origin whose pages may use the map (its position and gestures), repeatable; its host is accepted in Host. By default only the page's own origin on a loopback or --host name.", valueName: "http://NAME:PORT"))
+    var allowedOrigins: [String] = []
 
     @Option(help: ArgumentHelp("View size in pixels, WIDTHxHEIGHT.", valueName: "WxH"))
     var size: String = "1280x720"
 
+    /// Where and for whom the page is served.
+    var serverOptions: LocalServer.Options {
+        LocalServer.Options(port: port, hosts: hosts.isEmpty ? ["127.0.0.1", "::1"] : hosts, allowedOrigins: allowedOrigins)
+    }
+
     func validate() throws {
         try OptionRanges.port.check(port, option: "--port")
+        do { _ = try HostPolicy(bindAddresses: hosts, allowedOrigins: allowedOrigins) } catch {
+            throw ValidationError("--allow-origin: \(error.message)")
+        }
         let view = try MapAnimateCommand.viewSize(size)
         guard view.width <= 4096, view.height <= 4096 else { throw ValidationError("--size: at most 4096 pixels a side, got \(size)") }
     }
@@ -218,7 +233,6 @@ struct MapServeCommand: AsyncParsableCommand {
             positionSource = nil
         }
         let session = MapSession(view: view, source: archive)
-        try? FileDescriptor.standardError.writeAll("geo map: serving http://127.0.0.1:\(port)/ (and [::1]); Ctrl-C stops\n")
         // Each task says whether it was the server. The server ends on SIGTERM or SIGINT (its
         // graceful shutdown), and following the source ends with it; a source that ends first
         // (a replayed file) leaves the page serving.
@@ -232,8 +246,14 @@ struct MapServeCommand: AsyncParsableCommand {
                 }
             }
             group.addTask {
-                try await LivePageServer.run(session, port: port) { note in
-                    try? FileDescriptor.standardError.writeAll("geo map: \(note)\n")
+                do {
+                    try await LivePageServer.run(session, options: serverOptions, serving: { url in
+                        try? FileDescriptor.standardError.writeAll("geo map: serving \(url); Ctrl-C stops\n")
+                    }, note: { note in
+                        try? FileDescriptor.standardError.writeAll("geo map: \(note)\n")
+                    })
+                } catch let error as HTTPServingError where error.code == .cannotBind {
+                    throw CommandLineFileError.cannotServe("map", port: port, error)
                 }
                 return true
             }

@@ -57,8 +57,8 @@ enum OptionRanges {
     static let seeds = ValidRange(1...10_000, unit: "")
     /// `snapshot --zoom`: the world at 256 px (0) to about 1.5 cm per pixel (22).
     static let snapshotZoom = ValidRange(0...22, unit: "")
-    /// `map --port`: a TCP port.
-    static let port = ValidRange(1...65_535, unit: "")
+    /// `map --port`: a TCP port; 0 lets the system pick one.
+    static let port = ValidRange(0...65_535, unit: "")
     /// `snapshot --size`, pixels a side (an 8192² RGBA image is 256 MiB).
     static let snapshotSide = ValidRange(1...8_192, unit: "px")
 }

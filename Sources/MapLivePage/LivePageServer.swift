@@ -1,3 +1,4 @@
+public import HTTPServing
 import Hummingbird
 import HummingbirdWebSocket
 import Synchronization
@@ -5,7 +6,8 @@ import Synchronization
 /// The live map page's server (Hummingbird 2 with hummingbird-websocket): `GET /` the page,
 /// `GET /frame.png` the current frame (the page's first image, so the map shows on load),
 /// `/ws` a WebSocket carrying frames (binary PNG) and status (text JSON) out and gestures and
-/// commands (text JSON, `PageMessage`) in. Nothing is fetched from elsewhere.
+/// commands (text JSON, `PageMessage`) in. Nothing is fetched from elsewhere. The server is a
+/// `LocalServer`: only this machine's pages (or origins the user allows) may read the position.
 public enum LivePageServer {
     /// Frames are looked for this often per connection (about 30 per second); a frame is sent
     /// only when the view drew a new one.
@@ -13,9 +15,8 @@ public enum LivePageServer {
     /// The largest message a page may send, bytes.
     static let maximumMessage = 1 << 16
 
-    /// The router of every host the page is served on.
-    static func router(_ session: MapSession) -> Router<BasicWebSocketRequestContext> {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+    /// Adds the page's routes to `router`.
+    static func addRoutes(to router: Router<BasicWebSocketRequestContext>, _ session: MapSession) {
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(string: LivePage.html)))
@@ -53,26 +54,15 @@ public enum LivePageServer {
             }
             await session.disconnected(connection)
         }
-        return router
     }
 
-    /// Serves the page on `hosts` (default 127.0.0.1 and ::1) at `port` until the process is
-    /// stopped. A host that cannot be bound other than the first is skipped with a note (a
-    /// machine without IPv6).
-    public static func run(_ session: MapSession, port: Int, hosts: [String] = ["127.0.0.1", "::1"], note: @escaping @Sendable (String) -> Void) async throws {
-        let router = router(session)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (i, host) in hosts.enumerated() {
-                let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
-                                       configuration: .init(address: .hostname(host, port: port)))
-                group.addTask {
-                    do { try await app.runService() } catch where i > 0 {
-                        note("not serving on \(host): \(error)")
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
+    /// Serves the page as `options` say until SIGINT or SIGTERM (or cancellation); `serving` gets
+    /// each bound address as a URL once it is bound.
+    public static func run(_ session: MapSession, options: LocalServer.Options, serving: @escaping @Sendable (String) -> Void = { _ in },
+                           note: @escaping @Sendable (String) -> Void) async throws {
+        let server = try LocalServer(options)
+        addRoutes(to: server.router, session)
+        try await server.run(serving: serving, note: note)
     }
 
     /// `text` as a JSON string literal.

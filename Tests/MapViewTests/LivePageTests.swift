@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import GeoTestSupport
+import HTTPServing
 import MapCamera
 import MapData
 @testable import MapLivePage
@@ -21,9 +22,10 @@ private func freePort() throws -> Int {
 private struct RawWebSocket {
     let fd: FileDescriptor
 
-    init(port: Int, path: String = "/ws") throws {
+    init(port: Int, path: String = "/ws", origin: String? = nil) throws {
         fd = try TCPClient.connect(host: "127.0.0.1", port: port)
-        try fd.writeAll("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        try fd.writeAll("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n" + (origin.map { "Origin: \($0)\r\n" } ?? "")
+                        + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
                         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
         var head: [UInt8] = []
         while !head.suffix(4).elementsEqual([13, 10, 13, 10]) { head += try read(1) }
@@ -75,7 +77,7 @@ func livePage_dragZoomDisconnect_thenChromiumShowsTheMap() async throws {
     let view = try MapSession.View(camera: camera(zoom: 15, size: (640, 400)), features: features)
     let session = MapSession(view: view)
     let port = try freePort()
-    let server = Task { try await LivePageServer.run(session, port: port, hosts: ["127.0.0.1"]) { _ in } }
+    let server = Task { try await LivePageServer.run(session, options: .init(port: port, hosts: ["127.0.0.1"])) { _ in } }
     defer { server.cancel() }
     // The server is up when a connection is accepted (bounded: 600 tries, a minute on a loaded machine).
     var socket: RawWebSocket?
@@ -84,6 +86,8 @@ func livePage_dragZoomDisconnect_thenChromiumShowsTheMap() async throws {
         if socket == nil { try await Task.sleep(for: .milliseconds(100)) }
     }
     let ws = try #require(socket, "the server never accepted a connection")
+    // Another site's page cannot open the socket that carries the position (issue 36 item 1).
+    #expect(throws: SystemIOError.self) { try RawWebSocket(port: port, origin: "https://evil.example") }
     let first = try ws.nextBinaryFrame()
     #expect(try PNG.decode(first).width == 640)
     let before = await session.status()
@@ -157,7 +161,7 @@ func livePage_chromiumDiesMidDrag_leavesTheViewConsistent() async throws {
     let view = try MapSession.View(camera: camera(zoom: 15, size: (640, 400)), features: try sampleCityIndex())
     let session = MapSession(view: view)
     let port = try freePort(), devtools = try freePort()
-    let server = Task { try await LivePageServer.run(session, port: port, hosts: ["127.0.0.1"]) { _ in } }
+    let server = Task { try await LivePageServer.run(session, options: .init(port: port, hosts: ["127.0.0.1"])) { _ in } }
     defer { server.cancel() }
     // A short label: Chromium's socket in `dir/org.chromium.Chromium.XXXXXX/` must stay under
     // the 107 bytes of a Unix socket path.

@@ -70,3 +70,26 @@ struct MapAnimateCLITests {
     #expect(page.terminate())
     #expect(try await page.exitStatus(timeout: .seconds(30)) == .exited(0))
 }
+
+/// `geo map` ends within its shutdown deadline (1 s) on SIGTERM while a page holds its socket
+/// open and never answers the close frame: it had waited on such a page for more than 25 s
+/// (issue 36 item 7). The 15 s bound leaves room for a loaded machine.
+@Test(.onOwnThread) func map_page_exitsOnSIGTERM_whileAPageIgnoresTheClose() async throws {
+    let port = GPSFake.freePort()
+    let page = try ChildProcess.spawn(.init(
+        executable: GeoProcess.geoExecutable.path, arguments: ["map", "--port", String(port)],
+        standardOutput: .nullDevice, standardError: .nullDevice))
+    defer { _ = page.kill() }
+    #expect(await GPSFake.waitUntilListening(port: port), "geo map listens on \(port)")
+    // A WebSocket client that reads nothing and never closes.
+    let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+    defer { try? socket.close() }
+    try socket.writeAll("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    var head = [UInt8](repeating: 0, count: 12)
+    _ = try head.withUnsafeMutableBytes { try socket.read(into: $0) }
+    #expect(String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 101"))
+    try await Task.sleep(for: .seconds(1))
+    #expect(page.terminate())
+    #expect(try await page.exitStatus(timeout: .seconds(15)) == .exited(0))
+}

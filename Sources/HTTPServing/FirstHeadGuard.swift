@@ -1,0 +1,117 @@
+import NIOCore
+
+/// Stands in front of the HTTP decoder for a connection's first request head, on the raw
+/// bytes: holds it to `RequestLimits` (a request line over the limit gets 414, a head 431, a
+/// head slower than the timeout 408) and to the `HostPolicy` (400, 403), answering and closing
+/// by itself; once a head has passed, it leaves the pipeline. Later heads on a kept-alive
+/// connection are held to the decoder's limits (the same sizes), the idle timeout and
+/// `HostCheckMiddleware`.
+///
+/// The first head is where it is needed: a WebSocket handshake can only be the first request,
+/// and hummingbird-websocket decides it (answering 400 to any refusal) before a route or a
+/// middleware sees it; on such a server Hummingbird also adds its idle timeout only after that
+/// head has been read whole.
+final class FirstHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let limits: RequestLimits
+    private let policy: HostPolicy
+    /// The head's bytes so far (at most `limits.maximumHead`), and the request line's length
+    /// once its end was seen.
+    private var head: [UInt8] = []
+    private var requestLine: Int?
+    /// The last four bytes seen, to find the head's end (CR LF CR LF, or LF LF) across reads.
+    private var window: UInt32 = 0
+    private var deadline: Scheduled<Void>?
+    private var refused = false
+
+    init(limits: RequestLimits, policy: HostPolicy) {
+        self.limits = limits
+        self.policy = policy
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return } // a refused client's bytes are read and dropped
+        let bytes = unwrapInboundIn(data)
+        for byte in bytes.readableBytesView {
+            head.append(byte)
+            window = window << 8 | UInt32(byte)
+            if requestLine == nil, byte == 0x0A, head.count > 2 { requestLine = head.count }
+            if requestLine == nil, head.count > limits.maximumRequestLine { return refuse(context, 414, "URI Too Long") }
+            if head.count > limits.maximumHead { return refuse(context, 431, "Request Header Fields Too Large") }
+            if window == 0x0D0A_0D0A || window & 0xFFFF == 0x0A0A {
+                let fields = Self.fields(head)
+                if let refusal = policy.refusal(host: fields["host"], origin: fields["origin"]) {
+                    return refuse(context, refusal.status, refusal.status == 400 ? "Bad Request" : "Forbidden", body: refusal.reason)
+                }
+                context.fireChannelRead(data)
+                context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    /// The head's header fields by lowercased name (the first of each), values trimmed.
+    static func fields(_ head: [UInt8]) -> [String: String] {
+        var fields: [String: String] = [:]
+        for line in head.split(separator: 0x0A).dropFirst() {
+            guard let colon = line.firstIndex(of: 0x3A) else { continue }
+            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+            let value = String(decoding: line[line.index(after: colon)...], as: UTF8.self)
+            if fields[name] == nil { fields[name] = value.trimmingASCIISpace() }
+        }
+        return fields
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+        guard deadline == nil else { return }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: TimeAmount(limits.headTimeout)) {
+            let (guardHandler, context) = loopBound.value
+            guardHandler.refuse(context, 408, "Request Timeout")
+        }
+    }
+
+    /// Answers `status` on the raw socket, then closes the connection the way a client can
+    /// read the answer (a "lingering close", as Apache's): output first, the rest after a
+    /// second in which what the client still sends is read and dropped, not reset.
+    private func refuse(_ context: ChannelHandlerContext, _ status: Int, _ phrase: String, body: String = "") {
+        guard !refused else { return }
+        refused = true
+        deadline?.cancel()
+        let content = body.isEmpty ? "" : body + "\n"
+        let response = "HTTP/1.1 \(status) \(phrase)\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            + "Content-Length: \(content.utf8.count)\r\n\r\n" + content
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: response))).whenComplete { _ in
+            channel.close(mode: .output, promise: nil)
+            channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
+        }
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and carriage returns.
+    fileprivate func trimmingASCIISpace() -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

@@ -1,0 +1,129 @@
+public import GeoCore
+public import Hummingbird
+import HummingbirdCore
+public import HummingbirdWebSocket
+import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+
+/// A Hummingbird server for the person at this machine, as every server of the project runs
+/// (the live map page, the tile server, the tracking server): loopback unless told otherwise,
+/// `Host` and `Origin` checked (`HostPolicy`), client frames masked (`MaskedFramesOnly`),
+/// heads and waits bounded (`RequestLimits`), and an end within a deadline on SIGINT or SIGTERM.
+///
+/// Add routes to `router`, then `run`. The router's first middleware is the host check, so it
+/// guards every route and the WebSocket handshake.
+public struct LocalServer {
+    /// Where and for whom a server listens.
+    public struct Options: Sendable, Equatable {
+        /// TCP port; 0 lets the system pick one (the first host's, then used for the others).
+        public var port: Int
+        /// Addresses to bind; the first must bind, later ones are skipped with a note when they
+        /// cannot (a machine without IPv6).
+        public var hosts: [String]
+        /// Origins whose pages may use the server (`HostPolicy`).
+        public var allowedOrigins: [String]
+        public var limits: RequestLimits
+
+        public init(port: Int, hosts: [String] = ["127.0.0.1", "::1"], allowedOrigins: [String] = [], limits: RequestLimits = .init()) {
+            self.port = port
+            self.hosts = hosts
+            self.allowedOrigins = allowedOrigins
+            self.limits = limits
+        }
+    }
+
+    public let router: Router<BasicWebSocketRequestContext>
+    public let options: Options
+    let policy: HostPolicy
+
+    public init(_ options: Options) throws(HTTPServingError) {
+        guard !options.hosts.isEmpty else { throw HTTPServingError(.cannotBind, "no address to serve on") }
+        let policy = try HostPolicy(bindAddresses: options.hosts, allowedOrigins: options.allowedOrigins)
+        router = Router(context: BasicWebSocketRequestContext.self)
+        router.add(middleware: HostCheckMiddleware(policy: policy))
+        self.options = options
+        self.policy = policy
+    }
+
+    /// Serves until SIGINT or SIGTERM, or until the calling task is cancelled. `serving` gets
+    /// each bound address as a URL (`http://127.0.0.1:8080/`) once it is bound, so nothing says
+    /// "serving" before the port is really taken. Throws the first host's bind error.
+    public func run(serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
+        let responder = router.buildResponder()
+        let limits = options.limits, policy = self.policy
+        let webSocket = WebSocketServerConfiguration(maxFrameSize: 1 << 16, extensions: [.nonNegotiatedExtension { MaskedFramesOnly() }],
+                                                     autoPing: .enabled(timePeriod: limits.pingPeriod), closeTimeout: limits.shutdownDeadline / 2)
+        var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
+        decoder.maxHeaderFieldSize = limits.maximumHead
+        decoder.maxHeaderListSize = limits.maximumHead
+        let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(limits.idleTimeout), httpDecoderConfiguration: decoder)
+        let server = HTTPServerBuilder { httpResponder in
+            GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: httpResponder, webSocketResponder: responder,
+                                                               configuration: .init(http1: http1, ws: webSocket)),
+                           limits: limits, policy: policy)
+        }
+        @Sendable func application(_ host: String, port: Int, bound: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
+            Application(responder: responder, server: server, configuration: .init(address: .hostname(host, port: port)),
+                        onServerRunning: { channel in
+                            let actual = channel.localAddress?.port ?? port
+                            serving("http://\(host.contains(":") ? "[\(host)]" : host):\(actual)/")
+                            bound(actual)
+                        })
+        }
+        // The first host's port, once bound (with port 0, the one the system picked).
+        let (firstPort, firstPortContinuation) = AsyncStream.makeStream(of: Int.self)
+        let first = application(options.hosts[0], port: options.port) { firstPortContinuation.yield($0) }
+        // The other hosts bind once the first has, on its port; one that cannot is skipped.
+        let others = HostsAfterTheFirst { [hosts = options.hosts.dropFirst()] in
+            var ports = firstPort.makeAsyncIterator()
+            guard let port = await ports.next() else { return }
+            await withTaskGroup(of: Void.self) { group in
+                for host in hosts {
+                    let app = application(host, port: port) { _ in }
+                    group.addTask {
+                        do { try await app.run() } catch { note("not serving on \(host): \(error)") }
+                    }
+                }
+            }
+        }
+        // One group, so that one signal handler ends every host's server.
+        var configuration = ServiceGroupConfiguration(
+            services: [.init(service: first), .init(service: others, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: first.logger)
+        // Half the deadline for the graceful end, half for a WebSocket peer's close frame after.
+        configuration.maximumGracefulShutdownDuration = limits.shutdownDeadline / 2
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch {
+            firstPortContinuation.finish()
+            throw HTTPServingError(.cannotBind, "cannot serve on \(options.hosts[0]) port \(options.port): \(error)")
+        }
+    }
+}
+
+/// The servers of every host but the first, as one service of the group.
+private struct HostsAfterTheFirst: Service {
+    let body: @Sendable () async -> Void
+    init(_ body: @escaping @Sendable () async -> Void) { self.body = body }
+    func run() async { await body() }
+}
+
+/// A server child channel with `FirstHeadGuard` in front of the HTTP decoder.
+struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Inner.Value
+    let inner: Inner
+    let limits: RequestLimits
+    let policy: HostPolicy
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(FirstHeadGuard(limits: limits, policy: policy), position: .first)
+        }.flatMap { inner.setup(channel: channel, logger: logger) }
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import GeoTestSupport
+@testable import HTTPServing
+import Hummingbird
+import HummingbirdWebSocket
+import SystemIO
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - The policy, value by value
+
+@Test func hostPolicy_byDefault_answersLoopbackNamesOnly() throws {
+    let policy = try HostPolicy()
+    for host in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080", "127.1.2.3", "localhost."] {
+        #expect(policy.permits(host: host), "\(host)")
+    }
+    // A rebound DNS name, another address, and what is not an authority at all.
+    for host in ["evil.example:8080", "127.0.0.1.evil.example", "192.168.1.5:8080", "[::2]:8080", "", "127.0.0.1:99999",
+                 "127.0.0.1:8080/path", "user@127.0.0.1", "localhost:port", "[::1"] {
+        #expect(!policy.permits(host: host), "\(host)")
+    }
+}
+
+@Test func hostPolicy_origin_isThePagesOwnOrAnAllowedOne() throws {
+    let policy = try HostPolicy()
+    #expect(policy.permits(origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080"))
+    #expect(policy.permits(origin: "http://[::1]:8080", host: "[::1]:8080"))
+    // Another site; another local server's page (another port); a sandboxed frame; a scheme
+    // that is not the web's.
+    #expect(!policy.permits(origin: "https://evil.example", host: "127.0.0.1:8080"))
+    #expect(!policy.permits(origin: "http://127.0.0.1:3000", host: "127.0.0.1:8080"))
+    #expect(!policy.permits(origin: "null", host: "127.0.0.1:8080"))
+    #expect(!policy.permits(origin: "file://127.0.0.1:8080", host: "127.0.0.1:8080"))
+    // The origin of a rebound name: same-origin with its Host, but that Host is refused.
+    #expect(!policy.permits(origin: "http://evil.example:8080", host: "evil.example:8080"))
+
+    let allowing = try HostPolicy(bindAddresses: ["0.0.0.0"], allowedOrigins: ["http://Map.Example.org:8080"])
+    #expect(allowing.permits(origin: "http://map.example.org:8080", host: "127.0.0.1:8080"))
+    #expect(allowing.permits(host: "map.example.org:8080"))
+    #expect(allowing.permits(host: "192.168.1.5:8080"), "a wildcard bind answers IP literals")
+    #expect(!allowing.permits(host: "evil.example:8080"))
+    #expect(throws: HTTPServingError.self) { try HostPolicy(allowedOrigins: ["map.example.org"]) }
+}
+
+// MARK: - A live server, spoken to over raw TCP
+
+/// A server on a free port with a page and a WebSocket that sends one "position" and echoes.
+private func withServer(limits: RequestLimits = .init(), _ body: (Int) async throws -> Void) async throws {
+    let probe = try TCPServer(port: 0)
+    let port = probe.port
+    probe.close()
+    let server = try LocalServer(.init(port: port, hosts: ["127.0.0.1"], limits: limits))
+    server.router.get("/") { _, _ in "page" }
+    server.router.ws("/ws") { inbound, outbound, _ in
+        try await outbound.write(.text("position 48.0 11.0"))
+        for try await message in inbound.messages(maxSize: 1 << 16) {
+            if case .text(let text) = message { try await outbound.write(.text("echo " + text)) }
+        }
+    }
+    let (started, startedContinuation) = AsyncStream.makeStream(of: String.self)
+    let task = Task { try await server.run(serving: { startedContinuation.yield($0) }, note: { _ in }) }
+    defer { task.cancel() }
+    var iterator = started.makeAsyncIterator()
+    let url = await iterator.next()
+    #expect(url == "http://127.0.0.1:\(port)/")
+    try await body(port)
+}
+
+/// Sends `request` and reads until the server closes (or resets) the connection or
+/// `readTimeout` seconds pass (or what came back contains `expected`); returns what came back and
+/// whether the server closed it.
+private func exchange(port: Int, _ request: [UInt8], readTimeout: Int = 30, until expected: String? = nil) throws -> (reply: String, closed: Bool) {
+    let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+    defer { try? fd.close() }
+    var limit = timeval(tv_sec: readTimeout, tv_usec: 0)
+    setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    try? fd.writeAll(request)
+    var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        do {
+            let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+            if n == 0 { return (String(decoding: reply, as: UTF8.self), true) }
+            reply += chunk[0..<n]
+            if let expected, String(decoding: reply, as: UTF8.self).contains(expected) { return (String(decoding: reply, as: UTF8.self), false) }
+        } catch let error as SystemIOError {
+            // The read timeout (EAGAIN) leaves the connection open; a reset is a close.
+            return (String(decoding: reply, as: UTF8.self), error.errno != EAGAIN && error.errno != EWOULDBLOCK)
+        }
+    }
+}
+
+private func handshake(host: String, origin: String?) -> [UInt8] {
+    Array(("GET /ws HTTP/1.1\r\nHost: \(host)\r\n" + (origin.map { "Origin: \($0)\r\n" } ?? "")
+           + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+}
+
+@Test(.onOwnThread, .timeLimit(.minutes(2)))
+func localServer_refusesOtherSitesAndReboundNames_servesItsOwnPage() async throws {
+    try await withServer { port in
+        // A page on another site opening the socket (cross-site WebSocket hijacking).
+        let hijack = try exchange(port: port, handshake(host: "127.0.0.1:\(port)", origin: "https://evil.example"), readTimeout: 5)
+        #expect(hijack.reply.hasPrefix("HTTP/1.1 403"), "\(hijack.reply.prefix(80))")
+        #expect(!hijack.reply.contains("position"))
+        // A rebound DNS name, for the page and for the socket.
+        let rebound = try exchange(port: port, Array("GET / HTTP/1.1\r\nHost: evil.example:\(port)\r\nConnection: close\r\n\r\n".utf8))
+        #expect(rebound.reply.hasPrefix("HTTP/1.1 403"), "\(rebound.reply.prefix(80))")
+        let reboundSocket = try exchange(port: port, handshake(host: "evil.example:\(port)", origin: "http://evil.example:\(port)"), readTimeout: 5)
+        #expect(reboundSocket.reply.hasPrefix("HTTP/1.1 403"), "\(reboundSocket.reply.prefix(80))")
+        // No Host at all.
+        let noHost = try exchange(port: port, Array("GET / HTTP/1.1\r\nConnection: close\r\n\r\n".utf8))
+        #expect(noHost.reply.hasPrefix("HTTP/1.1 400"), "\(noHost.reply.prefix(80))")
+        // The page's own origin gets the page and the socket, with the position on it.
+        let page = try exchange(port: port, Array("GET / HTTP/1.1\r\nHost: localhost:\(port)\r\nConnection: close\r\n\r\n".utf8))
+        #expect(page.reply.hasPrefix("HTTP/1.1 200") && page.reply.hasSuffix("page"))
+        let own = try exchange(port: port, handshake(host: "127.0.0.1:\(port)", origin: "http://127.0.0.1:\(port)"), readTimeout: 30, until: "position")
+        #expect(own.reply.hasPrefix("HTTP/1.1 101"), "\(own.reply.prefix(80))")
+        #expect(own.reply.contains("position 48.0 11.0"))
+    }
+}
+
+@Test(.onOwnThread, .timeLimit(.minutes(2)))
+func localServer_closesOnAnUnmaskedFrame_answersAMaskedOne() async throws {
+    try await withServer { port in
+        func frame(_ text: String, masked: Bool) -> [UInt8] {
+            let payload = Array(text.utf8), mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+            return [0x81, (masked ? 0x80 : 0) | UInt8(payload.count)] + (masked ? mask + payload.enumerated().map { $0.element ^ mask[$0.offset % 4] } : payload)
+        }
+        let masked = try exchange(port: port, handshake(host: "127.0.0.1:\(port)", origin: nil) + frame("hello", masked: true), readTimeout: 30,
+                                  until: "echo hello")
+        #expect(masked.reply.contains("echo hello"))
+        #expect(!masked.closed, "a good client stays connected")
+        // RFC 6455 §5.1: the server closes the connection; the unmasked text is never handled.
+        let unmasked = try exchange(port: port, handshake(host: "127.0.0.1:\(port)", origin: nil) + frame("hello", masked: false))
+        #expect(unmasked.reply.contains("position"), "the handshake succeeded")
+        #expect(!unmasked.reply.contains("echo hello"))
+        #expect(unmasked.closed, "closed by the server, not by the 30 s read timeout")
+    }
+}
+
+@Test(.onOwnThread, .timeLimit(.minutes(2)))
+func localServer_boundsHeadsAndSlowClients() async throws {
+    var limits = RequestLimits()
+    limits.headTimeout = .seconds(1)
+    try await withServer(limits: limits) { port in
+        // A 100 KB URL and 100 KB of headers, as issue 36 sent them.
+        let longURL = try exchange(port: port, Array("GET /\(String(repeating: "a", count: 100_000)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        #expect(longURL.reply.hasPrefix("HTTP/1.1 414"), "\(longURL.reply.prefix(80))")
+        #expect(longURL.closed)
+        let longHeaders = try exchange(port: port, Array(("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                                          + (0..<1000).map { "X-Pad-\($0): \(String(repeating: "b", count: 100))\r\n" }.joined() + "\r\n").utf8))
+        #expect(longHeaders.reply.hasPrefix("HTTP/1.1 431"), "\(longHeaders.reply.prefix(80))")
+        #expect(longHeaders.closed)
+        // Half a head, then silence (slowloris): answered 408 and closed at the 1 s deadline,
+        // long before the test's 30 s read timeout.
+        let slow = try exchange(port: port, Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8))
+        #expect(slow.reply.hasPrefix("HTTP/1.1 408"), "\(slow.reply.prefix(80))")
+        #expect(slow.closed)
+        // A head split over several reads still gets its page.
+        let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+        defer { try? fd.close() }
+        for part in ["GET / HT", "TP/1.1\r\nHost: 127.0.", "0.1\r\nConnection: close\r\n", "\r\n"] {
+            try fd.writeAll(part)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+        while let n = try? chunk.withUnsafeMutableBytes({ try fd.read(into: $0) }), n > 0 { reply += chunk[0..<n] }
+        #expect(String(decoding: reply, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+    }
+}
+
+@Test(.onOwnThread, .timeLimit(.minutes(2)))
+func localServer_aTakenPortIsAnError_beforeAnythingSaysServing() async throws {
+    let taken = try TCPServer(port: 0)
+    defer { taken.close() }
+    let server = try LocalServer(.init(port: taken.port, hosts: ["127.0.0.1"]))
+    let said = LockedStrings()
+    await #expect(throws: HTTPServingError.self) {
+        try await server.run(serving: { said.append($0) }, note: { _ in })
+    }
+    #expect(said.all.isEmpty, "nothing said 'serving': \(said.all)")
+}
+
+/// Strings appended from any thread.
+private final class LockedStrings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var strings: [String] = []
+    func append(_ s: String) { lock.withLock { strings.append(s) } }
+    var all: [String] { lock.withLock { strings } }
+}
