@@ -265,3 +265,44 @@ private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
     let error = #expect(throws: SystemIOError.self) { try SerialPort.openDevice("/dev/null", baud: 1234) }
     #expect(error?.code == .invalidArgument)
 }
+
+/// A file is read no faster than its consumer (issue 30: the reader buffered `bufferingNewest`,
+/// so a lagging consumer of a long file or a pipe lost the oldest chunks, against NMEASource's
+/// promise). A slow consumer of a 100 MB file gets every byte, in order, while the reading
+/// thread stays at most `aheadLimit` chunks (of 64 KiB) ahead: the shared file offset (a
+/// duplicate descriptor) tells how far it has read.
+@Test(.onOwnThread, .timeLimit(.minutes(3))) func descriptorReader_file_isReadAtTheConsumersPace() async throws {
+    try await withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("big.bin").path
+        let size = 100 * 1_048_576
+        let writer = try FileDescriptor.create(path)
+        var block = [UInt8](repeating: 0, count: 1_048_576)
+        for mebibyte in 0..<100 {
+            for i in block.indices { block[i] = UInt8(truncatingIfNeeded: mebibyte &* 31 &+ i / 4096) }
+            try writer.writeAll(block)
+        }
+        try writer.close()
+        let file = try FileDescriptor(opening: path)
+        let probe = try file.duplicate()
+        defer { try? probe.close() }
+
+        var received = 0, checked = true, chunks = 0, furthestAhead = 0
+        for try await chunk in DescriptorReader(file).chunks() {
+            for k in stride(from: 0, to: chunk.count, by: 997) {
+                let offset = received + k
+                checked = checked && chunk[k] == UInt8(truncatingIfNeeded: (offset / 1_048_576) &* 31 &+ (offset % 1_048_576) / 4096)
+            }
+            received += chunk.count
+            chunks += 1
+            // Slow for the first chunks: the thread has time to run ahead if it would.
+            if chunks <= 5 {
+                try await Task.sleep(for: .milliseconds(300))
+                let read = Int(lseek(probe.rawValue, 0, SEEK_CUR))
+                furthestAhead = max(furthestAhead, read - received)
+            }
+        }
+        #expect(received == size, "every byte: \(received) of \(size)")
+        #expect(checked, "in order")
+        #expect(furthestAhead <= (DescriptorReader.aheadLimit + 1) * 65_536, "read ahead \(furthestAhead) bytes")
+    }
+}
