@@ -413,5 +413,34 @@ cases=$((cases + 1)); [ "$mvt_fail" -gt 0 ] && failures=$((failures + 1))
 printf '%-58.58s %4s  %-70.70s %s\n' "truncate MVT tiles inside MBTiles ×$((CUTS / 10))" "-" "${ERR%%$'\n'*}" \
   "$([ "$mvt_fail" = 0 ] && echo "pass ($mvt_pass)" || echo "FAIL ($mvt_fail)")"
 
+# --- 6. overflows, lined-up output, endless replay, silent wrong answers (issue 36) ---------
+
+# expect NAME TEST WHY: one table row for the last run_geo, failing with WHY unless TEST (a
+# shell condition) holds; a crash signal or a hang fails whatever TEST says.
+expect() {
+  local label="$1" test="$2"; WHY=""
+  if [ "$RC" -ge 124 ]; then WHY="crash or hang (exit $RC)"; elif ! eval "$test"; then WHY="$3"; fi
+  row "$label"
+}
+
+# geo beacons: a century between two advertisements is two reports, not 3·10⁹; a time outside
+# the years 0001–9999 is refused with its line.
+IBEACON=0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5
+printf '{"time":"2024-05-01T10:00:00Z","address":"C4:7C:8D:6A:3E:01","rssi":-59,"data":"%s"}\n{"time":"2124-05-01T10:00:00Z","address":"C4:7C:8D:6A:3E:01","rssi":-59,"data":"%s"}\n' "$IBEACON" "$IBEACON" >"$T/century.jsonl"
+# Standard output to a file only after the command ends: the old replay wrote gigabytes.
+run_geo /dev/null "$T/empty" beacons --source "replay:$T/century.jsonl"
+expect "beacons replay: a century's gap ends" '[ "$RC" = 0 ]' "exit $RC"
+if [ "$RC" = 0 ]; then
+  run_geo "$T/stdout" "$T/empty" beacons --source "replay:$T/century.jsonl"
+  got=$(wc -l <"$T/stdout"); empty=$(grep -c '"beacons":\[\]' "$T/stdout")
+  expect "  …reports while in range, the gap's two, the last" '[ "$got" -lt 100 ] && [ "$empty" = 2 ]' "$got reports, $empty empty"
+fi
+check error "--interval" "$T/stdout" "$T/empty" beacons --source bluez: --for 1e9 --interval 1e-300
+for t in "0000-12-31T23:59:59Z" "10000-01-01T00:00:00Z"; do
+  printf '{"time":"2024-05-01T10:00:00Z","address":"C4:7C:8D:6A:3E:01","rssi":-59,"data":"%s"}\n{"time":"%s","address":"C4:7C:8D:6A:3E:01","rssi":-59,"data":"%s"}\n' "$IBEACON" "$t" "$IBEACON" >"$T/year.jsonl"
+  run_geo /dev/null "$T/empty" beacons --source "replay:$T/year.jsonl"
+  verdict error "line 2"; row "beacons replay: time $t is refused with its line"
+done
+
 echo "faults.sh: $cases cases, $((cases - failures)) pass, $failures fail"
 [ "$failures" -eq 0 ]
