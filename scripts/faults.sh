@@ -423,6 +423,54 @@ expect() {
   row "$label"
 }
 
+# Traps on numeric overflow: an orientation whose radians overflow; a circle of 10^15 m (and
+# again from its --store); graph files with a valid CRC and a broken column.
+for o in 1e308 -1e308 1.7976931348623157e308; do
+  check ok "" "$T/stdout" "$T/empty" snapshot --data "$T/city.pmtiles" --size 32x32 -o "$T/x.png" --orientation "$o"
+done
+printf '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"everywhere","radius":%s},"geometry":{"type":"Point","coordinates":[11,48]}}]}\n' 1e15 >"$T/huge-circle.geojson"
+check ok "" "$T/stdout" "$T/empty" monitor --regions "$T/huge-circle.geojson" --source "gpx:$T/drive.gpx?speed=max"
+inside=$(grep -c '"state":"inside"' "$T/stdout"); expect "  a circle of 10^15 m holds the drive" '[ "$inside" -gt 0 ]' "no inside state"
+check ok "" "$T/stdout" "$T/empty" monitor --regions "$T/huge-circle.geojson" --source "gpx:$T/drive.gpx?speed=max" --store "$T/huge-store"
+check ok "" "$T/stdout" "$T/empty" monitor --regions "$T/huge-circle.geojson" --source "gpx:$T/drive.gpx?speed=max" --store "$T/huge-store"
+# graph_patch SRC DST COLUMN INDEX FORMAT VALUE: SRC with one element of a column replaced
+# (struct FORMAT, e.g. <I) and the payload's CRC-32 written again (GraphFile's layout).
+graph_patch() {
+  python3 - "$@" <<'PY'
+import struct, sys, zlib
+src, dst, column, index, fmt, value = sys.argv[1:7]
+b = bytearray(open(src, "rb").read())
+sizes = [("node latitudes", 4), ("node longitudes", 4), ("node ids", 8), ("node flags", 1), ("node penalties", 4),
+         ("node road counts", 1), ("edge offsets", 4), ("incoming offsets", 4), ("incoming edges", 4), ("edge sources", 4),
+         ("edge targets", 4), ("edge segments", 4), ("edge durations", 4), ("edge weights", 4), ("edge speeds", 4),
+         ("edge flags", 1), ("edge modes", 1), ("edge twins", 4), ("edge start bearings", 4), ("edge end bearings", 4),
+         ("shape offsets", 4), ("shape latitudes", 4), ("shape longitudes", 4), ("shape node ids", 8),
+         ("segment lengths", 8), ("segment way ids", 8), ("segment names", 4), ("segment classes", 1)]
+p = bytes(b[24:]); at = 4 + struct.unpack_from("<I", p, 0)[0]
+turn_costs = at; at += 32
+if column == "turn costs":
+    target = turn_costs + 8 * int(index)
+else:
+    for name, size in sizes:
+        at = (at + 7) & ~7
+        n = struct.unpack_from("<Q", p, at)[0]; at += 8
+        if name == column: assert int(index) < n; target = at + size * int(index); break
+        at += n * size
+v = float(value) if fmt[-1] in "fd" else int(value, 0)
+struct.pack_into(fmt, b, 24 + target, v)
+struct.pack_into("<I", b, 16, zlib.crc32(bytes(b[24:])) & 0xFFFFFFFF)
+open(dst, "wb").write(b)
+PY
+}
+for patch in "shape offsets:1:<I:0xFFFFFFFF" "shape offsets:2:<I:0xFFFFFFFE" "node latitudes:0:<i:2000000000" "shape latitudes:0:<i:-2000000000" \
+             "edge weights:0:<f:nan" "edge weights:2:<f:-1e30" "edge durations:1:<f:inf" "turn costs:0:<d:nan" "turn costs:3:<d:1e300" "segment lengths:0:<d:-1"; do
+  IFS=: read -r column index fmt value <<<"$patch"
+  name="graph-${column// /-}-$index.graph"
+  graph_patch "$T/city.graph" "$T/$name" "$column" "$index" "$fmt" "$value"
+  check file-error "$name" "$T/stdout" "$T/empty" route --graph "$T/$name" --from "$FROM" --to "$TO"
+  check file-error "$name" "$T/stdout" "$T/empty" match --graph "$T/$name" "$T/drive.gpx"
+done
+
 # geo beacons: a century between two advertisements is two reports, not 3·10⁹; a time outside
 # the years 0001–9999 is refused with its line.
 IBEACON=0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5
