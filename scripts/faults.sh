@@ -471,6 +471,37 @@ for patch in "shape offsets:1:<I:0xFFFFFFFF" "shape offsets:2:<I:0xFFFFFFFE" "no
   check file-error "$name" "$T/stdout" "$T/empty" match --graph "$T/$name" "$T/drive.gpx"
 done
 
+# geo match: one tracepoint and one --online line per fix, null for a point without a usable
+# position, and a warning with its line.
+points=$(grep -c '<trkpt' "$T/drive.gpx")
+for bad in 'lat="NaN"' 'lat="91"' 'lat="inf"' 'lat="1e308"' 'lon="1e20"'; do
+  name="bad-${bad%%=*}-$(tr -dc 'a-zA-Z0-9' <<<"${bad#*=}").gpx"
+  # The 10th point's attribute replaced; the line it is on is named in the warning.
+  python3 - "$T/drive.gpx" "$T/$name" "$bad" <<'PY'
+import re, sys
+src, dst, bad = sys.argv[1:4]
+text = open(src).read(); key = bad.split("=")[0]
+starts = [m.start() for m in re.finditer(r"<trkpt", text)]
+at = starts[9]; end = text.index(">", at)
+open(dst, "w").write(text[:at] + re.sub(key + r'="[^"]*"', bad, text[at:end], count=1) + text[end:])
+PY
+  line=$(grep -n '<trkpt' "$T/$name" | sed -n 10p | cut -d: -f1)
+  run_geo "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/$name"
+  got=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tracepoints"]; print(len(t), t[9] is None)' "$T/stdout" 2>/dev/null)
+  expect "match $name: $points tracepoints, the 10th null" '[ "$got" = "$points True" ] && grep -qF "$name:$line" <<<"$ERR"' "got ${got:-no JSON} of $points; stderr: ${ERR:0:60}"
+  run_geo "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/$name" --online
+  got=$(wc -l <"$T/stdout"); tenth=$(sed -n 10p "$T/stdout")
+  expect "match --online $name: $points lines, the 10th null" '[ "$got" = "$points" ] && [[ "$tenth" == "{\"matched\":null"* ]]' "$got lines of $points"
+done
+printf 'lat,lon,time\n47.998,10.997,1714557600\n47.999,10.998,1e300\n' >"$T/far-time.csv"
+check error "far-time.csv:3" "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/far-time.csv"
+printf '{"type":"Feature","properties":{"coordTimes":["2024-05-01T10:00:00Z"]},"geometry":{"type":"LineString","coordinates":[[10.997,47.998],[10.998,47.999]]}}\n' >"$T/short-times.geojson"
+check error "coordTimes" "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/short-times.geojson"
+printf '{"type":"Feature","properties":{"coordTimes":[true,"2024-05-01T10:00:01Z"]},"geometry":{"type":"LineString","coordinates":[[10.997,47.998],[10.998,47.999]]}}\n' >"$T/typed-times.geojson"
+check error "coordTimes[0]" "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/typed-times.geojson"
+printf '{"type":"Feature","properties":{"coordTimes":"2024-05-01T10:00:00Z"},"geometry":{"type":"LineString","coordinates":[[10.997,47.998],[10.998,47.999]]}}\n' >"$T/string-times.geojson"
+check error "coordTimes" "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/string-times.geojson"
+
 # geo beacons: a century between two advertisements is two reports, not 3·10⁹; a time outside
 # the years 0001–9999 is refused with its line.
 IBEACON=0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5
