@@ -521,5 +521,19 @@ for t in "0000-12-31T23:59:59Z" "10000-01-01T00:00:00Z"; do
   verdict error "line 2"; row "beacons replay: time $t is refused with its line"
 done
 
+# geo visits: a track out of time order, or without times, is said to be so.
+python3 - "$T/stay.gpx" "$T" <<'PY'
+import random, re, sys
+text = open(sys.argv[1]).read(); out = sys.argv[2]
+points = re.findall(r"<trkpt.*?</trkpt>", text)
+head, tail = text[:text.index(points[0])], text[text.index(points[-1]) + len(points[-1]):]
+shuffled = points[:]; random.Random(36).shuffle(shuffled)
+for name, ps in (("reversed", points[::-1]), ("shuffled", shuffled), ("untimed", [re.sub(r"<time>.*?</time>", "", p) for p in points])):
+    open(f"{out}/stay-{name}.gpx", "w").write(head + "\n".join(ps) + tail)
+PY
+check error "stay-reversed.gpx" "$T/stdout" "$T/empty" visits "$T/stay-reversed.gpx"
+check error "stay-shuffled.gpx" "$T/stdout" "$T/empty" visits "$T/stay-shuffled.gpx"
+check error "stay-untimed.gpx" "$T/stdout" "$T/empty" visits "$T/stay-untimed.gpx"
+
 echo "faults.sh: $cases cases, $((cases - failures)) pass, $failures fail"
 [ "$failures" -eq 0 ]
