@@ -535,5 +535,32 @@ check error "stay-reversed.gpx" "$T/stdout" "$T/empty" visits "$T/stay-reversed.
 check error "stay-shuffled.gpx" "$T/stdout" "$T/empty" visits "$T/stay-shuffled.gpx"
 check error "stay-untimed.gpx" "$T/stdout" "$T/empty" visits "$T/stay-untimed.gpx"
 
+# PMTiles headers and MBTiles metadata that cannot be right: an error naming the field.
+pmtiles_patch() { python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[int(sys.argv[3])]=int(sys.argv[4]); open(sys.argv[2],"wb").write(b)' "$@"; }
+pmtiles_patch "$T/city.pmtiles" "$T/zooms-crossed.pmtiles" 100 14
+check file-error "min_zoom" "$T/stdout" "$T/empty" snapshot --data "$T/zooms-crossed.pmtiles" --size 32x32 -o "$T/x.png"
+pmtiles_patch "$T/city.pmtiles" "$T/zoom-40.pmtiles" 101 40
+check file-error "max_zoom" "$T/stdout" "$T/empty" snapshot --data "$T/zoom-40.pmtiles" --size 32x32 -o "$T/x.png"
+pmtiles_patch "$T/city.pmtiles" "$T/type-99.pmtiles" 99 99
+check file-error "tile type" "$T/stdout" "$T/empty" snapshot --data "$T/type-99.pmtiles" --size 32x32 -o "$T/x.png"
+mbtiles_meta() { # SRC DST NAME=VALUE… (an empty VALUE: the field deleted)
+  cp "$1" "$2"; local dst="$2"; shift 2
+  python3 - "$dst" "$@" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for field in sys.argv[2:]:
+    name, value = field.split("=", 1)
+    db.execute("DELETE FROM metadata WHERE name = ?", (name,))
+    if value: db.execute("INSERT INTO metadata (name, value) VALUES (?, ?)", (name, value))
+db.commit()
+PY
+}
+mbtiles_meta "$T/city.mbtiles" "$T/nan-bounds.mbtiles" "bounds=NaN,NaN,NaN,NaN" "center="
+check file-error "bounds" "$T/stdout" "$T/empty" snapshot --data "$T/nan-bounds.mbtiles" --size 32x32 -o "$T/x.png"
+mbtiles_meta "$T/city.mbtiles" "$T/nan-center.mbtiles" "center=NaN,48,13"
+check file-error "center" "$T/stdout" "$T/empty" snapshot --data "$T/nan-center.mbtiles" --size 32x32 -o "$T/x.png"
+mbtiles_meta "$T/city.mbtiles" "$T/minzoom-99.mbtiles" "minzoom=99"
+check file-error "minzoom" "$T/stdout" "$T/empty" snapshot --data "$T/minzoom-99.mbtiles" --size 32x32 -o "$T/x.png"
+
 echo "faults.sh: $cases cases, $((cases - failures)) pass, $failures fail"
 [ "$failures" -eq 0 ]
