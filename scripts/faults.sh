@@ -562,5 +562,17 @@ check file-error "center" "$T/stdout" "$T/empty" snapshot --data "$T/nan-center.
 mbtiles_meta "$T/city.mbtiles" "$T/minzoom-99.mbtiles" "minzoom=99"
 check file-error "minzoom" "$T/stdout" "$T/empty" snapshot --data "$T/minzoom-99.mbtiles" --size 32x32 -o "$T/x.png"
 
+# geo monitor: the world box is refused by the stated rule, not as "zero area"; a .geojson file
+# is JSON (an Osmosis .poly text in one is refused); two regions with one identifier are refused.
+printf '{"type":"Feature","properties":{"name":"world"},"geometry":{"type":"Polygon","coordinates":[[[-180,-90],[180,-90],[180,90],[-180,90],[-180,-90]]]}}\n' >"$T/world.geojson"
+check file-error "shorter way round" "$T/stdout" "$T/empty" monitor --regions "$T/world.geojson" --source "gpx:$T/drive.gpx?speed=max"
+printf '{"type":"Feature","properties":{"name":"north"},"geometry":{"type":"Polygon","coordinates":[[[-170,80],[-50,80],[70,80],[-170,80]]]}}\n' >"$T/round-pole.geojson"
+check file-error "round a pole" "$T/stdout" "$T/empty" monitor --regions "$T/round-pole.geojson" --source "gpx:$T/drive.gpx?speed=max"
+printf 'fence\n1\n  10.99 47.99\n  11.01 47.99\n  11.01 48.01\n  10.99 48.01\n  10.99 47.99\nEND\nEND\n' >"$T/poly-text.geojson"
+check file-error "poly-text.geojson" "$T/stdout" "$T/empty" monitor --regions "$T/poly-text.geojson" --source "gpx:$T/drive.gpx?speed=max"
+f='{"type":"Feature","properties":{"name":"fence"},"geometry":{"type":"Polygon","coordinates":[[[10.99,47.99],[11.01,47.99],[11.01,48.01],[10.99,48.01],[10.99,47.99]]]}}'
+printf '{"type":"FeatureCollection","features":[%s,%s]}\n' "$f" "$f" >"$T/twice.geojson"
+check file-error "identifier 'fence'" "$T/stdout" "$T/empty" monitor --regions "$T/twice.geojson" --source "gpx:$T/drive.gpx?speed=max"
+
 echo "faults.sh: $cases cases, $((cases - failures)) pass, $failures fail"
 [ "$failures" -eq 0 ]
