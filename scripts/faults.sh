@@ -574,5 +574,10 @@ f='{"type":"Feature","properties":{"name":"fence"},"geometry":{"type":"Polygon",
 printf '{"type":"FeatureCollection","features":[%s,%s]}\n' "$f" "$f" >"$T/twice.geojson"
 check file-error "identifier 'fence'" "$T/stdout" "$T/empty" monitor --regions "$T/twice.geojson" --source "gpx:$T/drive.gpx?speed=max"
 
+# OSM nodes outside WGS84's range are counted as such, not only as ways with missing nodes.
+printf '<?xml version="1.0"?>\n<osm version="0.6"><node id="1" lat="95" lon="11"/><node id="2" lat="48" lon="11.001"/><node id="3" lat="48.001" lon="11.001"/>\n<way id="1"><nd ref="1"/><nd ref="2"/><nd ref="3"/><tag k="highway" v="residential"/></way></osm>\n' >"$T/far-node.osm"
+run_geo "$T/stdout" "$T/empty" tiles build "$T/far-node.osm" -o "$T/far-node.pmtiles" --minzoom 12 --maxzoom 12
+expect "tiles build far-node.osm: says 1 node is out of range" '[ "$RC" = 0 ] && grep -q "1 nodes with a position out of range" <<<"$ERR"' "exit $RC; ${ERR:0:70}"
+
 echo "faults.sh: $cases cases, $((cases - failures)) pass, $failures fail"
 [ "$failures" -eq 0 ]
