@@ -480,6 +480,171 @@ while IFS=$'\t' read -r name verdict_text; do
   printf '%-58.58s %4s  %-70.70s %s\n' "map: $name" "-" "" "$verdict_text"
 done <"$T/server-cases"
 grep -q $'\t' "$T/server-cases" || { cases=$((cases + 1)); failures=$((failures + 1)); echo "map: the hostile-client script failed: $(tail -1 "$T/server-cases")"; }
+# --- 6. overflows, lined-up output, endless replay, silent wrong answers (issue 36) ---------
+
+# expect NAME TEST WHY: one table row for the last run_geo, failing with WHY unless TEST (a
+# shell condition) holds; a crash signal or a hang fails whatever TEST says.
+expect() {
+  local label="$1" test="$2"; WHY=""
+  if [ "$RC" -ge 124 ]; then WHY="crash or hang (exit $RC)"; elif ! eval "$test"; then WHY="$3"; fi
+  row "$label"
+}
+
+# Traps on numeric overflow: an orientation whose radians overflow; a circle of 10^15 m (and
+# again from its --store); graph files with a valid CRC and a broken column.
+for o in 1e308 -1e308 1.7976931348623157e308; do
+  check ok "" "$T/stdout" "$T/empty" snapshot --data "$T/city.pmtiles" --size 32x32 -o "$T/x.png" --orientation "$o"
+done
+printf '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"everywhere","radius":%s},"geometry":{"type":"Point","coordinates":[11,48]}}]}\n' 1e15 >"$T/huge-circle.geojson"
+check ok "" "$T/stdout" "$T/empty" monitor --regions "$T/huge-circle.geojson" --source "gpx:$T/drive.gpx?speed=max"
+inside=$(grep -c '"state":"inside"' "$T/stdout"); expect "  a circle of 10^15 m holds the drive" '[ "$inside" -gt 0 ]' "no inside state"
+check ok "" "$T/stdout" "$T/empty" monitor --regions "$T/huge-circle.geojson" --source "gpx:$T/drive.gpx?speed=max" --store "$T/huge-store"
+check ok "" "$T/stdout" "$T/empty" monitor --regions "$T/huge-circle.geojson" --source "gpx:$T/drive.gpx?speed=max" --store "$T/huge-store"
+# graph_patch SRC DST COLUMN INDEX FORMAT VALUE: SRC with one element of a column replaced
+# (struct FORMAT, e.g. <I) and the payload's CRC-32 written again (GraphFile's layout).
+graph_patch() {
+  python3 - "$@" <<'PY'
+import struct, sys, zlib
+src, dst, column, index, fmt, value = sys.argv[1:7]
+b = bytearray(open(src, "rb").read())
+sizes = [("node latitudes", 4), ("node longitudes", 4), ("node ids", 8), ("node flags", 1), ("node penalties", 4),
+         ("node road counts", 1), ("edge offsets", 4), ("incoming offsets", 4), ("incoming edges", 4), ("edge sources", 4),
+         ("edge targets", 4), ("edge segments", 4), ("edge durations", 4), ("edge weights", 4), ("edge speeds", 4),
+         ("edge flags", 1), ("edge modes", 1), ("edge twins", 4), ("edge start bearings", 4), ("edge end bearings", 4),
+         ("shape offsets", 4), ("shape latitudes", 4), ("shape longitudes", 4), ("shape node ids", 8),
+         ("segment lengths", 8), ("segment way ids", 8), ("segment names", 4), ("segment classes", 1)]
+p = bytes(b[24:]); at = 4 + struct.unpack_from("<I", p, 0)[0]
+turn_costs = at; at += 32
+if column == "turn costs":
+    target = turn_costs + 8 * int(index)
+else:
+    for name, size in sizes:
+        at = (at + 7) & ~7
+        n = struct.unpack_from("<Q", p, at)[0]; at += 8
+        if name == column: assert int(index) < n; target = at + size * int(index); break
+        at += n * size
+v = float(value) if fmt[-1] in "fd" else int(value, 0)
+struct.pack_into(fmt, b, 24 + target, v)
+struct.pack_into("<I", b, 16, zlib.crc32(bytes(b[24:])) & 0xFFFFFFFF)
+open(dst, "wb").write(b)
+PY
+}
+for patch in "shape offsets:1:<I:0xFFFFFFFF" "shape offsets:2:<I:0xFFFFFFFE" "node latitudes:0:<i:2000000000" "shape latitudes:0:<i:-2000000000" \
+             "edge weights:0:<f:nan" "edge weights:2:<f:-1e30" "edge durations:1:<f:inf" "turn costs:0:<d:nan" "turn costs:3:<d:1e300" "segment lengths:0:<d:-1"; do
+  IFS=: read -r column index fmt value <<<"$patch"
+  name="graph-${column// /-}-$index.graph"
+  graph_patch "$T/city.graph" "$T/$name" "$column" "$index" "$fmt" "$value"
+  check file-error "$name" "$T/stdout" "$T/empty" route --graph "$T/$name" --from "$FROM" --to "$TO"
+  check file-error "$name" "$T/stdout" "$T/empty" match --graph "$T/$name" "$T/drive.gpx"
+done
+
+# geo match: one tracepoint and one --online line per fix, null for a point without a usable
+# position, and a warning with its line.
+points=$(grep -c '<trkpt' "$T/drive.gpx")
+for bad in 'lat="NaN"' 'lat="91"' 'lat="inf"' 'lat="1e308"' 'lon="1e20"'; do
+  name="bad-${bad%%=*}-$(tr -dc 'a-zA-Z0-9' <<<"${bad#*=}").gpx"
+  # The 10th point's attribute replaced; the line it is on is named in the warning.
+  python3 - "$T/drive.gpx" "$T/$name" "$bad" <<'PY'
+import re, sys
+src, dst, bad = sys.argv[1:4]
+text = open(src).read(); key = bad.split("=")[0]
+starts = [m.start() for m in re.finditer(r"<trkpt", text)]
+at = starts[9]; end = text.index(">", at)
+open(dst, "w").write(text[:at] + re.sub(key + r'="[^"]*"', bad, text[at:end], count=1) + text[end:])
+PY
+  line=$(grep -n '<trkpt' "$T/$name" | sed -n 10p | cut -d: -f1)
+  run_geo "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/$name"
+  got=$(python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tracepoints"]; print(len(t), t[9] is None)' "$T/stdout" 2>/dev/null)
+  expect "match $name: $points tracepoints, the 10th null" '[ "$got" = "$points True" ] && grep -qF "$name:$line" <<<"$ERR"' "got ${got:-no JSON} of $points; stderr: ${ERR:0:60}"
+  run_geo "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/$name" --online
+  got=$(wc -l <"$T/stdout"); tenth=$(sed -n 10p "$T/stdout")
+  expect "match --online $name: $points lines, the 10th null" '[ "$got" = "$points" ] && [[ "$tenth" == "{\"matched\":null"* ]]' "$got lines of $points"
+done
+printf 'lat,lon,time\n47.998,10.997,1714557600\n47.999,10.998,1e300\n' >"$T/far-time.csv"
+check error "far-time.csv:3" "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/far-time.csv"
+printf '{"type":"Feature","properties":{"coordTimes":["2024-05-01T10:00:00Z"]},"geometry":{"type":"LineString","coordinates":[[10.997,47.998],[10.998,47.999]]}}\n' >"$T/short-times.geojson"
+check error "coordTimes" "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/short-times.geojson"
+printf '{"type":"Feature","properties":{"coordTimes":[true,"2024-05-01T10:00:01Z"]},"geometry":{"type":"LineString","coordinates":[[10.997,47.998],[10.998,47.999]]}}\n' >"$T/typed-times.geojson"
+check error "coordTimes[0]" "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/typed-times.geojson"
+printf '{"type":"Feature","properties":{"coordTimes":"2024-05-01T10:00:00Z"},"geometry":{"type":"LineString","coordinates":[[10.997,47.998],[10.998,47.999]]}}\n' >"$T/string-times.geojson"
+check error "coordTimes" "$T/stdout" "$T/empty" match --graph "$T/city.graph" "$T/string-times.geojson"
+
+# geo beacons: a century between two advertisements is two reports, not 3·10⁹; a time outside
+# the years 0001–9999 is refused with its line.
+IBEACON=0201061aff4c000215e2c56db5dffb48d2b060d0f5a71096e000010002c5
+printf '{"time":"2024-05-01T10:00:00Z","address":"C4:7C:8D:6A:3E:01","rssi":-59,"data":"%s"}\n{"time":"2124-05-01T10:00:00Z","address":"C4:7C:8D:6A:3E:01","rssi":-59,"data":"%s"}\n' "$IBEACON" "$IBEACON" >"$T/century.jsonl"
+# Standard output to a file only after the command ends: the old replay wrote gigabytes.
+run_geo /dev/null "$T/empty" beacons --source "replay:$T/century.jsonl"
+expect "beacons replay: a century's gap ends" '[ "$RC" = 0 ]' "exit $RC"
+if [ "$RC" = 0 ]; then
+  run_geo "$T/stdout" "$T/empty" beacons --source "replay:$T/century.jsonl"
+  got=$(wc -l <"$T/stdout"); empty=$(grep -c '"beacons":\[\]' "$T/stdout")
+  expect "  …reports while in range, the gap's two, the last" '[ "$got" -lt 100 ] && [ "$empty" = 2 ]' "$got reports, $empty empty"
+fi
+check error "--interval" "$T/stdout" "$T/empty" beacons --source bluez: --for 1e9 --interval 1e-300
+for t in "0000-12-31T23:59:59Z" "10000-01-01T00:00:00Z"; do
+  printf '{"time":"2024-05-01T10:00:00Z","address":"C4:7C:8D:6A:3E:01","rssi":-59,"data":"%s"}\n{"time":"%s","address":"C4:7C:8D:6A:3E:01","rssi":-59,"data":"%s"}\n' "$IBEACON" "$t" "$IBEACON" >"$T/year.jsonl"
+  run_geo /dev/null "$T/empty" beacons --source "replay:$T/year.jsonl"
+  verdict error "line 2"; row "beacons replay: time $t is refused with its line"
+done
+
+# geo visits: a track out of time order, or without times, is said to be so.
+python3 - "$T/stay.gpx" "$T" <<'PY'
+import random, re, sys
+text = open(sys.argv[1]).read(); out = sys.argv[2]
+points = re.findall(r"<trkpt.*?</trkpt>", text)
+head, tail = text[:text.index(points[0])], text[text.index(points[-1]) + len(points[-1]):]
+shuffled = points[:]; random.Random(36).shuffle(shuffled)
+for name, ps in (("reversed", points[::-1]), ("shuffled", shuffled), ("untimed", [re.sub(r"<time>.*?</time>", "", p) for p in points])):
+    open(f"{out}/stay-{name}.gpx", "w").write(head + "\n".join(ps) + tail)
+PY
+check error "stay-reversed.gpx" "$T/stdout" "$T/empty" visits "$T/stay-reversed.gpx"
+check error "stay-shuffled.gpx" "$T/stdout" "$T/empty" visits "$T/stay-shuffled.gpx"
+check error "stay-untimed.gpx" "$T/stdout" "$T/empty" visits "$T/stay-untimed.gpx"
+
+# PMTiles headers and MBTiles metadata that cannot be right: an error naming the field.
+pmtiles_patch() { python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); b[int(sys.argv[3])]=int(sys.argv[4]); open(sys.argv[2],"wb").write(b)' "$@"; }
+pmtiles_patch "$T/city.pmtiles" "$T/zooms-crossed.pmtiles" 100 14
+check file-error "min_zoom" "$T/stdout" "$T/empty" snapshot --data "$T/zooms-crossed.pmtiles" --size 32x32 -o "$T/x.png"
+pmtiles_patch "$T/city.pmtiles" "$T/zoom-40.pmtiles" 101 40
+check file-error "max_zoom" "$T/stdout" "$T/empty" snapshot --data "$T/zoom-40.pmtiles" --size 32x32 -o "$T/x.png"
+pmtiles_patch "$T/city.pmtiles" "$T/type-99.pmtiles" 99 99
+check file-error "tile type" "$T/stdout" "$T/empty" snapshot --data "$T/type-99.pmtiles" --size 32x32 -o "$T/x.png"
+mbtiles_meta() { # SRC DST NAME=VALUE… (an empty VALUE: the field deleted)
+  cp "$1" "$2"; local dst="$2"; shift 2
+  python3 - "$dst" "$@" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+for field in sys.argv[2:]:
+    name, value = field.split("=", 1)
+    db.execute("DELETE FROM metadata WHERE name = ?", (name,))
+    if value: db.execute("INSERT INTO metadata (name, value) VALUES (?, ?)", (name, value))
+db.commit()
+PY
+}
+mbtiles_meta "$T/city.mbtiles" "$T/nan-bounds.mbtiles" "bounds=NaN,NaN,NaN,NaN" "center="
+check file-error "bounds" "$T/stdout" "$T/empty" snapshot --data "$T/nan-bounds.mbtiles" --size 32x32 -o "$T/x.png"
+mbtiles_meta "$T/city.mbtiles" "$T/nan-center.mbtiles" "center=NaN,48,13"
+check file-error "center" "$T/stdout" "$T/empty" snapshot --data "$T/nan-center.mbtiles" --size 32x32 -o "$T/x.png"
+mbtiles_meta "$T/city.mbtiles" "$T/minzoom-99.mbtiles" "minzoom=99"
+check file-error "minzoom" "$T/stdout" "$T/empty" snapshot --data "$T/minzoom-99.mbtiles" --size 32x32 -o "$T/x.png"
+
+# geo monitor: the world box is refused by the stated rule, not as "zero area"; a .geojson file
+# is JSON (an Osmosis .poly text in one is refused); two regions with one identifier are refused.
+printf '{"type":"Feature","properties":{"name":"world"},"geometry":{"type":"Polygon","coordinates":[[[-180,-90],[180,-90],[180,90],[-180,90],[-180,-90]]]}}\n' >"$T/world.geojson"
+check file-error "shorter way round" "$T/stdout" "$T/empty" monitor --regions "$T/world.geojson" --source "gpx:$T/drive.gpx?speed=max"
+printf '{"type":"Feature","properties":{"name":"north"},"geometry":{"type":"Polygon","coordinates":[[[-170,80],[-50,80],[70,80],[-170,80]]]}}\n' >"$T/round-pole.geojson"
+check file-error "round a pole" "$T/stdout" "$T/empty" monitor --regions "$T/round-pole.geojson" --source "gpx:$T/drive.gpx?speed=max"
+printf 'fence\n1\n  10.99 47.99\n  11.01 47.99\n  11.01 48.01\n  10.99 48.01\n  10.99 47.99\nEND\nEND\n' >"$T/poly-text.geojson"
+check file-error "poly-text.geojson" "$T/stdout" "$T/empty" monitor --regions "$T/poly-text.geojson" --source "gpx:$T/drive.gpx?speed=max"
+f='{"type":"Feature","properties":{"name":"fence"},"geometry":{"type":"Polygon","coordinates":[[[10.99,47.99],[11.01,47.99],[11.01,48.01],[10.99,48.01],[10.99,47.99]]]}}'
+printf '{"type":"FeatureCollection","features":[%s,%s]}\n' "$f" "$f" >"$T/twice.geojson"
+check file-error "identifier 'fence'" "$T/stdout" "$T/empty" monitor --regions "$T/twice.geojson" --source "gpx:$T/drive.gpx?speed=max"
+
+# OSM nodes outside WGS84's range are counted as such, not only as ways with missing nodes.
+printf '<?xml version="1.0"?>\n<osm version="0.6"><node id="1" lat="95" lon="11"/><node id="2" lat="48" lon="11.001"/><node id="3" lat="48.001" lon="11.001"/>\n<way id="1"><nd ref="1"/><nd ref="2"/><nd ref="3"/><tag k="highway" v="residential"/></way></osm>\n' >"$T/far-node.osm"
+run_geo "$T/stdout" "$T/empty" tiles build "$T/far-node.osm" -o "$T/far-node.pmtiles" --minzoom 12 --maxzoom 12
+expect "tiles build far-node.osm: says 1 node is out of range" '[ "$RC" = 0 ] && grep -q "1 nodes with a position out of range" <<<"$ERR"' "exit $RC; ${ERR:0:70}"
 
 echo "faults.sh: $cases cases, $((cases - failures)) pass, $failures fail"
 [ "$failures" -eq 0 ]

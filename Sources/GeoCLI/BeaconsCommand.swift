@@ -18,8 +18,11 @@ struct BeaconsCommand: AsyncParsableCommand {
             goes away or is powered off, it says so on standard error and exits with 69 \
             (unavailable) or 77 (denied). --source replay:FILE replays recorded advertisements \
             (one JSON object per line: time, address, rssi, data as hexadecimal advertising \
-            data), as fast as it can, keeping the recorded times: every --interval seconds of \
-            recorded time, and once after the last advertisement. Each report is {"time", \
+            data; times in the years 0001 to 9999), as fast as it can, keeping the recorded \
+            times: every --interval seconds of recorded time, and once after the last \
+            advertisement, except in a gap: once no beacon is left in range, a gap of more than \
+            the 10 s smoothing window until the next advertisement is reported twice, by the \
+            empty report at its start and the last one before its end. Each report is {"time", \
             "beacons": [...]}: per beacon its identity (uuid, major, minor or namespace, \
             instance), address, smoothed rssi (dBm; trimmed mean over 10 s), distance (m; \
             log-distance path loss with exponent --path-loss), proximity (immediate < 0.5 m, \
@@ -72,16 +75,7 @@ struct BeaconsCommand: AsyncParsableCommand {
             throw CommandLineFileError.damaged("beacons", path, error)
         }
         let out = JSONLines()
-        guard let first = sightings.first?.timestamp else { return }
-        var tick = first.addingTimeInterval(interval)
-        for sighting in sightings {
-            while tick <= sighting.timestamp {
-                out.write(Self.json(ranger.beacons(at: tick), at: tick))
-                tick = tick.addingTimeInterval(interval)
-            }
-            ranger.record(sighting)
-        }
-        out.write(Self.json(ranger.beacons(at: tick), at: tick))
+        ranger.replay(sightings, interval: .seconds(interval)) { tick, beacons in out.write(Self.json(beacons, at: tick)) }
     }
 
     /// Ranges a live scan: a report every `interval` seconds of wall time, until `--for` ends or

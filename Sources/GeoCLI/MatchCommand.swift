@@ -20,10 +20,15 @@ struct MatchCommand: ParsableCommand {
             two OSM node ids of the segment it lies on). geojson: a LineString feature per \
             matching. gpx: a track with a segment per matching. --online prints one JSON line per \
             fix with what the live matcher published at that fix: matched {latitude, longitude} \
-            or null, nodes, confidence, offRoadProbability, revised. \
+            or null, nodes, confidence, offRoadProbability, revised. Both have one entry per \
+            fix of the track, in its order: a GPX point whose lat or lon is missing, not a \
+            number or out of range is not matched, gets a null tracepoint (online: matched, \
+            nodes, confidence and offRoadProbability null) and a warning with its line on \
+            standard error. \
             CSV needs a header naming lat/latitude and lon/lng/longitude columns, optionally \
             time (ISO 8601 or Unix seconds) and accuracy (68 % radius, m). GeoJSON: LineStrings \
-            and Points, times from a 'coordTimes' or 'times' property when present. Fixes without \
+            and Points, times from a 'coordTimes' or 'times' property when present (one time \
+            per position, in the years 0001 to 9999, else the file is refused). Fixes without \
             times are matched by distance alone; fixes with times going backwards start a new \
             matching.
             """
@@ -79,18 +84,19 @@ struct MatchCommand: ParsableCommand {
         if let accuracy { parameters.defaultAccuracy = .meters(accuracy) }
         let matcher = try MapMatcher(graph: roads, mode: mode == .car ? .car : .pedestrian, parameters: parameters)
         lap("index")
-        let fixes = try TrackReader.read(track)
-        guard !fixes.isEmpty else { throw TrackCommandError("geo match: \(track): no track points") }
+        let entries = try TrackReader.read(track)
+        let fixes = entries.compactMap(\.self)
+        guard !fixes.isEmpty else { throw TrackCommandError("geo match: \(track): no track points with a position") }
         lap("track read")
         if online {
-            try runOnline(matcher, fixes)
+            try runOnline(matcher, entries)
             return
         }
         let result = matcher.match(fixes)
         lap("matching")
         let text: String
         switch format {
-        case .json: text = Self.json(result, fixes: fixes)
+        case .json: text = Self.json(result, entries: entries)
         case .geojson: text = Self.geojson(result)
         case .gpx: text = Self.gpx(result)
         }
@@ -105,11 +111,16 @@ struct MatchCommand: ParsableCommand {
         }
     }
 
-    private func runOnline(_ matcher: MapMatcher, _ fixes: [TracePoint]) throws {
+    private func runOnline(_ matcher: MapMatcher, _ entries: [TracePoint?]) throws {
         var live = OnlineMatcher(matcher: matcher)
         try CommandLineFiles.withOutput(output) { sink in
             var out = ""
-            for fix in fixes {
+            for entry in entries {
+                guard let fix = entry else {
+                    // Not given to the matcher: no position to match, nothing published.
+                    out += "{\"matched\":null,\"nodes\":null,\"confidence\":null,\"offRoadProbability\":null,\"revised\":false}\n"
+                    continue
+                }
                 let m = live.match(fix)
                 _ = live.takeCommitted()
                 out += "{\"matched\":"
@@ -136,8 +147,9 @@ struct MatchCommand: ParsableCommand {
     private static func metres(_ x: Double) -> String { JSONNumber.string(x, .error) }
     private static func position(_ c: Coordinate) -> String { "[\(degrees(c.longitude)),\(degrees(c.latitude))]" }
 
-    /// OSRM `/match`'s response shape with flat `nodes` lists (CONTRACT.md).
-    static func json(_ result: MatchResult, fixes: [TracePoint]) -> String {
+    /// OSRM `/match`'s response shape with flat `nodes` lists (CONTRACT.md): a tracepoint per
+    /// entry of the track, null for a fix without a position (nil) as for one not matched.
+    static func json(_ result: MatchResult, entries: [TracePoint?]) -> String {
         var s = "{\"code\":\"Ok\",\"matchings\":["
         for (i, m) in result.subMatchings.enumerated() {
             if i > 0 { s += "," }
@@ -147,9 +159,10 @@ struct MatchCommand: ParsableCommand {
             s += "\"ways\":[" + m.wayIDs.map(String.init).joined(separator: ",") + "]}"
         }
         s += "],\"tracepoints\":["
-        for (i, p) in result.points.enumerated() {
+        var points = result.points.makeIterator()
+        for (i, entry) in entries.enumerated() {
             if i > 0 { s += "," }
-            guard let r = p.match else { s += "null"; continue }
+            guard entry != nil, let r = points.next()?.match else { s += "null"; continue }
             s += "{\"location\":\(position(r.coordinate)),\"distance\":\(metres(r.distance.meters)),"
             s += "\"matchings_index\":\(r.subMatching),\"nodes\":[\(r.nodes.0),\(r.nodes.1)]}"
         }
@@ -181,7 +194,10 @@ struct MatchCommand: ParsableCommand {
 /// Reads a recorded track as fixes for matching, by the file's extension: GPX (GPXCodec),
 /// GeoJSON (GeoCore), CSV, or NMEA (NMEACodec's decoder).
 enum TrackReader {
-    static func read(_ path: String) throws -> [TracePoint] {
+    /// One entry per fix of the file, in the order `geo match` reports them: nil for a GPX
+    /// point without a usable position, which keeps its place (a `null` tracepoint) and gets a
+    /// warning with its line on standard error. CSV and GeoJSON refuse a bad row or time.
+    static func read(_ path: String) throws -> [TracePoint?] {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "gpx": return try gpx(path)
         case "geojson", "json": return try geoJSON(path)
@@ -191,51 +207,106 @@ enum TrackReader {
     }
 
     /// Track points of every segment, then route points; accuracy by GPXCodec's policy
-    /// (recorded, else HDOP × 5 m, else none).
-    static func gpx(_ path: String) throws -> [TracePoint] {
-        let document = try GPXTrackFiles.read(path)
-        var out: [TracePoint] = []
-        func add(_ p: GPXPoint) {
-            if let l = Location(gpxPoint: p) { out.append(TracePoint(l)) } else {
-                out.append(TracePoint(coordinate: p.coordinate, time: p.time,
-                                      horizontalAccuracy: GPXAccuracyPolicy.default.horizontalAccuracy(recorded: nil, hdop: p.hdop)))
+    /// (recorded, else HDOP × 5 m, else none). A point whose `lat` or `lon` is missing, not a
+    /// number or out of range (GPXCodec leaves it out with a warning) is a nil in its place.
+    static func gpx(_ path: String) throws -> [TracePoint?] {
+        do {
+            return try CommandLineFiles.withSource(path) { source in
+                // Every warning kept: each dropped point needs its place.
+                try gpxFixes(GPXStreamReader(source: source, options: GPXReadOptions(warningLimit: .max)), path: path)
             }
+        } catch let error as GPXError {
+            throw TrackCommandError("\(path):\(error.line):\(error.column): \(error.message)")
         }
-        for t in document.tracks { for s in t.segments { s.points.forEach(add) } }
-        for r in document.routes { r.points.forEach(add) }
-        return out
     }
 
+    /// The fixes `gpx(_:)` reads, from its reader.
+    private static func gpxFixes(_ reader: GPXStreamReader, path: String) throws(GPXError) -> [TracePoint?] {
+        var track: [TracePoint?] = [], route: [TracePoint?] = []
+        var seen = 0, more = true
+        while more {
+            let event = try reader.next()
+            more = event != nil
+            // The warnings since the last event are about elements before this one.
+            let warnings = reader.warnings
+            for w in warnings[seen...] where w.code == .pointDropped {
+                let name = w.element.split(separator: ":").last ?? ""
+                guard name == "trkpt" || name == "rtept" else { continue }
+                if name == "trkpt" { track.append(nil) } else { route.append(nil) }
+                try? FileDescriptor.standardError.writeAll("geo match: \(path):\(w.line):\(w.column): \(w.message): its tracepoint is null\n")
+            }
+            seen = warnings.count
+            switch event {
+            case .trackPoint(let p)?: track.append(fix(p))
+            case .routePoint(let p)?: route.append(fix(p))
+            default: break
+            }
+        }
+        return track + route
+    }
+
+    /// A GPX point as a fix.
+    private static func fix(_ p: GPXPoint) -> TracePoint {
+        if let l = Location(gpxPoint: p) { return TracePoint(l) }
+        return TracePoint(coordinate: p.coordinate, time: p.time,
+                          horizontalAccuracy: GPXAccuracyPolicy.default.horizontalAccuracy(recorded: nil, hdop: p.hdop))
+    }
+
+    /// LineStrings, MultiPoints, MultiLineStrings and Points, with times from a `coordTimes`
+    /// or `times` property when present: one ISO 8601 string or Unix seconds per position (per
+    /// line of a MultiLineString, an array for each, as togeojson writes them).
+    /// - Throws: `TrackCommandError` naming the feature when the times do not pair up with the
+    ///   positions one to one or one is not a time in the years 0001 to 9999: the file is
+    ///   refused rather than matched with times on the wrong fixes.
     static func geoJSON(_ path: String) throws -> [TracePoint] {
         try CommandLineFiles.checkInput(path)
         let bytes = try FileDescriptor.readContents(of: path)
         let document: GeoJSON
         do { document = try GeoJSON(data: Data(bytes)) } catch { throw TrackCommandError("\(path): \(error)") }
         var out: [TracePoint] = []
-        func times(_ properties: [String: JSONValue]?) -> [Date?] {
-            guard case .array(let values)? = properties?["coordTimes"] ?? properties?["times"] else { return [] }
-            return values.map { v in
-                if case .string(let s) = v { return GPXTime.date(from: s) }
-                if case .number(let x) = v { return Date(timeIntervalSince1970: x) }
-                return nil
+        func time(_ v: JSONValue, _ place: String) throws -> Date {
+            var date: Date?
+            if case .string(let s) = v { date = GPXTime.date(from: s) }
+            if case .number(let x) = v, CivilCalendar.fourDigitYears.contains(x) { date = Date(timeIntervalSince1970: x) }
+            guard let date, CivilCalendar.fourDigitYears.contains(date.timeIntervalSince1970) else {
+                throw TrackCommandError("\(path): \(place) is not an ISO 8601 time or Unix seconds in the years 0001 to 9999; the file is refused")
             }
+            return date
         }
-        func add(_ geometry: GeoJSONGeometry?, _ properties: [String: JSONValue]?) {
-            let ts = times(properties)
+        /// The times of `count` positions from `value` (nil: the feature has none).
+        func times(_ value: JSONValue?, count: Int, _ place: String) throws -> [Date]? {
+            guard let value else { return nil }
+            guard case .array(let values) = value, values.count == count else {
+                throw TrackCommandError("\(path): \(place) must be an array of \(count) times, one per position; the file is refused")
+            }
+            return try values.enumerated().map { k, v in try time(v, "\(place)[\(k)]") }
+        }
+        func add(_ geometry: GeoJSONGeometry?, _ properties: [String: JSONValue]?, _ place: String) throws {
+            let key = properties?["coordTimes"] != nil ? "coordTimes" : "times"
+            let given = properties?[key], timesPlace = "\(place).properties.\(key)"
+            func line(_ ps: [GeoJSONPosition], _ times: [Date]?) {
+                for (i, p) in ps.enumerated() { out.append(TracePoint(coordinate: p.coordinate, time: times?[i])) }
+            }
             switch geometry {
-            case .point(let p)?: out.append(TracePoint(coordinate: p.coordinate, time: ts.first ?? nil))
+            case .point(let p)?:
+                out.append(TracePoint(coordinate: p.coordinate, time: try times(given, count: 1, timesPlace)?[0]))
             case .multiPoint(let ps)?, .lineString(let ps)?:
-                for (i, p) in ps.enumerated() { out.append(TracePoint(coordinate: p.coordinate, time: i < ts.count ? ts[i] : nil)) }
+                line(ps, try times(given, count: ps.count, timesPlace))
             case .multiLineString(let lines)?:
-                for line in lines { for p in line { out.append(TracePoint(coordinate: p.coordinate)) } }
-            case .geometryCollection(let gs)?: for g in gs { add(g, nil) }
+                guard let given else { for l in lines { line(l, nil) }; return }
+                guard case .array(let perLine) = given, perLine.count == lines.count else {
+                    throw TrackCommandError("\(path): \(timesPlace) must be an array of \(lines.count) arrays of times, one per line; the file is refused")
+                }
+                for (k, l) in lines.enumerated() { line(l, try times(perLine[k], count: l.count, "\(timesPlace)[\(k)]")) }
+            case .geometryCollection(let gs)?:
+                for (k, g) in gs.enumerated() { try add(g, nil, "\(place).geometries[\(k)]") }
             default: break
             }
         }
         switch document {
-        case .geometry(let g): add(g, nil)
-        case .feature(let f): add(f.geometry, f.properties)
-        case .featureCollection(let fs): for f in fs { add(f.geometry, f.properties) }
+        case .geometry(let g): try add(g, nil, "$")
+        case .feature(let f): try add(f.geometry, f.properties, "$")
+        case .featureCollection(let fs): for (i, f) in fs.enumerated() { try add(f.geometry, f.properties, "$.features[\(i)]") }
         }
         return out
     }
@@ -266,6 +337,9 @@ enum TrackReader {
                 } else {
                     throw TrackCommandError("\(path):\(n + 1): time '\(f[time])' is neither ISO 8601 nor Unix seconds")
                 }
+                guard let seconds = t?.timeIntervalSince1970, CivilCalendar.fourDigitYears.contains(seconds) else {
+                    throw TrackCommandError("\(path):\(n + 1): time '\(f[time])' is outside the years 0001 to 9999")
+                }
             }
             let a = acc.flatMap { $0 < f.count ? Double(f[$0]) : nil }
             out.append(TracePoint(coordinate: c, time: t, horizontalAccuracy: a.map { .meters($0) }))
@@ -273,7 +347,7 @@ enum TrackReader {
         return out
     }
 
-    static func nmea(_ path: String) throws -> [TracePoint] {
+    static func nmea(_ path: String) throws -> [TracePoint?] {
         var decoder = NMEADecoder(options: NMEADecoder.Options(collectSatellites: false))
         var out: [TracePoint] = []
         try CommandLineFiles.readChunks(path) { chunk in decoder.decode(chunk) { if let l = $0.location { out.append(TracePoint(l)) } } }

@@ -32,8 +32,9 @@ enum OptionRanges {
     static let visitDuration = ValidRange(above: 0, through: 1e9, unit: "s")
     /// `visits --departure-fixes`.
     static let departureFixes = ValidRange(1...1_000, unit: "")
-    /// `beacons --interval`: above 0 through one hour.
-    static let rangingInterval = ValidRange(above: 0, through: 3_600, unit: "s")
+    /// `beacons --interval`: 1 ms through one hour (so that `--for` over it, up to 10⁹ s, is
+    /// a count of reports that fits an `Int`).
+    static let rangingInterval = ValidRange(0.001...3_600, unit: "s")
     /// `beacons --path-loss`: the path-loss exponent, 1 (waveguide) to 6 (obstructed indoors).
     static let pathLoss = ValidRange(1...6, unit: "")
     /// `monitor --dwell`: seconds inside before a dwell event, up to a year.

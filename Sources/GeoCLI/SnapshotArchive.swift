@@ -35,13 +35,28 @@ struct SnapshotArchive {
             let metadata = try reader.metadata()
             pmtiles = nil
             mbtiles = reader
-            minZoom = metadata["minzoom"].flatMap { Int($0) } ?? 0
-            maxZoom = metadata["maxzoom"].flatMap { Int($0) } ?? 14
-            // MBTiles 1.3: "center" is "lon,lat,zoom".
-            let c = metadata["center"]?.split(separator: ",").compactMap { Double($0) } ?? []
-            center = c.count >= 2 ? try? Coordinate(latitude: c[1], longitude: c[0]) : nil
-            let b = metadata["bounds"]?.split(separator: ",").compactMap { Double($0) } ?? []
-            bounds = b.count == 4 ? try? BoundingBox(south: b[1], west: b[0], north: b[3], east: b[2]) : nil
+            // MBTiles 1.3's metadata fields, each optional; one present that does not read is
+            // damage named by its field, not a view of somewhere else.
+            func field<T>(_ name: String, _ form: String, _ read: ([Double]) throws -> T?) throws(MapDataError) -> T? {
+                guard let text = metadata[name] else { return nil }
+                let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.filter { !$0.isWhitespace }) }
+                guard numbers.allSatisfy({ $0?.isFinite == true }), let value = try? read(numbers.map { $0! }) else {
+                    throw MapDataError(.invalidArchive, "metadata \(name) '\(text)' is not \(form)")
+                }
+                return value
+            }
+            let zooms = 0...Int(PMTiles.maximumZoom)
+            func zoom(_ n: [Double]) -> Int? { n.count == 1 ? Int(exactly: n[0]).flatMap { zooms.contains($0) ? $0 : nil } : nil }
+            minZoom = try field("minzoom", "a zoom \(zooms.lowerBound) to \(zooms.upperBound)", zoom) ?? 0
+            maxZoom = try field("maxzoom", "a zoom \(zooms.lowerBound) to \(zooms.upperBound)", zoom) ?? max(minZoom, 14)
+            guard minZoom <= maxZoom else { throw MapDataError(.invalidArchive, "metadata minzoom \(minZoom) is above maxzoom \(maxZoom)") }
+            // "center" is "lon,lat,zoom"; "bounds" "west,south,east,north", degrees.
+            center = try field("center", "lon,lat,zoom in degrees") { c in
+                c.count == 2 || c.count == 3 ? try Coordinate(latitude: c[1], longitude: c[0]) : nil
+            }
+            bounds = try field("bounds", "west,south,east,north in degrees") { b in
+                b.count == 4 ? try BoundingBox(south: b[1], west: b[0], north: b[3], east: b[2]) : nil
+            }
         } else {
             return nil
         }

@@ -71,7 +71,8 @@ struct TilesCommand: ParsableCommand {
             }
             try partition.finishWriting()
             print("geo tiles: read \(s.nodes) nodes, \(s.ways) ways, \(s.relations) relations → \(s.features) features"
-                  + " (skipped: \(s.waysWithMissingNodes) ways with missing nodes, \(s.brokenRelations) broken multipolygons)", to: &err)
+                  + " (skipped: \(s.nodesOutOfRange) nodes with a position out of range, \(s.waysWithMissingNodes) ways with missing nodes,"
+                  + " \(s.brokenRelations) broken multipolygons)", to: &err)
             if s.brokenCoastlines > 0 {
                 print("geo tiles: warning: the coastline does not close (\(s.brokenCoastlines) chains end inside the extract or run the wrong way round): no sea drawn", to: &err)
             }

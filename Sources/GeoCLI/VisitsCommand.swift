@@ -3,6 +3,7 @@ import Foundation
 import GPXCodec
 import GeoCore
 import Monitoring
+import SystemIO
 
 /// `geo visits TRACK`: the visits (stays at one place) in a recorded GPX track.
 struct VisitsCommand: ParsableCommand {
@@ -14,7 +15,11 @@ struct VisitsCommand: ParsableCommand {
             online VisitDetector: a stay is a run of fixes within --radius metres of their mean \
             lasting at least --min-duration seconds, dated by its fixes within half that radius; \
             --departure-fixes fixes in a row outside it end it. Each line: latitude, longitude, horizontalAccuracy (RMS scatter of the \
-            stay's fixes, m), arrivalDate and departureDate (ISO 8601, UTC). A stay under way at \
+            stay's fixes, m), arrivalDate and departureDate (ISO 8601, UTC). The points must \
+            be in time order: at the first one earlier than the point before it, the visits so \
+            far are printed and the command fails naming it (sort the track by time); points \
+            without a time are skipped and counted on standard error, and a track without any \
+            time fails. A stay under way at \
             the track's first point has "arrivalDate": null (not observed: CLVisit's \
             distantPast); one still under way at its last point is printed last with \
             "departureDate": null and "inProgress": true, and "lastFixDate".
@@ -47,21 +52,45 @@ struct VisitsCommand: ParsableCommand {
             radius: .meters(radius), minimumDuration: .seconds(minDuration), departureFixes: departureFixes))
         let accuracy = GPXAccuracyPolicy(uere: .meters(uere))
         let out = JSONLines()
-        let (lastFix, _) = try input.stream(json: true) { reader throws(GPXError) -> (Location?, points: Int) in
-            var points = 0
-            var lastFix: Location?
+        let (read, _) = try input.stream(json: true) { reader throws(GPXError) -> (TimeOrder, points: Int) in
+            var order = TimeOrder()
             while let event = try reader.next() {
                 guard case .trackPoint(let point) = event else { continue }
-                points += 1
+                order.points += 1
+                guard let time = point.time else { order.untimed += 1; continue }
+                if let last = order.lastFix?.timestamp, time < last {
+                    order.backwards = (order.points, time, last)
+                    break
+                }
                 guard let fix = Location(gpxPoint: point, accuracy: accuracy) else { continue }
-                lastFix = fix
+                order.lastFix = fix
                 for case .departure(let visit) in detector.update(with: fix) { out.write(Self.json(visit)) }
             }
-            return (lastFix, points)
+            return (order, order.points)
         }
-        if let visit = detector.currentVisit, let lastFix {
+        if let b = read.backwards {
+            out.flush()
+            throw TrackCommandError("geo visits: \(input.file): track point \(b.point) (\(GPXTime.string(from: b.time))) is earlier than the one before it "
+                                    + "(\(GPXTime.string(from: b.last))): the track is out of time order, sort it by time; the visits before it are printed")
+        }
+        if read.untimed > 0 {
+            guard read.untimed < read.points else {
+                throw TrackCommandError("geo visits: \(input.file): none of its \(read.points) track points has a time; visits need times")
+            }
+            try? FileDescriptor.standardError.writeAll("geo visits: \(input.file): \(read.untimed) of \(read.points) track points have no time and were skipped\n")
+        }
+        if let visit = detector.currentVisit, let lastFix = read.lastFix {
             out.write(Self.json(visit, lastFix: lastFix.timestamp))
         }
+    }
+
+    /// What the read saw of the track's times: its points, those without a time, the last fix
+    /// used, and the first point earlier than the point before it (its number from 1, its
+    /// time and the time before), where the read stopped.
+    private struct TimeOrder {
+        var points = 0, untimed = 0
+        var lastFix: Location?
+        var backwards: (point: Int, time: Date, last: Date)?
     }
 
     /// One visit as a JSON object (CONTRACT.md `geo visits`); `lastFix` marks one in progress.

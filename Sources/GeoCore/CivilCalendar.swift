@@ -3,6 +3,12 @@
 /// formatters need it per fix (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms",
 /// `days_from_civil` / `civil_from_days`).
 public enum CivilCalendar {
+    /// The instants with a four-digit year, 0001-01-01T00:00:00Z up to (not including)
+    /// 10000-01-01T00:00:00Z, in seconds since 1970-01-01T00:00:00Z: the years ISO 8601's
+    /// basic format writes without an agreed expansion (ISO 8601-1:2019 §5.2.2.1) and so the
+    /// times the project's readers accept where a time outside them can only be damage.
+    public static let fourDigitYears: Range<Double> = -62_135_596_800 ..< 253_402_300_800
+
     /// Seconds since 1970-01-01T00:00:00Z of a UTC date and time of day, in POSIX time (every
     /// day has 86 400 seconds, so a leap second, `second` 60, is the next minute's second 0).
     /// The one date-to-seconds conversion of the GPX, gpsd and NMEA readers.

@@ -99,11 +99,7 @@ public struct CameraState: Hashable, Sendable {
     }
 
     /// An orientation wrapped into [0, 360) degrees.
-    static func normalizedOrientation(_ degrees: Double) -> Double {
-        let r = degrees.truncatingRemainder(dividingBy: 360)
-        let wrapped = r < 0 ? r + 360 : r
-        return wrapped >= 360 ? 0 : wrapped // -1e-17 + 360 rounds to 360
-    }
+    static func normalizedOrientation(_ degrees: Double) -> Double { Bearing(degrees: degrees).degrees }
 
     /// A centre with its latitude limited to Web Mercator's square and its longitude in [-180, 180).
     static func clampedCenter(_ c: Coordinate) -> Coordinate {

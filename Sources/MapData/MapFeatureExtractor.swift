@@ -6,7 +6,11 @@ public struct MapExtractionStatistics: Hashable, Sendable {
     public var ways = 0
     public var relations = 0
     public var features = 0
-    /// Ways skipped because a node they reference was not in the input (cut extracts).
+    /// Nodes the reader left out for a position outside ±90° latitude or ±180° longitude
+    /// (`OSMReadSummary.rejectedNodeCount`); the ways through them count as having missing nodes.
+    public var nodesOutOfRange = 0
+    /// Ways skipped because a node they reference was not in the input (cut extracts, or a
+    /// node left out for its position: `nodesOutOfRange`).
     public var waysWithMissingNodes = 0
     /// Multipolygon relations skipped: a member way missing, or rings that do not close.
     public var brokenRelations = 0

@@ -19,6 +19,9 @@ public enum PMTiles {
     /// about 1,000× (RFC 1951's longest match per bit), so a hostile 64 KiB directory could
     /// otherwise ask for 64 MiB and a 64 MiB one for 64 GiB.
     public static let maximumDirectorySize = 16 << 20
+    /// The deepest zoom read: tile ids past zoom 26 are refused (`tile(id:)`), so a header
+    /// naming a deeper `max_zoom` is damage.
+    public static let maximumZoom: UInt8 = 26
 
     /// The tile id of z/x/y: the count of tiles of all lower zooms plus the position on the
     /// zoom's Hilbert curve (spec §4 "Tile IDs").
@@ -128,8 +131,9 @@ public struct PMTilesHeader: Hashable, Sendable {
     }
 
     /// Decodes the first 127 bytes of an archive.
-    /// - Throws: `MapDataError` `.truncated` (fewer bytes), `.invalidArchive` (no magic),
-    ///   `.unsupported` (another version or compression).
+    /// - Throws: `MapDataError` `.truncated` (fewer bytes), `.invalidArchive` (no magic, a
+    ///   tile type v3 does not define, `min_zoom` above `max_zoom`, `max_zoom` past
+    ///   ``PMTiles/maximumZoom``), `.unsupported` (another version or compression).
     public init(decoding b: [UInt8]) throws(MapDataError) {
         guard b.count >= PMTiles.headerSize else { throw MapDataError(.truncated, "PMTiles header needs \(PMTiles.headerSize) bytes, the file has \(b.count)", offset: 0) }
         guard b[0..<7].elementsEqual("PMTiles".utf8) else { throw MapDataError(.invalidArchive, "no PMTiles magic", offset: 0) }
@@ -146,8 +150,17 @@ public struct PMTilesHeader: Hashable, Sendable {
         guard directories == .gzip || directories == .none else { throw MapDataError(.unsupported, "directory compression \(directories); gzip and none are read", offset: 97) }
         internalCompression = directories
         tileCompression = tiles
-        tileType = TileType(rawValue: b[99]) ?? .unknown
+        guard let type = TileType(rawValue: b[99]) else {
+            throw MapDataError(.invalidArchive, "tile type \(b[99]) is not one PMTiles v3 defines (0 unknown to 5 AVIF)", offset: 99)
+        }
+        tileType = type
         minZoom = b[100]; maxZoom = b[101]
+        guard maxZoom <= PMTiles.maximumZoom else {
+            throw MapDataError(.invalidArchive, "max_zoom \(maxZoom) is above \(PMTiles.maximumZoom), the deepest zoom this reader reads", offset: 101)
+        }
+        guard minZoom <= maxZoom else {
+            throw MapDataError(.invalidArchive, "min_zoom \(minZoom) is above max_zoom \(maxZoom)", offset: 100)
+        }
         minLonE7 = i32(102); minLatE7 = i32(106); maxLonE7 = i32(110); maxLatE7 = i32(114)
         centerZoom = b[118]; centerLonE7 = i32(119); centerLatE7 = i32(123)
     }

@@ -1,3 +1,4 @@
+import GeoCore
 import SystemIO
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -12,7 +13,7 @@ import Foundation
 ///
 ///     {"time":"2026-07-14T06:00:00.250Z","address":"C4:7C:8D:6A:3E:01","rssi":-63,"data":"0201061aff4c0002…"}
 ///
-/// `time` is ISO 8601 (UTC, fractional seconds optional), `rssi` in dBm, `data` the raw
+/// `time` is ISO 8601 (UTC, fractional seconds optional, years 0001 to 9999), `rssi` in dBm, `data` the raw
 /// advertising data in hexadecimal (the AD structures, as `btmon` or `hcidump` show them).
 /// Advertisements without a beacon frame are ordinary Bluetooth traffic and yield nothing.
 public struct BeaconReplayScanner: BeaconScanner {
@@ -57,6 +58,9 @@ public struct BeaconReplayScanner: BeaconScanner {
             }
             guard let date = Self.date(record.time) else {
                 throw MonitoringError(.malformedReplay, "time '\(record.time)' is not ISO 8601", at: "line \(lineNumber)")
+            }
+            guard CivilCalendar.fourDigitYears.contains(date.timeIntervalSince1970) else {
+                throw MonitoringError(.malformedReplay, "time '\(record.time)' is outside the years 0001 to 9999", at: "line \(lineNumber)")
             }
             guard let data = Self.bytes(hex: record.data) else {
                 throw MonitoringError(.malformedReplay, "data is not an even number of hexadecimal digits", at: "line \(lineNumber)")

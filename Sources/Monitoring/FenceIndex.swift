@@ -26,7 +26,12 @@ struct FenceIndex: Sendable {
     private var seen: [UInt32] = []
     private var stamp: UInt32 = 0
 
-    private static func cell(_ degrees: Double) -> Int32 { Int32((degrees / cellDegrees).rounded(.down)) }
+    /// The row or column of a latitude or longitude. Bounds past the poles or the antimeridian
+    /// (a circle of 10¹⁵ m reaches 9·10⁹° north) are taken at ±180°, the grid's edge, so the
+    /// cell fits an `Int32` (±72,000 at 0.0025°) whatever the region's size.
+    private static func cell(_ degrees: Double) -> Int32 {
+        Int32((min(max(degrees, -180), 180) / cellDegrees).rounded(.down))
+    }
     private static func key(_ row: Int32, _ column: Int32) -> Int64 { Int64(row) << 32 | Int64(UInt32(bitPattern: column)) }
 
     /// Lists `slot` over the bounds (degrees; `west > east` across the antimeridian).

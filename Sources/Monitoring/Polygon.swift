@@ -9,6 +9,14 @@ public import GeoCore
 /// to 20 km from the centre; regions larger than that still decide containment right away from
 /// the boundary, but their boundary distances (and so probabilities near the boundary) are
 /// only as good as the frame there.
+///
+/// Each edge runs the shorter way round between its positions, across the antimeridian when
+/// that is shorter (so a region may straddle ±180°). A ring that this reading cannot hold is
+/// refused with the rule: one with a position on a pole, an edge whose ends are 180° of
+/// longitude apart, or edges adding up to a full turn round a pole; −180° and 180° are one
+/// meridian, so a ring along both has zero area. The plain-degree world box
+/// `[-180, -90] … [180, 90]` is such a ring; a region covering the whole Earth is a circle of
+/// a radius past any distance on it (40,000 km).
 public struct PolygonRegion: Hashable, Sendable {
     /// The polygons: each the exterior ring first, then its holes; every ring closed (first ==
     /// last), at least four positions, as given.
@@ -24,8 +32,10 @@ public struct PolygonRegion: Hashable, Sendable {
 
     /// Validates and prepares `polygons`.
     /// - Throws: `MonitoringError.invalidPolygon` naming the polygon and ring at fault: a ring
-    ///   that is open or has under four positions, a ring of zero area, edges that cross or
-    ///   touch (within one ring or between rings), a hole outside its exterior.
+    ///   that is open or has under four positions, a ring the shorter-way reading cannot hold
+    ///   (through or round a pole, an edge 180° of longitude long), a ring
+    ///   of zero area, edges that cross or touch (within one ring or between rings), a hole
+    ///   outside its exterior.
     public init(polygons: [[[Coordinate]]]) throws(MonitoringError) {
         guard !polygons.isEmpty else { throw MonitoringError(.invalidPolygon, "no polygon") }
         let all = polygons.flatMap { $0.flatMap { $0 } }
@@ -52,6 +62,7 @@ public struct PolygonRegion: Hashable, Sendable {
                 guard ring.count >= 4, ring.first == ring.last else {
                     throw MonitoringError(.invalidPolygon, "\(place): a ring needs four or more positions and must be closed (first = last)")
                 }
+                try Self.checkShorterWayRound(ring, place)
                 var points: [(Double, Double)] = []
                 for c in ring {
                     let q = frame.point(for: c)
@@ -65,7 +76,7 @@ public struct PolygonRegion: Hashable, Sendable {
                                              polygon: p, ring: r, index: i, ringEdges: points.count - 1))
                 }
                 guard points.count >= 4, abs(twiceArea) > 1e-6 else {
-                    throw MonitoringError(.invalidPolygon, "\(place): the ring has zero area")
+                    throw MonitoringError(.invalidPolygon, "\(place): the ring has zero area (\(Self.rule))")
                 }
             }
         }
@@ -91,6 +102,31 @@ public struct PolygonRegion: Hashable, Sendable {
                     throw MonitoringError(.invalidPolygon, "polygon \(p), ring \(r): a hole outside its exterior ring")
                 }
             }
+        }
+    }
+
+    /// The type's rule for rings, as errors state it.
+    private static let rule = "edges run the shorter way round (−180° and 180° are one meridian), so a ring cannot reach a pole,"
+        + " go round one or span 180° of longitude; for the whole Earth, use a Point with a radius of 40,000,000 m"
+
+    /// Throws unless every edge of `ring` has a shorter way round and the ring neither
+    /// touches nor goes round a pole (the type's rule).
+    private static func checkShorterWayRound(_ ring: [Coordinate], _ place: String) throws(MonitoringError) {
+        var turn = 0.0
+        for k in 0..<(ring.count - 1) {
+            let a = ring[k], b = ring[k + 1]
+            guard abs(a.latitude) < 90 else {
+                throw MonitoringError(.invalidPolygon, "\(place): position \(k) lies on a pole (latitude \(a.latitude)): \(rule)")
+            }
+            var d = b.longitude - a.longitude
+            if d > 180 { d -= 360 } else if d < -180 { d += 360 }
+            guard abs(d) < 180 else {
+                throw MonitoringError(.invalidPolygon, "\(place), edge \(k): its ends are 180° of longitude apart: \(rule)")
+            }
+            turn += d
+        }
+        guard abs(turn) < 180 else {
+            throw MonitoringError(.invalidPolygon, "\(place) goes round a pole (its edges add up to 360° of longitude): \(rule)")
         }
     }
 

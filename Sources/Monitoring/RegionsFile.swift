@@ -12,13 +12,17 @@ public enum RegionsFile {
     /// GeoJSON: each Polygon or MultiPolygon feature is a polygon condition, each Point feature
     /// with a numeric `radius` property (metres) a circle; a bare geometry is one region. The
     /// identifier is the feature's `identifier` property, else its `id`, else its `name`
-    /// property, else `region-N` (N counting from 1). A `.poly` file (by name, or text not
-    /// starting with `{`) is one polygon region named by its first line.
+    /// property, else `region-N` (N counting from 1); two regions with one identifier are
+    /// refused (the second would replace the first). A `.poly` file (by name, or, in a file
+    /// named neither `.geojson` nor `.json`, text not starting with `{`) is one polygon region
+    /// named by its first line.
     /// - Parameter name: the file's name, for error locations and `.poly` detection.
     /// - Throws: `MonitoringError` naming the file and the feature or line at fault.
     public static func conditions(from bytes: [UInt8], name: String) throws(MonitoringError) -> [(identifier: String, condition: MonitorCondition)] {
         let firstByte = bytes.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
-        if name.lowercased().hasSuffix(".poly") || (firstByte != UInt8(ascii: "{") && firstByte != nil) {
+        let lower = name.lowercased()
+        let namedJSON = lower.hasSuffix(".geojson") || lower.hasSuffix(".json")
+        if lower.hasSuffix(".poly") || (!namedJSON && firstByte != UInt8(ascii: "{") && firstByte != nil) {
             let text = String(decoding: bytes, as: UTF8.self)
             let title = text.split(whereSeparator: \.isNewline).first.map { String($0).trimmedOfSpaces } ?? ""
             let region = try PolygonRegion(osmosisPoly: text, file: name)
@@ -34,6 +38,7 @@ public enum RegionsFile {
         case .featureCollection(let fs): fs
         }
         var result: [(identifier: String, condition: MonitorCondition)] = []
+        var firstFeature: [String: Int] = [:]
         for (i, feature) in features.enumerated() {
             let place = "\(name): $.features[\(i)]"
             func text(_ value: JSONValue?) -> String? {
@@ -44,6 +49,9 @@ public enum RegionsFile {
                 }
             }
             let identifier = text(feature.properties?["identifier"]) ?? text(feature.id) ?? text(feature.properties?["name"]) ?? "region-\(i + 1)"
+            if let earlier = firstFeature.updateValue(i, forKey: identifier) {
+                throw MonitoringError(.invalidRegionsFile, "identifier '\(identifier)' is $.features[\(earlier)]'s too: each region needs its own", at: place)
+            }
             let condition: MonitorCondition
             do throws(MonitoringError) {
                 switch feature.geometry {

@@ -51,6 +51,8 @@ public enum MapDataExtraction {
         }
         let rest = try extractor.finish(bounds: summary.header?.boundingBox)
         try deliver(rest.features)
-        return rest.statistics
+        var statistics = rest.statistics
+        statistics.nodesOutOfRange = summary.rejectedNodeCount
+        return statistics
     }
 }

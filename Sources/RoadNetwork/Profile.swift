@@ -85,6 +85,13 @@ public struct TurnCostModel: Hashable, Sendable {
                   oncomingTurnPenaltySeconds: oncomingTurnPenalty / .seconds(1), uTurnPenaltySeconds: uTurnPenalty / .seconds(1))
     }
 
+    /// Whether every penalty is 0 through a day (86,400 s) and the bias positive and at most
+    /// 100: what a graph file may hold, so that turn times are finite `Duration`s.
+    var isValid: Bool {
+        [turnPenaltySeconds, oncomingTurnPenaltySeconds, uTurnPenaltySeconds].allSatisfy { (0...86_400).contains($0) }
+            && turnBias > 0 && turnBias <= 100
+    }
+
     /// The model from penalties in seconds, as the graph file stores them.
     init(turnPenaltySeconds: Double, turnBias: Double, oncomingTurnPenaltySeconds: Double, uTurnPenaltySeconds: Double) {
         self.turnPenaltySeconds = turnPenaltySeconds

@@ -127,9 +127,12 @@ public struct RoadGraph: Sendable {
     // Turn restrictions, sorted by `from` edge.
     @usableFromInline package let restrictions: ContiguousArray<TurnRestriction>
 
-    /// Assembles a graph from its columns, checking every cross-reference (and, under
-    /// GEO_INTERNAL_CHECKS, every invariant: `_checkInvariants()`). The builder's and the
-    /// file reader's way in; tests use it to assemble deliberately broken graphs.
+    /// Assembles a graph from its columns, checking every cross-reference and every value the
+    /// queries compute with (positions within WGS84's range, finite non-negative costs,
+    /// lengths and penalties, finite bearings, sorted turn restrictions, turn costs
+    /// `TurnCostModel.isValid`), whatever a file's CRC says (and, under GEO_INTERNAL_CHECKS,
+    /// every invariant: `_checkInvariants()`). The builder's and the file reader's way in;
+    /// tests use it to assemble deliberately broken graphs.
     /// - Throws: `RoadNetworkError.corrupt` naming the first broken cross-reference.
     /// - Complexity: O(nodes + edges + shape points + restrictions).
     package init(
@@ -173,9 +176,22 @@ public struct RoadGraph: Sendable {
             try check(firstEdge[i] <= firstEdge[i + 1] && firstIncoming[i] <= firstIncoming[i + 1], "node offsets decrease at node \(i)")
         }
         try check(shapeOffsets.first == 0 && shapeOffsets.last.map(Int.init) == shapeLatitudes.count, "shape offsets do not span the points")
+        // In Int: an offset near UInt32.max plus 2 would trap in UInt32.
         for i in 0..<s {
-            try check(shapeOffsets[i] + 2 <= shapeOffsets[i + 1], "segment \(i) has fewer than two points")
+            try check(Int(shapeOffsets[i]) + 2 <= Int(shapeOffsets[i + 1]), "segment \(i) has fewer than two points")
             try check(Int(segmentNames[i]) < names.count, "segment \(i) names a missing name")
+            try check(segmentLengths[i].isFinite && segmentLengths[i] >= 0, "segment \(i) has a length that is negative or not a number")
+        }
+        try check(names.first == "", "name 0 is not the empty name")
+        // Positions within WGS84's range (1e-7 degrees), so that degrees, frames and grid cells
+        // made from them are finite.
+        func inRange(_ latitudes: ContiguousArray<Int32>, _ longitudes: ContiguousArray<Int32>) -> Int? {
+            latitudes.indices.first { abs(Int(latitudes[$0])) > 900_000_000 || abs(Int(longitudes[$0])) > 1_800_000_000 }
+        }
+        if let bad = inRange(nodeLatitudes, nodeLongitudes) { try check(false, "node \(bad) lies outside ±90° latitude or ±180° longitude") }
+        if let bad = inRange(shapeLatitudes, shapeLongitudes) { try check(false, "shape point \(bad) lies outside ±90° latitude or ±180° longitude") }
+        for v in 0..<n {
+            try check(nodePenalties[v].isFinite && nodePenalties[v] >= 0, "node \(v) has a penalty that is negative or not a number")
         }
         for i in 0..<e {
             try check(Int(edgeSources[i]) < n && Int(edgeTargets[i]) < n, "edge \(i) has an endpoint out of range")
@@ -184,10 +200,18 @@ public struct RoadGraph: Sendable {
             try check(Int(edgeSegments[i]) < s, "edge \(i) has a segment out of range")
             try check(edgeTwins[i] == UInt32.max || Int(edgeTwins[i]) < e, "edge \(i) has a twin out of range")
             try check(Int(incomingEdges[i]) < e, "incoming entry \(i) is out of range")
+            // Costs a shortest-path search adds up: a negative or NaN one would let it revisit
+            // settled edges, its parent chain loop.
+            try check(edgeDurations[i].isFinite && edgeDurations[i] >= 0 && edgeWeights[i].isFinite && edgeWeights[i] >= 0
+                      && edgeSpeeds[i].isFinite && edgeSpeeds[i] > 0, "edge \(i) has a duration, weight or speed that is negative or not a number")
+            try check(edgeStartBearings[i].isFinite && edgeEndBearings[i].isFinite, "edge \(i) has a bearing that is not a number")
         }
-        for r in restrictions {
-            try check(r.from.index < e && r.to.index < e, "a turn restriction names an edge out of range")
+        for (k, r) in restrictions.enumerated() {
+            try check(r.from.index < e && r.to.index < e, "turn restriction \(k) names an edge out of range")
+            // Looked up by binary search on the from edge.
+            try check(k == 0 || restrictions[k - 1].from <= r.from, "turn restrictions are not sorted by edge at \(k)")
         }
+        try check(turnCosts.isValid, "the turn costs are negative, not numbers or over a day")
         self.profileName = profileName
         self.turnCosts = turnCosts
         self.nodeLatitudes = nodeLatitudes

@@ -34,6 +34,7 @@ extension RenderProjection {
 public struct MercatorViewport: RenderProjection, Sendable {
     public let center: MapPoint
     public let zoom: Double
+    /// The compass direction at the top of the image, degrees clockwise from north, in [0, 360).
     public let orientation: Double
     public let width: Int
     public let height: Int
@@ -47,12 +48,15 @@ public struct MercatorViewport: RenderProjection, Sendable {
         guard orientation.isFinite else { throw RenderError(.invalidStyle, "orientation \(orientation) is not a number") }
         self.center = MapPoint(center)
         self.zoom = zoom
-        self.orientation = orientation
+        // Wrapped into [0, 360) before it becomes radians: a finite 1e308 times π overflows to
+        // infinity, whose sine is NaN.
+        let heading = Bearing(degrees: orientation)
+        self.orientation = heading.degrees
         self.width = width
         self.height = height
         pixelsPerWorldUnit = 256 * pow(2, zoom)
         // The map turns by −orientation so that the given heading points up.
-        let a = -orientation * .pi / 180
+        let a = -heading.radians
         cosA = cos(a)
         sinA = sin(a)
     }
