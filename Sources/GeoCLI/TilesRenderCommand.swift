@@ -120,7 +120,7 @@ private enum TileRenderData {
 
     init(path: String) throws {
         let archive: SnapshotArchive?
-        do { archive = try SnapshotArchive(path: path) } catch { throw CommandLineFileError.damaged("tiles render", path, error) }
+        do { archive = try SnapshotArchive(path: path, command: "tiles render") } catch { throw CommandLineFileError.damaged("tiles render", path, error) }
         if let archive {
             guard let bounds = archive.bounds else {
                 throw CommandLineFileError(description: "geo tiles render: \(path): the archive states no bounds to cover", status: 65)
@@ -161,7 +161,7 @@ private enum TileRenderData {
         case .features(let index, _): return index
         case .archive(let archive, _, let cache):
             do { return try archive.index(in: view.visibleWorldBounds ?? (0, 0, 1, 1), zoom: view.zoom, cache: cache) } catch {
-                throw CommandLineFileError(description: "geo tiles render: a tile does not decode: \(error)", status: 65)
+                throw CommandLineFileError(description: "geo tiles render: the archive cannot be read: \(error)", status: 65)
             }
         }
     }

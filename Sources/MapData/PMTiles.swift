@@ -479,30 +479,14 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
         return try PMTilesDirectory.decoded(try inflate(raw, header.internalCompression, at: Int(offset)), at: Int(offset))
     }
 
-    /// Inflates a directory or the metadata, stopping with `.invalidArchive` once the output
-    /// passes `PMTiles.maximumDirectorySize`: input goes in 4 KiB at a time, so at most about
-    /// 4 MiB more than the limit is ever held.
+    /// Inflates a directory or the metadata, at most `PMTiles.maximumDirectorySize` bytes.
+    /// - Throws: `MapDataError.invalidArchive` for bad gzip or one that inflates past the limit.
     private static func inflate(_ raw: [UInt8], _ compression: PMTilesHeader.Compression, at offset: Int) throws(MapDataError) -> [UInt8] {
         guard compression == .gzip else { return raw }
-        var out: [UInt8] = []
-        do {
-            let inflater = try Inflater(format: .gzip)
-            var start = 0
-            while start < raw.count {
-                let end = min(raw.count, start + 4096)
-                try raw.withUnsafeBytes { all in try inflater.inflate(UnsafeRawBufferPointer(rebasing: all[start..<end]), into: &out) }
-                guard out.count <= PMTiles.maximumDirectorySize else {
-                    throw MapDataError(.invalidArchive, "gzip section of \(raw.count) bytes inflates past \(PMTiles.maximumDirectorySize) bytes, more than any directory", offset: offset)
-                }
-                start = end
-            }
-            guard inflater.isComplete else { throw CompressionError(.truncated, "the section ends before the gzip end marker") }
-        } catch let error as MapDataError {
-            throw error
-        } catch {
-            throw MapDataError(.invalidArchive, "gzip: \(error)", offset: offset)
+        do { return try Gzip.decompress(raw, limit: PMTiles.maximumDirectorySize) } catch {
+            let what = error.code == .tooLarge ? "gzip section of \(raw.count) bytes \(error.message), more than any directory" : "gzip: \(error)"
+            throw MapDataError(.invalidArchive, what, offset: offset)
         }
-        return out
     }
 
     private static func bytes(_ source: Source, _ offset: Int, _ count: Int) throws(MapDataError) -> [UInt8] {

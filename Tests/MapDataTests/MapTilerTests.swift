@@ -95,7 +95,7 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     var z14Features = 0
     for z in 12...14 {
         for tile in try tiler.tiles(atZoom: z) {
-            let decoded = try VectorTile(decoding: Gzip.decompress(tile.data))
+            let decoded = try VectorTile(decoding: Gzip.decompress(tile.data, limit: VectorTile.defaultInflateLimit))
             for layer in decoded.layers {
                 #expect(MapLayer(rawValue: layer.name) != nil)
                 for f in layer.features { _ = try layer.geometry(of: f) }
