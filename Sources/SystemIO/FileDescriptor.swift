@@ -255,7 +255,7 @@ public struct FileDescriptor: Hashable, Sendable {
     }
 
     /// The directory part of `path` ("." for a bare name).
-    static func directory(of path: String) -> String {
+    public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

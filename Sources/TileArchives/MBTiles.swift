@@ -50,10 +50,11 @@ struct MBTilesWriter {
     private let insert: OpaquePointer
 
     init(replacing path: String) throws {
-        replacement = try AtomicFileReplacement(replacing: path)
-        guard !replacement.writesThrough else {
+        // Asked before opening: opening a FIFO would wait for a reader and then hand it nothing.
+        guard try !AtomicFileReplacement.writesThrough(path) else {
             throw TileArchiveError(.invalidArgument, "an MBTiles archive is an SQLite database and must be a regular file", path: path)
         }
+        replacement = try AtomicFileReplacement(replacing: path)
         do {
             db = try SQLiteDatabase(path: replacement.temporaryPath, readOnly: false)
             try db.execute("""
