@@ -85,13 +85,25 @@ public struct FileDescriptor: Hashable, Sendable {
     public static func readContents(of path: String) throws(SystemIOError) -> [UInt8] {
         let fd = try FileDescriptor(opening: path)
         defer { try? fd.close() }
+        return try fd.readToEnd(limit: .max)
+    }
+
+    /// Reads from the current position to the end of the file or `limit` bytes, whichever comes
+    /// first, 64 KiB at a time: memory follows what the file holds, never `limit` (a size a
+    /// header announces), and a stream without end (`/dev/zero`) stops at `limit`.
+    /// - Complexity: O(bytes read).
+    public func readToEnd(limit: Int) throws(SystemIOError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = try chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemIOError) in try fd.read(into: buffer) } }.get()
-            if n == 0 { return bytes }
+        while bytes.count < limit {
+            let want = min(chunk.count, limit - bytes.count)
+            let n = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemIOError) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want])) }
+            }.get()
+            if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
         }
+        return bytes
     }
 
     /// Reads up to `buffer.count` bytes at the current position; 0 means end of file.
