@@ -266,6 +266,22 @@ public struct FileDescriptor: Hashable, Sendable {
         try? fd.close()
     }
 
+    /// Creates the folder `path` and the missing folders above it (as `mkdir -p`), mode 0777
+    /// less the umask; nothing to do when it exists.
+    /// - Throws: `SystemIOError` naming the first part that cannot be made: "cannot create
+    ///   the folder x/y: Not a directory" when a file stands in the way, else its `errno`.
+    public static func createDirectories(_ path: String) throws(SystemIOError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+            if mkdir(prefix, 0o777) == 0 { continue }
+            let failure = currentErrno()
+            var info = stat()
+            if failure == EEXIST, stat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { continue }
+            throw SystemIOError("cannot create the folder", errno: failure == EEXIST ? ENOTDIR : failure, path: prefix)
+        }
+    }
+
     /// The directory part of `path` ("." for a bare name).
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
