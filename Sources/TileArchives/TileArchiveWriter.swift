@@ -48,10 +48,11 @@ public struct TileArchiveWriter {
         }
     }
 
-    /// Adds one tile (gzip-compressed MVT).
+    /// Adds one tile or run of tiles (gzip-compressed MVT): a run is one PMTiles entry, and
+    /// one MBTiles row per tile (`MBTilesWriter.maximumTiles`).
     public mutating func add(_ tile: EncodedTile) throws {
         if pmtiles != nil {
-            try pmtiles!.add(zoom: tile.zoom, x: tile.x, y: tile.y, data: tile.data)
+            try pmtiles!.add(zoom: tile.zoom, x: tile.x, y: tile.y, data: tile.data, runLength: tile.runLength)
             if let spill, pmtiles!.pendingTileDataCount >= Self.spillSize {
                 let bytes = pmtiles!.takeTileData()
                 try spill.descriptor.writeAll(bytes)
