@@ -12,7 +12,7 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data else { return 0 }
     var bytes = Array(UnsafeBufferPointer(start: data, count: size))
     if bytes.starts(with: [0x1F, 0x8B]) {
-        guard let inflated = try? Gzip.decompress(bytes) else { return 0 }
+        guard let inflated = try? Gzip.decompress(bytes, limit: VectorTile.defaultInflateLimit) else { return 0 }
         bytes = inflated
     }
     let tile: VectorTile

@@ -22,7 +22,7 @@ extension Demo {
         var tiles = 0, bytes = 0
         for z in 0...14 {
             let cut = try tiler.tiles(atZoom: z)
-            tiles += cut.count
+            tiles += cut.reduce(0) { $0 + $1.runLength }
             bytes += cut.reduce(0) { $0 + $1.data.count }
         }
         standardOutput.line("  \(features.count) map features (OpenMapTiles layers); z0–14: \(tiles) MVT tiles, \(bytes / 1024) KiB")

@@ -48,6 +48,8 @@ public struct Geo: AsyncParsableCommand {
     /// fails (the good part first, then the error), and a failed write ends the process there.
     public static func runAsMain() async {
         StandardOutput.ignoreBrokenPipeSignal()
+        // Ctrl-C or SIGTERM in the middle of a write leaves no temporary or scratch file behind.
+        TemporaryFiles.removeOnTermination()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

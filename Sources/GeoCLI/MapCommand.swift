@@ -211,7 +211,7 @@ struct MapServeCommand: AsyncParsableCommand {
         // A tile archive is read as the view moves (MapSession); other data is read whole.
         let archive = try data.flatMap { path in
             try CommandLineFiles.checkInput(path)
-            do { return try SnapshotArchive(path: path) } catch { throw CommandLineFileError.damaged("map", path, error) }
+            do { return try SnapshotArchive(path: path, command: "map") } catch { throw CommandLineFileError.damaged("map", path, error) }
         }
         let features = archive == nil ? try SnapshotCommand.features(data: data) : []
         let viewSize = try MapAnimateCommand.viewSize(size)

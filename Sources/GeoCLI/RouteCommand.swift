@@ -80,16 +80,22 @@ struct RouteCommand: ParsableCommand {
     }
 
     /// Reads and decodes a graph file (decoding copies every column, so mapping the file would
-    /// save nothing).
+    /// save nothing): the header first, then no more than the size it announces, so a file that
+    /// is no graph (`/dev/zero`, a FIFO) is refused after 24 bytes.
     /// - Throws: `CommandLineFileError`: missing, a directory, or damaged (one line naming the
     ///   file and where, as `geo COMMAND: PATH: …`).
     static func loadGraph(path: String, command: String) throws -> RoadGraph {
         try CommandLineFiles.checkInput(path)
-        let bytes = try FileDescriptor.readContents(of: path)
-        let result: Result<RoadGraph, RoadNetworkError> = bytes.withUnsafeBytes { buffer in
-            do throws(RoadNetworkError) { return .success(try RoadGraph(serialized: buffer)) } catch { return .failure(error) }
-        }
-        do { return try result.get() } catch {
+        let file = try FileDescriptor(opening: path)
+        defer { try? file.close() }
+        var bytes = try file.readToEnd(limit: RoadGraph.headerSize)
+        do {
+            let size = try bytes.withUnsafeBytes { header in
+                Result { () throws(RoadNetworkError) in try RoadGraph.serializedSize(header: header) }
+            }.get()
+            bytes += try file.readToEnd(limit: Int(clamping: size) - bytes.count)
+            return try bytes.withUnsafeBytes { buffer in Result { () throws(RoadNetworkError) in try RoadGraph(serialized: buffer) } }.get()
+        } catch let error as RoadNetworkError {
             throw CommandLineFileError.damaged(command, path, error)
         }
     }

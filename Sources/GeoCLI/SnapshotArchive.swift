@@ -1,12 +1,14 @@
 import GeoCore
 import MapData
 import MapRenderer
+import Synchronization
+import SystemIO
 import TileArchives
-import ZlibCompression
 
 /// A vector tile archive (`.pmtiles` or `.mbtiles`) as the data of `geo snapshot`: the tiles
 /// that cover the view at the zoom nearest below the view's (the archive's deepest zoom at
-/// most), decoded back to map features.
+/// most), decoded back to map features. A tile that does not decode is that tile's error, not
+/// the map's: it is reported once on standard error, naming the tile, and the rest is drawn.
 struct SnapshotArchive {
     private let pmtiles: PMTilesReader<PMTilesFile>?
     private let mbtiles: MBTilesReader?
@@ -16,10 +18,16 @@ struct SnapshotArchive {
     /// The area the archive says it covers (PMTiles header bounds, MBTiles `bounds`
     /// "west,south,east,north"); nil when it does not say.
     let bounds: BoundingBox?
+    /// What starts the line about a damaged tile: "geo snapshot: PATH".
+    private let reporter: String
+    /// The damaged tiles reported so far.
+    private let reported = ReportedTiles()
 
     /// Opens `path` when it names an archive; nil for other files.
+    /// - Parameter command: the command reading it, for the line about a damaged tile.
     /// - Throws: `MapDataError` for an archive that is damaged.
-    init?(path: String) throws {
+    init?(path: String, command: String) throws {
+        reporter = "geo \(command): \(path)"
         let lower = path.lowercased()
         if lower.hasSuffix(".pmtiles") {
             let reader = try PMTilesReader(try PMTilesFile(path: path))
@@ -63,7 +71,7 @@ struct SnapshotArchive {
     }
 
     /// The features of the tiles over the world rectangle `bounds` at the tile zoom for `zoom`.
-    /// - Throws: `MapDataError` for a tile that does not decode.
+    /// - Throws: `MapDataError` or `TileArchiveError` when the archive cannot be read.
     func features(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), zoom: Double) throws -> [MapFeature] {
         try tiles(in: bounds, zoom: zoom).flatMap { try features(z: $0.z, x: $0.x, y: $0.y) }
     }
@@ -71,7 +79,7 @@ struct SnapshotArchive {
     /// The features over `bounds` for drawing at `zoom`, indexed, each polygon's outline drawn
     /// only inside the tile it came from (``MapFeatureIndex/init(_:outlineBounds:)``: no
     /// outline along the tiles' clip lines); decoded tiles come from `cache` when it has them.
-    /// - Throws: `MapDataError` for a tile that does not decode.
+    /// - Throws: `MapDataError` or `TileArchiveError` when the archive cannot be read.
     func index(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), zoom: Double, cache: DecodedTileCache? = nil) throws -> MapFeatureIndex {
         var features: [MapFeature] = []
         var outlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = []
@@ -94,14 +102,32 @@ struct SnapshotArchive {
         return (tile(bounds.minY)...tile(bounds.maxY)).flatMap { y in (tile(bounds.minX)...tile(bounds.maxX)).map { x in (z, x, y) } }
     }
 
-    /// One tile's features, none when the archive does not hold it.
-    /// - Throws: `MapDataError` for a tile that does not decode.
+    /// One tile's features, none when the archive does not hold it or the tile does not decode
+    /// (bad gzip, gzip inflating past `VectorTile.defaultInflateLimit`, bad MVT): such a tile
+    /// is reported once on standard error ("geo snapshot: PATH: tile 14/8529/5975: …; drawn
+    /// without it").
+    /// - Throws: `MapDataError` or `TileArchiveError` when the archive cannot be read.
     private func features(z: Int, x: Int, y: Int) throws -> [MapFeature] {
-        let stored = try pmtiles?.tile(zoom: z, x: x, y: y) ?? mbtiles?.tile(zoom: z, x: x, y: y)
-        guard var bytes = stored else { return [] }
-        // Tiles may be stored gzip-compressed (PMTiles tile compression, MBTiles custom).
-        if bytes.count > 2, bytes[0] == 0x1F, bytes[1] == 0x8B { bytes = try Gzip.decompress(bytes) }
-        return try VectorTile(decoding: bytes).layers.flatMap { try $0.mapFeatures(zoom: z, x: x, y: y) }
+        guard let stored = try pmtiles?.tile(zoom: z, x: x, y: y) ?? mbtiles?.tile(zoom: z, x: x, y: y) else { return [] }
+        do {
+            return try VectorTile(decodingStored: stored).layers.flatMap { try $0.mapFeatures(zoom: z, x: x, y: y) }
+        } catch {
+            if reported.insert(z: z, x: x, y: y) {
+                try? FileDescriptor.standardError.writeAll("\(reporter): tile \(z)/\(x)/\(y): \(error); drawn without it\n")
+            }
+            return []
+        }
+    }
+}
+
+/// The tiles of an archive already reported as damaged (a live map redraws the same tiles).
+private final class ReportedTiles: Sendable {
+    private struct Key: Hashable { let z: Int, x: Int, y: Int }
+    private let tiles = Mutex<Set<Key>>([])
+
+    /// Records z/x/y; whether it is new.
+    func insert(z: Int, x: Int, y: Int) -> Bool {
+        tiles.withLock { $0.insert(Key(z: z, x: x, y: y)).inserted }
     }
 }
 

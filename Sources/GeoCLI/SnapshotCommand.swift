@@ -152,7 +152,7 @@ struct SnapshotCommand: ParsableCommand {
     /// The archive `path` names (`.pmtiles`, `.mbtiles`), or nil for OSM files.
     private func openArchive(_ path: String) throws -> SnapshotArchive? {
         try CommandLineFiles.checkInput(path)
-        do { return try SnapshotArchive(path: path) } catch { throw CommandLineFileError.damaged("snapshot", path, error) }
+        do { return try SnapshotArchive(path: path, command: "snapshot") } catch { throw CommandLineFileError.damaged("snapshot", path, error) }
     }
 
     /// "a,b" and repeated options as one set of names.

@@ -83,10 +83,10 @@ struct TilesCommand: ParsableCommand {
                 // memory (TilingOptions.blockSide(atZoom:), MapFeaturePartition.blockBudget).
                 for z in minZoom...maxZoom {
                     var count = 0
-                    for block in partition.blocks(atZoom: z) {
+                    for block in try partition.blocks(atZoom: z) {
                         try partition.cutTiles(of: block, drops: &drops) { _, tiles in
                             for tile in tiles { try archive.add(tile) }
-                            count += tiles.count
+                            count += tiles.reduce(0) { $0 + $1.runLength }
                             bytes += tiles.reduce(0) { $0 + $1.data.count }
                         }
                     }

@@ -52,6 +52,7 @@ struct TilesRenderCommand: ParsableCommand {
         let start = clock.now
         let zooms = try zoomRange()
         try CommandLineFiles.checkInput(input)
+        try makeFolder(output) // before any work: -o naming a file is refused at once
         let data = try TileRenderData(path: input)
         // Every tile first, to refuse an unbounded request before any work.
         var tiles: [Int: [Tile]] = [:]
@@ -92,13 +93,19 @@ struct TilesRenderCommand: ParsableCommand {
         print(String(format: "geo tiles: wrote %d tiles to %@ in %.2f s", written, output, (clock.now - start).seconds), to: &err)
     }
 
+    /// Creates `folder` and the folders above it.
+    /// - Throws: `CommandLineFileError` (73, EX_CANTCREAT) naming -o and the part in the way.
+    private func makeFolder(_ folder: String) throws {
+        do { try FileDescriptor.createDirectories(folder) } catch {
+            throw CommandLineFileError(description: "geo tiles render: -o \(output): \(error) (-o names the folder the tiles go into)", status: 73)
+        }
+    }
+
     /// Writes `DIR/z/x/y.png` by atomic replacement (not synced: a tile is cheap to redraw,
     /// a sync per tile is not).
     private func write(_ png: [UInt8], z: Int, x: Int, y: Int) throws {
         let folder = "\(output)/\(z)/\(x)"
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw CommandLineFileError(description: "geo tiles render: cannot create \(folder): \(error.localizedDescription)", status: 73)
-        }
+        try makeFolder(folder)
         let path = "\(folder)/\(y).png"
         let replacement = try AtomicFileReplacement(replacing: path)
         do {
@@ -120,7 +127,7 @@ private enum TileRenderData {
 
     init(path: String) throws {
         let archive: SnapshotArchive?
-        do { archive = try SnapshotArchive(path: path) } catch { throw CommandLineFileError.damaged("tiles render", path, error) }
+        do { archive = try SnapshotArchive(path: path, command: "tiles render") } catch { throw CommandLineFileError.damaged("tiles render", path, error) }
         if let archive {
             guard let bounds = archive.bounds else {
                 throw CommandLineFileError(description: "geo tiles render: \(path): the archive states no bounds to cover", status: 65)
@@ -161,7 +168,7 @@ private enum TileRenderData {
         case .features(let index, _): return index
         case .archive(let archive, _, let cache):
             do { return try archive.index(in: view.visibleWorldBounds ?? (0, 0, 1, 1), zoom: view.zoom, cache: cache) } catch {
-                throw CommandLineFileError(description: "geo tiles render: a tile does not decode: \(error)", status: 65)
+                throw CommandLineFileError(description: "geo tiles render: the archive cannot be read: \(error)", status: 65)
             }
         }
     }

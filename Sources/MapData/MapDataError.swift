@@ -46,6 +46,9 @@ extension ErrorCode where Domain == MapDataError {
     public static var unsupported: Self { Self("unsupported") }
     /// OSM elements out of the order the reader needs (a node after the ways).
     public static var unsorted: Self { Self("unsorted input") }
+    /// Data larger than its format allows or its reader's stated limit (a gzip tile that
+    /// inflates past `VectorTile.defaultInflateLimit`: a decompression bomb).
+    public static var tooLarge: Self { Self("too large") }
     /// An argument outside its range (a zoom level, a tile address).
     public static var invalidArgument: Self { Self("invalid argument") }
 }

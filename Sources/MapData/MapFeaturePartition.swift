@@ -202,9 +202,13 @@ public struct MapFeaturePartition {
     }
 
     /// The blocks of zoom `z` that some feature reaches, in tile-id order (as
-    /// `MapTiler.blocks(atZoom:)`).
-    /// - Complexity: O(buckets + listed features and the blocks each reaches).
-    public func blocks(atZoom z: Int) -> [PartitionBlock] {
+    /// `MapTiler.blocks(atZoom:)`, and like it with the squares that polygons fill and nothing
+    /// else reaches as single blocks, `TileFill` runs: a listed polygon that reaches 2 × 2
+    /// blocks or more is read back to find them).
+    /// - Throws: what the storage throws; `MapDataError` for a damaged scratch file.
+    /// - Complexity: O(buckets + listed features and the blocks each reaches, the blocks a
+    ///   polygon fills counted as the quads along its outline).
+    public func blocks(atZoom z: Int) throws -> [PartitionBlock] {
         precondition(written, "Broken contract: blocks(atZoom:) before finishWriting()")
         var byBlock: [UInt64: (buckets: [UInt64], overlaps: [Int32])] = [:]
         for key in chunks.keys {
@@ -213,25 +217,49 @@ public struct MapFeaturePartition {
             let b = block(ofBucket: p.x, p.y, zoom: z)
             byBlock[UInt64(b.x) << 32 | UInt64(b.y), default: ([], [])].buckets.append(key)
         }
+        var fills: [(TileFill.Quad, Int32)] = []
         for (i, o) in overlaps.enumerated() where o.minZoom <= z && o.zooms & (1 << UInt32(z)) != 0 {
             let r = reach(o.box, zoom: z)
+            if r.x.count >= 2, r.y.count >= 2, let found = try fillQuads(of: o, zoom: z, reach: r) {
+                for q in found.touched { byBlock[q.key, default: ([], [])].overlaps.append(Int32(i)) }
+                for q in found.covered { fills.append((q, Int32(i))) }
+                continue
+            }
             for x in r.x { for y in r.y { byBlock[UInt64(x) << 32 | UInt64(y), default: ([], [])].overlaps.append(Int32(i)) } }
         }
-        let side = options.blockSide(atZoom: z), shift = side.trailingZeroBitCount
-        return byBlock.map { key, members in
-            let bx = Int(key >> 32), by = Int(key & 0xFFFF_FFFF)
-            var ranges = members.buckets.flatMap { chunks[$0]! }
-            // A listed feature whose bucket the block holds is read with it.
-            let held = Set(members.buckets)
-            for i in members.overlaps {
+        let side = options.blockSide(atZoom: z), shift = side.trailingZeroBitCount, level = z - shift
+        let (extra, runs) = TileFill.arrange(blocks: byBlock.keys, fills: fills, blockLevel: level)
+        for (key, ids) in extra { byBlock[key]!.overlaps += ids }
+        /// The records of listed features, less those read with a bucket the block holds.
+        func ranges(_ listed: [Int32], held: Set<UInt64>) -> [SpillRange] {
+            listed.compactMap { i in
                 let o = overlaps[Int(i)]
-                guard !held.contains(o.key) else { continue }
+                guard !held.contains(o.key) else { return nil }
                 let chunk = chunks[o.key]![o.chunk]
-                ranges.append(SpillRange(offset: chunk.offset + Int64(o.start), length: o.length))
+                return SpillRange(offset: chunk.offset + Int64(o.start), length: o.length)
             }
-            return PartitionBlock(zoom: z, columns: (bx * side)...(bx * side + side - 1), rows: (by * side)...(by * side + side - 1), ranges: ranges)
-        }.sorted { PMTiles.tileID(zoom: z - shift, x: $0.columns.lowerBound >> shift, y: $0.rows.lowerBound >> shift)
-            < PMTiles.tileID(zoom: z - shift, x: $1.columns.lowerBound >> shift, y: $1.rows.lowerBound >> shift) }
+        }
+        var blocks = byBlock.map { key, members in
+            (TileFill.Quad(level: level, x: Int(key >> 32), y: Int(key & 0xFFFF_FFFF)),
+             members.buckets.flatMap { chunks[$0]! } + ranges(members.overlaps, held: Set(members.buckets)))
+        }
+        blocks += runs.map { ($0.0, ranges($0.1, held: [])) }
+        return blocks.map { quad, ranges in
+            let s = side << (level - quad.level)
+            return (quad.firstTileID(atZoom: level),
+                    PartitionBlock(zoom: z, columns: (quad.x * s)...(quad.x * s + s - 1), rows: (quad.y * s)...(quad.y * s + s - 1), ranges: ranges))
+        }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// `TileBlockCut.fillQuads` of a listed feature, read back from the scratch file.
+    private func fillQuads(of o: Overlap, zoom z: Int, reach r: (x: ClosedRange<Int>, y: ClosedRange<Int>)) throws
+        -> (covered: [TileFill.Quad], touched: [TileFill.Quad])? {
+        let chunk = chunks[o.key]![o.chunk]
+        var found: (covered: [TileFill.Quad], touched: [TileFill.Quad])?
+        try Self.records(try storage.read(offset: chunk.offset + Int64(o.start), count: o.length)) { _, feature, _ in
+            found = TileBlockCut.fillQuads(of: feature, zoom: z, reach: (r.x, r.y), options: options)
+        }
+        return found
     }
 
     /// Cuts one block into its tiles that hold anything, MVT-encoded, and hands them to `body`

@@ -68,19 +68,24 @@ public struct TileBlock: Hashable, Sendable {
     public var members: [Int32]
 }
 
-/// One encoded tile: its address and its MVT bytes (gzip-compressed when
-/// `TilingOptions.compressesTiles`).
+/// One encoded tile, or a run of tiles with the same bytes: its address and its MVT bytes
+/// (gzip-compressed when `TilingOptions.compressesTiles`).
 public struct EncodedTile: Hashable, Sendable {
     public var zoom: Int
     public var x: Int
     public var y: Int
     public var data: [UInt8]
+    /// Tiles from this one on, in PMTiles tile-id order, that hold these bytes: 1, or the
+    /// 4^k tiles of an aligned square that a polygon fills (`TileFill`), which PMTiles stores
+    /// as one run-length entry (spec §5).
+    public var runLength: Int
 
-    public init(zoom: Int, x: Int, y: Int, data: [UInt8]) {
+    public init(zoom: Int, x: Int, y: Int, data: [UInt8], runLength: Int = 1) {
         self.zoom = zoom
         self.x = x
         self.y = y
         self.data = data
+        self.runLength = runLength
     }
 }
 
@@ -117,7 +122,13 @@ public struct GeneralisationDrops: Hashable, Sendable {
 ///   clipping, polygon rings by Sutherland–Hodgman), first into column strips, then rows, so a
 ///   feature over n tiles costs O(points × (columns + rows)), not O(points × n);
 /// - coordinates are rounded on the global grid of the zoom, so neighbouring tiles agree on
-///   every shared point.
+///   every shared point;
+/// - a tile whose buffered box lies inside a polygon holds that polygon as its buffered square
+///   (the fill tile of tilemaker and Planetiler), one shared set of commands; a block or larger
+///   aligned square that polygons fill and nothing else reaches is not cut tile by tile but
+///   given as one `EncodedTile` run (`TileFill`), so a polygon costs the tiles along its
+///   outline, not the tiles it covers (a world-sized sea at zoom 14 is a few thousand blocks
+///   and runs, not 2^28 tiles).
 ///
 /// A zoom level is cut in square blocks of `TilingOptions.blockSide(atZoom:)` tiles, aligned to
 /// the grid; each block takes the features whose box reaches it. An aligned block is one run of
@@ -160,16 +171,28 @@ public struct MapTiler: Sendable {
         func tile(_ v: Double) -> Int { min(tileCount - 1, max(0, Int((v * scale - margin).rounded(.down)))) }
         func lastTile(_ v: Double) -> Int { min(tileCount - 1, max(0, Int((v * scale + margin).rounded(.down)))) }
         var members: [UInt64: [Int32]] = [:]
+        var fills: [(TileFill.Quad, Int32)] = []
         for (i, b) in bounds.enumerated() where features[i].minZoom <= z && b.0 <= b.2 {
-            for bx in (tile(b.0) >> shift)...(lastTile(b.2) >> shift) {
-                for by in (tile(b.1) >> shift)...(lastTile(b.3) >> shift) { members[UInt64(bx) << 32 | UInt64(by), default: []].append(Int32(i)) }
+            let reach = ((tile(b.0) >> shift)...(lastTile(b.2) >> shift), (tile(b.1) >> shift)...(lastTile(b.3) >> shift))
+            if let found = TileBlockCut.fillQuads(of: features[i], zoom: z, reach: reach, options: options) {
+                for q in found.touched { members[q.key, default: []].append(Int32(i)) }
+                for q in found.covered { fills.append((q, Int32(i))) }
+                continue
+            }
+            for bx in reach.0 {
+                for by in reach.1 { members[UInt64(bx) << 32 | UInt64(by), default: []].append(Int32(i)) }
             }
         }
-        return members.map { key, list in
-            let bx = Int(key >> 32), by = Int(key & 0xFFFF_FFFF)
-            return TileBlock(zoom: z, columns: (bx * side)...(bx * side + side - 1), rows: (by * side)...(by * side + side - 1), members: list)
-        }.sorted { PMTiles.tileID(zoom: z - shift, x: $0.columns.lowerBound >> shift, y: $0.rows.lowerBound >> shift)
-            < PMTiles.tileID(zoom: z - shift, x: $1.columns.lowerBound >> shift, y: $1.rows.lowerBound >> shift) }
+        let (extra, runs) = TileFill.arrange(blocks: members.keys, fills: fills, blockLevel: z - shift)
+        for (key, ids) in extra { members[key] = (members[key]! + ids).sorted() }
+        var blocks = members.map { key, list in
+            (TileFill.Quad(level: z - shift, x: Int(key >> 32), y: Int(key & 0xFFFF_FFFF)), list)
+        }
+        blocks += runs
+        return blocks.map { quad, list in
+            let s = side << (z - shift - quad.level)
+            return (quad.firstTileID(atZoom: z - shift), TileBlock(zoom: z, columns: (quad.x * s)...(quad.x * s + s - 1), rows: (quad.y * s)...(quad.y * s + s - 1), members: list))
+        }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// The tiles of one block that hold anything, MVT-encoded, in tile-id order; what was
@@ -202,12 +225,21 @@ struct TileBlockCut {
     private var byTile: [UInt64: [Piece]] = [:]
     /// Per sequence number, the feature of a piece less its geometry (layer, id, properties).
     private var headers: [Int: MapFeature] = [:]
+    /// The features whose polygons fill every tile of the block (`TileFill`): not cut, each
+    /// tile holds their `fillSquare`.
+    private var blockFills: [Int] = []
+    /// The commands of a polygon filling a tile: its buffered square, the same for every tile.
+    let fillSquare: [UInt32]
 
     init(options: TilingOptions, zoom: Int, columns: ClosedRange<Int>, rows: ClosedRange<Int>) {
         self.options = options
         self.zoom = zoom
         self.columns = columns
         self.rows = rows
+        let lo = Int64(-options.buffer), hi = Int64(options.extent + options.buffer)
+        var e = GeometryEncoder()
+        e.addPolygons([[[TilePoint(x: lo, y: lo), TilePoint(x: hi, y: lo), TilePoint(x: hi, y: hi), TilePoint(x: lo, y: hi), TilePoint(x: lo, y: lo)]]])
+        fillSquare = e.commands
     }
 
     /// A clipped, encoded piece of one feature in one tile.
@@ -248,7 +280,7 @@ struct TileBlockCut {
             DispatchQueue.concurrentPerform(iterations: workers) { w in
                 var out = WorkerCut()
                 for (sequence, feature) in batch[(w * chunk)..<min(batch.count, w * chunk + chunk)]
-                where block.cut(feature, sequence: sequence, into: &out.pieces, drops: &out.drops) {
+                where block.cut(feature, sequence: sequence, into: &out.pieces, fills: &out.fills, drops: &out.drops) {
                     var header = feature
                     header.geometry = .points([])
                     out.headers.append((sequence, header))
@@ -259,6 +291,7 @@ struct TileBlockCut {
         for out in partial {
             for (key, pieces) in out.pieces { byTile[key, default: []].append(contentsOf: pieces) }
             for (sequence, header) in out.headers { headers[sequence] = header }
+            blockFills += out.fills
             drops.add(out.drops)
         }
     }
@@ -267,7 +300,24 @@ struct TileBlockCut {
     /// polygons of each merged and what that dropped added to `drops`.
     /// - Throws: `MapDataError` when gzip fails (out of memory).
     func tiles(drops: inout GeneralisationDrops) throws(MapDataError) -> [EncodedTile] {
-        let z = zoom, workers = max(1, min(options.parallelism, byTile.count))
+        let z = zoom
+        // The tiles only block fills reach: one content, encoded once.
+        let fills = blockFills.sorted().map { Piece(sequence: $0, type: .polygon, commands: fillSquare) }
+        var filled: [UInt8] = []
+        if !fills.isEmpty {
+            filled = encode(fills)
+            if options.compressesTiles {
+                do { filled = try Gzip.compress(filled) } catch { throw MapDataError(.invalidArgument, "gzip of a fill tile of zoom \(z): \(error)") }
+            }
+            if byTile.isEmpty {
+                // An aligned square (a block or a `TileFill` run): one run of tile ids from its first.
+                let side = columns.count, level = z - side.trailingZeroBitCount
+                let quad = TileFill.Quad(level: level, x: columns.lowerBound / side, y: rows.lowerBound / side)
+                let first = try PMTiles.tile(id: quad.firstTileID(atZoom: z))
+                return [EncodedTile(zoom: z, x: first.x, y: first.y, data: filled, runLength: side * side)]
+            }
+        }
+        let workers = max(1, min(options.parallelism, byTile.count))
         let keys = byTile.keys.map { key in (key, PMTiles.tileID(zoom: z, x: Int(key >> 32), y: Int(key & 0xFFFF_FFFF))) }
             .sorted { $0.1 < $1.1 }.map(\.0)
         var tiles = [EncodedTile](repeating: EncodedTile(zoom: z, x: 0, y: 0, data: []), count: keys.count)
@@ -276,12 +326,20 @@ struct TileBlockCut {
             tallies.withUnsafeMutableBufferPointer { tallyBuffer in
                 let slots = DisjointSlots(buffer: tileBuffer), tally = DisjointSlots(buffer: tallyBuffer)
                 DispatchQueue.concurrentPerform(iterations: workers) { w in
+                    // Tiles that polygons fill and nothing else reaches, by their features: encoded once.
+                    var filledTiles: [[Int]: [UInt8]] = [:]
                     // Worker w takes every workers-th tile: neighbours (alike in size) spread evenly.
                     for i in stride(from: w, to: keys.count, by: workers) {
                         let key = keys[i]
-                        let inOrder = byTile[key]!.sorted { $0.sequence < $1.sequence }
+                        let inOrder = (byTile[key]! + fills).sorted { $0.sequence < $1.sequence }
+                        let filledBy = inOrder.allSatisfy { $0.kind == .single && $0.commands == fillSquare } ? inOrder.map(\.sequence) : nil
+                        if let filledBy, let known = filledTiles[filledBy] {
+                            slots.buffer[i] = EncodedTile(zoom: z, x: Int(key >> 32), y: Int(key & 0xFFFF_FFFF), data: known)
+                            continue
+                        }
                         let pieces = resolved(inOrder, column: Int(key >> 32), row: Int(key & 0xFFFF_FFFF), drops: &tally.buffer[w].drops)
                         var data = encode(pieces)
+                        defer { if let filledBy { filledTiles[filledBy] = data } }
                         if options.compressesTiles {
                             do { data = try Gzip.compress(data) } catch {
                                 tally.buffer[w].failure = MapDataError(.invalidArgument, "gzip of tile \(z)/\(key >> 32)/\(key & 0xFFFF_FFFF): \(error)")
@@ -294,7 +352,14 @@ struct TileBlockCut {
         }
         if let failure = tallies.lazy.compactMap(\.failure).first { throw failure }
         for t in tallies { drops.add(t.drops) }
-        return tiles
+        guard !fills.isEmpty else { return tiles }
+        // The block's other tiles hold the fills alone.
+        for column in columns {
+            for row in rows where byTile[UInt64(column) << 32 | UInt64(row)] == nil {
+                tiles.append(EncodedTile(zoom: z, x: column, y: row, data: filled))
+            }
+        }
+        return tiles.sorted { PMTiles.tileID(zoom: z, x: $0.x, y: $0.y) < PMTiles.tileID(zoom: z, x: $1.x, y: $1.y) }
     }
 
     /// The pieces of one tile with its small polygons merged, per layer and class, into one
@@ -360,9 +425,70 @@ struct TileBlockCut {
         return tile.encoded()
     }
 
+    /// Whether a feature's polygons go to `PolygonMerging` at zoom `z` instead of being cut
+    /// alone: below the highest zoom, in a merged layer, under `mergedArea` px² together.
+    static func mergesSmall(_ feature: MapFeature, _ polygons: [MapPolygon], zoom z: Int, options: TilingOptions) -> Bool {
+        guard z < options.maxZoom, mergedLayers.contains(feature.layer) else { return false }
+        let extent = Double(options.extent), scale = Double(1 << z) * extent, pixel = extent / 256
+        var twice = 0.0
+        for polygon in polygons { twice += abs(TileClipping.twiceArea(polygon.exterior.map { p in MapPoint(x: p.x * scale, y: p.y * scale) })) }
+        return twice / 2 < mergedArea * pixel * pixel
+    }
+
+    /// A feature's polygons as zoom `z` cuts them, in tile units: rings simplified (0.5 px,
+    /// 1/16 px at the highest zoom), and below the highest zoom without polygons and holes
+    /// under 4 px²; exterior first in each.
+    static func kept(_ polygons: [MapPolygon], zoom z: Int, options: TilingOptions) -> [[[MapPoint]]] {
+        let extent = Double(options.extent), scale = Double(1 << z) * extent, pixel = extent / 256
+        let lastZoom = z >= options.maxZoom
+        let tolerance = lastZoom ? pixel / 16 : pixel / 2
+        let minimumArea = lastZoom ? 0 : 4 * pixel * pixel * 2 // twice-area units
+        func scaled(_ ps: [MapPoint]) -> [MapPoint] { ps.map { MapPoint(x: $0.x * scale, y: $0.y * scale) } }
+        var kept: [[[MapPoint]]] = []
+        for polygon in polygons {
+            let exterior = TileClipping.simplified(scaled(polygon.exterior), tolerance: tolerance)
+            guard exterior.count >= 4, abs(TileClipping.twiceArea(exterior)) > minimumArea else { continue }
+            var rings = [exterior]
+            for hole in polygon.holes {
+                let h = TileClipping.simplified(scaled(hole), tolerance: tolerance)
+                if h.count >= 4, abs(TileClipping.twiceArea(h)) > minimumArea { rings.append(h) }
+            }
+            kept.append(rings)
+        }
+        return kept
+    }
+
+    /// The blocks of zoom `z` a polygon feature fills whole and those its outline touches
+    /// (`TileFill.quads`), when it reaches at least 2 × 2 blocks (`reach`, block columns and
+    /// rows) and is cut alone; nil for any other feature, which is cut in every block it reaches.
+    static func fillQuads(of feature: MapFeature, zoom z: Int, reach: (ClosedRange<Int>, ClosedRange<Int>),
+                          options: TilingOptions) -> (covered: [TileFill.Quad], touched: [TileFill.Quad])? {
+        guard reach.0.count >= 2, reach.1.count >= 2, case .polygons(let polygons) = feature.geometry,
+              !mergesSmall(feature, polygons, zoom: z, options: options) else { return nil }
+        let rings = kept(polygons, zoom: z, options: options)
+        guard !rings.isEmpty else { return nil } // dropped for size: cut() counts it
+        return TileFill.quads(of: TileFill.edges(of: rings.flatMap { $0 }), zoom: z, blockShift: options.blockSide(atZoom: z).trailingZeroBitCount,
+                              extent: Double(options.extent), buffer: Double(options.buffer), reach: (reach.0, reach.1))
+    }
+
+    /// Whether a cut ring, in tile coordinates, is the tile's buffered square.
+    private func isFillSquare(_ ring: [TilePoint]) -> Bool {
+        let lo = Int64(-options.buffer), hi = Int64(options.extent + options.buffer)
+        var points: [TilePoint] = []
+        for p in ring where p != points.last { points.append(p) }
+        if points.count > 1, points.first == points.last { points.removeLast() }
+        guard points.count == 4, Set(points).count == 4 else { return false }
+        for (i, p) in points.enumerated() {
+            let q = points[(i + 1) % 4]
+            guard p.x == lo || p.x == hi, p.y == lo || p.y == hi, (p.x == q.x) != (p.y == q.y) else { return false }
+        }
+        return true
+    }
+
     /// Generalises and clips `feature` at the block's zoom, adding its pieces to the block's
-    /// tiles it touches; whether it left any.
-    private func cut(_ feature: MapFeature, sequence: Int, into pieces: inout [UInt64: [Piece]], drops: inout GeneralisationDrops) -> Bool {
+    /// tiles it touches, or its sequence number to `fills` when its polygons fill the whole
+    /// block (`TileFill.covers`); whether it left any.
+    private func cut(_ feature: MapFeature, sequence: Int, into pieces: inout [UInt64: [Piece]], fills: inout [Int], drops: inout GeneralisationDrops) -> Bool {
         let z = zoom, allowedRows = rows
         let extent = Double(options.extent)
         let scale = Double(1 << z) * extent
@@ -428,28 +554,29 @@ struct TileBlockCut {
                     if !e.commands.isEmpty { emit(key(column, row), Piece(sequence: sequence, type: .lineString, commands: e.commands)) }
                 }
             }
-        case .polygons(let polygons) where !lastZoom && Self.mergedLayers.contains(feature.layer)
-            && polygons.reduce(0, { $0 + abs(TileClipping.twiceArea(scaled($1.exterior))) }) / 2 < Self.mergedArea * pixel * pixel:
+        case .polygons(let polygons) where Self.mergesSmall(feature, polygons, zoom: z, options: options):
             let rings = polygons.map { ([$0.exterior] + $0.holes).map(scaled) }
             forEachTile(of: rings.flatMap { $0[0] }, columns: columns, rows: allowedRows, tileCount: tileCount, extent: extent, buffer: buffer) { column, _, _, rows in
                 for row in rows { emit(key(column, row), Piece(sequence: sequence, type: .polygon, commands: [], kind: .toMerge, rings: rings)) }
             }
         case .polygons(let polygons):
-            let minimumArea = lastZoom ? 0 : 4 * pixel * pixel * 2 // twice-area units
-            var kept: [[[MapPoint]]] = []
-            for polygon in polygons {
-                let exterior = TileClipping.simplified(scaled(polygon.exterior), tolerance: tolerance)
-                guard exterior.count >= 4, abs(TileClipping.twiceArea(exterior)) > minimumArea else { continue }
-                var rings = [exterior]
-                for hole in polygon.holes {
-                    let h = TileClipping.simplified(scaled(hole), tolerance: tolerance)
-                    if h.count >= 4, abs(TileClipping.twiceArea(h)) > minimumArea { rings.append(h) }
-                }
-                kept.append(rings)
-            }
+            let kept = Self.kept(polygons, zoom: z, options: options)
             guard !kept.isEmpty else {
                 if !lastZoom { countDropped() }
                 return false
+            }
+            let blockBox = TileFill.Box(minX: Double(columns.lowerBound) * extent - buffer, minY: Double(allowedRows.lowerBound) * extent - buffer,
+                                        maxX: Double(columns.upperBound + 1) * extent + buffer, maxY: Double(allowedRows.upperBound + 1) * extent + buffer)
+            // Only polygons whose box holds the block's can fill it (O(points), as the cut).
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            for p in kept.lazy.flatMap({ $0[0] }) {
+                minX = min(minX, p.x); maxX = max(maxX, p.x)
+                minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+            if minX <= blockBox.minX, maxX >= blockBox.maxX, minY <= blockBox.minY, maxY >= blockBox.maxY,
+               TileFill.covers(TileFill.edges(of: kept.flatMap { $0 }), blockBox) {
+                fills.append(sequence)
+                return true
             }
             forEachTile(of: kept.flatMap { $0[0] }, columns: columns, rows: allowedRows, tileCount: tileCount, extent: extent, buffer: buffer) { column, lower, upper, rows in
                 var strip: [[[MapPoint]]] = []
@@ -473,6 +600,10 @@ struct TileBlockCut {
                         out.append(rings.map { ring in ring.map { TilePoint(x: grid($0.x, origin: column * options.extent), y: grid($0.y, origin: row * options.extent)) } })
                     }
                     guard !out.isEmpty else { continue }
+                    if out.count == 1, out[0].count == 1, isFillSquare(out[0][0]) {
+                        emit(key(column, row), Piece(sequence: sequence, type: .polygon, commands: fillSquare))
+                        continue
+                    }
                     var e = GeometryEncoder()
                     e.addPolygons(out)
                     if !e.commands.isEmpty { emit(key(column, row), Piece(sequence: sequence, type: .polygon, commands: e.commands)) }
@@ -503,10 +634,11 @@ struct TileBlockCut {
     }
 }
 
-/// What one worker of `TileBlockCut.add` cut: pieces by tile, the features that left any
-/// (geometry emptied), and what it dropped for size.
+/// What one worker of `TileBlockCut.add` cut: pieces by tile, the features filling the block,
+/// the features that left any (geometry emptied), and what it dropped for size.
 private struct WorkerCut {
     var pieces: [UInt64: [TileBlockCut.Piece]] = [:]
+    var fills: [Int] = []
     var headers: [(Int, MapFeature)] = []
     var drops = GeneralisationDrops()
 }

@@ -263,31 +263,44 @@ public struct PMTilesWriter: Sendable {
     /// land at high zoom all look alike); larger ones as they come, so the index stays small.
     public static let deduplicationLimit = 1024
 
-    /// Adds one tile's bytes (already compressed as declared).
-    /// - Throws: `MapDataError.invalidArgument` when ids do not increase or a tile is over 4 GiB.
-    public mutating func add(zoom: Int, x: Int, y: Int, data tile: [UInt8]) throws(MapDataError) {
+    /// Adds one tile's bytes (already compressed as declared), or those of a run of
+    /// `runLength` tiles from z/x/y on in tile-id order that share them (one entry, or one per
+    /// 2^32 − 1 tiles: the run length is a 32-bit field, spec §5).
+    /// - Throws: `MapDataError.invalidArgument` when ids do not increase, a run is empty, or a
+    ///   tile is over 4 GiB.
+    public mutating func add(zoom: Int, x: Int, y: Int, data tile: [UInt8], runLength: Int = 1) throws(MapDataError) {
         let id = PMTiles.tileID(zoom: zoom, x: x, y: y)
-        guard entries.last.map({ id > $0.tileID }) ?? true else {
-            throw MapDataError(.invalidArgument, "tile \(zoom)/\(x)/\(y) comes after tile id \(entries.last!.tileID); add tiles in tile-id order")
+        guard entries.last.map({ id >= $0.tileID + UInt64($0.runLength) }) ?? true else {
+            throw MapDataError(.invalidArgument, "tile \(zoom)/\(x)/\(y) comes before the end of tile id run \(entries.last!.tileID); add tiles in tile-id order")
         }
+        guard runLength >= 1 else { throw MapDataError(.invalidArgument, "an empty run of tiles at \(zoom)/\(x)/\(y)") }
         guard tile.count <= Int(UInt32.max) else { throw MapDataError(.invalidArgument, "tile \(zoom)/\(x)/\(y) is over 4 GiB") }
-        addressed += 1
+        addressed += UInt64(runLength)
         header.minZoom = min(header.minZoom, UInt8(zoom))
         header.maxZoom = max(header.maxZoom, UInt8(zoom))
-        if tile.count <= Self.deduplicationLimit, let offset = offsets[tile] {
-            if let last = entries.last, last.offset == offset, last.tileID + UInt64(last.runLength) == id {
-                entries[entries.count - 1].runLength += 1
-                return
-            }
-            entries.append(PMTilesEntry(tileID: id, offset: offset, length: UInt32(tile.count), runLength: 1))
-            return
+        let offset: UInt64
+        if tile.count <= Self.deduplicationLimit, let known = offsets[tile] {
+            offset = known
+        } else {
+            offset = dataLength
+            if tile.count <= Self.deduplicationLimit { offsets[tile] = offset }
+            data += tile
+            dataLength += UInt64(tile.count)
+            contents += 1
         }
-        let offset = dataLength
-        if tile.count <= Self.deduplicationLimit { offsets[tile] = offset }
-        data += tile
-        dataLength += UInt64(tile.count)
-        contents += 1
-        entries.append(PMTilesEntry(tileID: id, offset: offset, length: UInt32(tile.count), runLength: 1))
+        var start = id, left = UInt64(runLength)
+        if let last = entries.last, last.offset == offset, last.length == UInt32(tile.count), last.tileID + UInt64(last.runLength) == id {
+            let more = min(left, UInt64(UInt32.max - last.runLength))
+            entries[entries.count - 1].runLength += UInt32(more)
+            start += more
+            left -= more
+        }
+        while left > 0 {
+            let n = min(left, UInt64(UInt32.max))
+            entries.append(PMTilesEntry(tileID: start, offset: offset, length: UInt32(tile.count), runLength: UInt32(n)))
+            start += n
+            left -= n
+        }
     }
 
     /// Tile bytes added since the last call and not yet taken.
@@ -492,30 +505,14 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
         return try PMTilesDirectory.decoded(try inflate(raw, header.internalCompression, at: Int(offset)), at: Int(offset))
     }
 
-    /// Inflates a directory or the metadata, stopping with `.invalidArchive` once the output
-    /// passes `PMTiles.maximumDirectorySize`: input goes in 4 KiB at a time, so at most about
-    /// 4 MiB more than the limit is ever held.
+    /// Inflates a directory or the metadata, at most `PMTiles.maximumDirectorySize` bytes.
+    /// - Throws: `MapDataError.invalidArchive` for bad gzip or one that inflates past the limit.
     private static func inflate(_ raw: [UInt8], _ compression: PMTilesHeader.Compression, at offset: Int) throws(MapDataError) -> [UInt8] {
         guard compression == .gzip else { return raw }
-        var out: [UInt8] = []
-        do {
-            let inflater = try Inflater(format: .gzip)
-            var start = 0
-            while start < raw.count {
-                let end = min(raw.count, start + 4096)
-                try raw.withUnsafeBytes { all in try inflater.inflate(UnsafeRawBufferPointer(rebasing: all[start..<end]), into: &out) }
-                guard out.count <= PMTiles.maximumDirectorySize else {
-                    throw MapDataError(.invalidArchive, "gzip section of \(raw.count) bytes inflates past \(PMTiles.maximumDirectorySize) bytes, more than any directory", offset: offset)
-                }
-                start = end
-            }
-            guard inflater.isComplete else { throw CompressionError(.truncated, "the section ends before the gzip end marker") }
-        } catch let error as MapDataError {
-            throw error
-        } catch {
-            throw MapDataError(.invalidArchive, "gzip: \(error)", offset: offset)
+        do { return try Gzip.decompress(raw, limit: PMTiles.maximumDirectorySize) } catch {
+            let what = error.code == .tooLarge ? "gzip section of \(raw.count) bytes \(error.message), more than any directory" : "gzip: \(error)"
+            throw MapDataError(.invalidArchive, what, offset: offset)
         }
-        return out
     }
 
     private static func bytes(_ source: Source, _ offset: Int, _ count: Int) throws(MapDataError) -> [UInt8] {

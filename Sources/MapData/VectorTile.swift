@@ -1,5 +1,6 @@
 import GeoCore
 import ProtobufWire
+import ZlibCompression
 
 /// A Mapbox Vector Tile, MVT 2.1 (https://github.com/mapbox/vector-tile-spec/tree/master/2.1):
 /// the layers of one tile as `vector_tile.proto` holds them. Decoding checks every rule of the
@@ -8,6 +9,30 @@ public struct VectorTile: Hashable, Sendable {
     public var layers: [VectorTileLayer]
 
     public init(layers: [VectorTileLayer] = []) { self.layers = layers }
+
+    /// Most bytes a stored tile may inflate to unless the caller says otherwise: 32 MiB. MVT 2.1
+    /// states no size; real tiles inflate to at most a few MiB (tippecanoe's default cap is
+    /// 500 KiB compressed, an OpenMapTiles planet's largest z14 tile about 2 MiB), while gzip
+    /// expands up to 1032:1, so a 3.5 MB tile could otherwise ask for 3.5 GB.
+    public static let defaultInflateLimit = 32 << 20
+
+    /// Decodes a tile as archives store it: gzip-compressed (the RFC 1952 magic 1F 8B, PMTiles
+    /// tile compression 2, the usual MBTiles `tile_data`) or plain.
+    /// - Parameter inflateLimit: most bytes the gzip may inflate to.
+    /// - Throws: `MapDataError` `.tooLarge` past the limit, `.invalidTile` for gzip that does
+    ///   not inflate, else as `init(decoding:)`.
+    public init(decodingStored bytes: [UInt8], inflateLimit: Int = VectorTile.defaultInflateLimit) throws(MapDataError) {
+        guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else {
+            try self.init(decoding: bytes)
+            return
+        }
+        let inflated: [UInt8]
+        do { inflated = try Gzip.decompress(bytes, limit: inflateLimit) } catch {
+            if error.code == .tooLarge { throw MapDataError(.tooLarge, "gzip tile of \(bytes.count) bytes \(error.message)") }
+            throw MapDataError(.invalidTile, "gzip tile of \(bytes.count) bytes: \(error)")
+        }
+        try self.init(decoding: inflated)
+    }
 
     /// Decodes and validates a tile (uncompressed; gunzip first).
     /// - Throws: `MapDataError` `.invalidTile` / `.invalidGeometry` with the layer and feature.

@@ -150,7 +150,9 @@ struct OSMXMLSource: XMLByteSource {
             if first {
                 first = false
                 if chunk.count >= 2, chunk[0] == 0x1F, chunk[1] == 0x8B {
-                    do { inflater = try Inflater(format: .gzip) } catch { throw OSMError(.io, error.message) }
+                    // No total limit: the XML is consumed as it inflates, `inflateStep` compressed
+                    // bytes (at most about 1 MiB inflated) at a time, and the scanner bounds a token.
+                    do { inflater = try Inflater(format: .gzip, limit: .max) } catch { throw OSMError(.io, error.message) }
                 }
             }
             if inflater == nil {

@@ -116,11 +116,16 @@ extension RoadGraph {
         return out
     }
 
-    /// Decodes a graph file's bytes.
-    /// - Throws: `RoadNetworkError` with `.badMagic`, `.unsupportedVersion`, `.truncated`,
-    ///   `.checksumMismatch` or `.corrupt`, and the byte offset where it was detected.
-    /// - Complexity: O(file size): one checksum pass and one copy per column.
-    public init(serialized bytes: UnsafeRawBufferPointer) throws(RoadNetworkError) {
+    /// Bytes of the header at the start of a graph file (`GraphFile`).
+    public static var headerSize: Int { GraphFile.headerSize }
+
+    /// The size of the whole file whose first bytes are `header` (at least `headerSize` of
+    /// them; more are ignored): the magic and version are checked first, so a reader learns
+    /// from 24 bytes that a file is no graph (`/dev/zero`) and then reads no more than the
+    /// header announces, instead of reading to the end of the file.
+    /// - Throws: `RoadNetworkError` `.badMagic`, `.unsupportedVersion` or `.truncated` (fewer
+    ///   bytes than the header).
+    public static func serializedSize(header bytes: UnsafeRawBufferPointer) throws(RoadNetworkError) -> UInt64 {
         guard bytes.count >= 4 else { throw RoadNetworkError(.truncated, "the file is shorter than the magic", offset: bytes.count) }
         guard Array(bytes[0..<4]) == GraphFile.magic else {
             throw RoadNetworkError(.badMagic, "not a LocationKit road graph (expected magic LKRG)", offset: 0)
@@ -133,6 +138,17 @@ extension RoadGraph {
             throw RoadNetworkError(.unsupportedVersion, "format version \(version); this build reads version \(GraphFile.version): extract the graph again (geo extract)", offset: 4)
         }
         let length = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let (size, overflow) = length.addingReportingOverflow(UInt64(GraphFile.headerSize))
+        guard !overflow else { throw RoadNetworkError(.truncated, "the header announces \(length) payload bytes, more than any file holds", offset: 8) }
+        return size
+    }
+
+    /// Decodes a graph file's bytes.
+    /// - Throws: `RoadNetworkError` with `.badMagic`, `.unsupportedVersion`, `.truncated`,
+    ///   `.checksumMismatch` or `.corrupt`, and the byte offset where it was detected.
+    /// - Complexity: O(file size): one checksum pass and one copy per column.
+    public init(serialized bytes: UnsafeRawBufferPointer) throws(RoadNetworkError) {
+        let length = try Self.serializedSize(header: bytes) - UInt64(GraphFile.headerSize)
         let storedCRC = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
         let available = UInt64(bytes.count - GraphFile.headerSize)
         guard length <= available else {

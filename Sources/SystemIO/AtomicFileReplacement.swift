@@ -27,6 +27,9 @@ import Darwin
 ///   file in a directory the user did not name, the classic symlink attack on a shared
 ///   directory. Name the file itself instead.
 ///
+/// The temporary file is registered with `TemporaryFiles` until `commit()` or `discard()`, so
+/// a process ended by SIGINT or SIGTERM meanwhile removes it (`TemporaryFiles.removeOnTermination()`).
+///
 /// ```swift
 /// let replacement = try AtomicFileReplacement(replacing: path)
 /// do {
@@ -57,27 +60,23 @@ public struct AtomicFileReplacement: Sendable {
     ///   one, else the `errno` of the failing call (the directory cannot be written …).
     public init(replacing path: String, temporarySuffix: String = ".tmp") throws(SystemIOError) {
         self.path = path
-        if let inherited = Self.openDescriptor(named: path) {
+        let target = try Self.target(path)
+        switch target {
+        case .descriptor(let inherited):
             temporaryPath = path
             writesThrough = true
             descriptor = try inherited.duplicate()
             return
-        }
-        var entry = stat()
-        let exists = lstat(path, &entry) == 0
-        if exists && entry.st_mode & S_IFMT == S_IFLNK {
-            var target = stat()
-            guard stat(path, &target) == 0, target.st_mode & S_IFMT != S_IFREG else {
-                throw SystemIOError(.symbolicLink, "refusing to follow or replace the symbolic link", path: path)
-            }
-            entry = target
-        }
-        if exists && entry.st_mode & S_IFMT != S_IFREG {
+        case .special:
             temporaryPath = path
             writesThrough = true
             descriptor = try FileDescriptor(opening: path, .writeOnly, options: [.noControllingTerminal])
             return
+        case .regular:
+            break
         }
+        var entry = stat()
+        let exists = stat(path, &entry) == 0
         let directory = FileDescriptor.directory(of: path)
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         temporaryPath = (directory == "." && !path.hasPrefix("./") ? "" : directory == "/" ? "/" : directory + "/") + "." + name + temporarySuffix
@@ -94,6 +93,44 @@ public struct AtomicFileReplacement: Sendable {
             throw named
         }
         if exists { _ = fchmod(descriptor.rawValue, entry.st_mode & 0o7777) } // the umask may have cut bits
+        TemporaryFiles.register(temporaryPath)
+    }
+
+    /// What a path names, by the type's rules.
+    private enum Target {
+        /// One of this process's open descriptors (`/dev/stdout`).
+        case descriptor(FileDescriptor)
+        /// A FIFO, device or socket, or a symbolic link to one.
+        case special
+        /// Missing, or a regular file.
+        case regular
+    }
+
+    /// Classifies `path` without opening it (opening a FIFO would wait for, and then be seen
+    /// by, its reader).
+    /// - Throws: `SystemIOError.symbolicLink` for a link to a regular file or a dangling one.
+    private static func target(_ path: String) throws(SystemIOError) -> Target {
+        if let inherited = openDescriptor(named: path) { return .descriptor(inherited) }
+        var entry = stat()
+        guard lstat(path, &entry) == 0 else { return .regular }
+        if entry.st_mode & S_IFMT == S_IFLNK {
+            var target = stat()
+            guard stat(path, &target) == 0, target.st_mode & S_IFMT != S_IFREG else {
+                throw SystemIOError(.symbolicLink, "refusing to follow or replace the symbolic link", path: path)
+            }
+            entry = target
+        }
+        return entry.st_mode & S_IFMT == S_IFREG ? .regular : .special
+    }
+
+    /// Whether `init(replacing: path)` would write through (a special file, a descriptor's
+    /// name) rather than replace, found without opening anything: a caller that makes its
+    /// scratch files beside the output asks this first, so a FIFO is opened once, by the
+    /// writer that feeds it.
+    /// - Throws: `SystemIOError.symbolicLink` as `init` does.
+    public static func writesThrough(_ path: String) throws(SystemIOError) -> Bool {
+        if case .regular = try target(path) { return false }
+        return true
     }
 
     /// The open descriptor `path` names, or nil: `/dev/stdout` (1), `/dev/stderr` (2),
@@ -117,6 +154,7 @@ public struct AtomicFileReplacement: Sendable {
         if writesThrough { return }
         if durable { try descriptor.sync() }
         guard rename(temporaryPath, path) == 0 else { throw .last("cannot replace", path: path) }
+        TemporaryFiles.unregister(temporaryPath)
         if durable { FileDescriptor.syncDirectory(containing: path) }
     }
 
@@ -124,7 +162,10 @@ public struct AtomicFileReplacement: Sendable {
     /// through is only closed).
     public func discard() {
         try? descriptor.close()
-        if !writesThrough { unlink(temporaryPath) }
+        if !writesThrough {
+            unlink(temporaryPath)
+            TemporaryFiles.unregister(temporaryPath)
+        }
     }
 
     /// Replaces the file at `path` with `bytes` (created if missing), durably.

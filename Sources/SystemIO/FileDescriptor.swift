@@ -85,13 +85,25 @@ public struct FileDescriptor: Hashable, Sendable {
     public static func readContents(of path: String) throws(SystemIOError) -> [UInt8] {
         let fd = try FileDescriptor(opening: path)
         defer { try? fd.close() }
+        return try fd.readToEnd(limit: .max)
+    }
+
+    /// Reads from the current position to the end of the file or `limit` bytes, whichever comes
+    /// first, 64 KiB at a time: memory follows what the file holds, never `limit` (a size a
+    /// header announces), and a stream without end (`/dev/zero`) stops at `limit`.
+    /// - Complexity: O(bytes read).
+    public func readToEnd(limit: Int) throws(SystemIOError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = try chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemIOError) in try fd.read(into: buffer) } }.get()
-            if n == 0 { return bytes }
+        while bytes.count < limit {
+            let want = min(chunk.count, limit - bytes.count)
+            let n = try chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemIOError) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want])) }
+            }.get()
+            if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
         }
+        return bytes
     }
 
     /// Reads up to `buffer.count` bytes at the current position; 0 means end of file.
@@ -254,8 +266,24 @@ public struct FileDescriptor: Hashable, Sendable {
         try? fd.close()
     }
 
+    /// Creates the folder `path` and the missing folders above it (as `mkdir -p`), mode 0777
+    /// less the umask; nothing to do when it exists.
+    /// - Throws: `SystemIOError` naming the first part that cannot be made: "cannot create
+    ///   the folder x/y: Not a directory" when a file stands in the way, else its `errno`.
+    public static func createDirectories(_ path: String) throws(SystemIOError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+            if mkdir(prefix, 0o777) == 0 { continue }
+            let failure = currentErrno()
+            var info = stat()
+            if failure == EEXIST, stat(prefix, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { continue }
+            throw SystemIOError("cannot create the folder", errno: failure == EEXIST ? ENOTDIR : failure, path: prefix)
+        }
+    }
+
     /// The directory part of `path` ("." for a bare name).
-    static func directory(of path: String) -> String {
+    public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

@@ -5,7 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Scratch bytes on disk, mapped into memory (`mmap(2)`, `MAP_SHARED`): for working data too
 /// large to keep in anonymous memory, as osmium's `*_mmap_array` indexes and tilemaker's
@@ -30,22 +29,10 @@ public final class MappedScratchFile {
     /// - Throws: `SystemIOError` naming the directory when it cannot be written.
     public init(directory: String) throws(SystemIOError) {
         self.directory = directory
-        var attempt = 0
-        while true {
-            let path = "\(directory)/.geo-scratch-\(getpid())-\(Self.nextSerial())"
-            do {
-                let fd = try FileDescriptor(opening: path, .readWrite, options: [.create, .exclusive], permissions: 0o600)
-                unlink(path)
-                descriptor = fd
-                return
-            } catch where error.code == .alreadyExists && attempt < 100 {
-                attempt += 1 // a stale file of an earlier process with the same id
-            } catch {
-                var named = error
-                named.message = "cannot create a scratch file in"
-                named.path = directory
-                throw named
-            }
+        do { descriptor = try TemporaryFile(in: directory, prefix: ".geo-scratch").unlinked() } catch {
+            var named = error
+            named.message = "cannot create a scratch file in"
+            throw named
         }
     }
 
@@ -106,7 +93,4 @@ public final class MappedScratchFile {
         }
         #endif
     }
-
-    private static let serial = Mutex<Int>(0)
-    private static func nextSerial() -> Int { serial.withLock { $0 += 1; return $0 } }
 }

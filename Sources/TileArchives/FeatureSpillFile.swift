@@ -1,35 +1,24 @@
 public import MapData
 public import SystemIO
 
-/// The scratch file of a `MapFeaturePartition`: a hidden temporary file next to the archive
-/// being written (`.<name>.features`, made as `AtomicFileReplacement` makes its temporary
-/// files, so a stale one from a crash is replaced and links are not followed), appended with
-/// `write(2)` and read back with `pread(2)`; `discard()` removes it.
+/// The scratch file of a `MapFeaturePartition`: a hidden `TemporaryFile` of a unique name
+/// (`.geo-tiles-<pid>-<n>.features`) next to the archive being written, appended with
+/// `write(2)` and read back with `pread(2)`; `discard()` removes it, and so does SIGINT or
+/// SIGTERM (`TemporaryFiles`).
 public final class FeatureSpillFile: MapSpillStorage {
-    private let file: AtomicFileReplacement
-    private let reader: FileDescriptor
+    private let file: TemporaryFile
     private var size: Int64 = 0
     /// The directory the scratch file is in: where the other scratch files of the build go
     /// (`MapElementStorage.scratchFiles(in:)`).
-    public var directory: String {
-        guard let slash = file.temporaryPath.lastIndex(of: "/") else { return "." }
-        return slash == file.temporaryPath.startIndex ? "/" : String(file.temporaryPath[..<slash])
-    }
+    public let directory: String
 
-    /// Creates the scratch file next to `path`; for a special file (`/dev/stdout`) in
-    /// `temporaryDirectory` instead.
+    /// Creates the scratch file next to `path`; for a special file (`/dev/stdout`, a FIFO) in
+    /// `temporaryDirectory` instead, found without opening it
+    /// (`AtomicFileReplacement.writesThrough(_:)`).
     /// - Throws: `SystemIOError` when the directory cannot be written.
     public init(nextTo path: String, temporaryDirectory: String) throws {
-        var scratch = try AtomicFileReplacement(replacing: path, temporarySuffix: ".features")
-        if scratch.writesThrough {
-            try scratch.descriptor.close()
-            scratch = try AtomicFileReplacement(replacing: temporaryDirectory + "/geo-tiles", temporarySuffix: ".features")
-        }
-        file = scratch
-        do { reader = try FileDescriptor(opening: scratch.temporaryPath) } catch {
-            scratch.discard()
-            throw error
-        }
+        directory = try AtomicFileReplacement.writesThrough(path) ? temporaryDirectory : FileDescriptor.directory(of: path)
+        file = try TemporaryFile(in: directory, prefix: ".geo-tiles", suffix: ".features")
     }
 
     public func append(_ bytes: [UInt8]) throws -> Int64 {
@@ -40,17 +29,16 @@ public final class FeatureSpillFile: MapSpillStorage {
     }
 
     public func read(offset: Int64, count: Int) throws -> [UInt8] {
-        let bytes = try reader.read(count: count, atOffset: offset)
+        let bytes = try file.descriptor.read(count: count, atOffset: offset)
         guard bytes.count == count else {
-            throw TileArchiveError(.truncated, "wanted \(count) bytes at \(offset), read \(bytes.count)", path: file.temporaryPath)
+            throw TileArchiveError(.truncated, "wanted \(count) bytes at \(offset), read \(bytes.count)", path: file.path)
         }
         return bytes
     }
 
     /// Closes and removes the scratch file.
     public func discard() {
-        try? reader.close()
-        file.discard()
+        file.remove()
     }
 }
 

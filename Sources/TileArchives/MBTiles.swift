@@ -48,12 +48,21 @@ struct MBTilesWriter {
     private let replacement: AtomicFileReplacement
     private let db: SQLiteDatabase
     private let insert: OpaquePointer
+    private var rows = 0
+
+    /// Most tiles an MBTiles archive is written with: 2^20 (1,048,576, every tile of zoom 10,
+    /// several times the zoom 0–14 tiles of a large country).
+    /// MBTiles 1.3 has no runs, so a polygon filling the world at zoom 14 would be 2^28 rows
+    /// (gigabytes, hours); past this the build stops with `.tooLarge`, and PMTiles, which
+    /// stores such a run as one entry, is the archive for it.
+    static let maximumTiles = 1 << 20
 
     init(replacing path: String) throws {
-        replacement = try AtomicFileReplacement(replacing: path)
-        guard !replacement.writesThrough else {
+        // Asked before opening: opening a FIFO would wait for a reader and then hand it nothing.
+        guard try !AtomicFileReplacement.writesThrough(path) else {
             throw TileArchiveError(.invalidArgument, "an MBTiles archive is an SQLite database and must be a regular file", path: path)
         }
+        replacement = try AtomicFileReplacement(replacing: path)
         do {
             db = try SQLiteDatabase(path: replacement.temporaryPath, readOnly: false)
             try db.execute("""
@@ -70,13 +79,26 @@ struct MBTilesWriter {
         }
     }
 
-    func add(_ tile: EncodedTile) throws(TileArchiveError) {
-        sqlite3_reset(insert)
-        sqlite3_bind_int(insert, 1, Int32(tile.zoom))
-        sqlite3_bind_int(insert, 2, Int32(tile.x))
-        sqlite3_bind_int(insert, 3, Int32((1 << tile.zoom) - 1 - tile.y))
-        _ = tile.data.withUnsafeBytes { sqlite3_bind_blob(insert, 4, $0.baseAddress, Int32($0.count), transient) }
-        guard sqlite3_step(insert) == SQLITE_DONE else { throw db.error("insert tile \(tile.zoom)/\(tile.x)/\(tile.y)") }
+    /// Adds a tile, or each tile of a run (one row each).
+    /// - Throws: `TileArchiveError.tooLarge` past `maximumTiles`, else SQLite's error.
+    mutating func add(_ tile: EncodedTile) throws(TileArchiveError) {
+        guard rows + tile.runLength <= Self.maximumTiles else {
+            throw TileArchiveError(.tooLarge, "zoom \(tile.zoom) takes the archive past \(Self.maximumTiles) tiles at tile \(tile.zoom)/\(tile.x)/\(tile.y) (MBTiles stores a row per tile, and polygons that fill whole squares make millions): write .pmtiles, which stores a run of equal tiles as one entry, or lower --maxzoom", path: replacement.path)
+        }
+        rows += tile.runLength
+        let first = PMTiles.tileID(zoom: tile.zoom, x: tile.x, y: tile.y)
+        for i in 0..<tile.runLength {
+            var (x, y) = (tile.x, tile.y)
+            if i > 0 {
+                do { (_, x, y) = try PMTiles.tile(id: first + UInt64(i)) } catch { throw TileArchiveError(.invalidArgument, "\(error)", path: db.path) }
+            }
+            sqlite3_reset(insert)
+            sqlite3_bind_int(insert, 1, Int32(tile.zoom))
+            sqlite3_bind_int(insert, 2, Int32(x))
+            sqlite3_bind_int(insert, 3, Int32((1 << tile.zoom) - 1 - y))
+            _ = tile.data.withUnsafeBytes { sqlite3_bind_blob(insert, 4, $0.baseAddress, Int32($0.count), transient) }
+            guard sqlite3_step(insert) == SQLITE_DONE else { throw db.error("insert tile \(tile.zoom)/\(x)/\(y)") }
+        }
     }
 
     func finish(metadata: [(String, String)]) throws {

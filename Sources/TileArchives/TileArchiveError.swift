@@ -26,6 +26,8 @@ extension ErrorCode where Domain == TileArchiveError {
     public static var invalidArchive: Self { Self("invalid tile archive") }
     /// A damaged or cut file: SQLite reports corruption, a temporary file ends early.
     public static var truncated: Self { Self("truncated archive") }
+    /// More than the format or its writer holds (`MBTilesWriter.maximumTiles`).
+    public static var tooLarge: Self { Self("too large") }
     /// An argument outside its range: a tile address off the grid, an MBTiles path that is
     /// not a regular file.
     public static var invalidArgument: Self { Self("invalid argument") }

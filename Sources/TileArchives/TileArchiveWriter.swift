@@ -20,16 +20,16 @@ public enum TileArchiveKind: Sendable {
 /// `path` atomically on `finish` (a temporary file next to it is renamed over it).
 ///
 /// Memory: MBTiles tiles go to SQLite as they come. PMTiles tile bytes go to a spill file next to
-/// `path` whenever `spillSize` of them are pending, and are copied behind the directories on
-/// `finish`; what stays in memory is the directory (one entry per run of tiles) and the small
+/// `path` (a `TemporaryFile`, `.geo-tiles-<pid>-<n>.tiledata`) whenever `spillSize` of them are
+/// pending, and are copied behind the directories on `finish`; what stays in memory is the directory (one entry per run of tiles) and the small
 /// tiles kept for deduplication (`PMTilesWriter.deduplicationLimit`). Writing to a special file
 /// (`/dev/stdout`) keeps the tile bytes in memory instead.
 public struct TileArchiveWriter {
     private let path: String
     private var pmtiles: PMTilesWriter?
     private var mbtiles: MBTilesWriter?
-    /// The PMTiles spill file (its temporary name; removed on `finish` or `discard`).
-    private var spill: AtomicFileReplacement?
+    /// The PMTiles spill file (removed on `finish` or `discard`).
+    private var spill: TemporaryFile?
     private var spilled: Int64 = 0
     /// Pending PMTiles tile bytes that are written to the spill file at once: 8 MiB.
     public static let spillSize = 8 << 20
@@ -40,16 +40,19 @@ public struct TileArchiveWriter {
         switch kind {
         case .pmtiles:
             pmtiles = PMTilesWriter(tileType: .mvt, tileCompression: .gzip)
-            let scratch = try AtomicFileReplacement(replacing: path, temporarySuffix: ".tiledata")
-            if scratch.writesThrough { try scratch.descriptor.close() } else { spill = scratch }
+            // A special file (a FIFO) is opened once, by `finish`: asked, not opened, here.
+            if try !AtomicFileReplacement.writesThrough(path) {
+                spill = try TemporaryFile(in: FileDescriptor.directory(of: path), prefix: ".geo-tiles", suffix: ".tiledata")
+            }
         case .mbtiles: mbtiles = try MBTilesWriter(replacing: path)
         }
     }
 
-    /// Adds one tile (gzip-compressed MVT).
+    /// Adds one tile or run of tiles (gzip-compressed MVT): a run is one PMTiles entry, and
+    /// one MBTiles row per tile (`MBTilesWriter.maximumTiles`).
     public mutating func add(_ tile: EncodedTile) throws {
         if pmtiles != nil {
-            try pmtiles!.add(zoom: tile.zoom, x: tile.x, y: tile.y, data: tile.data)
+            try pmtiles!.add(zoom: tile.zoom, x: tile.x, y: tile.y, data: tile.data, runLength: tile.runLength)
             if let spill, pmtiles!.pendingTileDataCount >= Self.spillSize {
                 let bytes = pmtiles!.takeTileData()
                 try spill.descriptor.writeAll(bytes)
@@ -61,7 +64,7 @@ public struct TileArchiveWriter {
 
     /// Removes the temporary files; the archive at `path` is left as it was.
     public func discard() {
-        spill?.discard()
+        spill?.remove()
     }
 
     /// Writes the metadata and puts the archive in place.
@@ -75,18 +78,16 @@ public struct TileArchiveWriter {
                 try AtomicFileReplacement.write(try pmtiles.finished(metadata: json, bounds: bounds, center: center, centerZoom: centerZoom), to: path)
                 return
             }
-            defer { spill.discard() }
+            defer { spill.remove() }
             let leading = try pmtiles.leadingSections(metadata: json, bounds: bounds, center: center, centerZoom: centerZoom)
             let rest = pmtiles.takeTileData()
             let out = try AtomicFileReplacement(replacing: path)
             do {
                 try out.descriptor.writeAll(leading)
-                let source = try FileDescriptor(opening: spill.temporaryPath)
-                defer { try? source.close() }
                 var offset: Int64 = 0
                 while offset < spilled {
-                    let chunk = try source.read(count: Int(min(Int64(Self.spillSize), spilled - offset)), atOffset: offset)
-                    guard !chunk.isEmpty else { throw TileArchiveError(.truncated, "ends at byte \(offset) of \(spilled)", path: spill.temporaryPath) }
+                    let chunk = try spill.descriptor.read(count: Int(min(Int64(Self.spillSize), spilled - offset)), atOffset: offset)
+                    guard !chunk.isEmpty else { throw TileArchiveError(.truncated, "ends at byte \(offset) of \(spilled)", path: spill.path) }
                     try out.descriptor.writeAll(chunk)
                     offset += Int64(chunk.count)
                 }

@@ -41,6 +41,8 @@ extension ErrorCode where Domain == XMLError {
     /// UTF-16 or UTF-32 input (a byte-order mark or a zero byte at the start); the scanner
     /// reads UTF-8 only.
     public static var unsupportedEncoding: Self { Self("unsupported encoding") }
+    /// One token is longer than the scanner's window may grow (`XMLScanner.maximumCapacity`).
+    public static var tooLarge: Self { Self("token too large") }
     /// The byte source threw; `underlying` holds its error.
     public static var io: Self { Self("I/O error") }
 }

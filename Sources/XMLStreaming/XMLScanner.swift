@@ -96,11 +96,23 @@ public struct XMLScanner {
     /// costs no memory; for readers that skip character data (OSM XML).
     public var discardsText = false
 
+    /// Most bytes the window grows to: a token longer (or an element kept whole from
+    /// `pinnedOffset`) is `.tooLarge`, not gigabytes of memory (a few megabytes of gzip can
+    /// inflate to one 3 GB attribute or comment).
+    public let maximumCapacity: Int
+    /// The default `maximumCapacity`: 64 MiB. A GPX or OSM token is a tag with its attributes,
+    /// a comment or a run of text; OSM's API caps a tag value at 255 characters, and the
+    /// largest real GPX element (a track point with its extensions) is a few kilobytes.
+    public static let defaultMaximumCapacity = 64 << 20
+
     /// Creates a scanner; nothing is read until `next()`.
-    /// - Parameter capacity: the initial window, in bytes; it doubles only for a token larger than it.
-    public init(source: any XMLByteSource, capacity: Int = 1 << 18) {
+    /// - Parameters:
+    ///   - capacity: the initial window, in bytes; it doubles only for a token larger than it.
+    ///   - maximumCapacity: the most it doubles to.
+    public init(source: any XMLByteSource, capacity: Int = 1 << 18, maximumCapacity: Int = XMLScanner.defaultMaximumCapacity) {
         self.source = source
         self.capacity = capacity
+        self.maximumCapacity = max(capacity, maximumCapacity)
         self.buf = .allocate(capacity: capacity)
         self.storage = BufferOwner(buf)
     }
@@ -139,8 +151,12 @@ public struct XMLScanner {
                 tokenStart -= drop
             }
             if end == capacity {
-                buf = storage.reallocate(keeping: end, capacity: capacity * 2)
-                capacity *= 2
+                guard capacity < maximumCapacity else {
+                    throw error(.tooLarge, "one token is longer than \(maximumCapacity) bytes, the most this reader holds", at: tokenOffset)
+                }
+                let grown = min(capacity * 2, maximumCapacity)
+                buf = storage.reallocate(keeping: end, capacity: grown)
+                capacity = grown
             }
             let got: Int
             do {

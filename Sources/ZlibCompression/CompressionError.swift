@@ -29,6 +29,9 @@ extension ErrorCode where Domain == CompressionError {
     public static var truncated: Self { Self("truncated data") }
     /// The stream inflated to a different size than the caller said it would.
     public static var sizeMismatch: Self { Self("size mismatch") }
+    /// The stream inflates past the limit its caller stated (`Inflater.limit`): a
+    /// decompression bomb, or data larger than its format allows.
+    public static var tooLarge: Self { Self("too large") }
     /// A parameter is out of range (a negative size, a level outside 0…9).
     public static var invalidArgument: Self { Self("invalid argument") }
     /// zlib could not allocate its state (`Z_MEM_ERROR`).

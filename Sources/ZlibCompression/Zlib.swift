@@ -42,11 +42,12 @@ public enum Zlib {
         throw streamError(status, "zlib inflate")
     }
 
-    /// Inflates a complete zlib stream of unknown decompressed size.
-    /// - Throws: `CompressionError` `.corrupt` or `.truncated`.
-    /// - Complexity: O(output size).
-    public static func inflate(_ input: [UInt8]) throws(CompressionError) -> [UInt8] {
-        try Inflater.inflateAll(input, format: .zlib)
+    /// Inflates a complete zlib stream of unknown decompressed size, at most `limit` bytes.
+    /// - Parameter limit: most bytes it may inflate to (`Inflater`'s rule).
+    /// - Throws: `CompressionError` `.corrupt`, `.truncated` or `.tooLarge`.
+    /// - Complexity: O(min(output size, limit)).
+    public static func inflate(_ input: [UInt8], limit: Int) throws(CompressionError) -> [UInt8] {
+        try Inflater.inflateAll(input, format: .zlib, limit: limit)
     }
 
     /// Deflates `input` into one zlib stream.
@@ -127,11 +128,13 @@ public enum Gzip {
         return out
     }
 
-    /// Decompresses a gzip file: every member, one after another (RFC 1952 §2.2).
-    /// - Throws: `CompressionError` `.corrupt` (bad header, data or CRC) or `.truncated` (the
-    ///   input ends inside a member).
-    /// - Complexity: O(output size).
-    public static func decompress(_ input: [UInt8]) throws(CompressionError) -> [UInt8] {
-        try Inflater.inflateAll(input, format: .gzip)
+    /// Decompresses a gzip file: every member, one after another (RFC 1952 §2.2), at most
+    /// `limit` bytes in all.
+    /// - Parameter limit: most bytes it may decompress to (`Inflater`'s rule).
+    /// - Throws: `CompressionError` `.corrupt` (bad header, data or CRC), `.truncated` (the
+    ///   input ends inside a member) or `.tooLarge` (past `limit`).
+    /// - Complexity: O(min(output size, limit)).
+    public static func decompress(_ input: [UInt8], limit: Int) throws(CompressionError) -> [UInt8] {
+        try Inflater.inflateAll(input, format: .gzip, limit: limit)
     }
 }

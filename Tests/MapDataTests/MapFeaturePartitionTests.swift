@@ -23,13 +23,14 @@ import TileArchives
         try partition.finishWriting()
         #expect(statistics == set.statistics)
         #expect(partition.count == set.features.count)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [".m.pmtiles.features"])
+        let scratchFiles = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        #expect(scratchFiles.count == 1 && scratchFiles[0].hasPrefix(".geo-tiles-") && scratchFiles[0].hasSuffix(".features"), "\(scratchFiles)")
         var tiles = 0
         for z in 0...14 {
             var inMemoryDrops = GeneralisationDrops(), partitionDrops = GeneralisationDrops()
             var inMemory: [EncodedTile] = [], partitioned: [EncodedTile] = []
             for block in tiler.blocks(atZoom: z) { inMemory += try tiler.tiles(in: block, drops: &inMemoryDrops) }
-            for block in partition.blocks(atZoom: z) { try partition.cutTiles(of: block, drops: &partitionDrops) { partitioned += $1 } }
+            for block in try partition.blocks(atZoom: z) { try partition.cutTiles(of: block, drops: &partitionDrops) { partitioned += $1 } }
             #expect(partitioned.count == inMemory.count, "zoom \(z)")
             #expect(partitioned == inMemory, "zoom \(z): the same tiles in the same order")
             #expect(partitionDrops == inMemoryDrops, "zoom \(z)")
@@ -64,7 +65,7 @@ func monaco_cutWithTheSmallestBudgets_givesTheTilesOfTheDefaults(blockSize: Int,
             var expectedDrops = GeneralisationDrops(), drops = GeneralisationDrops()
             var expected: [EncodedTile] = [], tiles: [EncodedTile] = []
             for block in tiler.blocks(atZoom: z) { expected += try tiler.tiles(in: block, drops: &expectedDrops) }
-            let blocks = partition.blocks(atZoom: z)
+            let blocks = try partition.blocks(atZoom: z)
             #expect(blocks.allSatisfy { $0.columns.count == smallest.blockSide(atZoom: z) && $0.rows.count == $0.columns.count }, "zoom \(z)")
             for block in blocks {
                 try partition.cutTiles(of: block, drops: &drops) { part, partTiles in
@@ -117,7 +118,7 @@ func monaco_cutWithTheSmallestBudgets_givesTheTilesOfTheDefaults(blockSize: Int,
         try partition.add(features)
         try partition.finishWriting()
         // The block of the zoom 10 tile the wood is in (its buffered box reaches the neighbours too).
-        let block = try #require(partition.blocks(atZoom: 14).first { $0.columns.lowerBound == 530 * 16 && $0.rows.lowerBound == 370 * 16 })
+        let block = try #require(try partition.blocks(atZoom: 14).first { $0.columns.lowerBound == 530 * 16 && $0.rows.lowerBound == 370 * 16 })
         let expectedBlock = try #require(tiler.blocks(atZoom: 14).first { $0.columns == block.columns && $0.rows == block.rows })
         #expect(block.bytes > 320_000)
         var parts: [PartitionBlock] = [], tiles: [EncodedTile] = [], drops = GeneralisationDrops(), expectedDrops = GeneralisationDrops()

@@ -95,7 +95,7 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     var z14Features = 0
     for z in 12...14 {
         for tile in try tiler.tiles(atZoom: z) {
-            let decoded = try VectorTile(decoding: Gzip.decompress(tile.data))
+            let decoded = try VectorTile(decoding: Gzip.decompress(tile.data, limit: VectorTile.defaultInflateLimit))
             for layer in decoded.layers {
                 #expect(MapLayer(rawValue: layer.name) != nil)
                 for f in layer.features { _ = try layer.geometry(of: f) }
@@ -215,4 +215,68 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     var z14 = GeneralisationDrops()
     for block in tiler.blocks(atZoom: 14) { _ = try tiler.tiles(in: block, drops: &z14) }
     #expect(z14 == GeneralisationDrops())
+}
+
+/// The tiles of a list with each run written out tile by tile (PMTiles tile-id order).
+private func expanded(_ tiles: [EncodedTile]) throws -> [EncodedTile] {
+    try tiles.flatMap { tile in
+        let first = PMTiles.tileID(zoom: tile.zoom, x: tile.x, y: tile.y)
+        return try (0..<UInt64(tile.runLength)).map { i in
+            let (z, x, y) = try PMTiles.tile(id: first + i)
+            return EncodedTile(zoom: z, x: x, y: y, data: tile.data)
+        }
+    }
+}
+
+/// Issue 36: the squares a polygon fills are found along its outline (`TileFill`) and given as
+/// runs, and the tiles are those of cutting every tile: a C-shaped polygon with a hole and a
+/// line across it, cut at zooms 4…7 in blocks of one tile (blocks and runs everywhere) and in
+/// one block of the whole world (every tile cut, fill tiles found tile by tile), are the same
+/// tiles byte for byte once the runs are written out.
+@Test func filledSquares_asRuns_areTheTilesOfCuttingEveryTile() throws {
+    let outer = [MapPoint(x: 0.1, y: 0.1), MapPoint(x: 0.9, y: 0.1), MapPoint(x: 0.9, y: 0.45), MapPoint(x: 0.5, y: 0.45), MapPoint(x: 0.5, y: 0.55),
+                 MapPoint(x: 0.9, y: 0.55), MapPoint(x: 0.9, y: 0.9), MapPoint(x: 0.1, y: 0.9), MapPoint(x: 0.1, y: 0.1)]
+    let sea = MapFeature(layer: .water, id: 7, source: .way, geometry: .polygons([MapPolygon(exterior: outer, holes: [square(cx: 0.3, cy: 0.7, h: 0.08)])]),
+                         properties: [MapProperty("class", .string("ocean"))], minZoom: 0)
+    let road = feature(.transportation, .lines([[MapPoint(x: 0.05, y: 0.3), MapPoint(x: 0.95, y: 0.32)]]))
+    for z in 4...7 {
+        let small = try MapTiler(features: [sea, road], options: TilingOptions(minZoom: z, maxZoom: z, blockSize: 1))
+        let whole = try MapTiler(features: [sea, road], options: TilingOptions(minZoom: z, maxZoom: z, blockSize: 1 << z))
+        #expect(whole.blocks(atZoom: z).count == 1)
+        var drops = GeneralisationDrops(), wholeDrops = GeneralisationDrops()
+        let blocks = small.blocks(atZoom: z)
+        let cut = try blocks.flatMap { try small.tiles(in: $0, drops: &drops) }
+        let every = try whole.tiles(in: whole.blocks(atZoom: z)[0], drops: &wholeDrops)
+        #expect(cut.contains { $0.runLength > 1 }, "zoom \(z): filled squares come as runs")
+        #expect(blocks.count < every.count, "zoom \(z): fewer blocks than tiles")
+        #expect(try expanded(cut) == every, "zoom \(z)")
+        #expect(drops == wholeDrops)
+        let ids = try expanded(cut).map { PMTiles.tileID(zoom: $0.zoom, x: $0.x, y: $0.y) }
+        #expect(ids == ids.sorted() && Set(ids).count == ids.count, "zoom \(z): tile-id order, each tile once")
+    }
+}
+
+/// Issue 36: a polygon around the whole world at zoom 14 is cut in the blocks along its edge and
+/// given elsewhere as runs: a few thousand blocks, not 2^20 blocks of 2^28 tiles, every tile
+/// addressed once; a tile inside holds the buffered square.
+@Test func worldPolygon_atZoom14_isItsOutlineAndRuns() throws {
+    let world = feature(.water, .polygons([MapPolygon(exterior: square(cx: 0.5, cy: 0.5, h: 0.5))]))
+    let tiler = try MapTiler(features: [world], options: TilingOptions(minZoom: 14, maxZoom: 14))
+    let blocks = tiler.blocks(atZoom: 14)
+    #expect(blocks.count < 10_000, "\(blocks.count) blocks")
+    var drops = GeneralisationDrops(), addressed = 0, previous: UInt64?
+    for block in blocks {
+        for tile in try tiler.tiles(in: block, drops: &drops) {
+            let id = PMTiles.tileID(zoom: 14, x: tile.x, y: tile.y)
+            #expect(previous.map { id > $0 } ?? true)
+            previous = id + UInt64(tile.runLength) - 1
+            addressed += tile.runLength
+        }
+    }
+    #expect(addressed == 1 << 28)
+    let run = try #require(blocks.first { $0.columns.count > 16 })
+    let inner = try #require(try tiler.tiles(in: run, drops: &drops).first)
+    let ring = try geometry(inner, "water")
+    guard case .polygons(let polygons) = ring else { Issue.record("not a polygon: \(ring)"); return }
+    #expect(Set(polygons.flatMap { $0.flatMap { $0 } }) == [TilePoint(x: -64, y: -64), TilePoint(x: 4160, y: -64), TilePoint(x: 4160, y: 4160), TilePoint(x: -64, y: 4160)])
 }

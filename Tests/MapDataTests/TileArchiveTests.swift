@@ -123,7 +123,7 @@ private func sampleArchive(count: Int) throws -> (bytes: [UInt8], tiles: [(Int, 
     #expect(try reader.metadata()["format"] == "pbf")
     var tiles = 0, features = 0
     try reader.forEachTile { z, x, y, data in
-        let raw = data.starts(with: [0x1F, 0x8B]) ? try Gzip.decompress(data) : data
+        let raw = data.starts(with: [0x1F, 0x8B]) ? try Gzip.decompress(data, limit: VectorTile.defaultInflateLimit) : data
         let tile = try VectorTile(decoding: raw)
         for layer in tile.layers {
             for f in layer.features { _ = try layer.geometry(of: f); features += 1 }

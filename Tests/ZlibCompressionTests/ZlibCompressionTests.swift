@@ -18,7 +18,7 @@ private func samples() -> [(name: String, bytes: [UInt8])] {
             let packed = try Zlib.deflate(bytes, level: level)
             let known = try packed.withUnsafeBytes { try Zlib.inflate($0, size: bytes.count) }
             #expect(known == bytes, "\(name), level \(level), known size")
-            #expect(try Zlib.inflate(packed) == bytes, "\(name), level \(level), unknown size")
+            #expect(try Zlib.inflate(packed, limit: bytes.count) == bytes, "\(name), level \(level), unknown size")
         }
     }
     let text = samples()[2].bytes
@@ -44,7 +44,7 @@ private func samples() -> [(name: String, bytes: [UInt8])] {
         let prefix = Array(packed[0..<cut])
         let known = #expect(throws: CompressionError.self) { try prefix.withUnsafeBytes { try Zlib.inflate($0, size: text.count) } }
         #expect(known?.code == .truncated || known?.code == .corrupt, "cut at \(cut): \(String(describing: known))")
-        let unknown = #expect(throws: CompressionError.self) { try Zlib.inflate(prefix) }
+        let unknown = #expect(throws: CompressionError.self) { try Zlib.inflate(prefix, limit: text.count) }
         #expect(unknown?.code == .truncated || unknown?.code == .corrupt, "cut at \(cut)")
     }
     var flipped = packed
@@ -56,7 +56,7 @@ private func samples() -> [(name: String, bytes: [UInt8])] {
     badChecksum[badChecksum.count - 1] ^= 0xFF // the Adler-32 trailer (RFC 1950 §2.2)
     let checksum = #expect(throws: CompressionError.self) { try badChecksum.withUnsafeBytes { try Zlib.inflate($0, size: text.count) } }
     #expect(checksum?.code == .corrupt)
-    let garbage = #expect(throws: CompressionError.self) { try Zlib.inflate(Array("not zlib at all".utf8)) }
+    let garbage = #expect(throws: CompressionError.self) { try Zlib.inflate(Array("not zlib at all".utf8), limit: 1 << 20) }
     #expect(garbage?.code == .corrupt)
 }
 
@@ -73,13 +73,13 @@ private func samples() -> [(name: String, bytes: [UInt8])] {
     for (name, bytes) in samples() {
         let packed = try Gzip.compress(bytes)
         #expect(Array(packed.prefix(2)) == [0x1F, 0x8B], "\(name): gzip magic")
-        #expect(try Gzip.decompress(packed) == bytes, "\(name)")
+        #expect(try Gzip.decompress(packed, limit: bytes.count) == bytes, "\(name)")
     }
 }
 
 @Test func gzip_concatenatedMembers_areOneStream() throws {
     let a = Array("first member\n".utf8), b = Array("second member\n".utf8)
-    #expect(try Gzip.decompress(try Gzip.compress(a) + Gzip.compress(b)) == a + b)
+    #expect(try Gzip.decompress(try Gzip.compress(a) + Gzip.compress(b), limit: a.count + b.count) == a + b)
 }
 
 @Test func gzip_ourOutput_readBySystemGzip() async throws {
@@ -112,7 +112,7 @@ private func samples() -> [(name: String, bytes: [UInt8])] {
             let result = try await GeoProcess.run(gzip, ["-9", "-f", file.path])
             #expect(result.status == 0, "\(sample.name): gzip says \(result.stderr)")
             let packed = try [UInt8](Data(contentsOf: dir.appendingPathComponent("sample\(index).bin.gz")))
-            #expect(try Gzip.decompress(packed) == sample.bytes, "\(sample.name)")
+            #expect(try Gzip.decompress(packed, limit: sample.bytes.count) == sample.bytes, "\(sample.name)")
         }
     }
 }
@@ -121,23 +121,23 @@ private func samples() -> [(name: String, bytes: [UInt8])] {
     let text = samples()[2].bytes
     let packed = try Gzip.compress(text)
     for cut in [0, 1, 5, 10, packed.count / 2, packed.count - 4, packed.count - 1] {
-        let error = #expect(throws: CompressionError.self) { try Gzip.decompress(Array(packed[0..<cut])) }
+        let error = #expect(throws: CompressionError.self) { try Gzip.decompress(Array(packed[0..<cut]), limit: text.count) }
         #expect(error?.code == .truncated, "cut at \(cut) of \(packed.count): \(String(describing: error))")
     }
     var badCRC = packed
     badCRC[badCRC.count - 6] ^= 0x01 // CRC-32 of the trailer (RFC 1952 §2.3)
-    let crc = #expect(throws: CompressionError.self) { try Gzip.decompress(badCRC) }
+    let crc = #expect(throws: CompressionError.self) { try Gzip.decompress(badCRC, limit: text.count) }
     #expect(crc?.code == .corrupt)
     var badMagic = packed
     badMagic[0] = 0x00
-    let magic = #expect(throws: CompressionError.self) { try Gzip.decompress(badMagic) }
+    let magic = #expect(throws: CompressionError.self) { try Gzip.decompress(badMagic, limit: text.count) }
     #expect(magic?.code == .corrupt)
 }
 
 @Test func inflater_chunked_matchesWhole() throws {
     let text = samples()[2].bytes
     let packed = try Gzip.compress(text)
-    let inflater = try Inflater(format: .automatic)
+    let inflater = try Inflater(format: .automatic, limit: text.count)
     var output: [UInt8] = []
     for start in stride(from: 0, to: packed.count, by: 1000) {
         #expect(!inflater.isComplete, "complete before the last chunk at \(start)")
@@ -145,6 +145,31 @@ private func samples() -> [(name: String, bytes: [UInt8])] {
     }
     #expect(inflater.isComplete)
     #expect(output == text)
+}
+
+/// A gzip bomb — 64 members of 1 MiB of zeros each, 64 MiB from about 64 KiB — stops at the
+/// stated limit with `.tooLarge` naming it, having produced no more than the limit; exactly the
+/// limit passes. The streaming `Inflater` keeps what it made before the limit.
+@Test func inflate_pastTheLimit_isTooLarge_atTheLimitPasses() throws {
+    let member = try Gzip.compress([UInt8](repeating: 0, count: 1 << 20), level: 9)
+    let bomb = [[UInt8]](repeating: member, count: 64).flatMap { $0 }
+    #expect(bomb.count < 128 << 10, "64 MiB of zeros packs into under 128 KiB")
+    #expect(try Gzip.decompress(bomb, limit: 64 << 20).count == 64 << 20, "exactly at the limit")
+    for limit in [0, 1, 1 << 20, (32 << 20) + 1, (64 << 20) - 1] {
+        let error = #expect(throws: CompressionError.self) { try Gzip.decompress(bomb, limit: limit) }
+        #expect(error?.code == .tooLarge, "limit \(limit): \(String(describing: error))")
+        #expect(error?.message.contains("limit of \(limit) bytes") == true, "limit \(limit): \(String(describing: error))")
+    }
+    let zlibBomb = try Zlib.deflate([UInt8](repeating: 7, count: 4 << 20))
+    #expect((try? Zlib.inflate(zlibBomb, limit: 4 << 20))?.count == 4 << 20)
+    #expect(throws: CompressionError.self) { try Zlib.inflate(zlibBomb, limit: 1 << 20) }
+    let inflater = try Inflater(format: .gzip, limit: 3 << 20)
+    var output: [UInt8] = []
+    let error = #expect(throws: CompressionError.self) { try bomb.withUnsafeBytes { try inflater.inflate($0, into: &output) } }
+    #expect(error?.code == .tooLarge)
+    #expect(output.count == 3 << 20, "what came before the limit is kept, nothing past it")
+    #expect(output.allSatisfy { $0 == 0 })
+    #expect(throws: CompressionError.self) { try Inflater(format: .gzip, limit: -1) }
 }
 
 /// CRC-32 against the check value of the CRC catalogue (CRC-32/ISO-HDLC: "123456789" →

@@ -20,7 +20,7 @@ struct TilesCLITests {
             var zooms = Set<Int>(), features = 0
             func check(_ z: Int, _ data: [UInt8]) throws {
                 zooms.insert(z)
-                let tile = try VectorTile(decoding: try Gzip.decompress(data))
+                let tile = try VectorTile(decoding: try Gzip.decompress(data, limit: VectorTile.defaultInflateLimit))
                 for layer in tile.layers {
                     #expect(MapLayer(rawValue: layer.name) != nil, "layer \(layer.name)")
                     features += layer.features.count
