@@ -120,7 +120,10 @@ enum CompoundOperators {
         return [:]
     }
 
-    static let definitions: [String: Definition] = [
+    /// Every fixed-signature operator: the expression language's and legacy filters'.
+    static let definitions = core.merging(FilterOperators.definitions) { ours, _ in ours }
+
+    private static let core: [String: Definition] = [
         "error": Definition(type: .error, overloads: [(.fixed([.string]), { ctx, a, key in
             throw ExpressionEvaluationError(message: try string(ctx, a[0]), key: key)
         })]),

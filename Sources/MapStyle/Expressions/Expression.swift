@@ -83,7 +83,7 @@ indirect enum Expression: Sendable {
         switch self {
         case .compound(let c):
             if ["get", "has"].contains(c.name), c.args.count == 1 { return false }
-            if ["feature-state", "properties", "geometry-type", "id"].contains(c.name) { return false }
+            if ["feature-state", "properties", "geometry-type", "id"].contains(c.name) || c.name.hasPrefix("filter-") { return false }
         case .within, .distance: return false
         default: break
         }

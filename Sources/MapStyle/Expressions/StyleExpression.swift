@@ -65,6 +65,12 @@ public struct StyleExpression: Sendable {
     /// Parses `json` (an expression, or a legacy function object) for a property.
     /// - Throws: the parse errors, each with its key path (`[2]`, `[1][0]`).
     public init(json: JSONValue, property: PropertySpecification, globalState: [String: ExpressionValue] = [:]) throws(ExpressionParseFailure) {
+        try self.init(json: json, property: property, globalState: globalState, asProperty: true)
+    }
+
+    /// - Parameter asProperty: whether the property's limits apply (feature and zoom
+    ///   dependence, zoom only as a top-level curve's input); a layer filter is parsed without.
+    init(json: JSONValue, property: PropertySpecification, globalState: [String: ExpressionValue], asProperty: Bool) throws(ExpressionParseFailure) {
         var input = json
         if case .object = json { input = LegacyFunction.convert(json, property) }
         let context = ParsingContext(expectedType: property.expectedType)
@@ -73,10 +79,16 @@ public struct StyleExpression: Sendable {
         }
         func fail(_ message: String) -> ExpressionParseFailure { ExpressionParseFailure(errors: [ExpressionParsingError(key: "", message: message)]) }
         let featureConstant = parsed.isFeatureConstant
+        let zoomConstant = parsed.isGlobalConstant(["zoom"])
+        guard asProperty else {
+            expression = parsed
+            kind = zoomConstant ? (featureConstant ? .constant : .source) : (featureConstant ? .camera : .composite)
+            self.globalState = globalState
+            return
+        }
         if !featureConstant, !["data-driven", "cross-faded-data-driven"].contains(property.propertyType) {
             throw fail("data expressions not supported")
         }
-        let zoomConstant = parsed.isGlobalConstant(["zoom"])
         if !zoomConstant, !property.parameters.contains("zoom") { throw fail("zoom expressions not supported") }
         let curve: CurveExpression?
         switch Self.zoomCurve(parsed) {
