@@ -52,6 +52,7 @@ let package = Package(
         .library(name: "MapRenderer", targets: ["MapRenderer"]),
         .library(name: "TileArchives", targets: ["TileArchives"]),
         .library(name: "MapView", targets: ["MapView"]),
+        .library(name: "MapStyle", targets: ["MapStyle"]),
         .executable(name: "geo", targets: ["geo"]),
     ],
     dependencies: [
@@ -165,6 +166,10 @@ let package = Package(
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock, child processes.
         .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork", "SystemIO"], swiftSettings: strictSettings),
 
+        // The MapLibre Style Specification v8 (pure): the expression language — types, parser,
+        // evaluation, colours — and legacy functions.
+        .target(name: "MapStyle", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
         // HarfBuzz (shaping) and FreeType (glyph outlines) from the system, as Mapnik uses them;
         // only MapRenderer imports them. Opened on first use, not linked (CHarfBuzz/shim.h says
         // why); their header paths are `lazyLibraryHeaders`.
@@ -243,6 +248,7 @@ let package = Package(
                 "MapView",
                 "MapLivePage",
                 "HTTPServing",
+                "MapStyle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -365,6 +371,11 @@ let package = Package(
             dependencies: ["HTTPServing", "GeoTestSupport", "SystemIO",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MapStyleTests",
+            dependencies: ["MapStyle", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -34,6 +34,7 @@ public struct Geo: AsyncParsableCommand {
             MapCommand.self,
             SnapshotCommand.self,
             TilesCommand.self,
+            StyleCommand.self,
         ]
     )
 
