@@ -100,3 +100,21 @@ private func sightings(minor: UInt16, distance: Double, seconds: Int, rng: inout
         }
     }
 }
+
+@Test func replay_longGap_isReportedAtItsStartAndEnd_aShortOneIntervalByInterval() throws {
+    let frame = BeaconAdvertisement.iBeacon(uuid: uuid, major: 1, minor: 1, measuredPower: -59)
+    func sighting(_ seconds: Double) -> BeaconSighting {
+        BeaconSighting(timestamp: start.addingTimeInterval(seconds), address: "A", rssi: -59, advertisement: frame)
+    }
+    // Heard at 0 s and 5 s (a gap shorter than the 10 s window), then a century later.
+    let century = 100 * 365.25 * 86_400.0
+    var ranger = try BeaconRanger()
+    var reports: [(seconds: Double, count: Int)] = []
+    ranger.replay([sighting(0), sighting(5), sighting(century)], interval: .seconds(1)) { time, beacons in
+        reports.append((time.timeIntervalSince(start), beacons.count))
+    }
+    // 1…35 s each second (listed until the 30 s expiry after 5 s, empty at 36 s: the gap's
+    // start), the last second before the sighting (the gap's end), then the one after it.
+    #expect(reports.map(\.seconds) == (1...36).map(Double.init) + [century, century + 1])
+    #expect(reports.map(\.count) == Array(repeating: 1, count: 35) + [0, 0, 1])
+}

@@ -194,6 +194,47 @@ import Testing
     }
 }
 
+/// `g` assembled again from its columns through the file reader's checks, with some replaced.
+private func reassembled(_ g: RoadGraph, turnCosts: TurnCostModel? = nil, nodeLatitudes: ContiguousArray<Int32>? = nil,
+                         edgeWeights: ContiguousArray<Float>? = nil, shapeOffsets: ContiguousArray<UInt32>? = nil) throws(RoadNetworkError) -> RoadGraph {
+    try RoadGraph(
+        profileName: g.profileName, turnCosts: turnCosts ?? g.turnCosts,
+        nodeLatitudes: nodeLatitudes ?? g.nodeLatitudes, nodeLongitudes: g.nodeLongitudes, nodeOSMIDs: g.nodeOSMIDs,
+        nodeFlags: g.nodeFlags, nodePenalties: g.nodePenalties, nodeRoadCounts: g.nodeRoadCounts,
+        firstEdge: g.firstEdge, firstIncoming: g.firstIncoming, incomingEdges: g.incomingEdges,
+        edgeSources: g.edgeSources, edgeTargets: g.edgeTargets, edgeSegments: g.edgeSegments,
+        edgeDurations: g.edgeDurations, edgeWeights: edgeWeights ?? g.edgeWeights, edgeSpeeds: g.edgeSpeeds,
+        edgeFlags: g.edgeFlags, edgeModes: g.edgeModes, edgeTwins: g.edgeTwins,
+        edgeStartBearings: g.edgeStartBearings, edgeEndBearings: g.edgeEndBearings,
+        shapeOffsets: shapeOffsets ?? g.shapeOffsets, shapeLatitudes: g.shapeLatitudes, shapeLongitudes: g.shapeLongitudes,
+        shapeOSMIDs: g.shapeOSMIDs, segmentLengths: g.segmentLengths, segmentWayIDs: g.segmentWayIDs, segmentNames: g.segmentNames,
+        segmentClasses: g.segmentClasses, names: g.names, restrictions: g.restrictions)
+}
+
+/// Columns a file with a valid CRC may still get wrong: each a `.corrupt` error naming the
+/// element, never a trap (issue 36: a shape offset of 0xFFFFFFFF overflowed `offset + 2`).
+@Test func graphFile_columnsOutOfRange_areCorruptErrorsNotTraps() throws {
+    let g = crossroads().graph
+    #expect(try reassembled(g).serialized() == g.serialized())
+    func message(_ build: () throws(RoadNetworkError) -> RoadGraph) -> String? {
+        do { _ = try build(); return nil } catch { return error.code == .corrupt ? error.message : "\(error.code)" }
+    }
+    var offsets = g.shapeOffsets
+    offsets[1] = UInt32.max
+    #expect(message { () throws(RoadNetworkError) in try reassembled(g, shapeOffsets: offsets) } == "segment 1 has fewer than two points")
+    var latitudes = g.nodeLatitudes
+    latitudes[0] = 900_000_001 // 90.0000001°
+    #expect(message { () throws(RoadNetworkError) in try reassembled(g, nodeLatitudes: latitudes) } == "node 0 lies outside ±90° latitude or ±180° longitude")
+    for bad: Float in [.nan, -1, .infinity] {
+        var weights = g.edgeWeights
+        weights[0] = bad
+        #expect(message { () throws(RoadNetworkError) in try reassembled(g, edgeWeights: weights) }
+                == "edge 0 has a duration, weight or speed that is negative or not a number", "weight \(bad)")
+    }
+    let nanTurns = TurnCostModel(turnPenalty: .seconds(7.5), turnBias: .nan, oncomingTurnPenalty: .seconds(2), uTurnPenalty: .seconds(20))
+    #expect(message { () throws(RoadNetworkError) in try reassembled(g, turnCosts: nanTurns) } == "the turn costs are negative, not numbers or over a day")
+}
+
 // MARK: Spatial index
 
 /// A seeded linear congruential generator (Knuth MMIX constants), for repeatable sweeps.
