@@ -46,8 +46,9 @@ import Testing
         #expect(failure?.errors.first?.key.hasPrefix(String(repeating: "[3]", count: 126)) == true)
     }
 
-    @Test func aFixtureThatIsNotJSONIsATypedError() {
-        #expect(throws: ExpressionFixtureError.self) { try ExpressionTestFixture.run(Data("{\"expression\": [".utf8)) }
+    @Test func aFixtureThatIsNotJSONIsATypedErrorSayingWhere() {
+        let cut = #expect(throws: ExpressionFixtureError.self) { try ExpressionTestFixture.run(Data("{\"expression\": [".utf8)) }
+        #expect(cut?.message == "the fixture is not JSON: line 1, column 17 (byte offset 16): the text ends inside a JSON value")
         #expect(throws: ExpressionFixtureError.self) { try ExpressionTestFixture.run(Data("[1, 2]".utf8)) }
     }
 
