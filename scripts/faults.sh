@@ -225,7 +225,7 @@ sleep 0.2
 if [ -p "$T/out-fifo" ] && cmp -s "$T/from-fifo.pbf" "$T/city.osm.pbf"; then :; else RC=1 ERR="the FIFO was replaced or got other bytes"; WHY="not written through"; row "sample-city -o FIFO: the reader gets the file"; fi
 mkdir "$T/dir"
 for cmd in "osm info" "gpx stats" "nmea decode" "extract -o $T/x.graph" "route --from $FROM --to $TO --graph" "simulate --count 1 --fast --route" \
-           "snapshot --size 32x32 -o $T/x.png --data" "match --graph $T/city.graph"; do
+           "snapshot --size 32x32 -o $T/x.png --data" "match --graph $T/city.graph" "style expression"; do
   read -ra argv <<<"$cmd"
   check file-error "$T/dir" "$T/stdout" "$T/empty" "${argv[@]}" "$T/dir"
   check file-error "$T/nowhere.file" "$T/stdout" "$T/empty" "${argv[@]}" "$T/nowhere.file"
@@ -234,6 +234,7 @@ check file-error "/dev/null" "$T/stdout" "$T/empty" osm info /dev/null
 check file-error "/dev/null" "$T/stdout" "$T/empty" gpx stats /dev/null
 check file-error "/dev/null" "$T/stdout" "$T/empty" route --graph /dev/null --from "$FROM" --to "$TO"
 check file-error "/dev/null" "$T/stdout" "$T/empty" snapshot --data /dev/null --size 32x32 -o "$T/x.png"
+check file-error "/dev/null" "$T/stdout" "$T/empty" style expression /dev/null
 check ok "" "$T/stdout" "$T/empty" sample-city -o /dev/null
 # -o a directory, a path in a missing directory, a symbolic link (to a file: refused; the file stays).
 check file-error "$T/dir" "$T/stdout" "$T/empty" sample-city -o "$T/dir"
@@ -288,6 +289,24 @@ check ok "" "$T/stdout" "$T/empty" map animate --from -15,140,3 --to -33.9,151.2
 run_geo "$T/stdout" "$T/empty" route --graph "$T/city.graph" --from -33.9,18.4 --to -10,-50
 WHY=""; if [ "$RC" -ge 124 ] || [[ "$ERR" == *"Missing value"* ]] || [[ "$ERR" == *"Unknown option"* ]]; then WHY="the coordinate was taken for an option"; fi
 row "route --from -33.9,18.4 --to -10,-50 (parsed; no road is near)"
+
+# Hostile style expressions (issue 31): a fixture cut short, 100 nested "all" around a bad
+# argument (3^100 parses when each overload re-parsed it), 250 nested lets doubling their
+# value (a stack overflow, 2^250 evaluations): a parse error or a result, in bounded time.
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+open(f"{t}/cut.expr.json", "w").write('{"expression": ["interpolate", ["linear"], ["zoom"], 0, ')
+e = "oops"
+for _ in range(100): e = ["all", e, True]
+json.dump({"expression": e, "inputs": [[{}, {}]]}, open(f"{t}/overloads.expr.json", "w"))
+body = ["var", "v250"]
+for level in range(250, 0, -1): body = ["let", f"v{level}", ["+", ["var", f"v{level - 1}"], ["var", f"v{level - 1}"]], body]
+json.dump({"expression": ["let", "v0", 1, body], "inputs": [[{}, {}]]}, open(f"{t}/lets.expr.json", "w"))
+PY
+check file-error "$T/cut.expr.json" "$T/stdout" "$T/empty" style expression "$T/cut.expr.json"
+check ok "" "$T/stdout" "$T/empty" style expression "$T/overloads.expr.json"
+check ok "" "$T/stdout" "$T/empty" style expression "$T/lets.expr.json"
 
 # --- 4. unreachable hosts ----------------------------------------------------------------------
 

@@ -234,17 +234,18 @@ extension GeoJSON: Codable {
     }
 }
 
-/// Where a text stops being JSON (RFC 8259): the first byte the grammar cannot accept.
-struct JSONSyntaxError: CustomStringConvertible {
-    var message: String
+/// Where a text stops being JSON (RFC 8259): the first byte the grammar cannot accept. For
+/// readers over Foundation's decoder, which does not say where (GeoJSON, MapStyle's fixtures).
+public struct JSONSyntaxError: CustomStringConvertible, Sendable {
+    public var message: String
     /// 0-based byte offset, 1-based line and 1-based column in bytes.
-    var offset: Int, line: Int, column: Int
+    public var offset: Int, line: Int, column: Int
 
-    var description: String { "line \(line), column \(column) (byte offset \(offset)): \(message)" }
+    public var description: String { "line \(line), column \(column) (byte offset \(offset)): \(message)" }
 
     /// Scans `bytes`; nil when they are one JSON value with nothing but white space around it.
     /// Nesting deeper than 512 levels is reported, as Foundation's decoder refuses it.
-    init?(locatingIn bytes: [UInt8]) {
+    public init?(locatingIn bytes: [UInt8]) {
         var scanner = JSONSyntaxScanner(bytes: bytes)
         let problem: (offset: Int, message: String)
         do {

@@ -24,8 +24,31 @@ import Testing
         #expect(try e.evaluate(globals: ExpressionGlobals(), feature: feature) == .number(0x1p60))
     }
 
-    @Test func aFixtureThatIsNotJSONIsATypedError() {
-        #expect(throws: ExpressionFixtureError.self) { try ExpressionTestFixture.run(Data("{\"expression\": [".utf8)) }
+    @Test func nestedOverloadedOperatorsParseEachArgumentOnce() {
+        // ["all", ["all", … ["all", "oops", true] …, true], true], 100 deep: "all" has two
+        // overloads for two arguments, and trying each re-parsed the inner "all": 3^100 parses.
+        var e: JSONValue = "oops"
+        for _ in 0..<100 { e = ["all", e, true] }
+        let property = PropertySpecification(json: ["type": "boolean"])
+        #expect(throws: ExpressionParseFailure(errors: [ExpressionParsingError(
+            key: String(repeating: "[1]", count: 99),
+            message: "Expected arguments of type (boolean, boolean) | (boolean...), but found (string, boolean) instead.")])) {
+            try StyleExpression(json: e, property: property)
+        }
+    }
+
+    @Test func nestingBeyondTheLimitIsAParseErrorNotAStackOverflow() {
+        // 250 nested lets overflowed the stack (SIGSEGV) while evaluating their chain of vars.
+        let failure = #expect(throws: ExpressionParseFailure.self) {
+            try StyleExpression(json: doublingLets(250), property: PropertySpecification(json: ["type": "number"]))
+        }
+        #expect(failure?.errors.map(\.message) == ["Expressions may nest at most 128 levels deep."])
+        #expect(failure?.errors.first?.key.hasPrefix(String(repeating: "[3]", count: 126)) == true)
+    }
+
+    @Test func aFixtureThatIsNotJSONIsATypedErrorSayingWhere() {
+        let cut = #expect(throws: ExpressionFixtureError.self) { try ExpressionTestFixture.run(Data("{\"expression\": [".utf8)) }
+        #expect(cut?.message == "the fixture is not JSON: line 1, column 17 (byte offset 16): the text ends inside a JSON value")
         #expect(throws: ExpressionFixtureError.self) { try ExpressionTestFixture.run(Data("[1, 2]".utf8)) }
     }
 

@@ -35,7 +35,7 @@ enum CompoundOperators {
         var attempt = ParsingContext.Errors()
         for (signature, evaluate) in overloads {
             attempt = ParsingContext.Errors()
-            let signatureContext = ParsingContext(path: context.path, scope: context.scope, errors: attempt)
+            let signatureContext = ParsingContext(path: context.path, place: context.place, scope: context.scope, errors: attempt, memo: context.memo)
             var parsed: [Expression] = []
             var failed = false
             for i in 1..<max(args.count, 1) {

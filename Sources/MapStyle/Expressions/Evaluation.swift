@@ -23,7 +23,14 @@ extension Expression {
             }
             return .null
         case .coercion(let type, let args, let key): return try Coercions.evaluate(type, args, key, ctx)
-        case .binding(_, let result): return try result.evaluate(ctx)
+        case .binding(let bindings, let result):
+            // Bindings are evaluated in order as the `let` is entered, so that a `var` finds its
+            // value ready instead of recursing through the chain of lets above it. A binding that
+            // fails is left to fail where a `var` reads it, as when evaluated lazily.
+            for binding in bindings where ctx.variables[binding.key] == nil {
+                if let value = try? binding.value.evaluate(ctx) { ctx.variables[binding.key] = value }
+            }
+            return try result.evaluate(ctx)
         case .variable(_, let bound, let binding):
             // A binding is evaluated once per evaluation however many `var`s read it: lets that
             // double their uses level by level would otherwise take 2^depth evaluations.

@@ -8,7 +8,8 @@ indirect enum Expression: Sendable {
     case assertion(ExpressionType, [Expression], key: String)
     /// `to-*` and the parser's implicit conversions to colour, formatted, padding, ….
     case coercion(ExpressionType, [Expression], key: String)
-    case binding([(name: String, value: Expression)], result: Expression)
+    /// A `let`: each binding's name, value and the key path of the value.
+    case binding([(name: String, value: Expression, key: String)], result: Expression)
     /// A `var`; `binding` is the key path of its `let` binding's value, unique in the expression.
     case variable(name: String, bound: Expression, binding: String)
     case at(ExpressionType, index: Expression, input: Expression, key: String)

@@ -43,8 +43,8 @@ enum ExpressionParser {
         }
         guard case .array(let items) = args[1] else { return .literal(ExpressionValue(args[1]), ExpressionValue(args[1]).type) }
         var parsed: [Expression] = []
-        for item in items {
-            guard let p = context.parse(item) else { return nil }
+        for (i, item) in items.enumerated() {
+            guard let p = context.semiliteralItem(i).parse(item) else { return nil }
             parsed.append(p)
         }
         var item: ExpressionType?
@@ -119,7 +119,7 @@ enum ExpressionParser {
             i += 2
         }
         guard let result = context.parse(args[args.count - 1], args.count - 1, context.expectedType, bindings: bindings) else { return nil }
-        return .binding(bindings.map { ($0.name, $0.value) }, result: result)
+        return .binding(bindings.map { ($0.name, $0.value, $0.key) }, result: result)
     }
 
     static func variable(_ args: [JSONValue], _ context: ParsingContext) -> Expression? {

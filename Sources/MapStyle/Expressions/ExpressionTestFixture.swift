@@ -33,7 +33,9 @@ public enum ExpressionTestFixture {
         } catch let error as ExpressionFixtureError {
             throw error
         } catch {
-            throw ExpressionFixtureError(message: "the fixture is not JSON: \(error)")
+            // Foundation's decoder does not say where the text breaks; GeoCore's scanner does.
+            let place = JSONSyntaxError(locatingIn: [UInt8](bytes)).map { "\($0)" } ?? "\(error)"
+            throw ExpressionFixtureError(message: "the fixture is not JSON: \(place)")
         }
         let property = PropertySpecification(json: fixture["propertySpec"])
         var globalState: [String: ExpressionValue] = [:]

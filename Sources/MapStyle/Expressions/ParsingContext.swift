@@ -11,6 +11,23 @@ struct ParsingContext {
     /// How a parsed expression of type `value` (or a convertible type) is fitted to the expected type.
     enum Annotation { case assert, coerce, omit }
 
+    /// The deepest nesting of expressions parsed: deeper ones are an error, so that parsing and
+    /// evaluation (recursive, as MapLibre's) stay within a thread's stack. Real styles nest a few
+    /// levels; Foundation's JSON reader stops at 512.
+    static let maximumDepth = 128
+
+    /// Every sub-parse of one parse, by where it is and what was expected: an operator with
+    /// several overloads parses its arguments once per overload, and nested ones would
+    /// otherwise parse the innermost argument (overloads + 1)^depth times.
+    final class Memo {
+        struct Key: Hashable {
+            var place: [Int]
+            var expected: ExpressionType?
+            var annotation: Annotation?
+        }
+        var results: [Key: (expression: Expression?, errors: [ExpressionParsingError])] = [:]
+    }
+
     /// A `let` binding in scope: its name, value and the key path of the value.
     struct Binding {
         var name: String
@@ -19,14 +36,20 @@ struct ParsingContext {
     }
 
     let path: [Int]
+    /// `path`, plus a mark for each `semiliteral` item (whose items share its key) above.
+    let place: [Int]
     let scope: [Binding]
     let errors: Errors
+    let memo: Memo
     let expectedType: ExpressionType?
 
-    init(path: [Int] = [], scope: [Binding] = [], errors: Errors = Errors(), expectedType: ExpressionType? = nil) {
+    init(path: [Int] = [], place: [Int]? = nil, scope: [Binding] = [], errors: Errors = Errors(), memo: Memo = Memo(),
+         expectedType: ExpressionType? = nil) {
         self.path = path
+        self.place = place ?? path
         self.scope = scope
         self.errors = errors
+        self.memo = memo
         self.expectedType = expectedType
     }
 
@@ -34,7 +57,21 @@ struct ParsingContext {
 
     /// A context for argument `index`, expecting `expected`, with `bindings` added to the scope.
     func concat(_ index: Int?, _ expected: ExpressionType? = nil, bindings: [Binding] = []) -> ParsingContext {
-        ParsingContext(path: index.map { path + [$0] } ?? path, scope: scope + bindings, errors: errors, expectedType: expected)
+        ParsingContext(path: index.map { path + [$0] } ?? path, place: index.map { place + [$0] } ?? place, scope: scope + bindings,
+                       errors: errors, memo: memo, expectedType: expected)
+    }
+
+    /// Parses a value that MapLibre reports at argument `index` although it is not that argument
+    /// (the sections and options of `format`, the options of `number-format` and `collator`);
+    /// `slot` tells the values reported there apart.
+    func parse(_ json: JSONValue, reportedAt index: Int, slot: Int, _ expected: ExpressionType?) -> Expression? {
+        ParsingContext(path: path + [index], place: place + [index, -1 - slot], scope: scope, errors: errors, memo: memo,
+                       expectedType: expected).parse(json)
+    }
+
+    /// The context of item `index` of a `semiliteral`: the same key and expected type, its own place.
+    func semiliteralItem(_ index: Int) -> ParsingContext {
+        ParsingContext(path: path, place: place + [-1 - index], scope: scope, errors: errors, memo: memo, expectedType: expectedType)
     }
 
     /// Parses argument `index` of the current expression, expecting `expected`.
@@ -63,6 +100,19 @@ struct ParsingContext {
     /// type by an assertion or coercion where MapLibre inserts one, then folded to a literal
     /// when constant.
     func parse(_ json: JSONValue, annotation: Annotation? = nil) -> Expression? {
+        let key = Memo.Key(place: place, expected: expectedType, annotation: annotation)
+        if let earlier = memo.results[key] {
+            errors.list += earlier.errors
+            return earlier.expression
+        }
+        let errorsBefore = errors.list.count
+        let parsed = parseOnce(json, annotation: annotation)
+        memo.results[key] = (parsed, Array(errors.list[errorsBefore...]))
+        return parsed
+    }
+
+    private func parseOnce(_ json: JSONValue, annotation: Annotation?) -> Expression? {
+        guard path.count <= Self.maximumDepth else { return error("Expressions may nest at most \(Self.maximumDepth) levels deep.") }
         let expr: [JSONValue]
         switch json {
         case .null, .bool, .number, .string: expr = [.string("literal"), json]

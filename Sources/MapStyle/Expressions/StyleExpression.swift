@@ -157,7 +157,8 @@ public struct StyleExpression: Sendable {
 }
 
 /// The errors of an expression that did not parse.
-public struct ExpressionParseFailure: Error, Sendable, CustomStringConvertible {
+public struct ExpressionParseFailure: Error, Sendable, Equatable, CustomStringConvertible {
     public var errors: [ExpressionParsingError]
+    public init(errors: [ExpressionParsingError]) { self.errors = errors }
     public var description: String { errors.map(\.description).joined(separator: "; ") }
 }
