@@ -748,7 +748,7 @@ signalled() { # SIG OUT ARGS…: runs geo with SIGINT at its default action, sig
   python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
     timeout -k 5 "$LIMIT" "$GEO" "$@" -o "$T/sig/$out" >/dev/null 2>"$T/stderr" & local pid=$!
   sleep 1; kill -"$sig" "$pid" 2>/dev/null; wait "$pid"; RC=$?
-  local left; left="$(ls -A "$T/sig")"; ERR="${left:-nothing left}"
+  local left; left="$(ls -A "$T/sig" | tr '\n' ' ')"; ERR="${left:-nothing left}"
   WHY=""; [ -z "$left" ] || WHY="left $left"
   row "$(printf '%s ' "$@" | sed "s|$T/||g") -o $out, SIG$sig: no scratch file"
 }

@@ -52,7 +52,6 @@ struct TilesRenderCommand: ParsableCommand {
         let start = clock.now
         let zooms = try zoomRange()
         try CommandLineFiles.checkInput(input)
-        try makeFolder(output) // before any work: -o naming a file is refused at once
         let data = try TileRenderData(path: input)
         // Every tile first, to refuse an unbounded request before any work.
         var tiles: [Int: [Tile]] = [:]
@@ -64,6 +63,7 @@ struct TilesRenderCommand: ParsableCommand {
                 throw ValidationError("--zoom \(zoom) over \(input) is more than --max-tiles \(maxTiles) tiles; narrow the zooms or raise --max-tiles")
             }
         }
+        try makeFolder(output) // before drawing: -o naming a file is refused at once
         #if os(Linux)
         let text = try MapFonts.load(environment: ProcessInfo.processInfo.environment)
         #endif

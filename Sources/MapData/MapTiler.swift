@@ -599,6 +599,9 @@ struct TileBlockCut {
                         }
                         out.append(rings.map { ring in ring.map { TilePoint(x: grid($0.x, origin: column * options.extent), y: grid($0.y, origin: row * options.extent)) } })
                     }
+                    // A polygon whose hole holds the whole tile covers none of it (cut, it is the
+                    // buffered square twice, exterior and hole).
+                    out.removeAll { isFillSquare($0[0]) && $0.dropFirst().contains(where: isFillSquare) }
                     guard !out.isEmpty else { continue }
                     if out.count == 1, out[0].count == 1, isFillSquare(out[0][0]) {
                         emit(key(column, row), Piece(sequence: sequence, type: .polygon, commands: fillSquare))

@@ -126,7 +126,7 @@ enum TileFill {
     /// - Complexity: O(edges × (levels + edge quads)); no tile is visited.
     static func quads(of edges: [Edge], zoom z: Int, blockShift: Int, extent: Double, buffer: Double,
                       reach: (x: ClosedRange<Int>, y: ClosedRange<Int>)) -> (covered: [Quad], touched: [Quad]) {
-        let blockLevel = z - blockShift
+        let blockLevel = z - blockShift, all = edges
         var covered: [Quad] = [], touched: [Quad] = []
         func visit(_ quad: Quad, _ edges: [Edge], inside: Bool) {
             let shift = blockLevel - quad.level
@@ -146,7 +146,7 @@ enum TileFill {
                 let inner = edges.filter { meets($0, b) }
                 let childInside: Bool
                 if let odd = crossingParity(centre, b.center, edges) { childInside = inside != odd } else {
-                    childInside = Self.inside(b.center, edges)
+                    childInside = Self.inside(b.center, all) // the ray leaves the quad: every edge counts
                 }
                 visit(child, inner, inside: childInside)
             }
