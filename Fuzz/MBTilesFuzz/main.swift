@@ -1,9 +1,8 @@
 // libFuzzer harness for TileArchives' MBTiles 1.3 reader (SQLite): any bytes either read or fail
-// with a typed MapDataError; every tile a readable database lists is fetched again by its address.
+// with the reader's typed TileArchiveError; every tile a readable database lists is fetched again by its address.
 // SQLite opens files, so each input goes through one scratch file on a memory file system.
 // Built and run by scripts/fuzz.sh.
 import Foundation
-import MapData
 import TileArchives
 import FuzzSupport
 
@@ -21,7 +20,7 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard (try? bytes.write(to: scratch)) != nil else { preconditionFailure("cannot write \(scratch.path)") }
     defer { try? FileManager.default.removeItem(at: scratch) }
     let reader: MBTilesReader
-    do { reader = try MBTilesReader(path: scratch.path) } catch { return 0 } // typed (MapDataError) by the signature
+    do { reader = try MBTilesReader(path: scratch.path) } catch { return 0 } // typed (TileArchiveError) by the signature
     _ = try? reader.metadata()
     var addresses: [(Int, Int, Int)] = []
     do {
@@ -29,7 +28,7 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             if addresses.count < tilesChecked { addresses.append((zoom, x, y)) }
         }
     } catch {
-        precondition(error is MapDataError, "MBTilesReader threw an untyped error: \(error)")
+        precondition(error is TileArchiveError, "MBTilesReader threw an untyped error: \(error)")
     }
     for (zoom, x, y) in addresses {
         _ = try? reader.tile(zoom: zoom, x: x, y: y)
