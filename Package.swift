@@ -35,6 +35,7 @@ let package = Package(
     name: "LocationKit",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
+        .library(name: "GeoBase", targets: ["GeoBase"]),
         .library(name: "GeoCore", targets: ["GeoCore"]),
         .library(name: "TrackFiltering", targets: ["TrackFiltering"]),
         .library(name: "RoadNetwork", targets: ["RoadNetwork"]),
@@ -68,19 +69,24 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
-        // Pure value types and WGS84 geodesy; everything else depends on it.
-        .target(name: "GeoCore", swiftSettings: strictSettings),
+        // The bottom (DESIGN.md §2): what every layer shares — `ErrorCode`, the byte source and
+        // sink protocols, UTC timestamps (ISO 8601 in and out), the JSON string escaper, fixed-
+        // decimal numbers, the decimal parser, the LRU cache, the seeded generator.
+        .target(name: "GeoBase", swiftSettings: strictSettings + internalChecks),
+
+        // Pure value types and WGS84 geodesy.
+        .target(name: "GeoCore", dependencies: ["GeoBase"], swiftSettings: strictSettings),
 
         // Clean tracks: filter rules with reasons, Kalman filter + RTS smoother, simplification.
-        .target(name: "TrackFiltering", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        .target(name: "TrackFiltering", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
         // Profiles, the immutable CSR RoadGraph, its builder, file format and spatial index.
-        .target(name: "RoadNetwork", dependencies: ["GeoCore", "ZlibCompression"], swiftSettings: strictSettings + internalChecks),
+        .target(name: "RoadNetwork", dependencies: ["GeoBase", "GeoCore", "ZlibCompression"], swiftSettings: strictSettings + internalChecks),
 
         // Shortest / fastest paths with turn restrictions over a RoadGraph.
         .target(
             name: "Routing",
-            dependencies: ["RoadNetwork", .product(name: "HeapModule", package: "swift-collections")],
+            dependencies: ["GeoBase", "RoadNetwork", .product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: strictSettings
         ),
 
@@ -91,28 +97,29 @@ let package = Package(
         .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
 
         // The one XML tokenizer: a byte-level streaming pull scanner, shared by GPX and OSM XML.
-        .target(name: "XMLStreaming", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        .target(name: "XMLStreaming", dependencies: ["GeoBase"], swiftSettings: strictSettings),
 
         // The compression module (DESIGN.md §2): zlib inflate / deflate and gzip over the system
         // libraries, for PBF blobs, .osm.gz and the map modules' PNG, MVT and PMTiles. Not named
         // `Compression`: that is Apple's framework on Darwin, and `import Compression` would be
         // ambiguous there. PBF blobs inflate through libdeflate (`SizedInflater`).
-        .target(name: "ZlibCompression", dependencies: ["GeoCore", "CZlib", "CLibDeflate"], swiftSettings: strictSettings),
+        .target(name: "ZlibCompression", dependencies: ["GeoBase", "CZlib", "CLibDeflate"], swiftSettings: strictSettings),
 
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
-        .target(name: "GPXCodec", dependencies: ["GeoCore", "XMLStreaming"], swiftSettings: strictSettings),
+        .target(name: "GPXCodec", dependencies: ["GeoBase", "GeoCore", "XMLStreaming"], swiftSettings: strictSettings),
 
         // The I/O module (DESIGN.md §2, NIOPosix's job): descriptors, file byte sources and sinks,
         // a buffered writer, TCP and serial endpoints, atomic file replacement, async child
-        // processes (posix_spawn, awaited off the cooperative pool); every descriptor close-on-exec. Depends on GPXCodec only for the byte-source and byte-sink protocols
-        // its file types conform to (as NIOPosix implements NIOCore's abstractions).
-        .target(name: "SystemIO", dependencies: ["GeoCore", "GPXCodec"], swiftSettings: strictSettings),
+        // processes (posix_spawn, awaited off the cooperative pool); every descriptor close-on-exec. Its file types
+        // conform to GeoBase's byte source and sink protocols (as NIOPosix implements NIOCore's
+        // abstractions); it depends on no codec.
+        .target(name: "SystemIO", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
         // Protocol Buffers wire format (varints, zigzag, fields), shared by the OSM PBF codec and MVT.
         .target(name: "ProtobufWire", swiftSettings: strictSettings),
 
         // OSM elements → map features in the layer schema; MVT, tiling, PMTiles (pure, bytes in / out).
-        .target(name: "MapData", dependencies: ["GeoCore", "ProtobufWire", "ZlibCompression"], swiftSettings: strictSettings),
+        .target(name: "MapData", dependencies: ["GeoBase", "GeoCore", "ProtobufWire", "ZlibCompression"], swiftSettings: strictSettings),
 
         // SQLite from the system (pkg-config sqlite3, Debian libsqlite3-dev), for MBTiles; only
         // TileArchives imports it. The system library rather than GRDB (which this environment
@@ -121,20 +128,20 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Tile archives on disk (I/O): PMTiles files through SystemIO, MBTiles through SQLite.
-        .target(name: "TileArchives", dependencies: ["GeoCore", "MapData", "SystemIO", "CSQLite3"], swiftSettings: strictSettings),
+        .target(name: "TileArchives", dependencies: ["GeoBase", "GeoCore", "MapData", "SystemIO", "CSQLite3"], swiftSettings: strictSettings),
 
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
         .target(
             name: "OSMImport",
-            dependencies: ["GeoCore", "RoadNetwork", "MapData", "ProtobufWire", "SystemIO", "XMLStreaming", "ZlibCompression"],
+            dependencies: ["GeoBase", "GeoCore", "RoadNetwork", "MapData", "ProtobufWire", "SystemIO", "XMLStreaming", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
 
         // NMEA 0183 scanner, parsers, epoch assembly, encoder and gpsd JSON, over bytes.
-        .target(name: "NMEACodec", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        .target(name: "NMEACodec", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
         // Map matching (pure): Newson & Krumm's HMM offline and online, over RoadNetwork and Routing.
-        .target(name: "MapMatching", dependencies: ["GeoCore", "RoadNetwork", "Routing"], swiftSettings: strictSettings),
+        .target(name: "MapMatching", dependencies: ["GeoBase", "GeoCore", "RoadNetwork", "Routing"], swiftSettings: strictSettings),
 
         // libdbus's headers (Debian libdbus-1-dev), for the BlueZ beacon scanner; only Monitoring
         // imports it, on Linux. The library is opened on first use (CDBus/shim.h says why), not
@@ -145,18 +152,18 @@ let package = Package(
         // monitors; visits, beacons (BlueZ scanning over D-Bus), heading and the World Magnetic Model.
         .target(
             name: "Monitoring",
-            dependencies: ["GeoCore", "NMEACodec", "SystemIO", .target(name: "CDBus", condition: .when(platforms: [.linux]))],
+            dependencies: ["GeoBase", "GeoCore", "NMEACodec", "SystemIO", .target(name: "CDBus", condition: .when(platforms: [.linux]))],
             swiftSettings: strictSettings
         ),
 
         // The map camera (pure): CameraState, limits and tilt profile, Mercator and globe,
         // animations, event blocks, gestures as state changes.
-        .target(name: "MapCamera", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        .target(name: "MapCamera", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
             name: "Positioning",
-            dependencies: ["GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO", "Monitoring"],
+            dependencies: ["GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO", "Monitoring"],
             swiftSettings: strictSettings
         ),
 
@@ -168,7 +175,7 @@ let package = Package(
 
         // The MapLibre Style Specification v8 (pure): the expression language — types, parser,
         // evaluation, colours — and legacy functions.
-        .target(name: "MapStyle", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+        .target(name: "MapStyle", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
         // HarfBuzz (shaping) and FreeType (glyph outlines) from the system, as Mapnik uses them;
         // only MapRenderer imports them. Opened on first use, not linked (CHarfBuzz/shim.h says
@@ -192,7 +199,7 @@ let package = Package(
         // frames into an RGBA buffer on demand.
         .target(
             name: "MapView",
-            dependencies: ["GeoCore", "MapCamera", "MapData", "MapRenderer", "Monitoring", "Positioning"],
+            dependencies: ["GeoBase", "GeoCore", "MapCamera", "MapData", "MapRenderer", "Monitoring", "Positioning"],
             swiftSettings: strictSettings
         ),
 
@@ -201,7 +208,7 @@ let package = Package(
         // waits, an end within a deadline. The servers' one door to Hummingbird's setup.
         .target(
             name: "HTTPServing",
-            dependencies: [
+            dependencies: ["GeoBase", 
                 "GeoCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -218,7 +225,7 @@ let package = Package(
         // WebSocket). The only target that depends on Hummingbird.
         .target(
             name: "MapLivePage",
-            dependencies: [
+            dependencies: ["GeoBase", 
                 "GeoCore", "HTTPServing", "MapCamera", "MapData", "MapView", "MapRenderer", "Positioning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -229,7 +236,7 @@ let package = Package(
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
-            dependencies: [
+            dependencies: ["GeoBase", 
                 "GeoCore",
                 "RoadNetwork",
                 "Routing",
@@ -271,30 +278,35 @@ let package = Package(
         ),
 
         .testTarget(
+            name: "GeoBaseTests",
+            dependencies: ["GeoBase"],
+            swiftSettings: strictSettings + internalChecks
+        ),
+        .testTarget(
             name: "GeoCoreTests",
-            dependencies: ["GeoCore", "GeoTestSupport"],
+            dependencies: ["GeoBase", "GeoCore", "GeoTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TrackFilteringTests",
-            dependencies: ["TrackFiltering", "GeoCore", "GeoTestSupport"],
+            dependencies: ["GeoBase", "TrackFiltering", "GeoCore", "GeoTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring", "NMEACodec"],
+            dependencies: ["GeoBase", "Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring", "NMEACodec"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "SystemIOTests",
-            dependencies: ["SystemIO", "GPXCodec", "GeoCore", "GeoTestSupport"],
+            dependencies: ["GeoBase", "SystemIO", "GPXCodec", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "ZlibCompressionTests",
-            dependencies: ["ZlibCompression", "GeoCore", "GeoTestSupport"],
+            dependencies: ["GeoBase", "ZlibCompression", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -309,12 +321,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RoutingTests",
-            dependencies: ["Routing", "RoadNetwork", "OSMImport", "GeoTestSupport"],
+            dependencies: ["GeoBase", "Routing", "RoadNetwork", "OSMImport", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "OSMImportTests",
-            dependencies: ["OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork", "ProtobufWire", "MapData"],
+            dependencies: ["GeoBase", "OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork", "ProtobufWire", "MapData"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -324,34 +336,34 @@ let package = Package(
         ),
         .testTarget(
             name: "MapMatchingTests",
-            dependencies: ["MapMatching", "RoadNetwork", "Routing", "OSMImport", "GeoCore", "GeoTestSupport"],
+            dependencies: ["GeoBase", "MapMatching", "RoadNetwork", "Routing", "OSMImport", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "XMLStreamingTests",
-            dependencies: ["XMLStreaming"],
+            dependencies: ["GeoBase", "XMLStreaming"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GPXCodecTests",
-            dependencies: ["GPXCodec", "GeoTestSupport"],
+            dependencies: ["GeoBase", "GPXCodec", "GeoTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "NMEACodecTests",
-            dependencies: ["NMEACodec", "GeoCore", "GeoTestSupport"],
+            dependencies: ["GeoBase", "NMEACodec", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MonitoringTests",
-            dependencies: ["Monitoring", "GeoCore", "NMEACodec", "GeoTestSupport", "SystemIO"],
+            dependencies: ["GeoBase", "Monitoring", "GeoCore", "NMEACodec", "GeoTestSupport", "SystemIO"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "MapCameraTests",
-            dependencies: ["MapCamera", "GeoCore", "GeoTestSupport"],
+            dependencies: ["GeoBase", "MapCamera", "GeoCore", "GeoTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
@@ -363,12 +375,12 @@ let package = Package(
         ),
         .testTarget(
             name: "MapViewTests",
-            dependencies: ["MapView", "MapLivePage", "HTTPServing", "MapCamera", "MapRenderer", "MapData", "Monitoring", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
+            dependencies: ["GeoBase", "MapView", "MapLivePage", "HTTPServing", "MapCamera", "MapRenderer", "MapData", "Monitoring", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "HTTPServingTests",
-            dependencies: ["HTTPServing", "GeoTestSupport", "SystemIO",
+            dependencies: ["GeoBase", "HTTPServing", "GeoTestSupport", "SystemIO",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
             swiftSettings: strictSettings
@@ -380,7 +392,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "TileArchives", "ZlibCompression"],
+            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "TileArchives", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
     ]

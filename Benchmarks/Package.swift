@@ -27,7 +27,7 @@ let package = Package(
         // GPX parse throughput: our pull reader vs FoundationXML's XMLParser (driver: Benchmarks/gpx.sh, peer: gpxpy).
         .executableTarget(
             name: "GPXBench",
-            dependencies: ["BenchSupport", .product(name: "GPXCodec", package: "LocationKit")]
+            dependencies: ["BenchSupport", .product(name: "GPXCodec", package: "LocationKit"), .product(name: "GeoBase", package: "LocationKit")]
         ),
         // Peak RSS of the fixed-lag RTS smoother on a generated walk that is never stored (driver: Benchmarks/rss.sh).
         .executableTarget(

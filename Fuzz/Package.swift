@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "FuzzSupport"),
         .executableTarget(name: "NMEAFuzz", dependencies: ["FuzzSupport", .product(name: "NMEACodec", package: "LocationKit")],
                           path: "NMEAFuzz", exclude: harness),
-        .executableTarget(name: "GPXFuzz", dependencies: ["FuzzSupport", .product(name: "GPXCodec", package: "LocationKit")],
+        .executableTarget(name: "GPXFuzz", dependencies: ["FuzzSupport", .product(name: "GPXCodec", package: "LocationKit"), .product(name: "GeoBase", package: "LocationKit")],
                           path: "GPXFuzz", exclude: harness),
         .executableTarget(name: "OSMXMLFuzz", dependencies: ["FuzzSupport", .product(name: "OSMImport", package: "LocationKit")],
                           path: "OSMXMLFuzz", exclude: harness),

@@ -1,4 +1,5 @@
 public import GeoCore
+import GeoBase
 
 extension GPXDocument {
     /// The document as a GeoJSON FeatureCollection (RFC 7946): a Point per waypoint, a
@@ -20,7 +21,7 @@ extension GPXDocument {
         var features: [GeoJSONFeature] = []
         for w in waypoints {
             features.append(GeoJSONFeature(geometry: .point(position(w)), properties: properties([
-                "kind": "waypoint", "name": w.name, "time": w.time.map(GPXTime.string(from:)), "sym": w.symbol])))
+                "kind": "waypoint", "name": w.name, "time": w.time.map(ISO8601Time.string(from:)), "sym": w.symbol])))
         }
         for r in routes {
             features.append(GeoJSONFeature(geometry: .lineString(r.points.map(position)), properties: properties([
@@ -30,7 +31,7 @@ extension GPXDocument {
             let times = t.segments.flatMap(\.points).compactMap(\.time)
             features.append(GeoJSONFeature(geometry: .multiLineString(t.segments.map { $0.points.map(position) }), properties: properties([
                 "kind": "track", "name": t.info.name, "type": t.info.type,
-                "start": times.first.map(GPXTime.string(from:)), "end": times.last.map(GPXTime.string(from:))])))
+                "start": times.first.map(ISO8601Time.string(from:)), "end": times.last.map(ISO8601Time.string(from:))])))
         }
         return .featureCollection(features)
     }

@@ -1,3 +1,4 @@
+import GeoBase
 import GeoCore
 
 /// Number reading for GPX decimal fields (XML Schema `xsd:decimal`, plus the exponent form
@@ -5,7 +6,7 @@ import GeoCore
 enum GPXNumber {
     /// Parses a decimal number with XML white space around it; nil when the text is not one
     /// or is not finite. The number syntax and its correctly rounded reading are
-    /// `GeoCore.DecimalNumber`'s (the exponent form included).
+    /// `GeoBase.DecimalNumber`'s (the exponent form included).
     /// - Complexity: O(n) in the length of the text.
     @inline(__always)
     static func double(_ p: UnsafePointer<UInt8>, _ count: Int) -> Double? {

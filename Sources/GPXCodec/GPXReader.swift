@@ -1,3 +1,4 @@
+public import GeoBase
 /// What a read returns: the document, what was left out of it, and where a recovering read
 /// stopped.
 public struct GPXReadResult: Sendable {
@@ -19,7 +20,7 @@ public enum GPXReader {
     /// - Throws: `GPXError` with line, column and offset when the file cannot be read: broken
     ///   XML, a cut-off file (unless `options.recovering`), not GPX, not UTF-8, an I/O error.
     /// - Complexity: O(n) in the input size; memory O(points).
-    public static func read(_ source: some GPXByteSource, options: GPXReadOptions) throws(GPXError) -> GPXReadResult {
+    public static func read(_ source: some ByteSource, options: GPXReadOptions) throws(GPXError) -> GPXReadResult {
         let reader = GPXStreamReader(source: source, options: options)
         var builder = GPXDocumentBuilder()
         while let event = try reader.next() { builder.add(event) }
@@ -31,14 +32,14 @@ public enum GPXReader {
     /// `read(_:options:)` for the warnings).
     /// - Throws: `GPXError` with line, column and offset at the first problem.
     /// - Complexity: O(n) in the input size; memory O(points).
-    public static func read(_ source: some GPXByteSource) throws(GPXError) -> GPXDocument {
+    public static func read(_ source: some ByteSource) throws(GPXError) -> GPXDocument {
         try read(source, options: GPXReadOptions()).document
     }
 
     /// Reads a document from bytes in memory; values left out are not reported.
     /// - Throws: `GPXError` with line, column and offset at the first problem.
     public static func read(bytes: some Sequence<UInt8>) throws(GPXError) -> GPXDocument {
-        try read(GPXMemorySource(bytes))
+        try read(MemorySource(bytes))
     }
 }
 
@@ -92,13 +93,13 @@ public struct GPXDocumentBuilder: Sendable {
 /// and segments (or of one track), read with constant memory.
 ///
 /// ```swift
-/// for try await point in GPXTrackPoints(source: GPXMemorySource(bytes)) { … }
+/// for try await point in GPXTrackPoints(source: MemorySource(bytes)) { … }
 /// ```
 /// Each iteration creates a reader over a copy of `source`. Breaking out of the loop stops
 /// reading. Errors are `GPXError`; with `GPXReadOptions.recovering` a damaged file ends the
 /// sequence after its last complete point instead. Warnings are not reported here: use
 /// `GPXStreamReader` to see them.
-public struct GPXTrackPoints<Source: GPXByteSource>: AsyncSequence {
+public struct GPXTrackPoints<Source: ByteSource>: AsyncSequence {
     public typealias Element = GPXPoint
     public typealias Failure = GPXError
 

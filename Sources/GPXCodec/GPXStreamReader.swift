@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+public import GeoBase
 import GeoCore
 import XMLStreaming
 
@@ -33,7 +34,7 @@ public enum GPXEvent: Hashable, Sendable {
 /// A pull reader that turns a GPX byte stream into `GPXEvent`s with constant memory.
 ///
 /// ```swift
-/// let reader = GPXStreamReader(source: GPXMemorySource(bytes))
+/// let reader = GPXStreamReader(source: MemorySource(bytes))
 /// while let event = try reader.next() {
 ///     if case .trackPoint(let p) = event { … }
 /// }
@@ -57,7 +58,7 @@ public final class GPXStreamReader {
     private var parser: GPXParser
 
     /// Creates a reader; nothing is read until `next()`.
-    public init(source: some GPXByteSource, options: GPXReadOptions = GPXReadOptions()) {
+    public init(source: some ByteSource, options: GPXReadOptions = GPXReadOptions()) {
         parser = GPXParser(source: source, options: options)
     }
 
@@ -125,8 +126,8 @@ struct GPXParser {
     private(set) var warningCount = 0
     private(set) var damage: GPXError?
 
-    init(source: some GPXByteSource, options: GPXReadOptions) {
-        scanner = XMLScanner(source: GPXSourceAdapter(base: source))
+    init(source: some ByteSource, options: GPXReadOptions) {
+        scanner = XMLScanner(source: source)
         self.options = options
         keepsPointText = options.pointFields.keepsText
     }
@@ -891,7 +892,7 @@ struct GPXParser {
     }
 
     private mutating func readTime() throws(GPXError) -> Date? {
-        try readValue("an ISO 8601 time") { GPXTime.date(from: $0) }
+        try readValue("an ISO 8601 time") { ISO8601Time.date(from: $0) }
     }
 
     private mutating func readFix() throws(GPXError) -> GPXFix? {
@@ -976,15 +977,6 @@ struct GPXParser {
     private mutating func readRawElement() throws(GPXError) -> [UInt8] {
         try captureRawElement()
         return Array(scanner.captured.bytes)
-    }
-}
-
-/// Serves a `GPXByteSource` to the XML scanner (one call per 256 KiB window refill).
-struct GPXSourceAdapter: XMLByteSource {
-    var base: any GPXByteSource
-
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        try base.read(into: buffer)
     }
 }
 

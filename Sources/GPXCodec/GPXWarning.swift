@@ -1,3 +1,4 @@
+public import GeoBase
 public import GeoCore
 
 /// A value the reader could not use and left out, while it kept reading: an empty or

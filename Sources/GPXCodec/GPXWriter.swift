@@ -3,20 +3,14 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+public import GeoBase
 import GeoCore
-
-/// Where the streaming writer puts its bytes: a file, a socket, memory.
-public protocol GPXByteSink {
-    /// Writes all of `bytes`.
-    /// - Throws: whatever the underlying I/O throws.
-    mutating func write(_ bytes: UnsafeRawBufferPointer) throws
-}
 
 /// A sink that holds a complete document after every write (a crash-safe log): each write
 /// of a `GPXStreamWriter(completing:…)` ends with the closing tags of the elements still open
 /// (`</trkseg>`, `</trk>`, the document extensions, `</gpx>`), and the sink puts the next write
 /// where those closing tags start, overwriting them.
-public protocol GPXCompletingSink: GPXByteSink {
+public protocol GPXCompletingSink: ByteSink {
     /// Writes all of `bytes`, whose last `closingTagCount` bytes are the closing tags the next
     /// write replaces.
     mutating func write(_ bytes: UnsafeRawBufferPointer, closingTagCount: Int) throws
@@ -29,24 +23,12 @@ extension GPXCompletingSink {
     }
 }
 
-/// Collects written bytes in memory.
-public struct GPXMemorySink: GPXByteSink, Sendable {
-    /// Everything written so far.
-    public private(set) var bytes: [UInt8] = []
-
-    public init() {}
-
-    public mutating func write(_ bytes: UnsafeRawBufferPointer) {
-        self.bytes.append(contentsOf: bytes)
-    }
-}
-
 /// Writes GPX element by element, so a track of any length needs constant memory, in the
 /// element order the schema requires (GPX 1.1 `gpxType`: metadata, wpt*, rte*, trk*,
 /// extensions; GPX 1.0 likewise with its top-level fields).
 ///
 /// ```swift
-/// var w = try GPXStreamWriter(sink: GPXMemorySink(), header: GPXHeader(creator: "me"))
+/// var w = try GPXStreamWriter(sink: MemorySink(), header: GPXHeader(creator: "me"))
 /// try w.beginTrack(GPXPathInfo(name: "run"))
 /// try w.beginSegment()
 /// try w.write(trackPoint: point)
@@ -65,7 +47,7 @@ public struct GPXMemorySink: GPXByteSink, Sendable {
 /// open, so its `GPXCompletingSink` holds a complete document after each `flush()`.
 ///
 /// Calling the methods out of schema order is a broken contract and stops the program.
-public struct GPXStreamWriter<Sink: GPXByteSink> {
+public struct GPXStreamWriter<Sink: ByteSink> {
     private var sink: Sink
     private var buffer: [UInt8] = []
     private let version: GPXVersion
@@ -287,7 +269,7 @@ public struct GPXStreamWriter<Sink: GPXByteSink> {
             simple("author", m.author?.name, indent: 1)
             simple("email", m.author?.email, indent: 1)
             url10(m.links.first, indent: 1)
-            simple("time", m.time.map(GPXTime.string(from:)), indent: 1)
+            simple("time", m.time.map(ISO8601Time.string(from:)), indent: 1)
             simple("keywords", m.keywords, indent: 1)
             bounds(m.bounds, indent: 1)
             if let e = m.extensions { raw(e.xml) }
@@ -319,7 +301,7 @@ public struct GPXStreamWriter<Sink: GPXByteSink> {
             indent(2); raw("</copyright>\n")
         }
         for l in m.links { link(l, indent: 2) }
-        simple("time", m.time.map(GPXTime.string(from:)), indent: 2)
+        simple("time", m.time.map(ISO8601Time.string(from:)), indent: 2)
         simple("keywords", m.keywords, indent: 2)
         bounds(m.bounds, indent: 2)
         extensionsElement(m.extensions, indent: 2)
@@ -358,7 +340,7 @@ public struct GPXStreamWriter<Sink: GPXByteSink> {
         raw(">\n")
         let inner = level + 1
         numberElement("ele", p.elevation?.meters, indent: inner)
-        if let t = p.time { simple("time", GPXTime.string(from: t), indent: inner) }
+        if let t = p.time { simple("time", ISO8601Time.string(from: t), indent: inner) }
         if version == .v1_0 {
             numberElement("course", p.course?.degrees, indent: inner)
             numberElement("speed", p.speed?.metersPerSecond, indent: inner)
@@ -510,7 +492,7 @@ public enum GPXWriter {
     /// - Throws: what the sink throws.
     /// - Complexity: O(n) in the number of points.
     @discardableResult
-    public static func write<Sink: GPXByteSink>(_ document: GPXDocument, to sink: Sink) throws -> Sink {
+    public static func write<Sink: ByteSink>(_ document: GPXDocument, to sink: Sink) throws -> Sink {
         var w = try GPXStreamWriter(sink: sink, header: document.header, metadata: document.metadata)
         for p in document.waypoints { try w.write(waypoint: p) }
         for r in document.routes {
@@ -533,7 +515,7 @@ public enum GPXWriter {
     /// The document as UTF-8 GPX bytes.
     public static func bytes(_ document: GPXDocument) -> [UInt8] {
         // A memory sink never throws.
-        (try? write(document, to: GPXMemorySink()).bytes) ?? []
+        (try? write(document, to: MemorySink()).bytes) ?? []
     }
 
     /// The document as a GPX string.

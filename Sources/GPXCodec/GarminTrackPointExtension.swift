@@ -1,3 +1,4 @@
+public import GeoBase
 public import GeoCore
 import XMLStreaming
 #if canImport(Glibc)
@@ -101,7 +102,7 @@ public struct GarminTrackPointExtension: Hashable, Sendable {
     /// - Complexity: O(n) in the length of the XML.
     public init?(extensions: GPXExtensions) {
         // Wrapped in an element, the fragment is a document the scanner can read.
-        var scanner = XMLScanner(source: GPXSourceAdapter(base: GPXMemorySource(string: "<x>" + extensions.xml + "</x>")))
+        var scanner = XMLScanner(source: MemorySource(string: "<x>" + extensions.xml + "</x>"))
         var value = GarminTrackPointExtension()
         var found = false, inside = 0
         var text = XMLByteBuffer()

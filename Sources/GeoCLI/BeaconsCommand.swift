@@ -5,6 +5,7 @@ import GeoCore
 import Monitoring
 import Synchronization
 import SystemIO
+import GeoBase
 
 /// `geo beacons --source bluez:[ADAPTER] | replay:FILE`: ranges iBeacon, AltBeacon and Eddystone beacons.
 struct BeaconsCommand: AsyncParsableCommand {
@@ -117,15 +118,15 @@ struct BeaconsCommand: AsyncParsableCommand {
             var fields: [String] = []
             switch b.identity {
             case .uuid(let uuid, let major, let minor):
-                fields += ["\"uuid\":\(JSONLines.string(uuid.uuidString))", "\"major\":\(major)", "\"minor\":\(minor)"]
+                fields += ["\"uuid\":\(JSONText.quoted(uuid.uuidString))", "\"major\":\(major)", "\"minor\":\(minor)"]
             case .eddystone(let namespace, let instance):
-                fields += ["\"namespace\":\(JSONLines.string(hexadecimal(namespace)))", "\"instance\":\(JSONLines.string(hexadecimal(instance)))"]
+                fields += ["\"namespace\":\(JSONText.quoted(hexadecimal(namespace)))", "\"instance\":\(JSONText.quoted(hexadecimal(instance)))"]
             }
-            fields += ["\"address\":\(JSONLines.string(b.address))",
+            fields += ["\"address\":\(JSONText.quoted(b.address))",
                        "\"rssi\":\(JSONNumber.string(b.rssi, .dop))",
                        "\"distance\":\(JSONNumber.string(b.distance?.meters, .dop))",
                        "\"proximity\":\"\(b.proximity.rawValue)\""]
-            if let url = b.url { fields.append("\"url\":\(JSONLines.string(url))") }
+            if let url = b.url { fields.append("\"url\":\(JSONText.quoted(url))") }
             if let t = b.telemetry {
                 fields.append("\"telemetry\":{\"batteryMillivolts\":\(t.batteryMillivolts.map(String.init) ?? "null"),"
                     + "\"temperature\":\(JSONNumber.string(t.temperature, .dop)),\"advertisementCount\":\(t.advertisementCount),"
@@ -133,7 +134,7 @@ struct BeaconsCommand: AsyncParsableCommand {
             }
             return "{" + fields.joined(separator: ",") + "}"
         }
-        return "{\"time\":\(JSONLines.string(GPXTime.string(from: time))),\"beacons\":[\(items.joined(separator: ","))]}"
+        return "{\"time\":\(JSONText.quoted(ISO8601Time.string(from: time))),\"beacons\":[\(items.joined(separator: ","))]}"
     }
 
     private static let tenths = JSONNumber.Quantity(decimals: 1)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeoBase
 import GeoCore
 import GPXCodec
 import HTTPServing
@@ -94,14 +95,14 @@ enum CommandLineFiles {
     /// only once `body` succeeds, a FIFO or device is written through, a symbolic link to a
     /// regular file is refused.
     /// - Throws: `SystemIOError` naming the path, or what `body` throws (the old file then stays).
-    static func withOutput(_ path: String?, _ body: (inout any GPXByteSink) throws -> Void) throws {
+    static func withOutput(_ path: String?, _ body: (inout any ByteSink) throws -> Void) throws {
         guard let path, path != "-" else {
-            var sink: any GPXByteSink = standardOutput
+            var sink: any ByteSink = standardOutput
             return try body(&sink)
         }
         let replacement = try AtomicFileReplacement(replacing: path)
         do {
-            var sink: any GPXByteSink = FileSink(replacement.descriptor, path: path)
+            var sink: any ByteSink = FileSink(replacement.descriptor, path: path)
             try body(&sink)
             try replacement.commit()
             try replacement.descriptor.close()
@@ -125,7 +126,7 @@ enum CommandLineFiles {
     }
 }
 
-extension GPXByteSink {
+extension ByteSink {
     /// Writes the UTF-8 of `text`.
     mutating func write(text: String) throws {
         var text = text

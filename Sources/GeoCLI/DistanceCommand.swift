@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeoBase
 import GeoCore
 import SystemIO
 #if canImport(Glibc)

@@ -4,6 +4,7 @@ import GeoCore
 import GPXCodec
 import SystemIO
 import TrackFiltering
+import GeoBase
 
 /// `geo eval`: evaluation harnesses.
 struct EvalCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GPXCodec
+import GeoBase
 import GeoCore
 import SystemIO
 
@@ -130,12 +131,12 @@ struct GPXReadReport {
     /// `"warnings":N,"firstWarnings":[…],"recovery":null|{…}`.
     var jsonMembers: String {
         let list = warnings.prefix(Self.listedWarnings).map { w in
-            "{\"code\":\(JSONLines.string(w.code.description)),\"element\":\(JSONLines.string(w.element)),"
-                + "\"line\":\(w.line),\"column\":\(w.column),\"offset\":\(w.offset),\"text\":\(JSONLines.string(w.text)),"
-                + "\"message\":\(JSONLines.string(w.message))}"
+            "{\"code\":\(JSONText.quoted(w.code.description)),\"element\":\(JSONText.quoted(w.element)),"
+                + "\"line\":\(w.line),\"column\":\(w.column),\"offset\":\(w.offset),\"text\":\(JSONText.quoted(w.text)),"
+                + "\"message\":\(JSONText.quoted(w.message))}"
         }
         let recovery = damage.map { d in
-            "{\"pointsKept\":\(points),\"code\":\(JSONLines.string(d.code.description)),\"message\":\(JSONLines.string(d.message)),"
+            "{\"pointsKept\":\(points),\"code\":\(JSONText.quoted(d.code.description)),\"message\":\(JSONText.quoted(d.message)),"
                 + "\"line\":\(d.line),\"column\":\(d.column),\"offset\":\(d.offset)}"
         } ?? "null"
         return "\"warnings\":\(warningCount),\"firstWarnings\":[\(list.joined(separator: ","))],\"recovery\":\(recovery)"
@@ -241,7 +242,7 @@ struct GPXConvertCommand: ParsableCommand {
         try CommandLineFiles.withOutput(output) { sink in try write(document, as: to, to: &sink) }
     }
 
-    private func write(_ document: GPXDocument, as format: Format, to sink: inout any GPXByteSink) throws {
+    private func write(_ document: GPXDocument, as format: Format, to sink: inout any ByteSink) throws {
         var document = document
         switch format {
         case .gpx:
@@ -261,13 +262,13 @@ struct GPXConvertCommand: ParsableCommand {
 
 /// CSV (RFC 4180) with one row per point.
 enum GPXCSV {
-    static func write(_ d: GPXDocument, to sink: inout any GPXByteSink) throws {
+    static func write(_ d: GPXDocument, to sink: inout any ByteSink) throws {
         var out = "kind,track,segment,index,latitude,longitude,elevation_m,time,name\n"
         func row(_ kind: String, _ track: Int?, _ segment: Int?, _ index: Int, _ p: GPXPoint) {
             let trackField: String = track.map { String($0) } ?? ""
             let segmentField: String = segment.map { String($0) } ?? ""
             let elevation: String = p.elevation.map { "\($0.meters)" } ?? ""
-            let time: String = p.time.map { GPXTime.string(from: $0) } ?? ""
+            let time: String = p.time.map { ISO8601Time.string(from: $0) } ?? ""
             let fields: [String] = [kind, trackField, segmentField, String(index), "\(p.coordinate.latitude)",
                                     "\(p.coordinate.longitude)", elevation, time, quoted(p.name ?? "")]
             out += fields.joined(separator: ",") + "\n"

@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import GeoCore
 import GPXCodec
 import TrackFiltering
@@ -80,7 +81,7 @@ extension GPXTrackFiles {
     /// reports are added to `report`.
     /// - Returns: the sink, and how many points (waypoints, route and track points) were read.
     /// - Throws: `GPXError` from reading; what the sink throws.
-    static func copy<Sink: GPXByteSink, Segment: GPXSegmentStream>(
+    static func copy<Sink: ByteSink, Segment: GPXSegmentStream>(
         _ reader: GPXStreamReader, to sink: Sink, accuracy: GPXAccuracyPolicy, leftOut: inout LeftOut,
         report: inout FilterReport, segment: () -> Segment
     ) throws -> (Sink, points: Int) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoBase
 import GeoCore
 import Monitoring
 

@@ -10,6 +10,7 @@ import OSMImport
 import Positioning
 import Routing
 import SystemIO
+import GeoBase
 
 /// `geo map`: the map view from the command line (issue 17): the live page (`serve`, the
 /// default), `animate` (camera states) and `snapshot` (the same command as `geo snapshot`).

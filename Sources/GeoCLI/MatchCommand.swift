@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoBase
 import GeoCore
 import GPXCodec
 import MapMatching
@@ -266,7 +267,7 @@ enum TrackReader {
         var out: [TracePoint] = []
         func time(_ v: JSONValue, _ place: String) throws -> Date {
             var date: Date?
-            if case .string(let s) = v { date = GPXTime.date(from: s) }
+            if case .string(let s) = v { date = ISO8601Time.date(from: s) }
             if case .number(let x) = v, CivilCalendar.fourDigitYears.contains(x) { date = Date(timeIntervalSince1970: x) }
             guard let date, CivilCalendar.fourDigitYears.contains(date.timeIntervalSince1970) else {
                 throw TrackCommandError("\(path): \(place) is not an ISO 8601 time or Unix seconds in the years 0001 to 9999; the file is refused")
@@ -332,7 +333,7 @@ enum TrackReader {
             else { throw TrackCommandError("\(path):\(n + 1): expected a latitude and longitude in degrees") }
             var t: Date?
             if let time, time < f.count, !f[time].isEmpty {
-                if let seconds = Double(f[time]) { t = Date(timeIntervalSince1970: seconds) } else if let d = GPXTime.date(from: f[time]) {
+                if let seconds = Double(f[time]) { t = Date(timeIntervalSince1970: seconds) } else if let d = ISO8601Time.date(from: f[time]) {
                     t = d
                 } else {
                     throw TrackCommandError("\(path):\(n + 1): time '\(f[time])' is neither ISO 8601 nor Unix seconds")

@@ -5,6 +5,7 @@ import Monitoring
 import NMEACodec
 import Positioning
 import SystemIO
+import GeoBase
 
 /// `geo monitor`: decides regions from a position source and prints one JSON line per event.
 struct MonitorCommand: AsyncParsableCommand {
@@ -105,7 +106,7 @@ struct MonitorCommand: AsyncParsableCommand {
             word = previous == .unknown ? "determined" : (e.state == .satisfied ? "enter" : "exit")
         }
         let probability = e.probability.map { #","probability":\#(JSONNumber.string($0, .probability))"# } ?? ""
-        return #"{"time":\#(JSONLines.string(NMEAFix.isoString(e.date))),"region":\#(JSONLines.string(e.identifier)),"#
+        return #"{"time":\#(JSONText.quoted(NMEAFix.isoString(e.date))),"region":\#(JSONText.quoted(e.identifier)),"#
             + #""event":"\#(word)","state":"\#(state)"\#(probability)\#(extra)}"#
     }
 

@@ -4,6 +4,7 @@ import GeoCore
 import RoadNetwork
 import Routing
 import SystemIO
+import GeoBase
 
 /// `geo route`: routes on a graph file written by `geo extract` (OSRM `osrm-routed`, in process).
 struct RouteCommand: ParsableCommand {

@@ -7,6 +7,7 @@ import Routing
 import Synchronization
 import SystemIO
 import TrackFiltering
+import GeoBase
 
 /// `geo simulate`: drives a route simulation and emits it as NMEA, to standard output or to TCP
 /// clients, so gpsd or any NMEA consumer can use simulated positions.

@@ -1,3 +1,4 @@
+import GeoBase
 import GeoCore
 import MapData
 import MapRenderer

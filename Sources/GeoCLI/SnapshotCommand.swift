@@ -8,6 +8,7 @@ import MapRenderer
 import OSMImport
 import MapView
 import SystemIO
+import GeoBase
 
 /// `geo snapshot`: one PNG of the map around a point (the seed's static snapshot), drawn offline
 /// from OpenStreetMap data with overlays in the same pass, drawn by a `MapView` (so over the

@@ -8,9 +8,10 @@ import Darwin
 import GPXCodec
 import Synchronization
 import SystemIO
+import GeoBase
 
 /// The one path by which `geo`'s results leave on standard output: a process-wide
-/// `BufferedWriter`, written with `print(_:to:)`, `write(_:)`, or as a `GPXByteSink`.
+/// `BufferedWriter`, written with `print(_:to:)`, `write(_:)`, or as a `ByteSink`.
 ///
 /// A failed write ends the process at once, the way a Unix filter ends (so a stream such as
 /// `simulate` or `track` stops instead of computing into the void):
@@ -22,7 +23,7 @@ import SystemIO
 ///
 /// `SIGPIPE` itself is ignored while `geo` runs (``ignoreBrokenPipeSignal()``), so a closed
 /// socket or pipe elsewhere is an error to handle, not a silent death.
-struct StandardOutput: TextOutputStream, GPXByteSink {
+struct StandardOutput: TextOutputStream, ByteSink {
     /// The buffer behind every `StandardOutput` value.
     // A Mutex, because the live commands write from tasks; BufferedWriter is not Sendable, the
     // Mutex makes the one shared instance safe.

@@ -6,6 +6,7 @@ import NMEACodec
 import Positioning
 import RoadNetwork
 import TrackFiltering
+import GeoBase
 
 /// `geo track`: runs a position source through the PositioningManager and prints one JSON
 /// object per event.
@@ -132,9 +133,9 @@ struct TrackCommand: AsyncParsableCommand {
                 if let count, updates >= count { break loop }
             case .lost:
                 // The time of the last fix, if any: a lost position has no time of its own.
-                out.write(#"{"event":"lost","time":\#(last.map { JSONLines.string(NMEAFix.isoString($0.timestamp)) } ?? "null")}"#)
+                out.write(#"{"event":"lost","time":\#(last.map { JSONText.quoted(NMEAFix.isoString($0.timestamp)) } ?? "null")}"#)
             case .failed(let error):
-                out.write(#"{"event":"error","code":\#(JSONLines.string("\(error.code)")),"message":\#(JSONLines.string(error.message))}"#)
+                out.write(#"{"event":"error","code":\#(JSONText.quoted("\(error.code)")),"message":\#(JSONText.quoted(error.message))}"#)
                 // A refused device: the manager would wait for access; the command ends, saying so.
                 if error.code == .denied {
                     failed = true
@@ -199,7 +200,7 @@ struct TrackCommand: AsyncParsableCommand {
     /// One update as the JSON object the command documents.
     static func update(_ l: Location, stationary: Bool) -> String {
         typealias N = JSONNumber
-        return #"{"event":"update","time":\#(JSONLines.string(NMEAFix.isoString(l.timestamp))),"#
+        return #"{"event":"update","time":\#(JSONText.quoted(NMEAFix.isoString(l.timestamp))),"#
             + #""lat":\#(N.string(l.coordinate.latitude, .coordinate)),"lon":\#(N.string(l.coordinate.longitude, .coordinate)),"#
             + #""accuracy":\#(N.string(l.horizontalAccuracy?.meters, .error)),"speed":\#(N.string(l.speed?.metersPerSecond, .speed)),"#
             + #""course":\#(N.string(l.course?.degrees, .course)),"stationary":\#(stationary)}"#

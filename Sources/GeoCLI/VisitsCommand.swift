@@ -4,6 +4,7 @@ import GPXCodec
 import GeoCore
 import Monitoring
 import SystemIO
+import GeoBase
 
 /// `geo visits TRACK`: the visits (stays at one place) in a recorded GPX track.
 struct VisitsCommand: ParsableCommand {
@@ -70,8 +71,8 @@ struct VisitsCommand: ParsableCommand {
         }
         if let b = read.backwards {
             out.flush()
-            throw TrackCommandError("geo visits: \(input.file): track point \(b.point) (\(GPXTime.string(from: b.time))) is earlier than the one before it "
-                                    + "(\(GPXTime.string(from: b.last))): the track is out of time order, sort it by time; the visits before it are printed")
+            throw TrackCommandError("geo visits: \(input.file): track point \(b.point) (\(ISO8601Time.string(from: b.time))) is earlier than the one before it "
+                                    + "(\(ISO8601Time.string(from: b.last))): the track is out of time order, sort it by time; the visits before it are printed")
         }
         if read.untimed > 0 {
             guard read.untimed < read.points else {
@@ -95,15 +96,15 @@ struct VisitsCommand: ParsableCommand {
 
     /// One visit as a JSON object (CONTRACT.md `geo visits`); `lastFix` marks one in progress.
     static func json(_ visit: Visit, lastFix: Date? = nil) -> String {
-        let arrival = visit.arrivalDate == .distantPast ? "null" : JSONLines.string(GPXTime.string(from: visit.arrivalDate))
+        let arrival = visit.arrivalDate == .distantPast ? "null" : JSONText.quoted(ISO8601Time.string(from: visit.arrivalDate))
         var line = "{\"latitude\":\(JSONNumber.string(visit.coordinate.latitude, .coordinate)),"
             + "\"longitude\":\(JSONNumber.string(visit.coordinate.longitude, .coordinate)),"
             + "\"horizontalAccuracy\":\(JSONNumber.string(visit.horizontalAccuracy.meters, .error)),"
             + "\"arrivalDate\":\(arrival),"
         if let lastFix {
-            line += "\"departureDate\":null,\"inProgress\":true,\"lastFixDate\":\(JSONLines.string(GPXTime.string(from: lastFix)))}"
+            line += "\"departureDate\":null,\"inProgress\":true,\"lastFixDate\":\(JSONText.quoted(ISO8601Time.string(from: lastFix)))}"
         } else {
-            line += "\"departureDate\":\(JSONLines.string(GPXTime.string(from: visit.departureDate)))}"
+            line += "\"departureDate\":\(JSONText.quoted(ISO8601Time.string(from: visit.departureDate)))}"
         }
         return line
     }

@@ -1,3 +1,4 @@
+public import GeoBase
 /// A latitude/longitude rectangle that may cross the antimeridian.
 ///
 /// When `west > east` the box spans the antimeridian: it covers longitudes

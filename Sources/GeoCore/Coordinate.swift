@@ -1,3 +1,4 @@
+public import GeoBase
 /// A WGS84 position in degrees: latitude in [-90, 90], longitude in [-180, 180).
 ///
 /// Construct with labels only (STYLE.md §3.2); the throwing initialiser validates,

@@ -1,3 +1,4 @@
+public import GeoBase
 /// The one error type of GeoCore (STYLE.md §3.7): a growable `Code`, a human message.
 public typealias GeoCoreError = CodedError<GeoCoreErrorDomain>
 

@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+public import GeoBase
 
 /// A GeoJSON position (RFC 7946 §3.1.1): longitude, latitude and an optional altitude in metres.
 public struct GeoJSONPosition: Hashable, Sendable {

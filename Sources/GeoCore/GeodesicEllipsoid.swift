@@ -1,3 +1,4 @@
+public import GeoBase
 /// An oblate ellipsoid of revolution, the figure geodesics are measured on.
 ///
 /// All derived quantities follow the notation of Karney (2013), "Algorithms for geodesics",

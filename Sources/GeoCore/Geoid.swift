@@ -1,3 +1,4 @@
+public import GeoBase
 /// A geoid model: the height N of the geoid (mean sea level) above the WGS84 ellipsoid on a
 /// regular latitude/longitude grid, interpolated bilinearly between the four surrounding
 /// nodes, as PROJ's `vgridshift` does. An ellipsoidal height is h = H + N, where H is the

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import GeoBase
 
 /// Spherical ("Web") Mercator, EPSG:3857: WGS84 latitude/longitude onto a square plane in
 /// metres on the sphere of radius 6 378 137 m (IOGP Guidance Note 7-2, §1.3.3.2).

@@ -1,4 +1,5 @@
 public import GeoCore
+public import GeoBase
 
 /// Which `Host` and `Origin` header values a server on this machine answers: the defence against
 /// DNS rebinding (a page's own DNS name rebound to 127.0.0.1 reaches the server with that name in

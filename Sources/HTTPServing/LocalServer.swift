@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import UnixSignals
+public import GeoBase
 
 /// A Hummingbird server for the person at this machine, as every server of the project runs
 /// (the live map page, the tile server, the tracking server): loopback unless told otherwise,

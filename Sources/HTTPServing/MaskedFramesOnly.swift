@@ -1,6 +1,7 @@
 import GeoCore
 import HummingbirdWebSocket
 import NIOWebSocket
+import GeoBase
 
 /// Refuses a client's data frame that is not masked: "a server MUST close the connection upon
 /// receiving a frame that is not masked" (RFC 6455 §5.1). Masking is what keeps a page's

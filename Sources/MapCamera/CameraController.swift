@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import GeoBase
 
 /// Owns a camera and moves it: the combined setter with an animation, gestures and their
 /// inertia, frames on an injected clock, and the seed's event blocks (maplibre-native's

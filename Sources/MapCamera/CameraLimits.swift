@@ -1,4 +1,5 @@
 public import GeoCore
+public import GeoBase
 
 /// A zoom-dependent limit on tilt: the seed's `maximumTiltProfile` (HERE `NMAMapView`), a
 /// function from zoom level to the largest tilt allowed there, written as a piecewise-linear

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 public import GeoCore
+public import GeoBase
 
 /// Where the camera of a map view stands and looks: the seed's `NMAMapView` attributes
 /// (`geoCenter`, `zoomLevel`, `orientation`, `tilt`) for a view size, limits and a projection,

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 public import GeoCore
+public import GeoBase
 
 /// How the camera moves to a new state (the seed's `NMAMapAnimation`).
 ///

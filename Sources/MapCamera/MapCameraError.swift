@@ -1,3 +1,4 @@
+public import GeoBase
 public import GeoCore
 
 /// The one error type of MapCamera (STYLE.md §3.7): a growable `Code` and a message naming the

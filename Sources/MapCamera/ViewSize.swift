@@ -1,4 +1,5 @@
 public import GeoCore
+public import GeoBase
 
 /// The size of the view a camera looks through, in screen pixels (points on Apple platforms).
 public struct ViewSize: Hashable, Sendable, CustomStringConvertible {

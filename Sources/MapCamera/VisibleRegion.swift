@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 public import GeoCore
+public import GeoBase
 
 extension CameraState {
     /// Screen samples per side of the view used to find the visible region.

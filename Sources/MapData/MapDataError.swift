@@ -1,3 +1,4 @@
+public import GeoBase
 public import GeoCore
 
 /// The one error type of MapData (STYLE.md §3.7): a growable code, a message, and where it

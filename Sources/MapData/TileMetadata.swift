@@ -1,3 +1,4 @@
+import GeoBase
 /// The JSON metadata of a tile archive: TileJSON 3.0 fields with `vector_layers`
 /// (https://github.com/mapbox/tilejson-spec/tree/master/3.0.0), as PMTiles §6 and MBTiles 1.3
 /// `json` expect.
@@ -21,29 +22,11 @@ public enum TileMetadata {
     /// The metadata object as JSON text.
     public static func json(name: String, minZoom: Int, maxZoom: Int) -> String {
         let layers = MapLayer.allCases.map { layer in
-            let f = (fields[layer] ?? []).map { "\(quoted($0)):\"String\"" }.joined(separator: ",")
-            return "{\"id\":\(quoted(layer.rawValue)),\"minzoom\":\(minZoom),\"maxzoom\":\(maxZoom),\"fields\":{\(f)}}"
+            let f = (fields[layer] ?? []).map { "\(JSONText.quoted($0)):\"String\"" }.joined(separator: ",")
+            return "{\"id\":\(JSONText.quoted(layer.rawValue)),\"minzoom\":\(minZoom),\"maxzoom\":\(maxZoom),\"fields\":{\(f)}}"
         }.joined(separator: ",")
-        return "{\"name\":\(quoted(name)),\"format\":\"pbf\",\"type\":\"baselayer\",\"minzoom\":\(minZoom),\"maxzoom\":\(maxZoom),"
+        return "{\"name\":\(JSONText.quoted(name)),\"format\":\"pbf\",\"type\":\"baselayer\",\"minzoom\":\(minZoom),\"maxzoom\":\(maxZoom),"
             + "\"attribution\":\"© OpenStreetMap contributors\",\"generator\":\"LocationKit geo tiles\",\"vector_layers\":[\(layers)]}"
     }
 
-    /// A JSON string literal (RFC 8259 §7).
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
 }

@@ -2,6 +2,7 @@ public import HTTPServing
 import Hummingbird
 import HummingbirdWebSocket
 import Synchronization
+import GeoBase
 
 /// The live map page's server (Hummingbird 2 with hummingbird-websocket): `GET /` the page,
 /// `GET /frame.png` the current frame (the page's first image, so the map shows on load),
@@ -46,7 +47,7 @@ public enum LivePageServer {
                 for try await message in inbound.messages(maxSize: maximumMessage) {
                     guard case .text(let text) = message else { continue }
                     if let error = await session.handle(text, connection: connection) {
-                        try await outbound.write(.text("{\"error\":\(jsonString(error))}"))
+                        try await outbound.write(.text("{\"error\":\(JSONText.quoted(error))}"))
                     }
                 }
             } catch {
@@ -65,19 +66,4 @@ public enum LivePageServer {
         try await server.run(serving: serving, note: note)
     }
 
-    /// `text` as a JSON string literal.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for u in text.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
 }

@@ -5,6 +5,7 @@ public import MapData
 public import MapView
 public import Positioning
 import MapRenderer
+public import GeoBase
 
 /// One `MapView` driven from the live page: gestures and commands in (JSON text messages),
 /// PNG frames out, the live position on its indicator with a track. Every page connected
@@ -83,7 +84,7 @@ public actor MapSession {
         var out = "{\"latitude\":\(s.geoCenter.latitude),\"longitude\":\(s.geoCenter.longitude),\"zoomLevel\":\(s.zoomLevel),"
             + "\"bearing\":\(s.orientation),\"tilt\":\(s.clippedTilt),\"projection\":\"\(s.projection.rawValue)\","
             + "\"follow\":\"\(view.followMode)\",\"frames\":\(view.framesDrawn)"
-        if let sourceError { out += ",\"error\":\(LivePageServer.jsonString(sourceError))" }
+        if let sourceError { out += ",\"error\":\(JSONText.quoted(sourceError))" }
         if let l = view.positionIndicator.location {
             out += ",\"position\":{\"latitude\":\(l.coordinate.latitude),\"longitude\":\(l.coordinate.longitude),"
                 + "\"accuracy\":\(l.horizontalAccuracy?.meters ?? -1)}"

@@ -1,6 +1,7 @@
 public import GeoCore
 public import RoadNetwork
 import Routing
+public import GeoBase
 
 /// Map matching after Newson & Krumm (2009): a hidden Markov model whose states are candidate
 /// road positions near each fix, plus an off-road state; Gaussian emission on the distance from

@@ -2,6 +2,7 @@ public import Foundation
 public import GeoCore
 public import MapData
 public import MapRenderer
+public import GeoBase
 
 /// The world under the OpenStreetMap data at low zooms and on the globe: country outlines and
 /// populated places from Natural Earth (1:110 m, public domain; `$LOCATIONKIT_DATA/world`),

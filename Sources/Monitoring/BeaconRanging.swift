@@ -11,6 +11,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import GeoBase
 
 /// One received advertisement: what a scanner reports (BlueZ's `Device1` properties, a
 /// replay file's line).

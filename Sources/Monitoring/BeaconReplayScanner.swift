@@ -1,3 +1,4 @@
+import GeoBase
 import GeoCore
 import SystemIO
 #if canImport(FoundationEssentials)
@@ -56,7 +57,7 @@ public struct BeaconReplayScanner: BeaconScanner {
             } catch {
                 throw MonitoringError(.malformedReplay, "expected {\"time\",\"address\",\"rssi\",\"data\"}", at: "line \(lineNumber)")
             }
-            guard let date = Self.date(record.time) else {
+            guard let date = ISO8601Time.date(from: record.time) else {
                 throw MonitoringError(.malformedReplay, "time '\(record.time)' is not ISO 8601", at: "line \(lineNumber)")
             }
             guard CivilCalendar.fourDigitYears.contains(date.timeIntervalSince1970) else {
@@ -83,11 +84,6 @@ public struct BeaconReplayScanner: BeaconScanner {
         var address: String
         var rssi: Int
         var data: String
-    }
-
-    private static func date(_ text: String) -> Date? {
-        if let d = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return d }
-        return try? Date(text, strategy: Date.ISO8601FormatStyle())
     }
 
     private static func bytes(hex text: String) -> [UInt8]? {

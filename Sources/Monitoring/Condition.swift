@@ -4,6 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 public import GeoCore
+import GeoBase
 
 /// A circle on the ground (Core Location's `CLCircularGeographicCondition`).
 public struct CircularGeographicCondition: Hashable, Sendable {

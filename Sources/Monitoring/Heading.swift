@@ -5,6 +5,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+public import GeoBase
 
 /// Which way the device points, Core Location's `CLHeading`: true and magnetic heading,
 /// degrees clockwise from north, at an instant.

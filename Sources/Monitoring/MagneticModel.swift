@@ -1,3 +1,4 @@
+public import GeoBase
 public import GeoCore
 #if canImport(FoundationEssentials)
 public import FoundationEssentials

@@ -1,4 +1,5 @@
 import GeoCore
+import GeoBase
 
 extension PolygonRegion {
     /// Reads an Osmosis polygon filter file (`.poly`; OpenStreetMap wiki, "Osmosis/Polygon Filter

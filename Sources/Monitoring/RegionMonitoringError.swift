@@ -1,3 +1,4 @@
+public import GeoBase
 public import GeoCore
 
 /// The one error type of Monitoring (STYLE.md §3.7) — regions, stores, beacons, scanners and the

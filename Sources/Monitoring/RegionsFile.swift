@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GeoCore
+import GeoBase
 
 /// Regions from a file: GeoJSON (RFC 7946) or an Osmosis `.poly` file.
 public enum RegionsFile {

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+public import GeoBase
 
 /// Finds visits in a stream of fixes as they arrive: an online stay-point detector.
 ///

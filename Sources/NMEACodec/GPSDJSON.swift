@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+public import GeoBase
 public import GeoCore
 
 /// One object of gpsd's JSON protocol (gpsd_json(5), protocol 3.x): the reports a client
@@ -278,7 +279,7 @@ extension GPSDMessage.TPV {
     /// `epy` as `√((epx² + epy²) / 2) / 1.96`. Vertical: `epv / 1.96`; speed: `eps / 1.96`;
     /// course: `epd / 1.96` degrees. Altitude is `altMSL` (else gpsd's legacy `alt`).
     public var location: Location? {
-        guard mode >= 2, let lat, let lon, let time, let date = GPSDMessage.parseTime(time),
+        guard mode >= 2, let lat, let lon, let time, let date = ISO8601Time.date(from: time),
               let coordinate = try? Coordinate(latitude: lat, longitude: lon)
         else { return nil }
         var horizontal: Distance?
@@ -353,33 +354,5 @@ extension GPSDMessage {
         case .glonass: 6
         case .navic: 7
         }
-    }
-
-    /// Parses gpsd's `YYYY-MM-DDTHH:MM:SS[.fff…]Z`.
-    public static func parseTime(_ text: String) -> Date? {
-        let u = Array(text.utf8)
-        guard u.count >= 20, u[4] == 0x2D, u[7] == 0x2D, u[10] == 0x54, u[13] == 0x3A, u[16] == 0x3A, u.last == 0x5A
-        else { return nil }
-        func num(_ a: Int, _ b: Int) -> Int? {
-            var v = 0
-            for i in a..<b {
-                guard u[i] >= 0x30, u[i] <= 0x39 else { return nil }
-                v = v * 10 + Int(u[i] - 0x30)
-            }
-            return v
-        }
-        guard let y = num(0, 4), let mo = num(5, 7), let d = num(8, 10), let h = num(11, 13), let mi = num(14, 16),
-              let s = num(17, 19), CivilCalendar.isValid(year: y, month: mo, day: d), h < 24, mi < 60, s <= 60
-        else { return nil }
-        var fraction = 0.0
-        if u.count > 20 {
-            // At most 9 fraction digits (nanoseconds, as gpsd writes), so the integer cannot overflow.
-            guard u[19] == 0x2E, u.count > 21, u.count <= 30, let f = num(20, u.count - 1) else { return nil }
-            var scale = 1.0
-            for _ in 20..<(u.count - 1) { scale *= 10 }
-            fraction = Double(f) / scale
-        }
-        let seconds = CivilCalendar.seconds(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 }

@@ -1,3 +1,4 @@
+import GeoBase
 import GeoCore
 
 /// A cursor over the comma-separated fields of a sentence body, parsing in place.
@@ -53,7 +54,7 @@ struct NMEAFieldCursor {
 /// Decimal parsing over bytes without allocation.
 enum NMEANumber {
     /// Parses `[+-]digits[.digits]` (at least one digit; no exponent), correctly rounded by
-    /// `GeoCore.DecimalNumber`. Nil for empty or anything else.
+    /// `GeoBase.DecimalNumber`. Nil for empty or anything else.
     @inline(__always)
     static func double(_ f: UnsafeRawBufferPointer) -> Double? {
         guard let p = f.baseAddress else { return nil }

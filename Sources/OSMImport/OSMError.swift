@@ -1,3 +1,4 @@
+public import GeoBase
 public import GeoCore
 
 /// The one error type of OSMImport (STYLE.md §3.7): a growable `Code`, a message, and where

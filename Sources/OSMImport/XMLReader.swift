@@ -1,4 +1,5 @@
 public import Foundation
+import GeoBase
 import GeoCore
 import MapData
 import SystemIO
@@ -102,7 +103,7 @@ public struct OSMXMLReader: Sendable {
 /// Compressed input is inflated `inflateStep` bytes at a time: deflate expands at most 1032:1
 /// (zlib's technical details), so the inflated bytes waiting to be scanned stay under about
 /// 1 MiB however well the input compresses (a gigabyte of white space is a megabyte of gzip).
-struct OSMXMLSource: XMLByteSource {
+struct OSMXMLSource: ByteSource {
     let chunks: () throws -> [UInt8]?
     private var pending: [UInt8] = []
     private var position = 0
@@ -190,7 +191,7 @@ struct OSMXMLParser {
     /// Decoded attribute text (reused, no per-tag allocation).
     private var decoded = XMLByteBuffer()
 
-    init(source: some XMLByteSource, options: OSMReadOptions) {
+    init(source: some ByteSource, options: OSMReadOptions) {
         self.options = options
         scanner = XMLScanner(source: source)
         scanner.discardsText = true // character data is skipped; this bounds the window
@@ -364,7 +365,7 @@ struct OSMXMLParser {
         if let r = scanner.attribute("version") { keep(Self.decimal(b, r).flatMap(Int32.init(exactly:))) { m.version = $0 } }
         if let r = scanner.attribute("changeset") { keep(Self.decimal(b, r)) { m.changeset = $0 } }
         if let r = scanner.attribute("uid") { keep(Self.decimal(b, r).flatMap(Int32.init(exactly:))) { m.uid = $0 } }
-        if let r = scanner.attribute("timestamp") { keep(Self.timestamp(b, r)) { m.timestamp = $0 } }
+        if let r = scanner.attribute("timestamp") { keep(ISO8601Time.epochSeconds(canonical: UnsafeBufferPointer(rebasing: b[r]))) { m.timestamp = $0 } }
         if let r = scanner.attribute("user") { m.user = try text(r); any = true }
         if let r = scanner.attribute("visible") { m.visible = !scanner.equals(r, "false"); any = true }
         summary.droppedMetadataValueCount += dropped
@@ -427,27 +428,6 @@ struct OSMXMLParser {
         for _ in min(digits, 7)..<7 { fraction *= 10 }
         let v = whole * 10_000_000 + fraction + (roundUp ? 1 : 0)
         return negative ? -v : v
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SSZ` (the OSM API's form) to seconds since 1970 (``CivilCalendar``); nil
-    /// when malformed or not a real date and time (31 February, hour 24; a leap second 60 is
-    /// the next minute's 0).
-    static func timestamp(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int64? {
-        guard r.count == 20, b[r.lowerBound + 4] == 0x2D, b[r.lowerBound + 7] == 0x2D, b[r.lowerBound + 10] == 0x54,
-              b[r.lowerBound + 13] == 0x3A, b[r.lowerBound + 16] == 0x3A, b[r.lowerBound + 19] == 0x5A else { return nil }
-        func num(_ from: Int, _ len: Int) -> Int? {
-            var v = 0
-            for i in 0..<len {
-                let d = b[r.lowerBound + from + i] &- 0x30
-                guard d < 10 else { return nil }
-                v = v * 10 + Int(d)
-            }
-            return v
-        }
-        guard let year = num(0, 4), let month = num(5, 2), let day = num(8, 2),
-              let hour = num(11, 2), let minute = num(14, 2), let second = num(17, 2),
-              CivilCalendar.isValid(year: year, month: month, day: day), hour < 24, minute < 60, second <= 60 else { return nil }
-        return CivilCalendar.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     /// Attribute text with references decoded and white space normalized (XML 1.0 §3.3.3, §4.1, §4.6).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import GeoBase
 public import GeoCore
 import Synchronization
 

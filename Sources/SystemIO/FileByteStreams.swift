@@ -1,8 +1,8 @@
-public import GPXCodec
+public import GeoBase
 
 /// A descriptor read as a byte source for the codecs' streaming readers (`GPXStreamReader`,
 /// `GPXReader`).
-public struct FileSource: GPXByteSource, Sendable {
+public struct FileSource: ByteSource, Sendable {
     /// The descriptor read from; the source does not close it.
     public let descriptor: FileDescriptor
     /// The file's path, named in errors.
@@ -39,7 +39,7 @@ public struct FileSource: GPXByteSource, Sendable {
 
 /// A descriptor written as a byte sink for the codecs' writers (`GPXStreamWriter`), every
 /// byte handed to the operating system before `write` returns.
-public struct FileSink: GPXByteSink, Sendable {
+public struct FileSink: ByteSink, Sendable {
     /// The descriptor written to; the sink does not close it.
     public let descriptor: FileDescriptor
     /// The file's path, named in errors.

@@ -1,3 +1,4 @@
+public import GeoBase
 public import GeoCore
 
 /// The one error type of TileArchives (STYLE.md §3.7): a growable code, a message, and the

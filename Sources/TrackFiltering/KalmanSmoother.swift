@@ -4,6 +4,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+public import GeoBase
 
 /// The tunables of the constant-velocity Kalman filter and smoother.
 public struct KalmanParameters: Hashable, Sendable {

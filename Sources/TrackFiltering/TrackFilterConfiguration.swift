@@ -1,4 +1,5 @@
 public import GeoCore
+public import GeoBase
 
 /// Every tunable of the standard cleaning pipeline, with presets named after the live-update
 /// configurations the positioning engine offers (`LocationUpdate.liveUpdates(_:)`).

@@ -1,3 +1,4 @@
+public import GeoBase
 public import GeoCore
 
 /// The one error type of TrackFiltering (STYLE.md §3.7).

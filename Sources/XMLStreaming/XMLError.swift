@@ -1,4 +1,4 @@
-public import GeoCore
+public import GeoBase
 
 /// The one error type of XMLStreaming (STYLE.md §3.7): a growable `Code`, a message, and where
 /// in the input it happened. Format readers map it onto their own error (`GPXError`, `OSMError`).

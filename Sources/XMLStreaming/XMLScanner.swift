@@ -5,13 +5,14 @@ import Darwin
 #elseif canImport(Musl)
 import Musl
 #endif
+public import GeoBase
 
 /// The kinds of token the byte-level pull scanner produces.
 public enum XMLTokenKind: Equatable, Sendable {
     case startTag, endTag, text, cdata, comment, processingInstruction, doctype, endOfInput
 }
 
-/// A byte-level XML pull scanner over a refillable window of an `XMLByteSource`
+/// A byte-level XML pull scanner over a refillable window of an `ByteSource`
 /// (XML 1.0 §2–§4, the subset GPX and OSM XML need: no DTD-defined entities, so no entity
 /// expansion attacks; UTF-8 only; a DOCTYPE is skipped).
 ///
@@ -29,7 +30,7 @@ public enum XMLTokenKind: Equatable, Sendable {
 public struct XMLScanner {
     /// Called once per window refill (256 KiB), so an existential costs nothing measurable
     /// and keeps this type non-generic.
-    private var source: any XMLByteSource
+    private var source: any ByteSource
     /// Owns the window's memory (a struct has no deinit); `buf` is its current pointer.
     private let storage: BufferOwner<UInt8>
     /// The window; token and attribute ranges index into it.
@@ -109,7 +110,7 @@ public struct XMLScanner {
     /// - Parameters:
     ///   - capacity: the initial window, in bytes; it doubles only for a token larger than it.
     ///   - maximumCapacity: the most it doubles to.
-    public init(source: any XMLByteSource, capacity: Int = 1 << 18, maximumCapacity: Int = XMLScanner.defaultMaximumCapacity) {
+    public init(source: any ByteSource, capacity: Int = 1 << 18, maximumCapacity: Int = XMLScanner.defaultMaximumCapacity) {
         self.source = source
         self.capacity = capacity
         self.maximumCapacity = max(capacity, maximumCapacity)

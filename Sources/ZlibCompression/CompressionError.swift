@@ -1,4 +1,4 @@
-public import GeoCore
+public import GeoBase
 
 /// The one error type of ZlibCompression (STYLE.md §3.7).
 public struct CompressionError: Error, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoBase
 import GeoCore
 import GeoTestSupport
 import GPXCodec
@@ -27,7 +28,7 @@ func damagedDocument_isAnErrorWithLineAndColumn(name: String, text: String, line
     let error = #expect(throws: GPXError.self, "\(name)") { try GPXReader.read(bytes: Array(text.utf8)) }
     #expect(error?.code == .malformedXML && error?.line == line && error?.column == column, "\(name): \(String(describing: error))")
     // Recovering keeps every point complete before the damage and says where it is.
-    let result = try GPXReader.read(GPXMemorySource(Array(text.utf8)), options: GPXReadOptions(recovering: true))
+    let result = try GPXReader.read(MemorySource(Array(text.utf8)), options: GPXReadOptions(recovering: true))
     #expect(result.damage?.line == line, "\(name)")
     let points = result.document.tracks.flatMap { $0.segments.flatMap(\.points) }
     #expect(points.count == (line <= 5 ? 1 : 2), "\(name)")
@@ -61,7 +62,7 @@ func damagedDocument_isAnErrorWithLineAndColumn(name: String, text: String, line
         }
         let error = #expect(throws: GPXError.self, "cut at \(cut) of \(bytes.count)") { try GPXReader.read(bytes: prefix) }
         #expect(error?.code == .truncated && (error?.offset ?? .max) <= cut, "cut at \(cut): \(String(describing: error))")
-        if let recovered = try? GPXReader.read(GPXMemorySource(prefix), options: GPXReadOptions(recovering: true)) {
+        if let recovered = try? GPXReader.read(MemorySource(prefix), options: GPXReadOptions(recovering: true)) {
             let points = recovered.document.tracks.flatMap { $0.segments.flatMap(\.points) }
             #expect(points == Array(full.prefix(points.count)) && recovered.damage != nil, "cut at \(cut)")
         }

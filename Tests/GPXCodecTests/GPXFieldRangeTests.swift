@@ -1,3 +1,4 @@
+import GeoBase
 import GeoCore
 import Testing
 @testable import GPXCodec
@@ -12,7 +13,7 @@ import Testing
         <trkpt lat="1" lon="2.001"><ele>12</ele><course>359.5</course><speed>1e-308</speed><hdop>1.2</hdop></trkpt>
         </trkseg></trk></gpx>
         """
-    let result = try GPXReader.read(GPXMemorySource(string: xml), options: GPXReadOptions())
+    let result = try GPXReader.read(MemorySource(string: xml), options: GPXReadOptions())
     #expect(result.warnings.map(\.element) == ["ele", "course", "speed", "hdop", "geoidheight"])
     #expect(result.warnings.allSatisfy { $0.code == .invalidValue })
     #expect(result.warnings.map(\.line) == [2, 3, 3, 3, 3])

@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import GeoCore
 import Testing
 import GPXCodec
@@ -20,7 +21,7 @@ private let t0 = Date(timeIntervalSince1970: 1_790_000_000.25)
     var document = GPXDocument(header: GPXHeader(creator: "test", namespaces: [
         GPXNamespace(prefix: GPXPoint.locationExtensionPrefix, uri: GPXPoint.locationExtensionNamespace)]))
     document.tracks = [GPXTrack(segments: [GPXTrackSegment(points: [point])])]
-    let back = try GPXReader.read(bytes: GPXWriter.write(document, to: GPXMemorySink()).bytes)
+    let back = try GPXReader.read(bytes: GPXWriter.write(document, to: MemorySink()).bytes)
     let read = try #require(back.tracks.first?.segments.first?.points.first)
     #expect(Location(gpxPoint: read) == fix)
 }
@@ -82,11 +83,11 @@ private let t0 = Date(timeIntervalSince1970: 1_790_000_000.25)
     #expect(features.count == 3)
     // A NaN elevation is left out, so the document stays valid JSON.
     #expect(features[0].geometry == .point(GeoJSONPosition(w.coordinate)))
-    #expect(features[0].properties == ["kind": .string("waypoint"), "name": .string("hut"), "time": .string(GPXTime.string(from: t0))])
+    #expect(features[0].properties == ["kind": .string("waypoint"), "name": .string("hut"), "time": .string(ISO8601Time.string(from: t0))])
     #expect(features[1].properties == ["kind": .string("route"), "name": .string("plan")])
     #expect(features[2].geometry == .multiLineString([[GeoJSONPosition(Coordinate(uncheckedLatitude: 5, longitude: 6), altitude: 700),
                                                        GeoJSONPosition(Coordinate(uncheckedLatitude: 5.5, longitude: 6.5))], []]))
-    #expect(features[2].properties?["end"] == .string(GPXTime.string(from: t0 + 60)))
+    #expect(features[2].properties?["end"] == .string(ISO8601Time.string(from: t0 + 60)))
     let text = String(decoding: document.geoJSON.encoded(), as: UTF8.self)
     #expect(text.contains("{\"coordinates\":[[[6,5,700],[6.5,5.5]],[]],\"type\":\"MultiLineString\"}"), "\(text)")
 }

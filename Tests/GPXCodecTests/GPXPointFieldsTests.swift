@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import GeoCore
 import GeoTestSupport
 import Testing
@@ -41,7 +42,7 @@ private let measurements = GPXReadOptions(pointFields: .measurements)
     #expect(files.count == 36)
     for url in files {
         let bytes = try [UInt8](Data(contentsOf: url))
-        let full = try GPXReader.read(GPXMemorySource(bytes), options: GPXReadOptions())
+        let full = try GPXReader.read(MemorySource(bytes), options: GPXReadOptions())
         for chunk in [bytes.count, 7] {
             let lean = try GPXReader.read(ChunkedSource(bytes: bytes, chunk: chunk), options: measurements)
             let name = "\(url.lastPathComponent), \(chunk) bytes a read"
@@ -61,8 +62,8 @@ private let measurements = GPXReadOptions(pointFields: .measurements)
         <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>999</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions></trkpt>
         </trkseg></trk></gpx>
         """
-    let full = try GPXReader.read(GPXMemorySource(string: xml), options: GPXReadOptions())
-    let lean = try GPXReader.read(GPXMemorySource(string: xml), options: measurements)
+    let full = try GPXReader.read(MemorySource(string: xml), options: GPXReadOptions())
+    let lean = try GPXReader.read(MemorySource(string: xml), options: measurements)
     #expect(full.warningCount == 3)
     #expect(lean.warnings == full.warnings, "\(lean.warnings)")
     let places = lean.warnings.map { "\($0.element)@\($0.line):\($0.column)" }
@@ -87,7 +88,7 @@ func measurements_brokenXMLInSkippedElements_isTheSameError(inner: String, code:
         </trkseg></trk></gpx>
         """
     func failure(_ options: GPXReadOptions) -> GPXError? {
-        do { _ = try GPXReader.read(GPXMemorySource(string: xml), options: options); return nil } catch { return error }
+        do { _ = try GPXReader.read(MemorySource(string: xml), options: options); return nil } catch { return error }
     }
     let full = failure(GPXReadOptions()), lean = failure(measurements)
     #expect(full != nil && lean?.code == full?.code && lean?.line == full?.line && lean?.column == full?.column,

@@ -1,11 +1,12 @@
 import Foundation
+import GeoBase
 import GeoCore
 import GeoTestSupport
 import Testing
 @testable import GPXCodec
 
 /// A source that hands out at most `chunk` bytes per read, to exercise every refill path.
-struct ChunkedSource: GPXByteSource {
+struct ChunkedSource: ByteSource {
     let bytes: [UInt8]
     let chunk: Int
     var position = 0
@@ -38,7 +39,7 @@ func trackPointCount(_ d: GPXDocument) -> Int {
     #expect(files.count == 36)
     for url in files {
         let bytes = try [UInt8](Data(contentsOf: url))
-        let result = try GPXReader.read(GPXMemorySource(bytes), options: GPXReadOptions())
+        let result = try GPXReader.read(MemorySource(bytes), options: GPXReadOptions())
         if url.lastPathComponent == "unicode_with_bom.gpx" {
             // Its writer leaves an empty <fix></fix> (line 10, column 5).
             let w = try #require(result.warnings.first)
@@ -53,7 +54,7 @@ func trackPointCount(_ d: GPXDocument) -> Int {
 /// nothing could be recovered (the cut is before the `<gpx>` start tag ends).
 func recoveringRead(_ bytes: [UInt8]) -> (document: GPXDocument, error: GPXError?) {
     do {
-        let result = try GPXReader.read(GPXMemorySource(bytes), options: GPXReadOptions(recovering: true))
+        let result = try GPXReader.read(MemorySource(bytes), options: GPXReadOptions(recovering: true))
         return (result.document, result.damage)
     } catch {
         return (GPXDocument(), error)
@@ -64,7 +65,7 @@ func recoveringRead(_ bytes: [UInt8]) -> (document: GPXDocument, error: GPXError
     guard let files = try allGPXFiles() else { return }
     for url in files {
         let bytes = try [UInt8](Data(contentsOf: url))
-        let whole = try GPXReader.read(GPXMemorySource(bytes))
+        let whole = try GPXReader.read(MemorySource(bytes))
         for chunk in [1, 7] {
             let pieces = try GPXReader.read(ChunkedSource(bytes: bytes, chunk: chunk))
             #expect(pieces == whole, "\(url.lastPathComponent) read \(chunk) bytes at a time")
@@ -89,7 +90,7 @@ func recoveringRead(_ bytes: [UInt8]) -> (document: GPXDocument, error: GPXError
     let w = try #require(d.waypoints.first)
     #expect(abs(w.coordinate.latitude - 12.3) < 1e-12, "latitude within 1e-12 degrees")
     #expect(w.elevation?.meters == 75.1)
-    #expect(w.time == GPXTime.date(from: "2013-01-02T02:03:00Z"))
+    #expect(w.time == ISO8601Time.date(from: "2013-01-02T02:03:00Z"))
     #expect(w.magneticVariation?.degrees == 1.1)
     #expect(w.geoidHeight?.meters == 2.0)
     #expect(w.name == "example name")
@@ -142,7 +143,7 @@ func recoveringRead(_ bytes: [UInt8]) -> (document: GPXDocument, error: GPXError
 }
 
 @Test func times_subSecondZonesAndMissingZ() throws {
-    func t(_ s: String) -> Double? { GPXTime.date(from: s)?.timeIntervalSince1970 }
+    func t(_ s: String) -> Double? { ISO8601Time.date(from: s)?.timeIntervalSince1970 }
     #expect(t("1970-01-01T00:00:00Z") == 0)
     #expect(t("2016-05-27T10:08:47.8Z") == 1_464_343_727.8)
     #expect(t("2016-05-27T10:08:47.800Z") == 1_464_343_727.8)
@@ -156,21 +157,21 @@ func recoveringRead(_ bytes: [UInt8]) -> (document: GPXDocument, error: GPXError
     #expect(t("2016-05-27T10:08:47.Z") == nil)
     #expect(t("garbage") == nil)
     // 100 ns resolution survives.
-    let d = try #require(GPXTime.date(from: "2012-01-01T00:00:00.1234567Z"))
+    let d = try #require(ISO8601Time.date(from: "2012-01-01T00:00:00.1234567Z"))
     #expect(abs(d.timeIntervalSince1970 - 1_325_376_000.1234567) < 2e-7, "within 0.2 µs")
 }
 
 @Test func times_formatRoundTripsShortest() throws {
     for s in ["2016-05-27T10:08:47Z", "2016-05-27T10:08:47.8Z", "2012-01-01T00:00:00.1234567Z", "1969-12-31T23:59:59.5Z", "2038-01-19T03:14:08.001Z"] {
-        let d = try #require(GPXTime.date(from: s))
-        #expect(GPXTime.string(from: d) == s)
+        let d = try #require(ISO8601Time.date(from: s))
+        #expect(ISO8601Time.string(from: d) == s)
     }
     // Any Date reads back identically.
     var rng = SplitMix64(seed: 11)
     for _ in 0..<2_000 {
         let d = Date(timeIntervalSince1970: Double.random(in: -1e9...4e9, using: &rng))
-        let back = try #require(GPXTime.date(from: GPXTime.string(from: d)))
-        #expect(back == d, "\(GPXTime.string(from: d))")
+        let back = try #require(ISO8601Time.date(from: ISO8601Time.string(from: d)))
+        #expect(back == d, "\(ISO8601Time.string(from: d))")
     }
 }
 
@@ -200,7 +201,7 @@ func recoveringRead(_ bytes: [UInt8]) -> (document: GPXDocument, error: GPXError
     guard let files = try allGPXFiles() else { return }
     for url in files {
         let bytes = try [UInt8](Data(contentsOf: url))
-        let full = try GPXReader.read(GPXMemorySource(bytes))
+        let full = try GPXReader.read(MemorySource(bytes))
         let allPoints = full.tracks.flatMap { $0.segments.flatMap(\.points) }
         guard allPoints.count >= 3 else { continue }
         let closeTag = Array("</trkpt>".utf8), openTag = Array("<trkpt ".utf8)
@@ -248,28 +249,28 @@ func recoveringRead(_ bytes: [UInt8]) -> (document: GPXDocument, error: GPXError
     #expect(error.code == .truncated)
     #expect(error.line == 3 && error.column == 3, "\(error)")
     #expect(trackPointCount(result.document) == 1)
-    #expect(throws: GPXError.self) { try GPXReader.read(GPXMemorySource(string: xml), options: GPXReadOptions()) }
+    #expect(throws: GPXError.self) { try GPXReader.read(MemorySource(string: xml), options: GPXReadOptions()) }
 }
 
 @Test func streaming_asyncSequenceYieldsTrackPoints() async throws {
     let xml = "<gpx version=\"1.1\" creator=\"t\"><wpt lat=\"9\" lon=\"9\"/><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/><trkpt lat=\"3\" lon=\"4\"/></trkseg><trkseg/><trkseg><trkpt lat=\"5\" lon=\"6\"/></trkseg></trk></gpx>"
     var lats: [Double] = []
-    for try await p in GPXTrackPoints(source: GPXMemorySource(string: xml)) { lats.append(p.coordinate.latitude) }
+    for try await p in GPXTrackPoints(source: MemorySource(string: xml)) { lats.append(p.coordinate.latitude) }
     #expect(lats == [1, 3, 5])
     let two = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/></trkseg></trk><trk><trkseg><trkpt lat=\"7\" lon=\"8\"/></trkseg></trk></gpx>"
     var second: [Double] = []
-    for try await p in GPXTrackPoints(source: GPXMemorySource(string: two), track: 1) { second.append(p.coordinate.latitude) }
+    for try await p in GPXTrackPoints(source: MemorySource(string: two), track: 1) { second.append(p.coordinate.latitude) }
     #expect(second == [7])
     let d = try read(xml)
     #expect(d.tracks.first?.segments.count == 3)
     var count = 0
-    try GPXStreamReader(source: GPXMemorySource(string: xml)).forEachTrackPoint { _ in count += 1 }
+    try GPXStreamReader(source: MemorySource(string: xml)).forEachTrackPoint { _ in count += 1 }
     #expect(count == 3)
 }
 
 @Test(.onOwnThread) func streaming_memoryStaysBoundedOnLongInput() throws {
     // A generated 200k-point stream is read through a 256 KiB window that never grows.
-    struct Generated: GPXByteSource {
+    struct Generated: ByteSource {
         var remaining: Int
         var pending: [UInt8] = Array("<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>\n".utf8)
         mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import GeoCore
 import GeoTestSupport
 import Testing
@@ -74,7 +75,7 @@ let gpxpyFlatEarthOutliers: Set<String> = ["gpx/gpxpy/track-with-small-floats.gp
 @Test func statistics_streamingEqualsDocument() throws {
     guard let url = try Fixtures.url("gpx/gpxpy/korita-zbevnica.gpx") else { return }
     let bytes = try [UInt8](Data(contentsOf: url))
-    let reader = GPXStreamReader(source: GPXMemorySource(bytes))
+    let reader = GPXStreamReader(source: MemorySource(bytes))
     var acc = GPXStatisticsAccumulator()
     while let e = try reader.next() { acc.add(e) }
     #expect(acc.statistics == GPXStatistics(try GPXReader.read(bytes: bytes)))

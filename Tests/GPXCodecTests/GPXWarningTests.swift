@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import GeoCore
 import GeoTestSupport
 import Testing
@@ -55,8 +56,8 @@ func points(_ d: GPXDocument) -> [GPXPoint] { d.tracks.flatMap { $0.segments.fla
         for (variant, expected) in variants.sorted(by: { $0.key < $1.key }) {
             let bytes = try BadValuesOracle.damaged(original, variant)
             let label = "\(name) \(variant)"
-            let result = try GPXReader.read(GPXMemorySource(bytes), options: GPXReadOptions())
-            let intact = try GPXReader.read(GPXMemorySource(original), options: GPXReadOptions())
+            let result = try GPXReader.read(MemorySource(bytes), options: GPXReadOptions())
+            let intact = try GPXReader.read(MemorySource(original), options: GPXReadOptions())
             let s = GPXStatistics(result.document)
             // One warning per damaged element, each dropping only its field.
             #expect(result.warningCount == intact.warningCount + expected.replacements, "\(label): \(result.warnings.prefix(3))")
@@ -111,7 +112,7 @@ func points(_ d: GPXDocument) -> [GPXPoint] { d.tracks.flatMap { $0.segments.fla
     for f in garmin { xml += "    <gpxtpx:\(f.element)>\(f.text)</gpxtpx:\(f.element)>\n" }
     xml += "  </gpxtpx:TrackPointExtension></extensions>\n</trkpt>\n<trkpt lat=\"45.6\" lon=\"13.5\"><ele>12.5</ele></trkpt>\n</trkseg></trk></gpx>\n"
     let bytes = Array(xml.utf8)
-    let result = try GPXReader.read(GPXMemorySource(bytes), options: GPXReadOptions())
+    let result = try GPXReader.read(MemorySource(bytes), options: GPXReadOptions())
     let kept = points(result.document)
     #expect(kept.count == 2)
     let p = try #require(kept.first)
@@ -149,7 +150,7 @@ func points(_ d: GPXDocument) -> [GPXPoint] { d.tracks.flatMap { $0.segments.fla
 @Test func gpx10Fields_invalidValuesDropOnlyThoseFields() throws {
     let xml = "<gpx version=\"1.0\" xmlns=\"http://www.topografix.com/GPX/1/0\"><time></time><bounds minlat=\"1\" minlon=\"2\" maxlat=\"3\"/>"
         + "<trk><trkseg><trkpt lat=\"1\" lon=\"2\"><course>n/a</course><speed></speed><url>u</url></trkpt></trkseg></trk></gpx>"
-    let result = try GPXReader.read(GPXMemorySource(string: xml), options: GPXReadOptions())
+    let result = try GPXReader.read(MemorySource(string: xml), options: GPXReadOptions())
     #expect(result.warnings.map(\.element) == ["time", "bounds", "course", "speed"])
     #expect(result.warnings.map(\.code) == [.emptyValue, .missingAttribute, .invalidValue, .emptyValue])
     let p = try #require(points(result.document).first)
@@ -171,7 +172,7 @@ func points(_ d: GPXDocument) -> [GPXPoint] { d.tracks.flatMap { $0.segments.fla
         </trkseg></trk>
         </gpx>
         """
-    let result = try GPXReader.read(GPXMemorySource(string: xml), options: GPXReadOptions())
+    let result = try GPXReader.read(MemorySource(string: xml), options: GPXReadOptions())
     let d = result.document
     #expect(d.waypoints.map(\.coordinate.latitude) == [1])
     #expect(d.routes.first?.points.map(\.coordinate.latitude) == [3])
@@ -187,7 +188,7 @@ func points(_ d: GPXDocument) -> [GPXPoint] { d.tracks.flatMap { $0.segments.fla
     var xml = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>"
     for i in 0..<50 { xml += "<trkpt lat=\"\(i)\" lon=\"0\"><ele/></trkpt>" }
     xml += "</trkseg></trk></gpx>"
-    let result = try GPXReader.read(GPXMemorySource(string: xml), options: GPXReadOptions(warningLimit: 3))
+    let result = try GPXReader.read(MemorySource(string: xml), options: GPXReadOptions(warningLimit: 3))
     #expect(result.warnings.count == 3 && result.warningCount == 50)
     #expect(points(result.document).count == 50)
 }
@@ -197,7 +198,7 @@ func points(_ d: GPXDocument) -> [GPXPoint] { d.tracks.flatMap { $0.segments.fla
 @Test func streamingRecovery_closesOpenSegmentAndTrack() throws {
     guard let url = try Fixtures.url("gpx/gpxpy/korita-zbevnica.gpx") else { return }
     let bytes = Array(try [UInt8](Data(contentsOf: url)).prefix(30_000))
-    let reader = GPXStreamReader(source: GPXMemorySource(bytes), options: GPXReadOptions(recovering: true))
+    let reader = GPXStreamReader(source: MemorySource(bytes), options: GPXReadOptions(recovering: true))
     var events: [GPXEvent] = []
     while let e = try reader.next() { events.append(e) }
     let damage = try #require(reader.damage)
@@ -206,18 +207,18 @@ func points(_ d: GPXDocument) -> [GPXPoint] { d.tracks.flatMap { $0.segments.fla
             == ["segmentEnd", "trackEnd"])
     var acc = GPXStatisticsAccumulator()
     for e in events { acc.add(e) }
-    let document = try GPXReader.read(GPXMemorySource(bytes), options: GPXReadOptions(recovering: true)).document
+    let document = try GPXReader.read(MemorySource(bytes), options: GPXReadOptions(recovering: true)).document
     #expect(acc.statistics == GPXStatistics(document))
     #expect(acc.statistics.points > 0)
     // Without the option the same bytes are an error.
-    #expect(throws: GPXError.self) { try GPXReader.read(GPXMemorySource(bytes), options: GPXReadOptions()) }
+    #expect(throws: GPXError.self) { try GPXReader.read(MemorySource(bytes), options: GPXReadOptions()) }
 }
 
 @Test func brokenStructure_staysAnErrorEvenWhenValuesAreLenient() {
     // A mismatched end tag inside a point is broken XML, not a bad value.
     let xml = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg>\n<trkpt lat=\"1\" lon=\"2\"><ele>1</time></trkpt></trkseg></trk></gpx>"
     #expect {
-        try GPXReader.read(GPXMemorySource(string: xml), options: GPXReadOptions())
+        try GPXReader.read(MemorySource(string: xml), options: GPXReadOptions())
     } throws: { error in
         guard let e = error as? GPXError else { return false }
         return e.code == .malformedXML && e.line == 2 && e.column == 30
@@ -239,11 +240,11 @@ func points(_ d: GPXDocument) -> [GPXPoint] { d.tracks.flatMap { $0.segments.fla
 @Test func asyncTrackPoints_recoveringEndsAtTheLastCompletePoint() async throws {
     let xml = "<gpx version=\"1.1\" creator=\"t\"><trk><trkseg><trkpt lat=\"1\" lon=\"2\"/><trkpt lat=\"3\" lon=\"4\"><ele>5"
     var lats: [Double] = []
-    for try await p in GPXTrackPoints(source: GPXMemorySource(string: xml), options: GPXReadOptions(recovering: true)) {
+    for try await p in GPXTrackPoints(source: MemorySource(string: xml), options: GPXReadOptions(recovering: true)) {
         lats.append(p.coordinate.latitude)
     }
     #expect(lats == [1])
     await #expect(throws: GPXError.self) {
-        for try await _ in GPXTrackPoints(source: GPXMemorySource(string: xml)) {}
+        for try await _ in GPXTrackPoints(source: MemorySource(string: xml)) {}
     }
 }

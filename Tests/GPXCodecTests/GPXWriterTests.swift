@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import GeoCore
 import GeoTestSupport
 import Testing
@@ -66,7 +67,7 @@ import Testing
 }
 
 @Test func streamWriter_flushesIncrementally() throws {
-    var w = try GPXStreamWriter(sink: GPXMemorySink(), header: GPXHeader(creator: "t"))
+    var w = try GPXStreamWriter(sink: MemorySink(), header: GPXHeader(creator: "t"))
     try w.beginTrack(GPXPathInfo(name: "n"))
     try w.beginSegment()
     for i in 0..<10_000 {

@@ -1,5 +1,6 @@
 import Testing
 import GeoCore
+import GeoBase
 
 @Test func boundingBox_coveringPicksTheNarrowerSideOfTheAntimeridian() throws {
     let points = [try Coordinate(latitude: -17, longitude: 178), try Coordinate(latitude: -18, longitude: -179.5),

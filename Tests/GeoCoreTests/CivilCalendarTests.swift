@@ -1,4 +1,5 @@
 import Testing
+import GeoBase
 import GeoCore
 
 /// UTC date-times and their POSIX seconds from GNU coreutils 9.1,

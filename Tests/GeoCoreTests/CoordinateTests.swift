@@ -1,5 +1,6 @@
 import Testing
 import GeoCore
+import GeoBase
 
 @Test func coordinate_normalisesLongitude() throws {
     let c = try Coordinate(latitude: 10, longitude: 190)

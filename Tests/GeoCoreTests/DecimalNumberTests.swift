@@ -1,4 +1,5 @@
 import Testing
+import GeoBase
 @testable import GeoCore
 
 /// `DecimalNumber.parse` over a string's UTF-8.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoCore
+import GeoBase
 
 /// RFC 7946 Appendix A examples round-trip unchanged.
 @Test(arguments: [

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoBase
 import GeoCore
 
 /// Checks the documented error bounds of `Spherical` against the geodesic (itself checked

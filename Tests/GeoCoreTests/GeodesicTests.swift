@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoBase
 @testable import GeoCore
 
 /// Expected values are from GeographicLib (Python `geographiclib`), written by

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GeoCore
 import GeoTestSupport
+import GeoBase
 
 /// Rows of `Fixtures/geoid-egm96.tsv`: latitude, longitude, PROJ's EGM96 geoid height (cct
 /// vgridshift over egm96_15.gtx, see scripts/oracles/geoid_fixture.py), and whether the point is

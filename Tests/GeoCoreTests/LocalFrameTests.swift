@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoBase
 @testable import GeoCore
 
 // Radii of curvature on WGS84 (NIMA TR8350.2 §3): M = a(1 − e²) and N = a at the equator,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoBase
 import GeoCore
 
 /// Rows of `Fixtures/projections.tsv` (PROJ and mercantile values, see scripts/oracles).

@@ -1,4 +1,5 @@
 import Testing
+import GeoBase
 import GeoCore
 import GeoTestSupport
 

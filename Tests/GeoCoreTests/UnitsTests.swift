@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoCore
+import GeoBase
 
 @Test(arguments: [(0.0, 0.0), (360, 0), (-90, 270), (725, 5), (-0.0, 0), (-1e-17, 0), (359.999_999_999, 359.999_999_999)])
 func bearing_wrapsIntoHalfOpenCircle(input: Double, expected: Double) {

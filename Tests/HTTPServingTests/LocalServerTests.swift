@@ -9,6 +9,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import GeoBase
 
 // MARK: - The policy, value by value
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GeoCore
 import MapCamera
+import GeoBase
 
 /// van Wijk & Nuij 2003, §4 (eqs. 9–11), written out here independently of MapCamera's code:
 /// widths w and distances u in start-view pixels along the path parameter s.

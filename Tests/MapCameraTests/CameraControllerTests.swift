@@ -3,6 +3,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import MapCamera
+import GeoBase
 
 private typealias Controller = CameraController<ManualClock.Instant>
 

@@ -1,6 +1,7 @@
 import Testing
 import GeoCore
 import MapCamera
+import GeoBase
 
 /// A 1280 × 720 view, the size the issue measures.
 let hd = try! ViewSize(width: 1280, height: 720)

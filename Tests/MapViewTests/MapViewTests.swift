@@ -11,6 +11,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import GeoBase
 
 typealias TestView = MapView<ManualClock.Instant>
 

@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import GeoCore
 import GeoTestSupport
 import Testing

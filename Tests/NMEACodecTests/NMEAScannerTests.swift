@@ -1,5 +1,6 @@
 import Testing
 import NMEACodec
+import GeoBase
 
 /// Frames every sentence of `text`, fed in chunks of `chunk` bytes.
 private func frames(_ text: String, chunk: Int = .max, options: NMEAScanner.Options = .init()) -> [(String, NMEAFrameStatus, Int)] {

@@ -4,6 +4,7 @@ import GeoTestSupport
 @testable import OSMImport
 import XMLStreaming
 import ZlibCompression
+import GeoBase
 
 private let twoNodes = """
     <?xml version="1.0" encoding="UTF-8"?>
@@ -132,7 +133,7 @@ private let twoNodes = """
     #expect(largest <= 2 << 20, "\(largest) inflated bytes held at once")
 }
 
-private struct SpacesSource: XMLByteSource {
+private struct SpacesSource: ByteSource {
     let bytes: [UInt8]
     var position = 0
     init(_ bytes: [UInt8]) { self.bytes = bytes }

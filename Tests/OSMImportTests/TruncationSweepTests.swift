@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SystemIO
+import GeoBase
 import GeoCore
 import GeoTestSupport
 @testable import OSMImport

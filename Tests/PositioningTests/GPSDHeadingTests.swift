@@ -6,6 +6,7 @@ import GeoTestSupport
 import Monitoring
 import NMEACodec
 @testable import Positioning
+import GeoBase
 
 // gpsd turns a receiver's HDT sentences into ATT reports (hemi.log, a Hemisphere receiver in
 // gpsd's regression suite: its .chk holds gpsd's own ATT output); those reach the manager's
@@ -36,7 +37,7 @@ private func hemiATT() throws -> [(heading: Double, time: String)]? {
     try #require(headings.count == expected.count && expected.count == 4, "\(headings)")
     for (h, e) in zip(headings, expected) {
         #expect(abs((h.trueHeading?.degrees ?? .nan) - e.heading) < 1e-9) // degrees
-        #expect(h.timestamp == GPSDMessage.parseTime(e.time))
+        #expect(h.timestamp == ISO8601Time.date(from: e.time))
         #expect(h.magneticHeading == nil && h.isReliable)
     }
 }
@@ -60,7 +61,7 @@ private final class HeadingRecorder: PositioningDelegate {
         #expect(await manager.heading != nil)
         await manager.stop()
     }) != nil else { return }
-    let times = Set(expected.compactMap { GPSDMessage.parseTime($0.time) })
+    let times = Set(expected.compactMap { ISO8601Time.date(from: $0.time) })
     for h in delegate.headings.withLock({ $0 }) {
         let degrees = h.trueHeading?.degrees ?? .nan
         #expect(expected.contains { abs($0.heading - degrees) < 1e-9 }, "\(degrees)° is one of gpsd's ATT headings") // degrees

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoBase
 import GeoCore
 import GPXCodec
 import GeoTestSupport
@@ -457,7 +458,7 @@ func positionLog_garbageTail_isCutOffInPlace(tail: Data, pointsBegun: Int) async
             GPXTrack(info: GPXPathInfo(name: "day 2"), segments: [GPXTrackSegment(points: [p(2)], extensions: GPXExtensions(xml: "<seg>a</seg>"))]),
         ]
         document.extensions = GPXExtensions(xml: "<trip>b</trip>")
-        try GPXWriter.write(document, to: GPXMemorySink()).bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: url) }
+        try GPXWriter.write(document, to: MemorySink()).bytes.withUnsafeBufferPointer { try Data(buffer: $0).write(to: url) }
 
         let log = try PositionLog(url: url)
         try log.append(fullFix(3))

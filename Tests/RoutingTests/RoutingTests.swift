@@ -3,6 +3,7 @@ import GeoTestSupport
 import RoadNetwork
 import Routing
 import Testing
+import GeoBase
 
 /// Routes between two points of an ASCII map.
 private func route(_ map: AsciiRoadMap, _ from: Character, _ to: Character, profile: Profile = .car,

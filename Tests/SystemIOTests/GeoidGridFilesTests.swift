@@ -3,6 +3,7 @@ import GeoCore
 import Testing
 import SystemIO
 import GeoTestSupport
+import GeoBase
 
 /// PROJ's EGM96 geoid height at 28.25° N, 16.75° W (Tenerife, steep geoid): `cct +proj=vgridshift +grids=egm96_15.gtx +multiplier=1`, PROJ 9.1.1 (a row of
 /// GeoCoreTests/Fixtures/geoid-egm96.tsv).

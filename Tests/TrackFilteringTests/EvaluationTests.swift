@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GeoCore
 @testable import TrackFiltering
+import GeoBase
 
 /// A synthetic walk: 10 minutes along a square of 200 m sides at 1.4 m/s, 1 Hz.
 func syntheticWalk() -> [Location] {

@@ -1,3 +1,4 @@
+import GeoBase
 import GeoCore
 import Testing
 @testable import TrackFiltering

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GeoCore
 @testable import TrackFiltering
+import GeoBase
 
 @Test func validAccuracy_rejectsNegativeAndMissing() {
     let fixes = [fix(0, east: 0, north: 0, accuracy: 5), fix(1, east: 1, north: 0, accuracy: -1),

@@ -1,8 +1,9 @@
 import Testing
 import XMLStreaming
+import GeoBase
 
 /// Serves bytes at most `step` at a time, so tokens straddle every read boundary.
-struct SteppedSource: XMLByteSource {
+struct SteppedSource: ByteSource {
     let bytes: [UInt8]
     let step: Int
     var position = 0
@@ -26,7 +27,7 @@ struct SteppedSource: XMLByteSource {
 }
 
 /// A source whose read fails after the first bytes.
-struct FailingSource: XMLByteSource {
+struct FailingSource: ByteSource {
     struct Broken: Error {}
     var served = false
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -39,7 +40,7 @@ struct FailingSource: XMLByteSource {
 }
 
 /// Every token as `kind name-or-text [attributes]`, decoded, plus the element depth.
-func tokens(_ source: some XMLByteSource, capacity: Int = 1 << 18) throws(XMLError) -> [String] {
+func tokens(_ source: some ByteSource, capacity: Int = 1 << 18) throws(XMLError) -> [String] {
     var scanner = XMLScanner(source: source, capacity: capacity)
     var out: [String] = []
     var text = XMLByteBuffer()

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GeoCLI
+import GeoBase
 import GeoCore
 import Testing
 

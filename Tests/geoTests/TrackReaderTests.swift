@@ -4,7 +4,7 @@ import GeoTestSupport
 import MapMatching
 import Testing
 
-// `geo match` reads CSV and GeoJSON traces' times as ISO 8601 (GPXTime: fractions, a space for
+// `geo match` reads CSV and GeoJSON traces' times as ISO 8601 (ISO8601Time: fractions, a space for
 // `T`, offsets) or Unix seconds; 2024-05-01T10:00:00Z is 1714557600 (GNU `date -u -d … +%s`).
 
 @Test func csvTimes_fractionsSpacesOffsetsAndUnixSeconds() throws {

@@ -13,6 +13,7 @@ import Foundation
 import FoundationXML
 #endif
 import GPXCodec
+import GeoBase
 import GeoCore
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,7 @@ import Glibc
 import Darwin
 #endif
 
-struct FileSource: GPXByteSource {
+struct FileSource: ByteSource {
     let fd: Int32
     init(_ path: String) {
         fd = open(path, O_RDONLY)
@@ -31,7 +32,7 @@ struct FileSource: GPXByteSource {
     }
 }
 
-struct FileSink: GPXByteSink {
+struct FileSink: ByteSink {
     let fd: Int32
     init(_ path: String) {
         fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -106,7 +107,7 @@ final class SAXCounter: NSObject, XMLParserDelegate {
         switch name {
         case "trkpt": points += 1
         case "ele": latSum += Double(text.trimmingCharacters(in: .whitespaces)) ?? 0
-        case "time": latSum += GPXTime.date(from: text)?.timeIntervalSince1970 ?? 0
+        case "time": latSum += ISO8601Time.date(from: text)?.timeIntervalSince1970 ?? 0
         default: break
         }
         text = ""

@@ -1,3 +1,4 @@
+import GeoBase
 /// JavaScript's `Number.prototype.toString` (ECMA-262 §6.1.6.1.20): the shortest digits that
 /// round-trip, positional from 10⁻⁶ up to 10²¹ and exponential (`1e+21`, `1.5e-7`) outside.
 /// The spec's `to-string` and `concat` write numbers this way.
@@ -55,7 +56,7 @@ enum ExpressionJSON {
         case .null: out += "null"
         case .boolean(let b): out += b ? "true" : "false"
         case .number(let n): out += n.isFinite ? JSNumber.string(n) : "null"
-        case .string(let s): writeString(s, to: &out)
+        case .string(let s): JSONText.appendQuoted(s, to: &out)
         case .array(let items): array(items, to: &out)
         case .object(let members): object(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, to: &out)
         default: write(plain(value), to: &out)
@@ -106,32 +107,11 @@ enum ExpressionJSON {
         out += "{"
         for (i, (key, value)) in members.enumerated() {
             if i > 0 { out += "," }
-            writeString(key, to: &out)
+            JSONText.appendQuoted(key, to: &out)
             out += ":"
             write(value, to: &out)
         }
         out += "}"
     }
 
-    /// A JSON string literal (RFC 8259 §7).
-    static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-    }
 }

@@ -11,6 +11,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoBase
 
 /// One test of maplibre-style-spec's expression conformance suite
 /// (`test/integration/expression/tests/**/test.json`), run as its harness runs it: the
@@ -55,7 +56,7 @@ public enum ExpressionTestFixture {
         out += kind == .constant || kind == .camera ? "true" : "false"
         out += #","isZoomConstant":"# + (kind == .constant || kind == .source ? "true" : "false")
         out += #","type":"#
-        ExpressionJSON.writeString(expression.type.description, to: &out)
+        JSONText.appendQuoted(expression.type.description, to: &out)
         out += #"},"outputs":["#
         for (i, input) in (fixture["inputs"]?.items ?? []).enumerated() {
             if i > 0 { out += "," }

@@ -10,6 +10,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoBase
 
 /// A crash-safe GPX 1.1 log of fixes, one file per session (HERE's position log, `logType =
 /// DataSource`, DESIGN.md §1).
@@ -110,7 +111,7 @@ public final class PositionLog: Sendable {
     ///   - sessionID: any identifier; characters other than letters, digits, `-` and `_`
     ///     become `_`.
     public static func fileName(sessionID: String, start: Date) -> String {
-        let time = GPXTime.string(from: Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down)))
+        let time = ISO8601Time.string(from: Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down)))
             .filter { $0 != "-" && $0 != ":" }
         let id = String(sessionID.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
         return "\(time)_\(id).gpx"

@@ -3,6 +3,7 @@ public import GeoCore
 public import MapMatching
 public import Monitoring
 public import TrackFiltering
+public import GeoBase
 
 /// How the manager delivers positions (HERE's `NMADevicePositioningMethod`).
 public enum PositioningMethod: Sendable, Hashable {

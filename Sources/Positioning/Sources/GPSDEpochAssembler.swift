@@ -1,6 +1,7 @@
 import GeoCore
 import Monitoring
 import NMEACodec
+import GeoBase
 
 /// Turns gpsd's stream of reports into one fix per receiver epoch (one measurement time).
 ///
@@ -49,7 +50,7 @@ struct GPSDEpochAssembler {
             if let pendingTime = tpv?.time, report.time == pendingTime { gst = report }
             return []
         case .att(let report):
-            guard let time = (report.time ?? tpv?.time ?? finishedTime).flatMap(GPSDMessage.parseTime),
+            guard let time = (report.time ?? tpv?.time ?? finishedTime).flatMap(ISO8601Time.date(from:)),
                   let heading = try? Heading(report, timestamp: time) else { return [] }
             return [.heading(heading)]
         default:

@@ -1,4 +1,5 @@
 public import Foundation
+public import GeoBase
 public import GeoCore
 public import TrackFiltering
 

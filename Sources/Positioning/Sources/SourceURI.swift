@@ -4,6 +4,7 @@ import GPXCodec
 import NMEACodec
 import SystemIO
 import TrackFiltering
+import GeoBase
 
 /// Position sources named by URI, for configuration files and the `geo track` command.
 ///

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+public import GeoBase
 
 /// The CSV hand-over to `scripts/eval/pykalman_rts.py`, the outside reference RTS smoother:
 /// our accepted fixes out, pykalman's smoothed positions back. Text only; the caller reads and

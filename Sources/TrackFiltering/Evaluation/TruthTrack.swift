@@ -4,6 +4,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+public import GeoBase
 
 /// A clean track used as ground truth: resampled to a steady rate on a local plane, with
 /// speeds and courses, optionally with a stop inserted so stationary drift can be measured.

@@ -3,16 +3,17 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import GeoCore
+import GeoBase
 
-/// Fast ISO 8601 / XML Schema `dateTime` reading and writing for GPX times.
+/// The one ISO 8601 / XML Schema `dateTime` reader and writer of the project: GPX and OSM XML
+/// times, gpsd's JSON, the CSV and GeoJSON track readers, the beacon replay.
 ///
 /// Reads `YYYY-MM-DDThh:mm:ss[.f…][Z|±hh:mm|±hhmm|±hh]` (XML Schema Part 2 §3.2.7) with any
 /// number of fraction digits (up to nanoseconds are kept), a space instead of `T`, and no
 /// zone at all, which GPX files in the wild write and which is taken as UTC (the GPX schema
-/// says times are UTC). Also reads a bare date (`YYYY-MM-DD`) as midnight UTC.
+/// says times are UTC; gpsd and the OSM API write `Z`). Also reads a bare date (`YYYY-MM-DD`) as midnight UTC.
 /// Writes UTC with `Z` and the fewest fraction digits that read back to the same `Date`.
-public enum GPXTime {
+public enum ISO8601Time {
     private static let integerPowersOf10: [Int64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
 
     /// Parses a time; nil when the text is not an ISO 8601 date-time.
@@ -24,10 +25,23 @@ public enum GPXTime {
     /// Parses a time from UTF-8 bytes (leading and trailing XML white space allowed).
     /// - Complexity: O(n) in the length of the text.
     public static func date(from bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        parse(bytes).map { makeDate(epochSeconds: $0.seconds, fraction: $0.fraction, digits: $0.digits) }
+    }
+
+    /// Seconds since 1970-01-01T00:00:00Z of exactly `YYYY-MM-DDThh:mm:ssZ`, the OSM API's form
+    /// (OSM XML's element timestamps), without making a `Date`; nil for any other shape (a space
+    /// for `T`, `24:00:00`, a fraction, an offset) and for a date or time that does not exist.
+    package static func epochSeconds(canonical bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard bytes.count == 20, let base = bytes.baseAddress else { return nil }
+        return commonShape(base)
+    }
+
+    /// The time as whole seconds since 1970 and a fraction of `digits` decimal digits (0–9).
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (seconds: Int64, fraction: Int64, digits: Int)? {
         var lo = 0, hi = bytes.count
         while lo < hi, isSpace(bytes[lo]) { lo += 1 }
         while hi > lo, isSpace(bytes[hi - 1]) { hi -= 1 }
-        if hi - lo == 20, let base = bytes.baseAddress, let date = commonShape(base + lo) { return date }
+        if hi - lo == 20, let base = bytes.baseAddress, let seconds = commonShape(base + lo) { return (seconds, 0, 0) }
         var i = lo
         func number(_ n: Int) -> Int? {
             guard i + n <= hi else { return nil }
@@ -58,7 +72,7 @@ public enum GPXTime {
         guard expect(0x2D), let month = number(2), expect(0x2D), let day = number(2),
               (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year)
         else { return nil }
-        if i == hi { return makeDate(epochSeconds: CivilCalendar.seconds(year: year, month: month, day: day), fraction: 0, digits: 0) }
+        if i == hi { return (CivilCalendar.seconds(year: year, month: month, day: day), 0, 0) }
         guard i < hi, bytes[i] == 0x54 || bytes[i] == 0x74 || bytes[i] == 0x20 else { return nil }
         i += 1
         guard let hour = number(2), expect(0x3A), let minute = number(2), expect(0x3A), let second = number(2),
@@ -95,7 +109,7 @@ public enum GPXTime {
             }
         }
         guard i == hi else { return nil }
-        return makeDate(epochSeconds: seconds, fraction: fraction, digits: digits)
+        return (seconds, fraction, digits)
     }
 
     /// The shape nearly every GPX writer uses, `YYYY-MM-DDThh:mm:ssZ` (20 bytes at `p`), read
@@ -103,7 +117,7 @@ public enum GPXTime {
     /// an invalid date…), which the general reader then decides. It accepts only text the
     /// general reader accepts, with the same result.
     @inline(__always)
-    private static func commonShape(_ p: UnsafePointer<UInt8>) -> Date? {
+    private static func commonShape(_ p: UnsafePointer<UInt8>) -> Int64? {
         guard p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x54, p[13] == 0x3A, p[16] == 0x3A, p[19] == 0x5A else { return nil }
         // The fourteen digits, each checked.
         @inline(__always) func two(_ k: Int) -> Int? {
@@ -116,8 +130,7 @@ public enum GPXTime {
         else { return nil }
         let year = century * 100 + yy
         guard day >= 1, day <= CivilCalendar.daysIn(month: month, year: year) else { return nil }
-        let seconds = CivilCalendar.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        return makeDate(epochSeconds: seconds, fraction: 0, digits: 0)
+        return CivilCalendar.seconds(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     /// The one formula both the reader and the writer use, so writing is exactly reversible.

@@ -1,4 +1,4 @@
-import GeoCore
+import GeoBase
 import Testing
 
 /// The bounded least-recently-used cache that `geo tiles render` (decoded source tiles) and
@@ -84,6 +84,7 @@ struct LeastRecentlyUsedCacheTests {
                     #expect(cache.removeValue(forKey: key) == expected?.value, "seed \(seed) step \(step)")
                 }
                 #expect(cache.keysByRecency == model.map(\.key), "seed \(seed) step \(step)")
+                cache._checkInvariants()
             }
         }
     }

@@ -6,7 +6,7 @@
 /// recently used (indices, not references), with a dictionary from key to position; a removed
 /// entry's place is filled by the last one, so nothing removed stays referenced.
 /// - Complexity: every operation O(1) on average (hashing the key), `removeAll` O(count).
-public struct LeastRecentlyUsedCache<Key: Hashable, Value> {
+package struct LeastRecentlyUsedCache<Key: Hashable, Value> {
     fileprivate struct Entry {
         var key: Key
         var value: Value
@@ -15,40 +15,40 @@ public struct LeastRecentlyUsedCache<Key: Hashable, Value> {
     }
 
     /// The most entries held; 0 holds none.
-    public let capacity: Int
+    package let capacity: Int
     private var entries: [Entry] = []
     private var positions: [Key: Int] = [:]
     /// Positions in `entries` of the ends of the recency list, -1 when empty.
     private var newest = -1, oldest = -1
 
     /// An empty cache for at most `capacity` entries (0 or more).
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         precondition(capacity >= 0, "Broken contract: a cache's capacity is 0 or more, got \(capacity)")
         self.capacity = capacity
         entries.reserveCapacity(min(capacity, 1024))
     }
 
     /// Entries held now.
-    public var count: Int { entries.count }
-    public var isEmpty: Bool { entries.isEmpty }
+    package var count: Int { entries.count }
+    package var isEmpty: Bool { entries.isEmpty }
 
-    public func contains(_ key: Key) -> Bool { positions[key] != nil }
+    package func contains(_ key: Key) -> Bool { positions[key] != nil }
 
     /// The value for `key`, which becomes the most recently used; nil when not held.
-    public mutating func value(forKey key: Key) -> Value? {
+    package mutating func value(forKey key: Key) -> Value? {
         guard let i = positions[key] else { return nil }
         moveToNewest(i)
         return entries[i].value
     }
 
     /// The value for `key` without marking it used; nil when not held.
-    public func peekValue(forKey key: Key) -> Value? {
+    package func peekValue(forKey key: Key) -> Value? {
         positions[key].map { entries[$0].value }
     }
 
     /// Keys from the most recently used to the least.
     /// - Complexity: O(count).
-    public var keysByRecency: [Key] {
+    package var keysByRecency: [Key] {
         var out: [Key] = []
         out.reserveCapacity(entries.count)
         var i = newest
@@ -60,7 +60,7 @@ public struct LeastRecentlyUsedCache<Key: Hashable, Value> {
     /// returns the entry dropped to make room (the least recently used), if any. With capacity 0
     /// nothing is held and the new entry itself is returned.
     @discardableResult
-    public mutating func insert(_ value: Value, forKey key: Key) -> (key: Key, value: Value)? {
+    package mutating func insert(_ value: Value, forKey key: Key) -> (key: Key, value: Value)? {
         if let i = positions[key] {
             entries[i].value = value
             moveToNewest(i)
@@ -78,19 +78,21 @@ public struct LeastRecentlyUsedCache<Key: Hashable, Value> {
         if newest >= 0 { entries[newest].newer = i } else { oldest = i }
         newest = i
         positions[key] = i
+        _checkInvariants()
         return dropped
     }
 
     /// Removes and returns the value for `key`; nil when not held.
     @discardableResult
-    public mutating func removeValue(forKey key: Key) -> Value? {
+    package mutating func removeValue(forKey key: Key) -> Value? {
         guard let i = positions[key] else { return nil }
         let value = entries[i].value
         remove(at: i)
+        _checkInvariants()
         return value
     }
 
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         entries.removeAll(keepingCapacity: true)
         positions.removeAll(keepingCapacity: true)
         newest = -1
@@ -111,6 +113,7 @@ public struct LeastRecentlyUsedCache<Key: Hashable, Value> {
         entries[i].older = newest
         entries[newest].newer = i
         newest = i
+        _checkInvariants()
     }
 
     /// Removes entry `i`, moving the last entry into its place.
@@ -127,6 +130,37 @@ public struct LeastRecentlyUsedCache<Key: Hashable, Value> {
         }
         entries.removeLast()
     }
+}
+
+extension LeastRecentlyUsedCache {
+    #if GEO_INTERNAL_CHECKS
+    /// Traps, naming the first broken invariant, unless the cache holds at most `capacity`
+    /// entries, the dictionary names each entry's own position, and the recency list runs from
+    /// `newest` to `oldest` through every entry once with matching links both ways
+    /// (swift-collections' `_checkInvariants()` pattern; `GEO_INTERNAL_CHECKS=1` compiles it in).
+    /// - Complexity: O(count).
+    @inline(never)
+    package func _checkInvariants() {
+        precondition(entries.count <= capacity, "LeastRecentlyUsedCache: \(entries.count) entries over capacity \(capacity)")
+        precondition(positions.count == entries.count, "LeastRecentlyUsedCache: \(positions.count) keys for \(entries.count) entries")
+        for (i, e) in entries.enumerated() {
+            precondition(positions[e.key] == i, "LeastRecentlyUsedCache: entry \(i)'s key points elsewhere")
+        }
+        var seen = 0, i = newest, previous = -1
+        while i >= 0 {
+            precondition(i < entries.count && seen < entries.count, "LeastRecentlyUsedCache: the recency list leaves the entries or loops")
+            precondition(entries[i].newer == previous, "LeastRecentlyUsedCache: entry \(i)'s newer link is not \(previous)")
+            previous = i
+            i = entries[i].older
+            seen += 1
+        }
+        precondition(seen == entries.count && previous == oldest, "LeastRecentlyUsedCache: the recency list holds \(seen) of \(entries.count) entries")
+    }
+    #else
+    /// Checks nothing: build with GEO_INTERNAL_CHECKS=1 to verify the cache's invariants.
+    @inline(__always)
+    package func _checkInvariants() {}
+    #endif
 }
 
 extension LeastRecentlyUsedCache: Sendable where Key: Sendable, Value: Sendable {}

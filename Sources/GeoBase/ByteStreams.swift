@@ -1,0 +1,55 @@
+/// Where a streaming reader gets its bytes: a file, a socket, memory, a decompressor.
+///
+/// The codecs are pure (DESIGN.md §2): they never open files. SystemIO's file and descriptor
+/// types conform to this protocol; memory is served by ``MemorySource``.
+public protocol ByteSource {
+    /// Copies up to `buffer.count` bytes into `buffer` and returns how many; 0 means the end.
+    /// - Throws: whatever the underlying I/O throws; a reader reports it as its own I/O error
+    ///   with the error as its cause.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Where a streaming writer puts its bytes: a file, a socket, memory.
+public protocol ByteSink {
+    /// Writes all of `bytes`.
+    /// - Throws: whatever the underlying I/O throws.
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+/// Bytes held in memory, served in order.
+public struct MemorySource: ByteSource, Sendable {
+    private let bytes: [UInt8]
+    private var position = 0
+
+    /// Wraps the bytes (copied into an array once).
+    public init(_ bytes: some Sequence<UInt8>) {
+        self.bytes = Array(bytes)
+    }
+
+    /// Wraps the UTF-8 of a string.
+    public init(string: String) {
+        self.bytes = Array(string.utf8)
+    }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let n = min(buffer.count, bytes.count - position)
+        guard n > 0 else { return 0 }
+        bytes.withUnsafeBytes { src in
+            buffer.baseAddress?.copyMemory(from: src.baseAddress! + position, byteCount: n)
+        }
+        position += n
+        return n
+    }
+}
+
+/// Collects written bytes in memory.
+public struct MemorySink: ByteSink, Sendable {
+    /// Everything written so far.
+    public private(set) var bytes: [UInt8] = []
+
+    public init() {}
+
+    public mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes.append(contentsOf: bytes)
+    }
+}
