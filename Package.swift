@@ -153,7 +153,7 @@ let package = Package(
         .target(
             name: "Monitoring",
             dependencies: ["GeoBase", "GeoCore", "NMEACodec", "SystemIO", .target(name: "CDBus", condition: .when(platforms: [.linux]))],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings + internalChecks
         ),
 
         // The map camera (pure): CameraState, limits and tilt profile, Mercator and globe,
@@ -359,7 +359,7 @@ let package = Package(
             name: "MonitoringTests",
             dependencies: ["GeoBase", "Monitoring", "GeoCore", "NMEACodec", "GeoTestSupport", "SystemIO"],
             exclude: ["Fixtures"],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings + internalChecks
         ),
         .testTarget(
             name: "MapCameraTests",

@@ -48,9 +48,19 @@ struct FenceIndex: Sendable {
     /// Unlists `slot` (given the bounds it was inserted with).
     mutating func remove(_ slot: Int, south: Double, west: Double, north: Double, east: Double) {
         let s = Int32(slot)
-        if let i = large.firstIndex(of: s) { large.remove(at: i); return }
-        let (r0, r1, c0, c1) = (Self.cell(south), Self.cell(north), Self.cell(west), Self.cell(east))
-        for r in r0...r1 { for c in c0...c1 { cells[Self.key(r, c)]?.removeAll { $0 == s } } }
+        if let i = large.firstIndex(of: s) {
+            large.remove(at: i)
+        } else {
+            let (r0, r1, c0, c1) = (Self.cell(south), Self.cell(north), Self.cell(west), Self.cell(east))
+            for r in r0...r1 {
+                for c in c0...c1 {
+                    let k = Self.key(r, c)
+                    cells[k]?.removeAll { $0 == s }
+                    // An emptied cell goes, so regions added and removed for days leave no trace.
+                    if cells[k]?.isEmpty == true { cells[k] = nil }
+                }
+            }
+        }
     }
 
     /// Calls `body` once for every slot listed in a cell the box meets (degrees; the box is
@@ -76,4 +86,31 @@ struct FenceIndex: Sendable {
             }
         }
     }
+
+    #if GEO_INTERNAL_CHECKS
+    /// Traps, naming the first broken invariant, unless every listed slot has a query stamp,
+    /// no cell is empty or lists a slot twice, and no slot is both large and in a cell
+    /// (swift-collections' `_checkInvariants()` pattern; `GEO_INTERNAL_CHECKS=1` compiles it in).
+    /// Not run after every change, as the LRU cache's is: O(listed entries) per insert would
+    /// make loading 100,000 regions quadratic. Tests call it after their changes.
+    /// - Complexity: O(listed entries).
+    @inline(never)
+    func _checkInvariants() {
+        let largeSet = Set(large)
+        precondition(largeSet.count == large.count, "FenceIndex: a slot is listed twice as large")
+        for s in large { precondition(Int(s) < seen.count, "FenceIndex: large slot \(s) has no stamp") }
+        for (key, list) in cells {
+            precondition(!list.isEmpty, "FenceIndex: cell \(key) is empty")
+            precondition(Set(list).count == list.count, "FenceIndex: cell \(key) lists a slot twice")
+            for s in list {
+                precondition(Int(s) < seen.count, "FenceIndex: slot \(s) in cell \(key) has no stamp")
+                precondition(!largeSet.contains(s), "FenceIndex: slot \(s) is both large and in cell \(key)")
+            }
+        }
+    }
+    #else
+    /// Checks nothing: build with GEO_INTERNAL_CHECKS=1 to verify the index's invariants.
+    @inline(__always)
+    func _checkInvariants() {}
+    #endif
 }

@@ -1,0 +1,49 @@
+import GeoBase
+@testable import Monitoring
+import Testing
+
+/// `FenceIndex` against a brute-force model: after random inserts and removals (small boxes,
+/// boxes over `maximumCells`, boxes across the antimeridian), a query returns every slot whose
+/// box meets the query box, each once, and the index keeps its invariants (empty cells go).
+struct FenceIndexTests {
+    struct Box { var south, west, north, east: Double }
+
+    /// Whether two boxes meet (degrees; `west > east` crosses the antimeridian, which the index
+    /// keeps in its large list and returns for every query).
+    static func meets(_ a: Box, _ q: Box) -> Bool {
+        if a.west > a.east { return true }
+        return a.south <= q.north && q.south <= a.north && a.west <= q.east && q.west <= a.east
+    }
+
+    @Test func randomChanges_queriesFindEveryMeetingSlotOnce() {
+        for seed in 0..<20 {
+            var rng = SplitMix64(seed: UInt64(seed))
+            var index = FenceIndex()
+            var live: [Int: Box] = [:]
+            for step in 0..<400 {
+                let slot = Int(rng.next() % 40)
+                if let box = live[slot], rng.next() % 3 == 0 {
+                    index.remove(slot, south: box.south, west: box.west, north: box.north, east: box.east)
+                    live[slot] = nil
+                } else if live[slot] == nil {
+                    let lat = rng.uniform(35.60, 35.70), lon = rng.uniform(139.70, 139.80)
+                    let half = [0.0005, 0.004, 0.3][Int(rng.next() % 3)]   // ~50 m, ~400 m, over maximumCells
+                    var box = Box(south: lat - half, west: lon - half, north: lat + half, east: lon + half)
+                    if rng.next() % 25 == 0 { box.west = 179.9; box.east = -179.9 }
+                    index.insert(slot, south: box.south, west: box.west, north: box.north, east: box.east)
+                    live[slot] = box
+                }
+                index._checkInvariants()
+                let lat = rng.uniform(35.60, 35.70), lon = rng.uniform(139.70, 139.80)
+                let q = Box(south: lat - 0.001, west: lon - 0.001, north: lat + 0.001, east: lon + 0.001)
+                var found: [Int] = []
+                index.forEach(south: q.south, west: q.west, north: q.north, east: q.east) { found.append($0) }
+                #expect(Set(found).count == found.count, "seed \(seed) step \(step): a slot returned twice")
+                let expected = Set(live.filter { Self.meets($0.value, q) }.keys)
+                // The grid may return near misses (cells are coarser than boxes), never miss one.
+                #expect(expected.isSubset(of: Set(found)), "seed \(seed) step \(step): missing \(expected.subtracting(found))")
+                #expect(Set(found).isSubset(of: Set(live.keys)), "seed \(seed) step \(step): a removed slot returned")
+            }
+        }
+    }
+}
