@@ -15,11 +15,12 @@ import Darwin
 extension StylePainter {
     mutating func drawRaster(_ layer: StyleLayer) {
         guard let name = layer.source, let source = style.sources[name] else { return }
-        guard source.type == "raster" else {
+        guard source.type == "raster" || source.type == "image" else {
             warnings.append("layer \(layer.id): \(source.type) sources are not drawn by raster layers")
             return
         }
-        let tiles = rasterTiles(name, source)
+        let tiles = source.type == "raster" ? rasterTiles(name, source) : []
+        let picture = source.type == "image" ? image(name, source) : nil
         let opacity = number(layer, "raster-opacity")
         guard opacity > 0 else { return }
         let adjust = RasterAdjustment(hueRotate: number(layer, "raster-hue-rotate"), saturation: number(layer, "raster-saturation"),
@@ -29,7 +30,81 @@ extension StylePainter {
         let screen = self.screen
         canvas.withPixmap { image in
             for (t, tile) in tiles { Self.draw(tile, t, into: &image, screen: screen, adjust: adjust, nearest: nearest) }
+            if let (picture, corners) = picture { Self.draw(picture, corners: corners, into: &image, adjust: adjust, nearest: nearest) }
         }
+    }
+
+    /// An image source's picture and its corners on screen (top left, top right, bottom right, bottom left).
+    private mutating func image(_ name: String, _ source: StyleSource) -> (Pixmap, [Point])? {
+        guard let url = source.url, source.coordinates.count == 4, source.coordinates.allSatisfy({ $0.count == 2 }) else { return nil }
+        do {
+            let picture = try PNG.decode(try load(url))
+            let corners = source.coordinates.map { c -> Point in
+                let lat = min(max(c[1], -85.051129), 85.051129)
+                let w = WebMercator.worldPoint(Coordinate(uncheckedLatitude: lat, longitude: c[0]))
+                return screen.point(w.x, w.y)
+            }
+            return (picture, corners)
+        } catch {
+            warnings.append("source \(name): \(url): \(error)")
+            return nil
+        }
+    }
+
+    /// A picture mapped onto a quadrilateral as GL draws a textured quad: two triangles (top
+    /// left, top right, bottom left) and (top right, bottom right, bottom left), the picture's
+    /// coordinates interpolated linearly in each.
+    private static func draw(_ picture: Pixmap, corners c: [Point], into image: inout Pixmap, adjust: RasterAdjustment, nearest: Bool) {
+        let x0 = max(0, Int(c.map(\.x).min()!.rounded(.down))), x1 = min(image.width - 1, Int(c.map(\.x).max()!.rounded(.up)))
+        let y0 = max(0, Int(c.map(\.y).min()!.rounded(.down))), y1 = min(image.height - 1, Int(c.map(\.y).max()!.rounded(.up)))
+        guard x0 <= x1, y0 <= y1 else { return }
+        let triangles: [([Point], [(Double, Double)])] = [([c[0], c[1], c[3]], [(0, 0), (1, 0), (0, 1)]), ([c[1], c[2], c[3]], [(1, 0), (1, 1), (0, 1)])]
+        let w = image.width
+        image.withUnsafeMutableBytes { px in
+            for y in y0...y1 {
+                for x in x0...x1 {
+                    let p = Point(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                    var uv: (Double, Double)?
+                    for (t, tex) in triangles {
+                        let d = (t[1].y - t[2].y) * (t[0].x - t[2].x) + (t[2].x - t[1].x) * (t[0].y - t[2].y)
+                        guard abs(d) > 1e-12 else { continue }
+                        let a = ((t[1].y - t[2].y) * (p.x - t[2].x) + (t[2].x - t[1].x) * (p.y - t[2].y)) / d
+                        let b = ((t[2].y - t[0].y) * (p.x - t[2].x) + (t[0].x - t[2].x) * (p.y - t[2].y)) / d
+                        let g = 1 - a - b
+                        if a >= 0, b >= 0, g >= 0 {
+                            uv = (a * tex[0].0 + b * tex[1].0 + g * tex[2].0, a * tex[0].1 + b * tex[1].1 + g * tex[2].1)
+                            break
+                        }
+                    }
+                    guard let (u, v) = uv else { continue }
+                    let out = adjust.apply(sample(picture, u: u, v: v, nearest: nearest))
+                    let i = (y * w + x) * 4
+                    let k = 1 - out[3]
+                    for ch in 0..<4 { px[i + ch] = UInt8(min(255, max(0, (out[ch] * 255 + Double(px[i + ch]) * k).rounded()))) }
+                }
+            }
+        }
+    }
+
+    /// The premultiplied colour (0 … 1) of a picture at (u, v) ∈ [0, 1]², bilinear or nearest, clamped at the edges.
+    static func sample(_ picture: Pixmap, u: Double, v: Double, nearest: Bool) -> [Double] {
+        let tw = picture.width, th = picture.height
+        let fx = u * Double(tw) - 0.5, fy = v * Double(th) - 0.5
+        var c = [0.0, 0.0, 0.0, 0.0]
+        picture.bytes.withUnsafeBufferPointer { src in
+            if nearest {
+                let i = (min(th - 1, max(0, Int((fy + 0.5).rounded(.down)))) * tw + min(tw - 1, max(0, Int((fx + 0.5).rounded(.down))))) * 4
+                for ch in 0..<4 { c[ch] = Double(src[i + ch]) / 255 }
+                return
+            }
+            let ix = Int(fx.rounded(.down)), iy = Int(fy.rounded(.down))
+            let ax = fx - Double(ix), ay = fy - Double(iy)
+            for (ox, oy, wgt) in [(0, 0, (1 - ax) * (1 - ay)), (1, 0, ax * (1 - ay)), (0, 1, (1 - ax) * ay), (1, 1, ax * ay)] where wgt > 0 {
+                let i = (min(th - 1, max(0, iy + oy)) * tw + min(tw - 1, max(0, ix + ox))) * 4
+                for ch in 0..<4 { c[ch] += Double(src[i + ch]) / 255 * wgt }
+            }
+        }
+        return c
     }
 
     private static func draw(_ tile: Pixmap, _ t: CanonicalTile, into image: inout Pixmap, screen: ScreenTransform,
@@ -39,8 +114,6 @@ extension StylePainter {
         let x0 = max(0, Int(corners.map(\.x).min()!.rounded(.down))), x1 = min(image.width - 1, Int(corners.map(\.x).max()!.rounded(.up)))
         let y0 = max(0, Int(corners.map(\.y).min()!.rounded(.down))), y1 = min(image.height - 1, Int(corners.map(\.y).max()!.rounded(.up)))
         guard x0 <= x1, y0 <= y1 else { return }
-        let tw = tile.width, th = tile.height
-        let src = tile.bytes
         let w = image.width
         image.withUnsafeMutableBytes { px in
             for y in y0...y1 {
@@ -50,19 +123,7 @@ extension StylePainter {
                     let dx = sx * screen.cosB - sy * screen.sinB, dy = sx * screen.sinB + sy * screen.cosB
                     let u = ((screen.centerX + dx / screen.scale) * n - Double(t.x)), v = ((screen.centerY + dy / screen.scale) * n - Double(t.y))
                     guard u >= 0, u < 1, v >= 0, v < 1 else { continue }
-                    let fx = u * Double(tw) - 0.5, fy = v * Double(th) - 0.5
-                    var c = [0.0, 0.0, 0.0, 0.0]
-                    if nearest {
-                        let i = (min(th - 1, max(0, Int(fy + 0.5))) * tw + min(tw - 1, max(0, Int(fx + 0.5)))) * 4
-                        for ch in 0..<4 { c[ch] = Double(src[i + ch]) / 255 }
-                    } else {
-                        let ix = Int(fx.rounded(.down)), iy = Int(fy.rounded(.down))
-                        let ax = fx - Double(ix), ay = fy - Double(iy)
-                        for (ox, oy, wgt) in [(0, 0, (1 - ax) * (1 - ay)), (1, 0, ax * (1 - ay)), (0, 1, (1 - ax) * ay), (1, 1, ax * ay)] where wgt > 0 {
-                            let i = (min(th - 1, max(0, iy + oy)) * tw + min(tw - 1, max(0, ix + ox))) * 4
-                            for ch in 0..<4 { c[ch] += Double(src[i + ch]) / 255 * wgt }
-                        }
-                    }
+                    let c = sample(tile, u: u, v: v, nearest: nearest)
                     let out = adjust.apply(c)
                     let i = (y * w + x) * 4
                     let k = 1 - out[3]
