@@ -118,8 +118,8 @@ struct StylePainter {
     }
 
     /// The tile templates and zoom range of a tiled source, from the style or its TileJSON.
-    private mutating func tileSetup(_ name: String, _ source: StyleSource) -> (templates: [String], minZoom: Double, maxZoom: Double)? {
-        if !source.tiles.isEmpty { return (source.tiles, source.minZoom, source.maxZoom) }
+    private mutating func tileSetup(_ name: String, _ source: StyleSource) -> (templates: [String], minZoom: Double, maxZoom: Double, tileSize: Double)? {
+        if !source.tiles.isEmpty { return (source.tiles, source.minZoom, source.maxZoom, source.tileSize) }
         guard let url = source.url else { return nil }
         do {
             let json = try JSONDecoder().decode(JSONValue.self, from: Data(try load(url)))
@@ -127,7 +127,8 @@ struct StylePainter {
             let tiles: [String] = if case .array(let a)? = o["tiles"] { a.compactMap { if case .string(let s) = $0 { s } else { nil } } } else { [] }
             let minZ: Double = if case .number(let n)? = o["minzoom"] { n } else { source.minZoom }
             let maxZ: Double = if case .number(let n)? = o["maxzoom"] { n } else { source.maxZoom }
-            return (tiles, minZ, maxZ)
+            let size: Double = if case .number(let n)? = o["tileSize"], n > 0 { n } else { source.tileSize }
+            return (tiles, minZ, maxZ, size)
         } catch {
             warnings.append("source \(name): \(url): \(error)")
             return nil
@@ -135,11 +136,13 @@ struct StylePainter {
     }
 
     /// The tile zoom a source shows at the camera's zoom (MapLibre's `coveringZoomLevel`):
-    /// rounded for raster sources, floored for vector ones, within the source's range.
-    private func tileZoom(_ source: StyleSource, minZoom: Double, maxZoom: Double, round: Bool) -> Int {
-        let z = zoom + log2(512 / source.tileSize)
+    /// rounded for raster sources, floored for vector ones, at most the source's maximum
+    /// (deeper views scale its tiles up); nil below the source's minimum (nothing is drawn).
+    private func tileZoom(tileSize: Double, minZoom: Double, maxZoom: Double, round: Bool) -> Int? {
+        let z = zoom + log2(512 / tileSize)
         let covering = round ? z.rounded() : z.rounded(.down)
-        return Int(min(max(covering, minZoom.rounded(.down)), maxZoom.rounded(.down)).clamped(0, 24))
+        guard covering >= minZoom.rounded(.down) else { return nil }
+        return Int(min(covering, maxZoom.rounded(.down)).clamped(0, 24))
     }
 
     private mutating func coveringTiles(_ z: Int) -> [CanonicalTile] {
@@ -148,7 +151,7 @@ struct StylePainter {
 
     private mutating func loadVectorTiles(_ name: String, _ source: StyleSource) -> [(CanonicalTile, [String: [RenderFeature]])] {
         guard let setup = tileSetup(name, source), let template = setup.templates.first else { return [] }
-        let z = tileZoom(source, minZoom: setup.minZoom, maxZoom: setup.maxZoom, round: false)
+        guard let z = tileZoom(tileSize: setup.tileSize, minZoom: setup.minZoom, maxZoom: setup.maxZoom, round: false) else { return [] }
         var out: [(CanonicalTile, [String: [RenderFeature]])] = []
         for t in coveringTiles(z) {
             let url = FeatureLoading.url(template, t, tms: source.isTMS)
@@ -162,8 +165,8 @@ struct StylePainter {
     mutating func rasterTiles(_ name: String, _ source: StyleSource) -> [(CanonicalTile, Pixmap)] {
         if let cached = rasterCache[name] { return cached }
         var out: [(CanonicalTile, Pixmap)] = []
-        if let setup = tileSetup(name, source), let template = setup.templates.first {
-            let z = tileZoom(source, minZoom: setup.minZoom, maxZoom: setup.maxZoom, round: true)
+        if let setup = tileSetup(name, source), let template = setup.templates.first,
+           let z = tileZoom(tileSize: setup.tileSize, minZoom: setup.minZoom, maxZoom: setup.maxZoom, round: true) {
             for t in coveringTiles(z) {
                 let url = FeatureLoading.url(template, t, tms: source.isTMS)
                 do { out.append((t, try PNG.decode(try load(url)))) } catch {
