@@ -220,7 +220,7 @@ extension StylePainter {
                             let t = (dx * dx + dy * dy).squareRoot() / r
                             guard t < 1 else { continue }
                             let alpha = Self.smoothstep(0, -blurAll, t - 1)
-                            let mix = strokeWidth < 0.01 ? 0 : Self.smoothstep(-aaBlur, 0, t - radius / outer)
+                            let mix = strokeWidth < 0.01 ? 0 : Self.smoothstep(-blurAll, 0, t - radius / outer)
                             let a = alpha
                             guard a > 0 else { continue }
                             let s = (0..<4).map { (fill[$0] * (1 - mix) + stroke[$0] * mix) * a }
