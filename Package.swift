@@ -195,6 +195,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // MapLibre styles drawn by the CPU rasterizer (pure): a StyleDocument's layers over its
+        // GeoJSON, vector-tile and raster sources, for `geo snapshot --style`.
+        .target(name: "StyleRendering", dependencies: ["GeoCore", "MapData", "MapStyle", "MapRenderer"], swiftSettings: strictSettings),
+
         // The map view (pure): camera controller + renderer + map objects + position indicator,
         // frames into an RGBA buffer on demand.
         .target(
@@ -256,6 +260,7 @@ let package = Package(
                 "MapLivePage",
                 "HTTPServing",
                 "MapStyle",
+                "StyleRendering",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -388,6 +393,11 @@ let package = Package(
         .testTarget(
             name: "MapStyleTests",
             dependencies: ["MapStyle", "GeoCore", "GeoTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StyleRenderingTests",
+            dependencies: ["StyleRendering", "MapStyle", "MapRenderer", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

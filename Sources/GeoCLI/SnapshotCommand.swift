@@ -35,17 +35,32 @@ struct SnapshotCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Centre as LAT,LON in degrees (default: the middle of the data).")
     var center: String?
 
-    @Option(help: "Zoom level, \(OptionRanges.snapshotZoom) (256 × 2^zoom pixels around the world).")
-    var zoom: Double = 16
+    @Option(name: .customLong("zoom"), help: "Zoom level, \(OptionRanges.snapshotZoom) (256 × 2^zoom pixels around the world; with --style MapLibre's 512; default 16, with --style the style's).")
+    var zoomOption: Double?
+    var zoom: Double { zoomOption ?? 16 }
 
-    @Option(parsing: .unconditional, help: "Compass direction at the top of the image, degrees clockwise from north.")
-    var orientation: Double = 0
+    @Option(name: .customLong("orientation"), parsing: .unconditional, help: "Compass direction at the top of the image, degrees clockwise from north (with --style: the style's bearing).")
+    var orientationOption: Double?
+    var orientation: Double { orientationOption ?? 0 }
 
     @Option(help: "Projection: mercator or globe (the globe blends into Mercator from zoom 12 to 13).")
     var projection: ProjectionOption = .mercator
 
-    @Option(parsing: .unconditional, help: "Camera tilt from straight down, degrees (limited by zoom: 30 at zoom 1 rising to 60 from zoom 11).")
-    var tilt: Double = 0
+    @Option(name: .customLong("tilt"), parsing: .unconditional, help: "Camera tilt from straight down, degrees (limited by zoom: 30 at zoom 1 rising to 60 from zoom 11).")
+    var tiltOption: Double?
+    var tilt: Double { tiltOption ?? 0 }
+
+    @Option(help: "A MapLibre style (v8 style.json) to draw instead of OpenStreetMap data; the camera is the style's unless --center, --zoom, --orientation, --tilt say otherwise.")
+    var style: String?
+
+    @Option(help: "The folder local:// URLs of --style resolve under (other relative URLs resolve against the style's folder).")
+    var base: String?
+
+    @Option(help: "Device pixels per --size pixel with --style (the PNG is W·R × H·R), 0.25…8.")
+    var pixelRatio: Double = 1
+
+    @Flag(help: "With --style: write PNG's straight alpha. By default a style's image keeps its colours multiplied by alpha, as a GL framebuffer holds them and MapLibre's render tests save them (the same where the image is opaque).")
+    var straightAlpha = false
 
     @Option(help: ArgumentHelp("Image size in pixels, each side \(OptionRanges.snapshotSide).", valueName: "WxH"))
     var size: String = "800x600"
@@ -76,6 +91,8 @@ struct SnapshotCommand: ParsableCommand {
         guard orientation.isFinite else { throw ValidationError("--orientation must be a number of degrees, got \(orientation)") }
         try OptionRanges.tilt.check(tilt, option: "--tilt")
         _ = try parsedSize()
+        guard pixelRatio.isFinite, (0.25...8).contains(pixelRatio) else { throw ValidationError("--pixel-ratio must be 0.25…8, got \(pixelRatio)") }
+        if style == nil, base != nil || pixelRatio != 1 || straightAlpha { throw ValidationError("--base, --pixel-ratio and --straight-alpha go with --style") }
         if let center { _ = try Self.coordinate(center, option: "--center") }
         for m in marker { _ = try Self.coordinate(m, option: "--marker") }
         for h in hide where MapCategory(rawValue: h) == nil {
@@ -102,6 +119,12 @@ struct SnapshotCommand: ParsableCommand {
 
     func run() throws {
         let (width, height) = try parsedSize()
+        if let style {
+            let centre = try center.map { try Self.coordinate($0, option: "--center") }
+            try StyleSnapshotFiles.render(style: style, base: base, size: (width, height), pixelRatio: pixelRatio, center: centre,
+                                          zoom: zoomOption, bearing: orientationOption, pitch: tiltOption, straightAlpha: straightAlpha, output: output)
+            return
+        }
         let requested = try center.map { try Self.coordinate($0, option: "--center") }
         let index: MapFeatureIndex
         let centre: Coordinate

@@ -8,8 +8,29 @@ struct StyleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "style",
         abstract: "MapLibre Style Specification v8: styles and their expressions.",
-        subcommands: [Expression.self]
+        subcommands: [Validate.self, Expression.self]
     )
+
+    /// `geo style validate STYLE.json`: every problem of a style, one line each.
+    struct Validate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "validate",
+            abstract: "Check a MapLibre style (v8) against the style specification.",
+            discussion: "Prints one line per problem, `PATH: message` with the value's JSON path as maplibre's validator names it (layers[2].paint.fill-color), and what a renderer does instead (the default, or the layer left out). Exits 0 when there is none, 1 when there are problems, 65 when the file is not a v8 style at all."
+        )
+
+        @Argument(help: "The style document (style.json).")
+        var file: String
+
+        func run() throws {
+            let style = try StyleFiles.read(file, command: "style validate")
+            let out = StandardOutput()
+            for d in style.diagnostics {
+                out.line(d.recovery.map { "\(d) (\($0))" } ?? d.description)
+            }
+            if !style.diagnostics.isEmpty { throw ExitCode.failure }
+        }
+    }
 
     /// `geo style expression FILE`: one expression conformance test, evaluated.
     struct Expression: ParsableCommand {
@@ -33,6 +54,28 @@ struct StyleCommand: ParsableCommand {
             } catch {
                 throw CommandLineFileError.damaged("style expression", file, error)
             }
+        }
+    }
+}
+
+/// Style documents named on the command line.
+enum StyleFiles {
+    /// The decoded style at `path`, read up to ``StyleDocument/maximumSize`` bytes.
+    /// - Throws: `CommandLineFileError` (66) for a missing file, (65) for one that is not a v8 style.
+    static func read(_ path: String, command: String) throws(CommandLineFileError) -> StyleDocument {
+        try CommandLineFiles.checkInput(path)
+        let bytes: [UInt8]
+        do {
+            let fd = try FileDescriptor(opening: path)
+            defer { try? fd.close() }
+            bytes = try fd.readToEnd(limit: StyleDocument.maximumSize + 1)
+        } catch {
+            throw .noInput("cannot read (\(error))", path)
+        }
+        do {
+            return try StyleDocument(data: Data(bytes))
+        } catch {
+            throw .damaged(command, path, error)
         }
     }
 }

@@ -4,6 +4,13 @@ public struct Canvas: Sendable {
     private var rasterizer = Rasterizer()
     /// Flattening tolerance of curves, joins and caps, pixels.
     public var tolerance = 0.2
+    /// Fills and strokes of at least one pixel's width draw only inside this rectangle of
+    /// pixels `[minX, maxX) × [minY, maxY)` when set (a tile's square, as MapLibre clips a
+    /// tile's buffer away); nil draws everywhere.
+    public var clip: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
+    /// Fills draw whole pixels only, those at least half covered (≈ the pixels whose centre is
+    /// inside, as a GL triangle without multisampling covers them); false antialiases.
+    public var aliased = false
 
     public init(_ pixmap: Pixmap) { self.pixmap = pixmap }
 
@@ -37,10 +44,34 @@ public struct Canvas: Sendable {
         var image = pixmap
         // The pixmap leaves `self` while it is drawn on, so its storage stays uniquely referenced.
         pixmap = Self.placeholder
-        rasterizer.rasterize(contours, rule: rule, clipWidth: image.width, clipHeight: image.height) { y, x, run in
-            image.composite(color, row: y, x: x, coverage: run)
+        if clip != nil || aliased {
+            let clip = self.clip ?? (0, 0, image.width, image.height)
+            var whole: [Float] = []
+            let aliased = self.aliased
+            rasterizer.rasterize(contours, rule: rule, clipWidth: image.width, clipHeight: image.height) { y, x, run in
+                guard y >= clip.minY, y < clip.maxY else { return }
+                let start = max(x, clip.minX), end = min(x + run.count, clip.maxX)
+                guard start < end else { return }
+                let part = UnsafeBufferPointer(rebasing: run[(start - x)..<(end - x)])
+                guard aliased else { return image.composite(color, row: y, x: start, coverage: part) }
+                whole.removeAll(keepingCapacity: true)
+                for c in part { whole.append(c >= 0.5 ? 1 : 0) }
+                whole.withUnsafeBufferPointer { image.composite(color, row: y, x: start, coverage: $0) }
+            }
+        } else {
+            rasterizer.rasterize(contours, rule: rule, clipWidth: image.width, clipHeight: image.height) { y, x, run in
+                image.composite(color, row: y, x: x, coverage: run)
+            }
         }
         pixmap = image
+    }
+
+    /// Hands the image to `body` to change pixel by pixel (shading a canvas cannot express).
+    public mutating func withPixmap<R>(_ body: (inout Pixmap) throws -> R) rethrows -> R {
+        var image = pixmap
+        pixmap = Self.placeholder
+        defer { pixmap = image }
+        return try body(&image)
     }
 
     /// Replaces every pixel with `color`.

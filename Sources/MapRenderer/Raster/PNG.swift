@@ -22,9 +22,13 @@ public enum PNG {
     /// - Parameters:
     ///   - level: zlib level, 0 … 9 (6 the default, zlib's and Mapnik's; 1 is about twice as fast).
     ///   - filter: the row filters, adaptive by default.
+    ///   - premultipliedAlpha: write colour values multiplied by alpha, as stored (what a GL
+    ///     framebuffer's `readPixels` returns and the Mapbox GL render tests' expected images
+    ///     hold) rather than PNG's straight alpha; no difference where pixels are opaque.
     /// - Complexity: O(width × height).
-    public static func encode(_ image: Pixmap, level: Int = 6, filter rowFilter: RowFilter = .adaptive) throws(RenderError) -> [UInt8] {
-        let rgba = image.unpremultipliedBytes
+    public static func encode(_ image: Pixmap, level: Int = 6, filter rowFilter: RowFilter = .adaptive,
+                              premultipliedAlpha: Bool = false) throws(RenderError) -> [UInt8] {
+        let rgba = premultipliedAlpha ? image.bytes : image.unpremultipliedBytes
         var opaque = true
         for i in stride(from: 3, to: rgba.count, by: 4) where rgba[i] != 255 { opaque = false; break }
         let channels = opaque ? 3 : 4

@@ -19,6 +19,8 @@ public struct PropertySpecification: Sendable {
     public var tokens: Bool
     /// The values of an `enum`.
     public var enumValues: [String]
+    /// The range of a `number` (or of an array's numbers), when the spec bounds it.
+    public var minimum: Double?, maximum: Double?
 
     /// A specification from its v8.json form; absent members take the conformance harness's
     /// defaults: data-driven, interpolated, parameters zoom and feature.
@@ -34,6 +36,8 @@ public struct PropertySpecification: Sendable {
         defaultValue = object["default"]
         tokens = object["tokens"] == .bool(true)
         enumValues = if case .object(let values)? = object["values"] { values.keys.sorted() } else { object["values"]?.items.compactMap(\.string) ?? [] }
+        minimum = if case .number(let n)? = object["minimum"] { n } else { nil }
+        maximum = if case .number(let n)? = object["maximum"] { n } else { nil }
     }
 
     /// The type an expression for this property must have.

@@ -1,0 +1,156 @@
+import GeoCore
+import MapData
+import MapStyle
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A feature ready to draw: geometry in normalised world units ([0, 1]², y south), the
+/// properties expressions read, and the tile square it was cut to (vector tiles overlap by
+/// their buffer; each tile draws only inside its square).
+struct RenderFeature {
+    enum Kind { case point, line, polygon }
+    var kind: Kind
+    /// Points: one list of points. Lines: the lines. Polygons: rings (exterior, then holes) of each polygon.
+    var points: [WorldPoint] = []
+    var lines: [[WorldPoint]] = []
+    var polygons: [[[WorldPoint]]] = []
+    var expressionFeature: ExpressionFeature
+    /// The tile the feature came from, nil for GeoJSON (drawn whole).
+    var tile: CanonicalTile?
+}
+
+struct WorldPoint { var x: Double, y: Double }
+
+/// Loading of a style's feature sources for a view: GeoJSON documents (inline or by URL) and
+/// vector tiles (Mapbox Vector Tile 2.1, gzip or plain) at the zoom the view needs.
+enum FeatureLoading {
+    /// GeoJSON documents larger than this are refused, bytes.
+    static let maximumGeoJSONSize = 256 << 20
+
+    /// The features of a GeoJSON source (`data` inline or a URL read by `load`).
+    static func geoJSON(_ source: StyleSource, load: (String) throws -> [UInt8]) throws -> [RenderFeature] {
+        let bytes: Data
+        switch source.data {
+        case .string(let url)?:
+            let b = try load(url)
+            guard b.count <= maximumGeoJSONSize else { throw StyleRenderError("GeoJSON of \(b.count) bytes, more than \(maximumGeoJSONSize)") }
+            bytes = Data(b)
+        case let json?: bytes = try JSONEncoder().encode(json)
+        case nil: return []
+        }
+        let features: [GeoJSONFeature]
+        switch try GeoJSON(data: bytes) {
+        case .geometry(let g): features = [GeoJSONFeature(geometry: g)]
+        case .feature(let f): features = [f]
+        case .featureCollection(let fs): features = fs
+        }
+        var out: [RenderFeature] = []
+        for f in features {
+            guard let g = f.geometry else { continue }
+            var ef = ExpressionFeature()
+            ef.properties = (f.properties ?? [:]).mapValues(ExpressionValue.init)
+            if let id = f.id { ef.id = ExpressionValue(id) }
+            append(g, ef, into: &out)
+        }
+        return out
+    }
+
+    private static func world(_ p: GeoJSONPosition) -> WorldPoint {
+        let lat = min(max(p.coordinate.latitude, -85.051129), 85.051129)
+        let w = WebMercator.worldPoint(Coordinate(uncheckedLatitude: lat, longitude: p.coordinate.longitude))
+        return WorldPoint(x: w.x, y: w.y)
+    }
+
+    private static func append(_ g: GeoJSONGeometry, _ ef: ExpressionFeature, into out: inout [RenderFeature]) {
+        var ef = ef
+        switch g {
+        case .point(let p):
+            ef.geometryType = "Point"
+            out.append(RenderFeature(kind: .point, points: [world(p)], expressionFeature: ef))
+        case .multiPoint(let ps):
+            ef.geometryType = "Point"
+            out.append(RenderFeature(kind: .point, points: ps.map(world), expressionFeature: ef))
+        case .lineString(let l):
+            ef.geometryType = "LineString"
+            out.append(RenderFeature(kind: .line, lines: [l.map(world)], expressionFeature: ef))
+        case .multiLineString(let ls):
+            ef.geometryType = "LineString"
+            out.append(RenderFeature(kind: .line, lines: ls.map { $0.map(world) }, expressionFeature: ef))
+        case .polygon(let rings):
+            ef.geometryType = "Polygon"
+            out.append(RenderFeature(kind: .polygon, polygons: [rings.map { $0.map(world) }], expressionFeature: ef))
+        case .multiPolygon(let polys):
+            ef.geometryType = "Polygon"
+            out.append(RenderFeature(kind: .polygon, polygons: polys.map { $0.map { $0.map(world) } }, expressionFeature: ef))
+        case .geometryCollection(let gs):
+            for child in gs { append(child, ef, into: &out) }
+        }
+    }
+
+    /// The tiles `z/x/y` covering a world rectangle at zoom `z` (rows and columns limited to the world).
+    static func tiles(covering r: (minX: Double, minY: Double, maxX: Double, maxY: Double), zoom z: Int) -> [CanonicalTile] {
+        let n = Double(1 << z)
+        let x0 = max(0, Int((r.minX * n).rounded(.down))), x1 = min((1 << z) - 1, Int((r.maxX * n).rounded(.down)))
+        let y0 = max(0, Int((r.minY * n).rounded(.down))), y1 = min((1 << z) - 1, Int((r.maxY * n).rounded(.down)))
+        guard x0 <= x1, y0 <= y1, (x1 - x0 + 1) * (y1 - y0 + 1) <= 4096 else { return [] }
+        var out: [CanonicalTile] = []
+        for y in y0...y1 { for x in x0...x1 { out.append(CanonicalTile(z: z, x: x, y: y)) } }
+        return out
+    }
+
+    /// A tile URL template filled in (`{z}`, `{x}`, `{y}`; `{y}` counted from the south for `tms`).
+    static func url(_ template: String, _ t: CanonicalTile, tms: Bool) -> String {
+        let y = tms ? (1 << t.z) - 1 - t.y : t.y
+        return template.replacing("{z}", with: String(t.z)).replacing("{x}", with: String(t.x)).replacing("{y}", with: String(y))
+    }
+
+    /// The features of one vector tile, by source-layer name.
+    static func vectorTile(_ bytes: [UInt8], _ t: CanonicalTile) throws -> [String: [RenderFeature]] {
+        let tile = try VectorTile(decodingStored: bytes)
+        var out: [String: [RenderFeature]] = [:]
+        let n = Double(1 << t.z)
+        for layer in tile.layers {
+            let extent = Double(layer.extent)
+            func world(_ p: MapData.TilePoint) -> WorldPoint {
+                WorldPoint(x: (Double(t.x) + Double(p.x) / extent) / n, y: (Double(t.y) + Double(p.y) / extent) / n)
+            }
+            var features: [RenderFeature] = []
+            for f in layer.features {
+                guard let geometry = try? layer.geometry(of: f) else { continue }
+                var ef = ExpressionFeature()
+                for (key, value) in layer.properties(of: f) {
+                    ef.properties[key] = switch value.mapValue {
+                    case .string(let s): .string(s)
+                    case .int(let i): .number(Double(i))
+                    case .double(let d): .number(d)
+                    case .bool(let b): .boolean(b)
+                    }
+                }
+                if let id = f.id { ef.id = .number(Double(id)) }
+                switch geometry {
+                case .unknown: continue
+                case .points(let ps):
+                    ef.geometryType = "Point"
+                    features.append(RenderFeature(kind: .point, points: ps.map(world), expressionFeature: ef, tile: t))
+                case .lines(let ls):
+                    ef.geometryType = "LineString"
+                    features.append(RenderFeature(kind: .line, lines: ls.map { $0.map(world) }, expressionFeature: ef, tile: t))
+                case .polygons(let ps):
+                    ef.geometryType = "Polygon"
+                    features.append(RenderFeature(kind: .polygon, polygons: ps.map { $0.map { $0.map(world) } }, expressionFeature: ef, tile: t))
+                }
+            }
+            out[layer.name, default: []] += features
+        }
+        return out
+    }
+}
+
+/// A resource the style names could not be used.
+public struct StyleRenderError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

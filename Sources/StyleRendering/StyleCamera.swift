@@ -1,0 +1,98 @@
+import GeoCore
+public import MapStyle
+public import MapRenderer
+
+/// Where a style is looked at from, in MapLibre's conventions: zoom in a 512-pixel world at
+/// zoom 0, bearing in degrees clockwise (the compass direction at the top of the image), an
+/// image of `width × height` CSS pixels drawn at `pixelRatio` device pixels each.
+public struct StyleCamera: Sendable, Equatable {
+    public var longitude: Double, latitude: Double
+    public var zoom: Double
+    public var bearing: Double
+    /// Degrees from straight down. The 2-D renderer draws the map as seen from above.
+    public var pitch: Double
+    public var width: Int, height: Int
+    public var pixelRatio: Double
+
+    public init(longitude: Double = 0, latitude: Double = 0, zoom: Double = 0, bearing: Double = 0, pitch: Double = 0,
+                width: Int = 512, height: Int = 512, pixelRatio: Double = 1) {
+        self.longitude = longitude
+        self.latitude = latitude
+        self.zoom = zoom
+        self.bearing = bearing
+        self.pitch = pitch
+        self.width = width
+        self.height = height
+        self.pixelRatio = pixelRatio
+    }
+
+    /// The style's own camera (`center`, `zoom`, `bearing`, `pitch`; 0 where absent), for an image of the given size.
+    public init(style: StyleDocument, width: Int, height: Int, pixelRatio: Double) {
+        self.init(longitude: style.center?.longitude ?? 0, latitude: style.center?.latitude ?? 0, zoom: style.zoom ?? 0,
+                  bearing: style.bearing, pitch: style.pitch, width: width, height: height, pixelRatio: pixelRatio)
+    }
+
+    /// Image side in device pixels.
+    public var pixelWidth: Int { Int((Double(width) * pixelRatio).rounded()) }
+    public var pixelHeight: Int { Int((Double(height) * pixelRatio).rounded()) }
+}
+
+/// The camera as a map from normalised world positions (Web Mercator, [0, 1]², y south) to
+/// device pixels.
+struct ScreenTransform {
+    let centerX: Double, centerY: Double
+    /// Device pixels per world unit: 512 · 2^zoom · pixel ratio.
+    let scale: Double
+    let cosB: Double, sinB: Double
+    let halfWidth: Double, halfHeight: Double
+    let pixelRatio: Double
+
+    init(_ camera: StyleCamera) {
+        let lat = min(max(camera.latitude, -85.051129), 85.051129)
+        let c = WebMercator.worldPoint(Coordinate(uncheckedLatitude: lat, longitude: camera.longitude))
+        centerX = c.x
+        centerY = c.y
+        pixelRatio = camera.pixelRatio
+        scale = 512 * pow(2, camera.zoom) * camera.pixelRatio
+        let b = camera.bearing * .pi / 180
+        cosB = cos(b)
+        sinB = sin(b)
+        halfWidth = Double(camera.pixelWidth) / 2
+        halfHeight = Double(camera.pixelHeight) / 2
+    }
+
+    /// Whether the map is turned (tiles are then not clipped to axis-aligned squares).
+    var isRotated: Bool { abs(sinB) > 1e-12 }
+
+    /// The device pixel of a world position; `wrap` adds whole worlds (−1, 0, 1) for the copies either side.
+    func point(_ x: Double, _ y: Double) -> Point {
+        let dx = (x - centerX) * scale, dy = (y - centerY) * scale
+        return Point(x: dx * cosB + dy * sinB + halfWidth, y: -dx * sinB + dy * cosB + halfHeight)
+    }
+
+    /// A screen offset in CSS pixels given in map axes (`translate-anchor: map`) turned to the screen.
+    func mapOffset(_ dx: Double, _ dy: Double) -> Point {
+        Point(x: (dx * cosB + dy * sinB) * pixelRatio, y: (-dx * sinB + dy * cosB) * pixelRatio)
+    }
+
+    /// The world rectangle the image shows (its rotated corners' bounds), plus `margin` device pixels.
+    func visibleWorld(margin: Double) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (sx, sy) in [(-margin, -margin), (2 * halfWidth + margin, -margin), (-margin, 2 * halfHeight + margin), (2 * halfWidth + margin, 2 * halfHeight + margin)] {
+            let px = sx - halfWidth, py = sy - halfHeight
+            let dx = px * cosB - py * sinB, dy = px * sinB + py * cosB
+            let wx = centerX + dx / scale, wy = centerY + dy / scale
+            minX = min(minX, wx); maxX = max(maxX, wx)
+            minY = min(minY, wy); maxY = max(maxY, wy)
+        }
+        return (minX, minY, maxX, maxY)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

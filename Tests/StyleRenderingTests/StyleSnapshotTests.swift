@@ -1,0 +1,59 @@
+import Foundation
+import MapRenderer
+import MapStyle
+import StyleRendering
+import Testing
+
+/// Styles drawn by `StyleSnapshot`: colours and geometry where MapLibre puts them (a 512-pixel
+/// world at zoom 0, the style's camera), sources read through the loader.
+@Suite struct StyleSnapshotTests {
+    private func draw(_ text: String, size: Int = 64, pixelRatio: Double = 1, files: [String: [UInt8]] = [:]) throws -> StyleSnapshot {
+        let style = try StyleDocument(data: Data(text.utf8))
+        let camera = StyleCamera(style: style, width: size, height: size, pixelRatio: pixelRatio)
+        return try StyleSnapshot(style: style, camera: camera) { url in
+            guard let bytes = files[url] else { throw StyleRenderError("no file \(url)") }
+            return bytes
+        }
+    }
+
+    @Test func backgroundColourAndOpacityFollowTheZoom() throws {
+        // stops blue at z0 → white at z10; zoom 5 is half way: (127.5, 127.5, 255), opacity 0.5 on transparent.
+        let s = try draw(#"{"version": 8, "zoom": 5, "sources": {}, "layers": [{"id": "bg", "type": "background", "paint": {"background-color": {"stops": [[0, "blue"], [10, "white"]]}, "background-opacity": 0.5}}]}"#)
+        let c = s.image.color(x: 10, y: 10)
+        #expect(abs(Int(c.alpha) - 128) <= 1)
+        #expect(abs(Int(c.red) - 128) <= 2 && c.blue >= 253)
+    }
+
+    @Test func aGeoJSONPolygonFillsItsSquareOnScreen() throws {
+        // ±10° of longitude at zoom 0 is ±(20/360)·512/2 ≈ ±14.2 px around the centre of a 64 px image.
+        let s = try draw("""
+            {"version": 8, "sources": {"g": {"type": "geojson", "data": {"type": "Polygon", "coordinates": [[[-10, -10], [-10, 10], [10, 10], [10, -10], [-10, -10]]]}}},
+             "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                        {"id": "f", "type": "fill", "source": "g", "paint": {"fill-color": ["case", ["==", ["geometry-type"], "Polygon"], "red", "blue"]}}]}
+            """)
+        #expect(s.image.color(x: 32, y: 32) == Color(red: 255, green: 0, blue: 0))
+        #expect(s.image.color(x: 32 + 12, y: 32 - 12) == Color(red: 255, green: 0, blue: 0))
+        #expect(s.image.color(x: 32 + 16, y: 32) == Color(red: 255, green: 255, blue: 255))
+        #expect(s.image.color(x: 5, y: 5) == Color(red: 255, green: 255, blue: 255))
+    }
+
+    @Test func circlesTakeTheirRadiusInCSSPixelsTimesThePixelRatio() throws {
+        let text = """
+            {"version": 8, "sources": {"p": {"type": "geojson", "data": "local://points.geojson"}},
+             "layers": [{"id": "c", "type": "circle", "source": "p", "paint": {"circle-radius": ["get", "r"], "circle-color": "#00ff00"}}]}
+            """
+        let points = Array(#"{"type": "Feature", "properties": {"r": 8}, "geometry": {"type": "Point", "coordinates": [0, 0]}}"#.utf8)
+        let s = try draw(text, pixelRatio: 2, files: ["local://points.geojson": points])
+        #expect(s.image.width == 128)
+        // 8 CSS px at ratio 2: 16 device pixels from the centre (64, 64).
+        #expect(s.image.color(x: 64 + 14, y: 64) == Color(red: 0, green: 255, blue: 0))
+        #expect(s.image.color(x: 64 + 18, y: 64).alpha == 0)
+        #expect(s.warnings.isEmpty)
+    }
+
+    @Test func aMissingSourceFileIsAWarningNotAFailure() throws {
+        let s = try draw(#"{"version": 8, "sources": {"p": {"type": "geojson", "data": "missing.geojson"}}, "layers": [{"id": "c", "type": "circle", "source": "p"}]}"#)
+        #expect(s.warnings.contains { $0.contains("missing.geojson") })
+        #expect(s.image.color(x: 32, y: 32).alpha == 0)
+    }
+}
