@@ -226,6 +226,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Tracking clients' wire formats (pure): OsmAnd, OwnTracks, Overland, GPSLogger,
+        // Teltonika Codec 8/8E → fixes with units normalised and bad input refused.
+        .target(name: "TrackingProtocols", dependencies: ["GeoCore"], swiftSettings: strictSettings),
+
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
@@ -371,6 +375,11 @@ let package = Package(
             dependencies: ["HTTPServing", "GeoTestSupport", "SystemIO",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TrackingProtocolsTests",
+            dependencies: ["TrackingProtocols", "GeoCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
