@@ -66,6 +66,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The tracking server's embedded store only (target TrackingServer).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // Pure value types and WGS84 geodesy; everything else depends on it.
@@ -230,6 +232,21 @@ let package = Package(
         // Teltonika Codec 8/8E → fixes with units normalised and bad input refused.
         .target(name: "TrackingProtocols", dependencies: ["GeoCore"], swiftSettings: strictSettings),
 
+        // The tracking server: HTTP ingest on LocalServer, group commit to a store (SQLite via
+        // GRDB by default), acks only after the commit, the read API, metrics, the load generator.
+        .target(
+            name: "TrackingServer",
+            dependencies: [
+                "GeoCore", "GPXCodec", "HTTPServing", "TrackingProtocols",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
@@ -380,6 +397,11 @@ let package = Package(
         .testTarget(
             name: "TrackingProtocolsTests",
             dependencies: ["TrackingProtocols", "GeoCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TrackingServerTests",
+            dependencies: ["TrackingServer", "TrackingProtocols", "GeoCore", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(
