@@ -270,6 +270,7 @@ let package = Package(
                 "MapLivePage",
                 "HTTPServing",
                 "MapStyle",
+                "TrackingServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
