@@ -67,6 +67,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The tracking server's embedded store only (target TrackingServer).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The bottom (DESIGN.md §2): what every layer shares — `ErrorCode`, the byte source and
@@ -237,6 +239,25 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Tracking clients' wire formats (pure): OsmAnd, OwnTracks, Overland, GPSLogger,
+        // Teltonika Codec 8/8E → fixes with units normalised and bad input refused.
+        .target(name: "TrackingProtocols", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
+
+        // The tracking server: HTTP ingest on LocalServer, group commit to a store (SQLite via
+        // GRDB by default), acks only after the commit, the read API, metrics, the load generator.
+        .target(
+            name: "TrackingServer",
+            dependencies: [
+                "GeoBase", "GeoCore", "GPXCodec", "HTTPServing", "TrackingProtocols",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
@@ -261,6 +282,7 @@ let package = Package(
                 "HTTPServing",
                 "MapStyle",
                 "StyleRendering",
+                "TrackingServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -388,6 +410,16 @@ let package = Package(
             dependencies: ["GeoBase", "HTTPServing", "GeoTestSupport", "SystemIO",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TrackingProtocolsTests",
+            dependencies: ["TrackingProtocols", "GeoCore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TrackingServerTests",
+            dependencies: ["TrackingServer", "TrackingProtocols", "GeoCore", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(

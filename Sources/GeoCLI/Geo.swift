@@ -35,6 +35,8 @@ public struct Geo: AsyncParsableCommand {
             SnapshotCommand.self,
             TilesCommand.self,
             StyleCommand.self,
+            ServeTrackingCommand.self,
+            LoadgenCommand.self,
         ]
     )
 

@@ -26,8 +26,11 @@ public struct HostPolicy: Sendable, Equatable {
     ///   - bindAddresses: the addresses the server listens on (`--host`).
     ///   - allowedOrigins: origins whose pages may use the server (`--allow-origin`), as
     ///     `http://name:port`; their hosts become allowed `Host` names too.
-    public init(bindAddresses: [String] = [], allowedOrigins: [String] = []) throws(HTTPServingError) {
-        var hosts = Set<String>(), origins = Set<String>(), wildcard = false
+    ///   - hostNames: further names `Host` may give (`--host-name`): the DNS name that devices
+    ///     and a reverse proxy reach a public server by. Pages from those names are still only
+    ///     served their own origin.
+    public init(bindAddresses: [String] = [], allowedOrigins: [String] = [], hostNames: [String] = []) throws(HTTPServingError) {
+        var hosts = Set(hostNames.map { Self.bare($0.lowercased()) }), origins = Set<String>(), wildcard = false
         for address in bindAddresses {
             let name = Self.bare(address.lowercased())
             if name == "0.0.0.0" || name == "::" { wildcard = true } else { hosts.insert(name) }

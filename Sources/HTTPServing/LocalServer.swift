@@ -26,12 +26,18 @@ public struct LocalServer {
         /// Origins whose pages may use the server (`HostPolicy`).
         public var allowedOrigins: [String]
         public var limits: RequestLimits
+        /// Names besides the bound addresses that `Host` may give (`HostPolicy`'s `hostNames`):
+        /// a server that devices reach by a DNS name (the tracking server) names it here rather
+        /// than turning the Host check off, which would open its read API to DNS rebinding.
+        public var hostNames: [String]
 
-        public init(port: Int, hosts: [String] = ["127.0.0.1", "::1"], allowedOrigins: [String] = [], limits: RequestLimits = .init()) {
+        public init(port: Int, hosts: [String] = ["127.0.0.1", "::1"], allowedOrigins: [String] = [], limits: RequestLimits = .init(),
+                    hostNames: [String] = []) {
             self.port = port
             self.hosts = hosts
             self.allowedOrigins = allowedOrigins
             self.limits = limits
+            self.hostNames = hostNames
         }
     }
 
@@ -41,7 +47,7 @@ public struct LocalServer {
 
     public init(_ options: Options) throws(HTTPServingError) {
         guard !options.hosts.isEmpty else { throw HTTPServingError(.cannotBind, "no address to serve on") }
-        let policy = try HostPolicy(bindAddresses: options.hosts, allowedOrigins: options.allowedOrigins)
+        let policy = try HostPolicy(bindAddresses: options.hosts, allowedOrigins: options.allowedOrigins, hostNames: options.hostNames)
         router = Router(context: BasicWebSocketRequestContext.self)
         router.add(middleware: HostCheckMiddleware(policy: policy))
         self.options = options

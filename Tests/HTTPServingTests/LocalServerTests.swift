@@ -25,6 +25,17 @@ import GeoBase
     }
 }
 
+/// A public server's DNS name (`--host-name`, the tracking server's devices) is answered; other
+/// names are still refused, so the read API stays out of a rebinding page's reach.
+@Test func hostPolicy_hostNames_areAnsweredAndNothingElse() throws {
+    let policy = try HostPolicy(bindAddresses: ["0.0.0.0"], hostNames: ["Tracker.Example.org"])
+    #expect(policy.permits(host: "tracker.example.org:5055"))
+    #expect(policy.permits(host: "tracker.example.org"))
+    #expect(policy.permits(host: "203.0.113.7:5055")) // an IP literal, on a wildcard bind
+    #expect(!policy.permits(host: "evil.example:5055"))
+    #expect(!policy.permits(origin: "http://evil.example:5055", host: "evil.example:5055"))
+}
+
 @Test func hostPolicy_origin_isThePagesOwnOrAnAllowedOne() throws {
     let policy = try HostPolicy()
     #expect(policy.permits(origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080"))

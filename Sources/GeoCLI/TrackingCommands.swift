@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import GeoCore
+import HTTPServing
+import Synchronization
+import SystemIO
+import TrackingProtocols
+import TrackingServer
+import GeoBase
+
+/// `geo serve-tracking`: the tracking server (TrackingServer) on an SQLite file.
+struct ServeTrackingCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve-tracking",
+        abstract: "Receive positions from trackers (OsmAnd, OwnTracks, Overland, GPSLogger) and store them.",
+        discussion: """
+            Endpoints: / (OsmAnd), /owntracks, /overland, /gpslogger; GET /api/positions?device=…&from=…&to=…&format=geojson|gpx; \
+            GET /metrics. A fix is acknowledged only after it is committed to the database (WAL, synchronous=FULL); \
+            a failing database answers 503. The first line on standard output is the base URL once listening.
+            """
+    )
+
+    @Option(help: "SQLite database file, created when absent.")
+    var db: String = "tracking.sqlite"
+
+    @Option(help: "TCP port (\(OptionRanges.port); 0 lets the system pick a free one).")
+    var port: Int = 5055
+
+    @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on, repeatable (default 127.0.0.1 and ::1); 0.0.0.0 or :: serves every address, where IP-literal Host names are accepted.", valueName: "ADDRESS"))
+    var hosts: [String] = []
+
+    @Option(name: .customLong("host-name"), help: ArgumentHelp("A DNS name devices reach the server by, accepted in Host; repeatable.", valueName: "NAME"))
+    var hostNames: [String] = []
+
+    @Option(name: .customLong("device"), help: ArgumentHelp("Register a device; NAME:knots reads its OsmAnd speed in knots (Traccar's unit) instead of m/s. Repeatable.", valueName: "NAME[:knots]"))
+    var devices: [String] = []
+
+    @Flag(help: "Register unknown devices on their first fix instead of refusing them (403).")
+    var autoRegister = false
+
+    @Option(help: "Also listen for Teltonika devices (Codec 8 / 8E over TCP) on this port, on the first --host.")
+    var teltonikaPort: Int?
+
+    func validate() throws {
+        try OptionRanges.port.check(port, option: "--port")
+        if let teltonikaPort { try OptionRanges.port.check(teltonikaPort, option: "--teltonika-port") }
+    }
+
+    func run() async throws {
+        let settings = devices.map { spec -> DeviceSettings in
+            spec.hasSuffix(":knots") ? DeviceSettings(name: String(spec.dropLast(6)), osmAndSpeedUnit: .knots) : DeviceSettings(name: spec)
+        }
+        let ingest = try TrackingIngest(store: try SQLitePositionStore(path: db), policy: autoRegister ? .register : .refuse, devices: settings)
+        let options = LocalServer.Options(port: port, hosts: hosts.isEmpty ? ["127.0.0.1", "::1"] : hosts, hostNames: hostNames)
+        let first = Mutex(true)
+        // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let teltonikaPort {
+                group.addTask {
+                    try await TeltonikaListener.run(host: options.hosts[0], port: teltonikaPort, ingest: ingest) { port in
+                        try? FileDescriptor.standardError.writeAll("geo serve-tracking: Teltonika on \(options.hosts[0]) port \(port)\n")
+                    }
+                }
+            }
+            do {
+                try await TrackingRoutes.run(options, ingest: ingest, serving: { url in
+                    if first.withLock({ let was = $0; $0 = false; return was }) { try? FileDescriptor.standardOutput.writeAll(url + "\n") }
+                    try? FileDescriptor.standardError.writeAll("geo serve-tracking: serving \(url); Ctrl-C stops\n")
+                }, note: { note in
+                    try? FileDescriptor.standardError.writeAll("geo serve-tracking: \(note)\n")
+                })
+            } catch let error as HTTPServingError where error.code == .cannotBind {
+                throw CommandLineFileError.cannotServe("serve-tracking", port: port, error)
+            }
+            group.cancelAll()
+        }
+    }
+}
+
+/// `geo loadgen`: simulated devices against a tracking server, and `verify` of what it logged.
+struct LoadgenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "loadgen",
+        abstract: "Send OsmAnd fixes from N simulated devices at 1 Hz to a tracking server; log what was acknowledged.",
+        subcommands: [LoadgenRunCommand.self, LoadgenVerifyCommand.self],
+        defaultSubcommand: LoadgenRunCommand.self
+    )
+}
+
+struct LoadgenRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Generate load (the default of geo loadgen).")
+
+    @Option(help: "The server's base URL, http://HOST:PORT/.")
+    var url: String
+
+    @Option(help: "Simulated devices, each on its own keep-alive connection.")
+    var devices: Int = 100
+
+    @Option(help: "Seconds to run.")
+    var duration: Double = 10
+
+    @Option(help: "File for the acknowledged fixes, 'device,fix time ms' a line.")
+    var ackLog: String?
+
+    @Option(help: "Device name prefix.")
+    var prefix: String = "loadgen-"
+
+    func validate() throws {
+        guard (1...100_000).contains(devices) else { throw ValidationError("--devices: 1…100000, got \(devices)") }
+        guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration: (0, 86400] seconds, got \(duration)") }
+        guard Self.hostPort(url) != nil else { throw ValidationError("--url: not http://HOST:PORT/: \(url)") }
+    }
+
+    static func hostPort(_ url: String) -> (String, Int)? {
+        guard url.hasPrefix("http://") else { return nil }
+        let authority = url.dropFirst(7).prefix { $0 != "/" }
+        guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) else { return nil }
+        var host = String(authority[..<colon])
+        if host.hasPrefix("[") { host = String(host.dropFirst().dropLast()) }
+        return (host, port)
+    }
+
+    func run() async throws {
+        let (host, port) = Self.hostPort(url)!
+        var options = LoadGenerator.Options(host: host, port: port, devices: devices, duration: .milliseconds(Int(duration * 1000)))
+        options.ackLog = ackLog
+        options.devicePrefix = prefix
+        let report = try await LoadGenerator(options).run()
+        var out = StandardOutput()
+        print("geo loadgen: \(report)", to: &out)
+        out.flush()
+    }
+}
+
+struct LoadgenVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Count acknowledged fixes missing from the database, and duplicated ones; exit 1 unless both are 0.")
+
+    @Option(help: "The database geo serve-tracking wrote.")
+    var db: String
+
+    @Option(help: "The log geo loadgen --ack-log wrote.")
+    var ackLog: String
+
+    func run() async throws {
+        let store = try SQLitePositionStore(path: db, readOnly: true)
+        let result = try LoadVerifier.verify(log: ackLog, store: store)
+        var out = StandardOutput()
+        print("geo loadgen verify: \(result)", to: &out)
+        out.flush()
+        if result.missing != 0 || result.duplicated != 0 { throw ExitCode(1) }
+    }
+}

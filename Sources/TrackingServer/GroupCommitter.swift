@@ -1,0 +1,105 @@
+import Foundation
+
+/// Group commit: requests hand their rows to one writer thread, which commits whatever has
+/// queued in one transaction once 1,000 rows are waiting or the oldest has waited 5 ms; each
+/// request resumes only after the transaction holding its rows has committed, or with the
+/// store's error. Requests are committed in arrival order, so a device's fixes reach the store
+/// in the order they came (one ordered lane per device).
+///
+/// A thread rather than a task: `PositionStore.commit` blocks (SQLite's fsync) and must not hold
+/// a thread of the cooperative pool.
+final class GroupCommitter: @unchecked Sendable {
+    struct Pending {
+        var rows: [StoredFix]
+        var continuation: CheckedContinuation<Int, any Error>
+        var arrived: Date
+    }
+
+    /// The batch closes at this many rows…
+    let maximumRows: Int
+    /// …or when its oldest request has waited this long.
+    let maximumWait: TimeInterval
+    let store: any PositionStore
+    let metrics: TrackingMetrics
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var queue: [Pending] = []
+    private var queuedRows = 0
+    private var stopping = false
+    private var thread: Thread?
+
+    init(store: any PositionStore, metrics: TrackingMetrics, maximumRows: Int = 1000, maximumWait: Duration = .milliseconds(5)) {
+        self.store = store
+        self.metrics = metrics
+        self.maximumRows = maximumRows
+        self.maximumWait = Double(maximumWait.components.attoseconds) / 1e18 + Double(maximumWait.components.seconds)
+        // The thread keeps the committer alive until `stop()` lets it end.
+        let thread = Thread { self.run() }
+        thread.name = "group-commit"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Commits `rows` with the next batch; returns how many were new once the batch is durable.
+    /// - Throws: the store's error (nothing of the batch was stored), or `StorageStopped`.
+    func commit(_ rows: [StoredFix]) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            condition.lock()
+            guard !stopping else {
+                condition.unlock()
+                continuation.resume(throwing: StorageStopped())
+                return
+            }
+            queue.append(Pending(rows: rows, continuation: continuation, arrived: Date()))
+            queuedRows += rows.count
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    struct StorageStopped: Error, CustomStringConvertible {
+        var description: String { "the server is stopping" }
+    }
+
+    /// Commits what is queued, then ends the writer thread.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopping { condition.wait() }
+            if queue.isEmpty {
+                condition.unlock()
+                return
+            }
+            let deadline = queue[0].arrived.addingTimeInterval(maximumWait)
+            while queuedRows < maximumRows && !stopping {
+                if !condition.wait(until: deadline) { break }
+            }
+            var taken = 0, rowCount = 0
+            while taken < queue.count, rowCount == 0 || rowCount + queue[taken].rows.count <= maximumRows {
+                rowCount += queue[taken].rows.count
+                taken += 1
+            }
+            let batch = Array(queue[..<taken])
+            queue.removeFirst(taken)
+            queuedRows -= rowCount
+            condition.unlock()
+
+            let started = Date()
+            do {
+                let inserted = try store.commit(batch.flatMap(\.rows))
+                metrics.committed(rows: rowCount, inserted: inserted, seconds: Date().timeIntervalSince(started))
+                for pending in batch { pending.continuation.resume(returning: inserted) }
+            } catch {
+                metrics.commitFailed()
+                for pending in batch { pending.continuation.resume(throwing: error) }
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import GeoCore
+public import TrackingProtocols
+
+/// One fix as stored: the device's name, its fix time and payload hash (the unique key), the
+/// position and measurements in base units (degrees, metres, m/s, degrees from north).
+public struct StoredFix: Sendable, Hashable {
+    public var device: String
+    /// Milliseconds since 1970, UTC.
+    public var fixTime: Int64
+    /// `TrackedFix.payloadHash`: with `device` and `fixTime`, what makes a retry a duplicate.
+    public var payloadHash: Int64
+    public var latitude: Double
+    public var longitude: Double
+    public var altitude: Double?
+    public var accuracy: Double?
+    public var speed: Double?
+    public var course: Double?
+    /// When the server received it, milliseconds since 1970.
+    public var receivedAt: Int64
+    public var source: String
+
+    public init(device: String, fixTime: Int64, payloadHash: Int64, latitude: Double, longitude: Double, altitude: Double? = nil,
+                accuracy: Double? = nil, speed: Double? = nil, course: Double? = nil, receivedAt: Int64, source: String) {
+        self.device = device
+        self.fixTime = fixTime
+        self.payloadHash = payloadHash
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.accuracy = accuracy
+        self.speed = speed
+        self.course = course
+        self.receivedAt = receivedAt
+        self.source = source
+    }
+
+    public init(_ fix: TrackedFix, receivedAt: Int64) {
+        let l = fix.location
+        self.init(device: fix.device, fixTime: fix.fixTimeMilliseconds, payloadHash: fix.payloadHash,
+                  latitude: l.coordinate.latitude, longitude: l.coordinate.longitude, altitude: l.altitude?.meters,
+                  accuracy: l.horizontalAccuracy?.meters, speed: l.speed?.metersPerSecond, course: l.course?.degrees,
+                  receivedAt: receivedAt, source: fix.source.rawValue)
+    }
+}
+
+/// A device the server knows, with its per-device options.
+public struct DeviceSettings: Sendable, Hashable {
+    public var name: String
+    /// The unit of OsmAnd's `speed` for this device (`OsmAndSpeedUnit`).
+    public var osmAndSpeedUnit: OsmAndSpeedUnit
+
+    public init(name: String, osmAndSpeedUnit: OsmAndSpeedUnit = .metersPerSecond) {
+        self.name = name
+        self.osmAndSpeedUnit = osmAndSpeedUnit
+    }
+}
+
+/// Where fixes are kept. Implementations are synchronous: `commit` is called from the group
+/// committer's one writer thread, reads from any thread.
+///
+/// Rules every store keeps:
+/// - `commit` returns only once the rows are durable (on disk, or acknowledged by a database
+///   that made them so); it throws, having stored nothing of the batch, otherwise.
+/// - A row whose (device, fix time, payload hash) is already stored is skipped
+///   (`ON CONFLICT DO NOTHING`), so a retried request never duplicates.
+/// - A device's latest position moves only to a later fix time: an out-of-order fix is stored
+///   but never moves it backwards.
+/// - A device named in a batch that the store does not know is registered in the same
+///   transaction (the server decides beforehand whether it may be).
+public protocol PositionStore: Sendable {
+    /// Stores `rows` in one transaction. Returns how many were new (not duplicates).
+    func commit(_ rows: [StoredFix]) throws -> Int
+    /// Every registered device.
+    func devices() throws -> [DeviceSettings]
+    /// Registers devices, or updates their settings.
+    func register(_ devices: [DeviceSettings]) throws
+    /// A device's fixes with `from <= fixTime < to` (milliseconds), by fix time, at most `limit`.
+    func positions(device: String, from: Int64, to: Int64, limit: Int) throws -> [StoredFix]
+    /// A device's latest fix (greatest fix time).
+    func latest(device: String) throws -> StoredFix?
+    /// How many fixes of `device` are stored at `fixTime`, whatever their payload.
+    func count(device: String, fixTime: Int64) throws -> Int
+}

@@ -1,0 +1,75 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import TrackingProtocols
+
+/// Teltonika devices over TCP (Codec 8 and 8 Extended, `TeltonikaDecoder`): the IMEI login is
+/// answered 0x01 when the device may send (registered, or `UnknownDevicePolicy.register`) and
+/// 0x00 otherwise, then each packet's records are stored and acknowledged with their count
+/// after the group commit. A packet whose commit fails gets no acknowledgement and the
+/// connection is closed, so the device keeps the records and resends them. Records that are not
+/// valid fixes (latitude 91, a time before 2000) are counted as rejected and acknowledged with
+/// the packet: a device resends an unacknowledged packet whole, for ever. A malformed packet (bad
+/// CRC, a length over 64 KiB) closes the connection.
+public enum TeltonikaListener {
+    /// Listens until the calling task is cancelled; `bound` gets the port once listening.
+    public static func run(host: String, port: Int, ingest: TrackingIngest, bound: @escaping @Sendable (Int) -> Void) async throws {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .bind(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        bound(server.channel.localAddress?.port ?? port)
+        try await withThrowingDiscardingTaskGroup { group in
+            try await withTaskCancellationHandler {
+                try await server.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await serve(connection, ingest: ingest) }
+                    }
+                }
+            } onCancel: {
+                server.channel.close(promise: nil)
+            }
+        }
+    }
+
+    static func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, ingest: TrackingIngest) async {
+        ingest.metrics.request("teltonika")
+        try? await connection.executeThenClose { inbound, outbound in
+            var decoder = TeltonikaDecoder(), buffer: [UInt8] = []
+            for try await chunk in inbound {
+                buffer += chunk.readableBytesView
+                while true {
+                    let frame: TeltonikaFrame?
+                    do {
+                        frame = try decoder.next(from: &buffer, rules: DecodingRules(now: Date()))
+                    } catch {
+                        ingest.metrics.rejected(1)
+                        return
+                    }
+                    guard let frame else { break }
+                    switch frame {
+                    case .login(let imei):
+                        let accepted = ingest.accepts(device: imei)
+                        try await outbound.write(ByteBuffer(bytes: Teltonika.loginReply(accepted: accepted)))
+                        if !accepted {
+                            ingest.metrics.refusedUnknownDevice()
+                            return
+                        }
+                    case .records(let records, let fixes):
+                        if !fixes.rejected.isEmpty { ingest.metrics.rejected(fixes.rejected.count) }
+                        do {
+                            try await ingest.ingest(fixes.fixes, receivedAt: Date())
+                        } catch {
+                            return // no acknowledgement: the device keeps the records
+                        }
+                        try await outbound.write(ByteBuffer(bytes: Teltonika.ackReply(count: records.count)))
+                    }
+                }
+            }
+        }
+    }
+}

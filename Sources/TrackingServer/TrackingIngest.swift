@@ -1,0 +1,83 @@
+public import Foundation
+import Synchronization
+public import TrackingProtocols
+
+/// What the server does with a fix from a device it has not registered.
+public enum UnknownDevicePolicy: String, Sendable {
+    /// Refuse it (HTTP 403): devices are registered beforehand (`--device`).
+    case refuse
+    /// Register the device with the default settings, in the transaction of its first fixes.
+    case register
+}
+
+/// Why fixes were not acknowledged.
+public struct IngestError: Error, CustomStringConvertible {
+    public enum Kind: Sendable { case unknownDevice, storageUnavailable }
+    public var kind: Kind
+    public var message: String
+    public var description: String { message }
+}
+
+/// The protocol-independent core of ingest: decides whether the devices may send (from memory,
+/// no query per request), hands the fixes to the group committer and returns once they are
+/// durable. Every protocol's route acknowledges only after `ingest` returned.
+public final class TrackingIngest: Sendable {
+    let store: any PositionStore
+    let committer: GroupCommitter
+    let policy: UnknownDevicePolicy
+    public let metrics: TrackingMetrics
+    /// Registered devices, loaded at start and extended after commits that registered some.
+    let devices: Mutex<[String: DeviceSettings]>
+
+    /// - Parameter devices: devices to register (or whose settings to update) before serving.
+    public init(store: any PositionStore, policy: UnknownDevicePolicy, devices: [DeviceSettings] = [],
+                batchRows: Int = 1000, batchWait: Duration = .milliseconds(5)) throws {
+        if !devices.isEmpty { try store.register(devices) }
+        let known = try store.devices()
+        self.store = store
+        self.policy = policy
+        self.metrics = TrackingMetrics()
+        self.devices = Mutex(Dictionary(known.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }))
+        self.committer = GroupCommitter(store: store, metrics: metrics, maximumRows: batchRows, maximumWait: batchWait)
+    }
+
+    /// Whether a device may send: registered, or unknown devices are registered.
+    public func accepts(device: String) -> Bool {
+        policy == .register || devices.withLock { $0[device] != nil }
+    }
+
+    /// The OsmAnd speed unit of a device (m/s for devices not registered).
+    public func speedUnit(for device: String) -> OsmAndSpeedUnit {
+        devices.withLock { $0[device]?.osmAndSpeedUnit ?? .metersPerSecond }
+    }
+
+    /// Stores `fixes` durably; returns when their group commit has.
+    /// - Throws: `IngestError` `.unknownDevice` (nothing stored) or `.storageUnavailable`.
+    public func ingest(_ fixes: [TrackedFix], receivedAt: Date) async throws(IngestError) {
+        guard !fixes.isEmpty else { return }
+        var unknown: Set<String> = []
+        devices.withLock { known in for f in fixes where known[f.device] == nil { unknown.insert(f.device) } }
+        if !unknown.isEmpty, policy == .refuse {
+            metrics.refusedUnknownDevice()
+            throw IngestError(kind: .unknownDevice, message: "unknown device \(unknown.sorted().joined(separator: ", "))")
+        }
+        let at = Int64((receivedAt.timeIntervalSince1970 * 1000).rounded())
+        do {
+            _ = try await committer.commit(fixes.map { StoredFix($0, receivedAt: at) })
+        } catch {
+            throw IngestError(kind: .storageUnavailable, message: "storage unavailable: \(error)")
+        }
+        if !unknown.isEmpty {
+            devices.withLock { known in for name in unknown where known[name] == nil { known[name] = DeviceSettings(name: name) } }
+        }
+        metrics.acknowledged(fixes.count)
+    }
+
+    /// A device's fixes between two times (milliseconds since 1970, `from` included).
+    public func positions(device: String, from: Int64, to: Int64, limit: Int) throws -> [StoredFix] {
+        try store.positions(device: device, from: from, to: to, limit: limit)
+    }
+
+    /// Ends the writer after committing what is queued.
+    public func stop() { committer.stop() }
+}

@@ -1,0 +1,72 @@
+import Synchronization
+
+/// The server's counters, written out in the Prometheus text exposition format (version 0.0.4)
+/// by `/metrics`.
+public final class TrackingMetrics: Sendable {
+    struct Counters {
+        var requests: [String: Int] = [:]
+        var responses: [Int: Int] = [:]
+        var acknowledgedFixes = 0
+        var rejectedFixes = 0
+        var duplicateFixes = 0
+        var refusedUnknownDevices = 0
+        var commits = 0
+        var commitFailures = 0
+        var committedRows = 0
+        var commitSeconds = 0.0
+        /// Batch sizes: counts of batches with at most 1, 10, 100, 500, 1000 rows, and more.
+        var batchBuckets = [Int](repeating: 0, count: 6)
+    }
+
+    static let batchBounds = [1, 10, 100, 500, 1000]
+    let counters = Mutex(Counters())
+
+    public init() {}
+
+    func request(_ endpoint: String) { counters.withLock { $0.requests[endpoint, default: 0] += 1 } }
+    func response(_ status: Int) { counters.withLock { $0.responses[status, default: 0] += 1 } }
+    func acknowledged(_ fixes: Int) { counters.withLock { $0.acknowledgedFixes += fixes } }
+    func rejected(_ fixes: Int) { counters.withLock { $0.rejectedFixes += fixes } }
+    func refusedUnknownDevice() { counters.withLock { $0.refusedUnknownDevices += 1 } }
+    func commitFailed() { counters.withLock { $0.commitFailures += 1 } }
+
+    func committed(rows: Int, inserted: Int, seconds: Double) {
+        counters.withLock { c in
+            c.commits += 1
+            c.committedRows += rows
+            c.duplicateFixes += rows - inserted
+            c.commitSeconds += seconds
+            c.batchBuckets[Self.batchBounds.firstIndex { rows <= $0 } ?? Self.batchBounds.count] += 1
+        }
+    }
+
+    /// The counters as Prometheus text.
+    public func text() -> String {
+        let c = counters.withLock { $0 }
+        var out = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, String)]) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            for (labels, value) in samples { out += "\(name)\(labels) \(value)\n" }
+        }
+        metric("tracking_requests_total", "counter", "Ingest and read requests by endpoint.",
+               c.requests.sorted { $0.key < $1.key }.map { ("{endpoint=\"\($0.key)\"}", "\($0.value)") })
+        metric("tracking_responses_total", "counter", "Responses by HTTP status.",
+               c.responses.sorted { $0.key < $1.key }.map { ("{status=\"\($0.key)\"}", "\($0.value)") })
+        metric("tracking_acknowledged_fixes_total", "counter", "Fixes acknowledged after their commit.", [("", "\(c.acknowledgedFixes)")])
+        metric("tracking_rejected_fixes_total", "counter", "Fixes refused as invalid.", [("", "\(c.rejectedFixes)")])
+        metric("tracking_duplicate_fixes_total", "counter", "Committed fixes already stored (retries).", [("", "\(c.duplicateFixes)")])
+        metric("tracking_unknown_device_refusals_total", "counter", "Requests refused for an unregistered device.", [("", "\(c.refusedUnknownDevices)")])
+        metric("tracking_commits_total", "counter", "Group commits that succeeded.", [("", "\(c.commits)")])
+        metric("tracking_commit_failures_total", "counter", "Group commits the store refused.", [("", "\(c.commitFailures)")])
+        metric("tracking_commit_seconds_total", "counter", "Time spent in successful commits.", [("", "\(c.commitSeconds)")])
+        var cumulative = 0, buckets: [(String, String)] = []
+        for (i, bound) in Self.batchBounds.enumerated() {
+            cumulative += c.batchBuckets[i]
+            buckets.append(("_bucket{le=\"\(bound)\"}", "\(cumulative)"))
+        }
+        cumulative += c.batchBuckets[Self.batchBounds.count]
+        buckets += [("_bucket{le=\"+Inf\"}", "\(cumulative)"), ("_sum", "\(c.committedRows)"), ("_count", "\(c.commits)")]
+        metric("tracking_batch_rows", "histogram", "Rows per group commit.", buckets)
+        return out
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import GeoCore
+import GeoTestSupport
+import HTTPServing
+import SystemIO
+import Testing
+import TrackingProtocols
+@testable import TrackingServer
+
+/// The tracking server end to end over loopback HTTP, on the default SQLite store.
+@Suite struct TrackingServerTests {
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// One HTTP/1.1 request with `Connection: close`; the status and body. The blocking socket
+    /// calls run on a thread of their own: on the cooperative pool (2 threads on 2 cores) tests
+    /// running in parallel would hold every thread the server needs to answer them.
+    static func http(_ port: Int, _ method: String, _ target: String, body: String = "", headers: [String] = []) async throws -> (status: Int, body: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try blockingHTTP(port, method, target, body: body, headers: headers) })
+            }.start()
+        }
+    }
+
+    static func blockingHTTP(_ port: Int, _ method: String, _ target: String, body: String, headers: [String]) throws -> (status: Int, body: String) {
+        let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+        defer { try? socket.close() }
+        let head = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close", "Content-Length: \(body.utf8.count)"] + headers
+        try socket.writeAll(head.joined(separator: "\r\n") + "\r\n\r\n" + body)
+        let response = String(decoding: try socket.readToEnd(limit: 1 << 24), as: UTF8.self)
+        let status = Int(response.split(separator: " ", maxSplits: 2)[1]) ?? 0
+        let payload = response.range(of: "\r\n\r\n").map { String(response[$0.upperBound...]) } ?? ""
+        return (status, payload)
+    }
+
+    /// Runs the routes on a port the system picks while `body` runs.
+    static func withServer(_ ingest: TrackingIngest, _ body: (Int) async throws -> Void) async throws {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let server = Task {
+            try await TrackingRoutes.run(LocalServer.Options(port: 0, hosts: ["127.0.0.1"]), ingest: ingest, serving: { url in
+                continuation.yield(Int(url.split(separator: ":").last!.dropLast())!)
+            }, note: { _ in })
+        }
+        defer { server.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        try await body(port)
+    }
+
+    static var nowSeconds: Int { Int(Date().timeIntervalSince1970) }
+
+    @Test func osmAnd_ack_isStored_retryNotDuplicated_latestNeverMovesBack() async throws {
+        let dir = try Self.temporaryDirectory()
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+        let ingest = try TrackingIngest(store: store, policy: .register)
+        let t = Self.nowSeconds - 100
+        try await Self.withServer(ingest) { port async throws in
+            let query = "/?id=car&lat=52.5&lon=13.4&timestamp=\(t)&speed=5"
+            #expect(try await Self.http(port, "GET", query).status == 200)
+            #expect(try await Self.http(port, "GET", query).status == 200) // a retry: acknowledged, not duplicated
+            #expect(try await Self.http(port, "GET", "/?id=car&lat=52.6&lon=13.4&timestamp=\(t - 50)").status == 200) // older, arrives later
+        }
+        #expect(try store.count(device: "car", fixTime: Int64(t) * 1000) == 1)
+        let latest = try #require(try store.latest(device: "car"))
+        #expect(latest.fixTime == Int64(t) * 1000 && latest.latitude == 52.5)
+        #expect(try store.positions(device: "car", from: 0, to: .max, limit: 10).map(\.fixTime) == [Int64(t - 50) * 1000, Int64(t) * 1000])
+        ingest.stop()
+    }
+
+    @Test func endpoints_replyWhatTheirAppsExpect_andReadBackAsGeoJSONAndGPX() async throws {
+        let dir = try Self.temporaryDirectory()
+        let ingest = try TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+        let t = Self.nowSeconds - 60
+        try await Self.withServer(ingest) { port async throws in
+            let overland = #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-122.03,37.33]},"properties":{"timestamp":"\#(TrackOutput.iso8601(Int64(t) * 1000))","speed":4,"device_id":"ov"}}]}"#
+            let o = try await Self.http(port, "POST", "/overland", body: overland, headers: ["Content-Type: application/json"])
+            #expect(o.status == 200 && o.body == #"{"result":"ok"}"#)
+            let own = try await Self.http(port, "POST", "/owntracks", body: #"{"_type":"location","lat":51.5,"lon":-0.1,"tst":\#(t)}"#,
+                                    headers: ["X-Limit-U: jane", "X-Limit-D: phone"])
+            #expect(own.status == 200 && own.body == "[]")
+            let gps = try await Self.http(port, "POST", "/gpslogger", body: "lat=1.5&lon=2.5&timestamp=\(t)&spd=3&ser=gl",
+                                    headers: ["Content-Type: application/x-www-form-urlencoded"])
+            #expect(gps.status == 200)
+            let geo = try await Self.http(port, "GET", "/api/positions?device=jane/phone&from=\(t - 1)&to=\(t + 1)")
+            #expect(geo.status == 200 && geo.body.contains("[-0.1,51.5]"))
+            let gpx = try await Self.http(port, "GET", "/api/positions?device=ov&format=gpx")
+            #expect(gpx.status == 200 && gpx.body.contains(#"lat="37.33" lon="-122.03""#))
+            let bad = try await Self.http(port, "GET", "/?id=x&lat=91&lon=0&timestamp=\(t)")
+            #expect(bad.status == 400 && bad.body.contains("query parameter 'lat'"))
+            let metrics = try await Self.http(port, "GET", "/metrics")
+            #expect(metrics.body.contains("tracking_acknowledged_fixes_total 3"))
+            #expect(metrics.body.contains("tracking_rejected_fixes_total 1"))
+        }
+        ingest.stop()
+    }
+
+    @Test func unknownDevice_refused403_whenNotAutoRegistering() async throws {
+        let dir = try Self.temporaryDirectory()
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+        let ingest = try TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "known", osmAndSpeedUnit: .knots)])
+        let t = Self.nowSeconds - 10
+        try await Self.withServer(ingest) { port async throws in
+            #expect(try await Self.http(port, "GET", "/?id=stranger&lat=1&lon=2&timestamp=\(t)").status == 403)
+            #expect(try await Self.http(port, "GET", "/?id=known&lat=1&lon=2&timestamp=\(t)&speed=10").status == 200)
+        }
+        #expect(try store.devices().map(\.name) == ["known"])
+        let speed = try #require(try store.latest(device: "known")?.speed)
+        #expect(abs(speed - 5.144444) < 1e-6) // 10 knots in m/s: the device's setting
+        ingest.stop()
+    }
+
+    /// A database capped at a few pages fills up (SQLITE_FULL, as a full disk): from then on
+    /// every request gets 503 and no ack, every acknowledged fix is stored, and no refused one is.
+    @Test func storageFull_replies503_neverAnAck_andEveryAckIsStored() async throws {
+        let dir = try Self.temporaryDirectory()
+        let path = dir.appendingPathComponent("t.sqlite").path
+        let ingest = try TrackingIngest(store: try SQLitePositionStore(path: path, maximumPages: 12), policy: .register)
+        let t = Self.nowSeconds - 3000
+        var acked: [Int] = [], refused: [Int] = []
+        try await Self.withServer(ingest) { port async throws in
+            for i in 0..<2000 {
+                let status = try await Self.http(port, "GET", "/?id=full&lat=1&lon=2&timestamp=\(t + i)").status
+                if status == 200 { acked.append(i) } else { #expect(status == 503); refused.append(i) }
+                if refused.count >= 5 { break }
+            }
+        }
+        let outcome = (acked: acked, refused: refused)
+        ingest.stop()
+        #expect(outcome.refused.count == 5, "the capped database never filled")
+        #expect(outcome.acked.count > 10)
+        let reader = try SQLitePositionStore(path: path, readOnly: true)
+        for i in outcome.acked { #expect(try reader.count(device: "full", fixTime: Int64(t + i) * 1000) == 1) }
+        for i in outcome.refused { #expect(try reader.count(device: "full", fixTime: Int64(t + i) * 1000) == 0) }
+        #expect(ingest.metrics.text().contains("tracking_commit_failures_total 5"))
+    }
+
+    /// Many concurrent requests share commits: fewer commits than requests, every ack stored.
+    @Test func groupCommit_batchesConcurrentRequests() async throws {
+        let dir = try Self.temporaryDirectory()
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+        let ingest = try TrackingIngest(store: store, policy: .register)
+        let t = Int64(Self.nowSeconds - 500)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for d in 0..<50 {
+                group.addTask {
+                    for k in 0..<10 {
+                        let fix = TrackedFix(device: "d\(d)", location: Location(coordinate: try Coordinate(latitude: 10, longitude: Double(k)),
+                                                                                 timestamp: Date(timeIntervalSince1970: Double(t) + Double(k))), source: .osmAnd)
+                        try await ingest.ingest([fix], receivedAt: Date())
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let text = ingest.metrics.text()
+        let commits = Int(text.split(separator: "\n").first { $0.hasPrefix("tracking_commits_total") }!.split(separator: " ")[1])!
+        #expect(commits < 500, "500 fixes from 50 concurrent devices took \(commits) commits")
+        for d in 0..<50 { #expect(try store.positions(device: "d\(d)", from: 0, to: .max, limit: 100).count == 10) }
+        ingest.stop()
+    }
+}
+
+/// Teltonika over TCP with the wiki's login and first Codec 8 packet: login answered 0x01, the
+/// packet acknowledged with its record count after the commit, the record stored; a wrong CRC
+/// closes the connection without an acknowledgement.
+@Suite struct TeltonikaListenerTests {
+    static func bytes(_ hex: String) -> [UInt8] {
+        stride(from: 0, to: hex.count, by: 2).map { i in
+            UInt8(hex[hex.index(hex.startIndex, offsetBy: i)..<hex.index(hex.startIndex, offsetBy: i + 2)], radix: 16)!
+        }
+    }
+
+    static func read(_ socket: FileDescriptor, _ count: Int) throws -> [UInt8] {
+        var out: [UInt8] = []
+        while out.count < count {
+            var chunk = [UInt8](repeating: 0, count: count - out.count)
+            let n = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
+            if n == 0 { break }
+            out += chunk[..<n]
+        }
+        return out
+    }
+
+    @Test(.onOwnThread) func wikiLoginAndPacket_acknowledgedAfterStoring_wrongCRCClosesWithoutAck() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+        let ingest = try TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "356307042441013")])
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
+        defer { listener.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        let packet = Self.bytes("000000000000003608010000016B40D8EA30010000000000000000000000000000000105021503010101425E0F01F10000601A014E0000000000000000010000C7CF")
+
+        let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+        try socket.writeAll(Self.bytes("000F333536333037303432343431303133"))
+        #expect(try Self.read(socket, 1) == [1])
+        try socket.writeAll(packet)
+        #expect(try Self.read(socket, 4) == [0, 0, 0, 1])
+        try socket.close()
+        #expect(try store.count(device: "356307042441013", fixTime: 1_560_161_086_000) == 1)
+
+        let bad = try TCPClient.connect(host: "127.0.0.1", port: port)
+        try bad.writeAll(Self.bytes("000F333536333037303432343431303133"))
+        #expect(try Self.read(bad, 1) == [1])
+        var corrupted = packet
+        corrupted[corrupted.count - 1] ^= 0xFF
+        try bad.writeAll(corrupted)
+        #expect(try Self.read(bad, 4).isEmpty) // closed, no acknowledgement
+        try bad.close()
+
+        let stranger = try TCPClient.connect(host: "127.0.0.1", port: port)
+        try stranger.writeAll(Self.bytes("000F333536333037303432343431303134")) // …014: not registered
+        #expect(try Self.read(stranger, 1) == [0])
+        try stranger.close()
+        ingest.stop()
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import GeoTestSupport
+import SystemIO
+import Testing
+
+/// `geo serve-tracking` killed with SIGKILL twice under `geo loadgen` (30 devices at 1 Hz),
+/// restarted on the same database each time: every fix the generator saw acknowledged is in the
+/// database once (`geo loadgen verify`: acknowledged-but-missing 0, duplicated 0).
+@Test(.onOwnThread) func serveTracking_killedTwiceUnderLoad_losesNoAcknowledgedFix() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-kill-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
+    let port = GPSFake.freePort()
+    func startServer() async throws -> ChildProcess {
+        let server = try ChildProcess.spawn(.init(executable: GeoProcess.geoExecutable.path,
+                                                  arguments: ["serve-tracking", "--db", db, "--port", String(port), "--host", "127.0.0.1", "--auto-register"],
+                                                  standardOutput: .nullDevice, standardError: .nullDevice))
+        #expect(await GPSFake.waitUntilListening(port: port), "geo serve-tracking listens on \(port)")
+        return server
+    }
+    var server = try await startServer()
+    let loadgen = try ChildProcess.spawn(.init(executable: GeoProcess.geoExecutable.path,
+                                               arguments: ["loadgen", "--url", "http://127.0.0.1:\(port)/", "--devices", "30", "--duration", "9", "--ack-log", log],
+                                               standardOutput: .file(dir.appendingPathComponent("loadgen.txt").path), standardError: .nullDevice))
+    defer { _ = loadgen.kill() }
+    for _ in 0..<2 {
+        try await Task.sleep(for: .milliseconds(2500))
+        #expect(server.kill())
+        _ = try await server.exitStatus(timeout: .seconds(10))
+        server = try await startServer()
+    }
+    #expect(try await loadgen.exitStatus(timeout: .seconds(60)) == .exited(0))
+    #expect(server.terminate())
+    _ = try await server.exitStatus(timeout: .seconds(15))
+    let summary = try String(contentsOfFile: dir.appendingPathComponent("loadgen.txt").path, encoding: .utf8)
+    let verify = try await GeoProcess.geo(["loadgen", "verify", "--db", db, "--ack-log", log])
+    #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr) — \(summary)")
+    #expect(verify.stdout.contains("acknowledged-but-missing 0, duplicated 0"), "\(verify.stdout)")
+    // 30 devices × ~9 s, less the restarts: well over 100 acknowledged fixes.
+    let acknowledged = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
+    #expect(acknowledged > 100, "\(summary)")
+}
