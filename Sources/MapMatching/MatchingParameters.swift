@@ -57,8 +57,14 @@ public struct MatchingParameters: Hashable, Sendable {
     public var offRoadDistance: Distance
     /// ... the probability per fix of leaving the road network (into a car park, a square) ...
     public var offRoadEntryProbability: Double
-    /// ... and of coming back onto it from off-road.
+    /// ... and of coming back onto it from off-road ...
     public var offRoadExitProbability: Double
+    /// ... and, from an off-road state that is the best state, of coming back onto a road no
+    /// route reaches from the previous fix nor from where the chain left the road (a road
+    /// missing from the map, a car park with two gates, a trace that starts off the graph):
+    /// the bounded cost of re-entry. The re-entered path starts a new sub-matching. It keeps the off-road state from being
+    /// absorbing: a fix near any road can leave it within a few fixes, whatever came before.
+    public var offRoadRejoinProbability: Double
     /// An off-road state whose log probability is this far below the best road state's is not
     /// routed back onto the road (at 25 it is e⁻²⁵ ≈ 10⁻¹¹ times less likely): its re-entry
     /// searches reach as far as the time since it left the road allows.
@@ -72,7 +78,7 @@ public struct MatchingParameters: Hashable, Sendable {
                 minimumRadius: Distance, maximumRadius: Distance, maximumCandidates: Int, maximumSpeed: Speed,
                 minimumStep: Distance, maximumGap: Duration, maximumJump: Distance, backwardTolerance: Distance,
                 uTurnPenalty: Distance, offRoadDistance: Distance, offRoadEntryProbability: Double,
-                offRoadExitProbability: Double, beamWidth: Double, maximumLag: Int) {
+                offRoadExitProbability: Double, offRoadRejoinProbability: Double = 1e-8, beamWidth: Double, maximumLag: Int) {
         self.sigmaFloor = sigmaFloor
         self.defaultAccuracy = defaultAccuracy
         self.sigmaCeiling = sigmaCeiling
@@ -90,19 +96,22 @@ public struct MatchingParameters: Hashable, Sendable {
         self.offRoadDistance = offRoadDistance
         self.offRoadEntryProbability = offRoadEntryProbability
         self.offRoadExitProbability = offRoadExitProbability
+        self.offRoadRejoinProbability = offRoadRejoinProbability
         self.beamWidth = beamWidth
         self.maximumLag = maximumLag
     }
 
     /// Driving: σ ≥ 4.07 m (Newson & Krumm), 10 m assumed without accuracy (consumer GPS in
     /// the open), β 3 m, candidates within 4σ (50–200 m), 8 segments, 250 km/h, 10 m steps,
-    /// breaks after 120 s or 2 km, U-turns off the graph at 50 m; off-road beyond 60 m.
+    /// breaks after 120 s or 2 km, U-turns off the graph at 50 m; off-road beyond 60 m; an
+    /// unrouted re-entry from off-road costs 10⁻⁸ (18.4 nats, the emission gain of one fix 5 m
+    /// from a road over the off-road state's at σ 10 m).
     public static let car = MatchingParameters(
         sigmaFloor: .meters(4.07), defaultAccuracy: .meters(10), sigmaCeiling: .meters(50), beta: .meters(3), radiusSigmas: 4,
         minimumRadius: .meters(50), maximumRadius: .meters(200), maximumCandidates: 8, maximumSpeed: .metersPerSecond(70),
         minimumStep: .meters(10), maximumGap: .seconds(120), maximumJump: .meters(2000), backwardTolerance: .meters(20),
         uTurnPenalty: .meters(50), offRoadDistance: .meters(60), offRoadEntryProbability: 1e-3,
-        offRoadExitProbability: 0.1, beamWidth: 25, maximumLag: 500)
+        offRoadExitProbability: 0.1, offRoadRejoinProbability: 1e-8, beamWidth: 25, maximumLag: 500)
 
     /// Walking: σ ≥ 8 m (phones among buildings), U-turns anywhere at 20 m, 4 m steps, 5 m/s at most,
     /// off-road (squares, parks, car parks) likely: it wins beyond 25 m from a path.
@@ -111,7 +120,7 @@ public struct MatchingParameters: Hashable, Sendable {
         minimumRadius: .meters(40), maximumRadius: .meters(200), maximumCandidates: 8, maximumSpeed: .metersPerSecond(5),
         minimumStep: .meters(4), maximumGap: .seconds(300), maximumJump: .meters(1000), backwardTolerance: .meters(8),
         uTurnPenalty: .meters(20), offRoadDistance: .meters(25), offRoadEntryProbability: 0.05,
-        offRoadExitProbability: 0.2, beamWidth: 25, maximumLag: 500)
+        offRoadExitProbability: 0.2, offRoadRejoinProbability: 1e-8, beamWidth: 25, maximumLag: 500)
 
     /// σ for a fix of this 68 % accuracy (nil, negative or NaN: not reported), metres.
     @inline(__always)
@@ -175,7 +184,8 @@ public struct MatchingParameters: Hashable, Sendable {
         try need([minimumStep, backwardTolerance, uTurnPenalty].allSatisfy { $0.meters >= 0 } && positive(offRoadDistance),
                  "distances must not be negative")
         try need((0..<1).contains(offRoadEntryProbability) && offRoadEntryProbability > 0
-                 && (0..<1).contains(offRoadExitProbability) && offRoadExitProbability > 0,
+                 && (0..<1).contains(offRoadExitProbability) && offRoadExitProbability > 0
+                 && (0..<1).contains(offRoadRejoinProbability) && offRoadRejoinProbability > 0,
                  "off-road probabilities must be in (0, 1)")
         try need(beamWidth > 0, "beamWidth must be positive, got \(beamWidth)")
         try need((1...100_000).contains(maximumLag), "maximumLag must be in 1…100000, got \(maximumLag)")

@@ -86,6 +86,9 @@ public struct MatchingSession: Sendable {
         var followers: [Follower] = []
         /// Where the off-road state's chain left the road (nil: it started off-road).
         var offRoadOrigin: Origin?
+        /// The candidates whose best parent is the off-road state by an unrouted re-entry
+        /// (`offRoadRejoinProbability`): their path starts afresh (usually empty).
+        var rejoined: [Int32] = []
         var offRoad: Int { candidates.count }
     }
 
@@ -254,6 +257,21 @@ public struct MatchingSession: Sendable {
             if off + logStay > scores[n] { scores[n] = off + logStay; parents[n] = Int32(prev.offRoad) }
         }
         guard scores[0..<n].contains(where: { $0 > -.infinity }) else { return false }
+        if off > -.infinity, off >= (prev.scores[0..<prev.offRoad].max() ?? -.infinity) {
+            // Bounded re-entry: while off-road is the best state (the live answer), back onto
+            // a road no route reaches, at a fixed cost, so that a road out of reach of where
+            // the chain left the road (a road missing from the map, a one-way out of a car
+            // park, a chain that started off-road) cannot keep the off-road state for good.
+            // (Only then: a road the GPS strays towards for a minute, not connected to the
+            // one driven, would otherwise win by the same door, and a reachable road keeps its
+            // routed path.)
+            let rejoin = off + logExit + logDensity + log(p.offRoadRejoinProbability)
+            for k in 0..<n where scores[k] == -.infinity {
+                scores[k] = rejoin
+                parents[k] = Int32(prev.offRoad)
+                step.rejoined.append(Int32(k))
+            }
+        }
         for k in 0..<n { scores[k] += step.candidates[k].logEmission }
         scores[n] += p.logOffRoadEmission(sigma: sigma)
         let parent = Int(parents[n])
@@ -457,7 +475,7 @@ public struct MatchingSession: Sendable {
         let cand = step.candidates[state]
         let parent = Int(step.parents[state])
         var extended = false
-        if k > 0, openPiece != nil, parent >= 0 {
+        if k > 0, openPiece != nil, parent >= 0, !step.rejoined.contains(Int32(state)) {
             let prev = steps[k - 1]
             let origin = parent < prev.offRoad
                 ? Origin(position: prev.candidates[parent].position, coordinate: prev.coordinate, time: prev.time, radius: prev.radius)

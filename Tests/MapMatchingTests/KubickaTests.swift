@@ -18,8 +18,9 @@ struct KubickaDrive {
     var route: [Int]
     var graph: RoadGraph
 
-    /// nil outside CI when the shared data is missing.
-    static func load(_ id: String) throws -> KubickaDrive? {
+    /// nil outside CI when the shared data is missing. `keepArc` filters the arcs the graph is
+    /// built from (by index; `nodes`, `arcs` and `route` stay whole, for scoring).
+    static func load(_ id: String, keepArc: (Int) -> Bool = { _ in true }) throws -> KubickaDrive? {
         guard let dir = try Fixtures.url("traces/kubicka/\(id)") else { return nil }
         func rows(_ ext: String) throws -> [[Substring]] {
             try String(contentsOf: dir.appendingPathComponent("\(id).\(ext)"), encoding: .utf8)
@@ -34,7 +35,8 @@ struct KubickaDrive {
         let route = try rows("route").map { Int($0[0])! }
         let graph = try withTemporaryDirectory { tmp in
             let url = tmp.appendingPathComponent("net.osm")
-            try osmXML(nodes: nodes, arcs: arcs).write(to: url, atomically: true, encoding: .utf8)
+            let kept = arcs.indices.filter(keepArc).map { arcs[$0] }
+            try osmXML(nodes: nodes, arcs: kept).write(to: url, atomically: true, encoding: .utf8)
             return try RoadGraphExtractor.extract(from: url, profile: .car).graph
         }
         return KubickaDrive(nodes: nodes, arcs: arcs, track: track, route: route, graph: graph)
