@@ -163,7 +163,7 @@ struct TrackCommand: AsyncParsableCommand {
         await manager.stop()
         drops.endRun().map(Self.warn)
         if preset != "raw" { DropDiagnostics.summary(await manager.filterReport).map(Self.warn) }
-        if let session { session.log.abandon() } // rejoinable: a rerun continues the same file
+        if let session { session.leaveForRestart() } // rejoinable: a rerun continues the same file
         if failed { throw ExitCode.failure }
     }
 
