@@ -264,8 +264,9 @@ public actor PositioningManager {
     }
 
     /// Starts reporting visits (Core Location's `startMonitoringVisits()`): every fix the source
-    /// delivered (before the track filter, which holds back a still device's fixes), paused or not, goes through a `VisitDetector`; arrivals and departures are `.visit`
-    /// events and the delegate's `didVisit`.
+    /// delivered (before the track filter, which holds back a still device's fixes), paused or
+    /// not, goes through a `VisitDetector`; arrivals (while the stay goes on) and departures are
+    /// `.visit` events and the delegate's `didVisit`.
     /// - Throws: `GeoCoreError` when the configuration is invalid.
     public func startMonitoringVisits(_ configuration: VisitDetector.Configuration = .init()) throws(GeoCoreError) {
         visitDetector = try VisitDetector(configuration: configuration)

@@ -18,9 +18,9 @@ import Foundation
 /// fix holds about 99 % of them) of that centre and no reported speed above
 /// `movingSpeed`, and the means of its first and second halves within `radius` plus that
 /// accuracy of each other (a slow walk stays within a running mean that follows it; if the
-/// halves differ, the first is dropped). It moves (the stop starts again at that fix, and a pause ends) on a reported
-/// speed above `movingSpeed` or on two fixes in a row outside that circle: one fix outside is
-/// an outlier (a 3σ jump of a 5 m receiver happens a few times an hour) and changes nothing.
+/// halves differ, the first is dropped). It moves (the stop starts again at that fix, and a
+/// pause ends) on a reported speed above `movingSpeed` or on two fixes in a row outside that
+/// circle: one fix outside is an outlier and changes nothing.
 /// Time comes from the fixes' timestamps only; a fix with a non-finite position or time, or
 /// not later than the last one used, is ignored.
 ///
