@@ -20,8 +20,9 @@ struct BeaconsCommand: AsyncParsableCommand {
             (unavailable) or 77 (denied). --source replay:FILE replays recorded advertisements \
             (one JSON object per line: time, address, rssi, data as hexadecimal advertising \
             data; times in the years 0001 to 9999), as fast as it can, keeping the recorded \
-            times: every --interval seconds of recorded time, and once after the last \
-            advertisement, except in a gap: once no beacon is left in range, a gap of more than \
+            times: every --interval seconds of recorded time, and after the last advertisement \
+            every --interval until the first report with "beacons": [] (a beacon is listed, as \
+            unknown once silent, until 30 s after it was last heard), except in a gap: once no beacon is left in range, a gap of more than \
             the 10 s smoothing window until the next advertisement is reported twice, by the \
             empty report at its start and the last one before its end. Each report is {"time", \
             "beacons": [...]}: per beacon its identity (uuid, major, minor or namespace, \

@@ -50,6 +50,9 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(help: "Match each fix live to the roads of this graph file ('geo extract', car or foot profile).")
     var match: String?
 
+    @Flag(help: "Also report visits as Core Location does: a {\"event\":\"visit\",…} line at the arrival with \"departureDate\": null while the stay goes on, then one with both dates at the departure (Monitoring's VisitDetector on every fix the source delivered: 75 m, 5 minutes).")
+    var visits = false
+
     @Option(help: "Log what the source delivers as GPX into this directory (a session that a rerun rejoins).")
     var log: String?
 
@@ -102,6 +105,7 @@ struct TrackCommand: AsyncParsableCommand {
         } else if let configuration = LiveConfiguration.preset(named: preset) {
             await manager.setConfiguration(configuration)
         }
+        if visits { try await manager.startMonitoringVisits() }
         let events = manager.events(bufferingPolicy: .unbounded)
         let deadline = duration.map { seconds in Task { try await Task.sleep(for: .seconds(seconds)); await manager.stop() } }
         defer { deadline?.cancel() }
@@ -149,7 +153,9 @@ struct TrackCommand: AsyncParsableCommand {
             case .mapMatched(let update):
                 matched = update
                 continue
-            case .resumed, .authorizationChanged, .rejected, .visit, .heading, .deferredUpdatesFinished, .region, .beacons:
+            case .visit(let visit):
+                out.write(VisitsCommand.trackLine(visit))
+            case .resumed, .authorizationChanged, .rejected, .heading, .deferredUpdatesFinished, .region, .beacons:
                 break
             }
             out.flush()
@@ -158,7 +164,7 @@ struct TrackCommand: AsyncParsableCommand {
         await manager.stop()
         drops.endRun().map(Self.warn)
         if preset != "raw" { DropDiagnostics.summary(await manager.filterReport).map(Self.warn) }
-        if let session { session.log.abandon() } // rejoinable: a rerun continues the same file
+        if let session { session.leaveForRestart() } // rejoinable: a rerun continues the same file
         if failed { throw ExitCode.failure }
     }
 

@@ -108,4 +108,17 @@ struct VisitsCommand: ParsableCommand {
         }
         return line
     }
+
+    /// A visit event as `geo track --visits` prints it (CONTRACT.md): `"event":"visit"` then the
+    /// visit's fields, `"departureDate": null` on the arrival (Core Location's `didVisit` while
+    /// the stay goes on), both dates on the departure.
+    static func trackLine(_ event: VisitEvent) -> String {
+        let v = event.visit
+        let arrival = v.arrivalDate == .distantPast ? "null" : JSONLines.string(GPXTime.string(from: v.arrivalDate))
+        let departure = v.isInProgress ? "null" : JSONLines.string(GPXTime.string(from: v.departureDate))
+        return "{\"event\":\"visit\",\"latitude\":\(JSONNumber.string(v.coordinate.latitude, .coordinate)),"
+            + "\"longitude\":\(JSONNumber.string(v.coordinate.longitude, .coordinate)),"
+            + "\"horizontalAccuracy\":\(JSONNumber.string(v.horizontalAccuracy.meters, .error)),"
+            + "\"arrivalDate\":\(arrival),\"departureDate\":\(departure)}"
+    }
 }

@@ -188,7 +188,9 @@ public struct BeaconRanger: Sendable {
 extension BeaconRanger {
     /// Ranges recorded sightings on their own times (a replay, as fast as it runs): a report
     /// every `interval` of recorded time from the first sighting's time plus `interval`, each
-    /// with the sightings recorded up to it, and one more after the last sighting.
+    /// with the sightings recorded up to it, and after the last sighting every `interval` until
+    /// the first empty report (the beacons expire ``Configuration/expiry`` after they were last
+    /// heard: the empty report comes within expiry + one interval of the last advertisement).
     ///
     /// A gap in the recording longer than ``Configuration/window`` after the last beacon has
     /// expired is reported twice, not interval by interval: the first empty report (the gap's
@@ -223,6 +225,14 @@ extension BeaconRanger {
             }
             record(sighting)
         }
-        try report(tick, beacons(at: tick))
+        // After the last sighting, every interval until the report is empty (seed 003: an empty
+        // array means no beacon in range): at most `expiry` / `interval` + 1 reports.
+        var ranged = beacons(at: tick)
+        try report(tick, ranged)
+        while !ranged.isEmpty {
+            tick = tick.addingTimeInterval(step)
+            ranged = beacons(at: tick)
+            try report(tick, ranged)
+        }
     }
 }

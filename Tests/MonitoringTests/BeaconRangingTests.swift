@@ -115,7 +115,8 @@ private func sightings(minor: UInt16, distance: Double, seconds: Int, rng: inout
         reports.append((time.timeIntervalSince(start), beacons.count))
     }
     // 1…35 s each second (listed until the 30 s expiry after 5 s, empty at 36 s: the gap's
-    // start), the last second before the sighting (the gap's end), then the one after it.
-    #expect(reports.map(\.seconds) == (1...36).map(Double.init) + [century, century + 1])
-    #expect(reports.map(\.count) == Array(repeating: 1, count: 35) + [0, 0, 1])
+    // start), the last second before the sighting (the gap's end), then each second after it
+    // until the first empty report, 31 s after the last advertisement (expiry + 1 interval).
+    #expect(reports.map(\.seconds) == (1...36).map(Double.init) + (0...31).map { century + Double($0) })
+    #expect(reports.map(\.count) == Array(repeating: 1, count: 35) + [0, 0] + Array(repeating: 1, count: 30) + [0])
 }

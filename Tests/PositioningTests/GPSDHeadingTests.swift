@@ -68,3 +68,20 @@ private final class HeadingRecorder: PositioningDelegate {
         #expect(times.contains(h.timestamp), "stamped with its epoch's time: \(h.timestamp)")
     }
 }
+
+// Issue 33, item 5: NMEA HDT read by `NMEASource` (no gpsd in between) reaches the manager as
+// `.heading` too: hemi.log's headings, the same values and times as gpsd's ATT reports of it.
+@Test func nmeaSource_deliversHDT_asHeadings_asGpsdDoes() async throws {
+    guard let log = try Fixtures.url("nmea/hemi.log"), let expected = try hemiATT() else { return }
+    var headings: [Heading] = []
+    for try await batch in NMEASource(.file(log.path)).eventBatches() {
+        for case .heading(let h) in batch { headings.append(h) }
+    }
+    #expect(headings.count >= expected.count)
+    for e in expected {
+        let time = try #require(GPSDMessage.parseTime(e.time))
+        let same = headings.first { $0.timestamp == time }
+        #expect(same.map { abs(($0.trueHeading?.degrees ?? .nan) - e.heading) < 1e-9 } == true, "heading at \(e.time): \(String(describing: same))")
+    }
+    #expect(headings.allSatisfy { ($0.trueHeading?.degrees).map { $0 >= 0 && $0 < 360 } == true }, "degrees in [0, 360)")
+}

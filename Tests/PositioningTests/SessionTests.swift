@@ -34,7 +34,8 @@ private func moving(_ range: Range<Int>) -> [Location] {
         #expect(first?.isRejoined == false)
         #expect(first?.state.configurationName == "fitness")
         if let first { try await logThroughManager(first, moving(0..<3)) }
-        // The process "dies": the session is released without invalidate().
+        // The process exits meaning to come back: the session is released without invalidate().
+        first?.leaveForRestart()
         first = nil
         #expect(FileManager.default.fileExists(atPath: BackgroundActivitySession.stateURL(id: "ride", stateDirectory: states).path))
 
@@ -66,6 +67,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
         var first: BackgroundActivitySession? = try BackgroundActivitySession(id: "torn", stateDirectory: dir, logDirectory: dir, start: fix(t: 0).timestamp)
         let logURL = try #require(first?.log.url)
         if let first { try await logThroughManager(first, moving(0..<3)) }
+        first?.leaveForRestart()
         first = nil
         let complete = try Data(contentsOf: logURL)
         let closingTags = Data("    </trkseg>\n  </trk>\n</gpx>\n".utf8)
@@ -84,6 +86,25 @@ private func moving(_ range: Range<Int>) -> [Location] {
         let back = try PositionLog.read(url: logURL)
         #expect(back.locations == moving(0..<5))
         #expect(back.segments == 2)
+    }
+}
+
+// Issue 33, item 8 (seed 001): releasing the last reference invalidates, as in Core Location.
+@Test func session_releasingTheLastReference_invalidatesIt() async throws {
+    try await withTemporaryDirectory { dir in
+        var session: BackgroundActivitySession? = try BackgroundActivitySession(id: "local", stateDirectory: dir, logDirectory: dir,
+                                                                                start: fix(t: 0).timestamp)
+        let logURL = try #require(session?.log.url)
+        if let session { try await logThroughManager(session, moving(0..<2)) }
+        #expect(FileManager.default.fileExists(atPath: BackgroundActivitySession.stateURL(id: "local", stateDirectory: dir).path))
+        session = nil
+        #expect(!FileManager.default.fileExists(atPath: BackgroundActivitySession.stateURL(id: "local", stateDirectory: dir).path),
+                "released: ended, its state file removed")
+        #expect(try await xmllintAccepts(logURL))
+        let next = try BackgroundActivitySession(id: "local", stateDirectory: dir, logDirectory: dir, start: fix(t: 3600).timestamp)
+        #expect(!next.isRejoined, "a new session, not a rejoin")
+        try next.invalidate()
+        #expect(try PositionLog.read(url: logURL).locations == moving(0..<2))
     }
 }
 
@@ -172,6 +193,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
         #expect(!FileManager.default.fileExists(atPath: old.path))
         // The new state replaced the old one: a restart now rejoins the new session.
         let logURL = session.log.url
+        session.leaveForRestart()
         session.log.abandon()
         let rejoined = try BackgroundActivitySession(id: "cut", stateDirectory: dir, logDirectory: dir, start: fix(t: 99).timestamp)
         #expect(rejoined.isRejoined)
@@ -189,6 +211,7 @@ private func moving(_ range: Range<Int>) -> [Location] {
         try victim.write(to: outside)
         let start = fix(t: 0).timestamp
         let session = try BackgroundActivitySession(id: "ride", stateDirectory: dir, logDirectory: logs, start: start)
+        session.leaveForRestart()
         session.log.abandon()
         let stateURL = BackgroundActivitySession.stateURL(id: "ride", stateDirectory: dir)
         let own = session.state.logPath

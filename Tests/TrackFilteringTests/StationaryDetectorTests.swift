@@ -46,3 +46,26 @@ import TrackFiltering
     for t in 30...59 { #expect(detector.update(with: fix(Double(t), east: 0, north: 0)) == nil, "t = \(t) s") }
     #expect(detector.update(with: fix(60, east: 0, north: 0)) == .becameStationary)
 }
+
+@Test func stationary_oneOutlierChangesNothing_twoInARowAreMovement() {
+    var detector = StationaryDetector(.default) // 15 m + twice the accuracy (≤ 25 m)
+    for t in 0...60 { _ = detector.update(with: fix(Double(t), east: 0, north: t % 2 == 0 ? 2 : -2, accuracy: 5)) }
+    #expect(detector.isStationary)
+    // A 60 m jump (beyond 15 + 10 m), then back: an outlier, still stationary.
+    #expect(detector.update(with: fix(61, east: 60, north: 0, accuracy: 5)) == nil)
+    #expect(detector.update(with: fix(62, east: 0, north: 0, accuracy: 5)) == nil)
+    #expect(detector.isStationary)
+    // Two fixes in a row 40 m away: moving.
+    #expect(detector.update(with: fix(63, east: 40, north: 0, accuracy: 5)) == nil)
+    #expect(detector.update(with: fix(64, east: 42, north: 0, accuracy: 5)) == .resumedMoving)
+}
+
+@Test func stationary_ignoresFixesBackInTime() {
+    var detector = StationaryDetector(.fitness) // 30 s
+    for t in 0...30 { _ = detector.update(with: fix(Double(t), east: 0, north: 0)) }
+    #expect(detector.isStationary)
+    // Fixes from the past (a replayed buffer) change nothing, even fast and far.
+    #expect(detector.update(with: fix(5, east: 500, north: 0, speed: 30)) == nil)
+    #expect(detector.update(with: fix(6, east: 500, north: 0, speed: 30)) == nil)
+    #expect(detector.isStationary)
+}

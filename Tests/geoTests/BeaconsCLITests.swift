@@ -27,7 +27,13 @@ private func replay() -> String {
         let result = try await GeoProcess.geo(["beacons", "--source", "replay:\(file.path)"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
-        try #require(lines.count == 3, "reports at 06:00:01, :02 and after the last sighting: \(result.stdout)")
+        // Reports at 06:00:01, :02, then every second after the last advertisement (2.9 s) until
+        // the first empty one, "beacons": [], at :33 (the 30 s expiry + 1 interval).
+        try #require(lines.count == 33, "reports at 06:00:01 … :33: \(result.stdout)")
+        let end = try #require(try JSONSerialization.jsonObject(with: Data(lines[32].utf8)) as? [String: Any])
+        #expect(end["time"] as? String == "2026-07-14T06:00:33Z" && (end["beacons"] as? [Any])?.isEmpty == true)
+        let before = try #require(try JSONSerialization.jsonObject(with: Data(lines[31].utf8)) as? [String: Any])
+        #expect((before["beacons"] as? [Any])?.count == 2, "listed (as unknown) until their expiry")
         let last = try #require(try JSONSerialization.jsonObject(with: Data(lines[2].utf8)) as? [String: Any])
         #expect(last["time"] as? String == "2026-07-14T06:00:03Z")
         let beacons = try #require(last["beacons"] as? [[String: Any]])

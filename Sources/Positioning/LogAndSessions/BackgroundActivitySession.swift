@@ -14,9 +14,11 @@ import SystemIO
 /// after the id and the injected start time.
 ///
 /// Rules that hold:
-/// - Releasing the object does not end the session (unlike Core Location, where deallocation
-///   invalidates): a crashed process cannot invalidate anything either, and rejoining after a
-///   restart is the point of the type. Only `invalidate()` ends it.
+/// - Releasing the last reference invalidates the session, as in Core Location (seed 001: hold
+///   it in a property, not a local variable); an error doing so is lost, so call `invalidate()`
+///   to see it. A process that dies (a crash, a kill) releases nothing: its session stays
+///   persisted and the next process rejoins it by id. A process that exits on purpose and
+///   wants the next run to rejoin (`geo track --log`) calls `leaveForRestart()` first.
 /// - `invalidate()` first marks the state file `invalidated` (an atomic rename), then completes
 ///   the log (`</trkseg></trk></gpx>`, synced), then removes the state file. A crash in between
 ///   leaves an `invalidated` state, which the next `init` treats as ended and replaces.
@@ -60,6 +62,8 @@ public final class BackgroundActivitySession: Sendable {
 
     private struct Mutable {
         var invalidated = false
+        /// `leaveForRestart()` was called: releasing the object leaves the session persisted.
+        var leftForRestart = false
         var attachments: [Task<Void, Never>] = []
         var lastLoggingError: PositioningError?
     }
@@ -132,11 +136,25 @@ public final class BackgroundActivitySession: Sendable {
         self.stateURL = stateURL
     }
 
-    /// Releasing the session stops its attachments and closes the log without syncing it, as
-    /// a crash would; the session stays persisted for the next process to rejoin.
+    /// Releasing the last reference invalidates the session (its log completed and closed, its
+    /// state file removed), unless `leaveForRestart()` was called: then its attachments stop
+    /// and the log is closed without syncing, as a crash would, for the next process to rejoin.
     deinit {
-        mutable.withLock { $0.attachments.forEach { $0.cancel() } }
-        log.abandon()
+        let leave = mutable.withLock { $0.leftForRestart && !$0.invalidated }
+        if leave {
+            mutable.withLock { $0.attachments.forEach { $0.cancel() } }
+            log.abandon()
+        } else {
+            try? invalidate()
+            log.abandon() // after a failed invalidate: closes what is left open
+        }
+    }
+
+    /// Leaves the session persisted when this object is released, as when the process dies:
+    /// the next process (or object) with the same id rejoins it. For a program that exits on
+    /// purpose and resumes the session on its next run.
+    public func leaveForRestart() {
+        mutable.withLock { $0.leftForRestart = true }
     }
 
     /// Whether `invalidate()` was called on this object.

@@ -22,9 +22,10 @@ public struct LocationUpdate: Sendable, Hashable {
     /// source and releases it.
     ///
     /// Fixes are cleaned by `configuration.trackFilter` (rejected ones are not delivered; the
-    /// stale-fix rule judges each by its receive time on `now`), then
-    /// stationary detection follows `configuration` (see `StationaryDetector`): one update with
-    /// `isStationary == true`, then silence, then updates again once the device moves. A silent
+    /// stale-fix rule judges each by its receive time on `now`); stationary detection follows
+    /// `configuration` (see `StationaryDetector`) on every fix the source delivered, filtered
+    /// or not (`LiveUpdateGate`): one update with `isStationary == true`, then silence, then
+    /// updates again once the device moves. A silent
     /// source produces one `locationUnavailable` update after `configuration.lostTimeout`.
     /// - Parameters:
     ///   - configuration: the preset, `.default` unless said otherwise.
@@ -54,21 +55,16 @@ public struct LocationUpdate: Sendable, Hashable {
             let (stream, output) = AsyncThrowingStream.makeStream(of: LocationUpdate.self, bufferingPolicy: .bufferingNewest(256))
             let configuration = self.configuration, source = self.source, now = self.now
             let run = Task {
-                var detector = StationaryDetector(configuration.stationary)
-                var cleaner = configuration.trackFilter.map { TrackCleaner(configuration: $0) }
+                var gate = LiveUpdateGate(configuration)
                 do {
                     for try await event in source.events() {
                         switch event {
                         case .location(let raw):
-                            var location = raw
-                            if let decision = cleaner?.process(raw, receivedAt: now()) {
-                                guard let cleaned = decision.location else { continue }
-                                location = cleaned
-                            }
-                            switch detector.update(with: location) {
-                            case .becameStationary?: output.yield(LocationUpdate(location: location, isStationary: true))
-                            case .resumedMoving?, nil:
-                                if !detector.isStationary { output.yield(LocationUpdate(location: location)) }
+                            let outcome = gate.process(raw, receivedAt: now())
+                            if outcome.transition == .becameStationary {
+                                output.yield(LocationUpdate(location: LiveUpdateGate.pauseLocation(outcome, raw: raw), isStationary: true))
+                            } else if let location = outcome.delivered {
+                                output.yield(LocationUpdate(location: location))
                             }
                         case .lost:
                             output.yield(LocationUpdate(location: nil, locationUnavailable: true))

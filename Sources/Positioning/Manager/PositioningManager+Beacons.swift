@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 public import Monitoring
 
 /// What beacon ranging tells the positioning delegate.
@@ -23,6 +24,21 @@ struct BeaconRangingState {
     var intervalEnd: Date?
     /// The UUID beacons heard in the current interval, for beacon regions.
     var heard: Set<BeaconIdentity> = []
+    /// Reports the intervals that end while no advertisement arrives (`tickBeacons`).
+    var ticker: Task<Void, Never>?
+    /// The latest sighting's time and the manager's clock reading when it arrived: between
+    /// sightings, report times run on from it by the manager's clock.
+    var lastSighting: (date: Date, elapsed: Duration)?
+
+    /// Stops the scan and its ticker.
+    mutating func stopScan() {
+        scan?.cancel()
+        scan = nil
+        ticker?.cancel()
+        ticker = nil
+        intervalEnd = nil
+        lastSighting = nil
+    }
 }
 
 extension PositioningManager {
@@ -30,8 +46,7 @@ extension PositioningManager {
     /// ``BlueZScanner`` on the first adapter. A running scan switches to it.
     public func setBeaconScanner(_ scanner: (any BeaconScanner)?) {
         beaconRanging.scanner = scanner
-        beaconRanging.scan?.cancel()
-        beaconRanging.scan = nil
+        beaconRanging.stopScan()
         updateBeaconScan()
     }
 
@@ -39,8 +54,12 @@ extension PositioningManager {
     public var rangedBeaconConstraints: [BeaconIdentityCondition] { beaconRanging.constraints }
 
     /// Starts ranging the beacons that satisfy `constraint` (Core Location's
-    /// `startRangingBeacons(satisfying:)`): once a second of sighting time, `.beacons(.ranged)` and
-    /// the delegate's `didRange` with them, nearest first (``BeaconRanger``). When the scanner
+    /// `startRangingBeacons(satisfying:)`): once a second, `.beacons(.ranged)` and the delegate's
+    /// `didRange` with them, nearest first (``BeaconRanger``), an empty array when none is in
+    /// range (seed 003). The seconds are counted on the sightings' times and, between
+    /// sightings, on the manager's clock: a beacon that falls silent is reported as unknown,
+    /// then dropped after the ranger's 30 s expiry, and its beacon region exited after the
+    /// fence policy's `beaconExitDelay` (30 s), whether or not anything else is heard. When the scanner
     /// fails, `.beacons(.failed)` and `rangingBeaconsDidFailFor` for each constraint, which stops.
     public func startRangingBeacons(satisfying constraint: BeaconIdentityCondition) {
         if !beaconRanging.constraints.contains(constraint) { beaconRanging.constraints.append(constraint) }
@@ -61,8 +80,7 @@ extension PositioningManager {
     /// Starts the scan when something needs it and none runs; stops it when nothing does.
     func updateBeaconScan() {
         guard needsBeaconScan else {
-            beaconRanging.scan?.cancel()
-            beaconRanging.scan = nil
+            beaconRanging.stopScan()
             return
         }
         guard beaconRanging.scan == nil else { return }
@@ -80,6 +98,31 @@ extension PositioningManager {
                 self.beaconScanFailed(failure, generation: token)
             }
         }
+        let sleep = self.sleep
+        beaconRanging.ticker = Task {
+            while !Task.isCancelled {
+                do { try await sleep(.seconds(1)) } catch { return }
+                guard self.tickBeacons(generation: token) else { return }
+            }
+        }
+    }
+
+    /// Reports the intervals that ended since the latest sighting, by the manager's clock. False
+    /// once the scan is not current.
+    private func tickBeacons(generation token: Int) -> Bool {
+        guard token == beaconRanging.generation else { return false }
+        guard let last = beaconRanging.lastSighting, var end = beaconRanging.intervalEnd else { return true }
+        let now = last.date.addingTimeInterval((elapsed() - last.elapsed).seconds)
+        guard now >= end else { return true }
+        // One report per interval; a clock jump of more than an hour reports the last hour.
+        let due = (now.timeIntervalSince(end)).rounded(.down) + 1
+        if due > 3600 { end = end.addingTimeInterval(due - 3600) }
+        while now >= end {
+            reportBeacons(at: end)
+            end = end.addingTimeInterval(1)
+        }
+        beaconRanging.intervalEnd = end
+        return true
     }
 
     /// Ranges one sighting; reports each finished second. False once the scan is not current.
@@ -93,6 +136,7 @@ extension PositioningManager {
             beaconRanging.intervalEnd = end
         }
         beaconRanging.ranger.record(sighting)
+        beaconRanging.lastSighting = (sighting.timestamp, elapsed())
         if let identity = sighting.advertisement.identity { beaconRanging.heard.insert(identity) }
         return true
     }
@@ -119,8 +163,7 @@ extension PositioningManager {
     /// The scan failed: every ranged constraint fails and stops; every beacon region fails.
     private func beaconScanFailed(_ error: MonitoringError, generation token: Int) {
         guard token == beaconRanging.generation else { return }
-        beaconRanging.scan = nil
-        beaconRanging.intervalEnd = nil
+        beaconRanging.stopScan()
         let constraints = beaconRanging.constraints
         beaconRanging.constraints = []
         for constraint in constraints { emit(.beacons(.failed(constraint, error))) }

@@ -35,7 +35,8 @@ extension Notification.Name {
 ///
 /// Rules that hold:
 /// - `currentPosition` is `mapMatchedPosition` when map matching is on and the matcher is at
-///   least `minimumMatchConfidence` sure, else `rawPosition`; nil while stopped.
+///   least `minimumMatchConfidence` sure, else `rawPosition`; nil while stopped or lost. The
+///   track filter's estimate is `filteredPosition`, and `.updated` carries it (or the match).
 /// - A `.locationUnknown` or `.io` failure is reported and the source restarted after a backoff
 ///   of 1, 2, 4 … 30 s on the manager's clock; `.sourceUnavailable` and `.invalidConfiguration`
 ///   are reported and stop the manager.
@@ -59,6 +60,12 @@ public actor PositioningManager {
     public var configuration: LiveConfiguration = .default
     /// Whether a stationary device pauses updates (Core Location's property of the same name).
     public var pausesLocationUpdatesAutomatically = true
+    /// Core Location's `activityType` (`setActivityType`): which preset `configuration` is.
+    public internal(set) var activityType: ActivityType = .other
+    /// Core Location's `desiredAccuracy` (`setDesiredAccuracy`); `.accuracyBest` by default.
+    public internal(set) var desiredAccuracy: Distance = .accuracyBest
+    /// Core Location's `distanceFilter` (`setDistanceFilter`); nil keeps the preset's own.
+    public internal(set) var distanceFilter: Distance?
     /// Whether live positions are map-matched (off by default, as in HERE's SDK).
     public var mapMatchingEnabled = false
     /// Which roads positions are matched to.
@@ -81,7 +88,7 @@ public actor PositioningManager {
     /// runs); equal to `rawPosition` without a filter.
     public private(set) var filteredPosition: Location?
     /// What the track filter dropped, and why, since the last start.
-    public var filterReport: FilterReport { cleaner?.report ?? FilterReport() }
+    public var filterReport: FilterReport { gate.cleaner?.report ?? FilterReport() }
     /// The latest map-matched fix; nil while map matching is off or nothing matched.
     public private(set) var mapMatchedPosition: Location?
     /// The matcher's confidence in `mapMatchedPosition`, in [0, 1]; 0 while nothing matched.
@@ -100,8 +107,10 @@ public actor PositioningManager {
     /// save the cost of one `Notification` per post (per fix from a one-fix source).
     public var postsNotifications = true
 
-    /// Sleeps on the injected clock (retry backoff).
-    private let sleep: @Sendable (Duration) async throws -> Void
+    /// Sleeps on the injected clock (retry backoff, beacon ranging's report interval).
+    let sleep: @Sendable (Duration) async throws -> Void
+    /// Time on the injected clock since the manager was made.
+    let elapsed: @Sendable () -> Duration
     /// The wall-clock reading taken when a fix arrives: the receive time the stale-fix rule
     /// judges it by.
     private let now: @Sendable () -> Date
@@ -112,8 +121,8 @@ public actor PositioningManager {
     private var matcher: (any LivePositionMatcher)?
     private var run: Task<Void, Never>?
     private var generation = 0
-    private var detector = StationaryDetector(.default)
-    private var cleaner: TrackCleaner<StandardRules>?
+    /// The stationary detector (on every raw fix) and the track filter (`LiveUpdateGate`).
+    private var gate = LiveUpdateGate(.default)
     private var significant = SignificantChangeGate()
     /// Every raw fix's speed over the last `averageSpeedWindow`, across restarts.
     private var speeds = AverageSpeedWindow(duration: .seconds(60))
@@ -127,7 +136,7 @@ public actor PositioningManager {
     /// The updates not yet posted to `NotificationCenter` (see `positioningManagerDidUpdatePosition`).
     private var unpostedUpdates: [Location] = []
     private var delegateBusy = false
-    /// Finds visits in the filtered fixes while visit monitoring is on.
+    /// Finds visits in every raw fix while visit monitoring is on.
     private var visitDetector: VisitDetector?
     /// Fixes held back from the delegate while deferred delivery is allowed.
     private var deferred: DeferredUpdates?
@@ -155,6 +164,8 @@ public actor PositioningManager {
         self.dataSource = source
         self.now = now
         self.sleep = { try await clock.sleep(until: clock.now.advanced(by: $0), tolerance: nil) }
+        let origin = clock.now
+        self.elapsed = { origin.duration(to: clock.now) }
         self.watched = { LostPositionWatchdog($0, timeout: $1, clock: clock) }
         self.defaultSource = { try DeviceSource.resolve() }
     }
@@ -165,12 +176,22 @@ public actor PositioningManager {
         self.init(source: source, clock: ContinuousClock())
     }
 
-    /// The position to show: map-matched when enabled and confident, else the filtered position
-    /// (the raw one without a track filter); nil while stopped.
+    /// The position to show (HERE's `currentPosition`, seed 000): the map-matched position when
+    /// matching is on and the matcher is at least `minimumMatchConfidence` sure, else the raw
+    /// position as the source delivered it; nil while stopped and while the position is lost
+    /// (from `.lost` until the next fix). The track filter's estimate is `filteredPosition`.
     public var currentPosition: Location? {
-        guard isRunning else { return nil }
-        if mapMatchingEnabled, let matched = mapMatchedPosition, mapMatchConfidence >= minimumMatchConfidence { return matched }
-        return filteredPosition
+        guard isRunning, !isPositionLost else { return nil }
+        return confidentMatch ?? rawPosition
+    }
+
+    /// Whether the source reported the position lost and no fix has arrived since.
+    public private(set) var isPositionLost = false
+
+    /// The map-matched position when matching is on and confident enough, else nil.
+    private var confidentMatch: Location? {
+        guard mapMatchingEnabled, let matched = mapMatchedPosition, mapMatchConfidence >= minimumMatchConfidence else { return nil }
+        return matched
     }
 
     /// Replaces the source; a running manager switches to it at once.
@@ -243,9 +264,10 @@ public actor PositioningManager {
         finishRun()
     }
 
-    /// Starts reporting visits (Core Location's `startMonitoringVisits()`): every filtered fix,
-    /// paused or not, goes through a `VisitDetector`; arrivals and departures are `.visit`
-    /// events and the delegate's `didVisit`.
+    /// Starts reporting visits (Core Location's `startMonitoringVisits()`): every fix the source
+    /// delivered (before the track filter, which holds back a still device's fixes), paused or
+    /// not, goes through a `VisitDetector`; arrivals (while the stay goes on) and departures are
+    /// `.visit` events and the delegate's `didVisit`.
     /// - Throws: `GeoCoreError` when the configuration is invalid.
     public func startMonitoringVisits(_ configuration: VisitDetector.Configuration = .init()) throws(GeoCoreError) {
         visitDetector = try VisitDetector(configuration: configuration)
@@ -357,9 +379,9 @@ public actor PositioningManager {
     private func launch() {
         run?.cancel()
         generation += 1
-        detector = StationaryDetector(configuration.stationary)
-        cleaner = configuration.trackFilter.map { TrackCleaner(configuration: $0) }
+        gate = LiveUpdateGate(effectiveConfiguration, pausesAutomatically: pausesLocationUpdatesAutomatically)
         filteredPosition = nil
+        isPositionLost = false
         significant = SignificantChangeGate()
         isPaused = false
         guard let dataSource else { return }
@@ -481,6 +503,7 @@ public actor PositioningManager {
     private func apply(_ event: PositionSourceEvent, receivedAt: Date) {
         switch event {
         case .lost:
+            isPositionLost = true
             emit(.lost)
         case .authorizationChanged(let status):
             authorizationStatus = status
@@ -493,7 +516,8 @@ public actor PositioningManager {
     }
 
     /// The first half of handling a fix, before map matching: authorization, regions, the raw
-    /// position and average speed, then the track filter and visits. Returns the filtered fix,
+    /// position and average speed, then stationary pause and resume and visits (on the raw fix)
+    /// and the track filter. Returns the filtered fix to deliver,
     /// or nil when the filter dropped it (reported as `.rejected`).
     private func admit(_ location: Location, receivedAt: Date) -> Location? {
         if authorizationStatus != .authorized {
@@ -502,42 +526,35 @@ public actor PositioningManager {
         }
         monitorRegions(with: location)
         rawPosition = location
+        isPositionLost = false
         speeds.add(location)
-        var filtered = location
-        if cleaner != nil {
-            switch cleaner!.process(location, receivedAt: receivedAt) {
-            case .accepted(let cleaned):
-                filtered = cleaned
-            case .rejected(let reason):
-                emit(.rejected(location, reason))
-                return nil
-            }
+        let outcome = gate.process(location, receivedAt: receivedAt)
+        switch outcome.transition {
+        case .becameStationary?:
+            isPaused = true
+            emit(.paused(LiveUpdateGate.pauseLocation(outcome, raw: location)))
+        case .resumedMoving?:
+            isPaused = false
+            emit(.resumed)
+        case nil: break
         }
-        filteredPosition = filtered
-        if visitDetector != nil, let events = visitDetector?.update(with: filtered) {
+        if visitDetector != nil, let events = visitDetector?.update(with: location) {
             for event in events { emit(.visit(event)) }
         }
-        return filtered
+        switch outcome.decision {
+        case .accepted(let filtered): filteredPosition = filtered
+        case .rejected(let reason): emit(.rejected(location, reason))
+        }
+        return outcome.delivered
     }
 
-    /// The second half of handling a fix, after map matching (when on): stationary pause and
-    /// resume, the significant-change gate, then `.mapMatched` and `.updated`.
+    /// The second half of handling a fix, after map matching (when on): the significant-change
+    /// gate, then `.mapMatched` and `.updated`.
     private func deliver(_ location: Location, raw: Location) {
-        if pausesLocationUpdatesAutomatically {
-            switch detector.update(with: location) {
-            case .becameStationary?:
-                isPaused = true
-                emit(.paused(location))
-            case .resumedMoving?:
-                isPaused = false
-                emit(.resumed)
-            case nil: break
-            }
-        }
         guard !isPaused else { return }
         if method == .significantChanges, !significant.admits(location) { return }
-        // Without map matching the current position is this filtered one (`currentPosition`).
-        let current = mapMatchingEnabled ? currentPosition ?? location : location
+        // The update carries the confident match, else the filtered fix (`filteredPosition`).
+        let current = confidentMatch ?? location
         if mapMatchingEnabled {
             emit(.mapMatched(MapMatchedUpdate(rawPosition: raw, filteredPosition: location, mapMatchedPosition: mapMatchedPosition,
                                               confidence: mapMatchConfidence, currentPosition: current)))

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import Monitoring
 public import NMEACodec
 import SystemIO
 public import TrackFiltering
@@ -129,8 +130,16 @@ public final class NMEASource: BatchPositionSource {
     }
 
     /// Adds the fix to the batch once the pacing's delay after the `previous` fix has passed,
-    /// yielding what is pending before waiting (a cycle without a fix adds `.lost` once).
+    /// yielding what is pending before waiting (a cycle without a fix adds `.lost` once). A
+    /// true heading in the cycle (`HDT`) follows as a `.heading` event (seed 003's
+    /// `didUpdateHeading`), dated by the cycle; a heading outside 0…360° (NaN, 720°) is left
+    /// out rather than wrapped, as `NMEAHeading` refuses it (360° is 0°).
     private func deliver(_ fix: NMEAFix, after previous: inout Date?, lost: inout Bool, to output: inout EventBatchOutput) async throws {
+        defer {
+            if let degrees = fix.heading, degrees >= 0, degrees <= 360, let time = fix.location?.timestamp ?? fix.time {
+                output.append(.heading(Heading(timestamp: time, trueHeading: Bearing(degrees: degrees))))
+            }
+        }
         guard let location = fix.location else {
             if fix.mode != nil, !lost { output.append(.lost) }
             if fix.mode != nil { lost = true }
