@@ -114,8 +114,8 @@ struct VisitsCommand: ParsableCommand {
     /// the stay goes on), both dates on the departure.
     static func trackLine(_ event: VisitEvent) -> String {
         let v = event.visit
-        let arrival = v.arrivalDate == .distantPast ? "null" : JSONLines.string(GPXTime.string(from: v.arrivalDate))
-        let departure = v.isInProgress ? "null" : JSONLines.string(GPXTime.string(from: v.departureDate))
+        let arrival = v.arrivalDate == .distantPast ? "null" : JSONText.quoted(ISO8601Time.string(from: v.arrivalDate))
+        let departure = v.isInProgress ? "null" : JSONText.quoted(ISO8601Time.string(from: v.departureDate))
         return "{\"event\":\"visit\",\"latitude\":\(JSONNumber.string(v.coordinate.latitude, .coordinate)),"
             + "\"longitude\":\(JSONNumber.string(v.coordinate.longitude, .coordinate)),"
             + "\"horizontalAccuracy\":\(JSONNumber.string(v.horizontalAccuracy.meters, .error)),"

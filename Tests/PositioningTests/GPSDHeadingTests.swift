@@ -79,7 +79,7 @@ private final class HeadingRecorder: PositioningDelegate {
     }
     #expect(headings.count >= expected.count)
     for e in expected {
-        let time = try #require(GPSDMessage.parseTime(e.time))
+        let time = try #require(ISO8601Time.date(from: e.time))
         let same = headings.first { $0.timestamp == time }
         #expect(same.map { abs(($0.trueHeading?.degrees ?? .nan) - e.heading) < 1e-9 } == true, "heading at \(e.time): \(String(describing: same))")
     }

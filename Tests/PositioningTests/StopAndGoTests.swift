@@ -5,6 +5,7 @@ import GeoCore
 import GeoTestSupport
 import Monitoring
 import Positioning
+import GeoBase
 
 // Issue 33, items 1 and 2, on the default path: the presets as shipped (track filter on), a
 // receiver's realistic fixes at 1 Hz (68 % accuracy = the jitter, Doppler speed with 0.1 m/s
