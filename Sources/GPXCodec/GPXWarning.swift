@@ -1,5 +1,5 @@
 public import GeoBase
-public import GeoCore
+import GeoCore
 
 /// A value the reader could not use and left out, while it kept reading: an empty or
 /// invalid optional field (the field is dropped, the point kept) or a point whose required

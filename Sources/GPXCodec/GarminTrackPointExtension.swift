@@ -1,4 +1,4 @@
-public import GeoBase
+import GeoBase
 public import GeoCore
 import XMLStreaming
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-public import GeoCore
+import GeoCore
 public import GeoBase
 
 /// A zoom-dependent limit on tilt: the seed's `maximumTiltProfile` (HERE `NMAMapView`), a

@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import GeoCore
+import GeoCore
 public import GeoBase
 
 /// How the camera moves to a new state (the seed's `NMAMapAnimation`).

@@ -1,5 +1,5 @@
 public import GeoBase
-public import GeoCore
+import GeoCore
 
 /// The one error type of MapCamera (STYLE.md §3.7): a growable `Code` and a message naming the
 /// value at fault, e.g. `not a number: zoomLevel is nan`.

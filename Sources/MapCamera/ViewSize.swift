@@ -1,4 +1,4 @@
-public import GeoCore
+import GeoCore
 public import GeoBase
 
 /// The size of the view a camera looks through, in screen pixels (points on Apple platforms).

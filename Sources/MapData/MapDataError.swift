@@ -1,5 +1,5 @@
 public import GeoBase
-public import GeoCore
+import GeoCore
 
 /// The one error type of MapData (STYLE.md §3.7): a growable code, a message, and where it
 /// happened: a layer and feature of a vector tile, or a byte offset in an archive.

@@ -5,7 +5,7 @@ public import MapData
 public import MapView
 public import Positioning
 import MapRenderer
-public import GeoBase
+import GeoBase
 
 /// One `MapView` driven from the live page: gestures and commands in (JSON text messages),
 /// PNG frames out, the live position on its indicator with a track. Every page connected

@@ -1,4 +1,4 @@
-public import GeoCore
+import GeoCore
 public import RoadNetwork
 import Routing
 public import GeoBase

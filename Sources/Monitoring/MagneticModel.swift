@@ -1,4 +1,4 @@
-public import GeoBase
+import GeoBase
 public import GeoCore
 #if canImport(FoundationEssentials)
 public import FoundationEssentials

@@ -1,5 +1,5 @@
 public import GeoBase
-public import GeoCore
+import GeoCore
 
 /// The one error type of Monitoring (STYLE.md §3.7) — regions, stores, beacons, scanners and the
 /// magnetic model: a growable code, a message naming the value at fault, and where it is (a

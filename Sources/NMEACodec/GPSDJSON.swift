@@ -1,9 +1,9 @@
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+import FoundationEssentials
 #else
-public import Foundation
+import Foundation
 #endif
-public import GeoBase
+import GeoBase
 public import GeoCore
 
 /// One object of gpsd's JSON protocol (gpsd_json(5), protocol 3.x): the reports a client

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GeoBase
+import GeoBase
 public import GeoCore
 
 /// Turns an NMEA 0183 byte stream into fixes, one per reporting cycle, as gpsd does.

@@ -1,5 +1,5 @@
 public import GeoBase
-public import GeoCore
+import GeoCore
 
 /// The one error type of NMEACodec (STYLE.md §3.7): a growable `Code`, a message, and where
 /// in the input the problem is.

@@ -1,5 +1,5 @@
 public import GeoBase
-public import GeoCore
+import GeoCore
 import SystemIO
 
 /// The one error type of Positioning (STYLE.md §3.7).

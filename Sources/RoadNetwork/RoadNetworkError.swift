@@ -1,5 +1,5 @@
 public import GeoBase
-public import GeoCore
+import GeoCore
 
 /// The one error type of RoadNetwork (STYLE.md §3.7): a growable `Code`, a message, and the
 /// byte offset in a graph file where the problem was found (when it comes from decoding).

@@ -1,6 +1,6 @@
 import GeoCore
 public import MapStyle
-public import MapRenderer
+import MapRenderer
 
 /// Where a style is looked at from, in MapLibre's conventions: zoom in a 512-pixel world at
 /// zoom 0, bearing in degrees clockwise (the compass direction at the top of the image), an

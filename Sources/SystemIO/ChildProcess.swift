@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 public import GeoBase
-public import GeoCore
+import GeoCore
 import Synchronization
 
 // Why not swiftlang/swift-subprocess 1.0.2 (which does all of this, with pidfd on Linux)?

@@ -1,5 +1,5 @@
 public import GeoBase
-public import GeoCore
+import GeoCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,5 +1,5 @@
 public import GeoBase
-public import GeoCore
+import GeoCore
 
 /// The one error type of TileArchives (STYLE.md §3.7): a growable code, a message, and the
 /// archive file at fault. Errors of the formats themselves (a PMTiles directory that does not

@@ -1,5 +1,5 @@
 public import GeoBase
-public import GeoCore
+import GeoCore
 
 /// The one error type of TrackFiltering (STYLE.md §3.7).
 public typealias TrackFilteringError = CodedError<TrackFilteringErrorDomain>

@@ -1,4 +1,4 @@
-public import GeoCore
+import GeoCore
 public import GeoBase
 
 /// The one error type of TrackingProtocols (STYLE.md §3.7): a growable `Code`, a message naming

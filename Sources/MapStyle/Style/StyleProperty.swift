@@ -1,4 +1,4 @@
-public import GeoCore
+import GeoCore
 
 /// A problem in a style document, reported as maplibre's validator reports it: the JSON path of
 /// the offending value (`layers[2].paint.fill-color`, `sources.osm.type`) and a message.

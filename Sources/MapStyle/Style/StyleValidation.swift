@@ -1,4 +1,4 @@
-public import GeoCore
+import GeoCore
 
 /// Checks of values against their v8.json entries, with maplibre-style-spec's validator
 /// messages (`validate_number`, `validate_color`, `validate_enum`, `validate_array`, …).

@@ -1,5 +1,5 @@
 public import GeoBase
-public import GeoCore
+import GeoCore
 import Foundation
 
 extension ErrorCode where Domain == PositioningError {

@@ -1,5 +1,5 @@
 public import Foundation
-public import GeoBase
+import GeoBase
 public import GeoCore
 public import TrackFiltering
 
