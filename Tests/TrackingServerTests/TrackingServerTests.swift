@@ -9,6 +9,8 @@ import TrackingProtocols
 
 /// The tracking server end to end over loopback HTTP, on the default SQLite store.
 @Suite struct TrackingServerTests {
+    /// A fresh directory for one test's database; the test removes it (`defer`) so the run
+    /// leaves nothing in `$TMPDIR` (scripts/test.sh checks).
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -55,6 +57,7 @@ import TrackingProtocols
 
     @Test func osmAnd_ack_isStored_retryNotDuplicated_latestNeverMovesBack() async throws {
         let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try TrackingIngest(store: store, policy: .register)
         let t = Self.nowSeconds - 100
@@ -73,6 +76,7 @@ import TrackingProtocols
 
     @Test func endpoints_replyWhatTheirAppsExpect_andReadBackAsGeoJSONAndGPX() async throws {
         let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let ingest = try TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         let t = Self.nowSeconds - 60
         try await Self.withServer(ingest) { port async throws in
@@ -100,6 +104,7 @@ import TrackingProtocols
 
     @Test func unknownDevice_refused403_whenNotAutoRegistering() async throws {
         let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "known", osmAndSpeedUnit: .knots)])
         let t = Self.nowSeconds - 10
@@ -117,6 +122,7 @@ import TrackingProtocols
     /// every request gets 503 and no ack, every acknowledged fix is stored, and no refused one is.
     @Test func storageFull_replies503_neverAnAck_andEveryAckIsStored() async throws {
         let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let ingest = try TrackingIngest(store: try SQLitePositionStore(path: path, maximumPages: 12), policy: .register)
         let t = Self.nowSeconds - 3000
@@ -141,6 +147,7 @@ import TrackingProtocols
     /// Many concurrent requests share commits: fewer commits than requests, every ack stored.
     @Test func groupCommit_batchesConcurrentRequests() async throws {
         let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try TrackingIngest(store: store, policy: .register)
         let t = Int64(Self.nowSeconds - 500)
@@ -187,6 +194,7 @@ import TrackingProtocols
 
     @Test(.onOwnThread) func wikiLoginAndPacket_acknowledgedAfterStoring_wrongCRCClosesWithoutAck() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "356307042441013")])
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)

@@ -9,6 +9,7 @@ import Testing
 @Test(.onOwnThread) func serveTracking_killedTwiceUnderLoad_losesNoAcknowledgedFix() async throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-kill-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
     let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
     let port = GPSFake.freePort()
     func startServer() async throws -> ChildProcess {
