@@ -258,6 +258,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The evaluation harnesses `geo eval` runs (truth tracks, GNSS error model, metrics): used
+        // by the CLI and the tests, not a product.
+        .target(name: "Evaluation", dependencies: ["GeoBase", "GeoCore", "GPXCodec", "SystemIO", "TrackFiltering"], swiftSettings: strictSettings),
+
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
@@ -270,6 +274,7 @@ let package = Package(
                 "TileArchives",
                 "GPXCodec",
                 "TrackFiltering",
+                "Evaluation",
                 "NMEACodec",
                 "Positioning",
                 "MapMatching",
@@ -317,13 +322,13 @@ let package = Package(
         ),
         .testTarget(
             name: "TrackFilteringTests",
-            dependencies: ["GeoBase", "TrackFiltering", "GeoCore", "GeoTestSupport"],
+            dependencies: ["GeoBase", "TrackFiltering", "Evaluation", "GeoCore", "GeoTestSupport"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["GeoBase", "Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring", "NMEACodec"],
+            dependencies: ["GeoBase", "Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "Evaluation", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring", "NMEACodec"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -63,22 +63,21 @@ struct GPXClean: ParsableCommand {
         try configuration.validate()
         let total = try GPXTrackFiles.copy(input, to: options.output, accuracy: options.accuracyPolicy) {
             CleanSegment(cleaning: SmoothedCleaning(TrackCleaner(configuration: configuration)))
-        }
+        } report: { $0.cleaning.report }
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
     }
 
     /// One segment through `SmoothedCleaning`: each cleaned point leaves once the smoother's
     /// window holding it is done.
-    private struct CleanSegment: GPXSegmentStream {
+    private struct CleanSegment: GPXSegmentFilter {
         var cleaning: SmoothedCleaning<StandardRules, GPXPoint>
 
         mutating func push(_ fix: Location, point: GPXPoint, _ emit: (GPXPoint) throws -> Void) throws {
             try cleaning.push(fix, item: point) { try emit(GPXTrackFiles.point($0, original: $1)) }
         }
 
-        mutating func finish(_ emit: (GPXPoint) throws -> Void) throws -> FilterReport {
+        mutating func finish(_ emit: (GPXPoint) throws -> Void) throws {
             try cleaning.finish { try emit(GPXTrackFiles.point($0, original: $1)) }
-            return cleaning.report
         }
     }
 }
@@ -126,21 +125,20 @@ struct GPXSmooth: ParsableCommand {
         let rules = noRules ? nil : configuration.rules()
         let total = try GPXTrackFiles.copy(input, to: options.output, accuracy: options.accuracyPolicy) {
             SmoothSegment(smoothing: FixedLagSmoothing(smoother: smoother, rules: rules))
-        }
+        } report: { $0.smoothing.report }
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
     }
 
     /// One segment through `FixedLagSmoothing`: each smoothed point leaves once its window is done.
-    private struct SmoothSegment: GPXSegmentStream {
+    private struct SmoothSegment: GPXSegmentFilter {
         var smoothing: FixedLagSmoothing<StandardRules?, GPXPoint>
 
         mutating func push(_ fix: Location, point: GPXPoint, _ emit: (GPXPoint) throws -> Void) throws {
             try smoothing.push(fix, item: point) { try emit(GPXTrackFiles.point($0, original: $1)) }
         }
 
-        mutating func finish(_ emit: (GPXPoint) throws -> Void) throws -> FilterReport {
+        mutating func finish(_ emit: (GPXPoint) throws -> Void) throws {
             try smoothing.finish { try emit(GPXTrackFiles.point($0, original: $1)) }
-            return smoothing.report
         }
     }
 }

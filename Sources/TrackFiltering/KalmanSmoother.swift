@@ -165,7 +165,7 @@ public struct KalmanSmoother: Sendable {
     private var lastOutlier: (position: Vec2, sigma: Double, time: Date)?
 
     /// 1 / √(−2 ln 0.32): from a 68 % horizontal radius to a per-axis standard deviation.
-    static let radiusToSigma = 1 / (-2 * log(0.32)).squareRoot()
+    package static let radiusToSigma = 1 / (-2 * log(0.32)).squareRoot()
 
     public init(parameters: KalmanParameters = KalmanParameters()) {
         self.parameters = parameters

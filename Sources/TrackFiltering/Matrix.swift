@@ -29,15 +29,19 @@ struct Mat2: Hashable, Sendable {
 }
 
 /// A 2-vector (east, north) in metres or metres per second.
-struct Vec2: Hashable, Sendable {
-    var x: Double, y: Double
-    static let zero = Vec2(x: 0, y: 0)
-    static func + (l: Vec2, r: Vec2) -> Vec2 { Vec2(x: l.x + r.x, y: l.y + r.y) }
-    static func - (l: Vec2, r: Vec2) -> Vec2 { Vec2(x: l.x - r.x, y: l.y - r.y) }
-    static func * (l: Vec2, k: Double) -> Vec2 { Vec2(x: l.x * k, y: l.y * k) }
-    var norm: Double { (x * x + y * y).squareRoot() }
+package struct Vec2: Hashable, Sendable {
+    package init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+    package var x: Double, y: Double
+    package static let zero = Vec2(x: 0, y: 0)
+    package static func + (l: Vec2, r: Vec2) -> Vec2 { Vec2(x: l.x + r.x, y: l.y + r.y) }
+    package static func - (l: Vec2, r: Vec2) -> Vec2 { Vec2(x: l.x - r.x, y: l.y - r.y) }
+    package static func * (l: Vec2, k: Double) -> Vec2 { Vec2(x: l.x * k, y: l.y * k) }
+    package var norm: Double { (x * x + y * y).squareRoot() }
     /// Whether `norm > distance`, without the square root (once per filter step).
-    func isFarther(than distance: Double) -> Bool { x * x + y * y > distance * distance }
+    package func isFarther(than distance: Double) -> Bool { x * x + y * y > distance * distance }
     /// `vᵀ M⁻¹ v` given `M⁻¹` of a symmetric positive-definite `M`: the squared Mahalanobis length.
     func mahalanobisSquared(inverse inv: Mat2) -> Double {
         x * (inv.a * x + inv.b * y) + y * (inv.c * x + inv.d * y)

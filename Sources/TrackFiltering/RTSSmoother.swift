@@ -90,7 +90,7 @@ extension KalmanSmoother {
     }
 
     /// `smoothed(_:rules:report:)` over fixes with their receive times (for the stale rule).
-    func smoothed<Rule: TrackFilter>(_ track: some Sequence<(Location, Date?)>, rules: Rule,
+    package func smoothed<Rule: TrackFilter>(_ track: some Sequence<(Location, Date?)>, rules: Rule,
                                      report: inout FilterReport, window: SmoothingWindow = .standard) -> [Location] {
         var out: [Location] = []
         smoothing(track, rules: rules, report: &report, window: window) { out.append($0) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Evaluation
 import GeoCore
 import GeoTestSupport
 import GPXCodec

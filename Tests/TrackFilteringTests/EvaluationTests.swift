@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Evaluation
 import GeoCore
 @testable import TrackFiltering
 import GeoBase

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Evaluation
 import GeoBase
 import GeoCore
 @testable import TrackFiltering

@@ -164,11 +164,11 @@ public final class PositionLog: Sendable {
             throw Self.ioError(error, "cannot open \(path)")
         }
         if let existing {
-            let survey: Survey
+            let survey: GPXRecovery.Survey
             let continued: (GPXStreamWriter<LogFileSink>, Recovery)?
             do {
                 try Self.lock(existing, path)
-                survey = Self.survey(existing)
+                survey = GPXRecovery.survey(FileSource(existing, fromOffset: 0))
                 continued = try Self.continueInPlace(existing, survey: survey, path: path, options: options)
             } catch {
                 try? existing.close()
@@ -377,53 +377,12 @@ public final class PositionLog: Sendable {
         return GPXHeader(version: .v1_1, creator: creator, namespaces: namespaces)
     }
 
-    /// What the first pass over an existing file learns: the parts a writer needs before the
-    /// points (header, metadata, the names of routes and tracks, which GPX puts first but the
-    /// reader reports at their end) and how reading ended.
-    private struct Survey {
-        var header: GPXHeader?
-        var metadata = GPXMetadata()
-        var routeInfos: [GPXPathInfo] = []
-        var trackInfos: [GPXPathInfo] = []
-        var documentExtensions: GPXExtensions?
-        var points = 0
-        /// Whether only closing tags, an empty segment's start and the document extensions
-        /// follow the last track point (so the file can be continued right after that point).
-        var endsInLastSegment = false
-        var damage: GPXError?
-    }
-
-    private static func survey(_ fd: FileDescriptor) -> Survey {
-        var survey = Survey()
-        let reader = GPXStreamReader(source: FileSource(fd, fromOffset: 0))
-        do {
-            while let event = try reader.next() {
-                switch event {
-                case .header(let h): survey.header = h
-                case .metadata(let m): survey.metadata = m
-                case .routeEnd(let info): survey.routeInfos.append(info)
-                case .trackEnd(let info): survey.trackInfos.append(info)
-                case .extensions(let e): survey.documentExtensions = e
-                case .trackPoint:
-                    survey.points += 1
-                    survey.endsInLastSegment = true
-                case .segmentEnd(let e) where e == nil: break
-                case .segmentStart: break
-                default: survey.endsInLastSegment = false
-                }
-            }
-        } catch {
-            survey.damage = error
-        }
-        return survey
-    }
-
     /// Continues a surveyed log in place when only closing tags, or a torn write, follow its
     /// last complete track point, which ends at the last `</trkpt>` of the file: cuts the file
     /// there and writes `</trkseg>` and the closing tags, so the next fix starts a new
     /// segment. Nil when the file has another shape (no point yet, another writer's
     /// namespaces, damage before its last point), for `rewrite`.
-    private static func continueInPlace(_ fd: FileDescriptor, survey: Survey, path: String, options: Options) throws -> (GPXStreamWriter<LogFileSink>, Recovery)? {
+    private static func continueInPlace(_ fd: FileDescriptor, survey: GPXRecovery.Survey, path: String, options: Options) throws -> (GPXStreamWriter<LogFileSink>, Recovery)? {
         guard survey.points > 0, survey.endsInLastSegment, let header = survey.header,
               header.namespaces.contains(GPXNamespace(prefix: GPXPoint.locationExtensionPrefix, uri: GPXPoint.locationExtensionNamespace))
         else { return nil }
@@ -432,26 +391,15 @@ public final class PositionLog: Sendable {
             // A torn write is at most one flush of the writer (64 KiB and a point).
             let tailStart = max(0, size - (1 << 18))
             let tail = try fd.read(count: Int(size - tailStart), atOffset: tailStart)[...]
-            // The document ends at the first `</gpx>` (what follows is a processing instruction
-            // parking a write in flight, `LogFileSink`), or at the damage.
-            let damageStart = Int(min(survey.damage.map { Int64($0.offset) } ?? size, size) - tailStart)
-            let documentEnd = min(firstRange(of: "</gpx>", in: tail)?.lowerBound ?? tail.count, damageStart)
-            guard var end = lastRange(of: "</trkpt>", in: tail[..<documentEnd])?.upperBound else { return nil }
-            if end < documentEnd, tail[end] == 0x0A { end += 1 }
-            // The reader read everything before the cut, and no point starts between the cut
-            // and the damage: the points kept are exactly the ones before the cut.
-            var beforeDamage = StartTagCounter("<trkpt"), dropped = StartTagCounter("<trkpt")
-            beforeDamage.scan(tail[end..<damageStart])
-            guard beforeDamage.count == 0 else { return nil }
-            dropped.scan(tail[end...])
+            guard let (cut, dropped) = GPXRecovery.continuation(tail: tail, tailStart: tailStart, size: size, survey: survey) else { return nil }
 
-            var writer = GPXStreamWriter(continuingSegmentIn: LogFileSink(fd, path: path, closingTagsOffset: tailStart + Int64(end)),
+            var writer = GPXStreamWriter(continuingSegmentIn: LogFileSink(fd, path: path, closingTagsOffset: cut),
                                          version: header.version, documentExtensions: survey.documentExtensions)
-            try fd.truncate(toSize: tailStart + Int64(end))
+            try fd.truncate(toSize: cut)
             try writer.endSegment()
             try writer.flush()
             if options.sync != .never { try sync(fd, path) }
-            return (writer, Recovery(pointsKept: survey.points, pointsDropped: dropped.count, damage: survey.damage))
+            return (writer, Recovery(pointsKept: survey.points, pointsDropped: dropped, damage: survey.damage))
         } catch {
             throw ioError(error, "cannot repair \(path)")
         }
@@ -460,12 +408,12 @@ public final class PositionLog: Sendable {
     /// Recovers the file open at `source` in two streaming passes (constant memory), writes
     /// the recovered document, complete but with its last track open, to a temporary file and
     /// renames it over `path`. Returns the writer, the new descriptor and what was dropped.
-    private static func rewrite(_ source: FileDescriptor, survey: Survey, at path: String, options: Options) throws -> (GPXStreamWriter<LogFileSink>, FileDescriptor, Recovery) {
+    private static func rewrite(_ source: FileDescriptor, survey: GPXRecovery.Survey, at path: String, options: Options) throws -> (GPXStreamWriter<LogFileSink>, FileDescriptor, Recovery) {
         let size: Int64
         do { size = try source.size() } catch { throw ioError(error, "cannot read \(path)") }
         let recovery: Recovery
         do {
-            recovery = Recovery(pointsKept: survey.points, pointsDropped: try startTagCount("<trkpt", in: source) - survey.points, damage: survey.damage)
+            recovery = Recovery(pointsKept: survey.points, pointsDropped: try GPXRecovery.trackPointStartCount(in: FileSource(source, fromOffset: 0)) - survey.points, damage: survey.damage)
         } catch {
             throw ioError(error, "cannot read \(path)")
         }
@@ -492,7 +440,11 @@ public final class PositionLog: Sendable {
             var w = try GPXStreamWriter(completing: LogFileSink(fd, path: path),
                                         header: header(creator: creator, namespaces: survey.header?.namespaces ?? []),
                                         metadata: survey.metadata, documentExtensions: survey.documentExtensions)
-            try copyBody(from: source, survey: survey, to: &w, path: path, options: options)
+            do {
+                try GPXRecovery.copyRecoverable(from: FileSource(source, fromOffset: 0), survey: survey, to: &w, trackName: options.trackName)
+            } catch is GPXRecovery.SchemaOrderError {
+                throw PositioningError(.io, "\(path) has GPX elements out of schema order; left untouched")
+            }
             try w.flush()
             try replacement.commit(durable: options.sync != .never)
             return (w, fd, recovery)
@@ -500,102 +452,6 @@ public final class PositionLog: Sendable {
             replacement.discard()
             throw ioError(error, "cannot rewrite \(path)")
         }
-    }
-
-    /// Where `text` first occurs in `bytes`.
-    private static func firstRange(of text: String, in bytes: ArraySlice<UInt8>) -> Range<Int>? {
-        let pattern = Array(text.utf8)
-        guard bytes.count >= pattern.count else { return nil }
-        return stride(from: bytes.startIndex, through: bytes.endIndex - pattern.count, by: 1)
-            .first { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
-            .map { $0..<($0 + pattern.count) }
-    }
-
-    /// Where `text` last occurs in `bytes`.
-    private static func lastRange(of text: String, in bytes: ArraySlice<UInt8>) -> Range<Int>? {
-        let pattern = Array(text.utf8)
-        guard bytes.count >= pattern.count else { return nil }
-        return stride(from: bytes.endIndex - pattern.count, through: bytes.startIndex, by: -1)
-            .first { bytes[$0..<($0 + pattern.count)].elementsEqual(pattern) }
-            .map { $0..<($0 + pattern.count) }
-    }
-
-    /// How often `tag` occurs in the file, read in 64 KiB chunks.
-    /// - Complexity: O(n) in the file size, constant memory.
-    private static func startTagCount(_ tag: String, in source: FileDescriptor) throws(SystemIOError) -> Int {
-        var counter = StartTagCounter(tag)
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var offset: Int64 = 0
-        while true {
-            let n = try chunk.withUnsafeMutableBytes { buffer in
-                Result { () throws(SystemIOError) in try source.read(into: buffer, atOffset: offset) }
-            }.get()
-            if n == 0 { return counter.count }
-            offset += Int64(n)
-            counter.scan(chunk[..<n])
-        }
-    }
-
-    /// The second pass: copies waypoints, routes and tracks in order, dropping empty segments,
-    /// and leaves the last track open (a new one when there is none).
-    private static func copyBody(from source: FileDescriptor, survey: Survey, to w: inout GPXStreamWriter<LogFileSink>,
-                                 path: String, options: Options) throws {
-        enum Stage: Int { case waypoints, routes, inRoute, tracks, inTrack }
-        var stage = Stage.waypoints
-        var routes = 0, tracks = 0
-        var segmentOpen = false, trackEnded = false
-        func outOfOrder() -> PositioningError {
-            PositioningError(.io, "\(path) has GPX elements out of schema order; left untouched")
-        }
-        let reader = GPXStreamReader(source: FileSource(source, fromOffset: 0))
-        while let event = try? reader.next() {
-            switch event {
-            case .header, .metadata: break
-            case .waypoint(let p):
-                guard stage == .waypoints else { throw outOfOrder() }
-                try w.write(waypoint: p)
-            case .routeStart:
-                guard stage.rawValue <= Stage.routes.rawValue else { throw outOfOrder() }
-                try w.beginRoute(routes < survey.routeInfos.count ? survey.routeInfos[routes] : GPXPathInfo())
-                routes += 1
-                stage = .inRoute
-            case .routePoint(let p):
-                guard stage == .inRoute else { throw outOfOrder() }
-                try w.write(routePoint: p)
-            case .routeEnd:
-                guard stage == .inRoute else { throw outOfOrder() }
-                try w.endRoute()
-                stage = .routes
-            case .trackStart:
-                guard stage != .inRoute, stage != .inTrack else { throw outOfOrder() }
-                if trackEnded { try w.endTrack() }
-                try w.beginTrack(tracks < survey.trackInfos.count ? survey.trackInfos[tracks] : GPXPathInfo(name: options.trackName))
-                tracks += 1
-                stage = .inTrack
-                trackEnded = false
-            case .segmentStart:
-                guard stage == .inTrack else { throw outOfOrder() }
-            case .trackPoint(let p):
-                guard stage == .inTrack else { throw outOfOrder() }
-                if !segmentOpen { try w.beginSegment() }
-                segmentOpen = true
-                try w.write(trackPoint: p)
-            case .segmentEnd(let extensions):
-                guard stage == .inTrack else { throw outOfOrder() }
-                if segmentOpen { try w.endSegment(extensions: extensions) }
-                segmentOpen = false
-            case .trackEnd:
-                guard stage == .inTrack else { throw outOfOrder() }
-                stage = .tracks
-                trackEnded = true
-            case .extensions:
-                break // written by the completing writer's closing tags (`Survey.documentExtensions`)
-            }
-        }
-        // Reading stopped at the end or at the damage: close what is open, except the track.
-        if segmentOpen { try w.endSegment() }
-        if stage == .inRoute { try w.endRoute() }
-        if stage != .inTrack && !trackEnded { try w.beginTrack(GPXPathInfo(name: options.trackName)) }
     }
 
     /// Takes the exclusive `flock(2)` on the file. A child process being spawned anywhere in
@@ -624,145 +480,5 @@ public final class PositionLog: Sendable {
     /// errno, a GPX write error) as `.io` with `message` and the cause.
     private static func ioError(_ error: any Error, _ message: String) -> PositioningError {
         error as? PositioningError ?? PositioningError(.io, message, underlying: error)
-    }
-}
-
-/// The log file as a `GPXCompletingSink`: each write goes where the closing tags of the
-/// previous one start (`pwrite(2)` at that offset), so the file is a complete GPX document
-/// after every write.
-///
-/// **No torn write on a kill.** Linux may stop a `write(2)` early between two pages when the
-/// process gets SIGKILL (`generic_perform_write` checks `fatal_signal_pending` before each
-/// page), so a write that crosses a page boundary can be cut there; a write within one page
-/// cannot. A write that would cross the boundary `B` is therefore made of single-page writes,
-/// each leaving a valid document, with the part beyond `B` first parked in a processing
-/// instruction after `</gpx>` (XML allows them after the root element):
-///
-/// 1. after the old closing tags, up to `B`: `<?pad ?>`;  `B`: `<?q?>`;  `B-2`: two spaces,
-///    so the `pad` instruction now runs on into the next page up to `<?q?>`'s `?>`;
-/// 2. at `B`: the bytes beyond `B`, then `<?z?>` (still the `pad` instruction's content);
-/// 3. at the old closing tags: the bytes before `B` — the document now holds the new point
-///    and closing tags, the rest `<?z?>`, an instruction after the root;
-/// 4. spaces over `<?z?>`.
-///
-/// Step 1 needs room for `<?pad ?>` between the old closing tags and `B`, so no write leaves
-/// its closing tags across a page boundary or in the last 8 bytes of a page: spaces before them
-/// (white space between elements, which readers ignore) move them to the next page instead.
-/// (Without that, a point whose old closing tags straddled `B` was one `pwrite(2)`, and a kill
-/// inside it tore the file: PositionLogTests' crash test, once in five full test runs.)
-///
-/// A write that spans more than two pages (a batch) or contains `?>` is made as one
-/// `pwrite(2)`: a kill may then tear it, and reopening repairs the log.
-struct LogFileSink: GPXCompletingSink {
-    let descriptor: FileDescriptor
-    let path: String
-    /// Where the closing tags start, bytes from the start of the file.
-    private(set) var closingTagsOffset: Int64
-    /// Where the document ends (the end of the last write); only spaces may follow it.
-    private var documentEnd: Int64
-    /// The page size, bytes: the unit in which the kernel copies a write.
-    private let pageSize = Int64(sysconf(Int32(_SC_PAGESIZE)))
-    /// The bytes of one step, reused (a page and a little).
-    private var step: [UInt8] = []
-    /// A write with spaces before its closing tags, reused.
-    private var padded: [UInt8] = []
-    /// Bytes `<?pad ?>` needs before a page boundary.
-    private static let padRoom: Int64 = 8
-
-    init(_ descriptor: FileDescriptor, path: String, closingTagsOffset: Int64 = 0) {
-        self.descriptor = descriptor
-        self.path = path
-        self.closingTagsOffset = closingTagsOffset
-        documentEnd = closingTagsOffset
-        step.reserveCapacity(Int(pageSize) + 16)
-    }
-
-    /// Writes `bytes` over the old closing tags: one `pwrite(2)` within a page, else the
-    /// single-page steps above; closing tags that would cross a page boundary or end in its
-    /// last `padRoom` bytes start at the boundary instead.
-    /// - Throws: `PositioningError.io` naming the path; the offset then stays, so the next
-    ///   write covers the failed one.
-    mutating func write(_ bytes: UnsafeRawBufferPointer, closingTagCount: Int) throws {
-        let closingStart = closingTagsOffset + Int64(bytes.count - closingTagCount)
-        let closingBoundary = (closingStart / pageSize + 1) * pageSize
-        guard closingTagCount > 0, closingStart + Int64(closingTagCount) > closingBoundary - Self.padRoom,
-              Int64(closingTagCount) <= pageSize - Self.padRoom else {
-            return try place(bytes, closingTagCount: closingTagCount)
-        }
-        var padded = self.padded
-        self.padded = []
-        padded.removeAll(keepingCapacity: true)
-        padded.append(contentsOf: bytes[..<(bytes.count - closingTagCount)])
-        padded.append(contentsOf: repeatElement(0x20, count: Int(closingBoundary - closingStart)))
-        padded.append(contentsOf: bytes[(bytes.count - closingTagCount)...])
-        defer { self.padded = padded }
-        try padded.withUnsafeBytes { raw in try place(raw, closingTagCount: closingTagCount) }
-    }
-
-    private mutating func place(_ bytes: UnsafeRawBufferPointer, closingTagCount: Int) throws {
-        let start = closingTagsOffset, end = closingTagsOffset + Int64(bytes.count)
-        let boundary = (start / pageSize + 1) * pageSize
-        do {
-            if end <= boundary || end - boundary + 5 > pageSize || boundary - documentEnd < 8 || bytes.containsInstructionEnd {
-                try descriptor.writeAll(bytes, atOffset: start)
-            } else {
-                let head = Int(boundary - start)
-                step.removeAll(keepingCapacity: true)
-                append("<?pad")
-                step.append(contentsOf: repeatElement(0x20, count: Int(boundary - documentEnd) - 7))
-                append("?>")
-                try writeStep(at: documentEnd)
-                try write("<?q?>", at: boundary)
-                try write("  ", at: boundary - 2)
-                step.removeAll(keepingCapacity: true)
-                step.append(contentsOf: bytes[head...])
-                append("<?z?>")
-                try writeStep(at: boundary)
-                try descriptor.writeAll(UnsafeRawBufferPointer(rebasing: bytes[..<head]), atOffset: start)
-                try write("     ", at: end)
-            }
-        } catch {
-            throw PositioningError(.io, "cannot write \(path)", underlying: error)
-        }
-        closingTagsOffset = end - Int64(closingTagCount)
-        documentEnd = end
-    }
-
-    private mutating func append(_ text: StaticString) {
-        step.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    private func write(_ text: StaticString, at offset: Int64) throws(SystemIOError) {
-        try descriptor.writeAll(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount), atOffset: offset)
-    }
-
-    private func writeStep(at offset: Int64) throws(SystemIOError) {
-        try step.withUnsafeBytes { raw in Result { () throws(SystemIOError) in try descriptor.writeAll(raw, atOffset: offset) } }.get()
-    }
-}
-
-private extension UnsafeRawBufferPointer {
-    /// Whether the bytes contain `?>`, which would end a processing instruction early.
-    var containsInstructionEnd: Bool {
-        guard count >= 2 else { return false }
-        return (0..<(count - 1)).contains { self[$0] == 0x3F && self[$0 + 1] == 0x3E }
-    }
-}
-
-/// Counts the occurrences of a start tag (`<name`) in bytes scanned piece by piece.
-private struct StartTagCounter {
-    private let tag: [UInt8]
-    private var matched = 0
-    private(set) var count = 0
-
-    init(_ tag: String) { self.tag = Array(tag.utf8) }
-
-    mutating func scan(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            // No proper prefix of a start tag `<name` is also its suffix, so a mismatch
-            // restarts the match at this byte.
-            matched = byte == tag[matched] ? matched + 1 : (byte == tag[0] ? 1 : 0)
-            if matched == tag.count { count += 1; matched = 0 }
-        }
     }
 }

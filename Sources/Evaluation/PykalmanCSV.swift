@@ -1,22 +1,23 @@
-public import GeoCore
+package import GeoCore
+package import TrackFiltering
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-public import GeoBase
+import GeoBase
 
 /// The CSV hand-over to `scripts/eval/pykalman_rts.py`, the outside reference RTS smoother:
 /// our accepted fixes out, pykalman's smoothed positions back. Text only; the caller reads and
 /// writes the files.
-public enum PykalmanCSV {
+package enum PykalmanCSV {
     /// The smoother's input: a header comment with the model
     /// (`# acceleration_noise=…,initial_speed_sigma=…,assumed_speed_accuracy=…,assumed_course_accuracy=…,assumed_accuracy=…`),
     /// then `t,east,north,accuracy,speed,speed_accuracy,course,course_accuracy` per fix: seconds
     /// since the truth's start, plane metres in the truth's frame, m, m/s, degrees; empty cells
     /// for missing values.
     /// - Complexity: O(fixes).
-    public static func input(_ fixes: [Location], truth: TruthTrack, parameters: KalmanParameters) -> String {
+    package static func input(_ fixes: [Location], truth: TruthTrack, parameters: KalmanParameters) -> String {
         var text = "# acceleration_noise=\(parameters.accelerationNoise),initial_speed_sigma=\(parameters.initialSpeedUncertainty.metersPerSecond)"
             + ",assumed_speed_accuracy=\(parameters.assumedSpeedAccuracy.metersPerSecond),assumed_course_accuracy=\(parameters.assumedCourseAccuracy)"
             + ",assumed_accuracy=\(parameters.assumedAccuracy.meters)\n"
@@ -35,7 +36,7 @@ public enum PykalmanCSV {
     /// The smoother's output: `t,east,north` rows (comment and header lines skipped) as fixes.
     /// - Throws: `TrackFilteringError.invalidParameter` naming the first bad line (1-based).
     /// - Complexity: O(bytes).
-    public static func smoothed(_ text: String, truth: TruthTrack) throws(TrackFilteringError) -> [Location] {
+    package static func smoothed(_ text: String, truth: TruthTrack) throws(TrackFilteringError) -> [Location] {
         var out: [Location] = []
         for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix("t,") { continue }

@@ -1,34 +1,35 @@
-public import GeoCore
+package import GeoCore
+package import TrackFiltering
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
-public import GeoBase
+import GeoBase
 
 /// A clean track used as ground truth: resampled to a steady rate on a local plane, with
 /// speeds and courses, optionally with a stop inserted so stationary drift can be measured.
-public struct TruthTrack: Sendable {
+package struct TruthTrack: Sendable {
     /// The plane positions are measured on (origin at the first fix).
-    public let frame: LocalFrame
+    package let frame: LocalFrame
     /// Seconds between samples.
-    public let interval: Double
+    package let interval: Double
     /// Sample times.
-    public let times: [Date]
+    package let times: [Date]
     let points: [Vec2]
     /// Truth speed at each sample, m/s.
-    public let speeds: [Double]
+    package let speeds: [Double]
     /// Truth course at each sample, degrees clockwise from north (meaningless when still).
-    public let courses: [Double]
+    package let courses: [Double]
     /// The inserted stop, if any.
-    public let stop: DateInterval?
+    package let stop: DateInterval?
 
     /// Resamples `track` (sorted by time; fixes without a later time are skipped) by linear
     /// interpolation, and optionally inserts a stop of `stopDuration` at `stopFraction` of it.
     /// - Throws: `TrackFilteringError` with `.invalidParameter` when fewer than two fixes have
     ///   increasing times or the interval is not positive.
     /// - Complexity: O(n + samples).
-    public init(resampling track: [Location], interval: Duration = .seconds(1),
+    package init(resampling track: [Location], interval: Duration = .seconds(1),
                 stopDuration: Duration? = nil, stopFraction: Double = 0.5) throws(TrackFilteringError) {
         let step = interval.seconds
         guard step > 0 else { throw TrackFilteringError(.invalidParameter, "resampling interval must be positive") }
@@ -84,10 +85,10 @@ public struct TruthTrack: Sendable {
     }
 
     /// The number of samples.
-    public var count: Int { points.count }
+    package var count: Int { points.count }
 
     /// The truth as fixes (perfect accuracy, truth speed and course).
-    public var locations: [Location] {
+    package var locations: [Location] {
         points.indices.map { k in
             Location(coordinate: frame.coordinate(east: points[k].x, north: points[k].y), timestamp: times[k],
                      horizontalAccuracy: .zero, speed: Speed(metersPerSecond: speeds[k]),
@@ -101,7 +102,7 @@ public struct TruthTrack: Sendable {
     }
 
     /// The truth position at a time, on the plane.
-    func position(at date: Date) -> Vec2 {
+    package func position(at date: Date) -> Vec2 {
         let s = sampleIndex(date)
         let k = min(Int(s), points.count - 2)
         let w = s - Double(k)
@@ -115,7 +116,7 @@ public struct TruthTrack: Sendable {
     }
 
     /// The path length between two times, metres.
-    public func length(from start: Date, to end: Date) -> Double {
+    package func length(from start: Date, to end: Date) -> Double {
         guard end > start else { return 0 }
         let a = sampleIndex(start), b = sampleIndex(end)
         var total = 0.0
@@ -130,7 +131,7 @@ public struct TruthTrack: Sendable {
     }
 
     /// The whole length, metres.
-    public var length: Double { length(from: times[0], to: times[times.count - 1]) }
+    package var length: Double { length(from: times[0], to: times[times.count - 1]) }
 }
 
 #if canImport(Glibc)

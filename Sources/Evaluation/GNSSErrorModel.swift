@@ -1,15 +1,16 @@
 import GeoBase
-public import GeoCore
+package import GeoCore
+import TrackFiltering
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 /// One fix of a corrupted track, with when it reached the app and what was done to it.
-public struct NoisyFix: Hashable, Sendable {
+package struct NoisyFix: Hashable, Sendable {
     /// What the injector did to a fix.
-    public enum Kind: String, Hashable, Sendable, CaseIterable {
+    package enum Kind: String, Hashable, Sendable, CaseIterable {
         /// Ordinary receiver noise only.
         case nominal
         /// A multipath jump of tens of metres.
@@ -23,11 +24,11 @@ public struct NoisyFix: Hashable, Sendable {
     }
 
     /// The fix as delivered.
-    public var fix: Location
+    package var fix: Location
     /// When it reached the app.
-    public var receivedAt: Date
+    package var receivedAt: Date
     /// What was done to it.
-    public var kind: Kind
+    package var kind: Kind
 }
 
 /// Realistic GNSS error for evaluating filters on a clean truth track, deterministic per seed.
@@ -39,49 +40,49 @@ public struct NoisyFix: Hashable, Sendable {
 /// a slow extra drift while the device is still (indoor multipath). Doppler speed and course
 /// come from the truth with their own noise, as receivers report them. Reported accuracies
 /// follow the nominal noise, so outliers arrive with optimistic radii, as real ones do.
-public struct GNSSErrorModel: Hashable, Sendable {
-    public var seed: UInt64 = 20_240_601
+package struct GNSSErrorModel: Hashable, Sendable {
+    package var seed: UInt64 = 20_240_601
     /// Per-axis σ of the correlated error, metres, and its correlation time.
-    public var correlatedSigma = 2.5
-    public var correlationTime: Duration = .seconds(30)
+    package var correlatedSigma = 2.5
+    package var correlationTime: Duration = .seconds(30)
     /// Per-axis σ of the white error, metres.
-    public var whiteSigma = 2.0
+    package var whiteSigma = 2.0
     /// Chance per fix that a multipath burst starts, its size in metres and its length in fixes.
-    public var multipathProbability = 0.02
-    public var multipathRange: ClosedRange<Double> = 25...120
-    public var multipathBurstLength: ClosedRange<Int> = 1...3
+    package var multipathProbability = 0.02
+    package var multipathRange: ClosedRange<Double> = 25...120
+    package var multipathBurstLength: ClosedRange<Int> = 1...3
     /// The 68 % radius every fix claims, jumps included; nil: each fix claims its nominal noise,
     /// scattered log-normally, and 30 % of multipath bursts claim three times that.
-    public var claimedAccuracy: Distance?
+    package var claimedAccuracy: Distance?
     /// Whether fixes carry Doppler speed and course (GPX files from watches mostly do not).
-    public var reportsVelocity = true
+    package var reportsVelocity = true
     /// The noisy start: duration and initial extra error, metres.
-    public var warmUp: Duration = .seconds(20)
-    public var warmUpError = 60.0
+    package var warmUp: Duration = .seconds(20)
+    package var warmUpError = 60.0
     /// Cached positions delivered with fresh timestamps at start, and how far away they are.
-    public var cachedFixesAtStart = 3
-    public var cachedOffsetRange: ClosedRange<Double> = 300...800
+    package var cachedFixesAtStart = 3
+    package var cachedOffsetRange: ClosedRange<Double> = 300...800
     /// Chance per fix of a stale re-delivery, and its age in seconds.
-    public var staleProbability = 0.01
-    public var staleAgeRange: ClosedRange<Double> = 20...120
+    package var staleProbability = 0.01
+    package var staleAgeRange: ClosedRange<Double> = 20...120
     /// Chance per fix that it is delivered after the next one.
-    public var outOfOrderProbability = 0.01
+    package var outOfOrderProbability = 0.01
     /// Extra per-axis σ and correlation time of the drift while still.
-    public var stationaryDriftSigma = 4.0
-    public var stationaryDriftTime: Duration = .seconds(120)
+    package var stationaryDriftSigma = 4.0
+    package var stationaryDriftTime: Duration = .seconds(120)
     /// Doppler speed noise (m/s) and course noise (degrees), one sigma.
-    public var speedSigma = 0.15
-    public var courseSigma = 4.0
+    package var speedSigma = 0.15
+    package var courseSigma = 4.0
     /// Delivery latency, seconds.
-    public var latency = 0.3
+    package var latency = 0.3
 
-    public init(seed: UInt64 = 20_240_601) { self.seed = seed }
+    package init(seed: UInt64 = 20_240_601) { self.seed = seed }
 
     /// The sparse hike of issue 12 §4: correlated noise of 6 m (horizontal RMS: a first-order
     /// Gauss–Markov process of 4 m per axis with a 60 s correlation time, plus 1.5 m white per
     /// axis), 2 % single-fix jumps of 60–200 m, every fix (jumps too) claiming 8 m, no Doppler,
     /// and none of the start-up, stale, reordering or stillness faults.
-    public static func sparseHike(seed: UInt64) -> GNSSErrorModel {
+    package static func sparseHike(seed: UInt64) -> GNSSErrorModel {
         var m = GNSSErrorModel(seed: seed)
         m.correlatedSigma = 4
         m.correlationTime = .seconds(60)
@@ -101,7 +102,7 @@ public struct GNSSErrorModel: Hashable, Sendable {
 
     /// Corrupts a truth track sampled at a steady rate (see `TruthTrack`).
     /// - Complexity: O(n).
-    public func corrupt(_ truth: TruthTrack) -> [NoisyFix] {
+    package func corrupt(_ truth: TruthTrack) -> [NoisyFix] {
         var rng = SplitMix64(seed: seed)
         let n = truth.count
         guard n > 0 else { return [] }

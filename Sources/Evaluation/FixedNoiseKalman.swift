@@ -1,4 +1,5 @@
-public import GeoCore
+package import GeoCore
+import TrackFiltering
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -11,7 +12,7 @@ import Foundation
 /// white-noise acceleration), no gating, no restart, speed and course not kept. Runs in metres
 /// on a plane (HCKalmanFilter works in degrees) and with the velocity difference's sign the
 /// right way round.
-public struct FixedNoiseKalman: Sendable {
+package struct FixedNoiseKalman: Sendable {
     /// One axis: position (m) and velocity (m/s), with a 2×2 covariance.
     private struct Axis {
         var x = 0.0, v = 0.0
@@ -19,18 +20,18 @@ public struct FixedNoiseKalman: Sendable {
     }
 
     /// Measurement noise variance, m² (HCKalmanFilter's `rValue`).
-    public let rValue = 29.0
+    package let rValue = 29.0
     /// Process noise scale (HCKalmanFilter's `sigma`).
-    public let sigma = 0.0625
+    package let sigma = 0.0625
     private var east = Axis(), north = Axis()
     private var previous: (t: Date, e: Double, n: Double)?
 
-    public init() {}
+    package init() {}
 
     /// Filters one fix, in arrival order, on the plane `frame`; returns the estimate (the first
     /// fix as it is). Only coordinate, timestamp and altitude are kept.
     /// - Complexity: O(1).
-    public mutating func process(_ fix: Location, frame: LocalFrame) -> Location {
+    package mutating func process(_ fix: Location, frame: LocalFrame) -> Location {
         let p = frame.point(for: fix.coordinate)
         guard let prev = previous else {
             east = Axis(x: p.east)

@@ -1,4 +1,5 @@
-public import GeoCore
+package import GeoCore
+import TrackFiltering
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -6,22 +7,22 @@ import Foundation
 #endif
 
 /// How close a filtered track is to the truth.
-public struct TrackMetrics: Hashable, Sendable {
+package struct TrackMetrics: Hashable, Sendable {
     /// Fixes in the filtered track.
-    public var count: Int
+    package var count: Int
     /// Root-mean-square distance from each fix to the truth at its timestamp, metres.
-    public var rmse: Double
+    package var rmse: Double
     /// Path length against the truth's over the same time span, percent (positive = too long).
-    public var lengthErrorPercent: Double
+    package var lengthErrorPercent: Double
     /// Path length accumulated inside the truth's stop, metres per 10 minutes (nil: no stop).
-    public var stationaryDriftPer10Minutes: Double?
+    package var stationaryDriftPer10Minutes: Double?
     /// Mean along-track error where the truth moves at walking speed (0.5–2.5 m/s), metres,
     /// positive = behind the truth (nil: fewer than 20 such fixes).
-    public var walkingLag: Double?
+    package var walkingLag: Double?
 
     /// Measures `track` (in delivery order, as a map would draw it) against `truth`.
     /// - Complexity: O(n + truth samples).
-    public init(_ track: [Location], truth: TruthTrack) {
+    package init(_ track: [Location], truth: TruthTrack) {
         count = track.count
         guard let first = track.first else {
             rmse = .nan

@@ -1,30 +1,31 @@
-public import GeoCore
+package import GeoCore
+package import TrackFiltering
 
 /// The filter evaluation of `geo eval filters` on one truth track and error seed: realistic GNSS
 /// error injected into the truth (`GNSSErrorModel`), then every pipeline run on the same noisy
 /// fixes, each measured against the truth (`TrackMetrics`).
-public struct FilterEvaluation: Sendable {
+package struct FilterEvaluation: Sendable {
     /// One pipeline's output.
-    public struct Row: Sendable {
+    package struct Row: Sendable {
         /// The pipeline: `raw`, `rules`, `rules + Kalman`, `rules + RTS`, the reference, the contrast.
-        public var name: String
+        package var name: String
         /// Its track, in delivery order.
-        public var track: [Location]
+        package var track: [Location]
         /// Its metrics against the truth.
-        public var metrics: TrackMetrics
+        package var metrics: TrackMetrics
     }
 
     /// The pipelines' rows: raw fixes, rules only, rules + Kalman (as `geo gpx clean`), rules + RTS, the
     /// reference when one was given, and the HCKalmanFilter-style contrast (`FixedNoiseKalman`).
-    public let rows: [Row]
+    package let rows: [Row]
     /// The fixes the rules accept without thinning: pykalman's and the contrast's input (our RTS
     /// row runs the same rules itself, with the Kalman gate, as `geo gpx smooth` does).
-    public let accepted: [Location]
+    package let accepted: [Location]
     /// The online pipeline's rejection report.
-    public let report: FilterReport
+    package let report: FilterReport
 
     /// Runs every pipeline on `truth` corrupted by the default error model with `seed`.
-    public init(truth: TruthTrack, seed: UInt64, configuration: TrackFilterConfiguration, reference: [Location]? = nil) {
+    package init(truth: TruthTrack, seed: UInt64, configuration: TrackFilterConfiguration, reference: [Location]? = nil) {
         self.init(truth: truth, errors: GNSSErrorModel(seed: seed), configuration: configuration, reference: reference)
     }
 
@@ -35,7 +36,7 @@ public struct FilterEvaluation: Sendable {
     ///   - reference: an outside smoother's output on this run's `accepted` fixes (pykalman's
     ///     RTS, read back with `PykalmanCSV.smoothed`), added as the row `pykalman RTS (same input)`.
     /// - Complexity: O(n) per pipeline, n the truth's samples.
-    public init(truth: TruthTrack, errors: GNSSErrorModel, configuration: TrackFilterConfiguration,
+    package init(truth: TruthTrack, errors: GNSSErrorModel, configuration: TrackFilterConfiguration,
                 reference: [Location]? = nil) {
         let noisy = errors.corrupt(truth)
         let kalmanParameters = configuration.kalman ?? KalmanParameters()
