@@ -205,7 +205,7 @@ let package = Package(
         // frames into an RGBA buffer on demand.
         .target(
             name: "MapView",
-            dependencies: ["GeoBase", "GeoCore", "MapCamera", "MapData", "MapRenderer", "Monitoring", "Positioning"],
+            dependencies: ["GeoBase", "GeoCore", "MapCamera", "MapData", "MapRenderer", "Monitoring"],
             swiftSettings: strictSettings
         ),
 
@@ -258,6 +258,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Recorded tracks read from GPX, GeoJSON, CSV or NMEA as the fixes a matcher takes, and
+        // match results written as OSRM's JSON, GeoJSON or GPX (`geo match`).
+        .target(name: "TraceFiles", dependencies: ["GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "SystemIO", "MapMatching"], swiftSettings: strictSettings),
+
         // The evaluation harnesses `geo eval` runs (truth tracks, GNSS error model, metrics): used
         // by the CLI and the tests, not a product.
         .target(name: "Evaluation", dependencies: ["GeoBase", "GeoCore", "GPXCodec", "SystemIO", "TrackFiltering"], swiftSettings: strictSettings),
@@ -275,6 +279,7 @@ let package = Package(
                 "GPXCodec",
                 "TrackFiltering",
                 "Evaluation",
+                "TraceFiles",
                 "NMEACodec",
                 "Positioning",
                 "MapMatching",
@@ -439,7 +444,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "TileArchives", "ZlibCompression"],
+            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "TileArchives", "ZlibCompression", "TraceFiles"],
             swiftSettings: strictSettings
         ),
     ]

@@ -28,3 +28,52 @@ package enum JSONText {
         out.unicodeScalars.append("\"")
     }
 }
+
+/// How every command prints a measured quantity in JSON: a fixed number of decimals per kind of
+/// quantity, the ones gpsd uses in its TPV reports (gpsd's `json_tpv_dump`), so a field reads the
+/// same whether it comes from a raw fix or a filtered one (`45.772089791`, never
+/// `45.772003559283235`). Outputs that promise round-trip precision (`geo distance`) do not use it.
+package enum JSONNumber {
+    /// A kind of quantity and its decimals.
+    package struct Quantity: Sendable {
+        package let decimals: Int32
+
+        package init(decimals: Int32) { self.decimals = decimals }
+        /// Latitude and longitude in degrees: 9 decimals (0.1 mm).
+        package static let coordinate = Quantity(decimals: 9)
+        /// Altitudes in metres: 4 decimals.
+        package static let altitude = Quantity(decimals: 4)
+        /// Courses and tracks in degrees: 4 decimals.
+        package static let course = Quantity(decimals: 4)
+        /// Error estimates (accuracy, eph, epv) in metres: 3 decimals.
+        package static let error = Quantity(decimals: 3)
+        /// Speeds and climbs in m/s: 3 decimals.
+        package static let speed = Quantity(decimals: 3)
+        /// Probabilities: 4 decimals.
+        package static let probability = Quantity(decimals: 4)
+        /// Dilutions of precision: 2 decimals.
+        package static let dop = Quantity(decimals: 2)
+    }
+
+    /// The number with its quantity's decimals (C's `%.*f`, correctly rounded), or `null` when it
+    /// is absent or not finite.
+    package static func string(_ value: Double?, _ quantity: Quantity) -> String {
+        withText(of: value, quantity) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the UTF-8 of ``string(_:_:)`` in a stack buffer.
+    package static func withText<Result>(of value: Double?, _ quantity: Quantity,
+                                         _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        guard let value, value.isFinite else { return body(UnsafeBufferPointer(start: null.utf8Start, count: null.utf8CodeUnitCount)) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: FixedDecimal.capacity) { buffer in
+            if let count = FixedDecimal.format(value, decimals: Int(quantity.decimals), into: buffer) {
+                return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+            }
+            // An absurd magnitude (beyond 2⁵² units of the last decimal): C prints it.
+            var text = FixedDecimal.printf(value, decimals: Int(quantity.decimals))
+            return text.withUTF8(body)
+        }
+    }
+
+    private static let null: StaticString = "null"
+}

@@ -1,3 +1,4 @@
+import GeoBase
 import ArgumentParser
 import Foundation
 import GeoCore

@@ -108,7 +108,7 @@ public actor MapSession {
     /// the calling task is cancelled.
     public func follow(_ manager: PositioningManager) async {
         let events = manager.events()
-        view.positionIndicator.manager = manager
+        view.positionIndicator.startPositioning = { await manager.start() }
         view.positionIndicator.isVisible = true
         view.followMode = .follow
         for await event in events {

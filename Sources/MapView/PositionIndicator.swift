@@ -2,7 +2,6 @@ public import GeoCore
 public import MapRenderer
 import MapData
 public import Monitoring
-public import Positioning
 
 #if canImport(Glibc)
 import Glibc
@@ -16,8 +15,8 @@ import Darwin
 /// symbol at the position, the 68 % accuracy circle drawn to scale, a heading that follows the
 /// course while moving or, in `.compass` mode, the device's compass heading.
 public final class PositionIndicator {
-    /// Which of the manager's positions the indicator shows (the seed's raw / map-matched /
-    /// current).
+    /// Which of a positioning manager's positions the indicator shows (the seed's raw /
+    /// map-matched / current).
     public enum PositionKind: Sendable {
         case raw, mapMatched, current
     }
@@ -44,15 +43,18 @@ public final class PositionIndicator {
     /// of a fix is noise and the heading stays as it was.
     public static let movingSpeed = 0.5
 
-    /// The manager whose positions are shown (fed through `MapView.showPosition`).
-    public var manager: PositioningManager?
+    /// What making the indicator visible starts, as the seed's `visible = YES` starts
+    /// positioning: set by whoever feeds the view its positions (`MapView.showPosition`), e.g.
+    /// the live page's `MapSession.follow(_:)` with its manager's `start()`. The view itself
+    /// knows no positioning manager, only the positions it is given.
+    public var startPositioning: (@Sendable () async -> Void)?
 
-    /// Whether the indicator is drawn. Making it visible starts positioning on `manager`, as
-    /// the seed's `visible = YES` does (the start runs on the manager's actor, asynchronously).
+    /// Whether the indicator is drawn. Making it visible calls `startPositioning`
+    /// (asynchronously, on a new task).
     public var isVisible = false {
         didSet {
             onChange?()
-            if isVisible, !oldValue, let manager { Task { await manager.start() } }
+            if isVisible, !oldValue, let startPositioning { Task { await startPositioning() } }
         }
     }
     public var accuracyIndicatorVisible = true { didSet { onChange?() } }

@@ -84,14 +84,14 @@ func fix(_ c: Coordinate, accuracy: Double = 20, speed: Double? = nil, course: D
     #expect(abs(view.camera.state.geoCenter.latitude - there.latitude) < 1e-9)
 }
 
-/// Making the indicator visible starts positioning on its manager (the seed's `visible`).
-@Test(.onOwnThread, .timeLimit(.minutes(3))) func visible_startsPositioningOnTheManager() async throws {
+/// Making the indicator visible starts positioning (the seed's `visible`): here a manager's.
+@Test(.onOwnThread, .timeLimit(.minutes(3))) func visible_startsPositioning() async throws {
     let route = [SampleCity.center, SampleCity.center.coordinate(at: .meters(500), facing: .degrees(90))]
     let source = try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(10), updateInterval: .seconds(1),
                                            pacing: .asFastAsPossible, startDate: Date(timeIntervalSince1970: 1_767_225_600))
     let manager = PositioningManager(source: source)
     let view = try TestView(camera: camera(), features: MapFeatureIndex([]))
-    view.positionIndicator.manager = manager
+    view.positionIndicator.startPositioning = { await manager.start() }
     let events = manager.events()
     #expect(await !manager.isRunning)
     view.positionIndicator.isVisible = true

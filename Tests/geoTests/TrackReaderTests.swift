@@ -1,8 +1,8 @@
 import Foundation
-@testable import GeoCLI
 import GeoTestSupport
 import MapMatching
 import Testing
+import TraceFiles
 
 // `geo match` reads CSV and GeoJSON traces' times as ISO 8601 (ISO8601Time: fractions, a space for
 // `T`, offsets) or Unix seconds; 2024-05-01T10:00:00Z is 1714557600 (GNU `date -u -d … +%s`).
@@ -17,10 +17,10 @@ import Testing
         48.0002,11.0,2024-05-01T12:00:02+02:00
         48.0003,11.0,1714557603.5
         """.utf8).write(to: URL(fileURLWithPath: path))
-        let times = try TrackReader.csv(path).map { $0.time?.timeIntervalSince1970 }
+        let times = try TraceFile.csv(path).map { $0.time?.timeIntervalSince1970 }
         #expect(times == [1_714_557_600.25, 1_714_557_601, 1_714_557_602, 1_714_557_603.5])
         try Data("lat,lon,time\n48.0,11.0,2024-02-30T10:00:00Z\n".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: (any Error).self) { try TrackReader.csv(path) }
+        #expect(throws: (any Error).self) { try TraceFile.csv(path) }
     }
 }
 
@@ -31,6 +31,6 @@ import Testing
         {"type":"Feature","geometry":{"type":"LineString","coordinates":[[11.0,48.0],[11.0,48.0001]]},
          "properties":{"coordTimes":["2024-05-01T10:00:00.5Z","2024-05-01T10:00:01.75Z"]}}
         """.utf8).write(to: URL(fileURLWithPath: path))
-        #expect(try TrackReader.geoJSON(path).map { $0.time?.timeIntervalSince1970 } == [1_714_557_600.5, 1_714_557_601.75])
+        #expect(try TraceFile.geoJSON(path).map { $0.time?.timeIntervalSince1970 } == [1_714_557_600.5, 1_714_557_601.75])
     }
 }
