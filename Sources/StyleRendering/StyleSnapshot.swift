@@ -48,6 +48,8 @@ struct StylePainter {
     private var geoJSON: [String: [RenderFeature]] = [:]
     private var vectorTiles: [String: [(CanonicalTile, [String: [RenderFeature]])]] = [:]
     private var rasterCache: [String: [(CanonicalTile, Pixmap)]] = [:]
+    /// The sprite's images by name, once loaded (PatternPainting).
+    var sprites: [String: SpriteImage]? = nil
 
     init(style: StyleDocument, camera: StyleCamera, load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
         canvas = try Canvas(width: camera.pixelWidth, height: camera.pixelHeight, background: .transparent)
@@ -88,7 +90,7 @@ struct StylePainter {
     }
 
     /// A tile's square on screen in device pixels, when the map is not turned.
-    private func clipRect(_ t: CanonicalTile) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
+    func clipRect(_ t: CanonicalTile) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
         guard !screen.isRotated else { return nil }
         let n = Double(1 << t.z)
         let a = screen.point(Double(t.x) / n, Double(t.y) / n), b = screen.point(Double(t.x + 1) / n, Double(t.y + 1) / n)
