@@ -158,14 +158,12 @@ extension StylePainter {
                                   blur: max(0, number(layer, "line-blur", f)) * pr, offset: number(layer, "line-offset", f) * pr)
         let floorZoom = zoom.rounded(.down)
         if value(layer, "line-pattern", f) != .null {
-            // A pattern replaces the colour; its length along the line follows the line's width at
-            // the floor zoom (the image's height spans that width), its height across is its own.
+            // A pattern replaces the colour, repeated at its own size in CSS pixels of the floor
+            // zoom (the suite's reference images: not stretched to the line's width).
             guard let p = pattern(layer, "line-pattern", f) else { return }
-            let floorWidth = max(layer.paint("line-width")?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numberValue ?? 1, 1e-6)
-            let w = Double(p.image.width) / p.pixelRatio, h = Double(p.image.height) / p.pixelRatio
             shading.color = (0, 0, 0, opacity)
             shading.pattern = p
-            shading.patternLength = w * floorWidth / h * pr * pow(2, zoom - floorZoom)
+            shading.patternLength = Double(p.image.width) / p.pixelRatio * pr * pow(2, zoom - floorZoom)
             shading.patternPixel = pr / p.pixelRatio
             shading.patternPad = 2 * pr
         }

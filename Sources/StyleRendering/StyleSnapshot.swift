@@ -40,7 +40,7 @@ public struct StyleSnapshot {
 struct StylePainter {
     var canvas: Canvas
     let camera: StyleCamera
-    let screen: ScreenTransform
+    var screen: ScreenTransform
     let style: StyleDocument
     let load: (String) throws -> [UInt8]
     var warnings: [String] = []
@@ -68,18 +68,32 @@ struct StylePainter {
         case "fill", "line", "circle":
             for (tile, group) in features(of: layer) {
                 canvas.clip = tile.flatMap { clipRect($0) }
-                for f in group where layer.filter?.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) ?? true {
-                    switch layer.type {
-                    case "fill": drawFill(f, layer)
-                    case "line": drawLine(f, layer)
-                    default: drawCircle(f, layer)
+                let matching = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+                // GeoJSON is drawn again on each copy of the world in view (vector tiles come as copies).
+                let center = screen.centerX
+                for wrap in tile == nil ? worldCopies() : [0] {
+                    screen.centerX = center - Double(wrap)
+                    for f in matching {
+                        switch layer.type {
+                        case "fill": drawFill(f, layer)
+                        case "line": drawLine(f, layer)
+                        default: drawCircle(f, layer)
+                        }
                     }
                 }
+                screen.centerX = center
             }
             canvas.clip = nil
         case "raster": drawRaster(layer)
         default: warnings.append("layer \(layer.id): \(layer.type) layers are not drawn")
         }
+    }
+
+    /// The copies of the world (−1, 0, 1: west, the world, east) the image shows, with a
+    /// twentieth of a world to spare for what is drawn beyond its point (circles, wide lines).
+    func worldCopies() -> [Int] {
+        let r = screen.visibleWorld(margin: 2)
+        return [-1, 0, 1].filter { Double($0) < r.maxX + 0.05 && Double($0 + 1) > r.minX - 0.05 }
     }
 
     var globals: ExpressionGlobals {
