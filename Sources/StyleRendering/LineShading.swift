@@ -84,7 +84,16 @@ struct LineShading {
                 let inv = 1 / area
                 for y in y0...y1 {
                     let sy = Double(y) + 0.5
-                    for x in x0...x1 {
+                    // The row's span within the triangle (a pixel either side kept for the edge
+                    // tests below), so long thin triangles cost their area, not their bounds.
+                    var lo = Double.infinity, hi = -Double.infinity
+                    Self.span(px[a], py[a], px[b], py[b], sy, &lo, &hi)
+                    Self.span(px[b], py[b], px[c], py[c], sy, &lo, &hi)
+                    Self.span(px[c], py[c], px[a], py[a], sy, &lo, &hi)
+                    guard lo <= hi else { continue }
+                    let xa = max(x0, Int((lo - 0.5).rounded(.down)) - 1), xb = min(x1, Int((hi - 0.5).rounded(.up)) + 1)
+                    guard xa <= xb else { continue }
+                    for x in xa...xb {
                         let sx = Double(x) + 0.5
                         let wa = bc.dx * (sy - py[b]) - bc.dy * (sx - px[b])
                         let wb = ca.dx * (sy - py[c]) - ca.dy * (sx - px[c])
@@ -131,6 +140,17 @@ struct LineShading {
                     }
                 }
             }
+        }
+    }
+
+    /// Widens `lo … hi` by where the edge (x0, y0)–(x1, y1) crosses the row at `y`.
+    @inline(__always) private static func span(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ y: Double, _ lo: inout Double, _ hi: inout Double) {
+        guard (y0 - y) * (y1 - y) <= 0 else { return }
+        if y0 == y1 {
+            lo = min(lo, x0, x1); hi = max(hi, x0, x1)
+        } else {
+            let x = x0 + (y - y0) / (y1 - y0) * (x1 - x0)
+            lo = min(lo, x); hi = max(hi, x)
         }
     }
 
