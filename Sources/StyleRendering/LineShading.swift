@@ -111,16 +111,14 @@ struct LineShading {
                         }
                         let i = (y * w + x) * 4
                         if tex != nil {
-                            // The pattern's texel, bilinear and wrapped both ways (the atlas pads patterns with
-                            // their opposite edges), half a texel back.
+                            // The pattern's texel, bilinear within one repeat (edges extended, as
+                            // the atlas pads images), half a texel back.
                             var along = (la * dist[a] + lb * dist[b] + lc * dist[c]) / patternLength
                             along -= along.rounded(.down)
-                            var u = along * Double(tw) - 0.5, v = (0.5 + vy * across) * Double(th) - 0.5
-                            u -= (u / Double(tw)).rounded(.down) * Double(tw)
-                            v -= (v / Double(th)).rounded(.down) * Double(th)
-                            let iu = min(Int(u), tw - 1), iv = min(Int(v), th - 1)
-                            let fu = u - Double(iu), fv = v - Double(iv)
-                            let iu1 = iu + 1 == tw ? 0 : iu + 1, iv1 = iv + 1 == th ? 0 : iv + 1
+                            let u = along * Double(tw) - 0.5, v = (0.5 + vy * across) * Double(th) - 0.5
+                            let iu = max(0, min(Int(u.rounded(.down)), tw - 1)), iv = max(0, min(Int(v.rounded(.down)), th - 1))
+                            let fu = max(0, min(1, u - Double(iu))), fv = max(0, min(1, v - Double(iv)))
+                            let iu1 = min(iu + 1, tw - 1), iv1 = min(iv + 1, th - 1)
                             let p00 = (iv * tw + iu) * 4, p10 = (iv * tw + iu1) * 4, p01 = (iv1 * tw + iu) * 4, p11 = (iv1 * tw + iu1) * 4
                             let w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv
                             let k = alpha * color.3 / 255

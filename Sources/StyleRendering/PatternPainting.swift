@@ -23,8 +23,8 @@ struct SpriteImage {
 
 /// `background-pattern` and `fill-pattern`: sprite images repeated over the map as MapLibre
 /// GL repeats them, anchored at the world's top-left corner in pixels of the integer zoom
-/// below the camera's (so a pattern grows with the zoom's fraction), sampled bilinearly with
-/// wrap-around, times the layer's opacity.
+/// below the camera's (so a pattern grows with the zoom's fraction), sampled bilinearly within
+/// each repeat (edges extended), times the layer's opacity.
 extension StylePainter {
     /// The sprite's images by name (prefixed `id:` for sprite arrays), loaded on first use at
     /// the camera's pixel ratio (`@2x` sheets above 1); a sheet that does not load is warned about.
@@ -100,13 +100,14 @@ extension StylePainter {
                             let dx = Double(x) + 0.5 - s.halfWidth, dy = Double(y) + 0.5 - s.halfHeight
                             let wx = s.centerX + (dx * s.cosB - dy * s.sinB) / s.scale
                             let wy = s.centerY + (dx * s.sinB + dy * s.cosB) / s.scale
-                            // Texel coordinates, half a texel back for linear filtering.
-                            var u = wx * worldPixels - 0.5, v = wy * worldPixels - 0.5
-                            u -= (u / Double(tw)).rounded(.down) * Double(tw)
-                            v -= (v / Double(th)).rounded(.down) * Double(th)
-                            let iu = min(Int(u), tw - 1), iv = min(Int(v), th - 1)
-                            let fu = u - Double(iu), fv = v - Double(iv)
-                            let iu1 = iu + 1 == tw ? 0 : iu + 1, iv1 = iv + 1 == th ? 0 : iv + 1
+                            // Texel coordinates within one repeat, half a texel back for linear
+                            // filtering; the edges extend past the image (the atlas's padding).
+                            var u = wx * worldPixels, v = wy * worldPixels
+                            u -= (u / Double(tw)).rounded(.down) * Double(tw) + 0.5
+                            v -= (v / Double(th)).rounded(.down) * Double(th) + 0.5
+                            let iu = max(0, min(Int(u.rounded(.down)), tw - 1)), iv = max(0, min(Int(v.rounded(.down)), th - 1))
+                            let fu = max(0, min(1, u - Double(iu))), fv = max(0, min(1, v - Double(iv)))
+                            let iu1 = min(iu + 1, tw - 1), iv1 = min(iv + 1, th - 1)
                             let p00 = (iv * tw + iu) * 4, p10 = (iv * tw + iu1) * 4, p01 = (iv1 * tw + iu) * 4, p11 = (iv1 * tw + iu1) * 4
                             let w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv
                             let i = (y * w + x) * 4
