@@ -1,6 +1,13 @@
 import GeoCore
 import MapRenderer
 import MapStyle
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Background, fill, line and circle layers, with MapLibre GL's meaning of each paint property
 /// (spec v8 "Layers"); sizes are CSS pixels, multiplied by the pixel ratio.
@@ -41,7 +48,7 @@ extension StylePainter {
 
     mutating func drawBackground(_ layer: StyleLayer) {
         if value(layer, "background-pattern") != .null {
-            warnings.append("layer \(layer.id): background-pattern is not drawn")
+            if let p = pattern(layer, "background-pattern") { drawBackgroundPattern(p, opacity: number(layer, "background-opacity").clamped(0, 1)) }
             return
         }
         let c = Self.rgba(color(layer, "background-color"), opacity: number(layer, "background-opacity"))
@@ -50,12 +57,21 @@ extension StylePainter {
 
     mutating func drawFill(_ f: RenderFeature, _ layer: StyleLayer) {
         guard f.kind == .polygon else { return }
-        if value(layer, "fill-pattern", f) != .null {
-            warnings.append("layer \(layer.id): fill-pattern is not drawn")
-            return
-        }
         let opacity = number(layer, "fill-opacity", f)
         let offset = translation(layer, "fill", f)
+        if value(layer, "fill-pattern", f) != .null {
+            if let p = pattern(layer, "fill-pattern", f) {
+                let rings = f.polygons.flatMap { $0.map { project($0, offset) } }
+                drawFillPattern(p, rings: rings, opacity: opacity.clamped(0, 1))
+                // The antialiased outline is drawn in the pattern too (MapLibre's fill_outline_pattern).
+                if value(layer, "fill-antialias", f) != .boolean(false) {
+                    for ring in rings where ring.count >= 2 {
+                        if let c = outlineCoverage(ring) { compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values, x0: c.x0, y0: c.y0, width: c.width) }
+                    }
+                }
+            }
+            return
+        }
         var path = Path()
         for polygon in f.polygons {
             for ring in polygon where ring.count >= 3 { path.append(Path(polyline: project(ring, offset), closed: true)) }
@@ -74,15 +90,15 @@ extension StylePainter {
         }
     }
 
-    /// A closed ring drawn as MapLibre's `fill_outline` shader draws it: each pixel whose centre
-    /// lies within one pixel of the ring gets `1 − smoothstep(0, 1, distance)` of the colour.
-    mutating func drawOutline(_ ring: [Point], color: Color) {
-        guard color.alpha > 0, let first = ring.first else { return }
+    /// The outline coverage of a ring (`1 − smoothstep(0, 1, distance)` within a pixel of it):
+    /// the first pixel, the row width and the values, nil when it is off the image.
+    func outlineCoverage(_ ring: [Point]) -> (x0: Int, y0: Int, width: Int, values: [Float])? {
+        guard let first = ring.first else { return nil }
         var minX = first.x, minY = first.y, maxX = first.x, maxY = first.y
         for p in ring { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) }
         let x0 = max(0, Int((minX - 1).rounded(.down))), x1 = min(canvas.width, Int((maxX + 1).rounded(.up)))
         let y0 = max(0, Int((minY - 1).rounded(.down))), y1 = min(canvas.height, Int((maxY + 1).rounded(.up)))
-        guard x0 < x1, y0 < y1, (x1 - x0) * (y1 - y0) <= 1 << 24 else { return }
+        guard x0 < x1, y0 < y1, (x1 - x0) * (y1 - y0) <= 1 << 24 else { return nil }
         let w = x1 - x0
         var alpha = [Float](repeating: 0, count: w * (y1 - y0))
         for i in 0..<(ring.count - 1) {
@@ -102,6 +118,14 @@ extension StylePainter {
                 }
             }
         }
+        return (x0, y0, w, alpha)
+    }
+
+    /// A closed ring drawn as MapLibre's `fill_outline` shader draws it: each pixel whose centre
+    /// lies within one pixel of the ring gets `1 − smoothstep(0, 1, distance)` of the colour.
+    mutating func drawOutline(_ ring: [Point], color: Color) {
+        guard color.alpha > 0, let (x0, y0, w, alpha) = outlineCoverage(ring) else { return }
+        let x1 = x0 + w, y1 = y0 + alpha.count / w
         let clip = canvas.clip
         canvas.withPixmap { image in
             alpha.withUnsafeBufferPointer { run in
@@ -117,69 +141,82 @@ extension StylePainter {
     }
 
     mutating func drawLine(_ f: RenderFeature, _ layer: StyleLayer) {
-        // Polygon rings are drawn as closed lines (joined where they start), their repeated last point dropped.
+        // Polygon rings are drawn as closed lines: MapLibre joins them where they start.
         let lines: [[WorldPoint]] = switch f.kind {
         case .line: f.lines
-        case .polygon: f.polygons.flatMap { $0.map { Array($0.dropLast()) } }
+        case .polygon: f.polygons.flatMap { $0 }
         case .point: []
         }
-        let closed = f.kind == .polygon
         guard !lines.isEmpty else { return }
-        if value(layer, "line-pattern", f) != .null {
-            warnings.append("layer \(layer.id): line-pattern is not drawn")
-            return
-        }
         let pr = camera.pixelRatio
-        let width = number(layer, "line-width", f) * pr
-        let gap = number(layer, "line-gap-width", f) * pr
-        let offset = number(layer, "line-offset", f) * pr
-        let c = Self.rgba(color(layer, "line-color", f), opacity: number(layer, "line-opacity", f))
-        guard width > 0, c.alpha > 0 else { return }
-        let join: StrokeStyle.Join = switch value(layer, "line-join", f, paint: false).stringValue {
+        let width = max(0, number(layer, "line-width", f)) * pr
+        let gap = max(0, number(layer, "line-gap-width", f)) * pr
+        let opacity = number(layer, "line-opacity", f).clamped(0, 1)
+        let rgba = color(layer, "line-color", f).premultiplied.map { $0 * opacity }
+        guard width > 0 || gap > 0, rgba[3] > 0 else { return }
+        var shading = LineShading(color: (rgba[0], rgba[1], rgba[2], rgba[3]), width: width, gap: gap,
+                                  blur: max(0, number(layer, "line-blur", f)) * pr, offset: number(layer, "line-offset", f) * pr)
+        let floorZoom = zoom.rounded(.down)
+        if value(layer, "line-pattern", f) != .null {
+            // A pattern replaces the colour, repeated at its own size in CSS pixels of the floor
+            // zoom (the suite's reference images: not stretched to the line's width).
+            guard let p = pattern(layer, "line-pattern", f) else { return }
+            shading.color = (0, 0, 0, opacity)
+            shading.pattern = p
+            shading.patternLength = Double(p.image.width) / p.pixelRatio * pr * pow(2, zoom - floorZoom)
+            shading.patternPixel = pr / p.pixelRatio
+            shading.patternPad = 2 * pr
+        }
+        let join: LineMesh.Join = switch value(layer, "line-join", f, paint: false).stringValue {
         case "round": .round
         case "bevel": .bevel
         default: .miter
         }
-        let cap: StrokeStyle.Cap = switch value(layer, "line-cap", f, paint: false).stringValue {
+        let cap: LineMesh.Cap = switch value(layer, "line-cap", f, paint: false).stringValue {
         case "round": .round
         case "square": .square
         default: .butt
         }
-        // Dash lengths are in line widths (spec: line-dasharray).
-        let dashes = (value(layer, "line-dasharray", f).numbersValue ?? []).map { $0 * max(width, pr) }
-        let usable = dashes.count >= 2 && dashes.allSatisfy { $0 >= 0 } && dashes.contains { $0 > 0 }
-        let style = StrokeStyle(width: width, join: join, cap: cap, miterLimit: number(layer, "line-miter-limit", f, paint: false),
-                                dashes: usable ? dashes : [])
+        // Dashes (spec: line-dasharray, in line widths) scale with the line's width at the
+        // integer zoom below the camera's, and grow with the zoom's fraction (MapLibre's
+        // `line-floorwidth` and tile ratio).
+        let dashes = (layer.paint("line-dasharray")?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? [])
+        if dashes.count >= 2, dashes.allSatisfy({ $0 >= 0 }), dashes.reduce(0, +) > 0 {
+            let floorWidth = max(layer.paint("line-width")?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numberValue ?? 1, 1e-6)
+            shading.dashes = dashes
+            shading.dashScale = floorWidth * pr * pow(2, zoom - floorZoom)
+            shading.dashGamma = 1 / (2 * dashes.reduce(0, +) * pr * floorWidth)
+            shading.roundDashes = cap == .round
+        }
+        // A dashed or patterned GeoJSON line is cut into tiles as MapLibre cuts it (its dashes restart in each
+        // tile, drawn only there); vector tile features come cut already.
+        var parts: [(tile: CanonicalTile?, lines: [[WorldPoint]])] = [(f.tile, lines)]
+        if f.tile == nil, f.kind == .line, !shading.dashes.isEmpty || shading.pattern != nil {
+            var maxZoom = 18.0
+            if let name = layer.source, case .object(let o)? = style.sources[name]?.json, case .number(let m)? = o["maxzoom"] { maxZoom = m }
+            let z = Int(min(floorZoom, maxZoom).clamped(0, 24))
+            parts = LineTiling.cut(lines, into: FeatureLoading.tiles(covering: screen.visibleWorld(margin: 2), zoom: z)).map { ($0.0, $0.1) }
+        }
         let shift = translation(layer, "line", f)
-        // A gap splits the line in two, each `width` wide, either side of the gap.
-        let offsets = gap > 0 ? [offset - gap / 2 - width / 2, offset + gap / 2 + width / 2] : [offset]
-        var path = Path()
-        for line in lines where line.count >= 2 {
-            let screenLine = project(line, shift)
-            for d in offsets {
-                path.append(Path(polyline: d == 0 ? screenLine : Self.offset(screenLine, by: d, closed: closed), closed: closed))
+        let miterLimit = number(layer, "line-miter-limit", f, paint: false), roundLimit = number(layer, "line-round-limit", f, paint: false)
+        for (tile, tileLines) in parts {
+            // Joins sharper than 75° start 15 pixels of the tile's zoom back (none past 16× overzoom).
+            let tileZoom = tile.map { Double($0.z) } ?? floorZoom
+            let overscale = pow(2, max(0, floorZoom - tileZoom))
+            let sharpOffset = overscale <= 16 ? 15 * pr * pow(2, zoom - floorZoom) : 0
+            var mesh = LineMesh()
+            mesh.tileUnit = 512 * pow(2, zoom - tileZoom) * pr / 8192
+            for line in tileLines where line.count >= 2 {
+                mesh.add(project(line, shift), polygon: f.kind == .polygon, join: join, cap: cap,
+                         miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset)
+            }
+            let clip = f.tile == nil && tile != nil ? clipRect(tile!) : canvas.clip
+            canvas.withPixmap { image in
+                var box = (minX: 0, minY: 0, maxX: image.width, maxY: image.height)
+                if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(image.width, clip.maxX), min(image.height, clip.maxY)) }
+                shading.fill(mesh, into: &image, clip: box)
             }
         }
-        canvas.stroke(path, style: style, color: c)
-    }
-
-    /// A polyline moved `d` pixels to its right (left when negative), joints mitred (MapLibre's `line-offset`).
-    static func offset(_ ps: [Point], by d: Double, closed: Bool = false) -> [Point] {
-        func normal(_ a: Point, _ b: Point) -> Point {
-            let v = b - a, l = v.length
-            return l > 0 ? Point(x: -v.y / l, y: v.x / l) : Point(x: 0, y: 0)
-        }
-        var out: [Point] = []
-        out.reserveCapacity(ps.count)
-        for i in ps.indices {
-            let last = ps.count - 1
-            let n0 = i > 0 ? normal(ps[i - 1], ps[i]) : closed ? normal(ps[last], ps[0]) : normal(ps[i], ps[i + 1])
-            let n1 = i < last ? normal(ps[i], ps[i + 1]) : closed ? normal(ps[last], ps[0]) : n0
-            let sum = n0 + n1, dot = 1 + n0.x * n1.x + n0.y * n1.y
-            let m = dot > 0.05 ? sum * (1 / dot) : n1
-            out.append(ps[i] + m * d)
-        }
-        return out
     }
 
     /// Circles shaded per pixel as MapLibre's circle shader does: the disc and its stroke

@@ -90,10 +90,12 @@ enum FeatureLoading {
         }
     }
 
-    /// The tiles `z/x/y` covering a world rectangle at zoom `z` (rows and columns limited to the world).
+    /// The tiles `z/x/y` covering a world rectangle at zoom `z`: rows limited to the world,
+    /// columns not (a column left or right of the world is a copy of the tile `x mod 2^z`
+    /// there, as MapLibre repeats the world; within one world either side).
     static func tiles(covering r: (minX: Double, minY: Double, maxX: Double, maxY: Double), zoom z: Int) -> [CanonicalTile] {
         let n = Double(1 << z)
-        let x0 = max(0, Int((r.minX * n).rounded(.down))), x1 = min((1 << z) - 1, Int((r.maxX * n).rounded(.down)))
+        let x0 = max(-(1 << z), Int((r.minX * n).rounded(.down))), x1 = min(2 * (1 << z) - 1, Int((r.maxX * n).rounded(.down)))
         let y0 = max(0, Int((r.minY * n).rounded(.down))), y1 = min((1 << z) - 1, Int((r.maxY * n).rounded(.down)))
         guard x0 <= x1, y0 <= y1, (x1 - x0 + 1) * (y1 - y0 + 1) <= 4096 else { return [] }
         var out: [CanonicalTile] = []
@@ -101,10 +103,11 @@ enum FeatureLoading {
         return out
     }
 
-    /// A tile URL template filled in (`{z}`, `{x}`, `{y}`; `{y}` counted from the south for `tms`).
+    /// A tile URL template filled in (`{z}`, `{x}` within the world, `{y}`; `{y}` counted from the south for `tms`).
     static func url(_ template: String, _ t: CanonicalTile, tms: Bool) -> String {
         let y = tms ? (1 << t.z) - 1 - t.y : t.y
-        return template.replacing("{z}", with: String(t.z)).replacing("{x}", with: String(t.x)).replacing("{y}", with: String(y))
+        let n = 1 << t.z, x = ((t.x % n) + n) % n
+        return template.replacing("{z}", with: String(t.z)).replacing("{x}", with: String(x)).replacing("{y}", with: String(y))
     }
 
     /// The features of one vector tile, by source-layer name.

@@ -40,7 +40,9 @@ public struct StyleCamera: Sendable, Equatable {
 /// The camera as a map from normalised world positions (Web Mercator, [0, 1]², y south) to
 /// device pixels.
 struct ScreenTransform {
-    let centerX: Double, centerY: Double
+    /// The world point at the image's centre; `centerX` moves by whole worlds to draw a copy.
+    var centerX: Double
+    let centerY: Double
     /// Device pixels per world unit: 512 · 2^zoom · pixel ratio.
     let scale: Double
     let cosB: Double, sinB: Double

@@ -40,7 +40,7 @@ public struct StyleSnapshot {
 struct StylePainter {
     var canvas: Canvas
     let camera: StyleCamera
-    let screen: ScreenTransform
+    var screen: ScreenTransform
     let style: StyleDocument
     let load: (String) throws -> [UInt8]
     var warnings: [String] = []
@@ -48,6 +48,8 @@ struct StylePainter {
     private var geoJSON: [String: [RenderFeature]] = [:]
     private var vectorTiles: [String: [(CanonicalTile, [String: [RenderFeature]])]] = [:]
     private var rasterCache: [String: [(CanonicalTile, Pixmap)]] = [:]
+    /// The sprite's images by name, once loaded (PatternPainting).
+    var sprites: [String: SpriteImage]? = nil
 
     init(style: StyleDocument, camera: StyleCamera, load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
         canvas = try Canvas(width: camera.pixelWidth, height: camera.pixelHeight, background: .transparent)
@@ -66,18 +68,32 @@ struct StylePainter {
         case "fill", "line", "circle":
             for (tile, group) in features(of: layer) {
                 canvas.clip = tile.flatMap { clipRect($0) }
-                for f in group where layer.filter?.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) ?? true {
-                    switch layer.type {
-                    case "fill": drawFill(f, layer)
-                    case "line": drawLine(f, layer)
-                    default: drawCircle(f, layer)
+                let matching = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+                // GeoJSON is drawn again on each copy of the world in view (vector tiles come as copies).
+                let center = screen.centerX
+                for wrap in tile == nil ? worldCopies() : [0] {
+                    screen.centerX = center - Double(wrap)
+                    for f in matching {
+                        switch layer.type {
+                        case "fill": drawFill(f, layer)
+                        case "line": drawLine(f, layer)
+                        default: drawCircle(f, layer)
+                        }
                     }
                 }
+                screen.centerX = center
             }
             canvas.clip = nil
         case "raster": drawRaster(layer)
         default: warnings.append("layer \(layer.id): \(layer.type) layers are not drawn")
         }
+    }
+
+    /// The copies of the world (−1, 0, 1: west, the world, east) the image shows, with a
+    /// twentieth of a world to spare for what is drawn beyond its point (circles, wide lines).
+    func worldCopies() -> [Int] {
+        let r = screen.visibleWorld(margin: 2)
+        return [-1, 0, 1].filter { Double($0) < r.maxX + 0.05 && Double($0 + 1) > r.minX - 0.05 }
     }
 
     var globals: ExpressionGlobals {
@@ -88,7 +104,7 @@ struct StylePainter {
     }
 
     /// A tile's square on screen in device pixels, when the map is not turned.
-    private func clipRect(_ t: CanonicalTile) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
+    func clipRect(_ t: CanonicalTile) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
         guard !screen.isRotated else { return nil }
         let n = Double(1 << t.z)
         let a = screen.point(Double(t.x) / n, Double(t.y) / n), b = screen.point(Double(t.x + 1) / n, Double(t.y + 1) / n)

@@ -56,4 +56,14 @@ import Testing
         #expect(s.warnings.contains { $0.contains("missing.geojson") })
         #expect(s.image.color(x: 32, y: 32).alpha == 0)
     }
+
+    @Test func aPointAcrossTheAntimeridianIsDrawnOnTheWorldsCopy() throws {
+        // Centre 179° E; the point at 179° W lies 2° further east: 2/360 · 512 ≈ 2.8 px right of x = 32.
+        let s = try draw("""
+            {"version": 8, "center": [179, 0], "sources": {"p": {"type": "geojson", "data": {"type": "Point", "coordinates": [-179, 0]}}},
+             "layers": [{"id": "c", "type": "circle", "source": "p", "paint": {"circle-radius": 3, "circle-color": "#0000ff"}}]}
+            """)
+        #expect(s.image.color(x: 34, y: 31) == Color(red: 0, green: 0, blue: 255))
+        #expect(s.image.color(x: 28, y: 31).alpha == 0)
+    }
 }

@@ -1,0 +1,196 @@
+import MapRenderer
+
+/// A line mesh (``LineMesh``) filled as MapLibre GL's `line` and `line_sdf` shaders fill it:
+/// each pixel whose centre falls in a triangle gets the line colour times an alpha from its
+/// distance to the line's middle (antialiased over `1 + blur` device pixels at both edges,
+/// the inside edge only when there is a gap), times the dash pattern's coverage; triangles
+/// blend one after another, as GL blends them. All lengths are device pixels.
+struct LineShading {
+    /// Premultiplied RGBA, 0 … 1, opacity applied.
+    var color: (Double, Double, Double, Double)
+    /// Outer and inner half widths with their antialiasing margins (the shader's `v_width2`).
+    var outset: Double, inset: Double
+    /// Blur plus one pixel of antialiasing.
+    var blur: Double
+    /// `line-offset`, positive to the right of the line's direction.
+    var offset: Double
+    /// The dash pattern in line widths (MapLibre's odd-length patterns join their first and
+    /// last dash), empty for a solid line.
+    var dashes: [Double] = []
+    /// Device pixels per dash unit along the line (floor-zoom width · pixel ratio · zoom scale).
+    var dashScale = 1.0
+    /// The dash signed-distance field's smoothing half width in field units (`u_sdfgamma / floorwidth`).
+    var dashGamma = 0.0
+    /// Round-capped dashes (the 2-D distance field).
+    var roundDashes = false
+    /// A `line-pattern` image drawn instead of the colour (whose alpha is then the opacity):
+    /// repeated every ``patternLength`` pixels along the line, its middle row on the line's
+    /// middle, one image pixel per ``patternPixel`` device pixels across.
+    var pattern: SpriteImage? = nil
+    var patternLength = 1.0
+    var patternPixel = 1.0
+    /// Two CSS pixels in device pixels (the margin the pattern may show beyond its height).
+    var patternPad = 2.0
+
+    /// MapLibre's shader parameters for a line `width` wide with `gap` between two halves.
+    init(color: (Double, Double, Double, Double), width: Double, gap: Double, blur: Double, offset: Double) {
+        self.color = color
+        let g = gap / 2, half = width / 2, aa = 0.5
+        inset = g + (g > 0 ? aa : 0)
+        outset = g + half * (g > 0 ? 2 : 1) + (half == 0 ? 0 : aa)
+        self.blur = blur + 1
+        self.offset = offset
+    }
+
+    /// Fills the mesh into `image`, only inside `clip` (device pixels, max exclusive).
+    func fill(_ mesh: LineMesh, into image: inout Pixmap, clip: (minX: Int, minY: Int, maxX: Int, maxY: Int)) {
+        let n = mesh.vertices.count
+        guard n >= 3, !mesh.triangles.isEmpty else { return }
+        // Screen positions and varyings per vertex.
+        var px = [Double](repeating: 0, count: n), py = px, nx = px, ny = px, dist = px
+        for (i, v) in mesh.vertices.enumerated() {
+            let side: Double = v.up ? 1 : -1
+            let u = 0.5 * v.direction, t = 1 - abs(u)
+            let ox = -offset * v.ex * side, oy = -offset * v.ey * side
+            px[i] = v.x + ox * t - oy * u + v.ex * outset
+            py[i] = v.y + ox * u + oy * t + v.ey * outset
+            nx[i] = v.round ? 1 : 0
+            ny[i] = side
+            dist[i] = v.distance
+        }
+        let w = image.width
+        let dashed = !dashes.isEmpty
+        let tex = pattern?.image, tw = tex?.width ?? 1, th = tex?.height ?? 1
+        // Across the line the pattern shows at most its own height plus a pixel each side.
+        let across = pattern.map { _ in min(outset, (Double(th) * patternPixel + patternPad) / 2) / (Double(th) * patternPixel) } ?? 0
+        let t = tex?.bytes ?? [0, 0, 0, 0]
+        image.withUnsafeMutableBytes { bytes in
+            var k = 0
+            while k + 2 < mesh.triangles.count {
+                var a = Int(mesh.triangles[k]), b = Int(mesh.triangles[k + 1]), c = Int(mesh.triangles[k + 2])
+                k += 3
+                var area = (px[b] - px[a]) * (py[c] - py[a]) - (py[b] - py[a]) * (px[c] - px[a])
+                if abs(area) < 1e-12 { continue }
+                if area < 0 { swap(&b, &c); area = -area }
+                let x0 = max(clip.minX, Int((min(px[a], px[b], px[c]) - 0.5).rounded(.up)))
+                let x1 = min(clip.maxX - 1, Int((max(px[a], px[b], px[c]) - 0.5).rounded(.down)))
+                let y0 = max(clip.minY, Int((min(py[a], py[b], py[c]) - 0.5).rounded(.up)))
+                let y1 = min(clip.maxY - 1, Int((max(py[a], py[b], py[c]) - 0.5).rounded(.down)))
+                guard x0 <= x1, y0 <= y1 else { continue }
+                // Edge functions, and whether a pixel centre exactly on an edge counts (a rule
+                // that gives a shared edge to exactly one of its two triangles).
+                let ab = (dx: px[b] - px[a], dy: py[b] - py[a]), bc = (dx: px[c] - px[b], dy: py[c] - py[b]), ca = (dx: px[a] - px[c], dy: py[a] - py[c])
+                let tlAB = ab.dy > 0 || (ab.dy == 0 && ab.dx < 0), tlBC = bc.dy > 0 || (bc.dy == 0 && bc.dx < 0), tlCA = ca.dy > 0 || (ca.dy == 0 && ca.dx < 0)
+                let inv = 1 / area
+                for y in y0...y1 {
+                    let sy = Double(y) + 0.5
+                    // The row's span within the triangle (a pixel either side kept for the edge
+                    // tests below), so long thin triangles cost their area, not their bounds.
+                    var lo = Double.infinity, hi = -Double.infinity
+                    Self.span(px[a], py[a], px[b], py[b], sy, &lo, &hi)
+                    Self.span(px[b], py[b], px[c], py[c], sy, &lo, &hi)
+                    Self.span(px[c], py[c], px[a], py[a], sy, &lo, &hi)
+                    guard lo <= hi else { continue }
+                    let xa = max(x0, Int((lo - 0.5).rounded(.down)) - 1), xb = min(x1, Int((hi - 0.5).rounded(.up)) + 1)
+                    guard xa <= xb else { continue }
+                    for x in xa...xb {
+                        let sx = Double(x) + 0.5
+                        let wa = bc.dx * (sy - py[b]) - bc.dy * (sx - px[b])
+                        let wb = ca.dx * (sy - py[c]) - ca.dy * (sx - px[c])
+                        let wc = ab.dx * (sy - py[a]) - ab.dy * (sx - px[a])
+                        guard wa > 0 || (wa == 0 && tlBC), wb > 0 || (wb == 0 && tlCA), wc > 0 || (wc == 0 && tlAB) else { continue }
+                        let la = wa * inv, lb = wb * inv, lc = wc * inv
+                        let vx = la * nx[a] + lb * nx[b] + lc * nx[c], vy = la * ny[a] + lb * ny[b] + lc * ny[c]
+                        let d = (vx * vx + vy * vy).squareRoot() * outset
+                        var alpha = min(d - (inset - blur), outset - d) / blur
+                        if alpha <= 0 { continue }
+                        if alpha > 1 { alpha = 1 }
+                        if dashed {
+                            alpha *= dashCoverage(la * dist[a] + lb * dist[b] + lc * dist[c], vy)
+                            if alpha <= 0 { continue }
+                        }
+                        let i = (y * w + x) * 4
+                        if tex != nil {
+                            // The pattern's texel, bilinear within one repeat (edges extended, as
+                            // the atlas pads images), half a texel back.
+                            var along = (la * dist[a] + lb * dist[b] + lc * dist[c]) / patternLength
+                            along -= along.rounded(.down)
+                            let u = along * Double(tw) - 0.5, v = (0.5 + vy * across) * Double(th) - 0.5
+                            let iu = max(0, min(Int(u.rounded(.down)), tw - 1)), iv = max(0, min(Int(v.rounded(.down)), th - 1))
+                            let fu = max(0, min(1, u - Double(iu))), fv = max(0, min(1, v - Double(iv)))
+                            let iu1 = min(iu + 1, tw - 1), iv1 = min(iv + 1, th - 1)
+                            let p00 = (iv * tw + iu) * 4, p10 = (iv * tw + iu1) * 4, p01 = (iv1 * tw + iu) * 4, p11 = (iv1 * tw + iu1) * 4
+                            let w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv
+                            let k = alpha * color.3 / 255
+                            let sa = (Double(t[p00 + 3]) * w00 + Double(t[p10 + 3]) * w10 + Double(t[p01 + 3]) * w01 + Double(t[p11 + 3]) * w11) * k
+                            let keep = 1 - sa
+                            for ch in 0..<4 {
+                                let src = (Double(t[p00 + ch]) * w00 + Double(t[p10 + ch]) * w10 + Double(t[p01 + ch]) * w01 + Double(t[p11 + ch]) * w11) * k
+                                bytes[i + ch] = Self.byte(src * 255 + Double(bytes[i + ch]) * keep)
+                            }
+                            continue
+                        }
+                        let keep = 1 - color.3 * alpha
+                        bytes[i] = Self.byte(color.0 * alpha * 255 + Double(bytes[i]) * keep)
+                        bytes[i + 1] = Self.byte(color.1 * alpha * 255 + Double(bytes[i + 1]) * keep)
+                        bytes[i + 2] = Self.byte(color.2 * alpha * 255 + Double(bytes[i + 2]) * keep)
+                        bytes[i + 3] = Self.byte(color.3 * alpha * 255 + Double(bytes[i + 3]) * keep)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Widens `lo … hi` by where the edge (x0, y0)–(x1, y1) crosses the row at `y`.
+    @inline(__always) private static func span(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ y: Double, _ lo: inout Double, _ hi: inout Double) {
+        guard (y0 - y) * (y1 - y) <= 0 else { return }
+        if y0 == y1 {
+            lo = min(lo, x0, x1); hi = max(hi, x0, x1)
+        } else {
+            let x = x0 + (y - y0) / (y1 - y0) * (x1 - x0)
+            lo = min(lo, x); hi = max(hi, x)
+        }
+    }
+
+    @inline(__always) private static func byte(_ v: Double) -> UInt8 { UInt8(min(255, max(0, v.rounded()))) }
+
+    /// The share of a pixel `along` pixels down the line, at `across` (−1 … 1 from one edge
+    /// to the other) that the dash pattern covers, as MapLibre samples its 256-texel dash
+    /// distance field: signed distance to the nearest dash end in texels (round dashes: to the
+    /// dash's end circle), smoothed over ``dashGamma``.
+    private func dashCoverage(_ along: Double, _ across: Double) -> Double {
+        let total = dashes.reduce(0, +)
+        let stretch = 256 / total
+        // Linear filtering samples half a texel back.
+        var texel = (along / dashScale) * stretch - 0.5
+        texel -= (texel / 256).rounded(.down) * 256
+        let pos = texel / stretch
+        let odd = dashes.count % 2 == 1
+        var left = 0.0, right = dashes[0], part = 0
+        while right < pos && part + 1 < dashes.count {
+            part += 1
+            left = right
+            right += dashes[part]
+        }
+        if odd && part == 0 { left = -dashes[dashes.count - 1] }
+        if odd && part == dashes.count - 1 { right += dashes[0] }
+        let inside = part % 2 == 0
+        let dist = min(abs(texel - left * stretch), abs(texel - right * stretch))
+        var signed: Double
+        if roundDashes {
+            let halfWidth = stretch / 2
+            let row = min(7, max(-7, across * 7.5))
+            let middle = row / 7 * (halfWidth + 1)
+            if inside {
+                let edge = halfWidth - abs(middle)
+                signed = (dist * dist + edge * edge).squareRoot()
+            } else {
+                signed = halfWidth - (dist * dist + middle * middle).squareRoot()
+            }
+        } else {
+            signed = inside ? dist : -dist
+        }
+        let v = min(255, max(0, signed + 128)) / 255
+        return StylePainter.smoothstep(0.5 - dashGamma, 0.5 + dashGamma, v)
+    }
+}

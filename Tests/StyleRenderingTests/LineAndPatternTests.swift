@@ -1,0 +1,102 @@
+import Foundation
+import GeoCore
+import MapRenderer
+import MapStyle
+import StyleRendering
+import Testing
+
+/// Lines as MapLibre GL's line shader draws them (width, gap, dashes in line widths) and
+/// patterns from the style's sprite, on a 64-pixel image of the zoom-0 world (512 px wide).
+@Suite struct LineAndPatternTests {
+    private func draw(_ layers: String, sprite: String = "", size: Int = 64, files: [String: [UInt8]] = [:]) throws -> StyleSnapshot {
+        // A line along the equator from 20° W to 20° E: ±(20/360)·512 ≈ ±28.4 px around x = 32.
+        let text = """
+            {"version": 8, \(sprite) "sources": {"g": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[-20, 0], [20, 0]]}}},
+             "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}}, \(layers)]}
+            """
+        let style = try StyleDocument(data: Data(text.utf8))
+        let camera = StyleCamera(style: style, width: size, height: size, pixelRatio: 1)
+        return try StyleSnapshot(style: style, camera: camera) { url in
+            guard let bytes = files[url] else { throw StyleRenderError("no file \(url)") }
+            return bytes
+        }
+    }
+
+    private let white = Color(red: 255, green: 255, blue: 255)
+    private let black = Color(red: 0, green: 0, blue: 0)
+
+    @Test func aLineCoversItsWidthAcrossAndStopsAtItsButtEnds() throws {
+        // Width 4 px centred on y = 32: rows 30…33 full; row 28 and 35 outside (1 px of antialiasing each side).
+        let s = try draw(#"{"id": "l", "type": "line", "source": "g", "paint": {"line-width": 4, "line-color": "black"}}"#)
+        for y in 30...33 { #expect(s.image.color(x: 32, y: y) == black) }
+        #expect(s.image.color(x: 32, y: 27) == white)
+        #expect(s.image.color(x: 32, y: 36) == white)
+        // Butt caps end at x ≈ 3.6 and 60.4.
+        #expect(s.image.color(x: 1, y: 32) == white)
+        #expect(s.image.color(x: 62, y: 32) == white)
+        #expect(s.warnings.isEmpty)
+    }
+
+    @Test func aGapLeavesTheMiddleEmptyBetweenTwoHalves() throws {
+        // gap 6, width 2: the middle ±3 px stays white, each half 2 px wide beside it (rows 28, 35).
+        let s = try draw(#"{"id": "l", "type": "line", "source": "g", "paint": {"line-width": 2, "line-gap-width": 6, "line-color": "black"}}"#)
+        #expect(s.image.color(x: 32, y: 31) == white)
+        #expect(s.image.color(x: 32, y: 32) == white)
+        #expect(s.image.color(x: 32, y: 28) == black)
+        #expect(s.image.color(x: 32, y: 35) == black)
+    }
+
+    @Test func dashesAreMeasuredInLineWidths() throws {
+        // Width 2, dashes [2, 2]: 4 px on, 4 px off from the line's start at x ≈ 3.56.
+        let s = try draw(#"{"id": "l", "type": "line", "source": "g", "paint": {"line-width": 2, "line-color": "black", "line-dasharray": [2, 2]}}"#)
+        let row = (0..<64).map { s.image.color(x: $0, y: 32) == black }
+        // Dash centres at 3.56 + 2 + 8k, gap centres at 3.56 + 6 + 8k.
+        for k in 0..<6 {
+            #expect(row[5 + 8 * k], "dash \(k)")
+            #expect(!row[9 + 8 * k], "gap \(k)")
+        }
+    }
+
+    /// A 4 × 4 sheet: red on the left half, blue on the right.
+    private func sheet() throws -> [UInt8] {
+        var canvas = try Canvas(width: 4, height: 4, background: .transparent)
+        canvas.fill(Path(rectX: 0, y: 0, width: 2, height: 4), color: Color(red: 255, green: 0, blue: 0))
+        canvas.fill(Path(rectX: 2, y: 0, width: 2, height: 4), color: Color(red: 0, green: 0, blue: 255))
+        return try PNG.encode(canvas.pixmap)
+    }
+
+    @Test func aBackgroundPatternRepeatsFromTheWorldsCorner() throws {
+        // The world's left edge is at x = 32 − 256 = −224, a multiple of 4: columns 4k, 4k+1 red.
+        let files = ["s.json": Array(#"{"half": {"x": 0, "y": 0, "width": 4, "height": 4, "pixelRatio": 1}}"#.utf8), "s.png": try sheet()]
+        let s = try draw(#"{"id": "p", "type": "background", "paint": {"background-pattern": "half"}}"#, sprite: #""sprite": "s","#, files: files)
+        for x in stride(from: 0, to: 64, by: 4) {
+            #expect(s.image.color(x: x, y: 10) == Color(red: 255, green: 0, blue: 0))
+            #expect(s.image.color(x: x + 1, y: 40) == Color(red: 255, green: 0, blue: 0))
+            #expect(s.image.color(x: x + 2, y: 10) == Color(red: 0, green: 0, blue: 255))
+            #expect(s.image.color(x: x + 3, y: 63) == Color(red: 0, green: 0, blue: 255))
+        }
+        #expect(s.warnings.isEmpty)
+    }
+
+    @Test func aSpriteArrayPrefixesItsImagesAndAMissingImageIsAWarning() throws {
+        let files = ["a.json": Array(#"{"half": {"x": 0, "y": 0, "width": 4, "height": 4}}"#.utf8), "a.png": try sheet()]
+        let s = try draw(#"{"id": "p", "type": "background", "paint": {"background-pattern": "a:half"}}"#,
+                         sprite: #""sprite": [{"id": "a", "url": "a"}],"#, files: files)
+        #expect(s.image.color(x: 0, y: 0) == Color(red: 255, green: 0, blue: 0))
+        let t = try draw(#"{"id": "p", "type": "background", "paint": {"background-pattern": "half"}}"#,
+                         sprite: #""sprite": [{"id": "a", "url": "a"}],"#, files: files)
+        #expect(t.warnings.contains { $0.contains("no sprite image \"half\"") })
+    }
+
+    @Test func spriteEntriesOutsideTheSheetAreReportedNotUsed() {
+        let json = JSONValue.object([
+            "in": .object(["x": .number(0), "y": .number(0), "width": .number(4), "height": .number(4), "pixelRatio": .number(2)]),
+            "out": .object(["x": .number(2), "y": .number(0), "width": .number(4), "height": .number(4)]),
+        ])
+        let (entries, problems) = SpriteIndex.entries(json, prefix: "", sheetWidth: 4, sheetHeight: 4)
+        #expect(entries["in"] == SpriteIndex.Entry(x: 0, y: 0, width: 4, height: 4, pixelRatio: 2, sdf: false))
+        #expect(entries["out"] == nil)
+        #expect(problems == ["out: not a rectangle inside the 4×4 sprite sheet"])
+        #expect(SpriteIndex.url(.init(prefix: "", url: "http://x/s?k=1"), pixelRatio: 2, ext: "png") == "http://x/s@2x.png?k=1")
+    }
+}
