@@ -48,6 +48,8 @@ struct StylePainter {
     private var geoJSON: [String: [RenderFeature]] = [:]
     private var vectorTiles: [String: [(CanonicalTile, [String: [RenderFeature]])]] = [:]
     private var rasterCache: [String: [(CanonicalTile, Pixmap)]] = [:]
+    /// Glyph ranges and placed labels (SymbolPainting.swift).
+    var symbols = SymbolState()
 
     init(style: StyleDocument, camera: StyleCamera, load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
         canvas = try Canvas(width: camera.pixelWidth, height: camera.pixelHeight, background: .transparent)
@@ -76,6 +78,7 @@ struct StylePainter {
             }
             canvas.clip = nil
         case "raster": drawRaster(layer)
+        case "symbol": drawSymbols(layer)
         default: warnings.append("layer \(layer.id): \(layer.type) layers are not drawn")
         }
     }
@@ -98,7 +101,7 @@ struct StylePainter {
     // MARK: Sources
 
     /// The features a layer draws, grouped by the tile they came from (nil: GeoJSON, whole).
-    private mutating func features(of layer: StyleLayer) -> [(CanonicalTile?, [RenderFeature])] {
+    mutating func features(of layer: StyleLayer) -> [(CanonicalTile?, [RenderFeature])] {
         guard let name = layer.source, let source = style.sources[name] else { return [] }
         switch source.type {
         case "geojson":
