@@ -130,32 +130,40 @@ extension StylePainter {
         return (a + (b - a) * t, atan2(b.y - a.y, b.x - a.x))
     }
 
-    /// Point placement's anchors on screen: each point; each vertex of a line (MapLibre's
-    /// point placement on lines); a polygon's most inland point on a 24 × 24 grid of its box.
+    /// Point placement's anchors on screen: each point; the first point of each line (MapLibre's
+    /// point placement on lines); a polygon's centroid, or the most inland point of a 24 × 24
+    /// grid of its box when that is strictly further from the rings.
     private func pointAnchors(_ f: RenderFeature) -> [Point] {
         switch f.kind {
         case .point: return project(f.points, Point(x: 0, y: 0))
-        case .line: return f.lines.flatMap { project($0, Point(x: 0, y: 0)) }
+        case .line: return f.lines.compactMap { $0.first.map { project([$0], Point(x: 0, y: 0))[0] } }
         case .polygon:
             return f.polygons.compactMap { polygon in
                 let rings = polygon.map { project($0, Point(x: 0, y: 0)) }
                 guard let outer = rings.first, outer.count >= 3 else { return nil }
                 let minX = outer.map(\.x).min()!, maxX = outer.map(\.x).max()!, minY = outer.map(\.y).min()!, maxY = outer.map(\.y).max()!
+                // The ring's area centroid first: a grid cell must be strictly more inland to
+                // win (polylabel's start), so symmetric shapes keep their centre.
+                var area = 0.0, cx = 0.0, cy = 0.0
+                for k in 0..<(outer.count - 1) {
+                    let a = outer[k], b = outer[k + 1], cross = a.x * b.y - b.x * a.y
+                    area += cross; cx += (a.x + b.x) * cross; cy += (a.y + b.y) * cross
+                }
+                let centroid = abs(area) > 1e-9 ? Point(x: cx / (3 * area), y: cy / (3 * area)) : outer[0]
                 var best: (Point, Double)?
-                for i in 0..<24 {
-                    for j in 0..<24 {
-                        let p = Point(x: minX + (maxX - minX) * (Double(i) + 0.5) / 24, y: minY + (maxY - minY) * (Double(j) + 0.5) / 24)
-                        var inside = false, nearest = Double.infinity
-                        for ring in rings where ring.count >= 2 {
-                            for k in 0..<(ring.count - 1) {
-                                let a = ring[k], b = ring[k + 1], v = b - a, l2 = v.x * v.x + v.y * v.y
-                                if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
-                                let t = l2 > 0 ? (((p.x - a.x) * v.x + (p.y - a.y) * v.y) / l2).clamped(0, 1) : 0
-                                nearest = min(nearest, (p - (a + v * t)).length)
-                            }
+                for cell in [24 * 24] + Array(0..<(24 * 24)) {
+                    let (i, j) = (cell / 24, cell % 24)
+                    let p = cell == 24 * 24 ? centroid : Point(x: minX + (maxX - minX) * (Double(i) + 0.5) / 24, y: minY + (maxY - minY) * (Double(j) + 0.5) / 24)
+                    var inside = false, nearest = Double.infinity
+                    for ring in rings where ring.count >= 2 {
+                        for k in 0..<(ring.count - 1) {
+                            let a = ring[k], b = ring[k + 1], v = b - a, l2 = v.x * v.x + v.y * v.y
+                            if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
+                            let t = l2 > 0 ? (((p.x - a.x) * v.x + (p.y - a.y) * v.y) / l2).clamped(0, 1) : 0
+                            nearest = min(nearest, (p - (a + v * t)).length)
                         }
-                        if inside, nearest > best?.1 ?? -1 { best = (p, nearest) }
                     }
+                    if inside, nearest > (best?.1 ?? -1) + 1e-9 { best = (p, nearest) }
                 }
                 return best?.0
             }
