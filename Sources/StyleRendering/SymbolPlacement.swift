@@ -22,7 +22,7 @@ import Darwin
 extension StylePainter {
     mutating func placeSymbols() {
         var placed: [String: [PlacedLabel]] = [:]
-        var boxes: [Box] = []
+        var boxes = CollisionGrid()
         for layer in style.layers.reversed() where layer.type == "symbol" && layer.shows(atZoom: zoom) {
             var candidates: [(key: Double, feature: RenderFeature)] = []
             for (tile, group) in features(of: layer) {
@@ -52,8 +52,28 @@ extension StylePainter {
         func hits(_ o: Box) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
     }
 
+    /// The placed boxes in cells of 64 device pixels (MapLibre's `GridIndex`), so a test
+    /// looks only at the boxes near it.
+    struct CollisionGrid {
+        static let cell = 64.0
+        private var cells: [Int64: [Box]] = [:]
+
+        private static func cells(_ b: Box) -> [Int64] {
+            // Boxes far off the image share the edge cells: bounded work for any coordinate.
+            func index(_ v: Double) -> Int64 { v.isNaN ? 0 : Int64((v / cell).rounded(.down).clamped(-1024, 1024)) }
+            let x0 = index(b.minX), x1 = max(x0, index(b.maxX)), y0 = index(b.minY), y1 = max(y0, index(b.maxY))
+            var out: [Int64] = []
+            for x in x0...x1 { for y in y0...y1 { out.append(x << 32 | (y & 0xFFFF_FFFF)) } }
+            return out
+        }
+
+        func hits(_ b: Box) -> Bool { Self.cells(b).contains { cells[$0]?.contains { $0.hits(b) } ?? false } }
+
+        mutating func insert(_ b: Box) { for c in Self.cells(b) { cells[c, default: []].append(b) } }
+    }
+
     /// The labels of one feature that find room.
-    private mutating func place(_ f: RenderFeature, _ layer: StyleLayer, _ boxes: inout [Box]) -> [PlacedLabel] {
+    private mutating func place(_ f: RenderFeature, _ layer: StyleLayer, _ boxes: inout CollisionGrid) -> [PlacedLabel] {
         let fontNames: [String] = switch value(layer, "text-font", f, paint: false) {
         case .array(let a): a.compactMap(\.stringValue)
         case .string(let s): [s]
@@ -91,8 +111,8 @@ extension StylePainter {
         func admit(_ labelBoxes: [Box], _ unshifted: [PlacedLabel.Quad]) -> PlacedLabel? {
             let quads = unshifted.map { var q = $0; q.origin = q.origin + shift; return q }
             let padded = labelBoxes.map { Box(minX: $0.minX - padding + shift.x, minY: $0.minY - padding + shift.y, maxX: $0.maxX + padding + shift.x, maxY: $0.maxY + padding + shift.y) }
-            if !allowOverlap, padded.contains(where: { b in boxes.contains { $0.hits(b) } }) { return nil }
-            if !ignorePlacement { boxes += padded }
+            if !allowOverlap, padded.contains(where: { boxes.hits($0) }) { return nil }
+            if !ignorePlacement { for b in padded { boxes.insert(b) } }
             return PlacedLabel(quads: quads, feature: f, sectionColors: colors)
         }
 
