@@ -5,12 +5,12 @@ import MapData
 struct ShapedText {
     struct Glyph {
         var glyph: SDFGlyph
-        /// Pen position of the glyph (its left, on its line's baseline offset), em units.
+        /// The glyph's pen position (left edge of its advance) and line offset, em units.
         var x: Double
         var y: Double
         /// The section's font scale (`format`'s `font-scale`).
         var scale: Double
-        /// The section's colour (`format`'s `text-color`), if it sets one.
+        /// The index of its `format` section (whose `text-color`, if set, it takes).
         var section: Int
     }
     var glyphs: [Glyph] = []
