@@ -35,6 +35,7 @@ public struct Geo: AsyncParsableCommand {
             SnapshotCommand.self,
             TilesCommand.self,
             StyleCommand.self,
+            GlyphsCommand.self,
             ServeTrackingCommand.self,
             LoadgenCommand.self,
         ]

@@ -50,6 +50,8 @@ struct StylePainter {
     private var rasterCache: [String: [(CanonicalTile, Pixmap)]] = [:]
     /// The sprite's images by name, once loaded (PatternPainting).
     var sprites: [String: SpriteImage]? = nil
+    /// Glyph ranges and placed labels (SymbolPainting.swift).
+    var symbols = SymbolState()
 
     init(style: StyleDocument, camera: StyleCamera, load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
         canvas = try Canvas(width: camera.pixelWidth, height: camera.pixelHeight, background: .transparent)
@@ -85,6 +87,7 @@ struct StylePainter {
             }
             canvas.clip = nil
         case "raster": drawRaster(layer)
+        case "symbol": drawSymbols(layer)
         default: warnings.append("layer \(layer.id): \(layer.type) layers are not drawn")
         }
     }
@@ -114,7 +117,7 @@ struct StylePainter {
     // MARK: Sources
 
     /// The features a layer draws, grouped by the tile they came from (nil: GeoJSON, whole).
-    private mutating func features(of layer: StyleLayer) -> [(CanonicalTile?, [RenderFeature])] {
+    mutating func features(of layer: StyleLayer) -> [(CanonicalTile?, [RenderFeature])] {
         guard let name = layer.source, let source = style.sources[name] else { return [] }
         switch source.type {
         case "geojson":

@@ -32,10 +32,10 @@ public final class FontFace: GlyphFace {
     /// Font design units per em.
     public let unitsPerEm: Double
     private let hb: CHarfBuzzLibrary
-    private let ft: CFreeTypeLibrary
+    let ft: CFreeTypeLibrary
     private let storage: UnsafeMutableRawBufferPointer
     private var library: FT_Library?
-    private var face: FT_Face?
+    var face: FT_Face?
     private let hbBlob: OpaquePointer
     private let hbFace: OpaquePointer
     private let hbFont: OpaquePointer

@@ -1,0 +1,63 @@
+import ArgumentParser
+import MapRenderer
+import MapData
+import SystemIO
+
+/// `geo glyphs`: the glyph PBFs MapLibre styles name.
+struct GlyphsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "glyphs",
+        abstract: "Glyph PBF ranges (signed distance fields) for MapLibre styles.",
+        subcommands: [Build.self]
+    )
+
+    /// `geo glyphs build FONT… -o DIR`: the 256 ranges of a font stack.
+    struct Build: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "build",
+            abstract: "Write the glyph PBF ranges (0-255.pbf … 65280-65535.pbf) of a font stack made from local fonts.",
+            discussion: "Each glyph is a signed distance field at 24 px per em with a 3 px border (radius 8, cutoff 0.25), as node-fontnik makes them; a code point takes its glyph from the first font that has it. Point a style's `glyphs` URL at the folder's parent: {fontstack} is the stack's name."
+        )
+
+        @Argument(help: "Font files (.ttf, .otf; PATH#N for face N of a .ttc collection), in fallback order.")
+        var fonts: [String]
+
+        @Option(name: .shortAndLong, help: "The folder to write the ranges into (created).")
+        var output: String
+
+        @Option(help: "The font stack's name (default: the fonts' \"Family Style\" names joined by \", \").")
+        var name: String?
+
+        func run() throws {
+            #if os(Linux)
+            var faces: [FontFace] = []
+            for font in fonts {
+                var path = font, index = 0
+                if let hash = font.lastIndex(of: "#"), let n = Int(font[font.index(after: hash)...]), n >= 0 {
+                    path = String(font[..<hash])
+                    index = n
+                }
+                try CommandLineFiles.checkInput(path)
+                let bytes: [UInt8]
+                do { bytes = try FileDescriptor.readContents(of: path) } catch {
+                    throw CommandLineFileError.noInput("cannot read (\(error))", path)
+                }
+                do { faces.append(try FontFace(data: bytes, index: index, name: path)) } catch {
+                    throw CommandLineFileError.damaged("glyphs build", path, error)
+                }
+            }
+            let builder = GlyphStackBuilder(faces: faces, name: name)
+            try FileDescriptor.createDirectories(output)
+            var glyphs = 0
+            for start in stride(from: UInt32(0), to: 0x10000, by: 256) {
+                let range = builder.range(startingAt: start)
+                try AtomicFileReplacement.write(GlyphPBF.encode([range]), to: output + "/" + range.range + ".pbf")
+                glyphs += range.glyphs.count
+            }
+            StandardOutput().line("geo glyphs: wrote 256 ranges, \(glyphs) glyphs of \"\(builder.name)\", to \(output)")
+            #else
+            throw ValidationError("geo glyphs build needs FreeType, which this platform's build does not use yet")
+            #endif
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import GeoCore
+import MapData
+import MapRenderer
+import MapStyle
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What symbol layers share in one snapshot: the glyph ranges loaded from the style's
+/// `glyphs` URL, the labels placed (top layer first, as MapLibre places them) per layer.
+struct SymbolState {
+    /// Glyphs by font stack and range start; nil for a range that did not load.
+    var ranges: [String: [UInt32: SDFGlyph]?] = [:]
+    var placed: [String: [PlacedLabel]]?
+}
+
+/// A label that won its place: its glyphs as screen quads and its paint.
+struct PlacedLabel {
+    struct Quad {
+        var glyph: SDFGlyph
+        /// The quad's origin on screen, device pixels; the glyph is turned `angle` radians
+        /// clockwise about it and scaled by `scale` device pixels per em unit.
+        var origin: Point
+        var angle: Double
+        var scale: Double
+        /// The bitmap's top-left corner (its 1-texel padding included) in em units from the origin.
+        var corner: Point
+        var section: Int
+    }
+    var quads: [Quad]
+    var feature: RenderFeature
+    var sectionColors: [StyleColor?]
+}
+
+extension StylePainter {
+    /// The glyph of `c` in its font stack, loading its range through the style's `glyphs` URL.
+    mutating func sdfGlyph(_ c: TextCharacter) -> SDFGlyph? {
+        let start = c.scalar.value / 256 * 256
+        guard c.scalar.value <= 0xFFFF, let template = style.glyphs else { return nil }
+        let key = c.fontStack + "\u{0}" + String(start)
+        if symbols.ranges[key] == nil {
+            let url = template.split(separator: "{fontstack}", omittingEmptySubsequences: false).joined(separator: c.fontStack)
+                .split(separator: "{range}", omittingEmptySubsequences: false).joined(separator: "\(start)-\(start + 255)")
+            do {
+                let stacks = try GlyphPBF.decode(try load(url))
+                var map: [UInt32: SDFGlyph] = [:]
+                for s in stacks { for g in s.glyphs { map[g.id] = g } }
+                symbols.ranges[key] = .some(map)
+            } catch {
+                warnings.append("glyphs \(url): \(error)")
+                symbols.ranges[key] = .some(nil)
+            }
+        }
+        return symbols.ranges[key]??[c.scalar.value]
+    }
+
+    /// Draws a symbol layer's text: halos first, then the text, as MapLibre's two SDF passes.
+    mutating func drawSymbols(_ layer: StyleLayer) {
+        if symbols.placed == nil { placeSymbols() }
+        let labels = symbols.placed?[layer.id] ?? []
+        if layer.layoutValues["icon-image"] != nil { warnings.append("layer \(layer.id): icons are not drawn") }
+        for halo in [true, false] {
+            for label in labels {
+                let f = label.feature
+                let opacity = number(layer, "text-opacity", f)
+                let size = number(layer, "text-size", f, paint: false)
+                let fontScale = size / SymbolShaping.oneEm
+                let edgeGamma = 0.105 / camera.pixelRatio
+                if halo {
+                    let width = number(layer, "text-halo-width", f)
+                    let haloColor = color(layer, "text-halo-color", f)
+                    guard width > 0, haloColor.alpha > 0 else { continue }
+                    let gamma = (number(layer, "text-halo-blur", f) * 1.19 / 8 + edgeGamma) / fontScale
+                    let buff = (6 - width / fontScale) / 8
+                    for q in label.quads { drawGlyph(q, color: Self.rgba(haloColor, opacity: opacity), buff: buff, gamma: gamma) }
+                } else {
+                    let base = color(layer, "text-color", f)
+                    for q in label.quads {
+                        let c = label.sectionColors.indices.contains(q.section) ? label.sectionColors[q.section] ?? base : base
+                        drawGlyph(q, color: Self.rgba(c, opacity: opacity), buff: 0.75, gamma: edgeGamma / fontScale)
+                    }
+                }
+            }
+        }
+    }
+
+    /// One glyph quad shaded as MapLibre's `symbol_sdf` fragment shader: the distance field
+    /// sampled bilinearly, alpha `smoothstep(buff − gamma, buff + gamma, distance)`.
+    mutating func drawGlyph(_ q: PlacedLabel.Quad, color: Color, buff: Double, gamma: Double) {
+        let g = q.glyph
+        let bw = g.width + 6, bh = g.height + 6
+        guard color.alpha > 0, g.bitmap.count == bw * bh, q.scale > 0 else { return }
+        let tw = Double(bw + 2), th = Double(bh + 2)
+        let cosA = cos(q.angle), sinA = sin(q.angle)
+        // The quad's screen corners: local (corner + (u, v)) · scale, turned, about the origin.
+        func screen(_ u: Double, _ v: Double) -> Point {
+            let x = (q.corner.x + u) * q.scale, y = (q.corner.y + v) * q.scale
+            return Point(x: q.origin.x + x * cosA - y * sinA, y: q.origin.y + x * sinA + y * cosA)
+        }
+        let corners = [screen(0, 0), screen(tw, 0), screen(0, th), screen(tw, th)]
+        let x0 = max(0, Int((corners.map(\.x).min()!).rounded(.down))), x1 = min(canvas.width, Int((corners.map(\.x).max()!).rounded(.up)))
+        let y0 = max(0, Int((corners.map(\.y).min()!).rounded(.down))), y1 = min(canvas.height, Int((corners.map(\.y).max()!).rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return }
+        func texel(_ x: Int, _ y: Int) -> Double {
+            guard x >= 0, y >= 0, x < bw, y < bh else { return 0 }
+            return Double(g.bitmap[y * bw + x]) / 255
+        }
+        var row = [Float](repeating: 0, count: x1 - x0)
+        canvas.withPixmap { image in
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let dx = Double(x) + 0.5 - q.origin.x, dy = Double(y) + 0.5 - q.origin.y
+                    // Back to texels: unturn, unscale, then the bitmap starts one texel in.
+                    let u = (dx * cosA + dy * sinA) / q.scale - q.corner.x - 1
+                    let v = (-dx * sinA + dy * cosA) / q.scale - q.corner.y - 1
+                    var a = 0.0
+                    if u > -1, v > -1, u < Double(bw) + 1, v < Double(bh) + 1 {
+                        let fx = u - 0.5, fy = v - 0.5
+                        let ix = Int(fx.rounded(.down)), iy = Int(fy.rounded(.down))
+                        let tx = fx - Double(ix), ty = fy - Double(iy)
+                        let d = (texel(ix, iy) * (1 - tx) + texel(ix + 1, iy) * tx) * (1 - ty) + (texel(ix, iy + 1) * (1 - tx) + texel(ix + 1, iy + 1) * tx) * ty
+                        a = Self.smoothstep(buff - gamma, buff + gamma, d)
+                    }
+                    row[x - x0] = Float(a)
+                }
+                row.withUnsafeBufferPointer { image.composite(color, row: y, x: x0, coverage: $0) }
+            }
+        }
+    }
+
+    /// The label text of a feature: `text-field` (a string with `{property}` tokens or a
+    /// `format`ted value) in sections, `text-transform` applied.
+    func labelText(_ layer: StyleLayer, _ f: RenderFeature, fontStack: String) -> (chars: [TextCharacter], colors: [StyleColor?]) {
+        var sections: [(String, Double, String, StyleColor?)] = []
+        switch value(layer, "text-field", f, paint: false) {
+        case .formatted(let formatted):
+            for s in formatted.sections where s.image == nil {
+                sections.append((s.text, s.scale ?? 1, s.fontStack ?? fontStack, s.textColor))
+            }
+        case .string(let s): sections.append((Self.replacingTokens(s, f), 1, fontStack, nil))
+        case .null: return ([], [])
+        case let other: sections.append((other.stringValue ?? "\(other)", 1, fontStack, nil))
+        }
+        let transform = value(layer, "text-transform", f, paint: false).stringValue
+        var chars: [TextCharacter] = []
+        for (i, s) in sections.enumerated() {
+            let text = transform == "uppercase" ? s.0.uppercased() : transform == "lowercase" ? s.0.lowercased() : s.0
+            for scalar in text.unicodeScalars { chars.append(TextCharacter(scalar: scalar, section: i, scale: s.1, fontStack: s.2)) }
+        }
+        return (chars, sections.map(\.3))
+    }
+
+    /// `{name}` tokens replaced by the feature's property (empty when it has none).
+    static func replacingTokens(_ s: String, _ f: RenderFeature) -> String {
+        guard s.contains("{") else { return s }
+        var out = "", rest = s[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            out += rest[..<open]
+            let key = String(rest[rest.index(after: open)..<close])
+            if let v = f.expressionFeature.properties[key] { out += v.stringValue ?? v.numberValue.map { Self.formatNumber($0) } ?? "" }
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    static func formatNumber(_ n: Double) -> String {
+        n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import GeoTestSupport
+import MapRenderer
+import MapStyle
+import StyleRendering
+import Testing
+
+/// Symbol layers' text drawn by `StyleSnapshot` with the render suite's glyph PBFs
+/// (`maplibre-render/glyphs`, Open Sans Semibold at 24 px): where the ink lands for anchors,
+/// line breaking, halos and collisions. Distances in device pixels at pixel ratio 1.
+@Suite struct SymbolTextTests {
+    /// A 256 × 256 image of `layout` (members of the layout object) / `paint` over points at longitudes `points` (latitude 0), zoom 0.
+    private func draw(layout: String, paint: String = "{}", points: [Double] = [0]) throws -> StyleSnapshot? {
+        guard let glyphs = try Fixtures.url("maplibre-render/glyphs") else { return nil }
+        let features = points.map { #"{"type": "Feature", "properties": {"name": "Test Test Test"}, "geometry": {"type": "Point", "coordinates": [\#($0), 0]}}"# }
+        let text = """
+            {"version": 8, "glyphs": "local://glyphs/{fontstack}/{range}.pbf",
+             "sources": {"p": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\(features.joined(separator: ","))]}}},
+             "layers": [{"id": "t", "type": "symbol", "source": "p",
+                         "layout": {"text-font": ["Open Sans Semibold", "Arial Unicode MS Bold"], "text-field": "{name}"\(layout.isEmpty ? "" : ", " + layout)},
+                         "paint": \(paint)}]}
+            """
+        let style = try StyleDocument(data: Data(text.utf8))
+        let camera = StyleCamera(style: style, width: 256, height: 256, pixelRatio: 1)
+        return try StyleSnapshot(style: style, camera: camera) { url in
+            guard url.hasPrefix("local://glyphs/") else { throw StyleRenderError("no file \(url)") }
+            return [UInt8](try Data(contentsOf: glyphs.appendingPathComponent(String(url.dropFirst("local://glyphs/".count)))))
+        }
+    }
+
+    /// The box of pixels with alpha over 128 and the count of such pixels.
+    private func ink(_ image: Pixmap, where keep: (Color) -> Bool = { $0.alpha > 128 }) -> (minX: Int, minY: Int, maxX: Int, maxY: Int, count: Int) {
+        var box = (minX: Int.max, minY: Int.max, maxX: -1, maxY: -1, count: 0)
+        for y in 0..<image.height {
+            for x in 0..<image.width where keep(image.color(x: x, y: y)) {
+                box = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y), box.count + 1)
+            }
+        }
+        return box
+    }
+
+    @Test func maxWidthBreaksIntoLinesAndTheAnchorPlacesTheBlock() throws {
+        guard let one = try draw(layout: #""text-max-width": 100"#), let three = try draw(layout: #""text-max-width": 2"#) else { return }
+        #expect(one.warnings.isEmpty, "\(one.warnings)")
+        let a = ink(one.image), b = ink(three.image)
+        // One line of 16 px text (the default size): ink about 12 px tall, centred on (128, 128).
+        #expect((9...14).contains(a.maxY - a.minY), "\(a)")
+        #expect(abs((a.minX + a.maxX) / 2 - 128) <= 2 && abs((a.minY + a.maxY) / 2 - 128) <= 3, "\(a)")
+        // At 2 ems (48 px) a line per word: three lines 1.2 em apart, 2 × 19.2 px more ink
+        // height, a word (a third of the line less its two spaces) wide.
+        #expect(abs(Double(b.maxY - b.minY - (a.maxY - a.minY)) - 38.4) <= 2, "\(b)")
+        #expect(abs(Double(b.maxX - b.minX) - Double(a.maxX - a.minX) / 3) <= 6, "\(b)")
+        // Anchor top: the block hangs under the point.
+        let top = try #require(try draw(layout: #""text-max-width": 100, "text-anchor": "top""#))
+        let t = ink(top.image)
+        #expect(t.minY >= 128 && t.minY <= 134, "\(t)")
+    }
+
+    @Test func haloSurroundsTheTextInItsColour() throws {
+        guard let s = try draw(layout: "", paint: ##"{"text-color": "#000000", "text-halo-color": "#ff0000", "text-halo-width": 2}"##) else { return }
+        let red = ink(s.image) { $0.red > 200 && $0.green < 60 && $0.alpha > 200 }
+        let black = ink(s.image) { $0.red < 60 && $0.alpha > 200 }
+        #expect(red.count > black.count / 2, "halo \(red.count) px, text \(black.count) px")
+        // The halo reaches about 2 px past the text on each side.
+        #expect((1...4).contains(black.minX - red.minX) && (1...4).contains(red.maxX - black.maxX), "\(red) \(black)")
+    }
+
+    @Test func collidingLabelsKeepTheFirstUnlessOverlapIsAllowed() throws {
+        // Two points 2° apart at zoom 0: 2.8 px, the labels overlap.
+        guard let kept = try draw(layout: "", points: [0, 2]), let both = try draw(layout: #""text-allow-overlap": true"#, points: [0, 2]),
+              let single = try draw(layout: "") else { return }
+        #expect(ink(kept.image).count == ink(single.image).count)
+        #expect(ink(both.image).count > ink(single.image).count)
+    }
+}
