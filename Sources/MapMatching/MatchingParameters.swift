@@ -24,8 +24,9 @@ public struct MatchingParameters: Hashable, Sendable {
     /// |route distance − great-circle distance| (their 1 Hz estimate is about 3 m); a fix with
     /// noisy or sparse fixes get more (`beta(sigma:greatCircle:)`).
     public var beta: Distance
-    /// Candidates lie within `radiusSigmas` × σ of the fix, but at least `minimumRadius` and at
-    /// most `maximumRadius` metres.
+    /// Candidates lie within `radiusSigmas` × σ of the fix, but at least `minimumRadius`, at least
+    /// as far as a road can still beat the off-road state (`offRoadReach(sigma:)`), and at most
+    /// `maximumRadius` metres.
     public var radiusSigmas: Double
     public var minimumRadius: Distance
     public var maximumRadius: Distance
@@ -102,7 +103,7 @@ public struct MatchingParameters: Hashable, Sendable {
     }
 
     /// Driving: σ ≥ 4.07 m (Newson & Krumm), 10 m assumed without accuracy (consumer GPS in
-    /// the open), β 3 m, candidates within 4σ (50–200 m), 8 segments, 250 km/h, 10 m steps,
+    /// the open), β 3 m, candidates within 4σ and the off-road reach (62–200 m; 70.6 m at σ 10 m), 8 segments, 250 km/h, 10 m steps,
     /// breaks after 120 s or 2 km, U-turns off the graph at 50 m; off-road beyond 60 m; an
     /// unrouted re-entry from off-road costs 10⁻⁸ (18.4 nats, the emission gain of one fix 5 m
     /// from a road over the off-road state's at σ 10 m).
@@ -131,7 +132,9 @@ public struct MatchingParameters: Hashable, Sendable {
 
     /// The candidate radius for σ, metres.
     @inline(__always)
-    func radius(sigma: Double) -> Double { min(maximumRadius.meters, max(minimumRadius.meters, radiusSigmas * sigma)) }
+    func radius(sigma: Double) -> Double {
+        min(maximumRadius.meters, max(minimumRadius.meters, radiusSigmas * sigma, offRoadReach(sigma: sigma)))
+    }
 
     /// log N(distance; 0, σ): the Gaussian emission probability density (Newson & Krumm eq. 1).
     @inline(__always)
@@ -155,11 +158,29 @@ public struct MatchingParameters: Hashable, Sendable {
         return -abs(route - greatCircle) / beta - log(beta)
     }
 
-    /// The off-road state's emission: a road candidate's at `offRoadDistance`, or at 3 σ when
-    /// that is further (a fix that noisy is still plausibly on a road 3 σ away).
+    /// Where the off-road state's emission equals a road candidate's, metres: `offRoadDistance`,
+    /// or 3 σ when that is further (a fix that noisy is still plausibly on a road 3 σ away).
+    @inline(__always)
+    func offRoadCrossover(sigma: Double) -> Double { max(offRoadDistance.meters, 3 * sigma) }
+
+    /// The off-road state's emission: a road candidate's at `offRoadCrossover(sigma:)`.
     @inline(__always)
     func logOffRoadEmission(sigma: Double) -> Double {
-        logEmission(distance: max(offRoadDistance.meters, 3 * sigma), sigma: sigma)
+        logEmission(distance: offRoadCrossover(sigma: sigma), sigma: sigma)
+    }
+
+    /// The furthest a road can lie from a fix and still be its best state, metres: √(x² + 2σ²
+    /// ln(1/p)) for the crossover x and the entry probability p. A road state's transition is at
+    /// most the off-road state's from the same parent divided by p (entering off-road costs p,
+    /// leaving it costs more than staying), so a road further than this loses to the off-road
+    /// state on emission alone. The candidate radius reaches at least this far: a fix between
+    /// the crossover and here is on its road when the chain says so, not unmatched for want of
+    /// a candidate (car, σ 10 m: 70.6 m, where 4 σ alone gave 50 m and the off-road state
+    /// only won beyond 60 m).
+    @inline(__always)
+    func offRoadReach(sigma: Double) -> Double {
+        let x = offRoadCrossover(sigma: sigma)
+        return (x * x + 2 * sigma * sigma * -log(offRoadEntryProbability)).squareRoot()
     }
 
     /// Checks ranges; the presets pass.

@@ -103,8 +103,10 @@ func kubicka_correctFractionFloor(_ id: String) throws {
 }
 
 /// The online matcher on real drives: at least 95 % of fixes are matched live onto the true
-/// route, and its committed answers equal the whole-track match exactly.
-@Test(.onOwnThread, arguments: ["00000006", "00000046"])
+/// route, and its committed answers equal the whole-track match exactly. Drive 66 (98.7 %) has
+/// 187 fixes 52–59 m from its road, between 4 σ and the off-road crossover: with candidates
+/// only within 50 m they were published off-road (94.4 %).
+@Test(.onOwnThread, arguments: ["00000006", "00000046", "00000066"])
 func kubicka_onlineCommitsEqualOffline(_ id: String) throws {
     guard let drive = try KubickaDrive.load(id) else { return }
     let matcher = try MapMatcher(graph: drive.graph)

@@ -15,14 +15,7 @@
 #   scripts/eval/match-live.sh [VARIANT ...]       (run from the project root; default: all)
 #   GEO=path/to/geo  KUBICKA=dir-of-tracks  CHECKS=dir-of-kubicka.py  to override.
 set -euo pipefail
-CHECKS="${CHECKS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/checks}"
-DATA="${LOCATIONKIT_DATA:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/data}"
-KUBICKA="${KUBICKA:-$DATA/traces/kubicka}"
-if [[ -z "${GEO:-}" ]]; then
-  swift build -c release --product geo >/dev/null
-  GEO="$(swift build -c release --show-bin-path)/geo"
-fi
-T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
 python3 - "$GEO" "$KUBICKA" "$CHECKS" "$T" "$@" <<'PY'
 import json, math, os, random, subprocess, sys
 geo, base, checks, T = sys.argv[1:5]
