@@ -48,11 +48,18 @@ public final class PositionIndicator {
     public var manager: PositioningManager?
 
     /// Whether the indicator is drawn. Making it visible starts positioning on `manager`, as
-    /// the seed's `visible = YES` does (the start runs on the manager's actor, asynchronously).
+    /// the seed's `visible = YES` does (the start runs on the manager's actor, asynchronously),
+    /// and its heading updates in `.compass` mode.
     public var isVisible = false {
         didSet {
             onChange?()
-            if isVisible, !oldValue, let manager { Task { await manager.start() } }
+            if isVisible, !oldValue, let manager {
+                let compass = headingMode == .compass
+                Task {
+                    await manager.start()
+                    if compass { await manager.startUpdatingHeading() }
+                }
+            }
         }
     }
     public var accuracyIndicatorVisible = true { didSet { onChange?() } }
@@ -63,8 +70,14 @@ public final class PositionIndicator {
     public var orientationOffset = 0.0 { didSet { onChange?() } }
     public var displayObject = DisplayObject.dot(radius: 8, color: Color(hex: 0x1E64F0)) { didSet { onChange?() } }
     public var positionKind = PositionKind.current
-    /// What the heading follows: the course (the default) or the compass.
-    public var headingMode = HeadingMode.course { didSet { onChange?() } }
+    /// What the heading follows: the course (the default) or the compass; `.compass` on a
+    /// visible indicator starts the manager's heading updates (`startUpdatingHeading`).
+    public var headingMode = HeadingMode.course {
+        didSet {
+            onChange?()
+            if headingMode == .compass, oldValue != .compass, isVisible, let manager { Task { await manager.startUpdatingHeading() } }
+        }
+    }
 
     /// The position shown, nil before the first.
     public private(set) var location: Location?

@@ -131,13 +131,15 @@ public final class NMEASource: BatchPositionSource {
 
     /// Adds the fix to the batch once the pacing's delay after the `previous` fix has passed,
     /// yielding what is pending before waiting (a cycle without a fix adds `.lost` once). A
-    /// true heading in the cycle (`HDT`) follows as a `.heading` event (seed 003's
-    /// `didUpdateHeading`), dated by the cycle; a heading outside 0…360° (NaN, 720°) is left
-    /// out rather than wrapped, as `NMEAHeading` refuses it (360° is 0°).
+    /// true heading in the cycle (`HDT` or `THS`) follows as a `.heading` event (seed 003's
+    /// `didUpdateHeading`), dated by the cycle; a THS with mode V is not reliable (the manager
+    /// reports `.headingFailure` for it). The decoder drops a heading outside 0…360° (NaN,
+    /// 720°) rather than wrapping it (360° is 0°).
     private func deliver(_ fix: NMEAFix, after previous: inout Date?, lost: inout Bool, to output: inout EventBatchOutput) async throws {
         defer {
-            if let degrees = fix.heading, degrees >= 0, degrees <= 360, let time = fix.location?.timestamp ?? fix.time {
-                output.append(.heading(Heading(timestamp: time, trueHeading: Bearing(degrees: degrees))))
+            if let degrees = fix.heading, let time = fix.location?.timestamp ?? fix.time {
+                output.append(.heading(Heading(timestamp: time, trueHeading: Bearing(degrees: degrees),
+                                               isReliable: fix.headingMode != .notValid)))
             }
         }
         guard let location = fix.location else {
