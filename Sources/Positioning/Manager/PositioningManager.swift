@@ -9,10 +9,13 @@ public import GeoBase
 public enum PositioningMethod: Sendable, Hashable {
     /// Every fix the source delivers (`…GPS`).
     case continuous
-    /// Only significant movement, to save work downstream (`…SignificantChanges`): a fix is
-    /// delivered when it is at least 500 m from the last delivered one, or when 15 minutes
-    /// have passed since the last delivery (TrackFiltering's `SignificantChangeGate`). The
-    /// first fix is always delivered.
+    /// Only significant movement, to save power (`…SignificantChanges`, seed 000): the source
+    /// is asked for one fix a minute and rests between (`SourceDemand.checkInterval`: gpsd's
+    /// watch is off, replays skip), and a fix is delivered when it is at least 500 m from the
+    /// last delivered one (TrackFiltering's `SignificantChangeGate`, with no heartbeat: a
+    /// device that moves less is not reported again, as Core Location's service). The first
+    /// fix is always delivered. A source that cannot rest (an NMEA stream, an app's own feed)
+    /// still delivers every fix to the gate.
     case significantChanges
 }
 
@@ -246,8 +249,12 @@ public actor PositioningManager {
     /// in which case a `.failed(.sourceUnavailable)` event says why.
     @discardableResult
     public func start(_ method: PositioningMethod = .continuous) -> Bool {
+        let changed = method != self.method
         self.method = method
-        if isRunning { return true }
+        if isRunning {
+            if changed { launch() } // the source is asked for another demand
+            return true
+        }
         if dataSource == nil {
             do {
                 dataSource = try defaultSource()
@@ -373,9 +380,13 @@ public actor PositioningManager {
         significant = SignificantChangeGate()
         isPaused = false
         guard let dataSource else { return }
-        let source = watched(dataSource, configuration.lostTimeout)
+        // The source makes only the fixes wanted (`SourceDemand`); the lost-position timeout
+        // waits out its rests.
+        let demand = sourceDemand
+        let adjusted = demand == .everyFix ? dataSource : (dataSource as? any DemandAdjustableSource)?.adjusted(to: demand) ?? dataSource
+        let source = watched(adjusted, configuration.lostTimeout + (demand.checkInterval ?? .zero))
         let token = generation
-        let batched = dataSource is any BatchPositionSource
+        let batched = adjusted is any BatchPositionSource
         run = Task { await self.consume(source, batched: batched, generation: token) }
     }
 
