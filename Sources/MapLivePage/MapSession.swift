@@ -104,13 +104,15 @@ public actor MapSession {
     }
 
     /// Shows `manager`'s positions: the indicator made visible (which starts positioning), the
-    /// camera following, every update on the indicator and track, until positioning stops or
+    /// camera following, heading updates started (for the indicator's heading), every update
+    /// on the indicator and track, until positioning stops or
     /// the calling task is cancelled.
     public func follow(_ manager: PositioningManager) async {
         let events = manager.events()
         view.positionIndicator.startPositioning = { await manager.start() }
         view.positionIndicator.isVisible = true
         view.followMode = .follow
+        await manager.startUpdatingHeading()
         for await event in events {
             switch event {
             case .updated:

@@ -48,13 +48,22 @@ public final class PositionIndicator {
     /// the live page's `MapSession.follow(_:)` with its manager's `start()`. The view itself
     /// knows no positioning manager, only the positions it is given.
     public var startPositioning: (@Sendable () async -> Void)?
+    /// What the compass needs started (the seed's heading updates): called when a visible
+    /// indicator is in, or switches to, `.compass` mode; e.g. a manager's `startUpdatingHeading()`.
+    public var startHeadingUpdates: (@Sendable () async -> Void)?
 
-    /// Whether the indicator is drawn. Making it visible calls `startPositioning`
-    /// (asynchronously, on a new task).
+    /// Whether the indicator is drawn. Making it visible calls `startPositioning`, and
+    /// `startHeadingUpdates` in `.compass` mode (asynchronously, on a new task).
     public var isVisible = false {
         didSet {
             onChange?()
-            if isVisible, !oldValue, let startPositioning { Task { await startPositioning() } }
+            if isVisible, !oldValue {
+                let start = startPositioning, heading = headingMode == .compass ? startHeadingUpdates : nil
+                Task {
+                    await start?()
+                    await heading?()
+                }
+            }
         }
     }
     public var accuracyIndicatorVisible = true { didSet { onChange?() } }
@@ -65,8 +74,14 @@ public final class PositionIndicator {
     public var orientationOffset = 0.0 { didSet { onChange?() } }
     public var displayObject = DisplayObject.dot(radius: 8, color: Color(hex: 0x1E64F0)) { didSet { onChange?() } }
     public var positionKind = PositionKind.current
-    /// What the heading follows: the course (the default) or the compass.
-    public var headingMode = HeadingMode.course { didSet { onChange?() } }
+    /// What the heading follows: the course (the default) or the compass; `.compass` on a
+    /// visible indicator calls `startHeadingUpdates`.
+    public var headingMode = HeadingMode.course {
+        didSet {
+            onChange?()
+            if headingMode == .compass, oldValue != .compass, isVisible, let startHeadingUpdates { Task { await startHeadingUpdates() } }
+        }
+    }
 
     /// The position shown, nil before the first.
     public private(set) var location: Location?

@@ -23,6 +23,11 @@ public struct Heading: Hashable, Sendable {
     public var magneticHeading: Bearing?
     /// The declination used to relate the two, east positive (nil until resolved).
     public var declination: Angle?
+    /// Core Location's `headingAccuracy`: the largest deviation, degrees, between the reported
+    /// heading and the real one; nil when the sensor reports none (HDT, THS and gpsd's ATT
+    /// carry none). Core Location's negative "invalid" value is `isReliable == false` here:
+    /// `PositioningManager.updateHeading(_:)` refuses a negative, NaN or infinite accuracy.
+    public var headingAccuracy: Angle?
     /// The magnetometer's status, when the source reports one (gpsd `mag_st`).
     public var sensorStatus: HeadingSensorStatus?
     /// False when the heading must not be used: a THS marked not valid, a magnetometer in
@@ -30,11 +35,14 @@ public struct Heading: Hashable, Sendable {
     /// WMM blackout zone, H < 2000 nT).
     public var isReliable: Bool
 
-    public init(timestamp: Date, trueHeading: Bearing? = nil, magneticHeading: Bearing? = nil,
+    /// A heading as a sensor gave it. `Bearing` wraps any finite angle into [0, 360) (720° is
+    /// 0°); a NaN bearing stays NaN, and `PositioningManager.updateHeading(_:)` refuses it.
+    public init(timestamp: Date, trueHeading: Bearing? = nil, magneticHeading: Bearing? = nil, headingAccuracy: Angle? = nil,
                 sensorStatus: HeadingSensorStatus? = nil, isReliable: Bool = true) {
         self.timestamp = timestamp
         self.trueHeading = trueHeading
         self.magneticHeading = magneticHeading
+        self.headingAccuracy = headingAccuracy
         self.sensorStatus = sensorStatus
         self.isReliable = isReliable && (sensorStatus?.isUsable ?? true)
     }

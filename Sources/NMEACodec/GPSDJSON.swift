@@ -113,6 +113,10 @@ public enum GPSDMessage: Hashable, Sendable {
             self.enable = enable; self.json = json; self.nmea = nmea; self.raw = raw; self.scaled = scaled
             self.split24 = split24; self.pps = pps; self.device = device
         }
+
+        /// `{"enable":false}`: stop streaming reports to this client (gpsd keeps the device
+        /// open while another client watches, or with `-n`).
+        public static var off: Watch { Watch(enable: false, json: nil) }
     }
 
     /// `{"class":"TPV"}`: time, position, velocity. Errors are 95 % figures, metres (m/s, degrees).
@@ -263,7 +267,17 @@ public enum GPSDMessage: Hashable, Sendable {
         }
     }
 
-    /// The `?WATCH={"enable":true,"json":true}` command a client sends to start streaming.
+    /// `?DEVICE={"cycle":…}\n`: asks gpsd to set its (only) receiver's reporting cycle,
+    /// seconds (gpsd_json(5)); gpsd answers with the device's `DEVICE` report, or an `ERROR`
+    /// when the driver cannot switch rates. A cycle that is not finite and positive is sent
+    /// as 1 s.
+    public static func deviceCycleCommand(_ seconds: Double) -> String {
+        let cycle = seconds.isFinite && seconds > 0 ? seconds : 1
+        return "?DEVICE={\"cycle\":\(cycle)}\n"
+    }
+
+    /// The `?WATCH={"enable":true,"json":true}` command a client sends to start streaming
+    /// (`Watch.off` to stop).
     public static func watchCommand(_ watch: Watch = Watch()) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

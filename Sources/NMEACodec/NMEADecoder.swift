@@ -175,6 +175,9 @@ public struct NMEADecoder: Sendable {
         case .vtg(let v): handleVTG(v, line)
         case .gst(let g): handleGST(g, line)
         case .hdt(let h): handleHDT(h, line)
+        case .raw(let raw) where raw.address.type == .ths:
+            handleOther()
+            if let heading = try? NMEAHeading(sentence) { applyHeading(heading.degrees, mode: heading.mode, line) }
         case .gbs, .txt, .raw: handleOther()
         }
         if let failure { throw failure }
@@ -213,6 +216,10 @@ public struct NMEADecoder: Sendable {
             return
         }
         let type = address.type
+        if type == .ths {
+            handleTHS(degrees: NMEANumber.double(c.next()), mode: c.next(), line)
+            return
+        }
         let minimum = NMEASentence.minimumFields(type)
         guard minimum != .max, type != .txt else {
             handleOther()
@@ -334,8 +341,26 @@ public struct NMEADecoder: Sendable {
 
     private mutating func handleHDT(_ h: NMEASentence.HDT, _ line: Int) {
         touch(line)
-        if let heading = h.heading { fix.heading = heading }
+        if let heading = h.heading { applyHeading(heading, mode: nil, line) }
         lastWasGSA = false; lastWasGSV = false
+    }
+
+    /// THS (true heading and status) has no typed `NMEASentence` (it is kept raw and counted
+    /// as such); its heading and mode join the epoch as HDT's heading does. A mode field that
+    /// is not one of A, E, M, S, V drops the heading, as `NMEAHeading` refuses it.
+    private mutating func handleTHS(degrees: Double?, mode field: UnsafeRawBufferPointer, _ line: Int) {
+        handleOther()
+        guard let degrees, field.count == 1, let mode = NMEAHeading.Mode(rawValue: Character(UnicodeScalar(field[0]))) else { return }
+        applyHeading(degrees, mode: mode, line)
+    }
+
+    /// Sets the epoch's true heading from HDT or THS. A heading outside 0…360° (a broken
+    /// sensor's 720°) is dropped, not wrapped, as every out-of-range field is (360° is 0°).
+    private mutating func applyHeading(_ degrees: Double, mode: NMEAHeading.Mode?, _ line: Int) {
+        touch(line)
+        guard degrees >= 0, degrees <= 360 else { return }
+        fix.heading = degrees == 360 ? 0 : degrees
+        fix.headingMode = mode
     }
 
     // MARK: - Epochs

@@ -163,6 +163,18 @@ public enum NMEAEncoder {
         return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
     }
 
+    /// An HDT sentence for a heading without a mode, else a THS with its mode (heading with
+    /// 2 decimals, degrees true).
+    /// - Throws: `NMEAError(.invalidLocation)` for a heading outside [0, 360) or not finite.
+    public static func heading(_ h: NMEAHeading) throws(NMEAError) -> String {
+        guard h.degrees >= 0, h.degrees < 360 else {
+            throw NMEAError(.invalidLocation, "heading \(h.degrees)° is outside [0, 360)")
+        }
+        let degrees = fixed(h.degrees, 2) == "360.00" ? "0.00" : fixed(h.degrees, 2)
+        guard let mode = h.mode else { return finish("\(h.talker)HDT,\(degrees),T") }
+        return finish("\(h.talker)THS,\(degrees),\(mode.rawValue)")
+    }
+
     /// `$` + body + `*hh` + CR LF.
     private static func finish(_ body: String) -> String {
         let sum = NMEAScanner.checksum(of: body.utf8)

@@ -96,8 +96,11 @@ public struct NMEAFix: Hashable, Sendable {
     public var track: Double?
     /// Vertical speed from consecutive 3D fixes, metres per second, up positive.
     public var climb: Double?
-    /// True heading (HDT), degrees.
+    /// True heading (HDT or THS), degrees in [0, 360); a sentence's heading outside 0…360° is
+    /// dropped.
     public var heading: Double?
+    /// THS's mode for `heading` (`.notValid`: the heading must not be used); nil for HDT.
+    public var headingMode: NMEAHeading.Mode?
     /// Magnetic variation (RMC), degrees east.
     public var magneticVariation: Double?
     /// 95 % horizontal error radius, metres (gpsd `eph`).

@@ -37,6 +37,13 @@ extension ErrorCode where Domain == PositioningError {
     public static var invalidConfiguration: Self { Self("invalid configuration") }
     /// A background activity session was invalidated or its state is unreadable.
     public static var sessionInvalid: Self { Self("session invalid") }
+    /// The heading could not be determined: the sensor marked it not valid (NMEA THS mode V),
+    /// the magnetometer is in alarm (strong interference nearby), or the horizontal field is
+    /// too weak for a compass there (Core Location's `kCLErrorHeadingFailure`).
+    public static var headingFailure: Self { Self("heading failure") }
+    /// A value given to the manager is out of its range or not a number (a NaN heading, a
+    /// negative heading accuracy).
+    public static var invalidArgument: Self { Self("invalid argument") }
     /// Reading or writing a file, socket or device failed.
     public static var io: Self { Self("I/O error") }
 }

@@ -43,3 +43,48 @@ import GeoTestSupport
     try #require(gpsd.count == 4)
     #expect(ours.map(\.degrees) == gpsd)
 }
+
+// Issue 33, item 5: the decoder takes THS as it takes HDT (mode V kept as `.notValid`), on both
+// of its paths, and drops a heading outside 0…360° rather than wrapping it.
+
+/// The fixes the decoder makes of `lines`, through bytes or through parsed sentences.
+private func decoded(_ lines: [String], bytes: Bool) throws -> [NMEAFix] {
+    var decoder = NMEADecoder()
+    var fixes: [NMEAFix] = []
+    if bytes {
+        let data = Array(lines.joined().utf8)
+        data.withUnsafeBytes { decoder.decode($0) { fixes.append($0) } }
+    } else {
+        for (i, line) in lines.enumerated() {
+            decoder.consume(try NMEASentence(parsing: line.trimmingCharacters(in: .newlines)), line: i + 1) { fixes.append($0) }
+        }
+    }
+    decoder.finish { fixes.append($0) }
+    return fixes
+}
+
+@Test(arguments: [true, false])
+func decoder_THS_joinsTheEpoch_modeVKept_outOfRangeDropped(bytes: Bool) throws {
+    let gga = "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n"
+    let gga2 = "$GPGGA,123520,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*4D\r\n"
+    let gga3 = "$GPGGA,123521,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*4C\r\n"
+    let gga4 = "$GPGGA,123522,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*4F\r\n"
+    let fixes = try decoded([
+        gga, try NMEAEncoder.heading(NMEAHeading(talker: .multiGNSS, degrees: 77.52, mode: .autonomous)),
+        gga2, try NMEAEncoder.heading(NMEAHeading(talker: .multiGNSS, degrees: 77.52, mode: .notValid)),
+        gga3, "$GPHDT,720.00,T*00\r\n",
+        gga4, try NMEAEncoder.heading(NMEAHeading(talker: .gps, degrees: 274.07)),
+    ], bytes: bytes)
+    try #require(fixes.count == 4, "\(fixes)")
+    #expect(fixes[0].heading == 77.52 && fixes[0].headingMode == .autonomous)
+    #expect(fixes[1].heading == 77.52 && fixes[1].headingMode == .notValid)
+    #expect(fixes[2].heading == nil, "720° is no heading, not 0°")
+    #expect(fixes[3].heading == 274.07 && fixes[3].headingMode == nil)
+}
+
+@Test func encoder_heading_writesHDTorTHS_andRefusesOutOfRange() throws {
+    #expect(try NMEAEncoder.heading(NMEAHeading(talker: .gps, degrees: 274.07)) == "$GPHDT,274.07,T*03\r\n")
+    #expect(try NMEAEncoder.heading(NMEAHeading(talker: .multiGNSS, degrees: 77.52, mode: .autonomous)) == "$GNTHS,77.52,A*2E\r\n")
+    #expect(throws: NMEAError.self) { try NMEAEncoder.heading(NMEAHeading(talker: .gps, degrees: .nan)) }
+    #expect(throws: NMEAError.self) { try NMEAEncoder.heading(NMEAHeading(talker: .gps, degrees: 720)) }
+}

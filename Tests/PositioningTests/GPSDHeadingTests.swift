@@ -10,7 +10,7 @@ import GeoBase
 
 // gpsd turns a receiver's HDT sentences into ATT reports (hemi.log, a Hemisphere receiver in
 // gpsd's regression suite: its .chk holds gpsd's own ATT output); those reach the manager's
-// heading without any wiring by the app.
+// heading once the app starts heading updates (`startUpdatingHeading`).
 
 /// gpsd's ATT headings in hemi.log's regression output, each with the time of the TPV before it.
 private func hemiATT() throws -> [(heading: Double, time: String)]? {
@@ -50,12 +50,14 @@ private final class HeadingRecorder: PositioningDelegate {
     }
 }
 
-@Test(.onOwnThread) func manager_onGpsd_deliversATTHeadings_withoutWiring() async throws {
+@Test(.onOwnThread) func manager_onGpsd_deliversATTHeadings_onceHeadingUpdatesStart() async throws {
     guard let log = try Fixtures.url("nmea/hemi.log"), let expected = try hemiATT() else { return }
     let delegate = HeadingRecorder()
     guard try await GPSFake.withReplay(log: log, repeating: true, { (gpsd: GPSFake) async throws -> Void in
         let manager = PositioningManager(source: GPSDSource(port: gpsd.port, reconnect: ReconnectPolicy(initialBackoff: .milliseconds(50))))
         await manager.setDelegate(delegate)
+        await manager.startUpdatingHeading()
+        try await manager.setHeadingFilter(.degrees(-1)) // kCLHeadingFilterNone: each of gpsd's ATT reports
         await manager.start()
         #expect(await eventually(within: .seconds(60)) { delegate.headings.withLock { $0.count >= 4 } })
         #expect(await manager.heading != nil)

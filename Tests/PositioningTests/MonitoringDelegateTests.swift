@@ -55,8 +55,9 @@ private final class MonitoringDelegate: PositioningDelegate {
     source.yield(fix(t: 0))
     #expect(await eventually { await manager.rawPosition != nil })
     let time = fix(t: 1).timestamp
-    await manager.updateHeading(Heading(timestamp: time, trueHeading: .degrees(10)))
-    await manager.updateHeading(Heading(timestamp: time, magneticHeading: .degrees(10), sensorStatus: .calibrationAlarm))
+    await manager.startUpdatingHeading()
+    try await manager.updateHeading(Heading(timestamp: time, trueHeading: .degrees(10)))
+    try await manager.updateHeading(Heading(timestamp: time, magneticHeading: .degrees(10), sensorStatus: .calibrationAlarm))
     #expect(await eventually { delegate.headings.withLock { $0.count == 2 } })
     let declination = try MagneticModel.wmm2025.field(at: fix(t: 0).coordinate, date: time).declination.degrees
     let headings = delegate.headings.withLock { $0 }

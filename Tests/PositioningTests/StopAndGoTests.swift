@@ -11,9 +11,9 @@ import GeoBase
 // receiver's realistic fixes at 1 Hz (68 % accuracy = the jitter, Doppler speed with 0.1 m/s
 // noise), positions with Gauss–Markov noise (10 s correlation, 2D RMS = the jitter).
 
-/// One scripted walk: 1 Hz fixes along north, `speed(t)` m/s, noise of `jitter` m RMS.
+/// One scripted walk (also HeadingUpdatesTests'): 1 Hz fixes along north, `speed(t)` m/s, noise of `jitter` m RMS.
 /// `doppler: false` leaves the speed out, as a GPX replay does.
-private func walk(seconds: Int, jitter: Double, seed: UInt64, doppler: Bool = true, speed: (Int) -> Double) -> [Location] {
+func walk(seconds: Int, jitter: Double, seed: UInt64, doppler: Bool = true, speed: (Int) -> Double) -> [Location] {
     var random = SplitMix64(seed: seed)
     let a = exp(-1 / 10.0), sigma = jitter / 2.0.squareRoot() // per axis
     var ex = 0.0, ey = 0.0, north = 0.0

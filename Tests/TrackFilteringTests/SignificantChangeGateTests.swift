@@ -2,16 +2,16 @@ import Testing
 import GeoCore
 import TrackFiltering
 
-@Test func significantChange_passesBigMovesAndTheHeartbeatOnly() {
-    var gate = SignificantChangeGate() // 500 m or 15 min
+@Test func significantChange_passesBigMovesOnly_noHeartbeatByDefault() {
+    var gate = SignificantChangeGate() // 500 m, no heartbeat (issue 33, item 7)
     func admits(_ l: Location) -> Bool { gate.admits(l) }
     // Every 10 s another 110 m north: 0, 550, 1100 m pass (each ≥ 500 m from the last that passed).
     let passed = (0...10).filter { admits(fix(Double($0) * 10, east: 0, north: Double($0) * 110)) }
     #expect(passed == [0, 5, 10])
-    // 14 min 59 s after the last pass, 10 m further: held; 15 min after it: passes.
-    #expect(!admits(fix(100 + 899, east: 0, north: 1110)))
-    #expect(admits(fix(100 + 900, east: 0, north: 1110)))
-    #expect(gate.lastPassed?.timestamp == fix(1000, east: 0, north: 0).timestamp)
+    // 15 min and 2 h after the last pass, 10 m further: held (Core Location reports moves only).
+    #expect(!admits(fix(100 + 900, east: 0, north: 1110)))
+    #expect(!admits(fix(100 + 7200, east: 0, north: 1110)))
+    #expect(gate.lastPassed?.timestamp == fix(100, east: 0, north: 0).timestamp)
 }
 
 @Test func significantChange_firstFixAlwaysPasses_andParametersApply() {

@@ -44,6 +44,21 @@ public struct LocationUpdate: Sendable, Hashable {
         liveUpdates(configuration, source: source, clock: ContinuousClock())
     }
 
+    /// Live updates from the device (Core Location's `CLLocationUpdate.liveUpdates()`, which
+    /// takes no source): gpsd on localhost:2947, or the host and port of `LOCATIONKIT_GPSD`,
+    /// else the NMEA device of `LOCATIONKIT_NMEA_DEVICE` (`DeviceSource`), looked up when the
+    /// iteration starts. Where there is neither, the first `next()` throws
+    /// `PositioningError.sourceUnavailable` (Core Location has no such case: its device is
+    /// always there). Timed by the continuous clock.
+    public static func liveUpdates(_ configuration: LiveConfiguration = .default) -> Updates {
+        liveUpdates(configuration, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// `liveUpdates(_:)` on the device source `environment` names.
+    static func liveUpdates(_ configuration: LiveConfiguration = .default, environment: [String: String]) -> Updates {
+        liveUpdates(configuration, source: DeviceSourceOnDemand(environment: environment))
+    }
+
     /// The named sequence of live updates (STYLE.md §3.8: never `any AsyncSequence` in public API).
     public struct Updates: AsyncSequence, Sendable {
         public typealias Element = LocationUpdate

@@ -9,8 +9,9 @@ public import Monitoring
 public protocol PositioningDelegate: AnyObject, Sendable {
     /// New fixes, oldest first; the last is the most recent.
     func positioningManager(_ manager: PositioningManager, didUpdateLocations locations: [Location]) async
-    /// A failure: `.locationUnknown` (the manager keeps trying) or `.denied` (it waits for
-    /// access, then `didChangeAuthorization(.authorized)` and updates resume).
+    /// A failure: `.locationUnknown` (the manager keeps trying), `.denied` (it waits for
+    /// access, then `didChangeAuthorization(.authorized)` and updates resume), or
+    /// `.headingFailure` (headings cannot be used now; once per run of them).
     func positioningManager(_ manager: PositioningManager, didFailWithError error: PositioningError) async
     /// The position is lost.
     func positioningManagerDidLosePosition(_ manager: PositioningManager) async
@@ -23,10 +24,12 @@ public protocol PositioningDelegate: AnyObject, Sendable {
     func positioningManager(_ manager: PositioningManager, didChangeAuthorization status: AuthorizationStatus) async
     /// A visit began (`departureDate` is `distantFuture`) or ended (`startMonitoringVisits()`).
     func positioningManager(_ manager: PositioningManager, didVisit visit: Visit) async
-    /// A new heading (`updateHeading(_:)`).
+    /// A new heading while heading updates run (`startUpdatingHeading()`, `headingFilter`).
     func positioningManager(_ manager: PositioningManager, didUpdateHeading heading: Heading) async
-    /// The heading sensor needs calibration: return true when the app shows its calibration
-    /// guidance (LocationKit shows none itself; the answer is `isDisplayingHeadingCalibration`).
+    /// The heading sensor needs calibration: asked when a calibration alarm starts (the first
+    /// heading ever seen, or the sensor turning to its alarm), not with every heading. Return
+    /// true when the app shows its calibration guidance (LocationKit shows none itself; the
+    /// answer is `isDisplayingHeadingCalibration`, until `dismissHeadingCalibrationDisplay()`).
     func positioningManagerShouldDisplayHeadingCalibration(_ manager: PositioningManager) async -> Bool
     /// Deferred delivery ended: nil when the held fixes (just delivered) reached the distance or
     /// time, `.deferredCanceled` when disallowed or stopped first.

@@ -31,7 +31,8 @@ public enum PositioningEvent: Sendable {
     case stopped
     /// A visit began or ended (`startMonitoringVisits()`).
     case visit(VisitEvent)
-    /// A new heading (`updateHeading(_:)`), with magnetic and true heading resolved.
+    /// A new heading while heading updates run (`startUpdatingHeading()`, `headingFilter`),
+    /// with magnetic and true heading resolved.
     case heading(Heading)
     /// Deferred delivery ended (`allowDeferredLocationUpdates(untilTraveled:timeout:)`): nil
     /// when its distance or time was reached, `.deferredCanceled` when cut short.

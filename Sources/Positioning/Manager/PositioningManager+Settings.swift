@@ -52,8 +52,10 @@ extension PositioningManager {
         configuration = type.configuration
     }
 
-    /// Sets Core Location's `desiredAccuracy`, metres (68 % radius). LocationKit cannot tune a
-    /// receiver's power, so it decides which fixes the track filter lets through: a coarser
+    /// Sets Core Location's `desiredAccuracy`, metres (68 % radius). It sets the receiver's
+    /// reporting cycle where the source can (`SourceDemand.receiverCycle(forDesiredAccuracy:)`:
+    /// 5 s above 10 m, 10 s above 100 m, through gpsd's `?DEVICE`), and it decides which fixes
+    /// the track filter lets through: a coarser
     /// value than the preset's accuracy limit raises that limit to it (`.accuracyKilometer`
     /// delivers 500 m fixes that the default preset's 100 m limit drops); a finer one drops
     /// nothing more, as Core Location delivers what it has. `.accuracyBest` and
@@ -82,6 +84,13 @@ extension PositioningManager {
 
     /// Sets Core Location's `pausesLocationUpdatesAutomatically`.
     public func setPausesLocationUpdatesAutomatically(_ pauses: Bool) { pausesLocationUpdatesAutomatically = pauses }
+
+    /// What a start asks of the source: the receiver cycle for `desiredAccuracy`, and the
+    /// check interval of `.significantChanges`.
+    var sourceDemand: SourceDemand {
+        SourceDemand(receiverCycle: SourceDemand.receiverCycle(forDesiredAccuracy: desiredAccuracy),
+                     checkInterval: method == .significantChanges ? SourceDemand.significantChangeInterval : nil)
+    }
 
     /// The configuration a start uses: `configuration` with `desiredAccuracy` and
     /// `distanceFilter` applied to its track filter.

@@ -9,10 +9,13 @@ public import GeoBase
 public enum PositioningMethod: Sendable, Hashable {
     /// Every fix the source delivers (`…GPS`).
     case continuous
-    /// Only significant movement, to save work downstream (`…SignificantChanges`): a fix is
-    /// delivered when it is at least 500 m from the last delivered one, or when 15 minutes
-    /// have passed since the last delivery (TrackFiltering's `SignificantChangeGate`). The
-    /// first fix is always delivered.
+    /// Only significant movement, to save power (`…SignificantChanges`, seed 000): the source
+    /// is asked for one fix a minute and rests between (`SourceDemand.checkInterval`: gpsd's
+    /// watch is off, replays skip), and a fix is delivered when it is at least 500 m from the
+    /// last delivered one (TrackFiltering's `SignificantChangeGate`, with no heartbeat: a
+    /// device that moves less is not reported again, as Core Location's service). The first
+    /// fix is always delivered. A source that cannot rest (an NMEA stream, an app's own feed)
+    /// still delivers every fix to the gate.
     case significantChanges
 }
 
@@ -126,7 +129,7 @@ public actor PositioningManager {
     private var significant = SignificantChangeGate()
     /// Every raw fix's speed over the last `averageSpeedWindow`, across restarts.
     private var speeds = AverageSpeedWindow(duration: .seconds(60))
-    private var delegateQueue: [PositioningEvent] = []
+    private var delegateQueue: [DelegateCall] = []
     /// Whether events are being gathered in `outgoing` (while a source batch is handled).
     private var gathersEvents = false
     /// The events of the source batch being handled, sent to each subscriber together when the
@@ -140,11 +143,15 @@ public actor PositioningManager {
     private var visitDetector: VisitDetector?
     /// Fixes held back from the delegate while deferred delivery is allowed.
     private var deferred: DeferredUpdates?
-    /// The latest heading (`updateHeading(_:)`), magnetic and true resolved where possible.
-    public private(set) var heading: Heading?
+    /// The latest heading delivered (`PositioningManager+Heading.swift`), magnetic and true
+    /// resolved where possible; nil until heading updates delivered one.
+    public internal(set) var heading: Heading?
     /// The delegate's last answer to `positioningManagerShouldDisplayHeadingCalibration`:
-    /// whether the app shows its compass calibration guidance now.
-    public private(set) var isDisplayingHeadingCalibration = false
+    /// whether the app shows its compass calibration guidance now (false again after
+    /// `dismissHeadingCalibrationDisplay()` or a heading that needs no calibration).
+    public internal(set) var isDisplayingHeadingCalibration = false
+    /// Heading updates: on or off, the filter, calibration and failure state.
+    var headingUpdates = HeadingUpdates()
     private let defaultSource: @Sendable () throws -> any PositionSource
     /// The regions of `startMonitoring(for:)`, by identifier.
     public private(set) var monitoredRegions: [String: MonitoredRegion] = [:]
@@ -242,8 +249,12 @@ public actor PositioningManager {
     /// in which case a `.failed(.sourceUnavailable)` event says why.
     @discardableResult
     public func start(_ method: PositioningMethod = .continuous) -> Bool {
+        let changed = method != self.method
         self.method = method
-        if isRunning { return true }
+        if isRunning {
+            if changed { launch() } // the source is asked for another demand
+            return true
+        }
         if dataSource == nil {
             do {
                 dataSource = try defaultSource()
@@ -298,22 +309,6 @@ public actor PositioningManager {
         deferred = nil
         for location in ended.held { enqueueForDelegate(.updated(location)) }
         emit(.deferredUpdatesFinished(error))
-    }
-
-    /// Delivers a heading from a heading sensor (NMEA HDT/THS, gpsd ATT; a source's `.heading`
-    /// events, such as `GPSDSource`'s from ATT, come here by themselves): the missing true or
-    /// magnetic heading comes from the World Magnetic Model at the current position (left out
-    /// without a position or outside the model's years), then a `.heading` event and the
-    /// delegate's `didUpdateHeading`, after asking `shouldDisplayHeadingCalibration` when the
-    /// sensor needs calibration.
-    public func updateHeading(_ heading: Heading) {
-        var resolved = heading
-        if let position = currentPosition ?? rawPosition,
-           let withModel = try? heading.resolved(at: position.coordinate, altitude: position.ellipsoidalAltitude ?? .zero) {
-            resolved = withModel
-        }
-        self.heading = resolved
-        emit(.heading(resolved))
     }
 
     // MARK: - Regions
@@ -385,9 +380,13 @@ public actor PositioningManager {
         significant = SignificantChangeGate()
         isPaused = false
         guard let dataSource else { return }
-        let source = watched(dataSource, configuration.lostTimeout)
+        // The source makes only the fixes wanted (`SourceDemand`); the lost-position timeout
+        // waits out its rests.
+        let demand = sourceDemand
+        let adjusted = demand == .everyFix ? dataSource : (dataSource as? any DemandAdjustableSource)?.adjusted(to: demand) ?? dataSource
+        let source = watched(adjusted, configuration.lostTimeout + (demand.checkInterval ?? .zero))
         let token = generation
-        let batched = dataSource is any BatchPositionSource
+        let batched = adjusted is any BatchPositionSource
         run = Task { await self.consume(source, batched: batched, generation: token) }
     }
 
@@ -509,7 +508,7 @@ public actor PositioningManager {
             authorizationStatus = status
             emit(.authorizationChanged(status))
         case .heading(let heading):
-            updateHeading(heading)
+            receiveHeading(heading)
         case .location(let location):
             if let filtered = admit(location, receivedAt: receivedAt) { deliver(filtered, raw: location) }
         }
@@ -577,8 +576,17 @@ public actor PositioningManager {
     }
 
     /// Queues an event for the delegate, draining the queue unless a drain runs.
-    private func enqueueForDelegate(_ event: PositioningEvent) {
-        delegateQueue.append(event)
+    private func enqueueForDelegate(_ event: PositioningEvent) { enqueueForDelegate(.event(event)) }
+
+    /// Queues `positioningManagerShouldDisplayHeadingCalibration` for the delegate, before the
+    /// heading that raised it (`updateHeading(_:)`); the answer is `isDisplayingHeadingCalibration`.
+    func askHeadingCalibration() {
+        guard delegate != nil else { return }
+        enqueueForDelegate(.headingCalibration)
+    }
+
+    private func enqueueForDelegate(_ call: DelegateCall) {
+        delegateQueue.append(call)
         if !delegateBusy {
             delegateBusy = true
             Task { await self.drainDelegateQueue() }
@@ -620,11 +628,14 @@ public actor PositioningManager {
     private func drainDelegateQueue() async {
         defer { delegateBusy = false }
         while !delegateQueue.isEmpty, let delegate {
-            let first = delegateQueue.removeFirst()
+            guard case .event(let first) = delegateQueue.removeFirst() else {
+                isDisplayingHeadingCalibration = await delegate.positioningManagerShouldDisplayHeadingCalibration(self)
+                continue
+            }
             switch first {
             case .updated(let location):
                 var batch = [location]
-                while case .updated(let next)? = delegateQueue.first {
+                while case .event(.updated(let next))? = delegateQueue.first {
                     batch.append(next)
                     delegateQueue.removeFirst()
                 }
@@ -635,13 +646,7 @@ public actor PositioningManager {
             case .resumed: await delegate.positioningManagerDidResumeLocationUpdates(self)
             case .authorizationChanged(let status): await delegate.positioningManager(self, didChangeAuthorization: status)
             case .visit(let event): await delegate.positioningManager(self, didVisit: event.visit)
-            case .heading(let heading):
-                if heading.needsCalibration {
-                    isDisplayingHeadingCalibration = await delegate.positioningManagerShouldDisplayHeadingCalibration(self)
-                } else {
-                    isDisplayingHeadingCalibration = false
-                }
-                await delegate.positioningManager(self, didUpdateHeading: heading)
+            case .heading(let heading): await delegate.positioningManager(self, didUpdateHeading: heading)
             case .deferredUpdatesFinished(let error):
                 await delegate.positioningManager(self, didFinishDeferredUpdatesWithError: error)
             case .region(.started(let region)): await delegate.positioningManager(self, didStartMonitoringFor: region)
@@ -656,4 +661,10 @@ public actor PositioningManager {
             }
         }
     }
+}
+
+/// One call owed to the delegate: an event, or the calibration question a heading raised.
+private enum DelegateCall {
+    case event(PositioningEvent)
+    case headingCalibration
 }

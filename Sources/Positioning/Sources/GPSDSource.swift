@@ -22,7 +22,14 @@ import SystemIO
 /// `.lost` and reconnects as its `ReconnectPolicy` says (exponential backoff on its clock,
 /// for ever by default, until its consumer leaves); `onConnectionChange` hears the first
 /// failure of each run and the reconnection that ends it.
-public final class GPSDSource: PositionSource {
+///
+/// Adjusted to a `SourceDemand` (`adjusted(to:)`, which the manager does): a `receiverCycle`
+/// is asked of gpsd after the watch (`?DEVICE={"cycle":…}`; gpsd sets it where the
+/// receiver's driver can, and answers with the device's cycle or an error that changes
+/// nothing); with a `checkInterval`, once a fix is delivered the source turns gpsd's reports
+/// off (`?WATCH={"enable":false}`), waits the interval on its clock, and turns them on again,
+/// dropping whatever gpsd sent before it confirmed the new watch.
+public final class GPSDSource: PositionSource, DemandAdjustableSource {
     public let host: String
     public let port: Int
     public let reconnect: ReconnectPolicy
@@ -34,6 +41,7 @@ public final class GPSDSource: PositionSource {
     public let cycleEndSilence: Duration
     private let clock: SourceClock
     private let runs = RunCounter()
+    private let received = Mutex(0)
 
     public init(host: String = "127.0.0.1", port: Int = 2947, reconnect: ReconnectPolicy = ReconnectPolicy(),
                 cycleEndSilence: Duration = .milliseconds(300), clock: SourceClock = .continuous,
@@ -51,6 +59,14 @@ public final class GPSDSource: PositionSource {
     /// The number of runs currently connected or reconnecting.
     public var activeRuns: Int { runs.value }
 
+    /// The reports (JSON lines) gpsd sent to this source's runs so far: what watching less
+    /// (`SourceDemand.checkInterval`) saves.
+    public var reportsReceived: Int { received.withLock { $0 } }
+
+    public func adjusted(to demand: SourceDemand) -> any PositionSource {
+        demand == .everyFix ? self : AdjustedGPSD(base: self, demand: demand)
+    }
+
     /// Whether a gpsd answers on `host:port` right now (connects and disconnects).
     public static func isReachable(host: String = "127.0.0.1", port: Int = 2947) -> Bool {
         guard let fd = try? TCPClient.connect(host: host, port: port) else { return false }
@@ -67,6 +83,11 @@ public final class GPSDSource: PositionSource {
             var reports = 0
             /// Whether `.lost` was the last thing delivered.
             var lost = false
+            /// Whether gpsd's reports are turned off: everything is dropped until gpsd confirms
+            /// a watch that is on again.
+            var resting = false
+            /// Whether a fix was delivered since `takeDeliveredFix()` was last asked.
+            var deliveredFix = false
         }
         let state = Mutex(State())
         let output: AsyncThrowingStream<PositionSourceEvent, any Error>.Continuation
@@ -80,6 +101,7 @@ public final class GPSDSource: PositionSource {
                 state.lost = true
             } else if case .location = event {
                 state.lost = false
+                state.deliveredFix = true
             }
             output.yield(event)
         }
@@ -87,7 +109,28 @@ public final class GPSDSource: PositionSource {
         func read(_ message: GPSDMessage) {
             state.withLock { s in
                 s.reports += 1
+                if s.resting {
+                    if case .watch(let watch) = message, watch.enable == true { s.resting = false }
+                    return
+                }
                 for event in s.epochs.add(message) { Self.deliver(event, &s, to: output) }
+            }
+        }
+
+        /// Whether a fix was delivered since the last call.
+        func takeDeliveredFix() -> Bool {
+            state.withLock { s in
+                defer { s.deliveredFix = false }
+                return s.deliveredFix
+            }
+        }
+
+        /// Drops the epoch under assembly and everything until the watch is on again (`resting`
+        /// true), or ends a rest without waiting for gpsd (a new connection).
+        func setResting(_ resting: Bool) {
+            state.withLock { s in
+                s.resting = resting
+                if resting { s.epochs = GPSDEpochAssembler() }
             }
         }
 
@@ -103,7 +146,10 @@ public final class GPSDSource: PositionSource {
         var reports: Int { state.withLock { $0.reports } }
     }
 
-    public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
+    public func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> { events(meeting: .everyFix) }
+
+    /// A run that meets `demand` (see the type).
+    fileprivate func events(meeting demand: SourceDemand) -> AsyncThrowingStream<PositionSourceEvent, any Error> {
         runs.stream { [self] output in
             var attempts = ConnectionAttempts(reconnect, name: name, report: onConnectionChange)
             let run = Run(output)
@@ -118,7 +164,9 @@ public final class GPSDSource: PositionSource {
                     continue
                 }
                 attempts.connected()
+                run.setResting(false)
                 try? fd.writeAll(GPSDMessage.watchCommand())
+                if let cycle = demand.receiverCycle { try? fd.writeAll(GPSDMessage.deviceCycleCommand(cycle.seconds)) }
                 let cycleEnd = Task { [clock, cycleEndSilence] in
                     while true {
                         let seen = run.reports
@@ -132,7 +180,14 @@ public final class GPSDSource: PositionSource {
                         lines.append(chunk) { line in
                             // Lines gpsd sends are JSON objects; anything else is skipped: one
                             // bad report costs only itself.
+                            received.withLock { $0 += 1 }
                             if let message = try? GPSDMessage(json: line) { run.read(message) }
+                        }
+                        if let interval = demand.checkInterval, run.takeDeliveredFix() {
+                            run.setResting(true)
+                            try fd.writeAll(GPSDMessage.watchCommand(GPSDMessage.Watch.off))
+                            try await clock.sleep(for: interval)
+                            try fd.writeAll(GPSDMessage.watchCommand())
                         }
                     }
                 } catch {
@@ -146,6 +201,14 @@ public final class GPSDSource: PositionSource {
             }
         }
     }
+}
+
+/// A gpsd source whose runs meet a `SourceDemand` (`GPSDSource.adjusted(to:)`).
+private struct AdjustedGPSD: PositionSource {
+    let base: GPSDSource
+    let demand: SourceDemand
+    var name: String { base.name }
+    func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> { base.events(meeting: demand) }
 }
 
 /// Splits a byte stream into text lines (LF or CRLF), carrying a partial line across chunks;

@@ -10,7 +10,10 @@ public import TrackFiltering
 /// `stationaryInterval` with realistic jitter; later fixes are shifted by the pause, so time
 /// never runs backwards. While `faults.isPositionLost` is on, the replay runs on but delivers
 /// nothing (one `.lost`, then silence).
-public final class LocationReplaySource: BatchPositionSource {
+///
+/// Adjusted to a `SourceDemand` with a `checkInterval` (significant changes), the replay skips
+/// the fixes between checks — time still passes as paced, nothing is delivered.
+public final class LocationReplaySource: BatchPositionSource, DemandAdjustableSource {
     public let name: String
     /// The fixes, in delivery order.
     public let locations: [Location]
@@ -40,9 +43,17 @@ public final class LocationReplaySource: BatchPositionSource {
 
     /// Runs the replay on the batch path: an `.asFastAsPossible` replay yields up to
     /// `EventBatchOutput.capacity` events per batch, a paced one each event before its wait.
-    public func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> {
+    public func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> { eventBatches(meeting: .everyFix) }
+
+    public func adjusted(to demand: SourceDemand) -> any PositionSource {
+        demand.checkInterval == nil ? self : AdjustedReplay(base: self, demand: demand)
+    }
+
+    /// A run that delivers only the fixes `demand.checkInterval` wants.
+    fileprivate func eventBatches(meeting demand: SourceDemand) -> AsyncThrowingStream<[PositionSourceEvent], any Error> {
         runs.stream(bufferingPolicy: .countingUnbounded) { [self] continuation in
             var output = EventBatchOutput(continuation)
+            var checks = CheckIntervalSkipper(demand.checkInterval)
             let fast = pacing == .asFastAsPossible
             var jitter = NoiseState(noise: .init(sigma: .meters(2), correlationTime: .seconds(10), seed: 11), interval: stationaryInterval)
             var shift: TimeInterval = 0 // time added by stationary pauses
@@ -59,7 +70,7 @@ public final class LocationReplaySource: BatchPositionSource {
                     fix.timestamp = held.timestamp.addingTimeInterval(shift)
                     fix.speed = .zero
                     fix.course = nil
-                    if !faults.isPositionLost { output.append(.location(fix)) }
+                    if !faults.isPositionLost, checks.wants(fix.timestamp) { output.append(.location(fix)) }
                     await output.flushPaced()
                     try await clock.pace(pacing, after: stationaryInterval)
                     continue
@@ -71,7 +82,7 @@ public final class LocationReplaySource: BatchPositionSource {
                     lostReported = true
                 } else {
                     lostReported = false
-                    output.append(.location(fix))
+                    if checks.wants(fix.timestamp) { output.append(.location(fix)) }
                 }
                 last = locations[index]
                 index += 1
@@ -91,4 +102,12 @@ public final class LocationReplaySource: BatchPositionSource {
             output.flush()
         }
     }
+}
+
+/// A replay whose runs meet a `SourceDemand` (`LocationReplaySource.adjusted(to:)`).
+private struct AdjustedReplay: BatchPositionSource {
+    let base: LocationReplaySource
+    let demand: SourceDemand
+    var name: String { base.name }
+    func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> { base.eventBatches(meeting: demand) }
 }

@@ -14,7 +14,11 @@ public import TrackFiltering
 /// a TCP connection is tried as `reconnect` says (backoff, `onConnectionChange` hears the first
 /// failure and the connection that ends a run of them) and fails with `.sourceUnavailable`
 /// when its retries are spent; a stream that ends (a file, a closed connection) ends the run.
-public final class NMEASource: BatchPositionSource {
+///
+/// Adjusted to a `SourceDemand` with a `checkInterval` (significant changes), a file or
+/// standard input skips the epochs between checks (decoded, not delivered, not waited for); a
+/// live device (serial, TCP) delivers every fix, as LocationKit sends receivers no commands.
+public final class NMEASource: BatchPositionSource, DemandAdjustableSource {
     /// Where the sentences come from.
     public enum Input: Sendable, Hashable {
         case file(String)
@@ -62,9 +66,17 @@ public final class NMEASource: BatchPositionSource {
     /// behind a live device (serial, TCP) loses the oldest batches beyond the newest 64, not the
     /// newest fixes; a file or standard input is read no faster than the consumer takes it
     /// (backpressure), so a replay loses nothing however slow its consumer.
-    public func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> {
+    public func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> { eventBatches(meeting: .everyFix) }
+
+    public func adjusted(to demand: SourceDemand) -> any PositionSource {
+        demand.checkInterval == nil || isLive ? self : AdjustedNMEA(base: self, demand: demand)
+    }
+
+    /// A run that delivers only the epochs `demand.checkInterval` wants (files and standard input).
+    fileprivate func eventBatches(meeting demand: SourceDemand) -> AsyncThrowingStream<[PositionSourceEvent], any Error> {
         runs.stream(bufferingPolicy: isLive ? .bufferingNewest(64) : .countingUnbounded) { [self] continuation in
             var output = EventBatchOutput(continuation)
+            var checks = CheckIntervalSkipper(isLive ? nil : demand.checkInterval)
             let fd = try await open()
             var decoder = NMEADecoder(options: options)
             var previous: Date?
@@ -74,7 +86,7 @@ public final class NMEASource: BatchPositionSource {
                 for try await chunk in DescriptorReader(fd).chunks() {
                     chunk.withUnsafeBytes { decoder.decode($0) { pending.append($0) } }
                     for fix in pending {
-                        try await deliver(fix, after: &previous, lost: &lost, to: &output)
+                        try await deliver(fix, after: &previous, lost: &lost, checks: &checks, to: &output)
                     }
                     pending.removeAll(keepingCapacity: true)
                     await send(&output)
@@ -83,7 +95,7 @@ public final class NMEASource: BatchPositionSource {
                 throw PositioningError(.io, error.description, underlying: error)
             }
             decoder.finish { pending.append($0) }
-            for fix in pending { try await deliver(fix, after: &previous, lost: &lost, to: &output) }
+            for fix in pending { try await deliver(fix, after: &previous, lost: &lost, checks: &checks, to: &output) }
             await send(&output)
         }
     }
@@ -131,13 +143,17 @@ public final class NMEASource: BatchPositionSource {
 
     /// Adds the fix to the batch once the pacing's delay after the `previous` fix has passed,
     /// yielding what is pending before waiting (a cycle without a fix adds `.lost` once). A
-    /// true heading in the cycle (`HDT`) follows as a `.heading` event (seed 003's
-    /// `didUpdateHeading`), dated by the cycle; a heading outside 0…360° (NaN, 720°) is left
-    /// out rather than wrapped, as `NMEAHeading` refuses it (360° is 0°).
-    private func deliver(_ fix: NMEAFix, after previous: inout Date?, lost: inout Bool, to output: inout EventBatchOutput) async throws {
+    /// true heading in the cycle (`HDT` or `THS`) follows as a `.heading` event (seed 003's
+    /// `didUpdateHeading`), dated by the cycle; a THS with mode V is not reliable (the manager
+    /// reports `.headingFailure` for it). The decoder drops a heading outside 0…360° (NaN,
+    /// 720°) rather than wrapping it (360° is 0°).
+    private func deliver(_ fix: NMEAFix, after previous: inout Date?, lost: inout Bool, checks: inout CheckIntervalSkipper,
+                         to output: inout EventBatchOutput) async throws {
+        if let location = fix.location, !checks.wants(location.timestamp) { return } // resting between checks
         defer {
-            if let degrees = fix.heading, degrees >= 0, degrees <= 360, let time = fix.location?.timestamp ?? fix.time {
-                output.append(.heading(Heading(timestamp: time, trueHeading: Bearing(degrees: degrees))))
+            if let degrees = fix.heading, let time = fix.location?.timestamp ?? fix.time {
+                output.append(.heading(Heading(timestamp: time, trueHeading: Bearing(degrees: degrees),
+                                               isReliable: fix.headingMode != .notValid)))
             }
         }
         guard let location = fix.location else {
@@ -153,4 +169,12 @@ public final class NMEASource: BatchPositionSource {
         lost = false
         output.append(.location(location))
     }
+}
+
+/// An NMEA replay whose runs meet a `SourceDemand` (`NMEASource.adjusted(to:)`).
+private struct AdjustedNMEA: BatchPositionSource {
+    let base: NMEASource
+    let demand: SourceDemand
+    var name: String { base.name }
+    func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> { base.eventBatches(meeting: demand) }
 }

@@ -19,8 +19,8 @@ public enum PositionSourceEvent: Sendable, Hashable {
     case lost
     /// The source's authorization changed.
     case authorizationChanged(AuthorizationStatus)
-    /// A heading from the receiver's heading sensor (gpsd's `ATT`); the manager delivers it as
-    /// `updateHeading(_:)` does.
+    /// A heading from the receiver's heading sensor (gpsd's `ATT`, NMEA `HDT`/`THS`); the
+    /// manager delivers it as `updateHeading(_:)` does, while heading updates run.
     case heading(Heading)
 }
 

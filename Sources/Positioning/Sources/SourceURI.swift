@@ -181,3 +181,22 @@ public enum DeviceSource {
                                "no position source: no gpsd answers on \(host):\(port) (LOCATIONKIT_GPSD) and no NMEA device is configured (LOCATIONKIT_NMEA_DEVICE)")
     }
 }
+
+/// The default device source looked up when a run starts, not when it is made (the source of
+/// `LocationUpdate.liveUpdates()` without one, as Core Location's `liveUpdates()` reads the
+/// device): each run resolves `DeviceSource` again and reads what it found; with nothing to
+/// be had the run fails with `PositioningError.sourceUnavailable`.
+struct DeviceSourceOnDemand: PositionSource {
+    /// The environment `DeviceSource.resolve` reads (`LOCATIONKIT_GPSD`, `LOCATIONKIT_NMEA_DEVICE`).
+    let environment: [String: String]
+    private let runs = RunCounter()
+
+    var name: String { "device" }
+
+    func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
+        runs.stream { [environment] output in
+            let source = try DeviceSource.resolve(environment: environment)
+            for try await event in source.events() { output.yield(event) }
+        }
+    }
+}

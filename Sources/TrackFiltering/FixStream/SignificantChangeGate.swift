@@ -7,19 +7,21 @@ import Foundation
 
 /// Passes only significant movement (HERE's `NMADevicePositioningMethodSignificantChanges`,
 /// Core Location's significant-change service): a fix passes when it is at least
-/// `minimumDistance` from the last one that passed, or when `heartbeat` has gone by since then.
-/// The first fix always passes. Time comes from the fixes' timestamps only.
+/// `minimumDistance` from the last one that passed, or (with a `heartbeat`, none by default)
+/// when the heartbeat has gone by since then. The first fix always passes. Time comes from the fixes' timestamps only.
 public struct SignificantChangeGate: Sendable, Hashable {
     /// Movement that always counts as significant; 500 m by default, the distance Apple
     /// documents for its significant-change service.
     public var minimumDistance: Distance
-    /// The longest silence between passed fixes; 15 minutes by default (LocationKit's own
-    /// choice, so a slow walk is still reported now and then).
-    public var heartbeat: Duration
+    /// The longest silence between passed fixes, if any: a fix passes after it even when it
+    /// moved less than `minimumDistance`. None by default, as Core Location's significant-change
+    /// service reports only moves of 500 m (issue 33: a device that moves less is not
+    /// reported again).
+    public var heartbeat: Duration?
     /// The last fix that passed.
     public private(set) var lastPassed: Location?
 
-    public init(minimumDistance: Distance = .meters(500), heartbeat: Duration = .seconds(15 * 60)) {
+    public init(minimumDistance: Distance = .meters(500), heartbeat: Duration? = nil) {
         self.minimumDistance = minimumDistance
         self.heartbeat = heartbeat
     }
@@ -29,7 +31,7 @@ public struct SignificantChangeGate: Sendable, Hashable {
     public mutating func admits(_ location: Location) -> Bool {
         if let last = lastPassed,
            last.coordinate.distance(to: location.coordinate) < minimumDistance,
-           location.timestamp.timeIntervalSince(last.timestamp) < heartbeat.seconds {
+           heartbeat.map({ location.timestamp.timeIntervalSince(last.timestamp) < $0.seconds }) ?? true {
             return false
         }
         lastPassed = location
