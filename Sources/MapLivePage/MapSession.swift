@@ -110,6 +110,7 @@ public actor MapSession {
     public func follow(_ manager: PositioningManager) async {
         let events = manager.events()
         view.positionIndicator.startPositioning = { await manager.start() }
+        view.positionIndicator.startHeadingUpdates = { await manager.startUpdatingHeading() }
         view.positionIndicator.isVisible = true
         view.followMode = .follow
         await manager.startUpdatingHeading()
