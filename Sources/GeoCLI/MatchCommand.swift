@@ -1,3 +1,4 @@
+import GeoBase
 import ArgumentParser
 import Foundation
 import GeoCore
@@ -85,7 +86,7 @@ struct MatchCommand: ParsableCommand {
         lap("index")
         try CommandLineFiles.checkInput(track)
         let file: TraceFile
-        do { file = try TraceFile(path: track) } catch { throw TrackCommandError("\(error)") }
+        do { file = try TraceFile(path: track) } catch { throw TrackCommandError("\(error.location): \(error.message)") }
         for warning in file.warnings {
             try? FileDescriptor.standardError.writeAll("geo match: \(track):\(warning): its tracepoint is null\n")
         }

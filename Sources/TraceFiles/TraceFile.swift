@@ -6,24 +6,11 @@ public import MapMatching
 import NMEACodec
 import SystemIO
 
+/// The domain of TraceFiles' one error type.
+public enum TraceFileErrorDomain {}
 /// The one error type of TraceFiles (STYLE.md §3.7): a growable code, a message, and where in
-/// which file.
-public struct TraceFileError: Error, Hashable, Sendable, CustomStringConvertible {
-    public typealias Code = ErrorCode<TraceFileError>
-
-    public var code: Code
-    public var message: String
-    /// The file and, when known, where in it: `path:line`, `path:line:column` or a JSON path.
-    public var location: String
-
-    public init(_ code: Code, _ message: String, at location: String) {
-        self.code = code
-        self.message = message
-        self.location = location
-    }
-
-    public var description: String { "\(location): \(message)" }
-}
+/// which file (`path:line`, `path:line:column`, or the path and a JSON path in the message).
+public typealias TraceFileError = LocatedError<TraceFileErrorDomain>
 
 extension ErrorCode where Domain == TraceFileError {
     /// The file cannot be opened or read.

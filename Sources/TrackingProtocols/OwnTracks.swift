@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+public import GeoBase
 import FoundationEssentials
 #else
 import Foundation

@@ -1,4 +1,5 @@
 #if canImport(FoundationEssentials)
+public import GeoBase
 public import FoundationEssentials
 #else
 public import Foundation

@@ -1,25 +1,12 @@
 import GeoCore
 public import GeoBase
 
+/// The domain of TrackingProtocols' one error type.
+public enum TrackingProtocolErrorDomain {}
 /// The one error type of TrackingProtocols (STYLE.md §3.7): a growable `Code`, a message naming
-/// the value at fault, and where in the input it is.
-public struct TrackingProtocolError: Error, Hashable, Sendable, CustomStringConvertible {
-    public typealias Code = ErrorCode<TrackingProtocolError>
-
-    public var code: Code
-    public var message: String
-    /// Where in the input: a parameter (`query parameter 'lat'`), a JSON path
-    /// (`$.locations[3].geometry.coordinates`) or a byte offset (`byte 27, record 1`).
-    public var location: String
-
-    public init(_ code: Code, _ message: String, at location: String) {
-        self.code = code
-        self.message = message
-        self.location = location
-    }
-
-    public var description: String { "\(code) at \(location): \(message)" }
-}
+/// the value at fault, and where in the input it is: a parameter (`query parameter 'lat'`), a
+/// JSON path (`$.locations[3].geometry.coordinates`) or a byte offset (`byte 27, record 1`).
+public typealias TrackingProtocolError = LocatedError<TrackingProtocolErrorDomain>
 
 extension ErrorCode where Domain == TrackingProtocolError {
     /// A body larger than `DecodingRules.maximumBodyBytes`.

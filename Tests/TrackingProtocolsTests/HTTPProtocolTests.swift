@@ -1,3 +1,4 @@
+import GeoBase
 import Foundation
 import GeoCore
 import Testing
