@@ -71,30 +71,30 @@ public struct NMEADecoder: Sendable {
     public private(set) var statistics = Statistics()
 
     // The epoch in progress.
-    private var fix = NMEAFix()
-    private var epochHasData = false
-    private var epochTime: NMEATimeOfDay?
-    private var epochDate: NMEADate?
+    var fix = NMEAFix()
+    var epochHasData = false
+    var epochTime: NMEATimeOfDay?
+    var epochDate: NMEADate?
     /// The last known date when the epoch's time arrived (gpsd stamps a report with the
     /// date it knows when the timed sentence is processed).
-    private var epochInheritedDate: NMEADate?
-    private var speedFromRMC = false
-    private var trackFromRMC = false
-    private var epochSatellitesFromFix: Int?
-    private var epochUsesDGPS = false
+    var epochInheritedDate: NMEADate?
+    var speedFromRMC = false
+    var trackFromRMC = false
+    var epochSatellitesFromFix: Int?
+    var epochUsesDGPS = false
 
     // State across epochs (gpsd keeps these in its session).
-    private var knownDate: NMEADate?
-    private var knownDateTime: NMEATimeOfDay?
-    private var previousMode: FixMode?
-    private var previousAltitude: Double?
-    private var previousTime: Double?
-    private var hdop: Double?, pdop: Double?, vdop: Double?
-    private var usedIDs: [UInt32] = []
-    private var lastWasGSA = false
-    private var lastWasGSV = false
-    private var skyAccumulator: [SkySatellite] = []
-    private var sky: [SkySatellite] = []
+    var knownDate: NMEADate?
+    var knownDateTime: NMEATimeOfDay?
+    var previousMode: FixMode?
+    var previousAltitude: Double?
+    var previousTime: Double?
+    var hdop: Double?, pdop: Double?, vdop: Double?
+    var usedIDs: [UInt32] = []
+    var lastWasGSA = false
+    var lastWasGSV = false
+    var skyAccumulator: [SkySatellite] = []
+    var sky: [SkySatellite] = []
 
     public init(options: Options = Options()) {
         self.options = options
@@ -185,7 +185,7 @@ public struct NMEADecoder: Sendable {
 
     // MARK: - The concrete (non-generic) hot path
 
-    private mutating func decodeChunk(_ chunk: UnsafeRawBufferPointer, _ onFix: (NMEAFix) -> Void) {
+    mutating func decodeChunk(_ chunk: UnsafeRawBufferPointer, _ onFix: (NMEAFix) -> Void) {
         // Lend the scanner out (swapped with an unallocated stand-in) so the callback may
         // mutate `self`; swapping moves the carry buffer without copying it.
         var s = NMEAScanner(unreserved: options.scanner)
@@ -197,7 +197,7 @@ public struct NMEADecoder: Sendable {
         }
     }
 
-    private mutating func finishStream(_ onFix: (NMEAFix) -> Void) {
+    mutating func finishStream(_ onFix: (NMEAFix) -> Void) {
         var s = NMEAScanner(unreserved: options.scanner)
         swap(&s, &scanner)
         s.finish { frame in
@@ -209,7 +209,7 @@ public struct NMEADecoder: Sendable {
     }
 
     /// Parses and applies one body, dispatching on the type without building an `NMEASentence`.
-    private mutating func consumeBody(_ body: UnsafeRawBufferPointer, line: Int, _ onFix: (NMEAFix) -> Void) {
+    mutating func consumeBody(_ body: UnsafeRawBufferPointer, line: Int, _ onFix: (NMEAFix) -> Void) {
         var c = NMEAFieldCursor(body)
         guard let address = NMEAAddress(bytes: c.next()), address.talker != .proprietary else {
             handleOther()
@@ -261,26 +261,26 @@ public struct NMEADecoder: Sendable {
     /// `$GPRMC,,V,,,,,,,,,,N`) may have lost its clock: the last known date is dropped, for the
     /// epoch in progress too, so no time is reported until RMC or ZDA brings a date again
     /// (as gpsd does).
-    private mutating func forgetDate() {
+    mutating func forgetDate() {
         knownDate = nil
         knownDateTime = nil
         epochDate = nil
         epochInheritedDate = nil
     }
 
-    private mutating func handleOther() {
+    mutating func handleOther() {
         statistics.otherSentences += 1
         lastWasGSA = false
         lastWasGSV = false
     }
 
-    private mutating func handleGGA(_ g: NMEASentence.GGA, _ line: Int, _ onFix: (NMEAFix) -> Void) {
+    mutating func handleGGA(_ g: NMEASentence.GGA, _ line: Int, _ onFix: (NMEAFix) -> Void) {
         startEpoch(at: g.time, line: line, onFix)
         applyGGA(g)
         lastWasGSA = false; lastWasGSV = false
     }
 
-    private mutating func handleRMC(_ r: NMEASentence.RMC, _ line: Int, _ onFix: (NMEAFix) -> Void) {
+    mutating func handleRMC(_ r: NMEASentence.RMC, _ line: Int, _ onFix: (NMEAFix) -> Void) {
         let valid = r.status == 0x41 || r.status == 0x44
         if !valid && (r.time == nil || r.date == nil) { forgetDate() }
         startEpoch(at: valid ? r.time : nil, line: line, onFix)
@@ -288,19 +288,19 @@ public struct NMEADecoder: Sendable {
         lastWasGSA = false; lastWasGSV = false
     }
 
-    private mutating func handleGLL(_ g: NMEASentence.GLL, _ line: Int, _ onFix: (NMEAFix) -> Void) {
+    mutating func handleGLL(_ g: NMEASentence.GLL, _ line: Int, _ onFix: (NMEAFix) -> Void) {
         startEpoch(at: g.time, line: line, onFix)
         applyGLL(g)
         lastWasGSA = false; lastWasGSV = false
     }
 
-    private mutating func handleGNS(_ g: NMEASentence.GNS, _ line: Int, _ onFix: (NMEAFix) -> Void) {
+    mutating func handleGNS(_ g: NMEASentence.GNS, _ line: Int, _ onFix: (NMEAFix) -> Void) {
         startEpoch(at: g.time, line: line, onFix)
         applyGNS(g)
         lastWasGSA = false; lastWasGSV = false
     }
 
-    private mutating func handleZDA(_ z: NMEASentence.ZDA, _ line: Int, _ onFix: (NMEAFix) -> Void) {
+    mutating func handleZDA(_ z: NMEASentence.ZDA, _ line: Int, _ onFix: (NMEAFix) -> Void) {
         startEpoch(at: z.time, line: line, onFix)
         if let d = z.date {
             epochDate = d
@@ -310,18 +310,18 @@ public struct NMEADecoder: Sendable {
         lastWasGSA = false; lastWasGSV = false
     }
 
-    private mutating func handleGSA(_ g: NMEASentence.GSA, _ line: Int) {
+    mutating func handleGSA(_ g: NMEASentence.GSA, _ line: Int) {
         touch(line)
         applyGSA(g)
         lastWasGSA = true; lastWasGSV = false
     }
 
-    private mutating func handleGSV(_ g: NMEASentence.GSV) {
+    mutating func handleGSV(_ g: NMEASentence.GSV) {
         applyGSV(g)
         lastWasGSA = false; lastWasGSV = true
     }
 
-    private mutating func handleVTG(_ v: NMEASentence.VTG, _ line: Int) {
+    mutating func handleVTG(_ v: NMEASentence.VTG, _ line: Int) {
         touch(line)
         // gpsd needs both the true track and the knots; mode E/N means no data.
         if let track = v.trackTrue, let knots = v.speedKnots, v.faaMode != 0x45, v.faaMode != 0x4E {
@@ -331,7 +331,7 @@ public struct NMEADecoder: Sendable {
         lastWasGSA = false; lastWasGSV = false
     }
 
-    private mutating func handleGST(_ g: NMEASentence.GST, _ line: Int) {
+    mutating func handleGST(_ g: NMEASentence.GST, _ line: Int) {
         touch(line)
         fix.latitudeSigma = g.latitudeSigma
         fix.longitudeSigma = g.longitudeSigma
@@ -339,7 +339,7 @@ public struct NMEADecoder: Sendable {
         lastWasGSA = false; lastWasGSV = false
     }
 
-    private mutating func handleHDT(_ h: NMEASentence.HDT, _ line: Int) {
+    mutating func handleHDT(_ h: NMEASentence.HDT, _ line: Int) {
         touch(line)
         if let heading = h.heading { applyHeading(heading, mode: nil, line) }
         lastWasGSA = false; lastWasGSV = false
@@ -348,7 +348,7 @@ public struct NMEADecoder: Sendable {
     /// THS (true heading and status) has no typed `NMEASentence` (it is kept raw and counted
     /// as such); its heading and mode join the epoch as HDT's heading does. A mode field that
     /// is not one of A, E, M, S, V drops the heading, as `NMEAHeading` refuses it.
-    private mutating func handleTHS(degrees: Double?, mode field: UnsafeRawBufferPointer, _ line: Int) {
+    mutating func handleTHS(degrees: Double?, mode field: UnsafeRawBufferPointer, _ line: Int) {
         handleOther()
         guard let degrees, field.count == 1, let mode = NMEAHeading.Mode(rawValue: Character(UnicodeScalar(field[0]))) else { return }
         applyHeading(degrees, mode: mode, line)
@@ -356,7 +356,7 @@ public struct NMEADecoder: Sendable {
 
     /// Sets the epoch's true heading from HDT or THS. A heading outside 0…360° (a broken
     /// sensor's 720°) is dropped, not wrapped, as every out-of-range field is (360° is 0°).
-    private mutating func applyHeading(_ degrees: Double, mode: NMEAHeading.Mode?, _ line: Int) {
+    mutating func applyHeading(_ degrees: Double, mode: NMEAHeading.Mode?, _ line: Int) {
         touch(line)
         guard degrees >= 0, degrees <= 360 else { return }
         fix.heading = degrees == 360 ? 0 : degrees
@@ -366,7 +366,7 @@ public struct NMEADecoder: Sendable {
     // MARK: - Epochs
 
     /// Marks the epoch as holding data (so it is reported).
-    private mutating func touch(_ line: Int) {
+    mutating func touch(_ line: Int) {
         if !epochHasData {
             epochHasData = true
             fix.line = line
@@ -374,7 +374,7 @@ public struct NMEADecoder: Sendable {
     }
 
     /// Starts a new epoch when `time` differs from the epoch's, reporting the old one.
-    private mutating func startEpoch(at time: NMEATimeOfDay?, line: Int, _ onFix: (NMEAFix) -> Void) {
+    mutating func startEpoch(at time: NMEATimeOfDay?, line: Int, _ onFix: (NMEAFix) -> Void) {
         if let time {
             if let current = epochTime {
                 if abs(time.nanosecondsOfDay - current.nanosecondsOfDay) > 10_000_000 {
@@ -390,7 +390,7 @@ public struct NMEADecoder: Sendable {
         touch(line)
     }
 
-    private mutating func closeEpoch(_ onFix: (NMEAFix) -> Void) {
+    mutating func closeEpoch(_ onFix: (NMEAFix) -> Void) {
         defer { resetEpoch() }
         guard epochHasData else { return }
         var f = fix
@@ -464,7 +464,7 @@ public struct NMEADecoder: Sendable {
 
     /// The last known date for an epoch at `tod`, advanced by a day when the time of day went
     /// back by more than 12 hours since the date was learnt (midnight passed).
-    private mutating func inheritedDate(at tod: NMEATimeOfDay) -> NMEADate? {
+    mutating func inheritedDate(at tod: NMEATimeOfDay) -> NMEADate? {
         guard var d = knownDate else { return nil }
         if let dt = knownDateTime, tod.nanosecondsOfDay + 43_200_000_000_000 < dt.nanosecondsOfDay {
             d = NMEADate(daysSinceEpoch: d.daysSinceEpoch + 1)
@@ -474,7 +474,7 @@ public struct NMEADecoder: Sendable {
         return d
     }
 
-    private mutating func resetEpoch() {
+    mutating func resetEpoch() {
         fix = NMEAFix()
         epochHasData = false
         epochTime = nil
@@ -488,147 +488,15 @@ public struct NMEADecoder: Sendable {
 
     /// Whether an altitude is known in this epoch or the previous one (gpsd's test before
     /// promoting an RMC/GLL fix to 3D).
-    private var altitudeKnown: Bool { fix.altitudeMSL != nil || previousAltitude != nil }
+    var altitudeKnown: Bool { fix.altitudeMSL != nil || previousAltitude != nil }
 
     /// gpsd's last step of every sentence: a 3D fix holding an altitude is not downgraded.
-    private mutating func setMode(_ mode: FixMode) {
+    mutating func setMode(_ mode: FixMode) {
         if mode == .twoDimensional, fix.mode == .threeDimensional || (fix.mode == nil && previousMode == .threeDimensional),
            altitudeKnown {
             fix.mode = .threeDimensional
         } else {
             fix.mode = mode
         }
-    }
-
-    // MARK: - Sentences
-
-    private mutating func applyGGA(_ g: NMEASentence.GGA) {
-        if let q = g.quality {
-            fix.quality = FixQuality(rawValue: q)
-            epochUsesDGPS = q == 2
-        }
-        let sats = g.satellitesUsed ?? 0
-        if let lat = g.latitude, let lon = g.longitude {
-            fix.latitude = lat
-            fix.longitude = lon
-            var mode = FixMode.twoDimensional
-            fix.geoidSeparation = g.geoidSeparation
-            if let alt = g.altitudeMSL {
-                fix.altitudeMSL = alt
-                if sats >= 4 { mode = .threeDimensional }
-            }
-            if sats < 3 { mode = .noFix }
-            setMode(mode)
-        } else {
-            setMode(.noFix)
-        }
-        if let h = g.hdop, h < 99 { hdop = h }
-        if let n = g.satellitesUsed { epochSatellitesFromFix = n }
-    }
-
-    private mutating func applyRMC(_ r: NMEASentence.RMC, valid: Bool) {
-        guard valid else {
-            setMode(.noFix)
-            return
-        }
-        if r.time != nil, let d = r.date { epochDate = d }
-        if r.status == 0x44 || r.faaMode == 0x44 { epochUsesDGPS = true }
-        if let lat = r.latitude, let lon = r.longitude {
-            fix.latitude = lat
-            fix.longitude = lon
-            var mode = FixMode.twoDimensional
-            if previousMode == .threeDimensional || usedIDs.count > 3 || altitudeKnown { mode = .threeDimensional }
-            setMode(mode)
-        } else {
-            setMode(.noFix)
-        }
-        if let s = r.speedKnots {
-            fix.speed = s * 1852 / 3600
-            speedFromRMC = true
-        }
-        if let t = r.track {
-            fix.track = t
-            trackFromRMC = true
-        }
-        if let v = r.magneticVariation, abs(v) > 0.09 { fix.magneticVariation = v }
-    }
-
-    private mutating func applyGLL(_ g: NMEASentence.GLL) {
-        guard g.status == 0x41, g.faaMode != 0x4E, let lat = g.latitude, let lon = g.longitude else {
-            setMode(.noFix)
-            return
-        }
-        fix.latitude = lat
-        fix.longitude = lon
-        var mode = FixMode.twoDimensional
-        if altitudeKnown || usedIDs.count > 3 { mode = .threeDimensional }
-        setMode(mode)
-    }
-
-    private mutating func applyGNS(_ g: NMEASentence.GNS) {
-        let first = g.modeIndicators.first
-        guard let first, first != Int(UInt8(ascii: "N")) else {
-            setMode(.noFix)
-            return
-        }
-        if g.navigationStatus == 0x55 || g.navigationStatus == 0x56 { return }
-        if let lat = g.latitude, let lon = g.longitude {
-            fix.latitude = lat
-            fix.longitude = lon
-            var mode = FixMode.twoDimensional
-            if let alt = g.altitudeMSL {
-                fix.altitudeMSL = alt
-                if (g.satellitesUsed ?? 0) > 3 { mode = .threeDimensional }
-                if let sep = g.geoidSeparation { fix.geoidSeparation = sep }
-            }
-            setMode(mode)
-        } else {
-            setMode(.noFix)
-        }
-        if let h = g.hdop { hdop = h }
-        if first == Int(UInt8(ascii: "D")) { epochUsesDGPS = true }
-    }
-
-    private mutating func applyGSA(_ g: NMEASentence.GSA) {
-        if let t = g.fixType, g.selectionMode != 0x45, let mode = FixMode(rawValue: t) { setMode(mode) }
-        if let p = g.pdop, p < 99 { pdop = p }
-        if let h = g.hdop, h < 99 { hdop = h }
-        if let v = g.vdop, v < 99 { vdop = v }
-        // Consecutive GSAs (one per constellation) accumulate; a new series replaces.
-        if !lastWasGSA { usedIDs.removeAll(keepingCapacity: true) }
-        let system = g.systemID.flatMap(GNSSSystem.init(rawValue:)) ?? g.talker.system
-        for id in g.satelliteIDs {
-            usedIDs.append(NMEADecoder.key(system ?? NMEADecoder.system(ofID: id), id))
-        }
-    }
-
-    private mutating func applyGSV(_ g: NMEASentence.GSV) {
-        guard options.collectSatellites else { return }
-        if g.messageNumber == 1 && !lastWasGSV { skyAccumulator.removeAll(keepingCapacity: true) }
-        for i in 0..<g.count {
-            let s = g[i]
-            let system = g.talker.system ?? NMEADecoder.system(ofID: s.id)
-            skyAccumulator.append(SkySatellite(system: system, id: s.id, signalID: g.signalID,
-                                               elevation: s.elevation, azimuth: s.azimuth, snr: s.snr))
-        }
-        if let n = g.messageNumber, let total = g.totalMessages, n >= total {
-            sky = skyAccumulator
-        }
-    }
-
-    /// The constellation an NMEA satellite id implies (gpsd `nmeaid_to_prn` ranges).
-    static func system(ofID id: Int) -> GNSSSystem? {
-        switch id {
-        case 1...32: .gps
-        case 65...96: .glonass
-        case 193...200: .qzss
-        case 201...264, 401...437: .beidou
-        case 301...336: .galileo
-        default: nil
-        }
-    }
-
-    static func key(_ system: GNSSSystem?, _ id: Int) -> UInt32 {
-        UInt32(system?.rawValue ?? 0) << 16 | UInt32(truncatingIfNeeded: id & 0xFFFF)
     }
 }

@@ -116,11 +116,11 @@ public actor PositioningManager {
     let elapsed: @Sendable () -> Duration
     /// The wall-clock reading taken when a fix arrives: the receive time the stale-fix rule
     /// judges it by.
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     /// Wraps a source in a `LostPositionWatchdog` on the injected clock.
     private let watched: @Sendable (any PositionSource, Duration) -> any PositionSource
     private let broadcaster = EventBroadcaster()
-    private weak var delegate: (any PositioningDelegate)?
+    weak var delegate: (any PositioningDelegate)?
     private var matcher: (any LivePositionMatcher)?
     private var run: Task<Void, Never>?
     private var generation = 0
@@ -129,7 +129,7 @@ public actor PositioningManager {
     private var significant = SignificantChangeGate()
     /// Every raw fix's speed over the last `averageSpeedWindow`, across restarts.
     private var speeds = AverageSpeedWindow(duration: .seconds(60))
-    private var delegateQueue: [DelegateCall] = []
+    var delegateQueue: [DelegateCall] = []
     /// Whether events are being gathered in `outgoing` (while a source batch is handled).
     private var gathersEvents = false
     /// The events of the source batch being handled, sent to each subscriber together when the
@@ -138,7 +138,7 @@ public actor PositioningManager {
     private var outgoing: [PositioningEvent] = []
     /// The updates not yet posted to `NotificationCenter` (see `positioningManagerDidUpdatePosition`).
     private var unpostedUpdates: [Location] = []
-    private var delegateBusy = false
+    var delegateBusy = false
     /// Finds visits in every raw fix while visit monitoring is on.
     private var visitDetector: VisitDetector?
     /// Fixes held back from the delegate while deferred delivery is allowed.
@@ -154,11 +154,11 @@ public actor PositioningManager {
     var headingUpdates = HeadingUpdates()
     private let defaultSource: @Sendable () throws -> any PositionSource
     /// The regions of `startMonitoring(for:)`, by identifier.
-    public private(set) var monitoredRegions: [String: MonitoredRegion] = [:]
+    public internal(set) var monitoredRegions: [String: MonitoredRegion] = [:]
     /// Decides the monitored regions from every raw fix.
-    private var fences = FenceEngine()
+    var fences = FenceEngine()
     /// Each monitored region's decided state, to tell a transition from a first decision.
-    private var regionStates: [String: ConditionState] = [:]
+    var regionStates: [String: ConditionState] = [:]
     /// Beacon ranging and the scan behind it and beacon regions (`PositioningManager+Beacons.swift`).
     var beaconRanging = BeaconRangingState()
 
@@ -309,64 +309,6 @@ public actor PositioningManager {
         deferred = nil
         for location in ended.held { enqueueForDelegate(.updated(location)) }
         emit(.deferredUpdatesFinished(error))
-    }
-
-    // MARK: - Regions
-
-    /// Monitors `region` (replacing one with its identifier): `.region(.started)`, then its
-    /// states and transitions as fixes decide them. Works whether or not positioning runs;
-    /// regions are decided while it does.
-    public func startMonitoring(for region: MonitoredRegion) {
-        do {
-            try fences.add(region.condition, identifier: region.identifier, at: rawPosition?.timestamp ?? now())
-            monitoredRegions[region.identifier] = region
-            regionStates[region.identifier] = nil
-            emit(.region(.started(region)))
-            updateBeaconScan()
-        } catch {
-            emit(.region(.failed(region, error)))
-        }
-    }
-
-    /// Stops monitoring `region` (by identifier).
-    public func stopMonitoring(for region: MonitoredRegion) {
-        fences.remove(region.identifier, at: rawPosition?.timestamp ?? now())
-        monitoredRegions[region.identifier] = nil
-        regionStates[region.identifier] = nil
-        updateBeaconScan()
-    }
-
-    /// Reports the region's current state through `.region(.determined)` (unknown until decided,
-    /// or when the region is not monitored).
-    public func requestState(for region: MonitoredRegion) {
-        let state = fences.record(for: region.identifier).map { RegionState($0.state) } ?? .unknown
-        emit(.region(.determined(state, monitoredRegions[region.identifier] ?? region)))
-    }
-
-    /// Decides the monitored regions with a fix as the source delivered it.
-    private func monitorRegions(with location: Location) {
-        guard !monitoredRegions.isEmpty else { return }
-        publishRegionEvents(fences.process(location))
-    }
-
-    /// Decides the beacon regions with the beacons heard at `date`.
-    func monitorBeaconRegions(hearing beacons: [(uuid: UUID, major: UInt16, minor: UInt16)], at date: Date) {
-        publishRegionEvents(fences.observe(beacons: beacons, at: date))
-    }
-
-    /// Reports the monitor's decisions as region states, entries and exits.
-    private func publishRegionEvents(_ events: [MonitorEvent]) {
-        for event in events {
-            guard let region = monitoredRegions[event.identifier], event.refinement != .dwell else { continue }
-            // An inferred crossing is an enter and an exit from outside; otherwise the state
-            // before is the opposite one, or unknown for the first decision.
-            let previous: ConditionState = event.refinement == .inferredCrossing
-                ? (event.state == .satisfied ? .unsatisfied : .satisfied) : (regionStates[event.identifier] ?? .unknown)
-            if event.refinement != .inferredCrossing { regionStates[event.identifier] = event.state }
-            emit(.region(.determined(RegionState(event.state), region)))
-            if event.state == .satisfied, previous == .unsatisfied, region.notifyOnEntry { emit(.region(.entered(region))) }
-            if event.state == .unsatisfied, previous == .satisfied, region.notifyOnExit { emit(.region(.exited(region))) }
-        }
     }
 
     // MARK: - Running the source
@@ -622,49 +564,4 @@ public actor PositioningManager {
                                         userInfo: ["location": latest, "locations": unpostedUpdates])
         unpostedUpdates.removeAll(keepingCapacity: true)
     }
-
-    /// Delivers queued events to the delegate one call at a time, merging consecutive
-    /// updates into one `didUpdateLocations` batch.
-    private func drainDelegateQueue() async {
-        defer { delegateBusy = false }
-        while !delegateQueue.isEmpty, let delegate {
-            guard case .event(let first) = delegateQueue.removeFirst() else {
-                isDisplayingHeadingCalibration = await delegate.positioningManagerShouldDisplayHeadingCalibration(self)
-                continue
-            }
-            switch first {
-            case .updated(let location):
-                var batch = [location]
-                while case .event(.updated(let next))? = delegateQueue.first {
-                    batch.append(next)
-                    delegateQueue.removeFirst()
-                }
-                await delegate.positioningManager(self, didUpdateLocations: batch)
-            case .lost: await delegate.positioningManagerDidLosePosition(self)
-            case .failed(let error): await delegate.positioningManager(self, didFailWithError: error)
-            case .paused: await delegate.positioningManagerDidPauseLocationUpdates(self)
-            case .resumed: await delegate.positioningManagerDidResumeLocationUpdates(self)
-            case .authorizationChanged(let status): await delegate.positioningManager(self, didChangeAuthorization: status)
-            case .visit(let event): await delegate.positioningManager(self, didVisit: event.visit)
-            case .heading(let heading): await delegate.positioningManager(self, didUpdateHeading: heading)
-            case .deferredUpdatesFinished(let error):
-                await delegate.positioningManager(self, didFinishDeferredUpdatesWithError: error)
-            case .region(.started(let region)): await delegate.positioningManager(self, didStartMonitoringFor: region)
-            case .region(.determined(let state, let region)): await delegate.positioningManager(self, didDetermineState: state, for: region)
-            case .region(.entered(let region)): await delegate.positioningManager(self, didEnterRegion: region)
-            case .region(.exited(let region)): await delegate.positioningManager(self, didExitRegion: region)
-            case .region(.failed(let region, let error)): await delegate.positioningManager(self, monitoringDidFailFor: region, withError: error)
-            case .beacons(.ranged(let beacons, let constraint)): await delegate.positioningManager(self, didRange: beacons, satisfying: constraint)
-            case .beacons(.failed(let constraint, let error)):
-                await delegate.positioningManager(self, rangingBeaconsDidFailFor: constraint, withError: error)
-            case .rejected, .mapMatched, .stopped: break
-            }
-        }
-    }
-}
-
-/// One call owed to the delegate: an event, or the calibration question a heading raised.
-private enum DelegateCall {
-    case event(PositioningEvent)
-    case headingCalibration
 }
