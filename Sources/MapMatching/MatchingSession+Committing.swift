@@ -1,17 +1,5 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import GeoCore
 import RoadNetwork
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Committing: the fixes whose match the back-pointers have converged on leave the window.
 extension MatchingSession {
