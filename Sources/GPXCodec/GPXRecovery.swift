@@ -146,12 +146,8 @@ public enum GPXRecovery {
     public static func trackPointStartCount(in source: some ByteSource) throws -> Int {
         var source = source
         var counter = StartTagCounter("<trkpt")
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-            if n == 0 { return counter.count }
-            counter.scan(chunk[..<n])
-        }
+        try source.forEachChunk { counter.scan($0) }
+        return counter.count
     }
 
     /// Where `copyRecoverable` is in GPX's schema order.

@@ -9,6 +9,19 @@ public protocol ByteSource {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
+extension ByteSource {
+    /// Reads to the end, handing each chunk of up to 64 KiB to `body` (one buffer, reused).
+    /// - Throws: what `read(into:)` or `body` throws.
+    public mutating func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try read(into: $0) }
+            if n == 0 { return }
+            try chunk.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+        }
+    }
+}
+
 /// Where a streaming writer puts its bytes: a file, a socket, memory.
 public protocol ByteSink {
     /// Writes all of `bytes`.

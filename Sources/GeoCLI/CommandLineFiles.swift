@@ -115,14 +115,7 @@ enum CommandLineFiles {
     /// Reads `path` (`-`: standard input) in chunks of up to 64 KiB.
     /// - Throws: `ValidationError` when it cannot be opened, `SystemIOError` on a read error.
     static func readChunks(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        try withSource(path) { source in
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-                if n == 0 { return }
-                chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-            }
-        }
+        try withSource(path) { source in try source.forEachChunk(body) }
     }
 }
 

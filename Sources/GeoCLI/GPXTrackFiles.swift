@@ -7,7 +7,7 @@ import SystemIO
 
 /// Reading and writing GPX files as tracks of `Location`s for the track commands.
 enum GPXTrackFiles {
-    /// Reads a GPX file whole (the evaluation's truth tracks).
+    /// Reads a GPX file whole (`geo snapshot --track`).
     /// - Throws: `TrackCommandError` with the file, line and column of the first problem.
     static func read(_ path: String) throws -> GPXDocument {
         do {
@@ -20,13 +20,6 @@ enum GPXTrackFiles {
     /// Writes a GPX document to a file, or to standard output for nil or `-`.
     static func write(_ document: GPXDocument, to path: String?) throws {
         try CommandLineFiles.withOutput(path) { sink in sink = try GPXWriter.write(document, to: sink) }
-    }
-
-    /// The timed points of a segment as fixes, by GPXCodec's bridge with its accuracy policy
-    /// (`GPXAccuracyPolicy`: recorded, else HDOP × UERE, else assumed). Points without a time
-    /// are skipped (filters need time).
-    static func locations(_ segment: GPXTrackSegment, accuracy: GPXAccuracyPolicy) -> [(Location, GPXPoint)] {
-        segment.points.compactMap { p in Location(gpxPoint: p, accuracy: accuracy).map { ($0, p) } }
     }
 
     /// A GPX point for a filtered fix: position, time, elevation, speed and course from the fix,

@@ -64,15 +64,7 @@ public struct TraceFile: Sendable {
     private static func readChunks(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(TraceFileError) {
         try withSource(path) { (source: FileSource) throws(TraceFileError) in
             var source = source
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let n: Int
-                do { n = try chunk.withUnsafeMutableBytes { buffer in try source.read(into: buffer) } } catch {
-                    throw TraceFileError(.unreadable, "\(error)", at: path)
-                }
-                if n == 0 { return }
-                chunk.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-            }
+            do { try source.forEachChunk(body) } catch { throw TraceFileError(.unreadable, "\(error)", at: path) }
         }
     }
 
