@@ -6,7 +6,7 @@ import PackageDescription
 /// (Sources/CLazyLibrary/lazy_library.h says why): libdbus (`pkg-config --cflags dbus-1` on
 /// Debian and Ubuntu, both architectures), HarfBuzz and FreeType (their own directories of
 /// `pkg-config --cflags-only-I harfbuzz freetype2`). Their shims have no pkgConfig because
-/// pkg-config's flags would also link them. Every target gets the paths: not only Monitoring
+/// pkg-config's flags would also link them. Every target gets the paths: not only BeaconScanning
 /// and MapRenderer, which import the shims, but any module that imports those two may have to
 /// rebuild the shims' C modules (debug builds' modules and release builds' cross-module
 /// optimisation load them).
@@ -47,6 +47,8 @@ let package = Package(
         .library(name: "MapCamera", targets: ["MapCamera"]),
         .library(name: "Positioning", targets: ["Positioning"]),
         .library(name: "Monitoring", targets: ["Monitoring"]),
+        .library(name: "Compass", targets: ["Compass"]),
+        .library(name: "BeaconScanning", targets: ["BeaconScanning"]),
         .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "ZlibCompression", targets: ["ZlibCompression"]),
         .library(name: "MapData", targets: ["MapData"]),
@@ -142,20 +144,27 @@ let package = Package(
         // NMEA 0183 scanner, parsers, epoch assembly, encoder and gpsd JSON, over bytes.
         .target(name: "NMEACodec", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
+        // Headings (true, magnetic, from NMEA and gpsd) and the World Magnetic Model (pure).
+        .target(name: "Compass", dependencies: ["GeoBase", "GeoCore", "NMEACodec"], swiftSettings: strictSettings),
+
         // Map matching (pure): Newson & Krumm's HMM offline and online, over RoadNetwork and Routing.
         .target(name: "MapMatching", dependencies: ["GeoBase", "GeoCore", "RoadNetwork", "Routing"], swiftSettings: strictSettings),
 
-        // libdbus's headers (Debian libdbus-1-dev), for the BlueZ beacon scanner; only Monitoring
+        // libdbus's headers (Debian libdbus-1-dev), for the BlueZ beacon scanner; only BeaconScanning
         // imports it, on Linux. The library is opened on first use (CDBus/shim.h says why), not
         // linked; its header paths are `lazyLibraryHeaders`.
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", providers: [.apt(["libdbus-1-dev"])]),
 
         // Regions (circle, polygon, beacon identity) decided with the fix's accuracy, persisted
-        // monitors; visits, beacons (BlueZ scanning over D-Bus), heading and the World Magnetic Model.
+        // monitors, visits (pure but for the store's file).
+        .target(name: "Monitoring", dependencies: ["GeoBase", "GeoCore", "SystemIO"], swiftSettings: strictSettings + internalChecks),
+
+        // Beacon advertisements (iBeacon, Eddystone), ranging, and scanners: a replay file and
+        // BlueZ over D-Bus.
         .target(
-            name: "Monitoring",
-            dependencies: ["GeoBase", "GeoCore", "NMEACodec", "SystemIO", .target(name: "CDBus", condition: .when(platforms: [.linux]))],
-            swiftSettings: strictSettings + internalChecks
+            name: "BeaconScanning",
+            dependencies: ["GeoBase", "GeoCore", "SystemIO", "Monitoring", .target(name: "CDBus", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings
         ),
 
         // The map camera (pure): CameraState, limits and tilt profile, Mercator and globe,
@@ -165,7 +174,7 @@ let package = Package(
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
             name: "Positioning",
-            dependencies: ["GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO", "Monitoring"],
+            dependencies: ["GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO", "Monitoring", "Compass", "BeaconScanning"],
             swiftSettings: strictSettings
         ),
 
@@ -205,7 +214,7 @@ let package = Package(
         // frames into an RGBA buffer on demand.
         .target(
             name: "MapView",
-            dependencies: ["GeoBase", "GeoCore", "MapCamera", "MapData", "MapRenderer", "Monitoring"],
+            dependencies: ["GeoBase", "GeoCore", "MapCamera", "MapData", "MapRenderer", "Compass"],
             swiftSettings: strictSettings
         ),
 
@@ -284,6 +293,8 @@ let package = Package(
                 "Positioning",
                 "MapMatching",
                 "Monitoring",
+                "Compass",
+                "BeaconScanning",
                 "SystemIO",
                 "MapCamera",
                 "MapRenderer",
@@ -333,7 +344,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PositioningTests",
-            dependencies: ["GeoBase", "Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "Evaluation", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring", "NMEACodec"],
+            dependencies: ["GeoBase", "Positioning", "GeoTestSupport", "PositionLogCrashHelper", "TrackFiltering", "Evaluation", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring", "Compass", "BeaconScanning", "NMEACodec"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -394,7 +405,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MonitoringTests",
-            dependencies: ["GeoBase", "Monitoring", "GeoCore", "NMEACodec", "GeoTestSupport", "SystemIO"],
+            dependencies: ["GeoBase", "Monitoring", "Compass", "BeaconScanning", "GeoCore", "NMEACodec", "GeoTestSupport", "SystemIO"],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings + internalChecks
         ),
@@ -412,7 +423,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MapViewTests",
-            dependencies: ["GeoBase", "MapView", "MapLivePage", "HTTPServing", "MapCamera", "MapRenderer", "MapData", "Monitoring", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
+            dependencies: ["GeoBase", "MapView", "MapLivePage", "HTTPServing", "MapCamera", "MapRenderer", "MapData", "Monitoring", "Compass", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -3,6 +3,7 @@ import Foundation
 import GPXCodec
 import GeoCore
 import Monitoring
+import BeaconScanning
 import Synchronization
 import SystemIO
 import GeoBase

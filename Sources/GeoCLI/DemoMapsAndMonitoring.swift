@@ -7,6 +7,7 @@ import MapView
 import OSMImport
 import Routing
 import Monitoring
+import Compass
 import SystemIO
 
 /// `geo demo`'s maps and monitoring parts: the same library calls as `geo tiles build`,

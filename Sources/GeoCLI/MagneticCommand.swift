@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoBase
 import GeoCore
-import Monitoring
+import Compass
 
 /// `geo magnetic`: the Earth's main field from the World Magnetic Model 2025.
 struct MagneticCommand: ParsableCommand {

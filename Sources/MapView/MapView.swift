@@ -2,7 +2,7 @@ public import GeoCore
 public import MapCamera
 import MapData
 public import MapRenderer
-public import Monitoring
+public import Compass
 
 #if canImport(Glibc)
 import Glibc

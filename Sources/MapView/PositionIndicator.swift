@@ -1,7 +1,7 @@
 public import GeoCore
 public import MapRenderer
 import MapData
-public import Monitoring
+public import Compass
 
 #if canImport(Glibc)
 import Glibc

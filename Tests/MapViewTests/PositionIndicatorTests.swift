@@ -6,7 +6,7 @@ import MapData
 import MapRenderer
 @testable import MapView
 import OSMImport
-import Monitoring
+import Compass
 import Positioning
 import TrackFiltering
 import Testing

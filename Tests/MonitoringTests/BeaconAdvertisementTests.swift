@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoCore
+import BeaconScanning
 import Monitoring
 
 /// Hexadecimal text to bytes, for frames written as the specifications lay them out.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GeoBase
 import GeoCore
+import BeaconScanning
 import Monitoring
 
 private let start = Date(timeIntervalSince1970: 1_784_008_800)

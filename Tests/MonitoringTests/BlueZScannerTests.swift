@@ -4,6 +4,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import Monitoring
+import BeaconScanning
 import SystemIO
 
 // BlueZScanner against python3-dbusmock's bluez5 template on a private dbus-daemon: the scanner

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import GeoCore
 import NMEACodec
-import Monitoring
+import Compass
 
 private let july2026 = Date(timeIntervalSince1970: 1_782_864_000) // 2026-07-01T00:00Z
 
@@ -51,5 +51,5 @@ private let july2026 = Date(timeIntervalSince1970: 1_782_864_000) // 2026-07-01T
 
 @Test func heading_outsideTheModelsYears_throws() {
     let heading = Heading(timestamp: Date(timeIntervalSince1970: 0), trueHeading: .degrees(10))
-    #expect(throws: MonitoringError.self) { try heading.resolved(at: Coordinate(uncheckedLatitude: 0, longitude: 0)) }
+    #expect(throws: CompassError.self) { try heading.resolved(at: Coordinate(uncheckedLatitude: 0, longitude: 0)) }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import GeoCore
-import Monitoring
+import Compass
+import GeoBase
 
 /// One row of `Fixtures/wmm2025_pygeomag.txt` (written by `make_wmm2025_pygeomag.py` with PyPI
 /// pygeomag 1.1.0, an independent Python implementation with the same NOAA coefficients).
@@ -64,10 +65,10 @@ private func angleDifference(_ a: Double, _ b: Double) -> Double {
 @Test func field_outsideItsYearsOrAltitudes_throwsTypedErrors() throws {
     let model = MagneticModel.wmm2025
     let c = try Coordinate(latitude: 10, longitude: 10)
-    #expect(throws: MonitoringError.self) { try model.field(at: c, decimalYear: 2024.99) }
-    #expect(throws: MonitoringError.self) { try model.field(at: c, decimalYear: .nan) }
-    #expect(throws: MonitoringError.self) { try model.field(at: c, altitude: .meters(900_000), decimalYear: 2026) }
-    #expect(throws: MonitoringError.self) { try model.field(at: c, altitude: .meters(.infinity), decimalYear: 2026) }
+    #expect(throws: CompassError.self) { try model.field(at: c, decimalYear: 2024.99) }
+    #expect(throws: CompassError.self) { try model.field(at: c, decimalYear: .nan) }
+    #expect(throws: CompassError.self) { try model.field(at: c, altitude: .meters(900_000), decimalYear: 2026) }
+    #expect(throws: CompassError.self) { try model.field(at: c, altitude: .meters(.infinity), decimalYear: 2026) }
     do {
         _ = try model.field(at: c, decimalYear: 2031)
         Issue.record("2031 is outside WMM2025")
@@ -91,7 +92,7 @@ private func angleDifference(_ a: Double, _ b: Double) -> Double {
             Issue.record("accepted \(text.debugDescription)")
         } catch {
             #expect(error.code == .invalidCoefficients)
-            #expect(error.message.contains(expected), "\(error.message) should name \(expected)")
+            #expect(error.description.contains(expected), "\(error) should name \(expected)")
         }
     }
 }

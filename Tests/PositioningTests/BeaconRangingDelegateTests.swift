@@ -4,6 +4,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import Monitoring
+import BeaconScanning
 import Positioning
 
 /// A scanner whose one scan delivers what the test pushes, then ends as the test says.

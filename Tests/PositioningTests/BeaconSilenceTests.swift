@@ -4,6 +4,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import Monitoring
+import BeaconScanning
 import Positioning
 
 /// A scanner that delivers what the test sends and then stays open, silent (a beacon switched

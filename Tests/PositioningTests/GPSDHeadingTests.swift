@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import GeoCore
 import GeoTestSupport
-import Monitoring
+import Compass
 import NMEACodec
 @testable import Positioning
 import GeoBase

@@ -4,7 +4,7 @@ import Testing
 import GeoBase
 import GeoCore
 import GeoTestSupport
-import Monitoring
+import Compass
 import NMEACodec
 import Positioning
 

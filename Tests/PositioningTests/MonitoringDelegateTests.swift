@@ -4,6 +4,7 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import Monitoring
+import Compass
 import Positioning
 
 /// Records the visit and heading callbacks; asks for calibration display.

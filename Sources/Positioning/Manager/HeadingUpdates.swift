@@ -1,5 +1,5 @@
-public import GeoCore
-public import Monitoring
+import GeoCore
+import Compass
 
 /// Which headings reach the app, by Core Location's rules for heading updates (seed 003,
 /// `startUpdatingHeading`, `headingFilter`, `locationManagerShouldDisplayHeadingCalibration`,

@@ -1,5 +1,7 @@
 public import GeoCore
 public import Monitoring
+public import Compass
+public import BeaconScanning
 
 /// The classic delegate style (Core Location's `CLLocationManagerDelegate`), fed from the same
 /// event stream as `PositioningManager.events()`. Every method has a default that does nothing.

@@ -1,6 +1,7 @@
 import Synchronization
 public import GeoCore
 public import Monitoring
+public import Compass
 public import TrackFiltering
 
 /// What the positioning manager tells its subscribers.

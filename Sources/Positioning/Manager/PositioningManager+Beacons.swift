@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 public import Monitoring
+public import BeaconScanning
 
 /// What beacon ranging tells the positioning delegate.
 public enum BeaconRangingEvent: Sendable {

@@ -1,5 +1,7 @@
-import Foundation
+import BeaconScanning
+import Compass
 import Monitoring
+import Foundation
 
 /// Delivery to the delegate: events queued in order and handed over one call at a time, a run
 /// of updates as one `didUpdateLocations` batch (Core Location's `locations` array).

@@ -1,5 +1,5 @@
 public import GeoCore
-public import Monitoring
+public import Compass
 
 /// Heading updates, as Core Location has them on `CLLocationManager` (seed 003); the rules are
 /// `HeadingUpdates`'. Headings come from the source (NMEA `HDT`/`THS` through `NMEASource`,

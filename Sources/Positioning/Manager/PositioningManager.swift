@@ -2,6 +2,7 @@ public import Foundation
 public import GeoCore
 public import MapMatching
 public import Monitoring
+public import Compass
 public import TrackFiltering
 public import GeoBase
 

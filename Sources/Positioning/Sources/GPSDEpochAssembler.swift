@@ -1,5 +1,5 @@
 import GeoCore
-import Monitoring
+import Compass
 import NMEACodec
 import GeoBase
 

@@ -1,6 +1,6 @@
 import Foundation
 import GeoCore
-import Monitoring
+import Compass
 public import NMEACodec
 import SystemIO
 public import TrackFiltering

@@ -1,5 +1,5 @@
 public import GeoCore
-public import Monitoring
+public import Compass
 
 /// Whether the app may read positions from a source (Core Location's authorization status).
 public enum AuthorizationStatus: Sendable, Hashable {

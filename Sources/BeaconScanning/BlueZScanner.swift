@@ -1,3 +1,4 @@
+import Monitoring
 public import Foundation
 import Synchronization
 #if canImport(CDBus)

@@ -1,4 +1,4 @@
-import GeoBase
+public import GeoBase
 public import GeoCore
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
@@ -50,42 +50,42 @@ public struct MagneticModel: Sendable {
 
     /// Reads a model from the text of a `.COF` file: a header line `epoch name release-date`,
     /// then lines `n m g h ġ ḣ`, ended by a line of nines or the end of the text.
-    /// - Throws: ``MonitoringError`` `.invalidCoefficients` naming the line at fault.
-    public init(coefficients text: String) throws(MonitoringError) {
+    /// - Throws: ``CompassError`` `.invalidCoefficients` naming the line at fault.
+    public init(coefficients text: String) throws(CompassError) {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().makeIterator()
         var header: [Substring] = []
         while header.isEmpty, let (_, line) = lines.next() { header = line.split(whereSeparator: \.isWhitespace) }
         guard header.count >= 2, let epoch = Double(header[0]), epoch.isFinite else {
-            throw MonitoringError(.invalidCoefficients, "line 1: expected a header 'epoch name date'")
+            throw CompassError(.invalidCoefficients, "expected a header 'epoch name date'", at: "line 1")
         }
-        var rows: [(n: Int, m: Int, values: [Double])] = []
+        var rows: [(n: Int, m: Int, values: [Double], line: Int)] = []
         while let (index, line) = lines.next() {
             let fields = line.split(whereSeparator: \.isWhitespace)
             if fields.isEmpty { continue }
             if fields.count == 1, fields[0].allSatisfy({ $0 == "9" }) { break }
             guard fields.count == 6, let n = Int(fields[0]), let m = Int(fields[1]),
                   (1...100).contains(n), (0...n).contains(m) else {
-                throw MonitoringError(.invalidCoefficients, "line \(index + 1): expected 'n m g h gdot hdot' with 1 ≤ n ≤ 100, 0 ≤ m ≤ n")
+                throw CompassError(.invalidCoefficients, "expected 'n m g h gdot hdot' with 1 ≤ n ≤ 100, 0 ≤ m ≤ n", at: "line \(index + 1)")
             }
             let values = fields[2...].compactMap { Double($0) }.filter(\.isFinite)
             guard values.count == 4 else {
-                throw MonitoringError(.invalidCoefficients, "line \(index + 1): a coefficient is not a finite number")
+                throw CompassError(.invalidCoefficients, "a coefficient is not a finite number", at: "line \(index + 1)")
             }
-            rows.append((n, m, values))
+            rows.append((n, m, values, index + 1))
         }
         guard let degree = rows.map(\.n).max() else {
-            throw MonitoringError(.invalidCoefficients, "no coefficients after the header")
+            throw CompassError(.invalidCoefficients, "no coefficients after the header", at: "the end")
         }
         let count = (degree + 1) * (degree + 2) / 2
         guard rows.count == count - 1 else {
-            throw MonitoringError(.invalidCoefficients, "expected \(count - 1) coefficient lines for degree \(degree), found \(rows.count)")
+            throw CompassError(.invalidCoefficients, "expected \(count - 1) coefficient lines for degree \(degree), found \(rows.count)", at: "the end")
         }
         var g = [Double](repeating: 0, count: count), h = g, gDot = g, hDot = g
         var seen = [Bool](repeating: false, count: count)
         for row in rows {
             let k = row.n * (row.n + 1) / 2 + row.m
             guard !seen[k] else {
-                throw MonitoringError(.invalidCoefficients, "coefficient n=\(row.n) m=\(row.m) appears twice")
+                throw CompassError(.invalidCoefficients, "coefficient n=\(row.n) m=\(row.m) appears twice", at: "line \(row.line)")
             }
             seen[k] = true
             (g[k], h[k], gDot[k], hDot[k]) = (row.values[0], row.values[1], row.values[2], row.values[3])
@@ -102,15 +102,15 @@ public struct MagneticModel: Sendable {
     ///   - coordinate: the geodetic (WGS84) position.
     ///   - altitude: the height above the WGS84 ellipsoid (not above sea level).
     ///   - decimalYear: the time as a decimal year (``decimalYear(of:)``), inside ``validYears``.
-    /// - Throws: ``MonitoringError`` for a date outside the model or an altitude outside
+    /// - Throws: ``CompassError`` for a date outside the model or an altitude outside
     ///   −1 km … 850 km (the WMM report's stated range).
     /// - Complexity: O(degree²).
-    public func field(at coordinate: Coordinate, altitude: Distance = .zero, decimalYear: Double) throws(MonitoringError) -> MagneticField {
+    public func field(at coordinate: Coordinate, altitude: Distance = .zero, decimalYear: Double) throws(CompassError) -> MagneticField {
         guard validYears.contains(decimalYear) else {
-            throw MonitoringError(.dateOutsideModel, "\(name) is valid \(epoch)–\(epoch + 5), not \(decimalYear)")
+            throw CompassError(.dateOutsideModel, "\(name) is valid \(epoch)–\(epoch + 5), not \(decimalYear)", at: "decimal year \(decimalYear)")
         }
         guard (-1_000.0...850_000.0).contains(altitude.meters) else {
-            throw MonitoringError(.altitudeOutsideModel, "altitude \(altitude.meters) m is outside -1000…850000 m")
+            throw CompassError(.altitudeOutsideModel, "altitude \(altitude.meters) m is outside -1000…850000 m", at: "altitude \(altitude.meters) m")
         }
         let dt = decimalYear - epoch
 
@@ -149,7 +149,7 @@ public struct MagneticModel: Sendable {
     }
 
     /// The main field at a point at an instant.
-    public func field(at coordinate: Coordinate, altitude: Distance = .zero, date: Date) throws(MonitoringError) -> MagneticField {
+    public func field(at coordinate: Coordinate, altitude: Distance = .zero, date: Date) throws(CompassError) -> MagneticField {
         try field(at: coordinate, altitude: altitude, decimalYear: Self.decimalYear(of: date))
     }
 

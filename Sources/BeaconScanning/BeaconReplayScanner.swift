@@ -1,3 +1,4 @@
+public import Monitoring
 import GeoBase
 import GeoCore
 import SystemIO

@@ -73,8 +73,8 @@ public struct Heading: Hashable, Sendable {
     /// The heading with both true and magnetic filled in from the World Magnetic Model at the
     /// device's position (the one the source gave is kept); a magnetic heading in the WMM's
     /// blackout zone becomes unreliable.
-    /// - Throws: ``MonitoringError`` when the date or altitude is outside the model.
-    public func resolved(at coordinate: Coordinate, altitude: Distance = .zero, model: MagneticModel = .wmm2025) throws(MonitoringError) -> Heading {
+    /// - Throws: ``CompassError`` when the date or altitude is outside the model.
+    public func resolved(at coordinate: Coordinate, altitude: Distance = .zero, model: MagneticModel = .wmm2025) throws(CompassError) -> Heading {
         let field = try model.field(at: coordinate, altitude: altitude, date: timestamp)
         let d = field.declination.degrees
         var out = self

@@ -1,3 +1,4 @@
+public import Monitoring
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
