@@ -116,14 +116,46 @@ public struct RoadGraphBuilder: Sendable {
                     tags: ["type": "restriction", "restriction": restriction])
     }
 
-    /// Builds the graph.
+    /// Builds the graph in five phases: ways cut into runs of known nodes
+    /// (``cutIntoRuns(_:)``), graph nodes chosen (``GraphNodeTable``), runs cut into segments
+    /// and directed edges (``segments(of:nodes:)``), edges sorted into both CSR indexes
+    /// (``EdgeTable``), restrictions resolved into edge pairs (``restrictions(on:nodes:segments:report:)``).
     /// - Returns: the graph and the final report.
     /// - Complexity: O(W log W + P) for W way-node references and P shape points.
     public func build() -> (graph: RoadGraph, report: RoadGraphBuildReport) {
         var report = self.report
+        let runs = cutIntoRuns(&report)
+        var graphNodes = GraphNodeTable(runs: runs, nodes: nodes, viaNodes: Set(pendingRestrictions.map(\.via)))
+        let segments = segments(of: runs, nodes: &graphNodes)
+        var edges = EdgeTable(segments.edges, nodeCount: graphNodes.latitudes.count)
+        let rules = restrictions(on: &edges, nodes: graphNodes, segments: segments, report: &report)
+        let graph: RoadGraph
+        do {
+            graph = try RoadGraph(
+                profileName: profile.name, turnCosts: profile.turnCosts,
+                nodeLatitudes: graphNodes.latitudes, nodeLongitudes: graphNodes.longitudes, nodeOSMIDs: graphNodes.osmIDs,
+                nodeFlags: graphNodes.flags, nodePenalties: graphNodes.penalties, nodeRoadCounts: edges.roadCounts,
+                firstEdge: edges.firstEdge, firstIncoming: edges.firstIncoming, incomingEdges: edges.incoming,
+                edgeSources: edges.sources, edgeTargets: edges.targets, edgeSegments: edges.segments,
+                edgeDurations: edges.durations, edgeWeights: edges.weights, edgeSpeeds: edges.speeds,
+                edgeFlags: edges.flags, edgeModes: edges.modes, edgeTwins: edges.twins,
+                edgeStartBearings: edges.startBearings, edgeEndBearings: edges.endBearings,
+                shapeOffsets: segments.shapeOffsets, shapeLatitudes: segments.shapeLatitudes,
+                shapeLongitudes: segments.shapeLongitudes, shapeOSMIDs: segments.shapeOSMIDs,
+                segmentLengths: segments.lengths, segmentWayIDs: segments.wayIDs, segmentNames: segments.nameIndices,
+                segmentClasses: segments.classes, names: segments.names, restrictions: ContiguousArray(rules))
+        } catch {
+            fatalError("Broken contract: the builder produced an inconsistent graph: \(error)")
+        }
+        return (graph, report)
+    }
 
-        // 1. Cut ways into runs of known nodes.
-        struct Run { var way: Int; var nodes: [Int64] }
+    /// A piece of a way between nodes it names that are missing from the input: two or more
+    /// consecutive known nodes (repeated nodes once).
+    private struct Run { var way: Int; var nodes: [Int64] }
+
+    /// Phase 1: every way cut at its unknown nodes into runs; trimmed and dropped ways counted.
+    private func cutIntoRuns(_ report: inout RoadGraphBuildReport) -> [Run] {
         var runs: [Run] = []
         runs.reserveCapacity(ways.count)
         for (wi, way) in ways.enumerated() {
@@ -147,85 +179,113 @@ public struct RoadGraphBuilder: Sendable {
             }
             if runs.count == runsBefore { report.waysDropped += 1 }
         }
+        return runs
+    }
 
-        // 2. Decide which OSM nodes become graph nodes.
-        var useCount: [Int64: UInt8] = [:]
-        for run in runs {
-            for (i, id) in run.nodes.enumerated() {
-                let add: UInt8 = (i == 0 || i == run.nodes.count - 1) ? 2 : 1
-                useCount[id, default: 0] = useCount[id, default: 0] &+ add > 200 ? 200 : useCount[id, default: 0] &+ add
+    /// Phase 2: the OSM nodes that become graph nodes — where runs end or meet, the via nodes
+    /// of restrictions, barriers — numbered in the order the segments first reach them.
+    private struct GraphNodeTable {
+        /// Per OSM node, how often runs use it (an end counts twice), capped at 200.
+        private var useCount: [Int64: UInt8] = [:]
+        private let viaNodes: Set<Int64>
+        private let nodes: [Int64: NodeRecord]
+        private(set) var index: [Int64: UInt32] = [:]
+        private(set) var latitudes = ContiguousArray<Int32>(), longitudes = ContiguousArray<Int32>()
+        private(set) var osmIDs = ContiguousArray<Int64>(), flags = ContiguousArray<UInt8>()
+        private(set) var penalties = ContiguousArray<Float>()
+
+        init(runs: [Run], nodes: [Int64: NodeRecord], viaNodes: Set<Int64>) {
+            self.nodes = nodes
+            self.viaNodes = viaNodes
+            for run in runs {
+                for (i, id) in run.nodes.enumerated() {
+                    let add: UInt8 = (i == 0 || i == run.nodes.count - 1) ? 2 : 1
+                    useCount[id, default: 0] = useCount[id, default: 0] &+ add > 200 ? 200 : useCount[id, default: 0] &+ add
+                }
             }
         }
-        let viaNodes = Set(pendingRestrictions.map(\.via))
-        var nodeIndex: [Int64: UInt32] = [:]
-        var nodeLat = ContiguousArray<Int32>(), nodeLon = ContiguousArray<Int32>(), nodeOSM = ContiguousArray<Int64>()
-        var nodeFlags = ContiguousArray<UInt8>(), nodePenalty = ContiguousArray<Float>()
+
         func isGraphNode(_ id: Int64) -> Bool {
             (useCount[id] ?? 0) >= 2 || viaNodes.contains(id) || nodes[id]?.attr.isBarrier == true
         }
-        func graphNode(_ id: Int64) -> UInt32 {
-            if let i = nodeIndex[id] { return i }
-            let rec = nodes[id]!  // every run node is known (step 1)
-            let i = UInt32(nodeLat.count)
-            nodeIndex[id] = i
-            nodeLat.append(rec.lat); nodeLon.append(rec.lon); nodeOSM.append(id)
-            nodeFlags.append(rec.attr.isBarrier ? RoadGraph.NodeFlags.barrier.rawValue : 0)
-            nodePenalty.append(Float(rec.attr.penalty / .seconds(1)))
+
+        /// The graph node of an OSM node of a run, numbered on first use.
+        mutating func graphNode(_ id: Int64) -> UInt32 {
+            if let i = index[id] { return i }
+            let rec = nodes[id]! // every run node is known (phase 1)
+            let i = UInt32(latitudes.count)
+            index[id] = i
+            latitudes.append(rec.lat); longitudes.append(rec.lon); osmIDs.append(id)
+            flags.append(rec.attr.isBarrier ? RoadGraph.NodeFlags.barrier.rawValue : 0)
+            penalties.append(Float(rec.attr.penalty / .seconds(1)))
             return i
         }
+    }
 
-        // 3. Cut runs into segments between graph nodes; emit directed edges.
-        struct RawEdge {
-            var source: UInt32, target: UInt32, segment: UInt32
-            var duration: Float, weight: Float, speed: Float, flags: UInt8, mode: UInt8
-            var startBearing: Float, endBearing: Float
-            var twin: Int = -1
-        }
-        var rawEdges: [RawEdge] = []
+    /// A directed edge before sorting: the segment it runs along, its costs and bearings, and
+    /// the raw index of its opposite direction (-1: none).
+    private struct RawEdge {
+        var source: UInt32, target: UInt32, segment: UInt32
+        var duration: Float, weight: Float, speed: Float, flags: UInt8, mode: UInt8
+        var startBearing: Float, endBearing: Float
+        var twin: Int = -1
+    }
+
+    /// Phase 3's output: segments with their shapes, names and classes, and the directed edges
+    /// along them; for ways named by restrictions, the raw indices of their edges.
+    private struct SegmentTable {
+        var edges: [RawEdge] = []
         var shapeOffsets = ContiguousArray<UInt32>([0])
-        var shapeLat = ContiguousArray<Int32>(), shapeLon = ContiguousArray<Int32>(), shapeOSM = ContiguousArray<Int64>()
-        var segLength = ContiguousArray<Double>(), segWay = ContiguousArray<Int64>()
-        var segName = ContiguousArray<UInt32>(), segClass = ContiguousArray<UInt8>()
+        var shapeLatitudes = ContiguousArray<Int32>(), shapeLongitudes = ContiguousArray<Int32>()
+        var shapeOSMIDs = ContiguousArray<Int64>()
+        var lengths = ContiguousArray<Double>(), wayIDs = ContiguousArray<Int64>()
+        var nameIndices = ContiguousArray<UInt32>(), classes = ContiguousArray<UInt8>()
         var names = [""]
+        var edgesOfWay: [Int64: [Int]] = [:]
+    }
+
+    /// Phase 3: runs cut into segments between graph nodes, each with a directed edge per
+    /// direction the way allows (duration and weight from its speed, rate factor and the
+    /// penalties of its interior nodes).
+    private func segments(of runs: [Run], nodes graphNodes: inout GraphNodeTable) -> SegmentTable {
+        var t = SegmentTable()
         var nameIndex: [String: UInt32] = ["": 0]
         let restrictionWays = Set(pendingRestrictions.flatMap { [$0.from, $0.to] })
-        var edgesOfWay: [Int64: [Int]] = [:]
-
         for run in runs {
             let way = ways[run.way]
             let name: UInt32
             if let n = nameIndex[way.attr.name] { name = n } else {
-                name = UInt32(names.count)
-                names.append(way.attr.name)
+                name = UInt32(t.names.count)
+                t.names.append(way.attr.name)
                 nameIndex[way.attr.name] = name
             }
             var start = 0
             while start < run.nodes.count - 1 {
                 var end = start + 1
-                while end < run.nodes.count - 1, !isGraphNode(run.nodes[end]) { end += 1 }
-                let segment = UInt32(segLength.count)
+                while end < run.nodes.count - 1, !graphNodes.isGraphNode(run.nodes[end]) { end += 1 }
+                let segment = UInt32(t.lengths.count)
                 var length = 0.0
                 var interiorPenalty = 0.0
                 for k in start...end {
                     let rec = nodes[run.nodes[k]]!
-                    shapeLat.append(rec.lat); shapeLon.append(rec.lon); shapeOSM.append(run.nodes[k])
+                    t.shapeLatitudes.append(rec.lat); t.shapeLongitudes.append(rec.lon); t.shapeOSMIDs.append(run.nodes[k])
                     if k > start {
                         let prev = nodes[run.nodes[k - 1]]!
                         length += segmentLength(lat1: prev.lat, lon1: prev.lon, lat2: rec.lat, lon2: rec.lon)
                     }
                     if k > start, k < end { interiorPenalty += rec.attr.penalty / .seconds(1) }
                 }
-                shapeOffsets.append(UInt32(shapeLat.count))
-                segLength.append(length)
-                segWay.append(way.id)
-                segName.append(name)
-                segClass.append(way.attr.roadClass.rawValue)
+                t.shapeOffsets.append(UInt32(t.shapeLatitudes.count))
+                t.lengths.append(length)
+                t.wayIDs.append(way.id)
+                t.nameIndices.append(name)
+                t.classes.append(way.attr.roadClass.rawValue)
 
-                let first = Int(shapeOffsets[Int(segment)]), last = shapeLat.count - 1
-                let startBearing = representativeBearing(shapeLat, shapeLon, from: first, toward: last)
-                let endBearing = (representativeBearing(shapeLat, shapeLon, from: last, toward: first) + 180)
+                let first = Int(t.shapeOffsets[Int(segment)]), last = t.shapeLatitudes.count - 1
+                let startBearing = representativeBearing(t.shapeLatitudes, t.shapeLongitudes, from: first, toward: last)
+                let endBearing = (representativeBearing(t.shapeLatitudes, t.shapeLongitudes, from: last, toward: first) + 180)
                     .truncatingRemainder(dividingBy: 360)
-                let a = graphNode(run.nodes[start]), b = graphNode(run.nodes[end])
+                let a = graphNodes.graphNode(run.nodes[start]), b = graphNodes.graphNode(run.nodes[end])
                 var forwardIndex = -1
                 for (dir, reversed) in [(way.attr.forward, false), (way.attr.backward, true)] {
                     guard let dir else { continue }
@@ -244,92 +304,97 @@ public struct RoadGraphBuilder: Sendable {
                                        endBearing: Float(reversed ? (startBearing + 180).truncatingRemainder(dividingBy: 360) : endBearing))
                     if reversed, forwardIndex >= 0 {
                         edge.twin = forwardIndex
-                        rawEdges[forwardIndex].twin = rawEdges.count
+                        t.edges[forwardIndex].twin = t.edges.count
                     }
-                    if !reversed { forwardIndex = rawEdges.count }
-                    if restrictionWays.contains(way.id) { edgesOfWay[way.id, default: []].append(rawEdges.count) }
-                    rawEdges.append(edge)
+                    if !reversed { forwardIndex = t.edges.count }
+                    if restrictionWays.contains(way.id) { t.edgesOfWay[way.id, default: []].append(t.edges.count) }
+                    t.edges.append(edge)
                 }
                 start = end
             }
         }
+        return t
+    }
 
-        // 4. Sort edges by source (stable counting sort) and build both CSR indexes.
-        let nodeCount = nodeLat.count, edgeCount = rawEdges.count
-        var firstEdge = ContiguousArray<UInt32>(repeating: 0, count: nodeCount + 1)
-        for e in rawEdges { firstEdge[Int(e.source) + 1] += 1 }
-        for i in 0..<nodeCount { firstEdge[i + 1] += firstEdge[i] }
-        var position = Array(firstEdge.dropLast())
-        var order = [Int](repeating: 0, count: edgeCount)   // new index of raw edge i
-        for (i, e) in rawEdges.enumerated() {
-            order[i] = Int(position[Int(e.source)])
-            position[Int(e.source)] += 1
-        }
-        var eSrc = ContiguousArray<UInt32>(repeating: 0, count: edgeCount)
-        var eTgt = eSrc, eSeg = eSrc, eTwin = eSrc
-        var eDur = ContiguousArray<Float>(repeating: 0, count: edgeCount)
-        var eWgt = eDur, eSpd = eDur, eStartB = eDur, eEndB = eDur
-        var eFlags = ContiguousArray<UInt8>(repeating: 0, count: edgeCount), eMode = eFlags
-        for (i, e) in rawEdges.enumerated() {
-            let j = order[i]
-            eSrc[j] = e.source; eTgt[j] = e.target; eSeg[j] = e.segment
-            eTwin[j] = e.twin >= 0 ? UInt32(order[e.twin]) : UInt32.max
-            eDur[j] = e.duration; eWgt[j] = e.weight; eSpd[j] = e.speed
-            eStartB[j] = e.startBearing; eEndB[j] = e.endBearing
-            eFlags[j] = e.flags; eMode[j] = e.mode
-        }
-        var firstIncoming = ContiguousArray<UInt32>(repeating: 0, count: nodeCount + 1)
-        for t in eTgt { firstIncoming[Int(t) + 1] += 1 }
-        for i in 0..<nodeCount { firstIncoming[i + 1] += firstIncoming[i] }
-        var incoming = ContiguousArray<UInt32>(repeating: 0, count: edgeCount)
-        var fill = Array(firstIncoming.dropLast())
-        for (j, t) in eTgt.enumerated() {
-            incoming[Int(fill[Int(t)])] = UInt32(j)
-            fill[Int(t)] += 1
-        }
-        // Roads per node: distinct segments touching it.
-        var roadCount = ContiguousArray<UInt8>(repeating: 0, count: nodeCount)
-        for n in 0..<nodeCount {
-            var segs = Set<UInt32>()
-            for j in Int(firstEdge[n])..<Int(firstEdge[n + 1]) { segs.insert(eSeg[j]) }
-            for k in Int(firstIncoming[n])..<Int(firstIncoming[n + 1]) { segs.insert(eSeg[Int(incoming[k])]) }
-            roadCount[n] = UInt8(min(segs.count, 255))
-        }
+    /// Phase 4: the edges sorted by source (a stable counting sort) into the CSR arrays, the
+    /// incoming index, and the roads (distinct segments) at each node.
+    private struct EdgeTable {
+        /// The sorted index of each raw edge.
+        var order: [Int]
+        var firstEdge: ContiguousArray<UInt32>, firstIncoming: ContiguousArray<UInt32>, incoming: ContiguousArray<UInt32>
+        var sources: ContiguousArray<UInt32>, targets: ContiguousArray<UInt32>
+        var segments: ContiguousArray<UInt32>, twins: ContiguousArray<UInt32>
+        var durations: ContiguousArray<Float>, weights: ContiguousArray<Float>, speeds: ContiguousArray<Float>
+        var startBearings: ContiguousArray<Float>, endBearings: ContiguousArray<Float>
+        var flags: ContiguousArray<UInt8>, modes: ContiguousArray<UInt8>
+        var roadCounts: ContiguousArray<UInt8>
 
-        // 5. Resolve restrictions into edge pairs.
+        init(_ rawEdges: [RawEdge], nodeCount: Int) {
+            let edgeCount = rawEdges.count
+            firstEdge = ContiguousArray<UInt32>(repeating: 0, count: nodeCount + 1)
+            for e in rawEdges { firstEdge[Int(e.source) + 1] += 1 }
+            for i in 0..<nodeCount { firstEdge[i + 1] += firstEdge[i] }
+            var position = Array(firstEdge.dropLast())
+            order = [Int](repeating: 0, count: edgeCount)
+            for (i, e) in rawEdges.enumerated() {
+                order[i] = Int(position[Int(e.source)])
+                position[Int(e.source)] += 1
+            }
+            sources = ContiguousArray<UInt32>(repeating: 0, count: edgeCount)
+            (targets, segments, twins) = (sources, sources, sources)
+            durations = ContiguousArray<Float>(repeating: 0, count: edgeCount)
+            (weights, speeds, startBearings, endBearings) = (durations, durations, durations, durations)
+            flags = ContiguousArray<UInt8>(repeating: 0, count: edgeCount)
+            modes = flags
+            for (i, e) in rawEdges.enumerated() {
+                let j = order[i]
+                sources[j] = e.source; targets[j] = e.target; segments[j] = e.segment
+                twins[j] = e.twin >= 0 ? UInt32(order[e.twin]) : UInt32.max
+                durations[j] = e.duration; weights[j] = e.weight; speeds[j] = e.speed
+                startBearings[j] = e.startBearing; endBearings[j] = e.endBearing
+                flags[j] = e.flags; modes[j] = e.mode
+            }
+            firstIncoming = ContiguousArray<UInt32>(repeating: 0, count: nodeCount + 1)
+            for t in targets { firstIncoming[Int(t) + 1] += 1 }
+            for i in 0..<nodeCount { firstIncoming[i + 1] += firstIncoming[i] }
+            incoming = ContiguousArray<UInt32>(repeating: 0, count: edgeCount)
+            var fill = Array(firstIncoming.dropLast())
+            for (j, t) in targets.enumerated() {
+                incoming[Int(fill[Int(t)])] = UInt32(j)
+                fill[Int(t)] += 1
+            }
+            roadCounts = ContiguousArray<UInt8>(repeating: 0, count: nodeCount)
+            for n in 0..<nodeCount {
+                var segs = Set<UInt32>()
+                for j in Int(firstEdge[n])..<Int(firstEdge[n + 1]) { segs.insert(segments[j]) }
+                for k in Int(firstIncoming[n])..<Int(firstIncoming[n + 1]) { segs.insert(segments[Int(incoming[k])]) }
+                roadCounts[n] = UInt8(min(segs.count, 255))
+            }
+        }
+    }
+
+    /// Phase 5: each via-node restriction as pairs of sorted edges (from-way edges into the
+    /// via node × to-way edges out of it; a mandatory U-turn onto the same way is dropped),
+    /// sorted, with their from edges flagged; restrictions that match no edges are counted
+    /// as ignored.
+    private func restrictions(on edges: inout EdgeTable, nodes graphNodes: GraphNodeTable, segments: SegmentTable,
+                              report: inout RoadGraphBuildReport) -> [TurnRestriction] {
         var rules: [TurnRestriction] = []
         for r in pendingRestrictions {
-            guard let via = nodeIndex[r.via] else { report.restrictionsIgnored += 1; continue }
-            let fromEdges = (edgesOfWay[r.from] ?? []).map { order[$0] }.filter { eTgt[$0] == via }
-            let toEdges = (edgesOfWay[r.to] ?? []).map { order[$0] }.filter { eSrc[$0] == via }
+            guard let via = graphNodes.index[r.via] else { report.restrictionsIgnored += 1; continue }
+            let fromEdges = (segments.edgesOfWay[r.from] ?? []).map { edges.order[$0] }.filter { edges.targets[$0] == via }
+            let toEdges = (segments.edgesOfWay[r.to] ?? []).map { edges.order[$0] }.filter { edges.sources[$0] == via }
             guard !fromEdges.isEmpty, !toEdges.isEmpty else { report.restrictionsIgnored += 1; continue }
             for f in fromEdges {
-                for t in toEdges where !(r.from == r.to && eTwin[f] == UInt32(t) && r.kind == .mandatory) {
+                for t in toEdges where !(r.from == r.to && edges.twins[f] == UInt32(t) && r.kind == .mandatory) {
                     rules.append(TurnRestriction(from: RoadGraph.EdgeID(UInt32(f)), to: RoadGraph.EdgeID(UInt32(t)), kind: r.kind))
                 }
             }
             report.restrictionsApplied += 1
         }
         rules.sort { ($0.from, $0.to) < ($1.from, $1.to) }
-        for r in rules { eFlags[r.from.index] |= RoadGraph.EdgeFlags.hasRestrictions.rawValue }
-
-        let graph: RoadGraph
-        do {
-            graph = try RoadGraph(
-                profileName: profile.name, turnCosts: profile.turnCosts,
-                nodeLatitudes: nodeLat, nodeLongitudes: nodeLon, nodeOSMIDs: nodeOSM, nodeFlags: nodeFlags,
-                nodePenalties: nodePenalty, nodeRoadCounts: roadCount,
-                firstEdge: firstEdge, firstIncoming: firstIncoming, incomingEdges: incoming,
-                edgeSources: eSrc, edgeTargets: eTgt, edgeSegments: eSeg, edgeDurations: eDur, edgeWeights: eWgt,
-                edgeSpeeds: eSpd, edgeFlags: eFlags, edgeModes: eMode, edgeTwins: eTwin,
-                edgeStartBearings: eStartB, edgeEndBearings: eEndB,
-                shapeOffsets: shapeOffsets, shapeLatitudes: shapeLat, shapeLongitudes: shapeLon, shapeOSMIDs: shapeOSM,
-                segmentLengths: segLength, segmentWayIDs: segWay, segmentNames: segName, segmentClasses: segClass,
-                names: names, restrictions: ContiguousArray(rules))
-        } catch {
-            fatalError("Broken contract: the builder produced an inconsistent graph: \(error)")
-        }
-        return (graph, report)
+        for r in rules { edges.flags[r.from.index] |= RoadGraph.EdgeFlags.hasRestrictions.rawValue }
+        return rules
     }
 }
 
