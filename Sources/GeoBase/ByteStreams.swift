@@ -29,6 +29,15 @@ public protocol ByteSink {
     mutating func write(_ bytes: UnsafeRawBufferPointer) throws
 }
 
+extension ByteSink {
+    /// Writes the UTF-8 of `text`.
+    /// - Throws: whatever the underlying I/O throws.
+    public mutating func write(text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+}
+
 /// Bytes held in memory, served in order.
 public struct MemorySource: ByteSource, Sendable {
     private let bytes: [UInt8]

@@ -119,14 +119,6 @@ enum CommandLineFiles {
     }
 }
 
-extension ByteSink {
-    /// Writes the UTF-8 of `text`.
-    mutating func write(text: String) throws {
-        var text = text
-        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
-    }
-}
-
 extension OSMReadSummary {
     /// "N nodes, M ways, K relations", for messages.
     var elementCounts: String { "\(nodeCount) nodes, \(wayCount) ways, \(relationCount) relations" }

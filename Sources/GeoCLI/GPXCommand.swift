@@ -93,53 +93,12 @@ struct GPXInputOptions: ParsableArguments {
     }
 }
 
-/// What reading a GPX file left out (warnings) or stopped at (damage, with `--recover`),
-/// reported the same way by every `geo gpx` command: on standard error, and in `--json`.
-struct GPXReadReport {
-    var file: String
-    var warnings: [GPXWarning]
-    var warningCount: Int
-    var damage: GPXError?
-    /// Points read: waypoints, route points and track points.
-    var points: Int
-
-    /// Warnings printed on standard error; the rest are counted.
-    static let printedWarnings = 10
-    /// Warnings listed in `--json`; the rest are counted.
-    static let listedWarnings = 5
-
-    /// Prints the warnings (one line each, up to `printedWarnings`, then a count) when
-    /// `warnings` is true, and what a recovering read kept.
-    func printDiagnostics(warnings printWarnings: Bool) {
-        var out = ""
-        if printWarnings {
-            for w in warnings.prefix(Self.printedWarnings) {
-                out += "geo gpx: \(file):\(w.line):\(w.column): warning: \(w.message)\n"
-            }
-            if warningCount > Self.printedWarnings {
-                out += "geo gpx: \(file): \(warningCount) warnings (\(Self.printedWarnings) shown)\n"
-            }
-        }
-        if let damage {
-            out += "geo gpx: \(file):\(damage.line):\(damage.column): \(damage.code): \(damage.message)\n"
-            out += "geo gpx: \(file): recovered \(points) points complete before the damage at byte \(damage.offset) (line \(damage.line), column \(damage.column))\n"
-        }
+extension GPXReadReport {
+    /// Prints the warnings (when `warnings` is true) and what a recovering read kept on
+    /// standard error.
+    func printDiagnostics(warnings: Bool) {
+        let out = diagnostics(prefix: "geo gpx: ", warnings: warnings)
         if !out.isEmpty { try? FileDescriptor.standardError.writeAll(out) }
-    }
-
-    /// The report as JSON members, without braces:
-    /// `"warnings":N,"firstWarnings":[…],"recovery":null|{…}`.
-    var jsonMembers: String {
-        let list = warnings.prefix(Self.listedWarnings).map { w in
-            "{\"code\":\(JSONText.quoted(w.code.description)),\"element\":\(JSONText.quoted(w.element)),"
-                + "\"line\":\(w.line),\"column\":\(w.column),\"offset\":\(w.offset),\"text\":\(JSONText.quoted(w.text)),"
-                + "\"message\":\(JSONText.quoted(w.message))}"
-        }
-        let recovery = damage.map { d in
-            "{\"pointsKept\":\(points),\"code\":\(JSONText.quoted(d.code.description)),\"message\":\(JSONText.quoted(d.message)),"
-                + "\"line\":\(d.line),\"column\":\(d.column),\"offset\":\(d.offset)}"
-        } ?? "null"
-        return "\"warnings\":\(warningCount),\"firstWarnings\":[\(list.joined(separator: ","))],\"recovery\":\(recovery)"
     }
 }
 
@@ -257,39 +216,5 @@ struct GPXConvertCommand: ParsableCommand {
         case .csv:
             try GPXCSV.write(document, to: &sink)
         }
-    }
-}
-
-/// CSV (RFC 4180) with one row per point.
-enum GPXCSV {
-    static func write(_ d: GPXDocument, to sink: inout any ByteSink) throws {
-        var out = "kind,track,segment,index,latitude,longitude,elevation_m,time,name\n"
-        func row(_ kind: String, _ track: Int?, _ segment: Int?, _ index: Int, _ p: GPXPoint) {
-            let trackField: String = track.map { String($0) } ?? ""
-            let segmentField: String = segment.map { String($0) } ?? ""
-            let elevation: String = p.elevation.map { "\($0.meters)" } ?? ""
-            let time: String = p.time.map { ISO8601Time.string(from: $0) } ?? ""
-            let fields: [String] = [kind, trackField, segmentField, String(index), "\(p.coordinate.latitude)",
-                                    "\(p.coordinate.longitude)", elevation, time, quoted(p.name ?? "")]
-            out += fields.joined(separator: ",") + "\n"
-        }
-        for (i, w) in d.waypoints.enumerated() { row("waypoint", nil, nil, i, w) }
-        for (r, route) in d.routes.enumerated() {
-            for (i, p) in route.points.enumerated() { row("routepoint", r, nil, i, p) }
-        }
-        for (t, track) in d.tracks.enumerated() {
-            for (s, segment) in track.segments.enumerated() {
-                for (i, p) in segment.points.enumerated() {
-                    row("trackpoint", t, s, i, p)
-                    if out.utf8.count > 1 << 16 { try sink.write(text: out); out = "" }
-                }
-            }
-        }
-        try sink.write(text: out)
-    }
-
-    static func quoted(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

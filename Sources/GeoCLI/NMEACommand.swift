@@ -97,50 +97,23 @@ struct NMEACommand: ParsableCommand {
         var file: String
 
         func run() throws {
-            var scanner = NMEAScanner()
-            var byType: [String: Int] = [:]
-            var byTalker: [String: Int] = [:]
-            var byAddress: [String: Int] = [:]
-            var checksumFailures: [String] = []
-            var malformed: [String] = []
-            let handle: (NMEAFrame) -> Void = { frame in
-                let where_ = "line \(frame.line), column \(frame.column)"
-                switch frame.status {
-                case .valid:
-                    do throws(NMEAError) {
-                        let sentence = try NMEASentence(body: frame.body)
-                        let address = sentence.address
-                        byAddress[address.description, default: 0] += 1
-                        byType[address.talker == .proprietary ? "P\(address.type)" : address.type.description, default: 0] += 1
-                        byTalker[address.talker.description, default: 0] += 1
-                        if case .raw = sentence, NMEASentence.isStandardType(address.type) {
-                            malformed.append("\(where_): wrong field count for \(address.type): \(frame.text)")
-                        }
-                    } catch {
-                        malformed.append("\(where_): \(error.message): \(frame.text)")
-                    }
-                case .badChecksum: checksumFailures.append("\(where_): \(frame.text)")
-                case .overlong: malformed.append("\(where_): \(frame.error?.message ?? "")")
-                case .missingChecksum, .binaryNoise, .truncated:
-                    malformed.append("\(where_): \(frame.error?.message ?? ""): \(frame.text)")
-                }
-            }
-            try CommandLineFiles.readChunks(file) { chunk in scanner.scan(chunk) { handle($0) } }
-            scanner.finish { handle($0) }
+            var survey = NMEALogSurvey()
+            try CommandLineFiles.readChunks(file) { survey.scan($0) }
+            survey.finish()
 
             let out = standardOutput
-            let s = scanner.statistics
+            let s = survey.statistics
             out.write("lines: \(s.lines)\naccepted sentences: \(s.accepted)\n")
             out.write("sentences by address:\n")
-            for (k, v) in byAddress.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
+            for (k, v) in survey.byAddress.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
             out.write("sentences by type:\n")
-            for (k, v) in byType.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
+            for (k, v) in survey.byType.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
             out.write("sentences by talker:\n")
-            for (k, v) in byTalker.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
-            out.write("checksum failures: \(checksumFailures.count)\n")
-            for c in checksumFailures { out.write("  \(c)\n") }
-            out.write("malformed lines: \(malformed.count)\n")
-            for m in malformed { out.write("  \(m)\n") }
+            for (k, v) in survey.byTalker.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
+            out.write("checksum failures: \(survey.checksumFailures.count)\n")
+            for c in survey.checksumFailures { out.write("  \(c)\n") }
+            out.write("malformed lines: \(survey.malformed.count)\n")
+            for m in survey.malformed { out.write("  \(m)\n") }
         }
     }
 }
