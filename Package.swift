@@ -248,6 +248,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The tile server (`geo serve`): map sources, TileJSON, styles, glyphs and sprites over
+        // HTTP on LocalServer.
+        .target(
+            name: "TileServer",
+            dependencies: ["GeoBase", "GeoCore", "HTTPServing", "MapData", "MapStyle", "MapRenderer", "StyleRendering", "TileArchives", "SystemIO", "ZlibCompression",
+                           .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: strictSettings
+        ),
+
         // Tracking clients' wire formats (pure): OsmAnd, OwnTracks, Overland, GPSLogger,
         // Teltonika Codec 8/8E → fixes with units normalised and bad input refused.
         .target(name: "TrackingProtocols", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
@@ -304,6 +313,7 @@ let package = Package(
                 "MapStyle",
                 "StyleRendering",
                 "TrackingServer",
+                "TileServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -441,6 +451,11 @@ let package = Package(
         .testTarget(
             name: "TrackingServerTests",
             dependencies: ["TrackingServer", "TrackingProtocols", "GeoCore", "GeoTestSupport", "SystemIO"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TileServerTests",
+            dependencies: ["TileServer", "HTTPServing", "MapData", "MapRenderer", "TileArchives", "OSMImport", "GeoCore", "GeoTestSupport", "SystemIO", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
         .testTarget(

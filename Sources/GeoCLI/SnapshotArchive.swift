@@ -11,8 +11,8 @@ import TileArchives
 /// most), decoded back to map features. A tile that does not decode is that tile's error, not
 /// the map's: it is reported once on standard error, naming the tile, and the rest is drawn.
 struct SnapshotArchive {
-    private let pmtiles: PMTilesReader<PMTilesFile>?
-    private let mbtiles: MBTilesReader?
+    /// The archive, read through `MapSource` (its metadata gives zooms, centre and bounds).
+    private let source: any MapSource
     let minZoom: Int, maxZoom: Int
     /// The archive's centre, for a view without `--center`.
     let center: Coordinate?
@@ -24,51 +24,18 @@ struct SnapshotArchive {
     /// The damaged tiles reported so far.
     private let reported = ReportedTiles()
 
-    /// Opens `path` when it names an archive; nil for other files.
+    /// Opens `path` when it names an archive (`.pmtiles`, `.mbtiles`); nil for other files.
     /// - Parameter command: the command reading it, for the line about a damaged tile.
-    /// - Throws: `MapDataError` for an archive that is damaged.
+    /// - Throws: `MapDataError` or `TileArchiveError` for an archive that is damaged.
     init?(path: String, command: String) throws {
         reporter = "geo \(command): \(path)"
-        let lower = path.lowercased()
-        if lower.hasSuffix(".pmtiles") {
-            let reader = try PMTilesReader(try PMTilesFile(path: path))
-            pmtiles = reader
-            mbtiles = nil
-            minZoom = Int(reader.header.minZoom)
-            maxZoom = Int(reader.header.maxZoom)
-            center = try? Coordinate(latitude: Double(reader.header.centerLatE7) / 1e7, longitude: Double(reader.header.centerLonE7) / 1e7)
-            let h = reader.header
-            bounds = try? BoundingBox(south: Double(h.minLatE7) / 1e7, west: Double(h.minLonE7) / 1e7, north: Double(h.maxLatE7) / 1e7, east: Double(h.maxLonE7) / 1e7)
-        } else if lower.hasSuffix(".mbtiles") {
-            let reader = try MBTilesReader(path: path)
-            let metadata = try reader.metadata()
-            pmtiles = nil
-            mbtiles = reader
-            // MBTiles 1.3's metadata fields, each optional; one present that does not read is
-            // damage named by its field, not a view of somewhere else.
-            func field<T>(_ name: String, _ form: String, _ read: ([Double]) throws -> T?) throws(MapDataError) -> T? {
-                guard let text = metadata[name] else { return nil }
-                let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.filter { !$0.isWhitespace }) }
-                guard numbers.allSatisfy({ $0?.isFinite == true }), let value = try? read(numbers.map { $0! }) else {
-                    throw MapDataError(.invalidArchive, "metadata \(name) '\(text)' is not \(form)")
-                }
-                return value
-            }
-            let zooms = 0...Int(PMTiles.maximumZoom)
-            func zoom(_ n: [Double]) -> Int? { n.count == 1 ? Int(exactly: n[0]).flatMap { zooms.contains($0) ? $0 : nil } : nil }
-            minZoom = try field("minzoom", "a zoom \(zooms.lowerBound) to \(zooms.upperBound)", zoom) ?? 0
-            maxZoom = try field("maxzoom", "a zoom \(zooms.lowerBound) to \(zooms.upperBound)", zoom) ?? max(minZoom, 14)
-            guard minZoom <= maxZoom else { throw MapDataError(.invalidArchive, "metadata minzoom \(minZoom) is above maxzoom \(maxZoom)") }
-            // "center" is "lon,lat,zoom"; "bounds" "west,south,east,north", degrees.
-            center = try field("center", "lon,lat,zoom in degrees") { c in
-                c.count == 2 || c.count == 3 ? try Coordinate(latitude: c[1], longitude: c[0]) : nil
-            }
-            bounds = try field("bounds", "west,south,east,north in degrees") { b in
-                b.count == 4 ? try BoundingBox(south: b[1], west: b[0], north: b[3], east: b[2]) : nil
-            }
-        } else {
-            return nil
-        }
+        guard TileArchiveKind(path: path) != nil else { return nil }
+        source = try MapSources.open(path)
+        let metadata = source.metadata
+        minZoom = metadata.minZoom
+        maxZoom = metadata.maxZoom
+        center = metadata.center?.coordinate
+        bounds = metadata.bounds
     }
 
     /// The features of the tiles over the world rectangle `bounds` at the tile zoom for `zoom`.
@@ -109,9 +76,9 @@ struct SnapshotArchive {
     /// without it").
     /// - Throws: `MapDataError` or `TileArchiveError` when the archive cannot be read.
     private func features(z: Int, x: Int, y: Int) throws -> [MapFeature] {
-        guard let stored = try pmtiles?.tile(zoom: z, x: x, y: y) ?? mbtiles?.tile(zoom: z, x: x, y: y) else { return [] }
+        guard let stored = try source.tile(zoom: z, x: x, y: y) else { return [] }
         do {
-            return try VectorTile(decodingStored: stored).layers.flatMap { try $0.mapFeatures(zoom: z, x: x, y: y) }
+            return try VectorTile(decodingStored: stored.bytes).layers.flatMap { try $0.mapFeatures(zoom: z, x: x, y: y) }
         } catch {
             if reported.insert(z: z, x: x, y: y) {
                 try? FileDescriptor.standardError.writeAll("\(reporter): tile \(z)/\(x)/\(y): \(error); drawn without it\n")

@@ -21,11 +21,14 @@ public struct HostPolicy: Sendable, Equatable {
     public private(set) var origins: Set<String>
     /// Whether the user bound a wildcard address, so that any IP literal may be named.
     public private(set) var acceptsIPLiterals: Bool
+    /// Whether pages of every origin may use the server (`*` among the allowed origins): a
+    /// server of public data, such as tiles. `Host` is still checked.
+    public private(set) var acceptsAnyOrigin = false
 
     /// - Parameters:
     ///   - bindAddresses: the addresses the server listens on (`--host`).
     ///   - allowedOrigins: origins whose pages may use the server (`--allow-origin`), as
-    ///     `http://name:port`; their hosts become allowed `Host` names too.
+    ///     `http://name:port`; their hosts become allowed `Host` names too. `*` allows all.
     ///   - hostNames: further names `Host` may give (`--host-name`): the DNS name that devices
     ///     and a reverse proxy reach a public server by. Pages from those names are still only
     ///     served their own origin.
@@ -35,7 +38,7 @@ public struct HostPolicy: Sendable, Equatable {
             let name = Self.bare(address.lowercased())
             if name == "0.0.0.0" || name == "::" { wildcard = true } else { hosts.insert(name) }
         }
-        for origin in allowedOrigins {
+        for origin in allowedOrigins where origin != "*" {
             let lowered = origin.lowercased()
             guard let parsed = Self.origin(lowered) else {
                 throw HTTPServingError(.invalidOrigin, "not an origin (scheme://host[:port]): \(origin)")
@@ -46,6 +49,7 @@ public struct HostPolicy: Sendable, Equatable {
         self.hosts = hosts
         self.origins = origins
         self.acceptsIPLiterals = wildcard
+        self.acceptsAnyOrigin = allowedOrigins.contains("*")
     }
 
     /// Whether a `Host` header value (`name[:port]`, `[v6][:port]`) is one this server answers.
@@ -59,7 +63,7 @@ public struct HostPolicy: Sendable, Equatable {
     /// a page this server trusts: its own, or one the user allowed.
     public func permits(origin value: String, host: String) -> Bool {
         let origin = value.lowercased()
-        if origins.contains(origin) { return true }
+        if acceptsAnyOrigin || origins.contains(origin) { return true }
         guard let parsed = Self.origin(origin), parsed.scheme == "http" || parsed.scheme == "https" else { return false }
         // Same origin: the authority the page was loaded from is the one this request names.
         return parsed.authority == host.lowercased() && permits(host: host)

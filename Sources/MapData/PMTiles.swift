@@ -522,3 +522,5 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
         return b
     }
 }
+
+extension PMTilesReader: Sendable where Source: Sendable {}

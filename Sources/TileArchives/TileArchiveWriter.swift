@@ -132,7 +132,7 @@ public struct TileArchiveWriter {
 }
 
 /// A PMTiles file read with `pread(2)`, for `PMTilesReader`.
-public struct PMTilesFile: TileArchiveBytes {
+public struct PMTilesFile: TileArchiveBytes, Sendable {
     private let descriptor: FileDescriptor
     public let size: Int
 

@@ -36,6 +36,15 @@ import GeoBase
     #expect(!policy.permits(origin: "http://evil.example:5055", host: "evil.example:5055"))
 }
 
+@Test func hostPolicy_anyOrigin_admitsEveryPage_butStillChecksHost() throws {
+    let policy = try HostPolicy(allowedOrigins: ["*"])
+    #expect(policy.acceptsAnyOrigin)
+    #expect(policy.refusal(host: "127.0.0.1:8080", origin: "https://anyone.example") == nil)
+    #expect(policy.refusal(host: "127.0.0.1:8080", origin: "null") == nil)
+    #expect(policy.refusal(host: "evil.example:8080", origin: "https://anyone.example")?.status == 403, "a rebound name is still refused")
+    #expect(try !HostPolicy(allowedOrigins: ["https://one.example"]).acceptsAnyOrigin)
+}
+
 @Test func hostPolicy_origin_isThePagesOwnOrAnAllowedOne() throws {
     let policy = try HostPolicy()
     #expect(policy.permits(origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080"))

@@ -1,0 +1,71 @@
+import ArgumentParser
+import GeoBase
+import HTTPServing
+import Synchronization
+import SystemIO
+import TileServer
+
+/// `geo serve DATA…`: the tile server (TileServer) for MapLibre clients.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve map tiles, TileJSON, styles, glyphs and sprites over HTTP for MapLibre clients.",
+        discussion: """
+            DATA: .pmtiles, .mbtiles, or folders of z/x/y tiles, each served under its file name without the extension. \
+            Endpoints: / (index), /{tileset}.json (TileJSON 3.0.0), /{tileset}/{z}/{x}/{y}.pbf, /{tileset}.pmtiles \
+            (byte ranges), /styles/{id}/style.json, /styles/{id}/{z}/{x}/{y}[@2x].png (raster, drawn by the style), \
+            /fonts/{fontstack}/{range}.pbf, /sprites/{id}[@2x].{json,png}, /metrics. \
+            A replaced archive (atomic rename) is served from the next request on. The first line on standard output \
+            is the base URL once listening; one access-log line per request goes to standard error unless --quiet.
+            """
+    )
+
+    @Argument(help: "Map sources: .pmtiles, .mbtiles or folders of z/x/y tiles.")
+    var data: [String]
+
+    @Option(name: .customLong("style"), help: ArgumentHelp("A style.json to serve with its sources, glyphs and sprite pointed at this server; repeatable.", valueName: "STYLE.json"))
+    var styles: [String] = []
+
+    @Option(help: ArgumentHelp("A folder of glyph folders (geo glyphs build output), one per font stack.", valueName: "DIR"))
+    var fonts: String?
+
+    @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on, repeatable (default 127.0.0.1 and ::1).", valueName: "ADDRESS"))
+    var hosts: [String] = []
+
+    @Option(help: "TCP port (\(OptionRanges.port); 0 lets the system pick a free one).")
+    var port: Int = 8080
+
+    @Option(help: ArgumentHelp("The origin (scheme://host[:port]) whose pages may read the tiles, or * for any.", valueName: "ORIGIN"))
+    var cors: String?
+
+    @Flag(help: "No access-log line per request.")
+    var quiet = false
+
+    func validate() throws {
+        try OptionRanges.port.check(port, option: "--port")
+        guard !data.isEmpty else { throw ValidationError("name at least one map source") }
+    }
+
+    func run() async throws {
+        // Archives and styles are files; a folder of z/x/y tiles is checked by its opening.
+        for path in data + styles where !path.hasSuffix("/") && (path.hasSuffix(".json") || path.contains(".pmtiles") || path.contains(".mbtiles")) {
+            try CommandLineFiles.checkInput(path)
+        }
+        let stderr: @Sendable (String) -> Void = { try? FileDescriptor.standardError.writeAll("geo serve: \($0)\n") }
+        let server: TileServer
+        do {
+            server = try TileServer(TileServer.Options(data: data, styles: styles, fonts: fonts, cors: cors), log: quiet ? nil : stderr, note: stderr)
+        } catch {
+            throw CommandLineFileError.damaged("serve", data.count == 1 ? data[0] : data.joined(separator: " "), error)
+        }
+        let first = Mutex(true)
+        do {
+            try await server.run(LocalServer.Options(port: port, hosts: hosts.isEmpty ? ["127.0.0.1", "::1"] : hosts)) { url in
+                if first.withLock({ let was = $0; $0 = false; return was }) { try? FileDescriptor.standardOutput.writeAll(url + "\n") }
+                stderr("serving \(url); Ctrl-C stops")
+            }
+        } catch let error as HTTPServingError where error.code == .cannotBind {
+            throw CommandLineFileError.cannotServe("serve", port: port, error)
+        }
+    }
+}

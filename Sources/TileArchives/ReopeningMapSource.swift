@@ -1,0 +1,70 @@
+public import MapData
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which file a path names right now: device, inode, size and modification time (`stat(2)`).
+/// A file replaced by an atomic rename has another inode; one rewritten in place another
+/// modification time or size.
+struct FileIdentity: Hashable, Sendable {
+    let device: UInt64, inode: UInt64, size: Int64
+    /// Modification time, nanoseconds since 1970.
+    let modified: Int64
+    let isDirectory: Bool
+
+    /// nil when nothing is at `path` (or it cannot be asked).
+    init?(path: String) {
+        var s = stat()
+        guard stat(path, &s) == 0 else { return nil }
+        device = UInt64(s.st_dev)
+        inode = UInt64(s.st_ino)
+        size = Int64(s.st_size)
+        #if canImport(Darwin)
+        modified = Int64(s.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(s.st_mtimespec.tv_nsec)
+        #else
+        modified = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+        #endif
+        isDirectory = (s.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+/// A map source file that is opened again when it was replaced (atomic rename) or rewritten:
+/// each `current()` asks `stat(2)` and, when the file changed, opens the new one. Callers keep
+/// the source they got for the whole request, so requests in flight finish on the old file.
+/// A replacement that does not open (half written, damaged) leaves the last good source in
+/// service and is reported through `note` once.
+public final class ReopeningMapSource: Sendable {
+    public let path: String
+    private let note: @Sendable (String) -> Void
+    private let state: Mutex<(source: any MapSource, identity: FileIdentity?, refused: FileIdentity?)>
+
+    /// Opens `path` (`MapSources.open`).
+    /// - Parameter note: gets a line when a replacement cannot be opened.
+    public init(path: String, note: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        self.path = path
+        self.note = note
+        let identity = FileIdentity(path: path)
+        state = Mutex((try MapSources.open(path), identity, nil))
+    }
+
+    /// The source as the file is now. A folder of tiles is read as it is and never reopened.
+    public func current() -> any MapSource {
+        let now = FileIdentity(path: path)
+        let (source, stale) = state.withLock { s in (s.source, now != nil && !(now!.isDirectory) && now != s.identity && now != s.refused) }
+        guard stale, let now else { return source }
+        do {
+            let reopened = try MapSources.open(path)
+            state.withLock { $0 = (reopened, now, nil) }
+            return reopened
+        } catch {
+            state.withLock { $0.refused = now }
+            note("\(path): changed, but the new file does not open (\(error)); still serving the previous one")
+            return source
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import GeoBase
+import GeoCore
+import Hummingbird
+import MapData
+import MapRenderer
+import MapStyle
+import StyleRendering
+import SystemIO
+import TileArchives
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Raster tiles drawn on request: `/styles/{id}/{z}/{x}/{y}[@2x].png`, the style drawn by
+/// StyleRendering's CPU rasterizer (`StyleSnapshot`) for the tile's square, 256 px a side
+/// (512 px at @2x), as tileserver-gl serves them. The style reads this server's tilesets,
+/// glyphs and sprites directly (no HTTP), other URLs as `geo snapshot --style` reads them.
+/// Tiles are drawn one at a time each (no metatiles) and not cached.
+extension TileServer {
+    /// A raster tile's side at pixel ratio 1, pixels.
+    static let rasterTileSize = 256
+    /// The deepest raster zoom drawn (MapLibre's `maxzoom` limit).
+    static let maximumRasterZoom = 24
+    /// The base URL the style drawn for a raster tile names this server by.
+    static let internalBase = "http://tileserver.internal"
+    /// The largest file a style names that is read for drawing, bytes.
+    static let maximumResourceSize = 256 << 20
+
+    func raster(_ id: String, _ z: Int?, _ x: Int?, _ y: Int?, highDensity: Bool) -> Response {
+        guard let path = styles.first(where: { $0.id == id })?.path else { return Self.text("no style \(id)", status: 404) }
+        guard let z, let x, let y, z <= Self.maximumRasterZoom, x < 1 << z, y < 1 << z else {
+            return Self.text("no raster tile there: zooms 0…\(Self.maximumRasterZoom), x and y below 2^z", status: 404)
+        }
+        guard let bytes = try? FileDescriptor.readContents(of: path), let object = TileDocuments.object(bytes) else {
+            note("\(path): cannot be read as a JSON object")
+            return Self.text("the style \(id) cannot be read", status: 500)
+        }
+        let sets = tilesets.map { ($0.name, $0.source.current().metadata) }
+        let rewritten = TileDocuments.rewrittenStyle(object, id: id, tilesets: sets, servesFonts: options.fonts != nil,
+                                                     spriteIDs: Set(sprites.keys), base: Self.internalBase)
+        let folder = FileDescriptor.directory(of: path)
+        let resources = StyleResourcePaths(base: folder, styleFolder: folder)
+        let n = Double(1 << z)
+        let center = MapPoint(x: (Double(x) + 0.5) / n, y: (Double(y) + 0.5) / n).coordinate
+        // MapLibre's zoom counts a 512-pixel world: a 256-pixel tile of zoom z is drawn at z − 1.
+        let camera = StyleCamera(longitude: center.longitude, latitude: center.latitude, zoom: Double(z) - 1,
+                                 width: Self.rasterTileSize, height: Self.rasterTileSize, pixelRatio: highDensity ? 2 : 1)
+        do {
+            let style = try StyleDocument(data: Data(TileDocuments.text(rewritten).utf8))
+            let snapshot = try StyleSnapshot(style: style, camera: camera) { url in
+                if url.hasPrefix(Self.internalBase + "/") { return try self.resource(String(url.dropFirst(Self.internalBase.count))) }
+                let fd = try FileDescriptor(opening: try resources.path(for: url))
+                defer { try? fd.close() }
+                return try fd.readToEnd(limit: Self.maximumResourceSize)
+            }
+            let png = try PNG.encode(snapshot.image)
+            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: Self.tileCaching],
+                            body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        } catch {
+            note("style \(id): raster tile \(z)/\(x)/\(y): \(error)")
+            return Self.text("raster tile \(z)/\(x)/\(y) cannot be drawn", status: 500)
+        }
+    }
+
+    /// What this server would send for `path`, for the style being drawn: TileJSON, tiles (as
+    /// stored; the renderer inflates gzip), glyphs, sprites.
+    private func resource(_ path: String) throws -> [UInt8] {
+        switch try TileRoute.parse(path) {
+        case .tileJSON(let name):
+            guard let source = tileset(name) else { break }
+            return Array(TileDocuments.text(TileDocuments.tileJSON(source.metadata, name: name, base: Self.internalBase)).utf8)
+        case .tile(let name, let z?, let x?, let y?, _):
+            guard let source = tileset(name), z <= source.metadata.maxZoom, x < 1 << z, y < 1 << z else { break }
+            return try source.tile(zoom: z, x: x, y: y)?.bytes ?? []
+        case .glyphs(let stack, let range):
+            if let bytes = try glyphBytes(stack, range) { return bytes }
+        case .sprite(let id, let highDensity, let ext):
+            if let base = sprites[id] { return try FileDescriptor.readContents(of: base + (highDensity ? "@2x." : ".") + ext) }
+        default: break
+        }
+        throw TileServerError(.notServed, "\(path) is not served")
+    }
+}

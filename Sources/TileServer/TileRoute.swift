@@ -1,0 +1,157 @@
+/// What a request path asks the tile server for, read from the raw (percent-encoded) path.
+/// Each segment is percent-decoded (RFC 3986 §2.1) and refused when it decodes to something a
+/// segment cannot be: empty, `.` or `..`, or holding `/` or NUL. So `/../etc/passwd`,
+/// `/%2e%2e/…`, `/a%2fb.json` and `/a%00.json` are 400s before any name is looked up, and names
+/// are only ever looked up among those the server was given, never joined to a folder — except
+/// font stacks, which name folders under `--fonts` and pass the same checks.
+enum TileRoute: Equatable {
+    /// `/`: the JSON index.
+    case index
+    /// `/metrics`: Prometheus text.
+    case metrics
+    /// `/{tileset}.json`: TileJSON 3.0.0.
+    case tileJSON(String)
+    /// `/{tileset}.pmtiles`: the archive itself, with byte ranges.
+    case archive(String)
+    /// `/{tileset}/{z}/{x}/{y}.{ext}`; z, x and y as numbers when they are digits (nil when too
+    /// large for any grid: such a tile does not exist).
+    case tile(String, z: Int?, x: Int?, y: Int?, ext: String)
+    /// `/styles/{id}/style.json`.
+    case style(String)
+    /// `/fonts/{fontstack}/{start}-{end}.pbf`.
+    case glyphs(fontStack: String, range: String)
+    /// `/sprites/{id}[@2x].{json,png}`.
+    case sprite(String, highDensity: Bool, ext: String)
+    /// `/styles/{id}/{z}/{x}/{y}[@2x].png`: a raster tile drawn by the style.
+    case raster(String, z: Int?, x: Int?, y: Int?, highDensity: Bool)
+
+    /// Why a path is no route: 400 (a segment that cannot be one, z/x/y not decimal digits) or
+    /// 404 (nothing of that shape).
+    struct Refusal: Error, Equatable {
+        let status: Int
+        let reason: String
+    }
+
+    /// Parses a request path (without its query).
+    static func parse(_ rawPath: String) throws(Refusal) -> TileRoute {
+        guard rawPath.hasPrefix("/") else { throw Refusal(status: 400, reason: "the path does not start with /") }
+        if rawPath == "/" { return .index }
+        let raw = rawPath.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        guard raw.count <= 5 else { throw Refusal(status: 404, reason: "no route has \(raw.count) segments") }
+        var segments: [String] = []
+        for part in raw { segments.append(try segment(part)) }
+        switch segments.count {
+        case 1:
+            let name = segments[0]
+            if name == "metrics" { return .metrics }
+            if let base = strip(name, ".json") { return .tileJSON(base) }
+            if let base = strip(name, ".pmtiles") { return .archive(base) }
+        case 2 where segments[0] == "sprites":
+            for ext in ["json", "png"] {
+                guard let base = strip(segments[1], "." + ext) else { continue }
+                if let id = strip(base, "@2x") { return .sprite(id, highDensity: true, ext: ext) }
+                return .sprite(base, highDensity: false, ext: ext)
+            }
+        case 3 where segments[0] == "styles" && segments[2] == "style.json":
+            return .style(segments[1])
+        case 3 where segments[0] == "fonts":
+            if let range = strip(segments[2], ".pbf") { return .glyphs(fontStack: segments[1], range: range) }
+        case 5 where segments[0] == "styles":
+            guard var y = strip(segments[4], ".png") else { break }
+            let highDensity = y.hasSuffix("@2x")
+            if highDensity { y.removeLast(3) }
+            return .raster(segments[1], z: try number(segments[2]), x: try number(segments[3]), y: try number(y), highDensity: highDensity)
+        case 4:
+            guard let dot = segments[3].lastIndex(of: ".") else { break }
+            let ext = String(segments[3][segments[3].index(after: dot)...])
+            return .tile(segments[0], z: try number(segments[1]), x: try number(segments[2]), y: try number(String(segments[3][..<dot])), ext: ext)
+        default: break
+        }
+        throw Refusal(status: 404, reason: "no such resource")
+    }
+
+    /// A tile coordinate: decimal digits only (no sign); nil past 10 digits (no grid of
+    /// zoom ≤ 30 has such a column).
+    static func number(_ text: String) throws(Refusal) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw Refusal(status: 400, reason: "tile coordinate '\(text)' is not a decimal number")
+        }
+        return text.utf8.count <= 10 ? Int(text) : nil
+    }
+
+    /// One path segment, percent-decoded and checked.
+    static func segment(_ raw: Substring) throws(Refusal) -> String {
+        var bytes: [UInt8] = []
+        var i = raw.utf8.startIndex
+        let utf8 = raw.utf8
+        while i != utf8.endIndex {
+            let byte = utf8[i]
+            if byte == 0x25 { // %
+                let h = utf8.index(after: i)
+                guard h != utf8.endIndex, utf8.index(after: h) != utf8.endIndex,
+                      let high = hex(utf8[h]), let low = hex(utf8[utf8.index(after: h)]) else {
+                    throw Refusal(status: 400, reason: "a % without two hex digits")
+                }
+                bytes.append(high << 4 | low)
+                i = utf8.index(h, offsetBy: 2)
+            } else {
+                bytes.append(byte)
+                i = utf8.index(after: i)
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw Refusal(status: 400, reason: "a path segment that is not UTF-8") }
+        guard !text.isEmpty, text != ".", text != "..", !bytes.contains(0x2F), !bytes.contains(0) else {
+            throw Refusal(status: 400, reason: "a path segment that is empty, . or .., or holds / or NUL")
+        }
+        return text
+    }
+
+    private static func hex(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: c - 0x30
+        case 0x41...0x46: c - 0x41 + 10
+        case 0x61...0x66: c - 0x61 + 10
+        default: nil
+        }
+    }
+
+    /// `text` without `suffix`, when it ends so and something is left.
+    private static func strip(_ text: String, _ suffix: String) -> String? {
+        text.hasSuffix(suffix) && text.count > suffix.count ? String(text.dropLast(suffix.count)) : nil
+    }
+}
+
+/// One byte range of a `Range` header (RFC 7233 §2.1, now RFC 9110 §14.1.2), resolved
+/// against a representation of `size` bytes.
+enum ByteRange {
+    /// The bytes asked for, nil when the header is not a `bytes` range (the whole file is
+    /// sent, RFC 9110 §14.2: a server may ignore a Range it does not understand).
+    /// - Throws: `Unsatisfiable` (→ 416 with `Content-Range: bytes */size`) for more than one
+    ///   range (this server sends no multipart/byteranges), a malformed byte range, or one
+    ///   that starts at or past the end.
+    static func resolve(_ header: String, size: Int) throws(Unsatisfiable) -> ClosedRange<Int>? {
+        let trimmed = header.drop { $0 == " " }
+        guard trimmed.lowercased().hasPrefix("bytes=") else { return nil }
+        let spec = trimmed.dropFirst("bytes=".count)
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { throw Unsatisfiable() }
+        let first = spec[..<dash].trimmingSpaces(), last = spec[spec.index(after: dash)...].trimmingSpaces()
+        func digits(_ s: Substring) -> Int? { s.count <= 18 && !s.isEmpty && s.utf8.allSatisfy { (0x30...0x39).contains($0) } ? Int(s) : nil }
+        if first.isEmpty { // suffix range: the last N bytes
+            guard let n = digits(last), n > 0, size > 0 else { throw Unsatisfiable() }
+            return max(0, size - n)...(size - 1)
+        }
+        guard let start = digits(first), start < size else { throw Unsatisfiable() }
+        if last.isEmpty { return start...(size - 1) }
+        guard let end = digits(last), end >= start else { throw Unsatisfiable() }
+        return start...min(end, size - 1)
+    }
+
+    struct Unsatisfiable: Error {}
+}
+
+extension Substring {
+    fileprivate func trimmingSpaces() -> Substring {
+        guard let a = firstIndex(where: { $0 != " " }), let b = lastIndex(where: { $0 != " " }) else { return "" }
+        return self[a...b]
+    }
+}

@@ -1,0 +1,361 @@
+public import HTTPServing
+public import GeoBase
+import GeoCore
+import Hummingbird
+import MapData
+import StyleRendering
+import SystemIO
+import TileArchives
+import ZlibCompression
+
+/// `geo serve`: map sources, styles, glyphs and sprites over HTTP for MapLibre clients, on a
+/// `LocalServer` (loopback unless told otherwise, `Host` and `Origin` checked, bounded heads).
+///
+/// Routes (`TileRoute`): `/` index, `/metrics`, `/{tileset}.json` TileJSON 3.0.0,
+/// `/{tileset}/{z}/{x}/{y}.{pbf|png|…}` tiles as stored, `/{tileset}.pmtiles` the archive with
+/// byte ranges (RFC 7233), `/styles/{id}/style.json`, `/fonts/{fontstack}/{range}.pbf`,
+/// `/sprites/{id}[@2x].{json,png}`, `/styles/{id}/{z}/{x}/{y}[@2x].png` (RasterTiles.swift).
+public final class TileServer: Sendable {
+    public struct Options: Sendable {
+        /// Map sources: `.pmtiles`, `.mbtiles`, folders of z/x/y tiles (`MapSources.open`).
+        public var data: [String]
+        /// Style files; each is served as `/styles/{file name without .json}/style.json`.
+        public var styles: [String]
+        /// A folder of glyph folders (`geo glyphs build` output, one per font stack).
+        public var fonts: String?
+        /// The origin whose pages may read the tiles (`Access-Control-Allow-Origin`), or `*`.
+        public var cors: String?
+
+        public init(data: [String], styles: [String] = [], fonts: String? = nil, cors: String? = nil) {
+            self.data = data
+            self.styles = styles
+            self.fonts = fonts
+            self.cors = cors
+        }
+    }
+
+    /// `Cache-Control` of tiles: five minutes, then revalidated by ETag.
+    static let tileCaching = "public, max-age=300"
+    /// The most a gzip tile is inflated to for a client that does not take gzip, bytes.
+    static let inflateLimit = VectorTile.defaultInflateLimit
+    /// Bytes of an archive sent per write.
+    static let chunkSize = 1 << 20
+
+    let tilesets: [(name: String, source: ReopeningMapSource)]
+    let styles: [(id: String, path: String)]
+    /// Sprite sheet id → its path without `[@2x].json|png`.
+    let sprites: [String: String]
+    let options: Options
+    let metrics = TileServerMetrics()
+    /// Gets one line per request (access log) and each error; nil for none (`--quiet`).
+    let log: (@Sendable (String) -> Void)?
+    let note: @Sendable (String) -> Void
+
+    /// Opens every source and reads every style.
+    /// - Parameters:
+    ///   - log: one access-log line per request; nil for none.
+    ///   - note: errors while serving (a damaged tile, a replacement that does not open).
+    /// - Throws: the first source that does not open; `TileServerError` for two sources or
+    ///   styles of one name, or a style that is not a JSON object.
+    public init(_ options: Options, log: (@Sendable (String) -> Void)?, note: @escaping @Sendable (String) -> Void) throws {
+        self.options = options
+        self.log = log
+        self.note = note
+        var tilesets: [(String, ReopeningMapSource)] = []
+        for path in options.data {
+            let name = MapSources.name(of: path)
+            guard !tilesets.contains(where: { $0.0 == name }) else { throw TileServerError(.duplicateName, "two map sources are named \(name): \(path)") }
+            tilesets.append((name, try ReopeningMapSource(path: path, note: note)))
+        }
+        var styles: [(String, String)] = [], sprites: [String: String] = [:]
+        for path in options.styles {
+            let id = Self.styleID(path)
+            guard !styles.contains(where: { $0.0 == id }) else { throw TileServerError(.duplicateName, "two styles are named \(id): \(path)") }
+            guard let style = TileDocuments.object(try FileDescriptor.readContents(of: path)) else { throw TileServerError(.invalidStyle, "\(path): not a JSON object") }
+            styles.append((id, path))
+            let resources = StyleResourcePaths(base: FileDescriptor.directory(of: path), styleFolder: FileDescriptor.directory(of: path))
+            switch style["sprite"] {
+            case .string(let url)?: sprites[id] = try? resources.path(for: url)
+            case .array(let entries)?:
+                for case .object(let e) in entries {
+                    if case .string(let entryID)? = e["id"], case .string(let url)? = e["url"] { sprites["\(id)-\(entryID)"] = try? resources.path(for: url) }
+                }
+            default: break
+            }
+        }
+        self.tilesets = tilesets
+        self.styles = styles
+        self.sprites = sprites
+    }
+
+    /// `osm-bright.json` → `osm-bright`; `…/osm-bright/style.json` → `osm-bright`.
+    static func styleID(_ path: String) -> String {
+        let parts = path.split(separator: "/")
+        var file = parts.last.map(String.init) ?? path
+        if file == "style.json", parts.count >= 2 { file = String(parts[parts.count - 2]) }
+        return file.hasSuffix(".json") ? String(file.dropLast(5)) : file
+    }
+
+    /// Serves until SIGINT or SIGTERM (or cancellation); `serving` gets each bound address.
+    public func run(_ server: LocalServer.Options, serving: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+        var server = server
+        if let cors = options.cors { server.allowedOrigins.append(cors) }
+        let local = try LocalServer(server)
+        local.router.get("/") { request, _ in self.handle(request) }
+        local.router.get("**") { request, _ in self.handle(request) }
+        local.router.on("**", method: .options) { request, _ in self.handle(request) }
+        try await local.run(serving: serving, note: note)
+    }
+
+    /// Answers one request, counts it in `/metrics` and logs it.
+    func handle(_ request: Request) -> Response {
+        let start = ContinuousClock.now
+        var kind = "other"
+        var response: Response
+        if request.method == .options {
+            response = Response(status: .noContent, headers: [.accessControlAllowMethods: "GET, OPTIONS",
+                                                              .accessControlAllowHeaders: "Range, If-None-Match", .accessControlMaxAge: "86400"])
+        } else {
+            do {
+                let route = try TileRoute.parse(request.uri.path)
+                kind = Self.kind(route)
+                response = respond(route, request)
+            } catch {
+                response = Self.text(error.reason, status: error.status)
+            }
+        }
+        if let cors = options.cors {
+            response.headers[.accessControlAllowOrigin] = cors
+            response.headers[.accessControlExposeHeaders] = "ETag, Content-Encoding, Content-Length, Content-Range, Accept-Ranges"
+            if cors != "*" { response.headers[.vary] = [response.headers[.vary], "Origin"].compactMap { $0 }.joined(separator: ", ") }
+        }
+        let bytes = response.body.contentLength ?? 0
+        let d = (ContinuousClock.now - start).components
+        let seconds = Double(d.seconds) + Double(d.attoseconds) * 1e-18
+        metrics.record(kind: kind, status: Int(response.status.code), bytes: bytes, seconds: seconds)
+        log?("\(request.method) \(request.uri.path) \(response.status.code) \(bytes) \(Int((seconds * 1e6).rounded())) µs")
+        return response
+    }
+
+    private static func kind(_ route: TileRoute) -> String {
+        switch route {
+        case .index: "index"
+        case .metrics: "metrics"
+        case .tileJSON: "tilejson"
+        case .archive: "archive"
+        case .tile: "tile"
+        case .style: "style"
+        case .glyphs: "glyphs"
+        case .sprite: "sprite"
+        case .raster: "raster"
+        }
+    }
+
+    private func respond(_ route: TileRoute, _ request: Request) -> Response {
+        let base = "http://" + (request.head.authority ?? "127.0.0.1")
+        switch route {
+        case .index:
+            let sets = tilesets.map { ($0.name, $0.source.current().metadata) }
+            return Self.json(TileDocuments.index(tilesets: sets, styles: styles.map(\.id), base: base))
+        case .metrics:
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
+        case .tileJSON(let name):
+            guard let source = tileset(name) else { return Self.text("no tileset \(name)", status: 404) }
+            return Self.json(TileDocuments.tileJSON(source.metadata, name: name, base: base))
+        case .tile(let name, let z, let x, let y, let ext):
+            return tile(name, z, x, y, ext, request)
+        case .archive(let name):
+            guard let source = tileset(name) as? PMTilesSource else { return Self.text("no PMTiles archive \(name)", status: 404) }
+            return archive(source, request)
+        case .style(let id):
+            guard let path = styles.first(where: { $0.id == id })?.path else { return Self.text("no style \(id)", status: 404) }
+            guard let bytes = try? FileDescriptor.readContents(of: path), let style = TileDocuments.object(bytes) else {
+                note("\(path): cannot be read as a JSON object")
+                return Self.text("the style \(id) cannot be read", status: 500)
+            }
+            let sets = tilesets.map { ($0.name, $0.source.current().metadata) }
+            return Self.json(TileDocuments.rewrittenStyle(style, id: id, tilesets: sets, servesFonts: options.fonts != nil,
+                                                          spriteIDs: Set(sprites.keys), base: base))
+        case .glyphs(let stack, let range):
+            return glyphs(stack, range)
+        case .raster(let id, let z, let x, let y, let highDensity):
+            return raster(id, z, x, y, highDensity: highDensity)
+        case .sprite(let id, let highDensity, let ext):
+            guard let path = sprites[id] else { return Self.text("no sprite \(id)", status: 404) }
+            let file = path + (highDensity ? "@2x." : ".") + ext
+            guard let bytes = try? FileDescriptor.readContents(of: file) else { return Self.text("no sprite file \(id)", status: 404) }
+            return Response(status: .ok, headers: [.contentType: ext == "png" ? "image/png" : "application/json", .cacheControl: Self.tileCaching],
+                            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+    }
+
+    func tileset(_ name: String) -> (any MapSource)? {
+        tilesets.first { $0.name == name }?.source.current()
+    }
+
+    /// A tile: 404 outside the tileset's zooms or bounds or for another format, 204 for an
+    /// empty tile inside them, 304 when `If-None-Match` names its ETag, else its bytes as
+    /// stored (gzip passed through, or inflated for a client that does not accept gzip).
+    private func tile(_ name: String, _ z: Int?, _ x: Int?, _ y: Int?, _ ext: String, _ request: Request) -> Response {
+        guard let source = tileset(name) else { return Self.text("no tileset \(name)", status: 404) }
+        let m = source.metadata
+        let wanted = m.format == .mvt ? ["pbf", "mvt"] : m.format == .jpeg ? ["jpg", "jpeg"] : [m.format.rawValue]
+        guard wanted.contains(ext) else { return Self.text("tileset \(name) has .\(wanted[0]) tiles", status: 404) }
+        guard let z, let x, let y, z <= m.maxZoom, x < 1 << z, y < 1 << z, m.covers(zoom: z, x: x, y: y) else {
+            return Self.text("no tile there: tileset \(name) has zooms \(m.minZoom)…\(m.maxZoom) within its bounds", status: 404)
+        }
+        let stored: StoredTile?
+        do { stored = try source.tile(zoom: z, x: x, y: y) } catch {
+            note("\(name): tile \(z)/\(x)/\(y): \(error)")
+            return Self.text("tile \(z)/\(x)/\(y) cannot be read", status: 500)
+        }
+        guard var tile = stored, !tile.bytes.isEmpty else { return Response(status: .noContent, headers: [.cacheControl: Self.tileCaching]) }
+        if tile.gzipped, !Self.acceptsGzip(request.headers[.acceptEncoding]) {
+            do { tile = StoredTile(bytes: try Gzip.decompress(tile.bytes, limit: Self.inflateLimit), gzipped: false) } catch {
+                note("\(name): tile \(z)/\(x)/\(y): gzip: \(error)")
+                return Self.text("tile \(z)/\(x)/\(y) cannot be read", status: 500)
+            }
+        }
+        let etag = "\"" + String(Self.fnv1a(tile.bytes), radix: 16) + (tile.gzipped ? "-gz\"" : "\"")
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: Self.tileCaching, .vary: "Accept-Encoding"]
+        if let match = request.headers[.ifNoneMatch], Self.matches(match, etag) { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = switch m.format {
+        case .mvt: "application/vnd.mapbox-vector-tile"
+        case .png: "image/png"
+        case .jpeg: "image/jpeg"
+        case .webp: "image/webp"
+        }
+        if tile.gzipped { headers[.contentEncoding] = "gzip" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: tile.bytes)))
+    }
+
+    /// The archive file, whole or one byte range (RFC 7233): 206 with `Content-Range`, 416
+    /// for more than one range or one past the end.
+    private func archive(_ source: PMTilesSource, _ request: Request) -> Response {
+        let size = source.size
+        var range = 0...(size - 1)
+        var status = HTTPResponse.Status.ok
+        var headers: HTTPFields = [.acceptRanges: "bytes", .contentType: "application/vnd.pmtiles", .cacheControl: "no-cache"]
+        if let header = request.headers[.range] {
+            do {
+                if let asked = try ByteRange.resolve(header, size: size) {
+                    range = asked
+                    status = .partialContent
+                    headers[.contentRange] = "bytes \(asked.lowerBound)-\(asked.upperBound)/\(size)"
+                }
+            } catch {
+                headers[.contentRange] = "bytes */\(size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+        }
+        guard size > 0 else { return Response(status: .ok, headers: headers) }
+        let note = self.note, chunk = Self.chunkSize, sent = range
+        return Response(status: status, headers: headers, body: ResponseBody(contentLength: sent.count) { writer in
+            var offset = sent.lowerBound
+            while offset <= sent.upperBound {
+                let bytes: [UInt8]
+                do { bytes = try source.bytes(offset: offset, count: min(chunk, sent.upperBound + 1 - offset)) } catch {
+                    note("archive read at byte \(offset): \(error)")
+                    throw error
+                }
+                guard !bytes.isEmpty else { throw TileServerError(.truncated, "the archive ends at byte \(offset), before the range") }
+                try await writer.write(ByteBuffer(bytes: bytes))
+                offset += bytes.count
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// A glyph range of one font stack folder, or of several (`A,B`) combined glyph by glyph,
+    /// the first font that has a glyph giving it (as MapLibre's font stacks fall back).
+    private func glyphs(_ stack: String, _ range: String) -> Response {
+        guard options.fonts != nil else { return Self.text("no fonts are served (--fonts)", status: 404) }
+        do {
+            guard let body = try glyphBytes(stack, range) else { return Self.text("no glyphs \(stack) \(range)", status: 404) }
+            return Response(status: .ok, headers: [.contentType: "application/x-protobuf", .cacheControl: Self.tileCaching],
+                            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        } catch {
+            note("fonts \(stack) \(range): \(error)")
+            return Self.text("glyphs \(stack) \(range) cannot be read", status: 500)
+        }
+    }
+
+    /// The glyph PBF of `range` (`N-(N+255)`, N a multiple of 256 below 65536) for a font
+    /// stack; nil when no fonts are served, the range is not one, or no font of the stack has it.
+    /// - Throws: `MapDataError.invalidGlyphs` when a file of a combined stack does not decode.
+    func glyphBytes(_ stack: String, _ range: String) throws -> [UInt8]? {
+        guard let fonts = options.fonts else { return nil }
+        let bounds = range.split(separator: "-", omittingEmptySubsequences: false).compactMap { Int($0) }
+        guard bounds.count == 2, bounds[0] % 256 == 0, bounds[1] == bounds[0] + 255, (0...65280).contains(bounds[0]) else { return nil }
+        let names = stack.split(separator: ",").map { String($0.drop { $0 == " " }) }
+        guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
+        let files = names.compactMap { try? FileDescriptor.readContents(of: "\(fonts)/\($0)/\(range).pbf") }
+        guard let first = files.first else { return nil }
+        guard names.count > 1 else { return first }
+        var glyphs: [UInt32: SDFGlyph] = [:]
+        for file in files { for s in try GlyphPBF.decode(file) { for g in s.glyphs where glyphs[g.id] == nil { glyphs[g.id] = g } } }
+        return GlyphPBF.encode([GlyphFontStack(name: stack, range: range, glyphs: glyphs.values.sorted { $0.id < $1.id })])
+    }
+
+    /// Whether `Accept-Encoding` (RFC 9110 §12.5.3) takes gzip: `gzip` or `*` without `q=0`.
+    static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        for item in header.lowercased().split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: " ") }
+            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
+            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            if q > 0 { return true }
+        }
+        return false
+    }
+
+    /// Whether an `If-None-Match` list names `etag` (weak comparison, RFC 9110 §13.1.2), or is `*`.
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        header.split(separator: ",").contains { item in
+            var tag = item.trimmingCharacters(in: " ")
+            if tag.hasPrefix("W/") { tag = String(tag.dropFirst(2)) }
+            return tag == etag || tag == "*"
+        }
+    }
+
+    /// FNV-1a, 64 bits, of the bytes: the tiles' strong ETag (the same bytes, the same tag,
+    /// across restarts).
+    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    static func json(_ value: JSONValue) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
+                 body: .init(byteBuffer: ByteBuffer(string: TileDocuments.text(value))))
+    }
+
+    static func text(_ body: String, status: Int) -> Response {
+        Response(status: .init(code: status), headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body + "\n")))
+    }
+}
+
+/// The one error type of TileServer (STYLE.md §3.7): a growable `Code`, a human message.
+public typealias TileServerError = CodedError<TileServerErrorDomain>
+
+/// Names TileServerError's codes apart from other modules' (`CodedError`); it has no values.
+public enum TileServerErrorDomain {}
+
+extension ErrorCode where Domain == TileServerError {
+    /// Two map sources or two styles that would be served under one name.
+    public static var duplicateName: Self { Self("duplicate name") }
+    /// A style file that is not a JSON object.
+    public static var invalidStyle: Self { Self("invalid style") }
+    /// A URL the style being drawn names on this server that it does not serve.
+    public static var notServed: Self { Self("not served") }
+    /// An archive that ended before the byte range being sent.
+    public static var truncated: Self { Self("truncated archive") }
+}
+
+extension StringProtocol {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
+    }
+}
