@@ -65,6 +65,9 @@ struct PlacedIcon {
     var minX, minY, maxX, maxY: Double
     /// Sampled bilinearly (MapLibre's LINEAR atlas filter) rather than from the nearest texel.
     var linear: Bool
+    /// The box holds the image and the atlas's one transparent texel round it (an icon
+    /// stretched by `icon-text-fit`), rather than the image alone.
+    var bordered = false
 }
 
 extension StylePainter {
@@ -176,7 +179,9 @@ extension StylePainter {
                         let dx = Double(x) + 0.5 - icon.origin.x, dy = Double(y) + 0.5 - icon.origin.y
                         let lx = dx * cosA + dy * sinA, ly = -dx * sinA + dy * cosA
                         guard lx >= icon.minX, lx < icon.maxX, ly >= icon.minY, ly < icon.maxY else { continue }
-                        let u = (lx - icon.minX) / boxW * Double(tw), v = (ly - icon.minY) / boxH * Double(th)
+                        let border = icon.bordered ? 1.0 : 0
+                        let u = (lx - icon.minX) / boxW * (Double(tw) + 2 * border) - border
+                        let v = (ly - icon.minY) / boxH * (Double(th) + 2 * border) - border
                         if let sdf {
                             row[x - x0] = Float(Self.smoothstep(sdf.buff - sdf.gamma, sdf.buff + sdf.gamma, sample(u, v, 3) / 255))
                             continue

@@ -155,7 +155,8 @@ extension StylePainter {
         }
         guard text != nil || icon != nil else { return [] }
         let fit = value(layer, "icon-text-fit", f, paint: false).stringValue ?? "none"
-        if let i = icon, let text, fit != "none" {
+        let fitted = icon != nil && text != nil && fit != "none"
+        if let i = icon, let text, fitted {
             icon = i.fitted(to: text.shaped, fit: fit, padding: value(layer, "icon-text-fit-padding", f, paint: false).numbersValue ?? [],
                             offset: value(layer, "icon-offset", f, paint: false).numbersValue ?? [0, 0],
                             fontScale: number(layer, "text-size", f, paint: false) / SymbolShaping.oneEm)
@@ -185,7 +186,7 @@ extension StylePainter {
         func placedIcon(_ i: ShapedIcon, at p: Point, angle: Double) -> PlacedIcon {
             PlacedIcon(image: i.image, origin: p + iconShift, angle: iconRotate + angle,
                        minX: i.left * iconScale, minY: i.top * iconScale, maxX: i.right * iconScale, maxY: i.bottom * iconScale,
-                       linear: iconLinear || angle != 0)
+                       linear: iconLinear || angle != 0, bordered: fitted)
         }
         // `*-translate` moves the drawn symbol and its boxes.
         func admit(_ labelBoxes: [Box], _ unshifted: [PlacedLabel.Quad], iconAt p: Point, angle: Double) -> PlacedLabel? {
