@@ -19,6 +19,8 @@ import Darwin
 struct SpriteImage {
     let image: Pixmap
     let pixelRatio: Double
+    /// A signed-distance-field icon: its alpha is the distance, recoloured by `icon-color`.
+    var sdf = false
 }
 
 /// `background-pattern` and `fill-pattern`: sprite images repeated over the map as MapLibre
@@ -38,7 +40,7 @@ extension StylePainter {
                     let png = try PNG.decode(try load(SpriteIndex.url(sheet, pixelRatio: camera.pixelRatio, ext: "png")))
                     let (entries, problems) = SpriteIndex.entries(json, prefix: sheet.prefix, sheetWidth: png.width, sheetHeight: png.height)
                     warnings += problems.map { "sprite \(jsonURL): \($0)" }
-                    for (name, e) in entries { images[name] = SpriteImage(image: try Self.crop(png, e), pixelRatio: e.pixelRatio) }
+                    for (name, e) in entries { images[name] = SpriteImage(image: try Self.crop(png, e), pixelRatio: e.pixelRatio, sdf: e.sdf) }
                 } catch {
                     warnings.append("sprite \(sheet.url): \(error)")
                 }

@@ -17,21 +17,27 @@ import Darwin
 /// (`checkMaxAngle`), and the glyphs set one by one along the line, turned to its segments
 /// and flipped when they would read upside down (`text-keep-upright`).
 extension StylePainter {
-    /// Each label's glyph quads and collision boxes, before the collision test.
-    func alongLines(_ f: RenderFeature, _ layer: StyleLayer, _ shaped: ShapedText, scale s: Double, center: Bool) -> [([PlacedLabel.Quad], [Box])] {
+    /// Each label's anchor on screen (device pixels) with its segment's direction (radians,
+    /// y down) and, with text, its glyph quads and collision boxes, before the collision
+    /// test. The label's length is the longer of the text's and the icon's (`iconLength`,
+    /// CSS pixels at `icon-size` 1), both in ems of the text's size (MapLibre's `getAnchors`).
+    func alongLines(_ f: RenderFeature, _ layer: StyleLayer, _ shaped: ShapedText?, iconLength: Double, scale s: Double, center: Bool)
+        -> [(text: ([PlacedLabel.Quad], [Box])?, point: Point, angle: Double)] {
         let em = SymbolShaping.oneEm
         let layoutZoom = zoom.rounded(.down)
         // Device pixels per layout pixel (CSS pixels at the integer zoom the tiles are laid out at).
         let layoutScale = camera.pixelRatio * pow(2, zoom - layoutZoom)
         let fontScale = s / camera.pixelRatio
-        let labelLength = (shaped.right - shaped.left) * fontScale
+        let shapedLength = max(shaped.map { $0.right - $0.left } ?? 0, iconLength)
+        let labelLength = shapedLength * fontScale
         var spacing = number(layer, "symbol-spacing", f, paint: false)
         if spacing - labelLength < spacing / 4 { spacing = labelLength + spacing / 4 }
         let maxAngle = number(layer, "text-max-angle", f, paint: false) * .pi / 180
-        let window = 3.0 / 5 * em * fontScale
+        // Without text no angle is checked.
+        let window = shaped == nil ? 0 : 3.0 / 5 * em * fontScale
         let keepUpright = value(layer, "text-keep-upright", f, paint: false) != .boolean(false)
         let worldLines: [[WorldPoint]] = f.kind == .line ? f.lines : f.kind == .polygon ? f.polygons.flatMap { $0 } : []
-        var out: [([PlacedLabel.Quad], [Box])] = []
+        var out: [(text: ([PlacedLabel.Quad], [Box])?, point: Point, angle: Double)] = []
         for world in worldLines where world.count >= 2 {
             for (tileZ, part) in clippedToTiles(world, tile: f.tile, layoutZoom: Int(layoutZoom)) where part.count >= 2 {
                 let overscaling = pow(2, max(0, layoutZoom - Double(tileZ)))
@@ -44,14 +50,16 @@ extension StylePainter {
                     anchors = [Self.length(line) / 2]
                 } else {
                     let offset = continued ? (spacing / 2 * overscaling).truncatingRemainder(dividingBy: spacing)
-                        : ((shaped.right - shaped.left) / 2 + 2 * em) * fontScale * overscaling
+                        : (shapedLength / 2 + 2 * em) * fontScale * overscaling
                     anchors = Self.resample(line, offset: offset.truncatingRemainder(dividingBy: spacing), spacing: spacing, labelLength: labelLength,
                                             window: window, maxAngle: maxAngle, middle: false, continued: continued)
                 }
                 var cumulative = [0.0]
                 for i in 1..<screenLine.count { cumulative.append(cumulative[i - 1] + (screenLine[i] - screenLine[i - 1]).length) }
                 for a in anchors {
-                    if let label = glyphsAlong(screenLine, cumulative, at: a * layoutScale, shaped, scale: s, keepUpright: keepUpright) { out.append(label) }
+                    guard let (p, angle) = Self.point(along: screenLine, cumulative, at: a * layoutScale) else { continue }
+                    guard let shaped else { out.append((nil, p, angle)); continue }
+                    if let label = glyphsAlong(screenLine, cumulative, at: a * layoutScale, shaped, scale: s, keepUpright: keepUpright) { out.append((label, p, angle)) }
                 }
             }
         }

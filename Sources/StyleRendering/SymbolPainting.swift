@@ -21,6 +21,8 @@ struct SymbolState {
     /// Glyphs by font stack and range start; nil for a range that did not load.
     var ranges: [String: [UInt32: SDFGlyph]?] = [:]
     var placed: [String: [PlacedLabel]]?
+    /// Layer and image names already warned about as missing from the sprite.
+    var missingImages: Set<String> = []
 }
 
 /// A label that won its place: its glyphs as screen quads and its paint.
@@ -39,6 +41,11 @@ struct PlacedLabel {
     var quads: [Quad]
     var feature: RenderFeature
     var sectionColors: [StyleColor?]
+    /// Its icon, when it has one and the icon found room.
+    var icon: PlacedIcon? = nil
+    /// Its anchor on screen (device pixels) and its feature's place in the layer's order.
+    var anchor = Point(x: 0, y: 0)
+    var index = 0
 }
 
 extension StylePainter {
@@ -63,11 +70,12 @@ extension StylePainter {
         return symbols.ranges[key]??[c.scalar.value]
     }
 
-    /// Draws a symbol layer's text: halos first, then the text, as MapLibre's two SDF passes.
+    /// Draws a symbol layer: its icons, then its text (halos first, then the text, as
+    /// MapLibre's two SDF passes).
     mutating func drawSymbols(_ layer: StyleLayer) {
         if symbols.placed == nil { placeSymbols() }
         let labels = symbols.placed?[layer.id] ?? []
-        if layer.layoutValues["icon-image"] != nil { warnings.append("layer \(layer.id): icons are not drawn") }
+        drawIcons(layer, labels)
         for halo in [true, false] {
             for label in labels {
                 let f = label.feature

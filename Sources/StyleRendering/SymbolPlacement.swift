@@ -24,8 +24,8 @@ extension StylePainter {
         var placed: [String: [PlacedLabel]] = [:]
         var boxes = CollisionGrid()
         for layer in style.layers.reversed() where layer.type == "symbol" && layer.shows(atZoom: zoom) {
-            var candidates: [(key: Double, feature: RenderFeature)] = []
-            for (tile, group) in features(of: layer) {
+            var candidates: [(key: Double, feature: RenderFeature, tile: Int)] = []
+            for (rank, (tile, group)) in Self.placementOrder(features(of: layer), bearing: camera.bearing).enumerated() {
                 for f in group where layer.filter?.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) ?? true {
                     var f = f
                     // Vector tiles repeat the points of their buffer; each tile keeps its own.
@@ -34,17 +34,57 @@ extension StylePainter {
                         f.points = f.points.filter { $0.x * n >= Double(tile.x) && $0.x * n < Double(tile.x + 1) && $0.y * n >= Double(tile.y) && $0.y * n < Double(tile.y + 1) }
                         if f.points.isEmpty { continue }
                     }
-                    candidates.append((number(layer, "symbol-sort-key", f, paint: false), f))
+                    candidates.append((number(layer, "symbol-sort-key", f, paint: false), f, rank))
                 }
             }
-            if layer.layoutValues["symbol-sort-key"] != nil {
+            let zOrder = value(layer, "symbol-z-order", paint: false).stringValue ?? "auto"
+            let byKey = zOrder != "viewport-y" && layer.layoutValues["symbol-sort-key"] != nil
+            if byKey {
                 candidates = candidates.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
             }
             var labels: [PlacedLabel] = []
-            for c in candidates { labels += place(c.feature, layer, &boxes) }
-            placed[layer.id] = labels
+            var tileRanks: [Int] = []
+            for (i, c) in candidates.enumerated() {
+                for var l in place(c.feature, layer, &boxes) {
+                    l.index = i
+                    labels.append(l)
+                    tileRanks.append(c.tile)
+                }
+            }
+            // Tiles draw in the reverse of their placement order. Within a tile, layers whose
+            // symbols may overlap draw them from the top of the screen down (`symbol-z-order`
+            // viewport-y, or auto without a sort key), later features first among equals:
+            // MapLibre's `sortFeaturesByY`, in its tile units (1/16 CSS pixel).
+            let canOverlap = ["text-allow-overlap", "icon-allow-overlap", "text-ignore-placement", "icon-ignore-placement"].contains {
+                value(layer, $0, paint: false) == .boolean(true)
+            }
+            let byY = canOverlap && (zOrder == "viewport-y" || (zOrder == "auto" && !byKey))
+            let unit = camera.pixelRatio * pow(2, zoom - zoom.rounded(.down)) / 16
+            let order = labels.indices.sorted { i, j in
+                if tileRanks[i] != tileRanks[j] { return tileRanks[i] > tileRanks[j] }
+                let a = labels[i], b = labels[j]
+                guard byY else { return i < j }
+                let ya = (a.anchor.y / unit).rounded(), yb = (b.anchor.y / unit).rounded()
+                return ya != yb ? ya < yb : a.index > b.index
+            }
+            placed[layer.id] = order.map { labels[$0] }
         }
         symbols.placed = placed
+    }
+
+    /// The tiles of a layer in MapLibre's placement order (`getRenderableIds` for symbol
+    /// layers): lower zooms first, then from the bottom of the screen up and right to left
+    /// (tile rows and columns turned by the bearing); features without a tile keep their place.
+    static func placementOrder(_ tiles: [(CanonicalTile?, [RenderFeature])], bearing: Double) -> [(CanonicalTile?, [RenderFeature])] {
+        let angle = -bearing * .pi / 180, c = cos(angle), s = sin(angle)
+        return tiles.enumerated().sorted { a, b in
+            guard let ta = a.element.0, let tb = b.element.0 else { return a.offset < b.offset }
+            if ta.z != tb.z { return ta.z < tb.z }
+            let ya = Double(ta.x) * s + Double(ta.y) * c, yb = Double(tb.x) * s + Double(tb.y) * c
+            if ya != yb { return ya > yb }
+            let xa = Double(ta.x) * c - Double(ta.y) * s, xb = Double(tb.x) * c - Double(tb.y) * s
+            return xa != xb ? xa > xb : a.offset < b.offset
+        }.map(\.element)
     }
 
     struct Box {
@@ -72,16 +112,17 @@ extension StylePainter {
         mutating func insert(_ b: Box) { for c in Self.cells(b) { cells[c, default: []].append(b) } }
     }
 
-    /// The labels of one feature that find room.
-    private mutating func place(_ f: RenderFeature, _ layer: StyleLayer, _ boxes: inout CollisionGrid) -> [PlacedLabel] {
+    /// The text of a feature shaped for its layer (nil without text or glyphs), its
+    /// sections' colours and its scale in device pixels per em unit.
+    private mutating func shapedText(_ f: RenderFeature, _ layer: StyleLayer, placement: String) -> (shaped: ShapedText, colors: [StyleColor?], scale: Double)? {
+        guard layer.layoutValues["text-field"] != nil else { return nil }
         let fontNames: [String] = switch value(layer, "text-font", f, paint: false) {
         case .array(let a): a.compactMap(\.stringValue)
         case .string(let s): [s]
         default: ["Open Sans Regular", "Arial Unicode MS Regular"]
         }
         let (text, colors) = labelText(layer, f, fontStack: fontNames.joined(separator: ","))
-        guard !text.isEmpty else { return [] }
-        let placement = value(layer, "symbol-placement", f, paint: false).stringValue ?? "point"
+        guard !text.isEmpty else { return nil }
         let em = SymbolShaping.oneEm
         let size = number(layer, "text-size", f, paint: false)
         let anchor = value(layer, "text-anchor", f, paint: false).stringValue ?? "center"
@@ -97,28 +138,87 @@ extension StylePainter {
             spacing: number(layer, "text-letter-spacing", f, paint: false) * em,
             anchor: anchor, justify: justify,
             offset: offset.count == 2 ? (offset[0] * em, offset[1] * em) : (0, 0))
-        guard !shaped.glyphs.isEmpty, size > 0 else { return [] }
-        let s = size / em * camera.pixelRatio
-        let padding = number(layer, "text-padding", f, paint: false) * camera.pixelRatio
-        let allowOverlap = value(layer, "text-allow-overlap", f, paint: false) == .boolean(true)
-        let ignorePlacement = value(layer, "text-ignore-placement", f, paint: false) == .boolean(true)
+        guard !shaped.glyphs.isEmpty, size > 0 else { return nil }
+        return (shaped, colors, size / em * camera.pixelRatio)
+    }
+
+    /// The labels of one feature that find room: its text and icon each tested against the
+    /// boxes placed before, then kept together unless `text-optional` / `icon-optional` lets
+    /// one show without the other (MapLibre's `placeLayerBucketPart`).
+    private mutating func place(_ f: RenderFeature, _ layer: StyleLayer, _ boxes: inout CollisionGrid) -> [PlacedLabel] {
+        func flag(_ name: String) -> Bool { value(layer, name, f, paint: false) == .boolean(true) }
+        let placement = value(layer, "symbol-placement", f, paint: false).stringValue ?? "point"
+        let text = shapedText(f, layer, placement: placement)
+        var icon = iconImage(layer, f).map { image in
+            ShapedIcon(image, offset: value(layer, "icon-offset", f, paint: false).numbersValue ?? [0, 0],
+                       anchor: value(layer, "icon-anchor", f, paint: false).stringValue ?? "center")
+        }
+        guard text != nil || icon != nil else { return [] }
+        let fit = value(layer, "icon-text-fit", f, paint: false).stringValue ?? "none"
+        let fitted = icon != nil && text != nil && fit != "none"
+        if let i = icon, let text, fitted {
+            icon = i.fitted(to: text.shaped, fit: fit, padding: value(layer, "icon-text-fit-padding", f, paint: false).numbersValue ?? [],
+                            offset: value(layer, "icon-offset", f, paint: false).numbersValue ?? [0, 0],
+                            fontScale: number(layer, "text-size", f, paint: false) / SymbolShaping.oneEm)
+        }
+        let ratio = camera.pixelRatio
+        let s = text?.scale ?? number(layer, "text-size", f, paint: false) / SymbolShaping.oneEm * ratio
+        let padding = number(layer, "text-padding", f, paint: false) * ratio
+        let textAllowOverlap = flag("text-allow-overlap"), textIgnorePlacement = flag("text-ignore-placement")
+        let iconAllowOverlap = flag("icon-allow-overlap"), iconIgnorePlacement = flag("icon-ignore-placement")
+        // An icon may show without its text when the text is optional or absent, and the
+        // other way round.
+        let iconWithoutText = flag("text-optional") || text == nil, textWithoutIcon = flag("icon-optional") || icon == nil
         var rotate = number(layer, "text-rotate", f, paint: false) * .pi / 180
         // Point labels aligned to the map turn with it (`text-rotation-alignment: map`).
         if placement == "point", value(layer, "text-rotation-alignment", f, paint: false).stringValue == "map" { rotate -= camera.bearing * .pi / 180 }
         let shift = translation(layer, "text", f)
+        let iconSize = number(layer, "icon-size", f, paint: false)
+        let iconScale = iconSize * ratio
+        let iconPadding = Self.padding(value(layer, "icon-padding", f, paint: false)).map { $0 * ratio }
+        let iconRotate = number(layer, "icon-rotate", f, paint: false) * .pi / 180
+        let iconAlignment = value(layer, "icon-rotation-alignment", f, paint: false).stringValue ?? "auto"
+        let iconWithMap = iconAlignment == "map" || (iconAlignment == "auto" && placement != "point")
+        let iconShift = translation(layer, "icon", f)
+        let iconLinear = iconSize != 1 || iconRotate != 0 || icon.map { $0.image.pixelRatio != ratio } ?? false || iconWithMap && camera.bearing != 0
 
-        // `text-translate` moves the drawn text and its boxes.
-        func admit(_ labelBoxes: [Box], _ unshifted: [PlacedLabel.Quad]) -> PlacedLabel? {
+        /// The icon drawn at `p`, turned `angle` radians beyond its `icon-rotate`.
+        func placedIcon(_ i: ShapedIcon, at p: Point, angle: Double) -> PlacedIcon {
+            PlacedIcon(image: i.image, origin: p + iconShift, angle: iconRotate + angle,
+                       minX: i.left * iconScale, minY: i.top * iconScale, maxX: i.right * iconScale, maxY: i.bottom * iconScale,
+                       linear: iconLinear || angle != 0, bordered: fitted)
+        }
+        // `*-translate` moves the drawn symbol and its boxes.
+        func admit(_ labelBoxes: [Box], _ unshifted: [PlacedLabel.Quad], iconAt p: Point, angle: Double) -> PlacedLabel? {
             let quads = unshifted.map { var q = $0; q.origin = q.origin + shift; return q }
             let padded = labelBoxes.map { Box(minX: $0.minX - padding + shift.x, minY: $0.minY - padding + shift.y, maxX: $0.maxX + padding + shift.x, maxY: $0.maxY + padding + shift.y) }
-            if !allowOverlap, padded.contains(where: { boxes.hits($0) }) { return nil }
-            if !ignorePlacement { for b in padded { boxes.insert(b) } }
-            return PlacedLabel(quads: quads, feature: f, sectionColors: colors)
+            let iconBox = icon.map { Self.iconBox($0, at: p + iconShift, scale: iconScale, padding: iconPadding, rotate: iconRotate) }
+            var placeText = !quads.isEmpty && (textAllowOverlap || !padded.contains { boxes.hits($0) })
+            var placeIcon = iconBox.map { iconAllowOverlap || !boxes.hits($0) } ?? false
+            if !iconWithoutText, !textWithoutIcon {
+                placeText = placeText && placeIcon
+                placeIcon = placeText
+            } else if !textWithoutIcon {
+                placeText = placeText && placeIcon
+            } else if !iconWithoutText {
+                placeIcon = placeIcon && placeText
+            }
+            if placeText, !textIgnorePlacement { for b in padded { boxes.insert(b) } }
+            if placeIcon, !iconIgnorePlacement, let iconBox { boxes.insert(iconBox) }
+            guard placeText || placeIcon else { return nil }
+            return PlacedLabel(quads: placeText ? quads : [], feature: f, sectionColors: text?.colors ?? [],
+                               icon: placeIcon ? icon.map { placedIcon($0, at: p, angle: angle) } : nil, anchor: p)
         }
 
         var labels: [PlacedLabel] = []
         if placement == "point" {
+            let iconTurn = iconWithMap ? -camera.bearing * .pi / 180 : 0
             for p in pointAnchors(f) {
+                guard let text else {
+                    if let label = admit([], [], iconAt: p, angle: iconTurn) { labels.append(label) }
+                    continue
+                }
+                let shaped = text.shaped
                 let quads = shaped.glyphs.map { g in
                     PlacedLabel.Quad(glyph: g.glyph, origin: p, angle: rotate, scale: s * g.scale,
                                      corner: Point(x: Double(g.glyph.left) - 4 + g.x / g.scale, y: -Double(g.glyph.top) - 4 + g.y / g.scale), section: g.section)
@@ -129,12 +229,13 @@ extension StylePainter {
                     Point(x: p.x + ($0.0 * cosR - $0.1 * sinR) * s, y: p.y + ($0.0 * sinR + $0.1 * cosR) * s)
                 }
                 let box = Box(minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!, maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
-                if let label = admit([box], quads) { labels.append(label) }
+                if let label = admit([box], quads, iconAt: p, angle: iconTurn) { labels.append(label) }
             }
             return labels
         }
-        for (quads, glyphBoxes) in alongLines(f, layer, shaped, scale: s, center: placement == "line-center") {
-            if let label = admit(glyphBoxes, quads) { labels.append(label) }
+        let iconLength = icon.map { $0.right - $0.left } ?? 0
+        for along in alongLines(f, layer, text?.shaped, iconLength: iconLength, scale: s, center: placement == "line-center") {
+            if let label = admit(along.text?.1 ?? [], along.text?.0 ?? [], iconAt: along.point, angle: iconWithMap ? along.angle : 0) { labels.append(label) }
         }
         return labels
     }
