@@ -65,6 +65,8 @@ public struct MatchingParameters: Hashable, Sendable {
     /// missing from the map, a car park with two gates, a trace that starts off the graph):
     /// the bounded cost of re-entry. The re-entered path starts a new sub-matching. It keeps the off-road state from being
     /// absorbing: a fix near any road can leave it within a few fixes, whatever came before.
+    /// The live answer's restart (the bounded regret of `MatchingSession`'s live recursion)
+    /// costs the same: one bound for re-entry.
     public var offRoadRejoinProbability: Double
     /// An off-road state whose log probability is this far below the best road state's is not
     /// routed back onto the road (at 25 it is e⁻²⁵ ≈ 10⁻¹¹ times less likely): its re-entry

@@ -22,16 +22,26 @@ public struct LiveMatch: Hashable, Sendable {
 }
 
 /// Matches a live stream of fixes: each fix gets an answer at once from the newest step of a
-/// ``MatchingSession`` (the forward Viterbi filter), with cost and memory bounded per fix; the
+/// ``MatchingSession`` (the forward Viterbi filter, with the restart of its live recursion:
+/// see `MatchingSession.score(_:after:sigma:)`), with cost and memory bounded per fix; the
 /// session's committed answers (its convergence rule) are the final ones and equal
 /// ``MapMatcher/match(_:)`` on the same fixes.
+///
+/// A fix within `minimumStep` of the last routed fix is not routed (the session projects it);
+/// its live answer is the routed fix's state rescored with the new fix's emission in place of
+/// the routed fix's: the car is taken not to have left that state, and the newest fix is the
+/// best evidence of where it stands (replacing, not adding: a standing receiver's errors are
+/// correlated, so twenty fixes at a light are not twenty observations).
 public struct OnlineMatcher: Sendable {
     private var session: MatchingSession
-    /// The routed fix and state published last.
+    /// The routed fix (its index) and the state published for it last.
     private var published: (index: Int, state: Int)?
     private var count = 0
 
-    public init(matcher: MapMatcher) { session = matcher.session() }
+    public init(matcher: MapMatcher) {
+        session = matcher.session()
+        session.tracksLive = true
+    }
 
     /// Feeds one fix and returns what is known about it now.
     /// - Complexity: that of `MatchingSession.append(_:)`.
@@ -40,24 +50,41 @@ public struct OnlineMatcher: Sendable {
         count += 1
         let disposition = session.feed(fix)
         let m = session.matcher
-        guard disposition != .unmatched, let newest = session.steps.last, let best = session.newestBestState else {
+        guard disposition != .unmatched, let newest = session.steps.last else {
             return LiveMatch(index: index, position: nil, confidence: 0, offRoadProbability: 1, revised: false)
         }
-        let probabilities = MatchingSession.probabilities(of: newest)
-        var revised = false
-        if disposition == .routed {
-            if let published, session.steps.count >= 2, session.steps[session.steps.count - 2].index == published.index {
-                revised = Int(newest.parents[best]) != published.state
+        var scores = newest.liveScores
+        // The projected fix's distance to each candidate's edge, metres, and position on it.
+        var projections: [(fraction: Double, distance: Double)] = []
+        if disposition == .projected {
+            let p = m.parameters
+            let sigma = p.sigma(accuracy: fix.horizontalAccuracy?.meters)
+            for (k, cand) in newest.candidates.enumerated() {
+                let projection = m.project(fix.coordinate, onto: cand.position.edge)
+                projections.append(projection)
+                scores[k] += p.logEmission(distance: projection.distance, sigma: sigma) - cand.logEmission
             }
-            published = (index, best)
+            scores[newest.offRoad] += p.logOffRoadEmission(sigma: sigma) - p.logOffRoadEmission(sigma: newest.sigma)
         }
+        var best = 0
+        for k in scores.indices where scores[k] > scores[best] { best = k }
+        if session.steps.count == 1, let anchor = session.anchorState { best = anchor }
+        let probabilities = MatchingSession.probabilities(of: scores)
+        var revised = false
+        if let published {
+            if published.index == newest.index {
+                revised = best != published.state
+            } else if disposition == .routed, session.steps.count >= 2, session.steps[session.steps.count - 2].index == published.index {
+                revised = Int(newest.liveParents[best]) != published.state
+            }
+        }
+        published = (newest.index, best)
         let offRoad = probabilities[newest.offRoad]
         guard best < newest.offRoad else {
             return LiveMatch(index: index, position: nil, confidence: probabilities[best], offRoadProbability: offRoad, revised: revised)
         }
         let cand = newest.candidates[best]
-        let (fraction, distance) = disposition == .routed
-            ? (cand.position.fraction, cand.distance) : m.project(fix.coordinate, onto: cand.position.edge)
+        let (fraction, distance) = disposition == .routed ? (cand.position.fraction, cand.distance) : projections[best]
         let (coordinate, nodes) = m.position(on: cand.position.edge, fraction: fraction)
         let edge = RoadGraph.EdgeID(cand.position.edge)
         return LiveMatch(
