@@ -56,7 +56,7 @@ public enum TrackingRoutes {
         router.post("/gpslogger", use: gpsLogger)
         router.get("/api/positions") { request, _ in
             ingest.metrics.request("positions")
-            let response = read(request, ingest: ingest)
+            let response = await read(request, ingest: ingest)
             ingest.metrics.response(response.status.code)
             return response
         }
@@ -112,7 +112,7 @@ public enum TrackingRoutes {
         return reply
     }
 
-    static func read(_ request: Request, ingest: TrackingIngest) -> Response {
+    static func read(_ request: Request, ingest: TrackingIngest) async -> Response {
         let fields: FormFields
         do { fields = try FormFields(Substring(request.uri.query ?? "")) } catch { return text("\(error)\n", status: .badRequest) }
         guard let device = fields.first("device")?.value else { return text("no 'device' parameter\n", status: .badRequest) }
@@ -126,7 +126,7 @@ public enum TrackingRoutes {
         }
         let fixes: [StoredFix]
         do {
-            fixes = try ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
+            fixes = try await ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
         } catch {
             return text("storage unavailable: \(error)\n", status: .serviceUnavailable)
         }
