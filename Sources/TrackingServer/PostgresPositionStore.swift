@@ -1,4 +1,5 @@
 import GeoBase
+public import GeoCore
 import Logging
 import NIOCore
 import PostgresNIO
@@ -248,6 +249,22 @@ public final class PostgresPositionStore: PositionStore {
             """
         return try await connector.suspending { connection in
             try await connection.query(query, logger: logger).collect().first.map(Self.fix)
+        }
+    }
+
+    public func latest(in box: BoundingBox) async throws -> [StoredFix] {
+        let logger = connector.logger
+        let query: PostgresQuery = box.crossesAntimeridian
+            ? """
+              SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
+              WHERE p.latitude BETWEEN \(box.south) AND \(box.north) AND (p.longitude >= \(box.west) OR p.longitude <= \(box.east)) ORDER BY d.name
+              """
+            : """
+              SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
+              WHERE p.latitude BETWEEN \(box.south) AND \(box.north) AND p.longitude BETWEEN \(box.west) AND \(box.east) ORDER BY d.name
+              """
+        return try await connector.suspending { connection in
+            try await connection.query(query, logger: logger).collect().map(Self.fix)
         }
     }
 
