@@ -43,7 +43,7 @@ SERVER=$!
 for _ in $(seq 300); do [ -s "$WORK/url" ] && break; sleep 0.1; done
 URL="$(head -1 "$WORK/url")"
 "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv"
-curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
+curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
 echo "server peak RSS: $(grep VmHWM /proc/$SERVER/status | awk '{print $2, $3}')"
 kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=""
 if [ "$STORE" = postgres ]; then

@@ -1,4 +1,4 @@
-import GeoCore
+public import GeoCore
 public import TrackingProtocols
 
 /// One fix as stored: the device's name, its fix time and payload hash (the unique key), the
@@ -81,6 +81,8 @@ public protocol PositionStore: Sendable {
     func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix]
     /// A device's latest fix (greatest fix time).
     func latest(device: String) async throws -> StoredFix?
+    /// The latest fix of every device whose latest fix lies in `box`, by device name.
+    func latest(in box: BoundingBox) async throws -> [StoredFix]
     /// How many fixes of `device` are stored at `fixTime`, whatever their payload.
     func count(device: String, fixTime: Int64) async throws -> Int
 }

@@ -1,4 +1,5 @@
 import GeoBase
+public import GeoCore
 import Logging
 import NIOCore
 import PostgresNIO
@@ -6,7 +7,7 @@ import Synchronization
 import TrackingProtocols
 
 /// The scale-out store: PostgreSQL (15 or newer) through postgres-nio, for several server
-/// instances on one database. A commit returns once PostgreSQL acknowledged `COMMIT`, which with
+/// instances on one database. A commit returns once PostgreSQL acknowledged the transaction, which with
 /// the server's default `synchronous_commit = on` means the WAL is flushed.
 ///
 /// Schema, created when absent on `open`:
@@ -19,9 +20,12 @@ import TrackingProtocols
 /// Times are milliseconds since 1970 as `bigint`, as `StoredFix` has them: exact, so a retry's
 /// fix time equals the stored one.
 ///
-/// Each group commit is one transaction and one set-based statement: the batch's columns go as
-/// arrays, `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING RETURNING` keeps the new rows,
-/// and their newest per device moves `latest` when later than it. A database that is down,
+/// Each group commit is one transaction and one set-based statement (one round trip; with
+/// `BEGIN`, the new devices and `COMMIT` around it when the batch registers devices): the
+/// batch's columns go as arrays, `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING
+/// RETURNING` keeps the new rows, and their newest per device moves `latest` when later than
+/// it. A row whose device is missing (a database replaced under a running server) has a NULL
+/// device id, which fails the whole statement: nothing of the batch is stored. A database that is down,
 /// refuses or does not answer within the deadline makes `commit` throw (the server answers 503).
 public final class PostgresPositionStore: PositionStore {
     let connector: PostgresConnector
@@ -135,7 +139,7 @@ public final class PostgresPositionStore: PositionStore {
                         \(c.longitude)::float8[], \(c.altitude)::float8[], \(c.accuracy)::float8[], \(c.speed)::float8[],
                         \(c.course)::float8[], \(c.receivedAt)::bigint[], \(c.source)::text[])
                  AS t(device, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source)
-            JOIN devices d ON d.name = t.device),
+            LEFT JOIN devices d ON d.name = t.device),
         inserted AS (
             INSERT INTO positions (device_id, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source)
             SELECT * FROM input ON CONFLICT DO NOTHING RETURNING *),
@@ -150,7 +154,7 @@ public final class PostgresPositionStore: PositionStore {
                 received_at = excluded.received_at, source = excluded.source
             WHERE excluded.fix_time > latest.fix_time
             RETURNING 1)
-        SELECT (SELECT count(*) FROM inserted), (SELECT count(*) FROM input)
+        SELECT count(*) FROM inserted
         """
     }
 
@@ -173,24 +177,20 @@ public final class PostgresPositionStore: PositionStore {
                     """)
                 _ = try connection.query(query, logger: logger).wait()
             }
-            _ = try connection.query("BEGIN", logger: logger).wait()
+            // Usually one statement, its own transaction: one round trip. A batch that
+            // registers devices wraps the registration and the statement in one transaction.
             if !newNames.isEmpty {
+                _ = try connection.query("BEGIN", logger: logger).wait()
                 _ = try connection.query("INSERT INTO devices (name) SELECT unnest(\(newNames)::text[]) ON CONFLICT DO NOTHING", logger: logger).wait()
             }
             let result = try connection.query(Self.insert(Columns(rows)), logger: logger).wait()
-            let (inserted, matched) = try result.first?.decode((Int, Int).self) ?? (0, 0)
-            guard matched == rows.count else {
-                // A device believed registered is not (the database was replaced): store
-                // nothing (the connector closes the connection, which rolls back), learn anew.
-                knownDevices.withLock { $0.removeAll() }
-                throw PostgresStoreError(.unavailable, "\(rows.count - matched) rows name devices not in the devices table", at: connector.location.description)
-            }
-            _ = try connection.query("COMMIT", logger: logger).wait()
-            return inserted
+            if !newNames.isEmpty { _ = try connection.query("COMMIT", logger: logger).wait() }
+            return try result.first?.decode(Int.self) ?? 0
             }
         } catch {
-            // The database may have been replaced: check every partition again.
+            // The database may have been replaced: check every partition and device again.
             partitions.withLock { $0.removeAll() }
+            knownDevices.withLock { $0.removeAll() }
             throw error
         }
         partitions.withLock { $0.formUnion(newDays) }
@@ -248,6 +248,22 @@ public final class PostgresPositionStore: PositionStore {
             """
         return try await connector.suspending { connection in
             try await connection.query(query, logger: logger).collect().first.map(Self.fix)
+        }
+    }
+
+    public func latest(in box: BoundingBox) async throws -> [StoredFix] {
+        let logger = connector.logger
+        let query: PostgresQuery = box.crossesAntimeridian
+            ? """
+              SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
+              WHERE p.latitude BETWEEN \(box.south) AND \(box.north) AND (p.longitude >= \(box.west) OR p.longitude <= \(box.east)) ORDER BY d.name
+              """
+            : """
+              SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
+              WHERE p.latitude BETWEEN \(box.south) AND \(box.north) AND p.longitude BETWEEN \(box.west) AND \(box.east) ORDER BY d.name
+              """
+        return try await connector.suspending { connection in
+            try await connection.query(query, logger: logger).collect().map(Self.fix)
         }
     }
 

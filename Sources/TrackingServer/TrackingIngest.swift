@@ -26,6 +26,8 @@ public final class TrackingIngest: Sendable {
     let committer: GroupCommitter
     let policy: UnknownDevicePolicy
     public let metrics: TrackingMetrics
+    /// Live subscribers (`/live`), offered every committed batch.
+    public let live: LiveFanOut
     /// Registered devices, loaded at start and extended after commits that registered some.
     let devices: Mutex<[String: DeviceSettings]>
 
@@ -38,7 +40,8 @@ public final class TrackingIngest: Sendable {
         self.policy = policy
         self.metrics = TrackingMetrics()
         self.devices = Mutex(Dictionary(known.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }))
-        self.committer = GroupCommitter(store: store, metrics: metrics, maximumRows: batchRows, maximumWait: batchWait)
+        self.live = LiveFanOut()
+        self.committer = GroupCommitter(store: store, metrics: metrics, live: live, maximumRows: batchRows, maximumWait: batchWait)
     }
 
     /// Whether a device may send: registered, or unknown devices are registered.

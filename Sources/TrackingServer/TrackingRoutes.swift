@@ -12,6 +12,7 @@ import TrackingProtocols
 ///   413 a body over 5 MiB, 503 (with `Retry-After`) a store that failed — never an ack.
 /// - read: `GET /api/positions?device=…&from=…&to=…&format=geojson|gpx` (times ISO 8601 or
 ///   Unix seconds; `from` included, `to` excluded), `GET /metrics` (Prometheus text).
+/// - live: `/live?devices=…|bbox=…`, a WebSocket of latest positions (TrackingLive.swift).
 public enum TrackingRoutes {
     /// The most fixes one read returns: a device-day at 1 Hz is 86,400.
     public static let maximumReadFixes = 200_000
@@ -60,6 +61,7 @@ public enum TrackingRoutes {
             ingest.metrics.response(response.status.code)
             return response
         }
+        addLiveRoute(to: router, ingest: ingest)
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: ingest.metrics.text())))
