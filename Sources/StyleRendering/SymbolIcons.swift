@@ -31,26 +31,31 @@ struct ShapedIcon {
 
     /// `icon-text-fit` (`width`, `height`, `both`): the box stretched round the text's block
     /// (`text` in em units, `fontScale` CSS pixels per em unit) plus `padding` (top, right,
-    /// bottom, left, CSS pixels); a side not fitted keeps the image's size, centred on the text.
+    /// bottom, left, CSS pixels). A side not fitted keeps the image's size with its atlas
+    /// border (a texel each side), centred on the text, and is padded too, as the render
+    /// suite's `icon-text-fit` expectations draw it (GL JS's original quads).
     func fitted(to text: ShapedText, fit: String, padding: [Double], offset: [Double], fontScale: Double) -> ShapedIcon {
         var out = self
         let p = padding.count == 4 ? padding : [0, 0, 0, 0]
         let dx = offset.count == 2 ? offset[0] : 0, dy = offset.count == 2 ? offset[1] : 0
         let textLeft = text.left * fontScale, textRight = text.right * fontScale
         let textTop = text.top * fontScale, textBottom = text.bottom * fontScale
+        let border = 2 / image.pixelRatio
         if fit == "width" || fit == "both" {
             out.left = dx + textLeft - p[3]
             out.right = dx + textRight + p[1]
         } else {
-            out.left = dx + (textLeft + textRight - (right - left)) / 2
-            out.right = out.left + (right - left)
+            let w = right - left + border
+            out.left = dx + (textLeft + textRight - w) / 2 - p[3]
+            out.right = out.left + p[3] + w + p[1]
         }
         if fit == "height" || fit == "both" {
             out.top = dy + textTop - p[0]
             out.bottom = dy + textBottom + p[2]
         } else {
-            out.top = dy + (textTop + textBottom - (bottom - top)) / 2
-            out.bottom = out.top + (bottom - top)
+            let h = bottom - top + border
+            out.top = dy + (textTop + textBottom - h) / 2 - p[0]
+            out.bottom = out.top + p[0] + h + p[2]
         }
         return out
     }

@@ -92,8 +92,8 @@ import Testing
     }
 
     @Test func iconsCollideUnlessAllowedToOverlap() throws {
-        // Two 18-px `generic_icon`s 10 px apart (0.0703125° of longitude a pixel at zoom 0).
-        let points = [0, 10 * 0.0703125]
+        // Two 18-px `generic_icon`s 10 px apart (0.703125° of longitude a pixel at zoom 0).
+        let points = [0, 10 * 0.703125]
         guard let alone = try draw(sprite: "emerald", layout: #""icon-image": "generic_icon""#, points: points) else { return }
         #expect(alone.warnings.isEmpty, "\(alone.warnings)")
         let one = ink(alone.image)
