@@ -60,7 +60,7 @@ extension CameraState {
         let east = box.east < box.west ? box.east + 360 : box.east
         let ys = [box.north, box.south].map { WebMercator.worldPoint(Coordinate(uncheckedLatitude: min(max($0, -WebMercator.maxLatitude), WebMercator.maxLatitude), longitude: 0)).y }
         var state = self
-        state.setFinite(center: WebMercator.coordinate(worldX: (box.west + east) / 360 + 0.5, worldY: (ys[0] + ys[1]) / 2))
+        state.setFinite(center: WebMercator.coordinate(worldX: (box.west + east) / 720 + 0.5, worldY: (ys[0] + ys[1]) / 2))
         for _ in 0..<60 {
             let points = outline.compactMap { state.point(for: $0) }
             guard points.count == outline.count else {
