@@ -75,6 +75,7 @@ struct TilesRenderCommand: ParsableCommand {
                 let index = try data.features(for: view)
                 var painter = MapPainter(zoom: Double(z))
                 painter.drawsAttribution = false
+                painter.style.showsAllPOIs = false // unchanged: rendered tiles carry no POI icons
                 #if os(Linux)
                 painter.text = text
                 #endif

@@ -141,6 +141,17 @@ public final class CameraController<Instant: InstantProtocol> where Instant.Dura
         endTransformationIfIdle()
     }
 
+    /// Changes the view's size (pixels), keeping the centre, zoom, orientation and tilt. An
+    /// animation or glide under way ends (`animationEnded`): its frames were computed for the
+    /// old size.
+    public func resize(to size: ViewSize) {
+        guard size != state.viewSize else { return }
+        stopAnimation()
+        inertia = nil
+        state = state.resized(to: size)
+        endTransformationIfIdle()
+    }
+
     /// Computes the camera at `now`: the animation's or the inertia's frame, with its change
     /// events, and the end events when it has finished. Instants before a move's start count
     /// as its start.

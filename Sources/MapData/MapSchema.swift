@@ -329,6 +329,9 @@ public enum MapSchema {
         "hospital": "hospital", "grave_yard": "cemetery",
     ]
     static let landuseLeisure: Set<String> = ["stadium", "pitch", "playground", "track", "theme_park", "zoo"]
+    /// Every `poi` layer `class` the schema writes, sorted (the seed's `poiCategories`).
+    public static let poiClasses: [String] = Set(poiAmenity.values).union(poiTourism.values).union(poiLeisure.values)
+        .union(["shop", "monument", "bus", "railway", "tram"]).sorted()
     static let poiAmenity: [String: String] = [
         "fuel": "fuel", "charging_station": "fuel", "cafe": "cafe", "restaurant": "restaurant", "fast_food": "fast_food",
         "bar": "bar", "pub": "bar", "parking": "parking", "parking_entrance": "parking", "bicycle_parking": "bicycle_parking",

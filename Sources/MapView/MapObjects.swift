@@ -15,16 +15,20 @@ public struct MapPolyline: Sendable {
     }
 }
 
-/// A filled area on the map (the seed's `NMAMapPolygon`): one outer ring, no holes.
+/// A filled area on the map (the seed's `NMAMapPolygon`): an outer ring and its holes, filled
+/// even-odd.
 public struct MapPolygon: Sendable {
     public var ring: [Coordinate]
+    /// Rings cut out of the area.
+    public var holes: [[Coordinate]]
     public var fill: Color
     public var stroke: Color?
     /// Outline width, pixels.
     public var strokeWidth: Double
 
-    public init(_ ring: [Coordinate], fill: Color = Color(hex: 0x1E64F0, alpha: 64), stroke: Color? = Color(hex: 0x1E64F0), strokeWidth: Double = 2) {
+    public init(_ ring: [Coordinate], holes: [[Coordinate]] = [], fill: Color = Color(hex: 0x1E64F0, alpha: 64), stroke: Color? = Color(hex: 0x1E64F0), strokeWidth: Double = 2) {
         self.ring = ring
+        self.holes = holes
         self.fill = fill
         self.stroke = stroke
         self.strokeWidth = strokeWidth

@@ -34,6 +34,8 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     #endif
     /// The position indicator, drawn over the objects when visible.
     public let positionIndicator = PositionIndicator()
+    /// Told of taps (`tap(at:radius:)`) and what they picked; held weakly.
+    public weak var delegate: (any MapViewDelegate)?
     /// False pauses rendering (the seed's `renderAllowed`): `render(at:)` draws nothing.
     public var renderAllowed = true
     /// False while the app or page is inactive: rendering pauses as with `renderAllowed`.
@@ -78,7 +80,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     public var cachedTileCount: Int { tileCache.count }
     private let tileCache = RasterTileCache(capacity: 160)
 
-    private var objects: [(id: MapObjectID, object: MapObject)] = []
+    private(set) var objects: [(id: MapObjectID, object: MapObject)] = []
     private var nextObjectID = 0
     /// Bumped by every change that is not the camera's.
     private var revision = 0
@@ -86,10 +88,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
 
     /// - Throws: `MapViewError` when the camera's view is larger than a frame can be.
     public init(camera: CameraState, features: MapFeatureIndex, worldBase: WorldBase = .empty, style: MapStyle = .day) throws(MapViewError) {
-        let w = Int(camera.viewSize.width.rounded()), h = Int(camera.viewSize.height.rounded())
-        guard (1...Pixmap.maxSide).contains(w), (1...Pixmap.maxSide).contains(h) else {
-            throw MapViewError(.invalidViewSize, "view \(camera.viewSize) is outside 1…\(Pixmap.maxSide) pixels a side")
-        }
+        try Self.checkFrameSize(camera.viewSize)
         self.camera = CameraController(state: camera)
         self.features = features
         self.worldBase = worldBase
@@ -119,7 +118,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         try? camera.set(CameraOptions(orientation: h), animation: .none, at: now)
     }
 
-    private func changed() { revision &+= 1 }
+    func changed() { revision &+= 1 }
 
     /// What the tiles show changed: they are drawn again, and the labels placed again.
     private func groundChanged() {
@@ -390,8 +389,12 @@ enum ObjectDrawing {
     static func draw(_ p: MapPolygon, _ projection: CameraProjection, _ canvas: inout Canvas) {
         let ring = projection.pixelRing(p.ring.map(MapPoint.init))
         guard ring.count > 2 else { return }
-        let path = Path(polyline: ring, closed: true)
-        canvas.fill(path, color: p.fill)
+        var path = Path(polyline: ring, closed: true)
+        for hole in p.holes {
+            let h = projection.pixelRing(hole.map(MapPoint.init))
+            if h.count > 2 { path.append(Path(polyline: h, closed: true)) }
+        }
+        canvas.fill(path, color: p.fill, rule: .evenOdd)
         if let stroke = p.stroke { canvas.stroke(path, style: StrokeStyle(width: p.strokeWidth), color: stroke) }
     }
 
@@ -401,8 +404,15 @@ enum ObjectDrawing {
     /// A circle on the ground: the polygon through the points `radius` away (geodesic, WGS84)
     /// every 5°, so any projection bends it as the ground is bent.
     static func draw(_ c: MapCircle, _ projection: CameraProjection, _ canvas: inout Canvas) {
-        let ring = (0..<circleSides).map { MapPoint(c.center.coordinate(at: c.radius, facing: Bearing(degrees: 360 * Double($0) / Double(circleSides)))) }
-        draw(MapPolygon(ring.map(\.coordinate), fill: c.fill, stroke: c.stroke, strokeWidth: 1.5), projection, &canvas)
+        draw(MapPolygon(ring(c), fill: c.fill, stroke: c.stroke, strokeWidth: circleStrokeWidth), projection, &canvas)
+    }
+
+    /// A circle's outline width, pixels.
+    static var circleStrokeWidth: Double { 1.5 }
+
+    /// The points `radius` away from a circle's centre every 5° (geodesic, WGS84).
+    static func ring(_ c: MapCircle) -> [Coordinate] {
+        (0..<circleSides).map { c.center.coordinate(at: c.radius, facing: Bearing(degrees: 360 * Double($0) / Double(circleSides))) }
     }
 
 }

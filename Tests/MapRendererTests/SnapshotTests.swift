@@ -82,12 +82,14 @@ private struct HalfProjection: RenderProjection {
     let plain = try render { _ in }
     #expect(count(MapStyle.day.building, in: plain) > 1000, "buildings are drawn")
     #expect(count(MapStyle.day.building, in: try render { $0.hidden = [.buildings] }) == 0)
-    // POIs are off by default (the seed): no POI disc colour; shown on request.
+    // POIs are on by default (the seed hides a category on request); a category hidden, or
+    // only others shown, leaves no POI disc colour.
     let cafeColour = MapStyle.day.poiColor("restaurant")
-    #expect(count(cafeColour, in: plain) == 0)
-    #expect(count(cafeColour, in: try render { $0.showsAllPOIs = true }) > 50)
-    #expect(count(cafeColour, in: try render { $0.shownPOIClasses = ["restaurant"] }) > 50)
-    #expect(count(cafeColour, in: try render { $0.shownPOIClasses = ["fuel"] }) == 0)
+    #expect(count(cafeColour, in: plain) > 50)
+    #expect(count(cafeColour, in: try render { $0.hiddenPOIClasses = ["restaurant", "cafe", "fast_food", "bar"] }) == 0)
+    #expect(count(cafeColour, in: try render { $0.showsAllPOIs = false }) == 0)
+    #expect(count(cafeColour, in: try render { $0.showsAllPOIs = false; $0.shownPOIClasses = ["restaurant"] }) > 50)
+    #expect(count(cafeColour, in: try render { $0.showsAllPOIs = false; $0.shownPOIClasses = ["fuel"] }) == 0)
     // Roads hidden: no minor-road white fill left on a white-free land.
     let noRoads = try render { $0.hidden = [.roads] }
     #expect(count(.white, in: noRoads) < count(.white, in: plain) / 4)
@@ -113,6 +115,7 @@ private struct HalfProjection: RenderProjection {
     let view = try MercatorViewport(center: centre, zoom: 16, orientation: 20, width: 360, height: 270)
     var painter = MapPainter(zoom: 16)
     painter.text = try TextRenderer(faces: faces)
+    painter.style.showsAllPOIs = false
     painter.style.shownPOIClasses = ["restaurant", "cafe", "fuel", "parking"]
     var canvas = try Canvas(width: 360, height: 270, background: .white)
     let track = [centre.coordinate(at: .meters(300), facing: .degrees(250)), centre, centre.coordinate(at: .meters(250), facing: .degrees(30))]

@@ -27,10 +27,12 @@ private func notoSans() throws -> TextRenderer? {
 private let centre = Coordinate(uncheckedLatitude: 43.73841, longitude: 7.42462)
 
 /// A labelled view of Monaco, tilted as the benchmark's, with its first frame drawn.
-private func labelledView(zoom: Double = 16, tilt: Double = 45, orientation: Double = 0) throws -> (TestView, ManualClock)? {
+/// `pois` false hides every POI (they show by default).
+private func labelledView(zoom: Double = 16, tilt: Double = 45, orientation: Double = 0, pois: Bool = true) throws -> (TestView, ManualClock)? {
     guard let monaco, let text = try notoSans() else { return nil }
     let view = try TestView(camera: camera(centre, zoom: zoom, orientation: orientation, tilt: tilt, size: (640, 400)), features: monaco)
     view.text = text
+    view.style.showsAllPOIs = pois
     let clock = ManualClock()
     #expect(view.render(at: clock.now))
     #expect(view.labelLayer.labels.count > 10, "Monaco at z\(zoom) has labels: \(view.labelLayer.labels.count)")
@@ -83,13 +85,16 @@ private func deepestOverlap(_ labels: [[PlacedLabel.Box]]) -> Double {
 /// a view panned 40 px (labels moved, not placed again) against a new view's first frame at
 /// the same camera (labels placed for it), over the same tiles.
 @Test(.onOwnThread) func movedLabels_matchAFreshPlacement() throws {
-    guard let (view, clock) = try labelledView(tilt: 30) else { return }
+    // Without POIs: the 2.5 % below was measured for street and place names and arrows; Monaco's
+    // POI icons and names, shown by default since issue 33, make it 3.9 % (more symbols that a
+    // placement over other ground keeps or drops).
+    guard let (view, clock) = try labelledView(tilt: 30, pois: false) else { return }
     view.camera.beginGesture()
     view.camera.apply(.pan(from: ScreenPoint(x: 320, y: 200), to: ScreenPoint(x: 290, y: 173)), at: clock.now)
     #expect(view.render(at: clock.now))
     #expect(view.labelLayer.placements == 1)
     let moved = try #require(view.frame)
-    let fresh = try TestView(camera: view.camera.state, features: try #require(monaco))
+    let fresh = try TestView(camera: view.camera.state, features: try #require(monaco), style: view.style)
     fresh.text = view.text
     #expect(fresh.render(at: clock.now))
     // Differences: labels that a placement covering other ground keeps or drops, and the

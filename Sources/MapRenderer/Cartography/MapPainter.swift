@@ -324,12 +324,10 @@ public struct MapPainter {
                 if let last = list.last, last.0 == stroke, last.1 == color { list[list.count - 1].2 += path } else { list.append((stroke, color, path)) }
             }
             for r in group where r.look.casing > 0 {
-                let w = max(0.8, r.look.width * scale) + 2 * max(0.5, r.look.casing * min(1, scale * 2))
-                add(r.path, StrokeStyle(width: w, join: .round, cap: .butt, dashes: tunnel ? [5, 3] : []), r.look.casingColor, to: &casings)
+                add(r.path, StrokeStyle(width: r.look.casingWidth(scale: scale), join: .round, cap: .butt, dashes: tunnel ? [5, 3] : []), r.look.casingColor, to: &casings)
             }
             for r in group {
-                let w = max(r.look.casing > 0 ? 0.8 : 0.6, r.look.width * (r.look.casing > 0 ? scale : max(scale, 0.75)))
-                add(r.path, StrokeStyle(width: w, join: .round, cap: .round, dashes: r.look.dashes), tunnel ? r.look.fill.mixed(with: .white, 0.55) : r.look.fill, to: &fills)
+                add(r.path, StrokeStyle(width: r.look.fillWidth(scale: scale), join: .round, cap: .round, dashes: r.look.dashes), tunnel ? r.look.fill.mixed(with: .white, 0.55) : r.look.fill, to: &fills)
             }
             for (stroke, color, path) in casings + fills { canvas.stroke(contours: path, style: stroke, color: color) }
             start = end
@@ -344,6 +342,9 @@ public struct MapPainter {
             }
         }
     }
+
+    /// The radius of a POI icon with its white rim, pixels.
+    public static var poiIconRadius: Double { POIIcon.radius + 1 }
 
     /// OSM Carto's one-way arrow colour (`@oneway-marker-color`, roads.mss).
     static let onewayArrowColor = Color(hex: 0x6C70D5)
@@ -458,7 +459,7 @@ public struct MapPainter {
             guard let tip = projection.pixel(for: MapPoint(coordinate)) else { return }
             // A pin: a head of radius 9 centred 22 px above the tip, joined to the tip by the
             // two tangents (they touch the head at ±θ from straight down, cos θ = r / d).
-            let r = 9.0, d = 22.0
+            let r = MapOverlay.pinHeadRadius, d = MapOverlay.pinHeadHeight
             let head = Point(x: tip.x, y: tip.y - d)
             let theta = acos(r / d)
             var pin = Path()

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// A category of map content that can be hidden (the seed's layer categories).
 public enum MapCategory: String, CaseIterable, Sendable, Hashable {
     /// Oceans, lakes, rivers and streams.
@@ -24,10 +31,14 @@ public enum MapCategory: String, CaseIterable, Sendable, Hashable {
 public struct MapStyle: Sendable {
     /// Categories not drawn.
     public var hidden: Set<MapCategory> = []
-    /// POI classes shown (MapData `poi` layer `class`: "cafe", "fuel", …); empty by default,
-    /// as in the seed. `showsAllPOIs` shows every class.
+    /// Whether every POI class is shown but `hiddenPOIClasses` (true by default: the seed's map
+    /// shows places and hides a category on request, e.g. petrol stations); false shows only
+    /// `shownPOIClasses`.
+    public var showsAllPOIs = true
+    /// POI classes shown when `showsAllPOIs` is false (MapData `poi` layer `class`: "cafe", "fuel", …).
     public var shownPOIClasses: Set<String> = []
-    public var showsAllPOIs = false
+    /// POI classes hidden whatever else is set (the seed's `setVisibility:NO forPoiCategory:`).
+    public var hiddenPOIClasses: Set<String> = []
     /// Pedestrian feature classes shown (`pedestrian` layer: "footway", "steps", "crossing",
     /// "elevator", "escalator", …); empty by default, as in the seed.
     public var shownPedestrianClasses: Set<String> = []
@@ -46,7 +57,19 @@ public struct MapStyle: Sendable {
     public static let day = MapStyle()
 
     /// Whether a POI of `featureClass` is drawn.
-    public func showsPOI(_ featureClass: String) -> Bool { showsAllPOIs || shownPOIClasses.contains(featureClass) }
+    public func showsPOI(_ featureClass: String) -> Bool {
+        !hiddenPOIClasses.contains(featureClass) && (showsAllPOIs || shownPOIClasses.contains(featureClass))
+    }
+
+    /// How wide a `transportation` feature of `featureClass` is drawn at renderer zoom `zoom`
+    /// (256-pixel tiles), casing included, pixels; nil for a class drawn as no line.
+    public func transportationWidth(_ featureClass: String, zoom: Double) -> Double? {
+        switch featureClass {
+        case "rail": return 3
+        case "transit": return 1.5
+        default: return road(featureClass)?.outerWidth(scale: pow(2, zoom - 16))
+        }
+    }
 
     /// Whether a pedestrian feature of `featureClass` is drawn.
     public func showsPedestrian(_ featureClass: String) -> Bool {
@@ -84,6 +107,13 @@ public struct MapStyle: Sendable {
         let casingColor: Color
         let rank: Int
         let dashes: [Double]
+
+        /// The casing's width at `scale` (2^(zoom − 16)), pixels.
+        func casingWidth(scale: Double) -> Double { max(0.8, width * scale) + 2 * max(0.5, casing * min(1, scale * 2)) }
+        /// The fill's width at `scale`, pixels.
+        func fillWidth(scale: Double) -> Double { max(casing > 0 ? 0.8 : 0.6, width * (casing > 0 ? scale : max(scale, 0.75))) }
+        /// The width drawn, the casing's when there is one, pixels.
+        func outerWidth(scale: Double) -> Double { casing > 0 ? casingWidth(scale: scale) : fillWidth(scale: scale) }
     }
 
     func road(_ featureClass: String) -> RoadLook? {

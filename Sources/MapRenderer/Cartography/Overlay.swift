@@ -11,6 +11,10 @@ public struct MapOverlay: Sendable {
 
     let kind: Kind
 
+    /// A pin's head: its radius and the height of its centre above the tip, pixels.
+    public static let pinHeadRadius = 9.0
+    public static let pinHeadHeight = 22.0
+
     /// A line through `coordinates`, `width` pixels wide, with round joins and caps and a white
     /// casing.
     public static func polyline(_ coordinates: [Coordinate], width: Double = 4, color: Color = Color(hex: 0x1E64F0)) -> MapOverlay {
