@@ -26,7 +26,8 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 /// `GEO_INTERNAL_CHECKS=1 swift build` compiles the `_checkInvariants()` bodies (RoadNetwork's
-/// CSR and cross-reference checks), run at the end of every init and load, into the targets
+/// CSR and cross-reference checks, the LRU cache, FenceIndex, MapFeatureIndex), run at the end
+/// of every init and load (FenceIndex: by its tests), into the targets
 /// that have them and into their tests; CI builds once that way. swift-collections' pattern
 /// (COLLECTIONS_INTERNAL_CHECKS).
 let internalChecks: [SwiftSetting] = Context.environment["GEO_INTERNAL_CHECKS"] == "1" ? [.define("GEO_INTERNAL_CHECKS")] : []
@@ -205,7 +206,7 @@ let package = Package(
                 .target(name: "CHarfBuzz", condition: .when(platforms: [.linux])),
                 .target(name: "CFreeType", condition: .when(platforms: [.linux])),
             ],
-            swiftSettings: strictSettings
+            swiftSettings: strictSettings + internalChecks
         ),
 
         // MapLibre styles drawn by the CPU rasterizer (pure): a StyleDocument's layers over its

@@ -48,7 +48,62 @@ public struct MapFeatureIndex: Sendable {
         self.cells = cells
         self.everywhere = everywhere
         self.boxes = boxes
+        _checkInvariants()
     }
+
+    #if GEO_INTERNAL_CHECKS
+    /// Traps, naming the first broken invariant, unless there is one box per feature (and one
+    /// outline rectangle, or none), every feature whose box spans more than 1024 cells is in
+    /// the everywhere list and every other one with a box is listed, once, in exactly the
+    /// cells its box touches, in feature order (swift-collections' `_checkInvariants()`
+    /// pattern; `GEO_INTERNAL_CHECKS=1` compiles it in and every init runs it).
+    /// - Complexity: O(listed entries + features).
+    @inline(never)
+    package func _checkInvariants() {
+        precondition(boxes.count == features.count, "MapFeatureIndex: \(boxes.count) boxes for \(features.count) features")
+        precondition(outlineBounds.isEmpty || outlineBounds.count == features.count,
+                     "MapFeatureIndex: \(outlineBounds.count) outline rectangles for \(features.count) features")
+        let n = Double(1 << Self.level)
+        func cellRange(_ i: Int) -> (x0: Int, x1: Int, y0: Int, y1: Int)? {
+            let b = boxes[i]
+            guard b.minX <= b.maxX, b.minY <= b.maxY else { return nil } // no geometry: meets no view
+            return (Self.cell(b.minX * n), Self.cell(b.maxX * n), Self.cell(b.minY * n), Self.cell(b.maxY * n))
+        }
+        var inEverywhere = Set<Int32>()
+        for (k, i) in everywhere.enumerated() {
+            precondition(k == 0 || everywhere[k - 1] < i, "MapFeatureIndex: the everywhere list is not in feature order at \(k)")
+            guard let r = cellRange(Int(i)) else { preconditionFailure("MapFeatureIndex: feature \(i) has no box but is everywhere") }
+            precondition((r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1) > 1024, "MapFeatureIndex: feature \(i) is everywhere but spans few cells")
+            inEverywhere.insert(i)
+        }
+        var expected = 0
+        for i in features.indices where !inEverywhere.contains(Int32(i)) {
+            guard let r = cellRange(i) else { continue }
+            let count = (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1)
+            precondition(count <= 1024, "MapFeatureIndex: feature \(i) spans \(count) cells but is not everywhere")
+            expected += count
+        }
+        var listed = 0
+        for (key, list) in cells {
+            let x = key & ((1 << Self.level) - 1), y = key >> Self.level
+            for (k, i) in list.enumerated() {
+                precondition(k == 0 || list[k - 1] < i, "MapFeatureIndex: cell \(key) is not in feature order (or lists \(i) twice)")
+                precondition(Int(i) < features.count && !inEverywhere.contains(i), "MapFeatureIndex: cell \(key) lists \(i)")
+                guard let r = cellRange(Int(i)), (r.x0...r.x1).contains(x), (r.y0...r.y1).contains(y) else {
+                    preconditionFailure("MapFeatureIndex: cell \(key) lists feature \(i), whose box does not touch it")
+                }
+            }
+            listed += list.count
+        }
+        // Every entry lies in its feature's range and none repeats, so equal counts mean every
+        // cell of every range is listed.
+        precondition(listed == expected, "MapFeatureIndex: \(listed) cell entries, \(expected) expected")
+    }
+    #else
+    /// Checks nothing: build with GEO_INTERNAL_CHECKS=1 to verify the index's invariants.
+    @inline(__always)
+    package func _checkInvariants() {}
+    #endif
 
     /// The `transportationName` features with the same properties and zoom (the OSM ways of one
     /// street) as one feature, at the first one's place, its lines joined end to end
