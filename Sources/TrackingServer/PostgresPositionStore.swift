@@ -88,22 +88,9 @@ public final class PostgresPositionStore: PositionStore {
 
     /// The partition table of `day` (days since 1970): `positions_d20261128`.
     static func partitionName(day: Int64) -> String {
-        let (y, m, d) = civilDate(daysSince1970: day)
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let (y, m, d) = CivilCalendar.date(fromDays: Int(day))
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return "positions_d\(y < 0 ? "m\(-y)" : "\(y)")\(two(m))\(two(d))"
-    }
-
-    /// Howard Hinnant's `civil_from_days` (chrono-compatible low-level date algorithms).
-    static func civilDate(daysSince1970 z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     /// Days are floor(ms / day), also before 1970.
