@@ -146,13 +146,30 @@ final class PostgresConnector: Sendable {
         func finish() { task.cancel() }
     }
 
-    /// An idle connection, or a new one.
+    /// An idle connection, or a new one. A new one is under the deadline too: `connectTimeout`
+    /// bounds only the TCP connect, and a server that accepts it and then says nothing (frozen,
+    /// or its socket kept by a dying postmaster) would hold the caller for ever.
     private func take() -> EventLoopFuture<PostgresConnection> {
         while let connection = idle.withLock({ $0.popLast() }) {
             if !connection.isClosed { return connection.eventLoop.makeSucceededFuture(connection) }
         }
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
-        return PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger)
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
+        let promise = loop.makePromise(of: PostgresConnection.self)
+        let settled = Watch.Flag()
+        let timer = loop.scheduleTask(in: deadline) { [deadline, location] in
+            guard !settled.value.exchange(true, ordering: .relaxed) else { return }
+            promise.fail(PostgresStoreError(.timedOut, "no connection within \(deadline.nanoseconds / 1_000_000) ms", at: location.description))
+        }
+        PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger).whenComplete { result in
+            timer.cancel()
+            let late = settled.value.exchange(true, ordering: .relaxed)
+            switch result {
+            case .success(let connection): if late { Self.close(connection) } else { promise.succeed(connection) }
+            case .failure(let error): if !late { promise.fail(error) }
+            }
+        }
+        return promise.futureResult
     }
 
     private func give(_ connection: PostgresConnection) {

@@ -104,6 +104,21 @@ final class Shared<Value: Sendable>: Sendable {
         }
     }
 
+    /// Waits for `condition`, looking every 20 ms; throws after 60 s, so that a run whose
+    /// requests stopped coming fails instead of waiting for ever.
+    static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        let end = ContinuousClock.now.advanced(by: .seconds(60))
+        while !condition() {
+            if ContinuousClock.now >= end { throw WaitedTooLong(what: what) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    struct WaitedTooLong: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "waited 60 s for \(what)" }
+    }
+
     /// `pg_ctl stop -m immediate` (a crash) under load from 20 devices: while the database is
     /// down every request gets 503, none an ack; every acknowledged fix is stored exactly once;
     /// after `pg_ctl start` acknowledgements resume on the same store.
@@ -142,13 +157,13 @@ final class Shared<Value: Sendable>: Sendable {
                         }
                     }
                     group.addTask {
-                        while outcome.withLock({ $0.acked.count }) < 200 { try await Task.sleep(for: .milliseconds(20)) }
+                        try await Self.waitUntil("200 acknowledgements before the stop") { outcome.withLock { $0.acked.count } >= 200 }
                         try await pg.stop(mode: "immediate")
                         phase.withLock { $0 = .down }
                         let refusedBefore = outcome.withLock { $0.refused.count }
                         // Down for as long as it takes 40 requests to be refused, and 1 s at least.
                         try await Task.sleep(for: .seconds(1))
-                        while outcome.withLock({ $0.refused.count }) < refusedBefore + 40 { try await Task.sleep(for: .milliseconds(20)) }
+                        try await Self.waitUntil("40 refusals while stopped") { outcome.withLock { $0.refused.count } >= refusedBefore + 40 }
                         phase.withLock { $0 = .restarting }
                         try await pg.start()
                         phase.withLock { $0 = .restarted }
