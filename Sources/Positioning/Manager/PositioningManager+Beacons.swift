@@ -75,7 +75,7 @@ extension PositioningManager {
 
     /// Whether ranging or a monitored beacon region needs the scanner.
     private var needsBeaconScan: Bool {
-        !beaconRanging.constraints.isEmpty || monitoredRegions.values.contains { if case .beacon = $0.condition { true } else { false } }
+        !beaconRanging.constraints.isEmpty || pipeline.regions.monitorsBeacons
     }
 
     /// Starts the scan when something needs it and none runs; stops it when nothing does.

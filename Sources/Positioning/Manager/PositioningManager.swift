@@ -71,40 +71,40 @@ public actor PositioningManager {
     /// Core Location's `distanceFilter` (`setDistanceFilter`); nil keeps the preset's own.
     public internal(set) var distanceFilter: Distance?
     /// Whether live positions are map-matched (off by default, as in HERE's SDK).
-    public var mapMatchingEnabled = false
+    public var mapMatchingEnabled: Bool { pipeline.mapMatchingEnabled }
     /// Which roads positions are matched to.
     public var mapMatchMode: MapMatchMode = .car
     /// The matcher confidence at or above which `currentPosition` is the matched position: 0.5,
     /// so the published road state is more likely than all other states together (the
     /// other direction, a parallel road, off-road).
-    public var minimumMatchConfidence = 0.5
+    public var minimumMatchConfidence: Double { pipeline.minimumMatchConfidence }
     /// How `start` was last called.
     public private(set) var method: PositioningMethod = .continuous
     /// Whether positioning runs.
     public private(set) var isRunning = false
     /// Whether delivery is paused because the device is stationary.
-    public private(set) var isPaused = false
+    public var isPaused: Bool { pipeline.isPaused }
     /// The source's authorization as last reported.
     public private(set) var authorizationStatus: AuthorizationStatus = .notDetermined
     /// The latest fix exactly as the source delivered it.
-    public private(set) var rawPosition: Location?
+    public var rawPosition: Location? { pipeline.rawPosition }
     /// The latest fix the configuration's track filter delivered (the Kalman estimate when it
     /// runs); equal to `rawPosition` without a filter.
-    public private(set) var filteredPosition: Location?
+    public var filteredPosition: Location? { pipeline.filteredPosition }
     /// What the track filter dropped, and why, since the last start.
-    public var filterReport: FilterReport { gate.cleaner?.report ?? FilterReport() }
+    public var filterReport: FilterReport { pipeline.gate.cleaner?.report ?? FilterReport() }
     /// The latest map-matched fix; nil while map matching is off or nothing matched.
-    public private(set) var mapMatchedPosition: Location?
+    public var mapMatchedPosition: Location? { pipeline.matched?.location }
     /// The matcher's confidence in `mapMatchedPosition`, in [0, 1]; 0 while nothing matched.
-    public private(set) var mapMatchConfidence = 0.0
+    public var mapMatchConfidence: Double { pipeline.matched?.confidence ?? 0 }
     /// Mean ground speed over the fixes of the last `averageSpeedWindow` (reported speeds,
     /// else speeds implied by consecutive positions; TrackFiltering's `AverageSpeedWindow`);
     /// nil until a fix has a speed or a second fix implies one.
-    public var averageSpeed: Speed? { speeds.average }
+    public var averageSpeed: Speed? { pipeline.speeds.average }
     /// The window `averageSpeed` averages over; 60 s by default.
     public var averageSpeedWindow: Duration {
-        get { speeds.duration }
-        set { speeds.duration = newValue }
+        get { pipeline.speeds.duration }
+        set { pipeline.speeds.duration = newValue }
     }
     /// Whether updates and losses are also posted to `NotificationCenter.default` (the classic
     /// names); on by default. Apps that only use `events()` or the delegate can turn it off to
@@ -125,11 +125,11 @@ public actor PositioningManager {
     private var matcher: (any LivePositionMatcher)?
     private var run: Task<Void, Never>?
     private var generation = 0
-    /// The stationary detector (on every raw fix) and the track filter (`LiveUpdateGate`).
-    private var gate = LiveUpdateGate(.default)
-    private var significant = SignificantChangeGate()
-    /// Every raw fix's speed over the last `averageSpeedWindow`, across restarts.
-    private var speeds = AverageSpeedWindow(duration: .seconds(60))
+    /// Regions, stationary pause, the track filter, visits, matching's confidence rule and the
+    /// significant-change gate: everything a fix goes through, without the source and fan-out.
+    var pipeline = FixPipeline()
+    /// The pipeline's events for one fix, before `emit` (kept to reuse its storage).
+    private var pipelineEvents: [PositioningEvent] = []
     var delegateQueue: [DelegateCall] = []
     /// Whether events are being gathered in `outgoing` (while a source batch is handled).
     private var gathersEvents = false
@@ -140,8 +140,6 @@ public actor PositioningManager {
     /// The updates not yet posted to `NotificationCenter` (see `positioningManagerDidUpdatePosition`).
     private var unpostedUpdates: [Location] = []
     var delegateBusy = false
-    /// Finds visits in every raw fix while visit monitoring is on.
-    private var visitDetector: VisitDetector?
     /// Fixes held back from the delegate while deferred delivery is allowed.
     private var deferred: DeferredUpdates?
     /// The latest heading delivered (`PositioningManager+Heading.swift`), magnetic and true
@@ -155,11 +153,7 @@ public actor PositioningManager {
     var headingUpdates = HeadingUpdates()
     private let defaultSource: @Sendable () throws -> any PositionSource
     /// The regions of `startMonitoring(for:)`, by identifier.
-    public internal(set) var monitoredRegions: [String: MonitoredRegion] = [:]
-    /// Decides the monitored regions from every raw fix.
-    var fences = FenceEngine()
-    /// Each monitored region's decided state, to tell a transition from a first decision.
-    var regionStates: [String: ConditionState] = [:]
+    public var monitoredRegions: [String: MonitoredRegion] { pipeline.regions.regions }
     /// Beacon ranging and the scan behind it and beacon regions (`PositioningManager+Beacons.swift`).
     var beaconRanging = BeaconRangingState()
 
@@ -197,10 +191,7 @@ public actor PositioningManager {
     public private(set) var isPositionLost = false
 
     /// The map-matched position when matching is on and confident enough, else nil.
-    private var confidentMatch: Location? {
-        guard mapMatchingEnabled, let matched = mapMatchedPosition, mapMatchConfidence >= minimumMatchConfidence else { return nil }
-        return matched
-    }
+    private var confidentMatch: Location? { pipeline.confidentMatch }
 
     /// Replaces the source; a running manager switches to it at once.
     public func setDataSource(_ source: (any PositionSource)?) {
@@ -219,16 +210,12 @@ public actor PositioningManager {
 
     /// Turns map matching on or off; off clears `mapMatchedPosition`.
     public func setMapMatchingEnabled(_ enabled: Bool, mode: MapMatchMode? = nil) {
-        mapMatchingEnabled = enabled
+        pipeline.mapMatchingEnabled = enabled
         if let mode { mapMatchMode = mode }
-        if !enabled {
-            mapMatchedPosition = nil
-            mapMatchConfidence = 0
-        }
     }
 
     /// Sets the minimum confidence for `currentPosition` to be the matched position.
-    public func setMinimumMatchConfidence(_ confidence: Double) { minimumMatchConfidence = confidence }
+    public func setMinimumMatchConfidence(_ confidence: Double) { pipeline.minimumMatchConfidence = confidence }
 
     /// Sets the stationary / lost-timeout parameters; takes effect at the next start.
     public func setConfiguration(_ configuration: LiveConfiguration, pausesAutomatically: Bool = true) {
@@ -282,11 +269,11 @@ public actor PositioningManager {
     /// `.visit` events and the delegate's `didVisit`.
     /// - Throws: `GeoCoreError` when the configuration is invalid.
     public func startMonitoringVisits(_ configuration: VisitDetector.Configuration = .init()) throws(GeoCoreError) {
-        visitDetector = try VisitDetector(configuration: configuration)
+        pipeline.visits = try VisitDetector(configuration: configuration)
     }
 
     /// Stops reporting visits; a visit in progress is forgotten.
-    public func stopMonitoringVisits() { visitDetector = nil }
+    public func stopMonitoringVisits() { pipeline.visits = nil }
 
     /// Holds fixes back from the delegate until the device has travelled `distance` or
     /// `timeout` has passed (by the fixes' times), then delivers them in one
@@ -317,11 +304,8 @@ public actor PositioningManager {
     private func launch() {
         run?.cancel()
         generation += 1
-        gate = LiveUpdateGate(effectiveConfiguration, pausesAutomatically: pausesLocationUpdatesAutomatically)
-        filteredPosition = nil
+        pipeline.restart(effectiveConfiguration, pausesAutomatically: pausesLocationUpdatesAutomatically)
         isPositionLost = false
-        significant = SignificantChangeGate()
-        isPaused = false
         guard let dataSource else { return }
         // The source makes only the fixes wanted (`SourceDemand`); the lost-position timeout
         // waits out its rests.
@@ -388,7 +372,7 @@ public actor PositioningManager {
         run = nil
         generation += 1
         isRunning = false
-        isPaused = false
+        pipeline.stop()
         emit(.stopped)
     }
 
@@ -436,9 +420,7 @@ public actor PositioningManager {
         let matched = await matcher.match(filtered, mode: mode)
         gathersEvents = gathering
         guard token == generation else { return }
-        mapMatchedPosition = matched?.location
-        mapMatchConfidence = matched?.confidence ?? 0
-        deliver(filtered, raw: location)
+        deliver(filtered, raw: location, matched: matched)
     }
 
     /// Applies a source event that does not wait on the matcher (see `waitsOnMatcher`).
@@ -453,55 +435,37 @@ public actor PositioningManager {
         case .heading(let heading):
             receiveHeading(heading)
         case .location(let location):
-            if let filtered = admit(location, receivedAt: receivedAt) { deliver(filtered, raw: location) }
+            if let filtered = admit(location, receivedAt: receivedAt) { deliver(filtered, raw: location, matched: nil) }
         }
     }
 
-    /// The first half of handling a fix, before map matching: authorization, regions, the raw
-    /// position and average speed, then stationary pause and resume and visits (on the raw fix)
-    /// and the track filter. Returns the filtered fix to deliver,
-    /// or nil when the filter dropped it (reported as `.rejected`).
+    /// The first half of handling a fix, before map matching: authorization, then the
+    /// pipeline's `admit`. Returns the filtered fix to deliver, or nil when the filter dropped it.
     private func admit(_ location: Location, receivedAt: Date) -> Location? {
         if authorizationStatus != .authorized {
             authorizationStatus = .authorized
             emit(.authorizationChanged(.authorized))
         }
-        monitorRegions(with: location)
-        rawPosition = location
         isPositionLost = false
-        speeds.add(location)
-        let outcome = gate.process(location, receivedAt: receivedAt)
-        switch outcome.transition {
-        case .becameStationary?:
-            isPaused = true
-            emit(.paused(LiveUpdateGate.pauseLocation(outcome, raw: location)))
-        case .resumedMoving?:
-            isPaused = false
-            emit(.resumed)
-        case nil: break
-        }
-        if visitDetector != nil, let events = visitDetector?.update(with: location) {
-            for event in events { emit(.visit(event)) }
-        }
-        switch outcome.decision {
-        case .accepted(let filtered): filteredPosition = filtered
-        case .rejected(let reason): emit(.rejected(location, reason))
-        }
-        return outcome.delivered
+        let filtered = pipeline.admit(location, receivedAt: receivedAt, into: &pipelineEvents)
+        emitPipelineEvents()
+        return filtered
     }
 
-    /// The second half of handling a fix, after map matching (when on): the significant-change
-    /// gate, then `.mapMatched` and `.updated`.
-    private func deliver(_ location: Location, raw: Location) {
-        guard !isPaused else { return }
-        if method == .significantChanges, !significant.admits(location) { return }
-        // The update carries the confident match, else the filtered fix (`filteredPosition`).
-        let current = confidentMatch ?? location
-        if mapMatchingEnabled {
-            emit(.mapMatched(MapMatchedUpdate(rawPosition: raw, filteredPosition: location, mapMatchedPosition: mapMatchedPosition,
-                                              confidence: mapMatchConfidence, currentPosition: current)))
-        }
-        emit(.updated(current))
+    /// The second half of handling a fix, after map matching (when on): the pipeline's `deliver`.
+    private func deliver(_ location: Location, raw: Location, matched: MatchedPosition?) {
+        pipeline.deliver(location, raw: raw, matched: matched, method: method, into: &pipelineEvents)
+        emitPipelineEvents()
+    }
+
+    /// Emits what the pipeline appended, in order.
+    func emitPipelineEvents() {
+        guard !pipelineEvents.isEmpty else { return }
+        var events: [PositioningEvent] = []
+        swap(&events, &pipelineEvents) // the buffer is handed back below, its storage reused
+        for event in events { emit(event) }
+        events.removeAll(keepingCapacity: true)
+        pipelineEvents = events
     }
 
     // MARK: - Fan-out
