@@ -2,13 +2,6 @@ import ArgumentParser
 import GeoBase
 import GeoCore
 import SystemIO
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `geo distance`: WGS84 geodesic distance and bearings, for one pair or a stream of pairs.
 struct DistanceCommand: ParsableCommand {
@@ -67,80 +60,44 @@ struct DistanceCommand: ParsableCommand {
     }
 }
 
-/// The `--batch` engine: large reads, number parsing straight from the byte buffer, output
-/// collected in a buffer and written with `write(2)`. No allocation per line.
+/// The `--batch` engine: lines from `LineReader`, numbers parsed straight from its buffer,
+/// output collected in a buffer and written with `write(2)`. No allocation per line.
 enum DistanceBatch {
     /// Processes every line of `input` to `output`; a bad line is reported on `error` with its
     /// number and gets no output line. Returns false when any line was bad or reading failed.
     /// - Complexity: O(bytes of input).
     static func run(input: Int32, output: Int32, error: Int32) -> Bool {
-        let capacity = 1 << 20
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        defer { buffer.deallocate() }
         var out = BufferedWriter(FileDescriptor(rawValue: output))
-        var filled = 0
-        var line = 0
-        var atEnd = false
-
+        let errors = FileDescriptor(rawValue: error)
         var badLines = 0
-        func report(_ message: String) {
-            try? FileDescriptor(rawValue: error).writeAll("geo distance: line \(line): \(message)\n")
-        }
-        func fail(_ message: String) -> Bool {
+        let lines: Int
+        do {
+            lines = try LineReader.forEachLine(of: FileDescriptor(rawValue: input)) { bytes, number in
+                if let message = process(bytes, into: &out) {
+                    badLines += 1
+                    try? errors.writeAll("geo distance: line \(number): \(message)\n")
+                }
+                return out.error == nil // the reader of the output may be gone, the input endless
+            }
+        } catch {
             out.flush()
             if let failure = out.error { StandardOutput.exit(afterFailedWrite: failure) }
-            report(message)
+            try? errors.writeAll("geo distance: \(error.about("standard input"))\n")
             return false
-        }
-
-        while !atEnd {
-            let n = read(input, buffer + filled, capacity - filled)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return fail("cannot read standard input (errno \(errno))")
-            }
-            if n == 0 { atEnd = true } else { filled += n }
-            var start = 0
-            while start < filled {
-                let end: Int
-                if let nl = memchr(buffer + start, Int32(UInt8(ascii: "\n")), filled - start) {
-                    end = buffer.distance(to: nl.assumingMemoryBound(to: UInt8.self))
-                } else if atEnd {
-                    end = filled // a last line without a newline
-                } else {
-                    break
-                }
-                line += 1
-                if let message = process(buffer + start, end - start, into: &out) {
-                    badLines += 1
-                    report(message)
-                }
-                start = end + 1
-            }
-            if let failure = out.error { StandardOutput.exit(afterFailedWrite: failure) } // the reader may never stop
-            if start >= filled {
-                filled = 0
-            } else if start > 0 {
-                memmove(buffer, buffer + start, filled - start)
-                filled -= start
-            } else if filled == capacity {
-                line += 1
-                return fail("line longer than \(capacity) bytes")
-            }
         }
         out.flush()
         if let failure = out.error { StandardOutput.exit(afterFailedWrite: failure) }
         if badLines > 0 {
-            try? FileDescriptor(rawValue: error).writeAll("geo distance: \(badLines) of \(line) lines were bad and got no answer\n")
+            try? errors.writeAll("geo distance: \(badLines) of \(lines) lines were bad and got no answer\n")
         }
         return badLines == 0
     }
 
     /// Solves one line, appending the result; returns an error message for a bad line.
     @inline(__always)
-    private static func process(_ p: UnsafeMutablePointer<UInt8>, _ length: Int, into out: inout BufferedWriter) -> String? {
-        var count = length
-        if count > 0 && p[count - 1] == UInt8(ascii: "\r") { count -= 1 }
+    private static func process(_ line: UnsafeBufferPointer<UInt8>, into out: inout BufferedWriter) -> String? {
+        guard let p = line.baseAddress else { return "empty line (expected 'lat1 lon1 lat2 lon2')" }
+        let count = line.count
         var values = (0.0, 0.0, 0.0, 0.0)
         var field = 0
         var i = 0
