@@ -140,21 +140,16 @@ public enum ISO8601Time {
 
     /// Formats a time as `YYYY-MM-DDThh:mm:ss[.f…]Z` in UTC with the fewest fraction digits
     /// (0–9) that parse back to exactly `date`.
-    public static func string(from date: Date) -> String {
-        let t = date.timeIntervalSince1970
-        let whole = t.rounded(.down)
-        let secondsBase = Int64(whole)
-        let frac = t - whole
-        var chosen: (seconds: Int64, fraction: Int64, digits: Int) = (secondsBase, 0, 0)
-        for digits in 0...9 {
-            var s = secondsBase
-            var f = Int64((frac * ExactPowerOfTen.value(digits)).rounded())
-            if f == integerPowersOf10[digits] { s += 1; f = 0 }
-            chosen = (s, f, digits)
-            if makeDate(epochSeconds: s, fraction: f, digits: digits) == date { break }
-        }
-        // Drop trailing zeros of the fraction (a carry can leave some).
-        while chosen.digits > 0, chosen.fraction % 10 == 0 { chosen.fraction /= 10; chosen.digits -= 1 }
+    public static func string(from date: Date) -> String { text(shortest(date)) }
+
+    /// Formats a time as `YYYY-MM-DDThh:mm:ss[.f…]Z` in UTC with exactly `fractionDigits`
+    /// (0–9) fraction digits, rounded to the nearest: gpsd prints 3 (`2019-04-12T00:39:56.000Z`).
+    public static func string(from date: Date, fractionDigits: Int) -> String {
+        text(fixed(date, digits: min(max(fractionDigits, 0), 9)))
+    }
+
+    /// The text of whole seconds since 1970 and a fraction of `digits` digits.
+    private static func text(_ chosen: (seconds: Int64, fraction: Int64, digits: Int)) -> String {
         var days = chosen.seconds / 86_400
         var secondOfDay = chosen.seconds % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
@@ -175,6 +170,34 @@ public enum ISO8601Time {
         }
         out.append(0x5A)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whole seconds and a fraction of the fewest digits that read back to exactly `date`.
+    private static func shortest(_ date: Date) -> (seconds: Int64, fraction: Int64, digits: Int) {
+        let t = date.timeIntervalSince1970
+        let whole = t.rounded(.down)
+        let secondsBase = Int64(whole)
+        let frac = t - whole
+        var chosen: (seconds: Int64, fraction: Int64, digits: Int) = (secondsBase, 0, 0)
+        for digits in 0...9 {
+            var s = secondsBase
+            var f = Int64((frac * ExactPowerOfTen.value(digits)).rounded())
+            if f == integerPowersOf10[digits] { s += 1; f = 0 }
+            chosen = (s, f, digits)
+            if makeDate(epochSeconds: s, fraction: f, digits: digits) == date { break }
+        }
+        // Drop trailing zeros of the fraction (a carry can leave some).
+        while chosen.digits > 0, chosen.fraction % 10 == 0 { chosen.fraction /= 10; chosen.digits -= 1 }
+        return chosen
+    }
+
+    /// Whole seconds and a fraction of `digits` digits, the time rounded to the nearest unit.
+    private static func fixed(_ date: Date, digits: Int) -> (seconds: Int64, fraction: Int64, digits: Int) {
+        let units = Int64((date.timeIntervalSince1970 * ExactPowerOfTen.value(digits)).rounded())
+        let perSecond = integerPowersOf10[digits]
+        var (seconds, fraction) = units.quotientAndRemainder(dividingBy: perSecond)
+        if fraction < 0 { fraction += perSecond; seconds -= 1 }
+        return (seconds, fraction, digits)
     }
 
     private static func append(_ value: Int, width: Int, to out: inout [UInt8]) {

@@ -106,7 +106,7 @@ struct MonitorCommand: AsyncParsableCommand {
             word = previous == .unknown ? "determined" : (e.state == .satisfied ? "enter" : "exit")
         }
         let probability = e.probability.map { #","probability":\#(JSONNumber.string($0, .probability))"# } ?? ""
-        return #"{"time":\#(JSONText.quoted(NMEAFix.isoString(e.date))),"region":\#(JSONText.quoted(e.identifier)),"#
+        return #"{"time":\#(JSONText.quoted(ISO8601Time.string(from: e.date, fractionDigits: 3))),"region":\#(JSONText.quoted(e.identifier)),"#
             + #""event":"\#(word)","state":"\#(state)"\#(probability)\#(extra)}"#
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoCore
 import MapMatching
+import Monitoring
 import NMEACodec
 import Positioning
 import RoadNetwork
@@ -126,20 +127,15 @@ struct TrackCommand: AsyncParsableCommand {
                 last = location
                 drops.saw(location)
                 let pause = if case .paused = event { true } else { false }
-                var line = Self.update(matched?.filteredPosition ?? location, stationary: pause)
-                if self.match != nil {
-                    line.removeLast()
-                    line += #","matched":\#(matched.map(Self.matchedObject) ?? "null")}"#
-                }
+                out.write(EventJSON.update(matched?.filteredPosition ?? location, stationary: pause,
+                                           matched: self.match == nil ? nil : .some(matched)))
                 matched = nil
-                out.write(line)
                 updates += 1
                 if let count, updates >= count { break loop }
             case .lost:
-                // The time of the last fix, if any: a lost position has no time of its own.
-                out.write(#"{"event":"lost","time":\#(last.map { JSONText.quoted(NMEAFix.isoString($0.timestamp)) } ?? "null")}"#)
+                out.write(EventJSON.lost(lastFix: last?.timestamp))
             case .failed(let error):
-                out.write(#"{"event":"error","code":\#(JSONText.quoted("\(error.code)")),"message":\#(JSONText.quoted(error.message))}"#)
+                out.write(EventJSON.error(error))
                 // A refused device: the manager would wait for access; the command ends, saying so.
                 if error.code == .denied {
                     failed = true
@@ -154,7 +150,7 @@ struct TrackCommand: AsyncParsableCommand {
                 matched = update
                 continue
             case .visit(let visit):
-                out.write(VisitsCommand.trackLine(visit))
+                out.write(EventJSON.visit(visit.visit, event: true))
             case .resumed, .authorizationChanged, .rejected, .heading, .deferredUpdatesFinished, .region, .beacons:
                 break
             }
@@ -193,22 +189,5 @@ struct TrackCommand: AsyncParsableCommand {
         case "foot": return (LiveMapMatcher(car: nil, pedestrian: try MapMatcher(graph: graph, mode: .pedestrian)), .pedestrian)
         default: throw ValidationError("\(graphPath): a \(graph.profileName) graph; --match needs one extracted with --profile car or foot")
         }
-    }
-
-    /// The `matched` object of an update line, or null when no road fits.
-    static func matchedObject(_ m: MapMatchedUpdate) -> String {
-        typealias N = JSONNumber
-        guard let p = m.mapMatchedPosition else { return "null" }
-        return #"{"lat":\#(N.string(p.coordinate.latitude, .coordinate)),"lon":\#(N.string(p.coordinate.longitude, .coordinate)),"#
-            + #""confidence":\#(N.string(m.confidence, .init(decimals: 4))),"current":\#(m.isMatched)}"#
-    }
-
-    /// One update as the JSON object the command documents.
-    static func update(_ l: Location, stationary: Bool) -> String {
-        typealias N = JSONNumber
-        return #"{"event":"update","time":\#(JSONText.quoted(NMEAFix.isoString(l.timestamp))),"#
-            + #""lat":\#(N.string(l.coordinate.latitude, .coordinate)),"lon":\#(N.string(l.coordinate.longitude, .coordinate)),"#
-            + #""accuracy":\#(N.string(l.horizontalAccuracy?.meters, .error)),"speed":\#(N.string(l.speed?.metersPerSecond, .speed)),"#
-            + #""course":\#(N.string(l.course?.degrees, .course)),"stationary":\#(stationary)}"#
     }
 }

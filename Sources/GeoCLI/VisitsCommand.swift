@@ -3,6 +3,7 @@ import Foundation
 import GPXCodec
 import GeoCore
 import Monitoring
+import Positioning
 import SystemIO
 import GeoBase
 
@@ -65,7 +66,7 @@ struct VisitsCommand: ParsableCommand {
                 }
                 guard let fix = Location(gpxPoint: point, accuracy: accuracy) else { continue }
                 order.lastFix = fix
-                for case .departure(let visit) in detector.update(with: fix) { out.write(Self.json(visit)) }
+                for case .departure(let visit) in detector.update(with: fix) { out.write(EventJSON.visit(visit, event: false)) }
             }
             return (order, order.points)
         }
@@ -81,7 +82,7 @@ struct VisitsCommand: ParsableCommand {
             try? FileDescriptor.standardError.writeAll("geo visits: \(input.file): \(read.untimed) of \(read.points) track points have no time and were skipped\n")
         }
         if let visit = detector.currentVisit, let lastFix = read.lastFix {
-            out.write(Self.json(visit, lastFix: lastFix.timestamp))
+            out.write(EventJSON.visit(visit, event: false, lastFix: lastFix.timestamp))
         }
     }
 
@@ -92,33 +93,5 @@ struct VisitsCommand: ParsableCommand {
         var points = 0, untimed = 0
         var lastFix: Location?
         var backwards: (point: Int, time: Date, last: Date)?
-    }
-
-    /// One visit as a JSON object (CONTRACT.md `geo visits`); `lastFix` marks one in progress.
-    static func json(_ visit: Visit, lastFix: Date? = nil) -> String {
-        let arrival = visit.arrivalDate == .distantPast ? "null" : JSONText.quoted(ISO8601Time.string(from: visit.arrivalDate))
-        var line = "{\"latitude\":\(JSONNumber.string(visit.coordinate.latitude, .coordinate)),"
-            + "\"longitude\":\(JSONNumber.string(visit.coordinate.longitude, .coordinate)),"
-            + "\"horizontalAccuracy\":\(JSONNumber.string(visit.horizontalAccuracy.meters, .error)),"
-            + "\"arrivalDate\":\(arrival),"
-        if let lastFix {
-            line += "\"departureDate\":null,\"inProgress\":true,\"lastFixDate\":\(JSONText.quoted(ISO8601Time.string(from: lastFix)))}"
-        } else {
-            line += "\"departureDate\":\(JSONText.quoted(ISO8601Time.string(from: visit.departureDate)))}"
-        }
-        return line
-    }
-
-    /// A visit event as `geo track --visits` prints it (CONTRACT.md): `"event":"visit"` then the
-    /// visit's fields, `"departureDate": null` on the arrival (Core Location's `didVisit` while
-    /// the stay goes on), both dates on the departure.
-    static func trackLine(_ event: VisitEvent) -> String {
-        let v = event.visit
-        let arrival = v.arrivalDate == .distantPast ? "null" : JSONText.quoted(ISO8601Time.string(from: v.arrivalDate))
-        let departure = v.isInProgress ? "null" : JSONText.quoted(ISO8601Time.string(from: v.departureDate))
-        return "{\"event\":\"visit\",\"latitude\":\(JSONNumber.string(v.coordinate.latitude, .coordinate)),"
-            + "\"longitude\":\(JSONNumber.string(v.coordinate.longitude, .coordinate)),"
-            + "\"horizontalAccuracy\":\(JSONNumber.string(v.horizontalAccuracy.meters, .error)),"
-            + "\"arrivalDate\":\(arrival),\"departureDate\":\(departure)}"
     }
 }

@@ -182,18 +182,6 @@ public enum NMEAErrorModel {
 }
 
 extension NMEAFix {
-    /// A time as gpsd prints it: ISO 8601 UTC with milliseconds (`2019-04-12T00:39:56.000Z`).
-    public static func isoString(_ time: Date) -> String {
-        let ms = Int64((time.timeIntervalSince1970 * 1000).rounded())
-        let days = Int((Double(ms) / 86_400_000).rounded(.down))
-        let msOfDay = Int(ms - Int64(days) * 86_400_000)
-        var f = NMEAFix()
-        f.date = NMEADate(daysSinceEpoch: days)
-        f.timeOfDay = NMEATimeOfDay(hour: msOfDay / 3_600_000, minute: msOfDay / 60_000 % 60,
-                                    second: msOfDay / 1000 % 60, nanoseconds: msOfDay % 1000 * 1_000_000)
-        return f.isoTime ?? ""
-    }
-
     /// The fix time as ISO 8601 UTC with milliseconds, as gpsd prints it
     /// (`2019-04-12T00:39:56.000Z`); nil without a date.
     public var isoTime: String? {

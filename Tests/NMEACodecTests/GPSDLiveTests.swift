@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import Testing
 import GeoCore
 import GeoTestSupport
@@ -50,7 +51,7 @@ import NMEACodec
         // gpsd needs a cycle or two to detect the device and learn the cycle's last sentence.
         var compared = 0
         for l in locations.dropFirst(3) {
-            guard let tpv = lastTPV[NMEAFix.isoString(l.timestamp)], let g = tpv.location else { continue }
+            guard let tpv = lastTPV[ISO8601Time.string(from: l.timestamp, fractionDigits: 3)], let g = tpv.location else { continue }
             compared += 1
             #expect(abs(g.coordinate.latitude - l.coordinate.latitude) < 1e-7)                           // degrees
             #expect(abs(g.coordinate.longitude - l.coordinate.longitude) < 1e-7)                         // degrees

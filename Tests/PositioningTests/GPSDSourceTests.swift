@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import GeoBase
 import Testing
 import GeoCore
 import GeoTestSupport
@@ -31,7 +32,7 @@ private func chkFixes(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
     }) else { return }
     var compared = 0
     for fix in fixes {
-        guard let tpv = expected[NMEAFix.isoString(fix.timestamp)], let lat = tpv.lat, let lon = tpv.lon else { continue }
+        guard let tpv = expected[ISO8601Time.string(from: fix.timestamp, fractionDigits: 3)], let lat = tpv.lat, let lon = tpv.lon else { continue }
         compared += 1
         #expect(abs(fix.coordinate.latitude - lat) < 1e-7 && abs(fix.coordinate.longitude - lon) < 1e-7, "at \(fix.timestamp)") // degrees
     }
@@ -82,7 +83,7 @@ private func chkEpochs(_ chk: URL) throws -> [GPSDMessage.TPV] {
 /// same position and accuracy.
 private func expectOneFixPerEpoch(_ fixes: [Location], _ epochs: [GPSDMessage.TPV],
                           comparesAccuracy: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) {
-    let times = fixes.map { NMEAFix.isoString($0.timestamp) }
+    let times = fixes.map { ISO8601Time.string(from: $0.timestamp, fractionDigits: 3) }
     #expect(Set(times).count == times.count, "an epoch was delivered twice: \(times)", sourceLocation: sourceLocation)
     let expected = epochs.compactMap(\.time)
     let missing = expected.filter { !times.contains($0) }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import Testing
 import GeoCore
 import GeoTestSupport
@@ -153,7 +154,7 @@ private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
         north += (1...20).map { 212 + 10 * Double($0) }
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let points = north.enumerated().map { i, n in
-            #"<trkpt lat="\#(48 + n / 111_195)" lon="11"><time>\#(NMEAFix.isoString(start.addingTimeInterval(Double(i))))</time></trkpt>"#
+            #"<trkpt lat="\#(48 + n / 111_195)" lon="11"><time>\#(ISO8601Time.string(from: start.addingTimeInterval(Double(i)), fractionDigits: 3))</time></trkpt>"#
         }
         let gpx = directory.appendingPathComponent("stop.gpx")
         try (#"<?xml version="1.0"?><gpx version="1.1" creator="LocationKit tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
@@ -182,7 +183,7 @@ private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let points = (0..<40).map { i in
             let time = start.addingTimeInterval(i == 24 ? Double(i) - 600 : Double(i))
-            return #"<trkpt lat="\#(48 + 10 * Double(i) / 111_195)" lon="11"><time>\#(NMEAFix.isoString(time))</time></trkpt>"#
+            return #"<trkpt lat="\#(48 + 10 * Double(i) / 111_195)" lon="11"><time>\#(ISO8601Time.string(from: time, fractionDigits: 3))</time></trkpt>"#
         }
         let gpx = directory.appendingPathComponent("cached.gpx")
         try (#"<?xml version="1.0"?><gpx version="1.1" creator="LocationKit tests" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>"#
