@@ -5,6 +5,7 @@ import RoadNetwork
 import Routing
 import SystemIO
 import GeoBase
+import GPXCodec
 
 /// `geo route`: routes on a graph file written by `geo extract` (OSRM `osrm-routed`, in process).
 struct RouteCommand: ParsableCommand {
@@ -76,7 +77,7 @@ struct RouteCommand: ParsableCommand {
         switch format {
         case .json: standardOutput.line(Self.json(route))
         case .geojson: standardOutput.line(Self.geojson(route))
-        case .gpx: standardOutput.line(Self.gpx(route))
+        case .gpx: standardOutput.write(try Self.gpx(route))
         }
     }
 
@@ -138,12 +139,14 @@ struct RouteCommand: ParsableCommand {
         }
     }
 
-    /// The route's geometry as a GeoJSON LineString, positions rounded to 1e-7° (the graph's
-    /// fixed-point precision) so they print as short decimals.
-    private static func lineString(_ route: Route) -> GeoJSONGeometry {
+    /// The route's geometry rounded to 1e-7° (the graph's fixed-point precision), so positions
+    /// print as short decimals.
+    private static func geometry(_ route: Route) -> [Coordinate] {
         func e7(_ degrees: Double) -> Double { (degrees * 1e7).rounded() / 1e7 }
-        return .lineString(route.geometry.map { Coordinate(uncheckedLatitude: e7($0.latitude), longitude: e7($0.longitude)) })
+        return route.geometry.map { Coordinate(uncheckedLatitude: e7($0.latitude), longitude: e7($0.longitude)) }
     }
+
+    private static func lineString(_ route: Route) -> GeoJSONGeometry { .lineString(geometry(route)) }
 
     /// A number rounded to millimetres or milliseconds for printing.
     private static func milli(_ x: Double) -> JSONValue { .number((x * 1000).rounded() / 1000) }
@@ -161,12 +164,14 @@ struct RouteCommand: ParsableCommand {
                                      properties: ["distance_m": milli(route.distance.meters), "duration_s": milli(route.duration.seconds)])))
     }
 
-    static func gpx(_ route: Route) -> String {
-        var s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        s += "<gpx version=\"1.1\" creator=\"LocationKit geo\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n<rte>\n"
-        s += String(format: "<desc>distance_m=%.3f duration_s=%.3f</desc>\n", route.distance.meters, route.duration.seconds)
-        for c in route.geometry { s += String(format: "<rtept lat=\"%.7f\" lon=\"%.7f\"/>\n", c.latitude, c.longitude) }
-        s += "</rte>\n</gpx>"
-        return s
+    /// The route as a GPX 1.1 `<rte>` (GPXCodec's writer), its distance and duration in `<desc>`.
+    static func gpx(_ route: Route) throws -> String {
+        var writer = try GPXStreamWriter(sink: MemorySink(), header: GPXHeader(creator: "LocationKit geo"))
+        var info = GPXPathInfo()
+        info.description = String(format: "distance_m=%.3f duration_s=%.3f", route.distance.meters, route.duration.seconds)
+        try writer.beginRoute(info)
+        for c in geometry(route) { try writer.write(routePoint: GPXPoint(coordinate: c)) }
+        try writer.endRoute()
+        return String(decoding: try writer.finish().bytes, as: UTF8.self)
     }
 }
