@@ -100,6 +100,9 @@ public struct OnlineMatcher: Sendable {
 
     /// Commits the rest (end of the stream).
     public mutating func finish() { session.finish() }
+
+    /// The session's broken invariants (`MatchingSession.invariantViolations()`).
+    package func invariantViolations() -> [String] { session.invariantViolations() }
 }
 
 /// The online matcher as Positioning's ``LivePositionMatcher``: one ``OnlineMatcher`` per mode
