@@ -184,8 +184,7 @@ struct SnapshotCommand: ParsableCommand {
         Set(values.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }.filter { !$0.isEmpty })
     }
 
-    /// The map features of `--data`, or of the sample city written as a real `.osm.pbf` and
-    /// read back through the import path (also `geo map`'s).
+    /// The map features of `--data`, or of the sample city (also `geo map`'s).
     static func features(data: String?) throws -> [MapFeature] {
         if let data {
             try CommandLineFiles.checkInput(data)
@@ -197,12 +196,7 @@ struct SnapshotCommand: ParsableCommand {
                 throw CommandLineFileError.damaged("snapshot", data, error)
             }
         }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locationkit-snapshot-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let pbf = dir.appendingPathComponent("city.osm.pbf")
-        try SampleCity.generate().write(to: pbf)
-        return try MapDataExtraction.read(url: pbf).features
+        return try SampleCity.generate().mapFeatures()
     }
 
     /// The middle of the features' bounding box (the sample city's centre for no data).

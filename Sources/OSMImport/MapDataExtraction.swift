@@ -56,3 +56,15 @@ public enum MapDataExtraction {
         return statistics
     }
 }
+
+extension SampleCity {
+    /// The city's map features, made by the import path's `MapFeatureExtractor` from the
+    /// elements in memory — the same features as its `.osm.pbf` read back, with no file written
+    /// — the sea drawn within the city's bounding box.
+    /// - Throws: none expected on generated data (`MapFeatureExtractor`'s errors).
+    public func mapFeatures() throws -> [MapFeature] {
+        var extractor = MapFeatureExtractor()
+        try extractor.add(OSMElementBlock(nodes: nodes, ways: ways, relations: relations))
+        return extractor.takeFeatures() + (try extractor.finish(bounds: boundingBox)).features
+    }
+}

@@ -100,3 +100,18 @@ import MapData
         #expect(counts.relations == city.relations.count)
     }
 }
+
+/// The city's features made in memory equal those of its `.osm.pbf` written and read back
+/// through `MapDataExtraction` (the file's header box is the city's box), feature for feature.
+@Test func sampleCity_mapFeaturesInMemory_equalTheFileReadBack() throws {
+    let city = SampleCity.generate()
+    let inMemory = try city.mapFeatures()
+    try withTemporaryDirectory { dir in
+        let url = dir.appendingPathComponent("city.osm.pbf")
+        try city.write(to: url)
+        let readBack = try MapDataExtraction.read(url: url).features
+        #expect(inMemory.count == readBack.count)
+        #expect(inMemory.count > 500) // 846 with the default seed
+        #expect(inMemory == readBack)
+    }
+}
