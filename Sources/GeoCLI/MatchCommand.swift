@@ -120,19 +120,20 @@ struct MatchCommand: ParsableCommand {
     private func runOnline(_ matcher: MapMatcher, _ entries: [TracePoint?]) throws {
         var live = OnlineMatcher(matcher: matcher)
         try CommandLineFiles.withOutput(output) { sink in
-            var out = ""
+            var out: [UInt8] = []
+            out.reserveCapacity(1 << 17)
             for entry in entries {
                 // An entry that could not be read is not given to the matcher: nothing published.
-                out += MatchOutput.onlineLine(entry.map { fix in
+                MatchOutput.appendOnlineLine(entry.map { fix in
                     defer { _ = live.takeCommitted() }
                     return live.match(fix)
-                })
-                if out.utf8.count > 1 << 16 {
-                    try sink.write(text: out)
-                    out = ""
+                }, to: &out)
+                if out.count > 1 << 16 {
+                    try out.withUnsafeBytes { try sink.write($0) }
+                    out.removeAll(keepingCapacity: true)
                 }
             }
-            try sink.write(text: out)
+            try out.withUnsafeBytes { try sink.write($0) }
         }
     }
 }

@@ -37,6 +37,9 @@ public struct MatchingSession: Sendable {
     /// Whether the live recursion runs (the online matcher's answers); the committed path
     /// does not need it.
     var tracksLive = false
+    /// The newest fix not routed: its position and distance, metres, on each candidate's edge
+    /// of the newest step (`observeLive(_:sigma:)`).
+    var liveProjections: [(fraction: Double, distance: Double)] = []
 
     /// Routed fixes not yet dropped; `steps[0]` is the decided anchor when `anchorState` is set.
     var steps: [Step] = []
@@ -138,6 +141,7 @@ public struct MatchingSession: Sendable {
         if t != nil { lastFixTime = t }
         if let last = steps.last, LocalFrame.distance(last.coordinate, c) < p.minimumStep.meters {
             attachFollower(Follower(index: i, coordinate: c))
+            if tracksLive { observeLive(c, sigma: p.sigma(accuracy: fix.horizontalAccuracy?.meters)) }
             return .projected
         }
         let sigma = p.sigma(accuracy: fix.horizontalAccuracy?.meters)
@@ -164,6 +168,29 @@ public struct MatchingSession: Sendable {
         steps.append(step)
         commitDecided()
         return .routed
+    }
+
+    /// A fix that is not routed is still an observation for the live recursion: its emission
+    /// on each state of the newest step (its projection onto the candidate's edge; the car is
+    /// taken not to have left it) is added to `liveScores`, and the projections are kept in
+    /// `liveProjections` for the live answer's position. So a car standing for twenty seconds
+    /// with its fixes on one road moves the live answer there, whatever the routed fix before
+    /// the stop favoured (Kubička drive 16 stood 17 s with its fixes 0.2 m from its road and
+    /// the live answer on a road 19 m away, when each fix only replaced the routed fix's
+    /// emission). The committed path does not read these scores: committed answers unchanged.
+    mutating func observeLive(_ c: Coordinate, sigma: Double) {
+        let p = matcher.parameters
+        var step = steps.removeLast()
+        liveProjections.removeAll(keepingCapacity: true)
+        for k in step.candidates.indices {
+            let projection = matcher.project(c, onto: step.candidates[k].position.edge)
+            liveProjections.append(projection)
+            step.liveScores[k] += p.logEmission(distance: projection.distance, sigma: sigma)
+        }
+        step.liveScores[step.offRoad] += p.logOffRoadEmission(sigma: sigma)
+        let best = step.liveScores.max() ?? 0
+        for k in step.liveScores.indices { step.liveScores[k] -= best }
+        steps.append(step)
     }
 
     /// The candidates of a fix: the nearest point of each road segment within `radius`, one per
