@@ -103,17 +103,21 @@ public final class TileServer: Sendable {
         let local = try LocalServer(server)
         local.router.get("/") { request, _ in self.handle(request) }
         local.router.get("**") { request, _ in self.handle(request) }
+        local.router.head("/") { request, _ in self.handle(request) }
+        local.router.head("**") { request, _ in self.handle(request) }
         local.router.on("**", method: .options) { request, _ in self.handle(request) }
         try await local.run(serving: serving, note: note)
     }
 
-    /// Answers one request, counts it in `/metrics` and logs it.
+    /// Answers one request, counts it in `/metrics` and logs it. A HEAD request gets the GET
+    /// answer's status and header fields, `Content-Length` included, without its body (RFC 9110
+    /// §9.3.2); nothing of an archive's range is read for it.
     func handle(_ request: Request) -> Response {
         let start = ContinuousClock.now
         var kind = "other"
         var response: Response
         if request.method == .options {
-            response = Response(status: .noContent, headers: [.accessControlAllowMethods: "GET, OPTIONS",
+            response = Response(status: .noContent, headers: [.accessControlAllowMethods: "GET, HEAD, OPTIONS",
                                                               .accessControlAllowHeaders: "Range, If-None-Match", .accessControlMaxAge: "86400"])
         } else {
             do {
@@ -123,6 +127,7 @@ public final class TileServer: Sendable {
             } catch {
                 response = Self.text(error.reason, status: error.status)
             }
+            if request.method == .head { response = response.createHeadResponse() }
         }
         if let cors = options.cors {
             response.headers[.accessControlAllowOrigin] = cors
