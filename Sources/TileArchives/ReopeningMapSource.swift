@@ -41,7 +41,7 @@ struct FileIdentity: Hashable, Sendable {
 public final class ReopeningMapSource: Sendable {
     public let path: String
     private let note: @Sendable (String) -> Void
-    private let state: Mutex<(source: any MapSource, identity: FileIdentity?, refused: FileIdentity?)>
+    private let state: Mutex<(source: any MapSource, identity: FileIdentity?, refused: FileIdentity?, generation: Int)>
 
     /// Opens `path` (`MapSources.open`).
     /// - Parameter note: gets a line when a replacement cannot be opened.
@@ -49,8 +49,12 @@ public final class ReopeningMapSource: Sendable {
         self.path = path
         self.note = note
         let identity = FileIdentity(path: path)
-        state = Mutex((try MapSources.open(path), identity, nil))
+        state = Mutex((try MapSources.open(path), identity, nil, 0))
     }
+
+    /// How many times the file was opened again since the first opening: what was drawn from
+    /// the source before a change of this number is stale (the raster tile cache's key).
+    public var generation: Int { state.withLock { $0.generation } }
 
     /// The source as the file is now. A folder of tiles is read as it is and never reopened.
     public func current() -> any MapSource {
@@ -59,7 +63,7 @@ public final class ReopeningMapSource: Sendable {
         guard stale, let now else { return source }
         do {
             let reopened = try MapSources.open(path)
-            state.withLock { $0 = (reopened, now, nil) }
+            state.withLock { $0 = (reopened, now, nil, $0.generation + 1) }
             return reopened
         } catch {
             state.withLock { $0.refused = now }

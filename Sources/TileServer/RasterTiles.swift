@@ -14,13 +14,17 @@ import Foundation
 #endif
 
 /// Raster tiles drawn on request: `/styles/{id}/{z}/{x}/{y}[@2x].png`, the style drawn by
-/// StyleRendering's CPU rasterizer (`StyleSnapshot`) for the tile's square, 256 px a side
-/// (512 px at @2x), as tileserver-gl serves them. The style reads this server's tilesets,
-/// glyphs and sprites directly (no HTTP), other URLs as `geo snapshot --style` reads them.
-/// Tiles are drawn one at a time each (no metatiles) and not cached.
+/// StyleRendering's CPU rasterizer (`StyleSnapshot`), 256 px a side (512 px at @2x), as
+/// tileserver-gl serves them. The style reads this server's tilesets, glyphs and sprites
+/// directly (no HTTP), other URLs as `geo snapshot --style` reads them.
+///
+/// A missing tile is drawn with the 4 × 4 block of tiles round it (MapRenderer's `Metatile`, as
+/// Mapnik's mod_tile and tileserver-gl draw): one image, so lines and labels run on across the
+/// tiles' edges, cut into its 16 tiles, which all go into the memory-bounded `RasterTileCache`;
+/// the other 15 are then hits. Two requests missing one block at once both draw it.
 extension TileServer {
     /// A raster tile's side at pixel ratio 1, pixels.
-    static let rasterTileSize = 256
+    static let rasterTileSize = Metatile.tileSize
     /// The deepest raster zoom drawn (MapLibre's `maxzoom` limit).
     static let maximumRasterZoom = 24
     /// The base URL the style drawn for a raster tile names this server by.
@@ -37,31 +41,60 @@ extension TileServer {
             note("\(path): cannot be read as a JSON object")
             return Self.text("the style \(id) cannot be read", status: 500)
         }
-        let sets = tilesets.map { ($0.name, $0.source.current().metadata) }
-        let rewritten = TileDocuments.rewrittenStyle(object, id: id, tilesets: sets, servesFonts: options.fonts != nil,
-                                                     spriteIDs: Set(sprites.keys), base: Self.internalBase)
-        let folder = FileDescriptor.directory(of: path)
-        let resources = StyleResourcePaths(base: folder, styleFolder: folder)
-        let n = Double(1 << z)
-        let center = MapPoint(x: (Double(x) + 0.5) / n, y: (Double(y) + 0.5) / n).coordinate
-        // MapLibre's zoom counts a 512-pixel world: a 256-pixel tile of zoom z is drawn at z − 1.
-        let camera = StyleCamera(longitude: center.longitude, latitude: center.latitude, zoom: Double(z) - 1,
-                                 width: Self.rasterTileSize, height: Self.rasterTileSize, pixelRatio: highDensity ? 2 : 1)
+        let pixelRatio = highDensity ? 2 : 1
+        let key = RasterTileCache.Key(style: id, version: rasterVersion(styleBytes: bytes), z: z, x: x, y: y, pixelRatio: pixelRatio)
+        if let png = rasterCache.png(for: key) { return Self.png(png) }
         do {
-            let style = try StyleDocument(data: Data(TileDocuments.text(rewritten).utf8))
-            let snapshot = try StyleSnapshot(style: style, camera: camera) { url in
-                if url.hasPrefix(Self.internalBase + "/") { return try self.resource(String(url.dropFirst(Self.internalBase.count))) }
-                let fd = try FileDescriptor(opening: try resources.path(for: url))
-                defer { try? fd.close() }
-                return try fd.readToEnd(limit: Self.maximumResourceSize)
-            }
-            let png = try PNG.encode(snapshot.image)
-            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: Self.tileCaching],
-                            body: .init(byteBuffer: ByteBuffer(bytes: png)))
+            return Self.png(try drawBlock(holding: key, style: object, path: path))
         } catch {
             note("style \(id): raster tile \(z)/\(x)/\(y): \(error)")
             return Self.text("raster tile \(z)/\(x)/\(y) cannot be drawn", status: 500)
         }
+    }
+
+    /// Draws the metatile holding `key`'s tile, caches its tiles (unless a style or tileset
+    /// changed meanwhile) and returns the PNG of `key`'s.
+    private func drawBlock(holding key: RasterTileCache.Key, style object: [String: JSONValue], path: String) throws -> [UInt8] {
+        let sets = tilesets.map { ($0.name, $0.source.current().metadata) }
+        let rewritten = TileDocuments.rewrittenStyle(object, id: key.style, tilesets: sets, servesFonts: options.fonts != nil,
+                                                     spriteIDs: Set(sprites.keys), base: Self.internalBase)
+        let folder = FileDescriptor.directory(of: path)
+        let resources = StyleResourcePaths(base: folder, styleFolder: folder)
+        let block = Metatile.block(holding: key.x, key.y, zoom: key.z)
+        // MapLibre's zoom counts a 512-pixel world: a 256-pixel tile of zoom z is drawn at z − 1.
+        let camera = StyleCamera(longitude: block.center.longitude, latitude: block.center.latitude, zoom: Double(key.z) - 1,
+                                 width: block.columns.count * Self.rasterTileSize, height: block.rows.count * Self.rasterTileSize,
+                                 pixelRatio: Double(key.pixelRatio))
+        let style = try StyleDocument(data: Data(TileDocuments.text(rewritten).utf8))
+        let snapshot = try StyleSnapshot(style: style, camera: camera) { url in
+            if url.hasPrefix(Self.internalBase + "/") { return try self.resource(String(url.dropFirst(Self.internalBase.count))) }
+            let fd = try FileDescriptor(opening: try resources.path(for: url))
+            defer { try? fd.close() }
+            return try fd.readToEnd(limit: Self.maximumResourceSize)
+        }
+        let unchanged = (try? FileDescriptor.readContents(of: path)).map { rasterVersion(styleBytes: $0) } == key.version
+        var wanted: [UInt8] = []
+        for tile in try block.tiles(of: snapshot.image, pixelRatio: key.pixelRatio) {
+            let png = try PNG.encode(tile.image)
+            var k = key
+            (k.x, k.y) = (tile.x, tile.y)
+            if unchanged { rasterCache.insert(png, for: k) }
+            if k == key { wanted = png }
+        }
+        return wanted
+    }
+
+    /// The raster cache's version of a style's drawing: FNV-1a of the style file's bytes, then
+    /// each tileset's generation once it has been checked for a replacement (`current()`).
+    private func rasterVersion(styleBytes: [UInt8]) -> UInt64 {
+        tilesets.reduce(Self.fnv1a(styleBytes)) { h, t in
+            _ = t.source.current()
+            return (h ^ UInt64(t.source.generation)) &* 0x100_0000_01b3
+        }
+    }
+
+    private static func png(_ bytes: [UInt8]) -> Response {
+        Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: tileCaching], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// What this server would send for `path`, for the style being drawn: TileJSON, tiles (as

@@ -25,12 +25,15 @@ public final class TileServer: Sendable {
         public var fonts: String?
         /// The origin whose pages may read the tiles (`Access-Control-Allow-Origin`), or `*`.
         public var cors: String?
+        /// The most bytes of raster tile PNGs kept in memory (`RasterTileCache`); 0 keeps none.
+        public var rasterCacheBytes: Int
 
-        public init(data: [String], styles: [String] = [], fonts: String? = nil, cors: String? = nil) {
+        public init(data: [String], styles: [String] = [], fonts: String? = nil, cors: String? = nil, rasterCacheBytes: Int = 64 << 20) {
             self.data = data
             self.styles = styles
             self.fonts = fonts
             self.cors = cors
+            self.rasterCacheBytes = rasterCacheBytes
         }
     }
 
@@ -47,6 +50,7 @@ public final class TileServer: Sendable {
     let sprites: [String: String]
     let options: Options
     let metrics = TileServerMetrics()
+    let rasterCache: RasterTileCache
     /// Gets one line per request (access log) and each error; nil for none (`--quiet`).
     let log: (@Sendable (String) -> Void)?
     let note: @Sendable (String) -> Void
@@ -59,6 +63,7 @@ public final class TileServer: Sendable {
     ///   styles of one name, or a style that is not a JSON object.
     public init(_ options: Options, log: (@Sendable (String) -> Void)?, note: @escaping @Sendable (String) -> Void) throws {
         self.options = options
+        rasterCache = RasterTileCache(byteLimit: options.rasterCacheBytes)
         self.log = log
         self.note = note
         var tilesets: [(String, ReopeningMapSource)] = []
@@ -103,17 +108,21 @@ public final class TileServer: Sendable {
         let local = try LocalServer(server)
         local.router.get("/") { request, _ in self.handle(request) }
         local.router.get("**") { request, _ in self.handle(request) }
+        local.router.head("/") { request, _ in self.handle(request) }
+        local.router.head("**") { request, _ in self.handle(request) }
         local.router.on("**", method: .options) { request, _ in self.handle(request) }
         try await local.run(serving: serving, note: note)
     }
 
-    /// Answers one request, counts it in `/metrics` and logs it.
+    /// Answers one request, counts it in `/metrics` and logs it. A HEAD request gets the GET
+    /// answer's status and header fields, `Content-Length` included, without its body (RFC 9110
+    /// §9.3.2); nothing of an archive's range is read for it.
     func handle(_ request: Request) -> Response {
         let start = ContinuousClock.now
         var kind = "other"
         var response: Response
         if request.method == .options {
-            response = Response(status: .noContent, headers: [.accessControlAllowMethods: "GET, OPTIONS",
+            response = Response(status: .noContent, headers: [.accessControlAllowMethods: "GET, HEAD, OPTIONS",
                                                               .accessControlAllowHeaders: "Range, If-None-Match", .accessControlMaxAge: "86400"])
         } else {
             do {
@@ -123,6 +132,7 @@ public final class TileServer: Sendable {
             } catch {
                 response = Self.text(error.reason, status: error.status)
             }
+            if request.method == .head { response = response.createHeadResponse() }
         }
         if let cors = options.cors {
             response.headers[.accessControlAllowOrigin] = cors
@@ -159,7 +169,7 @@ public final class TileServer: Sendable {
             return Self.json(TileDocuments.index(tilesets: sets, styles: styles.map(\.id), base: base))
         case .metrics:
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(string: metrics.text())))
+                            body: .init(byteBuffer: ByteBuffer(string: metrics.text(rasterCache: rasterCache.statistics))))
         case .tileJSON(let name):
             guard let source = tileset(name) else { return Self.text("no tileset \(name)", status: 404) }
             return Self.json(TileDocuments.tileJSON(source.metadata, name: name, base: base))

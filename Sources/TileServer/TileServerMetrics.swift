@@ -1,7 +1,8 @@
 import Synchronization
 
 /// The tile server's counters in the Prometheus text exposition format (version 0.0.4), for
-/// `/metrics`: requests by kind and status, body bytes sent, and a latency histogram.
+/// `/metrics`: requests by kind and status, body bytes sent, a latency histogram, and the raster
+/// tile cache's hits, misses, drops and size.
 final class TileServerMetrics: Sendable {
     private struct Counters {
         var requests: [Key: Int] = [:]
@@ -33,8 +34,8 @@ final class TileServerMetrics: Sendable {
         }
     }
 
-    /// The counters as Prometheus text.
-    func text() -> String {
+    /// The counters, and the raster cache's, as Prometheus text.
+    func text(rasterCache cache: RasterTileCache.Statistics) -> String {
         let c = counters.withLock { $0 }
         var out = "# HELP tileserver_requests_total Requests by route kind and HTTP status.\n# TYPE tileserver_requests_total counter\n"
         for (key, n) in c.requests.sorted(by: { $0.key < $1.key }) {
@@ -50,6 +51,13 @@ final class TileServerMetrics: Sendable {
         }
         out += "tileserver_request_seconds_bucket{le=\"+Inf\"} \(c.count)\n"
         out += "tileserver_request_seconds_sum \(c.seconds)\ntileserver_request_seconds_count \(c.count)\n"
+        for (name, kind, help, value) in [("hits_total", "counter", "Raster tiles answered from the cache.", cache.hits),
+                                          ("misses_total", "counter", "Raster tiles not in the cache (their 4 x 4 block drawn).", cache.misses),
+                                          ("evictions_total", "counter", "Raster tiles dropped to stay within the cache's bytes.", cache.evictions),
+                                          ("bytes", "gauge", "PNG bytes held by the raster cache.", cache.bytes),
+                                          ("tiles", "gauge", "Raster tiles held by the raster cache.", cache.tiles)] {
+            out += "# HELP tileserver_raster_cache_\(name) \(help)\n# TYPE tileserver_raster_cache_\(name) \(kind)\ntileserver_raster_cache_\(name) \(value)\n"
+        }
         return out
     }
 }

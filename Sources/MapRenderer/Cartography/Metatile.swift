@@ -38,20 +38,32 @@ public struct Metatile: Sendable, Hashable {
         self.rows = rows
     }
 
-    /// The view of the whole block: its centre at zoom `zoom`, `columns × rows` tiles large.
-    public func viewport() throws(RenderError) -> MercatorViewport {
-        let n = Double(1 << zoom)
-        let centre = MapPoint(x: Double(columns.lowerBound + columns.upperBound) / 2 / n, y: Double(rows.lowerBound + rows.upperBound) / 2 / n)
-        return try MercatorViewport(center: centre.coordinate, zoom: Double(zoom), width: columns.count * Self.tileSize, height: rows.count * Self.tileSize)
+    /// The full block (`side × side` tiles, all of the grid below zoom 2) that holds tile
+    /// (`x`, `y`) of zoom `zoom`, aligned to multiples of the side.
+    public static func block(holding x: Int, _ y: Int, zoom: Int) -> Metatile {
+        let n = min(side, 1 << zoom), bx = x / n * n, by = y / n * n
+        return Metatile(zoom: zoom, columns: bx..<(bx + n), rows: by..<(by + n))
     }
 
-    /// Cuts the block's image into its tiles, row by row.
-    public func tiles(of image: Pixmap) throws(RenderError) -> [(x: Int, y: Int, image: Pixmap)] {
+    /// The block's centre.
+    public var center: Coordinate {
+        let n = Double(1 << zoom)
+        return MapPoint(x: Double(columns.lowerBound + columns.upperBound) / 2 / n, y: Double(rows.lowerBound + rows.upperBound) / 2 / n).coordinate
+    }
+
+    /// The view of the whole block: its centre at zoom `zoom`, `columns × rows` tiles large.
+    public func viewport() throws(RenderError) -> MercatorViewport {
+        try MercatorViewport(center: center, zoom: Double(zoom), width: columns.count * Self.tileSize, height: rows.count * Self.tileSize)
+    }
+
+    /// Cuts the block's image, drawn at `pixelRatio` (tiles of `256 × pixelRatio` pixels a
+    /// side), into its tiles, row by row.
+    public func tiles(of image: Pixmap, pixelRatio: Int = 1) throws(RenderError) -> [(x: Int, y: Int, image: Pixmap)] {
+        let size = Self.tileSize * pixelRatio
         var out: [(x: Int, y: Int, image: Pixmap)] = []
         for y in rows {
             for x in columns {
-                out.append((x, y, try image.cropped(x: (x - columns.lowerBound) * Self.tileSize, y: (y - rows.lowerBound) * Self.tileSize,
-                                                     width: Self.tileSize, height: Self.tileSize)))
+                out.append((x, y, try image.cropped(x: (x - columns.lowerBound) * size, y: (y - rows.lowerBound) * size, width: size, height: size)))
             }
         }
         return out
