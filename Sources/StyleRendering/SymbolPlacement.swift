@@ -15,57 +15,67 @@ import Musl
 import Darwin
 #endif
 
-/// Where a style's symbol layers put their text, as MapLibre GL places it seen from above:
-/// layers from the top down, features in `symbol-sort-key` order, each label kept only where
-/// its box hits no box placed before it (`text-allow-overlap` skips the test,
-/// `text-ignore-placement` keeps the box out of the index). Sizes are CSS pixels × pixel ratio.
+/// Where a style's symbol layers put their text, as GL JS places it seen from above: layers
+/// from the top down, features in `symbol-sort-key` order (or from the top of the screen
+/// down when they may overlap), each label shown only where its boxes clear the boxes placed
+/// before it in its tile at the camera's scale (`SymbolCollision.swift`; `text-allow-overlap`
+/// skips the test, `text-ignore-placement` keeps the boxes out of the index). Sizes are CSS
+/// pixels × pixel ratio.
 extension StylePainter {
     mutating func placeSymbols() {
         var placed: [String: [PlacedLabel]] = [:]
-        var boxes = CollisionGrid()
+        // One collision index per tile (GeoJSON features share one), kept across layers.
+        var collisions: [String: CollisionTile] = [:]
         for layer in style.layers.reversed() where layer.type == "symbol" && layer.shows(atZoom: zoom) {
-            var candidates: [(key: Double, feature: RenderFeature, tile: Int)] = []
-            for (rank, (tile, group)) in Self.placementOrder(features(of: layer), bearing: camera.bearing).enumerated() {
-                for f in group where layer.filter?.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) ?? true {
-                    var f = f
-                    // Vector tiles repeat the points of their buffer; each tile keeps its own.
-                    if let tile, f.kind == .point {
-                        let n = Double(1 << tile.z)
-                        f.points = f.points.filter { $0.x * n >= Double(tile.x) && $0.x * n < Double(tile.x + 1) && $0.y * n >= Double(tile.y) && $0.y * n < Double(tile.y + 1) }
-                        if f.points.isEmpty { continue }
-                    }
-                    candidates.append((number(layer, "symbol-sort-key", f, paint: false), f, rank))
-                }
-            }
             let zOrder = value(layer, "symbol-z-order", paint: false).stringValue ?? "auto"
             let byKey = zOrder != "viewport-y" && layer.layoutValues["symbol-sort-key"] != nil
-            if byKey {
+            let canOverlap = ["text-allow-overlap", "icon-allow-overlap", "text-ignore-placement", "icon-ignore-placement"].contains {
+                value(layer, $0, paint: false) == .boolean(true)
+            }
+            let byY = canOverlap && (zOrder == "viewport-y" || (zOrder == "auto" && !byKey))
+            // Screen y in GL JS's tile units (1/16 layout pixel).
+            let unit = camera.pixelRatio * layoutToScreen / 16
+            var candidates: [(key: Double, y: Double, feature: RenderFeature, tile: Int, drawn: Bool)] = []
+            for (rank, (tile, group)) in Self.placementOrder(features(of: layer), bearing: camera.bearing).enumerated() {
+                for f in group where layer.filter?.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) ?? true {
+                    var f = f, drawn = true
+                    // Vector tiles repeat the points of their buffer: a tile draws only its own,
+                    // the others still take room in its collision index (GL JS's symbol bucket).
+                    if let tile, f.kind == .point {
+                        let n = Double(1 << tile.z)
+                        let inside = f.points.filter { $0.x * n >= Double(tile.x) && $0.x * n < Double(tile.x + 1) && $0.y * n >= Double(tile.y) && $0.y * n < Double(tile.y + 1) }
+                        if inside.isEmpty { drawn = false } else { f.points = inside }
+                    }
+                    let y = byY ? ((project(Array(f.points.prefix(1)), Point(x: 0, y: 0)).first?.y ?? 0) / unit).rounded() : 0
+                    candidates.append((number(layer, "symbol-sort-key", f, paint: false), y, f, rank, drawn))
+                }
+            }
+            // Symbols that may overlap are placed (and drawn) from the top of the screen down,
+            // later features first among equals (GL JS's sort by anchor y); others by sort key.
+            if byY {
+                candidates = candidates.enumerated().sorted { ($0.element.y, $1.offset) < ($1.element.y, $0.offset) }.map(\.element)
+            } else if byKey {
                 candidates = candidates.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
             }
             var labels: [PlacedLabel] = []
             var tileRanks: [Int] = []
             for (i, c) in candidates.enumerated() {
-                for var l in place(c.feature, layer, &boxes) {
+                let found = place(c.feature, layer, &collisions)
+                guard c.drawn else { continue }
+                for var l in found {
                     l.index = i
                     labels.append(l)
                     tileRanks.append(c.tile)
                 }
             }
-            // Tiles draw in the reverse of their placement order. Within a tile, layers whose
-            // symbols may overlap draw them from the top of the screen down (`symbol-z-order`
-            // viewport-y, or auto without a sort key), later features first among equals:
-            // MapLibre's `sortFeaturesByY`, in its tile units (1/16 CSS pixel).
-            let canOverlap = ["text-allow-overlap", "icon-allow-overlap", "text-ignore-placement", "icon-ignore-placement"].contains {
-                value(layer, $0, paint: false) == .boolean(true)
-            }
-            let byY = canOverlap && (zOrder == "viewport-y" || (zOrder == "auto" && !byKey))
-            let unit = camera.pixelRatio * pow(2, zoom - zoom.rounded(.down)) / 16
+            // Tiles draw in the reverse of their placement order, each tile's labels in the
+            // order they were placed, those that may overlap by their own anchors' y (a line
+            // feature has one label per anchor).
             let order = labels.indices.sorted { i, j in
                 if tileRanks[i] != tileRanks[j] { return tileRanks[i] > tileRanks[j] }
-                let a = labels[i], b = labels[j]
                 guard byY else { return i < j }
-                let ya = (a.anchor.y / unit).rounded(), yb = (b.anchor.y / unit).rounded()
-                return ya != yb ? ya < yb : a.index > b.index
+                let ya = (labels[i].anchor.y / unit).rounded(), yb = (labels[j].anchor.y / unit).rounded()
+                return ya != yb ? ya < yb : labels[i].index > labels[j].index
             }
             placed[layer.id] = order.map { labels[$0] }
         }
@@ -90,26 +100,6 @@ extension StylePainter {
     struct Box {
         var minX, minY, maxX, maxY: Double
         func hits(_ o: Box) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
-    }
-
-    /// The placed boxes in cells of 64 device pixels (MapLibre's `GridIndex`), so a test
-    /// looks only at the boxes near it.
-    struct CollisionGrid {
-        static let cell = 64.0
-        private var cells: [Int64: [Box]] = [:]
-
-        private static func cells(_ b: Box) -> [Int64] {
-            // Boxes far off the image share the edge cells: bounded work for any coordinate.
-            func index(_ v: Double) -> Int64 { v.isNaN ? 0 : Int64((v / cell).rounded(.down).clamped(-1024, 1024)) }
-            let x0 = index(b.minX), x1 = max(x0, index(b.maxX)), y0 = index(b.minY), y1 = max(y0, index(b.maxY))
-            var out: [Int64] = []
-            for x in x0...x1 { for y in y0...y1 { out.append(x << 32 | (y & 0xFFFF_FFFF)) } }
-            return out
-        }
-
-        func hits(_ b: Box) -> Bool { Self.cells(b).contains { cells[$0]?.contains { $0.hits(b) } ?? false } }
-
-        mutating func insert(_ b: Box) { for c in Self.cells(b) { cells[c, default: []].append(b) } }
     }
 
     /// The text of a feature shaped for its layer (nil without text or glyphs), its
@@ -142,10 +132,11 @@ extension StylePainter {
         return (shaped, colors, size / em * camera.pixelRatio)
     }
 
-    /// The labels of one feature that find room: its text and icon each tested against the
-    /// boxes placed before, then kept together unless `text-optional` / `icon-optional` lets
-    /// one show without the other (MapLibre's `placeLayerBucketPart`).
-    private mutating func place(_ f: RenderFeature, _ layer: StyleLayer, _ boxes: inout CollisionGrid) -> [PlacedLabel] {
+    /// The labels of one feature that show: its text and icon each given the scale at which
+    /// they clear the boxes placed before in their tile, the two scales then joined unless
+    /// `text-optional` / `icon-optional` lets one show without the other (GL JS's
+    /// `placeFeatures`).
+    private mutating func place(_ f: RenderFeature, _ layer: StyleLayer, _ collisions: inout [String: CollisionTile]) -> [PlacedLabel] {
         func flag(_ name: String) -> Bool { value(layer, name, f, paint: false) == .boolean(true) }
         let placement = value(layer, "symbol-placement", f, paint: false).stringValue ?? "point"
         let text = shapedText(f, layer, placement: placement)
@@ -188,23 +179,33 @@ extension StylePainter {
                        minX: i.left * iconScale, minY: i.top * iconScale, maxX: i.right * iconScale, maxY: i.bottom * iconScale,
                        linear: iconLinear || angle != 0, bordered: fitted)
         }
-        // `*-translate` moves the drawn symbol and its boxes.
-        func admit(_ labelBoxes: [Box], _ unshifted: [PlacedLabel.Quad], iconAt p: Point, angle: Double) -> PlacedLabel? {
+        // `*-translate` moves the drawn symbol and its boxes. Point labels share their anchor;
+        // along a line each glyph's box is anchored at its own middle.
+        func admit(_ labelBoxes: [Box], _ unshifted: [PlacedLabel.Quad], iconAt p: Point, angle: Double, alongLine: Bool) -> PlacedLabel? {
             let quads = unshifted.map { var q = $0; q.origin = q.origin + shift; return q }
             let padded = labelBoxes.map { Box(minX: $0.minX - padding + shift.x, minY: $0.minY - padding + shift.y, maxX: $0.maxX + padding + shift.x, maxY: $0.maxY + padding + shift.y) }
             let iconBox = icon.map { Self.iconBox($0, at: p + iconShift, scale: iconScale, padding: iconPadding, rotate: iconRotate) }
-            var placeText = !quads.isEmpty && (textAllowOverlap || !padded.contains { boxes.hits($0) })
-            var placeIcon = iconBox.map { iconAllowOverlap || !boxes.hits($0) } ?? false
-            if !iconWithoutText, !textWithoutIcon {
-                placeText = placeText && placeIcon
-                placeIcon = placeText
-            } else if !textWithoutIcon {
-                placeText = placeText && placeIcon
-            } else if !iconWithoutText {
-                placeIcon = placeIcon && placeText
+            let k = layoutToScreen
+            func shape(_ b: Box, _ a: Point) -> CollisionBox {
+                CollisionBox(anchor: Point(x: a.x / k, y: a.y / k), box: Box(minX: b.minX - a.x, minY: b.minY - a.y, maxX: b.maxX - a.x, maxY: b.maxY - a.y))
             }
-            if placeText, !textIgnorePlacement { for b in padded { boxes.insert(b) } }
-            if placeIcon, !iconIgnorePlacement, let iconBox { boxes.insert(iconBox) }
+            let textShape = padded.map { shape($0, alongLine ? Point(x: ($0.minX + $0.maxX) / 2, y: ($0.minY + $0.maxY) / 2) : p + shift) }
+            let iconShape = iconBox.map { [shape($0, p + iconShift)] } ?? []
+            let hasText = !quads.isEmpty, hasIcon = iconBox != nil
+            let key = collisionTileKey(f, at: p)
+            var textPlacedAt = hasText && !textAllowOverlap ? collisions[key]?.placementScale(textShape) ?? CollisionTile.minScale : CollisionTile.minScale
+            var iconPlacedAt = hasIcon && !iconAllowOverlap ? collisions[key]?.placementScale(iconShape) ?? CollisionTile.minScale : CollisionTile.minScale
+            if !iconWithoutText, !textWithoutIcon {
+                textPlacedAt = max(textPlacedAt, iconPlacedAt)
+                iconPlacedAt = textPlacedAt
+            } else if !textWithoutIcon {
+                textPlacedAt = max(textPlacedAt, iconPlacedAt)
+            } else if !iconWithoutText {
+                iconPlacedAt = max(iconPlacedAt, textPlacedAt)
+            }
+            if hasText, !textIgnorePlacement { collisions[key, default: CollisionTile()].insert(textShape, scale: textPlacedAt) }
+            if hasIcon, !iconIgnorePlacement { collisions[key, default: CollisionTile()].insert(iconShape, scale: iconPlacedAt) }
+            let placeText = hasText && showsAtZoom(textPlacedAt), placeIcon = hasIcon && showsAtZoom(iconPlacedAt)
             guard placeText || placeIcon else { return nil }
             return PlacedLabel(quads: placeText ? quads : [], feature: f, sectionColors: text?.colors ?? [],
                                icon: placeIcon ? icon.map { placedIcon($0, at: p, angle: angle) } : nil, anchor: p)
@@ -215,7 +216,7 @@ extension StylePainter {
             let iconTurn = iconWithMap ? -camera.bearing * .pi / 180 : 0
             for p in pointAnchors(f) {
                 guard let text else {
-                    if let label = admit([], [], iconAt: p, angle: iconTurn) { labels.append(label) }
+                    if let label = admit([], [], iconAt: p, angle: iconTurn, alongLine: false) { labels.append(label) }
                     continue
                 }
                 let shaped = text.shaped
@@ -229,13 +230,13 @@ extension StylePainter {
                     Point(x: p.x + ($0.0 * cosR - $0.1 * sinR) * s, y: p.y + ($0.0 * sinR + $0.1 * cosR) * s)
                 }
                 let box = Box(minX: corners.map(\.x).min()!, minY: corners.map(\.y).min()!, maxX: corners.map(\.x).max()!, maxY: corners.map(\.y).max()!)
-                if let label = admit([box], quads, iconAt: p, angle: iconTurn) { labels.append(label) }
+                if let label = admit([box], quads, iconAt: p, angle: iconTurn, alongLine: false) { labels.append(label) }
             }
             return labels
         }
         let iconLength = icon.map { $0.right - $0.left } ?? 0
         for along in alongLines(f, layer, text?.shaped, iconLength: iconLength, scale: s, center: placement == "line-center") {
-            if let label = admit(along.text?.1 ?? [], along.text?.0 ?? [], iconAt: along.point, angle: iconWithMap ? along.angle : 0) { labels.append(label) }
+            if let label = admit(along.text?.1 ?? [], along.text?.0 ?? [], iconAt: along.point, angle: iconWithMap ? along.angle : 0, alongLine: true) { labels.append(label) }
         }
         return labels
     }

@@ -108,4 +108,21 @@ import Testing
         // Without `icon-optional` the second symbol goes whole; with it, its text stays.
         #expect(ink(optional.image).count > ink(withText.image).count, "\(ink(optional.image)) \(ink(withText.image))")
     }
+
+    @Test func iconsShowFromTheScaleTheirBoxesClear() throws {
+        // Two 22-px `rocket-12`s: 26-px boxes with `icon-padding` 2. At an integer zoom the
+        // second shows when its boxes clear below 2^0.1 × the layout scale (the tenths of a
+        // zoom level GL JS's symbol vertices keep): 25 px apart (26 / 25 = 1.04) both show,
+        // 24 px apart (1.083) only the first. 0.703125° of longitude a pixel at zoom 0.
+        let layout = #""icon-image": "rocket-12""#
+        guard let single = try draw(sprite: "sprite", layout: layout) else { return }
+        #expect(single.warnings.isEmpty, "\(single.warnings)")
+        let width = ink(single.image).maxX - ink(single.image).minX + 1
+        let near = try #require(try draw(sprite: "sprite", layout: layout, points: [0, 24 * 0.703125]))
+        let one = ink(near.image)
+        #expect(abs(one.maxX - one.minX + 1 - width) <= 1, "the second icon's boxes clear only at 1.083: \(one), one icon \(width) px")
+        let apart = try #require(try draw(sprite: "sprite", layout: layout, points: [0, 25 * 0.703125]))
+        let two = ink(apart.image)
+        #expect(abs(two.maxX - two.minX + 1 - (width + 25)) <= 1, "both icons, 25 px apart: \(two), one icon \(width) px")
+    }
 }
