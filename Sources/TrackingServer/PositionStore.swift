@@ -1,4 +1,4 @@
-import GeoCore
+public import GeoCore
 public import TrackingProtocols
 
 /// One fix as stored: the device's name, its fix time and payload hash (the unique key), the
@@ -55,8 +55,11 @@ public struct DeviceSettings: Sendable, Hashable {
     }
 }
 
-/// Where fixes are kept. Implementations are synchronous: `commit` is called from the group
-/// committer's one writer thread, reads from any thread.
+/// Where fixes are kept. `commit` is synchronous: the group committer's one writer thread calls
+/// it and may block there (SQLite's fsync, PostgreSQL's round trips). Registration and reads are
+/// `async`, so a networked store (`PostgresPositionStore`) waits for its database without
+/// holding a thread of the cooperative pool; a local one (`SQLitePositionStore`) answers them
+/// synchronously.
 ///
 /// Rules every store keeps:
 /// - `commit` returns only once the rows are durable (on disk, or acknowledged by a database
@@ -71,13 +74,15 @@ public protocol PositionStore: Sendable {
     /// Stores `rows` in one transaction. Returns how many were new (not duplicates).
     func commit(_ rows: [StoredFix]) throws -> Int
     /// Every registered device.
-    func devices() throws -> [DeviceSettings]
+    func devices() async throws -> [DeviceSettings]
     /// Registers devices, or updates their settings.
-    func register(_ devices: [DeviceSettings]) throws
+    func register(_ devices: [DeviceSettings]) async throws
     /// A device's fixes with `from <= fixTime < to` (milliseconds), by fix time, at most `limit`.
-    func positions(device: String, from: Int64, to: Int64, limit: Int) throws -> [StoredFix]
+    func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix]
     /// A device's latest fix (greatest fix time).
-    func latest(device: String) throws -> StoredFix?
+    func latest(device: String) async throws -> StoredFix?
+    /// The latest fix of every device whose latest fix lies in `box`, by device name.
+    func latest(in box: BoundingBox) async throws -> [StoredFix]
     /// How many fixes of `device` are stored at `fixTime`, whatever their payload.
-    func count(device: String, fixTime: Int64) throws -> Int
+    func count(device: String, fixTime: Int64) async throws -> Int
 }

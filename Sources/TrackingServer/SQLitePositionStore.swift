@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+public import GeoCore
 import GRDB
 import Synchronization
 import TrackingProtocols
@@ -138,6 +139,16 @@ public final class SQLitePositionStore: PositionStore {
         try pool.read { db in
             try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE d.name = ?",
                              arguments: [device]).map(Self.fix)
+        }
+    }
+
+    public func latest(in box: BoundingBox) throws -> [StoredFix] {
+        let longitude = box.crossesAntimeridian ? "(p.longitude >= ? OR p.longitude <= ?)" : "(p.longitude >= ? AND p.longitude <= ?)"
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
+                WHERE p.latitude >= ? AND p.latitude <= ? AND \(longitude) ORDER BY d.name
+                """, arguments: [box.south, box.north, box.west, box.east]).map(Self.fix)
         }
     }
 
