@@ -456,7 +456,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TrackingServerTests",
-            dependencies: ["TrackingServer", "TrackingProtocols", "GeoCore", "GeoTestSupport", "SystemIO"],
+            dependencies: ["TrackingServer", "TrackingProtocols", "GeoCore", "GeoTestSupport", "SystemIO",
+                           .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -61,17 +61,19 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
     public var description: String { "postgres://\(user)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)" }
 }
 
-/// A few PostgreSQL connections kept open and reused, each operation under a deadline.
+/// A few PostgreSQL connections kept open and reused; every operation ends — with its result,
+/// a `PostgresStoreError`, or at its deadline — whatever the server does.
 ///
 /// Not postgres-nio's `PostgresClient`: its pool waits for a connection without limit while the
 /// server is down, and a tracking server must answer 503 at once instead. Here a connection is
 /// opened when none is idle (a refused connection fails at once), any error closes it, and an
-/// operation still running at its deadline has its connection closed, which fails the query in
-/// flight — so a stopped, killed or frozen server surfaces as an error within the deadline.
+/// operation's statements go through its `PostgresSession`, which ends every wait on them by the
+/// deadline (then closing the connection) and never hands a statement to a connection the
+/// server has ended (postgres-nio would drop it unanswered: see `PostgresSession.query`).
 final class PostgresConnector: Sendable {
     let location: PostgresLocation
     let configuration: PostgresConnection.Configuration
-    /// The longest one operation (connect included) may take.
+    /// The longest one operation, connect included, may take.
     let deadline: TimeAmount
     /// Idle connections beyond this many are closed.
     let maximumIdle: Int
@@ -93,79 +95,60 @@ final class PostgresConnector: Sendable {
         self.logger = logger
     }
 
-    /// Runs `body` on a connection, blocking this thread (the group committer's writer thread;
+    /// Runs `body` on a session, blocking this thread (the group committer's writer thread;
     /// never an event loop's).
-    func blocking<R>(_ body: (PostgresConnection) throws -> R) throws(PostgresStoreError) -> R {
-        let connection: PostgresConnection
-        do { connection = try take().wait() } catch { throw failure(error, expired: false) }
-        let watch = Watch(connection, deadline)
+    func blocking<R>(_ body: (PostgresSession) throws -> R) throws(PostgresStoreError) -> R {
+        let session: PostgresSession
+        do { session = try open().wait() } catch { throw failure(error, expired: false) }
         do {
-            let result = try body(connection)
-            watch.finish()
-            give(connection)
+            let result = try body(session)
+            give(session.end())
             return result
         } catch {
-            watch.finish()
-            Self.close(connection)
-            throw failure(error, expired: watch.expired)
+            Self.close(session.end())
+            throw failure(error, expired: session.expired)
         }
     }
 
-    /// Runs `body` on a connection, suspending meanwhile.
-    func suspending<R>(_ body: (PostgresConnection) async throws -> R) async throws(PostgresStoreError) -> R {
-        let connection: PostgresConnection
-        do { connection = try await take().get() } catch { throw failure(error, expired: false) }
-        let watch = Watch(connection, deadline)
+    /// Runs `body` on a session, suspending meanwhile.
+    func suspending<R>(_ body: (PostgresSession) async throws -> R) async throws(PostgresStoreError) -> R {
+        let session: PostgresSession
+        do { session = try await open().get() } catch { throw failure(error, expired: false) }
         do {
-            let result = try await body(connection)
-            watch.finish()
-            give(connection)
+            let result = try await body(session)
+            give(session.end())
             return result
         } catch {
-            watch.finish()
-            Self.close(connection)
-            throw failure(error, expired: watch.expired)
+            Self.close(session.end())
+            throw failure(error, expired: session.expired)
         }
     }
 
-    /// Closes a connection whose operation outlived the deadline.
-    struct Watch {
-        final class Flag: Sendable { let value = Atomic<Bool>(false) }
-        let task: Scheduled<Void>
-        let flag = Flag()
-
-        init(_ connection: PostgresConnection, _ deadline: TimeAmount) {
-            let flag = self.flag
-            task = connection.eventLoop.scheduleTask(in: deadline) {
-                flag.value.store(true, ordering: .relaxed)
-                PostgresConnector.close(connection)
-            }
-        }
-
-        var expired: Bool { flag.value.load(ordering: .relaxed) }
-        func finish() { task.cancel() }
-    }
-
-    /// An idle connection, or a new one. A new one is under the deadline too: `connectTimeout`
-    /// bounds only the TCP connect, and a server that accepts it and then says nothing (frozen,
-    /// or its socket kept by a dying postmaster) would hold the caller for ever.
-    private func take() -> EventLoopFuture<PostgresConnection> {
+    /// A session on an idle connection, or on a new one; the deadline starts now. A new
+    /// connection's handshake is under the deadline too: `connectTimeout` bounds only the TCP
+    /// connect, and a server that accepts it and then says nothing (frozen, or its socket kept
+    /// by a dying postmaster) would hold the caller for ever.
+    private func open() -> EventLoopFuture<PostgresSession> {
+        let expiry = NIODeadline.now() + deadline
         while let connection = idle.withLock({ $0.popLast() }) {
-            if !connection.isClosed { return connection.eventLoop.makeSucceededFuture(connection) }
+            if !connection.isClosed {
+                return connection.eventLoop.makeSucceededFuture(PostgresSession(connection, until: expiry, connector: self))
+            }
         }
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let loop = MultiThreadedEventLoopGroup.singleton.any()
-        let promise = loop.makePromise(of: PostgresConnection.self)
-        let settled = Watch.Flag()
-        let timer = loop.scheduleTask(in: deadline) { [deadline, location] in
-            guard !settled.value.exchange(true, ordering: .relaxed) else { return }
+        let promise = loop.makePromise(of: PostgresSession.self)
+        let settled = Atomic<Bool>(false)
+        let timer = loop.scheduleTask(deadline: expiry) { [deadline, location] in
+            guard !settled.exchange(true, ordering: .relaxed) else { return }
             promise.fail(PostgresStoreError(.timedOut, "no connection within \(deadline.nanoseconds / 1_000_000) ms", at: location.description))
         }
         PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: logger).whenComplete { result in
             timer.cancel()
-            let late = settled.value.exchange(true, ordering: .relaxed)
+            let late = settled.exchange(true, ordering: .relaxed)
             switch result {
-            case .success(let connection): if late { Self.close(connection) } else { promise.succeed(connection) }
+            case .success(let connection):
+                if late { Self.close(connection) } else { promise.succeed(PostgresSession(connection, until: expiry, connector: self)) }
             case .failure(let error): if !late { promise.fail(error) }
             }
         }
@@ -182,9 +165,14 @@ final class PostgresConnector: Sendable {
         if !kept { Self.close(connection) }
     }
 
+    /// What an operation that outlived the deadline throws.
+    fileprivate var timeout: PostgresStoreError {
+        PostgresStoreError(.timedOut, "no answer within \(deadline.nanoseconds / 1_000_000) ms", at: location.description)
+    }
+
     private func failure(_ error: any Error, expired: Bool) -> PostgresStoreError {
         let place = location.description
-        if expired { return PostgresStoreError(.timedOut, "no answer within \(deadline.nanoseconds / 1_000_000) ms", at: place) }
+        if expired { return timeout }
         if let error = error as? PostgresStoreError { return error }
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] {
@@ -209,5 +197,72 @@ final class PostgresConnector: Sendable {
     /// Closes the idle connections.
     func close() {
         for connection in idle.withLock({ list in defer { list = [] }; return list }) { Self.close(connection) }
+    }
+}
+
+/// One operation's connection and deadline: its statements go through `query`.
+///
+/// postgres-nio writes a statement into the connection's channel and answers it from its
+/// channel handler; once the channel has closed (the server ended the connection: a crash, a
+/// restart, `pg_terminate_backend`) NIO has removed that handler, the write is dropped and the
+/// statement's promise is never completed — a caller waiting on it waits for ever, and closing
+/// the connection at the deadline does not help, as it is closed already. This was the crash
+/// test's hang (issue 35): the group committer's `wait()` on a statement sent just after
+/// PostgreSQL was stopped. So `query` hands the statement over on the connection's event loop,
+/// where the channel cannot close between the check and the write, and only while the channel
+/// is open (an open channel's handler answers every statement, with an error if the connection
+/// ends meanwhile); and every answer is also failed at the deadline, so that no wait on the
+/// database outlives it whatever the library does.
+final class PostgresSession: Sendable {
+    let connection: PostgresConnection
+    let logger: Logger
+    /// Where, for errors: the URL without its password.
+    private let place: String
+    /// Failed at the deadline (before the connection is closed), succeeded by `end()`.
+    private let ending: EventLoopPromise<Void>
+    private let timer: Scheduled<Void>
+    private let timedOut: Flag
+
+    final class Flag: Sendable { let value = Atomic<Bool>(false) }
+
+    fileprivate init(_ connection: PostgresConnection, until expiry: NIODeadline, connector: PostgresConnector) {
+        self.connection = connection
+        self.logger = connector.logger
+        self.place = connector.location.description
+        let ending = connection.eventLoop.makePromise(of: Void.self)
+        let timedOut = Flag()
+        let error = connector.timeout
+        self.ending = ending
+        self.timedOut = timedOut
+        timer = connection.eventLoop.scheduleTask(deadline: expiry) {
+            timedOut.value.store(true, ordering: .relaxed)
+            ending.fail(error)
+            PostgresConnector.close(connection)
+        }
+    }
+
+    /// Runs one statement and collects its rows. The answer fails at once when the server has
+    /// ended the connection, and at the deadline at the latest.
+    func query(_ query: PostgresQuery) -> EventLoopFuture<PostgresQueryResult> {
+        let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
+        ending.futureResult.whenFailure { answer.fail($0) }
+        connection.eventLoop.execute { [connection, logger, place] in
+            guard !connection.isClosed else {
+                answer.fail(PostgresStoreError(.unavailable, "the server closed the connection", at: place))
+                return
+            }
+            connection.query(query, logger: logger).cascade(to: answer)
+        }
+        return answer.futureResult
+    }
+
+    /// Whether the deadline passed (and closed the connection) before `end()`.
+    var expired: Bool { timedOut.value.load(ordering: .relaxed) }
+
+    /// Stops the deadline's clock; the connection, for reuse or closing.
+    fileprivate func end() -> PostgresConnection {
+        timer.cancel()
+        ending.succeed(())
+        return connection
     }
 }

@@ -78,11 +78,11 @@ public final class PostgresPositionStore: PositionStore {
     ]
 
     func migrate() async throws(PostgresStoreError) {
-        try await connector.suspending { connection in
+        try await connector.suspending { session in
             // Instances starting together: one creates, the others wait for its lock.
-            _ = try await connection.query("SELECT pg_advisory_lock(35)", logger: connector.logger).collect()
-            for statement in Self.schema { _ = try await connection.query(statement, logger: connector.logger).collect() }
-            _ = try await connection.query("SELECT pg_advisory_unlock(35)", logger: connector.logger).collect()
+            _ = try await session.query("SELECT pg_advisory_lock(35)").get()
+            for statement in Self.schema { _ = try await session.query(statement).get() }
+            _ = try await session.query("SELECT pg_advisory_unlock(35)").get()
         }
     }
 
@@ -151,10 +151,9 @@ public final class PostgresPositionStore: PositionStore {
         let newDays = partitions.withLock { days.subtracting($0) }
         let names = Set(rows.map(\.device))
         let newNames = Array(knownDevices.withLock { names.subtracting($0) })
-        let logger = connector.logger
         let inserted: Int
         do {
-            inserted = try connector.blocking { connection -> Int in
+            inserted = try connector.blocking { session -> Int in
             for day in newDays.sorted() {
                 // Outside the batch's transaction: a partition another instance is creating at
                 // the same moment fails here (duplicate), and is there at the retry.
@@ -162,16 +161,16 @@ public final class PostgresPositionStore: PositionStore {
                     CREATE TABLE IF NOT EXISTS \(Self.partitionName(day: day)) PARTITION OF positions
                     FOR VALUES FROM (\(day * Self.day)) TO (\((day + 1) * Self.day))
                     """)
-                _ = try connection.query(query, logger: logger).wait()
+                _ = try session.query(query).wait()
             }
             // Usually one statement, its own transaction: one round trip. A batch that
             // registers devices wraps the registration and the statement in one transaction.
             if !newNames.isEmpty {
-                _ = try connection.query("BEGIN", logger: logger).wait()
-                _ = try connection.query("INSERT INTO devices (name) SELECT unnest(\(newNames)::text[]) ON CONFLICT DO NOTHING", logger: logger).wait()
+                _ = try session.query("BEGIN").wait()
+                _ = try session.query("INSERT INTO devices (name) SELECT unnest(\(newNames)::text[]) ON CONFLICT DO NOTHING").wait()
             }
-            let result = try connection.query(Self.insert(Columns(rows)), logger: logger).wait()
-            if !newNames.isEmpty { _ = try connection.query("COMMIT", logger: logger).wait() }
+            let result = try session.query(Self.insert(Columns(rows))).wait()
+            if !newNames.isEmpty { _ = try session.query("COMMIT").wait() }
             return try result.first?.decode(Int.self) ?? 0
             }
         } catch {
@@ -186,9 +185,8 @@ public final class PostgresPositionStore: PositionStore {
     }
 
     public func devices() async throws -> [DeviceSettings] {
-        let logger = connector.logger
-        return try await connector.suspending { connection in
-            try await connection.query("SELECT name, osmand_speed_unit FROM devices ORDER BY name", logger: logger).collect().map { row in
+        return try await connector.suspending { session in
+            try await session.query("SELECT name, osmand_speed_unit FROM devices ORDER BY name").get().map { row in
                 let (name, unit) = try row.decode((String, String).self)
                 return DeviceSettings(name: name, osmAndSpeedUnit: OsmAndSpeedUnit(rawValue: unit) ?? .metersPerSecond)
             }
@@ -197,13 +195,12 @@ public final class PostgresPositionStore: PositionStore {
 
     public func register(_ devices: [DeviceSettings]) async throws {
         guard !devices.isEmpty else { return }
-        let logger = connector.logger
         let names = devices.map(\.name), units = devices.map(\.osmAndSpeedUnit.rawValue)
-        try await connector.suspending { connection in
-            _ = try await connection.query("""
+        try await connector.suspending { session in
+            _ = try await session.query("""
                 INSERT INTO devices (name, osmand_speed_unit) SELECT * FROM unnest(\(names)::text[], \(units)::text[])
                 ON CONFLICT (name) DO UPDATE SET osmand_speed_unit = excluded.osmand_speed_unit
-                """, logger: logger).collect()
+                """).get()
         }
         knownDevices.withLock { $0.formUnion(names) }
     }
@@ -218,28 +215,25 @@ public final class PostgresPositionStore: PositionStore {
     }
 
     public func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
-        let logger = connector.logger
         let query: PostgresQuery = """
             SELECT \(unescaped: Self.columns) FROM positions p JOIN devices d ON d.id = p.device_id
             WHERE d.name = \(device) AND p.fix_time >= \(from) AND p.fix_time < \(to) ORDER BY p.fix_time LIMIT \(Int64(limit))
             """
-        return try await connector.suspending { connection in
-            try await connection.query(query, logger: logger).collect().map(Self.fix)
+        return try await connector.suspending { session in
+            try await session.query(query).get().map(Self.fix)
         }
     }
 
     public func latest(device: String) async throws -> StoredFix? {
-        let logger = connector.logger
         let query: PostgresQuery = """
             SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE d.name = \(device)
             """
-        return try await connector.suspending { connection in
-            try await connection.query(query, logger: logger).collect().first.map(Self.fix)
+        return try await connector.suspending { session in
+            try await session.query(query).get().first.map(Self.fix)
         }
     }
 
     public func latest(in box: BoundingBox) async throws -> [StoredFix] {
-        let logger = connector.logger
         let query: PostgresQuery = box.crossesAntimeridian
             ? """
               SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
@@ -249,18 +243,17 @@ public final class PostgresPositionStore: PositionStore {
               SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
               WHERE p.latitude BETWEEN \(box.south) AND \(box.north) AND p.longitude BETWEEN \(box.west) AND \(box.east) ORDER BY d.name
               """
-        return try await connector.suspending { connection in
-            try await connection.query(query, logger: logger).collect().map(Self.fix)
+        return try await connector.suspending { session in
+            try await session.query(query).get().map(Self.fix)
         }
     }
 
     public func count(device: String, fixTime: Int64) async throws -> Int {
-        let logger = connector.logger
         let query: PostgresQuery = """
             SELECT count(*) FROM positions p JOIN devices d ON d.id = p.device_id WHERE d.name = \(device) AND p.fix_time = \(fixTime)
             """
-        return try await connector.suspending { connection in
-            try await connection.query(query, logger: logger).collect().first.map { try $0.decode(Int.self) } ?? 0
+        return try await connector.suspending { session in
+            try await session.query(query).get().first.map { try $0.decode(Int.self) } ?? 0
         }
     }
 
