@@ -41,12 +41,16 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Flag(help: "Register unknown devices on their first fix instead of refusing them (403).")
     var autoRegister = false
 
+    @Option(help: ArgumentHelp("Remove fix history of the UTC days that ended more than N days ago (\(OptionRanges.retentionDays)), at start and hourly; PostgreSQL drops their partitions. Latest positions stay. Default: keep everything.", valueName: "N"))
+    var retentionDays: Int?
+
     @Option(help: "Also listen for Teltonika devices (Codec 8 / 8E over TCP) on this port, on the first --host.")
     var teltonikaPort: Int?
 
     func validate() throws {
         try OptionRanges.port.check(port, option: "--port")
         if let teltonikaPort { try OptionRanges.port.check(teltonikaPort, option: "--teltonika-port") }
+        try OptionRanges.retentionDays.check(retentionDays, option: "--retention-days")
     }
 
     func run() async throws {
@@ -59,6 +63,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         let first = Mutex(true)
         // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.
         try await withThrowingTaskGroup(of: Void.self) { group in
+            if let retentionDays { group.addTask { await ingest.retainHistory(days: retentionDays) } }
             if let teltonikaPort {
                 group.addTask {
                     try await TeltonikaListener.run(host: options.hosts[0], port: teltonikaPort, ingest: ingest) { port in

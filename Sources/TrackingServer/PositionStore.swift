@@ -85,4 +85,23 @@ public protocol PositionStore: Sendable {
     func latest(in box: BoundingBox) async throws -> [StoredFix]
     /// How many fixes of `device` are stored at `fixTime`, whatever their payload.
     func count(device: String, fixTime: Int64) async throws -> Int
+    /// Retention: removes the fixes of every UTC day before `day` (`FixDay`; fix time below
+    /// `day` × 86,400,000 ms). `latest` keeps each device's latest fix.
+    func removeDays(before day: Int64) async throws
+}
+
+/// UTC days of fix time, days since 1970: the unit of retention and of PostgreSQL's partitions.
+enum FixDay {
+    /// Milliseconds in one day.
+    static let milliseconds: Int64 = 86_400_000
+
+    /// The day holding `milliseconds` since 1970: floor(ms / day), also before 1970.
+    static func of(_ milliseconds: Int64) -> Int64 {
+        milliseconds >= 0 ? milliseconds / Self.milliseconds : (milliseconds - Self.milliseconds + 1) / Self.milliseconds
+    }
+
+    /// The first day that `days` days of retention keep at `now` (milliseconds since 1970): a
+    /// day is removed once it ended more than `days` × 24 h ago, so today and the `days` days
+    /// before it are kept.
+    static func firstKept(retentionDays days: Int, now: Int64) -> Int64 { of(now) - Int64(days) }
 }

@@ -34,9 +34,6 @@ public final class PostgresPositionStore: PositionStore {
     /// Days (milliseconds / 86,400,000) whose partition exists.
     let partitions = Mutex<Set<Int64>>([])
 
-    /// Milliseconds in one partition.
-    static let day: Int64 = 86_400_000
-
     init(connector: PostgresConnector) {
         self.connector = connector
     }
@@ -93,9 +90,12 @@ public final class PostgresPositionStore: PositionStore {
         return "positions_d\(y < 0 ? "m\(-y)" : "\(y)")\(two(m))\(two(d))"
     }
 
-    /// Days are floor(ms / day), also before 1970.
-    static func dayOf(_ milliseconds: Int64) -> Int64 {
-        milliseconds >= 0 ? milliseconds / day : (milliseconds - day + 1) / day
+    /// The day of a partition table's name (`partitionName(day:)`'s inverse); nil for other names.
+    static func day(ofPartition name: String) -> Int64? {
+        guard name.hasPrefix("positions_d"), name.count == 19, let number = Int(name.suffix(8)) else { return nil }
+        let (y, m, d) = (number / 10_000, number / 100 % 100, number % 100)
+        guard (1...12).contains(m), (1...31).contains(d) else { return nil }
+        return Int64(CivilCalendar.days(year: y, month: m, day: d))
     }
 
     /// The column arrays of one batch; absent measurements as NaN, turned back into NULL by the
@@ -147,7 +147,7 @@ public final class PostgresPositionStore: PositionStore {
 
     public func commit(_ rows: [StoredFix]) throws -> Int {
         guard !rows.isEmpty else { return 0 }
-        let days = Set(rows.map { Self.dayOf($0.fixTime) })
+        let days = Set(rows.map { FixDay.of($0.fixTime) })
         let newDays = partitions.withLock { days.subtracting($0) }
         let names = Set(rows.map(\.device))
         let newNames = Array(knownDevices.withLock { names.subtracting($0) })
@@ -159,7 +159,7 @@ public final class PostgresPositionStore: PositionStore {
                 // the same moment fails here (duplicate), and is there at the retry.
                 let query = PostgresQuery(unsafeSQL: """
                     CREATE TABLE IF NOT EXISTS \(Self.partitionName(day: day)) PARTITION OF positions
-                    FOR VALUES FROM (\(day * Self.day)) TO (\((day + 1) * Self.day))
+                    FOR VALUES FROM (\(day * FixDay.milliseconds)) TO (\((day + 1) * FixDay.milliseconds))
                     """)
                 _ = try session.query(query).wait()
             }
@@ -254,6 +254,26 @@ public final class PostgresPositionStore: PositionStore {
             """
         return try await connector.suspending { session in
             try await session.query(query).get().first.map { try $0.decode(Int.self) } ?? 0
+        }
+    }
+
+    /// Drops the partitions of the days before `day`: no row is deleted one by one, and the
+    /// space returns to the system at once. Each `DROP TABLE` holds the parent table's lock for
+    /// a moment (PostgreSQL 15 §5.11.2.2, partition maintenance), so commits wait that long.
+    public func removeDays(before day: Int64) async throws {
+        let names = try await connector.suspending { session in
+            try await session.query("""
+                SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+                WHERE p.relname = 'positions'
+                """).get().map { try $0.decode(String.self) }
+        }
+        for name in names {
+            guard let old = Self.day(ofPartition: name), old < day else { continue }
+            // Forgotten first: a late fix of that day made after the drop creates it again.
+            partitions.withLock { _ = $0.remove(old) }
+            try await connector.suspending { session in
+                _ = try await session.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(name)")).get()
+            }
         }
     }
 

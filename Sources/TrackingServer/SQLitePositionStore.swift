@@ -159,4 +159,13 @@ public final class SQLitePositionStore: PositionStore {
                 """, arguments: [device, fixTime]) ?? 0
         }
     }
+
+    /// Deletes the fixes before `day`, device by device along the primary key (one range each),
+    /// in one transaction: commits wait for it.
+    public func removeDays(before day: Int64) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM positions WHERE device_id IN (SELECT id FROM devices) AND fix_time < ?",
+                           arguments: [day * FixDay.milliseconds])
+        }
+    }
 }

@@ -81,6 +81,21 @@ public final class TrackingIngest: Sendable {
         try await store.positions(device: device, from: from, to: to, limit: limit)
     }
 
+    /// Retention, until the task is cancelled: removes the UTC days that ended more than `days`
+    /// × 24 h ago (`FixDay.firstKept`), now and then every `interval`. A pass the store refuses
+    /// (database down) is counted in `tracking_retention_failures_total` and made again at the next.
+    public func retainHistory(days: Int, every interval: Duration = .seconds(3600)) async {
+        while !Task.isCancelled {
+            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+            do {
+                try await store.removeDays(before: FixDay.firstKept(retentionDays: days, now: now))
+            } catch {
+                metrics.retentionFailed()
+            }
+            do { try await Task.sleep(for: interval) } catch { return }
+        }
+    }
+
     /// Ends the writer after committing what is queued.
     public func stop() { committer.stop() }
 }

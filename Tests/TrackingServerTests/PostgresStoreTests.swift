@@ -30,7 +30,8 @@ import TrackingProtocols
         #expect(PostgresPositionStore.partitionName(day: 0) == "positions_d19700101")
         #expect(PostgresPositionStore.partitionName(day: 11_016) == "positions_d20000229") // a leap day
         #expect(PostgresPositionStore.partitionName(day: 11_017) == "positions_d20000301")
-        #expect(PostgresPositionStore.dayOf(-1) == -1)
+        #expect(FixDay.of(-1) == -1)
+        #expect(PostgresPositionStore.day(ofPartition: "positions_d20000229") == 11_016 && PostgresPositionStore.day(ofPartition: "positions") == nil)
         #expect(PostgresPositionStore.partitionName(day: -1) == "positions_d19691231")
     }
 }
@@ -96,11 +97,37 @@ final class Shared<Value: Sendable>: Sendable {
             }
             #expect(try await pg.psql("SELECT count(*) FROM positions").trimmingCharacters(in: .whitespacesAndNewlines) == "504")
             #expect(ingest.metrics.text().contains("tracking_duplicate_fixes_total 501"))
-            let day = Int64(t) * 1000 / PostgresPositionStore.day
+            let day = Int64(t) * 1000 / FixDay.milliseconds
             let partitions = try await pg.psql("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'positions'")
             #expect(partitions.contains(PostgresPositionStore.partitionName(day: day)))
             let indexes = try await pg.psql("SELECT indexdef FROM pg_indexes WHERE tablename = 'positions'")
             #expect(indexes.contains("USING brin (fix_time)") && indexes.contains("UNIQUE INDEX") && indexes.contains("(device_id, fix_time, payload_hash)"))
+        }
+    }
+
+    /// Noon (UTC) of `day`, in milliseconds since 1970, and a fix of `device` then.
+    static func noonFix(_ device: String, day: Int64) -> StoredFix {
+        StoredFix(device: device, fixTime: day * FixDay.milliseconds + FixDay.milliseconds / 2, payloadHash: 1, latitude: 1, longitude: 2,
+                  receivedAt: 0, source: "osmand")
+    }
+
+    /// Retention drops the partitions of the days before the cut, whole, and nothing after it;
+    /// `latest` stays; a late fix of a dropped day is stored again (its partition made anew,
+    /// not assumed to exist).
+    @Test func removeDays_dropsOlderPartitions_keepsLatest_lateFixStoredAgain() async throws {
+        _ = try await PostgresTestServer.with { pg in
+            let store = try await PostgresPositionStore.open(url: pg.url)
+            defer { store.close() }
+            let today = FixDay.of(Int64(Self.nowSeconds) * 1000)
+            let rows = (0...3).map { Self.noonFix("a", day: today - $0) }
+            #expect(try store.commit(rows) == 4)
+            try await store.removeDays(before: today - 1)
+            #expect(try await store.positions(device: "a", from: 0, to: .max, limit: 10).map(\.fixTime) == [rows[1].fixTime, rows[0].fixTime])
+            let tables = try await pg.psql("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'positions' ORDER BY 1")
+            #expect(tables.split(separator: "\n").map(String.init) == [today - 1, today].map { PostgresPositionStore.partitionName(day: $0) })
+            #expect(try await store.latest(device: "a")?.fixTime == rows[0].fixTime)
+            #expect(try store.commit([rows[3]]) == 1)
+            #expect(try await store.count(device: "a", fixTime: rows[3].fixTime) == 1)
         }
     }
 

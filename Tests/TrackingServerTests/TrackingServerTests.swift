@@ -74,6 +74,30 @@ import TrackingProtocols
         ingest.stop()
     }
 
+    /// Retention on SQLite, as `serve-tracking --retention-days 1` runs it: the first pass of
+    /// `retainHistory` deletes the fixes of the days before yesterday (UTC) and keeps
+    /// yesterday's, today's and the devices' latest positions.
+    @Test func retainHistory_deletesDaysBeforeTheKeptOnes_keepsLatest() async throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+        let ingest = try await TrackingIngest(store: store, policy: .register)
+        defer { ingest.stop() }
+        let today = FixDay.of(Int64(Self.nowSeconds) * 1000)
+        let rows = ["a", "b"].flatMap { device in (0...3).map { PostgresStoreTests.noonFix(device, day: today - $0) } }
+        #expect(try store.commit(rows) == 8)
+        let retention = Task { await ingest.retainHistory(days: 1) }
+        defer { retention.cancel() }
+        try await PostgresStoreTests.waitUntil("the first retention pass") {
+            (try? store.positions(device: "b", from: 0, to: .max, limit: 10).count) == 2
+        }
+        for device in ["a", "b"] {
+            #expect(try store.positions(device: device, from: 0, to: .max, limit: 10).map(\.fixTime) == [rows[1].fixTime, rows[0].fixTime])
+            #expect(try store.latest(device: device)?.fixTime == rows[0].fixTime)
+        }
+        #expect(ingest.metrics.text().contains("tracking_retention_failures_total 0"))
+    }
+
     @Test func endpoints_replyWhatTheirAppsExpect_andReadBackAsGeoJSONAndGPX() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
