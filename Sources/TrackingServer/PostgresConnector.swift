@@ -73,7 +73,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible {
 final class PostgresConnector: Sendable {
     let location: PostgresLocation
     let configuration: PostgresConnection.Configuration
-    /// The longest one operation, connect included, may take.
+    /// The longest a connect, or one statement's answer, may take.
     let deadline: TimeAmount
     /// Idle connections beyond this many are closed.
     let maximumIdle: Int
@@ -124,22 +124,21 @@ final class PostgresConnector: Sendable {
         }
     }
 
-    /// A session on an idle connection, or on a new one; the deadline starts now. A new
-    /// connection's handshake is under the deadline too: `connectTimeout` bounds only the TCP
+    /// A session on an idle connection, or on a new one. A new connection's handshake is under
+    /// the deadline too: `connectTimeout` bounds only the TCP
     /// connect, and a server that accepts it and then says nothing (frozen, or its socket kept
     /// by a dying postmaster) would hold the caller for ever.
     private func open() -> EventLoopFuture<PostgresSession> {
-        let expiry = NIODeadline.now() + deadline
         while let connection = idle.withLock({ $0.popLast() }) {
             if !connection.isClosed {
-                return connection.eventLoop.makeSucceededFuture(PostgresSession(connection, until: expiry, connector: self))
+                return connection.eventLoop.makeSucceededFuture(PostgresSession(connection, connector: self))
             }
         }
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let loop = MultiThreadedEventLoopGroup.singleton.any()
         let promise = loop.makePromise(of: PostgresSession.self)
         let settled = Atomic<Bool>(false)
-        let timer = loop.scheduleTask(deadline: expiry) { [deadline, location] in
+        let timer = loop.scheduleTask(in: deadline) { [deadline, location] in
             guard !settled.exchange(true, ordering: .relaxed) else { return }
             promise.fail(PostgresStoreError(.timedOut, "no connection within \(deadline.nanoseconds / 1_000_000) ms", at: location.description))
         }
@@ -148,7 +147,7 @@ final class PostgresConnector: Sendable {
             let late = settled.exchange(true, ordering: .relaxed)
             switch result {
             case .success(let connection):
-                if late { Self.close(connection) } else { promise.succeed(PostgresSession(connection, until: expiry, connector: self)) }
+                if late { Self.close(connection) } else { promise.succeed(PostgresSession(connection, connector: self)) }
             case .failure(let error): if !late { promise.fail(error) }
             }
         }
@@ -211,58 +210,56 @@ final class PostgresConnector: Sendable {
 /// PostgreSQL was stopped. So `query` hands the statement over on the connection's event loop,
 /// where the channel cannot close between the check and the write, and only while the channel
 /// is open (an open channel's handler answers every statement, with an error if the connection
-/// ends meanwhile); and every answer is also failed at the deadline, so that no wait on the
+/// ends meanwhile); and every answer is also failed at its deadline, so that no wait on the
 /// database outlives it whatever the library does.
 final class PostgresSession: Sendable {
     let connection: PostgresConnection
     let logger: Logger
     /// Where, for errors: the URL without its password.
     private let place: String
-    /// Failed at the deadline (before the connection is closed), succeeded by `end()`.
-    private let ending: EventLoopPromise<Void>
-    private let timer: Scheduled<Void>
-    private let timedOut: Flag
+    /// The longest one statement may wait for its answer.
+    private let deadline: TimeAmount
+    private let timeout: PostgresStoreError
+    private let timedOut = Flag()
 
     final class Flag: Sendable { let value = Atomic<Bool>(false) }
 
-    fileprivate init(_ connection: PostgresConnection, until expiry: NIODeadline, connector: PostgresConnector) {
+    fileprivate init(_ connection: PostgresConnection, connector: PostgresConnector) {
         self.connection = connection
         self.logger = connector.logger
         self.place = connector.location.description
-        let ending = connection.eventLoop.makePromise(of: Void.self)
-        let timedOut = Flag()
-        let error = connector.timeout
-        self.ending = ending
-        self.timedOut = timedOut
-        timer = connection.eventLoop.scheduleTask(deadline: expiry) {
-            timedOut.value.store(true, ordering: .relaxed)
-            ending.fail(error)
-            PostgresConnector.close(connection)
-        }
+        self.deadline = connector.deadline
+        self.timeout = connector.timeout
     }
 
     /// Runs one statement and collects its rows. The answer fails at once when the server has
-    /// ended the connection, and at the deadline at the latest.
+    /// ended the connection, and at the deadline after the statement was handed over at the
+    /// latest (then the connection is closed). The deadline counts from the hand-over, not from
+    /// the operation's start: time this process spends between statements (a busy machine) is
+    /// not the database's.
     func query(_ query: PostgresQuery) -> EventLoopFuture<PostgresQueryResult> {
         let answer = connection.eventLoop.makePromise(of: PostgresQueryResult.self)
-        ending.futureResult.whenFailure { answer.fail($0) }
-        connection.eventLoop.execute { [connection, logger, place] in
+        connection.eventLoop.execute { [connection, logger, place, deadline, timeout, timedOut] in
             guard !connection.isClosed else {
                 answer.fail(PostgresStoreError(.unavailable, "the server closed the connection", at: place))
                 return
             }
-            connection.query(query, logger: logger).cascade(to: answer)
+            let timer = connection.eventLoop.scheduleTask(in: deadline) {
+                timedOut.value.store(true, ordering: .relaxed)
+                answer.fail(timeout)
+                PostgresConnector.close(connection)
+            }
+            connection.query(query, logger: logger).whenComplete { result in
+                timer.cancel()
+                answer.completeWith(result)
+            }
         }
         return answer.futureResult
     }
 
-    /// Whether the deadline passed (and closed the connection) before `end()`.
+    /// Whether a statement outlived the deadline (and closed the connection).
     var expired: Bool { timedOut.value.load(ordering: .relaxed) }
 
-    /// Stops the deadline's clock; the connection, for reuse or closing.
-    fileprivate func end() -> PostgresConnection {
-        timer.cancel()
-        ending.succeed(())
-        return connection
-    }
+    /// The connection, for reuse or closing.
+    fileprivate func end() -> PostgresConnection { connection }
 }

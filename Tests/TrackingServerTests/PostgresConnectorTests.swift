@@ -38,11 +38,11 @@ import Testing
     /// statement then handed to postgres-nio is written to a closed channel whose handlers are
     /// gone, and its promise is never completed: the old connector's `wait()` waited for ever
     /// (the crash test's hang). The statement must fail at once as unavailable — not at the
-    /// deadline (2 s here), and never hang — on the blocking path (group commit) and the
+    /// deadline (60 s here), and never hang — on the blocking path (group commit) and the
     /// suspending one (reads).
     @Test func statementAfterTheServerEndedTheConnection_failsAsUnavailable() async throws {
         _ = try await PostgresTestServer.with { pg in
-            let connector = PostgresConnector(try PostgresLocation(url: pg.url), deadline: .seconds(2))
+            let connector = PostgresConnector(try PostgresLocation(url: pg.url), deadline: .seconds(60))
             defer { connector.close() }
             /// Ends `connection` from another connection and waits until its channel is closed.
             @Sendable func endedByTheServer(_ session: PostgresSession) throws {
@@ -50,7 +50,7 @@ import Testing
                 try connector.blocking { other in _ = try other.query("SELECT pg_terminate_backend(\(pid))").wait() }
                 try session.connection.closeFuture.wait()
             }
-            let blocking = try await Self.within(.seconds(30), "a blocking statement on an ended connection") {
+            let blocking = try await Self.within(.seconds(120), "a blocking statement on an ended connection") {
                 await Self.onThread { () -> (any Error)? in
                     do {
                         try connector.blocking { session in
@@ -62,7 +62,7 @@ import Testing
                 }
             }
             #expect((blocking as? PostgresStoreError)?.code == .unavailable, "\(String(describing: blocking))")
-            let suspending = try await Self.within(.seconds(30), "a suspending statement on an ended connection") { () -> (any Error)? in
+            let suspending = try await Self.within(.seconds(120), "a suspending statement on an ended connection") { () -> (any Error)? in
                 do {
                     try await connector.suspending { session in
                         try endedByTheServer(session)
