@@ -72,6 +72,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // The tracking server's embedded store only (target TrackingServer).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The tracking server's scale-out store only (target TrackingServer, `--postgres`).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The bottom (DESIGN.md §2): what every layer shares — `ErrorCode`, the byte source and
@@ -263,7 +265,8 @@ let package = Package(
         .target(name: "TrackingProtocols", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
         // The tracking server: HTTP ingest on LocalServer, group commit to a store (SQLite via
-        // GRDB by default), acks only after the commit, the read API, metrics, the load generator.
+        // GRDB by default, PostgreSQL via postgres-nio), acks only after the commit, the read
+        // API, metrics, the load generator.
         .target(
             name: "TrackingServer",
             dependencies: [
@@ -273,6 +276,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -451,7 +456,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TrackingServerTests",
-            dependencies: ["TrackingServer", "TrackingProtocols", "GeoCore", "GeoTestSupport", "SystemIO"],
+            dependencies: ["TrackingServer", "TrackingProtocols", "GeoCore", "GeoTestSupport", "SystemIO",
+                           .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(

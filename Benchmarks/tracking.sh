@@ -1,22 +1,53 @@
 #!/usr/bin/env bash
 # The tracking server under `geo loadgen` on loopback (issue 35): N devices at 1 Hz sending
-# OsmAnd requests over keep-alive connections to `geo serve-tracking` on a fresh SQLite file,
-# for D seconds; prints the generator's report (acknowledged fixes/s, errors, p50/p99/p99.9
-# request → ack latency), the server's commit metrics and peak RSS, then `geo loadgen verify`.
-# Usage: Benchmarks/tracking.sh [DEVICES] [SECONDS] [GEO]   (GEO: a built geo; default release)
+# OsmAnd requests over keep-alive connections to `geo serve-tracking` on a fresh store, for D
+# seconds; prints the generator's report (acknowledged fixes/s, errors, p50/p99/p99.9 request →
+# ack latency), the server's commit metrics and peak RSS, then `geo loadgen verify`.
+# STORE sqlite (default) is a fresh SQLite file; STORE postgres a fresh PostgreSQL 15 cluster of
+# its own (initdb + pg_ctl on a free loopback port, as the `postgres` user when run as root;
+# scripts/setup.sh installs postgresql-15), its defaults kept (fsync, synchronous_commit on).
+# Usage: Benchmarks/tracking.sh [DEVICES] [SECONDS] [GEO] [STORE]   (GEO: a built geo; default release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N="${1:-2000}"; D="${2:-60}"
-GEO="${3:-}"
+GEO="${3:-}"; STORE="${4:-sqlite}"
 if [ -z "$GEO" ]; then swift build -c release --product geo >/dev/null; GEO="$(swift build -c release --show-bin-path)/geo"; fi
-WORK="$(mktemp -d)"; trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+# In /tmp itself: the `postgres` user must be able to enter it.
+WORK="$(mktemp -d /tmp/tracking-bench.XXXXXX)"
+SERVER=""; PGBIN=""
+as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+    [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
+    [ -n "$PGBIN" ] && as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
 ulimit -n 65536 2>/dev/null || true
-"$GEO" serve-tracking --db "$WORK/t.sqlite" --port 0 --host 127.0.0.1 --auto-register > "$WORK/url" 2> "$WORK/server.err" &
+case "$STORE" in
+sqlite)
+    STORE_ARGS=(--db "$WORK/t.sqlite") ;;
+postgres)
+    PGBIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+    [ -x "$PGBIN/initdb" ] || { echo "tracking.sh: no PostgreSQL (scripts/setup.sh installs postgresql-15)" >&2; exit 1; }
+    [ "$(id -u)" -eq 0 ] && chown postgres "$WORK"
+    PGPORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    as_pg "$PGBIN/initdb" -D "$WORK/pg" -U tracking -A trust -E UTF8 --no-sync >/dev/null
+    as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg.log" -w -o "-p $PGPORT -k $WORK -c listen_addresses=127.0.0.1" start >/dev/null
+    PGURL="postgres://tracking@127.0.0.1:$PGPORT/postgres"
+    echo "store: PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') at $PGURL"
+    STORE_ARGS=(--postgres "$PGURL") ;;
+*) echo "tracking.sh: STORE is sqlite or postgres, not $STORE" >&2; exit 2 ;;
+esac
+"$GEO" serve-tracking "${STORE_ARGS[@]}" --port 0 --host 127.0.0.1 --auto-register > "$WORK/url" 2> "$WORK/server.err" &
 SERVER=$!
 for _ in $(seq 300); do [ -s "$WORK/url" ] && break; sleep 0.1; done
 URL="$(head -1 "$WORK/url")"
 "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv"
-curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
+curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
 echo "server peak RSS: $(grep VmHWM /proc/$SERVER/status | awk '{print $2, $3}')"
-kill -TERM "$SERVER"; wait "$SERVER" || true
-"$GEO" loadgen verify --db "$WORK/t.sqlite" --ack-log "$WORK/acks.csv"
+kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=""
+if [ "$STORE" = postgres ]; then
+    "$GEO" loadgen verify --postgres "$PGURL" --ack-log "$WORK/acks.csv"
+else
+    "$GEO" loadgen verify --db "$WORK/t.sqlite" --ack-log "$WORK/acks.csv"
+fi

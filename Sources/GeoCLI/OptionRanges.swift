@@ -60,6 +60,8 @@ enum OptionRanges {
     static let snapshotZoom = ValidRange(0...22, unit: "")
     /// `map --port`: a TCP port; 0 lets the system pick one.
     static let port = ValidRange(0...65_535, unit: "")
+    /// `serve-tracking --retention-days`: 1 day through 100 years.
+    static let retentionDays = ValidRange(1...36_525, unit: "days")
     /// `snapshot --size`, pixels a side (an 8192² RGBA image is 256 MiB).
     static let snapshotSide = ValidRange(1...8_192, unit: "px")
 }

@@ -8,20 +8,23 @@ import TrackingProtocols
 import TrackingServer
 import GeoBase
 
-/// `geo serve-tracking`: the tracking server (TrackingServer) on an SQLite file.
+/// `geo serve-tracking`: the tracking server (TrackingServer) on an SQLite file or PostgreSQL.
 struct ServeTrackingCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve-tracking",
         abstract: "Receive positions from trackers (OsmAnd, OwnTracks, Overland, GPSLogger) and store them.",
         discussion: """
             Endpoints: / (OsmAnd), /owntracks, /overland, /gpslogger; GET /api/positions?device=…&from=…&to=…&format=geojson|gpx; \
-            GET /metrics. A fix is acknowledged only after it is committed to the database (WAL, synchronous=FULL); \
-            a failing database answers 503. The first line on standard output is the base URL once listening.
+            GET /metrics. A fix is acknowledged only after it is committed to the database (SQLite: WAL, synchronous=FULL; \
+            PostgreSQL with --postgres: COMMIT acknowledged); a failing database answers 503. The first line on standard output is the base URL once listening.
             """
     )
 
     @Option(help: "SQLite database file, created when absent.")
     var db: String = "tracking.sqlite"
+
+    @Option(help: ArgumentHelp("Store in PostgreSQL instead of SQLite (schema created when absent).", valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
+    var postgres: String?
 
     @Option(help: "TCP port (\(OptionRanges.port); 0 lets the system pick a free one).")
     var port: Int = 5055
@@ -38,23 +41,29 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Flag(help: "Register unknown devices on their first fix instead of refusing them (403).")
     var autoRegister = false
 
+    @Option(help: ArgumentHelp("Remove fix history of the UTC days that ended more than N days ago (\(OptionRanges.retentionDays)), at start and hourly; PostgreSQL drops their partitions. Latest positions stay. Default: keep everything.", valueName: "N"))
+    var retentionDays: Int?
+
     @Option(help: "Also listen for Teltonika devices (Codec 8 / 8E over TCP) on this port, on the first --host.")
     var teltonikaPort: Int?
 
     func validate() throws {
         try OptionRanges.port.check(port, option: "--port")
         if let teltonikaPort { try OptionRanges.port.check(teltonikaPort, option: "--teltonika-port") }
+        try OptionRanges.retentionDays.check(retentionDays, option: "--retention-days")
     }
 
     func run() async throws {
         let settings = devices.map { spec -> DeviceSettings in
             spec.hasSuffix(":knots") ? DeviceSettings(name: String(spec.dropLast(6)), osmAndSpeedUnit: .knots) : DeviceSettings(name: spec)
         }
-        let ingest = try TrackingIngest(store: try SQLitePositionStore(path: db), policy: autoRegister ? .register : .refuse, devices: settings)
+        let store: any PositionStore = if let postgres { try await PostgresPositionStore.open(url: postgres) } else { try SQLitePositionStore(path: db) }
+        let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings)
         let options = LocalServer.Options(port: port, hosts: hosts.isEmpty ? ["127.0.0.1", "::1"] : hosts, hostNames: hostNames)
         let first = Mutex(true)
         // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.
         try await withThrowingTaskGroup(of: Void.self) { group in
+            if let retentionDays { group.addTask { await ingest.retainHistory(days: retentionDays) } }
             if let teltonikaPort {
                 group.addTask {
                     try await TeltonikaListener.run(host: options.hosts[0], port: teltonikaPort, ingest: ingest) { port in
@@ -137,15 +146,22 @@ struct LoadgenVerifyCommand: AsyncParsableCommand {
         commandName: "verify",
         abstract: "Count acknowledged fixes missing from the database, and duplicated ones; exit 1 unless both are 0.")
 
-    @Option(help: "The database geo serve-tracking wrote.")
-    var db: String
+    @Option(help: "The SQLite database geo serve-tracking wrote.")
+    var db: String?
+
+    @Option(help: ArgumentHelp("The PostgreSQL database geo serve-tracking --postgres wrote.", valueName: "URL"))
+    var postgres: String?
+
+    func validate() throws {
+        guard (db == nil) != (postgres == nil) else { throw ValidationError("give one of --db FILE and --postgres URL") }
+    }
 
     @Option(help: "The log geo loadgen --ack-log wrote.")
     var ackLog: String
 
     func run() async throws {
-        let store = try SQLitePositionStore(path: db, readOnly: true)
-        let result = try LoadVerifier.verify(log: ackLog, store: store)
+        let store: any PositionStore = if let postgres { try await PostgresPositionStore.open(url: postgres, createSchema: false) } else { try SQLitePositionStore(path: db!, readOnly: true) }
+        let result = try await LoadVerifier.verify(log: ackLog, store: store)
         var out = StandardOutput()
         print("geo loadgen verify: \(result)", to: &out)
         out.flush()

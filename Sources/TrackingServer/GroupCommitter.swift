@@ -21,6 +21,8 @@ final class GroupCommitter: @unchecked Sendable {
     let maximumWait: TimeInterval
     let store: any PositionStore
     let metrics: TrackingMetrics
+    /// Offered each committed batch, after its requests were resumed.
+    let live: LiveFanOut
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var queue: [Pending] = []
@@ -28,9 +30,11 @@ final class GroupCommitter: @unchecked Sendable {
     private var stopping = false
     private var thread: Thread?
 
-    init(store: any PositionStore, metrics: TrackingMetrics, maximumRows: Int = 1000, maximumWait: Duration = .milliseconds(5)) {
+    init(store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut = LiveFanOut(),
+         maximumRows: Int = 1000, maximumWait: Duration = .milliseconds(5)) {
         self.store = store
         self.metrics = metrics
+        self.live = live
         self.maximumRows = maximumRows
         self.maximumWait = Double(maximumWait.components.attoseconds) / 1e18 + Double(maximumWait.components.seconds)
         // The thread keeps the committer alive until `stop()` lets it end.
@@ -92,10 +96,12 @@ final class GroupCommitter: @unchecked Sendable {
             condition.unlock()
 
             let started = Date()
+            let rows = batch.flatMap(\.rows)
             do {
-                let inserted = try store.commit(batch.flatMap(\.rows))
+                let inserted = try store.commit(rows)
                 metrics.committed(rows: rowCount, inserted: inserted, seconds: Date().timeIntervalSince(started))
                 for pending in batch { pending.continuation.resume(returning: inserted) }
+                live.publish(rows)
             } catch {
                 metrics.commitFailed()
                 for pending in batch { pending.continuation.resume(throwing: error) }

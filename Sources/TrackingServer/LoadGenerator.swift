@@ -188,14 +188,14 @@ public enum LoadVerifier {
     }
 
     /// Reads the log (`device,fix time ms` lines) and looks each fix up in `store`.
-    public static func verify(log path: String, store: any PositionStore) throws -> Result {
+    public static func verify(log path: String, store: any PositionStore) async throws -> Result {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var result = Result()
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: ",")
             guard parts.count == 2, let time = Int64(parts[1]) else { continue }
             result.acknowledged += 1
-            let count = try store.count(device: String(parts[0]), fixTime: time)
+            let count = try await store.count(device: String(parts[0]), fixTime: time)
             if count == 0 { result.missing += 1 } else if count > 1 { result.duplicated += 1 }
         }
         return result

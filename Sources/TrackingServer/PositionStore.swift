@@ -1,4 +1,4 @@
-import GeoCore
+public import GeoCore
 public import TrackingProtocols
 
 /// One fix as stored: the device's name, its fix time and payload hash (the unique key), the
@@ -55,8 +55,11 @@ public struct DeviceSettings: Sendable, Hashable {
     }
 }
 
-/// Where fixes are kept. Implementations are synchronous: `commit` is called from the group
-/// committer's one writer thread, reads from any thread.
+/// Where fixes are kept. `commit` is synchronous: the group committer's one writer thread calls
+/// it and may block there (SQLite's fsync, PostgreSQL's round trips). Registration and reads are
+/// `async`, so a networked store (`PostgresPositionStore`) waits for its database without
+/// holding a thread of the cooperative pool; a local one (`SQLitePositionStore`) answers them
+/// synchronously.
 ///
 /// Rules every store keeps:
 /// - `commit` returns only once the rows are durable (on disk, or acknowledged by a database
@@ -71,13 +74,34 @@ public protocol PositionStore: Sendable {
     /// Stores `rows` in one transaction. Returns how many were new (not duplicates).
     func commit(_ rows: [StoredFix]) throws -> Int
     /// Every registered device.
-    func devices() throws -> [DeviceSettings]
+    func devices() async throws -> [DeviceSettings]
     /// Registers devices, or updates their settings.
-    func register(_ devices: [DeviceSettings]) throws
+    func register(_ devices: [DeviceSettings]) async throws
     /// A device's fixes with `from <= fixTime < to` (milliseconds), by fix time, at most `limit`.
-    func positions(device: String, from: Int64, to: Int64, limit: Int) throws -> [StoredFix]
+    func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix]
     /// A device's latest fix (greatest fix time).
-    func latest(device: String) throws -> StoredFix?
+    func latest(device: String) async throws -> StoredFix?
+    /// The latest fix of every device whose latest fix lies in `box`, by device name.
+    func latest(in box: BoundingBox) async throws -> [StoredFix]
     /// How many fixes of `device` are stored at `fixTime`, whatever their payload.
-    func count(device: String, fixTime: Int64) throws -> Int
+    func count(device: String, fixTime: Int64) async throws -> Int
+    /// Retention: removes the fixes of every UTC day before `day` (`FixDay`; fix time below
+    /// `day` × 86,400,000 ms). `latest` keeps each device's latest fix.
+    func removeDays(before day: Int64) async throws
+}
+
+/// UTC days of fix time, days since 1970: the unit of retention and of PostgreSQL's partitions.
+enum FixDay {
+    /// Milliseconds in one day.
+    static let milliseconds: Int64 = 86_400_000
+
+    /// The day holding `milliseconds` since 1970: floor(ms / day), also before 1970.
+    static func of(_ milliseconds: Int64) -> Int64 {
+        milliseconds >= 0 ? milliseconds / Self.milliseconds : (milliseconds - Self.milliseconds + 1) / Self.milliseconds
+    }
+
+    /// The first day that `days` days of retention keep at `now` (milliseconds since 1970): a
+    /// day is removed once it ended more than `days` × 24 h ago, so today and the `days` days
+    /// before it are kept.
+    static func firstKept(retentionDays days: Int, now: Int64) -> Int64 { of(now) - Int64(days) }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+public import GeoCore
 import GRDB
 import Synchronization
 import TrackingProtocols
@@ -141,11 +142,30 @@ public final class SQLitePositionStore: PositionStore {
         }
     }
 
+    public func latest(in box: BoundingBox) throws -> [StoredFix] {
+        let longitude = box.crossesAntimeridian ? "(p.longitude >= ? OR p.longitude <= ?)" : "(p.longitude >= ? AND p.longitude <= ?)"
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
+                WHERE p.latitude >= ? AND p.latitude <= ? AND \(longitude) ORDER BY d.name
+                """, arguments: [box.south, box.north, box.west, box.east]).map(Self.fix)
+        }
+    }
+
     public func count(device: String, fixTime: Int64) throws -> Int {
         try pool.read { db in
             try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM positions p JOIN devices d ON d.id = p.device_id WHERE d.name = ? AND p.fix_time = ?
                 """, arguments: [device, fixTime]) ?? 0
+        }
+    }
+
+    /// Deletes the fixes before `day`, device by device along the primary key (one range each),
+    /// in one transaction: commits wait for it.
+    public func removeDays(before day: Int64) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM positions WHERE device_id IN (SELECT id FROM devices) AND fix_time < ?",
+                           arguments: [day * FixDay.milliseconds])
         }
     }
 }

@@ -26,19 +26,22 @@ public final class TrackingIngest: Sendable {
     let committer: GroupCommitter
     let policy: UnknownDevicePolicy
     public let metrics: TrackingMetrics
+    /// Live subscribers (`/live`), offered every committed batch.
+    public let live: LiveFanOut
     /// Registered devices, loaded at start and extended after commits that registered some.
     let devices: Mutex<[String: DeviceSettings]>
 
     /// - Parameter devices: devices to register (or whose settings to update) before serving.
     public init(store: any PositionStore, policy: UnknownDevicePolicy, devices: [DeviceSettings] = [],
-                batchRows: Int = 1000, batchWait: Duration = .milliseconds(5)) throws {
-        if !devices.isEmpty { try store.register(devices) }
-        let known = try store.devices()
+                batchRows: Int = 1000, batchWait: Duration = .milliseconds(5)) async throws {
+        if !devices.isEmpty { try await store.register(devices) }
+        let known = try await store.devices()
         self.store = store
         self.policy = policy
         self.metrics = TrackingMetrics()
         self.devices = Mutex(Dictionary(known.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }))
-        self.committer = GroupCommitter(store: store, metrics: metrics, maximumRows: batchRows, maximumWait: batchWait)
+        self.live = LiveFanOut()
+        self.committer = GroupCommitter(store: store, metrics: metrics, live: live, maximumRows: batchRows, maximumWait: batchWait)
     }
 
     /// Whether a device may send: registered, or unknown devices are registered.
@@ -74,8 +77,23 @@ public final class TrackingIngest: Sendable {
     }
 
     /// A device's fixes between two times (milliseconds since 1970, `from` included).
-    public func positions(device: String, from: Int64, to: Int64, limit: Int) throws -> [StoredFix] {
-        try store.positions(device: device, from: from, to: to, limit: limit)
+    public func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
+        try await store.positions(device: device, from: from, to: to, limit: limit)
+    }
+
+    /// Retention, until the task is cancelled: removes the UTC days that ended more than `days`
+    /// × 24 h ago (`FixDay.firstKept`), now and then every `interval`. A pass the store refuses
+    /// (database down) is counted in `tracking_retention_failures_total` and made again at the next.
+    public func retainHistory(days: Int, every interval: Duration = .seconds(3600)) async {
+        while !Task.isCancelled {
+            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+            do {
+                try await store.removeDays(before: FixDay.firstKept(retentionDays: days, now: now))
+            } catch {
+                metrics.retentionFailed()
+            }
+            do { try await Task.sleep(for: interval) } catch { return }
+        }
     }
 
     /// Ends the writer after committing what is queued.

@@ -12,6 +12,7 @@ public final class TrackingMetrics: Sendable {
         var refusedUnknownDevices = 0
         var commits = 0
         var commitFailures = 0
+        var retentionFailures = 0
         var committedRows = 0
         var commitSeconds = 0.0
         /// Batch sizes: counts of batches with at most 1, 10, 100, 500, 1000 rows, and more.
@@ -29,6 +30,7 @@ public final class TrackingMetrics: Sendable {
     func rejected(_ fixes: Int) { counters.withLock { $0.rejectedFixes += fixes } }
     func refusedUnknownDevice() { counters.withLock { $0.refusedUnknownDevices += 1 } }
     func commitFailed() { counters.withLock { $0.commitFailures += 1 } }
+    func retentionFailed() { counters.withLock { $0.retentionFailures += 1 } }
 
     func committed(rows: Int, inserted: Int, seconds: Double) {
         counters.withLock { c in
@@ -58,6 +60,8 @@ public final class TrackingMetrics: Sendable {
         metric("tracking_unknown_device_refusals_total", "counter", "Requests refused for an unregistered device.", [("", "\(c.refusedUnknownDevices)")])
         metric("tracking_commits_total", "counter", "Group commits that succeeded.", [("", "\(c.commits)")])
         metric("tracking_commit_failures_total", "counter", "Group commits the store refused.", [("", "\(c.commitFailures)")])
+        metric("tracking_retention_failures_total", "counter", "Retention passes the store refused (tried again at the next).",
+               [("", "\(c.retentionFailures)")])
         metric("tracking_commit_seconds_total", "counter", "Time spent in successful commits.", [("", "\(c.commitSeconds)")])
         var cumulative = 0, buckets: [(String, String)] = []
         for (i, bound) in Self.batchBounds.enumerated() {

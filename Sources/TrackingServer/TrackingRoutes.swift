@@ -12,6 +12,7 @@ import TrackingProtocols
 ///   413 a body over 5 MiB, 503 (with `Retry-After`) a store that failed — never an ack.
 /// - read: `GET /api/positions?device=…&from=…&to=…&format=geojson|gpx` (times ISO 8601 or
 ///   Unix seconds; `from` included, `to` excluded), `GET /metrics` (Prometheus text).
+/// - live: `/live?devices=…|bbox=…`, a WebSocket of latest positions (TrackingLive.swift).
 public enum TrackingRoutes {
     /// The most fixes one read returns: a device-day at 1 Hz is 86,400.
     public static let maximumReadFixes = 200_000
@@ -56,10 +57,11 @@ public enum TrackingRoutes {
         router.post("/gpslogger", use: gpsLogger)
         router.get("/api/positions") { request, _ in
             ingest.metrics.request("positions")
-            let response = read(request, ingest: ingest)
+            let response = await read(request, ingest: ingest)
             ingest.metrics.response(response.status.code)
             return response
         }
+        addLiveRoute(to: router, ingest: ingest)
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                      body: .init(byteBuffer: ByteBuffer(string: ingest.metrics.text())))
@@ -112,7 +114,7 @@ public enum TrackingRoutes {
         return reply
     }
 
-    static func read(_ request: Request, ingest: TrackingIngest) -> Response {
+    static func read(_ request: Request, ingest: TrackingIngest) async -> Response {
         let fields: FormFields
         do { fields = try FormFields(Substring(request.uri.query ?? "")) } catch { return text("\(error)\n", status: .badRequest) }
         guard let device = fields.first("device")?.value else { return text("no 'device' parameter\n", status: .badRequest) }
@@ -126,7 +128,7 @@ public enum TrackingRoutes {
         }
         let fixes: [StoredFix]
         do {
-            fixes = try ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
+            fixes = try await ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
         } catch {
             return text("storage unavailable: \(error)\n", status: .serviceUnavailable)
         }

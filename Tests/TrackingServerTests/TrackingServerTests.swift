@@ -59,7 +59,7 @@ import TrackingProtocols
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try TrackingIngest(store: store, policy: .register)
+        let ingest = try await TrackingIngest(store: store, policy: .register)
         let t = Self.nowSeconds - 100
         try await Self.withServer(ingest) { port async throws in
             let query = "/?id=car&lat=52.5&lon=13.4&timestamp=\(t)&speed=5"
@@ -67,17 +67,41 @@ import TrackingProtocols
             #expect(try await Self.http(port, "GET", query).status == 200) // a retry: acknowledged, not duplicated
             #expect(try await Self.http(port, "GET", "/?id=car&lat=52.6&lon=13.4&timestamp=\(t - 50)").status == 200) // older, arrives later
         }
-        #expect(try store.count(device: "car", fixTime: Int64(t) * 1000) == 1)
-        let latest = try #require(try store.latest(device: "car"))
+        #expect(try await store.count(device: "car", fixTime: Int64(t) * 1000) == 1)
+        let latest = try #require(try await store.latest(device: "car"))
         #expect(latest.fixTime == Int64(t) * 1000 && latest.latitude == 52.5)
-        #expect(try store.positions(device: "car", from: 0, to: .max, limit: 10).map(\.fixTime) == [Int64(t - 50) * 1000, Int64(t) * 1000])
+        #expect(try await store.positions(device: "car", from: 0, to: .max, limit: 10).map(\.fixTime) == [Int64(t - 50) * 1000, Int64(t) * 1000])
         ingest.stop()
+    }
+
+    /// Retention on SQLite, as `serve-tracking --retention-days 1` runs it: the first pass of
+    /// `retainHistory` deletes the fixes of the days before yesterday (UTC) and keeps
+    /// yesterday's, today's and the devices' latest positions.
+    @Test func retainHistory_deletesDaysBeforeTheKeptOnes_keepsLatest() async throws {
+        let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+        let ingest = try await TrackingIngest(store: store, policy: .register)
+        defer { ingest.stop() }
+        let today = FixDay.of(Int64(Self.nowSeconds) * 1000)
+        let rows = ["a", "b"].flatMap { device in (0...3).map { PostgresStoreTests.noonFix(device, day: today - $0) } }
+        #expect(try store.commit(rows) == 8)
+        let retention = Task { await ingest.retainHistory(days: 1) }
+        defer { retention.cancel() }
+        try await PostgresStoreTests.waitUntil("the first retention pass") {
+            (try? store.positions(device: "b", from: 0, to: .max, limit: 10).count) == 2
+        }
+        for device in ["a", "b"] {
+            #expect(try store.positions(device: device, from: 0, to: .max, limit: 10).map(\.fixTime) == [rows[1].fixTime, rows[0].fixTime])
+            #expect(try store.latest(device: device)?.fixTime == rows[0].fixTime)
+        }
+        #expect(ingest.metrics.text().contains("tracking_retention_failures_total 0"))
     }
 
     @Test func endpoints_replyWhatTheirAppsExpect_andReadBackAsGeoJSONAndGPX() async throws {
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let ingest = try TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         let t = Self.nowSeconds - 60
         try await Self.withServer(ingest) { port async throws in
             let overland = #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-122.03,37.33]},"properties":{"timestamp":"\#(TrackOutput.iso8601(Int64(t) * 1000))","speed":4,"device_id":"ov"}}]}"#
@@ -106,14 +130,14 @@ import TrackingProtocols
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "known", osmAndSpeedUnit: .knots)])
+        let ingest = try await TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "known", osmAndSpeedUnit: .knots)])
         let t = Self.nowSeconds - 10
         try await Self.withServer(ingest) { port async throws in
             #expect(try await Self.http(port, "GET", "/?id=stranger&lat=1&lon=2&timestamp=\(t)").status == 403)
             #expect(try await Self.http(port, "GET", "/?id=known&lat=1&lon=2&timestamp=\(t)&speed=10").status == 200)
         }
-        #expect(try store.devices().map(\.name) == ["known"])
-        let speed = try #require(try store.latest(device: "known")?.speed)
+        #expect(try await store.devices().map(\.name) == ["known"])
+        let speed = try #require(try await store.latest(device: "known")?.speed)
         #expect(abs(speed - 5.144444) < 1e-6) // 10 knots in m/s: the device's setting
         ingest.stop()
     }
@@ -124,7 +148,7 @@ import TrackingProtocols
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
-        let ingest = try TrackingIngest(store: try SQLitePositionStore(path: path, maximumPages: 12), policy: .register)
+        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: path, maximumPages: 12), policy: .register)
         let t = Self.nowSeconds - 3000
         var acked: [Int] = [], refused: [Int] = []
         try await Self.withServer(ingest) { port async throws in
@@ -139,8 +163,8 @@ import TrackingProtocols
         #expect(outcome.refused.count == 5, "the capped database never filled")
         #expect(outcome.acked.count > 10)
         let reader = try SQLitePositionStore(path: path, readOnly: true)
-        for i in outcome.acked { #expect(try reader.count(device: "full", fixTime: Int64(t + i) * 1000) == 1) }
-        for i in outcome.refused { #expect(try reader.count(device: "full", fixTime: Int64(t + i) * 1000) == 0) }
+        for i in outcome.acked { #expect(try await reader.count(device: "full", fixTime: Int64(t + i) * 1000) == 1) }
+        for i in outcome.refused { #expect(try await reader.count(device: "full", fixTime: Int64(t + i) * 1000) == 0) }
         #expect(ingest.metrics.text().contains("tracking_commit_failures_total 5"))
     }
 
@@ -149,7 +173,7 @@ import TrackingProtocols
         let dir = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try TrackingIngest(store: store, policy: .register)
+        let ingest = try await TrackingIngest(store: store, policy: .register)
         let t = Int64(Self.nowSeconds - 500)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for d in 0..<50 {
@@ -166,7 +190,7 @@ import TrackingProtocols
         let text = ingest.metrics.text()
         let commits = Int(text.split(separator: "\n").first { $0.hasPrefix("tracking_commits_total") }!.split(separator: " ")[1])!
         #expect(commits < 500, "500 fixes from 50 concurrent devices took \(commits) commits")
-        for d in 0..<50 { #expect(try store.positions(device: "d\(d)", from: 0, to: .max, limit: 100).count == 10) }
+        for d in 0..<50 { #expect(try await store.positions(device: "d\(d)", from: 0, to: .max, limit: 100).count == 10) }
         ingest.stop()
     }
 }
@@ -196,7 +220,7 @@ import TrackingProtocols
         let dir = try TrackingServerTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "356307042441013")])
+        let ingest = try await TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "356307042441013")])
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
         defer { listener.cancel() }
@@ -210,7 +234,7 @@ import TrackingProtocols
         try socket.writeAll(packet)
         #expect(try Self.read(socket, 4) == [0, 0, 0, 1])
         try socket.close()
-        #expect(try store.count(device: "356307042441013", fixTime: 1_560_161_086_000) == 1)
+        #expect(try await store.count(device: "356307042441013", fixTime: 1_560_161_086_000) == 1)
 
         let bad = try TCPClient.connect(host: "127.0.0.1", port: port)
         try bad.writeAll(Self.bytes("000F333536333037303432343431303133"))

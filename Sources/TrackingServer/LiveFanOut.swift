@@ -1,0 +1,137 @@
+public import GeoCore
+import Synchronization
+
+/// Live positions for WebSocket subscribers (`/live`): after each committed batch the writer
+/// offers the batch's newest fix per device to the subscribers that follow that device (by name,
+/// or by a bounding box holding the fix). Each subscriber has a bounded mailbox keeping only the
+/// latest undelivered fix per device, so offering is a dictionary store under a lock and never
+/// waits on a socket: a subscriber that reads slowly, or never, costs ingest nothing but that
+/// store, and its memory is at most `maximumDevicesPerSubscriber` fixes.
+public final class LiveFanOut: Sendable {
+    /// What a subscriber follows.
+    public enum Filter: Sendable, Hashable {
+        case devices(Set<String>)
+        case box(BoundingBox)
+
+        func matches(_ fix: StoredFix) -> Bool {
+            switch self {
+            case .devices(let names): names.contains(fix.device)
+            case .box(let box): box.contains(Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude))
+            }
+        }
+    }
+
+    /// One subscriber's mailbox: the latest undelivered fix per device, and a wake-up signal
+    /// that holds at most one pending wake-up.
+    public final class Subscriber: Sendable {
+        public let filter: Filter
+        let maximumDevices: Int
+        let mailbox = Mutex<[String: StoredFix]>([:])
+        /// Fixes not kept because the mailbox already held `maximumDevices` other devices.
+        let dropped = Atomic<Int>(0)
+        let wake: AsyncStream<Void>.Continuation
+        /// Yields once whenever the mailbox got fixes since the last `take`.
+        public let wakeUps: AsyncStream<Void>
+
+        init(filter: Filter, maximumDevices: Int) {
+            self.filter = filter
+            self.maximumDevices = maximumDevices
+            (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        }
+
+        /// Keeps `fix` unless the mailbox holds a later fix of its device (never backwards).
+        func offer(_ fix: StoredFix) {
+            let kept = mailbox.withLock { box -> Bool in
+                if let held = box[fix.device] {
+                    guard fix.fixTime > held.fixTime else { return false }
+                } else if box.count >= maximumDevices {
+                    return false
+                }
+                box[fix.device] = fix
+                return true
+            }
+            if kept { wake.yield() } else if mailbox.withLock({ $0[fix.device] == nil }) { dropped.add(1, ordering: .relaxed) }
+        }
+
+        /// Empties the mailbox: the fixes to send, by device name.
+        public func take() -> [StoredFix] {
+            mailbox.withLock { box in
+                defer { box.removeAll(keepingCapacity: true) }
+                return box.values.sorted { $0.device < $1.device }
+            }
+        }
+
+        /// How many fixes wait for delivery.
+        public var pending: Int { mailbox.withLock { $0.count } }
+
+        func finish() { wake.finish() }
+    }
+
+    /// The most devices one subscriber's mailbox holds.
+    public let maximumDevicesPerSubscriber: Int
+    struct Registry {
+        var byDevice: [String: [ObjectIdentifier: Subscriber]] = [:]
+        var byBox: [ObjectIdentifier: Subscriber] = [:]
+        var count = 0
+    }
+    let registry = Mutex(Registry())
+    /// The fix time of the last fix offered per device: an out-of-order fix (stored, but not
+    /// the device's latest) is never pushed, so no subscriber sees a device move backwards.
+    let offered = Mutex<[String: Int64]>([:])
+
+    public init(maximumDevicesPerSubscriber: Int = 100_000) {
+        self.maximumDevicesPerSubscriber = maximumDevicesPerSubscriber
+    }
+
+    /// A new subscriber; `unsubscribe` it when its connection ends.
+    public func subscribe(_ filter: Filter) -> Subscriber {
+        let subscriber = Subscriber(filter: filter, maximumDevices: maximumDevicesPerSubscriber)
+        let id = ObjectIdentifier(subscriber)
+        registry.withLock { r in
+            switch filter {
+            case .devices(let names): for name in names { r.byDevice[name, default: [:]][id] = subscriber }
+            case .box: r.byBox[id] = subscriber
+            }
+            r.count += 1
+        }
+        return subscriber
+    }
+
+    public func unsubscribe(_ subscriber: Subscriber) {
+        let id = ObjectIdentifier(subscriber)
+        registry.withLock { r in
+            switch subscriber.filter {
+            case .devices(let names):
+                for name in names {
+                    r.byDevice[name]?[id] = nil
+                    if r.byDevice[name]?.isEmpty == true { r.byDevice[name] = nil }
+                }
+            case .box: r.byBox[id] = nil
+            }
+            r.count -= 1
+        }
+        subscriber.finish()
+    }
+
+    /// How many subscribers are connected.
+    public var subscriberCount: Int { registry.withLock { $0.count } }
+
+    /// Offers a committed batch: its newest fix per device, to every subscriber that follows it.
+    func publish(_ rows: [StoredFix]) {
+        var newest: [String: StoredFix] = [:]
+        for row in rows where newest[row.device].map({ row.fixTime > $0.fixTime }) ?? true { newest[row.device] = row }
+        let advancing = offered.withLock { last in
+            newest.values.filter { fix in
+                guard last[fix.device].map({ fix.fixTime > $0 }) ?? true else { return false }
+                last[fix.device] = fix.fixTime
+                return true
+            }
+        }
+        let (devices, boxes) = registry.withLock { r in (r.byDevice, Array(r.byBox.values)) }
+        guard !devices.isEmpty || !boxes.isEmpty else { return }
+        for fix in advancing {
+            if let followers = devices[fix.device] { for subscriber in followers.values { subscriber.offer(fix) } }
+            for subscriber in boxes where subscriber.filter.matches(fix) { subscriber.offer(fix) }
+        }
+    }
+}

@@ -1,0 +1,282 @@
+import GeoBase
+public import GeoCore
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+import TrackingProtocols
+
+/// The scale-out store: PostgreSQL (15 or newer) through postgres-nio, for several server
+/// instances on one database. A commit returns once PostgreSQL acknowledged the transaction, which with
+/// the server's default `synchronous_commit = on` means the WAL is flushed.
+///
+/// Schema, created when absent on `open`:
+/// - `devices(id, name, osmand_speed_unit)`;
+/// - `positions`, partitioned by day of fix time (`positions_dYYYYMMDD`, made when a batch
+///   first needs one), unique (device, fix time, payload hash) — its B-tree's leading columns
+///   serve a device's history as one range scan — and a BRIN index on fix time for scans across
+///   devices (cheap to keep: fixes arrive roughly in fix-time order);
+/// - `latest(device_id, …)`, moved only forwards in fix time.
+/// Times are milliseconds since 1970 as `bigint`, as `StoredFix` has them: exact, so a retry's
+/// fix time equals the stored one.
+///
+/// Each group commit is one transaction and one set-based statement (one round trip; with
+/// `BEGIN`, the new devices and `COMMIT` around it when the batch registers devices): the
+/// batch's columns go as arrays, `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING
+/// RETURNING` keeps the new rows, and their newest per device moves `latest` when later than
+/// it. A row whose device is missing (a database replaced under a running server) has a NULL
+/// device id, which fails the whole statement: nothing of the batch is stored. A database that is down,
+/// refuses or does not answer within the deadline makes `commit` throw (the server answers 503).
+public final class PostgresPositionStore: PositionStore {
+    let connector: PostgresConnector
+    /// Device names known to be in `devices` (a batch registers only the others).
+    let knownDevices = Mutex<Set<String>>([])
+    /// Days (milliseconds / 86,400,000) whose partition exists.
+    let partitions = Mutex<Set<Int64>>([])
+
+    init(connector: PostgresConnector) {
+        self.connector = connector
+    }
+
+    /// Connects to `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`) and creates the
+    /// schema when absent.
+    /// - Parameters:
+    ///   - createSchema: false to only read a database a server made (`geo loadgen verify`).
+    ///   - deadline: the longest one statement (connect included) may take before the store
+    ///     reports the database unavailable.
+    public static func open(url: String, createSchema: Bool = true, deadline: Duration = .seconds(5)) async throws -> PostgresPositionStore {
+        let store = PostgresPositionStore(connector: PostgresConnector(try PostgresLocation(url: url), deadline: deadline))
+        if createSchema { try await store.migrate() }
+        let names = try await store.devices().map(\.name)
+        store.knownDevices.withLock { $0.formUnion(names) }
+        return store
+    }
+
+    /// The statements `open` runs; each is idempotent.
+    static let schema: [PostgresQuery] = [
+        """
+        CREATE TABLE IF NOT EXISTS devices (
+            id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, osmand_speed_unit text NOT NULL DEFAULT 'mps')
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS positions (
+            device_id bigint NOT NULL, fix_time bigint NOT NULL, payload_hash bigint NOT NULL,
+            latitude float8 NOT NULL, longitude float8 NOT NULL, altitude float8, accuracy float8, speed float8, course float8,
+            received_at bigint NOT NULL, source text NOT NULL,
+            UNIQUE (device_id, fix_time, payload_hash)) PARTITION BY RANGE (fix_time)
+        """,
+        "CREATE INDEX IF NOT EXISTS positions_fix_time_brin ON positions USING brin (fix_time)",
+        """
+        CREATE TABLE IF NOT EXISTS latest (
+            device_id bigint PRIMARY KEY, fix_time bigint NOT NULL, payload_hash bigint NOT NULL,
+            latitude float8 NOT NULL, longitude float8 NOT NULL, altitude float8, accuracy float8, speed float8, course float8,
+            received_at bigint NOT NULL, source text NOT NULL)
+        """,
+    ]
+
+    func migrate() async throws(PostgresStoreError) {
+        try await connector.suspending { session in
+            // Instances starting together: one creates, the others wait for its lock.
+            _ = try await session.query("SELECT pg_advisory_lock(35)").get()
+            for statement in Self.schema { _ = try await session.query(statement).get() }
+            _ = try await session.query("SELECT pg_advisory_unlock(35)").get()
+        }
+    }
+
+    /// The partition table of `day` (days since 1970): `positions_d20261128`.
+    static func partitionName(day: Int64) -> String {
+        let (y, m, d) = CivilCalendar.date(fromDays: Int(day))
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "positions_d\(y < 0 ? "m\(-y)" : "\(y)")\(two(m))\(two(d))"
+    }
+
+    /// The day of a partition table's name (`partitionName(day:)`'s inverse); nil for other names.
+    static func day(ofPartition name: String) -> Int64? {
+        guard name.hasPrefix("positions_d"), name.count == 19, let number = Int(name.suffix(8)) else { return nil }
+        let (y, m, d) = (number / 10_000, number / 100 % 100, number % 100)
+        guard (1...12).contains(m), (1...31).contains(d) else { return nil }
+        return Int64(CivilCalendar.days(year: y, month: m, day: d))
+    }
+
+    /// The column arrays of one batch; absent measurements as NaN, turned back into NULL by the
+    /// statement (postgres-nio binds arrays of non-optional elements only).
+    struct Columns {
+        var device: [String] = [], fixTime: [Int64] = [], payloadHash: [Int64] = []
+        var latitude: [Double] = [], longitude: [Double] = [], altitude: [Double] = [], accuracy: [Double] = []
+        var speed: [Double] = [], course: [Double] = [], receivedAt: [Int64] = [], source: [String] = []
+
+        init(_ rows: [StoredFix]) {
+            for r in rows {
+                device.append(r.device); fixTime.append(r.fixTime); payloadHash.append(r.payloadHash)
+                latitude.append(r.latitude); longitude.append(r.longitude)
+                altitude.append(r.altitude ?? .nan); accuracy.append(r.accuracy ?? .nan)
+                speed.append(r.speed ?? .nan); course.append(r.course ?? .nan)
+                receivedAt.append(r.receivedAt); source.append(r.source)
+            }
+        }
+    }
+
+    static func insert(_ c: Columns) -> PostgresQuery {
+        """
+        WITH input AS (
+            SELECT d.id AS device_id, t.fix_time, t.payload_hash, t.latitude, t.longitude,
+                   NULLIF(t.altitude, 'NaN') AS altitude, NULLIF(t.accuracy, 'NaN') AS accuracy,
+                   NULLIF(t.speed, 'NaN') AS speed, NULLIF(t.course, 'NaN') AS course, t.received_at, t.source
+            FROM unnest(\(c.device)::text[], \(c.fixTime)::bigint[], \(c.payloadHash)::bigint[], \(c.latitude)::float8[],
+                        \(c.longitude)::float8[], \(c.altitude)::float8[], \(c.accuracy)::float8[], \(c.speed)::float8[],
+                        \(c.course)::float8[], \(c.receivedAt)::bigint[], \(c.source)::text[])
+                 AS t(device, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source)
+            LEFT JOIN devices d ON d.name = t.device),
+        inserted AS (
+            INSERT INTO positions (device_id, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source)
+            SELECT * FROM input ON CONFLICT DO NOTHING RETURNING *),
+        newest AS (
+            SELECT DISTINCT ON (device_id) * FROM inserted ORDER BY device_id, fix_time DESC, payload_hash),
+        moved AS (
+            INSERT INTO latest (device_id, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source)
+            SELECT device_id, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source FROM newest
+            ON CONFLICT (device_id) DO UPDATE SET fix_time = excluded.fix_time, payload_hash = excluded.payload_hash,
+                latitude = excluded.latitude, longitude = excluded.longitude, altitude = excluded.altitude,
+                accuracy = excluded.accuracy, speed = excluded.speed, course = excluded.course,
+                received_at = excluded.received_at, source = excluded.source
+            WHERE excluded.fix_time > latest.fix_time
+            RETURNING 1)
+        SELECT count(*) FROM inserted
+        """
+    }
+
+    public func commit(_ rows: [StoredFix]) throws -> Int {
+        guard !rows.isEmpty else { return 0 }
+        let days = Set(rows.map { FixDay.of($0.fixTime) })
+        let newDays = partitions.withLock { days.subtracting($0) }
+        let names = Set(rows.map(\.device))
+        let newNames = Array(knownDevices.withLock { names.subtracting($0) })
+        let inserted: Int
+        do {
+            inserted = try connector.blocking { session -> Int in
+            for day in newDays.sorted() {
+                // Outside the batch's transaction: a partition another instance is creating at
+                // the same moment fails here (duplicate), and is there at the retry.
+                let query = PostgresQuery(unsafeSQL: """
+                    CREATE TABLE IF NOT EXISTS \(Self.partitionName(day: day)) PARTITION OF positions
+                    FOR VALUES FROM (\(day * FixDay.milliseconds)) TO (\((day + 1) * FixDay.milliseconds))
+                    """)
+                _ = try session.query(query).wait()
+            }
+            // Usually one statement, its own transaction: one round trip. A batch that
+            // registers devices wraps the registration and the statement in one transaction.
+            if !newNames.isEmpty {
+                _ = try session.query("BEGIN").wait()
+                _ = try session.query("INSERT INTO devices (name) SELECT unnest(\(newNames)::text[]) ON CONFLICT DO NOTHING").wait()
+            }
+            let result = try session.query(Self.insert(Columns(rows))).wait()
+            if !newNames.isEmpty { _ = try session.query("COMMIT").wait() }
+            return try result.first?.decode(Int.self) ?? 0
+            }
+        } catch {
+            // The database may have been replaced: check every partition and device again.
+            partitions.withLock { $0.removeAll() }
+            knownDevices.withLock { $0.removeAll() }
+            throw error
+        }
+        partitions.withLock { $0.formUnion(newDays) }
+        if !newNames.isEmpty { knownDevices.withLock { $0.formUnion(newNames) } }
+        return inserted
+    }
+
+    public func devices() async throws -> [DeviceSettings] {
+        return try await connector.suspending { session in
+            try await session.query("SELECT name, osmand_speed_unit FROM devices ORDER BY name").get().map { row in
+                let (name, unit) = try row.decode((String, String).self)
+                return DeviceSettings(name: name, osmAndSpeedUnit: OsmAndSpeedUnit(rawValue: unit) ?? .metersPerSecond)
+            }
+        }
+    }
+
+    public func register(_ devices: [DeviceSettings]) async throws {
+        guard !devices.isEmpty else { return }
+        let names = devices.map(\.name), units = devices.map(\.osmAndSpeedUnit.rawValue)
+        try await connector.suspending { session in
+            _ = try await session.query("""
+                INSERT INTO devices (name, osmand_speed_unit) SELECT * FROM unnest(\(names)::text[], \(units)::text[])
+                ON CONFLICT (name) DO UPDATE SET osmand_speed_unit = excluded.osmand_speed_unit
+                """).get()
+        }
+        knownDevices.withLock { $0.formUnion(names) }
+    }
+
+    static let columns = "d.name, p.fix_time, p.payload_hash, p.latitude, p.longitude, p.altitude, p.accuracy, p.speed, p.course, p.received_at, p.source"
+
+    static func fix(_ row: PostgresRow) throws -> StoredFix {
+        let (name, fixTime, hash, latitude, longitude, altitude, accuracy, speed, course, receivedAt, source) =
+            try row.decode((String, Int64, Int64, Double, Double, Double?, Double?, Double?, Double?, Int64, String).self)
+        return StoredFix(device: name, fixTime: fixTime, payloadHash: hash, latitude: latitude, longitude: longitude, altitude: altitude,
+                         accuracy: accuracy, speed: speed, course: course, receivedAt: receivedAt, source: source)
+    }
+
+    public func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
+        let query: PostgresQuery = """
+            SELECT \(unescaped: Self.columns) FROM positions p JOIN devices d ON d.id = p.device_id
+            WHERE d.name = \(device) AND p.fix_time >= \(from) AND p.fix_time < \(to) ORDER BY p.fix_time LIMIT \(Int64(limit))
+            """
+        return try await connector.suspending { session in
+            try await session.query(query).get().map(Self.fix)
+        }
+    }
+
+    public func latest(device: String) async throws -> StoredFix? {
+        let query: PostgresQuery = """
+            SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE d.name = \(device)
+            """
+        return try await connector.suspending { session in
+            try await session.query(query).get().first.map(Self.fix)
+        }
+    }
+
+    public func latest(in box: BoundingBox) async throws -> [StoredFix] {
+        let query: PostgresQuery = box.crossesAntimeridian
+            ? """
+              SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
+              WHERE p.latitude BETWEEN \(box.south) AND \(box.north) AND (p.longitude >= \(box.west) OR p.longitude <= \(box.east)) ORDER BY d.name
+              """
+            : """
+              SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
+              WHERE p.latitude BETWEEN \(box.south) AND \(box.north) AND p.longitude BETWEEN \(box.west) AND \(box.east) ORDER BY d.name
+              """
+        return try await connector.suspending { session in
+            try await session.query(query).get().map(Self.fix)
+        }
+    }
+
+    public func count(device: String, fixTime: Int64) async throws -> Int {
+        let query: PostgresQuery = """
+            SELECT count(*) FROM positions p JOIN devices d ON d.id = p.device_id WHERE d.name = \(device) AND p.fix_time = \(fixTime)
+            """
+        return try await connector.suspending { session in
+            try await session.query(query).get().first.map { try $0.decode(Int.self) } ?? 0
+        }
+    }
+
+    /// Drops the partitions of the days before `day`: no row is deleted one by one, and the
+    /// space returns to the system at once. Each `DROP TABLE` holds the parent table's lock for
+    /// a moment (PostgreSQL 15 §5.11.2.2, partition maintenance), so commits wait that long.
+    public func removeDays(before day: Int64) async throws {
+        let names = try await connector.suspending { session in
+            try await session.query("""
+                SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+                WHERE p.relname = 'positions'
+                """).get().map { try $0.decode(String.self) }
+        }
+        for name in names {
+            guard let old = Self.day(ofPartition: name), old < day else { continue }
+            // Forgotten first: a late fix of that day made after the drop creates it again.
+            partitions.withLock { _ = $0.remove(old) }
+            try await connector.suspending { session in
+                _ = try await session.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(name)")).get()
+            }
+        }
+    }
+
+    /// Closes the idle connections (the store stays usable: the next operation opens one).
+    public func close() { connector.close() }
+}

@@ -1,0 +1,72 @@
+import GeoCore
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import TrackingProtocols
+
+/// `/live?devices=NAME,NAME…` or `/live?bbox=WEST,SOUTH,EAST,NORTH` (degrees; west > east
+/// crosses the antimeridian): a WebSocket that sends the followed devices' latest positions
+/// first, then, after each committed batch, the fixes that moved them — each message a GeoJSON
+/// FeatureCollection of Point features (`TrackOutput.geoJSON`), one per device. What the client
+/// sends is read and ignored. A query that is neither is refused before the upgrade (400). A client that reads slowly gets fewer, fresher messages
+/// (`LiveFanOut`'s mailbox keeps the latest fix per device); ingest never waits for it.
+extension TrackingRoutes {
+    /// The most device names one subscription may list.
+    static let maximumLiveDevices = 10_000
+
+    static func addLiveRoute(to router: Router<BasicWebSocketRequestContext>, ingest: TrackingIngest) {
+        router.ws("/live", shouldUpgrade: { request, _ in
+            switch liveFilter(request.uri.query) {
+            case .success: return .upgrade([:])
+            case .failure(let message): throw HTTPError(.badRequest, message: message.text)
+            }
+        }, onUpgrade: { inbound, outbound, context in
+            guard case .success(let filter) = liveFilter(context.request.uri.query) else { return }
+            let subscriber = ingest.live.subscribe(filter)
+            defer { ingest.live.unsubscribe(subscriber) }
+            // Subscribed before the latest positions are read: a batch committed in between is
+            // in the mailbox too (sent again, never lost).
+            let first: [StoredFix]
+            switch filter {
+            case .devices(let names):
+                var fixes: [StoredFix] = []
+                for name in names.sorted() { if let fix = try? await ingest.store.latest(device: name) { fixes.append(fix) } }
+                first = fixes
+            case .box(let box):
+                first = (try? await ingest.store.latest(in: box)) ?? []
+            }
+            try await outbound.write(.text(String(decoding: TrackOutput.geoJSON(first), as: UTF8.self)))
+            let sender = Task {
+                for await _ in subscriber.wakeUps {
+                    let fixes = subscriber.take()
+                    if !fixes.isEmpty { try await outbound.write(.text(String(decoding: TrackOutput.geoJSON(fixes), as: UTF8.self))) }
+                }
+            }
+            defer { sender.cancel() }
+            // Until the client closes (its messages are not used).
+            for try await _ in inbound.messages(maxSize: 1 << 12) {}
+        })
+    }
+
+    struct LiveFilterError: Error { var text: String }
+
+    /// The subscription a `/live` query asks for, or why it is not one.
+    static func liveFilter(_ query: String?) -> Result<LiveFanOut.Filter, LiveFilterError> {
+        guard let fields = try? FormFields(Substring(query ?? "")) else { return .failure(LiveFilterError(text: "the query is not a form")) }
+        if let list = fields.first("devices")?.value {
+            let names = Set(list.split(separator: ",").map(String.init).filter { !$0.isEmpty })
+            guard !names.isEmpty, names.count <= maximumLiveDevices else {
+                return .failure(LiveFilterError(text: "'devices': 1 to \(maximumLiveDevices) comma-separated names"))
+            }
+            return .success(.devices(names))
+        }
+        if let text = fields.first("bbox")?.value {
+            let numbers = text.split(separator: ",").compactMap { Double($0) }
+            guard numbers.count == 4, let box = try? BoundingBox(south: numbers[1], west: numbers[0], north: numbers[3], east: numbers[2]) else {
+                return .failure(LiveFilterError(text: "'bbox': WEST,SOUTH,EAST,NORTH in degrees, south ≤ north"))
+            }
+            return .success(.box(box))
+        }
+        return .failure(LiveFilterError(text: "no 'devices' or 'bbox' parameter"))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import GeoCore
+import GeoTestSupport
+import Synchronization
+import SystemIO
+import Testing
+import TrackingProtocols
+@testable import TrackingServer
+
+/// Live fan-out: the mailbox's rules, and `/live` end to end with a client that reads and one
+/// that never does.
+@Suite struct LiveFanOutTests {
+    static func stored(_ device: String, _ seconds: Int64, latitude: Double = 1, longitude: Double = 2) -> StoredFix {
+        StoredFix(device: device, fixTime: seconds * 1000, payloadHash: seconds, latitude: latitude, longitude: longitude,
+                  receivedAt: seconds * 1000, source: "osmand")
+    }
+
+    /// Only the latest undelivered fix per device is kept, never an older one after a newer, and
+    /// no more devices than the mailbox's bound.
+    @Test func mailbox_keepsLatestPerDevice_neverBackwards_bounded() {
+        let fanOut = LiveFanOut(maximumDevicesPerSubscriber: 3)
+        let subscriber = fanOut.subscribe(.devices(["a", "b", "c", "d"]))
+        let boxed = fanOut.subscribe(.box(try! BoundingBox(south: 0, west: 0, north: 10, east: 10)))
+        fanOut.publish([Self.stored("a", 1), Self.stored("a", 3), Self.stored("a", 2), Self.stored("b", 1), Self.stored("x", 1, latitude: 20)])
+        fanOut.publish([Self.stored("a", 2)]) // out of order: stored, never pushed
+        #expect(subscriber.take().map { "\($0.device)@\($0.fixTime / 1000)" } == ["a@3", "b@1"])
+        fanOut.publish([Self.stored("c", 5), Self.stored("d", 5), Self.stored("a", 4), Self.stored("b", 6)])
+        #expect(subscriber.pending == 3) // a, b and c or d: 3 devices at most
+        #expect(subscriber.take().count == 3)
+        // x is outside the box; the box's mailbox (also 3 devices at most) keeps a, b and one of c, d.
+        let inBox = boxed.take().map(\.device)
+        #expect(inBox.count == 3 && inBox.starts(with: ["a", "b"]) && !inBox.contains("x"))
+        fanOut.unsubscribe(subscriber)
+        fanOut.unsubscribe(boxed)
+        #expect(fanOut.subscriberCount == 0)
+    }
+
+    static func handshake(_ port: Int, _ target: String) -> String {
+        "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    }
+
+    /// Reads until what came back contains every string of `expected`, or 30 s pass.
+    static func read(_ socket: FileDescriptor, until expected: [String]) throws -> String {
+        var limit = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(socket.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let text = String(decoding: reply, as: UTF8.self)
+            if expected.allSatisfy(text.contains) { return text }
+            let n = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
+            if n == 0 { return text }
+            reply += chunk[0..<n]
+        }
+    }
+
+    /// A reading client gets the followed devices' latest positions, then each committed move;
+    /// a client that never reads holds a full socket while 60,000 fixes are ingested: ingest
+    /// finishes with every fix stored, and that client's mailbox holds at most one fix per
+    /// device (400), not the backlog.
+    @Test(.onOwnThread) func live_latestFirst_thenUpdates_aClientThatNeverReadsDoesNotHoldIngest() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+        let ingest = try await TrackingIngest(store: store, policy: .register)
+        let t = Int64(Date().timeIntervalSince1970) - 1000
+        func fix(_ device: String, _ seconds: Int64, _ latitude: Double, _ longitude: Double) throws -> TrackedFix {
+            TrackedFix(device: device, location: Location(coordinate: try Coordinate(latitude: latitude, longitude: longitude),
+                                                          timestamp: Date(timeIntervalSince1970: Double(seconds))), source: .osmAnd)
+        }
+        try await ingest.ingest([try fix("d0", t, 48.25, 11.5)], receivedAt: Date())
+        try await TrackingServerTests.withServer(ingest) { port async throws in
+            let stalled = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? stalled.close() }
+            try stalled.writeAll(Self.handshake(port, "/live?bbox=-180,-90,180,90"))
+            let reader = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? reader.close() }
+            try reader.writeAll(Self.handshake(port, "/live?devices=d0,d7"))
+            let first = try Self.read(reader, until: ["[11.5,48.25]"])
+            #expect(first.hasPrefix("HTTP/1.1 101"), "\(first.prefix(80))")
+            // 150 rounds of 400 devices; the last round puts d7 at (49.5, 12.25).
+            let started = Date()
+            for round in 0..<150 {
+                let fixes = try (0..<400).map { d in
+                    round == 149 && d == 7 ? try fix("d7", t + 1 + Int64(round), 49.5, 12.25)
+                        : try fix("d\(d)", t + 1 + Int64(round), 40 + Double(d) / 100, 10 + Double(round) / 1000)
+                }
+                try await ingest.ingest(fixes, receivedAt: Date())
+            }
+            let seconds = Date().timeIntervalSince(started)
+            let updates = try Self.read(reader, until: ["[12.25,49.5]"])
+            #expect(updates.contains("[12.25,49.5]"), "the reading client never got d7's last move")
+            let boxed = try #require(ingest.live.registry.withLock { Array($0.byBox.values) }.first)
+            #expect(boxed.pending > 0, "the client that never reads was not held up: its socket never filled")
+            #expect(boxed.pending <= 400)
+            #expect(seconds < 60, "60,000 fixes took \(seconds) s")
+        }
+        #expect(try await store.positions(device: "d123", from: 0, to: .max, limit: 1000).count == 150)
+        ingest.stop()
+    }
+
+    /// A bad subscription is refused before the upgrade (400; hummingbird-websocket sends it
+    /// without a body).
+    @Test func live_badQuery_400() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+        try await TrackingServerTests.withServer(ingest) { port async throws in
+            let bad = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? bad.close() }
+            try bad.writeAll(Self.handshake(port, "/live?bbox=1,2,3"))
+            let reply = try Self.read(bad, until: ["\r\n\r\n"])
+            #expect(reply.hasPrefix("HTTP/1.1 400"), "\(reply.prefix(120))")
+        }
+        ingest.stop()
+    }
+}

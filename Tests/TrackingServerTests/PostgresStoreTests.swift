@@ -1,0 +1,218 @@
+import Foundation
+import GeoBase
+import GeoCore
+import GeoTestSupport
+import Synchronization
+import Testing
+import TrackingProtocols
+@testable import TrackingServer
+
+/// `PostgresLocation`: the `--postgres` URL, and its bad forms as typed errors naming the URL.
+@Suite struct PostgresLocationTests {
+    @Test func url_parts_andBadForms() throws {
+        let l = try PostgresLocation(url: "postgres://alice:s%40cret@127.0.0.1:6543/tracks")
+        #expect(l.host == "127.0.0.1" && l.port == 6543 && l.user == "alice" && l.password == "s@cret" && l.database == "tracks")
+        #expect(l.description == "postgres://alice@127.0.0.1:6543/tracks") // no password
+        #expect(try PostgresLocation(url: "postgresql://bob@[::1]/db").host == "::1")
+        #expect(try PostgresLocation(url: "postgresql://bob@[::1]/db").port == 5432)
+        for bad in ["http://u@h/db", "postgres://h:5432/db", "postgres://u@h:5432/", "postgres://u@h/db?sslmode=require", "not a url"] {
+            #expect {
+                _ = try PostgresLocation(url: bad)
+            } throws: { error in
+                (error as? PostgresStoreError)?.code == .badURL && (error as? PostgresStoreError)?.location.contains(bad) == true
+            }
+        }
+    }
+
+    /// Partitions are named by their UTC day: 1,764,288,000,000 ms is 2025-11-28T00:00Z.
+    @Test func partitionNames_areUTCDays() {
+        #expect(PostgresPositionStore.partitionName(day: 1_764_288_000_000 / 86_400_000) == "positions_d20251128")
+        #expect(PostgresPositionStore.partitionName(day: 0) == "positions_d19700101")
+        #expect(PostgresPositionStore.partitionName(day: 11_016) == "positions_d20000229") // a leap day
+        #expect(PostgresPositionStore.partitionName(day: 11_017) == "positions_d20000301")
+        #expect(FixDay.of(-1) == -1)
+        #expect(PostgresPositionStore.day(ofPartition: "positions_d20000229") == 11_016 && PostgresPositionStore.day(ofPartition: "positions") == nil)
+        #expect(PostgresPositionStore.partitionName(day: -1) == "positions_d19691231")
+    }
+}
+
+/// A value several tasks update under a lock (a `Mutex` cannot be captured by their closures).
+final class Shared<Value: Sendable>: Sendable {
+    let mutex: Mutex<Value>
+    init(_ value: Value) { mutex = Mutex(value) }
+    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { mutex.withLock { body(&$0) } }
+}
+
+/// The PostgreSQL store against a real PostgreSQL 15 the test starts itself.
+@Suite struct PostgresStoreTests {
+    static let nowSeconds = Int(Date().timeIntervalSince1970)
+
+    static func fix(_ device: String, _ seconds: Int, latitude: Double = 52.5, longitude: Double = 13.4) throws -> TrackedFix {
+        TrackedFix(device: device, location: Location(coordinate: try Coordinate(latitude: latitude, longitude: longitude),
+                                                      timestamp: Date(timeIntervalSince1970: Double(seconds))), source: .osmAnd)
+    }
+
+    /// A batch over HTTP and directly: read back field by field, a retried request adds no row,
+    /// an older fix arriving later is stored without moving `latest`; the schema is partitioned
+    /// by day with the BRIN and unique indexes.
+    @Test func batch_readBack_retryNotDuplicated_latestNeverMovesBack() async throws {
+        _ = try await PostgresTestServer.with { pg in
+            let store = try await PostgresPositionStore.open(url: pg.url)
+            defer { store.close() }
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            let t = Self.nowSeconds - 100
+            let batch = try (0..<500).map { i in try Self.fix("d\(i % 50)", t - 1000 + i / 50, latitude: 10 + Double(i) / 1000) }
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let query = "/?id=car&lat=52.5&lon=13.4&timestamp=\(t)&speed=5&altitude=34.5&hdop=2"
+                #expect(try await TrackingServerTests.http(port, "GET", query).status == 200)
+                #expect(try await TrackingServerTests.http(port, "GET", query).status == 200) // a retry: acknowledged, not duplicated
+                #expect(try await TrackingServerTests.http(port, "GET", "/?id=car&lat=52.6&lon=13.4&timestamp=\(t - 50)").status == 200)
+                let geo = try await TrackingServerTests.http(port, "GET", "/api/positions?device=car")
+                #expect(geo.status == 200 && geo.body.contains("[13.4,52.6]") && geo.body.contains("[13.4,52.5]"))
+                // 500 fixes of 50 devices in one go, then the same again: 500 rows, not 1,000.
+                try await ingest.ingest(batch, receivedAt: Date())
+                try await ingest.ingest(batch, receivedAt: Date())
+                // A device row removed under the running server (as by a replaced database): the
+                // batch naming it fails whole and is not acknowledged; the retry registers it again.
+                try await ingest.ingest([try Self.fix("lost", t - 20)], receivedAt: Date())
+                _ = try await pg.psql("DELETE FROM devices WHERE name = 'lost'")
+                let lost = try Self.fix("lost", t - 10)
+                await #expect(throws: IngestError.self) { try await ingest.ingest([lost, try Self.fix("car", t - 10)], receivedAt: Date()) }
+                #expect(try await store.count(device: "car", fixTime: Int64(t - 10) * 1000) == 0)
+                try await ingest.ingest([lost], receivedAt: Date())
+                #expect(try await store.count(device: "lost", fixTime: Int64(t - 10) * 1000) == 1)
+            }
+            #expect(try await store.count(device: "car", fixTime: Int64(t) * 1000) == 1)
+            let latest = try #require(try await store.latest(device: "car"))
+            #expect(latest.fixTime == Int64(t) * 1000 && latest.latitude == 52.5 && latest.speed == 5 && latest.altitude == 34.5)
+            let history = try await store.positions(device: "car", from: 0, to: .max, limit: 10)
+            #expect(history.map(\.fixTime) == [Int64(t - 50) * 1000, Int64(t) * 1000])
+            #expect(history[0].speed == nil && history[0].altitude == nil && history[0].source == "osmand")
+
+            for d in [0, 17, 49] {
+                let rows = try await store.positions(device: "d\(d)", from: 0, to: .max, limit: 100)
+                #expect(rows.count == 10)
+                #expect(rows.map(\.fixTime) == (0..<10).map { Int64(t - 1000 + $0) * 1000 })
+                #expect(try await store.latest(device: "d\(d)")?.fixTime == Int64(t - 991) * 1000)
+            }
+            #expect(try await pg.psql("SELECT count(*) FROM positions").trimmingCharacters(in: .whitespacesAndNewlines) == "504")
+            #expect(ingest.metrics.text().contains("tracking_duplicate_fixes_total 501"))
+            let day = Int64(t) * 1000 / FixDay.milliseconds
+            let partitions = try await pg.psql("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'positions'")
+            #expect(partitions.contains(PostgresPositionStore.partitionName(day: day)))
+            let indexes = try await pg.psql("SELECT indexdef FROM pg_indexes WHERE tablename = 'positions'")
+            #expect(indexes.contains("USING brin (fix_time)") && indexes.contains("UNIQUE INDEX") && indexes.contains("(device_id, fix_time, payload_hash)"))
+        }
+    }
+
+    /// Noon (UTC) of `day`, in milliseconds since 1970, and a fix of `device` then.
+    static func noonFix(_ device: String, day: Int64) -> StoredFix {
+        StoredFix(device: device, fixTime: day * FixDay.milliseconds + FixDay.milliseconds / 2, payloadHash: 1, latitude: 1, longitude: 2,
+                  receivedAt: 0, source: "osmand")
+    }
+
+    /// Retention drops the partitions of the days before the cut, whole, and nothing after it;
+    /// `latest` stays; a late fix of a dropped day is stored again (its partition made anew,
+    /// not assumed to exist).
+    @Test func removeDays_dropsOlderPartitions_keepsLatest_lateFixStoredAgain() async throws {
+        _ = try await PostgresTestServer.with { pg in
+            let store = try await PostgresPositionStore.open(url: pg.url)
+            defer { store.close() }
+            let today = FixDay.of(Int64(Self.nowSeconds) * 1000)
+            let rows = (0...3).map { Self.noonFix("a", day: today - $0) }
+            #expect(try store.commit(rows) == 4)
+            try await store.removeDays(before: today - 1)
+            #expect(try await store.positions(device: "a", from: 0, to: .max, limit: 10).map(\.fixTime) == [rows[1].fixTime, rows[0].fixTime])
+            let tables = try await pg.psql("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'positions' ORDER BY 1")
+            #expect(tables.split(separator: "\n").map(String.init) == [today - 1, today].map { PostgresPositionStore.partitionName(day: $0) })
+            #expect(try await store.latest(device: "a")?.fixTime == rows[0].fixTime)
+            #expect(try store.commit([rows[3]]) == 1)
+            #expect(try await store.count(device: "a", fixTime: rows[3].fixTime) == 1)
+        }
+    }
+
+    /// Waits for `condition`, looking every 20 ms; throws after 60 s, so that a run whose
+    /// requests stopped coming fails instead of waiting for ever.
+    static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+        let end = ContinuousClock.now.advanced(by: .seconds(60))
+        while !condition() {
+            if ContinuousClock.now >= end { throw WaitedTooLong(what: what) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    struct WaitedTooLong: Error, CustomStringConvertible {
+        var what: String
+        var description: String { "waited 60 s for \(what)" }
+    }
+
+    /// `pg_ctl stop -m immediate` (a crash) under load from 20 devices: while the database is
+    /// down every request gets 503, none an ack; every acknowledged fix is stored exactly once;
+    /// after `pg_ctl start` acknowledgements resume on the same store.
+    @Test func databaseStoppedMidIngest_503_noAckUnstored_resumesAfterRestart() async throws {
+        _ = try await PostgresTestServer.with { pg in
+            let store = try await PostgresPositionStore.open(url: pg.url, deadline: .seconds(2))
+            defer { store.close() }
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            // A request is "down" when the phase was .down both when it was sent and when it was answered.
+            enum Phase: Sendable { case up, down, restarting, restarted }
+            struct Outcome: Sendable { var acked: [(String, Int, Phase)] = []; var refused: [(String, Int, Phase)] = []; var other: [Int] = [] }
+            let phase = Shared(Phase.up)
+            let outcome = Shared(Outcome())
+            let t0 = Self.nowSeconds - 3600
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for d in 0..<20 {
+                        group.addTask {
+                            var i = 0
+                            while i < 2000 {
+                                let before = phase.withLock { $0 }
+                                let status = try await TrackingServerTests.http(port, "GET", "/?id=dev\(d)&lat=1&lon=\(Double(d))&timestamp=\(t0 + i)").status
+                                let after = phase.withLock { $0 }
+                                let now: Phase = before == .down && after != .down ? .restarting : before
+                                outcome.withLock { o in
+                                    switch status {
+                                    case 200: o.acked.append(("dev\(d)", t0 + i, now))
+                                    case 503: o.refused.append(("dev\(d)", t0 + i, now))
+                                    default: o.other.append(status)
+                                    }
+                                }
+                                if now == .restarted, status == 200, outcome.withLock({ o in o.acked.filter { $0.2 == .restarted }.count >= 100 }) { return }
+                                i += 1
+                                try await Task.sleep(for: .milliseconds(5))
+                            }
+                        }
+                    }
+                    group.addTask {
+                        try await Self.waitUntil("200 acknowledgements before the stop") { outcome.withLock { $0.acked.count } >= 200 }
+                        try await pg.stop(mode: "immediate")
+                        phase.withLock { $0 = .down }
+                        let refusedBefore = outcome.withLock { $0.refused.count }
+                        // Down for as long as it takes 40 requests to be refused, and 1 s at least.
+                        try await Task.sleep(for: .seconds(1))
+                        try await Self.waitUntil("40 refusals while stopped") { outcome.withLock { $0.refused.count } >= refusedBefore + 40 }
+                        phase.withLock { $0 = .restarting }
+                        try await pg.start()
+                        phase.withLock { $0 = .restarted }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            ingest.stop()
+            let o = outcome.withLock { $0 }
+            #expect(o.other.isEmpty, "statuses other than 200 and 503: \(Set(o.other))")
+            #expect(!o.acked.contains { $0.2 == .down }, "acknowledged while the database was stopped")
+            #expect(o.refused.contains { $0.2 == .down })
+            #expect(o.acked.filter { $0.2 == .restarted }.count >= 100, "ingest did not resume after the restart")
+            // What was acknowledged is stored exactly once (PostgreSQL recovered it from its WAL).
+            let reader = try await PostgresPositionStore.open(url: pg.url, createSchema: false)
+            defer { reader.close() }
+            var missing = 0, duplicated = 0
+            for (device, seconds, _) in o.acked {
+                let n = try await reader.count(device: device, fixTime: Int64(seconds) * 1000)
+                if n == 0 { missing += 1 } else if n > 1 { duplicated += 1 }
+            }
+            #expect(missing == 0 && duplicated == 0, "of \(o.acked.count) acknowledged: \(missing) missing, \(duplicated) duplicated")
+        }
+    }
+}
