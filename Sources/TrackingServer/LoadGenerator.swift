@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -90,12 +91,12 @@ public struct LoadGenerator: Sendable {
 
     /// One device's loop; returns its report and its acknowledged-fix log lines.
     func device(_ index: Int, end: ContinuousClock.Instant) async -> (Report, [UInt8]) {
-        var random = SplitMix(seed: options.seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        var random = SplitMix64(seed: options.seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         let name = "\(options.devicePrefix)\(index)", host = "\(options.host):\(options.port)"
         let period = Double(options.interval.components.seconds) + Double(options.interval.components.attoseconds) / 1e18
         var report = Report(), lines: [UInt8] = []
-        var next = ContinuousClock.now + .seconds(random.unit() * period)
-        var latitude = 48 + random.unit(), longitude = 2 + random.unit()
+        var next = ContinuousClock.now + .seconds(random.uniform(0, 1) * period)
+        var latitude = 48 + random.uniform(0, 1), longitude = 2 + random.uniform(0, 1)
         var pending: (query: String, fixTime: Int64)?
         var connections = 0
         while ContinuousClock.now < end {
@@ -113,13 +114,13 @@ public struct LoadGenerator: Sendable {
                     var responses = inbound.makeAsyncIterator()
                     while true {
                         try? await Task.sleep(until: next, clock: .continuous)
-                        next = next + .seconds(period * (0.9 + 0.2 * random.unit()))
+                        next = next + .seconds(period * (0.9 + 0.2 * random.uniform(0, 1)))
                         guard ContinuousClock.now < end else { return }
                         if pending == nil {
-                            latitude += (random.unit() - 0.5) * 1e-4
-                            longitude += (random.unit() - 0.5) * 1e-4
+                            latitude += (random.uniform(0, 1) - 0.5) * 1e-4
+                            longitude += (random.uniform(0, 1) - 0.5) * 1e-4
                             let fixTime = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-                            pending = ("/?id=\(name)&lat=\(latitude)&lon=\(longitude)&timestamp=\(fixTime)&speed=\(random.unit() * 20)&hdop=5", fixTime)
+                            pending = ("/?id=\(name)&lat=\(latitude)&lon=\(longitude)&timestamp=\(fixTime)&speed=\(random.uniform(0, 1) * 20)&hdop=5", fixTime)
                         }
                         guard let fix = pending else { continue }
                         var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: fix.query)
@@ -151,7 +152,7 @@ public struct LoadGenerator: Sendable {
             } catch {
                 report.errors += pending == nil ? 0 : 1
                 // The server is down or restarting: try again shortly.
-                try? await Task.sleep(for: .milliseconds(100 + Int(random.unit() * 100)))
+                try? await Task.sleep(for: .milliseconds(100 + Int(random.uniform(0, 1) * 100)))
             }
         }
         report.reconnects = max(0, connections - 1)
@@ -159,21 +160,6 @@ public struct LoadGenerator: Sendable {
     }
 
     struct ConnectionClosed: Error {}
-
-    /// SplitMix64 (Steele, Lea & Flood 2014), for jitter and tracks that repeat with the seed.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// Uniform in [0, 1).
-        mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    }
 }
 
 /// `geo loadgen verify`: compares a load generator's log of acknowledged fixes with the store.
