@@ -72,6 +72,11 @@ import TrackingProtocols
         try await TrackingServerTests.withServer(ingest) { port async throws in
             let stalled = try TCPClient.connect(host: "127.0.0.1", port: port)
             defer { try? stalled.close() }
+            // A small receive buffer, as a stalled phone's: in the kernel's autotuned loopback
+            // buffers (tcp_rmem: up to 32 MB on the CI machine) the whole stream of 60,000
+            // updates fits, the socket never fills and the mailbox is never tested.
+            var small: Int32 = 4096
+            setsockopt(stalled.rawValue, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
             try stalled.writeAll(Self.handshake(port, "/live?bbox=-180,-90,180,90"))
             let reader = try TCPClient.connect(host: "127.0.0.1", port: port)
             defer { try? reader.close() }
