@@ -31,28 +31,18 @@ import TileArchives
 
     @Test func rasterTiles_drawnByMetatile_secondRequestIsAHit_andTheBoundHolds() async throws {
         try await withTemporaryDirectory { dir in
-            // A park over world units 0.25…0.75, tiled at 0…3.
-            let ring = [MapPoint(x: 0.25, y: 0.25), MapPoint(x: 0.75, y: 0.25), MapPoint(x: 0.75, y: 0.75), MapPoint(x: 0.25, y: 0.75), MapPoint(x: 0.25, y: 0.25)]
-            let park = MapFeature(layer: .park, id: 1, source: .way, geometry: .polygons([MapPolygon(exterior: ring)]), properties: [MapProperty("class", .string("park"))], minZoom: 0)
-            let tiler = try MapTiler(features: [park], options: TilingOptions(minZoom: 0, maxZoom: 3, compressesTiles: true))
-            let path = dir.appendingPathComponent("parks.pmtiles").path
-            var writer = try TileArchiveWriter(kind: .pmtiles, path: path)
-            for z in 0...3 { for tile in try tiler.tiles(atZoom: z) { try writer.add(tile) } }
-            try writer.finish(name: "parks", minZoom: 0, maxZoom: 3, bounds: (-180, -85, 180, 85))
-            let style = ##"{"version":8,"sources":{"v":{"type":"vector","url":"pmtiles://parks.pmtiles"}},"layers":[{"id":"bg","type":"background","paint":{"background-color":"#ff0000"}},{"id":"p","type":"fill","source":"v","source-layer":"park","paint":{"fill-color":"#0000ff"}}]}"##
-            let stylePath = dir.appendingPathComponent("s.json").path
-            try Data(style.utf8).write(to: URL(fileURLWithPath: stylePath))
+            let (path, stylePath) = try TileServerTests.parkArchiveAndStyle(in: dir, maxZoom: 3)
             var blockBytes = 0
             try await TileServerTests.withServer(TileServer.Options(data: [path], styles: [stylePath])) { port async throws in
-                let first = try await TileServerTests.get(port, "/styles/s/3/2/2.png")
+                let first = try await TileServerTests.get(port, "/styles/parks-style/3/2/2.png")
                 var m = try await TileServerTests.get(port, "/metrics").text
                 // Tile 3/2/2 lies in block columns 0…3, rows 0…3 of zoom 3: 16 tiles drawn at once.
                 #expect(try Self.sample(m, "tileserver_raster_cache_misses_total") == 1 && Self.sample(m, "tileserver_raster_cache_hits_total") == 0)
                 #expect(try Self.sample(m, "tileserver_raster_cache_tiles") == 16)
                 blockBytes = try Self.sample(m, "tileserver_raster_cache_bytes")
-                let again = try await TileServerTests.get(port, "/styles/s/3/2/2.png")
+                let again = try await TileServerTests.get(port, "/styles/parks-style/3/2/2.png")
                 #expect(again.status == 200 && again.body == first.body, "the cached tile is the one drawn")
-                let neighbour = try await TileServerTests.get(port, "/styles/s/3/0/3.png")
+                let neighbour = try await TileServerTests.get(port, "/styles/parks-style/3/0/3.png")
                 m = try await TileServerTests.get(port, "/metrics").text
                 #expect(try Self.sample(m, "tileserver_raster_cache_hits_total") == 2 && Self.sample(m, "tileserver_raster_cache_misses_total") == 1)
                 // The block's tile 3/0/3 (67°…85° S, 180°…135° W) is outside the park: red.
@@ -61,19 +51,19 @@ import TileArchives
                 let inside = try PNG.decode(first.body).color(x: 10, y: 10)
                 #expect(inside.blue > 230 && inside.red < 25, "3/2/2 is inside the park: \(inside)")
                 // Another block at pixel ratio 2: 16 more tiles, cached apart from the 1x ones.
-                #expect(try await TileServerTests.get(port, "/styles/s/3/4/4@2x.png").status == 200)
+                #expect(try await TileServerTests.get(port, "/styles/parks-style/3/4/4@2x.png").status == 200)
                 m = try await TileServerTests.get(port, "/metrics").text
                 #expect(try Self.sample(m, "tileserver_raster_cache_tiles") == 32)
             }
             // Half the block's bytes: the block's tiles cannot all stay.
             let limit = blockBytes / 2
             try await TileServerTests.withServer(TileServer.Options(data: [path], styles: [stylePath], rasterCacheBytes: limit)) { port async throws in
-                #expect(try await TileServerTests.get(port, "/styles/s/3/2/2.png").status == 200)
+                #expect(try await TileServerTests.get(port, "/styles/parks-style/3/2/2.png").status == 200)
                 let m = try await TileServerTests.get(port, "/metrics").text
                 #expect(try Self.sample(m, "tileserver_raster_cache_bytes") <= limit)
                 #expect(try Self.sample(m, "tileserver_raster_cache_evictions_total") >= 1)
                 // The last tile cut (3/3/3) was inserted last: it stayed.
-                _ = try await TileServerTests.get(port, "/styles/s/3/3/3.png")
+                _ = try await TileServerTests.get(port, "/styles/parks-style/3/3/3.png")
                 #expect(try Self.sample(try await TileServerTests.get(port, "/metrics").text, "tileserver_raster_cache_hits_total") == 1)
             }
         }

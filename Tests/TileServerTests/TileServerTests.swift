@@ -282,19 +282,26 @@ struct HTTPAnswer {
         }
     }
 
+    /// A park over world units 0.25…0.75 (about 90° W…90° E, 67° S…67° N) tiled at 0…`maxZoom`
+    /// into `parks.pmtiles` in `dir`, and a style drawing it blue (`#0000ff`) over a red
+    /// background (`#ff0000`) in `parks-style.json`: the raster tests' tileset and style.
+    static func parkArchiveAndStyle(in dir: URL, maxZoom: Int) throws -> (archive: String, style: String) {
+        let ring = [MapPoint(x: 0.25, y: 0.25), MapPoint(x: 0.75, y: 0.25), MapPoint(x: 0.75, y: 0.75), MapPoint(x: 0.25, y: 0.75), MapPoint(x: 0.25, y: 0.25)]
+        let park = MapFeature(layer: .park, id: 1, source: .way, geometry: .polygons([MapPolygon(exterior: ring)]), properties: [MapProperty("class", .string("park"))], minZoom: 0)
+        let tiler = try MapTiler(features: [park], options: TilingOptions(minZoom: 0, maxZoom: maxZoom, compressesTiles: true))
+        let path = dir.appendingPathComponent("parks.pmtiles").path
+        var writer = try TileArchiveWriter(kind: .pmtiles, path: path)
+        for z in 0...maxZoom { for tile in try tiler.tiles(atZoom: z) { try writer.add(tile) } }
+        try writer.finish(name: "parks", minZoom: 0, maxZoom: maxZoom, bounds: (-180, -85, 180, 85))
+        let style = ##"{"version":8,"sources":{"v":{"type":"vector","url":"pmtiles://parks.pmtiles"}},"layers":[{"id":"bg","type":"background","paint":{"background-color":"#ff0000"}},{"id":"p","type":"fill","source":"v","source-layer":"park","paint":{"fill-color":"#0000ff"}}]}"##
+        let stylePath = dir.appendingPathComponent("parks-style.json").path
+        try Data(style.utf8).write(to: URL(fileURLWithPath: stylePath))
+        return (path, stylePath)
+    }
+
     @Test func rasterTiles_drawnByTheStyle_fromTheServedTileset() async throws {
         try await withTemporaryDirectory { dir in
-            // A park over world units 0.25…0.75 (about 90° W…90° E, 67° S…67° N), tiled at 0…2.
-            let ring = [MapPoint(x: 0.25, y: 0.25), MapPoint(x: 0.75, y: 0.25), MapPoint(x: 0.75, y: 0.75), MapPoint(x: 0.25, y: 0.75), MapPoint(x: 0.25, y: 0.25)]
-            let park = MapFeature(layer: .park, id: 1, source: .way, geometry: .polygons([MapPolygon(exterior: ring)]), properties: [MapProperty("class", .string("park"))], minZoom: 0)
-            let tiler = try MapTiler(features: [park], options: TilingOptions(minZoom: 0, maxZoom: 2, compressesTiles: true))
-            let path = dir.appendingPathComponent("parks.pmtiles").path
-            var writer = try TileArchiveWriter(kind: .pmtiles, path: path)
-            for z in 0...2 { for tile in try tiler.tiles(atZoom: z) { try writer.add(tile) } }
-            try writer.finish(name: "parks", minZoom: 0, maxZoom: 2, bounds: (-180, -85, 180, 85))
-            let style = ##"{"version":8,"sources":{"v":{"type":"vector","url":"pmtiles://parks.pmtiles"}},"layers":[{"id":"bg","type":"background","paint":{"background-color":"#ff0000"}},{"id":"p","type":"fill","source":"v","source-layer":"park","paint":{"fill-color":"#0000ff"}}]}"##
-            let stylePath = dir.appendingPathComponent("parks-style.json").path
-            try Data(style.utf8).write(to: URL(fileURLWithPath: stylePath))
+            let (path, stylePath) = try Self.parkArchiveAndStyle(in: dir, maxZoom: 2)
             try await Self.withServer(TileServer.Options(data: [path], styles: [stylePath])) { port async throws in
                 // Tile 2/1/1 (90° W…0°, 0°…67° N) lies inside the park; 2/0/0 outside it.
                 let inside = try await Self.get(port, "/styles/parks-style/2/1/1.png")
