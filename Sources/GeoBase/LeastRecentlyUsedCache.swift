@@ -68,11 +68,7 @@ package struct LeastRecentlyUsedCache<Key: Hashable, Value> {
         }
         guard capacity > 0 else { return (key, value) }
         var dropped: (key: Key, value: Value)?
-        if entries.count == capacity {
-            let e = entries[oldest]
-            dropped = (e.key, e.value)
-            remove(at: oldest)
-        }
+        if entries.count == capacity { dropped = removeLeastRecentlyUsed() }
         entries.append(Entry(key: key, value: value, newer: -1, older: newest))
         let i = entries.count - 1
         if newest >= 0 { entries[newest].newer = i } else { oldest = i }
@@ -90,6 +86,17 @@ package struct LeastRecentlyUsedCache<Key: Hashable, Value> {
         remove(at: i)
         _checkInvariants()
         return value
+    }
+
+    /// Removes and returns the least recently used entry; nil when empty (a cache bounded by
+    /// something other than its count, such as bytes, drops entries this way).
+    @discardableResult
+    package mutating func removeLeastRecentlyUsed() -> (key: Key, value: Value)? {
+        guard oldest >= 0 else { return nil }
+        let e = entries[oldest]
+        remove(at: oldest)
+        _checkInvariants()
+        return (e.key, e.value)
     }
 
     package mutating func removeAll() {

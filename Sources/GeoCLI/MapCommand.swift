@@ -3,6 +3,7 @@ import Foundation
 import GeoCore
 import HTTPServing
 import MapCamera
+import MapData
 import MapLivePage
 import MapRenderer
 import MapView
@@ -152,8 +153,6 @@ extension CameraState {
     var options: CameraOptions { CameraOptions(geoCenter: geoCenter, zoomLevel: zoomLevel, orientation: orientation, tilt: tilt) }
 }
 
-extension SnapshotArchive: MapFeatureSource {}
-
 /// `MapProjection` as an option value (`--projection globe`).
 enum ProjectionOption: String, ExpressibleByArgument, CaseIterable {
     case mercator, globe
@@ -212,11 +211,11 @@ struct MapServeCommand: AsyncParsableCommand {
         // A tile archive is read as the view moves (MapSession); other data is read whole.
         let archive = try data.flatMap { path in
             try CommandLineFiles.checkInput(path)
-            do { return try SnapshotArchive(path: path, command: "map") } catch { throw CommandLineFileError.damaged("map", path, error) }
+            return try TileArchiveFiles.open(path, command: "map")
         }
         let features = archive == nil ? try SnapshotCommand.features(data: data) : []
         let viewSize = try MapAnimateCommand.viewSize(size)
-        let centre = data == nil ? SampleCity.center : archive.map { $0.center ?? Coordinate(uncheckedLatitude: 0, longitude: 0) } ?? SnapshotCommand.middle(of: features)
+        let centre = data == nil ? SampleCity.center : archive.map { $0.source.metadata.center?.coordinate ?? Coordinate(uncheckedLatitude: 0, longitude: 0) } ?? SnapshotCommand.middle(of: features)
         let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: viewSize, projection: .globe)
         let view = try MapView<ContinuousClock.Instant>(camera: camera, features: MapFeatureIndex(features),
                                                          worldBase: try WorldBaseFiles.load(environment: environment))

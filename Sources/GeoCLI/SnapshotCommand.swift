@@ -130,9 +130,9 @@ struct SnapshotCommand: ParsableCommand {
         let centre: Coordinate
         let featureCount: Int
         if let data, let archive = try openArchive(data) {
-            centre = requested ?? archive.center ?? Coordinate(uncheckedLatitude: 0, longitude: 0)
+            centre = requested ?? archive.source.metadata.center?.coordinate ?? Coordinate(uncheckedLatitude: 0, longitude: 0)
             let view = try MercatorViewport(center: centre, zoom: zoom, orientation: orientation, width: width, height: height)
-            do { index = try archive.index(in: view.visibleWorldBounds ?? (0, 0, 1, 1), zoom: zoom) } catch {
+            do { index = MapFeatureIndex(tiles: try archive.featuresByTile(in: view.visibleWorldBounds ?? .world, zoom: zoom)) } catch {
                 throw CommandLineFileError.damaged("snapshot", data, error)
             }
             featureCount = index.features.count
@@ -174,9 +174,9 @@ struct SnapshotCommand: ParsableCommand {
     }
 
     /// The archive `path` names (`.pmtiles`, `.mbtiles`), or nil for OSM files.
-    private func openArchive(_ path: String) throws -> SnapshotArchive? {
+    private func openArchive(_ path: String) throws -> TiledMapFeatures? {
         try CommandLineFiles.checkInput(path)
-        do { return try SnapshotArchive(path: path, command: "snapshot") } catch { throw CommandLineFileError.damaged("snapshot", path, error) }
+        return try TileArchiveFiles.open(path, command: "snapshot")
     }
 
     /// "a,b" and repeated options as one set of names.

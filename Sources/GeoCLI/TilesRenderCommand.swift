@@ -124,16 +124,14 @@ struct TilesRenderCommand: ParsableCommand {
 /// archive read per block.
 private enum TileRenderData {
     case features(MapFeatureIndex, BoundingBox)
-    case archive(SnapshotArchive, BoundingBox, DecodedTileCache)
+    case archive(TiledMapFeatures, BoundingBox)
 
     init(path: String) throws {
-        let archive: SnapshotArchive?
-        do { archive = try SnapshotArchive(path: path, command: "tiles render") } catch { throw CommandLineFileError.damaged("tiles render", path, error) }
-        if let archive {
-            guard let bounds = archive.bounds else {
+        if let archive = try TileArchiveFiles.open(path, command: "tiles render", cachedTiles: Self.cachedTiles) {
+            guard let bounds = archive.source.metadata.bounds else {
                 throw CommandLineFileError(description: "geo tiles render: \(path): the archive states no bounds to cover", status: 65)
             }
-            self = .archive(archive, bounds, DecodedTileCache(capacity: Self.cachedTiles))
+            self = .archive(archive, bounds)
             return
         }
         let lower = path.lowercased()
@@ -159,7 +157,7 @@ private enum TileRenderData {
 
     var bounds: BoundingBox {
         switch self {
-        case .features(_, let b), .archive(_, let b, _): b
+        case .features(_, let b), .archive(_, let b): b
         }
     }
 
@@ -167,8 +165,8 @@ private enum TileRenderData {
     func features(for view: MercatorViewport) throws -> MapFeatureIndex {
         switch self {
         case .features(let index, _): return index
-        case .archive(let archive, _, let cache):
-            do { return try archive.index(in: view.visibleWorldBounds ?? (0, 0, 1, 1), zoom: view.zoom, cache: cache) } catch {
+        case .archive(let archive, _):
+            do { return MapFeatureIndex(tiles: try archive.featuresByTile(in: view.visibleWorldBounds ?? .world, zoom: view.zoom)) } catch {
                 throw CommandLineFileError(description: "geo tiles render: the archive cannot be read: \(error)", status: 65)
             }
         }

@@ -44,8 +44,8 @@ public enum MapGeometry: Hashable, Sendable {
     /// One or more polygons with holes.
     case polygons([MapPolygon])
 
-    /// The smallest world-unit box holding the geometry, as (minX, minY, maxX, maxY); nil when empty.
-    public var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+    /// The smallest world rectangle holding the geometry; nil when it has no point.
+    public var bounds: WorldRect? {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         func add(_ ps: [MapPoint]) {
             for p in ps {
@@ -58,7 +58,7 @@ public enum MapGeometry: Hashable, Sendable {
         case .lines(let ls): ls.forEach(add)
         case .polygons(let polys): for p in polys { add(p.exterior) }
         }
-        return minX <= maxX ? (minX, minY, maxX, maxY) : nil
+        return minX <= maxX ? WorldRect(minX: minX, minY: minY, maxX: maxX, maxY: maxY) : nil
     }
 }
 

@@ -84,8 +84,8 @@ public struct MapFeaturePartition {
     private var written = false
     /// Features added, in order (their sequence numbers are 0..<count).
     public private(set) var count = 0
-    /// The world box of every feature added, as (minX, minY, maxX, maxY); inverted when none.
-    public private(set) var worldBounds = (minX: 1.0, minY: 1.0, maxX: 0.0, maxY: 0.0)
+    /// The world box of every feature added; empty when none.
+    public private(set) var worldBounds = WorldRect.empty
 
     /// A feature listed because it reaches past its bucket's block at some zooms.
     private struct Overlap {
@@ -156,7 +156,7 @@ public struct MapFeaturePartition {
             let sequence = count
             count += 1
             guard let b = f.geometry.bounds else { continue }
-            worldBounds = (min(worldBounds.minX, b.minX), min(worldBounds.minY, b.minY), max(worldBounds.maxX, b.maxX), max(worldBounds.maxY, b.maxY))
+            worldBounds = worldBounds.union(b)
             guard f.minZoom <= options.maxZoom else { continue } // never drawn at these zooms
             let minZoom = max(0, f.minZoom)
             let box = (b.minX, b.minY, b.maxX, b.maxY)

@@ -37,15 +37,15 @@ import ZlibCompression
 public struct MapTiler: Sendable {
     public let features: [MapFeature]
     public let options: TilingOptions
-    /// Each feature's world box (minX, minY, maxX, maxY); an empty geometry's is inverted.
-    private let bounds: [(Double, Double, Double, Double)]
+    /// Each feature's world box; an empty geometry's is `WorldRect.empty`.
+    private let bounds: [WorldRect]
 
     /// - Throws: `MapDataError.invalidArgument` for bad options.
     public init(features: [MapFeature], options: TilingOptions = TilingOptions()) throws(MapDataError) {
         try options.validate()
         self.features = features
         self.options = options
-        bounds = features.map { $0.geometry.bounds.map { ($0.minX, $0.minY, $0.maxX, $0.maxY) } ?? (1, 1, 0, 0) }
+        bounds = features.map { $0.geometry.bounds ?? .empty }
     }
 
     /// The tiles of zoom `z` that hold anything, MVT-encoded, in PMTiles tile-id order.
@@ -67,8 +67,8 @@ public struct MapTiler: Sendable {
         func lastTile(_ v: Double) -> Int { min(tileCount - 1, max(0, Int((v * scale + margin).rounded(.down)))) }
         var members: [UInt64: [Int32]] = [:]
         var fills: [(TileFill.Quad, Int32)] = []
-        for (i, b) in bounds.enumerated() where features[i].minZoom <= z && b.0 <= b.2 {
-            let reach = ((tile(b.0) >> shift)...(lastTile(b.2) >> shift), (tile(b.1) >> shift)...(lastTile(b.3) >> shift))
+        for (i, b) in bounds.enumerated() where features[i].minZoom <= z && !b.isEmpty {
+            let reach = ((tile(b.minX) >> shift)...(lastTile(b.maxX) >> shift), (tile(b.minY) >> shift)...(lastTile(b.maxY) >> shift))
             if let found = TileBlockCut.fillQuads(of: features[i], zoom: z, reach: reach, options: options) {
                 for q in found.touched { members[q.key, default: []].append(Int32(i)) }
                 for q in found.covered { fills.append((q, Int32(i))) }

@@ -24,7 +24,7 @@ public actor MapSession {
     /// Where the view's features come from when they come in pieces (a tile archive).
     private let source: (any MapFeatureSource)?
     /// The world region and tile zoom whose features the view holds, from `source`.
-    private var loaded: (bounds: WorldBounds, zoom: Int)?
+    private var loaded: (bounds: WorldRect, zoom: Int)?
     /// The last failure of `source`, shown in the page's status.
     private var sourceError: String?
 
@@ -50,13 +50,13 @@ public actor MapSession {
         guard let source else { return }
         let state = view.camera.state
         let zoom = Int(MapView<ContinuousClock.Instant>.rendererZoom(cameraZoom: state.zoomLevel).rounded(.down))
-        let seen = CameraProjection(state).visibleWorldBounds ?? (0, 0, 1, 1)
-        if let loaded, loaded.zoom == zoom, loaded.bounds.minX <= seen.minX, loaded.bounds.minY <= seen.minY,
-           loaded.bounds.maxX >= seen.maxX, loaded.bounds.maxY >= seen.maxY { return }
-        let w = seen.maxX - seen.minX, h = seen.maxY - seen.minY
-        let region = (minX: seen.minX - w, minY: max(seen.minY - h, 0), maxX: seen.maxX + w, maxY: min(seen.maxY + h, 1))
+        let seen = CameraProjection(state).visibleWorldBounds ?? .world
+        if let loaded, loaded.zoom == zoom, loaded.bounds.contains(seen) { return }
+        var region = seen.expanded(dx: seen.width, dy: seen.height)
+        region.minY = max(region.minY, 0)
+        region.maxY = min(region.maxY, 1)
         let n = Double(1 << min(zoom, 30))
-        guard ((region.maxX - region.minX) * n + 1) * ((region.maxY - region.minY) * n + 1) <= Double(Self.maximumSourceTiles) else { return }
+        guard (region.width * n + 1) * (region.height * n + 1) <= Double(Self.maximumSourceTiles) else { return }
         view.features = MapFeatureIndex(try source.features(in: region, zoom: Double(zoom)))
         loaded = (region, zoom)
     }
@@ -209,18 +209,6 @@ public actor MapSession {
         }
         return view.worldBase.city(named: query.trimmingCharacters(in: .whitespaces)).map { ($0.coordinate, 11) }
     }
-}
-
-/// A world rectangle in normalised Web Mercator (minX, minY, maxX, maxY), as the renderer's
-/// `RenderProjection.visibleWorldBounds`.
-public typealias WorldBounds = (minX: Double, minY: Double, maxX: Double, maxY: Double)
-
-/// Map features that come in pieces (a vector tile archive, `.pmtiles` / `.mbtiles`): a live
-/// page loads those of the region its view shows, at the view's tile zoom, as it moves.
-public protocol MapFeatureSource {
-    /// The features of the tiles over `bounds` at the source's tile zoom nearest `zoom` (the
-    /// renderer's, 256-pixel tiles).
-    func features(in bounds: WorldBounds, zoom: Double) throws -> [MapFeature]
 }
 
 /// A message from the page: `type` and the fields that type uses.

@@ -11,7 +11,7 @@ public struct CameraProjection: RenderProjection, Sendable {
     public let camera: CameraState
     private let projector: CameraProjector
     public let pixelsPerWorldUnit: Double
-    public let visibleWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
+    public let visibleWorldBounds: WorldRect?
 
     public init(_ camera: CameraState) {
         self.camera = camera
@@ -27,7 +27,7 @@ public struct CameraProjection: RenderProjection, Sendable {
             let nw = WebMercator.worldPoint(Coordinate(uncheckedLatitude: min(region.north, 85.05112878), longitude: region.west))
             let se = WebMercator.worldPoint(Coordinate(uncheckedLatitude: max(region.south, -85.05112878), longitude: region.east))
             let m = max(camera.viewSize.width, camera.viewSize.height) / 2 / camera.worldSize
-            visibleWorldBounds = (nw.x - m, nw.y - m, se.x + m, se.y + m)
+            visibleWorldBounds = WorldRect(minX: nw.x, minY: nw.y, maxX: se.x, maxY: se.y).expanded(dx: m, dy: m)
         }
     }
 

@@ -150,7 +150,7 @@ struct MarginProjection: RenderProjection {
     let camera: CameraProjection
     let margin: Double
 
-    var visibleWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? { camera.visibleWorldBounds }
+    var visibleWorldBounds: WorldRect? { camera.visibleWorldBounds }
 
     func pixel(for world: MapPoint) -> Point? {
         camera.pixel(for: world).map { Point(x: $0.x + margin, y: $0.y + margin) }

@@ -114,14 +114,13 @@ extension MapView {
 
     /// The world box under the screen square of half-side `reach` about `p`; the view's own
     /// box where a corner shows no ground (space, sky).
-    private func searchBounds(_ p: Point, _ reach: Double, _ projection: CameraProjection) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+    private func searchBounds(_ p: Point, _ reach: Double, _ projection: CameraProjection) -> WorldRect? {
         let corners = [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)].map { camera.state.coordinate(at: ScreenPoint(x: p.x + $0.0 * reach, y: p.y + $0.1 * reach)) }
         let world = corners.compactMap { $0.map(MapPoint.init) }
         guard world.count == 4 else { return projection.visibleWorldBounds }
-        let xs = world.map(\.x), ys = world.map(\.y)
+        let box = WorldRect(enclosing: world)!
         // A square across the antimeridian spans the world's width: search everything.
-        guard xs.max()! - xs.min()! < 0.5 else { return nil }
-        return (xs.min()!, ys.min()!, xs.max()!, ys.max()!)
+        return box.width < 0.5 ? box : nil
     }
 }
 

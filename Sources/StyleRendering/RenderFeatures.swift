@@ -93,7 +93,7 @@ enum FeatureLoading {
     /// The tiles `z/x/y` covering a world rectangle at zoom `z`: rows limited to the world,
     /// columns not (a column left or right of the world is a copy of the tile `x mod 2^z`
     /// there, as MapLibre repeats the world; within one world either side).
-    static func tiles(covering r: (minX: Double, minY: Double, maxX: Double, maxY: Double), zoom z: Int) -> [CanonicalTile] {
+    static func tiles(covering r: WorldRect, zoom z: Int) -> [CanonicalTile] {
         let n = Double(1 << z)
         let x0 = max(-(1 << z), Int((r.minX * n).rounded(.down))), x1 = min(2 * (1 << z) - 1, Int((r.maxX * n).rounded(.down)))
         let y0 = max(0, Int((r.minY * n).rounded(.down))), y1 = min((1 << z) - 1, Int((r.maxY * n).rounded(.down)))

@@ -1,4 +1,5 @@
 import GeoCore
+import MapData
 public import MapStyle
 import MapRenderer
 
@@ -78,16 +79,13 @@ struct ScreenTransform {
     }
 
     /// The world rectangle the image shows (its rotated corners' bounds), plus `margin` device pixels.
-    func visibleWorld(margin: Double) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for (sx, sy) in [(-margin, -margin), (2 * halfWidth + margin, -margin), (-margin, 2 * halfHeight + margin), (2 * halfWidth + margin, 2 * halfHeight + margin)] {
+    func visibleWorld(margin: Double) -> WorldRect {
+        let corners = [(-margin, -margin), (2 * halfWidth + margin, -margin), (-margin, 2 * halfHeight + margin), (2 * halfWidth + margin, 2 * halfHeight + margin)].map { sx, sy in
             let px = sx - halfWidth, py = sy - halfHeight
             let dx = px * cosB - py * sinB, dy = px * sinB + py * cosB
-            let wx = centerX + dx / scale, wy = centerY + dy / scale
-            minX = min(minX, wx); maxX = max(maxX, wx)
-            minY = min(minY, wy); maxY = max(maxY, wy)
+            return MapPoint(x: centerX + dx / scale, y: centerY + dy / scale)
         }
-        return (minX, minY, maxX, maxY)
+        return WorldRect(enclosing: corners)!
     }
 }
 

@@ -114,18 +114,12 @@ public struct TileArchiveWriter {
 
     /// The degrees box of the features (the world when there are none).
     public static func bounds(of features: [MapFeature]) -> (west: Double, south: Double, east: Double, north: Double) {
-        var minX = 1.0, minY = 1.0, maxX = 0.0, maxY = 0.0
-        for f in features {
-            guard let b = f.geometry.bounds else { continue }
-            minX = min(minX, b.minX); maxX = max(maxX, b.maxX)
-            minY = min(minY, b.minY); maxY = max(maxY, b.maxY)
-        }
-        return bounds(ofWorldBox: (minX, minY, maxX, maxY))
+        bounds(ofWorldBox: features.reduce(WorldRect.empty) { $0.union($1.geometry.bounds ?? .empty) })
     }
 
     /// The degrees box of a world-unit box (`MapPoint`); the world when it is inverted (empty).
-    public static func bounds(ofWorldBox b: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> (west: Double, south: Double, east: Double, north: Double) {
-        guard b.minX <= b.maxX else { return (-180, -85.051_128_779_806_59, 180, 85.051_128_779_806_59) }
+    public static func bounds(ofWorldBox b: WorldRect) -> (west: Double, south: Double, east: Double, north: Double) {
+        guard !b.isEmpty else { return (-180, -85.051_128_779_806_59, 180, 85.051_128_779_806_59) }
         let nw = MapPoint(x: b.minX, y: b.minY).coordinate, se = MapPoint(x: b.maxX, y: b.maxY).coordinate
         return (nw.longitude, se.latitude, se.longitude, nw.latitude)
     }

@@ -52,10 +52,8 @@ final class RasterTileCache: Sendable {
             if let old = s.tiles.removeValue(forKey: key) { s.statistics.bytes -= old.count }
             s.tiles.insert(png, forKey: key)
             s.statistics.bytes += png.count
-            // O(tiles held) a drop (`keysByRecency`): thousands of steps, beside the milliseconds
-            // of drawing the metatile that brought the tiles.
-            while s.statistics.bytes > byteLimit, let oldest = s.tiles.keysByRecency.last, let dropped = s.tiles.removeValue(forKey: oldest) {
-                s.statistics.bytes -= dropped.count
+            while s.statistics.bytes > byteLimit, let dropped = s.tiles.removeLeastRecentlyUsed() {
+                s.statistics.bytes -= dropped.value.count
                 s.statistics.evictions += 1
             }
             s.statistics.tiles = s.tiles.count

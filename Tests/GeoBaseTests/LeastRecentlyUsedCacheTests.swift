@@ -64,7 +64,7 @@ struct LeastRecentlyUsedCacheTests {
             var model: [(key: Int, value: Int)] = []   // most recent first
             for step in 0..<2_000 {
                 let key = Int(rng.next() % 12)
-                switch rng.next() % 4 {
+                switch rng.next() % 5 {
                 case 0, 1:
                     let value = Int(rng.next() % 1000)
                     var expectedDrop: Int?
@@ -79,6 +79,10 @@ struct LeastRecentlyUsedCacheTests {
                     let expected = model.firstIndex { $0.key == key }.map { model.remove(at: $0) }
                     if let e = expected { model.insert(e, at: 0) }
                     #expect(cache.value(forKey: key) == expected?.value, "seed \(seed) step \(step)")
+                case 3:
+                    let expected = model.popLast()
+                    let dropped = cache.removeLeastRecentlyUsed()
+                    #expect(dropped?.key == expected?.key && dropped?.value == expected?.value, "seed \(seed) step \(step)")
                 default:
                     let expected = model.firstIndex { $0.key == key }.map { model.remove(at: $0) }
                     #expect(cache.removeValue(forKey: key) == expected?.value, "seed \(seed) step \(step)")

@@ -25,7 +25,8 @@ private struct SplitBuilding {
 
     static let whole = rectangle(left, right)
     static let copies = [rectangle(left, edge + buffer), rectangle(edge - buffer, right)]
-    static let tiles: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = [(edge - tile, 23_000 / 65_536, edge, 23_001 / 65_536), (edge, 23_000 / 65_536, edge + tile, 23_001 / 65_536)]
+    static let tiles: [WorldRect?] = [WorldRect(minX: edge - tile, minY: 23_000 / 65_536, maxX: edge, maxY: 23_001 / 65_536),
+                                      WorldRect(minX: edge, minY: 23_000 / 65_536, maxX: edge + tile, maxY: 23_001 / 65_536)]
 
     static func render(_ index: MapFeatureIndex) throws -> Pixmap {
         let view = try MercatorViewport(center: MapPoint(x: edge, y: (top + bottom) / 2).coordinate, zoom: Double(zoom), width: 256, height: 256)
@@ -66,10 +67,10 @@ private func largestDifference(_ a: Pixmap, _ b: Pixmap) -> Int {
 /// bottom edge (the walk's wrap-around joined), and a ring wholly inside kept closed.
 @Test func ringParts_insideABox() {
     let square = [MapPoint(x: 0, y: 0), MapPoint(x: 4, y: 0), MapPoint(x: 4, y: 4), MapPoint(x: 0, y: 4)]
-    let (pieces, closed) = MapPainter.parts(of: square, inside: (minX: -1, minY: -1, maxX: 2, maxY: 5))
+    let (pieces, closed) = MapPainter.parts(of: square, inside: WorldRect(minX: -1, minY: -1, maxX: 2, maxY: 5))
     #expect(!closed)
     #expect(pieces == [[MapPoint(x: 2, y: 4), MapPoint(x: 0, y: 4), MapPoint(x: 0, y: 0), MapPoint(x: 2, y: 0)]])
-    let whole = MapPainter.parts(of: square, inside: (minX: -1, minY: -1, maxX: 5, maxY: 5))
+    let whole = MapPainter.parts(of: square, inside: WorldRect(minX: -1, minY: -1, maxX: 5, maxY: 5))
     #expect(whole.closed && whole.pieces == [square])
-    #expect(MapPainter.parts(of: square, inside: (minX: 10, minY: 10, maxX: 11, maxY: 11)).pieces.isEmpty)
+    #expect(MapPainter.parts(of: square, inside: WorldRect(minX: 10, minY: 10, maxX: 11, maxY: 11)).pieces.isEmpty)
 }

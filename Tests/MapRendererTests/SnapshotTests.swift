@@ -50,7 +50,7 @@ private struct HalfProjection: RenderProjection {
         guard let p = inner.pixel(for: world), p.x <= limit else { return nil }
         return p
     }
-    var visibleWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? { nil }
+    var visibleWorldBounds: WorldRect? { nil }
 }
 
 @Test func drawsThroughTheCallersProjection_cuttingWhereItHides() throws {

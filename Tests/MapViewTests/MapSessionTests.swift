@@ -41,14 +41,11 @@ import Testing
 /// A tile archive's stand-in: the sample city's features, and the regions and zooms asked for.
 private final class RecordingSource: MapFeatureSource, @unchecked Sendable {
     let features: [MapFeature]
-    var requests: [(bounds: WorldBounds, zoom: Double)] = []
+    var requests: [(bounds: WorldRect, zoom: Double)] = []
     init(_ features: [MapFeature]) { self.features = features }
-    func features(in bounds: WorldBounds, zoom: Double) throws -> [MapFeature] {
+    func features(in bounds: WorldRect, zoom: Double) throws -> [MapFeature] {
         requests.append((bounds, zoom))
-        return features.filter { f in
-            guard let b = f.geometry.bounds else { return false }
-            return b.maxX >= bounds.minX && b.minX <= bounds.maxX && b.maxY >= bounds.minY && b.minY <= bounds.maxY
-        }
+        return features.filter { $0.geometry.bounds?.intersects(bounds) ?? false }
     }
 }
 

@@ -8,12 +8,12 @@ public struct MapFeatureIndex: Sendable {
     /// The features given, with each street's name pieces joined into one feature
     /// (`joiningStreetNames`).
     public let features: [MapFeature]
-    private let boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]
+    private let boxes: [WorldRect]
     private let cells: [Int: [Int32]]
     private let everywhere: [Int32]
     /// Per feature, the world rectangle its polygon outlines are stroked inside; empty when
     /// every outline is stroked whole.
-    let outlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?]
+    let outlineBounds: [WorldRect?]
     private static let level = 16
 
     /// - Parameter outlineBounds: for features decoded from vector tiles, one rectangle per
@@ -22,19 +22,19 @@ public struct MapFeatureIndex: Sendable {
     ///   its own copy of the polygon; stroking each copy's outline only inside its own tile
     ///   draws every real edge once and no cut edge. Empty (the default): outlines are whole.
     /// - Complexity: O(features × cells each touches).
-    public init(_ features: [MapFeature], outlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = []) {
+    public init(_ features: [MapFeature], outlineBounds: [WorldRect?] = []) {
         precondition(outlineBounds.isEmpty || outlineBounds.count == features.count, "Broken contract: one outline rectangle per feature, or none")
         let (features, outlineBounds) = Self.joiningStreetNames(features, outlineBounds)
         self.features = features
         self.outlineBounds = outlineBounds
         var cells: [Int: [Int32]] = [:]
         var everywhere: [Int32] = []
-        var boxes: [(minX: Double, minY: Double, maxX: Double, maxY: Double)] = []
+        var boxes: [WorldRect] = []
         boxes.reserveCapacity(features.count)
         let n = Double(1 << Self.level)
         for (i, f) in features.enumerated() {
             guard let b = f.geometry.bounds else {
-                boxes.append((1, 1, 0, 0)) // empty: meets no view
+                boxes.append(.empty)
                 continue
             }
             boxes.append(b)
@@ -49,6 +49,12 @@ public struct MapFeatureIndex: Sendable {
         self.everywhere = everywhere
         self.boxes = boxes
         _checkInvariants()
+    }
+
+    /// The features of vector tiles, each polygon's outline stroked only inside the tile it came
+    /// from (`outlineBounds`: no outline along the tiles' cut lines).
+    public init(tiles: [(tile: WorldRect, features: [MapFeature])]) {
+        self.init(tiles.flatMap(\.features), outlineBounds: tiles.flatMap { repeatElement($0.tile, count: $0.features.count) })
     }
 
     #if GEO_INTERNAL_CHECKS
@@ -112,8 +118,8 @@ public struct MapFeatureIndex: Sendable {
     /// other feature as given. Outline rectangles follow their features (a joined one keeps its
     /// first piece's: lines have no outline).
     /// - Complexity: O(features + street-name points).
-    static func joiningStreetNames(_ features: [MapFeature], _ outlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?])
-        -> ([MapFeature], [(minX: Double, minY: Double, maxX: Double, maxY: Double)?]) {
+    static func joiningStreetNames(_ features: [MapFeature], _ outlineBounds: [WorldRect?])
+        -> ([MapFeature], [WorldRect?]) {
         struct Street: Hashable { var properties: [MapProperty], minZoom: Int }
         var pieces: [Street: [Int]] = [:]
         for (i, f) in features.enumerated() where f.layer == .transportationName {
@@ -131,7 +137,7 @@ public struct MapFeatureIndex: Sendable {
             joined[list[0]] = street
             absorbed.formUnion(list.dropFirst())
         }
-        var outFeatures: [MapFeature] = [], outBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = []
+        var outFeatures: [MapFeature] = [], outBounds: [WorldRect?] = []
         outFeatures.reserveCapacity(features.count - absorbed.count)
         for i in features.indices where !absorbed.contains(i) {
             outFeatures.append(joined[i] ?? features[i])
@@ -144,7 +150,7 @@ public struct MapFeatureIndex: Sendable {
 
     /// The features whose boxes meet the world rectangle, in their original order.
     /// - Complexity: O(cells in the rectangle + features found · log).
-    public func features(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) -> [MapFeature] {
+    public func features(in bounds: WorldRect?) -> [MapFeature] {
         features(in: bounds, marking: nil).map(\.feature)
     }
 
@@ -152,8 +158,8 @@ public struct MapFeatureIndex: Sendable {
     /// box also meets `inner` (true for all when `inner` is nil): a painter draws the geometry
     /// of those near the image and places labels of all.
     /// - Complexity: O(cells in the rectangle + features found · log).
-    public func features(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?,
-                         marking inner: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) -> [(feature: MapFeature, meetsInner: Bool)] {
+    public func features(in bounds: WorldRect?,
+                         marking inner: WorldRect?) -> [(feature: MapFeature, meetsInner: Bool)] {
         var out: [(feature: MapFeature, meetsInner: Bool)] = []
         forEachFeature(in: bounds, marking: inner) { i, near in out.append((features[i], near)) }
         return out
@@ -163,12 +169,9 @@ public struct MapFeatureIndex: Sendable {
     /// in order, and whether its box meets `inner`: the painter picks what it needs without
     /// copying every feature found.
     /// - Complexity: O(cells in the rectangle + features found · log).
-    func forEachFeature(in bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?,
-                        marking inner: (minX: Double, minY: Double, maxX: Double, maxY: Double)?, _ body: (Int, Bool) -> Void) {
-        func meets(_ fb: (minX: Double, minY: Double, maxX: Double, maxY: Double), _ b: (minX: Double, minY: Double, maxX: Double, maxY: Double)?) -> Bool {
-            guard let b else { return true }
-            return fb.maxX >= b.minX && fb.minX <= b.maxX && fb.maxY >= b.minY && fb.minY <= b.maxY
-        }
+    func forEachFeature(in bounds: WorldRect?,
+                        marking inner: WorldRect?, _ body: (Int, Bool) -> Void) {
+        func meets(_ fb: WorldRect, _ b: WorldRect?) -> Bool { b.map(fb.intersects) ?? true }
         guard let b = bounds else {
             for i in features.indices { body(i, meets(boxes[i], inner)) }
             return

@@ -61,7 +61,7 @@ public struct MapPainter {
         // Geometry of the features near the image, labels of those a little farther too.
         var byLayer = LayerLists(), labelled = LayerLists()
         // Where each building's outline is stroked, when the features come from clipped tiles.
-        var buildingOutlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?] = []
+        var buildingOutlineBounds: [WorldRect?] = []
         let symbols = passes.contains(.symbols)
         index.forEachFeature(in: projection.visibleWorldBounds, marking: projection.geometryWorldBounds) { i, near in
             let layer = index.features[i].layer
@@ -136,7 +136,7 @@ public struct MapPainter {
     }
 
     /// The ground geometry: areas, water, buildings, roads and railways, boundaries, pedestrian features.
-    private func paintGeometry(_ byLayer: LayerLists, buildingOutlineBounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?], scale: Double, _ projection: some RenderProjection, _ canvas: inout Canvas) {
+    private func paintGeometry(_ byLayer: LayerLists, buildingOutlineBounds: [WorldRect?], scale: Double, _ projection: some RenderProjection, _ canvas: inout Canvas) {
         if !style.hidden.contains(.landuse) {
             // One fill per colour: land cover, then land use, each layer's colours in the order
             // they first appear.
@@ -230,7 +230,7 @@ public struct MapPainter {
 
     /// Strokes the rings of all `features`' polygons as one path; each feature's rings only
     /// inside its rectangle in `bounds` when there is one (empty `bounds`: whole rings).
-    private func outlinePolygons(_ features: [MapFeature], inside bounds: [(minX: Double, minY: Double, maxX: Double, maxY: Double)?],
+    private func outlinePolygons(_ features: [MapFeature], inside bounds: [WorldRect?],
                                  _ stroke: StrokeStyle, color: Color, _ projection: some RenderProjection, _ canvas: inout Canvas) {
         var rings: [Path.Contour] = []
         for (k, f) in features.enumerated() {
@@ -254,9 +254,8 @@ public struct MapPainter {
     /// The parts of the closed `ring` inside `box` (edges on its border count as inside):
     /// the ring itself (`closed`) when it lies wholly inside, else its pieces inside as open
     /// lines, each edge clipped by `LineClipping` and pieces that meet joined.
-    static func parts(of ring: [MapPoint], inside box: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> (pieces: [[MapPoint]], closed: Bool) {
-        func contains(_ p: MapPoint) -> Bool { p.x >= box.minX && p.x <= box.maxX && p.y >= box.minY && p.y <= box.maxY }
-        if ring.allSatisfy(contains) { return ([ring], true) }
+    static func parts(of ring: [MapPoint], inside box: WorldRect) -> (pieces: [[MapPoint]], closed: Bool) {
+        if ring.allSatisfy(box.contains) { return ([ring], true) }
         var pieces: [[MapPoint]] = []
         var open = false
         for i in ring.indices {

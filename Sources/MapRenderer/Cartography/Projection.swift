@@ -17,15 +17,15 @@ public protocol RenderProjection {
     func pixel(for world: MapPoint) -> Point?
     /// The world rectangle that can be visible (minX, minY, maxX, maxY), for skipping features
     /// early; nil when the projection cannot say (then every feature is tried).
-    var visibleWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? { get }
+    var visibleWorldBounds: WorldRect? { get }
     /// The world rectangle whose geometry can reach the image, strokes included (inside
     /// `visibleWorldBounds`, which also holds features whose labels may reach it); features
     /// outside are not stroked or filled. Defaults to `visibleWorldBounds`.
-    var geometryWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? { get }
+    var geometryWorldBounds: WorldRect? { get }
 }
 
 extension RenderProjection {
-    public var geometryWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? { visibleWorldBounds }
+    public var geometryWorldBounds: WorldRect? { visibleWorldBounds }
 }
 
 /// A flat Web Mercator view: a centre, a zoom (256 × 2^zoom pixels around the world), an
@@ -77,7 +77,7 @@ public struct MercatorViewport: RenderProjection, Sendable {
         return MapPoint(x: center.x + wx / pixelsPerWorldUnit, y: center.y + wy / pixelsPerWorldUnit)
     }
 
-    public var visibleWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+    public var visibleWorldBounds: WorldRect? {
         // Half a screen of margin: labels of features just outside still show.
         worldBounds(margin: Double(max(width, height)) / 2)
     }
@@ -85,15 +85,15 @@ public struct MercatorViewport: RenderProjection, Sendable {
     /// The image's world rectangle with a margin of half the widest road stroke (the day
     /// style's motorway, 12 px at zoom 16 with its casings, doubling per zoom level) and
     /// 32 px for joins and caps.
-    public var geometryWorldBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+    public var geometryWorldBounds: WorldRect? {
         worldBounds(margin: min(32 + 8 * pow(2, zoom - 16), Double(max(width, height)) / 2))
     }
 
     /// The world rectangle around the image and `margin` pixels more on every side.
-    private func worldBounds(margin: Double) -> (minX: Double, minY: Double, maxX: Double, maxY: Double) {
+    private func worldBounds(margin: Double) -> WorldRect {
         let corners = [Point(x: 0, y: 0), Point(x: Double(width), y: 0), Point(x: 0, y: Double(height)), Point(x: Double(width), y: Double(height))].map(world(at:))
         let m = margin / pixelsPerWorldUnit
-        return (corners.map(\.x).min()! - m, corners.map(\.y).min()! - m, corners.map(\.x).max()! + m, corners.map(\.y).max()! + m)
+        return WorldRect(enclosing: corners)!.expanded(dx: m, dy: m)
     }
 
     /// Metres on the ground per pixel at the centre.
