@@ -20,6 +20,22 @@ extension ByteSource {
             try chunk.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
         }
     }
+
+    /// Reads until the end or `limit` bytes, whichever comes first, 64 KiB at a time: memory
+    /// follows what the source holds, never `limit` (a size a header announces), and a stream
+    /// without end (`/dev/zero`) stops at `limit`.
+    /// - Throws: what `read(into:)` throws.
+    public mutating func read(upTo limit: Int) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: min(1 << 16, max(limit, 0)))
+        while bytes.count < limit {
+            let want = min(chunk.count, limit - bytes.count)
+            let n = try chunk.withUnsafeMutableBytes { try read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<want])) }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+        }
+        return bytes
+    }
 }
 
 /// Where a streaming writer puts its bytes: a file, a socket, memory.

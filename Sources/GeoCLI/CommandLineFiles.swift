@@ -5,6 +5,7 @@ import GPXCodec
 import HTTPServing
 import OSMImport
 import Positioning
+import RoadNetwork
 import SystemIO
 #if canImport(Glibc)
 import Glibc
@@ -109,6 +110,15 @@ enum CommandLineFiles {
         } catch {
             replacement.discard()
             throw error
+        }
+    }
+
+    /// The road graph in the file `path` (`RoadGraph(reading:)`).
+    /// - Throws: `CommandLineFileError`: missing, a directory, or damaged (one line naming the
+    ///   file and where, as `geo COMMAND: PATH: …`).
+    static func graph(_ path: String, command: String) throws -> RoadGraph {
+        do { return try withSource(path) { try RoadGraph(reading: &$0) } } catch let error as RoadNetworkError {
+            throw CommandLineFileError.damaged(command, path, error)
         }
     }
 

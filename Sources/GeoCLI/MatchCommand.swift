@@ -74,7 +74,7 @@ struct MatchCommand: ParsableCommand {
             phases.append((name, now - mark))
             mark = now
         }
-        let roads = try RouteCommand.loadGraph(path: graph, command: "match")
+        let roads = try CommandLineFiles.graph(graph, command: "match")
         let wanted = mode == .car ? "car" : "foot"
         guard roads.profileName == wanted else {
             throw ValidationError("\(graph): a \(roads.profileName) graph; --mode \(mode.rawValue) needs one extracted with --profile \(wanted)")

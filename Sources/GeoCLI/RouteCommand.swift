@@ -66,7 +66,7 @@ struct RouteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let router = Router(graph: try Self.loadGraph(path: graph, command: "route"), smallComponentSize: smallComponentSize)
+        let router = Router(graph: try CommandLineFiles.graph(graph, command: "route"), smallComponentSize: smallComponentSize)
         let options = RouteOptions(metric: metric == .fastest ? .fastest : .shortest)
         if batch {
             try runBatch(router: router, options: options)
@@ -78,27 +78,6 @@ struct RouteCommand: ParsableCommand {
         case .json: standardOutput.line(Self.json(route))
         case .geojson: standardOutput.line(Self.geojson(route))
         case .gpx: standardOutput.write(try Self.gpx(route))
-        }
-    }
-
-    /// Reads and decodes a graph file (decoding copies every column, so mapping the file would
-    /// save nothing): the header first, then no more than the size it announces, so a file that
-    /// is no graph (`/dev/zero`, a FIFO) is refused after 24 bytes.
-    /// - Throws: `CommandLineFileError`: missing, a directory, or damaged (one line naming the
-    ///   file and where, as `geo COMMAND: PATH: …`).
-    static func loadGraph(path: String, command: String) throws -> RoadGraph {
-        try CommandLineFiles.checkInput(path)
-        let file = try FileDescriptor(opening: path)
-        defer { try? file.close() }
-        var bytes = try file.readToEnd(limit: RoadGraph.headerSize)
-        do {
-            let size = try bytes.withUnsafeBytes { header in
-                Result { () throws(RoadNetworkError) in try RoadGraph.serializedSize(header: header) }
-            }.get()
-            bytes += try file.readToEnd(limit: Int(clamping: size) - bytes.count)
-            return try bytes.withUnsafeBytes { buffer in Result { () throws(RoadNetworkError) in try RoadGraph(serialized: buffer) } }.get()
-        } catch let error as RoadNetworkError {
-            throw CommandLineFileError.damaged(command, path, error)
         }
     }
 

@@ -183,7 +183,7 @@ struct TrackCommand: AsyncParsableCommand {
     /// pedestrian).
     /// - Throws: `ValidationError` naming the file when it cannot be read or has another profile.
     static func liveMatcher(graphPath: String) throws -> (LiveMapMatcher, MapMatchMode) {
-        let graph = try RouteCommand.loadGraph(path: graphPath, command: "track")
+        let graph = try CommandLineFiles.graph(graphPath, command: "track")
         switch graph.profileName {
         case "car": return (LiveMapMatcher(car: try MapMatcher(graph: graph, mode: .car)), .car)
         case "foot": return (LiveMapMatcher(car: nil, pedestrian: try MapMatcher(graph: graph, mode: .pedestrian)), .pedestrian)

@@ -1,3 +1,4 @@
+public import GeoBase
 import ZlibCompression
 
 /// The binary graph file format, version 3 (version 1 had no `notStartPoint` edge flag, so
@@ -116,16 +117,13 @@ extension RoadGraph {
         return out
     }
 
-    /// Bytes of the header at the start of a graph file (`GraphFile`).
-    public static var headerSize: Int { GraphFile.headerSize }
-
     /// The size of the whole file whose first bytes are `header` (at least `headerSize` of
     /// them; more are ignored): the magic and version are checked first, so a reader learns
     /// from 24 bytes that a file is no graph (`/dev/zero`) and then reads no more than the
     /// header announces, instead of reading to the end of the file.
     /// - Throws: `RoadNetworkError` `.badMagic`, `.unsupportedVersion` or `.truncated` (fewer
     ///   bytes than the header).
-    public static func serializedSize(header bytes: UnsafeRawBufferPointer) throws(RoadNetworkError) -> UInt64 {
+    static func serializedSize(header bytes: UnsafeRawBufferPointer) throws(RoadNetworkError) -> UInt64 {
         guard bytes.count >= 4 else { throw RoadNetworkError(.truncated, "the file is shorter than the magic", offset: bytes.count) }
         guard Array(bytes[0..<4]) == GraphFile.magic else {
             throw RoadNetworkError(.badMagic, "not a LocationKit road graph (expected magic LKRG)", offset: 0)
@@ -141,6 +139,17 @@ extension RoadGraph {
         let (size, overflow) = length.addingReportingOverflow(UInt64(GraphFile.headerSize))
         guard !overflow else { throw RoadNetworkError(.truncated, "the header announces \(length) payload bytes, more than any file holds", offset: 8) }
         return size
+    }
+
+    /// Reads a graph file from `source` and decodes it (decoding copies every column, so
+    /// mapping the file would save nothing): the header first, then no more than the size it
+    /// announces, so a stream that is no graph (`/dev/zero`, a FIFO) is refused after 24 bytes.
+    /// - Throws: `RoadNetworkError` as `init(serialized:)` for the bytes; what the source throws.
+    public init(reading source: inout some ByteSource) throws {
+        var bytes = try source.read(upTo: GraphFile.headerSize)
+        let size = try bytes.withUnsafeBytes { header in Result { () throws(RoadNetworkError) in try Self.serializedSize(header: header) } }.get()
+        bytes += try source.read(upTo: Int(clamping: size) - bytes.count)
+        self = try bytes.withUnsafeBytes { buffer in Result { () throws(RoadNetworkError) in try RoadGraph(serialized: buffer) } }.get()
     }
 
     /// Decodes a graph file's bytes.

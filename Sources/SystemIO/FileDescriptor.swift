@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import GeoBase
 import Synchronization
 
 /// An open file descriptor: a file, pipe, socket or device. A plain value over the `Int32`
@@ -93,17 +94,10 @@ public struct FileDescriptor: Hashable, Sendable {
     /// header announces), and a stream without end (`/dev/zero`) stops at `limit`.
     /// - Complexity: O(bytes read).
     public func readToEnd(limit: Int) throws(SystemIOError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count < limit {
-            let want = min(chunk.count, limit - bytes.count)
-            let n = try chunk.withUnsafeMutableBytes { buffer in
-                Result { () throws(SystemIOError) in try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<want])) }
-            }.get()
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
+        var source = self
+        do { return try source.read(upTo: limit) } catch let error as SystemIOError { throw error } catch {
+            preconditionFailure("Broken contract: FileDescriptor.read(into:) throws only SystemIOError, got \(error)")
         }
-        return bytes
     }
 
     /// Reads up to `buffer.count` bytes at the current position; 0 means end of file.
@@ -323,3 +317,6 @@ public enum BrokenPipe {
 
     static func record() { occurred.store(true, ordering: .relaxed) }
 }
+
+/// A descriptor reads as a byte source from its current position.
+extension FileDescriptor: ByteSource {}
