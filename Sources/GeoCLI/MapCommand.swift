@@ -84,25 +84,11 @@ struct MapAnimateCommand: ParsableCommand {
         let view = try Self.viewSize(size)
         let start = try Self.camera(from, option: "--from", viewSize: view)
         let destination = try Self.camera(to, option: "--to", viewSize: view)
-        let controller = CameraController<ContinuousClock.Instant>(state: start)
-        let t0 = ContinuousClock.now // only an origin: every frame's instant is computed from it
         let given = duration.map { Duration.nanoseconds(Int64(($0 * 1e9).rounded())) }
-        try controller.set(destination.options, animation: animation.mapAnimation, duration: given, at: t0)
-        // A jump (`none`) takes no time, but its frames still span the --duration asked for.
-        let total = given ?? controller.transition?.move.duration ?? .zero
-        let seconds = total / .seconds(1)
+        let move = try CameraTransition(from: start, to: start.setting(destination.options), animation: animation.mapAnimation, duration: given)
         let out = JSONLines()
-        // Frames at i / fps before the end, then the end itself: computed one at a time, so
-        // memory stays flat however many frames there are.
-        let whole = Int((seconds * Double(fps)).rounded(.down) + 1e-9)
-        for i in 0...whole {
-            let t = Double(i) / Double(fps)
-            guard t < seconds - 1e-9 else { break }
-            controller.advance(to: t0.advanced(by: .nanoseconds(Int64((t * 1e9).rounded()))))
-            out.write(Self.json(t: t, controller.state))
-        }
-        controller.advance(to: t0.advanced(by: total))
-        out.write(Self.json(t: seconds, controller.state))
+        // A jump (`none`) takes no time, but its frames still span the --duration asked for.
+        for frame in move.frames(perSecond: fps, spanning: given) { out.write(Self.json(t: frame.t, frame.state)) }
     }
 
     /// One frame: `{"t":…,"latitude":…,"longitude":…,"zoomLevel":…,"bearing":…,"tilt":…}`;

@@ -86,6 +86,27 @@ public struct CameraTransition: Hashable, Sendable {
         return state(atProgress: elapsed / duration)
     }
 
+    /// The move as frames: the states at t = 0, 1/fps, 2/fps, … seconds below `total`, then
+    /// at `total` itself (the destination, exactly, when `total` ≥ `duration`), computed one
+    /// at a time, so memory stays flat however many frames there are.
+    /// - Parameter total: how long the frames span; nil: `duration` (a jump takes no time, but
+    ///   can be shown over a span).
+    /// - Precondition: `fps` > 0.
+    public func frames(perSecond fps: Int, spanning total: Duration? = nil) -> some Sequence<(t: Double, state: CameraState)> {
+        precondition(fps > 0, "Broken contract: frames need a rate above 0 per second, got \(fps)")
+        let total = total ?? duration, seconds = total / .seconds(1)
+        var i = 0, done = false
+        return AnyIterator { () -> (t: Double, state: CameraState)? in
+            guard !done else { return nil }
+            let t = Double(i) / Double(fps)
+            i += 1
+            // 1e-9 s: a frame that falls on the end within rounding is the end frame.
+            if t < seconds - 1e-9 { return (t, state(atElapsed: .nanoseconds(Int64((t * 1e9).rounded())))) }
+            done = true
+            return (seconds, state(atElapsed: total))
+        }
+    }
+
     /// The camera at a fraction of the move's time, 0 (start) … 1 (destination, exactly).
     public func state(atProgress t: Double) -> CameraState {
         if animation == .none || t >= 1 || t.isNaN { return destination }

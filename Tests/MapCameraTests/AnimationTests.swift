@@ -131,3 +131,22 @@ private func travelled(_ s: CameraState, from a: CameraState) -> Double {
     let other = try camera(10, 20, zoom: 4, view: try ViewSize(width: 10, height: 10))
     #expect(throws: MapCameraError.self) { try CameraTransition(from: a, to: other, animation: .bow) }
 }
+
+/// Frames at 1/fps steps from the start state, then the end exactly: a 3 s bow at 30 fps is
+/// t = 0 … 89/30 and 3, the last the destination; a jump shown over 0.1 s at 30 fps is three
+/// destination frames and the end.
+@Test func frames_stepAtTheRate_andEndExactlyAtTheDestination() throws {
+    let (move, _) = try tokyoOsaka(.bow)
+    let frames = Array(move.frames(perSecond: 30))
+    #expect(frames.count == 91)
+    #expect(frames.first?.t == 0 && frames.first?.state == move.start)
+    #expect(frames[45].t == 1.5 && frames[45].state == move.state(atElapsed: .milliseconds(1500)))
+    #expect(frames.last?.t == 3 && frames.last?.state == move.destination)
+    let jump = try CameraTransition(from: move.start, to: move.destination, animation: .none)
+    let shown = Array(jump.frames(perSecond: 30, spanning: .milliseconds(100)))
+    let times: [Double] = [0, 1.0 / 30, 2.0 / 30, 0.1]
+    #expect(shown.map(\.t) == times)
+    #expect(shown.allSatisfy { $0.state == move.destination })
+    let instant: [Double] = [0]
+    #expect(Array(jump.frames(perSecond: 30)).map(\.t) == instant, "a jump over no time: its one end frame")
+}
