@@ -39,7 +39,8 @@ function connect() {
       projection = s.projection;
       status.textContent = `${s.latitude.toFixed(5)}, ${s.longitude.toFixed(5)} z${s.zoomLevel.toFixed(2)} ` +
         `bearing ${s.bearing.toFixed(0)}° tilt ${s.tilt.toFixed(0)}° ${s.projection} follow ${s.follow}` +
-        (s.position ? ` · position ±${s.position.accuracy.toFixed(0)} m` : "");
+        (s.position ? ` · position ±${s.position.accuracy.toFixed(0)} m` : "") +
+        (s.tapped ? ` · tapped: ${s.tapped.length ? s.tapped.join("; ") : "nothing"}` : "");
       return;
     }
     const url = URL.createObjectURL(e.data);
@@ -50,9 +51,11 @@ function connect() {
   ws.onclose = () => { status.textContent = "disconnected; retrying"; setTimeout(connect, 1000); };
 }
 connect();
-// Page pixels → the view's pixels (the image is letterboxed by object-fit: contain).
+// Page pixels → the view's pixels (the image is letterboxed by object-fit: contain); null
+// before the first frame has loaded, when there is nothing to point at.
 function viewPoint(e) {
-  const r = img.getBoundingClientRect(), w = img.naturalWidth || 1, h = img.naturalHeight || 1;
+  if (!img.naturalWidth || !img.naturalHeight) return null;
+  const r = img.getBoundingClientRect(), w = img.naturalWidth, h = img.naturalHeight;
   const k = Math.min(r.width / w, r.height / h), ox = r.left + (r.width - w * k) / 2, oy = r.top + (r.height - h * k) / 2;
   return [(e.clientX - ox) / k, (e.clientY - oy) / k];
 }
@@ -60,7 +63,9 @@ let drag = null;
 img.addEventListener("contextmenu", e => e.preventDefault());
 img.addEventListener("mousedown", e => {
   e.preventDefault();
-  drag = { button: e.button, last: viewPoint(e), x: e.clientX, y: e.clientY };
+  const p = viewPoint(e);
+  if (!p) return;
+  drag = { button: e.button, last: p, start: p, x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY };
   send({ type: "begin" });
 });
 window.addEventListener("mousemove", e => {
@@ -75,16 +80,24 @@ window.addEventListener("mousemove", e => {
   }
   drag.last = p;
 });
-window.addEventListener("mouseup", () => { if (drag) { drag = null; send({ type: "end" }); } });
+// A press and release within 4 px is a tap (the view picks what lies there), not a drag.
+window.addEventListener("mouseup", e => {
+  if (!drag) return;
+  const tap = drag.button === 0 && Math.hypot(e.clientX - drag.x0, e.clientY - drag.y0) < 4, at = drag.start;
+  drag = null;
+  send({ type: "end" });
+  if (tap) send({ type: "tap", x: at[0], y: at[1] });
+});
 let wheelTimer = null;
 img.addEventListener("wheel", e => {
   e.preventDefault();
   const p = viewPoint(e);
+  if (!p) return;
   send({ type: "zoom", x: p[0], y: p[1], scale: Math.pow(2, -e.deltaY / 400) });
   clearTimeout(wheelTimer);
   wheelTimer = setTimeout(() => send({ type: "end" }), 200);
 }, { passive: false });
-img.addEventListener("dblclick", e => { const p = viewPoint(e); send({ type: "doubletap", x: p[0], y: p[1] }); });
+img.addEventListener("dblclick", e => { const p = viewPoint(e); if (p) send({ type: "doubletap", x: p[0], y: p[1] }); });
 document.getElementById("fly").onclick = () => send({ type: "fly", query: document.getElementById("place").value });
 document.getElementById("place").addEventListener("keydown", e => { if (e.key === "Enter") document.getElementById("fly").click(); });
 document.getElementById("proj").onclick = () => send({ type: "projection", value: projection === "globe" ? "mercator" : "globe" });

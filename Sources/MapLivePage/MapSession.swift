@@ -27,6 +27,11 @@ public actor MapSession {
     private var loaded: (bounds: WorldRect, zoom: Int)?
     /// The last failure of `source`, shown in the page's status.
     private var sourceError: String?
+    /// What the page's last tap picked, top-most first (at most `tapItemsShown`), for the status;
+    /// nil before the first tap.
+    private var tapped: [String]?
+    /// Items of a tap shown in the status.
+    static let tapItemsShown = 3
 
     /// Positions kept in the live track (older ones drop out).
     public static let trackLimit = 10_000
@@ -85,11 +90,29 @@ public actor MapSession {
             + "\"bearing\":\(s.orientation),\"tilt\":\(s.clippedTilt),\"projection\":\"\(s.projection.rawValue)\","
             + "\"follow\":\"\(view.followMode)\",\"frames\":\(view.framesDrawn)"
         if let sourceError { out += ",\"error\":\(JSONText.quoted(sourceError))" }
+        if let tapped { out += ",\"tapped\":[\(tapped.map(JSONText.quoted).joined(separator: ","))]" }
         if let l = view.positionIndicator.location {
             out += ",\"position\":{\"latitude\":\(l.coordinate.latitude),\"longitude\":\(l.coordinate.longitude),"
                 + "\"accuracy\":\(l.horizontalAccuracy?.meters ?? -1)}"
         }
         return out + "}"
+    }
+
+    /// The top-most items of a pick as short labels: a map object's kind, a feature's layer,
+    /// class and name ("transportation primary Hauptstraße").
+    static func describe(_ picked: MapPickResult) -> [String] {
+        let objects = picked.objects.map { picked -> String in
+            switch picked.object {
+            case .polyline: "polyline"
+            case .polygon: "polygon"
+            case .circle: "circle"
+            case .marker: "marker"
+            }
+        }
+        let features = picked.features.map { f in
+            ([f.layer.rawValue] + ["class", "name"].compactMap { f[$0].map(\.description) }).joined(separator: " ")
+        }
+        return Array((objects + features).prefix(tapItemsShown))
     }
 
     /// A new fix from the positioning manager: the indicator, the track, the follow mode.
@@ -156,6 +179,10 @@ public actor MapSession {
         case "tilt":
             guard let degrees = message.degrees, degrees.isFinite else { return "tilt needs degrees" }
             applyGesture(.tilt(degrees: degrees), connection, now)
+        case "tap":
+            // The view's own tap: its delegate hears of it as of a tap on a native view.
+            guard let at = point(message.x, message.y) else { return "tap needs x, y" }
+            do { tapped = Self.describe(try view.tap(at: at)) } catch { return error.message }
         case "doubletap":
             guard let at = point(message.x, message.y) else { return "doubletap needs x, y" }
             applyGesture(.doubleTap(at: at), connection, now)

@@ -151,15 +151,12 @@ private func httpGet(port: Int, _ path: String) throws -> String {
     }
 }
 
-/// A person drags the map in headless Chromium (mouse events sent through the DevTools
-/// protocol, `Input.dispatchMouseEvent`) and the browser dies mid-drag: the view is left
-/// consistent — the gesture ended, the camera where the drag took it, frames still drawn,
-/// and the next page's gesture works from there.
-@Test(.onOwnThread, .timeLimit(.minutes(5)))
-func livePage_chromiumDiesMidDrag_leavesTheViewConsistent() async throws {
-    guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") || Fixtures.isCI else { return }
-    let view = try MapSession.View(camera: camera(zoom: 15, size: (640, 400)), features: try sampleCityIndex())
-    let session = MapSession(view: view)
+/// Runs `body` with `session`'s live page open in headless Chromium (a `size` window) and a
+/// function that sends the page a left-button mouse event through the DevTools protocol
+/// (`Input.dispatchMouseEvent`: type, x, y in page pixels); `body` gets the Chromium process
+/// too, to kill it.
+private func withChromiumPage(_ session: MapSession, size: (Int, Int),
+                              _ body: (ChildProcess, (String, Double, Double) throws -> Void) async throws -> Void) async throws {
     let port = try freePort(), devtools = try freePort()
     let server = Task { try await LivePageServer.run(session, options: .init(port: port, hosts: ["127.0.0.1"])) { _ in } }
     defer { server.cancel() }
@@ -168,7 +165,7 @@ func livePage_chromiumDiesMidDrag_leavesTheViewConsistent() async throws {
     try await withTemporaryDirectory("cr") { dir in
         let chromium = try ChildProcess.spawn(.init(
             executable: "/usr/bin/chromium",
-            arguments: ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=640,400", "--user-data-dir=\(dir.path)/profile",
+            arguments: ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=\(size.0),\(size.1)", "--user-data-dir=\(dir.path)/profile",
                         "--remote-debugging-port=\(devtools)", "http://127.0.0.1:\(port)/"],
             // Its own TMPDIR: a Chromium that is killed leaves its `org.chromium.*` folders behind.
             environment: ProcessInfo.processInfo.environment.merging(["TMPDIR": dir.path]) { $1 },
@@ -192,14 +189,31 @@ func livePage_chromiumDiesMidDrag_leavesTheViewConsistent() async throws {
             id += 1
             try cdp.send(#"{"id":\#(id),"method":"Input.dispatchMouseEvent","params":{"type":"\#(type)","x":\#(x),"y":\#(y),"button":"left","buttons":1,"clickCount":1}}"#)
         }
+        try await body(chromium, mouse)
+    }
+}
+
+/// Presses the mouse at (x, y) until the page's socket is open and its "begin" has arrived
+/// (bounded: 600 tries, two minutes on a loaded machine).
+private func pressUntilTheGestureBegins(_ session: MapSession, _ mouse: (String, Double, Double) throws -> Void, _ x: Double, _ y: Double) async throws {
+    for _ in 0..<600 where await !session.isGestureActive {
+        try mouse("mousePressed", x, y)
+        try await Task.sleep(for: .milliseconds(200))
+    }
+    #expect(await session.isGestureActive, "the page's mouse press began a gesture")
+}
+
+/// A person drags the map in headless Chromium and the browser dies mid-drag: the view is left
+/// consistent — the gesture ended, the camera where the drag took it, frames still drawn,
+/// and the next page's gesture works from there.
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func livePage_chromiumDiesMidDrag_leavesTheViewConsistent() async throws {
+    guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") || Fixtures.isCI else { return }
+    let view = try MapSession.View(camera: camera(zoom: 15, size: (640, 400)), features: try sampleCityIndex())
+    let session = MapSession(view: view)
+    try await withChromiumPage(session, size: (640, 400)) { chromium, mouse in
         let before = await session.status()
-        // Press until the page's socket is open and its "begin" has arrived (bounded: 600 tries,
-        // two minutes on a loaded machine).
-        for _ in 0..<600 where await !session.isGestureActive {
-            try mouse("mousePressed", 320, 200)
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        #expect(await session.isGestureActive, "the page's mouse press began a gesture")
+        try await pressUntilTheGestureBegins(session, mouse, 320, 200)
         for step in 1...10 {
             try mouse("mouseMoved", 320 + Double(step) * 10, 200 + Double(step) * 6)
             try await Task.sleep(for: .milliseconds(30))
@@ -228,5 +242,34 @@ func livePage_chromiumDiesMidDrag_leavesTheViewConsistent() async throws {
         #expect(await session.handle(#"{"type":"end"}"#, connection: 99) == nil)
         #expect(await !session.isGestureActive)
         #expect(await session.status() != after)
+    }
+}
+
+/// A click on the page (press and release in place) is a tap on the view: it picks what lies
+/// there, here an area over the middle of the view, and the page's status names it; the camera
+/// does not move.
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func livePage_chromiumClick_isATapThatPicksWhatLiesThere() async throws {
+    guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") || Fixtures.isCI else { return }
+    let state = try camera(zoom: 15, size: (640, 400))
+    let view = try MapSession.View(camera: state, features: try sampleCityIndex())
+    let corners = [(100.0, 80.0), (540, 80), (540, 320), (100, 320)].compactMap { state.coordinate(at: ScreenPoint(x: $0.0, y: $0.1)) }
+    _ = view.add(.polygon(MapPolygon(try #require(corners.count == 4 ? corners : nil))))
+    let recorder = TapRecorder()
+    view.delegate = recorder
+    let session = MapSession(view: view)
+    try await withChromiumPage(session, size: (640, 400)) { _, mouse in
+        try await pressUntilTheGestureBegins(session, mouse, 320, 200)
+        let before = await session.status()
+        try mouse("mouseReleased", 320, 200)
+        var status = before
+        for _ in 0..<100 where !status.contains("tapped") {
+            try await Task.sleep(for: .milliseconds(100))
+            status = await session.status()
+        }
+        #expect(status.contains(#""tapped":["polygon""#), "\(status), taps at \(recorder.taps.map(\.point))")
+        #expect(await !session.isGestureActive)
+        let camera = { (s: String) in s.split(separator: ",").prefix(5).joined(separator: ",") }
+        #expect(camera(status) == camera(before), "a tap does not move the camera")
     }
 }

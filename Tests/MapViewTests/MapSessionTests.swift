@@ -70,3 +70,29 @@ private final class RecordingSource: MapFeatureSource, @unchecked Sendable {
     _ = await session.png()
     #expect(source.requests.count == 3 && source.requests.last?.zoom == 17, "a zoom level in: the next tile zoom")
 }
+
+/// Records the taps a view's delegate hears.
+final class TapRecorder: MapViewDelegate, @unchecked Sendable {
+    var taps: [(point: ScreenPoint, objects: Int)] = []
+    func mapView<Instant: InstantProtocol>(_ mapView: MapView<Instant>, didTapAt point: ScreenPoint, picked: MapPickResult) where Instant.Duration == Duration {
+        taps.append((point, picked.objects.count))
+    }
+}
+
+/// A tap on the page is the view's tap: its delegate hears it with what was picked, and the
+/// status names the top-most items (the line across the middle first); a tap with no point is
+/// an error and leaves the status alone.
+@Test(.onOwnThread) func session_pageTap_isTheViewsTap_andTheStatusNamesWhatWasPicked() async throws {
+    let state = try camera(size: (400, 300))
+    let view = try MapSession.View(camera: state, features: try sampleCityIndex())
+    let west = try #require(state.coordinate(at: ScreenPoint(x: 50, y: 150))), east = try #require(state.coordinate(at: ScreenPoint(x: 350, y: 150)))
+    _ = view.add(.polyline(MapPolyline([west, east], width: 6)))
+    let recorder = TapRecorder()
+    view.delegate = recorder
+    let session = MapSession(view: view)
+    #expect(await !session.status().contains("tapped"))
+    #expect(await session.handle(#"{"type":"tap","x":200}"#, connection: 1) == "tap needs x, y")
+    #expect(await session.handle(#"{"type":"tap","x":200,"y":151}"#, connection: 1) == nil)
+    #expect(recorder.taps.count == 1 && recorder.taps.first?.point == ScreenPoint(x: 200, y: 151) && recorder.taps.first?.objects == 1)
+    #expect(await session.status().contains(#""tapped":["polyline""#))
+}
