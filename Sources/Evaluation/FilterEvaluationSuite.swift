@@ -1,6 +1,6 @@
 import Foundation
 package import GeoBase
-import GeoCore
+package import GeoCore
 import GPXCodec
 import SystemIO
 import TrackFiltering
@@ -160,7 +160,7 @@ package struct FilterEvaluationSuite: Sendable {
     }
 
     /// The longest timed segment of a truth GPX file, as fixes.
-    func truthFixes(_ path: String) throws -> [Location] {
+    package func truthFixes(_ path: String) throws -> [Location] {
         let file = dataRoot + "/" + path
         let document: GPXDocument
         do {
