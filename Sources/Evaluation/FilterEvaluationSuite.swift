@@ -1,6 +1,6 @@
 import Foundation
 package import GeoBase
-import GeoCore
+package import GeoCore
 import GPXCodec
 import SystemIO
 import TrackFiltering
@@ -27,6 +27,9 @@ package struct FilterEvaluationSuite: Sendable {
         case realistic
         /// The walks sampled every 1, 5, 10 and 30 s with `GNSSErrorModel.sparseHike`.
         case sparse
+        /// The wider hike set of issue 34 §2 (`HikePattern`), over `wideSeeds` seeds.
+        case wide
+        /// All three.
         case all
     }
 
@@ -36,16 +39,20 @@ package struct FilterEvaluationSuite: Sendable {
     package var firstSeed: UInt64
     /// How many seeds each case is averaged over (≥ 1).
     package var seeds: Int
+    /// How many seeds the wide hike set runs (≥ 1), from `firstSeed` on.
+    package var wideSeeds: Int
     package var cases: Cases
     /// A folder to write each run's RTS input to, as `<case>-<seed>.input.csv` (pykalman's input).
     package var export: String?
     /// A folder holding pykalman's `<case>-<seed>.pykalman.csv`, added as a row.
     package var reference: String?
 
-    package init(dataRoot: String, firstSeed: UInt64, seeds: Int, cases: Cases, export: String? = nil, reference: String? = nil) {
+    package init(dataRoot: String, firstSeed: UInt64, seeds: Int, wideSeeds: Int = 20, cases: Cases,
+                 export: String? = nil, reference: String? = nil) {
         self.dataRoot = dataRoot
         self.firstSeed = firstSeed
         self.seeds = seeds
+        self.wideSeeds = wideSeeds
         self.cases = cases
         self.export = export
         self.reference = reference
@@ -67,11 +74,12 @@ package struct FilterEvaluationSuite: Sendable {
     package func run(print: (String) -> Void) throws {
         print("Mean over \(seeds) seeds (\(firstSeed)…\(firstSeed + UInt64(seeds) - 1)); length error also as the worst seed.")
         var goals: [String] = []
-        if cases != .sparse { try realisticCases(goals: &goals, print: print) }
-        if cases != .realistic { try sparseCases(goals: &goals, print: print) }
+        if cases == .realistic || cases == .all { try realisticCases(goals: &goals, print: print) }
+        if cases == .sparse || cases == .all { try sparseCases(goals: &goals, print: print) }
+        if cases == .wide || cases == .all { try hikeCases(goals: &goals, print: print) }
         print("")
         print("Goals (realistic: RMSE ≥ 40 % below raw, length < 3 % walks, < 1 % drives, drift < 5 m/10 min, "
-            + "Kalman lag < 2 m walking; sparse hikes: RMSE ≤ 0.6 × raw, length < 3 %):")
+            + "Kalman lag < 2 m walking; sparse hikes: RMSE ≤ 0.6 × raw, length < 3 %; wide hike set: the same on every seed):")
         for g in goals { print("- " + g) }
     }
 
@@ -152,7 +160,7 @@ package struct FilterEvaluationSuite: Sendable {
     }
 
     /// The longest timed segment of a truth GPX file, as fixes.
-    private func truthFixes(_ path: String) throws -> [Location] {
+    package func truthFixes(_ path: String) throws -> [Location] {
         let file = dataRoot + "/" + path
         let document: GPXDocument
         do {
@@ -221,7 +229,7 @@ package struct FilterEvaluationSuite: Sendable {
         return run
     }
 
-    private func mean(_ xs: [Double]) -> Double { xs.isEmpty ? .nan : xs.reduce(0, +) / Double(xs.count) }
+    func mean(_ xs: [Double]) -> Double { xs.isEmpty ? .nan : xs.reduce(0, +) / Double(xs.count) }
 
-    private func f(_ x: Double, _ digits: Int) -> String { FixedDecimal.string(x, decimals: digits) }
+    func f(_ x: Double, _ digits: Int) -> String { FixedDecimal.string(x, decimals: digits) }
 }

@@ -75,6 +75,15 @@ package struct GNSSErrorModel: Hashable, Sendable {
     package var courseSigma = 4.0
     /// Delivery latency, seconds.
     package var latency = 0.3
+    /// Seconds between fixes, drawn uniformly per fix and rounded to the truth's samples (an
+    /// irregular logger); nil: every truth sample is a fix.
+    package var sampleIntervals: ClosedRange<Double>?
+    /// Whether each fix of a multipath burst jumps anew (size and direction drawn again) rather
+    /// than the whole burst sharing one offset.
+    package var redrawsBurstJumps = false
+    /// Whether jumps lie along the truth's direction of travel, ahead or behind (they look like
+    /// a change of speed, not a sidestep); else in any direction.
+    package var jumpsAlongTrack = false
 
     package init(seed: UInt64 = 20_240_601) { self.seed = seed }
 
@@ -100,6 +109,17 @@ package struct GNSSErrorModel: Hashable, Sendable {
         return m
     }
 
+    /// This model with the correlated and white noise scaled together so that their horizontal
+    /// RMS is `rms` metres (√2 × the per-axis σ of both).
+    package func withNoise(horizontalRMS rms: Double) -> GNSSErrorModel {
+        var m = self
+        let current = (2 * (correlatedSigma * correlatedSigma + whiteSigma * whiteSigma)).squareRoot()
+        guard current > 0 else { return m }
+        m.correlatedSigma *= rms / current
+        m.whiteSigma *= rms / current
+        return m
+    }
+
     /// Corrupts a truth track sampled at a steady rate (see `TruthTrack`).
     /// - Complexity: O(n).
     package func corrupt(_ truth: TruthTrack) -> [NoisyFix] {
@@ -119,8 +139,14 @@ package struct GNSSErrorModel: Hashable, Sendable {
         var stillFor = 0.0
         var out: [NoisyFix] = []
         out.reserveCapacity(n + n / 50)
-        for k in 0..<n {
-            let dt = truth.interval
+        var k = 0
+        var previousSample: Int?
+        while k < n {
+            defer {
+                previousSample = k
+                k += nextStep(&rng, interval: truth.interval)
+            }
+            let dt = previousSample.map { Double(k - $0) * truth.interval } ?? truth.interval
             let phi = exp(-dt / tau)
             let q = (1 - phi * phi).squareRoot() * correlatedSigma
             gm = Vec2(x: phi * gm.x + q * rng.gaussian(), y: phi * gm.y + q * rng.gaussian())
@@ -144,10 +170,10 @@ package struct GNSSErrorModel: Hashable, Sendable {
             if burst == 0, rng.uniform(0, 1) < multipathProbability {
                 let lengths = multipathBurstLength.upperBound - multipathBurstLength.lowerBound + 1
                 burst = multipathBurstLength.lowerBound + Int(rng.uniform(0, 1) * Double(lengths))
-                let m = multipathRange.lowerBound + rng.uniform(0, 1) * (multipathRange.upperBound - multipathRange.lowerBound)
-                let a = rng.uniform(0, 1) * 2 * .pi
-                burstOffset = Vec2(x: sin(a) * m, y: cos(a) * m)
+                burstOffset = jump(truth: truth, index: k, rng: &rng)
                 if rng.uniform(0, 1) < 0.3 { accuracy *= 3 }
+            } else if burst > 0, redrawsBurstJumps {
+                burstOffset = jump(truth: truth, index: k, rng: &rng)
             }
             if burst > 0 {
                 error = error + burstOffset
@@ -188,6 +214,24 @@ package struct GNSSErrorModel: Hashable, Sendable {
             }
         }
         return out
+    }
+
+    /// Samples to the next fix: 1, or an interval drawn from `sampleIntervals`.
+    private func nextStep(_ rng: inout SplitMix64, interval: Double) -> Int {
+        guard let range = sampleIntervals else { return 1 }
+        let seconds = range.lowerBound + rng.uniform(0, 1) * (range.upperBound - range.lowerBound)
+        return max(1, Int((seconds / interval).rounded()))
+    }
+
+    /// One multipath offset: a size from `multipathRange`, in a random direction, or along the
+    /// truth's course at sample `index` (ahead or behind) with `jumpsAlongTrack`.
+    private func jump(truth: TruthTrack, index k: Int, rng: inout SplitMix64) -> Vec2 {
+        let m = multipathRange.lowerBound + rng.uniform(0, 1) * (multipathRange.upperBound - multipathRange.lowerBound)
+        let a = rng.uniform(0, 1) * 2 * .pi
+        guard jumpsAlongTrack else { return Vec2(x: sin(a) * m, y: cos(a) * m) }
+        let course = truth.courses[k] * .pi / 180
+        let sign: Double = a < .pi ? 1 : -1
+        return Vec2(x: sin(course), y: cos(course)) * (m * sign)
     }
 
     private func makeFix(truth: TruthTrack, index k: Int, error: Vec2, accuracy: Double, rng: inout SplitMix64) -> Location {

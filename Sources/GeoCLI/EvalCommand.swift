@@ -28,7 +28,9 @@ struct EvalFilters: ParsableCommand {
             filter in the style of HCKalmanFilter. Sparse cases (issue 12 §4): the walks sampled every \
             1, 5, 10 and 30 s with correlated noise and 2 % jumps of 60–200 m that claim 8 m \
             (GNSSErrorModel.sparseHike), no added stop (the walks keep their own), the fitness preset; clean is \
-            geo gpx clean (batch: a delivery the next fix exposes as a jump is dropped, and so is a fix the smoother drops as an outlier). --export writes the RTS input as CSV for \
+            geo gpx clean (batch: a delivery the next fix exposes as a jump is dropped, and so is a fix the smoother drops as an outlier). Wide hike set (issue 34 §2, --wide-seeds seeds): the walks every 1 s, 10 s and 5–60 s, with bursts of jumps, \
+            jumps along the track, and noise of 2 and 10 m, through geo gpx clean --preset fitness and geo gpx smooth as run \
+            on a file; mean and worst seed of RMSE × raw and length error. --export writes the RTS input as CSV for \
             scripts/eval/pykalman_rts.py; scripts/eval/filters.sh runs the whole loop.
             """
     )
@@ -40,7 +42,9 @@ struct EvalFilters: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "How many seeds (seed, seed + 1, …) to average over (\(OptionRanges.seeds)).") var seeds = 5
 
-    @Option(help: "Which cases: all, realistic (1 Hz, every fault) or sparse (hikes every 1, 5, 10, 30 s with jumps).")
+    @Option(parsing: .unconditional, help: "How many seeds the wide hike set runs (\(OptionRanges.seeds)).") var wideSeeds = 20
+
+    @Option(help: "Which cases: all, realistic (1 Hz, every fault), sparse (hikes every 1, 5, 10, 30 s with jumps) or wide (issue 34's hike patterns).")
     var cases = FilterEvaluationSuite.Cases.all
 
     @Option(help: "Write each track's RTS input as <name>-<seed>.input.csv into this folder.")
@@ -51,13 +55,14 @@ struct EvalFilters: ParsableCommand {
 
     func validate() throws {
         try OptionRanges.seeds.check(seeds, option: "--seeds")
-        guard seed <= UInt64.max - UInt64(seeds - 1) else { throw ValidationError("--seed plus --seeds runs past 2⁶⁴ − 1") }
+        try OptionRanges.seeds.check(wideSeeds, option: "--wide-seeds")
+        guard seed <= UInt64.max - UInt64(max(seeds, wideSeeds) - 1) else { throw ValidationError("--seed plus --seeds runs past 2⁶⁴ − 1") }
     }
 
     func run() throws {
         let root = data ?? ProcessInfo.processInfo.environment["LOCATIONKIT_DATA"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "../shared/data"
-        let suite = FilterEvaluationSuite(dataRoot: root, firstSeed: seed, seeds: seeds, cases: cases,
+        let suite = FilterEvaluationSuite(dataRoot: root, firstSeed: seed, seeds: seeds, wideSeeds: wideSeeds, cases: cases,
                                           export: export, reference: reference)
         do { try suite.run { standardOutput.line($0) } } catch let error as EvaluationError { throw TrackCommandError(error.message) }
     }

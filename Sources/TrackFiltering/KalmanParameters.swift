@@ -33,6 +33,11 @@ public struct KalmanParameters: Hashable, Sendable {
     /// tails: a fix that neither neighbour explains loses its weight); nil: Gaussian noise, the
     /// plain RTS smoother. Lower is heavier-tailed; ν = 2 keeps honest fixes at weight ≈ 1 (E[dᵀR⁻¹d] ≈ 2).
     public var measurementDegreesOfFreedom: Double?
+    /// Whether the RTS smoother takes each step's acceleration noise from the fixes around it
+    /// (`KalmanSmoother.processNoise(_:starts:)`), with `accelerationNoise` as the most it
+    /// allows, instead of `accelerationNoise` throughout. For a model that does not know the
+    /// mode of travel (`TrackFilterConfiguration.default`); the online filter is not affected.
+    public var estimatesProcessNoise: Bool
 
     public init(
         accelerationNoise: Double = 1.0,
@@ -44,7 +49,8 @@ public struct KalmanParameters: Hashable, Sendable {
         assumedSpeedAccuracy: Speed = .metersPerSecond(1),
         assumedCourseAccuracy: Double = 15,
         initialSpeedUncertainty: Speed = .metersPerSecond(5),
-        measurementDegreesOfFreedom: Double? = 2
+        measurementDegreesOfFreedom: Double? = 2,
+        estimatesProcessNoise: Bool = false
     ) {
         self.accelerationNoise = accelerationNoise
         self.gateChiSquare = gateChiSquare
@@ -56,6 +62,7 @@ public struct KalmanParameters: Hashable, Sendable {
         self.assumedCourseAccuracy = assumedCourseAccuracy
         self.initialSpeedUncertainty = initialSpeedUncertainty
         self.measurementDegreesOfFreedom = measurementDegreesOfFreedom
+        self.estimatesProcessNoise = estimatesProcessNoise
     }
 
     /// - Throws: `TrackFilteringError` with `.invalidParameter` for a non-positive or NaN value.

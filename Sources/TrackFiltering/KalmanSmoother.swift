@@ -272,15 +272,17 @@ public struct KalmanSmoother: Sendable {
 
     /// One step of the smoother's re-weighted passes over fixes the gated pass kept: no gate,
     /// no restart rules; the fix's position variance is multiplied by `noiseScale` (1 / its
-    /// Student-t weight), and `startsSegment` restarts where the gated pass did.
-    mutating func refit(with fix: Location, noiseScale: Double, startsSegment: Bool, recording step: inout Step) {
+    /// Student-t weight), the step predicts with `accelerationNoise` (m/s², the step's own:
+    /// `processNoise(_:starts:)`), and `startsSegment` restarts where the gated pass did.
+    mutating func refit(with fix: Location, noiseScale: Double, accelerationNoise: Double, startsSegment: Bool,
+                        recording step: inout Step) {
         guard running, !startsSegment else {
             _ = start(at: fix, noiseScale: noiseScale, recording: &step)
             return
         }
         let dt = fix.timestamp.timeIntervalSince(time)
         if x.position.isFarther(than: LocalFrame.recentringDistance) { recentre() }
-        let (xp, pp) = predicted(dt: dt)
+        let (xp, pp) = Self.predicted(x, p, dt: dt, accelerationNoise: accelerationNoise)
         let z = frame.point(for: fix.coordinate)
         let variance = positionVariance(of: fix) * noiseScale
         let innovation = Vec2(x: z.east - xp.position.x, y: z.north - xp.position.y)

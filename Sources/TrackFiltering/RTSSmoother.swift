@@ -123,7 +123,9 @@ extension KalmanSmoother {
         var starts = window.map(\.startsSegment)
         starts[0] = true
         var noiseScale = [Double](repeating: 1, count: fixes.count)
-        var (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale)
+        let acceleration = parameters.estimatesProcessNoise ? processNoise(fixes, starts: starts).map { $0.squareRoot() }
+            : [Double](repeating: parameters.accelerationNoise, count: fixes.count)
+        var (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: acceleration)
         guard let nu = parameters.measurementDegreesOfFreedom else {
             for k in core { try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: fixes[k]), window[k].item) }
             return
@@ -138,7 +140,7 @@ extension KalmanSmoother {
                 noiseScale[k] = scale
             }
             if change < 1e-3 { break }
-            (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale)
+            (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: acceleration)
         }
         for k in core {
             if distances[k] > parameters.gateChiSquare {
@@ -157,16 +159,18 @@ extension KalmanSmoother {
         return (d.x * d.x + d.y * d.y + state.1.pp.trace) / positionVariance(of: fix)
     }
 
-    /// One forward pass over the kept fixes with their noise scales (restarting where `starts`
-    /// says), then the backward pass: the forward records and the smoothed state and
-    /// covariance of each fix.
-    private func pass(_ fixes: [Location], starts: [Bool], noiseScale: [Double]) -> ([Record], [(State4, Block4)]) {
+    /// One forward pass over the kept fixes with their noise scales and each step's acceleration
+    /// noise (`processNoise(_:starts:)`, restarting where `starts` says), then the backward
+    /// pass: the forward records and the smoothed state and covariance of each fix.
+    private func pass(_ fixes: [Location], starts: [Bool], noiseScale: [Double],
+                      acceleration: [Double]) -> ([Record], [(State4, Block4)]) {
         var forward = KalmanSmoother(parameters: parameters)
         var records: [Record] = []
         records.reserveCapacity(fixes.count)
         for k in fixes.indices {
             var step = Step.none
-            forward.refit(with: fixes[k], noiseScale: noiseScale[k], startsSegment: starts[k], recording: &step)
+            forward.refit(with: fixes[k], noiseScale: noiseScale[k], accelerationNoise: acceleration[k],
+                          startsSegment: starts[k], recording: &step)
             let (fx, fp) = (forward.x, forward.p)
             switch step {
             case .none:
