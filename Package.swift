@@ -341,6 +341,14 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]
         ),
 
+        // Examples/: every code sample of the five seed documents ported to LocationKit, one
+        // executable per document, each run by scripts/examples.sh (CI) and failing when a
+        // sample's documented behaviour does not happen. In the root package (not nested as
+        // Benchmarks/ and Fuzz/ are) so they reuse the library's build instead of a second one.
+        .target(name: "ExampleSupport", path: "Examples/Support", swiftSettings: strictSettings),
+        .executableTarget(name: "HEREPositioningExample", dependencies: ["ExampleSupport", "GeoCore", "GPXCodec", "MapCamera", "MapRenderer", "MapView", "Positioning", "TrackFiltering"],
+                          path: "Examples/HEREPositioning", swiftSettings: strictSettings),
+
         .testTarget(
             name: "GeoBaseTests",
             dependencies: ["GeoBase"],
