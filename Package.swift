@@ -348,6 +348,8 @@ let package = Package(
         .target(name: "ExampleSupport", path: "Examples/Support", swiftSettings: strictSettings),
         .executableTarget(name: "HEREPositioningExample", dependencies: ["ExampleSupport", "GeoCore", "GPXCodec", "MapCamera", "MapRenderer", "MapView", "Positioning", "TrackFiltering"],
                           path: "Examples/HEREPositioning", swiftSettings: strictSettings),
+        .executableTarget(name: "LiveUpdatesExample", dependencies: ["ExampleSupport", "GeoCore", "GPXCodec", "Positioning", "TrackFiltering"],
+                          path: "Examples/LiveUpdates", swiftSettings: strictSettings),
 
         .testTarget(
             name: "GeoBaseTests",
