@@ -350,6 +350,8 @@ let package = Package(
                           path: "Examples/HEREPositioning", swiftSettings: strictSettings),
         .executableTarget(name: "LiveUpdatesExample", dependencies: ["ExampleSupport", "GeoCore", "GPXCodec", "Positioning", "TrackFiltering"],
                           path: "Examples/LiveUpdates", swiftSettings: strictSettings),
+        .executableTarget(name: "CleanTrackExample", dependencies: ["ExampleSupport", "GeoCore", "GPXCodec", "MapCamera", "MapRenderer", "MapView", "Positioning", "TrackFiltering"],
+                          path: "Examples/CleanTrack", swiftSettings: strictSettings),
 
         .testTarget(
             name: "GeoBaseTests",
