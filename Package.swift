@@ -352,6 +352,8 @@ let package = Package(
                           path: "Examples/LiveUpdates", swiftSettings: strictSettings),
         .executableTarget(name: "CleanTrackExample", dependencies: ["ExampleSupport", "GeoCore", "GPXCodec", "MapCamera", "MapRenderer", "MapView", "Positioning", "TrackFiltering"],
                           path: "Examples/CleanTrack", swiftSettings: strictSettings),
+        .executableTarget(name: "LocationDelegateExample", dependencies: ["ExampleSupport", "BeaconScanning", "Compass", "GeoCore", "GPXCodec", "Monitoring", "NMEACodec", "Positioning", "TrackFiltering"],
+                          path: "Examples/LocationDelegate", swiftSettings: strictSettings),
 
         .testTarget(
             name: "GeoBaseTests",
