@@ -354,6 +354,8 @@ let package = Package(
                           path: "Examples/CleanTrack", swiftSettings: strictSettings),
         .executableTarget(name: "LocationDelegateExample", dependencies: ["ExampleSupport", "BeaconScanning", "Compass", "GeoCore", "GPXCodec", "Monitoring", "NMEACodec", "Positioning", "TrackFiltering"],
                           path: "Examples/LocationDelegate", swiftSettings: strictSettings),
+        .executableTarget(name: "HEREMapExample", dependencies: ["ExampleSupport", "GeoCore", "MapCamera", "MapData", "MapRenderer", "MapView", "OSMImport"],
+                          path: "Examples/HEREMap", swiftSettings: strictSettings),
 
         .testTarget(
             name: "GeoBaseTests",
