@@ -341,6 +341,22 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]
         ),
 
+        // Examples/: every code sample of the five seed documents ported to LocationKit, one
+        // executable per document, each run by scripts/examples.sh (CI) and failing when a
+        // sample's documented behaviour does not happen. In the root package (not nested as
+        // Benchmarks/ and Fuzz/ are) so they reuse the library's build instead of a second one.
+        .target(name: "ExampleSupport", path: "Examples/Support", swiftSettings: strictSettings),
+        .executableTarget(name: "HEREPositioningExample", dependencies: ["ExampleSupport", "GeoCore", "GPXCodec", "MapCamera", "MapRenderer", "MapView", "Positioning", "TrackFiltering"],
+                          path: "Examples/HEREPositioning", swiftSettings: strictSettings),
+        .executableTarget(name: "LiveUpdatesExample", dependencies: ["ExampleSupport", "GeoCore", "GPXCodec", "Positioning", "TrackFiltering"],
+                          path: "Examples/LiveUpdates", swiftSettings: strictSettings),
+        .executableTarget(name: "CleanTrackExample", dependencies: ["ExampleSupport", "GeoCore", "GPXCodec", "MapCamera", "MapRenderer", "MapView", "Positioning", "TrackFiltering"],
+                          path: "Examples/CleanTrack", swiftSettings: strictSettings),
+        .executableTarget(name: "LocationDelegateExample", dependencies: ["ExampleSupport", "BeaconScanning", "Compass", "GeoCore", "GPXCodec", "Monitoring", "NMEACodec", "Positioning", "TrackFiltering"],
+                          path: "Examples/LocationDelegate", swiftSettings: strictSettings),
+        .executableTarget(name: "HEREMapExample", dependencies: ["ExampleSupport", "GeoCore", "MapCamera", "MapData", "MapRenderer", "MapView", "OSMImport"],
+                          path: "Examples/HEREMap", swiftSettings: strictSettings),
+
         .testTarget(
             name: "GeoBaseTests",
             dependencies: ["GeoBase"],

@@ -176,7 +176,7 @@ public enum NMEAEncoder {
     }
 
     /// `$` + body + `*hh` + CR LF.
-    private static func finish(_ body: String) -> String {
+    static func finish(_ body: String) -> String {
         let sum = NMEAScanner.checksum(of: body.utf8)
         let hex = Array("0123456789ABCDEF".utf8)
         return "$" + body + "*" + String(decoding: [hex[Int(sum >> 4)], hex[Int(sum & 15)]], as: UTF8.self) + "\r\n"

@@ -12,11 +12,12 @@ public enum PositioningMethod: Sendable, Hashable {
     case continuous
     /// Only significant movement, to save power (`…SignificantChanges`, seed 000): the source
     /// is asked for one fix a minute and rests between (`SourceDemand.checkInterval`: gpsd's
-    /// watch is off, replays skip), and a fix is delivered when it is at least 500 m from the
+    /// watch is off, replays skip, a serial NMEA receiver is set to a 60 s fix interval, or
+    /// MTK's longest 10 s), and a fix is delivered when it is at least 500 m from the
     /// last delivered one (TrackFiltering's `SignificantChangeGate`, with no heartbeat: a
     /// device that moves less is not reported again, as Core Location's service). The first
-    /// fix is always delivered. A source that cannot rest (an NMEA stream, an app's own feed)
-    /// still delivers every fix to the gate.
+    /// fix is always delivered. A source that cannot rest (an NMEA TCP stream, an app's own
+    /// feed) still delivers every fix to the gate.
     case significantChanges
 }
 

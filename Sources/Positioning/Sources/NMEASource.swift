@@ -16,8 +16,11 @@ public import TrackFiltering
 /// when its retries are spent; a stream that ends (a file, a closed connection) ends the run.
 ///
 /// Adjusted to a `SourceDemand` with a `checkInterval` (significant changes), a file or
-/// standard input skips the epochs between checks (decoded, not delivered, not waited for); a
-/// live device (serial, TCP) delivers every fix, as LocationKit sends receivers no commands.
+/// standard input skips the epochs between checks (decoded, not delivered, not waited for). A
+/// serial receiver is asked to compute fewer fixes instead (`SerialRateControl`): its fix
+/// interval is set to the check interval, else to the demand's `receiverCycle`, for the run,
+/// and back to one second when the run ends. A TCP stream delivers every fix (LocationKit
+/// does not know what is behind it, and sends it nothing).
 public final class NMEASource: BatchPositionSource, DemandAdjustableSource {
     /// Where the sentences come from.
     public enum Input: Sendable, Hashable {
@@ -69,7 +72,11 @@ public final class NMEASource: BatchPositionSource, DemandAdjustableSource {
     public func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> { eventBatches(meeting: .everyFix) }
 
     public func adjusted(to demand: SourceDemand) -> any PositionSource {
-        demand.checkInterval == nil || isLive ? self : AdjustedNMEA(base: self, demand: demand)
+        switch input {
+        case .file, .standardInput: demand.checkInterval == nil ? self : AdjustedNMEA(base: self, demand: demand)
+        case .serial: demand.checkInterval == nil && demand.receiverCycle == nil ? self : AdjustedNMEA(base: self, demand: demand)
+        case .tcp: self
+        }
     }
 
     /// A run that delivers only the epochs `demand.checkInterval` wants (files and standard input).
@@ -78,6 +85,8 @@ public final class NMEASource: BatchPositionSource, DemandAdjustableSource {
             var output = EventBatchOutput(continuation)
             var checks = CheckIntervalSkipper(isLive ? nil : demand.checkInterval)
             let fd = try await open()
+            let rate = SerialRateControl(input: input, demand: demand, device: fd)
+            defer { rate.restore() }
             var decoder = NMEADecoder(options: options)
             var previous: Date?
             var lost = false
@@ -171,7 +180,40 @@ public final class NMEASource: BatchPositionSource, DemandAdjustableSource {
     }
 }
 
-/// An NMEA replay whose runs meet a `SourceDemand` (`NMEASource.adjusted(to:)`).
+/// A serial receiver's fix interval for one run (issue 33 item 7: significant changes save work
+/// at the source, seed 000): the demand's check interval, else its receiver cycle, sent as both
+/// UBX-CFG-RATE and PMTK220 (`ReceiverRate`; u-blox takes up to 65.5 s, MTK at most 10 s, and
+/// the manager's 500 m gate still sees every fix made), then one fix a second — most NMEA
+/// receivers' default — when the run ends. The commands go through a duplicate of the device,
+/// since the reader closes its own at the end. A device that refuses the write keeps its rate,
+/// and every fix it makes still reaches the gate.
+private struct SerialRateControl {
+    private let device: FileDescriptor?
+
+    init(input: NMEASource.Input, demand: SourceDemand, device reading: FileDescriptor) {
+        guard case .serial = input, let interval = demand.checkInterval ?? demand.receiverCycle,
+              let control = try? reading.duplicate() else {
+            device = nil
+            return
+        }
+        do {
+            try control.writeAll(ReceiverRate.setFixInterval(interval))
+            device = control
+        } catch {
+            try? control.close()
+            device = nil
+        }
+    }
+
+    /// Sets the receiver back to one fix a second and closes the duplicate.
+    func restore() {
+        guard let device else { return }
+        try? device.writeAll(ReceiverRate.setFixInterval(.seconds(1)))
+        try? device.close()
+    }
+}
+
+/// An NMEA file, standard input or serial device whose runs meet a `SourceDemand` (`NMEASource.adjusted(to:)`).
 private struct AdjustedNMEA: BatchPositionSource {
     let base: NMEASource
     let demand: SourceDemand
