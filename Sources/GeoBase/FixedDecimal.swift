@@ -57,9 +57,10 @@ package enum FixedDecimal {
         var n = scaled.rounded(.toNearestOrEven)
         // Exact signs of x·10ᵈ − (n + ½) and x·10ᵈ − (n − ½): move n onto the right side of each.
         let above = (-(n + 0.5)).addingProduct(magnitude, scale)
-        if above > 0 || (above == 0 && n.truncatingRemainder(dividingBy: 2) != 0) { n += 1 }
+        // n is a whole number in [0, 2⁵²]: its parity is its integer's last bit (no `fmod`).
+        if above > 0 || (above == 0 && UInt64(n) & 1 != 0) { n += 1 }
         let below = (-(n - 0.5)).addingProduct(magnitude, scale)
-        if below < 0 || (below == 0 && n.truncatingRemainder(dividingBy: 2) != 0) { n -= 1 }
+        if below < 0 || (below == 0 && UInt64(n) & 1 != 0) { n -= 1 }
 
         var count = 0
         if value.sign == .minus { buffer[0] = UInt8(ascii: "-"); count = 1 }

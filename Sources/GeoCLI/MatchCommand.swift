@@ -100,13 +100,14 @@ struct MatchCommand: ParsableCommand {
         }
         let result = matcher.match(fixes)
         lap("matching")
-        let text: String
+        var bytes: [UInt8]
         switch format {
-        case .json: text = MatchOutput.osrmJSON(result, entries: entries)
-        case .geojson: text = MatchOutput.geoJSON(result)
-        case .gpx: text = MatchOutput.gpx(result)
+        case .json: bytes = MatchOutput.osrmJSON(result, entries: entries)
+        case .geojson: bytes = Array(MatchOutput.geoJSON(result).utf8)
+        case .gpx: bytes = Array(MatchOutput.gpx(result).utf8)
         }
-        try CommandLineFiles.withOutput(output) { sink in try sink.write(text: text + "\n") }
+        bytes.append(UInt8(ascii: "\n"))
+        try CommandLineFiles.withOutput(output) { sink in try bytes.withUnsafeBytes { try sink.write($0) } }
         lap("output")
         if timing {
             func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }

@@ -149,7 +149,7 @@ extension MatchingSession {
             appendPath([cand.position.edge], from: cand.position.fraction, to: cand.position.fraction, turnsMidEdge: false,
                        end: cand.coordinate)
         }
-        openPiece?.count(probability: Self.probabilities(of: step)[state])
+        openPiece?.count(probability: Self.probability(of: state, in: step.scores))
         emitPoint(index: step.index, edge: cand.position.edge, fraction: cand.position.fraction, distance: cand.distance)
         for f in step.followers { emitFollower(f, step: step, state: state) }
     }

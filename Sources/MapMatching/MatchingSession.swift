@@ -287,7 +287,8 @@ public struct MatchingSession: Sendable {
         // Into the off-road state, too, the transition is a density over the next position
         // (1/β, as a road transition's), so the road states' 1/β is no handicap against it.
         let gc = LocalFrame.distance(prev.coordinate, step.coordinate)
-        let logDensity = -log(p.beta(sigma: sigma, greatCircle: gc))
+        let beta = p.beta(sigma: sigma, greatCircle: gc)
+        let logDensity = -log(beta)
         let logEnter = log(p.offRoadEntryProbability) + logDensity, logExit = log(p.offRoadExitProbability)
         let logStay = log(1 - p.offRoadExitProbability) + logDensity
         targets.removeAll(keepingCapacity: true)
@@ -296,7 +297,17 @@ public struct MatchingSession: Sendable {
         // A live state with no Viterbi chain is routed on while it is within the beam.
         for j in 0..<prev.candidates.count where prev.scores[j] > -.infinity || (tracking && prev.liveScores[j] >= -p.beamWidth) {
             let base = prev.scores[j], liveBase = tracking ? prev.liveScores[j] : -.infinity
-            route(from: prev.candidates[j].position, limit: limit)
+            // A target is settled for this source once even the likeliest transition over a
+            // route that long (|route − great circle| smallest) cannot beat what an earlier
+            // source gave it, in either recursion: the answer is the same, the search shorter.
+            // (The estimate inverts the exponential: |route − gc| ≥ β (gap − ln β).)
+            route(from: prev.candidates[j].position, limit: limit, isSettled: { k, metres in
+                let t = p.logTransition(route: max(metres, gc), greatCircle: gc, sigma: sigma)
+                return base + t <= scores[k] && liveBase + t <= live[k]
+            }, settledBeyond: { k in
+                func gap(_ from: Double, _ to: Double) -> Double { from == -.infinity ? -.infinity : from - to }
+                return gc + beta * (max(gap(base, scores[k]), gap(liveBase, live[k])) + logDensity)
+            })
             for k in 0..<n {
                 let d = search.distances[k]
                 guard d.isFinite else { continue }
@@ -370,13 +381,22 @@ public struct MatchingSession: Sendable {
         return true
     }
 
-    /// Runs the transition search from `source` to the current `targets`.
+    /// Runs the transition search from `source` to the current `targets`, every target to
+    /// its shortest route within `limit`.
     mutating func route(from source: EdgePosition, limit: Double) {
+        route(from: source, limit: limit, isSettled: { _, _ in false }, settledBeyond: { _ in .infinity })
+    }
+
+    /// Runs the transition search from `source` to the current `targets`, leaving alone the
+    /// targets `isSettled` gives up (see `TransitionSearch.run`).
+    mutating func route(from source: EdgePosition, limit: Double,
+                        isSettled: (_ k: Int, _ metres: Double) -> Bool, settledBeyond: (_ k: Int) -> Double) {
         let p = matcher.parameters
         let (g, rules) = (matcher.graph, matcher.rules)
         targets.withUnsafeBufferPointer { buffer in
             search.run(graph: g, rules: rules, from: source, to: buffer, limit: limit,
-                       uTurnPenalty: p.uTurnPenalty.meters, backwardTolerance: p.backwardTolerance.meters)
+                       uTurnPenalty: p.uTurnPenalty.meters, backwardTolerance: p.backwardTolerance.meters,
+                       isSettled: isSettled, settledBeyond: settledBeyond)
         }
     }
 
@@ -418,8 +438,13 @@ public struct MatchingSession: Sendable {
         return travel + r0 + radius
     }
 
-    /// The normalised probability of each state of a step (its Viterbi scores, softmax).
-    static func probabilities(of step: Step) -> [Double] { probabilities(of: step.scores) }
+    /// One state's share of `probabilities(of:)`, the same arithmetic without the array.
+    static func probability(of state: Int, in scores: [Double]) -> Double {
+        var total = 0.0
+        for s in scores { total += exp(s) }
+        let v = exp(scores[state])
+        return total > 0 ? v / total : v
+    }
 
     /// Log scores normalised to probabilities (softmax).
     static func probabilities(of scores: [Double]) -> [Double] {

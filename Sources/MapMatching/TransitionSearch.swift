@@ -12,16 +12,12 @@ struct EdgePosition: Hashable, Sendable {
 /// candidate to every candidate of the next fix, in metres along the roads, over directed edges
 /// (so one-ways and via-node turn restrictions hold: Routing's `TurnRules`), settling edges in
 /// order of distance (Dijkstra 1959) and stopping at `limit` metres or when every target is
-/// final. Its labels are stamped per search (no clearing), its heap and result buffers are
-/// reused, so a search allocates nothing once the buffers have grown.
+/// final or settled (the caller's test: no longer route to it can change its answer). Its labels are stamped per search (no clearing), its heap and result buffers are
+/// reused, so a search allocates nothing once the buffers have grown. An edge's label and its
+/// target mark share one 24-byte record, so relaxing an edge touches one cache line.
 struct TransitionSearch {
-    /// Metres from the source position to the end of each edge, valid where `stamp == generation`.
-    private var cost: [Double] = []
-    private var parent: [Int32] = []
-    private var stamp: [UInt32] = []
-    /// Which target lies on an edge, valid where `targetStamp == generation`.
-    private var targetOnEdge: [Int32] = []
-    private var targetStamp: [UInt32] = []
+    /// Per directed edge: its label and target mark, valid where their stamps equal `generation`.
+    private var labels: ContiguousArray<EdgeLabel> = []
     private var generation: UInt32 = 0
     private var heap = EdgeHeap()
     /// Per target of the last search: metres from the source, `.infinity` when out of reach.
@@ -35,18 +31,26 @@ struct TransitionSearch {
 
     init() {}
 
+    /// One directed edge's state in the current search.
+    private struct EdgeLabel {
+        /// Metres from the source position to the end of the edge, valid where `stamp == generation`.
+        var cost = Double.infinity
+        /// The edge settled before it (-1: the source seed, -2: the U-turn seed).
+        var parent: Int32 = -1
+        var stamp: UInt32 = 0
+        /// Which target lies on the edge, valid where `targetStamp == generation`.
+        var targetStamp: UInt32 = 0
+        var target: Int32 = -1
+    }
+
     private mutating func prepare(edgeCount: Int, targetCount: Int) {
-        if stamp.count != edgeCount {
-            cost = [Double](repeating: .infinity, count: edgeCount)
-            parent = [Int32](repeating: -1, count: edgeCount)
-            stamp = [UInt32](repeating: 0, count: edgeCount)
-            targetOnEdge = [Int32](repeating: -1, count: edgeCount)
-            targetStamp = [UInt32](repeating: 0, count: edgeCount)
+        if labels.count != edgeCount {
+            labels = ContiguousArray(repeating: EdgeLabel(), count: edgeCount)
             generation = 0
         }
         generation &+= 1
         if generation == 0 {
-            for i in stamp.indices { stamp[i] = 0; targetStamp[i] = 0 }
+            for i in labels.indices { labels[i].stamp = 0; labels[i].targetStamp = 0 }
             generation = 1
         }
         distances.removeAll(keepingCapacity: true)
@@ -64,83 +68,110 @@ struct TransitionSearch {
     ///     a junction); infinite: none.
     ///   - backwardTolerance: metres a target may lie behind the source on the same edge and
     ///     still count as reached, at minus that distance: GPS jitter, not a reversing car.
+    ///   - isSettled: whether no route of at least the given metres to target `k` can matter to
+    ///     the caller any more (exact: the search then leaves that target as it is, possibly
+    ///     unreached); the search stops as soon as every target is final or settled.
+    ///   - settledBeyond: an estimate of the metres from which `isSettled` holds for target `k`
+    ///     (`.infinity`: never), so that `isSettled` is only asked when it may say yes.
     /// - Complexity: O(k log k) for the k edges within `limit` of the source.
     mutating func run(graph g: RoadGraph, rules: TurnRules, from source: EdgePosition, to targets: UnsafeBufferPointer<EdgePosition>,
-                      limit: Double, uTurnPenalty: Double, backwardTolerance: Double) {
+                      limit: Double, uTurnPenalty: Double, backwardTolerance: Double,
+                      isSettled: (_ k: Int, _ metres: Double) -> Bool, settledBeyond: (_ k: Int) -> Double) {
         prepare(edgeCount: g.edgeCount, targetCount: targets.count)
         guard !targets.isEmpty else { return }
-        for (k, t) in targets.enumerated() {
-            targetOnEdge[Int(t.edge)] = Int32(k)
-            targetStamp[Int(t.edge)] = generation
-        }
-        seeds.append(source)
-        let allowsUTurns = uTurnPenalty.isFinite
-        if allowsUTurns, let twin = g.twin(of: RoadGraph.EdgeID(source.edge)) {
-            seeds.append(EdgePosition(edge: twin.rawValue, fraction: 1 - source.fraction))
-        }
-        var remaining = targets.count
-        for (i, seed) in seeds.enumerated() {
-            let e = Int(seed.edge)
-            let length = g.length(of: RoadGraph.EdgeID(seed.edge)).meters
-            let penalty = i == 0 ? 0 : uTurnPenalty
-            let toEnd = (1 - seed.fraction) * length + penalty
-            if toEnd < label(e) {
-                set(e, cost: toEnd, parent: i == 0 ? -1 : -2)
-                heap.push(toEnd, UInt32(e))
+        let generation = self.generation
+        // The labels leave `self` for the search, so the loop reaches them through one buffer
+        // while it also pushes onto `heap`.
+        var labels: ContiguousArray<EdgeLabel> = []
+        swap(&labels, &self.labels)
+        defer { swap(&labels, &self.labels) }
+        labels.withUnsafeMutableBufferPointer { labels in
+            for (k, t) in targets.enumerated() {
+                labels[Int(t.edge)].target = Int32(k)
+                labels[Int(t.edge)].targetStamp = generation
             }
-            if targetStamp[e] == generation {
-                let k = Int(targetOnEdge[e])
-                // Behind the start within the tolerance: a negative distance, so the transition
-                // pays for the backward step as well as for the distance the fix moved.
-                let ahead = (targets[k].fraction - seed.fraction) * length
-                let d = ahead >= 0 || -ahead <= backwardTolerance ? ahead + penalty : .infinity
-                if d <= limit, d < distances[k] {
-                    if distances[k] == .infinity { remaining -= 1 }
-                    distances[k] = d
-                    predecessor[k] = Int32(-1 - i)
-                }
+            @inline(__always) func label(_ e: Int) -> Double { labels[e].stamp == generation ? labels[e].cost : .infinity }
+            @inline(__always) func set(_ e: Int, cost c: Double, parent p: Int32) {
+                labels[e].stamp = generation
+                labels[e].cost = c
+                labels[e].parent = p
             }
-        }
-        var farthestFound = 0.0
-        for d in distances where d.isFinite { farthestFound = max(farthestFound, d) }
-        while let (c, e32) = heap.pop() {
-            if c > limit { break }
-            if remaining == 0, c >= farthestFound { break }
-            let e = Int(e32)
-            guard c <= label(e) else { continue }
-            let edge = RoadGraph.EdgeID(e32)
-            let twin = g.twin(of: edge)
-            var twinSeen = false
-            var turns = rules.turns(from: edge, in: g)
-            while true {
-                let next: RoadGraph.EdgeID
-                var penalty = 0.0
-                if let n = turns.next() {
-                    next = n
-                    if n == twin { twinSeen = true }
-                } else if allowsUTurns, !twinSeen, let t = twin {
-                    next = t
-                    penalty = uTurnPenalty
-                    twinSeen = true
-                } else {
-                    break
+            seeds.append(source)
+            let allowsUTurns = uTurnPenalty.isFinite
+            if allowsUTurns, let twin = g.twin(of: RoadGraph.EdgeID(source.edge)) {
+                seeds.append(EdgePosition(edge: twin.rawValue, fraction: 1 - source.fraction))
+            }
+            for (i, seed) in seeds.enumerated() {
+                let e = Int(seed.edge)
+                let length = g.length(of: RoadGraph.EdgeID(seed.edge)).meters
+                let penalty = i == 0 ? 0 : uTurnPenalty
+                let toEnd = (1 - seed.fraction) * length + penalty
+                if toEnd < label(e) {
+                    set(e, cost: toEnd, parent: i == 0 ? -1 : -2)
+                    heap.push(toEnd, UInt32(e))
                 }
-                let f = next.index
-                let length = g.length(of: next).meters
-                if targetStamp[f] == generation {
-                    let k = Int(targetOnEdge[f])
-                    let d = c + penalty + targets[k].fraction * length
+                if labels[e].targetStamp == generation {
+                    let k = Int(labels[e].target)
+                    // Behind the start within the tolerance: a negative distance, so the transition
+                    // pays for the backward step as well as for the distance the fix moved.
+                    let ahead = (targets[k].fraction - seed.fraction) * length
+                    let d = ahead >= 0 || -ahead <= backwardTolerance ? ahead + penalty : .infinity
                     if d <= limit, d < distances[k] {
-                        if distances[k] == .infinity { remaining -= 1 }
                         distances[k] = d
-                        predecessor[k] = Int32(e)
-                        farthestFound = max(farthestFound, d)
+                        predecessor[k] = Int32(-1 - i)
                     }
                 }
-                let nc = c + penalty + length
-                if nc < label(f) {
-                    set(f, cost: nc, parent: Int32(e))
-                    heap.push(nc, UInt32(f))
+            }
+            // The pop cost at which to look again whether every target is final (reached no
+            // further than the cost popped: any later route is longer) or settled; 0 after a
+            // target's distance changes.
+            var nextCheck = 0.0
+            while let (c, e32) = heap.pop() {
+                if c > limit { break }
+                if c >= nextCheck {
+                    var closed = true
+                    nextCheck = 0
+                    for k in 0..<targets.count where distances[k] > c && !isSettled(k, c) {
+                        closed = false
+                        nextCheck = max(nextCheck, min(distances[k], settledBeyond(k)))
+                    }
+                    if closed { break }
+                }
+                let e = Int(e32)
+                guard c <= label(e) else { continue }
+                let edge = RoadGraph.EdgeID(e32)
+                let twin = g.twin(of: edge)
+                var twinSeen = false
+                var turns = rules.turns(from: edge, in: g)
+                while true {
+                    let next: RoadGraph.EdgeID
+                    var penalty = 0.0
+                    if let n = turns.next() {
+                        next = n
+                        if n == twin { twinSeen = true }
+                    } else if allowsUTurns, !twinSeen, let t = twin {
+                        next = t
+                        penalty = uTurnPenalty
+                        twinSeen = true
+                    } else {
+                        break
+                    }
+                    let f = next.index
+                    let length = g.length(of: next).meters
+                    if labels[f].targetStamp == generation {
+                        let k = Int(labels[f].target)
+                        let d = c + penalty + targets[k].fraction * length
+                        if d <= limit, d < distances[k] {
+                            distances[k] = d
+                            predecessor[k] = Int32(e)
+                            nextCheck = 0
+                        }
+                    }
+                    let nc = c + penalty + length
+                    if nc < label(f) {
+                        set(f, cost: nc, parent: Int32(e))
+                        heap.push(nc, UInt32(f))
+                    }
                 }
             }
         }
@@ -159,10 +190,10 @@ struct TransitionSearch {
         var chain = [targetEdge]
         var e = Int(p)
         var turnsMidEdge = false
-        var guardSteps = stamp.count
+        var guardSteps = labels.count
         while guardSteps > 0 {
             chain.append(UInt32(e))
-            let q = parent[e]
+            let q = labels[e].parent
             if q == -2 {
                 chain.append(seeds[0].edge)
                 turnsMidEdge = true
@@ -174,58 +205,55 @@ struct TransitionSearch {
         }
         return (chain.reversed(), turnsMidEdge)
     }
-
-    @inline(__always) private func label(_ e: Int) -> Double { stamp[e] == generation ? cost[e] : .infinity }
-    @inline(__always) private mutating func set(_ e: Int, cost c: Double, parent p: Int32) {
-        stamp[e] = generation
-        cost[e] = c
-        parent[e] = p
-    }
 }
 
-/// A binary min-heap of (metres, edge) whose storage is kept between searches.
+/// A binary min-heap of (metres, edge) whose storage is kept between searches; entries move
+/// into a hole instead of being swapped (the same comparisons, so the same order as swapping).
 struct EdgeHeap {
-    private var keys: [Double] = []
-    private var values: [UInt32] = []
+    private struct Entry {
+        var key: Double
+        var value: UInt32
+    }
+    private var entries: ContiguousArray<Entry> = []
 
     mutating func removeAll() {
-        keys.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
     }
 
     mutating func push(_ key: Double, _ value: UInt32) {
-        keys.append(key)
-        values.append(value)
-        var i = keys.count - 1
-        while i > 0 {
-            let p = (i - 1) >> 1
-            guard keys[p] > keys[i] else { break }
-            keys.swapAt(p, i)
-            values.swapAt(p, i)
-            i = p
+        entries.append(Entry(key: key, value: value))
+        entries.withUnsafeMutableBufferPointer { h in
+            var i = h.count - 1
+            while i > 0 {
+                let p = (i - 1) >> 1
+                guard h[p].key > key else { break }
+                h[i] = h[p]
+                i = p
+            }
+            h[i] = Entry(key: key, value: value)
         }
     }
 
     mutating func pop() -> (Double, UInt32)? {
-        guard let top = keys.first else { return nil }
-        let value = values[0]
-        let lastKey = keys.removeLast(), lastValue = values.removeLast()
-        if !keys.isEmpty {
-            keys[0] = lastKey
-            values[0] = lastValue
-            var i = 0
-            let n = keys.count
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < n, keys[l] < keys[m] { m = l }
-                if r < n, keys[r] < keys[m] { m = r }
-                if m == i { break }
-                keys.swapAt(m, i)
-                values.swapAt(m, i)
-                i = m
+        guard let top = entries.first else { return nil }
+        let last = entries.removeLast()
+        if !entries.isEmpty {
+            entries.withUnsafeMutableBufferPointer { h in
+                let n = h.count
+                var i = 0
+                while true {
+                    let l = 2 * i + 1, r = l + 1
+                    var m = i
+                    var smallest = last.key
+                    if l < n, h[l].key < smallest { m = l; smallest = h[l].key }
+                    if r < n, h[r].key < smallest { m = r }
+                    if m == i { break }
+                    h[i] = h[m]
+                    i = m
+                }
+                h[i] = last
             }
         }
-        return (top, value)
+        return (top.key, top.value)
     }
 }

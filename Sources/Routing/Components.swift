@@ -13,7 +13,10 @@ package struct TurnRules: Sendable {
     package init(graph: RoadGraph) {
         var deadEnds = [Bool](repeating: false, count: graph.nodeCount)
         for n in graph.nodes {
-            deadEnds[n.index] = Set(graph.outgoingEdges(of: n).map { graph.segment(of: $0) }).count <= 1
+            // At most one segment among the edges out (compared in place: a set per node was
+            // 7 % of `geo match` on a 115,000-node graph).
+            let out = graph.outgoingEdges(of: n)
+            deadEnds[n.index] = out.allSatisfy { graph.segment(of: $0) == graph.segment(of: out.lowerBound) }
         }
         self.deadEnds = deadEnds
     }

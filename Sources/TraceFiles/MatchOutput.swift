@@ -6,31 +6,59 @@ public import MapMatching
 /// matcher's JSON line per fix. Numbers go through `JSONNumber` (fixed decimals, as `printf`).
 public enum MatchOutput {
     private static func degrees(_ x: Double) -> String { JSONNumber.string(x, .coordinate) }
-    private static func fraction(_ x: Double) -> String { JSONNumber.string(x, .init(decimals: 6)) }
-    private static func metres(_ x: Double) -> String { JSONNumber.string(x, .error) }
-    private static func position(_ c: Coordinate) -> String { "[\(degrees(c.longitude)),\(degrees(c.latitude))]" }
 
-    /// OSRM `/match`'s response: `matchings` (confidence, distance m, duration s, geometry,
-    /// the OSM `nodes` and `ways` along the path) and one `tracepoints` entry per entry of the
-    /// track (null where unmatched or unread).
-    public static func osrmJSON(_ result: MatchResult, entries: [TracePoint?]) -> String {
-        var s = "{\"code\":\"Ok\",\"matchings\":["
+    /// OSRM `/match`'s response as UTF-8: `matchings` (confidence, distance m, duration s,
+    /// geometry, the OSM `nodes` and `ways` along the path) and one `tracepoints` entry per
+    /// entry of the track (null where unmatched or unread). Bytes appended to one buffer, not a
+    /// `String` of pieces: on a 15,783-fix drive the text was 28 % of `geo match`'s time.
+    public static func osrmJSON(_ result: MatchResult, entries: [TracePoint?]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + 140 * entries.count + result.subMatchings.reduce(0) { $0 + 48 * $1.geometry.count + 24 * $1.nodeIDs.count })
+        out.append("{\"code\":\"Ok\",\"matchings\":[")
         for (i, m) in result.subMatchings.enumerated() {
-            if i > 0 { s += "," }
-            s += "{\"confidence\":\(fraction(m.confidence)),\"distance\":\(metres(m.distance)),\"duration\":\(metres(m.duration)),"
-            s += "\"geometry\":{\"type\":\"LineString\",\"coordinates\":[" + m.geometry.map(position).joined(separator: ",") + "]},"
-            s += "\"nodes\":[" + m.nodeIDs.map(String.init).joined(separator: ",") + "],"
-            s += "\"ways\":[" + m.wayIDs.map(String.init).joined(separator: ",") + "]}"
+            if i > 0 { out.append(",") }
+            out.append("{\"confidence\":")
+            out.append(m.confidence, .init(decimals: 6))
+            out.append(",\"distance\":")
+            out.append(m.distance, .error)
+            out.append(",\"duration\":")
+            out.append(m.duration, .error)
+            out.append(",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[")
+            for (k, c) in m.geometry.enumerated() {
+                if k > 0 { out.append(",") }
+                out.append(position: c)
+            }
+            out.append("]},\"nodes\":[")
+            for (k, id) in m.nodeIDs.enumerated() {
+                if k > 0 { out.append(",") }
+                out.append(integer: id)
+            }
+            out.append("],\"ways\":[")
+            for (k, id) in m.wayIDs.enumerated() {
+                if k > 0 { out.append(",") }
+                out.append(integer: id)
+            }
+            out.append("]}")
         }
-        s += "],\"tracepoints\":["
+        out.append("],\"tracepoints\":[")
         var points = result.points.makeIterator()
         for (i, entry) in entries.enumerated() {
-            if i > 0 { s += "," }
-            guard entry != nil, let r = points.next()?.match else { s += "null"; continue }
-            s += "{\"location\":\(position(r.coordinate)),\"distance\":\(metres(r.distance.meters)),"
-            s += "\"matchings_index\":\(r.subMatching),\"nodes\":[\(r.nodes.0),\(r.nodes.1)]}"
+            if i > 0 { out.append(",") }
+            guard entry != nil, let r = points.next()?.match else { out.append("null"); continue }
+            out.append("{\"location\":")
+            out.append(position: r.coordinate)
+            out.append(",\"distance\":")
+            out.append(r.distance.meters, .error)
+            out.append(",\"matchings_index\":")
+            out.append(integer: Int64(r.subMatching))
+            out.append(",\"nodes\":[")
+            out.append(integer: r.nodes.0)
+            out.append(",")
+            out.append(integer: r.nodes.1)
+            out.append("]}")
         }
-        return s + "]}"
+        out.append("]}")
+        return out
     }
 
     /// A GeoJSON FeatureCollection with a LineString per matching (confidence, distance,
@@ -63,38 +91,63 @@ public enum MatchOutput {
     /// could not be read. Bytes, not a `String` per line: on a long replay the line's text was a
     /// fifth of `geo match --online`'s time.
     public static func appendOnlineLine(_ match: LiveMatch?, to out: inout [UInt8]) {
-        func text(_ s: StaticString) {
-            out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-        }
-        func number(_ x: Double, _ quantity: JSONNumber.Quantity) {
-            JSONNumber.withText(of: x, quantity) { out.append(contentsOf: $0) }
-        }
-        func integer(_ x: Int64) {
-            var s = String(x)
-            s.withUTF8 { out.append(contentsOf: $0) }
-        }
         guard let match else {
-            text("{\"matched\":null,\"nodes\":null,\"confidence\":null,\"offRoadProbability\":null,\"revised\":false}\n")
+            out.append("{\"matched\":null,\"nodes\":null,\"confidence\":null,\"offRoadProbability\":null,\"revised\":false}\n")
             return
         }
-        text("{\"matched\":")
+        out.append("{\"matched\":")
         if let p = match.position {
-            text("{\"latitude\":")
-            number(p.coordinate.latitude, .coordinate)
-            text(",\"longitude\":")
-            number(p.coordinate.longitude, .coordinate)
-            text("},\"nodes\":[")
-            integer(p.nodes.0)
-            text(",")
-            integer(p.nodes.1)
-            text("]")
+            out.append("{\"latitude\":")
+            out.append(p.coordinate.latitude, .coordinate)
+            out.append(",\"longitude\":")
+            out.append(p.coordinate.longitude, .coordinate)
+            out.append("},\"nodes\":[")
+            out.append(integer: p.nodes.0)
+            out.append(",")
+            out.append(integer: p.nodes.1)
+            out.append("]")
         } else {
-            text("null,\"nodes\":null")
+            out.append("null,\"nodes\":null")
         }
-        text(",\"confidence\":")
-        number(match.confidence, .init(decimals: 6))
-        text(",\"offRoadProbability\":")
-        number(match.offRoadProbability, .init(decimals: 6))
-        text(match.revised ? ",\"revised\":true}\n" : ",\"revised\":false}\n")
+        out.append(",\"confidence\":")
+        out.append(match.confidence, .init(decimals: 6))
+        out.append(",\"offRoadProbability\":")
+        out.append(match.offRoadProbability, .init(decimals: 6))
+        out.append(match.revised ? ",\"revised\":true}\n" : ",\"revised\":false}\n")
+    }
+}
+
+/// The byte appenders behind `MatchOutput`'s JSON: literal text, numbers through `JSONNumber`
+/// (`null` when not finite), decimal integers, `[lon,lat]` positions.
+extension [UInt8] {
+    fileprivate mutating func append(_ text: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    fileprivate mutating func append(_ x: Double, _ quantity: JSONNumber.Quantity) {
+        JSONNumber.withText(of: x, quantity) { append(contentsOf: $0) }
+    }
+
+    /// `x` in decimal, as `String(x)` writes it.
+    fileprivate mutating func append(integer x: Int64) {
+        var magnitude = x.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var i = digits.count
+            repeat {
+                i -= 1
+                digits[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if x < 0 { append(UInt8(ascii: "-")) }
+            append(contentsOf: UnsafeBufferPointer(rebasing: digits[i...]))
+        }
+    }
+
+    fileprivate mutating func append(position c: Coordinate) {
+        append("[")
+        append(c.longitude, .coordinate)
+        append(",")
+        append(c.latitude, .coordinate)
+        append("]")
     }
 }
