@@ -134,8 +134,9 @@ let package = Package(
         // fresh CI build for them.
         .systemLibrary(name: "CSQLite3", path: "Sources/CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
-        // Tile archives on disk (I/O): PMTiles files through SystemIO, MBTiles through SQLite.
-        .target(name: "TileArchives", dependencies: ["GeoBase", "GeoCore", "MapData", "SystemIO", "CSQLite3"], swiftSettings: strictSettings),
+        // Tile archives on disk (I/O): PMTiles files through SystemIO, MBTiles through SQLite;
+        // OpenStreetMap extracts cut into them (OSMImport reads the extract).
+        .target(name: "TileArchives", dependencies: ["GeoBase", "GeoCore", "MapData", "OSMImport", "SystemIO", "CSQLite3"], swiftSettings: strictSettings),
 
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
         .target(

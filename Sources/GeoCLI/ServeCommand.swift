@@ -11,7 +11,8 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve map tiles, TileJSON, styles, glyphs and sprites over HTTP for MapLibre clients.",
         discussion: """
-            DATA: .pmtiles, .mbtiles, or folders of z/x/y tiles, each served under its file name without the extension. \
+            DATA: .pmtiles, .mbtiles, folders of z/x/y tiles, or OpenStreetMap extracts (.osm.pbf, .osm, .osm.gz) cut into \
+            vector tiles of zooms 0-14 in memory on start; each served under its file name without the extension. \
             Endpoints: / (index), /{tileset}.json (TileJSON 3.0.0), /{tileset}/{z}/{x}/{y}.pbf, /{tileset}.pmtiles \
             (byte ranges), /styles/{id}/style.json, /styles/{id}/{z}/{x}/{y}[@2x].png (raster, drawn by the style), \
             /fonts/{fontstack}/{range}.pbf, /sprites/{id}[@2x].{json,png}, /metrics. \
@@ -20,7 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Map sources: .pmtiles, .mbtiles or folders of z/x/y tiles.")
+    @Argument(help: "Map sources: .pmtiles, .mbtiles, folders of z/x/y tiles, or OpenStreetMap extracts tiled on start.")
     var data: [String]
 
     @Option(name: .customLong("style"), help: ArgumentHelp("A style.json to serve with its sources, glyphs and sprite pointed at this server; repeatable.", valueName: "STYLE.json"))
@@ -48,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Archives and styles are files; a folder of z/x/y tiles is checked by its opening.
-        for path in data + styles where !path.hasSuffix("/") && (path.hasSuffix(".json") || path.contains(".pmtiles") || path.contains(".mbtiles")) {
+        for path in data + styles where !path.hasSuffix("/") && (path.hasSuffix(".json") || path.contains(".pmtiles") || path.contains(".mbtiles") || path.contains(".osm")) {
             try CommandLineFiles.checkInput(path)
         }
         let stderr: @Sendable (String) -> Void = { try? FileDescriptor.standardError.writeAll("geo serve: \($0)\n") }

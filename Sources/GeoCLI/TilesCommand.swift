@@ -53,56 +53,31 @@ struct TilesCommand: ParsableCommand {
             var err = StandardError()
             let options = TilingOptions(minZoom: minZoom, maxZoom: maxZoom,
                                         parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
-            // Features go to a scratch file as they are made, bucketed by place; zooms are then
-            // cut block by block from it (MapFeaturePartition: a block is at most 16 × 16 tiles of
-            // zoom maxZoom's ground, or one tile below, split into quarters while over 4 MiB of
-            // features; its features are read back in batches and simplified and clipped before
-            // the next batch), so memory follows the densest tile's output, not the extract. Node positions and way node lists move to memory-mapped
-            // scratch files beside it past --store-memory (MapElementStorage).
-            let scratch = try FeatureSpillFile(nextTo: output, temporaryDirectory: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
-            defer { scratch.discard() }
-            var partition = try MapFeaturePartition(options: options, storage: scratch)
-            let storage = MapElementStorage.scratchFiles(in: scratch.directory, memoryLimit: storeMemory << 20)
-            let s: MapExtractionStatistics
-            do { s = try MapDataExtraction.read(url: URL(fileURLWithPath: input), storage: storage) { try partition.add($0) } } catch let error as OSMError {
+            let report: OSMTiling.Report
+            do {
+                report = try OSMTiling.build(input, to: output, options: options, temporaryDirectory: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp",
+                                             storeMemory: storeMemory << 20) { progress in
+                    switch progress {
+                    case .read(let s):
+                        print("geo tiles: read \(s.nodes) nodes, \(s.ways) ways, \(s.relations) relations → \(s.features) features"
+                              + " (skipped: \(s.nodesOutOfRange) nodes with a position out of range, \(s.waysWithMissingNodes) ways with missing nodes,"
+                              + " \(s.brokenRelations) broken multipolygons)", to: &err)
+                        if s.brokenCoastlines > 0 {
+                            print("geo tiles: warning: the coastline does not close (\(s.brokenCoastlines) chains end inside the extract or run the wrong way round): no sea drawn", to: &err)
+                        }
+                    case .zoom(let z, let count, let total):
+                        print(String(format: "geo tiles: zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, maxZoom, count, total.tiles,
+                                     Double(total.bytes) / 1e6, (clock.now - start).seconds), to: &err)
+                    }
+                }
+            } catch let error as OSMError {
                 throw CommandLineFileError.damaged("tiles build", input, error)
             } catch let error as MapDataError where error.code == .unsorted {
                 throw CommandLineFileError.damaged("tiles build", input, error)
             }
-            try partition.finishWriting()
-            print("geo tiles: read \(s.nodes) nodes, \(s.ways) ways, \(s.relations) relations → \(s.features) features"
-                  + " (skipped: \(s.nodesOutOfRange) nodes with a position out of range, \(s.waysWithMissingNodes) ways with missing nodes,"
-                  + " \(s.brokenRelations) broken multipolygons)", to: &err)
-            if s.brokenCoastlines > 0 {
-                print("geo tiles: warning: the coastline does not close (\(s.brokenCoastlines) chains end inside the extract or run the wrong way round): no sea drawn", to: &err)
-            }
-            var archive = try TileArchiveWriter(kind: TileArchiveKind(path: output)!, path: output)
-            var total = 0, bytes = 0, drops = GeneralisationDrops()
-            do {
-                // Block by block, a dense block in quarters: only one part's pieces and tiles are in
-                // memory (TilingOptions.blockSide(atZoom:), MapFeaturePartition.blockBudget).
-                for z in minZoom...maxZoom {
-                    var count = 0
-                    for block in try partition.blocks(atZoom: z) {
-                        try partition.cutTiles(of: block, drops: &drops) { _, tiles in
-                            for tile in tiles { try archive.add(tile) }
-                            count += tiles.reduce(0) { $0 + $1.runLength }
-                            bytes += tiles.reduce(0) { $0 + $1.data.count }
-                        }
-                    }
-                    total += count
-                    print(String(format: "geo tiles: zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, maxZoom, count, total,
-                                 Double(bytes) / 1e6, (clock.now - start).seconds), to: &err)
-                }
-                try archive.finish(name: URL(fileURLWithPath: input).lastPathComponent, minZoom: minZoom, maxZoom: maxZoom,
-                                   bounds: TileArchiveWriter.bounds(ofWorldBox: partition.worldBounds))
-            } catch {
-                archive.discard()
-                throw error
-            }
-            print(String(format: "geo tiles: wrote %@: %d tiles in %.2f s", output, total, (clock.now - start).seconds), to: &err)
-            print("geo tiles: dropped for size below zoom \(maxZoom): \(Self.perLayer(drops.features)) features under 4 px² or 1 px (counted per zoom), "
-                  + "\(Self.perLayer(drops.mergedAreas)) merged areas under 4 px² (counted per tile)", to: &err)
+            print(String(format: "geo tiles: wrote %@: %d tiles in %.2f s", output, report.tiles, (clock.now - start).seconds), to: &err)
+            print("geo tiles: dropped for size below zoom \(maxZoom): \(Self.perLayer(report.drops.features)) features under 4 px² or 1 px (counted per zoom), "
+                  + "\(Self.perLayer(report.drops.mergedAreas)) merged areas under 4 px² (counted per tile)", to: &err)
         }
 
         /// "12 (building 10, landuse 2)": a total and its layers, largest first.

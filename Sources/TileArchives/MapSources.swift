@@ -10,11 +10,18 @@ import Foundation
 
 /// Opens map sources on disk by their names.
 public enum MapSources {
-    /// The source at `path`: a `.pmtiles` or `.mbtiles` archive, or a folder of z/x/y files.
+    /// The source at `path`: a `.pmtiles` or `.mbtiles` archive, a folder of z/x/y files, or
+    /// an OpenStreetMap extract (`.osm.pbf`, `.osm`, `.osm.gz`) cut into zooms 0…14 in memory
+    /// (`OSMTiling.memoryArchive`, its scratch files in `$TMPDIR` or /tmp).
     /// - Throws: `TileArchiveError.invalidArgument` for a file that is none of these;
-    ///   `MapDataError` or `TileArchiveError` for a damaged archive; `SystemIOError` when it
-    ///   cannot be read.
+    ///   `MapDataError` or `TileArchiveError` for a damaged archive; `OSMError` for an extract
+    ///   that does not read; `SystemIOError` when it cannot be read.
     public static func open(_ path: String) throws -> any MapSource {
+        if isOSMExtract(path) {
+            let processes = ProcessInfo.processInfo
+            return try OSMTiling.memoryArchive(path, options: TilingOptions(parallelism: processes.activeProcessorCount),
+                                               temporaryDirectory: processes.environment["TMPDIR"] ?? "/tmp")
+        }
         switch TileArchiveKind(path: path) {
         case .pmtiles?: return try PMTilesSource(path: path)
         case .mbtiles?: return try MBTilesSource(path: path)
@@ -26,13 +33,24 @@ public enum MapSources {
         }
     }
 
-    /// The name a source is served and listed under: the file name without its extension.
+    /// The name a source is served and listed under: the file name without its extension
+    /// (`monaco.pmtiles`, `monaco.osm.pbf` → `monaco`).
     public static func name(of path: String) -> String {
         var base = Substring(path)
         while base.hasSuffix("/") { base = base.dropLast() }
         base = base.split(separator: "/").last ?? base
         if TileArchiveKind(path: String(base)) != nil { base = base.dropLast(".pmtiles".count) } // or .mbtiles: as long
+        if let suffix = osmSuffixes.first(where: { base.lowercased().hasSuffix($0) }), base.count > suffix.count { base = base.dropLast(suffix.count) }
         return String(base)
+    }
+
+    /// The endings of OpenStreetMap extracts (`OSMFileReader`'s formats), longest first.
+    static let osmSuffixes = [".osm.pbf", ".osm.gz", ".osm"]
+
+    /// Whether `path` names an OpenStreetMap extract by its ending.
+    public static func isOSMExtract(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return osmSuffixes.contains { lower.hasSuffix($0) }
     }
 
     /// A metadata JSON text as an object; nil when it is not one.
@@ -52,8 +70,18 @@ public final class PMTilesSource: MapSource {
     private let file: PMTilesFile
 
     /// - Throws: `SystemIOError` when it cannot be opened, `MapDataError` for a damaged archive.
-    public init(path: String) throws {
-        file = try PMTilesFile(path: path)
+    public convenience init(path: String) throws {
+        try self.init(file: try PMTilesFile(path: path), name: MapSources.name(of: path))
+    }
+
+    /// An archive held in memory, served as `name`.
+    /// - Throws: `MapDataError` for bytes that are not an archive.
+    public convenience init(archive: [UInt8], name: String) throws {
+        try self.init(file: PMTilesFile(bytes: archive), name: name)
+    }
+
+    private init(file: PMTilesFile, name: String) throws {
+        self.file = file
         do {
             reader = try PMTilesReader(file)
             let h = reader.header
@@ -63,7 +91,7 @@ public final class PMTilesSource: MapSource {
             case .webp: .webp
             default: .mvt
             }
-            var m = MapSourceMetadata(name: MapSources.name(of: path), format: format, minZoom: Int(h.minZoom), maxZoom: Int(h.maxZoom))
+            var m = MapSourceMetadata(name: name, format: format, minZoom: Int(h.minZoom), maxZoom: Int(h.maxZoom))
             m.bounds = try? BoundingBox(south: Double(h.minLatE7) / 1e7, west: Double(h.minLonE7) / 1e7, north: Double(h.maxLatE7) / 1e7, east: Double(h.maxLonE7) / 1e7)
             if let c = try? Coordinate(latitude: Double(h.centerLatE7) / 1e7, longitude: Double(h.centerLonE7) / 1e7) { m.center = (c, Int(h.centerZoom)) }
             if let object = MapSources.object(try reader.metadata()) { m.take(tileJSON: object) }

@@ -57,18 +57,26 @@ public final class ReopeningMapSource: Sendable {
     public var generation: Int { state.withLock { $0.generation } }
 
     /// The source as the file is now. A folder of tiles is read as it is and never reopened.
-    public func current() -> any MapSource {
+    public func current() -> any MapSource { versioned().source }
+
+    /// The source as the file is now, with its `generation` read together with it (so what is
+    /// made from the source can be kept under that generation).
+    public func versioned() -> (source: any MapSource, generation: Int) {
         let now = FileIdentity(path: path)
-        let (source, stale) = state.withLock { s in (s.source, now != nil && !(now!.isDirectory) && now != s.identity && now != s.refused) }
-        guard stale, let now else { return source }
+        let (source, generation, stale) = state.withLock { s in
+            (s.source, s.generation, now != nil && !(now!.isDirectory) && now != s.identity && now != s.refused)
+        }
+        guard stale, let now else { return (source, generation) }
         do {
             let reopened = try MapSources.open(path)
-            state.withLock { $0 = (reopened, now, nil, $0.generation + 1) }
-            return reopened
+            return state.withLock { s in
+                s = (reopened, now, nil, s.generation + 1)
+                return (reopened, s.generation)
+            }
         } catch {
             state.withLock { $0.refused = now }
             note("\(path): changed, but the new file does not open (\(error)); still serving the previous one")
-            return source
+            return (source, generation)
         }
     }
 }

@@ -71,8 +71,7 @@ public struct TileArchiveWriter {
     /// - Parameter bounds: west, south, east, north in degrees (`bounds(of:)`).
     public func finish(name: String, minZoom: Int, maxZoom: Int, bounds: (west: Double, south: Double, east: Double, north: Double)) throws {
         let json = TileMetadata.json(name: name, minZoom: minZoom, maxZoom: maxZoom)
-        let center = ((bounds.west + bounds.east) / 2, (bounds.south + bounds.north) / 2)
-        let centerZoom = min(maxZoom, max(minZoom, (minZoom + maxZoom + 1) / 2))
+        let (center, centerZoom) = Self.center(of: bounds, minZoom: minZoom, maxZoom: maxZoom)
         if var pmtiles {
             guard let spill else {
                 try AtomicFileReplacement.write(try pmtiles.finished(metadata: json, bounds: bounds, center: center, centerZoom: centerZoom), to: path)
@@ -112,6 +111,13 @@ public struct TileArchiveWriter {
         }
     }
 
+    /// The centre an archive declares for viewers: the middle of its bounds (degrees), at the
+    /// middle of its zooms.
+    public static func center(of bounds: (west: Double, south: Double, east: Double, north: Double), minZoom: Int, maxZoom: Int)
+        -> (center: (longitude: Double, latitude: Double), zoom: Int) {
+        (((bounds.west + bounds.east) / 2, (bounds.south + bounds.north) / 2), min(maxZoom, max(minZoom, (minZoom + maxZoom + 1) / 2)))
+    }
+
     /// The degrees box of the features (the world when there are none).
     public static func bounds(of features: [MapFeature]) -> (west: Double, south: Double, east: Double, north: Double) {
         bounds(ofWorldBox: features.reduce(WorldRect.empty) { $0.union($1.geometry.bounds ?? .empty) })
@@ -125,22 +131,41 @@ public struct TileArchiveWriter {
     }
 }
 
-/// A PMTiles file read with `pread(2)`, for `PMTilesReader`.
+/// A PMTiles archive read with `pread(2)` from its file, or from bytes held in memory (an
+/// OSM extract tiled on start, `OSMTiling.memoryArchive`).
 public struct PMTilesFile: TileArchiveBytes, Sendable {
-    private let descriptor: FileDescriptor
+    private enum Storage: Sendable {
+        case file(FileDescriptor)
+        case memory([UInt8])
+    }
+
+    private let storage: Storage
     public let size: Int
 
     /// Opens `path` for reading.
     /// - Throws: `SystemIOError` naming the path.
     public init(path: String) throws {
-        descriptor = try FileDescriptor(opening: path)
+        let descriptor = try FileDescriptor(opening: path)
+        storage = .file(descriptor)
         size = Int(try descriptor.size())
     }
 
-    public func read(offset: Int, count: Int) throws -> [UInt8] {
-        try descriptor.read(count: count, atOffset: Int64(offset))
+    /// An archive's bytes in memory.
+    public init(bytes: [UInt8]) {
+        storage = .memory(bytes)
+        size = bytes.count
     }
 
-    /// Closes the file.
-    public func close() throws { try descriptor.close() }
+    /// `count` bytes at `offset`; fewer only at the end.
+    public func read(offset: Int, count: Int) throws -> [UInt8] {
+        switch storage {
+        case .file(let descriptor): try descriptor.read(count: count, atOffset: Int64(offset))
+        case .memory(let bytes): try bytes.read(offset: offset, count: count)
+        }
+    }
+
+    /// Closes the file (nothing for bytes in memory).
+    public func close() throws {
+        if case .file(let descriptor) = storage { try descriptor.close() }
+    }
 }

@@ -84,13 +84,10 @@ extension TileServer {
         return wanted
     }
 
-    /// The raster cache's version of a style's drawing: FNV-1a of the style file's bytes, then
-    /// each tileset's generation once it has been checked for a replacement (`current()`).
+    /// The raster cache's version of a style's drawing: `version(_:styleBytes:)` of the style
+    /// file and of each tileset once it has been checked for a replacement.
     private func rasterVersion(styleBytes: [UInt8]) -> UInt64 {
-        tilesets.reduce(Self.fnv1a(styleBytes)) { h, t in
-            _ = t.source.current()
-            return (h ^ UInt64(t.source.generation)) &* 0x100_0000_01b3
-        }
+        Self.version(tilesets.map { $0.source.versioned().generation }, styleBytes: styleBytes)
     }
 
     private static func png(_ bytes: [UInt8]) -> Response {

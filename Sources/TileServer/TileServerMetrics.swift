@@ -1,8 +1,9 @@
 import Synchronization
 
 /// The tile server's counters in the Prometheus text exposition format (version 0.0.4), for
-/// `/metrics`: requests by kind and status, body bytes sent, a latency histogram, and the raster
-/// tile cache's hits, misses, drops and size.
+/// `/metrics`: requests by kind and status, body bytes sent, a latency histogram, the raster
+/// tile cache's hits, misses, drops and size, and the JSON documents made and answered from
+/// `DocumentCache`.
 final class TileServerMetrics: Sendable {
     private struct Counters {
         var requests: [Key: Int] = [:]
@@ -34,8 +35,8 @@ final class TileServerMetrics: Sendable {
         }
     }
 
-    /// The counters, and the raster cache's, as Prometheus text.
-    func text(rasterCache cache: RasterTileCache.Statistics) -> String {
+    /// The counters, and the caches', as Prometheus text.
+    func text(rasterCache cache: RasterTileCache.Statistics, documents: DocumentCache.Statistics) -> String {
         let c = counters.withLock { $0 }
         var out = "# HELP tileserver_requests_total Requests by route kind and HTTP status.\n# TYPE tileserver_requests_total counter\n"
         for (key, n) in c.requests.sorted(by: { $0.key < $1.key }) {
@@ -57,6 +58,10 @@ final class TileServerMetrics: Sendable {
                                           ("bytes", "gauge", "PNG bytes held by the raster cache.", cache.bytes),
                                           ("tiles", "gauge", "Raster tiles held by the raster cache.", cache.tiles)] {
             out += "# HELP tileserver_raster_cache_\(name) \(help)\n# TYPE tileserver_raster_cache_\(name) \(kind)\ntileserver_raster_cache_\(name) \(value)\n"
+        }
+        for (name, help, value) in [("hits_total", "TileJSON, index and style documents answered as made before.", documents.hits),
+                                    ("misses_total", "TileJSON, index and style documents made (a new tileset or style version, or Host).", documents.misses)] {
+            out += "# HELP tileserver_document_cache_\(name) \(help)\n# TYPE tileserver_document_cache_\(name) counter\ntileserver_document_cache_\(name) \(value)\n"
         }
         return out
     }

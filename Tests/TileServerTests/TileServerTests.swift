@@ -25,14 +25,14 @@ struct HTTPAnswer {
 @Suite struct TileServerTests {
     /// One request (GET unless `method` says otherwise) with `Connection: close`, sent raw (the
     /// target exactly as given, so hostile paths reach the server unnormalised), on a thread of
-    /// its own (as TrackingServerTests).
-    static func get(_ port: Int, _ target: String, _ headers: [String] = [], method: String = "GET") async throws -> HTTPAnswer {
+    /// its own (as TrackingServerTests); `Host` is 127.0.0.1 and the port unless `host` says.
+    static func get(_ port: Int, _ target: String, _ headers: [String] = [], method: String = "GET", host: String? = nil) async throws -> HTTPAnswer {
         try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
                     let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
                     defer { try? socket.close() }
-                    let head = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"] + headers
+                    let head = ["\(method) \(target) HTTP/1.1", "Host: \(host ?? "127.0.0.1:\(port)")", "Connection: close"] + headers
                     try socket.writeAll(head.joined(separator: "\r\n") + "\r\n\r\n")
                     let response = try socket.readToEnd(limit: 1 << 26)
                     let end = try #require(response.indices.first { response[$0...].starts(with: [13, 10, 13, 10]) })
