@@ -162,3 +162,43 @@ private final class HeadingDelegate: PositioningDelegate {
     #expect(await manager.heading?.trueHeading?.degrees == 0.7)
     await manager.stop()
 }
+
+/// Answers the calibration question only once the test opens `gate`; records the headings.
+private final class SlowCalibrationDelegate: PositioningDelegate {
+    let asked = Mutex(false)
+    let headings = Mutex(0)
+    let gate: AsyncStream<Void>
+    let open: AsyncStream<Void>.Continuation
+    init() { (gate, open) = AsyncStream.makeStream() }
+    func positioningManagerShouldDisplayHeadingCalibration(_ manager: PositioningManager) async -> Bool {
+        asked.withLock { $0 = true }
+        for await _ in gate { break }
+        return true
+    }
+    func positioningManager(_ manager: PositioningManager, didUpdateHeading heading: Heading) async {
+        headings.withLock { $0 += 1 }
+    }
+}
+
+/// The delegate's "show the calibration" answer comes back after the compass has calibrated
+/// (a heading with no alarm arrived while it answered): the display it was about has ended,
+/// so the answer does not put it back up.
+@Test func calibrationAnswer_afterTheCompassCalibrated_leavesNoCalibrationDisplayed() async throws {
+    let source = CustomPositionSource()
+    let manager = PositioningManager(source: source, clock: ManualClock())
+    let delegate = SlowCalibrationDelegate()
+    await manager.setDelegate(delegate)
+    await manager.start()
+    #expect(await eventually { source.activeRuns == 1 })
+    await manager.startUpdatingHeading()
+    let t0 = Date(timeIntervalSince1970: 1_767_225_600)
+    try await manager.updateHeading(Heading(timestamp: t0, magneticHeading: .degrees(200), sensorStatus: .calibrationAlarm))
+    #expect(await eventually { delegate.asked.withLock { $0 } })
+    try await manager.updateHeading(Heading(timestamp: t0.addingTimeInterval(1), magneticHeading: .degrees(210), sensorStatus: .normal))
+    #expect(await manager.isDisplayingHeadingCalibration == false)
+    delegate.open.yield()
+    // Both headings reach the delegate after its answer, in order: the answer has been taken.
+    #expect(await eventually { delegate.headings.withLock { $0 } == 2 })
+    #expect(await manager.isDisplayingHeadingCalibration == false, "the answer about the ended alarm is stale")
+    await manager.stop()
+}

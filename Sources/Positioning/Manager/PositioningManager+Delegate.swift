@@ -11,8 +11,15 @@ extension PositioningManager {
     func drainDelegateQueue() async {
         defer { delegateBusy = false }
         while !delegateQueue.isEmpty, let delegate {
-            guard case .event(let first) = delegateQueue.removeFirst() else {
-                isDisplayingHeadingCalibration = await delegate.positioningManagerShouldDisplayHeadingCalibration(self)
+            let first: PositioningEvent
+            switch delegateQueue.removeFirst() {
+            case .event(let event):
+                first = event
+            case .headingCalibration(let endings):
+                let shows = await delegate.positioningManagerShouldDisplayHeadingCalibration(self)
+                // A calibrated heading or a dismissal since the question was asked ended the
+                // alarm it was about: the answer is then stale.
+                if calibrationDisplayEndings == endings { isDisplayingHeadingCalibration = shows }
                 continue
             }
             switch first {
@@ -49,5 +56,7 @@ extension PositioningManager {
 /// One call owed to the delegate: an event, or the calibration question a heading raised.
 enum DelegateCall {
     case event(PositioningEvent)
-    case headingCalibration
+    /// `positioningManagerShouldDisplayHeadingCalibration`, asked when the display had ended
+    /// `endings` times (`calibrationDisplayEndings`).
+    case headingCalibration(endings: Int)
 }

@@ -34,7 +34,13 @@ extension PositioningManager {
     /// Core Location's `dismissHeadingCalibrationDisplay()`: the app has taken its calibration
     /// guidance down (LocationKit shows none itself); `isDisplayingHeadingCalibration` becomes
     /// false. It also becomes false by itself once a heading arrives that needs no calibration.
-    public func dismissHeadingCalibrationDisplay() { isDisplayingHeadingCalibration = false }
+    public func dismissHeadingCalibrationDisplay() { endCalibrationDisplay() }
+
+    /// The calibration display is down; a delegate's answer still on its way is then stale.
+    private func endCalibrationDisplay() {
+        isDisplayingHeadingCalibration = false
+        calibrationDisplayEndings += 1
+    }
 
     /// Delivers a heading from a heading sensor the app reads itself (a source's `.heading`
     /// events come here by themselves). The missing true or magnetic heading comes from the
@@ -57,7 +63,7 @@ extension PositioningManager {
         case .fail(let error): emit(.failed(error))
         case .deliver(let askCalibration):
             self.heading = resolved
-            if !resolved.needsCalibration { isDisplayingHeadingCalibration = false }
+            if !resolved.needsCalibration { endCalibrationDisplay() }
             if askCalibration { askHeadingCalibration() }
             emit(.heading(resolved))
         }

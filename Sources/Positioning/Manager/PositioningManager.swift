@@ -150,6 +150,9 @@ public actor PositioningManager {
     /// whether the app shows its compass calibration guidance now (false again after
     /// `dismissHeadingCalibrationDisplay()` or a heading that needs no calibration).
     public internal(set) var isDisplayingHeadingCalibration = false
+    /// Counts the times the calibration display was taken down (dismissed, or a heading that
+    /// needs no calibration): an answer to a question asked before one of them is stale.
+    var calibrationDisplayEndings = 0
     /// Heading updates: on or off, the filter, calibration and failure state.
     var headingUpdates = HeadingUpdates()
     private let defaultSource: @Sendable () throws -> any PositionSource
@@ -490,7 +493,7 @@ public actor PositioningManager {
     /// heading that raised it (`updateHeading(_:)`); the answer is `isDisplayingHeadingCalibration`.
     func askHeadingCalibration() {
         guard delegate != nil else { return }
-        enqueueForDelegate(.headingCalibration)
+        enqueueForDelegate(.headingCalibration(endings: calibrationDisplayEndings))
     }
 
     private func enqueueForDelegate(_ call: DelegateCall) {
