@@ -75,5 +75,21 @@ package enum JSONNumber {
         }
     }
 
+    /// Calls `body` with the UTF-8 of `value` in decimal, as `String(value)` writes it, in a
+    /// stack buffer (20 bytes hold `Int64.min`).
+    package static func withText<Result>(ofInteger value: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var magnitude = value.magnitude
+            var i = buffer.count
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 { i -= 1; buffer[i] = UInt8(ascii: "-") }
+            return body(UnsafeBufferPointer(rebasing: buffer[i...]))
+        }
+    }
+
     private static let null: StaticString = "null"
 }

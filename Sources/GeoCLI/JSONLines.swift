@@ -29,16 +29,6 @@ extension BufferedWriter {
 
     /// Appends `value` in decimal.
     mutating func append(integer value: Int) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var magnitude = value.magnitude
-            var i = buffer.count
-            repeat {
-                i -= 1
-                buffer[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 { i -= 1; buffer[i] = UInt8(ascii: "-") }
-            _writeASCII(UnsafeBufferPointer(rebasing: buffer[i...]))
-        }
+        JSONNumber.withText(ofInteger: Int64(value)) { _writeASCII($0) }
     }
 }

@@ -130,17 +130,7 @@ extension [UInt8] {
 
     /// `x` in decimal, as `String(x)` writes it.
     fileprivate mutating func append(integer x: Int64) {
-        var magnitude = x.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var i = digits.count
-            repeat {
-                i -= 1
-                digits[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if x < 0 { append(UInt8(ascii: "-")) }
-            append(contentsOf: UnsafeBufferPointer(rebasing: digits[i...]))
-        }
+        JSONNumber.withText(ofInteger: x) { append(contentsOf: $0) }
     }
 
     fileprivate mutating func append(position c: Coordinate) {
