@@ -13,7 +13,11 @@ import PackageDescription
 let lazyLibraryHeaders: SwiftSetting = .unsafeFlags(["-Xcc", "-I/usr/include/dbus-1.0",
                                                      "-Xcc", "-I/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
                                                      "-Xcc", "-I/usr/lib/aarch64-linux-gnu/dbus-1.0/include",
-                                                     "-Xcc", "-I/usr/include/harfbuzz", "-Xcc", "-I/usr/include/freetype2"],
+                                                     "-Xcc", "-I/usr/include/harfbuzz", "-Xcc", "-I/usr/include/freetype2",
+                                                     "-Xcc", "-I/usr/include/librsvg-2.0", "-Xcc", "-I/usr/include/glib-2.0",
+                                                     "-Xcc", "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+                                                     "-Xcc", "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include",
+                                                     "-Xcc", "-I/usr/include/gdk-pixbuf-2.0", "-Xcc", "-I/usr/include/cairo"],
                                                     .when(platforms: [.linux]))
 
 /// Settings every target shares: strict language features (STYLE.md §3.20, as Hummingbird does)
@@ -197,6 +201,8 @@ let package = Package(
         // why); their header paths are `lazyLibraryHeaders`.
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", providers: [.apt(["libfreetype-dev"])]),
+        // librsvg (SVG icons for `geo sprites build`), opened on first use as HarfBuzz is.
+        .systemLibrary(name: "CRsvg", path: "Sources/CRsvg", providers: [.apt(["librsvg2-dev"])]),
 
         // The offline renderer (pure): anti-aliased rasterizer, PNG, text, styles, snapshots;
         // draws through a projection the caller passes in.
@@ -206,6 +212,7 @@ let package = Package(
                 "GeoCore", "MapData", "ZlibCompression",
                 .target(name: "CHarfBuzz", condition: .when(platforms: [.linux])),
                 .target(name: "CFreeType", condition: .when(platforms: [.linux])),
+                .target(name: "CRsvg", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings + internalChecks
         ),

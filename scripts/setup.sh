@@ -5,13 +5,14 @@ set -euo pipefail
 
 # Debian packages: zlib and libdeflate for the PBF reader; real peers and oracles for the tests
 # (gpsd + gpsfake, gpsdecode, PROJ's geod, xmllint, GPSBabel, osmium); SQLite and tilemaker for
-# the map tiles; HarfBuzz, FreeType and the Noto fonts for MapRenderer's text, pngcheck for its PNGs;
+# the map tiles; HarfBuzz, FreeType and the Noto fonts for MapRenderer's text, librsvg (and Cairo's
+# headers) for `geo sprites build`'s SVG icons, pngcheck for its PNGs;
 # headless Chromium for the live map page's test; libdbus for the BlueZ beacon scanner, and
 # dbus-daemon with python3-dbusmock (its bluez5 template, run by the system's python3) for its test;
 # PostgreSQL 15 for the tracking server's PostgreSQL store (its tests start their own server with
 # initdb and pg_ctl, as the `postgres` user when run as root).
 APT_PACKAGES=(zlib1g-dev libdeflate-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool libsqlite3-dev sqlite3 tilemaker
-              libharfbuzz-dev libfreetype-dev fonts-noto-core fonts-noto-cjk pngcheck chromium
+              libharfbuzz-dev libfreetype-dev librsvg2-dev libcairo2-dev fonts-noto-core fonts-noto-cjk pngcheck chromium
               libdbus-1-dev dbus-daemon python3-dbusmock postgresql-15)
 # PyPI packages: oracle generators and cross-readers used by tests and scripts, as MODULE or
 # MODULE=REQUIREMENT when the import name differs from the package's; pixelmatch and Pillow compare

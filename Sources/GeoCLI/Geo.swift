@@ -36,6 +36,7 @@ public struct Geo: AsyncParsableCommand {
             TilesCommand.self,
             StyleCommand.self,
             GlyphsCommand.self,
+            SpritesCommand.self,
             ServeCommand.self,
             ServeTrackingCommand.self,
             LoadgenCommand.self,

@@ -2,7 +2,7 @@
 /// decoding the byte offset where the damage was found.
 public struct RenderError: Error, CustomStringConvertible, Sendable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable { case invalidSize, invalidPNG, unsupportedPNG, font, invalidStyle }
+        private enum Value: Hashable, Sendable { case invalidSize, invalidPNG, unsupportedPNG, invalidSVG, font, invalidStyle }
         private let value: Value
         /// An image size outside the accepted range, or bytes that do not fit it.
         public static let invalidSize = Code(value: .invalidSize)
@@ -10,6 +10,8 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         public static let invalidPNG = Code(value: .invalidPNG)
         /// A valid PNG this decoder does not read (for example Adam7 interlacing).
         public static let unsupportedPNG = Code(value: .unsupportedPNG)
+        /// An SVG document librsvg cannot read or draw, or one without a size, or librsvg missing.
+        public static let invalidSVG = Code(value: .invalidSVG)
         /// A font that FreeType or HarfBuzz cannot open, or text no configured font covers.
         public static let font = Code(value: .font)
         /// A style value out of range.

@@ -120,6 +120,39 @@ public struct Pixmap: Sendable, Equatable {
         return Pixmap(width: w, height: h, premultiplied: out)
     }
 
+    /// Replaces the pixels under `image`, placed with its top-left pixel at (x, y), by the
+    /// image's own (no blending: the inverse of `cropped`).
+    /// - Throws: `RenderError.invalidSize` unless the image lies inside this one.
+    public mutating func replace(x: Int, y: Int, with image: Pixmap) throws(RenderError) {
+        guard x >= 0, y >= 0, x + image.width <= width, y + image.height <= height else {
+            throw RenderError(.invalidSize, "\(image.width)×\(image.height) at (\(x), \(y)) is not inside the \(width)×\(height) image")
+        }
+        let rowBytes = image.width * 4
+        for row in 0..<image.height {
+            let to = ((y + row) * width + x) * 4
+            bytes.replaceSubrange(to..<(to + rowBytes), with: image.bytes[(row * rowBytes)..<((row + 1) * rowBytes)])
+        }
+    }
+
+    /// The image with each pixel made a `factor × factor` block (nearest neighbour): exact, for
+    /// an icon drawn for one pixel ratio that is shown at a whole multiple of it.
+    /// - Throws: `RenderError.invalidSize` unless `factor` ≥ 1 and the result is at most 16384
+    ///   pixels a side.
+    public func magnified(by factor: Int) throws(RenderError) -> Pixmap {
+        guard factor >= 1, width <= Self.maxSide / factor, height <= Self.maxSide / factor else {
+            throw RenderError(.invalidSize, "\(width)×\(height) magnified \(factor) times is outside 1…\(Self.maxSide) pixels a side")
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(width * height * factor * factor * 4)
+        for y in 0..<(height * factor) {
+            for x in 0..<(width * factor) {
+                let i = ((y / factor) * width + x / factor) * 4
+                out += bytes[i..<(i + 4)]
+            }
+        }
+        return Pixmap(width: width * factor, height: height * factor, premultiplied: out)
+    }
+
     /// Draws each contour as an anti-aliased line one pixel wide (Wu, "An Efficient
     /// Antialiasing Technique", SIGGRAPH 1991): one step per pixel along the major axis, the
     /// colour split between the two pixels the line's centre passes between. Each segment

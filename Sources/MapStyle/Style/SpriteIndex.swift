@@ -12,8 +12,8 @@ public enum SpriteIndex {
     }
 
     /// One image of a sheet (the index's entry): its rectangle on the sheet in sheet pixels
-    /// and how many of them make one CSS pixel.
-    public struct Entry: Sendable, Equatable {
+    /// and how many of them make one CSS pixel. Encoded with the index's own keys.
+    public struct Entry: Sendable, Equatable, Encodable {
         public let x: Int, y: Int, width: Int, height: Int
         public let pixelRatio: Double
         /// An SDF icon (recoloured by `icon-color`).
