@@ -300,12 +300,42 @@ public enum MapSchema {
         }
     }
 
-    /// Appends `name` and every `name:LANG` tag.
+    /// Appends `name`, every `name:LANG` tag, and the OpenMapTiles schema's derived names that
+    /// styles such as OSM Bright and Positron label with (openmaptiles/openmaptiles
+    /// `layers/*/README` "name" fields, made as its `get_basic_names` does): `name:latin` (the
+    /// name when written in Latin script, else `name:en`, else `int_name`; OpenMapTiles
+    /// transliterates what is left, which this does not), `name:nonlatin` (the name when it is
+    /// not in Latin script), `name_en` (`name:en`, else the name) and `name_int` (`int_name`,
+    /// else `name:en`, else `name:latin`, else the name). A tag of the same key wins.
     static func appendNames(_ tags: some MapTagSource, to props: inout [MapProperty]) {
         guard let name = tags["name"] else { return }
         props.append(MapProperty("name", .string(name)))
+        var keys: Set<String> = ["name"]
         tags.forEachTag { key, value in
-            if key.hasPrefix("name:") { props.append(MapProperty(key, .string(value))) }
+            if key.hasPrefix("name:") {
+                props.append(MapProperty(key, .string(value)))
+                keys.insert(key)
+            }
+        }
+        let latin = isLatin(name) ? name : tags["name:en"] ?? tags["int_name"]
+        let derived: [(String, String?)] = [
+            ("name:latin", latin), ("name:nonlatin", isLatin(name) ? nil : name), ("name_en", tags["name:en"] ?? name),
+            ("name_int", tags["int_name"] ?? tags["name:en"] ?? latin ?? name),
+        ]
+        for case let (key, value?) in derived where !keys.contains(key) { props.append(MapProperty(key, .string(value))) }
+    }
+
+    /// Whether every letter of `text` is a Latin one (Unicode's Basic Latin, Latin-1
+    /// Supplement, Latin Extended-A/B, IPA, Latin Extended Additional, -C, -D and -E blocks,
+    /// and the fullwidth Latin letters): what OpenMapTiles' `name:latin` keeps as written.
+    static func isLatin(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { c in
+            guard c.properties.isAlphabetic else { return true }
+            switch c.value {
+            case 0x41...0x24F, 0x250...0x2AF, 0x1E00...0x1EFF, 0x2C60...0x2C7F, 0xA720...0xA7FF, 0xAB30...0xAB6F,
+                 0xFF21...0xFF3A, 0xFF41...0xFF5A: return true
+            default: return false
+            }
         }
     }
 

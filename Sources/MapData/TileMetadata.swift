@@ -5,18 +5,18 @@ import GeoBase
 public enum TileMetadata {
     /// The fields each layer of `MapSchema` may carry, for `vector_layers`.
     static let fields: [MapLayer: [String]] = [
-        .water: ["class", "intermittent", "name"],
-        .waterway: ["class", "brunnel", "name"],
+        .water: ["class", "intermittent", "name", "name:latin", "name:nonlatin", "name_en", "name_int"],
+        .waterway: ["class", "brunnel", "name", "name:latin", "name:nonlatin", "name_en", "name_int"],
         .landcover: ["class", "subclass"],
         .landuse: ["class"],
-        .park: ["class", "name"],
+        .park: ["class", "name", "name:latin", "name:nonlatin", "name_en", "name_int"],
         .building: ["render_height", "render_min_height"],
         .transportation: ["class", "subclass", "brunnel", "oneway", "ramp", "layer", "service"],
-        .transportationName: ["class", "subclass", "ref", "name"],
+        .transportationName: ["class", "subclass", "ref", "name", "name:latin", "name:nonlatin", "name_en", "name_int"],
         .boundary: ["admin_level", "maritime", "disputed"],
-        .place: ["class", "name", "population", "capital"],
-        .poi: ["class", "subclass", "name"],
-        .pedestrian: ["class", "subclass", "brunnel", "name"],
+        .place: ["class", "name", "population", "capital", "name:latin", "name:nonlatin", "name_en", "name_int"],
+        .poi: ["class", "subclass", "name", "name:latin", "name:nonlatin", "name_en", "name_int"],
+        .pedestrian: ["class", "subclass", "brunnel", "name", "name:latin", "name:nonlatin", "name_en", "name_int"],
     ]
 
     /// The metadata object as JSON text.

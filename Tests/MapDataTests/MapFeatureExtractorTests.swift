@@ -72,6 +72,31 @@ private func addSquare(_ e: inout MapFeatureExtractor, base: Int64, lat: Double,
     #expect(set.features.first { $0.layer == .poi }?.featureClass == "cafe")
 }
 
+/// OpenMapTiles' derived names (its `get_basic_names`), which OSM Bright and Positron label with:
+/// a Latin name is `name:latin` as written; a name in another script is `name:nonlatin`, with
+/// `name:latin` from `name:en` (or `int_name`) when there is one; a tag of the same key wins.
+@Test func names_carryOpenMapTilesLatinAndNonLatinForms() throws {
+    var e = MapFeatureExtractor()
+    try addSquare(&e, base: 1, lat: 43.70, lon: 7.40, size: 0.01)
+    try e.addNode(id: 20, latitudeE7: 437_000_000, longitudeE7: 74_000_000, tags: ["place": "city", "name": "Zürich-Œrlikon"])
+    try e.addNode(id: 21, latitudeE7: 437_100_000, longitudeE7: 74_000_000, tags: ["place": "city", "name": "東京", "name:en": "Tokyo"])
+    try e.addNode(id: 22, latitudeE7: 437_200_000, longitudeE7: 74_000_000, tags: ["place": "city", "name": "Αθήνα"])
+    try e.addNode(id: 23, latitudeE7: 437_300_000, longitudeE7: 74_000_000, tags: ["place": "city", "name": "Wien", "name:latin": "Vindobona", "int_name": "Vienna"])
+    let places = try e.finish().features.filter { $0.layer == .place }
+    func place(_ name: String) -> MapFeature? { places.first { $0["name"] == .string(name) } }
+    #expect(place("Zürich-Œrlikon")?["name:latin"] == .string("Zürich-Œrlikon"))
+    #expect(place("Zürich-Œrlikon")?["name:nonlatin"] == nil)
+    #expect(place("Zürich-Œrlikon")?["name_int"] == .string("Zürich-Œrlikon"))
+    #expect(place("東京")?["name:latin"] == .string("Tokyo"))
+    #expect(place("東京")?["name:nonlatin"] == .string("東京"))
+    #expect(place("東京")?["name_en"] == .string("Tokyo"))
+    #expect(place("Αθήνα")?["name:latin"] == nil, "no transliteration")
+    #expect(place("Αθήνα")?["name:nonlatin"] == .string("Αθήνα"))
+    #expect(place("Αθήνα")?["name_int"] == .string("Αθήνα"))
+    #expect(place("Wien")?["name:latin"] == .string("Vindobona"))
+    #expect(place("Wien")?["name_int"] == .string("Vienna"))
+}
+
 @Test(.onOwnThread) func monaco_extractsEveryLayerWithFewBrokenRelations() throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let set = try MapDataExtraction.read(url: url)
