@@ -1,4 +1,4 @@
-public import GeoBase
+package import GeoBase
 
 /// What reading a GPX file left out (warnings) or stopped at (damage, when recovering), as
 /// every `geo gpx` command reports it: lines for standard error and members of its JSON.
@@ -46,18 +46,32 @@ public struct GPXReadReport: Sendable {
         return out
     }
 
-    /// The report as JSON members, without braces:
-    /// `"warnings":N,"firstWarnings":[…],"recovery":null|{…}`.
-    public var jsonMembers: String {
-        let list = warnings.prefix(Self.listedWarnings).map { w in
-            "{\"code\":\(JSONText.quoted(w.code.description)),\"element\":\(JSONText.quoted(w.element)),"
-                + "\"line\":\(w.line),\"column\":\(w.column),\"offset\":\(w.offset),\"text\":\(JSONText.quoted(w.text)),"
-                + "\"message\":\(JSONText.quoted(w.message))}"
-        }
-        let recovery = damage.map { d in
-            "{\"pointsKept\":\(points),\"code\":\(JSONText.quoted(d.code.description)),\"message\":\(JSONText.quoted(d.message)),"
-                + "\"line\":\(d.line),\"column\":\(d.column),\"offset\":\(d.offset)}"
-        } ?? "null"
-        return "\"warnings\":\(warningCount),\"firstWarnings\":[\(list.joined(separator: ","))],\"recovery\":\(recovery)"
+    /// Adds the report to a JSON object as its last members: `warnings` (the count),
+    /// `firstWarnings` (up to ``listedWarnings``: `code`, `element`, `line`, `column`,
+    /// `offset`, `text`, `message`) and `recovery` (`null`, or where a recovering read stopped:
+    /// `pointsKept`, `code`, `message`, `line`, `column`, `offset`).
+    package func add(to object: inout JSONObjectText) {
+        object.add("warnings", integer: warningCount)
+        object.add("firstWarnings", objects: warnings.prefix(Self.listedWarnings).map { w in
+            var o = JSONObjectText()
+            o.add("code", string: w.code.description)
+            o.add("element", string: w.element)
+            o.add("line", integer: w.line)
+            o.add("column", integer: w.column)
+            o.add("offset", integer: w.offset)
+            o.add("text", string: w.text)
+            o.add("message", string: w.message)
+            return o
+        })
+        object.add("recovery", object: damage.map { d in
+            var o = JSONObjectText()
+            o.add("pointsKept", integer: points)
+            o.add("code", string: d.code.description)
+            o.add("message", string: d.message)
+            o.add("line", integer: d.line)
+            o.add("column", integer: d.column)
+            o.add("offset", integer: d.offset)
+            return o
+        })
     }
 }

@@ -78,7 +78,7 @@ struct BeaconsCommand: AsyncParsableCommand {
             throw CommandLineFileError.damaged("beacons", path, error)
         }
         let out = JSONLines()
-        ranger.replay(sightings, interval: .seconds(interval)) { tick, beacons in out.write(Self.json(beacons, at: tick)) }
+        ranger.replay(sightings, interval: .seconds(interval)) { tick, beacons in out.write(RangedBeacon.report(beacons, at: tick)) }
     }
 
     /// Ranges a live scan: a report every `interval` seconds of wall time, until `--for` ends or
@@ -100,7 +100,7 @@ struct BeaconsCommand: AsyncParsableCommand {
                 for _ in 0..<reports {
                     do { try await Task.sleep(for: .seconds(interval)) } catch { return nil }
                     let now = Date()
-                    out.write(Self.json(state.ranger.withLock { $0.beacons(at: now) }, at: now))
+                    out.write(RangedBeacon.report(state.ranger.withLock { $0.beacons(at: now) }, at: now))
                     out.flush()
                 }
                 return nil
@@ -113,33 +113,6 @@ struct BeaconsCommand: AsyncParsableCommand {
         try? FileDescriptor.standardError.writeAll("geo beacons: \(failure)\n")
         throw ExitCode((failure as? MonitoringError)?.code == .bluetoothDenied ? 77 : 69)
     }
-
-    /// One ranging report as a JSON object.
-    static func json(_ beacons: [RangedBeacon], at time: Date) -> String {
-        let items = beacons.map { b -> String in
-            var fields: [String] = []
-            switch b.identity {
-            case .uuid(let uuid, let major, let minor):
-                fields += ["\"uuid\":\(JSONText.quoted(uuid.uuidString))", "\"major\":\(major)", "\"minor\":\(minor)"]
-            case .eddystone(let namespace, let instance):
-                fields += ["\"namespace\":\(JSONText.quoted(hexadecimal(namespace)))", "\"instance\":\(JSONText.quoted(hexadecimal(instance)))"]
-            }
-            fields += ["\"address\":\(JSONText.quoted(b.address))",
-                       "\"rssi\":\(JSONNumber.string(b.rssi, .dop))",
-                       "\"distance\":\(JSONNumber.string(b.distance?.meters, .dop))",
-                       "\"proximity\":\"\(b.proximity.rawValue)\""]
-            if let url = b.url { fields.append("\"url\":\(JSONText.quoted(url))") }
-            if let t = b.telemetry {
-                fields.append("\"telemetry\":{\"batteryMillivolts\":\(t.batteryMillivolts.map(String.init) ?? "null"),"
-                    + "\"temperature\":\(JSONNumber.string(t.temperature, .dop)),\"advertisementCount\":\(t.advertisementCount),"
-                    + "\"uptime\":\(JSONNumber.string(t.uptime.seconds, Self.tenths))}")
-            }
-            return "{" + fields.joined(separator: ",") + "}"
-        }
-        return "{\"time\":\(JSONText.quoted(ISO8601Time.string(from: time))),\"beacons\":[\(items.joined(separator: ","))]}"
-    }
-
-    private static let tenths = JSONNumber.Quantity(decimals: 1)
 }
 
 /// A live scan's ranger, shared by the task that records sightings and the one that reports.

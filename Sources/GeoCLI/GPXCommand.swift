@@ -123,49 +123,10 @@ struct GPXStatsCommand: ParsableCommand {
     func run() throws {
         // Statistics read no names, links or extensions: the reader skips building them.
         let (s, report) = try input.stream(json: json, pointFields: .measurements) { reader throws(GPXError) in
-            var acc = GPXStatisticsAccumulator()
-            var routePoints = 0
-            while let e = try reader.next() {
-                if case .routePoint = e { routePoints += 1 }
-                acc.add(e)
-            }
-            let s = acc.statistics
-            return (s, s.points + s.waypoints + routePoints)
+            let read = try GPXStatistics.read(reader)
+            return (read.statistics, read.points)
         }
-        standardOutput.line(json ? Self.json(s, report) : Self.text(s))
-    }
-
-    static func json(_ s: GPXStatistics, _ report: GPXReadReport) -> String {
-        func num(_ v: Double?) -> String { v.map { $0.isFinite ? "\($0)" : "null" } ?? "null" }
-        let bounds = s.bounds.map { "{\"south\":\($0.south),\"west\":\($0.west),\"north\":\($0.north),\"east\":\($0.east)}" } ?? "null"
-        return "{\"points\":\(s.points),\"tracks\":\(s.tracks),\"segments\":\(s.segments),\"routes\":\(s.routes),"
-            + "\"waypoints\":\(s.waypoints),\"length2D_m\":\(num(s.length2D.meters)),\"length3D_m\":\(num(s.length3D.meters)),"
-            + "\"duration_s\":\(num(s.duration?.seconds)),\"movingTime_s\":\(num(s.movingTime?.seconds)),"
-            + "\"elevationGain_m\":\(num(s.elevationGain?.meters)),\"elevationLoss_m\":\(num(s.elevationLoss?.meters)),"
-            + "\"maxSpeed_mps\":\(num(s.maxSpeed?.metersPerSecond)),\"bounds\":\(bounds),\(report.jsonMembers)}"
-    }
-
-    static func text(_ s: GPXStatistics) -> String {
-        func r(_ v: Double, _ places: Int = 1) -> String { String(format: "%.\(places)f", v) }
-        func hms(_ d: Duration?) -> String {
-            guard let t = d?.seconds else { return "–" }
-            let whole = Int(t.rounded())
-            return String(format: "%d:%02d:%02d (%@ s)", whole / 3600, whole / 60 % 60, whole % 60, r(t, 3))
-        }
-        var lines = [
-            "points:         \(s.points) in \(s.tracks) track(s), \(s.segments) segment(s)",
-            "routes:         \(s.routes)",
-            "waypoints:      \(s.waypoints)",
-            "length 2D:      \(r(s.length2D.meters)) m",
-            "length 3D:      \(r(s.length3D.meters)) m",
-            "duration:       \(hms(s.duration))",
-            "moving time:    \(hms(s.movingTime))",
-            "elevation gain: \(s.elevationGain.map { r($0.meters) + " m" } ?? "–")",
-            "elevation loss: \(s.elevationLoss.map { r($0.meters) + " m" } ?? "–")",
-            "max speed:      \(s.maxSpeed.map { r($0.metersPerSecond, 2) + " m/s (" + r($0.kilometersPerHour) + " km/h)" } ?? "–")",
-        ]
-        if let b = s.bounds { lines.append("bounds:         \(b.south),\(b.west) – \(b.north),\(b.east)") } else { lines.append("bounds:         –") }
-        return lines.joined(separator: "\n")
+        standardOutput.line(json ? s.json(report: report) : s.summary)
     }
 }
 

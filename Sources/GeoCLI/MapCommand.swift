@@ -88,19 +88,7 @@ struct MapAnimateCommand: ParsableCommand {
         let move = try CameraTransition(from: start, to: start.setting(destination.options), animation: animation.mapAnimation, duration: given)
         let out = JSONLines()
         // A jump (`none`) takes no time, but its frames still span the --duration asked for.
-        for frame in move.frames(perSecond: fps, spanning: given) { out.write(Self.json(t: frame.t, frame.state)) }
-    }
-
-    /// One frame: `{"t":…,"latitude":…,"longitude":…,"zoomLevel":…,"bearing":…,"tilt":…}`;
-    /// `tilt` is the tilt in use (`clippedTilt`).
-    static func json(t: Double, _ s: CameraState) -> String {
-        let angle = JSONNumber.Quantity.course, position = JSONNumber.Quantity.coordinate
-        return "{\"t\":\(JSONNumber.string(t, .init(decimals: 6))),"
-            + "\"latitude\":\(JSONNumber.string(s.geoCenter.latitude, position)),"
-            + "\"longitude\":\(JSONNumber.string(s.geoCenter.longitude, position)),"
-            + "\"zoomLevel\":\(JSONNumber.string(s.zoomLevel, .init(decimals: 9))),"
-            + "\"bearing\":\(JSONNumber.string(s.orientation, angle)),"
-            + "\"tilt\":\(JSONNumber.string(s.clippedTilt, angle))}"
+        for frame in move.frames(perSecond: fps, spanning: given) { out.write(frame.state.frameJSON(t: frame.t)) }
     }
 
     /// Parses `WIDTHxHEIGHT`.
@@ -132,11 +120,6 @@ struct MapAnimateCommand: ParsableCommand {
             throw ValidationError("\(option): \(error.message)")
         }
     }
-}
-
-extension CameraState {
-    /// The combined setter's arguments that lead to this camera.
-    var options: CameraOptions { CameraOptions(geoCenter: geoCenter, zoomLevel: zoomLevel, orientation: orientation, tilt: tilt) }
 }
 
 /// `MapProjection` as an option value (`--projection globe`).

@@ -119,22 +119,6 @@ struct MatchCommand: ParsableCommand {
     }
 
     private func runOnline(_ matcher: MapMatcher, _ entries: [TracePoint?]) throws {
-        var live = OnlineMatcher(matcher: matcher)
-        try CommandLineFiles.withOutput(output) { sink in
-            var out: [UInt8] = []
-            out.reserveCapacity(1 << 17)
-            for entry in entries {
-                // An entry that could not be read is not given to the matcher: nothing published.
-                MatchOutput.appendOnlineLine(entry.map { fix in
-                    defer { _ = live.takeCommitted() }
-                    return live.match(fix)
-                }, to: &out)
-                if out.count > 1 << 16 {
-                    try out.withUnsafeBytes { try sink.write($0) }
-                    out.removeAll(keepingCapacity: true)
-                }
-            }
-            try out.withUnsafeBytes { try sink.write($0) }
-        }
+        try CommandLineFiles.withOutput(output) { sink in try MatchOutput.writeOnline(entries, matcher: matcher, to: &sink) }
     }
 }

@@ -5,6 +5,7 @@ import GeoCore
 import GPXCodec
 import NMEACodec
 import SystemIO
+import TraceFiles
 
 /// `geo nmea`: decode and check NMEA 0183 captures.
 struct NMEACommand: ParsableCommand {
@@ -51,7 +52,7 @@ struct NMEACommand: ParsableCommand {
             var decoder = NMEADecoder(options: options)
             switch format {
             case .json:
-                let emit: (NMEAFix) -> Void = { fix in standardOutput.withBuffer { FixJSON.write(fix, to: &$0) } }
+                let emit: (NMEAFix) -> Void = { fix in standardOutput.withBuffer { fix.writeJSONLine(to: &$0) } }
                 try CommandLineFiles.readChunks(file) { chunk in decoder.decode(chunk, emit) }
                 decoder.finish(emit)
             case .gpx:
@@ -77,13 +78,8 @@ struct NMEACommand: ParsableCommand {
         /// One line on standard error when lines were dropped (a damaged or cut log is never a
         /// silent success); `geo nmea check` lists each with its line and column.
         private func reportRejectedLines(_ s: NMEAScanner.Statistics) {
-            let counts = [(s.badChecksum, "bad checksum"), (acceptMissingChecksum ? 0 : s.missingChecksum, "no checksum"),
-                          (s.overlong, "overlong"), (s.binaryNoise, "binary noise"), (s.truncated, "cut by the next sentence")]
-                .filter { $0.0 > 0 }
-            guard !counts.isEmpty else { return }
-            let total = counts.reduce(0) { $0 + $1.0 }
-            try? FileDescriptor.standardError.writeAll(
-                "geo nmea: \(file): \(total) line\(total == 1 ? "" : "s") dropped (\(counts.map { "\($0.0) \($0.1)" }.joined(separator: ", "))); 'geo nmea check \(file)' lists them\n")
+            guard let dropped = s.droppedLines(missingChecksumDropped: !acceptMissingChecksum) else { return }
+            try? FileDescriptor.standardError.writeAll("geo nmea: \(file): \(dropped); 'geo nmea check \(file)' lists them\n")
         }
     }
 
@@ -101,66 +97,7 @@ struct NMEACommand: ParsableCommand {
             try CommandLineFiles.readChunks(file) { survey.scan($0) }
             survey.finish()
 
-            let out = standardOutput
-            let s = survey.statistics
-            out.write("lines: \(s.lines)\naccepted sentences: \(s.accepted)\n")
-            out.write("sentences by address:\n")
-            for (k, v) in survey.byAddress.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
-            out.write("sentences by type:\n")
-            for (k, v) in survey.byType.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
-            out.write("sentences by talker:\n")
-            for (k, v) in survey.byTalker.sorted(by: { $0.key < $1.key }) { out.write("  \(k) \(v)\n") }
-            out.write("checksum failures: \(survey.checksumFailures.count)\n")
-            for c in survey.checksumFailures { out.write("  \(c)\n") }
-            out.write("malformed lines: \(survey.malformed.count)\n")
-            for m in survey.malformed { out.write("  \(m)\n") }
+            standardOutput.write(survey.report)
         }
-    }
-}
-
-/// One JSON object per fix, written by hand so field order and number formats are stable
-/// (decimals per quantity: ``JSONNumber``), as bytes straight into the output buffer.
-enum FixJSON {
-    /// Appends the fix's JSON object and a newline.
-    static func write(_ f: NMEAFix, to out: inout BufferedWriter) {
-        typealias N = JSONNumber
-        out.append("{\"time\":")
-        f.withISOTime { time in
-            guard let time else { return out.append("null") }
-            out.append(byte: UInt8(ascii: "\""))
-            out._writeASCII(time)
-            out.append(byte: UInt8(ascii: "\""))
-        }
-        out.append(",\"mode\":")
-        out.append(integer: f.mode?.rawValue ?? 0)
-        out.append(",\"lat\":"); N.write(f.latitude, .coordinate, to: &out)
-        out.append(",\"lon\":"); N.write(f.longitude, .coordinate, to: &out)
-        out.append(",\"altMSL\":"); N.write(f.altitudeMSL, .altitude, to: &out)
-        out.append(",\"altHAE\":"); N.write(f.altitudeHAE, .altitude, to: &out)
-        out.append(",\"speed\":"); N.write(f.speed, .speed, to: &out)
-        out.append(",\"track\":"); N.write(f.track, .course, to: &out)
-        out.append(",\"climb\":"); N.write(f.climb, .speed, to: &out)
-        out.append(",\"eph\":"); N.write(f.eph, .error, to: &out)
-        out.append(",\"epv\":"); N.write(f.epv, .error, to: &out)
-        out.append(",\"hdop\":"); N.write(f.sky.hdop, .dop, to: &out)
-        out.append(",\"satellitesUsed\":")
-        if let used = f.sky.satellitesUsed { out.append(integer: used) } else { out.append("null") }
-        out.append("}\n")
-    }
-}
-
-extension GPXPoint {
-    /// The fix as a GPX track point (GPX 1.1 `wptType`), or nil without a time and a 2D or 3D
-    /// position: elevation is MSL, `fix` is dgps for differential fixes, DOPs from the sky.
-    init?(_ f: NMEAFix) {
-        guard let time = f.time, let lat = f.latitude, let lon = f.longitude, let mode = f.mode, mode >= .twoDimensional,
-              let coordinate = try? Coordinate(latitude: lat, longitude: lon) else { return nil }
-        self.init(coordinate: coordinate, elevation: mode == .threeDimensional ? f.altitudeMSL.map(Distance.meters) : nil, time: time)
-        geoidHeight = f.geoidSeparation.map(Distance.meters)
-        fix = f.quality == .differential ? .dgps : (mode == .threeDimensional ? .threeDimensional : .twoDimensional)
-        satellites = f.sky.satellitesUsed.flatMap { $0 >= 0 ? $0 : nil }
-        hdop = f.sky.hdop
-        vdop = f.sky.vdop
-        pdop = f.sky.pdop
     }
 }

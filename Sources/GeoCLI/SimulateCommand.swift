@@ -4,7 +4,6 @@ import GeoCore
 import NMEACodec
 import Positioning
 import Routing
-import Synchronization
 import SystemIO
 import TrackFiltering
 import GeoBase
@@ -65,7 +64,7 @@ struct SimulateCommand: AsyncParsableCommand {
             do { geoJSON = try GeoJSON(data: Data(FileDescriptor.readContents(of: route))) } catch let error as GeoCoreError {
                 throw CommandLineFileError.damaged("simulate", route, error)
             }
-            guard let line = Self.lineString(geoJSON) else { throw ValidationError("\(route) holds no LineString") }
+            guard let line = geoJSON.firstLineString else { throw ValidationError("\(route) holds no LineString") }
             polyline = line
         } else {
             polyline = try SampleCityRoute.make().route.geometry
@@ -74,7 +73,10 @@ struct SimulateCommand: AsyncParsableCommand {
             polyline: polyline, movementSpeed: .metersPerSecond(speed), updateInterval: .seconds(interval), // validated: cannot trap
             noise: noise.map { RouteSimulationSource.Noise(sigma: .meters($0)) }, pacing: fast ? .asFastAsPossible : .realTime,
             startDate: Date())
-        let server = try nmeaTcp.map { try NMEAServer(port: $0) }
+        let server: TCPBroadcastServer?
+        do { server = try nmeaTcp.map { try TCPBroadcastServer(port: $0) } } catch {
+            throw ValidationError("\(error)")
+        }
         defer { server?.close() }
         var emitted = 0
         for try await event in source.events() {
@@ -84,60 +86,5 @@ struct SimulateCommand: AsyncParsableCommand {
             emitted += 1
             if let count, emitted >= count { break }
         }
-    }
-
-    static func lineString(_ g: GeoJSON) -> [Coordinate]? {
-        switch g {
-        case .geometry(.lineString(let p)): p.map(\.coordinate)
-        case .feature(let f): if case .lineString(let p)? = f.geometry { p.map(\.coordinate) } else { nil }
-        case .featureCollection(let fs): fs.lazy.compactMap { f -> [Coordinate]? in
-            if case .lineString(let p)? = f.geometry { p.map(\.coordinate) } else { nil } }.first
-        default: nil
-        }
-    }
-}
-
-/// A loopback TCP server that sends the same text to every connected client; a thread accepts
-/// clients, a client that cannot keep up or has gone is dropped.
-final class NMEAServer: Sendable {
-    private let server: TCPServer
-    private let clients = ClientList()
-
-    /// The connected client sockets, shared with the accepting thread.
-    private final class ClientList: Sendable {
-        let sockets = Mutex<[FileDescriptor]>([])
-    }
-
-    /// Listens on 127.0.0.1:`port`.
-    /// - Throws: `ValidationError` when the port cannot be bound.
-    init(port: Int) throws {
-        do { server = try TCPServer(port: port) } catch {
-            throw ValidationError("\(error)")
-        }
-        let server = self.server, clients = self.clients
-        Thread {
-            // Ends when `close()` closes the listener.
-            while let client = try? server.accept() {
-                clients.sockets.withLock { $0.append(client) }
-            }
-        }.start()
-    }
-
-    /// Sends `text` to every client, dropping those whose connection failed.
-    func broadcast(_ text: String) {
-        let bytes = Array(text.utf8)
-        clients.sockets.withLock { list in
-            list.removeAll { client in
-                let sent = bytes.withUnsafeBytes { try? client.send($0) }
-                if sent == bytes.count { return false }
-                try? client.close()
-                return true
-            }
-        }
-    }
-
-    func close() {
-        server.close()
-        clients.sockets.withLock { list in list.forEach { try? $0.close() }; list = [] }
     }
 }

@@ -1,4 +1,4 @@
-import GeoBase
+public import GeoBase
 import GeoCore
 public import MapMatching
 
@@ -114,6 +114,29 @@ public enum MatchOutput {
         out.append(",\"offRoadProbability\":")
         out.append(match.offRoadProbability, .init(decimals: 6))
         out.append(match.revised ? ",\"revised\":true}\n" : ",\"revised\":false}\n")
+    }
+}
+
+extension MatchOutput {
+    /// Replays `entries` through a live matcher on `matcher`, writing ``appendOnlineLine(_:to:)``'s
+    /// line per entry to `sink` in order (`geo match --online`), in writes of about 64 KiB. An
+    /// entry that could not be read is not given to the matcher: its line has nothing published.
+    /// - Throws: what writing to `sink` throws.
+    public static func writeOnline(_ entries: [TracePoint?], matcher: MapMatcher, to sink: inout any ByteSink) throws {
+        var live = OnlineMatcher(matcher: matcher)
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 17)
+        for entry in entries {
+            appendOnlineLine(entry.map { fix in
+                defer { _ = live.takeCommitted() }
+                return live.match(fix)
+            }, to: &out)
+            if out.count > 1 << 16 {
+                try out.withUnsafeBytes { try sink.write($0) }
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        try out.withUnsafeBytes { try sink.write($0) }
     }
 }
 

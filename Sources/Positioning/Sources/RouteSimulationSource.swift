@@ -79,14 +79,8 @@ public final class RouteSimulationSource: BatchPositionSource {
     /// - Throws: `PositioningError.invalidConfiguration` when the document holds no LineString.
     public convenience init(geoJSON: GeoJSON, movementSpeed: Speed, updateInterval: Duration = .seconds(1), noise: Noise? = nil,
                             pacing: ReplayPacing = .realTime, startDate: Date, clock: SourceClock = .continuous) throws(PositioningError) {
-        let line: [GeoJSONPosition]? = switch geoJSON {
-        case .geometry(.lineString(let p)): p
-        case .feature(let f): if case .lineString(let p)? = f.geometry { p } else { nil }
-        case .featureCollection(let fs): fs.lazy.compactMap { if case .lineString(let p)? = $0.geometry { p } else { nil } }.first
-        default: nil
-        }
-        guard let line else { throw PositioningError(.invalidConfiguration, "the GeoJSON holds no LineString") }
-        try self.init(polyline: line.map(\.coordinate), movementSpeed: movementSpeed, updateInterval: updateInterval, noise: noise,
+        guard let line = geoJSON.firstLineString else { throw PositioningError(.invalidConfiguration, "the GeoJSON holds no LineString") }
+        try self.init(polyline: line, movementSpeed: movementSpeed, updateInterval: updateInterval, noise: noise,
                       pacing: pacing, startDate: startDate, clock: clock, name: "route:geojson")
     }
 
