@@ -48,7 +48,9 @@ enum SymbolShaping {
     /// keywords (`justify` already resolved from `auto`).
     static func shape(_ text: [TextCharacter], glyph: (TextCharacter) -> SDFGlyph?, maxWidth: Double, lineHeight: Double,
                       spacing: Double, anchor: String, justify: String, offset: (Double, Double)) -> ShapedText {
-        let advance: (TextCharacter) -> Double = { c in (glyph(c).map { Double($0.advance) } ?? 0) * c.scale + spacing }
+        // A character without a glyph (a newline, which glyph PBFs do not hold) advances by
+        // nothing, letter spacing included (MapLibre's `getGlyphAdvance`).
+        let advance: (TextCharacter) -> Double = { c in glyph(c).map { Double($0.advance) * c.scale + spacing } ?? 0 }
         let lines = maxWidth > 0 ? breakLines(text, advance: advance, maxWidth: maxWidth) : [text]
         var shaped = ShapedText()
         let justification = justify == "right" ? 1.0 : justify == "left" ? 0 : 0.5

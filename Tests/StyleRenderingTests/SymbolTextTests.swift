@@ -10,14 +10,14 @@ import Testing
 /// line breaking, halos and collisions. Distances in device pixels at pixel ratio 1.
 @Suite struct SymbolTextTests {
     /// A 256 × 256 image of `layout` (members of the layout object) / `paint` over points at longitudes `points` (latitude 0), zoom 0.
-    private func draw(layout: String, paint: String = "{}", points: [Double] = [0]) throws -> StyleSnapshot? {
+    private func draw(layout: String, paint: String = "{}", points: [Double] = [0], field: String = "{name}") throws -> StyleSnapshot? {
         guard let glyphs = try Fixtures.url("maplibre-render/glyphs") else { return nil }
         let features = points.map { #"{"type": "Feature", "properties": {"name": "Test Test Test"}, "geometry": {"type": "Point", "coordinates": [\#($0), 0]}}"# }
         let text = """
             {"version": 8, "glyphs": "local://glyphs/{fontstack}/{range}.pbf",
              "sources": {"p": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\(features.joined(separator: ","))]}}},
              "layers": [{"id": "t", "type": "symbol", "source": "p",
-                         "layout": {"text-font": ["Open Sans Semibold", "Arial Unicode MS Bold"], "text-field": "{name}"\(layout.isEmpty ? "" : ", " + layout)},
+                         "layout": {"text-font": ["Open Sans Semibold", "Arial Unicode MS Bold"], "text-field": "\(field)"\(layout.isEmpty ? "" : ", " + layout)},
                          "paint": \(paint)}]}
             """
         let style = try StyleDocument(data: Data(text.utf8))
@@ -54,6 +54,20 @@ import Testing
         let top = try #require(try draw(layout: #""text-max-width": 100, "text-anchor": "top""#))
         let t = ink(top.image)
         #expect(t.minY >= 128 && t.minY <= 134, "\(t)")
+    }
+
+    @Test func charactersWithoutGlyphsTakeNoLetterSpacingWhenLinesAreBroken() throws {
+        // "{name:latin}\n{name:nonlatin}" (OSM Bright, Positron) leaves a newline at the end of a
+        // Latin name; like it, U+0001 has no glyph in the PBF. "Test Test Test" at letter spacing
+        // 0.5 em (12 px a character) stays one line under 15 em (360 px); ten glyph-less
+        // characters that each took 12 px of spacing added 120 px and broke it in two.
+        guard let plain = try draw(layout: #""text-max-width": 15, "text-letter-spacing": 0.5"#),
+              let padded = try draw(layout: #""text-max-width": 15, "text-letter-spacing": 0.5"#,
+                                    field: "{name}" + String(repeating: #"\u0001"#, count: 10))
+        else { return }
+        let a = ink(plain.image), b = ink(padded.image)
+        #expect((9...14).contains(a.maxY - a.minY), "one line: \(a)")
+        #expect(a.minX == b.minX && a.maxX == b.maxX && a.minY == b.minY && a.maxY == b.maxY, "\(a) vs \(b)")
     }
 
     @Test func haloSurroundsTheTextInItsColour() throws {
