@@ -271,7 +271,7 @@ let package = Package(
         .target(
             name: "TrackingServer",
             dependencies: [
-                "GeoBase", "GeoCore", "GPXCodec", "HTTPServing", "TrackingProtocols",
+                "GeoBase", "GeoCore", "GPXCodec", "HTTPServing", "TrackingProtocols", "Monitoring", "SystemIO",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -473,7 +473,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrackingServerTests",
-            dependencies: ["TrackingServer", "TrackingProtocols", "GeoCore", "GeoTestSupport", "SystemIO",
+            dependencies: ["TrackingServer", "TrackingProtocols", "Monitoring", "GeoCore", "GeoTestSupport", "SystemIO",
                            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),

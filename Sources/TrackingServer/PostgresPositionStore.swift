@@ -16,7 +16,8 @@ import TrackingProtocols
 ///   first needs one), unique (device, fix time, payload hash) — its B-tree's leading columns
 ///   serve a device's history as one range scan — and a BRIN index on fix time for scans across
 ///   devices (cheap to keep: fixes arrive roughly in fix-time order);
-/// - `latest(device_id, …)`, moved only forwards in fix time.
+/// - `latest(device_id, …)`, moved only forwards in fix time;
+/// - `events`, geofence events keyed by (device, fence, kind, time), indexed by (device, time).
 /// Times are milliseconds since 1970 as `bigint`, as `StoredFix` has them: exact, so a retry's
 /// fix time equals the stored one.
 ///
@@ -72,6 +73,13 @@ public final class PostgresPositionStore: PositionStore {
             latitude float8 NOT NULL, longitude float8 NOT NULL, altitude float8, accuracy float8, speed float8, course float8,
             received_at bigint NOT NULL, source text NOT NULL)
         """,
+        """
+        CREATE TABLE IF NOT EXISTS events (
+            device text NOT NULL, fence text NOT NULL, kind text NOT NULL, time bigint NOT NULL,
+            latitude float8 NOT NULL, longitude float8 NOT NULL,
+            PRIMARY KEY (device, fence, kind, time))
+        """,
+        "CREATE INDEX IF NOT EXISTS events_device_time ON events (device, time)",
     ]
 
     func migrate() async throws(PostgresStoreError) {
@@ -274,6 +282,49 @@ public final class PostgresPositionStore: PositionStore {
             try await connector.suspending { session in
                 _ = try await session.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(name)")).get()
             }
+        }
+    }
+
+    public func add(events: [FenceEvent]) async throws -> [FenceEvent] {
+        guard !events.isEmpty else { return [] }
+        let devices = events.map(\.device), fences = events.map(\.fence), kinds = events.map(\.kind.rawValue)
+        let times = events.map(\.time), latitudes = events.map(\.latitude), longitudes = events.map(\.longitude)
+        let query: PostgresQuery = """
+            INSERT INTO events (device, fence, kind, time, latitude, longitude)
+            SELECT * FROM unnest(\(devices)::text[], \(fences)::text[], \(kinds)::text[], \(times)::bigint[],
+                                 \(latitudes)::float8[], \(longitudes)::float8[])
+            ON CONFLICT DO NOTHING RETURNING device, fence, kind, time
+            """
+        let inserted = try await connector.suspending { session in
+            try await session.query(query).get().map { try $0.decode((String, String, String, Int64).self) }
+        }
+        let keys = Set(inserted.map { [$0.0, $0.1, $0.2, String($0.3)] })
+        return events.filter { keys.contains([$0.device, $0.fence, $0.kind.rawValue, String($0.time)]) }
+    }
+
+    static func event(_ row: PostgresRow) throws -> FenceEvent? {
+        let (device, fence, kind, time, latitude, longitude) = try row.decode((String, String, String, Int64, Double, Double).self)
+        return FenceEvent.Kind(rawValue: kind).map { FenceEvent(device: device, fence: fence, kind: $0, time: time, latitude: latitude, longitude: longitude) }
+    }
+
+    public func events(device: String?, from: Int64, to: Int64, limit: Int) async throws -> [FenceEvent] {
+        let query: PostgresQuery = """
+            SELECT device, fence, kind, time, latitude, longitude FROM events
+            WHERE (\(device)::text IS NULL OR device = \(device)::text) AND time >= \(from) AND time < \(to)
+            ORDER BY time, CASE kind WHEN 'enter' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END, fence, device LIMIT \(Int64(limit))
+            """
+        return try await connector.suspending { session in
+            try await session.query(query).get().compactMap(Self.event)
+        }
+    }
+
+    public func latestEvents(device: String) async throws -> [FenceEvent] {
+        let query: PostgresQuery = """
+            SELECT DISTINCT ON (fence) device, fence, kind, time, latitude, longitude FROM events
+            WHERE device = \(device) ORDER BY fence, time DESC
+            """
+        return try await connector.suspending { session in
+            try await session.query(query).get().compactMap(Self.event)
         }
     }
 
