@@ -272,6 +272,7 @@ let package = Package(
             name: "TrackingServer",
             dependencies: [
                 "GeoBase", "GeoCore", "GPXCodec", "HTTPServing", "TrackingProtocols", "Monitoring", "SystemIO",
+                "TrackFiltering", "MapMatching", "RoadNetwork", "OSMImport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -473,7 +474,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrackingServerTests",
-            dependencies: ["TrackingServer", "TrackingProtocols", "Monitoring", "GeoCore", "GeoTestSupport", "SystemIO",
+            dependencies: ["TrackingServer", "TrackingProtocols", "Monitoring", "GPXCodec", "OSMImport", "RoadNetwork", "GeoCore", "GeoTestSupport", "SystemIO",
                            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoCore
 import HTTPServing
+import MapMatching
 import Monitoring
 import Synchronization
 import SystemIO
@@ -15,7 +16,8 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         commandName: "serve-tracking",
         abstract: "Receive positions from trackers (OsmAnd, OwnTracks, Overland, GPSLogger) and store them.",
         discussion: """
-            Endpoints: / (OsmAnd), /owntracks, /overland, /gpslogger; GET /api/positions?device=…&from=…&to=…&format=geojson|gpx; \
+            Endpoints: / (OsmAnd), /owntracks, /overland, /gpslogger; GET /api/positions?device=…&from=…&to=…&format=geojson|gpx&track=raw|cleaned|matched \
+            (cleaned: geo gpx clean's default rules and smoother; matched: geo match over --roads); \
             GET /api/events?device=…&from=…&to=… (geofence events with --fences); \
             GET /metrics. A fix is acknowledged only after it is committed to the database (SQLite: WAL, synchronous=FULL; \
             PostgreSQL with --postgres: COMMIT acknowledged); a failing database answers 503. The first line on standard output is the base URL once listening.
@@ -55,6 +57,9 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: "With --fences: a dwell event after this many seconds inside (\(OptionRanges.dwell)).")
     var dwell: Double = 300
 
+    @Option(help: ArgumentHelp("Roads for /api/positions?track=matched: an OSM extract whose car graph the offline matcher uses (as geo match).", valueName: "FILE.osm.pbf"))
+    var roads: String?
+
     @Option(help: ArgumentHelp("With --fences: POST each batch of events as JSON to this URL, retried with backoff; a dead receiver never slows ingest.", valueName: "http://HOST:PORT/PATH"))
     var webhook: String?
 
@@ -81,7 +86,13 @@ struct ServeTrackingCommand: AsyncParsableCommand {
                 throw CommandLineFileError.damaged("serve-tracking", fences, error)
             }
         }
-        let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings, fences: fenceOptions)
+        var matcher: MapMatcher? = nil
+        if let roads {
+            try CommandLineFiles.checkInput(roads)
+            do { matcher = try TrackRoads.matcher(osmFile: roads) } catch { throw CommandLineFileError.damaged("serve-tracking", roads, error) }
+        }
+        let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings, fences: fenceOptions,
+                                              matcher: matcher)
         let options = LocalServer.Options(port: port, hosts: hosts.isEmpty ? ["127.0.0.1", "::1"] : hosts, hostNames: hostNames)
         let first = Mutex(true)
         // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.

@@ -1,4 +1,5 @@
 public import Foundation
+public import MapMatching
 import Synchronization
 public import TrackingProtocols
 
@@ -33,17 +34,21 @@ public final class TrackingIngest: Sendable {
 
     /// Geofences decided after the ack (`FenceMonitor`), with `fences`.
     let fenceMonitor: FenceMonitor?
+    /// The road matcher of `track=matched` reads, or nil (`--roads`).
+    let matcher: MapMatcher?
 
     /// - Parameters:
     ///   - devices: devices to register (or whose settings to update) before serving.
     ///   - fences: geofences to decide after each commit; nil for none.
+    ///   - matcher: the roads of `track=matched` reads (`TrackRoads.matcher(osmFile:)`); nil for none.
     /// - Throws: the store's error, `MonitoringError` for an unusable fence, `WebhookURLError`.
     public init(store: any PositionStore, policy: UnknownDevicePolicy, devices: [DeviceSettings] = [], fences: FenceOptions? = nil,
-                batchRows: Int = 1000, batchWait: Duration = .milliseconds(5)) async throws {
+                matcher: MapMatcher? = nil, batchRows: Int = 1000, batchWait: Duration = .milliseconds(5)) async throws {
         if !devices.isEmpty { try await store.register(devices) }
         let known = try await store.devices()
         self.store = store
         self.policy = policy
+        self.matcher = matcher
         let metrics = TrackingMetrics(), live = LiveFanOut()
         self.metrics = metrics
         self.devices = Mutex(Dictionary(known.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }))

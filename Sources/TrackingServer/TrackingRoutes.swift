@@ -10,7 +10,8 @@ import TrackingProtocols
 ///   (replies exactly `{"result":"ok"}`), `/gpslogger` (GET or POST). A reply that acknowledges
 ///   is sent only after the fixes' group commit; 400 names the bad field, 403 an unknown device,
 ///   413 a body over 5 MiB, 503 (with `Retry-After`) a store that failed — never an ack.
-/// - read: `GET /api/positions?device=…&from=…&to=…&format=geojson|gpx` (times ISO 8601 or
+/// - read: `GET /api/positions?device=…&from=…&to=…&format=geojson|gpx&track=raw|cleaned|matched`
+///   (`TrackViews`; matched needs `--roads`, else 400; times ISO 8601 or
 ///   Unix seconds; `from` included, `to` excluded), `GET /api/events?device=…&from=…&to=…` (fence
 ///   events, JSON), `GET /metrics` (Prometheus text).
 /// - live: `/live?devices=…|bbox=…`, a WebSocket of latest positions (TrackingLive.swift).
@@ -128,12 +129,21 @@ public enum TrackingRoutes {
         guard let (from, to) = timeRange(fields) else {
             return text("'from' and 'to' are ISO 8601 times or Unix seconds\n", status: .badRequest)
         }
-        let fixes: [StoredFix]
+        let track = fields.first("track")?.value ?? "raw"
+        guard ["raw", "cleaned", "matched"].contains(track) else {
+            return text("track '\(track)' is not raw, cleaned or matched\n", status: .badRequest)
+        }
+        if track == "matched", ingest.matcher == nil {
+            return text("track=matched needs roads: this server was started without --roads FILE.osm.pbf\n", status: .badRequest)
+        }
+        var fixes: [StoredFix]
         do {
             fixes = try await ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
         } catch {
             return text("storage unavailable: \(error)\n", status: .serviceUnavailable)
         }
+        if track == "cleaned" { fixes = TrackViews.cleaned(fixes) }
+        if track == "matched", let matcher = ingest.matcher { fixes = TrackViews.matched(fixes, matcher: matcher) }
         switch fields.first("format")?.value ?? "geojson" {
         case "geojson":
             return Response(status: .ok, headers: [.contentType: "application/geo+json"], body: .init(byteBuffer: ByteBuffer(bytes: TrackOutput.geoJSON(fixes))))
