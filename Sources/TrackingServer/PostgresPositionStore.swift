@@ -1,3 +1,4 @@
+import Foundation
 import GeoBase
 public import GeoCore
 import Logging
@@ -30,6 +31,8 @@ import TrackingProtocols
 /// refuses or does not answer within the deadline makes `commit` throw (the server answers 503).
 public final class PostgresPositionStore: PositionStore {
     let connector: PostgresConnector
+    /// This store's name in batch notifications, so an instance skips its own.
+    let instance = UUID().uuidString
     /// Device names known to be in `devices` (a batch registers only the others).
     let knownDevices = Mutex<Set<String>>([])
     /// Days (milliseconds / 86,400,000) whose partition exists.
@@ -124,7 +127,9 @@ public final class PostgresPositionStore: PositionStore {
         }
     }
 
-    static func insert(_ c: Columns) -> PostgresQuery {
+    /// The batch's insert; it also notifies `batchChannel` with `note` (`BatchNote`), delivered to
+    /// the listening instances when the transaction commits.
+    static func insert(_ c: Columns, note: String) -> PostgresQuery {
         """
         WITH input AS (
             SELECT d.id AS device_id, t.fix_time, t.payload_hash, t.latitude, t.longitude,
@@ -149,7 +154,7 @@ public final class PostgresPositionStore: PositionStore {
                 received_at = excluded.received_at, source = excluded.source
             WHERE excluded.fix_time > latest.fix_time
             RETURNING 1)
-        SELECT count(*) FROM inserted
+        SELECT count(*), (SELECT pg_notify('tracking_batches', \(note)))::text FROM inserted
         """
     }
 
@@ -177,9 +182,11 @@ public final class PostgresPositionStore: PositionStore {
                 _ = try session.query("BEGIN").wait()
                 _ = try session.query("INSERT INTO devices (name) SELECT unnest(\(newNames)::text[]) ON CONFLICT DO NOTHING").wait()
             }
-            let result = try session.query(Self.insert(Columns(rows))).wait()
+            let result = try session.query(Self.insert(Columns(rows), note: BatchNote(instance: instance, rows: rows).text)).wait()
             if !newNames.isEmpty { _ = try session.query("COMMIT").wait() }
-            return try result.first?.decode(Int.self) ?? 0
+            guard let row = result.first else { return 0 }
+            let (count, _) = try row.decode((Int, String?).self)
+            return count
             }
         } catch {
             // The database may have been replaced: check every partition and device again.

@@ -36,6 +36,8 @@ public final class TrackingIngest: Sendable {
     let fenceMonitor: FenceMonitor?
     /// The road matcher of `track=matched` reads, or nil (`--roads`).
     let matcher: MapMatcher?
+    /// On PostgreSQL: pushes the batches other instances commit to this one's `/live`.
+    let follower: Task<Void, Never>?
 
     /// - Parameters:
     ///   - devices: devices to register (or whose settings to update) before serving.
@@ -58,6 +60,7 @@ public final class TrackingIngest: Sendable {
         self.fenceMonitor = monitor
         self.committer = GroupCommitter(store: store, metrics: metrics, live: live, fences: monitor, maximumRows: batchRows, maximumWait: batchWait)
         if let monitor { Task { await monitor.run() } }
+        follower = (store as? PostgresPositionStore).map { postgres in Task { await postgres.followOtherInstances { live.publish($0) } } }
     }
 
     /// Whether a device may send: registered, or unknown devices are registered.
@@ -123,5 +126,6 @@ public final class TrackingIngest: Sendable {
     public func stop() {
         committer.stop()
         fenceMonitor?.stop()
+        follower?.cancel()
     }
 }
