@@ -51,7 +51,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: "Also listen for Teltonika devices (Codec 8 / 8E over TCP) on this port, on the first --host.")
     var teltonikaPort: Int?
 
-    @Option(help: ArgumentHelp("Geofences decided after each commit: GeoJSON Polygon/MultiPolygon features, Point features with a 'radius' property in metres (circles), or an Osmosis .poly file; each fence named by its 'identifier' property, id or 'name'. Events enter/exit/dwell are stored, pushed on /live and read at /api/events.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Geofences decided after each commit: GeoJSON Polygon/MultiPolygon features, Point features with a 'radius' property in metres (circles), or an Osmosis .poly file; each fence named by its 'identifier' property, else its id, its 'id' property or its 'name'. Events enter/exit/dwell are stored, pushed on /live and read at /api/events.", valueName: "FILE"))
     var fences: String?
 
     @Option(help: "With --fences: a dwell event after this many seconds inside (\(OptionRanges.dwell)).")

@@ -16,8 +16,9 @@ import TrackingProtocols
     static let origin = Coordinate(uncheckedLatitude: 52.52, longitude: 13.40)
     static let frame = LocalFrame(origin: origin)
 
-    /// A 200 m square "park" centred on the origin, and a "cafe" circle of 50 m radius 500 m
-    /// east of it, as a GeoJSON fences file read the way `geo serve-tracking --fences` reads it.
+    /// A 200 m square "park" centred on the origin (the feature's `id`), and a "cafe" circle of
+    /// 50 m radius 500 m east of it (its `id` property, before its `name`), as a GeoJSON fences
+    /// file read the way `geo serve-tracking --fences` reads it.
     static func fences() throws -> [(identifier: String, condition: MonitorCondition)] {
         let corners = [(-100.0, -100.0), (100, -100), (100, 100), (-100, 100), (-100, -100)].map { frame.coordinate(east: $0.0, north: $0.1) }
         let ring = corners.map { "[\($0.longitude),\($0.latitude)]" }.joined(separator: ",")
@@ -25,7 +26,7 @@ import TrackingProtocols
         let text = """
             {"type":"FeatureCollection","features":[
              {"type":"Feature","id":"park","geometry":{"type":"Polygon","coordinates":[[\(ring)]]},"properties":{}},
-             {"type":"Feature","geometry":{"type":"Point","coordinates":[\(cafe.longitude),\(cafe.latitude)]},"properties":{"name":"cafe","radius":50}}]}
+             {"type":"Feature","geometry":{"type":"Point","coordinates":[\(cafe.longitude),\(cafe.latitude)]},"properties":{"id":"cafe","name":"Café am Platz","radius":50}}]}
             """
         return try RegionsFile.conditions(from: Array(text.utf8), name: "fences.geojson")
     }
