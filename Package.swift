@@ -278,7 +278,8 @@ let package = Package(
         .target(
             name: "TrackingServer",
             dependencies: [
-                "GeoBase", "GeoCore", "GPXCodec", "HTTPServing", "TrackingProtocols",
+                "GeoBase", "GeoCore", "GPXCodec", "HTTPServing", "TrackingProtocols", "Monitoring", "SystemIO",
+                "TrackFiltering", "MapMatching", "RoadNetwork", "OSMImport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -480,7 +481,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrackingServerTests",
-            dependencies: ["TrackingServer", "TrackingProtocols", "GeoCore", "GeoTestSupport", "SystemIO",
+            dependencies: ["TrackingServer", "TrackingProtocols", "Monitoring", "GPXCodec", "OSMImport", "RoadNetwork", "GeoCore", "GeoTestSupport", "SystemIO",
                            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strictSettings
         ),

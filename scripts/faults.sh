@@ -680,6 +680,14 @@ f='{"type":"Feature","properties":{"name":"fence"},"geometry":{"type":"Polygon",
 printf '{"type":"FeatureCollection","features":[%s,%s]}\n' "$f" "$f" >"$T/twice.geojson"
 check file-error "identifier 'fence'" "$T/stdout" "$T/empty" monitor --regions "$T/twice.geojson" --source "gpx:$T/drive.gpx?speed=max"
 
+# geo serve-tracking (issue 35): a fences file, a roads file or a webhook URL it cannot use is an
+# error naming it before anything is served.
+printf '{"type":"Feature","properties":{"name":"home"},"geometry":{"type":"Point","coordinates":[11,48]}}\n' >"$T/no-radius.geojson"
+check file-error "no-radius.geojson" "$T/stdout" "$T/empty" serve-tracking --db "$T/t.sqlite" --port 0 --fences "$T/no-radius.geojson"
+check file-error "drive.gpx" "$T/stdout" "$T/empty" serve-tracking --db "$T/t.sqlite" --port 0 --roads "$T/drive.gpx"
+printf '%s\n' "$f" >"$T/one-fence.geojson"
+check error "not http://" "$T/stdout" "$T/empty" serve-tracking --db "$T/t.sqlite" --port 0 --fences "$T/one-fence.geojson" --webhook ftp://127.0.0.1/x
+
 # OSM nodes outside WGS84's range are counted as such, not only as ways with missing nodes.
 printf '<?xml version="1.0"?>\n<osm version="0.6"><node id="1" lat="95" lon="11"/><node id="2" lat="48" lon="11.001"/><node id="3" lat="48.001" lon="11.001"/>\n<way id="1"><nd ref="1"/><nd ref="2"/><nd ref="3"/><tag k="highway" v="residential"/></way></osm>\n' >"$T/far-node.osm"
 run_geo "$T/stdout" "$T/empty" tiles build "$T/far-node.osm" -o "$T/far-node.pmtiles" --minzoom 12 --maxzoom 12

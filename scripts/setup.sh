@@ -10,10 +10,10 @@ set -euo pipefail
 # headless Chromium for the live map page's test; libdbus for the BlueZ beacon scanner, and
 # dbus-daemon with python3-dbusmock (its bluez5 template, run by the system's python3) for its test;
 # PostgreSQL 15 for the tracking server's PostgreSQL store (its tests start their own server with
-# initdb and pg_ctl, as the `postgres` user when run as root).
+# initdb and pg_ctl, as the `postgres` user when run as root), with PostGIS 3 as the geofence oracle.
 APT_PACKAGES=(zlib1g-dev libdeflate-dev pkg-config gpsd gpsd-clients proj-bin libxml2-utils gpsbabel osmium-tool libsqlite3-dev sqlite3 tilemaker
               libharfbuzz-dev libfreetype-dev librsvg2-dev libcairo2-dev fonts-noto-core fonts-noto-cjk pngcheck chromium
-              libdbus-1-dev dbus-daemon python3-dbusmock postgresql-15)
+              libdbus-1-dev dbus-daemon python3-dbusmock postgresql-15 postgresql-15-postgis-3)
 # PyPI packages: oracle generators and cross-readers used by tests and scripts, as MODULE or
 # MODULE=REQUIREMENT when the import name differs from the package's; pixelmatch and Pillow compare
 # geo serve's MapLibre GL JS picture with geo snapshot's (the style check's pixelmatch).

@@ -15,7 +15,7 @@ struct MonitorCommand: AsyncParsableCommand {
         discussion: """
             Regions: GeoJSON (Polygon and MultiPolygon features, either winding, holes; Point \
             features with a 'radius' property in metres) or an Osmosis .poly file. A region's name \
-            is its 'identifier' property, else its id, else its 'name' property.
+            is its 'identifier' property, else its id, else its 'id' property, else its 'name' property.
             Every fix the source delivers is evaluated (a parked device is decided too). The \
             probability of being inside comes from the fix's 68 % accuracy; a region is entered at \
             0.9 and left at 0.1, confirmed over 2 fixes and 20 s when every fix is decisive (0.99 / \

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import GeoCore
 import HTTPServing
+import MapMatching
+import Monitoring
 import Synchronization
 import SystemIO
 import TrackingProtocols
@@ -14,7 +16,9 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         commandName: "serve-tracking",
         abstract: "Receive positions from trackers (OsmAnd, OwnTracks, Overland, GPSLogger) and store them.",
         discussion: """
-            Endpoints: / (OsmAnd), /owntracks, /overland, /gpslogger; GET /api/positions?device=…&from=…&to=…&format=geojson|gpx; \
+            Endpoints: / (OsmAnd), /owntracks, /overland, /gpslogger; GET /api/positions?device=…&from=…&to=…&format=geojson|gpx&track=raw|cleaned|matched \
+            (cleaned: geo gpx clean's default rules and smoother; matched: geo match over --roads); \
+            GET /api/events?device=…&from=…&to=… (geofence events with --fences); \
             GET /metrics. A fix is acknowledged only after it is committed to the database (SQLite: WAL, synchronous=FULL; \
             PostgreSQL with --postgres: COMMIT acknowledged); a failing database answers 503. The first line on standard output is the base URL once listening.
             """
@@ -47,10 +51,24 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: "Also listen for Teltonika devices (Codec 8 / 8E over TCP) on this port, on the first --host.")
     var teltonikaPort: Int?
 
+    @Option(help: ArgumentHelp("Geofences decided after each commit: GeoJSON Polygon/MultiPolygon features, Point features with a 'radius' property in metres (circles), or an Osmosis .poly file; each fence named by its 'identifier' property, else its id, its 'id' property or its 'name'. Events enter/exit/dwell are stored, pushed on /live and read at /api/events.", valueName: "FILE"))
+    var fences: String?
+
+    @Option(help: "With --fences: a dwell event after this many seconds inside (\(OptionRanges.dwell)).")
+    var dwell: Double = 300
+
+    @Option(help: ArgumentHelp("Roads for /api/positions?track=matched: an OSM extract whose car graph the offline matcher uses (as geo match).", valueName: "FILE.osm.pbf"))
+    var roads: String?
+
+    @Option(help: ArgumentHelp("With --fences: POST each batch of events as JSON to this URL, retried with backoff; a dead receiver never slows ingest.", valueName: "http://HOST:PORT/PATH"))
+    var webhook: String?
+
     func validate() throws {
         try OptionRanges.port.check(port, option: "--port")
         if let teltonikaPort { try OptionRanges.port.check(teltonikaPort, option: "--teltonika-port") }
         try OptionRanges.retentionDays.check(retentionDays, option: "--retention-days")
+        try OptionRanges.dwell.check(dwell, option: "--dwell")
+        if webhook != nil, fences == nil { throw ValidationError("--webhook needs --fences") }
     }
 
     func run() async throws {
@@ -58,7 +76,23 @@ struct ServeTrackingCommand: AsyncParsableCommand {
             spec.hasSuffix(":knots") ? DeviceSettings(name: String(spec.dropLast(6)), osmAndSpeedUnit: .knots) : DeviceSettings(name: spec)
         }
         let store: any PositionStore = if let postgres { try await PostgresPositionStore.open(url: postgres) } else { try SQLitePositionStore(path: db) }
-        let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings)
+        var fenceOptions: FenceOptions? = nil
+        if let fences {
+            try CommandLineFiles.checkInput(fences)
+            do {
+                let conditions = try RegionsFile.conditions(from: try FileDescriptor.readContents(of: fences), name: fences)
+                fenceOptions = FenceOptions(fences: conditions, dwell: .milliseconds(Int64((dwell * 1000).rounded())), webhook: webhook)
+            } catch {
+                throw CommandLineFileError.damaged("serve-tracking", fences, error)
+            }
+        }
+        var matcher: MapMatcher? = nil
+        if let roads {
+            try CommandLineFiles.checkInput(roads)
+            do { matcher = try TrackRoads.matcher(osmFile: roads) } catch { throw CommandLineFileError.damaged("serve-tracking", roads, error) }
+        }
+        let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings, fences: fenceOptions,
+                                              matcher: matcher)
         let options = LocalServer.Options(port: port, hosts: hosts.isEmpty ? ["127.0.0.1", "::1"] : hosts, hostNames: hostNames)
         let first = Mutex(true)
         // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.

@@ -53,6 +53,17 @@ public struct MonitorRecord: Sendable, Hashable, Codable {
     public var lastSeen: Date?
 
     public var state: ConditionState { lastEvent.state }
+
+    /// A record as a store kept it (``FenceEngine/restore(_:)`` takes it back).
+    public init(condition: MonitorCondition, lastEvent: MonitorEvent, satisfiedSince: Date? = nil, dwell: Duration? = nil,
+                dwellReported: Bool = false, lastSeen: Date? = nil) {
+        self.condition = condition
+        self.lastEvent = lastEvent
+        self.satisfiedSince = satisfiedSince
+        self.dwell = dwell
+        self.dwellReported = dwellReported
+        self.lastSeen = lastSeen
+    }
 }
 
 /// A run of consecutive fixes on one side of the thresholds.

@@ -12,8 +12,8 @@ public enum RegionsFile {
     ///
     /// GeoJSON: each Polygon or MultiPolygon feature is a polygon condition, each Point feature
     /// with a numeric `radius` property (metres) a circle; a bare geometry is one region. The
-    /// identifier is the feature's `identifier` property, else its `id`, else its `name`
-    /// property, else `region-N` (N counting from 1); two regions with one identifier are
+    /// identifier is the feature's `identifier` property, else its `id`, else its `id` property,
+    /// else its `name` property, else `region-N` (N counting from 1); two regions with one identifier are
     /// refused (the second would replace the first). A `.poly` file (by name, or, in a file
     /// named neither `.geojson` nor `.json`, text not starting with `{`) is one polygon region
     /// named by its first line.
@@ -49,7 +49,8 @@ public enum RegionsFile {
                 default: nil
                 }
             }
-            let identifier = text(feature.properties?["identifier"]) ?? text(feature.id) ?? text(feature.properties?["name"]) ?? "region-\(i + 1)"
+            let identifier = text(feature.properties?["identifier"]) ?? text(feature.id) ?? text(feature.properties?["id"])
+                ?? text(feature.properties?["name"]) ?? "region-\(i + 1)"
             if let earlier = firstFeature.updateValue(i, forKey: identifier) {
                 throw MonitoringError(.invalidRegionsFile, "identifier '\(identifier)' is $.features[\(earlier)]'s too: each region needs its own", at: place)
             }

@@ -23,6 +23,8 @@ final class GroupCommitter: @unchecked Sendable {
     let metrics: TrackingMetrics
     /// Offered each committed batch, after its requests were resumed.
     let live: LiveFanOut
+    /// Offered each committed batch after `live`, for its fence decisions (never waits).
+    let fences: FenceMonitor?
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var queue: [Pending] = []
@@ -30,11 +32,12 @@ final class GroupCommitter: @unchecked Sendable {
     private var stopping = false
     private var thread: Thread?
 
-    init(store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut = LiveFanOut(),
+    init(store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut = LiveFanOut(), fences: FenceMonitor? = nil,
          maximumRows: Int = 1000, maximumWait: Duration = .milliseconds(5)) {
         self.store = store
         self.metrics = metrics
         self.live = live
+        self.fences = fences
         self.maximumRows = maximumRows
         self.maximumWait = Double(maximumWait.components.attoseconds) / 1e18 + Double(maximumWait.components.seconds)
         // The thread keeps the committer alive until `stop()` lets it end.
@@ -102,6 +105,7 @@ final class GroupCommitter: @unchecked Sendable {
                 metrics.committed(rows: rowCount, inserted: inserted, seconds: Date().timeIntervalSince(started))
                 for pending in batch { pending.continuation.resume(returning: inserted) }
                 live.publish(rows)
+                fences?.offer(rows)
             } catch {
                 metrics.commitFailed()
                 for pending in batch { pending.continuation.resume(throwing: error) }

@@ -1,7 +1,7 @@
 public import GeoCore
 import Synchronization
 
-/// Live positions for WebSocket subscribers (`/live`): after each committed batch the writer
+/// Live positions and fence events for WebSocket subscribers (`/live`): after each committed batch the writer
 /// offers the batch's newest fix per device to the subscribers that follow that device (by name,
 /// or by a bounding box holding the fix). Each subscriber has a bounded mailbox keeping only the
 /// latest undelivered fix per device, so offering is a dictionary store under a lock and never
@@ -19,6 +19,13 @@ public final class LiveFanOut: Sendable {
             case .box(let box): box.contains(Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude))
             }
         }
+
+        func matches(_ event: FenceEvent) -> Bool {
+            switch self {
+            case .devices(let names): names.contains(event.device)
+            case .box(let box): box.contains(Coordinate(uncheckedLatitude: event.latitude, longitude: event.longitude))
+            }
+        }
     }
 
     /// One subscriber's mailbox: the latest undelivered fix per device, and a wake-up signal
@@ -29,6 +36,9 @@ public final class LiveFanOut: Sendable {
         let mailbox = Mutex<[String: StoredFix]>([:])
         /// Fixes not kept because the mailbox already held `maximumDevices` other devices.
         let dropped = Atomic<Int>(0)
+        /// Fence events not yet sent, oldest first: at most `maximumDevices`, past that the
+        /// oldest go (counted in `dropped`).
+        let eventMailbox = Mutex<[FenceEvent]>([])
         let wake: AsyncStream<Void>.Continuation
         /// Yields once whenever the mailbox got fixes since the last `take`.
         public let wakeUps: AsyncStream<Void>
@@ -58,6 +68,26 @@ public final class LiveFanOut: Sendable {
             mailbox.withLock { box in
                 defer { box.removeAll(keepingCapacity: true) }
                 return box.values.sorted { $0.device < $1.device }
+            }
+        }
+
+        /// Keeps a fence event for delivery.
+        func offer(event: FenceEvent) {
+            let overflow = eventMailbox.withLock { box -> Bool in
+                box.append(event)
+                guard box.count > maximumDevices else { return false }
+                box.removeFirst()
+                return true
+            }
+            if overflow { dropped.add(1, ordering: .relaxed) }
+            wake.yield()
+        }
+
+        /// Empties the event mailbox: the fence events to send, oldest first.
+        public func takeEvents() -> [FenceEvent] {
+            eventMailbox.withLock { box in
+                defer { box.removeAll(keepingCapacity: true) }
+                return box
             }
         }
 
@@ -132,6 +162,17 @@ public final class LiveFanOut: Sendable {
         for fix in advancing {
             if let followers = devices[fix.device] { for subscriber in followers.values { subscriber.offer(fix) } }
             for subscriber in boxes where subscriber.filter.matches(fix) { subscriber.offer(fix) }
+        }
+    }
+
+    /// Offers stored fence events to every subscriber that follows their device (by name, or by
+    /// a box holding the deciding fix), after the positions of their batch.
+    func publish(events: [FenceEvent]) {
+        let (devices, boxes) = registry.withLock { r in (r.byDevice, Array(r.byBox.values)) }
+        guard !devices.isEmpty || !boxes.isEmpty else { return }
+        for event in events {
+            if let followers = devices[event.device] { for subscriber in followers.values { subscriber.offer(event: event) } }
+            for subscriber in boxes where subscriber.filter.matches(event) { subscriber.offer(event: event) }
         }
     }
 }

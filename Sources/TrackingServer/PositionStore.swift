@@ -88,6 +88,14 @@ public protocol PositionStore: Sendable {
     /// Retention: removes the fixes of every UTC day before `day` (`FixDay`; fix time below
     /// `day` × 86,400,000 ms). `latest` keeps each device's latest fix.
     func removeDays(before day: Int64) async throws
+    /// Stores geofence events in one transaction, skipping those already stored (same device,
+    /// fence, kind and time); returns the new ones, in the given order.
+    func add(events: [FenceEvent]) async throws -> [FenceEvent]
+    /// Events with `from <= time < to` (milliseconds), of one device or (nil) of all, in
+    /// `FenceEvent.ordered` order, at most `limit`.
+    func events(device: String?, from: Int64, to: Int64, limit: Int) async throws -> [FenceEvent]
+    /// A device's latest event per fence: where its fence state stood when the server stopped.
+    func latestEvents(device: String) async throws -> [FenceEvent]
 }
 
 /// UTC days of fix time, days since 1970: the unit of retention and of PostgreSQL's partitions.

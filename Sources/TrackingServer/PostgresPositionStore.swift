@@ -1,3 +1,4 @@
+import Foundation
 import GeoBase
 public import GeoCore
 import Logging
@@ -16,7 +17,8 @@ import TrackingProtocols
 ///   first needs one), unique (device, fix time, payload hash) — its B-tree's leading columns
 ///   serve a device's history as one range scan — and a BRIN index on fix time for scans across
 ///   devices (cheap to keep: fixes arrive roughly in fix-time order);
-/// - `latest(device_id, …)`, moved only forwards in fix time.
+/// - `latest(device_id, …)`, moved only forwards in fix time;
+/// - `events`, geofence events keyed by (device, fence, kind, time), indexed by (device, time).
 /// Times are milliseconds since 1970 as `bigint`, as `StoredFix` has them: exact, so a retry's
 /// fix time equals the stored one.
 ///
@@ -29,6 +31,8 @@ import TrackingProtocols
 /// refuses or does not answer within the deadline makes `commit` throw (the server answers 503).
 public final class PostgresPositionStore: PositionStore {
     let connector: PostgresConnector
+    /// This store's name in batch notifications, so an instance skips its own.
+    let instance = UUID().uuidString
     /// Device names known to be in `devices` (a batch registers only the others).
     let knownDevices = Mutex<Set<String>>([])
     /// Days (milliseconds / 86,400,000) whose partition exists.
@@ -72,6 +76,13 @@ public final class PostgresPositionStore: PositionStore {
             latitude float8 NOT NULL, longitude float8 NOT NULL, altitude float8, accuracy float8, speed float8, course float8,
             received_at bigint NOT NULL, source text NOT NULL)
         """,
+        """
+        CREATE TABLE IF NOT EXISTS events (
+            device text NOT NULL, fence text NOT NULL, kind text NOT NULL, time bigint NOT NULL,
+            latitude float8 NOT NULL, longitude float8 NOT NULL,
+            PRIMARY KEY (device, fence, kind, time))
+        """,
+        "CREATE INDEX IF NOT EXISTS events_device_time ON events (device, time)",
     ]
 
     func migrate() async throws(PostgresStoreError) {
@@ -116,7 +127,9 @@ public final class PostgresPositionStore: PositionStore {
         }
     }
 
-    static func insert(_ c: Columns) -> PostgresQuery {
+    /// The batch's insert; it also notifies `batchChannel` with `note` (`BatchNote`), delivered to
+    /// the listening instances when the transaction commits.
+    static func insert(_ c: Columns, note: String) -> PostgresQuery {
         """
         WITH input AS (
             SELECT d.id AS device_id, t.fix_time, t.payload_hash, t.latitude, t.longitude,
@@ -141,7 +154,7 @@ public final class PostgresPositionStore: PositionStore {
                 received_at = excluded.received_at, source = excluded.source
             WHERE excluded.fix_time > latest.fix_time
             RETURNING 1)
-        SELECT count(*) FROM inserted
+        SELECT count(*), (SELECT pg_notify('tracking_batches', \(note)))::text FROM inserted
         """
     }
 
@@ -169,9 +182,11 @@ public final class PostgresPositionStore: PositionStore {
                 _ = try session.query("BEGIN").wait()
                 _ = try session.query("INSERT INTO devices (name) SELECT unnest(\(newNames)::text[]) ON CONFLICT DO NOTHING").wait()
             }
-            let result = try session.query(Self.insert(Columns(rows))).wait()
+            let result = try session.query(Self.insert(Columns(rows), note: BatchNote(instance: instance, rows: rows).text)).wait()
             if !newNames.isEmpty { _ = try session.query("COMMIT").wait() }
-            return try result.first?.decode(Int.self) ?? 0
+            guard let row = result.first else { return 0 }
+            let (count, _) = try row.decode((Int, String?).self)
+            return count
             }
         } catch {
             // The database may have been replaced: check every partition and device again.
@@ -274,6 +289,49 @@ public final class PostgresPositionStore: PositionStore {
             try await connector.suspending { session in
                 _ = try await session.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(name)")).get()
             }
+        }
+    }
+
+    public func add(events: [FenceEvent]) async throws -> [FenceEvent] {
+        guard !events.isEmpty else { return [] }
+        let devices = events.map(\.device), fences = events.map(\.fence), kinds = events.map(\.kind.rawValue)
+        let times = events.map(\.time), latitudes = events.map(\.latitude), longitudes = events.map(\.longitude)
+        let query: PostgresQuery = """
+            INSERT INTO events (device, fence, kind, time, latitude, longitude)
+            SELECT * FROM unnest(\(devices)::text[], \(fences)::text[], \(kinds)::text[], \(times)::bigint[],
+                                 \(latitudes)::float8[], \(longitudes)::float8[])
+            ON CONFLICT DO NOTHING RETURNING device, fence, kind, time
+            """
+        let inserted = try await connector.suspending { session in
+            try await session.query(query).get().map { try $0.decode((String, String, String, Int64).self) }
+        }
+        let keys = Set(inserted.map { [$0.0, $0.1, $0.2, String($0.3)] })
+        return events.filter { keys.contains([$0.device, $0.fence, $0.kind.rawValue, String($0.time)]) }
+    }
+
+    static func event(_ row: PostgresRow) throws -> FenceEvent? {
+        let (device, fence, kind, time, latitude, longitude) = try row.decode((String, String, String, Int64, Double, Double).self)
+        return FenceEvent.Kind(rawValue: kind).map { FenceEvent(device: device, fence: fence, kind: $0, time: time, latitude: latitude, longitude: longitude) }
+    }
+
+    public func events(device: String?, from: Int64, to: Int64, limit: Int) async throws -> [FenceEvent] {
+        let query: PostgresQuery = """
+            SELECT device, fence, kind, time, latitude, longitude FROM events
+            WHERE (\(device)::text IS NULL OR device = \(device)::text) AND time >= \(from) AND time < \(to)
+            ORDER BY time, CASE kind WHEN 'enter' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END, fence, device LIMIT \(Int64(limit))
+            """
+        return try await connector.suspending { session in
+            try await session.query(query).get().compactMap(Self.event)
+        }
+    }
+
+    public func latestEvents(device: String) async throws -> [FenceEvent] {
+        let query: PostgresQuery = """
+            SELECT DISTINCT ON (fence) device, fence, kind, time, latitude, longitude FROM events
+            WHERE device = \(device) ORDER BY fence, time DESC
+            """
+        return try await connector.suspending { session in
+            try await session.query(query).get().compactMap(Self.event)
         }
     }
 

@@ -14,7 +14,8 @@ import TrackingProtocols
 ///
 /// Tables: `devices(id, name, osmand_speed_unit)`; `positions`, keyed by (device, fix time,
 /// payload hash) `WITHOUT ROWID`, so a device's fixes are contiguous in fix-time order (the
-/// history read is one range scan); `latest(device, …)`, moved only forwards in fix time.
+/// history read is one range scan); `latest(device, …)`, moved only forwards in fix time;
+/// `events`, keyed by (device, fence, kind, time), with an index on (device, time).
 public final class SQLitePositionStore: PositionStore {
     let pool: DatabasePool
     /// Device name → id; filled from the table, extended after each commit that added devices.
@@ -53,6 +54,11 @@ public final class SQLitePositionStore: PositionStore {
                     device_id INTEGER PRIMARY KEY, fix_time INTEGER NOT NULL, payload_hash INTEGER NOT NULL,
                     latitude REAL NOT NULL, longitude REAL NOT NULL, altitude REAL, accuracy REAL, speed REAL, course REAL,
                     received_at INTEGER NOT NULL, source TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS events (
+                    device TEXT NOT NULL, fence TEXT NOT NULL, kind TEXT NOT NULL, time INTEGER NOT NULL,
+                    latitude REAL NOT NULL, longitude REAL NOT NULL,
+                    PRIMARY KEY (device, fence, kind, time)) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS events_device_time ON events (device, time);
                 """)
         }
     }
@@ -157,6 +163,45 @@ public final class SQLitePositionStore: PositionStore {
             try Int.fetchOne(db, sql: """
                 SELECT count(*) FROM positions p JOIN devices d ON d.id = p.device_id WHERE d.name = ? AND p.fix_time = ?
                 """, arguments: [device, fixTime]) ?? 0
+        }
+    }
+
+    public func add(events: [FenceEvent]) throws -> [FenceEvent] {
+        guard !events.isEmpty else { return [] }
+        return try pool.write { db in
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO events (device, fence, kind, time, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """)
+            var added: [FenceEvent] = []
+            for e in events {
+                try insert.execute(arguments: [e.device, e.fence, e.kind.rawValue, e.time, e.latitude, e.longitude])
+                if db.changesCount > 0 { added.append(e) }
+            }
+            return added
+        }
+    }
+
+    static func event(_ row: Row) -> FenceEvent? {
+        guard let kind = FenceEvent.Kind(rawValue: row[2]) else { return nil }
+        return FenceEvent(device: row[0], fence: row[1], kind: kind, time: row[3], latitude: row[4], longitude: row[5])
+    }
+
+    public func events(device: String?, from: Int64, to: Int64, limit: Int) throws -> [FenceEvent] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT device, fence, kind, time, latitude, longitude FROM events
+                WHERE (?1 IS NULL OR device = ?1) AND time >= ?2 AND time < ?3
+                ORDER BY time, CASE kind WHEN 'enter' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END, fence, device LIMIT ?4
+                """, arguments: [device, from, to, limit]).compactMap(Self.event)
+        }
+    }
+
+    public func latestEvents(device: String) throws -> [FenceEvent] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT device, fence, kind, time, latitude, longitude FROM events e
+                WHERE device = ?1 AND time = (SELECT max(time) FROM events WHERE device = ?1 AND fence = e.fence)
+                """, arguments: [device]).compactMap(Self.event).sorted(by: FenceEvent.ordered)
         }
     }
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import MapMatching
 import Synchronization
 public import TrackingProtocols
 
@@ -31,17 +32,35 @@ public final class TrackingIngest: Sendable {
     /// Registered devices, loaded at start and extended after commits that registered some.
     let devices: Mutex<[String: DeviceSettings]>
 
-    /// - Parameter devices: devices to register (or whose settings to update) before serving.
-    public init(store: any PositionStore, policy: UnknownDevicePolicy, devices: [DeviceSettings] = [],
-                batchRows: Int = 1000, batchWait: Duration = .milliseconds(5)) async throws {
+    /// Geofences decided after the ack (`FenceMonitor`), with `fences`.
+    let fenceMonitor: FenceMonitor?
+    /// The road matcher of `track=matched` reads, or nil (`--roads`).
+    let matcher: MapMatcher?
+    /// On PostgreSQL: pushes the batches other instances commit to this one's `/live`.
+    let follower: Task<Void, Never>?
+
+    /// - Parameters:
+    ///   - devices: devices to register (or whose settings to update) before serving.
+    ///   - fences: geofences to decide after each commit; nil for none.
+    ///   - matcher: the roads of `track=matched` reads (`TrackRoads.matcher(osmFile:)`); nil for none.
+    /// - Throws: the store's error, `MonitoringError` for an unusable fence, `WebhookURLError`.
+    public init(store: any PositionStore, policy: UnknownDevicePolicy, devices: [DeviceSettings] = [], fences: FenceOptions? = nil,
+                matcher: MapMatcher? = nil, batchRows: Int = 1000, batchWait: Duration = .milliseconds(5)) async throws {
         if !devices.isEmpty { try await store.register(devices) }
         let known = try await store.devices()
         self.store = store
         self.policy = policy
-        self.metrics = TrackingMetrics()
+        self.matcher = matcher
+        let metrics = TrackingMetrics(), live = LiveFanOut()
+        self.metrics = metrics
         self.devices = Mutex(Dictionary(known.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }))
-        self.live = LiveFanOut()
-        self.committer = GroupCommitter(store: store, metrics: metrics, live: live, maximumRows: batchRows, maximumWait: batchWait)
+        self.live = live
+        var monitor: FenceMonitor? = nil
+        if let fences { monitor = try FenceMonitor(fences, store: store, metrics: metrics, live: live) }
+        self.fenceMonitor = monitor
+        self.committer = GroupCommitter(store: store, metrics: metrics, live: live, fences: monitor, maximumRows: batchRows, maximumWait: batchWait)
+        if let monitor { Task { await monitor.run() } }
+        follower = (store as? PostgresPositionStore).map { postgres in Task { await postgres.followOtherInstances { live.publish($0) } } }
     }
 
     /// Whether a device may send: registered, or unknown devices are registered.
@@ -81,6 +100,12 @@ public final class TrackingIngest: Sendable {
         try await store.positions(device: device, from: from, to: to, limit: limit)
     }
 
+    /// Fence events between two times (milliseconds since 1970, `from` included), of one device
+    /// or (nil) of all.
+    public func events(device: String?, from: Int64, to: Int64, limit: Int) async throws -> [FenceEvent] {
+        try await store.events(device: device, from: from, to: to, limit: limit)
+    }
+
     /// Retention, until the task is cancelled: removes the UTC days that ended more than `days`
     /// × 24 h ago (`FixDay.firstKept`), now and then every `interval`. A pass the store refuses
     /// (database down) is counted in `tracking_retention_failures_total` and made again at the next.
@@ -96,6 +121,11 @@ public final class TrackingIngest: Sendable {
         }
     }
 
-    /// Ends the writer after committing what is queued.
-    public func stop() { committer.stop() }
+    /// Ends the writer after committing what is queued, and the fence decisions after deciding
+    /// what was offered.
+    public func stop() {
+        committer.stop()
+        fenceMonitor?.stop()
+        follower?.cancel()
+    }
 }

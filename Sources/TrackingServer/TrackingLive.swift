@@ -7,7 +7,9 @@ import TrackingProtocols
 /// `/live?devices=NAME,NAME…` or `/live?bbox=WEST,SOUTH,EAST,NORTH` (degrees; west > east
 /// crosses the antimeridian): a WebSocket that sends the followed devices' latest positions
 /// first, then, after each committed batch, the fixes that moved them — each message a GeoJSON
-/// FeatureCollection of Point features (`TrackOutput.geoJSON`), one per device. What the client
+/// FeatureCollection of Point features (`TrackOutput.geoJSON`), one per device — and, with
+/// `--fences`, the followed devices' fence events as `{"type":"fence-events",…}` messages
+/// (`FenceEvent.message`). What the client
 /// sends is read and ignored. A query that is neither is refused before the upgrade (400). A client that reads slowly gets fewer, fresher messages
 /// (`LiveFanOut`'s mailbox keeps the latest fix per device); ingest never waits for it.
 extension TrackingRoutes {
@@ -40,6 +42,8 @@ extension TrackingRoutes {
                 for await _ in subscriber.wakeUps {
                     let fixes = subscriber.take()
                     if !fixes.isEmpty { try await outbound.write(.text(String(decoding: TrackOutput.geoJSON(fixes), as: UTF8.self))) }
+                    let events = subscriber.takeEvents()
+                    if !events.isEmpty { try await outbound.write(.text(String(decoding: FenceEvent.message(events), as: UTF8.self))) }
                 }
             }
             defer { sender.cancel() }

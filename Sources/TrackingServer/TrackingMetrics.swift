@@ -17,9 +17,22 @@ public final class TrackingMetrics: Sendable {
         var commitSeconds = 0.0
         /// Batch sizes: counts of batches with at most 1, 10, 100, 500, 1000 rows, and more.
         var batchBuckets = [Int](repeating: 0, count: 6)
+        /// Geofence events stored, by kind.
+        var fenceEvents: [String: Int] = [:]
+        /// Fence decision latency after the ack: counts per `fenceLatencyBounds` bucket, and +Inf.
+        var fenceLatencyBuckets = [Int](repeating: 0, count: 9)
+        var fenceLatencySeconds = 0.0
+        var fenceBatches = 0
+        var fenceBatchesDropped = 0
+        var fenceStoreFailures = 0
+        var webhookDelivered = 0
+        var webhookFailedAttempts = 0
+        var webhookDropped = 0
     }
 
     static let batchBounds = [1, 10, 100, 500, 1000]
+    /// Seconds from a batch's ack to its fence events being stored.
+    static let fenceLatencyBounds = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0]
     let counters = Mutex(Counters())
 
     public init() {}
@@ -31,6 +44,22 @@ public final class TrackingMetrics: Sendable {
     func refusedUnknownDevice() { counters.withLock { $0.refusedUnknownDevices += 1 } }
     func commitFailed() { counters.withLock { $0.commitFailures += 1 } }
     func retentionFailed() { counters.withLock { $0.retentionFailures += 1 } }
+
+    func fenceEvents(_ events: [FenceEvent]) {
+        counters.withLock { c in for e in events { c.fenceEvents[e.kind.rawValue, default: 0] += 1 } }
+    }
+    func fenceBatchDecided(secondsAfterAck seconds: Double) {
+        counters.withLock { c in
+            c.fenceBatches += 1
+            c.fenceLatencySeconds += seconds
+            c.fenceLatencyBuckets[Self.fenceLatencyBounds.firstIndex { seconds <= $0 } ?? Self.fenceLatencyBounds.count] += 1
+        }
+    }
+    func fenceBatchDropped() { counters.withLock { $0.fenceBatchesDropped += 1 } }
+    func fenceStoreFailed() { counters.withLock { $0.fenceStoreFailures += 1 } }
+    func webhookDelivered(_ events: Int) { counters.withLock { $0.webhookDelivered += events } }
+    func webhookAttemptFailed() { counters.withLock { $0.webhookFailedAttempts += 1 } }
+    func webhookDropped(_ events: Int) { counters.withLock { $0.webhookDropped += events } }
 
     func committed(rows: Int, inserted: Int, seconds: Double) {
         counters.withLock { c in
@@ -71,6 +100,26 @@ public final class TrackingMetrics: Sendable {
         cumulative += c.batchBuckets[Self.batchBounds.count]
         buckets += [("_bucket{le=\"+Inf\"}", "\(cumulative)"), ("_sum", "\(c.committedRows)"), ("_count", "\(c.commits)")]
         metric("tracking_batch_rows", "histogram", "Rows per group commit.", buckets)
+        metric("tracking_fence_events_total", "counter", "Geofence events stored, by type.",
+               FenceEvent.Kind.allCases.map { ("{type=\"\($0.rawValue)\"}", "\(c.fenceEvents[$0.rawValue] ?? 0)") })
+        cumulative = 0
+        buckets = []
+        for (i, bound) in Self.fenceLatencyBounds.enumerated() {
+            cumulative += c.fenceLatencyBuckets[i]
+            buckets.append(("_bucket{le=\"\(bound)\"}", "\(cumulative)"))
+        }
+        cumulative += c.fenceLatencyBuckets[Self.fenceLatencyBounds.count]
+        buckets += [("_bucket{le=\"+Inf\"}", "\(cumulative)"), ("_sum", "\(c.fenceLatencySeconds)"), ("_count", "\(c.fenceBatches)")]
+        metric("tracking_fence_decision_seconds", "histogram", "Seconds from a batch's ack to its geofence events stored.", buckets)
+        metric("tracking_fence_batches_dropped_total", "counter", "Committed batches not decided: the fence queue was full.",
+               [("", "\(c.fenceBatchesDropped)")])
+        metric("tracking_fence_store_failures_total", "counter", "Fence event writes the store refused (events lost).",
+               [("", "\(c.fenceStoreFailures)")])
+        metric("tracking_webhook_events_delivered_total", "counter", "Events the webhook accepted (2xx).", [("", "\(c.webhookDelivered)")])
+        metric("tracking_webhook_failed_attempts_total", "counter", "Webhook POSTs that failed (retried with backoff).",
+               [("", "\(c.webhookFailedAttempts)")])
+        metric("tracking_webhook_events_dropped_total", "counter", "Events never delivered: queue full or retries exhausted.",
+               [("", "\(c.webhookDropped)")])
         return out
     }
 }

@@ -10,8 +10,10 @@ import TrackingProtocols
 ///   (replies exactly `{"result":"ok"}`), `/gpslogger` (GET or POST). A reply that acknowledges
 ///   is sent only after the fixes' group commit; 400 names the bad field, 403 an unknown device,
 ///   413 a body over 5 MiB, 503 (with `Retry-After`) a store that failed — never an ack.
-/// - read: `GET /api/positions?device=…&from=…&to=…&format=geojson|gpx` (times ISO 8601 or
-///   Unix seconds; `from` included, `to` excluded), `GET /metrics` (Prometheus text).
+/// - read: `GET /api/positions?device=…&from=…&to=…&format=geojson|gpx&track=raw|cleaned|matched`
+///   (`TrackViews`; matched needs `--roads`, else 400; times ISO 8601 or
+///   Unix seconds; `from` included, `to` excluded), `GET /api/events?device=…&from=…&to=…` (fence
+///   events, JSON), `GET /metrics` (Prometheus text).
 /// - live: `/live?devices=…|bbox=…`, a WebSocket of latest positions (TrackingLive.swift).
 public enum TrackingRoutes {
     /// The most fixes one read returns: a device-day at 1 Hz is 86,400.
@@ -58,6 +60,12 @@ public enum TrackingRoutes {
         router.get("/api/positions") { request, _ in
             ingest.metrics.request("positions")
             let response = await read(request, ingest: ingest)
+            ingest.metrics.response(response.status.code)
+            return response
+        }
+        router.get("/api/events") { request, _ in
+            ingest.metrics.request("events")
+            let response = await readEvents(request, ingest: ingest)
             ingest.metrics.response(response.status.code)
             return response
         }
@@ -118,20 +126,24 @@ public enum TrackingRoutes {
         let fields: FormFields
         do { fields = try FormFields(Substring(request.uri.query ?? "")) } catch { return text("\(error)\n", status: .badRequest) }
         guard let device = fields.first("device")?.value else { return text("no 'device' parameter\n", status: .badRequest) }
-        func time(_ name: String, default value: Int64) -> Int64? {
-            guard let t = fields.first(name)?.value else { return value }
-            if let seconds = Double(t), seconds.isFinite { return Int64((seconds * 1000).rounded()) }
-            return TimeText.date(iso8601: t).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
-        }
-        guard let from = time("from", default: .min), let to = time("to", default: .max) else {
+        guard let (from, to) = timeRange(fields) else {
             return text("'from' and 'to' are ISO 8601 times or Unix seconds\n", status: .badRequest)
         }
-        let fixes: [StoredFix]
+        let track = fields.first("track")?.value ?? "raw"
+        guard ["raw", "cleaned", "matched"].contains(track) else {
+            return text("track '\(track)' is not raw, cleaned or matched\n", status: .badRequest)
+        }
+        if track == "matched", ingest.matcher == nil {
+            return text("track=matched needs roads: this server was started without --roads FILE.osm.pbf\n", status: .badRequest)
+        }
+        var fixes: [StoredFix]
         do {
             fixes = try await ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
         } catch {
             return text("storage unavailable: \(error)\n", status: .serviceUnavailable)
         }
+        if track == "cleaned" { fixes = TrackViews.cleaned(fixes) }
+        if track == "matched", let matcher = ingest.matcher { fixes = TrackViews.matched(fixes, matcher: matcher) }
         switch fields.first("format")?.value ?? "geojson" {
         case "geojson":
             return Response(status: .ok, headers: [.contentType: "application/geo+json"], body: .init(byteBuffer: ByteBuffer(bytes: TrackOutput.geoJSON(fixes))))
@@ -139,6 +151,34 @@ public enum TrackingRoutes {
             return Response(status: .ok, headers: [.contentType: "application/gpx+xml"], body: .init(byteBuffer: ByteBuffer(bytes: TrackOutput.gpx(fixes, device: device))))
         case let other:
             return text("format '\(other)' is not geojson or gpx\n", status: .badRequest)
+        }
+    }
+
+    /// The `from` (included) and `to` (excluded) of a read, milliseconds since 1970 (absent: no
+    /// bound); nil when one is neither ISO 8601 nor Unix seconds.
+    static func timeRange(_ fields: FormFields) -> (from: Int64, to: Int64)? {
+        func time(_ name: String, default value: Int64) -> Int64? {
+            guard let t = fields.first(name)?.value else { return value }
+            if let seconds = Double(t), seconds.isFinite, abs(seconds) < 9e15 { return Int64((seconds * 1000).rounded()) }
+            return TimeText.date(iso8601: t).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+        }
+        guard let from = time("from", default: .min), let to = time("to", default: .max) else { return nil }
+        return (from, to)
+    }
+
+    /// `GET /api/events?device=…&from=…&to=…`: fence events as `FenceEvent.message` JSON, by
+    /// time; without `device`, every device's.
+    static func readEvents(_ request: Request, ingest: TrackingIngest) async -> Response {
+        let fields: FormFields
+        do { fields = try FormFields(Substring(request.uri.query ?? "")) } catch { return text("\(error)\n", status: .badRequest) }
+        guard let (from, to) = timeRange(fields) else {
+            return text("'from' and 'to' are ISO 8601 times or Unix seconds\n", status: .badRequest)
+        }
+        do {
+            let events = try await ingest.events(device: fields.first("device")?.value, from: from, to: to, limit: maximumReadFixes)
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: FenceEvent.message(events))))
+        } catch {
+            return text("storage unavailable: \(error)\n", status: .serviceUnavailable)
         }
     }
 

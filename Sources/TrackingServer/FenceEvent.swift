@@ -1,0 +1,62 @@
+import Foundation
+import GeoCore
+
+/// One geofence event of one device, as stored (the `events` table), read back
+/// (`GET /api/events`), pushed on `/live` and POSTed to the webhook.
+///
+/// Unique by (device, fence, kind, time): a fix decided again after a restart, or a retried
+/// request, makes the same event, which the store keeps once.
+public struct FenceEvent: Sendable, Hashable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The device came inside the fence (Monitoring's decision: P ≥ 0.9, confirmed).
+        case enter
+        /// The device left it (P ≤ 0.1, confirmed).
+        case exit
+        /// The device has been inside for the dwell time since its enter.
+        case dwell
+
+        /// The order of kinds at one time: an enter before a dwell before an exit.
+        var rank: Int { Self.allCases.firstIndex(of: self)! }
+    }
+
+    public var device: String
+    /// The fence's identifier from the fences file.
+    public var fence: String
+    public var kind: Kind
+    /// The fix time that decided it (for a crossing inferred between two fixes, the time
+    /// interpolated along the path), milliseconds since 1970, UTC.
+    public var time: Int64
+    /// The deciding fix's position, degrees.
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(device: String, fence: String, kind: Kind, time: Int64, latitude: Double, longitude: Double) {
+        self.device = device
+        self.fence = fence
+        self.kind = kind
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Time, then kind (enter, dwell, exit), then fence: the order events are read back in.
+    static func ordered(_ a: FenceEvent, _ b: FenceEvent) -> Bool {
+        (a.time, a.kind.rank, a.fence, a.device) < (b.time, b.kind.rank, b.fence, b.device)
+    }
+
+    /// As JSON: `{"device":…,"fence":…,"type":"enter|exit|dwell","time":"ISO 8601 UTC","latitude":…,"longitude":…}`.
+    var json: JSONValue {
+        .object(["device": .string(device), "fence": .string(fence), "type": .string(kind.rawValue),
+                 "time": .string(TrackOutput.iso8601(time)), "latitude": .number(latitude), "longitude": .number(longitude)])
+    }
+
+    /// `{"type":"fence-events","events":[…]}`: the message of `/live`, the body of a webhook POST
+    /// and of `/api/events`. Its `type` tells it from `/live`'s position messages (GeoJSON
+    /// `FeatureCollection`s).
+    static func message(_ events: [FenceEvent]) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let value = JSONValue.object(["type": .string("fence-events"), "events": .array(events.map(\.json))])
+        return Array((try? encoder.encode(value)) ?? Data())
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// What one committed batch tells the other instances on one database (PostgreSQL
+/// `NOTIFY tracking_batches`, one per batch, sent with the batch's commit): the committing
+/// instance, the earliest receive time of the batch (ms since 1970) and its devices as a JSON
+/// array — or `*` when the list would pass 7,000 bytes (a notification holds at most 8,000:
+/// PostgreSQL 15 documentation, NOTIFY), in which case the receiver reads every latest position
+/// received since that time.
+struct BatchNote: Sendable, Equatable {
+    var instance: String
+    var receivedAt: Int64
+    /// Nil: many devices (`*`).
+    var devices: [String]?
+
+    static let maximumDeviceBytes = 7_000
+
+    init(instance: String, receivedAt: Int64, devices: [String]?) {
+        self.instance = instance
+        self.receivedAt = receivedAt
+        self.devices = devices
+    }
+
+    init(instance: String, rows: [StoredFix]) {
+        let names = Array(Set(rows.map(\.device))).sorted()
+        let bytes = names.reduce(0) { $0 + $1.utf8.count + 3 }
+        self.init(instance: instance, receivedAt: rows.map(\.receivedAt).min() ?? 0, devices: bytes <= Self.maximumDeviceBytes ? names : nil)
+    }
+
+    /// `INSTANCE RECEIVED_AT ["a","b"]` or `INSTANCE RECEIVED_AT *`.
+    var text: String {
+        let list = devices.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "*"
+        return "\(instance) \(receivedAt) \(list)"
+    }
+
+    /// Parses `text`; nil for anything else.
+    init?(_ text: String) {
+        let parts = text.split(separator: " ", maxSplits: 2)
+        guard parts.count == 3, let receivedAt = Int64(parts[1]) else { return nil }
+        if parts[2] == "*" {
+            self.init(instance: String(parts[0]), receivedAt: receivedAt, devices: nil)
+        } else {
+            guard let names = try? JSONDecoder().decode([String].self, from: Data(parts[2].utf8)) else { return nil }
+            self.init(instance: String(parts[0]), receivedAt: receivedAt, devices: names)
+        }
+    }
+}
+
+extension PostgresPositionStore {
+    static let batchChannel = "tracking_batches"
+
+    /// Until cancelled: on each batch another instance commits (`BatchNote`), reads the latest
+    /// positions of its devices and hands them to `body`. A lost connection is opened again
+    /// after 1 s; batches committed meanwhile are not replayed (live positions only).
+    func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async {
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(),
+                                                                      configuration: connector.configuration, id: 0, logger: connector.logger)
+                do {
+                    try await connection.listen(on: Self.batchChannel) { notifications in
+                        for try await notification in notifications {
+                            if Task.isCancelled { break }
+                            guard let note = BatchNote(notification.payload), note.instance != instance else { continue }
+                            body(try await latest(of: note))
+                        }
+                    }
+                } catch {}
+                try? await connection.close()
+            } catch {}
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// The latest positions a batch note names.
+    func latest(of note: BatchNote) async throws -> [StoredFix] {
+        let query: PostgresQuery = if let devices = note.devices {
+            """
+            SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE d.name = ANY(\(devices)::text[])
+            """
+        } else {
+            """
+            SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE p.received_at >= \(note.receivedAt)
+            """
+        }
+        return try await connector.suspending { session in
+            try await session.query(query).get().map(Self.fix)
+        }
+    }
+}
