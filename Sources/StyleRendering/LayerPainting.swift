@@ -192,9 +192,7 @@ extension StylePainter {
         // tile, drawn only there); vector tile features come cut already.
         var parts: [(tile: CanonicalTile?, lines: [[WorldPoint]])] = [(f.tile, lines)]
         if f.tile == nil, f.kind == .line, !shading.dashes.isEmpty || shading.pattern != nil {
-            var maxZoom = 18.0
-            if let name = layer.source, case .object(let o)? = style.sources[name]?.json, case .number(let m)? = o["maxzoom"] { maxZoom = m }
-            let z = Int(min(floorZoom, maxZoom).clamped(0, 24))
+            let z = layer.source.map { geoJSONTileZoom($0) } ?? Int(floorZoom.clamped(0, 24))
             parts = LineTiling.cut(lines, into: FeatureLoading.tiles(covering: screen.visibleWorld(margin: 2), zoom: z)).map { ($0.0, $0.1) }
         }
         let shift = translation(layer, "line", f)
@@ -239,6 +237,10 @@ extension StylePainter {
         let aaBlur = 1 / (pr * outer)
         let blurAll = max(blur, aaBlur)
         let shift = translation(layer, "circle", f)
+        // Under pitch, circles facing the viewer shrink with distance as the map does unless
+        // `circle-pitch-scale` is `viewport` (MapLibre's circle shader: the extrusion times
+        // camera-to-centre distance over depth).
+        let scaleWithMap = value(layer, "circle-pitch-scale", f).stringValue != "viewport"
         let clip = canvas.clip, screen = self.screen
         canvas.withPixmap { image in
             let w = image.width, h = image.height
@@ -247,7 +249,7 @@ extension StylePainter {
             image.withUnsafeMutableBytes { px in
                 for c in centers {
                     let p = screen.point(c.x, c.y) + shift
-                    let r = outer * pr
+                    let r = outer * pr * (scaleWithMap ? screen.depthScale(c.x, c.y) : 1)
                     let x0 = max(minX, Int((p.x - r).rounded(.down))), x1 = min(maxX - 1, Int((p.x + r).rounded(.up)))
                     let y0 = max(minY, Int((p.y - r).rounded(.down))), y1 = min(maxY - 1, Int((p.y + r).rounded(.up)))
                     guard x0 <= x1, y0 <= y1 else { continue }

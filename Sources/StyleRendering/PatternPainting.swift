@@ -98,13 +98,10 @@ extension StylePainter {
                         for x in xa..<xb {
                             let cov = Double(coverage[(y - y0) * width + (x - x0)]) * opacity
                             guard cov > 0 else { continue }
-                            // Screen → world (the inverse of ScreenTransform.point).
-                            let dx = Double(x) + 0.5 - s.halfWidth, dy = Double(y) + 0.5 - s.halfHeight
-                            let wx = s.centerX + (dx * s.cosB - dy * s.sinB) / s.scale
-                            let wy = s.centerY + (dx * s.sinB + dy * s.cosB) / s.scale
                             // Texel coordinates within one repeat, half a texel back for linear
                             // filtering; the edges extend past the image (the atlas's padding).
-                            var u = wx * worldPixels, v = wy * worldPixels
+                            let world = s.world(Double(x) + 0.5, Double(y) + 0.5)
+                            var u = world.x * worldPixels, v = world.y * worldPixels
                             u -= (u / Double(tw)).rounded(.down) * Double(tw) + 0.5
                             v -= (v / Double(th)).rounded(.down) * Double(th) + 0.5
                             let iu = max(0, min(Int(u.rounded(.down)), tw - 1)), iv = max(0, min(Int(v.rounded(.down)), th - 1))

@@ -119,9 +119,8 @@ extension StylePainter {
             for y in y0...y1 {
                 for x in x0...x1 {
                     // The pixel centre back in the world, then in the tile's pixels.
-                    let sx = Double(x) + 0.5 - screen.halfWidth, sy = Double(y) + 0.5 - screen.halfHeight
-                    let dx = sx * screen.cosB - sy * screen.sinB, dy = sx * screen.sinB + sy * screen.cosB
-                    let u = ((screen.centerX + dx / screen.scale) * n - Double(t.x)), v = ((screen.centerY + dy / screen.scale) * n - Double(t.y))
+                    let world = screen.world(Double(x) + 0.5, Double(y) + 0.5)
+                    let u = world.x * n - Double(t.x), v = world.y * n - Double(t.y)
                     guard u >= 0, u < 1, v >= 0, v < 1 else { continue }
                     let c = sample(tile, u: u, v: v, nearest: nearest)
                     let out = adjust.apply(c)

@@ -24,6 +24,20 @@ struct RenderFeature {
 
 struct WorldPoint { var x: Double, y: Double }
 
+extension RenderFeature {
+    /// The feature with its positions on the grid of the zoom-`z` tiles' 8192 units, as
+    /// MapLibre's GeoJSON source (geojson-vt) stores them in the tiles it cuts.
+    func snapped(toTileZoom z: Int) -> RenderFeature {
+        let units = Double(1 << z) * 8192
+        func snap(_ p: WorldPoint) -> WorldPoint { WorldPoint(x: (p.x * units).rounded() / units, y: (p.y * units).rounded() / units) }
+        var f = self
+        f.points = points.map(snap)
+        f.lines = lines.map { $0.map(snap) }
+        f.polygons = polygons.map { $0.map { $0.map(snap) } }
+        return f
+    }
+}
+
 /// Loading of a style's feature sources for a view: GeoJSON documents (inline or by URL) and
 /// vector tiles (Mapbox Vector Tile 2.1, gzip or plain) at the zoom the view needs.
 enum FeatureLoading {

@@ -10,7 +10,7 @@ public struct StyleCamera: Sendable, Equatable {
     public var longitude: Double, latitude: Double
     public var zoom: Double
     public var bearing: Double
-    /// Degrees from straight down. The 2-D renderer draws the map as seen from above.
+    /// Degrees from straight down, drawn up to MapLibre's default maximum of 60° (``Perspective``).
     public var pitch: Double
     public var width: Int, height: Int
     public var pixelRatio: Double
@@ -49,6 +49,8 @@ struct ScreenTransform {
     let cosB: Double, sinB: Double
     let halfWidth: Double, halfHeight: Double
     let pixelRatio: Double
+    /// The camera's tilt, nil looking straight down (then the ground is the image).
+    var perspective: Perspective?
 
     init(_ camera: StyleCamera) {
         let lat = min(max(camera.latitude, -85.051129), 85.051129)
@@ -62,6 +64,7 @@ struct ScreenTransform {
         sinB = sin(b)
         halfWidth = Double(camera.pixelWidth) / 2
         halfHeight = Double(camera.pixelHeight) / 2
+        perspective = Perspective(camera)
     }
 
     /// Whether the map is turned (tiles are then not clipped to axis-aligned squares).
@@ -69,8 +72,23 @@ struct ScreenTransform {
 
     /// The device pixel of a world position; `wrap` adds whole worlds (−1, 0, 1) for the copies either side.
     func point(_ x: Double, _ y: Double) -> Point {
+        let g = groundOffset(x, y)
+        guard let perspective else { return Point(x: g.x + halfWidth, y: g.y + halfHeight) }
+        let p = perspective.project(g.x, g.y)
+        return Point(x: p.x + halfWidth, y: p.y + halfHeight)
+    }
+
+    /// A world position on the ground seen from above: device pixels from the image's centre, turned with the bearing.
+    func groundOffset(_ x: Double, _ y: Double) -> Point {
         let dx = (x - centerX) * scale, dy = (y - centerY) * scale
-        return Point(x: dx * cosB + dy * sinB + halfWidth, y: -dx * sinB + dy * cosB + halfHeight)
+        return Point(x: dx * cosB + dy * sinB, y: -dx * sinB + dy * cosB)
+    }
+
+    /// How much larger than at the image's centre a length on the ground at a world position
+    /// shows (1 without tilt).
+    func depthScale(_ x: Double, _ y: Double) -> Double {
+        guard let perspective else { return 1 }
+        return perspective.scale(groundOffset(x, y).y)
     }
 
     /// A screen offset in CSS pixels given in map axes (`translate-anchor: map`) turned to the screen.
@@ -78,13 +96,16 @@ struct ScreenTransform {
         Point(x: (dx * cosB + dy * sinB) * pixelRatio, y: (-dx * sinB + dy * cosB) * pixelRatio)
     }
 
-    /// The world rectangle the image shows (its rotated corners' bounds), plus `margin` device pixels.
+    /// The world position (normalised) a device pixel position shows: the inverse of ``point(_:_:)``.
+    func world(_ px: Double, _ py: Double) -> WorldPoint {
+        var gx = px - halfWidth, gy = py - halfHeight
+        if let perspective { let g = perspective.unproject(gx, gy); (gx, gy) = (g.x, g.y) }
+        return WorldPoint(x: centerX + (gx * cosB - gy * sinB) / scale, y: centerY + (gx * sinB + gy * cosB) / scale)
+    }
+
+    /// The world rectangle the image shows (its corners' bounds), plus `margin` device pixels.
     func visibleWorld(margin: Double) -> WorldRect {
-        let corners = [(-margin, -margin), (2 * halfWidth + margin, -margin), (-margin, 2 * halfHeight + margin), (2 * halfWidth + margin, 2 * halfHeight + margin)].map { sx, sy in
-            let px = sx - halfWidth, py = sy - halfHeight
-            let dx = px * cosB - py * sinB, dy = px * sinB + py * cosB
-            return MapPoint(x: centerX + dx / scale, y: centerY + dy / scale)
-        }
+        let corners = [(-margin, -margin), (2 * halfWidth + margin, -margin), (-margin, 2 * halfHeight + margin), (2 * halfWidth + margin, 2 * halfHeight + margin)].map { p in let w = world(p.0, p.1); return MapPoint(x: w.x, y: w.y) }
         return WorldRect(enclosing: corners)!
     }
 }

@@ -17,8 +17,9 @@ import Darwin
 
 /// A style drawn into one image by the CPU rasterizer (MapRenderer): the layers in order,
 /// each paint property evaluated at the camera's zoom for each feature, as MapLibre GL draws
-/// them seen from above. Background, fill, line, circle and raster layers are drawn; the
-/// others (symbol, fill-extrusion, heatmap, hillshade) are left out and named in ``warnings``.
+/// them; under pitch the layers that lie on the map are drawn from above and tilted
+/// (``Perspective``), circles facing the viewer, labels and extrusions drawn on the image.
+/// Layers of other types (heatmap, hillshade) are left out and named in ``warnings``.
 public struct StyleSnapshot {
     public let image: Pixmap
     /// What was not drawn and why (a layer type not drawn yet, a tile that did not load, a
@@ -31,6 +32,7 @@ public struct StyleSnapshot {
     public init(style: StyleDocument, camera: StyleCamera, load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
         var painter = try StylePainter(style: style, camera: camera, load: load)
         for layer in style.layers { painter.draw(layer) }
+        painter.drawOn(ground: false)
         image = painter.canvas.pixmap
         warnings = style.diagnostics.map(\.description) + painter.warnings
     }
@@ -52,6 +54,9 @@ struct StylePainter {
     var sprites: [String: SpriteImage]? = nil
     /// Glyph ranges and placed labels (SymbolPainting.swift).
     var symbols = SymbolState()
+    /// Under a tilted camera, the canvas and transform not in use: the image and its
+    /// perspective while the ground is drawn, the ground and its view from above otherwise.
+    private var tilt: (canvas: Canvas, screen: ScreenTransform, onGround: Bool)?
 
     init(style: StyleDocument, camera: StyleCamera, load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
         canvas = try Canvas(width: camera.pixelWidth, height: camera.pixelHeight, background: .transparent)
@@ -59,12 +64,52 @@ struct StylePainter {
         screen = ScreenTransform(camera)
         self.style = style
         self.load = load
+        if let perspective = screen.perspective {
+            // The ground the image shows, drawn from above around the same centre.
+            let (hw, hh) = perspective.groundHalfSize(width: camera.pixelWidth, height: camera.pixelHeight, margin: 4)
+            var above = camera
+            above.pitch = 0
+            above.width = Int((2 * hw / camera.pixelRatio).rounded(.up))
+            above.height = Int((2 * hh / camera.pixelRatio).rounded(.up))
+            tilt = (canvas, screen, false)
+            canvas = try Canvas(width: above.pixelWidth, height: above.pixelHeight, background: .transparent)
+            screen = ScreenTransform(above)
+            tilt?.onGround = true
+        }
+    }
+
+    /// Under a tilted camera, makes the ground (layers on the map's plane) or the image (circles
+    /// and labels facing the viewer) the canvas drawn on; leaving the ground composites what
+    /// was drawn on it onto the image, tilted, and clears it.
+    mutating func drawOn(ground: Bool) {
+        guard var t = tilt, t.onGround != ground else { return }
+        if t.onGround, let perspective = t.screen.perspective {
+            let drawn = canvas.pixmap
+            t.canvas.withPixmap { perspective.warp(drawn, onto: &$0) }
+            canvas.withPixmap { $0.clear(to: .transparent) }
+        }
+        swap(&canvas, &t.canvas)
+        swap(&screen, &t.screen)
+        t.onGround = ground
+        tilt = t
+    }
+
+    /// Whether a layer lies on the map's plane (drawn on the ground under a tilted camera).
+    func liesOnGround(_ layer: StyleLayer) -> Bool {
+        switch layer.type {
+        // Polygons stay polygons under the tilt: fills are filled on the image without
+        // antialiasing as GL fills them, patterns looked up per pixel through the tilt.
+        case "symbol", "fill-extrusion", "fill", "background": false
+        case "circle": value(layer, "circle-pitch-alignment").stringValue == "map"
+        default: true
+        }
     }
 
     var zoom: Double { camera.zoom }
 
     mutating func draw(_ layer: StyleLayer) {
         guard layer.shows(atZoom: zoom) else { return }
+        if tilt != nil { drawOn(ground: liesOnGround(layer)) }
         switch layer.type {
         case "background": drawBackground(layer)
         case "fill", "line", "circle":
@@ -88,6 +133,7 @@ struct StylePainter {
             canvas.clip = nil
         case "raster": drawRaster(layer)
         case "symbol": drawSymbols(layer)
+        case "fill-extrusion": drawExtrusions(layer)
         default: warnings.append("layer \(layer.id): \(layer.type) layers are not drawn")
         }
     }
@@ -106,9 +152,9 @@ struct StylePainter {
         return g
     }
 
-    /// A tile's square on screen in device pixels, when the map is not turned.
+    /// A tile's square on screen in device pixels, when the map is not turned or tilted.
     func clipRect(_ t: CanonicalTile) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
-        guard !screen.isRotated else { return nil }
+        guard !screen.isRotated, screen.perspective == nil else { return nil }
         let n = Double(1 << t.z)
         let a = screen.point(Double(t.x) / n, Double(t.y) / n), b = screen.point(Double(t.x + 1) / n, Double(t.y + 1) / n)
         return (Int(a.x.rounded()), Int(a.y.rounded()), Int(b.x.rounded()), Int(b.y.rounded()))
@@ -122,7 +168,12 @@ struct StylePainter {
         switch source.type {
         case "geojson":
             if geoJSON[name] == nil {
-                do { geoJSON[name] = try FeatureLoading.geoJSON(source, load: load) } catch {
+                let z = geoJSONTileZoom(name)
+                do {
+                    var features = try FeatureLoading.geoJSON(source, load: load)
+                    if let clustering = PointClustering.options(source) { features = PointClustering.cluster(features, zoom: z, options: clustering) }
+                    geoJSON[name] = features.map { $0.snapped(toTileZoom: z) }
+                } catch {
                     warnings.append("source \(name): \(error)")
                     geoJSON[name] = []
                 }
@@ -134,6 +185,14 @@ struct StylePainter {
             return (vectorTiles[name] ?? []).map { ($0.0, $0.1[sourceLayer] ?? []) }
         default: return []
         }
+    }
+
+    /// The zoom of the tiles MapLibre cuts a GeoJSON source into for this view: the camera's
+    /// integer zoom, at most the source's `maxzoom` (default 18).
+    func geoJSONTileZoom(_ name: String) -> Int {
+        var maxZoom = 18.0
+        if case .object(let o)? = style.sources[name]?.json, case .number(let m)? = o["maxzoom"] { maxZoom = m }
+        return Int(min(zoom.rounded(.down), maxZoom).clamped(0, 24))
     }
 
     /// The tile templates and zoom range of a tiled source, from the style or its TileJSON.

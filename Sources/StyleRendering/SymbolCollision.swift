@@ -98,12 +98,10 @@ extension StylePainter {
     /// maximum) under the anchor, as GL JS tiles GeoJSON before placing its symbols.
     func collisionTileKey(_ f: RenderFeature, at p: Point) -> String {
         if let t = f.tile { return "\(t.z)/\(t.x)/\(t.y)" }
-        let dx = p.x - screen.halfWidth, dy = p.y - screen.halfHeight
-        let wx = screen.centerX + (dx * screen.cosB - dy * screen.sinB) / screen.scale
-        let wy = screen.centerY + (dx * screen.sinB + dy * screen.cosB) / screen.scale
+        let w = screen.world(p.x, p.y)
         let n = pow(2, min(layoutZoom, 18))
         func cell(_ v: Double) -> Int { Int((v * n).rounded(.down).clamped(-1e9, 1e9)) }
-        return "geojson/\(cell(wx))/\(cell(wy))"
+        return "geojson/\(cell(w.x))/\(cell(w.y))"
     }
 
     /// The zoom symbols are laid out and collided at: the tiles' integer zoom.

@@ -66,4 +66,20 @@ import Testing
         #expect(s.image.color(x: 34, y: 31) == Color(red: 0, green: 0, blue: 255))
         #expect(s.image.color(x: 28, y: 31).alpha == 0)
     }
+
+    @Test func clusteredPointsWithinTheRadiusBecomeOneAtTheirMean() throws {
+        // At zoom 0, ±5° is ±7.1 px from the centre of a 64 px image: within clusterRadius 25 of
+        // each other, so one cluster of 2 at the centre; 20° E (28.4 px right, 35.6 px from −5°) stays alone.
+        let s = try draw("""
+            {"version": 8, "sources": {"p": {"type": "geojson", "cluster": true, "clusterRadius": 25, "data": {"type": "FeatureCollection", "features": [
+               {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [-5, 0]}},
+               {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [5, 0]}},
+               {"type": "Feature", "properties": {}, "geometry": {"type": "Point", "coordinates": [20, 0]}}]}}},
+             "layers": [{"id": "c", "type": "circle", "source": "p", "filter": ["==", ["get", "point_count"], 2], "paint": {"circle-radius": 3, "circle-color": "#00ff00"}},
+                        {"id": "u", "type": "circle", "source": "p", "filter": ["!", ["has", "point_count"]], "paint": {"circle-radius": 3, "circle-color": "#0000ff"}}]}
+            """)
+        #expect(s.image.color(x: 32, y: 32) == Color(red: 0, green: 255, blue: 0))
+        #expect(s.image.color(x: 25, y: 32).alpha == 0 && s.image.color(x: 39, y: 32).alpha == 0)
+        #expect(s.image.color(x: 60, y: 32) == Color(red: 0, green: 0, blue: 255))
+    }
 }
