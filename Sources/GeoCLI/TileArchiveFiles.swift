@@ -17,4 +17,22 @@ enum TileArchiveFiles {
             try? FileDescriptor.standardError.writeAll("geo \(command): \(path): tile \(z)/\(x)/\(y): \(error); drawn without it\n")
         }
     }
+
+    /// `--data` of `command` as the map data it draws (`DrawnMapData.open`; nil: the sample
+    /// city), each damaged archive tile reported once on standard error as `open` does.
+    /// - Throws: `CommandLineFileError`: 64 for a file of no map data format, 65 for a damaged
+    ///   one; `checkInput`'s for a path that is no readable file.
+    static func mapData(_ path: String?, command: String) throws -> DrawnMapData {
+        guard let path else { return try DrawnMapData.open(nil) }
+        try CommandLineFiles.checkInput(path)
+        do {
+            return try DrawnMapData.open(path) { z, x, y, error in
+                try? FileDescriptor.standardError.writeAll("geo \(command): \(path): tile \(z)/\(x)/\(y): \(error); drawn without it\n")
+            }
+        } catch DrawnMapDataError.notMapData {
+            throw CommandLineFileError(description: "geo \(command): --data \(path): reads .osm.pbf, .osm, .osm.gz, .pmtiles and .mbtiles files", status: 64)
+        } catch DrawnMapDataError.damaged(_, let error) {
+            throw CommandLineFileError.damaged(command, path, error)
+        }
+    }
 }
