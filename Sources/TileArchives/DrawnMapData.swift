@@ -47,6 +47,18 @@ public enum DrawnMapData: Sendable {
         if case .tiles(let archive) = self { archive } else { nil }
     }
 
+    /// The area the data covers: an archive's stated bounds, the features' box; nil for an
+    /// archive that states none and for no features.
+    public var bounds: BoundingBox? {
+        switch self {
+        case .tiles(let archive):
+            return archive.source.metadata.bounds
+        case .features(let features):
+            let b = TileArchiveWriter.bounds(of: features)
+            return try? BoundingBox(south: b.south, west: b.west, north: b.north, east: b.east)
+        }
+    }
+
     /// Where a view of the data starts: an archive's metadata centre (0° 0° without one); the
     /// middle of the features' bounding box in Web Mercator (the sample city's centre for none).
     public var center: Coordinate {

@@ -17,24 +17,29 @@ import TileArchives
 }
 
 /// An OpenStreetMap extract is read whole; Monaco's view starts inside the principality
-/// (43.72…43.76° N, 7.40…7.44° E).
+/// (43.72…43.76° N, 7.40…7.44° E), and its features' box holds that centre.
 @Test func osmExtract_isReadWhole_andCentredInside() throws {
     guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
     let map = try DrawnMapData.open(url.path)
     #expect(map.archive == nil)
     #expect(map.wholeFeatures.count == (try MapDataExtraction.read(url: url)).features.count)
     #expect((43.72...43.76).contains(map.center.latitude) && (7.40...7.44).contains(map.center.longitude), "\(map.center)")
+    let bounds = try #require(map.bounds)
+    #expect((bounds.south...bounds.north).contains(map.center.latitude) && (bounds.west...bounds.east).contains(map.center.longitude), "\(bounds)")
 }
 
-/// A tile archive is read by region; its view starts at the archive's own centre
-/// (`sqlite3 world_cities.mbtiles "select value from metadata where name='center'"`:
-/// -75.9375, 38.788894, to 1e-6°). Its zooms are 0…6: the world is 16 tiles at zoom 2, and
-/// 4 096 at zoom 9, read at 6.
+/// A tile archive is read by region; its view starts at the archive's own centre and it covers
+/// its stated bounds (`sqlite3 world_cities.mbtiles "select * from metadata"`: centre -75.9375,
+/// 38.788894; bounds -123.123590, -37.818085, 174.763027, 59.352706; to 1e-6°). Its zooms are
+/// 0…6: the world is 16 tiles at zoom 2, and 4 096 at zoom 9, read at 6.
 @Test func tileArchive_isReadByRegion_andCentredWhereItSays() throws {
     guard let url = try Fixtures.url("tiles/world_cities.mbtiles") else { return }
     let map = try DrawnMapData.open(url.path)
     let archive = try #require(map.archive)
     #expect(map.wholeFeatures.isEmpty)
+    let bounds = try #require(map.bounds)
+    #expect(abs(bounds.west - -123.123590) < 1e-6 && abs(bounds.south - -37.818085) < 1e-6, "\(bounds)")
+    #expect(abs(bounds.east - 174.763027) < 1e-6 && abs(bounds.north - 59.352706) < 1e-6, "\(bounds)")
     #expect(abs(map.center.latitude - 38.788894) < 1e-6 && abs(map.center.longitude - -75.9375) < 1e-6, "\(map.center)")
     #expect(archive.tiles(in: .world, zoom: 2).count == 16)
     #expect(archive.tiles(in: .world, zoom: 9).count == 4096)
