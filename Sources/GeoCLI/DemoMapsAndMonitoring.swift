@@ -18,7 +18,7 @@ extension Demo {
     /// matched drive into the PNG file `snapshot`.
     func mapsTour(_ city: SampleCityRoute, matchedDrive: [Coordinate], snapshot path: String) throws {
         standardOutput.line("\nMaps: the sample city as map data, vector tiles and a snapshot")
-        let features = try SnapshotCommand.features(data: nil)
+        let features = try SampleCity.generate().mapFeatures()
         let tiler = try MapTiler(features: features, options: TilingOptions(minZoom: 0, maxZoom: 14))
         var tiles = 0, bytes = 0
         for z in 0...14 {

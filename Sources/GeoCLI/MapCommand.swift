@@ -11,6 +11,7 @@ import OSMImport
 import Positioning
 import Routing
 import SystemIO
+import TileArchives
 import GeoBase
 
 /// `geo map`: the map view from the command line (issue 17): the live page (`serve`, the
@@ -74,14 +75,14 @@ struct MapAnimateCommand: ParsableCommand {
     var size: String = "1280x720"
 
     func validate() throws {
-        _ = try Self.camera(from, option: "--from", viewSize: try Self.viewSize(size))
-        _ = try Self.camera(to, option: "--to", viewSize: try Self.viewSize(size))
+        _ = try Self.camera(from, option: "--from", viewSize: try ViewSize.option(size))
+        _ = try Self.camera(to, option: "--to", viewSize: try ViewSize.option(size))
         try OptionRanges.animationDuration.check(duration, option: "--duration")
         try OptionRanges.framesPerSecond.check(fps, option: "--fps")
     }
 
     func run() throws {
-        let view = try Self.viewSize(size)
+        let view = try ViewSize.option(size)
         let start = try Self.camera(from, option: "--from", viewSize: view)
         let destination = try Self.camera(to, option: "--to", viewSize: view)
         let given = duration.map { Duration.nanoseconds(Int64(($0 * 1e9).rounded())) }
@@ -89,15 +90,6 @@ struct MapAnimateCommand: ParsableCommand {
         let out = JSONLines()
         // A jump (`none`) takes no time, but its frames still span the --duration asked for.
         for frame in move.frames(perSecond: fps, spanning: given) { out.write(frame.state.frameJSON(t: frame.t)) }
-    }
-
-    /// Parses `WIDTHxHEIGHT`.
-    static func viewSize(_ text: String) throws -> ViewSize {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else {
-            throw ValidationError("--size: expected WIDTHxHEIGHT in pixels, got '\(text)'")
-        }
-        do { return try ViewSize(width: w, height: h) } catch { throw ValidationError("--size: \(error.message)") }
     }
 
     /// Parses `LAT,LON,ZOOM[,BEARING[,TILT]]` into a camera for `viewSize`.
@@ -119,6 +111,13 @@ struct MapAnimateCommand: ParsableCommand {
         } catch let error as MapCameraError {
             throw ValidationError("\(option): \(error.message)")
         }
+    }
+}
+
+extension ViewSize {
+    /// `--size WIDTHxHEIGHT` as a view size; a bad value is a usage error naming the option.
+    static func option(_ text: String) throws -> ViewSize {
+        do { return try ViewSize(parsing: text) } catch { throw ValidationError("--size: \(error.message)") }
     }
 }
 
@@ -171,22 +170,18 @@ struct MapServeCommand: AsyncParsableCommand {
         do { _ = try HostPolicy(bindAddresses: hosts, allowedOrigins: allowedOrigins) } catch {
             throw ValidationError("--allow-origin: \(error.message)")
         }
-        let view = try MapAnimateCommand.viewSize(size)
+        let view = try ViewSize.option(size)
         guard view.width <= 4096, view.height <= 4096 else { throw ValidationError("--size: at most 4096 pixels a side, got \(size)") }
     }
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         // A tile archive is read as the view moves (MapSession); other data is read whole.
-        let archive = try data.flatMap { path in
-            try CommandLineFiles.checkInput(path)
-            return try TileArchiveFiles.open(path, command: "map")
-        }
-        let features = archive == nil ? try SnapshotCommand.features(data: data) : []
-        let viewSize = try MapAnimateCommand.viewSize(size)
-        let centre = data == nil ? SampleCity.center : archive.map { $0.source.metadata.center?.coordinate ?? Coordinate(uncheckedLatitude: 0, longitude: 0) } ?? SnapshotCommand.middle(of: features)
+        let map = try TileArchiveFiles.mapData(data, command: "map")
+        let viewSize = try ViewSize.option(size)
+        let centre = data == nil ? SampleCity.center : map.center
         let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: viewSize, projection: .globe)
-        let view = try MapView<ContinuousClock.Instant>(camera: camera, features: MapFeatureIndex(features),
+        let view = try MapView<ContinuousClock.Instant>(camera: camera, features: MapFeatureIndex(map.wholeFeatures),
                                                          worldBase: try WorldBaseFiles.load(environment: environment))
         #if os(Linux)
         view.text = try MapFonts.load(environment: environment)
@@ -201,7 +196,7 @@ struct MapServeCommand: AsyncParsableCommand {
         } else {
             positionSource = nil
         }
-        let session = MapSession(view: view, source: archive)
+        let session = MapSession(view: view, source: map.archive)
         // Each task says whether it was the server. The server ends on SIGTERM or SIGINT (its
         // graceful shutdown), and following the source ends with it; a source that ends first
         // (a replayed file) leaves the page serving.

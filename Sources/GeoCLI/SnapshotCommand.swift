@@ -8,6 +8,7 @@ import MapRenderer
 import OSMImport
 import MapView
 import SystemIO
+import TileArchives
 import GeoBase
 
 /// `geo snapshot`: one PNG of the map around a point (the seed's static snapshot), drawn offline
@@ -125,21 +126,19 @@ struct SnapshotCommand: ParsableCommand {
                                           zoom: zoomOption, bearing: orientationOption, pitch: tiltOption, straightAlpha: straightAlpha, output: output)
             return
         }
-        let requested = try center.map { try Self.coordinate($0, option: "--center") }
+        let map = try TileArchiveFiles.mapData(data, command: "snapshot")
+        let centre = try center.map { try Self.coordinate($0, option: "--center") } ?? map.center
         let index: MapFeatureIndex
-        let centre: Coordinate
         let featureCount: Int
-        if let data, let archive = try openArchive(data) {
-            centre = requested ?? archive.source.metadata.center?.coordinate ?? Coordinate(uncheckedLatitude: 0, longitude: 0)
+        switch map {
+        case .tiles(let archive):
             let view = try MercatorViewport(center: centre, zoom: zoom, orientation: orientation, width: width, height: height)
             do { index = MapFeatureIndex(tiles: try archive.featuresByTile(in: view.visibleWorldBounds ?? .world, zoom: zoom)) } catch {
-                throw CommandLineFileError.damaged("snapshot", data, error)
+                throw CommandLineFileError.damaged("snapshot", data ?? "", error)
             }
             featureCount = index.features.count
-        } else {
-            let features = try Self.features(data: data)
+        case .features(let features):
             index = MapFeatureIndex(features)
-            centre = requested ?? Self.middle(of: features)
             featureCount = features.count
         }
         var style = MapStyle.day
@@ -173,37 +172,8 @@ struct SnapshotCommand: ParsableCommand {
         try? FileDescriptor.standardError.writeAll("geo snapshot: \(width)×\(height) at \(format(centre.latitude, 6)),\(format(centre.longitude, 6)), zoom \(zoom), \(featureCount) features → \(output)\n")
     }
 
-    /// The archive `path` names (`.pmtiles`, `.mbtiles`), or nil for OSM files.
-    private func openArchive(_ path: String) throws -> TiledMapFeatures? {
-        try CommandLineFiles.checkInput(path)
-        return try TileArchiveFiles.open(path, command: "snapshot")
-    }
-
     /// "a,b" and repeated options as one set of names.
     private static func list(_ values: [String]) -> Set<String> {
         Set(values.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }.filter { !$0.isEmpty })
-    }
-
-    /// The map features of `--data`, or of the sample city (also `geo map`'s).
-    static func features(data: String?) throws -> [MapFeature] {
-        if let data {
-            try CommandLineFiles.checkInput(data)
-            let lower = data.lowercased()
-            guard lower.hasSuffix(".osm.pbf") || lower.hasSuffix(".pbf") || lower.hasSuffix(".osm") || lower.hasSuffix(".osm.gz") else {
-                throw CommandLineFileError(description: "geo snapshot: --data \(data): reads .osm.pbf, .osm, .osm.gz, .pmtiles and .mbtiles files", status: 64)
-            }
-            do { return try MapDataExtraction.read(url: URL(fileURLWithPath: data)).features } catch {
-                throw CommandLineFileError.damaged("snapshot", data, error)
-            }
-        }
-        return try SampleCity.generate().mapFeatures()
-    }
-
-    /// The middle of the features' bounding box (the sample city's centre for no data).
-    static func middle(of features: [MapFeature]) -> Coordinate {
-        var minX = 1.0, minY = 1.0, maxX = 0.0, maxY = 0.0
-        for f in features { if let b = f.geometry.bounds { minX = min(minX, b.minX); minY = min(minY, b.minY); maxX = max(maxX, b.maxX); maxY = max(maxY, b.maxY) } }
-        guard minX <= maxX else { return SampleCity.center }
-        return MapPoint(x: (minX + maxX) / 2, y: (minY + maxY) / 2).coordinate
     }
 }

@@ -127,26 +127,20 @@ private enum TileRenderData {
     case archive(TiledMapFeatures, BoundingBox)
 
     init(path: String) throws {
-        if let archive = try TileArchiveFiles.open(path, command: "tiles render", cachedTiles: Self.cachedTiles) {
-            guard let bounds = archive.source.metadata.bounds else {
-                throw CommandLineFileError(description: "geo tiles render: \(path): the archive states no bounds to cover", status: 65)
-            }
-            self = .archive(archive, bounds)
-            return
-        }
-        let lower = path.lowercased()
-        guard lower.hasSuffix(".pbf") || lower.hasSuffix(".osm") || lower.hasSuffix(".osm.gz") else {
+        let map: DrawnMapData
+        do {
+            map = try DrawnMapData.open(path, cachedTiles: Self.cachedTiles, onDamagedTile: TileArchiveFiles.reportingDamagedTiles("tiles render", path))
+        } catch DrawnMapDataError.notMapData {
             throw ValidationError("\(path): geo tiles render reads .pmtiles, .mbtiles, .osm.pbf, .osm and .osm.gz files")
-        }
-        let features: [MapFeature]
-        do { features = try MapDataExtraction.read(url: URL(fileURLWithPath: path)).features } catch {
+        } catch DrawnMapDataError.damaged(_, let error) {
             throw CommandLineFileError.damaged("tiles render", path, error)
         }
-        let b = TileArchiveWriter.bounds(of: features)
-        guard let box = try? BoundingBox(south: b.south, west: b.west, north: b.north, east: b.east) else {
-            throw CommandLineFileError(description: "geo tiles render: \(path): no map features to draw", status: 65)
+        switch (map, map.bounds) {
+        case (.tiles(let archive), let bounds?): self = .archive(archive, bounds)
+        case (.features(let features), let bounds?): self = .features(MapFeatureIndex(features), bounds)
+        case (.tiles, nil): throw CommandLineFileError(description: "geo tiles render: \(path): the archive states no bounds to cover", status: 65)
+        case (.features, nil): throw CommandLineFileError(description: "geo tiles render: \(path): no map features to draw", status: 65)
         }
-        self = .features(MapFeatureIndex(features), box)
     }
 
     /// Decoded source tiles kept between blocks. A block's view with its label margin spans

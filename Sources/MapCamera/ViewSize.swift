@@ -22,6 +22,16 @@ public struct ViewSize: Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
+    /// Parses `WIDTHxHEIGHT` in pixels (`1280x720`; the `x` in either case).
+    /// - Throws: `MapCameraError.invalidViewSize` for other text or sides out of range.
+    public init(parsing text: String) throws(MapCameraError) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]) else {
+            throw MapCameraError(.invalidViewSize, "expected WIDTHxHEIGHT in pixels, got '\(text)'")
+        }
+        try self.init(width: width, height: height)
+    }
+
     /// The centre of the view, pixels from the top-left corner.
     public var center: ScreenPoint { ScreenPoint(x: width / 2, y: height / 2) }
 

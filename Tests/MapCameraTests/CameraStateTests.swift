@@ -85,3 +85,16 @@ func camera(_ lat: Double, _ lon: Double, zoom: Double, orientation: Double = 0,
         try CameraLimits(maximumTiltProfile: .constant(20), minimumTiltProfile: .constant(30))
     }
 }
+
+/// `WIDTHxHEIGHT` in pixels, the x in either case; other text and sides outside (0, 65 536]
+/// are `.invalidViewSize`, the text quoted.
+@Test func viewSize_parsesWidthByHeight_andRejectsTheRest() throws {
+    #expect(try ViewSize(parsing: "1280x720") == ViewSize(width: 1280, height: 720))
+    #expect(try ViewSize(parsing: "640X480.5") == ViewSize(width: 640, height: 480.5))
+    for text in ["abc", "1x", "x2", "1x2x3", "0x5", "70000x1", "nanx1"] {
+        #expect { try ViewSize(parsing: text) } throws: { error in
+            (error as? MapCameraError)?.code == .invalidViewSize
+        }
+    }
+    #expect { try ViewSize(parsing: "1x") } throws: { error in "\(error)".contains("got '1x'") }
+}
