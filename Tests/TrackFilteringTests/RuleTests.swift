@@ -142,6 +142,29 @@ private let fourteenMonths = 426.0 * 86_400
     #expect(result[42] == nil)
 }
 
+@Test func stationary_withoutSpeedABurstOfJumpsDoesNotEndTheStop() {
+    // Issue 34 §2: multipath comes in bursts of jumps in unrelated directions. A stop logged
+    // every 10 s without Doppler (8 m claimed: exit radius 16 m), then a burst of three jumps
+    // (80 m east, 120 m north, 90 m west: each nearer the stop's centre than the jump before
+    // it), then the walker leaves east at 1.2 m/s. The burst is held as stillness (the old rule
+    // let the second jump end the stop); the departure ends it at its second fix outside.
+    let rule = StationaryRule(.init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(5), radius: .meters(8)))
+    var fixes: [Location] = []
+    for k in 0...6 { fixes.append(fix(Double(10 * k), east: Double(k % 3) * 2, north: 0, accuracy: 8)) }
+    fixes.append(fix(70, east: 80, north: 0, accuracy: 8))
+    fixes.append(fix(80, east: 0, north: 120, accuracy: 8))
+    fixes.append(fix(90, east: -90, north: 0, accuracy: 8))
+    for k in 1...4 { fixes.append(fix(Double(90 + 10 * k), east: 12 * Double(k), north: 0, accuracy: 8)) }
+    let result = decisions(rule, fixes)
+    // Stillness is first seen at t = 10; held once 8 m / 0.3 m/s ≈ 26.7 s have passed (t = 40).
+    #expect(result[..<4].allSatisfy { $0 == nil }, "\(result)")
+    #expect(result[4...9].allSatisfy { $0 == .stationary }, "\(result)")
+    // t = 100 (12 m) is inside the exit radius; t = 110 (24 m) is the first outside; t = 120
+    // (36 m) lies 12 m from it and 36 m from the centre: the walker left.
+    #expect(result[10...11].allSatisfy { $0 == .stationary }, "\(result)")
+    #expect(result[12] == nil, "\(result)")
+}
+
 @Test func chain_reportsFirstObjectionAndCounts() {
     let chain = TimestampOrderRule().followed(by: MaximumAccuracyRule(limit: .meters(20)))
         .followed(by: DistanceFilterRule(minimum: .meters(2)))
