@@ -35,12 +35,13 @@ public final class TiledMapFeatures: MapFeatureSource, Sendable {
     }
 
     /// The tiles over `bounds` at the source's zoom nearest below `zoom`, row by row, clamped
-    /// to the world.
+    /// to the world; none for an empty rectangle, one with a NaN side, or a NaN zoom.
     public func tiles(in bounds: WorldRect, zoom: Double) -> [(z: Int, x: Int, y: Int)] {
+        guard bounds.minX <= bounds.maxX, bounds.minY <= bounds.maxY, !zoom.isNaN else { return [] }
         let m = source.metadata
-        let z = min(max(Int(zoom.rounded(.down)), m.minZoom), m.maxZoom)
+        let z = Int(min(max(zoom, Double(m.minZoom)), Double(m.maxZoom)).rounded(.down))
         let n = 1 << z
-        func tile(_ v: Double) -> Int { min(max(Int((v * Double(n)).rounded(.down)), 0), n - 1) }
+        func tile(_ v: Double) -> Int { min(Int((min(max(v, 0), 1) * Double(n)).rounded(.down)), n - 1) }
         return (tile(bounds.minY)...tile(bounds.maxY)).flatMap { y in (tile(bounds.minX)...tile(bounds.maxX)).map { x in (z, x, y) } }
     }
 

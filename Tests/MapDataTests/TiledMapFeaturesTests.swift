@@ -55,6 +55,19 @@ private let firstTile = WorldRect(tileZoom: 14, x: 8192, y: 8192).expanded(dx: -
     #expect(byTile.map(\.features.count) == [1, 0])
 }
 
+/// A view with nothing in it (an empty rectangle, a NaN side or zoom) asks for no tile; one past
+/// the world's edge or at an infinite zoom is clamped. Before, each trapped.
+@Test func degenerateViews_askForNoTileOrAreClamped() throws {
+    let features = TiledMapFeatures(try TwoTiles())
+    #expect(features.tiles(in: .empty, zoom: 14).isEmpty)
+    #expect(features.tiles(in: WorldRect(minX: .nan, minY: 0, maxX: 1, maxY: 1), zoom: 14).isEmpty)
+    #expect(features.tiles(in: firstTile, zoom: .nan).isEmpty)
+    #expect(try features.features(in: .empty, zoom: 14).isEmpty)
+    #expect(features.tiles(in: firstTile, zoom: .infinity).map { "\($0.z)/\($0.x)/\($0.y)" } == ["14/8192/8192"])
+    let beyond = WorldRect(minX: 1.5, minY: -.infinity, maxX: .infinity, maxY: -2)
+    #expect(features.tiles(in: beyond, zoom: 14).map { "\($0.z)/\($0.x)/\($0.y)" } == ["14/16383/0"])
+}
+
 /// With a cache, a tile read once is not read again while it is held; without, every view reads.
 @Test func decodedTiles_areCachedUpToTheirCount() throws {
     let source = try TwoTiles()
