@@ -135,6 +135,35 @@ public final class MBTilesReader {
         defer { sqlite3_finalize(statement) }
         guard sqlite3_step(statement) == SQLITE_ROW else { throw db.error("read the schema") }
         guard sqlite3_column_int(statement, 0) == 2 else { throw TileArchiveError(.invalidArchive, "no MBTiles 'tiles' and 'metadata' tables", path: path) }
+        try Self.checkLength(path)
+    }
+
+    /// Checks that the file holds every page its header counts. SQLite reads the part of a page
+    /// past a cut file's end as zeros (its unix VFS fills a short read), so a file cut inside
+    /// its tiles' pages would read as tiles that do not decode rather than as a cut file. The
+    /// header's database size (SQLite file format §1.3: page size at offset 16, 1 meaning
+    /// 65,536; the size in pages at 28, valid when the change counter at 24 equals the
+    /// version-valid-for number at 92) is the main file's as of its last commit or checkpoint.
+    /// - Throws: `TileArchiveError.truncated` naming both lengths, `.invalidArchive` when the
+    ///   file cannot be read.
+    private static func checkLength(_ path: String) throws(TileArchiveError) {
+        let header: [UInt8], length: Int64
+        do {
+            let file = try FileDescriptor(opening: path)
+            defer { try? file.close() }
+            header = try file.read(count: 100, atOffset: 0)
+            length = try file.size()
+        } catch {
+            throw TileArchiveError(.invalidArchive, "cannot read the database header: \(error)", path: path)
+        }
+        guard header.count == 100 else { throw TileArchiveError(.truncated, "the file ends inside the 100-byte database header", path: path) }
+        func word(_ at: Int) -> Int64 { header[at..<(at + 4)].reduce(0) { $0 << 8 | Int64($1) } }
+        let pageSize: Int64 = header[16] == 0 && header[17] == 1 ? 65_536 : Int64(header[16]) << 8 | Int64(header[17])
+        guard word(24) == word(92), word(28) > 0 else { return }
+        let expected = word(28) * pageSize
+        guard length >= expected else {
+            throw TileArchiveError(.truncated, "cut short: the database's \(word(28)) pages of \(pageSize) bytes are \(expected) bytes, the file \(length)", path: path)
+        }
     }
 
     /// The `metadata` table as name → value.

@@ -161,6 +161,10 @@ private func sampleArchive(count: Int) throws -> (bytes: [UInt8], tiles: [(Int, 
                 try r.forEachTile { _, _, _, _ in }
             }
         }
+        // Cut inside the last page: SQLite reads the missing bytes as zeros and opens the file;
+        // only the header's page count tells, and the reader refuses the file at once.
+        try Data(bytes[..<(bytes.count - 1)]).write(to: URL(fileURLWithPath: cutPath))
+        #expect { try MBTilesReader(path: cutPath) } throws: { ($0 as? TileArchiveError)?.code == .truncated }
     }
 }
 
