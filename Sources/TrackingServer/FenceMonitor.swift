@@ -28,7 +28,8 @@ public struct FenceOptions: Sendable {
 }
 
 /// Geofences after the ack: the group committer offers each committed batch (`offer`, which
-/// never waits); one task decides the batches in commit order — one ordered lane for every
+/// never waits); one thread of its own (the store's writes block) decides the batches in
+/// commit order — one ordered lane for every
 /// device — each device's fixes in fix-time order through its own copy of Monitoring's
 /// `FenceEngine` (its accuracy-aware decision with hysteresis, its spatial index), then stores
 /// the events (idempotent), pushes them to `/live` and hands them to the webhook.
@@ -46,7 +47,7 @@ public struct FenceOptions: Sendable {
 /// - Memory: each device's engine shares the fences with the template until its first decision
 ///   changes a record (copy on write), then holds its own copy (about 200 bytes per circle plus
 ///   48 bytes per polygon edge, `FenceEngine`).
-final class FenceMonitor: Sendable {
+final class FenceMonitor: @unchecked Sendable {
     struct Batch { var rows: [StoredFix]; var acknowledged: Date }
 
     let options: FenceOptions
@@ -55,8 +56,8 @@ final class FenceMonitor: Sendable {
     let metrics: TrackingMetrics
     let live: LiveFanOut
     let webhook: FenceWebhook?
-    private let batches: AsyncStream<Batch>
-    private let input: AsyncStream<Batch>.Continuation
+    /// Committed batches waiting for their decision.
+    private let batches: WorkQueue<Batch>
 
     init(_ options: FenceOptions, store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut) throws {
         var engine = FenceEngine()
@@ -69,12 +70,16 @@ final class FenceMonitor: Sendable {
         self.metrics = metrics
         self.live = live
         self.webhook = try options.webhook.map { try FenceWebhook(url: $0, metrics: metrics) }
-        (batches, input) = AsyncStream.makeStream(of: Batch.self, bufferingPolicy: .bufferingOldest(max(options.queueBatches, 1)))
+        batches = WorkQueue(capacity: options.queueBatches, stop: .afterQueued)
+        // The thread keeps the monitor alive until `stop()` lets it end.
+        let thread = Thread { self.run() }
+        thread.name = "fence-decisions"
+        thread.start()
     }
 
     /// Queues a committed batch for its decision; called after its requests were acknowledged.
     func offer(_ rows: [StoredFix]) {
-        if case .dropped = input.yield(Batch(rows: rows, acknowledged: Date())) { metrics.fenceBatchDropped() }
+        if batches.put([Batch(rows: rows, acknowledged: Date())]) > 0 { metrics.fenceBatchDropped() }
     }
 
     /// One device's fence state.
@@ -106,15 +111,15 @@ final class FenceMonitor: Sendable {
     }
 
     /// Decides the queued batches until `stop`.
-    func run() async {
+    private func run() {
         var devices: [String: DeviceFences] = [:]
-        for await batch in batches {
+        while let batch = batches.take(upTo: 1)?.first {
             var byDevice: [String: [StoredFix]] = [:]
             for row in batch.rows { byDevice[row.device, default: []].append(row) }
             var events: [FenceEvent] = []
             for device in byDevice.keys.sorted() {
                 var state: DeviceFences
-                if let known = devices[device] { state = known } else { state = await restored(device) }
+                if let known = devices[device] { state = known } else { state = restored(device) }
                 for fix in byDevice[device]!.sorted(by: { $0.fixTime < $1.fixTime }) where fix.fixTime > state.decidedThrough {
                     let location = Location(coordinate: Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude),
                                             timestamp: Date(timeIntervalSince1970: Double(fix.fixTime) / 1000),
@@ -125,7 +130,7 @@ final class FenceMonitor: Sendable {
                 }
                 devices[device] = state
             }
-            let added = await stored(events)
+            let added = stored(events)
             metrics.fenceBatchDecided(secondsAfterAck: Date().timeIntervalSince(batch.acknowledged))
             guard !added.isEmpty else { continue }
             metrics.fenceEvents(added)
@@ -135,12 +140,12 @@ final class FenceMonitor: Sendable {
     }
 
     /// Stores `events`, trying 3 times 100 ms apart; the new ones (none when the store refused).
-    private func stored(_ events: [FenceEvent]) async -> [FenceEvent] {
+    private func stored(_ events: [FenceEvent]) -> [FenceEvent] {
         guard !events.isEmpty else { return [] }
         for attempt in 1...3 {
-            do { return try await store.add(events: events) } catch {
+            do { return try store.add(events: events) } catch {
                 if attempt == 3 { break }
-                try? await Task.sleep(for: .milliseconds(100))
+                Thread.sleep(forTimeInterval: 0.1)
             }
         }
         metrics.fenceStoreFailed()
@@ -149,10 +154,10 @@ final class FenceMonitor: Sendable {
 
     /// A device's state from its latest stored event per fence (a store that does not answer:
     /// from nothing known).
-    private func restored(_ device: String) async -> DeviceFences {
+    private func restored(_ device: String) -> DeviceFences {
         var state = DeviceFences(engine: template)
         let latest: [FenceEvent]
-        do { latest = try await store.latestEvents(device: device) } catch {
+        do { latest = try store.latestEvents(device: device) } catch {
             metrics.fenceStoreFailed()
             return state
         }
@@ -167,9 +172,9 @@ final class FenceMonitor: Sendable {
         return state
     }
 
-    /// Ends the decision task after the queued batches, and the webhook's thread.
+    /// Ends the decision thread after the queued batches, and the webhook's thread.
     func stop() {
-        input.finish()
+        batches.stop()
         webhook?.stop()
     }
 }

@@ -15,13 +15,15 @@ public struct WebhookURLError: Error, CustomStringConvertible {
 }
 
 /// POSTs fence events to a webhook from a thread of its own, so a slow or dead receiver never
-/// slows ingest or the fence decisions: `enqueue` appends to a bounded queue and returns.
+/// slows ingest or the fence decisions: `enqueue` hands them to a bounded queue and returns.
 ///
 /// Each POST carries up to ``batchEvents`` events as `FenceEvent.message` JSON
 /// (`Content-Type: application/json`, `Connection: close`); a 2xx status is delivery. A refused
 /// connection, a timeout (2 s to connect, 5 s for the answer) or another status is retried after
-/// 0.5, 1, 2 and 4 s (exponential backoff), then the events are dropped. The queue holds at most
-/// ``maximumEvents``; past that the oldest are dropped. Every drop is counted
+/// 0.5, 1, 2 and 4 s (exponential backoff), then the events are dropped. Delivery is at least
+/// once: a POST that arrived but whose answer timed out is sent again, so a receiver tells
+/// events apart by device, fence, type and time (as the store does). The queue holds at most
+/// ``maximumEvents``; past that new events are dropped. Every drop is counted
 /// (`tracking_webhook_events_dropped_total`); the events stay in the store either way.
 final class FenceWebhook: @unchecked Sendable {
     static let maximumEvents = 10_000
@@ -33,10 +35,7 @@ final class FenceWebhook: @unchecked Sendable {
     let port: Int
     let path: String
     let metrics: TrackingMetrics
-    // Guarded by `condition`.
-    private let condition = NSCondition()
-    private var queue: [FenceEvent] = []
-    private var stopping = false
+    private let queue = WorkQueue<FenceEvent>(capacity: FenceWebhook.maximumEvents, stop: .now)
 
     init(url: String, metrics: TrackingMetrics) throws(WebhookURLError) {
         guard let parts = URLComponents(string: url), parts.scheme == "http", let host = parts.host, !host.isEmpty else {
@@ -55,36 +54,15 @@ final class FenceWebhook: @unchecked Sendable {
 
     /// Queues events for delivery; never waits.
     func enqueue(_ events: [FenceEvent]) {
-        condition.lock()
-        queue += events
-        let overflow = queue.count - Self.maximumEvents
-        if overflow > 0 { queue.removeFirst(overflow) }
-        condition.signal()
-        condition.unlock()
-        if overflow > 0 { metrics.webhookDropped(overflow) }
+        let refused = queue.put(events)
+        if refused > 0 { metrics.webhookDropped(refused) }
     }
 
     /// Ends the thread (at once, or after the POST under way); what is queued is not sent.
-    func stop() {
-        condition.lock()
-        stopping = true
-        condition.signal()
-        condition.unlock()
-    }
+    func stop() { queue.stop() }
 
     private func run() {
-        while true {
-            condition.lock()
-            while queue.isEmpty && !stopping { condition.wait() }
-            if stopping {
-                condition.unlock()
-                return
-            }
-            let batch = Array(queue.prefix(Self.batchEvents))
-            queue.removeFirst(batch.count)
-            condition.unlock()
-            deliver(batch)
-        }
+        while let batch = queue.take(upTo: Self.batchEvents) { deliver(batch) }
     }
 
     /// POSTs one batch, retrying with backoff; counts the outcome.
@@ -97,13 +75,7 @@ final class FenceWebhook: @unchecked Sendable {
                 return
             }
             metrics.webhookAttemptFailed()
-            guard attempt < Self.attempts else { break }
-            condition.lock()
-            let deadline = Date().addingTimeInterval(backoff)
-            while !stopping, condition.wait(until: deadline) {}
-            let stop = stopping
-            condition.unlock()
-            if stop { break }
+            guard attempt < Self.attempts, queue.pause(backoff) else { break }
             backoff *= 2
         }
         metrics.webhookDropped(batch.count)

@@ -55,8 +55,9 @@ public struct DeviceSettings: Sendable, Hashable {
     }
 }
 
-/// Where fixes are kept. `commit` is synchronous: the group committer's one writer thread calls
-/// it and may block there (SQLite's fsync, PostgreSQL's round trips). Registration and reads are
+/// Where fixes are kept. `commit`, `add(events:)` and `latestEvents` are synchronous: threads of
+/// their own call them (the group committer's writer, `FenceMonitor`'s decisions) and may block
+/// there (SQLite's fsync, PostgreSQL's round trips). Registration and reads are
 /// `async`, so a networked store (`PostgresPositionStore`) waits for its database without
 /// holding a thread of the cooperative pool; a local one (`SQLitePositionStore`) answers them
 /// synchronously.
@@ -90,12 +91,14 @@ public protocol PositionStore: Sendable {
     func removeDays(before day: Int64) async throws
     /// Stores geofence events in one transaction, skipping those already stored (same device,
     /// fence, kind and time); returns the new ones, in the given order.
-    func add(events: [FenceEvent]) async throws -> [FenceEvent]
+    /// Called on the fence thread (`FenceMonitor`); blocks as `commit` does.
+    func add(events: [FenceEvent]) throws -> [FenceEvent]
     /// Events with `from <= time < to` (milliseconds), of one device or (nil) of all, in
     /// `FenceEvent.ordered` order, at most `limit`.
     func events(device: String?, from: Int64, to: Int64, limit: Int) async throws -> [FenceEvent]
     /// A device's latest event per fence: where its fence state stood when the server stopped.
-    func latestEvents(device: String) async throws -> [FenceEvent]
+    /// Called on the fence thread; blocks.
+    func latestEvents(device: String) throws -> [FenceEvent]
 }
 
 /// UTC days of fix time, days since 1970: the unit of retention and of PostgreSQL's partitions.

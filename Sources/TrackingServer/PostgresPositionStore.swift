@@ -292,7 +292,7 @@ public final class PostgresPositionStore: PositionStore {
         }
     }
 
-    public func add(events: [FenceEvent]) async throws -> [FenceEvent] {
+    public func add(events: [FenceEvent]) throws -> [FenceEvent] {
         guard !events.isEmpty else { return [] }
         let devices = events.map(\.device), fences = events.map(\.fence), kinds = events.map(\.kind.rawValue)
         let times = events.map(\.time), latitudes = events.map(\.latitude), longitudes = events.map(\.longitude)
@@ -302,8 +302,8 @@ public final class PostgresPositionStore: PositionStore {
                                  \(latitudes)::float8[], \(longitudes)::float8[])
             ON CONFLICT DO NOTHING RETURNING device, fence, kind, time
             """
-        let inserted = try await connector.suspending { session in
-            try await session.query(query).get().map { try $0.decode((String, String, String, Int64).self) }
+        let inserted = try connector.blocking { session in
+            try session.query(query).wait().map { try $0.decode((String, String, String, Int64).self) }
         }
         let keys = Set(inserted.map { [$0.0, $0.1, $0.2, String($0.3)] })
         return events.filter { keys.contains([$0.device, $0.fence, $0.kind.rawValue, String($0.time)]) }
@@ -325,13 +325,13 @@ public final class PostgresPositionStore: PositionStore {
         }
     }
 
-    public func latestEvents(device: String) async throws -> [FenceEvent] {
+    public func latestEvents(device: String) throws -> [FenceEvent] {
         let query: PostgresQuery = """
             SELECT DISTINCT ON (fence) device, fence, kind, time, latitude, longitude FROM events
             WHERE device = \(device) ORDER BY fence, time DESC
             """
-        return try await connector.suspending { session in
-            try await session.query(query).get().compactMap(Self.event)
+        return try connector.blocking { session in
+            try session.query(query).wait().compactMap(Self.event)
         }
     }
 

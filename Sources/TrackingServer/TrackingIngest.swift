@@ -59,7 +59,6 @@ public final class TrackingIngest: Sendable {
         if let fences { monitor = try FenceMonitor(fences, store: store, metrics: metrics, live: live) }
         self.fenceMonitor = monitor
         self.committer = GroupCommitter(store: store, metrics: metrics, live: live, fences: monitor, maximumRows: batchRows, maximumWait: batchWait)
-        if let monitor { Task { await monitor.run() } }
         follower = (store as? PostgresPositionStore).map { postgres in Task { await postgres.followOtherInstances { live.publish($0) } } }
     }
 

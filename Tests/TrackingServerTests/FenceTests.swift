@@ -226,10 +226,18 @@ import TrackingProtocols
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("a.sqlite").path), policy: .register,
                                               fences: FenceOptions(fences: try Self.fences(), webhook: "http://127.0.0.1:\(receiver.server.port)/hook"))
         try await Self.ingest(ingest, fixes)
+        // Delivery is at least once (a POST whose answer timed out is sent again): an event is
+        // told apart by its fence, type and time, as a receiver would.
+        func received() -> [String] {
+            var seen: Set<String> = []
+            return receiver.bodies.withLock { $0 }.flatMap { body in
+                body.matches(of: /"fence":"(\w+)".*?"time":"([^"]+)","type":"(\w+)"/).compactMap { m in
+                    seen.insert("\(m.1) \(m.2) \(m.3)").inserted ? "\(m.1) \(m.3)" : nil
+                }
+            }
+        }
         try await PostgresStoreTests.waitUntil("the webhook's five events") {
-            receiver.bodies.withLock { $0 }.flatMap { body in
-                body.matches(of: /"fence":"(\w+)".*?"type":"(\w+)"/).map { "\($0.1) \($0.2)" }
-            } == ["park enter", "park dwell", "park exit", "cafe enter", "cafe exit"]
+            received() == ["park enter", "park dwell", "park exit", "cafe enter", "cafe exit"]
         }
         #expect(ingest.metrics.text().contains("tracking_webhook_events_delivered_total 5"))
         ingest.stop()
