@@ -239,6 +239,16 @@ check ok "" "$T/stdout" "$T/empty" sample-city -o /dev/null
 # -o a directory, a path in a missing directory, a symbolic link (to a file: refused; the file stays).
 check file-error "$T/dir" "$T/stdout" "$T/empty" sample-city -o "$T/dir"
 check file-error "$T/missing/out.pbf" "$T/stdout" "$T/empty" sample-city -o "$T/missing/out.pbf"
+# geo sprites build: a missing folder, a cut SVG and a 2× drawing without its 1× icon are named.
+mkdir -p "$T/icons-cut" "$T/icons-lone"
+printf '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8"' >"$T/icons-cut/bus.svg"
+python3 -c 'import struct, sys, zlib
+def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+sys.stdout.buffer.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 2, 8, 6, 0, 0, 0))
+                        + chunk(b"IDAT", zlib.compress(b"\0" + b"\xff" * 8 + b"\0" + b"\xff" * 8)) + chunk(b"IEND", b""))' >"$T/icons-lone/bus@2x.png"
+check file-error "$T/no-icons" "$T/stdout" "$T/empty" sprites build "$T/no-icons" -o "$T/sprite"
+check file-error "bus.svg" "$T/stdout" "$T/empty" sprites build "$T/icons-cut" -o "$T/sprite"
+check file-error "bus@2x.png" "$T/stdout" "$T/empty" sprites build "$T/icons-lone" -o "$T/sprite"
 echo keep >"$T/target"; ln -s "$T/target" "$T/link.pbf"
 check file-error "link.pbf" "$T/stdout" "$T/empty" sample-city -o "$T/link.pbf"
 if [ "$(cat "$T/target")" != keep ] || [ ! -L "$T/link.pbf" ]; then RC=0 ERR="the link or its target changed"; WHY="followed"; row "sample-city -o SYMLINK leaves link and target"; fi

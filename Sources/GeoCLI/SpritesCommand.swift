@@ -27,18 +27,14 @@ struct SpritesCommand: ParsableCommand {
         var output: String
 
         func run() throws {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                throw CommandLineFileError.noInput("no such folder", folder)
+            let paths: [String]
+            do { paths = try FileDescriptor.files(under: folder) } catch {
+                throw CommandLineFileError.noInput(error.errno == ENOENT || error.errno == ENOTDIR ? "no such folder" : "cannot list (\(error))", folder)
             }
             var files: [(path: String, bytes: [UInt8])] = []
-            for path in (FileManager.default.subpaths(atPath: folder) ?? []).sorted()
-            where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
-                let full = folder + "/" + path
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-                do { files.append((path, try FileDescriptor.readContents(of: full))) } catch {
-                    throw CommandLineFileError.noInput("cannot read (\(error))", full)
+            for path in paths {
+                do { files.append((path, try FileDescriptor.readContents(of: folder + "/" + path))) } catch {
+                    throw CommandLineFileError.noInput("cannot read (\(error))", folder + "/" + path)
                 }
             }
             let (icons, ignored) = try damaged { () throws(RenderError) in try SpriteIcon.icons(files: files) }
@@ -52,7 +48,7 @@ struct SpritesCommand: ParsableCommand {
                 try AtomicFileReplacement.write(try PNG.encode(sheet.image), to: name + ".png")
                 sizes.append("\(name).png (\(sheet.image.width)×\(sheet.image.height))")
             }
-            StandardOutput().line("geo sprites: packed \(icons.count) icons into \(sizes.joined(separator: " and "))"
+            StandardOutput().line("geo sprites: packed \(icons.count) icon\(icons.count == 1 ? "" : "s") into \(sizes.joined(separator: " and "))"
                                   + (ignored.isEmpty ? "" : "; not icons, left out: \(ignored.joined(separator: ", "))"))
         }
 

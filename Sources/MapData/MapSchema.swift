@@ -317,9 +317,10 @@ public enum MapSchema {
                 keys.insert(key)
             }
         }
-        let latin = isLatin(name) ? name : tags["name:en"] ?? tags["int_name"]
+        let written = isLatin(name)
+        let latin = written ? name : tags["name:en"] ?? tags["int_name"]
         let derived: [(String, String?)] = [
-            ("name:latin", latin), ("name:nonlatin", isLatin(name) ? nil : name), ("name_en", tags["name:en"] ?? name),
+            ("name:latin", latin), ("name:nonlatin", written ? nil : name), ("name_en", tags["name:en"] ?? name),
             ("name_int", tags["int_name"] ?? tags["name:en"] ?? latin ?? name),
         ]
         for case let (key, value?) in derived where !keys.contains(key) { props.append(MapProperty(key, .string(value))) }

@@ -2,7 +2,7 @@
 /// decoding the byte offset where the damage was found.
 public struct RenderError: Error, CustomStringConvertible, Sendable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable { case invalidSize, invalidPNG, unsupportedPNG, invalidSVG, font, invalidStyle }
+        private enum Value: Hashable, Sendable { case invalidSize, invalidPNG, unsupportedPNG, invalidSVG, invalidSprite, font, invalidStyle }
         private let value: Value
         /// An image size outside the accepted range, or bytes that do not fit it.
         public static let invalidSize = Code(value: .invalidSize)
@@ -12,6 +12,9 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         public static let unsupportedPNG = Code(value: .unsupportedPNG)
         /// An SVG document librsvg cannot read or draw, or one without a size, or librsvg missing.
         public static let invalidSVG = Code(value: .invalidSVG)
+        /// Icon files that do not make one sprite: a 2× drawing without its 1× icon, or two
+        /// files naming the same icon.
+        public static let invalidSprite = Code(value: .invalidSprite)
         /// A font that FreeType or HarfBuzz cannot open, or text no configured font covers.
         public static let font = Code(value: .font)
         /// A style value out of range.

@@ -27,8 +27,9 @@ public struct SpriteIcon: Sendable {
     /// The icons of a folder's files, given by path relative to the folder: `NAME.svg`, and
     /// `NAME.png` with its 2× drawing `NAME@2x.png` beside it when there is one. An icon's name
     /// is its path without the extension; other files are left out and returned in `ignored`.
-    /// - Throws: `RenderError` naming the file: a PNG that does not decode, a `NAME@2x.png`
-    ///   without `NAME.png`, or two files (`NAME.svg`, `NAME.png`) for one name.
+    /// - Throws: `RenderError` naming the file: a PNG that does not decode; `.invalidSprite`
+    ///   for a `NAME@2x.png` without `NAME.png` or two files (`NAME.svg`, `NAME.png`) for one
+    ///   name (the first by name).
     public static func icons(files: [(path: String, bytes: [UInt8])]) throws(RenderError) -> (icons: [SpriteIcon], ignored: [String]) {
         var svg: [String: [UInt8]] = [:], png: [String: Pixmap] = [:], doubled: [String: (path: String, image: Pixmap)] = [:]
         var ignored: [String] = []
@@ -45,12 +46,12 @@ public struct SpriteIcon: Sendable {
                 ignored.append(path)
             }
         }
-        for (name, two) in doubled where png[name] == nil {
-            throw RenderError(.invalidSize, "\(two.path): a 2× drawing without \(name).png beside it")
+        for name in doubled.keys.sorted() where png[name] == nil {
+            throw RenderError(.invalidSprite, "\(doubled[name]!.path): a 2× drawing without \(name).png beside it")
         }
         var icons: [SpriteIcon] = []
-        for (name, document) in svg {
-            guard png[name] == nil else { throw RenderError(.invalidSize, "\(name).svg and \(name).png both name the icon \(name)") }
+        for (name, document) in svg.sorted(by: { $0.key < $1.key }) {
+            guard png[name] == nil else { throw RenderError(.invalidSprite, "\(name).svg and \(name).png both name the icon \(name)") }
             icons.append(SpriteIcon(name: name, source: .svg(document)))
         }
         for (name, image) in png { icons.append(SpriteIcon(name: name, source: .raster(image, doubled: doubled[name]?.image))) }

@@ -276,6 +276,34 @@ public struct FileDescriptor: Hashable, Sendable {
         }
     }
 
+    /// The files under the folder `path`, recursively, as paths relative to it in byte order.
+    /// Hidden entries (a name starting with ".") and what is under them are left out; a
+    /// symbolic link counts as what it points to, but links to folders are not followed.
+    /// - Throws: `SystemIOError` naming `path` when it is not a folder, or the first folder
+    ///   under it that cannot be listed.
+    public static func files(under path: String) throws(SystemIOError) -> [String] {
+        var found: [String] = []
+        func list(_ relative: String) throws(SystemIOError) {
+            let folder = relative.isEmpty ? path : path + "/" + relative
+            guard let stream = opendir(folder) else { throw .last("cannot list the folder", path: folder) }
+            defer { closedir(stream) }
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard !name.hasPrefix(".") else { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(path + "/" + child, &info) == 0 else { continue } // removed meanwhile
+                if info.st_mode & S_IFMT == S_IFDIR {
+                    try list(child)
+                } else if stat(path + "/" + child, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+                    found.append(child)
+                }
+            }
+        }
+        try list("")
+        return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     /// The directory part of `path` ("." for a bare name).
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

@@ -111,13 +111,13 @@ import Testing
             return e.code == .invalidSVG && e.message.hasPrefix("broken.svg: ")
         }
         #expect { try SpriteIcon.icons(files: [("lone@2x.png", try png(2, 2, Color(red: 1, green: 2, blue: 3)))]) } throws: { error in
-            (error as? RenderError)?.message.contains("lone@2x.png") == true
+            (error as? RenderError).map { $0.code == .invalidSprite && $0.message.contains("lone@2x.png") } == true
         }
         #expect { try SpriteIcon.icons(files: [("x.png", Array("not a png".utf8))]) } throws: { error in
             (error as? RenderError).map { $0.code == .invalidPNG && $0.message.hasPrefix("x.png: ") } == true
         }
         #expect { try SpriteIcon.icons(files: [("x.png", try png(2, 2, Color(red: 1, green: 2, blue: 3))), ("x.svg", svg(2, 2, fill: "red"))]) } throws: { error in
-            (error as? RenderError)?.message.contains("both name the icon x") == true
+            (error as? RenderError).map { $0.code == .invalidSprite && $0.message.contains("both name the icon x") } == true
         }
     }
 }

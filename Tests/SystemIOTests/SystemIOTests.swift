@@ -306,3 +306,25 @@ private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
         #expect(furthestAhead <= (DescriptorReader.aheadLimit + 1) * 65_536, "read ahead \(furthestAhead) bytes")
     }
 }
+
+/// The listing `geo sprites build` packs: files at every depth in byte order, hidden entries and
+/// their contents left out, a link to a file listed, a link to a folder not followed (it would
+/// loop here); a missing folder and a file are `ENOENT` and `ENOTDIR` naming the path.
+@Test func files_underAFolder_recursiveSortedWithoutHiddenOrFolderLinks() throws {
+    try withTemporaryDirectory { directory in
+        let dir = directory.path
+        for folder in ["icons/sub", ".git", "icons/.cache"] { try FileDescriptor.createDirectories(dir + "/" + folder) }
+        for file in ["icons/b.svg", "icons/a.png", "icons/sub/z.png", "icons/.hidden.png", "icons/.cache/c.png", ".git/HEAD", "icons/Z.png"] {
+            try FileDescriptor.create(dir + "/" + file).close()
+        }
+        #expect(symlink(dir + "/icons/a.png", dir + "/icons/alias.png") == 0)
+        #expect(symlink(dir + "/icons", dir + "/icons/sub/loop") == 0)
+        #expect(try FileDescriptor.files(under: dir + "/icons") == ["Z.png", "a.png", "alias.png", "b.svg", "sub/z.png"])
+        #expect { try FileDescriptor.files(under: dir + "/none") } throws: { error in
+            (error as? SystemIOError).map { $0.errno == ENOENT && $0.path == dir + "/none" } == true
+        }
+        #expect { try FileDescriptor.files(under: dir + "/icons/a.png") } throws: { error in
+            (error as? SystemIOError)?.errno == ENOTDIR
+        }
+    }
+}
