@@ -52,16 +52,28 @@ struct BatchNote: Sendable, Equatable {
 extension PostgresPositionStore {
     static let batchChannel = "tracking_batches"
 
+    /// How far before the moment its LISTEN connection was lost an instance reads the latest
+    /// positions again once it listens anew, ms: a batch received before that moment may commit
+    /// after it, as late as the store's 5 s bound on a statement.
+    static let replayMargin: Int64 = 5_000
+
     /// Until cancelled: on each batch another instance commits (`BatchNote`), reads the latest
     /// positions of its devices and hands them to `body`. A lost connection is opened again
-    /// after 1 s; batches committed meanwhile are not replayed (live positions only).
+    /// after 1 s; once it listens again, the latest positions received since `replayMargin`
+    /// before the loss go to `body` too, so the batches committed meanwhile are not missed
+    /// (`LiveFanOut` passes on only those that move a device forwards).
     func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async {
+        var lostAt: Int64? = nil
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(),
                                                                       configuration: connector.configuration, id: 0, logger: connector.logger)
                 do {
                     try await connection.listen(on: Self.batchChannel) { notifications in
+                        if let lost = lostAt {
+                            body(try await latest(of: BatchNote(instance: instance, receivedAt: lost - Self.replayMargin, devices: nil)))
+                            lostAt = nil
+                        }
                         for try await notification in notifications {
                             if Task.isCancelled { break }
                             guard let note = BatchNote(notification.payload), note.instance != instance else { continue }
@@ -71,6 +83,7 @@ extension PostgresPositionStore {
                 } catch {}
                 try? await connection.close()
             } catch {}
+            if lostAt == nil { lostAt = Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
             try? await Task.sleep(for: .seconds(1))
         }
     }
