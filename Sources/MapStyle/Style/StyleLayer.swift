@@ -10,10 +10,10 @@ public struct StyleLayer: Sendable {
     public let sourceLayer: String?
     /// The zoom range the layer shows in: `minzoom` ≤ zoom < `maxzoom`.
     public let minZoom: Double, maxZoom: Double
-    public let filter: FeatureFilter?
+    public internal(set) var filter: FeatureFilter?
     /// The properties the layer sets, by name (the others are at their default).
-    public private(set) var paintValues: [String: StyleProperty]
-    public private(set) var layoutValues: [String: StyleProperty]
+    public internal(set) var paintValues: [String: StyleProperty]
+    public internal(set) var layoutValues: [String: StyleProperty]
     public let metadata: JSONValue?
     /// Every property of the layer's type at v8.json's default, made once per layer.
     private let paintDefaults: [String: StyleProperty], layoutDefaults: [String: StyleProperty]
@@ -128,7 +128,7 @@ public struct StyleLayer: Sendable {
     }
 
     /// The `paint` or `layout` object of a layer, each property checked against v8.json.
-    private static func properties(_ json: JSONValue?, layerType: String, paint: Bool, path: String,
+    static func properties(_ json: JSONValue?, layerType: String, paint: Bool, path: String,
                                    globalState: [String: ExpressionValue], diagnostics: inout [StyleDiagnostic]) -> [String: StyleProperty] {
         guard let json else { return [:] }
         guard case .object(let members) = json else {
