@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import GeoBase
 import GeoCore
-import MapMatching
 import OSMImport
 import Positioning
 import RoadNetwork
@@ -26,8 +25,8 @@ struct Demo: AsyncParsableCommand {
         roadsTour(city)
         let drive = try await positioningTour(city)
         let png = snapshot ?? FileManager.default.temporaryDirectory.appendingPathComponent("locationkit-demo-sample-city.png").path
-        try mapsTour(city, matchedDrive: drive.compactMap { $0.mapMatchedPosition?.coordinate }, snapshot: png)
-        try monitoringTour(city, fixes: drive.map(\.rawPosition))
+        try mapsTour(city, matchedDrive: drive.updates.compactMap { $0.mapMatchedPosition?.coordinate }, snapshot: png)
+        try monitoringTour(city, fixes: drive.updates.map(\.rawPosition))
     }
 
     /// The sample city through the real import path, and a route across it.
@@ -44,79 +43,50 @@ struct Demo: AsyncParsableCommand {
     }
 
     /// A simulated drive along the route through the PositioningManager, as fast as possible,
-    /// map-matched live on the city's car graph.
-    /// - Returns: what the manager published for each delivered update (raw and matched).
-    private func positioningTour(_ city: SampleCityRoute) async throws -> [MapMatchedUpdate] {
+    /// map-matched live on the city's car graph (`SimulatedDrive`).
+    private func positioningTour(_ city: SampleCityRoute) async throws -> SimulatedDrive {
         standardOutput.line("\nPositioning: a simulated drive along that route (13.9 m/s, 3 m noise, a fix every 2 s), "
             + "map-matched live on the car graph")
         let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z: a fixed, repeatable start
         let source = try RouteSimulationSource(polyline: city.route.geometry, movementSpeed: .metersPerSecond(13.9),
                                                updateInterval: .seconds(2), noise: .init(sigma: .meters(3), seed: 7),
                                                pacing: .asFastAsPossible, startDate: start)
-        let manager = PositioningManager(source: source)
-        await manager.setConfiguration(.automotiveNavigation)
-        await manager.setMapMatcher(LiveMapMatcher(car: try MapMatcher(graph: city.graph)))
-        await manager.setMapMatchingEnabled(true, mode: .car)
-        var updates = 0, shown = 0, onRoute = 0
-        var first: Location?, last: Location?
-        var matched: MapMatchedUpdate?
-        var drive: [MapMatchedUpdate] = []
-        let events = manager.events(bufferingPolicy: .unbounded)
-        await manager.start()
-        for await event in events {
-            switch event {
-            case .mapMatched(let update):
-                matched = update
-            case .updated:
-                // The fix itself; the event carries the current position (the match when confident).
-                guard let m = matched else { continue }
-                drive.append(m)
-                let l = m.filteredPosition
+        let drive = try await SimulatedDrive.run(source, matchingOn: city.graph)
+        var updates = 0, shown = 0
+        for step in drive.steps {
+            switch step {
+            case .update(let m):
                 updates += 1
-                first = first ?? l
-                last = l
-                let onRoad = m.mapMatchedPosition.map { Self.distance($0.coordinate, to: city.route.geometry) }
-                if let onRoad, onRoad < 1 { onRoute += 1 }
-                if shown < 4 || updates % 25 == 0 {
-                    shown += 1
-                    standardOutput.line("  update \(updates): raw \(format(l.coordinate.latitude, 6)), \(format(l.coordinate.longitude, 6)) "
-                        + "±\(format(l.horizontalAccuracy?.meters ?? .nan, 1)) m, \(format(l.speed?.metersPerSecond ?? .nan, 1)) m/s, "
-                        + "course \(format(l.course?.degrees ?? .nan, 0))°")
-                    let match = m.mapMatchedPosition.map { p in
-                        "\(format(p.coordinate.latitude, 6)), \(format(p.coordinate.longitude, 6)) "
-                            + "(\(format(l.coordinate.distance(to: p.coordinate).meters, 1)) m from the fix, confidence \(format(m.confidence, 2))"
-                            + "\(m.isMatched ? ", current" : ""))"
-                    } ?? "none"
-                    standardOutput.line("      matched \(match)")
-                }
+                guard shown < 4 || updates % 25 == 0 else { continue }
+                shown += 1
+                let l = m.filteredPosition
+                standardOutput.line("  update \(updates): raw \(format(l.coordinate.latitude, 6)), \(format(l.coordinate.longitude, 6)) "
+                    + "±\(format(l.horizontalAccuracy?.meters ?? .nan, 1)) m, \(format(l.speed?.metersPerSecond ?? .nan, 1)) m/s, "
+                    + "course \(format(l.course?.degrees ?? .nan, 0))°")
+                let match = m.mapMatchedPosition.map { p in
+                    "\(format(p.coordinate.latitude, 6)), \(format(p.coordinate.longitude, 6)) "
+                        + "(\(format(l.coordinate.distance(to: p.coordinate).meters, 1)) m from the fix, confidence \(format(m.confidence, 2))"
+                        + "\(m.isMatched ? ", current" : ""))"
+                } ?? "none"
+                standardOutput.line("      matched \(match)")
             case .paused: standardOutput.line("  paused: stationary")
             case .lost: standardOutput.line("  lost")
-            case .stopped: break
-            default: continue
             }
-            if case .stopped = event { break }
         }
-        let report = await manager.filterReport
-        let average = await manager.averageSpeed
+        let report = drive.filterReport
         standardOutput.line("  \(updates) updates delivered of \(report.received) fixes (automotiveNavigation preset: \(report.received - report.accepted) dropped, "
-            + "warm-up and distance filter); average speed \(format(average?.metersPerSecond ?? .nan, 1)) m/s")
+            + "warm-up and distance filter); average speed \(format(drive.averageSpeed?.metersPerSecond ?? .nan, 1)) m/s")
         if updates > 0 {
+            let onRoute = drive.updatesMatchedOntoRoute(within: .meters(1))
             standardOutput.line("  map matching: \(onRoute) of \(updates) fixes (\(format(Double(onRoute) / Double(updates) * 100, 1)) %) "
                 + "matched onto the driven route (within 1 m of it)")
         }
-        if let first, let last {
-            standardOutput.line("  first update \(format(first.coordinate.distance(to: Self.origin(city)).meters, 0)) m along (after the 10 s warm-up), "
+        if let first = drive.updates.first?.filteredPosition, let last = drive.updates.last?.filteredPosition {
+            standardOutput.line("  first update \(format(first.coordinate.distance(to: city.route.geometry.first ?? SampleCity.center).meters, 0)) m along (after the 10 s warm-up), "
                 + "last \(format(last.coordinate.distance(to: city.route.geometry.last ?? last.coordinate).meters, 1)) m from the end")
         }
         return drive
     }
-
-    /// The distance (m) from `c` to the nearest segment of `line`.
-    private static func distance(_ c: Coordinate, to line: [Coordinate]) -> Double {
-        zip(line, line.dropFirst()).map { c.projected(onSegmentFrom: $0, to: $1).distance.meters }.min() ?? .infinity
-    }
-
-    private static func origin(_ city: SampleCityRoute) -> Coordinate { city.route.geometry.first ?? SampleCity.center }
 
     /// Geodesy on a handful of embedded landmarks.
     private func geoCoreTour() throws {

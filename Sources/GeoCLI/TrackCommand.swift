@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GeoCore
-import MapMatching
 import Monitoring
 import NMEACodec
 import Positioning
@@ -97,9 +96,10 @@ struct TrackCommand: AsyncParsableCommand {
         }
         let manager = PositioningManager(source: positionSource)
         if let match {
-            let (matcher, mode) = try Self.liveMatcher(graphPath: match)
-            await manager.setMapMatcher(matcher)
-            await manager.setMapMatchingEnabled(true, mode: mode)
+            let graph = try CommandLineFiles.graph(match, command: "track")
+            guard try await manager.setMapMatching(on: graph) != nil else {
+                throw ValidationError("\(match): a \(graph.profileName) graph; --match needs one extracted with --profile car or foot")
+            }
         }
         if preset == "raw" {
             await manager.setConfiguration(LiveConfiguration.default.unfiltered, pausesAutomatically: false)
@@ -112,53 +112,8 @@ struct TrackCommand: AsyncParsableCommand {
         defer { deadline?.cancel() }
         guard await manager.start() else { throw ExitCode.failure }
         let out = JSONLines()
-        var updates = 0, failed = false
-        var last: Location?
-        var drops = DropDiagnostics()
-        var matched: MapMatchedUpdate?
-        loop: for await event in events {
-            if case .rejected(let fix, let reason) = event {
-                drops.dropped(fix, reason, at: Date()).map(Self.warn)
-                continue
-            }
-            drops.endRun().map(Self.warn)
-            switch event {
-            case .updated(let location), .paused(let location):
-                last = location
-                drops.saw(location)
-                let pause = if case .paused = event { true } else { false }
-                out.write(EventJSON.update(matched?.filteredPosition ?? location, stationary: pause,
-                                           matched: self.match == nil ? nil : .some(matched)))
-                matched = nil
-                updates += 1
-                if let count, updates >= count { break loop }
-            case .lost:
-                out.write(EventJSON.lost(lastFix: last?.timestamp))
-            case .failed(let error):
-                out.write(EventJSON.error(error))
-                // A refused device: the manager would wait for access; the command ends, saying so.
-                if error.code == .denied {
-                    failed = true
-                    break loop
-                }
-                failed = !(await manager.isRunning)
-                // Given up for good: said on standard error too (with --retry 0 no retry line came first).
-                if failed { Self.warn("giving up: \(error.message)") }
-            case .stopped:
-                break loop
-            case .mapMatched(let update):
-                matched = update
-                continue
-            case .visit(let visit):
-                out.write(EventJSON.visit(visit.visit, event: true))
-            case .resumed, .authorizationChanged, .rejected, .heading, .deferredUpdatesFinished, .region, .beacons:
-                break
-            }
-            out.flush()
-        }
-        out.flush()
-        await manager.stop()
-        drops.endRun().map(Self.warn)
+        let lines = EventLines(count: count, withMatches: match != nil, line: out.write, flush: out.flush, note: Self.warn)
+        let failed = await lines.write(events, of: manager)
         if preset != "raw" { DropDiagnostics.summary(await manager.filterReport).map(Self.warn) }
         if let session { session.leaveForRestart() } // rejoinable: a rerun continues the same file
         if failed { throw ExitCode.failure }
@@ -177,17 +132,5 @@ struct TrackCommand: AsyncParsableCommand {
 
     private static func warn(_ line: String) {
         FileHandle.standardError.write(Data(("geo track: " + line + "\n").utf8))
-    }
-
-    /// The live matcher for `graphPath` and the mode its profile serves (car → car, foot →
-    /// pedestrian).
-    /// - Throws: `ValidationError` naming the file when it cannot be read or has another profile.
-    static func liveMatcher(graphPath: String) throws -> (LiveMapMatcher, MapMatchMode) {
-        let graph = try CommandLineFiles.graph(graphPath, command: "track")
-        switch graph.profileName {
-        case "car": return (LiveMapMatcher(car: try MapMatcher(graph: graph, mode: .car)), .car)
-        case "foot": return (LiveMapMatcher(car: nil, pedestrian: try MapMatcher(graph: graph, mode: .pedestrian)), .pedestrian)
-        default: throw ValidationError("\(graphPath): a \(graph.profileName) graph; --match needs one extracted with --profile car or foot")
-        }
     }
 }

@@ -72,9 +72,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = devices.map { spec -> DeviceSettings in
-            spec.hasSuffix(":knots") ? DeviceSettings(name: String(spec.dropLast(6)), osmAndSpeedUnit: .knots) : DeviceSettings(name: spec)
-        }
+        let settings = devices.map(DeviceSettings.init(spec:))
         let store: any PositionStore = if let postgres { try await PostgresPositionStore.open(url: postgres) } else { try SQLitePositionStore(path: db) }
         var fenceOptions: FenceOptions? = nil
         if let fences {
@@ -95,27 +93,16 @@ struct ServeTrackingCommand: AsyncParsableCommand {
                                               matcher: matcher)
         let options = LocalServer.Options(port: port, hosts: hosts.isEmpty ? ["127.0.0.1", "::1"] : hosts, hostNames: hostNames)
         let first = Mutex(true)
-        // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            if let retentionDays { group.addTask { await ingest.retainHistory(days: retentionDays) } }
-            if let teltonikaPort {
-                group.addTask {
-                    try await TeltonikaListener.run(host: options.hosts[0], port: teltonikaPort, ingest: ingest) { port in
-                        try? FileDescriptor.standardError.writeAll("geo serve-tracking: Teltonika on \(options.hosts[0]) port \(port)\n")
-                    }
-                }
-            }
-            do {
-                try await TrackingRoutes.run(options, ingest: ingest, serving: { url in
-                    if first.withLock({ let was = $0; $0 = false; return was }) { try? FileDescriptor.standardOutput.writeAll(url + "\n") }
-                    try? FileDescriptor.standardError.writeAll("geo serve-tracking: serving \(url); Ctrl-C stops\n")
-                }, note: { note in
-                    try? FileDescriptor.standardError.writeAll("geo serve-tracking: \(note)\n")
-                })
-            } catch let error as HTTPServingError where error.code == .cannotBind {
-                throw CommandLineFileError.cannotServe("serve-tracking", port: port, error)
-            }
-            group.cancelAll()
+        do {
+            // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.
+            try await TrackingRoutes.run(options, ingest: ingest, teltonikaPort: teltonikaPort, retentionDays: retentionDays, serving: { url in
+                if first.withLock({ let was = $0; $0 = false; return was }) { try? FileDescriptor.standardOutput.writeAll(url + "\n") }
+                try? FileDescriptor.standardError.writeAll("geo serve-tracking: serving \(url); Ctrl-C stops\n")
+            }, note: { note in
+                try? FileDescriptor.standardError.writeAll("geo serve-tracking: \(note)\n")
+            })
+        } catch let error as HTTPServingError where error.code == .cannotBind {
+            throw CommandLineFileError.cannotServe("serve-tracking", port: port, error)
         }
     }
 }
@@ -151,20 +138,11 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...100_000).contains(devices) else { throw ValidationError("--devices: 1…100000, got \(devices)") }
         guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration: (0, 86400] seconds, got \(duration)") }
-        guard Self.hostPort(url) != nil else { throw ValidationError("--url: not http://HOST:PORT/: \(url)") }
-    }
-
-    static func hostPort(_ url: String) -> (String, Int)? {
-        guard url.hasPrefix("http://") else { return nil }
-        let authority = url.dropFirst(7).prefix { $0 != "/" }
-        guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) else { return nil }
-        var host = String(authority[..<colon])
-        if host.hasPrefix("[") { host = String(host.dropFirst().dropLast()) }
-        return (host, port)
+        guard LoadGenerator.Options.hostAndPort(of: url) != nil else { throw ValidationError("--url: not http://HOST:PORT/: \(url)") }
     }
 
     func run() async throws {
-        let (host, port) = Self.hostPort(url)!
+        let (host, port) = LoadGenerator.Options.hostAndPort(of: url)!
         var options = LoadGenerator.Options(host: host, port: port, devices: devices, duration: .milliseconds(Int(duration * 1000)))
         options.ackLog = ackLog
         options.devicePrefix = prefix

@@ -187,3 +187,16 @@ public enum LoadVerifier {
         return result
     }
 }
+
+extension LoadGenerator.Options {
+    /// The host and port of a server's base URL `http://HOST:PORT/` (an IPv6 host in
+    /// brackets, `http://[::1]:5055/`), or nil for a URL of another form.
+    public static func hostAndPort(of url: String) -> (host: String, port: Int)? {
+        guard url.hasPrefix("http://") else { return nil }
+        let authority = url.dropFirst(7).prefix { $0 != "/" }
+        guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) else { return nil }
+        var host = String(authority[..<colon])
+        if host.hasPrefix("[") { host = String(host.dropFirst().dropLast()) }
+        return (host, port)
+    }
+}

@@ -116,3 +116,15 @@ enum FixDay {
     /// before it are kept.
     static func firstKept(retentionDays days: Int, now: Int64) -> Int64 { of(now) - Int64(days) }
 }
+
+extension DeviceSettings {
+    /// A device as `geo serve-tracking --device` names it, `NAME[:knots]`: a `:knots` suffix
+    /// reads its OsmAnd speed in knots (Traccar's unit) instead of m/s.
+    public init(spec: String) {
+        if spec.hasSuffix(":knots") {
+            self.init(name: String(spec.dropLast(6)), osmAndSpeedUnit: .knots)
+        } else {
+            self.init(name: spec)
+        }
+    }
+}
