@@ -182,7 +182,7 @@ let package = Package(
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
             name: "Positioning",
-            dependencies: ["GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "SystemIO", "Monitoring", "Compass", "BeaconScanning"],
+            dependencies: ["GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring", "Compass", "BeaconScanning"],
             swiftSettings: strictSettings
         ),
 
