@@ -19,7 +19,11 @@ public enum TeltonikaListener {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    // Closed when dropped: a connection accepted while the listening channel
+                    // closes never reaches the accepting loop, and NIO drops it. With
+                    // `init(wrappingChannelSynchronously:)` (its teardown only explicit) that
+                    // trapped: "Deinited NIOAsyncWriter without calling finish()".
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(synchronouslyWrapping: channel)
                 }
             }
         bound(server.channel.localAddress?.port ?? port)

@@ -251,4 +251,33 @@ import TrackingProtocols
         try stranger.close()
         ingest.stop()
     }
+
+    /// Devices connecting while the listener is cancelled, 20 times over: the listener ends,
+    /// closing every connection, and never traps on a connection accepted during its end.
+    @Test(.onOwnThread) func teltonika_cancelledWhileDevicesConnect_endsWithoutACrash() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+        defer { ingest.stop() }
+        for _ in 0..<20 {
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            let connecting = Thread {
+                for _ in 0..<200 {
+                    guard let socket = try? TCPClient.connect(host: "127.0.0.1", port: port) else { return }
+                    try? socket.writeAll(Self.bytes("000F333536333037303432343431303133"))
+                    try? socket.close()
+                }
+            }
+            connecting.start()
+            try await Task.sleep(for: .milliseconds(5))
+            listener.cancel()
+            _ = await listener.result
+            #expect(throws: (any Error).self, "the port still accepts after the listener ended") {
+                try TCPClient.connect(host: "127.0.0.1", port: port).close()
+            }
+        }
+    }
 }
