@@ -65,8 +65,8 @@ extension StylePainter {
                 drawFillPattern(p, rings: rings, opacity: opacity.clamped(0, 1))
                 // The antialiased outline is drawn in the pattern too (MapLibre's fill_outline_pattern).
                 if value(layer, "fill-antialias", f) != .boolean(false) {
-                    for ring in rings where ring.count >= 2 {
-                        if let c = outlineCoverage(ring) { compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values, x0: c.x0, y0: c.y0, width: c.width) }
+                    for ring in f.polygons.flatMap({ $0 }) where ring.count >= 2 {
+                        if let c = outlineCoverage(project(ring, offset), depths: depths(ring)) { compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values, x0: c.x0, y0: c.y0, width: c.width) }
                     }
                 }
             }
@@ -85,14 +85,26 @@ extension StylePainter {
         if value(layer, "fill-antialias", f) != .boolean(false) {
             let outline = layer.paintValues["fill-outline-color"] == nil ? fillColor : Self.rgba(color(layer, "fill-outline-color", f), opacity: opacity)
             for polygon in f.polygons {
-                for ring in polygon where ring.count >= 2 { drawOutline(project(ring, offset), color: outline) }
+                for ring in polygon where ring.count >= 2 { drawOutline(project(ring, offset), depths: depths(ring), color: outline) }
             }
         }
     }
 
+    /// Under a tilted camera, each point's depth (GL's clip-space `w`, 1 at the image's
+    /// centre, more farther away); nil looking straight down.
+    func depths(_ ring: [WorldPoint]) -> [Double]? {
+        guard screen.perspective != nil else { return nil }
+        return ring.map { 1 / screen.depthScale($0.x, $0.y) }
+    }
+
     /// The outline coverage of a ring (`1 − smoothstep(0, 1, distance)` within a pixel of it):
     /// the first pixel, the row width and the values, nil when it is off the image.
-    func outlineCoverage(_ ring: [Point]) -> (x0: Int, y0: Int, width: Int, values: [Float])? {
+    /// With `depths`, the distance is to where GL's perspective-correct interpolation puts
+    /// the outline shader's `v_pos` at the pixel's place along the edge, not to the edge: a
+    /// position on the image interpolated as if it lay in depth, which runs ahead of the
+    /// pixel along an edge that recedes, so under tilt such outlines fade out away from
+    /// their corners as MapLibre's do.
+    func outlineCoverage(_ ring: [Point], depths: [Double]? = nil) -> (x0: Int, y0: Int, width: Int, values: [Float])? {
         guard let first = ring.first else { return nil }
         var minX = first.x, minY = first.y, maxX = first.x, maxY = first.y
         for p in ring { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) }
@@ -107,11 +119,13 @@ extension StylePainter {
             let sy0 = max(y0, Int((min(a.y, b.y) - 1).rounded(.down))), sy1 = min(y1 - 1, Int((max(a.y, b.y) + 1).rounded(.up)))
             guard sx0 <= sx1, sy0 <= sy1 else { continue }
             let v = b - a, l2 = v.x * v.x + v.y * v.y
+            let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1
             for y in sy0...sy1 {
                 for x in sx0...sx1 {
                     let p = Point(x: Double(x) + 0.5, y: Double(y) + 0.5)
                     let t = l2 > 0 ? (((p.x - a.x) * v.x + (p.y - a.y) * v.y) / l2).clamped(0, 1) : 0
-                    let d = (p - (a + v * t)).length
+                    let s = wa == wb ? t : t / wb / ((1 - t) / wa + t / wb)
+                    let d = (p - (a + v * s)).length
                     guard d < 1 else { continue }
                     let k = (y - y0) * w + (x - x0)
                     alpha[k] = max(alpha[k], Float(1 - Self.smoothstep(0, 1, d)))
@@ -123,8 +137,8 @@ extension StylePainter {
 
     /// A closed ring drawn as MapLibre's `fill_outline` shader draws it: each pixel whose centre
     /// lies within one pixel of the ring gets `1 − smoothstep(0, 1, distance)` of the colour.
-    mutating func drawOutline(_ ring: [Point], color: Color) {
-        guard color.alpha > 0, let (x0, y0, w, alpha) = outlineCoverage(ring) else { return }
+    mutating func drawOutline(_ ring: [Point], depths: [Double]? = nil, color: Color) {
+        guard color.alpha > 0, let (x0, y0, w, alpha) = outlineCoverage(ring, depths: depths) else { return }
         let x1 = x0 + w, y1 = y0 + alpha.count / w
         let clip = canvas.clip
         canvas.withPixmap { image in
@@ -179,13 +193,18 @@ extension StylePainter {
         }
         // Dashes (spec: line-dasharray, in line widths) scale with the line's width at the
         // integer zoom below the camera's, and grow with the zoom's fraction (MapLibre's
-        // `line-floorwidth` and tile ratio).
-        let dashes = (layer.paint("line-dasharray")?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? [])
+        // `line-floorwidth` and tile ratio). The edge's smoothing follows the shorter of the
+        // cross-faded pair's patterns (``CrossFade``), though only the camera zoom's is drawn.
+        let dasharray = layer.paint("line-dasharray")
+        let dashes = dasharray?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? []
         if dashes.count >= 2, dashes.allSatisfy({ $0 >= 0 }), dashes.reduce(0, +) > 0 {
             let floorWidth = max(layer.paint("line-width")?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numberValue ?? 1, 1e-6)
+            let fade = CrossFade(zoom: zoom)
+            let from = dasharray?.evaluate(zoom: fade.fromZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? dashes
+            let length = fade.shorterLength(from: from.reduce(0, +), to: dashes.reduce(0, +))
             shading.dashes = dashes
             shading.dashScale = floorWidth * pr * pow(2, zoom - floorZoom)
-            shading.dashGamma = 1 / (2 * dashes.reduce(0, +) * pr * floorWidth)
+            shading.dashGamma = 1 / (2 * length * pr * floorWidth)
             shading.roundDashes = cap == .round
         }
         // A dashed or patterned GeoJSON line is cut into tiles as MapLibre cuts it (its dashes restart in each
@@ -194,6 +213,10 @@ extension StylePainter {
         if f.tile == nil, f.kind == .line, !shading.dashes.isEmpty || shading.pattern != nil {
             let z = layer.source.map { geoJSONTileZoom($0) } ?? Int(floorZoom.clamped(0, 24))
             parts = LineTiling.cut(lines, into: FeatureLoading.tiles(covering: screen.visibleWorld(margin: 2), zoom: z)).map { ($0.0, $0.1) }
+        }
+        if let view = groundView {
+            shading.perspective = view
+            shading.groundCenter = Point(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
         }
         let shift = translation(layer, "line", f)
         let miterLimit = number(layer, "line-miter-limit", f, paint: false), roundLimit = number(layer, "line-round-limit", f, paint: false)

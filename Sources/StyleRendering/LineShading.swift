@@ -31,6 +31,12 @@ struct LineShading {
     var patternPixel = 1.0
     /// Two CSS pixels in device pixels (the margin the pattern may show beyond its height).
     var patternPad = 2.0
+    /// Under a tilted camera, the view the mesh (drawn on the ground, `groundCenter` the
+    /// image's centre on it) is seen through: the antialiasing and blur widen by how much
+    /// the tilt shrinks each vertex's extrusion on the image, so an edge still fades over
+    /// about one image pixel (the `line` shaders' `v_gamma_scale`).
+    var perspective: Perspective? = nil
+    var groundCenter = Point(x: 0, y: 0)
 
     /// MapLibre's shader parameters for a line `width` wide with `gap` between two halves.
     init(color: (Double, Double, Double, Double), width: Double, gap: Double, blur: Double, offset: Double) {
@@ -48,6 +54,7 @@ struct LineShading {
         guard n >= 3, !mesh.triangles.isEmpty else { return }
         // Screen positions and varyings per vertex.
         var px = [Double](repeating: 0, count: n), py = px, nx = px, ny = px, dist = px
+        var gamma = [Double](repeating: 1, count: n)
         for (i, v) in mesh.vertices.enumerated() {
             let side: Double = v.up ? 1 : -1
             let u = 0.5 * v.direction, t = 1 - abs(u)
@@ -57,6 +64,13 @@ struct LineShading {
             nx[i] = v.round ? 1 : 0
             ny[i] = side
             dist[i] = v.distance
+            if let perspective {
+                let ex = v.ex * outset, ey = v.ey * outset
+                let a = perspective.project(px[i] - ex - groundCenter.x, py[i] - ey - groundCenter.y)
+                let b = perspective.project(px[i] - groundCenter.x, py[i] - groundCenter.y)
+                let onImage = (b - a).length
+                if onImage > 1e-9 { gamma[i] = (ex * ex + ey * ey).squareRoot() / onImage }
+            }
         }
         let w = image.width
         let dashed = !dashes.isEmpty
@@ -102,6 +116,7 @@ struct LineShading {
                         let la = wa * inv, lb = wb * inv, lc = wc * inv
                         let vx = la * nx[a] + lb * nx[b] + lc * nx[c], vy = la * ny[a] + lb * ny[b] + lc * ny[c]
                         let d = (vx * vx + vy * vy).squareRoot() * outset
+                        let blur = self.blur * (la * gamma[a] + lb * gamma[b] + lc * gamma[c])
                         var alpha = min(d - (inset - blur), outset - d) / blur
                         if alpha <= 0 { continue }
                         if alpha > 1 { alpha = 1 }

@@ -94,6 +94,12 @@ struct StylePainter {
         tilt = t
     }
 
+    /// The tilted camera's view of the ground while the ground is the canvas drawn on, else nil.
+    var groundView: Perspective? {
+        guard let t = tilt, t.onGround else { return nil }
+        return t.screen.perspective
+    }
+
     /// Whether a layer lies on the map's plane (drawn on the ground under a tilted camera).
     func liesOnGround(_ layer: StyleLayer) -> Bool {
         switch layer.type {

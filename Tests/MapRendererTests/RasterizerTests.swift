@@ -169,3 +169,28 @@ private func shoelace(_ contours: [Path.Contour]) -> Double {
     #expect(area(m) == 15)
     #expect(m.coverage(x: 9, y: 2) == 1 && m.coverage(x: 2, y: 1) == 0.5)
 }
+
+@Test func aliasedFill_pixelCentresOnAnEdgeGoToTheShapeOnTheirRightAndBelow() throws {
+    // Two 3 × 3 squares sharing an edge through a column (then a row) of pixel centres, their
+    // other sides on pixel boundaries. GL's top-left rule gives the centres on a shape's left and
+    // top edges to it, those on its right and bottom edges not: each pixel to exactly one
+    // square, the shared column (row) 4 to the second.
+    for across in [true, false] {
+        var canvas = try Canvas(width: 9, height: 9, background: .transparent)
+        canvas.aliased = true
+        func square(_ at: Double) -> Path {
+            across ? Path(rectX: at, y: 1, width: 3, height: 3) : Path(rectX: 1, y: at, width: 3, height: 3)
+        }
+        canvas.fill(square(1.5), color: Color(red: 255, green: 0, blue: 0, alpha: 128))
+        canvas.fill(square(4.5), color: Color(red: 0, green: 0, blue: 255, alpha: 128))
+        for y in 0..<9 {
+            for x in 0..<9 {
+                let (along, side) = across ? (x, y) : (y, x)
+                let expected = !(1...3).contains(side) ? 0 : (1...3).contains(along) ? 1 : (4...6).contains(along) ? 2 : 0
+                let c = canvas.pixmap.color(x: x, y: y)
+                let got = c.alpha == 0 ? 0 : c.red > 0 && c.blue == 0 ? 1 : c.blue > 0 && c.red == 0 ? 2 : -1
+                #expect(got == expected, "pixel (\(x), \(y)), squares side by side: \(across): \(c)")
+            }
+        }
+    }
+}

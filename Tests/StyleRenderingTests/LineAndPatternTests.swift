@@ -8,10 +8,10 @@ import Testing
 /// Lines as MapLibre GL's line shader draws them (width, gap, dashes in line widths) and
 /// patterns from the style's sprite, on a 64-pixel image of the zoom-0 world (512 px wide).
 @Suite struct LineAndPatternTests {
-    private func draw(_ layers: String, sprite: String = "", size: Int = 64, files: [String: [UInt8]] = [:]) throws -> StyleSnapshot {
+    private func draw(_ layers: String, sprite: String = "", root: String = "", size: Int = 64, files: [String: [UInt8]] = [:]) throws -> StyleSnapshot {
         // A line along the equator from 20° W to 20° E: ±(20/360)·512 ≈ ±28.4 px around x = 32.
         let text = """
-            {"version": 8, \(sprite) "sources": {"g": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[-20, 0], [20, 0]]}}},
+            {"version": 8, \(sprite) \(root) "sources": {"g": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[-20, 0], [20, 0]]}}},
              "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}}, \(layers)]}
             """
         let style = try StyleDocument(data: Data(text.utf8))
@@ -55,6 +55,57 @@ import Testing
             #expect(row[5 + 8 * k], "dash \(k)")
             #expect(!row[9 + 8 * k], "gap \(k)")
         }
+    }
+
+    @Test func dashEndsAtAnIntegerZoomSmoothOverTheHalvedPatternOfTheFade() throws {
+        // Width 2, dashes [2.25, 2.25]: 4.5 px on from x ≈ 3.556 to 8.056. At zoom 0 MapLibre
+        // fades from zoom 1's pattern scaled ½, so the edge smooths over the 2.25-width pattern:
+        // u_sdfgamma / floorwidth = 1 / (2 · 2.25 · 2) = 1/9 of the field. Pixel 8's centre lies
+        // 0.444 px into the gap, 0.5 texel (of 256 / 4.5 a width) sampled back: field value
+        // (128 − 12.15) / 255 = 0.4545, smoothstep(0.389, 0.611) = 0.21 of black, 201 of 255.
+        // Smoothed over the drawn 4.5-width pattern alone (0.0556) it would be 0.024, 249.
+        let s = try draw(#"{"id": "l", "type": "line", "source": "g", "paint": {"line-width": 2, "line-color": "black", "line-dasharray": [2.25, 2.25]}}"#)
+        let c = s.image.color(x: 8, y: 32)
+        #expect(abs(Int(c.red) - 201) <= 8, "pixel 8 is \(c.red), 201 ± 8 expected")
+        #expect(s.image.color(x: 5, y: 32) == black)
+        #expect(s.image.color(x: 10, y: 32) == white)
+    }
+
+    @Test func aTiltedLineFadesOverAboutOneImagePixel() throws {
+        // Pitch 60° shows the equator line across the image's middle at half its height
+        // (cos 60°) and the map's scale there. MapLibre widens the edge's fade by how much the
+        // tilt shrinks the extrusion (v_gamma_scale = 2), so a 4 px line (outset 2.5 px on the
+        // ground, alpha (2.5 − d) / 2 past d = 0.5) leaves 2 · (0.5 + 1) = 3 px of ink on the
+        // ground, 1.5 px on the image down a column; fading over one ground pixel would leave 2.0.
+        let s = try draw(#"{"id": "l", "type": "line", "source": "g", "paint": {"line-width": 4, "line-color": "black"}}"#, root: #""pitch": 60,"#)
+        for x in [24, 32, 40] {
+            let ink = (16..<48).reduce(0.0) { $0 + (255 - Double(s.image.color(x: x, y: $1).red)) / 255 }
+            #expect(abs(ink - 1.5) <= 0.15, "column \(x): \(ink) px of ink, 1.5 ± 0.15 expected")
+        }
+    }
+
+    @Test func underTiltAFillsOutlineFadesAlongEdgesThatRecede() throws {
+        // A square 16° wide and 20° high at zoom 1, pitch 60°, on a transparent 64 px image:
+        // its sides run from (≈14, 20.5) far to (≈1, 51.6) near and mirrored, receding in depth
+        // (w 1.27 far, 0.74 near). GL interpolates the outline shader's v_pos perspective-
+        // correctly, so halfway along the on-image position is wa / (wa + wb) ≈ 0.37 of the
+        // way, ≈ 4 px from the pixel: beyond the 1 px fade. Rows 26…46 (5 px from either
+        // corner) keep the aliased fill's whole pixels only, no partly covered pixel outside.
+        let text = """
+            {"version": 8, "pitch": 60, "zoom": 1, "sources": {"p": {"type": "geojson", "data": {"type": "Polygon", "coordinates": [[[-8, -10], [8, -10], [8, 10], [-8, 10], [-8, -10]]]}}},
+             "layers": [{"id": "f", "type": "fill", "source": "p", "paint": {"fill-color": "black"}}]}
+            """
+        let style = try StyleDocument(data: Data(text.utf8))
+        let s = try StyleSnapshot(style: style, camera: StyleCamera(style: style, width: 64, height: 64, pixelRatio: 1)) { url in throw StyleRenderError("no file \(url)") }
+        var partial = 0, whole = 0
+        for y in 26...46 {
+            for x in 0..<64 {
+                let a = s.image.color(x: x, y: y).alpha
+                if a == 255 { whole += 1 } else if a > 0 { partial += 1 }
+            }
+        }
+        #expect(partial == 0, "\(partial) partly covered pixels beside the receding sides")
+        #expect(whole > 21 * 30, "the fill itself: \(whole) pixels")
     }
 
     /// A 4 × 4 sheet: red on the left half, blue on the right.

@@ -9,7 +9,9 @@ public struct Canvas: Sendable {
     /// tile's buffer away); nil draws everywhere.
     public var clip: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
     /// Fills draw whole pixels only, those at least half covered (≈ the pixels whose centre is
-    /// inside, as a GL triangle without multisampling covers them); false antialiases.
+    /// inside, as a GL triangle without multisampling covers them); false antialiases. A centre
+    /// exactly on an edge counts only for the edges on a shape's left or top (GL's top-left
+    /// rule: of two shapes sharing the edge, one pixel goes to exactly one of them).
     public var aliased = false
 
     public init(_ pixmap: Pixmap) { self.pixmap = pixmap }
@@ -45,6 +47,12 @@ public struct Canvas: Sendable {
         // The pixmap leaves `self` while it is drawn on, so its storage stays uniquely referenced.
         pixmap = Self.placeholder
         if clip != nil || aliased {
+            // The top-left rule: moved up and left by a 256th of a pixel (GL's subpixel step),
+            // a centre on a left or top edge is more than half covered, one on a right or
+            // bottom edge less.
+            let contours = aliased ? contours.map { c in
+                Path.Contour(points: c.points.map { Point(x: $0.x - Self.edgeNudge, y: $0.y - Self.edgeNudge) }, isClosed: c.isClosed)
+            } : contours
             let clip = self.clip ?? (0, 0, image.width, image.height)
             var whole: [Float] = []
             let aliased = self.aliased
@@ -81,6 +89,9 @@ public struct Canvas: Sendable {
         image.clear(to: color)
         pixmap = image
     }
+
+    /// How far aliased fills move their edges up and left, pixels.
+    private static let edgeNudge = 1.0 / 256
 
     /// A 1×1 image that holds `pixmap`'s place while it is drawn on.
     private static let placeholder = Pixmap(width: 1, height: 1, premultiplied: [0, 0, 0, 0])
