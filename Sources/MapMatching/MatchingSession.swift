@@ -289,6 +289,9 @@ public struct MatchingSession: Sendable {
         let gc = LocalFrame.distance(prev.coordinate, step.coordinate)
         let beta = p.beta(sigma: sigma, greatCircle: gc)
         let logDensity = -log(beta)
+        // `p.logTransition(route:greatCircle: gc, sigma: sigma)` with this step's β and its
+        // logarithm taken once, not per source and target (x + (−y) is x − y, bit for bit).
+        @inline(__always) func logTransition(_ route: Double) -> Double { -abs(route - gc) / beta + logDensity }
         let logEnter = log(p.offRoadEntryProbability) + logDensity, logExit = log(p.offRoadExitProbability)
         let logStay = log(1 - p.offRoadExitProbability) + logDensity
         targets.removeAll(keepingCapacity: true)
@@ -302,7 +305,7 @@ public struct MatchingSession: Sendable {
             // source gave it, in either recursion: the answer is the same, the search shorter.
             // (The estimate inverts the exponential: |route − gc| ≥ β (gap − ln β).)
             route(from: prev.candidates[j].position, limit: limit, isSettled: { k, metres in
-                let t = p.logTransition(route: max(metres, gc), greatCircle: gc, sigma: sigma)
+                let t = logTransition(max(metres, gc))
                 return base + t <= scores[k] && liveBase + t <= live[k]
             }, settledBeyond: { k in
                 func gap(_ from: Double, _ to: Double) -> Double { from == -.infinity ? -.infinity : from - to }
@@ -311,7 +314,7 @@ public struct MatchingSession: Sendable {
             for k in 0..<n {
                 let d = search.distances[k]
                 guard d.isFinite else { continue }
-                let t = p.logTransition(route: d, greatCircle: gc, sigma: sigma)
+                let t = logTransition(d)
                 if base + t > scores[k] { scores[k] = base + t; parents[k] = Int32(j) }
                 if liveBase + t > live[k] { live[k] = liveBase + t; liveParents[k] = Int32(j) }
             }

@@ -80,97 +80,108 @@ struct TransitionSearch {
         prepare(edgeCount: g.edgeCount, targetCount: targets.count)
         guard !targets.isEmpty else { return }
         let generation = self.generation
-        // The labels leave `self` for the search, so the loop reaches them through one buffer
-        // while it also pushes onto `heap`.
-        var labels: ContiguousArray<EdgeLabel> = []
+        // The labels and the per-target answers leave `self` for the search, so the loop
+        // reaches them through buffers (no uniqueness check per write) while it also pushes
+        // onto `heap`.
+        var labels: ContiguousArray<EdgeLabel> = [], distances: [Double] = [], predecessor: [Int32] = []
         swap(&labels, &self.labels)
-        defer { swap(&labels, &self.labels) }
+        swap(&distances, &self.distances)
+        swap(&predecessor, &self.predecessor)
+        defer {
+            swap(&labels, &self.labels)
+            swap(&distances, &self.distances)
+            swap(&predecessor, &self.predecessor)
+        }
         labels.withUnsafeMutableBufferPointer { labels in
-            for (k, t) in targets.enumerated() {
-                labels[Int(t.edge)].target = Int32(k)
-                labels[Int(t.edge)].targetStamp = generation
-            }
-            @inline(__always) func label(_ e: Int) -> Double { labels[e].stamp == generation ? labels[e].cost : .infinity }
-            @inline(__always) func set(_ e: Int, cost c: Double, parent p: Int32) {
-                labels[e].stamp = generation
-                labels[e].cost = c
-                labels[e].parent = p
-            }
-            seeds.append(source)
-            let allowsUTurns = uTurnPenalty.isFinite
-            if allowsUTurns, let twin = g.twin(of: RoadGraph.EdgeID(source.edge)) {
-                seeds.append(EdgePosition(edge: twin.rawValue, fraction: 1 - source.fraction))
-            }
-            for (i, seed) in seeds.enumerated() {
-                let e = Int(seed.edge)
-                let length = g.length(of: RoadGraph.EdgeID(seed.edge)).meters
-                let penalty = i == 0 ? 0 : uTurnPenalty
-                let toEnd = (1 - seed.fraction) * length + penalty
-                if toEnd < label(e) {
-                    set(e, cost: toEnd, parent: i == 0 ? -1 : -2)
-                    heap.push(toEnd, UInt32(e))
-                }
-                if labels[e].targetStamp == generation {
-                    let k = Int(labels[e].target)
-                    // Behind the start within the tolerance: a negative distance, so the transition
-                    // pays for the backward step as well as for the distance the fix moved.
-                    let ahead = (targets[k].fraction - seed.fraction) * length
-                    let d = ahead >= 0 || -ahead <= backwardTolerance ? ahead + penalty : .infinity
-                    if d <= limit, d < distances[k] {
-                        distances[k] = d
-                        predecessor[k] = Int32(-1 - i)
+            distances.withUnsafeMutableBufferPointer { distances in
+                predecessor.withUnsafeMutableBufferPointer { predecessor in
+                    for (k, t) in targets.enumerated() {
+                        labels[Int(t.edge)].target = Int32(k)
+                        labels[Int(t.edge)].targetStamp = generation
                     }
-                }
-            }
-            // The pop cost at which to look again whether every target is final (reached no
-            // further than the cost popped: any later route is longer) or settled; 0 after a
-            // target's distance changes.
-            var nextCheck = 0.0
-            while let (c, e32) = heap.pop() {
-                if c > limit { break }
-                if c >= nextCheck {
-                    var closed = true
-                    nextCheck = 0
-                    for k in 0..<targets.count where distances[k] > c && !isSettled(k, c) {
-                        closed = false
-                        nextCheck = max(nextCheck, min(distances[k], settledBeyond(k)))
+                    @inline(__always) func label(_ e: Int) -> Double { labels[e].stamp == generation ? labels[e].cost : .infinity }
+                    @inline(__always) func set(_ e: Int, cost c: Double, parent p: Int32) {
+                        labels[e].stamp = generation
+                        labels[e].cost = c
+                        labels[e].parent = p
                     }
-                    if closed { break }
-                }
-                let e = Int(e32)
-                guard c <= label(e) else { continue }
-                let edge = RoadGraph.EdgeID(e32)
-                let twin = g.twin(of: edge)
-                var twinSeen = false
-                var turns = rules.turns(from: edge, in: g)
-                while true {
-                    let next: RoadGraph.EdgeID
-                    var penalty = 0.0
-                    if let n = turns.next() {
-                        next = n
-                        if n == twin { twinSeen = true }
-                    } else if allowsUTurns, !twinSeen, let t = twin {
-                        next = t
-                        penalty = uTurnPenalty
-                        twinSeen = true
-                    } else {
-                        break
+                    seeds.append(source)
+                    let allowsUTurns = uTurnPenalty.isFinite
+                    if allowsUTurns, let twin = g.twin(of: RoadGraph.EdgeID(source.edge)) {
+                        seeds.append(EdgePosition(edge: twin.rawValue, fraction: 1 - source.fraction))
                     }
-                    let f = next.index
-                    let length = g.length(of: next).meters
-                    if labels[f].targetStamp == generation {
-                        let k = Int(labels[f].target)
-                        let d = c + penalty + targets[k].fraction * length
-                        if d <= limit, d < distances[k] {
-                            distances[k] = d
-                            predecessor[k] = Int32(e)
-                            nextCheck = 0
+                    for (i, seed) in seeds.enumerated() {
+                        let e = Int(seed.edge)
+                        let length = g.length(of: RoadGraph.EdgeID(seed.edge)).meters
+                        let penalty = i == 0 ? 0 : uTurnPenalty
+                        let toEnd = (1 - seed.fraction) * length + penalty
+                        if toEnd < label(e) {
+                            set(e, cost: toEnd, parent: i == 0 ? -1 : -2)
+                            heap.push(toEnd, UInt32(e))
+                        }
+                        if labels[e].targetStamp == generation {
+                            let k = Int(labels[e].target)
+                            // Behind the start within the tolerance: a negative distance, so the transition
+                            // pays for the backward step as well as for the distance the fix moved.
+                            let ahead = (targets[k].fraction - seed.fraction) * length
+                            let d = ahead >= 0 || -ahead <= backwardTolerance ? ahead + penalty : .infinity
+                            if d <= limit, d < distances[k] {
+                                distances[k] = d
+                                predecessor[k] = Int32(-1 - i)
+                            }
                         }
                     }
-                    let nc = c + penalty + length
-                    if nc < label(f) {
-                        set(f, cost: nc, parent: Int32(e))
-                        heap.push(nc, UInt32(f))
+                    // The pop cost at which to look again whether every target is final (reached no
+                    // further than the cost popped: any later route is longer) or settled; 0 after a
+                    // target's distance changes.
+                    var nextCheck = 0.0
+                    while let (c, e32) = heap.pop() {
+                        if c > limit { break }
+                        if c >= nextCheck {
+                            var closed = true
+                            nextCheck = 0
+                            for k in 0..<targets.count where distances[k] > c && !isSettled(k, c) {
+                                closed = false
+                                nextCheck = max(nextCheck, min(distances[k], settledBeyond(k)))
+                            }
+                            if closed { break }
+                        }
+                        let e = Int(e32)
+                        guard c <= label(e) else { continue }
+                        let edge = RoadGraph.EdgeID(e32)
+                        let twin = g.twin(of: edge)
+                        var twinSeen = false
+                        var turns = rules.turns(from: edge, in: g)
+                        while true {
+                            let next: RoadGraph.EdgeID
+                            var penalty = 0.0
+                            if let n = turns.next() {
+                                next = n
+                                if n == twin { twinSeen = true }
+                            } else if allowsUTurns, !twinSeen, let t = twin {
+                                next = t
+                                penalty = uTurnPenalty
+                                twinSeen = true
+                            } else {
+                                break
+                            }
+                            let f = next.index
+                            let length = g.length(of: next).meters
+                            if labels[f].targetStamp == generation {
+                                let k = Int(labels[f].target)
+                                let d = c + penalty + targets[k].fraction * length
+                                if d <= limit, d < distances[k] {
+                                    distances[k] = d
+                                    predecessor[k] = Int32(e)
+                                    nextCheck = 0
+                                }
+                            }
+                            let nc = c + penalty + length
+                            if nc < label(f) {
+                                set(f, cost: nc, parent: Int32(e))
+                                heap.push(nc, UInt32(f))
+                            }
+                        }
                     }
                 }
             }

@@ -126,7 +126,7 @@ extension RoadGraph {
         /// Whether these restrictions (all from one edge) allow turning onto `next`: no
         /// `no_*` names it, and an `only_*`, if any, does.
         /// - Complexity: O(count).
-        public func allow(_ next: EdgeID) -> Bool {
+        @inlinable public func allow(_ next: EdgeID) -> Bool {
             var hasMandatory = false, matchesMandatory = false
             for r in self {
                 switch r.kind {
@@ -257,7 +257,7 @@ extension RoadGraph {
 
     /// The turn restrictions that start from `edge`.
     /// - Complexity: O(log r) in the number of restrictions.
-    public func restrictions(from edge: EdgeID) -> TurnRestrictions {
+    @inlinable public func restrictions(from edge: EdgeID) -> TurnRestrictions {
         guard edgeFlags[edge.index] & EdgeFlags.hasRestrictions.rawValue != 0 else {
             return TurnRestrictions(storage: restrictions, range: 0..<0)
         }

@@ -85,7 +85,9 @@ public struct SpatialIndex: Sendable {
                 }
             }
         }
-        entries.sort { ($0.key, $0.piece) < ($1.key, $1.piece) }
+        // Pieces were entered in increasing order, so a stable sort by key is the order by
+        // (key, piece).
+        entries = SpatialIndex.stablySortedByKey(entries)
         var keys = ContiguousArray<UInt64>(), starts = ContiguousArray<UInt32>(), items = ContiguousArray<UInt32>()
         items.reserveCapacity(entries.count)
         for e in entries {
@@ -159,6 +161,34 @@ public struct SpatialIndex: Sendable {
     @inline(__always)
     package func _checkInvariants() {}
     #endif
+
+    /// `entries` sorted by key, entries with equal keys kept in their order: a least
+    /// significant digit radix sort, a byte a pass, skipping the bytes every key shares (a
+    /// city's cell keys differ in about four). The comparison sort it replaced was half the
+    /// index build, a tenth of `geo match` on a 90,000-node graph.
+    /// - Complexity: O(p · (n + 256)) for p varying bytes.
+    static func stablySortedByKey(_ entries: [(key: UInt64, piece: UInt32)]) -> [(key: UInt64, piece: UInt32)] {
+        guard let first = entries.first else { return entries }
+        var varying: UInt64 = 0
+        for e in entries { varying |= e.key ^ first.key }
+        var from = entries, to = entries
+        for shift in stride(from: UInt64(0), to: 64, by: 8) where (varying >> shift) & 0xFF != 0 {
+            from.withUnsafeBufferPointer { a in
+                to.withUnsafeMutableBufferPointer { b in
+                    var start = [Int](repeating: 0, count: 257)
+                    for e in a { start[Int((e.key >> shift) & 0xFF) + 1] += 1 }
+                    for d in 1..<257 { start[d] += start[d - 1] }
+                    for e in a {
+                        let d = Int((e.key >> shift) & 0xFF)
+                        b[start[d]] = e
+                        start[d] += 1
+                    }
+                }
+            }
+            swap(&from, &to)
+        }
+        return from
+    }
 
     @inline(__always)
     static func key(_ cx: Int, _ cy: Int) -> UInt64 {

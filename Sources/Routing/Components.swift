@@ -1,16 +1,19 @@
-package import RoadNetwork
+public import RoadNetwork
 
 /// Which turns a route may take from one directed edge onto the next at their shared node:
 /// at a barrier only the U-turn, elsewhere a U-turn only at a dead end, and never a turn a
 /// restriction forbids. The one rule behind the router's search and the components below.
 /// The rules are built for one graph and take it as an argument (a copy held inside would
 /// cost reference counting of every column per settled edge in debug builds).
-package struct TurnRules: Sendable {
+/// Public with inlinable turns: Swift 6.3 does not inline a `package` function into another
+/// module, even `@inlinable`, and map matching's transition search called `next()` per edge
+/// it relaxed (5 % of `geo match`).
+public struct TurnRules: Sendable {
     /// Whether node `n` has no way out other than back (a dead end: U-turns allowed).
-    package let deadEnds: [Bool]
+    @usableFromInline let deadEnds: [Bool]
 
     /// - Complexity: O(N + E).
-    package init(graph: RoadGraph) {
+    public init(graph: RoadGraph) {
         var deadEnds = [Bool](repeating: false, count: graph.nodeCount)
         for n in graph.nodes {
             // At most one segment among the edges out (compared in place: a set per node was
@@ -22,9 +25,10 @@ package struct TurnRules: Sendable {
     }
 
     /// The edges a route may continue on after `edge` of `graph` (the graph the rules were
-    /// built for), in edge order.
-    @inline(__always)
-    package func turns(from edge: RoadGraph.EdgeID, in graph: RoadGraph) -> AllowedTurns {
+    /// built for), in edge order. Inlinable, as the accessors it reads, so that the searches
+    /// of other modules (map matching's transitions) expand an edge without a call.
+    @inlinable @inline(__always)
+    public func turns(from edge: RoadGraph.EdgeID, in graph: RoadGraph) -> AllowedTurns {
         let node = graph.target(of: edge)
         let isBarrier = graph.flags(of: node).contains(.barrier)
         return AllowedTurns(twin: graph.twin(of: edge), candidates: graph.outgoingEdges(of: node),
@@ -33,15 +37,25 @@ package struct TurnRules: Sendable {
     }
 
     /// The allowed continuations of one edge (see `turns(from:in:)`).
-    package struct AllowedTurns: Sequence, IteratorProtocol {
-        let twin: RoadGraph.EdgeID?
-        var candidates: Range<RoadGraph.EdgeID>
-        let allowsUTurn: Bool
-        let allowsOthers: Bool
-        let restrictions: RoadGraph.TurnRestrictions
+    public struct AllowedTurns: Sequence, IteratorProtocol {
+        @usableFromInline let twin: RoadGraph.EdgeID?
+        @usableFromInline var candidates: Range<RoadGraph.EdgeID>
+        @usableFromInline let allowsUTurn: Bool
+        @usableFromInline let allowsOthers: Bool
+        @usableFromInline let restrictions: RoadGraph.TurnRestrictions
 
-        @inline(__always)
-        package mutating func next() -> RoadGraph.EdgeID? {
+        @inlinable
+        init(twin: RoadGraph.EdgeID?, candidates: Range<RoadGraph.EdgeID>, allowsUTurn: Bool, allowsOthers: Bool,
+             restrictions: RoadGraph.TurnRestrictions) {
+            self.twin = twin
+            self.candidates = candidates
+            self.allowsUTurn = allowsUTurn
+            self.allowsOthers = allowsOthers
+            self.restrictions = restrictions
+        }
+
+        @inlinable @inline(__always)
+        public mutating func next() -> RoadGraph.EdgeID? {
             while let next = candidates.popFirst() {
                 guard next == twin ? allowsUTurn : allowsOthers else { continue }
                 if !restrictions.isEmpty, !restrictions.allow(next) { continue }

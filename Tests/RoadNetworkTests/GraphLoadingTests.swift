@@ -1,0 +1,56 @@
+import GeoBase
+import GeoTestSupport
+@testable import RoadNetwork
+import Testing
+
+// Loading a graph the way `geo match` and `geo route` do: the file read into one buffer, the
+// spatial index's cells ordered by a radix sort. Both must give exactly what they replaced.
+
+/// A byte source handing out `bytes` at most `piece` bytes a read, as a pipe does.
+private struct PiecewiseSource: ByteSource {
+    let bytes: [UInt8]
+    let piece: Int
+    var offset = 0
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = min(piece, buffer.count, bytes.count - offset)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + n])) }
+        offset += n
+        return n
+    }
+}
+
+@Test func graphFile_readFromASourceInPieces_isTheGraphAndReadsNoFurther() throws {
+    let bytes = crossroads().graph.serialized()
+    for piece in [1, 7, 4096, bytes.count + 100] {
+        var source = PiecewiseSource(bytes: bytes + [1, 2, 3], piece: piece)
+        let graph = try RoadGraph(reading: &source)
+        #expect(graph.serialized() == bytes, "pieces of \(piece) bytes")
+        #expect(source.offset == bytes.count, "read past the announced size in pieces of \(piece) bytes")
+    }
+    for cut in [10, 24, bytes.count / 2, bytes.count - 1] {
+        var source = PiecewiseSource(bytes: Array(bytes.prefix(cut)), piece: 5)
+        do { _ = try RoadGraph(reading: &source); Issue.record("a file cut at \(cut) was read") } catch let error as RoadNetworkError {
+            #expect(error.code == .truncated, "cut at \(cut): \(error)")
+        }
+    }
+}
+
+@Test func spatialIndex_radixSortIsTheComparisonSortByKeyThenPiece() {
+    var rng = SeededGenerator(state: 42)
+    // Cells of a city (keys sharing their high bytes, negative cell numbers included), and
+    // keys differing in every byte.
+    let cities = (0..<3).map { _ -> [UInt64] in
+        let cx = Int.random(in: -3000...3000, using: &rng), cy = Int.random(in: -3000...3000, using: &rng)
+        return (0..<40).map { _ in SpatialIndex.key(cx + Int.random(in: -300...300, using: &rng), cy + Int.random(in: -300...300, using: &rng)) }
+    }
+    let wide = (0..<40).map { _ in UInt64.random(in: 0...UInt64.max, using: &rng) }
+    for cells in cities + [wide, [7], []] {
+        var entries: [(key: UInt64, piece: UInt32)] = []
+        for piece in UInt32(0)..<2000 { entries.append((cells.randomElement(using: &rng) ?? 0, piece)) }
+        if cells.isEmpty { entries = [] }
+        let radix = SpatialIndex.stablySortedByKey(entries)
+        let reference = entries.sorted { ($0.key, $0.piece) < ($1.key, $1.piece) }
+        #expect(radix.map(\.key) == reference.map(\.key) && radix.map(\.piece) == reference.map(\.piece))
+    }
+}
