@@ -54,20 +54,21 @@ public final class TileServer: Sendable {
     let rasterCache: RasterTileCache
     /// TileJSON, the index and rewritten styles as sent, per version and `Host`.
     let documents = DocumentCache()
-    /// Gets one line per request (access log) and each error; nil for none (`--quiet`).
-    let log: (@Sendable (String) -> Void)?
+    /// One line per request, written in batches while `run` serves; nil for none (`--quiet`).
+    let accessLog: AccessLog?
     let note: @Sendable (String) -> Void
 
     /// Opens every source and reads every style.
     /// - Parameters:
-    ///   - log: one access-log line per request; nil for none.
+    ///   - log: gets the access log (one line per request) in batches of whole lines, each
+    ///     ended by a newline, from a task of its own while `run` serves; nil for none.
     ///   - note: errors while serving (a damaged tile, a replacement that does not open).
     /// - Throws: the first source that does not open; `TileServerError` for two sources or
     ///   styles of one name, or a style that is not a JSON object.
     public init(_ options: Options, log: (@Sendable (String) -> Void)?, note: @escaping @Sendable (String) -> Void) throws {
         self.options = options
         rasterCache = RasterTileCache(byteLimit: options.rasterCacheBytes)
-        self.log = log
+        accessLog = log.map { AccessLog(write: $0) }
         self.note = note
         var tilesets: [(String, ReopeningMapSource)] = []
         for path in options.data {
@@ -114,7 +115,11 @@ public final class TileServer: Sendable {
         local.router.head("/") { request, _ in self.handle(request) }
         local.router.head("**") { request, _ in self.handle(request) }
         local.router.on("**", method: .options) { request, _ in self.handle(request) }
-        try await local.run(serving: serving, note: note)
+        try await withThrowingDiscardingTaskGroup { group in
+            if let accessLog { group.addTask { await accessLog.run() } }
+            try await local.run(serving: serving, note: note)
+            group.cancelAll()
+        }
     }
 
     /// Answers one request, counts it in `/metrics` and logs it. A HEAD request gets the GET
@@ -146,7 +151,7 @@ public final class TileServer: Sendable {
         let d = (ContinuousClock.now - start).components
         let seconds = Double(d.seconds) + Double(d.attoseconds) * 1e-18
         metrics.record(kind: kind, status: Int(response.status.code), bytes: bytes, seconds: seconds)
-        log?("\(request.method) \(request.uri.path) \(response.status.code) \(bytes) \(Int((seconds * 1e6).rounded())) µs")
+        accessLog?.append("\(request.method) \(request.uri.path) \(response.status.code) \(bytes) \(Int((seconds * 1e6).rounded())) µs")
         return response
     }
 
