@@ -55,7 +55,9 @@ struct ServeCommand: AsyncParsableCommand {
         let stderr: @Sendable (String) -> Void = { try? FileDescriptor.standardError.writeAll("geo serve: \($0)\n") }
         let server: TileServer
         do {
-            server = try TileServer(TileServer.Options(data: data, styles: styles, fonts: fonts, cors: cors), log: quiet ? nil : stderr, note: stderr)
+            // The access log comes in batches of whole lines, written as they are.
+            let accessLog: @Sendable (String) -> Void = { try? FileDescriptor.standardError.writeAll($0) }
+            server = try TileServer(TileServer.Options(data: data, styles: styles, fonts: fonts, cors: cors), log: quiet ? nil : accessLog, note: stderr)
         } catch {
             throw CommandLineFileError.damaged("serve", data.count == 1 ? data[0] : data.joined(separator: " "), error)
         }

@@ -1,3 +1,5 @@
+import GeoBase
+import Synchronization
 import ZlibCompression
 
 /// PMTiles version 3 (https://github.com/protomaps/PMTiles/blob/main/spec/v3/spec.md): one file
@@ -406,6 +408,8 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
     public let header: PMTilesHeader
     private let source: Source
     private let root: [PMTilesEntry]
+    /// Leaf directories decoded for earlier tiles, shared by copies of this reader.
+    private let leaves = PMTilesLeafCache()
 
     /// Reads and checks the header and root directory.
     /// - Throws: `MapDataError` `.truncated` (a section past the end of the file),
@@ -450,7 +454,7 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
             guard found >= 0 else { return nil }
             let e = entries[found]
             if e.runLength == 0 {
-                (entries, directoryOffset) = try leafDirectory(e, referencedAt: directoryOffset)
+                (entries, directoryOffset) = try cachedLeafDirectory(e, referencedAt: directoryOffset)
                 continue
             }
             guard id - e.tileID < UInt64(e.runLength) else { return nil } // id ≥ e.tileID: no overflow
@@ -484,6 +488,17 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
             throw MapDataError(.invalidArchive, "tile \(e.tileID) lies past the tile data section")
         }
         return try Self.bytes(source, Int(header.tileDataOffset + e.offset), Int(e.length))
+    }
+
+    /// `leafDirectory` held in `leaves`: a tile request walks through a leaf, and reading,
+    /// inflating and decoding one (the reference writer's hold 4,096 entries) for every request
+    /// costs more than the tile's own read.
+    private func cachedLeafDirectory(_ e: PMTilesEntry, referencedAt: Int) throws(MapDataError) -> ([PMTilesEntry], Int) {
+        let key = PMTilesLeafCache.Key(offset: e.offset, length: e.length)
+        if let held = leaves.directory(key) { return held }
+        let leaf = try leafDirectory(e, referencedAt: referencedAt)
+        leaves.insert(leaf, for: key)
+        return leaf
     }
 
     /// The leaf directory entry `e` points to (offsets count from the leaf section), and where
@@ -524,3 +539,42 @@ public struct PMTilesReader<Source: TileArchiveBytes> {
 }
 
 extension PMTilesReader: Sendable where Source: Sendable {}
+
+/// The leaf directories a `PMTilesReader` has decoded, by where they lie in the leaf section,
+/// the least recently used dropped first once more than `entryLimit` entries are held in all
+/// (a hostile leaf may inflate to `PMTiles.maximumDirectorySize`; one that alone passes the
+/// limit is not held).
+final class PMTilesLeafCache: Sendable {
+    struct Key: Hashable {
+        /// Offset in the leaf directory section and length, bytes, as the parent entry gives them.
+        let offset: UInt64, length: UInt32
+    }
+
+    /// The most directory entries held: 262,144 (64 leaves of the reference writer's 4,096), 6 MiB.
+    static let entryLimit = 1 << 18
+
+    private struct State {
+        var leaves = LeastRecentlyUsedCache<Key, (entries: [PMTilesEntry], fileOffset: Int)>(capacity: Int.max)
+        var entries = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// The directory and its offset in the file, when held.
+    func directory(_ key: Key) -> ([PMTilesEntry], Int)? {
+        state.withLock { $0.leaves.value(forKey: key) }.map { ($0.entries, $0.fileOffset) }
+    }
+
+    func insert(_ leaf: ([PMTilesEntry], Int), for key: Key) {
+        guard leaf.0.count <= Self.entryLimit else { return }
+        state.withLock { s in
+            if let replaced = s.leaves.removeValue(forKey: key) { s.entries -= replaced.entries.count }
+            while s.entries + leaf.0.count > Self.entryLimit, let dropped = s.leaves.removeLeastRecentlyUsed() { s.entries -= dropped.value.entries.count }
+            s.leaves.insert((leaf.0, leaf.1), forKey: key)
+            s.entries += leaf.0.count
+        }
+    }
+
+    /// Directories and entries held now.
+    var held: (directories: Int, entries: Int) { state.withLock { ($0.leaves.count, $0.entries) } }
+}

@@ -9,7 +9,7 @@ import Synchronization
 /// request does (57 % of the server's CPU time under wrk, `perf`, before this cache).
 ///
 /// A key names the document, the `base` URL it points at (the request's `Host`) and a version
-/// (the tilesets' `ReopeningMapSource` generations, and for a style the FNV-1a of its file), so
+/// (the tilesets' `ReopeningMapSource` generations, and for a style the `contentHash` of its file), so
 /// a replaced archive or style makes new keys and its old documents age out. At most
 /// `capacity` documents are held, the least recently used dropped first.
 final class DocumentCache: Sendable {

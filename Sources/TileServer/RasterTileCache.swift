@@ -9,7 +9,7 @@ final class RasterTileCache: Sendable {
     /// (a replaced file makes new keys; its old tiles age out), where, at which pixel ratio.
     struct Key: Hashable, Sendable {
         var style: String
-        /// FNV-1a of the style file's bytes and the tilesets' `ReopeningMapSource.generation`s.
+        /// `TileServer.contentHash` of the style file's bytes and the tilesets' `ReopeningMapSource.generation`s.
         var version: UInt64
         var z: Int, x: Int, y: Int
         var pixelRatio: Int

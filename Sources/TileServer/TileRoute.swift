@@ -79,8 +79,18 @@ enum TileRoute: Equatable {
         return text.utf8.count <= 10 ? Int(text) : nil
     }
 
-    /// One path segment, percent-decoded and checked.
+    /// One path segment, percent-decoded and checked. A segment without `%` is taken as it
+    /// is (a request path is valid UTF-8), so a tile path's four segments cost no decoding.
     static func segment(_ raw: Substring) throws(Refusal) -> String {
+        let text = raw.utf8.contains(0x25) ? try decoded(raw) : String(raw)
+        guard !text.isEmpty, text != ".", text != "..", !text.utf8.contains(0x2F), !text.utf8.contains(0) else {
+            throw Refusal(status: 400, reason: "a path segment that is empty, . or .., or holds / or NUL")
+        }
+        return text
+    }
+
+    /// A segment with its `%XX` escapes decoded (RFC 3986 §2.1).
+    private static func decoded(_ raw: Substring) throws(Refusal) -> String {
         var bytes: [UInt8] = []
         var i = raw.utf8.startIndex
         let utf8 = raw.utf8
@@ -100,9 +110,6 @@ enum TileRoute: Equatable {
             }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw Refusal(status: 400, reason: "a path segment that is not UTF-8") }
-        guard !text.isEmpty, text != ".", text != "..", !bytes.contains(0x2F), !bytes.contains(0) else {
-            throw Refusal(status: 400, reason: "a path segment that is empty, . or .., or holds / or NUL")
-        }
         return text
     }
 

@@ -54,20 +54,21 @@ public final class TileServer: Sendable {
     let rasterCache: RasterTileCache
     /// TileJSON, the index and rewritten styles as sent, per version and `Host`.
     let documents = DocumentCache()
-    /// Gets one line per request (access log) and each error; nil for none (`--quiet`).
-    let log: (@Sendable (String) -> Void)?
+    /// One line per request, written in batches while `run` serves; nil for none (`--quiet`).
+    let accessLog: AccessLog?
     let note: @Sendable (String) -> Void
 
     /// Opens every source and reads every style.
     /// - Parameters:
-    ///   - log: one access-log line per request; nil for none.
+    ///   - log: gets the access log (one line per request) in batches of whole lines, each
+    ///     ended by a newline, from a task of its own while `run` serves; nil for none.
     ///   - note: errors while serving (a damaged tile, a replacement that does not open).
     /// - Throws: the first source that does not open; `TileServerError` for two sources or
     ///   styles of one name, or a style that is not a JSON object.
     public init(_ options: Options, log: (@Sendable (String) -> Void)?, note: @escaping @Sendable (String) -> Void) throws {
         self.options = options
         rasterCache = RasterTileCache(byteLimit: options.rasterCacheBytes)
-        self.log = log
+        accessLog = log.map { AccessLog(write: $0) }
         self.note = note
         var tilesets: [(String, ReopeningMapSource)] = []
         for path in options.data {
@@ -114,7 +115,11 @@ public final class TileServer: Sendable {
         local.router.head("/") { request, _ in self.handle(request) }
         local.router.head("**") { request, _ in self.handle(request) }
         local.router.on("**", method: .options) { request, _ in self.handle(request) }
-        try await local.run(serving: serving, note: note)
+        try await withThrowingDiscardingTaskGroup { group in
+            if let accessLog { group.addTask { await accessLog.run() } }
+            try await local.run(serving: serving, note: note)
+            group.cancelAll()
+        }
     }
 
     /// Answers one request, counts it in `/metrics` and logs it. A HEAD request gets the GET
@@ -146,7 +151,7 @@ public final class TileServer: Sendable {
         let d = (ContinuousClock.now - start).components
         let seconds = Double(d.seconds) + Double(d.attoseconds) * 1e-18
         metrics.record(kind: kind, status: Int(response.status.code), bytes: bytes, seconds: seconds)
-        log?("\(request.method) \(request.uri.path) \(response.status.code) \(bytes) \(Int((seconds * 1e6).rounded())) µs")
+        accessLog?.append("\(request.method) \(request.uri.path) \(response.status.code) \(bytes) \(Int((seconds * 1e6).rounded())) µs")
         return response
     }
 
@@ -246,7 +251,7 @@ public final class TileServer: Sendable {
                 return Self.text("tile \(z)/\(x)/\(y) cannot be read", status: 500)
             }
         }
-        let etag = "\"" + String(Self.fnv1a(tile.bytes), radix: 16) + (tile.gzipped ? "-gz\"" : "\"")
+        let etag = "\"" + String(Self.contentHash(tile.bytes), radix: 16) + (tile.gzipped ? "-gz\"" : "\"")
         var headers: HTTPFields = [.eTag: etag, .cacheControl: Self.tileCaching, .vary: "Accept-Encoding"]
         if let match = request.headers[.ifNoneMatch], Self.matches(match, etag) { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = switch m.format {
@@ -328,26 +333,45 @@ public final class TileServer: Sendable {
     }
 
     /// Whether `Accept-Encoding` (RFC 9110 §12.5.3) takes gzip: `gzip` or `*` without `q=0`.
-    /// Read as bytes: it is asked on every tile request (as Characters it cost a tenth of a tile
-    /// request's time in the server's own code, `perf`).
+    /// Read in place as bytes, allocating nothing: it is asked on every tile request (as
+    /// Characters, then as arrays of bytes per item, it cost 3 % of the server's CPU time under
+    /// wrk, `perf`).
     static func acceptsGzip(_ header: String?) -> Bool {
-        guard let header else { return false }
-        func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        guard var header else { return false }
+        return header.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: 0x2C) ?? bytes.count // ,
+                if takesGzip(bytes[start..<end]) { return true }
+                start = end + 1
+            }
+            return false
+        }
+    }
+
+    private static let gzipCodings: [[UInt8]] = [Array("gzip".utf8), Array("x-gzip".utf8), Array("*".utf8)]
+
+    /// One item of an `Accept-Encoding` list, `coding *( ";" parameter )`: a gzip coding whose
+    /// first `q` parameter is not 0 (none is q=1).
+    private static func takesGzip(_ item: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        func trimmed(_ s: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
             var s = s
             while let f = s.first, f == 0x20 || f == 0x09 { s.removeFirst() }
             while let l = s.last, l == 0x20 || l == 0x09 { s.removeLast() }
             return s
         }
-        func lowered(_ s: ArraySlice<UInt8>) -> [UInt8] { s.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 } }
-        for item in Array(header.utf8).split(separator: 0x2C) { // ,
-            let parts = item.split(separator: 0x3B, omittingEmptySubsequences: false) // ;
-            let coding = lowered(trimmed(parts[0]))
-            guard coding == Array("gzip".utf8) || coding == Array("x-gzip".utf8) || coding == [0x2A] else { continue }
-            let q = parts.dropFirst().lazy.map { lowered(trimmed($0)) }.first { $0.starts(with: [0x71, 0x3D]) } // q=
-                .flatMap { Double(String(decoding: $0.dropFirst(2), as: UTF8.self)) } ?? 1
-            if q > 0 { return true }
+        func lowered(_ b: UInt8) -> UInt8 { (0x41...0x5A).contains(b) ? b | 0x20 : b }
+        var end = item.firstIndex(of: 0x3B) ?? item.endIndex // ;
+        let coding = trimmed(item[..<end])
+        guard gzipCodings.contains(where: { $0.count == coding.count && zip(coding, $0).allSatisfy { lowered($0) == $1 } }) else { return false }
+        while end < item.endIndex {
+            let start = item.index(after: end)
+            end = item[start...].firstIndex(of: 0x3B) ?? item.endIndex
+            let parameter = trimmed(item[start..<end])
+            guard parameter.count >= 2, lowered(parameter[parameter.startIndex]) == 0x71, parameter[parameter.startIndex + 1] == 0x3D else { continue } // q=
+            return (Double(String(decoding: parameter.dropFirst(2), as: UTF8.self)) ?? 1) > 0
         }
-        return false
+        return true
     }
 
     /// Whether an `If-None-Match` list names `etag` (weak comparison, RFC 9110 §13.1.2), or is `*`.
@@ -359,11 +383,22 @@ public final class TileServer: Sendable {
         }
     }
 
-    /// FNV-1a, 64 bits, of the bytes: the tiles' strong ETag (the same bytes, the same tag,
-    /// across restarts).
-    static func fnv1a(_ bytes: [UInt8]) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    /// A 64-bit hash of the bytes: the tiles' strong ETag (the same bytes, the same tag, across
+    /// restarts) and the versions of styles. FNV-1a's step (xor, then multiply by its 64-bit prime;
+    /// draft-eastlake-fnv §2) taken over 8-byte little-endian words, each product folded by a
+    /// 29-bit right shift so that high bits reach low ones, then the bytes left one by one: about
+    /// 8 × faster than FNV-1a by byte, which took 2.4 % of the server's CPU time under wrk (`perf`).
+    static func contentHash(_ bytes: [UInt8]) -> UInt64 {
+        let prime: UInt64 = 0x100_0000_01b3
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
+        bytes.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for i in 0..<words {
+                h = (h ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))) &* prime
+                h ^= h >> 29
+            }
+            for b in raw[(words * 8)...] { h = (h ^ UInt64(b)) &* prime }
+        }
         return h
     }
 
@@ -372,10 +407,10 @@ public final class TileServer: Sendable {
         Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: text))
     }
 
-    /// A version of what a document is made of: FNV-1a of a style file's bytes (none for a
-    /// document without one), then the tilesets' `ReopeningMapSource` generations.
+    /// A version of what a document is made of: `contentHash` of a style file's bytes (none for
+    /// a document without one), then the tilesets' `ReopeningMapSource` generations.
     static func version(_ generations: [Int], styleBytes: [UInt8] = []) -> UInt64 {
-        generations.reduce(fnv1a(styleBytes)) { h, g in (h ^ UInt64(g)) &* 0x100_0000_01b3 }
+        generations.reduce(contentHash(styleBytes)) { h, g in (h ^ UInt64(g)) &* 0x100_0000_01b3 }
     }
 
     static func text(_ body: String, status: Int) -> Response {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import GeoTestSupport
-import MapData
+@testable import MapData
 import TileArchives
 import ZlibCompression
 
@@ -76,6 +76,45 @@ private func sampleArchive(count: Int) throws -> (bytes: [UInt8], tiles: [(Int, 
 /// (here the leaf section at 1.9 × 10¹⁸) is `.truncated` at the header field's byte, never an
 /// offset outside the file; a leaf entry whose offset overflows the leaf section's is an error,
 /// not a trap.
+/// Archive bytes that count the reads made of them.
+private final class CountedReads: TileArchiveBytes {
+    let bytes: [UInt8]
+    var reads = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    var size: Int { bytes.count }
+    func read(offset: Int, count: Int) throws -> [UInt8] {
+        reads += 1
+        return try bytes.read(offset: offset, count: count)
+    }
+}
+
+/// A leaf directory is read and decoded once, not for every tile: a tile asked again is one
+/// read (its bytes), where it was two (its leaf, then its bytes).
+@Test(.onOwnThread) func pmtiles_leafDirectories_areDecodedOncePerReader() throws {
+    let count = 80_000
+    let archive = CountedReads(try sampleArchive(count: count).bytes)
+    let reader = try PMTilesReader(archive)
+    #expect(reader.header.leafLength > 0)
+    for i in [0, count / 2, count - 1] {
+        #expect(try reader.tile(zoom: 12, x: i % 4096, y: (i / 4096) * 257 % 4096) == content(i))
+        let before = archive.reads
+        #expect(try reader.tile(zoom: 12, x: i % 4096, y: (i / 4096) * 257 % 4096) == content(i))
+        #expect(archive.reads - before == 1, "tile \(i): \(archive.reads - before) reads")
+    }
+}
+
+/// The leaf cache holds at most `entryLimit` entries, the least recently used dropped first;
+/// a leaf over the limit by itself is not held.
+@Test func pmtilesLeafCache_staysWithinItsEntries() {
+    let cache = PMTilesLeafCache()
+    let leaf = [PMTilesEntry](repeating: PMTilesEntry(tileID: 1, offset: 0, length: 1, runLength: 1), count: PMTilesLeafCache.entryLimit / 4)
+    for i in 0..<10 { cache.insert((leaf, i), for: .init(offset: UInt64(i), length: 1)) }
+    #expect(cache.held.directories == 4 && cache.held.entries == PMTilesLeafCache.entryLimit)
+    #expect(cache.directory(.init(offset: 9, length: 1))?.1 == 9 && cache.directory(.init(offset: 5, length: 1)) == nil)
+    cache.insert((leaf + leaf + leaf + leaf + leaf, 99), for: .init(offset: 99, length: 1))
+    #expect(cache.directory(.init(offset: 99, length: 1)) == nil && cache.held.entries == PMTilesLeafCache.entryLimit)
+}
+
 @Test func pmtiles_sectionOrLeafFarPastTheEnd_isAnErrorAtAByteInsideTheFile() throws {
     let (bytes, _) = try sampleArchive(count: 10)
     for (field, value) in [(40, UInt64(1_945_555_039_024_054_839)), (8, UInt64.max), (56, UInt64(bytes.count))] {

@@ -48,9 +48,12 @@ struct HTTPAnswer {
         }
     }
 
-    /// Runs a server on a port the system picks while `body` runs; its error lines go to `notes`.
-    static func withServer(_ options: TileServer.Options, notes: NoteList = NoteList(), _ body: (Int) async throws -> Void) async throws {
-        let server = try TileServer(options, log: nil, note: { notes.append($0) })
+    /// Runs a server on a port the system picks while `body` runs; its error lines go to `notes`,
+    /// its access log's batches to `log` (none when nil).
+    static func withServer(_ options: TileServer.Options, notes: NoteList = NoteList(), log: NoteList? = nil, _ body: (Int) async throws -> Void) async throws {
+        var write: (@Sendable (String) -> Void)?
+        if let log { write = { log.append($0) } }
+        let server = try TileServer(options, log: write, note: { notes.append($0) })
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let task = Task {
             try await server.run(LocalServer.Options(port: 0, hosts: ["127.0.0.1"])) { url in
