@@ -20,25 +20,29 @@ import TrackingProtocols
         #expect(BatchNote("garbage") == nil)
     }
 
-    /// Instance B serves `/live?devices=car`; the fix goes to instance A: B's client gets it.
-    @Test(.onOwnThread) func live_onOneInstance_getsTheOtherInstancesCommits() async throws {
-        _ = try await PostgresTestServer.with { pg in
+    /// Instances A and B on one PostgreSQL, B serving `/live?devices=DEVICE`: once both listen,
+    /// `meanwhile` runs and A commits a fix of DEVICE at (52.5, `longitude`). Returns what B's
+    /// client heard, read until that position or 30 s.
+    static func heardOnB(_ device: String, longitude: Double, meanwhile: (PostgresTestServer) async throws -> Void = { _ in }) async throws -> String? {
+        try await PostgresTestServer.with { pg in
             let a = try await TrackingIngest(store: try await PostgresPositionStore.open(url: pg.url), policy: .register)
             defer { a.stop() }
             let b = try await TrackingIngest(store: try await PostgresPositionStore.open(url: pg.url), policy: .register)
             defer { b.stop() }
+            var heard = ""
             try await TrackingServerTests.withServer(b) { port async throws in
                 let client = try TCPClient.connect(host: "127.0.0.1", port: port)
                 defer { try? client.close() }
-                try client.writeAll(LiveFanOutTests.handshake(port, "/live?devices=car"))
+                try client.writeAll(LiveFanOutTests.handshake(port, "/live?devices=\(device)"))
                 _ = try LiveFanOutTests.read(client, until: ["FeatureCollection"])
                 try await Self.bothListen(pg)
-                try await a.ingest([try PostgresStoreTests.fix("car", PostgresStoreTests.nowSeconds - 100, latitude: 52.5, longitude: 13.41)],
+                try await meanwhile(pg)
+                try await a.ingest([try PostgresStoreTests.fix(device, PostgresStoreTests.nowSeconds - 100, latitude: 52.5, longitude: longitude)],
                                    receivedAt: Date())
-                let heard = try LiveFanOutTests.read(client, until: ["[13.41,52.5]"])
-                #expect(heard.contains("[13.41,52.5]") && heard.contains(#""device":"car""#), "instance B's client heard nothing of A's commit: \(heard)")
+                heard = try LiveFanOutTests.read(client, until: ["[\(longitude),52.5]"])
             }
-        }
+            return heard
+        } ?? nil
     }
 
     /// Both instances listen from their start: waits until PostgreSQL has their LISTENs.
@@ -50,27 +54,20 @@ import TrackingProtocols
         }
     }
 
+    /// Instance B serves `/live?devices=car`; the fix goes to instance A: B's client gets it.
+    @Test(.onOwnThread) func live_onOneInstance_getsTheOtherInstancesCommits() async throws {
+        guard let heard = try await Self.heardOnB("car", longitude: 13.41) else { return }
+        #expect(heard.contains("[13.41,52.5]") && heard.contains(#""device":"car""#), "instance B's client heard nothing of A's commit: \(heard)")
+    }
+
     /// The LISTEN connections end (`pg_terminate_backend`) and A commits at once, while B is
     /// not listening (it opens a new connection after 1 s): B's client still gets the fix,
     /// read again once B listens anew.
     @Test(.onOwnThread) func lostListen_theBatchesCommittedMeanwhile_reachTheClient() async throws {
-        _ = try await PostgresTestServer.with { pg in
-            let a = try await TrackingIngest(store: try await PostgresPositionStore.open(url: pg.url), policy: .register)
-            defer { a.stop() }
-            let b = try await TrackingIngest(store: try await PostgresPositionStore.open(url: pg.url), policy: .register)
-            defer { b.stop() }
-            try await TrackingServerTests.withServer(b) { port async throws in
-                let client = try TCPClient.connect(host: "127.0.0.1", port: port)
-                defer { try? client.close() }
-                try client.writeAll(LiveFanOutTests.handshake(port, "/live?devices=van"))
-                _ = try LiveFanOutTests.read(client, until: ["FeatureCollection"])
-                try await Self.bothListen(pg)
-                _ = try await pg.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%tracking_batches%'")
-                try await a.ingest([try PostgresStoreTests.fix("van", PostgresStoreTests.nowSeconds - 100, latitude: 52.51, longitude: 13.42)],
-                                   receivedAt: Date())
-                let heard = try LiveFanOutTests.read(client, until: ["[13.42,52.51]"])
-                #expect(heard.contains("[13.42,52.51]") && heard.contains(#""device":"van""#), "B's client heard nothing of A's commit: \(heard)")
-            }
+        let heard = try await Self.heardOnB("van", longitude: 13.42) { pg in
+            _ = try await pg.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%tracking_batches%'")
         }
+        guard let heard else { return }
+        #expect(heard.contains("[13.42,52.5]") && heard.contains(#""device":"van""#), "B's client heard nothing of A's commit: \(heard)")
     }
 }
