@@ -29,11 +29,11 @@ private let ubxSixtySeconds: [UInt8] = [0xB5, 0x62, 0x06, 0x08, 0x06, 0x00, 0x60
 }
 
 #if os(Linux) // a Linux pseudo-terminal stands in for the serial receiver
-/// Reads `count` bytes from `fd`, waiting at most 10 s in all (the writer is the source's task,
+/// Reads `count` bytes from `fd`, waiting at most 60 s in all (the writer is the source's task,
 /// so this never blocks a thread of the cooperative pool: it polls without waiting and sleeps).
 private func readFromMaster(_ fd: Int32, count: Int) async -> [UInt8] {
     var out: [UInt8] = []
-    let deadline = ContinuousClock.now + .seconds(10)
+    let deadline = ContinuousClock.now + .seconds(60)
     while out.count < count, ContinuousClock.now < deadline {
         var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&p, 1, 0) == 1 else {
