@@ -25,7 +25,7 @@ built="$(entries)"
 # live page's Chromium tests and the BlueZ mock's D-Bus tests wait on real time too (they failed
 # beside the style-rendering, tracking-server and off-road matching suites, and passed alone), and
 # so does `geo track` on a gpsfake replay (it missed epochs beside the tile and tracking servers).
-TIMED='PositioningTests|SystemIOTests|GeoTestSupportTests|MapViewTests\.livePage_|MonitoringTests\.bluez_|geoTests\.track_fromGpsd_'
+TIMED='PositioningTests|SystemIOTests|GeoTestSupportTests|MapViewTests\.livePage_|MonitoringTests\.bluez_|geoTests\.beacons_bluez_|geoTests\.track_fromGpsd_'
 # The servers' tests (the live page's HTTP server, the tracking server's /live and fences) read
 # their replies with 5–30 s timeouts, and Hummingbird answers from tasks of the cooperative pool:
 # beside the map suites' synchronous work their reads timed out at the end of the run (seven of
