@@ -471,7 +471,8 @@ let package = Package(
             name: "HTTPServingTests",
             dependencies: ["GeoBase", "HTTPServing", "GeoTestSupport", "SystemIO",
                            .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket")],
+                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(

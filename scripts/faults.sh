@@ -460,9 +460,10 @@ cases=$((cases + 1)); [ "$mvt_fail" -gt 0 ] && failures=$((failures + 1))
 printf '%-58.58s %4s  %-70.70s %s\n' "truncate MVT tiles inside MBTiles ×$((CUTS / 10))" "-" "${ERR%%$'\n'*}" \
   "$([ "$mvt_fail" = 0 ] && echo "pass ($mvt_pass)" || echo "FAIL ($mvt_fail)")"
 
-# --- servers: issue 36 items 1, 7 and 10 (HTTPServing.LocalServer, through geo map) ----------
+# --- servers: issue 36 items 1, 7 and 10, issues 32 and 35's hostile clients (HTTPServing) ---
 # A taken port is an error naming --port, and nothing says "serving" before it.
-taken_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+taken_port=$(free_port)
 python3 -c 'import socket, sys, time; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); time.sleep(60)' "$taken_port" &
 holder=$!
 sleep 0.5
@@ -470,63 +471,35 @@ check error "--port $taken_port" "$T/stdout" "$T/empty" map --port "$taken_port"
 if grep -q "serving" <<<"$ERR"; then WHY="said serving before failing"; row "  (nothing says serving on a taken port)"; fi
 kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 
-# A hostile client against the live page: each line of the script is one case.
-page_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$GEO" map --port "$page_port" --host 127.0.0.1 2>"$T/map-stderr" >/dev/null &
-page=$!
-python3 - "$page_port" "$page" >"$T/server-cases" 2>&1 <<'PY'
-import os, signal, socket, sys, time
-port, pid = int(sys.argv[1]), int(sys.argv[2])
-for _ in range(600):
-    try: socket.create_connection(("127.0.0.1", port), 1).close(); break
-    except OSError: time.sleep(0.1)
-def exchange(data, wait=20):
-    s = socket.create_connection(("127.0.0.1", port), 5); s.settimeout(wait)
-    try: s.sendall(data)
-    except OSError: pass
-    got, closed, t0 = b"", False, time.time()
-    try:
-        while True:
-            chunk = s.recv(65536)
-            if not chunk: closed = True; break
-            got += chunk
-    except (socket.timeout, ConnectionResetError): closed = isinstance(sys.exc_info()[1], ConnectionResetError)
-    s.close(); return got, closed, time.time() - t0
-def ws(host, origin=None):
-    return (f"GET /ws HTTP/1.1\r\nHost: {host}\r\n" + (f"Origin: {origin}\r\n" if origin else "")
-            + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
-def case(name, ok, why):
-    print(f"{name}\t{'pass' if ok else 'FAIL: ' + why}")
-got, closed, _ = exchange(ws(f"127.0.0.1:{port}", "https://evil.example"), 3)
-case("another site's page opens /ws (cross-site WebSocket hijacking)", got.startswith(b"HTTP/1.1 403"), got[:40].decode(errors="replace"))
-got, closed, _ = exchange(ws(f"evil.example:{port}", f"http://evil.example:{port}"), 3)
-case("a rebound DNS name opens /ws (DNS rebinding)", got.startswith(b"HTTP/1.1 403"), got[:40].decode(errors="replace"))
-got, closed, _ = exchange(f"GET /frame.png HTTP/1.1\r\nHost: evil.example:{port}\r\n\r\n".encode(), 3)
-case("a rebound DNS name reads /frame.png", got.startswith(b"HTTP/1.1 403"), got[:40].decode(errors="replace"))
-got, closed, _ = exchange(ws(f"127.0.0.1:{port}") + bytes([0x81, 5]) + b"hello")
-case("an unmasked client frame (RFC 6455 section 5.1)", closed and got.startswith(b"HTTP/1.1 101"), f"closed={closed}")
-got, closed, _ = exchange(b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-case("a URL of 100 KB", closed and got.startswith(b"HTTP/1.1 414"), f"closed={closed} {got[:30]!r}")
-got, closed, _ = exchange(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(b"X-Pad-%d: %s\r\n" % (i, b"b" * 100) for i in range(1000)) + b"\r\n")
-case("headers of 100 KB", closed and got.startswith(b"HTTP/1.1 431"), f"closed={closed} {got[:30]!r}")
-got, closed, took = exchange(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", 25)
-case("half a head, then silence (slowloris)", closed and got.startswith(b"HTTP/1.1 408"), f"closed={closed} after {took:.0f} s {got[:30]!r}")
-# A page that holds /ws open and never answers the close frame; then SIGTERM.
-s = socket.create_connection(("127.0.0.1", port), 5); s.sendall(ws(f"127.0.0.1:{port}")); s.recv(12)
-os.kill(pid, signal.SIGTERM); t0 = time.time()
-while time.time() - t0 < 20:
-    try: os.kill(pid, 0); time.sleep(0.1)
-    except ProcessLookupError: break
-took = time.time() - t0
-case("SIGTERM while a page ignores the close frame", took < 5, f"still running after {took:.0f} s")
-PY
-kill -9 "$page" 2>/dev/null; wait "$page" 2>/dev/null
-while IFS=$'\t' read -r name verdict_text; do
-  cases=$((cases + 1)); RC=0
-  if [ "$verdict_text" != pass ]; then failures=$((failures + 1)); fi
-  printf '%-58.58s %4s  %-70.70s %s\n' "map: $name" "-" "" "$verdict_text"
-done <"$T/server-cases"
-grep -q $'\t' "$T/server-cases" || { cases=$((cases + 1)); failures=$((failures + 1)); echo "map: the hostile-client script failed: $(tail -1 "$T/server-cases")"; }
+# Hostile clients against each server (scripts/hostile-http.py: each line of its output is one
+# case): the live page (geo map), the tile server (geo serve) and the tracking server (geo
+# serve-tracking, with its Teltonika port).
+hostile() {  # hostile KIND PORT PID [TELTONIKA_PORT]
+  python3 scripts/hostile-http.py "$@" >"$T/server-cases" 2>&1
+  kill -9 "$3" 2>/dev/null; wait "$3" 2>/dev/null
+  while IFS=$'\t' read -r name verdict_text; do
+    cases=$((cases + 1)); RC=0
+    if [ "$verdict_text" != pass ]; then failures=$((failures + 1)); fi
+    printf '%-58.58s %4s  %-70.70s %s\n' "$name" "-" "" "$verdict_text"
+  done <"$T/server-cases"
+  grep -q $'\t' "$T/server-cases" || { cases=$((cases + 1)); failures=$((failures + 1)); echo "$1: the hostile-client script failed: $(tail -1 "$T/server-cases")"; }
+}
+port=$(free_port)
+"$GEO" map --port "$port" --host 127.0.0.1 2>"$T/map-stderr" >/dev/null &
+hostile map "$port" $!
+port=$(free_port)
+"$GEO" serve "$T/city.pmtiles" --port "$port" --quiet 2>"$T/serve-stderr" >/dev/null &
+hostile serve "$port" $!
+port=$(free_port); teltonika_port=$(free_port)
+"$GEO" serve-tracking --db "$T/hostile.sqlite" --port "$port" --device d1 --teltonika-port "$teltonika_port" 2>"$T/tracking-stderr" >/dev/null &
+hostile tracking "$port" $! "$teltonika_port"
+# Whatever a hostile client does, a server's own log stays bounded (ServerLog: 10 lines a minute).
+for log in map serve tracking; do
+  cases=$((cases + 1)); lines=$(wc -l <"$T/$log-stderr")
+  if [ "$lines" -le 100 ]; then verdict_text=pass; else verdict_text="FAIL: $lines lines"; failures=$((failures + 1)); fi
+  printf '%-58.58s %4s  %-70.70s %s\n' "$log: standard error after the hostile clients" "-" "$lines lines" "$verdict_text"
+done
+
 # --- 6. overflows, lined-up output, endless replay, silent wrong answers (issue 36) ---------
 
 # expect NAME TEST WHY: one table row for the last run_geo, failing with WHY unless TEST (a

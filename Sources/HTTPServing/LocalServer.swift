@@ -71,13 +71,14 @@ public struct LocalServer {
                                                                configuration: .init(http1: http1, ws: webSocket)),
                            limits: limits, policy: policy)
         }
+        let logger = Logger(label: "Hummingbird") { _ in ServerLog(note: note) }
         @Sendable func application(_ host: String, port: Int, bound: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
             Application(responder: responder, server: server, configuration: .init(address: .hostname(host, port: port)),
                         onServerRunning: { channel in
                             let actual = channel.localAddress?.port ?? port
                             serving("http://\(host.contains(":") ? "[\(host)]" : host):\(actual)/")
                             bound(actual)
-                        })
+                        }, logger: logger)
         }
         // The first host's port, once bound (with port 0, the one the system picked).
         let (firstPort, firstPortContinuation) = AsyncStream.makeStream(of: Int.self)

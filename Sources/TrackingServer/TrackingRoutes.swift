@@ -91,6 +91,11 @@ public enum TrackingRoutes {
         let receivedAt = Date()
         let rules = DecodingRules(now: receivedAt)
         let body: [UInt8]
+        // A declared length over the bound is refused at once, as nginx's client_max_body_size
+        // is: a client announcing 4 GB gets its 413 without the server waiting for the bytes.
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > rules.maximumBodyBytes {
+            return text("body larger than \(rules.maximumBodyBytes) bytes\n", status: .contentTooLarge, close: true)
+        }
         do {
             var buffer = try await request.body.collect(upTo: rules.maximumBodyBytes)
             body = buffer.readBytes(length: buffer.readableBytes) ?? []

@@ -3,6 +3,7 @@ import GeoTestSupport
 @testable import HTTPServing
 import Hummingbird
 import HummingbirdWebSocket
+import Logging
 import SystemIO
 import Testing
 
@@ -212,4 +213,20 @@ private final class LockedStrings: @unchecked Sendable {
     private var strings: [String] = []
     func append(_ s: String) { lock.withLock { strings.append(s) } }
     var all: [String] { lock.withLock { strings } }
+}
+
+// MARK: - The server's own log
+
+@Test func serverLog_passesWarningsAndErrors_atMostTenAMinute() {
+    let notes = LockedStrings()
+    let logger = Logger(label: "Hummingbird") { _ in ServerLog(note: { notes.append($0) }) }
+    logger.info("Server started and listening on 127.0.0.1:8080")
+    #expect(notes.all.isEmpty, "info lines are not notes: the server says where it serves itself")
+    logger.warning("first", metadata: ["peer": "127.0.0.1"])
+    #expect(notes.all == ["warning: first (peer=127.0.0.1)"])
+    // A client that makes the server log an error per request in flight (hostile-http.py's
+    // pipelining clients wrote 7,124 lines): within the minute, ten lines in all.
+    for i in 0..<7_124 { logger.error("Error handling upgrade result \(i)") }
+    #expect(notes.all.count == ServerLog.linesPerMinute)
+    #expect(notes.all.last == "error: Error handling upgrade result 8")
 }
