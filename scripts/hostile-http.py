@@ -182,8 +182,8 @@ if kind == "tracking":
     big = b'{"locations":[' + b",".join([b'{"type":"Feature","geometry":{"type":"Point","coordinates":[7.42,43.73]},"properties":{"timestamp":"2026-01-01T00:00:00Z","device_id":"d1"}}'] * 50_000) + b"]}"
     status, _, _ = request("/overland", "Content-Type: application/json\r\n", "POST", big)
     case(f"Overland, a body of {len(big) // 1_000_000} MB", status == 413, f"status {status}")
-    got, closed, _ = exchange(b"POST /overland HTTP/1.1\r\nHost: " + HOST.encode() + b"\r\nContent-Length: 4000000000\r\n\r\n", 10)
-    case("Content-Length 4 GB", closed and got.startswith(b"HTTP/1.1 413"), f"closed={closed} {got[:30]!r}")
+    got, closed, _ = exchange(b"POST /overland HTTP/1.1\r\nHost: " + HOST.encode() + b"\r\nContent-Length: 4000000000\r\n\r\n", 5)
+    case("Content-Length 4 GB, no body sent", got.startswith(b"HTTP/1.1 413"), f"{got[:30]!r}")
     if teltonika_port:
         wait_listening(teltonika_port)
         imei = b"356307042441013"
