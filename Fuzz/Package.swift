@@ -43,6 +43,9 @@ let package = Package(
                           dependencies: ["FuzzSupport", .product(name: "MapData", package: "LocationKit"),
                                          .product(name: "TileArchives", package: "LocationKit")],
                           path: "MBTilesFuzz", exclude: harness),
+        .executableTarget(name: "TrackingFuzz", dependencies: ["FuzzSupport", .product(name: "TrackingProtocols", package: "LocationKit"),
+                                                               .product(name: "GeoCore", package: "LocationKit")],
+                          path: "TrackingFuzz", exclude: harness),
         .executableTarget(name: "PNGFuzz", dependencies: ["FuzzSupport", .product(name: "MapRenderer", package: "LocationKit")],
                           path: "PNGFuzz", exclude: harness),
     ]

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
 DATA="${LOCATIONKIT_DATA:-$(cd .. && pwd)/shared/data}"
-ALL=(NMEAFuzz GPXFuzz OSMXMLFuzz PBFFuzz GeoJSONFuzz RoadGraphFileFuzz MVTFuzz PMTilesFuzz MBTilesFuzz PNGFuzz)
+ALL=(NMEAFuzz GPXFuzz OSMXMLFuzz PBFFuzz GeoJSONFuzz RoadGraphFileFuzz MVTFuzz PMTilesFuzz MBTilesFuzz PNGFuzz TrackingFuzz)
 want="${1:-all}"
 seconds="${2:-600}"
 if [ "$want" = all ]; then targets=("${ALL[@]}"); else targets=("$want"); fi
