@@ -67,6 +67,15 @@ import Testing
         #expect(dayBytes.count > 1000 && nightBytes.count > 1000 && dayBytes != nightBytes)
         let hidden = try await GeoProcess.geo(["snapshot", "--style", "default", "--hide", "nowhere", "-o", day.path])
         #expect(hidden.status != 0 && hidden.stderr.contains("unknown category"), "\(hidden.stderr)")
+        // `geo style default` prints the same style: valid, 41 layers, the night one another.
+        let printed = try await GeoProcess.geo(["style", "default"]), printedNight = try await GeoProcess.geo(["style", "default", "--night"])
+        #expect(printed.status == 0 && printedNight.status == 0 && printed.stdout != printedNight.stdout)
+        let file = dir.appendingPathComponent("default.json")
+        try printed.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let valid = try await GeoProcess.geo(["style", "validate", file.path])
+        #expect(valid.status == 0 && valid.stdout.isEmpty, "\(valid.stdout)")
+        let layers = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any]
+        #expect((layers?["layers"] as? [Any])?.count == 41)
         let marker = try await GeoProcess.geo(["snapshot", "--style", "default", "--marker", "48,11", "-o", day.path])
         #expect(marker.status != 0 && marker.stderr.contains("not drawn with --style"), "\(marker.stderr)")
     }
