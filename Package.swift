@@ -499,7 +499,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StyleRenderingTests",
-            dependencies: ["StyleRendering", "MapStyle", "MapRenderer", "GeoTestSupport"],
+            dependencies: ["StyleRendering", "MapStyle", "MapRenderer", "MapData", "OSMImport", "GeoCore", "GeoTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -16,9 +16,15 @@ enum MapFonts {
     ]
 
     /// Reads the fonts and opens them for text.
+    /// - Throws: as `faces(environment:)`.
+    static func load(environment: [String: String]) throws -> TextRenderer {
+        try TextRenderer(faces: try faces(environment: environment))
+    }
+
+    /// The fonts, read, in fallback order.
     /// - Throws: `CommandLineFileError` naming a missing file, where it looked and the Debian
     ///   packages that have it; `ValidationError` for a file that is no font.
-    static func load(environment: [String: String]) throws -> TextRenderer {
+    static func faces(environment: [String: String]) throws -> [FontFace] {
         var faces: [FontFace] = []
         for file in files {
             let folders = environment["LOCATIONKIT_FONTS"].map { [$0] } ?? file.folders
@@ -27,7 +33,7 @@ enum MapFonts {
             }
             faces.append(try FontFace(data: try FileDescriptor.readContents(of: path), index: file.index, name: path))
         }
-        return try TextRenderer(faces: faces)
+        return faces
     }
 }
 #endif

@@ -51,7 +51,7 @@ struct SnapshotCommand: ParsableCommand {
     var tiltOption: Double?
     var tilt: Double { tiltOption ?? 0 }
 
-    @Option(help: "A MapLibre style (v8 style.json) to draw instead of OpenStreetMap data; the camera is the style's unless --center, --zoom, --orientation, --tilt say otherwise.")
+    @Option(help: "A MapLibre style (v8 style.json) to draw instead of OpenStreetMap data; the camera is the style's unless --center, --zoom, --orientation, --tilt say otherwise. 'default' and 'default-night' (or 'night') name the built-in day and night styles, drawn over --data (default: the sample city) at zoom 15 unless --zoom says otherwise.")
     var style: String?
 
     @Option(help: "The folder local:// URLs of --style resolve under (other relative URLs resolve against the style's folder).")
@@ -94,6 +94,14 @@ struct SnapshotCommand: ParsableCommand {
         _ = try parsedSize()
         guard pixelRatio.isFinite, (0.25...8).contains(pixelRatio) else { throw ValidationError("--pixel-ratio must be 0.25…8, got \(pixelRatio)") }
         if style == nil, base != nil || pixelRatio != 1 || straightAlpha { throw ValidationError("--base, --pixel-ratio and --straight-alpha go with --style") }
+        if let style {
+            if track != nil || !marker.isEmpty || language != nil || projection != .mercator {
+                throw ValidationError("--track, --marker, --language and --projection are not drawn with --style")
+            }
+            if StyleSnapshotFiles.defaultScheme(named: style) == nil, !hide.isEmpty || !showPOI.isEmpty || !showPedestrian.isEmpty || data != nil {
+                throw ValidationError("--data, --hide, --show-poi and --show-pedestrian go with the built-in styles (--style default, default-night) or without --style")
+            }
+        }
         if let center { _ = try Self.coordinate(center, option: "--center") }
         for m in marker { _ = try Self.coordinate(m, option: "--marker") }
         for h in hide where MapCategory(rawValue: h) == nil {
@@ -122,6 +130,12 @@ struct SnapshotCommand: ParsableCommand {
         let (width, height) = try parsedSize()
         if let style {
             let centre = try center.map { try Self.coordinate($0, option: "--center") }
+            if let scheme = StyleSnapshotFiles.defaultScheme(named: style) {
+                try StyleSnapshotFiles.renderDefault(scheme, data: data, hide: Set(hide), showPOI: Self.list(showPOI), showPedestrian: Self.list(showPedestrian),
+                                                     size: (width, height), pixelRatio: pixelRatio, center: centre, zoom: zoomOption,
+                                                     bearing: orientationOption, pitch: tiltOption, straightAlpha: straightAlpha, output: output)
+                return
+            }
             try StyleSnapshotFiles.render(style: style, base: base, size: (width, height), pixelRatio: pixelRatio, center: centre,
                                           zoom: zoomOption, bearing: orientationOption, pitch: tiltOption, straightAlpha: straightAlpha, output: output)
             return

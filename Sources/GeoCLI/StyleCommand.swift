@@ -8,7 +8,7 @@ struct StyleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "style",
         abstract: "MapLibre Style Specification v8: styles and their expressions.",
-        subcommands: [Validate.self, Expression.self]
+        subcommands: [Validate.self, Expression.self, Default.self]
     )
 
     /// `geo style validate STYLE.json`: every problem of a style, one line each.
@@ -54,6 +54,27 @@ struct StyleCommand: ParsableCommand {
             } catch {
                 throw CommandLineFileError.damaged("style expression", file, error)
             }
+        }
+    }
+}
+
+extension StyleCommand {
+    /// `geo style default [--night]`: a built-in style's JSON (`DefaultStyle`), to edit, serve
+    /// or draw elsewhere (its tiles and glyphs are `local://` URLs).
+    struct Default: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "default",
+            abstract: "Print the built-in default style (MapLibre v8 JSON): the day look, or --night.",
+            discussion: "The style `geo snapshot --style default` (or default-night) draws: layers over the tiles `geo tiles build` writes, at local://tiles/{z}/{x}/{y}.pbf, glyphs at local://glyphs/{fontstack}/{range}.pbf (`geo glyphs build`)."
+        )
+
+        @Flag(help: "The night scheme.")
+        var night = false
+
+        func run() throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            StandardOutput().line(String(decoding: try encoder.encode(try DefaultStyle.json(night ? .night : .day)), as: UTF8.self))
         }
     }
 }

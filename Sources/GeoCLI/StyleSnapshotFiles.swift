@@ -1,11 +1,14 @@
 import ArgumentParser
+import Foundation
 import GeoCore
 import GPXCodec
+import MapData
 import MapRenderer
 import MapStyle
 import StyleRendering
 import SystemIO
 import GeoBase
+import TileArchives
 
 /// `geo snapshot --style`: reads the style and the files its URLs name, draws it with
 /// `StyleSnapshot`, writes the PNG; warnings go to standard error.
@@ -29,9 +32,58 @@ enum StyleSnapshotFiles {
             defer { try? fd.close() }
             return try fd.readToEnd(limit: maximumResourceSize)
         }
+        try write(snapshot, of: path, straightAlpha: straightAlpha, output: output)
+    }
+
+    /// The zoom of a default-style snapshot without `--zoom`: the legacy `geo snapshot`'s 16
+    /// in 256-pixel tiles, 15 in MapLibre's 512-pixel world.
+    static let defaultStyleZoom = 15.0
+
+    /// The built-in style `--style` names, if it names one (SnapshotCommand does not import
+    /// the MapStyle module: its name is MapRenderer's legacy `MapStyle` type's too).
+    static func defaultScheme(named name: String) -> DefaultStyle.Scheme? { DefaultStyle.Scheme(styleName: name) }
+
+    /// `geo snapshot --style default|default-night`: the built-in style of `scheme` over `data`
+    /// (an archive's tiles, or an OSM extract's or the sample city's features tiled in memory),
+    /// labels in glyphs made from the local Noto fonts; the camera at the data's centre and
+    /// zoom 15 unless given. `hide`, `showPOI` and `showPedestrian` are the legacy snapshot's
+    /// switches (categories; classes or "all"), as `DefaultStyle.Options`: POIs and pedestrian
+    /// features only when named, as there.
+    static func renderDefault(_ scheme: DefaultStyle.Scheme, data: String?, hide: Set<String>, showPOI: Set<String>, showPedestrian: Set<String>,
+                              size: (Int, Int), pixelRatio: Double, center: Coordinate?,
+                              zoom: Double?, bearing: Double?, pitch: Double?, straightAlpha: Bool, output: String) throws {
+        let map = try TileArchiveFiles.mapData(data, command: "snapshot")
+        let tiles: any MapSource
+        switch map {
+        case .tiles(let archive): tiles = archive.source
+        case .features(let features): tiles = try FeatureMapSource(features: features, name: data ?? "sample city")
+        }
+        var options = DefaultStyle.Options()
+        options.hiddenCategories = hide
+        options.poiClasses = showPOI.contains("all") ? nil : showPOI
+        options.pedestrianClasses = showPedestrian.contains("all") ? nil : showPedestrian
+        let style = try DefaultStyle.document(scheme, options: options)
+        var camera = StyleCamera(style: style, width: size.0, height: size.1, pixelRatio: pixelRatio)
+        let centre = center ?? map.center
+        (camera.latitude, camera.longitude) = (centre.latitude, centre.longitude)
+        camera.zoom = zoom ?? defaultStyleZoom
+        camera.bearing = bearing ?? 0
+        camera.pitch = pitch ?? 0
+        var glyphRange: ((String, UInt32) throws -> [UInt8])? = nil
+        #if os(Linux)
+        let faces = try MapFonts.faces(environment: ProcessInfo.processInfo.environment)
+        glyphRange = { stack, start in GlyphPBF.encode([GlyphStackBuilder(faces: faces, name: stack).range(startingAt: start)]) }
+        #endif
+        let resources = DefaultStyleResources(tiles: tiles, glyphRange: glyphRange)
+        let snapshot = try StyleSnapshot(style: style, camera: camera, load: resources.load)
+        try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)
+    }
+
+    /// Writes the snapshot's PNG and its warnings (to standard error, each after `name`).
+    private static func write(_ snapshot: StyleSnapshot, of name: String, straightAlpha: Bool, output: String) throws {
         let png = try PNG.encode(snapshot.image, premultipliedAlpha: !straightAlpha)
         try CommandLineFiles.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
         let err = FileDescriptor.standardError
-        for w in snapshot.warnings { try? err.writeAll("geo snapshot: \(path): \(w)\n") }
+        for w in snapshot.warnings { try? err.writeAll("geo snapshot: \(name): \(w)\n") }
     }
 }

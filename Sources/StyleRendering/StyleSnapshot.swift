@@ -121,7 +121,14 @@ struct StylePainter {
         case "fill", "line", "circle":
             for (tile, group) in features(of: layer) {
                 canvas.clip = tile.flatMap { clipRect($0) }
-                let matching = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+                var matching = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+                // `fill-sort-key`, `line-sort-key`, `circle-sort-key`: lower keys drawn first,
+                // equal keys in the source's order, within a tile (as MapLibre sorts a bucket).
+                let sortKey = layer.type + "-sort-key"
+                if layer.layoutValues[sortKey] != nil {
+                    let keys = matching.map { number(layer, sortKey, $0, paint: false) }
+                    matching = matching.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { matching[$0] }
+                }
                 // GeoJSON is drawn again on each copy of the world in view (vector tiles come as copies).
                 let center = screen.centerX
                 for wrap in tile == nil ? worldCopies() : [0] {

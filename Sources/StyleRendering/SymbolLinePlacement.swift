@@ -200,3 +200,63 @@ extension StylePainter {
         return parts
     }
 }
+
+extension StylePainter {
+    /// The features of one tile (or GeoJSON source) with the lines of the same label text that
+    /// meet end to start joined, as GL JS's `mergeLines` joins a `symbol-placement: line`
+    /// bucket's features before placing labels (a street cut into ways gets labels along the
+    /// street, not one per way): keyed on each feature's first line's ends and its text; a line
+    /// between two others of its text joins both; features without text, or not lines, stay
+    /// as they are. Joined features keep the first's properties and place in the source's order.
+    /// - Complexity: O(features + their points).
+    func mergedLines(_ features: [RenderFeature], _ layer: StyleLayer) -> [RenderFeature] {
+        struct End: Hashable { let text: String, x: Double, y: Double }
+        func end(_ text: String, _ line: [WorldPoint], last: Bool) -> End {
+            let p = last ? line[line.count - 1] : line[0]
+            return End(text: text, x: p.x, y: p.y)
+        }
+        var merged: [RenderFeature?] = []
+        // The feature each free start (left) or end (right) belongs to, by text and point.
+        var left: [End: Int] = [:], right: [End: Int] = [:]
+        for f in features {
+            var scalars = String.UnicodeScalarView()
+            scalars.append(contentsOf: labelText(layer, f, fontStack: "").chars.map(\.scalar))
+            let text = String(scalars)
+            guard f.kind == .line, let line = f.lines.first, !line.isEmpty, !text.isEmpty else { merged.append(f); continue }
+            let l = end(text, line, last: false), r = end(text, line, last: true)
+            // `line` after the feature that ends where it starts.
+            func ontoRight(_ line: [WorldPoint]) -> Int {
+                let i = right.removeValue(forKey: l)!
+                right[r] = i
+                merged[i]!.lines[0].removeLast()
+                merged[i]!.lines[0] += line
+                return i
+            }
+            // `line` before the feature that starts where it ends.
+            func ontoLeft(_ line: [WorldPoint]) -> Int {
+                let i = left.removeValue(forKey: r)!
+                left[l] = i
+                merged[i]!.lines[0].removeFirst()
+                merged[i]!.lines[0] = line + merged[i]!.lines[0]
+                return i
+            }
+            if let before = right[l], let after = left[r], before != after {
+                let j = ontoLeft(line)
+                let i = ontoRight(merged[j]!.lines[0])
+                left[l] = nil
+                right[r] = nil
+                right[end(text, merged[i]!.lines[0], last: true)] = i
+                merged[j] = nil
+            } else if right[l] != nil {
+                _ = ontoRight(line)
+            } else if left[r] != nil {
+                _ = ontoLeft(line)
+            } else {
+                merged.append(f)
+                left[l] = merged.count - 1
+                right[r] = merged.count - 1
+            }
+        }
+        return merged.compactMap { $0 }
+    }
+}

@@ -36,8 +36,11 @@ extension StylePainter {
             // Screen y in GL JS's tile units (1/16 layout pixel).
             let unit = camera.pixelRatio * layoutToScreen / 16
             var candidates: [(key: Double, y: Double, feature: RenderFeature, tile: Int, drawn: Bool)] = []
+            let alongLines = value(layer, "symbol-placement", paint: false).stringValue == "line"
             for (rank, (tile, group)) in Self.placementOrder(features(of: layer), bearing: camera.bearing).enumerated() {
-                for f in group where layer.filter?.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) ?? true {
+                var matching = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+                if alongLines { matching = mergedLines(matching, layer) }
+                for f in matching {
                     var f = f, drawn = true
                     // Vector tiles repeat the points of their buffer: a tile draws only its own,
                     // the others still take room in its collision index (GL JS's symbol bucket).

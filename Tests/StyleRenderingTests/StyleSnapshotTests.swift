@@ -51,6 +51,21 @@ import Testing
         #expect(s.warnings.isEmpty)
     }
 
+    @Test func lineSortKeyDrawsLowerKeysFirst() throws {
+        // Two crossing lines, the red one first in the data but with the higher key: red on top
+        // where they cross (the image's centre); without the key, the later blue one is on top.
+        let lines = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"k": 2, "c": "red"}, "geometry": {"type": "LineString", "coordinates": [[-20, 0], [20, 0]]}}, {"type": "Feature", "properties": {"k": 1, "c": "blue"}, "geometry": {"type": "LineString", "coordinates": [[0, -20], [0, 20]]}}]}"#
+        func centre(_ layout: String) throws -> Color {
+            let s = try draw("""
+                {"version": 8, "sources": {"l": {"type": "geojson", "data": \(lines)}},
+                 "layers": [{"id": "l", "type": "line", "source": "l", "layout": {\(layout)}, "paint": {"line-width": 6, "line-color": ["get", "c"]}}]}
+                """)
+            return s.image.color(x: 32, y: 32)
+        }
+        #expect(try centre(#""line-sort-key": ["get", "k"]"#) == Color(red: 255, green: 0, blue: 0))
+        #expect(try centre("") == Color(red: 0, green: 0, blue: 255))
+    }
+
     @Test func aMissingSourceFileIsAWarningNotAFailure() throws {
         let s = try draw(#"{"version": 8, "sources": {"p": {"type": "geojson", "data": "missing.geojson"}}, "layers": [{"id": "c", "type": "circle", "source": "p"}]}"#)
         #expect(s.warnings.contains { $0.contains("missing.geojson") })

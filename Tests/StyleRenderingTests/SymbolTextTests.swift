@@ -70,6 +70,38 @@ import Testing
         #expect(a.minX == b.minX && a.maxX == b.maxX && a.minY == b.minY && a.maxY == b.maxY, "\(a) vs \(b)")
     }
 
+    /// GL JS's `mergeLines`: two lines of one name, the second starting where the first ends,
+    /// are one line of twice the length: with a spacing longer than both, one label at its
+    /// middle (the joint); the same lines meeting end to end (the second reversed) are not
+    /// joined, and each gets its own label at its middle, ±75 px from the centre.
+    @Test func linesOfOneTextMeetingEndToStartAreLabelledAsOneLine() throws {
+        guard let glyphs = try Fixtures.url("maplibre-render/glyphs") else { return }
+        func labels(_ second: String) throws -> [Int] {
+            // 105° of longitude is 149 px at zoom 0 (512 px around the world).
+            let text = """
+                {"version": 8, "glyphs": "local://glyphs/{fontstack}/{range}.pbf",
+                 "sources": {"l": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
+                    {"type": "Feature", "properties": {"name": "Ab"}, "geometry": {"type": "LineString", "coordinates": [[-105, 0], [0, 0]]}},
+                    {"type": "Feature", "properties": {"name": "Ab"}, "geometry": {"type": "LineString", "coordinates": \(second)}}]}}},
+                 "layers": [{"id": "t", "type": "symbol", "source": "l",
+                             "layout": {"symbol-placement": "line", "symbol-spacing": 1000, "text-font": ["Open Sans Semibold", "Arial Unicode MS Bold"], "text-field": "{name}"},
+                             "paint": {"text-color": "#000000"}}]}
+                """
+            let style = try StyleDocument(data: Data(text.utf8))
+            let s = try StyleSnapshot(style: style, camera: StyleCamera(style: style, width: 256, height: 64, pixelRatio: 1)) { url in
+                [UInt8](try Data(contentsOf: glyphs.appendingPathComponent(String(url.dropFirst("local://glyphs/".count)))))
+            }
+            // The columns with ink, grouped into runs at least 10 px apart: one run per label.
+            let columns = (0..<256).filter { x in (0..<64).contains { s.image.color(x: x, y: $0).alpha > 128 } }
+            var runs: [Int] = []
+            for (i, x) in columns.enumerated() where i == 0 || x - columns[i - 1] > 10 { runs.append(x) }
+            return runs
+        }
+        let joined = try labels("[[0, 0], [105, 0]]"), apart = try labels("[[105, 0], [0, 0]]")
+        #expect(joined.count == 1, "\(joined)")
+        #expect(apart.count == 2, "\(apart)")
+    }
+
     @Test func haloSurroundsTheTextInItsColour() throws {
         guard let s = try draw(layout: "", paint: ##"{"text-color": "#000000", "text-halo-color": "#ff0000", "text-halo-width": 2}"##) else { return }
         let red = ink(s.image) { $0.red > 200 && $0.green < 60 && $0.alpha > 200 }

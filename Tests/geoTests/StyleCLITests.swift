@@ -52,3 +52,31 @@ import Testing
         #expect(missing.status == 66 && missing.stderr.contains("no such file"), "\(missing.stderr)")
     }
 }
+
+/// `--style default` and `--style default-night`: the built-in styles over the sample city
+/// (no files), labels in glyphs made from the local fonts: no warning (every tile and glyph
+/// range resolved), two different pictures; `--data` with an archive draws the same view.
+@Test func snapshotStyle_default_drawsTheSampleCityByDayAndNight() async throws {
+    try await withTemporaryDirectory { dir in
+        let day = dir.appendingPathComponent("day.png"), night = dir.appendingPathComponent("night.png")
+        let d = try await GeoProcess.geo(["snapshot", "--style", "default", "--show-poi", "all", "--size", "200x150", "-o", day.path])
+        #expect(d.status == 0 && d.stderr.isEmpty, "\(d.stderr)")
+        let n = try await GeoProcess.geo(["snapshot", "--style", "default-night", "--show-poi", "all", "--size", "200x150", "-o", night.path])
+        #expect(n.status == 0 && n.stderr.isEmpty, "\(n.stderr)")
+        let dayBytes = try Data(contentsOf: day), nightBytes = try Data(contentsOf: night)
+        #expect(dayBytes.count > 1000 && nightBytes.count > 1000 && dayBytes != nightBytes)
+        let hidden = try await GeoProcess.geo(["snapshot", "--style", "default", "--hide", "nowhere", "-o", day.path])
+        #expect(hidden.status != 0 && hidden.stderr.contains("unknown category"), "\(hidden.stderr)")
+        // `geo style default` prints the same style: valid, 41 layers, the night one another.
+        let printed = try await GeoProcess.geo(["style", "default"]), printedNight = try await GeoProcess.geo(["style", "default", "--night"])
+        #expect(printed.status == 0 && printedNight.status == 0 && printed.stdout != printedNight.stdout)
+        let file = dir.appendingPathComponent("default.json")
+        try printed.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let valid = try await GeoProcess.geo(["style", "validate", file.path])
+        #expect(valid.status == 0 && valid.stdout.isEmpty, "\(valid.stdout)")
+        let layers = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any]
+        #expect((layers?["layers"] as? [Any])?.count == 41)
+        let marker = try await GeoProcess.geo(["snapshot", "--style", "default", "--marker", "48,11", "-o", day.path])
+        #expect(marker.status != 0 && marker.stderr.contains("not drawn with --style"), "\(marker.stderr)")
+    }
+}
