@@ -143,10 +143,11 @@ let package = Package(
         // OpenStreetMap extracts cut into them (OSMImport reads the extract).
         .target(name: "TileArchives", dependencies: ["GeoBase", "GeoCore", "MapData", "OSMImport", "SystemIO", "CSQLite3"], swiftSettings: strictSettings),
 
-        // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city.
+        // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city and its
+        // demo route.
         .target(
             name: "OSMImport",
-            dependencies: ["GeoBase", "GeoCore", "RoadNetwork", "MapData", "ProtobufWire", "SystemIO", "XMLStreaming", "ZlibCompression"],
+            dependencies: ["GeoBase", "GeoCore", "RoadNetwork", "Routing", "MapData", "ProtobufWire", "SystemIO", "XMLStreaming", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
 
@@ -416,7 +417,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OSMImportTests",
-            dependencies: ["GeoBase", "OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork", "ProtobufWire", "MapData"],
+            dependencies: ["GeoBase", "OSMImport", "GeoCore", "GeoTestSupport", "RoadNetwork", "Routing", "ProtobufWire", "MapData"],
             swiftSettings: strictSettings
         ),
         .testTarget(

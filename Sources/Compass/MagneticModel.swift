@@ -164,6 +164,27 @@ public struct MagneticModel: Sendable {
         return Double(year) + (seconds - start) / (end - start)
     }
 
+    /// A date as a decimal year, as `geo magnetic --date` takes it: `YYYY-MM-DD` (00:00 UTC of
+    /// that day, counted as ``decimalYear(of:)`` counts: 2025-07-02 is 2025.49863, day 182 of
+    /// 365) or a decimal number such as `2027.5`. Whether the year is inside ``validYears`` is
+    /// the caller's to check.
+    /// - Throws: `CompassError.invalidDate` at the text: neither form, or a day that does not
+    ///   exist (2025-02-29).
+    public static func decimalYear(parsing text: String) throws(CompassError) -> Double {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+           let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) {
+            guard CivilCalendar.isValid(year: y, month: m, day: d) else { throw CompassError(.invalidDate, "no such day '\(text)'", at: text) }
+            let start = CivilCalendar.days(year: y, month: 1, day: 1)
+            let length = CivilCalendar.days(year: y + 1, month: 1, day: 1) - start
+            return Double(y) + Double(CivilCalendar.days(year: y, month: m, day: d) - start) / Double(length)
+        }
+        guard let year = Double(text), year.isFinite, parts.count == 1 else {
+            throw CompassError(.invalidDate, "expected YYYY-MM-DD or a decimal year, got '\(text)'", at: text)
+        }
+        return year
+    }
+
     /// The WGS84 ellipsoid as the WMM uses it: semi-major axis in metres and flattening.
     private enum Ellipsoid {
         static let a = 6_378_137.0

@@ -1,38 +1,12 @@
 public import GeoBase
-import GeoCore
+
+/// The domain of `GPXError`'s codes.
+public enum GPXErrorDomain {}
 
 /// The one error type of GPXCodec (STYLE.md §3.7): a growable `Code`, a message, and where
-/// in the input it happened.
-///
-/// `line` and `column` are 1-based; `column` counts bytes (UTF-8 code units) from the start
-/// of the line. `offset` is the 0-based byte offset from the start of the input (a byte-order
-/// mark counts).
-public struct GPXError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong: a growable code (`ErrorCode`, STYLE.md §3.7).
-    public typealias Code = ErrorCode<GPXError>
-
-    public var code: Code
-    public var message: String
-    /// 1-based line of the problem.
-    public var line: Int
-    /// 1-based column, in bytes from the start of the line.
-    public var column: Int
-    /// 0-based byte offset from the start of the input.
-    public var offset: Int
-    /// The byte source's own error, for `.io`.
-    public var underlying: String?
-
-    public init(_ code: Code, _ message: String, line: Int, column: Int, offset: Int, underlying: String? = nil) {
-        self.code = code
-        self.message = message
-        self.line = line
-        self.column = column
-        self.offset = offset
-        self.underlying = underlying
-    }
-
-    public var description: String { "\(line):\(column): \(code): \(message)" }
-}
+/// in the input it happened (`PositionedError`: 1-based line and byte column, 0-based byte
+/// offset, a byte-order mark counting); `underlying` is the byte source's error as text, for `.io`.
+public typealias GPXError = PositionedError<GPXErrorDomain, String>
 
 extension ErrorCode where Domain == GPXError {
     /// The input ends before the document does (a cut-off or crashed writer's file).

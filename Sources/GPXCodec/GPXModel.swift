@@ -407,3 +407,24 @@ public struct GPXDocument: Hashable, Sendable {
         self.extensions = extensions
     }
 }
+
+extension GPXDocument {
+    /// How many points the document holds: waypoints, route points and track points.
+    public var pointCount: Int {
+        waypoints.count + routes.reduce(0) { $0 + $1.points.count }
+            + tracks.reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.points.count } }
+    }
+
+    /// The document as GPX 1.1 (`geo gpx convert --to gpx`): a 1.0 header moves to version 1.1
+    /// with 1.1's schema location, and an empty `creator` becomes `creator`. GPX 1.0's course
+    /// and speed have no place in 1.1: `GPXWriter` leaves them out of a 1.1 document.
+    public func upgradedToGPX11(creator: String) -> GPXDocument {
+        var document = self
+        if document.header.version == .v1_0 {
+            document.header.version = .v1_1
+            document.header.schemaLocation = "\(GPXVersion.v1_1.namespace) \(GPXVersion.v1_1.namespace)/gpx.xsd"
+        }
+        if document.header.creator.isEmpty { document.header.creator = creator }
+        return document
+    }
+}

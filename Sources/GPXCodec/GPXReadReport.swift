@@ -1,4 +1,4 @@
-package import GeoBase
+public import GeoBase
 
 /// What reading a GPX file left out (warnings) or stopped at (damage, when recovering), as
 /// every `geo gpx` command reports it: lines for standard error and members of its JSON.

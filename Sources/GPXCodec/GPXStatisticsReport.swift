@@ -1,4 +1,4 @@
-import GeoBase
+public import GeoBase
 import GeoCore
 
 /// `geo gpx stats`' reading and its two outputs, JSON for programs and aligned lines for people.

@@ -3,7 +3,6 @@ import GeoBase
 import GeoCore
 import GPXCodec
 import HTTPServing
-import OSMImport
 import Positioning
 import RoadNetwork
 import SystemIO
@@ -127,9 +126,4 @@ enum CommandLineFiles {
     static func readChunks(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws {
         try withSource(path) { source in try source.forEachChunk(body) }
     }
-}
-
-extension OSMReadSummary {
-    /// "N nodes, M ways, K relations", for messages.
-    var elementCounts: String { "\(nodeCount) nodes, \(wayCount) ways, \(relationCount) relations" }
 }

@@ -60,7 +60,7 @@ struct DistanceCommand: ParsableCommand {
     }
 }
 
-/// The `--batch` engine: lines from `LineReader`, numbers parsed straight from its buffer,
+/// The `--batch` engine: lines from `LineReader`, parsed straight from its buffer,
 /// output collected in a buffer and written with `write(2)`. No allocation per line.
 enum DistanceBatch {
     /// Processes every line of `input` to `output`; a bad line is reported on `error` with its
@@ -93,38 +93,14 @@ enum DistanceBatch {
         return badLines == 0
     }
 
-    /// Solves one line, appending the result; returns an error message for a bad line.
+    /// Solves one line (`CoordinatePairLine`), appending the result; returns the error message
+    /// for a bad line.
     @inline(__always)
     private static func process(_ line: UnsafeBufferPointer<UInt8>, into out: inout BufferedWriter) -> String? {
-        guard let p = line.baseAddress else { return "empty line (expected 'lat1 lon1 lat2 lon2')" }
-        let count = line.count
-        var values = (0.0, 0.0, 0.0, 0.0)
-        var field = 0
-        var i = 0
-        while true {
-            while i < count && (p[i] == 0x20 || p[i] == 0x09) { i += 1 }
-            if i == count { break }
-            let tokenStart = i
-            while i < count && p[i] != 0x20 && p[i] != 0x09 { i += 1 }
-            field += 1
-            if field > 4 { continue } // counted for the message only
-            guard let v = DecimalNumber.parse(p + tokenStart, count: i - tokenStart), v.isFinite else {
-                let token = String(decoding: UnsafeBufferPointer(start: p + tokenStart, count: min(i - tokenStart, 40)), as: UTF8.self)
-                return "field \(field) '\(token)' is not a finite decimal number"
-            }
-            switch field {
-            case 1: values.0 = v
-            case 2: values.1 = v
-            case 3: values.2 = v
-            default: values.3 = v
-            }
-        }
-        if field == 0 { return "empty line (expected 'lat1 lon1 lat2 lon2')" }
-        if field != 4 { return "expected 4 fields 'lat1 lon1 lat2 lon2', found \(field)" }
-        if !(abs(values.0) <= 90) { return "latitude \(values.0) in field 1 is outside [-90, 90]" }
-        if !(abs(values.2) <= 90) { return "latitude \(values.2) in field 3 is outside [-90, 90]" }
-        let r = Geodesic.wgs84.inverse(fromLatitude: values.0, longitude: values.1,
-                                       toLatitude: values.2, longitude: values.3)
+        let pair: CoordinatePairLine
+        do { pair = try CoordinatePairLine(parsing: line) } catch { return error.message }
+        let r = Geodesic.wgs84.inverse(fromLatitude: pair.latitude1, longitude: pair.longitude1,
+                                       toLatitude: pair.latitude2, longitude: pair.longitude2)
         out.append(r.distance.meters)
         out.append(byte: 0x20)
         out.append(r.initialBearing.degrees)

@@ -44,7 +44,7 @@ struct ExtractCommand: ParsableCommand {
         let seconds = elapsed.seconds
         let g = result.graph
         var err = StandardError()
-        print("read \(result.summary.nodeCount) nodes, \(result.summary.wayCount) ways, \(result.summary.relationCount) relations"
+        print("read \(result.summary.elementCounts)"
               + (result.summary.rejectedNodeCount > 0 ? " (skipped: \(result.summary.rejectedNodeCount) nodes with a position out of range)" : ""), to: &err)
         print(result.report.description, to: &err)
         print("graph (\(profile.name)): \(g.nodeCount) nodes, \(g.edgeCount) edges, \(g.segmentCount) segments, "

@@ -62,12 +62,9 @@ struct GPXInputOptions: ParsableArguments {
     /// - Throws: `ExitCode` 65 (74 for an I/O error) after reporting a read error.
     func readDocument() throws -> GPXDocument {
         let result = try reading { source throws(GPXError) in try GPXReader.read(source, options: readOptions) }
-        let d = result.document
-        let points = d.waypoints.count + d.routes.reduce(0) { $0 + $1.points.count }
-            + d.tracks.reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.points.count } }
-        GPXReadReport(file: file, warnings: result.warnings, warningCount: result.warningCount, damage: result.damage, points: points)
-            .printDiagnostics(warnings: true)
-        return d
+        GPXReadReport(file: file, warnings: result.warnings, warningCount: result.warningCount, damage: result.damage,
+                      points: result.document.pointCount).printDiagnostics(warnings: true)
+        return result.document
     }
 
     /// Runs `body` over the open file; a `GPXError` it throws is reported with the file's name.
@@ -163,15 +160,9 @@ struct GPXConvertCommand: ParsableCommand {
     }
 
     private func write(_ document: GPXDocument, as format: Format, to sink: inout any ByteSink) throws {
-        var document = document
         switch format {
         case .gpx:
-            if document.header.version == .v1_0 {
-                document.header.version = .v1_1
-                document.header.schemaLocation = "http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd"
-            }
-            if document.header.creator.isEmpty { document.header.creator = "LocationKit geo" }
-            sink = try GPXWriter.write(document, to: sink)
+            sink = try GPXWriter.write(document.upgradedToGPX11(creator: "LocationKit geo"), to: sink)
         case .geojson:
             try sink.write(text: String(decoding: document.geoJSON.encoded(), as: UTF8.self) + "\n")
         case .csv:

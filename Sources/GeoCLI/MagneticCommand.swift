@@ -57,12 +57,18 @@ struct MagneticCommand: ParsableCommand {
         let f = Self.fixed(field.totalIntensity, 1), h = Self.fixed(field.horizontalIntensity, 1)
         let x = Self.fixed(field.north, 1), y = Self.fixed(field.east, 1), z = Self.fixed(field.down, 1)
         if json {
-            standardOutput.line("""
-                {"declination":\(d),"inclination":\(i),"totalIntensity":\(f),"horizontalIntensity":\(h),\
-                "north":\(x),"east":\(y),"down":\(z),"decimalYear":\(Self.fixed(year, 6)),\
-                "latitude":\(coordinate.latitude),"longitude":\(coordinate.longitude),"altitude":\(altitude),\
-                "compass":"\(field.compassReliability.rawValue)","model":"\(model.name)"}
-                """)
+            var object = JSONObjectText()
+            for (key, value, decimals) in [("declination", field.declination.degrees, 4), ("inclination", field.inclination.degrees, 4),
+                                           ("totalIntensity", field.totalIntensity, 1), ("horizontalIntensity", field.horizontalIntensity, 1),
+                                           ("north", field.north, 1), ("east", field.east, 1), ("down", field.down, 1), ("decimalYear", year, 6)] {
+                object.add(key, value, JSONNumber.Quantity(decimals: Int32(decimals)))
+            }
+            object.add("latitude", roundTrip: coordinate.latitude)
+            object.add("longitude", roundTrip: coordinate.longitude)
+            object.add("altitude", roundTrip: altitude)
+            object.add("compass", string: field.compassReliability.rawValue)
+            object.add("model", string: model.name)
+            standardOutput.line(object.text)
         } else {
             standardOutput.line("declination:          \(d)°")
             standardOutput.line("inclination:          \(i)°")
@@ -78,7 +84,9 @@ struct MagneticCommand: ParsableCommand {
 
     /// `YYYY-MM-DD` (00:00 UTC) or a decimal year, as a decimal year.
     static func decimalYear(_ text: String) throws -> Double {
-        try checked(parseDecimalYear(text), "'\(text)'")
+        do { return try checked(MagneticModel.decimalYear(parsing: text), "'\(text)'") } catch let error as CompassError {
+            throw ValidationError("--date: \(error.message)")
+        }
     }
 
     /// `year` when the model covers it, else a `ValidationError` naming `what`.
@@ -90,22 +98,6 @@ struct MagneticCommand: ParsableCommand {
         return year
     }
 
-    private static func parseDecimalYear(_ text: String) throws -> Double {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        if parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-           let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) {
-            guard CivilCalendar.isValid(year: y, month: m, day: d) else { throw ValidationError("--date: no such day '\(text)'") }
-            let start = CivilCalendar.days(year: y, month: 1, day: 1)
-            let length = CivilCalendar.days(year: y + 1, month: 1, day: 1) - start
-            return Double(y) + Double(CivilCalendar.days(year: y, month: m, day: d) - start) / Double(length)
-        }
-        guard let year = Double(text), year.isFinite, parts.count == 1 else {
-            throw ValidationError("--date: expected YYYY-MM-DD or a decimal year, got '\(text)'")
-        }
-        return year
-    }
-
-    /// `value` with `places` decimals, as JSON and the plain form print it.
     private static func fixed(_ value: Double, _ places: Int32) -> String {
         JSONNumber.string(value, JSONNumber.Quantity(decimals: places))
     }

@@ -110,9 +110,8 @@ struct MatchCommand: ParsableCommand {
         try CommandLineFiles.withOutput(output) { sink in try bytes.withUnsafeBytes { try sink.write($0) } }
         lap("output")
         if timing {
-            func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
-            let matching = seconds(phases.first { $0.0 == "matching" }?.1 ?? .zero)
-            let others = phases.map { String(format: "%@ %.3f s", $0.0, seconds($0.1)) }.joined(separator: ", ")
+            let matching = (phases.first { $0.0 == "matching" }?.1 ?? .zero).seconds
+            let others = phases.map { String(format: "%@ %.3f s", $0.0, $0.1.seconds) }.joined(separator: ", ")
             try? FileDescriptor.standardError.writeAll(String(format: "geo match: matched %d fixes in %.6f s (%.0f fixes/s); %@\n",
                                                               fixes.count, matching, Double(fixes.count) / max(matching, 1e-9), others))
         }

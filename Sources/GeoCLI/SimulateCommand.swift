@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoCore
 import NMEACodec
+import OSMImport
 import Positioning
 import Routing
 import SystemIO

@@ -147,7 +147,7 @@ struct SnapshotCommand: ParsableCommand {
         switch map {
         case .tiles(let archive):
             let view = try MercatorViewport(center: centre, zoom: zoom, orientation: orientation, width: width, height: height)
-            do { index = MapFeatureIndex(tiles: try archive.featuresByTile(in: view.visibleWorldBounds ?? .world, zoom: zoom)) } catch {
+            do { index = try MapFeatureIndex(archive, visibleIn: view) } catch {
                 throw CommandLineFileError.damaged("snapshot", data ?? "", error)
             }
             featureCount = index.features.count

@@ -160,7 +160,7 @@ private enum TileRenderData {
         switch self {
         case .features(let index, _): return index
         case .archive(let archive, _):
-            do { return MapFeatureIndex(tiles: try archive.featuresByTile(in: view.visibleWorldBounds ?? .world, zoom: view.zoom)) } catch {
+            do { return try MapFeatureIndex(archive, visibleIn: view) } catch {
                 throw CommandLineFileError(description: "geo tiles render: the archive cannot be read: \(error)", status: 65)
             }
         }

@@ -20,13 +20,8 @@
 /// box, ways in opposite directions) gives no sea at all, rather than flooding the land: the
 /// problem is counted in `MapExtractionStatistics.brokenCoastlines`.
 enum SeaAreas {
-    /// A box in world units.
-    struct Box {
-        var minX, minY, maxX, maxY: Double
-
-        var width: Double { maxX - minX }
-        var height: Double { maxY - minY }
-    }
+    /// The box the sea is closed along: a rectangle in world units.
+    typealias Box = WorldRect
 
     /// The result: sea polygons (empty when there is no coastline or it is broken) and the
     /// number of problems that kept the sea from being drawn.

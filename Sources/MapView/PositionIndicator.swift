@@ -3,14 +3,6 @@ public import MapRenderer
 import MapData
 public import Compass
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The user's position on a `MapView` (the positioning seed's `NMAPositionIndicator`): a
 /// symbol at the position, the 68 % accuracy circle drawn to scale, a heading that follows the
 /// course while moving or, in `.compass` mode, the device's compass heading.

@@ -3,6 +3,7 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
+import GeoCore
 
 /// How a condition's state is decided from the probability that the position is inside
 /// (``InsideProbability``).
@@ -117,9 +118,4 @@ struct FenceTracker: Sendable {
         }
         return events
     }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }

@@ -288,6 +288,11 @@ public struct OSMReadSummary: Hashable, Sendable {
     }
 }
 
+extension OSMReadSummary {
+    /// "N nodes, M ways, K relations", for messages (`geo osm`, `geo extract`).
+    public var elementCounts: String { "\(nodeCount) nodes, \(wayCount) ways, \(relationCount) relations" }
+}
+
 /// Tag sanity rule shared by the readers: OSM keys and values are 1…255 characters
 /// (API 0.6 limits); longer or empty keys are "absurd" and dropped with a count.
 enum TagRules {

@@ -313,27 +313,50 @@ enum PBFDecoder {
 
     /// `Node { id = 1; keys = 2; vals = 3; info = 4; lat = 8; lon = 9 }` (non-dense nodes).
     static func node<Content>(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ out: inout DecodedBlock<Content>) throws(WireError) {
-        var r = WireReader(bytes)
-        var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
-        var keys = UnsafeRawBufferPointer(start: nil, count: 0), vals = keys
-        var metadata: OSMMetadata?
-        while !r.isAtEnd {
-            let (field, wire) = try r.readKey()
+        var lat: Int64 = 0, lon: Int64 = 0
+        let head = try elementFields(bytes, signedID: true, table, scale, includesMetadata) { (field: UInt64, wire: WireType, r: inout WireReader) throws(WireError) in
             switch (field, wire) {
-            case (1, .varint): id = try r.readSignedVarint()
-            case (2, .lengthDelimited): keys = try r.readBytes()
-            case (3, .lengthDelimited): vals = try r.readBytes()
-            case (4, .lengthDelimited):
-                let b = try r.readBytes()
-                if includesMetadata { metadata = try info(b, table, scale) }
             case (8, .varint): lat = try r.readSignedVarint()
             case (9, .varint): lon = try r.readSignedVarint()
             default: try r.skip(wire)
             }
         }
-        let tags = try tags(keys: keys, values: vals, table, ignored: &out.ignoredTags)
+        let tags = try tags(keys: head.keys, values: head.values, table, ignored: &out.ignoredTags)
         guard let (la, lo) = scale.fixed(lat: lat, lon: lon) else { out.rejectedNodes += 1; return }
-        out.block.addNode(id: id, latitudeE7: la, longitudeE7: lo, tags: tags, metadata: metadata)
+        out.block.addNode(id: head.id, latitudeE7: la, longitudeE7: lo, tags: tags, metadata: head.metadata)
+    }
+
+    /// The fields every element message (`Node`, `Way`, `Relation`) has: `id = 1` (sint64 in a
+    /// `Node`, int64 in the others), `keys = 2`, `vals = 3`, `info = 4`.
+    struct ElementFields {
+        var id: Int64 = 0
+        var keys = UnsafeRawBufferPointer(start: nil, count: 0)
+        var values = UnsafeRawBufferPointer(start: nil, count: 0)
+        /// The decoded `info`, when metadata is read.
+        var metadata: OSMMetadata?
+    }
+
+    /// Reads the element message `bytes`: its `ElementFields`, and every other field through
+    /// `other`, called with the field's number, its wire type and the reader at its value (it
+    /// skips the fields it does not know). `info` is decoded only when `includesMetadata`.
+    @inline(__always)
+    static func elementFields(_ bytes: UnsafeRawBufferPointer, signedID: Bool, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool,
+                              other: (UInt64, WireType, inout WireReader) throws(WireError) -> Void) throws(WireError) -> ElementFields {
+        var r = WireReader(bytes)
+        var fields = ElementFields()
+        while !r.isAtEnd {
+            let (field, wire) = try r.readKey()
+            switch (field, wire) {
+            case (1, .varint): fields.id = try signedID ? r.readSignedVarint() : r.readInt64()
+            case (2, .lengthDelimited): fields.keys = try r.readBytes()
+            case (3, .lengthDelimited): fields.values = try r.readBytes()
+            case (4, .lengthDelimited):
+                let b = try r.readBytes()
+                if includesMetadata { fields.metadata = try info(b, table, scale) }
+            default: try other(field, wire, &r)
+            }
+        }
+        return fields
     }
 
     /// `DenseNodes { id = 1 (sint64, delta); denseinfo = 5; lat = 8, lon = 9 (sint64, delta);
@@ -406,24 +429,11 @@ enum PBFDecoder {
     /// `Way { id = 1; keys = 2; vals = 3; info = 4; refs = 8 (sint64, delta); lat = 9; lon = 10 }`;
     /// the optional LocationsOnWays coordinates are skipped.
     static func way(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ ignored: inout Int) throws(WireError) -> OSMWay {
-        var r = WireReader(bytes)
-        var id: Int64 = 0
-        var keys = UnsafeRawBufferPointer(start: nil, count: 0), vals = keys, refBytes = keys
-        var metadata: OSMMetadata?
-        while !r.isAtEnd {
-            let (field, wire) = try r.readKey()
-            switch (field, wire) {
-            case (1, .varint): id = try r.readInt64()
-            case (2, .lengthDelimited): keys = try r.readBytes()
-            case (3, .lengthDelimited): vals = try r.readBytes()
-            case (4, .lengthDelimited):
-                let b = try r.readBytes()
-                if includesMetadata { metadata = try info(b, table, scale) }
-            case (8, .lengthDelimited): refBytes = try r.readBytes()
-            default: try r.skip(wire)
-            }
+        var refBytes = UnsafeRawBufferPointer(start: nil, count: 0)
+        let head = try elementFields(bytes, signedID: false, table, scale, includesMetadata) { (field: UInt64, wire: WireType, r: inout WireReader) throws(WireError) in
+            if case (8, .lengthDelimited) = (field, wire) { refBytes = try r.readBytes() } else { try r.skip(wire) }
         }
-        let tags = try tags(keys: keys, values: vals, table, ignored: &ignored)
+        let tags = try tags(keys: head.keys, values: head.values, table, ignored: &ignored)
         var refs: [Int64] = []
         var refReader = WireReader(refBytes)
         if table.holdsStrings {
@@ -436,32 +446,22 @@ enum PBFDecoder {
         } else {
             while !refReader.isAtEnd { _ = try refReader.readVarint() }
         }
-        return OSMWay(id: id, nodeRefs: refs, tags: tags, metadata: metadata)
+        return OSMWay(id: head.id, nodeRefs: refs, tags: tags, metadata: head.metadata)
     }
 
     /// `Relation { id = 1; keys = 2; vals = 3; info = 4; roles_sid = 8; memids = 9 (sint64, delta);
     /// types = 10 (NODE = 0, WAY = 1, RELATION = 2) }`.
     static func relation(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ ignored: inout Int) throws(WireError) -> OSMRelation {
-        var r = WireReader(bytes)
-        var id: Int64 = 0
-        var keys = UnsafeRawBufferPointer(start: nil, count: 0), vals = keys, roleBytes = keys, idBytes = keys, typeBytes = keys
-        var metadata: OSMMetadata?
-        while !r.isAtEnd {
-            let (field, wire) = try r.readKey()
+        var roleBytes = UnsafeRawBufferPointer(start: nil, count: 0), idBytes = roleBytes, typeBytes = roleBytes
+        let head = try elementFields(bytes, signedID: false, table, scale, includesMetadata) { (field: UInt64, wire: WireType, r: inout WireReader) throws(WireError) in
             switch (field, wire) {
-            case (1, .varint): id = try r.readInt64()
-            case (2, .lengthDelimited): keys = try r.readBytes()
-            case (3, .lengthDelimited): vals = try r.readBytes()
-            case (4, .lengthDelimited):
-                let b = try r.readBytes()
-                if includesMetadata { metadata = try info(b, table, scale) }
             case (8, .lengthDelimited): roleBytes = try r.readBytes()
             case (9, .lengthDelimited): idBytes = try r.readBytes()
             case (10, .lengthDelimited): typeBytes = try r.readBytes()
             default: try r.skip(wire)
             }
         }
-        let tags = try tags(keys: keys, values: vals, table, ignored: &ignored)
+        let tags = try tags(keys: head.keys, values: head.values, table, ignored: &ignored)
         var members: [OSMMember] = []
         if table.holdsStrings { members.reserveCapacity(WireReader.varintCount(idBytes)) }
         var roles = WireReader(roleBytes), ids = WireReader(idBytes), types = WireReader(typeBytes)
@@ -471,10 +471,10 @@ enum PBFDecoder {
             let role = try table.string(UInt64(truncatingIfNeeded: try roles.readInt64()))
             let rawType = try types.readVarint()
             guard rawType <= 2, let type = OSMElementType(rawValue: UInt8(rawType)) else {
-                throw WireError("relation \(id) has member type \(rawType)")
+                throw WireError("relation \(head.id) has member type \(rawType)")
             }
             if table.holdsStrings { members.append(OSMMember(type: type, ref: ref, role: role)) }
         }
-        return OSMRelation(id: id, members: members, tags: tags, metadata: metadata)
+        return OSMRelation(id: head.id, members: members, tags: tags, metadata: head.metadata)
     }
 }

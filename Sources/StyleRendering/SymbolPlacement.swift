@@ -100,9 +100,10 @@ extension StylePainter {
         }.map(\.element)
     }
 
+    /// An axis-aligned box, pixels; `SymbolCollision` decides overlaps (touching boxes overlap,
+    /// as MapLibre's grid index counts them).
     struct Box {
         var minX, minY, maxX, maxY: Double
-        func hits(_ o: Box) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
     }
 
     /// The text of a feature shaped for its layer (nil without text or glyphs), its

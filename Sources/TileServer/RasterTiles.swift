@@ -20,7 +20,7 @@ import Foundation
 ///
 /// A missing tile is drawn with the 4 × 4 block of tiles round it (MapRenderer's `Metatile`, as
 /// Mapnik's mod_tile and tileserver-gl draw): one image, so lines and labels run on across the
-/// tiles' edges, cut into its 16 tiles, which all go into the memory-bounded `RasterTileCache`;
+/// tiles' edges, cut into its 16 tiles, which all go into the memory-bounded `PNGTileCache`;
 /// the other 15 are then hits. Two requests missing one block at once both draw it.
 extension TileServer {
     /// A raster tile's side at pixel ratio 1, pixels.
@@ -42,7 +42,7 @@ extension TileServer {
             return Self.text("the style \(id) cannot be read", status: 500)
         }
         let pixelRatio = highDensity ? 2 : 1
-        let key = RasterTileCache.Key(style: id, version: rasterVersion(styleBytes: bytes), z: z, x: x, y: y, pixelRatio: pixelRatio)
+        let key = PNGTileCache.Key(style: id, version: rasterVersion(styleBytes: bytes), z: z, x: x, y: y, pixelRatio: pixelRatio)
         if let png = rasterCache.png(for: key) { return Self.png(png) }
         do {
             return Self.png(try drawBlock(holding: key, style: object, path: path))
@@ -54,7 +54,7 @@ extension TileServer {
 
     /// Draws the metatile holding `key`'s tile, caches its tiles (unless a style or tileset
     /// changed meanwhile) and returns the PNG of `key`'s.
-    private func drawBlock(holding key: RasterTileCache.Key, style object: [String: JSONValue], path: String) throws -> [UInt8] {
+    private func drawBlock(holding key: PNGTileCache.Key, style object: [String: JSONValue], path: String) throws -> [UInt8] {
         let sets = tilesets.map { ($0.name, $0.source.current().metadata) }
         let rewritten = TileDocuments.rewrittenStyle(object, id: key.style, tilesets: sets, servesFonts: options.fonts != nil,
                                                      spriteIDs: Set(sprites.keys), base: Self.internalBase)

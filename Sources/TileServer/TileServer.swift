@@ -26,7 +26,7 @@ public final class TileServer: Sendable {
         public var fonts: String?
         /// The origin whose pages may read the tiles (`Access-Control-Allow-Origin`), or `*`.
         public var cors: String?
-        /// The most bytes of raster tile PNGs kept in memory (`RasterTileCache`); 0 keeps none.
+        /// The most bytes of raster tile PNGs kept in memory (`PNGTileCache`); 0 keeps none.
         public var rasterCacheBytes: Int
 
         public init(data: [String], styles: [String] = [], fonts: String? = nil, cors: String? = nil, rasterCacheBytes: Int = 64 << 20) {
@@ -51,7 +51,7 @@ public final class TileServer: Sendable {
     let sprites: [String: String]
     let options: Options
     let metrics = TileServerMetrics()
-    let rasterCache: RasterTileCache
+    let rasterCache: PNGTileCache
     /// TileJSON, the index and rewritten styles as sent, per version and `Host`.
     let documents = DocumentCache()
     /// One line per request, written in batches while `run` serves; nil for none (`--quiet`).
@@ -67,7 +67,7 @@ public final class TileServer: Sendable {
     ///   styles of one name, or a style that is not a JSON object.
     public init(_ options: Options, log: (@Sendable (String) -> Void)?, note: @escaping @Sendable (String) -> Void) throws {
         self.options = options
-        rasterCache = RasterTileCache(byteLimit: options.rasterCacheBytes)
+        rasterCache = PNGTileCache(byteLimit: options.rasterCacheBytes)
         accessLog = log.map { AccessLog(write: $0) }
         self.note = note
         var tilesets: [(String, ReopeningMapSource)] = []

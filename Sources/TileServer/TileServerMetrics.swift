@@ -36,7 +36,7 @@ final class TileServerMetrics: Sendable {
     }
 
     /// The counters, and the caches', as Prometheus text.
-    func text(rasterCache cache: RasterTileCache.Statistics, documents: DocumentCache.Statistics) -> String {
+    func text(rasterCache cache: PNGTileCache.Statistics, documents: DocumentCache.Statistics) -> String {
         let c = counters.withLock { $0 }
         var out = "# HELP tileserver_requests_total Requests by route kind and HTTP status.\n# TYPE tileserver_requests_total counter\n"
         for (key, n) in c.requests.sorted(by: { $0.key < $1.key }) {

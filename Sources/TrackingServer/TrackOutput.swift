@@ -35,13 +35,9 @@ enum TrackOutput {
         return GPXWriter.bytes(GPXDocument(tracks: [GPXTrack(info: info, segments: [GPXTrackSegment(points: points)])]))
     }
 
+    /// A time in milliseconds since 1970 as ISO 8601 UTC with milliseconds
+    /// (`2026-01-01T00:00:00.123Z`), through GeoBase's one writer, `ISO8601Time`.
     static func iso8601(_ milliseconds: Int64) -> String {
-        let seconds = Int(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient - (milliseconds % 1000 < 0 ? 1 : 0))
-        let ms = Int(milliseconds - Int64(seconds) * 1000)
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let s = seconds - days * 86_400
-        let (y, m, d) = CivilCalendar.date(fromDays: days)
-        func pad(_ v: Int, _ n: Int) -> String { String(repeating: "0", count: max(0, n - String(v).count)) + String(v) }
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(s / 3600, 2)):\(pad(s / 60 % 60, 2)):\(pad(s % 60, 2)).\(pad(ms, 3))Z"
+        ISO8601Time.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000), fractionDigits: 3)
     }
 }

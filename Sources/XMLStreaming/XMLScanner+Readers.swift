@@ -5,6 +5,7 @@ import Darwin
 #elseif canImport(Musl)
 import Musl
 #endif
+public import GeoBase
 
 /// What format readers (GPX, OSM XML) use on the scanner's window: literal comparison,
 /// attribute lookup, text decoding and number parsing without copying.

@@ -133,3 +133,29 @@ private func angleDifference(_ a: Double, _ b: Double) -> Double {
         #expect(abs(field.declination.degrees - declination) <= 0.005 + 1e-9, "\(year) \(km) km \(lat),\(lon)") // degrees (table rounding)
     }
 }
+
+/// `MagneticModel.decimalYear(parsing:)`: days counted as NOAA's software counts them (the day
+/// of the year over 365 or 366; 2025-07-02 is day 182 of 2025, 2024-12-31 day 365 of 2024) and
+/// the same as `decimalYear(of:)` at 00:00 UTC; bad text an `.invalidDate` naming it.
+@Test func decimalYear_parsingDatesAndDecimalYears() throws {
+    #expect(try MagneticModel.decimalYear(parsing: "2025-01-01") == 2025)
+    #expect(abs(try MagneticModel.decimalYear(parsing: "2025-07-02") - (2025 + 182.0 / 365)) < 1e-12) // years
+    #expect(abs(try MagneticModel.decimalYear(parsing: "2024-12-31") - (2024 + 365.0 / 366)) < 1e-12) // years
+    #expect(try MagneticModel.decimalYear(parsing: "2027.5") == 2027.5)
+    let midnight = Date(timeIntervalSince1970: 1_751_414_400) // 2025-07-02T00:00:00Z
+    #expect(abs(try MagneticModel.decimalYear(parsing: "2025-07-02") - MagneticModel.decimalYear(of: midnight)) < 1e-9) // years
+    for (text, message) in [("2025-02-29", "no such day '2025-02-29'"), ("2025-13-01", "no such day '2025-13-01'"),
+                            ("2025/07/02", "expected YYYY-MM-DD or a decimal year, got '2025/07/02'"),
+                            ("nan", "expected YYYY-MM-DD or a decimal year, got 'nan'"),
+                            ("-2025", "expected YYYY-MM-DD or a decimal year, got '-2025'"),
+                            ("", "expected YYYY-MM-DD or a decimal year, got ''")] {
+        do {
+            _ = try MagneticModel.decimalYear(parsing: text)
+            Issue.record("'\(text)' parsed")
+        } catch {
+            #expect(error.code == .invalidDate, "\(text)")
+            #expect(error.message == message)
+            #expect(error.location == text)
+        }
+    }
+}

@@ -50,6 +50,7 @@ private func elementsOrError(_ url: URL, options: OSMReadOptions = OSMReadOption
         #expect(statistics.summary.nodeCount == counts.nodes, "\(file)")
         #expect(statistics.summary.wayCount == counts.ways, "\(file)")
         #expect(statistics.summary.relationCount == counts.relations, "\(file)")
+        #expect(statistics.summary.elementCounts == "\(counts.nodes) nodes, \(counts.ways) ways, \(counts.relations) relations", "\(file)")
         // Exact: both are the file's own 1e-7 degree integers.
         #expect(edges(statistics.nodeExtent) == [extent.0, extent.1, extent.2, extent.3], "\(file) node extent, 1e-7 degrees")
     }

@@ -3,6 +3,8 @@ import Testing
 import GeoCore
 import GeoTestSupport
 import MapData
+import RoadNetwork
+import Routing
 @testable import OSMImport
 
 @Test func sampleCity_parsesBackFromPBFWithEveryFeature() throws {
@@ -114,4 +116,26 @@ import MapData
         #expect(inMemory.count > 500) // 846 with the default seed
         #expect(inMemory == readBack)
     }
+}
+
+/// `SampleCityRoute`: the demo's city read back from a real file and routed across. The file
+/// is the one `SampleCity.write` makes (same bytes, same graph), and the route runs between
+/// the two corners it names, no shorter than the geodesic between its ends.
+@Test func sampleCityRoute_readsTheWrittenFileAndRoutesCornerToCorner() throws {
+    let city = try SampleCityRoute.make()
+    try withTemporaryDirectory { dir in
+        let url = dir.appendingPathComponent("city.osm.pbf")
+        try SampleCity.generate().write(to: url)
+        #expect(city.pbfBytes == (try Data(contentsOf: url)).count)
+        let graph = try RoadGraphExtractor.extract(from: url, profile: .car).graph
+        #expect(city.graph.nodeCount == graph.nodeCount && city.graph.edgeCount == graph.edgeCount)
+    }
+    let geometry = city.route.geometry
+    let first = try #require(geometry.first), last = try #require(geometry.last)
+    // The corners lie 1,100 m from the centre, the ring road 900 m: the route starts and ends
+    // on roads within 250 m of them.
+    #expect(first.distance(to: SampleCityRoute.from).meters < 250)
+    #expect(last.distance(to: SampleCityRoute.to).meters < 250)
+    #expect(city.route.distance.meters >= first.distance(to: last).meters - 0.001)
+    #expect(city.extractSeconds >= 0 && city.routeSeconds >= 0)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoBase
 import GeoTestSupport
 import GPXCodec
 import Positioning

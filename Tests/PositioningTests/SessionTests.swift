@@ -1,6 +1,7 @@
 import Foundation
 import GPXCodec
 import Testing
+import GeoBase
 import GeoCore
 import GeoTestSupport
 import Positioning

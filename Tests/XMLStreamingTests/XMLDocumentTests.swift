@@ -1,4 +1,5 @@
 import Testing
+import GeoBase
 import XMLStreaming
 
 /// Reads every token of `bytes` (the scanner reports the document's end itself).

@@ -57,6 +57,14 @@ public struct MapFeatureIndex: Sendable {
         self.init(tiles.flatMap(\.features), outlineBounds: tiles.flatMap { repeatElement($0.tile, count: $0.features.count) })
     }
 
+    /// The features of the vector tiles `view` shows (all the world's when its corners leave the
+    /// map), read at the view's zoom and indexed tile by tile (`init(tiles:)`): what a snapshot
+    /// or a raster tile drawn from a tile archive shows.
+    /// - Throws: the source's error when a tile cannot be read (`TiledMapFeatures.featuresByTile`).
+    public init(_ source: TiledMapFeatures, visibleIn view: MercatorViewport) throws {
+        self.init(tiles: try source.featuresByTile(in: view.visibleWorldBounds ?? .world, zoom: view.zoom))
+    }
+
     #if GEO_INTERNAL_CHECKS
     /// Traps, naming the first broken invariant, unless there is one box per feature (and one
     /// outline rectangle, or none), every feature whose box spans more than 1024 cells is in

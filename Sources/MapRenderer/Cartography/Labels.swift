@@ -1,10 +1,8 @@
 /// Axis-aligned pixel rectangles already taken by labels and icons: a new label is placed only
 /// where it overlaps none of them (greedy placement in priority order, as Mapnik and MapLibre do).
 struct CollisionIndex {
-    struct Box {
-        var minX, minY, maxX, maxY: Double
-        func intersects(_ o: Box) -> Bool { minX < o.maxX && o.minX < maxX && minY < o.maxY && o.minY < maxY }
-    }
+    /// The rectangles are the boxes a placed label keeps clear.
+    typealias Box = PlacedLabel.Box
 
     private var boxes: [Box] = []
     /// Grid buckets of 64 px, so a check looks at nearby boxes only.
@@ -111,7 +109,7 @@ struct LabelPlacement {
         var sprite = Canvas(pixmap)
         draw(Point(x: -origin.x, y: -origin.y), &sprite)
         collected?.append(PlacedLabel(image: sprite.pixmap, origin: origin, anchor: anchor,
-                                      boxes: boxes.map { PlacedLabel.Box(minX: $0.minX, minY: $0.minY, maxX: $0.maxX, maxY: $0.maxY) }))
+                                      boxes: boxes))
     }
 
     /// A point label centred on `p`, or with its left edge at `p.x` when `leftAligned`.

@@ -10,7 +10,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GeoBase
+public import GeoBase
 
 /// A crash-safe GPX 1.1 log of fixes, one file per session (HERE's position log, `logType =
 /// DataSource`, DESIGN.md §1).

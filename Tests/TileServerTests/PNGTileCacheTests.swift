@@ -8,10 +8,10 @@ import TileArchives
 @testable import TileServer
 
 /// Raster tiles drawn by 4 × 4 metatiles into a byte-bounded LRU cache, and its `/metrics`.
-@Suite struct RasterTileCacheTests {
+@Suite struct PNGTileCacheTests {
     @Test func cache_dropsLeastRecentlyUsedPastItsBytes() {
-        let cache = RasterTileCache(byteLimit: 350)
-        func key(_ x: Int) -> RasterTileCache.Key { .init(style: "s", version: 1, z: 5, x: x, y: 0, pixelRatio: 1) }
+        let cache = PNGTileCache(byteLimit: 350)
+        func key(_ x: Int) -> PNGTileCache.Key { .init(style: "s", version: 1, z: 5, x: x, y: 0, pixelRatio: 1) }
         for x in 0..<3 { cache.insert([UInt8](repeating: UInt8(x), count: 100), for: key(x)) }
         #expect(cache.png(for: key(0)) == [UInt8](repeating: 0, count: 100), "a hit; tile 0 is now the most recently used")
         for x in 3..<10 { cache.insert([UInt8](repeating: UInt8(x), count: 100), for: key(x)) }

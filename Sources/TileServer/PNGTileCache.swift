@@ -4,7 +4,7 @@ import Synchronization
 /// Raster tiles already drawn, as PNG bytes, kept up to a bound on their bytes: inserting past
 /// the bound drops the least recently used tiles first (GeoBase's `LeastRecentlyUsedCache`).
 /// Hits, misses and drops are counted for `/metrics`.
-final class RasterTileCache: Sendable {
+final class PNGTileCache: Sendable {
     /// A tile as drawn: which style, from which versions of the style file and of the tilesets
     /// (a replaced file makes new keys; its old tiles age out), where, at which pixel ratio.
     struct Key: Hashable, Sendable {

@@ -1,26 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
-import GeoCore
-import OSMImport
-import RoadNetwork
-import Routing
+public import GeoCore
+public import RoadNetwork
+public import Routing
 
-/// The embedded default data: the generated sample city, written as a real `.osm.pbf`, read
-/// back through the import path, and a car route across it.
-struct SampleCityRoute {
+/// The embedded default data of `geo demo`, `geo map` and `geo simulate`: the sample city
+/// written as a real `.osm.pbf`, read back through the import path (`RoadGraphExtractor`), and
+/// a car route across it.
+package struct SampleCityRoute: Sendable {
     /// The size of the `.osm.pbf` file the city was written to and read back from, in bytes.
-    let pbfBytes: Int
-    let graph: RoadGraph
-    let route: Route
-    /// How long writing, extracting and routing took, for the demo's narration.
-    let extractSeconds: Double, routeSeconds: Double
+    package let pbfBytes: Int
+    /// The city's car graph.
+    package let graph: RoadGraph
+    /// The fastest car route from `from` to `to`.
+    package let route: Route
+    /// How long extracting and routing took, seconds, for the demo's narration.
+    package let extractSeconds: Double, routeSeconds: Double
 
-    /// From the south-west corner of town to the north-east one.
-    static let from = SampleCity.center.coordinate(at: .meters(1100), facing: .degrees(225))
-    static let to = SampleCity.center.coordinate(at: .meters(1100), facing: .degrees(45))
+    /// From the south-west corner of town to the north-east one: 1,100 m from the centre each.
+    package static let from = SampleCity.center.coordinate(at: .meters(1100), facing: .degrees(225))
+    package static let to = SampleCity.center.coordinate(at: .meters(1100), facing: .degrees(45))
 
     /// Builds it in a temporary folder that is removed before returning.
     /// - Throws: what writing, reading or routing throws (none expected on generated data).
-    static func make() throws -> SampleCityRoute {
+    package static func make() throws -> SampleCityRoute {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("locationkit-sample-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
