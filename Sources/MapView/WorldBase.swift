@@ -59,6 +59,29 @@ public struct WorldBase: Sendable {
         self.init(countries: polygons, cities: places)
     }
 
+    /// The Natural Earth files of a base's folder (CONTRACT "Snapshots").
+    public static let countriesFile = "ne_110m_countries.geojson", citiesFile = "ne_cities.geojson"
+
+    /// The folder of the base: `$LOCATIONKIT_DATA/world`, `../shared/data/world` without it.
+    public static func folder(environment: [String: String]) -> String {
+        (environment["LOCATIONKIT_DATA"] ?? "../shared/data") + "/world"
+    }
+
+    /// The base in `folder`: its countries file and, when present, its cities file; `.empty`
+    /// when the countries file is missing (never a failure). The caller does the reading, so
+    /// the view stays free of files.
+    /// - Parameter read: the bytes of the file at a path, nil when there is none (missing, or a
+    ///   directory).
+    /// - Throws: what `read` throws, or `GeoCoreError.invalidGeoJSON` for a damaged file.
+    public init(folder: String, read: (String) throws -> [UInt8]?) throws {
+        guard let countries = try read(folder + "/" + Self.countriesFile) else {
+            self = .empty
+            return
+        }
+        let cities = try read(folder + "/" + Self.citiesFile)
+        try self.init(countriesGeoJSON: Data(countries), citiesGeoJSON: cities.map { Data($0) })
+    }
+
     private static func features(_ data: Data) throws(GeoCoreError) -> [GeoJSONFeature] {
         switch try GeoJSON(data: data) {
         case .featureCollection(let features): features
