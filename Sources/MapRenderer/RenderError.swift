@@ -2,7 +2,7 @@
 /// decoding the byte offset where the damage was found.
 public struct RenderError: Error, CustomStringConvertible, Sendable {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Value: Hashable, Sendable { case invalidSize, invalidPNG, unsupportedPNG, invalidSVG, invalidSprite, font, invalidStyle }
+        private enum Value: Hashable, Sendable { case invalidSize, invalidPNG, unsupportedPNG, invalidSVG, invalidSprite, font, fontNotFound, invalidStyle }
         private let value: Value
         /// An image size outside the accepted range, or bytes that do not fit it.
         public static let invalidSize = Code(value: .invalidSize)
@@ -17,6 +17,8 @@ public struct RenderError: Error, CustomStringConvertible, Sendable {
         public static let invalidSprite = Code(value: .invalidSprite)
         /// A font that FreeType or HarfBuzz cannot open, or text no configured font covers.
         public static let font = Code(value: .font)
+        /// A font file found in none of the folders it is looked for in.
+        public static let fontNotFound = Code(value: .fontNotFound)
         /// A style value out of range.
         public static let invalidStyle = Code(value: .invalidStyle)
         public var description: String { "\(value)" }

@@ -3,22 +3,17 @@ import GeoTestSupport
 import MapRenderer
 import Testing
 
-/// Noto Sans, Noto Sans Arabic and Noto Sans CJK (Debian fonts-noto-core, fonts-noto-cjk), in
-/// that fallback order; nil (skip) outside CI when they are not installed.
+/// Noto Sans, Noto Sans Arabic and Noto Sans CJK as `NotoFonts` finds them (Debian
+/// fonts-noto-core, fonts-noto-cjk), in that fallback order; nil (skip) outside CI when they
+/// are not installed.
 func notoFaces() throws -> [FontFace]? {
-    let files = [("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf", 0),
-                 ("/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf", 0),
-                 ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 0)]
-    var faces: [FontFace] = []
-    for (path, index) in files {
-        guard FileManager.default.fileExists(atPath: path) else {
-            if Fixtures.isCI { throw FixtureError.missing("\(path) (scripts/setup.sh installs fonts-noto-core fonts-noto-cjk)") }
-            print("note: skipping, \(path) is not installed")
-            return nil
-        }
-        faces.append(try FontFace(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))), index: index, name: path))
+    do {
+        return try NotoFonts.faces(environment: [:], read: fileIfPresent)
+    } catch let error as RenderError where error.code == .fontNotFound {
+        if Fixtures.isCI { throw FixtureError.missing("\(error.message) (scripts/setup.sh installs them)") }
+        print("note: skipping, \(error.message)")
+        return nil
     }
-    return faces
 }
 
 @Test func shaping_picksTheFaceThatCoversEachScript() throws {

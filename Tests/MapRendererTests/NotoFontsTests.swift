@@ -1,0 +1,44 @@
+import Foundation
+import GeoTestSupport
+import MapRenderer
+import Testing
+
+/// The bytes of the file at `path`, nil when there is none or it is a directory: the `read`
+/// the loaders take, as `geo` gives it.
+func fileIfPresent(_ path: String) throws -> [UInt8]? {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+    return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+}
+
+@Test func notoFonts_areDebiansFilesInFallbackOrder() throws {
+    guard let faces = try notoFaces() else { return }
+    // Where Debian's fonts-noto-core and fonts-noto-cjk install them.
+    #expect(faces.map(\.name) == ["/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+                                  "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
+                                  "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"])
+}
+
+@Test func notoFonts_aMissingFileIsNamedWithTheFolderLookedIn() throws {
+    try withTemporaryDirectory { dir in
+        var looked: [String] = []
+        let error = #expect(throws: RenderError.self) {
+            try NotoFonts.faces(environment: ["LOCATIONKIT_FONTS": dir.path]) { looked.append($0); return try fileIfPresent($0) }
+        }
+        #expect(error?.code == .fontNotFound)
+        #expect(error?.message == "font NotoSans-Regular.ttf not found in \(dir.path) (apt-get install fonts-noto-core fonts-noto-cjk, or set LOCATIONKIT_FONTS)")
+        #expect(looked == [dir.path + "/NotoSans-Regular.ttf"], "LOCATIONKIT_FONTS replaces Debian's folders, and the first missing file stops the search")
+    }
+}
+
+@Test func notoFonts_aFileThatIsNoFontIsAFontErrorNamingIt() throws {
+    try withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("NotoSans-Regular.ttf")
+        try Data("not a font".utf8).write(to: path)
+        let error = #expect(throws: RenderError.self) {
+            try NotoFonts.faces(environment: ["LOCATIONKIT_FONTS": dir.path], read: fileIfPresent)
+        }
+        #expect(error?.code == .font)
+        #expect(error?.message.hasPrefix(path.path + ": not a font FreeType can read") == true, "\(String(describing: error))")
+    }
+}
