@@ -13,24 +13,18 @@ import TileArchives
 /// `geo snapshot --style`: reads the style and the files its URLs name, draws it with
 /// `StyleSnapshot`, writes the PNG; warnings go to standard error.
 enum StyleSnapshotFiles {
-    /// The largest resource (tile, GeoJSON, image) read, bytes.
-    static let maximumResourceSize = 256 << 20
-
     static func render(style path: String, base: String?, size: (Int, Int), pixelRatio: Double, center: Coordinate?,
                        zoom: Double?, bearing: Double?, pitch: Double?, straightAlpha: Bool, output: String) throws {
         let style = try StyleFiles.read(path, command: "snapshot --style")
-        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        let paths = StyleResourcePaths(base: base, styleFolder: folder)
-        var camera = StyleCamera(style: style, width: size.0, height: size.1, pixelRatio: pixelRatio)
-        if let center { (camera.latitude, camera.longitude) = (center.latitude, center.longitude) }
-        if let zoom { camera.zoom = zoom }
-        if let bearing { camera.bearing = bearing }
-        if let pitch { camera.pitch = pitch }
+        let paths = StyleResourcePaths(base: base, stylePath: path)
+        let camera = StyleCamera(style: style, width: size.0, height: size.1, pixelRatio: pixelRatio,
+                                 center: center, zoom: zoom, bearing: bearing, pitch: pitch)
         let snapshot = try StyleSnapshot(style: style, camera: camera) { url in
-            let file = try paths.path(for: url)
-            let fd = try FileDescriptor(opening: file)
-            defer { try? fd.close() }
-            return try fd.readToEnd(limit: maximumResourceSize)
+            try paths.load(url) { file, limit in
+                let fd = try FileDescriptor(opening: file)
+                defer { try? fd.close() }
+                return try fd.readToEnd(limit: limit)
+            }
         }
         try write(snapshot, of: path, straightAlpha: straightAlpha, output: output)
     }
@@ -63,12 +57,8 @@ enum StyleSnapshotFiles {
         options.poiClasses = showPOI.contains("all") ? nil : showPOI
         options.pedestrianClasses = showPedestrian.contains("all") ? nil : showPedestrian
         let style = try DefaultStyle.document(scheme, options: options)
-        var camera = StyleCamera(style: style, width: size.0, height: size.1, pixelRatio: pixelRatio)
-        let centre = center ?? map.center
-        (camera.latitude, camera.longitude) = (centre.latitude, centre.longitude)
-        camera.zoom = zoom ?? defaultStyleZoom
-        camera.bearing = bearing ?? 0
-        camera.pitch = pitch ?? 0
+        let camera = StyleCamera(style: style, width: size.0, height: size.1, pixelRatio: pixelRatio,
+                                 center: center ?? map.center, zoom: zoom ?? defaultStyleZoom, bearing: bearing ?? 0, pitch: pitch ?? 0)
         var glyphRange: ((String, UInt32) throws -> [UInt8])? = nil
         #if os(Linux)
         let faces = try MapFonts.faces(environment: ProcessInfo.processInfo.environment)

@@ -1,4 +1,4 @@
-import GeoCore
+public import GeoCore
 import MapData
 public import MapStyle
 import MapRenderer
@@ -31,6 +31,17 @@ public struct StyleCamera: Sendable, Equatable {
     public init(style: StyleDocument, width: Int, height: Int, pixelRatio: Double) {
         self.init(longitude: style.center?.longitude ?? 0, latitude: style.center?.latitude ?? 0, zoom: style.zoom ?? 0,
                   bearing: style.bearing, pitch: style.pitch, width: width, height: height, pixelRatio: pixelRatio)
+    }
+
+    /// The style's camera with what the caller gives in place of the style's (`geo snapshot
+    /// --center`, `--zoom`, `--bearing`, `--pitch`): nil keeps the style's value.
+    public init(style: StyleDocument, width: Int, height: Int, pixelRatio: Double,
+                center: Coordinate?, zoom: Double?, bearing: Double?, pitch: Double?) {
+        self.init(style: style, width: width, height: height, pixelRatio: pixelRatio)
+        if let center { (latitude, longitude) = (center.latitude, center.longitude) }
+        if let zoom { self.zoom = zoom }
+        if let bearing { self.bearing = bearing }
+        if let pitch { self.pitch = pitch }
     }
 
     /// Image side in device pixels.

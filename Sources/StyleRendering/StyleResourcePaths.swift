@@ -12,6 +12,22 @@ public struct StyleResourcePaths: Sendable {
         self.styleFolder = styleFolder
     }
 
+    /// The paths of the style file at `stylePath`: its relative URLs against its folder (`.`
+    /// for a bare file name).
+    public init(base: String?, stylePath: String) {
+        self.init(base: base, styleFolder: stylePath.lastIndex(of: "/").map { String(stylePath[..<$0]) } ?? ".")
+    }
+
+    /// The largest resource (tile, GeoJSON, image) a style's URL may name, bytes.
+    public static let maximumResourceSize = 256 << 20
+
+    /// The bytes of `url` (a `StyleSnapshot` loader): its file read by `read`, which is given
+    /// the path and ``maximumResourceSize``.
+    /// - Throws: as ``path(for:)``, or what `read` throws.
+    public func load(_ url: String, read: (_ path: String, _ limit: Int) throws -> [UInt8]) throws -> [UInt8] {
+        try read(try path(for: url), Self.maximumResourceSize)
+    }
+
     /// The file path of `url`.
     /// - Throws: ``StyleRenderError`` for a network URL, or a `local://` URL without a base.
     public func path(for url: String) throws(StyleRenderError) -> String {

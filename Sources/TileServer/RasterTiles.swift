@@ -29,8 +29,6 @@ extension TileServer {
     static let maximumRasterZoom = 24
     /// The base URL the style drawn for a raster tile names this server by.
     static let internalBase = "http://tileserver.internal"
-    /// The largest file a style names that is read for drawing, bytes.
-    static let maximumResourceSize = 256 << 20
 
     func raster(_ id: String, _ z: Int?, _ x: Int?, _ y: Int?, highDensity: Bool) -> Response {
         guard let path = styles.first(where: { $0.id == id })?.path else { return Self.text("no style \(id)", status: 404) }
@@ -68,9 +66,11 @@ extension TileServer {
         let style = try StyleDocument(data: Data(TileDocuments.text(rewritten).utf8))
         let snapshot = try StyleSnapshot(style: style, camera: camera) { url in
             if url.hasPrefix(Self.internalBase + "/") { return try self.resource(String(url.dropFirst(Self.internalBase.count))) }
-            let fd = try FileDescriptor(opening: try resources.path(for: url))
-            defer { try? fd.close() }
-            return try fd.readToEnd(limit: Self.maximumResourceSize)
+            return try resources.load(url) { file, limit in
+                let fd = try FileDescriptor(opening: file)
+                defer { try? fd.close() }
+                return try fd.readToEnd(limit: limit)
+            }
         }
         let unchanged = (try? FileDescriptor.readContents(of: path)).map { rasterVersion(styleBytes: $0) } == key.version
         var wanted: [UInt8] = []
