@@ -89,9 +89,6 @@ let package = Package(
         // Pure value types and WGS84 geodesy.
         .target(name: "GeoCore", dependencies: ["GeoBase"], swiftSettings: strictSettings),
 
-        // Clean tracks: filter rules with reasons, Kalman filter + RTS smoother, simplification.
-        .target(name: "TrackFiltering", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
-
         // Profiles, the immutable CSR RoadGraph, its builder, file format and spatial index.
         .target(name: "RoadNetwork", dependencies: ["GeoBase", "GeoCore", "ZlibCompression"], swiftSettings: strictSettings + internalChecks),
 
@@ -119,6 +116,10 @@ let package = Package(
 
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
         .target(name: "GPXCodec", dependencies: ["GeoBase", "GeoCore", "XMLStreaming"], swiftSettings: strictSettings),
+
+        // Clean tracks: filter rules with reasons, Kalman filter + RTS smoother, simplification;
+        // the cleaning and smoothing as GPXCodec's segment filters (geo gpx clean / smooth).
+        .target(name: "TrackFiltering", dependencies: ["GeoBase", "GeoCore", "GPXCodec"], swiftSettings: strictSettings),
 
         // The I/O module (DESIGN.md §2, NIOPosix's job): descriptors, file byte sources and sinks,
         // a buffered writer, TCP and serial endpoints, atomic file replacement, async child

@@ -62,23 +62,9 @@ struct GPXClean: ParsableCommand {
         if rulesOnly { configuration.kalman = nil }
         try configuration.validate()
         let total = try GPXTrackFiles.copy(input, to: options.output, accuracy: options.accuracyPolicy) {
-            CleanSegment(cleaning: SmoothedCleaning(TrackCleaner(configuration: configuration)))
-        } report: { $0.cleaning.report }
+            SmoothedCleaning<StandardRules, GPXPoint>(TrackCleaner(configuration: configuration))
+        } report: { $0.report }
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
-    }
-
-    /// One segment through `SmoothedCleaning`: each cleaned point leaves once the smoother's
-    /// window holding it is done.
-    private struct CleanSegment: GPXSegmentFilter {
-        var cleaning: SmoothedCleaning<StandardRules, GPXPoint>
-
-        mutating func push(_ fix: Location, point: GPXPoint, _ emit: (GPXPoint) throws -> Void) throws {
-            try cleaning.push(fix, item: point) { try emit(GPXTrackFiles.point($0, original: $1)) }
-        }
-
-        mutating func finish(_ emit: (GPXPoint) throws -> Void) throws {
-            try cleaning.finish { try emit(GPXTrackFiles.point($0, original: $1)) }
-        }
     }
 }
 
@@ -124,22 +110,9 @@ struct GPXSmooth: ParsableCommand {
         let smoother = KalmanSmoother(parameters: parameters)
         let rules = noRules ? nil : configuration.rules()
         let total = try GPXTrackFiles.copy(input, to: options.output, accuracy: options.accuracyPolicy) {
-            SmoothSegment(smoothing: FixedLagSmoothing(smoother: smoother, rules: rules))
-        } report: { $0.smoothing.report }
+            FixedLagSmoothing<StandardRules?, GPXPoint>(smoother: smoother, rules: rules)
+        } report: { $0.report }
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
-    }
-
-    /// One segment through `FixedLagSmoothing`: each smoothed point leaves once its window is done.
-    private struct SmoothSegment: GPXSegmentFilter {
-        var smoothing: FixedLagSmoothing<StandardRules?, GPXPoint>
-
-        mutating func push(_ fix: Location, point: GPXPoint, _ emit: (GPXPoint) throws -> Void) throws {
-            try smoothing.push(fix, item: point) { try emit(GPXTrackFiles.point($0, original: $1)) }
-        }
-
-        mutating func finish(_ emit: (GPXPoint) throws -> Void) throws {
-            try smoothing.finish { try emit(GPXTrackFiles.point($0, original: $1)) }
-        }
     }
 }
 

@@ -21,14 +21,6 @@ enum GPXTrackFiles {
     static func write(_ document: GPXDocument, to path: String?) throws {
         try CommandLineFiles.withOutput(path) { sink in sink = try GPXWriter.write(document, to: sink) }
     }
-
-    /// A GPX point for a filtered fix: position, time, elevation, speed and course from the fix,
-    /// the rest from the original point when there is one (`GPXPoint.update(from:)`).
-    static func point(_ location: Location, original: GPXPoint?) -> GPXPoint {
-        var p = original ?? GPXPoint(coordinate: location.coordinate)
-        p.update(from: location)
-        return p
-    }
 }
 
 extension GPXTrackFiles {
