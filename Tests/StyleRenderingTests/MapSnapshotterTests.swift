@@ -51,6 +51,28 @@ import Testing
         }
     }
 
+    /// A map source serves any vector source by its id, whatever the source's URLs say: the
+    /// sample city's `water` layer under the id `city` fills the river's pixels blue (the
+    /// built-in style's river at the same camera, 190 px north of the centre), and nothing without the source.
+    @Test func aMapSourceServesTheStylesSourceOfItsID() throws {
+        let source = try FeatureMapSource(features: try SampleCity.generate().mapFeatures(), name: "sample city")
+        let camera = StyleCamera(longitude: SampleCity.center.longitude, latitude: SampleCity.center.latitude, zoom: 15, width: 300, height: 450)
+        let style = try StyleDocument(data: Data("""
+            {"version": 8, "sources": {"city": {"type": "vector", "tiles": ["https://nowhere.invalid/{z}/{x}/{y}.pbf"], "maxzoom": 14}},
+             "layers": [{"id": "w", "type": "fill", "source": "city", "source-layer": "water", "paint": {"fill-color": "#0000FF", "fill-antialias": false}}]}
+            """.utf8))
+        let blue = Color(red: 0, green: 0, blue: 255)
+        let served = try MapSnapshotter(style: style, sources: ["city": source], camera: camera).snapshot().image
+        let reference = try MapSnapshotter(data: source, camera: camera).snapshot().image
+        let waterColour = Color(hex: 0xAAD3DF)
+        var (river, hit) = (0, 0)
+        for y in 0..<450 { for x in 0..<300 where reference.color(x: x, y: y) == waterColour { river += 1; if served.color(x: x, y: y) == blue { hit += 1 } } }
+        #expect(river >= 200, "the built-in style shows \(river) water pixels")
+        #expect(Double(hit) >= 0.95 * Double(river), "\(hit) of \(river) water pixels blue")
+        let unserved = try MapSnapshotter(style: style, camera: camera).snapshot()
+        #expect(!unserved.warnings.isEmpty && (0..<450).allSatisfy { y in (0..<300).allSatisfy { x in unserved.image.color(x: x, y: y) != blue } })
+    }
+
     @Test func aCameraOutOfRangeIsATypedErrorNamingIt() throws {
         let style = try DefaultStyle.document(.day)
         let good = StyleCamera(longitude: 7.42, latitude: 43.73, zoom: 15, width: 64, height: 64)
@@ -84,6 +106,10 @@ import Testing
         #expect(throws: MapSnapshotError.self) { try MapSnapshotter(style: style, sources: ["tiles": source], camera: camera).snapshot() }
         do { _ = try MapSnapshotter(style: style, sources: ["tiles": source], camera: camera).snapshot() } catch {
             #expect(error.path == "sources.tiles")
+        }
+        let raster = try StyleDocument(data: Data(#"{"version": 8, "sources": {"r": {"type": "raster", "tiles": ["x://{z}/{x}/{y}.png"]}}, "layers": []}"#.utf8))
+        do { _ = try MapSnapshotter(style: raster, sources: ["r": source], camera: camera).snapshot(); Issue.record("MVT served a raster source") } catch {
+            #expect(error.path == "sources.r")
         }
         let unserved = try MapSnapshotter(style: style, camera: camera).snapshot()
         let tileWarnings = unserved.warnings.filter { $0.hasPrefix("source \(DefaultStyle.sourceID): tile 14/") }
