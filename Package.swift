@@ -366,7 +366,7 @@ let package = Package(
                           path: "Examples/CleanTrack", swiftSettings: strictSettings),
         .executableTarget(name: "LocationDelegateExample", dependencies: ["ExampleSupport", "BeaconScanning", "Compass", "GeoCore", "GPXCodec", "Monitoring", "NMEACodec", "Positioning", "TrackFiltering"],
                           path: "Examples/LocationDelegate", swiftSettings: strictSettings),
-        .executableTarget(name: "HEREMapExample", dependencies: ["ExampleSupport", "GeoCore", "MapCamera", "MapData", "MapRenderer", "MapView", "OSMImport"],
+        .executableTarget(name: "HEREMapExample", dependencies: ["ExampleSupport", "GeoCore", "MapCamera", "MapData", "MapRenderer", "MapView", "OSMImport", "StyleRendering"],
                           path: "Examples/HEREMap", swiftSettings: strictSettings),
 
         .testTarget(

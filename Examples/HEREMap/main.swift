@@ -14,6 +14,7 @@ import MapData
 import MapRenderer
 import MapView
 import OSMImport
+import StyleRendering
 
 typealias Instant = ContinuousClock.Instant
 
@@ -78,13 +79,19 @@ func mercator(_ mapView: MapView<Instant>) {
 ///   orientation:(float)orientation size:(CGSize)size block:(void (^)(UIImage *snapshot))resultBlock;
 /// -(void)snapshotWithBlock:(void (^)(UIImage *snapshot))resultBlock;
 /// ```
-/// LocationKit's snapshot returns the image instead of calling a block; the class method's
-/// parameters are a `CameraState` for a view made for the snapshot.
+/// LocationKit's snapshot returns the image instead of calling a block. The class method needs
+/// no map view: `MapSnapshotter` draws the built-in day style over the sample city's features,
+/// the seed's zoom level converted to MapLibre's by `MapSnapshotter.zoom(hereZoomLevel:)`
+/// (15.5 is MapLibre's 14.5). Without local fonts to make glyphs from, labels are left out,
+/// one warning per glyph range (`geo snapshot --style default` draws them with the Noto fonts).
 func snapshots(_ mapView: MapView<Instant>) throws {
     Example.sample("snapshotWithGeoCoordinates:zoomLevel:orientation:size:block: and snapshotWithBlock:")
-    let thumbnailCamera = try CameraState(geoCenter: SampleCity.center, zoomLevel: 14.5, orientation: 30,
-                                          viewSize: ViewSize(width: 160, height: 120), projection: .mercator)
-    let thumbnail = try MapView<Instant>(camera: thumbnailCamera, features: mapView.features).snapshot()
+    let city = try FeatureMapSource(features: try SampleCity.generate().mapFeatures(), name: "sample city")
+    let camera = MapSnapshotter.camera(geoCoordinates: SampleCity.center, zoomLevel: 15.5, orientation: 30, width: 160, height: 120)
+    let snapshot = try MapSnapshotter(data: city, camera: camera).snapshot()
+    let thumbnail = snapshot.image
+    print("  zoom level 15.5 is MapLibre's \(camera.zoom)")
+    for warning in snapshot.warnings { print("  warning: \(warning)") }
     let colours = Set(stride(from: 0, to: thumbnail.unpremultipliedBytes.count, by: 4).map { i in
         thumbnail.unpremultipliedBytes[i..<i + 3].reduce(0) { $0 << 8 | Int($1) }
     })

@@ -11,7 +11,7 @@ import GeoBase
 import TileArchives
 
 /// `geo snapshot --style`: reads the style and the files its URLs name, draws it with
-/// `StyleSnapshot`, writes the PNG; warnings go to standard error.
+/// `MapSnapshotter`, writes the PNG; warnings go to standard error.
 enum StyleSnapshotFiles {
     static func render(style path: String, base: String?, size: (Int, Int), pixelRatio: Double, center: Coordinate?,
                        zoom: Double?, bearing: Double?, pitch: Double?, straightAlpha: Bool, output: String) throws {
@@ -19,19 +19,19 @@ enum StyleSnapshotFiles {
         let paths = StyleResourcePaths(base: base, stylePath: path)
         let camera = StyleCamera(style: style, width: size.0, height: size.1, pixelRatio: pixelRatio,
                                  center: center, zoom: zoom, bearing: bearing, pitch: pitch)
-        let snapshot = try StyleSnapshot(style: style, camera: camera) { url in
+        let snapshot = try MapSnapshotter(style: style, camera: camera) { url in
             try paths.load(url) { file, limit in
                 let fd = try FileDescriptor(opening: file)
                 defer { try? fd.close() }
                 return try fd.readToEnd(limit: limit)
             }
-        }
+        }.snapshot()
         try write(snapshot, of: path, straightAlpha: straightAlpha, output: output)
     }
 
     /// The zoom of a default-style snapshot without `--zoom`: the legacy `geo snapshot`'s 16
-    /// in 256-pixel tiles, 15 in MapLibre's 512-pixel world.
-    static let defaultStyleZoom = 15.0
+    /// (the seed's zoom level), 15 in MapLibre's 512-pixel world.
+    static let defaultStyleZoom = MapSnapshotter.zoom(hereZoomLevel: 16)
 
     /// The built-in style `--style` names, if it names one (SnapshotCommand does not import
     /// the MapStyle module: its name is MapRenderer's legacy `MapStyle` type's too).
@@ -56,16 +56,15 @@ enum StyleSnapshotFiles {
         options.hiddenCategories = hide
         options.poiClasses = showPOI.contains("all") ? nil : showPOI
         options.pedestrianClasses = showPedestrian.contains("all") ? nil : showPedestrian
-        let style = try DefaultStyle.document(scheme, options: options)
-        let camera = StyleCamera(style: style, width: size.0, height: size.1, pixelRatio: pixelRatio,
-                                 center: center ?? map.center, zoom: zoom ?? defaultStyleZoom, bearing: bearing ?? 0, pitch: pitch ?? 0)
+        let centre = center ?? map.center
+        let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: zoom ?? defaultStyleZoom, bearing: bearing ?? 0,
+                                 pitch: pitch ?? 0, width: size.0, height: size.1, pixelRatio: pixelRatio)
         var glyphRange: ((String, UInt32) throws -> [UInt8])? = nil
         #if os(Linux)
         let faces = try MapFonts.faces(environment: ProcessInfo.processInfo.environment)
         glyphRange = { stack, start in GlyphPBF.encode([GlyphStackBuilder(faces: faces, name: stack).range(startingAt: start)]) }
         #endif
-        let resources = DefaultStyleResources(tiles: tiles, glyphRange: glyphRange)
-        let snapshot = try StyleSnapshot(style: style, camera: camera, load: resources.load)
+        let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: tiles, camera: camera, glyphRange: glyphRange).snapshot()
         try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)
     }
 

@@ -1,7 +1,7 @@
 import GeoCore
 public import MapRenderer
 public import MapStyle
-import MapData
+public import MapData
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -27,10 +27,13 @@ public struct StyleSnapshot {
     public let warnings: [String]
 
     /// Draws `style` for `camera`; `load` returns the bytes at a URL the style names (tiles,
-    /// TileJSON, GeoJSON, images), throwing when it cannot.
+    /// TileJSON, GeoJSON, images), throwing when it cannot. The tiles of a vector or raster
+    /// source named in `sources` come from that map source instead of its URLs, its zooms
+    /// from the source's metadata as from a TileJSON (``MapSnapshotter`` checks they fit).
     /// - Throws: `RenderError` when the image size is out of range.
-    public init(style: StyleDocument, camera: StyleCamera, load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
-        var painter = try StylePainter(style: style, camera: camera, load: load)
+    public init(style: StyleDocument, camera: StyleCamera, sources: [String: any MapSource] = [:],
+                load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
+        var painter = try StylePainter(style: style, camera: camera, sources: sources, load: load)
         for layer in style.layers { painter.draw(layer) }
         painter.drawOn(ground: false)
         image = painter.canvas.pixmap
@@ -45,6 +48,8 @@ struct StylePainter {
     var screen: ScreenTransform
     let style: StyleDocument
     let load: (String) throws -> [UInt8]
+    /// Tiled sources the caller supplies by source id (``StyleSnapshot``).
+    let mapSources: [String: any MapSource]
     var warnings: [String] = []
     /// Loaded sources: GeoJSON features, or vector tiles' features by source layer.
     private var geoJSON: [String: [RenderFeature]] = [:]
@@ -58,12 +63,13 @@ struct StylePainter {
     /// perspective while the ground is drawn, the ground and its view from above otherwise.
     private var tilt: (canvas: Canvas, screen: ScreenTransform, onGround: Bool)?
 
-    init(style: StyleDocument, camera: StyleCamera, load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
+    init(style: StyleDocument, camera: StyleCamera, sources: [String: any MapSource], load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
         canvas = try Canvas(width: camera.pixelWidth, height: camera.pixelHeight, background: .transparent)
         self.camera = camera
         screen = ScreenTransform(camera)
         self.style = style
         self.load = load
+        mapSources = sources
         if let perspective = screen.perspective {
             // The ground the image shows, drawn from above around the same centre.
             let (hw, hh) = perspective.groundHalfSize(width: camera.pixelWidth, height: camera.pixelHeight, margin: 4)
@@ -210,6 +216,7 @@ struct StylePainter {
 
     /// The tile templates and zoom range of a tiled source, from the style or its TileJSON.
     private mutating func tileSetup(_ name: String, _ source: StyleSource) -> (templates: [String], minZoom: Double, maxZoom: Double, tileSize: Double)? {
+        if let supplied = mapSources[name] { return ([], Double(supplied.metadata.minZoom), Double(supplied.metadata.maxZoom), source.tileSize) }
         if !source.tiles.isEmpty { return (source.tiles, source.minZoom, source.maxZoom, source.tileSize) }
         guard let url = source.url else { return nil }
         do {
@@ -241,26 +248,39 @@ struct StylePainter {
     }
 
     private mutating func loadVectorTiles(_ name: String, _ source: StyleSource) -> [(CanonicalTile, [String: [RenderFeature]])] {
-        guard let setup = tileSetup(name, source), let template = setup.templates.first else { return [] }
+        guard let setup = tileSetup(name, source), mapSources[name] != nil || !setup.templates.isEmpty else { return [] }
         guard let z = tileZoom(tileSize: setup.tileSize, minZoom: setup.minZoom, maxZoom: setup.maxZoom, round: false) else { return [] }
         var out: [(CanonicalTile, [String: [RenderFeature]])] = []
         for t in coveringTiles(z) {
-            let url = FeatureLoading.url(template, t, tms: source.isTMS)
-            do { out.append((t, try FeatureLoading.vectorTile(try load(url), t))) } catch {
+            // A tile a supplied source lacks is an empty tile (nothing there), as an archive serves it.
+            do { out.append((t, try FeatureLoading.vectorTile(try tileBytes(name, source, setup.templates, t) ?? [], t))) } catch {
                 warnings.append("source \(name): tile \(t.z)/\(t.x)/\(t.y): \(error)")
             }
         }
         return out
     }
 
+    /// The bytes of tile `t` of source `name`: from the map source the caller supplied for it
+    /// (nil where it has none), else read by `load` from the first of `templates` filled in.
+    private func tileBytes(_ name: String, _ source: StyleSource, _ templates: [String], _ t: CanonicalTile) throws -> [UInt8]? {
+        if let supplied = mapSources[name] {
+            let n = 1 << t.z
+            return try supplied.tile(zoom: t.z, x: ((t.x % n) + n) % n, y: t.y)?.bytes
+        }
+        guard let template = templates.first else { throw StyleRenderError("source \(name) has no tile URL") }
+        return try load(FeatureLoading.url(template, t, tms: source.isTMS))
+    }
+
     mutating func rasterTiles(_ name: String, _ source: StyleSource) -> [(CanonicalTile, Pixmap)] {
         if let cached = rasterCache[name] { return cached }
         var out: [(CanonicalTile, Pixmap)] = []
-        if let setup = tileSetup(name, source), let template = setup.templates.first,
+        if let setup = tileSetup(name, source), mapSources[name] != nil || !setup.templates.isEmpty,
            let z = tileZoom(tileSize: setup.tileSize, minZoom: setup.minZoom, maxZoom: setup.maxZoom, round: true) {
             for t in coveringTiles(z) {
-                let url = FeatureLoading.url(template, t, tms: source.isTMS)
-                do { out.append((t, try PNG.decode(try load(url)))) } catch {
+                do {
+                    // A raster tile a supplied source lacks draws nothing, as a 404 tile in MapLibre.
+                    if let bytes = try tileBytes(name, source, setup.templates, t) { out.append((t, try PNG.decode(bytes))) }
+                } catch {
                     warnings.append("source \(name): tile \(t.z)/\(t.x)/\(t.y): \(error)")
                 }
             }
