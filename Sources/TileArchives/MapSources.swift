@@ -1,4 +1,4 @@
-public import GeoCore
+import GeoCore
 public import MapData
 import Synchronization
 import SystemIO
