@@ -11,14 +11,25 @@ import TrackingProtocols
 /// valid fixes (latitude 91, a time before 2000) are counted as rejected and acknowledged with
 /// the packet: a device resends an unacknowledged packet whole, for ever. A malformed packet (bad
 /// CRC, a length over 64 KiB) closes the connection.
+///
+/// A connection that sends nothing for `idleTimeout` is closed (a slowloris half-packet, or one
+/// of 20,000 idle sockets, holds no descriptor for ever): a device reconnects and logs in again
+/// when it has data. The default, 10 minutes, is twice the FMB devices' longest usual "Open Link
+/// Timeout" of 300 s (Teltonika wiki, GPRS settings), after which a device closes the link itself.
 public enum TeltonikaListener {
+    /// How long a connection may stay silent before it is closed: 10 minutes.
+    public static let defaultIdleTimeout: Duration = .seconds(600)
+
     /// Listens until the calling task is cancelled; `bound` gets the port once listening.
-    public static func run(host: String, port: Int, ingest: TrackingIngest, bound: @escaping @Sendable (Int) -> Void) async throws {
+    public static func run(host: String, port: Int, ingest: TrackingIngest, idleTimeout: Duration = defaultIdleTimeout,
+                           bound: @escaping @Sendable (Int) -> Void) async throws {
+        let idle = TimeAmount(idleTimeout)
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers([IdleStateHandler(readTimeout: idle), CloseWhenIdle()])
                     // Closed when dropped: a connection accepted while the listening channel
                     // closes never reaches the accepting loop, and NIO drops it. With
                     // `init(wrappingChannelSynchronously:)` (its teardown only explicit) that
@@ -74,6 +85,20 @@ public enum TeltonikaListener {
                     }
                 }
             }
+        }
+    }
+}
+
+/// Closes its channel on the read-idle event of the `IdleStateHandler` before it.
+final class CloseWhenIdle: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEvent(event)
         }
     }
 }

@@ -281,6 +281,30 @@ import TrackingProtocols
         ingest.stop()
     }
 
+    /// A device that logs in and then sends half a packet, and one that only connects, are
+    /// closed once silent for the idle timeout (here 1 s); a device sending on time is served.
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func teltonika_silentConnectionsClosedAfterTheIdleTimeout() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+        defer { ingest.stop() }
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest, idleTimeout: .seconds(1)) { continuation.yield($0) } }
+        defer { listener.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        let slow = try TCPClient.connect(host: "127.0.0.1", port: port)
+        defer { try? slow.close() }
+        try slow.writeAll(Self.bytes("000F333536333037303432343431303133"))
+        #expect(try Self.read(slow, 1) == [1])
+        try slow.writeAll(Self.bytes("00000000000000360801")) // half a packet, then silence
+        let idle = try TCPClient.connect(host: "127.0.0.1", port: port)
+        defer { try? idle.close() }
+        // Both reads end at the server's close (empty), not at a byte: nothing was acknowledged.
+        #expect(try Self.read(slow, 4).isEmpty)
+        #expect(try Self.read(idle, 1).isEmpty)
+    }
+
     /// Devices connecting while the listener is cancelled, 20 times over: the listener ends,
     /// closing every connection, and never traps on a connection accepted during its end.
     @Test(.onOwnThread) func teltonika_cancelledWhileDevicesConnect_endsWithoutACrash() async throws {
