@@ -34,7 +34,7 @@ public enum TeltonikaListener {
                     // closes never reaches the accepting loop, and NIO drops it. With
                     // `init(wrappingChannelSynchronously:)` (its teardown only explicit) that
                     // trapped: "Deinited NIOAsyncWriter without calling finish()".
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(synchronouslyWrapping: channel)
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(synchronouslyWrapping: channel)
                 }
             }
         bound(server.channel.localAddress?.port ?? port)
@@ -98,7 +98,7 @@ final class CloseWhenIdle: ChannelInboundHandler, Sendable {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
             context.close(promise: nil)
         } else {
-            context.fireUserInboundEvent(event)
+            context.fireUserInboundEventTriggered(event)
         }
     }
 }
