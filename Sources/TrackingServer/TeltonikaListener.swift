@@ -13,9 +13,11 @@ import TrackingProtocols
 /// CRC, a length over 64 KiB) closes the connection.
 ///
 /// A connection that sends nothing for `idleTimeout` is closed (a slowloris half-packet, or one
-/// of 20,000 idle sockets, holds no descriptor for ever): a device reconnects and logs in again
-/// when it has data. The default, 10 minutes, is twice the FMB devices' longest usual "Open Link
-/// Timeout" of 300 s (Teltonika wiki, GPRS settings), after which a device closes the link itself.
+/// of 20,000 idle sockets, holds no descriptor for ever). Devices may keep a link open up to 72 h
+/// between records ("Active Data Link Timeout", 0…259,200 s, FM1100 user manual §8.3.2); one whose
+/// link was closed opens a new one and logs in again at its next send, so nothing is lost — a
+/// device sending less often than every 10 minutes (the default) pays a login per send. The link
+/// is only needed open for server-to-device commands (Codec 12), which this server does not send.
 public enum TeltonikaListener {
     /// How long a connection may stay silent before it is closed: 10 minutes.
     public static let defaultIdleTimeout: Duration = .seconds(600)
