@@ -98,6 +98,7 @@ struct MagneticCommand: ParsableCommand {
         return year
     }
 
+    /// `value` with `places` decimals, as the plain form prints it.
     private static func fixed(_ value: Double, _ places: Int32) -> String {
         JSONNumber.string(value, JSONNumber.Quantity(decimals: places))
     }
