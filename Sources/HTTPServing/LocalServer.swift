@@ -58,7 +58,25 @@ public struct LocalServer {
     /// each bound address as a URL (`http://127.0.0.1:8080/`) once it is bound, so nothing says
     /// "serving" before the port is really taken. Throws the first host's bind error.
     public func run(serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
-        let responder = router.buildResponder()
+        try await serve(router.buildResponder(), serving: serving, note: note)
+    }
+
+    /// Serves as `run(serving:note:)`, but each request that passes the host check goes to
+    /// `handler` instead of the router, whose routes are then not served: for a server that
+    /// reads its paths itself (the tile server's `TileRoute`), this spares the router's walk of
+    /// its trie per request (4.5 % of `geo serve`'s CPU time under wrk, `perf`).
+    public func run(handler: @escaping @Sendable (Request) async -> Response, serving: @escaping @Sendable (String) -> Void,
+                    note: @escaping @Sendable (String) -> Void) async throws {
+        let check = HostCheckMiddleware<BasicWebSocketRequestContext>(policy: policy)
+        let responder = CallbackResponder<BasicWebSocketRequestContext> { request, context in
+            try await check.handle(request, context: context) { request, _ in await handler(request) }
+        }
+        try await serve(responder, serving: serving, note: note)
+    }
+
+    private func serve<Responder: HTTPResponder>(_ responder: Responder, serving: @escaping @Sendable (String) -> Void,
+                                                 note: @escaping @Sendable (String) -> Void) async throws
+    where Responder.Context == BasicWebSocketRequestContext {
         let limits = options.limits, policy = self.policy
         let webSocket = WebSocketServerConfiguration(maxFrameSize: 1 << 16, extensions: [.nonNegotiatedExtension { MaskedFramesOnly() }],
                                                      autoPing: .enabled(timePeriod: limits.pingPeriod), closeTimeout: limits.shutdownDeadline / 2)

@@ -110,14 +110,9 @@ public final class TileServer: Sendable {
         var server = server
         if let cors = options.cors { server.allowedOrigins.append(cors) }
         let local = try LocalServer(server)
-        local.router.get("/") { request, _ in self.handle(request) }
-        local.router.get("**") { request, _ in self.handle(request) }
-        local.router.head("/") { request, _ in self.handle(request) }
-        local.router.head("**") { request, _ in self.handle(request) }
-        local.router.on("**", method: .options) { request, _ in self.handle(request) }
         try await withThrowingDiscardingTaskGroup { group in
             if let accessLog { group.addTask { await accessLog.run() } }
-            try await local.run(serving: serving, note: note)
+            try await local.run(handler: { request in self.handle(request) }, serving: serving, note: note)
             group.cancelAll()
         }
     }
@@ -129,7 +124,9 @@ public final class TileServer: Sendable {
         let start = ContinuousClock.now
         var kind = "other"
         var response: Response
-        if request.method == .options {
+        if request.method != .get && request.method != .head && request.method != .options {
+            response = Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD, OPTIONS"])
+        } else if request.method == .options {
             response = Response(status: .noContent, headers: [.accessControlAllowMethods: "GET, HEAD, OPTIONS",
                                                               .accessControlAllowHeaders: "Range, If-None-Match", .accessControlMaxAge: "86400"])
         } else {

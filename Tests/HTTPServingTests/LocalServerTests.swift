@@ -26,6 +26,22 @@ import GeoBase
     }
 }
 
+/// The allocation-free reading of a loopback `Host` says yes only where the general rules do,
+/// and does say yes for the forms clients send (`127.0.0.1:PORT`, `localhost:PORT`).
+@Test func hostPolicy_loopbackFastPath_agreesWithTheGeneralRules() {
+    func general(_ value: String) -> Bool { HostPolicy.authority(value.lowercased()).map { HostPolicy.isLoopback($0.host) } ?? false }
+    for value in ["127.0.0.1:8080", "127.0.0.1", "localhost:8080", "localhost", "127.255.255.255:65535", "127.1.2.3:1"] {
+        #expect(HostPolicy.isLoopbackAuthority(value), "\(value)")
+    }
+    let parts = ["127", "128", "0", "255", "256", "1000", "", "+1", "0x7f", "localhost", "LOCALHOST", "[::1]", "a"]
+    let ports = ["", ":", ":0", ":8080", ":65535", ":65536", ":123456", ":-1", ":+80", "::80"]
+    for a in parts { for b in ["0", "", "300"] { for port in ports {
+        for value in [a + port, "\(a).\(b).0.1" + port, "\(a).0.0" + port, "\(a).0.0.1.2" + port] {
+            if HostPolicy.isLoopbackAuthority(value) { #expect(general(value), "\(value)") }
+        }
+    } } }
+}
+
 /// A public server's DNS name (`--host-name`, the tracking server's devices) is answered; other
 /// names are still refused, so the read API stays out of a rebinding page's reach.
 @Test func hostPolicy_hostNames_areAnsweredAndNothingElse() throws {

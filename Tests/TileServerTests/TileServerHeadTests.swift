@@ -39,6 +39,11 @@ import Testing
                 }
                 let allowed = try await TileServerTests.get(port, "/t.json", ["Origin: http://127.0.0.1:\(port)"], method: "OPTIONS")
                 #expect(allowed.headers["access-control-allow-methods"]?.contains("HEAD") == true)
+                // A method the server does not take is 405 with what it takes (RFC 9110 §15.5.6), on any path.
+                for (method, target) in [("POST", "/t/3/2/1.pbf"), ("PUT", "/t.json"), ("DELETE", "/"), ("PATCH", "/nothing")] {
+                    let refused = try await TileServerTests.get(port, target, ["Content-Length: 0"], method: method)
+                    #expect(refused.status == 405 && refused.headers["allow"] == "GET, HEAD, OPTIONS", "\(method) \(target): \(refused.status)")
+                }
             }
         }
     }
