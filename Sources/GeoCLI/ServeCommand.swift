@@ -1,6 +1,9 @@
 import ArgumentParser
+import Foundation
 import GeoBase
 import HTTPServing
+import MapRenderer
+import MapStyle
 import Synchronization
 import SystemIO
 import TileServer
@@ -16,6 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
             Endpoints: / (index), /{tileset}.json (TileJSON 3.0.0), /{tileset}/{z}/{x}/{y}.pbf, /{tileset}.pmtiles \
             (byte ranges), /styles/{id}/style.json, /styles/{id}/{z}/{x}/{y}[@2x].png (raster, drawn by the style), \
             /fonts/{fontstack}/{range}.pbf, /sprites/{id}[@2x].{json,png}, /metrics. \
+            The built-in styles default and default-night are served over the first vector tileset (geo tiles build's schema). \
+            A font stack no --fonts folder has is made from the local Noto fonts on its first request. \
             A replaced archive (atomic rename) is served from the next request on. The first line on standard output \
             is the base URL once listening; one access-log line per request goes to standard error unless --quiet.
             """
@@ -27,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("style"), help: ArgumentHelp("A style.json to serve with its sources, glyphs and sprite pointed at this server; repeatable.", valueName: "STYLE.json"))
     var styles: [String] = []
 
-    @Option(help: ArgumentHelp("A folder of glyph folders (geo glyphs build output), one per font stack.", valueName: "DIR"))
+    @Option(help: ArgumentHelp("A folder of glyph folders (geo glyphs build output), one per font stack; other stacks are made from local fonts.", valueName: "DIR"))
     var fonts: String?
 
     @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on, repeatable (default 127.0.0.1 and ::1).", valueName: "ADDRESS"))
@@ -57,7 +62,13 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             // The access log comes in batches of whole lines, written as they are.
             let accessLog: @Sendable (String) -> Void = { try? FileDescriptor.standardError.writeAll($0) }
-            server = try TileServer(TileServer.Options(data: data, styles: styles, fonts: fonts, cors: cors), log: quiet ? nil : accessLog, note: stderr)
+            // The built-in styles as `geo snapshot --style default` draws them without flags:
+            // POIs (and pedestrian features) only when named.
+            var builtIn = DefaultStyle.Options()
+            builtIn.poiClasses = []
+            server = try TileServer(TileServer.Options(data: data, styles: styles, builtInStyles: builtIn, fonts: fonts,
+                                                       localGlyphs: Self.localGlyphs(note: stderr), cors: cors),
+                                    log: quiet ? nil : accessLog, note: stderr)
         } catch {
             throw CommandLineFileError.damaged("serve", data.count == 1 ? data[0] : data.joined(separator: " "), error)
         }
@@ -70,5 +81,21 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as HTTPServingError where error.code == .cannotBind {
             throw CommandLineFileError.cannotServe("serve", port: port, error)
         }
+    }
+
+    /// Glyph ranges made from the local Noto fonts (`NotoFonts`, `LOCATIONKIT_FONTS`); nil, with
+    /// a note, where they are not installed.
+    static func localGlyphs(note: (String) -> Void) -> (@Sendable (String, UInt32) throws -> [UInt8])? {
+        #if os(Linux)
+        do {
+            let glyphs = LocalGlyphRanges(faces: try NotoFonts.faces(environment: ProcessInfo.processInfo.environment, read: CommandLineFiles.contentsIfPresent))
+            return { stack, start in glyphs.range(stack: stack, startingAt: start) }
+        } catch {
+            note("no glyphs from local fonts (\(error)); only --fonts folders are served")
+            return nil
+        }
+        #else
+        return nil
+        #endif
     }
 }

@@ -61,8 +61,8 @@ enum StyleSnapshotFiles {
                                  pitch: pitch ?? 0, width: size.0, height: size.1, pixelRatio: pixelRatio)
         var glyphRange: ((String, UInt32) throws -> [UInt8])? = nil
         #if os(Linux)
-        let faces = try MapFonts.faces(environment: ProcessInfo.processInfo.environment)
-        glyphRange = { stack, start in GlyphPBF.encode([GlyphStackBuilder(faces: faces, name: stack).range(startingAt: start)]) }
+        let glyphs = LocalGlyphRanges(faces: try MapFonts.faces(environment: ProcessInfo.processInfo.environment))
+        glyphRange = { stack, start in glyphs.range(stack: stack, startingAt: start) }
         #endif
         let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: tiles, camera: camera, glyphRange: glyphRange).snapshot()
         try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)

@@ -20,8 +20,18 @@ import Foundation
 ///
 /// A missing tile is drawn with the 4 × 4 block of tiles round it (MapRenderer's `Metatile`, as
 /// Mapnik's mod_tile and tileserver-gl draw): one image, so lines and labels run on across the
-/// tiles' edges, cut into its 16 tiles, which all go into the memory-bounded `PNGTileCache`;
+/// tiles' edges, cut into its 16 tiles, which all go into the memory-bounded raster cache;
 /// the other 15 are then hits. Two requests missing one block at once both draw it.
+/// A raster tile as drawn: which style, from which versions of the style file and of the tilesets
+/// (a replaced file makes new keys; its old tiles age out), where, at which pixel ratio.
+struct RasterTileKey: Hashable, Sendable {
+    var style: String
+    /// `TileServer.contentHash` of the style's bytes and the tilesets' `ReopeningMapSource.generation`s.
+    var version: UInt64
+    var z: Int, x: Int, y: Int
+    var pixelRatio: Int
+}
+
 extension TileServer {
     /// A raster tile's side at pixel ratio 1, pixels.
     static let rasterTileSize = Metatile.tileSize
@@ -31,19 +41,19 @@ extension TileServer {
     static let internalBase = "http://tileserver.internal"
 
     func raster(_ id: String, _ z: Int?, _ x: Int?, _ y: Int?, highDensity: Bool) -> Response {
-        guard let path = styles.first(where: { $0.id == id })?.path else { return Self.text("no style \(id)", status: 404) }
+        guard let style = styles.first(where: { $0.id == id }) else { return Self.text("no style \(id)", status: 404) }
         guard let z, let x, let y, z <= Self.maximumRasterZoom, x < 1 << z, y < 1 << z else {
             return Self.text("no raster tile there: zooms 0…\(Self.maximumRasterZoom), x and y below 2^z", status: 404)
         }
-        guard let bytes = try? FileDescriptor.readContents(of: path), let object = TileDocuments.object(bytes) else {
-            note("\(path): cannot be read as a JSON object")
+        guard let bytes = try? style.bytes(), let object = TileDocuments.object(bytes) else {
+            note("\(style.name): cannot be read as a JSON object")
             return Self.text("the style \(id) cannot be read", status: 500)
         }
         let pixelRatio = highDensity ? 2 : 1
-        let key = PNGTileCache.Key(style: id, version: rasterVersion(styleBytes: bytes), z: z, x: x, y: y, pixelRatio: pixelRatio)
-        if let png = rasterCache.png(for: key) { return Self.png(png) }
+        let key = RasterTileKey(style: id, version: rasterVersion(styleBytes: bytes), z: z, x: x, y: y, pixelRatio: pixelRatio)
+        if let png = rasterCache.bytes(for: key) { return Self.png(png) }
         do {
-            return Self.png(try drawBlock(holding: key, style: object, path: path))
+            return Self.png(try drawBlock(holding: key, style: object, from: style))
         } catch {
             note("style \(id): raster tile \(z)/\(x)/\(y): \(error)")
             return Self.text("raster tile \(z)/\(x)/\(y) cannot be drawn", status: 500)
@@ -52,12 +62,11 @@ extension TileServer {
 
     /// Draws the metatile holding `key`'s tile, caches its tiles (unless a style or tileset
     /// changed meanwhile) and returns the PNG of `key`'s.
-    private func drawBlock(holding key: PNGTileCache.Key, style object: [String: JSONValue], path: String) throws -> [UInt8] {
+    private func drawBlock(holding key: RasterTileKey, style object: [String: JSONValue], from served: ServedStyle) throws -> [UInt8] {
         let sets = tilesets.map { ($0.name, $0.source.current().metadata) }
-        let rewritten = TileDocuments.rewrittenStyle(object, id: key.style, tilesets: sets, servesFonts: options.fonts != nil,
+        let rewritten = TileDocuments.rewrittenStyle(object, id: key.style, tilesets: sets, servesFonts: servesFonts,
                                                      spriteIDs: Set(sprites.keys), base: Self.internalBase)
-        let folder = FileDescriptor.directory(of: path)
-        let resources = StyleResourcePaths(base: folder, styleFolder: folder)
+        let resources = StyleResourcePaths(base: served.folder, styleFolder: served.folder ?? ".")
         let block = Metatile.block(holding: key.x, key.y, zoom: key.z)
         // MapLibre's zoom counts a 512-pixel world: a 256-pixel tile of zoom z is drawn at z − 1.
         let camera = StyleCamera(longitude: block.center.longitude, latitude: block.center.latitude, zoom: Double(key.z) - 1,
@@ -72,7 +81,7 @@ extension TileServer {
                 return try fd.readToEnd(limit: limit)
             }
         }
-        let unchanged = (try? FileDescriptor.readContents(of: path)).map { rasterVersion(styleBytes: $0) } == key.version
+        let unchanged = (try? served.bytes()).map { rasterVersion(styleBytes: $0) } == key.version
         var wanted: [UInt8] = []
         for tile in try block.tiles(of: snapshot.image, pixelRatio: key.pixelRatio) {
             let png = try PNG.encode(tile.image)

@@ -3,6 +3,7 @@ public import GeoBase
 import GeoCore
 import Hummingbird
 import MapData
+public import MapStyle
 import StyleRendering
 import SystemIO
 import TileArchives
@@ -20,19 +21,30 @@ public final class TileServer: Sendable {
         /// Map sources: `.pmtiles`, `.mbtiles`, folders of z/x/y tiles, OpenStreetMap extracts
         /// tiled in memory on start (`MapSources.open`).
         public var data: [String]
-        /// Style files; each is served as `/styles/{file name without .json}/style.json`.
+        /// Style files; each is served as `/styles/{file name without .json}/style.json`. The
+        /// built-in styles `default` and `default-night` (`DefaultStyle`) are served besides,
+        /// over the first vector tileset, unless a file takes their id.
         public var styles: [String]
+        /// What the built-in styles show.
+        public var builtInStyles: DefaultStyle.Options
         /// A folder of glyph folders (`geo glyphs build` output, one per font stack).
         public var fonts: String?
+        /// Makes the glyph PBF of a font stack's range from local fonts (`LocalGlyphRanges`)
+        /// when no folder under `fonts` has the stack; nil serves only those folders.
+        public var localGlyphs: (@Sendable (_ stack: String, _ start: UInt32) throws -> [UInt8])?
         /// The origin whose pages may read the tiles (`Access-Control-Allow-Origin`), or `*`.
         public var cors: String?
-        /// The most bytes of raster tile PNGs kept in memory (`PNGTileCache`); 0 keeps none.
+        /// The most bytes of raster tile PNGs kept in memory; 0 keeps none.
         public var rasterCacheBytes: Int
 
-        public init(data: [String], styles: [String] = [], fonts: String? = nil, cors: String? = nil, rasterCacheBytes: Int = 64 << 20) {
+        public init(data: [String], styles: [String] = [], builtInStyles: DefaultStyle.Options = .init(), fonts: String? = nil,
+                    localGlyphs: (@Sendable (_ stack: String, _ start: UInt32) throws -> [UInt8])? = nil, cors: String? = nil,
+                    rasterCacheBytes: Int = 64 << 20) {
             self.data = data
             self.styles = styles
+            self.builtInStyles = builtInStyles
             self.fonts = fonts
+            self.localGlyphs = localGlyphs
             self.cors = cors
             self.rasterCacheBytes = rasterCacheBytes
         }
@@ -46,12 +58,14 @@ public final class TileServer: Sendable {
     static let chunkSize = 1 << 20
 
     let tilesets: [(name: String, source: ReopeningMapSource)]
-    let styles: [(id: String, path: String)]
+    let styles: [ServedStyle]
     /// Sprite sheet id → its path without `[@2x].json|png`.
     let sprites: [String: String]
     let options: Options
     let metrics = TileServerMetrics()
-    let rasterCache: PNGTileCache
+    let rasterCache: ByteBoundedCache<RasterTileKey>
+    /// Glyph ranges made from local fonts (`Options.localGlyphs`), by font stack and range.
+    let localGlyphCache = ByteBoundedCache<GlyphRangeKey>(byteLimit: 32 << 20)
     /// TileJSON, the index and rewritten styles as sent, per version and `Host`.
     let documents = DocumentCache()
     /// One line per request, written in batches while `run` serves; nil for none (`--quiet`).
@@ -67,7 +81,7 @@ public final class TileServer: Sendable {
     ///   styles of one name, or a style that is not a JSON object.
     public init(_ options: Options, log: (@Sendable (String) -> Void)?, note: @escaping @Sendable (String) -> Void) throws {
         self.options = options
-        rasterCache = PNGTileCache(byteLimit: options.rasterCacheBytes)
+        rasterCache = ByteBoundedCache(byteLimit: options.rasterCacheBytes)
         accessLog = log.map { AccessLog(write: $0) }
         self.note = note
         var tilesets: [(String, ReopeningMapSource)] = []
@@ -76,12 +90,12 @@ public final class TileServer: Sendable {
             guard !tilesets.contains(where: { $0.0 == name }) else { throw TileServerError(.duplicateName, "two map sources are named \(name): \(path)") }
             tilesets.append((name, try ReopeningMapSource(path: path, note: note)))
         }
-        var styles: [(String, String)] = [], sprites: [String: String] = [:]
+        var styles: [ServedStyle] = [], sprites: [String: String] = [:]
         for path in options.styles {
             let id = Self.styleID(path)
-            guard !styles.contains(where: { $0.0 == id }) else { throw TileServerError(.duplicateName, "two styles are named \(id): \(path)") }
+            guard !styles.contains(where: { $0.id == id }) else { throw TileServerError(.duplicateName, "two styles are named \(id): \(path)") }
             guard let style = TileDocuments.object(try FileDescriptor.readContents(of: path)) else { throw TileServerError(.invalidStyle, "\(path): not a JSON object") }
-            styles.append((id, path))
+            styles.append(ServedStyle(id: id, origin: .file(path)))
             let resources = StyleResourcePaths(base: FileDescriptor.directory(of: path), styleFolder: FileDescriptor.directory(of: path))
             switch style["sprite"] {
             case .string(let url)?: sprites[id] = try? resources.path(for: url)
@@ -91,6 +105,9 @@ public final class TileServer: Sendable {
                 }
             default: break
             }
+        }
+        if let vector = tilesets.first(where: { $0.1.current().metadata.format == .mvt }) {
+            styles += try ServedStyle.builtIn(over: vector.0, showing: options.builtInStyles, withLabels: options.fonts != nil || options.localGlyphs != nil).filter { builtIn in !styles.contains { $0.id == builtIn.id } }
         }
         self.tilesets = tilesets
         self.styles = styles
@@ -190,21 +207,21 @@ public final class TileServer: Sendable {
             guard let source = tileset(name) as? PMTilesSource else { return Self.text("no PMTiles archive \(name)", status: 404) }
             return archive(source, request)
         case .style(let id):
-            guard let path = styles.first(where: { $0.id == id })?.path else { return Self.text("no style \(id)", status: 404) }
-            guard let bytes = try? FileDescriptor.readContents(of: path) else {
-                note("\(path): cannot be read")
+            guard let style = styles.first(where: { $0.id == id }) else { return Self.text("no style \(id)", status: 404) }
+            guard let bytes = try? style.bytes() else {
+                note("\(style.name): cannot be read")
                 return Self.text("the style \(id) cannot be read", status: 500)
             }
             let sets = tilesets.map { ($0.name, $0.source.versioned()) }
             let key = DocumentCache.Key(document: "style/" + id, base: base, version: Self.version(sets.map(\.1.generation), styleBytes: bytes))
             let document = documents.document(key, ifMade: {
                 TileDocuments.object(bytes).map { style in
-                    TileDocuments.rewrittenStyle(style, id: id, tilesets: sets.map { ($0.0, $0.1.source.metadata) }, servesFonts: options.fonts != nil,
+                    TileDocuments.rewrittenStyle(style, id: id, tilesets: sets.map { ($0.0, $0.1.source.metadata) }, servesFonts: servesFonts,
                                                  spriteIDs: Set(sprites.keys), base: base)
                 }
             })
             guard let document else {
-                note("\(path): cannot be read as a JSON object")
+                note("\(style.name): cannot be read as a JSON object")
                 return Self.text("the style \(id) cannot be read", status: 500)
             }
             return Self.json(document)
@@ -300,8 +317,11 @@ public final class TileServer: Sendable {
 
     /// A glyph range of one font stack folder, or of several (`A,B`) combined glyph by glyph,
     /// the first font that has a glyph giving it (as MapLibre's font stacks fall back).
+    /// Whether `/fonts/…` serves glyphs: from `--fonts` folders or made from local fonts.
+    var servesFonts: Bool { options.fonts != nil || options.localGlyphs != nil }
+
     private func glyphs(_ stack: String, _ range: String) -> Response {
-        guard options.fonts != nil else { return Self.text("no fonts are served (--fonts)", status: 404) }
+        guard servesFonts else { return Self.text("no fonts are served (--fonts, or local fonts)", status: 404) }
         do {
             guard let body = try glyphBytes(stack, range) else { return Self.text("no glyphs \(stack) \(range)", status: 404) }
             return Response(status: .ok, headers: [.contentType: "application/x-protobuf", .cacheControl: Self.tileCaching],
@@ -313,16 +333,24 @@ public final class TileServer: Sendable {
     }
 
     /// The glyph PBF of `range` (`N-(N+255)`, N a multiple of 256 below 65536) for a font
-    /// stack; nil when no fonts are served, the range is not one, or no font of the stack has it.
-    /// - Throws: `MapDataError.invalidGlyphs` when a file of a combined stack does not decode.
+    /// stack: from the stack's folders under `--fonts`, else made from local fonts (and kept in
+    /// `localGlyphCache`); nil when the range is not one, or neither has the stack.
+    /// - Throws: `MapDataError.invalidGlyphs` when a file of a combined stack does not decode;
+    ///   what `Options.localGlyphs` throws.
     func glyphBytes(_ stack: String, _ range: String) throws -> [UInt8]? {
-        guard let fonts = options.fonts else { return nil }
         let bounds = range.split(separator: "-", omittingEmptySubsequences: false).compactMap { Int($0) }
         guard bounds.count == 2, bounds[0] % 256 == 0, bounds[1] == bounds[0] + 255, (0...65280).contains(bounds[0]) else { return nil }
         let names = stack.split(separator: ",").map { String($0.drop { $0 == " " }) }
         guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
-        let files = names.compactMap { try? FileDescriptor.readContents(of: "\(fonts)/\($0)/\(range).pbf") }
-        guard let first = files.first else { return nil }
+        let files = options.fonts.map { fonts in names.compactMap { try? FileDescriptor.readContents(of: "\(fonts)/\($0)/\(range).pbf") } } ?? []
+        guard let first = files.first else {
+            guard let make = options.localGlyphs else { return nil }
+            let key = GlyphRangeKey(stack: stack, start: UInt32(bounds[0]))
+            if let made = localGlyphCache.bytes(for: key) { return made }
+            let made = try make(stack, key.start)
+            localGlyphCache.insert(made, for: key)
+            return made
+        }
         guard names.count > 1 else { return first }
         var glyphs: [UInt32: SDFGlyph] = [:]
         for file in files { for s in try GlyphPBF.decode(file) { for g in s.glyphs where glyphs[g.id] == nil { glyphs[g.id] = g } } }
@@ -413,6 +441,12 @@ public final class TileServer: Sendable {
     static func text(_ body: String, status: Int) -> Response {
         Response(status: .init(code: status), headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body + "\n")))
     }
+}
+
+/// A glyph range made from local fonts: the font stack as requested, and the range's first code point.
+struct GlyphRangeKey: Hashable, Sendable {
+    var stack: String
+    var start: UInt32
 }
 
 /// The one error type of TileServer (STYLE.md §3.7): a growable `Code`, a human message.

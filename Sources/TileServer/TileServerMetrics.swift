@@ -36,7 +36,7 @@ final class TileServerMetrics: Sendable {
     }
 
     /// The counters, and the caches', as Prometheus text.
-    func text(rasterCache cache: PNGTileCache.Statistics, documents: DocumentCache.Statistics) -> String {
+    func text(rasterCache cache: ByteBoundedCache<RasterTileKey>.Statistics, documents: DocumentCache.Statistics) -> String {
         let c = counters.withLock { $0 }
         var out = "# HELP tileserver_requests_total Requests by route kind and HTTP status.\n# TYPE tileserver_requests_total counter\n"
         for (key, n) in c.requests.sorted(by: { $0.key < $1.key }) {
@@ -56,7 +56,7 @@ final class TileServerMetrics: Sendable {
                                           ("misses_total", "counter", "Raster tiles not in the cache (their 4 x 4 block drawn).", cache.misses),
                                           ("evictions_total", "counter", "Raster tiles dropped to stay within the cache's bytes.", cache.evictions),
                                           ("bytes", "gauge", "PNG bytes held by the raster cache.", cache.bytes),
-                                          ("tiles", "gauge", "Raster tiles held by the raster cache.", cache.tiles)] {
+                                          ("tiles", "gauge", "Raster tiles held by the raster cache.", cache.entries)] {
             out += "# HELP tileserver_raster_cache_\(name) \(help)\n# TYPE tileserver_raster_cache_\(name) \(kind)\ntileserver_raster_cache_\(name) \(value)\n"
         }
         for (name, help, value) in [("hits_total", "TileJSON, index and style documents answered as made before.", documents.hits),

@@ -8,19 +8,19 @@ import TileArchives
 @testable import TileServer
 
 /// Raster tiles drawn by 4 × 4 metatiles into a byte-bounded LRU cache, and its `/metrics`.
-@Suite struct PNGTileCacheTests {
+@Suite struct ByteBoundedCacheTests {
     @Test func cache_dropsLeastRecentlyUsedPastItsBytes() {
-        let cache = PNGTileCache(byteLimit: 350)
-        func key(_ x: Int) -> PNGTileCache.Key { .init(style: "s", version: 1, z: 5, x: x, y: 0, pixelRatio: 1) }
+        let cache = ByteBoundedCache<RasterTileKey>(byteLimit: 350)
+        func key(_ x: Int) -> RasterTileKey { .init(style: "s", version: 1, z: 5, x: x, y: 0, pixelRatio: 1) }
         for x in 0..<3 { cache.insert([UInt8](repeating: UInt8(x), count: 100), for: key(x)) }
-        #expect(cache.png(for: key(0)) == [UInt8](repeating: 0, count: 100), "a hit; tile 0 is now the most recently used")
+        #expect(cache.bytes(for: key(0)) == [UInt8](repeating: 0, count: 100), "a hit; tile 0 is now the most recently used")
         for x in 3..<10 { cache.insert([UInt8](repeating: UInt8(x), count: 100), for: key(x)) }
         let s = cache.statistics
         // 350 bytes hold three 100-byte tiles: 10 inserted, 7 dropped, the last three kept.
-        #expect(s.bytes == 300 && s.tiles == 3 && s.evictions == 7 && s.hits == 1 && s.misses == 0)
-        #expect(cache.png(for: key(9)) != nil && cache.png(for: key(7)) != nil && cache.png(for: key(0)) == nil)
+        #expect(s.bytes == 300 && s.entries == 3 && s.evictions == 7 && s.hits == 1 && s.misses == 0)
+        #expect(cache.bytes(for: key(9)) != nil && cache.bytes(for: key(7)) != nil && cache.bytes(for: key(0)) == nil)
         cache.insert([UInt8](repeating: 1, count: 400), for: key(11))
-        #expect(cache.statistics.bytes <= 350 && cache.png(for: key(11)) == nil, "a tile over the bound is not kept")
+        #expect(cache.statistics.bytes <= 350 && cache.bytes(for: key(11)) == nil, "a tile over the bound is not kept")
     }
 
     /// The value of one Prometheus sample line `name value`.

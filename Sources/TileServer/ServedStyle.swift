@@ -1,0 +1,71 @@
+import GeoBase
+import GeoCore
+import MapData
+import MapStyle
+import SystemIO
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A style the server answers for: a file (`--style`), read on each request so that a
+/// replacement is served from the next one on, or one of the built-in styles (`DefaultStyle`'s
+/// day and night) over a vector tileset of the OpenMapTiles schema `geo tiles build` writes.
+struct ServedStyle: Sendable {
+    enum Origin: Sendable {
+        case file(String)
+        case builtIn([UInt8])
+    }
+
+    let id: String
+    let origin: Origin
+
+    /// The style's bytes as they are now.
+    func bytes() throws -> [UInt8] {
+        switch origin {
+        case .file(let path): try FileDescriptor.readContents(of: path)
+        case .builtIn(let bytes): bytes
+        }
+    }
+
+    /// What the style's relative and `local://` URLs resolve against: its file's folder (none
+    /// for a built-in style, whose URLs all name this server).
+    var folder: String? {
+        if case .file(let path) = origin { return FileDescriptor.directory(of: path) }
+        return nil
+    }
+
+    /// Where errors about the style point.
+    var name: String {
+        if case .file(let path) = origin { return path }
+        return "the built-in style \(id)"
+    }
+
+    /// The built-in styles `default` and `default-night` over `tileset` (its source's `url`
+    /// names the tileset, so `TileDocuments.rewrittenStyle` points it at this server; its
+    /// `glyphs` are rewritten to this server's fonts like any style's). Without fonts
+    /// (`withLabels` false) the label layers and `glyphs` are left out: a client could not
+    /// draw them, and MapLibre refuses `text-field` without `glyphs`.
+    static func builtIn(over tileset: String, showing options: DefaultStyle.Options, withLabels: Bool) throws -> [ServedStyle] {
+        try DefaultStyle.Scheme.allCases.map { scheme in
+            guard case .object(var root) = try DefaultStyle.json(scheme, options: options), case .object(var sources)? = root["sources"],
+                  case .object(var source)? = sources[DefaultStyle.sourceID] else {
+                throw TileServerError(.invalidStyle, "the built-in \(scheme.rawValue) style has no \(DefaultStyle.sourceID) source")
+            }
+            // The tileset's TileJSON says its zooms and bounds.
+            (source["tiles"], source["minzoom"], source["maxzoom"]) = (nil, nil, nil)
+            source["url"] = .string(tileset + ".json")
+            sources[DefaultStyle.sourceID] = .object(source)
+            root["sources"] = .object(sources)
+            if !withLabels, case .array(let layers)? = root["layers"] {
+                root["glyphs"] = nil
+                root["layers"] = .array(layers.filter { layer in
+                    guard case .object(let l) = layer, case .object(let layout)? = l["layout"] else { return true }
+                    return layout["text-field"] == nil
+                })
+            }
+            return ServedStyle(id: scheme == .day ? "default" : "default-night", origin: .builtIn(Array(TileDocuments.text(.object(root)).utf8)))
+        }
+    }
+}
