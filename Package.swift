@@ -492,6 +492,7 @@ let package = Package(
         .testTarget(
             name: "TileServerTests",
             dependencies: ["TileServer", "HTTPServing", "MapData", "MapRenderer", "TileArchives", "OSMImport", "GeoCore", "GeoTestSupport", "SystemIO", "ZlibCompression"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

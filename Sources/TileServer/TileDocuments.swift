@@ -24,7 +24,9 @@ enum TileDocuments {
             "minzoom": .number(Double(m.minZoom)),
             "maxzoom": .number(Double(m.maxZoom)),
         ]
-        if m.format == .mvt { o["vector_layers"] = .array(m.vectorLayers) }
+        // The 3.0.0 schema requires `vector_layers` of every tileset (its text, of vector ones):
+        // a raster tileset has none.
+        o["vector_layers"] = .array(m.format == .mvt ? m.vectorLayers : [])
         if let b = m.bounds { o["bounds"] = .array([b.west, b.south, b.east, b.north].map(JSONValue.number)) }
         if let c = m.center {
             o["center"] = .array([c.coordinate.longitude, c.coordinate.latitude, Double(min(max(c.zoom, m.minZoom), m.maxZoom))].map(JSONValue.number))

@@ -285,6 +285,41 @@ struct HTTPAnswer {
         }
     }
 
+    /// The TileJSON of a vector archive, a raster archive and a folder of tiles validates against
+    /// the published TileJSON 3.0.0 JSON Schema (Fixtures/, mapbox/tilejson-spec), as Python's
+    /// `jsonschema` judges it.
+    @Test func tileJSON_validatesAgainstThePublished300Schema() async throws {
+        guard let python = GeoProcess.which("python3"),
+              (try await GeoProcess.run(python, ["-c", "import jsonschema"])).status == 0 else {
+            if Fixtures.isCI { Issue.record("CI needs python3 with jsonschema (scripts/setup.sh)") }
+            return
+        }
+        let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/tilejson-3.0.0.schema.json").path
+        try await withTemporaryDirectory { dir in
+            let (parks, _) = try Self.parkArchiveAndStyle(in: dir, maxZoom: 2)
+            var raster = PMTilesWriter(tileType: .png, tileCompression: .none)
+            try raster.add(zoom: 1, x: 1, y: 0, data: [0x89, 0x50, 0x4E, 0x47])
+            let rasterPath = dir.appendingPathComponent("r.pmtiles").path
+            try AtomicFileReplacement.write(try raster.finished(metadata: TileMetadata.json(name: "r", minZoom: 0, maxZoom: 1), bounds: (-180, -85, 180, 85),
+                                                                center: (0, 0), centerZoom: 0), to: rasterPath)
+            let folder = dir.appendingPathComponent("xyz")
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("1/1"), withIntermediateDirectories: true)
+            try Data([1, 2, 3]).write(to: folder.appendingPathComponent("1/1/0.pbf"))
+            try await Self.withServer(TileServer.Options(data: [parks, rasterPath, folder.path])) { port async throws in
+                for name in ["parks", "r", "xyz"] {
+                    let document = try await Self.get(port, "/\(name).json")
+                    let file = dir.appendingPathComponent("\(name).tilejson").path
+                    try Data(document.body).write(to: URL(fileURLWithPath: file))
+                    let check = try await GeoProcess.run(python, ["-c", """
+                        import json, sys, jsonschema
+                        jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+                        """, schema, file])
+                    #expect(check.status == 0, "\(name).json: \(check.stderr.suffix(600))")
+                }
+            }
+        }
+    }
+
     /// A park over world units 0.25…0.75 (about 90° W…90° E, 67° S…67° N) tiled at 0…`maxZoom`
     /// into `parks.pmtiles` in `dir`, and a style drawing it blue (`#0000ff`) over a red
     /// background (`#ff0000`) in `parks-style.json`: the raster tests' tileset and style.
