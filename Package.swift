@@ -507,7 +507,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "TileArchives", "ZlibCompression", "TraceFiles"],
+            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "MapRenderer", "TileArchives", "ZlibCompression", "TraceFiles"],
             swiftSettings: strictSettings
         ),
     ]

@@ -8,7 +8,7 @@
 # when nothing leaks); then TileJSON requests/s from `geo serve` alone (the issue asks ≥ 20,000);
 # then raster tiles of a fill/line style at RZOOMS over Monaco itself, cold (each tile asked once
 # in turn: 4 × 4 metatiles drawn, 15 of 16 then cache hits) and warm (again, then wrk), next to
-# `geo tiles render` of the same tiles offline; then checks every served tile of both archives
+# `geo tiles render --style` of the same tiles with the same style offline; then checks every served tile of both archives
 # against PyPI `pmtiles` (scripts/oracles/serve_pmtiles_check.py).
 # Needs: wrk, nginx (apt-get install wrk nginx), python3 with pmtiles (pip install pmtiles).
 # Usage: Benchmarks/serve.sh [SECONDS] [MAXZOOM] [GEO] [RZOOMS] [COPIES] [COUNT]   (defaults 60,
@@ -112,9 +112,9 @@ echo "geo serve peak RSS: $(grep VmHWM /proc/$SERVER/status | awk '{print $2, $3
 echo "== geo serve TileJSON (/monaco.json)"
 wrk -t2 -c64 -d"${D}s" --latency "http://127.0.0.1:$PORT_GEO/monaco.json" | grep -E "Requests/sec|Non-2xx|Socket errors|  (50|99)%"
 echo "== raster tiles, zooms $RZOOMS"
-t0=$(date +%s.%N); "$GEO" tiles render "$WORK/monaco.pmtiles" --zoom "$RZOOMS" -o "$WORK/render" 2>/dev/null; t1=$(date +%s.%N)
+t0=$(date +%s.%N); "$GEO" tiles render "$WORK/monaco.pmtiles" --zoom "$RZOOMS" -o "$WORK/render" --style "$WORK/fills.json" 2>/dev/null; t1=$(date +%s.%N)
 (cd "$WORK/render" && find . -name '*.png' | sed 's#^\./#/styles/fills/#' | sort) > "$WORK/raster.txt"
-echo "geo tiles render offline: $(wc -l < "$WORK/raster.txt") tiles, $(python3 -c "print(round($(wc -l < "$WORK/raster.txt") / ($t1 - $t0), 1))") tiles/s"
+echo "geo tiles render --style offline: $(wc -l < "$WORK/raster.txt") tiles, $(python3 -c "print(round($(wc -l < "$WORK/raster.txt") / ($t1 - $t0), 1))") tiles/s"
 python3 - "$PORT_GEO" "$WORK/raster.txt" <<'PY'
 import http.client, sys, time
 port, paths = int(sys.argv[1]), open(sys.argv[2]).read().split()

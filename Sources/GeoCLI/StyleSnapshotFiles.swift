@@ -47,25 +47,78 @@ enum StyleSnapshotFiles {
                               size: (Int, Int), pixelRatio: Double, center: Coordinate?,
                               zoom: Double?, bearing: Double?, pitch: Double?, straightAlpha: Bool, output: String) throws {
         let map = try TileArchiveFiles.mapData(data, command: "snapshot")
-        let tiles: any MapSource
-        switch map {
-        case .tiles(let archive): tiles = archive.source
-        case .features(let features): tiles = try FeatureMapSource(features: features, name: data ?? "sample city")
-        }
+        let options = defaultStyleOptions(hide: hide, showPOI: showPOI, showPedestrian: showPedestrian)
+        let centre = center ?? map.center
+        let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: zoom ?? defaultStyleZoom, bearing: bearing ?? 0,
+                                 pitch: pitch ?? 0, width: size.0, height: size.1, pixelRatio: pixelRatio)
+        let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: try mapSource(map, name: data ?? "sample city"), camera: camera,
+                                          glyphRange: try localGlyphRange()).snapshot()
+        try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)
+    }
+
+    /// The built-in style's switches from the legacy snapshot's (categories hidden; POI and
+    /// pedestrian classes shown, or "all"): POIs and pedestrian features only when named.
+    static func defaultStyleOptions(hide: Set<String> = [], showPOI: Set<String> = [], showPedestrian: Set<String> = []) -> DefaultStyle.Options {
         var options = DefaultStyle.Options()
         options.hiddenCategories = hide
         options.poiClasses = showPOI.contains("all") ? nil : showPOI
         options.pedestrianClasses = showPedestrian.contains("all") ? nil : showPedestrian
-        let centre = center ?? map.center
-        let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: zoom ?? defaultStyleZoom, bearing: bearing ?? 0,
-                                 pitch: pitch ?? 0, width: size.0, height: size.1, pixelRatio: pixelRatio)
-        var glyphRange: ((String, UInt32) throws -> [UInt8])? = nil
+        return options
+    }
+
+    /// The map data as a style's vector source: an archive's tiles, or features tiled in memory.
+    private static func mapSource(_ map: DrawnMapData, name: String) throws -> any MapSource {
+        switch map {
+        case .tiles(let archive): archive.source
+        case .features(let features): try FeatureMapSource(features: features, name: name)
+        }
+    }
+
+    /// Glyph ranges made from the local Noto fonts (`LocalGlyphRanges`); nil where FreeType is
+    /// not built in (no labels, a warning per range).
+    private static func localGlyphRange() throws -> ((String, UInt32) throws -> [UInt8])? {
         #if os(Linux)
         let glyphs = LocalGlyphRanges(faces: try MapFonts.faces(environment: ProcessInfo.processInfo.environment))
-        glyphRange = { stack, start in glyphs.range(stack: stack, startingAt: start) }
+        return { stack, start in glyphs.range(stack: stack, startingAt: start) }
+        #else
+        return nil
         #endif
-        let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: tiles, camera: camera, glyphRange: glyphRange).snapshot()
-        try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)
+    }
+
+    /// `geo tiles render --style`: what draws one metatile block (its 16 tiles in one image, as
+    /// `geo serve` draws raster tiles) — the built-in style `default` / `default-night` over
+    /// `data` as `geo snapshot --style default` draws it, or a style file with `data` as its one
+    /// vector source, its other URLs read as `geo snapshot --style` reads them (under `base`).
+    /// The drawing's warnings go to `warn`.
+    static func blockRenderer(style name: String, base: String?, data map: DrawnMapData, named path: String,
+                              warn: @escaping (String) -> Void) throws -> (Metatile) throws -> Pixmap {
+        let source = try mapSource(map, name: path)
+        if let scheme = defaultScheme(named: name) {
+            let options = defaultStyleOptions(), glyphRange = try localGlyphRange()
+            return { block in
+                let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: source, camera: StyleCamera(block: block, pixelRatio: 1),
+                                                  glyphRange: glyphRange).snapshot()
+                snapshot.warnings.forEach(warn)
+                return snapshot.image
+            }
+        }
+        let style = try StyleFiles.read(name, command: "tiles render --style")
+        let vector = style.sources.filter { $0.value.type == "vector" }.map(\.key)
+        guard vector.count == 1 else {
+            throw ValidationError("--style \(name) has \(vector.count) vector sources: geo tiles render hands \(path) to a style's one vector source")
+        }
+        let paths = StyleResourcePaths(base: base, stylePath: name)
+        return { block in
+            let snapshot = try MapSnapshotter(style: style, sources: [vector[0]: source], camera: StyleCamera(block: block, pixelRatio: 1)) { url in
+                try paths.load(url) { file, limit in
+                    let fd = try FileDescriptor(opening: file)
+                    defer { try? fd.close() }
+                    return try fd.readToEnd(limit: limit)
+                }
+            }.snapshot()
+            snapshot.warnings.forEach(warn)
+            return snapshot.image
+        }
     }
 
     /// Writes the snapshot's PNG and its warnings (to standard error, each after `name`).

@@ -30,6 +30,12 @@ struct TilesRenderCommand: ParsableCommand {
     @Option(name: .customLong("max-tiles"), help: "Refuse to render more tiles than this, \(OptionRanges.count).")
     var maxTiles = 100_000
 
+    @Option(help: ArgumentHelp("Draw with a MapLibre style: default or default-night (the built-in styles over the input), or a style.json whose one vector source the input serves (default: the built-in painter).", valueName: "STYLE"))
+    var style: String?
+
+    @Option(help: ArgumentHelp("The folder a style file's local:// URLs resolve under.", valueName: "DIR"))
+    var base: String?
+
     func validate() throws {
         _ = try zoomRange()
         try OptionRanges.count.check(maxTiles, option: "--max-tiles")
@@ -64,24 +70,14 @@ struct TilesRenderCommand: ParsableCommand {
             }
         }
         try makeFolder(output) // before drawing: -o naming a file is refused at once
-        #if os(Linux)
-        let text = try MapFonts.load(environment: ProcessInfo.processInfo.environment)
-        #endif
         var err = StandardError()
+        var warnings: [String: Int] = [:]
+        let draw = try style.map { try StyleSnapshotFiles.blockRenderer(style: $0, base: base, data: data.map, named: input) { warnings[$0, default: 0] += 1 } }
+            ?? legacyBlockRenderer(data)
         var written = 0, bytes = 0
         for z in zooms {
             for block in Metatile.blocks(covering: tiles[z]!) {
-                let view = try block.viewport()
-                let index = try data.features(for: view)
-                var painter = MapPainter(zoom: Double(z))
-                painter.drawsAttribution = false
-                painter.style.showsAllPOIs = false // unchanged: rendered tiles carry no POI icons
-                #if os(Linux)
-                painter.text = text
-                #endif
-                var canvas = try Canvas(width: view.width, height: view.height, background: painter.style.land)
-                painter.paint(index, through: view, on: &canvas)
-                for tile in try block.tiles(of: canvas.pixmap) {
+                for tile in try block.tiles(of: try draw(block)) {
                     let png = try PNG.encode(tile.image)
                     try write(png, z: z, x: tile.x, y: tile.y)
                     bytes += png.count
@@ -91,7 +87,31 @@ struct TilesRenderCommand: ParsableCommand {
             print(String(format: "geo tiles: render zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, zooms.upperBound, tiles[z]!.count, written,
                          Double(bytes) / 1e6, (clock.now - start).seconds), to: &err)
         }
+        for (warning, count) in warnings.sorted(by: { $0.key < $1.key }) {
+            print("geo tiles render: \(style ?? ""): \(warning)\(count > 1 ? " (\(count) blocks)" : "")", to: &err)
+        }
         print(String(format: "geo tiles: wrote %d tiles to %@ in %.2f s", written, output, (clock.now - start).seconds), to: &err)
+    }
+
+    /// The built-in painter's drawing of a block (MapPainter; no POI icons, as rendered tiles
+    /// always had none).
+    private func legacyBlockRenderer(_ data: TileRenderData) throws -> (Metatile) throws -> Pixmap {
+        #if os(Linux)
+        let text = try MapFonts.load(environment: ProcessInfo.processInfo.environment)
+        #endif
+        return { block in
+            let view = try block.viewport()
+            let index = try data.features(for: view)
+            var painter = MapPainter(zoom: Double(block.zoom))
+            painter.drawsAttribution = false
+            painter.style.showsAllPOIs = false
+            #if os(Linux)
+            painter.text = text
+            #endif
+            var canvas = try Canvas(width: view.width, height: view.height, background: painter.style.land)
+            painter.paint(index, through: view, on: &canvas)
+            return canvas.pixmap
+        }
     }
 
     /// Creates `folder` and the folders above it.
@@ -123,8 +143,8 @@ struct TilesRenderCommand: ParsableCommand {
 /// The features `geo tiles render` draws: an OSM file read once and indexed, or a vector tile
 /// archive read per block.
 private enum TileRenderData {
-    case features(MapFeatureIndex, BoundingBox)
-    case archive(TiledMapFeatures, BoundingBox)
+    case features(MapFeatureIndex, BoundingBox, DrawnMapData)
+    case archive(TiledMapFeatures, BoundingBox, DrawnMapData)
 
     init(path: String) throws {
         let map: DrawnMapData
@@ -136,8 +156,8 @@ private enum TileRenderData {
             throw CommandLineFileError.damaged("tiles render", path, error)
         }
         switch (map, map.bounds) {
-        case (.tiles(let archive), let bounds?): self = .archive(archive, bounds)
-        case (.features(let features), let bounds?): self = .features(MapFeatureIndex(features), bounds)
+        case (.tiles(let archive), let bounds?): self = .archive(archive, bounds, map)
+        case (.features(let features), let bounds?): self = .features(MapFeatureIndex(features), bounds, map)
         case (.tiles, nil): throw CommandLineFileError(description: "geo tiles render: \(path): the archive states no bounds to cover", status: 65)
         case (.features, nil): throw CommandLineFileError(description: "geo tiles render: \(path): no map features to draw", status: 65)
         }
@@ -151,15 +171,22 @@ private enum TileRenderData {
 
     var bounds: BoundingBox {
         switch self {
-        case .features(_, let b), .archive(_, let b): b
+        case .features(_, let b, _), .archive(_, let b, _): b
+        }
+    }
+
+    /// The data as opened (what a style draws from).
+    var map: DrawnMapData {
+        switch self {
+        case .features(_, _, let m), .archive(_, _, let m): m
         }
     }
 
     /// The features a block's view draws.
     func features(for view: MercatorViewport) throws -> MapFeatureIndex {
         switch self {
-        case .features(let index, _): return index
-        case .archive(let archive, _):
+        case .features(let index, _, _): return index
+        case .archive(let archive, _, _):
             do { return try MapFeatureIndex(archive, visibleIn: view) } catch {
                 throw CommandLineFileError(description: "geo tiles render: the archive cannot be read: \(error)", status: 65)
             }

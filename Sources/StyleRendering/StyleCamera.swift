@@ -1,7 +1,7 @@
 public import GeoCore
 import MapData
 public import MapStyle
-import MapRenderer
+public import MapRenderer
 
 /// Where a style is looked at from, in MapLibre's conventions: zoom in a 512-pixel world at
 /// zoom 0, bearing in degrees clockwise (the compass direction at the top of the image), an
@@ -42,6 +42,15 @@ public struct StyleCamera: Sendable, Equatable {
         if let zoom { self.zoom = zoom }
         if let bearing { self.bearing = bearing }
         if let pitch { self.pitch = pitch }
+    }
+
+    /// The camera that draws a metatile `block` of 256-pixel raster tiles (`geo tiles render
+    /// --style`, `geo serve`'s raster tiles): its centre, looking straight down, at MapLibre
+    /// zoom z − 1 (a 256-pixel tile of zoom z covers what 256 pixels of MapLibre's 512-pixel
+    /// world at zoom z − 1 do), the block's size, `pixelRatio` device pixels per tile pixel.
+    public init(block: Metatile, pixelRatio: Int) {
+        self.init(longitude: block.center.longitude, latitude: block.center.latitude, zoom: Double(block.zoom) - 1,
+                  width: block.columns.count * Metatile.tileSize, height: block.rows.count * Metatile.tileSize, pixelRatio: Double(pixelRatio))
     }
 
     /// Image side in device pixels.

@@ -33,8 +33,6 @@ struct RasterTileKey: Hashable, Sendable {
 }
 
 extension TileServer {
-    /// A raster tile's side at pixel ratio 1, pixels.
-    static let rasterTileSize = Metatile.tileSize
     /// The deepest raster zoom drawn (MapLibre's `maxzoom` limit).
     static let maximumRasterZoom = 24
     /// The base URL the style drawn for a raster tile names this server by.
@@ -68,10 +66,7 @@ extension TileServer {
                                                      spriteIDs: Set(sprites.keys), base: Self.internalBase)
         let resources = StyleResourcePaths(base: served.folder, styleFolder: served.folder ?? ".")
         let block = Metatile.block(holding: key.x, key.y, zoom: key.z)
-        // MapLibre's zoom counts a 512-pixel world: a 256-pixel tile of zoom z is drawn at z − 1.
-        let camera = StyleCamera(longitude: block.center.longitude, latitude: block.center.latitude, zoom: Double(key.z) - 1,
-                                 width: block.columns.count * Self.rasterTileSize, height: block.rows.count * Self.rasterTileSize,
-                                 pixelRatio: Double(key.pixelRatio))
+        let camera = StyleCamera(block: block, pixelRatio: key.pixelRatio)
         let style = try StyleDocument(data: Data(TileDocuments.text(rewritten).utf8))
         let snapshot = try StyleSnapshot(style: style, camera: camera) { url in
             if url.hasPrefix(Self.internalBase + "/") { return try self.resource(String(url.dropFirst(Self.internalBase.count))) }
