@@ -18,7 +18,7 @@ public struct DefaultStyleResources {
     }
 
     /// The bytes of `url`: `local://tiles/Z/X/Y.pbf` (an empty tile where the source has none),
-    /// `local://glyphs/STACK/START-END.pbf`.
+    /// `local://glyphs/STACK/START-END.pbf`, the sprite (`DefaultStyleSprite`).
     /// - Throws: `StyleRenderError` naming the URL for any other URL, a tile address outside
     ///   the source's zooms or the zoom's grid, a range that is not 256 code points from a
     ///   multiple of 256 up to U+FFFF, or no glyph maker; the source's or glyph maker's error.
@@ -42,6 +42,7 @@ public struct DefaultStyleResources {
             guard let glyphRange else { throw StyleRenderError("\(url): no fonts to make glyphs from") }
             return try glyphRange(stack, bounds[0])
         }
+        if let sprite = try DefaultStyleSprite.bytes(at: url) { return sprite }
         throw StyleRenderError("\(url): not a URL of the default style")
     }
 }

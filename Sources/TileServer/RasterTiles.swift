@@ -111,7 +111,7 @@ extension TileServer {
         case .glyphs(let stack, let range):
             if let bytes = try glyphBytes(stack, range) { return bytes }
         case .sprite(let id, let highDensity, let ext):
-            if let base = sprites[id] { return try FileDescriptor.readContents(of: base + (highDensity ? "@2x." : ".") + ext) }
+            if let sprite = sprites[id] { return try sprite.bytes(highDensity: highDensity, ext: ext) }
         default: break
         }
         throw TileServerError(.notServed, "\(path) is not served")

@@ -2,6 +2,7 @@ import GeoBase
 import GeoCore
 import MapData
 import MapStyle
+import StyleRendering
 import SystemIO
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -44,9 +45,10 @@ struct ServedStyle: Sendable {
 
     /// The built-in styles `default` and `default-night` over `tileset` (its source's `url`
     /// names the tileset, so `TileDocuments.rewrittenStyle` points it at this server; its
-    /// `glyphs` are rewritten to this server's fonts like any style's). Without fonts
-    /// (`withLabels` false) the label layers and `glyphs` are left out: a client could not
-    /// draw them, and MapLibre refuses `text-field` without `glyphs`.
+    /// `glyphs` are rewritten to this server's fonts like any style's, its `sprite` to the
+    /// built-in sheet). Without fonts (`withLabels` false) the labels and `glyphs` are left out
+    /// (a client could not draw them, and MapLibre refuses `text-field` without `glyphs`): label
+    /// layers go, icon layers keep their icons.
     static func builtIn(over tileset: String, showing options: DefaultStyle.Options, withLabels: Bool) throws -> [ServedStyle] {
         try DefaultStyle.Scheme.allCases.map { scheme in
             guard case .object(var root) = try DefaultStyle.json(scheme, options: options), case .object(var sources)? = root["sources"],
@@ -60,12 +62,34 @@ struct ServedStyle: Sendable {
             root["sources"] = .object(sources)
             if !withLabels, case .array(let layers)? = root["layers"] {
                 root["glyphs"] = nil
-                root["layers"] = .array(layers.filter { layer in
-                    guard case .object(let l) = layer, case .object(let layout)? = l["layout"] else { return true }
-                    return layout["text-field"] == nil
+                root["layers"] = .array(layers.compactMap { layer in
+                    guard case .object(var l) = layer, case .object(var layout)? = l["layout"], layout["text-field"] != nil else { return layer }
+                    guard layout["icon-image"] != nil else { return nil }
+                    layout = layout.filter { !$0.key.hasPrefix("text-") }
+                    l["layout"] = .object(layout)
+                    if case .object(let paint)? = l["paint"] { l["paint"] = .object(paint.filter { !$0.key.hasPrefix("text-") }) }
+                    return .object(l)
                 })
             }
             return ServedStyle(id: scheme == .day ? "default" : "default-night", origin: .builtIn(Array(TileDocuments.text(.object(root)).utf8)))
+        }
+    }
+}
+
+/// A sprite sheet the server answers for: `NAME.json` / `NAME.png` and their `@2x` files beside a
+/// style file, or the built-in styles' sheet (StyleRendering's `DefaultStyleSprite`).
+enum ServedSprite: Sendable {
+    /// The sheet's path without `[@2x].json|png`.
+    case files(String)
+    case builtIn
+
+    /// The sheet's index (`ext` "json") or image ("png"), at 2× when `highDensity`.
+    func bytes(highDensity: Bool, ext: String) throws -> [UInt8] {
+        switch self {
+        case .files(let path): return try FileDescriptor.readContents(of: path + (highDensity ? "@2x." : ".") + ext)
+        case .builtIn:
+            let files = try DefaultStyleSprite.files(pixelRatio: highDensity ? 2 : 1)
+            return ext == "png" ? files.png : files.json
         }
     }
 }

@@ -59,8 +59,8 @@ public final class TileServer: Sendable {
 
     let tilesets: [(name: String, source: ReopeningMapSource)]
     let styles: [ServedStyle]
-    /// Sprite sheet id → its path without `[@2x].json|png`.
-    let sprites: [String: String]
+    /// Sprite sheets by id.
+    let sprites: [String: ServedSprite]
     let options: Options
     let metrics = TileServerMetrics()
     let rasterCache: ByteBoundedCache<RasterTileKey>
@@ -90,7 +90,7 @@ public final class TileServer: Sendable {
             guard !tilesets.contains(where: { $0.0 == name }) else { throw TileServerError(.duplicateName, "two map sources are named \(name): \(path)") }
             tilesets.append((name, try ReopeningMapSource(path: path, note: note)))
         }
-        var styles: [ServedStyle] = [], sprites: [String: String] = [:]
+        var styles: [ServedStyle] = [], sprites: [String: ServedSprite] = [:]
         for path in options.styles {
             let id = Self.styleID(path)
             guard !styles.contains(where: { $0.id == id }) else { throw TileServerError(.duplicateName, "two styles are named \(id): \(path)") }
@@ -98,16 +98,20 @@ public final class TileServer: Sendable {
             styles.append(ServedStyle(id: id, origin: .file(path)))
             let resources = StyleResourcePaths(base: FileDescriptor.directory(of: path), styleFolder: FileDescriptor.directory(of: path))
             switch style["sprite"] {
-            case .string(let url)?: sprites[id] = try? resources.path(for: url)
+            case .string(let url)?: sprites[id] = (try? resources.path(for: url)).map(ServedSprite.files)
             case .array(let entries)?:
                 for case .object(let e) in entries {
-                    if case .string(let entryID)? = e["id"], case .string(let url)? = e["url"] { sprites["\(id)-\(entryID)"] = try? resources.path(for: url) }
+                    if case .string(let entryID)? = e["id"], case .string(let url)? = e["url"] { sprites["\(id)-\(entryID)"] = (try? resources.path(for: url)).map(ServedSprite.files) }
                 }
             default: break
             }
         }
         if let vector = tilesets.first(where: { $0.1.current().metadata.format == .mvt }) {
-            styles += try ServedStyle.builtIn(over: vector.0, showing: options.builtInStyles, withLabels: options.fonts != nil || options.localGlyphs != nil).filter { builtIn in !styles.contains { $0.id == builtIn.id } }
+            for builtIn in try ServedStyle.builtIn(over: vector.0, showing: options.builtInStyles, withLabels: options.fonts != nil || options.localGlyphs != nil)
+            where !styles.contains(where: { $0.id == builtIn.id }) {
+                styles.append(builtIn)
+                sprites[builtIn.id] = .builtIn
+            }
         }
         self.tilesets = tilesets
         self.styles = styles
@@ -230,9 +234,8 @@ public final class TileServer: Sendable {
         case .raster(let id, let z, let x, let y, let highDensity):
             return raster(id, z, x, y, highDensity: highDensity)
         case .sprite(let id, let highDensity, let ext):
-            guard let path = sprites[id] else { return Self.text("no sprite \(id)", status: 404) }
-            let file = path + (highDensity ? "@2x." : ".") + ext
-            guard let bytes = try? FileDescriptor.readContents(of: file) else { return Self.text("no sprite file \(id)", status: 404) }
+            guard let sprite = sprites[id] else { return Self.text("no sprite \(id)", status: 404) }
+            guard let bytes = try? sprite.bytes(highDensity: highDensity, ext: ext) else { return Self.text("no sprite file \(id)", status: 404) }
             return Response(status: .ok, headers: [.contentType: ext == "png" ? "image/png" : "application/json", .cacheControl: Self.tileCaching],
                             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }

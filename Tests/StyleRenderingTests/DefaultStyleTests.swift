@@ -103,7 +103,7 @@ import Testing
         func visibility(_ l: [String: JSONValue]?) -> JSONValue? { if case .object(let o)? = l?["layout"] { o["visibility"] } else { nil } }
         let seed = try layers(DefaultStyle.Options())
         #expect(visibility(seed["pedestrian-steps"]) == .string("none"))
-        #expect(visibility(seed["water"]) == nil && visibility(seed["poi-icon"]) == nil)
+        #expect(visibility(seed["water"]) == nil && visibility(seed["poi"]) == nil)
         var options = DefaultStyle.Options()
         options.hiddenCategories = ["water"]
         options.poiClasses = ["cafe", "fuel"]
@@ -113,10 +113,10 @@ import Testing
         for id in ["water", "waterway", "water-name"] { #expect(visibility(switched[id]) == .string("none"), "\(id)") }
         #expect(visibility(switched["pedestrian-steps"]) == .string("visible"))
         let cafesOnly: JSONValue = .array([.string("match"), .array([.string("get"), .string("class")]), .array([.string("cafe")]), .bool(true), .bool(false)])
-        #expect(switched["poi-icon"]?["filter"] == cafesOnly)
-        #expect(switched["poi-name"]?["filter"] == .array([.string("all"), seed["poi-name"]!["filter"]!, cafesOnly]))
+        #expect(switched["poi"]?["filter"] == cafesOnly)
+        #expect(switched["oneway"]?["filter"] == seed["oneway"]?["filter"], "a layer of another group keeps its filter")
         options.poiClasses = ["fuel"]
-        #expect(visibility(try layers(options)["poi-icon"]) == .string("none"))
+        #expect(visibility(try layers(options)["poi"]) == .string("none"))
     }
 
     /// The sample city at the legacy `geo snapshot` view (zoom 16 in 256-pixel tiles, 15 here),
@@ -159,5 +159,74 @@ import Testing
             }
             #expect(Double(darker.count) >= 0.95 * Double(inside.count), "\(what): \(darker.count) of \(inside.count) pixels darker at night")
         }
+    }
+
+    /// The sprite (`DefaultStyleSprite`): the legacy painter's POI icons and one-way arrow at 1×
+    /// and 2×. Every class of its own look has its icon, 20 × 20 icon pixels, its disc in the
+    /// class colour (`MapStyle.poiColor`) beside the pictogram's white; the arrow 16 × 8.
+    @Test func theSpriteHoldsTheLegacyIcons() throws {
+        for ratio in [1, 2] {
+            let files = try DefaultStyleSprite.files(pixelRatio: ratio)
+            let sheet = try PNG.decode(files.png)
+            let (entries, problems) = SpriteIndex.entries(try JSONDecoder().decode(JSONValue.self, from: Data(files.json)), prefix: "",
+                                                          sheetWidth: sheet.width, sheetHeight: sheet.height)
+            #expect(problems.isEmpty, "\(problems)")
+            for name in ["poi", "oneway"] + POIIcon.classes.map({ "poi-" + $0 }) {
+                let entry = try #require(entries[name], "\(name)")
+                #expect(entry.pixelRatio == Double(ratio))
+                #expect((entry.width, entry.height) == (name == "oneway" ? (16 * ratio, 8 * ratio) : (20 * ratio, 20 * ratio)), "\(name)")
+            }
+            for cls in ["cafe", "hospital", "shop"] {
+                let e = try #require(entries["poi-" + cls])
+                // Just inside the disc's left edge (radius 8 of the 10 − half-square): the class colour.
+                let c = sheet.color(x: e.x + 3 * ratio, y: e.y + 10 * ratio)
+                #expect(c == MapRenderer.MapStyle.day.poiColor(cls), "\(cls) at \(ratio)×: \(c)")
+            }
+        }
+    }
+
+    /// With every POI class shown, the day style draws the sample city's POIs as the legacy
+    /// painter does: where the legacy image has a POI disc's class colour over a 3 × 3 block, the
+    /// style's image has it within 3 per channel at ≥ 90 % of those pixels; and one-way arrows
+    /// from zoom 16 (15 here), their colour covering 0.5…2 × the legacy image's pixels of it
+    /// (placed at MapLibre's spacing, not at the legacy positions).
+    @Test func theDayStyleDrawsTheLegacyPOIIconsAndOneWayArrows() throws {
+        let features = try SampleCity.generate().mapFeatures()
+        let (w, h) = (480, 360)
+        var legacy = Canvas(try Pixmap(width: w, height: h))
+        var painter = MapPainter(zoom: 16)
+        painter.drawsAttribution = false
+        painter.style.showsAllPOIs = true
+        painter.paint(MapFeatureIndex(features), through: try MercatorViewport(center: SampleCity.center, zoom: 16, width: w, height: h), on: &legacy)
+        let source = try FeatureMapSource(features: features, name: "sample city")
+        var options = DefaultStyle.Options()
+        options.poiClasses = nil
+        let camera = StyleCamera(longitude: SampleCity.center.longitude, latitude: SampleCity.center.latitude, zoom: 15, width: w, height: h, pixelRatio: 1)
+        let styled = try StyleSnapshot(style: try DefaultStyle.document(.day, options: options), camera: camera,
+                                       load: DefaultStyleResources(tiles: source, glyphRange: nil).load).image
+        let palette = MapRenderer.MapStyle.day
+        let discs = Set(POIIcon.classes.map { palette.poiColor($0) } + [palette.poiColor("")])
+        var inside: [(Int, Int)] = []
+        for y in 1..<(h - 1) {
+            for x in 1..<(w - 1) {
+                let c = legacy.pixmap.color(x: x, y: y)
+                guard discs.contains(c), (-1...1).allSatisfy({ dy in (-1...1).allSatisfy { dx in legacy.pixmap.color(x: x + dx, y: y + dy) == c } }) else { continue }
+                inside.append((x, y))
+            }
+        }
+        #expect(inside.count >= 50, "\(inside.count) pixels inside the legacy POI discs")
+        let same = inside.filter { p in
+            let a = legacy.pixmap.color(x: p.0, y: p.1), b = styled.color(x: p.0, y: p.1)
+            return abs(Int(a.red) - Int(b.red)) <= 3 && abs(Int(a.green) - Int(b.green)) <= 3 && abs(Int(a.blue) - Int(b.blue)) <= 3
+        }
+        #expect(Double(same.count) >= 0.9 * Double(inside.count), "\(same.count) of \(inside.count) POI pixels in the legacy colour")
+        let arrow = Color(hex: 0x6C70D5)
+        func arrowPixels(_ image: Pixmap) -> Int {
+            var n = 0
+            for y in 0..<h { for x in 0..<w { let c = image.color(x: x, y: y); if abs(Int(c.red) - 0x6C) + abs(Int(c.green) - 0x70) + abs(Int(c.blue) - 0xD5) <= 30 { n += 1 } } }
+            return n
+        }
+        let (old, new) = (arrowPixels(legacy.pixmap), arrowPixels(styled))
+        #expect(old >= 20 && Double(new) >= 0.5 * Double(old) && Double(new) <= 2 * Double(old), "arrow pixels: legacy \(old), style \(new) (\(arrow))")
     }
 }

@@ -351,6 +351,19 @@ public struct MapPainter {
     static let onewayArrowSpacing = 180.0
     /// The zoom one-way arrows start at (OSM Carto's).
     static let onewayArrowMinZoom = 16.0
+    /// A one-way arrow's outline around its centre, pointing along +x, pixels: a shaft of 8 × 1.2
+    /// and a head 6 long and 6 wide.
+    static let onewayArrowShape = [Point(x: -7, y: -0.6), Point(x: 1, y: -0.6), Point(x: 1, y: -3), Point(x: 7, y: 0), Point(x: 1, y: 3),
+                                   Point(x: 1, y: 0.6), Point(x: -7, y: 0.6)]
+
+    /// The one-way arrow on its own, pointing right (east), centred in a transparent 16 × 8
+    /// image of `pixelRatio` device pixels per pixel: the default style's sprite icon `oneway`.
+    public static func onewayArrowIcon(pixelRatio: Int) throws(RenderError) -> Pixmap {
+        let s = Double(pixelRatio)
+        var canvas = try Canvas(width: 16 * pixelRatio, height: 8 * pixelRatio, background: .transparent)
+        canvas.fill(Path(polyline: onewayArrowShape.map { Point(x: (8 + $0.x) * s, y: (4 + $0.y) * s) }, closed: true), color: onewayArrowColor)
+        return canvas.pixmap
+    }
 
     /// Arrows along a one-way road pointing the way traffic goes (against the way's direction
     /// for `oneway` −1), as OSM Carto draws them from zoom 16: every 180 px starting 90 px in,
@@ -363,7 +376,7 @@ public struct MapPainter {
     static func onewayArrows(_ f: MapFeature, reversed: Bool, zoom: Double, _ projection: some RenderProjection) -> [(at: Point, outline: [Point])] {
         guard case .lines(let lines) = f.geometry else { return [] }
         var out: [(at: Point, outline: [Point])] = []
-        let shape = [Point(x: -7, y: -0.6), Point(x: 1, y: -0.6), Point(x: 1, y: -3), Point(x: 7, y: 0), Point(x: 1, y: 3), Point(x: 1, y: 0.6), Point(x: -7, y: 0.6)]
+        let shape = onewayArrowShape
         let scale = 256 * pow(2, zoom)
         for line in lines where line.count > 1 {
             var lengths = [0.0]

@@ -133,7 +133,7 @@ public struct MapStyle: Sendable {
     }
 
     /// POI marker colour per class group (Carto's amenity palette).
-    func poiColor(_ featureClass: String) -> Color {
+    public func poiColor(_ featureClass: String) -> Color {
         switch featureClass {
         case "cafe", "restaurant", "fast_food", "bar": Color(hex: 0xC77400)
         case "fuel", "parking", "bicycle_parking", "bus", "railway", "tram", "ferry": Color(hex: 0x0092DA)
