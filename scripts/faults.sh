@@ -317,6 +317,11 @@ PY
 check file-error "$T/cut.expr.json" "$T/stdout" "$T/empty" style expression "$T/cut.expr.json"
 check ok "" "$T/stdout" "$T/empty" style expression "$T/overloads.expr.json"
 check ok "" "$T/stdout" "$T/empty" style expression "$T/lets.expr.json"
+# A style naming a GeoJSON file of 1 GB (sparse): refused by its size before a byte is read
+# (once, the first 256 MiB were read and parsed), the rest of the style drawn, in bounded memory.
+truncate -s 1G "$T/huge.geojson"
+printf '%s' '{"version":8,"sources":{"g":{"type":"geojson","data":"huge.geojson"}},"layers":[{"id":"bg","type":"background","paint":{"background-color":"#ffffff"}},{"id":"c","type":"circle","source":"g"}]}' > "$T/huge-style.json"
+RSS_MB=128 check warn "huge.geojson" "$T/stdout" "$T/empty" snapshot --style "$T/huge-style.json" --size 64x64 -o "$T/x.png"
 
 # --- 4. unreachable hosts ----------------------------------------------------------------------
 

@@ -20,11 +20,7 @@ enum StyleSnapshotFiles {
         let camera = StyleCamera(style: style, width: size.0, height: size.1, pixelRatio: pixelRatio,
                                  center: center, zoom: zoom, bearing: bearing, pitch: pitch)
         let snapshot = try MapSnapshotter(style: style, camera: camera) { url in
-            try paths.load(url) { file, limit in
-                let fd = try FileDescriptor(opening: file)
-                defer { try? fd.close() }
-                return try fd.readToEnd(limit: limit)
-            }
+            try paths.load(url) { try FileDescriptor.readContents(of: $0, limit: $1) }
         }.snapshot()
         try write(snapshot, of: path, straightAlpha: straightAlpha, output: output)
     }
@@ -110,11 +106,7 @@ enum StyleSnapshotFiles {
         let paths = StyleResourcePaths(base: base, stylePath: name)
         return { block in
             let snapshot = try MapSnapshotter(style: style, sources: [vector[0]: source], camera: StyleCamera(block: block, pixelRatio: 1)) { url in
-                try paths.load(url) { file, limit in
-                    let fd = try FileDescriptor(opening: file)
-                    defer { try? fd.close() }
-                    return try fd.readToEnd(limit: limit)
-                }
+                try paths.load(url) { try FileDescriptor.readContents(of: $0, limit: $1) }
             }.snapshot()
             snapshot.warnings.forEach(warn)
             return snapshot.image

@@ -89,6 +89,23 @@ public struct FileDescriptor: Hashable, Sendable {
         return try fd.readToEnd(limit: .max)
     }
 
+    /// The whole file at `path`, refused when it holds more than `limit` bytes: a regular file
+    /// by its size before any byte is read, anything else (a pipe, a device) once `limit` + 1
+    /// bytes came — never a silent first `limit` bytes of a larger file.
+    /// - Throws: `SystemIOError` naming `path`: `.tooLarge` past the limit, or what opening or
+    ///   reading throws.
+    public static func readContents(of path: String, limit: Int) throws(SystemIOError) -> [UInt8] {
+        let fd = try FileDescriptor(opening: path)
+        defer { try? fd.close() }
+        var s = stat()
+        if fstat(fd.rawValue, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG, Int64(s.st_size) > Int64(limit) {
+            throw SystemIOError(.tooLarge, "the file holds \(s.st_size) bytes, more than \(limit)", path: path)
+        }
+        let bytes = try fd.readToEnd(limit: limit == .max ? limit : limit + 1)
+        guard bytes.count <= limit else { throw SystemIOError(.tooLarge, "more than \(limit) bytes", path: path) }
+        return bytes
+    }
+
     /// Reads from the current position to the end of the file or `limit` bytes, whichever comes
     /// first, 64 KiB at a time: memory follows what the file holds, never `limit` (a size a
     /// header announces), and a stream without end (`/dev/zero`) stops at `limit`.

@@ -79,6 +79,8 @@ extension ErrorCode where Domain == SystemIOError {
     /// A symbolic link where a file was to be written (`ELOOP`, or refused by
     /// `AtomicFileReplacement`'s rules).
     public static var symbolicLink: Self { Self("symbolic link") }
+    /// A file larger than the caller reads whole (`FileDescriptor.readContents(of:limit:)`).
+    public static var tooLarge: Self { Self("too large") }
     /// Any other `errno`.
     public static var other: Self { Self("system error") }
 

@@ -70,11 +70,7 @@ extension TileServer {
         let style = try StyleDocument(data: Data(TileDocuments.text(rewritten).utf8))
         let snapshot = try StyleSnapshot(style: style, camera: camera) { url in
             if url.hasPrefix(Self.internalBase + "/") { return try self.resource(String(url.dropFirst(Self.internalBase.count))) }
-            return try resources.load(url) { file, limit in
-                let fd = try FileDescriptor(opening: file)
-                defer { try? fd.close() }
-                return try fd.readToEnd(limit: limit)
-            }
+            return try resources.load(url) { try FileDescriptor.readContents(of: $0, limit: $1) }
         }
         let unchanged = (try? served.bytes()).map { rasterVersion(styleBytes: $0) } == key.version
         var wanted: [UInt8] = []

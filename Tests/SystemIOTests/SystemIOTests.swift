@@ -328,3 +328,24 @@ private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
         }
     }
 }
+
+/// A whole-file read with a bound refuses what is larger — a regular file by its size (a
+/// sparse gigabyte, with nothing read), a device once the bound is passed — and returns a file
+/// of exactly the bound whole: never the first bytes of a larger file as if they were all.
+@Test func readContents_withALimit_refusesLargerFiles_neverCutsThem() throws {
+    try withTemporaryDirectory { dir in
+        let path = dir.appendingPathComponent("f").path
+        try Data(repeating: 7, count: 100).write(to: URL(fileURLWithPath: path))
+        #expect(try FileDescriptor.readContents(of: path, limit: 100) == [UInt8](repeating: 7, count: 100))
+        #expect(throws: SystemIOError.self) { try FileDescriptor.readContents(of: path, limit: 99) }
+        let huge = dir.appendingPathComponent("huge").path
+        FileManager.default.createFile(atPath: huge, contents: nil)
+        let fd = try FileDescriptor(opening: huge, .writeOnly)
+        #expect(ftruncate(fd.rawValue, 1 << 30) == 0)
+        try fd.close()
+        let big = #expect(throws: SystemIOError.self) { try FileDescriptor.readContents(of: huge, limit: 1 << 20) }
+        #expect(big?.code == .tooLarge && big?.path == huge && big?.message.contains("1073741824") == true, "\(String(describing: big))")
+        let endless = #expect(throws: SystemIOError.self) { try FileDescriptor.readContents(of: "/dev/zero", limit: 4096) }
+        #expect(endless?.code == .tooLarge, "\(String(describing: endless))")
+    }
+}
