@@ -77,15 +77,15 @@ struct BeaconsCommand: AsyncParsableCommand {
         } catch let error as MonitoringError {
             throw CommandLineFileError.damaged("beacons", path, error)
         }
-        let out = JSONLines()
-        ranger.replay(sightings, interval: .seconds(interval)) { tick, beacons in out.write(RangedBeacon.report(beacons, at: tick)) }
+        let out = standardOutput
+        ranger.replay(sightings, interval: .seconds(interval)) { tick, beacons in out.line(RangedBeacon.report(beacons, at: tick)) }
     }
 
     /// Ranges a live scan: a report every `interval` seconds of wall time, until `--for` ends or
     /// the scan fails.
     private func scan(_ scanner: some BeaconScanner, _ ranger: BeaconRanger) async throws {
         let state = SharedRanger(ranger)
-        let out = JSONLines()
+        let out = standardOutput
         let reports = duration.map { Int(($0 / interval).rounded(.down)) } ?? .max
         let failure: (any Error)? = await withTaskGroup(of: (any Error)?.self) { group in
             group.addTask {
@@ -100,7 +100,7 @@ struct BeaconsCommand: AsyncParsableCommand {
                 for _ in 0..<reports {
                     do { try await Task.sleep(for: .seconds(interval)) } catch { return nil }
                     let now = Date()
-                    out.write(RangedBeacon.report(state.ranger.withLock { $0.beacons(at: now) }, at: now))
+                    out.line(RangedBeacon.report(state.ranger.withLock { $0.beacons(at: now) }, at: now))
                     out.flush()
                 }
                 return nil

@@ -2,7 +2,6 @@ import ArgumentParser
 import GeoBase
 import GeoCore
 import GPXCodec
-import HTTPServing
 import Positioning
 import RoadNetwork
 import SystemIO
@@ -41,17 +40,20 @@ struct CommandLineFileError: Error, CustomStringConvertible {
         }
         return Self(description: "geo \(command): --source: \(error)", status: status)
     }
-
-    /// A server that could not listen (a port taken, an address not on this machine): 69
-    /// EX_UNAVAILABLE, naming the option.
-    static func cannotServe(_ command: String, port: Int, _ error: HTTPServingError) -> Self {
-        Self(description: "geo \(command): --port \(port): \(error.message)", status: 69)
-    }
 }
 
 /// The files `geo` commands name on the command line, opened through SystemIO: `-` is
 /// standard input or output.
 enum CommandLineFiles {
+    /// Writes `geo COMMAND: LINE` on standard error: notes, progress and warnings, which never
+    /// mix with the results on standard output.
+    static func note(_ command: String, _ line: String) {
+        try? FileDescriptor.standardError.writeAll("geo \(command): \(line)\n")
+    }
+
+    /// ``note(_:_:)`` for `command`, as a library's callback.
+    static func note(_ command: String) -> @Sendable (String) -> Void { { note(command, $0) } }
+
     /// Checks that `path` (not `-`) exists and is not a directory, before a reader opens it.
     /// - Throws: `CommandLineFileError.noInput`: "no such file" or "a directory, not a file".
     static func checkInput(_ path: String) throws(CommandLineFileError) {

@@ -113,17 +113,15 @@ struct GPXStatsCommand: ParsableCommand {
     )
 
     @OptionGroup var input: GPXInputOptions
-
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     func run() throws {
         // Statistics read no names, links or extensions: the reader skips building them.
-        let (s, report) = try input.stream(json: json, pointFields: .measurements) { reader throws(GPXError) in
+        let (s, report) = try input.stream(json: output.json, pointFields: .measurements) { reader throws(GPXError) in
             let read = try GPXStatistics.read(reader)
             return (read.statistics, read.points)
         }
-        standardOutput.line(json ? s.json(report: report) : s.summary)
+        standardOutput.line(output.json ? s.json(report: report) : s.summary)
     }
 }
 
@@ -151,12 +149,11 @@ struct GPXConvertCommand: ParsableCommand {
     @Option(help: "Output format: gpx, geojson or csv.")
     var to: Format
 
-    @Option(name: .shortAndLong, help: "Output file (default: standard output).")
-    var output: String?
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let document = try input.readDocument()
-        try CommandLineFiles.withOutput(output) { sink in try write(document, as: to, to: &sink) }
+        try output.write { sink in try write(document, as: to, to: &sink) }
     }
 
     private func write(_ document: GPXDocument, as format: Format, to sink: inout any ByteSink) throws {

@@ -16,24 +16,19 @@ enum GPXTrackFiles {
             throw TrackCommandError("\(path):\(error.line):\(error.column): \(error.message)")
         }
     }
-
-    /// Writes a GPX document to a file, or to standard output for nil or `-`.
-    static func write(_ document: GPXDocument, to path: String?) throws {
-        try CommandLineFiles.withOutput(path) { sink in sink = try GPXWriter.write(document, to: sink) }
-    }
 }
 
 extension GPXTrackFiles {
     /// Runs a streaming copy of `input` to `output` (standard output for nil or `-`), with
     /// the read diagnostics every `geo gpx` command prints and what the copy left out.
     /// - Returns: what became of the fixes of all segments.
-    static func copy<Segment: GPXSegmentFilter>(_ input: GPXInputOptions, to output: String?, accuracy: GPXAccuracyPolicy,
+    static func copy<Segment: GPXSegmentFilter>(_ input: GPXInputOptions, to output: OutputOptions, accuracy: GPXAccuracyPolicy,
                                                 segment: () -> Segment, report: (Segment) -> FilterReport) throws -> FilterReport {
         var leftOut = GPXFilteredCopy.LeftOut()
         var total = FilterReport()
         _ = try input.stream(json: false) { reader in
             var points = 0
-            try CommandLineFiles.withOutput(output) { sink in
+            try output.write { sink in
                 (sink, points) = try GPXFilteredCopy.copy(reader, to: sink, accuracy: accuracy, leftOut: &leftOut,
                                                           segment: segment) { total.merge(report($0)) }
             }

@@ -74,11 +74,11 @@ struct MonitorCommand: AsyncParsableCommand {
             try await monitor.add(condition, identifier: identifier, dwell: dwellDuration)
             known[identifier] = .unknown
         }
-        let out = JSONLines()
+        let out = standardOutput
         for try await event in positionSource.events() {
             guard case .location(let fix) = event else { continue }
             for e in try await monitor.process(fix) {
-                if let line = Self.line(e, previous: known[e.identifier] ?? .unknown) { out.write(line) }
+                if let line = Self.line(e, previous: known[e.identifier] ?? .unknown) { out.line(line) }
                 if e.refinement != .inferredCrossing { known[e.identifier] = e.state }
             }
             out.flush()
@@ -95,22 +95,19 @@ struct MonitorCommand: AsyncParsableCommand {
         case .unsatisfied: state = "outside"
         case .unknown, .unmonitored: return nil
         }
-        let word: String
-        var extra = ""
+        var object = JSONObjectText()
+        object.add("time", string: ISO8601Time.string(from: e.date, fractionDigits: 3))
+        object.add("region", string: e.identifier)
         switch e.refinement {
-        case .dwell?: word = "dwell"
-        case .inferredCrossing?:
-            word = e.state == .satisfied ? "enter" : "exit"
-            extra = #","inferred":true"#
-        default:
-            word = previous == .unknown ? "determined" : (e.state == .satisfied ? "enter" : "exit")
+        case .dwell?: object.add("event", string: "dwell")
+        case .inferredCrossing?: object.add("event", string: e.state == .satisfied ? "enter" : "exit")
+        default: object.add("event", string: previous == .unknown ? "determined" : (e.state == .satisfied ? "enter" : "exit"))
         }
-        let probability = e.probability.map { #","probability":\#(JSONNumber.string($0, .probability))"# } ?? ""
-        return #"{"time":\#(JSONText.quoted(ISO8601Time.string(from: e.date, fractionDigits: 3))),"region":\#(JSONText.quoted(e.identifier)),"#
-            + #""event":"\#(word)","state":"\#(state)"\#(probability)\#(extra)}"#
+        object.add("state", string: state)
+        if let probability = e.probability { object.add("probability", probability, .probability) }
+        if e.refinement == .inferredCrossing { object.add("inferred", json: "true") }
+        return object.text
     }
 
-    private static func warn(_ line: String) {
-        try? FileDescriptor.standardError.writeAll("geo monitor: " + line + "\n")
-    }
+    private static let warn = CommandLineFiles.note("monitor")
 }

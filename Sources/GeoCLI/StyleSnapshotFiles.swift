@@ -13,12 +13,12 @@ import TileArchives
 /// `geo snapshot --style`: reads the style and the files its URLs name, draws it with
 /// `MapSnapshotter`, writes the PNG; warnings go to standard error.
 enum StyleSnapshotFiles {
-    static func render(style path: String, base: String?, size: (Int, Int), pixelRatio: Double, center: Coordinate?,
-                       zoom: Double?, bearing: Double?, pitch: Double?, straightAlpha: Bool, output: String) throws {
+    static func render(style path: String, base: String?, camera options: CameraArguments, straightAlpha: Bool, output: String) throws {
         let style = try StyleFiles.read(path, command: "snapshot --style")
         let paths = StyleResourcePaths(base: base, stylePath: path)
-        let camera = StyleCamera(style: style, width: size.0, height: size.1, pixelRatio: pixelRatio,
-                                 center: center, zoom: zoom, bearing: bearing, pitch: pitch)
+        let (width, height) = try options.size.pixels()
+        let camera = StyleCamera(style: style, width: width, height: height, pixelRatio: options.pixelRatio,
+                                 center: try options.centre(), zoom: options.zoomOption, bearing: options.bearing, pitch: options.pitch)
         let snapshot = try MapSnapshotter(style: style, camera: camera) { url in
             try paths.load(url) { file, limit in
                 let fd = try FileDescriptor(opening: file)
@@ -43,25 +43,25 @@ enum StyleSnapshotFiles {
     /// zoom 15 unless given. `hide`, `showPOI` and `showPedestrian` are the legacy snapshot's
     /// switches (categories; classes or "all"), as `DefaultStyle.Options`: POIs and pedestrian
     /// features only when named, as there.
-    static func renderDefault(_ scheme: DefaultStyle.Scheme, data: String?, hide: Set<String>, showPOI: Set<String>, showPedestrian: Set<String>,
-                              size: (Int, Int), pixelRatio: Double, center: Coordinate?,
-                              zoom: Double?, bearing: Double?, pitch: Double?, straightAlpha: Bool, output: String) throws {
-        let map = try TileArchiveFiles.mapData(data, command: "snapshot")
+    static func renderDefault(_ scheme: DefaultStyle.Scheme, data: MapDataOptions, hide: Set<String>, showPOI: Set<String>, showPedestrian: Set<String>,
+                              camera arguments: CameraArguments, straightAlpha: Bool, output: String) throws {
+        let map = try data.mapData(command: "snapshot")
         let tiles: any MapSource
         switch map {
         case .tiles(let archive): tiles = archive.source
-        case .features(let features): tiles = try FeatureMapSource(features: features, name: data ?? "sample city")
+        case .features(let features): tiles = try FeatureMapSource(features: features, name: data.path ?? "sample city")
         }
         var options = DefaultStyle.Options()
         options.hiddenCategories = hide
         options.poiClasses = showPOI.contains("all") ? nil : showPOI
         options.pedestrianClasses = showPedestrian.contains("all") ? nil : showPedestrian
-        let centre = center ?? map.center
-        let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: zoom ?? defaultStyleZoom, bearing: bearing ?? 0,
-                                 pitch: pitch ?? 0, width: size.0, height: size.1, pixelRatio: pixelRatio)
+        let centre = try arguments.centre() ?? map.center
+        let (width, height) = try arguments.size.pixels()
+        let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: arguments.zoomOption ?? defaultStyleZoom,
+                                 bearing: arguments.orientation, pitch: arguments.pitch ?? 0, width: width, height: height, pixelRatio: arguments.pixelRatio)
         var glyphRange: ((String, UInt32) throws -> [UInt8])? = nil
         #if os(Linux)
-        let faces = try MapFonts.faces(environment: ProcessInfo.processInfo.environment)
+        let faces = try MapFiles.fontFaces()
         glyphRange = { stack, start in GlyphPBF.encode([GlyphStackBuilder(faces: faces, name: stack).range(startingAt: start)]) }
         #endif
         let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: tiles, camera: camera, glyphRange: glyphRange).snapshot()
@@ -72,7 +72,6 @@ enum StyleSnapshotFiles {
     private static func write(_ snapshot: StyleSnapshot, of name: String, straightAlpha: Bool, output: String) throws {
         let png = try PNG.encode(snapshot.image, premultipliedAlpha: !straightAlpha)
         try CommandLineFiles.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
-        let err = FileDescriptor.standardError
-        for w in snapshot.warnings { try? err.writeAll("geo snapshot: \(name): \(w)\n") }
+        for w in snapshot.warnings { CommandLineFiles.note("snapshot", "\(name): \(w)") }
     }
 }

@@ -65,7 +65,7 @@ struct TilesRenderCommand: ParsableCommand {
         }
         try makeFolder(output) // before drawing: -o naming a file is refused at once
         #if os(Linux)
-        let text = try MapFonts.load(environment: ProcessInfo.processInfo.environment)
+        let text = try MapFiles.text()
         #endif
         var err = StandardError()
         var written = 0, bytes = 0
@@ -129,7 +129,7 @@ private enum TileRenderData {
     init(path: String) throws {
         let map: DrawnMapData
         do {
-            map = try DrawnMapData.open(path, cachedTiles: Self.cachedTiles, onDamagedTile: TileArchiveFiles.reportingDamagedTiles("tiles render", path))
+            map = try DrawnMapData.open(path, cachedTiles: Self.cachedTiles, onDamagedTile: MapFiles.reportingDamagedTiles("tiles render", path))
         } catch DrawnMapDataError.notMapData {
             throw ValidationError("\(path): geo tiles render reads .pmtiles, .mbtiles, .osm.pbf, .osm and .osm.gz files")
         } catch DrawnMapDataError.damaged(_, let error) {

@@ -4,7 +4,6 @@ import GeoCore
 import HTTPServing
 import MapMatching
 import Monitoring
-import Synchronization
 import SystemIO
 import TrackingProtocols
 import TrackingServer
@@ -30,11 +29,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Store in PostgreSQL instead of SQLite (schema created when absent).", valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
     var postgres: String?
 
-    @Option(help: "TCP port (\(OptionRanges.port); 0 lets the system pick a free one).")
-    var port: Int = 5055
-
-    @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on, repeatable (default 127.0.0.1 and ::1); 0.0.0.0 or :: serves every address, where IP-literal Host names are accepted.", valueName: "ADDRESS"))
-    var hosts: [String] = []
+    @OptionGroup var server: ServerOptions<TrackingPort>
 
     @Option(name: .customLong("host-name"), help: ArgumentHelp("A DNS name devices reach the server by, accepted in Host; repeatable.", valueName: "NAME"))
     var hostNames: [String] = []
@@ -64,7 +59,6 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     var webhook: String?
 
     func validate() throws {
-        try OptionRanges.port.check(port, option: "--port")
         if let teltonikaPort { try OptionRanges.port.check(teltonikaPort, option: "--teltonika-port") }
         try OptionRanges.retentionDays.check(retentionDays, option: "--retention-days")
         try OptionRanges.dwell.check(dwell, option: "--dwell")
@@ -91,18 +85,10 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         }
         let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings, fences: fenceOptions,
                                               matcher: matcher)
-        let options = LocalServer.Options(port: port, hosts: hosts.isEmpty ? ["127.0.0.1", "::1"] : hosts, hostNames: hostNames)
-        let first = Mutex(true)
-        do {
+        try await server.run("serve-tracking", printsURL: true) { serving in
             // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.
-            try await TrackingRoutes.run(options, ingest: ingest, teltonikaPort: teltonikaPort, retentionDays: retentionDays, serving: { url in
-                if first.withLock({ let was = $0; $0 = false; return was }) { try? FileDescriptor.standardOutput.writeAll(url + "\n") }
-                try? FileDescriptor.standardError.writeAll("geo serve-tracking: serving \(url); Ctrl-C stops\n")
-            }, note: { note in
-                try? FileDescriptor.standardError.writeAll("geo serve-tracking: \(note)\n")
-            })
-        } catch let error as HTTPServingError where error.code == .cannotBind {
-            throw CommandLineFileError.cannotServe("serve-tracking", port: port, error)
+            try await TrackingRoutes.run(server.bind(hostNames: hostNames), ingest: ingest, teltonikaPort: teltonikaPort, retentionDays: retentionDays,
+                                         serving: serving, note: CommandLineFiles.note("serve-tracking"))
         }
     }
 }

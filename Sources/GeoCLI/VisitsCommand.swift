@@ -53,7 +53,7 @@ struct VisitsCommand: ParsableCommand {
         var detector = try VisitDetector(configuration: .init(
             radius: .meters(radius), minimumDuration: .seconds(minDuration), departureFixes: departureFixes))
         let accuracy = GPXAccuracyPolicy(uere: .meters(uere))
-        let out = JSONLines()
+        let out = standardOutput
         let (read, _) = try input.stream(json: true) { reader throws(GPXError) -> (TimeOrder, points: Int) in
             var order = TimeOrder()
             while let event = try reader.next() {
@@ -66,7 +66,7 @@ struct VisitsCommand: ParsableCommand {
                 }
                 guard let fix = Location(gpxPoint: point, accuracy: accuracy) else { continue }
                 order.lastFix = fix
-                for case .departure(let visit) in detector.update(with: fix) { out.write(EventJSON.visit(visit, event: false)) }
+                for case .departure(let visit) in detector.update(with: fix) { out.line(EventJSON.visit(visit, event: false)) }
             }
             return (order, order.points)
         }
@@ -82,7 +82,7 @@ struct VisitsCommand: ParsableCommand {
             try? FileDescriptor.standardError.writeAll("geo visits: \(input.file): \(read.untimed) of \(read.points) track points have no time and were skipped\n")
         }
         if let visit = detector.currentVisit, let lastFix = read.lastFix {
-            out.write(EventJSON.visit(visit, event: false, lastFix: lastFix.timestamp))
+            out.line(EventJSON.visit(visit, event: false, lastFix: lastFix.timestamp))
         }
     }
 
