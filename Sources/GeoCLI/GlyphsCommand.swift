@@ -37,11 +37,7 @@ struct GlyphsCommand: ParsableCommand {
                     path = String(font[..<hash])
                     index = n
                 }
-                try CommandLineFiles.checkInput(path)
-                let bytes: [UInt8]
-                do { bytes = try FileDescriptor.readContents(of: path) } catch {
-                    throw CommandLineFileError.noInput("cannot read (\(error))", path)
-                }
+                let bytes = try CommandLineFiles.contents(path)
                 do { faces.append(try FontFace(data: bytes, index: index, name: path)) } catch {
                     throw CommandLineFileError.damaged("glyphs build", path, error)
                 }

@@ -167,7 +167,7 @@ struct MapServeCommand: AsyncParsableCommand {
         let view = try MapFiles.view(camera: camera, features: MapFeatureIndex(map.wholeFeatures))
         let positionSource: (any PositionSource)?
         if let source {
-            do { positionSource = try PositionSourceURI.source(source, startDate: Date()) } catch { throw CommandLineFileError.source("map", error) }
+            positionSource = try CommandLineFiles.positionSource(source, command: "map")
         } else if data.path == nil {
             let route = try SampleCityRoute.make().route.geometry
             positionSource = try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(13.9), updateInterval: .seconds(1),

@@ -48,18 +48,8 @@ struct MonitorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try CommandLineFiles.checkInput(regions)
-        let conditions: [(identifier: String, condition: MonitorCondition)]
-        do {
-            let bytes = try FileDescriptor.readContents(of: regions)
-            conditions = try RegionsFile.conditions(from: bytes, name: regions)
-        } catch {
-            throw CommandLineFileError.damaged("monitor", regions, error)
-        }
-        let positionSource: any PositionSource
-        do { positionSource = try PositionSourceURI.source(source, startDate: Date()) } catch {
-            throw CommandLineFileError.source("monitor", error)
-        }
+        let conditions = try CommandLineFiles.regions(regions, command: "monitor")
+        let positionSource = try CommandLineFiles.positionSource(source, command: "monitor")
         let monitor = try RegionMonitor(named: "geo-monitor", directory: store.map { URL(fileURLWithPath: $0, isDirectory: true) })
         for problem in monitor.recoveryProblems { Self.warn("store: \(problem); the line was dropped") }
         let dwellDuration = dwell.map { Duration.seconds($0) }

@@ -44,11 +44,7 @@ struct StyleCommand: ParsableCommand {
         var file: String
 
         func run() throws {
-            try CommandLineFiles.checkInput(file)
-            let bytes: [UInt8]
-            do { bytes = try FileDescriptor.readContents(of: file) } catch {
-                throw CommandLineFileError.noInput("cannot read (\(error))", file)
-            }
+            let bytes = try CommandLineFiles.contents(file)
             do {
                 StandardOutput().line(try ExpressionTestFixture.run(Data(bytes)))
             } catch {
@@ -84,15 +80,7 @@ enum StyleFiles {
     /// The decoded style at `path`, read up to ``StyleDocument/maximumSize`` bytes.
     /// - Throws: `CommandLineFileError` (66) for a missing file, (65) for one that is not a v8 style.
     static func read(_ path: String, command: String) throws(CommandLineFileError) -> StyleDocument {
-        try CommandLineFiles.checkInput(path)
-        let bytes: [UInt8]
-        do {
-            let fd = try FileDescriptor(opening: path)
-            defer { try? fd.close() }
-            bytes = try fd.readToEnd(limit: StyleDocument.maximumSize + 1)
-        } catch {
-            throw .noInput("cannot read (\(error))", path)
-        }
+        let bytes = try CommandLineFiles.contents(path, limit: StyleDocument.maximumSize + 1)
         do {
             return try StyleDocument(data: Data(bytes))
         } catch {

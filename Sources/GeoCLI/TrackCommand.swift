@@ -74,14 +74,9 @@ struct TrackCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var positionSource: any PositionSource
-        do {
-            let reconnect = ReconnectPolicy(maximumRetries: retry, connectTimeout: .seconds(timeout))
-            positionSource = try PositionSourceURI.source(source, startDate: Date(), reconnect: reconnect,
-                                                          onConnectionChange: { Self.warn(Self.describe($0, under: reconnect)) })
-        } catch {
-            throw CommandLineFileError.source("track", error)
-        }
+        let reconnect = ReconnectPolicy(maximumRetries: retry, connectTimeout: .seconds(timeout))
+        var positionSource = try CommandLineFiles.positionSource(source, command: "track", reconnect: reconnect,
+                                                                 onConnectionChange: { Self.warn(Self.describe($0, under: reconnect)) })
         var session: BackgroundActivitySession?
         if let log {
             let dir = URL(fileURLWithPath: log, isDirectory: true)

@@ -68,15 +68,9 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = devices.map(DeviceSettings.init(spec:))
         let store: any PositionStore = if let postgres { try await PostgresPositionStore.open(url: postgres) } else { try SQLitePositionStore(path: db) }
-        var fenceOptions: FenceOptions? = nil
-        if let fences {
-            try CommandLineFiles.checkInput(fences)
-            do {
-                let conditions = try RegionsFile.conditions(from: try FileDescriptor.readContents(of: fences), name: fences)
-                fenceOptions = FenceOptions(fences: conditions, dwell: .milliseconds(Int64((dwell * 1000).rounded())), webhook: webhook)
-            } catch {
-                throw CommandLineFileError.damaged("serve-tracking", fences, error)
-            }
+        let fenceOptions = try fences.map { path in
+            FenceOptions(fences: try CommandLineFiles.regions(path, command: "serve-tracking"), dwell: .milliseconds(Int64((dwell * 1000).rounded())),
+                         webhook: webhook)
         }
         var matcher: MapMatcher? = nil
         if let roads {
