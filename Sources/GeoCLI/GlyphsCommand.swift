@@ -50,7 +50,7 @@ struct GlyphsCommand: ParsableCommand {
                 try AtomicFileReplacement.write(GlyphPBF.encode([range]), to: output + "/" + range.range + ".pbf")
                 glyphs += range.glyphs.count
             }
-            StandardOutput().line("geo glyphs: wrote 256 ranges, \(glyphs) glyphs of \"\(builder.name)\", to \(output)")
+            standardOutput.line("geo glyphs: wrote 256 ranges, \(glyphs) glyphs of \"\(builder.name)\", to \(output)")
             #else
             throw ValidationError("geo glyphs build needs FreeType, which this platform's build does not use yet")
             #endif

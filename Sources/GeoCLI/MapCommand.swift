@@ -176,28 +176,9 @@ struct MapServeCommand: AsyncParsableCommand {
             positionSource = nil
         }
         let session = MapSession(view: view, source: map.archive)
-        // Each task says whether it was the server. The server ends on SIGTERM or SIGINT (its
-        // graceful shutdown), and following the source ends with it; a source that ends first
-        // (a replayed file) leaves the page serving.
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            if let positionSource {
-                let manager = PositioningManager(source: positionSource)
-                group.addTask {
-                    await session.follow(manager)
-                    await manager.stop()
-                    return false
-                }
-            }
-            group.addTask {
-                try await server.run("map", printsURL: false) { serving in
-                    try await LivePageServer.run(session, options: server.bind(allowedOrigins: allowedOrigins), serving: serving,
-                                                 note: CommandLineFiles.note("map"))
-                }
-                return true
-            }
-            while let serverEnded = try await group.next() {
-                if serverEnded { group.cancelAll() }
-            }
+        try await server.run("map", printsURL: false) { serving in
+            try await LivePageServer.run(session, following: positionSource, options: server.bind(allowedOrigins: allowedOrigins), serving: serving,
+                                         note: CommandLineFiles.note("map"))
         }
     }
 }

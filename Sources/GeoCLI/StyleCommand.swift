@@ -24,10 +24,7 @@ struct StyleCommand: ParsableCommand {
 
         func run() throws {
             let style = try StyleFiles.read(file, command: "style validate")
-            let out = StandardOutput()
-            for d in style.diagnostics {
-                out.line(d.recovery.map { "\(d) (\($0))" } ?? d.description)
-            }
+            for d in style.diagnostics { standardOutput.line(d.recovery.map { "\(d) (\($0))" } ?? d.description) }
             if !style.diagnostics.isEmpty { throw ExitCode.failure }
         }
     }
@@ -46,7 +43,7 @@ struct StyleCommand: ParsableCommand {
         func run() throws {
             let bytes = try CommandLineFiles.contents(file)
             do {
-                StandardOutput().line(try ExpressionTestFixture.run(Data(bytes)))
+                standardOutput.line(try ExpressionTestFixture.run(Data(bytes)))
             } catch {
                 throw CommandLineFileError.damaged("style expression", file, error)
             }
@@ -70,7 +67,7 @@ extension StyleCommand {
         func run() throws {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            StandardOutput().line(String(decoding: try encoder.encode(try DefaultStyle.json(night ? .night : .day)), as: UTF8.self))
+            standardOutput.line(String(decoding: try encoder.encode(try DefaultStyle.json(night ? .night : .day)), as: UTF8.self))
         }
     }
 }

@@ -127,9 +127,7 @@ struct LoadgenRunCommand: AsyncParsableCommand {
         options.ackLog = ackLog
         options.devicePrefix = prefix
         let report = try await LoadGenerator(options).run()
-        var out = StandardOutput()
-        print("geo loadgen: \(report)", to: &out)
-        out.flush()
+        standardOutput.line("geo loadgen: \(report)")
     }
 }
 
@@ -154,9 +152,7 @@ struct LoadgenVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let store: any PositionStore = if let postgres { try await PostgresPositionStore.open(url: postgres, createSchema: false) } else { try SQLitePositionStore(path: db!, readOnly: true) }
         let result = try await LoadVerifier.verify(log: ackLog, store: store)
-        var out = StandardOutput()
-        print("geo loadgen verify: \(result)", to: &out)
-        out.flush()
+        standardOutput.line("geo loadgen verify: \(result)")
         if result.missing != 0 || result.duplicated != 0 { throw ExitCode(1) }
     }
 }
