@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
+import GeoBase
 import GeoCore
 import MapData
 import MapRenderer
 import OSMImport
 import SystemIO
 import TileArchives
+import TileServer
 
 /// `geo tiles`: vector tiles from OpenStreetMap data.
 struct TilesCommand: ParsableCommand {
@@ -91,10 +93,8 @@ struct TilesCommand: ParsableCommand {
     }
 }
 
-/// `geo tiles render IN.pmtiles|IN.mbtiles|IN.osm.pbf --zoom 14-17 -o DIR`: raster tiles,
-/// 256² PNG in the XYZ layout `DIR/z/x/y.png`, over the area the data covers. Tiles are drawn
-/// in 4 × 4 blocks (``Metatile``) so that nothing is cut at a tile edge; each file is replaced
-/// atomically (a reader never sees half a tile).
+/// `geo tiles render IN.pmtiles|IN.mbtiles|IN.osm.pbf --zoom 14-17 -o DIR`: raster tiles in
+/// the XYZ layout `DIR/z/x/y.png` over the area the data covers (TileServer's `RasterTileFolder`).
 struct TilesRenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
@@ -136,116 +136,39 @@ struct TilesRenderCommand: ParsableCommand {
         let start = clock.now
         let zooms = try zoomRange()
         try CommandLineFiles.checkInput(input)
-        let data = try TileRenderData(path: input)
-        // Every tile first, to refuse an unbounded request before any work.
-        var tiles: [Int: [Tile]] = [:]
-        var count = 0
-        for z in zooms {
-            tiles[z] = try Tile.covering(data.bounds, zoom: z)
-            count += tiles[z]!.count
-            guard count <= maxTiles else {
-                throw ValidationError("--zoom \(zoom) over \(input) is more than --max-tiles \(maxTiles) tiles; narrow the zooms or raise --max-tiles")
-            }
-        }
-        try makeFolder(output) // before drawing: -o naming a file is refused at once
-        #if os(Linux)
-        let text = try MapFiles.text()
-        #endif
-        var err = StandardError()
-        var written = 0, bytes = 0
-        for z in zooms {
-            for block in Metatile.blocks(covering: tiles[z]!) {
-                let view = try block.viewport()
-                let index = try data.features(for: view)
-                var painter = MapPainter(zoom: Double(z))
-                painter.drawsAttribution = false
-                painter.style.showsAllPOIs = false // unchanged: rendered tiles carry no POI icons
-                #if os(Linux)
-                painter.text = text
-                #endif
-                var canvas = try Canvas(width: view.width, height: view.height, background: painter.style.land)
-                painter.paint(index, through: view, on: &canvas)
-                for tile in try block.tiles(of: canvas.pixmap) {
-                    let png = try PNG.encode(tile.image)
-                    try write(png, z: z, x: tile.x, y: tile.y)
-                    bytes += png.count
-                }
-                written += block.columns.count * block.rows.count
-            }
-            print(String(format: "geo tiles: render zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, zooms.upperBound, tiles[z]!.count, written,
-                         Double(bytes) / 1e6, (clock.now - start).seconds), to: &err)
-        }
-        print(String(format: "geo tiles: wrote %d tiles to %@ in %.2f s", written, output, (clock.now - start).seconds), to: &err)
-    }
-
-    /// Creates `folder` and the folders above it.
-    /// - Throws: `CommandLineFileError` (73, EX_CANTCREAT) naming -o and the part in the way.
-    private func makeFolder(_ folder: String) throws {
-        do { try FileDescriptor.createDirectories(folder) } catch {
-            throw CommandLineFileError(description: "geo tiles render: -o \(output): \(error) (-o names the folder the tiles go into)", status: 73)
-        }
-    }
-
-    /// Writes `DIR/z/x/y.png` by atomic replacement (not synced: a tile is cheap to redraw,
-    /// a sync per tile is not).
-    private func write(_ png: [UInt8], z: Int, x: Int, y: Int) throws {
-        let folder = "\(output)/\(z)/\(x)"
-        try makeFolder(folder)
-        let path = "\(folder)/\(y).png"
-        let replacement = try AtomicFileReplacement(replacing: path)
-        do {
-            try replacement.descriptor.writeAll(png)
-            try replacement.commit(durable: false)
-        } catch {
-            replacement.discard()
-            throw error
-        }
-        try replacement.descriptor.close()
-    }
-}
-
-/// The features `geo tiles render` draws: an OSM file read once and indexed, or a vector tile
-/// archive read per block.
-private enum TileRenderData {
-    case features(MapFeatureIndex, BoundingBox)
-    case archive(TiledMapFeatures, BoundingBox)
-
-    init(path: String) throws {
         let map: DrawnMapData
         do {
-            map = try DrawnMapData.open(path, cachedTiles: Self.cachedTiles, onDamagedTile: MapFiles.reportingDamagedTiles("tiles render", path))
+            map = try DrawnMapData.open(input, cachedTiles: RasterTileFolder.cachedTiles, onDamagedTile: MapFiles.reportingDamagedTiles("tiles render", input))
         } catch DrawnMapDataError.notMapData {
-            throw ValidationError("\(path): geo tiles render reads .pmtiles, .mbtiles, .osm.pbf, .osm and .osm.gz files")
+            throw ValidationError("\(input): geo tiles render reads .pmtiles, .mbtiles, .osm.pbf, .osm and .osm.gz files")
         } catch DrawnMapDataError.damaged(_, let error) {
-            throw CommandLineFileError.damaged("tiles render", path, error)
+            throw CommandLineFileError.damaged("tiles render", input, error)
         }
-        switch (map, map.bounds) {
-        case (.tiles(let archive), let bounds?): self = .archive(archive, bounds)
-        case (.features(let features), let bounds?): self = .features(MapFeatureIndex(features), bounds)
-        case (.tiles, nil): throw CommandLineFileError(description: "geo tiles render: \(path): the archive states no bounds to cover", status: 65)
-        case (.features, nil): throw CommandLineFileError(description: "geo tiles render: \(path): no map features to draw", status: 65)
-        }
-    }
-
-    /// Decoded source tiles kept between blocks. A block's view with its label margin spans
-    /// up to 9 × 9 source tiles when drawn at the archive's own zoom (a 1024² block, 512 px a
-    /// side, 256 px tiles), fewer when magnified; 128 hold one block's tiles and those the next
-    /// block along the row shares with it, so each is decoded once per row of blocks.
-    static let cachedTiles = 128
-
-    var bounds: BoundingBox {
-        switch self {
-        case .features(_, let b), .archive(_, let b): b
-        }
-    }
-
-    /// The features a block's view draws.
-    func features(for view: MercatorViewport) throws -> MapFeatureIndex {
-        switch self {
-        case .features(let index, _): return index
-        case .archive(let archive, _):
-            do { return try MapFeatureIndex(archive, visibleIn: view) } catch {
-                throw CommandLineFileError(description: "geo tiles render: the archive cannot be read: \(error)", status: 65)
+        var err = StandardError()
+        do {
+            var folder = try RasterTileFolder(map, folder: output)
+            // Every tile first, to refuse an unbounded request before any work.
+            let tiles = try folder.tiles(zooms: zooms, limit: maxTiles)
+            try RasterTileFolder.createFolder(output) // before drawing: -o naming a file is refused at once
+            #if os(Linux)
+            folder.text = try MapFiles.text()
+            #endif
+            var written = 0, bytes = 0
+            for z in zooms {
+                let drawn = try folder.render(tiles[z]!, zoom: z)
+                (written, bytes) = (written + drawn.tiles, bytes + drawn.bytes)
+                print(String(format: "geo tiles: render zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, zooms.upperBound, tiles[z]!.count, written,
+                             Double(bytes) / 1e6, (clock.now - start).seconds), to: &err)
+            }
+            print(String(format: "geo tiles: wrote %d tiles to %@ in %.2f s", written, output, (clock.now - start).seconds), to: &err)
+        } catch let error as TileServerError {
+            switch error.code {
+            case .tooManyTiles:
+                throw ValidationError("--zoom \(zoom) over \(input) is more than --max-tiles \(maxTiles) tiles; narrow the zooms or raise --max-tiles")
+            case .cannotCreateFolder:
+                throw CommandLineFileError(description: "geo tiles render: -o \(output): \(error.message) (-o names the folder the tiles go into)", status: 73)
+            case .nothingToDraw: throw CommandLineFileError(description: "geo tiles render: \(input): \(error.message)", status: 65)
+            default: throw CommandLineFileError(description: "geo tiles render: \(error.message)", status: 65)
             }
         }
     }
