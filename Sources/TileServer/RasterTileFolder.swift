@@ -1,6 +1,6 @@
 public import GeoBase
 public import GeoCore
-public import MapData
+import MapData
 public import MapRenderer
 public import TileArchives
 import SystemIO
