@@ -4,7 +4,6 @@ import GPXCodec
 import GeoCore
 import Monitoring
 import BeaconScanning
-import Synchronization
 import SystemIO
 import GeoBase
 
@@ -77,46 +76,18 @@ struct BeaconsCommand: AsyncParsableCommand {
         } catch let error as MonitoringError {
             throw CommandLineFileError.damaged("beacons", path, error)
         }
-        let out = JSONLines()
-        ranger.replay(sightings, interval: .seconds(interval)) { tick, beacons in out.write(RangedBeacon.report(beacons, at: tick)) }
+        ranger.replay(sightings, interval: .seconds(interval)) { tick, beacons in standardOutput.line(RangedBeacon.report(beacons, at: tick)) }
     }
 
-    /// Ranges a live scan: a report every `interval` seconds of wall time, until `--for` ends or
-    /// the scan fails.
+    /// Ranges a live scan until `--for` ends or the scan fails (`BeaconRanger.range`).
     private func scan(_ scanner: some BeaconScanner, _ ranger: BeaconRanger) async throws {
-        let state = SharedRanger(ranger)
-        let out = JSONLines()
         let reports = duration.map { Int(($0 / interval).rounded(.down)) } ?? .max
-        let failure: (any Error)? = await withTaskGroup(of: (any Error)?.self) { group in
-            group.addTask {
-                do {
-                    for try await sighting in scanner.sightings() { state.ranger.withLock { $0.record(sighting) } }
-                    return nil
-                } catch {
-                    return error
-                }
-            }
-            group.addTask { [interval] in
-                for _ in 0..<reports {
-                    do { try await Task.sleep(for: .seconds(interval)) } catch { return nil }
-                    let now = Date()
-                    out.write(RangedBeacon.report(state.ranger.withLock { $0.beacons(at: now) }, at: now))
-                    out.flush()
-                }
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+        let failure = await ranger.range(scanner, every: .seconds(interval), reports: reports) { now, beacons in
+            standardOutput.line(RangedBeacon.report(beacons, at: now))
+            standardOutput.flush()
         }
         guard let failure else { return }
-        try? FileDescriptor.standardError.writeAll("geo beacons: \(failure)\n")
+        CommandLineFiles.note("beacons", "\(failure)")
         throw ExitCode((failure as? MonitoringError)?.code == .bluetoothDenied ? 77 : 69)
     }
-}
-
-/// A live scan's ranger, shared by the task that records sightings and the one that reports.
-private final class SharedRanger: Sendable {
-    let ranger: Mutex<BeaconRanger>
-    init(_ ranger: BeaconRanger) { self.ranger = Mutex(ranger) }
 }

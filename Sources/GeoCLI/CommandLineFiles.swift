@@ -1,8 +1,9 @@
 import ArgumentParser
 import GeoBase
 import GeoCore
+import Foundation
 import GPXCodec
-import HTTPServing
+import Monitoring
 import Positioning
 import RoadNetwork
 import SystemIO
@@ -41,17 +42,41 @@ struct CommandLineFileError: Error, CustomStringConvertible {
         }
         return Self(description: "geo \(command): --source: \(error)", status: status)
     }
+}
 
-    /// A server that could not listen (a port taken, an address not on this machine): 69
-    /// EX_UNAVAILABLE, naming the option.
-    static func cannotServe(_ command: String, port: Int, _ error: HTTPServingError) -> Self {
-        Self(description: "geo \(command): --port \(port): \(error.message)", status: 69)
+extension CommandLineFiles {
+    /// The position source a `--source` URI names (`PositionSourceURI`), dated from now.
+    /// - Throws: `CommandLineFileError.source` naming the command and the option.
+    static func positionSource(_ uri: String, command: String, reconnect: ReconnectPolicy = ReconnectPolicy(),
+                               onConnectionChange: @escaping @Sendable (ConnectionChange) -> Void = { _ in }) throws -> any PositionSource {
+        do { return try PositionSourceURI.source(uri, startDate: Date(), reconnect: reconnect, onConnectionChange: onConnectionChange) } catch {
+            throw CommandLineFileError.source(command, error)
+        }
+    }
+
+    /// The regions (geofences) of the GeoJSON or Osmosis `.poly` file at `path` (`RegionsFile`).
+    /// - Throws: `CommandLineFileError`: `checkInput`'s, or 65 naming the file when it cannot be
+    ///   read as regions.
+    static func regions(_ path: String, command: String) throws -> [(identifier: String, condition: MonitorCondition)] {
+        try checkInput(path)
+        do { return try RegionsFile.conditions(from: try FileDescriptor.readContents(of: path), name: path) } catch {
+            throw CommandLineFileError.damaged(command, path, error)
+        }
     }
 }
 
 /// The files `geo` commands name on the command line, opened through SystemIO: `-` is
 /// standard input or output.
 enum CommandLineFiles {
+    /// Writes `geo COMMAND: LINE` on standard error: notes, progress and warnings, which never
+    /// mix with the results on standard output.
+    static func note(_ command: String, _ line: String) {
+        try? FileDescriptor.standardError.writeAll("geo \(command): \(line)\n")
+    }
+
+    /// ``note(_:_:)`` for `command`, as a library's callback.
+    static func note(_ command: String) -> @Sendable (String) -> Void { { note(command, $0) } }
+
     /// Checks that `path` (not `-`) exists and is not a directory, before a reader opens it.
     /// - Throws: `CommandLineFileError.noInput`: "no such file" or "a directory, not a file".
     static func checkInput(_ path: String) throws(CommandLineFileError) {
@@ -62,6 +87,20 @@ enum CommandLineFiles {
             throw .noInput(e == ENOENT || e == ENOTDIR ? "no such file" : String(cString: strerror(e)), path)
         }
         if info.st_mode & S_IFMT == S_IFDIR { throw .noInput("a directory, not a file", path) }
+    }
+
+    /// The bytes of the file at `path`, the first `limit` of them at most.
+    /// - Throws: `CommandLineFileError.noInput` (66): missing, a directory, or unreadable
+    ///   ("cannot read (…)").
+    static func contents(_ path: String, limit: Int = .max) throws(CommandLineFileError) -> [UInt8] {
+        try checkInput(path)
+        do {
+            let fd = try FileDescriptor(opening: path)
+            defer { try? fd.close() }
+            return try fd.readToEnd(limit: limit)
+        } catch {
+            throw .noInput("cannot read (\(error))", path)
+        }
     }
 
     /// The bytes of the file at `path`, nil when it is missing or a directory (the loaders'

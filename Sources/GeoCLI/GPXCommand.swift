@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-import GPXCodec
 import GeoBase
 import GeoCore
+import GPXCodec
 import SystemIO
+import TrackFiltering
 
 /// `geo gpx`: GPX tools. To add a subcommand, put it in its own file and list it here.
 struct GPXCommand: ParsableCommand {
@@ -113,17 +114,15 @@ struct GPXStatsCommand: ParsableCommand {
     )
 
     @OptionGroup var input: GPXInputOptions
-
-    @Flag(help: "Print one JSON object instead of text.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     func run() throws {
         // Statistics read no names, links or extensions: the reader skips building them.
-        let (s, report) = try input.stream(json: json, pointFields: .measurements) { reader throws(GPXError) in
+        let (s, report) = try input.stream(json: output.json, pointFields: .measurements) { reader throws(GPXError) in
             let read = try GPXStatistics.read(reader)
             return (read.statistics, read.points)
         }
-        standardOutput.line(json ? s.json(report: report) : s.summary)
+        standardOutput.line(output.json ? s.json(report: report) : s.summary)
     }
 }
 
@@ -151,12 +150,11 @@ struct GPXConvertCommand: ParsableCommand {
     @Option(help: "Output format: gpx, geojson or csv.")
     var to: Format
 
-    @Option(name: .shortAndLong, help: "Output file (default: standard output).")
-    var output: String?
+    @OptionGroup var output: OutputOptions
 
     func run() throws {
         let document = try input.readDocument()
-        try CommandLineFiles.withOutput(output) { sink in try write(document, as: to, to: &sink) }
+        try output.write { sink in try write(document, as: to, to: &sink) }
     }
 
     private func write(_ document: GPXDocument, as format: Format, to sink: inout any ByteSink) throws {
@@ -169,4 +167,44 @@ struct GPXConvertCommand: ParsableCommand {
             try GPXCSV.write(document, to: &sink)
         }
     }
+}
+
+/// Reading and writing GPX files as tracks of `Location`s for the track commands.
+enum GPXTrackFiles {
+    /// Reads a GPX file whole (`geo snapshot --track`).
+    /// - Throws: `TrackCommandError` with the file, line and column of the first problem.
+    static func read(_ path: String) throws -> GPXDocument {
+        do {
+            return try CommandLineFiles.withSource(path) { try GPXReader.read($0) }
+        } catch let error as GPXError {
+            throw TrackCommandError("\(path):\(error.line):\(error.column): \(error.message)")
+        }
+    }
+}
+
+extension GPXTrackFiles {
+    /// Runs a streaming copy of `input` to `output` (standard output for nil or `-`), with
+    /// the read diagnostics every `geo gpx` command prints and what the copy left out.
+    /// - Returns: what became of the fixes of all segments.
+    static func copy<Segment: GPXSegmentFilter>(_ input: GPXInputOptions, to output: OutputOptions, accuracy: GPXAccuracyPolicy,
+                                                segment: () -> Segment, report: (Segment) -> FilterReport) throws -> FilterReport {
+        var leftOut = GPXFilteredCopy.LeftOut()
+        var total = FilterReport()
+        _ = try input.stream(json: false) { reader in
+            var points = 0
+            try output.write { sink in
+                (sink, points) = try GPXFilteredCopy.copy(reader, to: sink, accuracy: accuracy, leftOut: &leftOut,
+                                                          segment: segment) { total.merge(report($0)) }
+            }
+            return ((), points)
+        }
+        for message in leftOut.messages { try? FileDescriptor.standardError.writeAll("geo gpx: \(input.file): \(message)\n") }
+        return total
+    }
+}
+
+/// A failure of a track command, printed as the message.
+struct TrackCommandError: Error, CustomStringConvertible {
+    var description: String
+    init(_ message: String) { description = message }
 }

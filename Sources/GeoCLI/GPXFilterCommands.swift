@@ -5,11 +5,8 @@ import GPXCodec
 import TrackFiltering
 import SystemIO
 
-/// Options every track-filtering command shares.
+/// Options every track-filtering command shares (`geo gpx clean`, `geo gpx smooth`).
 struct TrackFilterOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Output GPX file (default: standard output).")
-    var output: String?
-
     @Option(parsing: .unconditional, help: "Metres of error per unit of HDOP, used as accuracy (GPX has no accuracy field; \(OptionRanges.uere)).")
     var uere = 5.0
 
@@ -19,6 +16,9 @@ struct TrackFilterOptions: ParsableArguments {
     @Flag(help: "Drop points without accuracy (HDOP) instead of assuming one.")
     var requireAccuracy = false
 
+    @Option(help: "Preset: default, automotiveNavigation, otherNavigation, fitness, airborne.")
+    var preset = "default"
+
     /// Accuracy from HDOP × --uere, else --assumed-accuracy unless --require-accuracy.
     var accuracyPolicy: GPXAccuracyPolicy {
         GPXAccuracyPolicy(uere: .meters(uere), assumed: requireAccuracy ? nil : .meters(assumedAccuracy))
@@ -27,6 +27,16 @@ struct TrackFilterOptions: ParsableArguments {
     func validate() throws {
         try OptionRanges.uere.check(uere, option: "--uere")
         try OptionRanges.assumedAccuracy.check(assumedAccuracy, option: "--assumed-accuracy")
+    }
+
+    /// The preset's rules and Kalman filter (the default filter where the preset has none and
+    /// `kalman` asks for one), with --require-accuracy and --assumed-accuracy.
+    func configuration(kalman: Bool = false) throws -> TrackFilterConfiguration {
+        var configuration = try TrackFilterConfiguration.preset(named: preset)
+        configuration.rejectsMissingAccuracy = requireAccuracy
+        if kalman, configuration.kalman == nil { configuration.kalman = KalmanParameters() }
+        configuration.kalman?.assumedAccuracy = .meters(assumedAccuracy)
+        return configuration
     }
 }
 
@@ -50,18 +60,16 @@ struct GPXClean: ParsableCommand {
     )
 
     @OptionGroup var input: GPXInputOptions
+    @OptionGroup var output: OutputOptions
     @OptionGroup var options: TrackFilterOptions
-    @Option(help: "Preset: default, automotiveNavigation, otherNavigation, fitness, airborne.") var preset = "default"
     @Flag(help: "Keep the accepted fixes as recorded (rules only, no Kalman filter).") var rulesOnly = false
     @Flag(help: "Print how many fixes each rule rejected.") var report = false
 
     func run() throws {
-        var configuration = try TrackFilterConfiguration.preset(named: preset)
-        configuration.rejectsMissingAccuracy = options.requireAccuracy
-        configuration.kalman?.assumedAccuracy = .meters(options.assumedAccuracy)
+        var configuration = try options.configuration()
         if rulesOnly { configuration.kalman = nil }
         try configuration.validate()
-        let total = try GPXTrackFiles.copy(input, to: options.output, accuracy: options.accuracyPolicy) {
+        let total = try GPXTrackFiles.copy(input, to: output, accuracy: options.accuracyPolicy) {
             SmoothedCleaning<StandardRules, GPXPoint>(TrackCleaner(configuration: configuration))
         } report: { $0.report }
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
@@ -88,8 +96,8 @@ struct GPXSmooth: ParsableCommand {
     )
 
     @OptionGroup var input: GPXInputOptions
+    @OptionGroup var output: OutputOptions
     @OptionGroup var options: TrackFilterOptions
-    @Option(help: "Preset: default, automotiveNavigation, otherNavigation, fitness, airborne.") var preset = "default"
     @Option(parsing: .unconditional, help: "One-sigma white acceleration of the motion model (\(OptionRanges.acceleration); default: the preset's).")
     var acceleration: Double?
     @Flag(help: "Smooth every fix without the preset's rules (the Kalman gate still applies).") var noRules = false
@@ -100,16 +108,12 @@ struct GPXSmooth: ParsableCommand {
     }
 
     func run() throws {
-        var configuration = try TrackFilterConfiguration.preset(named: preset)
-        configuration.rejectsMissingAccuracy = options.requireAccuracy
-        var parameters = configuration.kalman ?? KalmanParameters()
-        parameters.assumedAccuracy = .meters(options.assumedAccuracy)
-        if let acceleration { parameters.accelerationNoise = acceleration }
-        configuration.kalman = parameters
+        var configuration = try options.configuration(kalman: true)
+        if let acceleration { configuration.kalman?.accelerationNoise = acceleration }
         try configuration.validate()
-        let smoother = KalmanSmoother(parameters: parameters)
+        let smoother = KalmanSmoother(parameters: configuration.kalman ?? KalmanParameters())
         let rules = noRules ? nil : configuration.rules()
-        let total = try GPXTrackFiles.copy(input, to: options.output, accuracy: options.accuracyPolicy) {
+        let total = try GPXTrackFiles.copy(input, to: output, accuracy: options.accuracyPolicy) {
             FixedLagSmoothing<StandardRules?, GPXPoint>(smoother: smoother, rules: rules)
         } report: { $0.report }
         if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
@@ -124,7 +128,7 @@ struct GPXSimplify: ParsableCommand {
     )
 
     @OptionGroup var input: GPXInputOptions
-    @Option(name: .shortAndLong, help: "Output GPX file (default: standard output).") var output: String?
+    @OptionGroup var output: OutputOptions
     @Option(parsing: .unconditional, help: "Tolerance (\(OptionRanges.tolerance); Visvalingam–Whyatt: areas below its square are dropped).")
     var tolerance: Double
     @Option(help: "douglasPeucker or visvalingamWhyatt.") var method = "douglasPeucker"
@@ -146,6 +150,6 @@ struct GPXSimplify: ParsableCommand {
                 document.tracks[t].segments[s].points = kept.map { points[$0] }
             }
         }
-        try GPXTrackFiles.write(document, to: output)
+        try output.write { sink in sink = try GPXWriter.write(document, to: sink) }
     }
 }

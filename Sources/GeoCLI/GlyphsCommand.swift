@@ -37,11 +37,7 @@ struct GlyphsCommand: ParsableCommand {
                     path = String(font[..<hash])
                     index = n
                 }
-                try CommandLineFiles.checkInput(path)
-                let bytes: [UInt8]
-                do { bytes = try FileDescriptor.readContents(of: path) } catch {
-                    throw CommandLineFileError.noInput("cannot read (\(error))", path)
-                }
+                let bytes = try CommandLineFiles.contents(path)
                 do { faces.append(try FontFace(data: bytes, index: index, name: path)) } catch {
                     throw CommandLineFileError.damaged("glyphs build", path, error)
                 }
@@ -54,7 +50,7 @@ struct GlyphsCommand: ParsableCommand {
                 try AtomicFileReplacement.write(GlyphPBF.encode([range]), to: output + "/" + range.range + ".pbf")
                 glyphs += range.glyphs.count
             }
-            StandardOutput().line("geo glyphs: wrote 256 ranges, \(glyphs) glyphs of \"\(builder.name)\", to \(output)")
+            standardOutput.line("geo glyphs: wrote 256 ranges, \(glyphs) glyphs of \"\(builder.name)\", to \(output)")
             #else
             throw ValidationError("geo glyphs build needs FreeType, which this platform's build does not use yet")
             #endif

@@ -29,8 +29,7 @@ struct MagneticCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Height above the WGS84 ellipsoid, \(OptionRanges.magneticAltitude).", valueName: "m"))
     var altitude = 0.0
 
-    @Flag(help: "Print one JSON object.")
-    var json = false
+    @OptionGroup var output: JSONOption
 
     func validate() throws {
         guard point.count == 1 else { throw ValidationError("expected one point LAT,LON, got \(point.count)") }
@@ -56,7 +55,7 @@ struct MagneticCommand: ParsableCommand {
         let d = Self.fixed(field.declination.degrees, 4), i = Self.fixed(field.inclination.degrees, 4)
         let f = Self.fixed(field.totalIntensity, 1), h = Self.fixed(field.horizontalIntensity, 1)
         let x = Self.fixed(field.north, 1), y = Self.fixed(field.east, 1), z = Self.fixed(field.down, 1)
-        if json {
+        if output.json {
             var object = JSONObjectText()
             for (key, value, decimals) in [("declination", field.declination.degrees, 4), ("inclination", field.inclination.degrees, 4),
                                            ("totalIntensity", field.totalIntensity, 1), ("horizontalIntensity", field.horizontalIntensity, 1),

@@ -71,25 +71,30 @@ struct MapAnimateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Frames per second (\(OptionRanges.framesPerSecond)).")
     var fps: Int = 30
 
-    @Option(help: ArgumentHelp("View size in pixels, WIDTHxHEIGHT (each > 0 and ≤ 65536); the bow's path depends on it.", valueName: "WxH"))
-    var size: String = "1280x720"
+    /// A view up to the camera's largest.
+    enum Size: ViewSizeLimits {
+        static let size = "1280x720"
+        static let sides = ValidRange(1...ViewSize.maximumSide, unit: "px")
+        static let note = "; the bow's path depends on it"
+    }
+
+    @OptionGroup var size: ViewSizeOption<Size>
 
     func validate() throws {
-        _ = try Self.camera(from, option: "--from", viewSize: try ViewSize.option(size))
-        _ = try Self.camera(to, option: "--to", viewSize: try ViewSize.option(size))
+        _ = try Self.camera(from, option: "--from", viewSize: try size.viewSize())
+        _ = try Self.camera(to, option: "--to", viewSize: try size.viewSize())
         try OptionRanges.animationDuration.check(duration, option: "--duration")
         try OptionRanges.framesPerSecond.check(fps, option: "--fps")
     }
 
     func run() throws {
-        let view = try ViewSize.option(size)
+        let view = try size.viewSize()
         let start = try Self.camera(from, option: "--from", viewSize: view)
         let destination = try Self.camera(to, option: "--to", viewSize: view)
         let given = duration.map { Duration.nanoseconds(Int64(($0 * 1e9).rounded())) }
         let move = try CameraTransition(from: start, to: start.setting(destination.options), animation: animation.mapAnimation, duration: given)
-        let out = JSONLines()
         // A jump (`none`) takes no time, but its frames still span the --duration asked for.
-        for frame in move.frames(perSecond: fps, spanning: given) { out.write(frame.state.frameJSON(t: frame.t)) }
+        for frame in move.frames(perSecond: fps, spanning: given) { standardOutput.line(frame.state.frameJSON(t: frame.t)) }
     }
 
     /// Parses `LAT,LON,ZOOM[,BEARING[,TILT]]` into a camera for `viewSize`.
@@ -114,19 +119,6 @@ struct MapAnimateCommand: ParsableCommand {
     }
 }
 
-extension ViewSize {
-    /// `--size WIDTHxHEIGHT` as a view size; a bad value is a usage error naming the option.
-    static func option(_ text: String) throws -> ViewSize {
-        do { return try ViewSize(parsing: text) } catch { throw ValidationError("--size: \(error.message)") }
-    }
-}
-
-/// `MapProjection` as an option value (`--projection globe`).
-enum ProjectionOption: String, ExpressibleByArgument, CaseIterable {
-    case mercator, globe
-    var mapProjection: MapProjection { self == .globe ? .globe : .mercator }
-}
-
 /// `geo map` (the default subcommand, `serve`): the live page on localhost, where a person
 /// drives a `MapView` in a browser and watches the live position.
 struct MapServeCommand: AsyncParsableCommand {
@@ -142,54 +134,41 @@ struct MapServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Map data: OpenStreetMap .osm.pbf, .osm or .osm.gz, or vector tiles .pmtiles or .mbtiles, read as the view moves (default: the sample city).")
-    var data: String?
+    @OptionGroup var data: MapDataOptions
 
     @Option(help: "Position source URI (gpsd://, nmea:, nmea+tcp://, gpx:, route:, device:); default: a simulated drive across the sample city, or none with --data.")
     var source: String?
 
-    @Option(help: "TCP port (\(OptionRanges.port); 0 lets the system pick a free one).")
-    var port: Int = 8080
-
-    @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on, repeatable (default 127.0.0.1 and ::1); 0.0.0.0 or :: serves every address, where IP-literal Host names are accepted too.", valueName: "ADDRESS"))
-    var hosts: [String] = []
+    @OptionGroup var server: ServerOptions<WebPort>
 
     @Option(name: .customLong("allow-origin"), help: ArgumentHelp("An origin whose pages may use the map (its position and gestures), repeatable; its host is accepted in Host. By default only the page's own origin on a loopback or --host name.", valueName: "http://NAME:PORT"))
     var allowedOrigins: [String] = []
 
-    @Option(help: ArgumentHelp("View size in pixels, WIDTHxHEIGHT.", valueName: "WxH"))
-    var size: String = "1280x720"
-
-    /// Where and for whom the page is served.
-    var serverOptions: LocalServer.Options {
-        LocalServer.Options(port: port, hosts: hosts.isEmpty ? ["127.0.0.1", "::1"] : hosts, allowedOrigins: allowedOrigins)
+    /// A view a browser page shows.
+    enum Size: ViewSizeLimits {
+        static let size = "1280x720"
+        static let sides = ValidRange(1...4_096, unit: "px")
+        static let note = ""
     }
 
+    @OptionGroup var size: ViewSizeOption<Size>
+
     func validate() throws {
-        try OptionRanges.port.check(port, option: "--port")
-        do { _ = try HostPolicy(bindAddresses: hosts, allowedOrigins: allowedOrigins) } catch {
+        do { _ = try HostPolicy(bindAddresses: server.hosts, allowedOrigins: allowedOrigins) } catch {
             throw ValidationError("--allow-origin: \(error.message)")
         }
-        let view = try ViewSize.option(size)
-        guard view.width <= 4096, view.height <= 4096 else { throw ValidationError("--size: at most 4096 pixels a side, got \(size)") }
     }
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
         // A tile archive is read as the view moves (MapSession); other data is read whole.
-        let map = try TileArchiveFiles.mapData(data, command: "map")
-        let viewSize = try ViewSize.option(size)
-        let centre = data == nil ? SampleCity.center : map.center
-        let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: viewSize, projection: .globe)
-        let view = try MapView<ContinuousClock.Instant>(camera: camera, features: MapFeatureIndex(map.wholeFeatures),
-                                                         worldBase: try WorldBaseFiles.load(environment: environment))
-        #if os(Linux)
-        view.text = try MapFonts.load(environment: environment)
-        #endif
+        let map = try data.mapData(command: "map")
+        let centre = data.path == nil ? SampleCity.center : map.center
+        let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: try size.viewSize(), projection: .globe)
+        let view = try MapFiles.view(camera: camera, features: MapFeatureIndex(map.wholeFeatures))
         let positionSource: (any PositionSource)?
         if let source {
-            do { positionSource = try PositionSourceURI.source(source, startDate: Date()) } catch { throw CommandLineFileError.source("map", error) }
-        } else if data == nil {
+            positionSource = try CommandLineFiles.positionSource(source, command: "map")
+        } else if data.path == nil {
             let route = try SampleCityRoute.make().route.geometry
             positionSource = try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(13.9), updateInterval: .seconds(1),
                                                        noise: .init(sigma: .meters(4), seed: 7), startDate: Date())
@@ -197,33 +176,9 @@ struct MapServeCommand: AsyncParsableCommand {
             positionSource = nil
         }
         let session = MapSession(view: view, source: map.archive)
-        // Each task says whether it was the server. The server ends on SIGTERM or SIGINT (its
-        // graceful shutdown), and following the source ends with it; a source that ends first
-        // (a replayed file) leaves the page serving.
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            if let positionSource {
-                let manager = PositioningManager(source: positionSource)
-                group.addTask {
-                    await session.follow(manager)
-                    await manager.stop()
-                    return false
-                }
-            }
-            group.addTask {
-                do {
-                    try await LivePageServer.run(session, options: serverOptions, serving: { url in
-                        try? FileDescriptor.standardError.writeAll("geo map: serving \(url); Ctrl-C stops\n")
-                    }, note: { note in
-                        try? FileDescriptor.standardError.writeAll("geo map: \(note)\n")
-                    })
-                } catch let error as HTTPServingError where error.code == .cannotBind {
-                    throw CommandLineFileError.cannotServe("map", port: port, error)
-                }
-                return true
-            }
-            while let serverEnded = try await group.next() {
-                if serverEnded { group.cancelAll() }
-            }
+        try await server.run("map", printsURL: false) { serving in
+            try await LivePageServer.run(session, following: positionSource, options: server.bind(allowedOrigins: allowedOrigins), serving: serving,
+                                         note: CommandLineFiles.note("map"))
         }
     }
 }

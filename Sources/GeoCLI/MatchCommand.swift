@@ -34,7 +34,6 @@ struct MatchCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case json, geojson, gpx }
     enum Mode: String, ExpressibleByArgument, CaseIterable { case car, pedestrian }
 
     @Option(help: "A graph file written by 'geo extract' (--profile car for car, foot for pedestrian).")
@@ -46,14 +45,12 @@ struct MatchCommand: ParsableCommand {
     @Option(help: "car (car graph) or pedestrian (foot graph).")
     var mode: Mode = .car
 
-    @Option(help: "Output format: json, geojson or gpx.")
-    var format: Format = .json
+    @OptionGroup var format: PathFormatOption
 
     @Flag(help: "Print what the online matcher publishes, one JSON line per fix.")
     var online = false
 
-    @Option(name: .shortAndLong, help: "Output file (default: standard output), replaced atomically.")
-    var output: String?
+    @OptionGroup var output: OutputOptions
 
     @Flag(help: "Report on standard error how long the matching alone took (no graph load, parsing or output).")
     var timing = false
@@ -101,13 +98,13 @@ struct MatchCommand: ParsableCommand {
         let result = matcher.match(fixes)
         lap("matching")
         var bytes: [UInt8]
-        switch format {
+        switch format.format {
         case .json: bytes = MatchOutput.osrmJSON(result, entries: entries)
         case .geojson: bytes = Array(MatchOutput.geoJSON(result).utf8)
         case .gpx: bytes = Array(MatchOutput.gpx(result).utf8)
         }
         bytes.append(UInt8(ascii: "\n"))
-        try CommandLineFiles.withOutput(output) { sink in try bytes.withUnsafeBytes { try sink.write($0) } }
+        try output.write(bytes)
         lap("output")
         if timing {
             let matching = (phases.first { $0.0 == "matching" }?.1 ?? .zero).seconds
@@ -118,6 +115,6 @@ struct MatchCommand: ParsableCommand {
     }
 
     private func runOnline(_ matcher: MapMatcher, _ entries: [TracePoint?]) throws {
-        try CommandLineFiles.withOutput(output) { sink in try MatchOutput.writeOnline(entries, matcher: matcher, to: &sink) }
+        try output.write { sink in try MatchOutput.writeOnline(entries, matcher: matcher, to: &sink) }
     }
 }

@@ -48,69 +48,22 @@ struct MonitorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try CommandLineFiles.checkInput(regions)
-        let conditions: [(identifier: String, condition: MonitorCondition)]
-        do {
-            let bytes = try FileDescriptor.readContents(of: regions)
-            conditions = try RegionsFile.conditions(from: bytes, name: regions)
-        } catch {
-            throw CommandLineFileError.damaged("monitor", regions, error)
-        }
-        let positionSource: any PositionSource
-        do { positionSource = try PositionSourceURI.source(source, startDate: Date()) } catch {
-            throw CommandLineFileError.source("monitor", error)
-        }
+        let conditions = try CommandLineFiles.regions(regions, command: "monitor")
+        let positionSource = try CommandLineFiles.positionSource(source, command: "monitor")
         let monitor = try RegionMonitor(named: "geo-monitor", directory: store.map { URL(fileURLWithPath: $0, isDirectory: true) })
         for problem in monitor.recoveryProblems { Self.warn("store: \(problem); the line was dropped") }
-        let dwellDuration = dwell.map { Duration.seconds($0) }
-        let wanted = Set(conditions.map(\.identifier))
-        for identifier in await monitor.identifiers where !wanted.contains(identifier) { try await monitor.remove(identifier) }
-        var known: [String: ConditionState] = [:]
-        for (identifier, condition) in conditions {
-            if let record = await monitor.record(for: identifier), record.condition == condition, record.dwell == dwellDuration {
-                known[identifier] = record.state // rejoined: its state stands
-                continue
-            }
-            try await monitor.add(condition, identifier: identifier, dwell: dwellDuration)
-            known[identifier] = .unknown
-        }
-        let out = JSONLines()
+        var known = try await monitor.monitorExactly(conditions, dwell: dwell.map { Duration.seconds($0) })
         for try await event in positionSource.events() {
             guard case .location(let fix) = event else { continue }
             for e in try await monitor.process(fix) {
-                if let line = Self.line(e, previous: known[e.identifier] ?? .unknown) { out.write(line) }
+                if let line = e.jsonLine(previous: known[e.identifier] ?? .unknown) { standardOutput.line(line) }
                 if e.refinement != .inferredCrossing { known[e.identifier] = e.state }
             }
-            out.flush()
+            standardOutput.flush()
         }
         let ignored = await monitor.ignoredFixes
         if ignored > 0 { Self.warn("ignored \(ignored) fix\(ignored == 1 ? "" : "es"): out of order, or without a usable accuracy (0 to 10 km)") }
     }
 
-    /// The JSON line of an event, or nil for one the contract does not print.
-    static func line(_ e: MonitorEvent, previous: ConditionState) -> String? {
-        let state: String
-        switch e.state {
-        case .satisfied: state = "inside"
-        case .unsatisfied: state = "outside"
-        case .unknown, .unmonitored: return nil
-        }
-        let word: String
-        var extra = ""
-        switch e.refinement {
-        case .dwell?: word = "dwell"
-        case .inferredCrossing?:
-            word = e.state == .satisfied ? "enter" : "exit"
-            extra = #","inferred":true"#
-        default:
-            word = previous == .unknown ? "determined" : (e.state == .satisfied ? "enter" : "exit")
-        }
-        let probability = e.probability.map { #","probability":\#(JSONNumber.string($0, .probability))"# } ?? ""
-        return #"{"time":\#(JSONText.quoted(ISO8601Time.string(from: e.date, fractionDigits: 3))),"region":\#(JSONText.quoted(e.identifier)),"#
-            + #""event":"\#(word)","state":"\#(state)"\#(probability)\#(extra)}"#
-    }
-
-    private static func warn(_ line: String) {
-        try? FileDescriptor.standardError.writeAll("geo monitor: " + line + "\n")
-    }
+    private static let warn = CommandLineFiles.note("monitor")
 }

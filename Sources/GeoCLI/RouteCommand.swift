@@ -21,7 +21,6 @@ struct RouteCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case json, geojson, gpx }
     enum Metric: String, ExpressibleByArgument, CaseIterable { case fastest, shortest }
 
     @Option(help: "A graph file written by 'geo extract'.")
@@ -34,8 +33,7 @@ struct RouteCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "End as LAT,LON in degrees (latitude -90…90, longitude any, wrapped).")
     var to: String?
 
-    @Option(help: "Output format: json, geojson or gpx.")
-    var format: Format = .json
+    @OptionGroup var output: PathFormatOption
 
     @Option(help: "What to minimise: fastest (travel time with turn costs) or shortest (length).")
     var metric: Metric = .fastest
@@ -52,16 +50,8 @@ struct RouteCommand: ParsableCommand {
             guard from == nil, to == nil else { throw ValidationError("--batch reads pairs from standard input; drop --from/--to") }
         } else {
             guard let from, let to else { throw ValidationError("give --from and --to (or --batch)") }
-            do {
-                _ = try Coordinate(parsing: from)
-            } catch {
-                throw ValidationError("--from: \(error.message)")
-            }
-            do {
-                _ = try Coordinate(parsing: to)
-            } catch {
-                throw ValidationError("--to: \(error.message)")
-            }
+            _ = try Coordinate.option(from, "--from")
+            _ = try Coordinate.option(to, "--to")
         }
     }
 
@@ -74,7 +64,7 @@ struct RouteCommand: ParsableCommand {
         }
         guard let from, let to else { throw ValidationError("give --from and --to (or --batch)") }
         let route = try router.route(from: try Coordinate(parsing: from), to: try Coordinate(parsing: to), options: options)
-        switch format {
+        switch output.format {
         case .json: standardOutput.line(route.json)
         case .geojson: standardOutput.line(route.geoJSON)
         case .gpx: standardOutput.write(try Self.gpx(route))

@@ -1,10 +1,8 @@
 import ArgumentParser
 import Foundation
 import GeoBase
-import HTTPServing
 import MapRenderer
 import MapStyle
-import Synchronization
 import SystemIO
 import TileServer
 
@@ -35,11 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A folder of glyph folders (geo glyphs build output), one per font stack; other stacks are made from local fonts.", valueName: "DIR"))
     var fonts: String?
 
-    @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on, repeatable (default 127.0.0.1 and ::1).", valueName: "ADDRESS"))
-    var hosts: [String] = []
-
-    @Option(help: "TCP port (\(OptionRanges.port); 0 lets the system pick a free one).")
-    var port: Int = 8080
+    @OptionGroup var server: ServerOptions<WebPort>
 
     @Option(help: ArgumentHelp("The origin (scheme://host[:port]) whose pages may read the tiles, or * for any.", valueName: "ORIGIN"))
     var cors: String?
@@ -48,7 +42,6 @@ struct ServeCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        try OptionRanges.port.check(port, option: "--port")
         guard !data.isEmpty else { throw ValidationError("name at least one map source") }
     }
 
@@ -57,30 +50,20 @@ struct ServeCommand: AsyncParsableCommand {
         for path in data + styles where !path.hasSuffix("/") && (path.hasSuffix(".json") || path.contains(".pmtiles") || path.contains(".mbtiles") || path.contains(".osm")) {
             try CommandLineFiles.checkInput(path)
         }
-        let stderr: @Sendable (String) -> Void = { try? FileDescriptor.standardError.writeAll("geo serve: \($0)\n") }
-        let server: TileServer
+        let tiles: TileServer
         do {
             // The access log comes in batches of whole lines, written as they are.
             let accessLog: @Sendable (String) -> Void = { try? FileDescriptor.standardError.writeAll($0) }
             // The built-in styles as `geo snapshot --style default` draws them without flags:
             // POIs (and pedestrian features) only when named.
-            var builtIn = DefaultStyle.Options()
-            builtIn.poiClasses = []
-            server = try TileServer(TileServer.Options(data: data, styles: styles, builtInStyles: builtIn, fonts: fonts,
-                                                       localGlyphs: Self.localGlyphs(note: stderr), cors: cors),
-                                    log: quiet ? nil : accessLog, note: stderr)
+            let builtIn = StyleSnapshotFiles.defaultStyleOptions()
+            tiles = try TileServer(TileServer.Options(data: data, styles: styles, builtInStyles: builtIn, fonts: fonts,
+                                                      localGlyphs: Self.localGlyphs(note: CommandLineFiles.note("serve")), cors: cors),
+                                   log: quiet ? nil : accessLog, note: CommandLineFiles.note("serve"))
         } catch {
             throw CommandLineFileError.damaged("serve", data.count == 1 ? data[0] : data.joined(separator: " "), error)
         }
-        let first = Mutex(true)
-        do {
-            try await server.run(LocalServer.Options(port: port, hosts: hosts.isEmpty ? ["127.0.0.1", "::1"] : hosts)) { url in
-                if first.withLock({ let was = $0; $0 = false; return was }) { try? FileDescriptor.standardOutput.writeAll(url + "\n") }
-                stderr("serving \(url); Ctrl-C stops")
-            }
-        } catch let error as HTTPServingError where error.code == .cannotBind {
-            throw CommandLineFileError.cannotServe("serve", port: port, error)
-        }
+        try await server.run("serve", printsURL: true) { serving in try await tiles.run(server.bind(), serving: serving) }
     }
 
     /// Glyph ranges made from the local Noto fonts (`NotoFonts`, `LOCATIONKIT_FONTS`); nil, with

@@ -29,27 +29,9 @@ struct SnapshotCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Map data: OpenStreetMap .osm.pbf, .osm or .osm.gz, or vector tiles .pmtiles or .mbtiles (default: the sample city).")
-    var data: String?
+    @OptionGroup var data: MapDataOptions
 
-    // .unconditional: southern and western centres (--center -33.9,18.4) are values, not options.
-    @Option(parsing: .unconditional, help: "Centre as LAT,LON in degrees (default: the middle of the data).")
-    var center: String?
-
-    @Option(name: .customLong("zoom"), help: "Zoom level, \(OptionRanges.snapshotZoom) (256 × 2^zoom pixels around the world; with --style MapLibre's 512; default 16, with --style the style's).")
-    var zoomOption: Double?
-    var zoom: Double { zoomOption ?? 16 }
-
-    @Option(name: .customLong("orientation"), parsing: .unconditional, help: "Compass direction at the top of the image, degrees clockwise from north (with --style: the style's bearing).")
-    var orientationOption: Double?
-    var orientation: Double { orientationOption ?? 0 }
-
-    @Option(help: "Projection: mercator or globe (the globe blends into Mercator from zoom 12 to 13).")
-    var projection: ProjectionOption = .mercator
-
-    @Option(name: .customLong("tilt"), parsing: .unconditional, help: "Camera tilt from straight down, degrees (limited by zoom: 30 at zoom 1 rising to 60 from zoom 11).")
-    var tiltOption: Double?
-    var tilt: Double { tiltOption ?? 0 }
+    @OptionGroup var camera: CameraArguments
 
     @Option(help: "A MapLibre style (v8 style.json) to draw instead of OpenStreetMap data; the camera is the style's unless --center, --zoom, --orientation, --tilt say otherwise. 'default' and 'default-night' (or 'night') name the built-in day and night styles, drawn over --data (default: the sample city) at zoom 15 unless --zoom says otherwise.")
     var style: String?
@@ -57,14 +39,8 @@ struct SnapshotCommand: ParsableCommand {
     @Option(help: "The folder local:// URLs of --style resolve under (other relative URLs resolve against the style's folder).")
     var base: String?
 
-    @Option(help: "Device pixels per --size pixel with --style (the PNG is W·R × H·R), 0.25…8.")
-    var pixelRatio: Double = 1
-
     @Flag(help: "With --style: write PNG's straight alpha. By default a style's image keeps its colours multiplied by alpha, as a GL framebuffer holds them and MapLibre's render tests save them (the same where the image is opaque).")
     var straightAlpha = false
-
-    @Option(help: ArgumentHelp("Image size in pixels, each side \(OptionRanges.snapshotSide).", valueName: "WxH"))
-    var size: String = "800x600"
 
     @Option(help: "A GPX file whose tracks and routes are drawn over the map.")
     var track: String?
@@ -88,22 +64,16 @@ struct SnapshotCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        try OptionRanges.snapshotZoom.check(zoom, option: "--zoom")
-        guard orientation.isFinite else { throw ValidationError("--orientation must be a number of degrees, got \(orientation)") }
-        try OptionRanges.tilt.check(tilt, option: "--tilt")
-        _ = try parsedSize()
-        guard pixelRatio.isFinite, (0.25...8).contains(pixelRatio) else { throw ValidationError("--pixel-ratio must be 0.25…8, got \(pixelRatio)") }
-        if style == nil, base != nil || pixelRatio != 1 || straightAlpha { throw ValidationError("--base, --pixel-ratio and --straight-alpha go with --style") }
+        if style == nil, base != nil || camera.pixelRatio != 1 || straightAlpha { throw ValidationError("--base, --pixel-ratio and --straight-alpha go with --style") }
         if let style {
-            if track != nil || !marker.isEmpty || language != nil || projection != .mercator {
+            if track != nil || !marker.isEmpty || language != nil || camera.projection != .mercator {
                 throw ValidationError("--track, --marker, --language and --projection are not drawn with --style")
             }
-            if StyleSnapshotFiles.defaultScheme(named: style) == nil, !hide.isEmpty || !showPOI.isEmpty || !showPedestrian.isEmpty || data != nil {
+            if StyleSnapshotFiles.defaultScheme(named: style) == nil, !hide.isEmpty || !showPOI.isEmpty || !showPedestrian.isEmpty || data.path != nil {
                 throw ValidationError("--data, --hide, --show-poi and --show-pedestrian go with the built-in styles (--style default, default-night) or without --style")
             }
         }
-        if let center { _ = try Self.coordinate(center, option: "--center") }
-        for m in marker { _ = try Self.coordinate(m, option: "--marker") }
+        for m in marker { _ = try Coordinate.option(m, "--marker") }
         for h in hide where MapCategory(rawValue: h) == nil {
             throw ValidationError("--hide: unknown category '\(h)'; one of \(MapCategory.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -112,43 +82,26 @@ struct SnapshotCommand: ParsableCommand {
         }
     }
 
-    private func parsedSize() throws -> (Int, Int) {
-        let parts = size.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
-            throw ValidationError("--size must be WIDTHxHEIGHT in pixels, e.g. 800x600, got '\(size)'")
-        }
-        try OptionRanges.snapshotSide.check(w, option: "--size width")
-        try OptionRanges.snapshotSide.check(h, option: "--size height")
-        return (w, h)
-    }
-
-    private static func coordinate(_ text: String, option: String) throws -> Coordinate {
-        do { return try Coordinate(parsing: text) } catch { throw ValidationError("\(option): \(error.message)") }
-    }
-
     func run() throws {
-        let (width, height) = try parsedSize()
         if let style {
-            let centre = try center.map { try Self.coordinate($0, option: "--center") }
             if let scheme = StyleSnapshotFiles.defaultScheme(named: style) {
                 try StyleSnapshotFiles.renderDefault(scheme, data: data, hide: Set(hide), showPOI: Self.list(showPOI), showPedestrian: Self.list(showPedestrian),
-                                                     size: (width, height), pixelRatio: pixelRatio, center: centre, zoom: zoomOption,
-                                                     bearing: orientationOption, pitch: tiltOption, straightAlpha: straightAlpha, output: output)
-                return
+                                                     camera: camera, straightAlpha: straightAlpha, output: output)
+            } else {
+                try StyleSnapshotFiles.render(style: style, base: base, camera: camera, straightAlpha: straightAlpha, output: output)
             }
-            try StyleSnapshotFiles.render(style: style, base: base, size: (width, height), pixelRatio: pixelRatio, center: centre,
-                                          zoom: zoomOption, bearing: orientationOption, pitch: tiltOption, straightAlpha: straightAlpha, output: output)
             return
         }
-        let map = try TileArchiveFiles.mapData(data, command: "snapshot")
-        let centre = try center.map { try Self.coordinate($0, option: "--center") } ?? map.center
+        let (width, height) = try camera.size.pixels()
+        let map = try data.mapData(command: "snapshot")
+        let centre = try camera.centre() ?? map.center
         let index: MapFeatureIndex
         let featureCount: Int
         switch map {
         case .tiles(let archive):
-            let view = try MercatorViewport(center: centre, zoom: zoom, orientation: orientation, width: width, height: height)
+            let view = try MercatorViewport(center: centre, zoom: camera.zoom, orientation: camera.orientation, width: width, height: height)
             do { index = try MapFeatureIndex(archive, visibleIn: view) } catch {
-                throw CommandLineFileError.damaged("snapshot", data ?? "", error)
+                throw CommandLineFileError.damaged("snapshot", data.path ?? "", error)
             }
             featureCount = index.features.count
         case .features(let features):
@@ -163,31 +116,77 @@ struct SnapshotCommand: ParsableCommand {
         style.showsAllPedestrianFeatures = pedestrian.contains("all")
         style.shownPedestrianClasses = pedestrian
         style.language = language
-        // The renderer's zoom counts 256-pixel tiles, the camera's (MapLibre's) a 512-pixel world.
-        let camera: CameraState
-        do {
-            camera = try CameraState(geoCenter: centre, zoomLevel: zoom - 1, orientation: orientation, tilt: tilt,
-                                     viewSize: ViewSize(width: Double(width), height: Double(height)), projection: projection.mapProjection)
-        } catch { throw ValidationError("geo snapshot: \(error.message)") }
-        let environment = ProcessInfo.processInfo.environment
-        let view = try MapView<ContinuousClock.Instant>(camera: camera, features: index,
-                                                         worldBase: try WorldBaseFiles.load(environment: environment), style: style)
-        #if os(Linux)
-        view.text = try MapFonts.load(environment: environment)
-        #endif
+        let view = try MapFiles.view(camera: try camera.camera(around: centre), features: index, style: style)
         if let track {
             let document = try GPXTrackFiles.read(track)
             for t in document.tracks { for s in t.segments where s.points.count > 1 { view.add(.polyline(MapPolyline(s.points.map(\.coordinate)))) } }
             for r in document.routes where r.points.count > 1 { view.add(.polyline(MapPolyline(r.points.map(\.coordinate)))) }
         }
-        for m in marker { view.add(.marker(MapMarker(try Self.coordinate(m, option: "--marker")))) }
+        for m in marker { view.add(.marker(MapMarker(try Coordinate.option(m, "--marker")))) }
         let png = try PNG.encode(view.snapshot())
         try CommandLineFiles.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
-        try? FileDescriptor.standardError.writeAll("geo snapshot: \(width)×\(height) at \(format(centre.latitude, 6)),\(format(centre.longitude, 6)), zoom \(zoom), \(featureCount) features → \(output)\n")
+        CommandLineFiles.note("snapshot", "\(width)×\(height) at \(format(centre.latitude, 6)),\(format(centre.longitude, 6)), zoom \(camera.zoom), \(featureCount) features → \(output)")
     }
 
     /// "a,b" and repeated options as one set of names.
     private static func list(_ values: [String]) -> Set<String> {
         Set(values.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }.filter { !$0.isEmpty })
+    }
+}
+
+/// The camera of `geo snapshot` (and `geo map snapshot`): where it looks, how it is turned, and
+/// the image's size and scale.
+struct CameraArguments: ParsableArguments {
+    // .unconditional: southern and western centres (--center -33.9,18.4) are values, not options.
+    @Option(parsing: .unconditional, help: "Centre as LAT,LON in degrees (default: the middle of the data).")
+    var center: String?
+
+    @Option(name: .customLong("zoom"), help: "Zoom level, \(OptionRanges.snapshotZoom) (256 × 2^zoom pixels around the world; with --style MapLibre's 512; default 16, with --style the style's).")
+    var zoomOption: Double?
+
+    @Option(name: .customLong("orientation"), parsing: .unconditional, help: "Compass direction at the top of the image, degrees clockwise from north (with --style: the style's bearing).")
+    var bearing: Double?
+
+    @Option(help: "Projection: mercator or globe (the globe blends into Mercator from zoom 12 to 13).")
+    var projection: ProjectionOption = .mercator
+
+    @Option(name: .customLong("tilt"), parsing: .unconditional, help: "Camera tilt from straight down, degrees (limited by zoom: 30 at zoom 1 rising to 60 from zoom 11).")
+    var pitch: Double?
+
+    /// A PNG up to 8192² (256 MiB of RGBA).
+    enum Size: ViewSizeLimits {
+        static let size = "800x600"
+        static let sides = OptionRanges.snapshotSide
+        static let note = ""
+    }
+
+    @OptionGroup var size: ViewSizeOption<Size>
+
+    @Option(help: "Device pixels per --size pixel with --style (the PNG is W·R × H·R), 0.25…8.")
+    var pixelRatio: Double = 1
+
+    /// The zoom in the legacy renderer's levels (a 256-pixel world), 16 without `--zoom`.
+    var zoom: Double { zoomOption ?? 16 }
+    /// Degrees clockwise from north at the top, 0 without `--orientation`.
+    var orientation: Double { bearing ?? 0 }
+
+    func validate() throws {
+        try OptionRanges.snapshotZoom.check(zoom, option: "--zoom")
+        guard orientation.isFinite else { throw ValidationError("--orientation must be a number of degrees, got \(orientation)") }
+        try OptionRanges.tilt.check(pitch, option: "--tilt")
+        guard pixelRatio.isFinite, (0.25...8).contains(pixelRatio) else { throw ValidationError("--pixel-ratio must be 0.25…8, got \(pixelRatio)") }
+        _ = try centre()
+    }
+
+    /// `--center`, nil without it.
+    func centre() throws -> Coordinate? { try center.map { try Coordinate.option($0, "--center") } }
+
+    /// The map view's camera looking at `centre`.
+    func camera(around centre: Coordinate) throws -> CameraState {
+        // The renderer's zoom counts 256-pixel tiles, the camera's (MapLibre's) a 512-pixel world.
+        do {
+            return try CameraState(geoCenter: centre, zoomLevel: zoom - 1, orientation: orientation, tilt: pitch ?? 0,
+                                   viewSize: try size.viewSize(), projection: projection.mapProjection)
+        } catch let error as MapCameraError { throw ValidationError("geo snapshot: \(error.message)") }
     }
 }

@@ -48,7 +48,7 @@ struct SpritesCommand: ParsableCommand {
                 try AtomicFileReplacement.write(try PNG.encode(sheet.image), to: name + ".png")
                 sizes.append("\(name).png (\(sheet.image.width)×\(sheet.image.height))")
             }
-            StandardOutput().line("geo sprites: packed \(icons.count) icon\(icons.count == 1 ? "" : "s") into \(sizes.joined(separator: " and "))"
+            standardOutput.line("geo sprites: packed \(icons.count) icon\(icons.count == 1 ? "" : "s") into \(sizes.joined(separator: " and "))"
                                   + (ignored.isEmpty ? "" : "; not icons, left out: \(ignored.joined(separator: ", "))"))
         }
 

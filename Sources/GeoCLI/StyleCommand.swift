@@ -24,10 +24,7 @@ struct StyleCommand: ParsableCommand {
 
         func run() throws {
             let style = try StyleFiles.read(file, command: "style validate")
-            let out = StandardOutput()
-            for d in style.diagnostics {
-                out.line(d.recovery.map { "\(d) (\($0))" } ?? d.description)
-            }
+            for d in style.diagnostics { standardOutput.line(d.recovery.map { "\(d) (\($0))" } ?? d.description) }
             if !style.diagnostics.isEmpty { throw ExitCode.failure }
         }
     }
@@ -44,13 +41,9 @@ struct StyleCommand: ParsableCommand {
         var file: String
 
         func run() throws {
-            try CommandLineFiles.checkInput(file)
-            let bytes: [UInt8]
-            do { bytes = try FileDescriptor.readContents(of: file) } catch {
-                throw CommandLineFileError.noInput("cannot read (\(error))", file)
-            }
+            let bytes = try CommandLineFiles.contents(file)
             do {
-                StandardOutput().line(try ExpressionTestFixture.run(Data(bytes)))
+                standardOutput.line(try ExpressionTestFixture.run(Data(bytes)))
             } catch {
                 throw CommandLineFileError.damaged("style expression", file, error)
             }
@@ -74,7 +67,7 @@ extension StyleCommand {
         func run() throws {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            StandardOutput().line(String(decoding: try encoder.encode(try DefaultStyle.json(night ? .night : .day)), as: UTF8.self))
+            standardOutput.line(String(decoding: try encoder.encode(try DefaultStyle.json(night ? .night : .day)), as: UTF8.self))
         }
     }
 }
@@ -84,15 +77,7 @@ enum StyleFiles {
     /// The decoded style at `path`, read up to ``StyleDocument/maximumSize`` bytes.
     /// - Throws: `CommandLineFileError` (66) for a missing file, (65) for one that is not a v8 style.
     static func read(_ path: String, command: String) throws(CommandLineFileError) -> StyleDocument {
-        try CommandLineFiles.checkInput(path)
-        let bytes: [UInt8]
-        do {
-            let fd = try FileDescriptor(opening: path)
-            defer { try? fd.close() }
-            bytes = try fd.readToEnd(limit: StyleDocument.maximumSize + 1)
-        } catch {
-            throw .noInput("cannot read (\(error))", path)
-        }
+        let bytes = try CommandLineFiles.contents(path, limit: StyleDocument.maximumSize + 1)
         do {
             return try StyleDocument(data: Data(bytes))
         } catch {

@@ -13,12 +13,12 @@ import TileArchives
 /// `geo snapshot --style`: reads the style and the files its URLs name, draws it with
 /// `MapSnapshotter`, writes the PNG; warnings go to standard error.
 enum StyleSnapshotFiles {
-    static func render(style path: String, base: String?, size: (Int, Int), pixelRatio: Double, center: Coordinate?,
-                       zoom: Double?, bearing: Double?, pitch: Double?, straightAlpha: Bool, output: String) throws {
+    static func render(style path: String, base: String?, camera options: CameraArguments, straightAlpha: Bool, output: String) throws {
         let style = try StyleFiles.read(path, command: "snapshot --style")
         let paths = StyleResourcePaths(base: base, stylePath: path)
-        let camera = StyleCamera(style: style, width: size.0, height: size.1, pixelRatio: pixelRatio,
-                                 center: center, zoom: zoom, bearing: bearing, pitch: pitch)
+        let (width, height) = try options.size.pixels()
+        let camera = StyleCamera(style: style, width: width, height: height, pixelRatio: options.pixelRatio,
+                                 center: try options.centre(), zoom: options.zoomOption, bearing: options.bearing, pitch: options.pitch)
         let snapshot = try MapSnapshotter(style: style, camera: camera) { url in
             try paths.load(url) { try FileDescriptor.readContents(of: $0, limit: $1) }
         }.snapshot()
@@ -39,15 +39,15 @@ enum StyleSnapshotFiles {
     /// zoom 15 unless given. `hide`, `showPOI` and `showPedestrian` are the legacy snapshot's
     /// switches (categories; classes or "all"), as `DefaultStyle.Options`: POIs and pedestrian
     /// features only when named, as there.
-    static func renderDefault(_ scheme: DefaultStyle.Scheme, data: String?, hide: Set<String>, showPOI: Set<String>, showPedestrian: Set<String>,
-                              size: (Int, Int), pixelRatio: Double, center: Coordinate?,
-                              zoom: Double?, bearing: Double?, pitch: Double?, straightAlpha: Bool, output: String) throws {
-        let map = try TileArchiveFiles.mapData(data, command: "snapshot")
+    static func renderDefault(_ scheme: DefaultStyle.Scheme, data: MapDataOptions, hide: Set<String>, showPOI: Set<String>, showPedestrian: Set<String>,
+                              camera arguments: CameraArguments, straightAlpha: Bool, output: String) throws {
+        let map = try data.mapData(command: "snapshot")
         let options = defaultStyleOptions(hide: hide, showPOI: showPOI, showPedestrian: showPedestrian)
-        let centre = center ?? map.center
-        let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: zoom ?? defaultStyleZoom, bearing: bearing ?? 0,
-                                 pitch: pitch ?? 0, width: size.0, height: size.1, pixelRatio: pixelRatio)
-        let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: try mapSource(map, name: data ?? "sample city"), camera: camera,
+        let centre = try arguments.centre() ?? map.center
+        let (width, height) = try arguments.size.pixels()
+        let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: arguments.zoomOption ?? defaultStyleZoom,
+                                 bearing: arguments.orientation, pitch: arguments.pitch ?? 0, width: width, height: height, pixelRatio: arguments.pixelRatio)
+        let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: try mapSource(map, name: data.path ?? "sample city"), camera: camera,
                                           glyphRange: try localGlyphRange()).snapshot()
         try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)
     }
@@ -74,7 +74,7 @@ enum StyleSnapshotFiles {
     /// not built in (no labels, a warning per range).
     private static func localGlyphRange() throws -> ((String, UInt32) throws -> [UInt8])? {
         #if os(Linux)
-        let glyphs = LocalGlyphRanges(faces: try MapFonts.faces(environment: ProcessInfo.processInfo.environment))
+        let glyphs = LocalGlyphRanges(faces: try MapFiles.fontFaces())
         return { stack, start in glyphs.range(stack: stack, startingAt: start) }
         #else
         return nil
@@ -117,7 +117,6 @@ enum StyleSnapshotFiles {
     private static func write(_ snapshot: StyleSnapshot, of name: String, straightAlpha: Bool, output: String) throws {
         let png = try PNG.encode(snapshot.image, premultipliedAlpha: !straightAlpha)
         try CommandLineFiles.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
-        let err = FileDescriptor.standardError
-        for w in snapshot.warnings { try? err.writeAll("geo snapshot: \(name): \(w)\n") }
+        for w in snapshot.warnings { CommandLineFiles.note("snapshot", "\(name): \(w)") }
     }
 }

@@ -1,10 +1,13 @@
 import ArgumentParser
 import Foundation
+import GeoBase
 import GeoCore
 import MapData
+import MapRenderer
 import OSMImport
 import SystemIO
 import TileArchives
+import TileServer
 
 /// `geo tiles`: vector tiles from OpenStreetMap data.
 struct TilesCommand: ParsableCommand {
@@ -86,6 +89,101 @@ struct TilesCommand: ParsableCommand {
             guard total > 0 else { return "0" }
             let layers = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
             return "\(total) (" + layers.joined(separator: ", ") + ")"
+        }
+    }
+}
+
+/// `geo tiles render IN.pmtiles|IN.mbtiles|IN.osm.pbf --zoom 14-17 -o DIR`: raster tiles in
+/// the XYZ layout `DIR/z/x/y.png` over the area the data covers (TileServer's `RasterTileFolder`).
+struct TilesRenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render raster map tiles (256² PNG, DIR/z/x/y.png) from vector tiles or OpenStreetMap data.",
+        discussion: "The tiles cover the data's bounds (an archive's stated bounds, an OSM file's features). Zooms above a vector archive's deepest zoom draw its deepest tiles magnified. A progress line per zoom level goes to standard error."
+    )
+
+    @Argument(help: "Map data: .pmtiles or .mbtiles vector tiles, or OpenStreetMap .osm.pbf, .osm or .osm.gz.")
+    var input: String
+
+    @Option(help: ArgumentHelp("Zoom level or range, each \(OptionRanges.rasterTileZoom).", valueName: "Z or ZMIN-ZMAX"))
+    var zoom: String
+
+    @Option(name: .shortAndLong, help: "The folder to write the tiles into (created when missing).")
+    var output: String
+
+    @Option(name: .customLong("max-tiles"), help: "Refuse to render more tiles than this, \(OptionRanges.count).")
+    var maxTiles = 100_000
+
+    @Option(help: ArgumentHelp("Draw with a MapLibre style: default or default-night (the built-in styles over the input), or a style.json whose one vector source the input serves (default: the built-in painter).", valueName: "STYLE"))
+    var style: String?
+
+    @Option(help: ArgumentHelp("The folder a style file's local:// URLs resolve under.", valueName: "DIR"))
+    var base: String?
+
+    func validate() throws {
+        _ = try zoomRange()
+        try OptionRanges.count.check(maxTiles, option: "--max-tiles")
+    }
+
+    /// `--zoom` as a range: "15" or "14-17".
+    private func zoomRange() throws -> ClosedRange<Int> {
+        let parts = zoom.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let low = Int(parts[0]), let high = Int(parts[parts.count - 1]) else {
+            throw ValidationError("--zoom must be a zoom level or a range such as 14-17, got '\(zoom)'")
+        }
+        try OptionRanges.rasterTileZoom.check(low, option: "--zoom")
+        try OptionRanges.rasterTileZoom.check(high, option: "--zoom")
+        guard low <= high else { throw ValidationError("--zoom \(zoom): \(low) is above \(high)") }
+        return low...high
+    }
+
+    func run() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let zooms = try zoomRange()
+        try CommandLineFiles.checkInput(input)
+        let map: DrawnMapData
+        do {
+            map = try DrawnMapData.open(input, cachedTiles: RasterTileFolder.cachedTiles, onDamagedTile: MapFiles.reportingDamagedTiles("tiles render", input))
+        } catch DrawnMapDataError.notMapData {
+            throw ValidationError("\(input): geo tiles render reads .pmtiles, .mbtiles, .osm.pbf, .osm and .osm.gz files")
+        } catch DrawnMapDataError.damaged(_, let error) {
+            throw CommandLineFileError.damaged("tiles render", input, error)
+        }
+        var err = StandardError()
+        do {
+            var folder = try RasterTileFolder(map, folder: output)
+            // Every tile first, to refuse an unbounded request before any work.
+            let tiles = try folder.tiles(zooms: zooms, limit: maxTiles)
+            try RasterTileFolder.createFolder(output) // before drawing: -o naming a file is refused at once
+            var warnings: [String: Int] = [:]
+            if let style {
+                folder.drawBlock = try StyleSnapshotFiles.blockRenderer(style: style, base: base, data: map, named: input) { warnings[$0, default: 0] += 1 }
+            } else {
+                #if os(Linux)
+                folder.text = try MapFiles.text()
+                #endif
+            }
+            var written = 0, bytes = 0
+            for z in zooms {
+                let drawn = try folder.render(tiles[z]!, zoom: z)
+                (written, bytes) = (written + drawn.tiles, bytes + drawn.bytes)
+                print(String(format: "geo tiles: render zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, zooms.upperBound, tiles[z]!.count, written,
+                             Double(bytes) / 1e6, (clock.now - start).seconds), to: &err)
+            }
+            for (warning, count) in warnings.sorted(by: { $0.key < $1.key }) {
+                print("geo tiles render: \(style ?? ""): \(warning)\(count > 1 ? " (\(count) blocks)" : "")", to: &err)
+            }
+            print(String(format: "geo tiles: wrote %d tiles to %@ in %.2f s", written, output, (clock.now - start).seconds), to: &err)
+        } catch let error as TileServerError {
+            switch error.code {
+            case .tooManyTiles:
+                throw ValidationError("--zoom \(zoom) over \(input) is more than --max-tiles \(maxTiles) tiles; narrow the zooms or raise --max-tiles")
+            case .cannotCreateFolder:
+                throw CommandLineFileError(description: "geo tiles render: -o \(output): \(error.message) (-o names the folder the tiles go into)", status: 73)
+            case .nothingToDraw: throw CommandLineFileError(description: "geo tiles render: \(input): \(error.message)", status: 65)
+            default: throw CommandLineFileError(description: "geo tiles render: \(error.message)", status: 65)
+            }
         }
     }
 }

@@ -74,14 +74,9 @@ struct TrackCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var positionSource: any PositionSource
-        do {
-            let reconnect = ReconnectPolicy(maximumRetries: retry, connectTimeout: .seconds(timeout))
-            positionSource = try PositionSourceURI.source(source, startDate: Date(), reconnect: reconnect,
-                                                          onConnectionChange: { Self.warn(Self.describe($0, under: reconnect)) })
-        } catch {
-            throw CommandLineFileError.source("track", error)
-        }
+        let reconnect = ReconnectPolicy(maximumRetries: retry, connectTimeout: .seconds(timeout))
+        var positionSource = try CommandLineFiles.positionSource(source, command: "track", reconnect: reconnect,
+                                                                 onConnectionChange: { Self.warn(Self.describe($0, under: reconnect)) })
         var session: BackgroundActivitySession?
         if let log {
             let dir = URL(fileURLWithPath: log, isDirectory: true)
@@ -111,8 +106,8 @@ struct TrackCommand: AsyncParsableCommand {
         let deadline = duration.map { seconds in Task { try await Task.sleep(for: .seconds(seconds)); await manager.stop() } }
         defer { deadline?.cancel() }
         guard await manager.start() else { throw ExitCode.failure }
-        let out = JSONLines()
-        let lines = EventLines(count: count, withMatches: match != nil, line: out.write, flush: out.flush, note: Self.warn)
+        let out = standardOutput
+        let lines = EventLines(count: count, withMatches: match != nil, line: out.line, flush: out.flush, note: Self.warn)
         let failed = await lines.write(events, of: manager)
         if preset != "raw" { DropDiagnostics.summary(await manager.filterReport).map(Self.warn) }
         if let session { session.leaveForRestart() } // rejoinable: a rerun continues the same file
@@ -130,7 +125,5 @@ struct TrackCommand: AsyncParsableCommand {
         }
     }
 
-    private static func warn(_ line: String) {
-        FileHandle.standardError.write(Data(("geo track: " + line + "\n").utf8))
-    }
+    private static let warn = CommandLineFiles.note("track")
 }

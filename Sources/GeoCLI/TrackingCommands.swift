@@ -4,7 +4,6 @@ import GeoCore
 import HTTPServing
 import MapMatching
 import Monitoring
-import Synchronization
 import SystemIO
 import TrackingProtocols
 import TrackingServer
@@ -30,11 +29,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Store in PostgreSQL instead of SQLite (schema created when absent).", valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
     var postgres: String?
 
-    @Option(help: "TCP port (\(OptionRanges.port); 0 lets the system pick a free one).")
-    var port: Int = 5055
-
-    @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on, repeatable (default 127.0.0.1 and ::1); 0.0.0.0 or :: serves every address, where IP-literal Host names are accepted.", valueName: "ADDRESS"))
-    var hosts: [String] = []
+    @OptionGroup var server: ServerOptions<TrackingPort>
 
     @Option(name: .customLong("host-name"), help: ArgumentHelp("A DNS name devices reach the server by, accepted in Host; repeatable.", valueName: "NAME"))
     var hostNames: [String] = []
@@ -64,7 +59,6 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     var webhook: String?
 
     func validate() throws {
-        try OptionRanges.port.check(port, option: "--port")
         if let teltonikaPort { try OptionRanges.port.check(teltonikaPort, option: "--teltonika-port") }
         try OptionRanges.retentionDays.check(retentionDays, option: "--retention-days")
         try OptionRanges.dwell.check(dwell, option: "--dwell")
@@ -74,15 +68,9 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = devices.map(DeviceSettings.init(spec:))
         let store: any PositionStore = if let postgres { try await PostgresPositionStore.open(url: postgres) } else { try SQLitePositionStore(path: db) }
-        var fenceOptions: FenceOptions? = nil
-        if let fences {
-            try CommandLineFiles.checkInput(fences)
-            do {
-                let conditions = try RegionsFile.conditions(from: try FileDescriptor.readContents(of: fences), name: fences)
-                fenceOptions = FenceOptions(fences: conditions, dwell: .milliseconds(Int64((dwell * 1000).rounded())), webhook: webhook)
-            } catch {
-                throw CommandLineFileError.damaged("serve-tracking", fences, error)
-            }
+        let fenceOptions = try fences.map { path in
+            FenceOptions(fences: try CommandLineFiles.regions(path, command: "serve-tracking"), dwell: .milliseconds(Int64((dwell * 1000).rounded())),
+                         webhook: webhook)
         }
         var matcher: MapMatcher? = nil
         if let roads {
@@ -91,18 +79,10 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         }
         let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings, fences: fenceOptions,
                                               matcher: matcher)
-        let options = LocalServer.Options(port: port, hosts: hosts.isEmpty ? ["127.0.0.1", "::1"] : hosts, hostNames: hostNames)
-        let first = Mutex(true)
-        do {
+        try await server.run("serve-tracking", printsURL: true) { serving in
             // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.
-            try await TrackingRoutes.run(options, ingest: ingest, teltonikaPort: teltonikaPort, retentionDays: retentionDays, serving: { url in
-                if first.withLock({ let was = $0; $0 = false; return was }) { try? FileDescriptor.standardOutput.writeAll(url + "\n") }
-                try? FileDescriptor.standardError.writeAll("geo serve-tracking: serving \(url); Ctrl-C stops\n")
-            }, note: { note in
-                try? FileDescriptor.standardError.writeAll("geo serve-tracking: \(note)\n")
-            })
-        } catch let error as HTTPServingError where error.code == .cannotBind {
-            throw CommandLineFileError.cannotServe("serve-tracking", port: port, error)
+            try await TrackingRoutes.run(server.bind(hostNames: hostNames), ingest: ingest, teltonikaPort: teltonikaPort, retentionDays: retentionDays,
+                                         serving: serving, note: CommandLineFiles.note("serve-tracking"))
         }
     }
 }
@@ -147,9 +127,7 @@ struct LoadgenRunCommand: AsyncParsableCommand {
         options.ackLog = ackLog
         options.devicePrefix = prefix
         let report = try await LoadGenerator(options).run()
-        var out = StandardOutput()
-        print("geo loadgen: \(report)", to: &out)
-        out.flush()
+        standardOutput.line("geo loadgen: \(report)")
     }
 }
 
@@ -174,9 +152,7 @@ struct LoadgenVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let store: any PositionStore = if let postgres { try await PostgresPositionStore.open(url: postgres, createSchema: false) } else { try SQLitePositionStore(path: db!, readOnly: true) }
         let result = try await LoadVerifier.verify(log: ackLog, store: store)
-        var out = StandardOutput()
-        print("geo loadgen verify: \(result)", to: &out)
-        out.flush()
+        standardOutput.line("geo loadgen verify: \(result)")
         if result.missing != 0 || result.duplicated != 0 { throw ExitCode(1) }
     }
 }

@@ -50,28 +50,15 @@ struct VisitsCommand: ParsableCommand {
     }
 
     func run() throws {
-        var detector = try VisitDetector(configuration: .init(
+        let detector = try VisitDetector(configuration: .init(
             radius: .meters(radius), minimumDuration: .seconds(minDuration), departureFixes: departureFixes))
-        let accuracy = GPXAccuracyPolicy(uere: .meters(uere))
-        let out = JSONLines()
-        let (read, _) = try input.stream(json: true) { reader throws(GPXError) -> (TimeOrder, points: Int) in
-            var order = TimeOrder()
-            while let event = try reader.next() {
-                guard case .trackPoint(let point) = event else { continue }
-                order.points += 1
-                guard let time = point.time else { order.untimed += 1; continue }
-                if let last = order.lastFix?.timestamp, time < last {
-                    order.backwards = (order.points, time, last)
-                    break
-                }
-                guard let fix = Location(gpxPoint: point, accuracy: accuracy) else { continue }
-                order.lastFix = fix
-                for case .departure(let visit) in detector.update(with: fix) { out.write(EventJSON.visit(visit, event: false)) }
+        let (read, _) = try input.stream(json: true) { reader throws(GPXError) in
+            let read = try TrackVisits.read(reader, detector: detector, accuracy: GPXAccuracyPolicy(uere: .meters(uere))) { visit in
+                standardOutput.line(EventJSON.visit(visit, event: false))
             }
-            return (order, order.points)
+            return (read, read.points)
         }
         if let b = read.backwards {
-            out.flush()
             throw TrackCommandError("geo visits: \(input.file): track point \(b.point) (\(ISO8601Time.string(from: b.time))) is earlier than the one before it "
                                     + "(\(ISO8601Time.string(from: b.last))): the track is out of time order, sort it by time; the visits before it are printed")
         }
@@ -79,19 +66,10 @@ struct VisitsCommand: ParsableCommand {
             guard read.untimed < read.points else {
                 throw TrackCommandError("geo visits: \(input.file): none of its \(read.points) track points has a time; visits need times")
             }
-            try? FileDescriptor.standardError.writeAll("geo visits: \(input.file): \(read.untimed) of \(read.points) track points have no time and were skipped\n")
+            CommandLineFiles.note("visits", "\(input.file): \(read.untimed) of \(read.points) track points have no time and were skipped")
         }
-        if let visit = detector.currentVisit, let lastFix = read.lastFix {
-            out.write(EventJSON.visit(visit, event: false, lastFix: lastFix.timestamp))
+        if let visit = read.current, let lastFix = read.lastFix {
+            standardOutput.line(EventJSON.visit(visit, event: false, lastFix: lastFix.timestamp))
         }
-    }
-
-    /// What the read saw of the track's times: its points, those without a time, the last fix
-    /// used, and the first point earlier than the point before it (its number from 1, its
-    /// time and the time before), where the read stopped.
-    private struct TimeOrder {
-        var points = 0, untimed = 0
-        var lastFix: Location?
-        var backwards: (point: Int, time: Date, last: Date)?
     }
 }

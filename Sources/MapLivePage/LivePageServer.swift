@@ -1,4 +1,5 @@
 public import HTTPServing
+public import Positioning
 import Hummingbird
 import HummingbirdWebSocket
 import Synchronization
@@ -66,4 +67,29 @@ public enum LivePageServer {
         try await server.run(serving: serving, note: note)
     }
 
+    /// Serves the page (``run(_:options:serving:note:)``) while the view follows the fixes of
+    /// `source`, if any, through a `PositioningManager` (`MapSession.follow`). The server ends on
+    /// SIGINT or SIGTERM and the following ends with it; a source that ends first (a replayed
+    /// file) leaves the page serving.
+    public static func run(_ session: MapSession, following source: (any PositionSource)?, options: LocalServer.Options,
+                           serving: @escaping @Sendable (String) -> Void = { _ in }, note: @escaping @Sendable (String) -> Void) async throws {
+        // Each task says whether it was the server.
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            if let source {
+                let manager = PositioningManager(source: source)
+                group.addTask {
+                    await session.follow(manager)
+                    await manager.stop()
+                    return false
+                }
+            }
+            group.addTask {
+                try await run(session, options: options, serving: serving, note: note)
+                return true
+            }
+            while let serverEnded = try await group.next() {
+                if serverEnded { group.cancelAll() }
+            }
+        }
+    }
 }

@@ -1,4 +1,5 @@
 public import GeoCore
+public import MapData
 public import MapRenderer
 
 /// A line on the map (the seed's `NMAMapPolyline`): a recorded route, a track.
@@ -15,20 +16,18 @@ public struct MapPolyline: Sendable {
     }
 }
 
-/// A filled area on the map (the seed's `NMAMapPolygon`): an outer ring and its holes, filled
-/// even-odd.
-public struct MapPolygon: Sendable {
-    public var ring: [Coordinate]
-    /// Rings cut out of the area.
-    public var holes: [[Coordinate]]
+/// A filled area on the map (the seed's `NMAMapPolygon`): a `MapPolygon` (MapData's: the outer
+/// ring and its holes, in world units) filled even-odd and outlined.
+public struct MapPolygonOverlay: Sendable {
+    public var polygon: MapPolygon
     public var fill: Color
     public var stroke: Color?
     /// Outline width, pixels.
     public var strokeWidth: Double
 
+    /// The area inside `ring` (coordinates, first point not repeated) less its `holes`.
     public init(_ ring: [Coordinate], holes: [[Coordinate]] = [], fill: Color = Color(hex: 0x1E64F0, alpha: 64), stroke: Color? = Color(hex: 0x1E64F0), strokeWidth: Double = 2) {
-        self.ring = ring
-        self.holes = holes
+        self.polygon = MapPolygon(exterior: ring.map(MapPoint.init), holes: holes.map { $0.map(MapPoint.init) })
         self.fill = fill
         self.stroke = stroke
         self.strokeWidth = strokeWidth
@@ -68,7 +67,7 @@ public struct MapMarker: Sendable {
 /// One object on a `MapView`.
 public enum MapObject: Sendable {
     case polyline(MapPolyline)
-    case polygon(MapPolygon)
+    case polygon(MapPolygonOverlay)
     case circle(MapCircle)
     case marker(MapMarker)
 }

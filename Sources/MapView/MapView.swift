@@ -386,12 +386,12 @@ enum ObjectDrawing {
         canvas.stroke(path, style: StrokeStyle(width: l.width), color: l.color)
     }
 
-    static func draw(_ p: MapPolygon, _ projection: CameraProjection, _ canvas: inout Canvas) {
-        let ring = projection.pixelRing(p.ring.map(MapPoint.init))
+    static func draw(_ p: MapPolygonOverlay, _ projection: CameraProjection, _ canvas: inout Canvas) {
+        let ring = projection.pixelRing(p.polygon.exterior)
         guard ring.count > 2 else { return }
         var path = Path(polyline: ring, closed: true)
-        for hole in p.holes {
-            let h = projection.pixelRing(hole.map(MapPoint.init))
+        for hole in p.polygon.holes {
+            let h = projection.pixelRing(hole)
             if h.count > 2 { path.append(Path(polyline: h, closed: true)) }
         }
         canvas.fill(path, color: p.fill, rule: .evenOdd)
@@ -404,7 +404,7 @@ enum ObjectDrawing {
     /// A circle on the ground: the polygon through the points `radius` away (geodesic, WGS84)
     /// every 5°, so any projection bends it as the ground is bent.
     static func draw(_ c: MapCircle, _ projection: CameraProjection, _ canvas: inout Canvas) {
-        draw(MapPolygon(ring(c), fill: c.fill, stroke: c.stroke, strokeWidth: circleStrokeWidth), projection, &canvas)
+        draw(MapPolygonOverlay(ring(c), fill: c.fill, stroke: c.stroke, strokeWidth: circleStrokeWidth), projection, &canvas)
     }
 
     /// A circle's outline width, pixels.

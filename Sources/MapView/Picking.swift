@@ -68,7 +68,7 @@ extension MapView {
                 // The white casing adds a pixel on each side.
                 if ScreenHit.distance(p, toLines: lines, closed: false) <= l.width / 2 + 1 + radius { shapes.append(picked) }
             case .polygon(let g):
-                if ScreenHit.hitsArea(p, radius, outer: g.ring, holes: g.holes, edge: g.stroke == nil ? 0 : g.strokeWidth / 2, projection) { shapes.append(picked) }
+                if ScreenHit.hitsArea(p, radius, outer: g.polygon.exterior, holes: g.polygon.holes, edge: g.stroke == nil ? 0 : g.strokeWidth / 2, projection) { shapes.append(picked) }
             case .circle(let c):
                 if ScreenHit.hitsArea(p, radius, outer: ObjectDrawing.ring(c), holes: [], edge: ObjectDrawing.circleStrokeWidth / 2, projection) { shapes.append(picked) }
             }

@@ -9,7 +9,7 @@ public import GeoBase
 /// read from GeoJSON bytes (RFC 7946) the caller loaded.
 public struct WorldBase: Sendable {
     /// Country outlines as world polygons (normalised Web Mercator).
-    public let countries: [MapData.MapPolygon]
+    public let countries: [MapPolygon]
     /// Populated places.
     public let cities: [City]
 
@@ -26,7 +26,7 @@ public struct WorldBase: Sendable {
     /// No countries or cities: the globe and a plain ocean (CONTRACT "Snapshots": never a failure).
     public static let empty = WorldBase(countries: [], cities: [])
 
-    public init(countries: [MapData.MapPolygon], cities: [City]) {
+    public init(countries: [MapPolygon], cities: [City]) {
         self.countries = countries
         self.cities = cities
     }
@@ -35,11 +35,11 @@ public struct WorldBase: Sendable {
     /// (Point features).
     /// - Throws: `GeoCoreError.invalidGeoJSON` naming the place of the first problem.
     public init(countriesGeoJSON: Data, citiesGeoJSON: Data?) throws(GeoCoreError) {
-        var polygons: [MapData.MapPolygon] = []
+        var polygons: [MapPolygon] = []
         func add(_ rings: [[GeoJSONPosition]]) {
             guard let outer = rings.first else { return }
             let world = { (ring: [GeoJSONPosition]) in ring.map { MapPoint($0.coordinate) } }
-            polygons.append(MapData.MapPolygon(exterior: world(outer), holes: rings.dropFirst().map(world)))
+            polygons.append(MapPolygon(exterior: world(outer), holes: rings.dropFirst().map(world)))
         }
         for feature in try Self.features(countriesGeoJSON) {
             switch feature.geometry {

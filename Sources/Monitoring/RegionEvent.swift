@@ -1,3 +1,4 @@
+import GeoBase
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -49,5 +50,34 @@ public struct MonitorEvent: Sendable, Hashable, Codable {
         self.state = state
         self.refinement = refinement
         self.probability = probability
+    }
+}
+
+extension MonitorEvent {
+    /// The event's line as `geo monitor` prints it (the CLI contract): `{"time", "region",
+    /// "event", "state"}` with the time in ISO 8601 UTC to the millisecond, "event" "determined"
+    /// for a region's first decision (`previous` `.unknown`), else "enter", "exit" or "dwell",
+    /// "state" "inside" or "outside", then "probability" of inside when known and
+    /// `"inferred": true` for a crossing inferred between sparse fixes; nil for the states the
+    /// contract does not print (unknown, unmonitored).
+    public func jsonLine(previous: ConditionState) -> String? {
+        let stateWord: String
+        switch state {
+        case .satisfied: stateWord = "inside"
+        case .unsatisfied: stateWord = "outside"
+        case .unknown, .unmonitored: return nil
+        }
+        var object = JSONObjectText()
+        object.add("time", string: ISO8601Time.string(from: date, fractionDigits: 3))
+        object.add("region", string: identifier)
+        switch refinement {
+        case .dwell?: object.add("event", string: "dwell")
+        case .inferredCrossing?: object.add("event", string: state == .satisfied ? "enter" : "exit")
+        default: object.add("event", string: previous == .unknown ? "determined" : (state == .satisfied ? "enter" : "exit"))
+        }
+        object.add("state", string: stateWord)
+        if let probability { object.add("probability", probability, .probability) }
+        if refinement == .inferredCrossing { object.add("inferred", json: "true") }
+        return object.text
     }
 }

@@ -65,6 +65,26 @@ public actor RegionMonitor {
         try save()
     }
 
+    /// Makes the monitored conditions exactly `conditions`, each with `dwell`: the others are
+    /// removed, one whose condition and dwell are unchanged keeps its record (a rerun over the
+    /// same store rejoins it), the rest are added undecided.
+    /// - Returns: each condition's state now: the rejoined one's, else `.unknown`.
+    public func monitorExactly(_ conditions: [(identifier: String, condition: MonitorCondition)],
+                               dwell: Duration?) throws(MonitoringError) -> [String: ConditionState] {
+        let wanted = Set(conditions.map(\.identifier))
+        for identifier in identifiers where !wanted.contains(identifier) { try remove(identifier) }
+        var states: [String: ConditionState] = [:]
+        for (identifier, condition) in conditions {
+            if let record = record(for: identifier), record.condition == condition, record.dwell == dwell {
+                states[identifier] = record.state
+            } else {
+                try add(condition, identifier: identifier, dwell: dwell)
+                states[identifier] = .unknown
+            }
+        }
+        return states
+    }
+
     /// Stops monitoring `identifier`; its `.unmonitored` event goes to ``events``.
     /// - Throws: `MonitoringError.invalidIdentifier` when it is not monitored.
     public func remove(_ identifier: String) throws(MonitoringError) {

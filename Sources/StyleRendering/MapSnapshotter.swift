@@ -59,7 +59,7 @@ public struct MapSnapshotter {
             throw MapSnapshotError(path: "style", message: error.description)
         }
         self.init(style: style, sources: [DefaultStyle.sourceID: data], camera: camera,
-                  load: DefaultStyleResources(tiles: data, glyphRange: glyphRange).load)
+                  load: DefaultStyleResources(glyphRange: glyphRange).load)
     }
 
     /// The seed's zoom level as MapLibre's: HERE's levels count the Web Mercator world in

@@ -467,6 +467,14 @@ extension ErrorCode where Domain == TileServerError {
     public static var notServed: Self { Self("not served") }
     /// An archive that ended before the byte range being sent.
     public static var truncated: Self { Self("truncated archive") }
+    /// Map data that gives no area to draw (`RasterTileFolder`).
+    public static var nothingToDraw: Self { Self("nothing to draw") }
+    /// More raster tiles asked for than allowed (`RasterTileFolder`).
+    public static var tooManyTiles: Self { Self("too many tiles") }
+    /// A folder for tiles that cannot be created: a file in the way, no permission.
+    public static var cannotCreateFolder: Self { Self("cannot create folder") }
+    /// A vector tile archive whose tiles cannot be read.
+    public static var unreadableArchive: Self { Self("unreadable archive") }
 }
 
 extension StringProtocol {

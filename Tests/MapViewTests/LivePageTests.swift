@@ -254,7 +254,7 @@ func livePage_chromiumClick_isATapThatPicksWhatLiesThere() async throws {
     let state = try camera(zoom: 15, size: (640, 400))
     let view = try MapSession.View(camera: state, features: try sampleCityIndex())
     let corners = [(100.0, 80.0), (540, 80), (540, 320), (100, 320)].compactMap { state.coordinate(at: ScreenPoint(x: $0.0, y: $0.1)) }
-    _ = view.add(.polygon(MapPolygon(try #require(corners.count == 4 ? corners : nil))))
+    _ = view.add(.polygon(MapPolygonOverlay(try #require(corners.count == 4 ? corners : nil))))
     let recorder = TapRecorder()
     view.delegate = recorder
     let session = MapSession(view: view)

@@ -128,7 +128,7 @@ func camera(_ centre: Coordinate = SampleCity.center, zoom: Double = 15, orienta
     // A polygon around the centre, 30 m each way.
     let ring = [0.0, 90, 180, 270].map { centre.coordinate(at: .meters(42.4), facing: .degrees($0 + 45)) }
     let green = Color(red: 0, green: 200, blue: 0)
-    view.add(.polygon(MapPolygon(ring, fill: green, stroke: nil)))
+    view.add(.polygon(MapPolygonOverlay(ring, fill: green, stroke: nil)))
     #expect(view.snapshot().color(x: 100, y: 100) == green)
     // A line across the view, west to east, 6 px wide through the centre.
     let blue = Color(red: 0, green: 0, blue: 255)

@@ -48,7 +48,7 @@ private func square() throws -> Pixmap {
     let centre = view.camera.state.geoCenter
     // Added first, drawn last: an image marker is over every line and area.
     let marker = view.add(.marker(MapMarker(centre, image: try square(), anchor: Point(x: 10, y: 10))))
-    let polygon = view.add(.polygon(MapPolygon([try ground(view, 110, 70), try ground(view, 210, 70), try ground(view, 210, 170), try ground(view, 110, 170)])))
+    let polygon = view.add(.polygon(MapPolygonOverlay([try ground(view, 110, 70), try ground(view, 210, 70), try ground(view, 210, 170), try ground(view, 110, 170)])))
     let circle = view.add(.circle(MapCircle(center: centre, radius: .meters(40))))
     let line = view.add(.polyline(MapPolyline([try ground(view, 0, 120), try ground(view, 320, 120)])))
     #expect(ids(try view.pickMapItems(at: ScreenPoint(x: 160, y: 120), radius: 2)) == [marker, line, circle, polygon])
@@ -66,7 +66,7 @@ private func square() throws -> Pixmap {
     }
     // A 120 px square with a 40 px square hole in its middle; a 2 px outline on both rings.
     let fill = Color(red: 0, green: 160, blue: 0)
-    let area = view.add(.polygon(MapPolygon(try ring(100, 60, 220, 180), holes: [try ring(140, 100, 180, 140)], fill: fill, strokeWidth: 2)))
+    let area = view.add(.polygon(MapPolygonOverlay(try ring(100, 60, 220, 180), holes: [try ring(140, 100, 180, 140)], fill: fill, strokeWidth: 2)))
     #expect(ids(try view.pickMapItems(at: ScreenPoint(x: 160, y: 120), radius: 5)).isEmpty, "the hole's middle, 20 px from its edge")
     #expect(ids(try view.pickMapItems(at: ScreenPoint(x: 120, y: 120), radius: 0)) == [area], "between the rings")
     // The hole's edge is 20 px from its middle, its outline 1 px wide on each side.

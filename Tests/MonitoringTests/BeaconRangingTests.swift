@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import GeoBase
 import GeoCore
@@ -120,4 +121,36 @@ private func sightings(minor: UInt16, distance: Double, seconds: Int, rng: inout
     // until the first empty report, 31 s after the last advertisement (expiry + 1 interval).
     #expect(reports.map(\.seconds) == (1...36).map(Double.init) + (0...31).map { century + Double($0) })
     #expect(reports.map(\.count) == Array(repeating: 1, count: 35) + [0, 0] + Array(repeating: 1, count: 30) + [0])
+}
+
+/// A scanner that hears nothing and stays open until cancelled, as a live scan in a quiet
+/// room does; or, with `failure`, fails at once.
+private struct QuietScanner: BeaconScanner {
+    var failure: MonitoringError?
+    var name: String { "quiet" }
+    func sightings() -> AsyncThrowingStream<BeaconSighting, any Error> {
+        AsyncThrowingStream { output in
+            if let failure { output.finish(throwing: failure) }
+        }
+    }
+}
+
+/// Live ranging (`geo beacons --source bluez:`): exactly `reports` reports, each listing the
+/// beacon heard just before (well within its 30 s expiry), then nil; a scan that fails
+/// returns its error and reports nothing.
+@Test func liveRanging_reportsEveryInterval_orReturnsTheScanError() async throws {
+    var ranger = try BeaconRanger()
+    ranger.record(BeaconSighting(timestamp: Date(), address: "C4:7C:8D:6A:3E:01", rssi: -59,
+                                 advertisement: .iBeacon(uuid: uuid, major: 1, minor: 1, measuredPower: -59)))
+    let reports = Mutex<[[RangedBeacon]]>([])
+    let ended = await ranger.range(QuietScanner(), every: .milliseconds(20), reports: 3) { _, beacons in
+        reports.withLock { $0.append(beacons) }
+    }
+    #expect(ended == nil)
+    #expect(reports.withLock { $0.map { $0.map(\.identity) } } == Array(repeating: [.uuid(uuid, major: 1, minor: 1)], count: 3))
+    let denied = MonitoringError(.bluetoothDenied, "not allowed")
+    let failed = await ranger.range(QuietScanner(failure: denied), every: .seconds(3_600), reports: 1) { _, _ in
+        Issue.record("a failed scan reports nothing")
+    }
+    #expect((failed as? MonitoringError)?.code == .bluetoothDenied)
 }

@@ -76,3 +76,36 @@ private func fix(at seconds: Double, inside: Bool) -> Location {
         }
     }
 }
+
+/// `monitorExactly` (what `geo monitor` does at start): a region gone from the list is removed,
+/// one unchanged keeps its decided state, one whose dwell changed starts undecided, a new one
+/// is added undecided.
+@Test func monitorExactly_keepsUnchangedRegions_andResetsChangedOnes() async throws {
+    let monitor = try RegionMonitor(named: "memory", directory: nil, now: { t0 })
+    try await monitor.add(.circle(home), identifier: "home", dwell: .seconds(60))
+    try await monitor.add(.circle(home), identifier: "work", dwell: .seconds(60))
+    try await monitor.add(.circle(home), identifier: "gone")
+    for i in 0...25 { try await monitor.process(fix(at: Double(i), inside: true)) }
+    #expect(await monitor.record(for: "home")?.state == .satisfied)
+    let states = try await monitor.monitorExactly([("home", .circle(home)), ("work", .circle(home)), ("new", .circle(home))],
+                                                  dwell: .seconds(60))
+    #expect(states == ["home": .satisfied, "work": .satisfied, "new": .unknown])
+    #expect(await monitor.identifiers == ["home", "new", "work"])
+    let changed = try await monitor.monitorExactly([("home", .circle(home))], dwell: .seconds(120))
+    #expect(changed == ["home": .unknown])
+    #expect(await monitor.identifiers == ["home"])
+}
+
+/// `geo monitor`'s lines (CLI contract): the first decision is "determined", later ones
+/// "enter" / "exit", a crossing between sparse fixes is flagged "inferred", the probability has
+/// four decimals, and undecided states print nothing.
+@Test func monitorEvent_jsonLine_followsTheCLIContract() {
+    let entered = MonitorEvent(identifier: "home", date: t0, state: .satisfied, probability: 0.99)
+    #expect(entered.jsonLine(previous: .unknown)
+            == #"{"time":"2026-07-14T03:33:20.000Z","region":"home","event":"determined","state":"inside","probability":0.9900}"#)
+    #expect(entered.jsonLine(previous: .unsatisfied)?.contains(#""event":"enter""#) == true)
+    let crossed = MonitorEvent(identifier: "home", date: t0, state: .unsatisfied, refinement: .inferredCrossing)
+    #expect(crossed.jsonLine(previous: .satisfied)
+            == #"{"time":"2026-07-14T03:33:20.000Z","region":"home","event":"exit","state":"outside","inferred":true}"#)
+    #expect(MonitorEvent(identifier: "home", date: t0, state: .unknown).jsonLine(previous: .unknown) == nil)
+}

@@ -135,7 +135,8 @@ import Testing
         func styled(_ scheme: DefaultStyle.Scheme) throws -> Pixmap {
             let style = try DefaultStyle.document(scheme)
             let camera = StyleCamera(longitude: SampleCity.center.longitude, latitude: SampleCity.center.latitude, zoom: 15, width: w, height: h, pixelRatio: 1)
-            return try StyleSnapshot(style: style, camera: camera, load: DefaultStyleResources(tiles: source, glyphRange: nil).load).image
+            return try StyleSnapshot(style: style, camera: camera, sources: [DefaultStyle.sourceID: source],
+                                     load: DefaultStyleResources(glyphRange: nil).load).image
         }
         let day = try styled(.day), night = try styled(.night)
         let palette = MapRenderer.MapStyle.day
@@ -202,8 +203,8 @@ import Testing
         var options = DefaultStyle.Options()
         options.poiClasses = nil
         let camera = StyleCamera(longitude: SampleCity.center.longitude, latitude: SampleCity.center.latitude, zoom: 15, width: w, height: h, pixelRatio: 1)
-        let styled = try StyleSnapshot(style: try DefaultStyle.document(.day, options: options), camera: camera,
-                                       load: DefaultStyleResources(tiles: source, glyphRange: nil).load).image
+        let styled = try StyleSnapshot(style: try DefaultStyle.document(.day, options: options), camera: camera, sources: [DefaultStyle.sourceID: source],
+                                       load: DefaultStyleResources(glyphRange: nil).load).image
         let palette = MapRenderer.MapStyle.day
         let discs = Set(POIIcon.classes.map { palette.poiColor($0) } + [palette.poiColor("")])
         var inside: [(Int, Int)] = []

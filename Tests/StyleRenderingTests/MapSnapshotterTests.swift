@@ -11,14 +11,14 @@ import Testing
 /// seed's orientation, and typed errors for a camera or sources it cannot draw.
 @Suite struct MapSnapshotterTests {
     /// The sample city in the built-in day style through the snapshotter equals the style drawn
-    /// by `StyleSnapshot` with `DefaultStyleResources` serving its URLs: pixel for pixel.
+    /// by `StyleSnapshot` over the same source: pixel for pixel.
     @Test func theSampleCityIsTheStyleSnapshotDrawnDirectly() throws {
         let source = try FeatureMapSource(features: try SampleCity.generate().mapFeatures(), name: "sample city")
         let camera = MapSnapshotter.camera(geoCoordinates: SampleCity.center, zoomLevel: 16.5, orientation: 30, width: 300, height: 200)
         #expect(camera.zoom == 15.5)
         let snapshot = try MapSnapshotter(data: source, camera: camera).snapshot()
-        let direct = try StyleSnapshot(style: try DefaultStyle.document(.day), camera: camera,
-                                       load: DefaultStyleResources(tiles: source, glyphRange: nil).load)
+        let direct = try StyleSnapshot(style: try DefaultStyle.document(.day), camera: camera, sources: [DefaultStyle.sourceID: source],
+                                       load: DefaultStyleResources(glyphRange: nil).load)
         #expect(snapshot.image.width == 300 && snapshot.image.height == 200)
         #expect(snapshot.image == direct.image)
         #expect(Set(snapshot.image.unpremultipliedBytes).count > 10, "the city is drawn, not one colour")

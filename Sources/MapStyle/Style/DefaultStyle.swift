@@ -48,8 +48,6 @@ public enum DefaultStyle {
 
     /// The id of the styles' one vector source.
     public static let sourceID = "openmaptiles"
-    /// The tile URL of that source (MVT, zooms 0…14): a host resolves it to its map data.
-    public static let tileURLPrefix = "local://tiles/"
     /// The glyph URL prefix: `local://glyphs/{fontstack}/{range}.pbf`, resolved by the host
     /// (from local fonts, as `geo glyphs build` makes ranges).
     public static let glyphURLPrefix = "local://glyphs/"

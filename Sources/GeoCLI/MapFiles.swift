@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import MapCamera
+import MapData
+import MapRenderer
+import MapView
+import SystemIO
+import TileArchives
+
+/// `--data` of the commands that draw a map (`geo snapshot`, `geo map`).
+struct MapDataOptions: ParsableArguments {
+    @Option(name: .customLong("data"), help: "Map data: OpenStreetMap .osm.pbf, .osm or .osm.gz, or vector tiles .pmtiles or .mbtiles (default: the sample city).")
+    var path: String?
+
+    /// The map data `--data` names, the sample city without it (``MapFiles/mapData(_:command:)``).
+    func mapData(command: String) throws -> DrawnMapData { try MapFiles.mapData(path, command: command) }
+}
+
+/// The files behind every map `geo` draws, read through SystemIO: map data, the world base and
+/// the label fonts.
+enum MapFiles {
+    /// Reports each damaged tile of the archive `path` once on standard error ("geo snapshot:
+    /// PATH: tile 14/8529/5975: …; drawn without it"), for `DrawnMapData.open`.
+    static func reportingDamagedTiles(_ command: String, _ path: String) -> @Sendable (_ z: Int, _ x: Int, _ y: Int, _ error: any Error) -> Void {
+        { z, x, y, error in CommandLineFiles.note(command, "\(path): tile \(z)/\(x)/\(y): \(error); drawn without it") }
+    }
+
+    /// The map data at `path` (`DrawnMapData.open`; nil: the sample city), each damaged archive
+    /// tile reported once on standard error.
+    /// - Throws: `CommandLineFileError`: 64 for a file of no map data format, 65 for a damaged
+    ///   one; `checkInput`'s for a path that is no readable file.
+    static func mapData(_ path: String?, command: String) throws -> DrawnMapData {
+        guard let path else { return try DrawnMapData.open(nil) }
+        try CommandLineFiles.checkInput(path)
+        do {
+            return try DrawnMapData.open(path, onDamagedTile: reportingDamagedTiles(command, path))
+        } catch DrawnMapDataError.notMapData {
+            throw CommandLineFileError(description: "geo \(command): --data \(path): reads .osm.pbf, .osm, .osm.gz, .pmtiles and .mbtiles files", status: 64)
+        } catch DrawnMapDataError.damaged(_, let error) {
+            throw CommandLineFileError.damaged(command, path, error)
+        }
+    }
+
+    /// The world base under `$LOCATIONKIT_DATA/world` (`WorldBase(folder:read:)`).
+    /// - Throws: `CommandLineFileError.damaged` naming the folder.
+    static func worldBase() throws -> WorldBase {
+        let folder = WorldBase.folder(environment: ProcessInfo.processInfo.environment)
+        do { return try WorldBase(folder: folder, read: CommandLineFiles.contentsIfPresent) } catch {
+            throw CommandLineFileError.damaged("world base", folder, error)
+        }
+    }
+
+    /// A map view of `features` over the world base, labelled in the local fonts (Linux:
+    /// MapRenderer's text is HarfBuzz + FreeType there; the Core Text path is not written yet).
+    static func view(camera: CameraState, features: MapFeatureIndex, style: MapStyle = .day) throws -> MapView<ContinuousClock.Instant> {
+        let view = try MapView<ContinuousClock.Instant>(camera: camera, features: features, worldBase: try worldBase(), style: style)
+        #if os(Linux)
+        view.text = try text()
+        #endif
+        return view
+    }
+
+    #if os(Linux)
+    /// The label fonts (`NotoFonts`), opened for text.
+    static func text() throws -> TextRenderer { try TextRenderer(faces: try fontFaces()) }
+
+    /// The label fonts in fallback order.
+    /// - Throws: `CommandLineFileError` (66) for a missing file, naming it, where it was looked
+    ///   for and the Debian packages that have it; `RenderError` for a file that is no font.
+    static func fontFaces() throws -> [FontFace] {
+        do {
+            return try NotoFonts.faces(environment: ProcessInfo.processInfo.environment, read: CommandLineFiles.contentsIfPresent)
+        } catch let error as RenderError where error.code == .fontNotFound {
+            throw CommandLineFileError(description: "geo snapshot: \(error.message)", status: 66)
+        }
+    }
+    #endif
+}

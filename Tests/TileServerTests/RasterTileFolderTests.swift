@@ -1,0 +1,46 @@
+import Foundation
+import GeoCore
+import GeoTestSupport
+import MapData
+import OSMImport
+import SystemIO
+import Testing
+import TileArchives
+import TileServer
+
+/// `RasterTileFolder`, the library part of `geo tiles render`: which tiles, where they go, and
+/// what it refuses before drawing.
+@Suite struct RasterTileFolderTests {
+    /// The sample city's features (corners 47.9919° N 10.9839° E and 48.0081° N 11.0161° E) at
+    /// zoom 14 lie in tiles x 8691…8693, y 5694…5695 by the slippy-map formula (OSM wiki
+    /// "Slippy map tilenames": x = ⌊(lon + 180) / 360 · 2^z⌋, y = ⌊(1 − asinh(tan lat) / π) / 2 · 2^z⌋,
+    /// worked out for the two corners): six 256 × 256 PNGs at z/x/y.png, and the bytes
+    /// reported are the files' bytes.
+    @Test func sampleCity_zoom14_writesTheSixTilesItCovers() throws {
+        try withTemporaryDirectory { dir in
+            let folder = try RasterTileFolder(.features(try SampleCity.generate().mapFeatures()), folder: dir.path)
+            let tiles = try #require(try folder.tiles(zooms: 14...14, limit: 100)[14])
+            #expect(Set(tiles.map { "\($0.x)/\($0.y)" }) == ["8691/5694", "8692/5694", "8693/5694", "8691/5695", "8692/5695", "8693/5695"])
+            let drawn = try folder.render(tiles, zoom: 14)
+            #expect(drawn.tiles == 6)
+            var bytes = 0
+            for tile in tiles {
+                let png = try FileDescriptor.readContents(of: "\(dir.path)/14/\(tile.x)/\(tile.y).png")
+                // The PNG signature, then IHDR's width and height, big-endian, at bytes 16…23.
+                #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && Array(png[16..<24]) == [0, 0, 1, 0, 0, 0, 1, 0])
+                bytes += png.count
+            }
+            #expect(drawn.bytes == bytes)
+        }
+    }
+
+    /// More tiles than the limit are refused while counting, before the folder exists.
+    @Test func tooManyTiles_areRefusedBeforeDrawing() throws {
+        let folder = try RasterTileFolder(.features(try SampleCity.generate().mapFeatures()), folder: "/nonexistent/never-written")
+        // Six tiles at zoom 14 and more at 15: a limit of 6 passes 14 alone, not 14–15.
+        #expect(try folder.tiles(zooms: 14...14, limit: 6)[14]?.count == 6)
+        let tooMany = #expect(throws: (any Error).self) { try folder.tiles(zooms: 14...15, limit: 6) }
+        #expect("\(tooMany.map { "\($0)" } ?? "")".contains("too many tiles"))
+        #expect(!FileManager.default.fileExists(atPath: "/nonexistent"))
+    }
+}
