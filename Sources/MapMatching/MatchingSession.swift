@@ -395,9 +395,10 @@ public struct MatchingSession: Sendable {
     mutating func route(from source: EdgePosition, limit: Double,
                         isSettled: (_ k: Int, _ metres: Double) -> Bool, settledBeyond: (_ k: Int) -> Double) {
         let p = matcher.parameters
-        let (g, rules) = (matcher.graph, matcher.rules)
+        // The graph and rules are passed in place, not through local copies (which retained
+        // and released the graph's ~30 columns per search).
         targets.withUnsafeBufferPointer { buffer in
-            search.run(graph: g, rules: rules, from: source, to: buffer, limit: limit,
+            search.run(graph: matcher.graph, rules: matcher.rules, from: source, to: buffer, limit: limit,
                        uTurnPenalty: p.uTurnPenalty.meters, backwardTolerance: p.backwardTolerance.meters,
                        isSettled: isSettled, settledBeyond: settledBeyond)
         }
