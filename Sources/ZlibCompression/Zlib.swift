@@ -75,7 +75,7 @@ public enum Zlib {
     /// The CRC-32 (ISO 3309 / IEEE 802.3, the one gzip, PNG and the road-graph file use) of
     /// `bytes`, continuing from `initial` (the CRC of what came before; 0 to start).
     /// Computed by libdeflate (carry-less multiplication where the CPU has it): the same value
-    /// as zlib's `crc32`, several times faster (zlib's was 1 % of `geo match` on a 20 MB graph).
+    /// as zlib's `crc32`, whose 1.2 % of `geo match`'s CPU on the dev Kubička drives it removes.
     /// - Complexity: O(n).
     public static func crc32(_ bytes: UnsafeRawBufferPointer, continuing initial: UInt32 = 0) -> UInt32 {
         guard let base = bytes.baseAddress else { return initial }
