@@ -18,7 +18,11 @@ extension RoadGraph {
         let knownEdgeFlags = EdgeFlags([.restricted, .roundabout, .hasRestrictions, .reversed, .notStartPoint]).rawValue
         precondition(names.first == "", "RoadGraph: name 0 is not the empty name")
         var seenIncoming = [Bool](repeating: false, count: e)
-        var segmentsAt = [Set<UInt32>](repeating: [], count: n)
+        // Roads (segments) per node, counted at each segment's first edge: its second edge
+        // must join the same two nodes. (A set of segments per node was 12 % of `geo match`'s
+        // CPU on a 20 MB graph in a GEO_INTERNAL_CHECKS build.)
+        var roadsAt = [Int](repeating: 0, count: n)
+        var segmentEnds = [(UInt32, UInt32)](repeating: (0, 0), count: s)
         for v in 0..<n {
             precondition(nodeFlags[v] & ~knownNodeFlags == 0, "RoadGraph: node \(v) has unknown flags")
             precondition(nodePenalties[v].isFinite && nodePenalties[v] >= 0, "RoadGraph: node \(v) has a bad penalty")
@@ -41,8 +45,15 @@ extension RoadGraph {
                          && edgeSpeeds[i].isFinite && edgeSpeeds[i] > 0, "RoadGraph: edge \(i) has a bad duration, weight or speed")
             precondition((0..<360).contains(edgeStartBearings[i]) && (0..<360).contains(edgeEndBearings[i]),
                          "RoadGraph: edge \(i) has a bearing outside [0, 360)")
-            segmentsAt[source].insert(UInt32(segment))
-            segmentsAt[target].insert(UInt32(segment))
+            if edgesOfSegment[segment] == 0 {
+                segmentEnds[segment] = (UInt32(source), UInt32(target))
+                roadsAt[source] += 1
+                if target != source { roadsAt[target] += 1 }
+            } else {
+                let (a, b) = segmentEnds[segment]
+                precondition((a, b) == (UInt32(source), UInt32(target)) || (a, b) == (UInt32(target), UInt32(source)),
+                             "RoadGraph: edge \(i) joins other nodes than the first edge of its segment \(segment)")
+            }
             edgesOfSegment[segment] += 1
             let reversed = flags & EdgeFlags.reversed.rawValue != 0
             let first = Int(shapeOffsets[segment]), last = Int(shapeOffsets[segment + 1]) - 1
@@ -66,7 +77,7 @@ extension RoadGraph {
                          "RoadGraph: edge \(i)'s hasRestrictions flag disagrees with the restrictions")
         }
         for v in 0..<n {
-            precondition(Int(nodeRoadCounts[v]) == min(segmentsAt[v].count, 255), "RoadGraph: node \(v) has a wrong road count")
+            precondition(Int(nodeRoadCounts[v]) == min(roadsAt[v], 255), "RoadGraph: node \(v) has a wrong road count")
         }
         for i in 0..<s {
             precondition((1...2).contains(edgesOfSegment[i]), "RoadGraph: segment \(i) has \(edgesOfSegment[i]) edges")

@@ -1,3 +1,4 @@
+import CLibDeflate
 import CZlib
 
 /// Whole-buffer zlib (RFC 1950) and raw-size-known inflate, through the system library
@@ -73,17 +74,12 @@ public enum Zlib {
 
     /// The CRC-32 (ISO 3309 / IEEE 802.3, the one gzip, PNG and the road-graph file use) of
     /// `bytes`, continuing from `initial` (the CRC of what came before; 0 to start).
-    /// - Complexity: O(n); zlib processes several bytes per step.
+    /// Computed by libdeflate (carry-less multiplication where the CPU has it): the same value
+    /// as zlib's `crc32`, whose 1.2 % of `geo match`'s CPU on the dev Kubička drives it removes.
+    /// - Complexity: O(n).
     public static func crc32(_ bytes: UnsafeRawBufferPointer, continuing initial: UInt32 = 0) -> UInt32 {
-        var crc = UInt(initial)
-        var offset = 0
-        // zlib's length parameter is a 32-bit uInt: feed larger buffers in pieces.
-        while offset < bytes.count {
-            let n = min(bytes.count - offset, Int(UInt32.max))
-            crc = CZlib.crc32(crc, bytes.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self), uInt(n))
-            offset += n
-        }
-        return UInt32(truncatingIfNeeded: crc)
+        guard let base = bytes.baseAddress else { return initial }
+        return libdeflate_crc32(initial, base, bytes.count)
     }
 
     /// The `CompressionError` for a zlib return code other than success.
