@@ -11,6 +11,11 @@ import NIOPosix
 /// reconnecting, until it is or the run ends, so that after a server crash the log and the
 /// store can be compared.
 ///
+/// Every device connects first, at most `connectsInFlight` attempts at a time per event loop (a
+/// server's listen backlog is a few hundred: 20,000 simultaneous SYNs would be dropped and
+/// retried for seconds); the timed run starts once each device has tried once, so its numbers
+/// are those of a connected fleet.
+///
 /// The hot path is plain SwiftNIO: each device lives on one event loop of the generator's own
 /// group, sends from an event-loop timer, writes its request bytes straight to its channel and
 /// reads the reply with `HTTPResponseScanner` in a channel handler — no Swift task, async
@@ -34,6 +39,8 @@ public struct LoadGenerator: Sendable {
         /// After `duration`, how long requests in flight may still be answered; those that are
         /// not count as errors.
         public var drain: Duration = .seconds(10)
+        /// Connection attempts in flight at once per event loop.
+        public var connectsInFlight = 64
 
         public init(host: String, port: Int, devices: Int, duration: Duration) {
             self.host = host
@@ -57,6 +64,8 @@ public struct LoadGenerator: Sendable {
         var latencies = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         /// From the start to the last device's end, seconds.
         public var seconds = 0.0
+        /// Connecting every device before the start, seconds.
+        public var connectSeconds = 0.0
 
         public init() { latencies.autoResize = true }
 
@@ -80,7 +89,8 @@ public struct LoadGenerator: Sendable {
         public var description: String {
             func ms(_ v: Double) -> String { String(format: "%.2f", v * 1000) }
             return "sent \(sent), acknowledged \(acknowledged) (\(String(format: "%.0f", Double(acknowledged) / max(seconds, 1e-9)))/s), errors \(errors), reconnects \(reconnects); "
-                + "latency ms p50 \(ms(percentile(50))) p99 \(ms(percentile(99))) p99.9 \(ms(percentile(99.9))) max \(ms(maximum))"
+                + "latency ms p50 \(ms(percentile(50))) p99 \(ms(percentile(99))) p99.9 \(ms(percentile(99.9))) max \(ms(maximum)); "
+                + "connected in \(String(format: "%.1f", connectSeconds)) s before the start"
         }
     }
 
@@ -91,12 +101,18 @@ public struct LoadGenerator: Sendable {
         let address = try SocketAddress.makeAddressResolvingHost(options.host, port: options.port)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, options.threads))
         let loops = Array(group.makeIterator())
-        let start = NIODeadline.now()
-        let plan = Plan(options: options, address: address, start: start)
+        let plan = Plan(options: options, address: address)
         let shards = loops.map { Shard(loop: $0, plan: plan) }
+        let connecting = NIODeadline.now()
+        let start: NIODeadline
         do {
             try await EventLoopFuture.andAllSucceed(shards.enumerated().map { k, shard in
-                shard.loop.flatSubmit { shard.start(devices: Array(stride(from: k, to: options.devices, by: shards.count))) }
+                shard.loop.flatSubmit { shard.connect(devices: Array(stride(from: k, to: options.devices, by: shards.count))) }
+            }, on: loops[0]).get()
+            start = NIODeadline.now()
+            let end = start + TimeAmount(options.duration)
+            try await EventLoopFuture.andAllSucceed(shards.map { shard in
+                shard.loop.flatSubmit { shard.run(start: start, end: end) }
             }, on: loops[0]).get()
         } catch {
             try? await group.shutdownGracefully()
@@ -110,6 +126,7 @@ public struct LoadGenerator: Sendable {
             lines.append(log)
         }
         total.seconds = Double((NIODeadline.now() - start).nanoseconds) / 1e9
+        total.connectSeconds = Double((start - connecting).nanoseconds) / 1e9
         try await group.shutdownGracefully()
         if let path = options.ackLog {
             _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -126,20 +143,16 @@ public struct LoadGenerator: Sendable {
 private struct Plan: Sendable {
     let options: Options
     let address: SocketAddress
-    let start: NIODeadline
-    let end: NIODeadline
     /// Nanoseconds between a device's fixes.
     let period: Int64
     /// `Host` header value.
     let host: String
     typealias Options = LoadGenerator.Options
 
-    init(options: Options, address: SocketAddress, start: NIODeadline) {
+    init(options: Options, address: SocketAddress) {
         self.options = options
         self.address = address
-        self.start = start
-        self.end = start + .nanoseconds(Int64(options.duration.components.seconds) * 1_000_000_000 + options.duration.components.attoseconds / 1_000_000_000)
-        self.period = max(1, Int64(options.interval.components.seconds) * 1_000_000_000 + options.interval.components.attoseconds / 1_000_000_000)
+        self.period = max(1, TimeAmount(options.interval).nanoseconds)
         self.host = options.host.contains(":") ? "[\(options.host)]:\(options.port)" : "\(options.host):\(options.port)"
     }
 }
@@ -151,35 +164,73 @@ private final class Shard: @unchecked Sendable {
     let plan: Plan
     var report = LoadGenerator.Report()
     var log: [UInt8] = []
-    private var running = 0
-    private var done: EventLoopPromise<Void>?
+    /// The timed run's start and end, once every device has tried to connect.
+    private(set) var start = NIODeadline.distantFuture, end = NIODeadline.distantFuture
     private var devices: [Device] = []
+    /// Devices yet to finish their first connection attempt, then devices still running.
+    private var waitingFor = 0
+    private var done: EventLoopPromise<Void>?
+    private var connecting = 0
+    /// Devices waiting for a connection slot, first come first served from `queueHead`.
+    private var queue: [Device] = [], queueHead = 0
 
     init(loop: any EventLoop, plan: Plan) {
         self.loop = loop
         self.plan = plan
     }
 
-    /// Starts `indices`' devices; the future completes when the last of them has ended.
-    func start(devices indices: [Int]) -> EventLoopFuture<Void> {
-        let done = loop.makePromise(of: Void.self)
-        self.done = done
-        running = indices.count
+    /// Connects `indices`' devices; the future completes once each has tried once.
+    func connect(devices indices: [Int]) -> EventLoopFuture<Void> {
         devices = indices.map { Device(index: $0, shard: self) }
-        for device in devices { device.begin() }
+        return waitForAll { for device in devices { device.connect() } }
+    }
+
+    /// The timed run: the future completes when every device has ended.
+    func run(start: NIODeadline, end: NIODeadline) -> EventLoopFuture<Void> {
+        self.start = start
+        self.end = end
         // Requests still unanswered after the drain are given up.
-        loop.scheduleTask(deadline: plan.end + .nanoseconds(Int64(plan.options.drain.components.seconds) * 1_000_000_000)) { [self] in
+        loop.scheduleTask(deadline: end + TimeAmount(plan.options.drain)) { [self] in
             for device in devices { device.abandon() }
         }
-        if indices.isEmpty { done.succeed() }
+        return waitForAll { for device in devices { device.begin() } }
+    }
+
+    /// Runs `body`, then completes once `deviceDone` was called once per device.
+    private func waitForAll(_ body: () -> Void) -> EventLoopFuture<Void> {
+        let done = loop.makePromise(of: Void.self)
+        self.done = done
+        waitingFor = devices.count
+        body()
+        if devices.isEmpty { done.succeed() }
         return done.futureResult
     }
 
-    func deviceEnded() {
-        running -= 1
-        if running == 0 {
-            devices = []
-            done?.succeed()
+    /// A device tried its first connection, or ended its run.
+    func deviceDone() {
+        waitingFor -= 1
+        if waitingFor == 0 { done?.succeed() }
+    }
+
+    /// Starts `device`'s connection attempt now if fewer than `connectsInFlight` are under
+    /// way, else when one ends (`connectEnded`).
+    func whenConnectSlotFree(_ device: Device) {
+        if connecting < plan.options.connectsInFlight {
+            connecting += 1
+            device.attemptConnect()
+        } else {
+            queue.append(device)
+        }
+    }
+
+    func connectEnded() {
+        connecting -= 1
+        if queueHead < queue.count {
+            let next = queue[queueHead]
+            queueHead += 1
+            if queueHead == queue.count { queue.removeAll(keepingCapacity: true); queueHead = 0 }
+            connecting += 1
+            next.attemptConnect()
         }
     }
 }
@@ -191,13 +242,16 @@ private final class Device: @unchecked Sendable {
     let name: String
     private var random: SplitMix64
     private var latitude: Double, longitude: Double
-    private var nextSend: NIODeadline
+    private var nextSend = NIODeadline.distantFuture
+    /// The first send's offset in the period, nanoseconds.
+    private let phase: Int64
     /// The request of the fix not yet acknowledged, and the fix's time (ms since 1970).
     private var pending: (request: ByteBuffer, fixTime: Int64)?
     /// A turn came while the device could not send (connecting, or a request in flight).
     private var owed = false
     private var channel: (any Channel)?
     private var connecting = false
+    private var triedOnce = false
     private var sentAt: NIODeadline?
     private var connections = 0
     private var stopping = false, ended = false
@@ -209,7 +263,7 @@ private final class Device: @unchecked Sendable {
         self.shard = shard
         name = "\(plan.options.devicePrefix)\(index)"
         random = SplitMix64(seed: plan.options.seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-        nextSend = plan.start + .nanoseconds(Int64(random.uniform(0, 1) * Double(plan.period)))
+        phase = Int64(random.uniform(0, 1) * Double(plan.period))
         latitude = 48 + random.uniform(0, 1)
         longitude = 2 + random.uniform(0, 1)
         prefix = Array("GET /?id=\(name)&lat=".utf8)
@@ -218,20 +272,22 @@ private final class Device: @unchecked Sendable {
 
     var loop: any EventLoop { shard.loop }
 
+    /// The timed run's start: the first turn at the device's phase.
     func begin() {
+        nextSend = shard.start + .nanoseconds(phase)
         loop.scheduleTask(deadline: nextSend) { self.turn() }
     }
 
     /// The device's send time: a new fix unless the last is still unacknowledged.
     private func turn() {
-        guard NIODeadline.now() < shard.plan.end else { stop(); return }
+        guard NIODeadline.now() < shard.end else { stop(); return }
         nextSend = nextSend + .nanoseconds(Int64(Double(shard.plan.period) * (0.9 + 0.2 * random.uniform(0, 1))))
         owed = true
         send()
-        if nextSend < shard.plan.end {
+        if nextSend < shard.end {
             loop.scheduleTask(deadline: nextSend) { self.turn() }
         } else {
-            loop.scheduleTask(deadline: shard.plan.end) { self.stop() }
+            loop.scheduleTask(deadline: shard.end) { self.stop() }
         }
     }
 
@@ -256,11 +312,16 @@ private final class Device: @unchecked Sendable {
         return (request, fixTime)
     }
 
-    private func connect() {
+    /// Connects when a connection slot of the shard is free.
+    func connect() {
         guard channel == nil, !connecting, !stopping else { return }
         connecting = true
+        shard.whenConnectSlotFree(self)
+    }
+
+    func attemptConnect() {
         ClientBootstrap(group: loop)
-            .connectTimeout(.seconds(2))
+            .connectTimeout(.seconds(10))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(ResponseHandler(device: self)) }
@@ -268,10 +329,20 @@ private final class Device: @unchecked Sendable {
             .connect(to: shard.plan.address)
             .whenComplete { result in
                 self.connecting = false
+                self.shard.connectEnded()
+                if !self.triedOnce {
+                    self.triedOnce = true
+                    self.shard.deviceDone()
+                }
                 switch result {
                 case .success(let channel):
                     guard channel.isActive else { self.retryConnect(); return } // closed already: `closed` ignored it
                     self.channel = channel
+                    // channelInactive does not reach the handler of every channel that closes
+                    // (seen: thousands of 19,900 devices whose connections the server closed
+                    // while they were idle kept a dead channel and never reconnected); the close
+                    // future always completes. `closed` acts once per channel.
+                    channel.closeFuture.whenComplete { _ in self.closed(channel) }
                     self.connections += 1
                     if self.connections > 1 { self.shard.report.reconnects += 1 }
                     if self.stopping { channel.close(promise: nil) } else { self.send() }
@@ -337,7 +408,7 @@ private final class Device: @unchecked Sendable {
     private func endIfIdle() {
         guard stopping, channel == nil, !connecting, !ended else { return }
         ended = true
-        shard.deviceEnded()
+        shard.deviceDone()
     }
 }
 
