@@ -79,6 +79,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The tracking server's scale-out store only (target TrackingServer, `--postgres`).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // `geo loadgen`'s latency histogram only (target TrackingServer).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
     ],
     targets: [
         // The bottom (DESIGN.md §2): what every layer shares — `ErrorCode`, the byte source and
@@ -290,6 +292,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSettings
         ),

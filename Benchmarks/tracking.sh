@@ -6,6 +6,9 @@
 # STORE sqlite (default) is a fresh SQLite file; STORE postgres a fresh PostgreSQL 15 cluster of
 # its own (initdb + pg_ctl on a free loopback port, as the `postgres` user when run as root;
 # scripts/setup.sh installs postgresql-15), its defaults kept (fsync, synchronous_commit on).
+# Also prints the generator's and the server's CPU time over the run and the machine's load
+# average (other builds on the same cores skew every number). The open-file limit is raised to
+# DEVICES + 100; where the hard limit is lower it says so and runs as many devices as fit.
 # Usage: Benchmarks/tracking.sh [DEVICES] [SECONDS] [GEO] [STORE]   (GEO: a built geo; default release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +25,19 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-ulimit -n 65536 2>/dev/null || true
+# One descriptor per device in the generator and one per connection in the server (both run
+# from this shell), plus about 100 of their own (event loops, the database, standard streams).
+WANT=$((N + 100))
+if ! ulimit -n "$WANT" 2>/dev/null; then
+    HARD="$(ulimit -Hn)"
+    if [ "$HARD" != unlimited ] && [ "$HARD" -lt "$WANT" ]; then
+        FIT=$((HARD - 100))
+        echo "tracking.sh: the hard open-file limit is $HARD (ulimit -Hn; not raisable here): $N devices need $WANT descriptors per process; running $FIT devices instead" >&2
+        N="$FIT"
+    fi
+    ulimit -n "$(ulimit -Hn)"
+fi
+echo "devices: $N for $D s; machine load before: $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min, $(nproc) cores)"
 case "$STORE" in
 sqlite)
     STORE_ARGS=(--db "$WORK/t.sqlite") ;;
@@ -42,7 +57,13 @@ esac
 SERVER=$!
 for _ in $(seq 300); do [ -s "$WORK/url" ] && break; sleep 0.1; done
 URL="$(head -1 "$WORK/url")"
-"$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv"
+# CPU seconds (user + system) of a live process, from /proc/PID/stat (clock ticks).
+cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
+SERVER_CPU0="$(cpu_seconds "$SERVER")"
+/usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
+    "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv"
+echo "server CPU during the run: $(awk -v a="$SERVER_CPU0" -v b="$(cpu_seconds "$SERVER")" 'BEGIN { printf "%.1f s", b - a }') (wall time: the generator's)"
+echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
 echo "server peak RSS: $(grep VmHWM /proc/$SERVER/status | awk '{print $2, $3}')"
 kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=""

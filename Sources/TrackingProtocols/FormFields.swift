@@ -16,10 +16,27 @@ public struct FormFields: Sendable {
     /// Parses `text` (without the leading `?`).
     public init(_ text: Substring, kind: String = "query parameter") throws(TrackingProtocolError) {
         self.kind = kind
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = try Self.decoded(parts[0], kind: kind)
-            let value = parts.count > 1 ? try Self.decoded(parts[1], kind: kind) : ""
+        // Walks the UTF-8 bytes (`&` and `=` are ASCII) rather than splitting into arrays: this
+        // runs for every OsmAnd request.
+        var rest = text
+        while !rest.isEmpty {
+            let pair: Substring
+            if let amp = rest.utf8.firstIndex(of: UInt8(ascii: "&")) {
+                pair = rest[..<amp]
+                rest = rest[rest.utf8.index(after: amp)...]
+            } else {
+                pair = rest
+                rest = rest[rest.endIndex...]
+            }
+            if pair.isEmpty { continue }
+            let name: String, value: String
+            if let equals = pair.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                name = try Self.decoded(pair[..<equals], kind: kind)
+                value = try Self.decoded(pair[pair.utf8.index(after: equals)...], kind: kind)
+            } else {
+                name = try Self.decoded(pair, kind: kind)
+                value = ""
+            }
             if values[name] == nil { values[name] = value }
         }
     }
@@ -48,6 +65,8 @@ public struct FormFields: Sendable {
     func location(_ name: String) -> String { "\(kind) '\(name)'" }
 
     static func decoded(_ text: Substring, kind: String) throws(TrackingProtocolError) -> String {
+        // Nothing to decode (the usual field): the text is already UTF-8.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var i = text.utf8.startIndex
@@ -90,6 +109,9 @@ extension String {
     /// Without leading and trailing ASCII spaces, tabs, CR and LF (FoundationEssentials has no
     /// `trimmingCharacters(in:)`).
     var trimmedWhitespace: String {
+        // Neither end a space (the usual number): no walk over Characters.
+        let isSpaceByte: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        if let first = utf8.first, let last = utf8.last, !isSpaceByte(first), !isSpaceByte(last) { return self }
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(self[first...last])

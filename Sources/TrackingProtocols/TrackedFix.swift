@@ -85,21 +85,21 @@ public struct DecodingRules: Sendable {
     public init(now: Date) { self.now = now }
 
     /// A validated coordinate: both finite, latitude in [-90, 90], longitude in [-180, 180].
-    func coordinate(latitude: Double, longitude: Double, at location: String) throws(TrackingProtocolError) -> Coordinate {
+    func coordinate(latitude: Double, longitude: Double, at location: @autoclosure () -> String) throws(TrackingProtocolError) -> Coordinate {
         guard latitude.isFinite, longitude.isFinite else {
-            throw TrackingProtocolError(.invalidNumber, "latitude \(latitude), longitude \(longitude) is not finite", at: location)
+            throw TrackingProtocolError(.invalidNumber, "latitude \(latitude), longitude \(longitude) is not finite", at: location())
         }
         guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-            throw TrackingProtocolError(.invalidCoordinate, "latitude \(latitude), longitude \(longitude) is outside [-90, 90] × [-180, 180]", at: location)
+            throw TrackingProtocolError(.invalidCoordinate, "latitude \(latitude), longitude \(longitude) is outside [-90, 90] × [-180, 180]", at: location())
         }
         return Coordinate(uncheckedLatitude: latitude, longitude: longitude == 180 ? -180 : longitude)
     }
 
     /// The time, checked against `earliestFixTime` and `now + maximumLead`.
-    func time(_ date: Date, at location: String) throws(TrackingProtocolError) -> Date {
+    func time(_ date: Date, at location: @autoclosure () -> String) throws(TrackingProtocolError) -> Date {
         let lead = Double(maximumLead.components.seconds)
         guard date >= earliestFixTime, date.timeIntervalSince(now) <= lead else {
-            throw TrackingProtocolError(.invalidTime, "fix time \(date.timeIntervalSince1970) s since 1970 is before 2000 or more than \(Int(lead)) s after the request", at: location)
+            throw TrackingProtocolError(.invalidTime, "fix time \(date.timeIntervalSince1970) s since 1970 is before 2000 or more than \(Int(lead)) s after the request", at: location())
         }
         return date
     }

@@ -59,7 +59,10 @@ final class GroupCommitter: @unchecked Sendable {
             }
             queue.append(Pending(rows: rows, continuation: continuation, arrived: Date()))
             queuedRows += rows.count
-            condition.signal()
+            // The writer waits for a first request, then for a full batch or the deadline: a
+            // request that changes neither need not wake it (a futex wake and a context switch
+            // per request, 1,000 times a batch at 20,000 requests/s).
+            if queue.count == 1 || queuedRows - rows.count < maximumRows && queuedRows >= maximumRows { condition.signal() }
             condition.unlock()
         }
     }

@@ -1,14 +1,26 @@
 import Foundation
 import GeoBase
+import Histogram
 import NIOCore
-import NIOHTTP1
 import NIOPosix
 
 /// `geo loadgen`: N simulated devices sending OsmAnd requests to a tracking server over
-/// keep-alive HTTP/1.1 connections (one per device), each at `rate` with a random phase and
-/// ±10 % jitter, every fix acknowledged (HTTP 200) written to a log. A fix that is not
-/// acknowledged (an error status, a lost connection) is sent again, reconnecting, until it is or
-/// the run ends, so that after a server crash the log and the store can be compared.
+/// keep-alive HTTP/1.1 connections (one per device), each at `interval` with a random phase and
+/// ±10 % jitter, every fix acknowledged (a 2xx reply) written to a log. A fix that is not
+/// acknowledged (another status, a lost connection) is sent again at the device's next turn,
+/// reconnecting, until it is or the run ends, so that after a server crash the log and the
+/// store can be compared.
+///
+/// Every device connects first, at most `connectsInFlight` attempts at a time per event loop (a
+/// server's listen backlog is a few hundred: 20,000 simultaneous SYNs would be dropped and
+/// retried for seconds); the timed run starts once each device has tried once, so its numbers
+/// are those of a connected fleet.
+///
+/// The hot path is plain SwiftNIO: each device lives on one event loop of the generator's own
+/// group, sends from an event-loop timer, writes its request bytes straight to its channel and
+/// reads the reply with `HTTPResponseScanner` in a channel handler — no Swift task, async
+/// sequence or thread hop per request, so that 20,000 devices at 1 Hz cost the generator less
+/// than they cost the server it measures.
 public struct LoadGenerator: Sendable {
     public struct Options: Sendable {
         public var host: String
@@ -22,6 +34,13 @@ public struct LoadGenerator: Sendable {
         /// The acknowledged fixes' log: `device,fix time in ms` a line.
         public var ackLog: String?
         public var seed: UInt64 = 1
+        /// Event-loop threads of the generator (default: one per core).
+        public var threads = System.coreCount
+        /// After `duration`, how long requests in flight may still be answered; those that are
+        /// not count as errors.
+        public var drain: Duration = .seconds(10)
+        /// Connection attempts in flight at once per event loop.
+        public var connectsInFlight = 64
 
         public init(host: String, port: Int, devices: Int, duration: Duration) {
             self.host = host
@@ -35,21 +54,43 @@ public struct LoadGenerator: Sendable {
     public struct Report: Sendable, CustomStringConvertible {
         public var sent = 0
         public var acknowledged = 0
-        /// Replies other than 200, and requests lost with their connection.
+        /// Requests not acknowledged: replies other than 2xx, requests lost with their
+        /// connection or unanswered at the end (so `sent` = `acknowledged` + `errors`).
         public var errors = 0
+        /// Connections made after a device's first (failed attempts are not counted).
         public var reconnects = 0
-        /// Request → acknowledgement latencies of the acknowledged requests, seconds, sorted.
-        public var latencies: [Double] = []
+        /// Request → acknowledgement latencies of the acknowledged requests, microseconds, in an
+        /// HdrHistogram of 3 significant digits (a percentile is exact to 0.1 %).
+        var latencies = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        /// From the start to the last device's end, seconds.
         public var seconds = 0.0
+        /// Connecting every device before the start, seconds.
+        public var connectSeconds = 0.0
 
+        public init() { latencies.autoResize = true }
+
+        /// The `p`-th percentile (0…100) of the acknowledged requests' latency, seconds; NaN
+        /// with none.
         public func percentile(_ p: Double) -> Double {
-            latencies.isEmpty ? .nan : latencies[min(latencies.count - 1, Int((p / 100 * Double(latencies.count)).rounded(.up)) - 1)]
+            latencies.totalCount == 0 ? .nan : Double(latencies.valueAtPercentile(p)) / 1e6
+        }
+
+        /// The longest acknowledged request's latency, seconds; NaN with none.
+        public var maximum: Double { latencies.totalCount == 0 ? .nan : Double(latencies.max) / 1e6 }
+
+        mutating func add(_ other: Report) {
+            sent += other.sent
+            acknowledged += other.acknowledged
+            errors += other.errors
+            reconnects += other.reconnects
+            latencies.add(other.latencies)
         }
 
         public var description: String {
             func ms(_ v: Double) -> String { String(format: "%.2f", v * 1000) }
             return "sent \(sent), acknowledged \(acknowledged) (\(String(format: "%.0f", Double(acknowledged) / max(seconds, 1e-9)))/s), errors \(errors), reconnects \(reconnects); "
-                + "latency ms p50 \(ms(percentile(50))) p99 \(ms(percentile(99))) p99.9 \(ms(percentile(99.9))) max \(ms(latencies.last ?? .nan))"
+                + "latency ms p50 \(ms(percentile(50))) p99 \(ms(percentile(99))) p99.9 \(ms(percentile(99.9))) max \(ms(maximum)); "
+                + "connected in \(String(format: "%.1f", connectSeconds)) s before the start"
         }
     }
 
@@ -57,109 +98,346 @@ public struct LoadGenerator: Sendable {
     public init(_ options: Options) { self.options = options }
 
     public func run() async throws -> Report {
-        let start = ContinuousClock.now
-        let end = start + options.duration
-        let log = try options.ackLog.map { path -> FileHandle in
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-            return try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        }
-        let reports = await withTaskGroup(of: (Report, [UInt8]).self) { group in
-            for index in 0..<options.devices {
-                group.addTask { await device(index, end: end) }
-            }
-            var all: [(Report, [UInt8])] = []
-            for await r in group {
-                all.append(r)
-            }
-            return all
+        let address = try SocketAddress.makeAddressResolvingHost(options.host, port: options.port)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, options.threads))
+        let loops = Array(group.makeIterator())
+        let plan = Plan(options: options, address: address)
+        let shards = loops.map { Shard(loop: $0, plan: plan) }
+        let connecting = NIODeadline.now()
+        let start: NIODeadline
+        do {
+            try await EventLoopFuture.andAllSucceed(shards.enumerated().map { k, shard in
+                shard.loop.flatSubmit { shard.connect(devices: Array(stride(from: k, to: options.devices, by: shards.count))) }
+            }, on: loops[0]).get()
+            start = NIODeadline.now()
+            let end = start + TimeAmount(options.duration)
+            try await EventLoopFuture.andAllSucceed(shards.map { shard in
+                shard.loop.flatSubmit { shard.run(start: start, end: end) }
+            }, on: loops[0]).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
         }
         var total = Report()
-        for (r, lines) in reports {
-            total.sent += r.sent
-            total.acknowledged += r.acknowledged
-            total.errors += r.errors
-            total.reconnects += r.reconnects
-            total.latencies += r.latencies
-            try log?.write(contentsOf: lines)
+        var lines: [[UInt8]] = []
+        for shard in shards {
+            let (report, log) = try await shard.loop.submit { (shard.report, shard.log) }.get()
+            total.add(report)
+            lines.append(log)
         }
-        try log?.synchronize()
-        try log?.close()
-        total.latencies.sort()
-        total.seconds = Double((ContinuousClock.now - start).components.seconds)
+        total.seconds = Double((NIODeadline.now() - start).nanoseconds) / 1e9
+        total.connectSeconds = Double((start - connecting).nanoseconds) / 1e9
+        try await group.shutdownGracefully()
+        if let path = options.ackLog {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            let log = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            for chunk in lines { try log.write(contentsOf: chunk) }
+            try log.synchronize()
+            try log.close()
+        }
         return total
     }
+}
 
-    /// One device's loop; returns its report and its acknowledged-fix log lines.
-    func device(_ index: Int, end: ContinuousClock.Instant) async -> (Report, [UInt8]) {
-        var random = SplitMix64(seed: options.seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
-        let name = "\(options.devicePrefix)\(index)", host = "\(options.host):\(options.port)"
-        let period = Double(options.interval.components.seconds) + Double(options.interval.components.attoseconds) / 1e18
-        var report = Report(), lines: [UInt8] = []
-        var next = ContinuousClock.now + .seconds(random.uniform(0, 1) * period)
-        var latitude = 48 + random.uniform(0, 1), longitude = 2 + random.uniform(0, 1)
-        var pending: (query: String, fixTime: Int64)?
-        var connections = 0
-        while ContinuousClock.now < end {
-            do {
-                let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                    .connectTimeout(.seconds(2))
-                    .connect(host: options.host, port: options.port) { channel in
-                        channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                            return try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(wrappingChannelSynchronously: channel)
-                        }
-                    }
-                connections += 1
-                try await channel.executeThenClose { inbound, outbound in
-                    var responses = inbound.makeAsyncIterator()
-                    while true {
-                        try? await Task.sleep(until: next, clock: .continuous)
-                        next = next + .seconds(period * (0.9 + 0.2 * random.uniform(0, 1)))
-                        guard ContinuousClock.now < end else { return }
-                        if pending == nil {
-                            latitude += (random.uniform(0, 1) - 0.5) * 1e-4
-                            longitude += (random.uniform(0, 1) - 0.5) * 1e-4
-                            let fixTime = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-                            pending = ("/?id=\(name)&lat=\(latitude)&lon=\(longitude)&timestamp=\(fixTime)&speed=\(random.uniform(0, 1) * 20)&hdop=5", fixTime)
-                        }
-                        guard let fix = pending else { continue }
-                        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: fix.query)
-                        head.headers.add(name: "Host", value: host)
-                        report.sent += 1
-                        let sentAt = ContinuousClock.now
-                        try await outbound.write(.head(head))
-                        try await outbound.write(.end(nil))
-                        var status = 0
-                        reading: while true {
-                            guard let part = try await responses.next() else { throw ConnectionClosed() }
-                            switch part {
-                            case .head(let response): status = Int(response.status.code)
-                            case .body: continue
-                            case .end: break reading
-                            }
-                        }
-                        if status == 200 {
-                            let latency = ContinuousClock.now - sentAt
-                            report.latencies.append(Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18)
-                            report.acknowledged += 1
-                            lines += Array("\(name),\(fix.fixTime)\n".utf8)
-                            pending = nil
-                        } else {
-                            report.errors += 1
-                        }
-                    }
-                }
-            } catch {
-                report.errors += pending == nil ? 0 : 1
-                // The server is down or restarting: try again shortly.
-                try? await Task.sleep(for: .milliseconds(100 + Int(random.uniform(0, 1) * 100)))
-            }
-        }
-        report.reconnects = max(0, connections - 1)
-        return (report, lines)
+/// What every device of a run shares.
+private struct Plan: Sendable {
+    let options: Options
+    let address: SocketAddress
+    /// Nanoseconds between a device's fixes.
+    let period: Int64
+    /// `Host` header value.
+    let host: String
+    typealias Options = LoadGenerator.Options
+
+    init(options: Options, address: SocketAddress) {
+        self.options = options
+        self.address = address
+        self.period = max(1, TimeAmount(options.interval).nanoseconds)
+        self.host = options.host.contains(":") ? "[\(options.host)]:\(options.port)" : "\(options.host):\(options.port)"
+    }
+}
+
+/// The devices of one event loop, their counts, latencies and log, touched on that loop only
+/// (hence `@unchecked Sendable`: the closures that reach it all run on `loop`).
+private final class Shard: @unchecked Sendable {
+    let loop: any EventLoop
+    let plan: Plan
+    var report = LoadGenerator.Report()
+    var log: [UInt8] = []
+    /// The timed run's start and end, once every device has tried to connect.
+    private(set) var start = NIODeadline.distantFuture, end = NIODeadline.distantFuture
+    private var devices: [Device] = []
+    /// Devices yet to finish their first connection attempt, then devices still running.
+    private var waitingFor = 0
+    private var done: EventLoopPromise<Void>?
+    private var connecting = 0
+    /// Devices waiting for a connection slot, first come first served from `queueHead`.
+    private var queue: [Device] = [], queueHead = 0
+
+    init(loop: any EventLoop, plan: Plan) {
+        self.loop = loop
+        self.plan = plan
     }
 
-    struct ConnectionClosed: Error {}
+    /// Connects `indices`' devices; the future completes once each has tried once.
+    func connect(devices indices: [Int]) -> EventLoopFuture<Void> {
+        devices = indices.map { Device(index: $0, shard: self) }
+        return waitForAll { for device in devices { device.connect() } }
+    }
+
+    /// The timed run: the future completes when every device has ended.
+    func run(start: NIODeadline, end: NIODeadline) -> EventLoopFuture<Void> {
+        self.start = start
+        self.end = end
+        // Requests still unanswered after the drain are given up.
+        loop.scheduleTask(deadline: end + TimeAmount(plan.options.drain)) { [self] in
+            for device in devices { device.abandon() }
+        }
+        return waitForAll { for device in devices { device.begin() } }
+    }
+
+    /// Runs `body`, then completes once `deviceDone` was called once per device.
+    private func waitForAll(_ body: () -> Void) -> EventLoopFuture<Void> {
+        let done = loop.makePromise(of: Void.self)
+        self.done = done
+        waitingFor = devices.count
+        body()
+        if devices.isEmpty { done.succeed() }
+        return done.futureResult
+    }
+
+    /// A device tried its first connection, or ended its run.
+    func deviceDone() {
+        waitingFor -= 1
+        if waitingFor == 0 { done?.succeed() }
+    }
+
+    /// Starts `device`'s connection attempt now if fewer than `connectsInFlight` are under
+    /// way, else when one ends (`connectEnded`).
+    func whenConnectSlotFree(_ device: Device) {
+        if connecting < plan.options.connectsInFlight {
+            connecting += 1
+            device.attemptConnect()
+        } else {
+            queue.append(device)
+        }
+    }
+
+    func connectEnded() {
+        connecting -= 1
+        if queueHead < queue.count {
+            let next = queue[queueHead]
+            queueHead += 1
+            if queueHead == queue.count { queue.removeAll(keepingCapacity: true); queueHead = 0 }
+            connecting += 1
+            next.attemptConnect()
+        }
+    }
+}
+
+/// One simulated device: its next send time, its fix waiting for an ack, its connection.
+/// Touched on its shard's loop only.
+private final class Device: @unchecked Sendable {
+    let shard: Shard
+    let name: String
+    private var random: SplitMix64
+    private var latitude: Double, longitude: Double
+    private var nextSend = NIODeadline.distantFuture
+    /// The first send's offset in the period, nanoseconds.
+    private let phase: Int64
+    /// The request of the fix not yet acknowledged, and the fix's time (ms since 1970).
+    private var pending: (request: ByteBuffer, fixTime: Int64)?
+    /// A turn came while the device could not send (connecting, or a request in flight).
+    private var owed = false
+    private var channel: (any Channel)?
+    private var connecting = false
+    private var triedOnce = false
+    private var sentAt: NIODeadline?
+    private var connections = 0
+    private var stopping = false, ended = false
+    /// The request line's and headers' fixed parts.
+    private let prefix: [UInt8], suffix: [UInt8]
+
+    init(index: Int, shard: Shard) {
+        let plan = shard.plan
+        self.shard = shard
+        name = "\(plan.options.devicePrefix)\(index)"
+        random = SplitMix64(seed: plan.options.seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        phase = Int64(random.uniform(0, 1) * Double(plan.period))
+        latitude = 48 + random.uniform(0, 1)
+        longitude = 2 + random.uniform(0, 1)
+        prefix = Array("GET /?id=\(name)&lat=".utf8)
+        suffix = Array("&hdop=5 HTTP/1.1\r\nHost: \(plan.host)\r\n\r\n".utf8)
+    }
+
+    var loop: any EventLoop { shard.loop }
+
+    /// The timed run's start: the first turn at the device's phase.
+    func begin() {
+        nextSend = shard.start + .nanoseconds(phase)
+        loop.scheduleTask(deadline: nextSend) { self.turn() }
+    }
+
+    /// The device's send time: a new fix unless the last is still unacknowledged.
+    private func turn() {
+        guard NIODeadline.now() < shard.end else { stop(); return }
+        nextSend = nextSend + .nanoseconds(Int64(Double(shard.plan.period) * (0.9 + 0.2 * random.uniform(0, 1))))
+        owed = true
+        send()
+        if nextSend < shard.end {
+            loop.scheduleTask(deadline: nextSend) { self.turn() }
+        } else {
+            loop.scheduleTask(deadline: shard.end) { self.stop() }
+        }
+    }
+
+    private func send() {
+        guard owed, sentAt == nil, !stopping else { return }
+        guard let channel else { connect(); return }
+        if pending == nil { pending = makeFix(allocator: channel.allocator) }
+        owed = false
+        sentAt = .now()
+        shard.report.sent += 1
+        channel.writeAndFlush(pending!.request, promise: nil)
+    }
+
+    private func makeFix(allocator: ByteBufferAllocator) -> (request: ByteBuffer, fixTime: Int64) {
+        latitude += (random.uniform(0, 1) - 0.5) * 1e-4
+        longitude += (random.uniform(0, 1) - 0.5) * 1e-4
+        let fixTime = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        var request = allocator.buffer(capacity: prefix.count + suffix.count + 80)
+        request.writeBytes(prefix)
+        request.writeString("\(latitude)&lon=\(longitude)&timestamp=\(fixTime)&speed=\(random.uniform(0, 1) * 20)")
+        request.writeBytes(suffix)
+        return (request, fixTime)
+    }
+
+    /// Connects when a connection slot of the shard is free.
+    func connect() {
+        guard channel == nil, !connecting, !stopping else { return }
+        connecting = true
+        shard.whenConnectSlotFree(self)
+    }
+
+    func attemptConnect() {
+        ClientBootstrap(group: loop)
+            .connectTimeout(.seconds(10))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(ResponseHandler(device: self)) }
+            }
+            .connect(to: shard.plan.address)
+            .whenComplete { result in
+                self.connecting = false
+                self.shard.connectEnded()
+                if !self.triedOnce {
+                    self.triedOnce = true
+                    self.shard.deviceDone()
+                }
+                switch result {
+                case .success(let channel):
+                    guard channel.isActive else { self.retryConnect(); return } // closed already: `closed` ignored it
+                    self.channel = channel
+                    // channelInactive does not reach the handler of every channel that closes
+                    // (seen: thousands of 19,900 devices whose connections the server closed
+                    // while they were idle kept a dead channel and never reconnected); the close
+                    // future always completes. `closed` acts once per channel.
+                    channel.closeFuture.whenComplete { _ in self.closed(channel) }
+                    self.connections += 1
+                    if self.connections > 1 { self.shard.report.reconnects += 1 }
+                    if self.stopping { channel.close(promise: nil) } else { self.send() }
+                case .failure:
+                    self.retryConnect()
+                }
+            }
+    }
+
+    /// The server is down or restarting: connect again in 100–200 ms.
+    private func retryConnect() {
+        guard !stopping else { endIfIdle(); return }
+        loop.scheduleTask(in: .milliseconds(100 + Int64(random.uniform(0, 100)))) { self.connect() }
+    }
+
+    func received(_ response: HTTPResponseScanner.Response, on channel: any Channel) {
+        guard channel === self.channel, let sentAt else { channel.close(promise: nil); return } // a reply nobody asked for
+        self.sentAt = nil
+        if (200..<300).contains(response.status), let fix = pending {
+            let latency = NIODeadline.now() - sentAt
+            _ = shard.report.latencies.record(UInt64(max(1, latency.nanoseconds / 1000)))
+            shard.report.acknowledged += 1
+            shard.log += Array("\(name),\(fix.fixTime)\n".utf8)
+            pending = nil
+        } else {
+            shard.report.errors += 1
+        }
+        if response.closes || stopping {
+            channel.close(promise: nil)
+        } else {
+            send() // a turn that came during the request
+        }
+    }
+
+    /// The connection ended (the server closed it, or it broke): a request in flight is lost
+    /// and sent again at the next turn; connect again unless the run is over.
+    func closed(_ channel: any Channel) {
+        guard channel === self.channel else { return }
+        self.channel = nil
+        if sentAt != nil {
+            sentAt = nil
+            shard.report.errors += 1
+            owed = true
+        }
+        if stopping { endIfIdle() } else { retryConnect() }
+    }
+
+    /// The run's end: no new request; the one in flight may still be answered.
+    private func stop() {
+        guard !stopping else { return }
+        stopping = true
+        if sentAt == nil { channel?.close(promise: nil) }
+        endIfIdle()
+    }
+
+    /// The drain is over: close what is still open.
+    func abandon() {
+        stopping = true
+        channel?.close(promise: nil)
+        endIfIdle()
+    }
+
+    private func endIfIdle() {
+        guard stopping, channel == nil, !connecting, !ended else { return }
+        ended = true
+        shard.deviceDone()
+    }
+}
+
+/// Frames a device's replies and hands each to it.
+private final class ResponseHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    let device: Device
+    private var scanner = HTTPResponseScanner()
+
+    init(device: Device) { self.device = device }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        do {
+            while let response = try scanner.next(&buffer) { device.received(response, on: context.channel) }
+        } catch {
+            context.close(promise: nil) // unframable: the request in flight counts as lost
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let response = try? scanner.end() { device.received(response, on: context.channel) }
+        device.closed(context.channel)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
 }
 
 /// `geo loadgen verify`: compares a load generator's log of acknowledged fixes with the store.

@@ -1,0 +1,115 @@
+import Foundation
+import GeoTestSupport
+import HTTPServing
+import NIOCore
+import Testing
+@testable import TrackingServer
+
+/// `geo loadgen`'s reply framing (`HTTPResponseScanner`) and its devices against a real
+/// tracking server that restarts under them.
+@Suite struct LoadGeneratorTests {
+    /// Every response the scanner finds when `stream` arrives in pieces of `piece` bytes, then closes.
+    static func scan(_ stream: String, piece: Int) throws(HTTPResponseError) -> [HTTPResponseScanner.Response] {
+        var scanner = HTTPResponseScanner(), found: [HTTPResponseScanner.Response] = []
+        let bytes = Array(stream.utf8)
+        for start in stride(from: 0, to: bytes.count, by: piece) {
+            var buffer = ByteBuffer(bytes: bytes[start..<min(bytes.count, start + piece)])
+            while let response = try scanner.next(&buffer) { found.append(response) }
+            #expect(buffer.readableBytes == 0)
+        }
+        if let last = try scanner.end() { found.append(last) }
+        return found
+    }
+
+    /// MDN's chunked example ("Transfer-Encoding", body "MozillaDeveloper Network", 24 bytes),
+    /// a Content-Length reply as the tracking server sends (Hummingbird's `OK\n`), a 100
+    /// Continue before a 204, and a body ending at the close, pipelined on one connection: the
+    /// same four responses whatever the pieces the bytes come in.
+    @Test func scanner_framesChunkedLengthInterimAndCloseDelimited_inAnyPieces() throws {
+        let stream = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n7\r\nMozilla\r\n11\r\nDeveloper Network\r\n0\r\n\r\n"
+            + "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 3\r\nRetry-After: 1\r\n\r\nOK\n"
+            + "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\nconnection: keep-alive\r\n\r\n"
+            + "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\nuntil the close"
+        let expected = [HTTPResponseScanner.Response(status: 200, bodyBytes: 24, closes: false),
+                        .init(status: 503, bodyBytes: 3, closes: false),
+                        .init(status: 204, bodyBytes: 0, closes: false),
+                        .init(status: 200, bodyBytes: 15, closes: true)]
+        for piece in [1, 2, 3, 7, 64, stream.utf8.count] {
+            #expect(try Self.scan(stream, piece: piece) == expected, "pieces of \(piece) bytes")
+        }
+        #expect(try Self.scan("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nOK\n", piece: 5)
+            == [.init(status: 200, bodyBytes: 3, closes: true)])
+    }
+
+    /// Unframable replies are typed errors at the byte where they go wrong.
+    @Test func scanner_badReplies_errorAtTheirByte() {
+        let ok = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nOK\n" // a 38-byte head, 41 bytes in all
+        #expect(ok.utf8.count == 41)
+        #expect(throws: HTTPResponseError(offset: 41, reason: "not an HTTP/1.x status line")) { try Self.scan(ok + "SSH-2.0-OpenSSH\r\n\r\n", piece: 4) }
+        #expect(throws: HTTPResponseError(offset: 41 + 17, reason: "header line without a colon")) {
+            try Self.scan(ok + "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n", piece: 100)
+        }
+        #expect(throws: HTTPResponseError(offset: 41 + 17, reason: "Content-Length '3, 4' is not one length")) {
+            try Self.scan(ok + "HTTP/1.1 200 OK\r\nContent-Length: 3, 4\r\n\r\n", piece: 9)
+        }
+        let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n" // 47 bytes
+        #expect(throws: HTTPResponseError(offset: 47, reason: "chunk size is not hexadecimal")) { try Self.scan(chunked + "zz\r\n", piece: 1) }
+        #expect(throws: HTTPResponseError(offset: 47 + 3 + 1, reason: "chunk data not followed by CRLF")) { try Self.scan(chunked + "1\r\nab\r\n", piece: 1) }
+        #expect(throws: HTTPResponseError(offset: 38 + 2, reason: "connection closed inside a response")) {
+            try Self.scan("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nOK", piece: 3)
+        }
+        #expect(throws: HTTPResponseError(offset: 41, reason: "connection closed inside a response")) { try Self.scan(ok + "HTTP/1.1 2", piece: 3) }
+        #expect(throws: HTTPResponseError(offset: 0, reason: "no line end within \(HTTPResponseScanner.maximumHeadBytes) bytes")) {
+            try Self.scan("HTTP/1.1 200 OK\r\nX: " + String(repeating: "a", count: HTTPResponseScanner.maximumHeadBytes), piece: 4096)
+        }
+    }
+
+    /// Devices on a tracking server that is stopped and started again on the same port and
+    /// database while they send: their connections break, they reconnect, and every fix they
+    /// logged as acknowledged is in the database exactly once (`geo loadgen verify`'s check).
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func devices_reconnectAfterAServerRestart_everyLoggedAckStoredOnce() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
+        @Sendable func serve(port: Int, bound: @escaping @Sendable (Int) -> Void) -> Task<Void, any Error> {
+            Task {
+                let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: db), policy: .register)
+                try await TrackingRoutes.run(LocalServer.Options(port: port, hosts: ["127.0.0.1"]), ingest: ingest, serving: { url in
+                    bound(Int(url.split(separator: ":").last!.dropLast())!)
+                }, note: { _ in })
+            }
+        }
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        var bound = ports.makeAsyncIterator()
+        let first = serve(port: 0) { continuation.yield($0) }
+        let port = try #require(await bound.next())
+        var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 5, duration: .seconds(4))
+        options.interval = .milliseconds(100)
+        options.ackLog = log
+        options.drain = .seconds(2)
+        let generator = Task { [options] in try await LoadGenerator(options).run() }
+        try await Task.sleep(for: .seconds(1))
+        let stopping = Self.nowMilliseconds
+        first.cancel()
+        _ = await first.result
+        let second = serve(port: port) { continuation.yield($0) }
+        #expect(await bound.next() == port)
+        let restarted = Self.nowMilliseconds
+        let report = try await generator.value
+        second.cancel()
+        _ = await second.result
+
+        #expect(report.reconnects >= options.devices, "\(report)")
+        #expect(report.sent == report.acknowledged + report.errors, "\(report)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == report.acknowledged)
+        // Both servers acknowledged fixes: fix times (ms) before the first was stopped and after the second started.
+        let times = lines.compactMap { $0.split(separator: ",").last.flatMap { Int64($0) } }
+        #expect(times.count == lines.count)
+        #expect(times.contains { $0 < stopping } && times.contains { $0 > restarted }, "stopped at \(stopping) ms, restarted at \(restarted) ms")
+        let result = try await LoadVerifier.verify(log: log, store: try SQLitePositionStore(path: db, readOnly: true))
+        #expect(result.acknowledged == report.acknowledged && result.missing == 0 && result.duplicated == 0, "\(result)")
+    }
+
+    static var nowMilliseconds: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+}
