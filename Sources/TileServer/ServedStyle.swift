@@ -1,14 +1,8 @@
 import GeoBase
 import GeoCore
-import MapData
 import MapStyle
 import StyleRendering
 import SystemIO
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// A style the server answers for: a file (`--style`), read on each request so that a
 /// replacement is served from the next one on, or one of the built-in styles (`DefaultStyle`'s
