@@ -1,5 +1,6 @@
 public import MapData
 import Synchronization
+import SystemIO
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -34,14 +35,19 @@ struct FileIdentity: Hashable, Sendable {
 }
 
 /// A map source file that is opened again when it was replaced (atomic rename) or rewritten:
-/// each `current()` asks `stat(2)` and, when the file changed, opens the new one. Callers keep
-/// the source they got for the whole request, so requests in flight finish on the old file.
-/// A replacement that does not open (half written, damaged) leaves the last good source in
-/// service and is reported through `note` once.
+/// each `current()` asks whether the file's folder saw anything (`FolderChangeWatch`, one
+/// system call) and only then `stat(2)`s the file; when the file changed, it opens the new one.
+/// Callers keep the source they got for the whole request, so requests in flight finish on the
+/// old file. A replacement that does not open (half written, damaged) leaves the last good
+/// source in service and is reported through `note` once. A folder of tiles is read as it is
+/// and never reopened.
 public final class ReopeningMapSource: Sendable {
     public let path: String
     private let note: @Sendable (String) -> Void
-    private let state: Mutex<(source: any MapSource, identity: FileIdentity?, refused: FileIdentity?, generation: Int)>
+    /// nil for a folder of tiles.
+    private let watch: FolderChangeWatch?
+    /// `unchecked`: the folder saw something the file's identity was not compared with since.
+    private let state: Mutex<(source: any MapSource, identity: FileIdentity?, refused: FileIdentity?, generation: Int, unchecked: Bool)>
 
     /// Opens `path` (`MapSources.open`).
     /// - Parameter note: gets a line when a replacement cannot be opened.
@@ -49,32 +55,44 @@ public final class ReopeningMapSource: Sendable {
         self.path = path
         self.note = note
         let identity = FileIdentity(path: path)
-        state = Mutex((try MapSources.open(path), identity, nil, 0))
+        watch = identity?.isDirectory == true ? nil : FolderChangeWatch(folder: FileDescriptor.directory(of: path))
+        state = Mutex((try MapSources.open(path), identity, nil, 0, false))
     }
 
     /// How many times the file was opened again since the first opening: what was drawn from
     /// the source before a change of this number is stale (the raster tile cache's key).
     public var generation: Int { state.withLock { $0.generation } }
 
-    /// The source as the file is now. A folder of tiles is read as it is and never reopened.
+    /// The source as the file is now.
     public func current() -> any MapSource { versioned().source }
 
     /// The source as the file is now, with its `generation` read together with it (so what is
     /// made from the source can be kept under that generation).
     public func versioned() -> (source: any MapSource, generation: Int) {
-        let now = FileIdentity(path: path)
-        let (source, generation, stale) = state.withLock { s in
-            (s.source, s.generation, now != nil && !(now!.isDirectory) && now != s.identity && now != s.refused)
+        guard let watch else { return state.withLock { ($0.source, $0.generation) } }
+        // The folder's events are read under the lock, so a request that starts after a
+        // replacement either reads its event itself or waits for the one that did.
+        let (source, generation, unchecked) = state.withLock { s in
+            if watch.changed() { s.unchecked = true }
+            return (s.source, s.generation, s.unchecked)
         }
-        guard stale, let now else { return (source, generation) }
+        guard unchecked else { return (source, generation) }
+        let now = FileIdentity(path: path)
+        guard let now, !now.isDirectory else { return (source, generation) }
+        let stale = state.withLock { s in
+            let stale = now != s.identity && now != s.refused
+            if !stale { s.unchecked = false }
+            return stale
+        }
+        guard stale else { return (source, generation) }
         do {
             let reopened = try MapSources.open(path)
             return state.withLock { s in
-                s = (reopened, now, nil, s.generation + 1)
+                s = (reopened, now, nil, s.generation + 1, false)
                 return (reopened, s.generation)
             }
         } catch {
-            state.withLock { $0.refused = now }
+            state.withLock { $0.refused = now; $0.unchecked = false }
             note("\(path): changed, but the new file does not open (\(error)); still serving the previous one")
             return (source, generation)
         }

@@ -57,14 +57,14 @@ enum TileRoute: Equatable {
         case 3 where segments[0] == "fonts":
             if let range = strip(segments[2], ".pbf") { return .glyphs(fontStack: segments[1], range: range) }
         case 5 where segments[0] == "styles":
-            guard var y = strip(segments[4], ".png") else { break }
-            let highDensity = y.hasSuffix("@2x")
-            if highDensity { y.removeLast(3) }
-            return .raster(segments[1], z: try number(segments[2]), x: try number(segments[3]), y: try number(y), highDensity: highDensity)
+            guard let file = strip(segments[4], ".png") else { break }
+            let y = strip(file, "@2x")
+            return .raster(segments[1], z: try number(segments[2]), x: try number(segments[3]), y: try number(y ?? file), highDensity: y != nil)
         case 4:
-            guard let dot = segments[3].lastIndex(of: ".") else { break }
-            let ext = String(segments[3][segments[3].index(after: dot)...])
-            return .tile(segments[0], z: try number(segments[1]), x: try number(segments[2]), y: try number(String(segments[3][..<dot])), ext: ext)
+            let last = segments[3].utf8
+            guard let dot = last.lastIndex(of: UInt8(ascii: ".")) else { break }
+            let ext = String(Substring(last[last.index(after: dot)...]))
+            return .tile(segments[0], z: try number(segments[1]), x: try number(segments[2]), y: try number(String(Substring(last[..<dot]))), ext: ext)
         default: break
         }
         throw Refusal(status: 404, reason: "no such resource")
@@ -122,9 +122,13 @@ enum TileRoute: Equatable {
         }
     }
 
-    /// `text` without `suffix`, when it ends so and something is left.
+    /// `text` without `suffix`, when it ends so and something is left. Compared byte by byte
+    /// (the suffixes are ASCII, so the cut is between characters): `String.hasSuffix` and
+    /// `count` walk grapheme clusters, a third of the route's cost under wrk.
     private static func strip(_ text: String, _ suffix: String) -> String? {
-        text.hasSuffix(suffix) && text.count > suffix.count ? String(text.dropLast(suffix.count)) : nil
+        let t = text.utf8, n = suffix.utf8.count
+        guard t.count > n, t.suffix(n).elementsEqual(suffix.utf8) else { return nil }
+        return String(Substring(t.dropLast(n)))
     }
 }
 

@@ -411,23 +411,13 @@ public final class TileServer: Sendable {
         }
     }
 
-    /// A 64-bit hash of the bytes: the tiles' strong ETag (the same bytes, the same tag, across
-    /// restarts) and the versions of styles. FNV-1a's step (xor, then multiply by its 64-bit prime;
-    /// draft-eastlake-fnv §2) taken over 8-byte little-endian words, each product folded by a
-    /// 29-bit right shift so that high bits reach low ones, then the bytes left one by one: about
-    /// 8 × faster than FNV-1a by byte, which took 2.4 % of the server's CPU time under wrk (`perf`).
+    /// A 64-bit tag of the bytes: the tiles' strong ETag (the same bytes, the same tag, across
+    /// restarts) and the versions of styles. The byte count above the CRC-32 of the bytes
+    /// (`Zlib.crc32`, libdeflate's carry-less multiplication: two versions of one tile of the
+    /// same length share a tag with probability 2⁻³²). It replaced a word-wise FNV-1a that took
+    /// 2 % of the server's CPU time under wrk (`perf`), hashing about 1 byte per cycle.
     static func contentHash(_ bytes: [UInt8]) -> UInt64 {
-        let prime: UInt64 = 0x100_0000_01b3
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(bytes.count)
-        bytes.withUnsafeBytes { raw in
-            let words = raw.count / 8
-            for i in 0..<words {
-                h = (h ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))) &* prime
-                h ^= h >> 29
-            }
-            for b in raw[(words * 8)...] { h = (h ^ UInt64(b)) &* prime }
-        }
-        return h
+        UInt64(bytes.count) << 32 | UInt64(bytes.withUnsafeBytes { Zlib.crc32($0) })
     }
 
     /// A JSON document as made by `DocumentCache`.
