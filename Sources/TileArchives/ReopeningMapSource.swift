@@ -46,8 +46,13 @@ public final class ReopeningMapSource: Sendable {
     private let note: @Sendable (String) -> Void
     /// nil for a folder of tiles.
     private let watch: FolderChangeWatch?
-    /// `unchecked`: the folder saw something the file's identity was not compared with since.
-    private let state: Mutex<(source: any MapSource, identity: FileIdentity?, refused: FileIdentity?, generation: Int, unchecked: Bool)>
+    private let state: Mutex<(source: any MapSource, identity: FileIdentity?, refused: FileIdentity?, generation: Int)>
+    /// Calls reading `watch` right now: while one is, its events may be read but not yet counted.
+    private let asking = Atomic<Int>(0)
+    /// How many times `watch` said its folder changed.
+    private let changes = Atomic<Int>(0)
+    /// `changes` as it was when the file was last compared with the one in service (written under `state`'s lock).
+    private let compared = Atomic<Int>(0)
 
     /// Opens `path` (`MapSources.open`).
     /// - Parameter note: gets a line when a replacement cannot be opened.
@@ -56,7 +61,7 @@ public final class ReopeningMapSource: Sendable {
         self.note = note
         let identity = FileIdentity(path: path)
         watch = identity?.isDirectory == true ? nil : FolderChangeWatch(folder: FileDescriptor.directory(of: path))
-        state = Mutex((try MapSources.open(path), identity, nil, 0, false))
+        state = Mutex((try MapSources.open(path), identity, nil, 0))
     }
 
     /// How many times the file was opened again since the first opening: what was drawn from
@@ -68,33 +73,41 @@ public final class ReopeningMapSource: Sendable {
 
     /// The source as the file is now, with its `generation` read together with it (so what is
     /// made from the source can be kept under that generation).
+    ///
+    /// The file is compared (`stat(2)`) only when the folder changed since the last comparison,
+    /// or while another call is reading the folder's events: that call may hold the event of a
+    /// replacement made before this call began, so a request that starts after a replacement
+    /// never gets the old file — without a lock round the system call (its contention cost
+    /// more than the call).
     public func versioned() -> (source: any MapSource, generation: Int) {
         guard let watch else { return state.withLock { ($0.source, $0.generation) } }
-        // The folder's events are read under the lock, so a request that starts after a
-        // replacement either reads its event itself or waits for the one that did.
-        let (source, generation, unchecked) = state.withLock { s in
-            if watch.changed() { s.unchecked = true }
-            return (s.source, s.generation, s.unchecked)
-        }
-        guard unchecked else { return (source, generation) }
-        let now = FileIdentity(path: path)
-        guard let now, !now.isDirectory else { return (source, generation) }
+        asking.add(1, ordering: .sequentiallyConsistent)
+        if watch.changed() { changes.add(1, ordering: .sequentiallyConsistent) }
+        asking.subtract(1, ordering: .sequentiallyConsistent)
+        let seen = changes.load(ordering: .sequentiallyConsistent)
+        let quiet = asking.load(ordering: .sequentiallyConsistent) == 0 && seen == compared.load(ordering: .sequentiallyConsistent)
+        let (source, generation) = state.withLock { ($0.source, $0.generation) }
+        guard !quiet, let now = FileIdentity(path: path), !now.isDirectory else { return (source, generation) }
         let stale = state.withLock { s in
             let stale = now != s.identity && now != s.refused
-            if !stale { s.unchecked = false }
+            if !stale { compared.store(max(compared.load(ordering: .sequentiallyConsistent), seen), ordering: .sequentiallyConsistent) }
             return stale
         }
-        guard stale else { return (source, generation) }
+        guard stale else { return state.withLock { ($0.source, $0.generation) } }
         do {
             let reopened = try MapSources.open(path)
             return state.withLock { s in
-                s = (reopened, now, nil, s.generation + 1, false)
+                s = (reopened, now, nil, s.generation + 1)
+                compared.store(max(compared.load(ordering: .sequentiallyConsistent), seen), ordering: .sequentiallyConsistent)
                 return (reopened, s.generation)
             }
         } catch {
-            state.withLock { $0.refused = now; $0.unchecked = false }
+            state.withLock { s in
+                s.refused = now
+                compared.store(max(compared.load(ordering: .sequentiallyConsistent), seen), ordering: .sequentiallyConsistent)
+            }
             note("\(path): changed, but the new file does not open (\(error)); still serving the previous one")
-            return (source, generation)
+            return state.withLock { ($0.source, $0.generation) }
         }
     }
 }

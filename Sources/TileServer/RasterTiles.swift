@@ -5,6 +5,7 @@ import MapData
 import MapRenderer
 import MapStyle
 import StyleRendering
+import Synchronization
 import SystemIO
 import TileArchives
 #if canImport(FoundationEssentials)
@@ -43,36 +44,46 @@ extension TileServer {
         guard let z, let x, let y, z <= Self.maximumRasterZoom, x < 1 << z, y < 1 << z else {
             return Self.text("no raster tile there: zooms 0…\(Self.maximumRasterZoom), x and y below 2^z", status: 404)
         }
-        guard let bytes = try? style.bytes(), let object = TileDocuments.object(bytes) else {
-            note("\(style.name): cannot be read as a JSON object")
+        guard let (bytes, hash) = try? style.contents() else {
+            note("\(style.name): cannot be read")
             return Self.text("the style \(id) cannot be read", status: 500)
         }
-        let pixelRatio = highDensity ? 2 : 1
-        let key = RasterTileKey(style: id, version: rasterVersion(styleBytes: bytes), z: z, x: x, y: y, pixelRatio: pixelRatio)
+        let key = RasterTileKey(style: id, version: rasterVersion(styleHash: hash), z: z, x: x, y: y, pixelRatio: highDensity ? 2 : 1)
         if let png = rasterCache.bytes(for: key) { return Self.png(png) }
         do {
-            return Self.png(try drawBlock(holding: key, style: object, from: style))
+            return Self.png(try drawBlock(holding: key, style: preparedStyle(key, bytes), from: style))
         } catch {
             note("style \(id): raster tile \(z)/\(x)/\(y): \(error)")
             return Self.text("raster tile \(z)/\(x)/\(y) cannot be drawn", status: 500)
         }
     }
 
-    /// Draws the metatile holding `key`'s tile, caches its tiles (unless a style or tileset
-    /// changed meanwhile) and returns the PNG of `key`'s.
-    private func drawBlock(holding key: RasterTileKey, style object: [String: JSONValue], from served: ServedStyle) throws -> [UInt8] {
+    /// The style `key.style` as its raster tiles draw it (its sources, glyphs and sprite
+    /// pointing at this server), decoded once per version (`key.version`).
+    /// - Throws: `TileServerError.invalidStyle` for a file that is not a JSON object, or the
+    ///   `StyleDocumentError` of one that is not a style.
+    private func preparedStyle(_ key: RasterTileKey, _ bytes: [UInt8]) throws -> StyleDocument {
+        if let prepared = preparedStyles.withLock({ $0[key.style] }), prepared.version == key.version { return prepared.document }
+        guard let object = TileDocuments.object(bytes) else { throw TileServerError(.invalidStyle, "not a JSON object") }
         let sets = tilesets.map { ($0.name, $0.source.current().metadata) }
         let rewritten = TileDocuments.rewrittenStyle(object, id: key.style, tilesets: sets, servesFonts: servesFonts,
                                                      spriteIDs: Set(sprites.keys), base: Self.internalBase)
+        let document = try StyleDocument(data: Data(TileDocuments.text(rewritten).utf8))
+        preparedStyles.withLock { $0[key.style] = (key.version, document) }
+        return document
+    }
+
+    /// Draws the metatile holding `key`'s tile, caches its tiles (unless a style or tileset
+    /// changed meanwhile) and returns the PNG of `key`'s.
+    private func drawBlock(holding key: RasterTileKey, style: StyleDocument, from served: ServedStyle) throws -> [UInt8] {
         let resources = StyleResourcePaths(base: served.folder, styleFolder: served.folder ?? ".")
         let block = Metatile.block(holding: key.x, key.y, zoom: key.z)
         let camera = StyleCamera(block: block, pixelRatio: key.pixelRatio)
-        let style = try StyleDocument(data: Data(TileDocuments.text(rewritten).utf8))
         let snapshot = try StyleSnapshot(style: style, camera: camera) { url in
             if url.hasPrefix(Self.internalBase + "/") { return try self.resource(String(url.dropFirst(Self.internalBase.count))) }
             return try resources.load(url) { try FileDescriptor.readContents(of: $0, limit: $1) }
         }
-        let unchanged = (try? served.bytes()).map { rasterVersion(styleBytes: $0) } == key.version
+        let unchanged = (try? served.contents()).map { rasterVersion(styleHash: $0.hash) } == key.version
         var wanted: [UInt8] = []
         for tile in try block.tiles(of: snapshot.image, pixelRatio: key.pixelRatio) {
             let png = try PNG.encode(tile.image)
@@ -84,10 +95,10 @@ extension TileServer {
         return wanted
     }
 
-    /// The raster cache's version of a style's drawing: `version(_:styleBytes:)` of the style
+    /// The raster cache's version of a style's drawing: `version(_:styleHash:)` of the style
     /// file and of each tileset once it has been checked for a replacement.
-    private func rasterVersion(styleBytes: [UInt8]) -> UInt64 {
-        Self.version(tilesets.map { $0.source.versioned().generation }, styleBytes: styleBytes)
+    private func rasterVersion(styleHash: UInt64) -> UInt64 {
+        Self.version(tilesets.map { $0.source.versioned().generation }, styleHash: styleHash)
     }
 
     private static func png(_ bytes: [UInt8]) -> Response {

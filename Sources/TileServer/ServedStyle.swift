@@ -4,36 +4,37 @@ import MapStyle
 import StyleRendering
 import SystemIO
 
-/// A style the server answers for: a file (`--style`), read on each request so that a
-/// replacement is served from the next one on, or one of the built-in styles (`DefaultStyle`'s
+/// A style the server answers for: a file (`--style`, a `WatchedFile`, so that a replacement
+/// is served from the next request on), or one of the built-in styles (`DefaultStyle`'s
 /// day and night) over a vector tileset of the OpenMapTiles schema `geo tiles build` writes.
 struct ServedStyle: Sendable {
     enum Origin: Sendable {
-        case file(String)
-        case builtIn([UInt8])
+        case file(WatchedFile)
+        /// The style's bytes and their `TileServer.contentHash`.
+        case builtIn([UInt8], hash: UInt64)
     }
 
     let id: String
     let origin: Origin
 
-    /// The style's bytes as they are now.
-    func bytes() throws -> [UInt8] {
+    /// The style's bytes as they are now, and their `TileServer.contentHash`.
+    func contents() throws -> (bytes: [UInt8], hash: UInt64) {
         switch origin {
-        case .file(let path): try FileDescriptor.readContents(of: path)
-        case .builtIn(let bytes): bytes
+        case .file(let file): try file.contents()
+        case .builtIn(let bytes, let hash): (bytes, hash)
         }
     }
 
     /// What the style's relative and `local://` URLs resolve against: its file's folder (none
     /// for a built-in style, whose URLs all name this server).
     var folder: String? {
-        if case .file(let path) = origin { return FileDescriptor.directory(of: path) }
+        if case .file(let file) = origin { return FileDescriptor.directory(of: file.path) }
         return nil
     }
 
     /// Where errors about the style point.
     var name: String {
-        if case .file(let path) = origin { return path }
+        if case .file(let file) = origin { return file.path }
         return "the built-in style \(id)"
     }
 
@@ -65,7 +66,8 @@ struct ServedStyle: Sendable {
                     return .object(l)
                 })
             }
-            return ServedStyle(id: scheme == .day ? "default" : "default-night", origin: .builtIn(Array(TileDocuments.text(.object(root)).utf8)))
+            let bytes = Array(TileDocuments.text(.object(root)).utf8)
+            return ServedStyle(id: scheme == .day ? "default" : "default-night", origin: .builtIn(bytes, hash: TileServer.contentHash(bytes)))
         }
     }
 }

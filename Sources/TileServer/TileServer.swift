@@ -5,6 +5,7 @@ import Hummingbird
 import MapData
 public import MapStyle
 import StyleRendering
+import Synchronization
 import SystemIO
 import TileArchives
 import ZlibCompression
@@ -68,6 +69,8 @@ public final class TileServer: Sendable {
     let localGlyphCache = ByteBoundedCache<GlyphRangeKey>(byteLimit: 32 << 20)
     /// TileJSON, the index and rewritten styles as sent, per version and `Host`.
     let documents = DocumentCache()
+    /// Each style as its raster tiles draw it, by style id, with the `rasterVersion` it was made for.
+    let preparedStyles = Mutex<[String: (version: UInt64, document: StyleDocument)]>([:])
     /// One line per request, written in batches while `run` serves; nil for none (`--quiet`).
     let accessLog: AccessLog?
     let note: @Sendable (String) -> Void
@@ -95,7 +98,7 @@ public final class TileServer: Sendable {
             let id = Self.styleID(path)
             guard !styles.contains(where: { $0.id == id }) else { throw TileServerError(.duplicateName, "two styles are named \(id): \(path)") }
             guard let style = TileDocuments.object(try FileDescriptor.readContents(of: path)) else { throw TileServerError(.invalidStyle, "\(path): not a JSON object") }
-            styles.append(ServedStyle(id: id, origin: .file(path)))
+            styles.append(ServedStyle(id: id, origin: .file(WatchedFile(path: path))))
             let resources = StyleResourcePaths(base: FileDescriptor.directory(of: path), styleFolder: FileDescriptor.directory(of: path))
             switch style["sprite"] {
             case .string(let url)?: sprites[id] = (try? resources.path(for: url)).map(ServedSprite.files)
@@ -212,12 +215,12 @@ public final class TileServer: Sendable {
             return archive(source, request)
         case .style(let id):
             guard let style = styles.first(where: { $0.id == id }) else { return Self.text("no style \(id)", status: 404) }
-            guard let bytes = try? style.bytes() else {
+            guard let (bytes, hash) = try? style.contents() else {
                 note("\(style.name): cannot be read")
                 return Self.text("the style \(id) cannot be read", status: 500)
             }
             let sets = tilesets.map { ($0.name, $0.source.versioned()) }
-            let key = DocumentCache.Key(document: "style/" + id, base: base, version: Self.version(sets.map(\.1.generation), styleBytes: bytes))
+            let key = DocumentCache.Key(document: "style/" + id, base: base, version: Self.version(sets.map(\.1.generation), styleHash: hash))
             let document = documents.document(key, ifMade: {
                 TileDocuments.object(bytes).map { style in
                     TileDocuments.rewrittenStyle(style, id: id, tilesets: sets.map { ($0.0, $0.1.source.metadata) }, servesFonts: servesFonts,
@@ -425,10 +428,10 @@ public final class TileServer: Sendable {
         Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: text))
     }
 
-    /// A version of what a document is made of: `contentHash` of a style file's bytes (none for
-    /// a document without one), then the tilesets' `ReopeningMapSource` generations.
-    static func version(_ generations: [Int], styleBytes: [UInt8] = []) -> UInt64 {
-        generations.reduce(contentHash(styleBytes)) { h, g in (h ^ UInt64(g)) &* 0x100_0000_01b3 }
+    /// A version of what a document is made of: `contentHash` of a style file's bytes (0 for a
+    /// document without one), then the tilesets' `ReopeningMapSource` generations.
+    static func version(_ generations: [Int], styleHash: UInt64 = 0) -> UInt64 {
+        generations.reduce(styleHash) { h, g in (h ^ UInt64(g)) &* 0x100_0000_01b3 }
     }
 
     static func text(_ body: String, status: Int) -> Response {
