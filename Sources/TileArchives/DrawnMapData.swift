@@ -54,6 +54,7 @@ public enum DrawnMapData: Sendable {
         case .tiles(let archive):
             return archive.source.metadata.bounds
         case .features(let features):
+            guard features.contains(where: { $0.geometry.bounds != nil }) else { return nil }
             let b = TileArchiveWriter.bounds(of: features)
             return try? BoundingBox(south: b.south, west: b.west, north: b.north, east: b.east)
         }

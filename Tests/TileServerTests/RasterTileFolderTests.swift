@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import GeoCore
 import GeoTestSupport
 import MapData
@@ -16,6 +17,14 @@ import TileServer
     /// "Slippy map tilenames": x = ⌊(lon + 180) / 360 · 2^z⌋, y = ⌊(1 − asinh(tan lat) / π) / 2 · 2^z⌋,
     /// worked out for the two corners): six 256 × 256 PNGs at z/x/y.png, and the bytes
     /// reported are the files' bytes.
+    /// No features: nothing to draw, refused before a tile is counted (not the whole world's
+    /// tiles, which `DrawnMapData.bounds` once returned for an empty set).
+    @Test func noFeatures_isNothingToDraw() throws {
+        #expect(DrawnMapData.features([]).bounds == nil)
+        let error = #expect(throws: TileServerError.self) { try RasterTileFolder(.features([]), folder: "/nonexistent") }
+        #expect(error?.code == .nothingToDraw)
+    }
+
     @Test func sampleCity_zoom14_writesTheSixTilesItCovers() throws {
         try withTemporaryDirectory { dir in
             let folder = try RasterTileFolder(.features(try SampleCity.generate().mapFeatures()), folder: dir.path)
