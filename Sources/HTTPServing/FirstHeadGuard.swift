@@ -90,8 +90,7 @@ final class FirstHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Answers `status` on the raw socket, then closes the connection the way a client can
-    /// read the answer (a "lingering close", as Apache's): output first, the rest after a
-    /// second in which what the client still sends is read and dropped, not reset.
+    /// read the answer (`closeLingering`).
     private func refuse(_ context: ChannelHandlerContext, _ status: Int, _ phrase: String, body: String = "") {
         guard !refused else { return }
         refused = true
@@ -100,10 +99,17 @@ final class FirstHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
         let response = "HTTP/1.1 \(status) \(phrase)\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(content.utf8.count)\r\n\r\n" + content
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: response))).whenComplete { _ in
-            channel.close(mode: .output, promise: nil)
-            channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
-        }
+        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: response))).whenComplete { _ in channel.closeLingering() }
+    }
+}
+
+extension Channel {
+    /// Closes the way a client can read a refusal just written (a "lingering close", as
+    /// Apache's): output first, the rest after a second in which what the client still sends is
+    /// read and dropped, not reset.
+    func closeLingering() {
+        close(mode: .output, promise: nil)
+        eventLoop.scheduleTask(in: .seconds(1)) { self.close(promise: nil) }
     }
 }
 

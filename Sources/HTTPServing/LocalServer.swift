@@ -57,8 +57,11 @@ public struct LocalServer {
     /// Serves until SIGINT or SIGTERM, or until the calling task is cancelled. `serving` gets
     /// each bound address as a URL (`http://127.0.0.1:8080/`) once it is bound, so nothing says
     /// "serving" before the port is really taken. Throws the first host's bind error.
-    public func run(serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
-        try await serve(router.buildResponder(), serving: serving, note: note)
+    /// - Parameter eventLoopRoutes: requests answered on the event loop before the router
+    ///   (`EventLoopRoutes`, under the same limits and host checks); nil for none.
+    public func run(eventLoopRoutes: (any EventLoopRoutes)? = nil, serving: @escaping @Sendable (String) -> Void,
+                    note: @escaping @Sendable (String) -> Void) async throws {
+        try await serve(router.buildResponder(), eventLoopRoutes: eventLoopRoutes, serving: serving, note: note)
     }
 
     /// Serves as `run(serving:note:)`, but each request that passes the host check goes to
@@ -71,10 +74,11 @@ public struct LocalServer {
         let responder = CallbackResponder<BasicWebSocketRequestContext> { request, context in
             try await check.handle(request, context: context) { request, _ in await handler(request) }
         }
-        try await serve(responder, serving: serving, note: note)
+        try await serve(responder, eventLoopRoutes: nil, serving: serving, note: note)
     }
 
-    private func serve<Responder: HTTPResponder>(_ responder: Responder, serving: @escaping @Sendable (String) -> Void,
+    private func serve<Responder: HTTPResponder>(_ responder: Responder, eventLoopRoutes: (any EventLoopRoutes)?,
+                                                 serving: @escaping @Sendable (String) -> Void,
                                                  note: @escaping @Sendable (String) -> Void) async throws
     where Responder.Context == BasicWebSocketRequestContext {
         let limits = options.limits, policy = self.policy
@@ -83,11 +87,14 @@ public struct LocalServer {
         var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
         decoder.maxHeaderFieldSize = limits.maximumHead
         decoder.maxHeaderListSize = limits.maximumHead
-        let http1 = HTTP1Channel.Configuration(idleTimeout: TimeAmount(limits.idleTimeout), httpDecoderConfiguration: decoder)
+        // With event-loop routes their handler keeps the idle timeout for every request: Hummingbird's
+        // counts only the requests it sees, and would close a connection busy with the others.
+        let http1 = HTTP1Channel.Configuration(idleTimeout: eventLoopRoutes == nil ? TimeAmount(limits.idleTimeout) : nil,
+                                               httpDecoderConfiguration: decoder)
         let server = HTTPServerBuilder { httpResponder in
             GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: httpResponder, webSocketResponder: responder,
                                                                configuration: .init(http1: http1, ws: webSocket)),
-                           limits: limits, policy: policy)
+                           limits: limits, policy: policy, eventLoopRoutes: eventLoopRoutes)
         }
         let logger = Logger(label: "Hummingbird") { _ in ServerLog(note: note) }
         @Sendable func application(_ host: String, port: Int, bound: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
@@ -136,17 +143,26 @@ private struct HostsAfterTheFirst: Service {
     func run() async { await body() }
 }
 
-/// A server child channel with `FirstHeadGuard` in front of the HTTP decoder.
+/// A server child channel with `FirstHeadGuard` in front of the HTTP decoder and, with
+/// event-loop routes, their `EventLoopRouteHandler` after the inner channel's handlers (after the
+/// WebSocket upgrade handler, before those it adds for HTTP).
 struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner
     let limits: RequestLimits
     let policy: HostPolicy
+    let eventLoopRoutes: (any EventLoopRoutes)?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(FirstHeadGuard(limits: limits, policy: policy), position: .first)
         }.flatMap { inner.setup(channel: channel, logger: logger) }
+        .flatMapThrowing { [limits, policy, eventLoopRoutes] value in
+            if let eventLoopRoutes {
+                try channel.pipeline.syncOperations.addHandler(EventLoopRouteHandler(routes: eventLoopRoutes, limits: limits, policy: policy))
+            }
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async {

@@ -14,6 +14,9 @@ public struct RequestLimits: Sendable, Equatable {
     /// How long a connection may sit between requests (or trickle a later head) before it is
     /// closed.
     public var idleTimeout: Duration = .seconds(30)
+    /// How long the body of a request for `EventLoopRoutes` may take to arrive after its head;
+    /// slower gets 408 and is closed (a body trickled byte by byte: slowloris after the head).
+    public var bodyTimeout: Duration = .seconds(10)
     /// A WebSocket peer that answers no ping for this long is dropped.
     public var pingPeriod: Duration = .seconds(30)
     /// How long, on SIGINT or SIGTERM, open connections get to end (a WebSocket peer to answer

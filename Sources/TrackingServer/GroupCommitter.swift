@@ -2,8 +2,8 @@ import Foundation
 
 /// Group commit: requests hand their rows to one writer thread, which commits whatever has
 /// queued in one transaction once 1,000 rows are waiting or the oldest has waited 5 ms; each
-/// request resumes only after the transaction holding its rows has committed, or with the
-/// store's error. Requests are committed in arrival order, so a device's fixes reach the store
+/// request's completion is called (on that thread) only after the transaction holding its rows
+/// has committed, or with the store's error. Requests are committed in arrival order, so a device's fixes reach the store
 /// in the order they came (one ordered lane per device).
 ///
 /// A thread rather than a task: `PositionStore.commit` blocks (SQLite's fsync) and must not hold
@@ -11,7 +11,7 @@ import Foundation
 final class GroupCommitter: @unchecked Sendable {
     struct Pending {
         var rows: [StoredFix]
-        var continuation: CheckedContinuation<Int, any Error>
+        var completion: @Sendable (Result<Int, any Error>) -> Void
         var arrived: Date
     }
 
@@ -50,21 +50,26 @@ final class GroupCommitter: @unchecked Sendable {
     /// Commits `rows` with the next batch; returns how many were new once the batch is durable.
     /// - Throws: the store's error (nothing of the batch was stored), or `StorageStopped`.
     func commit(_ rows: [StoredFix]) async throws -> Int {
-        try await withCheckedThrowingContinuation { continuation in
-            condition.lock()
-            guard !stopping else {
-                condition.unlock()
-                continuation.resume(throwing: StorageStopped())
-                return
-            }
-            queue.append(Pending(rows: rows, continuation: continuation, arrived: Date()))
-            queuedRows += rows.count
-            // The writer waits for a first request, then for a full batch or the deadline: a
-            // request that changes neither need not wake it (a futex wake and a context switch
-            // per request, 1,000 times a batch at 20,000 requests/s).
-            if queue.count == 1 || queuedRows - rows.count < maximumRows && queuedRows >= maximumRows { condition.signal() }
+        try await withCheckedThrowingContinuation { continuation in commit(rows) { continuation.resume(with: $0) } }
+    }
+
+    /// Commits `rows` with the next batch, then calls `completion` with how many were new once
+    /// the batch is durable, or with the store's error (nothing of the batch was stored) or
+    /// `StorageStopped`; on the writer thread (or this one when stopped), so it must not block.
+    func commit(_ rows: [StoredFix], completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+        condition.lock()
+        guard !stopping else {
             condition.unlock()
+            completion(.failure(StorageStopped()))
+            return
         }
+        queue.append(Pending(rows: rows, completion: completion, arrived: Date()))
+        queuedRows += rows.count
+        // The writer waits for a first request, then for a full batch or the deadline: a
+        // request that changes neither need not wake it (a futex wake and a context switch
+        // per request, 1,000 times a batch at 20,000 requests/s).
+        if queue.count == 1 || queuedRows - rows.count < maximumRows && queuedRows >= maximumRows { condition.signal() }
+        condition.unlock()
     }
 
     struct StorageStopped: Error, CustomStringConvertible {
@@ -106,12 +111,12 @@ final class GroupCommitter: @unchecked Sendable {
             do {
                 let inserted = try store.commit(rows)
                 metrics.committed(rows: rowCount, inserted: inserted, seconds: Date().timeIntervalSince(started))
-                for pending in batch { pending.continuation.resume(returning: inserted) }
+                for pending in batch { pending.completion(.success(inserted)) }
                 live.publish(rows)
                 fences?.offer(rows)
             } catch {
                 metrics.commitFailed()
-                for pending in batch { pending.continuation.resume(throwing: error) }
+                for pending in batch { pending.completion(.failure(error)) }
             }
         }
     }

@@ -75,23 +75,31 @@ public final class TrackingIngest: Sendable {
     /// Stores `fixes` durably; returns when their group commit has.
     /// - Throws: `IngestError` `.unknownDevice` (nothing stored) or `.storageUnavailable`.
     public func ingest(_ fixes: [TrackedFix], receivedAt: Date) async throws(IngestError) {
-        guard !fixes.isEmpty else { return }
+        try await withCheckedContinuation { continuation in ingest(fixes, receivedAt: receivedAt) { continuation.resume(returning: $0) } }.get()
+    }
+
+    /// Stores `fixes` durably, then calls `completion` once their group commit has, or with
+    /// `IngestError` `.unknownDevice` (nothing stored) or `.storageUnavailable`. It is called on
+    /// the committer's thread (or this one, when nothing is to be committed), so it must not block.
+    public func ingest(_ fixes: [TrackedFix], receivedAt: Date, completion: @escaping @Sendable (Result<Void, IngestError>) -> Void) {
+        guard !fixes.isEmpty else { return completion(.success(())) }
         var unknown: Set<String> = []
         devices.withLock { known in for f in fixes where known[f.device] == nil { unknown.insert(f.device) } }
         if !unknown.isEmpty, policy == .refuse {
             metrics.refusedUnknownDevice()
-            throw IngestError(kind: .unknownDevice, message: "unknown device \(unknown.sorted().joined(separator: ", "))")
+            return completion(.failure(IngestError(kind: .unknownDevice, message: "unknown device \(unknown.sorted().joined(separator: ", "))")))
         }
         let at = Int64((receivedAt.timeIntervalSince1970 * 1000).rounded())
-        do {
-            _ = try await committer.commit(fixes.map { StoredFix($0, receivedAt: at) })
-        } catch {
-            throw IngestError(kind: .storageUnavailable, message: "storage unavailable: \(error)")
+        committer.commit(fixes.map { StoredFix($0, receivedAt: at) }) { [self, unknown, count = fixes.count] result in
+            if case .failure(let error) = result {
+                return completion(.failure(IngestError(kind: .storageUnavailable, message: "storage unavailable: \(error)")))
+            }
+            if !unknown.isEmpty {
+                devices.withLock { known in for name in unknown where known[name] == nil { known[name] = DeviceSettings(name: name) } }
+            }
+            metrics.acknowledged(count)
+            completion(.success(()))
         }
-        if !unknown.isEmpty {
-            devices.withLock { known in for name in unknown where known[name] == nil { known[name] = DeviceSettings(name: name) } }
-        }
-        metrics.acknowledged(fixes.count)
     }
 
     /// A device's fixes between two times (milliseconds since 1970, `from` included).

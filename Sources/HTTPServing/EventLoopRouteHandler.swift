@@ -1,0 +1,260 @@
+import NIOCore
+import NIOHTTP1
+
+/// Serves `EventLoopRoutes` on one connection: sits after the HTTP decoder and the WebSocket
+/// upgrade handler (so it sees every request after the first head's upgrade decision), answers
+/// the requests the routes take, and passes every other on to Hummingbird.
+///
+/// - Order: replies leave in request order (RFC 9112 §9.3.2). A request for the routes waits
+///   until the router has ended its responses to the requests before it; parts that arrive while
+///   a route's reply is awaited are held (and the socket not read) until it is written.
+/// - Limits: `Host`/`Origin` per `HostPolicy` (400, 403); a body announced or sent over
+///   `maximumBodyBytes` gets 413 at once; a body not complete `bodyTimeout` after its head 408;
+///   each refusal closes the connection. A connection with nothing in progress for
+///   `idleTimeout` (a later head trickled byte by byte among them: the decoder holds it unseen)
+///   is closed; this handler keeps that timeout for every request of the connection, as
+///   Hummingbird's own would count only the requests it sees.
+/// - A connection upgraded to a WebSocket loses this handler.
+final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let routes: any EventLoopRoutes
+    private let limits: RequestLimits
+    private let policy: HostPolicy
+
+    /// The request being read for the routes: its head, its body so far, when its head came.
+    private var current: (head: HTTPRequestHead, body: ByteBuffer, started: NIODeadline)?
+    /// Whether `current` was read whole and its reply is awaited.
+    private var answering = false
+    /// Requests passed on whose response has not ended.
+    private var forwarded = 0
+    /// Request parts not yet handled, in arrival order.
+    private var held = CircularBuffer<HTTPServerRequestPart>()
+    /// A `read` withheld while parts wait, issued once they are handled.
+    private var readWithheld = false
+    /// Since when nothing has been in progress.
+    private var idleSince = NIODeadline.now()
+    private var timer: Scheduled<Void>?
+    private var timerDeadline = NIODeadline.distantFuture
+    /// The server is ending: close after the reply in progress.
+    private var closeAfterReply = false
+    /// An `inputClosed` event held until the reply in progress is written.
+    private var inputClosedHeld = false
+    /// A refusal was sent: the client's further bytes are dropped.
+    private var refused = false
+    private var removed = false
+
+    init(routes: any EventLoopRoutes, limits: RequestLimits, policy: HostPolicy) {
+        self.routes = routes
+        self.limits = limits
+        self.policy = policy
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(context, at: NIODeadline.now() + TimeAmount(limits.idleTimeout)) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(context, at: NIODeadline.now() + TimeAmount(limits.idleTimeout))
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
+        timer?.cancel()
+        timer = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        held.append(unwrapInboundIn(data))
+        _ = drain(context)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // A body still coming: its deadline (GET requests, whole in one read, never arm it).
+        if let current, !answering { arm(context, at: current.started + TimeAmount(limits.bodyTimeout)) }
+        context.fireChannelReadComplete()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if answering || !held.isEmpty { readWithheld = true } else { context.read() }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        context.write(data, promise: promise)
+        forwarded = max(0, forwarded - 1)
+        guard forwarded == 0 else { return }
+        idleSince = .now()
+        // A request for the routes that waited for this response.
+        if drain(context) { context.fireChannelReadComplete() }
+        releaseRead(context)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case is ChannelShouldQuiesceEvent where current != nil:
+            // The router's handler would close now, before the reply in progress.
+            closeAfterReply = true
+        case let channelEvent as ChannelEvent where channelEvent == .inputClosed && current != nil:
+            inputClosedHeld = true
+        case is HTTPServerUpgradeEvents:
+            context.fireUserInboundEventTriggered(event)
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        default:
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    /// Handles held parts in order until one has to wait; whether any was passed on.
+    private func drain(_ context: ChannelHandlerContext) -> Bool {
+        var passed = false
+        while !answering, !refused, let part = held.first {
+            switch part {
+            case .head(let head) where routes.answers(head):
+                guard forwarded == 0 else { return passed }
+                held.removeFirst()
+                begin(context, head)
+            case .head:
+                held.removeFirst()
+                forwarded += 1
+                context.fireChannelRead(wrapInboundOut(part))
+                passed = true
+            case .body(var bytes):
+                held.removeFirst()
+                guard current != nil else {
+                    context.fireChannelRead(wrapInboundOut(part))
+                    passed = true
+                    continue
+                }
+                guard current!.body.readableBytes + bytes.readableBytes <= routes.maximumBodyBytes else {
+                    refuse(context, .payloadTooLarge, "body larger than \(routes.maximumBodyBytes) bytes")
+                    return passed
+                }
+                current!.body.writeBuffer(&bytes)
+            case .end:
+                held.removeFirst()
+                guard let request = current else {
+                    context.fireChannelRead(wrapInboundOut(part))
+                    passed = true
+                    continue
+                }
+                answer(context, EventLoopRequest(head: request.head, body: request.body))
+            }
+        }
+        return passed
+    }
+
+    /// A head for the routes: checked, then its body read.
+    private func begin(_ context: ChannelHandlerContext, _ head: HTTPRequestHead) {
+        if let refusal = policy.refusal(host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin")) {
+            return refuse(context, HTTPResponseStatus(statusCode: refusal.status), refusal.reason)
+        }
+        // Announced over the bound: refused before a byte of it is read, as nginx's
+        // client_max_body_size does (a client announcing 4 GB does not wait for its 413).
+        if let declared = head.headers.first(name: "content-length").flatMap({ Int($0) }), declared > routes.maximumBodyBytes {
+            return refuse(context, .payloadTooLarge, "body larger than \(routes.maximumBodyBytes) bytes")
+        }
+        current = (head, context.channel.allocator.buffer(capacity: 0), .now())
+    }
+
+    private func answer(_ context: ChannelHandlerContext, _ request: EventLoopRequest) {
+        answering = true
+        let promise = context.eventLoop.makePromise(of: EventLoopResponse.self)
+        promise.futureResult.assumeIsolated().whenComplete { result in
+            guard !self.removed else { return }
+            switch result {
+            case .success(let response): self.reply(context, response)
+            case .failure(let error): self.reply(context, EventLoopResponse(status: .internalServerError, body: "\(error)", close: true))
+            }
+        }
+        routes.respond(to: request, reply: promise)
+    }
+
+    private func reply(_ context: ChannelHandlerContext, _ response: EventLoopResponse) {
+        guard let request = current else { return }
+        let keepAlive = request.head.isKeepAlive && !response.close && !closeAfterReply && !inputClosedHeld
+        let written = keepAlive ? nil : context.eventLoop.makePromise(of: Void.self)
+        write(context, response, version: request.head.version, keepAlive: keepAlive, written: written)
+        current = nil
+        answering = false
+        idleSince = .now()
+        if !keepAlive {
+            refused = true
+            let channel = context.channel
+            written?.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        if drain(context) { context.fireChannelReadComplete() }
+        releaseRead(context)
+    }
+
+    /// Writes `response`; `written` is completed once its last byte was.
+    private func write(_ context: ChannelHandlerContext, _ response: EventLoopResponse, version: HTTPVersion, keepAlive: Bool,
+                       written: EventLoopPromise<Void>? = nil) {
+        var body = context.channel.allocator.buffer(capacity: response.body.utf8.count + 1)
+        body.writeString(response.body)
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(4)
+        headers.add(name: "Content-Type", value: response.contentType)
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        if let seconds = response.retryAfter { headers.add(name: "Retry-After", value: String(seconds)) }
+        if !keepAlive {
+            headers.add(name: "Connection", value: "close")
+        } else if version.minor == 0 {
+            headers.add(name: "Connection", value: "keep-alive")
+        }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: response.status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+    }
+
+    /// Answers `status` and closes as `FirstHeadGuard` does (the client can read the answer);
+    /// what it sends after is dropped.
+    private func refuse(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ reason: String) {
+        let version = current?.head.version ?? .http1_1
+        refused = true
+        current = nil
+        held.removeAll()
+        let channel = context.channel, written = context.eventLoop.makePromise(of: Void.self)
+        write(context, EventLoopResponse(status: status, body: reason + "\n", close: true), version: version, keepAlive: false, written: written)
+        written.futureResult.whenComplete { _ in channel.closeLingering() }
+    }
+
+    private func releaseRead(_ context: ChannelHandlerContext) {
+        guard readWithheld, !answering, held.isEmpty else { return }
+        readWithheld = false
+        context.read()
+    }
+
+    /// Makes the timer fire by `deadline` (a later one already armed is moved earlier).
+    private func arm(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        if timer != nil {
+            guard deadline < timerDeadline else { return }
+            timer?.cancel()
+        }
+        timerDeadline = deadline
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { self.timerFired(context) }
+    }
+
+    private func timerFired(_ context: ChannelHandlerContext) {
+        timer = nil
+        guard !removed, !refused else { return }
+        let now = NIODeadline.now()
+        if let current, !answering {
+            let due = current.started + TimeAmount(limits.bodyTimeout)
+            if now >= due { return refuse(context, .requestTimeout, "the body took longer than \(limits.bodyTimeout)") }
+            arm(context, at: due)
+        } else if answering || forwarded > 0 || !held.isEmpty {
+            arm(context, at: now + TimeAmount(limits.idleTimeout))
+        } else {
+            let due = idleSince + TimeAmount(limits.idleTimeout)
+            if now >= due { return context.close(promise: nil) }
+            arm(context, at: due)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+public import NIOCore
+public import NIOHTTP1
+
+/// Routes a server answers on the connection's event loop, in front of the router: no Swift
+/// task, async body sequence or router walk per request — the request is parsed by NIO's HTTP
+/// decoder, handed to `respond` whole, and the reply written on the event loop when `respond`'s
+/// promise is completed (from any thread). For a route whose answer waits on something that is
+/// not a task (the tracking server's group commit) and that is asked 20,000 times a second;
+/// every other request, the WebSocket handshake among them, goes on to the router.
+///
+/// The server's rules hold on these routes too (`EventLoopRouteHandler`): `Host` and `Origin`
+/// checked (`HostPolicy`), a body over `maximumBodyBytes` refused (413) as soon as it is
+/// announced or sent, a body slower than `RequestLimits.bodyTimeout` cut (408), a connection idle
+/// longer than `RequestLimits.idleTimeout` closed, replies in request order.
+public protocol EventLoopRoutes: Sendable {
+    /// The largest request body these routes take, bytes.
+    var maximumBodyBytes: Int { get }
+    /// Whether a request with this head is answered here (by method and path).
+    func answers(_ head: HTTPRequestHead) -> Bool
+    /// Answers `request` by succeeding `reply` exactly once, from any thread; called on the event
+    /// loop, so it must not block. A failed promise is answered 500 and the connection closed.
+    func respond(to request: EventLoopRequest, reply: EventLoopPromise<EventLoopResponse>)
+}
+
+/// A request for `EventLoopRoutes`: its head, and its whole body (empty when it has none).
+public struct EventLoopRequest: Sendable {
+    public var head: HTTPRequestHead
+    public var body: ByteBuffer
+
+    public init(head: HTTPRequestHead, body: ByteBuffer) {
+        self.head = head
+        self.body = body
+    }
+
+    /// The target's path: before `?` (and `#`).
+    public var path: Substring { Self.path(of: head.uri) }
+
+    /// The target's query, still percent-encoded: after `?`, before `#`; empty without one.
+    public var query: Substring {
+        let uri = head.uri
+        guard let mark = uri.utf8.firstIndex(of: UInt8(ascii: "?")) else { return "" }
+        let rest = uri[uri.utf8.index(after: mark)...]
+        return rest[..<(rest.utf8.firstIndex(of: UInt8(ascii: "#")) ?? rest.endIndex)]
+    }
+
+    /// The path of a request target (`/a?b` → `/a`), read on its bytes.
+    public static func path(of uri: String) -> Substring {
+        uri[..<(uri.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? uri.endIndex)]
+    }
+}
+
+/// A reply of `EventLoopRoutes`: a status and a body with its media type.
+public struct EventLoopResponse: Sendable {
+    public var status: HTTPResponseStatus
+    public var contentType: String
+    public var body: String
+    /// `Retry-After` in seconds (RFC 9110 §10.2.3), for a 503; nil for none.
+    public var retryAfter: Int?
+    /// Whether the connection closes after this reply.
+    public var close: Bool
+
+    public init(status: HTTPResponseStatus = .ok, contentType: String = "text/plain; charset=utf-8", body: String,
+                retryAfter: Int? = nil, close: Bool = false) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.retryAfter = retryAfter
+        self.close = close
+    }
+}

@@ -1,0 +1,264 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import GeoCore
+import GeoTestSupport
+import HTTPServing
+import SystemIO
+import Testing
+import TrackingProtocols
+@testable import TrackingServer
+
+/// A store for the ingest path's tests: SQLite underneath, with commits the test can hold (to
+/// see that no ack leaves before its batch is committed) or fail (storage down).
+final class GatedStore: PositionStore, @unchecked Sendable {
+    struct Down: Error, CustomStringConvertible { var description: String { "the test's store is down" } }
+    let inner: SQLitePositionStore
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var held = false, down = false, entered = 0
+
+    init(path: String) throws { inner = try SQLitePositionStore(path: path) }
+
+    func hold(_ value: Bool) { condition.lock(); held = value; condition.broadcast(); condition.unlock() }
+    func setDown(_ value: Bool) { condition.lock(); down = value; condition.unlock() }
+    /// Blocks until `count` commits have begun (a minute at most); whether they had.
+    func waitForCommits(_ count: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(60)
+        while entered < count { if !condition.wait(until: deadline) { return false } }
+        return true
+    }
+
+    func commit(_ rows: [StoredFix]) throws -> Int {
+        condition.lock()
+        entered += 1
+        condition.broadcast()
+        while held { condition.wait() }
+        let failing = down
+        condition.unlock()
+        if failing { throw Down() }
+        return try inner.commit(rows)
+    }
+    func devices() async throws -> [DeviceSettings] { try inner.devices() }
+    func register(_ devices: [DeviceSettings]) async throws { try inner.register(devices) }
+    func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
+        try inner.positions(device: device, from: from, to: to, limit: limit)
+    }
+    func latest(device: String) async throws -> StoredFix? { try inner.latest(device: device) }
+    func latest(in box: BoundingBox) async throws -> [StoredFix] { try inner.latest(in: box) }
+    func count(device: String, fixTime: Int64) async throws -> Int { try inner.count(device: device, fixTime: fixTime) }
+    func removeDays(before day: Int64) async throws { try inner.removeDays(before: day) }
+    func add(events: [FenceEvent]) throws -> [FenceEvent] { try inner.add(events: events) }
+    func events(device: String?, from: Int64, to: Int64, limit: Int) async throws -> [FenceEvent] {
+        try inner.events(device: device, from: from, to: to, limit: limit)
+    }
+    func latestEvents(device: String) throws -> [FenceEvent] { try inner.latestEvents(device: device) }
+}
+
+/// The ingest endpoints on the event loop (`IngestRoutes` on `EventLoopRouteHandler`), over
+/// kept-alive loopback connections, as devices send: the ack leaves only after the commit, a
+/// failed store gets 503 and no ack, and the server's limits hold on this path.
+@Suite struct EventLoopIngestTests {
+    /// A response read off a kept-alive connection: status, header fields (lowercased names), body.
+    struct Reply {
+        var status: Int
+        var fields: [String: String]
+        var body: String
+    }
+
+    /// Reads one response (its head, then `Content-Length` bytes); nil when the server closed first.
+    static func readReply(_ socket: FileDescriptor) throws -> Reply? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1)
+        while !bytes.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            guard try chunk.withUnsafeMutableBytes({ try socket.read(into: $0) }) == 1 else { return nil }
+            bytes.append(chunk[0])
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\r\n")
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let status = Int(lines[0].split(separator: " ")[1]) ?? 0
+        var body: [UInt8] = []
+        let length = Int(fields["content-length"] ?? "0") ?? 0
+        while body.count < length {
+            var part = [UInt8](repeating: 0, count: length - body.count)
+            let n = try part.withUnsafeMutableBytes { try socket.read(into: $0) }
+            guard n > 0 else { return nil }
+            body += part[..<n]
+        }
+        return Reply(status: status, fields: fields, body: String(decoding: body, as: UTF8.self))
+    }
+
+    /// Whether the server sent anything within `milliseconds` (`poll(2)`).
+    static func readable(_ socket: FileDescriptor, within milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, milliseconds) > 0
+    }
+
+    /// Whether the server closed the connection: what is left to read ends without a response.
+    static func closedWithoutReply(_ socket: FileDescriptor) throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        return try chunk.withUnsafeMutableBytes { try socket.read(into: $0) } == 0
+    }
+
+    static func osmAnd(_ port: Int, device: String, time: Int, host: String? = nil) -> String {
+        "GET /?id=\(device)&lat=52.5&lon=13.4&timestamp=\(time) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n\r\n"
+    }
+
+    /// Runs `body` on a thread of its own (blocking sockets), with the server on `limits`.
+    static func withServer(_ ingest: TrackingIngest, limits: RequestLimits = .init(), _ body: @escaping @Sendable (Int) throws -> Void) async throws {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        var options = LocalServer.Options(port: 0, hosts: ["127.0.0.1"])
+        options.limits = limits
+        let server = Task {
+            try await TrackingRoutes.run(options, ingest: ingest, serving: { url in
+                continuation.yield(Int(url.split(separator: ":").last!.dropLast())!)
+            }, note: { _ in })
+        }
+        defer { server.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            Thread { done.resume(with: Result { try body(port) }) }.start()
+        }
+    }
+
+    static func setUp() async throws -> (URL, GatedStore, TrackingIngest) {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        let store = try GatedStore(path: dir.appendingPathComponent("t.sqlite").path)
+        return (dir, store, try await TrackingIngest(store: store, policy: .register))
+    }
+
+    /// With the commit held, the request waits unanswered (the router's answer to a pipelined
+    /// `/metrics` too: replies keep request order); once it is let go the ack arrives and the
+    /// fix is stored; the request pipelined after `/metrics` was not read before it was answered.
+    @Test(.timeLimit(.minutes(2))) func ack_onlyAfterTheCommit_repliesInRequestOrder() async throws {
+        let (dir, store, ingest) = try await Self.setUp()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t = TrackingServerTests.nowSeconds - 100
+        try await Self.withServer(ingest) { port in
+            let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? socket.close() }
+            // A first request on the connection, then the kept-alive path.
+            try socket.writeAll(Self.osmAnd(port, device: "a", time: t - 1))
+            #expect(try Self.readReply(socket)?.status == 200)
+            store.hold(true)
+            try socket.writeAll(Self.osmAnd(port, device: "a", time: t) + "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+                                + Self.osmAnd(port, device: "a", time: t + 1))
+            #expect(store.waitForCommits(2), "the second fix never reached the store")
+            #expect(!Self.readable(socket, within: 500), "a reply left while its commit was held")
+            store.hold(false)
+            let ack = try #require(try Self.readReply(socket))
+            #expect(ack.status == 200 && ack.body == "OK\n")
+            let metrics = try #require(try Self.readReply(socket))
+            #expect(metrics.status == 200)
+            #expect(metrics.body.contains("tracking_requests_total{endpoint=\"osmand\"} 2\n"), "\(metrics.body.prefix(300))")
+            #expect(metrics.body.contains("tracking_acknowledged_fixes_total 2\n"))
+            #expect(try Self.readReply(socket)?.status == 200)
+        }
+        for time in [t - 1, t, t + 1] { #expect(try await store.count(device: "a", fixTime: Int64(time) * 1000) == 1) }
+        ingest.stop()
+    }
+
+    /// While the store fails: 503 with `Retry-After`, no ack, nothing stored; the device's retry
+    /// on the same connection once it is back is acknowledged and stored once.
+    @Test(.timeLimit(.minutes(2))) func storageDown_503NoAck_retryOnTheSameConnectionStoredOnce() async throws {
+        let (dir, store, ingest) = try await Self.setUp()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t = TrackingServerTests.nowSeconds - 100
+        try await Self.withServer(ingest) { port in
+            let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? socket.close() }
+            try socket.writeAll(Self.osmAnd(port, device: "b", time: t - 1))
+            #expect(try Self.readReply(socket)?.status == 200)
+            store.setDown(true)
+            try socket.writeAll(Self.osmAnd(port, device: "b", time: t))
+            let refused = try #require(try Self.readReply(socket))
+            #expect(refused.status == 503 && refused.fields["retry-after"] == "1", "\(refused)")
+            store.setDown(false)
+            try socket.writeAll(Self.osmAnd(port, device: "b", time: t))
+            #expect(try Self.readReply(socket)?.status == 200)
+            try socket.writeAll(Self.osmAnd(port, device: "b", time: t)) // a retry of an acked fix
+            #expect(try Self.readReply(socket)?.status == 200)
+        }
+        #expect(try await store.count(device: "b", fixTime: Int64(t) * 1000) == 1)
+        let text = ingest.metrics.text()
+        #expect(text.contains("tracking_commit_failures_total 1\n") && text.contains("tracking_acknowledged_fixes_total 3\n"))
+        #expect(text.contains("tracking_responses_total{status=\"503\"} 1\n"))
+        ingest.stop()
+    }
+
+    /// On a kept-alive connection: a chunked body (no length announced) that grows past 5 MiB
+    /// gets 413 and the connection closes; a rebound DNS name in `Host` gets 403. Nothing of
+    /// either is stored.
+    @Test(.timeLimit(.minutes(2))) func chunkedBodyOverTheLimit_413_hostOfAnotherName_403() async throws {
+        let (dir, store, ingest) = try await Self.setUp()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t = TrackingServerTests.nowSeconds - 100
+        try await Self.withServer(ingest) { port in
+            let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? socket.close() }
+            try socket.writeAll(Self.osmAnd(port, device: "c", time: t - 1))
+            #expect(try Self.readReply(socket)?.status == 200)
+            try socket.writeAll("POST /overland HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: UInt8(ascii: " "), count: 0x10000) + Array("\r\n".utf8)
+            var sent = 0
+            // 96 chunks of 64 KiB (6 MiB) at most, stopping when the answer came.
+            while sent < 96, !Self.readable(socket, within: 0) {
+                _ = try chunk.withUnsafeBytes { try socket.send($0) }
+                sent += 1
+            }
+            let reply = try #require(try Self.readReply(socket))
+            #expect(reply.status == 413 && reply.fields["connection"] == "close", "\(reply)")
+            #expect(sent > 80, "answered after \(sent) chunks of 64 KiB: before the body reached 5 MiB")
+            #expect(try Self.closedWithoutReply(socket))
+
+            let other = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? other.close() }
+            try other.writeAll(Self.osmAnd(port, device: "c", time: t - 2))
+            #expect(try Self.readReply(other)?.status == 200)
+            try other.writeAll(Self.osmAnd(port, device: "c", time: t, host: "evil.example:\(port)"))
+            #expect(try Self.readReply(other)?.status == 403)
+        }
+        #expect(try await store.positions(device: "c", from: 0, to: .max, limit: 10).map(\.fixTime) == [Int64(t - 2) * 1000, Int64(t - 1) * 1000])
+        ingest.stop()
+    }
+
+    /// A body trickled slower than `bodyTimeout` gets 408 and the connection closes; a kept-alive
+    /// connection that sends half a head and falls silent is closed at `idleTimeout`. Nothing
+    /// of either is stored.
+    @Test(.timeLimit(.minutes(2))) func slowBody_408AtItsDeadline_halfAHeadClosedWhenIdle() async throws {
+        let (dir, store, ingest) = try await Self.setUp()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var limits = RequestLimits()
+        limits.bodyTimeout = .seconds(1)
+        limits.idleTimeout = .seconds(2)
+        let t = TrackingServerTests.nowSeconds - 100
+        try await Self.withServer(ingest, limits: limits) { port in
+            let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? socket.close() }
+            try socket.writeAll(Self.osmAnd(port, device: "d", time: t - 1))
+            #expect(try Self.readReply(socket)?.status == 200)
+            try socket.writeAll("POST / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                                + "Content-Length: 100\r\n\r\nid=d&lat=52.5&lon=13.4&timestamp=\(t)")
+            let reply = try #require(try Self.readReply(socket))
+            #expect(reply.status == 408, "\(reply)")
+            #expect(try Self.closedWithoutReply(socket))
+
+            let idle = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? idle.close() }
+            try idle.writeAll(Self.osmAnd(port, device: "d", time: t - 2))
+            #expect(try Self.readReply(idle)?.status == 200)
+            try idle.writeAll("GET /?id=d&lat=52.5&lon=13.4&timestamp=\(t + 1) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Slow: ")
+            #expect(try Self.closedWithoutReply(idle))
+        }
+        #expect(try await store.positions(device: "d", from: 0, to: .max, limit: 10).map(\.fixTime) == [Int64(t - 2) * 1000, Int64(t - 1) * 1000])
+        ingest.stop()
+    }
+}
