@@ -270,7 +270,8 @@ let package = Package(
         .target(
             name: "TileServer",
             dependencies: ["GeoBase", "GeoCore", "HTTPServing", "MapData", "MapStyle", "MapRenderer", "StyleRendering", "TileArchives", "SystemIO", "ZlibCompression",
-                           .product(name: "Hummingbird", package: "hummingbird")],
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
 

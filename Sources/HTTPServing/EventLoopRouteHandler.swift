@@ -196,20 +196,18 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// Writes `response`; `written` is completed once its last byte was.
     private func write(_ context: ChannelHandlerContext, _ response: EventLoopResponse, version: HTTPVersion, keepAlive: Bool,
                        written: EventLoopPromise<Void>? = nil) {
-        var body = context.channel.allocator.buffer(capacity: response.body.utf8.count + 1)
-        body.writeString(response.body)
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(4)
-        headers.add(name: "Content-Type", value: response.contentType)
-        headers.add(name: "Content-Length", value: String(body.readableBytes))
-        if let seconds = response.retryAfter { headers.add(name: "Retry-After", value: String(seconds)) }
+        var headers = response.headers
+        // None for 204 and 304, which have no body (RFC 9110 §8.6, §15.3.5, §15.4.5).
+        if !headers.contains(name: "content-length"), response.status != .noContent, response.status != .notModified {
+            headers.add(name: "Content-Length", value: String(response.body.readableBytes))
+        }
         if !keepAlive {
             headers.add(name: "Connection", value: "close")
         } else if version.minor == 0 {
             headers.add(name: "Connection", value: "keep-alive")
         }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: response.status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        if response.body.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(response.body))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
     }
 

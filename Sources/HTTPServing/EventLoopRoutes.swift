@@ -49,22 +49,30 @@ public struct EventLoopRequest: Sendable {
     }
 }
 
-/// A reply of `EventLoopRoutes`: a status and a body with its media type.
+/// A reply of `EventLoopRoutes`: a status, header fields and a body.
 public struct EventLoopResponse: Sendable {
     public var status: HTTPResponseStatus
-    public var contentType: String
-    public var body: String
-    /// `Retry-After` in seconds (RFC 9110 §10.2.3), for a 503; nil for none.
-    public var retryAfter: Int?
+    /// The reply's header fields but `Connection`, which the handler writes, and
+    /// `Content-Length`, which it writes from `body` (none for 204 and 304) unless given here (a
+    /// HEAD reply names the length of the body a GET would get, RFC 9110 §9.3.2).
+    public var headers: HTTPHeaders
+    public var body: ByteBuffer
     /// Whether the connection closes after this reply.
     public var close: Bool
 
+    public init(status: HTTPResponseStatus = .ok, headers: HTTPHeaders, body: ByteBuffer, close: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.close = close
+    }
+
+    /// A text reply of `contentType`; `retryAfter` seconds in `Retry-After` (RFC 9110 §10.2.3)
+    /// for a 503, nil for none.
     public init(status: HTTPResponseStatus = .ok, contentType: String = "text/plain; charset=utf-8", body: String,
                 retryAfter: Int? = nil, close: Bool = false) {
-        self.status = status
-        self.contentType = contentType
-        self.body = body
-        self.retryAfter = retryAfter
-        self.close = close
+        var headers: HTTPHeaders = ["Content-Type": contentType]
+        if let retryAfter { headers.add(name: "Retry-After", value: String(retryAfter)) }
+        self.init(status: status, headers: headers, body: ByteBuffer(string: body), close: close)
     }
 }

@@ -68,13 +68,15 @@ public struct LocalServer {
     /// `handler` instead of the router, whose routes are then not served: for a server that
     /// reads its paths itself (the tile server's `TileRoute`), this spares the router's walk of
     /// its trie per request (4.5 % of `geo serve`'s CPU time under wrk, `perf`).
-    public func run(handler: @escaping @Sendable (Request) async -> Response, serving: @escaping @Sendable (String) -> Void,
-                    note: @escaping @Sendable (String) -> Void) async throws {
+    /// - Parameter eventLoopRoutes: requests answered on the event loop before `handler`
+    ///   (`EventLoopRoutes`, under the same limits and host checks); nil for none.
+    public func run(handler: @escaping @Sendable (Request) async -> Response, eventLoopRoutes: (any EventLoopRoutes)? = nil,
+                    serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
         let check = HostCheckMiddleware<BasicWebSocketRequestContext>(policy: policy)
         let responder = CallbackResponder<BasicWebSocketRequestContext> { request, context in
             try await check.handle(request, context: context) { request, _ in await handler(request) }
         }
-        try await serve(responder, eventLoopRoutes: nil, serving: serving, note: note)
+        try await serve(responder, eventLoopRoutes: eventLoopRoutes, serving: serving, note: note)
     }
 
     private func serve<Responder: HTTPResponder>(_ responder: Responder, eventLoopRoutes: (any EventLoopRoutes)?,

@@ -39,7 +39,7 @@ extension TileServer {
     /// The base URL the style drawn for a raster tile names this server by.
     static let internalBase = "http://tileserver.internal"
 
-    func raster(_ id: String, _ z: Int?, _ x: Int?, _ y: Int?, highDensity: Bool) -> Response {
+    func raster(_ id: String, _ z: Int?, _ x: Int?, _ y: Int?, highDensity: Bool) -> TileAnswer {
         guard let style = styles.first(where: { $0.id == id }) else { return Self.text("no style \(id)", status: 404) }
         guard let z, let x, let y, z <= Self.maximumRasterZoom, x < 1 << z, y < 1 << z else {
             return Self.text("no raster tile there: zooms 0…\(Self.maximumRasterZoom), x and y below 2^z", status: 404)
@@ -101,8 +101,8 @@ extension TileServer {
         Self.version(tilesets.map { $0.source.versioned().generation }, styleHash: styleHash)
     }
 
-    private static func png(_ bytes: [UInt8]) -> Response {
-        Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: tileCaching], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    private static func png(_ bytes: [UInt8]) -> TileAnswer {
+        TileAnswer(headers: [.contentType: "image/png", .cacheControl: tileCaching], body: ByteBuffer(bytes: bytes))
     }
 
     /// What this server would send for `path`, for the style being drawn: TileJSON, tiles (as

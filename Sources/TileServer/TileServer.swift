@@ -136,44 +136,71 @@ public final class TileServer: Sendable {
         let local = try LocalServer(server)
         try await withThrowingDiscardingTaskGroup { group in
             if let accessLog { group.addTask { await accessLog.run() } }
-            try await local.run(handler: { request in self.handle(request) }, serving: serving, note: note)
+            try await local.run(handler: { request in self.handle(request) }, eventLoopRoutes: TileEventLoopRoutes(server: self),
+                                serving: serving, note: note)
             group.cancelAll()
         }
     }
 
-    /// Answers one request, counts it in `/metrics` and logs it. A HEAD request gets the GET
-    /// answer's status and header fields, `Content-Length` included, without its body (RFC 9110
-    /// §9.3.2); nothing of an archive's range is read for it.
+    /// Answers a request Hummingbird hands over: an archive's bytes (streamed), any other
+    /// method than GET, HEAD and OPTIONS (405), and — when serving without `TileEventLoopRoutes`,
+    /// as tests may — every other request as `handle(_: TileRequest)`.
     func handle(_ request: Request) -> Response {
+        guard request.method == .get || request.method == .head, case .archive(let name)? = try? TileRoute.parse(request.uri.path) else {
+            return handle(TileRequest(request)).response
+        }
+        let start = ContinuousClock.now
+        var response: Response
+        if let source = tileset(name) as? PMTilesSource { response = archive(source, request) } else {
+            response = Self.text("no PMTiles archive \(name)", status: 404).response
+        }
+        if request.method == .head { response = response.createHeadResponse() }
+        addCORS(&response.headers)
+        record(request.method, request.uri.path, kind: "archive", status: response.status, bytes: response.body.contentLength ?? 0, since: start)
+        return response
+    }
+
+    /// Answers one request but an archive's bytes, counts it in `/metrics` and logs it. A HEAD
+    /// request gets the GET answer's status and header fields, `Content-Length` included,
+    /// without its body (RFC 9110 §9.3.2).
+    func handle(_ request: TileRequest) -> TileAnswer {
         let start = ContinuousClock.now
         var kind = "other"
-        var response: Response
+        var answer: TileAnswer
         if request.method != .get && request.method != .head && request.method != .options {
-            response = Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD, OPTIONS"])
+            answer = TileAnswer(.methodNotAllowed, headers: [.allow: "GET, HEAD, OPTIONS"])
         } else if request.method == .options {
-            response = Response(status: .noContent, headers: [.accessControlAllowMethods: "GET, HEAD, OPTIONS",
-                                                              .accessControlAllowHeaders: "Range, If-None-Match", .accessControlMaxAge: "86400"])
+            answer = TileAnswer(.noContent, headers: [.accessControlAllowMethods: "GET, HEAD, OPTIONS",
+                                                      .accessControlAllowHeaders: "Range, If-None-Match", .accessControlMaxAge: "86400"])
         } else {
             do {
-                let route = try TileRoute.parse(request.uri.path)
+                let route = try TileRoute.parse(request.path)
                 kind = Self.kind(route)
-                response = respond(route, request)
+                answer = respond(route, request)
             } catch {
-                response = Self.text(error.reason, status: error.status)
+                answer = Self.text(error.reason, status: error.status)
             }
-            if request.method == .head { response = response.createHeadResponse() }
+            if request.method == .head { answer = answer.head }
         }
-        if let cors = options.cors {
-            response.headers[.accessControlAllowOrigin] = cors
-            response.headers[.accessControlExposeHeaders] = "ETag, Content-Encoding, Content-Length, Content-Range, Accept-Ranges"
-            if cors != "*" { response.headers[.vary] = [response.headers[.vary], "Origin"].compactMap { $0 }.joined(separator: ", ") }
-        }
-        let bytes = response.body.contentLength ?? 0
+        addCORS(&answer.headers)
+        record(request.method, request.path, kind: kind, status: answer.status, bytes: answer.body.readableBytes, since: start)
+        return answer
+    }
+
+    /// `--cors`' header fields.
+    private func addCORS(_ headers: inout HTTPFields) {
+        guard let cors = options.cors else { return }
+        headers[.accessControlAllowOrigin] = cors
+        headers[.accessControlExposeHeaders] = "ETag, Content-Encoding, Content-Length, Content-Range, Accept-Ranges"
+        if cors != "*" { headers[.vary] = [headers[.vary], "Origin"].compactMap { $0 }.joined(separator: ", ") }
+    }
+
+    /// Counts an answered request in `/metrics` and the access log.
+    private func record(_ method: HTTPRequest.Method, _ path: String, kind: String, status: HTTPResponse.Status, bytes: Int, since start: ContinuousClock.Instant) {
         let d = (ContinuousClock.now - start).components
         let seconds = Double(d.seconds) + Double(d.attoseconds) * 1e-18
-        metrics.record(kind: kind, status: Int(response.status.code), bytes: bytes, seconds: seconds)
-        accessLog?.append("\(request.method) \(request.uri.path) \(response.status.code) \(bytes) \(Int((seconds * 1e6).rounded())) µs")
-        return response
+        metrics.record(kind: kind, status: Int(status.code), bytes: bytes, seconds: seconds)
+        accessLog?.append("\(method) \(path) \(status.code) \(bytes) \(Int((seconds * 1e6).rounded())) µs")
     }
 
     private static func kind(_ route: TileRoute) -> String {
@@ -190,8 +217,8 @@ public final class TileServer: Sendable {
         }
     }
 
-    private func respond(_ route: TileRoute, _ request: Request) -> Response {
-        let base = "http://" + (request.head.authority ?? "127.0.0.1")
+    private func respond(_ route: TileRoute, _ request: TileRequest) -> TileAnswer {
+        let base = "http://" + (request.host ?? "127.0.0.1")
         switch route {
         case .index:
             let sets = tilesets.map { ($0.name, $0.source.versioned()) }
@@ -200,8 +227,8 @@ public final class TileServer: Sendable {
                 TileDocuments.index(tilesets: sets.map { ($0.0, $0.1.source.metadata) }, styles: styles.map(\.id), base: base)
             })
         case .metrics:
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(string: metrics.text(rasterCache: rasterCache.statistics, documents: documents.statistics))))
+            return TileAnswer(headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                              body: ByteBuffer(string: metrics.text(rasterCache: rasterCache.statistics, documents: documents.statistics)))
         case .tileJSON(let name):
             guard let (source, generation) = tilesets.first(where: { $0.name == name })?.source.versioned() else {
                 return Self.text("no tileset \(name)", status: 404)
@@ -211,8 +238,8 @@ public final class TileServer: Sendable {
         case .tile(let name, let z, let x, let y, let ext):
             return tile(name, z, x, y, ext, request)
         case .archive(let name):
-            guard let source = tileset(name) as? PMTilesSource else { return Self.text("no PMTiles archive \(name)", status: 404) }
-            return archive(source, request)
+            // Archives stream through `handle(_: Request)`; `TileEventLoopRoutes` passes them on.
+            return Self.text("no PMTiles archive \(name) at this path", status: 404)
         case .style(let id):
             guard let style = styles.first(where: { $0.id == id }) else { return Self.text("no style \(id)", status: 404) }
             guard let (bytes, hash) = try? style.contents() else {
@@ -239,8 +266,8 @@ public final class TileServer: Sendable {
         case .sprite(let id, let highDensity, let ext):
             guard let sprite = sprites[id] else { return Self.text("no sprite \(id)", status: 404) }
             guard let bytes = try? sprite.bytes(highDensity: highDensity, ext: ext) else { return Self.text("no sprite file \(id)", status: 404) }
-            return Response(status: .ok, headers: [.contentType: ext == "png" ? "image/png" : "application/json", .cacheControl: Self.tileCaching],
-                            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            return TileAnswer(headers: [.contentType: ext == "png" ? "image/png" : "application/json", .cacheControl: Self.tileCaching],
+                              body: ByteBuffer(bytes: bytes))
         }
     }
 
@@ -251,7 +278,7 @@ public final class TileServer: Sendable {
     /// A tile: 404 outside the tileset's zooms or bounds or for another format, 204 for an
     /// empty tile inside them, 304 when `If-None-Match` names its ETag, else its bytes as
     /// stored (gzip passed through, or inflated for a client that does not accept gzip).
-    private func tile(_ name: String, _ z: Int?, _ x: Int?, _ y: Int?, _ ext: String, _ request: Request) -> Response {
+    private func tile(_ name: String, _ z: Int?, _ x: Int?, _ y: Int?, _ ext: String, _ request: TileRequest) -> TileAnswer {
         guard let source = tileset(name) else { return Self.text("no tileset \(name)", status: 404) }
         let m = source.metadata
         let wanted = m.format == .mvt ? ["pbf", "mvt"] : m.format == .jpeg ? ["jpg", "jpeg"] : [m.format.rawValue]
@@ -264,8 +291,8 @@ public final class TileServer: Sendable {
             note("\(name): tile \(z)/\(x)/\(y): \(error)")
             return Self.text("tile \(z)/\(x)/\(y) cannot be read", status: 500)
         }
-        guard var tile = stored, !tile.bytes.isEmpty else { return Response(status: .noContent, headers: [.cacheControl: Self.tileCaching]) }
-        if tile.gzipped, !Self.acceptsGzip(request.headers[.acceptEncoding]) {
+        guard var tile = stored, !tile.bytes.isEmpty else { return TileAnswer(.noContent, headers: [.cacheControl: Self.tileCaching]) }
+        if tile.gzipped, !Self.acceptsGzip(request.acceptEncoding) {
             do { tile = StoredTile(bytes: try Gzip.decompress(tile.bytes, limit: Self.inflateLimit), gzipped: false) } catch {
                 note("\(name): tile \(z)/\(x)/\(y): gzip: \(error)")
                 return Self.text("tile \(z)/\(x)/\(y) cannot be read", status: 500)
@@ -273,7 +300,7 @@ public final class TileServer: Sendable {
         }
         let etag = "\"" + String(Self.contentHash(tile.bytes), radix: 16) + (tile.gzipped ? "-gz\"" : "\"")
         var headers: HTTPFields = [.eTag: etag, .cacheControl: Self.tileCaching, .vary: "Accept-Encoding"]
-        if let match = request.headers[.ifNoneMatch], Self.matches(match, etag) { return Response(status: .notModified, headers: headers) }
+        if let match = request.ifNoneMatch, Self.matches(match, etag) { return TileAnswer(.notModified, headers: headers) }
         headers[.contentType] = switch m.format {
         case .mvt: "application/vnd.mapbox-vector-tile"
         case .png: "image/png"
@@ -281,7 +308,7 @@ public final class TileServer: Sendable {
         case .webp: "image/webp"
         }
         if tile.gzipped { headers[.contentEncoding] = "gzip" }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: tile.bytes)))
+        return TileAnswer(headers: headers, body: ByteBuffer(bytes: tile.bytes))
     }
 
     /// The archive file, whole or one byte range (RFC 7233): 206 with `Content-Range`, 416
@@ -326,12 +353,11 @@ public final class TileServer: Sendable {
     /// Whether `/fonts/…` serves glyphs: from `--fonts` folders or made from local fonts.
     var servesFonts: Bool { options.fonts != nil || options.localGlyphs != nil }
 
-    private func glyphs(_ stack: String, _ range: String) -> Response {
+    private func glyphs(_ stack: String, _ range: String) -> TileAnswer {
         guard servesFonts else { return Self.text("no fonts are served (--fonts, or local fonts)", status: 404) }
         do {
             guard let body = try glyphBytes(stack, range) else { return Self.text("no glyphs \(stack) \(range)", status: 404) }
-            return Response(status: .ok, headers: [.contentType: "application/x-protobuf", .cacheControl: Self.tileCaching],
-                            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            return TileAnswer(headers: [.contentType: "application/x-protobuf", .cacheControl: Self.tileCaching], body: ByteBuffer(bytes: body))
         } catch {
             note("fonts \(stack) \(range): \(error)")
             return Self.text("glyphs \(stack) \(range) cannot be read", status: 500)
@@ -424,8 +450,8 @@ public final class TileServer: Sendable {
     }
 
     /// A JSON document as made by `DocumentCache`.
-    static func json(_ text: ByteBuffer) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: .init(byteBuffer: text))
+    static func json(_ text: ByteBuffer) -> TileAnswer {
+        TileAnswer(headers: [.contentType: "application/json", .cacheControl: "no-cache"], body: text)
     }
 
     /// A version of what a document is made of: `contentHash` of a style file's bytes (0 for a
@@ -434,8 +460,8 @@ public final class TileServer: Sendable {
         generations.reduce(styleHash) { h, g in (h ^ UInt64(g)) &* 0x100_0000_01b3 }
     }
 
-    static func text(_ body: String, status: Int) -> Response {
-        Response(status: .init(code: status), headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: body + "\n")))
+    static func text(_ body: String, status: Int) -> TileAnswer {
+        TileAnswer(.init(code: status), headers: [.contentType: "text/plain; charset=utf-8"], body: ByteBuffer(string: body + "\n"))
     }
 }
 
