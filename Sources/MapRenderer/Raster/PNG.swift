@@ -34,34 +34,32 @@ public enum PNG {
         let channels = opaque ? 3 : 4
         let rowBytes = image.width * channels
         var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * image.height)
-        var previous = [UInt8](repeating: 0, count: rowBytes)
-        var current = [UInt8](repeating: 0, count: rowBytes)
-        var candidate = [UInt8](repeating: 0, count: rowBytes)
-        var best = [UInt8](repeating: 0, count: rowBytes)
-        for y in 0..<image.height {
-            let base = y * image.width * 4
-            if opaque {
-                for x in 0..<image.width {
-                    current[x * 3] = rgba[base + x * 4]; current[x * 3 + 1] = rgba[base + x * 4 + 1]; current[x * 3 + 2] = rgba[base + x * 4 + 2]
+        // The unfiltered row and the one above it (zeros above the first, §9.2).
+        var rows = [UInt8](repeating: 0, count: 2 * rowBytes)
+        rgba.withUnsafeBufferPointer { source in
+            raw.withUnsafeMutableBufferPointer { raw in
+                rows.withUnsafeMutableBufferPointer { rows in
+                    var current = UnsafeMutableBufferPointer(rebasing: rows[0..<rowBytes])
+                    var previous = UnsafeMutableBufferPointer(rebasing: rows[rowBytes...])
+                    for y in 0..<image.height {
+                        let base = y * image.width * 4
+                        if opaque {
+                            for x in 0..<image.width {
+                                current[x * 3] = source[base + x * 4]
+                                current[x * 3 + 1] = source[base + x * 4 + 1]
+                                current[x * 3 + 2] = source[base + x * 4 + 2]
+                            }
+                        } else {
+                            _ = current.update(fromContentsOf: source[base..<(base + rowBytes)])
+                        }
+                        let out = UnsafeMutableBufferPointer(rebasing: raw[(y * (rowBytes + 1))..<((y + 1) * (rowBytes + 1))])
+                        let type: UInt8 = rowFilter == .none ? 0 : bestFilter(current, previous, bpp: channels)
+                        out[0] = type
+                        filter(type, current, previous, bpp: channels, into: UnsafeMutableBufferPointer(rebasing: out[1...]))
+                        swap(&previous, &current)
+                    }
                 }
-            } else {
-                for i in 0..<rowBytes { current[i] = rgba[base + i] }
             }
-            let o = y * (rowBytes + 1)
-            if rowFilter == .none {
-                raw[o] = 0
-                for i in 0..<rowBytes { raw[o + 1 + i] = current[i] }
-                continue
-            }
-            var bestType: UInt8 = 0
-            var bestScore = Int.max
-            for type: UInt8 in 0...4 {
-                let score = filter(type, current, previous, bpp: channels, into: &candidate)
-                if score < bestScore { bestScore = score; bestType = type; swap(&best, &candidate) }
-            }
-            raw[o] = bestType
-            for i in 0..<rowBytes { raw[o + 1 + i] = best[i] }
-            swap(&previous, &current)
         }
         let compressed: [UInt8]
         do { compressed = try Zlib.deflate(raw, level: level) } catch {
@@ -78,38 +76,49 @@ public enum PNG {
         return out
     }
 
-    /// Writes row `cur` filtered with `type` (§9.2) into `out`; returns the heuristic score.
-    private static func filter(_ type: UInt8, _ cur: [UInt8], _ prev: [UInt8], bpp: Int, into out: inout [UInt8]) -> Int {
-        var score = 0
-        cur.withUnsafeBufferPointer { c in
-            prev.withUnsafeBufferPointer { p in
-                out.withUnsafeMutableBufferPointer { o in
-                    let n = c.count
-                    @inline(__always) func put(_ i: Int, _ predictor: UInt8) {
-                        let v = c[i] &- predictor
-                        o[i] = v
-                        score += abs(Int(Int8(bitPattern: v)))
-                    }
-                    // One loop per filter type, the first pixel (no left neighbour) apart.
-                    switch type {
-                    case 1:
-                        for i in 0..<min(bpp, n) { put(i, 0) }
-                        for i in min(bpp, n)..<n { put(i, c[i - bpp]) }
-                    case 2:
-                        for i in 0..<n { put(i, p[i]) }
-                    case 3:
-                        for i in 0..<min(bpp, n) { put(i, p[i] >> 1) }
-                        for i in min(bpp, n)..<n { put(i, UInt8((UInt16(c[i - bpp]) + UInt16(p[i])) >> 1)) }
-                    case 4:
-                        for i in 0..<min(bpp, n) { put(i, p[i]) }
-                        for i in min(bpp, n)..<n { put(i, paeth(c[i - bpp], p[i], p[i - bpp])) }
-                    default:
-                        for i in 0..<n { put(i, 0) }
-                    }
-                }
-            }
+    /// The filter type (§9.2) of the heuristic of §12.8 for row `cur` below `prev`: the one whose
+    /// filtered bytes, taken as signed, have the smallest sum of absolute values (the first of
+    /// equal ones). All five sums in one pass over the row.
+    private static func bestFilter(_ cur: UnsafeMutableBufferPointer<UInt8>, _ prev: UnsafeMutableBufferPointer<UInt8>, bpp: Int) -> UInt8 {
+        @inline(__always) func cost(_ v: UInt8) -> Int { abs(Int(Int8(bitPattern: v))) }
+        var s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0
+        for i in 0..<cur.count {
+            let x = cur[i], b = prev[i]
+            let a: UInt8 = i >= bpp ? cur[i - bpp] : 0, c: UInt8 = i >= bpp ? prev[i - bpp] : 0
+            s0 += cost(x)
+            s1 += cost(x &- a)
+            s2 += cost(x &- b)
+            s3 += cost(x &- UInt8((UInt16(a) + UInt16(b)) >> 1))
+            s4 += cost(x &- paeth(a, b, c))
         }
-        return score
+        var best: UInt8 = 0, bestScore = s0
+        if s1 < bestScore { (best, bestScore) = (1, s1) }
+        if s2 < bestScore { (best, bestScore) = (2, s2) }
+        if s3 < bestScore { (best, bestScore) = (3, s3) }
+        if s4 < bestScore { best = 4 }
+        return best
+    }
+
+    /// Writes row `cur` (below `prev`) filtered with `type` (§9.2) into `out`.
+    private static func filter(_ type: UInt8, _ cur: UnsafeMutableBufferPointer<UInt8>, _ prev: UnsafeMutableBufferPointer<UInt8>, bpp: Int,
+                               into out: UnsafeMutableBufferPointer<UInt8>) {
+        let n = cur.count, first = min(bpp, n)
+        // One loop per filter type, the first pixel (no left neighbour) apart.
+        switch type {
+        case 1:
+            for i in 0..<first { out[i] = cur[i] }
+            for i in first..<n { out[i] = cur[i] &- cur[i - bpp] }
+        case 2:
+            for i in 0..<n { out[i] = cur[i] &- prev[i] }
+        case 3:
+            for i in 0..<first { out[i] = cur[i] &- prev[i] >> 1 }
+            for i in first..<n { out[i] = cur[i] &- UInt8((UInt16(cur[i - bpp]) + UInt16(prev[i])) >> 1) }
+        case 4:
+            for i in 0..<first { out[i] = cur[i] &- prev[i] }
+            for i in first..<n { out[i] = cur[i] &- paeth(cur[i - bpp], prev[i], prev[i - bpp]) }
+        default:
+            for i in 0..<n { out[i] = cur[i] }
+        }
     }
 
     /// The Paeth predictor (§9.4): whichever of left, up, upper-left is nearest to left + up − upper-left.
