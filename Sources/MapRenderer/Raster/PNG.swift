@@ -80,17 +80,19 @@ public enum PNG {
     /// filtered bytes, taken as signed, have the smallest sum of absolute values (the first of
     /// equal ones). All five sums in one pass over the row.
     private static func bestFilter(_ cur: UnsafeMutableBufferPointer<UInt8>, _ prev: UnsafeMutableBufferPointer<UInt8>, bpp: Int) -> UInt8 {
-        @inline(__always) func cost(_ v: UInt8) -> Int { abs(Int(Int8(bitPattern: v))) }
-        var s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0
-        for i in 0..<cur.count {
-            let x = cur[i], b = prev[i]
-            let a: UInt8 = i >= bpp ? cur[i - bpp] : 0, c: UInt8 = i >= bpp ? prev[i - bpp] : 0
-            s0 += cost(x)
-            s1 += cost(x &- a)
-            s2 += cost(x &- b)
-            s3 += cost(x &- UInt8((UInt16(a) + UInt16(b)) >> 1))
-            s4 += cost(x &- paeth(a, b, c))
+        @inline(__always) func cost(_ v: UInt8) -> Int32 { abs(Int32(Int8(bitPattern: v))) }
+        var s0: Int32 = 0, s1: Int32 = 0, s2: Int32 = 0, s3: Int32 = 0, s4: Int32 = 0
+        @inline(__always) func add(_ x: UInt8, _ a: UInt8, _ b: UInt8, _ c: UInt8) {
+            s0 &+= cost(x)
+            s1 &+= cost(x &- a)
+            s2 &+= cost(x &- b)
+            s3 &+= cost(x &- UInt8((UInt16(a) + UInt16(b)) >> 1))
+            s4 &+= cost(x &- paeth(a, b, c))
         }
+        // The first pixel has no left neighbour; the rest, without that test, vectorises.
+        let first = min(bpp, cur.count)
+        for i in 0..<first { add(cur[i], 0, prev[i], 0) }
+        for i in first..<cur.count { add(cur[i], cur[i - bpp], prev[i], prev[i - bpp]) }
         var best: UInt8 = 0, bestScore = s0
         if s1 < bestScore { (best, bestScore) = (1, s1) }
         if s2 < bestScore { (best, bestScore) = (2, s2) }
