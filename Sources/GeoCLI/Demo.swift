@@ -163,7 +163,7 @@ extension Demo {
                                      viewSize: ViewSize(width: 800, height: 600), projection: .mercator)
         let view = try MapView<ContinuousClock.Instant>(camera: camera, features: MapFeatureIndex(features))
         #if os(Linux)
-        view.text = try MapFiles.text()
+        view.text = try MapFiles.text(command: "demo")
         #endif
         _ = view.add(.polyline(MapPolyline(city.route.geometry, width: 8, color: Color(hex: 0x1E64F0, alpha: 120))))
         if matchedDrive.count > 1 { _ = view.add(.polyline(MapPolyline(matchedDrive, width: 3, color: Color(hex: 0xD02020)))) }

@@ -164,7 +164,7 @@ struct MapServeCommand: AsyncParsableCommand {
         let map = try data.mapData(command: "map")
         let centre = data.path == nil ? SampleCity.center : map.center
         let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: try size.viewSize(), projection: .globe)
-        let view = try MapFiles.view(camera: camera, features: MapFeatureIndex(map.wholeFeatures))
+        let view = try MapFiles.view(camera: camera, features: MapFeatureIndex(map.wholeFeatures), command: "map")
         let positionSource: (any PositionSource)?
         if let source {
             positionSource = try CommandLineFiles.positionSource(source, command: "map")

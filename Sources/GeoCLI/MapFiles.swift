@@ -52,26 +52,34 @@ enum MapFiles {
 
     /// A map view of `features` over the world base, labelled in the local fonts (Linux:
     /// MapRenderer's text is HarfBuzz + FreeType there; the Core Text path is not written yet).
-    static func view(camera: CameraState, features: MapFeatureIndex, style: MapStyle = .day) throws -> MapView<ContinuousClock.Instant> {
+    static func view(camera: CameraState, features: MapFeatureIndex, style: MapStyle = .day, command: String) throws -> MapView<ContinuousClock.Instant> {
         let view = try MapView<ContinuousClock.Instant>(camera: camera, features: features, worldBase: try worldBase(), style: style)
         #if os(Linux)
-        view.text = try text()
+        view.text = try text(command: command)
         #endif
         return view
     }
 
     #if os(Linux)
     /// The label fonts (`NotoFonts`), opened for text.
-    static func text() throws -> TextRenderer { try TextRenderer(faces: try fontFaces()) }
+    static func text(command: String) throws -> TextRenderer { try TextRenderer(faces: try fontFaces(command: command)) }
+
+    /// Glyph ranges made from the local Noto fonts (`LocalGlyphRanges`), for `command`'s styles.
+    /// - Throws: as ``fontFaces(command:)``.
+    static func localGlyphRanges(command: String) throws -> @Sendable (String, UInt32) throws -> [UInt8] {
+        let glyphs = LocalGlyphRanges(faces: try fontFaces(command: command))
+        return { stack, start in glyphs.range(stack: stack, startingAt: start) }
+    }
 
     /// The label fonts in fallback order.
-    /// - Throws: `CommandLineFileError` (66) for a missing file, naming it, where it was looked
-    ///   for and the Debian packages that have it; `RenderError` for a file that is no font.
-    static func fontFaces() throws -> [FontFace] {
+    /// - Throws: `CommandLineFileError` (66) for a missing file, naming `command`, the file, where
+    ///   it was looked for and the Debian packages that have it; `RenderError` for a file that is
+    ///   no font.
+    static func fontFaces(command: String) throws -> [FontFace] {
         do {
             return try NotoFonts.faces(environment: ProcessInfo.processInfo.environment, read: CommandLineFiles.contentsIfPresent)
         } catch let error as RenderError where error.code == .fontNotFound {
-            throw CommandLineFileError(description: "geo snapshot: \(error.message)", status: 66)
+            throw CommandLineFileError(description: "geo \(command): \(error.message)", status: 66)
         }
     }
     #endif

@@ -71,8 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
     static func localGlyphs(note: (String) -> Void) -> (@Sendable (String, UInt32) throws -> [UInt8])? {
         #if os(Linux)
         do {
-            let glyphs = LocalGlyphRanges(faces: try NotoFonts.faces(environment: ProcessInfo.processInfo.environment, read: CommandLineFiles.contentsIfPresent))
-            return { stack, start in glyphs.range(stack: stack, startingAt: start) }
+            return try MapFiles.localGlyphRanges(command: "serve")
         } catch {
             note("no glyphs from local fonts (\(error)); only --fonts folders are served")
             return nil

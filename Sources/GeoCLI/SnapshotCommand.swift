@@ -116,7 +116,7 @@ struct SnapshotCommand: ParsableCommand {
         style.showsAllPedestrianFeatures = pedestrian.contains("all")
         style.shownPedestrianClasses = pedestrian
         style.language = language
-        let view = try MapFiles.view(camera: try camera.camera(around: centre), features: index, style: style)
+        let view = try MapFiles.view(camera: try camera.camera(around: centre), features: index, style: style, command: "snapshot")
         if let track {
             let document = try GPXTrackFiles.read(track)
             for t in document.tracks { for s in t.segments where s.points.count > 1 { view.add(.polyline(MapPolyline(s.points.map(\.coordinate)))) } }

@@ -74,8 +74,7 @@ enum StyleSnapshotFiles {
     /// not built in (no labels, a warning per range).
     private static func localGlyphRange() throws -> ((String, UInt32) throws -> [UInt8])? {
         #if os(Linux)
-        let glyphs = LocalGlyphRanges(faces: try MapFiles.fontFaces())
-        return { stack, start in glyphs.range(stack: stack, startingAt: start) }
+        try MapFiles.localGlyphRanges(command: "snapshot")
         #else
         return nil
         #endif

@@ -161,7 +161,7 @@ struct TilesRenderCommand: ParsableCommand {
                 folder.drawBlock = try StyleSnapshotFiles.blockRenderer(style: style, base: base, data: map, named: input) { warnings[$0, default: 0] += 1 }
             } else {
                 #if os(Linux)
-                folder.text = try MapFiles.text()
+                folder.text = try MapFiles.text(command: "tiles render")
                 #endif
             }
             var written = 0, bytes = 0
