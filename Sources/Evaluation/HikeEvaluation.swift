@@ -1,10 +1,8 @@
-package import GeoCore
-package import TrackFiltering
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
+import GeoBase
+package import GeoCore
+import SystemIO
+package import TrackFiltering
 
 /// The wider hike evaluation of issue 34 §2: the walks of `geo eval filters` as truth, each
 /// sampling pattern of a hike logger over many seeds, and the two commands a hiker runs on the
@@ -25,6 +23,11 @@ package enum HikePattern: String, Sendable, CaseIterable {
     case noise2m = "10 s, noise 2 m"
     /// Every 10 s, correlated noise of 10 m horizontal RMS (the fixes still claim 8 m).
     case noise10m = "10 s, noise 10 m"
+
+    /// The pattern in a file name: letters and digits, words joined by "-".
+    package var slug: String {
+        rawValue.split { !$0.isLetter && !$0.isNumber }.joined(separator: "-")
+    }
 
     /// The truth's sampling interval, seconds (irregular patterns draw from a 1 s truth).
     package var truthInterval: Int {
@@ -56,19 +59,27 @@ package enum HikePattern: String, Sendable, CaseIterable {
 package struct HikeRun: Sendable {
     /// The pipelines, in row order.
     package static let pipelines = ["raw", "clean (fitness)", "smooth (default)", "smooth (fitness)"]
-    /// Metrics per pipeline, in `pipelines` order.
+    /// Metrics per pipeline, in `pipelines` order. Lengths are against the truth as sampled at
+    /// the raw fixes' times (`TrackMetrics.init(_:truth:sampleTimes:)`): the same as the whole
+    /// truth's for the steady patterns, and what the logger could see for irregular intervals.
     package let metrics: [TrackMetrics]
+    /// Each pipeline's output, in `pipelines` order (empty unless asked for).
+    package let tracks: [[Location]]
 
     /// Corrupts `truth` with `errors` and runs every pipeline on the fixes in timestamp order.
+    /// - Parameter keepsTracks: whether to keep the outputs in `tracks` (for an export).
     /// - Complexity: O(n) per pipeline.
-    package init(truth: TruthTrack, errors: GNSSErrorModel) {
+    package init(truth: TruthTrack, errors: GNSSErrorModel, keepsTracks: Bool = false) {
         let raw = errors.corrupt(truth).map(\.fix)
         var report = FilterReport()
-        metrics = [
+        let outputs = [
             raw, Self.clean(raw, configuration: .fitness),
             TrackFilterConfiguration.default.smoothed(raw, report: &report),
             TrackFilterConfiguration.fitness.smoothed(raw, report: &report),
-        ].map { TrackMetrics($0, truth: truth) }
+        ]
+        let times = raw.map(\.timestamp)
+        metrics = outputs.map { TrackMetrics($0, truth: truth, sampleTimes: times) }
+        tracks = keepsTracks ? outputs : []
     }
 
     /// `geo gpx clean`'s pipeline on a saved track (`SmoothedCleaning`, no receive times).
@@ -96,7 +107,14 @@ extension FilterEvaluationSuite {
             let fixes = try truthFixes(spec.path)
             for pattern in HikePattern.allCases {
                 let truth = try TruthTrack(resampling: fixes, interval: .seconds(pattern.truthInterval))
-                let runs = (0..<UInt64(wideSeeds)).map { HikeRun(truth: truth, errors: pattern.errors(seed: firstSeed + $0)) }
+                let runs = (0..<UInt64(wideSeeds)).map {
+                    HikeRun(truth: truth, errors: pattern.errors(seed: firstSeed + $0), keepsTracks: export != nil)
+                }
+                if let export {
+                    for (s, run) in runs.enumerated() {
+                        try exportHike(run, truth: truth, to: export + "/wide-\(spec.name)-\(pattern.slug)-\(firstSeed + UInt64(s)).csv")
+                    }
+                }
                 for (i, name) in HikeRun.pipelines.enumerated() {
                     let ratios = runs.map { $0.metrics[i].rmse / $0.metrics[0].rmse }
                     let lengths = runs.map { $0.metrics[i].lengthErrorPercent }
@@ -113,6 +131,29 @@ extension FilterEvaluationSuite {
                     goals.append("\(spec.name) \(pattern.rawValue) \(name): " + (misses.isEmpty ? "all goals met" : misses.joined(separator: "; ")))
                 }
             }
+        }
+    }
+
+    /// Writes one run as CSV for plotting: `pipeline,seconds,east,north` (metres on the truth's
+    /// plane, seconds since its start), the truth's own samples first as pipeline `truth`.
+    private func exportHike(_ run: HikeRun, truth: TruthTrack, to path: String) throws {
+        var text = "pipeline,seconds,east,north\n"
+        let t0 = truth.times[0]
+        func row(_ name: String, _ date: Date, _ p: Vec2) {
+            text += "\(name),\(f(date.timeIntervalSince(t0), 1)),\(f(p.x, 2)),\(f(p.y, 2))\n"
+        }
+        for t in truth.times { row("truth", t, truth.position(at: t)) }
+        for (name, track) in zip(HikeRun.pipelines, run.tracks) {
+            for fix in track {
+                let p = truth.frame.point(for: fix.coordinate)
+                row(name, fix.timestamp, Vec2(x: p.east, y: p.north))
+            }
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: export ?? ".", withIntermediateDirectories: true)
+            try AtomicFileReplacement.write(Array(text.utf8), to: path)
+        } catch {
+            throw EvaluationError(.unreadable, "cannot write \(path): \(error)")
         }
     }
 }

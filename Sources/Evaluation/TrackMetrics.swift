@@ -1,9 +1,9 @@
 package import GeoCore
 import TrackFiltering
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 /// How close a filtered track is to the truth.
@@ -12,7 +12,8 @@ package struct TrackMetrics: Hashable, Sendable {
     package var count: Int
     /// Root-mean-square distance from each fix to the truth at its timestamp, metres.
     package var rmse: Double
-    /// Path length against the truth's over the same time span, percent (positive = too long).
+    /// Path length against the truth's over the same time span, percent (positive = too long);
+    /// the truth as sampled at the logger's times when those are given.
     package var lengthErrorPercent: Double
     /// Path length accumulated inside the truth's stop, metres per 10 minutes (nil: no stop).
     package var stationaryDriftPer10Minutes: Double?
@@ -21,8 +22,11 @@ package struct TrackMetrics: Hashable, Sendable {
     package var walkingLag: Double?
 
     /// Measures `track` (in delivery order, as a map would draw it) against `truth`.
+    /// - Parameter sampleTimes: when the logger fixed (increasing), if it did not fix at every
+    ///   truth sample: the length is then measured against the truth's at those times
+    ///   (`TruthTrack.length(sampledAt:from:to:)`), the most any filter of those fixes can see.
     /// - Complexity: O(n + truth samples).
-    package init(_ track: [Location], truth: TruthTrack) {
+    package init(_ track: [Location], truth: TruthTrack, sampleTimes: [Date]? = nil) {
         count = track.count
         guard let first = track.first else {
             rmse = .nan
@@ -58,7 +62,8 @@ package struct TrackMetrics: Hashable, Sendable {
             }
         }
         rmse = (squares / Double(track.count)).squareRoot()
-        let truthLength = truth.length(from: earliest, to: latest)
+        let truthLength = sampleTimes.map { truth.length(sampledAt: $0, from: earliest, to: latest) }
+            ?? truth.length(from: earliest, to: latest)
         lengthErrorPercent = truthLength > 0 ? (length - truthLength) / truthLength * 100 : .nan
         stationaryDriftPer10Minutes = truth.stop.map { drift * 600 / $0.duration }
         walkingLag = lagCount >= 20 ? lagSum / Double(lagCount) : nil

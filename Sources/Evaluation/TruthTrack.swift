@@ -130,6 +130,23 @@ package struct TruthTrack: Sendable {
         return total + (position(at: end) - previous).norm
     }
 
+    /// The path length between two times as a logger sampling at `times` (increasing) sees it:
+    /// straight lines through the truth's positions at those of `times` inside the span and at
+    /// its ends, metres. A logger that fixes every 5–60 s cuts the bends between its fixes, so
+    /// no filter of its fixes can recover the length the 1 s truth has.
+    /// - Complexity: O(times).
+    package func length(sampledAt times: [Date], from start: Date, to end: Date) -> Double {
+        guard end > start else { return 0 }
+        var total = 0.0
+        var previous = position(at: start)
+        for t in times where t > start && t < end {
+            let here = position(at: t)
+            total += (here - previous).norm
+            previous = here
+        }
+        return total + (position(at: end) - previous).norm
+    }
+
     /// The whole length, metres.
     package var length: Double { length(from: times[0], to: times[times.count - 1]) }
 }

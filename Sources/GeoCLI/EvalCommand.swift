@@ -30,8 +30,9 @@ struct EvalFilters: ParsableCommand {
             (GNSSErrorModel.sparseHike), no added stop (the walks keep their own), the fitness preset; clean is \
             geo gpx clean (batch: a delivery the next fix exposes as a jump is dropped, and so is a fix the smoother drops as an outlier). Wide hike set (issue 34 §2, --wide-seeds seeds): the walks every 1 s, 10 s and 5–60 s, with bursts of jumps, \
             jumps along the track, and noise of 2 and 10 m, through geo gpx clean --preset fitness and geo gpx smooth as run \
-            on a file; mean and worst seed of RMSE × raw and length error. --export writes the RTS input as CSV for \
-            scripts/eval/pykalman_rts.py; scripts/eval/filters.sh runs the whole loop.
+            on a file; mean and worst seed of RMSE × raw and length error (against the truth as the logger sampled it). \
+            --export writes the RTS input as CSV for scripts/eval/pykalman_rts.py, and each wide run (truth and every \
+            pipeline's output) as wide-<track>-<pattern>-<seed>.csv; scripts/eval/filters.sh runs the whole loop.
             """
     )
 
@@ -47,7 +48,7 @@ struct EvalFilters: ParsableCommand {
     @Option(help: "Which cases: all, realistic (1 Hz, every fault), sparse (hikes every 1, 5, 10, 30 s with jumps) or wide (issue 34's hike patterns).")
     var cases = FilterEvaluationSuite.Cases.all
 
-    @Option(help: "Write each track's RTS input as <name>-<seed>.input.csv into this folder.")
+    @Option(help: "Write each track's RTS input as <name>-<seed>.input.csv, and each wide run as wide-<track>-<pattern>-<seed>.csv, into this folder.")
     var export: String?
 
     @Option(help: "Read pykalman's <name>-<seed>.pykalman.csv from this folder and add its row.")

@@ -316,6 +316,9 @@ public struct KalmanSmoother: Sendable {
     /// velocity is zero with uncertainty `sigma`, and the position and its uncertainty stay as
     /// they were, since nothing moved. A long stop then neither restarts the filter nor lets
     /// the position uncertainty grow, so the first fixes after it cannot kick the velocity.
+    /// A held fix lay where the estimate is, so it confirms a start as a fix that corrected
+    /// the estimate does: a jump after a stop at the start of a track is gated, not taken for
+    /// a start that replaces the stop's (issue 34 §2, korita every 10 s with bursts of jumps).
     /// - Parameter sigma: one-sigma uncertainty of "zero", m/s.
     /// - Complexity: O(1), no allocation.
     public mutating func holdStill(at time: Date, sigma: Speed = .metersPerSecond(0.1)) {
@@ -324,6 +327,7 @@ public struct KalmanSmoother: Sendable {
         x.velocity = .zero
         p = Block4(pp: p.pp, pv: .zero, vp: .zero, vv: .diagonal(s2, s2))
         self.time = time
+        updatesSinceStart += 1
     }
 
     /// Whether two gated positions could be the same moving device: they are no farther apart

@@ -7,11 +7,13 @@ public import Foundation
 
 extension KalmanSmoother {
     /// A fix the gated pass kept, the caller's item it came with, and whether the filter
-    /// (re)started there.
+    /// (re)started there; or, with `emits` false, a fix the stationary rule held, which the
+    /// passes use as a measurement and nobody receives (`FixedLagSmoothing`).
     struct Kept<Item> {
         var fix: Location
         var item: Item
         var startsSegment: Bool
+        var emits = true
     }
 
     /// One fix of a forward pass, as the backward pass needs it.
@@ -123,11 +125,13 @@ extension KalmanSmoother {
         var starts = window.map(\.startsSegment)
         starts[0] = true
         var noiseScale = [Double](repeating: 1, count: fixes.count)
-        let acceleration = parameters.estimatesProcessNoise ? processNoise(fixes, starts: starts).map { $0.squareRoot() }
+        let acceleration = parameters.estimatesProcessNoise ? processNoise(window).map { $0.squareRoot() }
             : [Double](repeating: parameters.accelerationNoise, count: fixes.count)
         var (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: acceleration)
         guard let nu = parameters.measurementDegreesOfFreedom else {
-            for k in core { try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: fixes[k]), window[k].item) }
+            for k in core where window[k].emits {
+                try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: fixes[k]), window[k].item)
+            }
             return
         }
         var distances = [Double](repeating: 0, count: fixes.count)
@@ -142,13 +146,31 @@ extension KalmanSmoother {
             if change < 1e-3 { break }
             (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: acceleration)
         }
-        for k in core {
+        for k in core where window[k].emits {
             if distances[k] > parameters.gateChiSquare {
                 report.reclassify(acceptedAs: .kalmanOutlier)
             } else {
                 try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: fixes[k]), window[k].item)
             }
         }
+    }
+
+    /// `processNoise(_:starts:)` estimated from the fixes the window emits (a stop's held fixes
+    /// would make every turn near it look like noise), each held fix taking the value of the
+    /// step it lies in, the next emitted fix's.
+    private func processNoise<Item>(_ window: [Kept<Item>]) -> [Double] {
+        let emitted = window.indices.filter { window[$0].emits }
+        guard emitted.count < window.count else {
+            return processNoise(window.map(\.fix), starts: window.indices.map { $0 == 0 || window[$0].startsSegment })
+        }
+        let q = processNoise(emitted.map { window[$0].fix }, starts: emitted.indices.map { $0 == 0 || window[emitted[$0]].startsSegment })
+        var out = [Double](repeating: parameters.accelerationNoise * parameters.accelerationNoise, count: window.count)
+        var next = q.count - 1
+        for k in window.indices.reversed() {
+            while next > 0, emitted[next - 1] >= k { next -= 1 }
+            if next >= 0, next < q.count { out[k] = q[next] }
+        }
+        return out
     }
 
     /// E[dᵀR⁻¹d] for the fix's residual d from the smoothed state: the squared Mahalanobis
@@ -209,7 +231,9 @@ extension KalmanSmoother {
 /// pushes fixes into: the rules and the Kalman gate judge each fix online, as `TrackCleaner`
 /// does, and the kept fixes are RTS-smoothed in the windows of `KalmanSmoother.SmoothingWindow`
 /// (a fixed-lag smoother: each fix is estimated from at least `window.lag` kept fixes on each
-/// side; with the standard window, 256 fixes, four minutes at 1 Hz). A smoothed fix leaves,
+/// side; with the standard window, 256 fixes, four minutes at 1 Hz). Fixes the stationary rule
+/// holds go into the smoother too, as measurements that are not emitted: the stop they show is
+/// evidence against a jump between them. A smoothed fix leaves,
 /// with the item it came with, once its window is done, so memory is O(`window.core` +
 /// 2 `window.lag`) however long the track.
 ///
@@ -258,28 +282,49 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     /// - Complexity: amortised O(1) time per fix.
     public mutating func push(_ fix: Location, receivedAt: Date? = nil, item: Item,
                               _ emit: (Location, Item) throws -> Void) rethrows {
-        passedLast = cleaner.process(fix, receivedAt: receivedAt).location != nil
-        guard passedLast, cleaner.kalman != nil else { return }
-        if kalman.overturnedPreviousFix, kept.count > context, kept.last?.startsSegment == false {
+        let decision = cleaner.process(fix, receivedAt: receivedAt)
+        passedLast = decision.location != nil
+        guard cleaner.kalman != nil else { return }
+        guard passedLast else {
+            // A fix held for stillness is no error, only no news for a live map: the smoother
+            // takes it as a measurement (not emitted), so a jump between a stop's fixes has
+            // neighbours that contradict it instead of minutes of silence around it, in which
+            // any jump fits the model (issue 34 §2: bursts of jumps during the korita walk's
+            // stops). The online filter takes the same fixes as zero-velocity updates
+            // (`TrackCleaner`, `KalmanSmoother.holdStill`).
+            if decision.reason == .stationary, !kept.isEmpty {
+                kept.append(Kept(fix: fix, item: item, startsSegment: false, emits: false))
+                try smoothFullWindow(emit)
+            }
+            return
+        }
+        // The previous fix, if the gated pass kept it and it waits (after a held fix the
+        // smoother judges it: whether the window had emitted it must not decide).
+        let previous = kept.last.flatMap { $0.emits && kept.count > context ? $0 : nil }
+        if kalman.overturnedPreviousFix, let previous, !previous.startsSegment {
             // The previous fix was a jump this one exposed; if it had overturned the fix
-            // before it, that one is taken back (`KalmanSmoother.reinstatedFix`).
+            // before it, that one is taken back (`KalmanSmoother.reinstatedFix`), in its
+            // place by time.
             let jump = kept.removeLast()
             dropped.reclassify(acceptedAs: .kalmanOutlier)
-            if let time = kalman.reinstatedFix, let earlier = overturned, earlier.fix.timestamp == time {
-                kept.append(earlier)
+            if let time = kalman.reinstatedFix, let earlier = overturned, earlier.fix.timestamp == time,
+               case let at = kept.lastIndex(where: { $0.fix.timestamp < time }).map({ $0 + 1 }) ?? 0, at >= context {
+                kept.insert(earlier, at: at)
                 dropped.reinstate(rejectedAs: .kalmanOutlier)
                 overturned = nil
             } else {
                 overturned = jump
             }
-        } else if kalman.replacedUnconfirmedStart, kept.count > context, kept.last?.startsSegment == true {
+        } else if kalman.replacedUnconfirmedStart, let previous, previous.startsSegment {
             // The previous fix started a segment the next one contradicted: it was the outlier.
             kept.removeLast()
             dropped.reclassify(acceptedAs: .kalmanOutlier)
-        } else if kalman.segmentOutvoted {
+        } else if kalman.segmentOutvoted, let start = kept.lastIndex(where: \.startsSegment),
+                  kept[start...].allSatisfy(\.emits) {
             // More agreeing outliers than the segment had fixes: the segment was the outlier
-            // (as far back as fixes still wait; a segment outvoted is a few fixes long).
-            let from = max(kept.lastIndex(where: \.startsSegment) ?? 0, context)
+            // (as far back as fixes still wait; a segment outvoted is a few fixes long). Not
+            // when the stationary rule held fixes in it: a stop confirmed it.
+            let from = max(start, context)
             for _ in from..<kept.count { dropped.reclassify(acceptedAs: .kalmanOutlier) }
             kept.removeSubrange(from...)
         }
@@ -288,6 +333,11 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
         // track jumped (outliers that agreed) or at a start that replaced an outlier.
         let restarted = kalman.updatesSinceStart == 0 && !kalman.restartedAfterGap
         kept.append(Kept(fix: fix, item: item, startsSegment: kept.isEmpty || restarted))
+        try smoothFullWindow(emit)
+    }
+
+    /// Smooths and emits the core of the window once it and its lag are full.
+    private mutating func smoothFullWindow(_ emit: (Location, Item) throws -> Void) rethrows {
         if kept.count - context >= window.core + window.lag {
             try smoother.smoothWindow(kept, core: context..<(context + window.core), report: &dropped, emit)
             let keep = min(window.lag, context + window.core)

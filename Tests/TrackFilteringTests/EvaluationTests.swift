@@ -14,6 +14,26 @@ func syntheticWalk() -> [Location] {
     }
 }
 
+@Test func metrics_measureLengthAgainstTheTruthAtTheLoggersTimes() throws {
+    // The synthetic walk turns at (200, 0) at 200 / 1.4 s and reaches (200, 200) at 400 / 1.4 s;
+    // the 1 Hz truth cuts that corner and interpolates those times (under 1 m of path).
+    let truth = try TruthTrack(resampling: syntheticWalk())
+    let t0 = truth.times[0]
+    let corner = t0.addingTimeInterval(200 / 1.4), far = t0.addingTimeInterval(400 / 1.4)
+    // A logger fixing only at the start and the far corner sees the diagonal, 200 √2 m
+    // (Pythagoras); one that also fixes at the corner sees both sides, 400 m.
+    #expect(abs(truth.length(sampledAt: [t0, far], from: t0, to: far) - 200 * 2.0.squareRoot()) < 1) // metres
+    #expect(abs(truth.length(sampledAt: [t0, corner, far], from: t0, to: far) - 400) < 1) // metres
+    // Times outside the span do not count; its ends always do.
+    #expect(abs(truth.length(sampledAt: [far.addingTimeInterval(100)], from: t0, to: far) - 200 * 2.0.squareRoot()) < 1) // metres
+    // Perfect fixes at the logger's times: no length error against the sampled truth, the
+    // corner cut (1 − √2 / 2 = 29.3 %) against the whole truth.
+    let fixes = truth.locations.filter { $0.timestamp == t0 } + [fix(400 / 1.4, east: 200, north: 200, accuracy: 0)]
+    let sampled = TrackMetrics(fixes, truth: truth, sampleTimes: fixes.map(\.timestamp))
+    #expect(abs(sampled.lengthErrorPercent) < 0.3) // percent
+    #expect(abs(TrackMetrics(fixes, truth: truth).lengthErrorPercent + 100 * (1 - 2.0.squareRoot() / 2)) < 0.3) // percent
+}
+
 @Test func errorModel_isDeterministicPerSeed() throws {
     let truth = try TruthTrack(resampling: syntheticWalk(), stopDuration: .seconds(600))
     let a = GNSSErrorModel(seed: 1).corrupt(truth), b = GNSSErrorModel(seed: 1).corrupt(truth)
