@@ -224,7 +224,7 @@ let package = Package(
 
         // MapLibre styles drawn by the CPU rasterizer (pure): a StyleDocument's layers over its
         // GeoJSON, vector-tile and raster sources, for `geo snapshot --style`.
-        .target(name: "StyleRendering", dependencies: ["GeoCore", "MapData", "MapStyle", "MapRenderer"], swiftSettings: strictSettings),
+        .target(name: "StyleRendering", dependencies: ["GeoBase", "GeoCore", "MapData", "MapStyle", "MapRenderer"], swiftSettings: strictSettings),
 
         // The map view (pure): camera controller + renderer + map objects + position indicator,
         // frames into an RGBA buffer on demand.

@@ -16,7 +16,7 @@ import Darwin
 #endif
 
 /// What symbol layers share in one snapshot: the glyph ranges loaded from the style's
-/// `glyphs` URL, the labels placed (top layer first, as MapLibre places them) per layer.
+/// `glyphs` URL (or kept by the snapshot's ``StyleResources``), the labels placed (top layer first, as MapLibre places them) per layer.
 struct SymbolState {
     /// Glyphs by font stack and range start; nil for a range that did not load.
     var ranges: [String: [UInt32: SDFGlyph]?] = [:]
@@ -55,15 +55,23 @@ extension StylePainter {
         guard c.scalar.value <= 0xFFFF, let template = style.glyphs else { return nil }
         let key = c.fontStack + "\u{0}" + String(start)
         if symbols.ranges[key] == nil {
-            let url = template.split(separator: "{fontstack}", omittingEmptySubsequences: false).joined(separator: c.fontStack)
-                .split(separator: "{range}", omittingEmptySubsequences: false).joined(separator: "\(start)-\(start + 255)")
-            do {
-                let stacks = try GlyphPBF.decode(try load(url))
-                var map: [UInt32: SDFGlyph] = [:]
-                for s in stacks { for g in s.glyphs { map[g.id] = g } }
-                symbols.ranges[key] = .some(map)
-            } catch {
-                warnings.append("glyphs \(url): \(error)")
+            let loaded: StyleResources.Loaded<[UInt32: SDFGlyph]> = resources.glyphRanges[key] ?? {
+                let url = template.split(separator: "{fontstack}", omittingEmptySubsequences: false).joined(separator: c.fontStack)
+                    .split(separator: "{range}", omittingEmptySubsequences: false).joined(separator: "\(start)-\(start + 255)")
+                do {
+                    let stacks = try GlyphPBF.decode(try load(url))
+                    var map: [UInt32: SDFGlyph] = [:]
+                    for s in stacks { for g in s.glyphs { map[g.id] = g } }
+                    return .value(map)
+                } catch {
+                    return .failed("glyphs \(url): \(error)")
+                }
+            }()
+            resources.glyphRanges[key] = loaded
+            switch loaded {
+            case .value(let map): symbols.ranges[key] = .some(map)
+            case .failed(let warning):
+                warnings.append(warning)
                 symbols.ranges[key] = .some(nil)
             }
         }
