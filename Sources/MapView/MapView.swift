@@ -3,6 +3,8 @@ public import MapCamera
 import MapData
 public import MapRenderer
 public import Compass
+public import MapStyle
+public import StyleRendering
 
 #if canImport(Glibc)
 import Glibc
@@ -22,12 +24,22 @@ import Darwin
 public final class MapView<Instant: InstantProtocol> where Instant.Duration == Duration {
     /// The camera: combined setter with animations, gestures, event blocks.
     public let camera: CameraController<Instant>
-    /// The map data drawn.
+    /// The style the view draws through (`init(camera:map:)`): its ground tiles are the
+    /// style's non-symbol layers, its labels and icons the symbol layers placed for the view's
+    /// camera. Nil: the legacy painter draws `features` in `style`'s colours. Runtime style
+    /// changes made on it show in the next frame: a non-symbol layer's redraws the tiles, a
+    /// symbol layer's the labels. The style path draws Mercator (a globe camera is drawn flat).
+    public let map: Map?
+    /// The map's revisions the tiles and labels were drawn at.
+    private var mapRevisions: (ground: Int, symbols: Int)
+    /// Ground tiles drawn so far (a tile composed again from the cache is not counted).
+    public private(set) var tilesRendered = 0
+    /// The map data drawn by the legacy painter, and picked.
     public var features: MapFeatureIndex { didSet { groundChanged() } }
     /// Countries and cities under the data at low zooms and on the globe.
     public var worldBase: WorldBase { didSet { groundChanged() } }
     /// Colours and what is shown: `style.hidden` layer categories, POI and pedestrian classes.
-    public var style: MapStyle { didSet { groundChanged() } }
+    public var style: MapRenderer.MapStyle { didSet { groundChanged() } }
     #if canImport(CFreeType) && canImport(CHarfBuzz)
     /// Draws labels; nil draws none.
     public var text: TextRenderer? { didSet { labelsChanged() } }
@@ -87,12 +99,40 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     private var drawn: (camera: CameraState, revision: Int)?
 
     /// - Throws: `MapViewError` when the camera's view is larger than a frame can be.
-    public init(camera: CameraState, features: MapFeatureIndex, worldBase: WorldBase = .empty, style: MapStyle = .day) throws(MapViewError) {
+    public convenience init(camera: CameraState, features: MapFeatureIndex, worldBase: WorldBase = .empty, style: MapRenderer.MapStyle = .day) throws(MapViewError) {
+        try self.init(camera: camera, features: features, worldBase: worldBase, style: style, map: nil)
+    }
+
+    /// A view of `map`: its style drawn for the camera (the style path, `map`).
+    /// - Throws: `MapViewError` when the camera's view is larger than a frame can be.
+    public convenience init(camera: CameraState, map: Map) throws(MapViewError) {
+        try self.init(camera: camera, features: MapFeatureIndex([]), worldBase: .empty, style: .day, map: map)
+    }
+
+    /// A view of `features` through the built-in style (`DefaultStyle`, day unless `scheme`
+    /// says): a `Map` over `FeatureMapSource(features)`, labels in the glyph ranges
+    /// `glyphRange` makes (nil: none). The features are also picked.
+    /// - Throws: `MapViewError` when the camera's view is larger than a frame can be, or the
+    ///   features cannot be tiled (`.invalidValue`).
+    public convenience init(camera: CameraState, features: MapFeatureIndex, scheme: DefaultStyle.Scheme, options: DefaultStyle.Options = DefaultStyle.Options(),
+                            glyphRange: ((_ fontStack: String, _ start: UInt32) throws -> [UInt8])?) throws(MapViewError) {
+        let map: Map
+        do {
+            map = try Map(scheme: scheme, options: options, data: try FeatureMapSource(features: features.features, name: "features"), glyphRange: glyphRange)
+        } catch {
+            throw MapViewError(.invalidValue, "the features cannot be drawn in the default style: \(error)")
+        }
+        try self.init(camera: camera, features: features, worldBase: .empty, style: .day, map: map)
+    }
+
+    private init(camera: CameraState, features: MapFeatureIndex, worldBase: WorldBase, style: MapRenderer.MapStyle, map: Map?) throws(MapViewError) {
         try Self.checkFrameSize(camera.viewSize)
         self.camera = CameraController(state: camera)
         self.features = features
         self.worldBase = worldBase
         self.style = style
+        self.map = map
+        mapRevisions = (map?.groundRevision ?? 0, map?.symbolRevision ?? 0)
         positionIndicator.onChange = { [weak self] in self?.changed() }
         _ = self.camera.respond(to: .gestureBegan) { [weak self] _, _ in
             self?.followMode = .none
@@ -175,6 +215,13 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     public func render(at now: Instant) -> Bool {
         camera.advance(to: now)
         guard renderAllowed, isActive else { return false }
+        if let map, (map.groundRevision, map.symbolRevision) != mapRevisions {
+            // A runtime style change: only what it changed is drawn again.
+            if map.groundRevision != mapRevisions.ground { tileCache.removeAll() }
+            if map.symbolRevision != mapRevisions.symbols { labelLayer.removeAll() }
+            mapRevisions = (map.groundRevision, map.symbolRevision)
+            changed()
+        }
         // A frame that showed stand-ins for tiles not drawn yet is followed by another.
         // A frame that showed stand-ins for tiles not drawn yet is followed by another, and so is
         // one whose labels were placed for another camera (the camera has settled: place them).
@@ -215,6 +262,9 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         if !direct, let ground = composedGround(state, reusing: &reuse) {
             canvas = Canvas(ground)
             painter.passes = [.symbols]
+        } else if let map {
+            canvas = Canvas(Self.styleImage(map, state, layers: .ground, background: WorldBase.space))
+            painter.passes = [.symbols]
         } else {
             // The view size was checked at init, so the canvas can be made.
             canvas = try! Canvas(width: Int(state.viewSize.width.rounded()), height: Int(state.viewSize.height.rounded()), background: WorldBase.space)
@@ -228,12 +278,24 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         // other object is drawn over the map in the order added.
         var pins: [MapOverlay] = []
         for (_, object) in objects { if case .marker(let m) = object, m.image == nil { pins.append(.marker(m.coordinate)) } }
-        if !direct, cachesLabels {
+        if let map, direct {
+            canvas.withPixmap { $0.draw(Self.styleImage(map, state, layers: .symbols, background: .transparent), at: Point(x: 0, y: 0)) }
+        } else if let map {
+            if labelLayer.needsPlacement(for: state, settled: settled) {
+                labelLayer.place(symbols: (try? map.snapshot(camera: Self.styleCamera(state), layers: .symbols)), for: state)
+            }
+            labelLayer.draw(through: projection, on: &canvas)
+        } else if !direct, cachesLabels {
             if labelLayer.needsPlacement(for: state, settled: settled) { labelLayer.place(features, overlays: pins, for: state, painter: painter) }
             labelLayer.draw(through: projection, on: &canvas)
             painter.drawsLabels = false
         }
-        painter.paint(features, overlays: pins, through: projection, on: &canvas)
+        if map == nil {
+            painter.paint(features, overlays: pins, through: projection, on: &canvas)
+        } else if !pins.isEmpty {
+            // The style path's pins: the legacy painter's, over no features.
+            painter.paint(MapFeatureIndex([]), overlays: pins, through: projection, on: &canvas)
+        }
         for (_, object) in objects {
             switch object {
             case .polyline(let l): ObjectDrawing.draw(l, projection, &canvas)
@@ -254,13 +316,32 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         return pixmap
     }
 
-    /// Whether frames draw labels from `labelLayer`: when they compose from tiles and have text.
+    /// Whether frames draw labels from `labelLayer`: when they compose from tiles and have
+    /// text, or draw a style (whose labels are always placed for the frame's camera).
     private var cachesLabels: Bool {
+        if map != nil { return true }
         #if canImport(CFreeType) && canImport(CHarfBuzz)
-        composesFromTiles && text != nil
+        return composesFromTiles && text != nil
         #else
-        false
+        return false
         #endif
+    }
+
+    /// The style's camera for a view's: MapLibre's zoom, bearing and pitch are the camera's
+    /// zoom level, orientation and (zoom-limited) tilt; one CSS pixel per view pixel.
+    static func styleCamera(_ state: CameraState) -> StyleCamera {
+        StyleCamera(longitude: state.geoCenter.longitude, latitude: state.geoCenter.latitude, zoom: state.zoomLevel, bearing: state.orientation,
+                    pitch: state.clippedTilt, width: Int(state.viewSize.width.rounded()), height: Int(state.viewSize.height.rounded()))
+    }
+
+    /// The layers `layers` of `map` drawn for the view's camera over `background`; only
+    /// `background` where the map cannot be drawn (a zoom outside MapLibre's 0…24).
+    private static func styleImage(_ map: Map, _ state: CameraState, layers: Map.Layers, background: Color) -> Pixmap {
+        let camera = styleCamera(state)
+        // The view size was checked at init, so the canvas can be made.
+        var canvas = try! Canvas(width: camera.width, height: camera.height, background: background)
+        if let image = try? map.snapshot(camera: camera, layers: layers).image { canvas.withPixmap { $0.draw(image, at: Point(x: 0, y: 0)) } }
+        return canvas.pixmap
     }
 
     /// Whether the labels were placed for another camera than `state`.
@@ -274,7 +355,10 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
             return nil
         }
         let width = Int(state.viewSize.width.rounded()), height = Int(state.viewSize.height.rounded())
-        let z = TileCompositor.tileZoom(cameraZoom: state.zoomLevel), base = WorldBase.Detail(cameraZoom: state.zoomLevel)
+        // The style path's tiles are drawn at MapLibre zoom z − 1, so z is at least 1; the world
+        // base is the legacy painter's only.
+        let z = max(TileCompositor.tileZoom(cameraZoom: state.zoomLevel), map == nil ? 0 : 1)
+        let base = map == nil ? WorldBase.Detail(cameraZoom: state.zoomLevel) : .none
         let keys = TileCompositor.tiles(rows, width: width, height: height, zoom: z, base: base)
         let centre = MapPoint(state.geoCenter), n = Double(1 << z)
         guard let tiles = tileCache.tiles(keys, budget: tilesDrawnPerFrame, centre: (centre.x * n, centre.y * n), render: renderTile) else { return nil }
@@ -296,6 +380,14 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     private func renderTile(_ key: RasterTileCache.Key) -> Pixmap {
         let n = Double(1 << key.z), stored = RasterTileCache.storedSide
         let centre = WebMercator.coordinate(worldX: (Double(key.x) + 0.5) / n, worldY: (Double(key.y) + 0.5) / n)
+        tilesRendered += 1
+        if let map {
+            // The style's ground layers around the tile's centre at MapLibre zoom z − 1 (as
+            // `StyleCamera(block:)` draws a tile of zoom z), the tile and its gutter; a tile the
+            // map cannot draw is transparent (space shows).
+            let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: Double(key.z) - 1, width: stored, height: stored)
+            return (try? map.snapshot(camera: camera, layers: .ground).image) ?? (try! Pixmap(width: stored, height: stored))
+        }
         // A tile zoom is 0…24 and its side fixed, so the viewport and canvas can be made.
         let viewport = try! MercatorViewport(center: centre, zoom: Double(key.z), width: stored, height: stored)
         var canvas = try! Canvas(width: stored, height: stored, background: key.base == .none ? style.land : WorldBase.ocean)

@@ -25,6 +25,15 @@ public struct StyleSnapshot {
     /// What was not drawn and why (a layer type not drawn yet, a tile that did not load, a
     /// bad property value replaced by its default).
     public let warnings: [String]
+    /// The labels and icons drawn, one per placed symbol: top layer first, as placed.
+    public let symbols: [Symbol]
+
+    /// A symbol drawn: its anchor and the rectangle of device pixels its glyphs, halos and icon
+    /// cover (`minX..<maxX`, `minY..<maxY`, within the image).
+    public struct Symbol: Sendable {
+        public var anchor: Point
+        public var minX: Int, minY: Int, maxX: Int, maxY: Int
+    }
 
     /// Draws `style` for `camera`; `load` returns the bytes at a URL the style names (tiles,
     /// TileJSON, GeoJSON, images), throwing when it cannot. The tiles of a vector or raster
@@ -45,6 +54,7 @@ public struct StyleSnapshot {
         painter.drawOn(ground: false)
         image = painter.canvas.pixmap
         warnings = style.diagnostics.map(\.description) + painter.warnings
+        symbols = painter.symbolBounds()
     }
 }
 
@@ -71,6 +81,9 @@ struct StylePainter {
     /// Under a tilted camera, the canvas and transform not in use: the image and its
     /// perspective while the ground is drawn, the ground and its view from above otherwise.
     private var tilt: (canvas: Canvas, screen: ScreenTransform, onGround: Bool)?
+    /// Whether a layer was drawn on the ground since it was last composited: a ground nothing
+    /// was drawn on is transparent, and is not warped onto the image (a view's labels alone).
+    private var groundDrawn = false
 
     init(style: StyleDocument, camera: StyleCamera, sources: [String: any MapSource], load: @escaping (String) throws -> [UInt8],
          resources: StyleResources) throws(RenderError) {
@@ -100,10 +113,11 @@ struct StylePainter {
     /// was drawn on it onto the image, tilted, and clears it.
     mutating func drawOn(ground: Bool) {
         guard var t = tilt, t.onGround != ground else { return }
-        if t.onGround, let perspective = t.screen.perspective {
+        if t.onGround, groundDrawn, let perspective = t.screen.perspective {
             let drawn = canvas.pixmap
             t.canvas.withPixmap { perspective.warp(drawn, onto: &$0) }
             canvas.withPixmap { $0.clear(to: .transparent) }
+            groundDrawn = false
         }
         swap(&canvas, &t.canvas)
         swap(&screen, &t.screen)
@@ -132,7 +146,10 @@ struct StylePainter {
 
     mutating func draw(_ layer: StyleLayer) {
         guard layer.shows(atZoom: zoom) else { return }
-        if tilt != nil { drawOn(ground: liesOnGround(layer)) }
+        if tilt != nil {
+            drawOn(ground: liesOnGround(layer))
+            if groundView != nil { groundDrawn = true }
+        }
         switch layer.type {
         case "background": drawBackground(layer)
         case "fill", "line", "circle":

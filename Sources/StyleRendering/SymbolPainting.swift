@@ -78,6 +78,38 @@ extension StylePainter {
         return symbols.ranges[key]??[c.scalar.value]
     }
 
+    /// The placed labels' anchors and the device pixels their glyph quads (halo padding
+    /// included) and icons cover, clipped to the canvas; labels covering none are left out.
+    func symbolBounds() -> [StyleSnapshot.Symbol] {
+        var out: [StyleSnapshot.Symbol] = []
+        for layer in style.layers.reversed() {
+            for label in symbols.placed?[layer.id] ?? [] {
+                var corners: [Point] = []
+                for q in label.quads {
+                    let tw = Double(q.glyph.width + 8), th = Double(q.glyph.height + 8)
+                    let cosA = cos(q.angle), sinA = sin(q.angle)
+                    for (u, v) in [(0, 0), (tw, 0), (0, th), (tw, th)] {
+                        let x = (q.corner.x + u) * q.scale, y = (q.corner.y + v) * q.scale
+                        corners.append(Point(x: q.origin.x + x * cosA - y * sinA, y: q.origin.y + x * sinA + y * cosA))
+                    }
+                }
+                if let icon = label.icon {
+                    let cosA = cos(icon.angle), sinA = sin(icon.angle)
+                    for (u, v) in [(icon.minX, icon.minY), (icon.maxX, icon.minY), (icon.minX, icon.maxY), (icon.maxX, icon.maxY)] {
+                        corners.append(Point(x: icon.origin.x + u * cosA - v * sinA, y: icon.origin.y + u * sinA + v * cosA))
+                    }
+                }
+                guard let minX = corners.map(\.x).min(), let maxX = corners.map(\.x).max(),
+                      let minY = corners.map(\.y).min(), let maxY = corners.map(\.y).max() else { continue }
+                let x0 = max(0, Int(minX.rounded(.down)) - 1), x1 = min(canvas.width, Int(maxX.rounded(.up)) + 1)
+                let y0 = max(0, Int(minY.rounded(.down)) - 1), y1 = min(canvas.height, Int(maxY.rounded(.up)) + 1)
+                guard x0 < x1, y0 < y1 else { continue }
+                out.append(StyleSnapshot.Symbol(anchor: label.anchor, minX: x0, minY: y0, maxX: x1, maxY: y1))
+            }
+        }
+        return out
+    }
+
     /// Draws a symbol layer: its icons, then its text (halos first, then the text, as
     /// MapLibre's two SDF passes).
     mutating func drawSymbols(_ layer: StyleLayer) {
