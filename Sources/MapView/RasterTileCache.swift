@@ -60,6 +60,9 @@ final class RasterTileCache {
 
     /// Tiles held now.
     var count: Int { stored.count }
+
+    /// The tile held for `key`, leaving the recency order alone; nil when not held.
+    func peek(_ key: Key) -> Tile? { stored.peekValue(forKey: key) }
     /// Tiles of the last frame shown through stand-ins, still to be drawn (none after a frame
     /// drawn directly: `frameDrawnDirectly()`).
     private(set) var pending = 0
