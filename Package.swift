@@ -223,7 +223,8 @@ let package = Package(
         ),
 
         // MapLibre styles drawn by the CPU rasterizer (pure): a StyleDocument's layers over its
-        // GeoJSON, vector-tile and raster sources, for `geo snapshot --style`.
+        // GeoJSON, vector-tile and raster sources; `Map` keeps what its snapshots share (decoded
+        // tiles, sprite, glyphs) for `geo snapshot --style` (`MapSnapshotter`) and MapView.
         .target(name: "StyleRendering", dependencies: ["GeoBase", "GeoCore", "MapData", "MapStyle", "MapRenderer"], swiftSettings: strictSettings),
 
         // The map view (pure): camera controller + renderer (a style through StyleRendering's
