@@ -37,6 +37,12 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     /// The style path's tiles drawn beside one asked for and not asked for yet (`renderTile`):
     /// at most 24 (6 MB), dropped with the tiles.
     private var blockTiles: [RasterTileCache.Key: Pixmap] = [:]
+    /// Whether a moving frame of the style path that drew no tile and placed no labels draws
+    /// one 2 × 2 block of tiles next to the view, the nearest ahead of the pan first (true by
+    /// default), so a pan finds its tiles drawn instead of drawing a row of them in one frame.
+    public var prefetchesTiles = true
+    /// The tiles the last frame composed from tiles showed.
+    private(set) var shownTiles: Set<RasterTileCache.Key> = []
     /// The map data drawn by the legacy painter, and picked.
     public var features: MapFeatureIndex { didSet { groundChanged() } }
     /// Countries and cities under the data at low zooms and on the globe.
@@ -93,7 +99,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     let labelLayer = LabelLayer()
     /// Raster tiles held now.
     public var cachedTileCount: Int { tileCache.count }
-    private let tileCache = RasterTileCache(capacity: 160)
+    let tileCache = RasterTileCache(capacity: 160)
 
     private(set) var objects: [(id: MapObjectID, object: MapObject)] = []
     private var nextObjectID = 0
@@ -259,6 +265,8 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     /// `direct` (a snapshot) rasterizes everything for this camera alone and leaves the caches.
     /// `reuse` is a previous frame whose storage may be written over.
     private func draw(_ state: CameraState, reusing reuse: inout Pixmap?, settled: Bool, direct: Bool = false) -> Pixmap {
+        let tilesBefore = tilesRendered
+        var idle = !direct && !settled // a moving frame; no longer idle once it draws a tile or places labels
         let projection = CameraProjection(state)
         var painter = MapPainter(style: style, zoom: min(max(Self.rendererZoom(cameraZoom: state.zoomLevel), 0), 24))
         painter.clearsCanvas = false
@@ -270,6 +278,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
             canvas = Canvas(ground)
             painter.passes = [.symbols]
         } else if let map {
+            idle = false
             canvas = Canvas(Self.styleImage(map, state, layers: .ground, background: WorldBase.space))
             painter.passes = [.symbols]
         } else {
@@ -290,6 +299,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         } else if let map {
             if labelLayer.needsPlacement(for: state, settled: settled) {
                 labelLayer.place(symbols: (try? map.snapshot(camera: Self.styleCamera(state), layers: .symbols)), for: state)
+                idle = false
             }
             labelLayer.draw(through: projection, on: &canvas)
         } else if !direct, cachesLabels {
@@ -320,7 +330,51 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
                 pixmap.draw(image, at: Point(x: p.x - anchor.x, y: p.y - anchor.y))
             }
         }
+        if let map, idle, prefetchesTiles, tilesRendered == tilesBefore, let previous = drawn?.camera { prefetchTiles(state, after: previous, map) }
         return pixmap
+    }
+
+    /// Draws the 2 × 2 block of the tile next to the last frame's tiles (not shown, not held,
+    /// ahead of the view's centre) nearest a point 8 tiles ahead of the centre in the direction
+    /// the camera moved from `previous`, and keeps its tiles. Nothing when the centre did not move.
+    private func prefetchTiles(_ state: CameraState, after previous: CameraState, _ map: Map) {
+        guard let z = shownTiles.first?.z else { return }
+        let n = 1 << z, scale = Double(n)
+        let now = MapPoint(state.geoCenter), then = MapPoint(previous.geoCenter)
+        var dx = now.x - then.x, dy = now.y - then.y
+        if dx > 0.5 { dx -= 1 } else if dx < -0.5 { dx += 1 } // across the antimeridian
+        let length = (dx * dx + dy * dy).squareRoot()
+        guard length > 0 else { return }
+        let ahead = (x: now.x * scale + 8 * dx / length, y: now.y * scale + 8 * dy / length)
+        var best: (key: RasterTileCache.Key, distance: Double)?
+        for key in shownTiles {
+            for (ox, oy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] where (0..<n).contains(key.y + oy) {
+                let k = RasterTileCache.Key(z: z, x: ((key.x + ox) % n + n) % n, y: key.y + oy, base: key.base)
+                guard !shownTiles.contains(k), tileCache.peek(k) == nil else { continue }
+                // The tile's centre, unwrapped next to the shown one, against the point ahead.
+                func offset(_ x: Double) -> Double {
+                    let w = x.truncatingRemainder(dividingBy: scale)
+                    return w > scale / 2 ? w - scale : w < -scale / 2 ? w + scale : w
+                }
+                // Only tiles ahead of the view's centre: a pan leaves those behind it.
+                let fx = offset(Double(key.x + ox) + 0.5 - now.x * scale), fy = Double(k.y) + 0.5 - now.y * scale
+                guard fx * dx + fy * dy > 0 else { continue }
+                let wx = offset(Double(key.x + ox) + 0.5 - ahead.x), cy = Double(k.y) + 0.5 - ahead.y
+                let distance = wx * wx + cy * cy
+                if best == nil || distance < best!.distance { best = (k, distance) }
+            }
+        }
+        guard let key = best?.key else { return }
+        tilesRendered += 1
+        tileCache.insert(styleTile(key, map), for: key)
+        for j in 0..<2 {
+            for i in 0..<2 {
+                let k = RasterTileCache.Key(z: z, x: (key.x & ~1) + i, y: (key.y & ~1) + j, base: key.base)
+                guard let tile = blockTiles.removeValue(forKey: k) else { continue }
+                tilesRendered += 1
+                tileCache.insert(tile, for: k)
+            }
+        }
     }
 
     /// Whether frames draw labels from `labelLayer`: when they compose from tiles and have
@@ -367,6 +421,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         let z = max(TileCompositor.tileZoom(cameraZoom: state.zoomLevel), map == nil ? 0 : 1)
         let base = map == nil ? WorldBase.Detail(cameraZoom: state.zoomLevel) : .none
         let keys = TileCompositor.tiles(rows, width: width, height: height, zoom: z, base: base)
+        shownTiles = keys
         let centre = MapPoint(state.geoCenter), n = Double(1 << z)
         guard let tiles = tileCache.tiles(keys, budget: tilesDrawnPerFrame, centre: (centre.x * n, centre.y * n), render: renderTile) else { return nil }
         var pixmap: Pixmap

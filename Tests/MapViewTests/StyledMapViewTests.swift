@@ -121,10 +121,12 @@ private func pixelmatchShare(_ a: Pixmap, _ b: Pixmap) async throws -> Double? {
     #expect(view.tilesRendered == tilesNow && view.labelLayer.placements == placements + 1)
 }
 
-/// A pan of 20 px east and back: the frame back at the start draws no tile and decodes no
-/// vector tile (all were kept), and the pan draws at most the tiles coming into view.
+/// A pan of 20 px east and back (tiles not drawn ahead): the frame back at the start draws no
+/// tile and decodes no vector tile (all were kept), and the pan draws at most the tiles coming
+/// into view.
 @Test(.onOwnThread) func panning_reusesCachedTiles() throws {
     let (view, clock, state) = try styledView(glyphs: nil)
+    view.prefetchesTiles = false
     let map = try #require(view.map)
     let tiles = view.tilesRendered, decoded = map.tilesDecoded
     #expect(tiles == view.cachedTileCount && tiles > 0)
@@ -142,4 +144,25 @@ private func pixelmatchShare(_ a: Pixmap, _ b: Pixmap) async throws -> Double? {
     try view.camera.set(CameraOptions(geoCenter: state.geoCenter), animation: .none, at: clock.now)
     view.render(at: clock.now)
     #expect(view.tilesRendered == drawn && map.tilesDecoded == decodedNow, "back at the start: every tile was kept")
+}
+
+/// A pan of 10 px east, which brings no new tile into view and places no labels, draws the
+/// 2 × 2 block of the tile next to the view nearest 8 tiles ahead: 1 to 4 tiles (those of the
+/// block not held), all in the column east of the tiles shown, kept in the cache.
+@Test(.onOwnThread) func aPan_drawsTheTilesAhead_inAFrameThatDrawsNone() throws {
+    let (view, clock, state) = try styledView(glyphs: nil)
+    let shown = view.shownTiles
+    let before = view.tilesRendered, held = view.cachedTileCount
+    let c = try #require(state.coordinate(at: ScreenPoint(x: 266, y: 192)))
+    clock.advance(by: .milliseconds(16))
+    try view.camera.set(CameraOptions(geoCenter: c), animation: .none, at: clock.now)
+    #expect(view.render(at: clock.now))
+    #expect(view.shownTiles == shown, "a 10 px pan shows the same tiles")
+    let drawn = view.tilesRendered - before
+    #expect((1...4).contains(drawn), "\(drawn) tiles drawn ahead")
+    #expect(view.cachedTileCount == held + drawn)
+    let z = try #require(shown.first?.z), east = try #require(shown.map(\.x).max()) + 1
+    let rows = try #require(shown.map(\.y).min())...(try #require(shown.map(\.y).max()))
+    let ahead = rows.filter { view.tileCache.peek(RasterTileCache.Key(z: z, x: east, y: $0, base: .none)) != nil }
+    #expect(!ahead.isEmpty && ahead.count <= drawn, "tiles held east of the view: rows \(ahead)")
 }
