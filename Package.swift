@@ -223,14 +223,16 @@ let package = Package(
         ),
 
         // MapLibre styles drawn by the CPU rasterizer (pure): a StyleDocument's layers over its
-        // GeoJSON, vector-tile and raster sources, for `geo snapshot --style`.
-        .target(name: "StyleRendering", dependencies: ["GeoCore", "MapData", "MapStyle", "MapRenderer"], swiftSettings: strictSettings),
+        // GeoJSON, vector-tile and raster sources; `Map` keeps what its snapshots share (decoded
+        // tiles, sprite, glyphs) for `geo snapshot --style` (`MapSnapshotter`) and MapView.
+        .target(name: "StyleRendering", dependencies: ["GeoBase", "GeoCore", "MapData", "MapStyle", "MapRenderer"], swiftSettings: strictSettings),
 
-        // The map view (pure): camera controller + renderer + map objects + position indicator,
-        // frames into an RGBA buffer on demand.
+        // The map view (pure): camera controller + renderer (a style through StyleRendering's
+        // Map, or the legacy painter) + map objects + position indicator, frames into an RGBA
+        // buffer on demand.
         .target(
             name: "MapView",
-            dependencies: ["GeoBase", "GeoCore", "MapCamera", "MapData", "MapRenderer", "Compass"],
+            dependencies: ["GeoBase", "GeoCore", "MapCamera", "MapData", "MapRenderer", "MapStyle", "StyleRendering", "Compass"],
             swiftSettings: strictSettings
         ),
 
@@ -472,7 +474,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MapViewTests",
-            dependencies: ["GeoBase", "MapView", "MapLivePage", "HTTPServing", "MapCamera", "MapRenderer", "MapData", "Monitoring", "Compass", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
+            dependencies: ["GeoBase", "MapView", "MapStyle", "StyleRendering", "MapLivePage", "HTTPServing", "MapCamera", "MapRenderer", "MapData", "Monitoring", "Compass", "OSMImport", "Positioning", "TrackFiltering", "GeoCore", "GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -96,6 +96,7 @@ let package = Package(
             name: "ViewBench",
             dependencies: [
                 .product(name: "MapView", package: "LocationKit"),
+                .product(name: "MapStyle", package: "LocationKit"),
                 .product(name: "MapCamera", package: "LocationKit"),
                 .product(name: "MapRenderer", package: "LocationKit"),
                 .product(name: "MapData", package: "LocationKit"),

@@ -2,6 +2,7 @@ import GeoCore
 import MapCamera
 import MapData
 import MapRenderer
+import StyleRendering
 
 /// The labels of a moving view, placed once and drawn again every frame where their anchors
 /// go (MapLibre's split of symbol placement from symbol drawing, issue 17): placing them —
@@ -79,6 +80,42 @@ final class LabelLayer {
             guard let c = state.coordinate(at: ScreenPoint(x: l.anchor.x - m, y: l.anchor.y - m)) else { return nil }
             let boxes = l.boxes.map { PlacedLabel.Box(minX: $0.minX - l.anchor.x, minY: $0.minY - l.anchor.y, maxX: $0.maxX - l.anchor.x, maxY: $0.maxY - l.anchor.y) }
             return Label(image: l.image, anchor: MapPoint(c), offset: l.origin - l.anchor, boxes: boxes)
+        }
+        placedFor = state
+        placements += 1
+    }
+
+    /// Takes the labels and icons of a style's symbol layers drawn for `state` (`snapshot`,
+    /// nil: none): each symbol's pixels (those no symbol before it took) with its anchor's
+    /// ground point, so a frame of this camera shows the snapshot's labels exactly and a
+    /// moving frame moves each with its anchor. Symbols placed only within the view, no margin:
+    /// a label coming in at an edge shows from the next placement.
+    func place(symbols snapshot: StyleSnapshot?, for state: CameraState) {
+        labels = []
+        if let snapshot {
+            let image = snapshot.image, width = image.width
+            var taken = [Bool](repeating: false, count: width * image.height)
+            for s in snapshot.symbols {
+                guard let c = state.coordinate(at: ScreenPoint(x: s.anchor.x, y: s.anchor.y)) else { continue }
+                let w = s.maxX - s.minX, h = s.maxY - s.minY
+                // The bounds lie within the image, 1 px or more a side.
+                var crop = try! Pixmap(width: w, height: h)
+                crop.withUnsafeMutableBytes { out in
+                    image.bytes.withUnsafeBytes { src in
+                        for y in 0..<h {
+                            for x in 0..<w {
+                                let i = (s.minY + y) * width + s.minX + x
+                                guard !taken[i], src[i * 4 + 3] != 0 else { continue }
+                                taken[i] = true
+                                for k in 0..<4 { out[(y * w + x) * 4 + k] = src[i * 4 + k] }
+                            }
+                        }
+                    }
+                }
+                let offset = Point(x: Double(s.minX) - s.anchor.x, y: Double(s.minY) - s.anchor.y)
+                labels.append(Label(image: crop, anchor: MapPoint(c), offset: offset,
+                                    boxes: [PlacedLabel.Box(minX: offset.x, minY: offset.y, maxX: offset.x + Double(w), maxY: offset.y + Double(h))]))
+            }
         }
         placedFor = state
         placements += 1

@@ -3,6 +3,8 @@ public import MapCamera
 import MapData
 public import MapRenderer
 public import Compass
+public import MapStyle
+public import StyleRendering
 
 #if canImport(Glibc)
 import Glibc
@@ -22,12 +24,31 @@ import Darwin
 public final class MapView<Instant: InstantProtocol> where Instant.Duration == Duration {
     /// The camera: combined setter with animations, gestures, event blocks.
     public let camera: CameraController<Instant>
-    /// The map data drawn.
+    /// The style the view draws through (`init(camera:map:)`): its ground tiles are the
+    /// style's non-symbol layers, its labels and icons the symbol layers placed for the view's
+    /// camera. Nil: the legacy painter draws `features` in `style`'s colours. Runtime style
+    /// changes made on it show in the next frame: a non-symbol layer's redraws the tiles, a
+    /// symbol layer's the labels. The style path draws Mercator (a globe camera is drawn flat).
+    public let map: Map?
+    /// The map's revisions the tiles and labels were drawn at.
+    private var mapRevisions: (ground: Int, symbols: Int)
+    /// Ground tiles drawn so far (a tile composed again from the cache is not counted).
+    public private(set) var tilesRendered = 0
+    /// The style path's tiles drawn beside one asked for and not asked for yet (`renderTile`):
+    /// at most 24 (6 MB), dropped with the tiles.
+    private var blockTiles: [RasterTileCache.Key: Pixmap] = [:]
+    /// Whether a moving frame of the style path that drew no tile and placed no labels draws
+    /// one 2 × 2 block of tiles next to the view, the nearest ahead of the pan first (true by
+    /// default), so a pan finds its tiles drawn instead of drawing a row of them in one frame.
+    public var prefetchesTiles = true
+    /// The tiles the last frame composed from tiles showed.
+    private(set) var shownTiles: Set<RasterTileCache.Key> = []
+    /// The map data drawn by the legacy painter, and picked.
     public var features: MapFeatureIndex { didSet { groundChanged() } }
     /// Countries and cities under the data at low zooms and on the globe.
     public var worldBase: WorldBase { didSet { groundChanged() } }
     /// Colours and what is shown: `style.hidden` layer categories, POI and pedestrian classes.
-    public var style: MapStyle { didSet { groundChanged() } }
+    public var style: MapRenderer.MapStyle { didSet { groundChanged() } }
     #if canImport(CFreeType) && canImport(CHarfBuzz)
     /// Draws labels; nil draws none.
     public var text: TextRenderer? { didSet { labelsChanged() } }
@@ -78,7 +99,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     let labelLayer = LabelLayer()
     /// Raster tiles held now.
     public var cachedTileCount: Int { tileCache.count }
-    private let tileCache = RasterTileCache(capacity: 160)
+    let tileCache = RasterTileCache(capacity: 160)
 
     private(set) var objects: [(id: MapObjectID, object: MapObject)] = []
     private var nextObjectID = 0
@@ -87,12 +108,40 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     private var drawn: (camera: CameraState, revision: Int)?
 
     /// - Throws: `MapViewError` when the camera's view is larger than a frame can be.
-    public init(camera: CameraState, features: MapFeatureIndex, worldBase: WorldBase = .empty, style: MapStyle = .day) throws(MapViewError) {
+    public convenience init(camera: CameraState, features: MapFeatureIndex, worldBase: WorldBase = .empty, style: MapRenderer.MapStyle = .day) throws(MapViewError) {
+        try self.init(camera: camera, features: features, worldBase: worldBase, style: style, map: nil)
+    }
+
+    /// A view of `map`: its style drawn for the camera (the style path, `map`).
+    /// - Throws: `MapViewError` when the camera's view is larger than a frame can be.
+    public convenience init(camera: CameraState, map: Map) throws(MapViewError) {
+        try self.init(camera: camera, features: MapFeatureIndex([]), worldBase: .empty, style: .day, map: map)
+    }
+
+    /// A view of `features` through the built-in style (`DefaultStyle`, day unless `scheme`
+    /// says): a `Map` over `FeatureMapSource(features)`, labels in the glyph ranges
+    /// `glyphRange` makes (nil: none). The features are also picked.
+    /// - Throws: `MapViewError` when the camera's view is larger than a frame can be, or the
+    ///   features cannot be tiled (`.invalidValue`).
+    public convenience init(camera: CameraState, features: MapFeatureIndex, scheme: DefaultStyle.Scheme, options: DefaultStyle.Options = DefaultStyle.Options(),
+                            glyphRange: ((_ fontStack: String, _ start: UInt32) throws -> [UInt8])?) throws(MapViewError) {
+        let map: Map
+        do {
+            map = try Map(scheme: scheme, options: options, data: try FeatureMapSource(features: features.features, name: "features"), glyphRange: glyphRange)
+        } catch {
+            throw MapViewError(.invalidValue, "the features cannot be drawn in the default style: \(error)")
+        }
+        try self.init(camera: camera, features: features, worldBase: .empty, style: .day, map: map)
+    }
+
+    private init(camera: CameraState, features: MapFeatureIndex, worldBase: WorldBase, style: MapRenderer.MapStyle, map: Map?) throws(MapViewError) {
         try Self.checkFrameSize(camera.viewSize)
         self.camera = CameraController(state: camera)
         self.features = features
         self.worldBase = worldBase
         self.style = style
+        self.map = map
+        mapRevisions = (map?.groundRevision ?? 0, map?.symbolRevision ?? 0)
         positionIndicator.onChange = { [weak self] in self?.changed() }
         _ = self.camera.respond(to: .gestureBegan) { [weak self] _, _ in
             self?.followMode = .none
@@ -123,6 +172,7 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     /// What the tiles show changed: they are drawn again, and the labels placed again.
     private func groundChanged() {
         tileCache.removeAll()
+        blockTiles.removeAll()
         labelsChanged()
     }
 
@@ -175,6 +225,16 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     public func render(at now: Instant) -> Bool {
         camera.advance(to: now)
         guard renderAllowed, isActive else { return false }
+        if let map, (map.groundRevision, map.symbolRevision) != mapRevisions {
+            // A runtime style change: only what it changed is drawn again.
+            if map.groundRevision != mapRevisions.ground {
+                tileCache.removeAll()
+                blockTiles.removeAll()
+            }
+            if map.symbolRevision != mapRevisions.symbols { labelLayer.removeAll() }
+            mapRevisions = (map.groundRevision, map.symbolRevision)
+            changed()
+        }
         // A frame that showed stand-ins for tiles not drawn yet is followed by another.
         // A frame that showed stand-ins for tiles not drawn yet is followed by another, and so is
         // one whose labels were placed for another camera (the camera has settled: place them).
@@ -205,6 +265,8 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     /// `direct` (a snapshot) rasterizes everything for this camera alone and leaves the caches.
     /// `reuse` is a previous frame whose storage may be written over.
     private func draw(_ state: CameraState, reusing reuse: inout Pixmap?, settled: Bool, direct: Bool = false) -> Pixmap {
+        let tilesBefore = tilesRendered
+        var idle = !direct && !settled // a moving frame; no longer idle once it draws a tile or places labels
         let projection = CameraProjection(state)
         var painter = MapPainter(style: style, zoom: min(max(Self.rendererZoom(cameraZoom: state.zoomLevel), 0), 24))
         painter.clearsCanvas = false
@@ -214,6 +276,10 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         var canvas: Canvas
         if !direct, let ground = composedGround(state, reusing: &reuse) {
             canvas = Canvas(ground)
+            painter.passes = [.symbols]
+        } else if let map {
+            idle = false
+            canvas = Canvas(Self.styleImage(map, state, layers: .ground, background: WorldBase.space))
             painter.passes = [.symbols]
         } else {
             // The view size was checked at init, so the canvas can be made.
@@ -228,12 +294,25 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         // other object is drawn over the map in the order added.
         var pins: [MapOverlay] = []
         for (_, object) in objects { if case .marker(let m) = object, m.image == nil { pins.append(.marker(m.coordinate)) } }
-        if !direct, cachesLabels {
+        if let map, direct {
+            canvas.withPixmap { $0.draw(Self.styleImage(map, state, layers: .symbols, background: .transparent), at: Point(x: 0, y: 0)) }
+        } else if let map {
+            if labelLayer.needsPlacement(for: state, settled: settled) {
+                labelLayer.place(symbols: (try? map.snapshot(camera: Self.styleCamera(state), layers: .symbols)), for: state)
+                idle = false
+            }
+            labelLayer.draw(through: projection, on: &canvas)
+        } else if !direct, cachesLabels {
             if labelLayer.needsPlacement(for: state, settled: settled) { labelLayer.place(features, overlays: pins, for: state, painter: painter) }
             labelLayer.draw(through: projection, on: &canvas)
             painter.drawsLabels = false
         }
-        painter.paint(features, overlays: pins, through: projection, on: &canvas)
+        if map == nil {
+            painter.paint(features, overlays: pins, through: projection, on: &canvas)
+        } else if !pins.isEmpty {
+            // The style path's pins: the legacy painter's, over no features.
+            painter.paint(MapFeatureIndex([]), overlays: pins, through: projection, on: &canvas)
+        }
         for (_, object) in objects {
             switch object {
             case .polyline(let l): ObjectDrawing.draw(l, projection, &canvas)
@@ -251,16 +330,79 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
                 pixmap.draw(image, at: Point(x: p.x - anchor.x, y: p.y - anchor.y))
             }
         }
+        if let map, idle, prefetchesTiles, tilesRendered == tilesBefore, let previous = drawn?.camera { prefetchTiles(state, after: previous, map) }
         return pixmap
     }
 
-    /// Whether frames draw labels from `labelLayer`: when they compose from tiles and have text.
+    /// Draws the 2 × 2 block of the tile next to the last frame's tiles (not shown, not held,
+    /// ahead of the view's centre) nearest a point 8 tiles ahead of the centre in the direction
+    /// the camera moved from `previous`, and keeps its tiles. Nothing when the centre did not move.
+    private func prefetchTiles(_ state: CameraState, after previous: CameraState, _ map: Map) {
+        guard let z = shownTiles.first?.z else { return }
+        let n = 1 << z, scale = Double(n)
+        let now = MapPoint(state.geoCenter), then = MapPoint(previous.geoCenter)
+        var dx = now.x - then.x, dy = now.y - then.y
+        if dx > 0.5 { dx -= 1 } else if dx < -0.5 { dx += 1 } // across the antimeridian
+        let length = (dx * dx + dy * dy).squareRoot()
+        guard length > 0 else { return }
+        let ahead = (x: now.x * scale + 8 * dx / length, y: now.y * scale + 8 * dy / length)
+        var best: (key: RasterTileCache.Key, distance: Double)?
+        for key in shownTiles {
+            for (ox, oy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] where (0..<n).contains(key.y + oy) {
+                let k = RasterTileCache.Key(z: z, x: ((key.x + ox) % n + n) % n, y: key.y + oy, base: key.base)
+                guard !shownTiles.contains(k), tileCache.peek(k) == nil else { continue }
+                // The tile's centre, unwrapped next to the shown one, against the point ahead.
+                func offset(_ x: Double) -> Double {
+                    let w = x.truncatingRemainder(dividingBy: scale)
+                    return w > scale / 2 ? w - scale : w < -scale / 2 ? w + scale : w
+                }
+                // Only tiles ahead of the view's centre: a pan leaves those behind it.
+                let fx = offset(Double(key.x + ox) + 0.5 - now.x * scale), fy = Double(k.y) + 0.5 - now.y * scale
+                guard fx * dx + fy * dy > 0 else { continue }
+                let wx = offset(Double(key.x + ox) + 0.5 - ahead.x), cy = Double(k.y) + 0.5 - ahead.y
+                let distance = wx * wx + cy * cy
+                if best == nil || distance < best!.distance { best = (k, distance) }
+            }
+        }
+        guard let key = best?.key else { return }
+        tilesRendered += 1
+        tileCache.insert(styleTile(key, map), for: key)
+        for j in 0..<2 {
+            for i in 0..<2 {
+                let k = RasterTileCache.Key(z: z, x: (key.x & ~1) + i, y: (key.y & ~1) + j, base: key.base)
+                guard let tile = blockTiles.removeValue(forKey: k) else { continue }
+                tilesRendered += 1
+                tileCache.insert(tile, for: k)
+            }
+        }
+    }
+
+    /// Whether frames draw labels from `labelLayer`: when they compose from tiles and have
+    /// text, or draw a style (whose labels are always placed for the frame's camera).
     private var cachesLabels: Bool {
+        if map != nil { return true }
         #if canImport(CFreeType) && canImport(CHarfBuzz)
-        composesFromTiles && text != nil
+        return composesFromTiles && text != nil
         #else
-        false
+        return false
         #endif
+    }
+
+    /// The style's camera for a view's: MapLibre's zoom, bearing and pitch are the camera's
+    /// zoom level, orientation and (zoom-limited) tilt; one CSS pixel per view pixel.
+    static func styleCamera(_ state: CameraState) -> StyleCamera {
+        StyleCamera(longitude: state.geoCenter.longitude, latitude: state.geoCenter.latitude, zoom: state.zoomLevel, bearing: state.orientation,
+                    pitch: state.clippedTilt, width: Int(state.viewSize.width.rounded()), height: Int(state.viewSize.height.rounded()))
+    }
+
+    /// The layers `layers` of `map` drawn for the view's camera over `background`; only
+    /// `background` where the map cannot be drawn (a zoom outside MapLibre's 0…24).
+    private static func styleImage(_ map: Map, _ state: CameraState, layers: Map.Layers, background: Color) -> Pixmap {
+        let camera = styleCamera(state)
+        // The view size was checked at init, so the canvas can be made.
+        var canvas = try! Canvas(width: camera.width, height: camera.height, background: background)
+        if let image = try? map.snapshot(camera: camera, layers: layers).image { canvas.withPixmap { $0.draw(image, at: Point(x: 0, y: 0)) } }
+        return canvas.pixmap
     }
 
     /// Whether the labels were placed for another camera than `state`.
@@ -274,8 +416,12 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
             return nil
         }
         let width = Int(state.viewSize.width.rounded()), height = Int(state.viewSize.height.rounded())
-        let z = TileCompositor.tileZoom(cameraZoom: state.zoomLevel), base = WorldBase.Detail(cameraZoom: state.zoomLevel)
+        // The style path's tiles are drawn at MapLibre zoom z − 1, so z is at least 1; the world
+        // base is the legacy painter's only.
+        let z = max(TileCompositor.tileZoom(cameraZoom: state.zoomLevel), map == nil ? 0 : 1)
+        let base = map == nil ? WorldBase.Detail(cameraZoom: state.zoomLevel) : .none
         let keys = TileCompositor.tiles(rows, width: width, height: height, zoom: z, base: base)
+        shownTiles = keys
         let centre = MapPoint(state.geoCenter), n = Double(1 << z)
         guard let tiles = tileCache.tiles(keys, budget: tilesDrawnPerFrame, centre: (centre.x * n, centre.y * n), render: renderTile) else { return nil }
         var pixmap: Pixmap
@@ -296,6 +442,8 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
     private func renderTile(_ key: RasterTileCache.Key) -> Pixmap {
         let n = Double(1 << key.z), stored = RasterTileCache.storedSide
         let centre = WebMercator.coordinate(worldX: (Double(key.x) + 0.5) / n, worldY: (Double(key.y) + 0.5) / n)
+        tilesRendered += 1
+        if let map { return styleTile(key, map) }
         // A tile zoom is 0…24 and its side fixed, so the viewport and canvas can be made.
         let viewport = try! MercatorViewport(center: centre, zoom: Double(key.z), width: stored, height: stored)
         var canvas = try! Canvas(width: stored, height: stored, background: key.base == .none ? style.land : WorldBase.ocean)
@@ -305,6 +453,40 @@ public final class MapView<Instant: InstantProtocol> where Instant.Duration == D
         painter.passes = [.geometry]
         painter.paint(features, through: viewport, on: &canvas)
         return canvas.pixmap
+    }
+
+    /// A tile of the style path: the style's ground layers drawn for the 2 × 2 block of tiles
+    /// it is in (the quarter of a MapLibre tile of zoom z − 1 each, so one snapshot reads each
+    /// vector tile's features once for four tiles: 2.x times less than a snapshot per tile),
+    /// at MapLibre zoom z − 1 (as `StyleCamera(block:)` draws tiles of zoom z), with a 1-px
+    /// gutter round the block; each tile is cut from it with its gutter. The others are kept
+    /// for when they are asked for. A block the map cannot draw is transparent (space shows).
+    private func styleTile(_ key: RasterTileCache.Key, _ map: Map) -> Pixmap {
+        if let tile = blockTiles.removeValue(forKey: key) { return tile }
+        let side = RasterTileCache.side, stored = RasterTileCache.storedSide
+        let bx = key.x & ~1, by = key.y & ~1, n = Double(1 << key.z) // z ≥ 1 on the style path: blocks lie within the world
+        let centre = WebMercator.coordinate(worldX: Double(bx + 1) / n, worldY: Double(by + 1) / n)
+        let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: Double(key.z) - 1, width: 2 * side + 2, height: 2 * side + 2)
+        // The sides are fixed and within range, so the pixmaps can be made.
+        let block = (try? map.snapshot(camera: camera, layers: .ground).image) ?? (try! Pixmap(width: 2 * side + 2, height: 2 * side + 2))
+        if blockTiles.count > 24 { blockTiles.removeAll() }
+        var asked: Pixmap? = nil
+        for j in 0..<2 {
+            for i in 0..<2 {
+                var tile = try! Pixmap(width: stored, height: stored)
+                tile.withUnsafeMutableBytes { out in
+                    block.bytes.withUnsafeBytes { src in
+                        for y in 0..<stored {
+                            let from = ((j * side + y) * block.width + i * side) * 4
+                            UnsafeMutableRawPointer(out.baseAddress! + y * stored * 4).copyMemory(from: src.baseAddress! + from, byteCount: stored * 4)
+                        }
+                    }
+                }
+                let k = RasterTileCache.Key(z: key.z, x: bx + i, y: by + j, base: key.base)
+                if k == key { asked = tile } else if tileCache.peek(k) == nil { blockTiles[k] = tile }
+            }
+        }
+        return asked!
     }
 
     /// Rays from the view's centre, for the outline of the Earth on screen.

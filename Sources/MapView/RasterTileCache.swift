@@ -60,6 +60,13 @@ final class RasterTileCache {
 
     /// Tiles held now.
     var count: Int { stored.count }
+
+    /// The tile held for `key`, leaving the recency order alone; nil when not held.
+    func peek(_ key: Key) -> Tile? { stored.peekValue(forKey: key) }
+
+    /// Keeps a tile drawn ahead of a frame that needs it (`storedSide²` pixels), as the most
+    /// recently used; the least recently used goes when the cache is full.
+    func insert(_ pixmap: Pixmap, for key: Key) { stored.insert(Tile(pixmap), forKey: key) }
     /// Tiles of the last frame shown through stand-ins, still to be drawn (none after a frame
     /// drawn directly: `frameDrawnDirectly()`).
     private(set) var pending = 0

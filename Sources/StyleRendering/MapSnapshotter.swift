@@ -1,6 +1,5 @@
 public import GeoCore
 public import MapData
-public import MapRenderer
 public import MapStyle
 
 /// Why ``MapSnapshotter`` drew nothing: the input at fault, named as the snapshotter's
@@ -18,10 +17,11 @@ public struct MapSnapshotError: Error, Sendable, Equatable, CustomStringConverti
 
 /// A style drawn for a camera into one image without a map view: the seed's class-level
 /// snapshot (`+snapshotWithGeoCoordinates:zoomLevel:orientation:size:block:`), MapLibre
-/// Native's `MapSnapshotter`. The style's vector and raster sources are served by the map
-/// sources given by source id (PMTiles, MBTiles, XYZ folders, features in memory through
-/// `FeatureMapSource`); every other URL (GeoJSON, images, sprites, glyphs, TileJSON, tiles of
-/// sources not given) through `load`.
+/// Native's `MapSnapshotter`: a ``Map`` made for one snapshot. The style's vector and raster
+/// sources are served by the map sources given by source id (PMTiles, MBTiles, XYZ folders,
+/// features in memory through `FeatureMapSource`); every other URL (GeoJSON, images, sprites,
+/// glyphs, TileJSON, tiles of sources not given) through `load`. To draw the same style for
+/// many cameras, keep a ``Map``: it keeps the decoded tiles, sprite and glyphs.
 ///
 /// A source the style names that nobody serves is drawn as MapLibre draws it: each of its
 /// tiles fails to load (an `error` event in MapLibre, a warning here) and the rest of the
@@ -33,12 +33,6 @@ public struct MapSnapshotter {
     public var camera: StyleCamera
     /// The bytes at any other URL the style names; throws when it cannot.
     public var load: (String) throws -> [UInt8]
-
-    /// The zooms a camera may have: MapLibre's 0 (the world in one 512-pixel tile) through
-    /// its largest `maxZoom`, 24.
-    public static let zoomRange = 0.0...24.0
-    /// Device pixels per CSS pixel: 0.25…8 (`geo snapshot --pixel-ratio`'s range).
-    public static let pixelRatioRange = 0.25...8.0
 
     public init(style: StyleDocument, sources: [String: any MapSource] = [:], camera: StyleCamera,
                 load: @escaping (String) throws -> [UInt8] = { url in throw StyleRenderError("\(url): nothing loads URLs") }) {
@@ -78,46 +72,11 @@ public struct MapSnapshotter {
     }
 
     /// Draws the style for the camera.
-    /// - Throws: ``MapSnapshotError`` for a camera outside its ranges (a side under 1 or over
-    ///   `Pixmap.maxSide` device pixels, a pixel ratio outside ``pixelRatioRange``, a zoom
-    ///   outside ``zoomRange``, a latitude beyond ±90° or a non-finite centre, bearing or
-    ///   pitch, a pitch below 0), or a map source given for an id the style has no vector or
-    ///   raster source of, or whose tiles are not the kind that source draws (MVT for
-    ///   `vector`, PNG for `raster`).
+    /// - Throws: ``MapSnapshotError`` for a camera outside its ranges (`Map.check(_:)`), or a
+    ///   map source given for an id the style has no vector or raster source of, or whose
+    ///   tiles are not the kind that source draws (MVT for `vector`, PNG for `raster`).
     public func snapshot() throws(MapSnapshotError) -> StyleSnapshot {
-        try check()
-        do { return try StyleSnapshot(style: style, camera: camera, sources: sources, load: load) } catch {
-            throw MapSnapshotError(path: "camera", message: error.description)
-        }
-    }
-
-    private func check() throws(MapSnapshotError) {
-        let c = camera
-        guard c.pixelRatio.isFinite, Self.pixelRatioRange.contains(c.pixelRatio) else {
-            throw MapSnapshotError(path: "camera.pixelRatio", message: "\(c.pixelRatio) is outside \(Self.pixelRatioRange)")
-        }
-        for (name, side, pixels) in [("width", c.width, Double(c.width) * c.pixelRatio), ("height", c.height, Double(c.height) * c.pixelRatio)] {
-            guard side >= 1, pixels.rounded() >= 1, pixels.rounded() <= Double(Pixmap.maxSide) else {
-                throw MapSnapshotError(path: "camera.\(name)", message: "\(side) points at pixel ratio \(c.pixelRatio) is outside 1…\(Pixmap.maxSide) device pixels")
-            }
-        }
-        guard c.zoom.isFinite, Self.zoomRange.contains(c.zoom) else {
-            throw MapSnapshotError(path: "camera.zoom", message: "\(c.zoom) is outside MapLibre's \(Self.zoomRange)")
-        }
-        guard c.latitude.isFinite, (-90...90).contains(c.latitude) else {
-            throw MapSnapshotError(path: "camera.latitude", message: "\(c.latitude) is not a latitude in −90…90°")
-        }
-        guard c.longitude.isFinite else { throw MapSnapshotError(path: "camera.longitude", message: "\(c.longitude) is not finite") }
-        guard c.bearing.isFinite else { throw MapSnapshotError(path: "camera.bearing", message: "\(c.bearing) is not finite") }
-        guard c.pitch.isFinite, c.pitch >= 0 else { throw MapSnapshotError(path: "camera.pitch", message: "\(c.pitch) is not a pitch of 0° or more") }
-        for (id, source) in sources.sorted(by: { $0.key < $1.key }) {
-            guard let styled = style.sources[id], ["vector", "raster"].contains(styled.type) else {
-                throw MapSnapshotError(path: "sources.\(id)", message: "the style has no vector or raster source \"\(id)\"")
-            }
-            let format = source.metadata.format
-            guard (styled.type == "vector") == (format == .mvt), format != .webp, format != .jpeg else {
-                throw MapSnapshotError(path: "sources.\(id)", message: "\(format.rawValue) tiles cannot serve a \(styled.type) source")
-            }
-        }
+        try Map.check(camera)
+        return try Map(style: style, sources: sources, load: load).snapshot(camera: camera)
     }
 }

@@ -29,23 +29,30 @@ struct SpriteImage {
 /// each repeat (edges extended), times the layer's opacity.
 extension StylePainter {
     /// The sprite's images by name (prefixed `id:` for sprite arrays), loaded on first use at
-    /// the camera's pixel ratio (`@2x` sheets above 1); a sheet that does not load is warned about.
+    /// the camera's pixel ratio (`@2x` sheets above 1) or kept by the snapshot's
+    /// ``StyleResources``; a sheet that does not load is warned about.
     mutating func spriteImage(_ name: String) -> SpriteImage? {
         if sprites == nil {
-            var images: [String: SpriteImage] = [:]
-            for sheet in SpriteIndex.sheets(style.sprite) {
-                let jsonURL = SpriteIndex.url(sheet, pixelRatio: camera.pixelRatio, ext: "json")
-                do {
-                    let json = try JSONDecoder().decode(JSONValue.self, from: Data(try load(jsonURL)))
-                    let png = try PNG.decode(try load(SpriteIndex.url(sheet, pixelRatio: camera.pixelRatio, ext: "png")))
-                    let (entries, problems) = SpriteIndex.entries(json, prefix: sheet.prefix, sheetWidth: png.width, sheetHeight: png.height)
-                    warnings += problems.map { "sprite \(jsonURL): \($0)" }
-                    for (name, e) in entries { images[name] = SpriteImage(image: try Self.crop(png, e), pixelRatio: e.pixelRatio, sdf: e.sdf) }
-                } catch {
-                    warnings.append("sprite \(sheet.url): \(error)")
+            let highResolution = camera.pixelRatio > 1
+            let loaded: (images: [String: SpriteImage], warnings: [String]) = resources.sprites[highResolution] ?? {
+                var images: [String: SpriteImage] = [:], problems: [String] = []
+                for sheet in SpriteIndex.sheets(style.sprite) {
+                    let jsonURL = SpriteIndex.url(sheet, pixelRatio: camera.pixelRatio, ext: "json")
+                    do {
+                        let json = try JSONDecoder().decode(JSONValue.self, from: Data(try load(jsonURL)))
+                        let png = try PNG.decode(try load(SpriteIndex.url(sheet, pixelRatio: camera.pixelRatio, ext: "png")))
+                        let (entries, outside) = SpriteIndex.entries(json, prefix: sheet.prefix, sheetWidth: png.width, sheetHeight: png.height)
+                        problems += outside.map { "sprite \(jsonURL): \($0)" }
+                        for (name, e) in entries { images[name] = SpriteImage(image: try Self.crop(png, e), pixelRatio: e.pixelRatio, sdf: e.sdf) }
+                    } catch {
+                        problems.append("sprite \(sheet.url): \(error)")
+                    }
                 }
-            }
-            sprites = images
+                return (images, problems)
+            }()
+            resources.sprites[highResolution] = loaded
+            warnings += loaded.warnings
+            sprites = loaded.images
         }
         return sprites?[name]
     }

@@ -25,6 +25,15 @@ public struct StyleSnapshot {
     /// What was not drawn and why (a layer type not drawn yet, a tile that did not load, a
     /// bad property value replaced by its default).
     public let warnings: [String]
+    /// The labels and icons drawn, one per placed symbol: top layer first, as placed.
+    public let symbols: [Symbol]
+
+    /// A symbol drawn: its anchor and the rectangle of device pixels its glyphs, halos and icon
+    /// cover (`minX..<maxX`, `minY..<maxY`, within the image).
+    public struct Symbol: Sendable {
+        public var anchor: Point
+        public var minX: Int, minY: Int, maxX: Int, maxY: Int
+    }
 
     /// Draws `style` for `camera`; `load` returns the bytes at a URL the style names (tiles,
     /// TileJSON, GeoJSON, images), throwing when it cannot. The tiles of a vector or raster
@@ -33,11 +42,19 @@ public struct StyleSnapshot {
     /// - Throws: `RenderError` when the image size is out of range.
     public init(style: StyleDocument, camera: StyleCamera, sources: [String: any MapSource] = [:],
                 load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
-        var painter = try StylePainter(style: style, camera: camera, sources: sources, load: load)
-        for layer in style.layers { painter.draw(layer) }
+        try self.init(style: style, camera: camera, sources: sources, load: load, resources: StyleResources(), layers: .all)
+    }
+
+    /// Draws the layers of `style` that `layers` selects, with what `resources` holds (a
+    /// ``Map``'s, kept across its snapshots) and adding to it what it lacks.
+    init(style: StyleDocument, camera: StyleCamera, sources: [String: any MapSource], load: @escaping (String) throws -> [UInt8],
+         resources: StyleResources, layers: Map.Layers) throws(RenderError) {
+        var painter = try StylePainter(style: style, camera: camera, sources: sources, load: load, resources: resources)
+        for layer in style.layers where layers.contains(layer) { painter.draw(layer) }
         painter.drawOn(ground: false)
         image = painter.canvas.pixmap
         warnings = style.diagnostics.map(\.description) + painter.warnings
+        symbols = painter.symbolBounds()
     }
 }
 
@@ -50,6 +67,8 @@ struct StylePainter {
     let load: (String) throws -> [UInt8]
     /// Tiled sources the caller supplies by source id (``StyleSnapshot``).
     let mapSources: [String: any MapSource]
+    /// Tiles, sources, sprites and glyphs decoded for this snapshot or kept from earlier ones.
+    let resources: StyleResources
     var warnings: [String] = []
     /// Loaded sources: GeoJSON features, or vector tiles' features by source layer.
     private var geoJSON: [String: [RenderFeature]] = [:]
@@ -62,14 +81,19 @@ struct StylePainter {
     /// Under a tilted camera, the canvas and transform not in use: the image and its
     /// perspective while the ground is drawn, the ground and its view from above otherwise.
     private var tilt: (canvas: Canvas, screen: ScreenTransform, onGround: Bool)?
+    /// Whether a layer was drawn on the ground since it was last composited: a ground nothing
+    /// was drawn on is transparent, and is not warped onto the image (a view's labels alone).
+    private var groundDrawn = false
 
-    init(style: StyleDocument, camera: StyleCamera, sources: [String: any MapSource], load: @escaping (String) throws -> [UInt8]) throws(RenderError) {
+    init(style: StyleDocument, camera: StyleCamera, sources: [String: any MapSource], load: @escaping (String) throws -> [UInt8],
+         resources: StyleResources) throws(RenderError) {
         canvas = try Canvas(width: camera.pixelWidth, height: camera.pixelHeight, background: .transparent)
         self.camera = camera
         screen = ScreenTransform(camera)
         self.style = style
         self.load = load
         mapSources = sources
+        self.resources = resources
         if let perspective = screen.perspective {
             // The ground the image shows, drawn from above around the same centre.
             let (hw, hh) = perspective.groundHalfSize(width: camera.pixelWidth, height: camera.pixelHeight, margin: 4)
@@ -89,10 +113,11 @@ struct StylePainter {
     /// was drawn on it onto the image, tilted, and clears it.
     mutating func drawOn(ground: Bool) {
         guard var t = tilt, t.onGround != ground else { return }
-        if t.onGround, let perspective = t.screen.perspective {
+        if t.onGround, groundDrawn, let perspective = t.screen.perspective {
             let drawn = canvas.pixmap
             t.canvas.withPixmap { perspective.warp(drawn, onto: &$0) }
             canvas.withPixmap { $0.clear(to: .transparent) }
+            groundDrawn = false
         }
         swap(&canvas, &t.canvas)
         swap(&screen, &t.screen)
@@ -121,7 +146,10 @@ struct StylePainter {
 
     mutating func draw(_ layer: StyleLayer) {
         guard layer.shows(atZoom: zoom) else { return }
-        if tilt != nil { drawOn(ground: liesOnGround(layer)) }
+        if tilt != nil {
+            drawOn(ground: liesOnGround(layer))
+            if groundView != nil { groundDrawn = true }
+        }
         switch layer.type {
         case "background": drawBackground(layer)
         case "fill", "line", "circle":
@@ -188,12 +216,20 @@ struct StylePainter {
         case "geojson":
             if geoJSON[name] == nil {
                 let z = geoJSONTileZoom(name)
-                do {
-                    var features = try FeatureLoading.geoJSON(source, load: load)
-                    if let clustering = PointClustering.options(source) { features = PointClustering.cluster(features, zoom: z, options: clustering) }
-                    geoJSON[name] = features.map { $0.snapped(toTileZoom: z) }
-                } catch {
-                    warnings.append("source \(name): \(error)")
+                let loaded: StyleResources.Loaded<[RenderFeature]> = resources.geoJSON[name]?[z] ?? {
+                    do {
+                        var features = try FeatureLoading.geoJSON(source, load: load)
+                        if let clustering = PointClustering.options(source) { features = PointClustering.cluster(features, zoom: z, options: clustering) }
+                        return .value(features.map { $0.snapped(toTileZoom: z) })
+                    } catch {
+                        return .failed("source \(name): \(error)")
+                    }
+                }()
+                resources.geoJSON[name, default: [:]][z] = loaded
+                switch loaded {
+                case .value(let features): geoJSON[name] = features
+                case .failed(let warning):
+                    warnings.append(warning)
                     geoJSON[name] = []
                 }
             }
@@ -215,9 +251,21 @@ struct StylePainter {
     }
 
     /// The tile templates and zoom range of a tiled source, from the style or its TileJSON.
-    private mutating func tileSetup(_ name: String, _ source: StyleSource) -> (templates: [String], minZoom: Double, maxZoom: Double, tileSize: Double)? {
+    private mutating func tileSetup(_ name: String, _ source: StyleSource) -> StyleResources.TileSetup? {
         if let supplied = mapSources[name] { return ([], Double(supplied.metadata.minZoom), Double(supplied.metadata.maxZoom), source.tileSize) }
         if !source.tiles.isEmpty { return (source.tiles, source.minZoom, source.maxZoom, source.tileSize) }
+        if let held = resources.tileSetups[name] {
+            if let warning = held.warning { warnings.append(warning) }
+            return held.setup
+        }
+        let before = warnings.count
+        let setup = loadTileJSON(name, source)
+        resources.tileSetups[name] = (setup, warnings.count > before ? warnings.last : nil)
+        return setup
+    }
+
+    /// The setup a source's TileJSON (`url`) gives; nil, with a warning, when it does not load.
+    private mutating func loadTileJSON(_ name: String, _ source: StyleSource) -> StyleResources.TileSetup? {
         guard let url = source.url else { return nil }
         do {
             let json = try JSONDecoder().decode(JSONValue.self, from: Data(try load(url)))
@@ -252,9 +300,15 @@ struct StylePainter {
         guard let z = tileZoom(tileSize: setup.tileSize, minZoom: setup.minZoom, maxZoom: setup.maxZoom, round: false) else { return [] }
         var out: [(CanonicalTile, [String: [RenderFeature]])] = []
         for t in coveringTiles(z) {
-            // A tile a supplied source lacks is an empty tile (nothing there), as an archive serves it.
-            do { out.append((t, try FeatureLoading.vectorTile(try tileBytes(name, source, setup.templates, t) ?? [], t))) } catch {
-                warnings.append("source \(name): tile \(t.z)/\(t.x)/\(t.y): \(error)")
+            let loaded = resources.vectorTile(StyleResources.TileKey(source: name, z: t.z, x: t.x, y: t.y)) {
+                // A tile a supplied source lacks is an empty tile (nothing there), as an archive serves it.
+                do { return .value(try FeatureLoading.vectorTile(try tileBytes(name, source, setup.templates, t) ?? [], t)) } catch {
+                    return .failed("source \(name): tile \(t.z)/\(t.x)/\(t.y): \(error)")
+                }
+            }
+            switch loaded {
+            case .value(let layers): out.append((t, layers))
+            case .failed(let warning): warnings.append(warning)
             }
         }
         return out
@@ -277,11 +331,19 @@ struct StylePainter {
         if let setup = tileSetup(name, source), mapSources[name] != nil || !setup.templates.isEmpty,
            let z = tileZoom(tileSize: setup.tileSize, minZoom: setup.minZoom, maxZoom: setup.maxZoom, round: true) {
             for t in coveringTiles(z) {
-                do {
-                    // A raster tile a supplied source lacks draws nothing, as a 404 tile in MapLibre.
-                    if let bytes = try tileBytes(name, source, setup.templates, t) { out.append((t, try PNG.decode(bytes))) }
-                } catch {
-                    warnings.append("source \(name): tile \(t.z)/\(t.x)/\(t.y): \(error)")
+                let loaded = resources.rasterTile(StyleResources.TileKey(source: name, z: t.z, x: t.x, y: t.y)) {
+                    do {
+                        // A raster tile a supplied source lacks draws nothing, as a 404 tile in MapLibre.
+                        guard let bytes = try tileBytes(name, source, setup.templates, t) else { return .value(nil) }
+                        return .value(try PNG.decode(bytes))
+                    } catch {
+                        return .failed("source \(name): tile \(t.z)/\(t.x)/\(t.y): \(error)")
+                    }
+                }
+                switch loaded {
+                case .value(let image?): out.append((t, image))
+                case .value(nil): break
+                case .failed(let warning): warnings.append(warning)
                 }
             }
         }

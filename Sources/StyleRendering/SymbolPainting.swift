@@ -16,7 +16,7 @@ import Darwin
 #endif
 
 /// What symbol layers share in one snapshot: the glyph ranges loaded from the style's
-/// `glyphs` URL, the labels placed (top layer first, as MapLibre places them) per layer.
+/// `glyphs` URL (or kept by the snapshot's ``StyleResources``), the labels placed (top layer first, as MapLibre places them) per layer.
 struct SymbolState {
     /// Glyphs by font stack and range start; nil for a range that did not load.
     var ranges: [String: [UInt32: SDFGlyph]?] = [:]
@@ -55,19 +55,59 @@ extension StylePainter {
         guard c.scalar.value <= 0xFFFF, let template = style.glyphs else { return nil }
         let key = c.fontStack + "\u{0}" + String(start)
         if symbols.ranges[key] == nil {
-            let url = template.split(separator: "{fontstack}", omittingEmptySubsequences: false).joined(separator: c.fontStack)
-                .split(separator: "{range}", omittingEmptySubsequences: false).joined(separator: "\(start)-\(start + 255)")
-            do {
-                let stacks = try GlyphPBF.decode(try load(url))
-                var map: [UInt32: SDFGlyph] = [:]
-                for s in stacks { for g in s.glyphs { map[g.id] = g } }
-                symbols.ranges[key] = .some(map)
-            } catch {
-                warnings.append("glyphs \(url): \(error)")
+            let loaded: StyleResources.Loaded<[UInt32: SDFGlyph]> = resources.glyphRanges[key] ?? {
+                let url = template.split(separator: "{fontstack}", omittingEmptySubsequences: false).joined(separator: c.fontStack)
+                    .split(separator: "{range}", omittingEmptySubsequences: false).joined(separator: "\(start)-\(start + 255)")
+                do {
+                    let stacks = try GlyphPBF.decode(try load(url))
+                    var map: [UInt32: SDFGlyph] = [:]
+                    for s in stacks { for g in s.glyphs { map[g.id] = g } }
+                    return .value(map)
+                } catch {
+                    return .failed("glyphs \(url): \(error)")
+                }
+            }()
+            resources.glyphRanges[key] = loaded
+            switch loaded {
+            case .value(let map): symbols.ranges[key] = .some(map)
+            case .failed(let warning):
+                warnings.append(warning)
                 symbols.ranges[key] = .some(nil)
             }
         }
         return symbols.ranges[key]??[c.scalar.value]
+    }
+
+    /// The placed labels' anchors and the device pixels their glyph quads (halo padding
+    /// included) and icons cover, clipped to the canvas; labels covering none are left out.
+    func symbolBounds() -> [StyleSnapshot.Symbol] {
+        var out: [StyleSnapshot.Symbol] = []
+        for layer in style.layers.reversed() {
+            for label in symbols.placed?[layer.id] ?? [] {
+                var corners: [Point] = []
+                for q in label.quads {
+                    let tw = Double(q.glyph.width + 8), th = Double(q.glyph.height + 8)
+                    let cosA = cos(q.angle), sinA = sin(q.angle)
+                    for (u, v) in [(0, 0), (tw, 0), (0, th), (tw, th)] {
+                        let x = (q.corner.x + u) * q.scale, y = (q.corner.y + v) * q.scale
+                        corners.append(Point(x: q.origin.x + x * cosA - y * sinA, y: q.origin.y + x * sinA + y * cosA))
+                    }
+                }
+                if let icon = label.icon {
+                    let cosA = cos(icon.angle), sinA = sin(icon.angle)
+                    for (u, v) in [(icon.minX, icon.minY), (icon.maxX, icon.minY), (icon.minX, icon.maxY), (icon.maxX, icon.maxY)] {
+                        corners.append(Point(x: icon.origin.x + u * cosA - v * sinA, y: icon.origin.y + u * sinA + v * cosA))
+                    }
+                }
+                guard let minX = corners.map(\.x).min(), let maxX = corners.map(\.x).max(),
+                      let minY = corners.map(\.y).min(), let maxY = corners.map(\.y).max() else { continue }
+                let x0 = max(0, Int(minX.rounded(.down)) - 1), x1 = min(canvas.width, Int(maxX.rounded(.up)) + 1)
+                let y0 = max(0, Int(minY.rounded(.down)) - 1), y1 = min(canvas.height, Int(maxY.rounded(.up)) + 1)
+                guard x0 < x1, y0 < y1 else { continue }
+                out.append(StyleSnapshot.Symbol(anchor: label.anchor, minX: x0, minY: y0, maxX: x1, maxY: y1))
+            }
+        }
+        return out
     }
 
     /// Draws a symbol layer: its icons, then its text (halos first, then the text, as

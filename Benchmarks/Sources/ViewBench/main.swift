@@ -1,10 +1,12 @@
 // Map view frame rate and memory (driver: Benchmarks/view.sh, peer: MapLibre Native via PyPI pymgl).
-// Usage: ViewBench FILE.osm.pbf WORLD_DIR [frames] [--path] [--png DIR] [--only labels,plain,zoom,globe]
+// Usage: ViewBench FILE.osm.pbf WORLD_DIR [frames] [--path] [--png DIR] [--only labels,style,flat,style-flat,plain,zoom,globe]
 // Draws a pan of `frames` frames in a 1280×720 MapView: the centre goes once round a circle on
 // the ground of 10 × frames / 2π pixels (at most 1,500), starting and ending at the view's
 // place, so every frame is a new camera state and new tiles come into view as a pan brings
 // them: Monaco at z15 tilted 45° (Mercator: ground composed from cached raster tiles, labels
-// drawn per frame; again without labels, as the peer draws it) and the globe at z2 over the
+// drawn per frame; again through the built-in day style, `MapView(camera:features:scheme:
+// glyphRange:)`, labels in glyph ranges made from the Noto fonts; again without labels, as the
+// peer draws it; `flat` and `style-flat`: both looking straight down) and the globe at z2 over the
 // Natural Earth base (drawn directly). Prints
 // the first frame's time (an empty tile cache), frames/s of process CPU time over the pan
 // (clock(3): the machine is shared, CPU time is what a frame costs), and the resident set
@@ -18,6 +20,7 @@ import GeoCore
 import MapCamera
 import MapData
 import MapRenderer
+import MapStyle
 import MapView
 import OSMImport
 
@@ -59,6 +62,7 @@ let world = try WorldBase(countriesGeoJSON: Data(contentsOf: URL(fileURLWithPath
 let fonts = [("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf", 0), ("/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf", 0),
              ("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", 0)]
 let text = try TextRenderer(faces: fonts.map { try FontFace(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: $0.0))), index: $0.1, name: $0.0) })
+let glyphs = LocalGlyphRanges(faces: try fonts.map { try FontFace(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: $0.0))), index: $0.1, name: $0.0) })
 
 func cpuSeconds() -> Double { Double(clock()) / Double(CLOCKS_PER_SEC) }
 
@@ -78,10 +82,11 @@ struct Tick: InstantProtocol {
 }
 
 @MainActor
-func run(_ name: String, centre: Coordinate, zoom: Double, tilt: Double, projection: MapProjection, labels: Bool = true, zoomTo: Double? = nil) throws {
+func run(_ name: String, centre: Coordinate, zoom: Double, tilt: Double, projection: MapProjection, labels: Bool = true, zoomTo: Double? = nil, styled: Bool = false) throws {
     let camera = try CameraState(geoCenter: centre, zoomLevel: zoom, tilt: tilt, viewSize: ViewSize(width: 1280, height: 720), projection: projection)
-    let view = try MapView<Tick>(camera: camera, features: features, worldBase: world)
-    view.text = labels ? text : nil
+    let view = styled ? try MapView<Tick>(camera: camera, features: features, scheme: .day, glyphRange: { glyphs.range(stack: $0, startingAt: $1) })
+                      : try MapView<Tick>(camera: camera, features: features, worldBase: world)
+    if !styled { view.text = labels ? text : nil }
     var now = Tick(n: 0)
     let first = cpuSeconds()
     view.render(at: now)
@@ -100,7 +105,7 @@ func run(_ name: String, centre: Coordinate, zoom: Double, tilt: Double, project
         times.append(cpuSeconds() - t)
         if i == frames / 2 { rss.append(residentMiB()) }
         if let pngDirectory, labels, i % 25 == 0, let frame = view.frame {
-            let file = "\(pngDirectory)/\(name.prefix(while: { $0 != " " }))-\(zoomTo == nil ? "pan" : "zoom")-\(i).png"
+            let file = "\(pngDirectory)/\(name.prefix(while: { $0 != " " }))-\(styled ? "style-" : "")\(tilt == 0 ? "flat-" : "")\(zoomTo == nil ? "pan" : "zoom")-\(i).png"
             try Data(PNG.encode(frame)).write(to: URL(fileURLWithPath: file))
         }
     }
@@ -113,6 +118,9 @@ func run(_ name: String, centre: Coordinate, zoom: Double, tilt: Double, project
 }
 
 if runs("labels") { try run("Monaco z15 tilt 45 (mercator)", centre: monaco.centre, zoom: monaco.zoom, tilt: 45, projection: .mercator) }
+if runs("style") { try run("Monaco z15 tilt 45 (mercator), default style", centre: monaco.centre, zoom: monaco.zoom, tilt: 45, projection: .mercator, styled: true) }
+if runs("flat") { try run("Monaco z15 flat (mercator)", centre: monaco.centre, zoom: monaco.zoom, tilt: 0, projection: .mercator) }
+if runs("style-flat") { try run("Monaco z15 flat (mercator), default style", centre: monaco.centre, zoom: monaco.zoom, tilt: 0, projection: .mercator, styled: true) }
 if runs("plain") { try run("Monaco z15 tilt 45 (mercator), no labels (as the peer)", centre: monaco.centre, zoom: monaco.zoom, tilt: 45, projection: .mercator, labels: false) }
 if runs("zoom") { try run("Monaco z14.3 to z15.7 tilt 45 (mercator), zooming in", centre: monaco.centre, zoom: 14.3, tilt: 45, projection: .mercator, zoomTo: 15.7) }
 if runs("globe") { try run("globe z2", centre: globe.centre, zoom: globe.zoom, tilt: 0, projection: .globe) }

@@ -1,0 +1,79 @@
+import GeoBase
+import MapData
+import MapRenderer
+
+/// What drawing a style loads and decodes that does not depend on the camera's view or on the
+/// style's layers, kept by a ``Map`` across its snapshots: decoded vector tiles and raster
+/// tiles per source (least recently used dropped beyond `tileCapacity` each kind), TileJSON
+/// setups, GeoJSON sources cut for a tile zoom, sprite images per sheet resolution and glyph
+/// ranges. A load that failed is kept with its warning, given again each time it is used, as a
+/// snapshot of its own would give it. Layers (paint, layout, filters) are not here: a change
+/// of them leaves all of this valid (``Map`` drops only what a source's or the style's
+/// `sprite` / `glyphs` change makes stale).
+final class StyleResources {
+    /// A tile of a source, its column unwrapped (a copy of the world east or west keeps its own).
+    struct TileKey: Hashable {
+        var source: String
+        var z: Int, x: Int, y: Int
+    }
+
+    /// A loaded thing, or the warning its loading gave.
+    enum Loaded<Value> {
+        case value(Value)
+        case failed(String)
+    }
+
+    /// A tiled source's setup: tile URL templates, zoom range and tile size (CSS pixels).
+    typealias TileSetup = (templates: [String], minZoom: Double, maxZoom: Double, tileSize: Double)
+
+    /// The most decoded tiles kept of each kind (vector, raster), over all sources.
+    let tileCapacity: Int
+    var vectorTiles: LeastRecentlyUsedCache<TileKey, Loaded<[String: [RenderFeature]]>>
+    /// A raster tile's image; nil for a tile the supplied source lacks (drawn as nothing).
+    var rasterTiles: LeastRecentlyUsedCache<TileKey, Loaded<Pixmap?>>
+    /// By source id: nil when the source has no setup (no tiles, no URL), with the warning if any.
+    var tileSetups: [String: (setup: TileSetup?, warning: String?)] = [:]
+    /// GeoJSON sources' features cut for a tile zoom, by source id and zoom.
+    var geoJSON: [String: [Int: Loaded<[RenderFeature]>]] = [:]
+    /// The sprite's images and the warnings loading them gave, by sheet resolution (`@2x` or not).
+    var sprites: [Bool: (images: [String: SpriteImage], warnings: [String])] = [:]
+    /// Glyph ranges by font stack and range start (`stack\0start`).
+    var glyphRanges: [String: Loaded<[UInt32: SDFGlyph]>] = [:]
+    /// Vector and raster tiles decoded so far (a tile found here is not counted again).
+    private(set) var tilesDecoded = 0
+
+    init(tileCapacity: Int = 512) {
+        self.tileCapacity = max(tileCapacity, 0)
+        vectorTiles = LeastRecentlyUsedCache(capacity: self.tileCapacity)
+        rasterTiles = LeastRecentlyUsedCache(capacity: self.tileCapacity)
+    }
+
+    /// A vector tile's features by source layer, decoded by `decode` when not held.
+    func vectorTile(_ key: TileKey, decode: () -> Loaded<[String: [RenderFeature]]>) -> Loaded<[String: [RenderFeature]]> {
+        if let held = vectorTiles.value(forKey: key) { return held }
+        let loaded = decode()
+        tilesDecoded += 1
+        _ = vectorTiles.insert(loaded, forKey: key)
+        return loaded
+    }
+
+    /// A raster tile's image, decoded by `decode` when not held.
+    func rasterTile(_ key: TileKey, decode: () -> Loaded<Pixmap?>) -> Loaded<Pixmap?> {
+        if let held = rasterTiles.value(forKey: key) { return held }
+        let loaded = decode()
+        tilesDecoded += 1
+        _ = rasterTiles.insert(loaded, forKey: key)
+        return loaded
+    }
+
+    /// Drops everything of source `id` (it was replaced, removed or changed).
+    func removeSource(_ id: String) {
+        for key in vectorTiles.keysByRecency where key.source == id { _ = vectorTiles.removeValue(forKey: key) }
+        for key in rasterTiles.keysByRecency where key.source == id { _ = rasterTiles.removeValue(forKey: key) }
+        tileSetups[id] = nil
+        geoJSON[id] = nil
+    }
+
+    /// Decoded tiles held now, vector and raster.
+    var tileCount: Int { vectorTiles.count + rasterTiles.count }
+}
