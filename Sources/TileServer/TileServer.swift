@@ -142,9 +142,9 @@ public final class TileServer: Sendable {
         }
     }
 
-    /// Answers a request Hummingbird hands over: an archive's bytes (streamed), any other
-    /// method than GET, HEAD and OPTIONS (405), and — when serving without `TileEventLoopRoutes`,
-    /// as tests may — every other request as `handle(_: TileRequest)`.
+    /// Answers a request `TileEventLoopRoutes` passes on to Hummingbird: an archive's bytes
+    /// (streamed), and as `handle(_: TileRequest)` any other method than GET, HEAD and OPTIONS
+    /// (405) and paths with `%` escapes.
     func handle(_ request: Request) -> Response {
         guard request.method == .get || request.method == .head, case .archive(let name)? = try? TileRoute.parse(request.uri.path) else {
             return handle(TileRequest(request)).response
