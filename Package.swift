@@ -305,11 +305,21 @@ let package = Package(
         // by the CLI and the tests, not a product.
         .target(name: "Evaluation", dependencies: ["GeoBase", "GeoCore", "GPXCodec", "SystemIO", "TrackFiltering"], swiftSettings: strictSettings),
 
+        // `geo demo`'s tour (DemoTour.run): one narrated walk over the libraries on the embedded
+        // default data, above every module it shows.
+        .target(
+            name: "DemoTour",
+            dependencies: ["GeoBase", "GeoCore", "Compass", "MapCamera", "MapData", "MapRenderer", "MapView", "Monitoring",
+                           "OSMImport", "Positioning", "RoadNetwork", "Routing", "SystemIO", "TrackFiltering"],
+            swiftSettings: strictSettings
+        ),
+
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
             dependencies: ["GeoBase", 
                 "GeoCore",
+                "DemoTour",
                 "RoadNetwork",
                 "Routing",
                 "OSMImport",
@@ -510,7 +520,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "MapRenderer", "TileArchives", "ZlibCompression", "TraceFiles"],
+            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "MapRenderer", "TileArchives", "ZlibCompression", "TraceFiles", "DemoTour", "NMEACodec"],
             swiftSettings: strictSettings
         ),
     ]
