@@ -298,8 +298,8 @@ let package = Package(
         ),
 
         // Recorded tracks read from GPX, GeoJSON, CSV or NMEA as the fixes a matcher takes, and
-        // match results written as OSRM's JSON, GeoJSON or GPX (`geo match`).
-        .target(name: "TraceFiles", dependencies: ["GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "SystemIO", "MapMatching"], swiftSettings: strictSettings),
+        // match results written as OSRM's JSON, GeoJSON or GPX (`geo match`); a route as GPX (`geo route`).
+        .target(name: "TraceFiles", dependencies: ["GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "SystemIO", "MapMatching", "Routing"], swiftSettings: strictSettings),
 
         // The evaluation harnesses `geo eval` runs (truth tracks, GNSS error model, metrics): used
         // by the CLI and the tests, not a product.
@@ -520,7 +520,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "MapRenderer", "TileArchives", "ZlibCompression", "TraceFiles", "DemoTour", "NMEACodec"],
+            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "MapRenderer", "TileArchives", "ZlibCompression", "TraceFiles", "DemoTour", "NMEACodec", "Routing", "OSMImport"],
             swiftSettings: strictSettings
         ),
     ]
