@@ -197,5 +197,5 @@ func statistics_badIndicesInABlock_failAsInAFullDecode(name: String, block: Wire
         "blocks: \(statistics.summary.blockCount)", "ignored tags: 0", "rejected nodes: 0", "dropped metadata values: 0",
         "time: 0.500 s (415414 elements/s)",
     ])
-    #expect(lines.last.map { _ in statistics.report(file: "m", format: .pbf, seconds: 0).last } == "time: 0.000 s (0 elements/s)")
+    #expect(statistics.report(file: "m", format: .pbf, seconds: 0).last == "time: 0.000 s (0 elements/s)", "no rate from no time")
 }
