@@ -15,7 +15,7 @@ private func narration(snapshot: String, text: () throws -> Void = {}) async thr
     return lines.lines
 }
 
-private final class LineCollector: @unchecked Sendable {
+private final class LineCollector {
     var lines: [String] = []
     func append(_ line: String) { lines.append(line) }
 }
