@@ -302,18 +302,28 @@ let package = Package(
         ),
 
         // Recorded tracks read from GPX, GeoJSON, CSV or NMEA as the fixes a matcher takes, and
-        // match results written as OSRM's JSON, GeoJSON or GPX (`geo match`).
-        .target(name: "TraceFiles", dependencies: ["GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "SystemIO", "MapMatching"], swiftSettings: strictSettings),
+        // match results written as OSRM's JSON, GeoJSON or GPX (`geo match`); a route as GPX (`geo route`).
+        .target(name: "TraceFiles", dependencies: ["GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "SystemIO", "MapMatching", "Routing"], swiftSettings: strictSettings),
 
         // The evaluation harnesses `geo eval` runs (truth tracks, GNSS error model, metrics): used
         // by the CLI and the tests, not a product.
         .target(name: "Evaluation", dependencies: ["GeoBase", "GeoCore", "GPXCodec", "SystemIO", "TrackFiltering"], swiftSettings: strictSettings),
+
+        // `geo demo`'s tour (DemoTour.run): one narrated walk over the libraries on the embedded
+        // default data, above every module it shows.
+        .target(
+            name: "DemoTour",
+            dependencies: ["GeoBase", "GeoCore", "Compass", "MapCamera", "MapData", "MapRenderer", "MapView", "Monitoring",
+                           "OSMImport", "Positioning", "RoadNetwork", "Routing", "SystemIO", "TrackFiltering"],
+            swiftSettings: strictSettings
+        ),
 
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
             dependencies: ["GeoBase", 
                 "GeoCore",
+                "DemoTour",
                 "RoadNetwork",
                 "Routing",
                 "OSMImport",
@@ -514,7 +524,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "MapRenderer", "TileArchives", "ZlibCompression", "TraceFiles"],
+            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "MapRenderer", "TileArchives", "ZlibCompression", "TraceFiles", "DemoTour", "NMEACodec", "Routing", "OSMImport"],
             swiftSettings: strictSettings
         ),
     ]

@@ -45,39 +45,16 @@ struct MagneticCommand: ParsableCommand {
     func run() throws {
         let coordinate = try Coordinate(parsing: point[0])
         let year = try date.map(Self.decimalYear) ?? Self.checked(MagneticModel.decimalYear(of: Date()), "now")
-        let model = MagneticModel.wmm2025
-        let field: MagneticField
+        let report: MagneticReport
         do {
-            field = try model.field(at: coordinate, altitude: .meters(altitude), decimalYear: year)
+            report = try MagneticReport(.wmm2025, at: coordinate, altitude: altitude, decimalYear: year)
         } catch {
             throw ValidationError(error.message)
         }
-        let d = Self.fixed(field.declination.degrees, 4), i = Self.fixed(field.inclination.degrees, 4)
-        let f = Self.fixed(field.totalIntensity, 1), h = Self.fixed(field.horizontalIntensity, 1)
-        let x = Self.fixed(field.north, 1), y = Self.fixed(field.east, 1), z = Self.fixed(field.down, 1)
         if output.json {
-            var object = JSONObjectText()
-            for (key, value, decimals) in [("declination", field.declination.degrees, 4), ("inclination", field.inclination.degrees, 4),
-                                           ("totalIntensity", field.totalIntensity, 1), ("horizontalIntensity", field.horizontalIntensity, 1),
-                                           ("north", field.north, 1), ("east", field.east, 1), ("down", field.down, 1), ("decimalYear", year, 6)] {
-                object.add(key, value, JSONNumber.Quantity(decimals: Int32(decimals)))
-            }
-            object.add("latitude", roundTrip: coordinate.latitude)
-            object.add("longitude", roundTrip: coordinate.longitude)
-            object.add("altitude", roundTrip: altitude)
-            object.add("compass", string: field.compassReliability.rawValue)
-            object.add("model", string: model.name)
-            standardOutput.line(object.text)
+            standardOutput.line(report.json)
         } else {
-            standardOutput.line("declination:          \(d)°")
-            standardOutput.line("inclination:          \(i)°")
-            standardOutput.line("total intensity:      \(f) nT")
-            standardOutput.line("horizontal intensity: \(h) nT")
-            standardOutput.line("north, east, down:    \(x) \(y) \(z) nT")
-            standardOutput.line("model, decimal year:  \(model.name) \(Self.fixed(year, 6))")
-            if field.compassReliability != .reliable {
-                standardOutput.line("compass:              \(field.compassReliability.rawValue) (horizontal intensity below \(field.compassReliability == .unreliable ? 2000 : 6000) nT)")
-            }
+            for line in report.lines { standardOutput.line(line) }
         }
     }
 
@@ -95,10 +72,5 @@ struct MagneticCommand: ParsableCommand {
             throw ValidationError("--date: \(MagneticModel.wmm2025.name) is valid \(valid.lowerBound)…\(valid.upperBound), got \(what)")
         }
         return year
-    }
-
-    /// `value` with `places` decimals, as the plain form prints it.
-    private static func fixed(_ value: Double, _ places: Int32) -> String {
-        JSONNumber.string(value, JSONNumber.Quantity(decimals: places))
     }
 }

@@ -63,24 +63,17 @@ struct MatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let clock = ContinuousClock()
-        var mark = clock.now
-        var phases: [(String, Duration)] = []
-        func lap(_ name: String) {
-            let now = clock.now
-            phases.append((name, now - mark))
-            mark = now
-        }
+        var timings = MatchTimings()
         let roads = try CommandLineFiles.graph(graph, command: "match")
         let wanted = mode == .car ? "car" : "foot"
         guard roads.profileName == wanted else {
             throw ValidationError("\(graph): a \(roads.profileName) graph; --mode \(mode.rawValue) needs one extracted with --profile \(wanted)")
         }
-        lap("graph load")
+        timings.lap("graph load")
         var parameters: MatchingParameters = mode == .car ? .car : .pedestrian
         if let accuracy { parameters.defaultAccuracy = .meters(accuracy) }
         let matcher = try MapMatcher(graph: roads, mode: mode == .car ? .car : .pedestrian, parameters: parameters)
-        lap("index")
+        timings.lap("index")
         try CommandLineFiles.checkInput(track)
         let file: TraceFile
         do { file = try TraceFile(path: track) } catch { throw TrackCommandError("\(error.location): \(error.message)") }
@@ -90,13 +83,13 @@ struct MatchCommand: ParsableCommand {
         let entries = file.entries
         let fixes = entries.compactMap(\.self)
         guard !fixes.isEmpty else { throw TrackCommandError("geo match: \(track): no track points with a position") }
-        lap("track read")
+        timings.lap("track read")
         if online {
             try runOnline(matcher, entries)
             return
         }
         let result = matcher.match(fixes)
-        lap("matching")
+        timings.lap("matching")
         var bytes: [UInt8]
         switch format.format {
         case .json: bytes = MatchOutput.osrmJSON(result, entries: entries)
@@ -105,13 +98,8 @@ struct MatchCommand: ParsableCommand {
         }
         bytes.append(UInt8(ascii: "\n"))
         try output.write(bytes)
-        lap("output")
-        if timing {
-            let matching = (phases.first { $0.0 == "matching" }?.1 ?? .zero).seconds
-            let others = phases.map { String(format: "%@ %.3f s", $0.0, $0.1.seconds) }.joined(separator: ", ")
-            try? FileDescriptor.standardError.writeAll(String(format: "geo match: matched %d fixes in %.6f s (%.0f fixes/s); %@\n",
-                                                              fixes.count, matching, Double(fixes.count) / max(matching, 1e-9), others))
-        }
+        timings.lap("output")
+        if timing { CommandLineFiles.note("match", timings.report(fixes: fixes.count)) }
     }
 
     private func runOnline(_ matcher: MapMatcher, _ entries: [TracePoint?]) throws {

@@ -2,7 +2,6 @@ import GeoBase
 import ArgumentParser
 import Foundation
 import GeoCore
-import GPXCodec
 import NMEACodec
 import SystemIO
 import TraceFiles
@@ -57,20 +56,9 @@ struct NMEACommand: ParsableCommand {
                 decoder.finish(emit)
             case .gpx:
                 let name = file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent
-                var writer = try GPXStreamWriter(sink: standardOutput, header: GPXHeader(creator: "LocationKit geo nmea"))
-                try writer.beginTrack(GPXPathInfo(name: name))
-                try writer.beginSegment()
-                var failure: (any Error)?
-                let emit: (NMEAFix) -> Void = { fix in
-                    guard failure == nil, let point = GPXPoint(fix) else { return }
-                    do { try writer.write(trackPoint: point) } catch { failure = error }
+                _ = try CommandLineFiles.withSource(file) { source in
+                    try decoder.writeGPXTrack(from: &source, to: standardOutput, trackName: name, creator: "LocationKit geo nmea")
                 }
-                try CommandLineFiles.readChunks(file) { chunk in decoder.decode(chunk, emit) }
-                decoder.finish(emit)
-                if let failure { throw failure }
-                try writer.endSegment()
-                try writer.endTrack()
-                _ = try writer.finish()
             }
             reportRejectedLines(decoder.scanner.statistics)
         }

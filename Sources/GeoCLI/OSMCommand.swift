@@ -37,30 +37,9 @@ struct OSMCommand: ParsableCommand {
             } catch let error as OSMError {
                 throw CommandLineFileError.damaged("osm", file, error)
             }
-            let summary = statistics.summary
-            CommandLineFiles.reportDamage(summary.damage, command: "osm", file: file, kept: summary.elementCounts)
-            let elapsed = clock.now - start
-            let seconds = elapsed.seconds
-            let total = summary.nodeCount + summary.wayCount + summary.relationCount
-            standardOutput.line("file: \(file)")
-            standardOutput.line("format: \(fileFormat.rawValue)")
-            if let header = summary.header {
-                if let box = header.boundingBox { standardOutput.line("header bbox: \(box)") }
-                if let program = header.writingProgram { standardOutput.line("writing program: \(program)") }
-                if !header.requiredFeatures.isEmpty { standardOutput.line("required features: \(header.requiredFeatures.joined(separator: ", "))") }
-            }
-            standardOutput.line("nodes: \(summary.nodeCount)")
-            standardOutput.line("ways: \(summary.wayCount)")
-            standardOutput.line("relations: \(summary.relationCount)")
-            let extent = statistics.nodeExtent
-            if !extent.isEmpty {
-                standardOutput.line("node bbox: [\(Double(extent.southE7) / 1e7),\(Double(extent.westE7) / 1e7) – \(Double(extent.northE7) / 1e7),\(Double(extent.eastE7) / 1e7)]")
-            }
-            standardOutput.line("blocks: \(summary.blockCount)")
-            standardOutput.line("ignored tags: \(summary.ignoredTagCount)")
-            standardOutput.line("rejected nodes: \(summary.rejectedNodeCount)")
-            standardOutput.line("dropped metadata values: \(summary.droppedMetadataValueCount)")
-            standardOutput.line("time: \(format(seconds, 3)) s (\(format(seconds > 0 ? Double(total) / seconds : 0, 0)) elements/s)")
+            CommandLineFiles.reportDamage(statistics.summary.damage, command: "osm", file: file, kept: statistics.summary.elementCounts)
+            let seconds = (clock.now - start).seconds
+            for line in statistics.report(file: file, format: fileFormat, seconds: seconds) { standardOutput.line(line) }
         }
     }
 }

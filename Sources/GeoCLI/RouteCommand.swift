@@ -5,7 +5,7 @@ import RoadNetwork
 import Routing
 import SystemIO
 import GeoBase
-import GPXCodec
+import TraceFiles
 
 /// `geo route`: routes on a graph file written by `geo extract` (OSRM `osrm-routed`, in process).
 struct RouteCommand: ParsableCommand {
@@ -67,7 +67,7 @@ struct RouteCommand: ParsableCommand {
         switch output.format {
         case .json: standardOutput.line(route.json)
         case .geojson: standardOutput.line(route.geoJSON)
-        case .gpx: standardOutput.write(try Self.gpx(route))
+        case .gpx: standardOutput.write(try route.gpx(creator: "LocationKit geo"))
         }
     }
 
@@ -82,16 +82,5 @@ struct RouteCommand: ParsableCommand {
             try? FileDescriptor.standardError.writeAll("geo route: \(counts.bad) of \(counts.lines) lines were bad and got no answer\n")
             throw ExitCode.failure
         }
-    }
-
-    /// The route as a GPX 1.1 `<rte>` (GPXCodec's writer), its distance and duration in `<desc>`.
-    static func gpx(_ route: Route) throws -> String {
-        var writer = try GPXStreamWriter(sink: MemorySink(), header: GPXHeader(creator: "LocationKit geo"))
-        var info = GPXPathInfo()
-        info.description = route.summary
-        try writer.beginRoute(info)
-        for c in route.printedGeometry { try writer.write(routePoint: GPXPoint(coordinate: c)) }
-        try writer.endRoute()
-        return String(decoding: try writer.finish().bytes, as: UTF8.self)
     }
 }

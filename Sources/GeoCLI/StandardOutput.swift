@@ -100,3 +100,6 @@ let standardOutput = StandardOutput()
 
 /// C's `exit`, under a name `StandardOutput.exit(afterFailedWrite:)` does not shadow.
 private func terminate(_ status: Int32) -> Never { exit(status) }
+
+/// A number with `places` decimals, for human-readable output (C's `%.*f`, ``FixedDecimal``).
+func format(_ value: Double, _ places: Int) -> String { FixedDecimal.string(value, decimals: places) }

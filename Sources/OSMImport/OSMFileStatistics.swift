@@ -1,3 +1,5 @@
+import GeoBase
+
 /// What `OSMFileReader.statistics(url:options:detected:)` reports about a file: the read
 /// summary and the extent of its nodes, found without building any element.
 public struct OSMFileStatistics: Hashable, Sendable {
@@ -101,4 +103,32 @@ struct OSMBlockStatistics: OSMBlockContent {
 
     mutating func add(_ way: OSMWay) { counts.ways += 1 }
     mutating func add(_ relation: OSMRelation) { counts.relations += 1 }
+}
+
+extension OSMFileStatistics {
+    /// `geo osm info`'s report, one line each: the file and its format, the header's bounding
+    /// box, writing program and required features (when present), the node, way and relation
+    /// counts, the nodes' extent (degrees), blocks, ignored tags, rejected nodes, dropped
+    /// metadata values, and the read's time (`seconds`, to 1 ms) with its rate in elements per
+    /// second.
+    /// - Parameters:
+    ///   - file: the path as named on the command line.
+    ///   - seconds: how long the read took.
+    public func report(file: String, format: OSMFileFormat, seconds: Double) -> [String] {
+        var lines = ["file: \(file)", "format: \(format.rawValue)"]
+        if let header = summary.header {
+            if let box = header.boundingBox { lines.append("header bbox: \(box)") }
+            if let program = header.writingProgram { lines.append("writing program: \(program)") }
+            if !header.requiredFeatures.isEmpty { lines.append("required features: \(header.requiredFeatures.joined(separator: ", "))") }
+        }
+        lines += ["nodes: \(summary.nodeCount)", "ways: \(summary.wayCount)", "relations: \(summary.relationCount)"]
+        if !nodeExtent.isEmpty {
+            lines.append("node bbox: [\(Double(nodeExtent.southE7) / 1e7),\(Double(nodeExtent.westE7) / 1e7) – \(Double(nodeExtent.northE7) / 1e7),\(Double(nodeExtent.eastE7) / 1e7)]")
+        }
+        let total = summary.nodeCount + summary.wayCount + summary.relationCount
+        lines += ["blocks: \(summary.blockCount)", "ignored tags: \(summary.ignoredTagCount)", "rejected nodes: \(summary.rejectedNodeCount)",
+                  "dropped metadata values: \(summary.droppedMetadataValueCount)",
+                  "time: \(FixedDecimal.string(seconds, decimals: 3)) s (\(FixedDecimal.string(seconds > 0 ? Double(total) / seconds : 0, decimals: 0)) elements/s)"]
+        return lines
+    }
 }

@@ -1,4 +1,4 @@
-import GeoBase
+public import GeoBase
 import GeoCore
 public import GPXCodec
 public import NMEACodec
@@ -66,5 +66,32 @@ extension BufferedWriter {
     /// Appends ``JSONNumber/string(_:_:)``'s text without building a `String`.
     fileprivate mutating func append(_ value: Double?, _ quantity: JSONNumber.Quantity) {
         JSONNumber.withText(of: value, quantity) { _writeASCII($0) }
+    }
+}
+
+extension NMEADecoder {
+    /// Decodes `source` to its end into a GPX 1.1 document of one track named `trackName` with
+    /// one segment: a track point per fix that has a time and a 2D or 3D position
+    /// (``GPXPoint/init(_:)``), streamed to `sink` as the fixes complete (`geo nmea decode
+    /// --format gpx`). After a failed write the rest of `source` is still decoded (the
+    /// scanner's statistics count every line) and nothing more is written.
+    /// - Returns: the sink, after the document's closing tag.
+    /// - Throws: what reading `source` throws; the first error writing to `sink` threw.
+    public mutating func writeGPXTrack<Sink: ByteSink>(from source: inout some ByteSource, to sink: Sink,
+                                                       trackName: String, creator: String) throws -> Sink {
+        var writer = try GPXStreamWriter(sink: sink, header: GPXHeader(creator: creator))
+        try writer.beginTrack(GPXPathInfo(name: trackName))
+        try writer.beginSegment()
+        var failure: (any Error)?
+        let emit: (NMEAFix) -> Void = { fix in
+            guard failure == nil, let point = GPXPoint(fix) else { return }
+            do { try writer.write(trackPoint: point) } catch { failure = error }
+        }
+        try source.forEachChunk { chunk in decode(chunk, emit) }
+        finish(emit)
+        if let failure { throw failure }
+        try writer.endSegment()
+        try writer.endTrack()
+        return try writer.finish()
     }
 }

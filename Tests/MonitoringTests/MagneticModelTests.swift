@@ -159,3 +159,39 @@ private func angleDifference(_ a: Double, _ b: Double) -> Double {
         }
     }
 }
+
+/// `geo magnetic`'s report against pygeomag's rows: the JSON object's numbers are the oracle's
+/// within their printed rounding (0.5e-4° and 0.05 nT) plus the model test's tolerance
+/// (1e-4°, 0.1 nT); the plain lines carry the same digits; a `compass:` line appears exactly
+/// where the horizontal intensity is below 6000 nT.
+@Test func magneticReport_jsonAndLines_matchPygeomag_withTheCompassLineBelow6000nT() throws {
+    for row in try pygeomagRows().prefix(40) {
+        let report = try MagneticReport(.wmm2025, at: row.coordinate, altitude: row.altitudeKm * 1000, decimalYear: row.year)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        let at = "\(row.coordinate) \(row.altitudeKm) km \(row.year)"
+        let number = { (key: String) in object[key] as? Double ?? .nan }
+        #expect(angleDifference(number("declination"), row.declination) < 1.5e-4, "D at \(at)") // degrees
+        #expect(abs(number("inclination") - row.inclination) < 1.5e-4, "I at \(at)") // degrees
+        for (key, theirs) in [("north", row.x), ("east", row.y), ("down", row.z), ("horizontalIntensity", row.h), ("totalIntensity", row.f)] {
+            #expect(abs(number(key) - theirs) < 0.15, "\(key) at \(at)") // nT
+        }
+        #expect(number("latitude") == row.coordinate.latitude && abs(number("altitude") - row.altitudeKm * 1000) < 1e-6) // m
+        #expect(abs(number("decimalYear") - row.year) < 5e-7 && object["model"] as? String == "WMM-2025")
+
+        let lines = report.lines
+        let values = lines[0...4].flatMap { $0.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: "°"))) } }
+        #expect(values.count == 7)
+        #expect(zip(values, ["declination", "inclination", "totalIntensity", "horizontalIntensity", "north", "east", "down"])
+            .allSatisfy { abs($0 - number($1)) < 1e-9 }, "the lines and the JSON disagree at \(at)")
+        let weak = row.h < 6000
+        #expect(lines.count == (weak ? 7 : 6), "H \(row.h) nT at \(at)")
+        #expect((object["compass"] as? String == "reliable") == !weak)
+    }
+}
+
+/// A date outside the model's years is refused with the model's error, not answered.
+@Test func magneticReport_outsideTheModelsYears_throws() throws {
+    #expect(throws: CompassError.self) {
+        _ = try MagneticReport(.wmm2025, at: Coordinate(latitude: 1, longitude: 2), altitude: 0, decimalYear: 2031)
+    }
+}

@@ -179,3 +179,23 @@ func statistics_badIndicesInABlock_failAsInAFullDecode(name: String, block: Wire
     #expect(statistics == outcome(block, as: OSMElementBlock.self), "\(name)")
     #expect(statistics.hasPrefix("error") == fails, "\(name): \(statistics)")
 }
+
+/// `geo osm info`'s report of Monaco: the header as `osmium fileinfo` shows it (bbox
+/// (7.349,43.71,7.491,43.77), generator osmconvert 0.7T), osmium's counts and node extent
+/// (latitude, longitude first), and the rate from the given time: 207,707 elements in 0.5 s.
+@Test(.onOwnThread) func statisticsReport_monaco_linesWithOsmiumsNumbers_andTheRate() throws {
+    guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
+    let statistics = try OSMFileReader.statistics(url: url)
+    let lines = statistics.report(file: "monaco.osm.pbf", format: .pbf, seconds: 0.5)
+    let (s, w, n, e) = OsmiumExtents.monaco
+    let degrees = { (e7: Int32) in "\(Double(e7) / 1e7)" }
+    #expect(lines == [
+        "file: monaco.osm.pbf", "format: pbf", "header bbox: [43.71,7.349 – 43.77,7.491]", "writing program: osmconvert 0.7T",
+        "required features: OsmSchema-V0.6, DenseNodes",
+        "nodes: \(OsmiumCounts.monaco.nodes)", "ways: \(OsmiumCounts.monaco.ways)", "relations: \(OsmiumCounts.monaco.relations)",
+        "node bbox: [\(degrees(s)),\(degrees(w)) – \(degrees(n)),\(degrees(e))]",
+        "blocks: \(statistics.summary.blockCount)", "ignored tags: 0", "rejected nodes: 0", "dropped metadata values: 0",
+        "time: 0.500 s (415414 elements/s)",
+    ])
+    #expect(statistics.report(file: "m", format: .pbf, seconds: 0).last == "time: 0.000 s (0 elements/s)", "no rate from no time")
+}

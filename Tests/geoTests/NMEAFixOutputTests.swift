@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import GeoCore
 import GeoTestSupport
 import GPXCodec
@@ -47,4 +48,65 @@ private func fixes() -> [NMEAFix] {
     #expect(abs(point.coordinate.latitude - 48.1173) < 1e-9 && point.elevation?.meters == 545.4)
     #expect(point.fix == .threeDimensional && point.satellites == 8 && point.hdop == 1.3 && point.vdop == 2.1 && point.pdop == 2.5)
     #expect(point.geoidHeight?.meters == 46.9)
+}
+
+/// `count` one-second epochs (RMC + GGA, no checksums) at 45° 52.65403' S, 170° 30.00668' E
+/// from 00:00:00 UTC on 12 April 2019, then one epoch without a fix (GGA quality 0, RMC void).
+private func epochLog(_ count: Int) -> [UInt8] {
+    var log = ""
+    for i in 0..<count {
+        let t = String(format: "%02d%02d%02d.00", i / 3600, i / 60 % 60, i % 60)
+        log += "$GNRMC,\(t),A,4552.65403,S,17030.00668,E,0.025,,120419,,,A,V\r\n"
+        log += "$GNGGA,\(t),4552.65403,S,17030.00668,E,1,12,0.64,14.2,M,1.8,M,,\r\n"
+    }
+    let t = String(format: "%02d%02d%02d.00", count / 3600, count / 60 % 60, count % 60)
+    // GGA first: an invalid RMC's time is not trusted, so alone it would join the epoch before.
+    log += "$GNGGA,\(t),,,,,0,00,99.99,,,,,,\r\n$GNRMC,\(t),V,,,,,,,120419,,,N,V\r\n"
+    return Array(log.utf8)
+}
+
+private let noChecksums = NMEADecoder.Options(scanner: .init(acceptMissingChecksum: true))
+
+/// A sink whose every write fails.
+private struct FailingSink: ByteSink {
+    struct Full: Error {}
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws { throw Full() }
+}
+
+/// `geo nmea decode --format gpx`'s engine: one track named as asked (escaped), one point per
+/// fixed epoch at degrees + minutes / 60, the epoch without a fix left out.
+@Test func writeGPXTrack_onePointPerFixedEpoch_inOneNamedTrack() throws {
+    var decoder = NMEADecoder(options: noChecksums)
+    var source = MemorySource(epochLog(3))
+    let sink = try decoder.writeGPXTrack(from: &source, to: MemorySink(), trackName: "a&b", creator: "test creator")
+    let text = String(decoding: sink.bytes, as: UTF8.self)
+    #expect(text.contains("creator=\"test creator\"") && text.contains("<name>a&amp;b</name>") && text.hasSuffix("</gpx>\n"))
+    let document = try GPXReader.read(bytes: sink.bytes)
+    #expect(document.tracks.count == 1 && document.tracks.first?.segments.count == 1)
+    let points = document.tracks.flatMap(\.segments).flatMap(\.points)
+    #expect(points.count == 3, "the epoch without a fix has no point")
+    for (i, point) in points.enumerated() {
+        #expect(abs(point.coordinate.latitude - -(45 + 52.65403 / 60)) < 1e-9)
+        #expect(abs(point.coordinate.longitude - (170 + 30.00668 / 60)) < 1e-9)
+        #expect(point.time == Date(timeIntervalSince1970: 1_555_027_200 + Double(i))) // 2019-04-12T00:00:00Z + i s
+        #expect(point.elevation?.meters == 14.2)
+    }
+}
+
+/// A write that fails mid-stream (the writer hands over every 64 KiB; 2,000 points are more)
+/// is thrown, after the rest of the log was still decoded: the scanner counted every line.
+@Test func writeGPXTrack_failedWrite_isThrown_afterTheWholeLogWasScanned() throws {
+    let log = epochLog(2_000)
+    var whole = NMEADecoder(options: noChecksums)
+    var source = MemorySource(log)
+    let written = try whole.writeGPXTrack(from: &source, to: MemorySink(), trackName: "t", creator: "c")
+    #expect(written.bytes.count > 1 << 16)
+    #expect(whole.scanner.statistics.accepted == 4_002)
+
+    var failing = NMEADecoder(options: noChecksums)
+    source = MemorySource(log)
+    #expect(throws: FailingSink.Full.self) {
+        _ = try failing.writeGPXTrack(from: &source, to: FailingSink(), trackName: "t", creator: "c")
+    }
+    #expect(failing.scanner.statistics == whole.scanner.statistics)
 }
