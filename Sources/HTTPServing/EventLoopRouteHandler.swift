@@ -7,7 +7,7 @@ import NIOHTTP1
 ///
 /// - Order: replies leave in request order (RFC 9112 §9.3.2). A request for the routes waits
 ///   until the router has ended its responses to the requests before it; parts that arrive while
-///   a route's reply is awaited are held (and the socket not read) until it is written.
+///   a route's reply is awaited are held (and the socket not read further) until it is written.
 /// - Limits: `Host`/`Origin` per `HostPolicy` (400, 403); a body announced or sent over
 ///   `maximumBodyBytes` gets 413 at once; a body not complete `bodyTimeout` after its head 408;
 ///   each refusal closes the connection. A connection with nothing in progress for
@@ -80,8 +80,11 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
         context.fireChannelReadComplete()
     }
 
+    /// Reads on while a reply is awaited (a client that waits for it sends nothing meanwhile:
+    /// withholding the read would cost two `epoll_ctl` calls a request, 3 % of the server's CPU
+    /// time at 8,000 requests/s, `perf`), but not while parts are held (a pipelining client).
     func read(context: ChannelHandlerContext) {
-        if answering || !held.isEmpty { readWithheld = true } else { context.read() }
+        if held.isEmpty { context.read() } else { readWithheld = true }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -224,7 +227,7 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private func releaseRead(_ context: ChannelHandlerContext) {
-        guard readWithheld, !answering, held.isEmpty else { return }
+        guard readWithheld, held.isEmpty else { return }
         readWithheld = false
         context.read()
     }

@@ -69,6 +69,15 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         var body: String
     }
 
+    /// A connection to the server whose reads give up after 30 s (`SO_RCVTIMEO`): a server that
+    /// never answers fails the test with a read error rather than hanging it.
+    static func connect(_ port: Int) throws -> FileDescriptor {
+        let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+        var limit = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(socket.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        return socket
+    }
+
     /// Reads one response (its head, then `Content-Length` bytes); nil when the server closed first.
     static func readReply(_ socket: FileDescriptor) throws -> Reply? {
         var bytes: [UInt8] = []
@@ -143,7 +152,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         defer { try? FileManager.default.removeItem(at: dir) }
         let t = TrackingServerTests.nowSeconds - 100
         try await Self.withServer(ingest) { port in
-            let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+            let socket = try Self.connect(port)
             defer { try? socket.close() }
             // A first request on the connection, then the kept-alive path.
             try socket.writeAll(Self.osmAnd(port, device: "a", time: t - 1))
@@ -173,7 +182,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         defer { try? FileManager.default.removeItem(at: dir) }
         let t = TrackingServerTests.nowSeconds - 100
         try await Self.withServer(ingest) { port in
-            let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+            let socket = try Self.connect(port)
             defer { try? socket.close() }
             try socket.writeAll(Self.osmAnd(port, device: "b", time: t - 1))
             #expect(try Self.readReply(socket)?.status == 200)
@@ -202,7 +211,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         defer { try? FileManager.default.removeItem(at: dir) }
         let t = TrackingServerTests.nowSeconds - 100
         try await Self.withServer(ingest) { port in
-            let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+            let socket = try Self.connect(port)
             defer { try? socket.close() }
             try socket.writeAll(Self.osmAnd(port, device: "c", time: t - 1))
             #expect(try Self.readReply(socket)?.status == 200)
@@ -219,7 +228,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
             #expect(sent > 80, "answered after \(sent) chunks of 64 KiB: before the body reached 5 MiB")
             #expect(try Self.closedWithoutReply(socket))
 
-            let other = try TCPClient.connect(host: "127.0.0.1", port: port)
+            let other = try Self.connect(port)
             defer { try? other.close() }
             try other.writeAll(Self.osmAnd(port, device: "c", time: t - 2))
             #expect(try Self.readReply(other)?.status == 200)
@@ -241,7 +250,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         limits.idleTimeout = .seconds(2)
         let t = TrackingServerTests.nowSeconds - 100
         try await Self.withServer(ingest, limits: limits) { port in
-            let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+            let socket = try Self.connect(port)
             defer { try? socket.close() }
             try socket.writeAll(Self.osmAnd(port, device: "d", time: t - 1))
             #expect(try Self.readReply(socket)?.status == 200)
@@ -251,7 +260,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
             #expect(reply.status == 408, "\(reply)")
             #expect(try Self.closedWithoutReply(socket))
 
-            let idle = try TCPClient.connect(host: "127.0.0.1", port: port)
+            let idle = try Self.connect(port)
             defer { try? idle.close() }
             try idle.writeAll(Self.osmAnd(port, device: "d", time: t - 2))
             #expect(try Self.readReply(idle)?.status == 200)
