@@ -54,6 +54,11 @@ public struct LocalServer {
         self.policy = policy
     }
 
+    /// Connections the kernel queues before they are accepted (listen(2)'s backlog; Linux caps
+    /// it at `net.core.somaxconn`, 4096 since 5.4): with Hummingbird's 256, trackers connecting
+    /// all at once overflowed the queue and waited for their SYN to be sent again (1 s, then 3 s).
+    static let backlog = 4096
+
     /// Serves until SIGINT or SIGTERM, or until the calling task is cancelled. `serving` gets
     /// each bound address as a URL (`http://127.0.0.1:8080/`) once it is bound, so nothing says
     /// "serving" before the port is really taken. Throws the first host's bind error.
@@ -100,7 +105,7 @@ public struct LocalServer {
         }
         let logger = Logger(label: "Hummingbird") { _ in ServerLog(note: note) }
         @Sendable func application(_ host: String, port: Int, bound: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
-            Application(responder: responder, server: server, configuration: .init(address: .hostname(host, port: port)),
+            Application(responder: responder, server: server, configuration: .init(address: .hostname(host, port: port), backlog: Self.backlog),
                         onServerRunning: { channel in
                             let actual = channel.localAddress?.port ?? port
                             serving("http://\(host.contains(":") ? "[\(host)]" : host):\(actual)/")
