@@ -59,16 +59,21 @@ import Positioning
 @Test func liveUpdates_silenceBecomesOneUnavailableUpdate() async throws {
     let source = CustomPositionSource()
     let clock = ManualClock()
+    // Updates as they arrive, so the test moves the clock only once the fix was taken in (in a
+    // loaded run the clock could otherwise pass 10 s before the fix reached the watchdog).
+    let received = Mutex(0)
     let consumer = Task {
         var out: [LocationUpdate] = []
         for try await update in LocationUpdate.liveUpdates(.default.unfiltered, source: source, clock: clock) {
             out.append(update)
+            received.withLock { $0 += 1 }
             if out.count == 3 { break }
         }
         return out
     }
     #expect(await eventually { source.activeRuns == 1 && clock.sleeperCount == 1 })
     source.yield(fix(t: 0))
+    #expect(await eventually { received.withLock { $0 } == 1 })
     clock.advance(by: .seconds(9))
     #expect(clock.sleeperCount == 1)
     clock.advance(by: .seconds(1)) // 10 s of silence: the default lost timeout
