@@ -138,6 +138,19 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         }
     }
 
+    /// Serves `ingest` (on `limits`) and runs `body` on one connection that already had a fix of
+    /// `device` at `time` acknowledged, so what `body` sends takes the kept-alive path.
+    static func withKeptAliveConnection(_ ingest: TrackingIngest, limits: RequestLimits = .init(), device: String, time: Int,
+                                        _ body: @escaping @Sendable (_ port: Int, _ socket: FileDescriptor) throws -> Void) async throws {
+        try await withServer(ingest, limits: limits) { port in
+            let socket = try connect(port)
+            defer { try? socket.close() }
+            try socket.writeAll(osmAnd(port, device: device, time: time))
+            #expect(try readReply(socket)?.status == 200)
+            try body(port, socket)
+        }
+    }
+
     static func setUp() async throws -> (URL, GatedStore, TrackingIngest) {
         let dir = try TrackingServerTests.temporaryDirectory()
         let store = try GatedStore(path: dir.appendingPathComponent("t.sqlite").path)
@@ -151,12 +164,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         let (dir, store, ingest) = try await Self.setUp()
         defer { try? FileManager.default.removeItem(at: dir) }
         let t = TrackingServerTests.nowSeconds - 100
-        try await Self.withServer(ingest) { port in
-            let socket = try Self.connect(port)
-            defer { try? socket.close() }
-            // A first request on the connection, then the kept-alive path.
-            try socket.writeAll(Self.osmAnd(port, device: "a", time: t - 1))
-            #expect(try Self.readReply(socket)?.status == 200)
+        try await Self.withKeptAliveConnection(ingest, device: "a", time: t - 1) { port, socket in
             store.hold(true)
             try socket.writeAll(Self.osmAnd(port, device: "a", time: t) + "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
                                 + Self.osmAnd(port, device: "a", time: t + 1))
@@ -181,11 +189,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         let (dir, store, ingest) = try await Self.setUp()
         defer { try? FileManager.default.removeItem(at: dir) }
         let t = TrackingServerTests.nowSeconds - 100
-        try await Self.withServer(ingest) { port in
-            let socket = try Self.connect(port)
-            defer { try? socket.close() }
-            try socket.writeAll(Self.osmAnd(port, device: "b", time: t - 1))
-            #expect(try Self.readReply(socket)?.status == 200)
+        try await Self.withKeptAliveConnection(ingest, device: "b", time: t - 1) { port, socket in
             store.setDown(true)
             try socket.writeAll(Self.osmAnd(port, device: "b", time: t))
             let refused = try #require(try Self.readReply(socket))
@@ -210,11 +214,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         let (dir, store, ingest) = try await Self.setUp()
         defer { try? FileManager.default.removeItem(at: dir) }
         let t = TrackingServerTests.nowSeconds - 100
-        try await Self.withServer(ingest) { port in
-            let socket = try Self.connect(port)
-            defer { try? socket.close() }
-            try socket.writeAll(Self.osmAnd(port, device: "c", time: t - 1))
-            #expect(try Self.readReply(socket)?.status == 200)
+        try await Self.withKeptAliveConnection(ingest, device: "c", time: t - 1) { port, socket in
             try socket.writeAll("POST /overland HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
             let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: UInt8(ascii: " "), count: 0x10000) + Array("\r\n".utf8)
             var sent = 0
@@ -249,11 +249,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         limits.bodyTimeout = .seconds(1)
         limits.idleTimeout = .seconds(2)
         let t = TrackingServerTests.nowSeconds - 100
-        try await Self.withServer(ingest, limits: limits) { port in
-            let socket = try Self.connect(port)
-            defer { try? socket.close() }
-            try socket.writeAll(Self.osmAnd(port, device: "d", time: t - 1))
-            #expect(try Self.readReply(socket)?.status == 200)
+        try await Self.withKeptAliveConnection(ingest, limits: limits, device: "d", time: t - 1) { port, socket in
             try socket.writeAll("POST / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/x-www-form-urlencoded\r\n"
                                 + "Content-Length: 100\r\n\r\nid=d&lat=52.5&lon=13.4&timestamp=\(t)")
             let reply = try #require(try Self.readReply(socket))
