@@ -67,4 +67,8 @@ public final class ManualClock: Clock, Sendable {
 
     /// The number of tasks currently sleeping on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// The number of sleeps begun on this clock so far, so a test can tell a sleep that began
+    /// after a moment from one that was already waiting.
+    public var sleepsBegun: Int { state.withLock { $0.nextID } }
 }

@@ -144,23 +144,29 @@ private func collect(_ events: PositioningEvents, count: Int) -> Task<[String], 
     #expect(steps >= 2, "restarted after \(steps) × 0.5 s")
     // Authorization on Linux: the device refuses (EACCES through NMEASource's open becomes
     // `.denied`): reported once, then the manager keeps trying on its backoff, silently.
-    source.finish(throwing: PositioningError(.denied, "permission denied on /dev/ttyUSB0"))
+    /// Refuses the running source, then waits until the manager sleeps out its backoff: a sleep
+    /// begun after the refusal is then the clock's only sleeper (the run's lost-position watchdog
+    /// has ended), so advancing the clock cannot fire the watchdog instead.
+    func refuse() async {
+        let sleepsBefore = clock.sleepsBegun
+        source.finish(throwing: PositioningError(.denied, "permission denied on /dev/ttyUSB0"))
+        #expect(await eventually { clock.sleepsBegun > sleepsBefore && clock.sleeperCount == 1 })
+    }
+    /// Advances the clock by the longest backoff, 30 s, and waits until the source runs again
+    /// with its watchdog asleep (the one sleeper then).
+    func awaitRetry() async {
+        clock.advance(by: .seconds(30))
+        #expect(await eventually { source.activeRuns == 1 && clock.sleeperCount == 1 })
+    }
+    #expect(await eventually { clock.sleeperCount == 1 }) // the watchdog of the restarted run
+    await refuse()
     #expect(await events.next().map(label) == "failed(denied)")
     #expect(await events.next().map(label) == "authorization(denied)")
     #expect(await manager.authorizationStatus == .denied)
     #expect(await manager.isRunning)
-    /// Advances the manager's clock until its backoff ends and the source runs again.
-    func awaitRetry() async {
-        for _ in 0..<20 where source.activeRuns == 0 {
-            clock.advance(by: .seconds(30))
-            _ = await eventually(within: .milliseconds(200)) { source.activeRuns == 1 }
-        }
-        #expect(source.activeRuns == 1)
-    }
     for _ in 0..<3 { // still refused at each retry: no further failure events
         await awaitRetry()
-        source.finish(throwing: PositioningError(.denied, "permission denied on /dev/ttyUSB0"))
-        #expect(await eventually { source.activeRuns == 0 })
+        await refuse()
     }
     // Access granted (the node's permission changed): the next attempt opens and delivers.
     await awaitRetry()
