@@ -9,6 +9,8 @@
 # Also prints the generator's and the server's CPU time over the run and the machine's load
 # average (other builds on the same cores skew every number). The open-file limit is raised to
 # DEVICES + 100; where the hard limit is lower it says so and runs as many devices as fit.
+# OVERLAND_BATCH=N in the environment sends each device's fixes as Overland batches of N (one
+# POST a second per device, N fixes in it) instead of one OsmAnd request per fix.
 # Usage: Benchmarks/tracking.sh [DEVICES] [SECONDS] [GEO] [STORE]   (GEO: a built geo; default release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,7 +63,7 @@ URL="$(head -1 "$WORK/url")"
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
 SERVER_CPU0="$(cpu_seconds "$SERVER")"
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
-    "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv"
+    "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"}
 echo "server CPU during the run: $(awk -v a="$SERVER_CPU0" -v b="$(cpu_seconds "$SERVER")" 'BEGIN { printf "%.1f s", b - a }') (wall time: the generator's)"
 echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'

@@ -115,8 +115,12 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     @Option(help: "Device name prefix.")
     var prefix: String = "loadgen-"
 
+    @Option(help: ArgumentHelp("Send each device's fixes as Overland batches of N (POST /overland, 1…10000 fixes a request, their times spread over the second before it) instead of one OsmAnd request per fix.", valueName: "N"))
+    var overlandBatch: Int?
+
     func validate() throws {
         guard (1...100_000).contains(devices) else { throw ValidationError("--devices: 1…100000, got \(devices)") }
+        if let overlandBatch, !(1...10_000).contains(overlandBatch) { throw ValidationError("--overland-batch: 1…10000, got \(overlandBatch)") }
         guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration: (0, 86400] seconds, got \(duration)") }
         guard LoadGenerator.Options.hostAndPort(of: url) != nil else { throw ValidationError("--url: not http://HOST:PORT/: \(url)") }
     }
@@ -126,6 +130,7 @@ struct LoadgenRunCommand: AsyncParsableCommand {
         var options = LoadGenerator.Options(host: host, port: port, devices: devices, duration: .milliseconds(Int(duration * 1000)))
         options.ackLog = ackLog
         options.devicePrefix = prefix
+        options.overlandBatch = overlandBatch
         let report = try await LoadGenerator(options).run()
         standardOutput.line("geo loadgen: \(report)")
     }

@@ -9,7 +9,8 @@ import NIOPosix
 /// ±10 % jitter, every fix acknowledged (a 2xx reply) written to a log. A fix that is not
 /// acknowledged (another status, a lost connection) is sent again at the device's next turn,
 /// reconnecting, until it is or the run ends, so that after a server crash the log and the
-/// store can be compared.
+/// store can be compared. With `overlandBatch` each request is instead an Overland batch (a
+/// phone that logs and uploads in bulk) of that many fixes.
 ///
 /// Every device connects first, at most `connectsInFlight` attempts at a time per event loop (a
 /// server's listen backlog is a few hundred: 20,000 simultaneous SYNs would be dropped and
@@ -41,6 +42,10 @@ public struct LoadGenerator: Sendable {
         public var drain: Duration = .seconds(10)
         /// Connection attempts in flight at once per event loop.
         public var connectsInFlight = 64
+        /// Fixes per request as an Overland batch (`POST /overland`, GeoJSON features with
+        /// millisecond ISO 8601 times spaced `interval` / n apart, the last at the send time);
+        /// nil: one OsmAnd `GET` per fix.
+        public var overlandBatch: Int?
 
         public init(host: String, port: Int, devices: Int, duration: Duration) {
             self.host = host
@@ -53,7 +58,10 @@ public struct LoadGenerator: Sendable {
     /// What a run measured.
     public struct Report: Sendable, CustomStringConvertible {
         public var sent = 0
+        /// Requests acknowledged.
         public var acknowledged = 0
+        /// Fixes in the acknowledged requests (more than `acknowledged` with Overland batches).
+        public var acknowledgedFixes = 0
         /// Requests not acknowledged: replies other than 2xx, requests lost with their
         /// connection or unanswered at the end (so `sent` = `acknowledged` + `errors`).
         public var errors = 0
@@ -81,6 +89,7 @@ public struct LoadGenerator: Sendable {
         mutating func add(_ other: Report) {
             sent += other.sent
             acknowledged += other.acknowledged
+            acknowledgedFixes += other.acknowledgedFixes
             errors += other.errors
             reconnects += other.reconnects
             latencies.add(other.latencies)
@@ -88,7 +97,9 @@ public struct LoadGenerator: Sendable {
 
         public var description: String {
             func ms(_ v: Double) -> String { String(format: "%.2f", v * 1000) }
-            return "sent \(sent), acknowledged \(acknowledged) (\(String(format: "%.0f", Double(acknowledged) / max(seconds, 1e-9)))/s), errors \(errors), reconnects \(reconnects); "
+            func rate(_ n: Int) -> String { String(format: "%.0f", Double(n) / max(seconds, 1e-9)) }
+            let fixes = acknowledgedFixes == acknowledged ? "" : ", fixes \(acknowledgedFixes) (\(rate(acknowledgedFixes))/s)"
+            return "sent \(sent), acknowledged \(acknowledged) (\(rate(acknowledged))/s)\(fixes), errors \(errors), reconnects \(reconnects); "
                 + "latency ms p50 \(ms(percentile(50))) p99 \(ms(percentile(99))) p99.9 \(ms(percentile(99.9))) max \(ms(maximum)); "
                 + "connected in \(String(format: "%.1f", connectSeconds)) s before the start"
         }
@@ -245,8 +256,10 @@ private final class Device: @unchecked Sendable {
     private var nextSend = NIODeadline.distantFuture
     /// The first send's offset in the period, nanoseconds.
     private let phase: Int64
-    /// The request of the fix not yet acknowledged, and the fix's time (ms since 1970).
-    private var pending: (request: ByteBuffer, fixTime: Int64)?
+    /// The request not yet acknowledged, and its fixes' times (ms since 1970).
+    private var pending: (request: ByteBuffer, fixTimes: [Int64])?
+    /// The last fix time of the device's batches (ms since 1970).
+    private var lastFixTime = Int64.min / 2
     /// A turn came while the device could not send (connecting, or a request in flight).
     private var owed = false
     private var channel: (any Channel)?
@@ -266,8 +279,13 @@ private final class Device: @unchecked Sendable {
         phase = Int64(random.uniform(0, 1) * Double(plan.period))
         latitude = 48 + random.uniform(0, 1)
         longitude = 2 + random.uniform(0, 1)
-        prefix = Array("GET /?id=\(name)&lat=".utf8)
-        suffix = Array("&hdop=5 HTTP/1.1\r\nHost: \(plan.host)\r\n\r\n".utf8)
+        if plan.options.overlandBatch == nil {
+            prefix = Array("GET /?id=\(name)&lat=".utf8)
+            suffix = Array("&hdop=5 HTTP/1.1\r\nHost: \(plan.host)\r\n\r\n".utf8)
+        } else {
+            prefix = Array("POST /overland HTTP/1.1\r\nHost: \(plan.host)\r\nContent-Type: application/json\r\nContent-Length: ".utf8)
+            suffix = []
+        }
     }
 
     var loop: any EventLoop { shard.loop }
@@ -294,14 +312,16 @@ private final class Device: @unchecked Sendable {
     private func send() {
         guard owed, sentAt == nil, !stopping else { return }
         guard let channel else { connect(); return }
-        if pending == nil { pending = makeFix(allocator: channel.allocator) }
+        if pending == nil {
+            pending = shard.plan.options.overlandBatch.map { makeBatch(of: $0, allocator: channel.allocator) } ?? makeFix(allocator: channel.allocator)
+        }
         owed = false
         sentAt = .now()
         shard.report.sent += 1
         channel.writeAndFlush(pending!.request, promise: nil)
     }
 
-    private func makeFix(allocator: ByteBufferAllocator) -> (request: ByteBuffer, fixTime: Int64) {
+    private func makeFix(allocator: ByteBufferAllocator) -> (request: ByteBuffer, fixTimes: [Int64]) {
         latitude += (random.uniform(0, 1) - 0.5) * 1e-4
         longitude += (random.uniform(0, 1) - 0.5) * 1e-4
         let fixTime = Int64((Date().timeIntervalSince1970 * 1000).rounded())
@@ -309,7 +329,37 @@ private final class Device: @unchecked Sendable {
         request.writeBytes(prefix)
         request.writeString("\(latitude)&lon=\(longitude)&timestamp=\(fixTime)&speed=\(random.uniform(0, 1) * 20)")
         request.writeBytes(suffix)
-        return (request, fixTime)
+        return (request, [fixTime])
+    }
+
+    /// An Overland batch of `count` fixes (the shape of Overland's README example), their times
+    /// `interval` / `count` apart in whole milliseconds, the last now — or later, where the
+    /// jitter brought this turn sooner than the last batch's span: a device's fix times never
+    /// repeat, so the store's count per (device, time) tells a duplicate.
+    private func makeBatch(of count: Int, allocator: ByteBufferAllocator) -> (request: ByteBuffer, fixTimes: [Int64]) {
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let step = max(1, shard.plan.period / 1_000_000 / Int64(count))
+        let first = max(now - Int64(count - 1) * step, lastFixTime + step)
+        var body = #"{"locations":["#
+        var times: [Int64] = []
+        times.reserveCapacity(count)
+        for k in 0..<count {
+            latitude += (random.uniform(0, 1) - 0.5) * 1e-5
+            longitude += (random.uniform(0, 1) - 0.5) * 1e-5
+            let time = first + Int64(k) * step
+            times.append(time)
+            let stamp = ISO8601Time.string(from: Date(timeIntervalSince1970: Double(time) / 1000), fractionDigits: 3)
+            if k > 0 { body += "," }
+            body += #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(longitude),\#(latitude)]},"#
+                + #""properties":{"timestamp":"\#(stamp)","device_id":"\#(name)","horizontal_accuracy":5,"speed":\#(random.uniform(0, 1) * 20)}}"#
+        }
+        body += "]}"
+        lastFixTime = times[count - 1]
+        var request = allocator.buffer(capacity: prefix.count + body.utf8.count + 16)
+        request.writeBytes(prefix)
+        request.writeString("\(body.utf8.count)\r\n\r\n")
+        request.writeString(body)
+        return (request, times)
     }
 
     /// Connects when a connection slot of the shard is free.
@@ -365,7 +415,8 @@ private final class Device: @unchecked Sendable {
             let latency = NIODeadline.now() - sentAt
             _ = shard.report.latencies.record(UInt64(max(1, latency.nanoseconds / 1000)))
             shard.report.acknowledged += 1
-            shard.log += Array("\(name),\(fix.fixTime)\n".utf8)
+            shard.report.acknowledgedFixes += fix.fixTimes.count
+            for time in fix.fixTimes { shard.log += Array("\(name),\(time)\n".utf8) }
             pending = nil
         } else {
             shard.report.errors += 1

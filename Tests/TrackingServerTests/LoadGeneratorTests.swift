@@ -111,5 +111,46 @@ import Testing
         #expect(result.acknowledged == report.acknowledged && result.missing == 0 && result.duplicated == 0, "\(result)")
     }
 
+    /// Overland batches: each acknowledged request logs its whole batch; a device's fix times
+    /// rise by interval / batch (20 ms here) and never repeat across its batches, even where the
+    /// ±10 % jitter brings a turn sooner than the last batch's span; every logged fix is stored
+    /// once, through the server's Overland decoder.
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func overlandBatches_everyFixLoggedAndStoredOnce_timesRiseWithinADevice() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        var bound = ports.makeAsyncIterator()
+        let server = Task {
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: db), policy: .register)
+            try await TrackingRoutes.run(LocalServer.Options(port: 0, hosts: ["127.0.0.1"]), ingest: ingest, serving: { url in
+                continuation.yield(Int(url.split(separator: ":").last!.dropLast())!)
+            }, note: { _ in })
+        }
+        let port = try #require(await bound.next())
+        var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 3, duration: .seconds(2))
+        options.interval = .milliseconds(500)
+        options.overlandBatch = 25
+        options.ackLog = log
+        let report = try await LoadGenerator(options).run()
+        server.cancel()
+        _ = await server.result
+
+        #expect(report.errors == 0 && report.acknowledged >= 3 * 3, "\(report)")
+        #expect(report.acknowledgedFixes == 25 * report.acknowledged, "\(report)")
+        var perDevice: [Substring: [Int64]] = [:]
+        for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") {
+            let parts = line.split(separator: ",")
+            perDevice[parts[0], default: []].append(try #require(Int64(parts[1])))
+        }
+        #expect(perDevice.count == 3)
+        for (device, times) in perDevice {
+            let steps = zip(times, times.dropFirst()).map { $1 - $0 }
+            #expect(steps.allSatisfy { $0 >= 20 }, "\(device): fix times must rise by at least 20 ms, saw \(Set(steps).sorted())")
+        }
+        let result = try await LoadVerifier.verify(log: log, store: try SQLitePositionStore(path: db, readOnly: true))
+        #expect(result.acknowledged == report.acknowledgedFixes && result.missing == 0 && result.duplicated == 0, "\(result)")
+    }
+
     static var nowMilliseconds: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 }
