@@ -11,6 +11,10 @@
 # DEVICES + 100; where the hard limit is lower it says so and runs as many devices as fit.
 # OVERLAND_BATCH=N in the environment sends each device's fixes as Overland batches of N (one
 # POST a second per device, N fixes in it) instead of one OsmAnd request per fix.
+# HISTORY_READS=R: before the run one device ("history-day") gets a whole UTC day of fixes, one a
+# second (86,400, yesterday, posted as Overland batches of 1,000); from a third of the run on, its
+# day is read back R times in turn (GET /api/positions as GeoJSON) and the reads' p50/p99/max are
+# printed (issue 35: ≤ 200 ms p99 under the load).
 # Usage: Benchmarks/tracking.sh [DEVICES] [SECONDS] [GEO] [STORE]   (GEO: a built geo; default release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,9 +65,39 @@ for _ in $(seq 300); do [ -s "$WORK/url" ] && break; sleep 0.1; done
 URL="$(head -1 "$WORK/url")"
 # CPU seconds (user + system) of a live process, from /proc/PID/stat (clock ticks).
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
+HISTORY_PY='
+import json, sys, time, urllib.request
+url, mode, reads, delay = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+day = (int(time.time()) // 86400 - 1) * 86400
+if mode == "write":
+    for start in range(0, 86400, 1000):
+        features = [{"type": "Feature", "geometry": {"type": "Point", "coordinates": [2 + (t % 3600) * 1e-5, 48 + (t // 3600) * 1e-3]},
+                     "properties": {"timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(day + t)), "device_id": "history-day", "horizontal_accuracy": 5}}
+                    for t in range(start, start + 1000)]
+        request = urllib.request.Request(url + "overland", json.dumps({"locations": features}).encode(), {"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=60).read()
+    sys.exit(0)
+time.sleep(delay)
+took = []
+for _ in range(reads):
+    t0 = time.monotonic()
+    body = urllib.request.urlopen(f"{url}api/positions?device=history-day&from={day}&to={day + 86400}", timeout=60).read()
+    took.append(time.monotonic() - t0)
+    fixes = len(json.loads(body)["features"]) if body.startswith(b"{") else -1
+    if fixes != 86400: sys.exit(f"history read: {fixes} fixes, not 86400")
+took.sort()
+pick = lambda q: took[min(len(took) - 1, int(q * len(took)))] * 1000
+print("device-day read (86,400 fixes, GeoJSON) under the load, %d reads: p50 %.0f ms, p99 %.0f ms, max %.0f ms" % (len(took), pick(0.5), pick(0.99), took[-1] * 1000))
+'
+if [ -n "${HISTORY_READS:-}" ]; then
+    python3 -c "$HISTORY_PY" "$URL" write 0 0
+    python3 -c "$HISTORY_PY" "$URL" read "$HISTORY_READS" "$(awk -v d="$D" 'BEGIN { print d / 3 }')" > "$WORK/history.txt" 2>&1 &
+    HISTORY=$!
+fi
 SERVER_CPU0="$(cpu_seconds "$SERVER")"
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
     "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"}
+[ -n "${HISTORY:-}" ] && { wait "$HISTORY" || true; cat "$WORK/history.txt"; }
 echo "server CPU during the run: $(awk -v a="$SERVER_CPU0" -v b="$(cpu_seconds "$SERVER")" 'BEGIN { printf "%.1f s", b - a }') (wall time: the generator's)"
 echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
