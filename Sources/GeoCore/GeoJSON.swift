@@ -235,39 +235,60 @@ extension GeoJSON: Codable {
     }
 }
 
-/// Where a text stops being JSON (RFC 8259): the first byte the grammar cannot accept. For
-/// readers over Foundation's decoder, which does not say where (GeoJSON, MapStyle's fixtures).
-public struct JSONSyntaxError: CustomStringConvertible, Sendable {
+extension JSONValue {
+    /// Parses one JSON text (RFC 8259): a value with nothing but white space around it. Numbers
+    /// become the nearest `Double` (a text beyond its range becomes ±infinity); strings decode
+    /// their escapes (a lone surrogate escape and invalid UTF-8 become U+FFFD); of repeated
+    /// member names the last counts; nesting deeper than 512 levels is refused.
+    ///
+    /// Hand-written rather than `JSONDecoder().decode(JSONValue.self, …)`: decoding the
+    /// recursive enum through `Codable` tries each case in turn and throws for the misses, and
+    /// cost 72 % of the tracking server's CPU on Overland batches (26 µs a fix, `perf`, 2026-11-29).
+    /// - Throws: `JSONSyntaxError` at the first byte that breaks the grammar.
+    /// - Complexity: O(n) in the bytes.
+    public init(parsing bytes: [UInt8]) throws(JSONSyntaxError) {
+        var parser = JSONTextParser(bytes: bytes)
+        do throws(JSONTextParser.Failure) {
+            self = try parser.value(depth: 0)
+            parser.skipSpace()
+            guard parser.i == bytes.count else { throw JSONTextParser.Failure(offset: parser.i, message: "text after the JSON value") }
+        } catch {
+            throw JSONSyntaxError(bytes, offset: error.offset, message: error.message)
+        }
+    }
+}
+
+/// Where and why a text is not JSON (RFC 8259).
+public struct JSONSyntaxError: Error, Hashable, CustomStringConvertible, Sendable {
     public var message: String
     /// 0-based byte offset, 1-based line and 1-based column in bytes.
     public var offset: Int, line: Int, column: Int
 
     public var description: String { "line \(line), column \(column) (byte offset \(offset)): \(message)" }
 
-    /// Scans `bytes`; nil when they are one JSON value with nothing but white space around it.
-    /// Nesting deeper than 512 levels is reported, as Foundation's decoder refuses it.
+    /// The first problem in `bytes`; nil when they are one JSON value with nothing but white
+    /// space around it (`JSONValue(parsing:)`).
     public init?(locatingIn bytes: [UInt8]) {
-        var scanner = JSONSyntaxScanner(bytes: bytes)
-        let problem: (offset: Int, message: String)
         do {
-            try scanner.value(depth: 0)
-            scanner.skipSpace()
-            guard scanner.i < bytes.count else { return nil }
-            problem = (scanner.i, "text after the JSON value")
+            _ = try JSONValue(parsing: bytes)
+            return nil
         } catch {
-            problem = (error.offset, error.message)
+            self = error
         }
-        let before = bytes[..<min(problem.offset, bytes.count)]
+    }
+
+    init(_ bytes: [UInt8], offset: Int, message: String) {
+        let before = bytes[..<min(offset, bytes.count)]
         let lineStart = (before.lastIndex(of: 0x0A) ?? -1) + 1
-        message = problem.message
-        offset = problem.offset
+        self.message = message
+        self.offset = offset
         line = before.count { $0 == 0x0A } + 1
-        column = problem.offset - lineStart + 1
+        column = offset - lineStart + 1
     }
 }
 
-/// A recursive-descent recognizer for the JSON grammar (RFC 8259 §2–§7); it builds nothing.
-private struct JSONSyntaxScanner {
+/// A recursive-descent parser of the JSON grammar (RFC 8259 §2–§7).
+private struct JSONTextParser {
     struct Failure: Error { var offset: Int; var message: String }
     let bytes: [UInt8]
     var i = 0
@@ -285,42 +306,44 @@ private struct JSONSyntaxScanner {
         i += 1
     }
 
-    mutating func value(depth: Int) throws(Failure) {
+    mutating func value(depth: Int) throws(Failure) -> JSONValue {
         guard depth < 512 else { throw fail("nesting deeper than 512 levels") }
         skipSpace()
         guard i < bytes.count else { throw fail("expected a value") }
         switch bytes[i] {
         case 0x7B: // {
             i += 1
+            var members: [String: JSONValue] = [:]
             skipSpace()
-            if i < bytes.count, bytes[i] == 0x7D { i += 1; return }
+            if i < bytes.count, bytes[i] == 0x7D { i += 1; return .object(members) }
             while true {
                 skipSpace()
-                try string()
+                let name = try string()
                 skipSpace()
                 try expect(0x3A, "':' after a member name")
-                try value(depth: depth + 1)
+                members[name] = try value(depth: depth + 1)
                 skipSpace()
                 if i < bytes.count, bytes[i] == 0x2C { i += 1; continue }
                 try expect(0x7D, "',' or '}'")
-                return
+                return .object(members)
             }
         case 0x5B: // [
             i += 1
+            var elements: [JSONValue] = []
             skipSpace()
-            if i < bytes.count, bytes[i] == 0x5D { i += 1; return }
+            if i < bytes.count, bytes[i] == 0x5D { i += 1; return .array(elements) }
             while true {
-                try value(depth: depth + 1)
+                elements.append(try value(depth: depth + 1))
                 skipSpace()
                 if i < bytes.count, bytes[i] == 0x2C { i += 1; continue }
                 try expect(0x5D, "',' or ']'")
-                return
+                return .array(elements)
             }
-        case 0x22: try string()
-        case 0x74: try literal("true")
-        case 0x66: try literal("false")
-        case 0x6E: try literal("null")
-        default: try number()
+        case 0x22: return .string(try string())
+        case 0x74: try literal("true"); return .bool(true)
+        case 0x66: try literal("false"); return .bool(false)
+        case 0x6E: try literal("null"); return .null
+        default: return .number(try number())
         }
     }
 
@@ -333,30 +356,65 @@ private struct JSONSyntaxScanner {
         }
     }
 
-    private mutating func string() throws(Failure) {
+    /// A string's contents: the bytes between its quotes, escapes decoded (RFC 8259 §7).
+    private mutating func string() throws(Failure) -> String {
         try expect(0x22, "a string")
+        var out: [UInt8] = []
+        var run = i // the start of the bytes not yet copied to `out`
         while i < bytes.count {
             let b = bytes[i]
-            if b == 0x22 { i += 1; return }
+            if b == 0x22 {
+                defer { i += 1 }
+                if out.isEmpty { return String(decoding: bytes[run..<i], as: UTF8.self) }
+                out += bytes[run..<i]
+                return String(decoding: out, as: UTF8.self)
+            }
             if b < 0x20 { throw fail("a control character in a string") }
-            if b == 0x5C {
-                i += 1
-                guard i < bytes.count else { break }
-                if bytes[i] == 0x75 { // \uXXXX
-                    for _ in 0..<4 {
-                        i += 1
-                        guard i < bytes.count, bytes[i].isHexDigit else { throw fail("expected four hex digits after \\u") }
+            guard b == 0x5C else { i += 1; continue }
+            out += bytes[run..<i]
+            i += 1
+            guard i < bytes.count else { break }
+            switch bytes[i] {
+            case 0x22, 0x5C, 0x2F: out.append(bytes[i])
+            case 0x62: out.append(0x08)
+            case 0x66: out.append(0x0C)
+            case 0x6E: out.append(0x0A)
+            case 0x72: out.append(0x0D)
+            case 0x74: out.append(0x09)
+            case 0x75: // \uXXXX, a UTF-16 code unit; a surrogate pair is two of them
+                var unit = try hex4()
+                if (0xD800..<0xDC00).contains(unit), i + 2 < bytes.count, bytes[i + 1] == 0x5C, bytes[i + 2] == 0x75 {
+                    let save = i
+                    i += 2
+                    let low = try hex4()
+                    if (0xDC00..<0xE000).contains(low) {
+                        unit = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        i = save
                     }
-                } else if !"\"\\/bfnrt".utf8.contains(bytes[i]) {
-                    throw fail("unknown escape")
                 }
+                let scalar = Unicode.Scalar(unit) ?? "\u{FFFD}"
+                out += Array(String(Character(scalar)).utf8)
+            default: throw fail("unknown escape")
             }
             i += 1
+            run = i
         }
         throw fail("the text ends inside a string")
     }
 
-    private mutating func number() throws(Failure) {
+    /// The four hex digits after `\u` (`i` on the `u`; left on the last digit).
+    private mutating func hex4() throws(Failure) -> UInt32 {
+        var unit: UInt32 = 0
+        for _ in 0..<4 {
+            i += 1
+            guard i < bytes.count, let digit = bytes[i].hexValue else { throw fail("expected four hex digits after \\u") }
+            unit = unit << 4 | UInt32(digit)
+        }
+        return unit
+    }
+
+    private mutating func number() throws(Failure) -> Double {
         let start = i
         if i < bytes.count, bytes[i] == 0x2D { i += 1 }
         func digits() -> Int {
@@ -376,9 +434,19 @@ private struct JSONSyntaxScanner {
             if i < bytes.count, bytes[i] == 0x2B || bytes[i] == 0x2D { i += 1 }
             guard digits() > 0 else { throw fail("expected exponent digits") }
         }
+        // The grammar checked above is a subset of what `Double(_:)` (strtod, correctly
+        // rounded) reads.
+        return Double(String(decoding: bytes[start..<i], as: UTF8.self))!
     }
 }
 
 private extension UInt8 {
-    var isHexDigit: Bool { (self >= 0x30 && self <= 0x39) || (self | 0x20 >= 0x61 && self | 0x20 <= 0x66) }
+    /// The value of a hexadecimal digit, nil for another byte.
+    var hexValue: UInt8? {
+        switch self {
+        case 0x30...0x39: self - 0x30
+        case 0x41...0x46, 0x61...0x66: (self | 0x20) - 0x61 + 10
+        default: nil
+        }
+    }
 }

@@ -30,10 +30,9 @@ struct JSONBody {
             }
         }
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            return try JSONValue(parsing: bytes)
         } catch {
-            let where_ = JSONSyntaxError(locatingIn: bytes).map { "line \($0.line), column \($0.column)" } ?? "body"
-            throw TrackingProtocolError(.malformed, "not JSON", at: where_)
+            throw TrackingProtocolError(.malformed, "not JSON", at: "line \(error.line), column \(error.column)")
         }
     }
 }
