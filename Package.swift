@@ -84,8 +84,9 @@ let package = Package(
     ],
     targets: [
         // The bottom (DESIGN.md §2): what every layer shares — `ErrorCode`, the byte source and
-        // sink protocols, UTC timestamps (ISO 8601 in and out), the JSON string escaper, fixed-
-        // decimal numbers, the decimal parser, the LRU cache, the seeded generator.
+        // sink protocols and the line reader over a source, UTC timestamps (ISO 8601 in and
+        // out), the JSON string escaper, fixed-decimal numbers, the decimal parser, the LRU
+        // cache, the seeded generator.
         .target(name: "GeoBase", swiftSettings: strictSettings + internalChecks),
 
         // Pure value types and WGS84 geodesy.

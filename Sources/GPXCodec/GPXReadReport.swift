@@ -26,6 +26,30 @@ public struct GPXReadReport: Sendable {
         self.points = points
     }
 
+    /// The report of a streaming read of `file` that handed `points` points on: `reader`'s
+    /// warnings and damage.
+    public init(file: String, reader: GPXStreamReader, points: Int) {
+        self.init(file: file, warnings: reader.warnings, warningCount: reader.warningCount, damage: reader.damage, points: points)
+    }
+
+    /// The report of a whole-document read of `file` (``GPXReader/read(_:options:)``).
+    public init(file: String, result: GPXReadResult) {
+        self.init(file: file, warnings: result.warnings, warningCount: result.warningCount, damage: result.damage,
+                  points: result.document.pointCount)
+    }
+
+    /// The lines for standard error of a read of `file` that failed with `error`, each ending in
+    /// a newline and starting with `prefix`: `FILE:LINE:COLUMN: code: message`, then, for a
+    /// file cut off or malformed when the read was not `recovering`, where a recovering read
+    /// (``GPXReadOptions/init(recovering:)``) would keep the points before the damage.
+    public static func failure(_ error: GPXError, file: String, prefix: String, recovering: Bool) -> String {
+        var lines = "\(prefix)\(file):\(error.line):\(error.column): \(error.code): \(error.message)\n"
+        if !recovering, error.code == .truncated || error.code == .malformedXML {
+            lines += "\(prefix)\(file): --recover keeps every point complete before line \(error.line), column \(error.column)\n"
+        }
+        return lines
+    }
+
     /// The lines for standard error, each ending in a newline and starting with `prefix`
     /// (`geo gpx: `): the warnings when `warnings` is true (up to ``printedWarnings``, then a
     /// count), and what a recovering read kept. Empty when there is nothing to say.

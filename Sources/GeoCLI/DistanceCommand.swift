@@ -34,10 +34,7 @@ struct DistanceCommand: ParsableCommand {
     }
 
     func run() throws {
-        if batch {
-            guard DistanceBatch.run(input: 0, output: 1, error: 2) else { throw ExitCode.failure }
-            return
-        }
+        if batch { return try solveBatch() }
         let start: Coordinate, end: Coordinate
         do {
             start = try Coordinate(parsing: points[0])
@@ -53,60 +50,34 @@ struct DistanceCommand: ParsableCommand {
         standardOutput.line("final bearing:   \(rounded(r.finalBearing.degrees, 2))° (\(r.finalBearing.degrees)°)")
     }
 
+    /// `--batch`: standard input to standard output through `Geodesic.solveInverseLines`, each
+    /// bad line and then their count on standard error.
+    /// - Throws: `ExitCode.failure` when a line was bad or reading failed.
+    private func solveBatch() throws {
+        let errors = FileDescriptor.standardError
+        var input = FileSource(.standardInput), output = standardOutput
+        do {
+            let (lines, bad) = try Geodesic.wgs84.solveInverseLines(from: &input, to: &output) { number, error in
+                try? errors.writeAll("geo distance: line \(number): \(error.message)\n")
+            }
+            standardOutput.flush()
+            guard bad > 0 else { return }
+            try? errors.writeAll("geo distance: \(bad) of \(lines) lines were bad and got no answer\n")
+        } catch let error as LineReadError {
+            standardOutput.flush()
+            // SystemIO's wording: "cannot read line N of standard input: reason", "line N is … in standard input".
+            var failure = "\(error) in standard input"
+            if let io = error.underlying as? SystemIOError {
+                failure = "\(SystemIOError(io.code, "cannot read line \(error.line) of", errno: io.errno, path: "standard input"))"
+            }
+            try? errors.writeAll("geo distance: \(failure)\n")
+        }
+        throw ExitCode.failure
+    }
+
     private func rounded(_ x: Double, _ places: Int) -> Double {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         return (x * scale).rounded() / scale
-    }
-}
-
-/// The `--batch` engine: lines from `LineReader`, parsed straight from its buffer,
-/// output collected in a buffer and written with `write(2)`. No allocation per line.
-enum DistanceBatch {
-    /// Processes every line of `input` to `output`; a bad line is reported on `error` with its
-    /// number and gets no output line. Returns false when any line was bad or reading failed.
-    /// - Complexity: O(bytes of input).
-    static func run(input: Int32, output: Int32, error: Int32) -> Bool {
-        var out = BufferedWriter(FileDescriptor(rawValue: output))
-        let errors = FileDescriptor(rawValue: error)
-        var badLines = 0
-        let lines: Int
-        do {
-            lines = try LineReader.forEachLine(of: FileDescriptor(rawValue: input)) { bytes, number in
-                if let message = process(bytes, into: &out) {
-                    badLines += 1
-                    try? errors.writeAll("geo distance: line \(number): \(message)\n")
-                }
-                return out.error == nil // the reader of the output may be gone, the input endless
-            }
-        } catch {
-            out.flush()
-            if let failure = out.error { StandardOutput.exit(afterFailedWrite: failure) }
-            try? errors.writeAll("geo distance: \(error.about("standard input"))\n")
-            return false
-        }
-        out.flush()
-        if let failure = out.error { StandardOutput.exit(afterFailedWrite: failure) }
-        if badLines > 0 {
-            try? errors.writeAll("geo distance: \(badLines) of \(lines) lines were bad and got no answer\n")
-        }
-        return badLines == 0
-    }
-
-    /// Solves one line (`CoordinatePairLine`), appending the result; returns the error message
-    /// for a bad line.
-    @inline(__always)
-    private static func process(_ line: UnsafeBufferPointer<UInt8>, into out: inout BufferedWriter) -> String? {
-        let pair: CoordinatePairLine
-        do { pair = try CoordinatePairLine(parsing: line) } catch { return error.message }
-        let r = Geodesic.wgs84.inverse(fromLatitude: pair.latitude1, longitude: pair.longitude1,
-                                       toLatitude: pair.latitude2, longitude: pair.longitude2)
-        out.append(r.distance.meters)
-        out.append(byte: 0x20)
-        out.append(r.initialBearing.degrees)
-        out.append(byte: 0x20)
-        out.append(r.finalBearing.degrees)
-        out.append(byte: 0x0A)
-        return nil
     }
 }

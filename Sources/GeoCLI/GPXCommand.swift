@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import GeoBase
 import GeoCore
@@ -52,8 +52,7 @@ struct GPXInputOptions: ParsableArguments {
             options.pointFields = pointFields
             let reader = GPXStreamReader(source: source, options: options)
             let (result, points) = try body(reader)
-            let report = GPXReadReport(file: file, warnings: reader.warnings, warningCount: reader.warningCount,
-                                       damage: reader.damage, points: points)
+            let report = GPXReadReport(file: file, reader: reader, points: points)
             report.printDiagnostics(warnings: !json)
             return (result, report)
         }
@@ -63,8 +62,7 @@ struct GPXInputOptions: ParsableArguments {
     /// - Throws: `ExitCode` 65 (74 for an I/O error) after reporting a read error.
     func readDocument() throws -> GPXDocument {
         let result = try reading { source throws(GPXError) in try GPXReader.read(source, options: readOptions) }
-        GPXReadReport(file: file, warnings: result.warnings, warningCount: result.warningCount, damage: result.damage,
-                      points: result.document.pointCount).printDiagnostics(warnings: true)
+        GPXReadReport(file: file, result: result).printDiagnostics(warnings: true)
         return result.document
     }
 
@@ -75,19 +73,9 @@ struct GPXInputOptions: ParsableArguments {
         do {
             return try CommandLineFiles.withSource(file) { source in try body(source) }
         } catch let error as GPXError {
-            report(error)
+            try? FileDescriptor.standardError.writeAll(GPXReadReport.failure(error, file: file, prefix: "geo gpx: ", recovering: recover))
             throw ExitCode(Self.exitStatus(error))
         }
-    }
-
-    /// Prints a read error as `geo gpx: FILE:LINE:COLUMN: code: message`, with a hint when
-    /// `--recover` would keep the part before it.
-    private func report(_ error: GPXError) {
-        var lines = "geo gpx: \(file):\(error.line):\(error.column): \(error.code): \(error.message)\n"
-        if !recover, error.code == .truncated || error.code == .malformedXML {
-            lines += "geo gpx: \(file): --recover keeps every point complete before line \(error.line), column \(error.column)\n"
-        }
-        try? FileDescriptor.standardError.writeAll(lines)
     }
 }
 
@@ -141,33 +129,20 @@ struct GPXConvertCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case gpx, geojson, csv
-    }
-
     @OptionGroup var input: GPXInputOptions
 
     @Option(help: "Output format: gpx, geojson or csv.")
-    var to: Format
+    var to: GPXOutputFormat
 
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let document = try input.readDocument()
-        try output.write { sink in try write(document, as: to, to: &sink) }
-    }
-
-    private func write(_ document: GPXDocument, as format: Format, to sink: inout any ByteSink) throws {
-        switch format {
-        case .gpx:
-            sink = try GPXWriter.write(document.upgradedToGPX11(creator: "LocationKit geo"), to: sink)
-        case .geojson:
-            try sink.write(text: String(decoding: document.geoJSON.encoded(), as: UTF8.self) + "\n")
-        case .csv:
-            try GPXCSV.write(document, to: &sink)
-        }
+        try output.write { sink in try to.write(document, creator: "LocationKit geo", to: &sink) }
     }
 }
+
+extension GPXOutputFormat: ExpressibleByArgument {}
 
 /// Reading and writing GPX files as tracks of `Location`s for the track commands.
 enum GPXTrackFiles {

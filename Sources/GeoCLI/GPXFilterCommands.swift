@@ -32,11 +32,7 @@ struct TrackFilterOptions: ParsableArguments {
     /// The preset's rules and Kalman filter (the default filter where the preset has none and
     /// `kalman` asks for one), with --require-accuracy and --assumed-accuracy.
     func configuration(kalman: Bool = false) throws -> TrackFilterConfiguration {
-        var configuration = try TrackFilterConfiguration.preset(named: preset)
-        configuration.rejectsMissingAccuracy = requireAccuracy
-        if kalman, configuration.kalman == nil { configuration.kalman = KalmanParameters() }
-        configuration.kalman?.assumedAccuracy = .meters(assumedAccuracy)
-        return configuration
+        try TrackFilterConfiguration.preset(named: preset, requiringAccuracy: requireAccuracy, assumedAccuracy: .meters(assumedAccuracy), kalman: kalman)
     }
 }
 
@@ -142,14 +138,7 @@ struct GPXSimplify: ParsableCommand {
 
     func run() throws {
         let m = Simplification.Method(rawValue: method) ?? .douglasPeucker
-        var document = try input.readDocument()
-        for t in document.tracks.indices {
-            for s in document.tracks[t].segments.indices {
-                let points = document.tracks[t].segments[s].points
-                let kept = Simplification.keptIndices(points.map(\.coordinate), tolerance: .meters(tolerance), method: m)
-                document.tracks[t].segments[s].points = kept.map { points[$0] }
-            }
-        }
+        let document = try input.readDocument().simplifyingTracks(tolerance: .meters(tolerance), method: m)
         try output.write { sink in sink = try GPXWriter.write(document, to: sink) }
     }
 }

@@ -90,14 +90,7 @@ struct MatchCommand: ParsableCommand {
         }
         let result = matcher.match(fixes)
         timings.lap("matching")
-        var bytes: [UInt8]
-        switch format.format {
-        case .json: bytes = MatchOutput.osrmJSON(result, entries: entries)
-        case .geojson: bytes = Array(MatchOutput.geoJSON(result).utf8)
-        case .gpx: bytes = Array(MatchOutput.gpx(result).utf8)
-        }
-        bytes.append(UInt8(ascii: "\n"))
-        try output.write(bytes)
+        try output.write(format.format.bytes(of: result, entries: entries))
         timings.lap("output")
         if timing { CommandLineFiles.note("match", timings.report(fixes: fixes.count)) }
     }

@@ -1,10 +1,11 @@
-import ArgumentParser
+public import ArgumentParser
 import GeoBase
 import GeoCore
 import HTTPServing
 import MapCamera
 import Synchronization
 import SystemIO
+import TraceFiles
 
 // The option sets several commands share, each declared once with its validation and its
 // conversion to the library value it feeds.
@@ -30,11 +31,11 @@ struct JSONOption: ParsableArguments {
 
 /// `--format` of the commands that print a path on the roads (`geo route`, `geo match`).
 struct PathFormatOption: ParsableArguments {
-    enum Format: String, ExpressibleByArgument, CaseIterable { case json, geojson, gpx }
-
     @Option(help: "Output format: json, geojson or gpx.")
-    var format: Format = .json
+    var format: PathFormat = .json
 }
+
+extension PathFormat: ExpressibleByArgument {}
 
 /// The port a serving command listens on without `--port`.
 protocol DefaultPort { static var port: Int { get } }

@@ -64,11 +64,7 @@ struct RouteCommand: ParsableCommand {
         }
         guard let from, let to else { throw ValidationError("give --from and --to (or --batch)") }
         let route = try router.route(from: try Coordinate(parsing: from), to: try Coordinate(parsing: to), options: options)
-        switch output.format {
-        case .json: standardOutput.line(route.json)
-        case .geojson: standardOutput.line(route.geoJSON)
-        case .gpx: standardOutput.write(try route.gpx(creator: "LocationKit geo"))
-        }
+        standardOutput.write(try output.format.text(of: route, creator: "LocationKit geo"))
     }
 
     /// Answers each 'lat1 lon1 lat2 lon2' line of standard input (`RouteBatch`).

@@ -9,6 +9,7 @@ import StyleRendering
 import SystemIO
 import GeoBase
 import TileArchives
+import TileServer
 
 /// `geo snapshot --style`: reads the style and the files its URLs name, draws it with
 /// `MapSnapshotter`, writes the PNG; warnings go to standard error.
@@ -47,7 +48,7 @@ enum StyleSnapshotFiles {
         let (width, height) = try arguments.size.pixels()
         let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: arguments.zoomOption ?? defaultStyleZoom,
                                  bearing: arguments.orientation, pitch: arguments.pitch ?? 0, width: width, height: height, pixelRatio: arguments.pixelRatio)
-        let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: try mapSource(map, name: data.path ?? "sample city"), camera: camera,
+        let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: try map.mapSource(name: data.path ?? "sample city"), camera: camera,
                                           glyphRange: try localGlyphRange()).snapshot()
         try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)
     }
@@ -60,14 +61,6 @@ enum StyleSnapshotFiles {
         options.poiClasses = showPOI.contains("all") ? nil : showPOI
         options.pedestrianClasses = showPedestrian.contains("all") ? nil : showPedestrian
         return options
-    }
-
-    /// The map data as a style's vector source: an archive's tiles, or features tiled in memory.
-    private static func mapSource(_ map: DrawnMapData, name: String) throws -> any MapSource {
-        switch map {
-        case .tiles(let archive): archive.source
-        case .features(let features): try FeatureMapSource(features: features, name: name)
-        }
     }
 
     /// Glyph ranges made from the local Noto fonts (`LocalGlyphRanges`); nil where FreeType is
@@ -87,28 +80,13 @@ enum StyleSnapshotFiles {
     /// The drawing's warnings go to `warn`.
     static func blockRenderer(style name: String, base: String?, data map: DrawnMapData, named path: String,
                               warn: @escaping (String) -> Void) throws -> (Metatile) throws -> Pixmap {
-        let source = try mapSource(map, name: path)
+        let source = try map.mapSource(name: path)
         if let scheme = defaultScheme(named: name) {
-            let options = defaultStyleOptions(), glyphRange = try localGlyphRange()
-            return { block in
-                let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: source, camera: StyleCamera(block: block, pixelRatio: 1),
-                                                  glyphRange: glyphRange).snapshot()
-                snapshot.warnings.forEach(warn)
-                return snapshot.image
-            }
+            return RasterTileFolder.styleBlocks(scheme, options: defaultStyleOptions(), data: source, glyphRange: try localGlyphRange(), warn: warn)
         }
         let style = try StyleFiles.read(name, command: "tiles render --style")
-        let vector = style.sources.filter { $0.value.type == "vector" }.map(\.key)
-        guard vector.count == 1 else {
-            throw ValidationError("--style \(name) has \(vector.count) vector sources: geo tiles render hands \(path) to a style's one vector source")
-        }
-        let paths = StyleResourcePaths(base: base, stylePath: name)
-        return { block in
-            let snapshot = try MapSnapshotter(style: style, sources: [vector[0]: source], camera: StyleCamera(block: block, pixelRatio: 1)) { url in
-                try paths.load(url) { try FileDescriptor.readContents(of: $0, limit: $1) }
-            }.snapshot()
-            snapshot.warnings.forEach(warn)
-            return snapshot.image
+        do { return try RasterTileFolder.styleBlocks(style, data: source, resources: StyleResourcePaths(base: base, stylePath: name), warn: warn) } catch {
+            throw ValidationError("--style \(name) \(error.message): geo tiles render hands \(path) to a style's one vector source")
         }
     }
 

@@ -60,18 +60,7 @@ struct TilesCommand: ParsableCommand {
             do {
                 report = try OSMTiling.build(input, to: output, options: options, temporaryDirectory: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp",
                                              storeMemory: storeMemory << 20) { progress in
-                    switch progress {
-                    case .read(let s):
-                        print("geo tiles: read \(s.nodes) nodes, \(s.ways) ways, \(s.relations) relations → \(s.features) features"
-                              + " (skipped: \(s.nodesOutOfRange) nodes with a position out of range, \(s.waysWithMissingNodes) ways with missing nodes,"
-                              + " \(s.brokenRelations) broken multipolygons)", to: &err)
-                        if s.brokenCoastlines > 0 {
-                            print("geo tiles: warning: the coastline does not close (\(s.brokenCoastlines) chains end inside the extract or run the wrong way round): no sea drawn", to: &err)
-                        }
-                    case .zoom(let z, let count, let total):
-                        print(String(format: "geo tiles: zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, maxZoom, count, total.tiles,
-                                     Double(total.bytes) / 1e6, (clock.now - start).seconds), to: &err)
-                    }
+                    for line in progress.lines(maxZoom: maxZoom, elapsed: clock.now - start) { print("geo tiles: \(line)", to: &err) }
                 }
             } catch let error as OSMError {
                 throw CommandLineFileError.damaged("tiles build", input, error)
@@ -79,16 +68,7 @@ struct TilesCommand: ParsableCommand {
                 throw CommandLineFileError.damaged("tiles build", input, error)
             }
             print(String(format: "geo tiles: wrote %@: %d tiles in %.2f s", output, report.tiles, (clock.now - start).seconds), to: &err)
-            print("geo tiles: dropped for size below zoom \(maxZoom): \(Self.perLayer(report.drops.features)) features under 4 px² or 1 px (counted per zoom), "
-                  + "\(Self.perLayer(report.drops.mergedAreas)) merged areas under 4 px² (counted per tile)", to: &err)
-        }
-
-        /// "12 (building 10, landuse 2)": a total and its layers, largest first.
-        static func perLayer(_ counts: [MapLayer: Int]) -> String {
-            let total = counts.values.reduce(0, +)
-            guard total > 0 else { return "0" }
-            let layers = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
-            return "\(total) (" + layers.joined(separator: ", ") + ")"
+            print("geo tiles: dropped for size below zoom \(maxZoom): \(report.drops.summary)", to: &err)
         }
     }
 }

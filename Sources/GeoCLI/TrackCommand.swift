@@ -75,8 +75,12 @@ struct TrackCommand: AsyncParsableCommand {
 
     func run() async throws {
         let reconnect = ReconnectPolicy(maximumRetries: retry, connectTimeout: .seconds(timeout))
-        var positionSource = try CommandLineFiles.positionSource(source, command: "track", reconnect: reconnect,
-                                                                 onConnectionChange: { Self.warn(Self.describe($0, under: reconnect)) })
+        var positionSource = try CommandLineFiles.positionSource(source, command: "track", reconnect: reconnect) { change in
+            // The retry limit is --retry's: named after it.
+            var line = change.description(under: reconnect)
+            if case .failing = change, reconnect.maximumRetries != nil { line += " (--retry)" }
+            Self.warn(line)
+        }
         var session: BackgroundActivitySession?
         if let log {
             let dir = URL(fileURLWithPath: log, isDirectory: true)
@@ -84,10 +88,7 @@ struct TrackCommand: AsyncParsableCommand {
                                                   configurationName: preset)
             positionSource = s.loggingSource(positionSource)
             session = s
-            if let recovery = s.log.recovery {
-                Self.warn("rejoined log \(s.log.url.path): \(recovery.pointsKept) points kept"
-                          + (recovery.pointsDropped > 0 ? ", \(recovery.pointsDropped) torn points (never acknowledged) dropped" : ""))
-            }
+            if let recovery = s.log.recovery { Self.warn("rejoined log \(s.log.url.path): \(recovery.summary)") }
         }
         let manager = PositioningManager(source: positionSource)
         if let match {
@@ -112,17 +113,6 @@ struct TrackCommand: AsyncParsableCommand {
         if preset != "raw" { DropDiagnostics.summary(await manager.filterReport).map(Self.warn) }
         if let session { session.leaveForRestart() } // rejoinable: a rerun continues the same file
         if failed { throw ExitCode.failure }
-    }
-
-    /// The line a connection change gets on standard error.
-    static func describe(_ change: ConnectionChange, under policy: ReconnectPolicy) -> String {
-        switch change {
-        case .failing(let reason, let wait):
-            let limit = policy.maximumRetries.map { ", up to \($0) retries (--retry)" } ?? ""
-            return "\(reason); retrying in \(wait.seconds) s, backing off to \(policy.maximumBackoff.seconds) s\(limit)"
-        case .reconnected(let failures):
-            return "connected after \(failures) failed attempt\(failures == 1 ? "" : "s")"
-        }
     }
 
     private static let warn = CommandLineFiles.note("track")

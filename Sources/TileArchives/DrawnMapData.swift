@@ -47,6 +47,16 @@ public enum DrawnMapData: Sendable {
         if case .tiles(let archive) = self { archive } else { nil }
     }
 
+    /// The data as one vector `MapSource`, a style's source: an archive's tiles as stored, or
+    /// the features tiled in memory (`FeatureMapSource` named `name`).
+    /// - Throws: `MapDataError` when the features cannot be tiled.
+    public func mapSource(name: String) throws(MapDataError) -> any MapSource {
+        switch self {
+        case .tiles(let archive): archive.source
+        case .features(let features): try FeatureMapSource(features: features, name: name)
+        }
+    }
+
     /// The area the data covers: an archive's stated bounds, the features' box; nil for an
     /// archive that states none and for no features.
     public var bounds: BoundingBox? {

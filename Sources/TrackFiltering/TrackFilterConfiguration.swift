@@ -127,6 +127,20 @@ public struct TrackFilterConfiguration: Hashable, Sendable {
         }
     }
 
+    /// The preset `name` for fixes that may lack an accuracy (GPX has no accuracy field):
+    /// those are rejected when `requiringAccuracy`, and the Kalman filter (the preset's, or
+    /// the default one when the preset has none and `kalman` asks for one) assumes
+    /// `assumedAccuracy` for them (`geo gpx clean` / `smooth`).
+    /// - Throws: `TrackFilteringError` with `.unknownPreset`.
+    public static func preset(named name: String, requiringAccuracy: Bool, assumedAccuracy: Distance,
+                              kalman: Bool = false) throws(TrackFilteringError) -> TrackFilterConfiguration {
+        var configuration = try preset(named: name)
+        configuration.rejectsMissingAccuracy = requiringAccuracy
+        if kalman, configuration.kalman == nil { configuration.kalman = KalmanParameters() }
+        configuration.kalman?.assumedAccuracy = assumedAccuracy
+        return configuration
+    }
+
     /// - Throws: `TrackFilteringError` with `.invalidParameter` naming the first bad value.
     public func validate() throws(TrackFilteringError) {
         func positive(_ name: String, _ v: Double?) throws(TrackFilteringError) {

@@ -65,3 +65,14 @@ import TileArchives
         }
     }
 }
+
+/// The sample city's features as one vector source: named as asked, tiled in memory, with
+/// a tile at zoom 14 where the city is (x 8692, y 5694: RasterTileFolderTests' slippy-map
+/// figures) and none on the other side of the world.
+@Test func features_asMapSource_areTiledInMemory() throws {
+    let source = try DrawnMapData.features(try SampleCity.generate().mapFeatures()).mapSource(name: "city")
+    #expect(source.metadata.name == "city")
+    #expect(source.metadata.format == .mvt)
+    #expect(try source.tile(zoom: 14, x: 8692, y: 5694) != nil)
+    #expect(try source.tile(zoom: 14, x: 0, y: 0) == nil)
+}

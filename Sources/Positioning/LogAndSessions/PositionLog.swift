@@ -90,6 +90,11 @@ public final class PositionLog: Sendable {
         /// file ends inside a point, `.malformedXML` when a torn write left part of the old
         /// closing tags behind it.
         public var damage: GPXError?
+
+        /// "120 points kept", then ", 2 torn points (never acknowledged) dropped" when any were.
+        public var summary: String {
+            "\(pointsKept) points kept" + (pointsDropped > 0 ? ", \(pointsDropped) torn points (never acknowledged) dropped" : "")
+        }
     }
 
     /// What opening an existing file found and repaired; nil when the log created the file.

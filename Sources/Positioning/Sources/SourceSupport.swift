@@ -196,6 +196,22 @@ public enum ConnectionChange: Sendable, Hashable {
     case reconnected(afterFailures: Int)
 }
 
+extension ConnectionChange {
+    /// The change in words, for a person watching a stream (`geo track` prints it on standard
+    /// error): "REASON; retrying in 0.5 s, backing off to 8.0 s, up to 10 retries" (seconds as
+    /// `Double`; the retry limit only when `policy` has one, last), or "connected after 3
+    /// failed attempts".
+    public func description(under policy: ReconnectPolicy) -> String {
+        switch self {
+        case .failing(let reason, let wait):
+            let limit = policy.maximumRetries.map { ", up to \($0) retries" } ?? ""
+            return "\(reason); retrying in \(wait.seconds) s, backing off to \(policy.maximumBackoff.seconds) s\(limit)"
+        case .reconnected(let failures):
+            return "connected after \(failures) failed attempt\(failures == 1 ? "" : "s")"
+        }
+    }
+}
+
 /// One run's failures in a row under a `ReconnectPolicy`: reports the changes, waits out the
 /// backoff, and gives up when the retries are spent.
 struct ConnectionAttempts {

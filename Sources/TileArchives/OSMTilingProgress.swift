@@ -1,0 +1,33 @@
+import GeoBase
+public import GeoCore
+import MapData
+
+extension OSMTiling.Progress {
+    /// The progress lines of this step, as `geo tiles build` prints them on standard error
+    /// after its `geo tiles: ` (no newlines): what reading the extract kept and skipped, with
+    /// a warning when the coastline does not close; or a zoom level's tiles and the totals so
+    /// far (MB = 10⁶ bytes), out of `maxZoom`, `elapsed` since the build began (seconds, two
+    /// decimals).
+    public func lines(maxZoom: Int, elapsed: Duration) -> [String] {
+        switch self {
+        case .read(let s):
+            var lines = ["read \(s.nodes) nodes, \(s.ways) ways, \(s.relations) relations → \(s.features) features"
+                         + " (skipped: \(s.nodesOutOfRange) nodes with a position out of range, \(s.waysWithMissingNodes) ways with missing nodes,"
+                         + " \(s.brokenRelations) broken multipolygons)"]
+            if s.brokenCoastlines > 0 {
+                lines.append("warning: the coastline does not close (\(s.brokenCoastlines) chains end inside the extract or run the wrong way round): no sea drawn")
+            }
+            return lines
+        case .zoom(let z, let count, let total):
+            // printf's "zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s".
+            return ["zoom \(padded(z, 2))/\(maxZoom): \(padded(count, 6)) tiles, \(total.tiles) total, "
+                    + "\(FixedDecimal.string(Double(total.bytes) / 1e6, decimals: 1)) MB, \(FixedDecimal.string(elapsed.seconds, decimals: 2)) s"]
+        }
+    }
+}
+
+/// `n` right-aligned in `width` characters (printf's `%*d`).
+private func padded(_ n: Int, _ width: Int) -> String {
+    let digits = String(n)
+    return String(repeating: " ", count: max(0, width - digits.count)) + digits
+}
