@@ -177,6 +177,7 @@ public final class Map {
 
     private func bump(symbol: Bool) {
         if symbol { symbolRevision &+= 1 } else { groundRevision &+= 1 }
+        resources.removeLayerTiles()
     }
 
     // MARK: Checks

@@ -41,6 +41,12 @@ final class StyleResources {
     var glyphRanges: [String: Loaded<[UInt32: SDFGlyph]>] = [:]
     /// Vector and raster tiles decoded so far (a tile found here is not counted again).
     private(set) var tilesDecoded = 0
+    /// What a fill, line or circle layer draws of a vector tile at a zoom (``LayerTileFeatures``);
+    /// emptied when it would hold more than `layerTileCapacity` entries, and by ``Map`` when a
+    /// layer, the style or a source changes.
+    private(set) var layerTiles: [LayerTileFeatures.Key: LayerTileFeatures] = [:]
+    /// The most layer tiles kept: a style's layers over the tiles of a few views.
+    let layerTileCapacity = 8192
 
     init(tileCapacity: Int = 512) {
         self.tileCapacity = max(tileCapacity, 0)
@@ -66,8 +72,21 @@ final class StyleResources {
         return loaded
     }
 
+    /// A layer's features of a tile at a zoom, made by `make` when not held.
+    func layerTileFeatures(_ key: LayerTileFeatures.Key, make: () -> LayerTileFeatures) -> LayerTileFeatures {
+        if let held = layerTiles[key] { return held }
+        if layerTiles.count >= layerTileCapacity { layerTiles.removeAll(keepingCapacity: true) }
+        let made = make()
+        layerTiles[key] = made
+        return made
+    }
+
+    /// Drops what layers draw of tiles: a layer, the style or a source changed.
+    func removeLayerTiles() { layerTiles.removeAll() }
+
     /// Drops everything of source `id` (it was replaced, removed or changed).
     func removeSource(_ id: String) {
+        removeLayerTiles()
         for key in vectorTiles.keysByRecency where key.source == id { _ = vectorTiles.removeValue(forKey: key) }
         for key in rasterTiles.keysByRecency where key.source == id { _ = rasterTiles.removeValue(forKey: key) }
         tileSetups[id] = nil
