@@ -45,7 +45,10 @@ final class StyleResources {
     /// emptied when it would hold more than `layerTileCapacity` entries, and by ``Map`` when a
     /// layer, the style or a source changes.
     private(set) var layerTiles: [LayerTileFeatures.Key: LayerTileFeatures] = [:]
-    /// The most layer tiles kept: a style's layers over the tiles of a few views.
+    /// What a symbol layer places of a vector tile at a zoom: the features its filter keeps,
+    /// lines of one text joined (`mergedLines`), in the source's order; emptied as `layerTiles`.
+    private(set) var symbolTiles: [LayerTileFeatures.Key: [RenderFeature]] = [:]
+    /// The most layer tiles kept of each kind: a style's layers over the tiles of a few views.
     let layerTileCapacity = 8192
 
     init(tileCapacity: Int = 512) {
@@ -81,8 +84,20 @@ final class StyleResources {
         return made
     }
 
+    /// A symbol layer's features of a tile at a zoom, made by `make` when not held.
+    func symbolTileFeatures(_ key: LayerTileFeatures.Key, make: () -> [RenderFeature]) -> [RenderFeature] {
+        if let held = symbolTiles[key] { return held }
+        if symbolTiles.count >= layerTileCapacity { symbolTiles.removeAll(keepingCapacity: true) }
+        let made = make()
+        symbolTiles[key] = made
+        return made
+    }
+
     /// Drops what layers draw of tiles: a layer, the style or a source changed.
-    func removeLayerTiles() { layerTiles.removeAll() }
+    func removeLayerTiles() {
+        layerTiles.removeAll()
+        symbolTiles.removeAll()
+    }
 
     /// Drops everything of source `id` (it was replaced, removed or changed).
     func removeSource(_ id: String) {

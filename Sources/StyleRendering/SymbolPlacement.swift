@@ -38,9 +38,17 @@ extension StylePainter {
             var candidates: [(key: Double, y: Double, feature: RenderFeature, tile: Int, drawn: Bool)] = []
             let alongLines = value(layer, "symbol-placement", paint: false).stringValue == "line"
             for (rank, (tile, group)) in Self.placementOrder(features(of: layer), bearing: camera.bearing).enumerated() {
-                var matching = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
-                if alongLines { matching = mergedLines(matching, layer) }
-                for f in matching {
+                func matching() -> [RenderFeature] {
+                    let kept = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+                    return alongLines ? mergedLines(kept, layer) : kept
+                }
+                // A vector tile's are kept by the Map for the next view at this zoom.
+                let features = if let tile, let source = layer.source {
+                    resources.symbolTileFeatures(LayerTileFeatures.Key(layer: layer.id, tile: StyleResources.TileKey(source: source, z: tile.z, x: tile.x, y: tile.y), zoom: zoom), make: matching)
+                } else {
+                    matching()
+                }
+                for f in features {
                     var f = f, drawn = true
                     // Vector tiles repeat the points of their buffer: a tile draws only its own,
                     // the others still take room in its collision index (GL JS's symbol bucket).
