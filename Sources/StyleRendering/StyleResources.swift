@@ -48,6 +48,15 @@ final class StyleResources {
     /// What a symbol layer places of a vector tile at a zoom: the features its filter keeps,
     /// lines of one text joined (`mergedLines`), in the source's order; emptied as `layerTiles`.
     private(set) var symbolTiles: [LayerTileFeatures.Key: [RenderFeature]] = [:]
+    /// The text of a symbol layer's feature of a tile (by its index in `symbolTiles`) shaped
+    /// at a zoom and pixel ratio (nil: no text); emptied as `layerTiles`, and when it would hold
+    /// more than 64 times `layerTileCapacity` labels.
+    private(set) var shapedTexts: [ShapedTextKey: ShapedLabelText?] = [:]
+    struct ShapedTextKey: Hashable {
+        var features: LayerTileFeatures.Key
+        var index: Int
+        var pixelRatio: Double
+    }
     /// The most layer tiles kept of each kind: a style's layers over the tiles of a few views.
     let layerTileCapacity = 8192
 
@@ -93,10 +102,20 @@ final class StyleResources {
         return made
     }
 
+    /// A label's shaped text, when held (`.some(nil)`: it has none).
+    func shapedText(_ key: ShapedTextKey) -> ShapedLabelText?? { shapedTexts[key] }
+
+    /// Keeps a label's shaped text.
+    func keep(_ text: ShapedLabelText?, for key: ShapedTextKey) {
+        if shapedTexts.count >= 64 * layerTileCapacity { shapedTexts.removeAll(keepingCapacity: true) }
+        shapedTexts[key] = .some(text)
+    }
+
     /// Drops what layers draw of tiles: a layer, the style or a source changed.
     func removeLayerTiles() {
         layerTiles.removeAll()
         symbolTiles.removeAll()
+        shapedTexts.removeAll()
     }
 
     /// Drops everything of source `id` (it was replaced, removed or changed).

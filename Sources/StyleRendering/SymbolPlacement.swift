@@ -15,6 +15,10 @@ import Musl
 import Darwin
 #endif
 
+/// A label's text shaped for its layer: the glyphs, its `format` sections' colours and its
+/// scale in device pixels per em unit.
+typealias ShapedLabelText = (shaped: ShapedText, colors: [StyleColor?], scale: Double)
+
 /// Where a style's symbol layers put their text, as GL JS places it seen from above: layers
 /// from the top down, features in `symbol-sort-key` order (or from the top of the screen
 /// down when they may overlap), each label shown only where its boxes clear the boxes placed
@@ -35,20 +39,17 @@ extension StylePainter {
             let byY = canOverlap && (zOrder == "viewport-y" || (zOrder == "auto" && !byKey))
             // Screen y in GL JS's tile units (1/16 layout pixel).
             let unit = camera.pixelRatio * layoutToScreen / 16
-            var candidates: [(key: Double, y: Double, feature: RenderFeature, tile: Int, drawn: Bool)] = []
+            var candidates: [(key: Double, y: Double, feature: RenderFeature, tile: Int, drawn: Bool, shapeKey: StyleResources.ShapedTextKey?)] = []
             let alongLines = value(layer, "symbol-placement", paint: false).stringValue == "line"
             for (rank, (tile, group)) in Self.placementOrder(features(of: layer), bearing: camera.bearing).enumerated() {
                 func matching() -> [RenderFeature] {
                     let kept = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
                     return alongLines ? mergedLines(kept, layer) : kept
                 }
-                // A vector tile's are kept by the Map for the next view at this zoom.
-                let features = if let tile, let source = layer.source {
-                    resources.symbolTileFeatures(LayerTileFeatures.Key(layer: layer.id, tile: StyleResources.TileKey(source: source, z: tile.z, x: tile.x, y: tile.y), zoom: zoom), make: matching)
-                } else {
-                    matching()
-                }
-                for f in features {
+                // A vector tile's are kept by the Map for the next view at this zoom, and their texts as shaped.
+                let tileKey = tile.flatMap { t in layer.source.map { LayerTileFeatures.Key(layer: layer.id, tile: StyleResources.TileKey(source: $0, z: t.z, x: t.x, y: t.y), zoom: zoom) } }
+                let features = tileKey.map { resources.symbolTileFeatures($0, make: matching) } ?? matching()
+                for (index, f) in features.enumerated() {
                     var f = f, drawn = true
                     // Vector tiles repeat the points of their buffer: a tile draws only its own,
                     // the others still take room in its collision index (GL JS's symbol bucket).
@@ -58,7 +59,8 @@ extension StylePainter {
                         if inside.isEmpty { drawn = false } else { f.points = inside }
                     }
                     let y = byY ? ((project(Array(f.points.prefix(1)), Point(x: 0, y: 0)).first?.y ?? 0) / unit).rounded() : 0
-                    candidates.append((number(layer, "symbol-sort-key", f, paint: false), y, f, rank, drawn))
+                    let shapeKey = tileKey.map { StyleResources.ShapedTextKey(features: $0, index: index, pixelRatio: camera.pixelRatio) }
+                    candidates.append((number(layer, "symbol-sort-key", f, paint: false), y, f, rank, drawn, shapeKey))
                 }
             }
             // Symbols that may overlap are placed (and drawn) from the top of the screen down,
@@ -71,7 +73,7 @@ extension StylePainter {
             var labels: [PlacedLabel] = []
             var tileRanks: [Int] = []
             for (i, c) in candidates.enumerated() {
-                let found = place(c.feature, layer, &collisions)
+                let found = place(c.feature, layer, &collisions, shapeKey: c.shapeKey)
                 guard c.drawn else { continue }
                 for var l in found {
                     l.index = i
@@ -116,7 +118,7 @@ extension StylePainter {
 
     /// The text of a feature shaped for its layer (nil without text or glyphs), its
     /// sections' colours and its scale in device pixels per em unit.
-    private mutating func shapedText(_ f: RenderFeature, _ layer: StyleLayer, placement: String) -> (shaped: ShapedText, colors: [StyleColor?], scale: Double)? {
+    private mutating func shapedText(_ f: RenderFeature, _ layer: StyleLayer, placement: String) -> ShapedLabelText? {
         guard layer.layoutValues["text-field"] != nil else { return nil }
         let fontNames: [String] = switch value(layer, "text-font", f, paint: false) {
         case .array(let a): a.compactMap(\.stringValue)
@@ -148,10 +150,21 @@ extension StylePainter {
     /// they clear the boxes placed before in their tile, the two scales then joined unless
     /// `text-optional` / `icon-optional` lets one show without the other (GL JS's
     /// `placeFeatures`).
-    private mutating func place(_ f: RenderFeature, _ layer: StyleLayer, _ collisions: inout [String: CollisionTile]) -> [PlacedLabel] {
+    /// `shapeKey` names the feature's text among those the Map keeps shaped (vector tiles).
+    private mutating func place(_ f: RenderFeature, _ layer: StyleLayer, _ collisions: inout [String: CollisionTile],
+                                shapeKey: StyleResources.ShapedTextKey?) -> [PlacedLabel] {
         func flag(_ name: String) -> Bool { value(layer, name, f, paint: false) == .boolean(true) }
         let placement = value(layer, "symbol-placement", f, paint: false).stringValue ?? "point"
-        let text = shapedText(f, layer, placement: placement)
+        let text: ShapedLabelText?
+        if let shapeKey, let held = resources.shapedText(shapeKey) {
+            text = held
+        } else {
+            // Kept only when shaping warned of nothing (a glyph range that did not load warns
+            // in every snapshot that uses it).
+            let before = warnings.count
+            text = shapedText(f, layer, placement: placement)
+            if let shapeKey, warnings.count == before { resources.keep(text, for: shapeKey) }
+        }
         var icon = iconImage(layer, f).map { image in
             ShapedIcon(image, offset: value(layer, "icon-offset", f, paint: false).numbersValue ?? [0, 0],
                        anchor: value(layer, "icon-anchor", f, paint: false).stringValue ?? "center")
