@@ -57,6 +57,20 @@ final class StyleResources {
         var index: Int
         var pixelRatio: Double
     }
+    /// The labels placed in a vector tile at a zoom and pixel ratio, all symbol layers
+    /// (`StylePainter.placedByTile`); emptied as `layerTiles`.
+    private(set) var placements: [PlacementKey: TilePlacement] = [:]
+    struct PlacementKey: Hashable {
+        var z: Int, x: Int, y: Int
+        var zoom: Double
+        var pixelRatio: Double
+    }
+    /// A tile's labels by symbol layer id, in drawing order, placed with the view centred on
+    /// `centerX`, `centerY` (world units): moved by the difference to draw them in another view.
+    struct TilePlacement {
+        var centerX: Double, centerY: Double
+        var labels: [String: [PlacedLabel]]
+    }
     /// The most layer tiles kept of each kind: a style's layers over the tiles of a few views.
     let layerTileCapacity = 8192
 
@@ -111,11 +125,21 @@ final class StyleResources {
         shapedTexts[key] = .some(text)
     }
 
+    /// A tile's placed labels, when held.
+    func placement(_ key: PlacementKey) -> TilePlacement? { placements[key] }
+
+    /// Keeps a tile's placed labels.
+    func keep(_ placement: TilePlacement, for key: PlacementKey) {
+        if placements.count >= layerTileCapacity { placements.removeAll(keepingCapacity: true) }
+        placements[key] = placement
+    }
+
     /// Drops what layers draw of tiles: a layer, the style or a source changed.
     func removeLayerTiles() {
         layerTiles.removeAll()
         symbolTiles.removeAll()
         shapedTexts.removeAll()
+        placements.removeAll()
     }
 
     /// Drops everything of source `id` (it was replaced, removed or changed).

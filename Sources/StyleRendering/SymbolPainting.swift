@@ -46,6 +46,15 @@ struct PlacedLabel {
     /// Its anchor on screen (device pixels) and its feature's place in the layer's order.
     var anchor = Point(x: 0, y: 0)
     var index = 0
+
+    /// The label moved by `shift` device pixels (placed in one view, drawn in another).
+    func moved(by shift: Point) -> PlacedLabel {
+        var l = self
+        l.anchor = anchor + shift
+        for i in l.quads.indices { l.quads[i].origin = l.quads[i].origin + shift }
+        l.icon?.origin = (icon?.origin ?? anchor) + shift
+        return l
+    }
 }
 
 extension StylePainter {
