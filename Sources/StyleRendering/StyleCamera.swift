@@ -68,7 +68,8 @@ struct ScreenTransform {
     /// Device pixels per world unit: 512 · 2^zoom · pixel ratio.
     let scale: Double
     let cosB: Double, sinB: Double
-    let halfWidth: Double, halfHeight: Double
+    /// Device pixels from the image's corner to its centre (0 to place a tile's labels about its centre).
+    var halfWidth: Double, halfHeight: Double
     let pixelRatio: Double
     /// The camera's tilt, nil looking straight down (then the ground is the image).
     var perspective: Perspective?

@@ -65,8 +65,8 @@ final class StyleResources {
         var zoom: Double
         var pixelRatio: Double
     }
-    /// A tile's labels by symbol layer id, in drawing order, placed with the view centred on
-    /// `centerX`, `centerY` (world units): moved by the difference to draw them in another view.
+    /// A tile's labels by symbol layer id, in drawing order, placed with `centerX`, `centerY`
+    /// (world units: the tile's centre) at device pixel (0, 0): moved to draw them in a view.
     struct TilePlacement {
         var centerX: Double, centerY: Double
         var labels: [String: [PlacedLabel]]

@@ -68,10 +68,13 @@ extension StylePainter {
                 byTile[key] = held
                 continue
             }
+            // The tile's centre at (0, 0), whatever the view's size: the same labels for every view.
             let view = screen
             let n = Double(1 << key.z)
             screen.centerX = (Double(key.x) + 0.5) / n
             screen.centerY = (Double(key.y) + 0.5) / n
+            screen.halfWidth = 0
+            screen.halfHeight = 0
             let before = warnings.count
             var collisions: [String: CollisionTile] = [:]
             var labels: [String: [PlacedLabel]] = [:]
@@ -91,7 +94,7 @@ extension StylePainter {
             var out: [PlacedLabel] = []
             for (tile, _) in (groups[layer.id] ?? []).reversed() {
                 guard let p = byTile[StyleResources.PlacementKey(z: tile.z, x: tile.x, y: tile.y, zoom: zoom, pixelRatio: camera.pixelRatio)] else { continue }
-                let shift = Point(x: (p.centerX - screen.centerX) * screen.scale, y: (p.centerY - screen.centerY) * screen.scale)
+                let shift = Point(x: (p.centerX - screen.centerX) * screen.scale + screen.halfWidth, y: (p.centerY - screen.centerY) * screen.scale + screen.halfHeight)
                 out += (p.labels[layer.id] ?? []).map { $0.moved(by: shift) }
             }
             placed[layer.id] = out
