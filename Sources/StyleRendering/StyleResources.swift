@@ -64,6 +64,8 @@ final class StyleResources {
         var z: Int, x: Int, y: Int
         var zoom: Double
         var pixelRatio: Double
+        /// Degrees: the boxes labels collide in are upright on screen.
+        var bearing: Double
     }
     /// A tile's labels by symbol layer id, in drawing order, placed with `centerX`, `centerY`
     /// (world units: the tile's centre) at device pixel (0, 0): moved to draw them in a view.

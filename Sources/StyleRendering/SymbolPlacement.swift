@@ -46,8 +46,8 @@ extension StylePainter {
     /// place depends only on its tile's features and the zoom (each tile has its own collision
     /// index), so every view of a tile at a zoom shows the same labels — neighbouring raster
     /// tiles agree along their edges, and a view of part of a tile does not place the whole
-    /// tile again. Nil (placed for the view) when the map is turned or tilted, or a symbol
-    /// layer draws GeoJSON.
+    /// tile again. Nil (placed for the view) when the map is turned (but for half turns, kept
+    /// apart by the bearing) or tilted, or a symbol layer draws GeoJSON.
     private mutating func placedByTile(_ layers: [StyleLayer]) -> [String: [PlacedLabel]]? {
         guard !screen.isRotated, screen.perspective == nil else { return nil }
         var groups: [String: [(CanonicalTile, [RenderFeature])]] = [:]
@@ -57,7 +57,7 @@ extension StylePainter {
             for (tile, group) in Self.placementOrder(features(of: layer), bearing: camera.bearing) {
                 guard let tile else { return nil }
                 list.append((tile, group))
-                let key = StyleResources.PlacementKey(z: tile.z, x: tile.x, y: tile.y, zoom: zoom, pixelRatio: camera.pixelRatio)
+                let key = StyleResources.PlacementKey(z: tile.z, x: tile.x, y: tile.y, zoom: zoom, pixelRatio: camera.pixelRatio, bearing: camera.bearing)
                 if !tiles.contains(key) { tiles.append(key) }
             }
             groups[layer.id] = list
@@ -93,8 +93,9 @@ extension StylePainter {
         for layer in layers {
             var out: [PlacedLabel] = []
             for (tile, _) in (groups[layer.id] ?? []).reversed() {
-                guard let p = byTile[StyleResources.PlacementKey(z: tile.z, x: tile.x, y: tile.y, zoom: zoom, pixelRatio: camera.pixelRatio)] else { continue }
-                let shift = Point(x: (p.centerX - screen.centerX) * screen.scale + screen.halfWidth, y: (p.centerY - screen.centerY) * screen.scale + screen.halfHeight)
+                guard let p = byTile[StyleResources.PlacementKey(z: tile.z, x: tile.x, y: tile.y, zoom: zoom, pixelRatio: camera.pixelRatio, bearing: camera.bearing)] else { continue }
+                // The tile's centre, (0, 0) where its labels were placed, is here in this view.
+                let shift = screen.point(p.centerX, p.centerY)
                 out += (p.labels[layer.id] ?? []).map { $0.moved(by: shift) }
             }
             placed[layer.id] = out
