@@ -22,7 +22,8 @@
 # (hextree-quantised palette), shown apart.
 # Then `geo tiles render` end to end (release build, all of the data's tiles z14–17, PNG files
 # written), from the OSM file and from our PMTiles, and MapLibre Native (PyPI pymgl, software GL) drawing the same 512² z15 frame from
-# our `geo tiles build` MBTiles with a comparable style (no labels: it needs glyph PBFs).
+# our `geo tiles build` MBTiles with a comparable style (no labels: it needs glyph PBFs; RenderBench's
+# frame line "without labels" is ours to set beside it).
 # Usage: Benchmarks/render.sh [OSM file] [out dir]   (apt-get install python3-mapnik for the peer)
 set -euo pipefail
 cd "$(dirname "$0")/.."

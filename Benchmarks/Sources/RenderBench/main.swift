@@ -77,11 +77,14 @@ func render(center: Coordinate, zoom: Double, width: Int, height: Int, text: Tex
 let legacy = mode.hasPrefix("legacy-")
 /// One image at `center`, through the style or (`legacy-…` modes) the legacy painter.
 let draw: (Coordinate, Double, Int, Int) throws -> Pixmap
+/// The style's map, when drawing through the style.
+var styled: StyleRendering.Map?
 if legacy {
     let text = try textRenderer()
     draw = { try render(center: $0, zoom: $1, width: $2, height: $3, text: text, tile: $2 == 256) }
 } else if mode != "export" {
     let map = try styleMap()
+    styled = map
     draw = { try renderStyle(map, center: $0, zoom: $1, width: $2, height: $3) }
 } else {
     draw = { _, _, _, _ in fatalError("export draws nothing") }
@@ -104,6 +107,17 @@ case "frame":
         bestPNG = min(bestPNG, t2 - t1)
     }
     print(String(format: "%@, frame 512x512 z15 Monaco: render %.1f ms, PNG encode %.1f ms (%d bytes), %d features, best of %d", painterName, best * 1000, bestPNG * 1000, bytes, features.count, runs))
+    if let map = styled {
+        // Without labels: what render.sh's pymgl line draws.
+        let camera = StyleCamera(longitude: monaco.longitude, latitude: monaco.latitude, zoom: 14, width: 512, height: 512)
+        var ground = Double.infinity
+        for _ in 0..<runs {
+            let t0 = cpuSeconds()
+            _ = try map.snapshot(camera: camera, layers: .ground)
+            ground = min(ground, cpuSeconds() - t0)
+        }
+        print(String(format: "%@, frame 512x512 z15 Monaco without labels (symbol layers): render %.1f ms, best of %d", painterName, ground * 1000, runs))
+    }
 case "tiles":
     let zmin = Int(arguments[3]) ?? 14, zmax = Int(arguments[4]) ?? 17
     let dir = arguments.count > 5 ? URL(fileURLWithPath: arguments[5]) : nil
