@@ -7,9 +7,12 @@ import MapRenderer
 /// tiles per source (least recently used dropped beyond `tileCapacity` each kind), TileJSON
 /// setups, GeoJSON sources cut for a tile zoom, sprite images per sheet resolution and glyph
 /// ranges. A load that failed is kept with its warning, given again each time it is used, as a
-/// snapshot of its own would give it. Layers (paint, layout, filters) are not here: a change
-/// of them leaves all of this valid (``Map`` drops only what a source's or the style's
-/// `sprite` / `glyphs` change makes stale).
+/// snapshot of its own would give it. Also kept, per vector tile and zoom, what the layers
+/// make of it independently of the view: each fill, line and circle layer's filtered features
+/// and their reach (``LayerTileFeatures``), each symbol layer's features, shaped texts and the
+/// tile's placed labels; any change of a layer, the style or a source drops these (a change of
+/// a layer leaves the decoded resources valid: ``Map`` drops only what a source's or the
+/// style's `sprite` / `glyphs` change makes stale).
 final class StyleResources {
     /// A tile of a source, its column unwrapped (a copy of the world east or west keeps its own).
     struct TileKey: Hashable {
