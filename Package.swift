@@ -61,6 +61,7 @@ let package = Package(
         .library(name: "TileArchives", targets: ["TileArchives"]),
         .library(name: "MapView", targets: ["MapView"]),
         .library(name: "MapStyle", targets: ["MapStyle"]),
+        .library(name: "StyleRendering", targets: ["StyleRendering"]),
         .library(name: "TrackingProtocols", targets: ["TrackingProtocols"]),
         .executable(name: "geo", targets: ["geo"]),
     ],

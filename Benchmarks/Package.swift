@@ -87,6 +87,8 @@ let package = Package(
             name: "RenderBench",
             dependencies: [
                 .product(name: "MapRenderer", package: "LocationKit"),
+                .product(name: "MapStyle", package: "LocationKit"),
+                .product(name: "StyleRendering", package: "LocationKit"),
                 .product(name: "MapData", package: "LocationKit"),
                 .product(name: "OSMImport", package: "LocationKit"),
             ]

@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
 # Offline rendering, LocationKit vs Mapnik 3.1 (Debian python3-mapnik) on the same features:
 # one 512² frame of Monaco at z15, and raster tiles/s per zoom z14–17 (256², a 2 km square over
-# Monaco), PNG encoding reported apart. Mapnik reads our features exported as GeoJSON (its
-# geojson plugin, in memory after the first render) and draws them with a small XML style of the
-# same layers and colours (land use, parks, water, buildings, roads by class with casings,
-# railways, boundaries, place and street labels in Noto Sans). CPU seconds on both sides, one
-# thread each; the two run interleaved, ROUNDS times (default 3): take the medians.
+# Monaco), PNG encoding reported apart. LocationKit draws the map's look, the default MapLibre
+# style (MapStyle's `DefaultStyle`, day), through StyleRendering's `Map` over the features
+# tiled in memory as `geo tiles build` tiles them (`FeatureMapSource`), as `geo tiles render
+# --style default` and `geo serve` draw raster tiles: one `Map` keeps the decoded tiles, glyph
+# ranges and per-layer work across tiles, as a server does. Each tile is drawn on its own, as
+# Mapnik's are; then the same tiles in 4 × 4 metatiles on both sides (one image per block, cut
+# into tiles: how `geo tiles render` and mod_tile draw). Mapnik reads our features exported as
+# GeoJSON (its geojson plugin, in memory after the first render) and draws them with a small XML
+# style of the default style's layers, colours and widths (land use, parks, water, buildings,
+# roads by class with casings, railways, boundaries, one-way arrows from z16, place, street,
+# water and park labels in Noto Sans). What the default style draws beyond it: tunnel and bridge
+# variants of the roads, transit and track lines, dashed steps; POIs and pedestrian features are
+# off in both (as `geo tiles render --style default`). CPU seconds on both sides, one thread
+# each; the two run interleaved, ROUNDS times (default 3): take the medians.
+# The legacy painter (MapRenderer's `MapPainter`, still MapView's default painter) is measured
+# once after the rounds, for reference: it draws the old look, not the style.
 # PNG like for like: Mapnik's png32 (RGBA, no row filter, zlib level 6, default strategy, its
 # png_io.hpp) against PNG.encode(level: 6, filter: .none); Mapnik's default "png" is png8
 # (hextree-quantised palette), shown apart.
 # Then `geo tiles render` end to end (release build, all of the data's tiles z14–17, PNG files
 # written), from the OSM file and from our PMTiles, and MapLibre Native (PyPI pymgl, software GL) drawing the same 512² z15 frame from
-# our `geo tiles build` MBTiles with a comparable style (no labels: it needs glyph PBFs).
+# our `geo tiles build` MBTiles with a comparable style (no labels: it needs glyph PBFs; RenderBench's
+# frame line "without labels" is ours to set beside it).
 # Usage: Benchmarks/render.sh [OSM file] [out dir]   (apt-get install python3-mapnik for the peer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,12 +66,27 @@ def style(z):
     rail = '<Rule><Filter>[class] = \'rail\'</Filter><LineSymbolizer stroke="#707070" stroke-width="3"/><LineSymbolizer stroke="#ffffff" stroke-width="1.5" stroke-dasharray="6,6"/></Rule>'
     x.append(f'<Style name="casing">{cas}</Style><Style name="road">{fil}{rail}</Style>')
     x.append('<Style name="boundary"><Rule><LineSymbolizer stroke="#8d618b" stroke-width="1.5" stroke-dasharray="6,3,2,3"/></Rule></Style>')
-    x.append('<Style name="place"><Rule><TextSymbolizer face-name="Noto Sans Regular" size="13" fill="#222222" halo-fill="#ffffff" halo-radius="2">[name]</TextSymbolizer></Rule></Style>')
-    x.append('<Style name="street"><Rule><TextSymbolizer face-name="Noto Sans Regular" size="11" fill="#333333" halo-fill="#ffffff" halo-radius="1.5" placement="line">[name]</TextSymbolizer></Rule></Style>')
+    # The default style's labels: sizes by place class, the baseline on the point (text-offset −0.35 em).
+    def text(size, fill, halo, where=""):
+        return (f'<TextSymbolizer face-name="Noto Sans Regular" size="{size}" fill="{fill}" halo-fill="#ffffff" halo-radius="{halo}" '
+                f'dy="{-0.35 * size:.2f}"{where}>[name]</TextSymbolizer>')
+    sizes = [("[class] = 'country' or [class] = 'state' or [class] = 'city'", 18), ("[class] = 'town'", 15),
+             ("[class] = 'village' or [class] = 'suburb'", 13)]
+    x.append('<Style name="place">' + "".join(f'<Rule><Filter>{f}</Filter>{text(v, "#222222", 2)}</Rule>' for f, v in sizes)
+             + f'<Rule><ElseFilter/>{text(11.5, "#222222", 2)}</Rule></Style>')
+    x.append('<Style name="street"><Rule><TextSymbolizer face-name="Noto Sans Regular" size="11" fill="#333333" halo-fill="#ffffff" halo-radius="1.5" placement="line" spacing="250" max-char-angle-delta="30">[name]</TextSymbolizer></Rule></Style>')
+    interior = ' placement="interior"'
+    x.append('<Style name="water-name"><Rule>' + text(12, "#1a6d9a", 1.5, interior) + '</Rule></Style>')
+    x.append('<Style name="park-name"><Rule>' + text(12, "#2e7d32", 1.5, interior) + '</Rule></Style>')
+    # One-way arrows along the road from z16 (the style's zoom 15), every 180 px, against the way for oneway = −1.
+    arrow = '<MarkersSymbolizer file="shape://arrow" placement="line" spacing="180" width="9" height="6" fill="#5a5a5a" allow-overlap="false"{}/>'
+    x.append('<Style name="oneway"><Rule><Filter>[oneway] = 1</Filter>' + arrow.format("") + '</Rule>'
+             '<Rule><Filter>[oneway] = -1</Filter>' + arrow.format(' transform="rotate(180)"') + '</Rule></Style>')
     for layer, st in [("landcover", "area"), ("landuse", "area"), ("park", "park"), ("water", "water"), ("waterway", "waterway"),
                       ("building", "building"), ("transportation", "casing"), ("transportation", "road"), ("boundary", "boundary"),
-                      ("place", "place"), ("transportation_name", "street")]:
+                      ("transportation", "oneway"), ("transportation_name", "street"), ("water", "water-name"), ("park", "park-name"), ("place", "place")]:
         if st == "building" and z < 14: continue
+        if st == "oneway" and z < 16: continue
         x.append(f'<Layer name="{layer}-{st}" srs="epsg:4326"><StyleName>{st}</StyleName><Datasource>'
                  f'<Parameter name="type">geojson</Parameter><Parameter name="file">{src}/{layer}.geojson</Parameter></Datasource></Layer>')
     x.append('</Map>')
@@ -97,10 +124,30 @@ for z in range(14, 18):
         rt += r; pt += p; size += len(data)
     print("z%d: %d tiles, render %.1f tiles/s (%.2f ms/tile), PNG encode %.2f ms/tile (%.1f kB), with PNG %.1f tiles/s"
           % (z, len(tiles), len(tiles) / rt, rt * 1000 / len(tiles), pt * 1000 / len(tiles), size / len(tiles) / 1000, len(tiles) / (rt + pt)))
+    if z == 15:
+        # One tile of each side's, to look at side by side.
+        x, y = tiles[len(tiles) // 2]
+        im, _, _, data = render(m, *merc(math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * (y + 0.5) / n)))), (x + 0.5) / n * 360 - 180), z, 256, 256)
+        open(f"{out}/mapnik-z{z}-{x}-{y}.png", "wb").write(data)
+    # The same tiles in blocks of 4 × 4 (fewer at the edges, as Metatile.blocks), cut into tiles.
+    xs = sorted({t[0] for t in tiles}); ys = sorted({t[1] for t in tiles})
+    bt = 0.0
+    for by in range(ys[0], ys[-1] + 1, 4):
+        for bx in range(xs[0], xs[-1] + 1, 4):
+            cols, rows = min(4, xs[-1] + 1 - bx), min(4, ys[-1] + 1 - by)
+            m = mapnik.Map(256 * cols, 256 * rows); mapnik.load_map_from_string(m, style(z))
+            lon = (bx + cols / 2) / n * 360 - 180
+            lat = math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * (by + rows / 2) / n))))
+            render(m, *merc(lat, lon), z, 256 * cols, 256 * rows)  # warm this map
+            im, r, _, _ = render(m, *merc(lat, lon), z, 256 * cols, 256 * rows)
+            t0 = time.process_time()
+            cut = [im.view(256 * i, 256 * j, 256, 256) for j in range(rows) for i in range(cols)]
+            bt += r + time.process_time() - t0
+    print("z%d: in 4x4 metatiles, render %.1f tiles/s (%.2f ms/tile)" % (z, len(tiles) / bt, bt * 1000 / len(tiles)))
 PY
 
 for round in $(seq 1 "$ROUNDS"); do
-    echo "== round $round: LocationKit MapRenderer"
+    echo "== round $round: LocationKit, the default style (StyleRendering)"
     "$BENCH" frame "$SRC" 5
     "$BENCH" tiles "$SRC" 14 17 "$OUT/tiles"
     if [[ $MAPNIK == yes ]]; then
@@ -111,16 +158,20 @@ for round in $(seq 1 "$ROUNDS"); do
     fi
 done
 
-echo "== geo tiles render end to end (release; every tile of the data's bounds, z14–17, PNG files written)"
+echo "== LocationKit legacy painter (MapRenderer's MapPainter, MapView's default; the old look), for reference"
+"$BENCH" legacy-frame "$SRC" 5
+"$BENCH" legacy-tiles "$SRC" 14 17
+
+echo "== geo tiles render --style default end to end (release; every tile of the data's bounds, z14–17, PNG files written)"
 swift build -c release --product geo >/dev/null
 GEO="$(swift build -c release --show-bin-path)/geo"
 rm -rf "$OUT/cli"
-/usr/bin/time -f "%e s wall, %U s user + %S s system CPU" "$GEO" tiles render "$SRC" --zoom 14-17 -o "$OUT/cli" 2>&1 | tail -2
+/usr/bin/time -f "%e s wall, %U s user + %S s system CPU" "$GEO" tiles render "$SRC" --style default --zoom 14-17 -o "$OUT/cli" 2>&1 | tail -2
 echo "   $(find "$OUT/cli" -name '*.png' | wc -l) tiles written"
 echo "== geo tiles render from our PMTiles (z14 vector tiles, drawn z14–17; decoded tiles cached between blocks)"
 "$GEO" tiles build "$SRC" -o "$OUT/monaco.pmtiles" --maxzoom 14 2>/dev/null
 rm -rf "$OUT/cli-archive"
-/usr/bin/time -f "%e s wall, %U s user + %S s system CPU" "$GEO" tiles render "$OUT/monaco.pmtiles" --zoom 14-17 -o "$OUT/cli-archive" 2>&1 | tail -2
+/usr/bin/time -f "%e s wall, %U s user + %S s system CPU" "$GEO" tiles render "$OUT/monaco.pmtiles" --style default --zoom 14-17 -o "$OUT/cli-archive" 2>&1 | tail -2
 echo "   $(find "$OUT/cli-archive" -name '*.png' | wc -l) tiles written"
 
 "$GEO" tiles build "$SRC" -o "$OUT/monaco.mbtiles" --maxzoom 14 2>/dev/null

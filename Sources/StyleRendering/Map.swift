@@ -12,8 +12,9 @@ public import MapStyle
 /// the glyph ranges. ``MapSnapshotter``, `geo snapshot --style` and `MapView` draw through it.
 ///
 /// The runtime style API (maplibre-gl-js `Map.setPaintProperty` …) changes the style in place;
-/// each change drops only what it makes stale: a layer's paint, layout or filter drops nothing
-/// kept (tiles hold features, not their look) and bumps ``groundRevision`` or
+/// each change drops only what it makes stale: a layer's paint, layout or filter keeps the
+/// decoded tiles (they hold features, not their look; what layers made of them is dropped)
+/// and bumps ``groundRevision`` or
 /// ``symbolRevision`` (the layer is a symbol layer or not), so a view redraws its ground tiles
 /// or its labels, not both; a source added, removed or changed drops that source's tiles.
 ///
@@ -177,6 +178,7 @@ public final class Map {
 
     private func bump(symbol: Bool) {
         if symbol { symbolRevision &+= 1 } else { groundRevision &+= 1 }
+        resources.removeLayerTiles()
     }
 
     // MARK: Checks

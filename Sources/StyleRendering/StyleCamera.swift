@@ -61,13 +61,15 @@ public struct StyleCamera: Sendable, Equatable {
 /// The camera as a map from normalised world positions (Web Mercator, [0, 1]², y south) to
 /// device pixels.
 struct ScreenTransform {
-    /// The world point at the image's centre; `centerX` moves by whole worlds to draw a copy.
+    /// The world point at the image's centre; `centerX` moves by whole worlds to draw a copy
+    /// (and both to place a tile's labels about its own centre).
     var centerX: Double
-    let centerY: Double
+    var centerY: Double
     /// Device pixels per world unit: 512 · 2^zoom · pixel ratio.
     let scale: Double
     let cosB: Double, sinB: Double
-    let halfWidth: Double, halfHeight: Double
+    /// Device pixels from the image's corner to its centre (0 to place a tile's labels about its centre).
+    var halfWidth: Double, halfHeight: Double
     let pixelRatio: Double
     /// The camera's tilt, nil looking straight down (then the ground is the image).
     var perspective: Perspective?

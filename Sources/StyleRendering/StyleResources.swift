@@ -7,9 +7,12 @@ import MapRenderer
 /// tiles per source (least recently used dropped beyond `tileCapacity` each kind), TileJSON
 /// setups, GeoJSON sources cut for a tile zoom, sprite images per sheet resolution and glyph
 /// ranges. A load that failed is kept with its warning, given again each time it is used, as a
-/// snapshot of its own would give it. Layers (paint, layout, filters) are not here: a change
-/// of them leaves all of this valid (``Map`` drops only what a source's or the style's
-/// `sprite` / `glyphs` change makes stale).
+/// snapshot of its own would give it. Also kept, per vector tile and zoom, what the layers
+/// make of it independently of the view: each fill, line and circle layer's filtered features
+/// and their reach (``LayerTileFeatures``), each symbol layer's features, shaped texts and the
+/// tile's placed labels; any change of a layer, the style or a source drops these (a change of
+/// a layer leaves the decoded resources valid: ``Map`` drops only what a source's or the
+/// style's `sprite` / `glyphs` change makes stale).
 final class StyleResources {
     /// A tile of a source, its column unwrapped (a copy of the world east or west keeps its own).
     struct TileKey: Hashable {
@@ -41,6 +44,40 @@ final class StyleResources {
     var glyphRanges: [String: Loaded<[UInt32: SDFGlyph]>] = [:]
     /// Vector and raster tiles decoded so far (a tile found here is not counted again).
     private(set) var tilesDecoded = 0
+    /// What a fill, line or circle layer draws of a vector tile at a zoom (``LayerTileFeatures``);
+    /// emptied when it would hold more than `layerTileCapacity` entries, and by ``Map`` when a
+    /// layer, the style or a source changes.
+    private(set) var layerTiles: [LayerTileFeatures.Key: LayerTileFeatures] = [:]
+    /// What a symbol layer places of a vector tile at a zoom: the features its filter keeps,
+    /// lines of one text joined (`mergedLines`), in the source's order; emptied as `layerTiles`.
+    private(set) var symbolTiles: [LayerTileFeatures.Key: [RenderFeature]] = [:]
+    /// The text of a symbol layer's feature of a tile (by its index in `symbolTiles`) shaped
+    /// at a zoom and pixel ratio (nil: no text); emptied as `layerTiles`, and when it would hold
+    /// more than 64 times `layerTileCapacity` labels.
+    private(set) var shapedTexts: [ShapedTextKey: ShapedLabelText?] = [:]
+    struct ShapedTextKey: Hashable {
+        var features: LayerTileFeatures.Key
+        var index: Int
+        var pixelRatio: Double
+    }
+    /// The labels placed in a vector tile at a zoom and pixel ratio, all symbol layers
+    /// (`StylePainter.placedByTile`); emptied as `layerTiles`.
+    private(set) var placements: [PlacementKey: TilePlacement] = [:]
+    struct PlacementKey: Hashable {
+        var z: Int, x: Int, y: Int
+        var zoom: Double
+        var pixelRatio: Double
+        /// Degrees: the boxes labels collide in are upright on screen.
+        var bearing: Double
+    }
+    /// A tile's labels by symbol layer id, in drawing order, placed with `centerX`, `centerY`
+    /// (world units: the tile's centre) at device pixel (0, 0): moved to draw them in a view.
+    struct TilePlacement {
+        var centerX: Double, centerY: Double
+        var labels: [String: [PlacedLabel]]
+    }
+    /// The most layer tiles kept of each kind: a style's layers over the tiles of a few views.
+    let layerTileCapacity = 8192
 
     init(tileCapacity: Int = 512) {
         self.tileCapacity = max(tileCapacity, 0)
@@ -66,8 +103,53 @@ final class StyleResources {
         return loaded
     }
 
+    /// A layer's features of a tile at a zoom, made by `make` when not held.
+    func layerTileFeatures(_ key: LayerTileFeatures.Key, make: () -> LayerTileFeatures) -> LayerTileFeatures {
+        if let held = layerTiles[key] { return held }
+        if layerTiles.count >= layerTileCapacity { layerTiles.removeAll(keepingCapacity: true) }
+        let made = make()
+        layerTiles[key] = made
+        return made
+    }
+
+    /// A symbol layer's features of a tile at a zoom, made by `make` when not held.
+    func symbolTileFeatures(_ key: LayerTileFeatures.Key, make: () -> [RenderFeature]) -> [RenderFeature] {
+        if let held = symbolTiles[key] { return held }
+        if symbolTiles.count >= layerTileCapacity { symbolTiles.removeAll(keepingCapacity: true) }
+        let made = make()
+        symbolTiles[key] = made
+        return made
+    }
+
+    /// A label's shaped text, when held (`.some(nil)`: it has none).
+    func shapedText(_ key: ShapedTextKey) -> ShapedLabelText?? { shapedTexts[key] }
+
+    /// Keeps a label's shaped text.
+    func keep(_ text: ShapedLabelText?, for key: ShapedTextKey) {
+        if shapedTexts.count >= 64 * layerTileCapacity { shapedTexts.removeAll(keepingCapacity: true) }
+        shapedTexts[key] = .some(text)
+    }
+
+    /// A tile's placed labels, when held.
+    func placement(_ key: PlacementKey) -> TilePlacement? { placements[key] }
+
+    /// Keeps a tile's placed labels.
+    func keep(_ placement: TilePlacement, for key: PlacementKey) {
+        if placements.count >= layerTileCapacity { placements.removeAll(keepingCapacity: true) }
+        placements[key] = placement
+    }
+
+    /// Drops what layers draw of tiles: a layer, the style or a source changed.
+    func removeLayerTiles() {
+        layerTiles.removeAll()
+        symbolTiles.removeAll()
+        shapedTexts.removeAll()
+        placements.removeAll()
+    }
+
     /// Drops everything of source `id` (it was replaced, removed or changed).
     func removeSource(_ id: String) {
+        removeLayerTiles()
         for key in vectorTiles.keysByRecency where key.source == id { _ = vectorTiles.removeValue(forKey: key) }
         for key in rasterTiles.keysByRecency where key.source == id { _ = rasterTiles.removeValue(forKey: key) }
         tileSetups[id] = nil

@@ -155,7 +155,9 @@ struct StylePainter {
         case "fill", "line", "circle":
             for (tile, group) in features(of: layer) {
                 canvas.clip = tile.flatMap { clipRect($0) }
-                var matching = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+                // Vector tiles: only what can reach the image (``LayerTileFeatures``).
+                var matching = tile.flatMap { t in layer.source.flatMap { culled(group, of: layer, in: t, source: $0) } }
+                    ?? group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
                 // `fill-sort-key`, `line-sort-key`, `circle-sort-key`: lower keys drawn first,
                 // equal keys in the source's order, within a tile (as MapLibre sorts a bucket).
                 let sortKey = layer.type + "-sort-key"

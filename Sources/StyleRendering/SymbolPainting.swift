@@ -46,6 +46,15 @@ struct PlacedLabel {
     /// Its anchor on screen (device pixels) and its feature's place in the layer's order.
     var anchor = Point(x: 0, y: 0)
     var index = 0
+
+    /// The label moved by `shift` device pixels (placed in one view, drawn in another).
+    func moved(by shift: Point) -> PlacedLabel {
+        var l = self
+        l.anchor = anchor + shift
+        for i in l.quads.indices { l.quads[i].origin = l.quads[i].origin + shift }
+        l.icon?.origin = (icon?.origin ?? anchor) + shift
+        return l
+    }
 }
 
 extension StylePainter {
@@ -116,8 +125,10 @@ extension StylePainter {
         if symbols.placed == nil { placeSymbols() }
         let labels = symbols.placed?[layer.id] ?? []
         drawIcons(layer, labels)
+        // Labels whose glyphs all lie off the image draw nothing (a tile's labels are all placed).
+        let shown = labels.filter { $0.quads.contains(where: reachesImage) }
         for halo in [true, false] {
-            for label in labels {
+            for label in shown {
                 let f = label.feature
                 let opacity = number(layer, "text-opacity", f)
                 let size = number(layer, "text-size", f, paint: false)
@@ -139,6 +150,15 @@ extension StylePainter {
                 }
             }
         }
+    }
+
+    /// Whether a glyph quad may cover a pixel of the image: its corners lie within
+    /// (|corner.x| + |corner.y| + the bitmap's padded width and height) · scale of its origin
+    /// however it is turned (what ``drawGlyph(_:color:buff:gamma:)`` covers, generously).
+    func reachesImage(_ q: PlacedLabel.Quad) -> Bool {
+        let g = q.glyph
+        let r = (abs(q.corner.x) + abs(q.corner.y) + Double(g.width + 8) + Double(g.height + 8)) * abs(q.scale) + 1
+        return q.origin.x + r >= 0 && q.origin.x - r <= Double(canvas.width) && q.origin.y + r >= 0 && q.origin.y - r <= Double(canvas.height)
     }
 
     /// One glyph quad shaded as MapLibre's `symbol_sdf` fragment shader: the distance field

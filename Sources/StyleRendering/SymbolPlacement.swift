@@ -15,6 +15,10 @@ import Musl
 import Darwin
 #endif
 
+/// A label's text shaped for its layer: the glyphs, its `format` sections' colours and its
+/// scale in device pixels per em unit.
+typealias ShapedLabelText = (shaped: ShapedText, colors: [StyleColor?], scale: Double)
+
 /// Where a style's symbol layers put their text, as GL JS places it seen from above: layers
 /// from the top down, features in `symbol-sort-key` order (or from the top of the screen
 /// down when they may overlap), each label shown only where its boxes clear the boxes placed
@@ -23,66 +27,145 @@ import Darwin
 /// pixels × pixel ratio.
 extension StylePainter {
     mutating func placeSymbols() {
+        let layers = style.layers.reversed().filter { $0.type == "symbol" && $0.shows(atZoom: zoom) }
+        if let byTile = placedByTile(layers) {
+            symbols.placed = byTile
+            return
+        }
         var placed: [String: [PlacedLabel]] = [:]
         // One collision index per tile (GeoJSON features share one), kept across layers.
         var collisions: [String: CollisionTile] = [:]
-        for layer in style.layers.reversed() where layer.type == "symbol" && layer.shows(atZoom: zoom) {
-            let zOrder = value(layer, "symbol-z-order", paint: false).stringValue ?? "auto"
-            let byKey = zOrder != "viewport-y" && layer.layoutValues["symbol-sort-key"] != nil
-            let canOverlap = ["text-allow-overlap", "icon-allow-overlap", "text-ignore-placement", "icon-ignore-placement"].contains {
-                value(layer, $0, paint: false) == .boolean(true)
-            }
-            let byY = canOverlap && (zOrder == "viewport-y" || (zOrder == "auto" && !byKey))
-            // Screen y in GL JS's tile units (1/16 layout pixel).
-            let unit = camera.pixelRatio * layoutToScreen / 16
-            var candidates: [(key: Double, y: Double, feature: RenderFeature, tile: Int, drawn: Bool)] = []
-            let alongLines = value(layer, "symbol-placement", paint: false).stringValue == "line"
-            for (rank, (tile, group)) in Self.placementOrder(features(of: layer), bearing: camera.bearing).enumerated() {
-                var matching = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
-                if alongLines { matching = mergedLines(matching, layer) }
-                for f in matching {
-                    var f = f, drawn = true
-                    // Vector tiles repeat the points of their buffer: a tile draws only its own,
-                    // the others still take room in its collision index (GL JS's symbol bucket).
-                    if let tile, f.kind == .point {
-                        let n = Double(1 << tile.z)
-                        let inside = f.points.filter { $0.x * n >= Double(tile.x) && $0.x * n < Double(tile.x + 1) && $0.y * n >= Double(tile.y) && $0.y * n < Double(tile.y + 1) }
-                        if inside.isEmpty { drawn = false } else { f.points = inside }
-                    }
-                    let y = byY ? ((project(Array(f.points.prefix(1)), Point(x: 0, y: 0)).first?.y ?? 0) / unit).rounded() : 0
-                    candidates.append((number(layer, "symbol-sort-key", f, paint: false), y, f, rank, drawn))
-                }
-            }
-            // Symbols that may overlap are placed (and drawn) from the top of the screen down,
-            // later features first among equals (GL JS's sort by anchor y); others by sort key.
-            if byY {
-                candidates = candidates.enumerated().sorted { ($0.element.y, $1.offset) < ($1.element.y, $0.offset) }.map(\.element)
-            } else if byKey {
-                candidates = candidates.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
-            }
-            var labels: [PlacedLabel] = []
-            var tileRanks: [Int] = []
-            for (i, c) in candidates.enumerated() {
-                let found = place(c.feature, layer, &collisions)
-                guard c.drawn else { continue }
-                for var l in found {
-                    l.index = i
-                    labels.append(l)
-                    tileRanks.append(c.tile)
-                }
-            }
-            // Tiles draw in the reverse of their placement order, each tile's labels in the
-            // order they were placed, those that may overlap by their own anchors' y (a line
-            // feature has one label per anchor).
-            let order = labels.indices.sorted { i, j in
-                if tileRanks[i] != tileRanks[j] { return tileRanks[i] > tileRanks[j] }
-                guard byY else { return i < j }
-                let ya = (labels[i].anchor.y / unit).rounded(), yb = (labels[j].anchor.y / unit).rounded()
-                return ya != yb ? ya < yb : labels[i].index > labels[j].index
-            }
-            placed[layer.id] = order.map { labels[$0] }
+        for layer in layers {
+            placed[layer.id] = place(layer, Self.placementOrder(features(of: layer), bearing: camera.bearing), &collisions)
         }
         symbols.placed = placed
+    }
+
+    /// The labels of vector tiles placed tile by tile, each tile's about its own centre and
+    /// kept by the Map (``StyleResources/TilePlacement``), then moved to the view: a label's
+    /// place depends only on its tile's features and the zoom (each tile has its own collision
+    /// index), so every view of a tile at a zoom shows the same labels — neighbouring raster
+    /// tiles agree along their edges, and a view of part of a tile does not place the whole
+    /// tile again. Nil (placed for the view) when the map is turned (but for half turns, kept
+    /// apart by the bearing) or tilted, or a symbol layer draws GeoJSON.
+    private mutating func placedByTile(_ layers: [StyleLayer]) -> [String: [PlacedLabel]]? {
+        guard !screen.isRotated, screen.perspective == nil else { return nil }
+        var groups: [String: [(CanonicalTile, [RenderFeature])]] = [:]
+        var tiles: [StyleResources.PlacementKey] = []
+        for layer in layers {
+            var list: [(CanonicalTile, [RenderFeature])] = []
+            for (tile, group) in Self.placementOrder(features(of: layer), bearing: camera.bearing) {
+                guard let tile else { return nil }
+                list.append((tile, group))
+                let key = StyleResources.PlacementKey(z: tile.z, x: tile.x, y: tile.y, zoom: zoom, pixelRatio: camera.pixelRatio, bearing: camera.bearing)
+                if !tiles.contains(key) { tiles.append(key) }
+            }
+            groups[layer.id] = list
+        }
+        var byTile: [StyleResources.PlacementKey: StyleResources.TilePlacement] = [:]
+        for key in tiles {
+            if let held = resources.placement(key) {
+                byTile[key] = held
+                continue
+            }
+            // The tile's centre at (0, 0), whatever the view's size: the same labels for every view.
+            let view = screen
+            let n = Double(1 << key.z)
+            screen.centerX = (Double(key.x) + 0.5) / n
+            screen.centerY = (Double(key.y) + 0.5) / n
+            screen.halfWidth = 0
+            screen.halfHeight = 0
+            let before = warnings.count
+            var collisions: [String: CollisionTile] = [:]
+            var labels: [String: [PlacedLabel]] = [:]
+            for layer in layers {
+                let own = (groups[layer.id] ?? []).filter { $0.0.z == key.z && $0.0.x == key.x && $0.0.y == key.y }.map { (Optional($0.0), $0.1) }
+                if !own.isEmpty { labels[layer.id] = place(layer, own, &collisions) }
+            }
+            let made = StyleResources.TilePlacement(centerX: screen.centerX, centerY: screen.centerY, labels: labels)
+            screen = view
+            // Kept only when placing warned of nothing (a glyph range or icon that did not load warns in every snapshot).
+            if warnings.count == before { resources.keep(made, for: key) }
+            byTile[key] = made
+        }
+        // Each layer's labels: tiles in the reverse of their placement order, each tile's in its own order.
+        var placed: [String: [PlacedLabel]] = [:]
+        for layer in layers {
+            var out: [PlacedLabel] = []
+            for (tile, _) in (groups[layer.id] ?? []).reversed() {
+                guard let p = byTile[StyleResources.PlacementKey(z: tile.z, x: tile.x, y: tile.y, zoom: zoom, pixelRatio: camera.pixelRatio, bearing: camera.bearing)] else { continue }
+                // The tile's centre, (0, 0) where its labels were placed, is here in this view.
+                let shift = screen.point(p.centerX, p.centerY)
+                out += (p.labels[layer.id] ?? []).map { $0.moved(by: shift) }
+            }
+            placed[layer.id] = out
+        }
+        return placed
+    }
+
+    /// The labels of `layer` that show, from `groups` (its features by tile, in placement
+    /// order), in the order they are drawn; `collisions` holds each tile's boxes placed so far.
+    private mutating func place(_ layer: StyleLayer, _ groups: [(CanonicalTile?, [RenderFeature])], _ collisions: inout [String: CollisionTile]) -> [PlacedLabel] {
+        let zOrder = value(layer, "symbol-z-order", paint: false).stringValue ?? "auto"
+        let byKey = zOrder != "viewport-y" && layer.layoutValues["symbol-sort-key"] != nil
+        let canOverlap = ["text-allow-overlap", "icon-allow-overlap", "text-ignore-placement", "icon-ignore-placement"].contains {
+            value(layer, $0, paint: false) == .boolean(true)
+        }
+        let byY = canOverlap && (zOrder == "viewport-y" || (zOrder == "auto" && !byKey))
+        // Screen y in GL JS's tile units (1/16 layout pixel).
+        let unit = camera.pixelRatio * layoutToScreen / 16
+        var candidates: [(key: Double, y: Double, feature: RenderFeature, tile: Int, drawn: Bool, shapeKey: StyleResources.ShapedTextKey?)] = []
+        let alongLines = value(layer, "symbol-placement", paint: false).stringValue == "line"
+        for (rank, (tile, group)) in groups.enumerated() {
+            func matching() -> [RenderFeature] {
+                let kept = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+                return alongLines ? mergedLines(kept, layer) : kept
+            }
+            // A vector tile's are kept by the Map for the next view at this zoom, and their texts as shaped.
+            let tileKey = tile.flatMap { t in layer.source.map { LayerTileFeatures.Key(layer: layer.id, tile: StyleResources.TileKey(source: $0, z: t.z, x: t.x, y: t.y), zoom: zoom) } }
+            let features = tileKey.map { resources.symbolTileFeatures($0, make: matching) } ?? matching()
+            for (index, f) in features.enumerated() {
+                var f = f, drawn = true
+                // Vector tiles repeat the points of their buffer: a tile draws only its own,
+                // the others still take room in its collision index (GL JS's symbol bucket).
+                if let tile, f.kind == .point {
+                    let n = Double(1 << tile.z)
+                    let inside = f.points.filter { $0.x * n >= Double(tile.x) && $0.x * n < Double(tile.x + 1) && $0.y * n >= Double(tile.y) && $0.y * n < Double(tile.y + 1) }
+                    if inside.isEmpty { drawn = false } else { f.points = inside }
+                }
+                let y = byY ? ((project(Array(f.points.prefix(1)), Point(x: 0, y: 0)).first?.y ?? 0) / unit).rounded() : 0
+                let shapeKey = tileKey.map { StyleResources.ShapedTextKey(features: $0, index: index, pixelRatio: camera.pixelRatio) }
+                candidates.append((number(layer, "symbol-sort-key", f, paint: false), y, f, rank, drawn, shapeKey))
+            }
+        }
+        // Symbols that may overlap are placed (and drawn) from the top of the screen down,
+        // later features first among equals (GL JS's sort by anchor y); others by sort key.
+        if byY {
+            candidates = candidates.enumerated().sorted { ($0.element.y, $1.offset) < ($1.element.y, $0.offset) }.map(\.element)
+        } else if byKey {
+            candidates = candidates.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element)
+        }
+        var labels: [PlacedLabel] = []
+        var tileRanks: [Int] = []
+        for (i, c) in candidates.enumerated() {
+            let found = place(c.feature, layer, &collisions, shapeKey: c.shapeKey)
+            guard c.drawn else { continue }
+            for var l in found {
+                l.index = i
+                labels.append(l)
+                tileRanks.append(c.tile)
+            }
+        }
+        // Tiles draw in the reverse of their placement order, each tile's labels in the
+        // order they were placed, those that may overlap by their own anchors' y (a line
+        // feature has one label per anchor).
+        let order = labels.indices.sorted { i, j in
+            if tileRanks[i] != tileRanks[j] { return tileRanks[i] > tileRanks[j] }
+            guard byY else { return i < j }
+            let ya = (labels[i].anchor.y / unit).rounded(), yb = (labels[j].anchor.y / unit).rounded()
+            return ya != yb ? ya < yb : labels[i].index > labels[j].index
+        }
+        return order.map { labels[$0] }
     }
 
     /// The tiles of a layer in MapLibre's placement order (`getRenderableIds` for symbol
@@ -108,7 +191,7 @@ extension StylePainter {
 
     /// The text of a feature shaped for its layer (nil without text or glyphs), its
     /// sections' colours and its scale in device pixels per em unit.
-    private mutating func shapedText(_ f: RenderFeature, _ layer: StyleLayer, placement: String) -> (shaped: ShapedText, colors: [StyleColor?], scale: Double)? {
+    private mutating func shapedText(_ f: RenderFeature, _ layer: StyleLayer, placement: String) -> ShapedLabelText? {
         guard layer.layoutValues["text-field"] != nil else { return nil }
         let fontNames: [String] = switch value(layer, "text-font", f, paint: false) {
         case .array(let a): a.compactMap(\.stringValue)
@@ -140,10 +223,21 @@ extension StylePainter {
     /// they clear the boxes placed before in their tile, the two scales then joined unless
     /// `text-optional` / `icon-optional` lets one show without the other (GL JS's
     /// `placeFeatures`).
-    private mutating func place(_ f: RenderFeature, _ layer: StyleLayer, _ collisions: inout [String: CollisionTile]) -> [PlacedLabel] {
+    /// `shapeKey` names the feature's text among those the Map keeps shaped (vector tiles).
+    private mutating func place(_ f: RenderFeature, _ layer: StyleLayer, _ collisions: inout [String: CollisionTile],
+                                shapeKey: StyleResources.ShapedTextKey?) -> [PlacedLabel] {
         func flag(_ name: String) -> Bool { value(layer, name, f, paint: false) == .boolean(true) }
         let placement = value(layer, "symbol-placement", f, paint: false).stringValue ?? "point"
-        let text = shapedText(f, layer, placement: placement)
+        let text: ShapedLabelText?
+        if let shapeKey, let held = resources.shapedText(shapeKey) {
+            text = held
+        } else {
+            // Kept only when shaping warned of nothing (a glyph range that did not load warns
+            // in every snapshot that uses it).
+            let before = warnings.count
+            text = shapedText(f, layer, placement: placement)
+            if let shapeKey, warnings.count == before { resources.keep(text, for: shapeKey) }
+        }
         var icon = iconImage(layer, f).map { image in
             ShapedIcon(image, offset: value(layer, "icon-offset", f, paint: false).numbersValue ?? [0, 0],
                        anchor: value(layer, "icon-anchor", f, paint: false).stringValue ?? "center")

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import MapData
 import MapRenderer
 import MapStyle
@@ -77,6 +78,58 @@ import Testing
         #expect(isRed > 1000 && stillWater > 0 && notBlend == 0,
                 "\(isRed) red, \(stillWater) waterway pixels, \(notBlend) of neither nor their blend where \(wasWater) were water")
         #expect(changedAwayFromWater == 0)
+    }
+
+    /// A 256-px raster tile of zoom 17 drawn alone is its square of the 4 × 4 metatile drawn
+    /// round it, every channel of every pixel within 1 (the two cameras' centres, turned into
+    /// latitude and longitude and back, differ by ~1e-10 px: checked, some 250 pixels of a tile
+    /// differ by 1, none by more) (`geo tiles render`'s blocks), labels and all, whether drawn by a
+    /// map of its own or by the map that drew the block: what a view skips (features that cannot
+    /// reach it) and what a map keeps (each vector tile's filtered features and their reach,
+    /// its labels placed once per tile and zoom) change nothing a tile shows — also after a
+    /// paint change makes the roads 40 px wide, so that roads outside a tile reach into it.
+    /// The inner 2 × 2 tiles are checked: 256 px or more inside the block, no label of a vector
+    /// tile only the block loads reaches them.
+    @Test func aTileAloneIsItsSquareOfTheMetatile() throws {
+        #if os(Linux)
+        let path = "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"
+        guard FileManager.default.fileExists(atPath: path) else {
+            if Fixtures.isCI { throw FixtureError.missing("\(path) (scripts/setup.sh installs fonts-noto-core)") }
+            return
+        }
+        let glyphs = LocalGlyphRanges(faces: [try FontFace(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: path))), index: 0, name: path)])
+        let source = try FeatureMapSource(features: try SampleCity.generate().mapFeatures(), name: "sample city")
+        let map = try Map(data: source, glyphRange: { glyphs.range(stack: $0, startingAt: $1) })
+        let centre = WebMercator.worldPoint(SampleCity.center), n = Double(1 << 17)
+        let block = Metatile.block(holding: Int(centre.x * n), Int(centre.y * n), zoom: 17)
+        func check(_ state: String) throws {
+            let whole = try map.snapshot(camera: StyleCamera(block: block, pixelRatio: 1))
+            #expect(whole.symbols.count >= 5, "\(state): the block's labels: \(whole.symbols.count)")
+            var inner = 0
+            for tile in try block.tiles(of: whole.image) where tile.x > block.columns.lowerBound && tile.x < block.columns.upperBound - 1
+                && tile.y > block.rows.lowerBound && tile.y < block.rows.upperBound - 1 {
+                inner += 1
+                let camera = StyleCamera(block: Metatile(zoom: 17, columns: tile.x..<tile.x + 1, rows: tile.y..<tile.y + 1), pixelRatio: 1)
+                let alone = try Map(style: map.style, sources: map.sources, load: map.load).snapshot(camera: camera).image
+                #expect(Self.differing(alone, tile.image, by: 1) == 0, "\(state): tile \(tile.x)/\(tile.y) drawn by a map of its own")
+                #expect(Self.differing(try map.snapshot(camera: camera).image, tile.image, by: 1) == 0, "\(state): tile \(tile.x)/\(tile.y) drawn by the block's map")
+            }
+            #expect(inner == 4)
+        }
+        try check("the day style")
+        try map.setPaintProperty("line-width", .number(40), layer: "road-fill")
+        try check("roads 40 px wide")
+        #endif
+    }
+
+    /// Pixels of two images of one size with a channel differing by more than `tolerance`.
+    static func differing(_ a: Pixmap, _ b: Pixmap, by tolerance: Int) -> Int {
+        (0..<a.height).reduce(0) { n, y in
+            n + (0..<a.width).filter { x in
+                let p = a.color(x: x, y: y), q = b.color(x: x, y: y)
+                return [(p.red, q.red), (p.green, q.green), (p.blue, q.blue), (p.alpha, q.alpha)].contains { abs(Int($0.0) - Int($0.1)) > tolerance }
+            }.count
+        }
     }
 
     /// A layer added and removed, a source added and removed, and a style set again: each

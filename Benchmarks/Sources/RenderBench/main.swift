@@ -1,17 +1,28 @@
 // Offline rendering speed (driver: Benchmarks/render.sh, peer: Mapnik via python3-mapnik).
+// The map's look is the default style (MapStyle's `DefaultStyle`, day): tiles and frames are
+// drawn through StyleRendering's `Map` over the features tiled in memory (`FeatureMapSource`,
+// what `geo tiles build` writes), as `geo tiles render --style default` and `geo serve` draw
+// raster tiles. `legacy-…` modes draw with MapRenderer's `MapPainter` (MapView's default painter).
 // Usage:
-//   RenderBench frame FILE.osm.pbf [runs]         one 512² frame of Monaco at z15, best of runs
+//   RenderBench frame FILE.osm.pbf [runs]         one 512² frame of Monaco at (256-px) z15, best of runs
 //   RenderBench tiles FILE.osm.pbf ZMIN ZMAX [DIR] every 256² tile over the data's middle 2 km
 //                                                  at each zoom; tiles/s rendering, PNG apart
+//   RenderBench legacy-frame / legacy-tiles …      the same with the legacy painter
 //   RenderBench export FILE.osm.pbf DIR            the features as GeoJSON per layer (for Mapnik)
-//   RenderBench profile FILE.osm.pbf Z N           the same tiles at zoom Z, N times over (to run
+//   RenderBench profile FILE.osm.pbf Z N           the style's tiles at zoom Z, N times over (to run
 //                                                  under perf record or callgrind)
+// Zooms are the 256-pixel tile zooms Mapnik's are; the style draws tile zoom z at MapLibre zoom
+// z − 1 (`StyleCamera(block:pixelRatio:)`). The style's decoded tiles and glyph ranges are kept
+// by the `Map` across tiles (as a server's), warmed by one untimed render per zoom as Mapnik's
+// GeoJSON is parsed on first use.
 // Times are process CPU seconds (clock(3)): the machine is shared, CPU time is what one render costs.
 import Foundation
 import GeoCore
 import MapData
 import MapRenderer
+import MapStyle
 import OSMImport
+import StyleRendering
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
@@ -31,7 +42,28 @@ func textRenderer() throws -> TextRenderer {
     return try TextRenderer(faces: files.map { try FontFace(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: $0.0))), index: $0.1, name: $0.0) })
 }
 
-/// Renders one image (a tile: no attribution); returns it.
+/// The default style (day) over the features, as `geo tiles render --style default` draws it
+/// (no POIs, no pedestrian features), labels in glyph ranges made from the local Noto fonts.
+func styleMap() throws -> StyleRendering.Map {
+    let faces = try NotoFonts.faces(environment: ProcessInfo.processInfo.environment) { path in
+        FileManager.default.fileExists(atPath: path) ? [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) : nil
+    }
+    let glyphs = LocalGlyphRanges(faces: faces)
+    var options = DefaultStyle.Options()
+    options.poiClasses = []
+    return try StyleRendering.Map(scheme: .day, options: options, data: try FeatureMapSource(features: features, name: "bench"),
+                                  glyphRange: { glyphs.range(stack: $0, startingAt: $1) })
+}
+
+/// Draws `width × height` pixels centred on `center` at 256-pixel tile zoom `zoom` through the style.
+func renderStyle(_ map: StyleRendering.Map, center: Coordinate, zoom: Double, width: Int, height: Int) throws -> Pixmap {
+    let camera = StyleCamera(longitude: center.longitude, latitude: center.latitude, zoom: zoom - 1, width: width, height: height)
+    let snapshot = try map.snapshot(camera: camera)
+    if let w = snapshot.warnings.first { throw StyleRenderError("the style drew with warnings: \(w)") }
+    return snapshot.image
+}
+
+/// Renders one image with the legacy painter (a tile: no attribution); returns it.
 func render(center: Coordinate, zoom: Double, width: Int, height: Int, text: TextRenderer, tile: Bool = false) throws -> Pixmap {
     let view = try MercatorViewport(center: center, zoom: zoom, width: width, height: height)
     var painter = MapPainter(zoom: zoom)
@@ -42,39 +74,66 @@ func render(center: Coordinate, zoom: Double, width: Int, height: Int, text: Tex
     return canvas.pixmap
 }
 
-switch mode {
+let legacy = mode.hasPrefix("legacy-")
+/// One image at `center`, through the style or (`legacy-…` modes) the legacy painter.
+let draw: (Coordinate, Double, Int, Int) throws -> Pixmap
+/// The style's map, when drawing through the style.
+var styled: StyleRendering.Map?
+if legacy {
+    let text = try textRenderer()
+    draw = { try render(center: $0, zoom: $1, width: $2, height: $3, text: text, tile: $2 == 256) }
+} else if mode != "export" {
+    let map = try styleMap()
+    styled = map
+    draw = { try renderStyle(map, center: $0, zoom: $1, width: $2, height: $3) }
+} else {
+    draw = { _, _, _, _ in fatalError("export draws nothing") }
+}
+let painterName = legacy ? "legacy painter" : "default style"
+
+switch mode.replacingOccurrences(of: "legacy-", with: "") {
 case "frame":
     let runs = arguments.count > 3 ? Int(arguments[3]) ?? 5 : 5
-    let text = try textRenderer()
+    _ = try draw(monaco, 15, 512, 512)
     var best = Double.infinity, bestPNG = Double.infinity
     var bytes = 0
     for _ in 0..<runs {
         let t0 = cpuSeconds()
-        let image = try render(center: monaco, zoom: 15, width: 512, height: 512, text: text)
+        let image = try draw(monaco, 15, 512, 512)
         let t1 = cpuSeconds()
         bytes = try PNG.encode(image, level: 6, filter: .none).count
         let t2 = cpuSeconds()
         best = min(best, t1 - t0)
         bestPNG = min(bestPNG, t2 - t1)
     }
-    print(String(format: "frame 512x512 z15 Monaco: render %.1f ms, PNG encode %.1f ms (%d bytes), %d features, best of %d", best * 1000, bestPNG * 1000, bytes, features.count, runs))
+    print(String(format: "%@, frame 512x512 z15 Monaco: render %.1f ms, PNG encode %.1f ms (%d bytes), %d features, best of %d", painterName, best * 1000, bestPNG * 1000, bytes, features.count, runs))
+    if let map = styled {
+        // Without labels: what render.sh's pymgl line draws.
+        let camera = StyleCamera(longitude: monaco.longitude, latitude: monaco.latitude, zoom: 14, width: 512, height: 512)
+        var ground = Double.infinity
+        for _ in 0..<runs {
+            let t0 = cpuSeconds()
+            _ = try map.snapshot(camera: camera, layers: .ground)
+            ground = min(ground, cpuSeconds() - t0)
+        }
+        print(String(format: "%@, frame 512x512 z15 Monaco without labels (symbol layers): render %.1f ms, best of %d", painterName, ground * 1000, runs))
+    }
 case "tiles":
     let zmin = Int(arguments[3]) ?? 14, zmax = Int(arguments[4]) ?? 17
     let dir = arguments.count > 5 ? URL(fileURLWithPath: arguments[5]) : nil
-    let text = try textRenderer()
     // The tiles over a 2 km × 2 km square around the centre of Monaco.
     let box = try BoundingBox(south: 43.7294, west: 7.4122, north: 43.7474, east: 7.4370)
     for z in zmin...zmax {
         let tiles = try Tile.covering(box, zoom: z)
         // Warm, as the Mapnik side does (one untimed render at the centre at this zoom): glyph
         // shapes and masks are cached on both sides.
-        _ = try render(center: monaco, zoom: Double(z), width: 256, height: 256, text: text, tile: true)
+        _ = try draw(monaco, Double(z), 256, 256)
         var renderTime = 0.0, pngTime = 0.0, adaptiveTime = 0.0
         var bytes = 0, adaptiveBytes = 0
         for tile in tiles {
             let centre = MapPoint(x: (Double(tile.x) + 0.5) / Double(1 << z), y: (Double(tile.y) + 0.5) / Double(1 << z)).coordinate
             let t0 = cpuSeconds()
-            let image = try render(center: centre, zoom: Double(z), width: 256, height: 256, text: text, tile: true)
+            let image = try draw(centre, Double(z), 256, 256)
             let t1 = cpuSeconds()
             // Mapnik's PNG settings: no row filter, zlib level 6, default strategy.
             let png = try PNG.encode(image, level: 6, filter: .none)
@@ -91,35 +150,29 @@ case "tiles":
             }
         }
         let n = Double(tiles.count)
-        print(String(format: "z%d: %d tiles, render %.1f tiles/s (%.2f ms/tile), PNG encode %.2f ms/tile (%.1f kB), with PNG %.1f tiles/s; adaptive filters %.2f ms/tile (%.1f kB)",
-                     z, tiles.count, n / renderTime, renderTime * 1000 / n, pngTime * 1000 / n, Double(bytes) / n / 1000, n / (renderTime + pngTime),
+        print(String(format: "%@ z%d: %d tiles, render %.1f tiles/s (%.2f ms/tile), PNG encode %.2f ms/tile (%.1f kB), with PNG %.1f tiles/s; adaptive filters %.2f ms/tile (%.1f kB)",
+                     painterName, z, tiles.count, n / renderTime, renderTime * 1000 / n, pngTime * 1000 / n, Double(bytes) / n / 1000, n / (renderTime + pngTime),
                      adaptiveTime * 1000 / n, Double(adaptiveBytes) / n / 1000))
         // The same tiles as geo tiles render draws them: 4 × 4 blocks cut into tiles.
         let t0 = cpuSeconds()
         for block in Metatile.blocks(covering: tiles) {
-            let view = try block.viewport()
-            var painter = MapPainter(zoom: Double(z))
-            painter.text = text
-            painter.drawsAttribution = false
-            var canvas = try Canvas(width: view.width, height: view.height, background: painter.style.land)
-            painter.paint(index, through: view, on: &canvas)
-            _ = try block.tiles(of: canvas.pixmap)
+            let center = block.center, side = block.columns.count * Metatile.tileSize, high = block.rows.count * Metatile.tileSize
+            _ = try block.tiles(of: try draw(center, Double(z), side, high))
         }
         let blockTime = cpuSeconds() - t0
-        print(String(format: "z%d: in 4x4 metatiles, render %.1f tiles/s (%.2f ms/tile)", z, n / blockTime, blockTime * 1000 / n))
+        print(String(format: "%@ z%d: in 4x4 metatiles, render %.1f tiles/s (%.2f ms/tile)", painterName, z, n / blockTime, blockTime * 1000 / n))
     }
 case "profile":
     let z = arguments.count > 3 ? Int(arguments[3]) ?? 14 : 14, repeats = arguments.count > 4 ? Int(arguments[4]) ?? 50 : 50
-    let text = try textRenderer()
     let tiles = try Tile.covering(try BoundingBox(south: 43.7294, west: 7.4122, north: 43.7474, east: 7.4370), zoom: z)
     let t0 = cpuSeconds()
     for _ in 0..<repeats {
         for tile in tiles {
             let centre = MapPoint(x: (Double(tile.x) + 0.5) / Double(1 << z), y: (Double(tile.y) + 0.5) / Double(1 << z)).coordinate
-            _ = try render(center: centre, zoom: Double(z), width: 256, height: 256, text: text, tile: true)
+            _ = try draw(centre, Double(z), 256, 256)
         }
     }
-    print(String(format: "z%d: %d tiles × %d, render %.2f ms/tile", z, tiles.count, repeats, (cpuSeconds() - t0) * 1000 / Double(tiles.count * repeats)))
+    print(String(format: "%@ z%d: %d tiles × %d, render %.2f ms/tile", painterName, z, tiles.count, repeats, (cpuSeconds() - t0) * 1000 / Double(tiles.count * repeats)))
 case "export":
     let dir = URL(fileURLWithPath: arguments[3])
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

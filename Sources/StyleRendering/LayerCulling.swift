@@ -1,0 +1,97 @@
+import MapData
+import MapStyle
+
+/// Which of a vector tile's features a fill, line or circle layer draws at a zoom, and how far
+/// each can reach: what a snapshot showing part of the tile needs to skip the rest without
+/// filtering or shading it. A 256-pixel raster tile of zoom 17 shows 1/64 of the zoom-14 tile
+/// its features come from (the deepest tile `geo tiles build` writes), so without this each
+/// tile filtered, evaluated and meshed all 64 tiles' features and clipped them away.
+///
+/// A feature is skipped only when nothing it draws can reach the image: its geometry's bounding
+/// box grown by its reach (``reach(_:_:)``) does not meet the image. The output is unchanged.
+struct LayerTileFeatures {
+    /// A feature the layer's filter keeps: its index in the tile's source layer, its geometry's
+    /// bounding box (world units) and its reach (CSS pixels).
+    struct Entry {
+        var index: Int
+        var minX: Double, minY: Double, maxX: Double, maxY: Double
+        var reach: Double
+    }
+
+    var entries: [Entry]
+
+    /// The key of a layer's features in one tile at one zoom (the filter and the paint
+    /// properties giving the reach may depend on the zoom).
+    struct Key: Hashable {
+        var layer: String
+        var tile: StyleResources.TileKey
+        var zoom: Double
+    }
+}
+
+extension StylePainter {
+    /// The features of `group` (tile `tile`'s features of `layer`'s source layer) that the
+    /// layer's filter keeps and that can reach the image, in their order; nil when the image
+    /// is turned or tilted (all are then filtered as before). The filtered list and each
+    /// feature's reach are kept in `resources` for the next snapshot at the same zoom.
+    func culled(_ group: [RenderFeature], of layer: StyleLayer, in tile: CanonicalTile, source: String) -> [RenderFeature]? {
+        guard !screen.isRotated, screen.perspective == nil else { return nil }
+        let key = LayerTileFeatures.Key(layer: layer.id, tile: StyleResources.TileKey(source: source, z: tile.z, x: tile.x, y: tile.y), zoom: zoom)
+        let kept = resources.layerTileFeatures(key) {
+            var entries: [LayerTileFeatures.Entry] = []
+            for (i, f) in group.enumerated() where layer.filter?.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) ?? true {
+                guard let box = Self.bounds(f) else { continue }
+                entries.append(LayerTileFeatures.Entry(index: i, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, reach: reach(f, layer)))
+            }
+            return LayerTileFeatures(entries: entries)
+        }
+        let view = screen.visibleWorld(margin: 0)
+        let worldPerPixel = camera.pixelRatio / screen.scale
+        var out: [RenderFeature] = []
+        for e in kept.entries {
+            let r = e.reach * worldPerPixel
+            guard e.maxX + r >= view.minX, e.minX - r <= view.maxX, e.maxY + r >= view.minY, e.minY - r <= view.maxY else { continue }
+            out.append(group[e.index])
+        }
+        return out
+    }
+
+    /// How far past its geometry a feature of a fill, line or circle layer may draw, in CSS
+    /// pixels, generously: a line's full width and gap, blur and offset times its miter limit
+    /// (at least 2: round and square caps and joins reach half a width), a circle's radius and
+    /// stroke, a fill's outline (a pixel either side of its edges); plus `*-translate` and two
+    /// pixels of antialiasing. Infinite for a value that is not a finite number.
+    func reach(_ f: RenderFeature, _ layer: StyleLayer) -> Double {
+        let prefix = layer.type
+        let t = value(layer, prefix + "-translate", f).numbersValue ?? [0, 0]
+        let shift = t.reduce(0) { $0 + abs($1) } + 2
+        let r: Double
+        switch layer.type {
+        case "line":
+            let spread = max(0, number(layer, "line-width", f)) + max(0, number(layer, "line-gap-width", f))
+                + max(0, number(layer, "line-blur", f)) + abs(number(layer, "line-offset", f))
+            r = spread * max(2, number(layer, "line-miter-limit", f, paint: false))
+        case "circle":
+            r = max(0, number(layer, "circle-radius", f)) + max(0, number(layer, "circle-stroke-width", f)) + max(0, number(layer, "circle-blur", f))
+        default:
+            r = 1
+        }
+        let total = r + shift
+        return total.isFinite ? total : .infinity
+    }
+
+    /// The bounding box of a feature's geometry (world units); nil when it has no point.
+    static func bounds(_ f: RenderFeature) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        func add(_ ps: [WorldPoint]) {
+            for p in ps {
+                minX = min(minX, p.x); maxX = max(maxX, p.x)
+                minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+        }
+        add(f.points)
+        for l in f.lines { add(l) }
+        for polygon in f.polygons { for ring in polygon { add(ring) } }
+        return minX <= maxX ? (minX, minY, maxX, maxY) : nil
+    }
+}
