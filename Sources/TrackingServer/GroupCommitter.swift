@@ -4,7 +4,8 @@ import Foundation
 /// queued in one transaction once 1,000 rows are waiting or the oldest has waited 5 ms; each
 /// request's completion is called (on that thread) only after the transaction holding its rows
 /// has committed, or with the store's error. Requests are committed in arrival order, so a device's fixes reach the store
-/// in the order they came (one ordered lane per device).
+/// in the order they came (one ordered lane per device). After each batch's replies the writer
+/// gives the store one turn of `settle` (a bounded transaction of its own upkeep).
 ///
 /// A thread rather than a task: `PositionStore.commit` blocks (SQLite's fsync) and must not hold
 /// a thread of the cooperative pool.
@@ -117,6 +118,13 @@ final class GroupCommitter: @unchecked Sendable {
             } catch {
                 metrics.commitFailed()
                 for pending in batch { pending.completion(.failure(error)) }
+            }
+            let settling = Date()
+            do {
+                let settled = try store.settle()
+                if settled > 0 { metrics.settled(rows: settled, seconds: Date().timeIntervalSince(settling)) }
+            } catch {
+                metrics.settleFailed()
             }
         }
     }
