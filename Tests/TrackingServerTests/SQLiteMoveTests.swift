@@ -29,12 +29,11 @@ import Testing
     @Test func retryAfterTheMove_isNotDuplicated() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceRows: 7)
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
         let rows = ["a", "b", "c"].flatMap { d in (1...10).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
         #expect(try store.commit(rows) == 30)
         #expect(try Self.rows(store, "recent") == 30 && Self.rows(store, "positions") == 0)
-        // Slices of at most 7 rows take whole devices (10 rows each): three copies, a begin-and-copy
-        // turn first, then the delete.
+        // Slices of one device: three copies (the first begins the round), then the delete.
         #expect(try Self.settleAll(store) == 4)
         #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 30)
         // The generator's retry of every fix, after the move: none new, none stored twice.
@@ -49,7 +48,7 @@ import Testing
     @Test func history_acrossBothTables_isCompleteAndOrdered() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .seconds(3600), sliceRows: 50)
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .seconds(3600), sliceDevices: 1)
         // Two hours of one fix a minute, committed out of order in three batches, with a second
         // device between them: the first hour is moved, the second stays in `recent`.
         let times = (0..<120).map { Self.now - 7_200_000 + Int64($0) * 60_000 + 1 }
