@@ -7,7 +7,8 @@
 # its own (initdb + pg_ctl on a free loopback port, as the `postgres` user when run as root;
 # scripts/setup.sh installs postgresql-15), its defaults kept (fsync, synchronous_commit on).
 # Also prints the generator's and the server's CPU time over the run and the machine's load
-# average (other builds on the same cores skew every number). The open-file limit is raised to
+# average (other builds on the same cores skew every number), and the bytes the server wrote to
+# the disk over the run (/proc/PID/io: its WAL and checkpoints). The open-file limit is raised to
 # DEVICES + 100; where the hard limit is lower it says so and runs as many devices as fit.
 # OVERLAND_BATCH=N in the environment sends each device's fixes as Overland batches of N (one
 # POST a second per device, N fixes in it) instead of one OsmAnd request per fix.
@@ -94,13 +95,16 @@ if [ -n "${HISTORY_READS:-}" ]; then
     python3 -c "$HISTORY_PY" "$URL" read "$HISTORY_READS" "$(awk -v d="$D" 'BEGIN { print d / 3 }')" > "$WORK/history.txt" 2>&1 &
     HISTORY=$!
 fi
-SERVER_CPU0="$(cpu_seconds "$SERVER")"
+# Bytes the server had written to the disk (its WAL, checkpoints), from /proc/PID/io.
+disk_writes() { awk '$1 == "write_bytes:" { print $2 }' "/proc/$1/io"; }
+SERVER_CPU0="$(cpu_seconds "$SERVER")"; SERVER_WRITES0="$(disk_writes "$SERVER")"
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
     "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"}
 [ -n "${HISTORY:-}" ] && { wait "$HISTORY" || true; cat "$WORK/history.txt"; }
 echo "server CPU during the run: $(awk -v a="$SERVER_CPU0" -v b="$(cpu_seconds "$SERVER")" 'BEGIN { printf "%.1f s", b - a }') (wall time: the generator's)"
+echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(disk_writes "$SERVER")" -v d="$D" 'BEGIN { printf "%.1f MB (%.2f MB/s)", (b - a) / 1e6, (b - a) / 1e6 / d }')"
 echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg)"
-curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
+curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|settles|settled_rows|settle_seconds|settle_failures|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
 echo "server peak RSS: $(grep VmHWM /proc/$SERVER/status | awk '{print $2, $3}')"
 kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=""
 if [ "$STORE" = postgres ]; then

@@ -4,7 +4,9 @@ import Foundation
 /// queued in one transaction once 1,000 rows are waiting or the oldest has waited 5 ms; each
 /// request's completion is called (on that thread) only after the transaction holding its rows
 /// has committed, or with the store's error. Requests are committed in arrival order, so a device's fixes reach the store
-/// in the order they came (one ordered lane per device).
+/// in the order they came (one ordered lane per device). After each batch's replies the writer
+/// gives the store one turn of `settle` (a bounded transaction of its own upkeep), and more
+/// turns while no request is waiting and the store has upkeep left.
 ///
 /// A thread rather than a task: `PositionStore.commit` blocks (SQLite's fsync) and must not hold
 /// a thread of the cooperative pool.
@@ -85,8 +87,16 @@ final class GroupCommitter: @unchecked Sendable {
     }
 
     private func run() {
+        // Whether the store's last `settle` turn did work (so it may have more).
+        var settling = false
         while true {
             condition.lock()
+            if queue.isEmpty && !stopping && settling {
+                // Idle with upkeep left: one more turn, then look at the queue again.
+                condition.unlock()
+                settling = settle()
+                continue
+            }
             while queue.isEmpty && !stopping { condition.wait() }
             if queue.isEmpty {
                 condition.unlock()
@@ -118,6 +128,20 @@ final class GroupCommitter: @unchecked Sendable {
                 metrics.commitFailed()
                 for pending in batch { pending.completion(.failure(error)) }
             }
+            settling = settle()
+        }
+    }
+
+    /// One turn of the store's upkeep; whether it did work.
+    private func settle() -> Bool {
+        let started = Date()
+        do {
+            let settled = try store.settle()
+            if settled > 0 { metrics.settled(rows: settled, seconds: Date().timeIntervalSince(started)) }
+            return settled > 0
+        } catch {
+            metrics.settleFailed()
+            return false
         }
     }
 }

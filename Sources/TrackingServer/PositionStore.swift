@@ -99,6 +99,15 @@ public protocol PositionStore: Sendable {
     /// A device's latest event per fence: where its fence state stood when the server stopped.
     /// Called on the fence thread; blocks.
     func latestEvents(device: String) throws -> [FenceEvent]
+    /// Work the store does on the group committer's writer thread between batches, one short
+    /// transaction per call (`SQLitePositionStore` moves fixes from its append table to its
+    /// device-ordered one); returns the rows written or deleted, 0 when there was nothing to do.
+    func settle() throws -> Int
+}
+
+extension PositionStore {
+    /// Nothing to do between batches.
+    public func settle() throws -> Int { 0 }
 }
 
 /// UTC days of fix time, days since 1970: the unit of retention and of PostgreSQL's partitions.

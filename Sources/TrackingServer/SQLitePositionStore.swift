@@ -12,21 +12,98 @@ import TrackingProtocols
 /// commit that returned survives a crash of the process or the machine (sqlite.org/pragma.html
 /// #pragma_synchronous: FULL syncs the WAL at every commit).
 ///
-/// Tables: `devices(id, name, osmand_speed_unit)`; `positions`, keyed by (device, fix time,
-/// payload hash) `WITHOUT ROWID`, so a device's fixes are contiguous in fix-time order (the
-/// history read is one range scan); `latest(device, …)`, moved only forwards in fix time;
-/// `events`, keyed by (device, fence, kind, time), with an index on (device, time).
+/// Two tables of fixes, both `WITHOUT ROWID`, same columns. A group commit appends to `recent`,
+/// keyed by (fix time, device, payload hash): live fixes carry fix times near now, so a commit
+/// dirties a few pages at the right edge of its B-tree. `positions`, keyed by (device, fix time,
+/// payload hash), keeps a device's fixes contiguous for the history read; writing a batch from
+/// 1,000 random devices there dirtied ~1,700 pages, each written whole to the WAL (6.8 MB per
+/// commit; tracking.sh 20,000 devices spent 51 of 60 s in commits). So `settle`, between group
+/// commits, moves the fixes older than `moveAfter` in rounds: a round takes every fix in
+/// `recent` below a boundary (≥ `moveAfter` of fixes) and copies them device by device (a device
+/// leaf then takes ~10 rows per dirtying at 1 Hz, not one) in slices of `sliceDevices`, then
+/// deletes them from `recent` in one range.
+/// Reads see both tables and count a fix found in both once (a round interrupted by a crash
+/// leaves copies in both until it is done again). A fix whose time is below the boundary (late,
+/// or a retry of one already moved) goes to `positions` directly, unless either table has it.
+///
+/// `latest(device, …)` holds each device's latest moved fix and is updated by the moves, so a
+/// commit does not dirty its pages (every one of them, for 1,000 random devices); the writer
+/// keeps every device's latest fix in memory, loaded at open from `latest` and `recent`.
+/// `events` is keyed by (device, fence, kind, time), with an index on (device, time); `moves`
+/// holds the boundary of the last round begun.
 public final class SQLitePositionStore: PositionStore {
     let pool: DatabasePool
+    let readOnly: Bool
+    /// Fixes older than this (milliseconds before now, by fix time) are moved to `positions`.
+    let moveAfter: Int64
+    /// Devices per move transaction: bounds the time a move holds the writer, which goes with
+    /// the `positions` leaves it dirties (one or two a device) more than with its rows (when
+    /// the machine could not keep 19,900 devices at 1 Hz, slices of 2,000 rows from ~1,000
+    /// devices took 147 ms each).
+    let sliceDevices: Int
     /// Device name → id; filled from the table, extended after each commit that added devices.
     let ids = Mutex<[String: Int64]>([:])
+    /// Device name → its latest fix, over both tables (the writer's; a read-only store queries).
+    let latestFixes = Mutex<[String: StoredFix]>([:])
+    /// The fixes of `recent` and the round moving them; the lock is held through a move's and
+    /// retention's transactions, so neither writes rows the other has just removed.
+    let moves = Mutex(MoveState())
+
+    /// The fixes in `recent`, in memory, so that a move needs no scan of it.
+    struct MoveState {
+        /// Fixes below it are in the current round, or in `positions`; never decreases.
+        var boundary: Int64 = .min
+        /// Fixes at or above `boundary`, by device id.
+        var waiting: [Int64: [StoredFix]] = [:]
+        /// The least fix time in `waiting` (`Int64.max` when empty).
+        var oldestWaiting: Int64 = .max
+        /// The round: fixes below `boundary`, by device id ascending; `copied` devices are in
+        /// `positions`. Empty when no round is under way.
+        var round: [(id: Int64, fixes: [StoredFix])] = []
+        var copied = 0
+
+        mutating func wait(_ fix: StoredFix, id: Int64) {
+            waiting[id, default: []].append(fix)
+            oldestWaiting = min(oldestWaiting, fix.fixTime)
+        }
+
+        /// Begins a round of the fixes below `cut` in `waiting`.
+        mutating func begin(cut: Int64) {
+            boundary = max(boundary, cut)
+            var oldest = Int64.max
+            for (id, fixes) in waiting {
+                let old = fixes.filter { $0.fixTime < boundary }
+                guard !old.isEmpty else { oldest = min(oldest, fixes.lazy.map(\.fixTime).min() ?? .max); continue }
+                round.append((id, old))
+                let kept = fixes.filter { $0.fixTime >= boundary }
+                waiting[id] = kept.isEmpty ? nil : kept
+                oldest = min(oldest, kept.lazy.map(\.fixTime).min() ?? .max)
+            }
+            oldestWaiting = oldest
+            round.sort { $0.id < $1.id }
+            copied = 0
+        }
+
+        /// Forgets the fixes before `cut` (retention).
+        mutating func remove(before cut: Int64) {
+            for (id, fixes) in waiting {
+                let kept = fixes.filter { $0.fixTime >= cut }
+                waiting[id] = kept.isEmpty ? nil : kept
+            }
+            oldestWaiting = waiting.values.lazy.flatMap { $0 }.map(\.fixTime).min() ?? .max
+            for i in round.indices { round[i].fixes.removeAll { $0.fixTime < cut } }
+        }
+    }
 
     /// Opens (creating when absent) the database at `path`.
     /// - Parameters:
     ///   - readOnly: open without writing (`geo loadgen verify`; a replica); commits then fail.
     ///   - maximumPages: caps the file at this many pages (`PRAGMA max_page_count`; 4 KiB pages),
     ///     after which commits fail with SQLITE_FULL as on a full disk; nil for no cap.
-    public init(path: String, readOnly: Bool = false, maximumPages: Int? = nil) throws {
+    ///   - moveAfter: fixes older than this, by fix time, are moved from `recent` to `positions`.
+    ///   - sliceDevices: devices per move transaction.
+    public init(path: String, readOnly: Bool = false, maximumPages: Int? = nil, moveAfter: Duration = .seconds(10),
+                sliceDevices: Int = 200) throws {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
@@ -34,29 +111,51 @@ public final class SQLitePositionStore: PositionStore {
             if !readOnly { try db.execute(sql: "PRAGMA synchronous = FULL") }
             if let maximumPages { try db.execute(sql: "PRAGMA max_page_count = \(maximumPages)") }
         }
+        self.readOnly = readOnly
+        self.moveAfter = moveAfter.components.seconds * 1000 + moveAfter.components.attoseconds / 1_000_000_000_000_000
+        self.sliceDevices = sliceDevices
         pool = try DatabasePool(path: path, configuration: configuration)
         if !readOnly {
             try Self.migrate(pool)
-            // The writer's page cache, 64 MiB rather than SQLite's 2 MiB: 20,000 devices' fixes
-            // go to pages all over the (device, fix time) key, and with the small cache every
-            // batch read many of them back (pread was 3.5 % of the server's CPU samples under
-            // tracking.sh 19,900 devices, perf).
+            // The writer's page cache, 64 MiB rather than SQLite's 2 MiB: a move writes to
+            // pages all over the (device, fix time) key, and with the small cache it read many of
+            // them back (pread was 3.5 % of the server's CPU samples under tracking.sh 19,900
+            // devices, perf, when commits wrote there).
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -65536") }
         }
         let known = try pool.read { db in try Row.fetchAll(db, sql: "SELECT id, name FROM devices") }
         ids.withLock { map in for row in known { map[row["name"]] = row["id"] } }
+        if !readOnly {
+            let (latest, state) = try pool.read { db in
+                var state = MoveState()
+                state.boundary = try Int64.fetchOne(db, sql: "SELECT boundary FROM moves") ?? .min
+                let cut = state.boundary
+                for row in try Row.fetchAll(db, sql: "SELECT p.device_id, \(Self.columns) FROM recent p JOIN devices d ON d.id = p.device_id") {
+                    let id: Int64 = row[0], fix = Self.fix(row, from: 1)
+                    state.wait(fix, id: id)
+                }
+                // A round the last run began and did not finish: done again (a copy already made is skipped).
+                if state.oldestWaiting < cut { state.begin(cut: cut) }
+                return (try Self.latest(db, device: nil), state)
+            }
+            latestFixes.withLock { map in for fix in latest { map[fix.device] = fix } }
+            moves.withLock { $0 = state }
+        }
     }
 
     static func migrate(_ pool: DatabasePool) throws {
+        let fixColumns = """
+            device_id INTEGER NOT NULL, fix_time INTEGER NOT NULL, payload_hash INTEGER NOT NULL,
+            latitude REAL NOT NULL, longitude REAL NOT NULL, altitude REAL, accuracy REAL, speed REAL, course REAL,
+            received_at INTEGER NOT NULL, source TEXT NOT NULL
+            """
         try pool.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS devices (
                     id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, osmand_speed_unit TEXT NOT NULL DEFAULT 'mps');
-                CREATE TABLE IF NOT EXISTS positions (
-                    device_id INTEGER NOT NULL, fix_time INTEGER NOT NULL, payload_hash INTEGER NOT NULL,
-                    latitude REAL NOT NULL, longitude REAL NOT NULL, altitude REAL, accuracy REAL, speed REAL, course REAL,
-                    received_at INTEGER NOT NULL, source TEXT NOT NULL,
-                    PRIMARY KEY (device_id, fix_time, payload_hash)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS positions (\(fixColumns), PRIMARY KEY (device_id, fix_time, payload_hash)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS recent (\(fixColumns), PRIMARY KEY (fix_time, device_id, payload_hash)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS moves (boundary INTEGER NOT NULL);
                 CREATE TABLE IF NOT EXISTS latest (
                     device_id INTEGER PRIMARY KEY, fix_time INTEGER NOT NULL, payload_hash INTEGER NOT NULL,
                     latitude REAL NOT NULL, longitude REAL NOT NULL, altitude REAL, accuracy REAL, speed REAL, course REAL,
@@ -70,24 +169,38 @@ public final class SQLitePositionStore: PositionStore {
         }
     }
 
+    /// The columns of `positions`, `recent` and `latest`, in the order of their tables.
+    static let tableColumns = "device_id, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source"
+
+    static func insert(into table: String, _ db: Database) throws -> Statement {
+        try db.cachedStatement(sql: "INSERT INTO \(table) (\(tableColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+    }
+
+    /// Moves `latest` of the fix's device to it if it is later (an out-of-order fix never moves it back).
+    static func advanceLatest(_ db: Database) throws -> Statement {
+        try db.cachedStatement(sql: """
+            INSERT INTO latest (\(tableColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (device_id) DO UPDATE SET fix_time = excluded.fix_time, payload_hash = excluded.payload_hash,
+                latitude = excluded.latitude, longitude = excluded.longitude, altitude = excluded.altitude,
+                accuracy = excluded.accuracy, speed = excluded.speed, course = excluded.course,
+                received_at = excluded.received_at, source = excluded.source
+            WHERE excluded.fix_time > latest.fix_time
+            """)
+    }
+
+    static func arguments(_ row: StoredFix, id: Int64) -> StatementArguments {
+        [id, row.fixTime, row.payloadHash, row.latitude, row.longitude, row.altitude, row.accuracy, row.speed, row.course, row.receivedAt, row.source]
+    }
+
     public func commit(_ rows: [StoredFix]) throws -> Int {
         var added: [String: Int64] = [:]
         let known = ids.withLock { $0 }
-        let inserted = try pool.write { db -> Int in
-            var inserted = 0
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO positions (device_id, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                """)
-            let latest = try db.cachedStatement(sql: """
-                INSERT INTO latest (device_id, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (device_id) DO UPDATE SET fix_time = excluded.fix_time, payload_hash = excluded.payload_hash,
-                    latitude = excluded.latitude, longitude = excluded.longitude, altitude = excluded.altitude,
-                    accuracy = excluded.accuracy, speed = excluded.speed, course = excluded.course,
-                    received_at = excluded.received_at, source = excluded.source
-                WHERE excluded.fix_time > latest.fix_time
-                """)
+        let boundary = moves.withLock { $0.boundary }
+        var fresh: [(id: Int64, fix: StoredFix)] = []
+        try pool.write { db in
+            fresh = []
+            let toRecent = try Self.insert(into: "recent", db), toPositions = try Self.insert(into: "positions", db)
+            let inRecent = try db.cachedStatement(sql: "SELECT 1 FROM recent WHERE fix_time = ? AND device_id = ? AND payload_hash = ?")
             for row in rows {
                 let id: Int64
                 if let known = known[row.device] ?? added[row.device] {
@@ -97,18 +210,76 @@ public final class SQLitePositionStore: PositionStore {
                     id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE name = ?", arguments: [row.device])!
                     added[row.device] = id
                 }
-                let arguments: StatementArguments = [id, row.fixTime, row.payloadHash, row.latitude, row.longitude, row.altitude,
-                                                     row.accuracy, row.speed, row.course, row.receivedAt, row.source]
-                try insert.execute(arguments: arguments)
-                if db.changesCount > 0 {
-                    inserted += 1
-                    try latest.execute(arguments: arguments)
+                let arguments = Self.arguments(row, id: id)
+                let new: Bool
+                if row.fixTime >= boundary {
+                    try toRecent.execute(arguments: arguments)
+                    new = db.changesCount > 0
+                } else {
+                    // Below the round's boundary: late, or a retry of a fix that may be in either table.
+                    guard try Int64.fetchOne(inRecent, arguments: [row.fixTime, id, row.payloadHash]) == nil else { continue }
+                    try toPositions.execute(arguments: arguments)
+                    new = db.changesCount > 0
+                    if new { try Self.advanceLatest(db).execute(arguments: arguments) }
                 }
+                if new { fresh.append((id, row)) }
             }
-            return inserted
         }
         if !added.isEmpty { ids.withLock { $0.merge(added) { a, _ in a } } }
-        return inserted
+        moves.withLock { state in for (id, fix) in fresh where fix.fixTime >= boundary { state.wait(fix, id: id) } }
+        latestFixes.withLock { map in
+            for (_, fix) in fresh where map[fix.device].map({ fix.fixTime > $0.fixTime }) ?? true { map[fix.device] = fix }
+        }
+        return fresh.count
+    }
+
+    /// One transaction of moving fixes from `recent` to `positions`: begins a round when a fix
+    /// in `recent` is older than twice `moveAfter`, copies the next slice of the round's devices (and
+    /// advances their `latest`), or, the round copied, deletes it from `recent`. Called by the
+    /// group committer between batches. Returns the rows copied or deleted (0: nothing to do).
+    public func settle() throws -> Int {
+        guard !readOnly else { return 0 }
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        return try moves.withLock { state in
+            if state.round.isEmpty {
+                // A round once the oldest fix waited twice `moveAfter`, of those older than
+                // `moveAfter`: each round takes ≥ `moveAfter` of every device's fixes (10 at
+                // 1 Hz), where cutting as soon as one was older took what came during the
+                // last round, one fix a device (tracking.sh 2,000 devices: 4.9 KB written per fix).
+                guard state.oldestWaiting < now - 2 * moveAfter else { return 0 }
+                state.begin(cut: now - moveAfter)
+                let boundary = state.boundary
+                try pool.write { db in
+                    try db.execute(sql: "DELETE FROM moves")
+                    try db.execute(sql: "INSERT INTO moves (boundary) VALUES (?)", arguments: [boundary])
+                }
+            }
+            if state.copied < state.round.count {
+                let end = min(state.copied + sliceDevices, state.round.count)
+                let slice = state.round[state.copied..<end]
+                let rows = slice.reduce(0) { $0 + $1.fixes.count }
+                try pool.write { db in
+                    let toPositions = try Self.insert(into: "positions", db), latest = try Self.advanceLatest(db)
+                    for (id, fixes) in slice {
+                        for fix in fixes.sorted(by: { ($0.fixTime, $0.payloadHash) < ($1.fixTime, $1.payloadHash) }) {
+                            try toPositions.execute(arguments: Self.arguments(fix, id: id))
+                        }
+                        // The first of the latest fixes, as a commit keeps the first of equal times.
+                        if let last = fixes.min(by: { $0.fixTime > $1.fixTime }) { try latest.execute(arguments: Self.arguments(last, id: id)) }
+                    }
+                }
+                state.copied = end
+                return rows
+            }
+            let boundary = state.boundary
+            let deleted = try pool.write { db in
+                try db.execute(sql: "DELETE FROM recent WHERE fix_time < ?", arguments: [boundary])
+                return db.changesCount
+            }
+            state.round = []
+            state.copied = 0
+            return max(deleted, 1)
+        }
     }
 
     public func devices() throws -> [DeviceSettings] {
@@ -132,44 +303,63 @@ public final class SQLitePositionStore: PositionStore {
         ids.withLock { map in for row in known { map[row["name"]] = row["id"] } }
     }
 
+    /// A fix's columns, its device by name (`d`, of `devices`).
     static let columns = "d.name, p.fix_time, p.payload_hash, p.latitude, p.longitude, p.altitude, p.accuracy, p.speed, p.course, p.received_at, p.source"
 
-    static func fix(_ row: Row) -> StoredFix {
-        StoredFix(device: row[0], fixTime: row[1], payloadHash: row[2], latitude: row[3], longitude: row[4], altitude: row[5],
-                  accuracy: row[6], speed: row[7], course: row[8], receivedAt: row[9], source: row[10])
+    /// A row of `columns` from column `first` on as a fix.
+    static func fix(_ row: Row, from first: Int = 0) -> StoredFix {
+        StoredFix(device: row[first], fixTime: row[first + 1], payloadHash: row[first + 2], latitude: row[first + 3],
+                  longitude: row[first + 4], altitude: row[first + 5], accuracy: row[first + 6], speed: row[first + 7],
+                  course: row[first + 8], receivedAt: row[first + 9], source: row[first + 10])
     }
+
+    /// The fixes of one device (`?1`, its id) with `?2 <= fix_time < ?3`, over both tables: a
+    /// fix of `recent` already copied to `positions` (a round under way) counted once.
+    static let deviceFixes = """
+        SELECT \(tableColumns) FROM positions WHERE device_id = ?1 AND fix_time >= ?2 AND fix_time < ?3
+        UNION ALL
+        SELECT \(tableColumns) FROM recent r WHERE device_id = ?1 AND fix_time >= ?2 AND fix_time < ?3
+            AND NOT EXISTS (SELECT 1 FROM positions c WHERE c.device_id = r.device_id AND c.fix_time = r.fix_time AND c.payload_hash = r.payload_hash)
+        """
 
     public func positions(device: String, from: Int64, to: Int64, limit: Int) throws -> [StoredFix] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.columns) FROM positions p JOIN devices d ON d.id = p.device_id
-                WHERE d.name = ? AND p.fix_time >= ? AND p.fix_time < ? ORDER BY p.fix_time LIMIT ?
-                """, arguments: [device, from, to, limit]).map(Self.fix)
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE name = ?", arguments: [device]) else { return [] }
+            return try Row.fetchAll(db, sql: """
+                SELECT ?4, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source
+                FROM (\(Self.deviceFixes)) ORDER BY fix_time LIMIT ?5
+                """, arguments: [id, from, to, device, limit]).map { Self.fix($0) }
         }
+    }
+
+    /// The latest fix of every device (nil) or of one, from `latest` and `recent`: the fix of
+    /// greatest time (SQLite takes the other columns of an aggregate query with one `max()` from
+    /// the row holding the maximum, sqlite.org/lang_select.html#bareagg).
+    static func latest(_ db: Database, device: String?) throws -> [StoredFix] {
+        try Row.fetchAll(db, sql: """
+            SELECT d.name, max(p.fix_time), p.payload_hash, p.latitude, p.longitude, p.altitude, p.accuracy, p.speed, p.course, p.received_at, p.source
+            FROM (SELECT \(tableColumns) FROM latest UNION ALL SELECT \(tableColumns) FROM recent) p JOIN devices d ON d.id = p.device_id
+            WHERE ?1 IS NULL OR d.name = ?1 GROUP BY p.device_id
+            """, arguments: [device]).map { Self.fix($0) }
     }
 
     public func latest(device: String) throws -> StoredFix? {
-        try pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE d.name = ?",
-                             arguments: [device]).map(Self.fix)
-        }
+        if readOnly { return try pool.read { db in try Self.latest(db, device: device).first } }
+        return latestFixes.withLock { $0[device] }
     }
 
     public func latest(in box: BoundingBox) throws -> [StoredFix] {
-        let longitude = box.crossesAntimeridian ? "(p.longitude >= ? OR p.longitude <= ?)" : "(p.longitude >= ? AND p.longitude <= ?)"
-        return try pool.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
-                WHERE p.latitude >= ? AND p.latitude <= ? AND \(longitude) ORDER BY d.name
-                """, arguments: [box.south, box.north, box.west, box.east]).map(Self.fix)
-        }
+        let all = readOnly ? try pool.read { db in try Self.latest(db, device: nil) } : latestFixes.withLock { Array($0.values) }
+        return all.filter { fix in
+            let east = fix.longitude >= box.west, west = fix.longitude <= box.east
+            return fix.latitude >= box.south && fix.latitude <= box.north && (box.crossesAntimeridian ? east || west : east && west)
+        }.sorted { $0.device < $1.device }
     }
 
     public func count(device: String, fixTime: Int64) throws -> Int {
         try pool.read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM positions p JOIN devices d ON d.id = p.device_id WHERE d.name = ? AND p.fix_time = ?
-                """, arguments: [device, fixTime]) ?? 0
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE name = ?", arguments: [device]) else { return 0 }
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM (\(Self.deviceFixes))", arguments: [id, fixTime, fixTime + 1]) ?? 0
         }
     }
 
@@ -212,12 +402,17 @@ public final class SQLitePositionStore: PositionStore {
         }
     }
 
-    /// Deletes the fixes before `day`, device by device along the primary key (one range each),
-    /// in one transaction: commits wait for it.
+    /// Deletes the fixes before `day` from both tables (`positions` device by device along its
+    /// primary key, one range each; `recent` one range), in one transaction: commits and moves
+    /// wait for it.
     public func removeDays(before day: Int64) throws {
-        try pool.write { db in
-            try db.execute(sql: "DELETE FROM positions WHERE device_id IN (SELECT id FROM devices) AND fix_time < ?",
-                           arguments: [day * FixDay.milliseconds])
+        let cut = day * FixDay.milliseconds
+        try moves.withLock { state in
+            try pool.write { db in
+                try db.execute(sql: "DELETE FROM positions WHERE device_id IN (SELECT id FROM devices) AND fix_time < ?", arguments: [cut])
+                try db.execute(sql: "DELETE FROM recent WHERE fix_time < ?", arguments: [cut])
+            }
+            state.remove(before: cut)
         }
     }
 }

@@ -15,6 +15,10 @@ public final class TrackingMetrics: Sendable {
         var retentionFailures = 0
         var committedRows = 0
         var commitSeconds = 0.0
+        var settles = 0
+        var settledRows = 0
+        var settleSeconds = 0.0
+        var settleFailures = 0
         /// Batch sizes: counts of batches with at most 1, 10, 100, 500, 1000 rows, and more.
         var batchBuckets = [Int](repeating: 0, count: 6)
         /// Geofence events stored, by kind.
@@ -44,6 +48,14 @@ public final class TrackingMetrics: Sendable {
     func refusedUnknownDevice() { counters.withLock { $0.refusedUnknownDevices += 1 } }
     func commitFailed() { counters.withLock { $0.commitFailures += 1 } }
     func retentionFailed() { counters.withLock { $0.retentionFailures += 1 } }
+    func settleFailed() { counters.withLock { $0.settleFailures += 1 } }
+    func settled(rows: Int, seconds: Double) {
+        counters.withLock { c in
+            c.settles += 1
+            c.settledRows += rows
+            c.settleSeconds += seconds
+        }
+    }
 
     func fenceEvents(_ events: [FenceEvent]) {
         counters.withLock { c in for e in events { c.fenceEvents[e.kind.rawValue, default: 0] += 1 } }
@@ -92,6 +104,11 @@ public final class TrackingMetrics: Sendable {
         metric("tracking_retention_failures_total", "counter", "Retention passes the store refused (tried again at the next).",
                [("", "\(c.retentionFailures)")])
         metric("tracking_commit_seconds_total", "counter", "Time spent in successful commits.", [("", "\(c.commitSeconds)")])
+        metric("tracking_settles_total", "counter", "Store upkeep transactions between batches (SQLite: moves of fixes).", [("", "\(c.settles)")])
+        metric("tracking_settled_rows_total", "counter", "Rows those transactions wrote or deleted.", [("", "\(c.settledRows)")])
+        metric("tracking_settle_seconds_total", "counter", "Time the writer spent in them.", [("", "\(c.settleSeconds)")])
+        metric("tracking_settle_failures_total", "counter", "Upkeep transactions the store refused (tried again after the next batch).",
+               [("", "\(c.settleFailures)")])
         var cumulative = 0, buckets: [(String, String)] = []
         for (i, bound) in Self.batchBounds.enumerated() {
             cumulative += c.batchBuckets[i]

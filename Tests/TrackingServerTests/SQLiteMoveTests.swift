@@ -1,0 +1,132 @@
+import Foundation
+import GeoCore
+import GRDB
+import Testing
+@testable import TrackingServer
+
+/// `SQLitePositionStore`'s two tables: fixes appended to `recent`, moved by `settle` into the
+/// device-ordered `positions`; every read sees both, counting each fix once.
+@Suite struct SQLiteMoveTests {
+    static let now = Int64(Date().timeIntervalSince1970) * 1000
+
+    static func fix(_ device: String, _ time: Int64, latitude: Double = 52.5) -> StoredFix {
+        StoredFix(device: device, fixTime: time, payloadHash: time &* 31 &+ Int64(device.utf8.count), latitude: latitude, longitude: 13.4,
+                  speed: 3, receivedAt: now, source: "osmand")
+    }
+
+    /// Rows of each table, by raw SQL.
+    static func rows(_ store: SQLitePositionStore, _ table: String) throws -> Int {
+        try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? -1 }
+    }
+
+    /// Settles until the store has nothing left to move; the number of turns.
+    @discardableResult static func settleAll(_ store: SQLitePositionStore) throws -> Int {
+        var turns = 0
+        while try store.settle() > 0 { turns += 1 }
+        return turns
+    }
+
+    @Test func retryAfterTheMove_isNotDuplicated() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
+        let rows = ["a", "b", "c"].flatMap { d in (1...10).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
+        #expect(try store.commit(rows) == 30)
+        #expect(try Self.rows(store, "recent") == 30 && Self.rows(store, "positions") == 0)
+        // Slices of one device: three copies (the first begins the round), then the delete.
+        #expect(try Self.settleAll(store) == 4)
+        #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 30)
+        // The generator's retry of every fix, after the move: none new, none stored twice.
+        #expect(try store.commit(rows) == 0)
+        #expect(try store.commit(Array(rows.prefix(5)) + [Self.fix("a", Self.now - 200_000)]) == 1)
+        try Self.settleAll(store)
+        #expect(try Self.rows(store, "recent") + Self.rows(store, "positions") == 31)
+        for row in rows { #expect(try store.count(device: row.device, fixTime: row.fixTime) == 1) }
+        #expect(try store.positions(device: "a", from: 0, to: .max, limit: 100).count == 11)
+    }
+
+    @Test func history_acrossBothTables_isCompleteAndOrdered() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .seconds(3600), sliceDevices: 1)
+        // Two hours of one fix a minute, committed out of order in three batches, with a second
+        // device between them: the first hour is moved, the second stays in `recent`.
+        let times = (0..<120).map { Self.now - 7_200_000 + Int64($0) * 60_000 + 1 }
+        var shuffled = times
+        var generator = SystemRandomNumberGenerator()
+        shuffled.shuffle(using: &generator)
+        for part in 0..<3 {
+            let slice = shuffled[(part * 40)..<(part * 40 + 40)]
+            #expect(try store.commit(slice.map { Self.fix("car", $0) } + slice.map { Self.fix("van", $0 + 7) }) == 80)
+        }
+        try Self.settleAll(store)
+        let recent = try Self.rows(store, "recent"), moved = try Self.rows(store, "positions")
+        #expect(recent > 0 && moved > 0 && recent + moved == 240)
+        let history = try store.positions(device: "car", from: 0, to: .max, limit: 1000)
+        #expect(history.map(\.fixTime) == times)
+        #expect(history.allSatisfy { $0.device == "car" })
+        // A range across the tables' boundary, and the limit.
+        let middle = try store.positions(device: "car", from: times[50], to: times[70], limit: 1000)
+        #expect(middle.map(\.fixTime) == Array(times[50..<70]))
+        #expect(try store.positions(device: "car", from: times[55], to: .max, limit: 10).map(\.fixTime) == Array(times[55..<65]))
+        #expect(try store.positions(device: "nobody", from: 0, to: .max, limit: 10).isEmpty)
+    }
+
+    @Test func lateFix_doesNotMoveLatestBack_beforeOrAfterTheMove_norAfterReopening() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.sqlite").path
+        let newest = Self.fix("car", Self.now - 30_000, latitude: 1)
+        do {
+            let store = try SQLitePositionStore(path: path, moveAfter: .zero)
+            #expect(try store.commit([newest, Self.fix("car", Self.now - 90_000, latitude: 2)]) == 2)
+            #expect(try store.latest(device: "car") == newest)
+            try Self.settleAll(store)
+            #expect(try Self.rows(store, "recent") == 0)
+            // Late: below the moved boundary, straight to `positions`.
+            #expect(try store.commit([Self.fix("car", Self.now - 60_000, latitude: 3), Self.fix("bus", Self.now - 70_000, latitude: 4)]) == 2)
+            #expect(try Self.rows(store, "recent") == 0)
+            #expect(try store.latest(device: "car") == newest)
+            #expect(try store.latest(device: "bus")?.latitude == 4)
+            #expect(try store.latest(in: BoundingBox(south: 0, west: 13, north: 2, east: 14)) == [newest])
+        }
+        let reopened = try SQLitePositionStore(path: path)
+        #expect(try reopened.latest(device: "car") == newest)
+        #expect(try reopened.latest(device: "bus")?.latitude == 4)
+        let readOnly = try SQLitePositionStore(path: path, readOnly: true)
+        #expect(try readOnly.latest(device: "car") == newest)
+        #expect(try reopened.positions(device: "car", from: 0, to: .max, limit: 10).map(\.latitude) == [2, 3, 1])
+    }
+
+    @Test func reopenedAfterAnInterruptedMove_answersEveryFixOnce_thenFinishesIt() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.sqlite").path
+        let rows = ["a", "b", "c", "d"].flatMap { d in (1...5).map { Self.fix(d, Self.now - 50_000 + Int64($0) * 1000) } }
+        do {
+            let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3600))
+            #expect(try store.commit(rows) == 20)
+            // A crash between a round's copy of devices a and b and its delete: rows in both tables.
+            try store.pool.write { db in
+                try db.execute(sql: "INSERT INTO positions SELECT * FROM recent WHERE device_id IN (SELECT id FROM devices WHERE name IN ('a', 'b'))")
+                try db.execute(sql: "INSERT INTO moves (boundary) VALUES (?)", arguments: [Self.now])
+            }
+            #expect(try Self.rows(store, "positions") == 10 && Self.rows(store, "recent") == 20)
+        }
+        let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3600))
+        func answersEachOnce() throws {
+            for row in rows { #expect(try store.count(device: row.device, fixTime: row.fixTime) == 1) }
+            for d in ["a", "b", "c", "d"] {
+                #expect(try store.positions(device: d, from: 0, to: .max, limit: 100).map(\.fixTime) == rows.filter { $0.device == d }.map(\.fixTime))
+            }
+        }
+        try answersEachOnce()
+        // A retry of a copied fix while the round is under way: stored nowhere again.
+        #expect(try store.commit([rows[0], rows[19]]) == 0)
+        // The reopened store finishes the round (its boundary, not its own hour's cut).
+        try Self.settleAll(store)
+        #expect(try Self.rows(store, "positions") == 20 && Self.rows(store, "recent") == 0)
+        try answersEachOnce()
+        #expect(try store.latest(device: "d") == rows[19])
+    }
+}
