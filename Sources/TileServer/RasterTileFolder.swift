@@ -33,8 +33,9 @@ public struct RasterTileFolder {
     /// Shapes and draws the painter's labels; nil draws none.
     public var text: TextRenderer?
     #endif
-    /// Draws a block in place of the painter: a style through `MapSnapshotter` and
-    /// `StyleCamera(block:pixelRatio:)`; nil draws with the painter.
+    /// Draws a block in place of the painter: a style through a `Map` and
+    /// `StyleCamera(block:pixelRatio:)` (``styleBlocks(_:options:data:glyphRange:warn:)``);
+    /// nil draws with the painter. Called for one block at a time, in ``render(_:zoom:)``.
     public var drawBlock: ((Metatile) throws -> Pixmap)?
 
     /// - Throws: `TileServerError` `.nothingToDraw` when an archive states no bounds or a file

@@ -11,12 +11,17 @@ extension RasterTileFolder {
     /// `geo snapshot --style default` draws there (`MapSnapshotter(scheme:…)`,
     /// `StyleCamera(block:pixelRatio:)` at pixel ratio 1). Labels are in the glyph ranges
     /// `glyphRange` makes (nil: none, a warning per range); each block's warnings go to `warn`.
+    /// One ``Map`` draws every block (``render(_:zoom:)`` draws one block at a time), so the
+    /// decoded tiles, the features each layer keeps of them, placed labels and shaped text
+    /// carry from block to block.
     public static func styleBlocks(_ scheme: DefaultStyle.Scheme, options: DefaultStyle.Options, data: any MapSource,
                                    glyphRange: ((String, UInt32) throws -> [UInt8])?,
                                    warn: @escaping (String) -> Void) -> (Metatile) throws -> Pixmap {
-        { block in
-            let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: data, camera: StyleCamera(block: block, pixelRatio: 1),
-                                              glyphRange: glyphRange).snapshot()
+        var map: Map?
+        return { block in
+            let drawing = try map ?? Map(scheme: scheme, options: options, data: data, glyphRange: glyphRange)
+            map = drawing
+            let snapshot = try drawing.snapshot(camera: StyleCamera(block: block, pixelRatio: 1))
             snapshot.warnings.forEach(warn)
             return snapshot.image
         }
@@ -24,18 +29,21 @@ extension RasterTileFolder {
 
     /// What draws one block with a style file whose one vector source `data` serves, for
     /// ``drawBlock``; the style's other URLs (sprite, glyphs, GeoJSON, raster tiles) are read
-    /// from the files `resources` resolves them to, as `geo snapshot --style` reads them.
-    /// Each block's warnings go to `warn`.
+    /// from the files `resources` resolves them to, as `geo snapshot --style` reads them, by
+    /// one ``Map`` for every block as above. Each block's warnings go to `warn`.
     /// - Throws: `TileServerError` `.invalidStyle` ("has N vector sources") when the style has
     ///   not exactly one vector source to hand `data` to.
     public static func styleBlocks(_ style: StyleDocument, data: any MapSource, resources: StyleResourcePaths,
                                    warn: @escaping (String) -> Void) throws(TileServerError) -> (Metatile) throws -> Pixmap {
         let vector = style.sources.filter { $0.value.type == "vector" }.map(\.key)
         guard vector.count == 1 else { throw TileServerError(.invalidStyle, "has \(vector.count) vector sources") }
+        var map: Map?
         return { block in
-            let snapshot = try MapSnapshotter(style: style, sources: [vector[0]: data], camera: StyleCamera(block: block, pixelRatio: 1)) { url in
+            let drawing = try map ?? Map(style: style, sources: [vector[0]: data]) { url in
                 try resources.load(url) { try FileDescriptor.readContents(of: $0, limit: $1) }
-            }.snapshot()
+            }
+            map = drawing
+            let snapshot = try drawing.snapshot(camera: StyleCamera(block: block, pixelRatio: 1))
             snapshot.warnings.forEach(warn)
             return snapshot.image
         }
