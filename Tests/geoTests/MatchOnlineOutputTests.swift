@@ -7,21 +7,34 @@ import RoadNetwork
 import Testing
 import TraceFiles
 
+/// A straight 800 m residential street a–b, its matcher, and a trace along it: a fix every
+/// 100 m, 10 s apart, 3 m north of the street, the fourth entry unread (nil).
+struct StraightStreetTrace {
+    let matcher: MapMatcher
+    let a: Coordinate, b: Coordinate
+    let entries: [TracePoint?]
+
+    init() throws {
+        var map = AsciiRoadMap("a       b", gridSize: 100)
+        map.way("ab", ["highway": "residential"])
+        matcher = try MapMatcher(graph: map.graph(profile: .car).graph)
+        let a = try #require(map.coordinate("a")), b = try #require(map.coordinate("b"))
+        let start = Date(timeIntervalSince1970: 1_767_225_600)
+        var entries: [TracePoint?] = (0...8).map { k in
+            let onStreet = a.coordinate(at: .meters(Double(k) * 100), facing: a.bearing(to: b))
+            return TracePoint(coordinate: onStreet.coordinate(at: .meters(3), facing: .degrees(0)),
+                              time: start.addingTimeInterval(Double(k) * 10))
+        }
+        entries[3] = nil
+        (self.a, self.b, self.entries) = (a, b, entries)
+    }
+}
+
 /// `geo match --online`'s writer: one line per entry in input order, an unread entry's line with
 /// nothing published, fixes along a straight 800 m street matched onto it.
 @Test func writeOnline_oneLinePerEntry_inOrder() throws {
-    var map = AsciiRoadMap("a       b", gridSize: 100)
-    map.way("ab", ["highway": "residential"])
-    let matcher = try MapMatcher(graph: map.graph(profile: .car).graph)
-    let a = try #require(map.coordinate("a")), b = try #require(map.coordinate("b"))
-    let start = Date(timeIntervalSince1970: 1_767_225_600)
-    // A fix every 100 m, 10 s apart, 3 m north of the street; the fourth entry unread.
-    var entries: [TracePoint?] = (0...8).map { k in
-        let onStreet = a.coordinate(at: .meters(Double(k) * 100), facing: a.bearing(to: b))
-        return TracePoint(coordinate: onStreet.coordinate(at: .meters(3), facing: .degrees(0)),
-                          time: start.addingTimeInterval(Double(k) * 10))
-    }
-    entries[3] = nil
+    let trace = try StraightStreetTrace()
+    let (matcher, a, b, entries) = (trace.matcher, trace.a, trace.b, trace.entries)
     var sink: any ByteSink = MemorySink()
     try MatchOutput.writeOnline(entries, matcher: matcher, to: &sink)
     let text = String(decoding: try #require(sink as? MemorySink).bytes, as: UTF8.self)

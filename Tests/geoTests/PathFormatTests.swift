@@ -31,18 +31,9 @@ import TraceFiles
 /// A match in each format ends in one newline; the JSON is OSRM's `/match` shape with one
 /// tracepoint per entry (null for the unread one), the GeoJSON and GPX hold the matched line.
 @Test func pathFormat_match_eachFormatEndsInANewline() throws {
-    var map = AsciiRoadMap("a       b", gridSize: 100)
-    map.way("ab", ["highway": "residential"])
-    let matcher = try MapMatcher(graph: map.graph(profile: .car).graph)
-    let a = try #require(map.coordinate("a")), b = try #require(map.coordinate("b"))
-    let start = Date(timeIntervalSince1970: 1_767_225_600)
-    // A fix every 100 m, 10 s apart, 3 m north of the street; the fourth entry unread.
-    var entries: [TracePoint?] = (0...8).map { k in
-        let onStreet = a.coordinate(at: .meters(Double(k) * 100), facing: a.bearing(to: b))
-        return TracePoint(coordinate: onStreet.coordinate(at: .meters(3), facing: .degrees(0)), time: start.addingTimeInterval(Double(k) * 10))
-    }
-    entries[3] = nil
-    let result = matcher.match(entries.compactMap(\.self))
+    let trace = try StraightStreetTrace()
+    let entries = trace.entries
+    let result = trace.matcher.match(entries.compactMap(\.self))
     let json = PathFormat.json.bytes(of: result, entries: entries)
     #expect(json.last == UInt8(ascii: "\n") && json.filter { $0 == UInt8(ascii: "\n") }.count == 1)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
