@@ -39,7 +39,7 @@ extension StylePainter {
                 for sheet in SpriteIndex.sheets(style.sprite) {
                     let jsonURL = SpriteIndex.url(sheet, pixelRatio: camera.pixelRatio, ext: "json")
                     do {
-                        let json = try JSONDecoder().decode(JSONValue.self, from: Data(try load(jsonURL)))
+                        let json = try JSONValue(parsing: try load(jsonURL))
                         let png = try PNG.decode(try load(SpriteIndex.url(sheet, pixelRatio: camera.pixelRatio, ext: "png")))
                         let (entries, outside) = SpriteIndex.entries(json, prefix: sheet.prefix, sheetWidth: png.width, sheetHeight: png.height)
                         problems += outside.map { "sprite \(jsonURL): \($0)" }

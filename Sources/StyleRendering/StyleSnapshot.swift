@@ -270,7 +270,7 @@ struct StylePainter {
     private mutating func loadTileJSON(_ name: String, _ source: StyleSource) -> StyleResources.TileSetup? {
         guard let url = source.url else { return nil }
         do {
-            let json = try JSONDecoder().decode(JSONValue.self, from: Data(try load(url)))
+            let json = try JSONValue(parsing: try load(url))
             guard case .object(let o) = json else { throw StyleRenderError("TileJSON is not an object") }
             let tiles: [String] = if case .array(let a)? = o["tiles"] { a.compactMap { if case .string(let s) = $0 { s } else { nil } } } else { [] }
             let minZ: Double = if case .number(let n)? = o["minzoom"] { n } else { source.minZoom }

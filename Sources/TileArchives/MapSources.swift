@@ -55,7 +55,7 @@ public enum MapSources {
 
     /// A metadata JSON text as an object; nil when it is not one.
     static func object(_ text: String) -> [String: JSONValue]? {
-        guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return nil }
+        guard case .object(let object)? = try? JSONValue(parsing: Array(text.utf8)) else { return nil }
         return object
     }
 }

@@ -121,7 +121,7 @@ enum TileDocuments {
 
     /// A JSON text as an object; nil when it is not one.
     static func object(_ bytes: [UInt8]) -> [String: JSONValue]? {
-        guard case .object(let o)? = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else { return nil }
+        guard case .object(let o)? = try? JSONValue(parsing: bytes) else { return nil }
         return o
     }
 }

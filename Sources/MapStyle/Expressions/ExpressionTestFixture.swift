@@ -25,19 +25,11 @@ public enum ExpressionTestFixture {
     /// gives `{"error": "…"}`.
     /// - Throws: ``ExpressionFixtureError`` when the bytes are not a JSON object.
     public static func run(_ bytes: Data) throws(ExpressionFixtureError) -> String {
-        let fixture: [String: JSONValue]
-        do {
-            guard case .object(let o) = try JSONDecoder().decode(JSONValue.self, from: bytes) else {
-                throw ExpressionFixtureError(message: "the fixture is not a JSON object")
-            }
-            fixture = o
-        } catch let error as ExpressionFixtureError {
-            throw error
-        } catch {
-            // Foundation's decoder does not say where the text breaks; GeoCore's scanner does.
-            let place = JSONSyntaxError(locatingIn: [UInt8](bytes)).map { "\($0)" } ?? "\(error)"
-            throw ExpressionFixtureError(message: "the fixture is not JSON: \(place)")
+        let json: JSONValue
+        do { json = try JSONValue(parsing: [UInt8](bytes)) } catch {
+            throw ExpressionFixtureError(message: "the fixture is not JSON: \(error)")
         }
+        guard case .object(let fixture) = json else { throw ExpressionFixtureError(message: "the fixture is not a JSON object") }
         let property = PropertySpecification(json: fixture["propertySpec"])
         var globalState: [String: ExpressionValue] = [:]
         if case .object(let state)? = fixture["globalState"] { globalState = state.mapValues(ExpressionValue.init) }

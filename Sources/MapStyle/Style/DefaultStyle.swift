@@ -79,7 +79,7 @@ public enum DefaultStyle {
     /// - Throws: `StyleDocumentError` only if the embedded text were not JSON (a test guards it).
     public static func json(_ scheme: Scheme, options: Options = Options()) throws(StyleDocumentError) -> JSONValue {
         let day: JSONValue
-        do { day = try JSONDecoder().decode(JSONValue.self, from: Data(dayText.utf8)) } catch {
+        do { day = try JSONValue(parsing: Array(dayText.utf8)) } catch {
             throw StyleDocumentError(path: "", message: "the embedded default style is not JSON")
         }
         return showing(options, in: scheme == .day ? day : night(from: day))

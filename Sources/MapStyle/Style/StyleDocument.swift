@@ -51,10 +51,9 @@ public struct StyleDocument: Sendable {
         }
         let json: JSONValue
         do {
-            json = try JSONDecoder().decode(JSONValue.self, from: data)
+            json = try JSONValue(parsing: [UInt8](data))
         } catch {
-            let at = JSONSyntaxError(locatingIn: [UInt8](data)).map { " at \($0)" } ?? ""
-            throw StyleDocumentError(path: "", message: "not JSON\(at)")
+            throw StyleDocumentError(path: "", message: "not JSON at \(error)")
         }
         try self.init(json: json)
     }

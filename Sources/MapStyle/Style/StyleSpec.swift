@@ -19,8 +19,7 @@ public struct StyleSpec: Sendable {
 
     private init() {
         var table: [String: [String: JSONValue]] = [:]
-        if let data = Optional(Data(styleSpecJSON.utf8)),
-           let root = try? JSONDecoder().decode(JSONValue.self, from: data),
+        if let root = try? JSONValue(parsing: Array(styleSpecJSON.utf8)),
            case .object(let sections)? = root.member("sections") {
             for (name, body) in sections {
                 if case .object(let entries) = body { table[name] = entries }
