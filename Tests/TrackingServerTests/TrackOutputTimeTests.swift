@@ -1,3 +1,5 @@
+import GeoBase
+import GeoCore
 import Testing
 @testable import TrackingServer
 
@@ -11,4 +13,31 @@ import Testing
     #expect(TrackOutput.iso8601(1_751_414_399_001) == "2025-07-01T23:59:59.001Z")
     #expect(TrackOutput.iso8601(-1) == "1969-12-31T23:59:59.999Z")
     #expect(TrackOutput.iso8601(-86_400_000) == "1969-12-31T00:00:00.000Z")
+}
+
+/// `TrackOutput.geoJSON` against GeoCore's `GeoJSON` model encoded by Foundation's `JSONEncoder`
+/// with sorted keys (what the read API and /live printed before): the same bytes, for fixes with
+/// and without each measurement, names that need escaping, and numbers of every magnitude.
+@Test func geoJSON_theBytesTheGeoJSONModelEncodes() throws {
+    var random = SplitMix64(seed: 35)
+    let fixes = (0..<200).map { k -> StoredFix in
+        func maybe(_ scale: Double) -> Double? { k % 3 == 0 ? nil : random.uniform(-1, 1) * scale }
+        return StoredFix(device: k % 2 == 0 ? "phone \"\(k)\"\n" : "tracker-\(k)", fixTime: 1_767_225_600_000 + Int64(k) * 1_001,
+                         payloadHash: Int64(k), latitude: k == 4 ? 1e-7 : random.uniform(-90, 90), longitude: k == 4 ? -0.5 : random.uniform(-180, 180),
+                         altitude: maybe(9000), accuracy: maybe(50).map(abs), speed: k == 7 ? 0 : maybe(40).map(abs),
+                         course: maybe(180).map { $0 + 180 }, receivedAt: 0, source: k % 5 == 0 ? "teltonika" : "osmand")
+    }
+    let features = fixes.map { f -> GeoJSONFeature in
+        var properties: [String: JSONValue] = ["time": .string(TrackOutput.iso8601(f.fixTime)), "device": .string(f.device), "source": .string(f.source)]
+        if let v = f.altitude { properties["altitude"] = .number(v) }
+        if let v = f.accuracy { properties["accuracy"] = .number(v) }
+        if let v = f.speed { properties["speed"] = .number(v) }
+        if let v = f.course { properties["course"] = .number(v) }
+        return GeoJSONFeature(geometry: .point(GeoJSONPosition(Coordinate(uncheckedLatitude: f.latitude, longitude: f.longitude))), properties: properties)
+    }
+    let expected = String(decoding: GeoJSON.featureCollection(features).encoded(), as: UTF8.self)
+    let written = String(decoding: TrackOutput.geoJSON(fixes), as: UTF8.self)
+    let firstDifference = zip(written.utf8, expected.utf8).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(written.utf8.count, expected.utf8.count)
+    #expect(written == expected, "from byte \(firstDifference): \(String(decoding: Array(written.utf8).dropFirst(firstDifference).prefix(60), as: UTF8.self)) vs \(String(decoding: Array(expected.utf8).dropFirst(firstDifference).prefix(60), as: UTF8.self))")
+    #expect(String(decoding: TrackOutput.geoJSON([]), as: UTF8.self) == String(decoding: GeoJSON.featureCollection([]).encoded(), as: UTF8.self))
 }
