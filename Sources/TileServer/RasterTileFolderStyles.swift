@@ -17,14 +17,7 @@ extension RasterTileFolder {
     public static func styleBlocks(_ scheme: DefaultStyle.Scheme, options: DefaultStyle.Options, data: any MapSource,
                                    glyphRange: ((String, UInt32) throws -> [UInt8])?,
                                    warn: @escaping (String) -> Void) -> (Metatile) throws -> Pixmap {
-        var map: Map?
-        return { block in
-            let drawing = try map ?? Map(scheme: scheme, options: options, data: data, glyphRange: glyphRange)
-            map = drawing
-            let snapshot = try drawing.snapshot(camera: StyleCamera(block: block, pixelRatio: 1))
-            snapshot.warnings.forEach(warn)
-            return snapshot.image
-        }
+        blocks(warn: warn) { try Map(scheme: scheme, options: options, data: data, glyphRange: glyphRange) }
     }
 
     /// What draws one block with a style file whose one vector source `data` serves, for
@@ -37,11 +30,18 @@ extension RasterTileFolder {
                                    warn: @escaping (String) -> Void) throws(TileServerError) -> (Metatile) throws -> Pixmap {
         let vector = style.sources.filter { $0.value.type == "vector" }.map(\.key)
         guard vector.count == 1 else { throw TileServerError(.invalidStyle, "has \(vector.count) vector sources") }
-        var map: Map?
-        return { block in
-            let drawing = try map ?? Map(style: style, sources: [vector[0]: data]) { url in
+        return blocks(warn: warn) {
+            try Map(style: style, sources: [vector[0]: data]) { url in
                 try resources.load(url) { try FileDescriptor.readContents(of: $0, limit: $1) }
             }
+        }
+    }
+
+    /// Draws each block with the one map `makeMap` makes for the first, its warnings to `warn`.
+    private static func blocks(warn: @escaping (String) -> Void, _ makeMap: @escaping () throws -> Map) -> (Metatile) throws -> Pixmap {
+        var map: Map?
+        return { block in
+            let drawing = try map ?? makeMap()
             map = drawing
             let snapshot = try drawing.snapshot(camera: StyleCamera(block: block, pixelRatio: 1))
             snapshot.warnings.forEach(warn)
