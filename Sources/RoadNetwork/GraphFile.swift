@@ -1,25 +1,27 @@
 public import GeoBase
 import ZlibCompression
 
-/// The binary graph file format, version 3 (version 1 had no `notStartPoint` edge flag, so
+/// The binary graph file format, version 4 (version 1 had no `notStartPoint` edge flag, so
 /// its ferries would be start points; version 2 had no OSM node ids for shape points, which
-/// map matching reports; older files are refused and must be extracted again).
+/// map matching reports; version 3 had no spatial grid, which every reader then built; older
+/// files are refused and must be extracted again).
 ///
 /// ```
 /// offset  size  field
 ///  0      4     magic "LKRG"
-///  4      4     format version, UInt32 little-endian (3)
+///  4      4     format version, UInt32 little-endian (4)
 ///  8      8     payload length in bytes, UInt64
 /// 16      4     CRC-32 (IEEE 802.3, zlib's `crc32`) of the payload
 /// 20      4     reserved, zero
 /// 24      …     payload: profile name, turn costs, then every column as
-///               UInt64 element count + raw little-endian elements, 8-byte aligned
+///               UInt64 element count + raw little-endian elements, 8-byte aligned; last
+///               the spatial index's grid at its default cell size (`SpatialIndex.Grid`)
 /// ```
 /// Columns are stored exactly as they sit in memory, so decoding is a bounds-checked
 /// copy per column (milliseconds for a city) and never parses text.
 enum GraphFile {
     static let magic: [UInt8] = Array("LKRG".utf8)
-    static let version: UInt32 = 3
+    static let version: UInt32 = 4
     static let headerSize = 24
 }
 
@@ -106,6 +108,10 @@ extension RoadGraph {
         w.column(ContiguousArray(restrictions.map(\.from.rawValue)))
         w.column(ContiguousArray(restrictions.map(\.to.rawValue)))
         w.column(ContiguousArray(restrictions.map(\.kind.rawValue)))
+        let grid = grid ?? SpatialIndex.Grid(graph: self, cellSize: SpatialIndex.defaultCellSize)
+        w.align()
+        w.double(grid.cellSize); w.double(grid.referenceLatitude)
+        w.column(grid.cellKeys); w.column(grid.cellStarts); w.column(grid.cellItems); w.column(grid.pieceOffsets)
 
         var out: [UInt8] = GraphFile.magic
         withUnsafeBytes(of: GraphFile.version.littleEndian) { out.append(contentsOf: $0) }
@@ -242,6 +248,13 @@ extension RoadGraph {
                 }
                 restrictions.append(TurnRestriction(from: RoadGraph.EdgeID(from[i]), to: RoadGraph.EdgeID(to[i]), kind: kind))
             }
+            r.align()
+            let cellSize = try r.double("the spatial grid"), referenceLatitude = try r.double("the spatial grid")
+            let grid = SpatialIndex.Grid(cellSize: cellSize, referenceLatitude: referenceLatitude,
+                                         cellKeys: try r.column(UInt64.self, "the grid's cells"),
+                                         cellStarts: try r.column(UInt32.self, "the grid's rows"),
+                                         cellItems: try r.column(UInt32.self, "the grid's items"),
+                                         pieceOffsets: try r.column(Double.self, "the grid's offsets"))
             try self.init(
                 profileName: profileName, turnCosts: turnCosts,
                 nodeLatitudes: nodeLatitudes, nodeLongitudes: nodeLongitudes, nodeOSMIDs: nodeOSMIDs,
@@ -254,7 +267,7 @@ extension RoadGraph {
                 shapeOffsets: shapeOffsets, shapeLatitudes: shapeLatitudes, shapeLongitudes: shapeLongitudes,
                 shapeOSMIDs: shapeOSMIDs,
                 segmentLengths: segmentLengths, segmentWayIDs: segmentWayIDs, segmentNames: segmentNames,
-                segmentClasses: segmentClasses, names: names, restrictions: restrictions)
+                segmentClasses: segmentClasses, names: names, restrictions: restrictions, grid: grid)
         } catch {
             var e = error
             // Reader offsets are payload-relative; report file offsets.

@@ -127,11 +127,16 @@ public struct RoadGraph: Sendable {
     // Turn restrictions, sorted by `from` edge.
     @usableFromInline package let restrictions: ContiguousArray<TurnRestriction>
 
+    /// The spatial index's grid at its default cell size, when the graph was read from a file
+    /// (format 4 stores it); `SpatialIndex(graph:)` takes it instead of building one.
+    package let grid: SpatialIndex.Grid?
+
     /// Assembles a graph from its columns, checking every cross-reference and every value the
     /// queries compute with (positions within WGS84's range, finite non-negative costs,
     /// lengths and penalties, finite bearings, sorted turn restrictions, turn costs
     /// `TurnCostModel.isValid`), whatever a file's CRC says (and, under GEO_INTERNAL_CHECKS,
-    /// every invariant: `_checkInvariants()`). The builder's and the file reader's way in;
+    /// every invariant: `_checkInvariants()`) and a stored spatial grid
+    /// (`SpatialIndex.Grid.validate`). The builder's and the file reader's way in;
     /// tests use it to assemble deliberately broken graphs.
     /// - Throws: `RoadNetworkError.corrupt` naming the first broken cross-reference.
     /// - Complexity: O(nodes + edges + shape points + restrictions).
@@ -153,7 +158,7 @@ public struct RoadGraph: Sendable {
         segmentLengths: ContiguousArray<Double>,
         segmentWayIDs: ContiguousArray<Int64>, segmentNames: ContiguousArray<UInt32>,
         segmentClasses: ContiguousArray<UInt8>, names: [String],
-        restrictions: ContiguousArray<TurnRestriction>
+        restrictions: ContiguousArray<TurnRestriction>, grid: SpatialIndex.Grid? = nil
     ) throws(RoadNetworkError) {
         let n = nodeLatitudes.count, e = edgeTargets.count, s = segmentLengths.count
         // The message is an autoclosure: building it per element cost more than the checks.
@@ -212,6 +217,7 @@ public struct RoadGraph: Sendable {
             try check(k == 0 || restrictions[k - 1].from <= r.from, "turn restrictions are not sorted by edge at \(k)")
         }
         try check(turnCosts.isValid, "the turn costs are negative, not numbers or over a day")
+        try grid?.validate(shapeOffsets: shapeOffsets)
         self.profileName = profileName
         self.turnCosts = turnCosts
         self.nodeLatitudes = nodeLatitudes
@@ -244,6 +250,7 @@ public struct RoadGraph: Sendable {
         self.segmentClasses = segmentClasses
         self.names = names
         self.restrictions = restrictions
+        self.grid = grid
         _checkInvariants()
     }
 }

@@ -45,83 +45,169 @@ public struct SpatialIndex: Sendable {
     let segmentEdges: ContiguousArray<UInt32> // 2 per segment: along, against (UInt32.max if absent)
     let pieceOffsets: ContiguousArray<Double> // metres from the segment's first point, per shape point
 
-    /// Builds the index.
+    /// The cell edge `init(graph:)` uses and graph files store the grid for, metres.
+    public static let defaultCellSize = 64.0
+
+    /// Builds the index, or takes the grid a graph file stored for this cell size (format 4:
+    /// the cell lists are the costly part, a sort of every shape piece by cell — 19 % of
+    /// `geo match` on a 15 MB graph — so `geo extract` builds them once, as OSRM's extract
+    /// writes its R-tree).
     /// - Parameters:
     ///   - graph: the graph to index.
     ///   - cellSize: grid cell edge; about the typical query radius works best.
-    /// - Complexity: O(P log P) for P shape pieces.
-    public init(graph: RoadGraph, cellSize: Distance = .meters(64)) {
+    /// - Complexity: O(P) with the graph's stored grid, else O(P log P) for P shape pieces.
+    public init(graph: RoadGraph, cellSize: Distance = .meters(SpatialIndex.defaultCellSize)) {
+        let size = max(cellSize.meters, 1)
+        if let grid = graph.grid, grid.cellSize == size {
+            self.init(graph: graph, grid: grid)
+        } else {
+            self.init(graph: graph, grid: Grid(graph: graph, cellSize: size))
+        }
+    }
+
+    private init(graph: RoadGraph, grid: Grid) {
         self.graph = graph
-        self.cellSize = max(cellSize.meters, 1)
-        let lat0: Double
-        if let box = graph.boundingBox { lat0 = (box.south + box.north) / 2 } else { lat0 = 0 }
-        referenceLatitude = lat0
-        let metric = LocalFrame(origin: Coordinate(uncheckedLatitude: lat0, longitude: 0))
-        cellLatitude = self.cellSize / metric.metersPerDegreeLatitude
-        cellLongitude = self.cellSize / metric.metersPerDegreeLongitude
-
+        cellSize = grid.cellSize
+        referenceLatitude = grid.referenceLatitude
+        (cellLatitude, cellLongitude) = grid.cellDegrees
+        cellKeys = grid.cellKeys
+        cellStarts = grid.cellStarts
+        cellItems = grid.cellItems
+        pieceOffsets = grid.pieceOffsets
         var pieceSegments = ContiguousArray<UInt32>(repeating: UInt32.max, count: graph.shapeLatitudes.count)
-        var entries: [(key: UInt64, piece: UInt32)] = []
-        entries.reserveCapacity(graph.shapeLatitudes.count * 2)
         for s in 0..<graph.segmentCount {
-            let lo = Int(graph.shapeOffsets[s]), hi = Int(graph.shapeOffsets[s + 1])
-            for i in lo..<(hi - 1) {
-                pieceSegments[i] = UInt32(s)
-                let y0 = degrees(graph.shapeLatitudes[i]) / cellLatitude, x0 = degrees(graph.shapeLongitudes[i]) / cellLongitude
-                let y1 = degrees(graph.shapeLatitudes[i + 1]) / cellLatitude, x1 = degrees(graph.shapeLongitudes[i + 1]) / cellLongitude
-                // Walk the piece in steps shorter than a cell and add each step's box of cells.
-                let steps = max(1, Int((max(abs(x1 - x0), abs(y1 - y0))).rounded(.up)))
-                var last: UInt64 = UInt64.max
-                for k in 0..<steps {
-                    let ta = Double(k) / Double(steps), tb = Double(k + 1) / Double(steps)
-                    let ya = y0 + (y1 - y0) * ta, yb = y0 + (y1 - y0) * tb
-                    let xa = x0 + (x1 - x0) * ta, xb = x0 + (x1 - x0) * tb
-                    for cy in Int(min(ya, yb).rounded(.down))...Int(max(ya, yb).rounded(.down)) {
-                        for cx in Int(min(xa, xb).rounded(.down))...Int(max(xa, xb).rounded(.down)) {
-                            let key = SpatialIndex.key(cx, cy)
-                            if key != last { entries.append((key, UInt32(i))); last = key }
-                        }
-                    }
-                }
-            }
+            for i in Int(graph.shapeOffsets[s])..<(Int(graph.shapeOffsets[s + 1]) - 1) { pieceSegments[i] = UInt32(s) }
         }
-        // Pieces were entered in increasing order, so a stable sort by key is the order by
-        // (key, piece).
-        entries = SpatialIndex.stablySortedByKey(entries)
-        var keys = ContiguousArray<UInt64>(), starts = ContiguousArray<UInt32>(), items = ContiguousArray<UInt32>()
-        items.reserveCapacity(entries.count)
-        for e in entries {
-            if keys.last != e.key {
-                keys.append(e.key)
-                starts.append(UInt32(items.count))
-            } else if items.last == e.piece {
-                continue
-            }
-            items.append(e.piece)
-        }
-        starts.append(UInt32(items.count))
-        cellKeys = keys
-        cellStarts = starts
-        cellItems = items
         self.pieceSegments = pieceSegments
-
         var segmentEdges = ContiguousArray<UInt32>(repeating: UInt32.max, count: graph.segmentCount * 2)
         for e in 0..<graph.edgeCount {
             let reversed = graph.edgeFlags[e] & RoadGraph.EdgeFlags.reversed.rawValue != 0
             segmentEdges[Int(graph.edgeSegments[e]) * 2 + (reversed ? 1 : 0)] = UInt32(e)
         }
         self.segmentEdges = segmentEdges
-
-        var offsets = ContiguousArray<Double>(repeating: 0, count: graph.shapeLatitudes.count)
-        for s in 0..<graph.segmentCount {
-            let lo = Int(graph.shapeOffsets[s]), hi = Int(graph.shapeOffsets[s + 1])
-            for i in (lo + 1)..<hi {
-                offsets[i] = offsets[i - 1] + segmentLength(lat1: graph.shapeLatitudes[i - 1], lon1: graph.shapeLongitudes[i - 1],
-                                                            lat2: graph.shapeLatitudes[i], lon2: graph.shapeLongitudes[i])
-            }
-        }
-        pieceOffsets = offsets
         _checkInvariants()
+    }
+
+    /// What is costly to build of an index and stored in graph files: the cell size and
+    /// reference latitude, the sparse grid (sorted cell keys, CSR rows of pieces) and the
+    /// metres along each segment at each shape point.
+    package struct Grid: Sendable {
+        package let cellSize: Double
+        package let referenceLatitude: Double
+        package let cellKeys: ContiguousArray<UInt64>
+        package let cellStarts: ContiguousArray<UInt32>
+        package let cellItems: ContiguousArray<UInt32>
+        package let pieceOffsets: ContiguousArray<Double>
+
+        /// Degrees per cell, north–south and east–west.
+        var cellDegrees: (Double, Double) {
+            let metric = LocalFrame(origin: Coordinate(uncheckedLatitude: referenceLatitude, longitude: 0))
+            return (cellSize / metric.metersPerDegreeLatitude, cellSize / metric.metersPerDegreeLongitude)
+        }
+
+        /// A grid as a graph file stores it; `RoadGraph`'s initializer checks it (`validate`).
+        package init(cellSize: Double, referenceLatitude: Double, cellKeys: ContiguousArray<UInt64>, cellStarts: ContiguousArray<UInt32>,
+                     cellItems: ContiguousArray<UInt32>, pieceOffsets: ContiguousArray<Double>) {
+            self.cellSize = cellSize
+            self.referenceLatitude = referenceLatitude
+            self.cellKeys = cellKeys
+            self.cellStarts = cellStarts
+            self.cellItems = cellItems
+            self.pieceOffsets = pieceOffsets
+        }
+
+        /// Checks the grid against the graph's (already checked) shape offsets, so that no
+        /// query can index out of range or compute with a non-finite cell, whatever a file's
+        /// CRC says.
+        /// - Throws: `RoadNetworkError.corrupt` naming the first broken value.
+        /// - Complexity: O(cells + items + shape points).
+        func validate(shapeOffsets: ContiguousArray<UInt32>) throws(RoadNetworkError) {
+            func check(_ ok: Bool, _ what: @autoclosure () -> String) throws(RoadNetworkError) {
+                if !ok { throw RoadNetworkError(.corrupt, "spatial grid: " + what()) }
+            }
+            try check(cellSize.isFinite && cellSize >= 1 && cellSize <= 1e6, "cell size \(cellSize) m")
+            try check(referenceLatitude.isFinite && abs(referenceLatitude) <= 90, "reference latitude \(referenceLatitude)")
+            try check(cellStarts.count == cellKeys.count + 1 && cellStarts.first == 0 && cellStarts.last.map(Int.init) == cellItems.count,
+                      "cell rows do not span the items")
+            for c in cellKeys.indices {
+                try check(c == 0 || cellKeys[c - 1] < cellKeys[c], "cell keys are not increasing at \(c)")
+                try check(cellStarts[c] < cellStarts[c + 1], "cell \(c) is empty")
+            }
+            let points = Int(shapeOffsets.last ?? 0)
+            try check(pieceOffsets.count == points, "\(pieceOffsets.count) offsets for \(points) shape points")
+            var isPiece = [Bool](repeating: false, count: points)
+            for s in 0..<(shapeOffsets.count - 1) {
+                let lo = Int(shapeOffsets[s]), hi = Int(shapeOffsets[s + 1])
+                try check(pieceOffsets[lo] == 0, "segment \(s) does not start at 0 m")
+                for i in lo..<(hi - 1) {
+                    isPiece[i] = true
+                    try check(pieceOffsets[i + 1].isFinite && pieceOffsets[i] <= pieceOffsets[i + 1], "offsets decrease at point \(i + 1)")
+                }
+            }
+            for item in cellItems { try check(Int(item) < points && isPiece[Int(item)], "item \(item) is not the first point of a piece") }
+        }
+
+        /// Builds the grid: each piece (consecutive shape points) is entered into the cells
+        /// along it, then the entries are sorted by cell.
+        /// - Complexity: O(P log P) for P shape pieces.
+        init(graph: RoadGraph, cellSize: Double) {
+            self.cellSize = cellSize
+            if let box = graph.boundingBox { referenceLatitude = (box.south + box.north) / 2 } else { referenceLatitude = 0 }
+            let metric = LocalFrame(origin: Coordinate(uncheckedLatitude: referenceLatitude, longitude: 0))
+            let cellLatitude = cellSize / metric.metersPerDegreeLatitude
+            let cellLongitude = cellSize / metric.metersPerDegreeLongitude
+            var entries: [(key: UInt64, piece: UInt32)] = []
+            entries.reserveCapacity(graph.shapeLatitudes.count * 2)
+            for s in 0..<graph.segmentCount {
+                let lo = Int(graph.shapeOffsets[s]), hi = Int(graph.shapeOffsets[s + 1])
+                for i in lo..<(hi - 1) {
+                    let y0 = degrees(graph.shapeLatitudes[i]) / cellLatitude, x0 = degrees(graph.shapeLongitudes[i]) / cellLongitude
+                    let y1 = degrees(graph.shapeLatitudes[i + 1]) / cellLatitude, x1 = degrees(graph.shapeLongitudes[i + 1]) / cellLongitude
+                    // Walk the piece in steps shorter than a cell and add each step's box of cells.
+                    let steps = max(1, Int((max(abs(x1 - x0), abs(y1 - y0))).rounded(.up)))
+                    var last: UInt64 = UInt64.max
+                    for k in 0..<steps {
+                        let ta = Double(k) / Double(steps), tb = Double(k + 1) / Double(steps)
+                        let ya = y0 + (y1 - y0) * ta, yb = y0 + (y1 - y0) * tb
+                        let xa = x0 + (x1 - x0) * ta, xb = x0 + (x1 - x0) * tb
+                        for cy in Int(min(ya, yb).rounded(.down))...Int(max(ya, yb).rounded(.down)) {
+                            for cx in Int(min(xa, xb).rounded(.down))...Int(max(xa, xb).rounded(.down)) {
+                                let key = SpatialIndex.key(cx, cy)
+                                if key != last { entries.append((key, UInt32(i))); last = key }
+                            }
+                        }
+                    }
+                }
+            }
+            // Pieces were entered in increasing order, so a stable sort by key is the order by
+            // (key, piece).
+            entries = SpatialIndex.stablySortedByKey(entries)
+            var keys = ContiguousArray<UInt64>(), starts = ContiguousArray<UInt32>(), items = ContiguousArray<UInt32>()
+            items.reserveCapacity(entries.count)
+            for e in entries {
+                if keys.last != e.key {
+                    keys.append(e.key)
+                    starts.append(UInt32(items.count))
+                } else if items.last == e.piece {
+                    continue
+                }
+                items.append(e.piece)
+            }
+            starts.append(UInt32(items.count))
+            cellKeys = keys
+            cellStarts = starts
+            cellItems = items
+
+            var offsets = ContiguousArray<Double>(repeating: 0, count: graph.shapeLatitudes.count)
+            for s in 0..<graph.segmentCount {
+                let lo = Int(graph.shapeOffsets[s]), hi = Int(graph.shapeOffsets[s + 1])
+                for i in (lo + 1)..<hi {
+                    offsets[i] = offsets[i - 1] + segmentLength(lat1: graph.shapeLatitudes[i - 1], lon1: graph.shapeLongitudes[i - 1],
+                                                                lat2: graph.shapeLatitudes[i], lon2: graph.shapeLongitudes[i])
+                }
+            }
+            pieceOffsets = offsets
+        }
     }
 
     #if GEO_INTERNAL_CHECKS

@@ -196,7 +196,8 @@ import Testing
 
 /// `g` assembled again from its columns through the file reader's checks, with some replaced.
 private func reassembled(_ g: RoadGraph, turnCosts: TurnCostModel? = nil, nodeLatitudes: ContiguousArray<Int32>? = nil,
-                         edgeWeights: ContiguousArray<Float>? = nil, shapeOffsets: ContiguousArray<UInt32>? = nil) throws(RoadNetworkError) -> RoadGraph {
+                         edgeWeights: ContiguousArray<Float>? = nil, shapeOffsets: ContiguousArray<UInt32>? = nil,
+                         grid: SpatialIndex.Grid? = nil) throws(RoadNetworkError) -> RoadGraph {
     try RoadGraph(
         profileName: g.profileName, turnCosts: turnCosts ?? g.turnCosts,
         nodeLatitudes: nodeLatitudes ?? g.nodeLatitudes, nodeLongitudes: g.nodeLongitudes, nodeOSMIDs: g.nodeOSMIDs,
@@ -208,7 +209,7 @@ private func reassembled(_ g: RoadGraph, turnCosts: TurnCostModel? = nil, nodeLa
         edgeStartBearings: g.edgeStartBearings, edgeEndBearings: g.edgeEndBearings,
         shapeOffsets: shapeOffsets ?? g.shapeOffsets, shapeLatitudes: g.shapeLatitudes, shapeLongitudes: g.shapeLongitudes,
         shapeOSMIDs: g.shapeOSMIDs, segmentLengths: g.segmentLengths, segmentWayIDs: g.segmentWayIDs, segmentNames: g.segmentNames,
-        segmentClasses: g.segmentClasses, names: g.names, restrictions: g.restrictions)
+        segmentClasses: g.segmentClasses, names: g.names, restrictions: g.restrictions, grid: grid ?? g.grid)
 }
 
 /// Columns a file with a valid CRC may still get wrong: each a `.corrupt` error naming the
@@ -233,6 +234,27 @@ private func reassembled(_ g: RoadGraph, turnCosts: TurnCostModel? = nil, nodeLa
     }
     let nanTurns = TurnCostModel(turnPenalty: .seconds(7.5), turnBias: .nan, oncomingTurnPenalty: .seconds(2), uTurnPenalty: .seconds(20))
     #expect(message { () throws(RoadNetworkError) in try reassembled(g, turnCosts: nanTurns) } == "the turn costs are negative, not numbers or over a day")
+}
+
+/// A stored spatial grid a file with a valid CRC may still get wrong: a `.corrupt` error, never
+/// a trap or a query out of range.
+@Test func graphFile_brokenSpatialGrid_isACorruptError() throws {
+    let g = try RoadGraph(serialized: crossroads().graph.serialized())
+    let grid = try #require(g.grid)
+    func message(_ change: (inout (size: Double, latitude: Double, items: ContiguousArray<UInt32>, offsets: ContiguousArray<Double>)) -> Void) -> String? {
+        var parts = (size: grid.cellSize, latitude: grid.referenceLatitude, items: grid.cellItems, offsets: grid.pieceOffsets)
+        change(&parts)
+        let broken = SpatialIndex.Grid(cellSize: parts.size, referenceLatitude: parts.latitude, cellKeys: grid.cellKeys,
+                                       cellStarts: grid.cellStarts, cellItems: parts.items, pieceOffsets: parts.offsets)
+        do { _ = try reassembled(g, grid: broken); return nil } catch { return error.code == .corrupt ? error.message : "\(error.code)" }
+    }
+    #expect(message { _ in } == nil)
+    #expect(message { $0.size = 0 } == "spatial grid: cell size 0.0 m")
+    #expect(message { $0.latitude = .nan } == "spatial grid: reference latitude nan")
+    #expect(message { $0.items[0] = UInt32(g.shapeLatitudes.count) } == "spatial grid: item \(g.shapeLatitudes.count) is not the first point of a piece")
+    #expect(message { $0.items[0] = g.shapeOffsets[1] - 1 } == "spatial grid: item \(g.shapeOffsets[1] - 1) is not the first point of a piece")
+    #expect(message { $0.offsets[1] = .nan } == "spatial grid: offsets decrease at point 1")
+    #expect(message { $0.offsets.removeLast() } == "spatial grid: \(g.shapeLatitudes.count - 1) offsets for \(g.shapeLatitudes.count) shape points")
 }
 
 // MARK: Spatial index
@@ -291,6 +313,30 @@ private func randomGridGraph(seed: UInt64) -> RoadGraph {
             for (a, b) in zip(fast, fast.dropFirst()) { #expect(a.distance <= b.distance) }
         }
     }
+}
+
+/// A graph read from a file takes the grid `geo extract` stored (format 4) instead of building
+/// one, and answers every query exactly as an index built from the graph in memory; a graph
+/// in memory has none, and another cell size is built as before.
+@Test(.onOwnThread) func spatialIndex_storedGridAnswersAsTheBuiltIndex() throws {
+    let built = randomGridGraph(seed: 5)
+    #expect(built.grid == nil)
+    let read = try RoadGraph(serialized: built.serialized())
+    let stored = try #require(read.grid)
+    let fresh = SpatialIndex(graph: built), loaded = SpatialIndex(graph: read)
+    #expect(stored.cellSize == SpatialIndex.defaultCellSize)
+    #expect(loaded.cellKeys == fresh.cellKeys && loaded.cellStarts == fresh.cellStarts && loaded.cellItems == fresh.cellItems)
+    #expect(loaded.pieceOffsets == fresh.pieceOffsets && loaded.pieceSegments == fresh.pieceSegments && loaded.segmentEdges == fresh.segmentEdges)
+    #expect(loaded.cellLatitude == fresh.cellLatitude && loaded.cellLongitude == fresh.cellLongitude)
+    var rng = SeededGenerator(state: 42)
+    for _ in 0..<200 {
+        let p = Coordinate(uncheckedLatitude: 43.5995 + Double.random(in: 0...0.019, using: &rng),
+                           longitude: 7.3995 + Double.random(in: 0...0.024, using: &rng))
+        let r = Distance(meters: Double.random(in: 1...250, using: &rng))
+        #expect(loaded.edges(near: p, within: r) == fresh.edges(near: p, within: r), "at \(p) r \(r)")
+    }
+    let other = SpatialIndex(graph: read, cellSize: .meters(40))
+    #expect(other.cellSize == 40 && other.cellKeys == SpatialIndex(graph: built, cellSize: .meters(40)).cellKeys)
 }
 
 @Test func spatialIndex_snapsPartWayWithFraction() throws {
