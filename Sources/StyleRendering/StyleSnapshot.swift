@@ -78,6 +78,8 @@ struct StylePainter {
     var sprites: [String: SpriteImage]? = nil
     /// Glyph ranges and placed labels (SymbolPainting.swift).
     var symbols = SymbolState()
+    /// The properties of the layer being drawn that are the same for every feature, evaluated.
+    let propertyValues = PropertyValues()
     /// Under a tilted camera, the canvas and transform not in use: the image and its
     /// perspective while the ground is drawn, the ground and its view from above otherwise.
     private var tilt: (canvas: Canvas, screen: ScreenTransform, onGround: Bool)?
@@ -356,4 +358,37 @@ struct StylePainter {
 
 extension Double {
     func clamped(_ lo: Double, _ hi: Double) -> Double { Swift.min(Swift.max(self, lo), hi) }
+}
+
+/// The paint and layout values of one layer at a snapshot's zoom that do not depend on the
+/// feature, evaluated on first use and kept while that layer is drawn (a line layer asks for a
+/// dozen properties per feature); the properties that depend on it, looked up once.
+final class PropertyValues {
+    enum Entry {
+        case value(ExpressionValue)
+        /// A property whose value depends on the feature.
+        case perFeature(StyleProperty)
+    }
+
+    private var layer = ""
+    private var paint: [String: Entry] = [:], layout: [String: Entry] = [:]
+
+    /// Property `name` of `layer` (paint or layout) at `zoom`: its value when it is the same
+    /// for every feature, else the property to evaluate per feature.
+    func entry(_ layer: StyleLayer, _ name: String, paint isPaint: Bool, zoom: Double) -> Entry {
+        if layer.id != self.layer {
+            self.layer = layer.id
+            paint.removeAll(keepingCapacity: true)
+            layout.removeAll(keepingCapacity: true)
+        }
+        if let held = isPaint ? paint[name] : layout[name] { return held }
+        let entry: Entry
+        if let p = isPaint ? layer.paint(name) : layer.layout(name) {
+            entry = p.isFeatureDependent ? .perFeature(p) : .value(p.evaluate(zoom: zoom))
+        } else {
+            entry = .value(.null)
+        }
+        if isPaint { paint[name] = entry } else { layout[name] = entry }
+        return entry
+    }
 }
