@@ -141,8 +141,10 @@ extension StylePainter {
                     let t = l2 > 0 ? (((p.x - a.x) * v.x + (p.y - a.y) * v.y) / l2).clamped(0, 1) : 0
                     let s = wa == wb ? t : t / wb / ((1 - t) / wa + t / wb)
                     let dx = p.x - (a.x + v.x * s), dy = p.y - (a.y + v.y * s)
-                    let d = (dx * dx + dy * dy).squareRoot()
-                    guard d < 1 else { continue }
+                    // Squared distances of 1 or more cover nothing (nor does a distance of 1).
+                    let q = dx * dx + dy * dy
+                    guard q < 1 else { continue }
+                    let d = q.squareRoot()
                     let k = (y - y0) * w + (x - x0)
                     alpha[k] = max(alpha[k], Float(1 - Self.smoothstep(0, 1, d)))
                 }
@@ -241,19 +243,27 @@ extension StylePainter {
             let tileZoom = tile.map { Double($0.z) } ?? floorZoom
             let overscale = pow(2, max(0, floorZoom - tileZoom))
             let sharpOffset = overscale <= 16 ? 15 * pr * pow(2, zoom - floorZoom) : 0
-            var mesh = LineMesh()
-            mesh.tileUnit = 512 * pow(2, zoom - tileZoom) * pr / 8192
-            for line in tileLines where line.count >= 2 {
-                mesh.add(project(line, shift), polygon: f.kind == .polygon, join: join, cap: cap,
-                         miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset)
-            }
             let clip = f.tile == nil && tile != nil ? clipRect(tile!) : canvas.clip
-            canvas.withPixmap { image in
-                var box = (minX: 0, minY: 0, maxX: image.width, maxY: image.height)
-                if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(image.width, clip.maxX), min(image.height, clip.maxY)) }
-                shading.fill(mesh, into: &image, clip: box)
+            var box = (minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height)
+            if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(canvas.width, clip.maxX), min(canvas.height, clip.maxY)) }
+            let batch = PendingLines(shading: shading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
+            if pendingLines?.continues(with: batch) != true {
+                drawPendingLines()
+                pendingLines = batch
             }
+            for line in tileLines where line.count >= 2 {
+                pendingLines!.mesh.add(project(line, shift), polygon: f.kind == .polygon, join: join, cap: cap,
+                                       miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset)
+            }
+            if !batch.joinable { drawPendingLines() }
         }
+    }
+
+    /// Shades the lines gathered in ``pendingLines`` and empties it.
+    mutating func drawPendingLines() {
+        guard let pending = pendingLines else { return }
+        pendingLines = nil
+        canvas.withPixmap { pending.shading.fill(pending.mesh, into: &$0, clip: pending.clip) }
     }
 
     /// Circles shaded per pixel as MapLibre's circle shader does: the disc and its stroke
