@@ -12,10 +12,14 @@ import Darwin
 /// Background, fill, line and circle layers, with MapLibre GL's meaning of each paint property
 /// (spec v8 "Layers"); sizes are CSS pixels, multiplied by the pixel ratio.
 extension StylePainter {
-    /// A property's value for a feature (its default where the layer does not set it).
+    /// A property's value for a feature (its default where the layer does not set it). A value
+    /// the same for every feature is evaluated once per layer and snapshot (``PropertyValues``).
     func value(_ layer: StyleLayer, _ name: String, _ f: RenderFeature? = nil, paint: Bool = true) -> ExpressionValue {
-        let p = paint ? layer.paint(name) : layer.layout(name)
-        return p?.evaluate(zoom: zoom, feature: f?.expressionFeature, tile: f?.tile) ?? .null
+        let held = propertyValues.entry(layer, name, paint: paint, zoom: zoom)
+        switch held {
+        case .value(let v): return v
+        case .perFeature(let p): return p.evaluate(zoom: zoom, feature: f?.expressionFeature, tile: f?.tile)
+        }
     }
 
     func number(_ layer: StyleLayer, _ name: String, _ f: RenderFeature? = nil, paint: Bool = true) -> Double {
@@ -120,13 +124,27 @@ extension StylePainter {
             guard sx0 <= sx1, sy0 <= sy1 else { continue }
             let v = b - a, l2 = v.x * v.x + v.y * v.y
             let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1
+            // Pixel centres within 1 of the segment lie within 1 of its line: on each row,
+            // |v.x · (y − a.y) − v.y · (x − a.x)| < |v|, an interval of x (a pixel to spare).
+            let vLength = l2.squareRoot(), steep = abs(v.y) * 64 > vLength
             for y in sy0...sy1 {
-                for x in sx0...sx1 {
+                var lo = sx0, hi = sx1
+                if steep {
+                    let cy = Double(y) + 0.5
+                    let mid = a.x + v.x * (cy - a.y) / v.y, half = vLength / abs(v.y)
+                    lo = max(sx0, LineShading.floor(mid - half - 0.5) - 1)
+                    hi = min(sx1, LineShading.ceil(mid + half - 0.5) + 1)
+                    guard lo <= hi else { continue }
+                }
+                for x in lo...hi {
                     let p = Point(x: Double(x) + 0.5, y: Double(y) + 0.5)
                     let t = l2 > 0 ? (((p.x - a.x) * v.x + (p.y - a.y) * v.y) / l2).clamped(0, 1) : 0
                     let s = wa == wb ? t : t / wb / ((1 - t) / wa + t / wb)
-                    let d = (p - (a + v * s)).length
-                    guard d < 1 else { continue }
+                    let dx = p.x - (a.x + v.x * s), dy = p.y - (a.y + v.y * s)
+                    // Squared distances of 1 or more cover nothing (nor does a distance of 1).
+                    let q = dx * dx + dy * dy
+                    guard q < 1 else { continue }
+                    let d = q.squareRoot()
                     let k = (y - y0) * w + (x - x0)
                     alpha[k] = max(alpha[k], Float(1 - Self.smoothstep(0, 1, d)))
                 }
@@ -225,19 +243,27 @@ extension StylePainter {
             let tileZoom = tile.map { Double($0.z) } ?? floorZoom
             let overscale = pow(2, max(0, floorZoom - tileZoom))
             let sharpOffset = overscale <= 16 ? 15 * pr * pow(2, zoom - floorZoom) : 0
-            var mesh = LineMesh()
-            mesh.tileUnit = 512 * pow(2, zoom - tileZoom) * pr / 8192
-            for line in tileLines where line.count >= 2 {
-                mesh.add(project(line, shift), polygon: f.kind == .polygon, join: join, cap: cap,
-                         miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset)
-            }
             let clip = f.tile == nil && tile != nil ? clipRect(tile!) : canvas.clip
-            canvas.withPixmap { image in
-                var box = (minX: 0, minY: 0, maxX: image.width, maxY: image.height)
-                if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(image.width, clip.maxX), min(image.height, clip.maxY)) }
-                shading.fill(mesh, into: &image, clip: box)
+            var box = (minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height)
+            if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(canvas.width, clip.maxX), min(canvas.height, clip.maxY)) }
+            let batch = PendingLines(shading: shading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
+            if pendingLines?.continues(with: batch) != true {
+                drawPendingLines()
+                pendingLines = batch
             }
+            for line in tileLines where line.count >= 2 {
+                pendingLines!.mesh.add(project(line, shift), polygon: f.kind == .polygon, join: join, cap: cap,
+                                       miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset)
+            }
+            if !batch.joinable { drawPendingLines() }
         }
+    }
+
+    /// Shades the lines gathered in ``pendingLines`` and empties it.
+    mutating func drawPendingLines() {
+        guard let pending = pendingLines else { return }
+        pendingLines = nil
+        canvas.withPixmap { pending.shading.fill(pending.mesh, into: &$0, clip: pending.clip) }
     }
 
     /// Circles shaded per pixel as MapLibre's circle shader does: the disc and its stroke

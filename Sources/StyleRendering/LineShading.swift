@@ -78,6 +78,10 @@ struct LineShading {
         // Across the line the pattern shows at most its own height plus a pixel each side.
         let across = pattern.map { _ in min(outset, (Double(th) * patternPixel + patternPad) / 2) / (Double(th) * patternPixel) } ?? 0
         let t = tex?.bytes ?? [0, 0, 0, 0]
+        // A pixel at full coverage of an opaque colour takes the colour's bytes (what the blend
+        // below gives when nothing of the pixel is kept).
+        let solid: (UInt8, UInt8, UInt8, UInt8)? = color.3 == 1 && !dashed && tex == nil
+            ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil
         image.withUnsafeMutableBytes { bytes in
             var k = 0
             while k + 2 < mesh.triangles.count {
@@ -86,49 +90,70 @@ struct LineShading {
                 var area = (px[b] - px[a]) * (py[c] - py[a]) - (py[b] - py[a]) * (px[c] - px[a])
                 if abs(area) < 1e-12 { continue }
                 if area < 0 { swap(&b, &c); area = -area }
-                let x0 = max(clip.minX, Int((min(px[a], px[b], px[c]) - 0.5).rounded(.up)))
-                let x1 = min(clip.maxX - 1, Int((max(px[a], px[b], px[c]) - 0.5).rounded(.down)))
-                let y0 = max(clip.minY, Int((min(py[a], py[b], py[c]) - 0.5).rounded(.up)))
-                let y1 = min(clip.maxY - 1, Int((max(py[a], py[b], py[c]) - 0.5).rounded(.down)))
+                // The triangle's vertices and varyings, read once.
+                let ax = px[a], ay = py[a], bx = px[b], by = py[b], cx = px[c], cy = py[c]
+                let nxa = nx[a], nxb = nx[b], nxc = nx[c], nya = ny[a], nyb = ny[b], nyc = ny[c]
+                let ga = gamma[a], gb = gamma[b], gc = gamma[c], da = dist[a], db = dist[b], dc = dist[c]
+                // Without a round vertex the varying's x is 0: the distance is |y| · outset.
+                let straight = nxa == 0 && nxb == 0 && nxc == 0
+                let x0 = max(clip.minX, Self.ceil(min(ax, bx, cx) - 0.5))
+                let x1 = min(clip.maxX - 1, Self.floor(max(ax, bx, cx) - 0.5))
+                let y0 = max(clip.minY, Self.ceil(min(ay, by, cy) - 0.5))
+                let y1 = min(clip.maxY - 1, Self.floor(max(ay, by, cy) - 0.5))
                 guard x0 <= x1, y0 <= y1 else { continue }
                 // Edge functions, and whether a pixel centre exactly on an edge counts (a rule
                 // that gives a shared edge to exactly one of its two triangles).
-                let ab = (dx: px[b] - px[a], dy: py[b] - py[a]), bc = (dx: px[c] - px[b], dy: py[c] - py[b]), ca = (dx: px[a] - px[c], dy: py[a] - py[c])
+                let ab = (dx: bx - ax, dy: by - ay), bc = (dx: cx - bx, dy: cy - by), ca = (dx: ax - cx, dy: ay - cy)
                 let tlAB = ab.dy > 0 || (ab.dy == 0 && ab.dx < 0), tlBC = bc.dy > 0 || (bc.dy == 0 && bc.dx < 0), tlCA = ca.dy > 0 || (ca.dy == 0 && ca.dx < 0)
                 let inv = 1 / area
                 for y in y0...y1 {
                     let sy = Double(y) + 0.5
-                    // The row's span within the triangle (a pixel either side kept for the edge
-                    // tests below), so long thin triangles cost their area, not their bounds.
+                    // The row's span within the triangle, so long thin triangles cost their
+                    // area, not their bounds: the pixels whose centres lie in it, give or take
+                    // ``spanSlack`` (far more than the rounding of the span or of the edge tests
+                    // below, which decide).
                     var lo = Double.infinity, hi = -Double.infinity
-                    Self.span(px[a], py[a], px[b], py[b], sy, &lo, &hi)
-                    Self.span(px[b], py[b], px[c], py[c], sy, &lo, &hi)
-                    Self.span(px[c], py[c], px[a], py[a], sy, &lo, &hi)
+                    Self.span(ax, ay, bx, by, sy, &lo, &hi)
+                    Self.span(bx, by, cx, cy, sy, &lo, &hi)
+                    Self.span(cx, cy, ax, ay, sy, &lo, &hi)
                     guard lo <= hi else { continue }
-                    let xa = max(x0, Int((lo - 0.5).rounded(.down)) - 1), xb = min(x1, Int((hi - 0.5).rounded(.up)) + 1)
+                    let xa = max(x0, Self.ceil(lo - 0.5 - Self.spanSlack)), xb = min(x1, Self.floor(hi - 0.5 + Self.spanSlack))
                     guard xa <= xb else { continue }
+                    let rowA = bc.dx * (sy - by), rowB = ca.dx * (sy - cy), rowC = ab.dx * (sy - ay)
                     for x in xa...xb {
                         let sx = Double(x) + 0.5
-                        let wa = bc.dx * (sy - py[b]) - bc.dy * (sx - px[b])
-                        let wb = ca.dx * (sy - py[c]) - ca.dy * (sx - px[c])
-                        let wc = ab.dx * (sy - py[a]) - ab.dy * (sx - px[a])
+                        let wa = rowA - bc.dy * (sx - bx)
+                        let wb = rowB - ca.dy * (sx - cx)
+                        let wc = rowC - ab.dy * (sx - ax)
                         guard wa > 0 || (wa == 0 && tlBC), wb > 0 || (wb == 0 && tlCA), wc > 0 || (wc == 0 && tlAB) else { continue }
                         let la = wa * inv, lb = wb * inv, lc = wc * inv
-                        let vx = la * nx[a] + lb * nx[b] + lc * nx[c], vy = la * ny[a] + lb * ny[b] + lc * ny[c]
-                        let d = (vx * vx + vy * vy).squareRoot() * outset
-                        let blur = self.blur * (la * gamma[a] + lb * gamma[b] + lc * gamma[c])
-                        var alpha = min(d - (inset - blur), outset - d) / blur
+                        let vy = la * nya + lb * nyb + lc * nyc
+                        let d: Double
+                        if straight {
+                            d = abs(vy) * outset
+                        } else {
+                            let vx = la * nxa + lb * nxb + lc * nxc
+                            d = (vx * vx + vy * vy).squareRoot() * outset
+                        }
+                        let blur = self.blur * (la * ga + lb * gb + lc * gc)
+                        let edge = min(d - (inset - blur), outset - d)
+                        let i = (y * w + x) * 4
+                        // `blur` is positive: the alpha below is 1 or more exactly when `edge` ≥ `blur`.
+                        if edge >= blur, let solid {
+                            bytes[i] = solid.0; bytes[i + 1] = solid.1; bytes[i + 2] = solid.2; bytes[i + 3] = solid.3
+                            continue
+                        }
+                        var alpha = edge / blur
                         if alpha <= 0 { continue }
                         if alpha > 1 { alpha = 1 }
                         if dashed {
-                            alpha *= dashCoverage(la * dist[a] + lb * dist[b] + lc * dist[c], vy)
+                            alpha *= dashCoverage(la * da + lb * db + lc * dc, vy)
                             if alpha <= 0 { continue }
                         }
-                        let i = (y * w + x) * 4
                         if tex != nil {
                             // The pattern's texel, bilinear within one repeat (edges extended, as
                             // the atlas pads images), half a texel back.
-                            var along = (la * dist[a] + lb * dist[b] + lc * dist[c]) / patternLength
+                            var along = (la * da + lb * db + lc * dc) / patternLength
                             along -= along.rounded(.down)
                             let u = along * Double(tw) - 0.5, v = (0.5 + vy * across) * Double(th) - 0.5
                             let iu = max(0, min(Int(u.rounded(.down)), tw - 1)), iv = max(0, min(Int(v.rounded(.down)), th - 1))
@@ -167,7 +192,26 @@ struct LineShading {
         }
     }
 
-    @inline(__always) private static func byte(_ v: Double) -> UInt8 { UInt8(min(255, max(0, v.rounded()))) }
+    /// How far past a row's computed span pixel centres are still tested, pixels.
+    static let spanSlack = 1e-3
+
+    /// ⌊v⌋ and ⌈v⌉ as integers, for |v| < 2⁶³ (by truncation, without libm's `floor`/`ceil`).
+    @inline(__always) static func floor(_ v: Double) -> Int {
+        let t = Int(v)
+        return Double(t) > v ? t - 1 : t
+    }
+    @inline(__always) static func ceil(_ v: Double) -> Int {
+        let t = Int(v)
+        return Double(t) < v ? t + 1 : t
+    }
+
+    /// `v` rounded half away from zero into 0 … 255 (as `v.rounded()` clamped, without
+    /// libm's `round`: the whole part by truncation, then the fraction compared with ½).
+    @inline(__always) static func byte(_ v: Double) -> UInt8 {
+        let c = min(255, max(0, v))
+        let whole = UInt8(c)
+        return c - Double(whole) >= 0.5 ? whole + 1 : whole
+    }
 
     /// The share of a pixel `along` pixels down the line, at `across` (−1 … 1 from one edge
     /// to the other) that the dash pattern covers, as MapLibre samples its 256-texel dash

@@ -78,6 +78,10 @@ struct StylePainter {
     var sprites: [String: SpriteImage]? = nil
     /// Glyph ranges and placed labels (SymbolPainting.swift).
     var symbols = SymbolState()
+    /// The properties of the layer being drawn that are the same for every feature, evaluated.
+    let propertyValues = PropertyValues()
+    /// Lines of a layer meshed but not shaded yet (``PendingLines``).
+    var pendingLines: PendingLines? = nil
     /// Under a tilted camera, the canvas and transform not in use: the image and its
     /// perspective while the ground is drawn, the ground and its view from above otherwise.
     private var tilt: (canvas: Canvas, screen: ScreenTransform, onGround: Bool)?
@@ -179,6 +183,7 @@ struct StylePainter {
                 }
                 screen.centerX = center
             }
+            drawPendingLines()
             canvas.clip = nil
         case "raster": drawRaster(layer)
         case "symbol": drawSymbols(layer)
@@ -356,4 +361,63 @@ struct StylePainter {
 
 extension Double {
     func clamped(_ lo: Double, _ hi: Double) -> Double { Swift.min(Swift.max(self, lo), hi) }
+}
+
+/// The paint and layout values of one layer at a snapshot's zoom that do not depend on the
+/// feature, evaluated on first use and kept while that layer is drawn (a line layer asks for a
+/// dozen properties per feature); the properties that depend on it, looked up once.
+final class PropertyValues {
+    enum Entry {
+        case value(ExpressionValue)
+        /// A property whose value depends on the feature.
+        case perFeature(StyleProperty)
+    }
+
+    private var layer = ""
+    private var paint: [String: Entry] = [:], layout: [String: Entry] = [:]
+
+    /// Property `name` of `layer` (paint or layout) at `zoom`: its value when it is the same
+    /// for every feature, else the property to evaluate per feature.
+    func entry(_ layer: StyleLayer, _ name: String, paint isPaint: Bool, zoom: Double) -> Entry {
+        if layer.id != self.layer {
+            self.layer = layer.id
+            paint.removeAll(keepingCapacity: true)
+            layout.removeAll(keepingCapacity: true)
+        }
+        if let held = isPaint ? paint[name] : layout[name] { return held }
+        let entry: Entry
+        if let p = isPaint ? layer.paint(name) : layer.layout(name) {
+            entry = p.isFeatureDependent ? .perFeature(p) : .value(p.evaluate(zoom: zoom))
+        } else {
+            entry = .value(.null)
+        }
+        if isPaint { paint[name] = entry } else { layout[name] = entry }
+        return entry
+    }
+}
+
+/// Consecutive line features of a layer that shade alike (colour, widths, blur, offset, clip
+/// and tile unit the same; no dashes, pattern or tilt), gathered into one mesh and shaded in
+/// one pass: triangles blend one after another in the same order as feature by feature, so the
+/// image is the same, without each feature's own setup (buildings' outlines share everything).
+struct PendingLines {
+    var shading: LineShading
+    var clip: (minX: Int, minY: Int, maxX: Int, maxY: Int)
+    var mesh = LineMesh()
+
+    init(shading: LineShading, clip: (minX: Int, minY: Int, maxX: Int, maxY: Int), tileUnit: Double) {
+        self.shading = shading
+        self.clip = clip
+        mesh.tileUnit = tileUnit
+    }
+
+    /// Whether lines that follow may join the mesh: not dashed, patterned or tilted.
+    var joinable: Bool { shading.dashes.isEmpty && shading.pattern == nil && shading.perspective == nil }
+
+    /// Whether `next`'s lines shade as these do (both joinable).
+    func continues(with next: PendingLines) -> Bool {
+        let a = shading, b = next.shading
+        return joinable && next.joinable && clip == next.clip && mesh.tileUnit == next.mesh.tileUnit
+            && a.color == b.color && a.outset == b.outset && a.inset == b.inset && a.blur == b.blur && a.offset == b.offset
+    }
 }

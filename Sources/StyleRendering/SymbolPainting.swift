@@ -92,7 +92,7 @@ extension StylePainter {
     func symbolBounds() -> [StyleSnapshot.Symbol] {
         var out: [StyleSnapshot.Symbol] = []
         for layer in style.layers.reversed() {
-            for label in symbols.placed?[layer.id] ?? [] {
+            for label in symbols.placed?[layer.id] ?? [] where Self.mayReachImage(label, width: canvas.width, height: canvas.height) {
                 var corners: [Point] = []
                 for q in label.quads {
                     let tw = Double(q.glyph.width + 8), th = Double(q.glyph.height + 8)
@@ -117,6 +117,26 @@ extension StylePainter {
             }
         }
         return out
+    }
+
+    /// Whether a placed label's rectangle could meet a `width × height` image: false only when
+    /// a box holding every corner (each quad's corners lie within `scale · (|corner| + its
+    /// bitmap's sides)` of its origin, an icon's within its extents of its origin) lies two
+    /// pixels or more off the image, so ``symbolBounds()`` skips the turned corners of the
+    /// labels a source tile placed far from a small image.
+    static func mayReachImage(_ label: PlacedLabel, width: Int, height: Int) -> Bool {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        func add(_ o: Point, _ r: Double) {
+            minX = min(minX, o.x - r); maxX = max(maxX, o.x + r)
+            minY = min(minY, o.y - r); maxY = max(maxY, o.y + r)
+        }
+        for q in label.quads {
+            add(q.origin, abs(q.scale) * (abs(q.corner.x) + abs(q.corner.y) + Double(q.glyph.width + 8) + Double(q.glyph.height + 8)))
+        }
+        if let icon = label.icon {
+            add(icon.origin, max(abs(icon.minX), abs(icon.maxX)) + max(abs(icon.minY), abs(icon.maxY)))
+        }
+        return !(maxX < -2 || maxY < -2 || minX > Double(width) + 2 || minY > Double(height) + 2)
     }
 
     /// Draws a symbol layer: its icons, then its text (halos first, then the text, as

@@ -118,4 +118,19 @@ import Testing
         #expect(ink(kept.image).count == ink(single.image).count)
         #expect(ink(both.image).count > ink(single.image).count)
     }
+
+    @Test func aLabelIsReportedWhereItsTextReachesTheImageNotWhereItsAnchorLies() throws {
+        // At zoom 0 on a 256-px image x = 128 + lon / 360 · 512. "Test Test Test" at 16 px is
+        // about 110 px wide, centred on its anchor: the anchor at x ≈ −20 (lon −104.06) leaves
+        // its right end about 35 px into the image; at x ≈ −114 (lon −170) none of it reaches in.
+        guard let s = try draw(layout: #""text-allow-overlap": true"#, points: [0, -104.0625, -170]) else { return }
+        let ink = self.ink(s.image)
+        #expect(s.symbols.count == 2, "\(s.symbols)")
+        let edge = try #require(s.symbols.first { $0.anchor.x < 0 })
+        #expect(abs(edge.anchor.x + 20) <= 0.5, "\(edge)")
+        // Its rectangle is cut at the image's left edge and ends a few pixels past the ink there.
+        #expect(edge.minX == 0 && (20...50).contains(edge.maxX), "\(edge)")
+        #expect(ink.minX == 0, "\(ink)")
+        #expect(s.symbols.allSatisfy { $0.minX < $0.maxX && $0.minY < $0.maxY && $0.maxX <= 256 })
+    }
 }

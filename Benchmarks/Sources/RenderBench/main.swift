@@ -11,6 +11,7 @@
 //   RenderBench export FILE.osm.pbf DIR            the features as GeoJSON per layer (for Mapnik)
 //   RenderBench profile FILE.osm.pbf Z N           the style's tiles at zoom Z, N times over (to run
 //                                                  under perf record or callgrind)
+//   RenderBench layers FILE.osm.pbf Z              what each of the style's layers adds per tile at zoom Z
 // Zooms are the 256-pixel tile zooms Mapnik's are; the style draws tile zoom z at MapLibre zoom
 // z − 1 (`StyleCamera(block:pixelRatio:)`). The style's decoded tiles and glyph ranges are kept
 // by the `Map` across tiles (as a server's), warmed by one untimed render per zoom as Mapnik's
@@ -173,6 +174,29 @@ case "profile":
         }
     }
     print(String(format: "%@ z%d: %d tiles × %d, render %.2f ms/tile", painterName, z, tiles.count, repeats, (cpuSeconds() - t0) * 1000 / Double(tiles.count * repeats)))
+case "layers":
+    // What each layer costs at zoom Z: the tiles drawn with every layer, then with each layer
+    // hidden in turn (a warm pass, then a timed one: the hidden layer's kept work is dropped).
+    guard let map = styled else { fatalError("layers draws through the style") }
+    let z = arguments.count > 3 ? Int(arguments[3]) ?? 15 : 15
+    let tiles = try Tile.covering(try BoundingBox(south: 43.7294, west: 7.4122, north: 43.7474, east: 7.4370), zoom: z)
+    func pass() throws -> Double {
+        let t0 = cpuSeconds()
+        for tile in tiles {
+            _ = try draw(MapPoint(x: (Double(tile.x) + 0.5) / Double(1 << z), y: (Double(tile.y) + 0.5) / Double(1 << z)).coordinate, Double(z), 256, 256)
+        }
+        return (cpuSeconds() - t0) * 1000 / Double(tiles.count)
+    }
+    func timed() throws -> Double { _ = try pass(); return min(try pass(), try pass()) }
+    let all = try timed()
+    var costs: [(String, Double)] = []
+    for layer in map.style.layers where layer.shows(atZoom: Double(z - 1)) {
+        try map.setLayoutProperty("visibility", .string("none"), layer: layer.id)
+        costs.append((layer.id, all - (try timed())))
+        try map.setLayoutProperty("visibility", nil, layer: layer.id)
+    }
+    print(String(format: "z%d: %.2f ms/tile with every layer (%d tiles); ms/tile each layer adds:", z, all, tiles.count))
+    for (id, cost) in costs.sorted(by: { $0.1 > $1.1 }) where cost >= 0.05 { print(String(format: "  %-28@ %6.2f", id, cost)) }
 case "export":
     let dir = URL(fileURLWithPath: arguments[3])
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
