@@ -45,43 +45,118 @@ private struct Writer {
     }
 }
 
-private struct Reader {
-    let base: UnsafeRawBufferPointer
-    var offset: Int
+/// Where the decoder reads a graph file's payload from: a buffer in memory, or a byte source
+/// read straight into each column.
+private protocol PayloadSource {
+    /// Bytes of the payload read so far.
+    var offset: Int { get }
+    /// Bytes the payload holds past `offset` at most (what the header announces).
+    var remaining: Int { get }
+    /// Copies the next `buffer.count` bytes into `buffer`.
+    /// - Throws: `RoadNetworkError.truncated` naming `what` when the payload ends first; what
+    ///   a byte source throws.
+    mutating func copy(into buffer: UnsafeMutableRawBufferPointer, _ what: String) throws
+}
 
+extension PayloadSource {
     func fail(_ what: String) -> RoadNetworkError {
         RoadNetworkError(.truncated, "the file ends inside \(what)", offset: offset)
     }
-    mutating func align() { offset = (offset + 7) & ~7 }
-    mutating func int<T: FixedWidthInteger>(_ type: T.Type, _ what: String) throws(RoadNetworkError) -> T {
-        guard offset + MemoryLayout<T>.size <= base.count else { throw fail(what) }
-        let v = T(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
-        offset += MemoryLayout<T>.size
-        return v
+    mutating func align() throws {
+        var padding: UInt64 = 0
+        let n = (8 - offset % 8) % 8
+        try withUnsafeMutableBytes(of: &padding) { try copy(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<n]), "padding") }
     }
-    mutating func double(_ what: String) throws(RoadNetworkError) -> Double {
+    mutating func int<T: FixedWidthInteger>(_ type: T.Type, _ what: String) throws -> T {
+        var v = T.zero
+        try withUnsafeMutableBytes(of: &v) { try copy(into: $0, what) }
+        return T(littleEndian: v)
+    }
+    mutating func double(_ what: String) throws -> Double {
         Double(bitPattern: try int(UInt64.self, what))
     }
-    mutating func string(_ what: String) throws(RoadNetworkError) -> String {
+    /// A string: its UTF-8 length, then its bytes, read in pieces of at most 64 KiB, so memory
+    /// follows what the file holds, not what a damaged length claims.
+    mutating func string(_ what: String) throws -> String {
         let n = Int(try int(UInt32.self, what))
-        guard n <= base.count - offset else { throw fail(what) }
-        let s = String(decoding: UnsafeRawBufferPointer(rebasing: base[offset..<offset + n]), as: UTF8.self)
-        offset += n
-        return s
+        guard n <= remaining else { throw fail(what) }
+        var utf8: [UInt8] = []
+        while utf8.count < n {
+            let k = min(1 << 16, n - utf8.count)
+            utf8 += try [UInt8](unsafeUninitializedCapacity: k) { buffer, initialized in
+                try copy(into: UnsafeMutableRawBufferPointer(buffer), what)
+                initialized = k
+            }
+        }
+        return String(decoding: utf8, as: UTF8.self)
     }
-    mutating func column<T: BitwiseCopyable>(_ type: T.Type, _ what: String) throws(RoadNetworkError) -> ContiguousArray<T> {
-        align()
+    /// A column: its element count, then its elements, each column read straight into its
+    /// array; one larger than 64 MiB is read in 64 MiB pieces, so memory follows what the file
+    /// holds, not what a damaged count claims.
+    mutating func column<T: BitwiseCopyable>(_ type: T.Type, _ what: String) throws -> ContiguousArray<T> {
+        try align()
         let count = try int(UInt64.self, what)
         let size = MemoryLayout<T>.stride
-        guard count <= UInt64(base.count - offset) / UInt64(size) else { throw fail(what) }
-        let n = Int(count)
-        let source = UnsafeRawBufferPointer(rebasing: base[offset..<offset + n * size])
-        let result = ContiguousArray<T>(unsafeUninitializedCapacity: n) { buffer, initialized in
-            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: source)
-            initialized = n
+        guard count <= UInt64(remaining) / UInt64(size) else { throw fail(what) }
+        let n = Int(count), piece = max(1, (1 << 26) / size)
+        var result = ContiguousArray<T>()
+        while result.count < n {
+            let k = min(piece, n - result.count)
+            let part = try ContiguousArray<T>(unsafeUninitializedCapacity: k) { buffer, initialized in
+                try copy(into: UnsafeMutableRawBufferPointer(buffer), what)
+                initialized = k
+            }
+            if result.isEmpty { result = part } else { result.append(contentsOf: part) }
         }
-        offset += n * size
         return result
+    }
+}
+
+/// A payload held in memory.
+private struct BufferPayload: PayloadSource {
+    let base: UnsafeRawBufferPointer
+    var offset = 0
+    var remaining: Int { base.count - offset }
+
+    mutating func copy(into buffer: UnsafeMutableRawBufferPointer, _ what: String) throws {
+        guard buffer.count <= remaining else { throw fail(what) }
+        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: base[offset..<offset + buffer.count]))
+        offset += buffer.count
+    }
+}
+
+/// A payload read from a byte source as it is decoded, its CRC-32 taken on the way.
+private struct StreamPayload<Source: ByteSource>: PayloadSource {
+    var source: Source
+    /// The payload length the header announces.
+    let length: Int
+    var offset = 0
+    var crc: UInt32 = 0
+    var remaining: Int { length - offset }
+
+    mutating func copy(into buffer: UnsafeMutableRawBufferPointer, _ what: String) throws {
+        guard buffer.count <= remaining else { throw fail(what) }
+        var filled = 0
+        while filled < buffer.count {
+            let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+            guard n > 0 else { throw fail(what) }
+            crc = Zlib.crc32(UnsafeRawBufferPointer(rebasing: buffer[filled..<filled + n]), continuing: crc)
+            filled += n
+            offset += n
+        }
+    }
+
+    /// Reads the rest of what the header announces (into its CRC); false when the source ends first.
+    mutating func drain() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while remaining > 0 {
+            let want = min(chunk.count, remaining)
+            let n = try chunk.withUnsafeMutableBytes { try source.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<want])) }
+            if n == 0 { return false }
+            crc = chunk.withUnsafeBytes { Zlib.crc32(UnsafeRawBufferPointer(rebasing: $0[..<n]), continuing: crc) }
+            offset += n
+        }
+        return true
     }
 }
 
@@ -147,35 +222,39 @@ extension RoadGraph {
         return size
     }
 
-    /// Reads a graph file from `source` and decodes it (decoding copies every column, so
-    /// mapping the file would save nothing): the header first, then no more than the size it
+    /// Reads a graph file from `source` and decodes it, each column read straight into its
+    /// array and the CRC-32 taken on the way: the header first, then no more than the size it
     /// announces, so a stream that is no graph (`/dev/zero`, a FIFO) is refused after 24 bytes.
-    /// The rest is read straight into one buffer, which starts at the announced size up to
-    /// 64 MiB and at most doubles while the source delivers more: memory follows what the
-    /// source holds (twice at most), and a city's file is read with one copy, not three
-    /// (64 KiB chunks appended to a growing array, then to the header: 12 % of `geo match`'s
-    /// time on a 15 MB graph, most of it faulting in the copies' pages).
-    /// - Throws: `RoadNetworkError` as `init(serialized:)` for the bytes; what the source throws.
+    /// Errors are those of `init(serialized:)` for the same bytes: a damaged payload is a
+    /// checksum mismatch even where it also breaks the structure, a short one is truncated.
+    /// (Reading the file into one buffer and copying the columns out of it faulted in and copied
+    /// every byte twice: a quarter of `geo match` on a 20 MB graph.)
+    /// - Throws: `RoadNetworkError` as `init(serialized:)`; what the source throws.
     public init(reading source: inout some ByteSource) throws {
         let header = try source.read(upTo: GraphFile.headerSize)
-        let size = try header.withUnsafeBytes { header in Result { () throws(RoadNetworkError) in try Self.serializedSize(header: header) } }.get()
-        let total = Int(clamping: size)
-        var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(total, 1 << 26), alignment: 16)
-        defer { buffer.deallocate() }
-        header.withUnsafeBytes { buffer.copyMemory(from: $0) }
-        var count = header.count
-        while count < total {
-            if count == buffer.count {
-                let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: min(total, 2 * buffer.count), alignment: 16)
-                grown.copyMemory(from: UnsafeRawBufferPointer(buffer))
-                buffer.deallocate()
-                buffer = grown
+        let (size, storedCRC) = try header.withUnsafeBytes { header in
+            Result { () throws(RoadNetworkError) in
+                (try Self.serializedSize(header: header), UInt32(littleEndian: header.loadUnaligned(fromByteOffset: 16, as: UInt32.self)))
             }
-            let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-            if n == 0 { break }
-            count += n
+        }.get()
+        var payload = StreamPayload(source: source, length: Int(clamping: size - UInt64(GraphFile.headerSize)))
+        defer { source = payload.source }
+        let decoded: Result<RoadGraph, any Error>
+        do { decoded = .success(try Self.decode(&payload)) } catch { decoded = .failure(error) }
+        if case .failure(let error) = decoded, !(error is RoadNetworkError) { throw error }
+        let whole = try payload.drain()
+        guard whole else {
+            throw RoadNetworkError(.truncated, "the header announces \(payload.length) payload bytes but \(payload.offset) follow",
+                                   offset: GraphFile.headerSize + payload.offset)
         }
-        self = try RoadGraph(serialized: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        guard payload.crc == storedCRC else {
+            throw RoadNetworkError(.checksumMismatch, "payload CRC-32 is \(payload.crc), the header says \(storedCRC)", offset: 16)
+        }
+        do { self = try decoded.get() } catch var error as RoadNetworkError {
+            // Payload offsets are made file offsets.
+            error.offset = GraphFile.headerSize + (error.offset ?? payload.offset)
+            throw error
+        }
     }
 
     /// Decodes a graph file's bytes.
@@ -189,91 +268,95 @@ extension RoadGraph {
         guard length <= available else {
             throw RoadNetworkError(.truncated, "the header announces \(length) payload bytes but \(available) follow", offset: bytes.count)
         }
-        let payload = UnsafeRawBufferPointer(rebasing: bytes[GraphFile.headerSize..<GraphFile.headerSize + Int(length)])
-        let crc = Zlib.crc32(payload)
+        let base = UnsafeRawBufferPointer(rebasing: bytes[GraphFile.headerSize..<GraphFile.headerSize + Int(length)])
+        let crc = Zlib.crc32(base)
         guard crc == storedCRC else {
             throw RoadNetworkError(.checksumMismatch, "payload CRC-32 is \(crc), the header says \(storedCRC)", offset: 16)
         }
-        var r = Reader(base: payload, offset: 0)
-        do throws(RoadNetworkError) {
-            let profileName = try r.string("the profile name")
-            let turnCosts = TurnCostModel(turnPenaltySeconds: try r.double("turn costs"), turnBias: try r.double("turn costs"),
-                                          oncomingTurnPenaltySeconds: try r.double("turn costs"),
-                                          uTurnPenaltySeconds: try r.double("turn costs"))
-            let nodeLatitudes = try r.column(Int32.self, "node latitudes")
-            let nodeLongitudes = try r.column(Int32.self, "node longitudes")
-            let nodeOSMIDs = try r.column(Int64.self, "node ids")
-            let nodeFlags = try r.column(UInt8.self, "node flags")
-            let nodePenalties = try r.column(Float.self, "node penalties")
-            let nodeRoadCounts = try r.column(UInt8.self, "node road counts")
-            let firstEdge = try r.column(UInt32.self, "edge offsets")
-            let firstIncoming = try r.column(UInt32.self, "incoming offsets")
-            let incomingEdges = try r.column(UInt32.self, "incoming edges")
-            let edgeSources = try r.column(UInt32.self, "edge sources")
-            let edgeTargets = try r.column(UInt32.self, "edge targets")
-            let edgeSegments = try r.column(UInt32.self, "edge segments")
-            let edgeDurations = try r.column(Float.self, "edge durations")
-            let edgeWeights = try r.column(Float.self, "edge weights")
-            let edgeSpeeds = try r.column(Float.self, "edge speeds")
-            let edgeFlags = try r.column(UInt8.self, "edge flags")
-            let edgeModes = try r.column(UInt8.self, "edge modes")
-            let edgeTwins = try r.column(UInt32.self, "edge twins")
-            let edgeStartBearings = try r.column(Float.self, "edge bearings")
-            let edgeEndBearings = try r.column(Float.self, "edge bearings")
-            let shapeOffsets = try r.column(UInt32.self, "shape offsets")
-            let shapeLatitudes = try r.column(Int32.self, "shape latitudes")
-            let shapeLongitudes = try r.column(Int32.self, "shape longitudes")
-            let shapeOSMIDs = try r.column(Int64.self, "shape node ids")
-            let segmentLengths = try r.column(Double.self, "segment lengths")
-            let segmentWayIDs = try r.column(Int64.self, "segment way ids")
-            let segmentNames = try r.column(UInt32.self, "segment names")
-            let segmentClasses = try r.column(UInt8.self, "segment classes")
-            r.align()
-            let nameCount = try r.int(UInt64.self, "the name table")
-            guard nameCount <= UInt64(payload.count) else { throw r.fail("the name table") }
-            var names: [String] = []
-            names.reserveCapacity(Int(nameCount))
-            for _ in 0..<nameCount { names.append(try r.string("the name table")) }
-            let from = try r.column(UInt32.self, "restrictions")
-            let to = try r.column(UInt32.self, "restrictions")
-            let kinds = try r.column(UInt8.self, "restrictions")
-            guard from.count == to.count, to.count == kinds.count else {
-                throw RoadNetworkError(.corrupt, "restriction columns differ in length", offset: r.offset)
-            }
-            var restrictions = ContiguousArray<TurnRestriction>()
-            restrictions.reserveCapacity(from.count)
-            for i in from.indices {
-                guard let kind = TurnRestriction.Kind(rawValue: kinds[i]) else {
-                    throw RoadNetworkError(.corrupt, "unknown restriction kind \(kinds[i])", offset: r.offset)
-                }
-                restrictions.append(TurnRestriction(from: RoadGraph.EdgeID(from[i]), to: RoadGraph.EdgeID(to[i]), kind: kind))
-            }
-            r.align()
-            let cellSize = try r.double("the spatial grid"), referenceLatitude = try r.double("the spatial grid")
-            let grid = SpatialIndex.Grid(cellSize: cellSize, referenceLatitude: referenceLatitude,
-                                         cellKeys: try r.column(UInt64.self, "the grid's cells"),
-                                         cellStarts: try r.column(UInt32.self, "the grid's rows"),
-                                         cellItems: try r.column(UInt32.self, "the grid's items"),
-                                         pieceOffsets: try r.column(Double.self, "the grid's offsets"))
-            try self.init(
-                profileName: profileName, turnCosts: turnCosts,
-                nodeLatitudes: nodeLatitudes, nodeLongitudes: nodeLongitudes, nodeOSMIDs: nodeOSMIDs,
-                nodeFlags: nodeFlags, nodePenalties: nodePenalties, nodeRoadCounts: nodeRoadCounts,
-                firstEdge: firstEdge, firstIncoming: firstIncoming, incomingEdges: incomingEdges,
-                edgeSources: edgeSources, edgeTargets: edgeTargets, edgeSegments: edgeSegments,
-                edgeDurations: edgeDurations, edgeWeights: edgeWeights, edgeSpeeds: edgeSpeeds,
-                edgeFlags: edgeFlags, edgeModes: edgeModes, edgeTwins: edgeTwins,
-                edgeStartBearings: edgeStartBearings, edgeEndBearings: edgeEndBearings,
-                shapeOffsets: shapeOffsets, shapeLatitudes: shapeLatitudes, shapeLongitudes: shapeLongitudes,
-                shapeOSMIDs: shapeOSMIDs,
-                segmentLengths: segmentLengths, segmentWayIDs: segmentWayIDs, segmentNames: segmentNames,
-                segmentClasses: segmentClasses, names: names, restrictions: restrictions, grid: grid)
-        } catch {
-            var e = error
-            // Reader offsets are payload-relative; report file offsets.
-            e.offset = GraphFile.headerSize + (e.offset ?? r.offset)
+        var payload = BufferPayload(base: base)
+        do { self = try Self.decode(&payload) } catch {
+            // A buffer throws nothing but the decoder's own errors.
+            var e = error as? RoadNetworkError ?? RoadNetworkError(.corrupt, "\(error)")
+            e.offset = GraphFile.headerSize + (e.offset ?? payload.offset)
             throw e
         }
+    }
+
+    /// The graph in a payload, column by column (see `GraphFile`); every cross-reference is
+    /// checked by `RoadGraph`'s initializer.
+    private static func decode(_ r: inout some PayloadSource) throws -> RoadGraph {
+        let profileName = try r.string("the profile name")
+        let turnCosts = TurnCostModel(turnPenaltySeconds: try r.double("turn costs"), turnBias: try r.double("turn costs"),
+                                      oncomingTurnPenaltySeconds: try r.double("turn costs"),
+                                      uTurnPenaltySeconds: try r.double("turn costs"))
+        let nodeLatitudes = try r.column(Int32.self, "node latitudes")
+        let nodeLongitudes = try r.column(Int32.self, "node longitudes")
+        let nodeOSMIDs = try r.column(Int64.self, "node ids")
+        let nodeFlags = try r.column(UInt8.self, "node flags")
+        let nodePenalties = try r.column(Float.self, "node penalties")
+        let nodeRoadCounts = try r.column(UInt8.self, "node road counts")
+        let firstEdge = try r.column(UInt32.self, "edge offsets")
+        let firstIncoming = try r.column(UInt32.self, "incoming offsets")
+        let incomingEdges = try r.column(UInt32.self, "incoming edges")
+        let edgeSources = try r.column(UInt32.self, "edge sources")
+        let edgeTargets = try r.column(UInt32.self, "edge targets")
+        let edgeSegments = try r.column(UInt32.self, "edge segments")
+        let edgeDurations = try r.column(Float.self, "edge durations")
+        let edgeWeights = try r.column(Float.self, "edge weights")
+        let edgeSpeeds = try r.column(Float.self, "edge speeds")
+        let edgeFlags = try r.column(UInt8.self, "edge flags")
+        let edgeModes = try r.column(UInt8.self, "edge modes")
+        let edgeTwins = try r.column(UInt32.self, "edge twins")
+        let edgeStartBearings = try r.column(Float.self, "edge bearings")
+        let edgeEndBearings = try r.column(Float.self, "edge bearings")
+        let shapeOffsets = try r.column(UInt32.self, "shape offsets")
+        let shapeLatitudes = try r.column(Int32.self, "shape latitudes")
+        let shapeLongitudes = try r.column(Int32.self, "shape longitudes")
+        let shapeOSMIDs = try r.column(Int64.self, "shape node ids")
+        let segmentLengths = try r.column(Double.self, "segment lengths")
+        let segmentWayIDs = try r.column(Int64.self, "segment way ids")
+        let segmentNames = try r.column(UInt32.self, "segment names")
+        let segmentClasses = try r.column(UInt8.self, "segment classes")
+        try r.align()
+        let nameCount = try r.int(UInt64.self, "the name table")
+        guard nameCount <= UInt64(r.remaining) else { throw r.fail("the name table") }
+        var names: [String] = []
+        names.reserveCapacity(Int(min(nameCount, 1 << 16)))
+        for _ in 0..<nameCount { names.append(try r.string("the name table")) }
+        let from = try r.column(UInt32.self, "restrictions")
+        let to = try r.column(UInt32.self, "restrictions")
+        let kinds = try r.column(UInt8.self, "restrictions")
+        guard from.count == to.count, to.count == kinds.count else {
+            throw RoadNetworkError(.corrupt, "restriction columns differ in length", offset: r.offset)
+        }
+        var restrictions = ContiguousArray<TurnRestriction>()
+        restrictions.reserveCapacity(from.count)
+        for i in from.indices {
+            guard let kind = TurnRestriction.Kind(rawValue: kinds[i]) else {
+                throw RoadNetworkError(.corrupt, "unknown restriction kind \(kinds[i])", offset: r.offset)
+            }
+            restrictions.append(TurnRestriction(from: RoadGraph.EdgeID(from[i]), to: RoadGraph.EdgeID(to[i]), kind: kind))
+        }
+        try r.align()
+        let cellSize = try r.double("the spatial grid"), referenceLatitude = try r.double("the spatial grid")
+        let grid = SpatialIndex.Grid(cellSize: cellSize, referenceLatitude: referenceLatitude,
+                                     cellKeys: try r.column(UInt64.self, "the grid's cells"),
+                                     cellStarts: try r.column(UInt32.self, "the grid's rows"),
+                                     cellItems: try r.column(UInt32.self, "the grid's items"),
+                                     pieceOffsets: try r.column(Double.self, "the grid's offsets"))
+        return try RoadGraph(
+            profileName: profileName, turnCosts: turnCosts,
+            nodeLatitudes: nodeLatitudes, nodeLongitudes: nodeLongitudes, nodeOSMIDs: nodeOSMIDs,
+            nodeFlags: nodeFlags, nodePenalties: nodePenalties, nodeRoadCounts: nodeRoadCounts,
+            firstEdge: firstEdge, firstIncoming: firstIncoming, incomingEdges: incomingEdges,
+            edgeSources: edgeSources, edgeTargets: edgeTargets, edgeSegments: edgeSegments,
+            edgeDurations: edgeDurations, edgeWeights: edgeWeights, edgeSpeeds: edgeSpeeds,
+            edgeFlags: edgeFlags, edgeModes: edgeModes, edgeTwins: edgeTwins,
+            edgeStartBearings: edgeStartBearings, edgeEndBearings: edgeEndBearings,
+            shapeOffsets: shapeOffsets, shapeLatitudes: shapeLatitudes, shapeLongitudes: shapeLongitudes,
+            shapeOSMIDs: shapeOSMIDs,
+            segmentLengths: segmentLengths, segmentWayIDs: segmentWayIDs, segmentNames: segmentNames,
+            segmentClasses: segmentClasses, names: names, restrictions: restrictions, grid: grid)
     }
 
     /// Decodes a graph file held in an array.

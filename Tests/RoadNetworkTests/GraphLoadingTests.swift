@@ -36,6 +36,31 @@ private struct PiecewiseSource: ByteSource {
     }
 }
 
+/// Read from a source, a damaged file gets the error `init(serialized:)` gives the same bytes
+/// (the CRC is taken while the columns are read): a flipped byte anywhere in the payload is a
+/// checksum mismatch, even where it breaks a column count first; a header announcing a terabyte
+/// over a real payload is truncated, read in bounded pieces rather than allocated up front.
+@Test func graphFile_damagedFromASource_isTheErrorOfTheBuffer() throws {
+    let bytes = crossroads().graph.serialized()
+    func code(_ file: [UInt8]) -> (source: RoadNetworkError.Code?, buffer: RoadNetworkError.Code?) {
+        var source = PiecewiseSource(bytes: file, piece: 4096)
+        var fromSource: RoadNetworkError.Code?, fromBuffer: RoadNetworkError.Code?
+        do { _ = try RoadGraph(reading: &source) } catch { fromSource = (error as? RoadNetworkError)?.code }
+        do { _ = try RoadGraph(serialized: file) } catch { fromBuffer = error.code }
+        return (fromSource, fromBuffer)
+    }
+    for at in [24, 30, 40, bytes.count / 2, bytes.count - 9] {
+        var damaged = bytes
+        damaged[at] ^= 0xFF
+        let got = code(damaged)
+        #expect(got.source == .checksumMismatch && got.buffer == .checksumMismatch, "byte \(at) flipped: \(got)")
+    }
+    var huge = bytes
+    withUnsafeBytes(of: (UInt64(1) << 40).littleEndian) { for (i, b) in $0.enumerated() { huge[8 + i] = b } }
+    let got = code(huge)
+    #expect(got.source == .truncated && got.buffer == .truncated, "a terabyte announced: \(got)")
+}
+
 @Test func spatialIndex_radixSortIsTheComparisonSortByKeyThenPiece() {
     var rng = SeededGenerator(state: 42)
     // Cells of a city (keys sharing their high bytes, negative cell numbers included), and
