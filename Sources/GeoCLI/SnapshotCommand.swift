@@ -108,21 +108,14 @@ struct SnapshotCommand: ParsableCommand {
             index = MapFeatureIndex(features)
             featureCount = features.count
         }
-        var style = MapStyle.day
-        style.hidden = Set(hide.compactMap(MapCategory.init(rawValue:)))
-        let pois = Self.list(showPOI), pedestrian = Self.list(showPedestrian)
-        style.showsAllPOIs = pois.contains("all")
-        style.shownPOIClasses = pois
-        style.showsAllPedestrianFeatures = pedestrian.contains("all")
-        style.shownPedestrianClasses = pedestrian
-        style.language = language
+        let style = MapStyle.day(hiding: Set(hide.compactMap(MapCategory.init(rawValue:))), poiClasses: Self.list(showPOI),
+                                 pedestrianClasses: Self.list(showPedestrian), language: language)
         let view = try MapFiles.view(camera: try camera.camera(around: centre), features: index, style: style, command: "snapshot")
-        if let track {
-            let document = try GPXTrackFiles.read(track)
-            for t in document.tracks { for s in t.segments where s.points.count > 1 { view.add(.polyline(MapPolyline(s.points.map(\.coordinate)))) } }
-            for r in document.routes where r.points.count > 1 { view.add(.polyline(MapPolyline(r.points.map(\.coordinate)))) }
+        let lines = try track.map { path in
+            let document = try GPXTrackFiles.read(path)
+            return document.tracks.flatMap { $0.segments.map { $0.points.map(\.coordinate) } } + document.routes.map { $0.points.map(\.coordinate) }
         }
-        for m in marker { view.add(.marker(MapMarker(try Coordinate.option(m, "--marker")))) }
+        view.addOverlays(lines: lines ?? [], markers: try marker.map { try Coordinate.option($0, "--marker") })
         let png = try PNG.encode(view.snapshot())
         try CommandLineFiles.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
         CommandLineFiles.note("snapshot", "\(width)×\(height) at \(format(centre.latitude, 6)),\(format(centre.longitude, 6)), zoom \(camera.zoom), \(featureCount) features → \(output)")
