@@ -9,6 +9,7 @@ import OSMImport
 import MapView
 import SystemIO
 import TileArchives
+import TraceFiles
 import GeoBase
 
 /// `geo snapshot`: one PNG of the map around a point (the seed's static snapshot), drawn offline
@@ -112,7 +113,9 @@ struct SnapshotCommand: ParsableCommand {
                                  pedestrianClasses: Self.list(showPedestrian), language: language)
         let view = try MapFiles.view(camera: try camera.camera(around: centre), features: index, style: style, command: "snapshot")
         let lines = try track.map { path in
-            let document = try GPXTrackFiles.read(path)
+            try CommandLineFiles.checkInput(path)
+            let document: GPXDocument
+            do throws(TraceFileError) { document = try TraceFile.gpxDocument(path) } catch { throw TrackCommandError("\(error.location): \(error.message)") }
             return document.tracks.flatMap { $0.segments.map { $0.points.map(\.coordinate) } } + document.routes.map { $0.points.map(\.coordinate) }
         }
         view.addOverlays(lines: lines ?? [], markers: try marker.map { try Coordinate.option($0, "--marker") })
