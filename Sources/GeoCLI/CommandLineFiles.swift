@@ -103,14 +103,6 @@ enum CommandLineFiles {
         }
     }
 
-    /// The bytes of the file at `path`, nil when it is missing or a directory (the loaders'
-    /// `read` of `WorldBase(folder:read:)` and `NotoFonts.faces`).
-    /// - Throws: `SystemIOError` naming the path when it cannot be read.
-    static func contentsIfPresent(_ path: String) throws -> [UInt8]? {
-        guard (try? checkInput(path)) != nil else { return nil }
-        return try FileDescriptor.readContents(of: path)
-    }
-
     /// Reports on standard error where a recovering read stopped and what it kept:
     /// the error, then `geo osm: FILE: --recover kept N nodes, M ways, K relations before the damage; …`.
     static func reportDamage(_ damage: (any Error)?, command: String, file: String, kept: String) {

@@ -144,20 +144,8 @@ struct GPXConvertCommand: ParsableCommand {
 
 extension GPXOutputFormat: ExpressibleByArgument {}
 
-/// Reading and writing GPX files as tracks of `Location`s for the track commands.
+/// GPX files copied through a segment filter for the track commands.
 enum GPXTrackFiles {
-    /// Reads a GPX file whole (`geo snapshot --track`).
-    /// - Throws: `TrackCommandError` with the file, line and column of the first problem.
-    static func read(_ path: String) throws -> GPXDocument {
-        do {
-            return try CommandLineFiles.withSource(path) { try GPXReader.read($0) }
-        } catch let error as GPXError {
-            throw TrackCommandError("\(path):\(error.line):\(error.column): \(error.message)")
-        }
-    }
-}
-
-extension GPXTrackFiles {
     /// Runs a streaming copy of `input` to `output` (standard output for nil or `-`), with
     /// the read diagnostics every `geo gpx` command prints and what the copy left out.
     /// - Returns: what became of the fixes of all segments.

@@ -45,7 +45,7 @@ enum MapFiles {
     /// - Throws: `CommandLineFileError.damaged` naming the folder.
     static func worldBase() throws -> WorldBase {
         let folder = WorldBase.folder(environment: ProcessInfo.processInfo.environment)
-        do { return try WorldBase(folder: folder, read: CommandLineFiles.contentsIfPresent) } catch {
+        do { return try WorldBase(folder: folder, read: { try FileDescriptor.readContentsIfPresent(of: $0) }) } catch {
             throw CommandLineFileError.damaged("world base", folder, error)
         }
     }
@@ -77,7 +77,7 @@ enum MapFiles {
     ///   no font.
     static func fontFaces(command: String) throws -> [FontFace] {
         do {
-            return try NotoFonts.faces(environment: ProcessInfo.processInfo.environment, read: CommandLineFiles.contentsIfPresent)
+            return try NotoFonts.faces(environment: ProcessInfo.processInfo.environment, read: { try FileDescriptor.readContentsIfPresent(of: $0) })
         } catch let error as RenderError where error.code == .fontNotFound {
             throw CommandLineFileError(description: "geo \(command): \(error.message)", status: 66)
         }

@@ -52,12 +52,11 @@ struct MonitorCommand: AsyncParsableCommand {
         let positionSource = try CommandLineFiles.positionSource(source, command: "monitor")
         let monitor = try RegionMonitor(named: "geo-monitor", directory: store.map { URL(fileURLWithPath: $0, isDirectory: true) })
         for problem in monitor.recoveryProblems { Self.warn("store: \(problem); the line was dropped") }
-        var known = try await monitor.monitorExactly(conditions, dwell: dwell.map { Duration.seconds($0) })
+        var decided = DecidedStates(try await monitor.monitorExactly(conditions, dwell: dwell.map { Duration.seconds($0) }))
         for try await event in positionSource.events() {
             guard case .location(let fix) = event else { continue }
             for e in try await monitor.process(fix) {
-                if let line = e.jsonLine(previous: known[e.identifier] ?? .unknown) { standardOutput.line(line) }
-                if e.refinement != .inferredCrossing { known[e.identifier] = e.state }
+                if let line = e.jsonLine(previous: decided.record(e)) { standardOutput.line(line) }
             }
             standardOutput.flush()
         }

@@ -56,7 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
             let accessLog: @Sendable (String) -> Void = { try? FileDescriptor.standardError.writeAll($0) }
             // The built-in styles as `geo snapshot --style default` draws them without flags:
             // POIs (and pedestrian features) only when named.
-            let builtIn = StyleSnapshotFiles.defaultStyleOptions()
+            let builtIn = DefaultStyle.Options(hiding: [], poiClasses: [], pedestrianClasses: [])
             tiles = try TileServer(TileServer.Options(data: data, styles: styles, builtInStyles: builtIn, fonts: fonts,
                                                       localGlyphs: Self.localGlyphs(note: CommandLineFiles.note("serve")), cors: cors),
                                    log: quiet ? nil : accessLog, note: CommandLineFiles.note("serve"))

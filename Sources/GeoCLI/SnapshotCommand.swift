@@ -9,6 +9,7 @@ import OSMImport
 import MapView
 import SystemIO
 import TileArchives
+import TraceFiles
 import GeoBase
 
 /// `geo snapshot`: one PNG of the map around a point (the seed's static snapshot), drawn offline
@@ -108,21 +109,16 @@ struct SnapshotCommand: ParsableCommand {
             index = MapFeatureIndex(features)
             featureCount = features.count
         }
-        var style = MapStyle.day
-        style.hidden = Set(hide.compactMap(MapCategory.init(rawValue:)))
-        let pois = Self.list(showPOI), pedestrian = Self.list(showPedestrian)
-        style.showsAllPOIs = pois.contains("all")
-        style.shownPOIClasses = pois
-        style.showsAllPedestrianFeatures = pedestrian.contains("all")
-        style.shownPedestrianClasses = pedestrian
-        style.language = language
+        let style = MapStyle.day(hiding: Set(hide.compactMap(MapCategory.init(rawValue:))), poiClasses: Self.list(showPOI),
+                                 pedestrianClasses: Self.list(showPedestrian), language: language)
         let view = try MapFiles.view(camera: try camera.camera(around: centre), features: index, style: style, command: "snapshot")
-        if let track {
-            let document = try GPXTrackFiles.read(track)
-            for t in document.tracks { for s in t.segments where s.points.count > 1 { view.add(.polyline(MapPolyline(s.points.map(\.coordinate)))) } }
-            for r in document.routes where r.points.count > 1 { view.add(.polyline(MapPolyline(r.points.map(\.coordinate)))) }
+        let lines = try track.map { path in
+            try CommandLineFiles.checkInput(path)
+            let document: GPXDocument
+            do throws(TraceFileError) { document = try TraceFile.gpxDocument(path) } catch { throw TrackCommandError("\(error.location): \(error.message)") }
+            return document.tracks.flatMap { $0.segments.map { $0.points.map(\.coordinate) } } + document.routes.map { $0.points.map(\.coordinate) }
         }
-        for m in marker { view.add(.marker(MapMarker(try Coordinate.option(m, "--marker")))) }
+        view.addOverlays(lines: lines ?? [], markers: try marker.map { try Coordinate.option($0, "--marker") })
         let png = try PNG.encode(view.snapshot())
         try CommandLineFiles.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
         CommandLineFiles.note("snapshot", "\(width)×\(height) at \(format(centre.latitude, 6)),\(format(centre.longitude, 6)), zoom \(camera.zoom), \(featureCount) features → \(output)")

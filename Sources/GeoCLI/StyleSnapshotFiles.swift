@@ -16,19 +16,12 @@ import TileServer
 enum StyleSnapshotFiles {
     static func render(style path: String, base: String?, camera options: CameraArguments, straightAlpha: Bool, output: String) throws {
         let style = try StyleFiles.read(path, command: "snapshot --style")
-        let paths = StyleResourcePaths(base: base, stylePath: path)
         let (width, height) = try options.size.pixels()
         let camera = StyleCamera(style: style, width: width, height: height, pixelRatio: options.pixelRatio,
                                  center: try options.centre(), zoom: options.zoomOption, bearing: options.bearing, pitch: options.pitch)
-        let snapshot = try MapSnapshotter(style: style, camera: camera) { url in
-            try paths.load(url) { try FileDescriptor.readContents(of: $0, limit: $1) }
-        }.snapshot()
+        let snapshot = try StyleFileSnapshots.snapshot(style, resources: StyleResourcePaths(base: base, stylePath: path), camera: camera)
         try write(snapshot, of: path, straightAlpha: straightAlpha, output: output)
     }
-
-    /// The zoom of a default-style snapshot without `--zoom`: the legacy `geo snapshot`'s 16
-    /// (the seed's zoom level), 15 in MapLibre's 512-pixel world.
-    static let defaultStyleZoom = MapSnapshotter.zoom(hereZoomLevel: 16)
 
     /// The built-in style `--style` names, if it names one (SnapshotCommand does not import
     /// the MapStyle module: its name is MapRenderer's legacy `MapStyle` type's too).
@@ -43,24 +36,14 @@ enum StyleSnapshotFiles {
     static func renderDefault(_ scheme: DefaultStyle.Scheme, data: MapDataOptions, hide: Set<String>, showPOI: Set<String>, showPedestrian: Set<String>,
                               camera arguments: CameraArguments, straightAlpha: Bool, output: String) throws {
         let map = try data.mapData(command: "snapshot")
-        let options = defaultStyleOptions(hide: hide, showPOI: showPOI, showPedestrian: showPedestrian)
+        let options = DefaultStyle.Options(hiding: hide, poiClasses: showPOI, pedestrianClasses: showPedestrian)
         let centre = try arguments.centre() ?? map.center
         let (width, height) = try arguments.size.pixels()
-        let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: arguments.zoomOption ?? defaultStyleZoom,
+        let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: arguments.zoomOption ?? StyleFileSnapshots.defaultStyleZoom,
                                  bearing: arguments.orientation, pitch: arguments.pitch ?? 0, width: width, height: height, pixelRatio: arguments.pixelRatio)
-        let snapshot = try MapSnapshotter(scheme: scheme, options: options, data: try map.mapSource(name: data.path ?? "sample city"), camera: camera,
-                                          glyphRange: try localGlyphRange()).snapshot()
+        let snapshot = try StyleFileSnapshots.snapshot(scheme, options: options, data: map, named: data.path ?? "sample city", camera: camera,
+                                                       glyphRange: try localGlyphRange())
         try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)
-    }
-
-    /// The built-in style's switches from the legacy snapshot's (categories hidden; POI and
-    /// pedestrian classes shown, or "all"): POIs and pedestrian features only when named.
-    static func defaultStyleOptions(hide: Set<String> = [], showPOI: Set<String> = [], showPedestrian: Set<String> = []) -> DefaultStyle.Options {
-        var options = DefaultStyle.Options()
-        options.hiddenCategories = hide
-        options.poiClasses = showPOI.contains("all") ? nil : showPOI
-        options.pedestrianClasses = showPedestrian.contains("all") ? nil : showPedestrian
-        return options
     }
 
     /// Glyph ranges made from the local Noto fonts (`LocalGlyphRanges`); nil where FreeType is
@@ -82,7 +65,7 @@ enum StyleSnapshotFiles {
                               warn: @escaping (String) -> Void) throws -> (Metatile) throws -> Pixmap {
         let source = try map.mapSource(name: path)
         if let scheme = defaultScheme(named: name) {
-            return RasterTileFolder.styleBlocks(scheme, options: defaultStyleOptions(), data: source, glyphRange: try localGlyphRange(), warn: warn)
+            return RasterTileFolder.styleBlocks(scheme, options: DefaultStyle.Options(hiding: [], poiClasses: [], pedestrianClasses: []), data: source, glyphRange: try localGlyphRange(), warn: warn)
         }
         let style = try StyleFiles.read(name, command: "tiles render --style")
         do { return try RasterTileFolder.styleBlocks(style, data: source, resources: StyleResourcePaths(base: base, stylePath: name), warn: warn) } catch {

@@ -136,24 +136,20 @@ struct TilesRenderCommand: ParsableCommand {
             // Every tile first, to refuse an unbounded request before any work.
             let tiles = try folder.tiles(zooms: zooms, limit: maxTiles)
             try RasterTileFolder.createFolder(output) // before drawing: -o naming a file is refused at once
-            var warnings: [String: Int] = [:]
+            var warnings = RasterTileFolder.BlockWarnings()
             if let style {
-                folder.drawBlock = try StyleSnapshotFiles.blockRenderer(style: style, base: base, data: map, named: input) { warnings[$0, default: 0] += 1 }
+                folder.drawBlock = try StyleSnapshotFiles.blockRenderer(style: style, base: base, data: map, named: input) { warnings.add($0) }
             } else {
                 #if os(Linux)
                 folder.text = try MapFiles.text(command: "tiles render")
                 #endif
             }
-            var written = 0, bytes = 0
-            for z in zooms {
-                let drawn = try folder.render(tiles[z]!, zoom: z)
-                (written, bytes) = (written + drawn.tiles, bytes + drawn.bytes)
-                print(String(format: "geo tiles: render zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s", z, zooms.upperBound, tiles[z]!.count, written,
-                             Double(bytes) / 1e6, (clock.now - start).seconds), to: &err)
+            let (written, _) = try folder.render(tiles, zooms: zooms) { z, count, total in
+                let line = TileZoomProgress.line(zoom: z, maxZoom: zooms.upperBound, tiles: count, totalTiles: total.tiles, totalBytes: total.bytes,
+                                                 elapsed: clock.now - start)
+                print("geo tiles: render \(line)", to: &err)
             }
-            for (warning, count) in warnings.sorted(by: { $0.key < $1.key }) {
-                print("geo tiles render: \(style ?? ""): \(warning)\(count > 1 ? " (\(count) blocks)" : "")", to: &err)
-            }
+            for line in warnings.lines { print("geo tiles render: \(style ?? ""): \(line)", to: &err) }
             print(String(format: "geo tiles: wrote %d tiles to %@ in %.2f s", written, output, (clock.now - start).seconds), to: &err)
         } catch let error as TileServerError {
             switch error.code {

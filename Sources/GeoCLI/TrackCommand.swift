@@ -75,43 +75,19 @@ struct TrackCommand: AsyncParsableCommand {
 
     func run() async throws {
         let reconnect = ReconnectPolicy(maximumRetries: retry, connectTimeout: .seconds(timeout))
-        var positionSource = try CommandLineFiles.positionSource(source, command: "track", reconnect: reconnect) { change in
+        let positionSource = try CommandLineFiles.positionSource(source, command: "track", reconnect: reconnect) { change in
             // The retry limit is --retry's: named after it.
             var line = change.description(under: reconnect)
             if case .failing = change, reconnect.maximumRetries != nil { line += " (--retry)" }
             Self.warn(line)
         }
-        var session: BackgroundActivitySession?
-        if let log {
-            let dir = URL(fileURLWithPath: log, isDirectory: true)
-            let s = try BackgroundActivitySession(id: "geo-track", stateDirectory: dir, logDirectory: dir, start: Date(),
-                                                  configurationName: preset)
-            positionSource = s.loggingSource(positionSource)
-            session = s
-            if let recovery = s.log.recovery { Self.warn("rejoined log \(s.log.url.path): \(recovery.summary)") }
-        }
-        let manager = PositioningManager(source: positionSource)
-        if let match {
-            let graph = try CommandLineFiles.graph(match, command: "track")
-            guard try await manager.setMapMatching(on: graph) != nil else {
-                throw ValidationError("\(match): a \(graph.profileName) graph; --match needs one extracted with --profile car or foot")
-            }
-        }
-        if preset == "raw" {
-            await manager.setConfiguration(LiveConfiguration.default.unfiltered, pausesAutomatically: false)
-        } else if let configuration = LiveConfiguration.preset(named: preset) {
-            await manager.setConfiguration(configuration)
-        }
-        if visits { try await manager.startMonitoringVisits() }
-        let events = manager.events(bufferingPolicy: .unbounded)
-        let deadline = duration.map { seconds in Task { try await Task.sleep(for: .seconds(seconds)); await manager.stop() } }
-        defer { deadline?.cancel() }
-        guard await manager.start() else { throw ExitCode.failure }
+        let graph = match.map { path in { try CommandLineFiles.graph(path, command: "track") } }
+        let run = LiveTrack(preset: preset, count: count, duration: duration, matchGraph: graph, visits: visits, logDirectory: log)
         let out = standardOutput
-        let lines = EventLines(count: count, withMatches: match != nil, line: out.line, flush: out.flush, note: Self.warn)
-        let failed = await lines.write(events, of: manager)
-        if preset != "raw" { DropDiagnostics.summary(await manager.filterReport).map(Self.warn) }
-        if let session { session.leaveForRestart() } // rejoinable: a rerun continues the same file
+        let failed: Bool
+        do { failed = try await run.run(positionSource, line: out.line, flush: out.flush, note: Self.warn) } catch let error as LiveTrack.UnmatchableGraph {
+            throw ValidationError("\(match ?? ""): a \(error.profileName) graph; --match needs one extracted with --profile car or foot")
+        }
         if failed { throw ExitCode.failure }
     }
 

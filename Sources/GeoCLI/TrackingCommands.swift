@@ -67,7 +67,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = devices.map(DeviceSettings.init(spec:))
-        let store: any PositionStore = if let postgres { try await PostgresPositionStore.open(url: postgres) } else { try SQLitePositionStore(path: db) }
+        let store = try await PositionStores.open(postgresURL: postgres, sqlitePath: db)
         let fenceOptions = try fences.map { path in
             FenceOptions(fences: try CommandLineFiles.regions(path, command: "serve-tracking"), dwell: .milliseconds(Int64((dwell * 1000).rounded())),
                          webhook: webhook)
@@ -155,7 +155,7 @@ struct LoadgenVerifyCommand: AsyncParsableCommand {
     var ackLog: String
 
     func run() async throws {
-        let store: any PositionStore = if let postgres { try await PostgresPositionStore.open(url: postgres, createSchema: false) } else { try SQLitePositionStore(path: db!, readOnly: true) }
+        let store = try await PositionStores.open(postgresURL: postgres, sqlitePath: db ?? "", readOnly: true)
         let result = try await LoadVerifier.verify(log: ackLog, store: store)
         standardOutput.line("geo loadgen verify: \(result)")
         if result.missing != 0 || result.duplicated != 0 { throw ExitCode(1) }

@@ -8,13 +8,13 @@ extension NMEADecoder {
             fix.quality = FixQuality(rawValue: q)
             epochUsesDGPS = q == 2
         }
-        let sats = g.satellitesUsed ?? 0
-        if let lat = g.latitude, let lon = g.longitude {
+        let sats = g.fix.satellitesUsed ?? 0
+        if let lat = g.fix.latitude, let lon = g.fix.longitude {
             fix.latitude = lat
             fix.longitude = lon
             var mode = FixMode.twoDimensional
-            fix.geoidSeparation = g.geoidSeparation
-            if let alt = g.altitudeMSL {
+            fix.geoidSeparation = g.fix.geoidSeparation
+            if let alt = g.fix.altitudeMSL {
                 fix.altitudeMSL = alt
                 if sats >= 4 { mode = .threeDimensional }
             }
@@ -23,8 +23,8 @@ extension NMEADecoder {
         } else {
             setMode(.noFix)
         }
-        if let h = g.hdop, h < 99 { hdop = h }
-        if let n = g.satellitesUsed { epochSatellitesFromFix = n }
+        if let h = g.fix.hdop, h < 99 { hdop = h }
+        if let n = g.fix.satellitesUsed { epochSatellitesFromFix = n }
     }
 
     mutating func applyRMC(_ r: NMEASentence.RMC, valid: Bool) {
@@ -73,20 +73,20 @@ extension NMEADecoder {
             return
         }
         if g.navigationStatus == 0x55 || g.navigationStatus == 0x56 { return }
-        if let lat = g.latitude, let lon = g.longitude {
+        if let lat = g.fix.latitude, let lon = g.fix.longitude {
             fix.latitude = lat
             fix.longitude = lon
             var mode = FixMode.twoDimensional
-            if let alt = g.altitudeMSL {
+            if let alt = g.fix.altitudeMSL {
                 fix.altitudeMSL = alt
-                if (g.satellitesUsed ?? 0) > 3 { mode = .threeDimensional }
-                if let sep = g.geoidSeparation { fix.geoidSeparation = sep }
+                if (g.fix.satellitesUsed ?? 0) > 3 { mode = .threeDimensional }
+                if let sep = g.fix.geoidSeparation { fix.geoidSeparation = sep }
             }
             setMode(mode)
         } else {
             setMode(.noFix)
         }
-        if let h = g.hdop { hdop = h }
+        if let h = g.fix.hdop { hdop = h }
         if first == Int(UInt8(ascii: "D")) { epochUsesDGPS = true }
     }
 

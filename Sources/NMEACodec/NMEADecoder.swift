@@ -275,7 +275,7 @@ public struct NMEADecoder: Sendable {
     }
 
     mutating func handleGGA(_ g: NMEASentence.GGA, _ line: Int, _ onFix: (NMEAFix) -> Void) {
-        startEpoch(at: g.time, line: line, onFix)
+        startEpoch(at: g.fix.time, line: line, onFix)
         applyGGA(g)
         lastWasGSA = false; lastWasGSV = false
     }
@@ -295,7 +295,7 @@ public struct NMEADecoder: Sendable {
     }
 
     mutating func handleGNS(_ g: NMEASentence.GNS, _ line: Int, _ onFix: (NMEAFix) -> Void) {
-        startEpoch(at: g.time, line: line, onFix)
+        startEpoch(at: g.fix.time, line: line, onFix)
         applyGNS(g)
         lastWasGSA = false; lastWasGSV = false
     }

@@ -92,10 +92,9 @@ extension NMEASentence {
         let sep = NMEANumber.double(c.next()); c.skip(1)
         let age = NMEANumber.double(c.next())
         let station = NMEANumber.int(c.next())
-        let both = latitude != nil && longitude != nil
-        return GGA(talker: t, time: time, latitude: both ? latitude : nil, longitude: both ? longitude : nil,
-                   quality: quality, satellitesUsed: used, hdop: hdop, altitudeMSL: alt, geoidSeparation: sep,
-                   dgpsAge: age, dgpsStation: station)
+        return GGA(talker: t, fix: FixData(time: time, latitude: latitude, longitude: longitude, satellitesUsed: used, hdop: hdop,
+                                           altitudeMSL: alt, geoidSeparation: sep, dgpsAge: age, dgpsStation: station),
+                   quality: quality)
     }
 
     static func parseRMC(_ t: NMEATalker, _ c: inout NMEAFieldCursor) -> RMC {
@@ -187,10 +186,9 @@ extension NMEASentence {
         let age = NMEANumber.double(c.next())
         let station = NMEANumber.int(c.next())
         let nav = NMEANumber.char(c.next())
-        let both = latitude != nil && longitude != nil
-        return GNS(talker: t, time: time, latitude: both ? latitude : nil, longitude: both ? longitude : nil,
-                   modeIndicators: modes, satellitesUsed: used, hdop: hdop, altitudeMSL: alt, geoidSeparation: sep,
-                   dgpsAge: age, dgpsStation: station, navigationStatus: nav)
+        return GNS(talker: t, fix: FixData(time: time, latitude: latitude, longitude: longitude, satellitesUsed: used, hdop: hdop,
+                                           altitudeMSL: alt, geoidSeparation: sep, dgpsAge: age, dgpsStation: station),
+                   modeIndicators: modes, navigationStatus: nav)
     }
 
     static func parseGST(_ t: NMEATalker, _ c: inout NMEAFieldCursor) -> GST {

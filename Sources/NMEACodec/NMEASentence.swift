@@ -232,14 +232,14 @@ public enum NMEASentence: Hashable, Sendable {
     /// Proprietary (`$P…`) and unknown sentences, kept as text fields.
     case raw(Raw)
 
-    /// GGA: time, position and fix data.
-    public struct GGA: Hashable, Sendable {
-        public var talker: NMEATalker
+    /// The fix data GGA and GNS both carry (GNS is GGA's multi-constellation counterpart,
+    /// NMEA 0183 3.0 on): time, position, satellites used, HDOP, altitude, geoid separation and
+    /// differential corrections.
+    public struct FixData: Hashable, Sendable {
         public var time: NMEATimeOfDay?
+        /// Degrees; nil, as `longitude`, unless both are there.
         public var latitude: Double?
         public var longitude: Double?
-        /// GGA quality indicator 0–8 (`FixQuality` raw values).
-        public var quality: Int?
         public var satellitesUsed: Int?
         public var hdop: Double?
         /// Antenna altitude above mean sea level (the geoid), metres.
@@ -249,6 +249,29 @@ public enum NMEASentence: Hashable, Sendable {
         /// Age of differential corrections, seconds.
         public var dgpsAge: Double?
         public var dgpsStation: Int?
+
+        /// The fields as parsed; a position only when both its latitude and longitude are.
+        init(time: NMEATimeOfDay?, latitude: Double?, longitude: Double?, satellitesUsed: Int?, hdop: Double?,
+             altitudeMSL: Double?, geoidSeparation: Double?, dgpsAge: Double?, dgpsStation: Int?) {
+            let both = latitude != nil && longitude != nil
+            self.time = time
+            self.latitude = both ? latitude : nil
+            self.longitude = both ? longitude : nil
+            self.satellitesUsed = satellitesUsed
+            self.hdop = hdop
+            self.altitudeMSL = altitudeMSL
+            self.geoidSeparation = geoidSeparation
+            self.dgpsAge = dgpsAge
+            self.dgpsStation = dgpsStation
+        }
+    }
+
+    /// GGA: time, position and fix data.
+    public struct GGA: Hashable, Sendable {
+        public var talker: NMEATalker
+        public var fix: FixData
+        /// GGA quality indicator 0–8 (`FixQuality` raw values).
+        public var quality: Int?
     }
 
     /// RMC: recommended minimum data.
@@ -351,17 +374,9 @@ public enum NMEASentence: Hashable, Sendable {
     /// GNS: multi-constellation fix data.
     public struct GNS: Hashable, Sendable {
         public var talker: NMEATalker
-        public var time: NMEATimeOfDay?
-        public var latitude: Double?
-        public var longitude: Double?
+        public var fix: FixData
         /// Mode indicator characters, one per system (GPS, GLONASS, Galileo, BeiDou, QZSS, NavIC).
         public var modeIndicators: NMEASatelliteIDs
-        public var satellitesUsed: Int?
-        public var hdop: Double?
-        public var altitudeMSL: Double?
-        public var geoidSeparation: Double?
-        public var dgpsAge: Double?
-        public var dgpsStation: Int?
         public var navigationStatus: UInt8?
     }
 

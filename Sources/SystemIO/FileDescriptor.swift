@@ -89,6 +89,22 @@ public struct FileDescriptor: Hashable, Sendable {
         return try fd.readToEnd(limit: .max)
     }
 
+    /// The whole file at `path`, nil when there is none — missing, or a directory: the `read`
+    /// of the loaders of optional files (`WorldBase(folder:read:)`, `NotoFonts.faces`, PROJ's
+    /// geoid grid), which look for a file in several places.
+    /// - Throws: `SystemIOError` naming `path` when it is there but cannot be read.
+    /// - Complexity: O(file size).
+    public static func readContentsIfPresent(of path: String) throws(SystemIOError) -> [UInt8]? {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return nil }
+        do throws(SystemIOError) {
+            return try readContents(of: path)
+        } catch {
+            if error.code == .notFound { return nil }
+            throw error
+        }
+    }
+
     /// The whole file at `path`, refused when it holds more than `limit` bytes: a regular file
     /// by its size before any byte is read, anything else (a pipe, a device) once `limit` + 1
     /// bytes came — never a silent first `limit` bytes of a larger file.

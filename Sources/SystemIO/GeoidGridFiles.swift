@@ -32,20 +32,10 @@ public enum GeoidGridFiles {
     public static func projEGM96(environment: (String) -> String? = processEnvironment) throws -> Geoid? {
         for folder in projDataFolders(environment: environment) {
             let path = folder + "/" + egm96FileName
-            guard let bytes = try contentsIfPresent(path) else { continue }
+            guard let bytes = try FileDescriptor.readContentsIfPresent(of: path) else { continue }
             return try Geoid(gtx: bytes, name: "EGM96 (15' grid, \(path))")
         }
         return nil
-    }
-
-    /// The bytes of the file at `path`, or nil when there is no such file.
-    private static func contentsIfPresent(_ path: String) throws(SystemIOError) -> [UInt8]? {
-        do throws(SystemIOError) {
-            return try FileDescriptor.readContents(of: path)
-        } catch {
-            if error.code == .notFound { return nil }
-            throw error
-        }
     }
 
     /// A variable of this process's environment.

@@ -19,10 +19,19 @@ extension OSMTiling.Progress {
             }
             return lines
         case .zoom(let z, let count, let total):
-            // printf's "zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s".
-            return ["zoom \(padded(z, 2))/\(maxZoom): \(padded(count, 6)) tiles, \(total.tiles) total, "
-                    + "\(FixedDecimal.string(Double(total.bytes) / 1e6, decimals: 1)) MB, \(FixedDecimal.string(elapsed.seconds, decimals: 2)) s"]
+            return [TileZoomProgress.line(zoom: z, maxZoom: maxZoom, tiles: count, totalTiles: total.tiles, totalBytes: total.bytes, elapsed: elapsed)]
         }
+    }
+}
+
+/// The progress line of a zoom level written by a command that writes tiles (`geo tiles build`,
+/// `geo tiles render`), printed after its `geo tiles: ` (and `render `): the zoom out of
+/// `maxZoom`, its tiles, the totals so far (MB = 10⁶ bytes), `elapsed` since the command began
+/// (seconds, two decimals) — printf's "zoom %2d/%d: %6d tiles, %d total, %.1f MB, %.2f s".
+public enum TileZoomProgress {
+    public static func line(zoom: Int, maxZoom: Int, tiles: Int, totalTiles: Int, totalBytes: Int, elapsed: Duration) -> String {
+        "zoom \(padded(zoom, 2))/\(maxZoom): \(padded(tiles, 6)) tiles, \(totalTiles) total, "
+            + "\(FixedDecimal.string(Double(totalBytes) / 1e6, decimals: 1)) MB, \(FixedDecimal.string(elapsed.seconds, decimals: 2)) s"
     }
 }
 

@@ -80,6 +80,37 @@ public struct RasterTileFolder {
         return (written, bytes)
     }
 
+    /// Draws and writes the tiles of every zoom of `zooms`, lowest first (`tiles` as
+    /// ``tiles(zooms:limit:)`` counted them); after each zoom `progress` gets the zoom, its
+    /// tiles and the totals written so far (tiles, PNG bytes).
+    /// - Returns: the tiles written and their PNG bytes.
+    /// - Throws: as ``render(_:zoom:)``.
+    public func render(_ tiles: [Int: [Tile]], zooms: ClosedRange<Int>,
+                       progress: (_ zoom: Int, _ tiles: Int, _ total: (tiles: Int, bytes: Int)) -> Void) throws -> (tiles: Int, bytes: Int) {
+        var total = (tiles: 0, bytes: 0)
+        for z in zooms {
+            let drawn = try render(tiles[z] ?? [], zoom: z)
+            total = (total.tiles + drawn.tiles, total.bytes + drawn.bytes)
+            progress(z, tiles[z]?.count ?? 0, total)
+        }
+        return total
+    }
+
+    /// A style's warnings over the blocks of a run, counted each time a block gives one:
+    /// `geo tiles render --style` prints each once, with its count.
+    public struct BlockWarnings {
+        private var counts: [String: Int] = [:]
+
+        public init() {}
+
+        public mutating func add(_ warning: String) { counts[warning, default: 0] += 1 }
+
+        /// Each warning once, in sorted order, then ` (N blocks)` when it came more than once.
+        public var lines: [String] {
+            counts.sorted { $0.key < $1.key }.map { warning, count in "\(warning)\(count > 1 ? " (\(count) blocks)" : "")" }
+        }
+    }
+
     /// The block drawn by the painter.
     private func paint(_ block: Metatile) throws -> Pixmap {
         let view = try block.viewport()

@@ -3,7 +3,6 @@ public import MapData
 public import MapRenderer
 public import MapStyle
 public import StyleRendering
-import SystemIO
 
 extension RasterTileFolder {
     /// What draws one block (its 16 tiles in one 1024² image, as this server draws raster
@@ -31,9 +30,7 @@ extension RasterTileFolder {
         let vector = style.sources.filter { $0.value.type == "vector" }.map(\.key)
         guard vector.count == 1 else { throw TileServerError(.invalidStyle, "has \(vector.count) vector sources") }
         return blocks(warn: warn) {
-            try Map(style: style, sources: [vector[0]: data]) { url in
-                try resources.load(url) { try FileDescriptor.readContents(of: $0, limit: $1) }
-            }
+            try Map(style: style, sources: [vector[0]: data], load: resources.readFile)
         }
     }
 

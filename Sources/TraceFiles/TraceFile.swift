@@ -1,7 +1,7 @@
 public import Foundation
 public import GeoBase
 import GeoCore
-import GPXCodec
+public import GPXCodec
 public import MapMatching
 import NMEACodec
 import SystemIO
@@ -104,9 +104,24 @@ public struct TraceFile: Sendable {
                 }
             }
         } catch {
-            throw TraceFileError(error.code == .io ? .unreadable : .malformed, error.message, at: "\(path):\(error.line):\(error.column)")
+            throw Self.failure(error, path)
         }
         return track + route
+    }
+
+    /// The GPX file at `path` (`-`: standard input) read whole: what draws its tracks and routes
+    /// (`geo snapshot --track`).
+    /// - Throws: `TraceFileError` at `path:line:column` of the first problem (`.unreadable` when
+    ///   reading failed there, else `.malformed`), or `.unreadable` at `path` when it cannot be opened.
+    public static func gpxDocument(_ path: String) throws(TraceFileError) -> GPXDocument {
+        try withSource(path) { (source: FileSource) throws(TraceFileError) in
+            do throws(GPXError) { return try GPXReader.read(source) } catch { throw failure(error, path) }
+        }
+    }
+
+    /// A GPX reader's error as the file's, at its line and column.
+    private static func failure(_ error: GPXError, _ path: String) -> TraceFileError {
+        TraceFileError(error.code == .io ? .unreadable : .malformed, error.message, at: "\(path):\(error.line):\(error.column)")
     }
 
     /// A GPX point as a fix: through the one GPX bridge when it has a time, else its position

@@ -37,5 +37,8 @@ import Testing
         #expect(OSMTiling.Progress.zoom(14, tiles: 1_234_567, total: total).lines(maxZoom: 14, elapsed: .seconds(125.5)) == [
             "zoom 14/14: 1234567 tiles, 17 total, 2.3 MB, 125.50 s",
         ])
+        // The same line for geo tiles render's zooms (printf "%.1f" of 3.449999 MB is 3.4).
+        #expect(TileZoomProgress.line(zoom: 15, maxZoom: 17, tiles: 112, totalTiles: 140, totalBytes: 3_449_999, elapsed: .seconds(15.1))
+                == "zoom 15/17:    112 tiles, 140 total, 3.4 MB, 15.10 s")
     }
 }

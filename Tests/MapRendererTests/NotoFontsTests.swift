@@ -1,15 +1,8 @@
 import Foundation
 import GeoTestSupport
 import MapRenderer
+import SystemIO
 import Testing
-
-/// The bytes of the file at `path`, nil when there is none or it is a directory: the `read`
-/// the loaders take, as `geo` gives it.
-func fileIfPresent(_ path: String) throws -> [UInt8]? {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
-    return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-}
 
 @Test func notoFonts_areDebiansFilesInFallbackOrder() throws {
     guard let faces = try notoFaces() else { return }
@@ -23,7 +16,7 @@ func fileIfPresent(_ path: String) throws -> [UInt8]? {
     try withTemporaryDirectory { dir in
         var looked: [String] = []
         let error = #expect(throws: RenderError.self) {
-            try NotoFonts.faces(environment: ["LOCATIONKIT_FONTS": dir.path]) { looked.append($0); return try fileIfPresent($0) }
+            try NotoFonts.faces(environment: ["LOCATIONKIT_FONTS": dir.path]) { looked.append($0); return try FileDescriptor.readContentsIfPresent(of: $0) }
         }
         #expect(error?.code == .fontNotFound)
         #expect(error?.message == "font NotoSans-Regular.ttf not found in \(dir.path) (apt-get install fonts-noto-core fonts-noto-cjk, or set LOCATIONKIT_FONTS)")
@@ -36,7 +29,7 @@ func fileIfPresent(_ path: String) throws -> [UInt8]? {
         let path = dir.appendingPathComponent("NotoSans-Regular.ttf")
         try Data("not a font".utf8).write(to: path)
         let error = #expect(throws: RenderError.self) {
-            try NotoFonts.faces(environment: ["LOCATIONKIT_FONTS": dir.path], read: fileIfPresent)
+            try NotoFonts.faces(environment: ["LOCATIONKIT_FONTS": dir.path], read: { try FileDescriptor.readContentsIfPresent(of: $0) })
         }
         #expect(error?.code == .font)
         #expect(error?.message.hasPrefix(path.path + ": not a font FreeType can read") == true, "\(String(describing: error))")

@@ -1,6 +1,7 @@
 import Foundation
 import GeoTestSupport
 import MapRenderer
+import SystemIO
 import Testing
 
 /// Noto Sans, Noto Sans Arabic and Noto Sans CJK as `NotoFonts` finds them (Debian
@@ -8,7 +9,7 @@ import Testing
 /// are not installed.
 func notoFaces() throws -> [FontFace]? {
     do {
-        return try NotoFonts.faces(environment: [:], read: fileIfPresent)
+        return try NotoFonts.faces(environment: [:], read: { try FileDescriptor.readContentsIfPresent(of: $0) })
     } catch let error as RenderError where error.code == .fontNotFound {
         if Fixtures.isCI { throw FixtureError.missing("\(error.message) (scripts/setup.sh installs them)") }
         print("note: skipping, \(error.message)")

@@ -3,15 +3,8 @@ import GeoBase
 import GeoCore
 import GeoTestSupport
 import MapView
+import SystemIO
 import Testing
-
-/// The bytes of the file at `path`, nil when there is none or it is a directory: the `read`
-/// `WorldBase(folder:read:)` takes, as `geo` gives it.
-private func fileIfPresent(_ path: String) throws -> [UInt8]? {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
-    return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-}
 
 @Test func worldBase_folderIsWorldUnderTheDataFolder() {
     #expect(WorldBase.folder(environment: ["LOCATIONKIT_DATA": "/srv/data"]) == "/srv/data/world")
@@ -20,7 +13,7 @@ private func fileIfPresent(_ path: String) throws -> [UInt8]? {
 
 @Test func worldBase_readsNaturalEarthFromItsFolder() throws {
     guard let folder = try Fixtures.url("world") else { return }
-    let base = try WorldBase(folder: folder.path, read: fileIfPresent)
+    let base = try WorldBase(folder: folder.path, read: { try FileDescriptor.readContentsIfPresent(of: $0) })
     // ne_110m_countries.geojson: 177 countries, 287 polygons counting each part of a
     // MultiPolygon (Python's json module over the same file); ne_cities.geojson: 243 places.
     #expect(base.countries.count == 287)
@@ -32,11 +25,11 @@ private func fileIfPresent(_ path: String) throws -> [UInt8]? {
 
 @Test func worldBase_missingFilesGiveLessNotAFailure() throws {
     try withTemporaryDirectory { dir in
-        let empty = try WorldBase(folder: dir.path, read: fileIfPresent)
+        let empty = try WorldBase(folder: dir.path, read: { try FileDescriptor.readContentsIfPresent(of: $0) })
         #expect(empty.countries.isEmpty && empty.cities.isEmpty, "no countries file: the plain globe")
         guard let countries = try Fixtures.url("world/ne_110m_countries.geojson") else { return }
         try FileManager.default.copyItem(at: countries, to: dir.appendingPathComponent(WorldBase.countriesFile))
-        let noCities = try WorldBase(folder: dir.path, read: fileIfPresent)
+        let noCities = try WorldBase(folder: dir.path, read: { try FileDescriptor.readContentsIfPresent(of: $0) })
         #expect(noCities.countries.count == 287 && noCities.cities.isEmpty)
     }
 }
@@ -44,7 +37,7 @@ private func fileIfPresent(_ path: String) throws -> [UInt8]? {
 @Test func worldBase_aDamagedFileIsAnErrorWithItsPlace() throws {
     try withTemporaryDirectory { dir in
         try Data("{\"type\":\"FeatureCollection\",\"features\":[\n".utf8).write(to: dir.appendingPathComponent(WorldBase.countriesFile))
-        let error = #expect(throws: GeoCoreError.self) { try WorldBase(folder: dir.path, read: fileIfPresent) }
+        let error = #expect(throws: GeoCoreError.self) { try WorldBase(folder: dir.path, read: { try FileDescriptor.readContentsIfPresent(of: $0) }) }
         #expect(error?.code == .invalidGeoJSON)
         #expect("\(String(describing: error))".contains("line 2, column 1"), "\(String(describing: error))")
     }

@@ -23,10 +23,10 @@ struct GPSDOracle {
     static func timeOfDay(_ line: String) -> NMEATimeOfDay? {
         guard let s = try? NMEASentence(parsing: line) else { return nil }
         switch s {
-        case .gga(let g): return g.time
+        case .gga(let g): return g.fix.time
         case .rmc(let r): return r.status == UInt8(ascii: "A") || r.status == UInt8(ascii: "D") ? r.time : nil
         case .gll(let g): return g.time
-        case .gns(let g): return g.time
+        case .gns(let g): return g.fix.time
         case .zda(let z): return z.time
         default: return nil
         }

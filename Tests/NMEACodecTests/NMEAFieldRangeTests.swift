@@ -13,15 +13,15 @@ import NMEACodec
 ])
 func gga_outOfRangeCoordinate_dropsThePosition(sentence: String, what: String) throws {
     guard case .gga(let g) = try NMEASentence(parsing: sentence) else { Issue.record("not GGA"); return }
-    #expect(g.latitude == nil && g.longitude == nil, "\(what) must not be a position")
-    #expect(g.altitudeMSL == 545.4, "the other fields of the sentence are kept")
+    #expect(g.fix.latitude == nil && g.fix.longitude == nil, "\(what) must not be a position")
+    #expect(g.fix.altitudeMSL == 545.4, "the other fields of the sentence are kept")
 }
 
 @Test func gga_theBoundsThemselves_areValid() throws {
     let s = try NMEASentence(parsing: "$GPGGA,123519,9000.000,S,18000.000,W,1,08,0.9,545.4,M,46.9,M,,*4A")
     guard case .gga(let g) = s else { Issue.record("not GGA"); return }
-    #expect(g.latitude == -90)
-    #expect(g.longitude == -180)
+    #expect(g.fix.latitude == -90)
+    #expect(g.fix.longitude == -180)
 }
 
 @Test func rmc_dayTheMonthLacks_dropsTheDate() throws {

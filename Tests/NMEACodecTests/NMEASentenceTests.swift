@@ -5,16 +5,16 @@ import NMEACodec
     let s = try NMEASentence(parsing: "$GNGGA,003956.00,4552.65403,S,17030.00668,E,1,12,0.64,14.2,M,1.8,M,,*56")
     guard case .gga(let g) = s else { Issue.record("not GGA: \(s)"); return }
     #expect(g.talker == .multiGNSS)
-    #expect(g.time == NMEATimeOfDay(hour: 0, minute: 39, second: 56))
+    #expect(g.fix.time == NMEATimeOfDay(hour: 0, minute: 39, second: 56))
     // 45°52.65403' S = -45.877567167°, 170°30.00668' E = 170.500111333°
-    #expect(abs((g.latitude ?? 0) - -45.877567167) < 1e-9)   // degrees
-    #expect(abs((g.longitude ?? 0) - 170.500111333) < 1e-9)  // degrees
+    #expect(abs((g.fix.latitude ?? 0) - -45.877567167) < 1e-9)   // degrees
+    #expect(abs((g.fix.longitude ?? 0) - 170.500111333) < 1e-9)  // degrees
     #expect(g.quality == 1)
-    #expect(g.satellitesUsed == 12)
-    #expect(g.hdop == 0.64)
-    #expect(g.altitudeMSL == 14.2)
-    #expect(g.geoidSeparation == 1.8)
-    #expect(g.dgpsAge == nil)
+    #expect(g.fix.satellitesUsed == 12)
+    #expect(g.fix.hdop == 0.64)
+    #expect(g.fix.altitudeMSL == 14.2)
+    #expect(g.fix.geoidSeparation == 1.8)
+    #expect(g.fix.dgpsAge == nil)
 }
 
 @Test func parse_rmc_dateVariationAndModes() throws {
@@ -52,7 +52,7 @@ import NMEACodec
 
 @Test func parse_gnsGstZdaHdtVtgGbsTxt() throws {
     guard case .gns(let n) = try NMEASentence(parsing: "$GNGNS,053229.438,,,,,NNNN,00,,,0.0,,0000*63") else { Issue.record("not GNS"); return }
-    #expect(n.latitude == nil && n.satellitesUsed == 0 && n.modeIndicators.count == 4)
+    #expect(n.fix.latitude == nil && n.fix.satellitesUsed == 0 && n.modeIndicators.count == 4)
     guard case .gst(let g) = try NMEASentence(parsing: "$GNGST,003956.00,235111,,,,2.3,3.5,4.0*46") else { Issue.record("not GST"); return }
     #expect(g.latitudeSigma == 2.3 && g.longitudeSigma == 3.5 && g.altitudeSigma == 4.0 && g.semiMajor == nil)
     guard case .zda(let z) = try NMEASentence(parsing: "$GNZDA,003956.00,12,04,2019,00,00*7C") else { Issue.record("not ZDA"); return }
@@ -95,10 +95,10 @@ import NMEACodec
     let body = "GPGGA,12x519,48O7.038,N,01131.000,E,1,08,0.9,abc,M,46.9,M,,"
     let s = try NMEASentence(parsing: "$\(body)*\(hex(NMEAScanner.checksum(of: Array(body.utf8))))")
     guard case .gga(let g) = s else { Issue.record("not GGA"); return }
-    #expect(g.time == nil)
-    #expect(g.latitude == nil && g.longitude == nil)
-    #expect(g.altitudeMSL == nil)
-    #expect(g.satellitesUsed == 8)
+    #expect(g.fix.time == nil)
+    #expect(g.fix.latitude == nil && g.fix.longitude == nil)
+    #expect(g.fix.altitudeMSL == nil)
+    #expect(g.fix.satellitesUsed == 8)
 }
 
 @Test func date_daysSinceEpoch_roundTrips() {
@@ -112,4 +112,23 @@ import NMEACodec
 func hex(_ v: UInt8) -> String {
     let digits = Array("0123456789ABCDEF")
     return String([digits[Int(v >> 4)], digits[Int(v & 15)]])
+}
+
+/// GGA and GNS carry the same fix data: one fix told by both sentences parses into equal
+/// `FixData` (48° 07.038′ N = 48.1173°, 11° 31.000′ E = 11.516667°, 8 satellites, HDOP 0.9,
+/// 545.4 m above the geoid, which is 46.9 m above the ellipsoid); a latitude without its
+/// longitude is no position in either.
+@Test func ggaAndGNS_sameFix_sameFixData() throws {
+    guard case .gga(let g) = try NMEASentence(parsing: "$GPGGA,123519.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*69"),
+          case .gns(let n) = try NMEASentence(parsing: "$GNGNS,123519.00,4807.038,N,01131.000,E,AA,08,0.9,545.4,46.9,,,V*27") else {
+        Issue.record("not GGA and GNS"); return
+    }
+    #expect(g.fix == n.fix)
+    #expect(abs((g.fix.latitude ?? 0) - 48.1173) < 1e-9 && abs((g.fix.longitude ?? 0) - (11 + 31.0 / 60)) < 1e-9)
+    #expect(g.fix.satellitesUsed == 8 && g.fix.hdop == 0.9 && g.fix.altitudeMSL == 545.4 && g.fix.geoidSeparation == 46.9)
+    #expect(g.quality == 1 && n.modeIndicators.count == 2 && n.navigationStatus == UInt8(ascii: "V"))
+    guard case .gns(let half) = try NMEASentence(parsing: "$GNGNS,123519.00,4807.038,N,,,AA,08,0.9,545.4,46.9,,,V*4E") else {
+        Issue.record("not GNS"); return
+    }
+    #expect(half.fix.latitude == nil && half.fix.longitude == nil && half.fix.altitudeMSL == 545.4)
 }

@@ -34,6 +34,23 @@ private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
     }
 }
 
+/// `readContentsIfPresent`, the loaders' `read`: a file's bytes; nil for a missing path, a path
+/// under a regular file (ENOTDIR) and a directory; an error for any other failure (here a name
+/// longer than NAME_MAX, ENAMETOOLONG: root reads files whatever their mode).
+@Test func readContentsIfPresent_bytesOrNilWhenAbsent_errorWhenUnreadable() throws {
+    try withTemporaryDirectory { directory in
+        let dir = directory.path
+        try AtomicFileReplacement.write(Array("abc".utf8), to: dir + "/file")
+        #expect(try FileDescriptor.readContentsIfPresent(of: dir + "/file") == Array("abc".utf8))
+        #expect(try FileDescriptor.readContentsIfPresent(of: dir + "/missing") == nil)
+        #expect(try FileDescriptor.readContentsIfPresent(of: dir + "/file/under") == nil)
+        #expect(try FileDescriptor.readContentsIfPresent(of: dir) == nil)
+        let tooLong = dir + "/" + String(repeating: "n", count: 300) // NAME_MAX is 255 on Linux
+        let error = #expect(throws: SystemIOError.self) { try FileDescriptor.readContentsIfPresent(of: tooLong) }
+        #expect(error?.code != .notFound)
+    }
+}
+
 /// `pwrite` overwrites in the middle, extends past the end, and leaves the position alone
 /// (the next plain write still appends where the last one ended); `ftruncate` cuts.
 @Test func file_writeAtOffset_overwritesAndExtends_positionUnchanged_thenTruncate() throws {

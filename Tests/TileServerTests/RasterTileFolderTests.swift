@@ -43,6 +43,33 @@ import TileServer
         }
     }
 
+    /// Zooms 13–14 over the sample city: zoom by zoom, lowest first, each reported with its
+    /// tiles (2 at 13: the city straddles x 4345/4346 at y 2847; the six above at 14) and the
+    /// totals so far, which are the files written and their bytes.
+    @Test func sampleCity_zooms13to14_reportEachZoomWithRunningTotals() throws {
+        try withTemporaryDirectory { dir in
+            let folder = try RasterTileFolder(.features(try SampleCity.generate().mapFeatures()), folder: dir.path)
+            let tiles = try folder.tiles(zooms: 13...14, limit: 100)
+            var reports: [(zoom: Int, tiles: Int, total: (tiles: Int, bytes: Int))] = []
+            let written = try folder.render(tiles, zooms: 13...14) { reports.append(($0, $1, $2)) }
+            #expect(reports.map(\.zoom) == [13, 14])
+            #expect(reports.map(\.tiles) == [2, 6])
+            #expect(reports.map(\.total.tiles) == [2, 8])
+            #expect(written.tiles == 8 && reports.last?.total.bytes == written.bytes)
+            var bytes = 0
+            for z in 13...14 { for tile in tiles[z]! { bytes += try FileDescriptor.readContents(of: "\(dir.path)/\(z)/\(tile.x)/\(tile.y).png").count } }
+            #expect(written.bytes == bytes)
+        }
+    }
+
+    /// A style's warnings over a run: each once, sorted, with the number of blocks that gave it.
+    @Test func blockWarnings_countEachWarning() {
+        var warnings = RasterTileFolder.BlockWarnings()
+        for w in ["glyphs 0-255 missing", "sprite missing", "glyphs 0-255 missing", "glyphs 0-255 missing"] { warnings.add(w) }
+        #expect(warnings.lines == ["glyphs 0-255 missing (3 blocks)", "sprite missing"])
+        #expect(RasterTileFolder.BlockWarnings().lines.isEmpty)
+    }
+
     /// More tiles than the limit are refused while counting, before the folder exists.
     @Test func tooManyTiles_areRefusedBeforeDrawing() throws {
         let folder = try RasterTileFolder(.features(try SampleCity.generate().mapFeatures()), folder: "/nonexistent/never-written")

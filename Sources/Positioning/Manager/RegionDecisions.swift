@@ -11,7 +11,7 @@ public struct RegionDecisions: Sendable {
     public private(set) var regions: [String: MonitoredRegion] = [:]
     private var fences = FenceEngine()
     /// Each region's decided state, to tell a transition from a first decision.
-    private var states: [String: ConditionState] = [:]
+    private var states = DecidedStates()
 
     public init() {}
 
@@ -21,14 +21,14 @@ public struct RegionDecisions: Sendable {
     public mutating func add(_ region: MonitoredRegion, at date: Date) throws(MonitoringError) {
         try fences.add(region.condition, identifier: region.identifier, at: date)
         regions[region.identifier] = region
-        states[region.identifier] = nil
+        states.forget(region.identifier)
     }
 
     /// Stops monitoring the region named `identifier`.
     public mutating func remove(_ identifier: String, at date: Date) {
         _ = fences.remove(identifier, at: date)
         regions[identifier] = nil
-        states[identifier] = nil
+        states.forget(identifier)
     }
 
     /// The region's decided state: unknown until decided, or when it is not monitored.
@@ -59,9 +59,9 @@ public struct RegionDecisions: Sendable {
             guard let region = regions[decision.identifier], decision.refinement != .dwell else { continue }
             // An inferred crossing is an enter and an exit from outside; otherwise the state
             // before is the opposite one, or unknown for the first decision.
+            let before = states.record(decision)
             let previous: ConditionState = decision.refinement == .inferredCrossing
-                ? (decision.state == .satisfied ? .unsatisfied : .satisfied) : (states[decision.identifier] ?? .unknown)
-            if decision.refinement != .inferredCrossing { states[decision.identifier] = decision.state }
+                ? (decision.state == .satisfied ? .unsatisfied : .satisfied) : before
             events.append(.region(.determined(RegionState(decision.state), region)))
             if decision.state == .satisfied, previous == .unsatisfied, region.notifyOnEntry { events.append(.region(.entered(region))) }
             if decision.state == .unsatisfied, previous == .satisfied, region.notifyOnExit { events.append(.region(.exited(region))) }

@@ -1,0 +1,52 @@
+public import MapStyle
+public import StyleRendering
+public import TileArchives
+import MapData
+import SystemIO
+
+/// MapLibre styles drawn for one camera with what they need read from files (`geo snapshot
+/// --style`): a style file's URLs read where ``StyleResourcePaths`` resolves them, as
+/// ``RasterTileFolder`` reads them for its blocks, or a built-in style over a command's map data.
+public enum StyleFileSnapshots {
+    /// The zoom of a built-in style's snapshot when none is given: the legacy `geo snapshot`'s
+    /// 16 (the seed's zoom level), 15 in MapLibre's 512-pixel world.
+    public static let defaultStyleZoom = MapSnapshotter.zoom(hereZoomLevel: 16)
+
+    /// `style` drawn for `camera`, each URL it names (sprite, glyphs, GeoJSON, tiles) read from
+    /// the file `resources` resolves it to (``StyleResourcePaths/readFile(_:)``); what could not
+    /// be read or drawn is in the snapshot's warnings.
+    public static func snapshot(_ style: StyleDocument, resources: StyleResourcePaths, camera: StyleCamera) throws -> StyleSnapshot {
+        try MapSnapshotter(style: style, camera: camera, load: resources.readFile).snapshot()
+    }
+
+    /// The built-in style `scheme` with `options` over `data` (an archive's tiles, or an OSM
+    /// extract's or the sample city's features tiled in memory; `name` names it in errors),
+    /// drawn for `camera`, labels in the glyph ranges `glyphRange` makes (nil: none, a warning
+    /// per range).
+    /// - Throws: `MapDataError` when `data` cannot serve tiles; `MapSnapshotError`.
+    public static func snapshot(_ scheme: DefaultStyle.Scheme, options: DefaultStyle.Options, data: DrawnMapData, named name: String,
+                                camera: StyleCamera, glyphRange: ((String, UInt32) throws -> [UInt8])?) throws -> StyleSnapshot {
+        try MapSnapshotter(scheme: scheme, options: options, data: try data.mapSource(name: name), camera: camera, glyphRange: glyphRange).snapshot()
+    }
+}
+
+extension StyleResourcePaths {
+    /// The bytes of the file `url` resolves to (``load(_:read:)``), read through SystemIO and
+    /// refused unread past ``maximumResourceSize``: the loader of a style drawn from files.
+    /// - Throws: `StyleRenderError` for a URL with no file; `SystemIOError` naming the path.
+    public func readFile(_ url: String) throws -> [UInt8] {
+        try load(url) { try FileDescriptor.readContents(of: $0, limit: $1) }
+    }
+}
+
+extension DefaultStyle.Options {
+    /// The built-in style's switches from the legacy snapshot's (`geo snapshot --hide`,
+    /// `--show-poi`, `--show-pedestrian`): `hidden` categories left out; POIs and pedestrian
+    /// features only of the classes named, every class for "all".
+    public init(hiding hidden: Set<String>, poiClasses: Set<String>, pedestrianClasses: Set<String>) {
+        self.init()
+        hiddenCategories = hidden
+        self.poiClasses = poiClasses.contains("all") ? nil : poiClasses
+        self.pedestrianClasses = pedestrianClasses.contains("all") ? nil : pedestrianClasses
+    }
+}
