@@ -65,14 +65,14 @@ struct MatchCommand: ParsableCommand {
     func run() throws {
         var timings = MatchTimings()
         let roads = try CommandLineFiles.graph(graph, command: "match")
-        let wanted = mode == .car ? "car" : "foot"
-        guard roads.profileName == wanted else {
-            throw ValidationError("\(graph): a \(roads.profileName) graph; --mode \(mode.rawValue) needs one extracted with --profile \(wanted)")
+        let matchMode: MapMatchMode = mode == .car ? .car : .pedestrian
+        guard MapMatchMode(servedBy: roads) == matchMode else {
+            throw ValidationError("\(graph): a \(roads.profileName) graph; --mode \(mode.rawValue) needs one extracted with --profile \(matchMode.profileName)")
         }
         timings.lap("graph load")
         var parameters: MatchingParameters = mode == .car ? .car : .pedestrian
         if let accuracy { parameters.defaultAccuracy = .meters(accuracy) }
-        let matcher = try MapMatcher(graph: roads, mode: mode == .car ? .car : .pedestrian, parameters: parameters)
+        let matcher = try MapMatcher(graph: roads, mode: matchMode, parameters: parameters)
         timings.lap("index")
         try CommandLineFiles.checkInput(track)
         let file: TraceFile

@@ -1,4 +1,5 @@
 public import GeoCore
+public import RoadNetwork
 
 /// Which roads a live position is matched to.
 public enum MapMatchMode: Sendable, Hashable {
@@ -6,6 +7,24 @@ public enum MapMatchMode: Sendable, Hashable {
     case car
     /// Roads, paths and footways a pedestrian may walk on.
     case pedestrian
+
+    /// The profile a graph serving the mode is extracted with (`geo extract --profile`).
+    public var profileName: String {
+        switch self {
+        case .car: "car"
+        case .pedestrian: "foot"
+        }
+    }
+
+    /// The mode a graph serves by its profile — a `car` graph cars, a `foot` graph
+    /// pedestrians — or nil for another profile.
+    public init?(servedBy graph: RoadGraph) {
+        switch graph.profileName {
+        case MapMatchMode.car.profileName: self = .car
+        case MapMatchMode.pedestrian.profileName: self = .pedestrian
+        default: return nil
+        }
+    }
 }
 
 /// A map-matched position with the matcher's confidence.

@@ -7,17 +7,9 @@ extension PositioningManager {
     /// - Returns: the mode, or nil for a graph of another profile (nothing is changed).
     /// - Throws: `MatchError` when the graph cannot serve a matcher.
     public func setMapMatching(on graph: RoadGraph) throws(MatchError) -> MapMatchMode? {
-        let mode: MapMatchMode
-        switch graph.profileName {
-        case "car":
-            mode = .car
-            setMapMatcher(LiveMapMatcher(car: try MapMatcher(graph: graph, mode: .car)))
-        case "foot":
-            mode = .pedestrian
-            setMapMatcher(LiveMapMatcher(car: nil, pedestrian: try MapMatcher(graph: graph, mode: .pedestrian)))
-        default:
-            return nil
-        }
+        guard let mode = MapMatchMode(servedBy: graph) else { return nil }
+        let matcher = try MapMatcher(graph: graph, mode: mode)
+        setMapMatcher(mode == .car ? LiveMapMatcher(car: matcher) : LiveMapMatcher(car: nil, pedestrian: matcher))
         setMapMatchingEnabled(true, mode: mode)
         return mode
     }
