@@ -58,15 +58,7 @@ private struct ForkScene {
 func liveFork_undecidedBranchIsHeldAtTheFork() throws {
     let scene = try ForkScene()
     let fixes = scene.fixes
-    var live = OnlineMatcher(matcher: scene.matcher)
-    var published: [LiveMatch] = []
-    var committed: [MatchedPoint] = []
-    for fix in fixes {
-        published.append(live.match(fix))
-        committed += live.takeCommitted().points
-    }
-    live.finish()
-    committed += live.takeCommitted().points
+    let (published, committed) = liveAndCommitted(scene.matcher, fixes)
     let f = scene.map.coordinate("f")!
     for i in scene.undecided {
         let p = published[i].position

@@ -66,20 +66,6 @@ private struct ParallelScene {
     func north(_ fix: TracePoint) -> Double { frame.point(for: fix.coordinate).north }
 }
 
-/// Runs the online matcher: what it published per fix, and its committed answers.
-private func runLive(_ matcher: MapMatcher, _ fixes: [TracePoint]) -> (published: [LiveMatch], committed: [MatchedPoint]) {
-    var live = OnlineMatcher(matcher: matcher)
-    var published: [LiveMatch] = []
-    var committed: [MatchedPoint] = []
-    for fix in fixes {
-        published.append(live.match(fix))
-        committed += live.takeCommitted().points
-    }
-    live.finish()
-    committed += live.takeCommitted().points
-    return (published, committed)
-}
-
 /// After the return to ab (fixes more than 920 m east of a, south of the parallel road), at
 /// most 5 fixes are not live on ab and at least 95 % are; the jump back is reported by
 /// `revised`; the committed answers equal the whole-trace match, which is on ab there. With a
@@ -90,7 +76,7 @@ private func runLive(_ matcher: MapMatcher, _ fixes: [TracePoint]) -> (published
 func liveRestart_parallelRoadForAMinute_liveReturnsWithinFiveFixes(_ gap: Range<Double>?) throws {
     let scene = try ParallelScene()
     let fixes = scene.fixes(gap: gap)
-    let (published, committed) = runLive(scene.matcher, fixes)
+    let (published, committed) = liveAndCommitted(scene.matcher, fixes)
     let back = fixes.indices.filter { scene.east(fixes[$0]) > 920 }
     #expect(back.count > 25)
     let misses = back.filter { !scene.onMainRoad(published[$0].position) }
@@ -110,7 +96,7 @@ func liveRestart_parallelRoadForAMinute_liveReturnsWithinFiveFixes(_ gap: Range<
 func liveRestart_parallelRoadForAMinute_committedKeepsTheMainRoad() throws {
     let scene = try ParallelScene()
     let fixes = scene.fixes()
-    let (published, committed) = runLive(scene.matcher, fixes)
+    let (published, committed) = liveAndCommitted(scene.matcher, fixes)
     let beside = fixes.indices.filter { (450...850).contains(scene.east(fixes[$0])) }
     #expect(beside.count > 30)
     #expect(beside.filter { scene.onMainRoad(committed[$0].match) }.count == beside.count)
@@ -124,7 +110,7 @@ func liveRestart_parallelRoadForAMinute_committedKeepsTheMainRoad() throws {
 func liveRestart_driveStartingOffTheGraph_liveFindsTheRoad() throws {
     let scene = try ParallelScene()
     let fixes = scene.fixes(startOff: true)
-    let (published, committed) = runLive(scene.matcher, fixes)
+    let (published, committed) = liveAndCommitted(scene.matcher, fixes)
     let near = fixes.indices.filter { abs(scene.north(fixes[$0])) < 10 && (60...300).contains(scene.east(fixes[$0])) }
     #expect(near.count > 15)
     let misses = near.filter { !scene.onMainRoad(published[$0].position) }

@@ -60,15 +60,7 @@ private struct StandingScene {
 func liveStanding_fixesOfAStopCountForTheLiveAnswer() throws {
     let scene = try StandingScene()
     let fixes = scene.fixes
-    var live = OnlineMatcher(matcher: scene.matcher)
-    var published: [LiveMatch] = []
-    var committed: [MatchedPoint] = []
-    for fix in fixes {
-        published.append(live.match(fix))
-        committed += live.takeCommitted().points
-    }
-    live.finish()
-    committed += live.takeCommitted().points
+    let (published, committed) = liveAndCommitted(scene.matcher, fixes)
     #expect(!scene.onFE(published[scene.standing.lowerBound - 1].position), "the approach is live on gh (the scene's premise)")
     let misses = scene.standing.filter { !scene.onFE(published[$0].position) }
     #expect(misses.count <= 3 && misses.allSatisfy { $0 < scene.standing.lowerBound + 3 }, "standing fixes \(misses) not live on fe")
