@@ -8,7 +8,8 @@
 # scripts/setup.sh installs postgresql-15), its defaults kept (fsync, synchronous_commit on).
 # Also prints the generator's and the server's CPU time over the run and the machine's load
 # average (other builds on the same cores skew every number), and the bytes the server wrote to
-# the disk over the run (/proc/PID/io: its WAL and checkpoints). The open-file limit is raised to
+# the disk over the run (/proc/PID/io: its WAL and checkpoints), in all and per fix stored in
+# the run, and how long `geo loadgen verify` took. The open-file limit is raised to
 # DEVICES + 100; where the hard limit is lower it says so and runs as many devices as fit.
 # OVERLAND_BATCH=N in the environment sends each device's fixes as Overland batches of N (one
 # POST a second per device, N fixes in it) instead of one OsmAnd request per fix.
@@ -64,6 +65,11 @@ esac
 SERVER=$!
 for _ in $(seq 300); do [ -s "$WORK/url" ] && break; sleep 0.1; done
 URL="$(head -1 "$WORK/url")"
+if [ -z "$URL" ] || ! kill -0 "$SERVER" 2>/dev/null; then
+    echo "tracking.sh: the server did not start; its standard error:" >&2
+    cat "$WORK/server.err" >&2
+    exit 1
+fi
 # CPU seconds (user + system) of a live process, from /proc/PID/stat (clock ticks).
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
 HISTORY_PY='
@@ -97,18 +103,23 @@ if [ -n "${HISTORY_READS:-}" ]; then
 fi
 # Bytes the server had written to the disk (its WAL, checkpoints), from /proc/PID/io.
 disk_writes() { awk '$1 == "write_bytes:" { print $2 }' "/proc/$1/io"; }
-SERVER_CPU0="$(cpu_seconds "$SERVER")"; SERVER_WRITES0="$(disk_writes "$SERVER")"
+# Fixes the server has stored (Prometheus text), to divide the run's disk writes by.
+stored_fixes() { curl -s "${URL}metrics" | awk '$1 == "tracking_acknowledged_fixes_total" { print $2 }'; }
+SERVER_CPU0="$(cpu_seconds "$SERVER")"; SERVER_WRITES0="$(disk_writes "$SERVER")"; STORED0="$(stored_fixes)"
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
     "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"}
 [ -n "${HISTORY:-}" ] && { wait "$HISTORY" || true; cat "$WORK/history.txt"; }
 echo "server CPU during the run: $(awk -v a="$SERVER_CPU0" -v b="$(cpu_seconds "$SERVER")" 'BEGIN { printf "%.1f s", b - a }') (wall time: the generator's)"
-echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(disk_writes "$SERVER")" -v d="$D" 'BEGIN { printf "%.1f MB (%.2f MB/s)", (b - a) / 1e6, (b - a) / 1e6 / d }')"
+echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(disk_writes "$SERVER")" -v d="$D" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
+    'BEGIN { printf "%.1f MB (%.2f MB/s, %.0f bytes per fix stored in the run)", (b - a) / 1e6, (b - a) / 1e6 / d, (n > m ? (b - a) / (n - m) : 0) }')"
 echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|settles|settled_rows|settle_seconds|settle_failures|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
 echo "server peak RSS: $(grep VmHWM /proc/$SERVER/status | awk '{print $2, $3}')"
 kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=""
+VERIFY0="$(date +%s.%N)"
 if [ "$STORE" = postgres ]; then
     "$GEO" loadgen verify --postgres "$PGURL" --ack-log "$WORK/acks.csv"
 else
     "$GEO" loadgen verify --db "$WORK/t.sqlite" --ack-log "$WORK/acks.csv"
 fi
+echo "verify took $(awk -v a="$VERIFY0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }')"

@@ -502,16 +502,27 @@ public enum LoadVerifier {
         public var description: String { "acknowledged \(acknowledged), acknowledged-but-missing \(missing), duplicated \(duplicated)" }
     }
 
-    /// Reads the log (`device,fix time ms` lines) and looks each fix up in `store`.
+    /// Reads the log (`device,fix time ms` lines) and reads each logged device's fixes from
+    /// `store` in one query (from its first logged fix time to its last), counting those at
+    /// each logged time; a fix logged twice (acknowledged twice) is counted each time.
     public static func verify(log path: String, store: any PositionStore) async throws -> Result {
         let text = try String(contentsOfFile: path, encoding: .utf8)
+        var logged: [String: [Int64]] = [:]
         var result = Result()
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: ",")
             guard parts.count == 2, let time = Int64(parts[1]) else { continue }
             result.acknowledged += 1
-            let count = try await store.count(device: String(parts[0]), fixTime: time)
-            if count == 0 { result.missing += 1 } else if count > 1 { result.duplicated += 1 }
+            logged[String(parts[0]), default: []].append(time)
+        }
+        for (device, times) in logged {
+            guard let first = times.min(), let last = times.max() else { continue }
+            var stored: [Int64: Int] = [:]
+            for fix in try await store.positions(device: device, from: first, to: last + 1, limit: .max) { stored[fix.fixTime, default: 0] += 1 }
+            for time in times {
+                let count = stored[time] ?? 0
+                if count == 0 { result.missing += 1 } else if count > 1 { result.duplicated += 1 }
+            }
         }
         return result
     }

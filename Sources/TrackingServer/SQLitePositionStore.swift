@@ -13,18 +13,25 @@ import TrackingProtocols
 /// #pragma_synchronous: FULL syncs the WAL at every commit).
 ///
 /// Two tables of fixes, both `WITHOUT ROWID`, same columns. A group commit appends to `recent`,
-/// keyed by (fix time, device, payload hash): live fixes carry fix times near now, so a commit
-/// dirties a few pages at the right edge of its B-tree. `positions`, keyed by (device, fix time,
+/// keyed by (batch, device, fix time, payload hash), `batch` numbering the commits in arrival
+/// order: a commit fills new pages at the right edge of its B-tree and dirties no other. (Keyed
+/// by fix time first, an Overland batch — 100 fixes of one device over its last second — put
+/// its rows among every other device's of that second: tracking.sh 1,000 devices × 100 wrote
+/// 12 GB in 30 s.) The writer keeps the key of every fix in `recent` in memory and skips a fix
+/// it holds there, so `recent` needs no unique (device, fix time, payload hash) of its own.
+/// `positions`, keyed by (device, fix time,
 /// payload hash), keeps a device's fixes contiguous for the history read; writing a batch from
 /// 1,000 random devices there dirtied ~1,700 pages, each written whole to the WAL (6.8 MB per
 /// commit; tracking.sh 20,000 devices spent 51 of 60 s in commits). So `settle`, between group
 /// commits, moves the fixes older than `moveAfter` in rounds: a round takes every fix in
 /// `recent` below a boundary (≥ `moveAfter` of fixes) and copies them device by device (a device
 /// leaf then takes ~10 rows per dirtying at 1 Hz, not one) in slices of `sliceDevices`, then
-/// deletes them from `recent` in one range.
+/// deletes them from `recent` (the batches up to the round's last, a range of its key).
 /// Reads see both tables and count a fix found in both once (a round interrupted by a crash
-/// leaves copies in both until it is done again). A fix whose time is below the boundary (late,
-/// or a retry of one already moved) goes to `positions` directly, unless either table has it.
+/// leaves copies in both until it is done again); a device's fixes in `recent` are read batch
+/// by batch, one seek each, along its key. A fix whose time is below the boundary (late,
+/// or a retry of one already moved) goes to `positions` directly (`ON CONFLICT DO NOTHING`),
+/// unless `recent` has it.
 ///
 /// `latest(device, …)` holds each device's latest moved fix and is updated by the moves, so a
 /// commit does not dirty its pages (every one of them, for 1,000 random devices); the writer
@@ -49,49 +56,90 @@ public final class SQLitePositionStore: PositionStore {
     /// retention's transactions, so neither writes rows the other has just removed.
     let moves = Mutex(MoveState())
 
-    /// The fixes in `recent`, in memory, so that a move needs no scan of it.
+    /// What makes a fix unique: device id, fix time (ms), payload hash.
+    struct FixKey: Hashable {
+        var id: Int64
+        var fixTime: Int64
+        var payloadHash: Int64
+
+        init(_ id: Int64, _ fix: StoredFix) {
+            self.id = id
+            fixTime = fix.fixTime
+            payloadHash = fix.payloadHash
+        }
+    }
+
+    /// A fix of `recent` with the batch (commit) that appended it.
+    struct Held {
+        var fix: StoredFix
+        var batch: Int64
+    }
+
+    /// The fixes in `recent`, in memory, so that a move needs no scan of it and a commit no
+    /// query to skip a retry.
     struct MoveState {
         /// Fixes below it are in the current round, or in `positions`; never decreases.
         var boundary: Int64 = .min
         /// Fixes at or above `boundary`, by device id.
-        var waiting: [Int64: [StoredFix]] = [:]
+        var waiting: [Int64: [Held]] = [:]
         /// The least fix time in `waiting` (`Int64.max` when empty).
         var oldestWaiting: Int64 = .max
         /// The round: fixes below `boundary`, by device id ascending; `copied` devices are in
         /// `positions`. Empty when no round is under way.
         var round: [(id: Int64, fixes: [StoredFix])] = []
         var copied = 0
+        /// The greatest batch holding a fix of the round: its delete reads `recent` up to it.
+        var roundLastBatch: Int64 = .min
+        /// The key of every fix in `recent` (waiting or in the round).
+        var keys: Set<FixKey> = []
+        /// The batch the next commit appends to `recent`: above every batch there.
+        var nextBatch: Int64 = 0
 
-        mutating func wait(_ fix: StoredFix, id: Int64) {
-            waiting[id, default: []].append(fix)
+        mutating func wait(_ fix: StoredFix, id: Int64, batch: Int64) {
+            waiting[id, default: []].append(Held(fix: fix, batch: batch))
+            keys.insert(FixKey(id, fix))
             oldestWaiting = min(oldestWaiting, fix.fixTime)
+            nextBatch = max(nextBatch, batch + 1)
         }
 
         /// Begins a round of the fixes below `cut` in `waiting`.
         mutating func begin(cut: Int64) {
             boundary = max(boundary, cut)
             var oldest = Int64.max
-            for (id, fixes) in waiting {
-                let old = fixes.filter { $0.fixTime < boundary }
-                guard !old.isEmpty else { oldest = min(oldest, fixes.lazy.map(\.fixTime).min() ?? .max); continue }
-                round.append((id, old))
-                let kept = fixes.filter { $0.fixTime >= boundary }
+            for (id, held) in waiting {
+                let old = held.filter { $0.fix.fixTime < boundary }
+                let kept = held.filter { $0.fix.fixTime >= boundary }
+                oldest = min(oldest, kept.lazy.map(\.fix.fixTime).min() ?? .max)
+                guard !old.isEmpty else { continue }
+                round.append((id, old.map(\.fix)))
+                roundLastBatch = max(roundLastBatch, old.lazy.map(\.batch).max() ?? .min)
                 waiting[id] = kept.isEmpty ? nil : kept
-                oldest = min(oldest, kept.lazy.map(\.fixTime).min() ?? .max)
             }
             oldestWaiting = oldest
             round.sort { $0.id < $1.id }
             copied = 0
         }
 
+        /// Forgets the round, deleted from `recent`.
+        mutating func end() {
+            for (id, fixes) in round { for fix in fixes { keys.remove(FixKey(id, fix)) } }
+            round = []
+            copied = 0
+            roundLastBatch = .min
+        }
+
         /// Forgets the fixes before `cut` (retention).
         mutating func remove(before cut: Int64) {
-            for (id, fixes) in waiting {
-                let kept = fixes.filter { $0.fixTime >= cut }
+            for (id, held) in waiting {
+                let kept = held.filter { $0.fix.fixTime >= cut }
+                for h in held where h.fix.fixTime < cut { keys.remove(FixKey(id, h.fix)) }
                 waiting[id] = kept.isEmpty ? nil : kept
             }
-            oldestWaiting = waiting.values.lazy.flatMap { $0 }.map(\.fixTime).min() ?? .max
-            for i in round.indices { round[i].fixes.removeAll { $0.fixTime < cut } }
+            oldestWaiting = waiting.values.lazy.flatMap { $0 }.map(\.fix.fixTime).min() ?? .max
+            for i in round.indices {
+                for fix in round[i].fixes where fix.fixTime < cut { keys.remove(FixKey(round[i].id, fix)) }
+                round[i].fixes.removeAll { $0.fixTime < cut }
+            }
         }
     }
 
@@ -130,9 +178,8 @@ public final class SQLitePositionStore: PositionStore {
                 var state = MoveState()
                 state.boundary = try Int64.fetchOne(db, sql: "SELECT boundary FROM moves") ?? .min
                 let cut = state.boundary
-                for row in try Row.fetchAll(db, sql: "SELECT p.device_id, \(Self.columns) FROM recent p JOIN devices d ON d.id = p.device_id") {
-                    let id: Int64 = row[0], fix = Self.fix(row, from: 1)
-                    state.wait(fix, id: id)
+                for row in try Row.fetchAll(db, sql: "SELECT p.batch, p.device_id, \(Self.columns) FROM recent p JOIN devices d ON d.id = p.device_id") {
+                    state.wait(Self.fix(row, from: 2), id: row[1], batch: row[0])
                 }
                 // A round the last run began and did not finish: done again (a copy already made is skipped).
                 if state.oldestWaiting < cut { state.begin(cut: cut) }
@@ -150,11 +197,16 @@ public final class SQLitePositionStore: PositionStore {
             received_at INTEGER NOT NULL, source TEXT NOT NULL
             """
         try pool.write { db in
+            // `recent` as the layout before batches had it (keyed by fix time): its rows become batch 0.
+            let recentColumns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('recent')")
+            let byTime = !recentColumns.isEmpty && !recentColumns.contains("batch")
+            if byTime { try db.execute(sql: "ALTER TABLE recent RENAME TO recent_by_time") }
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS devices (
                     id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, osmand_speed_unit TEXT NOT NULL DEFAULT 'mps');
                 CREATE TABLE IF NOT EXISTS positions (\(fixColumns), PRIMARY KEY (device_id, fix_time, payload_hash)) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS recent (\(fixColumns), PRIMARY KEY (fix_time, device_id, payload_hash)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS recent (
+                    batch INTEGER NOT NULL, \(fixColumns), PRIMARY KEY (batch, device_id, fix_time, payload_hash)) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS moves (boundary INTEGER NOT NULL);
                 CREATE TABLE IF NOT EXISTS latest (
                     device_id INTEGER PRIMARY KEY, fix_time INTEGER NOT NULL, payload_hash INTEGER NOT NULL,
@@ -166,6 +218,12 @@ public final class SQLitePositionStore: PositionStore {
                     PRIMARY KEY (device, fence, kind, time)) WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS events_device_time ON events (device, time);
                 """)
+            if byTime {
+                try db.execute(sql: """
+                    INSERT INTO recent (batch, \(tableColumns)) SELECT 0, \(tableColumns) FROM recent_by_time;
+                    DROP TABLE recent_by_time;
+                    """)
+            }
         }
     }
 
@@ -195,12 +253,13 @@ public final class SQLitePositionStore: PositionStore {
     public func commit(_ rows: [StoredFix]) throws -> Int {
         var added: [String: Int64] = [:]
         let known = ids.withLock { $0 }
-        let boundary = moves.withLock { $0.boundary }
+        let (boundary, batch) = moves.withLock { ($0.boundary, $0.nextBatch) }
         var fresh: [(id: Int64, fix: StoredFix)] = []
         try pool.write { db in
             fresh = []
-            let toRecent = try Self.insert(into: "recent", db), toPositions = try Self.insert(into: "positions", db)
-            let inRecent = try db.cachedStatement(sql: "SELECT 1 FROM recent WHERE fix_time = ? AND device_id = ? AND payload_hash = ?")
+            // The fixes for `recent`, skipped when it holds them (or this batch does).
+            var appended: [(id: Int64, fix: StoredFix)] = [], batchKeys = Set<FixKey>()
+            let toPositions = try Self.insert(into: "positions", db)
             for row in rows {
                 let id: Int64
                 if let known = known[row.device] ?? added[row.device] {
@@ -210,23 +269,27 @@ public final class SQLitePositionStore: PositionStore {
                     id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE name = ?", arguments: [row.device])!
                     added[row.device] = id
                 }
-                let arguments = Self.arguments(row, id: id)
-                let new: Bool
+                let key = FixKey(id, row)
                 if row.fixTime >= boundary {
-                    try toRecent.execute(arguments: arguments)
-                    new = db.changesCount > 0
+                    guard !moves.withLock({ $0.keys.contains(key) }), batchKeys.insert(key).inserted else { continue }
+                    appended.append((id, row))
                 } else {
                     // Below the round's boundary: late, or a retry of a fix that may be in either table.
-                    guard try Int64.fetchOne(inRecent, arguments: [row.fixTime, id, row.payloadHash]) == nil else { continue }
+                    guard !moves.withLock({ $0.keys.contains(key) }) else { continue }
+                    let arguments = Self.arguments(row, id: id)
                     try toPositions.execute(arguments: arguments)
-                    new = db.changesCount > 0
-                    if new { try Self.advanceLatest(db).execute(arguments: arguments) }
+                    guard db.changesCount > 0 else { continue }
+                    try Self.advanceLatest(db).execute(arguments: arguments)
                 }
-                if new { fresh.append((id, row)) }
+                fresh.append((id, row))
             }
+            // In key order, so the batch's rows fill its pages one after another.
+            appended.sort { ($0.id, $0.fix.fixTime, $0.fix.payloadHash) < ($1.id, $1.fix.fixTime, $1.fix.payloadHash) }
+            let toRecent = try db.cachedStatement(sql: "INSERT INTO recent (batch, \(Self.tableColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            for (id, fix) in appended { try toRecent.execute(arguments: [batch] + Self.arguments(fix, id: id)) }
         }
         if !added.isEmpty { ids.withLock { $0.merge(added) { a, _ in a } } }
-        moves.withLock { state in for (id, fix) in fresh where fix.fixTime >= boundary { state.wait(fix, id: id) } }
+        moves.withLock { state in for (id, fix) in fresh where fix.fixTime >= boundary { state.wait(fix, id: id, batch: batch) } }
         latestFixes.withLock { map in
             for (_, fix) in fresh where map[fix.device].map({ fix.fixTime > $0.fixTime }) ?? true { map[fix.device] = fix }
         }
@@ -271,13 +334,12 @@ public final class SQLitePositionStore: PositionStore {
                 state.copied = end
                 return rows
             }
-            let boundary = state.boundary
+            let boundary = state.boundary, lastBatch = state.roundLastBatch
             let deleted = try pool.write { db in
-                try db.execute(sql: "DELETE FROM recent WHERE fix_time < ?", arguments: [boundary])
+                try db.execute(sql: "DELETE FROM recent WHERE batch <= ? AND fix_time < ?", arguments: [lastBatch, boundary])
                 return db.changesCount
             }
-            state.round = []
-            state.copied = 0
+            state.end()
             return max(deleted, 1)
         }
     }
@@ -314,21 +376,34 @@ public final class SQLitePositionStore: PositionStore {
     }
 
     /// The fixes of one device (`?1`, its id) with `?2 <= fix_time < ?3`, over both tables: a
-    /// fix of `recent` already copied to `positions` (a round under way) counted once.
+    /// fix of `recent` already copied to `positions` (a round under way) counted once. `recent`
+    /// is read batch by batch, one seek of its key to the device's range in each: ~2,000
+    /// batches at 100 commits/s, where a scan reads every device's rows. A commit that appends
+    /// takes the next batch number and a move deletes the oldest, so the numbers in `recent`
+    /// are nearly consecutive: the walk counts from the least to the greatest (a gap costs its
+    /// seek) rather than seeking each next one (half the seeks).
     static let deviceFixes = """
+        WITH RECURSIVE batches(n) AS (
+            SELECT min(batch) FROM recent
+            UNION ALL SELECT n + 1 FROM batches WHERE n < (SELECT max(batch) FROM recent))
         SELECT \(tableColumns) FROM positions WHERE device_id = ?1 AND fix_time >= ?2 AND fix_time < ?3
         UNION ALL
-        SELECT \(tableColumns) FROM recent r WHERE device_id = ?1 AND fix_time >= ?2 AND fix_time < ?3
-            AND NOT EXISTS (SELECT 1 FROM positions c WHERE c.device_id = r.device_id AND c.fix_time = r.fix_time AND c.payload_hash = r.payload_hash)
+        SELECT r.device_id, r.fix_time, r.payload_hash, r.latitude, r.longitude, r.altitude, r.accuracy, r.speed, r.course, r.received_at, r.source
+        FROM batches CROSS JOIN recent r ON r.batch = batches.n AND r.device_id = ?1 AND r.fix_time >= ?2 AND r.fix_time < ?3
+        WHERE NOT EXISTS (SELECT 1 FROM positions c WHERE c.device_id = r.device_id AND c.fix_time = r.fix_time AND c.payload_hash = r.payload_hash)
         """
 
     public func positions(device: String, from: Int64, to: Int64, limit: Int) throws -> [StoredFix] {
         try pool.read { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE name = ?", arguments: [device]) else { return [] }
-            return try Row.fetchAll(db, sql: """
-                SELECT ?4, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source
-                FROM (\(Self.deviceFixes)) ORDER BY fix_time LIMIT ?5
-                """, arguments: [id, from, to, device, limit]).map { Self.fix($0) }
+            // Ordered by merging the two parts, `positions` read in its key's order.
+            let rows = try Row.fetchCursor(db, sql: "\(Self.deviceFixes) ORDER BY fix_time LIMIT ?4", arguments: [id, from, to, limit])
+            var fixes: [StoredFix] = []
+            while let row = try rows.next() {
+                fixes.append(StoredFix(device: device, fixTime: row[1], payloadHash: row[2], latitude: row[3], longitude: row[4], altitude: row[5],
+                                       accuracy: row[6], speed: row[7], course: row[8], receivedAt: row[9], source: row[10]))
+            }
+            return fixes
         }
     }
 

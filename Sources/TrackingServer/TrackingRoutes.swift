@@ -70,7 +70,12 @@ public enum TrackingRoutes {
         if track == "matched", let matcher = ingest.matcher { fixes = TrackViews.matched(fixes, matcher: matcher) }
         switch fields.first("format")?.value ?? "geojson" {
         case "geojson":
-            return Response(status: .ok, headers: [.contentType: "application/geo+json"], body: .init(byteBuffer: ByteBuffer(bytes: TrackOutput.geoJSON(fixes))))
+            // Sent in pieces of 1 MiB as they are written (chunked transfer encoding).
+            let read = fixes
+            return Response(status: .ok, headers: [.contentType: "application/geo+json"], body: ResponseBody { writer in
+                try await TrackOutput.geoJSON(read, pieceBytes: 1 << 20) { try await writer.write(ByteBuffer(bytes: $0)) }
+                try await writer.finish(nil)
+            })
         case "gpx":
             return Response(status: .ok, headers: [.contentType: "application/gpx+xml"], body: .init(byteBuffer: ByteBuffer(bytes: TrackOutput.gpx(fixes, device: device))))
         case let other:

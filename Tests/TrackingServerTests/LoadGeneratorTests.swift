@@ -152,5 +152,33 @@ import Testing
         #expect(result.acknowledged == report.acknowledgedFixes && result.missing == 0 && result.duplicated == 0, "\(result)")
     }
 
+    /// `verify` reads each device once: a logged fix absent from the store and one stored twice
+    /// (two payloads at one fix time), in `recent` and in `positions`, are each counted.
+    @Test func verify_countsMissingAndDuplicated_inBothTables() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
+        let t = Self.nowMilliseconds - 70_000
+        func fix(_ device: String, _ time: Int64, hash: Int64 = 1) -> StoredFix {
+            StoredFix(device: device, fixTime: time, payloadHash: hash, latitude: 1, longitude: 2, receivedAt: t, source: "osmand")
+        }
+        do {
+            let store = try SQLitePositionStore(path: db, moveAfter: .seconds(30))
+            // Device a's first two seconds are moved to `positions` (older than 30 s); the rest stay in `recent`.
+            #expect(try store.commit([fix("a", t), fix("a", t + 1000), fix("a", t + 1000, hash: 2), fix("b", t + 60_000), fix("a", t + 60_000)]) == 5)
+            while try store.settle() > 0 {}
+            #expect(try store.commit([fix("b", t + 61_000), fix("b", t + 61_000, hash: 2)]) == 2)
+            #expect(try SQLiteMoveTests.rows(store, "positions") == 3)
+        }
+        // Logged: a's three times (t + 1000 duplicated), a missing time of a, b's two times
+        // (t + 61,000 duplicated in `recent`), a device the store never saw.
+        let lines = ["a,\(t)", "a,\(t + 1000)", "a,\(t + 60_000)", "a,\(t + 2000)", "b,\(t + 60_000)", "b,\(t + 61_000)", "ghost,\(t)"]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let result = try await LoadVerifier.verify(log: log, store: try SQLitePositionStore(path: db, readOnly: true))
+        #expect(result.acknowledged == 7)
+        #expect(result.missing == 2)
+        #expect(result.duplicated == 2)
+    }
+
     static var nowMilliseconds: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 }

@@ -108,7 +108,9 @@ import Testing
             #expect(try store.commit(rows) == 20)
             // A crash between a round's copy of devices a and b and its delete: rows in both tables.
             try store.pool.write { db in
-                try db.execute(sql: "INSERT INTO positions SELECT * FROM recent WHERE device_id IN (SELECT id FROM devices WHERE name IN ('a', 'b'))")
+                try db.execute(sql: """
+                    INSERT INTO positions SELECT \(SQLitePositionStore.tableColumns) FROM recent WHERE device_id IN (SELECT id FROM devices WHERE name IN ('a', 'b'))
+                    """)
                 try db.execute(sql: "INSERT INTO moves (boundary) VALUES (?)", arguments: [Self.now])
             }
             #expect(try Self.rows(store, "positions") == 10 && Self.rows(store, "recent") == 20)
@@ -128,5 +130,69 @@ import Testing
         #expect(try Self.rows(store, "positions") == 20 && Self.rows(store, "recent") == 0)
         try answersEachOnce()
         #expect(try store.latest(device: "d") == rows[19])
+    }
+
+    @Test func reopenedAfterACrashBetweenAppendAndMove_answersEveryFixOnce_andSkipsRetries() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.sqlite").path
+        let rows = ["a", "b", "c", "d"].flatMap { d in (1...5).map { Self.fix(d, Self.now - 50_000 + Int64($0) * 1000) } }
+        do {
+            let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3600))
+            // A fix twice in one batch and again in the next: stored once.
+            #expect(try store.commit(Array(rows[..<10]) + [rows[3]]) == 10)
+            #expect(try store.commit(Array(rows[8...])) == 10)
+            #expect(try Self.rows(store, "recent") == 20 && Self.rows(store, "positions") == 0)
+            // Killed here: appended, durable, nothing moved.
+        }
+        let store = try SQLitePositionStore(path: path, moveAfter: .zero)
+        func answersEachOnce() throws {
+            for row in rows { #expect(try store.count(device: row.device, fixTime: row.fixTime) == 1) }
+            for d in ["a", "b", "c", "d"] {
+                #expect(try store.positions(device: d, from: 0, to: .max, limit: 100).map(\.fixTime) == rows.filter { $0.device == d }.map(\.fixTime))
+            }
+        }
+        try answersEachOnce()
+        // The generator's retries, held in memory from `recent` at open: none stored again.
+        #expect(try store.commit(rows) == 0)
+        // A new fix goes to a batch after those of the last run.
+        let batches = { try store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT DISTINCT batch FROM recent ORDER BY batch") } }
+        let before = try batches()
+        #expect(before.count == 2)
+        #expect(try store.commit([Self.fix("e", Self.now - 1000)]) == 1)
+        #expect(try batches().last! > before.last!)
+        try Self.settleAll(store)
+        #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 21)
+        try answersEachOnce()
+        // Retried after the move: below the boundary, `positions` refuses them.
+        #expect(try store.commit(rows + [Self.fix("e", Self.now - 1000)]) == 0)
+        #expect(try Self.rows(store, "positions") == 21)
+    }
+
+    @Test func recentOfTheLayoutKeyedByFixTime_isCarriedOverAtOpen() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.sqlite").path
+        let old = Self.fix("car", Self.now - 5000)
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE devices (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, osmand_speed_unit TEXT NOT NULL DEFAULT 'mps');
+                    INSERT INTO devices (id, name) VALUES (7, 'car');
+                    CREATE TABLE recent (device_id INTEGER NOT NULL, fix_time INTEGER NOT NULL, payload_hash INTEGER NOT NULL,
+                        latitude REAL NOT NULL, longitude REAL NOT NULL, altitude REAL, accuracy REAL, speed REAL, course REAL,
+                        received_at INTEGER NOT NULL, source TEXT NOT NULL, PRIMARY KEY (fix_time, device_id, payload_hash)) WITHOUT ROWID;
+                    """)
+                try db.execute(sql: "INSERT INTO recent VALUES (7, ?, ?, ?, 13.4, NULL, NULL, 3, NULL, ?, 'osmand')",
+                               arguments: [old.fixTime, old.payloadHash, old.latitude, old.receivedAt])
+            }
+        }
+        let store = try SQLitePositionStore(path: path, moveAfter: .zero)
+        #expect(try store.positions(device: "car", from: 0, to: .max, limit: 10) == [old])
+        #expect(try store.latest(device: "car") == old)
+        #expect(try store.commit([old]) == 0)
+        try Self.settleAll(store)
+        #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 1)
     }
 }

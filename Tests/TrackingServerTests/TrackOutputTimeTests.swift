@@ -41,3 +41,23 @@ import Testing
     #expect(written == expected, "from byte \(firstDifference): \(String(decoding: Array(written.utf8).dropFirst(firstDifference).prefix(60), as: UTF8.self)) vs \(String(decoding: Array(expected.utf8).dropFirst(firstDifference).prefix(60), as: UTF8.self))")
     #expect(String(decoding: TrackOutput.geoJSON([]), as: UTF8.self) == String(decoding: GeoJSON.featureCollection([]).encoded(), as: UTF8.self))
 }
+
+/// The read API's pieces of `TrackOutput.geoJSON`: each at least the asked size (and less than
+/// it plus one feature), together the bytes of the whole, across changes of device and source.
+@Test func geoJSON_inPieces_joinToTheWhole() async throws {
+    let fixes = (0..<300).map { (k: Int) -> StoredFix in
+        let device = k < 150 ? "car" : "van \"2\"", source = k % 7 == 0 ? "overland" : "osmand"
+        let accuracy: Double? = k % 2 == 0 ? 5 : nil
+        return StoredFix(device: device, fixTime: 1_767_225_600_000 + Int64(k) * 1000, payloadHash: Int64(k),
+                         latitude: 48 + Double(k) / 10_000, longitude: 2.5, accuracy: accuracy, receivedAt: 0, source: source)
+    }
+    var pieces: [[UInt8]] = []
+    try await TrackOutput.geoJSON(fixes, pieceBytes: 4000) { pieces.append($0) }
+    let whole = TrackOutput.geoJSON(fixes)
+    #expect(pieces.count > 10)
+    #expect(pieces.dropLast().allSatisfy { $0.count >= 4000 && $0.count < 4000 + 300 }, "\(pieces.map(\.count))")
+    #expect(Array(pieces.joined()) == whole)
+    var empty: [[UInt8]] = []
+    try await TrackOutput.geoJSON([], pieceBytes: 4000) { empty.append($0) }
+    #expect(empty == [TrackOutput.geoJSON([])])
+}

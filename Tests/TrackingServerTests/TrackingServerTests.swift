@@ -35,8 +35,27 @@ import TrackingProtocols
         try socket.writeAll(head.joined(separator: "\r\n") + "\r\n\r\n" + body)
         let response = String(decoding: try socket.readToEnd(limit: 1 << 24), as: UTF8.self)
         let status = Int(response.split(separator: " ", maxSplits: 2)[1]) ?? 0
-        let payload = response.range(of: "\r\n\r\n").map { String(response[$0.upperBound...]) } ?? ""
-        return (status, payload)
+        guard let end = response.range(of: "\r\n\r\n") else { return (status, "") }
+        let payload = String(response[end.upperBound...])
+        let chunked = response[..<end.lowerBound].lowercased().contains("\r\ntransfer-encoding: chunked")
+        return (status, chunked ? try dechunked(payload) : payload)
+    }
+
+    struct ChunkError: Error { var offset: Int }
+
+    /// A `Transfer-Encoding: chunked` body's content (RFC 9112 §7.1: chunks of a hexadecimal
+    /// size line, that many bytes and CRLF, up to a chunk of size 0).
+    static func dechunked(_ payload: String) throws -> String {
+        let bytes = Array(payload.utf8)
+        var content: [UInt8] = [], i = 0
+        while true {
+            guard let lineEnd = bytes[i...].firstIndex(of: 0x0D),
+                  let size = Int(String(decoding: bytes[i..<lineEnd], as: UTF8.self).prefix { $0 != ";" }, radix: 16),
+                  lineEnd + 2 + size + 2 <= bytes.count else { throw ChunkError(offset: i) }
+            if size == 0 { return String(decoding: content, as: UTF8.self) }
+            content += bytes[(lineEnd + 2)..<(lineEnd + 2 + size)]
+            i = lineEnd + 2 + size + 2
+        }
     }
 
     /// Runs the routes on a port the system picks while `body` runs.
