@@ -145,17 +145,31 @@ public enum ISO8601Time {
     /// Formats a time as `YYYY-MM-DDThh:mm:ss[.f…]Z` in UTC with exactly `fractionDigits`
     /// (0–9) fraction digits, rounded to the nearest: gpsd prints 3 (`2019-04-12T00:39:56.000Z`).
     public static func string(from date: Date, fractionDigits: Int) -> String {
-        text(fixed(date, digits: min(max(fractionDigits, 0), 9)))
+        var out = [UInt8]()
+        append(date, fractionDigits: fractionDigits, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    /// The text of whole seconds since 1970 and a fraction of `digits` digits.
+    /// Appends the text `string(from:fractionDigits:)` gives to `bytes`, allocating nothing
+    /// of its own (a device-day of fixes written as GeoJSON formats 86,400 times).
+    public static func append(_ date: Date, fractionDigits: Int, to bytes: inout [UInt8]) {
+        write(fixed(date, digits: min(max(fractionDigits, 0), 9)), to: &bytes)
+    }
+
+    /// `write`'s text as a string.
     private static func text(_ chosen: (seconds: Int64, fraction: Int64, digits: Int)) -> String {
+        var out = [UInt8]()
+        write(chosen, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the text of whole seconds since 1970 and a fraction of `digits` digits.
+    private static func write(_ chosen: (seconds: Int64, fraction: Int64, digits: Int), to out: inout [UInt8]) {
         var days = chosen.seconds / 86_400
         var secondOfDay = chosen.seconds % 86_400
         if secondOfDay < 0 { secondOfDay += 86_400; days -= 1 }
         let (y, m, d) = CivilCalendar.date(fromDays: Int(days))
-        var out = [UInt8]()
-        out.reserveCapacity(32)
+        out.reserveCapacity(out.count + 32)
         if y < 0 { out.append(0x2D) }
         append(abs(y), width: 4, to: &out)
         out.append(0x2D); append(m, width: 2, to: &out)
@@ -169,7 +183,6 @@ public enum ISO8601Time {
             append(Int(chosen.fraction), width: chosen.digits, to: &out)
         }
         out.append(0x5A)
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Whole seconds and a fraction of the fewest digits that read back to exactly `date`.
@@ -200,11 +213,15 @@ public enum ISO8601Time {
         return (seconds, fraction, digits)
     }
 
+    /// Appends `value` (≥ 0) in decimal, zero-padded to `width` digits (all of them when it has more).
     private static func append(_ value: Int, width: Int, to out: inout [UInt8]) {
-        var digits = [UInt8](repeating: 0x30, count: width)
-        var v = value, k = width - 1
-        while k >= 0 { digits[k] = UInt8(0x30 + v % 10); v /= 10; k -= 1 }
-        if v > 0 { out.append(contentsOf: String(value).utf8) } else { out.append(contentsOf: digits) }
+        var needed = 1, v = value
+        while v >= 10 { v /= 10; needed += 1 }
+        let start = out.count, count = max(width, needed)
+        out.append(contentsOf: repeatElement(0x30, count: count))
+        v = value
+        var k = start + count - 1
+        while v > 0 { out[k] = UInt8(0x30 + v % 10); v /= 10; k -= 1 }
     }
 
     @inline(__always)

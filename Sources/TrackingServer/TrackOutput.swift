@@ -98,7 +98,7 @@ enum TrackOutput {
             member(#""speed":"#, f.speed)
             // ISO 8601 text is digits, '-', ':', 'T', '.' and 'Z': nothing JSON escapes.
             out.append(contentsOf: #""time":""#.utf8)
-            out.append(contentsOf: iso8601(f.fixTime).utf8)
+            ISO8601Time.append(Date(timeIntervalSince1970: Double(f.fixTime) / 1000), fractionDigits: 3, to: &out)
             out.append(contentsOf: #""},"type":"Feature"}"#.utf8)
         }
 

@@ -26,3 +26,16 @@ func iso8601_fixedFractionDigits(seconds: Double, digits: Int, expected: String)
     }
     #expect(ISO8601Time.string(from: Date(timeIntervalSince1970: 1_555_029_596.5)) == "2019-04-12T00:39:56.5Z")
 }
+
+/// `append` writes after what the buffer holds the text `string(from:fractionDigits:)` gives:
+/// years zero-padded to four digits, a fifth digit written in full.
+@Test func iso8601_appendsTheStringsText() {
+    for (seconds, expected) in [(-30_610_310_400.0, "0999-12-31T00:00:00.000Z"), (253_402_300_800.0, "10000-01-01T00:00:00.000Z"),
+                                (1_555_029_596.1234, "2019-04-12T00:39:56.123Z")] {
+        let date = Date(timeIntervalSince1970: seconds)
+        var bytes = Array("time=".utf8)
+        ISO8601Time.append(date, fractionDigits: 3, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == "time=" + expected)
+        #expect(ISO8601Time.string(from: date, fractionDigits: 3) == expected)
+    }
+}
