@@ -102,13 +102,14 @@ extension StylePainter {
     }
 
     /// The outline coverage of a ring (`1 − smoothstep(0, 1, distance)` within a pixel of it):
-    /// the first pixel, the row width and the values, nil when it is off the image.
+    /// the first pixel, the row width, the values and, per row, the first and last column
+    /// (image x) that may be covered (`lo > hi` when none); nil when it is off the image.
     /// With `depths`, the distance is to where GL's perspective-correct interpolation puts
     /// the outline shader's `v_pos` at the pixel's place along the edge, not to the edge: a
     /// position on the image interpolated as if it lay in depth, which runs ahead of the
     /// pixel along an edge that recedes, so under tilt such outlines fade out away from
     /// their corners as MapLibre's do.
-    func outlineCoverage(_ ring: [Point], depths: [Double]? = nil) -> (x0: Int, y0: Int, width: Int, values: [Float])? {
+    func outlineCoverage(_ ring: [Point], depths: [Double]? = nil) -> (x0: Int, y0: Int, width: Int, values: [Float], rows: [(lo: Int, hi: Int)])? {
         guard let first = ring.first else { return nil }
         var minX = first.x, minY = first.y, maxX = first.x, maxY = first.y
         for p in ring { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) }
@@ -117,13 +118,14 @@ extension StylePainter {
         guard x0 < x1, y0 < y1, (x1 - x0) * (y1 - y0) <= 1 << 24 else { return nil }
         let w = x1 - x0
         var alpha = [Float](repeating: 0, count: w * (y1 - y0))
+        var rows = [(lo: Int, hi: Int)](repeating: (Int.max, -1), count: y1 - y0)
         for i in 0..<(ring.count - 1) {
             let a = ring[i], b = ring[i + 1]
             let sx0 = max(x0, Int((min(a.x, b.x) - 1).rounded(.down))), sx1 = min(x1 - 1, Int((max(a.x, b.x) + 1).rounded(.up)))
             let sy0 = max(y0, Int((min(a.y, b.y) - 1).rounded(.down))), sy1 = min(y1 - 1, Int((max(a.y, b.y) + 1).rounded(.up)))
             guard sx0 <= sx1, sy0 <= sy1 else { continue }
-            let v = b - a, l2 = v.x * v.x + v.y * v.y
-            let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1
+            let v = b - a, l2 = v.x * v.x + v.y * v.y, inverseL2 = l2 > 0 ? 1 / l2 : 0
+            let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1, receding = wa != wb
             // Pixel centres within 1 of the segment lie within 1 of its line: on each row,
             // |v.x · (y − a.y) − v.y · (x − a.x)| < |v|, an interval of x (a pixel to spare).
             let vLength = l2.squareRoot(), steep = abs(v.y) * 64 > vLength
@@ -136,34 +138,41 @@ extension StylePainter {
                     hi = min(sx1, LineShading.ceil(mid + half - 0.5) + 1)
                     guard lo <= hi else { continue }
                 }
+                let r = y - y0
+                rows[r] = (min(rows[r].lo, lo), max(rows[r].hi, hi))
+                // The pixel centre relative to `a`.
+                let py = Double(y) + 0.5 - a.y
                 for x in lo...hi {
-                    let p = Point(x: Double(x) + 0.5, y: Double(y) + 0.5)
-                    let t = l2 > 0 ? (((p.x - a.x) * v.x + (p.y - a.y) * v.y) / l2).clamped(0, 1) : 0
-                    let s = wa == wb ? t : t / wb / ((1 - t) / wa + t / wb)
-                    let dx = p.x - (a.x + v.x * s), dy = p.y - (a.y + v.y * s)
+                    let px = Double(x) + 0.5 - a.x
+                    let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
+                    let s = receding ? t / wb / ((1 - t) / wa + t / wb) : t
+                    let dx = px - v.x * s, dy = py - v.y * s
                     // Squared distances of 1 or more cover nothing (nor does a distance of 1).
                     let q = dx * dx + dy * dy
                     guard q < 1 else { continue }
+                    // 1 − smoothstep(0, 1, d), d already in 0 … 1.
                     let d = q.squareRoot()
-                    let k = (y - y0) * w + (x - x0)
-                    alpha[k] = max(alpha[k], Float(1 - Self.smoothstep(0, 1, d)))
+                    let c = Float(1 - d * d * (3 - 2 * d))
+                    let k = r * w + (x - x0)
+                    if c > alpha[k] { alpha[k] = c }
                 }
             }
         }
-        return (x0, y0, w, alpha)
+        return (x0, y0, w, alpha, rows)
     }
 
     /// A closed ring drawn as MapLibre's `fill_outline` shader draws it: each pixel whose centre
     /// lies within one pixel of the ring gets `1 − smoothstep(0, 1, distance)` of the colour.
     mutating func drawOutline(_ ring: [Point], depths: [Double]? = nil, color: Color) {
-        guard color.alpha > 0, let (x0, y0, w, alpha) = outlineCoverage(ring, depths: depths) else { return }
-        let x1 = x0 + w, y1 = y0 + alpha.count / w
+        guard color.alpha > 0, let (x0, y0, w, alpha, rows) = outlineCoverage(ring, depths: depths) else { return }
+        let y1 = y0 + alpha.count / w
         let clip = canvas.clip
         canvas.withPixmap { image in
             alpha.withUnsafeBufferPointer { run in
                 for y in y0..<y1 {
                     if let clip, y < clip.minY || y >= clip.maxY { continue }
-                    let lo = max(x0, clip?.minX ?? x0), hi = min(x1, clip?.maxX ?? x1)
+                    let tested = rows[y - y0]
+                    let lo = max(tested.lo, clip?.minX ?? tested.lo), hi = min(tested.hi + 1, clip?.maxX ?? (tested.hi + 1))
                     guard lo < hi else { continue }
                     let row = (y - y0) * w
                     image.composite(color, row: y, x: lo, coverage: UnsafeBufferPointer(rebasing: run[(row + lo - x0)..<(row + hi - x0)]))

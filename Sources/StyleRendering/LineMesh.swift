@@ -183,7 +183,8 @@ struct LineMesh {
                                    direction: direction == 0 ? 0 : direction < 0 ? -1 : 1,
                                    distance: tileUnit > 0 ? (distance / tileUnit / 2).rounded(.down) * 2 * tileUnit : distance))
         let e = vertices.count - 1
-        if e1 >= 0 && e2 >= 0 { triangles += [Int32(e1), Int32(e2), Int32(e)] }
+        // Appended one by one: an array literal here would be allocated per triangle.
+        if e1 >= 0 && e2 >= 0 { triangles.append(Int32(e1)); triangles.append(Int32(e2)); triangles.append(Int32(e)) }
         if up { e2 = e } else { e1 = e }
     }
 }

@@ -106,6 +106,18 @@ struct LineShading {
                 let ab = (dx: bx - ax, dy: by - ay), bc = (dx: cx - bx, dy: cy - by), ca = (dx: ax - cx, dy: ay - cy)
                 let tlAB = ab.dy > 0 || (ab.dy == 0 && ab.dx < 0), tlBC = bc.dy > 0 || (bc.dy == 0 && bc.dx < 0), tlCA = ca.dy > 0 || (ca.dy == 0 && ca.dx < 0)
                 let inv = 1 / area
+                // Each varying is linear across the triangle: worked out from the barycentric
+                // weights at a row's first pixel, then stepped by its change per pixel (the
+                // weights' x-derivatives are −bc.dy, −ca.dy, −ab.dy over twice the area).
+                // Only positions relative to the vertices enter, so a triangle shades the same
+                // wherever on the image it lies (a tile is the same in any metatile).
+                func slope(_ fa: Double, _ fb: Double, _ fc: Double) -> Double { -(fa * bc.dy + fb * ca.dy + fc * ab.dy) * inv }
+                let vySlope = slope(nya, nyb, nyc), vxSlope = slope(nxa, nxb, nxc), distSlope = slope(da, db, dc)
+                // Looking straight down every vertex's gamma is 1: the blur is the same everywhere.
+                let flatBlur = perspective == nil
+                let blurSlope = flatBlur ? 0 : self.blur * slope(ga, gb, gc)
+                // The three edges' x per unit of y, for the rows' spans.
+                let abRun = ab.dy == 0 ? 0 : ab.dx / ab.dy, bcRun = bc.dy == 0 ? 0 : bc.dx / bc.dy, caRun = ca.dy == 0 ? 0 : ca.dx / ca.dy
                 for y in y0...y1 {
                     let sy = Double(y) + 0.5
                     // The row's span within the triangle, so long thin triangles cost their
@@ -113,29 +125,34 @@ struct LineShading {
                     // ``spanSlack`` (far more than the rounding of the span or of the edge tests
                     // below, which decide).
                     var lo = Double.infinity, hi = -Double.infinity
-                    Self.span(ax, ay, bx, by, sy, &lo, &hi)
-                    Self.span(bx, by, cx, cy, sy, &lo, &hi)
-                    Self.span(cx, cy, ax, ay, sy, &lo, &hi)
+                    Self.span(ax, ay, bx, by, abRun, sy, &lo, &hi)
+                    Self.span(bx, by, cx, cy, bcRun, sy, &lo, &hi)
+                    Self.span(cx, cy, ax, ay, caRun, sy, &lo, &hi)
                     guard lo <= hi else { continue }
                     let xa = max(x0, Self.ceil(lo - 0.5 - Self.spanSlack)), xb = min(x1, Self.floor(hi - 0.5 + Self.spanSlack))
                     guard xa <= xb else { continue }
                     let rowA = bc.dx * (sy - by), rowB = ca.dx * (sy - cy), rowC = ab.dx * (sy - ay)
+                    // The varyings at the row's first pixel.
+                    let first = Double(xa) + 0.5
+                    let ka = (rowA - bc.dy * (first - bx)) * inv, kb = (rowB - ca.dy * (first - cx)) * inv, kc = (rowC - ab.dy * (first - ax)) * inv
+                    let vyRow = ka * nya + kb * nyb + kc * nyc, vxRow = ka * nxa + kb * nxb + kc * nxc
+                    let distRow = ka * da + kb * db + kc * dc
+                    let blurRow = flatBlur ? self.blur : self.blur * (ka * ga + kb * gb + kc * gc)
                     for x in xa...xb {
-                        let sx = Double(x) + 0.5
+                        let sx = Double(x) + 0.5, step = Double(x - xa)
                         let wa = rowA - bc.dy * (sx - bx)
                         let wb = rowB - ca.dy * (sx - cx)
                         let wc = rowC - ab.dy * (sx - ax)
                         guard wa > 0 || (wa == 0 && tlBC), wb > 0 || (wb == 0 && tlCA), wc > 0 || (wc == 0 && tlAB) else { continue }
-                        let la = wa * inv, lb = wb * inv, lc = wc * inv
-                        let vy = la * nya + lb * nyb + lc * nyc
+                        let vy = vyRow + vySlope * step
                         let d: Double
                         if straight {
                             d = abs(vy) * outset
                         } else {
-                            let vx = la * nxa + lb * nxb + lc * nxc
+                            let vx = vxRow + vxSlope * step
                             d = (vx * vx + vy * vy).squareRoot() * outset
                         }
-                        let blur = self.blur * (la * ga + lb * gb + lc * gc)
+                        let blur = blurRow + blurSlope * step
                         let edge = min(d - (inset - blur), outset - d)
                         let i = (y * w + x) * 4
                         // `blur` is positive: the alpha below is 1 or more exactly when `edge` ≥ `blur`.
@@ -147,13 +164,13 @@ struct LineShading {
                         if alpha <= 0 { continue }
                         if alpha > 1 { alpha = 1 }
                         if dashed {
-                            alpha *= dashCoverage(la * da + lb * db + lc * dc, vy)
+                            alpha *= dashCoverage(distRow + distSlope * step, vy)
                             if alpha <= 0 { continue }
                         }
                         if tex != nil {
                             // The pattern's texel, bilinear within one repeat (edges extended, as
                             // the atlas pads images), half a texel back.
-                            var along = (la * da + lb * db + lc * dc) / patternLength
+                            var along = (distRow + distSlope * step) / patternLength
                             along -= along.rounded(.down)
                             let u = along * Double(tw) - 0.5, v = (0.5 + vy * across) * Double(th) - 0.5
                             let iu = max(0, min(Int(u.rounded(.down)), tw - 1)), iv = max(0, min(Int(v.rounded(.down)), th - 1))
@@ -170,11 +187,11 @@ struct LineShading {
                             }
                             continue
                         }
-                        let keep = 1 - color.3 * alpha
-                        bytes[i] = Self.byte(color.0 * alpha * 255 + Double(bytes[i]) * keep)
-                        bytes[i + 1] = Self.byte(color.1 * alpha * 255 + Double(bytes[i + 1]) * keep)
-                        bytes[i + 2] = Self.byte(color.2 * alpha * 255 + Double(bytes[i + 2]) * keep)
-                        bytes[i + 3] = Self.byte(color.3 * alpha * 255 + Double(bytes[i + 3]) * keep)
+                        let keep = 1 - color.3 * alpha, a255 = alpha * 255
+                        bytes[i] = Self.nearByte(color.0 * a255 + Double(bytes[i]) * keep)
+                        bytes[i + 1] = Self.nearByte(color.1 * a255 + Double(bytes[i + 1]) * keep)
+                        bytes[i + 2] = Self.nearByte(color.2 * a255 + Double(bytes[i + 2]) * keep)
+                        bytes[i + 3] = Self.nearByte(color.3 * a255 + Double(bytes[i + 3]) * keep)
                     }
                 }
             }
@@ -182,12 +199,13 @@ struct LineShading {
     }
 
     /// Widens `lo … hi` by where the edge (x0, y0)–(x1, y1) crosses the row at `y`.
-    @inline(__always) private static func span(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ y: Double, _ lo: inout Double, _ hi: inout Double) {
+    /// `run` is the edge's x per unit of y (unused when it is horizontal).
+    @inline(__always) private static func span(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ run: Double, _ y: Double, _ lo: inout Double, _ hi: inout Double) {
         guard (y0 - y) * (y1 - y) <= 0 else { return }
         if y0 == y1 {
             lo = min(lo, x0, x1); hi = max(hi, x0, x1)
         } else {
-            let x = x0 + (y - y0) / (y1 - y0) * (x1 - x0)
+            let x = x0 + (y - y0) * run
             lo = min(lo, x); hi = max(hi, x)
         }
     }
@@ -211,6 +229,14 @@ struct LineShading {
         let c = min(255, max(0, v))
         let whole = UInt8(c)
         return c - Double(whole) >= 0.5 ? whole + 1 : whole
+    }
+
+    /// `v` (0 or more, finite) rounded to the nearest byte, ties to even, at most 255: the
+    /// float unit's own rounding when 2⁵² is added (the sum's low bits are the integer), with
+    /// no clamping below, conversion check or comparison per channel. Differs from ``byte(_:)``
+    /// only on exact halves, by one.
+    @inline(__always) static func nearByte(_ v: Double) -> UInt8 {
+        UInt8(truncatingIfNeeded: (min(255, v) + 4_503_599_627_370_496).bitPattern)
     }
 
     /// The share of a pixel `along` pixels down the line, at `across` (−1 … 1 from one edge

@@ -54,17 +54,26 @@ public struct Canvas: Sendable {
                 Path.Contour(points: c.points.map { Point(x: $0.x - Self.edgeNudge, y: $0.y - Self.edgeNudge) }, isClosed: c.isClosed)
             } : contours
             let clip = self.clip ?? (0, 0, image.width, image.height)
-            var whole: [Float] = []
             let aliased = self.aliased
+            // Full coverage, as long as the widest run, for the aliased fill's runs.
+            let full = aliased ? [Float](repeating: 1, count: image.width) : []
             rasterizer.rasterize(contours, rule: rule, clipWidth: image.width, clipHeight: image.height) { y, x, run in
                 guard y >= clip.minY, y < clip.maxY else { return }
                 let start = max(x, clip.minX), end = min(x + run.count, clip.maxX)
                 guard start < end else { return }
                 let part = UnsafeBufferPointer(rebasing: run[(start - x)..<(end - x)])
                 guard aliased else { return image.composite(color, row: y, x: start, coverage: part) }
-                whole.removeAll(keepingCapacity: true)
-                for c in part { whole.append(c >= 0.5 ? 1 : 0) }
-                whole.withUnsafeBufferPointer { image.composite(color, row: y, x: start, coverage: $0) }
+                // Aliased: each run of pixels at least half covered, composited at full coverage.
+                full.withUnsafeBufferPointer { ones in
+                    var i = 0
+                    while i < part.count {
+                        guard part[i] >= 0.5 else { i += 1; continue }
+                        var j = i + 1
+                        while j < part.count, part[j] >= 0.5 { j += 1 }
+                        image.composite(color, row: y, x: start + i, coverage: UnsafeBufferPointer(rebasing: ones[0..<(j - i)]))
+                        i = j
+                    }
+                }
             }
         } else {
             rasterizer.rasterize(contours, rule: rule, clipWidth: image.width, clipHeight: image.height) { y, x, run in
