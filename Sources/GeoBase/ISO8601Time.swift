@@ -3,7 +3,6 @@ public import FoundationEssentials
 #else
 public import Foundation
 #endif
-import GeoBase
 
 /// The one ISO 8601 / XML Schema `dateTime` reader and writer of the project: GPX and OSM XML
 /// times, gpsd's JSON, the CSV and GeoJSON track readers, the beacon replay.

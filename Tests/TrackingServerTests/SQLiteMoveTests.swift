@@ -9,6 +9,11 @@ import Testing
 @Suite struct SQLiteMoveTests {
     static let now = Int64(Date().timeIntervalSince1970) * 1000
 
+    /// Devices a–d, five fixes each, a second apart, 50 s old.
+    static var fourDevicesFiveFixes: [StoredFix] {
+        ["a", "b", "c", "d"].flatMap { d in (1...5).map { fix(d, now - 50_000 + Int64($0) * 1000) } }
+    }
+
     static func fix(_ device: String, _ time: Int64, latitude: Double = 52.5) -> StoredFix {
         StoredFix(device: device, fixTime: time, payloadHash: time &* 31 &+ Int64(device.utf8.count), latitude: latitude, longitude: 13.4,
                   speed: 3, receivedAt: now, source: "osmand")
@@ -102,7 +107,7 @@ import Testing
         let dir = try TrackingServerTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
-        let rows = ["a", "b", "c", "d"].flatMap { d in (1...5).map { Self.fix(d, Self.now - 50_000 + Int64($0) * 1000) } }
+        let rows = Self.fourDevicesFiveFixes
         do {
             let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3600))
             #expect(try store.commit(rows) == 20)
@@ -136,7 +141,7 @@ import Testing
         let dir = try TrackingServerTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
-        let rows = ["a", "b", "c", "d"].flatMap { d in (1...5).map { Self.fix(d, Self.now - 50_000 + Int64($0) * 1000) } }
+        let rows = Self.fourDevicesFiveFixes
         do {
             let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3600))
             // A fix twice in one batch and again in the next: stored once.

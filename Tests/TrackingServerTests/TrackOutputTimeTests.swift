@@ -52,12 +52,12 @@ import Testing
                          latitude: 48 + Double(k) / 10_000, longitude: 2.5, accuracy: accuracy, receivedAt: 0, source: source)
     }
     var pieces: [[UInt8]] = []
-    try await TrackOutput.geoJSON(fixes, pieceBytes: 4000) { pieces.append($0) }
+    await TrackOutput.geoJSON(fixes, pieceBytes: 4000) { pieces.append($0) }
     let whole = TrackOutput.geoJSON(fixes)
     #expect(pieces.count > 10)
     #expect(pieces.dropLast().allSatisfy { $0.count >= 4000 && $0.count < 4000 + 300 }, "\(pieces.map(\.count))")
     #expect(Array(pieces.joined()) == whole)
     var empty: [[UInt8]] = []
-    try await TrackOutput.geoJSON([], pieceBytes: 4000) { empty.append($0) }
+    await TrackOutput.geoJSON([], pieceBytes: 4000) { empty.append($0) }
     #expect(empty == [TrackOutput.geoJSON([])])
 }
