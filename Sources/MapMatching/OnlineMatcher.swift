@@ -71,12 +71,11 @@ public struct OnlineMatcher: Sendable {
         if let published, let ancestor = ancestor(of: shown, at: published.index) { revised = ancestor != published.state }
         published = shown
         if let hold {
-            let (coordinate, nodes) = m.position(on: hold.edge, fraction: hold.fraction)
             let edge = RoadGraph.EdgeID(hold.edge)
             return LiveMatch(
                 index: index,
-                position: RoadPosition(coordinate: coordinate, distance: .meters(LocalFrame.distance(coordinate, fix.coordinate)),
-                                       edge: edge, fraction: hold.fraction, nodes: nodes, subMatching: -1),
+                position: RoadPosition(coordinate: hold.coordinate, distance: .meters(hold.distance),
+                                       edge: edge, fraction: hold.fraction, nodes: hold.nodes, subMatching: -1),
                 confidence: hold.confidence, offRoadProbability: offRoad, revised: revised,
                 roadName: m.graph.name(of: edge), wayID: m.graph.wayID(of: edge), roadSpeed: m.graph.speed(of: edge))
         }
@@ -151,7 +150,8 @@ public struct OnlineMatcher: Sendable {
     /// drives it took the live share 0.9834 → 0.9880 and drive 16 0.8375 → 0.8598 (a car at a
     /// fork between close roads no longer shows the wrong branch for ten seconds).
     private func heldAnswer(_ newest: MatchingSession.Step, _ probabilities: [Double], fix: TracePoint)
-        -> (index: Int, state: Int, edge: UInt32, fraction: Double, confidence: Double)? {
+        -> (index: Int, state: Int, edge: UInt32, fraction: Double, coordinate: Coordinate, nodes: (Int64, Int64),
+            distance: Double, confidence: Double)? {
         guard let c = certain, probabilities[newest.offRoad] < Self.plausible else { return nil }
         let plausible = (0..<newest.offRoad).filter { probabilities[$0] >= Self.plausible }
         var held = 1.0
@@ -161,10 +161,11 @@ public struct OnlineMatcher: Sendable {
             held = min(held, fraction)
         }
         held = max(held, c.fraction)
-        guard LocalFrame.distance(session.matcher.position(on: c.edge, fraction: held).0, fix.coordinate) <= newest.radius,
-              descend(plausible, of: newest, from: c) else { return nil }
+        let (coordinate, nodes) = session.matcher.position(on: c.edge, fraction: held)
+        let distance = LocalFrame.distance(coordinate, fix.coordinate)
+        guard distance <= newest.radius, descend(plausible, of: newest, from: c) else { return nil }
         let mass = plausible.reduce(0) { $0 + probabilities[$1] }
-        return (c.index, c.state, c.edge, held, mass)
+        return (c.index, c.state, c.edge, held, coordinate, nodes, distance, mass)
     }
 
     /// The committed answers so far (see `MatchingSession.takeCommitted()`).
