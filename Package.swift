@@ -84,17 +84,20 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.1.0"),
     ],
     targets: [
+        // Below the bottom: the platform's Foundation and C library, chosen once and re-exported.
+        .target(name: "Platform", swiftSettings: strictSettings),
+
         // The bottom (DESIGN.md §2): what every layer shares — `ErrorCode`, the byte source and
         // sink protocols and the line reader over a source, UTC timestamps (ISO 8601 in and
         // out), the JSON string escaper, fixed-decimal numbers, the decimal parser, the LRU
         // cache, the seeded generator.
-        .target(name: "GeoBase", swiftSettings: strictSettings + internalChecks),
+        .target(name: "GeoBase", dependencies: ["Platform"], swiftSettings: strictSettings + internalChecks),
 
         // Pure value types and WGS84 geodesy.
-        .target(name: "GeoCore", dependencies: ["GeoBase"], swiftSettings: strictSettings),
+        .target(name: "GeoCore", dependencies: ["Platform", "GeoBase"], swiftSettings: strictSettings),
 
         // Profiles, the immutable CSR RoadGraph, its builder, file format and spatial index.
-        .target(name: "RoadNetwork", dependencies: ["GeoBase", "GeoCore", "ZlibCompression"], swiftSettings: strictSettings + internalChecks),
+        .target(name: "RoadNetwork", dependencies: ["Platform", "GeoBase", "GeoCore", "ZlibCompression"], swiftSettings: strictSettings + internalChecks),
 
         // Shortest / fastest paths with turn restrictions over a RoadGraph.
         .target(
@@ -110,7 +113,7 @@ let package = Package(
         .systemLibrary(name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
 
         // The one XML tokenizer: a byte-level streaming pull scanner, shared by GPX and OSM XML.
-        .target(name: "XMLStreaming", dependencies: ["GeoBase"], swiftSettings: strictSettings),
+        .target(name: "XMLStreaming", dependencies: ["Platform", "GeoBase"], swiftSettings: strictSettings),
 
         // The compression module (DESIGN.md §2): zlib inflate / deflate and gzip over the system
         // libraries, for PBF blobs, .osm.gz and the map modules' PNG, MVT and PMTiles. Not named
@@ -119,24 +122,24 @@ let package = Package(
         .target(name: "ZlibCompression", dependencies: ["GeoBase", "CZlib", "CLibDeflate"], swiftSettings: strictSettings),
 
         // GPX 1.0/1.1 streaming reader and writer, track statistics (pure, bytes in / out).
-        .target(name: "GPXCodec", dependencies: ["GeoBase", "GeoCore", "XMLStreaming"], swiftSettings: strictSettings),
+        .target(name: "GPXCodec", dependencies: ["Platform", "GeoBase", "GeoCore", "XMLStreaming"], swiftSettings: strictSettings),
 
         // Clean tracks: filter rules with reasons, Kalman filter + RTS smoother, simplification;
         // the cleaning and smoothing as GPXCodec's segment filters (geo gpx clean / smooth).
-        .target(name: "TrackFiltering", dependencies: ["GeoBase", "GeoCore", "GPXCodec"], swiftSettings: strictSettings),
+        .target(name: "TrackFiltering", dependencies: ["Platform", "GeoBase", "GeoCore", "GPXCodec"], swiftSettings: strictSettings),
 
         // The I/O module (DESIGN.md §2, NIOPosix's job): descriptors, file byte sources and sinks,
         // a buffered writer, TCP and serial endpoints, atomic file replacement, async child
         // processes (posix_spawn, awaited off the cooperative pool); every descriptor close-on-exec. Its file types
         // conform to GeoBase's byte source and sink protocols (as NIOPosix implements NIOCore's
         // abstractions); it depends on no codec.
-        .target(name: "SystemIO", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
+        .target(name: "SystemIO", dependencies: ["Platform", "GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
         // Protocol Buffers wire format (varints, zigzag, fields), shared by the OSM PBF codec and MVT.
         .target(name: "ProtobufWire", swiftSettings: strictSettings),
 
         // OSM elements → map features in the layer schema; MVT, tiling, PMTiles (pure, bytes in / out).
-        .target(name: "MapData", dependencies: ["GeoBase", "GeoCore", "ProtobufWire", "ZlibCompression"], swiftSettings: strictSettings),
+        .target(name: "MapData", dependencies: ["Platform", "GeoBase", "GeoCore", "ProtobufWire", "ZlibCompression"], swiftSettings: strictSettings),
 
         // SQLite from the system (pkg-config sqlite3, Debian libsqlite3-dev), for MBTiles; only
         // TileArchives imports it. The system library rather than GRDB (which this environment
@@ -146,24 +149,24 @@ let package = Package(
 
         // Tile archives on disk (I/O): PMTiles files through SystemIO, MBTiles through SQLite;
         // OpenStreetMap extracts cut into them (OSMImport reads the extract).
-        .target(name: "TileArchives", dependencies: ["GeoBase", "GeoCore", "MapData", "OSMImport", "SystemIO", "CSQLite3"], swiftSettings: strictSettings),
+        .target(name: "TileArchives", dependencies: ["Platform", "GeoBase", "GeoCore", "MapData", "OSMImport", "SystemIO", "CSQLite3"], swiftSettings: strictSettings),
 
         // OpenStreetMap .osm.pbf / .osm / .osm.gz reading, PBF writing, the sample city and its
         // demo route.
         .target(
             name: "OSMImport",
-            dependencies: ["GeoBase", "GeoCore", "RoadNetwork", "Routing", "MapData", "ProtobufWire", "SystemIO", "XMLStreaming", "ZlibCompression"],
+            dependencies: ["Platform", "GeoBase", "GeoCore", "RoadNetwork", "Routing", "MapData", "ProtobufWire", "SystemIO", "XMLStreaming", "ZlibCompression"],
             swiftSettings: strictSettings
         ),
 
         // NMEA 0183 scanner, parsers, epoch assembly, encoder and gpsd JSON, over bytes.
-        .target(name: "NMEACodec", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
+        .target(name: "NMEACodec", dependencies: ["Platform", "GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
         // Headings (true, magnetic, from NMEA and gpsd) and the World Magnetic Model (pure).
-        .target(name: "Compass", dependencies: ["GeoBase", "GeoCore", "NMEACodec"], swiftSettings: strictSettings),
+        .target(name: "Compass", dependencies: ["Platform", "GeoBase", "GeoCore", "NMEACodec"], swiftSettings: strictSettings),
 
         // Map matching (pure): Newson & Krumm's HMM offline and online, over RoadNetwork and Routing.
-        .target(name: "MapMatching", dependencies: ["GeoBase", "GeoCore", "RoadNetwork", "Routing"], swiftSettings: strictSettings),
+        .target(name: "MapMatching", dependencies: ["Platform", "GeoBase", "GeoCore", "RoadNetwork", "Routing"], swiftSettings: strictSettings),
 
         // libdbus's headers (Debian libdbus-1-dev), for the BlueZ beacon scanner; only BeaconScanning
         // imports it, on Linux. The library is opened on first use (CDBus/shim.h says why), not
@@ -172,24 +175,24 @@ let package = Package(
 
         // Regions (circle, polygon, beacon identity) decided with the fix's accuracy, persisted
         // monitors, visits (pure but for the store's file).
-        .target(name: "Monitoring", dependencies: ["GeoBase", "GeoCore", "SystemIO"], swiftSettings: strictSettings + internalChecks),
+        .target(name: "Monitoring", dependencies: ["Platform", "GeoBase", "GeoCore", "SystemIO"], swiftSettings: strictSettings + internalChecks),
 
         // Beacon advertisements (iBeacon, Eddystone), ranging, and scanners: a replay file and
         // BlueZ over D-Bus.
         .target(
             name: "BeaconScanning",
-            dependencies: ["GeoBase", "GeoCore", "SystemIO", "Monitoring", .target(name: "CDBus", condition: .when(platforms: [.linux]))],
+            dependencies: ["Platform", "GeoBase", "GeoCore", "SystemIO", "Monitoring", .target(name: "CDBus", condition: .when(platforms: [.linux]))],
             swiftSettings: strictSettings
         ),
 
         // The map camera (pure): CameraState, limits and tilt profile, Mercator and globe,
         // animations, event blocks, gestures as state changes.
-        .target(name: "MapCamera", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
+        .target(name: "MapCamera", dependencies: ["Platform", "GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
         // The positioning engine: sources, PositioningManager, live updates, logging, sessions.
         .target(
             name: "Positioning",
-            dependencies: ["GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring", "Compass", "BeaconScanning"],
+            dependencies: ["Platform", "GeoBase", "GeoCore", "GPXCodec", "NMEACodec", "TrackFiltering", "MapMatching", "RoadNetwork", "SystemIO", "Monitoring", "Compass", "BeaconScanning"],
             swiftSettings: strictSettings
         ),
 
@@ -197,11 +200,11 @@ let package = Package(
         .executableTarget(name: "PositionLogCrashHelper", dependencies: ["GeoCore", "Positioning", "SystemIO"], swiftSettings: strictSettings),
 
         // Test-only helpers: fixture loading via LOCATIONKIT_DATA, a manual clock, child processes.
-        .target(name: "GeoTestSupport", dependencies: ["GeoCore", "RoadNetwork", "SystemIO"], swiftSettings: strictSettings),
+        .target(name: "GeoTestSupport", dependencies: ["Platform", "GeoCore", "RoadNetwork", "SystemIO"], swiftSettings: strictSettings),
 
         // The MapLibre Style Specification v8 (pure): the expression language — types, parser,
         // evaluation, colours — and legacy functions.
-        .target(name: "MapStyle", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
+        .target(name: "MapStyle", dependencies: ["Platform", "GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
         // HarfBuzz (shaping) and FreeType (glyph outlines) from the system, as Mapnik uses them;
         // only MapRenderer imports them. Opened on first use, not linked (CHarfBuzz/shim.h says
@@ -215,7 +218,7 @@ let package = Package(
         // draws through a projection the caller passes in.
         .target(
             name: "MapRenderer",
-            dependencies: [
+            dependencies: ["Platform", 
                 "GeoCore", "MapData", "ZlibCompression",
                 .target(name: "CHarfBuzz", condition: .when(platforms: [.linux])),
                 .target(name: "CFreeType", condition: .when(platforms: [.linux])),
@@ -227,14 +230,14 @@ let package = Package(
         // MapLibre styles drawn by the CPU rasterizer (pure): a StyleDocument's layers over its
         // GeoJSON, vector-tile and raster sources; `Map` keeps what its snapshots share (decoded
         // tiles, sprite, glyphs) for `geo snapshot --style` (`MapSnapshotter`) and MapView.
-        .target(name: "StyleRendering", dependencies: ["GeoBase", "GeoCore", "MapData", "MapStyle", "MapRenderer"], swiftSettings: strictSettings),
+        .target(name: "StyleRendering", dependencies: ["Platform", "GeoBase", "GeoCore", "MapData", "MapStyle", "MapRenderer"], swiftSettings: strictSettings),
 
         // The map view (pure): camera controller + renderer (a style through StyleRendering's
         // Map, or the legacy painter) + map objects + position indicator, frames into an RGBA
         // buffer on demand.
         .target(
             name: "MapView",
-            dependencies: ["GeoBase", "GeoCore", "MapCamera", "MapData", "MapRenderer", "MapStyle", "StyleRendering", "Compass"],
+            dependencies: ["Platform", "GeoBase", "GeoCore", "MapCamera", "MapData", "MapRenderer", "MapStyle", "StyleRendering", "Compass"],
             swiftSettings: strictSettings
         ),
 
@@ -273,7 +276,7 @@ let package = Package(
         // HTTP on LocalServer.
         .target(
             name: "TileServer",
-            dependencies: ["GeoBase", "GeoCore", "HTTPServing", "MapData", "MapStyle", "MapRenderer", "StyleRendering", "TileArchives", "SystemIO", "ZlibCompression",
+            dependencies: ["Platform", "GeoBase", "GeoCore", "HTTPServing", "MapData", "MapStyle", "MapRenderer", "StyleRendering", "TileArchives", "SystemIO", "ZlibCompression",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strictSettings
@@ -281,14 +284,14 @@ let package = Package(
 
         // Tracking clients' wire formats (pure): OsmAnd, OwnTracks, Overland, GPSLogger,
         // Teltonika Codec 8/8E → fixes with units normalised and bad input refused.
-        .target(name: "TrackingProtocols", dependencies: ["GeoBase", "GeoCore"], swiftSettings: strictSettings),
+        .target(name: "TrackingProtocols", dependencies: ["Platform", "GeoBase", "GeoCore"], swiftSettings: strictSettings),
 
         // The tracking server: HTTP ingest on LocalServer, group commit to a store (SQLite via
         // GRDB by default, PostgreSQL via postgres-nio), acks only after the commit, the read
         // API, metrics, the load generator.
         .target(
             name: "TrackingServer",
-            dependencies: [
+            dependencies: ["Platform", 
                 "GeoBase", "GeoCore", "GPXCodec", "HTTPServing", "TrackingProtocols", "Monitoring", "SystemIO",
                 "TrackFiltering", "MapMatching", "RoadNetwork", "OSMImport",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -309,7 +312,7 @@ let package = Package(
 
         // The evaluation harnesses `geo eval` runs (truth tracks, GNSS error model, metrics): used
         // by the CLI and the tests, not a product.
-        .target(name: "Evaluation", dependencies: ["GeoBase", "GeoCore", "GPXCodec", "SystemIO", "TrackFiltering"], swiftSettings: strictSettings),
+        .target(name: "Evaluation", dependencies: ["Platform", "GeoBase", "GeoCore", "GPXCodec", "SystemIO", "TrackFiltering"], swiftSettings: strictSettings),
 
         // `geo demo`'s tour (DemoTour.run): one narrated walk over the libraries on the embedded
         // default data, above every module it shows.
@@ -323,7 +326,7 @@ let package = Package(
         // The command-line tool's commands, a thin layer over the library entry points.
         .target(
             name: "GeoCLI",
-            dependencies: ["GeoBase", 
+            dependencies: ["Platform", "GeoBase", 
                 "GeoCore",
                 "DemoTour",
                 "RoadNetwork",

@@ -1,9 +1,5 @@
 public import Monitoring
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// What identifies a beacon: the identity each format broadcasts.
 public enum BeaconIdentity: Hashable, Sendable, CustomStringConvertible {

@@ -1,16 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+public import Platform
 public import GeoBase
 
 /// One received advertisement: what a scanner reports (BlueZ's `Device1` properties, a

@@ -2,11 +2,7 @@ public import Monitoring
 import GeoBase
 import GeoCore
 import SystemIO
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// A scanner that replays recorded advertisements from a file, for tests, demos and offline
 /// analysis (``BlueZScanner`` scans live).

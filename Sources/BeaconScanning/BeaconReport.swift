@@ -1,10 +1,6 @@
 import GeoBase
 import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// `geo beacons`' ranging report: one JSON object per interval.
 extension RangedBeacon {

@@ -1,9 +1,5 @@
 import Synchronization
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 extension BeaconRanger {
     /// Ranges a live scan (`geo beacons --source bluez:`): records every sighting `scanner`

@@ -1,10 +1,6 @@
 public import GeoCore
 public import NMEACodec
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 public import GeoBase
 
 /// Which way the device points, Core Location's `CLHeading`: true and magnetic heading,

@@ -1,17 +1,6 @@
 public import GeoBase
 public import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+public import Platform
 
 /// A spherical-harmonic model of the Earth's main magnetic field: the World Magnetic Model
 /// (``wmm2025``) or any model in its `.COF` layout up to degree 12 or more.

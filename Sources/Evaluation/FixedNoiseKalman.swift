@@ -1,10 +1,6 @@
 package import GeoCore
 import TrackFiltering
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// A constant-velocity Kalman filter in the style of HCKalmanFilter, the contrast row of the
 /// filter evaluation: fixed measurement noise (`rValue` 29, ignoring each fix's accuracy),

@@ -1,11 +1,7 @@
 import GeoBase
 package import GeoCore
 import TrackFiltering
-#if canImport(FoundationEssentials)
-package import FoundationEssentials
-#else
-package import Foundation
-#endif
+package import Platform
 
 /// One fix of a corrupted track, with when it reached the app and what was done to it.
 package struct NoisyFix: Hashable, Sendable {
@@ -256,10 +252,3 @@ package struct GNSSErrorModel: Hashable, Sendable {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

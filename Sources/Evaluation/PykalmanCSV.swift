@@ -1,10 +1,6 @@
 package import GeoCore
 package import TrackFiltering
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 import GeoBase
 
 /// The CSV hand-over to `scripts/eval/pykalman_rts.py`, the outside reference RTS smoother:

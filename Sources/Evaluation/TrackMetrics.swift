@@ -1,10 +1,6 @@
 package import GeoCore
 import TrackFiltering
-#if canImport(FoundationEssentials)
-package import FoundationEssentials
-#else
-package import Foundation
-#endif
+package import Platform
 
 /// How close a filtered track is to the truth.
 package struct TrackMetrics: Hashable, Sendable {

@@ -1,10 +1,6 @@
 package import GeoCore
 package import TrackFiltering
-#if canImport(FoundationEssentials)
-package import FoundationEssentials
-#else
-package import Foundation
-#endif
+package import Platform
 import GeoBase
 
 /// A clean track used as ground truth: resampled to a steady rate on a local plane, with
@@ -151,10 +147,3 @@ package struct TruthTrack: Sendable {
     package var length: Double { length(from: times[0], to: times[times.count - 1]) }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 public import GeoCore
 
 /// The GPX schema version of a document (topografix.com/GPX/1/0 and /1/1).

@@ -1,13 +1,7 @@
 import GeoBase
 public import GeoCore
 import XMLStreaming
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#endif
+import Platform
 
 /// Garmin's TrackPointExtension (v1 and v2, www.garmin.com/xmlschemas/TrackPointExtension),
 /// which fitness devices and apps write inside a point's `<extensions>`.

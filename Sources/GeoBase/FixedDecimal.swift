@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// C's `printf("%.*f", decimals, value)` for doubles, without `printf`: the exact binary value
 /// rounded to `decimals` places, ties to even (glibc in the default rounding mode), by integer

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// The one ISO 8601 / XML Schema `dateTime` reader and writer of the project: GPX and OSM XML
 /// times, gpsd's JSON, the CSV and GeoJSON track readers, the beacon replay.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Reads the lines of a byte source in reads of up to `capacity` bytes, with no allocation per
 /// line: the engine of line-oriented batch input (`geo distance --batch`). Memory is the one

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A small, fast, seeded random number generator, so simulations, noise models, generated
 /// sample data and test sweeps are repeatable (SplitMix64: Steele, Lea & Flood 2014,

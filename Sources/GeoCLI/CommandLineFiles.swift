@@ -7,13 +7,7 @@ import Monitoring
 import Positioning
 import RoadNetwork
 import SystemIO
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A file named on the command line that is missing, a directory, or damaged: printed as its
 /// one line on standard error (`geo: no such file: x.gpx`), never with usage text, and the

@@ -1,12 +1,6 @@
 public import ArgumentParser
 import SystemIO
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// `geo`: the LocationKit command-line tool, a thin layer over the libraries.
 /// The `geo` executable's `main` is one call to ``Geo/main()``.

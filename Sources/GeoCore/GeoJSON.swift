@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 public import GeoBase
 
 /// A GeoJSON position (RFC 7946 §3.1.1): longitude, latitude and an optional altitude in metres.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Angle helpers and the series expansions of Karney (2013), "Algorithms for geodesics",
 /// J. Geodesy 87:43–55, truncated at order 6 in ε (eqs. 17, 18, 21, 42, 43) and order 5 in

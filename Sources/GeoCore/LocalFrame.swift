@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The fast flat frame: a local east/north plane around an origin, in metres, for hot loops
 /// (filters, simplification, road segment lengths, spatial-index projection).

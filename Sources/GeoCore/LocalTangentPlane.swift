@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Earth-centred, earth-fixed Cartesian coordinates on WGS84, in metres.
 public struct ECEF: Hashable, Sendable {

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// How a fix was obtained; NMEA GGA quality indicator semantics (NMEA 0183 v4.11 §GGA).
 public enum FixQuality: Int, Hashable, Sendable, Codable {

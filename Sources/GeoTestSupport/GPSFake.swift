@@ -1,10 +1,6 @@
 public import Foundation
 import SystemIO
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A real gpsd on a loopback port, fed by `gpsfake` (Debian gpsd-clients) or reading a device
 /// URL itself, for integration tests.

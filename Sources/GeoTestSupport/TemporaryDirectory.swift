@@ -1,10 +1,6 @@
 public import Foundation
 import SystemIO
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A fresh, empty directory under the system temporary directory that lives as long as one
 /// body: it is removed, with everything in it, when the body returns or throws, so a test run

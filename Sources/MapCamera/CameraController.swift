@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 public import GeoBase
 
 /// Owns a camera and moves it: the combined setter with an animation, gestures and their

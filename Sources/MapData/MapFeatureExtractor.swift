@@ -341,13 +341,7 @@ public struct MapFeatureExtractor: Sendable {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Joins open ways into closed rings by shared end nodes (the OSM wiki's "Relation:multipolygon/
 /// Algorithm", ring grouping step).

@@ -1,12 +1,6 @@
 public import GeoBase
 public import GeoCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The hidden Markov model's parameters (Newson & Krumm, "Hidden Markov Map Matching Through
 /// Noise and Sparseness", ACM SIGSPATIAL GIS 2009, §4). Every value has a physical meaning; the

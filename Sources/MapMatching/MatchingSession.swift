@@ -1,17 +1,6 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 import GeoCore
 import RoadNetwork
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One trace being matched, fix by fix, in bounded memory: the Viterbi recursion runs as fixes
 /// arrive and a fix's answer is *committed* as soon as it can no longer change.

@@ -6,13 +6,7 @@ public import Compass
 public import MapStyle
 public import StyleRendering
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The map view (the seed's `NMAMapView`): a camera controller, the renderer, map objects,
 /// layer / POI / pedestrian visibility and render pausing. It draws frames into an RGBA buffer

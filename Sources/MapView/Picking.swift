@@ -3,13 +3,7 @@ public import MapCamera
 public import MapData
 import MapRenderer
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A map object under a picked point.
 public struct PickedObject: Sendable {

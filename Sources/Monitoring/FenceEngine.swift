@@ -1,16 +1,5 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 public import GeoCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Decides every condition of a monitor from fixes and beacon sightings: the pure core of
 /// ``RegionMonitor`` and of the positioning delegate's region API (no I/O, no clock).

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import GeoCore
 
 /// A uniform latitude/longitude grid over the regions' bounds, so a fix only looks at the

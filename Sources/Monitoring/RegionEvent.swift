@@ -1,9 +1,5 @@
 import GeoBase
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// A condition's state (Core Location's `CLMonitor.Event.State`).
 public enum ConditionState: String, Sendable, Hashable, Codable {

@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// A stay at one place, Core Location's `CLVisit`: where, how precisely, and from when to when.
 ///

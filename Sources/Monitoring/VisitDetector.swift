@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 public import GeoBase
 
 /// Finds visits in a stream of fixes as they arrive: an online stay-point detector.

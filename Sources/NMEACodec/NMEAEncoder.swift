@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 public import GeoCore
 
 /// Writes NMEA 0183 sentences (GGA, RMC, GSA, VTG) for a `Location`, so simulated or

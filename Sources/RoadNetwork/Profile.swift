@@ -1,11 +1,5 @@
 public import GeoCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// What a profile makes of one way in one direction.
 public struct DirectionAttributes: Hashable, Sendable {

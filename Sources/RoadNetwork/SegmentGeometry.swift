@@ -1,11 +1,5 @@
 import GeoCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 // Lengths and bearings of the short segments between OSM nodes, in GeoCore's fast flat
 // frame (`LocalFrame`) at the segment's mid-latitude: relative error below 1e-6 for segments

@@ -1,12 +1,6 @@
 import MapRenderer
 import MapStyle
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// `fill-extrusion` layers as MapLibre GL draws them: each polygon stands from
 /// `fill-extrusion-base` to `fill-extrusion-height` (metres, in the pixels a metre spans at the

@@ -1,13 +1,7 @@
 import GeoCore
 import MapRenderer
 import MapStyle
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Background, fill, line and circle layers, with MapLibre GL's meaning of each paint property
 /// (spec v8 "Layers"); sizes are CSS pixels, multiplied by the pixel ratio.

@@ -1,18 +1,7 @@
 import GeoCore
 import MapRenderer
 import MapStyle
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// One image of a style's sprite, cut from its sheet: premultiplied pixels and how many of
 /// them make one CSS pixel.

@@ -1,11 +1,5 @@
 import MapRenderer
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The tilted view of MapLibre GL's camera (its `Transform`): the eye looks at the image's
 /// centre from `cameraToCenterDistance` = 0.5 / tan(fov / 2) · height with a vertical field of

@@ -1,13 +1,7 @@
 import GeoCore
 import MapRenderer
 import MapStyle
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Raster layers: each tile's image resampled onto the view and its colours adjusted as
 /// MapLibre's raster shader adjusts them (hue rotation, saturation, contrast, brightness range,

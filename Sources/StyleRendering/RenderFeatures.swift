@@ -1,11 +1,7 @@
 import GeoCore
 import MapData
 import MapStyle
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// A feature ready to draw: geometry in normalised world units ([0, 1]², y south), the
 /// properties expressions read, and the tile square it was cut to (vector tiles overlap by

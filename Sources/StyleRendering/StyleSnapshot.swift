@@ -2,18 +2,7 @@ import GeoCore
 public import MapRenderer
 public import MapStyle
 public import MapData
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A style drawn into one image by the CPU rasterizer (MapRenderer): the layers in order,
 /// each paint property evaluated at the camera's zoom for each feature, as MapLibre GL draws

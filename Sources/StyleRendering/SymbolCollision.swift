@@ -2,13 +2,7 @@ import GeoCore
 import MapData
 import MapRenderer
 import MapStyle
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Symbol collision in scale space, as Mapbox GL JS's `CollisionTile` (v0.3x, the renderer
 /// that drew the render suite's expectations) does it: each tile keeps its own index; a label

@@ -2,13 +2,7 @@ import GeoCore
 import MapData
 import MapRenderer
 import MapStyle
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// An icon laid out round its anchor as MapLibre GL's `shapeIcon` and `fitIconToText` lay it
 /// out: the box the sprite image fills, in CSS pixels at `icon-size` 1, y down, (0, 0) at the anchor.

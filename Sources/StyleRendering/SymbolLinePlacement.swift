@@ -2,13 +2,7 @@ import GeoCore
 import MapData
 import MapRenderer
 import MapStyle
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// `symbol-placement: line` and `line-center`, as MapLibre GL lays them out: each line cut to
 /// its tile's square (GeoJSON lines to the squares of the tiles at the integer zoom), anchors

@@ -2,18 +2,7 @@ import GeoCore
 import MapData
 import MapRenderer
 import MapStyle
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// What symbol layers share in one snapshot: the glyph ranges loaded from the style's
 /// `glyphs` URL (or kept by the snapshot's ``StyleResources``), the labels placed (top layer first, as MapLibre places them) per layer.

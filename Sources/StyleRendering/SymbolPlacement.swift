@@ -2,18 +2,7 @@ import GeoCore
 import MapData
 import MapRenderer
 import MapStyle
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A label's text shaped for its layer: the glyphs, its `format` sections' colours and its
 /// scale in device pixels per em unit.

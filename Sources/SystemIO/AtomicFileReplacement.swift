@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Replaces a file all at once: the new contents go to a temporary file in the same directory
 /// (so the rename stays on one file system), which is synced and renamed over the old one.

@@ -1,12 +1,6 @@
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Reads a descriptor (socket, serial device, pipe, file) on a dedicated thread and hands out
 /// the bytes as an async sequence, so a blocking `read(2)` never occupies a Swift concurrency

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Whether anything in a folder may have changed since the last question, asked for the cost
 /// of one system call: on Linux an inotify(7) watch on the folder (a file created, renamed in

@@ -1,11 +1,5 @@
 public import GeoCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Geoid grids from files: PROJ's EGM96 grid where PROJ's data is installed (Debian
 /// `proj-data`, Homebrew `proj`), so a geoid height matches PROJ's; GeoCore parses the bytes

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Scratch bytes on disk, mapped into memory (`mmap(2)`, `MAP_SHARED`): for working data too
 /// large to keep in anonymous memory, as osmium's `*_mmap_array` indexes and tilemaker's

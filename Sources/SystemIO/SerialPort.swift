@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Serial devices (a GNSS receiver on `/dev/ttyUSB0`) configured with termios.
 public enum SerialPort {

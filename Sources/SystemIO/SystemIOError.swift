@@ -1,12 +1,6 @@
 public import GeoBase
 import GeoCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The one error type of SystemIO (STYLE.md §3.7): a failed system call with its `errno` and
 /// the path or address it was about.

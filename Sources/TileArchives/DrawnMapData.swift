@@ -1,11 +1,7 @@
 public import GeoCore
 public import MapData
 import OSMImport
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// The map data a view draws (`geo snapshot`, `geo map`): an OpenStreetMap file or the sample
 /// city read whole, or a vector tile archive read by region as the view moves.

@@ -2,11 +2,7 @@ import GeoCore
 public import MapData
 import Synchronization
 import SystemIO
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// Opens map sources on disk by their names.
 public enum MapSources {

@@ -1,11 +1,7 @@
 public import MapData
 import OSMImport
 import SystemIO
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// Vector tiles cut from an OpenStreetMap extract (`.osm.pbf`, `.osm`, `.osm.gz`) in the
 /// LocationKit layer schema: written to an archive (`geo tiles build`, `build`) or held in

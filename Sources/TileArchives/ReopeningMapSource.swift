@@ -1,13 +1,7 @@
 public import MapData
 import Synchronization
 import SystemIO
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Which file a path names right now: device, inode, size and modification time (`stat(2)`).
 /// A file replaced by an atomic rename has another inode; one rewritten in place another

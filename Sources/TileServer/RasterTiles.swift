@@ -8,11 +8,7 @@ import StyleRendering
 import Synchronization
 import SystemIO
 import TileArchives
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// Raster tiles drawn on request: `/styles/{id}/{z}/{x}/{y}[@2x].png`, the style drawn by
 /// StyleRendering's CPU rasterizer (`StyleSnapshot`), 256 px a side (512 px at @2x), as

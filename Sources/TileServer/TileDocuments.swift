@@ -1,11 +1,7 @@
 import GeoCore
 import MapData
 import TileArchives
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// The JSON documents the tile server writes: TileJSON 3.0.0
 /// (https://github.com/mapbox/tilejson-spec/tree/master/3.0.0), the index, and styles

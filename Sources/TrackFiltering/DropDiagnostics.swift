@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 public import GeoCore
 
 /// Lines for people about the fixes a filter dropped, from a stream of rejections and a

@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 public import GeoBase
 
 /// The tunables of the constant-velocity Kalman filter and smoother.

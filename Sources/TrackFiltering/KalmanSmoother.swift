@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 import GeoBase
 
 /// A constant-velocity Kalman filter on a local east/north plane, online one fix at a time, and
@@ -518,10 +514,3 @@ protocol StepRecording {
     mutating func record(_ step: KalmanSmoother.Step)
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 extension KalmanSmoother {
     /// A fix the gated pass kept, the caller's item it came with, and whether the filter

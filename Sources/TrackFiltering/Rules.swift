@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// Drops fixes whose horizontal accuracy is negative (Core Location marks invalid
 /// coordinates so), NaN, or — unless told otherwise — missing.

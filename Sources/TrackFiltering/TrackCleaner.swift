@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// What became of one fix in a `TrackCleaner`.
 public enum FilterDecision: Hashable, Sendable {

@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// The parts of an accepted fix that rules compare against: where, when and how accurate.
 public struct FilterAnchor: Hashable, Sendable {

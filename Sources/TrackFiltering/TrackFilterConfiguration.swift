@@ -166,11 +166,7 @@ public struct TrackFilterConfiguration: Hashable, Sendable {
     public func rules(start: Date? = nil) -> StandardRules { StandardRules(self, start: start) }
 }
 
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// The standard chain of rules a `TrackFilterConfiguration` describes, in its order (the
 /// distance filter is not among them: `TrackCleaner` applies it to its output).

@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
 public import GeoBase
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// The fields of a URL query or an `application/x-www-form-urlencoded` body (WHATWG URL
 /// Standard §5.1): `name=value` pairs split on `&`, `+` a space, `%XX` a byte; names are

@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
 import GeoBase
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 import GeoCore
 
 /// A JSON body parsed after a depth check (so that `[[[[…` cannot exhaust the stack), with

@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
 public import GeoBase
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 import GeoCore
 
 /// The unit of an OsmAnd request's `speed`: the OsmAnd app's `{5}` is Android's

@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
 public import GeoBase
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 import GeoCore
 
 /// Overland (aaronpk/Overland-iOS, README "API"): a POST of `{"locations": [Feature, …]}`,

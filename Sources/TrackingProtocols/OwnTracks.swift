@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
 public import GeoBase
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 import GeoCore
 
 /// OwnTracks in HTTP mode (owntracks.org/booklet/tech/json, "HTTP"): a JSON message per POST

@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
 public import GeoBase
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 import GeoCore
 
 /// One AVL record of a Teltonika Codec 8 or 8 Extended packet, field by field as the device sent

@@ -1,9 +1,5 @@
-#if canImport(FoundationEssentials)
 public import GeoBase
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 public import GeoCore
 
 /// The tracking protocols this module decodes.

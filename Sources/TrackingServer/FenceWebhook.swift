@@ -1,12 +1,6 @@
 import Foundation
 import SystemIO
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A `--webhook` URL that is not `http://HOST:PORT/PATH`.
 public struct WebhookURLError: Error, CustomStringConvertible {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#endif
+import Platform
 
 /// Frees a buffer's memory when the last copy of its owner goes away (the elements are
 /// plain values: nothing to deinitialize).

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#endif
+import Platform
 
 /// Byte searches for the scanner's inner loops, eight bytes at a time in a `UInt64` (SWAR),
 /// with no per-byte bounds checks: tokens in GPX and OSM XML are short, so a word-wide loop

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#endif
+import Platform
 public import GeoBase
 
 /// The kinds of token the byte-level pull scanner produces.

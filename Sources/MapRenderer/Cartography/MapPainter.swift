@@ -1,13 +1,7 @@
 internal import GeoCore
 internal import MapData
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Draws map features in a `MapStyle` through a projection, with overlays and labels, onto a
 /// canvas: land, land use and cover, parks, water, buildings, roads (casings, then fills, by

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 /// A category of map content that can be hidden (the seed's layer categories).
 public enum MapCategory: String, CaseIterable, Sendable, Hashable {
     /// Oceans, lakes, rivers and streams.

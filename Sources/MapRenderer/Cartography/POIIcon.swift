@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// POI icons drawn as vector shapes: a coloured disc with a white symbol for the class group
 /// (a cup, a fork and knife, a fuel pump, a "P", a cross, a bed, a bag, a book), or a dot.

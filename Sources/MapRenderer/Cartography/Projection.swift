@@ -1,13 +1,7 @@
 public import GeoCore
 public import MapData
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// How map positions reach the image: the caller's camera (Mercator, a tilted perspective, a
 /// globe) hands the renderer this point transform, so MapRenderer needs no camera of its own.

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// How a stroked line looks (the SVG / PostScript stroke properties).
 public struct StrokeStyle: Sendable, Hashable {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// Conversions between sRGB and CIE LAB / HCL under the D50 white point (CSS Color Module
 /// Level 4 §9 and §17, the sRGB↔XYZ-D50 matrices Bradford-adapted), which

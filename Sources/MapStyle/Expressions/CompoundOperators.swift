@@ -1,11 +1,5 @@
 import GeoCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The operators with fixed signatures (spec v8 `expression_name`): each has a result type
 /// and one or more overloads, tried in order; the first whose arguments type-check is used.

@@ -1,16 +1,5 @@
 import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+public import Platform
 import GeoBase
 
 /// One test of maplibre-style-spec's expression conformance suite

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A local flat-earth approximation on the WGS84 ellipsoid (Mapbox's cheap-ruler, ISC):
 /// metres per degree of longitude and latitude from the normal and meridional radii of

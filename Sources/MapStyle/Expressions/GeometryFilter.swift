@@ -1,11 +1,5 @@
 import GeoCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// The GeoJSON argument of `within` and `distance` (spec v8), as simple geometries in
 /// longitude / latitude degrees.

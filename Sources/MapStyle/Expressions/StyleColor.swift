@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// An sRGB colour with alpha, each 0 … 1, not premultiplied (the spec's `color` type).
 /// MapLibre keeps colours premultiplied; ``premultiplied`` gives that form, which the expression

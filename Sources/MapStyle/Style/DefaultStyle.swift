@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// The default map look as MapLibre v8 styles: the Carto-like day style the legacy renderer
 /// draws (MapRenderer's `MapStyle`, `MapPainter`, `Labels`) and a night variant (the seed's

@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// Why a style document could not be decoded at all.
 public struct StyleDocumentError: Error, Sendable, Equatable, CustomStringConvertible {

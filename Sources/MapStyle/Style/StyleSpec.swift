@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// The MapLibre Style Specification v8's reference (`v8.json`) as data: the root, source,
 /// layer, layout and paint entries (their type, default, range, enum values and expression

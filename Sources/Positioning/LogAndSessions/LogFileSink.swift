@@ -1,13 +1,7 @@
 import Foundation
 import GPXCodec
 import SystemIO
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 import GeoBase
 
 /// The log file as a `GPXCompletingSink`: each write goes where the closing tags of the

@@ -3,13 +3,7 @@ public import GeoCore
 public import GPXCodec
 import Synchronization
 import SystemIO
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 public import GeoBase
 
 /// A crash-safe GPX 1.1 log of fixes, one file per session (HERE's position log, `logType =

@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// The mean ground speed over the fixes of a sliding time window (the "average speed" of
 /// navigation SDKs): each fix contributes its reported speed, or else the speed implied by the

@@ -1,9 +1,5 @@
 import GeoCore
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
+public import Platform
 
 /// How a replay or simulation is paced against the wall clock: at the recorded pace scaled by
 /// a factor, or as fast as the consumer takes fixes.

@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// Passes only significant movement (HERE's `NMADevicePositioningMethodSignificantChanges`,
 /// Core Location's significant-change service): a fix passes when it is at least

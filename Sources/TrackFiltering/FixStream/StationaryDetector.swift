@@ -1,9 +1,5 @@
 public import GeoCore
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import Platform
 
 /// Decides from a stream of fixes when the device has stopped and when it moves again, so live
 /// delivery can pause (Core Location's `pausesLocationUpdatesAutomatically`; seed 001: one update
