@@ -7,9 +7,24 @@ public protocol ByteSource {
     /// - Throws: whatever the underlying I/O throws; a reader reports it as its own I/O error
     ///   with the error as its cause.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+
+    /// The rest of the source as bytes that stay in place, for a decoder that keeps views into
+    /// them instead of copying (a regular file mapped read-only); the source is then at its
+    /// end. Nil where the source has no such bytes (pipes, sockets, devices, memory): read it.
+    /// - Throws: what mapping throws.
+    mutating func mapRemaining() throws -> (any StableBytes)?
+}
+
+/// Bytes that stay where they are and unchanged while the object lives (a read-only mapping of
+/// a file), so a decoder may keep views into them instead of copies.
+public protocol StableBytes: AnyObject, Sendable {
+    var bytes: UnsafeRawBufferPointer { get }
 }
 
 extension ByteSource {
+    /// None: the default for sources whose bytes only arrive by reading.
+    public mutating func mapRemaining() throws -> (any StableBytes)? { nil }
+
     /// Reads to the end, handing each chunk of up to 64 KiB to `body` (one buffer, reused).
     /// - Throws: what `read(into:)` or `body` throws.
     public mutating func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {

@@ -17,8 +17,8 @@ import ZlibCompression
 ///               UInt64 element count + raw little-endian elements, 8-byte aligned; last
 ///               the spatial index's grid at its default cell size (`SpatialIndex.Grid`)
 /// ```
-/// Columns are stored exactly as they sit in memory, so decoding is a bounds-checked
-/// copy per column (milliseconds for a city) and never parses text.
+/// Columns are stored exactly as they sit in memory, so a mapped file's columns are used in
+/// place (`GraphColumn`) and a stream's are a bounds-checked copy per column; nothing parses text.
 enum GraphFile {
     static let magic: [UInt8] = Array("LKRG".utf8)
     static let version: UInt32 = 4
@@ -38,10 +38,10 @@ private struct Writer {
         int(UInt32(utf8.count))
         bytes.append(contentsOf: utf8)
     }
-    mutating func column<T: BitwiseCopyable>(_ a: ContiguousArray<T>) {
+    mutating func column<T: BitwiseCopyable>(_ a: GraphColumn<T>) {
         align()
         int(UInt64(a.count))
-        a.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        a.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeRawBufferPointer($0)) }
     }
 }
 
@@ -56,6 +56,8 @@ private protocol PayloadSource {
     /// - Throws: `RoadNetworkError.truncated` naming `what` when the payload ends first; what
     ///   a byte source throws.
     mutating func copy(into buffer: UnsafeMutableRawBufferPointer, _ what: String) throws
+    /// A column: its element count, then its elements (see the extension's `column`).
+    mutating func column<T: BitwiseCopyable>(_ type: T.Type, _ what: String) throws -> GraphColumn<T>
 }
 
 extension PayloadSource {
@@ -90,15 +92,18 @@ extension PayloadSource {
         }
         return String(decoding: utf8, as: UTF8.self)
     }
+    /// A column's element count, checked against the bytes that remain.
+    mutating func columnCount<T: BitwiseCopyable>(_ type: T.Type, _ what: String) throws -> Int {
+        try align()
+        let count = try int(UInt64.self, what)
+        guard count <= UInt64(remaining) / UInt64(MemoryLayout<T>.stride) else { throw fail(what) }
+        return Int(count)
+    }
     /// A column: its element count, then its elements, each column read straight into its
     /// array; one larger than 64 MiB is read in 64 MiB pieces, so memory follows what the file
     /// holds, not what a damaged count claims.
-    mutating func column<T: BitwiseCopyable>(_ type: T.Type, _ what: String) throws -> ContiguousArray<T> {
-        try align()
-        let count = try int(UInt64.self, what)
-        let size = MemoryLayout<T>.stride
-        guard count <= UInt64(remaining) / UInt64(size) else { throw fail(what) }
-        let n = Int(count), piece = max(1, (1 << 26) / size)
+    mutating func column<T: BitwiseCopyable>(_ type: T.Type, _ what: String) throws -> GraphColumn<T> {
+        let n = try columnCount(T.self, what), piece = max(1, (1 << 26) / MemoryLayout<T>.stride)
         var result = ContiguousArray<T>()
         while result.count < n {
             let k = min(piece, n - result.count)
@@ -108,15 +113,32 @@ extension PayloadSource {
             }
             if result.isEmpty { result = part } else { result.append(contentsOf: part) }
         }
-        return result
+        return GraphColumn(result)
     }
 }
 
-/// A payload held in memory.
+/// A payload held in memory: copied out column by column, or, when `stable` keeps the memory
+/// in place (a mapped file), its columns are views into it.
 private struct BufferPayload: PayloadSource {
     let base: UnsafeRawBufferPointer
+    let stable: (any StableBytes)?
     var offset = 0
     var remaining: Int { base.count - offset }
+
+    mutating func column<T: BitwiseCopyable>(_ type: T.Type, _ what: String) throws -> GraphColumn<T> {
+        let n = try columnCount(T.self, what)
+        guard let stable else {
+            return try GraphColumn([T](unsafeUninitializedCapacity: n) { buffer, initialized in
+                try copy(into: UnsafeMutableRawBufferPointer(buffer), what)
+                initialized = n
+            })
+        }
+        // The payload starts 8-byte aligned in the file (after the 24-byte header) and columns
+        // are 8-byte aligned in it, so every element is aligned in place.
+        let column = GraphColumn<T>(stable, at: base.baseAddress.map { $0 + offset }, count: n)
+        offset += n * MemoryLayout<T>.stride
+        return column
+    }
 
     mutating func copy(into buffer: UnsafeMutableRawBufferPointer, _ what: String) throws {
         guard buffer.count <= remaining else { throw fail(what) }
@@ -180,9 +202,9 @@ extension RoadGraph {
         w.align()
         w.int(UInt64(names.count))
         for n in names { w.string(n) }
-        w.column(ContiguousArray(restrictions.map(\.from.rawValue)))
-        w.column(ContiguousArray(restrictions.map(\.to.rawValue)))
-        w.column(ContiguousArray(restrictions.map(\.kind.rawValue)))
+        w.column(GraphColumn(restrictions.map(\.from.rawValue)))
+        w.column(GraphColumn(restrictions.map(\.to.rawValue)))
+        w.column(GraphColumn(restrictions.map(\.kind.rawValue)))
         let grid = grid ?? SpatialIndex.Grid(graph: self, cellSize: SpatialIndex.defaultCellSize)
         w.align()
         w.double(grid.cellSize); w.double(grid.referenceLatitude)
@@ -222,8 +244,9 @@ extension RoadGraph {
         return size
     }
 
-    /// Reads a graph file from `source` and decodes it, each column read straight into its
-    /// array and the CRC-32 taken on the way: the header first, then no more than the size it
+    /// Reads a graph file from `source` and decodes it. A regular file is mapped and its
+    /// columns used in place (`ByteSource.mapRemaining()`, `GraphColumn`); other sources have
+    /// each column read straight into its array and the CRC-32 taken on the way: the header first, then no more than the size it
     /// announces, so a stream that is no graph (`/dev/zero`, a FIFO) is refused after 24 bytes.
     /// Errors are those of `init(serialized:)` for the same bytes: a damaged payload is a
     /// checksum mismatch even where it also breaks the structure, a short one is truncated.
@@ -231,6 +254,10 @@ extension RoadGraph {
     /// every byte twice: a quarter of `geo match` on a 20 MB graph.)
     /// - Throws: `RoadNetworkError` as `init(serialized:)`; what the source throws.
     public init(reading source: inout some ByteSource) throws {
+        if let mapped = try source.mapRemaining() {
+            try self.init(serialized: mapped.bytes, keeping: mapped)
+            return
+        }
         let header = try source.read(upTo: GraphFile.headerSize)
         let (size, storedCRC) = try header.withUnsafeBytes { header in
             Result { () throws(RoadNetworkError) in
@@ -260,8 +287,14 @@ extension RoadGraph {
     /// Decodes a graph file's bytes.
     /// - Throws: `RoadNetworkError` with `.badMagic`, `.unsupportedVersion`, `.truncated`,
     ///   `.checksumMismatch` or `.corrupt`, and the byte offset where it was detected.
-    /// - Complexity: O(file size): one checksum pass and one copy per column.
+    /// - Complexity: O(file size): one checksum pass, and one copy per column unless kept in place.
     public init(serialized bytes: UnsafeRawBufferPointer) throws(RoadNetworkError) {
+        try self.init(serialized: bytes, keeping: nil)
+    }
+
+    /// Decodes a graph file's bytes; with `stable` (the owner of `bytes`, a mapped file) the
+    /// columns are views into them rather than copies, when the payload is 8-byte aligned.
+    private init(serialized bytes: UnsafeRawBufferPointer, keeping stable: (any StableBytes)?) throws(RoadNetworkError) {
         let length = try Self.serializedSize(header: bytes) - UInt64(GraphFile.headerSize)
         let storedCRC = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
         let available = UInt64(bytes.count - GraphFile.headerSize)
@@ -273,7 +306,8 @@ extension RoadGraph {
         guard crc == storedCRC else {
             throw RoadNetworkError(.checksumMismatch, "payload CRC-32 is \(crc), the header says \(storedCRC)", offset: 16)
         }
-        var payload = BufferPayload(base: base)
+        let aligned = base.baseAddress.map { Int(bitPattern: $0) % 8 == 0 } ?? false
+        var payload = BufferPayload(base: base, stable: aligned ? stable : nil)
         do { self = try Self.decode(&payload) } catch {
             // A buffer throws nothing but the decoder's own errors.
             var e = error as? RoadNetworkError ?? RoadNetworkError(.corrupt, "\(error)")

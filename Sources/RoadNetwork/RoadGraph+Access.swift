@@ -49,10 +49,10 @@ extension RoadGraph {
 
     /// The edges arriving at one node, in storage order; no allocation.
     public struct IncomingEdges: RandomAccessCollection, Sendable {
-        @usableFromInline let storage: ContiguousArray<UInt32>
+        @usableFromInline let storage: GraphColumn<UInt32>
         public let startIndex: Int
         public let endIndex: Int
-        @inlinable init(storage: ContiguousArray<UInt32>, range: Range<Int>) {
+        @inlinable init(storage: GraphColumn<UInt32>, range: Range<Int>) {
             self.storage = storage
             startIndex = range.lowerBound
             endIndex = range.upperBound
@@ -66,14 +66,14 @@ extension RoadGraph {
     /// The shape of an edge or segment from its first to its last point (an edge's source to
     /// its target); no allocation.
     public struct Shape: RandomAccessCollection, Sendable {
-        @usableFromInline let latitudes: ContiguousArray<Int32>
-        @usableFromInline let longitudes: ContiguousArray<Int32>
+        @usableFromInline let latitudes: GraphColumn<Int32>
+        @usableFromInline let longitudes: GraphColumn<Int32>
         /// Storage position of the segment's first point.
         @usableFromInline let base: Int
         @usableFromInline let isReversed: Bool
         public let startIndex: Int
         public let endIndex: Int
-        @inlinable init(latitudes: ContiguousArray<Int32>, longitudes: ContiguousArray<Int32>, range: Range<Int>, reversed: Bool) {
+        @inlinable init(latitudes: GraphColumn<Int32>, longitudes: GraphColumn<Int32>, range: Range<Int>, reversed: Bool) {
             self.latitudes = latitudes
             self.longitudes = longitudes
             base = range.lowerBound
@@ -90,12 +90,12 @@ extension RoadGraph {
 
     /// The OSM node ids of an edge's or segment's shape points, in its direction; no allocation.
     public struct OSMNodeIDs: RandomAccessCollection, Sendable {
-        @usableFromInline let storage: ContiguousArray<Int64>
+        @usableFromInline let storage: GraphColumn<Int64>
         @usableFromInline let base: Int
         @usableFromInline let isReversed: Bool
         public let startIndex: Int
         public let endIndex: Int
-        @inlinable init(storage: ContiguousArray<Int64>, range: Range<Int>, reversed: Bool) {
+        @inlinable init(storage: GraphColumn<Int64>, range: Range<Int>, reversed: Bool) {
             self.storage = storage
             base = range.lowerBound
             isReversed = reversed

@@ -65,62 +65,62 @@ public struct RoadGraph: Sendable {
 
     // Nodes.
     /// Node latitudes, degrees × 1e7.
-    @usableFromInline package let nodeLatitudes: ContiguousArray<Int32>
+    @usableFromInline package let nodeLatitudes: GraphColumn<Int32>
     /// Node longitudes, degrees × 1e7.
-    @usableFromInline package let nodeLongitudes: ContiguousArray<Int32>
+    @usableFromInline package let nodeLongitudes: GraphColumn<Int32>
     /// The OSM id each node came from.
-    @usableFromInline package let nodeOSMIDs: ContiguousArray<Int64>
+    @usableFromInline package let nodeOSMIDs: GraphColumn<Int64>
     /// Node flags (`NodeFlags` raw values).
-    @usableFromInline package let nodeFlags: ContiguousArray<UInt8>
+    @usableFromInline package let nodeFlags: GraphColumn<UInt8>
     /// Seconds added when passing through a node (traffic signals, gates).
-    @usableFromInline package let nodePenalties: ContiguousArray<Float>
+    @usableFromInline package let nodePenalties: GraphColumn<Float>
     /// Number of distinct road segments meeting at a node (OSRM `number_of_roads`).
-    @usableFromInline package let nodeRoadCounts: ContiguousArray<UInt8>
+    @usableFromInline package let nodeRoadCounts: GraphColumn<UInt8>
     /// CSR offsets: the outgoing edges of node `n` are `firstEdge[n] ..< firstEdge[n + 1]`.
-    @usableFromInline package let firstEdge: ContiguousArray<UInt32>
+    @usableFromInline package let firstEdge: GraphColumn<UInt32>
     /// CSR offsets into `incomingEdges`.
-    @usableFromInline package let firstIncoming: ContiguousArray<UInt32>
+    @usableFromInline package let firstIncoming: GraphColumn<UInt32>
     /// Edge ids grouped by target node.
-    @usableFromInline package let incomingEdges: ContiguousArray<UInt32>
+    @usableFromInline package let incomingEdges: GraphColumn<UInt32>
 
     // Directed edges, sorted by source node.
-    @usableFromInline package let edgeSources: ContiguousArray<UInt32>
-    @usableFromInline package let edgeTargets: ContiguousArray<UInt32>
+    @usableFromInline package let edgeSources: GraphColumn<UInt32>
+    @usableFromInline package let edgeTargets: GraphColumn<UInt32>
     /// The segment each edge runs along.
-    @usableFromInline package let edgeSegments: ContiguousArray<UInt32>
+    @usableFromInline package let edgeSegments: GraphColumn<UInt32>
     /// Travel time along the whole edge, seconds (compressed-node penalties included).
-    @usableFromInline package let edgeDurations: ContiguousArray<Float>
+    @usableFromInline package let edgeDurations: GraphColumn<Float>
     /// Routing weight of the whole edge, seconds (duration ÷ the profile's rate factor).
-    @usableFromInline package let edgeWeights: ContiguousArray<Float>
+    @usableFromInline package let edgeWeights: GraphColumn<Float>
     /// Speed, km/h.
-    @usableFromInline package let edgeSpeeds: ContiguousArray<Float>
+    @usableFromInline package let edgeSpeeds: GraphColumn<Float>
     /// `EdgeFlags` raw values.
-    @usableFromInline package let edgeFlags: ContiguousArray<UInt8>
+    @usableFromInline package let edgeFlags: GraphColumn<UInt8>
     /// `TravelMode` raw values.
-    @usableFromInline package let edgeModes: ContiguousArray<UInt8>
+    @usableFromInline package let edgeModes: GraphColumn<UInt8>
     /// The edge running the other way along the same segment, or `UInt32.max`.
-    @usableFromInline package let edgeTwins: ContiguousArray<UInt32>
+    @usableFromInline package let edgeTwins: GraphColumn<UInt32>
     /// Bearing leaving the source node, degrees clockwise from north.
-    @usableFromInline package let edgeStartBearings: ContiguousArray<Float>
+    @usableFromInline package let edgeStartBearings: GraphColumn<Float>
     /// Bearing arriving at the target node, degrees clockwise from north.
-    @usableFromInline package let edgeEndBearings: ContiguousArray<Float>
+    @usableFromInline package let edgeEndBearings: GraphColumn<Float>
 
     // Segments.
     /// Shape offsets: the points of segment `s` are `shapeOffsets[s] ..< shapeOffsets[s + 1]`.
-    @usableFromInline package let shapeOffsets: ContiguousArray<UInt32>
-    @usableFromInline package let shapeLatitudes: ContiguousArray<Int32>
-    @usableFromInline package let shapeLongitudes: ContiguousArray<Int32>
+    @usableFromInline package let shapeOffsets: GraphColumn<UInt32>
+    @usableFromInline package let shapeLatitudes: GraphColumn<Int32>
+    @usableFromInline package let shapeLongitudes: GraphColumn<Int32>
     /// The OSM node id of each shape point (OSRM keeps them for `annotations=nodes`): a
     /// segment's first and last entries are its nodes' ids, the others the compressed nodes'.
-    @usableFromInline package let shapeOSMIDs: ContiguousArray<Int64>
+    @usableFromInline package let shapeOSMIDs: GraphColumn<Int64>
     /// Segment length, metres.
-    @usableFromInline package let segmentLengths: ContiguousArray<Double>
+    @usableFromInline package let segmentLengths: GraphColumn<Double>
     /// The OSM way each segment came from.
-    @usableFromInline package let segmentWayIDs: ContiguousArray<Int64>
+    @usableFromInline package let segmentWayIDs: GraphColumn<Int64>
     /// Index into `names`.
-    @usableFromInline package let segmentNames: ContiguousArray<UInt32>
+    @usableFromInline package let segmentNames: GraphColumn<UInt32>
     /// `RoadClass` raw values.
-    @usableFromInline package let segmentClasses: ContiguousArray<UInt8>
+    @usableFromInline package let segmentClasses: GraphColumn<UInt8>
     /// Distinct street names; index 0 is the empty name.
     @usableFromInline package let names: [String]
 
@@ -142,22 +142,22 @@ public struct RoadGraph: Sendable {
     /// - Complexity: O(nodes + edges + shape points + restrictions).
     package init(
         profileName: String, turnCosts: TurnCostModel,
-        nodeLatitudes: ContiguousArray<Int32>, nodeLongitudes: ContiguousArray<Int32>,
-        nodeOSMIDs: ContiguousArray<Int64>, nodeFlags: ContiguousArray<UInt8>,
-        nodePenalties: ContiguousArray<Float>, nodeRoadCounts: ContiguousArray<UInt8>,
-        firstEdge: ContiguousArray<UInt32>, firstIncoming: ContiguousArray<UInt32>,
-        incomingEdges: ContiguousArray<UInt32>,
-        edgeSources: ContiguousArray<UInt32>, edgeTargets: ContiguousArray<UInt32>,
-        edgeSegments: ContiguousArray<UInt32>, edgeDurations: ContiguousArray<Float>,
-        edgeWeights: ContiguousArray<Float>, edgeSpeeds: ContiguousArray<Float>,
-        edgeFlags: ContiguousArray<UInt8>, edgeModes: ContiguousArray<UInt8>,
-        edgeTwins: ContiguousArray<UInt32>,
-        edgeStartBearings: ContiguousArray<Float>, edgeEndBearings: ContiguousArray<Float>,
-        shapeOffsets: ContiguousArray<UInt32>, shapeLatitudes: ContiguousArray<Int32>,
-        shapeLongitudes: ContiguousArray<Int32>, shapeOSMIDs: ContiguousArray<Int64>,
-        segmentLengths: ContiguousArray<Double>,
-        segmentWayIDs: ContiguousArray<Int64>, segmentNames: ContiguousArray<UInt32>,
-        segmentClasses: ContiguousArray<UInt8>, names: [String],
+        nodeLatitudes: GraphColumn<Int32>, nodeLongitudes: GraphColumn<Int32>,
+        nodeOSMIDs: GraphColumn<Int64>, nodeFlags: GraphColumn<UInt8>,
+        nodePenalties: GraphColumn<Float>, nodeRoadCounts: GraphColumn<UInt8>,
+        firstEdge: GraphColumn<UInt32>, firstIncoming: GraphColumn<UInt32>,
+        incomingEdges: GraphColumn<UInt32>,
+        edgeSources: GraphColumn<UInt32>, edgeTargets: GraphColumn<UInt32>,
+        edgeSegments: GraphColumn<UInt32>, edgeDurations: GraphColumn<Float>,
+        edgeWeights: GraphColumn<Float>, edgeSpeeds: GraphColumn<Float>,
+        edgeFlags: GraphColumn<UInt8>, edgeModes: GraphColumn<UInt8>,
+        edgeTwins: GraphColumn<UInt32>,
+        edgeStartBearings: GraphColumn<Float>, edgeEndBearings: GraphColumn<Float>,
+        shapeOffsets: GraphColumn<UInt32>, shapeLatitudes: GraphColumn<Int32>,
+        shapeLongitudes: GraphColumn<Int32>, shapeOSMIDs: GraphColumn<Int64>,
+        segmentLengths: GraphColumn<Double>,
+        segmentWayIDs: GraphColumn<Int64>, segmentNames: GraphColumn<UInt32>,
+        segmentClasses: GraphColumn<UInt8>, names: [String],
         restrictions: ContiguousArray<TurnRestriction>, grid: SpatialIndex.Grid? = nil
     ) throws(RoadNetworkError) {
         let n = nodeLatitudes.count, e = edgeTargets.count, s = segmentLengths.count
@@ -190,7 +190,7 @@ public struct RoadGraph: Sendable {
         try check(names.first == "", "name 0 is not the empty name")
         // Positions within WGS84's range (1e-7 degrees), so that degrees, frames and grid cells
         // made from them are finite.
-        func inRange(_ latitudes: ContiguousArray<Int32>, _ longitudes: ContiguousArray<Int32>) -> Int? {
+        func inRange(_ latitudes: GraphColumn<Int32>, _ longitudes: GraphColumn<Int32>) -> Int? {
             latitudes.indices.first { abs(Int(latitudes[$0])) > 900_000_000 || abs(Int(longitudes[$0])) > 1_800_000_000 }
         }
         if let bad = inRange(nodeLatitudes, nodeLongitudes) { try check(false, "node \(bad) lies outside ±90° latitude or ±180° longitude") }

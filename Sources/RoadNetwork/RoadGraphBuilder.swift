@@ -133,17 +133,17 @@ public struct RoadGraphBuilder: Sendable {
         do {
             graph = try RoadGraph(
                 profileName: profile.name, turnCosts: profile.turnCosts,
-                nodeLatitudes: graphNodes.latitudes, nodeLongitudes: graphNodes.longitudes, nodeOSMIDs: graphNodes.osmIDs,
-                nodeFlags: graphNodes.flags, nodePenalties: graphNodes.penalties, nodeRoadCounts: edges.roadCounts,
-                firstEdge: edges.firstEdge, firstIncoming: edges.firstIncoming, incomingEdges: edges.incoming,
-                edgeSources: edges.sources, edgeTargets: edges.targets, edgeSegments: edges.segments,
-                edgeDurations: edges.durations, edgeWeights: edges.weights, edgeSpeeds: edges.speeds,
-                edgeFlags: edges.flags, edgeModes: edges.modes, edgeTwins: edges.twins,
-                edgeStartBearings: edges.startBearings, edgeEndBearings: edges.endBearings,
-                shapeOffsets: segments.shapeOffsets, shapeLatitudes: segments.shapeLatitudes,
-                shapeLongitudes: segments.shapeLongitudes, shapeOSMIDs: segments.shapeOSMIDs,
-                segmentLengths: segments.lengths, segmentWayIDs: segments.wayIDs, segmentNames: segments.nameIndices,
-                segmentClasses: segments.classes, names: segments.names, restrictions: ContiguousArray(rules))
+                nodeLatitudes: GraphColumn(graphNodes.latitudes), nodeLongitudes: GraphColumn(graphNodes.longitudes), nodeOSMIDs: GraphColumn(graphNodes.osmIDs),
+                nodeFlags: GraphColumn(graphNodes.flags), nodePenalties: GraphColumn(graphNodes.penalties), nodeRoadCounts: GraphColumn(edges.roadCounts),
+                firstEdge: GraphColumn(edges.firstEdge), firstIncoming: GraphColumn(edges.firstIncoming), incomingEdges: GraphColumn(edges.incoming),
+                edgeSources: GraphColumn(edges.sources), edgeTargets: GraphColumn(edges.targets), edgeSegments: GraphColumn(edges.segments),
+                edgeDurations: GraphColumn(edges.durations), edgeWeights: GraphColumn(edges.weights), edgeSpeeds: GraphColumn(edges.speeds),
+                edgeFlags: GraphColumn(edges.flags), edgeModes: GraphColumn(edges.modes), edgeTwins: GraphColumn(edges.twins),
+                edgeStartBearings: GraphColumn(edges.startBearings), edgeEndBearings: GraphColumn(edges.endBearings),
+                shapeOffsets: GraphColumn(segments.shapeOffsets), shapeLatitudes: GraphColumn(segments.shapeLatitudes),
+                shapeLongitudes: GraphColumn(segments.shapeLongitudes), shapeOSMIDs: GraphColumn(segments.shapeOSMIDs),
+                segmentLengths: GraphColumn(segments.lengths), segmentWayIDs: GraphColumn(segments.wayIDs), segmentNames: GraphColumn(segments.nameIndices),
+                segmentClasses: GraphColumn(segments.classes), names: segments.names, restrictions: ContiguousArray(rules))
         } catch {
             fatalError("Broken contract: the builder produced an inconsistent graph: \(error)")
         }

@@ -38,12 +38,12 @@ public struct SpatialIndex: Sendable {
     let referenceLatitude: Double
     let cellLatitude: Double   // degrees per cell, north–south
     let cellLongitude: Double  // degrees per cell, east–west
-    let cellKeys: ContiguousArray<UInt64>
-    let cellStarts: ContiguousArray<UInt32>
-    let cellItems: ContiguousArray<UInt32>    // piece = index of its first shape point
+    let cellKeys: GraphColumn<UInt64>
+    let cellStarts: GraphColumn<UInt32>
+    let cellItems: GraphColumn<UInt32>    // piece = index of its first shape point
     let pieceSegments: ContiguousArray<UInt32>
     let segmentEdges: ContiguousArray<UInt32> // 2 per segment: along, against (UInt32.max if absent)
-    let pieceOffsets: ContiguousArray<Double> // metres from the segment's first point, per shape point
+    let pieceOffsets: GraphColumn<Double> // metres from the segment's first point, per shape point
 
     /// The cell edge `init(graph:)` uses and graph files store the grid for, metres.
     public static let defaultCellSize = 64.0
@@ -94,10 +94,10 @@ public struct SpatialIndex: Sendable {
     package struct Grid: Sendable {
         package let cellSize: Double
         package let referenceLatitude: Double
-        package let cellKeys: ContiguousArray<UInt64>
-        package let cellStarts: ContiguousArray<UInt32>
-        package let cellItems: ContiguousArray<UInt32>
-        package let pieceOffsets: ContiguousArray<Double>
+        package let cellKeys: GraphColumn<UInt64>
+        package let cellStarts: GraphColumn<UInt32>
+        package let cellItems: GraphColumn<UInt32>
+        package let pieceOffsets: GraphColumn<Double>
 
         /// Degrees per cell, north–south and east–west.
         var cellDegrees: (Double, Double) {
@@ -106,8 +106,8 @@ public struct SpatialIndex: Sendable {
         }
 
         /// A grid as a graph file stores it; `RoadGraph`'s initializer checks it (`validate`).
-        package init(cellSize: Double, referenceLatitude: Double, cellKeys: ContiguousArray<UInt64>, cellStarts: ContiguousArray<UInt32>,
-                     cellItems: ContiguousArray<UInt32>, pieceOffsets: ContiguousArray<Double>) {
+        package init(cellSize: Double, referenceLatitude: Double, cellKeys: GraphColumn<UInt64>, cellStarts: GraphColumn<UInt32>,
+                     cellItems: GraphColumn<UInt32>, pieceOffsets: GraphColumn<Double>) {
             self.cellSize = cellSize
             self.referenceLatitude = referenceLatitude
             self.cellKeys = cellKeys
@@ -121,7 +121,7 @@ public struct SpatialIndex: Sendable {
         /// CRC says.
         /// - Throws: `RoadNetworkError.corrupt` naming the first broken value.
         /// - Complexity: O(cells + items + shape points).
-        func validate(shapeOffsets: ContiguousArray<UInt32>) throws(RoadNetworkError) {
+        func validate(shapeOffsets: GraphColumn<UInt32>) throws(RoadNetworkError) {
             func check(_ ok: Bool, _ what: @autoclosure () -> String) throws(RoadNetworkError) {
                 if !ok { throw RoadNetworkError(.corrupt, "spatial grid: " + what()) }
             }
@@ -194,9 +194,9 @@ public struct SpatialIndex: Sendable {
                 items.append(e.piece)
             }
             starts.append(UInt32(items.count))
-            cellKeys = keys
-            cellStarts = starts
-            cellItems = items
+            cellKeys = GraphColumn(keys)
+            cellStarts = GraphColumn(starts)
+            cellItems = GraphColumn(items)
 
             var offsets = ContiguousArray<Double>(repeating: 0, count: graph.shapeLatitudes.count)
             for s in 0..<graph.segmentCount {
@@ -206,7 +206,7 @@ public struct SpatialIndex: Sendable {
                                                                 lat2: graph.shapeLatitudes[i], lon2: graph.shapeLongitudes[i])
                 }
             }
-            pieceOffsets = offsets
+            pieceOffsets = GraphColumn(offsets)
         }
     }
 

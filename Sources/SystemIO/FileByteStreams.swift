@@ -1,4 +1,5 @@
 public import GeoBase
+import Platform
 
 /// A descriptor read as a byte source for the codecs' streaming readers (`GPXStreamReader`,
 /// `GPXReader`).
@@ -35,6 +36,58 @@ public struct FileSource: ByteSource, Sendable {
             throw error.about(path)
         }
     }
+
+    /// A regular file's bytes from the source's position to its end, mapped read-only
+    /// (`MappedFile`); nil for pipes, sockets and devices. The source is left at the end.
+    /// - Throws: `SystemIOError` carrying `path` when `fstat`, `lseek` or `mmap` fails.
+    public mutating func mapRemaining() throws(SystemIOError) -> (any StableBytes)? {
+        do throws(SystemIOError) {
+            var status = stat()
+            guard fstat(descriptor.rawValue, &status) == 0 else { throw SystemIOError.last("fstat failed") }
+            guard status.st_mode & S_IFMT == S_IFREG else { return nil }
+            let start: Int64
+            if let offset { start = offset } else {
+                start = Int64(lseek(descriptor.rawValue, 0, SEEK_CUR))
+                guard start >= 0 else { throw SystemIOError.last("lseek failed") }
+            }
+            let mapped = try MappedFile(descriptor, from: start, to: Int64(status.st_size))
+            if offset != nil { offset = Int64(status.st_size) } else { lseek(descriptor.rawValue, 0, SEEK_END) }
+            return mapped
+        } catch {
+            throw error.about(path)
+        }
+    }
+}
+
+/// A file's bytes mapped read-only (`mmap(2)`, `MAP_PRIVATE`), unmapped when the last reference
+/// goes. The file must not be truncated while mapped (reading a page past its new end raises
+/// SIGBUS): the project's writers replace files by renaming a new one over them
+/// (`AtomicFileReplacement`), which leaves a mapping of the old file intact.
+public final class MappedFile: StableBytes, @unchecked Sendable {  // immutable; its pages read-only
+    public let bytes: UnsafeRawBufferPointer
+    private let mapping: UnsafeMutableRawPointer?
+    private let mappedLength: Int
+
+    /// Maps bytes `start ..< end` of the file open on `descriptor` (the descriptor may be
+    /// closed afterwards).
+    /// - Throws: `SystemIOError` when `mmap` fails.
+    public init(_ descriptor: FileDescriptor, from start: Int64, to end: Int64) throws(SystemIOError) {
+        let page = Int64(sysconf(Int32(_SC_PAGESIZE)))
+        let first = start / page * page
+        let length = Int(max(end - first, 0))
+        guard end > start else {
+            (mapping, mappedLength, bytes) = (nil, 0, UnsafeRawBufferPointer(start: nil, count: 0))
+            return
+        }
+        guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor.rawValue, off_t(first)),
+              base != MAP_FAILED else {
+            throw SystemIOError.last("mmap failed")
+        }
+        (mapping, mappedLength) = (base, length)
+        bytes = UnsafeRawBufferPointer(start: base + Int(start - first), count: Int(end - start))
+    }
+
+    deinit { if let mapping { munmap(mapping, mappedLength) } }
 }
 
 /// A descriptor written as a byte sink for the codecs' writers (`GPXStreamWriter`), every

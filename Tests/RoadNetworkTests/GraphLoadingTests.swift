@@ -1,4 +1,5 @@
 import GeoBase
+import GeoCore
 import GeoTestSupport
 @testable import RoadNetwork
 import Testing
@@ -59,6 +60,59 @@ private struct PiecewiseSource: ByteSource {
     withUnsafeBytes(of: (UInt64(1) << 40).littleEndian) { for (i, b) in $0.enumerated() { huge[8 + i] = b } }
     let got = code(huge)
     #expect(got.source == .truncated && got.buffer == .truncated, "a terabyte announced: \(got)")
+}
+
+/// Memory that stays in place, as a mapped file's pages do: `source` copied `shift` bytes past
+/// an 8-byte aligned start.
+private final class HeldBytes: StableBytes, @unchecked Sendable {
+    let storage: UnsafeMutableRawBufferPointer
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ source: [UInt8], shift: Int) {
+        storage = .allocate(byteCount: source.count + shift, alignment: 8)
+        storage.copyBytes(from: [UInt8](repeating: 0, count: shift) + source)
+        bytes = UnsafeRawBufferPointer(rebasing: storage[shift...])
+    }
+
+    deinit { storage.deallocate() }
+}
+
+/// A source whose bytes are held in place (a regular file, to `RoadGraph(reading:)`).
+private struct InPlaceSource: ByteSource {
+    let held: HeldBytes
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int { 0 }
+    mutating func mapRemaining() throws -> (any StableBytes)? { held }
+}
+
+/// A graph read from bytes held in place uses its columns there (no copy) when the payload is
+/// 8-byte aligned, copies them when it is not, outlives every other reference to those bytes,
+/// and a damaged file gets the errors `init(serialized:)` gives the same bytes.
+@Test func graphFile_readInPlace_isTheGraphWithColumnsInTheHeldBytes() throws {
+    let bytes = crossroads().graph.serialized()
+    for shift in [0, 3] {
+        var source = InPlaceSource(held: HeldBytes(bytes, shift: shift))
+        let region = source.held.bytes
+        let graph = try RoadGraph(reading: &source)
+        source = InPlaceSource(held: HeldBytes([], shift: 0))   // the graph now keeps the bytes alive alone
+        let inside = graph.shapeLatitudes.withUnsafeBufferPointer { column in
+            column.baseAddress.map { UnsafeRawPointer($0) >= region.baseAddress! && UnsafeRawPointer($0) < region.baseAddress! + region.count }
+        }
+        #expect(inside == (shift == 0), "payload shifted by \(shift) bytes")
+        #expect(graph.serialized() == bytes, "payload shifted by \(shift) bytes")
+        #expect(graph.length(of: graph.segments.first!).meters == graph.segmentLengths[0] && graph.segmentLengths[0] > 0)
+    }
+    for at in [24, bytes.count / 2] {
+        var damaged = bytes
+        damaged[at] ^= 0xFF
+        var source = InPlaceSource(held: HeldBytes(damaged, shift: 0))
+        do { _ = try RoadGraph(reading: &source); Issue.record("byte \(at) flipped was read") } catch let error as RoadNetworkError {
+            #expect(error.code == .checksumMismatch, "byte \(at) flipped: \(error)")
+        }
+    }
+    var source = InPlaceSource(held: HeldBytes(Array(bytes.prefix(bytes.count / 2)), shift: 0))
+    do { _ = try RoadGraph(reading: &source); Issue.record("half a file was read") } catch let error as RoadNetworkError {
+        #expect(error.code == .truncated)
+    }
 }
 
 @Test func spatialIndex_radixSortIsTheComparisonSortByKeyThenPiece() {

@@ -23,10 +23,10 @@ private func reassembled(_ g: RoadGraph, incomingEdges: ContiguousArray<UInt32>?
         profileName: g.profileName, turnCosts: g.turnCosts,
         nodeLatitudes: g.nodeLatitudes, nodeLongitudes: g.nodeLongitudes, nodeOSMIDs: g.nodeOSMIDs,
         nodeFlags: g.nodeFlags, nodePenalties: g.nodePenalties, nodeRoadCounts: g.nodeRoadCounts,
-        firstEdge: g.firstEdge, firstIncoming: g.firstIncoming, incomingEdges: incomingEdges ?? g.incomingEdges,
+        firstEdge: g.firstEdge, firstIncoming: g.firstIncoming, incomingEdges: incomingEdges.map(GraphColumn.init) ?? g.incomingEdges,
         edgeSources: g.edgeSources, edgeTargets: g.edgeTargets, edgeSegments: g.edgeSegments,
         edgeDurations: g.edgeDurations, edgeWeights: g.edgeWeights, edgeSpeeds: g.edgeSpeeds,
-        edgeFlags: g.edgeFlags, edgeModes: g.edgeModes, edgeTwins: edgeTwins ?? g.edgeTwins,
+        edgeFlags: g.edgeFlags, edgeModes: g.edgeModes, edgeTwins: edgeTwins.map(GraphColumn.init) ?? g.edgeTwins,
         edgeStartBearings: g.edgeStartBearings, edgeEndBearings: g.edgeEndBearings,
         shapeOffsets: g.shapeOffsets, shapeLatitudes: g.shapeLatitudes, shapeLongitudes: g.shapeLongitudes, shapeOSMIDs: g.shapeOSMIDs,
         segmentLengths: g.segmentLengths, segmentWayIDs: g.segmentWayIDs, segmentNames: g.segmentNames,
@@ -44,7 +44,7 @@ private func reassembled(_ g: RoadGraph, incomingEdges: ContiguousArray<UInt32>?
 @Test func checkInvariants_catchesATwinThatDoesNotPointBack() async {
     await #expect(processExitsWith: .failure) {
         let graph = grid()
-        var twins = graph.edgeTwins
+        var twins = ContiguousArray(graph.edgeTwins)
         let e = twins.firstIndex { $0 != UInt32.max } ?? 0
         twins[e] = UInt32(twins.indices.first { $0 != e && UInt32($0) != twins[e] } ?? 0)
         // In range, so the throwing checks pass it; a throw would exit 0 and fail the test.
@@ -55,7 +55,7 @@ private func reassembled(_ g: RoadGraph, incomingEdges: ContiguousArray<UInt32>?
 @Test func checkInvariants_catchesAnIncomingEntryInTheWrongRow() async {
     await #expect(processExitsWith: .failure) {
         let graph = grid()
-        var incoming = graph.incomingEdges
+        var incoming = ContiguousArray(graph.incomingEdges)
         incoming.swapAt(0, incoming.count - 1)   // the first and last nodes' rows trade an edge
         do { _ = try reassembled(graph, incomingEdges: incoming) } catch { return }
     }

@@ -200,14 +200,14 @@ private func reassembled(_ g: RoadGraph, turnCosts: TurnCostModel? = nil, nodeLa
                          grid: SpatialIndex.Grid? = nil) throws(RoadNetworkError) -> RoadGraph {
     try RoadGraph(
         profileName: g.profileName, turnCosts: turnCosts ?? g.turnCosts,
-        nodeLatitudes: nodeLatitudes ?? g.nodeLatitudes, nodeLongitudes: g.nodeLongitudes, nodeOSMIDs: g.nodeOSMIDs,
+        nodeLatitudes: nodeLatitudes.map(GraphColumn.init) ?? g.nodeLatitudes, nodeLongitudes: g.nodeLongitudes, nodeOSMIDs: g.nodeOSMIDs,
         nodeFlags: g.nodeFlags, nodePenalties: g.nodePenalties, nodeRoadCounts: g.nodeRoadCounts,
         firstEdge: g.firstEdge, firstIncoming: g.firstIncoming, incomingEdges: g.incomingEdges,
         edgeSources: g.edgeSources, edgeTargets: g.edgeTargets, edgeSegments: g.edgeSegments,
-        edgeDurations: g.edgeDurations, edgeWeights: edgeWeights ?? g.edgeWeights, edgeSpeeds: g.edgeSpeeds,
+        edgeDurations: g.edgeDurations, edgeWeights: edgeWeights.map(GraphColumn.init) ?? g.edgeWeights, edgeSpeeds: g.edgeSpeeds,
         edgeFlags: g.edgeFlags, edgeModes: g.edgeModes, edgeTwins: g.edgeTwins,
         edgeStartBearings: g.edgeStartBearings, edgeEndBearings: g.edgeEndBearings,
-        shapeOffsets: shapeOffsets ?? g.shapeOffsets, shapeLatitudes: g.shapeLatitudes, shapeLongitudes: g.shapeLongitudes,
+        shapeOffsets: shapeOffsets.map(GraphColumn.init) ?? g.shapeOffsets, shapeLatitudes: g.shapeLatitudes, shapeLongitudes: g.shapeLongitudes,
         shapeOSMIDs: g.shapeOSMIDs, segmentLengths: g.segmentLengths, segmentWayIDs: g.segmentWayIDs, segmentNames: g.segmentNames,
         segmentClasses: g.segmentClasses, names: g.names, restrictions: g.restrictions, grid: grid ?? g.grid)
 }
@@ -220,14 +220,14 @@ private func reassembled(_ g: RoadGraph, turnCosts: TurnCostModel? = nil, nodeLa
     func message(_ build: () throws(RoadNetworkError) -> RoadGraph) -> String? {
         do { _ = try build(); return nil } catch { return error.code == .corrupt ? error.message : "\(error.code)" }
     }
-    var offsets = g.shapeOffsets
+    var offsets = ContiguousArray(g.shapeOffsets)
     offsets[1] = UInt32.max
     #expect(message { () throws(RoadNetworkError) in try reassembled(g, shapeOffsets: offsets) } == "segment 1 has fewer than two points")
-    var latitudes = g.nodeLatitudes
+    var latitudes = ContiguousArray(g.nodeLatitudes)
     latitudes[0] = 900_000_001 // 90.0000001°
     #expect(message { () throws(RoadNetworkError) in try reassembled(g, nodeLatitudes: latitudes) } == "node 0 lies outside ±90° latitude or ±180° longitude")
     for bad: Float in [.nan, -1, .infinity] {
-        var weights = g.edgeWeights
+        var weights = ContiguousArray(g.edgeWeights)
         weights[0] = bad
         #expect(message { () throws(RoadNetworkError) in try reassembled(g, edgeWeights: weights) }
                 == "edge 0 has a duration, weight or speed that is negative or not a number", "weight \(bad)")
@@ -242,10 +242,10 @@ private func reassembled(_ g: RoadGraph, turnCosts: TurnCostModel? = nil, nodeLa
     let g = try RoadGraph(serialized: crossroads().graph.serialized())
     let grid = try #require(g.grid)
     func message(_ change: (inout (size: Double, latitude: Double, items: ContiguousArray<UInt32>, offsets: ContiguousArray<Double>)) -> Void) -> String? {
-        var parts = (size: grid.cellSize, latitude: grid.referenceLatitude, items: grid.cellItems, offsets: grid.pieceOffsets)
+        var parts = (size: grid.cellSize, latitude: grid.referenceLatitude, items: ContiguousArray(grid.cellItems), offsets: ContiguousArray(grid.pieceOffsets))
         change(&parts)
         let broken = SpatialIndex.Grid(cellSize: parts.size, referenceLatitude: parts.latitude, cellKeys: grid.cellKeys,
-                                       cellStarts: grid.cellStarts, cellItems: parts.items, pieceOffsets: parts.offsets)
+                                       cellStarts: grid.cellStarts, cellItems: GraphColumn(parts.items), pieceOffsets: GraphColumn(parts.offsets))
         do { _ = try reassembled(g, grid: broken); return nil } catch { return error.code == .corrupt ? error.message : "\(error.code)" }
     }
     #expect(message { _ in } == nil)

@@ -1,4 +1,5 @@
 import Foundation
+import GeoBase
 import GeoCore
 import GPXCodec
 import GeoTestSupport
@@ -32,6 +33,41 @@ private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
         #expect(try input.read(count: 10, atOffset: Int64(bytes.count)) == Array("tail".utf8), "short only at the end")
         #expect(try input.read(count: 10, atOffset: Int64(bytes.count + 4)).isEmpty)
     }
+}
+
+/// `FileSource.mapRemaining`: a regular file's bytes from the source's position (a read
+/// position or a `pread` offset) to its end, in place and kept after the descriptor is closed,
+/// the source left at the end; nil for a pipe, whose bytes are then still there to read.
+@Test func fileSource_mapRemaining_mapsARegularFileFromItsPosition_notAPipe() throws {
+    try withTemporaryDirectory { directory in
+        let path = directory.path + "/mapped.bin"
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+        let out = try FileDescriptor.create(path)
+        try out.writeAll(bytes)
+        try out.close()
+
+        let input = try FileDescriptor(opening: path)
+        var source = FileSource(input, path: path)
+        var head = [UInt8](repeating: 0, count: 5000)
+        #expect(try head.withUnsafeMutableBytes { try source.read(into: $0) } == 5000)
+        let rest = try #require(try source.mapRemaining())
+        var atOffset = FileSource(input, path: path, fromOffset: 4097)
+        let fromOffset = try #require(try atOffset.mapRemaining())
+        var tail = [UInt8](repeating: 0, count: 16)
+        #expect(try tail.withUnsafeMutableBytes { try source.read(into: $0) } == 0, "left at the end")
+        #expect(try tail.withUnsafeMutableBytes { try atOffset.read(into: $0) } == 0, "left at the end")
+        try input.close()
+        #expect(Array(rest.bytes) == Array(bytes[5000...]))
+        #expect(Array(fromOffset.bytes) == Array(bytes[4097...]))
+    }
+    let (reader, writer) = try FileDescriptor.pipe()
+    defer { try? reader.close() }
+    try writer.writeAll("piped")
+    try writer.close()
+    var piped = FileSource(reader)
+    #expect(try piped.mapRemaining() == nil)
+    var buffer = [UInt8](repeating: 0, count: 16)
+    #expect(try buffer.withUnsafeMutableBytes { try piped.read(into: $0) } == 5)
 }
 
 /// `readContentsIfPresent`, the loaders' `read`: a file's bytes; nil for a missing path, a path
