@@ -125,15 +125,19 @@ extension KalmanSmoother {
         var starts = window.map(\.startsSegment)
         starts[0] = true
         var noiseScale = [Double](repeating: 1, count: fixes.count)
-        let acceleration = parameters.estimatesProcessNoise ? processNoise(window).map { $0.squareRoot() }
-            : [Double](repeating: parameters.accelerationNoise, count: fixes.count)
-        var (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: acceleration)
+        // The model that judges outliers and the one that places the smoothed fixes
+        // (`KalmanParameters.ProcessNoiseEstimation`).
+        let preset = [Double](repeating: parameters.accelerationNoise, count: fixes.count)
+        let judging = parameters.estimatesProcessNoise == .never ? preset : processNoise(window).map { $0.squareRoot() }
+        let placing = parameters.estimatesProcessNoise == .everywhere ? judging : preset
         guard let nu = parameters.measurementDegreesOfFreedom else {
+            let (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: placing)
             for k in core where window[k].emits {
                 try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: fixes[k]), window[k].item)
             }
             return
         }
+        var (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: judging)
         var distances = [Double](repeating: 0, count: fixes.count)
         for _ in 0...Self.maximumReweightings {
             var change = 0.0
@@ -144,7 +148,10 @@ extension KalmanSmoother {
                 noiseScale[k] = scale
             }
             if change < 1e-3 { break }
-            (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: acceleration)
+            (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: judging)
+        }
+        if parameters.estimatesProcessNoise == .judgingOutliers {
+            (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: placing)
         }
         for k in core where window[k].emits {
             if distances[k] > parameters.gateChiSquare {
