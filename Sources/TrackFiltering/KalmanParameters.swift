@@ -29,11 +29,25 @@ public struct KalmanParameters: Hashable, Sendable {
     /// tails: a fix that neither neighbour explains loses its weight); nil: Gaussian noise, the
     /// plain RTS smoother. Lower is heavier-tailed; ν = 2 keeps honest fixes at weight ≈ 1 (E[dᵀR⁻¹d] ≈ 2).
     public var measurementDegreesOfFreedom: Double?
-    /// Whether the RTS smoother takes each step's acceleration noise from the fixes around it
-    /// (`KalmanSmoother.processNoise(_:starts:)`), with `accelerationNoise` as the most it
-    /// allows, instead of `accelerationNoise` throughout. For a model that does not know the
-    /// mode of travel (`TrackFilterConfiguration.default`); the online filter is not affected.
-    public var estimatesProcessNoise: Bool
+    /// Where the RTS smoother takes each step's acceleration noise from the fixes around it
+    /// (`KalmanSmoother.processNoise(_:starts:)`, with `accelerationNoise` as the most it
+    /// allows) instead of `accelerationNoise`. The online filter is not affected.
+    public var estimatesProcessNoise: ProcessNoiseEstimation
+
+    /// Where the smoother uses the acceleration noise it estimates from the fixes.
+    public enum ProcessNoiseEstimation: Hashable, Sendable {
+        /// Nowhere: `accelerationNoise` throughout.
+        case never
+        /// To judge outliers (the Student-t weights, and which fixes are dropped); the smoothed
+        /// positions use `accelerationNoise`. For a preset that knows the mode of travel
+        /// (`TrackFilterConfiguration.fitness`): the estimate is the track's typical motion,
+        /// so a jump between sparse fixes stands out against it, while the turns that the
+        /// estimate (a quantile) calls rare keep the agility the preset allows.
+        case judgingOutliers
+        /// In every pass: for a model that does not know the mode of travel
+        /// (`TrackFilterConfiguration.default`).
+        case everywhere
+    }
 
     public init(
         accelerationNoise: Double = 1.0,
@@ -46,7 +60,7 @@ public struct KalmanParameters: Hashable, Sendable {
         assumedCourseAccuracy: Double = 15,
         initialSpeedUncertainty: Speed = .metersPerSecond(5),
         measurementDegreesOfFreedom: Double? = 2,
-        estimatesProcessNoise: Bool = false
+        estimatesProcessNoise: ProcessNoiseEstimation = .never
     ) {
         self.accelerationNoise = accelerationNoise
         self.gateChiSquare = gateChiSquare

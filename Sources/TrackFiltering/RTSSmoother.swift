@@ -121,15 +121,19 @@ extension KalmanSmoother {
         var starts = window.map(\.startsSegment)
         starts[0] = true
         var noiseScale = [Double](repeating: 1, count: fixes.count)
-        let acceleration = parameters.estimatesProcessNoise ? processNoise(window).map { $0.squareRoot() }
-            : [Double](repeating: parameters.accelerationNoise, count: fixes.count)
-        var (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: acceleration)
+        // The model that judges outliers and the one that places the smoothed fixes
+        // (`KalmanParameters.ProcessNoiseEstimation`).
+        let preset = [Double](repeating: parameters.accelerationNoise, count: fixes.count)
+        let judging = parameters.estimatesProcessNoise == .never ? preset : processNoise(window).map { $0.squareRoot() }
+        let placing = parameters.estimatesProcessNoise == .everywhere ? judging : preset
         guard let nu = parameters.measurementDegreesOfFreedom else {
+            let (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: placing)
             for k in core where window[k].emits {
                 try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: fixes[k]), window[k].item)
             }
             return
         }
+        var (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: judging)
         var distances = [Double](repeating: 0, count: fixes.count)
         for _ in 0...Self.maximumReweightings {
             var change = 0.0
@@ -140,7 +144,10 @@ extension KalmanSmoother {
                 noiseScale[k] = scale
             }
             if change < 1e-3 { break }
-            (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: acceleration)
+            (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: judging)
+        }
+        if parameters.estimatesProcessNoise == .judgingOutliers {
+            (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: placing)
         }
         for k in core where window[k].emits {
             if distances[k] > parameters.gateChiSquare {
@@ -252,9 +259,9 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     private var dropped = FilterReport()
     /// The last fix dropped as a jump, until the next fix confirms that or takes it back.
     private var overturned: Kept?
-    /// Whether the rules and the gate passed the last fix pushed (it is emitted unless a later
-    /// fix or the smoother exposes it as an outlier).
-    private(set) var passedLast = false
+    /// Why the rules or the gate rejected the last fix pushed; nil: they passed it (it is
+    /// emitted unless a later fix or the smoother exposes it as an outlier).
+    private(set) var rejectedLast: RejectionReason?
 
     /// The cleaner's Kalman filter, read in place: binding it to a `let` copied the whole
     /// filter (over 800 bytes) for every fix.
@@ -279,9 +286,9 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     public mutating func push(_ fix: Location, receivedAt: Date? = nil, item: Item,
                               _ emit: (Location, Item) throws -> Void) rethrows {
         let decision = cleaner.process(fix, receivedAt: receivedAt)
-        passedLast = decision.location != nil
+        rejectedLast = decision.reason
         guard cleaner.kalman != nil else { return }
-        guard passedLast else {
+        guard decision.location != nil else {
             // A fix held for stillness is no error, only no news for a live map: the smoother
             // takes it as a measurement (not emitted), so a jump between a stop's fixes has
             // neighbours that contradict it instead of minutes of silence around it, in which
@@ -359,15 +366,21 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
 /// the smoother, which knows the velocity from the fixes on both sides, gives it no weight
 /// (`geo eval filters --cases sparse`, cerknica every 30 s: one seed 7.5 % too long). Taking such
 /// a fix out before the filter sees it also keeps it from pulling the estimates after it.
+/// What the smoothing pipeline's rules or gate rejected stays rejected, for the same reason:
+/// `clean` keeps a subset of what `smooth` keeps. Re-judged by a filter that no longer saw the
+/// jump the smoother took out, a burst's later jumps passed its gate (issue 34 §2, korita every
+/// 10 s with bursts of jumps: after the smoother dropped a burst's second fix, its third and
+/// fourth, 146 and 179 m off, were delivered; that seed was 10.6 % too long).
 /// Each fix leaves once the smoother's window holding it is done, so memory is O(window) kept
 /// fixes plus the fixes the rules drop between them.
 public struct SmoothedCleaning<Rule: TrackFilter, Item> {
-    /// A pushed fix waiting for the smoother's verdict; `passed`: its rules and gate passed it.
+    /// A pushed fix waiting for the smoother's verdict, and why the smoothing pipeline's rules
+    /// or gate rejected it (nil: they passed it).
     private struct Waiting {
         var fix: Location
         var receivedAt: Date?
         var item: Item
-        var passed: Bool
+        var rejectedAs: RejectionReason?
     }
 
     private var smoothing: FixedLagSmoothing<Rule, Int>?
@@ -403,7 +416,7 @@ public struct SmoothedCleaning<Rule: TrackFilter, Item> {
         let index = first + waiting.count
         var kept: [Int] = []
         smoothing!.push(fix, receivedAt: receivedAt, item: index) { kept.append($1) }
-        waiting.append(Waiting(fix: fix, receivedAt: receivedAt, item: item, passed: smoothing!.passedLast))
+        waiting.append(Waiting(fix: fix, receivedAt: receivedAt, item: item, rejectedAs: smoothing!.rejectedLast))
         try release(kept: kept, through: kept.last, emit)
     }
 
@@ -418,7 +431,9 @@ public struct SmoothedCleaning<Rule: TrackFilter, Item> {
     }
 
     /// Hands the waiting fixes up to index `last` to the cleaner, given the (increasing) indices
-    /// among them the smoother kept: a fix its gate passed and it did not keep is dropped.
+    /// among them the smoother kept: a fix its gate passed and it did not keep is dropped, and
+    /// one its rules or gate rejected goes to the cleaner's rules (their state) but is rejected
+    /// for the same reason whatever they say.
     private mutating func release(kept: [Int], through last: Int?, _ emit: (Location, Item) throws -> Void) rethrows {
         guard let last, last >= first else { return }
         var next = kept.startIndex
@@ -426,10 +441,10 @@ public struct SmoothedCleaning<Rule: TrackFilter, Item> {
             let w = waiting[k]
             let isKept = next < kept.endIndex && kept[next] == first + k
             if isKept { next += 1 }
-            if w.passed, !isKept {
+            if w.rejectedAs == nil, !isKept {
                 dropped.record(.kalmanOutlier)
             } else {
-                try cleaning.push(w.fix, receivedAt: w.receivedAt, item: w.item, emit)
+                try cleaning.push(w.fix, receivedAt: w.receivedAt, item: w.item, rejectedAs: w.rejectedAs, emit)
             }
         }
         waiting.removeFirst(last - first + 1)

@@ -72,6 +72,15 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
     // the benchmark) otherwise run the generic body, each rule through its witness table.
     @_specialize(exported: true, where Rule == StandardRules)
     public mutating func process(_ fix: Location, receivedAt: Date? = nil) -> FilterDecision {
+        process(fix, receivedAt: receivedAt, rejectedAs: nil)
+    }
+
+    /// `process(_:receivedAt:)` for a fix that a pass looking further ahead rejected
+    /// (`SmoothedCleaning`): the rules still judge it, so that their state follows the track,
+    /// but a fix they pass is rejected as `rejectedAs` instead of reaching the Kalman filter
+    /// (held still for `.stationary`, as a fix the stationary rule holds).
+    @inline(__always)
+    mutating func process(_ fix: Location, receivedAt: Date?, rejectedAs: RejectionReason?) -> FilterDecision {
         if !(measuringFrame?.coversLatitude(of: fix.coordinate) ?? false) {
             measuringFrame = LocalFrame(origin: fix.coordinate)
         }
@@ -80,6 +89,11 @@ public struct TrackCleaner<Rule: TrackFilter>: Sendable {
         let input = FilterInput(fix: fix, receivedAt: receivedAt, previous: lastAccepted, frame: measuringFrame)
         if let reason = rule.evaluate(input) {
             // A fix held for stillness still tells the filter the device is not moving.
+            if reason == .stationary { kalman?.holdStill(at: fix.timestamp) }
+            report.record(reason)
+            return .rejected(reason)
+        }
+        if let reason = rejectedAs {
             if reason == .stationary { kalman?.holdStill(at: fix.timestamp) }
             report.record(reason)
             return .rejected(reason)
@@ -176,7 +190,14 @@ public struct TrackCleaning<Rule: TrackFilter, Item> {
     /// - Complexity: O(1).
     public mutating func push(_ fix: Location, receivedAt: Date? = nil, item: Item,
                               _ emit: (Location, Item) throws -> Void) rethrows {
-        let decision = cleaner.process(fix, receivedAt: receivedAt)
+        try push(fix, receivedAt: receivedAt, item: item, rejectedAs: nil, emit)
+    }
+
+    /// `push(_:receivedAt:item:_:)` for a fix a pass looking further ahead rejected as
+    /// `rejectedAs` (nil: it did not): see `TrackCleaner.process(_:receivedAt:rejectedAs:)`.
+    mutating func push(_ fix: Location, receivedAt: Date?, item: Item, rejectedAs: RejectionReason?,
+                       _ emit: (Location, Item) throws -> Void) rethrows {
+        let decision = cleaner.process(fix, receivedAt: receivedAt, rejectedAs: rejectedAs)
         if cleaner.retractsPreviousDelivery, let jump = held {
             held = nil
             retracted.reclassify(acceptedAs: .kalmanOutlier)

@@ -52,6 +52,32 @@ import GeoTestSupport
     }
 }
 
+@Test(.onOwnThread) func hike_cleanKeepsNoFixTheSmoothingPipelineRejected() throws {
+    // Issue 34 §2: the korita walk every 10 s with bursts of jumps, the seed of the worst
+    // `geo gpx clean --preset fitness` row of `geo eval filters --cases wide` (10.6 % too long).
+    // A burst of four jumps leaves a stop: the gate passes the second (74 m off), which the next
+    // honest fix overturns, and rejects the other three. `clean`'s second pass re-judged them
+    // without the second, and its filter took the third and fourth (146 and 179 m off the truth)
+    // for the track. What the smoothing pipeline rejects stays rejected, so `clean` keeps a
+    // subset of what `smooth --preset fitness` keeps. Tolerance: every cleaned fix within 25 m
+    // of the truth at its time, length within 3 %.
+    guard try Fixtures.url("gpx/gpxpy/korita-zbevnica.gpx") != nil else { return }
+    let suite = FilterEvaluationSuite(dataRoot: Fixtures.dataRoot.path, firstSeed: 20_240_601, seeds: 1, cases: .wide)
+    let truth = try TruthTrack(resampling: try suite.truthFixes("gpx/gpxpy/korita-zbevnica.gpx"), interval: .seconds(10))
+    let raw = HikePattern.jumpBursts.errors(seed: 20_240_615).corrupt(truth).map(\.fix)
+    let cleaned = HikeRun.clean(raw, configuration: .fitness)
+    var report = FilterReport()
+    let smoothed = Set(TrackFilterConfiguration.fitness.smoothed(raw, report: &report).map(\.timestamp))
+    #expect(cleaned.allSatisfy { smoothed.contains($0.timestamp) })
+    func offTruth(_ l: Location) -> Double {
+        let p = truth.frame.point(for: l.coordinate)
+        return (Vec2(x: p.east, y: p.north) - truth.position(at: l.timestamp)).norm
+    }
+    #expect(cleaned.allSatisfy { offTruth($0) < 25 }, "\(cleaned.map(offTruth).max() ?? 0) m off") // metres
+    let length = TrackMetrics(cleaned, truth: truth, sampleTimes: raw.map(\.timestamp)).lengthErrorPercent
+    #expect(abs(length) < 3, "\(length) %")
+}
+
 @Test func hikePatterns_injectWhatTheyName() throws {
     let dense = try TruthTrack(resampling: syntheticWalk(), interval: .seconds(1))
     // Irregular: every gap between 5 and 60 s (rounded to the 1 s truth), all of the track covered.

@@ -291,3 +291,45 @@ private func walkWithJump(at index: Int, jump: Double) -> [Location] {
     #expect(abs(clean.metrics.lengthErrorPercent) < 3, "\(clean.metrics.lengthErrorPercent) %")
     #expect(run.report.count(of: .kalmanOutlier) >= 2)
 }
+
+@Test func fitnessSmoothing_judgesJumpsAgainstTheTracksOwnMotion() {
+    // A walk at 1.5 m/s logged every 50 s (75 m between fixes) with ±3 m of noise, east for
+    // 40 fixes then north, and fix 20 a jump 130 m north claiming 8 m. Every gap exceeds the
+    // 30 s restart, so only the smoother can judge it, from the fixes on both sides: under the
+    // fitness preset's 0.3 m/s² a deviation of 130 m from the chord over 100 s is 3 σ per axis
+    // (σ ≈ 43 m), within its gate, and the jump was kept (issue 34 §2, cerknica every 5–60 s:
+    // a 134 m jump between gaps of 56 and 49 s made `geo gpx clean` 12 % too long). Judged
+    // against the motion the track itself shows (`KalmanSmoother.processNoise`) it is dropped,
+    // by `smooth` and `clean` alike; the positions still use 0.3 m/s².
+    func truth(_ k: Int) -> (east: Double, north: Double) { k <= 40 ? (75 * Double(k), 0) : (3000, 75 * Double(k - 40)) }
+    let fixes = (0..<80).map { k in
+        fix(50 * Double(k), east: truth(k).east + (k % 3 == 0 ? 3 : -2), north: truth(k).north + (k == 20 ? 130 : 0) + (k % 2 == 0 ? 2 : -2),
+            accuracy: 8)
+    }
+    let trueLength = 75.0 * 79 // metres
+    func length(_ track: [Location]) -> Double {
+        zip(track, track.dropFirst()).map { LocalFrame.distance($0.coordinate, $1.coordinate) }.reduce(0, +)
+    }
+    func offTrack(_ l: Location) -> Double { // metres from the nearer leg
+        let p = plane(l)
+        return min(p.east <= 3000 ? abs(p.north) : .infinity, p.north >= 0 ? abs(p.east - 3000) : .infinity,
+                   ((p.east - 3000) * (p.east - 3000) + p.north * p.north).squareRoot())
+    }
+    var report = FilterReport()
+    let smoothed = TrackFilterConfiguration.fitness.smoothed(fixes, report: &report)
+    #expect(!smoothed.contains { $0.timestamp == fixes[20].timestamp })
+    #expect(smoothed.allSatisfy { offTrack($0) < 15 }, "\(smoothed.map(offTrack).max() ?? 0) m off") // metres
+    #expect(abs(length(smoothed) / trueLength - 1) < 0.03, "smooth: \(length(smoothed)) m of \(trueLength) m")
+    var cleaning = SmoothedCleaning<StandardRules, Void>(TrackCleaner(configuration: .fitness))
+    var cleaned: [Location] = []
+    for f in fixes { cleaning.push(f, item: ()) { l, _ in cleaned.append(l) } }
+    cleaning.finish { l, _ in cleaned.append(l) }
+    #expect(!cleaned.contains { $0.timestamp == fixes[20].timestamp })
+    #expect(cleaned.allSatisfy { offTrack($0) < 15 }, "\(cleaned.map(offTrack).max() ?? 0) m off") // metres
+    #expect(abs(length(cleaned) / trueLength - 1) < 0.03, "clean: \(length(cleaned)) m of \(trueLength) m")
+    // The same model judging with 0.3 m/s² throughout (the preset before) keeps the jump.
+    var fixed = TrackFilterConfiguration.fitness.kalman!
+    fixed.estimatesProcessNoise = .never
+    let kept = KalmanSmoother(parameters: fixed).smoothed(fixes, rules: TrackFilterConfiguration.fitness.rules(), report: &report)
+    #expect(kept.contains { $0.timestamp == fixes[20].timestamp && plane($0).north > 100 })
+}
