@@ -43,12 +43,21 @@ public struct TraceFile: Sendable {
     /// - Throws: `TraceFileError` with the file and the place of the first problem.
     public init(path: String) throws(TraceFileError) {
         warnings = []
-        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        switch Self.fileExtension(of: path) {
         case "gpx": entries = try Self.gpx(path, warnings: &warnings)
         case "geojson", "json": entries = try Self.geoJSON(path)
         case "csv": entries = try Self.csv(path)
         default: entries = try Self.nmea(path)
         }
+    }
+
+    /// The lowercased extension of the last component of `path` ("" for none, a leading dot
+    /// not counting: `.gpx` has none), as `URL.pathExtension` gives it, without building a
+    /// Foundation `URL` (a type lookup over the whole binary's conformances in every process).
+    package static func fileExtension(of path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: true).last ?? ""
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return name[name.index(after: dot)...].lowercased()
     }
 
     /// Runs `body` on a source reading `path` (`-`: standard input), then closes the file.

@@ -63,3 +63,12 @@ import TraceFiles
         #expect(error?.code == .malformed)
     }
 }
+
+/// The reader's format choice by extension is Foundation's `URL.pathExtension`, lowercased
+/// (the oracle), without building a URL.
+@Test func fileExtension_isURLsPathExtensionLowercased() {
+    for path in ["track.gpx", "dir/Track.GPX", "/a/b.c/trace.geojson", "trace.json", "x.csv", "drive.nmea", "noextension",
+                 "dir.gpx/file", ".gpx", "dir/.hidden", "a.b.c", "-", "trailing/slash.gpx/", "name.", "/"] {
+        #expect(TraceFile.fileExtension(of: path) == URL(fileURLWithPath: path).pathExtension.lowercased(), "\(path)")
+    }
+}
