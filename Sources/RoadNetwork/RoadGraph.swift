@@ -34,26 +34,26 @@ public struct RoadGraph: Sendable {
     /// Flags of a node.
     public struct NodeFlags: OptionSet, Hashable, Sendable {
         public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// Travel cannot pass through (a bollard); only a U-turn is possible there.
-        public static let barrier = NodeFlags(rawValue: 1)
+        @inlinable public static var barrier: NodeFlags { NodeFlags(rawValue: 1) }
     }
 
     /// Flags of a directed edge.
     public struct EdgeFlags: OptionSet, Hashable, Sendable {
         public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
         /// Access is limited to destination traffic (`access=private` for cars, …).
-        public static let restricted = EdgeFlags(rawValue: 1)
+        @inlinable public static var restricted: EdgeFlags { EdgeFlags(rawValue: 1) }
         /// Part of a roundabout.
-        public static let roundabout = EdgeFlags(rawValue: 2)
+        @inlinable public static var roundabout: EdgeFlags { EdgeFlags(rawValue: 2) }
         /// At least one turn restriction starts from this edge.
-        public static let hasRestrictions = EdgeFlags(rawValue: 4)
+        @inlinable public static var hasRestrictions: EdgeFlags { EdgeFlags(rawValue: 4) }
         /// The edge traverses its segment's shape from last point to first.
-        public static let reversed = EdgeFlags(rawValue: 8)
+        @inlinable public static var reversed: EdgeFlags { EdgeFlags(rawValue: 8) }
         /// No route may start or end on this edge (OSRM `is_startpoint = false`: ferries,
         /// private service roads for cars; `WayAttributes.isStartPoint`). Routes still pass it.
-        public static let notStartPoint = EdgeFlags(rawValue: 16)
+        @inlinable public static var notStartPoint: EdgeFlags { EdgeFlags(rawValue: 16) }
     }
 
     /// The profile name the graph was built for (`car`, `foot`, `bicycle`).
