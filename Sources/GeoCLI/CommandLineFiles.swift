@@ -123,28 +123,6 @@ enum CommandLineFiles {
         return try body(&source)
     }
 
-    /// Runs `body` with the sink for a command's output `path` (`-o`): ``StandardOutput`` for
-    /// nil or `-`, else the file by `AtomicFileReplacement`'s rules: a regular file is replaced
-    /// only once `body` succeeds, a FIFO or device is written through, a symbolic link to a
-    /// regular file is refused.
-    /// - Throws: `SystemIOError` naming the path, or what `body` throws (the old file then stays).
-    static func withOutput(_ path: String?, _ body: (inout any ByteSink) throws -> Void) throws {
-        guard let path, path != "-" else {
-            var sink: any ByteSink = standardOutput
-            return try body(&sink)
-        }
-        let replacement = try AtomicFileReplacement(replacing: path)
-        do {
-            var sink: any ByteSink = FileSink(replacement.descriptor, path: path)
-            try body(&sink)
-            try replacement.commit()
-            try replacement.descriptor.close()
-        } catch {
-            replacement.discard()
-            throw error
-        }
-    }
-
     /// The road graph in the file `path` (`RoadGraph(reading:)`).
     /// - Throws: `CommandLineFileError`: missing, a directory, or damaged (one line naming the
     ///   file and where, as `geo COMMAND: PATH: …`).

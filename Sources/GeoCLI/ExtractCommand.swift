@@ -42,13 +42,8 @@ struct ExtractCommand: ParsableCommand {
         try AtomicFileReplacement.write(bytes, to: output)
         let elapsed = clock.now - start
         let seconds = elapsed.seconds
-        let g = result.graph
         var err = StandardError()
-        print("read \(result.summary.elementCounts)"
-              + (result.summary.rejectedNodeCount > 0 ? " (skipped: \(result.summary.rejectedNodeCount) nodes with a position out of range)" : ""), to: &err)
-        print(result.report.description, to: &err)
-        print("graph (\(profile.name)): \(g.nodeCount) nodes, \(g.edgeCount) edges, \(g.segmentCount) segments, "
-              + "\(g.restrictionCount) turn rules, \(bytes.count) bytes", to: &err)
+        for line in result.logLines(profile: profile, fileBytes: bytes.count) { print(line, to: &err) }
         print(String(format: "time: %.3f s", seconds), to: &err)
     }
 }

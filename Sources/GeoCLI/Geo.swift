@@ -44,7 +44,7 @@ public struct Geo: AsyncParsableCommand {
     /// ArgumentParser's synchronous overload, which refuses async commands; this is the body of
     /// its async `main()`.)
     ///
-    /// Results leave through ``StandardOutput``: written out after the command, also when it
+    /// Results leave through `standardOutput`: written out after the command, also when it
     /// fails (the good part first, then the error), and a failed write ends the process there.
     public static func runAsMain() async {
         StandardOutput.ignoreBrokenPipeSignal()
@@ -57,14 +57,14 @@ public struct Geo: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-            StandardOutput.flush()
+            standardOutput.flush()
         } catch let error as CommandLineFileError {
-            StandardOutput.flush()
+            standardOutput.flush()
             endQuietlyAfterABrokenPipe(error)
             try? FileDescriptor.standardError.writeAll(error.description + "\n")
             exit(withError: ExitCode(error.status))
         } catch {
-            StandardOutput.flush()
+            standardOutput.flush()
             endQuietlyAfterABrokenPipe(error)
             exit(withError: error)
         }
@@ -74,7 +74,7 @@ public struct Geo: AsyncParsableCommand {
     /// quietly as one gone from standard output, also when a library wrapped the `EPIPE` in
     /// an error of its own (``BrokenPipe``).
     private static func endQuietlyAfterABrokenPipe(_ error: any Error) {
-        if let failure = error as? SystemIOError, failure.code == .brokenPipe { StandardOutput.exit(afterFailedWrite: failure) }
-        if BrokenPipe.hasOccurred { StandardOutput.exit(afterFailedWrite: SystemIOError(.brokenPipe, "write failed", errno: EPIPE)) }
+        if let failure = error as? SystemIOError, failure.code == .brokenPipe { standardOutput.exit(afterFailedWrite: failure) }
+        if BrokenPipe.hasOccurred { standardOutput.exit(afterFailedWrite: SystemIOError(.brokenPipe, "write failed", errno: EPIPE)) }
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import MapRenderer
-import MapData
-import SystemIO
+import TileServer
 
 /// `geo glyphs`: the glyph PBFs MapLibre styles name.
 struct GlyphsCommand: ParsableCommand {
@@ -43,13 +42,7 @@ struct GlyphsCommand: ParsableCommand {
                 }
             }
             let builder = GlyphStackBuilder(faces: faces, name: name)
-            try FileDescriptor.createDirectories(output)
-            var glyphs = 0
-            for start in stride(from: UInt32(0), to: 0x10000, by: 256) {
-                let range = builder.range(startingAt: start)
-                try AtomicFileReplacement.write(GlyphPBF.encode([range]), to: output + "/" + range.range + ".pbf")
-                glyphs += range.glyphs.count
-            }
+            let glyphs = try builder.writeRanges(to: output)
             standardOutput.line("geo glyphs: wrote 256 ranges, \(glyphs) glyphs of \"\(builder.name)\", to \(output)")
             #else
             throw ValidationError("geo glyphs build needs FreeType, which this platform's build does not use yet")

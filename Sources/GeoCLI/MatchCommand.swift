@@ -84,18 +84,8 @@ struct MatchCommand: ParsableCommand {
         let fixes = entries.compactMap(\.self)
         guard !fixes.isEmpty else { throw TrackCommandError("geo match: \(track): no track points with a position") }
         timings.lap("track read")
-        if online {
-            try runOnline(matcher, entries)
-            return
-        }
-        let result = matcher.match(fixes)
-        timings.lap("matching")
-        try output.write(format.format.bytes(of: result, entries: entries))
+        try output.write { sink in try MatchOutput.write(entries, matcher: matcher, online: online, format: format.format, timings: &timings, to: &sink) }
         timings.lap("output")
-        if timing { CommandLineFiles.note("match", timings.report(fixes: fixes.count)) }
-    }
-
-    private func runOnline(_ matcher: MapMatcher, _ entries: [TracePoint?]) throws {
-        try output.write { sink in try MatchOutput.writeOnline(entries, matcher: matcher, to: &sink) }
+        if timing, !online { CommandLineFiles.note("match", timings.report(fixes: fixes.count)) }
     }
 }

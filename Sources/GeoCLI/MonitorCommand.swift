@@ -52,15 +52,8 @@ struct MonitorCommand: AsyncParsableCommand {
         let positionSource = try CommandLineFiles.positionSource(source, command: "monitor")
         let monitor = try RegionMonitor(named: "geo-monitor", directory: store.map { URL(fileURLWithPath: $0, isDirectory: true) })
         for problem in monitor.recoveryProblems { Self.warn("store: \(problem); the line was dropped") }
-        var decided = DecidedStates(try await monitor.monitorExactly(conditions, dwell: dwell.map { Duration.seconds($0) }))
-        for try await event in positionSource.events() {
-            guard case .location(let fix) = event else { continue }
-            for e in try await monitor.process(fix) {
-                if let line = e.jsonLine(previous: decided.record(e)) { standardOutput.line(line) }
-            }
-            standardOutput.flush()
-        }
-        let ignored = await monitor.ignoredFixes
+        let ignored = try await RegionWatch.run(monitor, conditions: conditions, dwell: dwell.map { Duration.seconds($0) }, source: positionSource,
+                                                line: standardOutput.line, flush: standardOutput.flush)
         if ignored > 0 { Self.warn("ignored \(ignored) fix\(ignored == 1 ? "" : "es"): out of order, or without a usable accuracy (0 to 10 km)") }
     }
 

@@ -15,9 +15,9 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "Output file (default: standard output), replaced atomically.")
     var output: String?
 
-    /// Runs `body` with the output's sink (``CommandLineFiles/withOutput(_:_:)``: a regular file
-    /// is replaced only once `body` succeeds).
-    func write(_ body: (inout any ByteSink) throws -> Void) throws { try CommandLineFiles.withOutput(output, body) }
+    /// Runs `body` with the output's sink (SystemIO's `StandardOutput.withOutput`: a regular
+    /// file is replaced only once `body` succeeds).
+    func write(_ body: (inout any ByteSink) throws -> Void) throws { try standardOutput.withOutput(output, body) }
 
     /// Writes `bytes` to the output.
     func write(_ bytes: [UInt8]) throws { try write { sink in try bytes.withUnsafeBytes { try sink.write($0) } } }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GeoCore
-import NMEACodec
 import OSMImport
 import Positioning
 import Routing
@@ -79,13 +78,8 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         defer { server?.close() }
-        var emitted = 0
-        for try await event in source.events() {
-            guard case .location(let location) = event else { continue }
-            let sentences = try NMEAEncoder.sentences(for: location).joined()
+        try await source.emitNMEA(count: count) { sentences in
             if let server { server.broadcast(sentences) } else { standardOutput.write(sentences); standardOutput.flush() }
-            emitted += 1
-            if let count, emitted >= count { break }
         }
     }
 }

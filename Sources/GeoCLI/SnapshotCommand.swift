@@ -120,7 +120,7 @@ struct SnapshotCommand: ParsableCommand {
         }
         view.addOverlays(lines: lines ?? [], markers: try marker.map { try Coordinate.option($0, "--marker") })
         let png = try PNG.encode(view.snapshot())
-        try CommandLineFiles.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
+        try standardOutput.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
         CommandLineFiles.note("snapshot", "\(width)×\(height) at \(format(centre.latitude, 6)),\(format(centre.longitude, 6)), zoom \(camera.zoom), \(featureCount) features → \(output)")
     }
 

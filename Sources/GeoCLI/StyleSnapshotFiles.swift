@@ -76,7 +76,7 @@ enum StyleSnapshotFiles {
     /// Writes the snapshot's PNG and its warnings (to standard error, each after `name`).
     private static func write(_ snapshot: StyleSnapshot, of name: String, straightAlpha: Bool, output: String) throws {
         let png = try PNG.encode(snapshot.image, premultipliedAlpha: !straightAlpha)
-        try CommandLineFiles.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
+        try standardOutput.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
         for w in snapshot.warnings { CommandLineFiles.note("snapshot", "\(name): \(w)") }
     }
 }

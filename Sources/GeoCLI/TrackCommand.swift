@@ -5,6 +5,7 @@ import Monitoring
 import NMEACodec
 import Positioning
 import RoadNetwork
+import SystemIO
 import TrackFiltering
 import GeoBase
 

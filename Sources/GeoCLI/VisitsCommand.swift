@@ -58,16 +58,9 @@ struct VisitsCommand: ParsableCommand {
             }
             return (read, read.points)
         }
-        if let b = read.backwards {
-            throw TrackCommandError("geo visits: \(input.file): track point \(b.point) (\(ISO8601Time.string(from: b.time))) is earlier than the one before it "
-                                    + "(\(ISO8601Time.string(from: b.last))): the track is out of time order, sort it by time; the visits before it are printed")
-        }
-        if read.untimed > 0 {
-            guard read.untimed < read.points else {
-                throw TrackCommandError("geo visits: \(input.file): none of its \(read.points) track points has a time; visits need times")
-            }
-            CommandLineFiles.note("visits", "\(input.file): \(read.untimed) of \(read.points) track points have no time and were skipped")
-        }
+        let (failure, note) = read.problems(file: input.file)
+        if let failure { throw TrackCommandError("geo visits: \(failure)") }
+        if let note { CommandLineFiles.note("visits", note) }
         if let visit = read.current, let lastFix = read.lastFix {
             standardOutput.line(EventJSON.visit(visit, event: false, lastFix: lastFix.timestamp))
         }

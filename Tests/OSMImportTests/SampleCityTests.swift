@@ -139,3 +139,22 @@ import Routing
     #expect(city.route.distance.meters >= first.distance(to: last).meters - 0.001)
     #expect(city.extractSeconds >= 0 && city.routeSeconds >= 0)
 }
+
+/// `RoadGraphExtractor.Result.logLines`, `geo extract`'s log: the element counts read, the
+/// builder's report, the graph's size; a node with a position out of range is said to be skipped.
+@Test func extractionLogLines_sayWhatWasReadKeptAndBuilt() throws {
+    try withTemporaryDirectory { dir in
+        let url = dir.appendingPathComponent("two.osm")
+        // Three nodes, one at latitude 91 (out of range), one way between the other two.
+        try Data("""
+            <osm version="0.6"><node id="1" lat="48.0" lon="11.0"/><node id="2" lat="48.001" lon="11.0"/>\
+            <node id="3" lat="91" lon="11.0"/><way id="7"><nd ref="1"/><nd ref="2"/><tag k="highway" v="residential"/></way></osm>
+            """.utf8).write(to: url)
+        let result = try RoadGraphExtractor.extract(from: url, profile: .car)
+        let lines = result.logLines(profile: .car, fileBytes: 1234)
+        #expect(lines.count == 3)
+        #expect(lines[0] == "read 2 nodes, 1 ways, 0 relations (skipped: 1 nodes with a position out of range)")
+        #expect(lines[1] == result.report.description)
+        #expect(lines[2].hasPrefix("graph (car): 2 nodes, ") && lines[2].hasSuffix(" turn rules, 1234 bytes"))
+    }
+}

@@ -51,3 +51,21 @@ private let t0 = Date(timeIntervalSince1970: 1_767_225_600)
     #expect(backwards.point == 11 && backwards.time == t0.addingTimeInterval(100) && backwards.last == t0.addingTimeInterval(360))
     #expect(read.current?.arrivalDate == t0 && read.current?.isInProgress == true)
 }
+
+/// `problems(file:)`: the point out of time order is the failure (before the untimed count),
+/// a track with no time at all fails, a few untimed points are a note, a clean read says nothing.
+@Test func trackVisits_problems_failureForBackwardsOrNoTimes_noteForSomeUntimed() throws {
+    func read(_ points: [(seconds: Int?, north: Double)]) throws -> TrackVisits {
+        try TrackVisits.read(track(points), detector: try VisitDetector(), accuracy: GPXAccuracyPolicy(uere: .meters(5))) { _ in }
+    }
+    let backwards = try read([(0, 0), (nil, 0), (60, 0), (30, 0)]).problems(file: "t.gpx")
+    #expect(backwards.failure == "t.gpx: track point 4 (2026-01-01T00:00:30Z) is earlier than the one before it (2026-01-01T00:01:00Z): "
+                                 + "the track is out of time order, sort it by time; the visits before it are printed")
+    #expect(backwards.note == nil)
+    let untimed = try read([(nil, 0), (nil, 10)]).problems(file: "t.gpx")
+    #expect(untimed.failure == "t.gpx: none of its 2 track points has a time; visits need times" && untimed.note == nil)
+    let some = try read([(0, 0), (nil, 0), (60, 0)]).problems(file: "t.gpx")
+    #expect(some.failure == nil && some.note == "t.gpx: 1 of 3 track points have no time and were skipped")
+    let clean = try read([(0, 0), (60, 0)]).problems(file: "t.gpx")
+    #expect(clean.failure == nil && clean.note == nil)
+}
