@@ -44,9 +44,11 @@ public struct FenceOptions: Sendable {
 ///   an exit at the interpolated times.
 /// - A device first seen since the start takes its state from its latest stored event per fence
 ///   (inside after an enter or a dwell), so a restart sends no second enter.
-/// - Memory: each device's engine shares the fences with the template until its first decision
-///   changes a record (copy on write), then holds its own copy (about 200 bytes per circle plus
-///   48 bytes per polygon edge, `FenceEngine`).
+/// - Every fence starts settled outside for a new device (assumed unsatisfied: a first decision
+///   outside is no event anyway), so a fix only looks at the fences near it, never at all of them.
+/// - Memory: each device's engine is a copy of the template sharing its fences, index and hot
+///   arrays; it holds only the decisions that changed a record (`FenceEngine`'s overlay), so
+///   100,000 fences cost their size once, not once per device.
 final class FenceMonitor: @unchecked Sendable {
     struct Batch { var rows: [StoredFix]; var acknowledged: Date }
 
@@ -62,7 +64,7 @@ final class FenceMonitor: @unchecked Sendable {
     init(_ options: FenceOptions, store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut) throws {
         var engine = FenceEngine()
         for (identifier, condition) in options.fences {
-            try engine.add(condition, identifier: identifier, dwell: options.dwell, at: Date(timeIntervalSince1970: 0))
+            try engine.add(condition, identifier: identifier, assuming: .unsatisfied, dwell: options.dwell, at: Date(timeIntervalSince1970: 0))
         }
         self.options = options
         self.template = engine
