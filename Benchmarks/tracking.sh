@@ -139,6 +139,11 @@ if [ -n "${LIVE:-}" ]; then
 fi
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
     "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"}
+if ! kill -0 "$SERVER" 2>/dev/null; then
+    echo "tracking.sh: the server ended during the run; its standard error:" >&2
+    tail -40 "$WORK/server.err" >&2
+    exit 1
+fi
 [ -n "${HISTORY:-}" ] && { wait "$HISTORY" || true; cat "$WORK/history.txt"; }
 [ -n "${LIVE_PID:-}" ] && { wait "$LIVE_PID" || true; cat "$WORK/live.txt"; echo "server RSS with the subscribers: $(grep VmRSS /proc/$SERVER/status | awk '{print $2, $3}')"; }
 if [ -n "${FENCES:-}" ]; then

@@ -115,6 +115,7 @@ final class Shared<Value: Sendable>: Sendable {
     @Test func latestEvents_ofSeveralDevices() async throws {
         _ = try await PostgresTestServer.with { pg in
             let store = try await PostgresPositionStore.open(url: pg.url)
+            defer { store.close() }
             try FenceTests.latestEvents_perDeviceAndFence(store)
         }
     }
