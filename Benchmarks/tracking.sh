@@ -45,8 +45,11 @@ cleanup() {
 }
 trap cleanup EXIT
 # One descriptor per device in the generator and one per connection in the server (both run
-# from this shell), plus about 100 of their own (event loops, the database, standard streams).
-WANT=$((N + 100))
+# from this shell), plus about 100 of their own (event loops, the database, standard streams),
+# and one per LIVE subscriber. A server out of descriptors ends: libdispatch's thread-pool
+# monitor traps when it cannot open /proc (_dispatch_workq_monitor_pools, seen with 2,000
+# devices and 1,000 subscribers under a limit of 2,100).
+WANT=$((N + ${LIVE:-0} + 100))
 if ! ulimit -n "$WANT" 2>/dev/null; then
     HARD="$(ulimit -Hn)"
     if [ "$HARD" != unlimited ] && [ "$HARD" -lt "$WANT" ]; then
