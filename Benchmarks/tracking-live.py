@@ -22,7 +22,10 @@ import socket
 import sys
 import time
 
-import websockets
+try:
+    import websockets
+except ImportError:
+    sys.exit("tracking-live.py: needs PyPI websockets (python3 -m pip install websockets)")
 
 
 def fix_seconds(text):

@@ -47,7 +47,8 @@ struct FenceIndexTests {
         }
     }
 
-    /// 10,000 random boxes (10 m to 30 km, a few across the antimeridian) against a linear scan:
+    /// 10,000 random boxes (10 m to 30 km, a few across the antimeridian) against a linear scan
+    /// over 1,000 queries:
     /// every query returns exactly the slots whose grid cells meet the query's cells (and the
     /// large ones), each once — no miss, no slot from cells the query does not touch; a query
     /// over the whole area (past 4 × `maximumCells` cells) returns every slot once.
@@ -69,7 +70,7 @@ struct FenceIndexTests {
             b.west > b.east || (cell(b.north) - cell(b.south) + 1) * (cell(b.east) - cell(b.west) + 1) > FenceIndex.maximumCells
         }
         var returned = 0
-        for q in 0..<2_000 {
+        for q in 0..<1_000 {
             let lat = rng.uniform(47.9, 48.6), lon = rng.uniform(1.9, 2.6), half = rng.uniform(0, 0.01)
             let query = Box(south: lat - half, west: lon - half, north: lat + half, east: lon + half)
             var found: [Int] = []
@@ -83,7 +84,7 @@ struct FenceIndexTests {
             #expect(Set(found) == Set(expected), "query \(q): \(Set(found).symmetricDifference(expected).sorted().prefix(5))")
             returned += found.count
         }
-        #expect(returned > 20_000, "only \(returned) slots over 2,000 queries: the boxes say little")
+        #expect(returned > 10_000, "only \(returned) slots over 1,000 queries: the boxes say little")
         var all: [Int] = []
         index.forEach(south: -80, west: -170, north: 80, east: 170) { all.append($0) }
         #expect(all.count == boxes.count && Set(all).count == boxes.count)
