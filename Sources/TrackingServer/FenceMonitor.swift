@@ -124,30 +124,39 @@ final class FenceMonitor: @unchecked Sendable {
         }
         #endif
         var devices: [String: DeviceFences] = [:]
-        while let batch = batches.take(upTo: 1)?.first {
-            var byDevice: [String: [StoredFix]] = [:]
-            for row in batch.rows { byDevice[row.device, default: []].append(row) }
+        // The batches waiting, in commit order, each decided as before; their events are stored
+        // in one write, so a thread that fell behind (a database busy with ingest: a write per
+        // batch waited there) catches up with one round trip for up to 32 batches.
+        while let taken = batches.take(upTo: 32) {
             var events: [FenceEvent] = []
-            var new = restored(byDevice.keys.filter { devices[$0] == nil })
-            for device in byDevice.keys.sorted() {
-                // Taken out while decided, so that its engine's overlay is not copied on write.
-                guard var state = devices.removeValue(forKey: device) ?? new.removeValue(forKey: device) else { continue }
-                for fix in byDevice[device]!.sorted(by: { $0.fixTime < $1.fixTime }) where fix.fixTime > state.decidedThrough {
-                    let location = Location(coordinate: Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude),
-                                            timestamp: Date(timeIntervalSince1970: Double(fix.fixTime) / 1000),
-                                            horizontalAccuracy: .meters(fix.accuracy ?? options.assumedAccuracy))
-                    for e in state.engine.process(location) {
-                        if let event = state.event(e, device: device, at: fix) { events.append(event) }
-                    }
-                }
-                devices[device] = state
-            }
+            for batch in taken { decide(batch, devices: &devices, events: &events) }
             let added = stored(events)
-            metrics.fenceBatchDecided(secondsAfterAck: Date().timeIntervalSince(batch.acknowledged))
+            let now = Date()
+            for batch in taken { metrics.fenceBatchDecided(secondsAfterAck: now.timeIntervalSince(batch.acknowledged)) }
             guard !added.isEmpty else { continue }
             metrics.fenceEvents(added)
             live.publish(events: added)
             webhook?.enqueue(added)
+        }
+    }
+
+    /// Decides one committed batch: each device's fixes in fix-time order through its state.
+    private func decide(_ batch: Batch, devices: inout [String: DeviceFences], events: inout [FenceEvent]) {
+        var byDevice: [String: [StoredFix]] = [:]
+        for row in batch.rows { byDevice[row.device, default: []].append(row) }
+        var new = restored(byDevice.keys.filter { devices[$0] == nil })
+        for device in byDevice.keys.sorted() {
+            // Taken out while decided, so that its engine's overlay is not copied on write.
+            guard var state = devices.removeValue(forKey: device) ?? new.removeValue(forKey: device) else { continue }
+            for fix in byDevice[device]!.sorted(by: { $0.fixTime < $1.fixTime }) where fix.fixTime > state.decidedThrough {
+                let location = Location(coordinate: Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude),
+                                        timestamp: Date(timeIntervalSince1970: Double(fix.fixTime) / 1000),
+                                        horizontalAccuracy: .meters(fix.accuracy ?? options.assumedAccuracy))
+                for e in state.engine.process(location) {
+                    if let event = state.event(e, device: device, at: fix) { events.append(event) }
+                }
+            }
+            devices[device] = state
         }
     }
 
