@@ -17,6 +17,17 @@
 # second (86,400, yesterday, posted as Overland batches of 1,000); from a third of the run on, its
 # day is read back R times in turn (GET /api/positions as GeoJSON) and the reads' p50/p99/max are
 # printed (issue 35: ≤ 200 ms p99 under the load).
+# FENCES=N (STORE postgres): the server decides N geofences after each commit (`--fences`: half
+# OSM polygons, half circles, where the devices are; Benchmarks/tracking-fences.py). Prints the
+# fences' load time (server start → listening, beside the same without fences in FENCES_BASE=1
+# runs), the server's RSS once listening, the fence-decision thread's CPU seconds per fix, the
+# decision latency after the ack (tracking_fence_decision_seconds buckets), and then compares every stored
+# enter/exit event with PostGIS (`ST_Intersects` for polygons, `ST_DWithin` on geography for
+# circles) at the fix that decided it, leaving out fixes within 1 m of the fence's edge and
+# crossings inferred between two fixes (their times lie between fixes).
+# LIVE=S: S WebSocket subscribers on /live following FOLLOW (default 100) devices each during
+# the run (Benchmarks/tracking-live.py, PyPI websockets); STALLED=1 adds one that never reads.
+# Prints their fix time → delivery p50/p99 (an upper bound of ack → delivery).
 # Usage: Benchmarks/tracking.sh [DEVICES] [SECONDS] [GEO] [STORE]   (GEO: a built geo; default release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,8 +45,11 @@ cleanup() {
 }
 trap cleanup EXIT
 # One descriptor per device in the generator and one per connection in the server (both run
-# from this shell), plus about 100 of their own (event loops, the database, standard streams).
-WANT=$((N + 100))
+# from this shell), plus about 100 of their own (event loops, the database, standard streams),
+# and one per LIVE subscriber. A server out of descriptors ends: libdispatch's thread-pool
+# monitor traps when it cannot open /proc (_dispatch_workq_monitor_pools, seen with 2,000
+# devices and 1,000 subscribers under a limit of 2,100).
+WANT=$((N + ${LIVE:-0} + 100))
 if ! ulimit -n "$WANT" 2>/dev/null; then
     HARD="$(ulimit -Hn)"
     if [ "$HARD" != unlimited ] && [ "$HARD" -lt "$WANT" ]; then
@@ -61,10 +75,18 @@ postgres)
     STORE_ARGS=(--postgres "$PGURL") ;;
 *) echo "tracking.sh: STORE is sqlite or postgres, not $STORE" >&2; exit 2 ;;
 esac
-"$GEO" serve-tracking "${STORE_ARGS[@]}" --port 0 --host 127.0.0.1 --auto-register > "$WORK/url" 2> "$WORK/server.err" &
+FENCE_ARGS=()
+if [ -n "${FENCES:-}" ]; then
+    [ "$STORE" = postgres ] || { echo "tracking.sh: FENCES=N needs STORE postgres (PostGIS checks the events)" >&2; exit 2; }
+    python3 Benchmarks/tracking-fences.py "$FENCES" "${LOCATIONKIT_DATA:-../shared/data}/osm" "$WORK"
+    FENCE_ARGS=(--fences "$WORK/fences.geojson")
+fi
+STARTED="$(date +%s.%N)"
+"$GEO" serve-tracking "${STORE_ARGS[@]}" "${FENCE_ARGS[@]}" --port 0 --host 127.0.0.1 --auto-register > "$WORK/url" 2> "$WORK/server.err" &
 SERVER=$!
-for _ in $(seq 300); do [ -s "$WORK/url" ] && break; sleep 0.1; done
+for _ in $(seq 3000); do [ -s "$WORK/url" ] && break; sleep 0.1; done
 URL="$(head -1 "$WORK/url")"
+echo "server listening after $(awk -v a="$STARTED" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f s", b - a }')${FENCES:+ (loading $FENCES fences)}; RSS then $(grep VmRSS /proc/$SERVER/status | awk '{print $2, $3}')"
 if [ -z "$URL" ] || ! kill -0 "$SERVER" 2>/dev/null; then
     echo "tracking.sh: the server did not start; its standard error:" >&2
     cat "$WORK/server.err" >&2
@@ -72,6 +94,13 @@ if [ -z "$URL" ] || ! kill -0 "$SERVER" 2>/dev/null; then
 fi
 # CPU seconds (user + system) of a live process, from /proc/PID/stat (clock ticks).
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
+# CPU seconds of a live process's thread by name (its comm, 15 characters at most); 0 when none.
+thread_cpu_seconds() {
+    for t in /proc/"$1"/task/*; do
+        if [ "$(cat "$t/comm" 2>/dev/null)" = "$2" ]; then awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "$t/stat"; return; fi
+    done
+    echo 0
+}
 HISTORY_PY='
 import json, sys, time, urllib.request
 url, mode, reads, delay = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
@@ -106,9 +135,39 @@ disk_writes() { awk '$1 == "write_bytes:" { print $2 }' "/proc/$1/io"; }
 # Fixes the server has stored (Prometheus text), to divide the run's disk writes by.
 stored_fixes() { curl -s "${URL}metrics" | awk '$1 == "tracking_acknowledged_fixes_total" { print $2 }'; }
 SERVER_CPU0="$(cpu_seconds "$SERVER")"; SERVER_WRITES0="$(disk_writes "$SERVER")"; STORED0="$(stored_fixes)"
+FENCE_CPU0="$(thread_cpu_seconds "$SERVER" fence-decisions)"
+if [ -n "${LIVE:-}" ]; then
+    python3 Benchmarks/tracking-live.py "$URL" "$LIVE" "${FOLLOW:-100}" "$N" "$((D + 20))" "${STALLED:-0}" > "$WORK/live.txt" 2>&1 &
+    LIVE_PID=$!
+fi
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
     "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"}
+if ! kill -0 "$SERVER" 2>/dev/null; then
+    echo "tracking.sh: the server ended during the run; its standard error:" >&2
+    tail -40 "$WORK/server.err" >&2
+    exit 1
+fi
 [ -n "${HISTORY:-}" ] && { wait "$HISTORY" || true; cat "$WORK/history.txt"; }
+[ -n "${LIVE_PID:-}" ] && { wait "$LIVE_PID" || true; cat "$WORK/live.txt"; echo "server RSS with the subscribers: $(grep VmRSS /proc/$SERVER/status | awk '{print $2, $3}')"; }
+if [ -n "${FENCES:-}" ]; then
+    # The decisions trail the acks: wait (up to 60 s) until every committed batch is decided.
+    for _ in $(seq 600); do
+        curl -s "${URL}metrics" | awk '$1 == "tracking_commits_total" { c = $2 } $1 == "tracking_fence_decision_seconds_count" { d = $2 } END { exit !(d >= c) }' && break
+        sleep 0.1
+    done
+    FENCE_CPU1="$(thread_cpu_seconds "$SERVER" fence-decisions)"; STORED1="$(stored_fixes)"
+    # Every device's membership where it ended: two decisive fixes there (see tracking-fences.py).
+    "$PGBIN/psql" -X -q -A -F $'\t' -t -h 127.0.0.1 -p "$PGPORT" -U tracking postgres \
+        -c "SELECT d.name, l.latitude, l.longitude, l.fix_time FROM latest l JOIN devices d ON d.id = l.device_id WHERE d.name LIKE 'loadgen-%'" > "$WORK/latest.tsv"
+    python3 Benchmarks/tracking-fences.py settle "$URL" "$WORK/latest.tsv"
+    for _ in $(seq 600); do
+        curl -s "${URL}metrics" | awk '$1 == "tracking_commits_total" { c = $2 } $1 == "tracking_fence_decision_seconds_count" { d = $2 } END { exit !(d >= c) }' && break
+        sleep 0.1
+    done
+    echo "fence-decision thread CPU during the run: $(awk -v a="$FENCE_CPU0" -v b="$FENCE_CPU1" -v m="${STORED0:-0}" -v n="$STORED1" \
+        'BEGIN { printf "%.1f s, %.1f µs per fix stored in the run", b - a, (n > m ? (b - a) / (n - m) * 1e6 : 0) }')"
+    curl -s "${URL}metrics" | grep -E '^tracking_fence_(events_total|decision_seconds_bucket|decision_seconds_count|batches_dropped_total|store_failures_total)'
+fi
 echo "server CPU during the run: $(awk -v a="$SERVER_CPU0" -v b="$(cpu_seconds "$SERVER")" 'BEGIN { printf "%.1f s", b - a }') (wall time: the generator's)"
 echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(disk_writes "$SERVER")" -v d="$D" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
     'BEGIN { printf "%.1f MB (%.2f MB/s, %.0f bytes per fix stored in the run)", (b - a) / 1e6, (b - a) / 1e6 / d, (n > m ? (b - a) / (n - m) : 0) }')"
@@ -123,3 +182,54 @@ else
     "$GEO" loadgen verify --db "$WORK/t.sqlite" --ack-log "$WORK/acks.csv"
 fi
 echo "verify took $(awk -v a="$VERIFY0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }')"
+if [ -n "${FENCES:-}" ]; then
+    # Every stored enter/exit at a stored fix of its device against PostGIS at that fix:
+    # kind | at a fix | events | agree | disagree | within 1 m of the edge.
+    PSQL=("$PGBIN/psql" -X -q -A -F ' | ' -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PGPORT" -U tracking postgres)
+    as_pg "${PSQL[@]}" -c "CREATE EXTENSION IF NOT EXISTS postgis" \
+        -c "CREATE TABLE fence_text (id text PRIMARY KEY, wkt text, radius float8)" \
+        -c "\\copy fence_text FROM '$WORK/fences.tsv'" \
+        -c "CREATE TABLE fences AS SELECT id, ST_GeomFromText(wkt, 4326) AS geom, radius FROM fence_text" \
+        -c "CREATE UNIQUE INDEX ON fences (id)" -c "CREATE INDEX ON fences USING gist (geom)"
+    echo "PostGIS check of the stored events (kind | at a fix (f: an inferred crossing) | events | agree | disagree | within 1 m of an edge):"
+    as_pg "${PSQL[@]}" -c "
+        WITH ev AS (
+            SELECT e.*, ST_SetSRID(ST_MakePoint(e.longitude, e.latitude), 4326) AS pt,
+                   EXISTS (SELECT 1 FROM positions p JOIN devices d ON d.id = p.device_id
+                           WHERE d.name = e.device AND p.fix_time = e.time AND p.latitude = e.latitude AND p.longitude = e.longitude) AS at_fix
+            FROM events e WHERE e.kind IN ('enter', 'exit')),
+        j AS (
+            SELECT ev.kind, ev.at_fix,
+                   CASE WHEN f.radius IS NULL THEN ST_Intersects(f.geom, ev.pt) ELSE ST_DWithin(f.geom::geography, ev.pt::geography, f.radius) END AS inside,
+                   CASE WHEN f.radius IS NULL THEN ST_Distance(ST_Boundary(f.geom)::geography, ev.pt::geography)
+                        ELSE abs(ST_Distance(f.geom::geography, ev.pt::geography) - f.radius) END AS edge
+            FROM ev JOIN fences f ON f.id = ev.fence)
+        SELECT kind, at_fix, count(*), count(*) FILTER (WHERE edge >= 1 AND inside = (kind = 'enter')),
+               count(*) FILTER (WHERE edge >= 1 AND inside <> (kind = 'enter')), count(*) FILTER (WHERE edge < 1)
+        FROM j GROUP BY 1, 2 ORDER BY 1, 2"
+    # Each device's membership where it ended (after the settling fixes): its latest event per
+    # fence (enter or dwell: inside) against PostGIS at its latest position, for every
+    # (device, fence) pair; pairs within 1 m of an edge are not counted.
+    echo "PostGIS check of every device's final membership (devices | fences | (device, fence) pairs inside by PostGIS | entered and inside | inside, not entered | entered, outside | within 1 m of an edge):"
+    as_pg "${PSQL[@]}" -c "
+        WITH pts AS (
+            SELECT d.name, ST_SetSRID(ST_MakePoint(l.longitude, l.latitude), 4326) AS pt
+            FROM latest l JOIN devices d ON d.id = l.device_id WHERE d.name LIKE 'loadgen-%'),
+        pairs AS (
+            SELECT p.name, f.id,
+                   CASE WHEN f.radius IS NULL THEN ST_Intersects(f.geom, p.pt) ELSE ST_DWithin(f.geom::geography, p.pt::geography, f.radius) END AS inside,
+                   CASE WHEN f.radius IS NULL THEN ST_Distance(ST_Boundary(f.geom)::geography, p.pt::geography)
+                        ELSE abs(ST_Distance(f.geom::geography, p.pt::geography) - f.radius) END AS edge
+            FROM pts p JOIN fences f ON ST_DWithin(f.geom, p.pt, 0.01)),
+        decided AS (
+            SELECT DISTINCT ON (device, fence) device, fence, kind <> 'exit' AS entered FROM events
+            ORDER BY device, fence, time DESC, CASE kind WHEN 'enter' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END DESC),
+        j AS (
+            SELECT coalesce(p.name, e.device) AS device, p.inside, p.edge, coalesce(e.entered, false) AS entered
+            FROM pairs p FULL JOIN (SELECT * FROM decided WHERE entered) e ON e.device = p.name AND e.fence = p.id)
+        SELECT (SELECT count(*) FROM pts), (SELECT count(*) FROM fences),
+               count(*) FILTER (WHERE inside AND edge >= 1), count(*) FILTER (WHERE inside AND edge >= 1 AND entered),
+               count(*) FILTER (WHERE inside AND edge >= 1 AND NOT entered), count(*) FILTER (WHERE entered AND coalesce(edge >= 1 AND NOT inside, true)),
+               count(*) FILTER (WHERE edge < 1)
+        FROM j"
+fi

@@ -10,6 +10,12 @@ public import GeoCore
 /// There is no cap on the number of conditions; the limits are memory (about 200 bytes per
 /// circle, plus 48 bytes per polygon edge) and time per fix (proportional to the regions near
 /// the fix and the conditions not settled outside).
+///
+/// A copy is cheap to keep deciding (the tracking server holds one per device over 100,000
+/// fences): processing fixes writes nothing per condition but the decisions that change a
+/// record, which go to a small overlay (``restore(_:)`` of a monitored condition too); the
+/// conditions, their index and hot arrays stay shared until `add`, `remove`, or an overlay past
+/// a quarter of the conditions folds into them.
 public struct FenceEngine: Sendable {
     public var policy: FencePolicy
     private struct Slot: Sendable {
@@ -17,7 +23,15 @@ public struct FenceEngine: Sendable {
         var tracker = FenceTracker()
         var bounds: (south: Double, west: Double, north: Double, east: Double)?
     }
+    /// A slot as decided since it was added, and whether it is busy (``isBusy(_:)``).
+    private struct Decided: Sendable {
+        var slot: Slot
+        var busy: Bool
+    }
     private var slots: [Slot?] = []
+    /// The slots whose record or tracker changed since they were added (they override `slots`,
+    /// `hotState` and `hotBusy`).
+    private var overlay: [Int: Decided] = [:]
     private var free: [Int] = []
     private var byIdentifier: [String: Int] = [:]
     private var index = FenceIndex()
@@ -28,9 +42,6 @@ public struct FenceEngine: Sendable {
     private var hotState: [ConditionState] = []
     private var hotBusy: [Bool] = []
     private var circleLatitude: [Double] = [], circleLongitude: [Double] = [], circleRadius: [Double] = []
-    /// Per slot, the number of the last fix that found it near (`visit`).
-    private var visited: [UInt32] = []
-    private var visit: UInt32 = 0
     /// Geographic slots to evaluate on every fix: not settled outside (satisfied, unknown or busy).
     private var active: Set<Int> = []
     private var beacons: Set<Int> = []
@@ -46,10 +57,19 @@ public struct FenceEngine: Sendable {
     public var identifiers: [String] { byIdentifier.keys.sorted() }
 
     /// The record of `identifier`, if monitored.
-    public func record(for identifier: String) -> MonitorRecord? { byIdentifier[identifier].flatMap { slots[$0]?.record } }
+    public func record(for identifier: String) -> MonitorRecord? { byIdentifier[identifier].flatMap { slot($0)?.record } }
 
     /// Every record, by identifier.
-    public var records: [String: MonitorRecord] { byIdentifier.mapValues { slots[$0]!.record } }
+    public var records: [String: MonitorRecord] { byIdentifier.mapValues { slot($0)!.record } }
+
+    /// A slot as decided: its overlay, else as added.
+    private func slot(_ id: Int) -> Slot? { overlay[id]?.slot ?? slots[id] }
+
+    /// A slot's state and whether it is busy.
+    private func hot(_ id: Int) -> (state: ConditionState, busy: Bool) {
+        if let decided = overlay[id] { return (decided.slot.record.state, decided.busy) }
+        return (hotState[id], hotBusy[id])
+    }
 
     /// Monitors `condition` under `identifier`, replacing a condition of that identifier.
     /// - Parameters:
@@ -64,10 +84,18 @@ public struct FenceEngine: Sendable {
         try restore(record)
     }
 
-    /// Monitors a record as it was (a store read back), keeping its state and dates.
+    /// Monitors a record as it was (a store read back), keeping its state and dates. A record of
+    /// a monitored identifier with the same condition only replaces its decision state.
     public mutating func restore(_ record: MonitorRecord) throws(MonitoringError) {
         let identifier = record.lastEvent.identifier
         guard !identifier.isEmpty else { throw MonitoringError(.invalidIdentifier, "an identifier must not be empty") }
+        if let id = byIdentifier[identifier], let added = slots[id], added.record.condition == record.condition, added.bounds != nil {
+            var slot = added
+            slot.record = record
+            slot.tracker = FenceTracker()
+            set(id, slot)
+            return
+        }
         _ = remove(identifier, at: record.lastEvent.date)
         var slot = Slot(record: record)
         let id = free.popLast() ?? slots.count
@@ -84,11 +112,12 @@ public struct FenceEngine: Sendable {
         }
         if id == slots.count {
             slots.append(slot)
-            hotState.append(.unknown); hotBusy.append(false); visited.append(0)
+            hotState.append(.unknown); hotBusy.append(false)
             circleLatitude.append(0); circleLongitude.append(0); circleRadius.append(0)
         } else {
             slots[id] = slot
         }
+        overlay[id] = nil
         hotState[id] = record.state
         hotBusy[id] = Self.isBusy(slot)
         if case .circle(let c) = record.condition {
@@ -106,11 +135,12 @@ public struct FenceEngine: Sendable {
     /// Stops monitoring `identifier`; returns its `.unmonitored` event, or nil when unknown.
     @discardableResult
     public mutating func remove(_ identifier: String, at date: Date) -> MonitorEvent? {
-        guard let id = byIdentifier.removeValue(forKey: identifier), let slot = slots[id] else { return nil }
+        guard let id = byIdentifier.removeValue(forKey: identifier), let slot = self.slot(id) else { return nil }
         if let b = slot.bounds { index.remove(id, south: b.south, west: b.west, north: b.north, east: b.east) }
         active.remove(id)
         beacons.remove(id)
         slots[id] = nil
+        overlay[id] = nil
         hotBusy[id] = false
         circleRadius[id] = 0
         free.append(id)
@@ -133,8 +163,6 @@ public struct FenceEngine: Sendable {
         let here = fix.coordinate, date = fix.timestamp
         let gap = previous.map { date.timeIntervalSince($0.date) }
         var events: [MonitorEvent] = []
-        visit &+= 1
-        if visit == 0 { visited = visited.map { _ in 0 }; visit = 1 }
         var near = nearBuffer
         near.removeAll(keepingCapacity: true)
         box(around: [here], margin: InsideProbability.decidedBeyond * sigma) { south, west, north, east in
@@ -146,14 +174,14 @@ public struct FenceEngine: Sendable {
             if LocalFrame.distance(previous.coordinate, here) >= 7.2 * largest {
                 box(around: [previous.coordinate, here], margin: InsideProbability.decidedBeyond * largest) { south, west, north, east in
                     index.forEach(south: south, west: west, north: north, east: east) { id in
-                        if hotState[id] == .unsatisfied, !hotBusy[id] { inferred.append(id) }
+                        let (state, busy) = hot(id)
+                        if state == .unsatisfied, !busy { inferred.append(id) }
                     }
                 }
             }
         }
         let local = LocalFrame(origin: here)
         for id in near {
-            visited[id] = visit
             let radius = circleRadius[id]
             let p: Double
             if radius > 0 {
@@ -166,12 +194,13 @@ public struct FenceEngine: Sendable {
             }
             events += decide(id, p, date, gap)
         }
-        nearBuffer = near
         if !active.isEmpty {
-            for id in active.sorted() where visited[id] != visit { events += decide(id, 0, date, gap) } // a stable order
+            let visited = Set(near)
+            for id in active.sorted() where !visited.contains(id) { events += decide(id, 0, date, gap) } // a stable order
         }
+        nearBuffer = near
         if let previous {
-            for id in inferred where hotState[id] == .unsatisfied {
+            for id in inferred where hot(id).state == .unsatisfied {
                 events += inferredCrossing(id, from: previous, to: (here, date, sigma))
             }
         }
@@ -182,20 +211,33 @@ public struct FenceEngine: Sendable {
     /// Applies one probability to a slot; a fix on the side of its settled state with nothing
     /// pending changes nothing and costs nothing more.
     private mutating func decide(_ id: Int, _ p: Double, _ date: Date, _ gap: Double?) -> [MonitorEvent] {
-        if !hotBusy[id] {
-            let state = hotState[id]
-            if p >= policy.enterProbability ? state == .satisfied : (p <= policy.exitProbability ? state == .unsatisfied : true) {
-                return []
-            }
+        let (state, busy) = hot(id)
+        if !busy, p >= policy.enterProbability ? state == .satisfied : (p <= policy.exitProbability ? state == .unsatisfied : true) {
+            return []
         }
-        var slot = slots[id]!
-        slots[id] = nil // unique: the record's storage is not copied on write
+        // Taken out of the overlay so that the record's storage is not copied on write.
+        guard var slot = overlay.removeValue(forKey: id)?.slot ?? slots[id] else { return [] }
         let events = slot.tracker.update(&slot.record, probability: p, at: date, gap: gap, policy: policy)
-        hotState[id] = slot.record.state
-        hotBusy[id] = Self.isBusy(slot)
-        slots[id] = slot
-        if slot.record.state == .unsatisfied, !hotBusy[id] { active.remove(id) } else { active.insert(id) }
+        set(id, slot)
         return events
+    }
+
+    /// Keeps a slot's decision state in the overlay, and the active set with it. An overlay
+    /// past a quarter of the slots (and 64) folds into the shared arrays: their copy, O(slots),
+    /// is paid at most once per that many decisions.
+    private mutating func set(_ id: Int, _ slot: Slot) {
+        let busy = Self.isBusy(slot)
+        overlay[id] = Decided(slot: slot, busy: busy)
+        if slot.bounds != nil {
+            if slot.record.state == .unsatisfied, !busy { active.remove(id) } else { active.insert(id) }
+        }
+        guard overlay.count > max(64, slots.count / 4) else { return }
+        for (i, decided) in overlay {
+            slots[i] = decided.slot
+            hotState[i] = decided.slot.record.state
+            hotBusy[i] = decided.busy
+        }
+        overlay.removeAll()
     }
 
     /// Whether a slot has something pending: a run that may confirm, or a dwell to come.
@@ -208,7 +250,7 @@ public struct FenceEngine: Sendable {
     /// (σ the larger of the two fixes'). The times are interpolated along the path.
     private func inferredCrossing(_ id: Int, from a: (coordinate: Coordinate, date: Date, sigma: Double),
                                   to b: (coordinate: Coordinate, date: Date, sigma: Double)) -> [MonitorEvent] {
-        guard let record = slots[id]?.record else { return [] }
+        guard let record = slot(id)?.record else { return [] }
         let sigma = max(a.sigma, b.sigma)
         let outside = 1 - policy.decisiveProbability
         guard let pa = InsideProbability.of(record.condition, at: a.coordinate, sigma: a.sigma), pa <= outside,
@@ -228,7 +270,7 @@ public struct FenceEngine: Sendable {
     public mutating func observe(beacons sightings: [(uuid: UUID, major: UInt16, minor: UInt16)], at date: Date) -> [MonitorEvent] {
         var events: [MonitorEvent] = []
         for id in beacons.sorted() {
-            guard var slot = slots[id], case .beacon(let condition) = slot.record.condition else { continue }
+            guard var slot = self.slot(id), case .beacon(let condition) = slot.record.condition else { continue }
             if let hit = sightings.first(where: { condition.matches(uuid: $0.uuid, major: $0.major, minor: $0.minor) }) {
                 slot.record.lastSeen = date
                 if slot.record.state != .satisfied {
@@ -245,7 +287,7 @@ public struct FenceEngine: Sendable {
                     events.append(slot.record.lastEvent)
                 }
             }
-            slots[id] = slot
+            set(id, slot)
         }
         return events
     }

@@ -6,8 +6,16 @@ import Synchronization
 /// or by a bounding box holding the fix). Each subscriber has a bounded mailbox keeping only the
 /// latest undelivered fix per device, so offering is a dictionary store under a lock and never
 /// waits on a socket: a subscriber that reads slowly, or never, costs ingest nothing but that
-/// store, and its memory is at most `maximumDevicesPerSubscriber` fixes.
+/// store, and its memory is at most `maximumDevicesPerSubscriber` fixes. Each fix is encoded
+/// once (its GeoJSON Feature, shared by all its followers), and each subscriber takes a batch's
+/// fixes under one lock with one wake-up.
 public final class LiveFanOut: Sendable {
+    /// A fix offered to subscribers, with its GeoJSON Feature (`TrackOutput.feature`).
+    public struct LiveFix: Sendable {
+        public let fix: StoredFix
+        let feature: [UInt8]
+    }
+
     /// What a subscriber follows.
     public enum Filter: Sendable, Hashable {
         case devices(Set<String>)
@@ -33,7 +41,7 @@ public final class LiveFanOut: Sendable {
     public final class Subscriber: Sendable {
         public let filter: Filter
         let maximumDevices: Int
-        let mailbox = Mutex<[String: StoredFix]>([:])
+        let mailbox = Mutex<[String: LiveFix]>([:])
         /// Fixes not kept because the mailbox already held `maximumDevices` other devices.
         let dropped = Atomic<Int>(0)
         /// Fence events not yet sent, oldest first: at most `maximumDevices`, past that the
@@ -49,25 +57,32 @@ public final class LiveFanOut: Sendable {
             (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         }
 
-        /// Keeps `fix` unless the mailbox holds a later fix of its device (never backwards).
-        func offer(_ fix: StoredFix) {
-            let kept = mailbox.withLock { box -> Bool in
-                if let held = box[fix.device] {
-                    guard fix.fixTime > held.fixTime else { return false }
-                } else if box.count >= maximumDevices {
-                    return false
+        /// Keeps each of `fixes` unless the mailbox holds a later fix of its device (never
+        /// backwards); wakes the sender once.
+        func offer(_ fixes: [LiveFix]) {
+            let (kept, refused) = mailbox.withLock { box -> (Bool, Int) in
+                var kept = false, refused = 0
+                for live in fixes {
+                    if let held = box[live.fix.device] {
+                        guard live.fix.fixTime > held.fix.fixTime else { continue }
+                    } else if box.count >= maximumDevices {
+                        refused += 1
+                        continue
+                    }
+                    box[live.fix.device] = live
+                    kept = true
                 }
-                box[fix.device] = fix
-                return true
+                return (kept, refused)
             }
-            if kept { wake.yield() } else if mailbox.withLock({ $0[fix.device] == nil }) { dropped.add(1, ordering: .relaxed) }
+            if refused > 0 { dropped.add(refused, ordering: .relaxed) }
+            if kept { wake.yield() }
         }
 
         /// Empties the mailbox: the fixes to send, by device name.
-        public func take() -> [StoredFix] {
+        public func take() -> [LiveFix] {
             mailbox.withLock { box in
                 defer { box.removeAll(keepingCapacity: true) }
-                return box.values.sorted { $0.device < $1.device }
+                return box.values.sorted { $0.fix.device < $1.fix.device }
             }
         }
 
@@ -159,10 +174,17 @@ public final class LiveFanOut: Sendable {
         }
         let (devices, boxes) = registry.withLock { r in (r.byDevice, Array(r.byBox.values)) }
         guard !devices.isEmpty || !boxes.isEmpty else { return }
+        var offers: [ObjectIdentifier: (subscriber: Subscriber, fixes: [LiveFix])] = [:]
         for fix in advancing {
-            if let followers = devices[fix.device] { for subscriber in followers.values { subscriber.offer(fix) } }
-            for subscriber in boxes where subscriber.filter.matches(fix) { subscriber.offer(fix) }
+            var live: LiveFix?
+            func give(_ subscriber: Subscriber) {
+                if live == nil { live = LiveFix(fix: fix, feature: TrackOutput.feature(fix)) }
+                offers[ObjectIdentifier(subscriber), default: (subscriber, [])].fixes.append(live!)
+            }
+            if let followers = devices[fix.device] { for subscriber in followers.values { give(subscriber) } }
+            for subscriber in boxes where subscriber.filter.matches(fix) { give(subscriber) }
         }
+        for (subscriber, fixes) in offers.values { subscriber.offer(fixes) }
     }
 
     /// Offers stored fence events to every subscriber that follows their device (by name, or by

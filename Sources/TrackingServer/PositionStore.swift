@@ -96,9 +96,9 @@ public protocol PositionStore: Sendable {
     /// Events with `from <= time < to` (milliseconds), of one device or (nil) of all, in
     /// `FenceEvent.ordered` order, at most `limit`.
     func events(device: String?, from: Int64, to: Int64, limit: Int) async throws -> [FenceEvent]
-    /// A device's latest event per fence: where its fence state stood when the server stopped.
-    /// Called on the fence thread; blocks.
-    func latestEvents(device: String) throws -> [FenceEvent]
+    /// Each device's latest event per fence: where its fence state stood when the server
+    /// stopped. Called on the fence thread; blocks.
+    func latestEvents(devices: [String]) throws -> [FenceEvent]
     /// Work the store does on the group committer's writer thread between batches, one short
     /// transaction per call (`SQLitePositionStore` moves fixes from its append table to its
     /// device-ordered one); returns the rows written or deleted, 0 when there was nothing to do.

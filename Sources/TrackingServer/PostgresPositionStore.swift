@@ -325,10 +325,10 @@ public final class PostgresPositionStore: PositionStore {
         }
     }
 
-    public func latestEvents(device: String) throws -> [FenceEvent] {
+    public func latestEvents(devices: [String]) throws -> [FenceEvent] {
         let query: PostgresQuery = """
-            SELECT DISTINCT ON (fence) device, fence, kind, time, latitude, longitude FROM events
-            WHERE device = \(device) ORDER BY fence, time DESC
+            SELECT DISTINCT ON (device, fence) device, fence, kind, time, latitude, longitude FROM events
+            WHERE device = ANY(\(devices)::text[]) ORDER BY device, fence, time DESC
             """
         return try connector.blocking { session in
             try session.query(query).wait().compactMap(Self.event)

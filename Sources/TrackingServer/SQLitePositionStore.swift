@@ -464,12 +464,16 @@ public final class SQLitePositionStore: PositionStore {
         }
     }
 
-    public func latestEvents(device: String) throws -> [FenceEvent] {
+    public func latestEvents(devices: [String]) throws -> [FenceEvent] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: """
+            // One indexed statement per device in one read transaction (no round trips here).
+            let statement = try db.cachedStatement(sql: """
                 SELECT device, fence, kind, time, latitude, longitude FROM events e
                 WHERE device = ?1 AND time = (SELECT max(time) FROM events WHERE device = ?1 AND fence = e.fence)
-                """, arguments: [device]).compactMap(Self.event).sorted(by: FenceEvent.ordered)
+                """)
+            return try devices.flatMap { device in
+                try Row.fetchAll(statement, arguments: [device]).compactMap(Self.event).sorted(by: FenceEvent.ordered)
+            }
         }
     }
 

@@ -41,7 +41,7 @@ extension TrackingRoutes {
             let sender = Task {
                 for await _ in subscriber.wakeUps {
                     let fixes = subscriber.take()
-                    if !fixes.isEmpty { try await outbound.write(.text(String(decoding: TrackOutput.geoJSON(fixes), as: UTF8.self))) }
+                    if !fixes.isEmpty { try await outbound.write(.text(String(decoding: TrackOutput.geoJSON(features: fixes.map(\.feature)), as: UTF8.self))) }
                     let events = subscriber.takeEvents()
                     if !events.isEmpty { try await outbound.write(.text(String(decoding: FenceEvent.message(events), as: UTF8.self))) }
                 }

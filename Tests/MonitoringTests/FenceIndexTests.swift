@@ -46,4 +46,47 @@ struct FenceIndexTests {
             }
         }
     }
+
+    /// 10,000 random boxes (10 m to 30 km, a few across the antimeridian) against a linear scan
+    /// over 1,000 queries:
+    /// every query returns exactly the slots whose grid cells meet the query's cells (and the
+    /// large ones), each once — no miss, no slot from cells the query does not touch; a query
+    /// over the whole area (past 4 × `maximumCells` cells) returns every slot once.
+    @Test func tenThousandRandomBoxes_queriesEqualALinearScan() {
+        var rng = SplitMix64(seed: 3535)
+        var index = FenceIndex()
+        var boxes: [Box] = []
+        let cell = { (d: Double) in Int((d / FenceIndex.cellDegrees).rounded(.down)) }
+        for slot in 0..<10_000 {
+            let lat = rng.uniform(48, 48.5), lon = rng.uniform(2, 2.5)
+            let half = [0.0001, 0.001, 0.004, 0.02, 0.15][Int(rng.next() % 5)]
+            var box = Box(south: lat - half, west: lon - half, north: lat + half, east: lon + half)
+            if rng.next() % 500 == 0 { box.west = 179.9; box.east = -179.9 }
+            index.insert(slot, south: box.south, west: box.west, north: box.north, east: box.east)
+            boxes.append(box)
+        }
+        index._checkInvariants()
+        func large(_ b: Box) -> Bool {
+            b.west > b.east || (cell(b.north) - cell(b.south) + 1) * (cell(b.east) - cell(b.west) + 1) > FenceIndex.maximumCells
+        }
+        var returned = 0
+        for q in 0..<1_000 {
+            let lat = rng.uniform(47.9, 48.6), lon = rng.uniform(1.9, 2.6), half = rng.uniform(0, 0.01)
+            let query = Box(south: lat - half, west: lon - half, north: lat + half, east: lon + half)
+            var found: [Int] = []
+            index.forEach(south: query.south, west: query.west, north: query.north, east: query.east) { found.append($0) }
+            let expected = (0..<boxes.count).filter { s in
+                let b = boxes[s]
+                return large(b) || (cell(b.south) <= cell(query.north) && cell(query.south) <= cell(b.north)
+                                    && cell(b.west) <= cell(query.east) && cell(query.west) <= cell(b.east))
+            }
+            #expect(found.count == Set(found).count, "query \(q): a slot returned twice")
+            #expect(Set(found) == Set(expected), "query \(q): \(Set(found).symmetricDifference(expected).sorted().prefix(5))")
+            returned += found.count
+        }
+        #expect(returned > 10_000, "only \(returned) slots over 1,000 queries: the boxes say little")
+        var all: [Int] = []
+        index.forEach(south: -80, west: -170, north: 80, east: 170) { all.append($0) }
+        #expect(all.count == boxes.count && Set(all).count == boxes.count)
+    }
 }

@@ -55,7 +55,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
     func events(device: String?, from: Int64, to: Int64, limit: Int) async throws -> [FenceEvent] {
         try inner.events(device: device, from: from, to: to, limit: limit)
     }
-    func latestEvents(device: String) throws -> [FenceEvent] { try inner.latestEvents(device: device) }
+    func latestEvents(devices: [String]) throws -> [FenceEvent] { try inner.latestEvents(devices: devices) }
 }
 
 /// The ingest endpoints on the event loop (`IngestRoutes` on `EventLoopRouteHandler`), over

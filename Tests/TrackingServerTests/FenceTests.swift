@@ -185,6 +185,28 @@ import TrackingProtocols
         #expect(Self.summary(try await store.events(device: "walker", from: .min, to: .max, limit: 100)) == ["park enter", "park dwell"])
     }
 
+    /// Events of three devices, a fence entered and later exited, another entered twice: the
+    /// latest per (device, fence) of the two devices asked for, in one call — what a restart
+    /// resumes from for the devices of a batch (`FenceMonitor`). Shared with the PostgreSQL test.
+    static func latestEvents_perDeviceAndFence(_ store: any PositionStore) throws {
+        func e(_ device: String, _ fence: String, _ kind: FenceEvent.Kind, _ time: Int64) -> FenceEvent {
+            FenceEvent(device: device, fence: fence, kind: kind, time: time, latitude: 48.1, longitude: 2.1)
+        }
+        _ = try store.add(events: [e("a", "park", .enter, 1_000), e("a", "park", .exit, 2_000), e("a", "zoo", .enter, 1_500),
+                                   e("b", "park", .enter, 1_200), e("b", "park", .dwell, 1_800), e("c", "zoo", .enter, 900)])
+        let latest = try store.latestEvents(devices: ["a", "b", "nobody"])
+        #expect(Set(latest.map { "\($0.device) \($0.fence) \($0.kind.rawValue) \($0.time)" })
+                == ["a park exit 2000", "a zoo enter 1500", "b park dwell 1800"])
+        #expect(latest.count == 3)
+        #expect(try store.latestEvents(devices: []).isEmpty)
+    }
+
+    @Test func latestEvents_ofSeveralDevices_sqlite() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.latestEvents_perDeviceAndFence(try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path))
+    }
+
     /// A one-thread HTTP receiver on loopback: records each request's body, answers 200.
     final class Receiver: @unchecked Sendable {
         let server: TCPServer

@@ -23,16 +23,33 @@ import TrackingProtocols
         let boxed = fanOut.subscribe(.box(try! BoundingBox(south: 0, west: 0, north: 10, east: 10)))
         fanOut.publish([Self.stored("a", 1), Self.stored("a", 3), Self.stored("a", 2), Self.stored("b", 1), Self.stored("x", 1, latitude: 20)])
         fanOut.publish([Self.stored("a", 2)]) // out of order: stored, never pushed
-        #expect(subscriber.take().map { "\($0.device)@\($0.fixTime / 1000)" } == ["a@3", "b@1"])
+        #expect(subscriber.take().map { "\($0.fix.device)@\($0.fix.fixTime / 1000)" } == ["a@3", "b@1"])
         fanOut.publish([Self.stored("c", 5), Self.stored("d", 5), Self.stored("a", 4), Self.stored("b", 6)])
         #expect(subscriber.pending == 3) // a, b and c or d: 3 devices at most
         #expect(subscriber.take().count == 3)
         // x is outside the box; the box's mailbox (also 3 devices at most) keeps a, b and one of c, d.
-        let inBox = boxed.take().map(\.device)
+        let inBox = boxed.take().map(\.fix.device)
         #expect(inBox.count == 3 && inBox.starts(with: ["a", "b"]) && !inBox.contains("x"))
         fanOut.unsubscribe(subscriber)
         fanOut.unsubscribe(boxed)
         #expect(fanOut.subscriberCount == 0)
+    }
+
+    /// A `/live` message built from features encoded once per fix is, byte for byte, the
+    /// collection `TrackOutput.geoJSON` writes for those fixes (optional members absent and
+    /// present, a name JSON escapes, one fix and several).
+    @Test func sharedFeatures_makeTheSameCollection() {
+        let fixes = [
+            Self.stored("a", 1),
+            StoredFix(device: "b \"q\"\\", fixTime: 1_784_000_000_123, payloadHash: 7, latitude: 48.123456789, longitude: -2.5, altitude: 35.5,
+                      accuracy: 4, speed: 1.25, course: 359.9, receivedAt: 0, source: "overland"),
+            Self.stored("c", 3, latitude: -33.9, longitude: 151.2),
+        ]
+        for count in 1...fixes.count {
+            let some = Array(fixes.prefix(count))
+            #expect(TrackOutput.geoJSON(features: some.map(TrackOutput.feature)) == TrackOutput.geoJSON(some))
+        }
+        #expect(TrackOutput.geoJSON(features: []) == TrackOutput.geoJSON([]))
     }
 
     static func handshake(_ port: Int, _ target: String) -> String {

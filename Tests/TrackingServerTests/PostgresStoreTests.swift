@@ -111,6 +111,15 @@ final class Shared<Value: Sendable>: Sendable {
                   receivedAt: 0, source: "osmand")
     }
 
+    /// `FenceTests.latestEvents_perDeviceAndFence` on PostgreSQL (`DISTINCT ON (device, fence)`).
+    @Test func latestEvents_ofSeveralDevices() async throws {
+        _ = try await PostgresTestServer.with { pg in
+            let store = try await PostgresPositionStore.open(url: pg.url)
+            defer { store.close() }
+            try FenceTests.latestEvents_perDeviceAndFence(store)
+        }
+    }
+
     /// Retention drops the partitions of the days before the cut, whole, and nothing after it;
     /// `latest` stays; a late fix of a dropped day is stored again (its partition made anew,
     /// not assumed to exist).
