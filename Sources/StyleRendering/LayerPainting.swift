@@ -127,21 +127,25 @@ extension StylePainter {
             let v = b - a, l2 = v.x * v.x + v.y * v.y, inverseL2 = l2 > 0 ? 1 / l2 : 0
             let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1, receding = wa != wb
             // Pixel centres within 1 of the segment lie within 1 of its line: on each row,
-            // |v.x · (y − a.y) − v.y · (x − a.x)| < |v|, an interval of x (a pixel to spare).
+            // |v.x · (y − a.y) − v.y · (x − a.x)| < |v|, an interval of x; and on the rows whose
+            // centres lie less than 1 above or below it. Tested with ``outlineSlack`` to spare:
+            // a pixel left out is farther than 1 from the segment, where the coverage is 0.
             let vLength = l2.squareRoot(), steep = abs(v.y) * 64 > vLength
+            let top = min(a.y, b.y) - 1 - Self.outlineSlack, bottom = max(a.y, b.y) + 1 + Self.outlineSlack
             for y in sy0...sy1 {
+                let cy = Double(y) + 0.5
+                guard cy > top, cy < bottom else { continue }
                 var lo = sx0, hi = sx1
                 if steep {
-                    let cy = Double(y) + 0.5
-                    let mid = a.x + v.x * (cy - a.y) / v.y, half = vLength / abs(v.y)
-                    lo = max(sx0, LineShading.floor(mid - half - 0.5) - 1)
-                    hi = min(sx1, LineShading.ceil(mid + half - 0.5) + 1)
+                    let mid = a.x + v.x * (cy - a.y) / v.y, half = vLength / abs(v.y) + Self.outlineSlack
+                    lo = max(sx0, LineShading.floor(mid - half - 0.5) + 1)
+                    hi = min(sx1, LineShading.ceil(mid + half - 0.5) - 1)
                     guard lo <= hi else { continue }
                 }
                 let r = y - y0
                 rows[r] = (min(rows[r].lo, lo), max(rows[r].hi, hi))
                 // The pixel centre relative to `a`.
-                let py = Double(y) + 0.5 - a.y
+                let py = cy - a.y
                 for x in lo...hi {
                     let px = Double(x) + 0.5 - a.x
                     let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
@@ -160,6 +164,10 @@ extension StylePainter {
         }
         return (x0, y0, w, alpha, rows)
     }
+
+    /// How far past the band within 1 of an outline's segment pixel centres are still tested,
+    /// pixels (far more than the rounding of the band's bounds; the distance test decides).
+    static let outlineSlack = 1.0 / 64
 
     /// A closed ring drawn as MapLibre's `fill_outline` shader draws it: each pixel whose centre
     /// lies within one pixel of the ring gets `1 − smoothstep(0, 1, distance)` of the colour.

@@ -159,25 +159,28 @@ struct StylePainter {
         case "fill", "line", "circle":
             for (tile, group) in features(of: layer) {
                 canvas.clip = tile.flatMap { clipRect($0) }
-                // Vector tiles: only what can reach the image (``LayerTileFeatures``).
+                // The indices of the features drawn, in `group`: features are drawn from there,
+                // not copied. Vector tiles: only what can reach the image (``LayerTileFeatures``).
                 var matching = tile.flatMap { t in layer.source.flatMap { culled(group, of: layer, in: t, source: $0) } }
-                    ?? group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+                    ?? group.indices.filter { layer.filter?.matches(globals: globals, feature: group[$0].expressionFeature, tile: group[$0].tile) ?? true }
                 // `fill-sort-key`, `line-sort-key`, `circle-sort-key`: lower keys drawn first,
                 // equal keys in the source's order, within a tile (as MapLibre sorts a bucket).
                 let sortKey = layer.type + "-sort-key"
                 if layer.layoutValues[sortKey] != nil {
-                    let keys = matching.map { number(layer, sortKey, $0, paint: false) }
+                    let keys = matching.map { number(layer, sortKey, group[$0], paint: false) }
                     matching = matching.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { matching[$0] }
                 }
                 // GeoJSON is drawn again on each copy of the world in view (vector tiles come as copies).
                 let center = screen.centerX
                 for wrap in tile == nil ? worldCopies() : [0] {
                     screen.centerX = center - Double(wrap)
-                    for f in matching {
-                        switch layer.type {
-                        case "fill": drawFill(f, layer)
-                        case "line": drawLine(f, layer)
-                        default: drawCircle(f, layer)
+                    group.withUnsafeBufferPointer { features in
+                        for i in matching {
+                            switch layer.type {
+                            case "fill": drawFill(features[i], layer)
+                            case "line": drawLine(features[i], layer)
+                            default: drawCircle(features[i], layer)
+                            }
                         }
                     }
                 }
