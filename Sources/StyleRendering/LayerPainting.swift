@@ -15,11 +15,7 @@ extension StylePainter {
     /// A property's value for a feature (its default where the layer does not set it). A value
     /// the same for every feature is evaluated once per layer and snapshot (``PropertyValues``).
     func value(_ layer: StyleLayer, _ name: String, _ f: RenderFeature? = nil, paint: Bool = true) -> ExpressionValue {
-        let held = propertyValues.entry(layer, name, paint: paint, zoom: zoom)
-        switch held {
-        case .value(let v): return v
-        case .perFeature(let p): return p.evaluate(zoom: zoom, feature: f?.expressionFeature, tile: f?.tile)
-        }
+        propertyValues.entry(layer, name, paint: paint, zoom: zoom).value(zoom: zoom, f)
     }
 
     func number(_ layer: StyleLayer, _ name: String, _ f: RenderFeature? = nil, paint: Bool = true) -> Double {
@@ -197,16 +193,19 @@ extension StylePainter {
         case .point: []
         }
         guard !lines.isEmpty else { return }
+        let held = propertyValues.entries(layer, Self.lineProperties, zoom: zoom)
+        func property(_ p: LineProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, f) }
+        func number(_ p: LineProperty) -> Double { property(p).numberValue ?? 0 }
         let pr = camera.pixelRatio
-        let width = max(0, number(layer, "line-width", f)) * pr
-        let gap = max(0, number(layer, "line-gap-width", f)) * pr
-        let opacity = number(layer, "line-opacity", f).clamped(0, 1)
-        let rgba = color(layer, "line-color", f).premultiplied.map { $0 * opacity }
+        let width = max(0, number(.width)) * pr
+        let gap = max(0, number(.gapWidth)) * pr
+        let opacity = number(.opacity).clamped(0, 1)
+        let rgba = (property(.color).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0)).premultiplied.map { $0 * opacity }
         guard width > 0 || gap > 0, rgba[3] > 0 else { return }
         var shading = LineShading(color: (rgba[0], rgba[1], rgba[2], rgba[3]), width: width, gap: gap,
-                                  blur: max(0, number(layer, "line-blur", f)) * pr, offset: number(layer, "line-offset", f) * pr)
+                                  blur: max(0, number(.blur)) * pr, offset: number(.offset) * pr)
         let floorZoom = zoom.rounded(.down)
-        if value(layer, "line-pattern", f) != .null {
+        if property(.pattern) != .null {
             // A pattern replaces the colour, repeated at its own size in CSS pixels of the floor
             // zoom (the suite's reference images: not stretched to the line's width).
             guard let p = pattern(layer, "line-pattern", f) else { return }
@@ -216,12 +215,12 @@ extension StylePainter {
             shading.patternPixel = pr / p.pixelRatio
             shading.patternPad = 2 * pr
         }
-        let join: LineMesh.Join = switch value(layer, "line-join", f, paint: false).stringValue {
+        let join: LineMesh.Join = switch property(.join).stringValue {
         case "round": .round
         case "bevel": .bevel
         default: .miter
         }
-        let cap: LineMesh.Cap = switch value(layer, "line-cap", f, paint: false).stringValue {
+        let cap: LineMesh.Cap = switch property(.cap).stringValue {
         case "round": .round
         case "square": .square
         default: .butt
@@ -254,7 +253,7 @@ extension StylePainter {
             shading.groundCenter = Point(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
         }
         let shift = translation(layer, "line", f)
-        let miterLimit = number(layer, "line-miter-limit", f, paint: false), roundLimit = number(layer, "line-round-limit", f, paint: false)
+        let miterLimit = number(.miterLimit), roundLimit = number(.roundLimit)
         for (tile, tileLines) in parts {
             // Joins sharper than 75° start 15 pixels of the tile's zoom back (none past 16× overzoom).
             let tileZoom = tile.map { Double($0.z) } ?? floorZoom
@@ -275,6 +274,19 @@ extension StylePainter {
             if !batch.joinable { drawPendingLines() }
         }
     }
+
+    /// The properties `drawLine` reads for every feature, looked up once per layer
+    /// (``PropertyValues/entries(_:_:zoom:)``): their indices in ``lineProperties``.
+    enum LineProperty: Int {
+        case width, gapWidth, opacity, color, blur, offset, pattern, join, cap, miterLimit, roundLimit
+    }
+
+    /// The names of ``LineProperty``'s properties, in its order, and whether each is paint.
+    static let lineProperties: [(name: String, paint: Bool)] = [
+        ("line-width", true), ("line-gap-width", true), ("line-opacity", true), ("line-color", true), ("line-blur", true),
+        ("line-offset", true), ("line-pattern", true), ("line-join", false), ("line-cap", false),
+        ("line-miter-limit", false), ("line-round-limit", false),
+    ]
 
     /// Shades the lines gathered in ``pendingLines`` and empties it.
     mutating func drawPendingLines() {

@@ -374,19 +374,25 @@ final class PropertyValues {
         case value(ExpressionValue)
         /// A property whose value depends on the feature.
         case perFeature(StyleProperty)
+
+        /// The value for feature `f` (none: the property's value without a feature) at `zoom`.
+        func value(zoom: Double, _ f: RenderFeature?) -> ExpressionValue {
+            switch self {
+            case .value(let v): v
+            case .perFeature(let p): p.evaluate(zoom: zoom, feature: f?.expressionFeature, tile: f?.tile)
+            }
+        }
     }
 
     private var layer = ""
     private var paint: [String: Entry] = [:], layout: [String: Entry] = [:]
+    /// The entries of one list of names for the layer (``entries(_:_:zoom:)``).
+    private var list: [Entry] = []
 
     /// Property `name` of `layer` (paint or layout) at `zoom`: its value when it is the same
     /// for every feature, else the property to evaluate per feature.
     func entry(_ layer: StyleLayer, _ name: String, paint isPaint: Bool, zoom: Double) -> Entry {
-        if layer.id != self.layer {
-            self.layer = layer.id
-            paint.removeAll(keepingCapacity: true)
-            layout.removeAll(keepingCapacity: true)
-        }
+        use(layer)
         if let held = isPaint ? paint[name] : layout[name] { return held }
         let entry: Entry
         if let p = isPaint ? layer.paint(name) : layer.layout(name) {
@@ -396,6 +402,25 @@ final class PropertyValues {
         }
         if isPaint { paint[name] = entry } else { layout[name] = entry }
         return entry
+    }
+
+    /// The entries of `names` (each paint or layout) of `layer`, in order, looked up once while
+    /// that layer is drawn: for a caller that reads the same properties of every feature (a
+    /// line layer's dozen), one array instead of a hashed lookup per name and feature. One
+    /// list of names per layer.
+    func entries(_ layer: StyleLayer, _ names: [(name: String, paint: Bool)], zoom: Double) -> [Entry] {
+        use(layer)
+        if list.count != names.count { list = names.map { entry(layer, $0.name, paint: $0.paint, zoom: zoom) } }
+        return list
+    }
+
+    /// Forgets what was held for another layer.
+    private func use(_ layer: StyleLayer) {
+        guard layer.id != self.layer else { return }
+        self.layer = layer.id
+        paint.removeAll(keepingCapacity: true)
+        layout.removeAll(keepingCapacity: true)
+        list.removeAll(keepingCapacity: true)
     }
 }
 
