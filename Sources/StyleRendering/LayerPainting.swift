@@ -57,14 +57,17 @@ extension StylePainter {
 
     mutating func drawFill(_ f: RenderFeature, _ layer: StyleLayer) {
         guard f.kind == .polygon else { return }
-        let opacity = number(layer, "fill-opacity", f)
+        let held = propertyValues.entries(layer, Self.fillProperties, zoom: zoom)
+        func property(_ p: FillProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, f) }
+        func color(_ p: FillProperty) -> StyleColor { property(p).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0) }
+        let opacity = property(.opacity).numberValue ?? 0
         let offset = translation(layer, "fill", f)
-        if value(layer, "fill-pattern", f) != .null {
+        if property(.pattern) != .null {
             if let p = pattern(layer, "fill-pattern", f) {
                 let rings = f.polygons.flatMap { $0.map { project($0, offset) } }
                 drawFillPattern(p, rings: rings, opacity: opacity.clamped(0, 1))
                 // The antialiased outline is drawn in the pattern too (MapLibre's fill_outline_pattern).
-                if value(layer, "fill-antialias", f) != .boolean(false) {
+                if property(.antialias) != .boolean(false) {
                     for ring in f.polygons.flatMap({ $0 }) where ring.count >= 2 {
                         if let c = outlineCoverage(project(ring, offset), depths: depths(ring)) { compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values, x0: c.x0, y0: c.y0, width: c.width) }
                     }
@@ -72,23 +75,36 @@ extension StylePainter {
             }
             return
         }
+        // Each ring projected once, for the fill and its outline.
+        let rings = f.polygons.map { $0.map { project($0, offset) } }
         var path = Path()
-        for polygon in f.polygons {
-            for ring in polygon where ring.count >= 3 { path.append(Path(polyline: project(ring, offset), closed: true)) }
+        for polygon in rings {
+            for ring in polygon where ring.count >= 3 { path.append(Path(polyline: ring, closed: true)) }
         }
         // MapLibre fills triangles without antialiasing, then (fill-antialias) draws the outline
         // as GL lines over the edges, in the outline colour or the fill's.
-        let fillColor = Self.rgba(color(layer, "fill-color", f), opacity: opacity)
+        let fillColor = Self.rgba(color(.color), opacity: opacity)
         canvas.aliased = true
         canvas.fill(path, color: fillColor, rule: .evenOdd)
         canvas.aliased = false
-        if value(layer, "fill-antialias", f) != .boolean(false) {
-            let outline = layer.paintValues["fill-outline-color"] == nil ? fillColor : Self.rgba(color(layer, "fill-outline-color", f), opacity: opacity)
-            for polygon in f.polygons {
-                for ring in polygon where ring.count >= 2 { drawOutline(project(ring, offset), depths: depths(ring), color: outline) }
+        if property(.antialias) != .boolean(false) {
+            let outline = layer.paintValues["fill-outline-color"] == nil ? fillColor : Self.rgba(color(.outlineColor), opacity: opacity)
+            for (polygon, projected) in zip(f.polygons, rings) {
+                for (ring, points) in zip(polygon, projected) where ring.count >= 2 { drawOutline(points, depths: depths(ring), color: outline) }
             }
         }
     }
+
+    /// The properties `drawFill` reads for every feature, looked up once per layer
+    /// (``PropertyValues/entries(_:_:zoom:)``): their indices in ``fillProperties``.
+    enum FillProperty: Int {
+        case opacity, pattern, color, antialias, outlineColor
+    }
+
+    /// The names of ``FillProperty``'s properties, in its order (all paint).
+    static let fillProperties: [(name: String, paint: Bool)] = [
+        ("fill-opacity", true), ("fill-pattern", true), ("fill-color", true), ("fill-antialias", true), ("fill-outline-color", true),
+    ]
 
     /// Under a tilted camera, each point's depth (GL's clip-space `w`, 1 at the image's
     /// centre, more farther away); nil looking straight down.
