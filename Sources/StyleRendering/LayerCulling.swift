@@ -30,11 +30,11 @@ struct LayerTileFeatures {
 }
 
 extension StylePainter {
-    /// The features of `group` (tile `tile`'s features of `layer`'s source layer) that the
-    /// layer's filter keeps and that can reach the image, in their order; nil when the image
+    /// The indices in `group` (tile `tile`'s features of `layer`'s source layer) of the
+    /// features the layer's filter keeps and that can reach the image, in order; nil when the image
     /// is turned or tilted (all are then filtered as before). The filtered list and each
     /// feature's reach are kept in `resources` for the next snapshot at the same zoom.
-    func culled(_ group: [RenderFeature], of layer: StyleLayer, in tile: CanonicalTile, source: String) -> [RenderFeature]? {
+    func culled(_ group: [RenderFeature], of layer: StyleLayer, in tile: CanonicalTile, source: String) -> [Int]? {
         guard !screen.isRotated, screen.perspective == nil else { return nil }
         let key = LayerTileFeatures.Key(layer: layer.id, tile: StyleResources.TileKey(source: source, z: tile.z, x: tile.x, y: tile.y), zoom: zoom)
         let kept = resources.layerTileFeatures(key) {
@@ -47,11 +47,11 @@ extension StylePainter {
         }
         let view = screen.visibleWorld(margin: 0)
         let worldPerPixel = camera.pixelRatio / screen.scale
-        var out: [RenderFeature] = []
+        var out: [Int] = []
         for e in kept.entries {
             let r = e.reach * worldPerPixel
             guard e.maxX + r >= view.minX, e.minX - r <= view.maxX, e.maxY + r >= view.minY, e.minY - r <= view.maxY else { continue }
-            out.append(group[e.index])
+            out.append(e.index)
         }
         return out
     }

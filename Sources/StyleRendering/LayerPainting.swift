@@ -9,11 +9,7 @@ extension StylePainter {
     /// A property's value for a feature (its default where the layer does not set it). A value
     /// the same for every feature is evaluated once per layer and snapshot (``PropertyValues``).
     func value(_ layer: StyleLayer, _ name: String, _ f: RenderFeature? = nil, paint: Bool = true) -> ExpressionValue {
-        let held = propertyValues.entry(layer, name, paint: paint, zoom: zoom)
-        switch held {
-        case .value(let v): return v
-        case .perFeature(let p): return p.evaluate(zoom: zoom, feature: f?.expressionFeature, tile: f?.tile)
-        }
+        propertyValues.entry(layer, name, paint: paint, zoom: zoom).value(zoom: zoom, f)
     }
 
     func number(_ layer: StyleLayer, _ name: String, _ f: RenderFeature? = nil, paint: Bool = true) -> Double {
@@ -55,14 +51,17 @@ extension StylePainter {
 
     mutating func drawFill(_ f: RenderFeature, _ layer: StyleLayer) {
         guard f.kind == .polygon else { return }
-        let opacity = number(layer, "fill-opacity", f)
+        let held = propertyValues.entries(layer, Self.fillProperties, zoom: zoom)
+        func property(_ p: FillProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, f) }
+        func color(_ p: FillProperty) -> StyleColor { property(p).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0) }
+        let opacity = property(.opacity).numberValue ?? 0
         let offset = translation(layer, "fill", f)
-        if value(layer, "fill-pattern", f) != .null {
+        if property(.pattern) != .null {
             if let p = pattern(layer, "fill-pattern", f) {
                 let rings = f.polygons.flatMap { $0.map { project($0, offset) } }
                 drawFillPattern(p, rings: rings, opacity: opacity.clamped(0, 1))
                 // The antialiased outline is drawn in the pattern too (MapLibre's fill_outline_pattern).
-                if value(layer, "fill-antialias", f) != .boolean(false) {
+                if property(.antialias) != .boolean(false) {
                     for ring in f.polygons.flatMap({ $0 }) where ring.count >= 2 {
                         if let c = outlineCoverage(project(ring, offset), depths: depths(ring)) { compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values, x0: c.x0, y0: c.y0, width: c.width) }
                     }
@@ -70,23 +69,36 @@ extension StylePainter {
             }
             return
         }
+        // Each ring projected once, for the fill and its outline.
+        let rings = f.polygons.map { $0.map { project($0, offset) } }
         var path = Path()
-        for polygon in f.polygons {
-            for ring in polygon where ring.count >= 3 { path.append(Path(polyline: project(ring, offset), closed: true)) }
+        for polygon in rings {
+            for ring in polygon where ring.count >= 3 { path.append(Path(polyline: ring, closed: true)) }
         }
         // MapLibre fills triangles without antialiasing, then (fill-antialias) draws the outline
         // as GL lines over the edges, in the outline colour or the fill's.
-        let fillColor = Self.rgba(color(layer, "fill-color", f), opacity: opacity)
+        let fillColor = Self.rgba(color(.color), opacity: opacity)
         canvas.aliased = true
         canvas.fill(path, color: fillColor, rule: .evenOdd)
         canvas.aliased = false
-        if value(layer, "fill-antialias", f) != .boolean(false) {
-            let outline = layer.paintValues["fill-outline-color"] == nil ? fillColor : Self.rgba(color(layer, "fill-outline-color", f), opacity: opacity)
-            for polygon in f.polygons {
-                for ring in polygon where ring.count >= 2 { drawOutline(project(ring, offset), depths: depths(ring), color: outline) }
+        if property(.antialias) != .boolean(false) {
+            let outline = layer.paintValues["fill-outline-color"] == nil ? fillColor : Self.rgba(color(.outlineColor), opacity: opacity)
+            for (polygon, projected) in zip(f.polygons, rings) {
+                for (ring, points) in zip(polygon, projected) where ring.count >= 2 { drawOutline(points, depths: depths(ring), color: outline) }
             }
         }
     }
+
+    /// The properties `drawFill` reads for every feature, looked up once per layer
+    /// (``PropertyValues/entries(_:_:zoom:)``): their indices in ``fillProperties``.
+    enum FillProperty: Int {
+        case opacity, pattern, color, antialias, outlineColor
+    }
+
+    /// The names of ``FillProperty``'s properties, in its order (all paint).
+    static let fillProperties: [(name: String, paint: Bool)] = [
+        ("fill-opacity", true), ("fill-pattern", true), ("fill-color", true), ("fill-antialias", true), ("fill-outline-color", true),
+    ]
 
     /// Under a tilted camera, each point's depth (GL's clip-space `w`, 1 at the image's
     /// centre, more farther away); nil looking straight down.
@@ -121,21 +133,25 @@ extension StylePainter {
             let v = b - a, l2 = v.x * v.x + v.y * v.y, inverseL2 = l2 > 0 ? 1 / l2 : 0
             let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1, receding = wa != wb
             // Pixel centres within 1 of the segment lie within 1 of its line: on each row,
-            // |v.x · (y − a.y) − v.y · (x − a.x)| < |v|, an interval of x (a pixel to spare).
+            // |v.x · (y − a.y) − v.y · (x − a.x)| < |v|, an interval of x; and on the rows whose
+            // centres lie less than 1 above or below it. Tested with ``outlineSlack`` to spare:
+            // a pixel left out is farther than 1 from the segment, where the coverage is 0.
             let vLength = l2.squareRoot(), steep = abs(v.y) * 64 > vLength
+            let top = min(a.y, b.y) - 1 - Self.outlineSlack, bottom = max(a.y, b.y) + 1 + Self.outlineSlack
             for y in sy0...sy1 {
+                let cy = Double(y) + 0.5
+                guard cy > top, cy < bottom else { continue }
                 var lo = sx0, hi = sx1
                 if steep {
-                    let cy = Double(y) + 0.5
-                    let mid = a.x + v.x * (cy - a.y) / v.y, half = vLength / abs(v.y)
-                    lo = max(sx0, LineShading.floor(mid - half - 0.5) - 1)
-                    hi = min(sx1, LineShading.ceil(mid + half - 0.5) + 1)
+                    let mid = a.x + v.x * (cy - a.y) / v.y, half = vLength / abs(v.y) + Self.outlineSlack
+                    lo = max(sx0, LineShading.floor(mid - half - 0.5) + 1)
+                    hi = min(sx1, LineShading.ceil(mid + half - 0.5) - 1)
                     guard lo <= hi else { continue }
                 }
                 let r = y - y0
                 rows[r] = (min(rows[r].lo, lo), max(rows[r].hi, hi))
                 // The pixel centre relative to `a`.
-                let py = Double(y) + 0.5 - a.y
+                let py = cy - a.y
                 for x in lo...hi {
                     let px = Double(x) + 0.5 - a.x
                     let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
@@ -154,6 +170,10 @@ extension StylePainter {
         }
         return (x0, y0, w, alpha, rows)
     }
+
+    /// How far past the band within 1 of an outline's segment pixel centres are still tested,
+    /// pixels (far more than the rounding of the band's bounds; the distance test decides).
+    static let outlineSlack = 1.0 / 64
 
     /// A closed ring drawn as MapLibre's `fill_outline` shader draws it: each pixel whose centre
     /// lies within one pixel of the ring gets `1 − smoothstep(0, 1, distance)` of the colour.
@@ -183,16 +203,19 @@ extension StylePainter {
         case .point: []
         }
         guard !lines.isEmpty else { return }
+        let held = propertyValues.entries(layer, Self.lineProperties, zoom: zoom)
+        func property(_ p: LineProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, f) }
+        func number(_ p: LineProperty) -> Double { property(p).numberValue ?? 0 }
         let pr = camera.pixelRatio
-        let width = max(0, number(layer, "line-width", f)) * pr
-        let gap = max(0, number(layer, "line-gap-width", f)) * pr
-        let opacity = number(layer, "line-opacity", f).clamped(0, 1)
-        let rgba = color(layer, "line-color", f).premultiplied.map { $0 * opacity }
+        let width = max(0, number(.width)) * pr
+        let gap = max(0, number(.gapWidth)) * pr
+        let opacity = number(.opacity).clamped(0, 1)
+        let rgba = (property(.color).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0)).premultiplied.map { $0 * opacity }
         guard width > 0 || gap > 0, rgba[3] > 0 else { return }
         var shading = LineShading(color: (rgba[0], rgba[1], rgba[2], rgba[3]), width: width, gap: gap,
-                                  blur: max(0, number(layer, "line-blur", f)) * pr, offset: number(layer, "line-offset", f) * pr)
+                                  blur: max(0, number(.blur)) * pr, offset: number(.offset) * pr)
         let floorZoom = zoom.rounded(.down)
-        if value(layer, "line-pattern", f) != .null {
+        if property(.pattern) != .null {
             // A pattern replaces the colour, repeated at its own size in CSS pixels of the floor
             // zoom (the suite's reference images: not stretched to the line's width).
             guard let p = pattern(layer, "line-pattern", f) else { return }
@@ -202,12 +225,12 @@ extension StylePainter {
             shading.patternPixel = pr / p.pixelRatio
             shading.patternPad = 2 * pr
         }
-        let join: LineMesh.Join = switch value(layer, "line-join", f, paint: false).stringValue {
+        let join: LineMesh.Join = switch property(.join).stringValue {
         case "round": .round
         case "bevel": .bevel
         default: .miter
         }
-        let cap: LineMesh.Cap = switch value(layer, "line-cap", f, paint: false).stringValue {
+        let cap: LineMesh.Cap = switch property(.cap).stringValue {
         case "round": .round
         case "square": .square
         default: .butt
@@ -240,7 +263,7 @@ extension StylePainter {
             shading.groundCenter = Point(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
         }
         let shift = translation(layer, "line", f)
-        let miterLimit = number(layer, "line-miter-limit", f, paint: false), roundLimit = number(layer, "line-round-limit", f, paint: false)
+        let miterLimit = number(.miterLimit), roundLimit = number(.roundLimit)
         for (tile, tileLines) in parts {
             // Joins sharper than 75° start 15 pixels of the tile's zoom back (none past 16× overzoom).
             let tileZoom = tile.map { Double($0.z) } ?? floorZoom
@@ -261,6 +284,19 @@ extension StylePainter {
             if !batch.joinable { drawPendingLines() }
         }
     }
+
+    /// The properties `drawLine` reads for every feature, looked up once per layer
+    /// (``PropertyValues/entries(_:_:zoom:)``): their indices in ``lineProperties``.
+    enum LineProperty: Int {
+        case width, gapWidth, opacity, color, blur, offset, pattern, join, cap, miterLimit, roundLimit
+    }
+
+    /// The names of ``LineProperty``'s properties, in its order, and whether each is paint.
+    static let lineProperties: [(name: String, paint: Bool)] = [
+        ("line-width", true), ("line-gap-width", true), ("line-opacity", true), ("line-color", true), ("line-blur", true),
+        ("line-offset", true), ("line-pattern", true), ("line-join", false), ("line-cap", false),
+        ("line-miter-limit", false), ("line-round-limit", false),
+    ]
 
     /// Shades the lines gathered in ``pendingLines`` and empties it.
     mutating func drawPendingLines() {

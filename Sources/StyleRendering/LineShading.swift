@@ -132,18 +132,30 @@ struct LineShading {
                     let xa = max(x0, Self.ceil(lo - 0.5 - Self.spanSlack)), xb = min(x1, Self.floor(hi - 0.5 + Self.spanSlack))
                     guard xa <= xb else { continue }
                     let rowA = bc.dx * (sy - by), rowB = ca.dx * (sy - cy), rowC = ab.dx * (sy - ay)
+                    // Whether the pixel centre at column x is in the triangle. Each edge
+                    // function is monotone in x as computed (every rounded operation is), so
+                    // the pixels that pass form one run: found from the row's ends, the pixels
+                    // between are shaded without the test.
+                    func inside(_ x: Int) -> Bool {
+                        let sx = Double(x) + 0.5
+                        let wa = rowA - bc.dy * (sx - bx)
+                        let wb = rowB - ca.dy * (sx - cx)
+                        let wc = rowC - ab.dy * (sx - ax)
+                        return (wa > 0 || (wa == 0 && tlBC)) && (wb > 0 || (wb == 0 && tlCA)) && (wc > 0 || (wc == 0 && tlAB))
+                    }
+                    var runStart = xa
+                    while runStart <= xb, !inside(runStart) { runStart += 1 }
+                    guard runStart <= xb else { continue }
+                    var runEnd = xb
+                    while runEnd > runStart, !inside(runEnd) { runEnd -= 1 }
                     // The varyings at the row's first pixel.
                     let first = Double(xa) + 0.5
                     let ka = (rowA - bc.dy * (first - bx)) * inv, kb = (rowB - ca.dy * (first - cx)) * inv, kc = (rowC - ab.dy * (first - ax)) * inv
                     let vyRow = ka * nya + kb * nyb + kc * nyc, vxRow = ka * nxa + kb * nxb + kc * nxc
                     let distRow = ka * da + kb * db + kc * dc
                     let blurRow = flatBlur ? self.blur : self.blur * (ka * ga + kb * gb + kc * gc)
-                    for x in xa...xb {
-                        let sx = Double(x) + 0.5, step = Double(x - xa)
-                        let wa = rowA - bc.dy * (sx - bx)
-                        let wb = rowB - ca.dy * (sx - cx)
-                        let wc = rowC - ab.dy * (sx - ax)
-                        guard wa > 0 || (wa == 0 && tlBC), wb > 0 || (wb == 0 && tlCA), wc > 0 || (wc == 0 && tlAB) else { continue }
+                    for x in runStart...runEnd {
+                        let step = Double(x - xa)
                         let vy = vyRow + vySlope * step
                         let d: Double
                         if straight {

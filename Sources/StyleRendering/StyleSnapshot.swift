@@ -148,25 +148,28 @@ struct StylePainter {
         case "fill", "line", "circle":
             for (tile, group) in features(of: layer) {
                 canvas.clip = tile.flatMap { clipRect($0) }
-                // Vector tiles: only what can reach the image (``LayerTileFeatures``).
+                // The indices of the features drawn, in `group`: features are drawn from there,
+                // not copied. Vector tiles: only what can reach the image (``LayerTileFeatures``).
                 var matching = tile.flatMap { t in layer.source.flatMap { culled(group, of: layer, in: t, source: $0) } }
-                    ?? group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+                    ?? group.indices.filter { layer.filter?.matches(globals: globals, feature: group[$0].expressionFeature, tile: group[$0].tile) ?? true }
                 // `fill-sort-key`, `line-sort-key`, `circle-sort-key`: lower keys drawn first,
                 // equal keys in the source's order, within a tile (as MapLibre sorts a bucket).
                 let sortKey = layer.type + "-sort-key"
                 if layer.layoutValues[sortKey] != nil {
-                    let keys = matching.map { number(layer, sortKey, $0, paint: false) }
+                    let keys = group.withUnsafeBufferPointer { features in matching.map { number(layer, sortKey, features[$0], paint: false) } }
                     matching = matching.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { matching[$0] }
                 }
                 // GeoJSON is drawn again on each copy of the world in view (vector tiles come as copies).
                 let center = screen.centerX
                 for wrap in tile == nil ? worldCopies() : [0] {
                     screen.centerX = center - Double(wrap)
-                    for f in matching {
-                        switch layer.type {
-                        case "fill": drawFill(f, layer)
-                        case "line": drawLine(f, layer)
-                        default: drawCircle(f, layer)
+                    group.withUnsafeBufferPointer { features in
+                        for i in matching {
+                            switch layer.type {
+                            case "fill": drawFill(features[i], layer)
+                            case "line": drawLine(features[i], layer)
+                            default: drawCircle(features[i], layer)
+                            }
                         }
                     }
                 }
@@ -360,19 +363,25 @@ final class PropertyValues {
         case value(ExpressionValue)
         /// A property whose value depends on the feature.
         case perFeature(StyleProperty)
+
+        /// The value for feature `f` (none: the property's value without a feature) at `zoom`.
+        func value(zoom: Double, _ f: RenderFeature?) -> ExpressionValue {
+            switch self {
+            case .value(let v): v
+            case .perFeature(let p): p.evaluate(zoom: zoom, feature: f?.expressionFeature, tile: f?.tile)
+            }
+        }
     }
 
     private var layer = ""
     private var paint: [String: Entry] = [:], layout: [String: Entry] = [:]
+    /// The entries of one list of names for the layer (``entries(_:_:zoom:)``).
+    private var list: [Entry] = []
 
     /// Property `name` of `layer` (paint or layout) at `zoom`: its value when it is the same
     /// for every feature, else the property to evaluate per feature.
     func entry(_ layer: StyleLayer, _ name: String, paint isPaint: Bool, zoom: Double) -> Entry {
-        if layer.id != self.layer {
-            self.layer = layer.id
-            paint.removeAll(keepingCapacity: true)
-            layout.removeAll(keepingCapacity: true)
-        }
+        use(layer)
         if let held = isPaint ? paint[name] : layout[name] { return held }
         let entry: Entry
         if let p = isPaint ? layer.paint(name) : layer.layout(name) {
@@ -382,6 +391,25 @@ final class PropertyValues {
         }
         if isPaint { paint[name] = entry } else { layout[name] = entry }
         return entry
+    }
+
+    /// The entries of `names` (each paint or layout) of `layer`, in order, looked up once while
+    /// that layer is drawn: for a caller that reads the same properties of every feature (a
+    /// line layer's dozen), one array instead of a hashed lookup per name and feature. One
+    /// list of names per layer.
+    func entries(_ layer: StyleLayer, _ names: [(name: String, paint: Bool)], zoom: Double) -> [Entry] {
+        use(layer)
+        if list.count != names.count { list = names.map { entry(layer, $0.name, paint: $0.paint, zoom: zoom) } }
+        return list
+    }
+
+    /// Forgets what was held for another layer.
+    private func use(_ layer: StyleLayer) {
+        guard layer.id != self.layer else { return }
+        self.layer = layer.id
+        paint.removeAll(keepingCapacity: true)
+        layout.removeAll(keepingCapacity: true)
+        list.removeAll(keepingCapacity: true)
     }
 }
 
