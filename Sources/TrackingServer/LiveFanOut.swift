@@ -1,3 +1,4 @@
+import Platform
 public import GeoCore
 import Synchronization
 
@@ -124,22 +125,39 @@ public final class LiveFanOut: Sendable {
     /// the device's latest) is never pushed, so no subscriber sees a device move backwards.
     let offered = Mutex<[String: Int64]>([:])
 
-    public init(maximumDevicesPerSubscriber: Int = 100_000) {
+    /// The most subscribers at once: each holds a socket, and subscribers that took every
+    /// descriptor of the process would leave none for the trackers' requests and the store.
+    public let maximumSubscribers: Int
+
+    /// - Parameter maximumSubscribers: by default half the process's open-file limit
+    ///   (`RLIMIT_NOFILE`), at least 16.
+    public init(maximumDevicesPerSubscriber: Int = 100_000, maximumSubscribers: Int = LiveFanOut.halfTheOpenFileLimit) {
         self.maximumDevicesPerSubscriber = maximumDevicesPerSubscriber
+        self.maximumSubscribers = maximumSubscribers
     }
 
-    /// A new subscriber; `unsubscribe` it when its connection ends.
-    public func subscribe(_ filter: Filter) -> Subscriber {
+    /// Half the process's open-file limit (its soft `RLIMIT_NOFILE`), at least 16.
+    public static var halfTheOpenFileLimit: Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return 1 << 20 }
+        return max(16, Int(clamping: limit.rlim_cur) / 2)
+    }
+
+    /// A new subscriber, or nil when `maximumSubscribers` are connected; `unsubscribe` it when
+    /// its connection ends.
+    public func subscribe(_ filter: Filter) -> Subscriber? {
         let subscriber = Subscriber(filter: filter, maximumDevices: maximumDevicesPerSubscriber)
         let id = ObjectIdentifier(subscriber)
-        registry.withLock { r in
+        let admitted = registry.withLock { r in
+            guard r.count < maximumSubscribers else { return false }
             switch filter {
             case .devices(let names): for name in names { r.byDevice[name, default: [:]][id] = subscriber }
             case .box: r.byBox[id] = subscriber
             }
             r.count += 1
+            return true
         }
-        return subscriber
+        return admitted ? subscriber : nil
     }
 
     public func unsubscribe(_ subscriber: Subscriber) {

@@ -11,7 +11,9 @@ import TrackingProtocols
 /// `--fences`, the followed devices' fence events as `{"type":"fence-events",…}` messages
 /// (`FenceEvent.message`). What the client
 /// sends is read and ignored. A query that is neither is refused before the upgrade (400). A client that reads slowly gets fewer, fresher messages
-/// (`LiveFanOut`'s mailbox keeps the latest fix per device); ingest never waits for it.
+/// (`LiveFanOut`'s mailbox keeps the latest fix per device); ingest never waits for it. Past
+/// `LiveFanOut.maximumSubscribers` connected subscribers a new one is refused with 503
+/// (`tracking_live_refused_total`), so subscribers cannot take the descriptors ingest needs.
 extension TrackingRoutes {
     /// The most device names one subscription may list.
     static let maximumLiveDevices = 10_000
@@ -19,12 +21,21 @@ extension TrackingRoutes {
     static func addLiveRoute(to router: Router<BasicWebSocketRequestContext>, ingest: TrackingIngest) {
         router.ws("/live", shouldUpgrade: { request, _ in
             switch liveFilter(request.uri.query) {
-            case .success: return .upgrade([:])
+            case .success:
+                guard ingest.live.subscriberCount < ingest.live.maximumSubscribers else {
+                    ingest.metrics.liveRefused()
+                    throw HTTPError(.serviceUnavailable, message: "\(ingest.live.maximumSubscribers) live subscribers are connected, the most this server takes")
+                }
+                return .upgrade([:])
             case .failure(let message): throw HTTPError(.badRequest, message: message.text)
             }
         }, onUpgrade: { inbound, outbound, context in
             guard case .success(let filter) = liveFilter(context.request.uri.query) else { return }
-            let subscriber = ingest.live.subscribe(filter)
+            // Admitted by `shouldUpgrade`, unless others took the last places since.
+            guard let subscriber = ingest.live.subscribe(filter) else {
+                ingest.metrics.liveRefused()
+                return
+            }
             defer { ingest.live.unsubscribe(subscriber) }
             // Subscribed before the latest positions are read: a batch committed in between is
             // in the mailbox too (sent again, never lost).

@@ -13,6 +13,7 @@ public final class TrackingMetrics: Sendable {
         var commits = 0
         var commitFailures = 0
         var retentionFailures = 0
+        var liveRefused = 0
         var committedRows = 0
         var commitSeconds = 0.0
         var settles = 0
@@ -48,6 +49,7 @@ public final class TrackingMetrics: Sendable {
     func refusedUnknownDevice() { counters.withLock { $0.refusedUnknownDevices += 1 } }
     func commitFailed() { counters.withLock { $0.commitFailures += 1 } }
     func retentionFailed() { counters.withLock { $0.retentionFailures += 1 } }
+    func liveRefused() { counters.withLock { $0.liveRefused += 1 } }
     func settleFailed() { counters.withLock { $0.settleFailures += 1 } }
     func settled(rows: Int, seconds: Double) {
         counters.withLock { c in
@@ -103,6 +105,8 @@ public final class TrackingMetrics: Sendable {
         metric("tracking_commit_failures_total", "counter", "Group commits the store refused.", [("", "\(c.commitFailures)")])
         metric("tracking_retention_failures_total", "counter", "Retention passes the store refused (tried again at the next).",
                [("", "\(c.retentionFailures)")])
+        metric("tracking_live_refused_total", "counter", "Live subscribers refused: as many as the server takes were connected.",
+               [("", "\(c.liveRefused)")])
         metric("tracking_commit_seconds_total", "counter", "Time spent in successful commits.", [("", "\(c.commitSeconds)")])
         metric("tracking_settles_total", "counter", "Store upkeep transactions between batches (SQLite: moves of fixes).", [("", "\(c.settles)")])
         metric("tracking_settled_rows_total", "counter", "Rows those transactions wrote or deleted.", [("", "\(c.settledRows)")])

@@ -17,10 +17,10 @@ import TrackingProtocols
 
     /// Only the latest undelivered fix per device is kept, never an older one after a newer, and
     /// no more devices than the mailbox's bound.
-    @Test func mailbox_keepsLatestPerDevice_neverBackwards_bounded() {
+    @Test func mailbox_keepsLatestPerDevice_neverBackwards_bounded() throws {
         let fanOut = LiveFanOut(maximumDevicesPerSubscriber: 3)
-        let subscriber = fanOut.subscribe(.devices(["a", "b", "c", "d"]))
-        let boxed = fanOut.subscribe(.box(try! BoundingBox(south: 0, west: 0, north: 10, east: 10)))
+        let subscriber = try #require(fanOut.subscribe(.devices(["a", "b", "c", "d"])))
+        let boxed = try #require(fanOut.subscribe(.box(try! BoundingBox(south: 0, west: 0, north: 10, east: 10))))
         fanOut.publish([Self.stored("a", 1), Self.stored("a", 3), Self.stored("a", 2), Self.stored("b", 1), Self.stored("x", 1, latitude: 20)])
         fanOut.publish([Self.stored("a", 2)]) // out of order: stored, never pushed
         #expect(subscriber.take().map { "\($0.fix.device)@\($0.fix.fixTime / 1000)" } == ["a@3", "b@1"])
@@ -33,6 +33,21 @@ import TrackingProtocols
         fanOut.unsubscribe(subscriber)
         fanOut.unsubscribe(boxed)
         #expect(fanOut.subscriberCount == 0)
+    }
+
+    /// No more than `maximumSubscribers` at once: one more is refused, and admitted again once
+    /// one leaves; the default is half the process's open-file limit.
+    @Test func subscribers_boundedByTheMaximum() throws {
+        let fanOut = LiveFanOut(maximumSubscribers: 2)
+        let first = try #require(fanOut.subscribe(.devices(["a"])))
+        _ = try #require(fanOut.subscribe(.devices(["b"])))
+        #expect(fanOut.subscribe(.devices(["c"])) == nil)
+        #expect(fanOut.subscriberCount == 2)
+        fanOut.unsubscribe(first)
+        #expect(fanOut.subscribe(.devices(["c"])) != nil)
+        var limit = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        #expect(LiveFanOut().maximumSubscribers == (limit.rlim_cur == rlim_t.max ? 1 << 20 : max(16, Int(limit.rlim_cur) / 2)))
     }
 
     /// A `/live` message built from features encoded once per fix is, byte for byte, the
