@@ -15,10 +15,18 @@ public import GeoBase
 
     /// A column holding a copy of `elements`.
     package init(_ elements: some Collection<Element>) {
-        let buffer = ColumnBuffer(elements)
+        self.init(count: elements.count) { _ = $0.initialize(fromContentsOf: elements) }
+    }
+
+    /// A column of `count` elements that `body` writes, every one of them, into memory the
+    /// column owns (a file's bytes read straight in).
+    /// - Throws: what `body` throws; the memory is then freed.
+    package init(count: Int, initializingWith body: (UnsafeMutableBufferPointer<Element>) throws -> Void) rethrows {
+        let buffer = ColumnBuffer<Element>(count: count)
+        try body(buffer.elements)
         owner = buffer
         base = UnsafePointer(buffer.elements.baseAddress)
-        count = buffer.elements.count
+        self.count = count
     }
 
     /// A column over `count` elements at `address` inside `bytes`, kept alive by `bytes`.
@@ -59,10 +67,9 @@ extension GraphColumn: Equatable where Element: Equatable {
 @usableFromInline final class ColumnBuffer<Element: BitwiseCopyable> {
     let elements: UnsafeMutableBufferPointer<Element>
 
-    init(_ source: some Collection<Element>) {
-        elements = .allocate(capacity: source.count)
-        _ = elements.initialize(fromContentsOf: source)
-    }
+    /// `count` elements' memory, to be initialized by the column (its elements are bitwise
+    /// copyable, so nothing needs deinitializing).
+    init(count: Int) { elements = .allocate(capacity: count) }
 
     deinit { elements.deallocate() }
 }

@@ -99,11 +99,12 @@ extension PayloadSource {
         guard count <= UInt64(remaining) / UInt64(MemoryLayout<T>.stride) else { throw fail(what) }
         return Int(count)
     }
-    /// A column: its element count, then its elements, each column read straight into its
-    /// array; one larger than 64 MiB is read in 64 MiB pieces, so memory follows what the file
-    /// holds, not what a damaged count claims.
+    /// A column: its element count, then its elements, read straight into the column; one
+    /// larger than 64 MiB is read in 64 MiB pieces (then copied into the column), so memory
+    /// follows what the file holds, not what a damaged count claims.
     mutating func column<T: BitwiseCopyable>(_ type: T.Type, _ what: String) throws -> GraphColumn<T> {
         let n = try columnCount(T.self, what), piece = max(1, (1 << 26) / MemoryLayout<T>.stride)
+        if n <= piece { return try GraphColumn(count: n) { try copy(into: UnsafeMutableRawBufferPointer($0), what) } }
         var result = ContiguousArray<T>()
         while result.count < n {
             let k = min(piece, n - result.count)
@@ -127,12 +128,7 @@ private struct BufferPayload: PayloadSource {
 
     mutating func column<T: BitwiseCopyable>(_ type: T.Type, _ what: String) throws -> GraphColumn<T> {
         let n = try columnCount(T.self, what)
-        guard let stable else {
-            return try GraphColumn([T](unsafeUninitializedCapacity: n) { buffer, initialized in
-                try copy(into: UnsafeMutableRawBufferPointer(buffer), what)
-                initialized = n
-            })
-        }
+        guard let stable else { return try GraphColumn(count: n) { try copy(into: UnsafeMutableRawBufferPointer($0), what) } }
         // The payload starts 8-byte aligned in the file (after the 24-byte header) and columns
         // are 8-byte aligned in it, so every element is aligned in place.
         let column = GraphColumn<T>(stable, at: base.baseAddress.map { $0 + offset }, count: n)
@@ -246,8 +242,8 @@ extension RoadGraph {
 
     /// Reads a graph file from `source` and decodes it. A regular file is mapped and its
     /// columns used in place (`ByteSource.mapRemaining()`, `GraphColumn`); other sources have
-    /// each column read straight into its array and the CRC-32 taken on the way: the header first, then no more than the size it
-    /// announces, so a stream that is no graph (`/dev/zero`, a FIFO) is refused after 24 bytes.
+    /// each column read straight into it and the CRC-32 taken on the way: the header first,
+    /// then no more than the size it announces, so a stream that is no graph (`/dev/zero`, a FIFO) is refused after 24 bytes.
     /// Errors are those of `init(serialized:)` for the same bytes: a damaged payload is a
     /// checksum mismatch even where it also breaks the structure, a short one is truncated.
     /// (Reading the file into one buffer and copying the columns out of it faulted in and copied
