@@ -32,7 +32,13 @@ public struct BlueZMock: Sendable {
                 executable: "timeout", arguments: ["--kill-after=5", "300", dbusDaemon.path, "--session", "--nofork", "--address=\(address)"],
                 standardOutput: .nullDevice, standardError: .nullDevice, newProcessGroup: true))
             defer { _ = daemon.kill() }
-            for _ in 0..<300 where !FileManager.default.fileExists(atPath: socket) { try await Task.sleep(for: .milliseconds(20)) }
+            // dbus-daemon creates its socket file before it listens on it: wait until the bus
+            // takes a connection (a scanner started in between was refused).
+            for _ in 0..<300 {
+                let connect = ["-c", "import dbus, sys; dbus.bus.BusConnection(sys.argv[1])", address]
+                if FileManager.default.fileExists(atPath: socket), (try? await GeoProcess.run(python, connect))?.status == 0 { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
             var mock: ChildProcess?
             if withBlueZ {
                 mock = try ChildProcess.spawn(.init(
