@@ -133,7 +133,7 @@ extension MatchingSession {
                 let limit = transitionLimit(fromTime: origin.time, radius: origin.radius, toTime: step.time, radius: step.radius, greatCircle: gc)
                 targets.removeAll(keepingCapacity: true)
                 targets.append(cand.position)
-                route(from: origin.position, limit: limit)
+                route(from: origin.position, to: TargetArea(center: cand.coordinate, radius: 0), limit: limit)
                 let (path, turnsMidEdge) = search.path(to: 0, targetEdge: cand.position.edge)
                 if !path.isEmpty {
                     appendPath(path, from: origin.position.fraction, to: cand.position.fraction, turnsMidEdge: turnsMidEdge,

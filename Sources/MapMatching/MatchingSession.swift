@@ -286,6 +286,7 @@ public struct MatchingSession: Sendable {
         targets.removeAll(keepingCapacity: true)
         for cand in step.candidates { targets.append(cand.position) }
         let limit = transitionLimit(fromTime: prev.time, radius: prev.radius, toTime: step.time, radius: step.radius, greatCircle: gc)
+        let area = TargetArea(center: step.coordinate, radius: step.candidates.reduce(0) { max($0, $1.distance) })
         // A live state with no Viterbi chain is routed on while it is within the beam.
         for j in 0..<prev.candidates.count where prev.scores[j] > -.infinity || (tracking && prev.liveScores[j] >= -p.beamWidth) {
             let base = prev.scores[j], liveBase = tracking ? prev.liveScores[j] : -.infinity
@@ -293,7 +294,7 @@ public struct MatchingSession: Sendable {
             // route that long (|route − great circle| smallest) cannot beat what an earlier
             // source gave it, in either recursion: the answer is the same, the search shorter.
             // (The estimate inverts the exponential: |route − gc| ≥ β (gap − ln β).)
-            route(from: prev.candidates[j].position, limit: limit, isSettled: { k, metres in
+            route(from: prev.candidates[j].position, to: area, limit: limit, isSettled: { k, metres in
                 let t = logTransition(max(metres, gc))
                 return base + t <= scores[k] && liveBase + t <= live[k]
             }, settledBeyond: { k in
@@ -324,7 +325,7 @@ public struct MatchingSession: Sendable {
                 // long cannot give more than it already has, in either recursion, is left alone
                 // (this search spans all the time since the chain left the road; searching on
                 // for every target made the matching 6 % slower on the dev Kubička drives).
-                route(from: origin.position, limit: limit, isSettled: { k, metres in
+                route(from: origin.position, to: area, limit: limit, isSettled: { k, metres in
                     let t = logExit + p.logTransition(route: max(metres, gcOrigin), greatCircle: gcOrigin, sigma: sigma)
                     return off + t <= scores[k] && liveOff + t <= live[k]
                 }, settledBeyond: { k in
@@ -384,21 +385,21 @@ public struct MatchingSession: Sendable {
         return true
     }
 
-    /// Runs the transition search from `source` to the current `targets`, every target to
-    /// its shortest route within `limit`.
-    mutating func route(from source: EdgePosition, limit: Double) {
-        route(from: source, limit: limit, isSettled: { _, _ in false }, settledBeyond: { _ in .infinity })
+    /// Runs the transition search from `source` to the current `targets` (all within `area`),
+    /// every target to its shortest route within `limit`.
+    mutating func route(from source: EdgePosition, to area: TargetArea, limit: Double) {
+        route(from: source, to: area, limit: limit, isSettled: { _, _ in false }, settledBeyond: { _ in .infinity })
     }
 
-    /// Runs the transition search from `source` to the current `targets`, leaving alone the
-    /// targets `isSettled` gives up (see `TransitionSearch.run`).
-    mutating func route(from source: EdgePosition, limit: Double,
+    /// Runs the transition search from `source` to the current `targets` (all within `area`),
+    /// leaving alone the targets `isSettled` gives up (see `TransitionSearch.run`).
+    mutating func route(from source: EdgePosition, to area: TargetArea, limit: Double,
                         isSettled: (_ k: Int, _ metres: Double) -> Bool, settledBeyond: (_ k: Int) -> Double) {
         let p = matcher.parameters
         // The graph and rules are passed in place, not through local copies (which retained
         // and released the graph's ~30 columns per search).
         targets.withUnsafeBufferPointer { buffer in
-            search.run(graph: matcher.graph, rules: matcher.rules, from: source, to: buffer, limit: limit,
+            search.run(graph: matcher.graph, rules: matcher.rules, from: source, to: buffer, within: area, limit: limit,
                        uTurnPenalty: p.uTurnPenalty.meters, backwardTolerance: p.backwardTolerance.meters,
                        isSettled: isSettled, settledBeyond: settledBeyond)
         }
