@@ -14,7 +14,7 @@ import Platform
 /// it) and nothing else: `Geo.runAsMain` prints its one line on standard error, never with usage
 /// text, naming the command that ran (``line(command:)``), and the process exits with `status`
 /// (sysexits.h: 64 EX_USAGE, 65 EX_DATAERR, 66 EX_NOINPUT, 69 EX_UNAVAILABLE, 73 EX_CANTCREAT).
-struct CommandLineFileError: Error {
+struct CommandLineFileError: Error, CustomStringConvertible {
     /// Who the line speaks for: `geo` itself (`geo: no such file: x.gpx`), or a command
     /// (`geo route: city.graph: …`) — the one that ran unless another is named.
     enum Teller: Equatable { case tool, command(String?) }
@@ -36,12 +36,16 @@ struct CommandLineFileError: Error {
     }
 
     /// The line on standard error when `command` ("tiles build") ran.
-    func line(command: String) -> String {
+    func line(command: String?) -> String {
         switch teller {
         case .tool: "geo: \(message)"
-        case .command(let named): "geo \(named ?? command): \(message)"
+        case .command(let named): "geo\((named ?? command).map { " " + $0 } ?? ""): \(message)"
         }
     }
+
+    /// The line, for a failure told inside another (a note): named as ``line(command:)``
+    /// names it when the failure names its command, else only `geo:`.
+    var description: String { line(command: nil) }
 
     /// The path does not exist or is a directory (66).
     static func noInput(_ what: String, _ path: String) -> Self { Self(teller: .tool, message: "\(what): \(path)", status: 66) }

@@ -32,6 +32,10 @@ import GeoTestSupport
         #expect(error.line(command: "route") == line)
         #expect(error.status == status, "\(line)")
     }
+    // Told inside another message (geo serve's note on missing fonts), a failure that names
+    // its command reads as its line.
+    #expect("\(CommandLineFileError("font NotoSans-Regular.ttf not found", status: 66, command: "serve"))" == "geo serve: font NotoSans-Regular.ttf not found")
+    #expect("\(CommandLineFileError.noInput("no such file", "x.gpx"))" == "geo: no such file: x.gpx")
 }
 
 @Test func sourceFailure_statusSaysWhoseFaultItIs() {
