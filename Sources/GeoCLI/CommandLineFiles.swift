@@ -10,14 +10,15 @@ import SystemIO
 import Platform
 
 /// A file or value named on the command line that cannot be used: missing, a directory,
-/// damaged. Commands throw it (or let ``CommandLineFiles/reading(_:command:damage:_:)`` throw
-/// it) and nothing else: `Geo.runAsMain` prints its one line on standard error, never with usage
-/// text, naming the command that ran (``line(command:)``), and the process exits with `status`
-/// (sysexits.h: 64 EX_USAGE, 65 EX_DATAERR, 66 EX_NOINPUT, 69 EX_UNAVAILABLE, 73 EX_CANTCREAT).
+/// damaged, a port taken. Commands throw it (or let ``CommandLineFiles/reading(_:command:damage:_:)``
+/// make it from a library's error) and leave it to `Geo.runAsMain`, which prints its one line on
+/// standard error, never with usage text, naming the command that ran (``line(command:)``), and
+/// exits with `status` (sysexits.h: 64 EX_USAGE, 65 EX_DATAERR, 66 EX_NOINPUT, 69
+/// EX_UNAVAILABLE, 73 EX_CANTCREAT). Usage errors with usage text stay `ValidationError`s.
 struct CommandLineFileError: Error, CustomStringConvertible {
     /// Who the line speaks for: `geo` itself (`geo: no such file: x.gpx`), or a command
     /// (`geo route: city.graph: …`) — the one that ran unless another is named.
-    enum Teller: Equatable { case tool, command(String?) }
+    enum Teller { case tool, command(String?) }
 
     var teller: Teller
     /// The rest of the line: the file or option at fault, then what is wrong with it.
