@@ -529,7 +529,7 @@ let package = Package(
         ),
         .testTarget(
             name: "geoTests",
-            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "MapRenderer", "TileArchives", "ZlibCompression", "TraceFiles", "DemoTour", "NMEACodec", "Routing", "OSMImport"],
+            dependencies: ["GeoBase", "geo", "GeoCLI", "GeoCore", "GPXCodec", "GeoTestSupport", "SystemIO", "MapData", "MapRenderer", "TileArchives", "ZlibCompression", "TraceFiles", "DemoTour", "NMEACodec", "Routing", "OSMImport", "Positioning", "RoadNetwork"],
             swiftSettings: strictSettings
         ),
     ]

@@ -69,13 +69,7 @@ struct BeaconsCommand: AsyncParsableCommand {
     /// Ranges a recorded file on its own times.
     private func replay(_ path: String, _ ranger: BeaconRanger) throws {
         var ranger = ranger
-        try CommandLineFiles.checkInput(path)
-        let sightings: [BeaconSighting]
-        do {
-            sightings = try BeaconReplayScanner(path: path).recorded
-        } catch let error as MonitoringError {
-            throw CommandLineFileError.damaged("beacons", path, error)
-        }
+        let sightings = try CommandLineFiles.reading(path, damage: { $0 is MonitoringError }) { try BeaconReplayScanner(path: path).recorded }
         ranger.replay(sightings, interval: .seconds(interval)) { tick, beacons in standardOutput.line(RangedBeacon.report(beacons, at: tick)) }
     }
 

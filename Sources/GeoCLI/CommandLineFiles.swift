@@ -9,53 +9,87 @@ import RoadNetwork
 import SystemIO
 import Platform
 
-/// A file named on the command line that is missing, a directory, or damaged: printed as its
-/// one line on standard error (`geo: no such file: x.gpx`), never with usage text, and the
-/// process exits with `status` (sysexits.h: 66 EX_NOINPUT, 65 EX_DATAERR).
+/// A file or value named on the command line that cannot be used: missing, a directory,
+/// damaged, a port taken. Commands throw it (or let ``CommandLineFiles/reading(_:command:damage:_:)``
+/// make it from a library's error) and leave it to `Geo.runAsMain`, which prints its one line on
+/// standard error, never with usage text, naming the command that ran (``line(command:)``), and
+/// exits with `status` (sysexits.h: 64 EX_USAGE, 65 EX_DATAERR, 66 EX_NOINPUT, 69
+/// EX_UNAVAILABLE, 73 EX_CANTCREAT). Usage errors with usage text stay `ValidationError`s.
 struct CommandLineFileError: Error, CustomStringConvertible {
-    var description: String
+    /// Who the line speaks for: `geo` itself (`geo: no such file: x.gpx`), or a command
+    /// (`geo route: city.graph: …`) — the one that ran unless another is named.
+    enum Teller { case tool, command(String?) }
+
+    var teller: Teller
+    /// The rest of the line: the file or option at fault, then what is wrong with it.
+    var message: String
     var status: Int32
 
-    /// The path does not exist or is a directory.
-    static func noInput(_ what: String, _ path: String) -> Self { Self(description: "geo: \(what): \(path)", status: 66) }
+    /// A failure of the command that ran, or of `command`, as `geo COMMAND: MESSAGE`.
+    init(_ message: String, status: Int32, command: String? = nil) {
+        self.init(teller: .command(command), message: message, status: status)
+    }
 
-    /// The file's content is truncated or malformed; `error` says where.
-    static func damaged(_ command: String, _ path: String, _ error: any Error) -> Self {
-        Self(description: "geo \(command): \(path): \(error)", status: 65)
+    private init(teller: Teller, message: String, status: Int32) {
+        self.teller = teller
+        self.message = message
+        self.status = status
+    }
+
+    /// The line on standard error when `command` ("tiles build") ran.
+    func line(command: String?) -> String {
+        switch teller {
+        case .tool: "geo: \(message)"
+        case .command(let named): "geo\((named ?? command).map { " " + $0 } ?? ""): \(message)"
+        }
+    }
+
+    /// The line, for a failure told inside another (a note): named as ``line(command:)``
+    /// names it when the failure names its command, else only `geo:`.
+    var description: String { line(command: nil) }
+
+    /// The path does not exist or is a directory (66).
+    static func noInput(_ what: String, _ path: String) -> Self { Self(teller: .tool, message: "\(what): \(path)", status: 66) }
+
+    /// The file's content is truncated or malformed; `error` says where (65).
+    static func damaged(_ path: String, _ error: any Error, command: String? = nil) -> Self { Self("\(path): \(error)", status: 65, command: command) }
+
+    /// Runs `body`, which reads the file or folder `path` (or bytes already read from it): an
+    /// error it throws that `damage` accepts (any, by default) is `path`'s damage
+    /// (``damaged(_:_:command:)``), any other passes through.
+    static func damage<Result>(of path: String, command: String? = nil, damage: (any Error) -> Bool = { _ in true },
+                               _ body: () throws -> Result) throws -> Result {
+        do { return try body() } catch let error where damage(error) { throw damaged(path, error, command: command) }
     }
 
     /// A `--source` URI that does not give a position source, as one line: a malformed URI or
     /// value is a usage error (64), a file it names that is damaged 65, one that cannot be
     /// read 66; `error`'s message names the URI or file.
-    static func source(_ command: String, _ error: PositioningError) -> Self {
+    static func source(_ error: PositioningError, command: String? = nil) -> Self {
         let status: Int32 = switch error.code {
         case .invalidConfiguration where error.underlying == nil: 64
         case .invalidConfiguration: 65
         case .io where error.underlying is GPXError: 65
         default: 66
         }
-        return Self(description: "geo \(command): --source: \(error)", status: status)
+        return Self("--source: \(error)", status: status, command: command)
     }
 }
 
 extension CommandLineFiles {
     /// The position source a `--source` URI names (`PositionSourceURI`), dated from now.
-    /// - Throws: `CommandLineFileError.source` naming the command and the option.
-    static func positionSource(_ uri: String, command: String, reconnect: ReconnectPolicy = ReconnectPolicy(),
+    /// - Throws: `CommandLineFileError.source`, naming `command` when given.
+    static func positionSource(_ uri: String, command: String? = nil, reconnect: ReconnectPolicy = ReconnectPolicy(),
                                onConnectionChange: @escaping @Sendable (ConnectionChange) -> Void = { _ in }) throws -> any PositionSource {
         do { return try PositionSourceURI.source(uri, startDate: Date(), reconnect: reconnect, onConnectionChange: onConnectionChange) } catch {
-            throw CommandLineFileError.source(command, error)
+            throw CommandLineFileError.source(error, command: command)
         }
     }
 
     /// The regions (geofences) of the GeoJSON or Osmosis `.poly` file at `path` (`RegionsFile`).
-    /// - Throws: `CommandLineFileError`: `checkInput`'s, or 65 naming the file when it cannot be
-    ///   read as regions.
-    static func regions(_ path: String, command: String) throws -> [(identifier: String, condition: MonitorCondition)] {
-        try checkInput(path)
-        do { return try RegionsFile.conditions(from: try FileDescriptor.readContents(of: path), name: path) } catch {
-            throw CommandLineFileError.damaged(command, path, error)
-        }
+    /// - Throws: as ``reading(_:command:damage:_:)``: any error reading it as regions is damage.
+    static func regions(_ path: String) throws -> [(identifier: String, condition: MonitorCondition)] {
+        try reading(path) { try RegionsFile.conditions(from: try FileDescriptor.readContents(of: path), name: path) }
     }
 }
 
@@ -81,6 +115,17 @@ enum CommandLineFiles {
             throw .noInput(e == ENOENT || e == ENOTDIR ? "no such file" : String(cString: strerror(e)), path)
         }
         if info.st_mode & S_IFMT == S_IFDIR { throw .noInput("a directory, not a file", path) }
+    }
+
+    /// Runs `body`, a library's read of the file `path`, after ``checkInput(_:)``: an error
+    /// `body` throws that `damage` accepts (any, by default) is the file's damage, any other
+    /// passes through — one rule for every command that reads a named file.
+    /// - Throws: `checkInput`'s; `CommandLineFileError.damaged` (65) naming `path`, and
+    ///   `command` when the line names another than the one that ran.
+    static func reading<Result>(_ path: String, command: String? = nil, damage: (any Error) -> Bool = { _ in true },
+                                _ body: () throws -> Result) throws -> Result {
+        try checkInput(path)
+        return try CommandLineFileError.damage(of: path, command: command, damage: damage, body)
     }
 
     /// The bytes of the file at `path`, the first `limit` of them at most.
@@ -126,10 +171,8 @@ enum CommandLineFiles {
     /// The road graph in the file `path` (`RoadGraph(reading:)`).
     /// - Throws: `CommandLineFileError`: missing, a directory, or damaged (one line naming the
     ///   file and where, as `geo COMMAND: PATH: …`).
-    static func graph(_ path: String, command: String) throws -> RoadGraph {
-        do { return try withSource(path) { try RoadGraph(reading: &$0) } } catch let error as RoadNetworkError {
-            throw CommandLineFileError.damaged(command, path, error)
-        }
+    static func graph(_ path: String) throws -> RoadGraph {
+        try reading(path, damage: { $0 is RoadNetworkError }) { try withSource(path) { try RoadGraph(reading: &$0) } }
     }
 
     /// Reads `path` (`-`: standard input) in chunks of up to 64 KiB.

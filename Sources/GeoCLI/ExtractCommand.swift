@@ -32,10 +32,8 @@ struct ExtractCommand: ParsableCommand {
         guard let profile = Profile.named(profile) else { throw ValidationError("unknown profile '\(self.profile)'") }
         let clock = ContinuousClock()
         let start = clock.now
-        try CommandLineFiles.checkInput(input)
-        let result: RoadGraphExtractor.Result
-        do { result = try RoadGraphExtractor.extract(from: URL(fileURLWithPath: input), profile: profile, recovering: recover) } catch let error as OSMError {
-            throw CommandLineFileError.damaged("extract", input, error)
+        let result = try CommandLineFiles.reading(input, damage: { $0 is OSMError }) {
+            try RoadGraphExtractor.extract(from: URL(fileURLWithPath: input), profile: profile, recovering: recover)
         }
         CommandLineFiles.reportDamage(result.summary.damage, command: "extract", file: input, kept: result.summary.elementCounts)
         let bytes = result.graph.serialized()

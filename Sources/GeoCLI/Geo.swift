@@ -46,12 +46,16 @@ public struct Geo: AsyncParsableCommand {
     ///
     /// Results leave through `standardOutput`: written out after the command, also when it
     /// fails (the good part first, then the error), and a failed write ends the process there.
+    /// A `CommandLineFileError` ends it with its one line, naming the command that ran, and
+    /// its status: the one place a command's failure becomes a message and an exit status.
     public static func runAsMain() async {
         StandardOutput.ignoreBrokenPipeSignal()
         // Ctrl-C or SIGTERM in the middle of a write leaves no temporary or scratch file behind.
         TemporaryFiles.removeOnTermination()
+        var ran: any ParsableCommand.Type = Geo.self
         do {
             var command = try parseAsRoot()
+            ran = type(of: command)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -61,13 +65,26 @@ public struct Geo: AsyncParsableCommand {
         } catch let error as CommandLineFileError {
             standardOutput.flush()
             endQuietlyAfterABrokenPipe(error)
-            try? FileDescriptor.standardError.writeAll(error.description + "\n")
+            try? FileDescriptor.standardError.writeAll(error.line(command: name(of: ran)) + "\n")
             exit(withError: ExitCode(error.status))
         } catch {
             standardOutput.flush()
             endQuietlyAfterABrokenPipe(error)
             exit(withError: error)
         }
+    }
+
+    /// The words naming `command` under `geo` ("tiles build"): the command a
+    /// `CommandLineFileError`'s line names unless it names another.
+    static func name(of command: any ParsableCommand.Type) -> String {
+        func path(under parent: any ParsableCommand.Type) -> [String]? {
+            for child in parent.configuration.subcommands {
+                if ObjectIdentifier(child) == ObjectIdentifier(command) { return [child._commandName] }
+                if let rest = path(under: child) { return [child._commandName] + rest }
+            }
+            return nil
+        }
+        return path(under: Geo.self)?.joined(separator: " ") ?? _commandName
     }
 
     /// A reader gone from an `-o` special file (`-o /dev/stdout | head`) ends the command as

@@ -37,9 +37,7 @@ struct GlyphsCommand: ParsableCommand {
                     index = n
                 }
                 let bytes = try CommandLineFiles.contents(path)
-                do { faces.append(try FontFace(data: bytes, index: index, name: path)) } catch {
-                    throw CommandLineFileError.damaged("glyphs build", path, error)
-                }
+                faces.append(try CommandLineFileError.damage(of: path) { try FontFace(data: bytes, index: index, name: path) })
             }
             let builder = GlyphStackBuilder(faces: faces, name: name)
             let glyphs = try builder.writeRanges(to: output)

@@ -35,9 +35,9 @@ enum MapFiles {
         do {
             return try DrawnMapData.open(path, onDamagedTile: reportingDamagedTiles(command, path))
         } catch DrawnMapDataError.notMapData {
-            throw CommandLineFileError(description: "geo \(command): --data \(path): reads .osm.pbf, .osm, .osm.gz, .pmtiles and .mbtiles files", status: 64)
+            throw CommandLineFileError("--data \(path): reads .osm.pbf, .osm, .osm.gz, .pmtiles and .mbtiles files", status: 64, command: command)
         } catch DrawnMapDataError.damaged(_, let error) {
-            throw CommandLineFileError.damaged(command, path, error)
+            throw CommandLineFileError.damaged(path, error, command: command)
         }
     }
 
@@ -46,7 +46,7 @@ enum MapFiles {
     static func worldBase() throws -> WorldBase {
         let folder = WorldBase.folder(environment: ProcessInfo.processInfo.environment)
         do { return try WorldBase(folder: folder, read: { try FileDescriptor.readContentsIfPresent(of: $0) }) } catch {
-            throw CommandLineFileError.damaged("world base", folder, error)
+            throw CommandLineFileError.damaged(folder, error, command: "world base")
         }
     }
 
@@ -79,7 +79,7 @@ enum MapFiles {
         do {
             return try NotoFonts.faces(environment: ProcessInfo.processInfo.environment, read: { try FileDescriptor.readContentsIfPresent(of: $0) })
         } catch let error as RenderError where error.code == .fontNotFound {
-            throw CommandLineFileError(description: "geo \(command): \(error.message)", status: 66)
+            throw CommandLineFileError(error.message, status: 66, command: command)
         }
     }
     #endif

@@ -64,7 +64,7 @@ struct MatchCommand: ParsableCommand {
 
     func run() throws {
         var timings = MatchTimings()
-        let roads = try CommandLineFiles.graph(graph, command: "match")
+        let roads = try CommandLineFiles.graph(graph)
         let matchMode: MapMatchMode = mode == .car ? .car : .pedestrian
         guard MapMatchMode(servedBy: roads) == matchMode else {
             throw ValidationError("\(graph): a \(roads.profileName) graph; --mode \(mode.rawValue) needs one extracted with --profile \(matchMode.profileName)")

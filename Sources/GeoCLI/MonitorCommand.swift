@@ -48,8 +48,8 @@ struct MonitorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let conditions = try CommandLineFiles.regions(regions, command: "monitor")
-        let positionSource = try CommandLineFiles.positionSource(source, command: "monitor")
+        let conditions = try CommandLineFiles.regions(regions)
+        let positionSource = try CommandLineFiles.positionSource(source)
         let monitor = try RegionMonitor(named: "geo-monitor", directory: store.map { URL(fileURLWithPath: $0, isDirectory: true) })
         for problem in monitor.recoveryProblems { Self.warn("store: \(problem); the line was dropped") }
         let ignored = try await RegionWatch.run(monitor, conditions: conditions, dwell: dwell.map { Duration.seconds($0) }, source: positionSource,

@@ -25,17 +25,12 @@ struct OSMCommand: ParsableCommand {
         var recover = false
 
         func run() throws {
-            try CommandLineFiles.checkInput(file)
-            let url = URL(fileURLWithPath: file)
             var fileFormat = OSMFileFormat.xml
             let clock = ContinuousClock()
             let start = clock.now
-            let statistics: OSMFileStatistics
-            do {
-                statistics = try OSMFileReader.statistics(url: url, options: OSMReadOptions(includesMetadata: !noMetadata, recovering: recover),
-                                                          detected: { fileFormat = $0 })
-            } catch let error as OSMError {
-                throw CommandLineFileError.damaged("osm", file, error)
+            let statistics = try CommandLineFiles.reading(file, command: "osm", damage: { $0 is OSMError }) {
+                try OSMFileReader.statistics(url: URL(fileURLWithPath: file), options: OSMReadOptions(includesMetadata: !noMetadata, recovering: recover),
+                                             detected: { fileFormat = $0 })
             }
             CommandLineFiles.reportDamage(statistics.summary.damage, command: "osm", file: file, kept: statistics.summary.elementCounts)
             let seconds = (clock.now - start).seconds

@@ -76,7 +76,7 @@ struct ServerOptions<Default: DefaultPort>: ParsableArguments {
                 CommandLineFiles.note(command, "serving \(url); Ctrl-C stops")
             }
         } catch let error as HTTPServingError where error.code == .cannotBind {
-            throw CommandLineFileError(description: "geo \(command): --port \(port): \(error.message)", status: 69)
+            throw CommandLineFileError("--port \(port): \(error.message)", status: 69, command: command)
         }
     }
 }

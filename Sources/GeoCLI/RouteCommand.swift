@@ -56,7 +56,7 @@ struct RouteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let router = Router(graph: try CommandLineFiles.graph(graph, command: "route"), smallComponentSize: smallComponentSize)
+        let router = Router(graph: try CommandLineFiles.graph(graph), smallComponentSize: smallComponentSize)
         let options = RouteOptions(metric: metric == .fastest ? .fastest : .shortest)
         if batch {
             try runBatch(router: router, options: options)

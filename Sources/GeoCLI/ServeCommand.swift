@@ -50,18 +50,15 @@ struct ServeCommand: AsyncParsableCommand {
         for path in data + styles where !path.hasSuffix("/") && (path.hasSuffix(".json") || path.contains(".pmtiles") || path.contains(".mbtiles") || path.contains(".osm")) {
             try CommandLineFiles.checkInput(path)
         }
-        let tiles: TileServer
-        do {
+        let tiles = try CommandLineFileError.damage(of: data.count == 1 ? data[0] : data.joined(separator: " ")) {
             // The access log comes in batches of whole lines, written as they are.
             let accessLog: @Sendable (String) -> Void = { try? FileDescriptor.standardError.writeAll($0) }
             // The built-in styles as `geo snapshot --style default` draws them without flags:
             // POIs (and pedestrian features) only when named.
             let builtIn = DefaultStyle.Options(hiding: [], poiClasses: [], pedestrianClasses: [])
-            tiles = try TileServer(TileServer.Options(data: data, styles: styles, builtInStyles: builtIn, fonts: fonts,
-                                                      localGlyphs: Self.localGlyphs(note: CommandLineFiles.note("serve")), cors: cors),
-                                   log: quiet ? nil : accessLog, note: CommandLineFiles.note("serve"))
-        } catch {
-            throw CommandLineFileError.damaged("serve", data.count == 1 ? data[0] : data.joined(separator: " "), error)
+            return try TileServer(TileServer.Options(data: data, styles: styles, builtInStyles: builtIn, fonts: fonts,
+                                                     localGlyphs: Self.localGlyphs(note: CommandLineFiles.note("serve")), cors: cors),
+                                  log: quiet ? nil : accessLog, note: CommandLineFiles.note("serve"))
         }
         try await server.run("serve", printsURL: true) { serving in try await tiles.run(server.bind(), serving: serving) }
     }

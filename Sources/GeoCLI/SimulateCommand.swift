@@ -59,11 +59,7 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         let polyline: [Coordinate]
         if let route {
-            try CommandLineFiles.checkInput(route)
-            let geoJSON: GeoJSON
-            do { geoJSON = try GeoJSON(data: Data(FileDescriptor.readContents(of: route))) } catch let error as GeoCoreError {
-                throw CommandLineFileError.damaged("simulate", route, error)
-            }
+            let geoJSON = try CommandLineFiles.reading(route, damage: { $0 is GeoCoreError }) { try GeoJSON(data: Data(FileDescriptor.readContents(of: route))) }
             guard let line = geoJSON.firstLineString else { throw ValidationError("\(route) holds no LineString") }
             polyline = line
         } else {

@@ -101,9 +101,7 @@ struct SnapshotCommand: ParsableCommand {
         switch map {
         case .tiles(let archive):
             let view = try MercatorViewport(center: centre, zoom: camera.zoom, orientation: camera.orientation, width: width, height: height)
-            do { index = try MapFeatureIndex(archive, visibleIn: view) } catch {
-                throw CommandLineFileError.damaged("snapshot", data.path ?? "", error)
-            }
+            index = try CommandLineFileError.damage(of: data.path ?? "") { try MapFeatureIndex(archive, visibleIn: view) }
             featureCount = index.features.count
         case .features(let features):
             index = MapFeatureIndex(features)

@@ -37,12 +37,12 @@ struct SpritesCommand: ParsableCommand {
                     throw CommandLineFileError.noInput("cannot read (\(error))", folder + "/" + path)
                 }
             }
-            let (icons, ignored) = try damaged { () throws(RenderError) in try SpriteIcon.icons(files: files) }
+            let (icons, ignored) = try CommandLineFileError.damage(of: folder) { try SpriteIcon.icons(files: files) }
             guard !icons.isEmpty else { throw CommandLineFileError.noInput("no .svg or .png icons in the folder", folder) }
             try FileDescriptor.createDirectories(FileDescriptor.directory(of: output))
             var sizes: [String] = []
             for ratio in [1, 2] {
-                let sheet = try damaged { () throws(RenderError) in try SpriteSheet(icons: icons, pixelRatio: ratio) }
+                let sheet = try CommandLineFileError.damage(of: folder) { try SpriteSheet(icons: icons, pixelRatio: ratio) }
                 let name = output + (ratio == 1 ? "" : "@\(ratio)x")
                 try AtomicFileReplacement.write(try sheet.indexJSON(), to: name + ".json")
                 try AtomicFileReplacement.write(try PNG.encode(sheet.image), to: name + ".png")
@@ -50,11 +50,6 @@ struct SpritesCommand: ParsableCommand {
             }
             standardOutput.line("geo sprites: packed \(icons.count) icon\(icons.count == 1 ? "" : "s") into \(sizes.joined(separator: " and "))"
                                   + (ignored.isEmpty ? "" : "; not icons, left out: \(ignored.joined(separator: ", "))"))
-        }
-
-        /// `body`'s error as a damaged input of the folder (exit status 65).
-        private func damaged<T>(_ body: () throws(RenderError) -> T) throws(CommandLineFileError) -> T {
-            do { return try body() } catch { throw CommandLineFileError.damaged("sprites build", folder, error) }
         }
     }
 }

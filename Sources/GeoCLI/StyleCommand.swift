@@ -23,7 +23,7 @@ struct StyleCommand: ParsableCommand {
         var file: String
 
         func run() throws {
-            let style = try StyleFiles.read(file, command: "style validate")
+            let style = try StyleFiles.read(file)
             for d in style.diagnostics { standardOutput.line(d.recovery.map { "\(d) (\($0))" } ?? d.description) }
             if !style.diagnostics.isEmpty { throw ExitCode.failure }
         }
@@ -42,11 +42,7 @@ struct StyleCommand: ParsableCommand {
 
         func run() throws {
             let bytes = try CommandLineFiles.contents(file)
-            do {
-                standardOutput.line(try ExpressionTestFixture.run(Data(bytes)))
-            } catch {
-                throw CommandLineFileError.damaged("style expression", file, error)
-            }
+            standardOutput.line(try CommandLineFileError.damage(of: file) { try ExpressionTestFixture.run(Data(bytes)) })
         }
     }
 }
@@ -75,13 +71,10 @@ extension StyleCommand {
 /// Style documents named on the command line.
 enum StyleFiles {
     /// The decoded style at `path`, read up to ``StyleDocument/maximumSize`` bytes.
-    /// - Throws: `CommandLineFileError` (66) for a missing file, (65) for one that is not a v8 style.
-    static func read(_ path: String, command: String) throws(CommandLineFileError) -> StyleDocument {
+    /// - Throws: `CommandLineFileError` (66) for a missing file, (65) for one that is not a v8
+    ///   style, naming `command` ("snapshot --style") when given, else the command that ran.
+    static func read(_ path: String, command: String? = nil) throws -> StyleDocument {
         let bytes = try CommandLineFiles.contents(path, limit: StyleDocument.maximumSize + 1)
-        do {
-            return try StyleDocument(data: Data(bytes))
-        } catch {
-            throw .damaged(command, path, error)
-        }
+        return try CommandLineFileError.damage(of: path, command: command) { try StyleDocument(data: Data(bytes)) }
     }
 }

@@ -52,20 +52,14 @@ struct TilesCommand: ParsableCommand {
         func run() throws {
             let clock = ContinuousClock()
             let start = clock.now
-            try CommandLineFiles.checkInput(input)
             var err = StandardError()
             let options = TilingOptions(minZoom: minZoom, maxZoom: maxZoom,
                                         parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
-            let report: OSMTiling.Report
-            do {
-                report = try OSMTiling.build(input, to: output, options: options, temporaryDirectory: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp",
-                                             storeMemory: storeMemory << 20) { progress in
+            let report = try CommandLineFiles.reading(input, damage: { $0 is OSMError || ($0 as? MapDataError)?.code == .unsorted }) {
+                try OSMTiling.build(input, to: output, options: options, temporaryDirectory: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp",
+                                    storeMemory: storeMemory << 20) { progress in
                     for line in progress.lines(maxZoom: maxZoom, elapsed: clock.now - start) { print("geo tiles: \(line)", to: &err) }
                 }
-            } catch let error as OSMError {
-                throw CommandLineFileError.damaged("tiles build", input, error)
-            } catch let error as MapDataError where error.code == .unsorted {
-                throw CommandLineFileError.damaged("tiles build", input, error)
             }
             print(String(format: "geo tiles: wrote %@: %d tiles in %.2f s", output, report.tiles, (clock.now - start).seconds), to: &err)
             print("geo tiles: dropped for size below zoom \(maxZoom): \(report.drops.summary)", to: &err)
@@ -128,7 +122,7 @@ struct TilesRenderCommand: ParsableCommand {
         } catch DrawnMapDataError.notMapData {
             throw ValidationError("\(input): geo tiles render reads .pmtiles, .mbtiles, .osm.pbf, .osm and .osm.gz files")
         } catch DrawnMapDataError.damaged(_, let error) {
-            throw CommandLineFileError.damaged("tiles render", input, error)
+            throw CommandLineFileError.damaged(input, error)
         }
         var err = StandardError()
         do {
@@ -156,9 +150,9 @@ struct TilesRenderCommand: ParsableCommand {
             case .tooManyTiles:
                 throw ValidationError("--zoom \(zoom) over \(input) is more than --max-tiles \(maxTiles) tiles; narrow the zooms or raise --max-tiles")
             case .cannotCreateFolder:
-                throw CommandLineFileError(description: "geo tiles render: -o \(output): \(error.message) (-o names the folder the tiles go into)", status: 73)
-            case .nothingToDraw: throw CommandLineFileError(description: "geo tiles render: \(input): \(error.message)", status: 65)
-            default: throw CommandLineFileError(description: "geo tiles render: \(error.message)", status: 65)
+                throw CommandLineFileError("-o \(output): \(error.message) (-o names the folder the tiles go into)", status: 73)
+            case .nothingToDraw: throw CommandLineFileError("\(input): \(error.message)", status: 65)
+            default: throw CommandLineFileError(error.message, status: 65)
             }
         }
     }

@@ -76,13 +76,13 @@ struct TrackCommand: AsyncParsableCommand {
 
     func run() async throws {
         let reconnect = ReconnectPolicy(maximumRetries: retry, connectTimeout: .seconds(timeout))
-        let positionSource = try CommandLineFiles.positionSource(source, command: "track", reconnect: reconnect) { change in
+        let positionSource = try CommandLineFiles.positionSource(source, reconnect: reconnect) { change in
             // The retry limit is --retry's: named after it.
             var line = change.description(under: reconnect)
             if case .failing = change, reconnect.maximumRetries != nil { line += " (--retry)" }
             Self.warn(line)
         }
-        let graph = match.map { path in { try CommandLineFiles.graph(path, command: "track") } }
+        let graph = match.map { path in { try CommandLineFiles.graph(path) } }
         let run = LiveTrack(preset: preset, count: count, duration: duration, matchGraph: graph, visits: visits, logDirectory: log)
         let out = standardOutput
         let failed: Bool

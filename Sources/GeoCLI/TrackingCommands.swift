@@ -69,14 +69,10 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         let settings = devices.map(DeviceSettings.init(spec:))
         let store = try await PositionStores.open(postgresURL: postgres, sqlitePath: db)
         let fenceOptions = try fences.map { path in
-            FenceOptions(fences: try CommandLineFiles.regions(path, command: "serve-tracking"), dwell: .milliseconds(Int64((dwell * 1000).rounded())),
+            FenceOptions(fences: try CommandLineFiles.regions(path), dwell: .milliseconds(Int64((dwell * 1000).rounded())),
                          webhook: webhook)
         }
-        var matcher: MapMatcher? = nil
-        if let roads {
-            try CommandLineFiles.checkInput(roads)
-            do { matcher = try TrackRoads.matcher(osmFile: roads) } catch { throw CommandLineFileError.damaged("serve-tracking", roads, error) }
-        }
+        let matcher = try roads.map { roads in try CommandLineFiles.reading(roads) { try TrackRoads.matcher(osmFile: roads) } }
         let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings, fences: fenceOptions,
                                               matcher: matcher)
         try await server.run("serve-tracking", printsURL: true) { serving in
