@@ -58,11 +58,15 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --fences: POST each batch of events as JSON to this URL, retried with backoff; a dead receiver never slows ingest.", valueName: "http://HOST:PORT/PATH"))
     var webhook: String?
 
+    @Option(help: ArgumentHelp("The least milliseconds between two /live messages to one subscriber, 0…1000 (default 20); its fixes meanwhile join one message.", valueName: "MS"))
+    var liveInterval: Int?
+
     func validate() throws {
         if let teltonikaPort { try OptionRanges.port.check(teltonikaPort, option: "--teltonika-port") }
         try OptionRanges.retentionDays.check(retentionDays, option: "--retention-days")
         try OptionRanges.dwell.check(dwell, option: "--dwell")
         if webhook != nil, fences == nil { throw ValidationError("--webhook needs --fences") }
+        if let liveInterval, !(0...1000).contains(liveInterval) { throw ValidationError("--live-interval: 0…1000 ms, got \(liveInterval)") }
     }
 
     func run() async throws {
@@ -78,7 +82,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
             do { matcher = try TrackRoads.matcher(osmFile: roads) } catch { throw CommandLineFileError.damaged("serve-tracking", roads, error) }
         }
         let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings, fences: fenceOptions,
-                                              matcher: matcher)
+                                              matcher: matcher, liveInterval: liveInterval.map { Duration.milliseconds($0) } ?? LiveFanOut.defaultInterval)
         try await server.run("serve-tracking", printsURL: true) { serving in
             // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.
             try await TrackingRoutes.run(server.bind(hostNames: hostNames), ingest: ingest, teltonikaPort: teltonikaPort, retentionDays: retentionDays,

@@ -8,8 +8,9 @@ import TrackingProtocols
 @testable import TrackingServer
 
 /// Live fan-out: the mailbox's rules, and `/live` end to end with a client that reads and one
-/// that never does.
-@Suite struct LiveFanOutTests {
+/// that never does. Serialized: one test lowers the process's open-file limit, which another
+/// reads.
+@Suite(.serialized) struct LiveFanOutTests {
     static func stored(_ device: String, _ seconds: Int64, latitude: Double = 1, longitude: Double = 2) -> StoredFix {
         StoredFix(device: device, fixTime: seconds * 1000, payloadHash: seconds, latitude: latitude, longitude: longitude,
                   receivedAt: seconds * 1000, source: "osmand")
@@ -19,35 +20,85 @@ import TrackingProtocols
     /// no more devices than the mailbox's bound.
     @Test func mailbox_keepsLatestPerDevice_neverBackwards_bounded() throws {
         let fanOut = LiveFanOut(maximumDevicesPerSubscriber: 3)
-        let subscriber = try #require(fanOut.subscribe(.devices(["a", "b", "c", "d"])))
-        let boxed = try #require(fanOut.subscribe(.box(try! BoundingBox(south: 0, west: 0, north: 10, east: 10))))
+        let subscriber = try #require(fanOut.subscribe(.devices(["a", "b", "c", "d"])) { _ in })
+        let boxed = try #require(fanOut.subscribe(.box(try! BoundingBox(south: 0, west: 0, north: 10, east: 10))) { _ in })
         fanOut.publish([Self.stored("a", 1), Self.stored("a", 3), Self.stored("a", 2), Self.stored("b", 1), Self.stored("x", 1, latitude: 20)])
         fanOut.publish([Self.stored("a", 2)]) // out of order: stored, never pushed
-        #expect(subscriber.take().map { "\($0.fix.device)@\($0.fix.fixTime / 1000)" } == ["a@3", "b@1"])
+        #expect(subscriber.take().fixes.map { "\($0.fix.device)@\($0.fix.fixTime / 1000)" } == ["a@3", "b@1"])
         fanOut.publish([Self.stored("c", 5), Self.stored("d", 5), Self.stored("a", 4), Self.stored("b", 6)])
         #expect(subscriber.pending == 3) // a, b and c or d: 3 devices at most
-        #expect(subscriber.take().count == 3)
+        #expect(subscriber.take().fixes.count == 3)
         // x is outside the box; the box's mailbox (also 3 devices at most) keeps a, b and one of c, d.
-        let inBox = boxed.take().map(\.fix.device)
+        let inBox = boxed.take().fixes.map(\.fix.device)
         #expect(inBox.count == 3 && inBox.starts(with: ["a", "b"]) && !inBox.contains("x"))
         fanOut.unsubscribe(subscriber)
         fanOut.unsubscribe(boxed)
         #expect(fanOut.subscriberCount == 0)
     }
 
+    /// A subscriber following 100 devices is told once that a delivery is due, however many
+    /// batches come before it takes (50 batches of its 100 devices: 5,000 fixes), and then takes
+    /// one message's worth: every device once, at its last fix; the next fix makes a delivery
+    /// due again. Fence events join the same due delivery.
+    @Test func subscriber_oneDeliveryDue_holdsEveryDeviceAtItsLatest() throws {
+        let fanOut = LiveFanOut()
+        let calls = Calls()
+        let names = (0..<100).map { "d\($0)" }
+        let subscriber = try #require(fanOut.subscribe(.devices(Set(names))) { _ in calls.count.add(1, ordering: .relaxed) })
+        for batch in 1...50 { fanOut.publish(names.map { Self.stored($0, Int64(batch)) }) }
+        fanOut.publish(events: [FenceEvent(device: "d3", fence: "f", kind: .enter, time: 50_000, latitude: 1, longitude: 2)])
+        #expect(calls.count.load(ordering: .relaxed) == 1)
+        let (fixes, events) = subscriber.take()
+        #expect(fixes.map(\.fix.device) == names.sorted())
+        #expect(fixes.allSatisfy { $0.fix.fixTime == 50_000 })
+        #expect(events.map(\.device) == ["d3"])
+        #expect(subscriber.pending == 0)
+        fanOut.publish([Self.stored("d0", 51)])
+        #expect(calls.count.load(ordering: .relaxed) == 2)
+        #expect(subscriber.take().fixes.map(\.fix.fixTime) == [51_000])
+    }
+
     /// No more than `maximumSubscribers` at once: one more is refused, and admitted again once
     /// one leaves; the default is half the process's open-file limit.
     @Test func subscribers_boundedByTheMaximum() throws {
         let fanOut = LiveFanOut(maximumSubscribers: 2)
-        let first = try #require(fanOut.subscribe(.devices(["a"])))
-        _ = try #require(fanOut.subscribe(.devices(["b"])))
-        #expect(fanOut.subscribe(.devices(["c"])) == nil)
+        let first = try #require(fanOut.subscribe(.devices(["a"])) { _ in })
+        _ = try #require(fanOut.subscribe(.devices(["b"])) { _ in })
+        #expect(fanOut.subscribe(.devices(["c"])) { _ in } == nil)
         #expect(fanOut.subscriberCount == 2)
         fanOut.unsubscribe(first)
-        #expect(fanOut.subscribe(.devices(["c"])) != nil)
+        #expect(fanOut.subscribe(.devices(["c"])) { _ in } != nil)
         var limit = rlimit()
         #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
         #expect(LiveFanOut().maximumSubscribers == (limit.rlim_cur == rlim_t.max ? 1 << 20 : max(16, Int(limit.rlim_cur) / 2)))
+    }
+
+    /// A server raises its soft open-file limit to the hard one when it starts (as nginx's
+    /// `worker_rlimit_nofile` and systemd do) and admits half of it as `/live` subscribers: the
+    /// soft limit is lowered by one first so that the raise shows, and read back from the
+    /// kernel's own report (/proc/self/limits) where there is one. (Other tests start servers at
+    /// the same time, so one of them may have raised it again before this one.)
+    @Test func start_raisesTheSoftOpenFileLimitToTheHardOne() async throws {
+        var limit = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        try #require(limit.rlim_max != rlim_t.max && limit.rlim_max > 64, "no finite hard open-file limit to raise to")
+        limit.rlim_cur = limit.rlim_max - 1
+        #expect(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        let hard = Int(limit.rlim_max)
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+        defer { ingest.stop() }
+        #expect(ingest.openFiles.after == hard && OpenFileLimit.current.soft == hard)
+        #expect(ingest.live.maximumSubscribers == hard / 2)
+        let before = ingest.openFiles.before
+        #expect(before == hard - 1 || before == hard)
+        let raised = before == hard ? "" : "; \(hard - 1) before the server raised it"
+        #expect(TrackingRoutes.openFilesNote(ingest) == "open files: at most \(hard) (soft RLIMIT_NOFILE; hard \(hard)\(raised)); /live: at most \(hard / 2) subscribers")
+        if let limits = try? String(contentsOfFile: "/proc/self/limits", encoding: .utf8) {
+            let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+            #expect(line.split(separator: " ").dropFirst(3).prefix(2).map(String.init) == ["\(hard)", "\(hard)"], "\(line)")
+        }
     }
 
     /// A `/live` message built from features encoded once per fix is, byte for byte, the
@@ -155,4 +206,9 @@ import TrackingProtocols
         }
         ingest.stop()
     }
+}
+
+/// How many times a subscriber's `whenDue` was called.
+private final class Calls: Sendable {
+    let count = Atomic<Int>(0)
 }
