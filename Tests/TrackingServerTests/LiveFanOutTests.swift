@@ -137,6 +137,85 @@ import TrackingProtocols
         }
     }
 
+    struct ConnectionClosed: Error {}
+
+    /// Reads a WebSocket handshake's reply (it must be 101) and returns the bytes after it.
+    static func upgraded(_ socket: FileDescriptor) throws -> [UInt8] {
+        var limit = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(socket.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let end = reply.indices.dropLast(3).first(where: { reply[$0..<$0 + 4].elementsEqual("\r\n\r\n".utf8) }) {
+                #expect(String(decoding: reply[..<end], as: UTF8.self).hasPrefix("HTTP/1.1 101"))
+                return Array(reply[(end + 4)...])
+            }
+            let n = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
+            guard n > 0 else { throw ConnectionClosed() }
+            reply += chunk[0..<n]
+        }
+    }
+
+    /// The payload of the next text frame the server sent (RFC 6455 §5.2: a server's frames are
+    /// not masked; a length of 126 or 127 is followed by 2 or 8 bytes of it), skipping control
+    /// frames; `buffered` holds what was read past it.
+    static func textFrame(_ socket: FileDescriptor, _ buffered: inout [UInt8]) throws -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        func fill(_ count: Int) throws {
+            while buffered.count < count {
+                let n = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
+                guard n > 0 else { throw ConnectionClosed() }
+                buffered += chunk[0..<n]
+            }
+        }
+        while true {
+            try fill(2)
+            var length = Int(buffered[1] & 0x7F), header = 2
+            if length == 126 {
+                try fill(4)
+                (length, header) = (Int(buffered[2]) << 8 | Int(buffered[3]), 4)
+            } else if length == 127 {
+                try fill(10)
+                (length, header) = (buffered[2..<10].reduce(0) { $0 << 8 | Int($1) }, 10)
+            }
+            try fill(header + length)
+            let (first, payload) = (buffered[0], Array(buffered[header..<header + length]))
+            buffered.removeFirst(header + length)
+            if first & 0x0F == 0x1 {
+                #expect(first & 0x80 != 0, "a fragmented message")
+                return payload
+            }
+        }
+    }
+
+    /// One committed batch of a subscriber's 100 devices reaches it as one text frame holding
+    /// all 100 — byte for byte the collection the read API writes for the fixes the store then
+    /// holds, by device name — after a first frame of their latest positions (none yet).
+    @Test(.onOwnThread) func live_oneBatchOf100Devices_isOneFrame_byteForByte() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+        let ingest = try await TrackingIngest(store: store, policy: .register)
+        let names = (0..<100).map { "d\($0)" }
+        try await TrackingServerTests.withServer(ingest) { port async throws in
+            let client = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? client.close() }
+            try client.writeAll(Self.handshake(port, "/live?devices=" + names.joined(separator: ",")))
+            var buffered = try Self.upgraded(client)
+            #expect(try Self.textFrame(client, &buffered) == TrackOutput.geoJSON([]))
+            let t = Double(Int(Date().timeIntervalSince1970) - 100)
+            let fixes = try names.enumerated().map { i, name in
+                TrackedFix(device: name, location: Location(coordinate: try Coordinate(latitude: 48 + Double(i) / 1000, longitude: 11.25),
+                                                            timestamp: Date(timeIntervalSince1970: t + Double(i) / 1000)), source: .osmAnd)
+            }
+            try await ingest.ingest(fixes, receivedAt: Date())
+            var stored: [StoredFix] = []
+            for name in names.sorted() { stored.append(try #require(try await store.latest(device: name))) }
+            let frame = try Self.textFrame(client, &buffered)
+            #expect(frame == TrackOutput.geoJSON(stored), "\(String(decoding: frame.prefix(300), as: UTF8.self))")
+        }
+        ingest.stop()
+    }
+
     /// A reading client gets the followed devices' latest positions, then each committed move;
     /// beside it a client that never reads: ingest of 60,000 fixes finishes with every fix
     /// stored, and that client's mailbox holds at most one fix per device (400), not the backlog.
