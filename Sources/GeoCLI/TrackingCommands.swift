@@ -122,11 +122,15 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Send each device's fixes as Overland batches of N (POST /overland, 1…10000 fixes a request, their times spread over the second before it) instead of one OsmAnd request per fix.", valueName: "N"))
     var overlandBatch: Int?
 
+    @Option(help: ArgumentHelp("Also run S /live WebSocket subscribers following F devices each (e.g. 1000x100) and print their fix time → delivery.", valueName: "SxF"))
+    var live: String?
+
     func validate() throws {
         guard (1...100_000).contains(devices) else { throw ValidationError("--devices: 1…100000, got \(devices)") }
         if let overlandBatch, !(1...10_000).contains(overlandBatch) { throw ValidationError("--overland-batch: 1…10000, got \(overlandBatch)") }
         guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration: (0, 86400] seconds, got \(duration)") }
         guard LoadGenerator.Options.hostAndPort(of: url) != nil else { throw ValidationError("--url: not http://HOST:PORT/: \(url)") }
+        if let live, LiveSubscribers.Options.counts(live) == nil { throw ValidationError("--live: SxF (subscribers x devices each), got \(live)") }
     }
 
     func run() async throws {
@@ -135,8 +139,14 @@ struct LoadgenRunCommand: AsyncParsableCommand {
         options.ackLog = ackLog
         options.devicePrefix = prefix
         options.overlandBatch = overlandBatch
+        let subscribers = live.flatMap(LiveSubscribers.Options.counts).map { s, f in
+            var live = LiveSubscribers.Options(host: host, port: port, subscribers: s, follow: f, devices: devices, duration: .seconds(duration + 10))
+            live.devicePrefix = prefix
+            return Task { try await LiveSubscribers(live).run() }
+        }
         let report = try await LoadGenerator(options).run()
         standardOutput.line("geo loadgen: \(report)")
+        if let subscribers { standardOutput.line("geo loadgen: \(try await subscribers.value)") }
     }
 }
 
