@@ -78,9 +78,7 @@ public struct LiveSubscribers: Sendable {
 
     /// Connects every subscriber, reads for `duration`, then closes them.
     public func run() async throws -> Report {
-        let address = try SocketAddress.makeAddressResolvingHost(options.host, port: options.port)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, options.threads))
-        let loops = Array(group.makeIterator())
+        let (address, group, loops) = try LoadGenerator.clientLoops(host: options.host, port: options.port, threads: options.threads)
         let tallies = loops.map { _ in Tally() }
         var channels: [any Channel] = []
         var total = Report()
