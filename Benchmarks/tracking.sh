@@ -26,8 +26,12 @@
 # circles) at the fix that decided it, leaving out fixes within 1 m of the fence's edge and
 # crossings inferred between two fixes (their times lie between fixes).
 # LIVE=S: S WebSocket subscribers on /live following FOLLOW (default 100) devices each during
-# the run (Benchmarks/tracking-live.py, PyPI websockets); STALLED=1 adds one that never reads.
-# Prints their fix time → delivery p50/p99 (an upper bound of ack → delivery).
+# the run (Benchmarks/tracking-live.py, PyPI websockets, in LIVE_PROCESSES processes, default 2);
+# STALLED=1 adds one that never reads. Prints their fix time → delivery p50/p99 (an upper bound
+# of ack → delivery), the fixes and messages they got and their CPU seconds. LIVE_INTERVAL=MS
+# is the server's --live-interval (the least time between two messages to one subscriber).
+# LIVE_CLIENT=swift runs the S subscribers in `geo loadgen --live S×FOLLOW` instead (SwiftNIO, no
+# JSON parser: its CPU is then in the generator's; STALLED is not run).
 # Usage: Benchmarks/tracking.sh [DEVICES] [SECONDS] [GEO] [STORE]   (GEO: a built geo; default release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -82,7 +86,7 @@ if [ -n "${FENCES:-}" ]; then
     FENCE_ARGS=(--fences "$WORK/fences.geojson")
 fi
 STARTED="$(date +%s.%N)"
-"$GEO" serve-tracking "${STORE_ARGS[@]}" "${FENCE_ARGS[@]}" --port 0 --host 127.0.0.1 --auto-register > "$WORK/url" 2> "$WORK/server.err" &
+"$GEO" serve-tracking "${STORE_ARGS[@]}" "${FENCE_ARGS[@]}" ${LIVE_INTERVAL:+--live-interval "$LIVE_INTERVAL"} --port 0 --host 127.0.0.1 --auto-register > "$WORK/url" 2> "$WORK/server.err" &
 SERVER=$!
 for _ in $(seq 3000); do [ -s "$WORK/url" ] && break; sleep 0.1; done
 URL="$(head -1 "$WORK/url")"
@@ -136,12 +140,15 @@ disk_writes() { awk '$1 == "write_bytes:" { print $2 }' "/proc/$1/io"; }
 stored_fixes() { curl -s "${URL}metrics" | awk '$1 == "tracking_acknowledged_fixes_total" { print $2 }'; }
 SERVER_CPU0="$(cpu_seconds "$SERVER")"; SERVER_WRITES0="$(disk_writes "$SERVER")"; STORED0="$(stored_fixes)"
 FENCE_CPU0="$(thread_cpu_seconds "$SERVER" fence-decisions)"
-if [ -n "${LIVE:-}" ]; then
-    python3 Benchmarks/tracking-live.py "$URL" "$LIVE" "${FOLLOW:-100}" "$N" "$((D + 20))" "${STALLED:-0}" > "$WORK/live.txt" 2>&1 &
+LIVE_ARGS=()
+if [ -n "${LIVE:-}" ] && [ "${LIVE_CLIENT:-python}" = swift ]; then
+    LIVE_ARGS=(--live "${LIVE}x${FOLLOW:-100}")
+elif [ -n "${LIVE:-}" ]; then
+    python3 Benchmarks/tracking-live.py "$URL" "$LIVE" "${FOLLOW:-100}" "$N" "$((D + 20))" "${STALLED:-0}" "${LIVE_PROCESSES:-2}" > "$WORK/live.txt" 2>&1 &
     LIVE_PID=$!
 fi
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
-    "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"}
+    "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"} "${LIVE_ARGS[@]}"
 if ! kill -0 "$SERVER" 2>/dev/null; then
     echo "tracking.sh: the server ended during the run; its standard error:" >&2
     tail -40 "$WORK/server.err" >&2

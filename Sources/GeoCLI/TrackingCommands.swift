@@ -58,11 +58,15 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --fences: POST each batch of events as JSON to this URL, retried with backoff; a dead receiver never slows ingest.", valueName: "http://HOST:PORT/PATH"))
     var webhook: String?
 
+    @Option(help: ArgumentHelp("The least milliseconds between two /live messages to one subscriber, 0…1000 (default 20); its fixes meanwhile join one message.", valueName: "MS"))
+    var liveInterval: Int?
+
     func validate() throws {
         if let teltonikaPort { try OptionRanges.port.check(teltonikaPort, option: "--teltonika-port") }
         try OptionRanges.retentionDays.check(retentionDays, option: "--retention-days")
         try OptionRanges.dwell.check(dwell, option: "--dwell")
         if webhook != nil, fences == nil { throw ValidationError("--webhook needs --fences") }
+        if let liveInterval, !(0...1000).contains(liveInterval) { throw ValidationError("--live-interval: 0…1000 ms, got \(liveInterval)") }
     }
 
     func run() async throws {
@@ -74,7 +78,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         }
         let matcher = try roads.map { roads in try CommandLineFiles.reading(roads) { try TrackRoads.matcher(osmFile: roads) } }
         let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings, fences: fenceOptions,
-                                              matcher: matcher)
+                                              matcher: matcher, liveInterval: liveInterval.map { Duration.milliseconds($0) } ?? LiveFanOut.defaultInterval)
         try await server.run("serve-tracking", printsURL: true) { serving in
             // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.
             try await TrackingRoutes.run(server.bind(hostNames: hostNames), ingest: ingest, teltonikaPort: teltonikaPort, retentionDays: retentionDays,
@@ -114,11 +118,15 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Send each device's fixes as Overland batches of N (POST /overland, 1…10000 fixes a request, their times spread over the second before it) instead of one OsmAnd request per fix.", valueName: "N"))
     var overlandBatch: Int?
 
+    @Option(help: ArgumentHelp("Also run S /live WebSocket subscribers following F devices each (e.g. 1000x100) and print their fix time → delivery.", valueName: "SxF"))
+    var live: String?
+
     func validate() throws {
         guard (1...100_000).contains(devices) else { throw ValidationError("--devices: 1…100000, got \(devices)") }
         if let overlandBatch, !(1...10_000).contains(overlandBatch) { throw ValidationError("--overland-batch: 1…10000, got \(overlandBatch)") }
         guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration: (0, 86400] seconds, got \(duration)") }
         guard LoadGenerator.Options.hostAndPort(of: url) != nil else { throw ValidationError("--url: not http://HOST:PORT/: \(url)") }
+        if let live, LiveSubscribers.Options.counts(live) == nil { throw ValidationError("--live: SxF (subscribers x devices each), got \(live)") }
     }
 
     func run() async throws {
@@ -127,8 +135,14 @@ struct LoadgenRunCommand: AsyncParsableCommand {
         options.ackLog = ackLog
         options.devicePrefix = prefix
         options.overlandBatch = overlandBatch
+        let subscribers = live.flatMap(LiveSubscribers.Options.counts).map { s, f in
+            var live = LiveSubscribers.Options(host: host, port: port, subscribers: s, follow: f, devices: devices, duration: .seconds(duration + 10))
+            live.devicePrefix = prefix
+            return Task { try await LiveSubscribers(live).run() }
+        }
         let report = try await LoadGenerator(options).run()
         standardOutput.line("geo loadgen: \(report)")
+        if let subscribers { standardOutput.line("geo loadgen: \(try await subscribers.value)") }
     }
 }
 

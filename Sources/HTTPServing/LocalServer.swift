@@ -152,7 +152,8 @@ private struct HostsAfterTheFirst: Service {
 
 /// A server child channel with `FirstHeadGuard` in front of the HTTP decoder and, with
 /// event-loop routes, their `EventLoopRouteHandler` after the inner channel's handlers (after the
-/// WebSocket upgrade handler, before those it adds for HTTP).
+/// WebSocket upgrade handler, before those it adds for HTTP). Its handler runs with the
+/// connection as `WebSocketConnection.current`'s.
 struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner
@@ -173,6 +174,6 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
+        await WebSocketConnection.$served.withValue(value.channel) { await inner.handle(value: value, logger: logger) }
     }
 }

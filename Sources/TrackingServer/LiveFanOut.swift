@@ -9,7 +9,8 @@ import Synchronization
 /// waits on a socket: a subscriber that reads slowly, or never, costs ingest nothing but that
 /// store, and its memory is at most `maximumDevicesPerSubscriber` fixes. Each fix is encoded
 /// once (its GeoJSON Feature, shared by all its followers), and each subscriber takes a batch's
-/// fixes under one lock with one wake-up.
+/// fixes under one lock. A subscriber is told once that its mailbox has something (`whenDue`),
+/// then not again until it takes: what arrives meanwhile joins the same message (`LiveDelivery`).
 public final class LiveFanOut: Sendable {
     /// A fix offered to subscribers, with its GeoJSON Feature (`TrackOutput.feature`).
     public struct LiveFix: Sendable {
@@ -37,8 +38,8 @@ public final class LiveFanOut: Sendable {
         }
     }
 
-    /// One subscriber's mailbox: the latest undelivered fix per device, and a wake-up signal
-    /// that holds at most one pending wake-up.
+    /// One subscriber's mailbox: the latest undelivered fix per device and its fence events, and
+    /// whether a delivery is due.
     public final class Subscriber: Sendable {
         public let filter: Filter
         let maximumDevices: Int
@@ -48,18 +49,25 @@ public final class LiveFanOut: Sendable {
         /// Fence events not yet sent, oldest first: at most `maximumDevices`, past that the
         /// oldest go (counted in `dropped`).
         let eventMailbox = Mutex<[FenceEvent]>([])
-        let wake: AsyncStream<Void>.Continuation
-        /// Yields once whenever the mailbox got fixes since the last `take`.
-        public let wakeUps: AsyncStream<Void>
+        /// Whether `whenDue` was called since the last `take`.
+        let due = Atomic<Bool>(false)
+        /// Called (on the publishing thread, so it must not wait) when the mailbox gets something
+        /// while no delivery is due.
+        let whenDue: @Sendable (Subscriber) -> Void
 
-        init(filter: Filter, maximumDevices: Int) {
+        init(filter: Filter, maximumDevices: Int, whenDue: @escaping @Sendable (Subscriber) -> Void) {
             self.filter = filter
             self.maximumDevices = maximumDevices
-            (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            self.whenDue = whenDue
+        }
+
+        /// Calls `whenDue` unless a delivery is due already.
+        private func makeDue() {
+            if due.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged { whenDue(self) }
         }
 
         /// Keeps each of `fixes` unless the mailbox holds a later fix of its device (never
-        /// backwards); wakes the sender once.
+        /// backwards).
         func offer(_ fixes: [LiveFix]) {
             let (kept, refused) = mailbox.withLock { box -> (Bool, Int) in
                 var kept = false, refused = 0
@@ -76,15 +84,22 @@ public final class LiveFanOut: Sendable {
                 return (kept, refused)
             }
             if refused > 0 { dropped.add(refused, ordering: .relaxed) }
-            if kept { wake.yield() }
+            if kept { makeDue() }
         }
 
-        /// Empties the mailbox: the fixes to send, by device name.
-        public func take() -> [LiveFix] {
-            mailbox.withLock { box in
+        /// Empties both mailboxes: the fixes to send, by device name, and the fence events,
+        /// oldest first. What is offered after this makes a delivery due again.
+        public func take() -> (fixes: [LiveFix], events: [FenceEvent]) {
+            due.store(false, ordering: .sequentiallyConsistent)
+            let fixes = mailbox.withLock { box in
                 defer { box.removeAll(keepingCapacity: true) }
                 return box.values.sorted { $0.fix.device < $1.fix.device }
             }
+            let events = eventMailbox.withLock { box in
+                defer { box.removeAll(keepingCapacity: true) }
+                return box
+            }
+            return (fixes, events)
         }
 
         /// Keeps a fence event for delivery.
@@ -96,21 +111,11 @@ public final class LiveFanOut: Sendable {
                 return true
             }
             if overflow { dropped.add(1, ordering: .relaxed) }
-            wake.yield()
-        }
-
-        /// Empties the event mailbox: the fence events to send, oldest first.
-        public func takeEvents() -> [FenceEvent] {
-            eventMailbox.withLock { box in
-                defer { box.removeAll(keepingCapacity: true) }
-                return box
-            }
+            makeDue()
         }
 
         /// How many fixes wait for delivery.
         public var pending: Int { mailbox.withLock { $0.count } }
-
-        func finish() { wake.finish() }
     }
 
     /// The most devices one subscriber's mailbox holds.
@@ -129,24 +134,35 @@ public final class LiveFanOut: Sendable {
     /// descriptor of the process would leave none for the trackers' requests and the store.
     public let maximumSubscribers: Int
 
+    /// The least time between two messages of positions to one subscriber (`LiveDelivery`):
+    /// what comes for it meanwhile joins the next.
+    public let interval: Duration
+
+    /// The default `interval`: 20 ms, under half of issue 35's 50 ms for ack → delivery at the
+    /// 99th percentile, and at most 50 messages a second per subscriber.
+    public static let defaultInterval = Duration.milliseconds(20)
+
     /// - Parameter maximumSubscribers: by default half the process's open-file limit
     ///   (`RLIMIT_NOFILE`), at least 16.
-    public init(maximumDevicesPerSubscriber: Int = 100_000, maximumSubscribers: Int = LiveFanOut.halfTheOpenFileLimit) {
+    public init(maximumDevicesPerSubscriber: Int = 100_000, maximumSubscribers: Int = LiveFanOut.halfTheOpenFileLimit,
+                interval: Duration = LiveFanOut.defaultInterval) {
         self.maximumDevicesPerSubscriber = maximumDevicesPerSubscriber
         self.maximumSubscribers = maximumSubscribers
+        self.interval = interval
     }
 
     /// Half the process's open-file limit (its soft `RLIMIT_NOFILE`), at least 16.
     public static var halfTheOpenFileLimit: Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return 1 << 20 }
-        return max(16, Int(clamping: limit.rlim_cur) / 2)
+        let soft = OpenFileLimit.current.soft
+        return soft == Int.max ? 1 << 20 : max(16, soft / 2)
     }
 
     /// A new subscriber, or nil when `maximumSubscribers` are connected; `unsubscribe` it when
     /// its connection ends.
-    public func subscribe(_ filter: Filter) -> Subscriber? {
-        let subscriber = Subscriber(filter: filter, maximumDevices: maximumDevicesPerSubscriber)
+    /// - Parameter whenDue: called with the subscriber when its mailbox gets something while no
+    ///   delivery is due (on the publishing thread: it must not wait); `take` makes the next due.
+    public func subscribe(_ filter: Filter, whenDue: @escaping @Sendable (Subscriber) -> Void) -> Subscriber? {
+        let subscriber = Subscriber(filter: filter, maximumDevices: maximumDevicesPerSubscriber, whenDue: whenDue)
         let id = ObjectIdentifier(subscriber)
         let admitted = registry.withLock { r in
             guard r.count < maximumSubscribers else { return false }
@@ -173,7 +189,6 @@ public final class LiveFanOut: Sendable {
             }
             r.count -= 1
         }
-        subscriber.finish()
     }
 
     /// How many subscribers are connected.

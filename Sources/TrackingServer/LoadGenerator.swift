@@ -109,9 +109,7 @@ public struct LoadGenerator: Sendable {
     public init(_ options: Options) { self.options = options }
 
     public func run() async throws -> Report {
-        let address = try SocketAddress.makeAddressResolvingHost(options.host, port: options.port)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, options.threads))
-        let loops = Array(group.makeIterator())
+        let (address, group, loops) = try Self.clientLoops(host: options.host, port: options.port, threads: options.threads)
         let plan = Plan(options: options, address: address)
         let shards = loops.map { Shard(loop: $0, plan: plan) }
         let connecting = NIODeadline.now()
@@ -147,6 +145,16 @@ public struct LoadGenerator: Sendable {
             try log.close()
         }
         return total
+    }
+}
+
+extension LoadGenerator {
+    /// A server's address, resolved, and an event-loop group of `threads` (at least 1) to reach
+    /// it from, with its loops: the generator's devices and `LiveSubscribers` each run on one.
+    static func clientLoops(host: String, port: Int, threads: Int) throws -> (SocketAddress, MultiThreadedEventLoopGroup, [any EventLoop]) {
+        let address = try SocketAddress.makeAddressResolvingHost(host, port: port)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+        return (address, group, Array(group.makeIterator()))
     }
 }
 

@@ -38,20 +38,28 @@ public final class TrackingIngest: Sendable {
     let matcher: MapMatcher?
     /// On PostgreSQL: pushes the batches other instances commit to this one's `/live`.
     let follower: Task<Void, Never>?
+    /// The soft open-file limit before and after `init` raised it to the hard one (`OpenFileLimit`).
+    public let openFiles: (before: Int, after: Int)
 
     /// - Parameters:
     ///   - devices: devices to register (or whose settings to update) before serving.
     ///   - fences: geofences to decide after each commit; nil for none.
     ///   - matcher: the roads of `track=matched` reads (`TrackRoads.matcher(osmFile:)`); nil for none.
+    ///   - liveInterval: the least time between two `/live` messages to one subscriber (`LiveFanOut.interval`).
     /// - Throws: the store's error, `MonitoringError` for an unusable fence, `WebhookURLError`.
+    ///
+    /// Raises the process's soft open-file limit to its hard one first (`OpenFileLimit`): the
+    /// trackers' connections and the `/live` subscribers (at most half the limit) take one each.
     public init(store: any PositionStore, policy: UnknownDevicePolicy, devices: [DeviceSettings] = [], fences: FenceOptions? = nil,
-                matcher: MapMatcher? = nil, batchRows: Int = 1000, batchWait: Duration = .milliseconds(5)) async throws {
+                matcher: MapMatcher? = nil, batchRows: Int = 1000, batchWait: Duration = .milliseconds(5),
+                liveInterval: Duration = LiveFanOut.defaultInterval) async throws {
+        openFiles = OpenFileLimit.raiseSoftToHard()
         if !devices.isEmpty { try await store.register(devices) }
         let known = try await store.devices()
         self.store = store
         self.policy = policy
         self.matcher = matcher
-        let metrics = TrackingMetrics(), live = LiveFanOut()
+        let metrics = TrackingMetrics(), live = LiveFanOut(interval: liveInterval)
         self.metrics = metrics
         self.devices = Mutex(Dictionary(known.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }))
         self.live = live

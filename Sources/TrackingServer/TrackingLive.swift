@@ -1,6 +1,7 @@
 import GeoCore
 import Hummingbird
 import HummingbirdWebSocket
+import HTTPServing
 import NIOCore
 import TrackingProtocols
 
@@ -10,7 +11,9 @@ import TrackingProtocols
 /// FeatureCollection of Point features (`TrackOutput.geoJSON`), one per device — and, with
 /// `--fences`, the followed devices' fence events as `{"type":"fence-events",…}` messages
 /// (`FenceEvent.message`). What the client
-/// sends is read and ignored. A query that is neither is refused before the upgrade (400). A client that reads slowly gets fewer, fresher messages
+/// sends is read and ignored. A query that is neither is refused before the upgrade (400).
+/// Messages are written on the connection's event loop (`LiveDelivery`), at most one of
+/// positions per `LiveFanOut.interval`. A client that reads slowly gets fewer, fresher messages
 /// (`LiveFanOut`'s mailbox keeps the latest fix per device); ingest never waits for it. Past
 /// `LiveFanOut.maximumSubscribers` connected subscribers a new one is refused with 503
 /// (`tracking_live_refused_total`), so subscribers cannot take the descriptors ingest needs.
@@ -29,14 +32,19 @@ extension TrackingRoutes {
                 return .upgrade([:])
             case .failure(let message): throw HTTPError(.badRequest, message: message.text)
             }
-        }, onUpgrade: { inbound, outbound, context in
-            guard case .success(let filter) = liveFilter(context.request.uri.query) else { return }
+        }, onUpgrade: { inbound, _, context in
+            guard case .success(let filter) = liveFilter(context.request.uri.query), let connection = WebSocketConnection.current else { return }
+            connection.limitUnsentBytes(to: LiveDelivery.unsentBytes)
+            let delivery = LiveDelivery(connection: connection, interval: ingest.live.interval)
             // Admitted by `shouldUpgrade`, unless others took the last places since.
-            guard let subscriber = ingest.live.subscribe(filter) else {
+            guard let subscriber = ingest.live.subscribe(filter, whenDue: { delivery.schedule($0) }) else {
                 ingest.metrics.liveRefused()
                 return
             }
-            defer { ingest.live.unsubscribe(subscriber) }
+            defer {
+                ingest.live.unsubscribe(subscriber)
+                delivery.stop()
+            }
             // Subscribed before the latest positions are read: a batch committed in between is
             // in the mailbox too (sent again, never lost).
             let first: [StoredFix]
@@ -48,16 +56,7 @@ extension TrackingRoutes {
             case .box(let box):
                 first = (try? await ingest.store.latest(in: box)) ?? []
             }
-            try await outbound.write(.text(String(decoding: TrackOutput.geoJSON(first), as: UTF8.self)))
-            let sender = Task {
-                for await _ in subscriber.wakeUps {
-                    let fixes = subscriber.take()
-                    if !fixes.isEmpty { try await outbound.write(.text(String(decoding: TrackOutput.geoJSON(features: fixes.map(\.feature)), as: UTF8.self))) }
-                    let events = subscriber.takeEvents()
-                    if !events.isEmpty { try await outbound.write(.text(String(decoding: FenceEvent.message(events), as: UTF8.self))) }
-                }
-            }
-            defer { sender.cancel() }
+            delivery.start(ByteBuffer(bytes: TrackOutput.geoJSON(first)), subscriber)
             // Until the client closes (its messages are not used).
             for try await _ in inbound.messages(maxSize: 1 << 12) {}
         })

@@ -17,13 +17,24 @@ public enum TrackingRoutes {
     /// The most fixes one read returns: a device-day at 1 Hz is 86,400.
     public static let maximumReadFixes = 200_000
 
-    /// Serves until SIGINT or SIGTERM (or cancellation), then commits what is queued.
+    /// Serves until SIGINT or SIGTERM (or cancellation), then commits what is queued. Notes the
+    /// open-file limit first (`TrackingIngest.openFiles`) and the `/live` subscribers it allows.
     public static func run(_ options: LocalServer.Options, ingest: TrackingIngest,
                            serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
+        note(openFilesNote(ingest))
         let server = try LocalServer(options)
         addRoutes(to: server.router, ingest: ingest)
         defer { ingest.stop() }
         try await server.run(eventLoopRoutes: IngestRoutes(ingest: ingest), serving: serving, note: note)
+    }
+
+    /// `open files: at most 20000 (soft RLIMIT_NOFILE; hard 20000; 1024 before the server raised it); /live: at most 10000 subscribers`.
+    static func openFilesNote(_ ingest: TrackingIngest) -> String {
+        func text(_ n: Int) -> String { n == Int.max ? "unlimited" : "\(n)" }
+        let (before, after) = ingest.openFiles
+        let raised = before == after ? "" : "; \(text(before)) before the server raised it"
+        return "open files: at most \(text(after)) (soft RLIMIT_NOFILE; hard \(text(OpenFileLimit.current.hard))\(raised)); "
+            + "/live: at most \(ingest.live.maximumSubscribers) subscribers"
     }
 
     static func addRoutes(to router: Router<BasicWebSocketRequestContext>, ingest: TrackingIngest) {

@@ -8,8 +8,9 @@ import TrackingProtocols
 @testable import TrackingServer
 
 /// Live fan-out: the mailbox's rules, and `/live` end to end with a client that reads and one
-/// that never does.
-@Suite struct LiveFanOutTests {
+/// that never does. Serialized: one test lowers the process's open-file limit, which another
+/// reads.
+@Suite(.serialized) struct LiveFanOutTests {
     static func stored(_ device: String, _ seconds: Int64, latitude: Double = 1, longitude: Double = 2) -> StoredFix {
         StoredFix(device: device, fixTime: seconds * 1000, payloadHash: seconds, latitude: latitude, longitude: longitude,
                   receivedAt: seconds * 1000, source: "osmand")
@@ -19,35 +20,85 @@ import TrackingProtocols
     /// no more devices than the mailbox's bound.
     @Test func mailbox_keepsLatestPerDevice_neverBackwards_bounded() throws {
         let fanOut = LiveFanOut(maximumDevicesPerSubscriber: 3)
-        let subscriber = try #require(fanOut.subscribe(.devices(["a", "b", "c", "d"])))
-        let boxed = try #require(fanOut.subscribe(.box(try! BoundingBox(south: 0, west: 0, north: 10, east: 10))))
+        let subscriber = try #require(fanOut.subscribe(.devices(["a", "b", "c", "d"])) { _ in })
+        let boxed = try #require(fanOut.subscribe(.box(try! BoundingBox(south: 0, west: 0, north: 10, east: 10))) { _ in })
         fanOut.publish([Self.stored("a", 1), Self.stored("a", 3), Self.stored("a", 2), Self.stored("b", 1), Self.stored("x", 1, latitude: 20)])
         fanOut.publish([Self.stored("a", 2)]) // out of order: stored, never pushed
-        #expect(subscriber.take().map { "\($0.fix.device)@\($0.fix.fixTime / 1000)" } == ["a@3", "b@1"])
+        #expect(subscriber.take().fixes.map { "\($0.fix.device)@\($0.fix.fixTime / 1000)" } == ["a@3", "b@1"])
         fanOut.publish([Self.stored("c", 5), Self.stored("d", 5), Self.stored("a", 4), Self.stored("b", 6)])
         #expect(subscriber.pending == 3) // a, b and c or d: 3 devices at most
-        #expect(subscriber.take().count == 3)
+        #expect(subscriber.take().fixes.count == 3)
         // x is outside the box; the box's mailbox (also 3 devices at most) keeps a, b and one of c, d.
-        let inBox = boxed.take().map(\.fix.device)
+        let inBox = boxed.take().fixes.map(\.fix.device)
         #expect(inBox.count == 3 && inBox.starts(with: ["a", "b"]) && !inBox.contains("x"))
         fanOut.unsubscribe(subscriber)
         fanOut.unsubscribe(boxed)
         #expect(fanOut.subscriberCount == 0)
     }
 
+    /// A subscriber following 100 devices is told once that a delivery is due, however many
+    /// batches come before it takes (50 batches of its 100 devices: 5,000 fixes), and then takes
+    /// one message's worth: every device once, at its last fix; the next fix makes a delivery
+    /// due again. Fence events join the same due delivery.
+    @Test func subscriber_oneDeliveryDue_holdsEveryDeviceAtItsLatest() throws {
+        let fanOut = LiveFanOut()
+        let calls = Calls()
+        let names = (0..<100).map { "d\($0)" }
+        let subscriber = try #require(fanOut.subscribe(.devices(Set(names))) { _ in calls.count.add(1, ordering: .relaxed) })
+        for batch in 1...50 { fanOut.publish(names.map { Self.stored($0, Int64(batch)) }) }
+        fanOut.publish(events: [FenceEvent(device: "d3", fence: "f", kind: .enter, time: 50_000, latitude: 1, longitude: 2)])
+        #expect(calls.count.load(ordering: .relaxed) == 1)
+        let (fixes, events) = subscriber.take()
+        #expect(fixes.map(\.fix.device) == names.sorted())
+        #expect(fixes.allSatisfy { $0.fix.fixTime == 50_000 })
+        #expect(events.map(\.device) == ["d3"])
+        #expect(subscriber.pending == 0)
+        fanOut.publish([Self.stored("d0", 51)])
+        #expect(calls.count.load(ordering: .relaxed) == 2)
+        #expect(subscriber.take().fixes.map(\.fix.fixTime) == [51_000])
+    }
+
     /// No more than `maximumSubscribers` at once: one more is refused, and admitted again once
     /// one leaves; the default is half the process's open-file limit.
     @Test func subscribers_boundedByTheMaximum() throws {
         let fanOut = LiveFanOut(maximumSubscribers: 2)
-        let first = try #require(fanOut.subscribe(.devices(["a"])))
-        _ = try #require(fanOut.subscribe(.devices(["b"])))
-        #expect(fanOut.subscribe(.devices(["c"])) == nil)
+        let first = try #require(fanOut.subscribe(.devices(["a"])) { _ in })
+        _ = try #require(fanOut.subscribe(.devices(["b"])) { _ in })
+        #expect(fanOut.subscribe(.devices(["c"])) { _ in } == nil)
         #expect(fanOut.subscriberCount == 2)
         fanOut.unsubscribe(first)
-        #expect(fanOut.subscribe(.devices(["c"])) != nil)
+        #expect(fanOut.subscribe(.devices(["c"])) { _ in } != nil)
         var limit = rlimit()
         #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
         #expect(LiveFanOut().maximumSubscribers == (limit.rlim_cur == rlim_t.max ? 1 << 20 : max(16, Int(limit.rlim_cur) / 2)))
+    }
+
+    /// A server raises its soft open-file limit to the hard one when it starts (as nginx's
+    /// `worker_rlimit_nofile` and systemd do) and admits half of it as `/live` subscribers: the
+    /// soft limit is lowered by one first so that the raise shows, and read back from the
+    /// kernel's own report (/proc/self/limits) where there is one. (Other tests start servers at
+    /// the same time, so one of them may have raised it again before this one.)
+    @Test func start_raisesTheSoftOpenFileLimitToTheHardOne() async throws {
+        var limit = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        try #require(limit.rlim_max != rlim_t.max && limit.rlim_max > 64, "no finite hard open-file limit to raise to")
+        limit.rlim_cur = limit.rlim_max - 1
+        #expect(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        let hard = Int(limit.rlim_max)
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+        defer { ingest.stop() }
+        #expect(ingest.openFiles.after == hard && OpenFileLimit.current.soft == hard)
+        #expect(ingest.live.maximumSubscribers == hard / 2)
+        let before = ingest.openFiles.before
+        #expect(before == hard - 1 || before == hard)
+        let raised = before == hard ? "" : "; \(hard - 1) before the server raised it"
+        #expect(TrackingRoutes.openFilesNote(ingest) == "open files: at most \(hard) (soft RLIMIT_NOFILE; hard \(hard)\(raised)); /live: at most \(hard / 2) subscribers")
+        if let limits = try? String(contentsOfFile: "/proc/self/limits", encoding: .utf8) {
+            let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+            #expect(line.split(separator: " ").dropFirst(3).prefix(2).map(String.init) == ["\(hard)", "\(hard)"], "\(line)")
+        }
     }
 
     /// A `/live` message built from features encoded once per fix is, byte for byte, the
@@ -84,6 +135,85 @@ import TrackingProtocols
             if n == 0 { return text }
             reply += chunk[0..<n]
         }
+    }
+
+    struct ConnectionClosed: Error {}
+
+    /// Reads a WebSocket handshake's reply (it must be 101) and returns the bytes after it.
+    static func upgraded(_ socket: FileDescriptor) throws -> [UInt8] {
+        var limit = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(socket.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let end = reply.indices.dropLast(3).first(where: { reply[$0..<$0 + 4].elementsEqual("\r\n\r\n".utf8) }) {
+                #expect(String(decoding: reply[..<end], as: UTF8.self).hasPrefix("HTTP/1.1 101"))
+                return Array(reply[(end + 4)...])
+            }
+            let n = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
+            guard n > 0 else { throw ConnectionClosed() }
+            reply += chunk[0..<n]
+        }
+    }
+
+    /// The payload of the next text frame the server sent (RFC 6455 §5.2: a server's frames are
+    /// not masked; a length of 126 or 127 is followed by 2 or 8 bytes of it), skipping control
+    /// frames; `buffered` holds what was read past it.
+    static func textFrame(_ socket: FileDescriptor, _ buffered: inout [UInt8]) throws -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        func fill(_ count: Int) throws {
+            while buffered.count < count {
+                let n = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
+                guard n > 0 else { throw ConnectionClosed() }
+                buffered += chunk[0..<n]
+            }
+        }
+        while true {
+            try fill(2)
+            var length = Int(buffered[1] & 0x7F), header = 2
+            if length == 126 {
+                try fill(4)
+                (length, header) = (Int(buffered[2]) << 8 | Int(buffered[3]), 4)
+            } else if length == 127 {
+                try fill(10)
+                (length, header) = (buffered[2..<10].reduce(0) { $0 << 8 | Int($1) }, 10)
+            }
+            try fill(header + length)
+            let (first, payload) = (buffered[0], Array(buffered[header..<header + length]))
+            buffered.removeFirst(header + length)
+            if first & 0x0F == 0x1 {
+                #expect(first & 0x80 != 0, "a fragmented message")
+                return payload
+            }
+        }
+    }
+
+    /// One committed batch of a subscriber's 100 devices reaches it as one text frame holding
+    /// all 100 — byte for byte the collection the read API writes for the fixes the store then
+    /// holds, by device name — after a first frame of their latest positions (none yet).
+    @Test(.onOwnThread) func live_oneBatchOf100Devices_isOneFrame_byteForByte() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+        let ingest = try await TrackingIngest(store: store, policy: .register)
+        let names = (0..<100).map { "d\($0)" }
+        try await TrackingServerTests.withServer(ingest) { port async throws in
+            let client = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? client.close() }
+            try client.writeAll(Self.handshake(port, "/live?devices=" + names.joined(separator: ",")))
+            var buffered = try Self.upgraded(client)
+            #expect(try Self.textFrame(client, &buffered) == TrackOutput.geoJSON([]))
+            let t = Double(Int(Date().timeIntervalSince1970) - 100)
+            let fixes = try names.enumerated().map { i, name in
+                TrackedFix(device: name, location: Location(coordinate: try Coordinate(latitude: 48 + Double(i) / 1000, longitude: 11.25),
+                                                            timestamp: Date(timeIntervalSince1970: t + Double(i) / 1000)), source: .osmAnd)
+            }
+            try await ingest.ingest(fixes, receivedAt: Date())
+            var stored: [StoredFix] = []
+            for name in names.sorted() { stored.append(try #require(try await store.latest(device: name))) }
+            let frame = try Self.textFrame(client, &buffered)
+            #expect(frame == TrackOutput.geoJSON(stored), "\(String(decoding: frame.prefix(300), as: UTF8.self))")
+        }
+        ingest.stop()
     }
 
     /// A reading client gets the followed devices' latest positions, then each committed move;
@@ -155,4 +285,9 @@ import TrackingProtocols
         }
         ingest.stop()
     }
+}
+
+/// How many times a subscriber's `whenDue` was called.
+private final class Calls: Sendable {
+    let count = Atomic<Int>(0)
 }

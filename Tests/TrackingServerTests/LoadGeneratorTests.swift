@@ -1,8 +1,10 @@
 import Foundation
+import GeoCore
 import GeoTestSupport
 import HTTPServing
 import NIOCore
 import Testing
+import TrackingProtocols
 @testable import TrackingServer
 
 /// `geo loadgen`'s reply framing (`HTTPResponseScanner`) and its devices against a real
@@ -181,4 +183,52 @@ import Testing
     }
 
     static var nowMilliseconds: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+}
+
+/// `geo loadgen --live`: the subscribers' reading of fix times, and a run against a server.
+@Suite struct LiveSubscribersTests {
+    /// ISO 8601 UTC times with milliseconds, as `/live` writes them, to Unix milliseconds (the
+    /// seconds from Python's `calendar.timegm`); text that is not one is refused.
+    @Test func fixTimes_readAsUnixMilliseconds() {
+        let cases: [(String, Int64?)] = [
+            ("1970-01-01T00:00:00.000Z", 0), ("2000-01-01T00:00:00.000Z", 946_684_800_000), ("1999-12-31T23:59:59.999Z", 946_684_799_999),
+            ("2024-02-29T12:34:56.789Z", 1_709_210_096_789), ("2026-11-29T22:54:02.123Z", 1_795_992_842_123),
+            ("2026-11-29T22:54:02.123+", nil), ("2026-11-29T22:5x:02.123Z", nil),
+        ]
+        for (text, expected) in cases {
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBytes { SubscriberHandler.unixMilliseconds($0, at: 0) } == expected, "\(text)")
+        }
+    }
+
+    /// Three subscribers following 4 of 6 devices each, while those devices' fixes are stored
+    /// every 50 ms: every subscriber stays connected, and each fix they time is one of the
+    /// stored ones of a device they follow (so at most 2 followers × the fixes stored).
+    @Test(.onOwnThread) func subscribers_connect_andTimeTheFixesTheyFollow() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+        try await TrackingServerTests.withServer(ingest) { port async throws in
+            var options = LiveSubscribers.Options(host: "127.0.0.1", port: port, subscribers: 3, follow: 4, devices: 6, duration: .seconds(3))
+            options.devicePrefix = "phone-"
+            let run = Task { try await LiveSubscribers(options).run() }
+            var stored = 0
+            let t = Date().timeIntervalSince1970 - 100
+            for round in 0..<60 {
+                let fixes = try (0..<6).map { d in
+                    TrackedFix(device: "phone-\(d)", location: Location(coordinate: try Coordinate(latitude: 48, longitude: 11 + Double(round) / 1000),
+                                                                        timestamp: Date(timeIntervalSince1970: t + Double(round) / 20)), source: .osmAnd)
+                }
+                try await ingest.ingest(fixes, receivedAt: Date())
+                stored += fixes.count
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let report = try await run.value
+            #expect(report.failed == 0)
+            #expect(report.fixes > 0 && report.messages > 0 && report.fixes <= stored * 2, "\(report)")
+            // Fix times are 100 s before their ingest: every delay is at least that.
+            #expect(report.percentile(0) >= 99, "\(report)")
+        }
+        ingest.stop()
+    }
 }
