@@ -246,8 +246,8 @@ let package = Package(
         // waits, an end within a deadline. The servers' one door to Hummingbird's setup.
         .target(
             name: "HTTPServing",
-            dependencies: ["GeoBase", 
-                "GeoCore",
+            dependencies: [
+                "Platform", "GeoBase", "GeoCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
