@@ -80,8 +80,11 @@ extension KalmanSmoother {
     /// passes with λ = (ν + 2) / (ν + E[dᵀR⁻¹d]) from the smoothed residual d and covariance
     /// (variational Bayes: Agamennoni, Nieto & Nebot, "Approximate inference in state-space
     /// models with heavy-tailed noise", IEEE Trans. Signal Process. 60(10), 2012, §IV). A fix
-    /// whose final E[dᵀR⁻¹d] exceeds `gateChiSquare` is left out as an outlier.
-    /// - Complexity: O(n) time per pass, at most `maximumReweightings` + 1 passes per window.
+    /// whose final E[dᵀR⁻¹d] exceeds `gateChiSquare` is left out as an outlier, and so is a fix
+    /// that the same gate, run backwards from the segment's end, rejects where it predicted the
+    /// fix more sharply than the forward filter did (`judgeFromTheEnd`).
+    /// - Complexity: O(n) time per pass, at most `maximumReweightings` + 4 passes and one gated
+    ///   filter backwards per window.
     public func smoothed<Rule: TrackFilter>(_ track: some Sequence<Location>, rules: Rule,
                                             report: inout FilterReport) -> [Location] {
         smoothed(track.lazy.map { ($0, nil) }, rules: rules, report: &report)
