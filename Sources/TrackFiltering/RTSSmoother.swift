@@ -137,15 +137,18 @@ extension KalmanSmoother {
             return
         }
         var (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: judging)
-        // E[dᵀR⁻¹d] of each fix; the fixes judged from the end keep their backward distance.
+        // E[dᵀR⁻¹d] of each fix, at least the backward distance of a fix judged from the end: its
+        // weight still falls as the smoothed track moves away from it (fixed at the backward
+        // distance, a jump 130 m off kept σ 15 m and pulled the track off its honest neighbours).
         var distances = [Double](repeating: 0, count: fixes.count)
         let judgedOut = judgeFromTheEnd(fixes, starts: starts, records: records, acceleration: judging, distances: &distances)
+        let floor = distances
         for k in fixes.indices where judgedOut[k] { noiseScale[k] = (nu + distances[k]) / (nu + 2) }
         if judgedOut.contains(true) { (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: judging) }
         for _ in 0...Self.maximumReweightings {
             var change = 0.0
-            for k in fixes.indices where !judgedOut[k] {
-                distances[k] = expectedMahalanobisSquared(fixes[k], frame: records[k].frame, states[k])
+            for k in fixes.indices {
+                distances[k] = max(floor[k], expectedMahalanobisSquared(fixes[k], frame: records[k].frame, states[k]))
                 let scale = (nu + distances[k]) / (nu + 2)
                 change = max(change, abs(scale - noiseScale[k]) / noiseScale[k])
                 noiseScale[k] = scale
