@@ -288,6 +288,39 @@ public struct KalmanSmoother: Sendable {
                 inverseNoise: si, dt: dt, recording: &step)
     }
 
+    /// One step of a time-reversed gated filter (`KalmanSmoother.smoothWindow`): `fix` is taken
+    /// before the fixes this filter has seen. A constant-velocity model with white acceleration
+    /// run backwards in time is the same model with the velocity negated, so the step predicts
+    /// back over the time to `fix` as the forward filter predicts ahead. Positions only (a
+    /// reported velocity would point the other way). A fix beyond the gate is not taken;
+    /// `maximumConsecutiveOutliers` of them in a row restart the filter at the last.
+    /// - Returns: the fix's squared Mahalanobis distance from the prediction, and the
+    ///   prediction's position variance (trace, m²; infinite where the filter starts).
+    mutating func judgeBackward(_ fix: Location, accelerationNoise: Double) -> (distance: Double, spread: Double) {
+        var step = Step.Discarded()
+        guard running else {
+            _ = start(at: fix, recording: &step)
+            return (0, .infinity)
+        }
+        if x.position.isFarther(than: LocalFrame.recentringDistance) { recentre() }
+        let (xp, pp) = Self.predicted(x, p, dt: time.timeIntervalSince(fix.timestamp), accelerationNoise: accelerationNoise)
+        let z = frame.point(for: fix.coordinate)
+        let variance = positionVariance(of: fix)
+        let innovation = Vec2(x: z.east - xp.position.x, y: z.north - xp.position.y)
+        let si = (pp.pp + Mat2.diagonal(variance, variance)).inverse
+        let d2 = innovation.mahalanobisSquared(inverse: si)
+        if d2 <= parameters.gateChiSquare {
+            var (xu, pu) = (xp, pp)
+            Self.correctPosition(&xu, &pu, innovation: innovation, inverseNoise: si)
+            (x, p, time) = (xu, pu.symmetrized, fix.timestamp)
+            consecutiveOutliers = 0
+        } else {
+            consecutiveOutliers += 1
+            if consecutiveOutliers >= parameters.maximumConsecutiveOutliers { _ = start(at: fix, recording: &step) }
+        }
+        return (d2, pp.pp.trace)
+    }
+
     /// The measurement update of an accepted fix taken at `fixTime`: position, then its Doppler
     /// `velocity` (`velocityMeasurement(_:)`, computed once per fix) if that passes its own gate.
     private mutating func correct(velocity: (Vec2, Mat2)?, at fixTime: Date, predicted xp: State4, _ pp: Block4,
