@@ -371,6 +371,16 @@ final class PropertyValues {
             case .perFeature(let p): p.evaluate(zoom: zoom, feature: f?.expressionFeature, tile: f?.tile)
             }
         }
+
+        /// The value for feature `f` at `zoom`, the feature borrowed: a value the same for
+        /// every feature is returned without copying it into an optional (a dozen retains and
+        /// releases of its arrays, per property and feature of a line layer).
+        func value(zoom: Double, feature f: borrowing RenderFeature) -> ExpressionValue {
+            switch self {
+            case .value(let v): v
+            case .perFeature(let p): p.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile)
+            }
+        }
     }
 
     private var layer = ""
