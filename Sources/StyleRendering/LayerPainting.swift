@@ -69,7 +69,10 @@ extension StylePainter {
         func property(_ p: FillProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, feature: f) }
         func color(_ p: FillProperty) -> StyleColor { property(p).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0) }
         let opacity = property(.opacity).numberValue ?? 0
-        let offset = translation(property(.translate)) { property(.translateAnchor) }
+        // The anchor read first: a closure reading the properties would capture the painter,
+        // which is then copied whole for the call (a dozen retains per feature).
+        let anchor = property(.translateAnchor)
+        let offset = translation(property(.translate)) { anchor }
         if property(.pattern) != .null {
             if let p = pattern(layer, "fill-pattern", f) {
                 let rings = f.polygons.flatMap { $0.map { project($0, offset) } }
@@ -278,7 +281,8 @@ extension StylePainter {
             shading.perspective = view
             shading.groundCenter = Point(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
         }
-        let shift = translation(property(.translate)) { property(.translateAnchor) }
+        let anchor = property(.translateAnchor)
+        let shift = translation(property(.translate)) { anchor }
         let miterLimit = number(.miterLimit), roundLimit = number(.roundLimit)
         for (tile, tileLines) in parts {
             // Joins sharper than 75° start 15 pixels of the tile's zoom back (none past 16× overzoom).
