@@ -8,7 +8,7 @@ import MapStyle
 /// tile filtered, evaluated and meshed all 64 tiles' features and clipped them away.
 ///
 /// A feature is skipped only when nothing it draws can reach the image: its geometry's bounding
-/// box grown by its reach (``reach(_:_:)``) does not meet the image. The output is unchanged.
+/// box grown by its reach (``reach(of:)``) does not meet the image. The output is unchanged.
 struct LayerTileFeatures {
     /// A feature the layer's filter keeps: its index in the tile's source layer, its geometry's
     /// bounding box (world units) and its reach (CSS pixels).
@@ -39,9 +39,10 @@ extension StylePainter {
         let key = LayerTileFeatures.Key(layer: layer.id, tile: StyleResources.TileKey(source: source, z: tile.z, x: tile.x, y: tile.y), zoom: zoom)
         let kept = resources.layerTileFeatures(key) {
             var entries: [LayerTileFeatures.Entry] = []
+            let reach = reach(of: layer)
             for (i, f) in group.enumerated() where layer.filter?.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) ?? true {
                 guard let box = Self.bounds(f) else { continue }
-                entries.append(LayerTileFeatures.Entry(index: i, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, reach: reach(f, layer)))
+                entries.append(LayerTileFeatures.Entry(index: i, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, reach: reach(f)))
             }
             return LayerTileFeatures(entries: entries)
         }
@@ -60,24 +61,31 @@ extension StylePainter {
     /// pixels, generously: a line's full width and gap, blur and offset times its miter limit
     /// (at least 2: round and square caps and joins reach half a width), a circle's radius and
     /// stroke, a fill's outline (a pixel either side of its edges); plus `*-translate` and two
-    /// pixels of antialiasing. Infinite for a value that is not a finite number.
-    func reach(_ f: RenderFeature, _ layer: StyleLayer) -> Double {
-        let prefix = layer.type
-        let t = value(layer, prefix + "-translate", f).numbersValue ?? [0, 0]
-        let shift = t.reduce(0) { $0 + abs($1) } + 2
-        let r: Double
-        switch layer.type {
-        case "line":
-            let spread = max(0, number(layer, "line-width", f)) + max(0, number(layer, "line-gap-width", f))
-                + max(0, number(layer, "line-blur", f)) + abs(number(layer, "line-offset", f))
-            r = spread * max(2, number(layer, "line-miter-limit", f, paint: false))
-        case "circle":
-            r = max(0, number(layer, "circle-radius", f)) + max(0, number(layer, "circle-stroke-width", f)) + max(0, number(layer, "circle-blur", f))
-        default:
-            r = 1
+    /// pixels of antialiasing. Infinite for a value that is not a finite number. The layer's
+    /// properties are looked up once, for all the features the returned function is given.
+    func reach(of layer: StyleLayer) -> (RenderFeature) -> Double {
+        let zoom = self.zoom, type = layer.type
+        func entry(_ name: String, paint: Bool = true) -> PropertyValues.Entry { propertyValues.entry(layer, name, paint: paint, zoom: zoom) }
+        let translate = entry(type + "-translate")
+        // The line's width, gap, blur, offset and miter limit; the circle's radius, stroke and blur.
+        let sizes: [PropertyValues.Entry] = switch type {
+        case "line": [entry("line-width"), entry("line-gap-width"), entry("line-blur"), entry("line-offset"), entry("line-miter-limit", paint: false)]
+        case "circle": [entry("circle-radius"), entry("circle-stroke-width"), entry("circle-blur")]
+        default: []
         }
-        let total = r + shift
-        return total.isFinite ? total : .infinity
+        return { f in
+            func number(_ i: Int) -> Double { sizes[i].value(zoom: zoom, feature: f).numberValue ?? 0 }
+            let t = translate.value(zoom: zoom, feature: f).numbersValue ?? [0, 0]
+            let shift = t.reduce(0) { $0 + abs($1) } + 2
+            let r: Double
+            switch type {
+            case "line": r = (max(0, number(0)) + max(0, number(1)) + max(0, number(2)) + abs(number(3))) * max(2, number(4))
+            case "circle": r = max(0, number(0)) + max(0, number(1)) + max(0, number(2))
+            default: r = 1
+            }
+            let total = r + shift
+            return total.isFinite ? total : .infinity
+        }
     }
 
     /// The bounding box of a feature's geometry (world units); nil when it has no point.

@@ -28,12 +28,26 @@ extension StylePainter {
 
     /// The `*-translate` offset of a feature in device pixels, turned with the map unless anchored to the viewport.
     func translation(_ layer: StyleLayer, _ prefix: String, _ f: RenderFeature) -> Point {
-        let t = value(layer, prefix + "-translate", f).numbersValue ?? [0, 0]
-        guard t.count == 2, t[0] != 0 || t[1] != 0 else { return Point(x: 0, y: 0) }
-        if value(layer, prefix + "-translate-anchor", f).stringValue == "viewport" {
-            return Point(x: t[0] * camera.pixelRatio, y: t[1] * camera.pixelRatio)
+        translation(value(layer, prefix + "-translate", f)) { value(layer, prefix + "-translate-anchor", f) }
+    }
+
+    /// The offset of a `*-translate` value `t`, `anchor` giving its `*-translate-anchor`
+    /// (asked only when the offset is not zero).
+    func translation(_ t: ExpressionValue, anchor: () -> ExpressionValue) -> Point {
+        // The two numbers read in place (no array made per feature for the default [0, 0]).
+        let x: Double, y: Double
+        switch t {
+        case .numberArray(let n) where n.count == 2: (x, y) = (n[0], n[1])
+        case .array(let items) where items.count == 2:
+            guard let a = items[0].numberValue, let b = items[1].numberValue else { return Point(x: 0, y: 0) }
+            (x, y) = (a, b)
+        default: return Point(x: 0, y: 0)
         }
-        return screen.mapOffset(t[0], t[1])
+        guard x != 0 || y != 0 else { return Point(x: 0, y: 0) }
+        if anchor().stringValue == "viewport" {
+            return Point(x: x * camera.pixelRatio, y: y * camera.pixelRatio)
+        }
+        return screen.mapOffset(x, y)
     }
 
     func project(_ ps: [WorldPoint], _ offset: Point) -> [Point] {
@@ -52,10 +66,13 @@ extension StylePainter {
     mutating func drawFill(_ f: RenderFeature, _ layer: StyleLayer) {
         guard f.kind == .polygon else { return }
         let held = propertyValues.entries(layer, Self.fillProperties, zoom: zoom)
-        func property(_ p: FillProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, f) }
+        func property(_ p: FillProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, feature: f) }
         func color(_ p: FillProperty) -> StyleColor { property(p).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0) }
         let opacity = property(.opacity).numberValue ?? 0
-        let offset = translation(layer, "fill", f)
+        // The anchor read first: a closure reading the properties would capture the painter,
+        // which is then copied whole for the call (a dozen retains per feature).
+        let anchor = property(.translateAnchor)
+        let offset = translation(property(.translate)) { anchor }
         if property(.pattern) != .null {
             if let p = pattern(layer, "fill-pattern", f) {
                 let rings = f.polygons.flatMap { $0.map { project($0, offset) } }
@@ -69,17 +86,18 @@ extension StylePainter {
             }
             return
         }
-        // Each ring projected once, for the fill and its outline.
+        // Each ring projected once, for the fill and its outline; filled as it is, without a
+        // path to build and flatten.
         let rings = f.polygons.map { $0.map { project($0, offset) } }
-        var path = Path()
+        var contours: [Path.Contour] = []
         for polygon in rings {
-            for ring in polygon where ring.count >= 3 { path.append(Path(polyline: ring, closed: true)) }
+            for ring in polygon where ring.count >= 3 { contours.append(Path.Contour(points: ring, isClosed: true)) }
         }
         // MapLibre fills triangles without antialiasing, then (fill-antialias) draws the outline
         // as GL lines over the edges, in the outline colour or the fill's.
         let fillColor = Self.rgba(color(.color), opacity: opacity)
         canvas.aliased = true
-        canvas.fill(path, color: fillColor, rule: .evenOdd)
+        canvas.fill(contours: contours, color: fillColor, rule: .evenOdd)
         canvas.aliased = false
         if property(.antialias) != .boolean(false) {
             let outline = layer.paintValues["fill-outline-color"] == nil ? fillColor : Self.rgba(color(.outlineColor), opacity: opacity)
@@ -92,12 +110,13 @@ extension StylePainter {
     /// The properties `drawFill` reads for every feature, looked up once per layer
     /// (``PropertyValues/entries(_:_:zoom:)``): their indices in ``fillProperties``.
     enum FillProperty: Int {
-        case opacity, pattern, color, antialias, outlineColor
+        case opacity, pattern, color, antialias, outlineColor, translate, translateAnchor
     }
 
     /// The names of ``FillProperty``'s properties, in its order (all paint).
     static let fillProperties: [(name: String, paint: Bool)] = [
         ("fill-opacity", true), ("fill-pattern", true), ("fill-color", true), ("fill-antialias", true), ("fill-outline-color", true),
+        ("fill-translate", true), ("fill-translate-anchor", true),
     ]
 
     /// Under a tilted camera, each point's depth (GL's clip-space `w`, 1 at the image's
@@ -204,7 +223,7 @@ extension StylePainter {
         }
         guard !lines.isEmpty else { return }
         let held = propertyValues.entries(layer, Self.lineProperties, zoom: zoom)
-        func property(_ p: LineProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, f) }
+        func property(_ p: LineProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, feature: f) }
         func number(_ p: LineProperty) -> Double { property(p).numberValue ?? 0 }
         let pr = camera.pixelRatio
         let width = max(0, number(.width)) * pr
@@ -262,7 +281,8 @@ extension StylePainter {
             shading.perspective = view
             shading.groundCenter = Point(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
         }
-        let shift = translation(layer, "line", f)
+        let anchor = property(.translateAnchor)
+        let shift = translation(property(.translate)) { anchor }
         let miterLimit = number(.miterLimit), roundLimit = number(.roundLimit)
         for (tile, tileLines) in parts {
             // Joins sharper than 75° start 15 pixels of the tile's zoom back (none past 16× overzoom).
@@ -288,14 +308,14 @@ extension StylePainter {
     /// The properties `drawLine` reads for every feature, looked up once per layer
     /// (``PropertyValues/entries(_:_:zoom:)``): their indices in ``lineProperties``.
     enum LineProperty: Int {
-        case width, gapWidth, opacity, color, blur, offset, pattern, join, cap, miterLimit, roundLimit
+        case width, gapWidth, opacity, color, blur, offset, pattern, join, cap, miterLimit, roundLimit, translate, translateAnchor
     }
 
     /// The names of ``LineProperty``'s properties, in its order, and whether each is paint.
     static let lineProperties: [(name: String, paint: Bool)] = [
         ("line-width", true), ("line-gap-width", true), ("line-opacity", true), ("line-color", true), ("line-blur", true),
         ("line-offset", true), ("line-pattern", true), ("line-join", false), ("line-cap", false),
-        ("line-miter-limit", false), ("line-round-limit", false),
+        ("line-miter-limit", false), ("line-round-limit", false), ("line-translate", true), ("line-translate-anchor", true),
     ]
 
     /// Shades the lines gathered in ``pendingLines`` and empties it.

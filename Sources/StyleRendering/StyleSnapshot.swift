@@ -156,7 +156,8 @@ struct StylePainter {
                 // equal keys in the source's order, within a tile (as MapLibre sorts a bucket).
                 let sortKey = layer.type + "-sort-key"
                 if layer.layoutValues[sortKey] != nil {
-                    let keys = group.withUnsafeBufferPointer { features in matching.map { number(layer, sortKey, features[$0], paint: false) } }
+                    let key = propertyValues.entry(layer, sortKey, paint: false, zoom: zoom)
+                    let keys = group.withUnsafeBufferPointer { features in matching.map { key.value(zoom: zoom, feature: features[$0]).numberValue ?? 0 } }
                     matching = matching.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { matching[$0] }
                 }
                 // GeoJSON is drawn again on each copy of the world in view (vector tiles come as copies).
@@ -369,6 +370,16 @@ final class PropertyValues {
             switch self {
             case .value(let v): v
             case .perFeature(let p): p.evaluate(zoom: zoom, feature: f?.expressionFeature, tile: f?.tile)
+            }
+        }
+
+        /// The value for feature `f` at `zoom`, the feature borrowed: a value the same for
+        /// every feature is returned without copying it into an optional (a dozen retains and
+        /// releases of its arrays, per property and feature of a line layer).
+        func value(zoom: Double, feature f: borrowing RenderFeature) -> ExpressionValue {
+            switch self {
+            case .value(let v): v
+            case .perFeature(let p): p.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile)
             }
         }
     }

@@ -2,6 +2,9 @@
 public struct Canvas: Sendable {
     public private(set) var pixmap: Pixmap
     private var rasterizer = Rasterizer()
+    /// Coverage 1, as long as the widest run drawn so far: what an aliased fill's runs are
+    /// composited through.
+    private var fullCoverage: [Float] = []
     /// Flattening tolerance of curves, joins and caps, pixels.
     public var tolerance = 0.2
     /// Fills and strokes of at least one pixel's width draw only inside this rectangle of
@@ -34,9 +37,9 @@ public struct Canvas: Sendable {
         paint(path.flattened(tolerance: tolerance), rule: rule, color: color)
     }
 
-    /// Fills straight-line contours (each closed): the map painter's polygons, built point by
-    /// point with no curves to flatten.
-    mutating func fill(contours: [Path.Contour], color: Color, rule: FillRule = .nonZero) {
+    /// Fills straight-line contours (each closed): the map painter's and the style's polygons,
+    /// built point by point with no curves to flatten.
+    public mutating func fill(contours: [Path.Contour], color: Color, rule: FillRule = .nonZero) {
         paint(contours, rule: rule, color: color)
     }
 
@@ -55,8 +58,8 @@ public struct Canvas: Sendable {
             } : contours
             let clip = self.clip ?? (0, 0, image.width, image.height)
             let aliased = self.aliased
-            // Full coverage, as long as the widest run, for the aliased fill's runs.
-            let full = aliased ? [Float](repeating: 1, count: image.width) : []
+            if aliased, fullCoverage.count < image.width { fullCoverage = [Float](repeating: 1, count: image.width) }
+            let full = fullCoverage
             rasterizer.rasterize(contours, rule: rule, clipWidth: image.width, clipHeight: image.height) { y, x, run in
                 guard y >= clip.minY, y < clip.maxY else { return }
                 let start = max(x, clip.minX), end = min(x + run.count, clip.maxX)

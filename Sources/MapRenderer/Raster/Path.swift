@@ -70,6 +70,11 @@ public struct Path: Sendable {
     public struct Contour: Sendable {
         public var points: [Point]
         public var isClosed: Bool
+
+        public init(points: [Point], isClosed: Bool) {
+            self.points = points
+            self.isClosed = isClosed
+        }
     }
 
     /// The contours with curves replaced by lines no farther than `tolerance` pixels from them
