@@ -36,13 +36,23 @@ public struct GPSFake: Sendable {
     /// Runs `gpsfake -1 -p` on `log` (plus `arguments`, such as `-S`) until the log ends: gpsd
     /// reads it once, and gpsfake prints what gpsd reports to a watching client, JSON lines, on
     /// standard output. Returns nil (after recording why, under CI) when gpsfake is missing.
+    /// gpsfake starts gpsd and then connects to it once; when nothing listens on the port yet (or
+    /// another process took the port `freePort()` chose) it gives up with "socket error" before
+    /// gpsd read a sentence — a start-up race of the harness, tried again on a fresh port, at
+    /// most three times (a fresh-clone CI failed once with "[Errno 111] Connection refused").
     /// - Throws: ``ChildProcessError`` when it runs longer than `timeout`.
     public static func pipe(log: URL, _ arguments: [String] = [], timeout: Duration = .seconds(60)) async throws -> ProcessResult? {
         guard let gpsfake = try gpsfakeExecutable() else { return nil }
-        let port = freePort()
-        return try await withGPSFakeCleanup(port: port) { environment in
-            try await GeoProcess.run(gpsfake, ["-1", "-p", "-P", String(port)] + arguments + [log.path],
-                                     environment: environment, timeout: timeout)
+        var attempt = 1
+        while true {
+            let port = freePort()
+            let result = try await withGPSFakeCleanup(port: port) { environment in
+                try await GeoProcess.run(gpsfake, ["-1", "-p", "-P", String(port)] + arguments + [log.path],
+                                         environment: environment, timeout: timeout)
+            }
+            let refused = result.stderr.contains("socket error") && !result.stdout.contains("{")
+            if !refused || attempt == 3 { return result }
+            attempt += 1
         }
     }
 
