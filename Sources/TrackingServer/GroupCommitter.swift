@@ -31,7 +31,7 @@ final class GroupCommitter: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [Pending] = []
     private var queuedRows = 0
-    private var stopping = false
+    private var stopping = false, ended = false
     private var thread: Thread?
 
     init(store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut = LiveFanOut(), fences: FenceMonitor? = nil,
@@ -78,12 +78,18 @@ final class GroupCommitter: @unchecked Sendable {
         var description: String { "the server is stopping" }
     }
 
-    /// Commits what is queued, then ends the writer thread.
+    /// Commits what is queued, ends the writer thread, and returns once it has ended (at once
+    /// on the writer thread itself). A server that returned from `stop` writes no more: a
+    /// server started next on the same database (a restart) sees every fix this one committed.
+    /// (Before, `stop` returned at once and a batch in flight could commit after a restarted
+    /// server had read the keys of `recent`: a retry of that batch's fix was then stored twice.)
     func stop() {
         condition.lock()
+        defer { condition.unlock() }
         stopping = true
-        condition.signal()
-        condition.unlock()
+        condition.broadcast()
+        guard Thread.current !== thread else { return }
+        while !ended { condition.wait() }
     }
 
     private func run() {
@@ -99,6 +105,8 @@ final class GroupCommitter: @unchecked Sendable {
             }
             while queue.isEmpty && !stopping { condition.wait() }
             if queue.isEmpty {
+                ended = true
+                condition.broadcast()
                 condition.unlock()
                 return
             }

@@ -136,8 +136,8 @@ public final class TrackingIngest: Sendable {
         }
     }
 
-    /// Ends the writer after committing what is queued, and the fence decisions after deciding
-    /// what was offered.
+    /// Ends the writer after committing what is queued — returning once it has, so nothing is
+    /// written after — and the fence decisions after deciding what was offered.
     public func stop() {
         committer.stop()
         fenceMonitor?.stop()

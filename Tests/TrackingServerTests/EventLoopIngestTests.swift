@@ -6,6 +6,7 @@ import GeoCore
 import GeoTestSupport
 import HTTPServing
 import SystemIO
+import Synchronization
 import Testing
 import TrackingProtocols
 @testable import TrackingServer
@@ -265,5 +266,34 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         }
         #expect(try await store.positions(device: "d", from: 0, to: .max, limit: 10).map(\.fixTime) == [Int64(t - 2) * 1000, Int64(t - 1) * 1000])
         ingest.stop()
+    }
+
+    /// `stop()` returns only once the writer has committed what was queued and ended: a batch
+    /// held in the store and a request queued behind it are both stored when `stop` returns,
+    /// and `stop` waits for them (a restarted server reads `recent`'s keys at open, so a commit
+    /// after `stop` returned let a retry of its fix be stored twice).
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func stop_returnsOnceTheQueuedCommitsAreDone() async throws {
+        let (dir, store, ingest) = try await Self.setUp()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t = TrackingServerTests.nowSeconds - 100
+        func fix(_ second: Int) -> TrackedFix {
+            TrackedFix(device: "s", location: Location(coordinate: Coordinate(uncheckedLatitude: 52.5, longitude: 13.4),
+                                                       timestamp: Date(timeIntervalSince1970: Double(second)), horizontalAccuracy: .meters(5)),
+                       source: .osmAnd)
+        }
+        let acks = Mutex<[Int: Bool]>([:])
+        store.hold(true)
+        ingest.ingest([fix(t)], receivedAt: Date()) { result in acks.withLock { $0[t] = (try? result.get()) != nil } }
+        #expect(store.waitForCommits(1), "the first fix never reached the store")
+        ingest.ingest([fix(t + 1)], receivedAt: Date()) { result in acks.withLock { $0[t + 1] = (try? result.get()) != nil } }
+        let stopped = Mutex(false)
+        let stopping = Thread { ingest.stop(); stopped.withLock { $0 = true } }
+        stopping.start()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!stopped.withLock { $0 }, "stop returned while a commit was held")
+        store.hold(false)
+        while !stopped.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(acks.withLock { $0 } == [t: true, t + 1: true])
+        for second in [t, t + 1] { #expect(try await store.count(device: "s", fixTime: Int64(second) * 1000) == 1) }
     }
 }
