@@ -126,6 +126,20 @@ func recoveringRead(_ bytes: [UInt8]) -> (document: GPXDocument, error: GPXError
     #expect(w.coordinate.longitude == -2.25)
 }
 
+/// A `fix` value and the `version` attribute are read with XML white space around them
+/// (XML 1.0 §2.3: space, tab, CR, LF, and CR LF) and not with any other.
+@Test func fixAndVersion_readAcrossXMLWhiteSpace_only() throws {
+    func point(version: String, fix: String) throws -> GPXDocument {
+        try read("<gpx version=\"\(version)\" creator=\"t\"><wpt lat=\"1\" lon=\"2\"><fix>\(fix)</fix></wpt></gpx>")
+    }
+    let spaced = try point(version: " \t1.0\r\n", fix: "\r\n\t 3d \n")
+    #expect(spaced.header.version == .v1_0)
+    #expect(spaced.waypoints.first?.fix == .threeDimensional)
+    #expect(try point(version: "1.1", fix: "dgps").waypoints.first?.fix == .dgps)
+    // A no-break space is not XML white space: the value is not one of the five.
+    #expect(try point(version: "1.1", fix: "\u{A0}3d").waypoints.first?.fix == nil)
+}
+
 @Test func noNamespaceNoVersion_gpx10ElementsMakeItGPX10() throws {
     guard let url = try Fixtures.url("gpx/gpxpy/track_with_speed.gpx") else { return }
     let d = try GPXReader.read(bytes: Data(contentsOf: url))
