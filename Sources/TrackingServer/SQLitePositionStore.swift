@@ -267,15 +267,14 @@ public final class SQLitePositionStore: PositionStore {
     /// The columns of `positions`, `recent` and `latest`, in the order of their tables.
     static let tableColumns = "device_id, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source"
 
-    /// Adds a fix to `table` (`positions`), skipping it when the table holds its key.
-    static func insert(into table: String, _ db: Database) throws -> SQLiteFixInsert {
-        try SQLiteFixInsert(db, sql: "INSERT INTO \(table) (\(tableColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+    /// Adds a fix to `positions`, skipping it when the table holds its key.
+    static func insertIntoPositions(_ db: Database) throws -> SQLiteFixInsert {
+        try SQLiteFixInsert(db, into: "positions", conflict: "ON CONFLICT DO NOTHING")
     }
 
     /// Moves `latest` of the fix's device to it if it is later (an out-of-order fix never moves it back).
     static func advanceLatest(_ db: Database) throws -> SQLiteFixInsert {
-        try SQLiteFixInsert(db, sql: """
-            INSERT INTO latest (\(tableColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        try SQLiteFixInsert(db, into: "latest", conflict: """
             ON CONFLICT (device_id) DO UPDATE SET fix_time = excluded.fix_time, payload_hash = excluded.payload_hash,
                 latitude = excluded.latitude, longitude = excluded.longitude, altitude = excluded.altitude,
                 accuracy = excluded.accuracy, speed = excluded.speed, course = excluded.course,
@@ -298,7 +297,7 @@ public final class SQLitePositionStore: PositionStore {
                 // The fixes for `recent`, skipped when it holds them (or this batch does).
                 var appended: [(id: Int64, fix: StoredFix)] = [], batchKeys = Set<FixKey>(minimumCapacity: rows.count)
                 appended.reserveCapacity(rows.count)
-                let toPositions = try Self.insert(into: "positions", db), latest = try Self.advanceLatest(db)
+                let toPositions = try Self.insertIntoPositions(db), latest = try Self.advanceLatest(db)
                 // The device of the row before, with its id and fixes in `recent`: a request's
                 // fixes are one device's, one after another.
                 var last: (name: String, id: Int64, waiting: Waiting?)? = nil
@@ -327,8 +326,7 @@ public final class SQLitePositionStore: PositionStore {
                 }
                 // In key order, so the batch's rows fill its pages one after another.
                 appended.sort { ($0.id, $0.fix.fixTime, $0.fix.payloadHash) < ($1.id, $1.fix.fixTime, $1.fix.payloadHash) }
-                let toRecent = try SQLiteFixInsert(db, sql: "INSERT INTO recent (batch, \(Self.tableColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                for (id, fix) in appended { try toRecent.run(fix, id: id, leading: batch) }
+                try SQLiteFixRows(db, into: "recent", leading: ["batch"]).insert(appended, leading: batch)
             }
             // In the order they came, each run of one device's fixes at once.
             let appended = fresh.filter { $0.fix.fixTime >= boundary }
@@ -372,12 +370,14 @@ public final class SQLitePositionStore: PositionStore {
                 let end = min(state.copied + sliceDevices, state.round.count)
                 let slice = state.round[state.copied..<end]
                 let rows = slice.reduce(0) { $0 + $1.fixes.count }
+                // In the key order of `positions`.
+                let copies = slice.flatMap { id, fixes in
+                    fixes.sorted { ($0.fixTime, $0.payloadHash) < ($1.fixTime, $1.payloadHash) }.map { (id: id, fix: $0) }
+                }
                 try pool.write { db in
-                    let toPositions = try Self.insert(into: "positions", db), latest = try Self.advanceLatest(db)
+                    try SQLiteFixRows(db, into: "positions", conflict: "ON CONFLICT DO NOTHING").insert(copies)
+                    let latest = try Self.advanceLatest(db)
                     for (id, fixes) in slice {
-                        for fix in fixes.sorted(by: { ($0.fixTime, $0.payloadHash) < ($1.fixTime, $1.payloadHash) }) {
-                            try toPositions.run(fix, id: id)
-                        }
                         // The first of the latest fixes, as a commit keeps the first of equal times.
                         if let last = fixes.min(by: { $0.fixTime > $1.fixTime }) { try latest.run(last, id: id) }
                     }
