@@ -21,8 +21,9 @@ import TrackingProtocols
 /// commit; tracking.sh 20,000 devices spent 51 of 60 s in commits). So `settle`, between group
 /// commits, moves the fixes older than `moveAfter` in rounds: a round takes every fix in
 /// `recent` below a boundary (≥ `moveAfter` of fixes) and copies them device by device (a device
-/// leaf then takes ~10 rows per dirtying at 1 Hz, not one) in slices of `sliceDevices`, then
-/// deletes them from `recent` (the batches up to the round's last, a range of its key).
+/// leaf then takes ~10 rows per dirtying at 1 Hz, not one) in slices of `sliceDevices` and at
+/// most `sliceRows` rows, then deletes them from `recent` in pieces of ~`sliceRows` rows, whole
+/// batches from the least up to the round's last (ranges of its key).
 /// Reads see both tables and count a fix found in both once (a round interrupted by a crash
 /// leaves copies in both until it is done again); a device's fixes in `recent` are read batch
 /// by batch, one seek each, along its key. A fix whose time is below the boundary (late,
@@ -44,6 +45,11 @@ public final class SQLitePositionStore: PositionStore {
     /// the machine could not keep 19,900 devices at 1 Hz, slices of 2,000 rows from ~1,000
     /// devices took 147 ms each).
     let sliceDevices: Int
+    /// Rows per move transaction (one device's at least), copied or deleted: devices sending
+    /// many fixes a second fill a slice with few devices (1,000 Overland devices × 100 fixes a
+    /// second put ~200,000 rows in a slice of 200 devices and ~1 M in the round's delete; each
+    /// held the writer, and every commit waiting behind it, for seconds).
+    let sliceRows: Int
     /// Device name → id; filled from the table, extended after each commit that added devices.
     let ids = Mutex<[String: Int64]>([:])
     /// Device name → its latest fix, over both tables (the writer's; a read-only store queries).
@@ -108,6 +114,8 @@ public final class SQLitePositionStore: PositionStore {
         var copied = 0
         /// The greatest batch holding a fix of the round: its delete reads `recent` up to it.
         var roundLastBatch: Int64 = .min
+        /// The round's fixes in batches below it are deleted from `recent`.
+        var deletedBelow: Int64 = .min
         /// The batch the next commit appends to `recent`: above every batch there.
         var nextBatch: Int64 = 0
 
@@ -167,6 +175,7 @@ public final class SQLitePositionStore: PositionStore {
             round = []
             copied = 0
             roundLastBatch = .min
+            deletedBelow = .min
         }
 
         /// Forgets the fixes before `cut` (retention).
@@ -187,8 +196,9 @@ public final class SQLitePositionStore: PositionStore {
     ///     after which commits fail with SQLITE_FULL as on a full disk; nil for no cap.
     ///   - moveAfter: fixes older than this, by fix time, are moved from `recent` to `positions`.
     ///   - sliceDevices: devices per move transaction.
+    ///   - sliceRows: rows per move transaction (one device's at least).
     public init(path: String, readOnly: Bool = false, maximumPages: Int? = nil, moveAfter: Duration = .seconds(10),
-                sliceDevices: Int = 200) throws {
+                sliceDevices: Int = 200, sliceRows: Int = 5000) throws {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
@@ -199,6 +209,7 @@ public final class SQLitePositionStore: PositionStore {
         self.readOnly = readOnly
         self.moveAfter = moveAfter.components.seconds * 1000 + moveAfter.components.attoseconds / 1_000_000_000_000_000
         self.sliceDevices = sliceDevices
+        self.sliceRows = sliceRows
         pool = try DatabasePool(path: path, configuration: configuration)
         if !readOnly {
             try Self.migrate(pool)
@@ -367,9 +378,12 @@ public final class SQLitePositionStore: PositionStore {
                 }
             }
             if state.copied < state.round.count {
-                let end = min(state.copied + sliceDevices, state.round.count)
+                var end = state.copied, rows = 0
+                repeat {
+                    rows += state.round[end].fixes.count
+                    end += 1
+                } while end < state.round.count && end - state.copied < sliceDevices && rows + state.round[end].fixes.count <= sliceRows
                 let slice = state.round[state.copied..<end]
-                let rows = slice.reduce(0) { $0 + $1.fixes.count }
                 // In the key order of `positions`.
                 let copies = slice.flatMap { id, fixes in
                     fixes.sorted { ($0.fixTime, $0.payloadHash) < ($1.fixTime, $1.payloadHash) }.map { (id: id, fix: $0) }
@@ -385,12 +399,22 @@ public final class SQLitePositionStore: PositionStore {
                 state.copied = end
                 return rows
             }
-            let boundary = state.boundary, lastBatch = state.roundLastBatch
-            let deleted = try pool.write { db in
-                try db.execute(sql: "DELETE FROM recent WHERE batch <= ? AND fix_time < ?", arguments: [lastBatch, boundary])
-                return db.changesCount
+            // The round copied: deleted from `recent` in pieces of whole batches, from the least
+            // on, each of ~`sliceRows` rows (one batch at least), the last ending at the round's last.
+            let boundary = state.boundary, lastBatch = state.roundLastBatch, from = state.deletedBelow
+            let piece = "SELECT batch FROM recent WHERE batch >= ? AND batch <= ? AND fix_time < ? LIMIT 1 OFFSET ?"
+            let (deleted, below) = try pool.write { db -> (Int, Int64?) in
+                guard let first = try Int64.fetchOne(db, sql: piece, arguments: [from, lastBatch, boundary, 0]) else { return (0, nil) }
+                // The batch after the piece: that of its row `sliceRows`, or the next; nil: the round's rest.
+                let below = try Int64.fetchOne(db, sql: piece, arguments: [first, lastBatch, boundary, sliceRows]).map { max($0, first + 1) }
+                try db.execute(sql: "DELETE FROM recent WHERE batch >= ? AND batch < ? AND fix_time < ?", arguments: [first, below ?? lastBatch + 1, boundary])
+                return (db.changesCount, below)
             }
-            state.end()
+            if let below {
+                state.deletedBelow = below
+            } else {
+                state.end()
+            }
             return max(deleted, 1)
         }
     }

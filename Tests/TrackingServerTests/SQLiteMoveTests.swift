@@ -265,4 +265,29 @@ import Testing
         #expect(try reopened.latest(device: "bare") == bare)
         #expect(try reopened.latest(device: "full") == full)
     }
+
+    /// With slices of a few rows, a round is copied one device a transaction (one device's rows
+    /// at least, more than the slice) and deleted from `recent` one batch a transaction; every
+    /// read in between answers each fix once.
+    @Test func roundInSlicesOfRows_copiedAndDeletedInPieces_eachFixAnsweredOnce() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceRows: 6)
+        // Five commits (batches) of four fixes: two of a, two of b.
+        var all: [StoredFix] = []
+        for batch in 0..<5 {
+            let rows = ["a", "b"].flatMap { d in (0..<2).map { Self.fix(d, Self.now - 100_000 + Int64(batch * 2 + $0) * 1000) } }
+            #expect(try store.commit(rows) == 4)
+            all += rows
+        }
+        var turns = 0
+        while try store.settle() > 0 {
+            turns += 1
+            for fix in all { #expect(try store.count(device: fix.device, fixTime: fix.fixTime) == 1, "turn \(turns): \(fix.device) at \(fix.fixTime)") }
+        }
+        // a (10 rows), b (10 rows), then the five batches one by one (4 rows each, under 6 with the next).
+        #expect(turns == 2 + 5)
+        #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 20)
+        #expect(try store.positions(device: "b", from: 0, to: .max, limit: 100).map(\.fixTime) == all.filter { $0.device == "b" }.map(\.fixTime))
+    }
 }
