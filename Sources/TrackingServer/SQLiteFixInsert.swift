@@ -22,26 +22,28 @@ struct SQLiteFixInsert {
     let connection: SQLiteConnection
     /// Fixes a step inserts (the statement's rows).
     let rows: Int
-    /// Parameters of a row: `leading` and then the 11 of `SQLitePositionStore.tableColumns`.
+    /// Parameters of a row: the `leading` column's and then the 11 of `SQLitePositionStore.tableColumns`.
     let width: Int32
 
     /// SQLite copies the text before the bind returns (`SQLITE_TRANSIENT`, sqlite.org/c3ref/bind_blob.html).
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    /// Prepares (or takes from the connection's cache) `INSERT INTO table (leading…, tableColumns)
+    /// Prepares (or takes from the connection's cache) `INSERT INTO table (leading, tableColumns)
     /// VALUES` with `rows` rows of parameters, followed by `conflict` (an `ON CONFLICT` clause).
-    init(_ db: Database, into table: String, leading: [String] = [], rows: Int = 1, conflict: String = "") throws {
-        width = Int32(leading.count + 11)
+    /// - Parameter leading: a column before those of a fix (`recent`'s batch), its value given to `bind`.
+    init(_ db: Database, into table: String, leading: String? = nil, rows: Int = 1, conflict: String = "") throws {
+        width = leading == nil ? 11 : 12
         self.rows = rows
         let row = "(" + Array(repeating: "?", count: Int(width)).joined(separator: ", ") + ")"
-        let sql = "INSERT INTO \(table) (\((leading + [SQLitePositionStore.tableColumns]).joined(separator: ", "))) VALUES "
+        let sql = "INSERT INTO \(table) (\(leading.map { "\($0), " } ?? "")\(SQLitePositionStore.tableColumns)) VALUES "
             + Array(repeating: row, count: rows).joined(separator: ", ") + (conflict.isEmpty ? "" : " " + conflict)
         statement = try db.cachedStatement(sql: sql)
         guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "closed connection", sql: sql) }
         self.connection = connection
     }
 
-    /// Binds fix `fix` of device `id` as row `row` of the statement, after its `leading` values.
+    /// Binds fix `fix` of device `id` as row `row` of the statement, after the value of its
+    /// `leading` column (which it has when it was made with one).
     func bind(_ fix: StoredFix, id: Int64, leading: Int64? = nil, row: Int = 0) {
         let s = statement.sqliteStatement
         var i = Int32(row) * width + 1
@@ -97,7 +99,7 @@ struct SQLiteFixRows {
     let many: SQLiteFixInsert
     let one: SQLiteFixInsert
 
-    init(_ db: Database, into table: String, leading: [String] = [], rows: Int = 32, conflict: String = "") throws {
+    init(_ db: Database, into table: String, leading: String? = nil, rows: Int = 32, conflict: String = "") throws {
         many = try SQLiteFixInsert(db, into: table, leading: leading, rows: rows, conflict: conflict)
         one = try SQLiteFixInsert(db, into: table, leading: leading, conflict: conflict)
     }

@@ -337,7 +337,7 @@ public final class SQLitePositionStore: PositionStore {
                 }
                 // In key order, so the batch's rows fill its pages one after another.
                 appended.sort { ($0.id, $0.fix.fixTime, $0.fix.payloadHash) < ($1.id, $1.fix.fixTime, $1.fix.payloadHash) }
-                try SQLiteFixRows(db, into: "recent", leading: ["batch"]).insert(appended, leading: batch)
+                try SQLiteFixRows(db, into: "recent", leading: "batch").insert(appended, leading: batch)
             }
             // In the order they came, each run of one device's fixes at once.
             let appended = fresh.filter { $0.fix.fixTime >= boundary }
