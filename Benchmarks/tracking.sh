@@ -32,6 +32,9 @@
 # is the server's --live-interval (the least time between two messages to one subscriber).
 # LIVE_CLIENT=swift runs the S subscribers in `geo loadgen --live S×FOLLOW` instead (SwiftNIO, no
 # JSON parser: its CPU is then in the generator's; STALLED is not run).
+# Also prints the group committer's writer thread's CPU time over the run, in all and per fix
+# stored in the run (its commits and `settle` moves: the one thread every fix goes through).
+# PERF=FILE records the server with `perf record -g` (499 Hz) during the generator's run into FILE.
 # Usage: Benchmarks/tracking.sh [DEVICES] [SECONDS] [GEO] [STORE]   (GEO: a built geo; default release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -139,7 +142,11 @@ disk_writes() { awk '$1 == "write_bytes:" { print $2 }' "/proc/$1/io"; }
 # Fixes the server has stored (Prometheus text), to divide the run's disk writes by.
 stored_fixes() { curl -s "${URL}metrics" | awk '$1 == "tracking_acknowledged_fixes_total" { print $2 }'; }
 SERVER_CPU0="$(cpu_seconds "$SERVER")"; SERVER_WRITES0="$(disk_writes "$SERVER")"; STORED0="$(stored_fixes)"
-FENCE_CPU0="$(thread_cpu_seconds "$SERVER" fence-decisions)"
+FENCE_CPU0="$(thread_cpu_seconds "$SERVER" fence-decisions)"; WRITER_CPU0="$(thread_cpu_seconds "$SERVER" group-commit)"
+if [ -n "${PERF:-}" ]; then
+    perf record -F 499 -g -p "$SERVER" -o "$PERF" >/dev/null 2>&1 &
+    PERF_PID=$!
+fi
 LIVE_ARGS=()
 if [ -n "${LIVE:-}" ] && [ "${LIVE_CLIENT:-python}" = swift ]; then
     LIVE_ARGS=(--live "${LIVE}x${FOLLOW:-100}")
@@ -154,6 +161,7 @@ if ! kill -0 "$SERVER" 2>/dev/null; then
     tail -40 "$WORK/server.err" >&2
     exit 1
 fi
+[ -n "${PERF_PID:-}" ] && { kill -INT "$PERF_PID"; wait "$PERF_PID" || true; }
 [ -n "${HISTORY:-}" ] && { wait "$HISTORY" || true; cat "$WORK/history.txt"; }
 [ -n "${LIVE_PID:-}" ] && { wait "$LIVE_PID" || true; cat "$WORK/live.txt"; echo "server RSS with the subscribers: $(grep VmRSS /proc/$SERVER/status | awk '{print $2, $3}')"; }
 if [ -n "${FENCES:-}" ]; then
@@ -176,6 +184,8 @@ if [ -n "${FENCES:-}" ]; then
     curl -s "${URL}metrics" | grep -E '^tracking_fence_(events_total|decision_seconds_bucket|decision_seconds_count|batches_dropped_total|store_failures_total)'
 fi
 echo "server CPU during the run: $(awk -v a="$SERVER_CPU0" -v b="$(cpu_seconds "$SERVER")" 'BEGIN { printf "%.1f s", b - a }') (wall time: the generator's)"
+echo "writer thread (group-commit) CPU during the run: $(awk -v a="$WRITER_CPU0" -v b="$(thread_cpu_seconds "$SERVER" group-commit)" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
+    'BEGIN { printf "%.1f s, %.2f µs per fix stored in the run", b - a, (n > m ? (b - a) / (n - m) * 1e6 : 0) }')"
 echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(disk_writes "$SERVER")" -v d="$D" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
     'BEGIN { printf "%.1f MB (%.2f MB/s, %.0f bytes per fix stored in the run)", (b - a) / 1e6, (b - a) / 1e6 / d, (n > m ? (b - a) / (n - m) : 0) }')"
 echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg)"

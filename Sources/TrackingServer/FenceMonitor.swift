@@ -114,15 +114,7 @@ final class FenceMonitor: @unchecked Sendable {
 
     /// Decides the queued batches until `stop`.
     private func run() {
-        #if os(Linux)
-        // The kernel's name for the thread (`Thread.name` stays Foundation's), so that
-        // `/proc/PID/task/*/comm` and `perf` tell its CPU time apart (Benchmarks/tracking.sh);
-        // proc(5): a thread may write its own `comm`.
-        if let comm = FileHandle(forWritingAtPath: "/proc/thread-self/comm") {
-            comm.write(Data("fence-decisions".utf8))
-            try? comm.close()
-        }
-        #endif
+        nameKernelThread("fence-decisions")
         var devices: [String: DeviceFences] = [:]
         // The batches waiting, in commit order, each decided as before; their events are stored
         // in one write, so a thread that fell behind (a database busy with ingest: a write per

@@ -43,7 +43,10 @@ final class GroupCommitter: @unchecked Sendable {
         self.maximumRows = maximumRows
         self.maximumWait = Double(maximumWait.components.attoseconds) / 1e18 + Double(maximumWait.components.seconds)
         // The thread keeps the committer alive until `stop()` lets it end.
-        let thread = Thread { self.run() }
+        let thread = Thread {
+            nameKernelThread("group-commit")
+            self.run()
+        }
         thread.name = "group-commit"
         self.thread = thread
         thread.start()

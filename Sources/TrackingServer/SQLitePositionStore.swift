@@ -21,8 +21,9 @@ import TrackingProtocols
 /// commit; tracking.sh 20,000 devices spent 51 of 60 s in commits). So `settle`, between group
 /// commits, moves the fixes older than `moveAfter` in rounds: a round takes every fix in
 /// `recent` below a boundary (≥ `moveAfter` of fixes) and copies them device by device (a device
-/// leaf then takes ~10 rows per dirtying at 1 Hz, not one) in slices of `sliceDevices`, then
-/// deletes them from `recent` (the batches up to the round's last, a range of its key).
+/// leaf then takes ~10 rows per dirtying at 1 Hz, not one) in slices of `sliceDevices` and at
+/// most `sliceRows` rows, then deletes them from `recent` in pieces of ~`sliceRows` rows, whole
+/// batches from the least up to the round's last (ranges of its key).
 /// Reads see both tables and count a fix found in both once (a round interrupted by a crash
 /// leaves copies in both until it is done again); a device's fixes in `recent` are read batch
 /// by batch, one seek each, along its key. A fix whose time is below the boundary (late,
@@ -44,12 +45,18 @@ public final class SQLitePositionStore: PositionStore {
     /// the machine could not keep 19,900 devices at 1 Hz, slices of 2,000 rows from ~1,000
     /// devices took 147 ms each).
     let sliceDevices: Int
+    /// Rows per move transaction (one device's at least), copied or deleted: devices sending
+    /// many fixes a second fill a slice with few devices (1,000 Overland devices × 100 fixes a
+    /// second put ~200,000 rows in a slice of 200 devices and ~1 M in the round's delete; each
+    /// held the writer, and every commit waiting behind it, for seconds).
+    let sliceRows: Int
     /// Device name → id; filled from the table, extended after each commit that added devices.
     let ids = Mutex<[String: Int64]>([:])
     /// Device name → its latest fix, over both tables (the writer's; a read-only store queries).
     let latestFixes = Mutex<[String: StoredFix]>([:])
-    /// The fixes of `recent` and the round moving them; the lock is held through a move's and
-    /// retention's transactions, so neither writes rows the other has just removed.
+    /// The fixes of `recent` and the round moving them; the lock is held through a commit's, a
+    /// move's and retention's transactions, so none writes rows another has just removed or
+    /// skips a fix by what another is changing.
     let moves = Mutex(MoveState())
 
     /// What makes a fix unique: device id, fix time (ms), payload hash.
@@ -71,13 +78,34 @@ public final class SQLitePositionStore: PositionStore {
         var batch: Int64
     }
 
+    /// A device's fixes waiting in `recent`, in the order they were committed.
+    struct Waiting {
+        var held: [Held] = []
+        /// The greatest fix time in `held`: a fix of the device above it is not in `recent`.
+        var newest: Int64 = .min
+
+        /// Appends fixes committed in `batch`, lowering `oldest` to the least of their times.
+        mutating func append(_ fixes: some Collection<StoredFix>, batch: Int64, oldest: inout Int64) {
+            for fix in fixes {
+                held.append(Held(fix: fix, batch: batch))
+                newest = max(newest, fix.fixTime)
+                oldest = min(oldest, fix.fixTime)
+            }
+        }
+    }
+
     /// The fixes in `recent`, in memory, so that a move needs no scan of it and a commit no
-    /// query to skip a retry.
+    /// query to skip a retry. Grouped by device, so that a commit asks one dictionary once a
+    /// device whether a fix is held (a device's fixes mostly come in time order, newer than
+    /// any it holds; a retry or late fix searches that device's fixes only). A set of every
+    /// key took a hash and a cache miss at each commit, append and delete of a fix: 12 % of the
+    /// writer thread's perf samples under tracking.sh, 1,000 Overland devices × batches of 100,
+    /// once the rows were bound without GRDB's arguments (`SQLiteFixInsert`).
     struct MoveState {
         /// Fixes below it are in the current round, or in `positions`; never decreases.
         var boundary: Int64 = .min
         /// Fixes at or above `boundary`, by device id.
-        var waiting: [Int64: [Held]] = [:]
+        var waiting: [Int64: Waiting] = [:]
         /// The least fix time in `waiting` (`Int64.max` when empty).
         var oldestWaiting: Int64 = .max
         /// The round: fixes below `boundary`, by device id ascending; `copied` devices are in
@@ -86,15 +114,38 @@ public final class SQLitePositionStore: PositionStore {
         var copied = 0
         /// The greatest batch holding a fix of the round: its delete reads `recent` up to it.
         var roundLastBatch: Int64 = .min
-        /// The key of every fix in `recent` (waiting or in the round).
-        var keys: Set<FixKey> = []
+        /// The round's fixes in batches below it are deleted from `recent`.
+        var deletedBelow: Int64 = .min
         /// The batch the next commit appends to `recent`: above every batch there.
         var nextBatch: Int64 = 0
 
+        /// Whether `recent` holds a fix of device `id` with this fix time and payload hash
+        /// (waiting, or in the round). `device` is `waiting[id]` when the caller has it.
+        func holds(_ fix: StoredFix, id: Int64, device: Waiting?) -> Bool {
+            let same = { (other: StoredFix) in other.fixTime == fix.fixTime && other.payloadHash == fix.payloadHash }
+            if fix.fixTime >= boundary {
+                guard let device, fix.fixTime <= device.newest else { return false }
+                return device.held.contains { same($0.fix) }
+            }
+            // Below the boundary: in the round (by device id ascending), or not in `recent`.
+            var low = 0, high = round.count
+            while low < high {
+                let middle = (low + high) / 2
+                if round[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            return low < round.count && round[low].id == id && round[low].fixes.contains(where: same)
+        }
+
         mutating func wait(_ fix: StoredFix, id: Int64, batch: Int64) {
-            waiting[id, default: []].append(Held(fix: fix, batch: batch))
-            keys.insert(FixKey(id, fix))
-            oldestWaiting = min(oldestWaiting, fix.fixTime)
+            wait(CollectionOfOne(fix), id: id, batch: batch)
+        }
+
+        /// Adds fixes of device `id` committed in `batch`.
+        mutating func wait(_ fixes: some Collection<StoredFix>, id: Int64, batch: Int64) {
+            guard !fixes.isEmpty else { return }
+            var oldest = oldestWaiting
+            waiting[id, default: Waiting()].append(fixes, batch: batch, oldest: &oldest)
+            oldestWaiting = oldest
             nextBatch = max(nextBatch, batch + 1)
         }
 
@@ -102,14 +153,17 @@ public final class SQLitePositionStore: PositionStore {
         mutating func begin(cut: Int64) {
             boundary = max(boundary, cut)
             var oldest = Int64.max
-            for (id, held) in waiting {
-                let old = held.filter { $0.fix.fixTime < boundary }
-                let kept = held.filter { $0.fix.fixTime >= boundary }
+            for (id, device) in waiting {
+                let old = device.held.filter { $0.fix.fixTime < boundary }
+                guard !old.isEmpty else {
+                    oldest = min(oldest, device.held.lazy.map(\.fix.fixTime).min() ?? .max)
+                    continue
+                }
+                let kept = device.held.filter { $0.fix.fixTime >= boundary }
                 oldest = min(oldest, kept.lazy.map(\.fix.fixTime).min() ?? .max)
-                guard !old.isEmpty else { continue }
                 round.append((id, old.map(\.fix)))
                 roundLastBatch = max(roundLastBatch, old.lazy.map(\.batch).max() ?? .min)
-                waiting[id] = kept.isEmpty ? nil : kept
+                waiting[id] = kept.isEmpty ? nil : Waiting(held: kept, newest: device.newest)
             }
             oldestWaiting = oldest
             round.sort { $0.id < $1.id }
@@ -118,24 +172,20 @@ public final class SQLitePositionStore: PositionStore {
 
         /// Forgets the round, deleted from `recent`.
         mutating func end() {
-            for (id, fixes) in round { for fix in fixes { keys.remove(FixKey(id, fix)) } }
             round = []
             copied = 0
             roundLastBatch = .min
+            deletedBelow = .min
         }
 
         /// Forgets the fixes before `cut` (retention).
         mutating func remove(before cut: Int64) {
-            for (id, held) in waiting {
-                let kept = held.filter { $0.fix.fixTime >= cut }
-                for h in held where h.fix.fixTime < cut { keys.remove(FixKey(id, h.fix)) }
-                waiting[id] = kept.isEmpty ? nil : kept
+            for (id, device) in waiting {
+                let kept = device.held.filter { $0.fix.fixTime >= cut }
+                waiting[id] = kept.isEmpty ? nil : Waiting(held: kept, newest: device.newest)
             }
-            oldestWaiting = waiting.values.lazy.flatMap { $0 }.map(\.fix.fixTime).min() ?? .max
-            for i in round.indices {
-                for fix in round[i].fixes where fix.fixTime < cut { keys.remove(FixKey(round[i].id, fix)) }
-                round[i].fixes.removeAll { $0.fixTime < cut }
-            }
+            oldestWaiting = waiting.values.lazy.flatMap(\.held).map(\.fix.fixTime).min() ?? .max
+            for i in round.indices { round[i].fixes.removeAll { $0.fixTime < cut } }
         }
     }
 
@@ -146,8 +196,9 @@ public final class SQLitePositionStore: PositionStore {
     ///     after which commits fail with SQLITE_FULL as on a full disk; nil for no cap.
     ///   - moveAfter: fixes older than this, by fix time, are moved from `recent` to `positions`.
     ///   - sliceDevices: devices per move transaction.
+    ///   - sliceRows: rows per move transaction (one device's at least).
     public init(path: String, readOnly: Bool = false, maximumPages: Int? = nil, moveAfter: Duration = .seconds(10),
-                sliceDevices: Int = 200) throws {
+                sliceDevices: Int = 200, sliceRows: Int = 5000) throws {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(5)
@@ -158,6 +209,7 @@ public final class SQLitePositionStore: PositionStore {
         self.readOnly = readOnly
         self.moveAfter = moveAfter.components.seconds * 1000 + moveAfter.components.attoseconds / 1_000_000_000_000_000
         self.sliceDevices = sliceDevices
+        self.sliceRows = sliceRows
         pool = try DatabasePool(path: path, configuration: configuration)
         if !readOnly {
             try Self.migrate(pool)
@@ -226,14 +278,14 @@ public final class SQLitePositionStore: PositionStore {
     /// The columns of `positions`, `recent` and `latest`, in the order of their tables.
     static let tableColumns = "device_id, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source"
 
-    static func insert(into table: String, _ db: Database) throws -> Statement {
-        try db.cachedStatement(sql: "INSERT INTO \(table) (\(tableColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
+    /// Adds a fix to `positions`, skipping it when the table holds its key.
+    static func insertIntoPositions(_ db: Database) throws -> SQLiteFixInsert {
+        try SQLiteFixInsert(db, into: "positions", conflict: "ON CONFLICT DO NOTHING")
     }
 
     /// Moves `latest` of the fix's device to it if it is later (an out-of-order fix never moves it back).
-    static func advanceLatest(_ db: Database) throws -> Statement {
-        try db.cachedStatement(sql: """
-            INSERT INTO latest (\(tableColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    static func advanceLatest(_ db: Database) throws -> SQLiteFixInsert {
+        try SQLiteFixInsert(db, into: "latest", conflict: """
             ON CONFLICT (device_id) DO UPDATE SET fix_time = excluded.fix_time, payload_hash = excluded.payload_hash,
                 latitude = excluded.latitude, longitude = excluded.longitude, altitude = excluded.altitude,
                 accuracy = excluded.accuracy, speed = excluded.speed, course = excluded.course,
@@ -242,50 +294,62 @@ public final class SQLitePositionStore: PositionStore {
             """)
     }
 
-    static func arguments(_ row: StoredFix, id: Int64) -> StatementArguments {
-        [id, row.fixTime, row.payloadHash, row.latitude, row.longitude, row.altitude, row.accuracy, row.speed, row.course, row.receivedAt, row.source]
-    }
-
     public func commit(_ rows: [StoredFix]) throws -> Int {
         var added: [String: Int64] = [:]
         let known = ids.withLock { $0 }
-        let (boundary, batch) = moves.withLock { ($0.boundary, $0.nextBatch) }
         var fresh: [(id: Int64, fix: StoredFix)] = []
-        try pool.write { db in
-            fresh = []
-            // The fixes for `recent`, skipped when it holds them (or this batch does).
-            var appended: [(id: Int64, fix: StoredFix)] = [], batchKeys = Set<FixKey>()
-            let toPositions = try Self.insert(into: "positions", db)
-            for row in rows {
-                let id: Int64
-                if let known = known[row.device] ?? added[row.device] {
-                    id = known
-                } else {
-                    try db.execute(sql: "INSERT INTO devices (name) VALUES (?) ON CONFLICT DO NOTHING", arguments: [row.device])
-                    id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE name = ?", arguments: [row.device])!
-                    added[row.device] = id
+        // What `recent` holds is read under one lock, held through the transaction: `settle`
+        // runs on this thread and retention takes the same lock before its transaction.
+        try moves.withLock { state in
+            let boundary = state.boundary, batch = state.nextBatch
+            try pool.write { db in
+                fresh = []
+                fresh.reserveCapacity(rows.count)
+                // The fixes for `recent`, skipped when it holds them (or this batch does).
+                var appended: [(id: Int64, fix: StoredFix)] = [], batchKeys = Set<FixKey>(minimumCapacity: rows.count)
+                appended.reserveCapacity(rows.count)
+                let toPositions = try Self.insertIntoPositions(db), latest = try Self.advanceLatest(db)
+                // The device of the row before, with its id and fixes in `recent`: a request's
+                // fixes are one device's, one after another.
+                var last: (name: String, id: Int64, waiting: Waiting?)? = nil
+                for row in rows {
+                    if last?.name != row.device {
+                        let id: Int64
+                        if let known = known[row.device] ?? added[row.device] {
+                            id = known
+                        } else {
+                            try db.execute(sql: "INSERT INTO devices (name) VALUES (?) ON CONFLICT DO NOTHING", arguments: [row.device])
+                            id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE name = ?", arguments: [row.device])!
+                            added[row.device] = id
+                        }
+                        last = (row.device, id, state.waiting[id])
+                    }
+                    guard let (_, id, waiting) = last, !state.holds(row, id: id, device: waiting) else { continue }
+                    if row.fixTime >= boundary {
+                        guard batchKeys.insert(FixKey(id, row)).inserted else { continue }
+                        appended.append((id, row))
+                    } else {
+                        // Below the round's boundary: late, or a retry of a fix that may be in `positions`.
+                        guard try toPositions.run(row, id: id) else { continue }
+                        try latest.run(row, id: id)
+                    }
+                    fresh.append((id, row))
                 }
-                let key = FixKey(id, row)
-                if row.fixTime >= boundary {
-                    guard !moves.withLock({ $0.keys.contains(key) }), batchKeys.insert(key).inserted else { continue }
-                    appended.append((id, row))
-                } else {
-                    // Below the round's boundary: late, or a retry of a fix that may be in either table.
-                    guard !moves.withLock({ $0.keys.contains(key) }) else { continue }
-                    let arguments = Self.arguments(row, id: id)
-                    try toPositions.execute(arguments: arguments)
-                    guard db.changesCount > 0 else { continue }
-                    try Self.advanceLatest(db).execute(arguments: arguments)
-                }
-                fresh.append((id, row))
+                // In key order, so the batch's rows fill its pages one after another.
+                appended.sort { ($0.id, $0.fix.fixTime, $0.fix.payloadHash) < ($1.id, $1.fix.fixTime, $1.fix.payloadHash) }
+                try SQLiteFixRows(db, into: "recent", leading: "batch").insert(appended, leading: batch)
             }
-            // In key order, so the batch's rows fill its pages one after another.
-            appended.sort { ($0.id, $0.fix.fixTime, $0.fix.payloadHash) < ($1.id, $1.fix.fixTime, $1.fix.payloadHash) }
-            let toRecent = try db.cachedStatement(sql: "INSERT INTO recent (batch, \(Self.tableColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            for (id, fix) in appended { try toRecent.execute(arguments: [batch] + Self.arguments(fix, id: id)) }
+            // In the order they came, each run of one device's fixes at once.
+            let appended = fresh.filter { $0.fix.fixTime >= boundary }
+            var start = 0
+            while start < appended.count {
+                var end = start + 1
+                while end < appended.count && appended[end].id == appended[start].id { end += 1 }
+                state.wait(appended[start..<end].lazy.map(\.fix), id: appended[start].id, batch: batch)
+                start = end
+            }
         }
         if !added.isEmpty { ids.withLock { $0.merge(added) { a, _ in a } } }
-        moves.withLock { state in for (id, fix) in fresh where fix.fixTime >= boundary { state.wait(fix, id: id, batch: batch) } }
         latestFixes.withLock { map in
             for (_, fix) in fresh where map[fix.device].map({ fix.fixTime > $0.fixTime }) ?? true { map[fix.device] = fix }
         }
@@ -314,28 +378,43 @@ public final class SQLitePositionStore: PositionStore {
                 }
             }
             if state.copied < state.round.count {
-                let end = min(state.copied + sliceDevices, state.round.count)
+                var end = state.copied, rows = 0
+                repeat {
+                    rows += state.round[end].fixes.count
+                    end += 1
+                } while end < state.round.count && end - state.copied < sliceDevices && rows + state.round[end].fixes.count <= sliceRows
                 let slice = state.round[state.copied..<end]
-                let rows = slice.reduce(0) { $0 + $1.fixes.count }
+                // In the key order of `positions`.
+                let copies = slice.flatMap { id, fixes in
+                    fixes.sorted { ($0.fixTime, $0.payloadHash) < ($1.fixTime, $1.payloadHash) }.map { (id: id, fix: $0) }
+                }
                 try pool.write { db in
-                    let toPositions = try Self.insert(into: "positions", db), latest = try Self.advanceLatest(db)
+                    try SQLiteFixRows(db, into: "positions", conflict: "ON CONFLICT DO NOTHING").insert(copies)
+                    let latest = try Self.advanceLatest(db)
                     for (id, fixes) in slice {
-                        for fix in fixes.sorted(by: { ($0.fixTime, $0.payloadHash) < ($1.fixTime, $1.payloadHash) }) {
-                            try toPositions.execute(arguments: Self.arguments(fix, id: id))
-                        }
                         // The first of the latest fixes, as a commit keeps the first of equal times.
-                        if let last = fixes.min(by: { $0.fixTime > $1.fixTime }) { try latest.execute(arguments: Self.arguments(last, id: id)) }
+                        if let last = fixes.min(by: { $0.fixTime > $1.fixTime }) { try latest.run(last, id: id) }
                     }
                 }
                 state.copied = end
                 return rows
             }
-            let boundary = state.boundary, lastBatch = state.roundLastBatch
-            let deleted = try pool.write { db in
-                try db.execute(sql: "DELETE FROM recent WHERE batch <= ? AND fix_time < ?", arguments: [lastBatch, boundary])
-                return db.changesCount
+            // The round copied: deleted from `recent` in pieces of whole batches, from the least
+            // on, each of ~`sliceRows` rows (one batch at least), the last ending at the round's last.
+            let boundary = state.boundary, lastBatch = state.roundLastBatch, from = state.deletedBelow
+            let piece = "SELECT batch FROM recent WHERE batch >= ? AND batch <= ? AND fix_time < ? LIMIT 1 OFFSET ?"
+            let (deleted, below) = try pool.write { db -> (Int, Int64?) in
+                guard let first = try Int64.fetchOne(db, sql: piece, arguments: [from, lastBatch, boundary, 0]) else { return (0, nil) }
+                // The batch after the piece: that of its row `sliceRows`, or the next; nil: the round's rest.
+                let below = try Int64.fetchOne(db, sql: piece, arguments: [first, lastBatch, boundary, sliceRows]).map { max($0, first + 1) }
+                try db.execute(sql: "DELETE FROM recent WHERE batch >= ? AND batch < ? AND fix_time < ?", arguments: [first, below ?? lastBatch + 1, boundary])
+                return (db.changesCount, below)
             }
-            state.end()
+            if let below {
+                state.deletedBelow = below
+            } else {
+                state.end()
+            }
             return max(deleted, 1)
         }
     }

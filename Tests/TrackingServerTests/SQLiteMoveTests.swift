@@ -200,4 +200,94 @@ import Testing
         try Self.settleAll(store)
         #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 1)
     }
+
+    /// One batch holding a retry of a fix in each place the store keeps it (waiting in
+    /// `recent`, in a round already copied, in a round not yet copied, in `positions`), late and
+    /// out-of-order fixes never stored, and equal keys twice: only the new are stored, each once,
+    /// and the latest position never moves back.
+    @Test func batchOfRetriesFromEveryPlace_storesOnlyTheNew_eachOnce() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
+        let past = ["a", "b"].flatMap { d in (1...4).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
+        #expect(try store.commit(past) == 8)
+        // A round of a and b begins (its boundary: now), a is copied, b not yet.
+        #expect(try store.settle() == 4)
+        #expect(try Self.rows(store, "positions") == 4 && Self.rows(store, "recent") == 8)
+        // Below the boundary: straight to `positions`.
+        let moved = Self.fix("m", Self.now - 200_000)
+        #expect(try store.commit([moved]) == 1)
+        // Waiting fixes of c after the boundary, in time order, one left out.
+        let later = (1...5).map { Self.fix("c", Self.now + 60_000 + Int64($0) * 1000) }
+        #expect(try store.commit([later[0], later[1], later[3], later[4]]) == 4)
+        let late = Self.fix("a", Self.now - 150_000), outOfOrder = later[2], newest = Self.fix("c", later[4].fixTime + 1000)
+        let batch = [past[0], past[4], moved, later[1], later[4], late, outOfOrder, outOfOrder, late, newest]
+        #expect(try store.commit(batch) == 3)
+        #expect(try store.commit(batch) == 0)
+        try Self.settleAll(store)
+        // c's fixes stay in `recent` (after the boundary); the rest are in `positions`.
+        #expect(try Self.rows(store, "recent") == 6 && Self.rows(store, "positions") == 8 + 1 + 1)
+        for fix in past + later + [late, moved, newest] {
+            #expect(try store.count(device: fix.device, fixTime: fix.fixTime) == 1, "\(fix.device) at \(fix.fixTime)")
+        }
+        #expect(try store.positions(device: "c", from: 0, to: .max, limit: 10).map(\.fixTime) == (later + [newest]).map(\.fixTime))
+        #expect(try store.latest(device: "c") == newest)
+        #expect(try store.latest(device: "a") == past[3])
+    }
+
+    /// Every column of a fix comes back as committed, NULL altitude, accuracy, speed and
+    /// course included, from `recent`, from `positions` after the move and from `latest` after
+    /// reopening; NULLs are stored as SQL NULL, not as 0.
+    @Test func columns_roundTrip_withAndWithoutOptionalMeasurements() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.sqlite").path
+        let bare = StoredFix(device: "bare", fixTime: Self.now - 90_000, payloadHash: -7, latitude: -33.868_820_123_456_7,
+                             longitude: 151.209_295_987_654_3, receivedAt: Self.now - 1, source: "gpslogger")
+        let full = StoredFix(device: "full", fixTime: Self.now - 80_000, payloadHash: .max, latitude: 89.999_999_9, longitude: -179.999_999_9,
+                             altitude: -412.25, accuracy: 0.5, speed: 0, course: 359.875, receivedAt: Self.now, source: "overland")
+        let store = try SQLitePositionStore(path: path, moveAfter: .zero)
+        #expect(try store.commit([bare, full]) == 2)
+        #expect(try store.positions(device: "bare", from: 0, to: .max, limit: 10) == [bare])
+        #expect(try store.positions(device: "full", from: 0, to: .max, limit: 10) == [full])
+        let nulls = """
+            SELECT typeof(altitude) || typeof(accuracy) || typeof(speed) || typeof(course) FROM %@ \
+            WHERE device_id = (SELECT id FROM devices WHERE name = 'bare')
+            """
+        #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "recent")) } == "nullnullnullnull")
+        try Self.settleAll(store)
+        #expect(try Self.rows(store, "recent") == 0)
+        #expect(try store.positions(device: "bare", from: 0, to: .max, limit: 10) == [bare])
+        #expect(try store.positions(device: "full", from: 0, to: .max, limit: 10) == [full])
+        #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "positions")) } == "nullnullnullnull")
+        #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "latest")) } == "nullnullnullnull")
+        let reopened = try SQLitePositionStore(path: path, readOnly: true)
+        #expect(try reopened.latest(device: "bare") == bare)
+        #expect(try reopened.latest(device: "full") == full)
+    }
+
+    /// With slices of a few rows, a round is copied one device a transaction (one device's rows
+    /// at least, more than the slice) and deleted from `recent` one batch a transaction; every
+    /// read in between answers each fix once.
+    @Test func roundInSlicesOfRows_copiedAndDeletedInPieces_eachFixAnsweredOnce() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceRows: 6)
+        // Five commits (batches) of four fixes: two of a, two of b.
+        var all: [StoredFix] = []
+        for batch in 0..<5 {
+            let rows = ["a", "b"].flatMap { d in (0..<2).map { Self.fix(d, Self.now - 100_000 + Int64(batch * 2 + $0) * 1000) } }
+            #expect(try store.commit(rows) == 4)
+            all += rows
+        }
+        var turns = 0
+        while try store.settle() > 0 {
+            turns += 1
+            for fix in all { #expect(try store.count(device: fix.device, fixTime: fix.fixTime) == 1, "turn \(turns): \(fix.device) at \(fix.fixTime)") }
+        }
+        // a (10 rows), b (10 rows), then the five batches one by one (4 rows each, under 6 with the next).
+        #expect(turns == 2 + 5)
+        #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 20)
+        #expect(try store.positions(device: "b", from: 0, to: .max, limit: 100).map(\.fixTime) == all.filter { $0.device == "b" }.map(\.fixTime))
+    }
 }
