@@ -85,7 +85,8 @@ final class GroupCommitter: @unchecked Sendable {
     /// on the writer thread itself). A server that returned from `stop` writes no more: a
     /// server started next on the same database (a restart) sees every fix this one committed.
     /// (Before, `stop` returned at once and a batch in flight could commit after a restarted
-    /// server had read the keys of `recent`: a retry of that batch's fix was then stored twice.)
+    /// server's SQLite store had read what `recent` holds at open: a retry of that batch's fix
+    /// was then taken for new and stored twice.)
     func stop() {
         condition.lock()
         defer { condition.unlock() }
