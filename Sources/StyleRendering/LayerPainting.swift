@@ -258,7 +258,8 @@ extension StylePainter {
         // integer zoom below the camera's, and grow with the zoom's fraction (MapLibre's
         // `line-floorwidth` and tile ratio). The edge's smoothing follows the shorter of the
         // cross-faded pair's patterns (``CrossFade``), though only the camera zoom's is drawn.
-        let dasharray = layer.paint("line-dasharray")
+        // A layer without dashes (line-dasharray has no default) evaluates nothing here.
+        let dasharray = layer.paintValues["line-dasharray"]
         let dashes = dasharray?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? []
         if dashes.count >= 2, dashes.allSatisfy({ $0 >= 0 }), dashes.reduce(0, +) > 0 {
             let floorWidth = max(layer.paint("line-width")?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numberValue ?? 1, 1e-6)

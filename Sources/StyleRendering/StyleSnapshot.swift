@@ -151,7 +151,7 @@ struct StylePainter {
                 // The indices of the features drawn, in `group`: features are drawn from there,
                 // not copied. Vector tiles: only what can reach the image (``LayerTileFeatures``).
                 var matching = tile.flatMap { t in layer.source.flatMap { culled(group, of: layer, in: t, source: $0) } }
-                    ?? group.indices.filter { layer.filter?.matches(globals: globals, feature: group[$0].expressionFeature, tile: group[$0].tile) ?? true }
+                    ?? { let passes = passesFilter(of: layer); return group.indices.filter { passes(group[$0]) } }()
                 // `fill-sort-key`, `line-sort-key`, `circle-sort-key`: lower keys drawn first,
                 // equal keys in the source's order, within a tile (as MapLibre sorts a bucket).
                 let sortKey = layer.type + "-sort-key"
@@ -358,18 +358,24 @@ extension Double {
 
 /// The paint and layout values of one layer at a snapshot's zoom that do not depend on the
 /// feature, evaluated on first use and kept while that layer is drawn (a line layer asks for a
-/// dozen properties per feature); the properties that depend on it, looked up once.
+/// dozen properties per feature); the properties that depend on it, looked up once, their
+/// values kept by the feature properties they read where those are few (``PropertyMemo``).
 final class PropertyValues {
     enum Entry {
         case value(ExpressionValue)
         /// A property whose value depends on the feature.
         case perFeature(StyleProperty)
+        /// A property whose value depends on a few of the feature's properties only: kept by
+        /// their values (``PropertyMemo``).
+        case memoized(StyleProperty, PropertyMemo)
 
         /// The value for feature `f` (none: the property's value without a feature) at `zoom`.
         func value(zoom: Double, _ f: RenderFeature?) -> ExpressionValue {
             switch self {
             case .value(let v): v
             case .perFeature(let p): p.evaluate(zoom: zoom, feature: f?.expressionFeature, tile: f?.tile)
+            case .memoized(let p, let memo):
+                if let f { Self.value(p, memo, zoom: zoom, feature: f) } else { p.evaluate(zoom: zoom) }
             }
         }
 
@@ -380,7 +386,13 @@ final class PropertyValues {
             switch self {
             case .value(let v): v
             case .perFeature(let p): p.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile)
+            case .memoized(let p, let memo): Self.value(p, memo, zoom: zoom, feature: f)
             }
+        }
+
+        private static func value(_ p: StyleProperty, _ memo: PropertyMemo, zoom: Double, feature f: borrowing RenderFeature) -> ExpressionValue {
+            guard memo.zoom == zoom else { return p.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile) }
+            return memo.value(f.expressionFeature.properties) { p.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile) }
         }
     }
 
@@ -396,7 +408,13 @@ final class PropertyValues {
         if let held = isPaint ? paint[name] : layout[name] { return held }
         let entry: Entry
         if let p = isPaint ? layer.paint(name) : layer.layout(name) {
-            entry = p.isFeatureDependent ? .perFeature(p) : .value(p.evaluate(zoom: zoom))
+            if !p.isFeatureDependent {
+                entry = .value(p.evaluate(zoom: zoom))
+            } else if let memo = PropertyMemo(names: p.propertyNames, zoom: zoom) {
+                entry = .memoized(p, memo)
+            } else {
+                entry = .perFeature(p)
+            }
         } else {
             entry = .value(.null)
         }
