@@ -66,8 +66,8 @@ extension StylePainter {
         let globals = self.globals
         let memo = PropertyMemo(names: filter.propertyNames, zoom: zoom)
         return { f in
-            let test = { ExpressionValue.boolean(filter.matches(globals: globals, feature: f.expressionFeature, tile: f.tile)) }
-            return (memo?.value(f.expressionFeature.properties, evaluate: test) ?? test()) == .boolean(true)
+            guard let memo else { return filter.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) }
+            return memo.value(f.expressionFeature.properties) { .boolean(filter.matches(globals: globals, feature: f.expressionFeature, tile: f.tile)) } == .boolean(true)
         }
     }
 

@@ -66,7 +66,10 @@ final class PropertyMemo {
 
     private struct Bytes: Hashable {
         var text: String
-        static func == (a: Bytes, b: Bytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+        static func == (a: Bytes, b: Bytes) -> Bool {
+            var (x, y) = (a.text, b.text)
+            return x.withUTF8 { p in y.withUTF8 { q in p.count == q.count && (p.isEmpty || memcmp(p.baseAddress!, q.baseAddress!, p.count) == 0) } }
+        }
         func hash(into hasher: inout Hasher) {
             var text = text
             text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }

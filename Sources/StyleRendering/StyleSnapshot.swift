@@ -364,18 +364,13 @@ final class PropertyValues {
     enum Entry {
         case value(ExpressionValue)
         /// A property whose value depends on the feature.
-        case perFeature(StyleProperty)
-        /// A property whose value depends on a few of the feature's properties only: kept by
-        /// their values (``PropertyMemo``).
-        case memoized(StyleProperty, PropertyMemo)
+        case perFeature(FeatureProperty)
 
         /// The value for feature `f` (none: the property's value without a feature) at `zoom`.
         func value(zoom: Double, _ f: RenderFeature?) -> ExpressionValue {
             switch self {
             case .value(let v): v
-            case .perFeature(let p): p.evaluate(zoom: zoom, feature: f?.expressionFeature, tile: f?.tile)
-            case .memoized(let p, let memo):
-                if let f { Self.value(p, memo, zoom: zoom, feature: f) } else { p.evaluate(zoom: zoom) }
+            case .perFeature(let p): if let f { p.value(zoom: zoom, feature: f) } else { p.property.evaluate(zoom: zoom) }
             }
         }
 
@@ -385,14 +380,27 @@ final class PropertyValues {
         func value(zoom: Double, feature f: borrowing RenderFeature) -> ExpressionValue {
             switch self {
             case .value(let v): v
-            case .perFeature(let p): p.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile)
-            case .memoized(let p, let memo): Self.value(p, memo, zoom: zoom, feature: f)
+            case .perFeature(let p): p.value(zoom: zoom, feature: f)
             }
         }
+    }
 
-        private static func value(_ p: StyleProperty, _ memo: PropertyMemo, zoom: Double, feature f: borrowing RenderFeature) -> ExpressionValue {
-            guard memo.zoom == zoom else { return p.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile) }
-            return memo.value(f.expressionFeature.properties) { p.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile) }
+    /// A property whose value depends on the feature, held by reference (an entry is copied at
+    /// every read: a property by value would be copied whole, its specification's strings and
+    /// arrays retained, per read), with its values kept by the few feature properties it reads
+    /// where it reads no more (``PropertyMemo``).
+    final class FeatureProperty {
+        let property: StyleProperty
+        private let memo: PropertyMemo?
+
+        init(_ property: StyleProperty, zoom: Double) {
+            self.property = property
+            memo = PropertyMemo(names: property.propertyNames, zoom: zoom)
+        }
+
+        func value(zoom: Double, feature f: borrowing RenderFeature) -> ExpressionValue {
+            guard let memo, memo.zoom == zoom else { return property.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile) }
+            return memo.value(f.expressionFeature.properties) { property.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile) }
         }
     }
 
@@ -408,13 +416,7 @@ final class PropertyValues {
         if let held = isPaint ? paint[name] : layout[name] { return held }
         let entry: Entry
         if let p = isPaint ? layer.paint(name) : layer.layout(name) {
-            if !p.isFeatureDependent {
-                entry = .value(p.evaluate(zoom: zoom))
-            } else if let memo = PropertyMemo(names: p.propertyNames, zoom: zoom) {
-                entry = .memoized(p, memo)
-            } else {
-                entry = .perFeature(p)
-            }
+            entry = p.isFeatureDependent ? .perFeature(FeatureProperty(p, zoom: zoom)) : .value(p.evaluate(zoom: zoom))
         } else {
             entry = .value(.null)
         }
