@@ -22,7 +22,7 @@ extension StylePainter {
         let metre = screen.scale / (2 * .pi * Self.earthRadius * cos(camera.latitude.clamped(-85.051129, 85.051129) * .pi / 180))
         var opacity = 1.0
         for (tile, group) in features(of: layer) {
-            let matching = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+            let matching = group.filter(passesFilter(of: layer))
             let center = screen.centerX
             for wrap in tile == nil ? worldCopies() : [0] {
                 screen.centerX = center - Double(wrap)

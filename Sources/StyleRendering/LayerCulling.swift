@@ -39,10 +39,11 @@ extension StylePainter {
         let key = LayerTileFeatures.Key(layer: layer.id, tile: StyleResources.TileKey(source: source, z: tile.z, x: tile.x, y: tile.y), zoom: zoom)
         let kept = resources.layerTileFeatures(key) {
             var entries: [LayerTileFeatures.Entry] = []
-            let reach = reach(of: layer)
-            for (i, f) in group.enumerated() where layer.filter?.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) ?? true {
-                guard let box = Self.bounds(f) else { continue }
-                entries.append(LayerTileFeatures.Entry(index: i, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, reach: reach(f)))
+            let reach = reach(of: layer), passes = passesFilter(of: layer)
+            // Read in place, by index: not copied per feature.
+            for i in group.indices where passes(group[i]) {
+                guard let box = Self.bounds(group[i]) else { continue }
+                entries.append(LayerTileFeatures.Entry(index: i, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, reach: reach(group[i])))
             }
             return LayerTileFeatures(entries: entries)
         }
@@ -55,6 +56,19 @@ extension StylePainter {
             out.append(e.index)
         }
         return out
+    }
+
+    /// Whether a feature passes `layer`'s filter (at the snapshot's zoom): for the features of
+    /// one pass over a layer, the results kept by the properties the filter reads, so features
+    /// alike in them are tested once (``PropertyMemo``).
+    func passesFilter(of layer: StyleLayer) -> (RenderFeature) -> Bool {
+        guard let filter = layer.filter else { return { _ in true } }
+        let globals = self.globals
+        let memo = PropertyMemo(names: filter.propertyNames, zoom: zoom)
+        return { f in
+            guard let memo else { return filter.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) }
+            return memo.value(f.expressionFeature.properties) { .boolean(filter.matches(globals: globals, feature: f.expressionFeature, tile: f.tile)) } == .boolean(true)
+        }
     }
 
     /// How far past its geometry a feature of a fill, line or circle layer may draw, in CSS

@@ -135,11 +135,23 @@ extension StylePainter {
     /// pixel along an edge that recedes, so under tilt such outlines fade out away from
     /// their corners as MapLibre's do.
     func outlineCoverage(_ ring: [Point], depths: [Double]? = nil) -> (x0: Int, y0: Int, width: Int, values: [Float], rows: [(lo: Int, hi: Int)])? {
+        Self.outlineCoverage(ring, depths: depths, imageWidth: canvas.width, imageHeight: canvas.height)
+    }
+
+    /// ``outlineCoverage(_:depths:)`` on an image `imageWidth × imageHeight` pixels; with
+    /// `unchanged`, the pixels of `image` (RGBA bytes) that are already `solid` (an opaque
+    /// colour's pixel as a little-endian word) are given no coverage: the opaque colour
+    /// composited over them would leave them as they are.
+    static func outlineCoverage(_ ring: [Point], depths: [Double]? = nil, imageWidth: Int, imageHeight: Int,
+                                unchanged: (image: UnsafeRawBufferPointer, solid: UInt32)? = nil)
+        -> (x0: Int, y0: Int, width: Int, values: [Float], rows: [(lo: Int, hi: Int)])? {
         guard let first = ring.first else { return nil }
         var minX = first.x, minY = first.y, maxX = first.x, maxY = first.y
         for p in ring { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) }
-        let x0 = max(0, Int((minX - 1).rounded(.down))), x1 = min(canvas.width, Int((maxX + 1).rounded(.up)))
-        let y0 = max(0, Int((minY - 1).rounded(.down))), y1 = min(canvas.height, Int((maxY + 1).rounded(.up)))
+        let x0 = max(0, Int((minX - 1).rounded(.down))), x1 = min(imageWidth, Int((maxX + 1).rounded(.up)))
+        let y0 = max(0, Int((minY - 1).rounded(.down))), y1 = min(imageHeight, Int((maxY + 1).rounded(.up)))
+        precondition(unchanged.map { $0.image.count >= imageWidth * imageHeight * 4 } ?? true, "outline image smaller than its size")
+        let skipped = unchanged?.image, solid = unchanged?.solid ?? 0
         guard x0 < x1, y0 < y1, (x1 - x0) * (y1 - y0) <= 1 << 24 else { return nil }
         let w = x1 - x0
         var alpha = [Float](repeating: 0, count: w * (y1 - y0))
@@ -172,6 +184,7 @@ extension StylePainter {
                 // The pixel centre relative to `a`.
                 let py = cy - a.y
                 for x in lo...hi {
+                    if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: (y * imageWidth + x) * 4, as: UInt32.self)) == solid { continue }
                     let px = Double(x) + 0.5 - a.x
                     let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
                     let s = receding ? t / wb / ((1 - t) / wa + t / wb) : t
@@ -196,11 +209,18 @@ extension StylePainter {
 
     /// A closed ring drawn as MapLibre's `fill_outline` shader draws it: each pixel whose centre
     /// lies within one pixel of the ring gets `1 − smoothstep(0, 1, distance)` of the colour.
+    /// An opaque colour's coverage is not worked out where a pixel already has that colour
+    /// (inside a fill of the outline's colour): the image is the same, with less to compute.
     mutating func drawOutline(_ ring: [Point], depths: [Double]? = nil, color: Color) {
-        guard color.alpha > 0, let (x0, y0, w, alpha, rows) = outlineCoverage(ring, depths: depths) else { return }
-        let y1 = y0 + alpha.count / w
-        let clip = canvas.clip
+        guard color.alpha > 0 else { return }
+        let clip = canvas.clip, imageWidth = canvas.width, imageHeight = canvas.height
         canvas.withPixmap { image in
+            let solid: UInt32? = color.alpha == 255 ? UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000 : nil
+            let found = image.bytes.withUnsafeBytes { bytes in
+                Self.outlineCoverage(ring, depths: depths, imageWidth: imageWidth, imageHeight: imageHeight, unchanged: solid.map { (bytes, $0) })
+            }
+            guard let (x0, y0, w, alpha, rows) = found else { return }
+            let y1 = y0 + alpha.count / w
             alpha.withUnsafeBufferPointer { run in
                 for y in y0..<y1 {
                     if let clip, y < clip.minY || y >= clip.maxY { continue }
@@ -258,7 +278,8 @@ extension StylePainter {
         // integer zoom below the camera's, and grow with the zoom's fraction (MapLibre's
         // `line-floorwidth` and tile ratio). The edge's smoothing follows the shorter of the
         // cross-faded pair's patterns (``CrossFade``), though only the camera zoom's is drawn.
-        let dasharray = layer.paint("line-dasharray")
+        // A layer without dashes (line-dasharray has no default) evaluates nothing here.
+        let dasharray = layer.paintValues["line-dasharray"]
         let dashes = dasharray?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? []
         if dashes.count >= 2, dashes.allSatisfy({ $0 >= 0 }), dashes.reduce(0, +) > 0 {
             let floorWidth = max(layer.paint("line-width")?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numberValue ?? 1, 1e-6)

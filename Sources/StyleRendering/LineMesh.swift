@@ -164,6 +164,25 @@ struct LineMesh {
         }
     }
 
+    /// `v.rounded()` (halves away from zero) without libm's `round` where |v| < 2⁵²: the whole
+    /// part by truncation, then the fraction compared with ½ (a zero keeps `v`'s sign).
+    @inline(__always) static func rounded(_ v: Double) -> Double {
+        guard abs(v) < Self.exactWhole else { return v.rounded() }
+        let whole = Double(Int(v)), fraction = v - whole
+        let r = fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
+        return r == 0 ? Double(signOf: v, magnitudeOf: 0) : r
+    }
+
+    /// `v.rounded(.down)` without libm's `floor` where |v| < 2⁵² (a zero keeps `v`'s sign).
+    @inline(__always) static func floored(_ v: Double) -> Double {
+        guard abs(v) < Self.exactWhole else { return v.rounded(.down) }
+        let r = Double(LineShading.floor(v))
+        return r == 0 ? Double(signOf: v, magnitudeOf: 0) : r
+    }
+
+    /// 2⁵²: every double at least this large is a whole number.
+    private static let exactWhole = 4_503_599_627_370_496.0
+
     /// `perp` of MapLibre's point class: the vector turned a quarter (x, y) → (−y, x).
     private static func perp(_ p: Point) -> Point { Point(x: -p.y, y: p.x) }
 
@@ -178,10 +197,10 @@ struct LineMesh {
 
     private mutating func addHalf(_ p: Point, _ ex: Double, _ ey: Double, round: Bool, up: Bool, direction: Double) {
         // The GL attribute keeps the extrusion in 1/63 steps.
-        let qx = (63 * ex).rounded() / 63, qy = (63 * ey).rounded() / 63
+        let qx = Self.rounded(63 * ex) / 63, qy = Self.rounded(63 * ey) / 63
         vertices.append(LineVertex(x: p.x, y: p.y, ex: qx, ey: qy, round: round, up: up,
                                    direction: direction == 0 ? 0 : direction < 0 ? -1 : 1,
-                                   distance: tileUnit > 0 ? (distance / tileUnit / 2).rounded(.down) * 2 * tileUnit : distance))
+                                   distance: tileUnit > 0 ? Self.floored(distance / tileUnit / 2) * 2 * tileUnit : distance))
         let e = vertices.count - 1
         // Appended one by one: an array literal here would be allocated per triangle.
         if e1 >= 0 && e2 >= 0 { triangles.append(Int32(e1)); triangles.append(Int32(e2)); triangles.append(Int32(e)) }

@@ -151,7 +151,7 @@ struct StylePainter {
                 // The indices of the features drawn, in `group`: features are drawn from there,
                 // not copied. Vector tiles: only what can reach the image (``LayerTileFeatures``).
                 var matching = tile.flatMap { t in layer.source.flatMap { culled(group, of: layer, in: t, source: $0) } }
-                    ?? group.indices.filter { layer.filter?.matches(globals: globals, feature: group[$0].expressionFeature, tile: group[$0].tile) ?? true }
+                    ?? { let passes = passesFilter(of: layer); return group.indices.filter { passes(group[$0]) } }()
                 // `fill-sort-key`, `line-sort-key`, `circle-sort-key`: lower keys drawn first,
                 // equal keys in the source's order, within a tile (as MapLibre sorts a bucket).
                 let sortKey = layer.type + "-sort-key"
@@ -358,18 +358,19 @@ extension Double {
 
 /// The paint and layout values of one layer at a snapshot's zoom that do not depend on the
 /// feature, evaluated on first use and kept while that layer is drawn (a line layer asks for a
-/// dozen properties per feature); the properties that depend on it, looked up once.
+/// dozen properties per feature); the properties that depend on it, looked up once, their
+/// values kept by the feature properties they read where those are few (``PropertyMemo``).
 final class PropertyValues {
     enum Entry {
         case value(ExpressionValue)
         /// A property whose value depends on the feature.
-        case perFeature(StyleProperty)
+        case perFeature(FeatureProperty)
 
         /// The value for feature `f` (none: the property's value without a feature) at `zoom`.
         func value(zoom: Double, _ f: RenderFeature?) -> ExpressionValue {
             switch self {
             case .value(let v): v
-            case .perFeature(let p): p.evaluate(zoom: zoom, feature: f?.expressionFeature, tile: f?.tile)
+            case .perFeature(let p): if let f { p.value(zoom: zoom, feature: f) } else { p.property.evaluate(zoom: zoom) }
             }
         }
 
@@ -379,8 +380,27 @@ final class PropertyValues {
         func value(zoom: Double, feature f: borrowing RenderFeature) -> ExpressionValue {
             switch self {
             case .value(let v): v
-            case .perFeature(let p): p.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile)
+            case .perFeature(let p): p.value(zoom: zoom, feature: f)
             }
+        }
+    }
+
+    /// A property whose value depends on the feature, held by reference (an entry is copied at
+    /// every read: a property by value would be copied whole, its specification's strings and
+    /// arrays retained, per read), with its values kept by the few feature properties it reads
+    /// where it reads no more (``PropertyMemo``).
+    final class FeatureProperty {
+        let property: StyleProperty
+        private let memo: PropertyMemo?
+
+        init(_ property: StyleProperty, zoom: Double) {
+            self.property = property
+            memo = PropertyMemo(names: property.propertyNames, zoom: zoom)
+        }
+
+        func value(zoom: Double, feature f: borrowing RenderFeature) -> ExpressionValue {
+            guard let memo, memo.zoom == zoom else { return property.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile) }
+            return memo.value(f.expressionFeature.properties) { property.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile) }
         }
     }
 
@@ -396,7 +416,7 @@ final class PropertyValues {
         if let held = isPaint ? paint[name] : layout[name] { return held }
         let entry: Entry
         if let p = isPaint ? layer.paint(name) : layer.layout(name) {
-            entry = p.isFeatureDependent ? .perFeature(p) : .value(p.evaluate(zoom: zoom))
+            entry = p.isFeatureDependent ? .perFeature(FeatureProperty(p, zoom: zoom)) : .value(p.evaluate(zoom: zoom))
         } else {
             entry = .value(.null)
         }

@@ -107,7 +107,7 @@ extension StylePainter {
         let alongLines = value(layer, "symbol-placement", paint: false).stringValue == "line"
         for (rank, (tile, group)) in groups.enumerated() {
             func matching() -> [RenderFeature] {
-                let kept = group.filter { layer.filter?.matches(globals: globals, feature: $0.expressionFeature, tile: $0.tile) ?? true }
+                let kept = group.filter(passesFilter(of: layer))
                 return alongLines ? mergedLines(kept, layer) : kept
             }
             // A vector tile's are kept by the Map for the next view at this zoom, and their texts as shaped.

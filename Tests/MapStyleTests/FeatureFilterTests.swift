@@ -16,6 +16,22 @@ import Testing
         return try FeatureFilter(json: filter).matches(globals: globals, feature: feature)
     }
 
+    @Test func propertyNamesAreThePropertiesAFilterReads() throws {
+        #expect(try FeatureFilter(json: nil).propertyNames == [])
+        #expect(try FeatureFilter(json: [">=", ["zoom"], 5]).propertyNames == [])
+        #expect(try FeatureFilter(json: ["==", "class", "park"]).propertyNames == ["class"])
+        #expect(try FeatureFilter(json: ["in", "class", "a", "b"]).propertyNames == ["class"])
+        #expect(try FeatureFilter(json: ["has", "name"]).propertyNames == ["name"])
+        #expect(try FeatureFilter(json: ["all", ["match", ["get", "class"], ["a", "b"], true, false], ["==", ["get", "brunnel"], "tunnel"]]).propertyNames
+            == ["brunnel", "class"])
+        // More of the feature than named properties: none to key a value by.
+        #expect(try FeatureFilter(json: ["==", "$type", "Polygon"]).propertyNames == nil)
+        #expect(try FeatureFilter(json: ["==", ["geometry-type"], "Polygon"]).propertyNames == nil)
+        #expect(try FeatureFilter(json: ["has", "$id"]).propertyNames == nil)
+        #expect(try FeatureFilter(json: ["==", ["get", ["get", "which"]], "park"]).propertyNames == nil)
+        #expect(try FeatureFilter(json: ["==", ["get", "x", ["properties"]], 1]).propertyNames == nil)
+    }
+
     @Test func noFilterLetsEverythingPass() throws {
         #expect(try passes(nil))
         #expect(try passes(.null))

@@ -66,6 +66,27 @@ import Testing
         #expect(try centre("") == Color(red: 0, green: 0, blue: 255))
     }
 
+    @Test func featuresTakeTheValuesOfTheirOwnPropertiesWhereValuesAreKeptByProperty() throws {
+        // Five 10° squares along the equator, 28.4 px apart on a 128 px image at zoom 0. The
+        // filter and the colour read only `k`: the third square repeats the first's `k` (its
+        // kept value), the fourth's `k` is an array (evaluated as it is), the fifth is filtered out.
+        func square(_ longitude: Int, _ properties: String) -> String {
+            let (w, e) = (longitude - 5, longitude + 5)
+            return #"{"type": "Feature", "properties": {\#(properties)}, "geometry": {"type": "Polygon", "coordinates": [[[\#(w), -5], [\#(w), 5], [\#(e), 5], [\#(e), -5], [\#(w), -5]]]}}"#
+        }
+        let squares = [square(-40, #""k": "a""#), square(-20, #""k": "b""#), square(0, #""k": "a", "n": 1"#), square(20, #""k": ["a"]"#), square(40, #""k": "c""#)]
+        let s = try draw("""
+            {"version": 8, "sources": {"g": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\(squares.joined(separator: ", "))]}}},
+             "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                        {"id": "f", "type": "fill", "source": "g", "filter": ["!=", ["get", "k"], "c"],
+                         "paint": {"fill-color": ["match", ["get", "k"], "a", "red", "b", "lime", "blue"]}}]}
+            """, size: 128)
+        let red = Color(red: 255, green: 0, blue: 0), lime = Color(red: 0, green: 255, blue: 0), blue = Color(red: 0, green: 0, blue: 255)
+        let centres = [-40.0, -20, 0, 20, 40].map { Int((64 + $0 * 512 / 360).rounded()) }
+        #expect(centres.map { s.image.color(x: $0, y: 64) } == [red, lime, red, blue, Color(red: 255, green: 255, blue: 255)])
+        #expect(s.warnings.isEmpty)
+    }
+
     @Test func aMissingSourceFileIsAWarningNotAFailure() throws {
         let s = try draw(#"{"version": 8, "sources": {"p": {"type": "geojson", "data": "missing.geojson"}}, "layers": [{"id": "c", "type": "circle", "source": "p"}]}"#)
         #expect(s.warnings.contains { $0.contains("missing.geojson") })

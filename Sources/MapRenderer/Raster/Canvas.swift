@@ -53,14 +53,12 @@ public struct Canvas: Sendable {
             // The top-left rule: moved up and left by a 256th of a pixel (GL's subpixel step),
             // a centre on a left or top edge is more than half covered, one on a right or
             // bottom edge less.
-            let contours = aliased ? contours.map { c in
-                Path.Contour(points: c.points.map { Point(x: $0.x - Self.edgeNudge, y: $0.y - Self.edgeNudge) }, isClosed: c.isClosed)
-            } : contours
+            let shift = aliased ? Self.edgeNudge : 0
             let clip = self.clip ?? (0, 0, image.width, image.height)
             let aliased = self.aliased
             if aliased, fullCoverage.count < image.width { fullCoverage = [Float](repeating: 1, count: image.width) }
             let full = fullCoverage
-            rasterizer.rasterize(contours, rule: rule, clipWidth: image.width, clipHeight: image.height) { y, x, run in
+            rasterizer.rasterize(contours, rule: rule, clipWidth: image.width, clipHeight: image.height, shift: shift) { y, x, run in
                 guard y >= clip.minY, y < clip.maxY else { return }
                 let start = max(x, clip.minX), end = min(x + run.count, clip.maxX)
                 guard start < end else { return }

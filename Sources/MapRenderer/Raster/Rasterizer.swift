@@ -85,11 +85,15 @@ public struct Rasterizer: Sendable {
     /// not zero, for shapes cut by the right edge of the clip), so a thin diagonal line costs
     /// its own pixels, not its bounding box.
     /// - Complexity: O(edge length in rows + covered pixels).
-    public mutating func rasterize(_ contours: [Path.Contour], rule: FillRule, clipWidth: Int, clipHeight: Int,
+    /// With `shift`, every point is first moved up and left by that many pixels (`x − shift`,
+    /// `y − shift`, as if the contours were made so), without a moved copy of them.
+    public mutating func rasterize(_ contours: [Path.Contour], rule: FillRule, clipWidth: Int, clipHeight: Int, shift: Double = 0,
                                    _ visit: (_ y: Int, _ x: Int, _ coverage: UnsafeBufferPointer<Float>) -> Void) {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for c in contours {
-            for p in c.points where p.x.isFinite && p.y.isFinite {
+            for point in c.points {
+                let p = Point(x: point.x - shift, y: point.y - shift)
+                guard p.x.isFinite && p.y.isFinite else { continue }
                 minX = min(minX, p.x); maxX = max(maxX, p.x)
                 minY = min(minY, p.y); maxY = max(maxY, p.y)
             }
@@ -118,9 +122,10 @@ public struct Rasterizer: Sendable {
                     rowMax.withUnsafeMutableBufferPointer { hi in
                         let touched = Touched(lo: lo, hi: hi, chunks: chunkBits, words: words)
                         for c in contours where c.points.count > 1 {
-                            var previous = c.points[c.points.count - 1] - origin
+                            let last = c.points[c.points.count - 1]
+                            var previous = Point(x: last.x - shift, y: last.y - shift) - origin
                             for p in c.points {
-                                let q = p - origin
+                                let q = Point(x: p.x - shift, y: p.y - shift) - origin
                                 Self.addClipped(from: previous, to: q, width: Double(width), height: height, stride: stride, into: acc, touched: touched)
                                 previous = q
                             }

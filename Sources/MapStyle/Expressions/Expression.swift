@@ -91,6 +91,33 @@ indirect enum Expression: Sendable {
         return children.allSatisfy(\.isFeatureConstant)
     }
 
+    /// The feature properties the expression reads, each named by a literal (`["get", "class"]`,
+    /// a legacy filter's property); nil when it reads more of the feature: its id, type,
+    /// geometry or state, every property, or a property named at run time. At one zoom the
+    /// value is then the same for all features that agree in these properties.
+    var readPropertyNames: Set<String>? {
+        var names = Set<String>()
+        return addReadPropertyNames(to: &names) ? names : nil
+    }
+
+    /// The legacy filter operators that read the property their first argument names.
+    private static let propertyFilterOperators: Set<String> = ["filter-==", "filter-has", "filter-in", "filter-<", "filter->", "filter-<=", "filter->="]
+
+    private func addReadPropertyNames(to names: inout Set<String>) -> Bool {
+        switch self {
+        case .compound(let c):
+            if c.args.count == 1 && (c.name == "get" || c.name == "has") || Self.propertyFilterOperators.contains(c.name) {
+                guard case .literal(.string(let name), _)? = c.args.first else { return false }
+                names.insert(name)
+            } else if ["feature-state", "properties", "geometry-type", "id"].contains(c.name) || c.name.hasPrefix("filter-") {
+                return false
+            }
+        case .within, .distance: return false
+        default: break
+        }
+        return children.allSatisfy { $0.addReadPropertyNames(to: &names) }
+    }
+
     /// Whether the value does not depend on any of the named global operators (`zoom`, …).
     func isGlobalConstant(_ names: [String]) -> Bool {
         if case .compound(let c) = self, names.contains(c.name) { return false }

@@ -62,6 +62,10 @@ public struct StyleExpression: Sendable {
     public let kind: Kind
     /// The style's global state the expression reads with `global-state`.
     public let globalState: [String: ExpressionValue]
+    /// The feature properties the expression reads, sorted; nil when it reads more of the
+    /// feature than properties named by literals (its id, type, geometry or state, …): at one
+    /// zoom, features that agree in these properties get the same value.
+    public let propertyNames: [String]?
 
     /// The expression's type as the spec writes it (`number`, `array<number, 2>`, `color`).
     public var type: ExpressionType { expression.type }
@@ -88,6 +92,7 @@ public struct StyleExpression: Sendable {
             expression = parsed
             kind = zoomConstant ? (featureConstant ? .constant : .source) : (featureConstant ? .camera : .composite)
             self.globalState = globalState
+            propertyNames = parsed.readPropertyNames?.sorted()
             return
         }
         if !featureConstant, !["data-driven", "cross-faded-data-driven"].contains(property.propertyType) {
@@ -107,6 +112,7 @@ public struct StyleExpression: Sendable {
         expression = parsed
         kind = curve == nil ? (featureConstant ? .constant : .source) : (featureConstant ? .camera : .composite)
         self.globalState = globalState
+        propertyNames = parsed.readPropertyNames?.sorted()
     }
 
     private enum ZoomCurve { case none, curve(CurveExpression), error(String) }

@@ -29,6 +29,10 @@ public struct FeatureFilter: Sendable {
         needsGeometry = Self.readsGeometry(filter)
     }
 
+    /// The feature properties the filter reads (``StyleExpression/propertyNames``): none
+    /// without a filter; nil when it reads more of the feature.
+    public var propertyNames: [String]? { expression.map(\.propertyNames) ?? [] }
+
     /// Whether the feature passes.
     public func matches(globals: ExpressionGlobals, feature: ExpressionFeature, tile: CanonicalTile? = nil) -> Bool {
         guard let expression else { return true }

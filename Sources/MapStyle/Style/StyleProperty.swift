@@ -52,6 +52,15 @@ public struct StyleProperty: Sendable {
         if case .expression(let e) = value { e.kind == .source || e.kind == .composite } else { false }
     }
 
+    /// The feature properties the value reads (none for a constant); nil when it reads more
+    /// of the feature (``StyleExpression/propertyNames``).
+    public var propertyNames: [String]? {
+        switch value {
+        case .constant: []
+        case .expression(let e): e.propertyNames
+        }
+    }
+
     /// The value at `zoom` for `feature`; an evaluation error or a value of the wrong type gives
     /// the default (the spec's fallback); numbers are limited to the property's range.
     public func evaluate(zoom: Double, feature: ExpressionFeature? = nil, tile: CanonicalTile? = nil) -> ExpressionValue {
