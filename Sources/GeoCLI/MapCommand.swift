@@ -49,21 +49,8 @@ struct MapAnimateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Destination camera as LAT,LON,ZOOM[,BEARING[,TILT]].", valueName: "lat,lon,zoom"))
     var to: String
 
-    /// `MapAnimation` as an option value.
-    enum Animation: String, ExpressibleByArgument, CaseIterable {
-        case none, linear, rocket, bow
-        var mapAnimation: MapAnimation {
-            switch self {
-            case .none: .none
-            case .linear: .linear
-            case .rocket: .rocket
-            case .bow: .bow
-            }
-        }
-    }
-
     @Option(help: "Animation: none, linear, rocket or bow.")
-    var animation: Animation = .bow
+    var animation: MapAnimation = .bow
 
     @Option(parsing: .unconditional, help: "Seconds the move takes (\(OptionRanges.animationDuration); default: the animation's own).")
     var duration: Double?
@@ -92,7 +79,7 @@ struct MapAnimateCommand: ParsableCommand {
         let start = try Self.camera(from, option: "--from", viewSize: view)
         let destination = try Self.camera(to, option: "--to", viewSize: view)
         let given = duration.map { Duration.nanoseconds(Int64(($0 * 1e9).rounded())) }
-        let move = try CameraTransition(from: start, to: start.setting(destination.options), animation: animation.mapAnimation, duration: given)
+        let move = try CameraTransition(from: start, to: start.setting(destination.options), animation: animation, duration: given)
         // A jump (`none`) takes no time, but its frames still span the --duration asked for.
         for frame in move.frames(perSecond: fps, spanning: given) { standardOutput.line(frame.state.frameJSON(t: frame.t)) }
     }

@@ -118,11 +118,11 @@ struct ViewSizeOption<Limits: ViewSizeLimits>: ParsableArguments {
     }
 }
 
-/// `--projection` of the commands that draw a camera's view.
-enum ProjectionOption: String, ExpressibleByArgument, CaseIterable {
-    case mercator, globe
-    var mapProjection: MapProjection { self == .globe ? .globe : .mercator }
-}
+/// `--projection` of the commands that draw a camera's view: MapCamera's projections by name.
+extension MapProjection: ExpressibleByArgument {}
+
+/// `--animation` of `geo map animate`: MapCamera's animations by name.
+extension MapAnimation: ExpressibleByArgument {}
 
 extension Coordinate {
     /// A `LAT,LON` option's value; a bad one is a usage error naming `option`.

@@ -142,7 +142,7 @@ struct CameraArguments: ParsableArguments {
     var bearing: Double?
 
     @Option(help: "Projection: mercator or globe (the globe blends into Mercator from zoom 12 to 13).")
-    var projection: ProjectionOption = .mercator
+    var projection: MapProjection = .mercator
 
     @Option(name: .customLong("tilt"), parsing: .unconditional, help: "Camera tilt from straight down, degrees (limited by zoom: 30 at zoom 1 rising to 60 from zoom 11).")
     var pitch: Double?
@@ -180,7 +180,7 @@ struct CameraArguments: ParsableArguments {
         // The renderer's zoom counts 256-pixel tiles, the camera's (MapLibre's) a 512-pixel world.
         do {
             return try CameraState(geoCenter: centre, zoomLevel: zoom - 1, orientation: orientation, tilt: pitch ?? 0,
-                                   viewSize: try size.viewSize(), projection: projection.mapProjection)
+                                   viewSize: try size.viewSize(), projection: projection)
         } catch let error as MapCameraError { throw ValidationError("geo snapshot: \(error.message)") }
     }
 }
