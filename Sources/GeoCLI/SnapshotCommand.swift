@@ -112,9 +112,7 @@ struct SnapshotCommand: ParsableCommand {
         let view = try MapFiles.view(camera: try camera.camera(around: centre), features: index, style: style, command: "snapshot")
         let lines = try track.map { path in
             try CommandLineFiles.checkInput(path)
-            let document: GPXDocument
-            do throws(TraceFileError) { document = try TraceFile.gpxDocument(path) } catch { throw TrackCommandError("\(error.location): \(error.message)") }
-            return document.tracks.flatMap { $0.segments.map { $0.points.map(\.coordinate) } } + document.routes.map { $0.points.map(\.coordinate) }
+            do throws(TraceFileError) { return try TraceFile.gpxDocument(path).polylines } catch { throw TrackCommandError("\(error.location): \(error.message)") }
         }
         view.addOverlays(lines: lines ?? [], markers: try marker.map { try Coordinate.option($0, "--marker") })
         let png = try PNG.encode(view.snapshot())
