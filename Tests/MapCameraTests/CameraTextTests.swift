@@ -1,0 +1,42 @@
+import Testing
+import GeoCore
+import MapCamera
+import GeoBase
+
+/// `LAT,LON,ZOOM[,BEARING[,TILT]]` (`geo map animate --from / --to`): the fields in order, the
+/// defaults, and every refusal's message naming the text's name (the CLI prints it as is).
+@Test func cameraText_fields_landInOrderWithMercatorAndDefaults() throws {
+    let full = try CameraState(parsing: " -33.9, 18.4 ,12,10,20", named: "--to", viewSize: hd)
+    #expect(full.geoCenter.latitude == -33.9)
+    #expect(full.geoCenter.longitude == 18.4)
+    #expect(full.zoomLevel == 12)
+    #expect(full.orientation == 10)
+    #expect(full.tilt == 20)
+    #expect(full.projection == .mercator)
+    #expect(full.viewSize == hd)
+    let short = try CameraState(parsing: "48,11,3", named: "--from", viewSize: hd)
+    #expect(short.geoCenter.latitude == 48 && short.geoCenter.longitude == 11 && short.zoomLevel == 3)
+    #expect(short.orientation == 0 && short.tilt == 0)
+}
+
+@Test func cameraText_badText_isRefusedWithItsName() {
+    let cases: [(String, String)] = [
+        ("48,11", "--from: expected LAT,LON,ZOOM[,BEARING[,TILT]] in degrees, got '48,11'"),
+        ("48,11,12,1,2,3", "--from: expected LAT,LON,ZOOM[,BEARING[,TILT]] in degrees, got '48,11,12,1,2,3'"),
+        ("48,11,x", "--from: expected LAT,LON,ZOOM[,BEARING[,TILT]] in degrees, got '48,11,x'"),
+        ("48,11,30", "--from zoom must be 0…22, got 30.0"),
+        ("48,11,-0.5", "--from zoom must be 0…22, got -0.5"),
+        ("48,11,12,inf", "--from bearing must be finite, got inf"),
+        ("48,11,12,0,90", "--from tilt must be 0…85 degrees, got 90.0"),
+        ("95,11,12", "--from: latitude 95.0 is outside [-90, 90]"),
+    ]
+    for (text, message) in cases {
+        do {
+            let state = try CameraState(parsing: text, named: "--from", viewSize: hd)
+            Issue.record("accepted '\(text)' as \(state)")
+        } catch {
+            #expect(error.code == .invalidArgument, "\(text)")
+            #expect(error.message == message, "\(text)")
+        }
+    }
+}
