@@ -96,17 +96,13 @@ struct SnapshotCommand: ParsableCommand {
         let (width, height) = try camera.size.pixels()
         let map = try data.mapData(command: "snapshot")
         let centre = try camera.centre() ?? map.center
-        let index: MapFeatureIndex
-        let featureCount: Int
-        switch map {
-        case .tiles(let archive):
-            let view = try MercatorViewport(center: centre, zoom: camera.zoom, orientation: camera.orientation, width: width, height: height)
-            index = try CommandLineFileError.damage(of: data.path ?? "") { try MapFeatureIndex(archive, visibleIn: view) }
-            featureCount = index.features.count
-        case .features(let features):
-            index = MapFeatureIndex(features)
-            featureCount = features.count
+        // An archive tile that cannot be read is the file's damage; a view out of range is not.
+        let index = try CommandLineFileError.damage(of: data.path ?? "", damage: { !($0 is RenderError) }) {
+            try MapFeatureIndex(drawing: map.archive, or: map.wholeFeatures, around: centre, zoom: camera.zoom, orientation: camera.orientation,
+                                width: width, height: height)
         }
+        // The features read: a file's or the sample city's as read, an archive's as indexed.
+        let featureCount = map.archive == nil ? map.wholeFeatures.count : index.features.count
         let style = MapStyle.day(hiding: Set(hide.compactMap(MapCategory.init(rawValue:))), poiClasses: Self.list(showPOI),
                                  pedestrianClasses: Self.list(showPedestrian), language: language)
         let view = try MapFiles.view(camera: try camera.camera(around: centre), features: index, style: style, command: "snapshot")
