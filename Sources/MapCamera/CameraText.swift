@@ -43,3 +43,22 @@ extension CameraState {
         }
     }
 }
+
+extension ViewSize {
+    /// The whole pixels of a size written `WIDTHxHEIGHT` (`800x600`, the `x` in either case),
+    /// each side within `sides`: an image's or a view's size (`geo snapshot --size`).
+    /// - Parameters:
+    ///   - name: what the messages call the text, e.g. `--size`.
+    ///   - example: a size the message for other text shows, e.g. `800x600`.
+    /// - Throws: `MapCameraError.invalidViewSize`, its message starting with `name`: text that
+    ///   is not two whole numbers around an `x`, or a side outside `sides`.
+    public static func pixels(parsing text: String, named name: String, sides: ValidRange, example: String) throws(MapCameraError) -> (width: Int, height: Int) {
+        guard let (width, height) = Self.sides(of: text, as: Int.self) else {
+            throw MapCameraError(.invalidViewSize, "\(name) must be WIDTHxHEIGHT in pixels, e.g. \(example), got '\(text)'")
+        }
+        for (side, pixels) in [("width", width), ("height", height)] where !sides.contains(pixels) {
+            throw MapCameraError(.invalidViewSize, "\(name) \(side) must be \(sides), got \(pixels)")
+        }
+        return (width, height)
+    }
+}

@@ -40,3 +40,31 @@ import GeoBase
         }
     }
 }
+
+/// `WIDTHxHEIGHT` in whole pixels (`geo snapshot --size`): either case of `x`, and each
+/// refusal's message naming the text's name, the example and the range.
+@Test func viewSizeText_wholePixelsWithinTheSides() throws {
+    let sides = ValidRange(1...8_192, unit: "px")
+    func pixels(_ text: String) throws(MapCameraError) -> (width: Int, height: Int) {
+        try ViewSize.pixels(parsing: text, named: "--size", sides: sides, example: "800x600")
+    }
+    let image = try pixels("800x600"), tall = try pixels("1X8192")
+    #expect(image.width == 800 && image.height == 600)
+    #expect(tall.width == 1 && tall.height == 8_192)
+    let cases: [(String, String)] = [
+        ("10by10", "--size must be WIDTHxHEIGHT in pixels, e.g. 800x600, got '10by10'"),
+        ("640x480.5", "--size must be WIDTHxHEIGHT in pixels, e.g. 800x600, got '640x480.5'"),
+        ("1x2x3", "--size must be WIDTHxHEIGHT in pixels, e.g. 800x600, got '1x2x3'"),
+        ("0x0", "--size width must be 1…8192 px, got 0"),
+        ("10x8193", "--size height must be 1…8192 px, got 8193"),
+    ]
+    for (text, message) in cases {
+        do {
+            let size = try pixels(text)
+            Issue.record("accepted '\(text)' as \(size)")
+        } catch {
+            #expect(error.code == .invalidViewSize, "\(text)")
+            #expect(error.message == message, "\(text)")
+        }
+    }
+}
