@@ -30,15 +30,7 @@ import GeoBase
         ("48,11,12,0,90", "--from tilt must be 0…85 degrees, got 90.0"),
         ("95,11,12", "--from: latitude 95.0 is outside [-90, 90]"),
     ]
-    for (text, message) in cases {
-        do {
-            let state = try CameraState(parsing: text, named: "--from", viewSize: hd)
-            Issue.record("accepted '\(text)' as \(state)")
-        } catch {
-            #expect(error.code == .invalidArgument, "\(text)")
-            #expect(error.message == message, "\(text)")
-        }
-    }
+    expectRefusals(cases, code: .invalidArgument) { text throws(MapCameraError) in try CameraState(parsing: text, named: "--from", viewSize: hd) }
 }
 
 /// `WIDTHxHEIGHT` in whole pixels (`geo snapshot --size`): either case of `x`, and each
@@ -58,12 +50,18 @@ import GeoBase
         ("0x0", "--size width must be 1…8192 px, got 0"),
         ("10x8193", "--size height must be 1…8192 px, got 8193"),
     ]
+    expectRefusals(cases, code: .invalidViewSize, pixels)
+}
+
+/// Expects `parse` to refuse each case's text with `code` and exactly the case's message.
+private func expectRefusals<Value>(_ cases: [(text: String, message: String)], code: MapCameraError.Code,
+                                   _ parse: (String) throws(MapCameraError) -> Value) {
     for (text, message) in cases {
         do {
-            let size = try pixels(text)
-            Issue.record("accepted '\(text)' as \(size)")
+            let value = try parse(text)
+            Issue.record("accepted '\(text)' as \(value)")
         } catch {
-            #expect(error.code == .invalidViewSize, "\(text)")
+            #expect(error.code == code, "\(text)")
             #expect(error.message == message, "\(text)")
         }
     }
