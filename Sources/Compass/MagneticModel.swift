@@ -153,6 +153,24 @@ public struct MagneticModel: Sendable {
         return Double(year) + (seconds - start) / (end - start)
     }
 
+    /// `year` when the model covers it (``validYears``), for a caller that names where the
+    /// year came from (`what`: the text given, "now").
+    /// - Throws: `CompassError.dateOutsideModel` at `what`: "WMM-2025 is valid 2025.0…2030.0,
+    ///   got 'WHAT'".
+    public func covering(_ year: Double, describedAs what: String) throws(CompassError) -> Double {
+        guard validYears.contains(year) else {
+            throw CompassError(.dateOutsideModel, "\(name) is valid \(validYears.lowerBound)…\(validYears.upperBound), got \(what)", at: what)
+        }
+        return year
+    }
+
+    /// `text` as a decimal year (``decimalYear(parsing:)``) that the model covers: `geo magnetic --date`.
+    /// - Throws: `CompassError.invalidDate` for text of neither form, `.dateOutsideModel`
+    ///   (``covering(_:describedAs:)``, naming `'TEXT'`) outside ``validYears``.
+    public func coveredYear(parsing text: String) throws(CompassError) -> Double {
+        try covering(Self.decimalYear(parsing: text), describedAs: "'\(text)'")
+    }
+
     /// A date as a decimal year, as `geo magnetic --date` takes it: `YYYY-MM-DD` (00:00 UTC of
     /// that day, counted as ``decimalYear(of:)`` counts: 2025-07-02 is 2025.49863, day 182 of
     /// 365) or a decimal number such as `2027.5`. Whether the year is inside ``validYears`` is

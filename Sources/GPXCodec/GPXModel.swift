@@ -411,6 +411,12 @@ extension GPXDocument {
             + tracks.reduce(0) { $0 + $1.segments.reduce(0) { $0 + $1.points.count } }
     }
 
+    /// Every track segment, then every route, as a line of coordinates in document order:
+    /// what a map draws of the document (`geo snapshot --track`); waypoints are not lines.
+    public var polylines: [[Coordinate]] {
+        tracks.flatMap { $0.segments.map { $0.points.map(\.coordinate) } } + routes.map { $0.points.map(\.coordinate) }
+    }
+
     /// The document as GPX 1.1 (`geo gpx convert --to gpx`): a 1.0 header moves to version 1.1
     /// with 1.1's schema location, and an empty `creator` becomes `creator`. GPX 1.0's course
     /// and speed have no place in 1.1: `GPXWriter` leaves them out of a 1.1 document.

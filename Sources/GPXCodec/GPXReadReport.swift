@@ -26,16 +26,25 @@ public struct GPXReadReport: Sendable {
         self.points = points
     }
 
-    /// The report of a streaming read of `file` that handed `points` points on: `reader`'s
-    /// warnings and damage.
-    public init(file: String, reader: GPXStreamReader, points: Int) {
-        self.init(file: file, warnings: reader.warnings, warningCount: reader.warningCount, damage: reader.damage, points: points)
+    /// Reads `source`, the file named `file`, as a stream: `body` takes the events from a reader
+    /// of `options` and returns its result and how many points it handed on; then the report of
+    /// the reader's warnings and damage (`geo gpx stats`, `clean`, `smooth`, `geo visits`).
+    /// - Throws: what `body` throws (a `GPXError` where the file cannot be read as GPX).
+    public static func streamed<Result>(_ source: some ByteSource, file: String, options: GPXReadOptions,
+                                        _ body: (GPXStreamReader) throws -> (Result, points: Int)) rethrows -> (Result, GPXReadReport) {
+        let reader = GPXStreamReader(source: source, options: options)
+        let (result, points) = try body(reader)
+        return (result, GPXReadReport(file: file, warnings: reader.warnings, warningCount: reader.warningCount, damage: reader.damage, points: points))
     }
 
-    /// The report of a whole-document read of `file` (``GPXReader/read(_:options:)``).
-    public init(file: String, result: GPXReadResult) {
-        self.init(file: file, warnings: result.warnings, warningCount: result.warningCount, damage: result.damage,
-                  points: result.document.pointCount)
+    /// Reads `source`, the file named `file`, whole with `options` (``GPXReader/read(_:options:)``):
+    /// the document, and the report of what reading left out or stopped at (`geo gpx convert`,
+    /// `simplify`).
+    /// - Throws: `GPXError` where the file cannot be read as GPX.
+    public static func read(_ source: some ByteSource, file: String, options: GPXReadOptions) throws(GPXError) -> (GPXDocument, GPXReadReport) {
+        let result = try GPXReader.read(source, options: options)
+        return (result.document, GPXReadReport(file: file, warnings: result.warnings, warningCount: result.warningCount, damage: result.damage,
+                                               points: result.document.pointCount))
     }
 
     /// The lines for standard error of a read of `file` that failed with `error`, each ending in

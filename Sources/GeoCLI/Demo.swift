@@ -1,7 +1,6 @@
 import ArgumentParser
 import DemoTour
 import Foundation
-import MapRenderer
 
 /// `geo demo`: a short tour of what LocationKit can do on the embedded default data
 /// (``DemoTour``), narrated on standard output.
@@ -16,16 +15,6 @@ struct Demo: AsyncParsableCommand {
 
     func run() async throws {
         let png = snapshot ?? FileManager.default.temporaryDirectory.appendingPathComponent("locationkit-demo-sample-city.png").path
-        try await DemoTour.run(snapshot: png, text: Self.labelFonts, line: { standardOutput.line($0) })
-    }
-
-    /// The label fonts (`MapFiles.text(command:)`) on Linux; none elsewhere (MapRenderer's Core Text
-    /// path is not written yet).
-    private static func labelFonts() throws -> TextRenderer? {
-        #if os(Linux)
-        try MapFiles.text(command: "demo")
-        #else
-        nil
-        #endif
+        try await DemoTour.run(snapshot: png, text: { try MapFiles.text(command: "demo") }, line: { standardOutput.line($0) })
     }
 }

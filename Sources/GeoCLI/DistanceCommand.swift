@@ -42,12 +42,7 @@ struct DistanceCommand: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        let r = Geodesic.wgs84.inverse(from: start, to: end)
-        let meters = r.distance.meters
-        let human = meters < 1000 ? "\(rounded(meters, 3)) m" : "\(rounded(meters / 1000, 3)) km"
-        standardOutput.line("distance:        \(human) (\(meters) m)")
-        standardOutput.line("initial bearing: \(rounded(r.initialBearing.degrees, 2))° (\(r.initialBearing.degrees)°)")
-        standardOutput.line("final bearing:   \(rounded(r.finalBearing.degrees, 2))° (\(r.finalBearing.degrees)°)")
+        for line in Geodesic.wgs84.inverse(from: start, to: end).summaryLines { standardOutput.line(line) }
     }
 
     /// `--batch`: standard input to standard output through `Geodesic.solveInverseLines`, each
@@ -73,11 +68,5 @@ struct DistanceCommand: ParsableCommand {
             try? errors.writeAll("geo distance: \(failure)\n")
         }
         throw ExitCode.failure
-    }
-
-    private func rounded(_ x: Double, _ places: Int) -> Double {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        return (x * scale).rounded() / scale
     }
 }

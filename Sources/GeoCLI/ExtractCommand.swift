@@ -38,17 +38,9 @@ struct ExtractCommand: ParsableCommand {
         CommandLineFiles.reportDamage(result.summary.damage, command: "extract", file: input, kept: result.summary.elementCounts)
         let bytes = result.graph.serialized()
         try AtomicFileReplacement.write(bytes, to: output)
-        let elapsed = clock.now - start
-        let seconds = elapsed.seconds
-        var err = StandardError()
-        for line in result.logLines(profile: profile, fileBytes: bytes.count) { print(line, to: &err) }
-        print(String(format: "time: %.3f s", seconds), to: &err)
-    }
-}
-
-/// Standard error as a `TextOutputStream`, for diagnostics that must not mix with output.
-struct StandardError: TextOutputStream {
-    mutating func write(_ string: String) {
-        try? FileDescriptor.standardError.writeAll(string)
+        let seconds = (clock.now - start).seconds
+        for line in result.logLines(profile: profile, fileBytes: bytes.count) + ["time: \(format(seconds, 3)) s"] {
+            try? FileDescriptor.standardError.writeAll(line + "\n")
+        }
     }
 }

@@ -47,23 +47,19 @@ struct GPXInputOptions: ParsableArguments {
     ///   throws otherwise (a write error of a command that streams its output).
     func stream<Result>(json: Bool, pointFields: GPXPointFields = .all,
                         _ body: (GPXStreamReader) throws -> (Result, points: Int)) throws -> (Result, GPXReadReport) {
-        try reading { source in
-            var options = readOptions
-            options.pointFields = pointFields
-            let reader = GPXStreamReader(source: source, options: options)
-            let (result, points) = try body(reader)
-            let report = GPXReadReport(file: file, reader: reader, points: points)
-            report.printDiagnostics(warnings: !json)
-            return (result, report)
-        }
+        var options = readOptions
+        options.pointFields = pointFields
+        let (result, report) = try reading { source in try GPXReadReport.streamed(source, file: file, options: options, body) }
+        report.printDiagnostics(warnings: !json)
+        return (result, report)
     }
 
     /// Reads the whole document, then reports what reading left out or stopped at.
     /// - Throws: `ExitCode` 65 (74 for an I/O error) after reporting a read error.
     func readDocument() throws -> GPXDocument {
-        let result = try reading { source throws(GPXError) in try GPXReader.read(source, options: readOptions) }
-        GPXReadReport(file: file, result: result).printDiagnostics(warnings: true)
-        return result.document
+        let (document, report) = try reading { source in try GPXReadReport.read(source, file: file, options: readOptions) }
+        report.printDiagnostics(warnings: true)
+        return document
     }
 
     /// Runs `body` over the open file; a `GPXError` it throws is reported with the file's name.

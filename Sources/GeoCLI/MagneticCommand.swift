@@ -39,12 +39,12 @@ struct MagneticCommand: ParsableCommand {
             throw ValidationError("\(error.message)")
         }
         try OptionRanges.magneticAltitude.check(altitude, option: "--altitude")
-        if let date { _ = try Self.decimalYear(date) }
+        if date != nil { _ = try Self.decimalYear(date) }
     }
 
     func run() throws {
         let coordinate = try Coordinate(parsing: point[0])
-        let year = try date.map(Self.decimalYear) ?? Self.checked(MagneticModel.decimalYear(of: Date()), "now")
+        let year = try Self.decimalYear(date)
         let report: MagneticReport
         do {
             report = try MagneticReport(.wmm2025, at: coordinate, altitude: altitude, decimalYear: year)
@@ -58,19 +58,12 @@ struct MagneticCommand: ParsableCommand {
         }
     }
 
-    /// `YYYY-MM-DD` (00:00 UTC) or a decimal year, as a decimal year.
-    static func decimalYear(_ text: String) throws -> Double {
-        do { return try checked(MagneticModel.decimalYear(parsing: text), "'\(text)'") } catch let error as CompassError {
+    /// `--date` (`YYYY-MM-DD` at 00:00 UTC, or a decimal year; nil: now) as a decimal year the
+    /// model covers.
+    static func decimalYear(_ text: String?) throws -> Double {
+        let model = MagneticModel.wmm2025
+        do { return try text.map(model.coveredYear(parsing:)) ?? model.covering(MagneticModel.decimalYear(of: Date()), describedAs: "now") } catch let error as CompassError {
             throw ValidationError("--date: \(error.message)")
         }
-    }
-
-    /// `year` when the model covers it, else a `ValidationError` naming `what`.
-    private static func checked(_ year: Double, _ what: String) throws -> Double {
-        let valid = MagneticModel.wmm2025.validYears
-        guard valid.contains(year) else {
-            throw ValidationError("--date: \(MagneticModel.wmm2025.name) is valid \(valid.lowerBound)…\(valid.upperBound), got \(what)")
-        }
-        return year
     }
 }

@@ -43,27 +43,14 @@ struct MapAnimateCommand: ParsableCommand {
     )
 
     // .unconditional: southern and western points (--to -33.9,18.4,12) are values, not options.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Start camera as LAT,LON,ZOOM[,BEARING[,TILT]] (degrees; zoom \(OptionRanges.zoomLevel); tilt \(OptionRanges.tilt)).", valueName: "lat,lon,zoom"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Start camera as LAT,LON,ZOOM[,BEARING[,TILT]] (degrees; zoom \(CameraState.writtenZoomLevels); tilt \(CameraState.writtenTilts)).", valueName: "lat,lon,zoom"))
     var from: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Destination camera as LAT,LON,ZOOM[,BEARING[,TILT]].", valueName: "lat,lon,zoom"))
     var to: String
 
-    /// `MapAnimation` as an option value.
-    enum Animation: String, ExpressibleByArgument, CaseIterable {
-        case none, linear, rocket, bow
-        var mapAnimation: MapAnimation {
-            switch self {
-            case .none: .none
-            case .linear: .linear
-            case .rocket: .rocket
-            case .bow: .bow
-            }
-        }
-    }
-
     @Option(help: "Animation: none, linear, rocket or bow.")
-    var animation: Animation = .bow
+    var animation: MapAnimation = .bow
 
     @Option(parsing: .unconditional, help: "Seconds the move takes (\(OptionRanges.animationDuration); default: the animation's own).")
     var duration: Double?
@@ -92,30 +79,15 @@ struct MapAnimateCommand: ParsableCommand {
         let start = try Self.camera(from, option: "--from", viewSize: view)
         let destination = try Self.camera(to, option: "--to", viewSize: view)
         let given = duration.map { Duration.nanoseconds(Int64(($0 * 1e9).rounded())) }
-        let move = try CameraTransition(from: start, to: start.setting(destination.options), animation: animation.mapAnimation, duration: given)
+        let move = try CameraTransition(from: start, to: start.setting(destination.options), animation: animation, duration: given)
         // A jump (`none`) takes no time, but its frames still span the --duration asked for.
         for frame in move.frames(perSecond: fps, spanning: given) { standardOutput.line(frame.state.frameJSON(t: frame.t)) }
     }
 
-    /// Parses `LAT,LON,ZOOM[,BEARING[,TILT]]` into a camera for `viewSize`.
+    /// The camera `LAT,LON,ZOOM[,BEARING[,TILT]]` for `viewSize` (`CameraState(parsing:named:viewSize:)`).
+    /// - Throws: `ValidationError` with MapCamera's message, which names `option`.
     static func camera(_ text: String, option: String, viewSize: ViewSize) throws -> CameraState {
-        let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { Double(String($0.filter { $0 != " " })) }
-        guard (3...5).contains(fields.count), fields.allSatisfy({ $0 != nil }) else {
-            throw ValidationError("\(option): expected LAT,LON,ZOOM[,BEARING[,TILT]] in degrees, got '\(text)'")
-        }
-        let n = fields.compactMap { $0 }
-        try OptionRanges.zoomLevel.check(n[2], option: "\(option) zoom")
-        if n.count > 3, !n[3].isFinite { throw ValidationError("\(option) bearing must be finite, got \(n[3])") }
-        if n.count > 4 { try OptionRanges.tilt.check(n[4], option: "\(option) tilt") }
-        do {
-            return try CameraState(geoCenter: Coordinate(latitude: n[0], longitude: n[1]), zoomLevel: n[2],
-                                   orientation: n.count > 3 ? n[3] : 0, tilt: n.count > 4 ? n[4] : 0,
-                                   viewSize: viewSize, projection: .mercator)
-        } catch let error as GeoCoreError {
-            throw ValidationError("\(option): \(error.message)")
-        } catch let error as MapCameraError {
-            throw ValidationError("\(option): \(error.message)")
-        }
+        do { return try CameraState(parsing: text, named: option, viewSize: viewSize) } catch { throw ValidationError(error.message) }
     }
 }
 

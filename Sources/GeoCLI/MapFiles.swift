@@ -19,23 +19,21 @@ struct MapDataOptions: ParsableArguments {
 /// The files behind every map `geo` draws, read through SystemIO: map data, the world base and
 /// the label fonts.
 enum MapFiles {
-    /// Reports each damaged tile of the archive `path` once on standard error ("geo snapshot:
-    /// PATH: tile 14/8529/5975: …; drawn without it"), for `DrawnMapData.open`.
-    static func reportingDamagedTiles(_ command: String, _ path: String) -> @Sendable (_ z: Int, _ x: Int, _ y: Int, _ error: any Error) -> Void {
-        { z, x, y, error in CommandLineFiles.note(command, "\(path): tile \(z)/\(x)/\(y): \(error); drawn without it") }
-    }
-
-    /// The map data at `path` (`DrawnMapData.open`; nil: the sample city), each damaged archive
-    /// tile reported once on standard error.
-    /// - Throws: `CommandLineFileError`: 64 for a file of no map data format, 65 for a damaged
+    /// The map data at `path` (`DrawnMapData.open`, keeping `cachedTiles` decoded archive
+    /// tiles; nil: the sample city), each damaged archive tile reported once on standard error
+    /// ("geo snapshot: PATH: tile 14/8529/5975: …; drawn without it").
+    /// - Throws: `notMapData(path)` for a file of no map data format (without it
+    ///   `CommandLineFileError` 64 naming `--data`); `CommandLineFileError` 65 for a damaged
     ///   one; `checkInput`'s for a path that is no readable file.
-    static func mapData(_ path: String?, command: String) throws -> DrawnMapData {
+    static func mapData(_ path: String?, command: String, cachedTiles: Int = 0, notMapData: ((String) -> any Error)? = nil) throws -> DrawnMapData {
         guard let path else { return try DrawnMapData.open(nil) }
         try CommandLineFiles.checkInput(path)
         do {
-            return try DrawnMapData.open(path, onDamagedTile: reportingDamagedTiles(command, path))
+            return try DrawnMapData.open(path, cachedTiles: cachedTiles) { z, x, y, error in
+                CommandLineFiles.note(command, "\(path): tile \(z)/\(x)/\(y): \(error); drawn without it")
+            }
         } catch DrawnMapDataError.notMapData {
-            throw CommandLineFileError("--data \(path): reads .osm.pbf, .osm, .osm.gz, .pmtiles and .mbtiles files", status: 64, command: command)
+            throw notMapData?(path) ?? CommandLineFileError("--data \(path): reads .osm.pbf, .osm, .osm.gz, .pmtiles and .mbtiles files", status: 64, command: command)
         } catch DrawnMapDataError.damaged(_, let error) {
             throw CommandLineFileError.damaged(path, error, command: command)
         }
@@ -60,17 +58,30 @@ enum MapFiles {
         return view
     }
 
-    #if os(Linux)
-    /// The label fonts (`NotoFonts`), opened for text.
-    static func text(command: String) throws -> TextRenderer { try TextRenderer(faces: try fontFaces(command: command)) }
-
-    /// Glyph ranges made from the local Noto fonts (`LocalGlyphRanges`), for `command`'s styles.
+    /// The label fonts (`NotoFonts`), opened for text; nil where MapRenderer's text is not
+    /// built in (HarfBuzz + FreeType on Linux; the Core Text path is not written yet).
     /// - Throws: as ``fontFaces(command:)``.
-    static func localGlyphRanges(command: String) throws -> @Sendable (String, UInt32) throws -> [UInt8] {
-        let glyphs = LocalGlyphRanges(faces: try fontFaces(command: command))
-        return { stack, start in glyphs.range(stack: stack, startingAt: start) }
+    static func text(command: String) throws -> TextRenderer? {
+        #if os(Linux)
+        try TextRenderer(faces: try fontFaces(command: command))
+        #else
+        nil
+        #endif
     }
 
+    /// Glyph ranges made from the local Noto fonts (`LocalGlyphRanges`), for `command`'s
+    /// styles; nil where FreeType is not built in (no labels, a warning per range).
+    /// - Throws: as ``fontFaces(command:)``.
+    static func localGlyphRanges(command: String) throws -> (@Sendable (String, UInt32) throws -> [UInt8])? {
+        #if os(Linux)
+        let glyphs = LocalGlyphRanges(faces: try fontFaces(command: command))
+        return { stack, start in glyphs.range(stack: stack, startingAt: start) }
+        #else
+        return nil
+        #endif
+    }
+
+    #if os(Linux)
     /// The label fonts in fallback order.
     /// - Throws: `CommandLineFileError` (66) for a missing file, naming `command`, the file, where
     ///   it was looked for and the Debian packages that have it; `RenderError` for a file that is

@@ -99,16 +99,10 @@ struct ViewSizeOption<Limits: ViewSizeLimits>: ParsableArguments {
 
     func validate() throws { _ = try pixels() }
 
-    /// The sides in pixels.
+    /// The sides in pixels (`ViewSize.pixels(parsing:named:sides:example:)`).
     /// - Throws: `ValidationError` naming `--size` for other text or a side out of range.
     func pixels() throws -> (width: Int, height: Int) {
-        let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
-            throw ValidationError("--size must be WIDTHxHEIGHT in pixels, e.g. \(Limits.size), got '\(size)'")
-        }
-        try Limits.sides.check(w, option: "--size width")
-        try Limits.sides.check(h, option: "--size height")
-        return (w, h)
+        do { return try ViewSize.pixels(parsing: size, named: "--size", sides: Limits.sides, example: Limits.size) } catch { throw ValidationError(error.message) }
     }
 
     /// The size as the camera's view size.
@@ -118,11 +112,11 @@ struct ViewSizeOption<Limits: ViewSizeLimits>: ParsableArguments {
     }
 }
 
-/// `--projection` of the commands that draw a camera's view.
-enum ProjectionOption: String, ExpressibleByArgument, CaseIterable {
-    case mercator, globe
-    var mapProjection: MapProjection { self == .globe ? .globe : .mercator }
-}
+/// `--projection` of the commands that draw a camera's view: MapCamera's projections by name.
+extension MapProjection: ExpressibleByArgument {}
+
+/// `--animation` of `geo map animate`: MapCamera's animations by name.
+extension MapAnimation: ExpressibleByArgument {}
 
 extension Coordinate {
     /// A `LAT,LON` option's value; a bad one is a usage error naming `option`.

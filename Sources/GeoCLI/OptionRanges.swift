@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoCore
+import MapCamera
 import Positioning
 
 /// The valid ranges of the `geo` options that are not a source's (those are
@@ -50,10 +51,8 @@ enum OptionRanges {
     static let animationDuration = ValidRange(0...3_600, unit: "s")
     /// `map animate --fps`: frames per second.
     static let framesPerSecond = ValidRange(1...240, unit: "")
-    /// A camera zoom level (`map animate --from/--to`): MapCamera's default limits.
-    static let zoomLevel = ValidRange(0...22, unit: "")
-    /// A camera tilt (`map animate --from/--to`), degrees from straight down.
-    static let tilt = ValidRange(0...85, unit: "degrees")
+    /// `snapshot --tilt`, degrees from straight down: a camera's as `map animate --from/--to` write it.
+    static let tilt = CameraState.writtenTilts
     /// `eval --seeds`.
     static let seeds = ValidRange(1...10_000, unit: "")
     /// `snapshot --zoom`: the world at 256 px (0) to about 1.5 cm per pixel (22).

@@ -66,15 +66,11 @@ struct ServeCommand: AsyncParsableCommand {
     /// Glyph ranges made from the local Noto fonts (`NotoFonts`, `LOCATIONKIT_FONTS`); nil, with
     /// a note, where they are not installed.
     static func localGlyphs(note: (String) -> Void) -> (@Sendable (String, UInt32) throws -> [UInt8])? {
-        #if os(Linux)
         do {
             return try MapFiles.localGlyphRanges(command: "serve")
         } catch {
             note("no glyphs from local fonts (\(error)); only --fonts folders are served")
             return nil
         }
-        #else
-        return nil
-        #endif
     }
 }

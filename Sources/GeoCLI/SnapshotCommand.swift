@@ -96,25 +96,19 @@ struct SnapshotCommand: ParsableCommand {
         let (width, height) = try camera.size.pixels()
         let map = try data.mapData(command: "snapshot")
         let centre = try camera.centre() ?? map.center
-        let index: MapFeatureIndex
-        let featureCount: Int
-        switch map {
-        case .tiles(let archive):
-            let view = try MercatorViewport(center: centre, zoom: camera.zoom, orientation: camera.orientation, width: width, height: height)
-            index = try CommandLineFileError.damage(of: data.path ?? "") { try MapFeatureIndex(archive, visibleIn: view) }
-            featureCount = index.features.count
-        case .features(let features):
-            index = MapFeatureIndex(features)
-            featureCount = features.count
+        // An archive tile that cannot be read is the file's damage; a view out of range is not.
+        let index = try CommandLineFileError.damage(of: data.path ?? "", damage: { !($0 is RenderError) }) {
+            try MapFeatureIndex(drawing: map.archive, or: map.wholeFeatures, around: centre, zoom: camera.zoom, orientation: camera.orientation,
+                                width: width, height: height)
         }
+        // The features read: a file's or the sample city's as read, an archive's as indexed.
+        let featureCount = map.archive == nil ? map.wholeFeatures.count : index.features.count
         let style = MapStyle.day(hiding: Set(hide.compactMap(MapCategory.init(rawValue:))), poiClasses: Self.list(showPOI),
                                  pedestrianClasses: Self.list(showPedestrian), language: language)
         let view = try MapFiles.view(camera: try camera.camera(around: centre), features: index, style: style, command: "snapshot")
         let lines = try track.map { path in
             try CommandLineFiles.checkInput(path)
-            let document: GPXDocument
-            do throws(TraceFileError) { document = try TraceFile.gpxDocument(path) } catch { throw TrackCommandError("\(error.location): \(error.message)") }
-            return document.tracks.flatMap { $0.segments.map { $0.points.map(\.coordinate) } } + document.routes.map { $0.points.map(\.coordinate) }
+            do throws(TraceFileError) { return try TraceFile.gpxDocument(path).polylines } catch { throw TrackCommandError("\(error.location): \(error.message)") }
         }
         view.addOverlays(lines: lines ?? [], markers: try marker.map { try Coordinate.option($0, "--marker") })
         let png = try PNG.encode(view.snapshot())
@@ -142,7 +136,7 @@ struct CameraArguments: ParsableArguments {
     var bearing: Double?
 
     @Option(help: "Projection: mercator or globe (the globe blends into Mercator from zoom 12 to 13).")
-    var projection: ProjectionOption = .mercator
+    var projection: MapProjection = .mercator
 
     @Option(name: .customLong("tilt"), parsing: .unconditional, help: "Camera tilt from straight down, degrees (limited by zoom: 30 at zoom 1 rising to 60 from zoom 11).")
     var pitch: Double?
@@ -180,7 +174,7 @@ struct CameraArguments: ParsableArguments {
         // The renderer's zoom counts 256-pixel tiles, the camera's (MapLibre's) a 512-pixel world.
         do {
             return try CameraState(geoCenter: centre, zoomLevel: zoom - 1, orientation: orientation, tilt: pitch ?? 0,
-                                   viewSize: try size.viewSize(), projection: projection.mapProjection)
+                                   viewSize: try size.viewSize(), projection: projection)
         } catch let error as MapCameraError { throw ValidationError("geo snapshot: \(error.message)") }
     }
 }

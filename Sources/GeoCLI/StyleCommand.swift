@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoCore
 import MapStyle
 import SystemIO
 
@@ -61,9 +62,7 @@ extension StyleCommand {
         var night = false
 
         func run() throws {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            standardOutput.line(String(decoding: try encoder.encode(try DefaultStyle.json(night ? .night : .day)), as: UTF8.self))
+            standardOutput.line(String(decoding: try JSONEncoder.stable().encode(try DefaultStyle.json(night ? .night : .day)), as: UTF8.self))
         }
     }
 }

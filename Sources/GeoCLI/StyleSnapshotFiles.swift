@@ -42,18 +42,8 @@ enum StyleSnapshotFiles {
         let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: arguments.zoomOption ?? StyleFileSnapshots.defaultStyleZoom,
                                  bearing: arguments.orientation, pitch: arguments.pitch ?? 0, width: width, height: height, pixelRatio: arguments.pixelRatio)
         let snapshot = try StyleFileSnapshots.snapshot(scheme, options: options, data: map, named: data.path ?? "sample city", camera: camera,
-                                                       glyphRange: try localGlyphRange())
+                                                       glyphRange: try MapFiles.localGlyphRanges(command: "snapshot"))
         try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)
-    }
-
-    /// Glyph ranges made from the local Noto fonts (`LocalGlyphRanges`); nil where FreeType is
-    /// not built in (no labels, a warning per range).
-    private static func localGlyphRange() throws -> ((String, UInt32) throws -> [UInt8])? {
-        #if os(Linux)
-        try MapFiles.localGlyphRanges(command: "snapshot")
-        #else
-        return nil
-        #endif
     }
 
     /// `geo tiles render --style`: what draws one metatile block (its 16 tiles in one image, as
@@ -65,7 +55,7 @@ enum StyleSnapshotFiles {
                               warn: @escaping (String) -> Void) throws -> (Metatile) throws -> Pixmap {
         let source = try map.mapSource(name: path)
         if let scheme = defaultScheme(named: name) {
-            return RasterTileFolder.styleBlocks(scheme, options: DefaultStyle.Options(hiding: [], poiClasses: [], pedestrianClasses: []), data: source, glyphRange: try localGlyphRange(), warn: warn)
+            return RasterTileFolder.styleBlocks(scheme, options: DefaultStyle.Options(hiding: [], poiClasses: [], pedestrianClasses: []), data: source, glyphRange: try MapFiles.localGlyphRanges(command: "snapshot"), warn: warn)
         }
         let style = try StyleFiles.read(name, command: "tiles render --style")
         do { return try RasterTileFolder.styleBlocks(style, data: source, resources: StyleResourcePaths(base: base, stylePath: name), warn: warn) } catch {

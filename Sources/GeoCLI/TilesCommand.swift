@@ -52,17 +52,16 @@ struct TilesCommand: ParsableCommand {
         func run() throws {
             let clock = ContinuousClock()
             let start = clock.now
-            var err = StandardError()
             let options = TilingOptions(minZoom: minZoom, maxZoom: maxZoom,
                                         parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
             let report = try CommandLineFiles.reading(input, damage: { $0 is OSMError || ($0 as? MapDataError)?.code == .unsorted }) {
                 try OSMTiling.build(input, to: output, options: options, temporaryDirectory: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp",
                                     storeMemory: storeMemory << 20) { progress in
-                    for line in progress.lines(maxZoom: maxZoom, elapsed: clock.now - start) { print("geo tiles: \(line)", to: &err) }
+                    for line in progress.lines(maxZoom: maxZoom, elapsed: clock.now - start) { CommandLineFiles.note("tiles", line) }
                 }
             }
-            print(String(format: "geo tiles: wrote %@: %d tiles in %.2f s", output, report.tiles, (clock.now - start).seconds), to: &err)
-            print("geo tiles: dropped for size below zoom \(maxZoom): \(report.drops.summary)", to: &err)
+            CommandLineFiles.note("tiles", "wrote \(output): \(report.tiles) tiles in \(format((clock.now - start).seconds, 2)) s")
+            CommandLineFiles.note("tiles", "dropped for size below zoom \(maxZoom): \(report.drops.summary)")
         }
     }
 }
@@ -115,16 +114,9 @@ struct TilesRenderCommand: ParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         let zooms = try zoomRange()
-        try CommandLineFiles.checkInput(input)
-        let map: DrawnMapData
-        do {
-            map = try DrawnMapData.open(input, cachedTiles: RasterTileFolder.cachedTiles, onDamagedTile: MapFiles.reportingDamagedTiles("tiles render", input))
-        } catch DrawnMapDataError.notMapData {
-            throw ValidationError("\(input): geo tiles render reads .pmtiles, .mbtiles, .osm.pbf, .osm and .osm.gz files")
-        } catch DrawnMapDataError.damaged(_, let error) {
-            throw CommandLineFileError.damaged(input, error)
+        let map = try MapFiles.mapData(input, command: "tiles render", cachedTiles: RasterTileFolder.cachedTiles) {
+            ValidationError("\($0): geo tiles render reads .pmtiles, .mbtiles, .osm.pbf, .osm and .osm.gz files")
         }
-        var err = StandardError()
         do {
             var folder = try RasterTileFolder(map, folder: output)
             // Every tile first, to refuse an unbounded request before any work.
@@ -141,10 +133,10 @@ struct TilesRenderCommand: ParsableCommand {
             let (written, _) = try folder.render(tiles, zooms: zooms) { z, count, total in
                 let line = TileZoomProgress.line(zoom: z, maxZoom: zooms.upperBound, tiles: count, totalTiles: total.tiles, totalBytes: total.bytes,
                                                  elapsed: clock.now - start)
-                print("geo tiles: render \(line)", to: &err)
+                CommandLineFiles.note("tiles", "render \(line)")
             }
-            for line in warnings.lines { print("geo tiles render: \(style ?? ""): \(line)", to: &err) }
-            print(String(format: "geo tiles: wrote %d tiles to %@ in %.2f s", written, output, (clock.now - start).seconds), to: &err)
+            for line in warnings.lines { CommandLineFiles.note("tiles render", "\(style ?? ""): \(line)") }
+            CommandLineFiles.note("tiles", "wrote \(written) tiles to \(output) in \(format((clock.now - start).seconds, 2)) s")
         } catch let error as TileServerError {
             switch error.code {
             case .tooManyTiles:

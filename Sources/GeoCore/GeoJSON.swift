@@ -107,10 +107,8 @@ public enum GeoJSON: Hashable, Sendable {
 
     /// The document as compact UTF-8 JSON, keys sorted for stable output.
     public func encoded() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every value here encodes: positions are validated finite numbers.
-        return (try? encoder.encode(self)) ?? Data()
+        return (try? JSONEncoder.stable().encode(self)) ?? Data()
     }
 
     private static func path(_ codingPath: [any CodingKey]) -> String {

@@ -68,3 +68,26 @@ private struct LineOutput: TextOutputStream {
         bytes.removeAll(keepingCapacity: true)
     }
 }
+
+extension GeodesicInverseResult {
+    /// The result as `geo distance LAT,LON LAT,LON` prints it: the distance (in metres to
+    /// 3 decimals below 1 km, else kilometres to 3 decimals) and the initial and final
+    /// bearings (degrees to 2 decimals), each followed by its value at round-trip precision
+    /// in parentheses.
+    public var summaryLines: [String] {
+        let meters = distance.meters
+        let human = meters < 1000 ? "\(Self.rounded(meters, 3)) m" : "\(Self.rounded(meters / 1000, 3)) km"
+        return [
+            "distance:        \(human) (\(meters) m)",
+            "initial bearing: \(Self.rounded(initialBearing.degrees, 2))° (\(initialBearing.degrees)°)",
+            "final bearing:   \(Self.rounded(finalBearing.degrees, 2))° (\(finalBearing.degrees)°)",
+        ]
+    }
+
+    /// `x` rounded to `places` decimals (half away from zero), as a double.
+    private static func rounded(_ x: Double, _ places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (x * scale).rounded() / scale
+    }
+}

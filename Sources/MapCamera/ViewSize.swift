@@ -25,11 +25,17 @@ public struct ViewSize: Hashable, Sendable, CustomStringConvertible {
     /// Parses `WIDTHxHEIGHT` in pixels (`1280x720`; the `x` in either case).
     /// - Throws: `MapCameraError.invalidViewSize` for other text or sides out of range.
     public init(parsing text: String) throws(MapCameraError) {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]) else {
+        guard let (width, height) = Self.sides(of: text, as: Double.self) else {
             throw MapCameraError(.invalidViewSize, "expected WIDTHxHEIGHT in pixels, got '\(text)'")
         }
         try self.init(width: width, height: height)
+    }
+
+    /// The two sides of `WIDTHxHEIGHT` text (the `x` in either case) as `Side`; nil for other text.
+    static func sides<Side: LosslessStringConvertible>(of text: String, as _: Side.Type) -> (Side, Side)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Side(String(parts[0])), let height = Side(String(parts[1])) else { return nil }
+        return (width, height)
     }
 
     /// The centre of the view, pixels from the top-left corner.

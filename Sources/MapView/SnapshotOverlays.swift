@@ -1,4 +1,5 @@
 public import GeoCore
+public import MapData
 public import MapRenderer
 
 extension MapRenderer.MapStyle {
@@ -28,5 +29,24 @@ extension MapView {
     public func addOverlays(lines: [[Coordinate]], markers: [Coordinate]) {
         for line in lines where line.count > 1 { add(.polyline(MapPolyline(line))) }
         for marker in markers { add(.marker(MapMarker(marker))) }
+    }
+}
+
+extension MapFeatureIndex {
+    /// The features a snapshot of `width` × `height` pixels around `centre` draws (`geo snapshot`):
+    /// of an `archive`, those of the tiles that the Web Mercator view at renderer zoom `zoom`
+    /// (256-pixel tiles, ``MapView/rendererZoom(cameraZoom:)``) turned by `orientation` degrees
+    /// shows, read at that zoom (`init(_:visibleIn:)`); without an archive, all of `features`,
+    /// read whole.
+    /// - Throws: `RenderError` for a zoom outside 0…24 or an orientation that is not finite;
+    ///   the archive's error for a tile that cannot be read.
+    public init(drawing archive: TiledMapFeatures?, or features: [MapFeature], around centre: Coordinate, zoom: Double,
+                orientation: Double, width: Int, height: Int) throws {
+        guard let archive else {
+            self.init(features)
+            return
+        }
+        let view = try MercatorViewport(center: centre, zoom: zoom, orientation: orientation, width: width, height: height)
+        try self.init(archive, visibleIn: view)
     }
 }

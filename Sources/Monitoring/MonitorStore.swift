@@ -1,4 +1,5 @@
 public import Foundation
+import GeoCore
 import SystemIO
 
 /// One monitor's conditions and states on disk: `<directory>/<name>.monitor`, JSON lines, one
@@ -55,8 +56,7 @@ public struct MonitorStore: Sendable {
 
     /// Replaces the stored records with `records`, atomically and durably.
     public func save(_ records: some Sequence<MonitorRecord>) throws(MonitoringError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.stable()
         var bytes: [UInt8] = []
         for record in records {
             // Every record encodes: its numbers are finite (validated conditions, fix times).

@@ -110,9 +110,7 @@ enum TileDocuments {
 
     /// JSON text, keys sorted, `/` not escaped.
     static func text(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        return (try? JSONEncoder.stable().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
     /// A JSON text as an object; nil when it is not one.

@@ -23,6 +23,16 @@ struct GPXDocumentConversionTests {
         #expect(GPXDocument().pointCount == 0)
     }
 
+    /// The file's two track segments (3 points, then 1), then its route (2 points), with the
+    /// coordinates written in it; the waypoint is no line.
+    @Test func polylines_trackSegmentsThenRoutes_inFileOrder() throws {
+        let lines = try GPXReader.read(bytes: Array(Self.gpx10.utf8)).polylines
+        #expect(lines.map(\.count) == [3, 1, 2])
+        #expect(lines.map { $0.map(\.longitude) } == [[11.0, 11.001, 11.002], [11.0], [11.0, 11.1]])
+        #expect(lines.map { $0.map(\.latitude) } == [[48.0, 48.0, 48.0], [48.1], [48.0, 48.1]])
+        #expect(GPXDocument().polylines.isEmpty)
+    }
+
     @Test func upgradedToGPX11_movesA10HeaderAndFillsAnEmptyCreator() throws {
         let document = try GPXReader.read(bytes: Array(Self.gpx10.utf8))
         #expect(document.header.version == .v1_0)

@@ -80,3 +80,21 @@ private struct ClosedSink: ByteSink {
     #expect(error?.code == .lineTooLong && error?.line == 2)
     #expect(String(decoding: sink.bytes, as: UTF8.self).split(separator: "\n").count == 1)
 }
+
+/// `geo distance`'s lines along the equator, where the geodesic is the equator itself and its
+/// length is a·Δλ (a = 6,378,137 m, WGS84): one degree is 111,319.490793 m (GeographicLib's
+/// GeodSolve gives the same to the nanometre), bearing 90° at both ends; below 1 km the
+/// distance is in metres, from 1 km in kilometres.
+@Test func summaryLines_equator_metresBelowOneKilometreKilometresAbove() throws {
+    let degree = Geodesic.wgs84.inverse(from: try Coordinate(latitude: 0, longitude: 0), to: try Coordinate(latitude: 0, longitude: 1)).summaryLines
+    #expect(degree.count == 3)
+    #expect(degree[0].hasPrefix("distance:        111.319 km ("))
+    let exact = try #require(Double(degree[0].dropFirst("distance:        111.319 km (".count).dropLast(" m)".count)))
+    #expect(abs(exact - 6_378_137 * Double.pi / 180) < 1e-6)
+    #expect(degree[1] == "initial bearing: 90.0° (90.0°)")
+    #expect(degree[2] == "final bearing:   90.0° (90.0°)")
+    let short = Geodesic.wgs84.inverse(from: try Coordinate(latitude: 0, longitude: 0), to: try Coordinate(latitude: 0, longitude: 0.001)).summaryLines
+    #expect(short[0].hasPrefix("distance:        111.319 m (111.319"))
+    let west = Geodesic.wgs84.inverse(from: try Coordinate(latitude: 0, longitude: 1), to: try Coordinate(latitude: 0, longitude: 0)).summaryLines
+    #expect(west[1] == "initial bearing: 270.0° (270.0°)")
+}

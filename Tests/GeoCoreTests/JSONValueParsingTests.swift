@@ -76,3 +76,14 @@ import Testing
         #expect(JSONSyntaxError(locatingIn: Array(" [1, {\"k\": \"v\"}] ".utf8)) == nil)
     }
 }
+
+/// `JSONEncoder.stable()`: members in sorted key order whatever order they were built in, so
+/// two encodings of one value are the same bytes, and `/` unescaped (RFC 8259 §7 makes the
+/// escape optional; Foundation's default writes `\/`); compact, no spaces or newlines.
+@Test func stableEncoder_sortsKeysAndLeavesSlashesUnescaped() throws {
+    let value = JSONValue.object(["tiles": .array([.string("local://tiles/{z}/{x}/{y}.pbf")]), "b": .number(1), "a": .object(["z": .null, "y": .bool(true)])])
+    let text = String(decoding: try JSONEncoder.stable().encode(value), as: UTF8.self)
+    #expect(text == #"{"a":{"y":true,"z":null},"b":1,"tiles":["local://tiles/{z}/{x}/{y}.pbf"]}"#)
+    let plain = String(decoding: try JSONEncoder().encode(JSONValue.string("a/b")), as: UTF8.self)
+    #expect(plain == #""a\/b""#) // the default the stable encoder turns off
+}

@@ -160,6 +160,29 @@ private func angleDifference(_ a: Double, _ b: Double) -> Double {
     }
 }
 
+/// `MagneticModel.coveredYear(parsing:)`: a year inside WMM-2025's five years (2025.0 through
+/// 2030.0, both ends included, as the WMM report states the model's span) is the parsed year;
+/// one outside is `.dateOutsideModel` naming the text, bad text still `.invalidDate`.
+@Test func coveredYear_insideTheModelsFiveYearsOnly() throws {
+    let model = MagneticModel.wmm2025
+    #expect(try model.coveredYear(parsing: "2025-01-01") == 2025)
+    #expect(try model.coveredYear(parsing: "2030") == 2030)
+    #expect(abs(try model.coveredYear(parsing: "2025-07-02") - (2025 + 182.0 / 365)) < 1e-12) // years
+    for text in ["2031", "2024-12-31", "2030.0001"] {
+        do {
+            _ = try model.coveredYear(parsing: text)
+            Issue.record("'\(text)' accepted")
+        } catch {
+            #expect(error.code == .dateOutsideModel, "\(text)")
+            #expect(error.message == "\(model.name) is valid 2025.0…2030.0, got '\(text)'")
+            #expect(error.location == "'\(text)'")
+        }
+    }
+    #expect(throws: CompassError.self) { try model.coveredYear(parsing: "2025-02-29") }
+    #expect(try model.covering(2027.5, describedAs: "now") == 2027.5)
+    #expect(throws: CompassError.self) { try model.covering(2040, describedAs: "now") }
+}
+
 /// `geo magnetic`'s report against pygeomag's rows: the JSON object's numbers are the oracle's
 /// within their printed rounding (0.5e-4° and 0.05 nT) plus the model test's tolerance
 /// (1e-4°, 0.1 nT); the plain lines carry the same digits; a `compass:` line appears exactly
