@@ -143,4 +143,12 @@ public final class TrackingIngest: Sendable {
         fenceMonitor?.stop()
         follower?.cancel()
     }
+
+    /// `stop()` for async code: the wait for the writer's last commit (an fsync) happens on a
+    /// thread of its own, not on one of the cooperative pool's (two on a 2-core machine).
+    public func stopped() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread { self.stop(); done.resume() }.start()
+        }
+    }
 }

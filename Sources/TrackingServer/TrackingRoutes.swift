@@ -24,8 +24,13 @@ public enum TrackingRoutes {
         note(openFilesNote(ingest))
         let server = try LocalServer(options)
         addRoutes(to: server.router, ingest: ingest)
-        defer { ingest.stop() }
-        try await server.run(eventLoopRoutes: IngestRoutes(ingest: ingest), serving: serving, note: note)
+        do {
+            try await server.run(eventLoopRoutes: IngestRoutes(ingest: ingest), serving: serving, note: note)
+        } catch {
+            await ingest.stopped()
+            throw error
+        }
+        await ingest.stopped()
     }
 
     /// `open files: at most 20000 (soft RLIMIT_NOFILE; hard 20000; 1024 before the server raised it); /live: at most 10000 subscribers`.
