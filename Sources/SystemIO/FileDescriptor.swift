@@ -253,6 +253,22 @@ public struct FileDescriptor: Hashable, Sendable {
         }
     }
 
+    /// Takes the exclusive advisory lock, waiting up to `patience` (every 10 ms) while it is
+    /// busy. A child process being spawned anywhere in this process shares every open file
+    /// description from `fork` until `exec` (`O_CLOEXEC` closes it only at `exec`), so a lock
+    /// just released here can look held for that window — it reached 0.1 s in the test suite on
+    /// a loaded machine. (POSIX record locks are not inherited, but any `close` of the same file
+    /// in this process, a reader's, would silently release them.)
+    /// - Returns: false when another open file description still holds it after `patience`.
+    public func lockExclusive(patience: Duration = .seconds(2)) throws(SystemIOError) -> Bool {
+        let attempts = max(1, Int(patience / .milliseconds(10)))
+        for attempt in 0..<attempts {
+            if try tryLockExclusive() { return true }
+            if attempt < attempts - 1 { usleep(10_000) }
+        }
+        return false
+    }
+
     /// The size of the file, bytes (`fstat(2)`).
     public func size() throws(SystemIOError) -> Int64 {
         var info = stat()

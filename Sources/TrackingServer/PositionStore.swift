@@ -103,11 +103,17 @@ public protocol PositionStore: Sendable {
     /// transaction per call (`SQLitePositionStore` moves fixes from its append table to its
     /// device-ordered one); returns the rows written or deleted, 0 when there was nothing to do.
     func settle() throws -> Int
+    /// Called once the server has stopped writing through this store (its last commit and
+    /// event write done): a store that admits one writer at a time (`SQLitePositionStore`)
+    /// lets another open the database for writing.
+    func stopWriting()
 }
 
 extension PositionStore {
     /// Nothing to do between batches.
     public func settle() throws -> Int { 0 }
+    /// Several writers share the database (PostgreSQL): nothing to give up.
+    public func stopWriting() {}
 }
 
 /// UTC days of fix time, days since 1970: the unit of retention and of PostgreSQL's partitions.

@@ -2,6 +2,7 @@ import Platform
 public import GeoCore
 import GRDB
 import Synchronization
+import SystemIO
 import TrackingProtocols
 
 /// The default store: one SQLite file through GRDB, in WAL mode with `synchronous = FULL`, so a
@@ -35,9 +36,18 @@ import TrackingProtocols
 /// keeps every device's latest fix in memory, loaded at open from `latest` and `recent`.
 /// `events` is keyed by (device, fence, kind, time), with an index on (device, time); `moves`
 /// holds the boundary of the last round begun.
+///
+/// One writer per file: a writable store holds an exclusive `flock(2)` on `PATH-lock` (its
+/// process id inside) until `stopWriting()` or its end, and a second one, in any process, is
+/// refused with `SQLiteStoreInUse` — two writers would each trust their own memory of `recent`
+/// and of every device's latest fix (a retry stored twice, a device's latest moved backwards).
+/// Read-only stores take no lock.
 public final class SQLitePositionStore: PositionStore {
     let pool: DatabasePool
     let readOnly: Bool
+    /// `PATH-lock`, locked while this store may write (nil when read-only), and whether
+    /// `stopWriting()` gave it up; held through every write transaction.
+    let writer: Mutex<(lock: FileDescriptor?, stopped: Bool)>
     /// Fixes older than this (milliseconds before now, by fix time) are moved to `positions`.
     let moveAfter: Int64
     /// Devices per move transaction: bounds the time a move holds the writer, which goes with
@@ -210,6 +220,7 @@ public final class SQLitePositionStore: PositionStore {
         self.moveAfter = moveAfter.components.seconds * 1000 + moveAfter.components.attoseconds / 1_000_000_000_000_000
         self.sliceDevices = sliceDevices
         self.sliceRows = sliceRows
+        writer = Mutex((readOnly ? nil : try Self.lockWriter(of: path), false))
         pool = try DatabasePool(path: path, configuration: configuration)
         if !readOnly {
             try Self.migrate(pool)
@@ -235,6 +246,48 @@ public final class SQLitePositionStore: PositionStore {
             }
             latestFixes.withLock { map in for fix in latest { map[fix.device] = fix } }
             moves.withLock { $0 = state }
+        }
+    }
+
+    deinit { stopWriting() }
+
+    /// Gives up writing: waits for a write in progress, then releases `PATH-lock`, so another
+    /// store may open the file for writing (a restarted server); writes here fail from then on
+    /// with `SQLiteStoreStopped`, reads go on.
+    public func stopWriting() {
+        writer.withLock { state in
+            try? state.lock?.close()
+            state = (nil, true)
+        }
+    }
+
+    /// `pool.write`, while this store is its file's writer.
+    /// - Throws: `SQLiteStoreStopped` after `stopWriting()`; what the write throws (GRDB's
+    ///   read-only error on a read-only store).
+    func write<T: Sendable>(_ updates: (Database) throws -> T) throws -> T {
+        try writer.withLock { state in
+            if state.stopped { throw SQLiteStoreStopped(path: pool.path) }
+            return try pool.write(updates)
+        }
+    }
+
+    /// Takes `PATH-lock` (created when absent) and writes this process's id into it.
+    /// - Throws: `SQLiteStoreInUse` when another store holds it; `SystemIOError` when the
+    ///   lock file cannot be opened or written.
+    static func lockWriter(of path: String) throws -> FileDescriptor {
+        let lockPath = path + "-lock"
+        let fd = try FileDescriptor(opening: lockPath, .readWrite, options: [.create])
+        do {
+            guard try fd.lockExclusive() else {
+                let holder = String(decoding: ((try? fd.readToEnd(limit: 32)) ?? []).prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+                throw SQLiteStoreInUse(path: path, holder: Int32(holder))
+            }
+            try fd.truncate(toSize: 0)
+            try fd.writeAll("\(getpid())\n")
+            return fd
+        } catch {
+            try? fd.close()
+            throw error
         }
     }
 
@@ -302,7 +355,7 @@ public final class SQLitePositionStore: PositionStore {
         // runs on this thread and retention takes the same lock before its transaction.
         try moves.withLock { state in
             let boundary = state.boundary, batch = state.nextBatch
-            try pool.write { db in
+            try write { db in
                 fresh = []
                 fresh.reserveCapacity(rows.count)
                 // The fixes for `recent`, skipped when it holds them (or this batch does).
@@ -372,7 +425,7 @@ public final class SQLitePositionStore: PositionStore {
                 guard state.oldestWaiting < now - 2 * moveAfter else { return 0 }
                 state.begin(cut: now - moveAfter)
                 let boundary = state.boundary
-                try pool.write { db in
+                try write { db in
                     try db.execute(sql: "DELETE FROM moves")
                     try db.execute(sql: "INSERT INTO moves (boundary) VALUES (?)", arguments: [boundary])
                 }
@@ -388,7 +441,7 @@ public final class SQLitePositionStore: PositionStore {
                 let copies = slice.flatMap { id, fixes in
                     fixes.sorted { ($0.fixTime, $0.payloadHash) < ($1.fixTime, $1.payloadHash) }.map { (id: id, fix: $0) }
                 }
-                try pool.write { db in
+                try write { db in
                     try SQLiteFixRows(db, into: "positions", conflict: "ON CONFLICT DO NOTHING").insert(copies)
                     let latest = try Self.advanceLatest(db)
                     for (id, fixes) in slice {
@@ -403,7 +456,7 @@ public final class SQLitePositionStore: PositionStore {
             // on, each of ~`sliceRows` rows (one batch at least), the last ending at the round's last.
             let boundary = state.boundary, lastBatch = state.roundLastBatch, from = state.deletedBelow
             let piece = "SELECT batch FROM recent WHERE batch >= ? AND batch <= ? AND fix_time < ? LIMIT 1 OFFSET ?"
-            let (deleted, below) = try pool.write { db -> (Int, Int64?) in
+            let (deleted, below) = try write { db -> (Int, Int64?) in
                 guard let first = try Int64.fetchOne(db, sql: piece, arguments: [from, lastBatch, boundary, 0]) else { return (0, nil) }
                 // The batch after the piece: that of its row `sliceRows`, or the next; nil: the round's rest.
                 let below = try Int64.fetchOne(db, sql: piece, arguments: [first, lastBatch, boundary, sliceRows]).map { max($0, first + 1) }
@@ -428,7 +481,7 @@ public final class SQLitePositionStore: PositionStore {
     }
 
     public func register(_ devices: [DeviceSettings]) throws {
-        try pool.write { db in
+        try write { db in
             for d in devices {
                 try db.execute(sql: """
                     INSERT INTO devices (name, osmand_speed_unit) VALUES (?, ?)
@@ -515,7 +568,7 @@ public final class SQLitePositionStore: PositionStore {
 
     public func add(events: [FenceEvent]) throws -> [FenceEvent] {
         guard !events.isEmpty else { return [] }
-        return try pool.write { db in
+        return try write { db in
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO events (device, fence, kind, time, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """)
@@ -562,11 +615,30 @@ public final class SQLitePositionStore: PositionStore {
     public func removeDays(before day: Int64) throws {
         let cut = day * FixDay.milliseconds
         try moves.withLock { state in
-            try pool.write { db in
+            try write { db in
                 try db.execute(sql: "DELETE FROM positions WHERE device_id IN (SELECT id FROM devices) AND fix_time < ?", arguments: [cut])
                 try db.execute(sql: "DELETE FROM recent WHERE fix_time < ?", arguments: [cut])
             }
             state.remove(before: cut)
         }
     }
+}
+
+/// A second writable `SQLitePositionStore` on a file another one (in this process or another)
+/// still writes.
+public struct SQLiteStoreInUse: Error, CustomStringConvertible {
+    /// The database file.
+    public var path: String
+    /// The process id the holder wrote into `PATH-lock`, when it could be read.
+    public var holder: Int32?
+    public var description: String {
+        "\(path) is written by another tracking server" + (holder.map { " (process \($0); its lock: \(path)-lock)" } ?? " (its lock: \(path)-lock)")
+    }
+}
+
+/// A write to a `SQLitePositionStore` after its `stopWriting()`.
+public struct SQLiteStoreStopped: Error, CustomStringConvertible {
+    /// The database file.
+    public var path: String
+    public var description: String { "\(path): this store stopped writing (a server stopping)" }
 }

@@ -137,11 +137,13 @@ public final class TrackingIngest: Sendable {
     }
 
     /// Ends the writer after committing what is queued — returning once it has, so nothing is
-    /// written after — and the fence decisions after deciding what was offered.
+    /// written after — and the fence decisions after deciding what was offered; then the store
+    /// stops writing (`PositionStore.stopWriting`: a restarted server may open its SQLite file).
     public func stop() {
         committer.stop()
         fenceMonitor?.stop()
         follower?.cancel()
+        store.stopWriting()
     }
 
     /// `stop()` for async code: the wait for the writer's last commit (an fsync) happens on a

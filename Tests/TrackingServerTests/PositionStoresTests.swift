@@ -22,4 +22,32 @@ import TrackingServer
         #expect(try await reader.devices().map(\.name) == ["phone-1"])
         await #expect(throws: (any Error).self) { try await reader.register([DeviceSettings(name: "phone-2")]) }
     }
+
+    /// One writer per SQLite file: a second writable store is refused, naming the holder's
+    /// process, while readers open; once the first stops writing (a server's stop), its writes
+    /// fail, its reads go on, and the second opens and writes.
+    @Test func sqlite_secondWriterRefused_untilTheFirstStopsWriting() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("t.sqlite").path
+        let first = try SQLitePositionStore(path: path)
+        try first.register([DeviceSettings(name: "phone-1")])
+        do {
+            _ = try SQLitePositionStore(path: path)
+            Issue.record("a second writer opened the file")
+        } catch let error as SQLiteStoreInUse {
+            #expect(error.holder == getpid())
+            #expect(error.description.hasPrefix("\(path) is written by another tracking server (process \(getpid());"))
+        }
+        let reader = try SQLitePositionStore(path: path, readOnly: true)
+        #expect(try reader.devices().map(\.name) == ["phone-1"])
+
+        first.stopWriting()
+        #expect(throws: SQLiteStoreStopped.self) { try first.register([DeviceSettings(name: "phone-2")]) }
+        #expect(throws: SQLiteStoreStopped.self) { try first.commit([SQLiteMoveTests.fix("phone-1", SQLiteMoveTests.now)]) }
+        #expect(try first.devices().map(\.name) == ["phone-1"])
+        let second = try SQLitePositionStore(path: path)
+        try second.register([DeviceSettings(name: "phone-3")])
+        #expect(try reader.devices().map(\.name).sorted() == ["phone-1", "phone-3"])
+    }
 }

@@ -41,3 +41,30 @@ import Testing
     let acknowledged = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count
     #expect(acknowledged > 100, "\(summary)")
 }
+
+/// A second `geo serve-tracking` on the SQLite database another one serves exits at once (no
+/// port taken, nothing written) with one line naming the database and the first server's
+/// process, and the first keeps serving: two writers would each trust their own memory of
+/// what the database holds (a retry stored twice).
+@Test(.onOwnThread) func serveTracking_secondServerOnTheSameDatabase_isRefused() async throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-two-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let db = dir.appendingPathComponent("t.sqlite").path, errors = dir.appendingPathComponent("second.txt").path
+    let port = GPSFake.freePort(), otherPort = GPSFake.freePort()
+    let first = try ChildProcess.spawn(.init(executable: GeoProcess.geoExecutable.path,
+                                             arguments: ["serve-tracking", "--db", db, "--port", String(port), "--host", "127.0.0.1"],
+                                             standardOutput: .nullDevice, standardError: .nullDevice))
+    defer { _ = first.kill() }
+    #expect(await GPSFake.waitUntilListening(port: port), "geo serve-tracking listens on \(port)")
+    let second = try ChildProcess.spawn(.init(executable: GeoProcess.geoExecutable.path,
+                                              arguments: ["serve-tracking", "--db", db, "--port", String(otherPort), "--host", "127.0.0.1"],
+                                              standardOutput: .nullDevice, standardError: .file(errors)))
+    defer { _ = second.kill() }
+    let status = try await second.exitStatus(timeout: .seconds(30))
+    #expect(!status.isSuccess)
+    let message = try String(contentsOfFile: errors, encoding: .utf8)
+    #expect(message.contains("\(db) is written by another tracking server (process \(first.processID);"), "\(message)")
+    #expect(await GPSFake.waitUntilListening(port: port), "the first server still listens")
+}
+

@@ -453,22 +453,12 @@ public final class PositionLog: Sendable {
         }
     }
 
-    /// Takes the exclusive `flock(2)` on the file. A child process being spawned anywhere in
-    /// this process shares the locked open file description from `fork` until `exec`
-    /// (`O_CLOEXEC` closes it only at `exec`); on a loaded machine that window reached 0.1 s in
-    /// the test suite, so a busy lock is retried for up to 2 s (every 10 ms) before it counts as
-    /// another writer. POSIX record locks would not be inherited, but any `close` of the same file
-    /// in this process (a reader) would silently release them.
+    /// Takes the exclusive `flock(2)` on the file (busy for up to 2 s while a child process
+    /// being spawned shares it: `FileDescriptor.lockExclusive`).
     private static func lock(_ fd: FileDescriptor, _ path: String) throws {
-        for attempt in 0..<200 {
-            do {
-                if try fd.tryLockExclusive() { return }
-            } catch {
-                throw ioError(error, "cannot lock \(path)")
-            }
-            if attempt < 199 { usleep(10_000) }
-        }
-        throw PositioningError(.io, "\(path) is being written by another position log")
+        let locked: Bool
+        do { locked = try fd.lockExclusive() } catch { throw ioError(error, "cannot lock \(path)") }
+        guard locked else { throw PositioningError(.io, "\(path) is being written by another position log") }
     }
 
     private static func sync(_ fd: FileDescriptor, _ path: String) throws {
