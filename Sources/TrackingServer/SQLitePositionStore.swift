@@ -331,9 +331,13 @@ public final class SQLitePositionStore: PositionStore {
     /// The columns of `positions`, `recent` and `latest`, in the order of their tables.
     static let tableColumns = "device_id, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source"
 
-    /// Adds a fix to `positions`, skipping it when the table holds its key.
+    /// How a fix goes into `positions`, one at a time or by slices: skipped when the table
+    /// holds its key (a retry, or a copy a move interrupted by a crash already made).
+    static let intoPositions = (table: "positions", conflict: "ON CONFLICT DO NOTHING")
+
+    /// Adds a fix to `positions` (`intoPositions`).
     static func insertIntoPositions(_ db: Database) throws -> SQLiteFixInsert {
-        try SQLiteFixInsert(db, into: "positions", conflict: "ON CONFLICT DO NOTHING")
+        try SQLiteFixInsert(db, into: intoPositions.table, conflict: intoPositions.conflict)
     }
 
     /// Moves `latest` of the fix's device to it if it is later (an out-of-order fix never moves it back).
@@ -442,7 +446,7 @@ public final class SQLitePositionStore: PositionStore {
                     fixes.sorted { ($0.fixTime, $0.payloadHash) < ($1.fixTime, $1.payloadHash) }.map { (id: id, fix: $0) }
                 }
                 try write { db in
-                    try SQLiteFixRows(db, into: "positions", conflict: "ON CONFLICT DO NOTHING").insert(copies)
+                    try SQLiteFixRows(db, into: Self.intoPositions.table, conflict: Self.intoPositions.conflict).insert(copies)
                     let latest = try Self.advanceLatest(db)
                     for (id, fixes) in slice {
                         // The first of the latest fixes, as a commit keeps the first of equal times.
