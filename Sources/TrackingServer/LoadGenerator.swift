@@ -510,9 +510,10 @@ public enum LoadVerifier {
         public var description: String { "acknowledged \(acknowledged), acknowledged-but-missing \(missing), duplicated \(duplicated)" }
     }
 
-    /// Reads the log (`device,fix time ms` lines) and reads each logged device's fixes from
-    /// `store` in one query (from its first logged fix time to its last), counting those at
-    /// each logged time; a fix logged twice (acknowledged twice) is counted each time.
+    /// Reads the log (`device,fix time ms` lines) and the logged devices' fix times from
+    /// `store` in one read (`PositionStore.fixTimes`, from the first logged fix time to the
+    /// last), counting those at each logged time; a fix logged twice (acknowledged twice) is
+    /// counted each time.
     public static func verify(log path: String, store: any PositionStore) async throws -> Result {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         var logged: [String: [Int64]] = [:]
@@ -523,10 +524,12 @@ public enum LoadVerifier {
             result.acknowledged += 1
             logged[String(parts[0]), default: []].append(time)
         }
+        let all = logged.values.joined()
+        guard let first = all.min(), let last = all.max() else { return result }
+        let storedTimes = try await store.fixTimes(of: Array(logged.keys), from: first, to: last + 1)
         for (device, times) in logged {
-            guard let first = times.min(), let last = times.max() else { continue }
             var stored: [Int64: Int] = [:]
-            for fix in try await store.positions(device: device, from: first, to: last + 1, limit: .max) { stored[fix.fixTime, default: 0] += 1 }
+            for time in storedTimes[device] ?? [] { stored[time, default: 0] += 1 }
             for time in times {
                 let count = stored[time] ?? 0
                 if count == 0 { result.missing += 1 } else if count > 1 { result.duplicated += 1 }

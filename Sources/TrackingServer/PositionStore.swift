@@ -82,6 +82,10 @@ public protocol PositionStore: Sendable {
     func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix]
     /// A device's latest fix (greatest fix time).
     func latest(device: String) async throws -> StoredFix?
+    /// Each of `devices`' stored fix times with `from <= fixTime < to` (milliseconds), a time
+    /// once per stored fix (twice for two payloads at one time), in no particular order; a
+    /// device the store does not know has none. `geo loadgen verify`'s read of a whole run.
+    func fixTimes(of devices: [String], from: Int64, to: Int64) async throws -> [String: [Int64]]
     /// The latest fix of every device whose latest fix lies in `box`, by device name.
     func latest(in box: BoundingBox) async throws -> [StoredFix]
     /// How many fixes of `device` are stored at `fixTime`, whatever their payload.
@@ -114,6 +118,12 @@ extension PositionStore {
     public func settle() throws -> Int { 0 }
     /// Several writers share the database (PostgreSQL): nothing to give up.
     public func stopWriting() {}
+    /// One `positions(device:…)` query a device.
+    public func fixTimes(of devices: [String], from: Int64, to: Int64) async throws -> [String: [Int64]] {
+        var times: [String: [Int64]] = [:]
+        for device in devices { times[device] = try await positions(device: device, from: from, to: to, limit: .max).map(\.fixTime) }
+        return times
+    }
 }
 
 /// UTC days of fix time, days since 1970: the unit of retention and of PostgreSQL's partitions.

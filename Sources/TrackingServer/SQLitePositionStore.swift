@@ -75,10 +75,14 @@ public final class SQLitePositionStore: PositionStore {
         var fixTime: Int64
         var payloadHash: Int64
 
-        init(_ id: Int64, _ fix: StoredFix) {
+        init(id: Int64, fixTime: Int64, payloadHash: Int64) {
             self.id = id
-            fixTime = fix.fixTime
-            payloadHash = fix.payloadHash
+            self.fixTime = fixTime
+            self.payloadHash = payloadHash
+        }
+
+        init(_ id: Int64, _ fix: StoredFix) {
+            self.init(id: id, fixTime: fix.fixTime, payloadHash: fix.payloadHash)
         }
     }
 
@@ -536,6 +540,34 @@ public final class SQLitePositionStore: PositionStore {
                                        accuracy: row[6], speed: row[7], course: row[8], receivedAt: row[9], source: row[10]))
             }
             return fixes
+        }
+    }
+
+    /// `positions` read device by device (one seek each along its key) and `recent` in one
+    /// scan, a fix found in both tables (a round under way) counted once: `positions(device:…)`
+    /// walks `recent` batch by batch for each device, and `geo loadgen verify` of 19,900
+    /// devices took 106 s that way.
+    public func fixTimes(of devices: [String], from: Int64, to: Int64) throws -> [String: [Int64]] {
+        try pool.read { db in
+            let wanted = Set(devices)
+            var names: [Int64: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, name FROM devices") where wanted.contains(row["name"]) { names[row["id"]] = row["name"] }
+            var moved = Set<FixKey>(), times: [String: [Int64]] = [:]
+            for (id, name) in names {
+                let rows = try Row.fetchCursor(db, sql: "SELECT fix_time, payload_hash FROM positions WHERE device_id = ? AND fix_time >= ? AND fix_time < ?",
+                                               arguments: [id, from, to])
+                while let row = try rows.next() {
+                    moved.insert(FixKey(id: id, fixTime: row[0], payloadHash: row[1]))
+                    times[name, default: []].append(row[0])
+                }
+            }
+            let rows = try Row.fetchCursor(db, sql: "SELECT device_id, fix_time, payload_hash FROM recent WHERE fix_time >= ? AND fix_time < ?",
+                                           arguments: [from, to])
+            while let row = try rows.next() {
+                guard let name = names[row[0]], !moved.contains(FixKey(id: row[0], fixTime: row[1], payloadHash: row[2])) else { continue }
+                times[name, default: []].append(row[1])
+            }
+            return times
         }
     }
 

@@ -128,6 +128,11 @@ import Testing
             }
         }
         try answersEachOnce()
+        // The bulk read (`geo loadgen verify`'s) answers each fix once too, as the device reads do.
+        let times = try store.fixTimes(of: ["a", "b", "c", "ghost"], from: 0, to: .max)
+        #expect(Set(times.keys) == ["a", "b", "c"])
+        for d in ["a", "b", "c"] { #expect(times[d]?.sorted() == rows.filter { $0.device == d }.map(\.fixTime)) }
+        #expect(try store.fixTimes(of: ["a"], from: rows[1].fixTime, to: rows[3].fixTime)["a"]?.sorted() == [rows[1].fixTime, rows[2].fixTime])
         // A retry of a copied fix while the round is under way: stored nowhere again.
         #expect(try store.commit([rows[0], rows[19]]) == 0)
         // The reopened store finishes the round (its boundary, not its own hour's cut).
