@@ -1,3 +1,4 @@
+import Foundation
 import GeoBase
 @testable import Monitoring
 import Testing
@@ -49,14 +50,13 @@ struct FenceIndexTests {
 
     /// 10,000 random boxes (10 m to 30 km, a few across the antimeridian) against a linear scan
     /// over 1,000 queries:
-    /// every query returns exactly the slots whose grid cells meet the query's cells (and the
-    /// large ones), each once — no miss, no slot from cells the query does not touch; a query
+    /// every query returns exactly the slots whose grid cells at their level meet the query's
+    /// cells (and those across the antimeridian), each once — no miss, no slot from cells the query does not touch; a query
     /// over the whole area (past 4 × `maximumCells` cells) returns every slot once.
     @Test func tenThousandRandomBoxes_queriesEqualALinearScan() {
         var rng = SplitMix64(seed: 3535)
         var index = FenceIndex()
         var boxes: [Box] = []
-        let cell = { (d: Double) in Int((d / FenceIndex.cellDegrees).rounded(.down)) }
         for slot in 0..<10_000 {
             let lat = rng.uniform(48, 48.5), lon = rng.uniform(2, 2.5)
             let half = [0.0001, 0.001, 0.004, 0.02, 0.15][Int(rng.next() % 5)]
@@ -66,9 +66,14 @@ struct FenceIndexTests {
             boxes.append(box)
         }
         index._checkInvariants()
-        func large(_ b: Box) -> Bool {
-            b.west > b.east || (cell(b.north) - cell(b.south) + 1) * (cell(b.east) - cell(b.west) + 1) > FenceIndex.maximumCells
+        // A box's level: the finest grid where it covers at most `maximumCells` cells (nil
+        // across the antimeridian: returned for every query).
+        let sides = (0..<FenceIndex.levelCount).map { FenceIndex.cellDegrees * pow(Double(FenceIndex.levelRatio), Double($0)) }
+        func cell(_ d: Double, _ side: Double) -> Int { Int((d / side).rounded(.down)) }
+        func side(_ b: Box) -> Double? {
+            b.west > b.east ? nil : sides.first { s in (cell(b.north, s) - cell(b.south, s) + 1) * (cell(b.east, s) - cell(b.west, s) + 1) <= FenceIndex.maximumCells }
         }
+        #expect(boxes.contains { side($0) == sides[1] }, "no box of the second level: the test says little")
         var returned = 0
         for q in 0..<1_000 {
             let lat = rng.uniform(47.9, 48.6), lon = rng.uniform(1.9, 2.6), half = rng.uniform(0, 0.01)
@@ -77,8 +82,9 @@ struct FenceIndexTests {
             index.forEach(south: query.south, west: query.west, north: query.north, east: query.east) { found.append($0) }
             let expected = (0..<boxes.count).filter { s in
                 let b = boxes[s]
-                return large(b) || (cell(b.south) <= cell(query.north) && cell(query.south) <= cell(b.north)
-                                    && cell(b.west) <= cell(query.east) && cell(query.west) <= cell(b.east))
+                guard let d = side(b) else { return true }
+                return cell(b.south, d) <= cell(query.north, d) && cell(query.south, d) <= cell(b.north, d)
+                    && cell(b.west, d) <= cell(query.east, d) && cell(query.west, d) <= cell(b.east, d)
             }
             #expect(found.count == Set(found).count, "query \(q): a slot returned twice")
             #expect(Set(found) == Set(expected), "query \(q): \(Set(found).symmetricDifference(expected).sorted().prefix(5))")
@@ -88,5 +94,32 @@ struct FenceIndexTests {
         var all: [Int] = []
         index.forEach(south: -80, west: -170, north: 80, east: 170) { all.append($0) }
         #expect(all.count == boxes.count && Set(all).count == boxes.count)
+    }
+
+    /// 2,000 districts of 20–40 km over a country (5° × 10°): a fix's query returns those near
+    /// it, not all of them (before the coarser grids, every region over ~15 km across was
+    /// returned for every query), and never misses one whose box holds the fix.
+    @Test func largeRegions_onlyThoseNearAFix() {
+        var rng = SplitMix64(seed: 35)
+        var index = FenceIndex()
+        var boxes: [Box] = []
+        for slot in 0..<2_000 {
+            let lat = rng.uniform(45, 50), lon = rng.uniform(5, 15), half = rng.uniform(0.1, 0.2)
+            let box = Box(south: lat - half, west: lon - half, north: lat + half, east: lon + half)
+            index.insert(slot, south: box.south, west: box.west, north: box.north, east: box.east)
+            boxes.append(box)
+        }
+        index._checkInvariants()
+        var most = 0
+        for _ in 0..<200 {
+            let lat = rng.uniform(45, 50), lon = rng.uniform(5, 15)
+            var found: [Int] = []
+            index.forEach(south: lat - 0.0005, west: lon - 0.0005, north: lat + 0.0005, east: lon + 0.0005) { found.append($0) }
+            let holding = Set((0..<boxes.count).filter { boxes[$0].south <= lat && lat <= boxes[$0].north && boxes[$0].west <= lon && lon <= boxes[$0].east })
+            #expect(holding.isSubset(of: Set(found)), "missing \(holding.subtracting(found))")
+            most = max(most, found.count)
+        }
+        // A 0.04° cell and the boxes over it: a few dozen at most, not 2,000.
+        #expect(most < 100, "a query returned \(most) of 2,000 regions")
     }
 }

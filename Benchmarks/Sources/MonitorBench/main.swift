@@ -1,8 +1,9 @@
 // Region monitoring: (1) throughput of FenceEngine with 100,000 circles and polygons over a
 // 60 km square, a seeded 1 Hz drive through it (fixes/s, after the first 30 s that decide
-// every condition); (2) drives simulated through Monaco's boundary polygon with the route
+// every condition), and with DISTRICTS more 64-gons of 10–20 km radius over a 600 km square
+// around it (districts of a country: the index's coarser grids); (2) drives simulated through Monaco's boundary polygon with the route
 // simulation source: the delay between each true crossing and its event.
-// Usage: MonitorBench throughput [conditions] [fixes] | MonitorBench monaco POLY [drives]
+// Usage: MonitorBench throughput [conditions] [fixes] [districts] | MonitorBench monaco POLY [drives]
 import BenchSupport
 import Foundation
 #if canImport(Glibc)
@@ -16,11 +17,17 @@ let arguments = CommandLine.arguments
 let origin = Coordinate(uncheckedLatitude: 48.137, longitude: 11.575)
 let frame = LocalFrame(origin: origin)
 
-func throughput(conditions: Int, fixes: Int) throws {
+func throughput(conditions: Int, fixes: Int, districts: Int) throws {
     var rng = SplitMix64(seed: 2026)
     var engine = FenceEngine()
     let half = 30_000.0
     let t0 = Date(timeIntervalSince1970: 1_790_000_000)
+    for k in 0..<districts {
+        let c = (east: rng.uniform(-10 * half, 10 * half), north: rng.uniform(-10 * half, 10 * half)), radius = rng.uniform(10_000, 20_000)
+        var ring = (0..<64).map { i in frame.coordinate(east: c.east + radius * sin(Double(i) * .pi / 32), north: c.north + radius * cos(Double(i) * .pi / 32)) }
+        ring.append(ring[0])
+        try engine.add(.polygon(try PolygonRegion(polygons: [[ring]])), identifier: "d\(k)", at: t0)
+    }
     for k in 0..<conditions {
         let centre = frame.coordinate(east: rng.uniform(-half, half), north: rng.uniform(-half, half))
         let radius = rng.uniform(50, 500)
@@ -63,7 +70,7 @@ func throughput(conditions: Int, fixes: Int) throws {
     let seconds = Double(rest.components.seconds) + Double(rest.components.attoseconds) * 1e-18
     let warmSeconds = Double(first.components.seconds) + Double(first.components.attoseconds) * 1e-18
     let n = Double(fixes - warmUp)
-    print("throughput: \(conditions) conditions, \(fixes - warmUp) fixes: \(Int(n / (cpu2 - cpu1))) fixes/s of CPU time, "
+    print("throughput: \(conditions) conditions\(districts > 0 ? " and \(districts) districts" : ""), \(fixes - warmUp) fixes: \(Int(n / (cpu2 - cpu1))) fixes/s of CPU time, "
           + "\(Int(n / seconds)) fixes/s of wall time; the first \(warmUp) fixes (every condition undecided) "
           + "\(String(format: "%.2f", cpu1 - cpu0)) s CPU, \(String(format: "%.2f", warmSeconds)) s wall; \(events) events")
 }
@@ -126,7 +133,8 @@ func monaco(poly path: String, drives: Int, sigma: Double) async throws {
 
 switch arguments.dropFirst().first {
 case "throughput":
-    try throughput(conditions: arguments.count > 2 ? Int(arguments[2])! : 100_000, fixes: arguments.count > 3 ? Int(arguments[3])! : 500_000)
+    try throughput(conditions: arguments.count > 2 ? Int(arguments[2])! : 100_000, fixes: arguments.count > 3 ? Int(arguments[3])! : 500_000,
+                   districts: arguments.count > 4 ? Int(arguments[4])! : 0)
 case "monaco":
     for sigma in [3.0, 10.0] {
         try await monaco(poly: arguments[2], drives: arguments.count > 3 ? Int(arguments[3])! : 50, sigma: sigma)
