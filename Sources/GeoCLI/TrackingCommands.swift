@@ -135,14 +135,9 @@ struct LoadgenRunCommand: AsyncParsableCommand {
         options.ackLog = ackLog
         options.devicePrefix = prefix
         options.overlandBatch = overlandBatch
-        let subscribers = live.flatMap(LiveSubscribers.Options.counts).map { s, f in
-            var live = LiveSubscribers.Options(host: host, port: port, subscribers: s, follow: f, devices: devices, duration: .seconds(duration + 10))
-            live.devicePrefix = prefix
-            return Task { try await LiveSubscribers(live).run() }
-        }
-        let report = try await LoadGenerator(options).run()
+        let (report, subscribers) = try await LoadGenerator(options).run(alongside: live.flatMap(LiveSubscribers.Options.counts))
         standardOutput.line("geo loadgen: \(report)")
-        if let subscribers { standardOutput.line("geo loadgen: \(try await subscribers.value)") }
+        if let subscribers { standardOutput.line("geo loadgen: \(subscribers)") }
     }
 }
 
