@@ -41,8 +41,6 @@ enum OptionRanges {
     /// `tiles build --store-memory`: MiB a node or way store keeps in memory (0: all in
     /// scratch files) up to 1 TiB.
     static let storeMemory = ValidRange(0...1_048_576, unit: "MiB")
-    /// `tiles render --zoom`: raster tiles, the world in one tile (0) to about 4 cm a pixel (22).
-    static let rasterTileZoom = ValidRange(0...22, unit: "")
     /// `map animate --duration`: up to an hour of animation.
     static let animationDuration = ValidRange(0...3_600, unit: "s")
     /// `map animate --fps`: frames per second.
