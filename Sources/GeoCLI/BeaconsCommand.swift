@@ -1,11 +1,8 @@
 import ArgumentParser
 import Foundation
-import GPXCodec
-import GeoCore
 import Monitoring
 import BeaconScanning
 import SystemIO
-import GeoBase
 
 /// `geo beacons --source bluez:[ADAPTER] | replay:FILE`: ranges iBeacon, AltBeacon and Eddystone beacons.
 struct BeaconsCommand: AsyncParsableCommand {

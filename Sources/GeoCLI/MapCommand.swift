@@ -3,14 +3,12 @@ import Foundation
 import GeoCore
 import HTTPServing
 import MapCamera
-import MapData
 import MapLivePage
 import MapRenderer
 import MapView
 import OSMImport
 import Positioning
 import Routing
-import SystemIO
 import TileArchives
 import GeoBase
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import MapCamera
-import MapData
 import MapRenderer
 import MapView
 import SystemIO

@@ -2,10 +2,8 @@ import ArgumentParser
 import Foundation
 import GeoCore
 import Monitoring
-import NMEACodec
 import Positioning
 import SystemIO
-import GeoBase
 
 /// `geo monitor`: decides regions from a position source and prints one JSON line per event.
 struct MonitorCommand: AsyncParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GeoBase
 import MapRenderer
 import MapStyle
 import SystemIO

@@ -6,7 +6,6 @@ import Positioning
 import Routing
 import SystemIO
 import TrackFiltering
-import GeoBase
 
 /// `geo simulate`: drives a route simulation and emits it as NMEA, to standard output or to TCP
 /// clients, so gpsd or any NMEA consumer can use simulated positions.

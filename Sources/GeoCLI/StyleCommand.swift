@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import GeoCore
 import MapStyle
-import SystemIO
 
 /// `geo style`: the MapLibre Style Specification v8.
 struct StyleCommand: ParsableCommand {

@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 import GeoCore
-import GPXCodec
-import MapData
 import MapRenderer
 import MapStyle
 import StyleRendering

@@ -5,7 +5,6 @@ import GeoCore
 import MapData
 import MapRenderer
 import OSMImport
-import SystemIO
 import TileArchives
 import TileServer
 

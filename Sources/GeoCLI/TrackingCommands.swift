@@ -1,13 +1,8 @@
 import ArgumentParser
 import Foundation
 import GeoCore
-import HTTPServing
-import MapMatching
-import Monitoring
-import SystemIO
 import TrackingProtocols
 import TrackingServer
-import GeoBase
 
 /// `geo serve-tracking`: the tracking server (TrackingServer) on an SQLite file or PostgreSQL.
 struct ServeTrackingCommand: AsyncParsableCommand {
