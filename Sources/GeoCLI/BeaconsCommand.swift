@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Monitoring
 import BeaconScanning
 import SystemIO

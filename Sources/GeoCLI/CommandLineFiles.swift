@@ -1,7 +1,6 @@
 import ArgumentParser
 import GeoBase
 import GeoCore
-import Foundation
 import GPXCodec
 import Monitoring
 import Positioning

@@ -1,5 +1,4 @@
 public import ArgumentParser
-import Foundation
 import GeoBase
 import GeoCore
 import GPXCodec

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import GeoCore
 import GPXCodec
 import TrackFiltering

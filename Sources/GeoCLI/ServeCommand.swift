@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import MapRenderer
 import MapStyle
 import SystemIO

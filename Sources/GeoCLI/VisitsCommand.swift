@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import GPXCodec
 import GeoCore
 import Monitoring
