@@ -64,19 +64,19 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = devices.map(DeviceSettings.init(spec:))
-        let store = try await PositionStores.open(postgresURL: postgres, sqlitePath: db)
-        let fenceOptions = try fences.map { path in
+        var configuration = TrackingServerConfiguration(postgresURL: postgres, sqlitePath: db, policy: autoRegister ? .register : .refuse)
+        configuration.devices = devices.map(DeviceSettings.init(spec:))
+        configuration.fences = try fences.map { path in
             FenceOptions(fences: try CommandLineFiles.regions(path), dwell: .milliseconds(Int64((dwell * 1000).rounded())),
                          webhook: webhook)
         }
-        let matcher = try roads.map { roads in try CommandLineFiles.reading(roads) { try TrackRoads.matcher(osmFile: roads) } }
-        let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings, fences: fenceOptions,
-                                              matcher: matcher, liveInterval: liveInterval.map { Duration.milliseconds($0) } ?? LiveFanOut.defaultInterval)
+        configuration.matcher = try roads.map { roads in try CommandLineFiles.reading(roads) { try TrackRoads.matcher(osmFile: roads) } }
+        if let liveInterval { configuration.liveInterval = .milliseconds(liveInterval) }
+        configuration.teltonikaPort = teltonikaPort
+        configuration.retentionDays = retentionDays
         try await server.run("serve-tracking", printsURL: true) { serving in
             // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.
-            try await TrackingRoutes.run(server.bind(hostNames: hostNames), ingest: ingest, teltonikaPort: teltonikaPort, retentionDays: retentionDays,
-                                         serving: serving, note: CommandLineFiles.note("serve-tracking"))
+            try await TrackingRoutes.run(configuration, on: server.bind(hostNames: hostNames), serving: serving, note: CommandLineFiles.note("serve-tracking"))
         }
     }
 }
