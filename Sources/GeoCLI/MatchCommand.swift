@@ -1,5 +1,6 @@
 import GeoBase
 import ArgumentParser
+import Foundation
 import GeoCore
 import MapMatching
 import RoadNetwork
