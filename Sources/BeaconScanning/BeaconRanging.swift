@@ -71,8 +71,11 @@ public struct BeaconRanger: Sendable {
         public var window: Duration
         /// How long an unheard beacon stays in the list (as unknown).
         public var expiry: Duration
-        /// The path-loss exponent n.
+        /// The path-loss exponent n, in ``pathLossExponents``.
         public var pathLossExponent: Double
+        /// The path-loss exponents the log-distance model is used with: 1 (a waveguide, a
+        /// corridor) to 6 (obstructed indoors); 2 is free space.
+        public static let pathLossExponents = ValidRange(1...6, unit: "")
         /// Upper bound of immediate.
         public var immediateDistance: Distance
         /// Upper bound of near.
@@ -92,8 +95,8 @@ public struct BeaconRanger: Sendable {
             guard window > .zero, expiry >= window else {
                 throw GeoCoreError(.invalidArgument, "ranging window must be positive and expiry at least the window, got \(window), \(expiry)")
             }
-            guard pathLossExponent.isFinite, pathLossExponent >= 1, pathLossExponent <= 6 else {
-                throw GeoCoreError(.invalidArgument, "path-loss exponent must be 1…6, got \(pathLossExponent)")
+            guard Self.pathLossExponents.contains(pathLossExponent) else {
+                throw GeoCoreError(.invalidArgument, "path-loss exponent must be \(Self.pathLossExponents), got \(pathLossExponent)")
             }
             guard immediateDistance.meters > 0, nearDistance > immediateDistance, nearDistance.meters.isFinite else {
                 throw GeoCoreError(.invalidArgument, "need 0 < immediate < near distance, got \(immediateDistance.meters) m, \(nearDistance.meters) m")

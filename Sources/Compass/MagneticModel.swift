@@ -25,6 +25,10 @@ public struct MagneticModel: Sendable {
     /// The years the model is valid for: five years from its epoch (the WMM's lifetime).
     public var validYears: ClosedRange<Double> { epoch...(epoch + 5) }
 
+    /// The heights above the WGS84 ellipsoid the model is stated for: −1 km to 850 km (the WMM
+    /// report's range, for the WMM and its high-resolution sibling alike).
+    public static let altitudes = ValidRange(-1_000...850_000, unit: "m")
+
     /// The World Magnetic Model 2025 (NOAA NCEI / BGS, public domain), valid 2025.0–2030.0.
     public static let wmm2025: MagneticModel = {
         do {
@@ -92,14 +96,14 @@ public struct MagneticModel: Sendable {
     ///   - altitude: the height above the WGS84 ellipsoid (not above sea level).
     ///   - decimalYear: the time as a decimal year (``decimalYear(of:)``), inside ``validYears``.
     /// - Throws: ``CompassError`` for a date outside the model or an altitude outside
-    ///   −1 km … 850 km (the WMM report's stated range).
+    ///   ``altitudes``.
     /// - Complexity: O(degree²).
     public func field(at coordinate: Coordinate, altitude: Distance = .zero, decimalYear: Double) throws(CompassError) -> MagneticField {
         guard validYears.contains(decimalYear) else {
             throw CompassError(.dateOutsideModel, "\(name) is valid \(epoch)–\(epoch + 5), not \(decimalYear)", at: "decimal year \(decimalYear)")
         }
-        guard (-1_000.0...850_000.0).contains(altitude.meters) else {
-            throw CompassError(.altitudeOutsideModel, "altitude \(altitude.meters) m is outside -1000…850000 m", at: "altitude \(altitude.meters) m")
+        guard Self.altitudes.contains(altitude.meters) else {
+            throw CompassError(.altitudeOutsideModel, "altitude \(altitude.meters) m is outside \(Self.altitudes)", at: "altitude \(altitude.meters) m")
         }
         let dt = decimalYear - epoch
 

@@ -1,11 +1,7 @@
 import ArgumentParser
-import Foundation
-import GPXCodec
-import GeoCore
 import Monitoring
 import BeaconScanning
 import SystemIO
-import GeoBase
 
 /// `geo beacons --source bluez:[ADAPTER] | replay:FILE`: ranges iBeacon, AltBeacon and Eddystone beacons.
 struct BeaconsCommand: AsyncParsableCommand {
@@ -39,7 +35,7 @@ struct BeaconsCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of recorded time between reports (\(OptionRanges.rangingInterval)).", valueName: "s"))
     var interval = 1.0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Path-loss exponent n of the distance estimate (\(OptionRanges.pathLoss)).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Path-loss exponent n of the distance estimate (\(BeaconRanger.Configuration.pathLossExponents)).", valueName: "n"))
     var pathLoss = 2.0
 
     @Option(name: .customLong("for"), parsing: .unconditional,
@@ -48,7 +44,7 @@ struct BeaconsCommand: AsyncParsableCommand {
 
     func validate() throws {
         try OptionRanges.rangingInterval.check(interval, option: "--interval")
-        try OptionRanges.pathLoss.check(pathLoss, option: "--path-loss")
+        try BeaconRanger.Configuration.pathLossExponents.check(pathLoss, option: "--path-loss")
         try OptionRanges.trackDuration.check(duration, option: "--for")
         if source.hasPrefix("bluez:") { return }
         guard source.hasPrefix("replay:"), source.count > "replay:".count else {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import GeoBase
 import GeoCore
-import Foundation
 import GPXCodec
 import Monitoring
 import Positioning
@@ -106,15 +105,9 @@ enum CommandLineFiles {
     static func note(_ command: String) -> @Sendable (String) -> Void { { note(command, $0) } }
 
     /// Checks that `path` (not `-`) exists and is not a directory, before a reader opens it.
-    /// - Throws: `CommandLineFileError.noInput`: "no such file" or "a directory, not a file".
+    /// - Throws: `CommandLineFileError.noInput` with `FileSource.inputProblem(at:)`'s reason.
     static func checkInput(_ path: String) throws(CommandLineFileError) {
-        guard path != "-" else { return }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let e = errno
-            throw .noInput(e == ENOENT || e == ENOTDIR ? "no such file" : String(cString: strerror(e)), path)
-        }
-        if info.st_mode & S_IFMT == S_IFDIR { throw .noInput("a directory, not a file", path) }
+        if let problem = FileSource.inputProblem(at: path) { throw .noInput(problem, path) }
     }
 
     /// Runs `body`, a library's read of the file `path`, after ``checkInput(_:)``: an error
@@ -153,9 +146,8 @@ enum CommandLineFiles {
     /// - Throws: `CommandLineFileError` for a missing path or a directory, `ValidationError`
     ///   naming the path and errno when it cannot be opened.
     static func source(_ path: String) throws -> FileSource {
-        if path == "-" { return FileSource(.standardInput) }
         try checkInput(path)
-        do { return FileSource(try FileDescriptor(opening: path), path: path) } catch {
+        do { return try FileSource(input: path) } catch {
             throw ValidationError("\(error)")
         }
     }
@@ -164,7 +156,7 @@ enum CommandLineFiles {
     /// - Throws: `ValidationError` when it cannot be opened, or what `body` throws.
     static func withSource<Result>(_ path: String, _ body: (inout FileSource) throws -> Result) throws -> Result {
         var source = try source(path)
-        defer { if path != "-" { try? source.descriptor.close() } }
+        defer { source.closeInput() }
         return try body(&source)
     }
 

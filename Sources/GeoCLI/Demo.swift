@@ -1,6 +1,6 @@
 import ArgumentParser
 import DemoTour
-import Foundation
+import Platform
 
 /// `geo demo`: a short tour of what LocationKit can do on the embedded default data
 /// (``DemoTour``), narrated on standard output.

@@ -1,6 +1,5 @@
 import ArgumentParser
-import Foundation
-import GeoCore
+import Platform
 import Evaluation
 import GeoBase
 

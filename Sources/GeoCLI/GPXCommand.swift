@@ -1,5 +1,4 @@
 public import ArgumentParser
-import Foundation
 import GeoBase
 import GeoCore
 import GPXCodec
@@ -143,10 +142,10 @@ extension GPXOutputFormat: ExpressibleByArgument {}
 /// GPX files copied through a segment filter for the track commands.
 enum GPXTrackFiles {
     /// Runs a streaming copy of `input` to `output` (standard output for nil or `-`), with
-    /// the read diagnostics every `geo gpx` command prints and what the copy left out.
-    /// - Returns: what became of the fixes of all segments.
-    static func copy<Segment: GPXSegmentFilter>(_ input: GPXInputOptions, to output: OutputOptions, accuracy: GPXAccuracyPolicy,
-                                                segment: () -> Segment, report: (Segment) -> FilterReport) throws -> FilterReport {
+    /// the read diagnostics every `geo gpx` command prints and what the copy left out; with
+    /// `printsReport` (`--report`), then what became of the fixes of all segments.
+    static func copy<Segment: GPXSegmentFilter>(_ input: GPXInputOptions, to output: OutputOptions, accuracy: GPXAccuracyPolicy, printsReport: Bool,
+                                                segment: () -> Segment, report: (Segment) -> FilterReport) throws {
         var leftOut = GPXFilteredCopy.LeftOut()
         var total = FilterReport()
         _ = try input.stream(json: false) { reader in
@@ -158,7 +157,7 @@ enum GPXTrackFiles {
             return ((), points)
         }
         for message in leftOut.messages { try? FileDescriptor.standardError.writeAll("geo gpx: \(input.file): \(message)\n") }
-        return total
+        if printsReport { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
     }
 }
 

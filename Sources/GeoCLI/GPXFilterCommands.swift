@@ -1,9 +1,7 @@
 import ArgumentParser
-import Foundation
 import GeoCore
 import GPXCodec
 import TrackFiltering
-import SystemIO
 
 /// Options every track-filtering command shares (`geo gpx clean`, `geo gpx smooth`).
 struct TrackFilterOptions: ParsableArguments {
@@ -65,10 +63,9 @@ struct GPXClean: ParsableCommand {
         var configuration = try options.configuration()
         if rulesOnly { configuration.kalman = nil }
         try configuration.validate()
-        let total = try GPXTrackFiles.copy(input, to: output, accuracy: options.accuracyPolicy) {
+        try GPXTrackFiles.copy(input, to: output, accuracy: options.accuracyPolicy, printsReport: report) {
             SmoothedCleaning<StandardRules, GPXPoint>(TrackCleaner(configuration: configuration))
         } report: { $0.report }
-        if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
     }
 }
 
@@ -109,10 +106,9 @@ struct GPXSmooth: ParsableCommand {
         try configuration.validate()
         let smoother = KalmanSmoother(parameters: configuration.kalman ?? KalmanParameters())
         let rules = noRules ? nil : configuration.rules()
-        let total = try GPXTrackFiles.copy(input, to: output, accuracy: options.accuracyPolicy) {
+        try GPXTrackFiles.copy(input, to: output, accuracy: options.accuracyPolicy, printsReport: report) {
             FixedLagSmoothing<StandardRules?, GPXPoint>(smoother: smoother, rules: rules)
         } report: { $0.report }
-        if report { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
     }
 }
 

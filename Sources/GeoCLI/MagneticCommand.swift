@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Platform
 import GeoBase
 import GeoCore
 import Compass
@@ -26,7 +26,7 @@ struct MagneticCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "YYYY-MM-DD (00:00 UTC) or a decimal year, 2025.0…2030.0 (default: now).")
     var date: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Height above the WGS84 ellipsoid, \(OptionRanges.magneticAltitude).", valueName: "m"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Height above the WGS84 ellipsoid, \(MagneticModel.altitudes).", valueName: "m"))
     var altitude = 0.0
 
     @OptionGroup var output: JSONOption
@@ -38,7 +38,7 @@ struct MagneticCommand: ParsableCommand {
         } catch {
             throw ValidationError("\(error.message)")
         }
-        try OptionRanges.magneticAltitude.check(altitude, option: "--altitude")
+        try MagneticModel.altitudes.check(altitude, option: "--altitude")
         if date != nil { _ = try Self.decimalYear(date) }
     }
 

@@ -1,16 +1,14 @@
 import ArgumentParser
-import Foundation
+import Platform
 import GeoCore
 import HTTPServing
 import MapCamera
-import MapData
 import MapLivePage
 import MapRenderer
 import MapView
 import OSMImport
 import Positioning
 import Routing
-import SystemIO
 import TileArchives
 import GeoBase
 

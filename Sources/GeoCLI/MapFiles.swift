@@ -1,7 +1,6 @@
 import ArgumentParser
-import Foundation
+import Platform
 import MapCamera
-import MapData
 import MapRenderer
 import MapView
 import SystemIO

@@ -1,11 +1,9 @@
 import ArgumentParser
-import Foundation
+import Platform
 import GeoCore
 import Monitoring
-import NMEACodec
 import Positioning
 import SystemIO
-import GeoBase
 
 /// `geo monitor`: decides regions from a position source and prints one JSON line per event.
 struct MonitorCommand: AsyncParsableCommand {

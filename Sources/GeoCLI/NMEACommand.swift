@@ -1,7 +1,5 @@
-import GeoBase
 import ArgumentParser
-import Foundation
-import GeoCore
+import Platform
 import NMEACodec
 import SystemIO
 import TraceFiles

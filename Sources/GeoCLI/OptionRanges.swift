@@ -25,8 +25,6 @@ enum OptionRanges {
     static let connectTimeout = ValidRange(above: 0, through: 3_600, unit: "s")
     /// `match --accuracy`: metres (a 68 % radius) assumed for fixes that report none.
     static let matchAccuracy = ValidRange(above: 0, through: 1_000, unit: "m")
-    /// `magnetic --altitude`: the World Magnetic Model's stated range, −1 km to 850 km.
-    static let magneticAltitude = ValidRange(-1_000...850_000, unit: "m")
     /// `visits --radius`: above 0 through 10 km.
     static let visitRadius = ValidRange(above: 0, through: 10_000, unit: "m")
     /// `visits --min-duration`: above 0 through 10⁹ s.
@@ -36,8 +34,6 @@ enum OptionRanges {
     /// `beacons --interval`: 1 ms through one hour (so that `--for` over it, up to 10⁹ s, is
     /// a count of reports that fits an `Int`).
     static let rangingInterval = ValidRange(0.001...3_600, unit: "s")
-    /// `beacons --path-loss`: the path-loss exponent, 1 (waveguide) to 6 (obstructed indoors).
-    static let pathLoss = ValidRange(1...6, unit: "")
     /// `monitor --dwell`: seconds inside before a dwell event, up to a year.
     static let dwell = ValidRange(above: 0, through: 31_557_600, unit: "s")
     /// `tiles build --minzoom / --maxzoom`: the zooms `MapTiler` cuts.
@@ -45,8 +41,6 @@ enum OptionRanges {
     /// `tiles build --store-memory`: MiB a node or way store keeps in memory (0: all in
     /// scratch files) up to 1 TiB.
     static let storeMemory = ValidRange(0...1_048_576, unit: "MiB")
-    /// `tiles render --zoom`: raster tiles, the world in one tile (0) to about 4 cm a pixel (22).
-    static let rasterTileZoom = ValidRange(0...22, unit: "")
     /// `map animate --duration`: up to an hour of animation.
     static let animationDuration = ValidRange(0...3_600, unit: "s")
     /// `map animate --fps`: frames per second.

@@ -1,10 +1,7 @@
 import ArgumentParser
-import Foundation
 import GeoCore
-import RoadNetwork
 import Routing
 import SystemIO
-import GeoBase
 import TraceFiles
 
 /// `geo route`: routes on a graph file written by `geo extract` (OSRM `osrm-routed`, in process).

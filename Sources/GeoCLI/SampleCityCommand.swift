@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Platform
 import OSMImport
 import SystemIO
 

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Foundation
-import GeoBase
 import MapRenderer
 import MapStyle
 import SystemIO

@@ -1,12 +1,11 @@
 import ArgumentParser
-import Foundation
+import Platform
 import GeoCore
 import OSMImport
 import Positioning
 import Routing
 import SystemIO
 import TrackFiltering
-import GeoBase
 
 /// `geo simulate`: drives a route simulation and emits it as NMEA, to standard output or to TCP
 /// clients, so gpsd or any NMEA consumer can use simulated positions.
@@ -35,7 +34,7 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "One-sigma position noise per axis (\(Limits.noise); Gauss–Markov, 30 s).")
     var noise: Double?
 
-    @Option(parsing: .unconditional, help: "Serve the sentences to TCP clients on 127.0.0.1 at this port (\(Self.port)).")
+    @Option(parsing: .unconditional, help: "Serve the sentences to TCP clients on 127.0.0.1 at this port (\(Limits.port)).")
     var nmeaTcp: Int?
 
     @Option(parsing: .unconditional, help: "Stop after this many fixes (\(OptionRanges.count)).")
@@ -45,14 +44,12 @@ struct SimulateCommand: AsyncParsableCommand {
     var fast = false
 
     private typealias Limits = PositionSourceURI.Limits
-    /// A TCP port.
-    static let port = ValidRange(1...65_535, unit: "")
 
     func validate() throws {
         try Limits.movementSpeed.check(speed, option: "--speed")
         try Limits.updateInterval.check(interval, option: "--interval")
         try Limits.noise.check(noise, option: "--noise")
-        try Self.port.check(nmeaTcp, option: "--nmea-tcp")
+        try Limits.port.check(nmeaTcp, option: "--nmea-tcp")
         try OptionRanges.count.check(count, option: "--count")
     }
 

@@ -3,9 +3,7 @@ import Foundation
 import GeoCore
 import GPXCodec
 import MapCamera
-import MapData
 import MapRenderer
-import OSMImport
 import MapView
 import SystemIO
 import TileArchives

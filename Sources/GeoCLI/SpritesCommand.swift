@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Platform
 import MapRenderer
 import StyleRendering
 import SystemIO

@@ -1,8 +1,7 @@
 import ArgumentParser
-import Foundation
+import Platform
 import GeoCore
 import MapStyle
-import SystemIO
 
 /// `geo style`: the MapLibre Style Specification v8.
 struct StyleCommand: ParsableCommand {

@@ -1,8 +1,5 @@
 import ArgumentParser
-import Foundation
 import GeoCore
-import GPXCodec
-import MapData
 import MapRenderer
 import MapStyle
 import StyleRendering

@@ -1,11 +1,10 @@
 import ArgumentParser
-import Foundation
+import Platform
 import GeoBase
 import GeoCore
 import MapData
 import MapRenderer
 import OSMImport
-import SystemIO
 import TileArchives
 import TileServer
 
@@ -78,7 +77,7 @@ struct TilesRenderCommand: ParsableCommand {
     @Argument(help: "Map data: .pmtiles or .mbtiles vector tiles, or OpenStreetMap .osm.pbf, .osm or .osm.gz.")
     var input: String
 
-    @Option(help: ArgumentHelp("Zoom level or range, each \(OptionRanges.rasterTileZoom).", valueName: "Z or ZMIN-ZMAX"))
+    @Option(help: ArgumentHelp("Zoom level or range, each \(RasterTileFolder.zoomLevels).", valueName: "Z or ZMIN-ZMAX"))
     var zoom: String
 
     @Option(name: .shortAndLong, help: "The folder to write the tiles into (created when missing).")
@@ -98,16 +97,9 @@ struct TilesRenderCommand: ParsableCommand {
         try OptionRanges.count.check(maxTiles, option: "--max-tiles")
     }
 
-    /// `--zoom` as a range: "15" or "14-17".
+    /// `--zoom` as a range: "15" or "14-17" (`RasterTileFolder.zooms(parsing:named:)`).
     private func zoomRange() throws -> ClosedRange<Int> {
-        let parts = zoom.split(separator: "-", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let low = Int(parts[0]), let high = Int(parts[parts.count - 1]) else {
-            throw ValidationError("--zoom must be a zoom level or a range such as 14-17, got '\(zoom)'")
-        }
-        try OptionRanges.rasterTileZoom.check(low, option: "--zoom")
-        try OptionRanges.rasterTileZoom.check(high, option: "--zoom")
-        guard low <= high else { throw ValidationError("--zoom \(zoom): \(low) is above \(high)") }
-        return low...high
+        do { return try RasterTileFolder.zooms(parsing: zoom, named: "--zoom") } catch { throw ValidationError(error.message) }
     }
 
     func run() throws {

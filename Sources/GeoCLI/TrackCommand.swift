@@ -1,13 +1,8 @@
 import ArgumentParser
-import Foundation
 import GeoCore
 import Monitoring
-import NMEACodec
 import Positioning
-import RoadNetwork
 import SystemIO
-import TrackFiltering
-import GeoBase
 
 /// `geo track`: runs a position source through the PositioningManager and prints one JSON
 /// object per event.

@@ -1,13 +1,7 @@
 import ArgumentParser
-import Foundation
 import GeoCore
-import HTTPServing
-import MapMatching
-import Monitoring
-import SystemIO
 import TrackingProtocols
 import TrackingServer
-import GeoBase
 
 /// `geo serve-tracking`: the tracking server (TrackingServer) on an SQLite file or PostgreSQL.
 struct ServeTrackingCommand: AsyncParsableCommand {
@@ -70,19 +64,19 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = devices.map(DeviceSettings.init(spec:))
-        let store = try await PositionStores.open(postgresURL: postgres, sqlitePath: db)
-        let fenceOptions = try fences.map { path in
+        var configuration = TrackingServerConfiguration(postgresURL: postgres, sqlitePath: db, policy: autoRegister ? .register : .refuse)
+        configuration.devices = devices.map(DeviceSettings.init(spec:))
+        configuration.fences = try fences.map { path in
             FenceOptions(fences: try CommandLineFiles.regions(path), dwell: .milliseconds(Int64((dwell * 1000).rounded())),
                          webhook: webhook)
         }
-        let matcher = try roads.map { roads in try CommandLineFiles.reading(roads) { try TrackRoads.matcher(osmFile: roads) } }
-        let ingest = try await TrackingIngest(store: store, policy: autoRegister ? .register : .refuse, devices: settings, fences: fenceOptions,
-                                              matcher: matcher, liveInterval: liveInterval.map { Duration.milliseconds($0) } ?? LiveFanOut.defaultInterval)
+        configuration.matcher = try roads.map { roads in try CommandLineFiles.reading(roads) { try TrackRoads.matcher(osmFile: roads) } }
+        if let liveInterval { configuration.liveInterval = .milliseconds(liveInterval) }
+        configuration.teltonikaPort = teltonikaPort
+        configuration.retentionDays = retentionDays
         try await server.run("serve-tracking", printsURL: true) { serving in
             // The HTTP server ends on SIGTERM or SIGINT; the Teltonika listener ends with it.
-            try await TrackingRoutes.run(server.bind(hostNames: hostNames), ingest: ingest, teltonikaPort: teltonikaPort, retentionDays: retentionDays,
-                                         serving: serving, note: CommandLineFiles.note("serve-tracking"))
+            try await TrackingRoutes.run(configuration, on: server.bind(hostNames: hostNames), serving: serving, note: CommandLineFiles.note("serve-tracking"))
         }
     }
 }
@@ -135,14 +129,9 @@ struct LoadgenRunCommand: AsyncParsableCommand {
         options.ackLog = ackLog
         options.devicePrefix = prefix
         options.overlandBatch = overlandBatch
-        let subscribers = live.flatMap(LiveSubscribers.Options.counts).map { s, f in
-            var live = LiveSubscribers.Options(host: host, port: port, subscribers: s, follow: f, devices: devices, duration: .seconds(duration + 10))
-            live.devicePrefix = prefix
-            return Task { try await LiveSubscribers(live).run() }
-        }
-        let report = try await LoadGenerator(options).run()
+        let (report, subscribers) = try await LoadGenerator(options).run(alongside: live.flatMap(LiveSubscribers.Options.counts))
         standardOutput.line("geo loadgen: \(report)")
-        if let subscribers { standardOutput.line("geo loadgen: \(try await subscribers.value)") }
+        if let subscribers { standardOutput.line("geo loadgen: \(subscribers)") }
     }
 }
 

@@ -1,11 +1,8 @@
 import ArgumentParser
-import Foundation
 import GPXCodec
 import GeoCore
 import Monitoring
 import Positioning
-import SystemIO
-import GeoBase
 
 /// `geo visits TRACK`: the visits (stays at one place) in a recorded GPX track.
 struct VisitsCommand: ParsableCommand {

@@ -50,6 +50,23 @@ public struct RasterTileFolder {
         self.folder = folder
     }
 
+    /// The zoom levels raster tiles are drawn at: the world in one tile (0) to about 4 cm a
+    /// pixel (22).
+    public static let zoomLevels = ValidRange(0...22, unit: "")
+
+    /// The zoom levels `text` names: one (`15`) or a range (`14-17`), each in ``zoomLevels``.
+    /// - Throws: `TileServerError` `.invalidZooms`, its message naming `name` (`--zoom`): other
+    ///   text, a level outside ``zoomLevels``, or a range whose first level is above its last.
+    public static func zooms(parsing text: String, named name: String) throws(TileServerError) -> ClosedRange<Int> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let low = Int(parts[0]), let high = Int(parts[parts.count - 1]) else {
+            throw TileServerError(.invalidZooms, "\(name) must be a zoom level or a range such as 14-17, got '\(text)'")
+        }
+        for z in [low, high] where !zoomLevels.contains(z) { throw TileServerError(.invalidZooms, "\(name) must be \(zoomLevels), got \(z)") }
+        guard low <= high else { throw TileServerError(.invalidZooms, "\(name) \(text): \(low) is above \(high)") }
+        return low...high
+    }
+
     /// The tiles covering ``bounds`` at each of `zooms`, counted before any is drawn.
     /// - Throws: `TileServerError` `.tooManyTiles` as soon as they are more than `limit`.
     public func tiles(zooms: ClosedRange<Int>, limit: Int) throws -> [Int: [Tile]] {

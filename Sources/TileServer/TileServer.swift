@@ -488,6 +488,9 @@ extension ErrorCode where Domain == TileServerError {
     public static var truncated: Self { Self("truncated archive") }
     /// Map data that gives no area to draw (`RasterTileFolder`).
     public static var nothingToDraw: Self { Self("nothing to draw") }
+    /// Raster tile zoom levels written as neither `Z` nor `ZMIN-ZMAX` in 0…22
+    /// (`RasterTileFolder.zooms(parsing:named:)`).
+    public static var invalidZooms: Self { Self("invalid zoom levels") }
     /// More raster tiles asked for than allowed (`RasterTileFolder`).
     public static var tooManyTiles: Self { Self("too many tiles") }
     /// A folder for tiles that cannot be created: a file in the way, no permission.

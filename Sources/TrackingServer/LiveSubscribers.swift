@@ -35,6 +35,15 @@ public struct LiveSubscribers: Sendable {
             self.duration = duration
         }
 
+        /// `subscribers` following `follow` devices each of the load `load` sends (its server,
+        /// device count and names), reading for the load's duration and its drain, so that the
+        /// fixes acknowledged last are still delivered: `geo loadgen --live S×F`.
+        public init(following load: LoadGenerator.Options, subscribers: Int, follow: Int) {
+            self.init(host: load.host, port: load.port, subscribers: subscribers, follow: follow, devices: load.devices,
+                      duration: load.duration + load.drain)
+            devicePrefix = load.devicePrefix
+        }
+
         /// `S×F` (or `SxF`): S subscribers following F devices each; nil when it is not that.
         public static func counts(_ spec: String) -> (subscribers: Int, follow: Int)? {
             let parts = spec.split(whereSeparator: { $0 == "x" || $0 == "×" })

@@ -149,6 +149,22 @@ public struct LoadGenerator: Sendable {
 }
 
 extension LoadGenerator {
+    /// Runs the load and, with `live` (S subscribers following F devices each), `/live`
+    /// subscribers beside it (``LiveSubscribers/Options/init(following:subscribers:follow:)``):
+    /// `geo loadgen [--live S×F]`.
+    /// - Returns: the load's report, and the subscribers' (nil without `live`) once they end.
+    public func run(alongside live: (subscribers: Int, follow: Int)?) async throws -> (load: Report, live: LiveSubscribers.Report?) {
+        let subscribers = live.map { s, f in
+            Task { [options] in try await LiveSubscribers(LiveSubscribers.Options(following: options, subscribers: s, follow: f)).run() }
+        }
+        let report: Report
+        do { report = try await run() } catch {
+            subscribers?.cancel()
+            throw error
+        }
+        return (report, try await subscribers?.value)
+    }
+
     /// A server's address, resolved, and an event-loop group of `threads` (at least 1) to reach
     /// it from, with its loops: the generator's devices and `LiveSubscribers` each run on one.
     static func clientLoops(host: String, port: Int, threads: Int) throws -> (SocketAddress, MultiThreadedEventLoopGroup, [any EventLoop]) {

@@ -1,6 +1,51 @@
 public import HTTPServing
+public import MapMatching
+
+/// What `geo serve-tracking` serves: where fixes are stored, which devices send, and what is
+/// decided and served beside the ingest — one value for ``TrackingRoutes/run(_:on:serving:note:)``.
+public struct TrackingServerConfiguration: Sendable {
+    /// PostgreSQL's `postgres://` URL; nil stores in the SQLite file at ``sqlitePath``
+    /// (`PositionStores.open`).
+    public var postgresURL: String?
+    public var sqlitePath: String
+    /// Whether a device not registered is registered on its first fix or refused (403).
+    public var policy: UnknownDevicePolicy
+    /// Devices registered (or whose settings are updated) before serving.
+    public var devices: [DeviceSettings] = []
+    /// Geofences decided after each commit; nil for none.
+    public var fences: FenceOptions?
+    /// The roads of `track=matched` reads (`TrackRoads.matcher(osmFile:)`); nil for none.
+    public var matcher: MapMatcher?
+    /// The least time between two `/live` messages to one subscriber.
+    public var liveInterval = LiveFanOut.defaultInterval
+    /// The Teltonika listener's port (Codec 8/8E over TCP); nil for none.
+    public var teltonikaPort: Int?
+    /// Fix history of UTC days that ended more than this many days ago is removed, at start and
+    /// hourly; nil keeps everything.
+    public var retentionDays: Int?
+
+    public init(postgresURL: String?, sqlitePath: String, policy: UnknownDevicePolicy) {
+        self.postgresURL = postgresURL
+        self.sqlitePath = sqlitePath
+        self.policy = policy
+    }
+}
 
 extension TrackingRoutes {
+    /// The tracking server `configuration` describes on `options`: its store opened, the
+    /// ingest over it (`TrackingIngest`), then served as
+    /// ``run(_:ingest:teltonikaPort:retentionDays:serving:note:)`` serves it.
+    /// - Throws: the store's error (before anything listens), `TrackingIngest`'s, then what
+    ///   the routes throw.
+    public static func run(_ configuration: TrackingServerConfiguration, on options: LocalServer.Options,
+                           serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
+        let c = configuration
+        let store = try await PositionStores.open(postgresURL: c.postgresURL, sqlitePath: c.sqlitePath)
+        let ingest = try await TrackingIngest(store: store, policy: c.policy, devices: c.devices, fences: c.fences, matcher: c.matcher,
+                                              liveInterval: c.liveInterval)
+        try await run(options, ingest: ingest, teltonikaPort: c.teltonikaPort, retentionDays: c.retentionDays, serving: serving, note: note)
+    }
+
     /// The whole tracking server, as `geo serve-tracking` runs it: the routes on `options`
     /// (``run(_:ingest:serving:note:)``), with the Teltonika listener (Codec 8/8E over TCP) at
     /// `teltonikaPort` on the first of `options.hosts` and the hourly removal of history older

@@ -74,6 +74,12 @@ private func sightings(minor: UInt16, distance: Double, seconds: Int, rng: inout
               .init(immediateDistance: .meters(5))] {
         #expect(throws: GeoCoreError.self, "\(c)") { _ = try BeaconRanger(configuration: c) }
     }
+    // Path-loss exponents 1 (a waveguide) through 6 (obstructed indoors), both ends included.
+    for n in [1.0, 2, 6] { #expect(throws: Never.self, "\(n)") { _ = try BeaconRanger(configuration: .init(pathLossExponent: n)) } }
+    for n in [0.99, 6.01, .infinity] {
+        let error = #expect(throws: GeoCoreError.self, "\(n)") { _ = try BeaconRanger(configuration: .init(pathLossExponent: n)) }
+        #expect(error?.message == "path-loss exponent must be 1…6, got \(n)")
+    }
 }
 
 @Test func replay_parsesLinesAndNamesTheBadOne() throws {

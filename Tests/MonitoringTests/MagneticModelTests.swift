@@ -69,6 +69,12 @@ private func angleDifference(_ a: Double, _ b: Double) -> Double {
     #expect(throws: CompassError.self) { try model.field(at: c, decimalYear: .nan) }
     #expect(throws: CompassError.self) { try model.field(at: c, altitude: .meters(900_000), decimalYear: 2026) }
     #expect(throws: CompassError.self) { try model.field(at: c, altitude: .meters(.infinity), decimalYear: 2026) }
+    // The WMM report's stated heights, −1 km to 850 km, at both ends and just past them.
+    #expect(MagneticModel.altitudes.description == "-1000…850000 m")
+    for ok in [-1_000.0, 850_000] { #expect(throws: Never.self) { try model.field(at: c, altitude: .meters(ok), decimalYear: 2026) } }
+    for bad in [-1_000.5, 850_000.5] {
+        #expect(throws: CompassError.self, "\(bad) m") { try model.field(at: c, altitude: .meters(bad), decimalYear: 2026) }
+    }
     do {
         _ = try model.field(at: c, decimalYear: 2031)
         Issue.record("2031 is outside WMM2025")

@@ -24,3 +24,13 @@ import Positioning
         _ = try PositionSourceURI.source("gpx:\(path)?speed=max&recover", startDate: Date())
     }
 }
+
+/// A network source's port is a TCP port 1…65535 (`PositionSourceURI.Limits.port`): both ends
+/// make a source (nothing connects before it is started); 0 and 65536 are refused, naming the range.
+@Test func networkSourcePort_oneThrough65535_elseRefusedNamingTheRange() throws {
+    for uri in ["gpsd://127.0.0.1:1", "nmea+tcp://127.0.0.1:65535"] { _ = try PositionSourceURI.source(uri, startDate: Date()) }
+    for uri in ["gpsd://127.0.0.1:0", "nmea+tcp://127.0.0.1:65536"] {
+        let error = #expect(throws: PositioningError.self, "\(uri)") { try PositionSourceURI.source(uri, startDate: Date()) }
+        #expect(error?.message == "'\(uri)' needs host:port with a port in 1…65535")
+    }
+}

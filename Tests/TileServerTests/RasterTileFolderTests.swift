@@ -25,6 +25,21 @@ import TileServer
         #expect(error?.code == .nothingToDraw)
     }
 
+    /// `geo tiles render --zoom`: one level or a range, each 0…22, refused word for word.
+    @Test func zooms_levelOrRange_elseRefusedNamingTheOption() throws {
+        #expect(try RasterTileFolder.zooms(parsing: "15", named: "--zoom") == 15...15)
+        #expect(try RasterTileFolder.zooms(parsing: "0-22", named: "--zoom") == 0...22)
+        let refused = ["a": "--zoom must be a zoom level or a range such as 14-17, got 'a'",
+                       "14-": "--zoom must be a zoom level or a range such as 14-17, got '14-'",
+                       "1-2-3": "--zoom must be a zoom level or a range such as 14-17, got '1-2-3'",
+                       "23": "--zoom must be 0…22, got 23", "14-23": "--zoom must be 0…22, got 23",
+                       "5-3": "--zoom 5-3: 5 is above 3"]
+        for (text, message) in refused {
+            let error = #expect(throws: TileServerError.self, "\(text)") { try RasterTileFolder.zooms(parsing: text, named: "--zoom") }
+            #expect(error?.code == .invalidZooms && error?.message == message, "\(text)")
+        }
+    }
+
     @Test func sampleCity_zoom14_writesTheSixTilesItCovers() throws {
         try withTemporaryDirectory { dir in
             let folder = try RasterTileFolder(.features(try SampleCity.generate().mapFeatures()), folder: dir.path)

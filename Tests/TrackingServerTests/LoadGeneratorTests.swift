@@ -201,6 +201,40 @@ import TrackingProtocols
         }
     }
 
+    /// `geo loadgen --live S×F`'s subscribers follow the load they run beside: its server,
+    /// device count and names, and its duration plus its drain (here 3 s + 2 s).
+    @Test func liveOptions_followingALoad_takeItsServerDevicesAndDurationWithItsDrain() {
+        var load = LoadGenerator.Options(host: "::1", port: 5056, devices: 40, duration: .seconds(3))
+        load.devicePrefix = "truck-"
+        load.drain = .seconds(2)
+        let live = LiveSubscribers.Options(following: load, subscribers: 5, follow: 8)
+        #expect([live.host, live.devicePrefix] == ["::1", "truck-"])
+        #expect(live.port == 5056 && live.devices == 40)
+        #expect(live.subscribers == 5 && live.follow == 8)
+        #expect(live.duration == .seconds(5))
+    }
+
+    /// A load of 4 devices at 4 Hz for 2 s with 2 subscribers following 2 devices each beside
+    /// it: both reports come back, every subscriber stayed connected and timed fixes; without
+    /// `live` there is no subscribers' report.
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func runAlongsideLive_returnsTheLoadsAndTheSubscribersReports() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+        try await TrackingServerTests.withServer(ingest) { port async throws in
+            var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 4, duration: .seconds(2))
+            options.interval = .milliseconds(250)
+            options.drain = .seconds(1)
+            let (load, live) = try await LoadGenerator(options).run(alongside: (subscribers: 2, follow: 2))
+            let subscribers = try #require(live)
+            #expect(load.errors == 0 && load.acknowledged >= 4 * 4, "\(load)")
+            #expect(subscribers.failed == 0 && subscribers.fixes > 0 && subscribers.fixes <= load.acknowledged, "\(subscribers)")
+            options.duration = .milliseconds(500)
+            #expect(try await LoadGenerator(options).run(alongside: nil).live == nil)
+        }
+        ingest.stop()
+    }
+
     /// Three subscribers following 4 of 6 devices each, while those devices' fixes are stored
     /// every 50 ms: every subscriber stays connected, and each fix they time is one of the
     /// stored ones of a device they follow (so at most 2 followers × the fixes stored).

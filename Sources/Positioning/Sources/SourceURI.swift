@@ -37,6 +37,9 @@ public enum PositionSourceURI {
         public static let assumedAccuracy = ValidRange(above: 0, through: 10_000, unit: "m")
         /// `nmea:///dev/…` `baud`, a whole number of symbols per second.
         public static let baud = ValidRange(1...4_000_000, unit: "baud")
+        /// `gpsd://` and `nmea+tcp://` ports, and the port `geo simulate --nmea-tcp` serves on:
+        /// a TCP port other than 0.
+        public static let port = ValidRange(1...65_535, unit: "")
     }
 
     /// Makes the source a URI names.
@@ -78,8 +81,8 @@ public enum PositionSourceURI {
         func hostPort(_ authority: String, defaultPort: Int?) throws(PositioningError) -> (String, Int) {
             let parts = authority.split(separator: ":", omittingEmptySubsequences: false)
             let host = parts.first.map(String.init).flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1"
-            guard parts.count <= 2, let port = parts.count == 2 ? Int(parts[1]) : defaultPort, (1...65_535).contains(port) else {
-                throw PositioningError(.invalidConfiguration, "'\(uri)' needs host:port with a port in 1…65535")
+            guard parts.count <= 2, let port = parts.count == 2 ? Int(parts[1]) : defaultPort, Limits.port.contains(port) else {
+                throw PositioningError(.invalidConfiguration, "'\(uri)' needs host:port with a port in \(Limits.port)")
             }
             return (host, port)
         }
