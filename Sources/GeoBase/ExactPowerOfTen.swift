@@ -1,14 +1,15 @@
 /// Powers of ten that a `Double` holds exactly: 10^0 … 10^22 (5^22 < 2^53), the table behind
 /// Clinger's fast path for reading decimals (Clinger 1990, "How to read floating point numbers
 /// accurately"): a mantissa below 2^53 divided or multiplied by one of these rounds correctly.
-package enum ExactPowerOfTen {
+/// Public, as `DecimalNumber` is, for its inlined `parse`.
+public enum ExactPowerOfTen {
     /// The largest exponent whose power is exact.
-    package static let maximumExponent = 22
+    public static let maximumExponent = 22
 
     /// 10^`k` for `k` in 0…22 (22 for anything larger). A switch of literals rather than a
     /// global array, so the hot path has no lazy-initialisation check, retain or bounds check.
     @inlinable @inline(__always)
-    package static func value(_ k: Int) -> Double {
+    public static func value(_ k: Int) -> Double {
         switch k {
         case 0: 1
         case 1: 1e1

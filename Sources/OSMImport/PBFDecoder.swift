@@ -314,11 +314,13 @@ enum PBFDecoder {
     /// `Node { id = 1; keys = 2; vals = 3; info = 4; lat = 8; lon = 9 }` (non-dense nodes).
     static func node<Content>(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ out: inout DecodedBlock<Content>) throws(WireError) {
         var lat: Int64 = 0, lon: Int64 = 0
-        let head = try elementFields(bytes, signedID: true, table, scale, includesMetadata) { (field: UInt64, wire: WireType, r: inout WireReader) throws(WireError) in
-            switch (field, wire) {
+        var r = WireReader(bytes)
+        var head = ElementFields()
+        while let other = try head.read(&r, signedID: true, table, scale, includesMetadata) {
+            switch other {
             case (8, .varint): lat = try r.readSignedVarint()
             case (9, .varint): lon = try r.readSignedVarint()
-            default: try r.skip(wire)
+            default: try r.skip(other.wire)
             }
         }
         let tags = try tags(keys: head.keys, values: head.values, table, ignored: &out.ignoredTags)
@@ -334,29 +336,30 @@ enum PBFDecoder {
         var values = UnsafeRawBufferPointer(start: nil, count: 0)
         /// The decoded `info`, when metadata is read.
         var metadata: OSMMetadata?
-    }
 
-    /// Reads the element message `bytes`: its `ElementFields`, and every other field through
-    /// `other`, called with the field's number, its wire type and the reader at its value (it
-    /// skips the fields it does not know). `info` is decoded only when `includesMetadata`.
-    @inline(__always)
-    static func elementFields(_ bytes: UnsafeRawBufferPointer, signedID: Bool, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool,
-                              other: (UInt64, WireType, inout WireReader) throws(WireError) -> Void) throws(WireError) -> ElementFields {
-        var r = WireReader(bytes)
-        var fields = ElementFields()
-        while !r.isAtEnd {
-            let (field, wire) = try r.readKey()
-            switch (field, wire) {
-            case (1, .varint): fields.id = try signedID ? r.readSignedVarint() : r.readInt64()
-            case (2, .lengthDelimited): fields.keys = try r.readBytes()
-            case (3, .lengthDelimited): fields.values = try r.readBytes()
-            case (4, .lengthDelimited):
-                let b = try r.readBytes()
-                if includesMetadata { fields.metadata = try info(b, table, scale) }
-            default: try other(field, wire, &r)
+        /// Reads the element message's fields from `r` into these until one of another number:
+        /// returns its number and wire type with `r` at its value, for the caller to read or
+        /// skip; nil at the message's end. `info` is decoded only when `includesMetadata`.
+        ///
+        /// A loop in the caller rather than a closure that returns the fields (6d4c17d), which
+        /// copied them out: 0.7 % more of OSMBench's instructions on monaco.osm.pbf (callgrind).
+        @inline(__always)
+        mutating func read(_ r: inout WireReader, signedID: Bool, _ table: StringTable, _ scale: BlockScale,
+                           _ includesMetadata: Bool) throws(WireError) -> (field: UInt64, wire: WireType)? {
+            while !r.isAtEnd {
+                let (field, wire) = try r.readKey()
+                switch (field, wire) {
+                case (1, .varint): id = try signedID ? r.readSignedVarint() : r.readInt64()
+                case (2, .lengthDelimited): keys = try r.readBytes()
+                case (3, .lengthDelimited): values = try r.readBytes()
+                case (4, .lengthDelimited):
+                    let b = try r.readBytes()
+                    if includesMetadata { metadata = try info(b, table, scale) }
+                default: return (field, wire)
+                }
             }
+            return nil
         }
-        return fields
     }
 
     /// `DenseNodes { id = 1 (sint64, delta); denseinfo = 5; lat = 8, lon = 9 (sint64, delta);
@@ -428,10 +431,17 @@ enum PBFDecoder {
 
     /// `Way { id = 1; keys = 2; vals = 3; info = 4; refs = 8 (sint64, delta); lat = 9; lon = 10 }`;
     /// the optional LocationsOnWays coordinates are skipped.
+    ///
+    /// Never inlined: inlined into `primitiveBlock` (since 6d4c17d), its ref loop called
+    /// `readSignedVarint` and `reserveCapacity` out of line, +4.5 % of OSMBench's instructions
+    /// on monaco.osm.pbf (callgrind); in a function of its own the optimizer inlines them.
+    @inline(never)
     static func way(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ ignored: inout Int) throws(WireError) -> OSMWay {
         var refBytes = UnsafeRawBufferPointer(start: nil, count: 0)
-        let head = try elementFields(bytes, signedID: false, table, scale, includesMetadata) { (field: UInt64, wire: WireType, r: inout WireReader) throws(WireError) in
-            if case (8, .lengthDelimited) = (field, wire) { refBytes = try r.readBytes() } else { try r.skip(wire) }
+        var r = WireReader(bytes)
+        var head = ElementFields()
+        while let other = try head.read(&r, signedID: false, table, scale, includesMetadata) {
+            if case (8, .lengthDelimited) = other { refBytes = try r.readBytes() } else { try r.skip(other.wire) }
         }
         let tags = try tags(keys: head.keys, values: head.values, table, ignored: &ignored)
         var refs: [Int64] = []
@@ -453,12 +463,14 @@ enum PBFDecoder {
     /// types = 10 (NODE = 0, WAY = 1, RELATION = 2) }`.
     static func relation(_ bytes: UnsafeRawBufferPointer, _ table: StringTable, _ scale: BlockScale, _ includesMetadata: Bool, _ ignored: inout Int) throws(WireError) -> OSMRelation {
         var roleBytes = UnsafeRawBufferPointer(start: nil, count: 0), idBytes = roleBytes, typeBytes = roleBytes
-        let head = try elementFields(bytes, signedID: false, table, scale, includesMetadata) { (field: UInt64, wire: WireType, r: inout WireReader) throws(WireError) in
-            switch (field, wire) {
+        var r = WireReader(bytes)
+        var head = ElementFields()
+        while let other = try head.read(&r, signedID: false, table, scale, includesMetadata) {
+            switch other {
             case (8, .lengthDelimited): roleBytes = try r.readBytes()
             case (9, .lengthDelimited): idBytes = try r.readBytes()
             case (10, .lengthDelimited): typeBytes = try r.readBytes()
-            default: try r.skip(wire)
+            default: try r.skip(other.wire)
             }
         }
         let tags = try tags(keys: head.keys, values: head.values, table, ignored: &ignored)
