@@ -71,6 +71,31 @@ import Testing
         #expect(s.image.color(x: 10, y: 32) == white)
     }
 
+    @Test func aLineEndingWhereItStartsIsJoinedThereNotCapped() throws {
+        // A square 40° a side about (0, 0) on a 128 px image of the zoom-0 world: its corners
+        // at x = 64 ∓ 28.44, y = 64 ∓ 28.99 (Mercator). Width 8 (outset 4.5) with round caps.
+        // Closed, its start corner (−20, −20), bottom left, is a miter join as the top left is:
+        // pixel (32, 96), 3.06 px left of the side and 3.5 px below the corner, is inside the
+        // miter, as its mirror (32, 31) is. Left open (the last point dropped), two round caps
+        // of radius 4.5 end there and leave it out (4.65 px from the corner).
+        func corner(_ ring: String) throws -> (start: Color, mirror: Color) {
+            let text = """
+                {"version": 8, "sources": {"g": {"type": "geojson", "data": {"type": "LineString", "coordinates": \(ring)}}},
+                 "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                            {"id": "l", "type": "line", "source": "g", "layout": {"line-cap": "round"}, "paint": {"line-width": 8, "line-color": "black"}}]}
+                """
+            let style = try StyleDocument(data: Data(text.utf8))
+            let s = try StyleSnapshot(style: style, camera: StyleCamera(style: style, width: 128, height: 128, pixelRatio: 1)) { url in throw StyleRenderError("no file \(url)") }
+            return (s.image.color(x: 32, y: 96), s.image.color(x: 32, y: 31))
+        }
+        let closed = try corner("[[-20, -20], [-20, 20], [20, 20], [20, -20], [-20, -20]]")
+        #expect(closed.mirror == black)
+        #expect(closed.start == black)
+        let open = try corner("[[-20, -20], [-20, 20], [20, 20], [20, -20]]")
+        #expect(open.mirror == black)
+        #expect(open.start == white)
+    }
+
     @Test func aTiltedLineFadesOverAboutOneImagePixel() throws {
         // Pitch 60° shows the equator line across the image's middle at half its height
         // (cos 60°) and the map's scale there. MapLibre widens the edge's fade by how much the
