@@ -109,6 +109,32 @@ import Testing
         }
     }
 
+    @Test func aTiltedLineIsShadedOnTheImageInPerspective() throws {
+        // A meridian 4 px wide from 40° S (62 px below the centre on the ground) to 80° N,
+        // pitch 60° on a 64 px image: down the middle column. A row v px from the centre shows
+        // the ground at k = 1.5·64 / (1.5·64 − dy · sin 60°), dy = v · 96 / (96 cos 60° + v sin 60°),
+        // across at k times its ground size, and the edge fades over one image pixel (1 / k
+        // ground pixels): a row holds (5 − 1/k) · k px of ink, 1.16 on the top row (k 0.432),
+        // 6.84 on the bottom (k 1.568).
+        func draw(south: Int) throws -> StyleSnapshot {
+            let text = """
+                {"version": 8, "pitch": 60, "sources": {"g": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[0, \(south)], [0, 80]]}}},
+                 "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                            {"id": "l", "type": "line", "source": "g", "paint": {"line-width": 4, "line-color": "black"}}]}
+                """
+            let style = try StyleDocument(data: Data(text.utf8))
+            return try StyleSnapshot(style: style, camera: StyleCamera(style: style, width: 64, height: 64, pixelRatio: 1)) { url in throw StyleRenderError("no file \(url)") }
+        }
+        let s = try draw(south: -40)
+        func ink(_ y: Int) -> Double { (0..<64).reduce(0.0) { $0 + (255 - Double(s.image.color(x: $1, y: y).red)) / 255 } }
+        #expect(abs(ink(0) - 1.16) <= 0.1, "top row: \(ink(0)) px of ink, 1.16 ± 0.1 expected")
+        #expect(abs(ink(63) - 6.84) <= 0.1, "bottom row: \(ink(63)) px of ink, 6.84 ± 0.1 expected")
+        // From 80° S the line reaches behind the eye: cut off at the near limit, it still
+        // covers the middle of every row.
+        let behind = try draw(south: -80)
+        for y in 0..<64 { #expect(behind.image.color(x: 32, y: y) != white, "row \(y) has no line") }
+    }
+
     @Test func underTiltAFillsOutlineFadesAlongEdgesThatRecede() throws {
         // A square 16° wide and 20° high at zoom 1, pitch 60°, on a transparent 64 px image:
         // its sides run from (≈14, 20.5) far to (≈1, 51.6) near and mirrored, receding in depth
