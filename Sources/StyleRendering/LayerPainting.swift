@@ -267,7 +267,6 @@ extension StylePainter {
             shading.pattern = p
             shading.patternLength = Double(p.image.width) / p.pixelRatio * pr * pow(2, zoom - floorZoom)
             shading.patternPixel = pr / p.pixelRatio
-            shading.patternPad = 2 * pr
         }
         let join: LineMesh.Join = switch property(.join).stringValue {
         case "round": .round

@@ -31,8 +31,6 @@ struct LineShading {
     var pattern: SpriteImage? = nil
     var patternLength = 1.0
     var patternPixel = 1.0
-    /// Two CSS pixels in device pixels (the margin the pattern may show beyond its height).
-    var patternPad = 2.0
     /// Under a tilted camera, the view the mesh is seen through: its points are ground
     /// offsets from the image's centre (seen from above), each extruded vertex is projected
     /// onto the image (`imageCenter` its centre) and the varyings are interpolated
@@ -101,8 +99,8 @@ struct LineShading {
         let w = image.width
         let dashed = !dashes.isEmpty
         let tex = pattern?.image, tw = tex?.width ?? 1, th = tex?.height ?? 1
-        // Across the line the pattern shows at most its own height plus a pixel each side.
-        let across = pattern.map { _ in min(outset, (Double(th) * patternPixel + patternPad) / 2) / (Double(th) * patternPixel) } ?? 0
+        // Across the line the pattern's rows are one image pixel per ``patternPixel`` from its middle row.
+        let across = pattern.map { _ in outset / (Double(th) * patternPixel) } ?? 0
         let t = tex?.bytes ?? [0, 0, 0, 0]
         // A pixel at full coverage of an opaque colour takes the colour's bytes (what the blend
         // below gives when nothing of the pixel is kept).
@@ -230,23 +228,27 @@ struct LineShading {
                                     if alpha <= 0 { continue }
                                 }
                                 if tex != nil {
-                                    // The pattern's texel, bilinear within one repeat (edges extended, as
-                                    // the atlas pads images), half a texel back.
+                                    // The pattern's texel, bilinear, half a texel back, as GL samples the
+                                    // atlas: the image with its wrapped padding, transparent beyond.
                                     var along = (distRow + distSlope * step) * depth / patternLength
                                     along -= along.rounded(.down)
                                     let u = along * Double(tw) - 0.5, v = (0.5 + vy * across) * Double(th) - 0.5
-                                    let iu = max(0, min(Int(u.rounded(.down)), tw - 1)), iv = max(0, min(Int(v.rounded(.down)), th - 1))
-                                    let fu = max(0, min(1, u - Double(iu))), fv = max(0, min(1, v - Double(iv)))
-                                    let iu1 = min(iu + 1, tw - 1), iv1 = min(iv + 1, th - 1)
-                                    let p00 = (iv * tw + iu) * 4, p10 = (iv * tw + iu1) * 4, p01 = (iv1 * tw + iu) * 4, p11 = (iv1 * tw + iu1) * 4
-                                    let w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv
-                                    let k = alpha * color.3 / 255
-                                    let sa = (Double(t[p00 + 3]) * w00 + Double(t[p10 + 3]) * w10 + Double(t[p01 + 3]) * w01 + Double(t[p11 + 3]) * w11) * k
-                                    let keep = 1 - sa
-                                    for ch in 0..<4 {
-                                        let src = (Double(t[p00 + ch]) * w00 + Double(t[p10 + ch]) * w10 + Double(t[p01 + ch]) * w01 + Double(t[p11 + ch]) * w11) * k
-                                        bytes[i + ch] = Self.byte(src * 255 + Double(bytes[i + ch]) * keep)
+                                    let iu = Int(u.rounded(.down)), iv = Int(v.rounded(.down))
+                                    let fu = u - Double(iu), fv = v - Double(iv)
+                                    var texel = (0.0, 0.0, 0.0, 0.0)
+                                    func add(_ col: Int, _ row: Int, _ weight: Double) {
+                                        guard weight > 0, let p = Self.patternTexel(col, row, tw, th) else { return }
+                                        texel = (texel.0 + Double(t[p]) * weight, texel.1 + Double(t[p + 1]) * weight,
+                                                 texel.2 + Double(t[p + 2]) * weight, texel.3 + Double(t[p + 3]) * weight)
                                     }
+                                    add(iu, iv, (1 - fu) * (1 - fv)); add(iu + 1, iv, fu * (1 - fv))
+                                    add(iu, iv + 1, (1 - fu) * fv); add(iu + 1, iv + 1, fu * fv)
+                                    let k = alpha * color.3 / 255
+                                    let keep = 1 - texel.3 * k
+                                    bytes[i] = Self.byte(texel.0 * k * 255 + Double(bytes[i]) * keep)
+                                    bytes[i + 1] = Self.byte(texel.1 * k * 255 + Double(bytes[i + 1]) * keep)
+                                    bytes[i + 2] = Self.byte(texel.2 * k * 255 + Double(bytes[i + 2]) * keep)
+                                    bytes[i + 3] = Self.byte(texel.3 * k * 255 + Double(bytes[i + 3]) * keep)
                                     continue
                                 }
                                 let keep = 1 - color.3 * alpha, a255 = alpha * 255
@@ -301,6 +303,14 @@ struct LineShading {
             for i in 1..<(polygon.count - 1) { kept += [polygon[0], polygon[i], polygon[i + 1]] }
         }
         return kept
+    }
+
+    /// The byte offset of texel (`col`, `row`) of a `width × height` pattern as GL JS's sprite
+    /// atlas held it when it drew the render suite's images (2017 `SpriteAtlas`): the image with
+    /// one texel of wrapped padding around it (each edge's opposite edge), nil (transparent) beyond.
+    @inline(__always) static func patternTexel(_ col: Int, _ row: Int, _ width: Int, _ height: Int) -> Int? {
+        guard col >= -1, col <= width, row >= -1, row <= height else { return nil }
+        return (((row + height) % height) * width + (col + width) % width) * 4
     }
 
     /// Widens `lo … hi` by where the edge (x0, y0)–(x1, y1) crosses the row at `y`.

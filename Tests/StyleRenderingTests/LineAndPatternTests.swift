@@ -167,6 +167,27 @@ import Testing
         return try PNG.encode(canvas.pixmap)
     }
 
+    @Test func aLinePatternWiderThanItsImageShowsItsWrappedPaddingThenNothing() throws {
+        // A 4 × 4 image, rows 0–1 red, 2–3 blue, on a line 10 px wide (outset 5.5) along y = 32.
+        // GL samples row 2 + d − ½ at d px from the middle (one texel a pixel, its middle row on
+        // the line's): d = ±1.5 gives rows 0 and 3 (red, blue, one each side); d = ±2.5 rows −1
+        // and 4, the atlas's wrapped padding (the opposite edge: blue beside red's side, red beside
+        // blue's); d = ±3.5 rows −2 and 5, beyond the padding: transparent, so the background.
+        var canvas = try Canvas(width: 4, height: 4, background: .transparent)
+        canvas.fill(Path(rectX: 0, y: 0, width: 4, height: 2), color: Color(red: 255, green: 0, blue: 0))
+        canvas.fill(Path(rectX: 0, y: 2, width: 4, height: 2), color: Color(red: 0, green: 0, blue: 255))
+        let files = ["s.json": Array(#"{"rows": {"x": 0, "y": 0, "width": 4, "height": 4, "pixelRatio": 1}}"#.utf8), "s.png": try PNG.encode(canvas.pixmap)]
+        let s = try draw(#"{"id": "l", "type": "line", "source": "g", "paint": {"line-width": 10, "line-pattern": "rows"}}"#, sprite: #""sprite": "s","#, files: files)
+        let red = Color(red: 255, green: 0, blue: 0), blue = Color(red: 0, green: 0, blue: 255)
+        func near(_ a: Color, _ b: Color) -> Bool { abs(Int(a.red) - Int(b.red)) <= 2 && abs(Int(a.green) - Int(b.green)) <= 2 && abs(Int(a.blue) - Int(b.blue)) <= 2 }
+        let above = s.image.color(x: 32, y: 30), below = s.image.color(x: 32, y: 33)
+        #expect((near(above, red) && near(below, blue)) || (near(above, blue) && near(below, red)), "rows 30 and 33: \(above), \(below)")
+        #expect(near(s.image.color(x: 32, y: 29), below), "row 29 shows the padding: row 33's colour")
+        #expect(near(s.image.color(x: 32, y: 34), above), "row 34 shows the padding: row 30's colour")
+        #expect(s.image.color(x: 32, y: 28) == white)
+        #expect(s.image.color(x: 32, y: 35) == white)
+    }
+
     @Test func aBackgroundPatternRepeatsFromTheWorldsCorner() throws {
         // The world's left edge is at x = 32 − 256 = −224, a multiple of 4: columns 4k, 4k+1 red.
         let files = ["s.json": Array(#"{"half": {"x": 0, "y": 0, "width": 4, "height": 4, "pixelRatio": 1}}"#.utf8), "s.png": try sheet()]
