@@ -54,6 +54,11 @@ extension StylePainter {
         ps.map { let p = screen.point($0.x, $0.y); return Point(x: p.x + offset.x, y: p.y + offset.y) }
     }
 
+    /// The points on the ground seen from above, device pixels from the image's centre, moved by `offset`.
+    func ground(_ ps: [WorldPoint], _ offset: Point) -> [Point] {
+        ps.map { let p = screen.groundOffset($0.x, $0.y); return Point(x: p.x + offset.x, y: p.y + offset.y) }
+    }
+
     mutating func drawBackground(_ layer: StyleLayer) {
         if value(layer, "background-pattern") != .null {
             if let p = pattern(layer, "background-pattern") { drawBackgroundPattern(p, opacity: number(layer, "background-opacity").clamped(0, 1)) }
@@ -262,7 +267,6 @@ extension StylePainter {
             shading.pattern = p
             shading.patternLength = Double(p.image.width) / p.pixelRatio * pr * pow(2, zoom - floorZoom)
             shading.patternPixel = pr / p.pixelRatio
-            shading.patternPad = 2 * pr
         }
         let join: LineMesh.Join = switch property(.join).stringValue {
         case "round": .round
@@ -298,9 +302,11 @@ extension StylePainter {
             let z = layer.source.map { geoJSONTileZoom($0) } ?? Int(floorZoom.clamped(0, 24))
             parts = LineTiling.cut(lines, into: FeatureLoading.tiles(covering: screen.visibleWorld(margin: 2), zoom: z)).map { ($0.0, $0.1) }
         }
-        if let view = groundView {
-            shading.perspective = view
-            shading.groundCenter = Point(x: Double(canvas.width) / 2, y: Double(canvas.height) / 2)
+        // Under a tilted camera the mesh is built on the ground and shaded through the tilt.
+        let tilt = screen.perspective
+        if let tilt {
+            shading.perspective = tilt
+            shading.imageCenter = Point(x: screen.halfWidth, y: screen.halfHeight)
         }
         let anchor = property(.translateAnchor)
         let shift = translation(property(.translate)) { anchor }
@@ -313,13 +319,15 @@ extension StylePainter {
             let clip = f.tile == nil && tile != nil ? clipRect(tile!) : canvas.clip
             var box = (minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height)
             if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(canvas.width, clip.maxX), min(canvas.height, clip.maxY)) }
-            let batch = PendingLines(shading: shading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
+            var tileShading = shading
+            if tilt != nil { tileShading.groundClip = tile.flatMap { groundRect($0) } }
+            let batch = PendingLines(shading: tileShading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
             if pendingLines?.continues(with: batch) != true {
                 drawPendingLines()
                 pendingLines = batch
             }
             for line in tileLines where line.count >= 2 {
-                pendingLines!.mesh.add(project(line, shift), polygon: f.kind == .polygon, join: join, cap: cap,
+                pendingLines!.mesh.add(tilt == nil ? project(line, shift) : ground(line, shift), polygon: f.kind == .polygon, join: join, cap: cap,
                                        miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset)
             }
             if !batch.joinable { drawPendingLines() }

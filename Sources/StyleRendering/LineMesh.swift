@@ -36,23 +36,28 @@ struct LineMesh {
     /// device pixels, following MapLibre GL's `LineBucket.addLine`: miter joins longer than
     /// `miterLimit` widths become bevels, round joins shorter than `roundLimit` become miters,
     /// joins sharper than 75° are moved `sharpCornerOffset` pixels back along each side.
+    /// A line whose last point is its first is closed as a ring is — joined where it starts,
+    /// without caps, its distance starting at its last segment's length — as GL JS drew the
+    /// render suite's reference images (2017, `closed = firstVertex.equals(lastVertex)`;
+    /// MapLibre now closes polygon rings only).
     mutating func add(_ points: [Point], polygon: Bool, join: Join, cap: Cap, miterLimit: Double, roundLimit: Double, sharpCornerOffset: Double) {
         distance = 0
         var len = points.count
         while len >= 2 && points[len - 1] == points[len - 2] { len -= 1 }
         var first = 0
         while first < len - 1 && points[first] == points[first + 1] { first += 1 }
-        guard len >= (polygon ? 3 : 2) else { return }
+        let closed = polygon || (len >= 2 && points[first] == points[len - 1])
+        guard len >= (closed ? 3 : 2) else { return }
         let miterLimit = join == .bevel ? 1.05 : miterLimit
         e1 = -1; e2 = -1
         var current: Point? = nil, previous: Point? = nil
         var prevNormal: Point? = nil, nextNormal: Point? = nil
-        if polygon {
+        if closed {
             current = points[len - 2]
             nextNormal = Self.perp((points[first] - points[len - 2]).unit)
         }
         for i in first..<len {
-            let next: Point? = i == len - 1 ? (polygon ? points[first + 1] : nil) : points[i + 1]
+            let next: Point? = i == len - 1 ? (closed ? points[first + 1] : nil) : points[i + 1]
             if let next, points[i] == next { continue }
             if let nextNormal { prevNormal = nextNormal }
             if let current { previous = current }
@@ -86,7 +91,7 @@ struct LineMesh {
                 case .bevel: kind = .bevel
                 case .round: kind = miterLength < roundLimit ? .miter : miterLength <= 2 ? .fakeRound : .round
                 }
-            } else if polygon {
+            } else if closed {
                 kind = .butt
             } else {
                 switch cap {

@@ -4,7 +4,9 @@ import MapRenderer
 /// each pixel whose centre falls in a triangle gets the line colour times an alpha from its
 /// distance to the line's middle (antialiased over `1 + blur` device pixels at both edges,
 /// the inside edge only when there is a gap), times the dash pattern's coverage; triangles
-/// blend one after another, as GL blends them. All lengths are device pixels.
+/// blend one after another, as GL blends them. All lengths are device pixels. Under a tilted
+/// camera the mesh lies on the ground and is drawn on the image through the tilt (see
+/// ``perspective``).
 struct LineShading {
     /// Premultiplied RGBA, 0 … 1, opacity applied.
     var color: (Double, Double, Double, Double)
@@ -29,14 +31,22 @@ struct LineShading {
     var pattern: SpriteImage? = nil
     var patternLength = 1.0
     var patternPixel = 1.0
-    /// Two CSS pixels in device pixels (the margin the pattern may show beyond its height).
-    var patternPad = 2.0
-    /// Under a tilted camera, the view the mesh (drawn on the ground, `groundCenter` the
-    /// image's centre on it) is seen through: the antialiasing and blur widen by how much
-    /// the tilt shrinks each vertex's extrusion on the image, so an edge still fades over
-    /// about one image pixel (the `line` shaders' `v_gamma_scale`).
+    /// Under a tilted camera, the view the mesh is seen through: its points are ground
+    /// offsets from the image's centre (seen from above), each extruded vertex is projected
+    /// onto the image (`imageCenter` its centre) and the varyings are interpolated
+    /// perspective-correctly, as GL rasterizes the line's triangles; the antialiasing and blur
+    /// widen by how much the tilt shrinks each vertex's extrusion on the image, so an edge
+    /// still fades over about one image pixel (the `line` shaders' `v_gamma_scale`).
     var perspective: Perspective? = nil
-    var groundCenter = Point(x: 0, y: 0)
+    var imageCenter = Point(x: 0, y: 0)
+    /// Tilted, the tile's square on the ground (offsets from the image's centre) the mesh is
+    /// drawn within: the pixels whose centres show it, as GL's stencil clips a tile.
+    var groundClip: (minX: Double, minY: Double, maxX: Double, maxY: Double)? = nil
+
+    /// The largest magnification (1 / w relative to the image's centre) a tilted triangle is
+    /// drawn up to: the parts of triangles nearer the eye (far below the image, or behind
+    /// the eye) are clipped off on the ground first, as GL clips at its near plane.
+    static let nearScale = 8.0
 
     /// MapLibre's shader parameters for a line `width` wide with `gap` between two halves.
     init(color: (Double, Double, Double, Double), width: Double, gap: Double, blur: Double, offset: Double) {
@@ -61,31 +71,46 @@ struct LineShading {
             let u = 0.5 * v.direction, t = 1 - abs(u)
             let ox = -offset * v.ex * side, oy = -offset * v.ey * side
             var s = Shaded(x: v.x + ox * t - oy * u + v.ex * outset, y: v.y + ox * u + oy * t + v.ey * outset,
-                           nx: v.round ? 1 : 0, ny: side, dist: v.distance, gamma: 1)
+                           nx: v.round ? 1 : 0, ny: side, dist: v.distance, gamma: 1, q: 1)
             if let perspective {
+                // The extrusion as the vertex shader projects it: its direction through the
+                // tilt's linear part, over the extruded vertex's w (which it leaves as is).
                 let ex = v.ex * outset, ey = v.ey * outset
-                let a = perspective.project(s.x - ex - groundCenter.x, s.y - ey - groundCenter.y)
-                let b = perspective.project(s.x - groundCenter.x, s.y - groundCenter.y)
-                let onImage = (b - a).length
+                let onImage = abs(perspective.scale(s.y)) * (ex * ex + ey * ey * perspective.cosP * perspective.cosP).squareRoot()
                 if onImage > 1e-9 { s.gamma = (ex * ex + ey * ey).squareRoot() / onImage }
             }
             shaded.append(s)
         }
+        // Tilted: triangles reaching nearer than ``nearScale`` clipped on the ground, then
+        // every vertex projected, its varyings divided by w for perspective-correct interpolation.
+        var triangleList = mesh.triangles
+        if let perspective {
+            let onGround = shaded
+            triangleList = Self.clipNear(onGround, mesh.triangles, &shaded, below: (perspective.distance - perspective.distance / Self.nearScale) / perspective.sinP)
+            for i in shaded.indices {
+                var s = shaded[i]
+                let q = perspective.scale(s.y), p = perspective.project(s.x, s.y)
+                s.x = p.x + imageCenter.x; s.y = p.y + imageCenter.y
+                s.nx *= q; s.ny *= q; s.dist *= q; s.gamma *= q; s.q = q
+                shaded[i] = s
+            }
+        }
+        let vertexCount = shaded.count
         let w = image.width
         let dashed = !dashes.isEmpty
         let tex = pattern?.image, tw = tex?.width ?? 1, th = tex?.height ?? 1
-        // Across the line the pattern shows at most its own height plus a pixel each side.
-        let across = pattern.map { _ in min(outset, (Double(th) * patternPixel + patternPad) / 2) / (Double(th) * patternPixel) } ?? 0
+        // Across the line the pattern's rows are one image pixel per ``patternPixel`` from its middle row.
+        let across = pattern.map { _ in outset / (Double(th) * patternPixel) } ?? 0
         let t = tex?.bytes ?? [0, 0, 0, 0]
         // A pixel at full coverage of an opaque colour takes the colour's bytes (what the blend
         // below gives when nothing of the pixel is kept).
         let solid: (UInt8, UInt8, UInt8, UInt8)? = color.3 == 1 && !dashed && tex == nil
             ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil
-        // Every index was made for this mesh's vertices (``LineMesh``): checked once here.
-        precondition(mesh.triangles.allSatisfy { $0 >= 0 && Int($0) < n }, "line mesh triangle index out of range")
+        // Every index was made for this mesh's vertices (``LineMesh``) or the clipped ones: checked once here.
+        precondition(triangleList.allSatisfy { $0 >= 0 && Int($0) < vertexCount }, "line mesh triangle index out of range")
         image.withUnsafeMutableBytes { bytes in
             shaded.withUnsafeBufferPointer { vertex in
-                mesh.triangles.withUnsafeBufferPointer { triangles in
+                triangleList.withUnsafeBufferPointer { triangles in
                     var k = 0
                     while k + 2 < triangles.count {
                         var a = Int(triangles[k]), b = Int(triangles[k + 1]), c = Int(triangles[k + 2])
@@ -98,6 +123,7 @@ struct LineShading {
                         let ax = va.x, ay = va.y, bx = vb.x, by = vb.y, cx = vc.x, cy = vc.y
                         let nxa = va.nx, nxb = vb.nx, nxc = vc.nx, nya = va.ny, nyb = vb.ny, nyc = vc.ny
                         let ga = va.gamma, gb = vb.gamma, gc = vc.gamma, da = va.dist, db = vb.dist, dc = vc.dist
+                        let qa = va.q, qb = vb.q, qc = vc.q
                         // Without a round vertex the varying's x is 0: the distance is |y| · outset.
                         let straight = nxa == 0 && nxb == 0 && nxc == 0
                         let x0 = max(clip.minX, Self.ceil(min(ax, bx, cx) - 0.5))
@@ -117,9 +143,11 @@ struct LineShading {
                         // wherever on the image it lies (a tile is the same in any metatile).
                         func slope(_ fa: Double, _ fb: Double, _ fc: Double) -> Double { -(fa * bc.dy + fb * ca.dy + fc * ab.dy) * inv }
                         let vySlope = slope(nya, nyb, nyc), vxSlope = slope(nxa, nxb, nxc), distSlope = slope(da, db, dc)
-                        // Looking straight down every vertex's gamma is 1: the blur is the same everywhere.
-                        let flatBlur = perspective == nil
-                        let blurSlope = flatBlur ? 0 : self.blur * slope(ga, gb, gc)
+                        // Looking straight down every vertex's gamma and w are 1: the blur is the same
+                        // everywhere and the varyings need no division by the interpolated 1 / w.
+                        let flat = perspective == nil
+                        let blurSlope = flat ? 0 : self.blur * slope(ga, gb, gc)
+                        let qSlope = flat ? 0 : slope(qa, qb, qc)
                         // The three edges' x per unit of y, for the rows' spans.
                         let abRun = ab.dy == 0 ? 0 : ab.dx / ab.dy, bcRun = bc.dy == 0 ? 0 : bc.dx / bc.dy, caRun = ca.dy == 0 ? 0 : ca.dx / ca.dy
                         for y in y0...y1 {
@@ -133,7 +161,16 @@ struct LineShading {
                             Self.span(bx, by, cx, cy, bcRun, sy, &lo, &hi)
                             Self.span(cx, cy, ax, ay, caRun, sy, &lo, &hi)
                             guard lo <= hi else { continue }
-                            let xa = max(x0, Self.ceil(lo - 0.5 - Self.spanSlack)), xb = min(x1, Self.floor(hi - 0.5 + Self.spanSlack))
+                            var xa = max(x0, Self.ceil(lo - 0.5 - Self.spanSlack)), xb = min(x1, Self.floor(hi - 0.5 + Self.spanSlack))
+                            if let groundClip, let perspective {
+                                // The row's pixel centres whose ground lies in the tile: ground x is
+                                // the offset from the centre column over the row's magnification.
+                                let gy = perspective.unproject(0, sy - imageCenter.y).y
+                                guard gy >= groundClip.minY, gy < groundClip.maxY else { continue }
+                                let k = perspective.scale(gy)
+                                xa = max(xa, Self.ceil(groundClip.minX * k + imageCenter.x - 0.5))
+                                xb = min(xb, Self.ceil(groundClip.maxX * k + imageCenter.x - 0.5) - 1)
+                            }
                             guard xa <= xb else { continue }
                             let rowA = bc.dx * (sy - by), rowB = ca.dx * (sy - cy), rowC = ab.dx * (sy - ay)
                             // Whether the pixel centre at column x is in the triangle. Each edge
@@ -157,18 +194,25 @@ struct LineShading {
                             let ka = (rowA - bc.dy * (first - bx)) * inv, kb = (rowB - ca.dy * (first - cx)) * inv, kc = (rowC - ab.dy * (first - ax)) * inv
                             let vyRow = ka * nya + kb * nyb + kc * nyc, vxRow = ka * nxa + kb * nxb + kc * nxc
                             let distRow = ka * da + kb * db + kc * dc
-                            let blurRow = flatBlur ? self.blur : self.blur * (ka * ga + kb * gb + kc * gc)
+                            let blurRow = flat ? self.blur : self.blur * (ka * ga + kb * gb + kc * gc)
+                            let qRow = flat ? 1 : ka * qa + kb * qb + kc * qc
                             for x in runStart...runEnd {
                                 let step = Double(x - xa)
-                                let vy = vyRow + vySlope * step
+                                var vy = vyRow + vySlope * step, blur = blurRow + blurSlope * step
+                                // Tilted, the varyings over the interpolated 1 / w (times w at the pixel).
+                                var depth = 1.0
+                                if !flat {
+                                    depth = 1 / (qRow + qSlope * step)
+                                    vy *= depth
+                                    blur *= depth
+                                }
                                 let d: Double
                                 if straight {
                                     d = abs(vy) * outset
                                 } else {
-                                    let vx = vxRow + vxSlope * step
+                                    let vx = (vxRow + vxSlope * step) * depth
                                     d = (vx * vx + vy * vy).squareRoot() * outset
                                 }
-                                let blur = blurRow + blurSlope * step
                                 let edge = min(d - (inset - blur), outset - d)
                                 let i = (y * w + x) * 4
                                 // `blur` is positive: the alpha below is 1 or more exactly when `edge` ≥ `blur`.
@@ -180,27 +224,31 @@ struct LineShading {
                                 if alpha <= 0 { continue }
                                 if alpha > 1 { alpha = 1 }
                                 if dashed {
-                                    alpha *= dashCoverage(distRow + distSlope * step, vy)
+                                    alpha *= dashCoverage((distRow + distSlope * step) * depth, vy)
                                     if alpha <= 0 { continue }
                                 }
                                 if tex != nil {
-                                    // The pattern's texel, bilinear within one repeat (edges extended, as
-                                    // the atlas pads images), half a texel back.
-                                    var along = (distRow + distSlope * step) / patternLength
+                                    // The pattern's texel, bilinear, half a texel back, as GL samples the
+                                    // atlas: the image with its wrapped padding, transparent beyond.
+                                    var along = (distRow + distSlope * step) * depth / patternLength
                                     along -= along.rounded(.down)
                                     let u = along * Double(tw) - 0.5, v = (0.5 + vy * across) * Double(th) - 0.5
-                                    let iu = max(0, min(Int(u.rounded(.down)), tw - 1)), iv = max(0, min(Int(v.rounded(.down)), th - 1))
-                                    let fu = max(0, min(1, u - Double(iu))), fv = max(0, min(1, v - Double(iv)))
-                                    let iu1 = min(iu + 1, tw - 1), iv1 = min(iv + 1, th - 1)
-                                    let p00 = (iv * tw + iu) * 4, p10 = (iv * tw + iu1) * 4, p01 = (iv1 * tw + iu) * 4, p11 = (iv1 * tw + iu1) * 4
-                                    let w00 = (1 - fu) * (1 - fv), w10 = fu * (1 - fv), w01 = (1 - fu) * fv, w11 = fu * fv
-                                    let k = alpha * color.3 / 255
-                                    let sa = (Double(t[p00 + 3]) * w00 + Double(t[p10 + 3]) * w10 + Double(t[p01 + 3]) * w01 + Double(t[p11 + 3]) * w11) * k
-                                    let keep = 1 - sa
-                                    for ch in 0..<4 {
-                                        let src = (Double(t[p00 + ch]) * w00 + Double(t[p10 + ch]) * w10 + Double(t[p01 + ch]) * w01 + Double(t[p11 + ch]) * w11) * k
-                                        bytes[i + ch] = Self.byte(src * 255 + Double(bytes[i + ch]) * keep)
+                                    let iu = Int(u.rounded(.down)), iv = Int(v.rounded(.down))
+                                    let fu = u - Double(iu), fv = v - Double(iv)
+                                    var texel = (0.0, 0.0, 0.0, 0.0)
+                                    func add(_ col: Int, _ row: Int, _ weight: Double) {
+                                        guard weight > 0, let p = Self.patternTexel(col, row, tw, th) else { return }
+                                        texel = (texel.0 + Double(t[p]) * weight, texel.1 + Double(t[p + 1]) * weight,
+                                                 texel.2 + Double(t[p + 2]) * weight, texel.3 + Double(t[p + 3]) * weight)
                                     }
+                                    add(iu, iv, (1 - fu) * (1 - fv)); add(iu + 1, iv, fu * (1 - fv))
+                                    add(iu, iv + 1, (1 - fu) * fv); add(iu + 1, iv + 1, fu * fv)
+                                    let k = alpha * color.3 / 255
+                                    let keep = 1 - texel.3 * k
+                                    bytes[i] = Self.byte(texel.0 * k * 255 + Double(bytes[i]) * keep)
+                                    bytes[i + 1] = Self.byte(texel.1 * k * 255 + Double(bytes[i + 1]) * keep)
+                                    bytes[i + 2] = Self.byte(texel.2 * k * 255 + Double(bytes[i + 2]) * keep)
+                                    bytes[i + 3] = Self.byte(texel.3 * k * 255 + Double(bytes[i + 3]) * keep)
                                     continue
                                 }
                                 let keep = 1 - color.3 * alpha, a255 = alpha * 255
@@ -218,9 +266,51 @@ struct LineShading {
 
     /// A vertex as the shader sees it: its place on the image (extruded and offset, device
     /// pixels), its varyings (1 at a round join or cap, the side ±1, the distance along the
-    /// line) and how much the tilt widens its antialiasing (1 looking straight down).
+    /// line), how much the tilt widens its antialiasing and its 1 / w (both 1 looking straight
+    /// down; tilted, the varyings are divided by w).
     private struct Shaded {
-        var x: Double, y: Double, nx: Double, ny: Double, dist: Double, gamma: Double
+        var x: Double, y: Double, nx: Double, ny: Double, dist: Double, gamma: Double, q: Double
+    }
+
+    /// The triangles of `triangles` (indices into `vertices`, on the ground) with the parts
+    /// whose ground y exceeds `limit` cut off: whole triangles kept, those wholly beyond
+    /// dropped, the others cut along y = `limit` into one or two triangles whose new vertices,
+    /// their varyings interpolated along the cut edges, are appended to `out`.
+    private static func clipNear(_ vertices: [Shaded], _ triangles: [Int32], _ out: inout [Shaded], below limit: Double) -> [Int32] {
+        var kept: [Int32] = []
+        kept.reserveCapacity(triangles.count)
+        var k = 0
+        while k + 2 < triangles.count {
+            let corners = [triangles[k], triangles[k + 1], triangles[k + 2]]
+            k += 3
+            let beyond = corners.map { vertices[Int($0)].y > limit }
+            if !beyond.contains(true) { kept += corners; continue }
+            if !beyond.contains(false) { continue }
+            // The polygon's corners within the limit, in order, with the cuts where edges cross it.
+            var polygon: [Int32] = []
+            for i in 0..<3 {
+                let a = corners[i], b = corners[(i + 1) % 3]
+                if !beyond[i] { polygon.append(a) }
+                if beyond[i] != beyond[(i + 1) % 3] {
+                    let va = vertices[Int(a)], vb = vertices[Int(b)]
+                    let t = (limit - va.y) / (vb.y - va.y)
+                    func mix(_ p: Double, _ q: Double) -> Double { p + (q - p) * t }
+                    out.append(Shaded(x: mix(va.x, vb.x), y: limit, nx: mix(va.nx, vb.nx), ny: mix(va.ny, vb.ny),
+                                      dist: mix(va.dist, vb.dist), gamma: mix(va.gamma, vb.gamma), q: 1))
+                    polygon.append(Int32(out.count - 1))
+                }
+            }
+            for i in 1..<(polygon.count - 1) { kept += [polygon[0], polygon[i], polygon[i + 1]] }
+        }
+        return kept
+    }
+
+    /// The byte offset of texel (`col`, `row`) of a `width × height` pattern as GL JS's sprite
+    /// atlas held it when it drew the render suite's images (2017 `SpriteAtlas`): the image with
+    /// one texel of wrapped padding around it (each edge's opposite edge), nil (transparent) beyond.
+    @inline(__always) static func patternTexel(_ col: Int, _ row: Int, _ width: Int, _ height: Int) -> Int? {
+        guard col >= -1, col <= width, row >= -1, row <= height else { return nil }
+        return (((row + height) % height) * width + (col + width) % width) * 4
     }
 
     /// Widens `lo … hi` by where the edge (x0, y0)–(x1, y1) crosses the row at `y`.

@@ -128,8 +128,9 @@ struct StylePainter {
     func liesOnGround(_ layer: StyleLayer) -> Bool {
         switch layer.type {
         // Polygons stay polygons under the tilt: fills are filled on the image without
-        // antialiasing as GL fills them, patterns looked up per pixel through the tilt.
-        case "symbol", "fill-extrusion", "fill", "background": false
+        // antialiasing as GL fills them, patterns looked up per pixel through the tilt; line
+        // meshes are shaded on the image through the tilt (``LineShading/perspective``).
+        case "symbol", "fill-extrusion", "fill", "background", "line": false
         case "circle": value(layer, "circle-pitch-alignment").stringValue == "map"
         default: true
         }
@@ -205,6 +206,15 @@ struct StylePainter {
         let n = Double(1 << t.z)
         let a = screen.point(Double(t.x) / n, Double(t.y) / n), b = screen.point(Double(t.x + 1) / n, Double(t.y + 1) / n)
         return (Int(a.x.rounded()), Int(a.y.rounded()), Int(b.x.rounded()), Int(b.y.rounded()))
+    }
+
+    /// A tile's square on the ground seen from above, device pixels from the image's centre
+    /// (what a tilted camera's tile clip shows), nil when the map is turned.
+    func groundRect(_ t: CanonicalTile) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        guard !screen.isRotated else { return nil }
+        let n = Double(1 << t.z)
+        let a = screen.groundOffset(Double(t.x) / n, Double(t.y) / n), b = screen.groundOffset(Double(t.x + 1) / n, Double(t.y + 1) / n)
+        return (a.x, a.y, b.x, b.y)
     }
 
     // MARK: Sources

@@ -71,6 +71,31 @@ import Testing
         #expect(s.image.color(x: 10, y: 32) == white)
     }
 
+    @Test func aLineEndingWhereItStartsIsJoinedThereNotCapped() throws {
+        // A square 40° a side about (0, 0) on a 128 px image of the zoom-0 world: its corners
+        // at x = 64 ∓ 28.44, y = 64 ∓ 28.99 (Mercator). Width 8 (outset 4.5) with round caps.
+        // Closed, its start corner (−20, −20), bottom left, is a miter join as the top left is:
+        // pixel (32, 96), 3.06 px left of the side and 3.5 px below the corner, is inside the
+        // miter, as its mirror (32, 31) is. Left open (the last point dropped), two round caps
+        // of radius 4.5 end there and leave it out (4.65 px from the corner).
+        func corner(_ ring: String) throws -> (start: Color, mirror: Color) {
+            let text = """
+                {"version": 8, "sources": {"g": {"type": "geojson", "data": {"type": "LineString", "coordinates": \(ring)}}},
+                 "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                            {"id": "l", "type": "line", "source": "g", "layout": {"line-cap": "round"}, "paint": {"line-width": 8, "line-color": "black"}}]}
+                """
+            let style = try StyleDocument(data: Data(text.utf8))
+            let s = try StyleSnapshot(style: style, camera: StyleCamera(style: style, width: 128, height: 128, pixelRatio: 1)) { url in throw StyleRenderError("no file \(url)") }
+            return (s.image.color(x: 32, y: 96), s.image.color(x: 32, y: 31))
+        }
+        let closed = try corner("[[-20, -20], [-20, 20], [20, 20], [20, -20], [-20, -20]]")
+        #expect(closed.mirror == black)
+        #expect(closed.start == black)
+        let open = try corner("[[-20, -20], [-20, 20], [20, 20], [20, -20]]")
+        #expect(open.mirror == black)
+        #expect(open.start == white)
+    }
+
     @Test func aTiltedLineFadesOverAboutOneImagePixel() throws {
         // Pitch 60° shows the equator line across the image's middle at half its height
         // (cos 60°) and the map's scale there. MapLibre widens the edge's fade by how much the
@@ -82,6 +107,32 @@ import Testing
             let ink = (16..<48).reduce(0.0) { $0 + (255 - Double(s.image.color(x: x, y: $1).red)) / 255 }
             #expect(abs(ink - 1.5) <= 0.15, "column \(x): \(ink) px of ink, 1.5 ± 0.15 expected")
         }
+    }
+
+    @Test func aTiltedLineIsShadedOnTheImageInPerspective() throws {
+        // A meridian 4 px wide from 40° S (62 px below the centre on the ground) to 80° N,
+        // pitch 60° on a 64 px image: down the middle column. A row v px from the centre shows
+        // the ground at k = 1.5·64 / (1.5·64 − dy · sin 60°), dy = v · 96 / (96 cos 60° + v sin 60°),
+        // across at k times its ground size, and the edge fades over one image pixel (1 / k
+        // ground pixels): a row holds (5 − 1/k) · k px of ink, 1.16 on the top row (k 0.432),
+        // 6.84 on the bottom (k 1.568).
+        func draw(south: Int) throws -> StyleSnapshot {
+            let text = """
+                {"version": 8, "pitch": 60, "sources": {"g": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[0, \(south)], [0, 80]]}}},
+                 "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                            {"id": "l", "type": "line", "source": "g", "paint": {"line-width": 4, "line-color": "black"}}]}
+                """
+            let style = try StyleDocument(data: Data(text.utf8))
+            return try StyleSnapshot(style: style, camera: StyleCamera(style: style, width: 64, height: 64, pixelRatio: 1)) { url in throw StyleRenderError("no file \(url)") }
+        }
+        let s = try draw(south: -40)
+        func ink(_ y: Int) -> Double { (0..<64).reduce(0.0) { $0 + (255 - Double(s.image.color(x: $1, y: y).red)) / 255 } }
+        #expect(abs(ink(0) - 1.16) <= 0.1, "top row: \(ink(0)) px of ink, 1.16 ± 0.1 expected")
+        #expect(abs(ink(63) - 6.84) <= 0.1, "bottom row: \(ink(63)) px of ink, 6.84 ± 0.1 expected")
+        // From 80° S the line reaches behind the eye: cut off at the near limit, it still
+        // covers the middle of every row.
+        let behind = try draw(south: -80)
+        for y in 0..<64 { #expect(behind.image.color(x: 32, y: y) != white, "row \(y) has no line") }
     }
 
     @Test func underTiltAFillsOutlineFadesAlongEdgesThatRecede() throws {
@@ -114,6 +165,27 @@ import Testing
         canvas.fill(Path(rectX: 0, y: 0, width: 2, height: 4), color: Color(red: 255, green: 0, blue: 0))
         canvas.fill(Path(rectX: 2, y: 0, width: 2, height: 4), color: Color(red: 0, green: 0, blue: 255))
         return try PNG.encode(canvas.pixmap)
+    }
+
+    @Test func aLinePatternWiderThanItsImageShowsItsWrappedPaddingThenNothing() throws {
+        // A 4 × 4 image, rows 0–1 red, 2–3 blue, on a line 10 px wide (outset 5.5) along y = 32.
+        // GL samples row 2 + d − ½ at d px from the middle (one texel a pixel, its middle row on
+        // the line's): d = ±1.5 gives rows 0 and 3 (red, blue, one each side); d = ±2.5 rows −1
+        // and 4, the atlas's wrapped padding (the opposite edge: blue beside red's side, red beside
+        // blue's); d = ±3.5 rows −2 and 5, beyond the padding: transparent, so the background.
+        var canvas = try Canvas(width: 4, height: 4, background: .transparent)
+        canvas.fill(Path(rectX: 0, y: 0, width: 4, height: 2), color: Color(red: 255, green: 0, blue: 0))
+        canvas.fill(Path(rectX: 0, y: 2, width: 4, height: 2), color: Color(red: 0, green: 0, blue: 255))
+        let files = ["s.json": Array(#"{"rows": {"x": 0, "y": 0, "width": 4, "height": 4, "pixelRatio": 1}}"#.utf8), "s.png": try PNG.encode(canvas.pixmap)]
+        let s = try draw(#"{"id": "l", "type": "line", "source": "g", "paint": {"line-width": 10, "line-pattern": "rows"}}"#, sprite: #""sprite": "s","#, files: files)
+        let red = Color(red: 255, green: 0, blue: 0), blue = Color(red: 0, green: 0, blue: 255)
+        func near(_ a: Color, _ b: Color) -> Bool { abs(Int(a.red) - Int(b.red)) <= 2 && abs(Int(a.green) - Int(b.green)) <= 2 && abs(Int(a.blue) - Int(b.blue)) <= 2 }
+        let above = s.image.color(x: 32, y: 30), below = s.image.color(x: 32, y: 33)
+        #expect((near(above, red) && near(below, blue)) || (near(above, blue) && near(below, red)), "rows 30 and 33: \(above), \(below)")
+        #expect(near(s.image.color(x: 32, y: 29), below), "row 29 shows the padding: row 33's colour")
+        #expect(near(s.image.color(x: 32, y: 34), above), "row 34 shows the padding: row 30's colour")
+        #expect(s.image.color(x: 32, y: 28) == white)
+        #expect(s.image.color(x: 32, y: 35) == white)
     }
 
     @Test func aBackgroundPatternRepeatsFromTheWorldsCorner() throws {
