@@ -311,6 +311,8 @@ extension StylePainter {
         let anchor = property(.translateAnchor)
         let shift = translation(property(.translate)) { anchor }
         let miterLimit = number(.miterLimit), roundLimit = number(.roundLimit)
+        // Thin polygon outlines (buildings') are shaded ring by ring without their mesh.
+        let thinRings = f.kind == .polygon && join == .miter && shading.shadesThinRings
         for (tile, tileLines) in parts {
             // Joins sharper than 75° start 15 pixels of the tile's zoom back (none past 16× overzoom).
             let tileZoom = tile.map { Double($0.z) } ?? floorZoom
@@ -327,7 +329,18 @@ extension StylePainter {
                 pendingLines = batch
             }
             for line in tileLines where line.count >= 2 {
-                pendingLines!.mesh.add(tilt == nil ? project(line, shift) : ground(line, shift), polygon: f.kind == .polygon, join: join, cap: cap,
+                let points = tilt == nil ? project(line, shift) : ground(line, shift)
+                if thinRings {
+                    // After the lines gathered before it, which are shaded first; its segments
+                    // too short to shade so join the gathered mesh.
+                    if pendingLines?.mesh.vertices.isEmpty == false { drawPendingLines(); pendingLines = batch }
+                    var gathered = LineMesh()
+                    swap(&gathered, &pendingLines!.mesh)
+                    let shaded = canvas.withPixmap { shading.fillThinRing(points, miterLimit: miterLimit, into: &$0, clip: box, short: &gathered) }
+                    swap(&gathered, &pendingLines!.mesh)
+                    if shaded { continue }
+                }
+                pendingLines!.mesh.add(points, polygon: f.kind == .polygon, join: join, cap: cap,
                                        miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset)
             }
             if !batch.joinable { drawPendingLines() }

@@ -66,11 +66,8 @@ struct LineMesh {
             nextNormal = next.map { Self.perp(($0 - cur).unit) } ?? prevNormal
             let pn = prevNormal ?? nextNormal!, nn = nextNormal!
             prevNormal = pn
-            var joinNormal = pn + nn
-            if joinNormal.x != 0 || joinNormal.y != 0 { joinNormal = joinNormal.unit }
+            let (joinNormal, cosHalfAngle, miterLength) = Self.join(pn, nn)
             let cosAngle = pn.x * nn.x + pn.y * nn.y
-            let cosHalfAngle = joinNormal.x * nn.x + joinNormal.y * nn.y
-            let miterLength = cosHalfAngle != 0 ? 1 / cosHalfAngle : .infinity
             let approxAngle = 2 * (max(0, 2 - 2 * cosHalfAngle)).squareRoot()
             let sharp = cosHalfAngle < Self.cosHalfSharpCorner && previous != nil && next != nil
             let turnsLeft = pn.x * nn.y - pn.y * nn.x > 0
@@ -189,7 +186,20 @@ struct LineMesh {
     private static let exactWhole = 4_503_599_627_370_496.0
 
     /// `perp` of MapLibre's point class: the vector turned a quarter (x, y) → (−y, x).
-    private static func perp(_ p: Point) -> Point { Point(x: -p.y, y: p.x) }
+    static func perp(_ p: Point) -> Point { Point(x: -p.y, y: p.x) }
+
+    /// A join where the line's unit normal turns from `pn` to `nn`: the unit normal halfway
+    /// between them (zero where the line turns back), the cosine of half the turn, and the
+    /// miter's length in half widths (infinite where the line turns back).
+    static func join(_ pn: Point, _ nn: Point) -> (normal: Point, cosHalfAngle: Double, miterLength: Double) {
+        var normal = pn + nn
+        if normal.x != 0 || normal.y != 0 { normal = normal.unit }
+        let cosHalfAngle = normal.x * nn.x + normal.y * nn.y
+        return (normal, cosHalfAngle, cosHalfAngle != 0 ? 1 / cosHalfAngle : .infinity)
+    }
+
+    /// An extrusion component as the GL attribute keeps it, in steps of 1/63.
+    @inline(__always) static func quantized(_ v: Double) -> Double { rounded(63 * v) / 63 }
 
     private mutating func addCurrent(_ p: Point, _ normal: Point, _ endLeft: Double, _ endRight: Double, round: Bool = false) {
         addHalf(p, normal.x + normal.y * endLeft, normal.y - normal.x * endLeft, round: round, up: false, direction: endLeft)
@@ -202,7 +212,7 @@ struct LineMesh {
 
     private mutating func addHalf(_ p: Point, _ ex: Double, _ ey: Double, round: Bool, up: Bool, direction: Double) {
         // The GL attribute keeps the extrusion in 1/63 steps.
-        let qx = Self.rounded(63 * ex) / 63, qy = Self.rounded(63 * ey) / 63
+        let qx = Self.quantized(ex), qy = Self.quantized(ey)
         vertices.append(LineVertex(x: p.x, y: p.y, ex: qx, ey: qy, round: round, up: up,
                                    direction: direction == 0 ? 0 : direction < 0 ? -1 : 1,
                                    distance: tileUnit > 0 ? Self.floored(distance / tileUnit / 2) * 2 * tileUnit : distance))

@@ -251,11 +251,7 @@ struct LineShading {
                                     bytes[i + 3] = Self.byte(texel.3 * k * 255 + Double(bytes[i + 3]) * keep)
                                     continue
                                 }
-                                let keep = 1 - color.3 * alpha, a255 = alpha * 255
-                                bytes[i] = Self.nearByte(color.0 * a255 + Double(bytes[i]) * keep)
-                                bytes[i + 1] = Self.nearByte(color.1 * a255 + Double(bytes[i + 1]) * keep)
-                                bytes[i + 2] = Self.nearByte(color.2 * a255 + Double(bytes[i + 2]) * keep)
-                                bytes[i + 3] = Self.nearByte(color.3 * a255 + Double(bytes[i + 3]) * keep)
+                                blend(alpha, at: i, in: bytes)
                             }
                         }
                     }
@@ -315,7 +311,7 @@ struct LineShading {
 
     /// Widens `lo … hi` by where the edge (x0, y0)–(x1, y1) crosses the row at `y`.
     /// `run` is the edge's x per unit of y (unused when it is horizontal).
-    @inline(__always) private static func span(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ run: Double, _ y: Double, _ lo: inout Double, _ hi: inout Double) {
+    @inline(__always) static func span(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ run: Double, _ y: Double, _ lo: inout Double, _ hi: inout Double) {
         guard (y0 - y) * (y1 - y) <= 0 else { return }
         if y0 == y1 {
             lo = min(lo, x0, x1); hi = max(hi, x0, x1)
@@ -352,6 +348,16 @@ struct LineShading {
     /// only on exact halves, by one.
     @inline(__always) static func nearByte(_ v: Double) -> UInt8 {
         UInt8(truncatingIfNeeded: (min(255, v) + 4_503_599_627_370_496).bitPattern)
+    }
+
+    /// The colour at `alpha` (0 … 1) blended over the pixel at byte `i` of `bytes`, as GL
+    /// blends premultiplied colour (`ONE, ONE_MINUS_SRC_ALPHA`).
+    @inline(__always) func blend(_ alpha: Double, at i: Int, in bytes: UnsafeMutableBufferPointer<UInt8>) {
+        let keep = 1 - color.3 * alpha, a255 = alpha * 255
+        bytes[i] = Self.nearByte(color.0 * a255 + Double(bytes[i]) * keep)
+        bytes[i + 1] = Self.nearByte(color.1 * a255 + Double(bytes[i + 1]) * keep)
+        bytes[i + 2] = Self.nearByte(color.2 * a255 + Double(bytes[i + 2]) * keep)
+        bytes[i + 3] = Self.nearByte(color.3 * a255 + Double(bytes[i + 3]) * keep)
     }
 
     /// The share of a pixel `along` pixels down the line, at `across` (−1 … 1 from one edge
