@@ -103,8 +103,11 @@ public struct FenceEngine: Sendable {
         case .circle(let c):
             let dLat = c.radius.meters / 110_574 // metres per degree of latitude at the equator, the smallest
             let dLon = min(dLat / max(cos(min(abs(c.center.latitude) + dLat, 89.9) * .pi / 180), 1e-3), 180)
-            slot.bounds = (c.center.latitude - dLat, Coordinate.normalizedLongitude(c.center.longitude - dLon),
-                           c.center.latitude + dLat, Coordinate.normalizedLongitude(c.center.longitude + dLon))
+            // A circle reaching 180° either way spans every longitude (normalized, both sides
+            // would be the one meridian opposite its centre: a box of no width).
+            let (west, east) = dLon >= 180 ? (-180.0, 180.0)
+                : (Coordinate.normalizedLongitude(c.center.longitude - dLon), Coordinate.normalizedLongitude(c.center.longitude + dLon))
+            slot.bounds = (c.center.latitude - dLat, west, c.center.latitude + dLat, east)
         case .polygon(let p):
             slot.bounds = (p.south, p.west, p.north, p.east)
         case .beacon:

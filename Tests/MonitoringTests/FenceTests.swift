@@ -65,6 +65,23 @@ func parked10m_doesNotFlap(seed: UInt64) throws {
     if states.count == 2 { #expect(states == [.satisfied, .unsatisfied]) }
 }
 
+/// A circle wide enough to reach 180° of longitude either way (10¹⁵ m, and 15,000 km around
+/// Tokyo) holds fixes on the far side of the world: its bounds span every longitude, not the
+/// one meridian opposite its centre.
+@Test func worldWideCircle_holdsFixesAtAnyLongitude() throws {
+    for radius in [1e15, 15_000_000] {
+        var engine = FenceEngine()
+        try engine.add(.circle(try CircularGeographicCondition(center: centre, radius: .meters(radius))), identifier: "world", at: t0)
+        var states: [ConditionState] = []
+        for i in 0..<40 {
+            let far = Location(coordinate: try Coordinate(latitude: 48, longitude: 11), timestamp: t0.addingTimeInterval(Double(i)),
+                               horizontalAccuracy: .meters(15))
+            states += engine.process(far).map(\.state)
+        }
+        #expect(states == [.satisfied], "radius \(radius) m: \(states)")
+    }
+}
+
 @Test func windingDoesNotMatter() throws {
     for clockwise in [false, true] {
         var engine = FenceEngine()
