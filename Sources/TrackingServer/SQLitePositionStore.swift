@@ -224,8 +224,13 @@ public final class SQLitePositionStore: PositionStore {
         self.moveAfter = moveAfter.components.seconds * 1000 + moveAfter.components.attoseconds / 1_000_000_000_000_000
         self.sliceDevices = sliceDevices
         self.sliceRows = sliceRows
-        writer = Mutex((readOnly ? nil : try Self.lockWriter(of: path), false))
-        pool = try DatabasePool(path: path, configuration: configuration)
+        let lock = readOnly ? nil : try Self.lockWriter(of: path)
+        writer = Mutex((lock, false))
+        // Past this point a throw runs `deinit`, which gives the lock up; before it, here.
+        do { pool = try DatabasePool(path: path, configuration: configuration) } catch {
+            try? lock?.close()
+            throw error
+        }
         if !readOnly {
             try Self.migrate(pool)
             // The writer's page cache, 64 MiB rather than SQLite's 2 MiB: a move writes to

@@ -23,6 +23,21 @@ import TrackingServer
         await #expect(throws: (any Error).self) { try await reader.register([DeviceSettings(name: "phone-2")]) }
     }
 
+    /// A store that cannot open its database (the path is a folder) throws SQLite's error and
+    /// leaves the lock free: a second try fails the same way, not as "in use".
+    @Test func sqlite_unopenableDatabase_leavesTheLockFree() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for _ in 0..<2 {
+            do {
+                _ = try SQLitePositionStore(path: dir.path)
+                Issue.record("a folder opened as a database")
+            } catch {
+                #expect(!(error is SQLiteStoreInUse), "\(error)")
+            }
+        }
+    }
+
     /// One writer per SQLite file: a second writable store is refused, naming the holder's
     /// process, while readers open; once the first stops writing (a server's stop), its writes
     /// fail, its reads go on, and the second opens and writes.
