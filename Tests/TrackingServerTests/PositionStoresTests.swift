@@ -27,7 +27,8 @@ import TrackingServer
     /// leaves the lock free: a second try fails the same way, not as "in use".
     @Test func sqlite_unopenableDatabase_leavesTheLockFree() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        // The lock file is the database path's, beside the folder.
+        defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(atPath: dir.path + "-lock") }
         for _ in 0..<2 {
             do {
                 _ = try SQLitePositionStore(path: dir.path)
