@@ -10,6 +10,7 @@ import OSMImport
 import Positioning
 import Routing
 import TileArchives
+import TileServer
 import GeoBase
 
 /// `geo map`: the map view from the command line (issue 17): the live page (`serve`, the
@@ -134,7 +135,7 @@ struct MapServeCommand: AsyncParsableCommand {
         let map = try data.mapData(command: "map")
         let centre = data.path == nil ? SampleCity.center : map.center
         let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: try size.viewSize(), projection: .globe)
-        let view = try MapFiles.view(camera: camera, features: MapFeatureIndex(map.wholeFeatures), command: "map")
+        let view = try CommandLineFileError.mapFiles(command: "map") { try MapFiles.view(camera: camera, features: MapFeatureIndex(map.wholeFeatures)) }
         let positionSource: (any PositionSource)?
         if let source {
             positionSource = try CommandLineFiles.positionSource(source, command: "map")

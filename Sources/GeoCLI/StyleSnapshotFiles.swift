@@ -38,8 +38,8 @@ enum StyleSnapshotFiles {
         let (width, height) = try arguments.size.pixels()
         let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: arguments.zoomOption ?? StyleFileSnapshots.defaultStyleZoom,
                                  bearing: arguments.orientation, pitch: arguments.pitch ?? 0, width: width, height: height, pixelRatio: arguments.pixelRatio)
-        let snapshot = try StyleFileSnapshots.snapshot(scheme, options: options, data: map, named: data.path ?? "sample city", camera: camera,
-                                                       glyphRange: try MapFiles.localGlyphRanges(command: "snapshot"))
+        let glyphs = try CommandLineFileError.mapFiles(command: "snapshot") { try MapFiles.localGlyphRanges() }
+        let snapshot = try StyleFileSnapshots.snapshot(scheme, options: options, data: map, named: data.path ?? "sample city", camera: camera, glyphRange: glyphs)
         try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)
     }
 
@@ -52,7 +52,8 @@ enum StyleSnapshotFiles {
                               warn: @escaping (String) -> Void) throws -> (Metatile) throws -> Pixmap {
         let source = try map.mapSource(name: path)
         if let scheme = defaultScheme(named: name) {
-            return RasterTileFolder.styleBlocks(scheme, options: DefaultStyle.Options(hiding: [], poiClasses: [], pedestrianClasses: []), data: source, glyphRange: try MapFiles.localGlyphRanges(command: "snapshot"), warn: warn)
+            let glyphs = try CommandLineFileError.mapFiles(command: "snapshot") { try MapFiles.localGlyphRanges() }
+            return RasterTileFolder.styleBlocks(scheme, options: DefaultStyle.Options(hiding: [], poiClasses: [], pedestrianClasses: []), data: source, glyphRange: glyphs, warn: warn)
         }
         let style = try StyleFiles.read(name, command: "tiles render --style")
         do { return try RasterTileFolder.styleBlocks(style, data: source, resources: StyleResourcePaths(base: base, stylePath: name), warn: warn) } catch {

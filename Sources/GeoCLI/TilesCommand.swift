@@ -106,7 +106,7 @@ struct TilesRenderCommand: ParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         let zooms = try zoomRange()
-        let map = try MapFiles.mapData(input, command: "tiles render", cachedTiles: RasterTileFolder.cachedTiles) {
+        let map = try MapDataOptions.open(input, command: "tiles render", cachedTiles: RasterTileFolder.cachedTiles) {
             ValidationError("\($0): geo tiles render reads .pmtiles, .mbtiles, .osm.pbf, .osm and .osm.gz files")
         }
         do {
@@ -119,7 +119,7 @@ struct TilesRenderCommand: ParsableCommand {
                 folder.drawBlock = try StyleSnapshotFiles.blockRenderer(style: style, base: base, data: map, named: input) { warnings.add($0) }
             } else {
                 #if os(Linux)
-                folder.text = try MapFiles.text(command: "tiles render")
+                folder.text = try CommandLineFileError.mapFiles(command: "tiles render") { try MapFiles.text() }
                 #endif
             }
             let (written, _) = try folder.render(tiles, zooms: zooms) { z, count, total in

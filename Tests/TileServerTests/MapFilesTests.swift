@@ -1,0 +1,46 @@
+import Foundation
+import GeoBase
+import GeoTestSupport
+import SystemIO
+import Testing
+import TileServer
+
+/// `MapFiles`, the loaders behind every map `geo` draws: each failure a `MapFilesError` whose
+/// code says what `geo` makes of it and whose location is the file or folder at fault.
+@Suite struct MapFilesTests {
+    /// A missing map data file, a folder and a file of no map data format, each named.
+    @Test func mapData_missingFolderOrOtherFormat_namesThePath() throws {
+        try withTemporaryDirectory { url in
+            let dir = url.path
+            let text = dir + "/notes.txt"
+            try AtomicFileReplacement.write(Array("no map".utf8), to: text)
+            for (path, code) in [(dir + "/missing.osm.pbf", MapFilesError.Code.noInput), (dir, .noInput), (text, .notMapData)] {
+                let error = #expect(throws: MapFilesError.self) { try MapFiles.mapData(path) { _, _, _, _ in } }
+                #expect(error?.code == code, "\(path)")
+                #expect(error?.location == path)
+            }
+        }
+    }
+
+    /// An `.osm` file that is not XML is damaged, its reader's error the message.
+    @Test func mapData_damagedExtract_isDamagedAtThePath() throws {
+        try withTemporaryDirectory { url in
+            let dir = url.path
+            let path = dir + "/city.osm"
+            try AtomicFileReplacement.write(Array("<osm><node id=".utf8), to: path)
+            let error = #expect(throws: MapFilesError.self) { try MapFiles.mapData(path) { _, _, _, _ in } }
+            #expect(error?.code == .damaged)
+            #expect(error?.location == path)
+            #expect(error?.message.isEmpty == false)
+        }
+    }
+
+}
+            #expect(error?.code == .damaged)
+            #expect(error?.location == path)
+        }
+    }
+
+}
+}
+}
