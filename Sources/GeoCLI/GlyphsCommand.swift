@@ -36,7 +36,7 @@ struct GlyphsCommand: ParsableCommand {
                     path = String(font[..<hash])
                     index = n
                 }
-                let bytes = try CommandLineFiles.contents(path)
+                let bytes = try CommandLineFileError.mapFiles(command: nil) { try MapFiles.contents(path) }
                 faces.append(try CommandLineFileError.damage(of: path) { try FontFace(data: bytes, index: index, name: path) })
             }
             let builder = GlyphStackBuilder(faces: faces, name: name)

@@ -12,7 +12,7 @@ import TileServer
 /// `MapSnapshotter`, writes the PNG; warnings go to standard error.
 enum StyleSnapshotFiles {
     static func render(style path: String, base: String?, camera options: CameraArguments, straightAlpha: Bool, output: String) throws {
-        let style = try StyleFiles.read(path, command: "snapshot --style")
+        let style = try CommandLineFileError.mapFiles(command: "snapshot --style") { try MapFiles.style(at: path) }
         let (width, height) = try options.size.pixels()
         let camera = StyleCamera(style: style, width: width, height: height, pixelRatio: options.pixelRatio,
                                  center: try options.centre(), zoom: options.zoomOption, bearing: options.bearing, pitch: options.pitch)
@@ -55,7 +55,7 @@ enum StyleSnapshotFiles {
             let glyphs = try CommandLineFileError.mapFiles(command: "snapshot") { try MapFiles.localGlyphRanges() }
             return RasterTileFolder.styleBlocks(scheme, options: DefaultStyle.Options(hiding: [], poiClasses: [], pedestrianClasses: []), data: source, glyphRange: glyphs, warn: warn)
         }
-        let style = try StyleFiles.read(name, command: "tiles render --style")
+        let style = try CommandLineFileError.mapFiles(command: "tiles render --style") { try MapFiles.style(at: name) }
         do { return try RasterTileFolder.styleBlocks(style, data: source, resources: StyleResourcePaths(base: base, stylePath: name), warn: warn) } catch {
             throw ValidationError("--style \(name) \(error.message): geo tiles render hands \(path) to a style's one vector source")
         }

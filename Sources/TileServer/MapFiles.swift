@@ -45,6 +45,20 @@ public enum MapFiles {
         }
     }
 
+    /// The bytes of the file at `path` (a style, a font, a fixture), the first `limit` of them at most.
+    /// - Throws: ``MapFilesError`` `.noInput` at `path`: missing, a directory, or unreadable
+    ///   ("cannot read (…)").
+    public static func contents(_ path: String, limit: Int = .max) throws(MapFilesError) -> [UInt8] {
+        if let problem = FileSource.inputProblem(at: path) { throw MapFilesError(.noInput, problem, at: path) }
+        do {
+            let fd = try FileDescriptor(opening: path)
+            defer { try? fd.close() }
+            return try fd.readToEnd(limit: limit)
+        } catch {
+            throw MapFilesError(.noInput, "cannot read (\(error))", at: path)
+        }
+    }
+
     /// The world base under `$LOCATIONKIT_DATA/world` (`WorldBase(folder:read:)`).
     /// - Throws: ``MapFilesError`` `.damagedWorldBase` at the folder.
     public static func worldBase() throws(MapFilesError) -> WorldBase {

@@ -35,7 +35,14 @@ import TileServer
         }
     }
 
-}
+    /// A style file that is not a v8 style is damaged; `contents` reads at most `limit` bytes.
+    @Test func style_notAStyle_isDamaged_contentsStopsAtTheLimit() throws {
+        try withTemporaryDirectory { url in
+            let dir = url.path
+            let path = dir + "/style.json"
+            try AtomicFileReplacement.write(Array("[1, 2]".utf8), to: path)
+            #expect(try MapFiles.contents(path, limit: 3) == Array("[1,".utf8))
+            let error = #expect(throws: MapFilesError.self) { try MapFiles.style(at: path) }
             #expect(error?.code == .damaged)
             #expect(error?.location == path)
         }
