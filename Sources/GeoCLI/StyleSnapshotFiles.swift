@@ -43,24 +43,6 @@ enum StyleSnapshotFiles {
         try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)
     }
 
-    /// `geo tiles render --style`: what draws one metatile block (its 16 tiles in one image, as
-    /// `geo serve` draws raster tiles) — the built-in style `default` / `default-night` over
-    /// `data` as `geo snapshot --style default` draws it, or a style file with `data` as its one
-    /// vector source, its other URLs read as `geo snapshot --style` reads them (under `base`).
-    /// The drawing's warnings go to `warn`.
-    static func blockRenderer(style name: String, base: String?, data map: DrawnMapData, named path: String,
-                              warn: @escaping (String) -> Void) throws -> (Metatile) throws -> Pixmap {
-        let source = try map.mapSource(name: path)
-        if let scheme = defaultScheme(named: name) {
-            let glyphs = try CommandLineFileError.mapFiles(command: "snapshot") { try MapFiles.localGlyphRanges() }
-            return RasterTileFolder.styleBlocks(scheme, options: DefaultStyle.Options(hiding: [], poiClasses: [], pedestrianClasses: []), data: source, glyphRange: glyphs, warn: warn)
-        }
-        let style = try CommandLineFileError.mapFiles(command: "tiles render --style") { try MapFiles.style(at: name) }
-        do { return try RasterTileFolder.styleBlocks(style, data: source, resources: StyleResourcePaths(base: base, stylePath: name), warn: warn) } catch {
-            throw ValidationError("--style \(name) \(error.message): geo tiles render hands \(path) to a style's one vector source")
-        }
-    }
-
     /// Writes the snapshot's PNG and its warnings (to standard error, each after `name`).
     private static func write(_ snapshot: StyleSnapshot, of name: String, straightAlpha: Bool, output: String) throws {
         let png = try PNG.encode(snapshot.image, premultipliedAlpha: !straightAlpha)
