@@ -4,6 +4,7 @@ public import MapRenderer
 public import MapView
 public import TileArchives
 import Platform
+import StyleRendering
 import SystemIO
 
 /// The error of a file behind a drawn map (``MapFiles``): `location` is the file or folder at
@@ -103,7 +104,56 @@ public enum MapFiles {
         #endif
     }
 
+    /// Packs the icons of `folder` (.svg, .png, searched recursively: `SpriteIcon.icons(files:)`)
+    /// into the sprite sheets `output`.json + .png at 1× and `output`@2x.json + .png, each
+    /// file replaced atomically, the folder above them created when missing.
+    /// - Returns: how many icons, each sheet's path without extension and size in pixels, and
+    ///   the files that are not icons.
+    /// - Throws: ``MapFilesError`` at the folder or file: `.noInput` for a folder missing,
+    ///   unlistable, unreadable or without icons, `.damaged` for icons that do not make a sheet;
+    ///   `SystemIOError` for a sheet that cannot be written.
+    public static func writeSprites(from folder: String, to output: String) throws -> (icons: Int, sheets: [(name: String, width: Int, height: Int)], ignored: [String]) {
+        let paths: [String]
+        do { paths = try FileDescriptor.files(under: folder) } catch {
+            throw MapFilesError(.noInput, error.errno == ENOENT || error.errno == ENOTDIR ? "no such folder" : "cannot list (\(error))", at: folder)
+        }
+        var files: [(path: String, bytes: [UInt8])] = []
+        for path in paths {
+            do { files.append((path, try FileDescriptor.readContents(of: folder + "/" + path))) } catch {
+                throw MapFilesError(.noInput, "cannot read (\(error))", at: folder + "/" + path)
+            }
+        }
+        let found: (icons: [SpriteIcon], ignored: [String])
+        do { found = try SpriteIcon.icons(files: files) } catch { throw MapFilesError(.damaged, "\(error)", at: folder) }
+        let (icons, ignored) = found
+        guard !icons.isEmpty else { throw MapFilesError(.noInput, "no .svg or .png icons in the folder", at: folder) }
+        try FileDescriptor.createDirectories(FileDescriptor.directory(of: output))
+        var sheets: [(name: String, width: Int, height: Int)] = []
+        for ratio in [1, 2] {
+            let sheet: SpriteSheet
+            do { sheet = try SpriteSheet(icons: icons, pixelRatio: ratio) } catch { throw MapFilesError(.damaged, "\(error)", at: folder) }
+            let name = output + (ratio == 1 ? "" : "@\(ratio)x")
+            try AtomicFileReplacement.write(try sheet.indexJSON(), to: name + ".json")
+            try AtomicFileReplacement.write(try PNG.encode(sheet.image), to: name + ".png")
+            sheets.append((name, sheet.image.width, sheet.image.height))
+        }
+        return (icons.count, sheets, ignored)
+    }
+
     #if os(Linux)
+    /// The face of the font file `spec` names: `PATH`, or `PATH#N` for face N of a collection.
+    /// - Throws: ``MapFilesError`` at the path: as ``contents(_:limit:)``; `.damaged` for a file
+    ///   that is no font.
+    public static func fontFace(_ spec: String) throws(MapFilesError) -> FontFace {
+        var path = spec, index = 0
+        if let hash = spec.lastIndex(of: "#"), let n = Int(spec[spec.index(after: hash)...]), n >= 0 {
+            path = String(spec[..<hash])
+            index = n
+        }
+        let bytes = try contents(path)
+        do { return try FontFace(data: bytes, index: index, name: path) } catch { throw MapFilesError(.damaged, "\(error)", at: path) }
+    }
+
     /// The label fonts in fallback order (`NotoFonts.faces`, read through SystemIO).
     /// - Throws: `RenderError.fontNotFound` for a missing file, naming it, where it was looked
     ///   for and the Debian packages that have it; `RenderError` for a file that is no font.

@@ -48,6 +48,18 @@ import TileServer
         }
     }
 
-}
-}
+    /// A folder with no icons packs nothing and writes no sheet; a missing one is "no such folder".
+    @Test func writeSprites_noIconsOrNoFolder_isNoInput() throws {
+        try withTemporaryDirectory { url in
+            let dir = url.path
+            try AtomicFileReplacement.write(Array("readme".utf8), to: dir + "/README")
+            let empty = #expect(throws: MapFilesError.self) { try MapFiles.writeSprites(from: dir, to: dir + "/out/sprite") }
+            #expect(empty?.code == .noInput)
+            #expect(empty?.message == "no .svg or .png icons in the folder")
+            #expect(FileSource.inputProblem(at: dir + "/out/sprite.json") != nil)
+            let missing = #expect(throws: MapFilesError.self) { try MapFiles.writeSprites(from: dir + "/none", to: dir + "/sprite") }
+            #expect(missing?.message == "no such folder")
+            #expect(missing?.location == dir + "/none")
+        }
+    }
 }
