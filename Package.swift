@@ -265,7 +265,7 @@ let package = Package(
         .target(
             name: "MapLivePage",
             dependencies: ["GeoBase", 
-                "GeoCore", "HTTPServing", "MapCamera", "MapData", "MapView", "MapRenderer", "Positioning",
+                "GeoCore", "HTTPServing", "MapCamera", "MapData", "MapView", "MapRenderer", "OSMImport", "Positioning", "Routing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],

@@ -8,7 +8,6 @@ import MapRenderer
 import MapView
 import OSMImport
 import Positioning
-import Routing
 import TileArchives
 import TileServer
 import GeoBase
@@ -140,9 +139,7 @@ struct MapServeCommand: AsyncParsableCommand {
         if let source {
             positionSource = try CommandLineFiles.positionSource(source, command: "map")
         } else if data.path == nil {
-            let route = try SampleCityRoute.make().route.geometry
-            positionSource = try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(13.9), updateInterval: .seconds(1),
-                                                       noise: .init(sigma: .meters(4), seed: 7), startDate: Date())
+            positionSource = try LivePageServer.sampleCityDrive()
         } else {
             positionSource = nil
         }
