@@ -3,7 +3,6 @@ import Platform
 import GeoBase
 import GeoCore
 import MapData
-import MapRenderer
 import OSMImport
 import TileArchives
 import TileServer
