@@ -265,7 +265,7 @@ let package = Package(
         .target(
             name: "MapLivePage",
             dependencies: ["GeoBase", 
-                "GeoCore", "HTTPServing", "MapCamera", "MapData", "MapView", "MapRenderer", "Positioning",
+                "GeoCore", "HTTPServing", "MapCamera", "MapData", "MapView", "MapRenderer", "OSMImport", "Positioning", "Routing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             ],
@@ -273,10 +273,11 @@ let package = Package(
         ),
 
         // The tile server (`geo serve`): map sources, TileJSON, styles, glyphs and sprites over
-        // HTTP on LocalServer.
+        // HTTP on LocalServer; the files behind every map `geo` draws (map data, world base,
+        // fonts: `MapFiles`).
         .target(
             name: "TileServer",
-            dependencies: ["Platform", "GeoBase", "GeoCore", "HTTPServing", "MapData", "MapStyle", "MapRenderer", "StyleRendering", "TileArchives", "SystemIO", "ZlibCompression",
+            dependencies: ["Platform", "GeoBase", "GeoCore", "HTTPServing", "MapCamera", "MapData", "MapStyle", "MapRenderer", "MapView", "StyleRendering", "TileArchives", "SystemIO", "ZlibCompression",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strictSettings

@@ -121,20 +121,6 @@ enum CommandLineFiles {
         return try CommandLineFileError.damage(of: path, command: command, damage: damage, body)
     }
 
-    /// The bytes of the file at `path`, the first `limit` of them at most.
-    /// - Throws: `CommandLineFileError.noInput` (66): missing, a directory, or unreadable
-    ///   ("cannot read (…)").
-    static func contents(_ path: String, limit: Int = .max) throws(CommandLineFileError) -> [UInt8] {
-        try checkInput(path)
-        do {
-            let fd = try FileDescriptor(opening: path)
-            defer { try? fd.close() }
-            return try fd.readToEnd(limit: limit)
-        } catch {
-            throw .noInput("cannot read (\(error))", path)
-        }
-    }
-
     /// Reports on standard error where a recovering read stopped and what it kept:
     /// the error, then `geo osm: FILE: --recover kept N nodes, M ways, K relations before the damage; …`.
     static func reportDamage(_ damage: (any Error)?, command: String, file: String, kept: String) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DemoTour
 import Platform
+import TileServer
 
 /// `geo demo`: a short tour of what LocationKit can do on the embedded default data
 /// (``DemoTour``), narrated on standard output.
@@ -15,6 +16,6 @@ struct Demo: AsyncParsableCommand {
 
     func run() async throws {
         let png = snapshot ?? FileManager.default.temporaryDirectory.appendingPathComponent("locationkit-demo-sample-city.png").path
-        try await DemoTour.run(snapshot: png, text: { try MapFiles.text(command: "demo") }, line: { standardOutput.line($0) })
+        try await DemoTour.run(snapshot: png, text: { try CommandLineFileError.mapFiles(command: "demo") { try MapFiles.text() } }, line: { standardOutput.line($0) })
     }
 }

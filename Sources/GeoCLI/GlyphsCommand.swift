@@ -29,16 +29,7 @@ struct GlyphsCommand: ParsableCommand {
 
         func run() throws {
             #if os(Linux)
-            var faces: [FontFace] = []
-            for font in fonts {
-                var path = font, index = 0
-                if let hash = font.lastIndex(of: "#"), let n = Int(font[font.index(after: hash)...]), n >= 0 {
-                    path = String(font[..<hash])
-                    index = n
-                }
-                let bytes = try CommandLineFiles.contents(path)
-                faces.append(try CommandLineFileError.damage(of: path) { try FontFace(data: bytes, index: index, name: path) })
-            }
+            let faces = try CommandLineFileError.mapFiles(command: nil) { try fonts.map(MapFiles.fontFace) }
             let builder = GlyphStackBuilder(faces: faces, name: name)
             let glyphs = try builder.writeRanges(to: output)
             standardOutput.line("geo glyphs: wrote 256 ranges, \(glyphs) glyphs of \"\(builder.name)\", to \(output)")

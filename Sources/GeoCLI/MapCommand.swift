@@ -8,8 +8,8 @@ import MapRenderer
 import MapView
 import OSMImport
 import Positioning
-import Routing
 import TileArchives
+import TileServer
 import GeoBase
 
 /// `geo map`: the map view from the command line (issue 17): the live page (`serve`, the
@@ -134,14 +134,12 @@ struct MapServeCommand: AsyncParsableCommand {
         let map = try data.mapData(command: "map")
         let centre = data.path == nil ? SampleCity.center : map.center
         let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: try size.viewSize(), projection: .globe)
-        let view = try MapFiles.view(camera: camera, features: MapFeatureIndex(map.wholeFeatures), command: "map")
+        let view = try CommandLineFileError.mapFiles(command: "map") { try MapFiles.view(camera: camera, features: MapFeatureIndex(map.wholeFeatures)) }
         let positionSource: (any PositionSource)?
         if let source {
             positionSource = try CommandLineFiles.positionSource(source, command: "map")
         } else if data.path == nil {
-            let route = try SampleCityRoute.make().route.geometry
-            positionSource = try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(13.9), updateInterval: .seconds(1),
-                                                       noise: .init(sigma: .meters(4), seed: 7), startDate: Date())
+            positionSource = try LivePageServer.sampleCityDrive()
         } else {
             positionSource = nil
         }

@@ -65,7 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// a note, where they are not installed.
     static func localGlyphs(note: (String) -> Void) -> (@Sendable (String, UInt32) throws -> [UInt8])? {
         do {
-            return try MapFiles.localGlyphRanges(command: "serve")
+            return try CommandLineFileError.mapFiles(command: "serve") { try MapFiles.localGlyphRanges() }
         } catch {
             note("no glyphs from local fonts (\(error)); only --fonts folders are served")
             return nil

@@ -7,6 +7,7 @@ import MapRenderer
 import MapView
 import SystemIO
 import TileArchives
+import TileServer
 import TraceFiles
 import GeoBase
 
@@ -103,7 +104,8 @@ struct SnapshotCommand: ParsableCommand {
         let featureCount = map.archive == nil ? map.wholeFeatures.count : index.features.count
         let style = MapStyle.day(hiding: Set(hide.compactMap(MapCategory.init(rawValue:))), poiClasses: Self.list(showPOI),
                                  pedestrianClasses: Self.list(showPedestrian), language: language)
-        let view = try MapFiles.view(camera: try camera.camera(around: centre), features: index, style: style, command: "snapshot")
+        let state = try camera.camera(around: centre)
+        let view = try CommandLineFileError.mapFiles(command: "snapshot") { try MapFiles.view(camera: state, features: index, style: style) }
         let lines = try track.map { path in
             try CommandLineFiles.checkInput(path)
             do throws(TraceFileError) { return try TraceFile.gpxDocument(path).polylines } catch { throw TrackCommandError("\(error.location): \(error.message)") }

@@ -1,8 +1,6 @@
 import ArgumentParser
-import Platform
-import MapRenderer
-import StyleRendering
 import SystemIO
+import TileServer
 
 /// `geo sprites`: the sprite sheets MapLibre styles name.
 struct SpritesCommand: ParsableCommand {
@@ -27,29 +25,10 @@ struct SpritesCommand: ParsableCommand {
         var output: String
 
         func run() throws {
-            let paths: [String]
-            do { paths = try FileDescriptor.files(under: folder) } catch {
-                throw CommandLineFileError.noInput(error.errno == ENOENT || error.errno == ENOTDIR ? "no such folder" : "cannot list (\(error))", folder)
-            }
-            var files: [(path: String, bytes: [UInt8])] = []
-            for path in paths {
-                do { files.append((path, try FileDescriptor.readContents(of: folder + "/" + path))) } catch {
-                    throw CommandLineFileError.noInput("cannot read (\(error))", folder + "/" + path)
-                }
-            }
-            let (icons, ignored) = try CommandLineFileError.damage(of: folder) { try SpriteIcon.icons(files: files) }
-            guard !icons.isEmpty else { throw CommandLineFileError.noInput("no .svg or .png icons in the folder", folder) }
-            try FileDescriptor.createDirectories(FileDescriptor.directory(of: output))
-            var sizes: [String] = []
-            for ratio in [1, 2] {
-                let sheet = try CommandLineFileError.damage(of: folder) { try SpriteSheet(icons: icons, pixelRatio: ratio) }
-                let name = output + (ratio == 1 ? "" : "@\(ratio)x")
-                try AtomicFileReplacement.write(try sheet.indexJSON(), to: name + ".json")
-                try AtomicFileReplacement.write(try PNG.encode(sheet.image), to: name + ".png")
-                sizes.append("\(name).png (\(sheet.image.width)×\(sheet.image.height))")
-            }
-            standardOutput.line("geo sprites: packed \(icons.count) icon\(icons.count == 1 ? "" : "s") into \(sizes.joined(separator: " and "))"
-                                  + (ignored.isEmpty ? "" : "; not icons, left out: \(ignored.joined(separator: ", "))"))
+            let packed = try CommandLineFileError.mapFiles(command: nil) { try MapFiles.writeSprites(from: folder, to: output) }
+            let sizes = packed.sheets.map { "\($0.name).png (\($0.width)×\($0.height))" }
+            standardOutput.line("geo sprites: packed \(packed.icons) icon\(packed.icons == 1 ? "" : "s") into \(sizes.joined(separator: " and "))"
+                                  + (packed.ignored.isEmpty ? "" : "; not icons, left out: \(packed.ignored.joined(separator: ", "))"))
         }
     }
 }

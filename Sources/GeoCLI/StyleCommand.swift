@@ -2,6 +2,7 @@ import ArgumentParser
 import Platform
 import GeoCore
 import MapStyle
+import TileServer
 
 /// `geo style`: the MapLibre Style Specification v8.
 struct StyleCommand: ParsableCommand {
@@ -23,7 +24,7 @@ struct StyleCommand: ParsableCommand {
         var file: String
 
         func run() throws {
-            let style = try StyleFiles.read(file)
+            let style = try CommandLineFileError.mapFiles(command: nil) { try MapFiles.style(at: file) }
             for d in style.diagnostics { standardOutput.line(d.recovery.map { "\(d) (\($0))" } ?? d.description) }
             if !style.diagnostics.isEmpty { throw ExitCode.failure }
         }
@@ -41,7 +42,7 @@ struct StyleCommand: ParsableCommand {
         var file: String
 
         func run() throws {
-            let bytes = try CommandLineFiles.contents(file)
+            let bytes = try CommandLineFileError.mapFiles(command: nil) { try MapFiles.contents(file) }
             standardOutput.line(try CommandLineFileError.damage(of: file) { try ExpressionTestFixture.run(Data(bytes)) })
         }
     }
@@ -63,16 +64,5 @@ extension StyleCommand {
         func run() throws {
             standardOutput.line(String(decoding: try JSONEncoder.stable().encode(try DefaultStyle.json(night ? .night : .day)), as: UTF8.self))
         }
-    }
-}
-
-/// Style documents named on the command line.
-enum StyleFiles {
-    /// The decoded style at `path`, read up to ``StyleDocument/maximumSize`` bytes.
-    /// - Throws: `CommandLineFileError` (66) for a missing file, (65) for one that is not a v8
-    ///   style, naming `command` ("snapshot --style") when given, else the command that ran.
-    static func read(_ path: String, command: String? = nil) throws -> StyleDocument {
-        let bytes = try CommandLineFiles.contents(path, limit: StyleDocument.maximumSize + 1)
-        return try CommandLineFileError.damage(of: path, command: command) { try StyleDocument(data: Data(bytes)) }
     }
 }

@@ -12,7 +12,7 @@ import TileServer
 /// `MapSnapshotter`, writes the PNG; warnings go to standard error.
 enum StyleSnapshotFiles {
     static func render(style path: String, base: String?, camera options: CameraArguments, straightAlpha: Bool, output: String) throws {
-        let style = try StyleFiles.read(path, command: "snapshot --style")
+        let style = try CommandLineFileError.mapFiles(command: "snapshot --style") { try MapFiles.style(at: path) }
         let (width, height) = try options.size.pixels()
         let camera = StyleCamera(style: style, width: width, height: height, pixelRatio: options.pixelRatio,
                                  center: try options.centre(), zoom: options.zoomOption, bearing: options.bearing, pitch: options.pitch)
@@ -38,26 +38,9 @@ enum StyleSnapshotFiles {
         let (width, height) = try arguments.size.pixels()
         let camera = StyleCamera(longitude: centre.longitude, latitude: centre.latitude, zoom: arguments.zoomOption ?? StyleFileSnapshots.defaultStyleZoom,
                                  bearing: arguments.orientation, pitch: arguments.pitch ?? 0, width: width, height: height, pixelRatio: arguments.pixelRatio)
-        let snapshot = try StyleFileSnapshots.snapshot(scheme, options: options, data: map, named: data.path ?? "sample city", camera: camera,
-                                                       glyphRange: try MapFiles.localGlyphRanges(command: "snapshot"))
+        let glyphs = try CommandLineFileError.mapFiles(command: "snapshot") { try MapFiles.localGlyphRanges() }
+        let snapshot = try StyleFileSnapshots.snapshot(scheme, options: options, data: map, named: data.path ?? "sample city", camera: camera, glyphRange: glyphs)
         try write(snapshot, of: "default style (\(scheme.rawValue))", straightAlpha: straightAlpha, output: output)
-    }
-
-    /// `geo tiles render --style`: what draws one metatile block (its 16 tiles in one image, as
-    /// `geo serve` draws raster tiles) — the built-in style `default` / `default-night` over
-    /// `data` as `geo snapshot --style default` draws it, or a style file with `data` as its one
-    /// vector source, its other URLs read as `geo snapshot --style` reads them (under `base`).
-    /// The drawing's warnings go to `warn`.
-    static func blockRenderer(style name: String, base: String?, data map: DrawnMapData, named path: String,
-                              warn: @escaping (String) -> Void) throws -> (Metatile) throws -> Pixmap {
-        let source = try map.mapSource(name: path)
-        if let scheme = defaultScheme(named: name) {
-            return RasterTileFolder.styleBlocks(scheme, options: DefaultStyle.Options(hiding: [], poiClasses: [], pedestrianClasses: []), data: source, glyphRange: try MapFiles.localGlyphRanges(command: "snapshot"), warn: warn)
-        }
-        let style = try StyleFiles.read(name, command: "tiles render --style")
-        do { return try RasterTileFolder.styleBlocks(style, data: source, resources: StyleResourcePaths(base: base, stylePath: name), warn: warn) } catch {
-            throw ValidationError("--style \(name) \(error.message): geo tiles render hands \(path) to a style's one vector source")
-        }
     }
 
     /// Writes the snapshot's PNG and its warnings (to standard error, each after `name`).

@@ -3,7 +3,6 @@ import Platform
 import GeoBase
 import GeoCore
 import MapData
-import MapRenderer
 import OSMImport
 import TileArchives
 import TileServer
@@ -106,28 +105,16 @@ struct TilesRenderCommand: ParsableCommand {
         let clock = ContinuousClock()
         let start = clock.now
         let zooms = try zoomRange()
-        let map = try MapFiles.mapData(input, command: "tiles render", cachedTiles: RasterTileFolder.cachedTiles) {
+        let map = try MapDataOptions.open(input, command: "tiles render", cachedTiles: RasterTileFolder.cachedTiles) {
             ValidationError("\($0): geo tiles render reads .pmtiles, .mbtiles, .osm.pbf, .osm and .osm.gz files")
         }
         do {
-            var folder = try RasterTileFolder(map, folder: output)
-            // Every tile first, to refuse an unbounded request before any work.
-            let tiles = try folder.tiles(zooms: zooms, limit: maxTiles)
-            try RasterTileFolder.createFolder(output) // before drawing: -o naming a file is refused at once
-            var warnings = RasterTileFolder.BlockWarnings()
-            if let style {
-                folder.drawBlock = try StyleSnapshotFiles.blockRenderer(style: style, base: base, data: map, named: input) { warnings.add($0) }
-            } else {
-                #if os(Linux)
-                folder.text = try MapFiles.text(command: "tiles render")
-                #endif
-            }
-            let (written, _) = try folder.render(tiles, zooms: zooms) { z, count, total in
+            let (written, warnings) = try RasterTileFolder.render(map, named: input, zooms: zooms, limit: maxTiles, to: output, style: style, base: base) { z, count, total in
                 let line = TileZoomProgress.line(zoom: z, maxZoom: zooms.upperBound, tiles: count, totalTiles: total.tiles, totalBytes: total.bytes,
                                                  elapsed: clock.now - start)
                 CommandLineFiles.note("tiles", "render \(line)")
             }
-            for line in warnings.lines { CommandLineFiles.note("tiles render", "\(style ?? ""): \(line)") }
+            for line in warnings { CommandLineFiles.note("tiles render", "\(style ?? ""): \(line)") }
             CommandLineFiles.note("tiles", "wrote \(written) tiles to \(output) in \(format((clock.now - start).seconds, 2)) s")
         } catch let error as TileServerError {
             switch error.code {
@@ -136,8 +123,13 @@ struct TilesRenderCommand: ParsableCommand {
             case .cannotCreateFolder:
                 throw CommandLineFileError("-o \(output): \(error.message) (-o names the folder the tiles go into)", status: 73)
             case .nothingToDraw: throw CommandLineFileError("\(input): \(error.message)", status: 65)
+            case .invalidStyle: throw ValidationError("--style \(style ?? "") \(error.message): geo tiles render hands \(input) to a style's one vector source")
             default: throw CommandLineFileError(error.message, status: 65)
             }
+        } catch {
+            // The style file's failures name its reader; the built-in style's label fonts name
+            // `snapshot`, whose drawing it is.
+            throw CommandLineFileError.mapped(error, command: error is MapFilesError ? "tiles render --style" : style == nil ? "tiles render" : "snapshot")
         }
     }
 }

@@ -3,8 +3,45 @@ public import MapData
 public import MapRenderer
 public import MapStyle
 public import StyleRendering
+public import TileArchives
 
 extension RasterTileFolder {
+    /// `geo tiles render`: the raster tiles of `zooms` over `map` (`path` names it) written
+    /// into the folder `output` (created when missing), refused before any work when more than
+    /// `limit` — drawn by the painter, labelled in the local fonts (``MapFiles/text()``), or
+    /// with `style`: the built-in `default` / `default-night` over `map` as `geo snapshot
+    /// --style default` draws it, or a style file with `map` as its one vector source, its
+    /// other URLs read as `geo snapshot --style` reads them (`local://` under `base`). After
+    /// each zoom `progress` gets the zoom, its tiles and the totals written so far.
+    /// - Returns: the tiles written, and the style's warnings (``BlockWarnings/lines``).
+    /// - Throws: `TileServerError`: `.nothingToDraw`, `.tooManyTiles`, `.cannotCreateFolder`,
+    ///   `.invalidStyle` for a style file without one vector source, as ``render(_:zoom:)``;
+    ///   `MapFilesError` for the style file; `RenderError.fontNotFound` for a label font;
+    ///   `MapDataError` when `map` cannot serve tiles.
+    public static func render(_ map: DrawnMapData, named path: String, zooms: ClosedRange<Int>, limit: Int, to output: String,
+                              style: String?, base: String?,
+                              progress: (_ zoom: Int, _ tiles: Int, _ total: (tiles: Int, bytes: Int)) -> Void) throws -> (written: Int, warnings: [String]) {
+        var folder = try RasterTileFolder(map, folder: output)
+        // Every tile first, to refuse an unbounded request before any work.
+        let tiles = try folder.tiles(zooms: zooms, limit: limit)
+        try createFolder(output) // before drawing: -o naming a file is refused at once
+        var warnings = BlockWarnings()
+        if let style {
+            let source = try map.mapSource(name: path)
+            if let scheme = DefaultStyle.Scheme(styleName: style) {
+                folder.drawBlock = styleBlocks(scheme, options: DefaultStyle.Options(hiding: [], poiClasses: [], pedestrianClasses: []), data: source,
+                                               glyphRange: try MapFiles.localGlyphRanges()) { warnings.add($0) }
+            } else {
+                folder.drawBlock = try styleBlocks(try MapFiles.style(at: style), data: source,
+                                                   resources: StyleResourcePaths(base: base, stylePath: style)) { warnings.add($0) }
+            }
+        } else {
+            folder.text = try MapFiles.text()
+        }
+        let (written, _) = try folder.render(tiles, zooms: zooms, progress: progress)
+        return (written, warnings.lines)
+    }
+
     /// What draws one block (its 16 tiles in one 1024² image, as this server draws raster
     /// tiles) with the built-in style `scheme` over `data`, for ``drawBlock``: the block
     /// `geo snapshot --style default` draws there (`MapSnapshotter(scheme:…)`,

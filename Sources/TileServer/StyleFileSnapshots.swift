@@ -1,7 +1,9 @@
 public import MapStyle
 public import StyleRendering
 public import TileArchives
+public import GeoBase
 import MapData
+import Platform
 import SystemIO
 
 /// MapLibre styles drawn for one camera with what they need read from files (`geo snapshot
@@ -27,6 +29,16 @@ public enum StyleFileSnapshots {
     public static func snapshot(_ scheme: DefaultStyle.Scheme, options: DefaultStyle.Options, data: DrawnMapData, named name: String,
                                 camera: StyleCamera, glyphRange: ((String, UInt32) throws -> [UInt8])?) throws -> StyleSnapshot {
         try MapSnapshotter(scheme: scheme, options: options, data: try data.mapSource(name: name), camera: camera, glyphRange: glyphRange).snapshot()
+    }
+}
+
+extension MapFiles {
+    /// The decoded style at `path`, read up to `StyleDocument.maximumSize` bytes.
+    /// - Throws: ``MapFilesError`` at `path`: as ``contents(_:limit:)``; `.damaged` for a file
+    ///   that is not a v8 style.
+    public static func style(at path: String) throws(MapFilesError) -> StyleDocument {
+        let bytes = try contents(path, limit: StyleDocument.maximumSize + 1)
+        do { return try StyleDocument(data: Data(bytes)) } catch { throw MapFilesError(.damaged, "\(error)", at: path) }
     }
 }
 

@@ -1,0 +1,17 @@
+import Foundation
+import GeoCore
+import OSMImport
+import Routing
+public import Positioning
+
+extension LivePageServer {
+    /// What `geo map` follows over the sample city without `--source`: a simulated drive along
+    /// its demo route (`SampleCityRoute`) at 13.9 m/s, a fix a second with 4 m of noise (seed
+    /// 7), dated from now.
+    /// - Throws: the sample city's and its route's errors.
+    public static func sampleCityDrive() throws -> RouteSimulationSource {
+        let route = try SampleCityRoute.make().route.geometry
+        return try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(13.9), updateInterval: .seconds(1),
+                                         noise: .init(sigma: .meters(4), seed: 7), startDate: Date())
+    }
+}
