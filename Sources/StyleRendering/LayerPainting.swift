@@ -65,6 +65,10 @@ extension StylePainter {
             return
         }
         let c = Self.rgba(color(layer, "background-color"), opacity: number(layer, "background-opacity"))
+        // An opaque colour over the whole image replaces every pixel: the image cleared to it
+        // (the same bytes as the rectangle filled, whose coverage is exactly 1 everywhere)
+        // without the rectangle's 65,536 cells a 256² tile summed and composited.
+        if c.alpha == 255 { return canvas.clear(to: c) }
         canvas.fill(Path(rectX: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)), color: c)
     }
 

@@ -22,7 +22,8 @@ public struct Canvas: Sendable {
     /// A canvas over a new image filled with `background`.
     public init(width: Int, height: Int, background: Color) throws(RenderError) {
         var p = try Pixmap(width: width, height: height)
-        p.clear(to: background)
+        // A new image is transparent already (every byte 0, as any colour of alpha 0 premultiplied).
+        if background.alpha != 0 { p.clear(to: background) }
         self.init(p)
     }
 
@@ -55,7 +56,7 @@ public struct Canvas: Sendable {
             // bottom edge less.
             let shift = aliased ? Self.edgeNudge : 0
             let clip = self.clip ?? (0, 0, image.width, image.height)
-            let aliased = self.aliased
+            let aliased = self.aliased, opaque = color.alpha == 255
             if aliased, fullCoverage.count < image.width { fullCoverage = [Float](repeating: 1, count: image.width) }
             let full = fullCoverage
             rasterizer.rasterize(contours, rule: rule, clipWidth: image.width, clipHeight: image.height, shift: shift) { y, x, run in
@@ -64,14 +65,19 @@ public struct Canvas: Sendable {
                 guard start < end else { return }
                 let part = UnsafeBufferPointer(rebasing: run[(start - x)..<(end - x)])
                 guard aliased else { return image.composite(color, row: y, x: start, coverage: part) }
-                // Aliased: each run of pixels at least half covered, composited at full coverage.
+                // Aliased: each run of pixels at least half covered, composited at full coverage
+                // (an opaque colour's run is the colour: its pixels replaced, not blended).
                 full.withUnsafeBufferPointer { ones in
                     var i = 0
                     while i < part.count {
                         guard part[i] >= 0.5 else { i += 1; continue }
                         var j = i + 1
                         while j < part.count, part[j] >= 0.5 { j += 1 }
-                        image.composite(color, row: y, x: start + i, coverage: UnsafeBufferPointer(rebasing: ones[0..<(j - i)]))
+                        if opaque {
+                            image.replace(row: y, x: start + i, count: j - i, with: color)
+                        } else {
+                            image.composite(color, row: y, x: start + i, coverage: UnsafeBufferPointer(rebasing: ones[0..<(j - i)]))
+                        }
                         i = j
                     }
                 }

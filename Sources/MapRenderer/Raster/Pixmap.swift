@@ -68,7 +68,6 @@ public struct Pixmap: Sendable, Equatable {
         let w = width
         // An opaque colour at full coverage replaces the pixel.
         let opaque = color.alpha == 255
-        let solid = UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000
         bytes.withUnsafeMutableBufferPointer { px in
             // Pixels as words: the bytes R, G, B, A from the lowest address are little-endian R first.
             px.withMemoryRebound(to: UInt32.self) { words in
@@ -81,7 +80,7 @@ public struct Pixmap: Sendable, Equatable {
                         // A run at full coverage: filled as one block.
                         var stop = xi + 1
                         while stop < end, coverage[stop - x] >= 1 { stop += 1 }
-                        UnsafeMutableBufferPointer(rebasing: words[i..<(i + stop - xi)]).update(repeating: solid.littleEndian)
+                        UnsafeMutableBufferPointer(rebasing: words[i..<(i + stop - xi)]).update(repeating: Self.word(opaque: color))
                         xi = stop
                         continue
                     }
@@ -97,6 +96,27 @@ public struct Pixmap: Sendable, Equatable {
                 }
             }
         }
+    }
+
+    /// Replaces `count` pixels of row `y` from column `x` with the opaque `color` (what
+    /// compositing it at full coverage gives); the parts outside the image are skipped.
+    mutating func replace(row y: Int, x: Int, count: Int, with color: Color) {
+        precondition(color.alpha == 255, "only an opaque colour replaces pixels")
+        guard y >= 0, y < height else { return }
+        let start = max(x, 0), end = min(x + count, width)
+        guard start < end else { return }
+        let i = y * width
+        bytes.withUnsafeMutableBufferPointer { px in
+            px.withMemoryRebound(to: UInt32.self) { words in
+                UnsafeMutableBufferPointer(rebasing: words[(i + start)..<(i + end)]).update(repeating: Self.word(opaque: color))
+            }
+        }
+    }
+
+    /// An opaque colour's pixel as the word it is stored as (R, G, B, A from the lowest address).
+    @inline(__always)
+    private static func word(opaque color: Color) -> UInt32 {
+        (UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000).littleEndian
     }
 
     /// Four channel values (≥ 0) rounded to bytes, at most 255, packed R, G, B, A from the low
