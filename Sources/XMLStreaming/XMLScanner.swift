@@ -194,17 +194,22 @@ public struct XMLScanner {
     }
 
     /// An error located at an absolute offset inside the window or at its end.
+    @inline(never)
     public func error(_ code: XMLError.Code, _ message: String, at offset: Int, underlying: (any Error)? = nil) -> XMLError {
         let (line, column) = location(of: offset)
         return XMLError(code, message, line: line, column: column, offset: offset, underlying: underlying)
     }
 
+    @inline(never)
     private func truncated(_ what: String) -> XMLError {
         error(.truncated, "the input ends inside \(what) (input length \(baseOffset + end) bytes)", at: tokenOffset)
     }
 
-    func malformed(_ message: String, at index: Int) -> XMLError {
-        error(.malformed, message, at: baseOffset + index)
+    /// A `.malformed` error at an index in the window; the message is built only here, out of
+    /// the scanning loops' line.
+    @inline(never)
+    func malformed(_ message: @autoclosure () -> String, at index: Int) -> XMLError {
+        error(.malformed, message(), at: baseOffset + index)
     }
 
     // MARK: - Tokens
@@ -260,17 +265,7 @@ public struct XMLScanner {
                 tokenStart = p
             }
         }
-        guard try ensure(1) else {
-            if let open = openElements.last {
-                let name = openName(from: open.nameStart)
-                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at \(place(of: open.offset))", at: baseOffset + end)
-            }
-            guard rootStarted else {
-                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before the root element", at: baseOffset + end)
-            }
-            kind = .endOfInput
-            return kind
-        }
+        guard try ensure(1) else { return try endOfInput() }
         // A token that reached a byte which is not an XML character ends the document there,
         // and that is the error even when the byte also broke the token's syntax.
         do throws(XMLError) {
@@ -282,16 +277,46 @@ public struct XMLScanner {
             }
             if let bad = characters.invalid, bad.offset < baseOffset + pos { throw characterError(bad) }
         } catch {
-            if let bad = characters.invalid, bad.offset <= error.offset { throw characterError(bad) }
-            throw error
+            throw firstError(error)
         }
-        if kind == .text, rootClosed, let text = (tokenStart..<pos).first(where: { !isSpace(buf[$0]) }) {
-            throw malformed("text after the root element closed", at: text)
-        }
+        if kind == .text, rootClosed { try checkBlankAfterRoot() }
         if capturing { captured.append(buf + tokenStart, count: pos - tokenStart) }
         return kind
     }
 
+    // The rare paths of `next()`, out of line so that its hot path carries only their branches.
+
+    /// At the end of the input: `.endOfInput` after a complete document, else the truncation.
+    @inline(never)
+    private mutating func endOfInput() throws(XMLError) -> XMLTokenKind {
+        if let open = openElements.last {
+            let name = openName(from: open.nameStart)
+            throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at \(place(of: open.offset))", at: baseOffset + end)
+        }
+        guard rootStarted else {
+            throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before the root element", at: baseOffset + end)
+        }
+        kind = .endOfInput
+        return kind
+    }
+
+    /// The error a failed token reports: a byte that is not an XML character at or before the
+    /// token's own error wins.
+    @inline(never)
+    private func firstError(_ error: XMLError) -> XMLError {
+        if let bad = characters.invalid, bad.offset <= error.offset { return characterError(bad) }
+        return error
+    }
+
+    /// Text after the root element closed must be white space.
+    @inline(never)
+    private func checkBlankAfterRoot() throws(XMLError) {
+        if let text = (tokenStart..<pos).first(where: { !isSpace(buf[$0]) }) {
+            throw malformed("text after the root element closed", at: text)
+        }
+    }
+
+    @inline(never)
     private func characterError(_ bad: XMLCharacterValidator.Invalid) -> XMLError {
         error(bad.isWideEncoding ? .unsupportedEncoding : .malformed, bad.message, at: bad.offset)
     }
