@@ -201,7 +201,7 @@ public struct XMLScanner {
     }
 
     @inline(never)
-    private func truncated(_ what: String) -> XMLError {
+    private func truncated(_ what: StaticString) -> XMLError {
         error(.truncated, "the input ends inside \(what) (input length \(baseOffset + end) bytes)", at: tokenOffset)
     }
 
@@ -342,7 +342,7 @@ public struct XMLScanner {
     }
 
     /// Scans forward to just past `terminator` (2 or 3 bytes), refilling as needed.
-    private mutating func skip(past terminator: StaticString, what: String) throws(XMLError) {
+    private mutating func skip(past terminator: StaticString, what: StaticString) throws(XMLError) {
         let t = terminator.utf8Start
         let tn = terminator.utf8CodeUnitCount
         while true {
@@ -361,7 +361,7 @@ public struct XMLScanner {
 
     /// The byte `ahead` places after `pos`, refilling as needed.
     @inline(__always)
-    private mutating func peek(_ ahead: Int = 0, what: String) throws(XMLError) -> UInt8 {
+    private mutating func peek(_ ahead: Int = 0, what: StaticString) throws(XMLError) -> UInt8 {
         guard try ensure(ahead + 1) else { throw truncated(what) }
         return buf[pos + ahead]
     }
@@ -472,7 +472,7 @@ public struct XMLScanner {
         pos = p
     }
 
-    private mutating func scanName(what: String) throws(XMLError) {
+    private mutating func scanName(what: StaticString) throws(XMLError) {
         nameLo = pos - tokenStart
         while true {
             skipNameBytes()
