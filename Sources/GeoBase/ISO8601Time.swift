@@ -27,7 +27,7 @@ public enum ISO8601Time {
     /// (OSM XML's element timestamps), without making a `Date`; nil for any other shape (a space
     /// for `T`, `24:00:00`, a fraction, an offset) and for a date or time that does not exist.
     package static func epochSeconds(canonical bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard bytes.count == 20, let base = bytes.baseAddress else { return nil }
+        guard bytes.count == 20, let base = bytes.baseAddress, base[19] == 0x5A else { return nil }
         return commonShape(base)
     }
 
@@ -36,7 +36,16 @@ public enum ISO8601Time {
         var lo = 0, hi = bytes.count
         while lo < hi, isSpace(bytes[lo]) { lo += 1 }
         while hi > lo, isSpace(bytes[hi - 1]) { hi -= 1 }
-        if hi - lo == 20, let base = bytes.baseAddress, let seconds = commonShape(base + lo) { return (seconds, 0, 0) }
+        if let base = bytes.baseAddress {
+            // The two shapes nearly every writer uses, read at fixed positions: whole seconds
+            // (`…:ssZ`) and milliseconds (`…:ss.sssZ`, JavaScript's toISOString, gpsd).
+            let p = base + lo
+            if hi - lo == 20, p[19] == 0x5A, let seconds = commonShape(p) { return (seconds, 0, 0) }
+            if hi - lo == 24, p[19] == 0x2E, p[23] == 0x5A {
+                let a = p[20] &- 0x30, b = p[21] &- 0x30, c = p[22] &- 0x30
+                if a < 10, b < 10, c < 10, let seconds = commonShape(p) { return (seconds, Int64(a) * 100 + Int64(b) * 10 + Int64(c), 3) }
+            }
+        }
         var i = lo
         func number(_ n: Int) -> Int? {
             guard i + n <= hi else { return nil }
@@ -107,13 +116,14 @@ public enum ISO8601Time {
         return (seconds, fraction, digits)
     }
 
-    /// The shape nearly every GPX writer uses, `YYYY-MM-DDThh:mm:ssZ` (20 bytes at `p`), read
-    /// at fixed positions; nil for anything else in those 20 bytes (a lower-case `t`, `24:00:00`,
-    /// an invalid date…), which the general reader then decides. It accepts only text the
-    /// general reader accepts, with the same result.
+    /// The seconds of `YYYY-MM-DDThh:mm:ss` (the 19 bytes at `p`) read at fixed positions, the
+    /// start of the shapes nearly every GPX writer uses (the caller checks what follows); nil for
+    /// anything else in those bytes (a lower-case `t`, `24:00:00`, an invalid date…), which the
+    /// general reader then decides. It accepts only text the general reader accepts, with the
+    /// same result.
     @inline(__always)
     private static func commonShape(_ p: UnsafePointer<UInt8>) -> Int64? {
-        guard p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x54, p[13] == 0x3A, p[16] == 0x3A, p[19] == 0x5A else { return nil }
+        guard p[4] == 0x2D, p[7] == 0x2D, p[10] == 0x54, p[13] == 0x3A, p[16] == 0x3A else { return nil }
         // The fourteen digits, each checked.
         @inline(__always) func two(_ k: Int) -> Int? {
             let a = p[k] &- 0x30, b = p[k + 1] &- 0x30

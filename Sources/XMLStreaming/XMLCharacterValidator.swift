@@ -38,6 +38,10 @@ struct XMLCharacterValidator {
         }
         var i = 0
         while i < n {
+            if pending == 0 {
+                i = Self.skipPlainASCII(base, from: i, count: n, lineFeeds: &lineFeeds)
+                if i == n { break }
+            }
             if pending == 0, i + 8 <= n, let feeds = Self.plainASCIILineFeeds(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
                 lineFeeds &+= feeds
                 i += 8
@@ -55,6 +59,28 @@ struct XMLCharacterValidator {
                 i += 1
             }
         }
+    }
+
+    /// The index of the first sixteen-byte block from `i` that is not all plain ASCII XML
+    /// characters with no control byte but line feeds, or of the last fewer than sixteen bytes,
+    /// counting the line feeds it passes: most of a GPX or OSM file, two words a step.
+    @inline(__always)
+    private static func skipPlainASCII(_ base: UnsafePointer<UInt8>, from i: Int, count n: Int, lineFeeds: inout Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs = ones &* 0x80, low = ones &* 0x60, feed = ones &* 0x0A
+        var i = i
+        while i + 16 <= n {
+            let a = XMLByteSearch.word(base + i), b = XMLByteSearch.word(base + i + 8)
+            guard (a | b) & highs == 0 else { return i }
+            // The high bit of each byte below 0x20 (no carry: an ASCII byte + 0x60 ≤ 0xDF).
+            let ca = ~(a &+ low) & highs, cb = ~(b &+ low) & highs
+            if ca | cb != 0 {
+                // Line feeds only? Their bytes are exactly the control bytes.
+                guard ca == XMLByteSearch.zeroBytes(a ^ feed), cb == XMLByteSearch.zeroBytes(b ^ feed) else { return i }
+                lineFeeds &+= XMLByteSearch.bytesSet(in: ca) &+ XMLByteSearch.bytesSet(in: cb)
+            }
+            i += 16
+        }
+        return i
     }
 
     /// The number of line feeds in eight bytes when they are all ASCII XML characters (no byte

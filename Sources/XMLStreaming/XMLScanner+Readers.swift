@@ -44,13 +44,10 @@ extension XMLScanner {
     public func appendDecoded(_ r: Range<Int>, to out: inout XMLByteBuffer, normalizeSpace: Bool = false) throws(XMLError) {
         var i = r.lowerBound
         let hi = r.upperBound
-        // Fast path: nothing to replace (one pass over the bytes, which are short: values,
-        // names), copy them at once.
-        var plain = true
-        for k in i..<hi {
-            let c = buf[k]
-            if c == 0x26 || c == 0x0D || (normalizeSpace && (c == 0x0A || c == 0x09)) { plain = false; break }
-        }
+        // Fast path: nothing to replace (no '&' or CR, and with `normalizeSpace` no LF or tab;
+        // found a word at a time), copy the bytes at once.
+        var plain = XMLByteSearch.firstIndex(of: 0x26, or: 0x0D, in: buf, from: i, to: hi) == hi
+        if plain, normalizeSpace { plain = XMLByteSearch.firstIndex(of: 0x0A, or: 0x09, in: buf, from: i, to: hi) == hi }
         if plain {
             out.append(buf + i, count: hi - i)
             return

@@ -36,6 +36,8 @@ public struct XMLScanner {
     /// One past the last valid byte in `buf`.
     public private(set) var end = 0
     private var sourceDone = false
+    /// `XMLScanner.nameByteTable`.
+    private let nameBytes = XMLScanner.nameByteTable
     /// Checks the characters of every byte read (XML 1.0 §2.2).
     private var characters = XMLCharacterValidator()
     /// Whether the root element has started, and whether it has closed (XML 1.0 §2.1).
@@ -192,17 +194,22 @@ public struct XMLScanner {
     }
 
     /// An error located at an absolute offset inside the window or at its end.
+    @inline(never)
     public func error(_ code: XMLError.Code, _ message: String, at offset: Int, underlying: (any Error)? = nil) -> XMLError {
         let (line, column) = location(of: offset)
         return XMLError(code, message, line: line, column: column, offset: offset, underlying: underlying)
     }
 
-    private func truncated(_ what: String) -> XMLError {
+    @inline(never)
+    private func truncated(_ what: StaticString) -> XMLError {
         error(.truncated, "the input ends inside \(what) (input length \(baseOffset + end) bytes)", at: tokenOffset)
     }
 
-    func malformed(_ message: String, at index: Int) -> XMLError {
-        error(.malformed, message, at: baseOffset + index)
+    /// A `.malformed` error at an index in the window; the message is built only here, out of
+    /// the scanning loops' line.
+    @inline(never)
+    func malformed(_ message: @autoclosure () -> String, at index: Int) -> XMLError {
+        error(.malformed, message(), at: baseOffset + index)
     }
 
     // MARK: - Tokens
@@ -258,17 +265,7 @@ public struct XMLScanner {
                 tokenStart = p
             }
         }
-        guard try ensure(1) else {
-            if let open = openElements.last {
-                let name = openName(from: open.nameStart)
-                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at \(place(of: open.offset))", at: baseOffset + end)
-            }
-            guard rootStarted else {
-                throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before the root element", at: baseOffset + end)
-            }
-            kind = .endOfInput
-            return kind
-        }
+        guard try ensure(1) else { return try endOfInput() }
         // A token that reached a byte which is not an XML character ends the document there,
         // and that is the error even when the byte also broke the token's syntax.
         do throws(XMLError) {
@@ -280,16 +277,46 @@ public struct XMLScanner {
             }
             if let bad = characters.invalid, bad.offset < baseOffset + pos { throw characterError(bad) }
         } catch {
-            if let bad = characters.invalid, bad.offset <= error.offset { throw characterError(bad) }
-            throw error
+            throw firstError(error)
         }
-        if kind == .text, rootClosed, let text = (tokenStart..<pos).first(where: { !isSpace(buf[$0]) }) {
-            throw malformed("text after the root element closed", at: text)
-        }
+        if kind == .text, rootClosed { try checkBlankAfterRoot() }
         if capturing { captured.append(buf + tokenStart, count: pos - tokenStart) }
         return kind
     }
 
+    // The rare paths of `next()`, out of line so that its hot path carries only their branches.
+
+    /// At the end of the input: `.endOfInput` after a complete document, else the truncation.
+    @inline(never)
+    private mutating func endOfInput() throws(XMLError) -> XMLTokenKind {
+        if let open = openElements.last {
+            let name = openName(from: open.nameStart)
+            throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before </\(name)> closes the element opened at \(place(of: open.offset))", at: baseOffset + end)
+        }
+        guard rootStarted else {
+            throw error(.truncated, "the input ends (at \(baseOffset + end) bytes) before the root element", at: baseOffset + end)
+        }
+        kind = .endOfInput
+        return kind
+    }
+
+    /// The error a failed token reports: a byte that is not an XML character at or before the
+    /// token's own error wins.
+    @inline(never)
+    private func firstError(_ error: XMLError) -> XMLError {
+        if let bad = characters.invalid, bad.offset <= error.offset { return characterError(bad) }
+        return error
+    }
+
+    /// Text after the root element closed must be white space.
+    @inline(never)
+    private func checkBlankAfterRoot() throws(XMLError) {
+        if let text = (tokenStart..<pos).first(where: { !isSpace(buf[$0]) }) {
+            throw malformed("text after the root element closed", at: text)
+        }
+    }
+
+    @inline(never)
     private func characterError(_ bad: XMLCharacterValidator.Invalid) -> XMLError {
         error(bad.isWideEncoding ? .unsupportedEncoding : .malformed, bad.message, at: bad.offset)
     }
@@ -315,7 +342,7 @@ public struct XMLScanner {
     }
 
     /// Scans forward to just past `terminator` (2 or 3 bytes), refilling as needed.
-    private mutating func skip(past terminator: StaticString, what: String) throws(XMLError) {
+    private mutating func skip(past terminator: StaticString, what: StaticString) throws(XMLError) {
         let t = terminator.utf8Start
         let tn = terminator.utf8CodeUnitCount
         while true {
@@ -334,7 +361,7 @@ public struct XMLScanner {
 
     /// The byte `ahead` places after `pos`, refilling as needed.
     @inline(__always)
-    private mutating func peek(_ ahead: Int = 0, what: String) throws(XMLError) -> UInt8 {
+    private mutating func peek(_ ahead: Int = 0, what: StaticString) throws(XMLError) -> UInt8 {
         guard try ensure(ahead + 1) else { throw truncated(what) }
         return buf[pos + ahead]
     }
@@ -417,26 +444,35 @@ public struct XMLScanner {
     @inline(__always)
     func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
 
-    @inline(__always)
-    private func isNameByte(_ c: UInt8) -> Bool {
-        // Name characters (XML 1.0 §2.3), approximated on bytes: every non-ASCII byte is
-        // allowed (names are UTF-8), ASCII letters, digits, '-', '.', '_', ':', as bit masks
-        // over the bytes 0–63 ('-', '.', digits, ':') and 64–127 (letters, '_').
-        // Branch-free but for the non-ASCII test (names mix both halves: "gpxtpx:hr").
-        let low: UInt64 = 0x07FF_6000_0000_0000, high: UInt64 = 0x07FF_FFFE_87FF_FFFE
-        return c >= 0x80 || ((c < 64 ? low : high) >> UInt64(c & 63)) & 1 != 0
+    /// Whether a byte may be part of a name (XML 1.0 §2.3), approximated on bytes: every
+    /// non-ASCII byte is allowed (names are UTF-8), ASCII letters, digits, '-', '.', '_', ':'.
+    private static func isNameByte(_ c: UInt8) -> Bool {
+        switch c {
+        case 0x80...0xFF, 0x41...0x5A, 0x61...0x7A, 0x30...0x3A, 0x2D, 0x2E, 0x5F: true
+        default: false
+        }
     }
+
+    /// `isNameByte` of every byte value, 1 or 0: one load per byte in the name loops (the bit
+    /// masks it replaced took ten instructions a byte). Each scanner holds it in `nameBytes`,
+    /// so the loops do not pass through the lazy initializer's check.
+    // nonisolated(unsafe): written once by the lazy initializer, only read after.
+    private nonisolated(unsafe) static let nameByteTable: UnsafePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for c in 0...255 { table[c] = isNameByte(UInt8(c)) ? 1 : 0 }
+        return UnsafePointer(table)
+    }()
 
     /// Advances `pos` over name bytes inside the window.
     @inline(__always)
     private mutating func skipNameBytes() {
         var p = pos
-        let b = buf, e = end
-        while p < e, isNameByte(b[p]) { p += 1 }
+        let b = buf, e = end, table = nameBytes
+        while p < e, table[Int(b[p])] != 0 { p += 1 }
         pos = p
     }
 
-    private mutating func scanName(what: String) throws(XMLError) {
+    private mutating func scanName(what: StaticString) throws(XMLError) {
         nameLo = pos - tokenStart
         while true {
             skipNameBytes()

@@ -39,3 +39,23 @@ func iso8601_fixedFractionDigits(seconds: Double, digits: Int, expected: String)
         #expect(ISO8601Time.string(from: date, fractionDigits: 3) == expected)
     }
 }
+
+/// The millisecond shape (`YYYY-MM-DDThh:mm:ss.sssZ`, read at fixed positions) gives exactly the
+/// `Date` the general reader gives for the same time with the zone written `+00:00`, over 5,000
+/// seeded instants from 1900 to 2100; text that only starts like it is left to the general reader.
+@Test func iso8601_millisecondShape_sameAsGeneralReader() throws {
+    var rng = SplitMix64(seed: 34)
+    let first: Int64 = -2_208_988_800_000, span: UInt64 = 6_311_433_600_000 // ms: 1900-01-01 … 2100-01-01
+    for _ in 0..<5_000 {
+        let milliseconds = first + Int64(rng.next() % span)
+        let text = ISO8601Time.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000), fractionDigits: 3)
+        let fast = try #require(ISO8601Time.date(from: text), "\(text)")
+        #expect(fast == ISO8601Time.date(from: String(text.dropLast()) + "+00:00"), "\(text)")
+        // Within a microsecond of the instant written (the text is milliseconds; 1 µs in seconds).
+        #expect(abs(fast.timeIntervalSince1970 - Double(milliseconds) / 1000) < 1e-6, "\(text)")
+    }
+    #expect(ISO8601Time.date(from: "2015-06-01T00:00:02.12xZ") == nil)
+    #expect(ISO8601Time.date(from: "2015-06-31T00:00:02.123Z") == nil) // June has 30 days
+    #expect(ISO8601Time.date(from: "2015-06-01T24:00:00.000Z") == ISO8601Time.date(from: "2015-06-02T00:00:00Z"))
+    #expect(ISO8601Time.date(from: "2015-06-01 00:00:02.123Z") == ISO8601Time.date(from: "2015-06-01T00:00:02.123+00:00"))
+}
