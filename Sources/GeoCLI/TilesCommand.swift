@@ -127,9 +127,8 @@ struct TilesRenderCommand: ParsableCommand {
             default: throw CommandLineFileError(error.message, status: 65)
             }
         } catch {
-            // The style file's failures name its reader; the built-in style's label fonts name
-            // `snapshot`, whose drawing it is.
-            throw CommandLineFileError.mapped(error, command: error is MapFilesError ? "tiles render --style" : style == nil ? "tiles render" : "snapshot")
+            // The style file's failures name its reader; the rest (the label fonts) the command.
+            throw CommandLineFileError.mapped(error, command: error is MapFilesError ? "tiles render --style" : "tiles render")
         }
     }
 }

@@ -113,6 +113,24 @@ struct TilesRenderCLITests {
         #expect(result.stderr.contains(named))
     }
 
+    /// Label fonts not installed: the built-in style's tiles fail as the painter's do, naming
+    /// `geo tiles render` (the command that ran; it named `geo snapshot`), the font and the
+    /// Debian package that has it, before any tile is written.
+    @Test func render_builtInStyleWithoutFonts_namesTheCommandThatRan() async throws {
+        guard let url = try Fixtures.url("osm/monaco.osm.pbf") else { return }
+        try await withTemporaryDirectory { dir in
+            let out = dir.appendingPathComponent("tiles")
+            for style in [["--style", "default"], []] {
+                let result = try await GeoProcess.geo(["tiles", "render", url.path, "--zoom", "12", "-o", out.path] + style,
+                                                      environment: ["LOCATIONKIT_FONTS": dir.path])
+                #expect(result.exit == .exited(66), "\(style): \(result.stderr)")
+                #expect(result.stderr.hasPrefix("geo tiles render: ") && result.stderr.contains("font NotoSans-Regular.ttf not found")
+                        && result.stderr.contains("fonts-noto-core"), "\(style): \(result.stderr)")
+                #expect(try tiles(in: out).isEmpty)
+            }
+        }
+    }
+
     @Test func render_tooManyTilesOrMissingInput_failsInOneLine() async throws {
         let missing = try await GeoProcess.geo(["tiles", "render", "/nonexistent.osm.pbf", "--zoom", "14", "-o", "/tmp/x"])
         #expect(missing.exit == .exited(66), "\(missing.stderr)")
