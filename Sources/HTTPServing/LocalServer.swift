@@ -11,7 +11,8 @@ public import GeoBase
 /// A Hummingbird server for the person at this machine, as every server of the project runs
 /// (the live map page, the tile server, the tracking server): loopback unless told otherwise,
 /// `Host` and `Origin` checked (`HostPolicy`), client frames masked (`MaskedFramesOnly`),
-/// heads and waits bounded (`RequestLimits`), and an end within a deadline on SIGINT or SIGTERM.
+/// heads and waits bounded (`RequestLimits`), a connection's unsent answers bounded
+/// (`SendBacklog`), and an end within a deadline on SIGINT or SIGTERM.
 ///
 /// Add routes to `router`, then `run`. The router's first middleware is the host check, so it
 /// guards every route and the WebSocket handshake.
@@ -105,7 +106,7 @@ public struct LocalServer {
         }
         let logger = Logger(label: "Hummingbird") { _ in ServerLog(note: note) }
         @Sendable func application(_ host: String, port: Int, bound: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
-            Application(responder: responder, server: server, configuration: .init(address: .hostname(host, port: port), backlog: Self.backlog),
+            Application(responder: BacklogBoundResponder(inner: responder), server: server, configuration: .init(address: .hostname(host, port: port), backlog: Self.backlog),
                         onServerRunning: { channel in
                             let actual = channel.localAddress?.port ?? port
                             serving("http://\(host.contains(":") ? "[\(host)]" : host):\(actual)/")
@@ -150,7 +151,7 @@ private struct HostsAfterTheFirst: Service {
     func run() async { await body() }
 }
 
-/// A server child channel with `FirstHeadGuard` in front of the HTTP decoder and, with
+/// A server child channel with `SendBacklog` and `FirstHeadGuard` in front of the HTTP decoder and, with
 /// event-loop routes, their `EventLoopRouteHandler` after the inner channel's handlers (after the
 /// WebSocket upgrade handler, before those it adds for HTTP). Its handler runs with the
 /// connection as `WebSocketConnection.current`'s.
@@ -163,7 +164,7 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(FirstHeadGuard(limits: limits, policy: policy), position: .first)
+            try channel.pipeline.syncOperations.addHandlers([SendBacklog(), FirstHeadGuard(limits: limits, policy: policy)], position: .first)
         }.flatMap { inner.setup(channel: channel, logger: logger) }
         .flatMapThrowing { [limits, policy, eventLoopRoutes] value in
             if let eventLoopRoutes {

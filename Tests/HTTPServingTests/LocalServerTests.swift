@@ -4,6 +4,7 @@ import GeoTestSupport
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import Synchronization
 import SystemIO
 import Testing
 
@@ -86,12 +87,15 @@ import GeoBase
 // MARK: - A live server, spoken to over raw TCP
 
 /// A server on a free port with a page and a WebSocket that sends one "position" and echoes.
-private func withServer(limits: RequestLimits = .init(), _ body: (Int) async throws -> Void) async throws {
+/// `routes` adds more.
+private func withServer(limits: RequestLimits = .init(), routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in },
+                        _ body: (Int) async throws -> Void) async throws {
     let probe = try TCPServer(port: 0)
     let port = probe.port
     probe.close()
     let server = try LocalServer(.init(port: port, hosts: ["127.0.0.1"], limits: limits))
     server.router.get("/") { _, _ in "page" }
+    routes(server.router)
     server.router.ws("/ws") { inbound, outbound, _ in
         try await outbound.write(.text("position 48.0 11.0"))
         for try await message in inbound.messages(maxSize: 1 << 16) {
@@ -208,6 +212,53 @@ func localServer_boundsHeadsAndSlowClients() async throws {
         var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
         while let n = try? chunk.withUnsafeMutableBytes({ try fd.read(into: $0) }), n > 0 { reply += chunk[0..<n] }
         #expect(String(decoding: reply, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+    }
+}
+
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func localServer_aClientThatPipelinesAndDoesNotRead_getsNoMoreAnswersMadeThanItsBuffersHold() async throws {
+    let answer = 1 << 20, requests = 50
+    let made = Atomic<Int>(0)
+    try await withServer(routes: { router in
+        router.get("/large") { _, _ in
+            // The first answer finds the connection's event loop busy for 0.5 s, as under load
+            // (hostile-http.py's 50 such clients): the answers made meanwhile wait there unsent.
+            if made.add(1, ordering: .relaxed).newValue == 1 { WebSocketConnection.served?.eventLoop.execute { usleep(500_000) } }
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: 0, count: answer)))
+        }
+    }) { port in
+        func pipelined(_ count: Int) -> String { String(repeating: "GET /large HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", count: count) }
+        let stuck = try TCPClient.connect(host: "127.0.0.1", port: port)
+        defer { try? stuck.close() }
+        var small: Int32 = 4096
+        setsockopt(stuck.rawValue, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        try stuck.writeAll(pipelined(requests))
+        // After 2 s of not reading (this test's own thread), what the server made fits in the
+        // kernel's send buffer (tcp_wmem's largest, 4 MiB by default) plus NIO's 64 KiB
+        // high-water mark and the one answer the gate lets past it.
+        usleep(2_000_000)
+        let sendBuffer = (try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8))?
+            .split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) } ?? 4 << 20
+        let bound = sendBuffer / answer + 3
+        #expect(made.load(ordering: .relaxed) <= bound, "\(made.load(ordering: .relaxed)) answers made, bound \(bound)")
+        // A client that reads gets every answer whole: as many bytes as its heads (all alike)
+        // and bodies.
+        let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+        defer { try? fd.close() }
+        var limit = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        try fd.writeAll(pipelined(10))
+        var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var received = 0, head = 0
+        while head == 0 || received < 10 * (head + answer), let n = try? chunk.withUnsafeMutableBytes({ try fd.read(into: $0) }), n > 0 {
+            received += n
+            if head == 0 {
+                reply += chunk[0..<n]
+                if let end = reply.firstRange(of: Array("\r\n\r\n".utf8)) { head = end.upperBound }
+            }
+        }
+        #expect(String(decoding: reply.prefix(12), as: UTF8.self) == "HTTP/1.1 200")
+        #expect(received == 10 * (head + answer), "\(received) bytes, head \(head)")
     }
 }
 
