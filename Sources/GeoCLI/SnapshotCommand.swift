@@ -92,27 +92,22 @@ struct SnapshotCommand: ParsableCommand {
             }
             return
         }
-        let (width, height) = try camera.size.pixels()
         let map = try data.mapData(command: "snapshot")
         let centre = try camera.centre() ?? map.center
-        // An archive tile that cannot be read is the file's damage; a view out of range is not.
-        let index = try CommandLineFileError.damage(of: data.path ?? "", damage: { !($0 is RenderError) }) {
-            try MapFeatureIndex(drawing: map.archive, or: map.wholeFeatures, around: centre, zoom: camera.zoom, orientation: camera.orientation,
-                                width: width, height: height)
-        }
-        // The features read: a file's or the sample city's as read, an archive's as indexed.
-        let featureCount = map.archive == nil ? map.wholeFeatures.count : index.features.count
-        let style = MapStyle.day(hiding: Set(hide.compactMap(MapCategory.init(rawValue:))), poiClasses: Self.list(showPOI),
-                                 pedestrianClasses: Self.list(showPedestrian), language: language)
-        let state = try camera.camera(around: centre)
-        let view = try CommandLineFileError.mapFiles(command: "snapshot") { try MapFiles.view(camera: state, features: index, style: style) }
         let lines = try track.map { path in
             try CommandLineFiles.checkInput(path)
             do throws(TraceFileError) { return try TraceFile.gpxDocument(path).polylines } catch { throw TrackCommandError("\(error.location): \(error.message)") }
         }
-        view.addOverlays(lines: lines ?? [], markers: try marker.map { try Coordinate.option($0, "--marker") })
-        let png = try PNG.encode(view.snapshot())
+        let style = MapStyle.day(hiding: Set(hide.compactMap(MapCategory.init(rawValue:))), poiClasses: Self.list(showPOI),
+                                 pedestrianClasses: Self.list(showPedestrian), language: language)
+        let state = try camera.camera(around: centre)
+        let (image, featureCount) = try CommandLineFileError.mapFiles(command: nil) {
+            try MapFiles.snapshot(map, named: data.path ?? "sample city", camera: state, zoom: camera.zoom, style: style, lines: lines ?? [],
+                                  markers: try marker.map { try Coordinate.option($0, "--marker") })
+        }
+        let png = try PNG.encode(image)
         try standardOutput.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
+        let (width, height) = try camera.size.pixels()
         CommandLineFiles.note("snapshot", "\(width)×\(height) at \(format(centre.latitude, 6)),\(format(centre.longitude, 6)), zoom \(camera.zoom), \(featureCount) features → \(output)")
     }
 
