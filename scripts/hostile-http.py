@@ -91,7 +91,6 @@ def alive():
 probe = {"map": "/", "serve": "/city.json", "tracking": "/metrics"}[kind]
 large = {"map": "/frame.png", "serve": "/city.pmtiles", "tracking": "/metrics"}[kind]
 wait_listening(port)
-rss_start = rss_kib()
 
 # --- every server --------------------------------------------------------------------------
 got, closed, _ = exchange(b"GET /" + b"a" * 100_000 + f" HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
@@ -121,8 +120,10 @@ for s in idle:
     s.close()
 idle.clear()
 
-# Clients that ask for large answers and never read: the server's memory stays bounded and
-# another client is served meanwhile.
+# Clients that ask for large answers and never read: the server's memory stays bounded (at
+# most an answer or two per connection beyond the kernel's buffers: 50 × 200 answers of the
+# live page's 87 KB frame once held 1.2 GB) and another client is served meanwhile.
+rss_before_stuck = rss_kib()
 stuck = []
 for _ in range(50):
     s = socket.create_connection(("127.0.0.1", port), 5)
@@ -131,8 +132,8 @@ for _ in range(50):
     stuck.append(s)
 time.sleep(2)
 status, _, took = request(probe)
-grown = (rss_kib() - rss_start) / 1024
-case("50 clients pipelining 200 requests each and never reading", status == 200 and took < 10 and grown < 512,
+grown = (rss_kib() - rss_before_stuck) / 1024
+case("50 clients pipelining 200 requests each and never reading", status == 200 and took < 10 and grown < 128,
      f"status {status} after {took:.1f} s, resident memory +{grown:.0f} MB")
 for s in stuck:
     s.close()
