@@ -47,34 +47,65 @@ public struct GPXReadReport: Sendable {
                                                points: result.document.pointCount))
     }
 
-    /// The lines for standard error of a read of `file` that failed with `error`, each ending in
-    /// a newline and starting with `prefix`: `FILE:LINE:COLUMN: code: message`, then, for a
-    /// file cut off or malformed when the read was not `recovering`, where a recovering read
-    /// (``GPXReadOptions/init(recovering:)``) would keep the points before the damage.
-    public static func failure(_ error: GPXError, file: String, prefix: String, recovering: Bool) -> String {
-        var lines = "\(prefix)\(file):\(error.line):\(error.column): \(error.code): \(error.message)\n"
+    /// ``streamed(_:file:options:_:)`` as a command runs it, its lines for standard error
+    /// handed to `note` one at a time, without a newline: a read that fails notes
+    /// ``failureLines(_:file:recovering:)`` before the error is rethrown; a read that ends
+    /// notes ``diagnosticLines(warnings:)`` (`geo gpx stats`, `clean`, `smooth`).
+    /// - Throws: what `body` throws (a `GPXError` where the file cannot be read as GPX).
+    public static func streamed<Result>(_ source: some ByteSource, file: String, options: GPXReadOptions, warnings: Bool, note: (String) -> Void,
+                                        _ body: (GPXStreamReader) throws -> (Result, points: Int)) throws -> (Result, GPXReadReport) {
+        let (result, report) = try noting(file: file, options: options, note) { try streamed(source, file: file, options: options, body) }
+        report.diagnosticLines(warnings: warnings).forEach(note)
+        return (result, report)
+    }
+
+    /// ``read(_:file:options:)`` as a command runs it, its lines for standard error (every
+    /// warning) handed to `note` as ``streamed(_:file:options:warnings:note:_:)`` hands them
+    /// (`geo gpx convert`, `simplify`).
+    /// - Throws: `GPXError` where the file cannot be read as GPX, after noting it.
+    public static func read(_ source: some ByteSource, file: String, options: GPXReadOptions, note: (String) -> Void) throws -> GPXDocument {
+        let (document, report) = try noting(file: file, options: options, note) { try read(source, file: file, options: options) }
+        report.diagnosticLines(warnings: true).forEach(note)
+        return document
+    }
+
+    /// Runs `body`, a read of `file` with `options`; a `GPXError` it throws is noted as
+    /// ``failureLines(_:file:recovering:)`` and rethrown.
+    private static func noting<Result>(file: String, options: GPXReadOptions, _ note: (String) -> Void, _ body: () throws -> Result) throws -> Result {
+        do { return try body() } catch let error as GPXError {
+            failureLines(error, file: file, recovering: options.recovering).forEach(note)
+            throw error
+        }
+    }
+
+    /// The lines, without newlines, of a read of `file` that failed with `error`:
+    /// `FILE:LINE:COLUMN: code: message`, then, for a file cut off or malformed when the read
+    /// was not `recovering`, where a recovering read (``GPXReadOptions/init(recovering:)``)
+    /// would keep the points before the damage.
+    public static func failureLines(_ error: GPXError, file: String, recovering: Bool) -> [String] {
+        var lines = ["\(file):\(error.line):\(error.column): \(error.code): \(error.message)"]
         if !recovering, error.code == .truncated || error.code == .malformedXML {
-            lines += "\(prefix)\(file): --recover keeps every point complete before line \(error.line), column \(error.column)\n"
+            lines.append("\(file): --recover keeps every point complete before line \(error.line), column \(error.column)")
         }
         return lines
     }
 
-    /// The lines for standard error, each ending in a newline and starting with `prefix`
-    /// (`geo gpx: `): the warnings when `warnings` is true (up to ``printedWarnings``, then a
-    /// count), and what a recovering read kept. Empty when there is nothing to say.
-    public func diagnostics(prefix: String, warnings listWarnings: Bool) -> String {
-        var out = ""
+    /// The lines, without newlines, of what reading left out or stopped at: the warnings when
+    /// `warnings` is true (up to ``printedWarnings``, then a count), and what a recovering read
+    /// kept. Empty when there is nothing to say.
+    public func diagnosticLines(warnings listWarnings: Bool) -> [String] {
+        var out: [String] = []
         if listWarnings {
             for w in warnings.prefix(Self.printedWarnings) {
-                out += "\(prefix)\(file):\(w.line):\(w.column): warning: \(w.message)\n"
+                out.append("\(file):\(w.line):\(w.column): warning: \(w.message)")
             }
             if warningCount > Self.printedWarnings {
-                out += "\(prefix)\(file): \(warningCount) warnings (\(Self.printedWarnings) shown)\n"
+                out.append("\(file): \(warningCount) warnings (\(Self.printedWarnings) shown)")
             }
         }
         if let damage {
-            out += "\(prefix)\(file):\(damage.line):\(damage.column): \(damage.code): \(damage.message)\n"
-            out += "\(prefix)\(file): recovered \(points) points complete before the damage at byte \(damage.offset) (line \(damage.line), column \(damage.column))\n"
+            out.append("\(file):\(damage.line):\(damage.column): \(damage.code): \(damage.message)")
+            out.append("\(file): recovered \(points) points complete before the damage at byte \(damage.offset) (line \(damage.line), column \(damage.column))")
         }
         return out
     }

@@ -48,38 +48,24 @@ struct GPXInputOptions: ParsableArguments {
                         _ body: (GPXStreamReader) throws -> (Result, points: Int)) throws -> (Result, GPXReadReport) {
         var options = readOptions
         options.pointFields = pointFields
-        let (result, report) = try reading { source in try GPXReadReport.streamed(source, file: file, options: options, body) }
-        report.printDiagnostics(warnings: !json)
-        return (result, report)
+        return try reading { source in try GPXReadReport.streamed(source, file: file, options: options, warnings: !json, note: CommandLineFiles.note("gpx"), body) }
     }
 
     /// Reads the whole document, then reports what reading left out or stopped at.
     /// - Throws: `ExitCode` 65 (74 for an I/O error) after reporting a read error.
     func readDocument() throws -> GPXDocument {
-        let (document, report) = try reading { source in try GPXReadReport.read(source, file: file, options: readOptions) }
-        report.printDiagnostics(warnings: true)
-        return document
+        try reading { source in try GPXReadReport.read(source, file: file, options: readOptions, note: CommandLineFiles.note("gpx")) }
     }
 
-    /// Runs `body` over the open file; a `GPXError` it throws is reported with the file's name.
-    /// - Throws: `ExitCode` 65 (74 for an I/O error) after reporting a read error;
+    /// Runs `body` over the open file, which reports a `GPXError` it throws.
+    /// - Throws: `ExitCode` 65 (74 for an I/O error) for a read error;
     ///   `ValidationError` when the file cannot be opened.
     private func reading<Result>(_ body: (FileSource) throws -> Result) throws -> Result {
         do {
             return try CommandLineFiles.withSource(file) { source in try body(source) }
         } catch let error as GPXError {
-            try? FileDescriptor.standardError.writeAll(GPXReadReport.failure(error, file: file, prefix: "geo gpx: ", recovering: recover))
             throw ExitCode(Self.exitStatus(error))
         }
-    }
-}
-
-extension GPXReadReport {
-    /// Prints the warnings (when `warnings` is true) and what a recovering read kept on
-    /// standard error.
-    func printDiagnostics(warnings: Bool) {
-        let out = diagnostics(prefix: "geo gpx: ", warnings: warnings)
-        if !out.isEmpty { try? FileDescriptor.standardError.writeAll(out) }
     }
 }
 

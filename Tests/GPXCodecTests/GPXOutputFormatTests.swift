@@ -73,18 +73,17 @@ private func converted(_ format: GPXOutputFormat) throws -> String {
 /// A failed read's lines name the file, line and column; a cut-off file read without
 /// recovering gets the hint that recovering keeps the points before the cut, a recovering
 /// read (whose failure is then not the cut) does not.
-@Test func gpxReadReport_failure_namesThePlaceAndHintsAtRecovering() throws {
+@Test func gpxReadReport_failureLines_nameThePlaceAndHintsAtRecovering() throws {
     let cut = Array(gpx10.utf8.prefix(200))
     let error = try #require(throws: GPXError.self) { try GPXReader.read(MemorySource(cut), options: GPXReadOptions()) }
     #expect(error.code == .truncated)
-    let lines = GPXReadReport.failure(error, file: "cut.gpx", prefix: "geo gpx: ", recovering: false)
-    #expect(lines == """
-        geo gpx: cut.gpx:\(error.line):\(error.column): truncated: \(error.message)
-        geo gpx: cut.gpx: --recover keeps every point complete before line \(error.line), column \(error.column)
-
-        """)
-    let recovering = GPXReadReport.failure(error, file: "cut.gpx", prefix: "", recovering: true)
-    #expect(recovering == "cut.gpx:\(error.line):\(error.column): truncated: \(error.message)\n")
+    let lines = GPXReadReport.failureLines(error, file: "cut.gpx", recovering: false)
+    #expect(lines == [
+        "cut.gpx:\(error.line):\(error.column): truncated: \(error.message)",
+        "cut.gpx: --recover keeps every point complete before line \(error.line), column \(error.column)",
+    ])
+    let recovering = GPXReadReport.failureLines(error, file: "cut.gpx", recovering: true)
+    #expect(recovering == ["cut.gpx:\(error.line):\(error.column): truncated: \(error.message)"])
     let notGPX = GPXError(.notGPX, "root element is <kml>", line: 1, column: 1, offset: 0)
-    #expect(!GPXReadReport.failure(notGPX, file: "x", prefix: "", recovering: false).contains("--recover"))
+    #expect(GPXReadReport.failureLines(notGPX, file: "x", recovering: false).count == 1)
 }

@@ -50,3 +50,28 @@ private let walk = """
     #expect(document.pointCount == 2 && report.points == 2)
     #expect(report.damage?.code == .truncated && report.damage?.line == 6)
 }
+
+/// The noting entry points: a read that ends notes its warnings (when asked) and what
+/// recovering kept; a read that fails notes the failure lines, then rethrows the `GPXError`.
+@Test func readReport_noting_tellsTheWarningsOrTheFailure() throws {
+    var notes: [String] = []
+    let (_, streamed) = try GPXReadReport.streamed(MemorySource(string: walk), file: "walk.gpx", options: GPXReadOptions(), warnings: true,
+                                                   note: { notes.append($0) }) { reader in
+        var n = 0
+        while try reader.next() != nil { n += 1 }
+        return ((), n)
+    }
+    #expect(notes == streamed.diagnosticLines(warnings: true) && notes.count == 1 && notes[0].hasPrefix("walk.gpx:5:"))
+    notes = []
+    _ = try GPXReadReport.read(MemorySource(string: walk), file: "walk.gpx", options: GPXReadOptions(), note: { notes.append($0) })
+    #expect(notes.count == 1 && notes[0].contains("warning:"))
+    notes = []
+    _ = try GPXReadReport.streamed(MemorySource(string: walk), file: "walk.gpx", options: GPXReadOptions(), warnings: false,
+                                   note: { notes.append($0) }) { _ in ((), 0) }
+    #expect(notes.isEmpty)
+    let cut = String(walk.prefix(walk.count / 2))
+    #expect { try GPXReadReport.read(MemorySource(string: cut), file: "cut.gpx", options: GPXReadOptions(), note: { notes.append($0) }) } throws: { error in
+        (error as? GPXError)?.code == .truncated
+    }
+    #expect(notes.count == 2 && notes[0].hasPrefix("cut.gpx:") && notes[1].contains("--recover keeps"))
+}
