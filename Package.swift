@@ -498,7 +498,8 @@ let package = Package(
             dependencies: ["GeoBase", "HTTPServing", "GeoTestSupport", "SystemIO",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                           .product(name: "Logging", package: "swift-log")],
+                           .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(

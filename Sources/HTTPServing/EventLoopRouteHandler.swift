@@ -8,6 +8,10 @@ import NIOHTTP1
 /// - Order: replies leave in request order (RFC 9112 §9.3.2). A request for the routes waits
 ///   until the router has ended its responses to the requests before it; parts that arrive while
 ///   a route's reply is awaited are held (and the socket not read further) until it is written.
+/// - Backlog: a request for the routes also waits while the connection is not writable (more
+///   than NIO's high-water mark, 64 KiB, of its earlier replies not yet taken by the kernel), as
+///   the router's requests wait in `SendBacklog`: a client that pipelines and never reads holds
+///   at most one reply beyond the mark.
 /// - Limits: `Host`/`Origin` per `HostPolicy` (400, 403); a body announced or sent over
 ///   `maximumBodyBytes` gets 413 at once; a body not complete `bodyTimeout` after its head 408;
 ///   each refusal closes the connection. A connection with nothing in progress for
@@ -98,6 +102,15 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
         releaseRead(context)
     }
 
+    /// The kernel took the earlier replies: a request held for the backlog is answered.
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            if drain(context) { context.fireChannelReadComplete() }
+            releaseRead(context)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case is ChannelShouldQuiesceEvent where current != nil:
@@ -119,7 +132,7 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
         while !answering, !refused, let part = held.first {
             switch part {
             case .head(let head) where routes.answers(head):
-                guard forwarded == 0 else { return passed }
+                guard forwarded == 0, context.channel.isWritable else { return passed }
                 held.removeFirst()
                 begin(context, head)
             case .head:

@@ -4,6 +4,8 @@ import GeoTestSupport
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import NIOCore
+import NIOHTTP1
 import Synchronization
 import SystemIO
 import Testing
@@ -89,7 +91,7 @@ import GeoBase
 /// A server on a free port with a page and a WebSocket that sends one "position" and echoes.
 /// `routes` adds more.
 private func withServer(limits: RequestLimits = .init(), routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in },
-                        _ body: (Int) async throws -> Void) async throws {
+                        eventLoopRoutes: (any EventLoopRoutes)? = nil, _ body: (Int) async throws -> Void) async throws {
     let probe = try TCPServer(port: 0)
     let port = probe.port
     probe.close()
@@ -103,7 +105,7 @@ private func withServer(limits: RequestLimits = .init(), routes: (Router<BasicWe
         }
     }
     let (started, startedContinuation) = AsyncStream.makeStream(of: String.self)
-    let task = Task { try await server.run(serving: { startedContinuation.yield($0) }, note: { _ in }) }
+    let task = Task { try await server.run(eventLoopRoutes: eventLoopRoutes, serving: { startedContinuation.yield($0) }, note: { _ in }) }
     defer { task.cancel() }
     var iterator = started.makeAsyncIterator()
     let url = await iterator.next()
@@ -217,49 +219,75 @@ func localServer_boundsHeadsAndSlowClients() async throws {
 
 @Test(.onOwnThread, .timeLimit(.minutes(5)))
 func localServer_aClientThatPipelinesAndDoesNotRead_getsNoMoreAnswersMadeThanItsBuffersHold() async throws {
-    let answer = 1 << 20, requests = 50
     let made = Atomic<Int>(0)
     try await withServer(routes: { router in
         router.get("/large") { _, _ in
             // The first answer finds the connection's event loop busy for 0.5 s, as under load
             // (hostile-http.py's 50 such clients): the answers made meanwhile wait there unsent.
             if made.add(1, ordering: .relaxed).newValue == 1 { WebSocketConnection.served?.eventLoop.execute { usleep(500_000) } }
-            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: 0, count: answer)))
+            return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: 0, count: largeAnswer)))
         }
     }) { port in
-        func pipelined(_ count: Int) -> String { String(repeating: "GET /large HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", count: count) }
-        let stuck = try TCPClient.connect(host: "127.0.0.1", port: port)
-        defer { try? stuck.close() }
-        var small: Int32 = 4096
-        setsockopt(stuck.rawValue, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        try stuck.writeAll(pipelined(requests))
-        // After 2 s of not reading (this test's own thread), what the server made fits in the
-        // kernel's send buffer (tcp_wmem's largest, 4 MiB by default) plus NIO's 64 KiB
-        // high-water mark and the one answer the gate lets past it.
-        usleep(2_000_000)
-        let sendBuffer = (try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8))?
-            .split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) } ?? 4 << 20
-        let bound = sendBuffer / answer + 3
-        #expect(made.load(ordering: .relaxed) <= bound, "\(made.load(ordering: .relaxed)) answers made, bound \(bound)")
-        // A client that reads gets every answer whole: as many bytes as its heads (all alike)
-        // and bodies.
-        let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
-        defer { try? fd.close() }
-        var limit = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        try fd.writeAll(pipelined(10))
-        var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var received = 0, head = 0
-        while head == 0 || received < 10 * (head + answer), let n = try? chunk.withUnsafeMutableBytes({ try fd.read(into: $0) }), n > 0 {
-            received += n
-            if head == 0 {
-                reply += chunk[0..<n]
-                if let end = reply.firstRange(of: Array("\r\n\r\n".utf8)) { head = end.upperBound }
-            }
-        }
-        #expect(String(decoding: reply.prefix(12), as: UTF8.self) == "HTTP/1.1 200")
-        #expect(received == 10 * (head + answer), "\(received) bytes, head \(head)")
+        try expectPipelinedAnswersBounded(port: port) { made.load(ordering: .relaxed) }
     }
+}
+
+/// The same bound for the routes answered on the event loop (tiles, ingest), whose replies are
+/// written as they are made.
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func localServer_aClientThatPipelinesAndDoesNotRead_getsNoMoreEventLoopAnswersThanItsBuffersHold() async throws {
+    let made = LargeAnswers()
+    try await withServer(eventLoopRoutes: made) { port in
+        try expectPipelinedAnswersBounded(port: port) { made.count.load(ordering: .relaxed) }
+    }
+}
+
+/// Bytes of each answer to `GET /large`.
+private let largeAnswer = 1 << 20
+
+/// Answers `GET /large` on the event loop with `largeAnswer` zero bytes, counting the answers.
+private final class LargeAnswers: EventLoopRoutes {
+    let count = Atomic<Int>(0)
+    var maximumBodyBytes: Int { 0 }
+    func answers(_ head: HTTPRequestHead) -> Bool { head.uri == "/large" }
+    func respond(to request: EventLoopRequest, reply: EventLoopPromise<EventLoopResponse>) {
+        count.add(1, ordering: .relaxed)
+        reply.succeed(EventLoopResponse(headers: [:], body: ByteBuffer(repeating: 0, count: largeAnswer)))
+    }
+}
+
+/// A client with a 4 KiB receive buffer pipelines 50 requests for `/large` and reads nothing for
+/// 2 s: the answers `made` must fit the kernel's send buffer (tcp_wmem's largest, 4 MiB by
+/// default) plus NIO's 64 KiB high-water mark and the one answer let past it. Then a client that
+/// reads gets 10 answers whole: as many bytes as its heads (all alike) and bodies.
+private func expectPipelinedAnswersBounded(port: Int, made: () -> Int) throws {
+    func pipelined(_ count: Int) -> String { String(repeating: "GET /large HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", count: count) }
+    let stuck = try TCPClient.connect(host: "127.0.0.1", port: port)
+    defer { try? stuck.close() }
+    var small: Int32 = 4096
+    setsockopt(stuck.rawValue, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+    try stuck.writeAll(pipelined(50))
+    usleep(2_000_000)
+    let sendBuffer = (try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8))?
+        .split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) } ?? 4 << 20
+    let bound = sendBuffer / largeAnswer + 3
+    #expect(made() <= bound, "\(made()) answers made, bound \(bound)")
+    let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+    defer { try? fd.close() }
+    var limit = timeval(tv_sec: 30, tv_usec: 0)
+    setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    try fd.writeAll(pipelined(10))
+    var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var received = 0, head = 0
+    while head == 0 || received < 10 * (head + largeAnswer), let n = try? chunk.withUnsafeMutableBytes({ try fd.read(into: $0) }), n > 0 {
+        received += n
+        if head == 0 {
+            reply += chunk[0..<n]
+            if let end = reply.firstRange(of: Array("\r\n\r\n".utf8)) { head = end.upperBound }
+        }
+    }
+    #expect(String(decoding: reply.prefix(12), as: UTF8.self) == "HTTP/1.1 200")
+    #expect(received == 10 * (head + largeAnswer), "\(received) bytes, head \(head)")
 }
 
 @Test(.onOwnThread, .timeLimit(.minutes(5)))
