@@ -11,7 +11,7 @@ import NIOHTTP1
 /// - Backlog: a request for the routes also waits while the connection is not writable (more
 ///   than NIO's high-water mark, 64 KiB, of its earlier replies not yet taken by the kernel), as
 ///   the router's requests wait in `SendBacklog`: a client that pipelines and never reads holds
-///   at most one reply beyond the mark.
+///   at most one reply beyond the mark, and is closed when `idleTimeout` has passed since it.
 /// - Limits: `Host`/`Origin` per `HostPolicy` (400, 403); a body announced or sent over
 ///   `maximumBodyBytes` gets 413 at once; a body not complete `bodyTimeout` after its head 408;
 ///   each refusal closes the connection. A connection with nothing in progress for
@@ -263,7 +263,9 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
             let due = current.started + TimeAmount(limits.bodyTimeout)
             if now >= due { return refuse(context, .requestTimeout, "the body took longer than \(limits.bodyTimeout)") }
             arm(context, at: due)
-        } else if answering || forwarded > 0 || !held.isEmpty {
+        } else if answering || forwarded > 0 {
+            // A route or the router at work. (Requests held only until the client takes its
+            // replies are no progress: a client that pipelines and never reads is idle.)
             arm(context, at: now + TimeAmount(limits.idleTimeout))
         } else {
             let due = idleSince + TimeAmount(limits.idleTimeout)

@@ -164,7 +164,7 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandlers([SendBacklog(), FirstHeadGuard(limits: limits, policy: policy)], position: .first)
+            try channel.pipeline.syncOperations.addHandlers([SendBacklog(timeout: limits.idleTimeout), FirstHeadGuard(limits: limits, policy: policy)], position: .first)
         }.flatMap { inner.setup(channel: channel, logger: logger) }
         .flatMapThrowing { [limits, policy, eventLoopRoutes] value in
             if let eventLoopRoutes {

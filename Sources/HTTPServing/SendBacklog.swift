@@ -12,12 +12,20 @@ import NIOCore
 /// pipelining 200 requests for the live page's 87 KB frame held up to 1.2 GB
 /// (`scripts/hostile-http.py`). With this gate a connection holds at most one answer beyond the
 /// mark. The check is submitted to the event loop after the earlier answer's writes, so it sees
-/// them.
+/// them. A connection that stays undrained for `timeout` (its client takes nothing) is closed,
+/// as nginx's `send_timeout` closes one.
 final class SendBacklog: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
+    private let timeout: TimeAmount
     /// Requests waiting for the connection to drain.
     private var waiting: [EventLoopPromise<Void>] = []
+    /// Closes the connection unless it drains first; armed while requests wait.
+    private var timer: Scheduled<Void>?
+
+    init(timeout: Duration) {
+        self.timeout = TimeAmount(timeout)
+    }
 
     /// Returns once `channel` is writable or closed; at once when it carries no `SendBacklog`.
     /// A cancelled task closes the connection, whose client has not taken what it asked for.
@@ -28,6 +36,9 @@ final class SendBacklog: ChannelInboundHandler, RemovableChannelHandler {
             else { return channel.eventLoop.makeSucceededVoidFuture() }
             let promise = channel.eventLoop.makePromise(of: Void.self)
             backlog.waiting.append(promise)
+            if backlog.timer == nil {
+                backlog.timer = channel.eventLoop.scheduleTask(in: backlog.timeout) { channel.close(promise: nil) }
+            }
             return promise.futureResult
         }
         try await withTaskCancellationHandler { try await drained.get() } onCancel: { channel.close(promise: nil) }
@@ -48,6 +59,8 @@ final class SendBacklog: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func release() {
+        timer?.cancel()
+        timer = nil
         let released = waiting
         waiting = []
         for promise in released { promise.succeed() }

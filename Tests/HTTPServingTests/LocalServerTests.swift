@@ -242,6 +242,22 @@ func localServer_aClientThatPipelinesAndDoesNotRead_getsNoMoreEventLoopAnswersTh
     }
 }
 
+/// A client that pipelines and never reads does not hold its connection for ever, on either
+/// kind of route: once nothing it asked for has been taken for the idle timeout, it is closed.
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func localServer_aClientThatPipelinesAndNeverReads_isClosedAfterTheIdleTimeout() async throws {
+    var limits = RequestLimits()
+    limits.idleTimeout = .seconds(1)
+    try await withServer(limits: limits, routes: { router in
+        router.get("/large") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: 0, count: largeAnswer))) }
+    }) { port in
+        try expectNonReaderClosed(port: port, path: "/large")
+    }
+    try await withServer(limits: limits, eventLoopRoutes: LargeAnswers()) { port in
+        try expectNonReaderClosed(port: port, path: "/large")
+    }
+}
+
 /// Bytes of each answer to `GET /large`.
 private let largeAnswer = 1 << 20
 
@@ -254,6 +270,31 @@ private final class LargeAnswers: EventLoopRoutes {
         count.add(1, ordering: .relaxed)
         reply.succeed(EventLoopResponse(headers: [:], body: ByteBuffer(repeating: 0, count: largeAnswer)))
     }
+}
+
+/// Pipelines 50 requests for `path` and reads nothing for 3 s (3 idle timeouts), then reads:
+/// the server must have closed the connection, having sent what the buffers held (each side's,
+/// a few MiB on loopback), not all 50 answers.
+private func expectNonReaderClosed(port: Int, path: String) throws {
+    let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+    defer { try? fd.close() }
+    try fd.writeAll(String(repeating: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", count: 50))
+    usleep(3_000_000)
+    var limit = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    var chunk = [UInt8](repeating: 0, count: 1 << 16), received = 0, closed = false
+    while true {
+        do {
+            let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+            if n == 0 { closed = true; break }
+            received += n
+        } catch let error as SystemIOError {
+            closed = error.errno != EAGAIN && error.errno != EWOULDBLOCK
+            break
+        }
+    }
+    #expect(closed, "the connection is still open after \(received) bytes")
+    #expect(received < 25 * largeAnswer, "\(received) bytes: the server answered on for a client that took nothing")
 }
 
 /// A client with a 4 KiB receive buffer pipelines 50 requests for `/large` and reads nothing for
