@@ -108,6 +108,12 @@ struct LineShading {
             ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil
         // Every index was made for this mesh's vertices (``LineMesh``) or the clipped ones: checked once here.
         precondition(triangleList.allSatisfy { $0 >= 0 && Int($0) < vertexCount }, "line mesh triangle index out of range")
+        // Looking straight down every vertex's gamma and w are 1: the blur is the same
+        // everywhere and the varyings need no division by the interpolated 1 / w.
+        let flat = perspective == nil
+        // Tilted, the tile's square on the ground and the view it is seen through, read once.
+        let ground: (clip: (minX: Double, minY: Double, maxX: Double, maxY: Double), view: Perspective)? =
+            if let groundClip, let perspective { (groundClip, perspective) } else { nil }
         image.withUnsafeMutableBytes { bytes in
             shaded.withUnsafeBufferPointer { vertex in
                 triangleList.withUnsafeBufferPointer { triangles in
@@ -136,52 +142,67 @@ struct LineShading {
                         let ab = (dx: bx - ax, dy: by - ay), bc = (dx: cx - bx, dy: cy - by), ca = (dx: ax - cx, dy: ay - cy)
                         let tlAB = ab.dy > 0 || (ab.dy == 0 && ab.dx < 0), tlBC = bc.dy > 0 || (bc.dy == 0 && bc.dx < 0), tlCA = ca.dy > 0 || (ca.dy == 0 && ca.dx < 0)
                         let inv = 1 / area
-                        // Each varying is linear across the triangle: worked out from the barycentric
-                        // weights at a row's first pixel, then stepped by its change per pixel (the
-                        // weights' x-derivatives are −bc.dy, −ca.dy, −ab.dy over twice the area).
-                        // Only positions relative to the vertices enter, so a triangle shades the same
+                        // Each varying is linear across the triangle: its gradient comes from the
+                        // barycentric weights' derivatives (−bc.dy, −ca.dy, −ab.dy along x and bc.dx,
+                        // ca.dx, ab.dx along y, over twice the area). A row's first pixel takes the
+                        // value at its centre from vertex a's, the pixels after it step along x. Only
+                        // positions relative to the vertices enter, so a triangle shades the same
                         // wherever on the image it lies (a tile is the same in any metatile).
-                        func slope(_ fa: Double, _ fb: Double, _ fc: Double) -> Double { -(fa * bc.dy + fb * ca.dy + fc * ab.dy) * inv }
-                        let vySlope = slope(nya, nyb, nyc), vxSlope = slope(nxa, nxb, nxc), distSlope = slope(da, db, dc)
-                        // Looking straight down every vertex's gamma and w are 1: the blur is the same
-                        // everywhere and the varyings need no division by the interpolated 1 / w.
-                        let flat = perspective == nil
-                        let blurSlope = flat ? 0 : self.blur * slope(ga, gb, gc)
-                        let qSlope = flat ? 0 : slope(qa, qb, qc)
-                        // The three edges' x per unit of y, for the rows' spans.
-                        let abRun = ab.dy == 0 ? 0 : ab.dx / ab.dy, bcRun = bc.dy == 0 ? 0 : bc.dx / bc.dy, caRun = ca.dy == 0 ? 0 : ca.dx / ca.dy
+                        func gradient(_ fa: Double, _ fb: Double, _ fc: Double) -> (x: Double, y: Double) {
+                            (-(fa * bc.dy + fb * ca.dy + fc * ab.dy) * inv, (fa * bc.dx + fb * ca.dx + fc * ab.dx) * inv)
+                        }
+                        let vyGradient = gradient(nya, nyb, nyc)
+                        let vxGradient = straight ? (x: 0, y: 0) : gradient(nxa, nxb, nxc)
+                        let distGradient = dashed || tex != nil ? gradient(da, db, dc) : (x: 0, y: 0)
+                        let blurGradient = flat ? (x: 0, y: 0) : gradient(ga * self.blur, gb * self.blur, gc * self.blur)
+                        let qGradient = flat ? (x: 0, y: 0) : gradient(qa, qb, qc)
+                        // The rows' spans by walking the edges, as the scanline polygon fill does
+                        // (Foley, van Dam, Feiner & Hughes, Computer Graphics: Principles and Practice,
+                        // 2nd ed., §3.6): with the corners sorted by y, a row crosses the long edge (top
+                        // to bottom) and the short edge beside it (top to middle above the middle
+                        // corner, middle to bottom from there). Each crossing is its edge's upper corner
+                        // plus the edge's x per unit of y times the row's drop, not a running sum: the
+                        // same whichever row the clip starts at.
+                        let (top, mid, bottom) = Self.sortedByY((ax, ay), (bx, by), (cx, cy))
+                        let longRun = (bottom.x - top.x) / (bottom.y - top.y)
+                        let upperRun = mid.y == top.y ? 0 : (mid.x - top.x) / (mid.y - top.y)
+                        let lowerRun = bottom.y == mid.y ? 0 : (bottom.x - mid.x) / (bottom.y - mid.y)
                         for y in y0...y1 {
                             let sy = Double(y) + 0.5
                             // The row's span within the triangle, so long thin triangles cost their
                             // area, not their bounds: the pixels whose centres lie in it, give or take
                             // ``spanSlack`` (far more than the rounding of the span or of the edge tests
-                            // below, which decide).
-                            var lo = Double.infinity, hi = -Double.infinity
-                            Self.span(ax, ay, bx, by, abRun, sy, &lo, &hi)
-                            Self.span(bx, by, cx, cy, bcRun, sy, &lo, &hi)
-                            Self.span(cx, cy, ax, ay, caRun, sy, &lo, &hi)
-                            guard lo <= hi else { continue }
+                            // below, which decide at its ends).
+                            let long = top.x + (sy - top.y) * longRun
+                            let short = sy < mid.y ? top.x + (sy - top.y) * upperRun : mid.x + (sy - mid.y) * lowerRun
+                            let lo = min(long, short), hi = max(long, short)
                             var xa = max(x0, Self.ceil(lo - 0.5 - Self.spanSlack)), xb = min(x1, Self.floor(hi - 0.5 + Self.spanSlack))
-                            if let groundClip, let perspective {
+                            if let ground {
                                 // The row's pixel centres whose ground lies in the tile: ground x is
                                 // the offset from the centre column over the row's magnification.
-                                let gy = perspective.unproject(0, sy - imageCenter.y).y
-                                guard gy >= groundClip.minY, gy < groundClip.maxY else { continue }
-                                let k = perspective.scale(gy)
-                                xa = max(xa, Self.ceil(groundClip.minX * k + imageCenter.x - 0.5))
-                                xb = min(xb, Self.ceil(groundClip.maxX * k + imageCenter.x - 0.5) - 1)
+                                let gy = ground.view.unproject(0, sy - imageCenter.y).y
+                                guard gy >= ground.clip.minY, gy < ground.clip.maxY else { continue }
+                                let k = ground.view.scale(gy)
+                                xa = max(xa, Self.ceil(ground.clip.minX * k + imageCenter.x - 0.5))
+                                xb = min(xb, Self.ceil(ground.clip.maxX * k + imageCenter.x - 0.5) - 1)
                             }
                             guard xa <= xb else { continue }
-                            let rowA = bc.dx * (sy - by), rowB = ca.dx * (sy - cy), rowC = ab.dx * (sy - ay)
                             // Whether the pixel centre at column x is in the triangle. Each edge
                             // function is monotone in x as computed (every rounded operation is), so
                             // the pixels that pass form one run: found from the row's ends, the pixels
-                            // between are shaded without the test.
+                            // between are shaded without the test. On a row strictly between the top
+                            // and bottom corners, an end whose centre lies more than ``spanSlack``
+                            // inside the span is inside all three edges (each edge's line crosses the
+                            // row outside the span, and the tests' rounding moves a crossing by far
+                            // less), so only ends near the span's are tested there. (A top or bottom
+                            // row may run along a horizontal edge, where the top-left rule decides.)
+                            let sureFrom = sy > top.y && sy < bottom.y ? lo + Self.spanSlack : .infinity, sureTo = hi - Self.spanSlack
                             func inside(_ x: Int) -> Bool {
                                 let sx = Double(x) + 0.5
-                                let wa = rowA - bc.dy * (sx - bx)
-                                let wb = rowB - ca.dy * (sx - cx)
-                                let wc = rowC - ab.dy * (sx - ax)
+                                if sx > sureFrom && sx < sureTo { return true }
+                                let wa = bc.dx * (sy - by) - bc.dy * (sx - bx)
+                                let wb = ca.dx * (sy - cy) - ca.dy * (sx - cx)
+                                let wc = ab.dx * (sy - ay) - ab.dy * (sx - ax)
                                 return (wa > 0 || (wa == 0 && tlBC)) && (wb > 0 || (wb == 0 && tlCA)) && (wc > 0 || (wc == 0 && tlAB))
                             }
                             var runStart = xa
@@ -189,15 +210,18 @@ struct LineShading {
                             guard runStart <= xb else { continue }
                             var runEnd = xb
                             while runEnd > runStart, !inside(runEnd) { runEnd -= 1 }
-                            // The varyings at the row's first pixel.
-                            let first = Double(xa) + 0.5
-                            let ka = (rowA - bc.dy * (first - bx)) * inv, kb = (rowB - ca.dy * (first - cx)) * inv, kc = (rowC - ab.dy * (first - ax)) * inv
-                            let vyRow = ka * nya + kb * nyb + kc * nyc, vxRow = ka * nxa + kb * nxb + kc * nxc
-                            let distRow = ka * da + kb * db + kc * dc
-                            let blurRow = flat ? self.blur : self.blur * (ka * ga + kb * gb + kc * gc)
-                            let qRow = flat ? 1 : ka * qa + kb * qb + kc * qc
+                            // The varyings at the run's first pixel.
+                            let dx = Double(runStart) + 0.5 - ax, dy = sy - ay
+                            let vyRow = nya + vyGradient.x * dx + vyGradient.y * dy
+                            let vxRow = nxa + vxGradient.x * dx + vxGradient.y * dy
+                            let distRow = da + distGradient.x * dx + distGradient.y * dy
+                            let blurRow = flat ? self.blur : self.blur * ga + blurGradient.x * dx + blurGradient.y * dy
+                            let qRow = flat ? 1 : qa + qGradient.x * dx + qGradient.y * dy
+                            let vySlope = vyGradient.x, vxSlope = vxGradient.x, distSlope = distGradient.x
+                            let blurSlope = blurGradient.x, qSlope = qGradient.x
+                            let rowStart = y * w
                             for x in runStart...runEnd {
-                                let step = Double(x - xa)
+                                let step = Double(x - runStart)
                                 var vy = vyRow + vySlope * step, blur = blurRow + blurSlope * step
                                 // Tilted, the varyings over the interpolated 1 / w (times w at the pixel).
                                 var depth = 1.0
@@ -214,7 +238,7 @@ struct LineShading {
                                     d = (vx * vx + vy * vy).squareRoot() * outset
                                 }
                                 let edge = min(d - (inset - blur), outset - d)
-                                let i = (y * w + x) * 4
+                                let i = (rowStart + x) * 4
                                 // `blur` is positive: the alpha below is 1 or more exactly when `edge` ≥ `blur`.
                                 if edge >= blur, let solid {
                                     bytes[i] = solid.0; bytes[i + 1] = solid.1; bytes[i + 2] = solid.2; bytes[i + 3] = solid.3
@@ -319,6 +343,16 @@ struct LineShading {
             let x = x0 + (y - y0) * run
             lo = min(lo, x); hi = max(hi, x)
         }
+    }
+
+    /// The three points ordered by y, the first topmost (ties in the order given).
+    @inline(__always) static func sortedByY(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double), _ r: (x: Double, y: Double))
+        -> (top: (x: Double, y: Double), mid: (x: Double, y: Double), bottom: (x: Double, y: Double)) {
+        var (a, b, c) = (p, q, r)
+        if b.y < a.y { swap(&a, &b) }
+        if c.y < b.y { swap(&b, &c) }
+        if b.y < a.y { swap(&a, &b) }
+        return (a, b, c)
     }
 
     /// How far past a row's computed span pixel centres are still tested, pixels.

@@ -87,8 +87,8 @@ extension LineShading {
             return
         }
         let start = EdgeTest(a, b, opposite: c), end = EdgeTest(d, c, opposite: b)
-        let y0 = max(clip.minY, Self.ceil(min(a.y, b.y, c.y, d.y) - 0.5))
-        let y1 = min(clip.maxY - 1, Self.floor(max(a.y, b.y, c.y, d.y) - 0.5))
+        let top = min(a.y, b.y, c.y, d.y), bottom = max(a.y, b.y, c.y, d.y)
+        let y0 = max(clip.minY, Self.ceil(top - 0.5)), y1 = min(clip.maxY - 1, Self.floor(bottom - 0.5))
         guard y0 <= y1 else { return }
         // The distance varying, as the mesh interpolates it: 1 at the corners, whose distance
         // from the line is the extrusion's part along the normal.
@@ -112,9 +112,13 @@ extension LineShading {
             let xa = max(clip.minX, Self.ceil(lo - 0.5 - Self.spanSlack)), xb = min(clip.maxX - 1, Self.floor(hi - 0.5 + Self.spanSlack))
             guard xa <= xb else { continue }
             let across = ny * (sy - p0.y), startRow = start.row(sy), endRow = end.row(sy)
+            // A centre more than ``spanSlack`` inside the span of a row strictly between the
+            // top and bottom corners is inside both ends (as in ``fill(_:into:clip:)``): only
+            // those near the span's ends, or on a top or bottom row, are tested.
+            let sureFrom = sy > top && sy < bottom ? lo + Self.spanSlack : .infinity, sureTo = hi - Self.spanSlack
             for x in xa...xb {
                 let sx = Double(x) + 0.5
-                guard start.inside(startRow, sx), end.inside(endRow, sx) else { continue }
+                guard sx > sureFrom && sx < sureTo || start.inside(startRow, sx) && end.inside(endRow, sx) else { continue }
                 let dist = abs(nx * (sx - p0.x) + across)
                 let edge = min(dist - (inset - blur), o - dist)
                 let i = (y * w + x) * 4
