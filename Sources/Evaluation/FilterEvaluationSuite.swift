@@ -41,6 +41,8 @@ package struct FilterEvaluationSuite: Sendable {
     package var seeds: Int
     /// How many seeds the wide hike set runs (≥ 1), from `firstSeed` on.
     package var wideSeeds: Int
+    /// The counts of seeds (`seeds`, `wideSeeds`) a user may give: 1 through 10,000.
+    package static let seedCounts = ValidRange(1...10_000, unit: "")
     package var cases: Cases
     /// A folder to write each run's RTS input to, as `<case>-<seed>.input.csv` (pykalman's input).
     package var export: String?

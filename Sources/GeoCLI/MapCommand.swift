@@ -50,10 +50,10 @@ struct MapAnimateCommand: ParsableCommand {
     @Option(help: "Animation: none, linear, rocket or bow.")
     var animation: MapAnimation = .bow
 
-    @Option(parsing: .unconditional, help: "Seconds the move takes (\(OptionRanges.animationDuration); default: the animation's own).")
+    @Option(parsing: .unconditional, help: "Seconds the move takes (\(CameraTransition.durations); default: the animation's own).")
     var duration: Double?
 
-    @Option(parsing: .unconditional, help: "Frames per second (\(OptionRanges.framesPerSecond)).")
+    @Option(parsing: .unconditional, help: "Frames per second (\(CameraTransition.framesPerSecond)).")
     var fps: Int = 30
 
     /// A view up to the camera's largest.
@@ -68,8 +68,8 @@ struct MapAnimateCommand: ParsableCommand {
     func validate() throws {
         _ = try Self.camera(from, option: "--from", viewSize: try size.viewSize())
         _ = try Self.camera(to, option: "--to", viewSize: try size.viewSize())
-        try OptionRanges.animationDuration.check(duration, option: "--duration")
-        try OptionRanges.framesPerSecond.check(fps, option: "--fps")
+        try CameraTransition.durations.check(duration, option: "--duration")
+        try CameraTransition.framesPerSecond.check(fps, option: "--fps")
     }
 
     func run() throws {

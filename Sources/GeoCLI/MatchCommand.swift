@@ -59,7 +59,7 @@ struct MatchCommand: ParsableCommand {
     var accuracy: Double?
 
     func validate() throws {
-        try OptionRanges.matchAccuracy.check(accuracy, option: "--accuracy")
+        try MatchingParameters.defaultAccuracies.check(accuracy, option: "--accuracy")
     }
 
     func run() throws {

@@ -38,11 +38,11 @@ struct MonitorCommand: AsyncParsableCommand {
     @Option(help: "Keep the regions and their states in this directory, rejoined by a rerun.")
     var store: String?
 
-    @Option(parsing: .unconditional, help: "Print a dwell event after this many seconds inside (\(OptionRanges.dwell)).")
+    @Option(parsing: .unconditional, help: "Print a dwell event after this many seconds inside (\(RegionMonitor.dwellTimes)).")
     var dwell: Double?
 
     func validate() throws {
-        try OptionRanges.dwell.check(dwell, option: "--dwell")
+        try RegionMonitor.dwellTimes.check(dwell, option: "--dwell")
     }
 
     func run() async throws {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import GeoCore
+import HTTPServing
+import Monitoring
 import TrackingProtocols
 import TrackingServer
 
@@ -34,7 +36,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Flag(help: "Register unknown devices on their first fix instead of refusing them (403).")
     var autoRegister = false
 
-    @Option(help: ArgumentHelp("Remove fix history of the UTC days that ended more than N days ago (\(OptionRanges.retentionDays)), at start and hourly; PostgreSQL drops their partitions. Latest positions stay. Default: keep everything.", valueName: "N"))
+    @Option(help: ArgumentHelp("Remove fix history of the UTC days that ended more than N days ago (\(TrackingServerConfiguration.retentionDayCounts)), at start and hourly; PostgreSQL drops their partitions. Latest positions stay. Default: keep everything.", valueName: "N"))
     var retentionDays: Int?
 
     @Option(help: "Also listen for Teltonika devices (Codec 8 / 8E over TCP) on this port, on the first --host.")
@@ -43,7 +45,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Geofences decided after each commit: GeoJSON Polygon/MultiPolygon features, Point features with a 'radius' property in metres (circles), or an Osmosis .poly file; each fence named by its 'identifier' property, else its id, its 'id' property or its 'name'. Events enter/exit/dwell are stored, pushed on /live and read at /api/events.", valueName: "FILE"))
     var fences: String?
 
-    @Option(help: "With --fences: a dwell event after this many seconds inside (\(OptionRanges.dwell)).")
+    @Option(help: "With --fences: a dwell event after this many seconds inside (\(RegionMonitor.dwellTimes)).")
     var dwell: Double = 300
 
     @Option(help: ArgumentHelp("Roads for /api/positions?track=matched: an OSM extract whose car graph the offline matcher uses (as geo match).", valueName: "FILE.osm.pbf"))
@@ -56,9 +58,9 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     var liveInterval: Int?
 
     func validate() throws {
-        if let teltonikaPort { try OptionRanges.port.check(teltonikaPort, option: "--teltonika-port") }
-        try OptionRanges.retentionDays.check(retentionDays, option: "--retention-days")
-        try OptionRanges.dwell.check(dwell, option: "--dwell")
+        if let teltonikaPort { try LocalServer.Options.ports.check(teltonikaPort, option: "--teltonika-port") }
+        try TrackingServerConfiguration.retentionDayCounts.check(retentionDays, option: "--retention-days")
+        try RegionMonitor.dwellTimes.check(dwell, option: "--dwell")
         if webhook != nil, fences == nil { throw ValidationError("--webhook needs --fences") }
         if let liveInterval, !(0...1000).contains(liveInterval) { throw ValidationError("--live-interval: 0…1000 ms, got \(liveInterval)") }
     }
