@@ -1,6 +1,5 @@
 import ArgumentParser
 import GeoBase
-import GeoCore
 import GPXCodec
 import Monitoring
 import Positioning

@@ -1,6 +1,5 @@
 public import ArgumentParser
 import GeoBase
-import GeoCore
 import GPXCodec
 import SystemIO
 import TrackFiltering

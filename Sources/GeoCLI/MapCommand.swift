@@ -5,7 +5,6 @@ import HTTPServing
 import MapCamera
 import MapLivePage
 import MapRenderer
-import MapView
 import OSMImport
 import Positioning
 import TileArchives

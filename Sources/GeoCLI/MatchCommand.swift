@@ -1,6 +1,5 @@
 import GeoBase
 import ArgumentParser
-import Foundation
 import GeoCore
 import MapMatching
 import RoadNetwork

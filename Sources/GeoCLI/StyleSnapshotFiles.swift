@@ -1,4 +1,3 @@
-import ArgumentParser
 import GeoCore
 import MapRenderer
 import MapStyle

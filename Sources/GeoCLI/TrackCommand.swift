@@ -1,6 +1,5 @@
 import ArgumentParser
 import GeoCore
-import Monitoring
 import Positioning
 import SystemIO
 

@@ -2,7 +2,6 @@ import ArgumentParser
 import GeoCore
 import HTTPServing
 import Monitoring
-import TrackingProtocols
 import TrackingServer
 
 /// `geo serve-tracking`: the tracking server (TrackingServer) on an SQLite file or PostgreSQL.
