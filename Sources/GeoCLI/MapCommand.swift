@@ -1,5 +1,4 @@
 import ArgumentParser
-import Platform
 import GeoCore
 import HTTPServing
 import MapCamera

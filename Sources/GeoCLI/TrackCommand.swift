@@ -1,5 +1,4 @@
 import ArgumentParser
-import GeoCore
 import Positioning
 import SystemIO
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import GeoCore
 import HTTPServing
 import Monitoring
 import TrackingServer
