@@ -1,7 +1,6 @@
 import ArgumentParser
 import GeoBase
 import GPXCodec
-import Monitoring
 import Positioning
 import RoadNetwork
 import SystemIO
@@ -82,12 +81,6 @@ extension CommandLineFiles {
         do { return try PositionSourceURI.source(uri, startDate: Date(), reconnect: reconnect, onConnectionChange: onConnectionChange) } catch {
             throw CommandLineFileError.source(error, command: command)
         }
-    }
-
-    /// The regions (geofences) of the GeoJSON or Osmosis `.poly` file at `path` (`RegionsFile`).
-    /// - Throws: as ``reading(_:command:damage:_:)``: any error reading it as regions is damage.
-    static func regions(_ path: String) throws -> [(identifier: String, condition: MonitorCondition)] {
-        try reading(path) { try RegionsFile.conditions(from: try FileDescriptor.readContents(of: path), name: path) }
     }
 }
 

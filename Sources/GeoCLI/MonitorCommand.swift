@@ -45,7 +45,7 @@ struct MonitorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let conditions = try CommandLineFiles.regions(regions)
+        let conditions = try CommandLineFiles.reading(regions) { try RegionsFile.conditions(atPath: regions) }
         let positionSource = try CommandLineFiles.positionSource(source)
         let monitor = try RegionMonitor(named: "geo-monitor", directory: store.map { URL(fileURLWithPath: $0, isDirectory: true) })
         for problem in monitor.recoveryProblems { Self.warn("store: \(problem); the line was dropped") }

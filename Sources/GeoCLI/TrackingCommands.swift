@@ -67,7 +67,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         var configuration = TrackingServerConfiguration(postgresURL: postgres, sqlitePath: db, policy: autoRegister ? .register : .refuse)
         configuration.devices = devices.map(DeviceSettings.init(spec:))
         configuration.fences = try fences.map { path in
-            FenceOptions(fences: try CommandLineFiles.regions(path), dwell: .milliseconds(Int64((dwell * 1000).rounded())),
+            FenceOptions(fences: try CommandLineFiles.reading(path) { try RegionsFile.conditions(atPath: path) }, dwell: .milliseconds(Int64((dwell * 1000).rounded())),
                          webhook: webhook)
         }
         configuration.matcher = try roads.map { roads in try CommandLineFiles.reading(roads) { try TrackRoads.matcher(osmFile: roads) } }
