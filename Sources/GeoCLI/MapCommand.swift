@@ -5,7 +5,6 @@ import MapCamera
 import MapLivePage
 import MapRenderer
 import OSMImport
-import Positioning
 import TileArchives
 import TileServer
 import GeoBase
@@ -133,14 +132,8 @@ struct MapServeCommand: AsyncParsableCommand {
         let centre = data.path == nil ? SampleCity.center : map.center
         let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: try size.viewSize(), projection: .globe)
         let view = try CommandLineFileError.mapFiles(command: "map") { try MapFiles.view(camera: camera, features: MapFeatureIndex(map.wholeFeatures)) }
-        let positionSource: (any PositionSource)?
-        if let source {
-            positionSource = try CommandLineFiles.positionSource(source, command: "map")
-        } else if data.path == nil {
-            positionSource = try LivePageServer.sampleCityDrive()
-        } else {
-            positionSource = nil
-        }
+        let positionSource = try source.map { try CommandLineFiles.positionSource($0, command: "map") }
+            ?? LivePageServer.defaultSource(sampleCity: data.path == nil)
         let session = MapSession(view: view, source: map.archive)
         try await server.run("map", printsURL: false) { serving in
             try await LivePageServer.run(session, following: positionSource, options: server.bind(allowedOrigins: allowedOrigins), serving: serving,
