@@ -35,6 +35,10 @@ package struct FilterEvaluationSuite: Sendable {
 
     /// The shared data folder holding the truth tracks.
     package var dataRoot: String
+    /// ``dataRoot`` when none is given: `LOCATIONKIT_DATA` when set and not empty, else `../shared/data`.
+    package static var defaultDataRoot: String {
+        ProcessInfo.processInfo.environment["LOCATIONKIT_DATA"].flatMap { $0.isEmpty ? nil : $0 } ?? "../shared/data"
+    }
     /// The first error seed; seeds `firstSeed ..< firstSeed + seeds` run.
     package var firstSeed: UInt64
     /// How many seeds each case is averaged over (≥ 1).

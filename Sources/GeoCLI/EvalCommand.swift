@@ -1,5 +1,4 @@
 import ArgumentParser
-import Platform
 import Evaluation
 import GeoBase
 
@@ -60,9 +59,7 @@ struct EvalFilters: ParsableCommand {
     }
 
     func run() throws {
-        let root = data ?? ProcessInfo.processInfo.environment["LOCATIONKIT_DATA"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? "../shared/data"
-        let suite = FilterEvaluationSuite(dataRoot: root, firstSeed: seed, seeds: seeds, wideSeeds: wideSeeds, cases: cases,
+        let suite = FilterEvaluationSuite(dataRoot: data ?? FilterEvaluationSuite.defaultDataRoot, firstSeed: seed, seeds: seeds, wideSeeds: wideSeeds, cases: cases,
                                           export: export, reference: reference)
         do { try suite.run { standardOutput.line($0) } } catch let error as EvaluationError { throw TrackCommandError(error.message) }
     }
