@@ -120,20 +120,13 @@ enum CommandLineFiles {
         try? FileDescriptor.standardError.writeAll("geo \(command): \(file): \(damage)\ngeo \(command): \(file): --recover kept \(kept) before the damage; the rest of the file was not read\n")
     }
 
-    /// A byte source reading `path` (`-`: standard input).
-    /// - Throws: `CommandLineFileError` for a missing path or a directory, `ValidationError`
-    ///   naming the path and errno when it cannot be opened.
-    static func source(_ path: String) throws -> FileSource {
-        try checkInput(path)
-        do { return try FileSource(input: path) } catch {
-            throw ValidationError("\(error)")
-        }
-    }
-
     /// Runs `body` with a byte source reading `path` (`-`: standard input), then closes the file.
-    /// - Throws: `ValidationError` when it cannot be opened, or what `body` throws.
+    /// - Throws: `CommandLineFileError` for a missing path or a directory, `ValidationError`
+    ///   naming the path and errno when it cannot be opened, or what `body` throws.
     static func withSource<Result>(_ path: String, _ body: (inout FileSource) throws -> Result) throws -> Result {
-        var source = try source(path)
+        try checkInput(path)
+        var source: FileSource
+        do { source = try FileSource(input: path) } catch { throw ValidationError("\(error)") }
         defer { source.closeInput() }
         return try body(&source)
     }
@@ -143,11 +136,5 @@ enum CommandLineFiles {
     ///   file and where, as `geo COMMAND: PATH: …`).
     static func graph(_ path: String) throws -> RoadGraph {
         try reading(path, damage: { $0 is RoadNetworkError }) { try withSource(path) { try RoadGraph(reading: &$0) } }
-    }
-
-    /// Reads `path` (`-`: standard input) in chunks of up to 64 KiB.
-    /// - Throws: `ValidationError` when it cannot be opened, `SystemIOError` on a read error.
-    static func readChunks(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        try withSource(path) { source in try source.forEachChunk(body) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Platform
+import GeoBase
 import NMEACodec
 import SystemIO
 import TraceFiles
@@ -50,7 +51,7 @@ struct NMEACommand: ParsableCommand {
             switch format {
             case .json:
                 let emit: (NMEAFix) -> Void = { fix in standardOutput.withBuffer { fix.writeJSONLine(to: &$0) } }
-                try CommandLineFiles.readChunks(file) { chunk in decoder.decode(chunk, emit) }
+                try CommandLineFiles.withSource(file) { source in try source.forEachChunk { chunk in decoder.decode(chunk, emit) } }
                 decoder.finish(emit)
             case .gpx:
                 let name = file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent
@@ -80,7 +81,7 @@ struct NMEACommand: ParsableCommand {
 
         func run() throws {
             var survey = NMEALogSurvey()
-            try CommandLineFiles.readChunks(file) { survey.scan($0) }
+            try CommandLineFiles.withSource(file) { source in try source.forEachChunk { survey.scan($0) } }
             survey.finish()
 
             standardOutput.write(survey.report)
