@@ -113,13 +113,6 @@ enum CommandLineFiles {
         return try CommandLineFileError.damage(of: path, command: command, damage: damage, body)
     }
 
-    /// Reports on standard error where a recovering read stopped and what it kept:
-    /// the error, then `geo osm: FILE: --recover kept N nodes, M ways, K relations before the damage; …`.
-    static func reportDamage(_ damage: (any Error)?, command: String, file: String, kept: String) {
-        guard let damage else { return }
-        try? FileDescriptor.standardError.writeAll("geo \(command): \(file): \(damage)\ngeo \(command): \(file): --recover kept \(kept) before the damage; the rest of the file was not read\n")
-    }
-
     /// Runs `body` with a byte source reading `path` (`-`: standard input), then closes the file.
     /// - Throws: `CommandLineFileError` for a missing path or a directory, `ValidationError`
     ///   naming the path and errno when it cannot be opened, or what `body` throws.
