@@ -41,13 +41,8 @@ struct NMEACommand: ParsableCommand {
         var noRolloverCorrection = false
 
         func run() throws {
-            let options = NMEADecoder.Options(
-                scanner: .init(acceptMissingChecksum: acceptMissingChecksum),
-                weekRolloverPivot: noRolloverCorrection ? nil : NMEADecoder.Options().weekRolloverPivot,
-                collectSatellites: false,
-                geoid: try GeoidGridFiles.projEGM96()
-            )
-            var decoder = NMEADecoder(options: options)
+            var decoder = NMEADecoder(options: .init(acceptingMissingChecksum: acceptMissingChecksum, correctingWeekRollover: !noRolloverCorrection,
+                                                     geoid: try GeoidGridFiles.projEGM96()))
             switch format {
             case .json:
                 let emit: (NMEAFix) -> Void = { fix in standardOutput.withBuffer { fix.writeJSONLine(to: &$0) } }
