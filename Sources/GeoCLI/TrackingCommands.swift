@@ -124,11 +124,8 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (host, port) = LoadGenerator.Options.hostAndPort(of: url)!
-        var options = LoadGenerator.Options(host: host, port: port, devices: devices, duration: .milliseconds(Int(duration * 1000)))
-        options.ackLog = ackLog
-        options.devicePrefix = prefix
-        options.overlandBatch = overlandBatch
+        // validate() checked the URL.
+        let options = LoadGenerator.Options(url: url, devices: devices, seconds: duration, devicePrefix: prefix, ackLog: ackLog, overlandBatch: overlandBatch)!
         let (report, subscribers) = try await LoadGenerator(options).run(alongside: live.flatMap(LiveSubscribers.Options.counts))
         standardOutput.line("geo loadgen: \(report)")
         if let subscribers { standardOutput.line("geo loadgen: \(subscribers)") }
