@@ -58,8 +58,7 @@ struct TilesCommand: ParsableCommand {
                     for line in progress.lines(maxZoom: maxZoom, elapsed: clock.now - start) { CommandLineFiles.note("tiles", line) }
                 }
             }
-            CommandLineFiles.note("tiles", "wrote \(output): \(report.tiles) tiles in \(format((clock.now - start).seconds, 2)) s")
-            CommandLineFiles.note("tiles", "dropped for size below zoom \(maxZoom): \(report.drops.summary)")
+            for line in report.lines(output: output, maxZoom: maxZoom, elapsed: clock.now - start) { CommandLineFiles.note("tiles", line) }
         }
     }
 }
