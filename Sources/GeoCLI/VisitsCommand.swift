@@ -58,8 +58,6 @@ struct VisitsCommand: ParsableCommand {
         let (failure, note) = read.problems(file: input.file)
         if let failure { throw TrackCommandError("geo visits: \(failure)") }
         if let note { CommandLineFiles.note("visits", note) }
-        if let visit = read.current, let lastFix = read.lastFix {
-            standardOutput.line(EventJSON.visit(visit, event: false, lastFix: lastFix.timestamp))
-        }
+        if let line = read.currentVisitLine { standardOutput.line(line) }
     }
 }
