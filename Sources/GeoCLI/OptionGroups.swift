@@ -20,7 +20,7 @@ struct OutputOptions: ParsableArguments {
     func write(_ body: (inout any ByteSink) throws -> Void) throws { try standardOutput.withOutput(output, body) }
 
     /// Writes `bytes` to the output.
-    func write(_ bytes: [UInt8]) throws { try write { sink in try bytes.withUnsafeBytes { try sink.write($0) } } }
+    func write(_ bytes: [UInt8]) throws { try standardOutput.write(bytes, to: output) }
 }
 
 /// `--json` of the commands that print text by default (`geo gpx stats`, `geo magnetic`).

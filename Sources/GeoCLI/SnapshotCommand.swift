@@ -105,8 +105,7 @@ struct SnapshotCommand: ParsableCommand {
             try MapFiles.snapshot(map, named: data.path ?? "sample city", camera: state, zoom: camera.zoom, style: style, lines: lines ?? [],
                                   markers: try marker.map { try Coordinate.option($0, "--marker") })
         }
-        let png = try PNG.encode(image)
-        try standardOutput.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
+        try standardOutput.write(try PNG.encode(image), to: output)
         let (width, height) = try camera.size.pixels()
         CommandLineFiles.note("snapshot", "\(width)×\(height) at \(format(centre.latitude, 6)),\(format(centre.longitude, 6)), zoom \(camera.zoom), \(featureCount) features → \(output)")
     }

@@ -4,7 +4,6 @@ import StyleRendering
 import SystemIO
 import TileArchives
 import TileServer
-import GeoBase
 
 /// `geo snapshot --style`: draws a style file or a built-in style (TileServer's
 /// `StyleFileSnapshots`) and writes the PNG; warnings go to standard error.
@@ -41,8 +40,7 @@ enum StyleSnapshotFiles {
 
     /// Writes the snapshot's PNG and its warnings (to standard error, each after `name`).
     private static func write(_ snapshot: StyleSnapshot, of name: String, straightAlpha: Bool, output: String) throws {
-        let png = try PNG.encode(snapshot.image, premultipliedAlpha: !straightAlpha)
-        try standardOutput.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
+        try standardOutput.write(try PNG.encode(snapshot.image, premultipliedAlpha: !straightAlpha), to: output)
         for w in snapshot.warnings { CommandLineFiles.note("snapshot", "\(name): \(w)") }
     }
 }

@@ -132,4 +132,10 @@ extension StandardOutput {
             throw error
         }
     }
+
+    /// Writes `bytes` to a program's output path by ``withOutput(_:_:)``'s rules (`geo snapshot -o`).
+    /// - Throws: as ``withOutput(_:_:)``.
+    public func write(_ bytes: [UInt8], to path: String?) throws {
+        try withOutput(path) { sink in try bytes.withUnsafeBytes { try sink.write($0) } }
+    }
 }
