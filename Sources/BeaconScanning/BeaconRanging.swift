@@ -66,6 +66,9 @@ public struct RangedBeacon: Hashable, Sendable {
 /// A beacon not heard within the window has proximity unknown; after ``Configuration/expiry``
 /// it is no longer reported.
 public struct BeaconRanger: Sendable {
+    /// The ranging intervals a user may give, seconds between reports: 1 ms through an hour
+    /// (so that a live scan's duration over it, up to 10⁹ s, is a count of reports that fits an `Int`).
+    public static let intervals = ValidRange(0.001...3_600, unit: "s")
     public struct Configuration: Hashable, Sendable {
         /// The smoothing window.
         public var window: Duration

@@ -27,6 +27,9 @@ public struct MagneticReport: Hashable, Sendable {
         self.decimalYear = decimalYear
     }
 
+    /// What `geo magnetic` prints: ``json`` as one line with `json`, else the plain ``lines``.
+    public func lines(json: Bool) -> [String] { json ? [self.json] : lines }
+
     /// The plain lines: declination, inclination, the intensities, the model and year, and a
     /// `compass:` line where the horizontal intensity is below 6000 nT (caution) or 2000 nT
     /// (unreliable).

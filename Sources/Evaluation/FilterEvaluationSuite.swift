@@ -35,12 +35,18 @@ package struct FilterEvaluationSuite: Sendable {
 
     /// The shared data folder holding the truth tracks.
     package var dataRoot: String
+    /// ``dataRoot`` when none is given: `LOCATIONKIT_DATA` when set and not empty, else `../shared/data`.
+    package static var defaultDataRoot: String {
+        ProcessInfo.processInfo.environment["LOCATIONKIT_DATA"].flatMap { $0.isEmpty ? nil : $0 } ?? "../shared/data"
+    }
     /// The first error seed; seeds `firstSeed ..< firstSeed + seeds` run.
     package var firstSeed: UInt64
     /// How many seeds each case is averaged over (≥ 1).
     package var seeds: Int
     /// How many seeds the wide hike set runs (≥ 1), from `firstSeed` on.
     package var wideSeeds: Int
+    /// The counts of seeds (`seeds`, `wideSeeds`) a user may give: 1 through 10,000.
+    package static let seedCounts = ValidRange(1...10_000, unit: "")
     package var cases: Cases
     /// A folder to write each run's RTS input to, as `<case>-<seed>.input.csv` (pykalman's input).
     package var export: String?

@@ -22,6 +22,10 @@ public struct GPXAccuracyPolicy: Hashable, Sendable {
     /// The accuracy of a point with neither a recorded accuracy nor a usable HDOP; nil
     /// leaves it missing.
     public var assumed: Distance?
+    /// The UEREs a user may give, metres of error per unit of HDOP: above 0 through 1 km.
+    public static let ueres = ValidRange(above: 0, through: 1_000, unit: "m")
+    /// The `assumed` accuracies a user may give, metres (68 % radius): above 0 through 10 km.
+    public static let assumedAccuracies = ValidRange(above: 0, through: 10_000, unit: "m")
 
     public init(uere: Distance? = .meters(5), assumed: Distance? = nil) {
         self.uere = uere

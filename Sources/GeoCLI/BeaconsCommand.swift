@@ -32,7 +32,7 @@ struct BeaconsCommand: AsyncParsableCommand {
     @Option(help: "Where advertisements come from: bluez:[ADAPTER] or replay:FILE.")
     var source: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of recorded time between reports (\(OptionRanges.rangingInterval)).", valueName: "s"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of recorded time between reports (\(BeaconRanger.intervals)).", valueName: "s"))
     var interval = 1.0
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Path-loss exponent n of the distance estimate (\(BeaconRanger.Configuration.pathLossExponents)).", valueName: "n"))
@@ -43,7 +43,7 @@ struct BeaconsCommand: AsyncParsableCommand {
     var duration: Double?
 
     func validate() throws {
-        try OptionRanges.rangingInterval.check(interval, option: "--interval")
+        try BeaconRanger.intervals.check(interval, option: "--interval")
         try BeaconRanger.Configuration.pathLossExponents.check(pathLoss, option: "--path-loss")
         try OptionRanges.trackDuration.check(duration, option: "--for")
         if source.hasPrefix("bluez:") { return }

@@ -1,8 +1,6 @@
 import ArgumentParser
 import GeoBase
-import GeoCore
 import GPXCodec
-import Monitoring
 import Positioning
 import RoadNetwork
 import SystemIO
@@ -84,12 +82,6 @@ extension CommandLineFiles {
             throw CommandLineFileError.source(error, command: command)
         }
     }
-
-    /// The regions (geofences) of the GeoJSON or Osmosis `.poly` file at `path` (`RegionsFile`).
-    /// - Throws: as ``reading(_:command:damage:_:)``: any error reading it as regions is damage.
-    static func regions(_ path: String) throws -> [(identifier: String, condition: MonitorCondition)] {
-        try reading(path) { try RegionsFile.conditions(from: try FileDescriptor.readContents(of: path), name: path) }
-    }
 }
 
 /// The files `geo` commands name on the command line, opened through SystemIO: `-` is
@@ -121,27 +113,13 @@ enum CommandLineFiles {
         return try CommandLineFileError.damage(of: path, command: command, damage: damage, body)
     }
 
-    /// Reports on standard error where a recovering read stopped and what it kept:
-    /// the error, then `geo osm: FILE: --recover kept N nodes, M ways, K relations before the damage; …`.
-    static func reportDamage(_ damage: (any Error)?, command: String, file: String, kept: String) {
-        guard let damage else { return }
-        try? FileDescriptor.standardError.writeAll("geo \(command): \(file): \(damage)\ngeo \(command): \(file): --recover kept \(kept) before the damage; the rest of the file was not read\n")
-    }
-
-    /// A byte source reading `path` (`-`: standard input).
-    /// - Throws: `CommandLineFileError` for a missing path or a directory, `ValidationError`
-    ///   naming the path and errno when it cannot be opened.
-    static func source(_ path: String) throws -> FileSource {
-        try checkInput(path)
-        do { return try FileSource(input: path) } catch {
-            throw ValidationError("\(error)")
-        }
-    }
-
     /// Runs `body` with a byte source reading `path` (`-`: standard input), then closes the file.
-    /// - Throws: `ValidationError` when it cannot be opened, or what `body` throws.
+    /// - Throws: `CommandLineFileError` for a missing path or a directory, `ValidationError`
+    ///   naming the path and errno when it cannot be opened, or what `body` throws.
     static func withSource<Result>(_ path: String, _ body: (inout FileSource) throws -> Result) throws -> Result {
-        var source = try source(path)
+        try checkInput(path)
+        var source: FileSource
+        do { source = try FileSource(input: path) } catch { throw ValidationError("\(error)") }
         defer { source.closeInput() }
         return try body(&source)
     }
@@ -151,11 +129,5 @@ enum CommandLineFiles {
     ///   file and where, as `geo COMMAND: PATH: …`).
     static func graph(_ path: String) throws -> RoadGraph {
         try reading(path, damage: { $0 is RoadNetworkError }) { try withSource(path) { try RoadGraph(reading: &$0) } }
-    }
-
-    /// Reads `path` (`-`: standard input) in chunks of up to 64 KiB.
-    /// - Throws: `ValidationError` when it cannot be opened, `SystemIOError` on a read error.
-    static func readChunks(_ path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws {
-        try withSource(path) { source in try source.forEachChunk(body) }
     }
 }

@@ -60,12 +60,7 @@ struct DistanceCommand: ParsableCommand {
             try? errors.writeAll("geo distance: \(bad) of \(lines) lines were bad and got no answer\n")
         } catch let error as LineReadError {
             standardOutput.flush()
-            // SystemIO's wording: "cannot read line N of standard input: reason", "line N is … in standard input".
-            var failure = "\(error) in standard input"
-            if let io = error.underlying as? SystemIOError {
-                failure = "\(SystemIOError(io.code, "cannot read line \(error.line) of", errno: io.errno, path: "standard input"))"
-            }
-            try? errors.writeAll("geo distance: \(failure)\n")
+            try? errors.writeAll("geo distance: \(error.described(reading: "standard input"))\n")
         }
         throw ExitCode.failure
     }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Platform
 import Evaluation
 import GeoBase
 
@@ -40,9 +39,9 @@ struct EvalFilters: ParsableCommand {
 
     @Option(help: "First seed of the error model (0…2⁶⁴ − 1, with seed + seeds − 1 still in it).") var seed: UInt64 = 20_240_601
 
-    @Option(parsing: .unconditional, help: "How many seeds (seed, seed + 1, …) to average over (\(OptionRanges.seeds)).") var seeds = 5
+    @Option(parsing: .unconditional, help: "How many seeds (seed, seed + 1, …) to average over (\(FilterEvaluationSuite.seedCounts)).") var seeds = 5
 
-    @Option(parsing: .unconditional, help: "How many seeds the wide hike set runs (\(OptionRanges.seeds)).") var wideSeeds = 20
+    @Option(parsing: .unconditional, help: "How many seeds the wide hike set runs (\(FilterEvaluationSuite.seedCounts)).") var wideSeeds = 20
 
     @Option(help: "Which cases: all, realistic (1 Hz, every fault), sparse (hikes every 1, 5, 10, 30 s with jumps) or wide (issue 34's hike patterns).")
     var cases = FilterEvaluationSuite.Cases.all
@@ -54,15 +53,13 @@ struct EvalFilters: ParsableCommand {
     var reference: String?
 
     func validate() throws {
-        try OptionRanges.seeds.check(seeds, option: "--seeds")
-        try OptionRanges.seeds.check(wideSeeds, option: "--wide-seeds")
+        try FilterEvaluationSuite.seedCounts.check(seeds, option: "--seeds")
+        try FilterEvaluationSuite.seedCounts.check(wideSeeds, option: "--wide-seeds")
         guard seed <= UInt64.max - UInt64(max(seeds, wideSeeds) - 1) else { throw ValidationError("--seed plus --seeds runs past 2⁶⁴ − 1") }
     }
 
     func run() throws {
-        let root = data ?? ProcessInfo.processInfo.environment["LOCATIONKIT_DATA"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? "../shared/data"
-        let suite = FilterEvaluationSuite(dataRoot: root, firstSeed: seed, seeds: seeds, wideSeeds: wideSeeds, cases: cases,
+        let suite = FilterEvaluationSuite(dataRoot: data ?? FilterEvaluationSuite.defaultDataRoot, firstSeed: seed, seeds: seeds, wideSeeds: wideSeeds, cases: cases,
                                           export: export, reference: reference)
         do { try suite.run { standardOutput.line($0) } } catch let error as EvaluationError { throw TrackCommandError(error.message) }
     }

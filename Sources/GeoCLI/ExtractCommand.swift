@@ -35,7 +35,7 @@ struct ExtractCommand: ParsableCommand {
         let result = try CommandLineFiles.reading(input, damage: { $0 is OSMError }) {
             try RoadGraphExtractor.extract(from: URL(fileURLWithPath: input), profile: profile, recovering: recover)
         }
-        CommandLineFiles.reportDamage(result.summary.damage, command: "extract", file: input, kept: result.summary.elementCounts)
+        for line in result.summary.damageLines(file: input) { CommandLineFiles.note("extract", line) }
         let bytes = result.graph.serialized()
         try AtomicFileReplacement.write(bytes, to: output)
         let seconds = (clock.now - start).seconds

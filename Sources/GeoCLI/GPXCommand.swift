@@ -1,6 +1,5 @@
 public import ArgumentParser
 import GeoBase
-import GeoCore
 import GPXCodec
 import SystemIO
 import TrackFiltering
@@ -31,11 +30,6 @@ struct GPXInputOptions: ParsableArguments {
     /// The reader options `--recover` selects.
     var readOptions: GPXReadOptions { GPXReadOptions(recovering: recover) }
 
-    /// The exit status of a file that cannot be read as GPX: 65 (sysexits.h EX_DATAERR) for
-    /// damaged or foreign content, like the other commands' data errors (`CommandLineFileError`);
-    /// 74 (EX_IOERR) when reading itself failed.
-    static func exitStatus(_ error: GPXError) -> Int32 { error.code == .io ? 74 : 65 }
-
     /// Runs `body` with a streaming reader over the file, then reports what reading left out
     /// or stopped at (`GPXReadReport`); with `json`, warnings are left to the JSON output.
     /// - Parameters:
@@ -58,13 +52,14 @@ struct GPXInputOptions: ParsableArguments {
     }
 
     /// Runs `body` over the open file, which reports a `GPXError` it throws.
-    /// - Throws: `ExitCode` 65 (74 for an I/O error) for a read error;
+    /// - Throws: `ExitCode` for a read error: 65 (sysexits.h EX_DATAERR) for damaged or foreign
+    ///   content, like the other commands' data errors; 74 (EX_IOERR) when reading itself failed.
     ///   `ValidationError` when the file cannot be opened.
     private func reading<Result>(_ body: (FileSource) throws -> Result) throws -> Result {
         do {
             return try CommandLineFiles.withSource(file) { source in try body(source) }
         } catch let error as GPXError {
-            throw ExitCode(Self.exitStatus(error))
+            throw ExitCode(error.code == .io ? 74 : 65)
         }
     }
 }

@@ -5,10 +5,10 @@ import TrackFiltering
 
 /// Options every track-filtering command shares (`geo gpx clean`, `geo gpx smooth`).
 struct TrackFilterOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Metres of error per unit of HDOP, used as accuracy (GPX has no accuracy field; \(OptionRanges.uere)).")
+    @Option(parsing: .unconditional, help: "Metres of error per unit of HDOP, used as accuracy (GPX has no accuracy field; \(GPXAccuracyPolicy.ueres)).")
     var uere = 5.0
 
-    @Option(parsing: .unconditional, help: "Accuracy assumed for points with neither accuracy nor HDOP (\(OptionRanges.assumedAccuracy)).")
+    @Option(parsing: .unconditional, help: "Accuracy assumed for points with neither accuracy nor HDOP (\(GPXAccuracyPolicy.assumedAccuracies)).")
     var assumedAccuracy = 10.0
 
     @Flag(help: "Drop points without accuracy (HDOP) instead of assuming one.")
@@ -23,8 +23,8 @@ struct TrackFilterOptions: ParsableArguments {
     }
 
     func validate() throws {
-        try OptionRanges.uere.check(uere, option: "--uere")
-        try OptionRanges.assumedAccuracy.check(assumedAccuracy, option: "--assumed-accuracy")
+        try GPXAccuracyPolicy.ueres.check(uere, option: "--uere")
+        try GPXAccuracyPolicy.assumedAccuracies.check(assumedAccuracy, option: "--assumed-accuracy")
     }
 
     /// The preset's rules and Kalman filter (the default filter where the preset has none and
@@ -91,13 +91,13 @@ struct GPXSmooth: ParsableCommand {
     @OptionGroup var input: GPXInputOptions
     @OptionGroup var output: OutputOptions
     @OptionGroup var options: TrackFilterOptions
-    @Option(parsing: .unconditional, help: "One-sigma white acceleration of the motion model (\(OptionRanges.acceleration); default: the preset's).")
+    @Option(parsing: .unconditional, help: "One-sigma white acceleration of the motion model (\(KalmanParameters.accelerationNoises); default: the preset's).")
     var acceleration: Double?
     @Flag(help: "Smooth every fix without the preset's rules (the Kalman gate still applies).") var noRules = false
     @Flag(help: "Print how many fixes were dropped and why.") var report = false
 
     func validate() throws {
-        try OptionRanges.acceleration.check(acceleration, option: "--acceleration")
+        try KalmanParameters.accelerationNoises.check(acceleration, option: "--acceleration")
     }
 
     func run() throws {
@@ -121,12 +121,12 @@ struct GPXSimplify: ParsableCommand {
 
     @OptionGroup var input: GPXInputOptions
     @OptionGroup var output: OutputOptions
-    @Option(parsing: .unconditional, help: "Tolerance (\(OptionRanges.tolerance); Visvalingam–Whyatt: areas below its square are dropped).")
+    @Option(parsing: .unconditional, help: "Tolerance (\(Simplification.tolerances); Visvalingam–Whyatt: areas below its square are dropped).")
     var tolerance: Double
     @Option(help: "douglasPeucker or visvalingamWhyatt.") var method = "douglasPeucker"
 
     func validate() throws {
-        try OptionRanges.tolerance.check(tolerance, option: "--tolerance")
+        try Simplification.tolerances.check(tolerance, option: "--tolerance")
         guard Simplification.Method(rawValue: method) != nil else {
             throw ValidationError("--method must be one of \(Simplification.Method.allCases.map(\.rawValue).joined(separator: ", "))")
         }

@@ -1,6 +1,5 @@
 public import ArgumentParser
 import SystemIO
-import Platform
 
 /// `geo`: the LocationKit command-line tool, a thin layer over the libraries.
 /// The `geo` executable's `main` is one call to ``Geo/main()``.
@@ -72,12 +71,12 @@ public struct Geo: AsyncParsableCommand {
             standardOutput.flush()
         } catch let error as CommandLineFileError {
             standardOutput.flush()
-            endQuietlyAfterABrokenPipe(error)
+            standardOutput.exitQuietlyAfterBrokenPipe(error)
             try? FileDescriptor.standardError.writeAll(error.line(command: name(of: ran)) + "\n")
             exit(withError: ExitCode(error.status))
         } catch {
             standardOutput.flush()
-            endQuietlyAfterABrokenPipe(error)
+            standardOutput.exitQuietlyAfterBrokenPipe(error)
             exit(withError: error)
         }
     }
@@ -93,13 +92,5 @@ public struct Geo: AsyncParsableCommand {
             return nil
         }
         return path(under: Geo.self)?.joined(separator: " ") ?? _commandName
-    }
-
-    /// A reader gone from an `-o` special file (`-o /dev/stdout | head`) ends the command as
-    /// quietly as one gone from standard output, also when a library wrapped the `EPIPE` in
-    /// an error of its own (``BrokenPipe``).
-    private static func endQuietlyAfterABrokenPipe(_ error: any Error) {
-        if let failure = error as? SystemIOError, failure.code == .brokenPipe { standardOutput.exit(afterFailedWrite: failure) }
-        if BrokenPipe.hasOccurred { standardOutput.exit(afterFailedWrite: SystemIOError(.brokenPipe, "write failed", errno: EPIPE)) }
     }
 }

@@ -51,11 +51,7 @@ struct MagneticCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.message)
         }
-        if output.json {
-            standardOutput.line(report.json)
-        } else {
-            for line in report.lines { standardOutput.line(line) }
-        }
+        for line in report.lines(json: output.json) { standardOutput.line(line) }
     }
 
     /// `--date` (`YYYY-MM-DD` at 00:00 UTC, or a decimal year; nil: now) as a decimal year the

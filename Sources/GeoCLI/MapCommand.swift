@@ -1,13 +1,10 @@
 import ArgumentParser
-import Platform
 import GeoCore
 import HTTPServing
 import MapCamera
 import MapLivePage
 import MapRenderer
-import MapView
 import OSMImport
-import Positioning
 import TileArchives
 import TileServer
 import GeoBase
@@ -50,10 +47,10 @@ struct MapAnimateCommand: ParsableCommand {
     @Option(help: "Animation: none, linear, rocket or bow.")
     var animation: MapAnimation = .bow
 
-    @Option(parsing: .unconditional, help: "Seconds the move takes (\(OptionRanges.animationDuration); default: the animation's own).")
+    @Option(parsing: .unconditional, help: "Seconds the move takes (\(CameraTransition.durations); default: the animation's own).")
     var duration: Double?
 
-    @Option(parsing: .unconditional, help: "Frames per second (\(OptionRanges.framesPerSecond)).")
+    @Option(parsing: .unconditional, help: "Frames per second (\(CameraTransition.framesPerSecond)).")
     var fps: Int = 30
 
     /// A view up to the camera's largest.
@@ -68,8 +65,8 @@ struct MapAnimateCommand: ParsableCommand {
     func validate() throws {
         _ = try Self.camera(from, option: "--from", viewSize: try size.viewSize())
         _ = try Self.camera(to, option: "--to", viewSize: try size.viewSize())
-        try OptionRanges.animationDuration.check(duration, option: "--duration")
-        try OptionRanges.framesPerSecond.check(fps, option: "--fps")
+        try CameraTransition.durations.check(duration, option: "--duration")
+        try CameraTransition.framesPerSecond.check(fps, option: "--fps")
     }
 
     func run() throws {
@@ -135,14 +132,8 @@ struct MapServeCommand: AsyncParsableCommand {
         let centre = data.path == nil ? SampleCity.center : map.center
         let camera = try CameraState(geoCenter: centre, zoomLevel: 14, viewSize: try size.viewSize(), projection: .globe)
         let view = try CommandLineFileError.mapFiles(command: "map") { try MapFiles.view(camera: camera, features: MapFeatureIndex(map.wholeFeatures)) }
-        let positionSource: (any PositionSource)?
-        if let source {
-            positionSource = try CommandLineFiles.positionSource(source, command: "map")
-        } else if data.path == nil {
-            positionSource = try LivePageServer.sampleCityDrive()
-        } else {
-            positionSource = nil
-        }
+        let positionSource = try source.map { try CommandLineFiles.positionSource($0, command: "map") }
+            ?? LivePageServer.defaultSource(sampleCity: data.path == nil)
         let session = MapSession(view: view, source: map.archive)
         try await server.run("map", printsURL: false) { serving in
             try await LivePageServer.run(session, following: positionSource, options: server.bind(allowedOrigins: allowedOrigins), serving: serving,

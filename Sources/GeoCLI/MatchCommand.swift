@@ -1,6 +1,5 @@
 import GeoBase
 import ArgumentParser
-import Foundation
 import GeoCore
 import MapMatching
 import RoadNetwork
@@ -59,7 +58,7 @@ struct MatchCommand: ParsableCommand {
     var accuracy: Double?
 
     func validate() throws {
-        try OptionRanges.matchAccuracy.check(accuracy, option: "--accuracy")
+        try MatchingParameters.defaultAccuracies.check(accuracy, option: "--accuracy")
     }
 
     func run() throws {

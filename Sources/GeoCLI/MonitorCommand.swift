@@ -1,6 +1,5 @@
 import ArgumentParser
 import Platform
-import GeoCore
 import Monitoring
 import Positioning
 import SystemIO
@@ -38,15 +37,15 @@ struct MonitorCommand: AsyncParsableCommand {
     @Option(help: "Keep the regions and their states in this directory, rejoined by a rerun.")
     var store: String?
 
-    @Option(parsing: .unconditional, help: "Print a dwell event after this many seconds inside (\(OptionRanges.dwell)).")
+    @Option(parsing: .unconditional, help: "Print a dwell event after this many seconds inside (\(RegionMonitor.dwellTimes)).")
     var dwell: Double?
 
     func validate() throws {
-        try OptionRanges.dwell.check(dwell, option: "--dwell")
+        try RegionMonitor.dwellTimes.check(dwell, option: "--dwell")
     }
 
     func run() async throws {
-        let conditions = try CommandLineFiles.regions(regions)
+        let conditions = try CommandLineFiles.reading(regions) { try RegionsFile.conditions(atPath: regions) }
         let positionSource = try CommandLineFiles.positionSource(source)
         let monitor = try RegionMonitor(named: "geo-monitor", directory: store.map { URL(fileURLWithPath: $0, isDirectory: true) })
         for problem in monitor.recoveryProblems { Self.warn("store: \(problem); the line was dropped") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Platform
+import GeoBase
 import NMEACodec
 import SystemIO
 import TraceFiles
@@ -40,17 +41,12 @@ struct NMEACommand: ParsableCommand {
         var noRolloverCorrection = false
 
         func run() throws {
-            let options = NMEADecoder.Options(
-                scanner: .init(acceptMissingChecksum: acceptMissingChecksum),
-                weekRolloverPivot: noRolloverCorrection ? nil : NMEADecoder.Options().weekRolloverPivot,
-                collectSatellites: false,
-                geoid: try GeoidGridFiles.projEGM96()
-            )
-            var decoder = NMEADecoder(options: options)
+            var decoder = NMEADecoder(options: .init(acceptingMissingChecksum: acceptMissingChecksum, correctingWeekRollover: !noRolloverCorrection,
+                                                     geoid: try GeoidGridFiles.projEGM96()))
             switch format {
             case .json:
                 let emit: (NMEAFix) -> Void = { fix in standardOutput.withBuffer { fix.writeJSONLine(to: &$0) } }
-                try CommandLineFiles.readChunks(file) { chunk in decoder.decode(chunk, emit) }
+                try CommandLineFiles.withSource(file) { source in try source.forEachChunk { chunk in decoder.decode(chunk, emit) } }
                 decoder.finish(emit)
             case .gpx:
                 let name = file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent
@@ -80,7 +76,7 @@ struct NMEACommand: ParsableCommand {
 
         func run() throws {
             var survey = NMEALogSurvey()
-            try CommandLineFiles.readChunks(file) { survey.scan($0) }
+            try CommandLineFiles.withSource(file) { source in try source.forEachChunk { survey.scan($0) } }
             survey.finish()
 
             standardOutput.write(survey.report)

@@ -32,7 +32,7 @@ struct OSMCommand: ParsableCommand {
                 try OSMFileReader.statistics(url: URL(fileURLWithPath: file), options: OSMReadOptions(includesMetadata: !noMetadata, recovering: recover),
                                              detected: { fileFormat = $0 })
             }
-            CommandLineFiles.reportDamage(statistics.summary.damage, command: "osm", file: file, kept: statistics.summary.elementCounts)
+            for line in statistics.summary.damageLines(file: file) { CommandLineFiles.note("osm", line) }
             let seconds = (clock.now - start).seconds
             for line in statistics.report(file: file, format: fileFormat, seconds: seconds) { standardOutput.line(line) }
         }

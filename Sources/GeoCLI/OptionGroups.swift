@@ -20,7 +20,7 @@ struct OutputOptions: ParsableArguments {
     func write(_ body: (inout any ByteSink) throws -> Void) throws { try standardOutput.withOutput(output, body) }
 
     /// Writes `bytes` to the output.
-    func write(_ bytes: [UInt8]) throws { try write { sink in try bytes.withUnsafeBytes { try sink.write($0) } } }
+    func write(_ bytes: [UInt8]) throws { try standardOutput.write(bytes, to: output) }
 }
 
 /// `--json` of the commands that print text by default (`geo gpx stats`, `geo magnetic`).
@@ -47,14 +47,14 @@ enum TrackingPort: DefaultPort { static let port = 5055 }
 /// `--port` and `--host` of the commands that serve HTTP (`geo map`, `geo serve`,
 /// `geo serve-tracking`), all on `LocalServer` and its Host policy.
 struct ServerOptions<Default: DefaultPort>: ParsableArguments {
-    @Option(help: "TCP port (\(OptionRanges.port); 0 lets the system pick a free one).")
+    @Option(help: "TCP port (\(LocalServer.Options.ports); 0 lets the system pick a free one).")
     var port: Int = Default.port
 
     @Option(name: .customLong("host"), help: ArgumentHelp("Address to listen on, repeatable (default 127.0.0.1 and ::1); 0.0.0.0 or :: serves every address, where IP-literal Host names are accepted too.", valueName: "ADDRESS"))
     var hosts: [String] = []
 
     func validate() throws {
-        try OptionRanges.port.check(port, option: "--port")
+        try LocalServer.Options.ports.check(port, option: "--port")
     }
 
     /// The addresses to bind (127.0.0.1 and ::1 without `--host`) and the other names and

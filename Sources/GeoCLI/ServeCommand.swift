@@ -1,5 +1,4 @@
 import ArgumentParser
-import MapRenderer
 import MapStyle
 import SystemIO
 import TileServer

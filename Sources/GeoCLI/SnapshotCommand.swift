@@ -105,8 +105,7 @@ struct SnapshotCommand: ParsableCommand {
             try MapFiles.snapshot(map, named: data.path ?? "sample city", camera: state, zoom: camera.zoom, style: style, lines: lines ?? [],
                                   markers: try marker.map { try Coordinate.option($0, "--marker") })
         }
-        let png = try PNG.encode(image)
-        try standardOutput.withOutput(output) { sink in try png.withUnsafeBytes { try sink.write($0) } }
+        try standardOutput.write(try PNG.encode(image), to: output)
         let (width, height) = try camera.size.pixels()
         CommandLineFiles.note("snapshot", "\(width)×\(height) at \(format(centre.latitude, 6)),\(format(centre.longitude, 6)), zoom \(camera.zoom), \(featureCount) features → \(output)")
     }
@@ -124,7 +123,7 @@ struct CameraArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: "Centre as LAT,LON in degrees (default: the middle of the data).")
     var center: String?
 
-    @Option(name: .customLong("zoom"), help: "Zoom level, \(OptionRanges.snapshotZoom) (256 × 2^zoom pixels around the world; with --style MapLibre's 512; default 16, with --style the style's).")
+    @Option(name: .customLong("zoom"), help: "Zoom level, \(MapFiles.snapshotZooms) (256 × 2^zoom pixels around the world; with --style MapLibre's 512; default 16, with --style the style's).")
     var zoomOption: Double?
 
     @Option(name: .customLong("orientation"), parsing: .unconditional, help: "Compass direction at the top of the image, degrees clockwise from north (with --style: the style's bearing).")
@@ -139,7 +138,7 @@ struct CameraArguments: ParsableArguments {
     /// A PNG up to 8192² (256 MiB of RGBA).
     enum Size: ViewSizeLimits {
         static let size = "800x600"
-        static let sides = OptionRanges.snapshotSide
+        static let sides = MapFiles.snapshotSides
         static let note = ""
     }
 
@@ -154,9 +153,9 @@ struct CameraArguments: ParsableArguments {
     var orientation: Double { bearing ?? 0 }
 
     func validate() throws {
-        try OptionRanges.snapshotZoom.check(zoom, option: "--zoom")
+        try MapFiles.snapshotZooms.check(zoom, option: "--zoom")
         guard orientation.isFinite else { throw ValidationError("--orientation must be a number of degrees, got \(orientation)") }
-        try OptionRanges.tilt.check(pitch, option: "--tilt")
+        try CameraState.writtenTilts.check(pitch, option: "--tilt")
         guard pixelRatio.isFinite, (0.25...8).contains(pixelRatio) else { throw ValidationError("--pixel-ratio must be 0.25…8, got \(pixelRatio)") }
         _ = try centre()
     }

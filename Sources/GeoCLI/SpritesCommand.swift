@@ -1,5 +1,4 @@
 import ArgumentParser
-import SystemIO
 import TileServer
 
 /// `geo sprites`: the sprite sheets MapLibre styles name.

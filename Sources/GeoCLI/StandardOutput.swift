@@ -1,4 +1,3 @@
-import Platform
 import GeoBase
 import SystemIO
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Platform
-import GeoCore
 import MapStyle
 import TileServer
 
@@ -62,7 +61,7 @@ extension StyleCommand {
         var night = false
 
         func run() throws {
-            standardOutput.line(String(decoding: try JSONEncoder.stable().encode(try DefaultStyle.json(night ? .night : .day)), as: UTF8.self))
+            standardOutput.line(try DefaultStyle.jsonText(night ? .night : .day))
         }
     }
 }

@@ -29,20 +29,20 @@ struct TilesCommand: ParsableCommand {
         @Option(name: .shortAndLong, help: "The archive to write: .pmtiles or .mbtiles.")
         var output: String
 
-        @Option(name: .customLong("minzoom"), help: "Lowest zoom level, \(OptionRanges.tileZoom).")
+        @Option(name: .customLong("minzoom"), help: "Lowest zoom level, \(TilingOptions.zoomLevels).")
         var minZoom = 0
 
-        @Option(name: .customLong("maxzoom"), help: "Highest zoom level, \(OptionRanges.tileZoom).")
+        @Option(name: .customLong("maxzoom"), help: "Highest zoom level, \(TilingOptions.zoomLevels).")
         var maxZoom = 14
 
         @Option(name: .customLong("store-memory"),
-                help: "MiB of node positions (16 bytes a node) and of way node lists kept in memory before each moves to a memory-mapped scratch file next to the output, \(OptionRanges.storeMemory).")
+                help: "MiB of node positions (16 bytes a node) and of way node lists kept in memory before each moves to a memory-mapped scratch file next to the output, \(MapElementStorage.memoryLimitsInMiB).")
         var storeMemory = MapElementStorage.defaultMemoryLimit >> 20
 
         func validate() throws {
-            try OptionRanges.tileZoom.check(minZoom, option: "--minzoom")
-            try OptionRanges.tileZoom.check(maxZoom, option: "--maxzoom")
-            try OptionRanges.storeMemory.check(storeMemory, option: "--store-memory")
+            try TilingOptions.zoomLevels.check(minZoom, option: "--minzoom")
+            try TilingOptions.zoomLevels.check(maxZoom, option: "--maxzoom")
+            try MapElementStorage.memoryLimitsInMiB.check(storeMemory, option: "--store-memory")
             guard minZoom <= maxZoom else { throw ValidationError("--minzoom \(minZoom) is above --maxzoom \(maxZoom)") }
             guard TileArchiveKind(path: output) != nil else { throw ValidationError("-o \(output): the name must end in .pmtiles or .mbtiles") }
         }
@@ -58,8 +58,7 @@ struct TilesCommand: ParsableCommand {
                     for line in progress.lines(maxZoom: maxZoom, elapsed: clock.now - start) { CommandLineFiles.note("tiles", line) }
                 }
             }
-            CommandLineFiles.note("tiles", "wrote \(output): \(report.tiles) tiles in \(format((clock.now - start).seconds, 2)) s")
-            CommandLineFiles.note("tiles", "dropped for size below zoom \(maxZoom): \(report.drops.summary)")
+            for line in report.lines(output: output, maxZoom: maxZoom, elapsed: clock.now - start) { CommandLineFiles.note("tiles", line) }
         }
     }
 }

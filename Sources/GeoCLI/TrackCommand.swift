@@ -1,6 +1,4 @@
 import ArgumentParser
-import GeoCore
-import Monitoring
 import Positioning
 import SystemIO
 
@@ -53,10 +51,10 @@ struct TrackCommand: AsyncParsableCommand {
     var log: String?
 
     @Option(parsing: .unconditional,
-            help: "Network sources (gpsd://, nmea+tcp://): failed connections in a row to retry, waiting 0.25 s doubling to 8 s between them, before giving up (\(OptionRanges.retry)).")
+            help: "Network sources (gpsd://, nmea+tcp://): failed connections in a row to retry, waiting 0.25 s doubling to 8 s between them, before giving up (\(ReconnectPolicy.retryCounts)).")
     var retry: Int = 10
 
-    @Option(parsing: .unconditional, help: "Network sources: seconds one connection attempt may take (\(OptionRanges.connectTimeout)).")
+    @Option(parsing: .unconditional, help: "Network sources: seconds one connection attempt may take (\(ReconnectPolicy.connectTimeouts)).")
     var timeout: Double = 5
 
     func validate() throws {
@@ -65,8 +63,8 @@ struct TrackCommand: AsyncParsableCommand {
         }
         try OptionRanges.count.check(count, option: "--count")
         try OptionRanges.trackDuration.check(duration, option: "--for")
-        try OptionRanges.retry.check(retry, option: "--retry")
-        try OptionRanges.connectTimeout.check(timeout, option: "--timeout")
+        try ReconnectPolicy.retryCounts.check(retry, option: "--retry")
+        try ReconnectPolicy.connectTimeouts.check(timeout, option: "--timeout")
     }
 
     func run() async throws {

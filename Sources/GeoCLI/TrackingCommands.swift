@@ -1,6 +1,6 @@
 import ArgumentParser
-import GeoCore
-import TrackingProtocols
+import HTTPServing
+import Monitoring
 import TrackingServer
 
 /// `geo serve-tracking`: the tracking server (TrackingServer) on an SQLite file or PostgreSQL.
@@ -34,7 +34,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Flag(help: "Register unknown devices on their first fix instead of refusing them (403).")
     var autoRegister = false
 
-    @Option(help: ArgumentHelp("Remove fix history of the UTC days that ended more than N days ago (\(OptionRanges.retentionDays)), at start and hourly; PostgreSQL drops their partitions. Latest positions stay. Default: keep everything.", valueName: "N"))
+    @Option(help: ArgumentHelp("Remove fix history of the UTC days that ended more than N days ago (\(TrackingServerConfiguration.retentionDayCounts)), at start and hourly; PostgreSQL drops their partitions. Latest positions stay. Default: keep everything.", valueName: "N"))
     var retentionDays: Int?
 
     @Option(help: "Also listen for Teltonika devices (Codec 8 / 8E over TCP) on this port, on the first --host.")
@@ -43,7 +43,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Geofences decided after each commit: GeoJSON Polygon/MultiPolygon features, Point features with a 'radius' property in metres (circles), or an Osmosis .poly file; each fence named by its 'identifier' property, else its id, its 'id' property or its 'name'. Events enter/exit/dwell are stored, pushed on /live and read at /api/events.", valueName: "FILE"))
     var fences: String?
 
-    @Option(help: "With --fences: a dwell event after this many seconds inside (\(OptionRanges.dwell)).")
+    @Option(help: "With --fences: a dwell event after this many seconds inside (\(RegionMonitor.dwellTimes)).")
     var dwell: Double = 300
 
     @Option(help: ArgumentHelp("Roads for /api/positions?track=matched: an OSM extract whose car graph the offline matcher uses (as geo match).", valueName: "FILE.osm.pbf"))
@@ -56,9 +56,9 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     var liveInterval: Int?
 
     func validate() throws {
-        if let teltonikaPort { try OptionRanges.port.check(teltonikaPort, option: "--teltonika-port") }
-        try OptionRanges.retentionDays.check(retentionDays, option: "--retention-days")
-        try OptionRanges.dwell.check(dwell, option: "--dwell")
+        if let teltonikaPort { try LocalServer.Options.ports.check(teltonikaPort, option: "--teltonika-port") }
+        try TrackingServerConfiguration.retentionDayCounts.check(retentionDays, option: "--retention-days")
+        try RegionMonitor.dwellTimes.check(dwell, option: "--dwell")
         if webhook != nil, fences == nil { throw ValidationError("--webhook needs --fences") }
         if let liveInterval, !(0...1000).contains(liveInterval) { throw ValidationError("--live-interval: 0…1000 ms, got \(liveInterval)") }
     }
@@ -67,7 +67,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         var configuration = TrackingServerConfiguration(postgresURL: postgres, sqlitePath: db, policy: autoRegister ? .register : .refuse)
         configuration.devices = devices.map(DeviceSettings.init(spec:))
         configuration.fences = try fences.map { path in
-            FenceOptions(fences: try CommandLineFiles.regions(path), dwell: .milliseconds(Int64((dwell * 1000).rounded())),
+            FenceOptions(fences: try CommandLineFiles.reading(path) { try RegionsFile.conditions(atPath: path) }, dwell: .milliseconds(Int64((dwell * 1000).rounded())),
                          webhook: webhook)
         }
         configuration.matcher = try roads.map { roads in try CommandLineFiles.reading(roads) { try TrackRoads.matcher(osmFile: roads) } }
@@ -124,11 +124,8 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (host, port) = LoadGenerator.Options.hostAndPort(of: url)!
-        var options = LoadGenerator.Options(host: host, port: port, devices: devices, duration: .milliseconds(Int(duration * 1000)))
-        options.ackLog = ackLog
-        options.devicePrefix = prefix
-        options.overlandBatch = overlandBatch
+        // validate() checked the URL.
+        let options = LoadGenerator.Options(url: url, devices: devices, seconds: duration, devicePrefix: prefix, ackLog: ackLog, overlandBatch: overlandBatch)!
         let (report, subscribers) = try await LoadGenerator(options).run(alongside: live.flatMap(LiveSubscribers.Options.counts))
         standardOutput.line("geo loadgen: \(report)")
         if let subscribers { standardOutput.line("geo loadgen: \(subscribers)") }

@@ -27,23 +27,23 @@ struct VisitsCommand: ParsableCommand {
 
     @OptionGroup var input: GPXInputOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How far from a stay's mean its fixes may lie (\(OptionRanges.visitRadius)).", valueName: "m"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far from a stay's mean its fixes may lie (\(VisitDetector.Configuration.radii)).", valueName: "m"))
     var radius = 75.0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How long a stay must last to be a visit (\(OptionRanges.visitDuration)).", valueName: "s"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long a stay must last to be a visit (\(VisitDetector.Configuration.minimumDurations)).", valueName: "s"))
     var minDuration = 300.0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Fixes in a row outside a stay that end it (\(OptionRanges.departureFixes)).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Fixes in a row outside a stay that end it (\(VisitDetector.Configuration.departureFixCounts)).", valueName: "n"))
     var departureFixes = 2
 
-    @Option(parsing: .unconditional, help: "Metres of error per unit of HDOP, used as accuracy (\(OptionRanges.uere)); fixes above 100 m are skipped.")
+    @Option(parsing: .unconditional, help: "Metres of error per unit of HDOP, used as accuracy (\(GPXAccuracyPolicy.ueres)); fixes above 100 m are skipped.")
     var uere = 5.0
 
     func validate() throws {
-        try OptionRanges.visitRadius.check(radius, option: "--radius")
-        try OptionRanges.visitDuration.check(minDuration, option: "--min-duration")
-        try OptionRanges.departureFixes.check(departureFixes, option: "--departure-fixes")
-        try OptionRanges.uere.check(uere, option: "--uere")
+        try VisitDetector.Configuration.radii.check(radius, option: "--radius")
+        try VisitDetector.Configuration.minimumDurations.check(minDuration, option: "--min-duration")
+        try VisitDetector.Configuration.departureFixCounts.check(departureFixes, option: "--departure-fixes")
+        try GPXAccuracyPolicy.ueres.check(uere, option: "--uere")
     }
 
     func run() throws {
@@ -58,8 +58,6 @@ struct VisitsCommand: ParsableCommand {
         let (failure, note) = read.problems(file: input.file)
         if let failure { throw TrackCommandError("geo visits: \(failure)") }
         if let note { CommandLineFiles.note("visits", note) }
-        if let visit = read.current, let lastFix = read.lastFix {
-            standardOutput.line(EventJSON.visit(visit, event: false, lastFix: lastFix.timestamp))
-        }
+        if let line = read.currentVisitLine { standardOutput.line(line) }
     }
 }

@@ -21,6 +21,8 @@ public struct LocalServer {
     public struct Options: Sendable, Equatable {
         /// TCP port; 0 lets the system pick one (the first host's, then used for the others).
         public var port: Int
+        /// The ports a user may give: a TCP port, 0 letting the system pick one.
+        public static let ports = ValidRange(0...65_535, unit: "")
         /// Addresses to bind; the first must bind, later ones are skipped with a note when they
         /// cannot (a machine without IPv6).
         public var hosts: [String]

@@ -1,5 +1,5 @@
 import Platform
-import GeoCore
+public import GeoCore
 public import GeoBase
 
 /// How the camera moves to a new state (the seed's `NMAMapAnimation`).
@@ -28,6 +28,10 @@ public struct CameraTransition: Hashable, Sendable {
     public let start: CameraState
     public let destination: CameraState
     public let animation: MapAnimation
+    /// The durations a user may give, seconds: 0 through an hour of animation.
+    public static let durations = ValidRange(0...3_600, unit: "s")
+    /// The frame rates ``frames(perSecond:spanning:)`` is given by a user: 1 through 240 frames a second.
+    public static let framesPerSecond = ValidRange(1...240, unit: "")
     /// How long the move takes; zero for `.none`.
     public let duration: Duration
 

@@ -1,3 +1,4 @@
+public import GeoCore
 import ProtobufWire
 
 /// Scratch bytes on disk for `MapFeatureExtractor`'s stores once they outgrow memory; the I/O
@@ -22,6 +23,8 @@ public struct MapElementStorage: Sendable {
 
     /// 32 MiB: 2 M nodes (Monaco has 180 k, Andorra 70 k); a country is a scratch file.
     public static let defaultMemoryLimit = 32 << 20
+    /// The memory limits a user may give, in MiB (not bytes): 0 (all in scratch files) through 1 TiB.
+    public static let memoryLimitsInMiB = ValidRange(0...1_048_576, unit: "MiB")
 
     public init(memoryLimit: Int = defaultMemoryLimit, makeScratchFile: (@Sendable () throws -> any MapScratchFile)?) {
         self.memoryLimit = max(0, memoryLimit)

@@ -1,4 +1,4 @@
-import GeoCore
+public import GeoCore
 
 /// What `MapTiler` makes: the zoom range, the tile grid, and how much of each neighbour a tile
 /// holds.
@@ -22,6 +22,8 @@ public struct TilingOptions: Hashable, Sendable {
 
     /// The zoom levels `MapTiler` accepts.
     public static let zoomRange = 0...16
+    /// ``zoomRange`` as a user's `minZoom` / `maxZoom` is checked against.
+    public static let zoomLevels = ValidRange(Double(zoomRange.lowerBound)...Double(zoomRange.upperBound), unit: "")
 
     public init(minZoom: Int = 0, maxZoom: Int = 14, extent: Int = 4096, buffer: Int = 64, parallelism: Int = 1,
                 blockSize: Int = 16, compressesTiles: Bool = false) {

@@ -14,4 +14,9 @@ extension LivePageServer {
         return try RouteSimulationSource(polyline: route, movementSpeed: .metersPerSecond(13.9), updateInterval: .seconds(1),
                                          noise: .init(sigma: .meters(4), seed: 7), startDate: Date())
     }
+
+    /// What `geo map` follows without `--source`: the ``sampleCityDrive()`` over the sample
+    /// city (`sampleCity`: no `--data`), nothing over other data.
+    /// - Throws: as ``sampleCityDrive()``.
+    public static func defaultSource(sampleCity: Bool) throws -> (any PositionSource)? { sampleCity ? try sampleCityDrive() : nil }
 }

@@ -11,6 +11,8 @@ public struct MatchingParameters: Hashable, Sendable {
     public var sigmaFloor: Distance
     /// The 68 % accuracy assumed for fixes that report none (GPX without `hdop`, CSV), metres.
     public var defaultAccuracy: Distance
+    /// The `defaultAccuracy` values a user may give, metres: above 0 through 1 km.
+    public static let defaultAccuracies = ValidRange(above: 0, through: 1_000, unit: "m")
     /// The largest σ used, metres: a fix claiming a worse accuracy is treated as this good,
     /// which bounds the candidate search (absurd accuracies cannot make it unbounded).
     public var sigmaCeiling: Distance

@@ -11,6 +11,9 @@ import Synchronization
 /// come out through ``events`` and as return values. The store is rewritten after every change
 /// of conditions or states.
 public actor RegionMonitor {
+    /// The dwell times a user may give, seconds inside before a dwell event: above 0 through
+    /// a Julian year (31,557,600 s).
+    public static let dwellTimes = ValidRange(above: 0, through: 31_557_600, unit: "s")
     public nonisolated let name: String
     private var engine: FenceEngine
     private let store: MonitorStore?

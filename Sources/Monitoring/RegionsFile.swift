@@ -1,9 +1,18 @@
 import Platform
 import GeoCore
 import GeoBase
+import SystemIO
 
 /// Regions from a file: GeoJSON (RFC 7946) or an Osmosis `.poly` file.
 public enum RegionsFile {
+    /// The conditions of the file at `path`, read whole through SystemIO (`geo monitor
+    /// --regions`, `geo serve-tracking --fences`), as ``conditions(from:name:)`` reads them.
+    /// - Throws: `SystemIOError` naming `path` when it cannot be read; `MonitoringError` as
+    ///   ``conditions(from:name:)``.
+    public static func conditions(atPath path: String) throws -> [(identifier: String, condition: MonitorCondition)] {
+        try conditions(from: try FileDescriptor.readContents(of: path), name: path)
+    }
+
     /// The conditions a file holds, in file order.
     ///
     /// GeoJSON: each Polygon or MultiPolygon feature is a polygon condition, each Point feature

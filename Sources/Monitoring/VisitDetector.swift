@@ -35,6 +35,12 @@ public struct VisitDetector: Sendable {
         public var departureFixes: Int
         /// Fixes with a larger horizontal accuracy (68 % radius) are skipped.
         public var maximumAccuracy: Distance
+        /// The radii a user may give, metres: above 0 through 10 km (`geo visits --radius`).
+        public static let radii = ValidRange(above: 0, through: 10_000, unit: "m")
+        /// The minimum durations a user may give, seconds: above 0 through 10⁹ s.
+        public static let minimumDurations = ValidRange(above: 0, through: 1e9, unit: "s")
+        /// The departure counts a user may give: 1 through 1,000 fixes in a row.
+        public static let departureFixCounts = ValidRange(1...1_000, unit: "")
 
         public init(radius: Distance = .meters(75), minimumDuration: Duration = .seconds(300),
                     departureFixes: Int = 2, maximumAccuracy: Distance = .meters(100)) {

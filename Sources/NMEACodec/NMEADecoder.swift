@@ -41,6 +41,13 @@ public struct NMEADecoder: Sendable {
         /// `GeoidGridFiles.projEGM96()` gives PROJ's EGM96 grid, as `geo` and the NMEA sources use).
         public var geoid: Geoid?
 
+        /// The options of `geo nmea decode`: sentences without a `*hh` checksum accepted or not,
+        /// the week-rollover correction at the default pivot or off, no satellites, `geoid`.
+        public init(acceptingMissingChecksum: Bool, correctingWeekRollover: Bool, geoid: Geoid?) {
+            self.init(scanner: .init(acceptMissingChecksum: acceptingMissingChecksum),
+                      weekRolloverPivot: correctingWeekRollover ? Options().weekRolloverPivot : nil, collectSatellites: false, geoid: geoid)
+        }
+
         public init(scanner: NMEAScanner.Options = .init(),
                     weekRolloverPivot: NMEADate? = NMEADate(year: 2000, month: 1, day: 1),
                     collectSatellites: Bool = true,

@@ -291,6 +291,14 @@ public struct OSMReadSummary: Hashable, Sendable {
 extension OSMReadSummary {
     /// "N nodes, M ways, K relations", for messages (`geo osm`, `geo extract`).
     public var elementCounts: String { "\(nodeCount) nodes, \(wayCount) ways, \(relationCount) relations" }
+
+    /// Where a recovering read of `file` stopped and what it kept, as two lines (none without
+    /// ``damage``): "FILE: the error", then "FILE: --recover kept N nodes, M ways, K relations
+    /// before the damage; the rest of the file was not read" (`geo osm`, `geo extract`).
+    public func damageLines(file: String) -> [String] {
+        guard let damage else { return [] }
+        return ["\(file): \(damage)", "\(file): --recover kept \(elementCounts) before the damage; the rest of the file was not read"]
+    }
 }
 
 /// Tag sanity rule shared by the readers: OSM keys and values are 1…255 characters

@@ -82,6 +82,15 @@ public struct StandardOutput: TextOutputStream, ByteSink, Sendable {
         if let error = out.error { exit(afterFailedWrite: error) }
     }
 
+    /// Ends the process as quietly as a reader gone from standard output does when a command
+    /// failed because its reader went away from another pipe (`-o /dev/stdout | head`): `error`
+    /// is an `EPIPE` `SystemIOError`, or a library wrapped the `EPIPE` in its own error
+    /// (``BrokenPipe``); returns otherwise.
+    public func exitQuietlyAfterBrokenPipe(_ error: any Error) {
+        if let failure = error as? SystemIOError, failure.code == .brokenPipe { exit(afterFailedWrite: failure) }
+        if BrokenPipe.hasOccurred { exit(afterFailedWrite: SystemIOError(.brokenPipe, "write failed", errno: EPIPE)) }
+    }
+
     /// Ends the process after a failed write to standard output: quietly by `SIGPIPE` when the
     /// reader is gone, else with one line on standard error and status 74.
     public func exit(afterFailedWrite error: SystemIOError) -> Never {
@@ -122,5 +131,11 @@ extension StandardOutput {
             replacement.discard()
             throw error
         }
+    }
+
+    /// Writes `bytes` to a program's output path by ``withOutput(_:_:)``'s rules (`geo snapshot -o`).
+    /// - Throws: as ``withOutput(_:_:)``.
+    public func write(_ bytes: [UInt8], to path: String?) throws {
+        try withOutput(path) { sink in try bytes.withUnsafeBytes { try sink.write($0) } }
     }
 }

@@ -99,3 +99,13 @@ extension ErrorCode where Domain == SystemIOError {
 /// The calling thread's `errno` (inside `SystemIOError` the name is its property).
 @inline(__always)
 func currentErrno() -> Int32 { errno }
+
+extension LineReadError {
+    /// The error as a program reading `name` ("standard input") tells it, in SystemIO's wording:
+    /// "cannot read line N of standard input: reason" for a read error, else "line N is … in
+    /// standard input" (`geo distance --batch`).
+    public func described(reading name: String) -> String {
+        guard let io = underlying as? SystemIOError else { return "\(self) in \(name)" }
+        return "\(SystemIOError(io.code, "cannot read line \(line) of", errno: io.errno, path: name))"
+    }
+}

@@ -24,6 +24,15 @@ extension OSMTiling.Progress {
     }
 }
 
+extension OSMTiling.Report {
+    /// The closing lines of `geo tiles build`, printed after its `geo tiles: `: the tiles written
+    /// to `output` in `elapsed` (seconds, two decimals), then what generalisation dropped for
+    /// size below `maxZoom`.
+    public func lines(output: String, maxZoom: Int, elapsed: Duration) -> [String] {
+        ["wrote \(output): \(tiles) tiles in \(FixedDecimal.string(elapsed.seconds, decimals: 2)) s", "dropped for size below zoom \(maxZoom): \(drops.summary)"]
+    }
+}
+
 /// The progress line of a zoom level written by a command that writes tiles (`geo tiles build`,
 /// `geo tiles render`), printed after its `geo tiles: ` (and `render `): the zoom out of
 /// `maxZoom`, its tiles, the totals so far (MB = 10⁶ bytes), `elapsed` since the command began

@@ -6,6 +6,11 @@ public import TileArchives
 import MapView
 
 extension MapFiles {
+    /// The painter's zoom levels a snapshot may be asked for: the world at 256 px (0) to about
+    /// 1.5 cm per pixel (22).
+    public static let snapshotZooms = ValidRange(0...22, unit: "")
+    /// The pixels a snapshot's side may have (an 8192² RGBA image is 256 MiB).
+    public static let snapshotSides = ValidRange(1...8_192, unit: "px")
     /// The map `geo snapshot` draws without a style: `map` by the built-in painter in a
     /// `MapView` (over the world base, labelled in the local fonts) for `camera`, with `lines`
     /// and `markers` drawn over it in the same pass.

@@ -2,6 +2,7 @@ public import MapStyle
 public import StyleRendering
 public import TileArchives
 public import GeoBase
+public import GeoCore
 import MapData
 import Platform
 import SystemIO
@@ -29,6 +30,33 @@ public enum StyleFileSnapshots {
     public static func snapshot(_ scheme: DefaultStyle.Scheme, options: DefaultStyle.Options, data: DrawnMapData, named name: String,
                                 camera: StyleCamera, glyphRange: ((String, UInt32) throws -> [UInt8])?) throws -> StyleSnapshot {
         try MapSnapshotter(scheme: scheme, options: options, data: try data.mapSource(name: name), camera: camera, glyphRange: glyphRange).snapshot()
+    }
+
+    /// The style file at `path` drawn `width` × `height` pixels at `pixelRatio` device pixels
+    /// each, with the style's own camera where `center` (degrees), `zoom` (MapLibre's 512-pixel
+    /// world), `bearing` or `pitch` (degrees) is nil; its URLs read from under `base` and the
+    /// style's folder (``StyleResourcePaths``). `geo snapshot --style FILE`.
+    /// - Throws: ``MapFilesError`` at `path` for a style that cannot be read (``MapFiles/style(at:)``);
+    ///   `MapSnapshotError`.
+    public static func snapshot(styleAt path: String, base: String?, width: Int, height: Int, pixelRatio: Double,
+                                center: Coordinate?, zoom: Double?, bearing: Double?, pitch: Double?) throws -> StyleSnapshot {
+        let style = try MapFiles.style(at: path)
+        let camera = StyleCamera(style: style, width: width, height: height, pixelRatio: pixelRatio,
+                                 center: center, zoom: zoom, bearing: bearing, pitch: pitch)
+        return try snapshot(style, resources: StyleResourcePaths(base: base, stylePath: path), camera: camera)
+    }
+
+    /// The built-in style `scheme` with `options` over `data` (named `name`) drawn `width` ×
+    /// `height` pixels at `pixelRatio`, looking at `center` (degrees) from `zoom` (MapLibre's;
+    /// nil: ``defaultStyleZoom``), `bearing` and `pitch` (degrees; nil: 0), labels in glyphs made
+    /// from the local Noto fonts (``MapFiles/localGlyphRanges()``). `geo snapshot --style default`.
+    /// - Throws: as ``MapFiles/localGlyphRanges()`` and ``snapshot(_:options:data:named:camera:glyphRange:)``.
+    public static func snapshot(_ scheme: DefaultStyle.Scheme, options: DefaultStyle.Options, data: DrawnMapData, named name: String,
+                                center: Coordinate, zoom: Double?, bearing: Double, pitch: Double?,
+                                width: Int, height: Int, pixelRatio: Double) throws -> StyleSnapshot {
+        let camera = StyleCamera(longitude: center.longitude, latitude: center.latitude, zoom: zoom ?? defaultStyleZoom,
+                                 bearing: bearing, pitch: pitch ?? 0, width: width, height: height, pixelRatio: pixelRatio)
+        return try snapshot(scheme, options: options, data: data, named: name, camera: camera, glyphRange: try MapFiles.localGlyphRanges())
     }
 }
 

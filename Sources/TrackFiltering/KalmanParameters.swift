@@ -7,6 +7,8 @@ public struct KalmanParameters: Hashable, Sendable {
     /// One-sigma white acceleration driving the model, m/s²: low values smooth more and
     /// follow turns and speed changes more slowly.
     public var accelerationNoise: Double
+    /// The `accelerationNoise` values a user may give, m/s²: above 0 through 1,000.
+    public static let accelerationNoises = ValidRange(above: 0, through: 1_000, unit: "m/s²")
     /// Squared Mahalanobis distance above which a position is an outlier (χ² with 2 degrees of
     /// freedom: 13.8 rejects 0.1 % of honest fixes).
     public var gateChiSquare: Double

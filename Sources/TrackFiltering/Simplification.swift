@@ -3,6 +3,8 @@ public import GeoCore
 /// Line simplification with a tolerance in metres, measured on a local plane around the
 /// first point (`LocalFrame`).
 public enum Simplification {
+    /// The tolerances a user may give, metres: 0 up to the Earth's equatorial circumference.
+    public static let tolerances = ValidRange(0...40_075_017, unit: "m")
     /// Which algorithm.
     public enum Method: String, Hashable, Sendable, CaseIterable {
         /// Keep the point farthest from the chord while it is farther than the tolerance

@@ -53,6 +53,16 @@ public struct LoadGenerator: Sendable {
             self.devices = devices
             self.duration = duration
         }
+
+        /// `geo loadgen`'s run: `devices` sending to the server at `url` (`http://HOST:PORT/`;
+        /// nil for other text, ``hostAndPort(of:)``) for `seconds` (whole milliseconds), named
+        /// `devicePrefix` and a number, acknowledgements logged to `ackLog`, Overland batches of
+        /// `overlandBatch` fixes.
+        public init?(url: String, devices: Int, seconds: Double, devicePrefix: String, ackLog: String?, overlandBatch: Int?) {
+            guard let (host, port) = Self.hostAndPort(of: url) else { return nil }
+            self.init(host: host, port: port, devices: devices, duration: .milliseconds(Int(seconds * 1000)))
+            (self.devicePrefix, self.ackLog, self.overlandBatch) = (devicePrefix, ackLog, overlandBatch)
+        }
     }
 
     /// What a run measured.

@@ -1,3 +1,4 @@
+public import GeoCore
 public import HTTPServing
 public import MapMatching
 
@@ -23,6 +24,8 @@ public struct TrackingServerConfiguration: Sendable {
     /// Fix history of UTC days that ended more than this many days ago is removed, at start and
     /// hourly; nil keeps everything.
     public var retentionDays: Int?
+    /// The `retentionDays` a user may give: 1 day through 100 years.
+    public static let retentionDayCounts = ValidRange(1...36_525, unit: "days")
 
     public init(postgresURL: String?, sqlitePath: String, policy: UnknownDevicePolicy) {
         self.postgresURL = postgresURL

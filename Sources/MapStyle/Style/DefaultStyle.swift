@@ -71,6 +71,13 @@ public enum DefaultStyle {
         public init() {}
     }
 
+    /// The style of `scheme` as JSON text with sorted keys (`JSONEncoder.stable()`), as `geo
+    /// style default` prints it.
+    /// - Throws: as ``json(_:options:)``; the encoder's error.
+    public static func jsonText(_ scheme: Scheme) throws -> String {
+        String(decoding: try JSONEncoder.stable().encode(try json(scheme)), as: UTF8.self)
+    }
+
     /// The style of `scheme` as JSON, showing what `options` says.
     /// - Throws: `StyleDocumentError` only if the embedded text were not JSON (a test guards it).
     public static func json(_ scheme: Scheme, options: Options = Options()) throws(StyleDocumentError) -> JSONValue {

@@ -20,6 +20,13 @@ public struct TrackVisits: Sendable {
     /// The stay under way at the last fix (not finished by a departure), if any.
     public private(set) var current: Visit?
 
+    /// ``current`` as `geo visits` ends with it: its JSON line (`EventJSON.visit`) with the
+    /// last fix's time; nil when no stay is under way.
+    public var currentVisitLine: String? {
+        guard let current, let lastFix else { return nil }
+        return EventJSON.visit(current, event: false, lastFix: lastFix.timestamp)
+    }
+
     /// Reads `reader`'s track points through `detector`, each point's accuracy by `accuracy`
     /// (points it gives none are skipped), calling `visit` with each finished visit in order.
     /// - Throws: the reader's `GPXError`.

@@ -1,5 +1,5 @@
 import Foundation
-import GeoCore
+public import GeoCore
 import Synchronization
 import TrackFiltering
 
@@ -167,6 +167,10 @@ public struct ReconnectPolicy: Sendable, Hashable {
     public var maximumBackoff: Duration
     public var maximumRetries: Int?
     public var connectTimeout: Duration
+    /// The `maximumRetries` a user may give: 0 through 1,000 failed connections in a row.
+    public static let retryCounts = ValidRange(0...1_000, unit: "")
+    /// The `connectTimeout`s a user may give, seconds per attempt: above 0 through an hour.
+    public static let connectTimeouts = ValidRange(above: 0, through: 3_600, unit: "s")
 
     /// Defaults: 0.25 s doubling to 8 s, a 5 s connect timeout, retrying for ever (a library
     /// source outlives a daemon restart; `geo track` sets a limit, `--retry`).

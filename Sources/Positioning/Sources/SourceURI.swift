@@ -33,8 +33,8 @@ public enum PositionSourceURI {
         /// `gpx:` and `nmea:` `speed`, the replay speed factor: a thousandth of real time to a
         /// million times faster (the longest wait between two fixes stays a finite `Duration`).
         public static let speedFactor = ValidRange(0.001...1_000_000, unit: "× real time")
-        /// `gpx:` `accuracy`, assumed for points with neither accuracy nor HDOP.
-        public static let assumedAccuracy = ValidRange(above: 0, through: 10_000, unit: "m")
+        /// `gpx:` `accuracy`, assumed for points with neither accuracy nor HDOP (GPXCodec's range).
+        public static let assumedAccuracy = GPXAccuracyPolicy.assumedAccuracies
         /// `nmea:///dev/…` `baud`, a whole number of symbols per second.
         public static let baud = ValidRange(1...4_000_000, unit: "baud")
         /// `gpsd://` and `nmea+tcp://` ports, and the port `geo simulate --nmea-tcp` serves on:
