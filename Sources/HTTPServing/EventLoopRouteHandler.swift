@@ -11,7 +11,7 @@ import NIOHTTP1
 /// - Backlog: a request for the routes also waits while the connection is not writable (more
 ///   than NIO's high-water mark, 64 KiB, of its earlier replies not yet taken by the kernel), as
 ///   the router's requests wait in `SendBacklog`: a client that pipelines and never reads holds
-///   at most one reply beyond the mark, and is closed when `idleTimeout` has passed since it.
+///   at most one reply beyond the mark, and is closed `idleTimeout` after its last reply was made.
 /// - Limits: `Host`/`Origin` per `HostPolicy` (400, 403); a body announced or sent over
 ///   `maximumBodyBytes` gets 413 at once; a body not complete `bodyTimeout` after its head 408;
 ///   each refusal closes the connection. A connection with nothing in progress for

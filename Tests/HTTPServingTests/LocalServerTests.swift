@@ -122,16 +122,25 @@ private func exchange(port: Int, _ request: [UInt8], readTimeout: Int = 30, unti
     var limit = timeval(tv_sec: readTimeout, tv_usec: 0)
     setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     try? fd.writeAll(request)
-    var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+    var reply: [UInt8] = []
+    let closed = try readUntilClosed(fd, chunkSize: 4096) { chunk in
+        reply += chunk
+        return expected.map { !String(decoding: reply, as: UTF8.self).contains($0) } ?? true
+    }
+    return (String(decoding: reply, as: UTF8.self), closed)
+}
+
+/// Reads `fd` until the server closes (or resets) it, its read timeout passes (EAGAIN: still
+/// open), or `take` returns false for a chunk; whether the server closed it.
+private func readUntilClosed(_ fd: SystemIO.FileDescriptor, chunkSize: Int, _ take: (ArraySlice<UInt8>) -> Bool) throws -> Bool {
+    var chunk = [UInt8](repeating: 0, count: chunkSize)
     while true {
         do {
             let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
-            if n == 0 { return (String(decoding: reply, as: UTF8.self), true) }
-            reply += chunk[0..<n]
-            if let expected, String(decoding: reply, as: UTF8.self).contains(expected) { return (String(decoding: reply, as: UTF8.self), false) }
+            if n == 0 { return true }
+            if !take(chunk[0..<n]) { return false }
         } catch let error as SystemIOError {
-            // The read timeout (EAGAIN) leaves the connection open; a reset is a close.
-            return (String(decoding: reply, as: UTF8.self), error.errno != EAGAIN && error.errno != EWOULDBLOCK)
+            return error.errno != EAGAIN && error.errno != EWOULDBLOCK
         }
     }
 }
@@ -251,10 +260,10 @@ func localServer_aClientThatPipelinesAndNeverReads_isClosedAfterTheIdleTimeout()
     try await withServer(limits: limits, routes: { router in
         router.get("/large") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: 0, count: largeAnswer))) }
     }) { port in
-        try expectNonReaderClosed(port: port, path: "/large")
+        try expectNonReaderClosed(port: port)
     }
     try await withServer(limits: limits, eventLoopRoutes: LargeAnswers()) { port in
-        try expectNonReaderClosed(port: port, path: "/large")
+        try expectNonReaderClosed(port: port)
     }
 }
 
@@ -272,27 +281,23 @@ private final class LargeAnswers: EventLoopRoutes {
     }
 }
 
-/// Pipelines 50 requests for `path` and reads nothing for 3 s (3 idle timeouts), then reads:
+/// `count` requests for `/large` in a row, as a pipelining client sends them.
+private func pipelinedLarge(_ count: Int, port: Int) -> String {
+    String(repeating: "GET /large HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", count: count)
+}
+
+/// Pipelines 50 requests for `/large` and reads nothing for 3 s (3 idle timeouts), then reads:
 /// the server must have closed the connection, having sent what the buffers held (each side's,
 /// a few MiB on loopback), not all 50 answers.
-private func expectNonReaderClosed(port: Int, path: String) throws {
+private func expectNonReaderClosed(port: Int) throws {
     let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
     defer { try? fd.close() }
-    try fd.writeAll(String(repeating: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", count: 50))
+    try fd.writeAll(pipelinedLarge(50, port: port))
     usleep(3_000_000)
     var limit = timeval(tv_sec: 10, tv_usec: 0)
     setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    var chunk = [UInt8](repeating: 0, count: 1 << 16), received = 0, closed = false
-    while true {
-        do {
-            let n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
-            if n == 0 { closed = true; break }
-            received += n
-        } catch let error as SystemIOError {
-            closed = error.errno != EAGAIN && error.errno != EWOULDBLOCK
-            break
-        }
-    }
+    var received = 0
+    let closed = try readUntilClosed(fd, chunkSize: 1 << 16) { received += $0.count; return true }
     #expect(closed, "the connection is still open after \(received) bytes")
     #expect(received < 25 * largeAnswer, "\(received) bytes: the server answered on for a client that took nothing")
 }
@@ -302,12 +307,11 @@ private func expectNonReaderClosed(port: Int, path: String) throws {
 /// default) plus NIO's 64 KiB high-water mark and the one answer let past it. Then a client that
 /// reads gets 10 answers whole: as many bytes as its heads (all alike) and bodies.
 private func expectPipelinedAnswersBounded(port: Int, made: () -> Int) throws {
-    func pipelined(_ count: Int) -> String { String(repeating: "GET /large HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", count: count) }
     let stuck = try TCPClient.connect(host: "127.0.0.1", port: port)
     defer { try? stuck.close() }
     var small: Int32 = 4096
     setsockopt(stuck.rawValue, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-    try stuck.writeAll(pipelined(50))
+    try stuck.writeAll(pipelinedLarge(50, port: port))
     usleep(2_000_000)
     let sendBuffer = (try? String(contentsOfFile: "/proc/sys/net/ipv4/tcp_wmem", encoding: .utf8))?
         .split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) } ?? 4 << 20
@@ -317,7 +321,7 @@ private func expectPipelinedAnswersBounded(port: Int, made: () -> Int) throws {
     defer { try? fd.close() }
     var limit = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    try fd.writeAll(pipelined(10))
+    try fd.writeAll(pipelinedLarge(10, port: port))
     var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
     var received = 0, head = 0
     while head == 0 || received < 10 * (head + largeAnswer), let n = try? chunk.withUnsafeMutableBytes({ try fd.read(into: $0) }), n > 0 {
