@@ -1,6 +1,6 @@
-import ArgumentParser
+public import ArgumentParser
 import Monitoring
-import BeaconScanning
+public import BeaconScanning
 import SystemIO
 
 /// `geo beacons --source bluez:[ADAPTER] | replay:FILE`: ranges iBeacon, AltBeacon and Eddystone beacons.
@@ -29,8 +29,8 @@ struct BeaconsCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Where advertisements come from: bluez:[ADAPTER] or replay:FILE.")
-    var source: String
+    @Option(help: ArgumentHelp("Where advertisements come from.", valueName: "bluez:[ADAPTER]|replay:FILE"))
+    var source: BeaconSourceURI
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds of recorded time between reports (\(BeaconRanger.intervals)).", valueName: "s"))
     var interval = 1.0
@@ -46,19 +46,14 @@ struct BeaconsCommand: AsyncParsableCommand {
         try BeaconRanger.intervals.check(interval, option: "--interval")
         try BeaconRanger.Configuration.pathLossExponents.check(pathLoss, option: "--path-loss")
         try OptionRanges.trackDuration.check(duration, option: "--for")
-        if source.hasPrefix("bluez:") { return }
-        guard source.hasPrefix("replay:"), source.count > "replay:".count else {
-            throw ValidationError("--source must be bluez:[ADAPTER] or replay:FILE, got '\(source)'")
-        }
-        if duration != nil { throw ValidationError("--for applies to a live bluez: source, not a replay") }
+        if case .replay = source, duration != nil { throw ValidationError("--for applies to a live bluez: source, not a replay") }
     }
 
     func run() async throws {
         let ranger = try BeaconRanger(configuration: .init(pathLossExponent: pathLoss))
-        if source.hasPrefix("bluez:") {
-            try await scan(BlueZScanner(adapter: String(source.dropFirst("bluez:".count))), ranger)
-        } else {
-            try replay(String(source.dropFirst("replay:".count)), ranger)
+        switch source {
+        case .bluez(let adapter): try await scan(BlueZScanner(adapter: adapter), ranger)
+        case .replay(let path): try replay(path, ranger)
         }
     }
 
@@ -81,3 +76,5 @@ struct BeaconsCommand: AsyncParsableCommand {
         throw ExitCode((failure as? MonitoringError)?.code == .bluetoothDenied ? 77 : 69)
     }
 }
+
+extension BeaconSourceURI: ExpressibleByArgument { public init?(argument: String) { self.init(argument) } }

@@ -4,6 +4,7 @@ import GPXCodec
 import Positioning
 import RoadNetwork
 import SystemIO
+import TraceFiles
 import Platform
 
 /// A file or value named on the command line that cannot be used: missing, a directory,
@@ -22,17 +23,6 @@ struct CommandLineFileError: Error, CustomStringConvertible {
     var message: String
     var status: Int32
 
-    /// A failure of the command that ran, or of `command`, as `geo COMMAND: MESSAGE`.
-    init(_ message: String, status: Int32, command: String? = nil) {
-        self.init(teller: .command(command), message: message, status: status)
-    }
-
-    private init(teller: Teller, message: String, status: Int32) {
-        self.teller = teller
-        self.message = message
-        self.status = status
-    }
-
     /// The line on standard error when `command` ("tiles build") ran.
     func line(command: String?) -> String {
         switch teller {
@@ -44,6 +34,11 @@ struct CommandLineFileError: Error, CustomStringConvertible {
     /// The line, for a failure told inside another (a note): named as ``line(command:)``
     /// names it when the failure names its command, else only `geo:`.
     var description: String { line(command: nil) }
+}
+
+extension CommandLineFileError {
+    /// A failure of the command that ran, or of `command`, as `geo COMMAND: MESSAGE`.
+    init(_ message: String, status: Int32, command: String? = nil) { self.init(teller: .command(command), message: message, status: status) }
 
     /// The path does not exist or is a directory (66).
     static func noInput(_ what: String, _ path: String) -> Self { Self(teller: .tool, message: "\(what): \(path)", status: 66) }
@@ -111,6 +106,13 @@ enum CommandLineFiles {
                                 _ body: () throws -> Result) throws -> Result {
         try checkInput(path)
         return try CommandLineFileError.damage(of: path, command: command, damage: damage, body)
+    }
+
+    /// Runs `read`, a reader of the recorded track `path`, after ``checkInput(_:)``: its error is
+    /// a file that cannot be read (66) or is not of its format (65), naming where.
+    static func trace<Result>(_ path: String, _ read: (String) throws(TraceFileError) -> Result) throws -> Result {
+        try checkInput(path)
+        do { return try read(path) } catch { throw CommandLineFileError("\(error.location): \(error.message)", status: error.code == .unreadable ? 66 : 65) }
     }
 
     /// Runs `body` with a byte source reading `path` (`-`: standard input), then closes the file.

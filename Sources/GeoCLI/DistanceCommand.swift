@@ -30,37 +30,31 @@ struct DistanceCommand: ParsableCommand {
             guard points.isEmpty else { throw ValidationError("--batch reads standard input and takes no points") }
         } else {
             guard points.count == 2 else { throw ValidationError("expected two points LAT,LON LAT,LON, got \(points.count)") }
+            _ = try (Coordinate.option(points[0], "start"), Coordinate.option(points[1], "end"))
         }
     }
 
     func run() throws {
         if batch { return try solveBatch() }
-        let start: Coordinate, end: Coordinate
-        do {
-            start = try Coordinate(parsing: points[0])
-            end = try Coordinate(parsing: points[1])
-        } catch {
-            throw ValidationError("\(error)")
-        }
-        for line in Geodesic.wgs84.inverse(from: start, to: end).summaryLines { standardOutput.line(line) }
+        let solution = Geodesic.wgs84.inverse(from: try Coordinate(parsing: points[0]), to: try Coordinate(parsing: points[1]))
+        for line in solution.summaryLines { standardOutput.line(line) }
     }
 
     /// `--batch`: standard input to standard output through `Geodesic.solveInverseLines`, each
     /// bad line and then their count on standard error.
     /// - Throws: `ExitCode.failure` when a line was bad or reading failed.
     private func solveBatch() throws {
-        let errors = FileDescriptor.standardError
         var input = FileSource(.standardInput), output = standardOutput
         do {
             let (lines, bad) = try Geodesic.wgs84.solveInverseLines(from: &input, to: &output) { number, error in
-                try? errors.writeAll("geo distance: line \(number): \(error.message)\n")
+                CommandLineFiles.note("distance", "line \(number): \(error.message)")
             }
             standardOutput.flush()
             guard bad > 0 else { return }
-            try? errors.writeAll("geo distance: \(bad) of \(lines) lines were bad and got no answer\n")
+            CommandLineFiles.note("distance", "\(bad) of \(lines) lines were bad and got no answer")
         } catch let error as LineReadError {
             standardOutput.flush()
-            try? errors.writeAll("geo distance: \(error.described(reading: "standard input"))\n")
+            CommandLineFiles.note("distance", error.described(reading: "standard input"))
         }
         throw ExitCode.failure
     }

@@ -61,7 +61,9 @@ struct EvalFilters: ParsableCommand {
     func run() throws {
         let suite = FilterEvaluationSuite(dataRoot: data ?? FilterEvaluationSuite.defaultDataRoot, firstSeed: seed, seeds: seeds, wideSeeds: wideSeeds, cases: cases,
                                           export: export, reference: reference)
-        do { try suite.run { standardOutput.line($0) } } catch let error as EvaluationError { throw TrackCommandError(error.message) }
+        do { try suite.run { standardOutput.line($0) } } catch let error as EvaluationError {
+            throw CommandLineFileError(error.message, status: error.code == .unreadable ? 66 : 65)
+        }
     }
 }
 

@@ -30,17 +30,14 @@ struct ExtractCommand: ParsableCommand {
 
     func run() throws {
         guard let profile = Profile.named(profile) else { throw ValidationError("unknown profile '\(self.profile)'") }
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = ContinuousClock.now
         let result = try CommandLineFiles.reading(input, damage: { $0 is OSMError }) {
             try RoadGraphExtractor.extract(from: URL(fileURLWithPath: input), profile: profile, recovering: recover)
         }
         for line in result.summary.damageLines(file: input) { CommandLineFiles.note("extract", line) }
         let bytes = result.graph.serialized()
         try AtomicFileReplacement.write(bytes, to: output)
-        let seconds = (clock.now - start).seconds
-        for line in result.logLines(profile: profile, fileBytes: bytes.count) + ["time: \(format(seconds, 3)) s"] {
-            try? FileDescriptor.standardError.writeAll(line + "\n")
-        }
+        let seconds = (ContinuousClock.now - start).seconds
+        for line in result.logLines(profile: profile, fileBytes: bytes.count) + ["time: \(format(seconds, 3)) s"] { try? FileDescriptor.standardError.writeAll(line + "\n") }
     }
 }

@@ -141,9 +141,3 @@ enum GPXTrackFiles {
         if printsReport { try? FileDescriptor.standardError.writeAll(total.description + "\n") }
     }
 }
-
-/// A failure of a track command, printed as the message.
-struct TrackCommandError: Error, CustomStringConvertible {
-    var description: String
-    init(_ message: String) { description = message }
-}

@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import GeoCore
 import GPXCodec
 import TrackFiltering
@@ -33,6 +33,8 @@ struct TrackFilterOptions: ParsableArguments {
         try TrackFilterConfiguration.preset(named: preset, requiringAccuracy: requireAccuracy, assumedAccuracy: .meters(assumedAccuracy), kalman: kalman)
     }
 }
+
+extension Simplification.Method: ExpressibleByArgument {}
 
 /// `geo gpx clean`: filter rules and the Kalman filter of a preset over every track segment.
 struct GPXClean: ParsableCommand {
@@ -123,18 +125,14 @@ struct GPXSimplify: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @Option(parsing: .unconditional, help: "Tolerance (\(Simplification.tolerances); Visvalingam–Whyatt: areas below its square are dropped).")
     var tolerance: Double
-    @Option(help: "douglasPeucker or visvalingamWhyatt.") var method = "douglasPeucker"
+    @Option(help: "douglasPeucker or visvalingamWhyatt.") var method = Simplification.Method.douglasPeucker
 
     func validate() throws {
         try Simplification.tolerances.check(tolerance, option: "--tolerance")
-        guard Simplification.Method(rawValue: method) != nil else {
-            throw ValidationError("--method must be one of \(Simplification.Method.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
     }
 
     func run() throws {
-        let m = Simplification.Method(rawValue: method) ?? .douglasPeucker
-        let document = try input.readDocument().simplifyingTracks(tolerance: .meters(tolerance), method: m)
+        let document = try input.readDocument().simplifyingTracks(tolerance: .meters(tolerance), method: method)
         try output.write { sink in sink = try GPXWriter.write(document, to: sink) }
     }
 }

@@ -69,15 +69,12 @@ public struct Geo: AsyncParsableCommand {
                 try command.run()
             }
             standardOutput.flush()
-        } catch let error as CommandLineFileError {
-            standardOutput.flush()
-            standardOutput.exitQuietlyAfterBrokenPipe(error)
-            try? FileDescriptor.standardError.writeAll(error.line(command: name(of: ran)) + "\n")
-            exit(withError: ExitCode(error.status))
         } catch {
             standardOutput.flush()
             standardOutput.exitQuietlyAfterBrokenPipe(error)
-            exit(withError: error)
+            guard let error = error as? CommandLineFileError else { exit(withError: error) }
+            try? FileDescriptor.standardError.writeAll(error.line(command: name(of: ran)) + "\n")
+            exit(withError: ExitCode(error.status))
         }
     }
 

@@ -33,11 +33,7 @@ struct MagneticCommand: ParsableCommand {
 
     func validate() throws {
         guard point.count == 1 else { throw ValidationError("expected one point LAT,LON, got \(point.count)") }
-        do {
-            _ = try Coordinate(parsing: point[0])
-        } catch {
-            throw ValidationError("\(error.message)")
-        }
+        _ = try Coordinate.option(point[0], "the point")
         try MagneticModel.altitudes.check(altitude, option: "--altitude")
         if date != nil { _ = try Self.decimalYear(date) }
     }
@@ -46,11 +42,7 @@ struct MagneticCommand: ParsableCommand {
         let coordinate = try Coordinate(parsing: point[0])
         let year = try Self.decimalYear(date)
         let report: MagneticReport
-        do {
-            report = try MagneticReport(.wmm2025, at: coordinate, altitude: altitude, decimalYear: year)
-        } catch {
-            throw ValidationError(error.message)
-        }
+        do { report = try MagneticReport(.wmm2025, at: coordinate, altitude: altitude, decimalYear: year) } catch { throw ValidationError(error.message) }
         for line in report.lines(json: output.json) { standardOutput.line(line) }
     }
 

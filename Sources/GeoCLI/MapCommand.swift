@@ -63,8 +63,7 @@ struct MapAnimateCommand: ParsableCommand {
     @OptionGroup var size: ViewSizeOption<Size>
 
     func validate() throws {
-        _ = try Self.camera(from, option: "--from", viewSize: try size.viewSize())
-        _ = try Self.camera(to, option: "--to", viewSize: try size.viewSize())
+        for (text, option) in [(from, "--from"), (to, "--to")] { _ = try Self.camera(text, option: option, viewSize: try size.viewSize()) }
         try CameraTransition.durations.check(duration, option: "--duration")
         try CameraTransition.framesPerSecond.check(fps, option: "--fps")
     }
@@ -115,15 +114,12 @@ struct MapServeCommand: AsyncParsableCommand {
     enum Size: ViewSizeLimits {
         static let size = "1280x720"
         static let sides = ValidRange(1...4_096, unit: "px")
-        static let note = ""
     }
 
     @OptionGroup var size: ViewSizeOption<Size>
 
     func validate() throws {
-        do { _ = try HostPolicy(bindAddresses: server.hosts, allowedOrigins: allowedOrigins) } catch {
-            throw ValidationError("--allow-origin: \(error.message)")
-        }
+        do { _ = try HostPolicy(bindAddresses: server.hosts, allowedOrigins: allowedOrigins) } catch { throw ValidationError("--allow-origin: \(error.message)") }
     }
 
     func run() async throws {

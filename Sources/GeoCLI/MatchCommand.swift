@@ -1,5 +1,5 @@
 import GeoBase
-import ArgumentParser
+public import ArgumentParser
 import GeoCore
 import MapMatching
 import RoadNetwork
@@ -33,8 +33,6 @@ struct MatchCommand: ParsableCommand {
             """
     )
 
-    enum Mode: String, ExpressibleByArgument, CaseIterable { case car, pedestrian }
-
     @Option(help: "A graph file written by 'geo extract' (--profile car for car, foot for pedestrian).")
     var graph: String
 
@@ -42,7 +40,7 @@ struct MatchCommand: ParsableCommand {
     var track: String
 
     @Option(help: "car (car graph) or pedestrian (foot graph).")
-    var mode: Mode = .car
+    var mode = MapMatchMode.car
 
     @OptionGroup var format: PathFormatOption
 
@@ -64,27 +62,23 @@ struct MatchCommand: ParsableCommand {
     func run() throws {
         var timings = MatchTimings()
         let roads = try CommandLineFiles.graph(graph)
-        let matchMode: MapMatchMode = mode == .car ? .car : .pedestrian
-        guard MapMatchMode(servedBy: roads) == matchMode else {
-            throw ValidationError("\(graph): a \(roads.profileName) graph; --mode \(mode.rawValue) needs one extracted with --profile \(matchMode.profileName)")
+        guard MapMatchMode(servedBy: roads) == mode else {
+            throw ValidationError("\(graph): a \(roads.profileName) graph; --mode \(mode.rawValue) needs one extracted with --profile \(mode.profileName)")
         }
         timings.lap("graph load")
-        var parameters: MatchingParameters = mode == .car ? .car : .pedestrian
+        var parameters = MatchingParameters(for: mode)
         if let accuracy { parameters.defaultAccuracy = .meters(accuracy) }
-        let matcher = try MapMatcher(graph: roads, mode: matchMode, parameters: parameters)
+        let matcher = try MapMatcher(graph: roads, mode: mode, parameters: parameters)
         timings.lap("index")
-        try CommandLineFiles.checkInput(track)
-        let file: TraceFile
-        do { file = try TraceFile(path: track) } catch { throw TrackCommandError("\(error.location): \(error.message)") }
-        for warning in file.warnings {
-            try? FileDescriptor.standardError.writeAll("geo match: \(track):\(warning): its tracepoint is null\n")
-        }
-        let entries = file.entries
-        let fixes = entries.compactMap(\.self)
-        guard !fixes.isEmpty else { throw TrackCommandError("geo match: \(track): no track points with a position") }
+        let file = try CommandLineFiles.trace(track, TraceFile.init(path:))
+        for warning in file.warnings { CommandLineFiles.note("match", "\(track):\(warning): its tracepoint is null") }
+        let fixes = file.entries.compactMap(\.self)
+        guard !fixes.isEmpty else { throw CommandLineFileError("\(track): no track points with a position", status: 65) }
         timings.lap("track read")
-        try output.write { sink in try MatchOutput.write(entries, matcher: matcher, online: online, format: format.format, timings: &timings, to: &sink) }
+        try output.write { sink in try MatchOutput.write(file.entries, matcher: matcher, online: online, format: format.format, timings: &timings, to: &sink) }
         timings.lap("output")
         if timing, !online { CommandLineFiles.note("match", timings.report(fixes: fixes.count)) }
     }
 }
+
+extension MapMatchMode: ExpressibleByArgument {}

@@ -54,14 +54,10 @@ struct NMEACommand: ParsableCommand {
                     try decoder.writeGPXTrack(from: &source, to: standardOutput, trackName: name, creator: "LocationKit geo nmea")
                 }
             }
-            reportRejectedLines(decoder.scanner.statistics)
-        }
-
-        /// One line on standard error when lines were dropped (a damaged or cut log is never a
-        /// silent success); `geo nmea check` lists each with its line and column.
-        private func reportRejectedLines(_ s: NMEAScanner.Statistics) {
-            guard let dropped = s.droppedLines(missingChecksumDropped: !acceptMissingChecksum) else { return }
-            try? FileDescriptor.standardError.writeAll("geo nmea: \(file): \(dropped); 'geo nmea check \(file)' lists them\n")
+            // A damaged or cut log is never a silent success: one line says what was dropped.
+            if let dropped = decoder.scanner.statistics.droppedLines(missingChecksumDropped: !acceptMissingChecksum) {
+                CommandLineFiles.note("nmea", "\(file): \(dropped); 'geo nmea check \(file)' lists them")
+            }
         }
     }
 

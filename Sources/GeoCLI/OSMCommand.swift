@@ -26,14 +26,13 @@ struct OSMCommand: ParsableCommand {
 
         func run() throws {
             var fileFormat = OSMFileFormat.xml
-            let clock = ContinuousClock()
-            let start = clock.now
+            let start = ContinuousClock.now
             let statistics = try CommandLineFiles.reading(file, command: "osm", damage: { $0 is OSMError }) {
                 try OSMFileReader.statistics(url: URL(fileURLWithPath: file), options: OSMReadOptions(includesMetadata: !noMetadata, recovering: recover),
                                              detected: { fileFormat = $0 })
             }
             for line in statistics.summary.damageLines(file: file) { CommandLineFiles.note("osm", line) }
-            let seconds = (clock.now - start).seconds
+            let seconds = (ContinuousClock.now - start).seconds
             for line in statistics.report(file: file, format: fileFormat, seconds: seconds) { standardOutput.line(line) }
         }
     }

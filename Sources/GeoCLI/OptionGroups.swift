@@ -87,9 +87,10 @@ protocol ViewSizeLimits {
     static var size: String { get }
     /// The pixels a side may have.
     static var sides: ValidRange { get }
-    /// What the help adds after the range ("" for nothing).
+    /// What the help adds after the range (nothing unless given).
     static var note: String { get }
 }
+extension ViewSizeLimits { static var note: String { "" } }
 
 /// `--size WIDTHxHEIGHT`, whole pixels, of the commands that draw or move a view (`geo snapshot`,
 /// `geo map`, `geo map animate`).

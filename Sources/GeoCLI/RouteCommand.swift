@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import GeoCore
 import Routing
 import SystemIO
@@ -18,8 +18,6 @@ struct RouteCommand: ParsableCommand {
             """
     )
 
-    enum Metric: String, ExpressibleByArgument, CaseIterable { case fastest, shortest }
-
     @Option(help: "A graph file written by 'geo extract'.")
     var graph: String
 
@@ -33,7 +31,7 @@ struct RouteCommand: ParsableCommand {
     @OptionGroup var output: PathFormatOption
 
     @Option(help: "What to minimise: fastest (travel time with turn costs) or shortest (length).")
-    var metric: Metric = .fastest
+    var metric = RouteOptions.Metric.fastest
 
     @Flag(help: "Read 'lat1 lon1 lat2 lon2' lines from standard input.")
     var batch = false
@@ -54,12 +52,9 @@ struct RouteCommand: ParsableCommand {
 
     func run() throws {
         let router = Router(graph: try CommandLineFiles.graph(graph), smallComponentSize: smallComponentSize)
-        let options = RouteOptions(metric: metric == .fastest ? .fastest : .shortest)
-        if batch {
-            try runBatch(router: router, options: options)
-            return
-        }
-        guard let from, let to else { throw ValidationError("give --from and --to (or --batch)") }
+        let options = RouteOptions(metric: metric)
+        // validate(): --batch, or both --from and --to.
+        guard let from, let to else { return try runBatch(router: router, options: options) }
         let route = try router.route(from: try Coordinate(parsing: from), to: try Coordinate(parsing: to), options: options)
         standardOutput.write(try output.format.text(of: route, creator: "LocationKit geo"))
     }
@@ -69,11 +64,13 @@ struct RouteCommand: ParsableCommand {
     private func runBatch(router: Router, options: RouteOptions) throws {
         let lines = sequence(state: ()) { _ in readLine() }
         let counts = RouteBatch.answer(lines, router: router, options: options, answer: { standardOutput.write($0) }) { number, line in
-            try? FileDescriptor.standardError.writeAll("geo route: line \(number): expected 'lat1 lon1 lat2 lon2' in degrees, got '\(line.prefix(80))'\n")
+            CommandLineFiles.note("route", "line \(number): expected 'lat1 lon1 lat2 lon2' in degrees, got '\(line.prefix(80))'")
         }
         if counts.bad > 0 {
-            try? FileDescriptor.standardError.writeAll("geo route: \(counts.bad) of \(counts.lines) lines were bad and got no answer\n")
+            CommandLineFiles.note("route", "\(counts.bad) of \(counts.lines) lines were bad and got no answer")
             throw ExitCode.failure
         }
     }
 }
+
+extension RouteOptions.Metric: ExpressibleByArgument {}

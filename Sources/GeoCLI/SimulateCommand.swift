@@ -54,22 +54,17 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let polyline: [Coordinate]
-        if let route {
+        let polyline = try route.map { route in
             let geoJSON = try CommandLineFiles.reading(route, damage: { $0 is GeoCoreError }) { try GeoJSON(data: Data(FileDescriptor.readContents(of: route))) }
             guard let line = geoJSON.firstLineString else { throw ValidationError("\(route) holds no LineString") }
-            polyline = line
-        } else {
-            polyline = try SampleCityRoute.make().route.geometry
-        }
+            return line
+        } ?? SampleCityRoute.make().route.geometry
         let source = try RouteSimulationSource(
             polyline: polyline, movementSpeed: .metersPerSecond(speed), updateInterval: .seconds(interval), // validated: cannot trap
             noise: noise.map { RouteSimulationSource.Noise(sigma: .meters($0)) }, pacing: fast ? .asFastAsPossible : .realTime,
             startDate: Date())
         let server: TCPBroadcastServer?
-        do { server = try nmeaTcp.map { try TCPBroadcastServer(port: $0) } } catch {
-            throw ValidationError("\(error)")
-        }
+        do { server = try nmeaTcp.map { try TCPBroadcastServer(port: $0) } } catch { throw ValidationError("\(error)") }
         defer { server?.close() }
         try await source.emitNMEA(count: count) { sentences in
             if let server { server.broadcast(sentences) } else { standardOutput.write(sentences); standardOutput.flush() }

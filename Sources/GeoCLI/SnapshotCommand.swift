@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import GeoCore
 import GPXCodec
@@ -20,8 +20,7 @@ struct SnapshotCommand: ParsableCommand {
         commandName: "snapshot",
         abstract: "Render a map image (PNG) around a point from OpenStreetMap data.",
         discussion: """
-            Without --data the map is of the generated sample city (geo sample-city). Layer \
-            categories to hide: \(MapCategory.allCases.map(\.rawValue).joined(separator: ", ")). \
+            Without --data the map is of the generated sample city (geo sample-city). \
             POIs and pedestrian features are off unless --show-poi / --show-pedestrian name \
             their classes (or 'all'): POI classes such as cafe, restaurant, fuel, parking, \
             hospital, school, shop, lodging; pedestrian classes footway, path, sidewalk, \
@@ -49,7 +48,7 @@ struct SnapshotCommand: ParsableCommand {
     var marker: [String] = []
 
     @Option(help: ArgumentHelp("A layer category to leave out (repeatable).", valueName: "category"))
-    var hide: [String] = []
+    var hide: [MapCategory] = []
 
     @Option(help: ArgumentHelp("POI classes to show, comma-separated or repeated, or 'all'.", valueName: "classes"))
     var showPOI: [String] = []
@@ -74,9 +73,6 @@ struct SnapshotCommand: ParsableCommand {
             }
         }
         for m in marker { _ = try Coordinate.option(m, "--marker") }
-        for h in hide where MapCategory(rawValue: h) == nil {
-            throw ValidationError("--hide: unknown category '\(h)'; one of \(MapCategory.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         if let language, language.isEmpty || !language.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) {
             throw ValidationError("--language must be an OSM language code such as ja or zh-Hant, got '\(language)'")
         }
@@ -84,21 +80,13 @@ struct SnapshotCommand: ParsableCommand {
 
     func run() throws {
         if let style {
-            if let scheme = StyleSnapshotFiles.defaultScheme(named: style) {
-                try StyleSnapshotFiles.renderDefault(scheme, data: data, hide: Set(hide), showPOI: Self.list(showPOI), showPedestrian: Self.list(showPedestrian),
-                                                     camera: camera, straightAlpha: straightAlpha, output: output)
-            } else {
-                try StyleSnapshotFiles.render(style: style, base: base, camera: camera, straightAlpha: straightAlpha, output: output)
-            }
-            return
+            return try StyleSnapshotFiles.render(style, base: base, data: data, hide: Set(hide.map(\.rawValue)), showPOI: Self.list(showPOI), showPedestrian: Self.list(showPedestrian),
+                                                 camera: camera, straightAlpha: straightAlpha, output: output)
         }
         let map = try data.mapData(command: "snapshot")
         let centre = try camera.centre() ?? map.center
-        let lines = try track.map { path in
-            try CommandLineFiles.checkInput(path)
-            do throws(TraceFileError) { return try TraceFile.gpxDocument(path).polylines } catch { throw TrackCommandError("\(error.location): \(error.message)") }
-        }
-        let style = MapStyle.day(hiding: Set(hide.compactMap(MapCategory.init(rawValue:))), poiClasses: Self.list(showPOI),
+        let lines = try track.map { try CommandLineFiles.trace($0) { path throws(TraceFileError) in try TraceFile.gpxDocument(path).polylines } }
+        let style = MapStyle.day(hiding: Set(hide), poiClasses: Self.list(showPOI),
                                  pedestrianClasses: Self.list(showPedestrian), language: language)
         let state = try camera.camera(around: centre)
         let (image, featureCount) = try CommandLineFileError.mapFiles(command: nil) {
@@ -115,6 +103,9 @@ struct SnapshotCommand: ParsableCommand {
         Set(values.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }.filter { !$0.isEmpty })
     }
 }
+
+/// `--hide`: MapRenderer's layer categories by name.
+extension MapCategory: ExpressibleByArgument {}
 
 /// The camera of `geo snapshot` (and `geo map snapshot`): where it looks, how it is turned, and
 /// the image's size and scale.
@@ -139,7 +130,6 @@ struct CameraArguments: ParsableArguments {
     enum Size: ViewSizeLimits {
         static let size = "800x600"
         static let sides = MapFiles.snapshotSides
-        static let note = ""
     }
 
     @OptionGroup var size: ViewSizeOption<Size>

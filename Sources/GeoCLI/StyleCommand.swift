@@ -45,9 +45,7 @@ struct StyleCommand: ParsableCommand {
             standardOutput.line(try CommandLineFileError.damage(of: file) { try ExpressionTestFixture.run(Data(bytes)) })
         }
     }
-}
 
-extension StyleCommand {
     /// `geo style default [--night]`: a built-in style's JSON (`DefaultStyle`), to edit, serve
     /// or draw elsewhere (its tiles and glyphs are `local://` URLs).
     struct Default: ParsableCommand {

@@ -48,17 +48,16 @@ struct TilesCommand: ParsableCommand {
         }
 
         func run() throws {
-            let clock = ContinuousClock()
-            let start = clock.now
+            let start = ContinuousClock.now
             let options = TilingOptions(minZoom: minZoom, maxZoom: maxZoom,
                                         parallelism: ProcessInfo.processInfo.activeProcessorCount, compressesTiles: true)
             let report = try CommandLineFiles.reading(input, damage: { $0 is OSMError || ($0 as? MapDataError)?.code == .unsorted }) {
                 try OSMTiling.build(input, to: output, options: options, temporaryDirectory: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp",
                                     storeMemory: storeMemory << 20) { progress in
-                    for line in progress.lines(maxZoom: maxZoom, elapsed: clock.now - start) { CommandLineFiles.note("tiles", line) }
+                    for line in progress.lines(maxZoom: maxZoom, elapsed: ContinuousClock.now - start) { CommandLineFiles.note("tiles", line) }
                 }
             }
-            for line in report.lines(output: output, maxZoom: maxZoom, elapsed: clock.now - start) { CommandLineFiles.note("tiles", line) }
+            for line in report.lines(output: output, maxZoom: maxZoom, elapsed: ContinuousClock.now - start) { CommandLineFiles.note("tiles", line) }
         }
     }
 }
@@ -101,8 +100,7 @@ struct TilesRenderCommand: ParsableCommand {
     }
 
     func run() throws {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = ContinuousClock.now
         let zooms = try zoomRange()
         let map = try MapDataOptions.open(input, command: "tiles render", cachedTiles: RasterTileFolder.cachedTiles) {
             ValidationError("\($0): geo tiles render reads .pmtiles, .mbtiles, .osm.pbf, .osm and .osm.gz files")
@@ -110,11 +108,11 @@ struct TilesRenderCommand: ParsableCommand {
         do {
             let (written, warnings) = try RasterTileFolder.render(map, named: input, zooms: zooms, limit: maxTiles, to: output, style: style, base: base) { z, count, total in
                 let line = TileZoomProgress.line(zoom: z, maxZoom: zooms.upperBound, tiles: count, totalTiles: total.tiles, totalBytes: total.bytes,
-                                                 elapsed: clock.now - start)
+                                                 elapsed: ContinuousClock.now - start)
                 CommandLineFiles.note("tiles", "render \(line)")
             }
             for line in warnings { CommandLineFiles.note("tiles render", "\(style ?? ""): \(line)") }
-            CommandLineFiles.note("tiles", "wrote \(written) tiles to \(output) in \(format((clock.now - start).seconds, 2)) s")
+            CommandLineFiles.note("tiles", "wrote \(written) tiles to \(output) in \(format((ContinuousClock.now - start).seconds, 2)) s")
         } catch let error as TileServerError {
             switch error.code {
             case .tooManyTiles:

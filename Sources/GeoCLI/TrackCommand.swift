@@ -22,7 +22,11 @@ struct TrackCommand: AsyncParsableCommand {
             {"event":"error","code":…,"message":…}. Accuracy is the 68 % radius in metres. Numbers have \
             one precision per field, raw or filtered: lat/lon 9 decimals, accuracy 3 (m), speed 3 (m/s), \
             course 4 (degrees).
-            --match GRAPH (a car or foot graph from 'geo extract') matches each fix live to its roads             (car graph: car mode, foot graph: pedestrian): every update gets "matched":             {"lat":…,"lon":…,"confidence":…,"current":…} or null when no road fits (and on the stationary             update); lat/lon stay the fix, "current" says whether the manager's current position is             the match (confidence ≥ 0.5).
+            --match GRAPH (a car or foot graph from 'geo extract') matches each fix live to its roads \
+            (car graph: car mode, foot graph: pedestrian): every update gets "matched": \
+            {"lat":…,"lon":…,"confidence":…,"current":…} or null when no road fits (and on the stationary \
+            update); lat/lon stay the fix, "current" says whether the manager's current position is \
+            the match (confidence ≥ 0.5).
             Fixes the preset's filter drops are not printed: standard error says so in one line the \
             first time a reason drops a run of fixes, and sums the drops up by reason at the end.
             """

@@ -56,7 +56,7 @@ struct VisitsCommand: ParsableCommand {
             return (read, read.points)
         }
         let (failure, note) = read.problems(file: input.file)
-        if let failure { throw TrackCommandError("geo visits: \(failure)") }
+        if let failure { throw CommandLineFileError(failure, status: 65) }
         if let note { CommandLineFiles.note("visits", note) }
         if let line = read.currentVisitLine { standardOutput.line(line) }
     }

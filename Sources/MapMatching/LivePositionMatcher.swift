@@ -1,8 +1,8 @@
 public import GeoCore
 public import RoadNetwork
 
-/// Which roads a live position is matched to.
-public enum MapMatchMode: Sendable, Hashable {
+/// Which roads a live position is matched to; the raw value is its name (`geo match --mode`).
+public enum MapMatchMode: String, Sendable, Hashable, CaseIterable {
     /// Roads a car may drive on.
     case car
     /// Roads, paths and footways a pedestrian may walk on.

@@ -26,7 +26,7 @@ public struct MapMatcher: Sendable {
 
     /// As `init(graph:mode:parameters:)` over an existing index (and its graph).
     public init(index: SpatialIndex, mode: MapMatchMode = .car, parameters: MatchingParameters? = nil) throws(MatchError) {
-        let p = parameters ?? (mode == .car ? .car : .pedestrian)
+        let p = parameters ?? MatchingParameters(for: mode)
         try p.validate()
         self.index = index
         self.graph = index.graph

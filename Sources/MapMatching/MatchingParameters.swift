@@ -100,6 +100,9 @@ public struct MatchingParameters: Hashable, Sendable {
         self.maximumLag = maximumLag
     }
 
+    /// The parameters of `mode` a matcher uses unless given others: ``car`` or ``pedestrian``.
+    public init(for mode: MapMatchMode) { self = mode == .car ? .car : .pedestrian }
+
     /// Driving: σ ≥ 4.07 m (Newson & Krumm), 10 m assumed without accuracy (consumer GPS in
     /// the open), β 3 m, candidates within 4σ and the off-road reach (62–200 m; 70.6 m at σ 10 m), 8 segments, 250 km/h, 10 m steps,
     /// breaks after 120 s or 2 km, U-turns off the graph at 50 m; off-road beyond 60 m; an

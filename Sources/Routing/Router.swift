@@ -20,8 +20,8 @@ extension ErrorCode where Domain == RouteError {
 
 /// What a route optimises and how far end points may be from a road.
 public struct RouteOptions: Hashable, Sendable {
-    /// The quantity minimised.
-    public enum Metric: Hashable, Sendable {
+    /// The quantity minimised; the raw value is its name (`geo route --metric`).
+    public enum Metric: String, Hashable, Sendable, CaseIterable {
         /// Least routing weight: travel time with the profile's turn costs and penalties (OSRM `routability`).
         case fastest
         /// Least length; turn costs are not counted (OSRM `weight_name = distance`).
