@@ -91,6 +91,7 @@ let package = Package(
                 .product(name: "StyleRendering", package: "LocationKit"),
                 .product(name: "MapData", package: "LocationKit"),
                 .product(name: "OSMImport", package: "LocationKit"),
+                .product(name: "TileArchives", package: "LocationKit"),
             ]
         ),
         // Map view frames/s, 1280×720: Monaco z15 tilted 45°, the globe at z2 (driver: Benchmarks/view.sh, peer: pymgl).

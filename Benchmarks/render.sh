@@ -22,8 +22,9 @@
 # (hextree-quantised palette), shown apart.
 # Then `geo tiles render` end to end (release build, all of the data's tiles z14–17, PNG files
 # written), from the OSM file and from our PMTiles, and MapLibre Native (PyPI pymgl, software GL) drawing the same 512² z15 frame from
-# our `geo tiles build` MBTiles with a comparable style (no labels: it needs glyph PBFs; RenderBench's
-# frame line "without labels" is ours to set beside it).
+# our `geo tiles build` MBTiles with a comparable style (no labels: it needs glyph PBFs), written to
+# OUT/pymgl-style.json; then RenderBench draws that same style file over the same MBTiles, timed
+# as the pymgl loop times it (`RenderBench style-frame`): the like-for-like line.
 # Usage: Benchmarks/render.sh [OSM file] [out dir]   (apt-get install python3-mapnik for the peer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -180,10 +181,10 @@ VENV="$OUT/venv"
 "$VENV/bin/python" -c "import pymgl, numpy" 2>/dev/null || "$VENV/bin/pip" install -q pymgl==0.5.0 numpy >/dev/null 2>&1 || {
     echo "== MapLibre Native: pymgl does not install here; no comparison"; exit 0; }
 echo "== MapLibre Native (pymgl $("$VENV/bin/pip" show pymgl | awk '/^Version/{print $2}'), software GL) from our MBTiles, no labels"
-EGL_PLATFORM=surfaceless "$VENV/bin/python" - "$(realpath "$OUT/monaco.mbtiles")" "$OUT/pymgl-frame.png" <<'PY'
+EGL_PLATFORM=surfaceless "$VENV/bin/python" - "$(realpath "$OUT/monaco.mbtiles")" "$OUT/pymgl-frame.png" "$OUT/pymgl-style.json" <<'PY'
 import json, sys, time
 from pymgl import Map
-src, out = sys.argv[1], sys.argv[2]
+src, out, style_file = sys.argv[1], sys.argv[2], sys.argv[3]
 roads = [("service", 3.5, "#ffffff", "#bbbbbb"), ("minor", 6.5, "#ffffff", "#bbbbbb"), ("tertiary", 8, "#ffffff", "#8f8f8f"),
          ("secondary", 9, "#f7fabf", "#707d05"), ("primary", 10, "#fcd6a4", "#a06b00"), ("trunk", 11, "#f9b29c", "#c84e2f"),
          ("motorway", 12, "#e892a2", "#dc2a67")]
@@ -206,6 +207,7 @@ for c, w, f, k in roads:
 add("rail", "line", "transportation", {"line-color": "#707070", "line-width": 3}, ["==", "class", "rail"])
 add("boundary", "line", "boundary", {"line-color": "#8d618b", "line-width": 1.5, "line-dasharray": [4, 2]})
 style = {"version": 8, "sources": {"lk": {"type": "vector", "url": "mbtiles://" + src}}, "layers": layers}
+open(style_file, "w").write(json.dumps(style))
 # MapLibre's zoom counts a 512-pixel world: our z15 is its 14.
 m = Map(json.dumps(style), 512, 512, 1, 7.4246, 43.7384, 14)
 m.renderBuffer()  # warm: tiles read and parsed
@@ -218,3 +220,5 @@ for label, draw in [("render", m.renderBuffer), ("render + PNG", m.renderPNG)]:
     times.sort()
     print("frame 512x512 z15 Monaco, %s: median %.1f ms CPU (of 7)" % (label, times[3] * 1000))
 PY
+echo "== LocationKit drawing the same style file over the same MBTiles (StyleRendering's Map, timed as pymgl is)"
+"$BENCH" style-frame "$OUT/pymgl-style.json" "$OUT/monaco.mbtiles" "$OUT/style-frame.png"

@@ -12,6 +12,11 @@
 //   RenderBench profile FILE.osm.pbf Z N           the style's tiles at zoom Z, N times over (to run
 //                                                  under perf record or callgrind)
 //   RenderBench layers FILE.osm.pbf Z              what each of the style's layers adds per tile at zoom Z
+//   RenderBench style-frame STYLE.json ARCHIVE [OUT.png]  a style file's 512² frame of Monaco at MapLibre zoom 14
+//                                                  over an MBTiles or PMTiles archive (its one vector
+//                                                  source; glyphs and sprite at file:// URLs), timed as
+//                                                  render.sh and style-frame.sh time MapLibre Native
+//                                                  (pymgl) drawing the same file: median of 7, warm
 // Zooms are the 256-pixel tile zooms Mapnik's are; the style draws tile zoom z at MapLibre zoom
 // z − 1 (`StyleCamera(block:pixelRatio:)`). The style's decoded tiles and glyph ranges are kept
 // by the `Map` across tiles (as a server's), warmed by one untimed render per zoom as Mapnik's
@@ -24,6 +29,7 @@ import MapRenderer
 import MapStyle
 import OSMImport
 import StyleRendering
+import TileArchives
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
@@ -31,11 +37,38 @@ guard arguments.count >= 3 else {
     exit(2)
 }
 let mode = arguments[1]
-let features = try MapDataExtraction.read(url: URL(fileURLWithPath: arguments[2])).features
-let index = MapFeatureIndex(features)
 let monaco = Coordinate(uncheckedLatitude: 43.7384, longitude: 7.4246)
 
 func cpuSeconds() -> Double { Double(clock()) / Double(CLOCKS_PER_SEC) }
+
+if mode == "style-frame" {
+    // pymgl's loop in render.sh: one warm render, then 7 frames whose centre moves by 1e-6°
+    // (a new frame each time, the tiles kept), median CPU time.
+    let style = try StyleDocument(data: Data(contentsOf: URL(fileURLWithPath: arguments[2])))
+    guard let id = style.sources.first(where: { $0.value.type == "vector" })?.key else { fatalError("\(arguments[2]) has no vector source") }
+    let archive: any MapSource = arguments[3].hasSuffix(".pmtiles") ? try PMTilesSource(path: arguments[3]) : try MBTilesSource(path: arguments[3])
+    // Glyphs and sprite by the style's file:// (or relative) URLs, as `geo snapshot --style` reads them.
+    let paths = StyleResourcePaths(base: nil, stylePath: arguments[2])
+    let map = try StyleRendering.Map(style: style, sources: [id: archive]) { url in
+        try paths.load(url) { path, _ in [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+    }
+    func frame(_ i: Int) throws -> Double {
+        let camera = StyleCamera(longitude: monaco.longitude + (i % 2 == 1 ? 1e-6 : -1e-6), latitude: monaco.latitude, zoom: 14, width: 512, height: 512)
+        let t0 = cpuSeconds()
+        _ = try map.snapshot(camera: camera)
+        return cpuSeconds() - t0
+    }
+    // The warm frame: its warnings (a property the spec does not know, a missing icon) said once.
+    let warm = try map.snapshot(camera: StyleCamera(longitude: monaco.longitude, latitude: monaco.latitude, zoom: 14, width: 512, height: 512))
+    for w in warm.warnings { FileHandle.standardError.write(Data("RenderBench: \(arguments[2]): \(w)\n".utf8)) }
+    if arguments.count > 4 { try Data(PNG.encode(warm.image)).write(to: URL(fileURLWithPath: arguments[4])) }
+    let times = try (0..<7).map(frame).sorted()
+    print(String(format: "%@, frame 512x512 z15 Monaco: median %.1f ms CPU (of 7)", arguments[2], times[3] * 1000))
+    exit(0)
+}
+
+let features = try MapDataExtraction.read(url: URL(fileURLWithPath: arguments[2])).features
+let index = MapFeatureIndex(features)
 
 func textRenderer() throws -> TextRenderer {
     let files = [("/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf", 0), ("/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf", 0),
