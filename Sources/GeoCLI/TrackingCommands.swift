@@ -52,7 +52,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --fences: POST each batch of events as JSON to this URL, retried with backoff; a dead receiver never slows ingest.", valueName: "http://HOST:PORT/PATH"))
     var webhook: String?
 
-    @Option(help: ArgumentHelp("The least milliseconds between two /live messages to one subscriber, 0…1000 (default 20); its fixes meanwhile join one message.", valueName: "MS"))
+    @Option(help: ArgumentHelp("The least milliseconds between two /live messages to one subscriber, \(LiveFanOut.intervalsInMilliseconds) (default 20); its fixes meanwhile join one message.", valueName: "MS"))
     var liveInterval: Int?
 
     func validate() throws {
@@ -60,7 +60,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         try TrackingServerConfiguration.retentionDayCounts.check(retentionDays, option: "--retention-days")
         try RegionMonitor.dwellTimes.check(dwell, option: "--dwell")
         if webhook != nil, fences == nil { throw ValidationError("--webhook needs --fences") }
-        if let liveInterval, !(0...1000).contains(liveInterval) { throw ValidationError("--live-interval: 0…1000 ms, got \(liveInterval)") }
+        try LiveFanOut.intervalsInMilliseconds.check(liveInterval, option: "--live-interval")
     }
 
     func run() async throws {
@@ -97,10 +97,10 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     @Option(help: "The server's base URL, http://HOST:PORT/.")
     var url: String
 
-    @Option(help: "Simulated devices, each on its own keep-alive connection.")
+    @Option(help: "Simulated devices (\(LoadGenerator.Options.deviceCounts)), each on its own keep-alive connection.")
     var devices: Int = 100
 
-    @Option(help: "Seconds to run.")
+    @Option(help: "Seconds to run (\(LoadGenerator.Options.durations)).")
     var duration: Double = 10
 
     @Option(help: "File for the acknowledged fixes, 'device,fix time ms' a line.")
@@ -109,16 +109,16 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     @Option(help: "Device name prefix.")
     var prefix: String = "loadgen-"
 
-    @Option(help: ArgumentHelp("Send each device's fixes as Overland batches of N (POST /overland, 1…10000 fixes a request, their times spread over the second before it) instead of one OsmAnd request per fix.", valueName: "N"))
+    @Option(help: ArgumentHelp("Send each device's fixes as Overland batches of N (POST /overland, \(LoadGenerator.Options.batchSizes) fixes a request, their times spread over the second before it) instead of one OsmAnd request per fix.", valueName: "N"))
     var overlandBatch: Int?
 
     @Option(help: ArgumentHelp("Also run S /live WebSocket subscribers following F devices each (e.g. 1000x100) and print their fix time → delivery.", valueName: "SxF"))
     var live: String?
 
     func validate() throws {
-        guard (1...100_000).contains(devices) else { throw ValidationError("--devices: 1…100000, got \(devices)") }
-        if let overlandBatch, !(1...10_000).contains(overlandBatch) { throw ValidationError("--overland-batch: 1…10000, got \(overlandBatch)") }
-        guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration: (0, 86400] seconds, got \(duration)") }
+        try LoadGenerator.Options.deviceCounts.check(devices, option: "--devices")
+        try LoadGenerator.Options.batchSizes.check(overlandBatch, option: "--overland-batch")
+        try LoadGenerator.Options.durations.check(duration, option: "--duration")
         guard LoadGenerator.Options.hostAndPort(of: url) != nil else { throw ValidationError("--url: not http://HOST:PORT/: \(url)") }
         if let live, LiveSubscribers.Options.counts(live) == nil { throw ValidationError("--live: SxF (subscribers x devices each), got \(live)") }
     }

@@ -141,6 +141,8 @@ public final class LiveFanOut: Sendable {
     /// The default `interval`: 20 ms, under half of issue 35's 50 ms for ack → delivery at the
     /// 99th percentile, and at most 50 messages a second per subscriber.
     public static let defaultInterval = Duration.milliseconds(20)
+    /// The intervals `geo serve-tracking --live-interval` takes, milliseconds.
+    public static let intervalsInMilliseconds = ValidRange(0...1000, unit: "ms")
 
     /// - Parameter maximumSubscribers: by default half the process's open-file limit
     ///   (`RLIMIT_NOFILE`), at least 16.

@@ -1,5 +1,6 @@
 import Foundation
 import GeoBase
+public import GeoCore
 import Histogram
 import NIOCore
 import NIOPosix
@@ -46,6 +47,13 @@ public struct LoadGenerator: Sendable {
         /// millisecond ISO 8601 times spaced `interval` / n apart, the last at the send time);
         /// nil: one OsmAnd `GET` per fix.
         public var overlandBatch: Int?
+
+        /// The devices one generator may simulate (`geo loadgen --devices`), each on a connection.
+        public static let deviceCounts = ValidRange(1...100_000, unit: "")
+        /// How long a run may last, seconds (`--duration`): up to a day.
+        public static let durations = ValidRange(above: 0, through: 86_400, unit: "s")
+        /// Fixes an Overland batch may hold (`--overland-batch`).
+        public static let batchSizes = ValidRange(1...10_000, unit: "")
 
         public init(host: String, port: Int, devices: Int, duration: Duration) {
             self.host = host

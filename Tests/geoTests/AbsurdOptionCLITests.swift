@@ -35,6 +35,10 @@ struct AbsurdOptionCLITests {
         (["gpx", "simplify", "FILE.gpx", "--tolerance", "-1"], "--tolerance"),
         (["eval", "filters", "--seeds", "0"], "--seeds"),
         (["eval", "filters", "--seed", "18446744073709551615", "--seeds", "2"], "--seed"),
+        (["loadgen", "--url", "http://127.0.0.1:9/", "--devices", "0"], "--devices must be 1…100000"),
+        (["loadgen", "--url", "http://127.0.0.1:9/", "--duration", "nan"], "--duration must be > 0 and ≤ 86400 s"),
+        (["loadgen", "--url", "http://127.0.0.1:9/", "--overland-batch", "10001"], "--overland-batch"),
+        (["serve-tracking", "--live-interval", "1001"], "--live-interval must be 0…1000 ms"),
     ]
 
     @Test(arguments: cases)
