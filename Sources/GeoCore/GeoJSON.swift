@@ -3,12 +3,20 @@ public import GeoBase
 
 /// A GeoJSON position (RFC 7946 §3.1.1): longitude, latitude and an optional altitude in metres.
 public struct GeoJSONPosition: Hashable, Sendable {
+    /// The position, its longitude normalised into [-180, 180).
     public var coordinate: Coordinate
     /// Height in metres, as the optional third element.
     public var altitude: Double?
+    /// The longitude as written, degrees: 180 stays 180 and 190 stays 190, where `coordinate`
+    /// has −180 and −170. A map draws a line from −180 to 180 across the whole world and one from
+    /// 170 to 190 across the antimeridian, as MapLibre's GeoJSON source does (geojson-vt's
+    /// `lng / 360 + 0.5`, not wrapped).
+    public var longitude: Double
+
     public init(_ coordinate: Coordinate, altitude: Double? = nil) {
         self.coordinate = coordinate
         self.altitude = altitude
+        longitude = coordinate.longitude
     }
 }
 
@@ -130,6 +138,7 @@ extension GeoJSONPosition: Codable {
         altitude = c.isAtEnd ? nil : try c.decode(Double.self)
         do {
             coordinate = try Coordinate(latitude: lat, longitude: lon)
+            longitude = lon
         } catch {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
         }
@@ -137,7 +146,7 @@ extension GeoJSONPosition: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.unkeyedContainer()
-        try c.encode(coordinate.longitude)
+        try c.encode(longitude)
         try c.encode(coordinate.latitude)
         if let altitude { try c.encode(altitude) }
     }

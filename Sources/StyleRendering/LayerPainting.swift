@@ -373,12 +373,19 @@ extension StylePainter {
 
     /// Circles shaded per pixel as MapLibre's circle shader does: the disc and its stroke
     /// antialiased over 1/(pixel ratio · outer radius), then `circle-blur` fading the outer
-    /// part of the radius.
-    mutating func drawCircle(_ f: RenderFeature, _ layer: StyleLayer) {
-        let centers: [WorldPoint] = switch f.kind {
+    /// part of the radius. Of a vector tile's feature (`tile`), only the points inside the tile
+    /// are drawn: its buffer's belong to the tile beside it, as MapLibre's `CircleBucket` leaves
+    /// out points outside the tile's extent.
+    mutating func drawCircle(_ f: RenderFeature, _ layer: StyleLayer, in tile: CanonicalTile?) {
+        var centers: [WorldPoint] = switch f.kind {
         case .point: f.points
         case .line: f.lines.flatMap { $0 }
         case .polygon: f.polygons.flatMap { $0.flatMap { $0.dropLast() } }
+        }
+        if let tile {
+            let n = Double(1 << tile.z)
+            let minX = Double(tile.x) / n, maxX = Double(tile.x + 1) / n, minY = Double(tile.y) / n, maxY = Double(tile.y + 1) / n
+            centers.removeAll { !($0.x >= minX && $0.x < maxX && $0.y >= minY && $0.y < maxY) }
         }
         guard !centers.isEmpty else { return }
         let pr = camera.pixelRatio

@@ -68,9 +68,11 @@ enum FeatureLoading {
         return out
     }
 
+    /// A position's world point: its longitude as written (``GeoJSONPosition/longitude``, so a
+    /// line may run past ±180°), its latitude within Web Mercator's.
     private static func world(_ p: GeoJSONPosition) -> WorldPoint {
         let lat = min(max(p.coordinate.latitude, -85.051129), 85.051129)
-        let w = WebMercator.worldPoint(Coordinate(uncheckedLatitude: lat, longitude: p.coordinate.longitude))
+        let w = WebMercator.worldPoint(Coordinate(uncheckedLatitude: lat, longitude: p.longitude))
         return WorldPoint(x: w.x, y: w.y)
     }
 

@@ -148,7 +148,10 @@ struct StylePainter {
         case "background": drawBackground(layer)
         case "fill", "line", "circle":
             for (tile, group) in features(of: layer) {
-                canvas.clip = tile.flatMap { clipRect($0) }
+                // Circles are not clipped to their tile (MapLibre draws them without the tile's
+                // stencil, so a circle by a tile's edge is whole); each tile draws only the points
+                // inside it (``drawCircle(_:_:in:)``), so none is drawn twice.
+                canvas.clip = layer.type == "circle" ? nil : tile.flatMap { clipRect($0) }
                 // The indices of the features drawn, in `group`: features are drawn from there,
                 // not copied. Vector tiles: only what can reach the image (``LayerTileFeatures``).
                 var matching = tile.flatMap { t in layer.source.flatMap { culled(group, of: layer, in: t, source: $0) } }
@@ -170,7 +173,7 @@ struct StylePainter {
                             switch layer.type {
                             case "fill": drawFill(features[i], layer)
                             case "line": drawLine(features[i], layer)
-                            default: drawCircle(features[i], layer)
+                            default: drawCircle(features[i], layer, in: tile)
                             }
                         }
                     }

@@ -60,3 +60,14 @@ func geoJSON_syntaxError_givesLineColumnAndOffset(text: String, line: Int, colum
         return error.code == .invalidGeoJSON && error.message == "line \(line), column \(column) (byte offset \(offset)): \(reason)"
     }
 }
+
+/// A longitude keeps its written value beside the normalised coordinate: 180 and 190 are not
+/// −180 and −170 for a map drawing the line (MapLibre's `lng / 360 + 0.5`), and they are written
+/// back as read.
+@Test func geoJSON_keepsTheLongitudeAsWritten() throws {
+    let text = #"{"coordinates":[[-180,0],[180,0],[190,10]],"type":"LineString"}"#
+    guard case .geometry(.lineString(let positions)) = try GeoJSON(data: Data(text.utf8)) else { Issue.record("not a LineString"); return }
+    #expect(positions.map(\.longitude) == [-180, 180, 190])
+    #expect(positions.map(\.coordinate.longitude) == [-180, -180, -170])
+    #expect(String(decoding: try JSONEncoder().encode(GeoJSONGeometry.lineString(positions)), as: UTF8.self).contains("[180,0]"))
+}

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTestSupport
 import MapRenderer
 import MapStyle
 import StyleRendering
@@ -117,5 +118,40 @@ import Testing
         #expect(s.image.color(x: 32, y: 32) == Color(red: 0, green: 255, blue: 0))
         #expect(s.image.color(x: 25, y: 32).alpha == 0 && s.image.color(x: 39, y: 32).alpha == 0)
         #expect(s.image.color(x: 60, y: 32) == Color(red: 0, green: 0, blue: 255))
+    }
+
+    @Test func aGeoJSONLineFromMinus180To180CrossesTheWholeWorld() throws {
+        // MapLibre's regression test mapbox-gl-js#3426: the world at zoom 0 is 512 px, so the
+        // 64 px image shows its middle and the 10 px line crosses it at y = 32. The longitudes
+        // as written: 180 is the world's east edge, not −180 (a line of length 0).
+        let s = try draw("""
+            {"version": 8, "sources": {"g": {"type": "geojson", "data": {"type": "LineString", "coordinates": [[-180, 0], [180, 0]]}}},
+             "layers": [{"id": "l", "type": "line", "source": "g", "paint": {"line-width": 10, "line-color": "#000000"}}]}
+            """)
+        for x in [0, 32, 63] { #expect(s.image.color(x: x, y: 32) == Color(red: 0, green: 0, blue: 0), "x \(x)") }
+        #expect(s.image.color(x: 32, y: 20).alpha == 0)
+    }
+
+    @Test func circlesByATilesEdgeAreWholeAndDrawnOnceAsMapLibreDrawsThem() throws {
+        // The render suite's extent/1024-circle against MapLibre's expected.png: circles of the
+        // world's copy to the west reach past x = 0 into the image (MapLibre draws circles without
+        // clipping them to their tile, and only a tile's own points). Pixels differing by more than
+        // 64 levels in a channel: 0 (115 when each tile's circles were clipped to the tile).
+        guard let root = try Fixtures.url("maplibre-render") else { return }
+        let test = root.appendingPathComponent("render-tests/extent/1024-circle")
+        let style = try StyleDocument(data: Data(contentsOf: test.appendingPathComponent("style.json")))
+        let snapshot = try StyleSnapshot(style: style, camera: StyleCamera(style: style, width: 512, height: 512, pixelRatio: 1)) { url in
+            [UInt8](try Data(contentsOf: root.appendingPathComponent(String(url.dropFirst("local://".count)))))
+        }
+        let expected = try PNG.decode([UInt8](try Data(contentsOf: test.appendingPathComponent("expected.png"))))
+        var differing = 0
+        for y in 0..<512 {
+            for x in 0..<512 {
+                let a = snapshot.image.color(x: x, y: y), b = expected.color(x: x, y: y)
+                let channels: [(UInt8, UInt8)] = [(a.red, b.red), (a.green, b.green), (a.blue, b.blue), (a.alpha, b.alpha)]
+                if channels.contains(where: { abs(Int($0.0) - Int($0.1)) > 64 }) { differing += 1 }
+            }
+        }
+        #expect(differing == 0)
     }
 }
