@@ -86,10 +86,17 @@ extension StylePainter {
             if let p = pattern(layer, "fill-pattern", f) {
                 let rings = f.polygons.flatMap { $0.map { project($0, offset) } }
                 drawFillPattern(p, rings: rings, opacity: opacity.clamped(0, 1))
-                // The antialiased outline is drawn in the pattern too (MapLibre's fill_outline_pattern).
+                // The antialiased outline is drawn in the pattern too (MapLibre's fill_outline_pattern),
+                // or in `fill-outline-color` where the style gives one (its draw_fill.ts: the
+                // plain outline program then).
                 if property(.antialias) != .boolean(false) {
+                    let outline = layer.paintValues["fill-outline-color"] == nil ? nil : Self.rgba(color(.outlineColor), opacity: opacity)
                     for ring in f.polygons.flatMap({ $0 }) where ring.count >= 2 {
-                        if let c = outlineCoverage(project(ring, offset), depths: depths(ring)) { compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values, x0: c.x0, y0: c.y0, width: c.width) }
+                        if let outline {
+                            drawOutline(project(ring, offset), depths: depths(ring), color: outline)
+                        } else if let c = outlineCoverage(project(ring, offset), depths: depths(ring)) {
+                            compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values, x0: c.x0, y0: c.y0, width: c.width)
+                        }
                     }
                 }
             }

@@ -188,6 +188,30 @@ import Testing
         #expect(s.image.color(x: 32, y: 35) == white)
     }
 
+    @Test func aPatternFillsOutlineTakesTheOutlineColourWhereTheStyleGivesOne() throws {
+        // ±10° around the centre: the left edge at x = 32 − 14.22 = 17.78. The fill (no
+        // antialiasing) covers pixel centres from 18.5; the antialiased outline reaches pixel 17,
+        // in `fill-outline-color` (MapLibre's draw_fill.ts: the plain outline program once the
+        // style sets one), else in the pattern (red or blue over white there).
+        func edge(_ paint: String) throws -> Color {
+            let text = """
+                {"version": 8, "sprite": "s", "sources": {"g": {"type": "geojson", "data": {"type": "Polygon", "coordinates": [[[-10, -10], [-10, 10], [10, 10], [10, -10], [-10, -10]]]}}},
+                 "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}}, {"id": "f", "type": "fill", "source": "g", "paint": \(paint)}]}
+                """
+            let files = ["s.json": Array(#"{"half": {"x": 0, "y": 0, "width": 4, "height": 4, "pixelRatio": 1}}"#.utf8), "s.png": try sheet()]
+            let style = try StyleDocument(data: Data(text.utf8))
+            let s = try StyleSnapshot(style: style, camera: StyleCamera(style: style, width: 64, height: 64, pixelRatio: 1)) { url in
+                guard let bytes = files[url] else { throw StyleRenderError("no file \(url)") }
+                return bytes
+            }
+            return s.image.color(x: 17, y: 32)
+        }
+        let green = try edge(##"{"fill-pattern": "half", "fill-outline-color": "#00ff00"}"##)
+        #expect(green.green == 255 && green.red < 250 && green.blue < 250, "\(green)")
+        let patterned = try edge(#"{"fill-pattern": "half"}"#)
+        #expect(patterned.green < 250 && (patterned.red == 255 || patterned.blue == 255), "\(patterned)")
+    }
+
     @Test func aBackgroundPatternRepeatsFromTheWorldsCorner() throws {
         // The world's left edge is at x = 32 − 256 = −224, a multiple of 4: columns 4k, 4k+1 red.
         let files = ["s.json": Array(#"{"half": {"x": 0, "y": 0, "width": 4, "height": 4, "pixelRatio": 1}}"#.utf8), "s.png": try sheet()]
