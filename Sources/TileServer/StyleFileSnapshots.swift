@@ -16,10 +16,30 @@ public enum StyleFileSnapshots {
     public static let defaultStyleZoom = MapSnapshotter.zoom(hereZoomLevel: 16)
 
     /// `style` drawn for `camera`, each URL it names (sprite, glyphs, GeoJSON, tiles) read from
-    /// the file `resources` resolves it to (``StyleResourcePaths/readFile(_:)``); what could not
-    /// be read or drawn is in the snapshot's warnings.
+    /// the file `resources` resolves it to (``StyleResourcePaths/readFile(_:)``), a vector
+    /// source's tile archive opened (``archiveSources(of:resources:)``); what could not be read
+    /// or drawn is in the snapshot's warnings.
+    /// - Throws: ``MapFilesError`` at an archive the style names that is missing or damaged;
+    ///   `MapSnapshotError`.
     public static func snapshot(_ style: StyleDocument, resources: StyleResourcePaths, camera: StyleCamera) throws -> StyleSnapshot {
-        try MapSnapshotter(style: style, camera: camera, load: resources.readFile).snapshot()
+        try MapSnapshotter(style: style, sources: try archiveSources(of: style, resources: resources), camera: camera, load: resources.readFile).snapshot()
+    }
+
+    /// The style's vector sources whose `url` names a tile archive file, `pmtiles://PATH`
+    /// (the PMTiles protocol's scheme) or `mbtiles://PATH` (MapLibre Native's), opened as map
+    /// sources: PATH resolved as the style's other URLs are (``StyleResourcePaths/path(for:)``:
+    /// absolute, `local://` under the base, else against the style's folder).
+    /// - Throws: ``MapFilesError`` at the archive's path (``MapFiles/mapData(_:cachedTiles:onDamagedTile:)``).
+    static func archiveSources(of style: StyleDocument, resources: StyleResourcePaths) throws -> [String: any MapSource] {
+        var sources: [String: any MapSource] = [:]
+        for (id, source) in style.sources where source.type == "vector" {
+            guard let url = source.url, let scheme = ["pmtiles://", "mbtiles://"].first(where: url.hasPrefix) else { continue }
+            let path = try resources.path(for: String(url.dropFirst(scheme.count)))
+            // A tile that does not decode is the style's warning where it is drawn (the map
+            // source hands tiles over as stored), not the legacy painter's callback.
+            sources[id] = try MapFiles.mapData(path) { _, _, _, _ in }.mapSource(name: id)
+        }
+        return sources
     }
 
     /// The built-in style `scheme` with `options` over `data` (an archive's tiles, or an OSM

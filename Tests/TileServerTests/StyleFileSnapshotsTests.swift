@@ -1,5 +1,7 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
+import MapData
 import MapRenderer
 import MapStyle
 import OSMImport
@@ -33,6 +35,35 @@ import TileServer
         #expect([middle.red, middle.green, middle.blue, middle.alpha] == [0xFF, 0, 0, 0xFF])
         #expect([corner.red, corner.green, corner.blue, corner.alpha] == [0x12, 0x34, 0x56, 0xFF])
         #expect(snapshot.warnings.contains { $0.contains("missing.geojson") }, "\(snapshot.warnings)")
+    }
+
+    /// A vector source's `url` naming a tile archive, `pmtiles://` (relative to the style's
+    /// folder) or `mbtiles://` (an absolute path), is opened and drawn: the same image from both,
+    /// no warning; an archive that is not there is the style's failure naming it.
+    @Test func archiveURLs_pmtilesAndMBTiles_areOpenedAndDrawn() throws {
+        guard let monaco = try Fixtures.url("osm/monaco.osm.pbf") else { return }
+        try withTemporaryDirectory { dir in
+            let options = TilingOptions(maxZoom: 14, parallelism: 2, compressesTiles: true)
+            for name in ["tiles.pmtiles", "tiles.mbtiles"] {
+                _ = try OSMTiling.build(monaco.path, to: dir.appendingPathComponent(name).path, options: options, temporaryDirectory: dir.path)
+            }
+            func draw(_ url: String) throws -> StyleSnapshot {
+                let style = try StyleDocument(data: Data("""
+                    {"version": 8, "sources": {"omt": {"type": "vector", "url": "\(url)"}},
+                     "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+                                {"id": "water", "type": "fill", "source": "omt", "source-layer": "water", "paint": {"fill-color": "#0000ff"}}]}
+                    """.utf8))
+                let paths = StyleResourcePaths(base: nil, stylePath: dir.appendingPathComponent("style.json").path)
+                // Monaco's harbour at MapLibre zoom 14: water in the view's lower right.
+                return try StyleFileSnapshots.snapshot(style, resources: paths, camera: StyleCamera(longitude: 7.4246, latitude: 43.7384, zoom: 14, width: 128, height: 128))
+            }
+            let relative = try draw("pmtiles://tiles.pmtiles"), absolute = try draw("mbtiles://" + dir.appendingPathComponent("tiles.mbtiles").path)
+            #expect(relative.warnings.isEmpty && absolute.warnings.isEmpty, "\(relative.warnings) \(absolute.warnings)")
+            let blue = (0..<128).flatMap { y in (0..<128).map { x in relative.image.color(x: x, y: y) } }.filter { $0.blue == 255 && $0.red == 0 }.count
+            #expect(blue > 128 * 128 / 20, "water drawn: \(blue) pixels")
+            #expect(relative.image.bytes == absolute.image.bytes)
+            #expect(throws: MapFilesError.self) { try draw("pmtiles://missing.pmtiles") }
+        }
     }
 
     /// The file loader reads a relative URL under the style's folder and fetches no network URL.
