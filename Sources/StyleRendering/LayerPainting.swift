@@ -330,14 +330,14 @@ extension StylePainter {
             let batch = PendingLines(shading: tileShading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
             if pendingLines?.continues(with: batch) != true {
                 drawPendingLines()
-                pendingLines = batch
+                startPendingLines(batch)
             }
             for line in tileLines where line.count >= 2 {
                 let points = tilt == nil ? project(line, shift) : ground(line, shift)
                 if thinRings {
                     // After the lines gathered before it, which are shaded first; its segments
                     // too short to shade so join the gathered mesh.
-                    if pendingLines?.mesh.vertices.isEmpty == false { drawPendingLines(); pendingLines = batch }
+                    if pendingLines?.mesh.vertices.isEmpty == false { drawPendingLines(); startPendingLines(batch) }
                     var gathered = LineMesh()
                     swap(&gathered, &pendingLines!.mesh)
                     let shaded = canvas.withPixmap { shading.fillThinRing(points, miterLimit: miterLimit, into: &$0, clip: box, short: &gathered) }
@@ -364,11 +364,22 @@ extension StylePainter {
         ("line-miter-limit", false), ("line-round-limit", false), ("line-translate", true), ("line-translate-anchor", true),
     ]
 
-    /// Shades the lines gathered in ``pendingLines`` and empties it.
+    /// Shades the lines gathered in ``pendingLines`` and empties it; its mesh, emptied, becomes
+    /// the ``spareMesh``.
     mutating func drawPendingLines() {
-        guard let pending = pendingLines else { return }
+        guard var pending = pendingLines else { return }
         pendingLines = nil
         canvas.withPixmap { pending.shading.fill(pending.mesh, into: &$0, clip: pending.clip) }
+        pending.mesh.removeAll()
+        spareMesh = pending.mesh
+    }
+
+    /// Makes `batch` the ``pendingLines``, its mesh built in the ``spareMesh``'s storage.
+    mutating func startPendingLines(_ batch: PendingLines) {
+        pendingLines = batch
+        let tileUnit = batch.mesh.tileUnit
+        swap(&pendingLines!.mesh, &spareMesh)
+        pendingLines!.mesh.tileUnit = tileUnit
     }
 
     /// Circles shaded per pixel as MapLibre's circle shader does: the disc and its stroke

@@ -71,6 +71,9 @@ struct StylePainter {
     let propertyValues = PropertyValues()
     /// Lines of a layer meshed but not shaded yet (``PendingLines``).
     var pendingLines: PendingLines? = nil
+    /// The empty mesh the last shaded ``pendingLines`` left, its arrays' storage kept for the
+    /// next batch (which would otherwise grow its own from nothing).
+    var spareMesh = LineMesh()
     /// Under a tilted camera, the canvas and transform not in use: the image and its
     /// perspective while the ground is drawn, the ground and its view from above otherwise.
     private var tilt: (canvas: Canvas, screen: ScreenTransform, onGround: Bool)?
