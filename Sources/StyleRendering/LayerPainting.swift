@@ -89,7 +89,9 @@ extension StylePainter {
                 // The antialiased outline is drawn in the pattern too (MapLibre's fill_outline_pattern).
                 if property(.antialias) != .boolean(false) {
                     for ring in f.polygons.flatMap({ $0 }) where ring.count >= 2 {
-                        if let c = outlineCoverage(project(ring, offset), depths: depths(ring)) { compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values, x0: c.x0, y0: c.y0, width: c.width) }
+                        var c = OutlineCoverage()
+                        guard outlineCoverage(project(ring, offset), depths: depths(ring), into: &c) else { continue }
+                        compositePattern(p, opacity: opacity.clamped(0, 1), coverage: Array(c.values.prefix(c.width * c.height)), x0: c.x0, y0: c.y0, width: c.width)
                     }
                 }
             }
@@ -135,81 +137,84 @@ extension StylePainter {
         return ring.map { 1 / screen.depthScale($0.x, $0.y) }
     }
 
-    /// The outline coverage of a ring (`1 − smoothstep(0, 1, distance)` within a pixel of it):
-    /// the first pixel, the row width, the values and, per row, the first and last column
-    /// (image x) that may be covered (`lo > hi` when none); nil when it is off the image.
+    /// The outline coverage of a ring (`1 − smoothstep(0, 1, distance)` within a pixel of it),
+    /// made in `coverage` (see ``OutlineCoverage``); false when it is off the image.
     /// With `depths`, the distance is to where GL's perspective-correct interpolation puts
     /// the outline shader's `v_pos` at the pixel's place along the edge, not to the edge: a
     /// position on the image interpolated as if it lay in depth, which runs ahead of the
     /// pixel along an edge that recedes, so under tilt such outlines fade out away from
     /// their corners as MapLibre's do.
-    func outlineCoverage(_ ring: [Point], depths: [Double]? = nil) -> (x0: Int, y0: Int, width: Int, values: [Float], rows: [(lo: Int, hi: Int)])? {
-        Self.outlineCoverage(ring, depths: depths, imageWidth: canvas.width, imageHeight: canvas.height)
+    func outlineCoverage(_ ring: [Point], depths: [Double]? = nil, into coverage: inout OutlineCoverage) -> Bool {
+        Self.outlineCoverage(ring, depths: depths, imageWidth: canvas.width, imageHeight: canvas.height, into: &coverage)
     }
 
-    /// ``outlineCoverage(_:depths:)`` on an image `imageWidth × imageHeight` pixels; with
+    /// ``outlineCoverage(_:depths:into:)`` on an image `imageWidth × imageHeight` pixels; with
     /// `unchanged`, the pixels of `image` (RGBA bytes) that are already `solid` (an opaque
     /// colour's pixel as a little-endian word) are given no coverage: the opaque colour
-    /// composited over them would leave them as they are.
+    /// composited over them would leave them as they are. `coverage` is cleared first.
     static func outlineCoverage(_ ring: [Point], depths: [Double]? = nil, imageWidth: Int, imageHeight: Int,
-                                unchanged: (image: UnsafeRawBufferPointer, solid: UInt32)? = nil)
-        -> (x0: Int, y0: Int, width: Int, values: [Float], rows: [(lo: Int, hi: Int)])? {
-        guard let first = ring.first else { return nil }
+                                unchanged: (image: UnsafeRawBufferPointer, solid: UInt32)? = nil, into coverage: inout OutlineCoverage) -> Bool {
+        coverage.clear()
+        guard let first = ring.first else { return false }
         var minX = first.x, minY = first.y, maxX = first.x, maxY = first.y
         for p in ring { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) }
         let x0 = max(0, Int((minX - 1).rounded(.down))), x1 = min(imageWidth, Int((maxX + 1).rounded(.up)))
         let y0 = max(0, Int((minY - 1).rounded(.down))), y1 = min(imageHeight, Int((maxY + 1).rounded(.up)))
         precondition(unchanged.map { $0.image.count >= imageWidth * imageHeight * 4 } ?? true, "outline image smaller than its size")
         let skipped = unchanged?.image, solid = unchanged?.solid ?? 0
-        guard x0 < x1, y0 < y1, (x1 - x0) * (y1 - y0) <= 1 << 24 else { return nil }
+        guard x0 < x1, y0 < y1, (x1 - x0) * (y1 - y0) <= 1 << 24 else { return false }
         let w = x1 - x0
-        var alpha = [Float](repeating: 0, count: w * (y1 - y0))
-        var rows = [(lo: Int, hi: Int)](repeating: (Int.max, -1), count: y1 - y0)
-        for i in 0..<(ring.count - 1) {
-            let a = ring[i], b = ring[i + 1]
-            let sx0 = max(x0, Int((min(a.x, b.x) - 1).rounded(.down))), sx1 = min(x1 - 1, Int((max(a.x, b.x) + 1).rounded(.up)))
-            let sy0 = max(y0, Int((min(a.y, b.y) - 1).rounded(.down))), sy1 = min(y1 - 1, Int((max(a.y, b.y) + 1).rounded(.up)))
-            guard sx0 <= sx1, sy0 <= sy1 else { continue }
-            let v = b - a, l2 = v.x * v.x + v.y * v.y, inverseL2 = l2 > 0 ? 1 / l2 : 0
-            let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1, receding = wa != wb
-            // Pixel centres within 1 of the segment lie within 1 of its line: on each row,
-            // |v.x · (y − a.y) − v.y · (x − a.x)| < |v|, an interval of x; and on the rows whose
-            // centres lie less than 1 above or below it. Tested with ``outlineSlack`` to spare:
-            // a pixel left out is farther than 1 from the segment, where the coverage is 0.
-            let vLength = l2.squareRoot(), steep = abs(v.y) * 64 > vLength
-            let top = min(a.y, b.y) - 1 - Self.outlineSlack, bottom = max(a.y, b.y) + 1 + Self.outlineSlack
-            for y in sy0...sy1 {
-                let cy = Double(y) + 0.5
-                guard cy > top, cy < bottom else { continue }
-                var lo = sx0, hi = sx1
-                if steep {
-                    let mid = a.x + v.x * (cy - a.y) / v.y, half = vLength / abs(v.y) + Self.outlineSlack
-                    lo = max(sx0, LineShading.floor(mid - half - 0.5) + 1)
-                    hi = min(sx1, LineShading.ceil(mid + half - 0.5) - 1)
-                    guard lo <= hi else { continue }
-                }
-                let r = y - y0
-                rows[r] = (min(rows[r].lo, lo), max(rows[r].hi, hi))
-                // The pixel centre relative to `a`.
-                let py = cy - a.y
-                for x in lo...hi {
-                    if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: (y * imageWidth + x) * 4, as: UInt32.self)) == solid { continue }
-                    let px = Double(x) + 0.5 - a.x
-                    let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
-                    let s = receding ? t / wb / ((1 - t) / wa + t / wb) : t
-                    let dx = px - v.x * s, dy = py - v.y * s
-                    // Squared distances of 1 or more cover nothing (nor does a distance of 1).
-                    let q = dx * dx + dy * dy
-                    guard q < 1 else { continue }
-                    // 1 − smoothstep(0, 1, d), d already in 0 … 1.
-                    let d = q.squareRoot()
-                    let c = Float(1 - d * d * (3 - 2 * d))
-                    let k = r * w + (x - x0)
-                    if c > alpha[k] { alpha[k] = c }
+        coverage.start(x0: x0, y0: y0, width: w, height: y1 - y0)
+        // Every index below lies in the rectangle: x in x0 ..< x1, y in y0 ..< y1.
+        coverage.values.withUnsafeMutableBufferPointer { alpha in
+            coverage.rows.withUnsafeMutableBufferPointer { rows in
+                for i in 0..<(ring.count - 1) {
+                    let a = ring[i], b = ring[i + 1]
+                    let sx0 = max(x0, Int((min(a.x, b.x) - 1).rounded(.down))), sx1 = min(x1 - 1, Int((max(a.x, b.x) + 1).rounded(.up)))
+                    let sy0 = max(y0, Int((min(a.y, b.y) - 1).rounded(.down))), sy1 = min(y1 - 1, Int((max(a.y, b.y) + 1).rounded(.up)))
+                    guard sx0 <= sx1, sy0 <= sy1 else { continue }
+                    let v = b - a, l2 = v.x * v.x + v.y * v.y, inverseL2 = l2 > 0 ? 1 / l2 : 0
+                    let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1, receding = wa != wb
+                    // Pixel centres within 1 of the segment lie within 1 of its line: on each row,
+                    // |v.x · (y − a.y) − v.y · (x − a.x)| < |v|, an interval of x; and on the rows whose
+                    // centres lie less than 1 above or below it. Tested with ``outlineSlack`` to spare:
+                    // a pixel left out is farther than 1 from the segment, where the coverage is 0.
+                    let vLength = l2.squareRoot(), steep = abs(v.y) * 64 > vLength
+                    let top = min(a.y, b.y) - 1 - Self.outlineSlack, bottom = max(a.y, b.y) + 1 + Self.outlineSlack
+                    for y in sy0...sy1 {
+                        let cy = Double(y) + 0.5
+                        guard cy > top, cy < bottom else { continue }
+                        var lo = sx0, hi = sx1
+                        if steep {
+                            let mid = a.x + v.x * (cy - a.y) / v.y, half = vLength / abs(v.y) + Self.outlineSlack
+                            lo = max(sx0, LineShading.floor(mid - half - 0.5) + 1)
+                            hi = min(sx1, LineShading.ceil(mid + half - 0.5) - 1)
+                            guard lo <= hi else { continue }
+                        }
+                        let r = y - y0
+                        rows[r] = (min(rows[r].lo, lo), max(rows[r].hi, hi))
+                        // The pixel centre relative to `a`.
+                        let py = cy - a.y
+                        for x in lo...hi {
+                            if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: (y * imageWidth + x) * 4, as: UInt32.self)) == solid { continue }
+                            let px = Double(x) + 0.5 - a.x
+                            let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
+                            let s = receding ? t / wb / ((1 - t) / wa + t / wb) : t
+                            let dx = px - v.x * s, dy = py - v.y * s
+                            // Squared distances of 1 or more cover nothing (nor does a distance of 1).
+                            let q = dx * dx + dy * dy
+                            guard q < 1 else { continue }
+                            // 1 − smoothstep(0, 1, d), d already in 0 … 1.
+                            let d = q.squareRoot()
+                            let c = Float(1 - d * d * (3 - 2 * d))
+                            let k = r * w + (x - x0)
+                            if c > alpha[k] { alpha[k] = c }
+                        }
+                    }
                 }
             }
         }
-        return (x0, y0, w, alpha, rows)
+        return true
     }
 
     /// How far past the band within 1 of an outline's segment pixel centres are still tested,
@@ -223,15 +228,19 @@ extension StylePainter {
     mutating func drawOutline(_ ring: [Point], depths: [Double]? = nil, color: Color) {
         guard color.alpha > 0 else { return }
         let clip = canvas.clip, imageWidth = canvas.width, imageHeight = canvas.height
+        // The painter's storage, out of it while the canvas is drawn on.
+        var coverage = OutlineCoverage()
+        swap(&coverage, &outlineStorage)
+        defer { swap(&coverage, &outlineStorage) }
         canvas.withPixmap { image in
             let solid: UInt32? = color.alpha == 255 ? UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000 : nil
             let found = image.bytes.withUnsafeBytes { bytes in
-                Self.outlineCoverage(ring, depths: depths, imageWidth: imageWidth, imageHeight: imageHeight, unchanged: solid.map { (bytes, $0) })
+                Self.outlineCoverage(ring, depths: depths, imageWidth: imageWidth, imageHeight: imageHeight, unchanged: solid.map { (bytes, $0) }, into: &coverage)
             }
-            guard let (x0, y0, w, alpha, rows) = found else { return }
-            let y1 = y0 + alpha.count / w
-            alpha.withUnsafeBufferPointer { run in
-                for y in y0..<y1 {
+            guard found else { return }
+            let x0 = coverage.x0, y0 = coverage.y0, w = coverage.width, rows = coverage.rows
+            coverage.values.withUnsafeBufferPointer { run in
+                for y in y0..<(y0 + coverage.height) {
                     if let clip, y < clip.minY || y >= clip.maxY { continue }
                     let tested = rows[y - y0]
                     let lo = max(tested.lo, clip?.minX ?? tested.lo), hi = min(tested.hi + 1, clip?.maxX ?? (tested.hi + 1))
@@ -445,5 +454,40 @@ extension StylePainter {
     static func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
         let t = ((x - e0) / (e1 - e0)).clamped(0, 1)
         return t * t * (3 - 2 * t)
+    }
+}
+
+/// A ring's outline coverage (``StylePainter/outlineCoverage(_:depths:into:)``) in storage
+/// kept from ring to ring: a building layer draws hundreds of outlines a tile, each of which
+/// would allocate and fill its own. Holds the values of the ring last made, the rest zero.
+struct OutlineCoverage {
+    /// The ring's rectangle of values: its first pixel (image x and y), width and height.
+    private(set) var x0 = 0, y0 = 0, width = 0, height = 0
+    /// `width` values a row from (x0, y0); zero outside each row's ``rows`` range (and past
+    /// the rectangle).
+    var values: [Float] = []
+    /// Per row of the rectangle (the first `height`), the first and last column (image x) that
+    /// may be covered; `lo > hi` when none (and past the rectangle).
+    var rows: [(lo: Int, hi: Int)] = []
+
+    /// Sets the rectangle of the next ring's values (after ``clear()``).
+    mutating func start(x0: Int, y0: Int, width: Int, height: Int) {
+        (self.x0, self.y0, self.width, self.height) = (x0, y0, width, height)
+        if values.count < width * height { values.append(contentsOf: repeatElement(0, count: width * height - values.count)) }
+        if rows.count < height { rows.append(contentsOf: repeatElement((lo: Int.max, hi: -1), count: height - rows.count)) }
+    }
+
+    /// Zeroes the values the last ring set (its rows' ranges), uncovers its rows and forgets
+    /// its rectangle.
+    mutating func clear() {
+        let w = width, left = x0, h = height
+        values.withUnsafeMutableBufferPointer { v in rows.withUnsafeMutableBufferPointer { rows in
+            for r in 0..<h where rows[r].lo <= rows[r].hi {
+                let from = r * w + rows[r].lo - left
+                UnsafeMutableBufferPointer(rebasing: v[from..<(from + rows[r].hi - rows[r].lo + 1)]).update(repeating: 0)
+                rows[r] = (Int.max, -1)
+            }
+        } }
+        width = 0; height = 0
     }
 }

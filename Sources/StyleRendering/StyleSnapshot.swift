@@ -74,6 +74,8 @@ struct StylePainter {
     /// The empty mesh the last shaded ``pendingLines`` left, its arrays' storage kept for the
     /// next batch (which would otherwise grow its own from nothing).
     var spareMesh = LineMesh()
+    /// The storage of polygon outlines' coverage (``OutlineCoverage``), kept from ring to ring.
+    var outlineStorage = OutlineCoverage()
     /// Under a tilted camera, the canvas and transform not in use: the image and its
     /// perspective while the ground is drawn, the ground and its view from above otherwise.
     private var tilt: (canvas: Canvas, screen: ScreenTransform, onGround: Bool)?
