@@ -267,9 +267,10 @@ extension StylePainter {
         let width = max(0, number(.width)) * pr
         let gap = max(0, number(.gapWidth)) * pr
         let opacity = number(.opacity).clamped(0, 1)
-        let rgba = (property(.color).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0)).premultiplied.map { $0 * opacity }
-        guard width > 0 || gap > 0, rgba[3] > 0 else { return }
-        var shading = LineShading(color: (rgba[0], rgba[1], rgba[2], rgba[3]), width: width, gap: gap,
+        let premultiplied = (property(.color).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0)).premultiplied
+        let rgba = (premultiplied[0] * opacity, premultiplied[1] * opacity, premultiplied[2] * opacity, premultiplied[3] * opacity)
+        guard width > 0 || gap > 0, rgba.3 > 0 else { return }
+        var shading = LineShading(color: rgba, width: width, gap: gap,
                                   blur: max(0, number(.blur)) * pr, offset: number(.offset) * pr)
         let floorZoom = zoom.rounded(.down)
         if property(.pattern) != .null {
@@ -310,10 +311,10 @@ extension StylePainter {
         }
         // A dashed or patterned GeoJSON line is cut into tiles as MapLibre cuts it (its dashes restart in each
         // tile, drawn only there); vector tile features come cut already.
-        var parts: [(tile: CanonicalTile?, lines: [[WorldPoint]])] = [(f.tile, lines)]
+        var cut: [(CanonicalTile, [[WorldPoint]])]? = nil
         if f.tile == nil, f.kind == .line, !shading.dashes.isEmpty || shading.pattern != nil {
             let z = layer.source.map { geoJSONTileZoom($0) } ?? Int(floorZoom.clamped(0, 24))
-            parts = LineTiling.cut(lines, into: FeatureLoading.tiles(covering: screen.visibleWorld(margin: 2), zoom: z)).map { ($0.0, $0.1) }
+            cut = LineTiling.cut(lines, into: FeatureLoading.tiles(covering: screen.visibleWorld(margin: 2), zoom: z))
         }
         // Under a tilted camera the mesh is built on the ground and shaded through the tilt.
         let tilt = screen.perspective
@@ -326,7 +327,8 @@ extension StylePainter {
         let miterLimit = number(.miterLimit), roundLimit = number(.roundLimit)
         // Thin polygon outlines (buildings') are shaded ring by ring without their mesh.
         let thinRings = f.kind == .polygon && join == .miter && shading.shadesThinRings
-        for (tile, tileLines) in parts {
+        // The lines of one part: the feature's, or those cut into `tile` (none: no tile).
+        func drawPart(_ tile: CanonicalTile?, _ tileLines: [[WorldPoint]]) {
             // Joins sharper than 75° start 15 pixels of the tile's zoom back (none past 16× overzoom).
             let tileZoom = tile.map { Double($0.z) } ?? floorZoom
             let overscale = pow(2, max(0, floorZoom - tileZoom))
@@ -357,6 +359,11 @@ extension StylePainter {
                                        miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset)
             }
             if !batch.joinable { drawPendingLines() }
+        }
+        if let cut {
+            for (tile, tileLines) in cut { drawPart(tile, tileLines) }
+        } else {
+            drawPart(f.tile, lines)
         }
     }
 
