@@ -111,7 +111,8 @@ extension StylePainter {
         canvas.fill(contours: contours, color: fillColor, rule: .evenOdd)
         canvas.aliased = false
         if property(.antialias) != .boolean(false) {
-            let outline = layer.paintValues["fill-outline-color"] == nil ? fillColor : Self.rgba(color(.outlineColor), opacity: opacity)
+            let outlineSet = propertyValues.setPaint(layer, Self.fillOutlineColor)[0] != nil
+            let outline = outlineSet ? Self.rgba(color(.outlineColor), opacity: opacity) : fillColor
             for (polygon, projected) in zip(f.polygons, rings) {
                 for (ring, points) in zip(polygon, projected) where ring.count >= 2 { drawOutline(points, depths: depths(ring), color: outline) }
             }
@@ -123,6 +124,10 @@ extension StylePainter {
     enum FillProperty: Int {
         case opacity, pattern, color, antialias, outlineColor, translate, translateAnchor
     }
+
+    /// `fill-outline-color`, whose being set makes the outline its colour rather than the
+    /// fill's (``PropertyValues/setPaint(_:_:)``).
+    static let fillOutlineColor = ["fill-outline-color"]
 
     /// The names of ``FillProperty``'s properties, in its order (all paint).
     static let fillProperties: [(name: String, paint: Bool)] = [
@@ -297,7 +302,7 @@ extension StylePainter {
         // `line-floorwidth` and tile ratio). The edge's smoothing follows the shorter of the
         // cross-faded pair's patterns (``CrossFade``), though only the camera zoom's is drawn.
         // A layer without dashes (line-dasharray has no default) evaluates nothing here.
-        let dasharray = layer.paintValues["line-dasharray"]
+        let dasharray = propertyValues.setPaint(layer, Self.lineDasharray)[0]
         let dashes = dasharray?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? []
         if dashes.count >= 2, dashes.allSatisfy({ $0 >= 0 }), dashes.reduce(0, +) > 0 {
             let floorWidth = max(layer.paint("line-width")?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numberValue ?? 1, 1e-6)
@@ -366,6 +371,10 @@ extension StylePainter {
             drawPart(f.tile, lines)
         }
     }
+
+    /// `line-dasharray`, which `drawLine` evaluates at other zooms than the camera's
+    /// (``PropertyValues/setPaint(_:_:)``).
+    static let lineDasharray = ["line-dasharray"]
 
     /// The properties `drawLine` reads for every feature, looked up once per layer
     /// (``PropertyValues/entries(_:_:zoom:)``): their indices in ``lineProperties``.

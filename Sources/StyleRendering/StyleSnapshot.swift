@@ -423,6 +423,8 @@ final class PropertyValues {
     private var paint: [String: Entry] = [:], layout: [String: Entry] = [:]
     /// The entries of one list of names for the layer (``entries(_:_:zoom:)``).
     private var list: [Entry] = []
+    /// The properties of one list of names as the layer sets them (``setPaint(_:_:)``).
+    private var setList: [StyleProperty?] = []
 
     /// Property `name` of `layer` (paint or layout) at `zoom`: its value when it is the same
     /// for every feature, else the property to evaluate per feature.
@@ -449,6 +451,16 @@ final class PropertyValues {
         return list
     }
 
+    /// The paint properties `names` of `layer` as its style sets them (nil where it does not),
+    /// looked up once while that layer is drawn, as ``entries(_:_:zoom:)`` are: for a caller
+    /// that needs whether a property is set, or the property itself, for every feature. One
+    /// list of names per layer.
+    func setPaint(_ layer: StyleLayer, _ names: [String]) -> [StyleProperty?] {
+        use(layer)
+        if setList.count != names.count { setList = names.map { layer.paintValues[$0] } }
+        return setList
+    }
+
     /// Forgets what was held for another layer.
     private func use(_ layer: StyleLayer) {
         guard layer.id != self.layer else { return }
@@ -456,6 +468,7 @@ final class PropertyValues {
         paint.removeAll(keepingCapacity: true)
         layout.removeAll(keepingCapacity: true)
         list.removeAll(keepingCapacity: true)
+        setList.removeAll(keepingCapacity: true)
     }
 }
 
