@@ -341,9 +341,8 @@ extension StylePainter {
             let clip = f.tile == nil && tile != nil ? clipRect(tile!) : canvas.clip
             var box = (minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height)
             if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(canvas.width, clip.maxX), min(canvas.height, clip.maxY)) }
-            var tileShading = shading
-            if tilt != nil { tileShading.groundClip = tile.flatMap { groundRect($0) } }
-            let batch = PendingLines(shading: tileShading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
+            var batch = PendingLines(shading: shading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
+            if tilt != nil { batch.shading.groundClip = tile.flatMap { groundRect($0) } }
             if pendingLines?.continues(with: batch) != true {
                 drawPendingLines()
                 startPendingLines(batch)

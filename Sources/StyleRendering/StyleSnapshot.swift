@@ -492,8 +492,8 @@ struct PendingLines {
 
     /// Whether `next`'s lines shade as these do (both joinable).
     func continues(with next: PendingLines) -> Bool {
-        let a = shading, b = next.shading
-        return joinable && next.joinable && clip == next.clip && mesh.tileUnit == next.mesh.tileUnit
-            && a.color == b.color && a.outset == b.outset && a.inset == b.inset && a.blur == b.blur && a.offset == b.offset
+        joinable && next.joinable && clip == next.clip && mesh.tileUnit == next.mesh.tileUnit
+            && shading.color == next.shading.color && shading.outset == next.shading.outset && shading.inset == next.shading.inset
+            && shading.blur == next.shading.blur && shading.offset == next.shading.offset
     }
 }
