@@ -75,7 +75,10 @@ extension StylePainter {
     mutating func drawFill(_ f: RenderFeature, _ layer: StyleLayer) {
         guard f.kind == .polygon else { return }
         let held = propertyValues.entries(layer, Self.fillProperties, zoom: zoom)
-        func property(_ p: FillProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, feature: f) }
+        // Each entry read in place: taken out of the array, it would be copied (its payload
+        // retained and released) at every read. One entry per case, in its order.
+        precondition(held.count == Self.fillProperties.count, "fill property entries missing")
+        func property(_ p: FillProperty) -> ExpressionValue { held.withUnsafeBufferPointer { $0[p.rawValue].value(zoom: zoom, feature: f) } }
         func color(_ p: FillProperty) -> StyleColor { property(p).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0) }
         let opacity = property(.opacity).numberValue ?? 0
         // The anchor read first: a closure reading the properties would capture the painter,
@@ -266,7 +269,9 @@ extension StylePainter {
         }
         guard !lines.isEmpty else { return }
         let held = propertyValues.entries(layer, Self.lineProperties, zoom: zoom)
-        func property(_ p: LineProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, feature: f) }
+        // Read in place, as drawFill's.
+        precondition(held.count == Self.lineProperties.count, "line property entries missing")
+        func property(_ p: LineProperty) -> ExpressionValue { held.withUnsafeBufferPointer { $0[p.rawValue].value(zoom: zoom, feature: f) } }
         func number(_ p: LineProperty) -> Double { property(p).numberValue ?? 0 }
         let pr = camera.pixelRatio
         let width = max(0, number(.width)) * pr
