@@ -75,7 +75,10 @@ extension StylePainter {
     mutating func drawFill(_ f: RenderFeature, _ layer: StyleLayer) {
         guard f.kind == .polygon else { return }
         let held = propertyValues.entries(layer, Self.fillProperties, zoom: zoom)
-        func property(_ p: FillProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, feature: f) }
+        // Each entry read in place: taken out of the array, it would be copied (its payload
+        // retained and released) at every read. One entry per case, in its order.
+        precondition(held.count == Self.fillProperties.count, "fill property entries missing")
+        func property(_ p: FillProperty) -> ExpressionValue { held.withUnsafeBufferPointer { $0[p.rawValue].value(zoom: zoom, feature: f) } }
         func color(_ p: FillProperty) -> StyleColor { property(p).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0) }
         let opacity = property(.opacity).numberValue ?? 0
         // The anchor read first: a closure reading the properties would capture the painter,
@@ -90,13 +93,15 @@ extension StylePainter {
                 // or in `fill-outline-color` where the style gives one (its draw_fill.ts: the
                 // plain outline program then).
                 if property(.antialias) != .boolean(false) {
-                    let outline = layer.paintValues["fill-outline-color"] == nil ? nil : Self.rgba(color(.outlineColor), opacity: opacity)
+                    let outline = propertyValues.setPaint(layer, Self.fillOutlineColor)[0] == nil ? nil : Self.rgba(color(.outlineColor), opacity: opacity)
                     for ring in f.polygons.flatMap({ $0 }) where ring.count >= 2 {
                         if let outline {
                             drawOutline(project(ring, offset), depths: depths(ring), color: outline)
-                        } else if let c = outlineCoverage(project(ring, offset), depths: depths(ring)) {
-                            compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values, x0: c.x0, y0: c.y0, width: c.width)
+                            continue
                         }
+                        var c = OutlineCoverage()
+                        guard outlineCoverage(project(ring, offset), depths: depths(ring), into: &c) else { continue }
+                        compositePattern(p, opacity: opacity.clamped(0, 1), coverage: Array(c.values.prefix(c.width * c.height)), x0: c.x0, y0: c.y0, width: c.width)
                     }
                 }
             }
@@ -116,7 +121,8 @@ extension StylePainter {
         canvas.fill(contours: contours, color: fillColor, rule: .evenOdd)
         canvas.aliased = false
         if property(.antialias) != .boolean(false) {
-            let outline = layer.paintValues["fill-outline-color"] == nil ? fillColor : Self.rgba(color(.outlineColor), opacity: opacity)
+            let outlineSet = propertyValues.setPaint(layer, Self.fillOutlineColor)[0] != nil
+            let outline = outlineSet ? Self.rgba(color(.outlineColor), opacity: opacity) : fillColor
             for (polygon, projected) in zip(f.polygons, rings) {
                 for (ring, points) in zip(polygon, projected) where ring.count >= 2 { drawOutline(points, depths: depths(ring), color: outline) }
             }
@@ -128,6 +134,10 @@ extension StylePainter {
     enum FillProperty: Int {
         case opacity, pattern, color, antialias, outlineColor, translate, translateAnchor
     }
+
+    /// `fill-outline-color`, whose being set makes the outline its colour rather than the
+    /// fill's (``PropertyValues/setPaint(_:_:)``).
+    static let fillOutlineColor = ["fill-outline-color"]
 
     /// The names of ``FillProperty``'s properties, in its order (all paint).
     static let fillProperties: [(name: String, paint: Bool)] = [
@@ -142,81 +152,84 @@ extension StylePainter {
         return ring.map { 1 / screen.depthScale($0.x, $0.y) }
     }
 
-    /// The outline coverage of a ring (`1 − smoothstep(0, 1, distance)` within a pixel of it):
-    /// the first pixel, the row width, the values and, per row, the first and last column
-    /// (image x) that may be covered (`lo > hi` when none); nil when it is off the image.
+    /// The outline coverage of a ring (`1 − smoothstep(0, 1, distance)` within a pixel of it),
+    /// made in `coverage` (see ``OutlineCoverage``); false when it is off the image.
     /// With `depths`, the distance is to where GL's perspective-correct interpolation puts
     /// the outline shader's `v_pos` at the pixel's place along the edge, not to the edge: a
     /// position on the image interpolated as if it lay in depth, which runs ahead of the
     /// pixel along an edge that recedes, so under tilt such outlines fade out away from
     /// their corners as MapLibre's do.
-    func outlineCoverage(_ ring: [Point], depths: [Double]? = nil) -> (x0: Int, y0: Int, width: Int, values: [Float], rows: [(lo: Int, hi: Int)])? {
-        Self.outlineCoverage(ring, depths: depths, imageWidth: canvas.width, imageHeight: canvas.height)
+    func outlineCoverage(_ ring: [Point], depths: [Double]? = nil, into coverage: inout OutlineCoverage) -> Bool {
+        Self.outlineCoverage(ring, depths: depths, imageWidth: canvas.width, imageHeight: canvas.height, into: &coverage)
     }
 
-    /// ``outlineCoverage(_:depths:)`` on an image `imageWidth × imageHeight` pixels; with
+    /// ``outlineCoverage(_:depths:into:)`` on an image `imageWidth × imageHeight` pixels; with
     /// `unchanged`, the pixels of `image` (RGBA bytes) that are already `solid` (an opaque
     /// colour's pixel as a little-endian word) are given no coverage: the opaque colour
-    /// composited over them would leave them as they are.
+    /// composited over them would leave them as they are. `coverage` is cleared first.
     static func outlineCoverage(_ ring: [Point], depths: [Double]? = nil, imageWidth: Int, imageHeight: Int,
-                                unchanged: (image: UnsafeRawBufferPointer, solid: UInt32)? = nil)
-        -> (x0: Int, y0: Int, width: Int, values: [Float], rows: [(lo: Int, hi: Int)])? {
-        guard let first = ring.first else { return nil }
+                                unchanged: (image: UnsafeRawBufferPointer, solid: UInt32)? = nil, into coverage: inout OutlineCoverage) -> Bool {
+        coverage.clear()
+        guard let first = ring.first else { return false }
         var minX = first.x, minY = first.y, maxX = first.x, maxY = first.y
         for p in ring { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) }
         let x0 = max(0, Int((minX - 1).rounded(.down))), x1 = min(imageWidth, Int((maxX + 1).rounded(.up)))
         let y0 = max(0, Int((minY - 1).rounded(.down))), y1 = min(imageHeight, Int((maxY + 1).rounded(.up)))
         precondition(unchanged.map { $0.image.count >= imageWidth * imageHeight * 4 } ?? true, "outline image smaller than its size")
         let skipped = unchanged?.image, solid = unchanged?.solid ?? 0
-        guard x0 < x1, y0 < y1, (x1 - x0) * (y1 - y0) <= 1 << 24 else { return nil }
+        guard x0 < x1, y0 < y1, (x1 - x0) * (y1 - y0) <= 1 << 24 else { return false }
         let w = x1 - x0
-        var alpha = [Float](repeating: 0, count: w * (y1 - y0))
-        var rows = [(lo: Int, hi: Int)](repeating: (Int.max, -1), count: y1 - y0)
-        for i in 0..<(ring.count - 1) {
-            let a = ring[i], b = ring[i + 1]
-            let sx0 = max(x0, Int((min(a.x, b.x) - 1).rounded(.down))), sx1 = min(x1 - 1, Int((max(a.x, b.x) + 1).rounded(.up)))
-            let sy0 = max(y0, Int((min(a.y, b.y) - 1).rounded(.down))), sy1 = min(y1 - 1, Int((max(a.y, b.y) + 1).rounded(.up)))
-            guard sx0 <= sx1, sy0 <= sy1 else { continue }
-            let v = b - a, l2 = v.x * v.x + v.y * v.y, inverseL2 = l2 > 0 ? 1 / l2 : 0
-            let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1, receding = wa != wb
-            // Pixel centres within 1 of the segment lie within 1 of its line: on each row,
-            // |v.x · (y − a.y) − v.y · (x − a.x)| < |v|, an interval of x; and on the rows whose
-            // centres lie less than 1 above or below it. Tested with ``outlineSlack`` to spare:
-            // a pixel left out is farther than 1 from the segment, where the coverage is 0.
-            let vLength = l2.squareRoot(), steep = abs(v.y) * 64 > vLength
-            let top = min(a.y, b.y) - 1 - Self.outlineSlack, bottom = max(a.y, b.y) + 1 + Self.outlineSlack
-            for y in sy0...sy1 {
-                let cy = Double(y) + 0.5
-                guard cy > top, cy < bottom else { continue }
-                var lo = sx0, hi = sx1
-                if steep {
-                    let mid = a.x + v.x * (cy - a.y) / v.y, half = vLength / abs(v.y) + Self.outlineSlack
-                    lo = max(sx0, LineShading.floor(mid - half - 0.5) + 1)
-                    hi = min(sx1, LineShading.ceil(mid + half - 0.5) - 1)
-                    guard lo <= hi else { continue }
-                }
-                let r = y - y0
-                rows[r] = (min(rows[r].lo, lo), max(rows[r].hi, hi))
-                // The pixel centre relative to `a`.
-                let py = cy - a.y
-                for x in lo...hi {
-                    if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: (y * imageWidth + x) * 4, as: UInt32.self)) == solid { continue }
-                    let px = Double(x) + 0.5 - a.x
-                    let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
-                    let s = receding ? t / wb / ((1 - t) / wa + t / wb) : t
-                    let dx = px - v.x * s, dy = py - v.y * s
-                    // Squared distances of 1 or more cover nothing (nor does a distance of 1).
-                    let q = dx * dx + dy * dy
-                    guard q < 1 else { continue }
-                    // 1 − smoothstep(0, 1, d), d already in 0 … 1.
-                    let d = q.squareRoot()
-                    let c = Float(1 - d * d * (3 - 2 * d))
-                    let k = r * w + (x - x0)
-                    if c > alpha[k] { alpha[k] = c }
+        coverage.start(x0: x0, y0: y0, width: w, height: y1 - y0)
+        // Every index below lies in the rectangle: x in x0 ..< x1, y in y0 ..< y1.
+        coverage.values.withUnsafeMutableBufferPointer { alpha in
+            coverage.rows.withUnsafeMutableBufferPointer { rows in
+                for i in 0..<(ring.count - 1) {
+                    let a = ring[i], b = ring[i + 1]
+                    let sx0 = max(x0, Int((min(a.x, b.x) - 1).rounded(.down))), sx1 = min(x1 - 1, Int((max(a.x, b.x) + 1).rounded(.up)))
+                    let sy0 = max(y0, Int((min(a.y, b.y) - 1).rounded(.down))), sy1 = min(y1 - 1, Int((max(a.y, b.y) + 1).rounded(.up)))
+                    guard sx0 <= sx1, sy0 <= sy1 else { continue }
+                    let v = b - a, l2 = v.x * v.x + v.y * v.y, inverseL2 = l2 > 0 ? 1 / l2 : 0
+                    let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1, receding = wa != wb
+                    // Pixel centres within 1 of the segment lie within 1 of its line: on each row,
+                    // |v.x · (y − a.y) − v.y · (x − a.x)| < |v|, an interval of x; and on the rows whose
+                    // centres lie less than 1 above or below it. Tested with ``outlineSlack`` to spare:
+                    // a pixel left out is farther than 1 from the segment, where the coverage is 0.
+                    let vLength = l2.squareRoot(), steep = abs(v.y) * 64 > vLength
+                    let top = min(a.y, b.y) - 1 - Self.outlineSlack, bottom = max(a.y, b.y) + 1 + Self.outlineSlack
+                    for y in sy0...sy1 {
+                        let cy = Double(y) + 0.5
+                        guard cy > top, cy < bottom else { continue }
+                        var lo = sx0, hi = sx1
+                        if steep {
+                            let mid = a.x + v.x * (cy - a.y) / v.y, half = vLength / abs(v.y) + Self.outlineSlack
+                            lo = max(sx0, LineShading.floor(mid - half - 0.5) + 1)
+                            hi = min(sx1, LineShading.ceil(mid + half - 0.5) - 1)
+                            guard lo <= hi else { continue }
+                        }
+                        let r = y - y0
+                        rows[r] = (min(rows[r].lo, lo), max(rows[r].hi, hi))
+                        // The pixel centre relative to `a`.
+                        let py = cy - a.y
+                        for x in lo...hi {
+                            if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: (y * imageWidth + x) * 4, as: UInt32.self)) == solid { continue }
+                            let px = Double(x) + 0.5 - a.x
+                            let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
+                            let s = receding ? t / wb / ((1 - t) / wa + t / wb) : t
+                            let dx = px - v.x * s, dy = py - v.y * s
+                            // Squared distances of 1 or more cover nothing (nor does a distance of 1).
+                            let q = dx * dx + dy * dy
+                            guard q < 1 else { continue }
+                            // 1 − smoothstep(0, 1, d), d already in 0 … 1.
+                            let d = q.squareRoot()
+                            let c = Float(1 - d * d * (3 - 2 * d))
+                            let k = r * w + (x - x0)
+                            if c > alpha[k] { alpha[k] = c }
+                        }
+                    }
                 }
             }
         }
-        return (x0, y0, w, alpha, rows)
+        return true
     }
 
     /// How far past the band within 1 of an outline's segment pixel centres are still tested,
@@ -230,15 +243,19 @@ extension StylePainter {
     mutating func drawOutline(_ ring: [Point], depths: [Double]? = nil, color: Color) {
         guard color.alpha > 0 else { return }
         let clip = canvas.clip, imageWidth = canvas.width, imageHeight = canvas.height
+        // The painter's storage, out of it while the canvas is drawn on.
+        var coverage = OutlineCoverage()
+        swap(&coverage, &outlineStorage)
+        defer { swap(&coverage, &outlineStorage) }
         canvas.withPixmap { image in
             let solid: UInt32? = color.alpha == 255 ? UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000 : nil
             let found = image.bytes.withUnsafeBytes { bytes in
-                Self.outlineCoverage(ring, depths: depths, imageWidth: imageWidth, imageHeight: imageHeight, unchanged: solid.map { (bytes, $0) })
+                Self.outlineCoverage(ring, depths: depths, imageWidth: imageWidth, imageHeight: imageHeight, unchanged: solid.map { (bytes, $0) }, into: &coverage)
             }
-            guard let (x0, y0, w, alpha, rows) = found else { return }
-            let y1 = y0 + alpha.count / w
-            alpha.withUnsafeBufferPointer { run in
-                for y in y0..<y1 {
+            guard found else { return }
+            let x0 = coverage.x0, y0 = coverage.y0, w = coverage.width, rows = coverage.rows
+            coverage.values.withUnsafeBufferPointer { run in
+                for y in y0..<(y0 + coverage.height) {
                     if let clip, y < clip.minY || y >= clip.maxY { continue }
                     let tested = rows[y - y0]
                     let lo = max(tested.lo, clip?.minX ?? tested.lo), hi = min(tested.hi + 1, clip?.maxX ?? (tested.hi + 1))
@@ -259,15 +276,18 @@ extension StylePainter {
         }
         guard !lines.isEmpty else { return }
         let held = propertyValues.entries(layer, Self.lineProperties, zoom: zoom)
-        func property(_ p: LineProperty) -> ExpressionValue { held[p.rawValue].value(zoom: zoom, feature: f) }
+        // Read in place, as drawFill's.
+        precondition(held.count == Self.lineProperties.count, "line property entries missing")
+        func property(_ p: LineProperty) -> ExpressionValue { held.withUnsafeBufferPointer { $0[p.rawValue].value(zoom: zoom, feature: f) } }
         func number(_ p: LineProperty) -> Double { property(p).numberValue ?? 0 }
         let pr = camera.pixelRatio
         let width = max(0, number(.width)) * pr
         let gap = max(0, number(.gapWidth)) * pr
         let opacity = number(.opacity).clamped(0, 1)
-        let rgba = (property(.color).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0)).premultiplied.map { $0 * opacity }
-        guard width > 0 || gap > 0, rgba[3] > 0 else { return }
-        var shading = LineShading(color: (rgba[0], rgba[1], rgba[2], rgba[3]), width: width, gap: gap,
+        let premultiplied = (property(.color).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0)).premultiplied
+        let rgba = (premultiplied[0] * opacity, premultiplied[1] * opacity, premultiplied[2] * opacity, premultiplied[3] * opacity)
+        guard width > 0 || gap > 0, rgba.3 > 0 else { return }
+        var shading = LineShading(color: rgba, width: width, gap: gap,
                                   blur: max(0, number(.blur)) * pr, offset: number(.offset) * pr)
         let floorZoom = zoom.rounded(.down)
         if property(.pattern) != .null {
@@ -294,7 +314,7 @@ extension StylePainter {
         // `line-floorwidth` and tile ratio). The edge's smoothing follows the shorter of the
         // cross-faded pair's patterns (``CrossFade``), though only the camera zoom's is drawn.
         // A layer without dashes (line-dasharray has no default) evaluates nothing here.
-        let dasharray = layer.paintValues["line-dasharray"]
+        let dasharray = propertyValues.setPaint(layer, Self.lineDasharray)[0]
         let dashes = dasharray?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? []
         if dashes.count >= 2, dashes.allSatisfy({ $0 >= 0 }), dashes.reduce(0, +) > 0 {
             let floorWidth = max(layer.paint("line-width")?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numberValue ?? 1, 1e-6)
@@ -308,10 +328,10 @@ extension StylePainter {
         }
         // A dashed or patterned GeoJSON line is cut into tiles as MapLibre cuts it (its dashes restart in each
         // tile, drawn only there); vector tile features come cut already.
-        var parts: [(tile: CanonicalTile?, lines: [[WorldPoint]])] = [(f.tile, lines)]
+        var cut: [(CanonicalTile, [[WorldPoint]])]? = nil
         if f.tile == nil, f.kind == .line, !shading.dashes.isEmpty || shading.pattern != nil {
             let z = layer.source.map { geoJSONTileZoom($0) } ?? Int(floorZoom.clamped(0, 24))
-            parts = LineTiling.cut(lines, into: FeatureLoading.tiles(covering: screen.visibleWorld(margin: 2), zoom: z)).map { ($0.0, $0.1) }
+            cut = LineTiling.cut(lines, into: FeatureLoading.tiles(covering: screen.visibleWorld(margin: 2), zoom: z))
         }
         // Under a tilted camera the mesh is built on the ground and shaded through the tilt.
         let tilt = screen.perspective
@@ -324,7 +344,8 @@ extension StylePainter {
         let miterLimit = number(.miterLimit), roundLimit = number(.roundLimit)
         // Thin polygon outlines (buildings') are shaded ring by ring without their mesh.
         let thinRings = f.kind == .polygon && join == .miter && shading.shadesThinRings
-        for (tile, tileLines) in parts {
+        // The lines of one part: the feature's, or those cut into `tile` (none: no tile).
+        func drawPart(_ tile: CanonicalTile?, _ tileLines: [[WorldPoint]]) {
             // Joins sharper than 75° start 15 pixels of the tile's zoom back (none past 16× overzoom).
             let tileZoom = tile.map { Double($0.z) } ?? floorZoom
             let overscale = pow(2, max(0, floorZoom - tileZoom))
@@ -332,19 +353,18 @@ extension StylePainter {
             let clip = f.tile == nil && tile != nil ? clipRect(tile!) : canvas.clip
             var box = (minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height)
             if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(canvas.width, clip.maxX), min(canvas.height, clip.maxY)) }
-            var tileShading = shading
-            if tilt != nil { tileShading.groundClip = tile.flatMap { groundRect($0) } }
-            let batch = PendingLines(shading: tileShading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
+            var batch = PendingLines(shading: shading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
+            if tilt != nil { batch.shading.groundClip = tile.flatMap { groundRect($0) } }
             if pendingLines?.continues(with: batch) != true {
                 drawPendingLines()
-                pendingLines = batch
+                startPendingLines(batch)
             }
             for line in tileLines where line.count >= 2 {
                 let points = tilt == nil ? project(line, shift) : ground(line, shift)
                 if thinRings {
                     // After the lines gathered before it, which are shaded first; its segments
                     // too short to shade so join the gathered mesh.
-                    if pendingLines?.mesh.vertices.isEmpty == false { drawPendingLines(); pendingLines = batch }
+                    if pendingLines?.mesh.vertices.isEmpty == false { drawPendingLines(); startPendingLines(batch) }
                     var gathered = LineMesh()
                     swap(&gathered, &pendingLines!.mesh)
                     let shaded = canvas.withPixmap { shading.fillThinRing(points, miterLimit: miterLimit, into: &$0, clip: box, short: &gathered) }
@@ -356,7 +376,16 @@ extension StylePainter {
             }
             if !batch.joinable { drawPendingLines() }
         }
+        if let cut {
+            for (tile, tileLines) in cut { drawPart(tile, tileLines) }
+        } else {
+            drawPart(f.tile, lines)
+        }
     }
+
+    /// `line-dasharray`, which `drawLine` evaluates at other zooms than the camera's
+    /// (``PropertyValues/setPaint(_:_:)``).
+    static let lineDasharray = ["line-dasharray"]
 
     /// The properties `drawLine` reads for every feature, looked up once per layer
     /// (``PropertyValues/entries(_:_:zoom:)``): their indices in ``lineProperties``.
@@ -371,11 +400,22 @@ extension StylePainter {
         ("line-miter-limit", false), ("line-round-limit", false), ("line-translate", true), ("line-translate-anchor", true),
     ]
 
-    /// Shades the lines gathered in ``pendingLines`` and empties it.
+    /// Shades the lines gathered in ``pendingLines`` and empties it; its mesh, emptied, becomes
+    /// the ``spareMesh``.
     mutating func drawPendingLines() {
-        guard let pending = pendingLines else { return }
+        guard var pending = pendingLines else { return }
         pendingLines = nil
         canvas.withPixmap { pending.shading.fill(pending.mesh, into: &$0, clip: pending.clip) }
+        pending.mesh.removeAll()
+        spareMesh = pending.mesh
+    }
+
+    /// Makes `batch` the ``pendingLines``, its mesh built in the ``spareMesh``'s storage.
+    mutating func startPendingLines(_ batch: PendingLines) {
+        pendingLines = batch
+        let tileUnit = batch.mesh.tileUnit
+        swap(&pendingLines!.mesh, &spareMesh)
+        pendingLines!.mesh.tileUnit = tileUnit
     }
 
     /// Circles shaded per pixel as MapLibre's circle shader does: the disc and its stroke
@@ -448,5 +488,40 @@ extension StylePainter {
     static func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
         let t = ((x - e0) / (e1 - e0)).clamped(0, 1)
         return t * t * (3 - 2 * t)
+    }
+}
+
+/// A ring's outline coverage (``StylePainter/outlineCoverage(_:depths:into:)``) in storage
+/// kept from ring to ring: a building layer draws hundreds of outlines a tile, each of which
+/// would allocate and fill its own. Holds the values of the ring last made, the rest zero.
+struct OutlineCoverage {
+    /// The ring's rectangle of values: its first pixel (image x and y), width and height.
+    private(set) var x0 = 0, y0 = 0, width = 0, height = 0
+    /// `width` values a row from (x0, y0); zero outside each row's ``rows`` range (and past
+    /// the rectangle).
+    var values: [Float] = []
+    /// Per row of the rectangle (the first `height`), the first and last column (image x) that
+    /// may be covered; `lo > hi` when none (and past the rectangle).
+    var rows: [(lo: Int, hi: Int)] = []
+
+    /// Sets the rectangle of the next ring's values (after ``clear()``).
+    mutating func start(x0: Int, y0: Int, width: Int, height: Int) {
+        (self.x0, self.y0, self.width, self.height) = (x0, y0, width, height)
+        if values.count < width * height { values.append(contentsOf: repeatElement(0, count: width * height - values.count)) }
+        if rows.count < height { rows.append(contentsOf: repeatElement((lo: Int.max, hi: -1), count: height - rows.count)) }
+    }
+
+    /// Zeroes the values the last ring set (its rows' ranges), uncovers its rows and forgets
+    /// its rectangle.
+    mutating func clear() {
+        let w = width, left = x0, h = height
+        values.withUnsafeMutableBufferPointer { v in rows.withUnsafeMutableBufferPointer { rows in
+            for r in 0..<h where rows[r].lo <= rows[r].hi {
+                let from = r * w + rows[r].lo - left
+                UnsafeMutableBufferPointer(rebasing: v[from..<(from + rows[r].hi - rows[r].lo + 1)]).update(repeating: 0)
+                rows[r] = (Int.max, -1)
+            }
+        } }
+        width = 0; height = 0
     }
 }

@@ -23,6 +23,14 @@ struct LineMesh {
     /// distance along a line: in whole steps of 2 units, restarting past 16384 units.
     var tileUnit = 0.0
 
+    /// Empties the mesh, keeping its arrays' storage for the lines of another batch.
+    mutating func removeAll() {
+        vertices.removeAll(keepingCapacity: true)
+        triangles.removeAll(keepingCapacity: true)
+        e1 = -1; e2 = -1
+        distance = 0
+    }
+
     /// Joins and caps as the style names them (spec: `line-join`, `line-cap`).
     enum Join { case miter, bevel, round }
     enum Cap { case butt, round, square }

@@ -71,6 +71,11 @@ struct StylePainter {
     let propertyValues = PropertyValues()
     /// Lines of a layer meshed but not shaded yet (``PendingLines``).
     var pendingLines: PendingLines? = nil
+    /// The empty mesh the last shaded ``pendingLines`` left, its arrays' storage kept for the
+    /// next batch (which would otherwise grow its own from nothing).
+    var spareMesh = LineMesh()
+    /// The storage of polygon outlines' coverage (``OutlineCoverage``), kept from ring to ring.
+    var outlineStorage = OutlineCoverage()
     /// Under a tilted camera, the canvas and transform not in use: the image and its
     /// perspective while the ground is drawn, the ground and its view from above otherwise.
     private var tilt: (canvas: Canvas, screen: ScreenTransform, onGround: Bool)?
@@ -421,6 +426,8 @@ final class PropertyValues {
     private var paint: [String: Entry] = [:], layout: [String: Entry] = [:]
     /// The entries of one list of names for the layer (``entries(_:_:zoom:)``).
     private var list: [Entry] = []
+    /// The properties of one list of names as the layer sets them (``setPaint(_:_:)``).
+    private var setList: [StyleProperty?] = []
 
     /// Property `name` of `layer` (paint or layout) at `zoom`: its value when it is the same
     /// for every feature, else the property to evaluate per feature.
@@ -447,6 +454,16 @@ final class PropertyValues {
         return list
     }
 
+    /// The paint properties `names` of `layer` as its style sets them (nil where it does not),
+    /// looked up once while that layer is drawn, as ``entries(_:_:zoom:)`` are: for a caller
+    /// that needs whether a property is set, or the property itself, for every feature. One
+    /// list of names per layer.
+    func setPaint(_ layer: StyleLayer, _ names: [String]) -> [StyleProperty?] {
+        use(layer)
+        if setList.count != names.count { setList = names.map { layer.paintValues[$0] } }
+        return setList
+    }
+
     /// Forgets what was held for another layer.
     private func use(_ layer: StyleLayer) {
         guard layer.id != self.layer else { return }
@@ -454,6 +471,7 @@ final class PropertyValues {
         paint.removeAll(keepingCapacity: true)
         layout.removeAll(keepingCapacity: true)
         list.removeAll(keepingCapacity: true)
+        setList.removeAll(keepingCapacity: true)
     }
 }
 
@@ -477,8 +495,8 @@ struct PendingLines {
 
     /// Whether `next`'s lines shade as these do (both joinable).
     func continues(with next: PendingLines) -> Bool {
-        let a = shading, b = next.shading
-        return joinable && next.joinable && clip == next.clip && mesh.tileUnit == next.mesh.tileUnit
-            && a.color == b.color && a.outset == b.outset && a.inset == b.inset && a.blur == b.blur && a.offset == b.offset
+        joinable && next.joinable && clip == next.clip && mesh.tileUnit == next.mesh.tileUnit
+            && shading.color == next.shading.color && shading.outset == next.shading.outset && shading.inset == next.shading.inset
+            && shading.blur == next.shading.blur && shading.offset == next.shading.offset
     }
 }

@@ -183,33 +183,35 @@ extension StylePainter {
             let x = (q.corner.x + u) * q.scale, y = (q.corner.y + v) * q.scale
             return Point(x: q.origin.x + x * cosA - y * sinA, y: q.origin.y + x * sinA + y * cosA)
         }
-        let corners = [screen(0, 0), screen(tw, 0), screen(0, th), screen(tw, th)]
-        let x0 = max(0, Int((corners.map(\.x).min()!).rounded(.down))), x1 = min(canvas.width, Int((corners.map(\.x).max()!).rounded(.up)))
-        let y0 = max(0, Int((corners.map(\.y).min()!).rounded(.down))), y1 = min(canvas.height, Int((corners.map(\.y).max()!).rounded(.up)))
+        let c0 = screen(0, 0), c1 = screen(tw, 0), c2 = screen(0, th), c3 = screen(tw, th)
+        let x0 = max(0, Int(min(c0.x, c1.x, c2.x, c3.x).rounded(.down))), x1 = min(canvas.width, Int(max(c0.x, c1.x, c2.x, c3.x).rounded(.up)))
+        let y0 = max(0, Int(min(c0.y, c1.y, c2.y, c3.y).rounded(.down))), y1 = min(canvas.height, Int(max(c0.y, c1.y, c2.y, c3.y).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
         func texel(_ x: Int, _ y: Int) -> Double {
             guard x >= 0, y >= 0, x < bw, y < bh else { return 0 }
             return Double(g.bitmap[y * bw + x]) / 255
         }
-        var row = [Float](repeating: 0, count: x1 - x0)
-        canvas.withPixmap { image in
-            for y in y0..<y1 {
-                for x in x0..<x1 {
-                    let dx = Double(x) + 0.5 - q.origin.x, dy = Double(y) + 0.5 - q.origin.y
-                    // Back to texels: unturn, unscale, then the bitmap starts one texel in.
-                    let u = (dx * cosA + dy * sinA) / q.scale - q.corner.x - 1
-                    let v = (-dx * sinA + dy * cosA) / q.scale - q.corner.y - 1
-                    var a = 0.0
-                    if u > -1, v > -1, u < Double(bw) + 1, v < Double(bh) + 1 {
-                        let fx = u - 0.5, fy = v - 0.5
-                        let ix = Int(fx.rounded(.down)), iy = Int(fy.rounded(.down))
-                        let tx = fx - Double(ix), ty = fy - Double(iy)
-                        let d = (texel(ix, iy) * (1 - tx) + texel(ix + 1, iy) * tx) * (1 - ty) + (texel(ix, iy + 1) * (1 - tx) + texel(ix + 1, iy + 1) * tx) * ty
-                        a = Self.smoothstep(buff - gamma, buff + gamma, d)
+        // One row's coverage, on the stack when it is small (a glyph's width).
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: x1 - x0) { row in
+            canvas.withPixmap { image in
+                for y in y0..<y1 {
+                    for x in x0..<x1 {
+                        let dx = Double(x) + 0.5 - q.origin.x, dy = Double(y) + 0.5 - q.origin.y
+                        // Back to texels: unturn, unscale, then the bitmap starts one texel in.
+                        let u = (dx * cosA + dy * sinA) / q.scale - q.corner.x - 1
+                        let v = (-dx * sinA + dy * cosA) / q.scale - q.corner.y - 1
+                        var a = 0.0
+                        if u > -1, v > -1, u < Double(bw) + 1, v < Double(bh) + 1 {
+                            let fx = u - 0.5, fy = v - 0.5
+                            let ix = Int(fx.rounded(.down)), iy = Int(fy.rounded(.down))
+                            let tx = fx - Double(ix), ty = fy - Double(iy)
+                            let d = (texel(ix, iy) * (1 - tx) + texel(ix + 1, iy) * tx) * (1 - ty) + (texel(ix, iy + 1) * (1 - tx) + texel(ix + 1, iy + 1) * tx) * ty
+                            a = Self.smoothstep(buff - gamma, buff + gamma, d)
+                        }
+                        row[x - x0] = Float(a)
                     }
-                    row[x - x0] = Float(a)
+                    image.composite(color, row: y, x: x0, coverage: UnsafeBufferPointer(row))
                 }
-                row.withUnsafeBufferPointer { image.composite(color, row: y, x: x0, coverage: $0) }
             }
         }
     }

@@ -223,6 +223,14 @@ public struct Pixmap: Sendable, Equatable {
         try bytes.withUnsafeMutableBufferPointer { try body($0) }
     }
 
+    /// ``withUnsafeMutableBytes(_:)`` for a `body` that returns nothing (the shaders'): not
+    /// generic, so a call from another module looks nothing up at run time (the generic one,
+    /// unspecialized there, fetches `[UInt8]`'s type metadata at every call, some 300
+    /// instructions).
+    public mutating func withUnsafeMutableBytes(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows {
+        try bytes.withUnsafeMutableBufferPointer { try body($0) }
+    }
+
     /// `color` with its channels multiplied by its alpha, rounded.
     public static func premultiplied(_ c: Color) -> (UInt8, UInt8, UInt8, UInt8) {
         func m(_ v: UInt8) -> UInt8 { UInt8((Int(v) * Int(c.alpha) + 127) / 255) }
