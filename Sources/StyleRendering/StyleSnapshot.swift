@@ -426,8 +426,9 @@ final class PropertyValues {
     private var paint: [String: Entry] = [:], layout: [String: Entry] = [:]
     /// The entries of one list of names for the layer (``entries(_:_:zoom:)``).
     private var list: [Entry] = []
-    /// The properties of one list of names as the layer sets them (``setPaint(_:_:)``).
-    private var setList: [StyleProperty?] = []
+    /// The properties of one list of names as the layer sets them (``setPaint(_:_:)``), and
+    /// those names.
+    private var setList: [StyleProperty?] = [], setNames: [String] = []
 
     /// Property `name` of `layer` (paint or layout) at `zoom`: its value when it is the same
     /// for every feature, else the property to evaluate per feature.
@@ -455,12 +456,15 @@ final class PropertyValues {
     }
 
     /// The paint properties `names` of `layer` as its style sets them (nil where it does not),
-    /// looked up once while that layer is drawn, as ``entries(_:_:zoom:)`` are: for a caller
-    /// that needs whether a property is set, or the property itself, for every feature. One
-    /// list of names per layer.
+    /// looked up once while that layer is drawn with the same names, as ``entries(_:_:zoom:)``
+    /// are: for a caller that needs whether a property is set, or the property itself, for
+    /// every feature.
     func setPaint(_ layer: StyleLayer, _ names: [String]) -> [StyleProperty?] {
         use(layer)
-        if setList.count != names.count { setList = names.map { layer.paintValues[$0] } }
+        if setNames != names {
+            setNames = names
+            setList = names.map { layer.paintValues[$0] }
+        }
         return setList
     }
 
@@ -472,6 +476,7 @@ final class PropertyValues {
         layout.removeAll(keepingCapacity: true)
         list.removeAll(keepingCapacity: true)
         setList.removeAll(keepingCapacity: true)
+        setNames.removeAll(keepingCapacity: true)
     }
 }
 
