@@ -138,7 +138,8 @@ public struct RoadGraph: Sendable {
     /// every invariant: `_checkInvariants()`) and a stored spatial grid
     /// (`SpatialIndex.Grid.validate`). The builder's and the file reader's way in;
     /// tests use it to assemble deliberately broken graphs.
-    /// - Throws: `RoadNetworkError.corrupt` naming the first broken cross-reference.
+    /// - Throws: `RoadNetworkError.corrupt` naming the first element that breaks the first rule
+    ///   broken.
     /// - Complexity: O(nodes + edges + shape points + restrictions).
     package init(
         profileName: String, turnCosts: TurnCostModel,
@@ -177,39 +178,64 @@ public struct RoadGraph: Sendable {
                   "shape columns differ in length")
         try check(firstEdge.first == 0 && firstEdge.last.map(Int.init) == e, "edge offsets do not span the edges")
         try check(firstIncoming.first == 0 && firstIncoming.last.map(Int.init) == e, "incoming offsets do not span the edges")
-        for i in 0..<n {
-            try check(firstEdge[i] <= firstEdge[i + 1] && firstIncoming[i] <= firstIncoming[i + 1], "node offsets decrease at node \(i)")
+        // Every element: a rule at a time, each one pass over its columns
+        // (`GraphColumn.firstIndex(failing:)`); the error names the first element that breaks
+        // the first rule broken, and a rule may index by what an earlier rule checked. Ids are
+        // compared as UInt32, as they are stored (in Int the passes do not vectorise).
+        try check(max(n, e, s, names.count) < Int(UInt32.max), "more than 2³² − 2 nodes, edges, segments or names")
+        let (nodes, edges, segments, nameCount) = (UInt32(n), UInt32(e), UInt32(s), UInt32(names.count))
+        func require(_ failure: Int?, _ what: (Int) -> String) throws(RoadNetworkError) {
+            if let i = failure { throw RoadNetworkError(.corrupt, what(i)) }
+        }
+        func earliest(_ a: Int?, _ b: Int?) -> Int? { a.map { min($0, b ?? $0) } ?? b }
+        try require(earliest(firstEdge.firstIndex(ofPairFailing: { $0 <= $1 }), firstIncoming.firstIndex(ofPairFailing: { $0 <= $1 }))) {
+            "node offsets decrease at node \($0)"
         }
         try check(shapeOffsets.first == 0 && shapeOffsets.last.map(Int.init) == shapeLatitudes.count, "shape offsets do not span the points")
         // In Int: an offset near UInt32.max plus 2 would trap in UInt32.
-        for i in 0..<s {
-            try check(Int(shapeOffsets[i]) + 2 <= Int(shapeOffsets[i + 1]), "segment \(i) has fewer than two points")
-            try check(Int(segmentNames[i]) < names.count, "segment \(i) names a missing name")
-            try check(segmentLengths[i].isFinite && segmentLengths[i] >= 0, "segment \(i) has a length that is negative or not a number")
+        try require(shapeOffsets.firstIndex(ofPairFailing: { Int($0) + 2 <= Int($1) })) { "segment \($0) has fewer than two points" }
+        try require(segmentNames.firstIndex(failing: { $0 < nameCount })) { "segment \($0) names a missing name" }
+        try require(earliest(segmentLengths.firstIndex(failing: { $0 >= 0 }), segmentLengths.firstIndex(failing: { $0.isFinite }))) {
+            "segment \($0) has a length that is negative or not a number"
         }
         try check(names.first == "", "name 0 is not the empty name")
         // Positions within WGS84's range (1e-7 degrees), so that degrees, frames and grid cells
         // made from them are finite.
-        func inRange(_ latitudes: GraphColumn<Int32>, _ longitudes: GraphColumn<Int32>) -> Int? {
-            latitudes.indices.first { abs(Int(latitudes[$0])) > 900_000_000 || abs(Int(longitudes[$0])) > 1_800_000_000 }
+        let latitude = { (v: Int32) in v.magnitude <= 900_000_000 }, longitude = { (v: Int32) in v.magnitude <= 1_800_000_000 }
+        try require(earliest(nodeLatitudes.firstIndex(failing: latitude), nodeLongitudes.firstIndex(failing: longitude))) {
+            "node \($0) lies outside ±90° latitude or ±180° longitude"
         }
-        if let bad = inRange(nodeLatitudes, nodeLongitudes) { try check(false, "node \(bad) lies outside ±90° latitude or ±180° longitude") }
-        if let bad = inRange(shapeLatitudes, shapeLongitudes) { try check(false, "shape point \(bad) lies outside ±90° latitude or ±180° longitude") }
-        for v in 0..<n {
-            try check(nodePenalties[v].isFinite && nodePenalties[v] >= 0, "node \(v) has a penalty that is negative or not a number")
+        try require(earliest(shapeLatitudes.firstIndex(failing: latitude), shapeLongitudes.firstIndex(failing: longitude))) {
+            "shape point \($0) lies outside ±90° latitude or ±180° longitude"
         }
-        for i in 0..<e {
-            try check(Int(edgeSources[i]) < n && Int(edgeTargets[i]) < n, "edge \(i) has an endpoint out of range")
-            try check(i >= Int(firstEdge[Int(edgeSources[i])]) && i < Int(firstEdge[Int(edgeSources[i]) + 1]),
-                      "edge \(i) is not in its source's CSR row")
-            try check(Int(edgeSegments[i]) < s, "edge \(i) has a segment out of range")
-            try check(edgeTwins[i] == UInt32.max || Int(edgeTwins[i]) < e, "edge \(i) has a twin out of range")
-            try check(Int(incomingEdges[i]) < e, "incoming entry \(i) is out of range")
-            // Costs a shortest-path search adds up: a negative or NaN one would let it revisit
-            // settled edges, its parent chain loop.
-            try check(edgeDurations[i].isFinite && edgeDurations[i] >= 0 && edgeWeights[i].isFinite && edgeWeights[i] >= 0
-                      && edgeSpeeds[i].isFinite && edgeSpeeds[i] > 0, "edge \(i) has a duration, weight or speed that is negative or not a number")
-            try check(edgeStartBearings[i].isFinite && edgeEndBearings[i].isFinite, "edge \(i) has a bearing that is not a number")
+        // Costs a shortest-path search adds up: a negative or NaN one would let it revisit
+        // settled edges, its parent chain loop. (Two passes a column: `>= 0` fails NaN too.)
+        func badCost(_ column: GraphColumn<Float>) -> Int? {
+            earliest(column.firstIndex(failing: { $0 >= 0 }), column.firstIndex(failing: { $0.isFinite }))
+        }
+        try require(badCost(nodePenalties)) { "node \($0) has a penalty that is negative or not a number" }
+        try require(earliest(edgeSources.firstIndex(failing: { $0 < nodes }), edgeTargets.firstIndex(failing: { $0 < nodes }))) {
+            "edge \($0) has an endpoint out of range"
+        }
+        // The rows partition the edges (offsets from 0 to e, never decreasing): an edge lies in
+        // its source's row exactly when the row it lies in is its source's.
+        func firstEdgeOutsideItsRow() -> Int? {
+            for v in 0..<n {
+                for i in Int(firstEdge[v])..<Int(firstEdge[v + 1]) where Int(edgeSources[i]) != v { return i }
+            }
+            return nil
+        }
+        try require(firstEdgeOutsideItsRow()) { "edge \($0) is not in its source's CSR row" }
+        try require(edgeSegments.firstIndex(failing: { $0 < segments })) { "edge \($0) has a segment out of range" }
+        // A twin is an edge or UInt32.max (none), which wraps to 0 here.
+        try require(edgeTwins.firstIndex(failing: { $0 &+ 1 <= edges })) { "edge \($0) has a twin out of range" }
+        try require(incomingEdges.firstIndex(failing: { $0 < edges })) { "incoming entry \($0) is out of range" }
+        try require(earliest(earliest(badCost(edgeDurations), badCost(edgeWeights)),
+                             earliest(edgeSpeeds.firstIndex(failing: { $0 > 0 }), edgeSpeeds.firstIndex(failing: { $0.isFinite })))) {
+            "edge \($0) has a duration, weight or speed that is negative or not a number"
+        }
+        try require(earliest(edgeStartBearings.firstIndex(failing: { $0.isFinite }), edgeEndBearings.firstIndex(failing: { $0.isFinite }))) {
+            "edge \($0) has a bearing that is not a number"
         }
         for (k, r) in restrictions.enumerated() {
             try check(r.from.index < e && r.to.index < e, "turn restriction \(k) names an edge out of range")
