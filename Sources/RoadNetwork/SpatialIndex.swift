@@ -306,16 +306,28 @@ public struct SpatialIndex: Sendable {
         guard (cy1 - cy0 + 1) * (cx1 - cx0 + 1) <= 4_000_000 else { return bruteForceEdges(near: point, within: radius) }
 
         var found: [Candidate] = []
-        for cy in cy0...cy1 {
-            for cx in cx0...cx1 {
-                let key = SpatialIndex.key(cx, cy)
-                guard let c = cellIndex(of: key) else { continue }
+        func visitCells(from lower: UInt64, through upper: UInt64) {
+            var c = firstCell(atLeast: lower)
+            while c < cellKeys.count, cellKeys[c] <= upper {
                 for k in Int(cellStarts[c])..<Int(cellStarts[c + 1]) {
                     let piece = Int(cellItems[k])
                     let (t, d) = project(point, metric: metric, piece: piece)
                     guard d <= r else { continue }
                     found.append(Candidate(segment: pieceSegments[piece], piece: piece, t: t, distance: d))
                 }
+                c += 1
+            }
+        }
+        for cy in cy0...cy1 {
+            // A row's cells have consecutive keys (`key`): one search for the first occupied
+            // cell, then a walk (in two runs where the row crosses cell column 0, as the key's
+            // low word wraps there). A search per cell was a tenth of the candidate search.
+            let (first, last) = (SpatialIndex.key(cx0, cy), SpatialIndex.key(cx1, cy))
+            if first <= last {
+                visitCells(from: first, through: last)
+            } else {
+                visitCells(from: first, through: first | 0xFFFF_FFFF)
+                visitCells(from: last & ~0xFFFF_FFFF, through: last)
             }
         }
         return snaps(from: found)
@@ -341,13 +353,14 @@ public struct SpatialIndex: Sendable {
         }
     }
 
-    private func cellIndex(of key: UInt64) -> Int? {
+    /// The first occupied cell whose key is `key` or greater (`cellKeys.count` when none is).
+    private func firstCell(atLeast key: UInt64) -> Int {
         var lo = 0, hi = cellKeys.count
         while lo < hi {
             let mid = (lo + hi) >> 1
             if cellKeys[mid] < key { lo = mid + 1 } else { hi = mid }
         }
-        return lo < cellKeys.count && cellKeys[lo] == key ? lo : nil
+        return lo
     }
 
     /// Projects `point` onto the piece starting at shape point `piece`: the parameter t in

@@ -268,15 +268,16 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-private func randomGridGraph(seed: UInt64) -> RoadGraph {
+/// A 20 × 20 grid of jittered nodes ~1 km across, its south-west corner at `origin` (1e-7 degrees).
+private func randomGridGraph(seed: UInt64, origin: (latitude: Int32, longitude: Int32) = (436_000_000, 74_000_000)) -> RoadGraph {
     var rng = SeededGenerator(state: seed)
     var builder = RoadGraphBuilder(profile: .car)
     let n = 20
     for i in 0..<n {
         for j in 0..<n {
             let jitterLat = Int32.random(in: -3000...3000, using: &rng), jitterLon = Int32.random(in: -3000...3000, using: &rng)
-            builder.addNode(id: Int64(i * n + j), latitudeE7: 436_000_000 + Int32(i) * 9000 + jitterLat,
-                            longitudeE7: 74_000_000 + Int32(j) * 12000 + jitterLon)
+            builder.addNode(id: Int64(i * n + j), latitudeE7: origin.latitude + Int32(i) * 9000 + jitterLat,
+                            longitudeE7: origin.longitude + Int32(j) * 12000 + jitterLon)
         }
     }
     var wayID: Int64 = 1
@@ -294,23 +295,27 @@ private func randomGridGraph(seed: UInt64) -> RoadGraph {
     return builder.build().graph
 }
 
+/// Also across the equator and the prime meridian, where cell rows and columns change sign
+/// (a row's cell keys wrap there: `SpatialIndex.edges(near:within:)` walks them in two runs).
 @Test(.onOwnThread) func spatialIndex_matchesBruteForceOnSeededSweep() throws {
     for seed in UInt64(1)...3 {
-        let graph = randomGridGraph(seed: seed)
-        let index = SpatialIndex(graph: graph, cellSize: .meters(40))
-        var rng = SeededGenerator(state: seed * 7919)
-        for _ in 0..<300 {
-            let p = Coordinate(uncheckedLatitude: 43.5995 + Double.random(in: 0...0.019, using: &rng),
-                               longitude: 7.3995 + Double.random(in: 0...0.024, using: &rng))
-            let r = Distance(meters: Double.random(in: 1...250, using: &rng))
-            let fast = index.edges(near: p, within: r)
-            let slow = index.bruteForceEdges(near: p, within: r)
-            #expect(fast.map(\.edge) == slow.map(\.edge), "seed \(seed) at \(p) r \(r)")
-            for (a, b) in zip(fast, slow) {
-                #expect(abs(a.distance.meters - b.distance.meters) < 1e-6)   // metres
-                #expect(abs(a.fraction - b.fraction) < 1e-9)
+        for origin: (latitude: Int32, longitude: Int32) in [(436_000_000, 74_000_000), (-100_000, -110_000)] {
+            let graph = randomGridGraph(seed: seed, origin: origin)
+            let index = SpatialIndex(graph: graph, cellSize: .meters(40))
+            var rng = SeededGenerator(state: seed * 7919)
+            for _ in 0..<300 {
+                let p = Coordinate(uncheckedLatitude: Double(origin.latitude) / 1e7 - 0.0005 + Double.random(in: 0...0.019, using: &rng),
+                                   longitude: Double(origin.longitude) / 1e7 - 0.0005 + Double.random(in: 0...0.024, using: &rng))
+                let r = Distance(meters: Double.random(in: 1...250, using: &rng))
+                let fast = index.edges(near: p, within: r)
+                let slow = index.bruteForceEdges(near: p, within: r)
+                #expect(fast.map(\.edge) == slow.map(\.edge), "seed \(seed) at \(p) r \(r)")
+                for (a, b) in zip(fast, slow) {
+                    #expect(abs(a.distance.meters - b.distance.meters) < 1e-6)   // metres
+                    #expect(abs(a.fraction - b.fraction) < 1e-9)
+                }
+                for (a, b) in zip(fast, fast.dropFirst()) { #expect(a.distance <= b.distance) }
             }
-            for (a, b) in zip(fast, fast.dropFirst()) { #expect(a.distance <= b.distance) }
         }
     }
 }
