@@ -14,7 +14,7 @@ import Testing
 @Test func transitionSearch_targetAreaKeepsEveryDistanceAndPath() throws {
     let drive = try #require(try KubickaDrive.load("00000076"))
     let matcher = try MapMatcher(graph: drive.graph)
-    let session = matcher.session()
+    var session = matcher.session()
     let p = matcher.parameters
     var bounded = TransitionSearch(), full = TransitionSearch()
     var reached = 0, unreached = 0, differences: [String] = []
