@@ -181,10 +181,9 @@ VENV="$OUT/venv"
 "$VENV/bin/python" -c "import pymgl, numpy" 2>/dev/null || "$VENV/bin/pip" install -q pymgl==0.5.0 numpy >/dev/null 2>&1 || {
     echo "== MapLibre Native: pymgl does not install here; no comparison"; exit 0; }
 echo "== MapLibre Native (pymgl $("$VENV/bin/pip" show pymgl | awk '/^Version/{print $2}'), software GL) from our MBTiles, no labels"
-EGL_PLATFORM=surfaceless "$VENV/bin/python" - "$(realpath "$OUT/monaco.mbtiles")" "$OUT/pymgl-frame.png" "$OUT/pymgl-style.json" <<'PY'
-import json, sys, time
-from pymgl import Map
-src, out, style_file = sys.argv[1], sys.argv[2], sys.argv[3]
+"$VENV/bin/python" - "$(realpath "$OUT/monaco.mbtiles")" "$OUT/pymgl-style.json" <<'PY'
+import json, sys
+src, style_file = sys.argv[1], sys.argv[2]
 roads = [("service", 3.5, "#ffffff", "#bbbbbb"), ("minor", 6.5, "#ffffff", "#bbbbbb"), ("tertiary", 8, "#ffffff", "#8f8f8f"),
          ("secondary", 9, "#f7fabf", "#707d05"), ("primary", 10, "#fcd6a4", "#a06b00"), ("trunk", 11, "#f9b29c", "#c84e2f"),
          ("motorway", 12, "#e892a2", "#dc2a67")]
@@ -208,17 +207,7 @@ add("rail", "line", "transportation", {"line-color": "#707070", "line-width": 3}
 add("boundary", "line", "boundary", {"line-color": "#8d618b", "line-width": 1.5, "line-dasharray": [4, 2]})
 style = {"version": 8, "sources": {"lk": {"type": "vector", "url": "mbtiles://" + src}}, "layers": layers}
 open(style_file, "w").write(json.dumps(style))
-# MapLibre's zoom counts a 512-pixel world: our z15 is its 14.
-m = Map(json.dumps(style), 512, 512, 1, 7.4246, 43.7384, 14)
-m.renderBuffer()  # warm: tiles read and parsed
-open(out, "wb").write(m.renderPNG())
-for label, draw in [("render", m.renderBuffer), ("render + PNG", m.renderPNG)]:
-    times = []
-    for i in range(7):
-        m.setCenter(7.4246 + (1e-6 if i % 2 else -1e-6), 43.7384)  # a new frame each time
-        t = time.process_time(); draw(); times.append(time.process_time() - t)
-    times.sort()
-    print("frame 512x512 z15 Monaco, %s: median %.1f ms CPU (of 7)" % (label, times[3] * 1000))
 PY
+EGL_PLATFORM=surfaceless "$VENV/bin/python" Benchmarks/pymgl-frame.py "$OUT/pymgl-style.json" "$OUT/pymgl-frame.png" --png
 echo "== LocationKit drawing the same style file over the same MBTiles (StyleRendering's Map, timed as pymgl is)"
 "$BENCH" style-frame "$OUT/pymgl-style.json" "$OUT/monaco.mbtiles" "$OUT/style-frame.png"

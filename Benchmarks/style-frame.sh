@@ -57,26 +57,14 @@ VENV="$OUT/venv"
 [[ -x "$VENV/bin/python" ]] || python3 -m venv "$VENV"
 "$VENV/bin/python" -c "import pymgl, numpy, PIL" 2>/dev/null || "$VENV/bin/pip" install -q pymgl==0.5.0 numpy pillow >/dev/null
 OURS="$("$BENCH" style-frame "$OUT/style.json" "$OUT/tiles.mbtiles" "$OUT/locationkit.png")"
-PEER="$(EGL_PLATFORM=surfaceless "$VENV/bin/python" - "$OUT" <<'PY'
-import sys, time
-from pymgl import Map
-out = sys.argv[1]
-m = Map(open(out + "/style.json").read(), 512, 512, 1, 7.4246, 43.7384, 14)
-open(out + "/pymgl.png", "wb").write(m.renderPNG())  # warm: tiles, glyphs and sprite loaded
-times = []
-for i in range(7):
-    m.setCenter(7.4246 + (1e-6 if i % 2 else -1e-6), 43.7384)
-    t = time.process_time(); m.renderBuffer(); times.append(time.process_time() - t)
-print("%.1f" % (sorted(times)[3] * 1000))
-PY
-)"
+PEER="$(EGL_PLATFORM=surfaceless "$VENV/bin/python" Benchmarks/pymgl-frame.py "$OUT/style.json" "$OUT/pymgl.png")"
 echo "LocationKit: $OURS"
-echo "MapLibre Native (pymgl 0.5, software GL), the same style file and files: median $PEER ms CPU (of 7)"
+echo "MapLibre Native (pymgl 0.5, software GL), the same style file and files: $PEER"
 "$VENV/bin/python" - "$OUT" "$OURS" "$PEER" <<'PY'
 import re, sys
 import numpy as np
 from PIL import Image
-out, ours, peer = sys.argv[1], float(re.search(r"median ([0-9.]+) ms", sys.argv[2]).group(1)), float(sys.argv[3])
+out, ours, peer = (sys.argv[1],) + tuple(float(re.search(r"median ([0-9.]+) ms", a).group(1)) for a in sys.argv[2:4])
 a = np.asarray(Image.open(out + "/locationkit.png").convert("RGBA")).astype(int)
 b = np.asarray(Image.open(out + "/pymgl.png").convert("RGBA")).astype(int)
 print("ratio: LocationKit %.2fx MapLibre Native's speed; %.2f %% of pixels differ by more than 10 levels (%s/locationkit.png, pymgl.png)"
