@@ -99,9 +99,12 @@ extension StylePainter {
                             drawOutline(project(ring, offset), depths: depths(ring), color: outline)
                             continue
                         }
+                        // The painter's storage, out of it while the pattern is composited.
                         var c = OutlineCoverage()
+                        swap(&c, &outlineStorage)
+                        defer { swap(&c, &outlineStorage) }
                         guard outlineCoverage(project(ring, offset), depths: depths(ring), into: &c) else { continue }
-                        compositePattern(p, opacity: opacity.clamped(0, 1), coverage: Array(c.values.prefix(c.width * c.height)), x0: c.x0, y0: c.y0, width: c.width)
+                        compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values.prefix(c.width * c.height), x0: c.x0, y0: c.y0, width: c.width)
                     }
                 }
             }

@@ -73,8 +73,8 @@ extension StylePainter {
     }
 
     /// Composites `pattern` times `opacity` through `coverage` (`width` values a row, its
-    /// first at pixel (x0, y0)), inside the canvas clip.
-    mutating func compositePattern(_ pattern: SpriteImage, opacity: Double, coverage: [Float], x0: Int, y0: Int, width: Int) {
+    /// first at pixel (x0, y0); the slice's indices from 0), inside the canvas clip.
+    mutating func compositePattern(_ pattern: SpriteImage, opacity: Double, coverage: ArraySlice<Float>, x0: Int, y0: Int, width: Int) {
         guard opacity > 0, width > 0 else { return }
         let height = coverage.count / width
         let floorZoom = zoom.rounded(.down)
@@ -122,7 +122,7 @@ extension StylePainter {
     /// A background pattern over the whole image.
     mutating func drawBackgroundPattern(_ pattern: SpriteImage, opacity: Double) {
         let coverage = [Float](repeating: 1, count: canvas.width * canvas.height)
-        compositePattern(pattern, opacity: opacity, coverage: coverage, x0: 0, y0: 0, width: canvas.width)
+        compositePattern(pattern, opacity: opacity, coverage: coverage[...], x0: 0, y0: 0, width: canvas.width)
     }
 
     /// A polygon filled with a pattern: its pixels found as the aliased fill finds them
@@ -140,6 +140,6 @@ extension StylePainter {
         scratch.aliased = true
         scratch.fill(path, color: Color(red: 255, green: 255, blue: 255, alpha: 255), rule: .evenOdd)
         let coverage = scratch.pixmap.bytes.withUnsafeBufferPointer { b in (0..<(b.count / 4)).map { Float(b[$0 * 4 + 3]) / 255 } }
-        compositePattern(pattern, opacity: opacity, coverage: coverage, x0: x0, y0: y0, width: x1 - x0)
+        compositePattern(pattern, opacity: opacity, coverage: coverage[...], x0: x0, y0: y0, width: x1 - x0)
     }
 }
