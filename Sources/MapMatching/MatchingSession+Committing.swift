@@ -10,7 +10,10 @@ extension MatchingSession {
     mutating func commitDecided() {
         guard let newest = steps.last else { return }
         let first = firstUndecided
-        var live: [Int32] = []
+        // The states still alive at step j, and their parents: two lists reused step by step.
+        var live: [Int32] = [], next: [Int32] = []
+        live.reserveCapacity(newest.scores.count)
+        next.reserveCapacity(newest.scores.count)
         for (s, score) in newest.scores.enumerated() where score > -.infinity { live.append(Int32(s)) }
         var j = steps.count - 1
         while j >= first {
@@ -19,12 +22,12 @@ extension MatchingSession {
                 return
             }
             if j == first { break }
-            var next: [Int32] = []
+            next.removeAll(keepingCapacity: true)
             for s in live {
                 let parent = steps[j].parents[Int(s)]
                 if parent >= 0, !next.contains(parent) { next.append(parent) }
             }
-            live = next
+            swap(&live, &next)
             j -= 1
         }
         if steps.count - first > matcher.parameters.maximumLag {

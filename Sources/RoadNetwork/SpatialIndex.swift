@@ -306,6 +306,9 @@ public struct SpatialIndex: Sendable {
         guard (cy1 - cy0 + 1) * (cx1 - cx0 + 1) <= 4_000_000 else { return bruteForceEdges(near: point, within: radius) }
 
         var found: [Candidate] = []
+        // A car's 200 m query in a city finds 30–60 pieces: room for them at once, not grown
+        // six times (the growth was 1.6 % of `geo match`).
+        found.reserveCapacity(64)
         func visitCells(from lower: UInt64, through upper: UInt64) {
             var c = firstCell(atLeast: lower)
             while c < cellKeys.count, cellKeys[c] <= upper {
