@@ -114,6 +114,8 @@ struct LineShading {
         // Tilted, the tile's square on the ground and the view it is seen through, read once.
         let ground: (clip: (minX: Double, minY: Double, maxX: Double, maxY: Double), view: Perspective)? =
             if let groundClip, let perspective { (groundClip, perspective) } else { nil }
+        // The clip's first and last pixel columns and rows, as doubles.
+        let clipMinX = Double(clip.minX), clipMaxX = Double(clip.maxX - 1), clipMinY = Double(clip.minY), clipMaxY = Double(clip.maxY - 1)
         image.withUnsafeMutableBytes { bytes in
             shaded.withUnsafeBufferPointer { vertex in
                 triangleList.withUnsafeBufferPointer { triangles in
@@ -122,6 +124,12 @@ struct LineShading {
                         var a = Int(triangles[k]), b = Int(triangles[k + 1]), c = Int(triangles[k + 2])
                         k += 3
                         var va = vertex[a], vb = vertex[b], vc = vertex[c]
+                        // A triangle wholly beyond a side of the clip (most of a mesh that runs
+                        // off the image) is dropped before its set-up: these are the triangles
+                        // whose columns or rows below would be empty for the clip alone (for a
+                        // whole m, ⌊v⌋ < m exactly when v < m, and ⌈v⌉ > m when v > m).
+                        if max(va.x, vb.x, vc.x) - 0.5 < clipMinX || min(va.x, vb.x, vc.x) - 0.5 > clipMaxX
+                            || max(va.y, vb.y, vc.y) - 0.5 < clipMinY || min(va.y, vb.y, vc.y) - 0.5 > clipMaxY { continue }
                         var area = (vb.x - va.x) * (vc.y - va.y) - (vb.y - va.y) * (vc.x - va.x)
                         if abs(area) < 1e-12 { continue }
                         if area < 0 { swap(&b, &c); swap(&vb, &vc); area = -area }
@@ -358,15 +366,32 @@ struct LineShading {
     /// How far past a row's computed span pixel centres are still tested, pixels.
     static let spanSlack = 1e-3
 
-    /// ⌊v⌋ and ⌈v⌉ as integers, for |v| < 2⁶³ (by truncation, without libm's `floor`/`ceil`).
+    /// ⌊v⌋ and ⌈v⌉ as integers, without libm's `floor`/`ceil`. Where |v| < 2³⁰ (every pixel
+    /// coordinate drawn) by the float unit's own rounding: v + 1.5 · 2⁵² is exact to the whole
+    /// number, so its low 32 bits hold v rounded to the nearest integer (Lua 5.1's
+    /// `lua_number2int`, luaconf.h), one off where that rounding went up (floor) or down (ceil);
+    /// no range check or trap on the way. Beyond (or NaN), by Swift's checked truncation.
     @inline(__always) static func floor(_ v: Double) -> Int {
+        guard abs(v) < Self.roundingRange else { return Self.truncatingFloor(v) }
+        let shifted = v + Self.roundingShift, nearest = Int(Int32(truncatingIfNeeded: shifted.bitPattern))
+        return shifted - Self.roundingShift > v ? nearest &- 1 : nearest
+    }
+    @inline(__always) static func ceil(_ v: Double) -> Int {
+        guard abs(v) < Self.roundingRange else { return -Self.truncatingFloor(-v) }
+        let shifted = v + Self.roundingShift, nearest = Int(Int32(truncatingIfNeeded: shifted.bitPattern))
+        return shifted - Self.roundingShift < v ? nearest &+ 1 : nearest
+    }
+
+    /// ⌊v⌋ for |v| < 2⁶³ by truncation (traps beyond, as Swift's conversion does).
+    private static func truncatingFloor(_ v: Double) -> Int {
         let t = Int(v)
         return Double(t) > v ? t - 1 : t
     }
-    @inline(__always) static func ceil(_ v: Double) -> Int {
-        let t = Int(v)
-        return Double(t) < v ? t + 1 : t
-    }
+
+    /// 1.5 · 2⁵²: a sum with it is rounded to the whole number, its low bits that number.
+    private static let roundingShift = 6_755_399_441_055_744.0
+    /// 2³⁰: below it the shifted sum's low 32 bits hold the rounded number with its sign.
+    private static let roundingRange = 1_073_741_824.0
 
     /// `v` rounded half away from zero into 0 … 255 (as `v.rounded()` clamped, without
     /// libm's `round`: the whole part by truncation, then the fraction compared with ½).
