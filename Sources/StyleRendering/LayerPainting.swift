@@ -355,6 +355,12 @@ extension StylePainter {
             if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(canvas.width, clip.maxX), min(canvas.height, clip.maxY)) }
             var batch = PendingLines(shading: shading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
             if tilt != nil { batch.shading.groundClip = tile.flatMap { groundRect($0) } }
+            // Seen from above, the mesh leaves out the parts of lines that cannot reach the
+            // clip: a vertex lies at most the larger of the miter limit and 2 (bevels, caps)
+            // times the outset and offset from its point (1/63 steps to spare), plus a pixel.
+            let reach = (max(miterLimit, 2) + 0.05) * (shading.outset + abs(shading.offset)) + 1
+            let bounds = tilt == nil && reach.isFinite
+                ? (minX: Double(box.minX) - reach, minY: Double(box.minY) - reach, maxX: Double(box.maxX) + reach, maxY: Double(box.maxY) + reach) : nil
             if pendingLines?.continues(with: batch) != true {
                 drawPendingLines()
                 startPendingLines(batch)
@@ -372,7 +378,7 @@ extension StylePainter {
                     if shaded { continue }
                 }
                 pendingLines!.mesh.add(points, polygon: f.kind == .polygon, join: join, cap: cap,
-                                       miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset)
+                                       miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset, within: bounds)
             }
             if !batch.joinable { drawPendingLines() }
         }
