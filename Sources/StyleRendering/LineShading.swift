@@ -48,6 +48,11 @@ struct LineShading {
     /// the eye) are clipped off on the ground first, as GL clips at its near plane.
     static let nearScale = 8.0
 
+    /// The colour's RGBA bytes where it is opaque (what a pixel it fully covers becomes), else nil.
+    var opaqueBytes: (UInt8, UInt8, UInt8, UInt8)? {
+        color.3 == 1 ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil
+    }
+
     /// MapLibre's shader parameters for a line `width` wide with `gap` between two halves.
     init(color: (Double, Double, Double, Double), width: Double, gap: Double, blur: Double, offset: Double) {
         self.color = color
@@ -104,8 +109,7 @@ struct LineShading {
         let t = tex?.bytes ?? [0, 0, 0, 0]
         // A pixel at full coverage of an opaque colour takes the colour's bytes (what the blend
         // below gives when nothing of the pixel is kept).
-        let solid: (UInt8, UInt8, UInt8, UInt8)? = color.3 == 1 && !dashed && tex == nil
-            ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil
+        let solid = !dashed && tex == nil ? opaqueBytes : nil
         // Every index was made for this mesh's vertices (``LineMesh``) or the clipped ones: checked once here.
         precondition(triangleList.allSatisfy { $0 >= 0 && Int($0) < vertexCount }, "line mesh triangle index out of range")
         // Looking straight down every vertex's gamma and w are 1: the blur is the same
