@@ -185,8 +185,8 @@ extension StylePainter {
             coverage.rows.withUnsafeMutableBufferPointer { rows in
                 for i in 0..<(ring.count - 1) {
                     let a = ring[i], b = ring[i + 1]
-                    let sx0 = max(x0, Int((min(a.x, b.x) - 1).rounded(.down))), sx1 = min(x1 - 1, Int((max(a.x, b.x) + 1).rounded(.up)))
-                    let sy0 = max(y0, Int((min(a.y, b.y) - 1).rounded(.down))), sy1 = min(y1 - 1, Int((max(a.y, b.y) + 1).rounded(.up)))
+                    let sx0 = max(x0, LineShading.floor(min(a.x, b.x) - 1)), sx1 = min(x1 - 1, LineShading.ceil(max(a.x, b.x) + 1))
+                    let sy0 = max(y0, LineShading.floor(min(a.y, b.y) - 1)), sy1 = min(y1 - 1, LineShading.ceil(max(a.y, b.y) + 1))
                     guard sx0 <= sx1, sy0 <= sy1 else { continue }
                     let v = b - a, l2 = v.x * v.x + v.y * v.y, inverseL2 = l2 > 0 ? 1 / l2 : 0
                     let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1, receding = wa != wb
@@ -208,10 +208,12 @@ extension StylePainter {
                         }
                         let r = y - y0
                         rows[r] = (min(rows[r].lo, lo), max(rows[r].hi, hi))
-                        // The pixel centre relative to `a`.
+                        // The pixel centre relative to `a`; the row's first pixel in the image
+                        // (bytes) and in the coverage, less the columns before them.
                         let py = cy - a.y
+                        let imageRow = y * imageWidth * 4, coverageRow = r * w - x0
                         for x in lo...hi {
-                            if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: (y * imageWidth + x) * 4, as: UInt32.self)) == solid { continue }
+                            if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: imageRow + x * 4, as: UInt32.self)) == solid { continue }
                             let px = Double(x) + 0.5 - a.x
                             let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
                             let s = receding ? t / wb / ((1 - t) / wa + t / wb) : t
@@ -222,7 +224,7 @@ extension StylePainter {
                             // 1 − smoothstep(0, 1, d), d already in 0 … 1.
                             let d = q.squareRoot()
                             let c = Float(1 - d * d * (3 - 2 * d))
-                            let k = r * w + (x - x0)
+                            let k = coverageRow + x
                             if c > alpha[k] { alpha[k] = c }
                         }
                     }

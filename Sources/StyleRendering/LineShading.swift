@@ -231,9 +231,11 @@ struct LineShading {
                             let qRow = flat ? 1 : qa + qGradient.x * dx + qGradient.y * dy
                             let vySlope = vyGradient.x, vxSlope = vxGradient.x, distSlope = distGradient.x
                             let blurSlope = blurGradient.x, qSlope = qGradient.x
-                            let rowStart = y * w
+                            // The row's first byte; x and y lie in the clip, inside the image, so the
+                            // pixel offsets below are worked out without overflow checks.
+                            let rowStart = y &* w &* 4
                             for x in runStart...runEnd {
-                                let step = Double(x - runStart)
+                                let step = Double(x &- runStart)
                                 var vy = vyRow + vySlope * step, blur = blurRow + blurSlope * step
                                 // Tilted, the varyings over the interpolated 1 / w (times w at the pixel).
                                 var depth = 1.0
@@ -250,7 +252,7 @@ struct LineShading {
                                     d = (vx * vx + vy * vy).squareRoot() * outset
                                 }
                                 let edge = min(d - (inset - blur), outset - d)
-                                let i = (rowStart + x) * 4
+                                let i = rowStart &+ x &* 4
                                 // `blur` is positive: the alpha below is 1 or more exactly when `edge` ≥ `blur`.
                                 if edge >= blur, let solid {
                                     bytes[i] = solid.0; bytes[i + 1] = solid.1; bytes[i + 2] = solid.2; bytes[i + 3] = solid.3
