@@ -188,8 +188,8 @@ extension StylePainter {
             coverage.rows.withUnsafeMutableBufferPointer { rows in
                 for i in 0..<(ring.count - 1) {
                     let a = ring[i], b = ring[i + 1]
-                    let sx0 = max(x0, Int((min(a.x, b.x) - 1).rounded(.down))), sx1 = min(x1 - 1, Int((max(a.x, b.x) + 1).rounded(.up)))
-                    let sy0 = max(y0, Int((min(a.y, b.y) - 1).rounded(.down))), sy1 = min(y1 - 1, Int((max(a.y, b.y) + 1).rounded(.up)))
+                    let sx0 = max(x0, LineShading.floor(min(a.x, b.x) - 1)), sx1 = min(x1 - 1, LineShading.ceil(max(a.x, b.x) + 1))
+                    let sy0 = max(y0, LineShading.floor(min(a.y, b.y) - 1)), sy1 = min(y1 - 1, LineShading.ceil(max(a.y, b.y) + 1))
                     guard sx0 <= sx1, sy0 <= sy1 else { continue }
                     let v = b - a, l2 = v.x * v.x + v.y * v.y, inverseL2 = l2 > 0 ? 1 / l2 : 0
                     let wa = depths?[i] ?? 1, wb = depths?[i + 1] ?? 1, receding = wa != wb
@@ -211,10 +211,12 @@ extension StylePainter {
                         }
                         let r = y - y0
                         rows[r] = (min(rows[r].lo, lo), max(rows[r].hi, hi))
-                        // The pixel centre relative to `a`.
+                        // The pixel centre relative to `a`; the row's first pixel in the image
+                        // (bytes) and in the coverage, less the columns before them.
                         let py = cy - a.y
+                        let imageRow = y * imageWidth * 4, coverageRow = r * w - x0
                         for x in lo...hi {
-                            if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: (y * imageWidth + x) * 4, as: UInt32.self)) == solid { continue }
+                            if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: imageRow + x * 4, as: UInt32.self)) == solid { continue }
                             let px = Double(x) + 0.5 - a.x
                             let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
                             let s = receding ? t / wb / ((1 - t) / wa + t / wb) : t
@@ -225,7 +227,7 @@ extension StylePainter {
                             // 1 − smoothstep(0, 1, d), d already in 0 … 1.
                             let d = q.squareRoot()
                             let c = Float(1 - d * d * (3 - 2 * d))
-                            let k = r * w + (x - x0)
+                            let k = coverageRow + x
                             if c > alpha[k] { alpha[k] = c }
                         }
                     }
@@ -358,6 +360,12 @@ extension StylePainter {
             if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(canvas.width, clip.maxX), min(canvas.height, clip.maxY)) }
             var batch = PendingLines(shading: shading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
             if tilt != nil { batch.shading.groundClip = tile.flatMap { groundRect($0) } }
+            // Seen from above, the mesh leaves out the parts of lines that cannot reach the
+            // clip: a vertex lies at most the larger of the miter limit and 2 (bevels, caps)
+            // times the outset and offset from its point (1/63 steps to spare), plus a pixel.
+            let reach = (max(miterLimit, 2) + 0.05) * (shading.outset + abs(shading.offset)) + 1
+            let bounds = tilt == nil && reach.isFinite
+                ? (minX: Double(box.minX) - reach, minY: Double(box.minY) - reach, maxX: Double(box.maxX) + reach, maxY: Double(box.maxY) + reach) : nil
             if pendingLines?.continues(with: batch) != true {
                 drawPendingLines()
                 startPendingLines(batch)
@@ -375,7 +383,7 @@ extension StylePainter {
                     if shaded { continue }
                 }
                 pendingLines!.mesh.add(points, polygon: f.kind == .polygon, join: join, cap: cap,
-                                       miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset)
+                                       miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset, within: bounds)
             }
             if !batch.joinable { drawPendingLines() }
         }

@@ -19,6 +19,8 @@ struct LineMesh {
     var triangles: [Int32] = []
     private var e1 = -1, e2 = -1
     private var distance = 0.0
+    /// Whether the point being added is left out (``add(_:polygon:join:cap:miterLimit:roundLimit:sharpCornerOffset:within:)``).
+    private var skipping = false
     /// Device pixels per unit of the source tile (8192 units a side), as MapLibre measures
     /// distance along a line: in whole steps of 2 units, restarting past 16384 units.
     var tileUnit = 0.0
@@ -48,7 +50,21 @@ struct LineMesh {
     /// without caps, its distance starting at its last segment's length — as GL JS drew the
     /// render suite's reference images (2017, `closed = firstVertex.equals(lastVertex)`;
     /// MapLibre now closes polygon rings only).
-    mutating func add(_ points: [Point], polygon: Bool, join: Join, cap: Cap, miterLimit: Double, roundLimit: Double, sharpCornerOffset: Double) {
+    ///
+    /// With `bounds` (device pixels), a point both of whose segments lie wholly beyond them
+    /// (their ends' bounding box does not meet them) adds no vertices, and the triangles that
+    /// would join it to its neighbours' are left out: each lies within its segment's ends'
+    /// bounding box grown by how far an extrusion reaches, so with `bounds` the region the
+    /// shading is clipped to grown by that reach, they would draw nothing. Distances along
+    /// the line are kept as without: the triangles drawn are the same.
+    mutating func add(_ points: [Point], polygon: Bool, join: Join, cap: Cap, miterLimit: Double, roundLimit: Double, sharpCornerOffset: Double,
+                      within bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? = nil) {
+        defer { skipping = false }
+        // Whether the segment from p to q lies wholly beyond `bounds` (a missing segment does).
+        func beyond(_ p: Point?, _ q: Point?) -> Bool {
+            guard let p, let q, let bounds else { return bounds != nil }
+            return max(p.x, q.x) < bounds.minX || min(p.x, q.x) > bounds.maxX || max(p.y, q.y) < bounds.minY || min(p.y, q.y) > bounds.maxY
+        }
         distance = 0
         var len = points.count
         while len >= 2 && points[len - 1] == points[len - 2] { len -= 1 }
@@ -71,6 +87,7 @@ struct LineMesh {
             if let current { previous = current }
             var cur = points[i]
             current = cur
+            skipping = beyond(previous, cur) && beyond(cur, next)
             nextNormal = next.map { Self.perp(($0 - cur).unit) } ?? prevNormal
             let pn = prevNormal ?? nextNormal!, nn = nextNormal!
             prevNormal = pn
@@ -219,6 +236,8 @@ struct LineMesh {
     }
 
     private mutating func addHalf(_ p: Point, _ ex: Double, _ ey: Double, round: Bool, up: Bool, direction: Double) {
+        // Left out, the next point's vertices start the strip anew.
+        if skipping { e1 = -1; e2 = -1; return }
         // The GL attribute keeps the extrusion in 1/63 steps.
         let qx = Self.quantized(ex), qy = Self.quantized(ey)
         vertices.append(LineVertex(x: p.x, y: p.y, ex: qx, ey: qy, round: round, up: up,

@@ -48,6 +48,11 @@ struct LineShading {
     /// the eye) are clipped off on the ground first, as GL clips at its near plane.
     static let nearScale = 8.0
 
+    /// The colour's RGBA bytes where it is opaque (what a pixel it fully covers becomes), else nil.
+    var opaqueBytes: (UInt8, UInt8, UInt8, UInt8)? {
+        color.3 == 1 ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil
+    }
+
     /// MapLibre's shader parameters for a line `width` wide with `gap` between two halves.
     init(color: (Double, Double, Double, Double), width: Double, gap: Double, blur: Double, offset: Double) {
         self.color = color
@@ -104,8 +109,7 @@ struct LineShading {
         let t = tex?.bytes ?? [0, 0, 0, 0]
         // A pixel at full coverage of an opaque colour takes the colour's bytes (what the blend
         // below gives when nothing of the pixel is kept).
-        let solid: (UInt8, UInt8, UInt8, UInt8)? = color.3 == 1 && !dashed && tex == nil
-            ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil
+        let solid = !dashed && tex == nil ? opaqueBytes : nil
         // Every index was made for this mesh's vertices (``LineMesh``) or the clipped ones: checked once here.
         precondition(triangleList.allSatisfy { $0 >= 0 && Int($0) < vertexCount }, "line mesh triangle index out of range")
         // Looking straight down every vertex's gamma and w are 1: the blur is the same
@@ -114,6 +118,8 @@ struct LineShading {
         // Tilted, the tile's square on the ground and the view it is seen through, read once.
         let ground: (clip: (minX: Double, minY: Double, maxX: Double, maxY: Double), view: Perspective)? =
             if let groundClip, let perspective { (groundClip, perspective) } else { nil }
+        // The clip's first and last pixel columns and rows, as doubles.
+        let clipMinX = Double(clip.minX), clipMaxX = Double(clip.maxX - 1), clipMinY = Double(clip.minY), clipMaxY = Double(clip.maxY - 1)
         image.withUnsafeMutableBytes { bytes in
             shaded.withUnsafeBufferPointer { vertex in
                 triangleList.withUnsafeBufferPointer { triangles in
@@ -122,6 +128,12 @@ struct LineShading {
                         var a = Int(triangles[k]), b = Int(triangles[k + 1]), c = Int(triangles[k + 2])
                         k += 3
                         var va = vertex[a], vb = vertex[b], vc = vertex[c]
+                        // A triangle wholly beyond a side of the clip (most of a mesh that runs
+                        // off the image) is dropped before its set-up: these are the triangles
+                        // whose columns or rows below would be empty for the clip alone (for a
+                        // whole m, ⌊v⌋ < m exactly when v < m, and ⌈v⌉ > m when v > m).
+                        if max(va.x, vb.x, vc.x) - 0.5 < clipMinX || min(va.x, vb.x, vc.x) - 0.5 > clipMaxX
+                            || max(va.y, vb.y, vc.y) - 0.5 < clipMinY || min(va.y, vb.y, vc.y) - 0.5 > clipMaxY { continue }
                         var area = (vb.x - va.x) * (vc.y - va.y) - (vb.y - va.y) * (vc.x - va.x)
                         if abs(area) < 1e-12 { continue }
                         if area < 0 { swap(&b, &c); swap(&vb, &vc); area = -area }
@@ -219,9 +231,11 @@ struct LineShading {
                             let qRow = flat ? 1 : qa + qGradient.x * dx + qGradient.y * dy
                             let vySlope = vyGradient.x, vxSlope = vxGradient.x, distSlope = distGradient.x
                             let blurSlope = blurGradient.x, qSlope = qGradient.x
-                            let rowStart = y * w
+                            // The row's first byte; x and y lie in the clip, inside the image, so the
+                            // pixel offsets below are worked out without overflow checks.
+                            let rowStart = y &* w &* 4
                             for x in runStart...runEnd {
-                                let step = Double(x - runStart)
+                                let step = Double(x &- runStart)
                                 var vy = vyRow + vySlope * step, blur = blurRow + blurSlope * step
                                 // Tilted, the varyings over the interpolated 1 / w (times w at the pixel).
                                 var depth = 1.0
@@ -238,7 +252,7 @@ struct LineShading {
                                     d = (vx * vx + vy * vy).squareRoot() * outset
                                 }
                                 let edge = min(d - (inset - blur), outset - d)
-                                let i = (rowStart + x) * 4
+                                let i = rowStart &+ x &* 4
                                 // `blur` is positive: the alpha below is 1 or more exactly when `edge` ≥ `blur`.
                                 if edge >= blur, let solid {
                                     bytes[i] = solid.0; bytes[i + 1] = solid.1; bytes[i + 2] = solid.2; bytes[i + 3] = solid.3
@@ -358,15 +372,32 @@ struct LineShading {
     /// How far past a row's computed span pixel centres are still tested, pixels.
     static let spanSlack = 1e-3
 
-    /// ⌊v⌋ and ⌈v⌉ as integers, for |v| < 2⁶³ (by truncation, without libm's `floor`/`ceil`).
+    /// ⌊v⌋ and ⌈v⌉ as integers, without libm's `floor`/`ceil`. Where |v| < 2³⁰ (every pixel
+    /// coordinate drawn) by the float unit's own rounding: v + 1.5 · 2⁵² is exact to the whole
+    /// number, so its low 32 bits hold v rounded to the nearest integer (Lua 5.1's
+    /// `lua_number2int`, luaconf.h), one off where that rounding went up (floor) or down (ceil);
+    /// no range check or trap on the way. Beyond (or NaN), by Swift's checked truncation.
     @inline(__always) static func floor(_ v: Double) -> Int {
+        guard abs(v) < Self.roundingRange else { return Self.truncatingFloor(v) }
+        let shifted = v + Self.roundingShift, nearest = Int(Int32(truncatingIfNeeded: shifted.bitPattern))
+        return shifted - Self.roundingShift > v ? nearest &- 1 : nearest
+    }
+    @inline(__always) static func ceil(_ v: Double) -> Int {
+        guard abs(v) < Self.roundingRange else { return -Self.truncatingFloor(-v) }
+        let shifted = v + Self.roundingShift, nearest = Int(Int32(truncatingIfNeeded: shifted.bitPattern))
+        return shifted - Self.roundingShift < v ? nearest &+ 1 : nearest
+    }
+
+    /// ⌊v⌋ for |v| < 2⁶³ by truncation (traps beyond, as Swift's conversion does).
+    private static func truncatingFloor(_ v: Double) -> Int {
         let t = Int(v)
         return Double(t) > v ? t - 1 : t
     }
-    @inline(__always) static func ceil(_ v: Double) -> Int {
-        let t = Int(v)
-        return Double(t) < v ? t + 1 : t
-    }
+
+    /// 1.5 · 2⁵²: a sum with it is rounded to the whole number, its low bits that number.
+    private static let roundingShift = 6_755_399_441_055_744.0
+    /// 2³⁰: below it the shifted sum's low 32 bits hold the rounded number with its sign.
+    private static let roundingRange = 1_073_741_824.0
 
     /// `v` rounded half away from zero into 0 … 255 (as `v.rounded()` clamped, without
     /// libm's `round`: the whole part by truncation, then the fraction compared with ½).

@@ -187,13 +187,14 @@ extension StylePainter {
         let x0 = max(0, Int(min(c0.x, c1.x, c2.x, c3.x).rounded(.down))), x1 = min(canvas.width, Int(max(c0.x, c1.x, c2.x, c3.x).rounded(.up)))
         let y0 = max(0, Int(min(c0.y, c1.y, c2.y, c3.y).rounded(.down))), y1 = min(canvas.height, Int(max(c0.y, c1.y, c2.y, c3.y).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
-        func texel(_ x: Int, _ y: Int) -> Double {
-            guard x >= 0, y >= 0, x < bw, y < bh else { return 0 }
-            return Double(g.bitmap[y * bw + x]) / 255
-        }
         // One row's coverage, on the stack when it is small (a glyph's width).
         withUnsafeTemporaryAllocation(of: Float.self, capacity: x1 - x0) { row in
-            canvas.withPixmap { image in
+            canvas.withPixmap { image in g.bitmap.withUnsafeBufferPointer { bitmap in
+                // The texel at (x, y), 0 … 1, transparent outside the bitmap (checked above: bw · bh texels).
+                func texel(_ x: Int, _ y: Int) -> Double {
+                    guard x >= 0, y >= 0, x < bw, y < bh else { return 0 }
+                    return Double(bitmap[y * bw + x]) / 255
+                }
                 for y in y0..<y1 {
                     for x in x0..<x1 {
                         let dx = Double(x) + 0.5 - q.origin.x, dy = Double(y) + 0.5 - q.origin.y
@@ -203,16 +204,25 @@ extension StylePainter {
                         var a = 0.0
                         if u > -1, v > -1, u < Double(bw) + 1, v < Double(bh) + 1 {
                             let fx = u - 0.5, fy = v - 0.5
-                            let ix = Int(fx.rounded(.down)), iy = Int(fy.rounded(.down))
+                            let ix = LineShading.floor(fx), iy = LineShading.floor(fy)
                             let tx = fx - Double(ix), ty = fy - Double(iy)
-                            let d = (texel(ix, iy) * (1 - tx) + texel(ix + 1, iy) * tx) * (1 - ty) + (texel(ix, iy + 1) * (1 - tx) + texel(ix + 1, iy + 1) * tx) * ty
+                            // The four texels around the sample, read at one offset where all lie in the bitmap.
+                            let t00, t10, t01, t11: Double
+                            if ix >= 0, iy >= 0, ix + 1 < bw, iy + 1 < bh {
+                                let k = iy * bw + ix
+                                (t00, t10) = (Double(bitmap[k]) / 255, Double(bitmap[k + 1]) / 255)
+                                (t01, t11) = (Double(bitmap[k + bw]) / 255, Double(bitmap[k + bw + 1]) / 255)
+                            } else {
+                                (t00, t10, t01, t11) = (texel(ix, iy), texel(ix + 1, iy), texel(ix, iy + 1), texel(ix + 1, iy + 1))
+                            }
+                            let d = (t00 * (1 - tx) + t10 * tx) * (1 - ty) + (t01 * (1 - tx) + t11 * tx) * ty
                             a = Self.smoothstep(buff - gamma, buff + gamma, d)
                         }
                         row[x - x0] = Float(a)
                     }
                     image.composite(color, row: y, x: x0, coverage: UnsafeBufferPointer(row))
                 }
-            }
+            } }
         }
     }
 

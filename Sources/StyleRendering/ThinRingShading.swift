@@ -57,10 +57,12 @@ extension LineShading {
             }
             extrusion[m] = extrusion[0]
             let w = image.width
+            // As the line shader: full coverage of an opaque colour is the colour.
+            let solid = opaqueBytes
             image.withUnsafeMutableBytes { bytes in
                 for k in 0..<m {
                     fillSegment(from: points[k], points[k + 1], direction: direction[k], extrusions: extrusion[k], extrusion[k + 1],
-                                width: w, into: bytes, clip: clip, short: &short)
+                                width: w, solid: solid, into: bytes, clip: clip, short: &short)
                 }
             }
             return true
@@ -69,15 +71,19 @@ extension LineShading {
 
     /// Shades one segment of a ring (``fillThinRing(_:miterLimit:into:clip:short:)``) from `p0`
     /// to `p1` with the join extrusions `e0` and `e1` into the RGBA bytes of an image `width`
-    /// pixels wide, or adds its triangles to `short`.
+    /// pixels wide (a pixel fully covered takes the bytes `solid`, where the colour is opaque),
+    /// or adds its triangles to `short`.
     @inline(__always)
     private func fillSegment(from p0: Point, _ p1: Point, direction u: Point, extrusions e0: Point, _ e1: Point, width w: Int,
-                             into bytes: UnsafeMutableBufferPointer<UInt8>, clip: (minX: Int, minY: Int, maxX: Int, maxY: Int),
-                             short: inout LineMesh) {
+                             solid: (UInt8, UInt8, UInt8, UInt8)?, into bytes: UnsafeMutableBufferPointer<UInt8>,
+                             clip: (minX: Int, minY: Int, maxX: Int, maxY: Int), short: inout LineMesh) {
         let o = outset
         // The quadrilateral's corners, the mesh's vertices: a and b at the start (down and up),
         // c and d at the end; its triangles are (a, b, c) and (c, b, d).
         let a = p0 + e0 * o, b = p0 + (e0 * -1) * o, c = p1 + e1 * o, d = p1 + (e1 * -1) * o
+        // Wholly left or right of the clip (its triangles' columns there empty, as in
+        // ``fill(_:into:clip:)``), it draws nothing.
+        guard max(a.x, b.x, c.x, d.x) - 0.5 >= Double(clip.minX), min(a.x, b.x, c.x, d.x) - 0.5 <= Double(clip.maxX - 1) else { return }
         // Convex (each corner of a, c, d, b turning the same way), the two triangles are the
         // quadrilateral; else the miter lines cross inside the band, the triangles overlap.
         func turn(_ p: Point, _ q: Point, _ r: Point) -> Double { (q.x - p.x) * (r.y - q.y) - (q.y - p.y) * (r.x - q.x) }
@@ -97,8 +103,6 @@ extension LineShading {
         let nx = n.x * scale, ny = n.y * scale
         let acRun = c.y == a.y ? 0 : (c.x - a.x) / (c.y - a.y), cdRun = d.y == c.y ? 0 : (d.x - c.x) / (d.y - c.y)
         let dbRun = b.y == d.y ? 0 : (b.x - d.x) / (b.y - d.y), baRun = a.y == b.y ? 0 : (a.x - b.x) / (a.y - b.y)
-        let solid: (UInt8, UInt8, UInt8, UInt8)? = color.3 == 1
-            ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil
         for y in y0...y1 {
             let sy = Double(y) + 0.5
             // The row's span within the quadrilateral, give or take ``spanSlack``; the ends'
@@ -122,7 +126,6 @@ extension LineShading {
                 let dist = abs(nx * (sx - p0.x) + across)
                 let edge = min(dist - (inset - blur), o - dist)
                 let i = (y * w + x) * 4
-                // As the line shader: full coverage of an opaque colour is the colour.
                 if edge >= blur, let solid {
                     bytes[i] = solid.0; bytes[i + 1] = solid.1; bytes[i + 2] = solid.2; bytes[i + 3] = solid.3
                     continue

@@ -225,6 +225,40 @@ import Testing
         #expect(s.warnings.isEmpty)
     }
 
+    @Test func aDashedLineThatLeavesTheImageAndComesBackIsDrawnAsOnALargerImage() throws {
+        // East along 10° N past the image's edge to 100° E (x ≈ 174 on the 64-pixel image),
+        // south, back west along 10° S: the corners far off the image are left out of the
+        // mesh, and the dashes of the way back still continue the distance travelled out there.
+        // The 512-pixel image of the same camera shows the whole line; its middle 64 × 64
+        // (224 px in) is the small image, within 2/255 a channel (positions on the image are
+        // the same up to rounding).
+        func draw(size: Int) throws -> StyleSnapshot {
+            let text = """
+                {"version": 8, "sources": {"g": {"type": "geojson", "data": {"type": "LineString",
+                  "coordinates": [[-20, 10], [60, 10], [100, 10], [100, -10], [60, -10], [-20, -10]]}}},
+                 "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                            {"id": "l", "type": "line", "source": "g",
+                             "paint": {"line-width": 3, "line-color": "black", "line-dasharray": [2, 1.5]}}]}
+                """
+            let style = try StyleDocument(data: Data(text.utf8))
+            return try StyleSnapshot(style: style, camera: StyleCamera(style: style, width: size, height: size, pixelRatio: 1)) { url in
+                throw StyleRenderError("no file \(url)")
+            }
+        }
+        let small = try draw(size: 64), large = try draw(size: 512)
+        var worst = 0, inked = 0
+        for y in 0..<64 {
+            for x in 0..<64 {
+                let a = small.image.color(x: x, y: y), b = large.image.color(x: x + 224, y: y + 224)
+                if a.red < 128 { inked += 1 }
+                worst = max(worst, abs(Int(a.red) - Int(b.red)), abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)), abs(Int(a.alpha) - Int(b.alpha)))
+            }
+        }
+        #expect(worst <= 2, "largest channel difference \(worst)")
+        // Both legs cross the image: about 60 px each, 3 px wide, dashed 4 of every 7 px.
+        #expect(inked > 150, "\(inked) dark pixels")
+    }
+
     @Test func aSpriteArrayPrefixesItsImagesAndAMissingImageIsAWarning() throws {
         let files = ["a.json": Array(#"{"half": {"x": 0, "y": 0, "width": 4, "height": 4}}"#.utf8), "a.png": try sheet()]
         let s = try draw(#"{"id": "p", "type": "background", "paint": {"background-pattern": "a:half"}}"#,
