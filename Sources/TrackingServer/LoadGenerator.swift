@@ -418,21 +418,21 @@ private final class Device: @unchecked Sendable {
     }
 
     /// A new fix's OsmAnd request, written into `request` (empty): the device's fixed prefix
-    /// and suffix around the fields that change. Coordinates are written with 7 decimals (OSM's
-    /// 1e-7°, about 1 cm), the speed with 2 (cm/s): digits written straight into the buffer,
-    /// where `Double.description` and string interpolation made 2–4 strings a request.
+    /// and suffix around the fields that change, their digits written straight into the buffer
+    /// with the decimals every command writes (`JSONNumber`: coordinates 9, speed 3), where
+    /// `Double.description` and string interpolation made 2–4 strings a request.
     private func makeFix(into request: inout ByteBuffer) -> (request: ByteBuffer, first: Int64, step: Int64, count: Int) {
         latitude += (random.uniform(0, 1) - 0.5) * 1e-4
         longitude += (random.uniform(0, 1) - 0.5) * 1e-4
         let fixTime = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         request.writeBytes(prefix)
-        request.writeDecimal(latitude, fractionDigits: 7)
+        request.writeDecimal(latitude, .coordinate)
         request.writeStaticString("&lon=")
-        request.writeDecimal(longitude, fractionDigits: 7)
+        request.writeDecimal(longitude, .coordinate)
         request.writeStaticString("&timestamp=")
         request.writeDecimal(fixTime)
         request.writeStaticString("&speed=")
-        request.writeDecimal(random.uniform(0, 1) * 20, fractionDigits: 2)
+        request.writeDecimal(random.uniform(0, 1) * 20, .speed)
         request.writeBytes(suffix)
         return (request, fixTime, 0, 1)
     }
@@ -654,34 +654,14 @@ extension LoadGenerator.Options {
     }
 }
 
-extension ByteBuffer {
-    /// Writes `value` in decimal ASCII digits, a `-` before a negative one.
+private extension ByteBuffer {
+    /// Writes `value` in decimal digits (`JSONNumber.withText(ofInteger:_:)`, no string made).
     mutating func writeDecimal(_ value: Int64) {
-        if value < 0 { writeInteger(UInt8(ascii: "-")) }
-        var rest = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var first = digits.count
-            repeat {
-                first -= 1
-                digits[first] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            writeBytes(UnsafeBufferPointer(rebasing: digits[first...]))
-        }
+        JSONNumber.withText(ofInteger: value) { writeBytes($0) }
     }
 
-    /// Writes `value` (finite, under 9.2e18 / 10^`fractionDigits` in magnitude) rounded to
-    /// `fractionDigits` (1…9) decimals: `48.1234567`.
-    mutating func writeDecimal(_ value: Double, fractionDigits: Int) {
-        var scale: Int64 = 1
-        for _ in 0..<fractionDigits { scale *= 10 }
-        let scaled = Int64((value.magnitude * Double(scale)).rounded())
-        if value < 0 && scaled != 0 { writeInteger(UInt8(ascii: "-")) }
-        writeDecimal(scaled / scale)
-        // The fraction with its leading zeros: scale + fraction is "1" and its digits, the "1"
-        // then overwritten by the point.
-        let point = writerIndex
-        writeDecimal(scale + scaled % scale)
-        setInteger(UInt8(ascii: "."), at: point)
+    /// Writes `value` with `quantity`'s decimals (`JSONNumber.withText(of:_:_:)`, no string made).
+    mutating func writeDecimal(_ value: Double, _ quantity: JSONNumber.Quantity) {
+        JSONNumber.withText(of: value, quantity) { writeBytes($0) }
     }
 }
