@@ -1,9 +1,10 @@
 import Foundation
+import NIOCore
 
 /// Group commit: requests hand their rows to one writer thread, which commits whatever has
 /// queued in one transaction once 1,000 rows are waiting or the oldest has waited 5 ms; each
-/// request's completion is called (on that thread) only after the transaction holding its rows
-/// has committed, or with the store's error. Requests are committed in arrival order, so a device's fixes reach the store
+/// request's completion is called (on that thread, or on the event loop it names) only after the
+/// transaction holding its rows has committed, or with the store's error. Requests are committed in arrival order, so a device's fixes reach the store
 /// in the order they came (one ordered lane per device). After each batch's replies the writer
 /// gives the store one turn of `settle` (a bounded transaction of its own upkeep), and more
 /// turns while no request is waiting and the store has upkeep left.
@@ -13,6 +14,8 @@ import Foundation
 final class GroupCommitter: @unchecked Sendable {
     struct Pending {
         var rows: [StoredFix]
+        /// Where `completion` is called: an event loop, or nil for the writer thread.
+        var loop: (any EventLoop)?
         var completion: @Sendable (Result<Int, any Error>) -> Void
         var arrived: Date
     }
@@ -23,7 +26,8 @@ final class GroupCommitter: @unchecked Sendable {
     let maximumWait: TimeInterval
     let store: any PositionStore
     let metrics: TrackingMetrics
-    /// Offered each committed batch, after its requests were resumed.
+    /// Offered each committed batch, after its requests' completions were called or handed to
+    /// their event loops.
     let live: LiveFanOut
     /// Offered each committed batch after `live`, for its fence decisions (never waits).
     let fences: FenceMonitor?
@@ -60,15 +64,16 @@ final class GroupCommitter: @unchecked Sendable {
 
     /// Commits `rows` with the next batch, then calls `completion` with how many were new once
     /// the batch is durable, or with the store's error (nothing of the batch was stored) or
-    /// `StorageStopped`; on the writer thread (or this one when stopped), so it must not block.
-    func commit(_ rows: [StoredFix], completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
+    /// `StorageStopped`: on `loop` when one is given, else on the writer thread (or this one
+    /// when stopped), where it must not block.
+    func commit(_ rows: [StoredFix], completingOn loop: (any EventLoop)? = nil, completion: @escaping @Sendable (Result<Int, any Error>) -> Void) {
         condition.lock()
         guard !stopping else {
             condition.unlock()
             completion(.failure(StorageStopped()))
             return
         }
-        queue.append(Pending(rows: rows, completion: completion, arrived: Date()))
+        queue.append(Pending(rows: rows, loop: loop, completion: completion, arrived: Date()))
         queuedRows += rows.count
         // The writer waits for a first request, then for a full batch or the deadline: a
         // request that changes neither need not wake it (a futex wake and a context switch
@@ -133,14 +138,36 @@ final class GroupCommitter: @unchecked Sendable {
             do {
                 let inserted = try store.commit(rows)
                 metrics.committed(rows: rowCount, inserted: inserted, seconds: Date().timeIntervalSince(started))
-                for pending in batch { pending.completion(.success(inserted)) }
+                Self.complete(batch, with: .success(inserted))
                 live.publish(rows)
                 fences?.offer(rows)
             } catch {
                 metrics.commitFailed()
-                for pending in batch { pending.completion(.failure(error)) }
+                Self.complete(batch, with: .failure(error))
             }
             settling = settle()
+        }
+    }
+
+    /// Calls the completions of `batch`, in order: those without a loop here, the others in one
+    /// task per event loop for the whole batch. (A completion per request handed to its loop
+    /// was a lock, a task and often an eventfd wake-up of the loop per request: 20,000 a second
+    /// at 20,000 devices, against one per loop per commit.)
+    private static func complete(_ batch: [Pending], with result: Result<Int, any Error>) {
+        var loops: [(loop: any EventLoop, completions: [@Sendable (Result<Int, any Error>) -> Void])] = []
+        for pending in batch {
+            guard let loop = pending.loop else {
+                pending.completion(result)
+                continue
+            }
+            if let k = loops.firstIndex(where: { $0.loop === loop }) {
+                loops[k].completions.append(pending.completion)
+            } else {
+                loops.append((loop, [pending.completion]))
+            }
+        }
+        for (loop, completions) in loops {
+            loop.execute { for completion in completions { completion(result) } }
         }
     }
 

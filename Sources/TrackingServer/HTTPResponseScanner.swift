@@ -1,4 +1,3 @@
-import Foundation
 import NIOCore
 
 /// Finds where each HTTP/1.1 response ends in a connection's byte stream (RFC 9112 §6.3): the
@@ -59,8 +58,12 @@ struct HTTPResponseScanner {
         while true {
             switch state {
             case .head:
-                guard let head = try readLine(&buffer, through: "\r\n\r\n", limit: Self.maximumHeadBytes) else { return nil }
-                try parseHead(head)
+                guard let end = try lineEnd(in: buffer, through: "\r\n\r\n", limit: Self.maximumHeadBytes) else { return nil }
+                // Read in place: the head is not copied out of the buffer.
+                try buffer.withUnsafeReadableBytes { bytes in
+                    Result { () throws(HTTPResponseError) in try parseHead(UnsafeRawBufferPointer(rebasing: bytes[..<end])) }
+                }.get()
+                skip(&buffer, end + 4)
             case .body(let remaining):
                 let taken = min(remaining, buffer.readableBytes)
                 skip(&buffer, taken)
@@ -126,6 +129,16 @@ struct HTTPResponseScanner {
     /// The bytes before `terminator`, consuming both; nil (nothing consumed) when `buffer`
     /// does not hold the terminator yet.
     private mutating func readLine(_ buffer: inout ByteBuffer, through terminator: StaticString, limit: Int) throws(HTTPResponseError) -> [UInt8]? {
+        guard let end = try lineEnd(in: buffer, through: terminator, limit: limit) else { return nil }
+        let line = buffer.readBytes(length: end)!
+        buffer.moveReaderIndex(forwardBy: terminator.utf8CodeUnitCount)
+        offset += end + terminator.utf8CodeUnitCount
+        return line
+    }
+
+    /// Where `terminator` starts in `buffer`'s readable bytes; nil when it is not there yet.
+    /// - Throws: when it is not within `limit` bytes.
+    private func lineEnd(in buffer: ByteBuffer, through terminator: StaticString, limit: Int) throws(HTTPResponseError) -> Int? {
         let end = buffer.withUnsafeReadableBytes { bytes -> Int? in
             terminator.withUTF8Buffer { t -> Int? in
                 guard bytes.count >= t.count else { return nil }
@@ -146,45 +159,48 @@ struct HTTPResponseScanner {
             return nil
         }
         if end > limit { throw HTTPResponseError(offset: offset, reason: "no line end within \(limit) bytes") }
-        let line = buffer.readBytes(length: end)!
-        buffer.moveReaderIndex(forwardBy: terminator.utf8CodeUnitCount)
-        offset += end + terminator.utf8CodeUnitCount
-        return line
+        return end
     }
 
-    /// Reads the status and the framing headers of a head (the bytes before its blank line).
-    private mutating func parseHead(_ head: [UInt8]) throws(HTTPResponseError) {
-        let start = offset - head.count - 4
-        let lines = head.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0 }
-        let statusLine = lines[0]
+    /// Reads the status and the framing headers of a head (the bytes before its blank line),
+    /// in place: names compared without regard to case and values without their optional
+    /// whitespace (RFC 9110 §5.1, §5.6.3), no string made per line (the Foundation trimming and
+    /// lowercasing this replaced were 10 % of the generator's CPU time, `perf`).
+    private mutating func parseHead(_ head: UnsafeRawBufferPointer) throws(HTTPResponseError) {
+        let start = offset
+        // Lines end at LF, a CR before it dropped.
+        func lineEnd(from i: Int) -> (end: Int, next: Int) {
+            var j = i
+            while j < head.count, head[j] != UInt8(ascii: "\n") { j += 1 }
+            return (j > i && head[j - 1] == UInt8(ascii: "\r") ? j - 1 : j, j + 1)
+        }
+        let (statusEnd, afterStatus) = lineEnd(from: 0)
         // "HTTP/1.x NNN reason"
-        guard statusLine.count >= 12, statusLine.starts(with: Array("HTTP/1.".utf8)), statusLine[statusLine.startIndex + 8] == UInt8(ascii: " "),
-              let status = Int(String(decoding: statusLine[(statusLine.startIndex + 9)..<(statusLine.startIndex + 12)], as: UTF8.self)),
-              (100...999).contains(status)
+        guard statusEnd >= 12, head.starts(with: "HTTP/1.".utf8), head[8] == UInt8(ascii: " "),
+              let status = Self.decimal(head, 9..<12), (100...999).contains(status)
         else {
             throw HTTPResponseError(offset: start, reason: "not an HTTP/1.x status line")
         }
-        var length: Int?, chunked = false, closes = statusLine[statusLine.startIndex + 7] == UInt8(ascii: "0")
-        var lineOffset = start + statusLine.count + 2
-        for line in lines.dropFirst() {
-            defer { lineOffset += line.count + 2 }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                throw HTTPResponseError(offset: lineOffset, reason: "header line without a colon")
-            }
-            let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
-            let value = String(decoding: line[line.index(after: colon)...], as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
-            switch name {
-            case "content-length":
-                guard let n = Int(value), n >= 0, length == nil || length == n else {
-                    throw HTTPResponseError(offset: lineOffset, reason: "Content-Length '\(value)' is not one length")
+        var length: Int?, chunked = false, closes = head[7] == UInt8(ascii: "0")
+        var i = afterStatus
+        while i <= head.count {
+            let (end, next) = lineEnd(from: i)
+            defer { i = next }
+            var colon = i
+            while colon < end, head[colon] != UInt8(ascii: ":") { colon += 1 }
+            guard colon < end else { throw HTTPResponseError(offset: start + i, reason: "header line without a colon") }
+            let name = i..<colon, value = Self.trimmed(head, colon + 1..<end)
+            if Self.matches(head, name, "content-length") {
+                guard let n = Self.decimal(head, value), length == nil || length == n else {
+                    let text = String(decoding: UnsafeRawBufferPointer(rebasing: head[value]), as: UTF8.self).lowercased()
+                    throw HTTPResponseError(offset: start + i, reason: "Content-Length '\(text)' is not one length")
                 }
                 length = n
-            case "transfer-encoding":
-                chunked = value.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) == "chunked" } ?? false
-            case "connection":
-                if value.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "close" }) { closes = true }
-            default:
-                continue
+            } else if Self.matches(head, name, "transfer-encoding") {
+                let last = Self.elements(head, value).last
+                chunked = last.map { Self.matches(head, $0, "chunked") } ?? false
+            } else if Self.matches(head, name, "connection") {
+                if Self.elements(head, value).contains(where: { Self.matches(head, $0, "close") }) { closes = true }
             }
         }
         current = Response(status: status, bodyBytes: 0, closes: closes)
@@ -200,6 +216,50 @@ struct HTTPResponseScanner {
             current.closes = true
             state = .untilClose
         }
+    }
+
+    /// Whether `bytes[range]` is `lowercase` (ASCII letters in either case).
+    private static func matches(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ lowercase: StaticString) -> Bool {
+        lowercase.withUTF8Buffer { word in
+            guard range.count == word.count else { return false }
+            for k in 0..<word.count {
+                var b = bytes[range.lowerBound + k]
+                if b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") { b |= 0x20 }
+                if b != word[k] { return false }
+            }
+            return true
+        }
+    }
+
+    /// `bytes[range]` as a non-negative decimal number of at most 15 digits; nil for other text.
+    private static func decimal(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty, range.count <= 15 else { return nil }
+        var n = 0
+        for i in range {
+            let d = bytes[i] &- UInt8(ascii: "0")
+            guard d < 10 else { return nil }
+            n = n * 10 + Int(d)
+        }
+        return n
+    }
+
+    /// `range` without the spaces and tabs at its ends.
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
+        var (a, b) = (range.lowerBound, range.upperBound)
+        while a < b, bytes[a] == UInt8(ascii: " ") || bytes[a] == UInt8(ascii: "\t") { a += 1 }
+        while b > a, bytes[b - 1] == UInt8(ascii: " ") || bytes[b - 1] == UInt8(ascii: "\t") { b -= 1 }
+        return a..<b
+    }
+
+    /// The comma-separated elements of a list value (RFC 9110 §5.6.1), each trimmed; nothing
+    /// between two commas is no element.
+    private static func elements(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> [Range<Int>] {
+        var found: [Range<Int>] = [], start = range.lowerBound
+        for i in range.lowerBound...range.upperBound where i == range.upperBound || bytes[i] == UInt8(ascii: ",") {
+            if i > start { found.append(trimmed(bytes, start..<i)) }
+            start = i + 1
+        }
+        return found
     }
 }
 

@@ -28,10 +28,22 @@ struct IngestRoutes: EventLoopRoutes {
         /// The reply each app expects for a stored request.
         var acknowledgement: EventLoopResponse {
             switch self {
-            case .osmAnd, .gpsLogger: EventLoopResponse(body: "OK\n")
-            case .ownTracks: EventLoopResponse(contentType: "application/json", body: "[]")
-            case .overland: EventLoopResponse(contentType: "application/json", body: #"{"result":"ok"}"#)
+            case .osmAnd, .gpsLogger: Self.ok
+            case .ownTracks: Self.emptyArray
+            case .overland: Self.resultOK
             }
+        }
+
+        // Made once, with their `Content-Length` (the header the handler would add to a copy of
+        // the fields per reply, after the same `Content-Type`): the same bytes on the wire.
+        private static let ok = withLength(EventLoopResponse(body: "OK\n"))
+        private static let emptyArray = withLength(EventLoopResponse(contentType: "application/json", body: "[]"))
+        private static let resultOK = withLength(EventLoopResponse(contentType: "application/json", body: #"{"result":"ok"}"#))
+
+        private static func withLength(_ response: EventLoopResponse) -> EventLoopResponse {
+            var response = response
+            response.headers.add(name: "Content-Length", value: String(response.body.readableBytes))
+            return response
         }
     }
 
@@ -65,7 +77,7 @@ struct IngestRoutes: EventLoopRoutes {
         if decoded.fixes.isEmpty, let first = decoded.rejected.first {
             return finish(EventLoopResponse(status: .badRequest, body: "\(first)\n"))
         }
-        ingest.ingest(decoded.fixes, receivedAt: receivedAt) { result in
+        ingest.ingest(decoded.fixes, receivedAt: receivedAt, completingOn: reply.futureResult.eventLoop) { result in
             switch result {
             case .success: finish(endpoint.acknowledgement)
             case .failure(let error):

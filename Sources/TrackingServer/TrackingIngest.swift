@@ -1,5 +1,6 @@
 public import Foundation
 public import MapMatching
+public import NIOCore
 import Synchronization
 public import TrackingProtocols
 
@@ -88,8 +89,11 @@ public final class TrackingIngest: Sendable {
 
     /// Stores `fixes` durably, then calls `completion` once their group commit has, or with
     /// `IngestError` `.unknownDevice` (nothing stored) or `.storageUnavailable`. It is called on
-    /// the committer's thread (or this one, when nothing is to be committed), so it must not block.
-    public func ingest(_ fixes: [TrackedFix], receivedAt: Date, completion: @escaping @Sendable (Result<Void, IngestError>) -> Void) {
+    /// `loop` when one is given (the commit's requests of one loop share a task there), else on
+    /// the committer's thread, where it must not block; on this one when nothing is to be
+    /// committed.
+    public func ingest(_ fixes: [TrackedFix], receivedAt: Date, completingOn loop: (any EventLoop)? = nil,
+                       completion: @escaping @Sendable (Result<Void, IngestError>) -> Void) {
         guard !fixes.isEmpty else { return completion(.success(())) }
         var unknown: Set<String> = []
         devices.withLock { known in for f in fixes where known[f.device] == nil { unknown.insert(f.device) } }
@@ -98,7 +102,7 @@ public final class TrackingIngest: Sendable {
             return completion(.failure(IngestError(kind: .unknownDevice, message: "unknown device \(unknown.sorted().joined(separator: ", "))")))
         }
         let at = Int64((receivedAt.timeIntervalSince1970 * 1000).rounded())
-        committer.commit(fixes.map { StoredFix($0, receivedAt: at) }) { [self, unknown, count = fixes.count] result in
+        committer.commit(fixes.map { StoredFix($0, receivedAt: at) }, completingOn: loop) { [self, unknown, count = fixes.count] result in
             if case .failure(let error) = result {
                 return completion(.failure(IngestError(kind: .storageUnavailable, message: "storage unavailable: \(error)")))
             }
