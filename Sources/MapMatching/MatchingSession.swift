@@ -24,7 +24,7 @@ public struct MatchingSession: Sendable {
     var search = TransitionSearch()
     var targets: [EdgePosition] = []
     /// `candidates(near:radius:sigma:)`'s lists of segments and nodes, kept between fixes so
-    /// that a fix grows none (their growth was 2 % of `geo match`'s instructions).
+    /// that a fix grows none (their growth was 3 % of `geo match`'s instructions).
     var chosenSegments: [UInt32] = [], skippedSegments: [UInt32] = [], seenNodes: [UInt32] = [], frontierNodes: [UInt32] = []
     /// Whether the live recursion runs (the online matcher's answers); the committed path
     /// does not need it.

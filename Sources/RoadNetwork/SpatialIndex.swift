@@ -324,7 +324,7 @@ public struct SpatialIndex: Sendable {
         for cy in cy0...cy1 {
             // A row's cells have consecutive keys (`key`): one search for the first occupied
             // cell, then a walk (in two runs where the row crosses cell column 0, as the key's
-            // low word wraps there). A search per cell was a tenth of the candidate search.
+            // low word wraps there). A search per cell was a twentieth of the candidate search.
             let (first, last) = (SpatialIndex.key(cx0, cy), SpatialIndex.key(cx1, cy))
             if first <= last {
                 visitCells(from: first, through: last)
