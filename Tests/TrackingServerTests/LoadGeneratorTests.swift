@@ -103,14 +103,15 @@ import TrackingProtocols
 
         #expect(report.reconnects >= options.devices, "\(report)")
         #expect(report.sent == report.acknowledged + report.errors, "\(report)")
+        #expect(report.warmUpSent == report.warmUpAcknowledged + report.warmUpErrors, "\(report)")
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == report.acknowledged)
+        #expect(lines.count == report.acknowledged + report.warmUpAcknowledged)
         // Both servers acknowledged fixes: fix times (ms) before the first was stopped and after the second started.
         let times = lines.compactMap { $0.split(separator: ",").last.flatMap { Int64($0) } }
         #expect(times.count == lines.count)
         #expect(times.contains { $0 < stopping } && times.contains { $0 > restarted }, "stopped at \(stopping) ms, restarted at \(restarted) ms")
         let result = try await LoadVerifier.verify(log: log, store: try SQLitePositionStore(path: db, readOnly: true))
-        #expect(result.acknowledged == report.acknowledged && result.missing == 0 && result.duplicated == 0, "\(result)")
+        #expect(result.acknowledged == report.acknowledged + report.warmUpAcknowledged && result.missing == 0 && result.duplicated == 0, "\(result)")
     }
 
     /// Overland batches: each acknowledged request logs its whole batch; a device's fix times
@@ -139,7 +140,7 @@ import TrackingProtocols
         _ = await server.result
 
         #expect(report.errors == 0 && report.acknowledged >= 3 * 3, "\(report)")
-        #expect(report.acknowledgedFixes == 25 * report.acknowledged, "\(report)")
+        #expect(report.acknowledgedFixes == 25 * report.acknowledged && report.warmUpAcknowledgedFixes == 25 * report.warmUpAcknowledged, "\(report)")
         var perDevice: [Substring: [Int64]] = [:]
         for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n") {
             let parts = line.split(separator: ",")
@@ -151,7 +152,44 @@ import TrackingProtocols
             #expect(steps.allSatisfy { $0 >= 20 }, "\(device): fix times must rise by at least 20 ms, saw \(Set(steps).sorted())")
         }
         let result = try await LoadVerifier.verify(log: log, store: try SQLitePositionStore(path: db, readOnly: true))
-        #expect(result.acknowledged == report.acknowledgedFixes && result.missing == 0 && result.duplicated == 0, "\(result)")
+        #expect(result.acknowledged == report.acknowledgedFixes + report.warmUpAcknowledgedFixes && result.missing == 0 && result.duplicated == 0, "\(result)")
+    }
+
+    /// Each device sends its first fix as it connects, so a server that closes a connection
+    /// sending nothing for a while (`RequestLimits.headTimeout`, 1 s here) closes none, however
+    /// long the fleet takes to connect. Waiting for their first turn instead (phases uniform in
+    /// the 5 s interval), each device would sit idle past the limit with probability 4/5, be
+    /// closed and reconnect. The first fixes are acknowledged, logged and stored.
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func firstFixOnConnecting_noIdleConnectionClosed() async throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
+        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: db), policy: .register)
+        var limits = RequestLimits()
+        limits.headTimeout = .seconds(1)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        var bound = ports.makeAsyncIterator()
+        let server = Task {
+            try await TrackingRoutes.run(LocalServer.Options(port: 0, hosts: ["127.0.0.1"], limits: limits), ingest: ingest, serving: { url in
+                continuation.yield(Int(url.split(separator: ":").last!.dropLast())!)
+            }, note: { _ in })
+        }
+        let port = try #require(await bound.next())
+        var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 4, duration: .seconds(3))
+        options.interval = .seconds(5)
+        options.drain = .seconds(1)
+        options.ackLog = log
+        let report = try await LoadGenerator(options).run()
+        server.cancel()
+        _ = await server.result
+        ingest.stop()
+
+        #expect(report.reconnects == 0 && report.errors == 0 && report.warmUpErrors == 0, "\(report)")
+        #expect(report.warmUpSent == 4 && report.warmUpAcknowledged == 4, "\(report)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == report.acknowledged + 4)
+        let result = try await LoadVerifier.verify(log: log, store: try SQLitePositionStore(path: db, readOnly: true))
+        #expect(result.acknowledged == lines.count && result.missing == 0 && result.duplicated == 0, "\(result)")
     }
 
     /// `verify` reads each device once: a logged fix absent from the store and one stored twice
@@ -228,7 +266,7 @@ import TrackingProtocols
             let (load, live) = try await LoadGenerator(options).run(alongside: (subscribers: 2, follow: 2))
             let subscribers = try #require(live)
             #expect(load.errors == 0 && load.acknowledged >= 4 * 4, "\(load)")
-            #expect(subscribers.failed == 0 && subscribers.fixes > 0 && subscribers.fixes <= load.acknowledged, "\(subscribers)")
+            #expect(subscribers.failed == 0 && subscribers.fixes > 0 && subscribers.fixes <= load.acknowledged + load.warmUpAcknowledged, "\(subscribers)")
             options.duration = .milliseconds(500)
             #expect(try await LoadGenerator(options).run(alongside: nil).live == nil)
         }
