@@ -190,6 +190,12 @@ echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(di
     'BEGIN { printf "%.1f MB (%.2f MB/s, %.0f bytes per fix stored in the run)", (b - a) / 1e6, (b - a) / 1e6 / d, (n > m ? (b - a) / (n - m) : 0) }')"
 echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|settles|settled_rows|settle_seconds|settle_failures|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
+# The writer's histograms, one line each: the share of observations at most each bound (ms).
+curl -s "${URL}metrics" | awk -F'[{}" ]+' '/^tracking_(queue_wait|commit_duration|settle_duration)_seconds_(bucket|count)/ {
+        name = $1; sub(/_(bucket|count)$/, "", name)
+        if ($1 ~ /_count$/) { total[name] = $2; next }
+        if ($3 != "+Inf") { line[name] = line[name] sprintf(" ≤%gms:%s", $3 * 1000, $4) } }
+    END { for (n in line) printf "%s (cumulative counts of %d):%s\n", n, total[n], line[n] }'
 echo "server peak RSS: $(grep VmHWM /proc/$SERVER/status | awk '{print $2, $3}')"
 kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=""
 VERIFY0="$(date +%s.%N)"

@@ -137,7 +137,8 @@ final class GroupCommitter: @unchecked Sendable {
             let rows = batch.flatMap(\.rows)
             do {
                 let inserted = try store.commit(rows)
-                metrics.committed(rows: rowCount, inserted: inserted, seconds: Date().timeIntervalSince(started))
+                metrics.committed(rows: rowCount, inserted: inserted, seconds: Date().timeIntervalSince(started),
+                                  queueWaits: batch.lazy.map { started.timeIntervalSince($0.arrived) })
                 Self.complete(batch, with: .success(inserted))
                 live.publish(rows)
                 fences?.offer(rows)

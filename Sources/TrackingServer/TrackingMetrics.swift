@@ -20,14 +20,18 @@ public final class TrackingMetrics: Sendable {
         var settledRows = 0
         var settleSeconds = 0.0
         var settleFailures = 0
-        /// Batch sizes: counts of batches with at most 1, 10, 100, 500, 1000 rows, and more.
-        var batchBuckets = [Int](repeating: 0, count: 6)
+        /// Rows per group commit.
+        var batchRows = Histogram(bounds: [1, 10, 100, 500, 1000])
+        /// Seconds a request's rows waited in the group committer's queue before their commit began.
+        var queueWait = Histogram(bounds: Histogram.secondsBounds)
+        /// Seconds per successful group commit.
+        var commitDuration = Histogram(bounds: Histogram.secondsBounds)
+        /// Seconds per upkeep transaction that did work.
+        var settleDuration = Histogram(bounds: Histogram.secondsBounds)
         /// Geofence events stored, by kind.
         var fenceEvents: [String: Int] = [:]
-        /// Fence decision latency after the ack: counts per `fenceLatencyBounds` bucket, and +Inf.
-        var fenceLatencyBuckets = [Int](repeating: 0, count: 9)
-        var fenceLatencySeconds = 0.0
-        var fenceBatches = 0
+        /// Seconds from a batch's ack to its fence events being stored.
+        var fenceLatency = Histogram(bounds: Histogram.secondsBounds)
         var fenceBatchesDropped = 0
         var fenceStoreFailures = 0
         var webhookDelivered = 0
@@ -35,9 +39,39 @@ public final class TrackingMetrics: Sendable {
         var webhookDropped = 0
     }
 
-    static let batchBounds = [1, 10, 100, 500, 1000]
-    /// Seconds from a batch's ack to its fence events being stored.
-    static let fenceLatencyBounds = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0]
+    /// A Prometheus histogram: counts of observations at most each bound (and above the last),
+    /// their sum and count.
+    struct Histogram {
+        /// Bounds for durations, seconds: 1 ms to 1 s, fine where the ingest's goals lie (p99
+        /// request → ack ≤ 25 ms, issue 35).
+        static let secondsBounds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0]
+        let bounds: [Double]
+        /// Per bound, then above the last.
+        var counts: [Int]
+        var sum = 0.0
+        var count = 0
+
+        init(bounds: [Double]) {
+            self.bounds = bounds
+            counts = [Int](repeating: 0, count: bounds.count + 1)
+        }
+
+        mutating func observe(_ value: Double) {
+            counts[bounds.firstIndex { value <= $0 } ?? bounds.count] += 1
+            sum += value
+            count += 1
+        }
+
+        /// The samples of the exposition format: cumulative `_bucket`s, `_sum`, `_count`.
+        var samples: [(String, String)] {
+            var cumulative = 0, out: [(String, String)] = []
+            for (bound, n) in zip(bounds.map { "\($0)" } + ["+Inf"], counts) {
+                cumulative += n
+                out.append(("_bucket{le=\"\(bound.hasSuffix(".0") ? String(bound.dropLast(2)) : bound)\"}", "\(cumulative)"))
+            }
+            return out + [("_sum", "\(sum)"), ("_count", "\(count)")]
+        }
+    }
     let counters = Mutex(Counters())
 
     public init() {}
@@ -56,6 +90,7 @@ public final class TrackingMetrics: Sendable {
             c.settles += 1
             c.settledRows += rows
             c.settleSeconds += seconds
+            c.settleDuration.observe(seconds)
         }
     }
 
@@ -63,11 +98,7 @@ public final class TrackingMetrics: Sendable {
         counters.withLock { c in for e in events { c.fenceEvents[e.kind.rawValue, default: 0] += 1 } }
     }
     func fenceBatchDecided(secondsAfterAck seconds: Double) {
-        counters.withLock { c in
-            c.fenceBatches += 1
-            c.fenceLatencySeconds += seconds
-            c.fenceLatencyBuckets[Self.fenceLatencyBounds.firstIndex { seconds <= $0 } ?? Self.fenceLatencyBounds.count] += 1
-        }
+        counters.withLock { $0.fenceLatency.observe(seconds) }
     }
     func fenceBatchDropped() { counters.withLock { $0.fenceBatchesDropped += 1 } }
     func fenceStoreFailed() { counters.withLock { $0.fenceStoreFailures += 1 } }
@@ -75,13 +106,17 @@ public final class TrackingMetrics: Sendable {
     func webhookAttemptFailed() { counters.withLock { $0.webhookFailedAttempts += 1 } }
     func webhookDropped(_ events: Int) { counters.withLock { $0.webhookDropped += events } }
 
-    func committed(rows: Int, inserted: Int, seconds: Double) {
+    /// A successful group commit of `rows`, `inserted` of them new, that took `seconds`, its
+    /// requests having waited `queueWaits` seconds each before it began.
+    func committed(rows: Int, inserted: Int, seconds: Double, queueWaits: some Sequence<Double>) {
         counters.withLock { c in
             c.commits += 1
             c.committedRows += rows
             c.duplicateFixes += rows - inserted
             c.commitSeconds += seconds
-            c.batchBuckets[Self.batchBounds.firstIndex { rows <= $0 } ?? Self.batchBounds.count] += 1
+            c.batchRows.observe(Double(rows))
+            c.commitDuration.observe(seconds)
+            for wait in queueWaits { c.queueWait.observe(wait) }
         }
     }
 
@@ -113,25 +148,15 @@ public final class TrackingMetrics: Sendable {
         metric("tracking_settle_seconds_total", "counter", "Time the writer spent in them.", [("", "\(c.settleSeconds)")])
         metric("tracking_settle_failures_total", "counter", "Upkeep transactions the store refused (tried again after the next batch).",
                [("", "\(c.settleFailures)")])
-        var cumulative = 0, buckets: [(String, String)] = []
-        for (i, bound) in Self.batchBounds.enumerated() {
-            cumulative += c.batchBuckets[i]
-            buckets.append(("_bucket{le=\"\(bound)\"}", "\(cumulative)"))
-        }
-        cumulative += c.batchBuckets[Self.batchBounds.count]
-        buckets += [("_bucket{le=\"+Inf\"}", "\(cumulative)"), ("_sum", "\(c.committedRows)"), ("_count", "\(c.commits)")]
-        metric("tracking_batch_rows", "histogram", "Rows per group commit.", buckets)
+        metric("tracking_batch_rows", "histogram", "Rows per group commit.", c.batchRows.samples)
+        metric("tracking_queue_wait_seconds", "histogram",
+               "Seconds a request's fixes waited for their group commit to begin (the batch's gathering and the writer's work before it).",
+               c.queueWait.samples)
+        metric("tracking_commit_duration_seconds", "histogram", "Seconds per successful group commit.", c.commitDuration.samples)
+        metric("tracking_settle_duration_seconds", "histogram", "Seconds per upkeep transaction that did work.", c.settleDuration.samples)
         metric("tracking_fence_events_total", "counter", "Geofence events stored, by type.",
                FenceEvent.Kind.allCases.map { ("{type=\"\($0.rawValue)\"}", "\(c.fenceEvents[$0.rawValue] ?? 0)") })
-        cumulative = 0
-        buckets = []
-        for (i, bound) in Self.fenceLatencyBounds.enumerated() {
-            cumulative += c.fenceLatencyBuckets[i]
-            buckets.append(("_bucket{le=\"\(bound)\"}", "\(cumulative)"))
-        }
-        cumulative += c.fenceLatencyBuckets[Self.fenceLatencyBounds.count]
-        buckets += [("_bucket{le=\"+Inf\"}", "\(cumulative)"), ("_sum", "\(c.fenceLatencySeconds)"), ("_count", "\(c.fenceBatches)")]
-        metric("tracking_fence_decision_seconds", "histogram", "Seconds from a batch's ack to its geofence events stored.", buckets)
+        metric("tracking_fence_decision_seconds", "histogram", "Seconds from a batch's ack to its geofence events stored.", c.fenceLatency.samples)
         metric("tracking_fence_batches_dropped_total", "counter", "Committed batches not decided: the fence queue was full.",
                [("", "\(c.fenceBatchesDropped)")])
         metric("tracking_fence_store_failures_total", "counter", "Fence event writes the store refused (events lost).",
