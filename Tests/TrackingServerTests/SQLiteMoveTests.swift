@@ -31,6 +31,18 @@ import Testing
         return turns
     }
 
+    /// The writing connection syncs the WAL at every commit (`synchronous = FULL`, 2), so a
+    /// commit the server acknowledged survives a power cut; GRDB's pool would leave it NORMAL (1).
+    @Test func writer_syncsEveryCommit() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+        let (mode, synchronous) = try store.write { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(mode == "wal" && synchronous == 2)
+    }
+
     @Test func retryAfterTheMove_isNotDuplicated() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
