@@ -316,10 +316,13 @@ public final class SQLitePositionStore: PositionStore {
             }
             if state.copied < state.round.count {
                 var end = state.copied, rows = 0
-                repeat {
+                while end < state.round.count && end - state.copied < sliceDevices {
+                    state.split(through: end)
+                    // One device at least, then as many as `sliceRows` holds.
+                    guard end == state.copied || rows + state.round[end].fixes.count <= sliceRows else { break }
                     rows += state.round[end].fixes.count
                     end += 1
-                } while end < state.round.count && end - state.copied < sliceDevices && rows + state.round[end].fixes.count <= sliceRows
+                }
                 let slice = state.round[state.copied..<end]
                 // In the key order of `positions`.
                 let copies = slice.flatMap { id, fixes in

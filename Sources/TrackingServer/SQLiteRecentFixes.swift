@@ -30,9 +30,17 @@ extension SQLitePositionStore {
         var held: [Held] = []
         /// The greatest fix time in `held`: a fix of the device above it is not in `recent`.
         var newest: Int64 = .min
+        /// The least fix time in `held` (`Int64.max` when empty).
+        var oldest: Int64 = .max
 
-        /// Appends fixes committed in `batch`, lowering `oldest` to the least of their times.
-        mutating func append(_ fixes: some Collection<StoredFix>, batch: Int64, oldest: inout Int64) {
+        init(held: [Held] = [], newest: Int64 = .min) {
+            self.held = held
+            self.newest = newest
+            oldest = held.lazy.map(\.fix.fixTime).min() ?? .max
+        }
+
+        /// Appends fixes committed in `batch`.
+        mutating func append(_ fixes: some Collection<StoredFix>, batch: Int64) {
             for fix in fixes {
                 held.append(Held(fix: fix, batch: batch))
                 newest = max(newest, fix.fixTime)
@@ -51,15 +59,23 @@ extension SQLitePositionStore {
     struct MoveState {
         /// Fixes below it are in the current round, or in `positions`; never decreases.
         var boundary: Int64 = .min
-        /// Fixes at or above `boundary`, by device id.
+        /// Fixes not yet taken by the round, by device id: those at or above `boundary`, and
+        /// those below it of the round's devices not yet split (`split`).
         var waiting: [Int64: Waiting] = [:]
-        /// The least fix time in `waiting` (`Int64.max` when empty).
+        /// The least fix time in `waiting` once the round's devices are split (`Int64.max`
+        /// when empty); before that, of the fixes at or above `boundary` of the devices split.
         var oldestWaiting: Int64 = .max
-        /// The round: fixes below `boundary`, by device id ascending; `copied` devices are in
-        /// `positions`. Empty when no round is under way.
+        /// The round: the devices with fixes below `boundary` at its beginning, by id ascending,
+        /// with those fixes once split from `waiting` (the first `split`); the first `copied`
+        /// are in `positions`. Empty when no round is under way.
         var round: [(id: Int64, fixes: [StoredFix])] = []
+        /// A round's devices are split from `waiting` as the copies reach them, not all at its
+        /// beginning: splitting 12,000 devices' fixes there held the writer 62–102 ms (tracking.sh
+        /// on a shared machine), every request of the moment waiting behind it.
+        var split = 0
         var copied = 0
-        /// The greatest batch holding a fix of the round: its delete reads `recent` up to it.
+        /// The greatest batch holding a fix of the round's split devices: its delete, which
+        /// begins once all are split and copied, reads `recent` up to it.
         var roundLastBatch: Int64 = .min
         /// The round's fixes in batches below it are deleted from `recent`.
         var deletedBelow: Int64 = .min
@@ -70,11 +86,11 @@ extension SQLitePositionStore {
         /// (waiting, or in the round). `device` is `waiting[id]` when the caller has it.
         func holds(_ fix: StoredFix, id: Int64, device: Waiting?) -> Bool {
             let same = { (other: StoredFix) in other.fixTime == fix.fixTime && other.payloadHash == fix.payloadHash }
-            if fix.fixTime >= boundary {
-                guard let device, fix.fixTime <= device.newest else { return false }
-                return device.held.contains { same($0.fix) }
+            if let device, fix.fixTime <= device.newest, fix.fixTime >= device.oldest, device.held.contains(where: { same($0.fix) }) {
+                return true
             }
-            // Below the boundary: in the round (by device id ascending), or not in `recent`.
+            guard fix.fixTime < boundary else { return false }
+            // Below the boundary: in the round (by device id ascending) once split, or not in `recent`.
             var low = 0, high = round.count
             while low < high {
                 let middle = (low + high) / 2
@@ -90,36 +106,50 @@ extension SQLitePositionStore {
         /// Adds fixes of device `id` committed in `batch`.
         mutating func wait(_ fixes: some Collection<StoredFix>, id: Int64, batch: Int64) {
             guard !fixes.isEmpty else { return }
-            var oldest = oldestWaiting
-            waiting[id, default: Waiting()].append(fixes, batch: batch, oldest: &oldest)
-            oldestWaiting = oldest
+            waiting[id, default: Waiting()].append(fixes, batch: batch)
+            oldestWaiting = min(oldestWaiting, fixes.lazy.map(\.fixTime).min()!)
             nextBatch = max(nextBatch, batch + 1)
         }
 
-        /// Begins a round of the fixes below `cut` in `waiting`.
+        /// Begins a round of the fixes below `cut` in `waiting`: lists their devices, whose
+        /// fixes `split(through:)` then takes. O(devices), no fix copied.
         mutating func begin(cut: Int64) {
             boundary = max(boundary, cut)
             var oldest = Int64.max
             for (id, device) in waiting {
-                let old = device.held.filter { $0.fix.fixTime < boundary }
-                guard !old.isEmpty else {
-                    oldest = min(oldest, device.held.lazy.map(\.fix.fixTime).min() ?? .max)
-                    continue
+                if device.oldest < boundary {
+                    round.append((id, []))
+                } else {
+                    oldest = min(oldest, device.oldest)
                 }
-                let kept = device.held.filter { $0.fix.fixTime >= boundary }
-                oldest = min(oldest, kept.lazy.map(\.fix.fixTime).min() ?? .max)
-                round.append((id, old.map(\.fix)))
-                roundLastBatch = max(roundLastBatch, old.lazy.map(\.batch).max() ?? .min)
-                waiting[id] = kept.isEmpty ? nil : Waiting(held: kept, newest: device.newest)
             }
             oldestWaiting = oldest
             round.sort { $0.id < $1.id }
+            split = 0
             copied = 0
+        }
+
+        /// Takes the fixes below `boundary` of the round's devices up to index `last` from
+        /// `waiting` into the round.
+        mutating func split(through last: Int) {
+            while split <= last {
+                let id = round[split].id
+                if let device = waiting[id] {
+                    let old = device.held.filter { $0.fix.fixTime < boundary }
+                    let kept = device.held.filter { $0.fix.fixTime >= boundary }
+                    round[split].fixes = old.map(\.fix)
+                    roundLastBatch = max(roundLastBatch, old.lazy.map(\.batch).max() ?? .min)
+                    waiting[id] = kept.isEmpty ? nil : Waiting(held: kept, newest: device.newest)
+                    oldestWaiting = min(oldestWaiting, waiting[id]?.oldest ?? .max)
+                }
+                split += 1
+            }
         }
 
         /// Forgets the round, deleted from `recent`.
         mutating func end() {
             round = []
+            split = 0
             copied = 0
             roundLastBatch = .min
             deletedBelow = .min
@@ -131,7 +161,8 @@ extension SQLitePositionStore {
                 let kept = device.held.filter { $0.fix.fixTime >= cut }
                 waiting[id] = kept.isEmpty ? nil : Waiting(held: kept, newest: device.newest)
             }
-            oldestWaiting = waiting.values.lazy.flatMap(\.held).map(\.fix.fixTime).min() ?? .max
+            let boundary = boundary
+            oldestWaiting = waiting.values.lazy.flatMap(\.held).map(\.fix.fixTime).filter { $0 >= boundary }.min() ?? .max
             for i in round.indices { round[i].fixes.removeAll { $0.fixTime < cut } }
         }
     }

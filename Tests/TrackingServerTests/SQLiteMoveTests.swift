@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import GRDB
+import Synchronization
 import Testing
 @testable import TrackingServer
 
@@ -250,6 +251,24 @@ import Testing
         #expect(try store.positions(device: "c", from: 0, to: .max, limit: 10).map(\.fixTime) == (later + [newest]).map(\.fixTime))
         #expect(try store.latest(device: "c") == newest)
         #expect(try store.latest(device: "a") == past[3])
+    }
+
+    /// A round's beginning takes no device's fixes out of `waiting`; each copy takes those of
+    /// the devices it copies (the writer, which every request waits for, is held O(devices) at
+    /// the beginning, not O(fixes)), and a retry of a device not yet reached is still skipped.
+    @Test func roundSplitsDevicesAsItCopiesThem() throws {
+        let dir = try TrackingServerTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
+        let past = ["a", "b", "c"].flatMap { d in (1...3).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
+        #expect(try store.commit(past) == 9)
+        #expect(try store.settle() == 3)
+        let (split, waitingDevices, roundFixes) = store.moves.withLock { ($0.split, $0.waiting.count, $0.round.map(\.fixes.count)) }
+        #expect(split == 1 && waitingDevices == 2 && roundFixes == [3, 0, 0])
+        #expect(try store.commit([past[8], past[0]]) == 0)
+        try Self.settleAll(store)
+        #expect(try Self.rows(store, "positions") == 9 && Self.rows(store, "recent") == 0)
+        #expect(store.moves.withLock { $0.round.isEmpty && $0.waiting.isEmpty && $0.oldestWaiting == .max })
     }
 
     /// Every column of a fix comes back as committed, NULL altitude, accuracy, speed and
