@@ -45,9 +45,10 @@ import TrackingProtocols
 public final class SQLitePositionStore: PositionStore {
     let pool: DatabasePool
     let readOnly: Bool
-    /// `PATH-lock`, locked while this store may write (nil when read-only), and whether
-    /// `stopWriting()` gave it up; held through every write transaction.
-    let writer: Mutex<(lock: FileDescriptor?, stopped: Bool)>
+    /// `PATH-lock`, locked while this store may write (nil when read-only), the WAL's
+    /// checkpointer while it writes, and whether `stopWriting()` gave them up; held through
+    /// every write transaction.
+    let writer: Mutex<(lock: FileDescriptor?, checkpointer: SQLiteCheckpointer?, stopped: Bool)>
     /// Fixes older than this (milliseconds before now, by fix time) are moved to `positions`.
     let moveAfter: Int64
     /// Devices per move transaction: bounds the time a move holds the writer, which goes with
@@ -90,7 +91,7 @@ public final class SQLitePositionStore: PositionStore {
         self.sliceDevices = sliceDevices
         self.sliceRows = sliceRows
         let lock = readOnly ? nil : try Self.lockWriter(of: path)
-        writer = Mutex((lock, false))
+        writer = Mutex((lock, nil, false))
         // Past this point a throw runs `deinit`, which gives the lock up; before it, here.
         do { pool = try DatabasePool(path: path, configuration: configuration) } catch {
             try? lock?.close()
@@ -102,7 +103,10 @@ public final class SQLitePositionStore: PositionStore {
             // NORMAL a commit is not synced (the WAL only at checkpoints): an acknowledged fix
             // could be lost to a power cut. (strace under tracking.sh 2,000 devices: 12 WAL syncs
             // in 10 s over ~1,600 commits, before this.)
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(SQLiteCheckpointer.writerThresholdPages)")
+            }
             try Self.migrate(pool)
             // The writer's page cache, 64 MiB rather than SQLite's 2 MiB: a move writes to
             // pages all over the (device, fix time) key, and with the small cache it read many of
@@ -126,18 +130,21 @@ public final class SQLitePositionStore: PositionStore {
             }
             latestFixes.withLock { map in for fix in latest { map[fix.device] = fix } }
             moves.withLock { $0 = state }
+            let checkpointer = try SQLiteCheckpointer(path: path)
+            writer.withLock { $0.checkpointer = checkpointer }
         }
     }
 
     deinit { stopWriting() }
 
-    /// Gives up writing: waits for a write in progress, then releases `PATH-lock`, so another
-    /// store may open the file for writing (a restarted server); writes here fail from then on
-    /// with `SQLiteStoreStopped`, reads go on.
+    /// Gives up writing: waits for a write in progress and the checkpointer's pass, then
+    /// releases `PATH-lock`, so another store may open the file for writing (a restarted
+    /// server); writes here fail from then on with `SQLiteStoreStopped`, reads go on.
     public func stopWriting() {
         writer.withLock { state in
+            state.checkpointer?.stop()
             try? state.lock?.close()
-            state = (nil, true)
+            state = (nil, nil, true)
         }
     }
 
