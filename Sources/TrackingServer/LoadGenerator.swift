@@ -171,7 +171,7 @@ public struct LoadGenerator: Sendable {
         if let path = options.ackLog {
             _ = FileManager.default.createFile(atPath: path, contents: nil)
             let log = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            for chunk in lines { try log.write(contentsOf: Array(chunk.readableBytesView)) }
+            for chunk in lines { try chunk.withUnsafeReadableBytes { try log.write(contentsOf: $0) } }
             try log.synchronize()
             try log.close()
         }
@@ -233,6 +233,8 @@ private final class Shard: @unchecked Sendable {
     var log = ByteBuffer()
     /// The timed run's start and end, once every device has tried to connect.
     private(set) var start = NIODeadline.distantFuture, end = NIODeadline.distantFuture
+    /// Whether the timed run has not begun: devices are still connecting.
+    var beforeStart: Bool { start == .distantFuture }
     private var devices: [Device] = []
     /// The devices' turns: a hashed timer wheel of `tick`-wide slots (Varghese and Lauck 1987),
     /// each holding the positions in `devices` of those whose next send falls in it. One
@@ -427,7 +429,7 @@ private final class Device: @unchecked Sendable {
         }
         owed = false
         sentAt = .now()
-        sentBeforeStart = shard.start == .distantFuture
+        sentBeforeStart = shard.beforeStart
         if sentBeforeStart { shard.report.warmUpSent += 1 } else { shard.report.sent += 1 }
         channel.writeAndFlush(pending!.request, promise: nil)
     }
@@ -512,7 +514,7 @@ private final class Device: @unchecked Sendable {
                     self.connections += 1
                     if self.connections > 1 { self.shard.report.reconnects += 1 }
                     // Connected before the timed run: the first fix now (see `LoadGenerator`).
-                    if self.connections == 1, self.shard.start == .distantFuture { self.owed = true }
+                    if self.connections == 1, self.shard.beforeStart { self.owed = true }
                     if self.stopping { channel.close(promise: nil) } else { self.send() }
                 case .failure:
                     self.retryConnect()
