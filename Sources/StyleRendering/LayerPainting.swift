@@ -28,35 +28,7 @@ extension StylePainter {
 
     /// The `*-translate` offset of a feature in device pixels, turned with the map unless anchored to the viewport.
     func translation(_ layer: StyleLayer, _ prefix: String, _ f: RenderFeature) -> Point {
-        translation(value(layer, prefix + "-translate", f)) { value(layer, prefix + "-translate-anchor", f) }
-    }
-
-    /// The offset of a `*-translate` value `t`, `anchor` giving its `*-translate-anchor`
-    /// (asked only when the offset is not zero).
-    func translation(_ t: ExpressionValue, anchor: () -> ExpressionValue) -> Point {
-        // The two numbers read in place (no array made per feature for the default [0, 0]).
-        let x: Double, y: Double
-        switch t {
-        case .numberArray(let n) where n.count == 2: (x, y) = (n[0], n[1])
-        case .array(let items) where items.count == 2:
-            guard let a = items[0].numberValue, let b = items[1].numberValue else { return Point(x: 0, y: 0) }
-            (x, y) = (a, b)
-        default: return Point(x: 0, y: 0)
-        }
-        guard x != 0 || y != 0 else { return Point(x: 0, y: 0) }
-        if anchor().stringValue == "viewport" {
-            return Point(x: x * camera.pixelRatio, y: y * camera.pixelRatio)
-        }
-        return screen.mapOffset(x, y)
-    }
-
-    func project(_ ps: [WorldPoint], _ offset: Point) -> [Point] {
-        ps.map { let p = screen.point($0.x, $0.y); return Point(x: p.x + offset.x, y: p.y + offset.y) }
-    }
-
-    /// The points on the ground seen from above, device pixels from the image's centre, moved by `offset`.
-    func ground(_ ps: [WorldPoint], _ offset: Point) -> [Point] {
-        ps.map { let p = screen.groundOffset($0.x, $0.y); return Point(x: p.x + offset.x, y: p.y + offset.y) }
+        screen.translation(value(layer, prefix + "-translate", f)) { value(layer, prefix + "-translate-anchor", f) }
     }
 
     mutating func drawBackground(_ layer: StyleLayer) {
@@ -84,10 +56,13 @@ extension StylePainter {
         // The anchor read first: a closure reading the properties would capture the painter,
         // which is then copied whole for the call (a dozen retains per feature).
         let anchor = property(.translateAnchor)
-        let offset = translation(property(.translate)) { anchor }
+        // The transform read once: the painter's own, read in its closures and calls, would
+        // be copied whole each time (its references retained and released).
+        let screen = self.screen
+        let offset = screen.translation(property(.translate)) { anchor }
         if property(.pattern) != .null {
             if let p = pattern(layer, "fill-pattern", f) {
-                let rings = f.polygons.flatMap { $0.map { project($0, offset) } }
+                let rings = f.polygons.flatMap { $0.map { screen.points($0, moved: offset) } }
                 drawFillPattern(p, rings: rings, opacity: opacity.clamped(0, 1))
                 // The antialiased outline is drawn in the pattern too (MapLibre's fill_outline_pattern),
                 // or in `fill-outline-color` where the style gives one (its draw_fill.ts: the
@@ -96,14 +71,14 @@ extension StylePainter {
                     let outline = propertyValues.setPaint(layer, Self.fillOutlineColor)[0] == nil ? nil : Self.rgba(color(.outlineColor), opacity: opacity)
                     for ring in f.polygons.flatMap({ $0 }) where ring.count >= 2 {
                         if let outline {
-                            drawOutline(project(ring, offset), depths: depths(ring), color: outline)
+                            drawOutline(screen.points(ring, moved: offset), depths: depths(ring), color: outline)
                             continue
                         }
                         // The painter's storage, out of it while the pattern is composited.
                         var c = OutlineCoverage()
                         swap(&c, &outlineStorage)
                         defer { swap(&c, &outlineStorage) }
-                        guard outlineCoverage(project(ring, offset), depths: depths(ring), into: &c) else { continue }
+                        guard outlineCoverage(screen.points(ring, moved: offset), depths: depths(ring), into: &c) else { continue }
                         compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values.prefix(c.width * c.height), x0: c.x0, y0: c.y0, width: c.width)
                     }
                 }
@@ -112,7 +87,7 @@ extension StylePainter {
         }
         // Each ring projected once, for the fill and its outline; filled as it is, without a
         // path to build and flatten.
-        let rings = f.polygons.map { $0.map { project($0, offset) } }
+        let rings = f.polygons.map { $0.map { screen.points($0, moved: offset) } }
         var contours: [Path.Contour] = []
         for polygon in rings {
             for ring in polygon where ring.count >= 3 { contours.append(Path.Contour(points: ring, isClosed: true)) }
@@ -338,6 +313,8 @@ extension StylePainter {
             let z = layer.source.map { geoJSONTileZoom($0) } ?? Int(floorZoom.clamped(0, 24))
             cut = LineTiling.cut(lines, into: FeatureLoading.tiles(covering: screen.visibleWorld(margin: 2), zoom: z))
         }
+        // The transform read once, as drawFill's.
+        let screen = self.screen
         // Under a tilted camera the mesh is built on the ground and shaded through the tilt.
         let tilt = screen.perspective
         if let tilt {
@@ -345,7 +322,7 @@ extension StylePainter {
             shading.imageCenter = Point(x: screen.halfWidth, y: screen.halfHeight)
         }
         let anchor = property(.translateAnchor)
-        let shift = translation(property(.translate)) { anchor }
+        let shift = screen.translation(property(.translate)) { anchor }
         let miterLimit = number(.miterLimit), roundLimit = number(.roundLimit)
         // Thin polygon outlines (buildings') are shaded ring by ring without their mesh.
         let thinRings = f.kind == .polygon && join == .miter && shading.shadesThinRings
@@ -371,7 +348,7 @@ extension StylePainter {
                 startPendingLines(batch)
             }
             for line in tileLines where line.count >= 2 {
-                let points = tilt == nil ? project(line, shift) : ground(line, shift)
+                let points = tilt == nil ? screen.points(line, moved: shift) : screen.groundOffsets(line, moved: shift)
                 if thinRings {
                     // After the lines gathered before it, which are shaded first; its segments
                     // too short to shade so join the gathered mesh.
