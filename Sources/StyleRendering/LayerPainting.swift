@@ -293,13 +293,15 @@ extension StylePainter {
         // integer zoom below the camera's, and grow with the zoom's fraction (MapLibre's
         // `line-floorwidth` and tile ratio). The edge's smoothing follows the shorter of the
         // cross-faded pair's patterns (``CrossFade``), though only the camera zoom's is drawn.
-        // A layer without dashes (line-dasharray has no default) evaluates nothing here.
-        let dasharray = propertyValues.setPaint(layer, Self.lineDasharray)[0]
-        let dashes = dasharray?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? []
-        if dashes.count >= 2, dashes.allSatisfy({ $0 >= 0 }), dashes.reduce(0, +) > 0 {
+        // A layer without dashes (line-dasharray has no default) evaluates nothing here, nor
+        // copies the property out of its list.
+        let setDashes = propertyValues.setPaint(layer, Self.lineDasharray)
+        if setDashes[0] != nil, let dasharray = setDashes[0],
+           let dashes = dasharray.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numbersValue,
+           dashes.count >= 2, dashes.allSatisfy({ $0 >= 0 }), dashes.reduce(0, +) > 0 {
             let floorWidth = max(layer.paint("line-width")?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numberValue ?? 1, 1e-6)
             let fade = CrossFade(zoom: zoom)
-            let from = dasharray?.evaluate(zoom: fade.fromZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? dashes
+            let from = dasharray.evaluate(zoom: fade.fromZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? dashes
             let length = fade.shorterLength(from: from.reduce(0, +), to: dashes.reduce(0, +))
             shading.dashes = dashes
             shading.dashScale = floorWidth * pr * pow(2, zoom - floorZoom)
@@ -335,24 +337,29 @@ extension StylePainter {
             let clip = f.tile == nil && tile != nil ? clipRect(tile!) : canvas.clip
             var box = (minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height)
             if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(canvas.width, clip.maxX), min(canvas.height, clip.maxY)) }
-            var batch = PendingLines(shading: shading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
-            if tilt != nil { batch.shading.groundClip = tile.flatMap { groundRect($0) } }
+            let tileUnit = 512 * pow(2, zoom - tileZoom) * pr / 8192
+            if tilt != nil { shading.groundClip = tile.flatMap { groundRect($0) } }
             // Seen from above, the mesh leaves out the parts of lines that cannot reach the
             // clip: a vertex lies at most the larger of the miter limit and 2 (bevels, caps)
             // times the outset and offset from its point (1/63 steps to spare), plus a pixel.
             let reach = (max(miterLimit, 2) + 0.05) * (shading.outset + abs(shading.offset)) + 1
             let bounds = tilt == nil && reach.isFinite
                 ? (minX: Double(box.minX) - reach, minY: Double(box.minY) - reach, maxX: Double(box.maxX) + reach, maxY: Double(box.maxY) + reach) : nil
-            if pendingLines?.continues(with: batch) != true {
+            // The pending lines are compared and read in place (copied, they would be a few
+            // hundred bytes with their references retained and released per feature).
+            if pendingLines == nil || !pendingLines!.continues(with: shading, clip: box, tileUnit: tileUnit) {
                 drawPendingLines()
-                startPendingLines(batch)
+                startPendingLines(shading, clip: box, tileUnit: tileUnit)
             }
             for line in tileLines where line.count >= 2 {
                 let points = tilt == nil ? screen.points(line, moved: shift) : screen.groundOffsets(line, moved: shift)
                 if thinRings {
                     // After the lines gathered before it, which are shaded first; its segments
                     // too short to shade so join the gathered mesh.
-                    if pendingLines?.mesh.vertices.isEmpty == false { drawPendingLines(); startPendingLines(batch) }
+                    if pendingLines != nil && !pendingLines!.mesh.vertices.isEmpty {
+                        drawPendingLines()
+                        startPendingLines(shading, clip: box, tileUnit: tileUnit)
+                    }
                     var gathered = LineMesh()
                     swap(&gathered, &pendingLines!.mesh)
                     let shaded = canvas.withPixmap { shading.fillThinRing(points, miterLimit: miterLimit, into: &$0, clip: box, short: &gathered) }
@@ -362,7 +369,7 @@ extension StylePainter {
                 pendingLines!.mesh.add(points, polygon: f.kind == .polygon, join: join, cap: cap,
                                        miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset, within: bounds)
             }
-            if !batch.joinable { drawPendingLines() }
+            if !shading.joinable { drawPendingLines() }
         }
         if let cut {
             for (tile, tileLines) in cut { drawPart(tile, tileLines) }
@@ -391,19 +398,19 @@ extension StylePainter {
     /// Shades the lines gathered in ``pendingLines`` and empties it; its mesh, emptied, becomes
     /// the ``spareMesh``.
     mutating func drawPendingLines() {
-        guard var pending = pendingLines else { return }
-        pendingLines = nil
+        guard var pending = pendingLines.take() else { return }
         canvas.withPixmap { pending.shading.fill(pending.mesh, into: &$0, clip: pending.clip) }
         pending.mesh.removeAll()
         spareMesh = pending.mesh
     }
 
-    /// Makes `batch` the ``pendingLines``, its mesh built in the ``spareMesh``'s storage.
-    mutating func startPendingLines(_ batch: PendingLines) {
-        pendingLines = batch
-        let tileUnit = batch.mesh.tileUnit
-        swap(&pendingLines!.mesh, &spareMesh)
-        pendingLines!.mesh.tileUnit = tileUnit
+    /// Makes lines shaded as `shading` within `clip` (device pixels), `tileUnit` device pixels
+    /// a tile unit, the ``pendingLines``, their mesh built in the ``spareMesh``'s storage.
+    mutating func startPendingLines(_ shading: LineShading, clip: (minX: Int, minY: Int, maxX: Int, maxY: Int), tileUnit: Double) {
+        var mesh = LineMesh()
+        swap(&mesh, &spareMesh)
+        mesh.tileUnit = tileUnit
+        pendingLines = PendingLines(shading: shading, clip: clip, mesh: mesh)
     }
 
     /// Circles shaded per pixel as MapLibre's circle shader does: the disc and its stroke

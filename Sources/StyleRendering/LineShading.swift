@@ -48,6 +48,10 @@ struct LineShading {
     /// the eye) are clipped off on the ground first, as GL clips at its near plane.
     static let nearScale = 8.0
 
+    /// Whether lines of this shading may be gathered with others into one mesh
+    /// (``PendingLines``): not dashed, patterned or tilted.
+    var joinable: Bool { dashes.isEmpty && pattern == nil && perspective == nil }
+
     /// The colour's RGBA bytes where it is opaque (what a pixel it fully covers becomes), else nil.
     var opaqueBytes: (UInt8, UInt8, UInt8, UInt8)? {
         color.3 == 1 ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil

@@ -24,7 +24,7 @@ extension LineShading {
     /// a line of one colour, at most 1.5 device pixels wide, with no gap, offset, dashes,
     /// pattern or tilt.
     var shadesThinRings: Bool {
-        dashes.isEmpty && pattern == nil && perspective == nil && inset == 0 && offset == 0 && outset <= Self.thinOutset
+        joinable && inset == 0 && offset == 0 && outset <= Self.thinOutset
     }
 
     /// Shades one closed ring (device pixels, its last point repeating its first) drawn with
