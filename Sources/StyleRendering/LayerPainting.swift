@@ -184,14 +184,16 @@ extension StylePainter {
                             hi = min(sx1, LineShading.ceil(mid + half - 0.5) - 1)
                             guard lo <= hi else { continue }
                         }
-                        let r = y - y0
+                        // x and y lie in the rectangle, inside the image: the offsets below are
+                        // worked out without overflow checks.
+                        let r = y &- y0
                         rows[r] = (min(rows[r].lo, lo), max(rows[r].hi, hi))
                         // The pixel centre relative to `a`; the row's first pixel in the image
                         // (bytes) and in the coverage, less the columns before them.
                         let py = cy - a.y
-                        let imageRow = y * imageWidth * 4, coverageRow = r * w - x0
+                        let imageRow = y &* imageWidth &* 4, coverageRow = r &* w &- x0
                         for x in lo...hi {
-                            if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: imageRow + x * 4, as: UInt32.self)) == solid { continue }
+                            if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: imageRow &+ x &* 4, as: UInt32.self)) == solid { continue }
                             let px = Double(x) + 0.5 - a.x
                             let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
                             let s = receding ? t / wb / ((1 - t) / wa + t / wb) : t
@@ -202,7 +204,7 @@ extension StylePainter {
                             // 1 − smoothstep(0, 1, d), d already in 0 … 1.
                             let d = q.squareRoot()
                             let c = Float(1 - d * d * (3 - 2 * d))
-                            let k = coverageRow + x
+                            let k = coverageRow &+ x
                             if c > alpha[k] { alpha[k] = c }
                         }
                     }
