@@ -266,8 +266,9 @@ extension StylePainter {
         let width = max(0, number(.width)) * pr
         let gap = max(0, number(.gapWidth)) * pr
         let opacity = number(.opacity).clamped(0, 1)
-        let premultiplied = (property(.color).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0)).premultiplied
-        let rgba = (premultiplied[0] * opacity, premultiplied[1] * opacity, premultiplied[2] * opacity, premultiplied[3] * opacity)
+        // Premultiplied as ``StyleColor/premultiplied`` (the same products), without its array per feature.
+        let c = property(.color).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0)
+        let rgba = (c.red * c.alpha * opacity, c.green * c.alpha * opacity, c.blue * c.alpha * opacity, c.alpha * opacity)
         guard width > 0 || gap > 0, rgba.3 > 0 else { return }
         var shading = LineShading(color: rgba, width: width, gap: gap,
                                   blur: max(0, number(.blur)) * pr, offset: number(.offset) * pr)
