@@ -128,7 +128,7 @@ extension LineShading {
                 // x and y lie in the clip, inside the image: the offset without overflow checks.
                 let i = (y &* w &+ x) &* 4
                 if edge >= blur, let solid {
-                    bytes[i] = solid.0; bytes[i + 1] = solid.1; bytes[i + 2] = solid.2; bytes[i + 3] = solid.3
+                    bytes[i] = solid.0; bytes[i &+ 1] = solid.1; bytes[i &+ 2] = solid.2; bytes[i &+ 3] = solid.3
                     continue
                 }
                 let alpha = edge / blur
