@@ -28,35 +28,7 @@ extension StylePainter {
 
     /// The `*-translate` offset of a feature in device pixels, turned with the map unless anchored to the viewport.
     func translation(_ layer: StyleLayer, _ prefix: String, _ f: RenderFeature) -> Point {
-        translation(value(layer, prefix + "-translate", f)) { value(layer, prefix + "-translate-anchor", f) }
-    }
-
-    /// The offset of a `*-translate` value `t`, `anchor` giving its `*-translate-anchor`
-    /// (asked only when the offset is not zero).
-    func translation(_ t: ExpressionValue, anchor: () -> ExpressionValue) -> Point {
-        // The two numbers read in place (no array made per feature for the default [0, 0]).
-        let x: Double, y: Double
-        switch t {
-        case .numberArray(let n) where n.count == 2: (x, y) = (n[0], n[1])
-        case .array(let items) where items.count == 2:
-            guard let a = items[0].numberValue, let b = items[1].numberValue else { return Point(x: 0, y: 0) }
-            (x, y) = (a, b)
-        default: return Point(x: 0, y: 0)
-        }
-        guard x != 0 || y != 0 else { return Point(x: 0, y: 0) }
-        if anchor().stringValue == "viewport" {
-            return Point(x: x * camera.pixelRatio, y: y * camera.pixelRatio)
-        }
-        return screen.mapOffset(x, y)
-    }
-
-    func project(_ ps: [WorldPoint], _ offset: Point) -> [Point] {
-        ps.map { let p = screen.point($0.x, $0.y); return Point(x: p.x + offset.x, y: p.y + offset.y) }
-    }
-
-    /// The points on the ground seen from above, device pixels from the image's centre, moved by `offset`.
-    func ground(_ ps: [WorldPoint], _ offset: Point) -> [Point] {
-        ps.map { let p = screen.groundOffset($0.x, $0.y); return Point(x: p.x + offset.x, y: p.y + offset.y) }
+        screen.translation(value(layer, prefix + "-translate", f)) { value(layer, prefix + "-translate-anchor", f) }
     }
 
     mutating func drawBackground(_ layer: StyleLayer) {
@@ -84,10 +56,13 @@ extension StylePainter {
         // The anchor read first: a closure reading the properties would capture the painter,
         // which is then copied whole for the call (a dozen retains per feature).
         let anchor = property(.translateAnchor)
-        let offset = translation(property(.translate)) { anchor }
+        // The transform read once: the painter's own, read in its closures and calls, would
+        // be copied whole each time (its references retained and released).
+        let screen = self.screen
+        let offset = screen.translation(property(.translate)) { anchor }
         if property(.pattern) != .null {
             if let p = pattern(layer, "fill-pattern", f) {
-                let rings = f.polygons.flatMap { $0.map { project($0, offset) } }
+                let rings = f.polygons.flatMap { $0.map { screen.points($0, moved: offset) } }
                 drawFillPattern(p, rings: rings, opacity: opacity.clamped(0, 1))
                 // The antialiased outline is drawn in the pattern too (MapLibre's fill_outline_pattern),
                 // or in `fill-outline-color` where the style gives one (its draw_fill.ts: the
@@ -96,14 +71,14 @@ extension StylePainter {
                     let outline = propertyValues.setPaint(layer, Self.fillOutlineColor)[0] == nil ? nil : Self.rgba(color(.outlineColor), opacity: opacity)
                     for ring in f.polygons.flatMap({ $0 }) where ring.count >= 2 {
                         if let outline {
-                            drawOutline(project(ring, offset), depths: depths(ring), color: outline)
+                            drawOutline(screen.points(ring, moved: offset), depths: depths(ring), color: outline)
                             continue
                         }
                         // The painter's storage, out of it while the pattern is composited.
                         var c = OutlineCoverage()
                         swap(&c, &outlineStorage)
                         defer { swap(&c, &outlineStorage) }
-                        guard outlineCoverage(project(ring, offset), depths: depths(ring), into: &c) else { continue }
+                        guard outlineCoverage(screen.points(ring, moved: offset), depths: depths(ring), into: &c) else { continue }
                         compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values.prefix(c.width * c.height), x0: c.x0, y0: c.y0, width: c.width)
                     }
                 }
@@ -112,7 +87,7 @@ extension StylePainter {
         }
         // Each ring projected once, for the fill and its outline; filled as it is, without a
         // path to build and flatten.
-        let rings = f.polygons.map { $0.map { project($0, offset) } }
+        let rings = f.polygons.map { $0.map { screen.points($0, moved: offset) } }
         var contours: [Path.Contour] = []
         for polygon in rings {
             for ring in polygon where ring.count >= 3 { contours.append(Path.Contour(points: ring, isClosed: true)) }
@@ -209,14 +184,16 @@ extension StylePainter {
                             hi = min(sx1, LineShading.ceil(mid + half - 0.5) - 1)
                             guard lo <= hi else { continue }
                         }
-                        let r = y - y0
+                        // x and y lie in the rectangle, inside the image: the offsets below are
+                        // worked out without overflow checks.
+                        let r = y &- y0
                         rows[r] = (min(rows[r].lo, lo), max(rows[r].hi, hi))
                         // The pixel centre relative to `a`; the row's first pixel in the image
                         // (bytes) and in the coverage, less the columns before them.
                         let py = cy - a.y
-                        let imageRow = y * imageWidth * 4, coverageRow = r * w - x0
+                        let imageRow = y &* imageWidth &* 4, coverageRow = r &* w &- x0
                         for x in lo...hi {
-                            if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: imageRow + x * 4, as: UInt32.self)) == solid { continue }
+                            if let skipped, UInt32(littleEndian: skipped.load(fromByteOffset: imageRow &+ x &* 4, as: UInt32.self)) == solid { continue }
                             let px = Double(x) + 0.5 - a.x
                             let t = ((px * v.x + py * v.y) * inverseL2).clamped(0, 1)
                             let s = receding ? t / wb / ((1 - t) / wa + t / wb) : t
@@ -227,7 +204,7 @@ extension StylePainter {
                             // 1 − smoothstep(0, 1, d), d already in 0 … 1.
                             let d = q.squareRoot()
                             let c = Float(1 - d * d * (3 - 2 * d))
-                            let k = coverageRow + x
+                            let k = coverageRow &+ x
                             if c > alpha[k] { alpha[k] = c }
                         }
                     }
@@ -289,8 +266,9 @@ extension StylePainter {
         let width = max(0, number(.width)) * pr
         let gap = max(0, number(.gapWidth)) * pr
         let opacity = number(.opacity).clamped(0, 1)
-        let premultiplied = (property(.color).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0)).premultiplied
-        let rgba = (premultiplied[0] * opacity, premultiplied[1] * opacity, premultiplied[2] * opacity, premultiplied[3] * opacity)
+        // Premultiplied as ``StyleColor/premultiplied`` (the same products), without its array per feature.
+        let c = property(.color).colorValue ?? StyleColor(red: 0, green: 0, blue: 0, alpha: 0)
+        let rgba = (c.red * c.alpha * opacity, c.green * c.alpha * opacity, c.blue * c.alpha * opacity, c.alpha * opacity)
         guard width > 0 || gap > 0, rgba.3 > 0 else { return }
         var shading = LineShading(color: rgba, width: width, gap: gap,
                                   blur: max(0, number(.blur)) * pr, offset: number(.offset) * pr)
@@ -318,13 +296,15 @@ extension StylePainter {
         // integer zoom below the camera's, and grow with the zoom's fraction (MapLibre's
         // `line-floorwidth` and tile ratio). The edge's smoothing follows the shorter of the
         // cross-faded pair's patterns (``CrossFade``), though only the camera zoom's is drawn.
-        // A layer without dashes (line-dasharray has no default) evaluates nothing here.
-        let dasharray = propertyValues.setPaint(layer, Self.lineDasharray)[0]
-        let dashes = dasharray?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? []
-        if dashes.count >= 2, dashes.allSatisfy({ $0 >= 0 }), dashes.reduce(0, +) > 0 {
+        // A layer without dashes (line-dasharray has no default) evaluates nothing here, nor
+        // copies the property out of its list.
+        let setDashes = propertyValues.setPaint(layer, Self.lineDasharray)
+        if setDashes[0] != nil, let dasharray = setDashes[0],
+           let dashes = dasharray.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numbersValue,
+           dashes.count >= 2, dashes.allSatisfy({ $0 >= 0 }), dashes.reduce(0, +) > 0 {
             let floorWidth = max(layer.paint("line-width")?.evaluate(zoom: floorZoom, feature: f.expressionFeature, tile: f.tile).numberValue ?? 1, 1e-6)
             let fade = CrossFade(zoom: zoom)
-            let from = dasharray?.evaluate(zoom: fade.fromZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? dashes
+            let from = dasharray.evaluate(zoom: fade.fromZoom, feature: f.expressionFeature, tile: f.tile).numbersValue ?? dashes
             let length = fade.shorterLength(from: from.reduce(0, +), to: dashes.reduce(0, +))
             shading.dashes = dashes
             shading.dashScale = floorWidth * pr * pow(2, zoom - floorZoom)
@@ -338,6 +318,8 @@ extension StylePainter {
             let z = layer.source.map { geoJSONTileZoom($0) } ?? Int(floorZoom.clamped(0, 24))
             cut = LineTiling.cut(lines, into: FeatureLoading.tiles(covering: screen.visibleWorld(margin: 2), zoom: z))
         }
+        // The transform read once, as drawFill's.
+        let screen = self.screen
         // Under a tilted camera the mesh is built on the ground and shaded through the tilt.
         let tilt = screen.perspective
         if let tilt {
@@ -345,7 +327,7 @@ extension StylePainter {
             shading.imageCenter = Point(x: screen.halfWidth, y: screen.halfHeight)
         }
         let anchor = property(.translateAnchor)
-        let shift = translation(property(.translate)) { anchor }
+        let shift = screen.translation(property(.translate)) { anchor }
         let miterLimit = number(.miterLimit), roundLimit = number(.roundLimit)
         // Thin polygon outlines (buildings') are shaded ring by ring without their mesh.
         let thinRings = f.kind == .polygon && join == .miter && shading.shadesThinRings
@@ -358,24 +340,29 @@ extension StylePainter {
             let clip = f.tile == nil && tile != nil ? clipRect(tile!) : canvas.clip
             var box = (minX: 0, minY: 0, maxX: canvas.width, maxY: canvas.height)
             if let clip { box = (max(0, clip.minX), max(0, clip.minY), min(canvas.width, clip.maxX), min(canvas.height, clip.maxY)) }
-            var batch = PendingLines(shading: shading, clip: box, tileUnit: 512 * pow(2, zoom - tileZoom) * pr / 8192)
-            if tilt != nil { batch.shading.groundClip = tile.flatMap { groundRect($0) } }
+            let tileUnit = 512 * pow(2, zoom - tileZoom) * pr / 8192
+            if tilt != nil { shading.groundClip = tile.flatMap { groundRect($0) } }
             // Seen from above, the mesh leaves out the parts of lines that cannot reach the
             // clip: a vertex lies at most the larger of the miter limit and 2 (bevels, caps)
             // times the outset and offset from its point (1/63 steps to spare), plus a pixel.
             let reach = (max(miterLimit, 2) + 0.05) * (shading.outset + abs(shading.offset)) + 1
             let bounds = tilt == nil && reach.isFinite
                 ? (minX: Double(box.minX) - reach, minY: Double(box.minY) - reach, maxX: Double(box.maxX) + reach, maxY: Double(box.maxY) + reach) : nil
-            if pendingLines?.continues(with: batch) != true {
+            // The pending lines are compared and read in place (copied, they would be a few
+            // hundred bytes with their references retained and released per feature).
+            if pendingLines == nil || !pendingLines!.continues(with: shading, clip: box, tileUnit: tileUnit) {
                 drawPendingLines()
-                startPendingLines(batch)
+                startPendingLines(shading, clip: box, tileUnit: tileUnit)
             }
             for line in tileLines where line.count >= 2 {
-                let points = tilt == nil ? project(line, shift) : ground(line, shift)
+                let points = tilt == nil ? screen.points(line, moved: shift) : screen.groundOffsets(line, moved: shift)
                 if thinRings {
                     // After the lines gathered before it, which are shaded first; its segments
                     // too short to shade so join the gathered mesh.
-                    if pendingLines?.mesh.vertices.isEmpty == false { drawPendingLines(); startPendingLines(batch) }
+                    if pendingLines != nil && !pendingLines!.mesh.vertices.isEmpty {
+                        drawPendingLines()
+                        startPendingLines(shading, clip: box, tileUnit: tileUnit)
+                    }
                     var gathered = LineMesh()
                     swap(&gathered, &pendingLines!.mesh)
                     let shaded = canvas.withPixmap { shading.fillThinRing(points, miterLimit: miterLimit, into: &$0, clip: box, short: &gathered) }
@@ -385,7 +372,7 @@ extension StylePainter {
                 pendingLines!.mesh.add(points, polygon: f.kind == .polygon, join: join, cap: cap,
                                        miterLimit: miterLimit, roundLimit: roundLimit, sharpCornerOffset: sharpOffset, within: bounds)
             }
-            if !batch.joinable { drawPendingLines() }
+            if !shading.joinable { drawPendingLines() }
         }
         if let cut {
             for (tile, tileLines) in cut { drawPart(tile, tileLines) }
@@ -414,19 +401,19 @@ extension StylePainter {
     /// Shades the lines gathered in ``pendingLines`` and empties it; its mesh, emptied, becomes
     /// the ``spareMesh``.
     mutating func drawPendingLines() {
-        guard var pending = pendingLines else { return }
-        pendingLines = nil
+        guard var pending = pendingLines.take() else { return }
         canvas.withPixmap { pending.shading.fill(pending.mesh, into: &$0, clip: pending.clip) }
         pending.mesh.removeAll()
         spareMesh = pending.mesh
     }
 
-    /// Makes `batch` the ``pendingLines``, its mesh built in the ``spareMesh``'s storage.
-    mutating func startPendingLines(_ batch: PendingLines) {
-        pendingLines = batch
-        let tileUnit = batch.mesh.tileUnit
-        swap(&pendingLines!.mesh, &spareMesh)
-        pendingLines!.mesh.tileUnit = tileUnit
+    /// Makes lines shaded as `shading` within `clip` (device pixels), `tileUnit` device pixels
+    /// a tile unit, the ``pendingLines``, their mesh built in the ``spareMesh``'s storage.
+    mutating func startPendingLines(_ shading: LineShading, clip: (minX: Int, minY: Int, maxX: Int, maxY: Int), tileUnit: Double) {
+        var mesh = LineMesh()
+        swap(&mesh, &spareMesh)
+        mesh.tileUnit = tileUnit
+        pendingLines = PendingLines(shading: shading, clip: clip, mesh: mesh)
     }
 
     /// Circles shaded per pixel as MapLibre's circle shader does: the disc and its stroke

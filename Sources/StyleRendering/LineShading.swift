@@ -48,6 +48,10 @@ struct LineShading {
     /// the eye) are clipped off on the ground first, as GL clips at its near plane.
     static let nearScale = 8.0
 
+    /// Whether lines of this shading may be gathered with others into one mesh
+    /// (``PendingLines``): not dashed, patterned or tilted.
+    var joinable: Bool { dashes.isEmpty && pattern == nil && perspective == nil }
+
     /// The colour's RGBA bytes where it is opaque (what a pixel it fully covers becomes), else nil.
     var opaqueBytes: (UInt8, UInt8, UInt8, UInt8)? {
         color.3 == 1 ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil
@@ -255,7 +259,7 @@ struct LineShading {
                                 let i = rowStart &+ x &* 4
                                 // `blur` is positive: the alpha below is 1 or more exactly when `edge` ≥ `blur`.
                                 if edge >= blur, let solid {
-                                    bytes[i] = solid.0; bytes[i + 1] = solid.1; bytes[i + 2] = solid.2; bytes[i + 3] = solid.3
+                                    bytes[i] = solid.0; bytes[i &+ 1] = solid.1; bytes[i &+ 2] = solid.2; bytes[i &+ 3] = solid.3
                                     continue
                                 }
                                 var alpha = edge / blur
@@ -416,13 +420,14 @@ struct LineShading {
     }
 
     /// The colour at `alpha` (0 … 1) blended over the pixel at byte `i` of `bytes`, as GL
-    /// blends premultiplied colour (`ONE, ONE_MINUS_SRC_ALPHA`).
+    /// blends premultiplied colour (`ONE, ONE_MINUS_SRC_ALPHA`). `i` is a pixel's first byte,
+    /// inside the image: its channels' offsets are worked out without overflow checks.
     @inline(__always) func blend(_ alpha: Double, at i: Int, in bytes: UnsafeMutableBufferPointer<UInt8>) {
         let keep = 1 - color.3 * alpha, a255 = alpha * 255
         bytes[i] = Self.nearByte(color.0 * a255 + Double(bytes[i]) * keep)
-        bytes[i + 1] = Self.nearByte(color.1 * a255 + Double(bytes[i + 1]) * keep)
-        bytes[i + 2] = Self.nearByte(color.2 * a255 + Double(bytes[i + 2]) * keep)
-        bytes[i + 3] = Self.nearByte(color.3 * a255 + Double(bytes[i + 3]) * keep)
+        bytes[i &+ 1] = Self.nearByte(color.1 * a255 + Double(bytes[i &+ 1]) * keep)
+        bytes[i &+ 2] = Self.nearByte(color.2 * a255 + Double(bytes[i &+ 2]) * keep)
+        bytes[i &+ 3] = Self.nearByte(color.3 * a255 + Double(bytes[i &+ 3]) * keep)
     }
 
     /// The share of a pixel `along` pixels down the line, at `across` (−1 … 1 from one edge

@@ -113,6 +113,36 @@ struct ScreenTransform {
         return perspective.scale(groundOffset(x, y).y)
     }
 
+    /// The device pixels of world positions (``point(_:_:)``), each moved by `offset`.
+    func points(_ ps: [WorldPoint], moved offset: Point) -> [Point] {
+        ps.map { let p = point($0.x, $0.y); return Point(x: p.x + offset.x, y: p.y + offset.y) }
+    }
+
+    /// World positions on the ground seen from above (``groundOffset(_:_:)``), each moved by `offset`.
+    func groundOffsets(_ ps: [WorldPoint], moved offset: Point) -> [Point] {
+        ps.map { let p = groundOffset($0.x, $0.y); return Point(x: p.x + offset.x, y: p.y + offset.y) }
+    }
+
+    /// The offset in device pixels of a `*-translate` value `t` (CSS pixels), `anchor` giving
+    /// its `*-translate-anchor` (asked only when the offset is not zero): as it is on the
+    /// screen for `viewport`, else in map axes turned with the map (``mapOffset(_:_:)``).
+    func translation(_ t: ExpressionValue, anchor: () -> ExpressionValue) -> Point {
+        // The two numbers read in place (no array made per feature for the default [0, 0]).
+        let x: Double, y: Double
+        switch t {
+        case .numberArray(let n) where n.count == 2: (x, y) = (n[0], n[1])
+        case .array(let items) where items.count == 2:
+            guard let a = items[0].numberValue, let b = items[1].numberValue else { return Point(x: 0, y: 0) }
+            (x, y) = (a, b)
+        default: return Point(x: 0, y: 0)
+        }
+        guard x != 0 || y != 0 else { return Point(x: 0, y: 0) }
+        if anchor().stringValue == "viewport" {
+            return Point(x: x * pixelRatio, y: y * pixelRatio)
+        }
+        return mapOffset(x, y)
+    }
+
     /// A screen offset in CSS pixels given in map axes (`translate-anchor: map`) turned to the screen.
     func mapOffset(_ dx: Double, _ dy: Double) -> Point {
         Point(x: (dx * cosB + dy * sinB) * pixelRatio, y: (-dx * sinB + dy * cosB) * pixelRatio)

@@ -487,21 +487,14 @@ final class PropertyValues {
 struct PendingLines {
     var shading: LineShading
     var clip: (minX: Int, minY: Int, maxX: Int, maxY: Int)
-    var mesh = LineMesh()
+    var mesh: LineMesh
 
-    init(shading: LineShading, clip: (minX: Int, minY: Int, maxX: Int, maxY: Int), tileUnit: Double) {
-        self.shading = shading
-        self.clip = clip
-        mesh.tileUnit = tileUnit
-    }
-
-    /// Whether lines that follow may join the mesh: not dashed, patterned or tilted.
-    var joinable: Bool { shading.dashes.isEmpty && shading.pattern == nil && shading.perspective == nil }
-
-    /// Whether `next`'s lines shade as these do (both joinable).
-    func continues(with next: PendingLines) -> Bool {
-        joinable && next.joinable && clip == next.clip && mesh.tileUnit == next.mesh.tileUnit
-            && shading.color == next.shading.color && shading.outset == next.shading.outset && shading.inset == next.shading.inset
-            && shading.blur == next.shading.blur && shading.offset == next.shading.offset
+    /// Whether lines shaded as `next` within `clip`, `tileUnit` device pixels a tile unit
+    /// (``LineMesh/tileUnit``), shade as these do (both joinable).
+    @inline(__always)
+    func continues(with next: LineShading, clip: (minX: Int, minY: Int, maxX: Int, maxY: Int), tileUnit: Double) -> Bool {
+        shading.joinable && next.joinable && self.clip == clip && mesh.tileUnit == tileUnit
+            && shading.color == next.color && shading.outset == next.outset && shading.inset == next.inset
+            && shading.blur == next.blur && shading.offset == next.offset
     }
 }

@@ -35,7 +35,7 @@ extension StylePainter {
         for world in worldLines where world.count >= 2 {
             for (tileZ, part) in clippedToTiles(world, tile: f.tile, layoutZoom: Int(layoutZoom)) where part.count >= 2 {
                 let overscaling = pow(2, max(0, layoutZoom - Double(tileZ)))
-                let screenLine = project(part, Point(x: 0, y: 0))
+                let screenLine = screen.points(part, moved: Point(x: 0, y: 0))
                 let line = screenLine.map { Point(x: $0.x / layoutScale, y: $0.y / layoutScale) }
                 let n = Double(1 << tileZ)
                 let continued = [part[0].x, part[0].y].contains { v in let t = v * n; return abs(t - t.rounded()) < 1e-9 }

@@ -208,17 +208,19 @@ extension StylePainter {
                             let tx = fx - Double(ix), ty = fy - Double(iy)
                             // The four texels around the sample, read at one offset where all lie in the bitmap.
                             let t00, t10, t01, t11: Double
-                            if ix >= 0, iy >= 0, ix + 1 < bw, iy + 1 < bh {
-                                let k = iy * bw + ix
-                                (t00, t10) = (Double(bitmap[k]) / 255, Double(bitmap[k + 1]) / 255)
-                                (t01, t11) = (Double(bitmap[k + bw]) / 255, Double(bitmap[k + bw + 1]) / 255)
+                            // (ix and iy lie within a texel or two of the bitmap, its offsets inside it:
+                            // worked out without overflow checks.)
+                            if ix >= 0, iy >= 0, ix &+ 1 < bw, iy &+ 1 < bh {
+                                let k = iy &* bw &+ ix
+                                (t00, t10) = (Double(bitmap[k]) / 255, Double(bitmap[k &+ 1]) / 255)
+                                (t01, t11) = (Double(bitmap[k &+ bw]) / 255, Double(bitmap[k &+ bw &+ 1]) / 255)
                             } else {
                                 (t00, t10, t01, t11) = (texel(ix, iy), texel(ix + 1, iy), texel(ix, iy + 1), texel(ix + 1, iy + 1))
                             }
                             let d = (t00 * (1 - tx) + t10 * tx) * (1 - ty) + (t01 * (1 - tx) + t11 * tx) * ty
                             a = Self.smoothstep(buff - gamma, buff + gamma, d)
                         }
-                        row[x - x0] = Float(a)
+                        row[x &- x0] = Float(a)
                     }
                     image.composite(color, row: y, x: x0, coverage: UnsafeBufferPointer(row))
                 }

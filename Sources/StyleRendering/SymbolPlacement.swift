@@ -122,7 +122,7 @@ extension StylePainter {
                     let inside = f.points.filter { $0.x * n >= Double(tile.x) && $0.x * n < Double(tile.x + 1) && $0.y * n >= Double(tile.y) && $0.y * n < Double(tile.y + 1) }
                     if inside.isEmpty { drawn = false } else { f.points = inside }
                 }
-                let y = byY ? ((project(Array(f.points.prefix(1)), Point(x: 0, y: 0)).first?.y ?? 0) / unit).rounded() : 0
+                let y = byY ? ((screen.points(Array(f.points.prefix(1)), moved: Point(x: 0, y: 0)).first?.y ?? 0) / unit).rounded() : 0
                 let shapeKey = tileKey.map { StyleResources.ShapedTextKey(features: $0, index: index, pixelRatio: camera.pixelRatio) }
                 candidates.append((number(layer, "symbol-sort-key", f, paint: false), y, f, rank, drawn, shapeKey))
             }
@@ -344,11 +344,11 @@ extension StylePainter {
     /// grid of its box when that is strictly further from the rings.
     private func pointAnchors(_ f: RenderFeature) -> [Point] {
         switch f.kind {
-        case .point: return project(f.points, Point(x: 0, y: 0))
-        case .line: return f.lines.compactMap { $0.first.map { project([$0], Point(x: 0, y: 0))[0] } }
+        case .point: return screen.points(f.points, moved: Point(x: 0, y: 0))
+        case .line: return f.lines.compactMap { $0.first.map { screen.points([$0], moved: Point(x: 0, y: 0))[0] } }
         case .polygon:
             return f.polygons.compactMap { polygon in
-                let rings = polygon.map { project($0, Point(x: 0, y: 0)) }
+                let rings = polygon.map { screen.points($0, moved: Point(x: 0, y: 0)) }
                 guard let outer = rings.first, outer.count >= 3 else { return nil }
                 let minX = outer.map(\.x).min()!, maxX = outer.map(\.x).max()!, minY = outer.map(\.y).min()!, maxY = outer.map(\.y).max()!
                 // The ring's area centroid first: a grid cell must be strictly more inland to

@@ -24,7 +24,7 @@ extension LineShading {
     /// a line of one colour, at most 1.5 device pixels wide, with no gap, offset, dashes,
     /// pattern or tilt.
     var shadesThinRings: Bool {
-        dashes.isEmpty && pattern == nil && perspective == nil && inset == 0 && offset == 0 && outset <= Self.thinOutset
+        joinable && inset == 0 && offset == 0 && outset <= Self.thinOutset
     }
 
     /// Shades one closed ring (device pixels, its last point repeating its first) drawn with
@@ -125,9 +125,10 @@ extension LineShading {
                 guard sx > sureFrom && sx < sureTo || start.inside(startRow, sx) && end.inside(endRow, sx) else { continue }
                 let dist = abs(nx * (sx - p0.x) + across)
                 let edge = min(dist - (inset - blur), o - dist)
-                let i = (y * w + x) * 4
+                // x and y lie in the clip, inside the image: the offset without overflow checks.
+                let i = (y &* w &+ x) &* 4
                 if edge >= blur, let solid {
-                    bytes[i] = solid.0; bytes[i + 1] = solid.1; bytes[i + 2] = solid.2; bytes[i + 3] = solid.3
+                    bytes[i] = solid.0; bytes[i &+ 1] = solid.1; bytes[i &+ 2] = solid.2; bytes[i &+ 3] = solid.3
                     continue
                 }
                 let alpha = edge / blur

@@ -71,20 +71,22 @@ public struct Pixmap: Sendable, Equatable {
         bytes.withUnsafeMutableBufferPointer { px in
             // Pixels as words: the bytes R, G, B, A from the lowest address are little-endian R first.
             px.withMemoryRebound(to: UInt32.self) { words in
+                // xi runs from `start` to `end`, inside the row and the run: the offsets below
+                // are worked out without overflow checks.
                 var xi = start
                 while xi < end {
-                    let c = coverage[xi - x]
-                    if c <= 0 { xi += 1; continue }
-                    let i = y * w + xi
+                    let c = coverage[xi &- x]
+                    if c <= 0 { xi &+= 1; continue }
+                    let i = y &* w &+ xi
                     if opaque && c >= 1 {
                         // A run at full coverage: filled as one block.
-                        var stop = xi + 1
-                        while stop < end, coverage[stop - x] >= 1 { stop += 1 }
-                        UnsafeMutableBufferPointer(rebasing: words[i..<(i + stop - xi)]).update(repeating: Self.word(opaque: color))
+                        var stop = xi &+ 1
+                        while stop < end, coverage[stop &- x] >= 1 { stop &+= 1 }
+                        UnsafeMutableBufferPointer(rebasing: words[i..<(i &+ stop &- xi)]).update(repeating: Self.word(opaque: color))
                         xi = stop
                         continue
                     }
-                    xi += 1
+                    xi &+= 1
                     let k = 1 - sa * c
                     if k <= 0 {
                         words[i] = Self.pixel(sr, sg, sb, s255).littleEndian

@@ -155,31 +155,33 @@ public struct Rasterizer: Sendable {
     private static func sweep(row j: Int, first: Int, last: Int, width: Int, stride: Int, words: Int, rule: FillRule,
                               acc: UnsafeMutableBufferPointer<Float>, chunks: UnsafeMutableBufferPointer<UInt64>,
                               out: UnsafeMutableBufferPointer<Float>, _ emit: (Int, UnsafeBufferPointer<Float>) -> Void) {
-        let a = j * stride, bits = j * words
+        // Every index below lies in the row's cells and chunk words (i from `first` to `last`,
+        // inside the fill's width): worked out without overflow checks.
+        let a = j &* stride, bits = j &* words
         var sum: Float = 0
         let end = min(last, width - 1)
         var runStart = -1
         var i = first
         func flush(to stop: Int) {
-            if runStart >= 0, stop > runStart { emit(runStart, UnsafeBufferPointer(rebasing: out[(runStart - first)..<(stop - first)])) }
+            if runStart >= 0, stop > runStart { emit(runStart, UnsafeBufferPointer(rebasing: out[(runStart &- first)..<(stop &- first)])) }
             runStart = -1
         }
         while i <= end {
             let chunk = i >> 4
             let chunkEnd = min((chunk << 4) + 15, end)
-            if chunks[bits + chunk >> 6] & (1 << UInt64(chunk & 63)) != 0 {
+            if chunks[bits &+ chunk >> 6] & (1 << UInt64(chunk & 63)) != 0 {
                 if runStart < 0 { runStart = i }
                 while i <= chunkEnd {
-                    sum += acc[a + i]
-                    acc[a + i] = 0
-                    out[i - first] = apply(rule, sum)
-                    i += 1
+                    sum += acc[a &+ i]
+                    acc[a &+ i] = 0
+                    out[i &- first] = apply(rule, sum)
+                    i &+= 1
                 }
             } else {
                 let c = apply(rule, sum)
                 if c > 1.0 / 512 {
                     if runStart < 0 { runStart = i }
-                    for k in i...chunkEnd { out[k - first] = c }
+                    for k in i...chunkEnd { out[k &- first] = c }
                 } else {
                     flush(to: i)
                 }
@@ -188,7 +190,7 @@ public struct Rasterizer: Sendable {
         }
         // Past the last edge the winding stays what it is: zero for a shape inside the clip,
         // not zero for one cut off by the clip's right edge.
-        while i <= last { sum += acc[a + i]; acc[a + i] = 0; i += 1 }
+        while i <= last { sum += acc[a &+ i]; acc[a &+ i] = 0; i &+= 1 }
         let trailing = apply(rule, sum)
         if trailing > 1.0 / 512, last < width - 1 {
             if runStart < 0 { runStart = end + 1 }
@@ -222,7 +224,8 @@ public struct Rasterizer: Sendable {
         func mark(_ row: Int, _ a: Int, _ b: Int) {
             if a < lo[row] { lo[row] = a }
             if b > hi[row] { hi[row] = b }
-            for chunk in (a >> 4)...(b >> 4) { chunks[row * words + chunk >> 6] |= 1 << UInt64(chunk & 63) }
+            // The row's chunk words, inside the buffer: indices without overflow checks.
+            for chunk in (a >> 4)...(b >> 4) { chunks[row &* words &+ chunk >> 6] |= 1 << UInt64(chunk & 63) }
         }
     }
 
