@@ -129,9 +129,10 @@ extension KalmanSmoother {
         // The model that judges outliers and the one that places the smoothed fixes
         // (`KalmanParameters.ProcessNoiseEstimation`).
         let preset = [Double](repeating: parameters.accelerationNoise, count: fixes.count)
+        let emits = window.map(\.emits)
         var excluded = [Bool](repeating: false, count: fixes.count)
         var judging = parameters.estimatesProcessNoise == .never ? preset
-            : processNoise(window, excluding: excluded).map { $0.squareRoot() }
+            : processNoise(fixes, starts: starts, used: emits).map { $0.squareRoot() }
         guard let nu = parameters.measurementDegreesOfFreedom else {
             let placing = parameters.estimatesProcessNoise == .everywhere ? judging : preset
             let (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: placing)
@@ -151,8 +152,7 @@ extension KalmanSmoother {
                 let outliers = distances.map { $0 > parameters.gateChiSquare }
                 guard outliers != excluded, outliers.contains(true) else { break }
                 excluded = outliers
-                judging = processNoise(window, excluding: excluded).map { $0.squareRoot() }
-                noiseScale = [Double](repeating: 1, count: fixes.count)
+                judging = processNoise(fixes, starts: starts, used: zip(emits, excluded).map { $0 && !$1 }).map { $0.squareRoot() }
                 (records, states, distances) = reweighted(fixes, starts: starts, noiseScale: &noiseScale, acceleration: judging, nu: nu)
             }
         }
@@ -230,25 +230,28 @@ extension KalmanSmoother {
         return out
     }
 
-    /// `processNoise(_:starts:)` estimated from the fixes the window emits and `excluded` does
-    /// not name (a stop's held fixes would make every turn near it look like noise; the
-    /// outliers the passes found, every triple near a jump look like motion), each fix left out
-    /// taking the value of the step it lies in, the next used fix's.
-    private func processNoise<Item>(_ window: [Kept<Item>], excluding excluded: [Bool]) -> [Double] {
-        let used = window.indices.filter { window[$0].emits && !excluded[$0] }
+    /// `processNoise(_:starts:)` estimated from the fixes `used` names (not a stop's held fixes,
+    /// which would make every turn near it look like noise; not the outliers the passes found,
+    /// which make every triple near a jump look like motion), each fix left out taking the
+    /// value of the step it lies in, the next used fix's.
+    private func processNoise(_ fixes: [Location], starts: [Bool], used: [Bool]) -> [Double] {
+        var kept: [Int] = []
+        var keptStarts: [Bool] = []
         // A used fix starts a segment when any fix since the previous used one did.
-        var starts: [Bool] = []
-        var previous = -1
-        for k in used {
-            starts.append(previous < 0 || window[(previous + 1)...k].contains { $0.startsSegment })
-            previous = k
+        var startSince = false
+        for k in fixes.indices {
+            startSince = startSince || starts[k]
+            guard used[k] else { continue }
+            kept.append(k)
+            keptStarts.append(keptStarts.isEmpty || startSince)
+            startSince = false
         }
-        let q = processNoise(used.map { window[$0].fix }, starts: starts)
-        guard used.count < window.count else { return q }
-        var out = [Double](repeating: parameters.accelerationNoise * parameters.accelerationNoise, count: window.count)
+        guard kept.count < fixes.count else { return processNoise(fixes, starts: keptStarts) }
+        let q = processNoise(kept.map { fixes[$0] }, starts: keptStarts)
+        var out = [Double](repeating: parameters.accelerationNoise * parameters.accelerationNoise, count: fixes.count)
         var next = q.count - 1
-        for k in window.indices.reversed() {
-            while next > 0, used[next - 1] >= k { next -= 1 }
+        for k in fixes.indices.reversed() {
+            while next > 0, kept[next - 1] >= k { next -= 1 }
             if next >= 0, next < q.count { out[k] = q[next] }
         }
         return out
