@@ -340,6 +340,9 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     private var dropped = FilterReport()
     /// The last fix dropped as a jump, until the next fix confirms that or takes it back.
     private var overturned: Kept?
+    /// Whether the filter's last (re)start was the first fix after a gap (or replaced one that
+    /// was): the smoother bridges such a start instead of splitting there.
+    private var startedAfterGap = false
     /// Why the rules or the gate rejected the last fix pushed; nil: they passed it (it is
     /// emitted unless a later fix or the smoother exposes it as an outlier).
     private(set) var rejectedLast: RejectionReason?
@@ -399,8 +402,13 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
             } else {
                 overturned = jump
             }
-        } else if kalman.replacedUnconfirmedStart, let previous, previous.startsSegment {
-            // The previous fix started a segment the next one contradicted: it was the outlier.
+        } else if kalman.replacedUnconfirmedStart, let previous, previous.startsSegment || startedAfterGap {
+            // The previous fix (re)started the filter and this one contradicted it: it was the
+            // outlier. Also when it was the first fix after a gap, which the smoother bridges
+            // (so it does not start a segment): left in, it stood as the last fix before the
+            // segment its replacement starts, judged by no fix after it (korita every 5–60 s,
+            // seed 7000080 of `geo eval filters --cases wide`: a jump 195 m off kept, 8.6 % too
+            // long).
             kept.removeLast()
             dropped.reclassify(acceptedAs: .kalmanOutlier)
         } else if kalman.segmentOutvoted, let start = kept.lastIndex(where: \.startsSegment),
@@ -415,7 +423,10 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
         if !kalman.overturnedPreviousFix { overturned = nil }
         // A gap only widens the prediction, so the smoother bridges it; it splits where the
         // track jumped (outliers that agreed) or at a start that replaced an outlier.
-        let restarted = kalman.updatesSinceStart == 0 && !kalman.restartedAfterGap
+        if kalman.updatesSinceStart == 0 {
+            startedAfterGap = kalman.restartedAfterGap || (kalman.replacedUnconfirmedStart && startedAfterGap)
+        }
+        let restarted = kalman.updatesSinceStart == 0 && !startedAfterGap
         kept.append(Kept(fix: fix, item: item, startsSegment: kept.isEmpty || restarted))
         try smoothFullWindow(emit)
     }
