@@ -82,9 +82,11 @@ extension KalmanSmoother {
     /// models with heavy-tailed noise", IEEE Trans. Signal Process. 60(10), 2012, §IV). A fix
     /// whose final E[dᵀR⁻¹d] exceeds `gateChiSquare` is left out as an outlier, and so is a fix
     /// that the same gate, run backwards from the segment's end, rejects where it predicted the
-    /// fix more sharply than the forward filter did (`judgeFromTheEnd`).
-    /// - Complexity: O(n) time per pass, at most `maximumReweightings` + 4 passes and one gated
-    ///   filter backwards per window.
+    /// fix more sharply than the forward filter did (`judgeFromTheEnd`). Where the model's
+    /// agility is estimated from the fixes (`KalmanParameters.estimatesProcessNoise`), it is
+    /// estimated again without the outliers found, and the passes run again, until those agree.
+    /// - Complexity: O(n) time per pass, at most (`maximumReestimations` + 1) × (`maximumReweightings`
+    ///   + 3) + 1 passes and `maximumReestimations` + 1 gated filters backwards per window.
     public func smoothed<Rule: TrackFilter>(_ track: some Sequence<Location>, rules: Rule,
                                             report: inout FilterReport) -> [Location] {
         smoothed(track.lazy.map { ($0, nil) }, rules: rules, report: &report)
@@ -127,15 +129,55 @@ extension KalmanSmoother {
         // The model that judges outliers and the one that places the smoothed fixes
         // (`KalmanParameters.ProcessNoiseEstimation`).
         let preset = [Double](repeating: parameters.accelerationNoise, count: fixes.count)
-        let judging = parameters.estimatesProcessNoise == .never ? preset : processNoise(window).map { $0.squareRoot() }
-        let placing = parameters.estimatesProcessNoise == .everywhere ? judging : preset
+        let emits = window.map(\.emits)
+        var excluded = [Bool](repeating: false, count: fixes.count)
+        var judging = parameters.estimatesProcessNoise == .never ? preset
+            : processNoise(fixes, starts: starts, used: emits).map { $0.squareRoot() }
         guard let nu = parameters.measurementDegreesOfFreedom else {
+            let placing = parameters.estimatesProcessNoise == .everywhere ? judging : preset
             let (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: placing)
             for k in core where window[k].emits {
                 try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: fixes[k]), window[k].item)
             }
             return
         }
+        var (records, states, distances) = reweighted(fixes, starts: starts, noiseScale: &noiseScale, acceleration: judging, nu: nu)
+        // The estimated motion came from every fix, the jumps among them: where they are more
+        // than the estimate's quantile tolerates (bursts of jumps), it took them for motion and
+        // the passes kept some. Estimated again without the outliers the passes found, until
+        // those are the same (reweighted least squares: a robust fit, then the fit again without
+        // the points it flags; Rousseeuw & Leroy, *Robust Regression and Outlier Detection*, 1987).
+        if parameters.estimatesProcessNoise != .never {
+            for _ in 0..<Self.maximumReestimations {
+                let outliers = distances.map { $0 > parameters.gateChiSquare }
+                guard outliers != excluded, outliers.contains(true) else { break }
+                excluded = outliers
+                judging = processNoise(fixes, starts: starts, used: zip(emits, excluded).map { $0 && !$1 }).map { $0.squareRoot() }
+                (records, states, distances) = reweighted(fixes, starts: starts, noiseScale: &noiseScale, acceleration: judging, nu: nu)
+            }
+        }
+        switch parameters.estimatesProcessNoise {
+        case .judgingOutliers: (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: preset)
+        case .never, .everywhere: break
+        }
+        for k in core where window[k].emits {
+            if distances[k] > parameters.gateChiSquare {
+                report.reclassify(acceptedAs: .kalmanOutlier)
+            } else {
+                try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: fixes[k]), window[k].item)
+            }
+        }
+    }
+
+    /// Times the process noise is estimated again without the outliers found (each time the
+    /// backward judge and the re-weighted passes run again); they usually settle in one.
+    static let maximumReestimations = 2
+
+    /// The Student-t passes of `smoothWindow`: a pass, the backward judge, then passes that
+    /// re-weight each fix until the weights settle; the last pass's records and smoothed states
+    /// and each fix's E[dᵀR⁻¹d] (`noiseScale`: each fix's variance scale, 1 / its weight).
+    private func reweighted(_ fixes: [Location], starts: [Bool], noiseScale: inout [Double], acceleration judging: [Double],
+                            nu: Double) -> ([Record], [(State4, Block4)], [Double]) {
         var (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: judging)
         // E[dᵀR⁻¹d] of each fix, at least the backward distance of a fix judged from the end: its
         // weight still falls as the smoothed track moves away from it (fixed at the backward
@@ -156,16 +198,7 @@ extension KalmanSmoother {
             if change < 1e-3 { break }
             (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: judging)
         }
-        if parameters.estimatesProcessNoise == .judgingOutliers {
-            (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: placing)
-        }
-        for k in core where window[k].emits {
-            if distances[k] > parameters.gateChiSquare {
-                report.reclassify(acceptedAs: .kalmanOutlier)
-            } else {
-                try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: fixes[k]), window[k].item)
-            }
-        }
+        return (records, states, distances)
     }
 
     /// Which fixes a gated filter run backwards from their segment's end rejects where it
@@ -197,19 +230,28 @@ extension KalmanSmoother {
         return out
     }
 
-    /// `processNoise(_:starts:)` estimated from the fixes the window emits (a stop's held fixes
-    /// would make every turn near it look like noise), each held fix taking the value of the
-    /// step it lies in, the next emitted fix's.
-    private func processNoise<Item>(_ window: [Kept<Item>]) -> [Double] {
-        let emitted = window.indices.filter { window[$0].emits }
-        guard emitted.count < window.count else {
-            return processNoise(window.map(\.fix), starts: window.indices.map { $0 == 0 || window[$0].startsSegment })
+    /// `processNoise(_:starts:)` estimated from the fixes `used` names (not a stop's held fixes,
+    /// which would make every turn near it look like noise; not the outliers the passes found,
+    /// which make every triple near a jump look like motion), each fix left out taking the
+    /// value of the step it lies in, the next used fix's.
+    private func processNoise(_ fixes: [Location], starts: [Bool], used: [Bool]) -> [Double] {
+        var kept: [Int] = []
+        var keptStarts: [Bool] = []
+        // A used fix starts a segment when any fix since the previous used one did.
+        var startSince = false
+        for k in fixes.indices {
+            startSince = startSince || starts[k]
+            guard used[k] else { continue }
+            kept.append(k)
+            keptStarts.append(keptStarts.isEmpty || startSince)
+            startSince = false
         }
-        let q = processNoise(emitted.map { window[$0].fix }, starts: emitted.indices.map { $0 == 0 || window[emitted[$0]].startsSegment })
-        var out = [Double](repeating: parameters.accelerationNoise * parameters.accelerationNoise, count: window.count)
+        guard kept.count < fixes.count else { return processNoise(fixes, starts: keptStarts) }
+        let q = processNoise(kept.map { fixes[$0] }, starts: keptStarts)
+        var out = [Double](repeating: parameters.accelerationNoise * parameters.accelerationNoise, count: fixes.count)
         var next = q.count - 1
-        for k in window.indices.reversed() {
-            while next > 0, emitted[next - 1] >= k { next -= 1 }
+        for k in fixes.indices.reversed() {
+            while next > 0, kept[next - 1] >= k { next -= 1 }
             if next >= 0, next < q.count { out[k] = q[next] }
         }
         return out
@@ -298,6 +340,9 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
     private var dropped = FilterReport()
     /// The last fix dropped as a jump, until the next fix confirms that or takes it back.
     private var overturned: Kept?
+    /// Whether the filter's last (re)start was the first fix after a gap (or replaced one that
+    /// was): the smoother bridges such a start instead of splitting there.
+    private var startedAfterGap = false
     /// Why the rules or the gate rejected the last fix pushed; nil: they passed it (it is
     /// emitted unless a later fix or the smoother exposes it as an outlier).
     private(set) var rejectedLast: RejectionReason?
@@ -357,8 +402,13 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
             } else {
                 overturned = jump
             }
-        } else if kalman.replacedUnconfirmedStart, let previous, previous.startsSegment {
-            // The previous fix started a segment the next one contradicted: it was the outlier.
+        } else if kalman.replacedUnconfirmedStart, let previous, previous.startsSegment || startedAfterGap {
+            // The previous fix (re)started the filter and this one contradicted it: it was the
+            // outlier. Also when it was the first fix after a gap, which the smoother bridges
+            // (so it does not start a segment): left in, it stood as the last fix before the
+            // segment its replacement starts, judged by no fix after it (korita every 5–60 s,
+            // seed 7000080 of `geo eval filters --cases wide`: a jump 195 m off kept, 8.6 % too
+            // long).
             kept.removeLast()
             dropped.reclassify(acceptedAs: .kalmanOutlier)
         } else if kalman.segmentOutvoted, let start = kept.lastIndex(where: \.startsSegment),
@@ -373,7 +423,10 @@ public struct FixedLagSmoothing<Rule: TrackFilter, Item> {
         if !kalman.overturnedPreviousFix { overturned = nil }
         // A gap only widens the prediction, so the smoother bridges it; it splits where the
         // track jumped (outliers that agreed) or at a start that replaced an outlier.
-        let restarted = kalman.updatesSinceStart == 0 && !kalman.restartedAfterGap
+        if kalman.updatesSinceStart == 0 {
+            startedAfterGap = kalman.restartedAfterGap || (kalman.replacedUnconfirmedStart && startedAfterGap)
+        }
+        let restarted = kalman.updatesSinceStart == 0 && !startedAfterGap
         kept.append(Kept(fix: fix, item: item, startsSegment: kept.isEmpty || restarted))
         try smoothFullWindow(emit)
     }
