@@ -128,18 +128,20 @@ public final class PostgresPositionStore: PositionStore {
     }
 
     /// The batch's insert; it also notifies `batchChannel` with `note` (`BatchNote`), delivered to
-    /// the listening instances when the transaction commits.
+    /// the listening instances when the transaction commits. Each row's device id is looked up
+    /// through `devices`' unique name index: joined instead, PostgreSQL hashed the whole table
+    /// for every batch (19,900 devices: ~6 of a 1,000-row statement's 26.6 ms in psql; the
+    /// lookups take 1.4 ms less in all). A device missing there gives NULL either way.
     static func insert(_ c: Columns, note: String) -> PostgresQuery {
         """
         WITH input AS (
-            SELECT d.id AS device_id, t.fix_time, t.payload_hash, t.latitude, t.longitude,
+            SELECT (SELECT d.id FROM devices d WHERE d.name = t.device) AS device_id, t.fix_time, t.payload_hash, t.latitude, t.longitude,
                    NULLIF(t.altitude, 'NaN') AS altitude, NULLIF(t.accuracy, 'NaN') AS accuracy,
                    NULLIF(t.speed, 'NaN') AS speed, NULLIF(t.course, 'NaN') AS course, t.received_at, t.source
             FROM unnest(\(c.device)::text[], \(c.fixTime)::bigint[], \(c.payloadHash)::bigint[], \(c.latitude)::float8[],
                         \(c.longitude)::float8[], \(c.altitude)::float8[], \(c.accuracy)::float8[], \(c.speed)::float8[],
                         \(c.course)::float8[], \(c.receivedAt)::bigint[], \(c.source)::text[])
-                 AS t(device, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source)
-            LEFT JOIN devices d ON d.name = t.device),
+                 AS t(device, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source)),
         inserted AS (
             INSERT INTO positions (device_id, fix_time, payload_hash, latitude, longitude, altitude, accuracy, speed, course, received_at, source)
             SELECT * FROM input ON CONFLICT DO NOTHING RETURNING *),
