@@ -67,10 +67,11 @@ private func lines(_ stdout: String) throws -> [[String: Any]] {
         let regions = dir.appendingPathComponent("fence.geojson"), inside = dir.appendingPathComponent("in.gpx")
         let outside = dir.appendingPathComponent("out.gpx"), store = dir.appendingPathComponent("a/store")
         try fenceGeoJSON.write(to: regions, atomically: true, encoding: .utf8)
-        // 3,000 fixes a second apart, replayed at 10× real time: decided inside after 2 s, killed
-        // long before the replay could end, however loaded the machine.
-        try gpx(Array(repeating: 0, count: 3000)).write(to: inside, atomically: true, encoding: .utf8)
-        try gpx(Array(repeating: 300, count: 40), startSecond: 3000).write(to: outside, atomically: true, encoding: .utf8)
+        // 36,000 fixes a second apart, replayed at 10× real time: decided inside after 2 s, killed
+        // long before the replay could end (an hour), however loaded the machine. (With 3,000, a
+        // CI run beside two other builds resumed this test after the 300 s replay had ended.)
+        try gpx(Array(repeating: 0, count: 36_000)).write(to: inside, atomically: true, encoding: .utf8)
+        try gpx(Array(repeating: 300, count: 40), startSecond: 36_000).write(to: outside, atomically: true, encoding: .utf8)
         let stderrFile = dir.appendingPathComponent("monitor.stderr").path
         let child = try ChildProcess.spawn(.init(
             executable: GeoProcess.geoExecutable.path,
