@@ -173,6 +173,10 @@ struct LineShading {
                         let distGradient = dashed || tex != nil ? gradient(da, db, dc) : (x: 0, y: 0)
                         let blurGradient = flat ? (x: 0, y: 0) : gradient(ga * self.blur, gb * self.blur, gc * self.blur)
                         let qGradient = flat ? (x: 0, y: 0) : gradient(qa, qb, qc)
+                        // The varyings at vertex a and their gradients, for ``shade``.
+                        let origin = Varyings(vy: nya, vx: nxa, dist: da, blur: flat ? self.blur : self.blur * ga, q: qa)
+                        let alongX = Varyings(vy: vyGradient.x, vx: vxGradient.x, dist: distGradient.x, blur: blurGradient.x, q: qGradient.x)
+                        let alongY = Varyings(vy: vyGradient.y, vx: vxGradient.y, dist: distGradient.y, blur: blurGradient.y, q: qGradient.y)
                         // The rows' spans by walking the edges, as the scanline polygon fill does
                         // (Foley, van Dam, Feiner & Hughes, Computer Graphics: Principles and Practice,
                         // 2nd ed., §3.6): with the corners sorted by y, a row crosses the long edge (top
@@ -227,26 +231,19 @@ struct LineShading {
                             guard runStart <= xb else { continue }
                             var runEnd = xb
                             while runEnd > runStart, !inside(runEnd) { runEnd -= 1 }
-                            // The varyings at the run's first pixel.
+                            // The run's first pixel centre from vertex a.
                             let dx = Double(runStart) + 0.5 - ax, dy = sy - ay
-                            let vyRow = nya + vyGradient.x * dx + vyGradient.y * dy
-                            let vxRow = nxa + vxGradient.x * dx + vxGradient.y * dy
-                            let distRow = da + distGradient.x * dx + distGradient.y * dy
-                            let blurRow = flat ? self.blur : self.blur * ga + blurGradient.x * dx + blurGradient.y * dy
-                            let qRow = flat ? 1 : qa + qGradient.x * dx + qGradient.y * dy
-                            let start = Varyings(vy: vyRow, vx: vxRow, dist: distRow, blur: blurRow, q: qRow)
-                            let slope = Varyings(vy: vyGradient.x, vx: vxGradient.x, dist: distGradient.x, blur: blurGradient.x, q: qGradient.x)
                             // The row's first byte; x and y lie in the clip, inside the image, so the
                             // pixel offsets below are worked out without overflow checks.
                             let rowStart = y &* w &* 4
                             // The loop specialised for the common kinds of triangle, chosen here.
                             if !plainFlat {
                                 shade(AnyPixels(flat: flat, straight: straight, dashed: dashed, patterned: tex != nil),
-                                      runStart...runEnd, rowStart, start, slope, solid, texture, bytes)
+                                      runStart...runEnd, rowStart, (dx, dy), origin, alongX, alongY, solid, texture, bytes)
                             } else if straight {
-                                shade(StraightPixels(), runStart...runEnd, rowStart, start, slope, solid, texture, bytes)
+                                shade(StraightPixels(), runStart...runEnd, rowStart, (dx, dy), origin, alongX, alongY, solid, texture, bytes)
                             } else {
-                                shade(RoundPixels(), runStart...runEnd, rowStart, start, slope, solid, texture, bytes)
+                                shade(RoundPixels(), runStart...runEnd, rowStart, (dx, dy), origin, alongX, alongY, solid, texture, bytes)
                             }
                         }
                     }
@@ -256,13 +253,24 @@ struct LineShading {
     }
 
     /// One row's run of pixels (`columns`, each centre inside the triangle) shaded: the
-    /// varyings at the first pixel (`start`) plus `slope` per pixel, `rowStart` the row's first
-    /// byte in `bytes`. Generic over the checks that hold for a whole triangle (``PixelKind``),
-    /// so that the common kinds get a loop without them.
+    /// varyings `origin` at vertex a, plus `alongX` and `alongY` per pixel across and down, give
+    /// those at the first pixel's centre, `offset` (dx, dy) pixels from vertex a; `rowStart` is
+    /// the row's first byte in `bytes`. Generic over the checks that hold for a whole triangle
+    /// (``PixelKind``), so that the common kinds get a loop, and the varyings, without them.
     @inline(__always) private func shade<Kind: PixelKind>(
-        _ kind: Kind, _ columns: ClosedRange<Int>, _ rowStart: Int, _ start: Varyings, _ slope: Varyings,
+        _ kind: Kind, _ columns: ClosedRange<Int>, _ rowStart: Int, _ offset: (dx: Double, dy: Double),
+        _ origin: Varyings, _ alongX: Varyings, _ alongY: Varyings,
         _ solid: (UInt8, UInt8, UInt8, UInt8)?, _ texture: PatternTexels?, _ bytes: UnsafeMutableBufferPointer<UInt8>
     ) {
+        let (dx, dy) = offset
+        // The varyings at the run's first pixel (those the kind does not use are left 0);
+        // looking straight down the blur and 1 / w are the same everywhere.
+        let start = Varyings(vy: origin.vy + alongX.vy * dx + alongY.vy * dy,
+                             vx: kind.straight ? 0 : origin.vx + alongX.vx * dx + alongY.vx * dy,
+                             dist: kind.dashed || kind.patterned ? origin.dist + alongX.dist * dx + alongY.dist * dy : 0,
+                             blur: kind.flat ? origin.blur : origin.blur + alongX.blur * dx + alongY.blur * dy,
+                             q: kind.flat ? 1 : origin.q + alongX.q * dx + alongY.q * dy)
+        let slope = alongX
         let runStart = columns.lowerBound
         for x in columns {
             let step = Double(x &- runStart)
