@@ -52,9 +52,17 @@ struct LineShading {
     /// (``PendingLines``): not dashed, patterned or tilted.
     var joinable: Bool { dashes.isEmpty && pattern == nil && perspective == nil }
 
-    /// The colour's RGBA bytes where it is opaque (what a pixel it fully covers becomes), else nil.
-    var opaqueBytes: (UInt8, UInt8, UInt8, UInt8)? {
-        color.3 == 1 ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil
+    /// The colour's RGBA bytes where it is opaque (what a pixel it fully covers becomes), else
+    /// nil: one word, red in its lowest byte, for ``store(_:at:in:)``.
+    var opaqueWord: UInt32? {
+        color.3 == 1 ? UInt32(Self.byte(color.0 * 255)) | UInt32(Self.byte(color.1 * 255)) << 8
+            | UInt32(Self.byte(color.2 * 255)) << 16 | UInt32(Self.byte(color.3 * 255)) << 24 : nil
+    }
+
+    /// Writes the RGBA bytes `word` (``opaqueWord``) to the pixel at byte `i` of `bytes`, red
+    /// first, in one store. `i` is a pixel's first byte, inside the image.
+    @inline(__always) static func store(_ word: UInt32, at i: Int, in bytes: UnsafeMutableBufferPointer<UInt8>) {
+        UnsafeMutableRawPointer(bytes.baseAddress.unsafelyUnwrapped).storeBytes(of: word.littleEndian, toByteOffset: i, as: UInt32.self)
     }
 
     /// MapLibre's shader parameters for a line `width` wide with `gap` between two halves.
@@ -112,7 +120,7 @@ struct LineShading {
         let texture = tex.map { PatternTexels(bytes: $0.bytes, width: $0.width, height: $0.height, across: outset / (Double($0.height) * patternPixel)) }
         // A pixel at full coverage of an opaque colour takes the colour's bytes (what the blend
         // below gives when nothing of the pixel is kept).
-        let solid = !dashed && tex == nil ? opaqueBytes : nil
+        let solid = !dashed && tex == nil ? opaqueWord : nil
         // Every index was made for this mesh's vertices (``LineMesh``) or the clipped ones: checked once here.
         precondition(triangleList.allSatisfy { $0 >= 0 && Int($0) < vertexCount }, "line mesh triangle index out of range")
         // Looking straight down every vertex's gamma and w are 1: the blur is the same
@@ -260,7 +268,7 @@ struct LineShading {
     @inline(__always) private func shade<Kind: PixelKind>(
         _ kind: Kind, _ columns: ClosedRange<Int>, _ rowStart: Int, _ offset: (dx: Double, dy: Double),
         _ origin: Varyings, _ alongX: Varyings, _ alongY: Varyings,
-        _ solid: (UInt8, UInt8, UInt8, UInt8)?, _ texture: PatternTexels?, _ bytes: UnsafeMutableBufferPointer<UInt8>
+        _ solid: UInt32?, _ texture: PatternTexels?, _ bytes: UnsafeMutableBufferPointer<UInt8>
     ) {
         let (dx, dy) = offset
         // The varyings at the run's first pixel (those the kind does not use are left 0);
@@ -294,7 +302,7 @@ struct LineShading {
             let i = rowStart &+ x &* 4
             // `blur` is positive: the alpha below is 1 or more exactly when `edge` ≥ `blur`.
             if edge >= blur, let solid {
-                bytes[i] = solid.0; bytes[i &+ 1] = solid.1; bytes[i &+ 2] = solid.2; bytes[i &+ 3] = solid.3
+                Self.store(solid, at: i, in: bytes)
                 continue
             }
             var alpha = edge / blur
