@@ -52,9 +52,17 @@ struct LineShading {
     /// (``PendingLines``): not dashed, patterned or tilted.
     var joinable: Bool { dashes.isEmpty && pattern == nil && perspective == nil }
 
-    /// The colour's RGBA bytes where it is opaque (what a pixel it fully covers becomes), else nil.
-    var opaqueBytes: (UInt8, UInt8, UInt8, UInt8)? {
-        color.3 == 1 ? (Self.byte(color.0 * 255), Self.byte(color.1 * 255), Self.byte(color.2 * 255), Self.byte(color.3 * 255)) : nil
+    /// The colour's RGBA bytes where it is opaque (what a pixel it fully covers becomes), else
+    /// nil: one word, red in its lowest byte, for ``store(_:at:in:)``.
+    var opaqueWord: UInt32? {
+        color.3 == 1 ? UInt32(Self.byte(color.0 * 255)) | UInt32(Self.byte(color.1 * 255)) << 8
+            | UInt32(Self.byte(color.2 * 255)) << 16 | UInt32(Self.byte(color.3 * 255)) << 24 : nil
+    }
+
+    /// Writes the RGBA bytes `word` (``opaqueWord``) to the pixel at byte `i` of `bytes`, red
+    /// first, in one store. `i` is a pixel's first byte, inside the image.
+    @inline(__always) static func store(_ word: UInt32, at i: Int, in bytes: UnsafeMutableBufferPointer<UInt8>) {
+        UnsafeMutableRawPointer(bytes.baseAddress.unsafelyUnwrapped).storeBytes(of: word.littleEndian, toByteOffset: i, as: UInt32.self)
     }
 
     /// MapLibre's shader parameters for a line `width` wide with `gap` between two halves.
@@ -107,18 +115,19 @@ struct LineShading {
         let vertexCount = shaded.count
         let w = image.width
         let dashed = !dashes.isEmpty
-        let tex = pattern?.image, tw = tex?.width ?? 1, th = tex?.height ?? 1
+        let tex = pattern?.image
         // Across the line the pattern's rows are one image pixel per ``patternPixel`` from its middle row.
-        let across = pattern.map { _ in outset / (Double(th) * patternPixel) } ?? 0
-        let t = tex?.bytes ?? [0, 0, 0, 0]
+        let texture = tex.map { PatternTexels(bytes: $0.bytes, width: $0.width, height: $0.height, across: outset / (Double($0.height) * patternPixel)) }
         // A pixel at full coverage of an opaque colour takes the colour's bytes (what the blend
         // below gives when nothing of the pixel is kept).
-        let solid = !dashed && tex == nil ? opaqueBytes : nil
+        let solid = !dashed && tex == nil ? opaqueWord : nil
         // Every index was made for this mesh's vertices (``LineMesh``) or the clipped ones: checked once here.
         precondition(triangleList.allSatisfy { $0 >= 0 && Int($0) < vertexCount }, "line mesh triangle index out of range")
         // Looking straight down every vertex's gamma and w are 1: the blur is the same
         // everywhere and the varyings need no division by the interpolated 1 / w.
         let flat = perspective == nil
+        // Neither tilted, dashed nor patterned: the pixel loop's common kind (``StraightPixels``, ``RoundPixels``).
+        let plainFlat = flat && !dashed && tex == nil
         // Tilted, the tile's square on the ground and the view it is seen through, read once.
         let ground: (clip: (minX: Double, minY: Double, maxX: Double, maxY: Double), view: Perspective)? =
             if let groundClip, let perspective { (groundClip, perspective) } else { nil }
@@ -172,6 +181,10 @@ struct LineShading {
                         let distGradient = dashed || tex != nil ? gradient(da, db, dc) : (x: 0, y: 0)
                         let blurGradient = flat ? (x: 0, y: 0) : gradient(ga * self.blur, gb * self.blur, gc * self.blur)
                         let qGradient = flat ? (x: 0, y: 0) : gradient(qa, qb, qc)
+                        // The varyings at vertex a and their gradients, for ``shade``.
+                        let origin = Varyings(vy: nya, vx: nxa, dist: da, blur: flat ? self.blur : self.blur * ga, q: qa)
+                        let alongX = Varyings(vy: vyGradient.x, vx: vxGradient.x, dist: distGradient.x, blur: blurGradient.x, q: qGradient.x)
+                        let alongY = Varyings(vy: vyGradient.y, vx: vxGradient.y, dist: distGradient.y, blur: blurGradient.y, q: qGradient.y)
                         // The rows' spans by walking the edges, as the scanline polygon fill does
                         // (Foley, van Dam, Feiner & Hughes, Computer Graphics: Principles and Practice,
                         // 2nd ed., §3.6): with the corners sorted by y, a row crosses the long edge (top
@@ -226,80 +239,151 @@ struct LineShading {
                             guard runStart <= xb else { continue }
                             var runEnd = xb
                             while runEnd > runStart, !inside(runEnd) { runEnd -= 1 }
-                            // The varyings at the run's first pixel.
+                            // The run's first pixel centre from vertex a.
                             let dx = Double(runStart) + 0.5 - ax, dy = sy - ay
-                            let vyRow = nya + vyGradient.x * dx + vyGradient.y * dy
-                            let vxRow = nxa + vxGradient.x * dx + vxGradient.y * dy
-                            let distRow = da + distGradient.x * dx + distGradient.y * dy
-                            let blurRow = flat ? self.blur : self.blur * ga + blurGradient.x * dx + blurGradient.y * dy
-                            let qRow = flat ? 1 : qa + qGradient.x * dx + qGradient.y * dy
-                            let vySlope = vyGradient.x, vxSlope = vxGradient.x, distSlope = distGradient.x
-                            let blurSlope = blurGradient.x, qSlope = qGradient.x
                             // The row's first byte; x and y lie in the clip, inside the image, so the
                             // pixel offsets below are worked out without overflow checks.
                             let rowStart = y &* w &* 4
-                            for x in runStart...runEnd {
-                                let step = Double(x &- runStart)
-                                var vy = vyRow + vySlope * step, blur = blurRow + blurSlope * step
-                                // Tilted, the varyings over the interpolated 1 / w (times w at the pixel).
-                                var depth = 1.0
-                                if !flat {
-                                    depth = 1 / (qRow + qSlope * step)
-                                    vy *= depth
-                                    blur *= depth
-                                }
-                                let d: Double
-                                if straight {
-                                    d = abs(vy) * outset
-                                } else {
-                                    let vx = (vxRow + vxSlope * step) * depth
-                                    d = (vx * vx + vy * vy).squareRoot() * outset
-                                }
-                                let edge = min(d - (inset - blur), outset - d)
-                                let i = rowStart &+ x &* 4
-                                // `blur` is positive: the alpha below is 1 or more exactly when `edge` ≥ `blur`.
-                                if edge >= blur, let solid {
-                                    bytes[i] = solid.0; bytes[i &+ 1] = solid.1; bytes[i &+ 2] = solid.2; bytes[i &+ 3] = solid.3
-                                    continue
-                                }
-                                var alpha = edge / blur
-                                if alpha <= 0 { continue }
-                                if alpha > 1 { alpha = 1 }
-                                if dashed {
-                                    alpha *= dashCoverage((distRow + distSlope * step) * depth, vy)
-                                    if alpha <= 0 { continue }
-                                }
-                                if tex != nil {
-                                    // The pattern's texel, bilinear, half a texel back, as GL samples the
-                                    // atlas: the image with its wrapped padding, transparent beyond.
-                                    var along = (distRow + distSlope * step) * depth / patternLength
-                                    along -= along.rounded(.down)
-                                    let u = along * Double(tw) - 0.5, v = (0.5 + vy * across) * Double(th) - 0.5
-                                    let iu = Int(u.rounded(.down)), iv = Int(v.rounded(.down))
-                                    let fu = u - Double(iu), fv = v - Double(iv)
-                                    var texel = (0.0, 0.0, 0.0, 0.0)
-                                    func add(_ col: Int, _ row: Int, _ weight: Double) {
-                                        guard weight > 0, let p = Self.patternTexel(col, row, tw, th) else { return }
-                                        texel = (texel.0 + Double(t[p]) * weight, texel.1 + Double(t[p + 1]) * weight,
-                                                 texel.2 + Double(t[p + 2]) * weight, texel.3 + Double(t[p + 3]) * weight)
-                                    }
-                                    add(iu, iv, (1 - fu) * (1 - fv)); add(iu + 1, iv, fu * (1 - fv))
-                                    add(iu, iv + 1, (1 - fu) * fv); add(iu + 1, iv + 1, fu * fv)
-                                    let k = alpha * color.3 / 255
-                                    let keep = 1 - texel.3 * k
-                                    bytes[i] = Self.byte(texel.0 * k * 255 + Double(bytes[i]) * keep)
-                                    bytes[i + 1] = Self.byte(texel.1 * k * 255 + Double(bytes[i + 1]) * keep)
-                                    bytes[i + 2] = Self.byte(texel.2 * k * 255 + Double(bytes[i + 2]) * keep)
-                                    bytes[i + 3] = Self.byte(texel.3 * k * 255 + Double(bytes[i + 3]) * keep)
-                                    continue
-                                }
-                                blend(alpha, at: i, in: bytes)
+                            // The loop specialised for the common kinds of triangle, chosen here.
+                            if !plainFlat {
+                                shade(AnyPixels(flat: flat, straight: straight, dashed: dashed, patterned: tex != nil),
+                                      runStart...runEnd, rowStart, (dx, dy), origin, alongX, alongY, solid, texture, bytes)
+                            } else if straight {
+                                shade(StraightPixels(), runStart...runEnd, rowStart, (dx, dy), origin, alongX, alongY, solid, texture, bytes)
+                            } else {
+                                shade(RoundPixels(), runStart...runEnd, rowStart, (dx, dy), origin, alongX, alongY, solid, texture, bytes)
                             }
                         }
                     }
                 }
             }
         }
+    }
+
+    /// One row's run of pixels (`columns`, each centre inside the triangle) shaded: the
+    /// varyings `origin` at vertex a, plus `alongX` and `alongY` per pixel across and down, give
+    /// those at the first pixel's centre, `offset` (dx, dy) pixels from vertex a; `rowStart` is
+    /// the row's first byte in `bytes`. Generic over the checks that hold for a whole triangle
+    /// (``PixelKind``), so that the common kinds get a loop, and the varyings, without them.
+    @inline(__always) private func shade<Kind: PixelKind>(
+        _ kind: Kind, _ columns: ClosedRange<Int>, _ rowStart: Int, _ offset: (dx: Double, dy: Double),
+        _ origin: Varyings, _ alongX: Varyings, _ alongY: Varyings,
+        _ solid: UInt32?, _ texture: PatternTexels?, _ bytes: UnsafeMutableBufferPointer<UInt8>
+    ) {
+        let (dx, dy) = offset
+        // The varyings at the run's first pixel (those the kind does not use are left 0);
+        // looking straight down the blur and 1 / w are the same everywhere.
+        let start = Varyings(vy: origin.vy + alongX.vy * dx + alongY.vy * dy,
+                             vx: kind.straight ? 0 : origin.vx + alongX.vx * dx + alongY.vx * dy,
+                             dist: kind.dashed || kind.patterned ? origin.dist + alongX.dist * dx + alongY.dist * dy : 0,
+                             blur: kind.flat ? origin.blur : origin.blur + alongX.blur * dx + alongY.blur * dy,
+                             q: kind.flat ? 1 : origin.q + alongX.q * dx + alongY.q * dy)
+        let slope = alongX
+        let runStart = columns.lowerBound
+        for x in columns {
+            let step = Double(x &- runStart)
+            // Looking straight down the blur's slope is 0: the blur is the row's.
+            var vy = start.vy + slope.vy * step, blur = kind.flat ? start.blur : start.blur + slope.blur * step
+            // Tilted, the varyings over the interpolated 1 / w (times w at the pixel).
+            var depth = 1.0
+            if !kind.flat {
+                depth = 1 / (start.q + slope.q * step)
+                vy *= depth
+                blur *= depth
+            }
+            let d: Double
+            if kind.straight {
+                d = abs(vy) * outset
+            } else {
+                let vx = (start.vx + slope.vx * step) * depth
+                d = (vx * vx + vy * vy).squareRoot() * outset
+            }
+            let edge = min(d - (inset - blur), outset - d)
+            let i = rowStart &+ x &* 4
+            // `blur` is positive: the alpha below is 1 or more exactly when `edge` ≥ `blur`.
+            if edge >= blur, let solid {
+                Self.store(solid, at: i, in: bytes)
+                continue
+            }
+            var alpha = edge / blur
+            if alpha <= 0 { continue }
+            if alpha > 1 { alpha = 1 }
+            if kind.dashed {
+                alpha *= dashCoverage((start.dist + slope.dist * step) * depth, vy)
+                if alpha <= 0 { continue }
+            }
+            if kind.patterned, let texture {
+                // The pattern's texel, bilinear, half a texel back, as GL samples the
+                // atlas: the image with its wrapped padding, transparent beyond.
+                let t = texture.bytes, tw = texture.width, th = texture.height
+                var along = (start.dist + slope.dist * step) * depth / patternLength
+                along -= along.rounded(.down)
+                let u = along * Double(tw) - 0.5, v = (0.5 + vy * texture.across) * Double(th) - 0.5
+                let iu = Int(u.rounded(.down)), iv = Int(v.rounded(.down))
+                let fu = u - Double(iu), fv = v - Double(iv)
+                var texel = (0.0, 0.0, 0.0, 0.0)
+                func add(_ col: Int, _ row: Int, _ weight: Double) {
+                    guard weight > 0, let p = Self.patternTexel(col, row, tw, th) else { return }
+                    texel = (texel.0 + Double(t[p]) * weight, texel.1 + Double(t[p + 1]) * weight,
+                             texel.2 + Double(t[p + 2]) * weight, texel.3 + Double(t[p + 3]) * weight)
+                }
+                add(iu, iv, (1 - fu) * (1 - fv)); add(iu + 1, iv, fu * (1 - fv))
+                add(iu, iv + 1, (1 - fu) * fv); add(iu + 1, iv + 1, fu * fv)
+                let k = alpha * color.3 / 255
+                let keep = 1 - texel.3 * k
+                bytes[i] = Self.byte(texel.0 * k * 255 + Double(bytes[i]) * keep)
+                bytes[i + 1] = Self.byte(texel.1 * k * 255 + Double(bytes[i + 1]) * keep)
+                bytes[i + 2] = Self.byte(texel.2 * k * 255 + Double(bytes[i + 2]) * keep)
+                bytes[i + 3] = Self.byte(texel.3 * k * 255 + Double(bytes[i + 3]) * keep)
+                continue
+            }
+            blend(alpha, at: i, in: bytes)
+        }
+    }
+
+    /// The varyings the pixel loop interpolates (``Shaded``'s, blur in place of gamma): the
+    /// side (−1 … 1 across), the round-join x, the distance along the line (device pixels),
+    /// the antialiasing width (device pixels) and 1 / w.
+    private struct Varyings {
+        var vy: Double, vx: Double, dist: Double, blur: Double, q: Double
+    }
+
+    /// A `line-pattern` image as the pixel loop samples it: its RGBA bytes and size (image
+    /// pixels), and its rows per unit of the side varying (``patternPixel`` applied).
+    private struct PatternTexels {
+        var bytes: [UInt8], width: Int, height: Int, across: Double
+    }
+
+    /// The checks of ``shade(_:_:_:_:_:_:_:_:)`` that hold for a whole triangle: looking
+    /// straight down (no 1 / w), no round vertex (the distance is |side| · outset), dashed,
+    /// patterned. The common kinds are types whose answers are constants, so the loop is
+    /// specialised for them; ``AnyPixels`` answers at run time.
+    private protocol PixelKind {
+        var flat: Bool { get }
+        var straight: Bool { get }
+        var dashed: Bool { get }
+        var patterned: Bool { get }
+    }
+
+    /// Looking straight down at a solid undashed line, no round vertex in the triangle.
+    private struct StraightPixels: PixelKind {
+        var flat: Bool { true }
+        var straight: Bool { true }
+        var dashed: Bool { false }
+        var patterned: Bool { false }
+    }
+
+    /// Looking straight down at a solid undashed line, a round vertex in the triangle.
+    private struct RoundPixels: PixelKind {
+        var flat: Bool { true }
+        var straight: Bool { false }
+        var dashed: Bool { false }
+        var patterned: Bool { false }
+    }
+
+    /// Any triangle: the checks answered at run time.
+    private struct AnyPixels: PixelKind {
+        var flat: Bool, straight: Bool, dashed: Bool, patterned: Bool
     }
 
     /// A vertex as the shader sees it: its place on the image (extruded and offset, device

@@ -58,7 +58,7 @@ extension LineShading {
             extrusion[m] = extrusion[0]
             let w = image.width
             // As the line shader: full coverage of an opaque colour is the colour.
-            let solid = opaqueBytes
+            let solid = opaqueWord
             image.withUnsafeMutableBytes { bytes in
                 for k in 0..<m {
                     fillSegment(from: points[k], points[k + 1], direction: direction[k], extrusions: extrusion[k], extrusion[k + 1],
@@ -71,11 +71,11 @@ extension LineShading {
 
     /// Shades one segment of a ring (``fillThinRing(_:miterLimit:into:clip:short:)``) from `p0`
     /// to `p1` with the join extrusions `e0` and `e1` into the RGBA bytes of an image `width`
-    /// pixels wide (a pixel fully covered takes the bytes `solid`, where the colour is opaque),
+    /// pixels wide (a pixel fully covered takes the bytes `solid` (``opaqueWord``), where the colour is opaque),
     /// or adds its triangles to `short`.
     @inline(__always)
     private func fillSegment(from p0: Point, _ p1: Point, direction u: Point, extrusions e0: Point, _ e1: Point, width w: Int,
-                             solid: (UInt8, UInt8, UInt8, UInt8)?, into bytes: UnsafeMutableBufferPointer<UInt8>,
+                             solid: UInt32?, into bytes: UnsafeMutableBufferPointer<UInt8>,
                              clip: (minX: Int, minY: Int, maxX: Int, maxY: Int), short: inout LineMesh) {
         let o = outset
         // The quadrilateral's corners, the mesh's vertices: a and b at the start (down and up),
@@ -128,7 +128,7 @@ extension LineShading {
                 // x and y lie in the clip, inside the image: the offset without overflow checks.
                 let i = (y &* w &+ x) &* 4
                 if edge >= blur, let solid {
-                    bytes[i] = solid.0; bytes[i &+ 1] = solid.1; bytes[i &+ 2] = solid.2; bytes[i &+ 3] = solid.3
+                    Self.store(solid, at: i, in: bytes)
                     continue
                 }
                 let alpha = edge / blur
