@@ -333,7 +333,7 @@ public struct SpatialIndex: Sendable {
                 visitCells(from: last & ~0xFFFF_FFFF, through: last)
             }
         }
-        return snaps(from: found)
+        return snaps(from: &found)
     }
 
     /// The nearest directed edges: every edge at the smallest distance found (both directions
@@ -388,16 +388,32 @@ public struct SpatialIndex: Sendable {
     }
 
     /// Keeps each segment's closest piece (ties: the first piece along it) and turns it into
-    /// one snap per allowed direction, nearest first.
-    private func snaps(from found: [Candidate]) -> [EdgeSnap] {
+    /// one snap per allowed direction, nearest first (ties by edge id). `found` is left
+    /// sorted by piece.
+    ///
+    /// A segment's pieces are consecutive shape points, so an order by piece is an order by
+    /// segment: one sort of the found pieces by piece, a scan for each segment's nearest, a
+    /// sort of those by distance, and an insertion pass putting equal distances (both
+    /// directions of a segment, roads meeting at a node) in edge order — instead of a sort by
+    /// (segment, distance, piece) and another of every snap by (distance, edge), which were
+    /// half of the query (`geo match` on dev drive 01: 12.4 of 25.4 M instructions).
+    private func snaps(from found: inout [Candidate]) -> [EdgeSnap] {
         guard !found.isEmpty else { return [] }
         let g = graph
-        let sorted = found.sorted { ($0.segment, $0.distance, $0.piece) < ($1.segment, $1.distance, $1.piece) }
+        found.sort { $0.piece < $1.piece }
+        var nearest: [Candidate] = []
+        nearest.reserveCapacity(found.count)
+        for c in found {
+            if let last = nearest.last, last.segment == c.segment {
+                if c.distance < last.distance { nearest[nearest.count - 1] = c }
+            } else {
+                nearest.append(c)
+            }
+        }
+        nearest.sort { $0.distance < $1.distance }
         var result: [EdgeSnap] = []
-        result.reserveCapacity(sorted.count * 2)
-        var previous = UInt32.max
-        for c in sorted where c.segment != previous {
-            previous = c.segment
+        result.reserveCapacity(nearest.count * 2)
+        for c in nearest {
             let s = Int(c.segment)
             // Length along the segment to the projected point, in the builder's metric.
             let along = pieceOffsets[c.piece] + c.t * (pieceOffsets[c.piece + 1] - pieceOffsets[c.piece])
@@ -414,7 +430,15 @@ public struct SpatialIndex: Sendable {
                                        distance: Distance(meters: c.distance)))
             }
         }
-        result.sort { ($0.distance.meters, $0.edge.rawValue) < ($1.distance.meters, $1.edge.rawValue) }
+        for i in result.indices.dropFirst() {
+            let snap = result[i]
+            var j = i
+            while j > 0, (snap.distance.meters, snap.edge.rawValue) < (result[j - 1].distance.meters, result[j - 1].edge.rawValue) {
+                result[j] = result[j - 1]
+                j -= 1
+            }
+            result[j] = snap
+        }
         return result
     }
 
@@ -429,6 +453,6 @@ public struct SpatialIndex: Sendable {
             guard d <= radius.meters else { continue }
             found.append(Candidate(segment: pieceSegments[piece], piece: piece, t: t, distance: d))
         }
-        return snaps(from: found)
+        return snaps(from: &found)
     }
 }
