@@ -1,3 +1,5 @@
+import GeoCore
+
 /// The commands that set how often a GNSS receiver computes a fix, for the two protocol
 /// families most serial NMEA receivers speak. A receiver ignores the other family's command
 /// (a u-blox receiver drops an unknown `$PMTK` sentence, an MTK one a UBX frame), so a source
@@ -38,8 +40,7 @@ public enum ReceiverRate {
 
     /// `interval` in whole milliseconds (rounded), clamped into `range`.
     private static func milliseconds(_ interval: Duration, within range: ClosedRange<Int>) -> Int {
-        let (seconds, attoseconds) = interval.components
-        let ms = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+        let ms = interval.seconds * 1_000
         guard ms.isFinite, ms > Double(range.lowerBound) else { return range.lowerBound }
         return ms >= Double(range.upperBound) ? range.upperBound : Int(ms.rounded())
     }

@@ -197,8 +197,7 @@ public final class TileServer: Sendable {
 
     /// Counts an answered request in `/metrics` and the access log.
     private func record(_ method: HTTPRequest.Method, _ path: String, kind: String, status: HTTPResponse.Status, bytes: Int, since start: ContinuousClock.Instant) {
-        let d = (ContinuousClock.now - start).components
-        let seconds = Double(d.seconds) + Double(d.attoseconds) * 1e-18
+        let seconds = (ContinuousClock.now - start).seconds
         metrics.record(kind: kind, status: Int(status.code), bytes: bytes, seconds: seconds)
         accessLog?.append("\(method) \(path) \(status.code) \(bytes) \(Int((seconds * 1e6).rounded())) µs")
     }

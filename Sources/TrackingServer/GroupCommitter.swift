@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import NIOCore
 
 /// Group commit: requests hand their rows to one writer thread, which commits whatever has
@@ -45,7 +46,7 @@ final class GroupCommitter: @unchecked Sendable {
         self.live = live
         self.fences = fences
         self.maximumRows = maximumRows
-        self.maximumWait = Double(maximumWait.components.attoseconds) / 1e18 + Double(maximumWait.components.seconds)
+        self.maximumWait = maximumWait.seconds
         // The thread keeps the committer alive until `stop()` lets it end.
         let thread = Thread {
             nameKernelThread("group-commit")

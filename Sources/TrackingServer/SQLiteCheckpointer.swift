@@ -1,4 +1,5 @@
 import Foundation
+import GeoCore
 import GRDB
 
 /// Copies the pages the WAL holds into the database file from a connection and thread of its
@@ -25,7 +26,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// Opens a connection to the database at `path` (already in WAL mode) and starts the thread.
     init(path: String, interval: Duration = .milliseconds(100)) throws {
         queue = try DatabaseQueue(path: path)
-        self.interval = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        self.interval = interval.seconds
         let thread = Thread {
             nameKernelThread("wal-checkpoint")
             self.run()
