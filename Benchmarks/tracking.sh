@@ -32,6 +32,9 @@
 # is the server's --live-interval (the least time between two messages to one subscriber).
 # LIVE_CLIENT=swift runs the S subscribers in `geo loadgen --live S×FOLLOW` instead (SwiftNIO, no
 # JSON parser: its CPU is then in the generator's; STALLED is not run).
+# INSTANCES=2 (STORE postgres, LIVE with the Python subscribers): a second `geo serve-tracking` on
+# the same database; the generator posts to the first, the subscribers follow on the second, so
+# their delivery times cross instances (PostgreSQL LISTEN/NOTIFY; issue 35: p99 ≤ 100 ms).
 # Also prints the group committer's writer thread's CPU time over the run, in all and per fix
 # stored in the run (its commits and `settle` moves: the one thread every fix goes through).
 # PERF=FILE records the server with `perf record -g` (499 Hz) during the generator's run into FILE.
@@ -43,10 +46,11 @@ GEO="${3:-}"; STORE="${4:-sqlite}"
 if [ -z "$GEO" ]; then swift build -c release --product geo >/dev/null; GEO="$(swift build -c release --show-bin-path)/geo"; fi
 # In /tmp itself: the `postgres` user must be able to enter it.
 WORK="$(mktemp -d /tmp/tracking-bench.XXXXXX)"
-SERVER=""; PGBIN=""
+SERVER=""; SERVER2=""; PGBIN=""
 as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 cleanup() {
     [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
+    [ -n "$SERVER2" ] && kill "$SERVER2" 2>/dev/null || true
     [ -n "$PGBIN" ] && as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -m immediate stop >/dev/null 2>&1 || true
     rm -rf "$WORK"
 }
@@ -98,6 +102,17 @@ if [ -z "$URL" ] || ! kill -0 "$SERVER" 2>/dev/null; then
     echo "tracking.sh: the server did not start; its standard error:" >&2
     cat "$WORK/server.err" >&2
     exit 1
+fi
+LIVE_URL="$URL"
+if [ "${INSTANCES:-1}" = 2 ]; then
+    [ "$STORE" = postgres ] && [ -n "${LIVE:-}" ] && [ "${LIVE_CLIENT:-python}" = python ] \
+        || { echo "tracking.sh: INSTANCES=2 needs STORE postgres and LIVE with the Python subscribers" >&2; exit 2; }
+    "$GEO" serve-tracking "${STORE_ARGS[@]}" ${LIVE_INTERVAL:+--live-interval "$LIVE_INTERVAL"} --port 0 --host 127.0.0.1 --auto-register > "$WORK/url2" 2> "$WORK/server2.err" &
+    SERVER2=$!
+    for _ in $(seq 3000); do [ -s "$WORK/url2" ] && break; sleep 0.1; done
+    LIVE_URL="$(head -1 "$WORK/url2")"
+    [ -n "$LIVE_URL" ] || { echo "tracking.sh: the second server did not start; its standard error:" >&2; cat "$WORK/server2.err" >&2; exit 1; }
+    echo "second instance at $LIVE_URL: the subscribers follow there, the generator posts to the first"
 fi
 # CPU seconds (user + system) of a live process, from /proc/PID/stat (clock ticks).
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
@@ -151,7 +166,7 @@ LIVE_ARGS=()
 if [ -n "${LIVE:-}" ] && [ "${LIVE_CLIENT:-python}" = swift ]; then
     LIVE_ARGS=(--live "${LIVE}x${FOLLOW:-100}")
 elif [ -n "${LIVE:-}" ]; then
-    python3 Benchmarks/tracking-live.py "$URL" "$LIVE" "${FOLLOW:-100}" "$N" "$((D + 20))" "${STALLED:-0}" "${LIVE_PROCESSES:-2}" > "$WORK/live.txt" 2>&1 &
+    python3 Benchmarks/tracking-live.py "$LIVE_URL" "$LIVE" "${FOLLOW:-100}" "$N" "$((D + 20))" "${STALLED:-0}" "${LIVE_PROCESSES:-2}" > "$WORK/live.txt" 2>&1 &
     LIVE_PID=$!
 fi
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
