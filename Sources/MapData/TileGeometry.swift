@@ -72,6 +72,8 @@ extension VectorTileFeature {
         case .point:
             var points: [TilePoint] = []
             guard !g.isEmpty else { throw GeometryFault("point geometry is empty") }
+            // Every point takes two of the integers: at most half their count, allocated once.
+            points.reserveCapacity(g.count / 2)
             while i < g.count {
                 let c = g[i]; i += 1
                 let count = Int(c >> 3)
@@ -87,12 +89,15 @@ extension VectorTileFeature {
                 let c = g[i]; i += 1
                 guard c & 7 == GeometryCommand.moveTo, c >> 3 == 1 else { throw GeometryFault("a line must start with MoveTo count 1, found command \(c & 7) count \(c >> 3)") }
                 try params(1)
-                var line = [next()]
+                let start = next()
                 guard i < g.count, g[i] & 7 == GeometryCommand.lineTo else { throw GeometryFault("a line needs a LineTo after its MoveTo") }
                 let l = g[i]; i += 1
                 let count = Int(l >> 3)
                 guard count > 0 else { throw GeometryFault("LineTo with count 0") }
                 try params(count)
+                var line: [TilePoint] = []
+                line.reserveCapacity(count + 1)
+                line.append(start)
                 for _ in 0..<count {
                     if g[i] == 0, g[i + 1] == 0 { throw GeometryFault("LineTo to the same position (MVT 2.1 §4.3.3.2)") }
                     line.append(next())
@@ -107,12 +112,16 @@ extension VectorTileFeature {
                 let c = g[i]; i += 1
                 guard c & 7 == GeometryCommand.moveTo, c >> 3 == 1 else { throw GeometryFault("a ring must start with MoveTo count 1, found command \(c & 7) count \(c >> 3)") }
                 try params(1)
-                var ring = [next()]
+                let start = next()
                 guard i < g.count, g[i] & 7 == GeometryCommand.lineTo else { throw GeometryFault("a ring needs a LineTo after its MoveTo") }
                 let l = g[i]; i += 1
                 let count = Int(l >> 3)
                 guard count >= 2 else { throw GeometryFault("ring LineTo with count \(count); a ring needs at least 2") }
                 try params(count)
+                // The start, the LineTo's points and the start again, closing it.
+                var ring: [TilePoint] = []
+                ring.reserveCapacity(count + 2)
+                ring.append(start)
                 for _ in 0..<count { ring.append(next()) }
                 guard i < g.count, g[i] & 7 == GeometryCommand.closePath else { throw GeometryFault("unclosed ring: no ClosePath after its LineTo") }
                 guard g[i] >> 3 == 1 else { throw GeometryFault("ClosePath with count \(g[i] >> 3), must be 1") }

@@ -22,16 +22,29 @@ public struct VectorTile: Hashable, Sendable {
     /// - Throws: `MapDataError` `.tooLarge` past the limit, `.invalidTile` for gzip that does
     ///   not inflate, else as `init(decoding:)`.
     public init(decodingStored bytes: [UInt8], inflateLimit: Int = VectorTile.defaultInflateLimit) throws(MapDataError) {
-        guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else {
-            try self.init(decoding: bytes)
-            return
-        }
+        self = try Self.decoded(stored: bytes, inflateLimit: inflateLimit, keepingGeometries: false).tile
+    }
+
+    /// Decodes a tile as ``init(decodingStored:inflateLimit:)`` does, with the geometry of every
+    /// feature in tile units as checking the tile decoded it (`geometries[l][f]`: feature `f`
+    /// of layer `l`): a reader that uses every feature's geometry (a renderer) gets them
+    /// without decoding each feature's commands a second time.
+    /// - Throws: as `init(decodingStored:inflateLimit:)`.
+    public static func decodedWithGeometries(stored bytes: [UInt8], inflateLimit: Int = VectorTile.defaultInflateLimit) throws(MapDataError)
+        -> (tile: VectorTile, geometries: [[TileGeometry]]) {
+        try decoded(stored: bytes, inflateLimit: inflateLimit, keepingGeometries: true)
+    }
+
+    /// The stored tile decoded, with its features' geometries when `keep` (else none).
+    private static func decoded(stored bytes: [UInt8], inflateLimit: Int, keepingGeometries keep: Bool) throws(MapDataError)
+        -> (tile: VectorTile, geometries: [[TileGeometry]]) {
+        guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else { return try decoded(bytes, keepingGeometries: keep) }
         let inflated: [UInt8]
         do { inflated = try Gzip.decompress(bytes, limit: inflateLimit) } catch {
             if error.code == .tooLarge { throw MapDataError(.tooLarge, "gzip tile of \(bytes.count) bytes \(error.message)") }
             throw MapDataError(.invalidTile, "gzip tile of \(bytes.count) bytes: \(error)")
         }
-        try self.init(decoding: inflated)
+        return try decoded(inflated, keepingGeometries: keep)
     }
 
     /// Decodes and validates a tile (uncompressed; gunzip first).
@@ -39,7 +52,13 @@ public struct VectorTile: Hashable, Sendable {
     /// - Complexity: O(bytes); nothing is allocated in proportion to a declared count that the
     ///   bytes do not back.
     public init(decoding bytes: [UInt8]) throws(MapDataError) {
+        self = try Self.decoded(bytes, keepingGeometries: false).tile
+    }
+
+    /// The uncompressed tile decoded, with its features' geometries when `keep` (else none).
+    private static func decoded(_ bytes: [UInt8], keepingGeometries keep: Bool) throws(MapDataError) -> (tile: VectorTile, geometries: [[TileGeometry]]) {
         var layers: [VectorTileLayer] = []
+        var geometries: [[TileGeometry]] = []
         var names = Set<String>()
         var failure: MapDataError?
         bytes.withUnsafeBytes { raw in
@@ -51,11 +70,13 @@ public struct VectorTile: Hashable, Sendable {
                     // Tile { repeated Layer layers = 3; extensions 16 to 8191 }
                     guard field == 3 else { try r.skip(wire); continue }
                     try WireReader.expect(wire, .lengthDelimited, field: field)
-                    let layer = try VectorTileLayer(decoding: try r.readBytes(), index: index)
+                    var kept: [TileGeometry]? = keep ? [] : nil
+                    let layer = try VectorTileLayer(decoding: try r.readBytes(), index: index, geometries: &kept)
                     guard names.insert(layer.name).inserted else {
                         throw MapDataError(.invalidTile, "two layers are named '\(layer.name)' (MVT 2.1 §4.1)", layer: index)
                     }
                     layers.append(layer)
+                    if let kept { geometries.append(kept) }
                 } catch let error as MapDataError {
                     failure = error
                 } catch {
@@ -64,7 +85,7 @@ public struct VectorTile: Hashable, Sendable {
             }
         }
         if let failure { throw failure }
-        self.layers = layers
+        return (VectorTile(layers: layers), geometries)
     }
 
     /// The tile's protobuf bytes (uncompressed).
@@ -100,8 +121,9 @@ public struct VectorTileLayer: Hashable, Sendable {
         self.features = features
     }
 
-    /// `Layer { version = 15; name = 1; features = 2; keys = 3; values = 4; extent = 5 }`.
-    init(decoding bytes: UnsafeRawBufferPointer, index: Int) throws(MapDataError) {
+    /// `Layer { version = 15; name = 1; features = 2; keys = 3; values = 4; extent = 5 }`;
+    /// each feature's geometry, decoded to check it, appended to `geometries` unless it is nil.
+    init(decoding bytes: UnsafeRawBufferPointer, index: Int, geometries: inout [TileGeometry]?) throws(MapDataError) {
         var version: UInt32?, name: String?, extent: UInt32 = 4096
         var keys: [String] = [], values: [VectorTileValue] = []
         var featureBytes: [UnsafeRawBufferPointer] = []
@@ -154,6 +176,7 @@ public struct VectorTileLayer: Hashable, Sendable {
         self.values = values
         var features: [VectorTileFeature] = []
         features.reserveCapacity(featureBytes.count)
+        geometries?.reserveCapacity(featureBytes.count)
         for (i, bytes) in featureBytes.enumerated() {
             let feature: VectorTileFeature
             do {
@@ -167,11 +190,13 @@ public struct VectorTileLayer: Hashable, Sendable {
             for (j, t) in feature.tags.enumerated() where Int(t) >= (j % 2 == 0 ? keys.count : values.count) {
                 throw MapDataError(.invalidTile, "tag \(j % 2 == 0 ? "key" : "value") index \(t) is outside the layer's \(j % 2 == 0 ? keys.count : values.count)", layer: index, feature: i)
             }
+            let geometry: TileGeometry
             do {
-                _ = try feature.decodedGeometry()
+                geometry = try feature.decodedGeometry()
             } catch {
                 throw MapDataError(.invalidGeometry, error.message, layer: index, feature: i)
             }
+            geometries?.append(geometry)
             features.append(feature)
         }
         self.features = features

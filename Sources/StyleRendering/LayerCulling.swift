@@ -40,10 +40,13 @@ extension StylePainter {
         let kept = resources.layerTileFeatures(key) {
             var entries: [LayerTileFeatures.Entry] = []
             let reach = reach(of: layer), passes = passesFilter(of: layer)
-            // Read in place, by index: not copied per feature.
-            for i in group.indices where passes(group[i]) {
-                guard let box = Self.bounds(group[i]) else { continue }
-                entries.append(LayerTileFeatures.Entry(index: i, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, reach: reach(group[i])))
+            // Read in place through the buffer (an array's element is copied, its arrays and
+            // properties retained, for each call it is passed to).
+            group.withUnsafeBufferPointer { features in
+                for i in features.indices where passes(features[i]) {
+                    guard let box = Self.bounds(features[i]) else { continue }
+                    entries.append(LayerTileFeatures.Entry(index: i, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, reach: reach(features[i])))
+                }
             }
             return LayerTileFeatures(entries: entries)
         }
@@ -87,10 +90,11 @@ extension StylePainter {
         case "circle": [entry("circle-radius"), entry("circle-stroke-width"), entry("circle-blur")]
         default: []
         }
-        return { f in
-            func number(_ i: Int) -> Double { sizes[i].value(zoom: zoom, feature: f).numberValue ?? 0 }
-            let t = translate.value(zoom: zoom, feature: f).numbersValue ?? [0, 0]
-            let shift = t.reduce(0) { $0 + abs($1) } + 2
+        /// Pixels `*-translate` moves by (both axes), plus two of antialiasing.
+        func shift(_ translate: ExpressionValue) -> Double { (translate.numbersValue ?? [0, 0]).reduce(0) { $0 + abs($1) } + 2 }
+        /// The reach from the shift and the sizes' values (`size(i)`: `sizes[i]`'s).
+        func total(shift: Double, _ size: (Int) -> ExpressionValue) -> Double {
+            func number(_ i: Int) -> Double { size(i).numberValue ?? 0 }
             let r: Double
             switch type {
             case "line": r = (max(0, number(0)) + max(0, number(1)) + max(0, number(2)) + abs(number(3))) * max(2, number(4))
@@ -99,6 +103,17 @@ extension StylePainter {
             }
             let total = r + shift
             return total.isFinite ? total : .infinity
+        }
+        // What is the same for every feature is evaluated once (every value, the usual case: one
+        // reach for all).
+        let fixedShift: Double? = if case .value(let t) = translate { shift(t) } else { nil }
+        let fixedSizes = sizes.compactMap { if case .value(let v) = $0 { v } else { nil } }
+        if let fixedShift, fixedSizes.count == sizes.count {
+            let reach = total(shift: fixedShift) { fixedSizes[$0] }
+            return { _ in reach }
+        }
+        return { f in
+            total(shift: fixedShift ?? shift(translate.value(zoom: zoom, feature: f))) { sizes[$0].value(zoom: zoom, feature: f) }
         }
     }
 

@@ -25,7 +25,9 @@ final class PropertyMemo {
     }
 
     /// The value for a feature with `properties`: the one kept for features alike in the
-    /// memo's properties, else `evaluate()`'s, kept.
+    /// memo's properties, else `evaluate()`'s, kept. Inlined, so that a value found kept costs
+    /// no copy of what `evaluate` captures (a feature, a filter: their arrays retained).
+    @inline(__always)
     func value(_ properties: [String: ExpressionValue], evaluate: () -> ExpressionValue) -> ExpressionValue {
         var key = Key()
         for i in names.indices {

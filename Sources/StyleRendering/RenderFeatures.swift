@@ -124,17 +124,17 @@ enum FeatureLoading {
 
     /// The features of one vector tile, by source-layer name.
     static func vectorTile(_ bytes: [UInt8], _ t: CanonicalTile) throws -> [String: [RenderFeature]] {
-        let tile = try VectorTile(decodingStored: bytes)
+        // The geometries as checking the tile decoded them: not decoded again.
+        let (tile, geometries) = try VectorTile.decodedWithGeometries(stored: bytes)
         var out: [String: [RenderFeature]] = [:]
         let n = Double(1 << t.z)
-        for layer in tile.layers {
+        for (layer, layerGeometries) in zip(tile.layers, geometries) {
             let extent = Double(layer.extent)
             func world(_ p: MapData.TilePoint) -> WorldPoint {
                 WorldPoint(x: (Double(t.x) + Double(p.x) / extent) / n, y: (Double(t.y) + Double(p.y) / extent) / n)
             }
             var features: [RenderFeature] = []
-            for f in layer.features {
-                guard let geometry = try? layer.geometry(of: f) else { continue }
+            for (f, geometry) in zip(layer.features, layerGeometries) {
                 var ef = ExpressionFeature()
                 for (key, value) in layer.properties(of: f) {
                     ef.properties[key] = switch value.mapValue {

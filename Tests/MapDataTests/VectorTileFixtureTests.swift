@@ -84,10 +84,16 @@ private func mvtFixture_validDecodesToItsJSON_invalidIsRejected(_ fixture: Fixtu
     #expect(geometry == .polygons([[ring]]))
 }
 
+/// The real-world tiles' paths under `root` (`.mvt`, `.mvt.gz`): at least 10 of them.
+private func realWorldTiles(under root: URL) throws -> [String] {
+    let files = try #require(FileManager.default.enumerator(atPath: root.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".mvt") || $0.hasSuffix(".mvt.gz") }
+    try #require(files.count >= 10)
+    return files
+}
+
 @Test func realWorldTiles_decodeWithEveryGeometry() throws {
     guard let root = try Fixtures.url("tiles/real-world") else { return }
-    let files = FileManager.default.enumerator(atPath: root.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".mvt") || $0.hasSuffix(".mvt.gz") }
-    try #require(files.count >= 10)
+    let files = try realWorldTiles(under: root)
     for file in files {
         var bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(file)))
         if file.hasSuffix(".gz") { bytes = try Gzip.decompress(bytes, limit: VectorTile.defaultInflateLimit) }
@@ -101,6 +107,21 @@ private func mvtFixture_validDecodesToItsJSON_invalidIsRejected(_ fixture: Fixtu
             }
         }
         #expect(features > 0, "\(file)")
+    }
+}
+
+@Test func decodedWithGeometries_givesTheTileAndEveryFeaturesGeometry() throws {
+    guard let root = try Fixtures.url("tiles/real-world") else { return }
+    let files = try realWorldTiles(under: root)
+    for file in files {
+        // As stored: gzip or plain.
+        let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(file)))
+        let (tile, geometries) = try VectorTile.decodedWithGeometries(stored: bytes)
+        #expect(tile == (try VectorTile(decodingStored: bytes)), "\(file)")
+        #expect(geometries.count == tile.layers.count, "\(file)")
+        for (layer, kept) in zip(tile.layers, geometries) {
+            #expect(kept == (try layer.features.map { try layer.geometry(of: $0) }), "\(file), layer \(layer.name)")
+        }
     }
 }
 
@@ -120,6 +141,7 @@ private func mvtFixture_validDecodesToItsJSON_invalidIsRejected(_ fixture: Fixtu
     }
     // An unknown command (id 3), and a huge extent.
     #expect(throws: MapDataError.self) { _ = try VectorTile(decoding: tile([VectorTileFeature(type: .point, geometry: [11, 2, 2])])) }
+    #expect(throws: MapDataError.self) { _ = try VectorTile.decodedWithGeometries(stored: tile([VectorTileFeature(type: .point, geometry: [11, 2, 2])])) }
     do {
         _ = try VectorTile(decoding: tile([good], extent: 1 << 30))
         Issue.record("a 2^30 extent decoded")
