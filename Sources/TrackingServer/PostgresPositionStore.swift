@@ -17,7 +17,7 @@ import TrackingProtocols
 ///   first needs one), unique (device, fix time, payload hash) — its B-tree's leading columns
 ///   serve a device's history as one range scan — and a BRIN index on fix time for scans across
 ///   devices (cheap to keep: fixes arrive roughly in fix-time order);
-/// - `latest(device_id, …)`, moved only forwards in fix time;
+/// - `latest(device_id, …)`, moved only forwards in fix time, its pages half filled (fillfactor 50);
 /// - `events`, geofence events keyed by (device, fence, kind, time), indexed by (device, time).
 /// Times are milliseconds since 1970 as `bigint`, as `StoredFix` has them: exact, so a retry's
 /// fix time equals the stored one.
@@ -76,6 +76,14 @@ public final class PostgresPositionStore: PositionStore {
             latitude float8 NOT NULL, longitude float8 NOT NULL, altitude float8, accuracy float8, speed float8, course float8,
             received_at bigint NOT NULL, source text NOT NULL)
         """,
+        // Pages of `latest` half empty, so that moving a device forwards writes its new row
+        // version on the same page (a HOT update: no new entry in its primary-key index, less
+        // WAL, the old version pruned in place). In psql with 19,900 devices and 1,000-row
+        // batches, 3.6 % of the updates were HOT at the default fillfactor 100 (the table grew
+        // from 2.3 to 9 MB), 73 % at 80, 99.7 % at 50 (4.6 MB), and a batch's WAL just after a
+        // checkpoint fell from 1.31 to 0.61 MB (its full-page images from 127 to 5). Also set
+        // on an existing database: its full pages make room as their rows move.
+        "ALTER TABLE latest SET (fillfactor = 50)",
         """
         CREATE TABLE IF NOT EXISTS events (
             device text NOT NULL, fence text NOT NULL, kind text NOT NULL, time bigint NOT NULL,
@@ -165,7 +173,10 @@ public final class PostgresPositionStore: PositionStore {
         let days = Set(rows.map { FixDay.of($0.fixTime) })
         let newDays = partitions.withLock { days.subtracting($0) }
         let names = Set(rows.map(\.device))
-        let newNames = Array(knownDevices.withLock { names.subtracting($0) })
+        // Each of the batch's names looked up in the known ones: `names.subtracting(known)` took
+        // 1.1 ms a batch against 37 µs (1,000 names of 19,900 known, swiftc -O, same process),
+        // 60 % of the writer thread's samples in `perf record` at 19,900 devices.
+        let newNames = Array(knownDevices.withLock { known in names.filter { !known.contains($0) } })
         let inserted: Int
         do {
             inserted = try connector.blocking { session -> Int in

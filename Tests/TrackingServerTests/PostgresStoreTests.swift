@@ -54,7 +54,7 @@ final class Shared<Value: Sendable>: Sendable {
 
     /// A batch over HTTP and directly: read back field by field, a retried request adds no row,
     /// an older fix arriving later is stored without moving `latest`; the schema is partitioned
-    /// by day with the BRIN and unique indexes.
+    /// by day with the BRIN and unique indexes, and `latest` has fillfactor 50 (set again at open).
     @Test func batch_readBack_retryNotDuplicated_latestNeverMovesBack() async throws {
         _ = try await PostgresTestServer.with { pg in
             let store = try await PostgresPositionStore.open(url: pg.url)
@@ -102,6 +102,13 @@ final class Shared<Value: Sendable>: Sendable {
             #expect(partitions.contains(PostgresPositionStore.partitionName(day: day)))
             let indexes = try await pg.psql("SELECT indexdef FROM pg_indexes WHERE tablename = 'positions'")
             #expect(indexes.contains("USING brin (fix_time)") && indexes.contains("UNIQUE INDEX") && indexes.contains("(device_id, fix_time, payload_hash)"))
+            // `latest` half filled, also on a database made before that: `open` sets it.
+            let fillfactor = "SELECT reloptions FROM pg_class WHERE relname = 'latest'"
+            #expect(try await pg.psql(fillfactor).contains("fillfactor=50"))
+            _ = try await pg.psql("ALTER TABLE latest RESET (fillfactor)")
+            #expect(try await !pg.psql(fillfactor).contains("fillfactor"))
+            try await PostgresPositionStore.open(url: pg.url).close()
+            #expect(try await pg.psql(fillfactor).contains("fillfactor=50"))
         }
     }
 
