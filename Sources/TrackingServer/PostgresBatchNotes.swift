@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// What one committed batch tells the other instances on one database (PostgreSQL
 /// `NOTIFY tracking_batches`, one per batch, sent with the batch's commit): the committing
@@ -34,6 +35,16 @@ struct BatchNote: Sendable, Equatable {
     var text: String {
         let list = devices.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "*"
         return "\(instance) \(receivedAt) \(list)"
+    }
+
+    /// One note for both (the instance is this one's): the earlier receive time, and the
+    /// devices of both — `*` when either names all or their union passes the notification's room.
+    func merged(with other: BatchNote) -> BatchNote {
+        let earlier = min(receivedAt, other.receivedAt)
+        guard let mine = devices, let theirs = other.devices else { return BatchNote(instance: instance, receivedAt: earlier, devices: nil) }
+        let names = Array(Set(mine).union(theirs)).sorted()
+        let bytes = names.reduce(0) { $0 + $1.utf8.count + 3 }
+        return BatchNote(instance: instance, receivedAt: earlier, devices: bytes <= Self.maximumDeviceBytes ? names : nil)
     }
 
     /// Parses `text`; nil for anything else.
@@ -74,10 +85,32 @@ extension PostgresPositionStore {
                             body(try await latest(of: BatchNote(instance: instance, receivedAt: lost - Self.replayMargin, devices: nil)))
                             lostAt = nil
                         }
-                        for try await notification in notifications {
-                            if Task.isCancelled { break }
-                            guard let note = BatchNote(notification.payload), note.instance != instance else { continue }
-                            body(try await latest(of: note))
+                        // The notes are read here and merged while a read of the latest positions
+                        // is under way, which then reads all that came meanwhile at once: an
+                        // instance that falls behind catches up with one read, not one per note.
+                        let pending = PendingBatchNotes()
+                        let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask {
+                                do {
+                                    for await _ in wakeups {
+                                        guard let note = pending.take() else { continue }
+                                        body(try await self.latest(of: note))
+                                    }
+                                } catch {
+                                    // Ends the notifications, so the listen ends with this error.
+                                    try? await connection.close()
+                                    throw error
+                                }
+                            }
+                            for try await notification in notifications {
+                                if Task.isCancelled { break }
+                                guard let note = BatchNote(notification.payload), note.instance != instance else { continue }
+                                pending.add(note)
+                                wake.yield()
+                            }
+                            wake.finish()
+                            try await group.waitForAll()
                         }
                     }
                 } catch {}
@@ -101,6 +134,25 @@ extension PostgresPositionStore {
         }
         return try await connector.suspending { session in
             try await session.query(query).get().map(Self.fix)
+        }
+    }
+}
+
+/// The batch notes an instance has heard and not yet read the latest positions of, merged
+/// into one (`BatchNote.merged(with:)`): at most one note's worth of memory however far the
+/// reads fall behind.
+final class PendingBatchNotes: Sendable {
+    private let note = Mutex<BatchNote?>(nil)
+
+    func add(_ new: BatchNote) {
+        note.withLock { $0 = $0?.merged(with: new) ?? new }
+    }
+
+    /// The merged note, leaving none; nil when none came since the last call.
+    func take() -> BatchNote? {
+        note.withLock { note in
+            defer { note = nil }
+            return note
         }
     }
 }

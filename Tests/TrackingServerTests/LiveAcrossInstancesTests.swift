@@ -20,6 +20,25 @@ import TrackingProtocols
         #expect(BatchNote("garbage") == nil)
     }
 
+    /// Notes heard while a read is under way wait as one: the union of their devices from the
+    /// earliest receive time, all devices (`*`) once either names all or the union passes the
+    /// notification's 7,000 bytes; taking leaves none.
+    @Test func pendingNotes_mergeIntoOneRead() {
+        let pending = PendingBatchNotes()
+        #expect(pending.take() == nil)
+        pending.add(BatchNote(instance: "a", receivedAt: 9_000, devices: ["car", "van"]))
+        pending.add(BatchNote(instance: "b", receivedAt: 8_000, devices: ["bus", "car"]))
+        #expect(pending.take() == BatchNote(instance: "a", receivedAt: 8_000, devices: ["bus", "car", "van"]))
+        #expect(pending.take() == nil)
+        pending.add(BatchNote(instance: "a", receivedAt: 7_000, devices: ["car"]))
+        pending.add(BatchNote(instance: "b", receivedAt: 7_500, devices: nil))
+        pending.add(BatchNote(instance: "a", receivedAt: 6_000, devices: ["van"]))
+        #expect(pending.take() == BatchNote(instance: "a", receivedAt: 6_000, devices: nil))
+        let half = (0..<700).map { "device-\($0)" }, otherHalf = (700..<1400).map { "device-\($0)" }
+        let wide = BatchNote(instance: "a", receivedAt: 1, devices: half).merged(with: BatchNote(instance: "b", receivedAt: 2, devices: otherHalf))
+        #expect(wide.devices == nil && wide.receivedAt == 1, "1,400 names of ~12 bytes pass 7,000 bytes: all devices")
+    }
+
     /// Instances A and B on one PostgreSQL, B serving `/live?devices=DEVICE`: once both listen,
     /// `meanwhile` runs and A commits a fix of DEVICE at (52.5, `longitude`). Returns what B's
     /// client heard, read until that position or 30 s.
