@@ -86,13 +86,16 @@ extension KalmanSmoother {
     /// `StationaryRule` threshold.
     static let stillSpeed = 0.3
 
-    /// Which fixes the device was still at: the mean of the fixes up to `w` seconds before a
-    /// fix (it included) and the mean of those up to `w` after it (it included) are closer than
-    /// the median of what the noise of two fixes puts between them, |Δ|² < 2 v χ²₂(0.5) (v the
-    /// fix's claimed per-axis variance; not divided by the fixes' count, since GNSS error is
-    /// correlated over tens of seconds), with w = √(2 v χ²₂(0.5)) / `stillSpeed`, so a device
-    /// moving steadily faster than `stillSpeed` is not still. A fix without neighbours on both
-    /// sides within `w` (in its segment) is not still.
+    /// Which fixes the device was still at: the mean of the fixes just before a fix (it
+    /// included) and the mean of those just after it (it included) are closer than the median
+    /// of what the noise of two fixes puts between them, |Δ|² < 2 v χ²₂(0.5) (v the fix's
+    /// claimed per-axis variance; not divided by the fixes' count, since GNSS error is
+    /// correlated over tens of seconds). The windows reach w = √(2 v χ²₂(0.5)) / `stillSpeed`
+    /// and are widened (up to 2 w, the nearer fix first) until their mean times lie w apart, so
+    /// a device moving steadily faster than `stillSpeed` is not still however sparse its
+    /// fixes (windows of w alone put the means 20 s apart at 10 s fixes: walking below
+    /// 0.44 m/s was still). A fix without a neighbour on each side within w, or whose windows
+    /// cannot be widened enough (in its segment), is not still.
     /// - Parameter starts: where a segment starts (no window spans a start).
     /// - Complexity: O(n w / Δt), Δt the fix interval.
     func stillness(_ fixes: [Location], starts: [Bool]) -> [Bool] {
@@ -108,7 +111,10 @@ extension KalmanSmoother {
             let p = frame.point(for: fixes[k].coordinate)
             sums[k + 1] = sums[k] + Vec2(x: p.east, y: p.north)
         }
+        var timeSums = [Double](repeating: 0, count: n + 1)
+        for k in 0..<n { timeSums[k + 1] = timeSums[k] + times[k] }
         func mean(_ r: Range<Int>) -> Vec2 { (sums[r.upperBound] - sums[r.lowerBound]) * (1 / Double(r.count)) }
+        func meanTime(_ r: Range<Int>) -> Double { (timeSums[r.upperBound] - timeSums[r.lowerBound]) / Double(r.count) }
         let chi = 2 * log(2.0)
         var still = [Bool](repeating: false, count: n)
         for k in 0..<n {
@@ -119,6 +125,21 @@ extension KalmanSmoother {
             var j = k
             while j + 1 < n, segment[j + 1] == segment[k], times[j + 1] - times[k] <= w { j += 1 }
             guard i < k, j > k else { continue }
+            // Sparse fixes put the windows' mean times closer than w: widen them (up to 2 w,
+            // the nearer fix first) until a device at `stillSpeed` covers the gate between them.
+            func separation() -> Double { meanTime(k..<(j + 1)) - meanTime(i..<(k + 1)) }
+            while separation() < w {
+                let back = i > 0 && segment[i - 1] == segment[k] && times[k] - times[i - 1] <= 2 * w
+                let ahead = j + 1 < n && segment[j + 1] == segment[k] && times[j + 1] - times[k] <= 2 * w
+                if back, !ahead || times[k] - times[i - 1] <= times[j + 1] - times[k] {
+                    i -= 1
+                } else if ahead {
+                    j += 1
+                } else {
+                    break
+                }
+            }
+            guard separation() >= w else { continue }
             let d = mean(k..<(j + 1)) - mean(i..<(k + 1))
             still[k] = d.x * d.x + d.y * d.y < gate
         }

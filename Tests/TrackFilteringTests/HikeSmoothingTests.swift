@@ -229,7 +229,7 @@ private func walkWithAStop(seed: UInt64, noise: Double) throws -> (truth: TruthT
     // 10 m radius, so the rule lets much of the stop go), five seeds. The estimated model took
     // the stop's scatter for motion and the smoothed track wandered with the noise: 28.7 m of
     // path per 10 minutes of stop on average (3.4–64.7 m). Steps between fixes the device was
-    // still at now get the least process noise: 20.0 m (1.9–44.3 m; what is left is the noise
+    // still at now get the least process noise: 21.6 m (2.0–48.1 m; what is left is the noise
     // wandering farther than 8 m claims, which the stillness test lets go). Tolerance: below
     // 24 m per 10 minutes on average over the seeds.
     var drifts: [Double] = [] // metres per 10 minutes of stop
