@@ -9,6 +9,9 @@ extension KalmanSmoother {
     /// quarter of them holding a jump, yet it follows the turns that bend a quarter of a trail.
     static let processNoiseQuantile = 0.75
 
+    /// The least process noise the estimate gives, as a fraction of the model's own density.
+    static let leastProcessNoise = 1e-3
+
     /// The white-acceleration spectral density (m²/s³, the square of `accelerationNoise`) the
     /// kept fixes show around each step, between a thousandth of the model's own and the
     /// model's own (the model's where too few triples are near): element k is for the step
@@ -74,9 +77,73 @@ extension KalmanSmoother {
             guard local.count > n / 2 else { continue }
             local.sort()
             let q = local[min(local.count - 1, Int(Self.processNoiseQuantile * Double(local.count)))]
-            out[k] = min(max(q, cap * 1e-3), cap)
+            out[k] = min(max(q, cap * Self.leastProcessNoise), cap)
         }
         return out
+    }
+
+    /// The speed below which the smoother takes a device for still, m/s: the presets'
+    /// `StationaryRule` threshold.
+    static let stillSpeed = 0.3
+
+    /// Which fixes the device was still at: the mean of the fixes just before a fix (it
+    /// included) and the mean of those just after it (it included) are closer than the median
+    /// of what the noise of two fixes puts between them, |Δ|² < 2 v χ²₂(0.5) (v the fix's
+    /// claimed per-axis variance; not divided by the fixes' count, since GNSS error is
+    /// correlated over tens of seconds). The windows reach w = √(2 v χ²₂(0.5)) / `stillSpeed`
+    /// and are widened (up to 2 w, the nearer fix first) until their mean times lie w apart, so
+    /// a device moving steadily faster than `stillSpeed` is not still however sparse its
+    /// fixes (windows of w alone put the means 20 s apart at 10 s fixes: walking below
+    /// 0.44 m/s was still). A fix without a neighbour on each side within w, or whose windows
+    /// cannot be widened enough (in its segment), is not still.
+    /// - Parameter starts: where a segment starts (no window spans a start).
+    /// - Complexity: O(n w / Δt), Δt the fix interval.
+    func stillness(_ fixes: [Location], starts: [Bool]) -> [Bool] {
+        let n = fixes.count
+        guard n >= 3 else { return [Bool](repeating: false, count: n) }
+        let frame = LocalFrame(origin: fixes[0].coordinate)
+        let times = fixes.map { $0.timestamp.timeIntervalSince(fixes[0].timestamp) }
+        var segment = [Int](repeating: 0, count: n)
+        for k in 1..<n { segment[k] = segment[k - 1] + (starts[k] ? 1 : 0) }
+        // Prefix sums of the positions, for the mean over any run of fixes.
+        var sums = [Vec2](repeating: .zero, count: n + 1)
+        for k in 0..<n {
+            let p = frame.point(for: fixes[k].coordinate)
+            sums[k + 1] = sums[k] + Vec2(x: p.east, y: p.north)
+        }
+        var timeSums = [Double](repeating: 0, count: n + 1)
+        for k in 0..<n { timeSums[k + 1] = timeSums[k] + times[k] }
+        func mean(_ r: Range<Int>) -> Vec2 { (sums[r.upperBound] - sums[r.lowerBound]) * (1 / Double(r.count)) }
+        func meanTime(_ r: Range<Int>) -> Double { (timeSums[r.upperBound] - timeSums[r.lowerBound]) / Double(r.count) }
+        let chi = 2 * log(2.0)
+        var still = [Bool](repeating: false, count: n)
+        for k in 0..<n {
+            let gate = 2 * positionVariance(of: fixes[k]) * chi
+            let w = gate.squareRoot() / Self.stillSpeed
+            var i = k
+            while i > 0, segment[i - 1] == segment[k], times[k] - times[i - 1] <= w { i -= 1 }
+            var j = k
+            while j + 1 < n, segment[j + 1] == segment[k], times[j + 1] - times[k] <= w { j += 1 }
+            guard i < k, j > k else { continue }
+            // Sparse fixes put the windows' mean times closer than w: widen them (up to 2 w,
+            // the nearer fix first) until a device at `stillSpeed` covers the gate between them.
+            func separation() -> Double { meanTime(k..<(j + 1)) - meanTime(i..<(k + 1)) }
+            while separation() < w {
+                let back = i > 0 && segment[i - 1] == segment[k] && times[k] - times[i - 1] <= 2 * w
+                let ahead = j + 1 < n && segment[j + 1] == segment[k] && times[j + 1] - times[k] <= 2 * w
+                if back, !ahead || times[k] - times[i - 1] <= times[j + 1] - times[k] {
+                    i -= 1
+                } else if ahead {
+                    j += 1
+                } else {
+                    break
+                }
+            }
+            guard separation() >= w else { continue }
+            let d = mean(k..<(j + 1)) - mean(i..<(k + 1))
+            still[k] = d.x * d.x + d.y * d.y < gate
+        }
+        return still
     }
 }
 

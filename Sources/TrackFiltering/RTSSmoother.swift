@@ -132,7 +132,7 @@ extension KalmanSmoother {
         let emits = window.map(\.emits)
         var excluded = [Bool](repeating: false, count: fixes.count)
         var judging = parameters.estimatesProcessNoise == .never ? preset
-            : processNoise(fixes, starts: starts, used: emits).map { $0.squareRoot() }
+            : processNoise(fixes, starts: starts, emits: emits, excluded: excluded).map { $0.squareRoot() }
         guard let nu = parameters.measurementDegreesOfFreedom else {
             let placing = parameters.estimatesProcessNoise == .everywhere ? judging : preset
             let (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: placing)
@@ -152,7 +152,7 @@ extension KalmanSmoother {
                 let outliers = distances.map { $0 > parameters.gateChiSquare }
                 guard outliers != excluded, outliers.contains(true) else { break }
                 excluded = outliers
-                judging = processNoise(fixes, starts: starts, used: zip(emits, excluded).map { $0 && !$1 }).map { $0.squareRoot() }
+                judging = processNoise(fixes, starts: starts, emits: emits, excluded: excluded).map { $0.squareRoot() }
                 (records, states, distances) = reweighted(fixes, starts: starts, noiseScale: &noiseScale, acceleration: judging, nu: nu)
             }
         }
@@ -230,31 +230,55 @@ extension KalmanSmoother {
         return out
     }
 
-    /// `processNoise(_:starts:)` estimated from the fixes `used` names (not a stop's held fixes,
-    /// which would make every turn near it look like noise; not the outliers the passes found,
-    /// which make every triple near a jump look like motion), each fix left out taking the
-    /// value of the step it lies in, the next used fix's.
-    private func processNoise(_ fixes: [Location], starts: [Bool], used: [Bool]) -> [Double] {
+    /// `processNoise(_:starts:)` estimated from the fixes that `emits` and not `excluded` (not
+    /// a stop's held fixes, which would make every turn near it look like noise; not the
+    /// outliers the passes found, which make every triple near a jump look like motion), each
+    /// fix left out taking the value of the step it lies in, the next used fix's; and the least
+    /// the estimate allows (`leastProcessNoise`) on every step between two fixes the
+    /// device was still at (`stillness(_:starts:)`, judged from every fix not `excluded`, the
+    /// held ones too: they are the best witnesses of a stop). The scatter of a stop's fixes is
+    /// noise, so its triples showed as much motion as the noise makes (the estimate is an upper
+    /// bound), and the smoothed track wandered through every stop the stationary rule let go
+    /// with the noise (issue 34 §2, `geo eval filters --cases wide`: korita every 10 s with
+    /// 10 m of noise, 7 of the 10 % it was too long came from its stops; every 1 s, 2 of 2.7 %).
+    private func processNoise(_ fixes: [Location], starts: [Bool], emits: [Bool], excluded: [Bool]) -> [Double] {
+        let (kept, keptStarts) = Self.subset(starts: starts) { emits[$0] && !excluded[$0] }
+        var out: [Double]
+        if kept.count == fixes.count {
+            out = processNoise(fixes, starts: keptStarts)
+        } else {
+            let q = processNoise(kept.map { fixes[$0] }, starts: keptStarts)
+            out = [Double](repeating: parameters.accelerationNoise * parameters.accelerationNoise, count: fixes.count)
+            var next = q.count - 1
+            for k in fixes.indices.reversed() {
+                while next > 0, kept[next - 1] >= k { next -= 1 }
+                if next >= 0, next < q.count { out[k] = q[next] }
+            }
+        }
+        let (measured, measuredStarts) = Self.subset(starts: starts) { !excluded[$0] }
+        let still = stillness(measured.map { fixes[$0] }, starts: measuredStarts)
+        let least = parameters.accelerationNoise * parameters.accelerationNoise * Self.leastProcessNoise
+        for m in measured.indices.dropFirst() where still[m] && still[m - 1] && !measuredStarts[m] {
+            // The step into fix measured[m] and those of the excluded fixes since measured[m - 1].
+            for k in (measured[m - 1] + 1)...measured[m] { out[k] = min(out[k], least) }
+        }
+        return out
+    }
+
+    /// The indices of the fixes `includes` names, and whether each starts a segment (when any
+    /// fix since the previous one named did).
+    private static func subset(starts: [Bool], _ includes: (Int) -> Bool) -> ([Int], [Bool]) {
         var kept: [Int] = []
         var keptStarts: [Bool] = []
-        // A used fix starts a segment when any fix since the previous used one did.
         var startSince = false
-        for k in fixes.indices {
+        for k in starts.indices {
             startSince = startSince || starts[k]
-            guard used[k] else { continue }
+            guard includes(k) else { continue }
             kept.append(k)
             keptStarts.append(keptStarts.isEmpty || startSince)
             startSince = false
         }
-        guard kept.count < fixes.count else { return processNoise(fixes, starts: keptStarts) }
-        let q = processNoise(kept.map { fixes[$0] }, starts: keptStarts)
-        var out = [Double](repeating: parameters.accelerationNoise * parameters.accelerationNoise, count: fixes.count)
-        var next = q.count - 1
-        for k in fixes.indices.reversed() {
-            while next > 0, kept[next - 1] >= k { next -= 1 }
-            if next >= 0, next < q.count { out[k] = q[next] }
-        }
-        return out
+        return (kept, keptStarts)
     }
 
     /// E[dᵀR⁻¹d] for the fix's residual d from the smoothed state: the squared Mahalanobis
