@@ -1,5 +1,6 @@
 #if canImport(CDBus)
 import CDBus
+import GeoCore
 
 /// A value read from a D-Bus message (D-Bus Specification, "Type System"). Variants are
 /// unwrapped to their value; every integer type reads as ``integer``; object paths and
@@ -133,7 +134,7 @@ final class BusConnection {
         var error = DBusError()
         dbus.dbus_error_init(&error)
         defer { dbus.dbus_error_free(&error) }
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(clamping: timeout.milliseconds)
         guard let reply = dbus.dbus_connection_send_with_reply_and_block(connection, message, milliseconds, &error) else {
             throw BusError(&error)
         }
@@ -149,7 +150,7 @@ final class BusConnection {
             guard let message = dbus.dbus_connection_pop_message(connection) else {
                 if waited { return nil }
                 waited = true
-                let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+                let milliseconds = Int32(clamping: timeout.milliseconds)
                 if dbus.dbus_connection_read_write(connection, milliseconds) == 0 || dbus.dbus_connection_get_is_connected(connection) == 0 {
                     throw BusError(name: BusError.disconnected, message: "the bus connection closed")
                 }

@@ -105,6 +105,16 @@ extension Duration {
         return Double(s) + Double(atto) * 1e-18
     }
 
+    /// The duration in whole milliseconds, the fraction truncated toward zero, held at
+    /// `Int64`'s bounds beyond them: for interfaces that count milliseconds (times in SQLite,
+    /// PostgreSQL and D-Bus time-outs).
+    @inlinable public var milliseconds: Int64 {
+        let (s, atto) = components
+        let (whole, overflow) = s.multipliedReportingOverflow(by: 1000)
+        let (total, carry) = whole.addingReportingOverflow(atto / 1_000_000_000_000_000)
+        return overflow || carry ? (s < 0 ? .min : .max) : total
+    }
+
     /// A duration of `seconds`, or nil when `seconds` is NaN, infinite or beyond the ±2⁶³ s
     /// that `Duration` holds (where `Duration.seconds(_:)` traps): for values from users or files.
     @inlinable public init?(seconds: Double) {

@@ -1,5 +1,6 @@
 import Platform
 public import GeoBase
+import GeoCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -81,7 +82,7 @@ final class PostgresConnector: Sendable {
         self.location = location
         var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
                                                              password: location.password, database: location.database, tls: .disable)
-        let milliseconds = deadline.components.seconds * 1000 + deadline.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = deadline.milliseconds
         self.deadline = .milliseconds(milliseconds)
         configuration.options.connectTimeout = .milliseconds(milliseconds)
         self.configuration = configuration

@@ -92,7 +92,7 @@ public final class SQLitePositionStore: PositionStore {
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA max_page_count = \(maximumPages)") }
         }
         self.readOnly = readOnly
-        self.moveAfter = moveAfter.components.seconds * 1000 + moveAfter.components.attoseconds / 1_000_000_000_000_000
+        self.moveAfter = moveAfter.milliseconds
         self.sliceDevices = sliceDevices
         self.sliceRows = sliceRows
         let lock = readOnly ? nil : try Self.lockWriter(of: path)

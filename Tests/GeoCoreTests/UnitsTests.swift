@@ -53,6 +53,17 @@ func duration_secondsRoundTrip(value: Double) throws {
     #expect(abs((Duration.seconds(3) + .nanoseconds(7)).seconds - 3.000_000_007) < 1e-15) // seconds
 }
 
+/// Whole milliseconds, the fraction truncated toward zero as integer division does, and held
+/// at Int64's bounds where seconds × 1000 would not fit.
+@Test func duration_milliseconds() {
+    #expect(Duration.seconds(5).milliseconds == 5_000)
+    #expect((Duration.milliseconds(1_234) + .microseconds(999)).milliseconds == 1_234)
+    #expect(Duration.microseconds(-1_500).milliseconds == -1)
+    #expect(Duration.zero.milliseconds == 0)
+    #expect(Duration.seconds(Int64.max / 100).milliseconds == .max)
+    #expect(Duration.seconds(Int64.min / 100).milliseconds == .min)
+}
+
 @Test(arguments: [Double.nan, .infinity, -.infinity, 1e19, -1e19])
 func duration_fromSeconds_refusesWhatDurationCannotHold(value: Double) {
     #expect(Duration(seconds: value) == nil)
