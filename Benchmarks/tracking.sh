@@ -37,6 +37,8 @@
 # their delivery times cross instances (PostgreSQL LISTEN/NOTIFY; issue 35: p99 ≤ 100 ms).
 # Also prints the group committer's writer thread's CPU time over the run, in all and per fix
 # stored in the run (its commits and `settle` moves: the one thread every fix goes through).
+# PG_SETTINGS="-c NAME=VALUE …" (STORE postgres): settings the cluster starts with beside initdb's
+# defaults, e.g. "-c shared_buffers=256MB" for runs past a few minutes at 20,000 devices.
 # PERF=FILE records the server with `perf record -g` (499 Hz) during the generator's run into FILE.
 # Usage: Benchmarks/tracking.sh [DEVICES] [SECONDS] [GEO] [STORE]   (GEO: a built geo; default release)
 set -euo pipefail
@@ -80,9 +82,9 @@ postgres)
     [ "$(id -u)" -eq 0 ] && chown postgres "$WORK"
     PGPORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     as_pg "$PGBIN/initdb" -D "$WORK/pg" -U tracking -A trust -E UTF8 --no-sync >/dev/null
-    as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg.log" -w -o "-p $PGPORT -k $WORK -c listen_addresses=127.0.0.1" start >/dev/null
+    as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg.log" -w -o "-p $PGPORT -k $WORK -c listen_addresses=127.0.0.1 ${PG_SETTINGS:-}" start >/dev/null
     PGURL="postgres://tracking@127.0.0.1:$PGPORT/postgres"
-    echo "store: PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') at $PGURL"
+    echo "store: PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') at $PGURL${PG_SETTINGS:+ ($PG_SETTINGS)}"
     STORE_ARGS=(--postgres "$PGURL") ;;
 *) echo "tracking.sh: STORE is sqlite or postgres, not $STORE" >&2; exit 2 ;;
 esac
