@@ -133,17 +133,23 @@ enum FeatureLoading {
             func world(_ p: MapData.TilePoint) -> WorldPoint {
                 WorldPoint(x: (Double(t.x) + Double(p.x) / extent) / n, y: (Double(t.y) + Double(p.y) / extent) / n)
             }
+            // The layer's value table as expression values, converted once for all its features.
+            let values: [ExpressionValue] = layer.values.map {
+                switch $0.mapValue {
+                case .string(let s): .string(s)
+                case .int(let i): .number(Double(i))
+                case .double(let d): .number(d)
+                case .bool(let b): .boolean(b)
+                }
+            }
             var features: [RenderFeature] = []
+            features.reserveCapacity(layer.features.count)
             for (f, geometry) in zip(layer.features, layerGeometries) {
                 var ef = ExpressionFeature()
-                for (key, value) in layer.properties(of: f) {
-                    ef.properties[key] = switch value.mapValue {
-                    case .string(let s): .string(s)
-                    case .int(let i): .number(Double(i))
-                    case .double(let d): .number(d)
-                    case .bool(let b): .boolean(b)
-                    }
-                }
+                // A property per tag pair (the last of a key repeated wins): the dictionary made at its size.
+                let tags = f.tags
+                ef.properties.reserveCapacity(tags.count / 2)
+                for j in stride(from: 0, to: tags.count - 1, by: 2) { ef.properties[layer.keys[Int(tags[j])]] = values[Int(tags[j + 1])] }
                 if let id = f.id { ef.id = .number(Double(id)) }
                 switch geometry {
                 case .unknown: continue
@@ -158,7 +164,8 @@ enum FeatureLoading {
                     features.append(RenderFeature(kind: .polygon, polygons: ps.map { $0.map { $0.map(world) } }, expressionFeature: ef, tile: t))
                 }
             }
-            out[layer.name, default: []] += features
+            // Layer names are unique in a tile (the decode checks it, MVT 2.1 §4.1).
+            out[layer.name] = features
         }
         return out
     }
