@@ -6,16 +6,31 @@ import Platform
 /// A feature ready to draw: geometry in normalised world units ([0, 1]², y south), the
 /// properties expressions read, and the tile square it was cut to (vector tiles overlap by
 /// their buffer; each tile draws only inside its square).
-struct RenderFeature {
+///
+/// Immutable, and a class: a feature is handed to a layer's filter, its property lookups,
+/// culling and painting many times a tile, and a reference is retained where a value of
+/// three geometry arrays and a property dictionary was copied whole (each retained) at every
+/// hand-over. A changed feature is a new one.
+final class RenderFeature: Sendable {
     enum Kind { case point, line, polygon }
-    var kind: Kind
+    let kind: Kind
     /// Points: one list of points. Lines: the lines. Polygons: rings (exterior, then holes) of each polygon.
-    var points: [WorldPoint] = []
-    var lines: [[WorldPoint]] = []
-    var polygons: [[[WorldPoint]]] = []
-    var expressionFeature: ExpressionFeature
+    let points: [WorldPoint]
+    let lines: [[WorldPoint]]
+    let polygons: [[[WorldPoint]]]
+    let expressionFeature: ExpressionFeature
     /// The tile the feature came from, nil for GeoJSON (drawn whole).
-    var tile: CanonicalTile?
+    let tile: CanonicalTile?
+
+    init(kind: Kind, points: [WorldPoint] = [], lines: [[WorldPoint]] = [], polygons: [[[WorldPoint]]] = [],
+         expressionFeature: ExpressionFeature, tile: CanonicalTile? = nil) {
+        self.kind = kind
+        self.points = points
+        self.lines = lines
+        self.polygons = polygons
+        self.expressionFeature = expressionFeature
+        self.tile = tile
+    }
 }
 
 struct WorldPoint { var x: Double, y: Double }
@@ -26,11 +41,8 @@ extension RenderFeature {
     func snapped(toTileZoom z: Int) -> RenderFeature {
         let units = Double(1 << z) * 8192
         func snap(_ p: WorldPoint) -> WorldPoint { WorldPoint(x: (p.x * units).rounded() / units, y: (p.y * units).rounded() / units) }
-        var f = self
-        f.points = points.map(snap)
-        f.lines = lines.map { $0.map(snap) }
-        f.polygons = polygons.map { $0.map { $0.map(snap) } }
-        return f
+        return RenderFeature(kind: kind, points: points.map(snap), lines: lines.map { $0.map(snap) }, polygons: polygons.map { $0.map { $0.map(snap) } },
+                             expressionFeature: expressionFeature, tile: tile)
     }
 }
 
