@@ -156,12 +156,20 @@ enum FeatureLoading {
             }
             var features: [RenderFeature] = []
             features.reserveCapacity(layer.features.count)
+            // Features with the same tags (a tile's roads of one class) share one property
+            // dictionary: made once, retained by the others.
+            var byTags: [[UInt32]: [String: ExpressionValue]] = [:]
             for (f, geometry) in zip(layer.features, layerGeometries) {
                 var ef = ExpressionFeature()
-                // A property per tag pair (the last of a key repeated wins): the dictionary made at its size.
                 let tags = f.tags
-                ef.properties.reserveCapacity(tags.count / 2)
-                for j in stride(from: 0, to: tags.count - 1, by: 2) { ef.properties[layer.keys[Int(tags[j])]] = values[Int(tags[j + 1])] }
+                if let shared = byTags[tags] {
+                    ef.properties = shared
+                } else {
+                    // A property per tag pair (the last of a key repeated wins): the dictionary made at its size.
+                    ef.properties.reserveCapacity(tags.count / 2)
+                    for j in stride(from: 0, to: tags.count - 1, by: 2) { ef.properties[layer.keys[Int(tags[j])]] = values[Int(tags[j + 1])] }
+                    byTags[tags] = ef.properties
+                }
                 if let id = f.id { ef.id = .number(Double(id)) }
                 switch geometry {
                 case .unknown: continue
