@@ -70,7 +70,7 @@ extension StylePainter {
         let memo = PropertyMemo(names: filter.propertyNames, zoom: zoom)
         return { f in
             guard let memo else { return filter.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) }
-            return memo.value(f.expressionFeature.properties) { .boolean(filter.matches(globals: globals, feature: f.expressionFeature, tile: f.tile)) } == .boolean(true)
+            return memo.value(f) { .boolean(filter.matches(globals: globals, feature: f.expressionFeature, tile: f.tile)) } == .boolean(true)
         }
     }
 

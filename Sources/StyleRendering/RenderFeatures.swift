@@ -2,6 +2,7 @@ import GeoCore
 import MapData
 import MapStyle
 import Platform
+import Synchronization
 
 /// A feature ready to draw: geometry in normalised world units ([0, 1]², y south), the
 /// properties expressions read, and the tile square it was cut to (vector tiles overlap by
@@ -21,16 +22,30 @@ final class RenderFeature: Sendable {
     let expressionFeature: ExpressionFeature
     /// The tile the feature came from, nil for GeoJSON (drawn whole).
     let tile: CanonicalTile?
+    /// A number only features with the same properties share (a vector tile layer's features
+    /// with the same tags, ``PropertySets``), so what depends on nothing but the properties is
+    /// worked out once per number (``PropertyMemo``); nil when none was given (GeoJSON).
+    let propertySet: Int?
 
     init(kind: Kind, points: [WorldPoint] = [], lines: [[WorldPoint]] = [], polygons: [[[WorldPoint]]] = [],
-         expressionFeature: ExpressionFeature, tile: CanonicalTile? = nil) {
+         expressionFeature: ExpressionFeature, tile: CanonicalTile? = nil, propertySet: Int? = nil) {
         self.kind = kind
         self.points = points
         self.lines = lines
         self.polygons = polygons
         self.expressionFeature = expressionFeature
         self.tile = tile
+        self.propertySet = propertySet
     }
+}
+
+/// The numbers of ``RenderFeature/propertySet``: taken in blocks from one counter for the
+/// process, so a number never names two sets of properties (two tiles, two decodes of a tile).
+enum PropertySets {
+    private static let next = Atomic<Int>(0)
+
+    /// The first of `count` numbers no one else is given.
+    static func reserve(_ count: Int) -> Int { next.add(count, ordering: .relaxed).oldValue }
 }
 
 struct WorldPoint { var x: Double, y: Double }
@@ -42,7 +57,7 @@ extension RenderFeature {
         let units = Double(1 << z) * 8192
         func snap(_ p: WorldPoint) -> WorldPoint { WorldPoint(x: (p.x * units).rounded() / units, y: (p.y * units).rounded() / units) }
         return RenderFeature(kind: kind, points: points.map(snap), lines: lines.map { $0.map(snap) }, polygons: polygons.map { $0.map { $0.map(snap) } },
-                             expressionFeature: expressionFeature, tile: tile)
+                             expressionFeature: expressionFeature, tile: tile, propertySet: propertySet)
     }
 }
 
@@ -157,31 +172,35 @@ enum FeatureLoading {
             var features: [RenderFeature] = []
             features.reserveCapacity(layer.features.count)
             // Features with the same tags (a tile's roads of one class) share one property
-            // dictionary: made once, retained by the others.
-            var byTags: [[UInt32]: [String: ExpressionValue]] = [:]
+            // dictionary, made once, and its number: the first set's `base`, the next `base + 1`, …
+            var byTags: [[UInt32]: (properties: [String: ExpressionValue], set: Int)] = [:]
+            let base = PropertySets.reserve(layer.features.count)
             for (f, geometry) in zip(layer.features, layerGeometries) {
                 var ef = ExpressionFeature()
                 let tags = f.tags
+                let set: Int
                 if let shared = byTags[tags] {
-                    ef.properties = shared
+                    ef.properties = shared.properties
+                    set = shared.set
                 } else {
                     // A property per tag pair (the last of a key repeated wins): the dictionary made at its size.
                     ef.properties.reserveCapacity(tags.count / 2)
                     for j in stride(from: 0, to: tags.count - 1, by: 2) { ef.properties[layer.keys[Int(tags[j])]] = values[Int(tags[j + 1])] }
-                    byTags[tags] = ef.properties
+                    set = base + byTags.count
+                    byTags[tags] = (ef.properties, set)
                 }
                 if let id = f.id { ef.id = .number(Double(id)) }
                 switch geometry {
                 case .unknown: continue
                 case .points(let ps):
                     ef.geometryType = "Point"
-                    features.append(RenderFeature(kind: .point, points: ps.map(world), expressionFeature: ef, tile: t))
+                    features.append(RenderFeature(kind: .point, points: ps.map(world), expressionFeature: ef, tile: t, propertySet: set))
                 case .lines(let ls):
                     ef.geometryType = "LineString"
-                    features.append(RenderFeature(kind: .line, lines: ls.map { $0.map(world) }, expressionFeature: ef, tile: t))
+                    features.append(RenderFeature(kind: .line, lines: ls.map { $0.map(world) }, expressionFeature: ef, tile: t, propertySet: set))
                 case .polygons(let ps):
                     ef.geometryType = "Polygon"
-                    features.append(RenderFeature(kind: .polygon, polygons: ps.map { $0.map { $0.map(world) } }, expressionFeature: ef, tile: t))
+                    features.append(RenderFeature(kind: .polygon, polygons: ps.map { $0.map { $0.map(world) } }, expressionFeature: ef, tile: t, propertySet: set))
                 }
             }
             // Layer names are unique in a tile (the decode checks it, MVT 2.1 §4.1).

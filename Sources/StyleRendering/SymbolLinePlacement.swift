@@ -259,7 +259,7 @@ extension StylePainter {
         return merged.indices.compactMap { i in
             guard let f = merged[i], let line = joined[i] else { return merged[i] }
             return RenderFeature(kind: f.kind, points: f.points, lines: [line] + f.lines.dropFirst(), polygons: f.polygons,
-                                 expressionFeature: f.expressionFeature, tile: f.tile)
+                                 expressionFeature: f.expressionFeature, tile: f.tile, propertySet: f.propertySet)
         }
     }
 }

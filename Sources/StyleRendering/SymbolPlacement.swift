@@ -123,7 +123,7 @@ extension StylePainter {
                     if inside.isEmpty {
                         drawn = false
                     } else if inside.count < f.points.count {
-                        f = RenderFeature(kind: .point, points: inside, expressionFeature: f.expressionFeature, tile: f.tile)
+                        f = RenderFeature(kind: .point, points: inside, expressionFeature: f.expressionFeature, tile: f.tile, propertySet: f.propertySet)
                     }
                 }
                 let y = byY ? ((screen.points(Array(f.points.prefix(1)), moved: Point(x: 0, y: 0)).first?.y ?? 0) / unit).rounded() : 0
