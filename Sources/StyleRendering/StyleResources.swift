@@ -40,8 +40,8 @@ final class StyleResources {
     var geoJSON: [String: [Int: Loaded<[RenderFeature]>]] = [:]
     /// The sprite's images and the warnings loading them gave, by sheet resolution (`@2x` or not).
     var sprites: [Bool: (images: [String: SpriteImage], warnings: [String])] = [:]
-    /// Glyph ranges by font stack and range start (`stack\0start`).
-    var glyphRanges: [String: Loaded<[UInt32: SDFGlyph]>] = [:]
+    /// Glyph ranges by font stack and range start.
+    var glyphRanges: [StylePainter.GlyphRangeKey: Loaded<[UInt32: SDFGlyph]>] = [:]
     /// Vector and raster tiles decoded so far (a tile found here is not counted again).
     private(set) var tilesDecoded = 0
     /// What a fill, line or circle layer draws of a vector tile at a zoom (``LayerTileFeatures``);
