@@ -35,7 +35,10 @@ final class PropertyMemo {
         guard let set = feature.propertySet else { return value(feature.expressionFeature.properties, evaluate: evaluate) }
         if let value = bySet[set] { return value }
         let value = value(feature.expressionFeature.properties, evaluate: evaluate)
-        if bySet.count < Self.capacity { bySet[set] = value }
+        // Numbers of tiles no longer drawn are not asked for again: when full, all are dropped
+        // (those of tiles still drawn come back as they are asked for).
+        if bySet.count >= Self.capacity { bySet.removeAll(keepingCapacity: true) }
+        bySet[set] = value
         return value
     }
 
