@@ -65,7 +65,9 @@ public final class TiledMapFeatures: MapFeatureSource, Sendable {
         guard let stored = try source.tile(zoom: z, x: x, y: y) else { return [] }
         let features: [MapFeature]
         do {
-            features = try VectorTile(decodingStored: stored.bytes).layers.flatMap { try $0.mapFeatures(zoom: z, x: x, y: y) }
+            // The geometries as checking the tile decoded them: not decoded again.
+            let (tile, geometries) = try VectorTile.decodedWithGeometries(stored: stored.bytes)
+            features = zip(tile.layers, geometries).flatMap { $0.mapFeatures(zoom: z, x: x, y: y, geometries: $1) }
         } catch {
             if state.withLock({ $0.damaged.insert(key).inserted }) { onDamagedTile(z, x, y, error) }
             return []

@@ -368,10 +368,12 @@ public struct VectorTileFeature: Hashable, Sendable {
 
 extension VectorTileLayer {
     /// The features of this layer as map features in world units, for a tile at z/x/y: what a
-    /// renderer draws from an archive. Layers outside `MapLayer` give none; features with
-    /// UNKNOWN geometry are skipped; `minZoom` is the tile's zoom.
-    /// - Throws: `MapDataError.invalidGeometry` for a feature whose commands do not decode.
-    public func mapFeatures(zoom: Int, x: Int, y: Int) throws(MapDataError) -> [MapFeature] {
+    /// renderer draws from an archive. `geometries` are the features' geometries in tile units,
+    /// one per feature in order, as ``VectorTile/decodedWithGeometries(stored:inflateLimit:)``
+    /// gives them (checked there, not decoded again). Layers outside `MapLayer` give none;
+    /// features with UNKNOWN geometry are skipped; `minZoom` is the tile's zoom.
+    public func mapFeatures(zoom: Int, x: Int, y: Int, geometries: [TileGeometry]) -> [MapFeature] {
+        precondition(geometries.count == features.count, "Broken contract: \(geometries.count) geometries for \(features.count) features")
         guard let layer = MapLayer(rawValue: name) else { return [] }
         let scale = 1 / (Double(1 << zoom) * Double(extent))
         let originX = Double(x) * Double(extent), originY = Double(y) * Double(extent)
@@ -380,17 +382,13 @@ extension VectorTileLayer {
         }
         var out: [MapFeature] = []
         out.reserveCapacity(features.count)
-        for (index, feature) in features.enumerated() {
+        for (feature, tileGeometry) in zip(features, geometries) {
             let geometry: MapGeometry
-            do {
-                switch try feature.decodedGeometry() {
-                case .unknown: continue
-                case .points(let ps): geometry = .points(world(ps))
-                case .lines(let ls): geometry = .lines(ls.map(world))
-                case .polygons(let ps): geometry = .polygons(ps.map { MapPolygon(exterior: world($0[0]), holes: $0.dropFirst().map(world)) })
-                }
-            } catch {
-                throw MapDataError(.invalidGeometry, error.message, feature: index)
+            switch tileGeometry {
+            case .unknown: continue
+            case .points(let ps): geometry = .points(world(ps))
+            case .lines(let ls): geometry = .lines(ls.map(world))
+            case .polygons(let ps): geometry = .polygons(ps.map { MapPolygon(exterior: world($0[0]), holes: $0.dropFirst().map(world)) })
             }
             let properties = properties(of: feature).map { MapProperty($0.key, $0.value.mapValue) }
             // OpenMapTiles' id: the OSM id × 10 + the element kind (as `MapTiler` writes it).

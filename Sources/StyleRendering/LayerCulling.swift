@@ -61,16 +61,17 @@ extension StylePainter {
         return out
     }
 
-    /// Whether a feature passes `layer`'s filter (at the snapshot's zoom): for the features of
-    /// one pass over a layer, the results kept by the properties the filter reads, so features
-    /// alike in them are tested once (``PropertyMemo``).
+    /// Whether a feature passes `layer`'s filter (at the snapshot's zoom): the results kept by
+    /// the properties the filter reads, so features alike in them are tested once
+    /// (``PropertyMemo``), kept by the Map across snapshots at this zoom
+    /// (``StyleResources/filterMemo(_:make:)``).
     func passesFilter(of layer: StyleLayer) -> (RenderFeature) -> Bool {
         guard let filter = layer.filter else { return { _ in true } }
-        let globals = self.globals
-        let memo = PropertyMemo(names: filter.propertyNames, zoom: zoom)
+        let globals = self.globals, zoom = self.zoom
+        let memo = resources.filterMemo(StyleResources.FilterMemoKey(layer: layer.id, zoom: zoom)) { PropertyMemo(names: filter.propertyNames, zoom: zoom) }
         return { f in
             guard let memo else { return filter.matches(globals: globals, feature: f.expressionFeature, tile: f.tile) }
-            return memo.value(f.expressionFeature.properties) { .boolean(filter.matches(globals: globals, feature: f.expressionFeature, tile: f.tile)) } == .boolean(true)
+            return memo.value(f) { .boolean(filter.matches(globals: globals, feature: f.expressionFeature, tile: f.tile)) } == .boolean(true)
         }
     }
 

@@ -5,12 +5,16 @@ import Platform
 /// few of its properties named by literals (MapStyle's `propertyNames`: `["get", "class"]`),
 /// kept by those properties' values: the features of a layer that agree in them (a tile's
 /// roads of one class) are evaluated once at the memo's zoom. Only primitive values key it; a
-/// feature with another value there (an array or object) is evaluated as it is.
+/// feature with another value there (an array or object) is evaluated as it is. A feature
+/// with a property set number (``RenderFeature/propertySet``) finds its value by that number,
+/// without looking its properties up.
 final class PropertyMemo {
     /// The zoom the values were evaluated at.
     let zoom: Double
     private let names: [String]
     private var held: [Key: ExpressionValue] = [:]
+    /// The values by property set number.
+    private var bySet: [Int: ExpressionValue] = [:]
 
     /// At most this many property names key a memo; at most this many values are kept (a
     /// property keyed by names, say, is then evaluated per feature, as without a memo).
@@ -24,11 +28,25 @@ final class PropertyMemo {
         self.zoom = zoom
     }
 
+    /// The value for `feature`: the one kept for its property set, else the one for its
+    /// properties (below), kept for its set.
+    @inline(__always)
+    func value(_ feature: RenderFeature, evaluate: () -> ExpressionValue) -> ExpressionValue {
+        guard let set = feature.propertySet else { return value(feature.expressionFeature.properties, evaluate: evaluate) }
+        if let value = bySet[set] { return value }
+        let value = value(feature.expressionFeature.properties, evaluate: evaluate)
+        // Numbers of tiles no longer drawn are not asked for again: when full, all are dropped
+        // (those of tiles still drawn come back as they are asked for).
+        if bySet.count >= Self.capacity { bySet.removeAll(keepingCapacity: true) }
+        bySet[set] = value
+        return value
+    }
+
     /// The value for a feature with `properties`: the one kept for features alike in the
     /// memo's properties, else `evaluate()`'s, kept. Inlined, so that a value found kept costs
     /// no copy of what `evaluate` captures (a feature, a filter: their arrays retained).
     @inline(__always)
-    func value(_ properties: [String: ExpressionValue], evaluate: () -> ExpressionValue) -> ExpressionValue {
+    private func value(_ properties: [String: ExpressionValue], evaluate: () -> ExpressionValue) -> ExpressionValue {
         var key = Key()
         for i in names.indices {
             guard let part = Part(properties[names[i]]) else { return evaluate() }

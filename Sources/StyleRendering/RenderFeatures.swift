@@ -2,20 +2,50 @@ import GeoCore
 import MapData
 import MapStyle
 import Platform
+import Synchronization
 
 /// A feature ready to draw: geometry in normalised world units ([0, 1]², y south), the
 /// properties expressions read, and the tile square it was cut to (vector tiles overlap by
 /// their buffer; each tile draws only inside its square).
-struct RenderFeature {
+///
+/// Immutable, and a class: a feature is handed to a layer's filter, its property lookups,
+/// culling and painting many times a tile, and a reference is retained where a value of
+/// three geometry arrays and a property dictionary was copied whole (each retained) at every
+/// hand-over. A changed feature is a new one.
+final class RenderFeature: Sendable {
     enum Kind { case point, line, polygon }
-    var kind: Kind
+    let kind: Kind
     /// Points: one list of points. Lines: the lines. Polygons: rings (exterior, then holes) of each polygon.
-    var points: [WorldPoint] = []
-    var lines: [[WorldPoint]] = []
-    var polygons: [[[WorldPoint]]] = []
-    var expressionFeature: ExpressionFeature
+    let points: [WorldPoint]
+    let lines: [[WorldPoint]]
+    let polygons: [[[WorldPoint]]]
+    let expressionFeature: ExpressionFeature
     /// The tile the feature came from, nil for GeoJSON (drawn whole).
-    var tile: CanonicalTile?
+    let tile: CanonicalTile?
+    /// A number only features with the same properties share (a vector tile layer's features
+    /// with the same tags, ``PropertySets``), so what depends on nothing but the properties is
+    /// worked out once per number (``PropertyMemo``); nil when none was given (GeoJSON).
+    let propertySet: Int?
+
+    init(kind: Kind, points: [WorldPoint] = [], lines: [[WorldPoint]] = [], polygons: [[[WorldPoint]]] = [],
+         expressionFeature: ExpressionFeature, tile: CanonicalTile? = nil, propertySet: Int? = nil) {
+        self.kind = kind
+        self.points = points
+        self.lines = lines
+        self.polygons = polygons
+        self.expressionFeature = expressionFeature
+        self.tile = tile
+        self.propertySet = propertySet
+    }
+}
+
+/// The numbers of ``RenderFeature/propertySet``: taken in blocks from one counter for the
+/// process, so a number never names two sets of properties (two tiles, two decodes of a tile).
+enum PropertySets {
+    private static let next = Atomic<Int>(0)
+
+    /// The first of `count` numbers no one else is given.
+    static func reserve(_ count: Int) -> Int { next.add(count, ordering: .relaxed).oldValue }
 }
 
 struct WorldPoint { var x: Double, y: Double }
@@ -26,11 +56,8 @@ extension RenderFeature {
     func snapped(toTileZoom z: Int) -> RenderFeature {
         let units = Double(1 << z) * 8192
         func snap(_ p: WorldPoint) -> WorldPoint { WorldPoint(x: (p.x * units).rounded() / units, y: (p.y * units).rounded() / units) }
-        var f = self
-        f.points = points.map(snap)
-        f.lines = lines.map { $0.map(snap) }
-        f.polygons = polygons.map { $0.map { $0.map(snap) } }
-        return f
+        return RenderFeature(kind: kind, points: points.map(snap), lines: lines.map { $0.map(snap) }, polygons: polygons.map { $0.map { $0.map(snap) } },
+                             expressionFeature: expressionFeature, tile: tile, propertySet: propertySet)
     }
 }
 
@@ -133,32 +160,51 @@ enum FeatureLoading {
             func world(_ p: MapData.TilePoint) -> WorldPoint {
                 WorldPoint(x: (Double(t.x) + Double(p.x) / extent) / n, y: (Double(t.y) + Double(p.y) / extent) / n)
             }
+            // The layer's value table as expression values, converted once for all its features.
+            let values: [ExpressionValue] = layer.values.map {
+                switch $0.mapValue {
+                case .string(let s): .string(s)
+                case .int(let i): .number(Double(i))
+                case .double(let d): .number(d)
+                case .bool(let b): .boolean(b)
+                }
+            }
             var features: [RenderFeature] = []
+            features.reserveCapacity(layer.features.count)
+            // Features with the same tags (a tile's roads of one class) share one property
+            // dictionary, made once, and its number: the first set's `base`, the next `base + 1`, …
+            var byTags: [[UInt32]: (properties: [String: ExpressionValue], set: Int)] = [:]
+            let base = PropertySets.reserve(layer.features.count)
             for (f, geometry) in zip(layer.features, layerGeometries) {
                 var ef = ExpressionFeature()
-                for (key, value) in layer.properties(of: f) {
-                    ef.properties[key] = switch value.mapValue {
-                    case .string(let s): .string(s)
-                    case .int(let i): .number(Double(i))
-                    case .double(let d): .number(d)
-                    case .bool(let b): .boolean(b)
-                    }
+                let tags = f.tags
+                let set: Int
+                if let shared = byTags[tags] {
+                    ef.properties = shared.properties
+                    set = shared.set
+                } else {
+                    // A property per tag pair (the last of a key repeated wins): the dictionary made at its size.
+                    ef.properties.reserveCapacity(tags.count / 2)
+                    for j in stride(from: 0, to: tags.count - 1, by: 2) { ef.properties[layer.keys[Int(tags[j])]] = values[Int(tags[j + 1])] }
+                    set = base + byTags.count
+                    byTags[tags] = (ef.properties, set)
                 }
                 if let id = f.id { ef.id = .number(Double(id)) }
                 switch geometry {
                 case .unknown: continue
                 case .points(let ps):
                     ef.geometryType = "Point"
-                    features.append(RenderFeature(kind: .point, points: ps.map(world), expressionFeature: ef, tile: t))
+                    features.append(RenderFeature(kind: .point, points: ps.map(world), expressionFeature: ef, tile: t, propertySet: set))
                 case .lines(let ls):
                     ef.geometryType = "LineString"
-                    features.append(RenderFeature(kind: .line, lines: ls.map { $0.map(world) }, expressionFeature: ef, tile: t))
+                    features.append(RenderFeature(kind: .line, lines: ls.map { $0.map(world) }, expressionFeature: ef, tile: t, propertySet: set))
                 case .polygons(let ps):
                     ef.geometryType = "Polygon"
-                    features.append(RenderFeature(kind: .polygon, polygons: ps.map { $0.map { $0.map(world) } }, expressionFeature: ef, tile: t))
+                    features.append(RenderFeature(kind: .polygon, polygons: ps.map { $0.map { $0.map(world) } }, expressionFeature: ef, tile: t, propertySet: set))
                 }
             }
-            out[layer.name, default: []] += features
+            // Layer names are unique in a tile (the decode checks it, MVT 2.1 §4.1).
+            out[layer.name] = features
         }
         return out
     }

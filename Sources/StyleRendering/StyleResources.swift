@@ -40,8 +40,8 @@ final class StyleResources {
     var geoJSON: [String: [Int: Loaded<[RenderFeature]>]] = [:]
     /// The sprite's images and the warnings loading them gave, by sheet resolution (`@2x` or not).
     var sprites: [Bool: (images: [String: SpriteImage], warnings: [String])] = [:]
-    /// Glyph ranges by font stack and range start (`stack\0start`).
-    var glyphRanges: [String: Loaded<[UInt32: SDFGlyph]>] = [:]
+    /// Glyph ranges by font stack and range start.
+    var glyphRanges: [StylePainter.GlyphRangeKey: Loaded<[UInt32: SDFGlyph]>] = [:]
     /// Vector and raster tiles decoded so far (a tile found here is not counted again).
     private(set) var tilesDecoded = 0
     /// What a fill, line or circle layer draws of a vector tile at a zoom (``LayerTileFeatures``);
@@ -63,6 +63,14 @@ final class StyleResources {
     /// The labels placed in a vector tile at a zoom and pixel ratio, all symbol layers
     /// (`StylePainter.placedByTile`); emptied as `layerTiles`.
     private(set) var placements: [PlacementKey: TilePlacement] = [:]
+    /// A layer's filter values at a zoom kept by the feature properties the filter reads
+    /// (``PropertyMemo``; nil: the filter reads more of a feature), so that a tile new to a view
+    /// finds those of features like the ones of tiles filtered before; emptied as `layerTiles`.
+    private(set) var filterMemos: [FilterMemoKey: PropertyMemo?] = [:]
+    struct FilterMemoKey: Hashable {
+        var layer: String
+        var zoom: Double
+    }
     struct PlacementKey: Hashable {
         var z: Int, x: Int, y: Int
         var zoom: Double
@@ -121,6 +129,15 @@ final class StyleResources {
         return made
     }
 
+    /// A layer's filter memo at a zoom, made by `make` when not held.
+    func filterMemo(_ key: FilterMemoKey, make: () -> PropertyMemo?) -> PropertyMemo? {
+        if let held = filterMemos[key] { return held }
+        if filterMemos.count >= layerTileCapacity { filterMemos.removeAll(keepingCapacity: true) }
+        let made = make()
+        filterMemos[key] = .some(made)
+        return made
+    }
+
     /// A label's shaped text, when held (`.some(nil)`: it has none).
     func shapedText(_ key: ShapedTextKey) -> ShapedLabelText?? { shapedTexts[key] }
 
@@ -145,6 +162,7 @@ final class StyleResources {
         symbolTiles.removeAll()
         shapedTexts.removeAll()
         placements.removeAll()
+        filterMemos.removeAll()
     }
 
     /// Drops everything of source `id` (it was replaced, removed or changed).

@@ -418,7 +418,7 @@ final class PropertyValues {
 
         func value(zoom: Double, feature f: borrowing RenderFeature) -> ExpressionValue {
             guard let memo, memo.zoom == zoom else { return property.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile) }
-            return memo.value(f.expressionFeature.properties) { property.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile) }
+            return memo.value(f) { property.evaluate(zoom: zoom, feature: f.expressionFeature, tile: f.tile) }
         }
     }
 

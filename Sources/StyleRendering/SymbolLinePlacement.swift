@@ -210,6 +210,10 @@ extension StylePainter {
             return End(text: text, x: p.x, y: p.y)
         }
         var merged: [RenderFeature?] = []
+        // The first line of the features at these indices as joined so far (a joined feature is
+        // made new at the end).
+        var joined: [Int: [WorldPoint]] = [:]
+        func firstLine(_ i: Int) -> [WorldPoint] { joined[i] ?? merged[i]!.lines[0] }
         // The feature each free start (left) or end (right) belongs to, by text and point.
         var left: [End: Int] = [:], right: [End: Int] = [:]
         for f in features {
@@ -222,25 +226,26 @@ extension StylePainter {
             func ontoRight(_ line: [WorldPoint]) -> Int {
                 let i = right.removeValue(forKey: l)!
                 right[r] = i
-                merged[i]!.lines[0].removeLast()
-                merged[i]!.lines[0] += line
+                var first = firstLine(i)
+                first.removeLast()
+                joined[i] = first + line
                 return i
             }
             // `line` before the feature that starts where it ends.
             func ontoLeft(_ line: [WorldPoint]) -> Int {
                 let i = left.removeValue(forKey: r)!
                 left[l] = i
-                merged[i]!.lines[0].removeFirst()
-                merged[i]!.lines[0] = line + merged[i]!.lines[0]
+                joined[i] = line + firstLine(i).dropFirst()
                 return i
             }
             if let before = right[l], let after = left[r], before != after {
                 let j = ontoLeft(line)
-                let i = ontoRight(merged[j]!.lines[0])
+                let i = ontoRight(firstLine(j))
                 left[l] = nil
                 right[r] = nil
-                right[end(text, merged[i]!.lines[0], last: true)] = i
+                right[end(text, firstLine(i), last: true)] = i
                 merged[j] = nil
+                joined[j] = nil
             } else if right[l] != nil {
                 _ = ontoRight(line)
             } else if left[r] != nil {
@@ -251,6 +256,10 @@ extension StylePainter {
                 right[r] = merged.count - 1
             }
         }
-        return merged.compactMap { $0 }
+        return merged.indices.compactMap { i in
+            guard let f = merged[i], let line = joined[i] else { return merged[i] }
+            return RenderFeature(kind: f.kind, points: f.points, lines: [line] + f.lines.dropFirst(), polygons: f.polygons,
+                                 expressionFeature: f.expressionFeature, tile: f.tile, propertySet: f.propertySet)
+        }
     }
 }

@@ -8,7 +8,7 @@ import Platform
 /// `glyphs` URL (or kept by the snapshot's ``StyleResources``), the labels placed (top layer first, as MapLibre places them) per layer.
 struct SymbolState {
     /// Glyphs by font stack and range start; nil for a range that did not load.
-    var ranges: [String: [UInt32: SDFGlyph]?] = [:]
+    var ranges: [StylePainter.GlyphRangeKey: [UInt32: SDFGlyph]?] = [:]
     var placed: [String: [PlacedLabel]]?
     /// Layer and image names already warned about as missing from the sprite.
     var missingImages: Set<String> = []
@@ -51,29 +51,36 @@ extension StylePainter {
     mutating func sdfGlyph(_ c: TextCharacter) -> SDFGlyph? {
         let start = c.scalar.value / 256 * 256
         guard c.scalar.value <= 0xFFFF, let template = style.glyphs else { return nil }
-        let key = c.fontStack + "\u{0}" + String(start)
-        if symbols.ranges[key] == nil {
-            let loaded: StyleResources.Loaded<[UInt32: SDFGlyph]> = resources.glyphRanges[key] ?? {
-                let url = template.split(separator: "{fontstack}", omittingEmptySubsequences: false).joined(separator: c.fontStack)
-                    .split(separator: "{range}", omittingEmptySubsequences: false).joined(separator: "\(start)-\(start + 255)")
-                do {
-                    let stacks = try GlyphPBF.decode(try load(url))
-                    var map: [UInt32: SDFGlyph] = [:]
-                    for s in stacks { for g in s.glyphs { map[g.id] = g } }
-                    return .value(map)
-                } catch {
-                    return .failed("glyphs \(url): \(error)")
-                }
-            }()
-            resources.glyphRanges[key] = loaded
-            switch loaded {
-            case .value(let map): symbols.ranges[key] = .some(map)
-            case .failed(let warning):
-                warnings.append(warning)
-                symbols.ranges[key] = .some(nil)
+        let key = GlyphRangeKey(fontStack: c.fontStack, start: start)
+        if let range = symbols.ranges[key] { return range?[c.scalar.value] }
+        let loaded: StyleResources.Loaded<[UInt32: SDFGlyph]> = resources.glyphRanges[key] ?? {
+            let url = template.split(separator: "{fontstack}", omittingEmptySubsequences: false).joined(separator: c.fontStack)
+                .split(separator: "{range}", omittingEmptySubsequences: false).joined(separator: "\(start)-\(start + 255)")
+            do {
+                let stacks = try GlyphPBF.decode(try load(url))
+                var map: [UInt32: SDFGlyph] = [:]
+                for s in stacks { for g in s.glyphs { map[g.id] = g } }
+                return .value(map)
+            } catch {
+                return .failed("glyphs \(url): \(error)")
             }
+        }()
+        resources.glyphRanges[key] = loaded
+        switch loaded {
+        case .value(let map):
+            symbols.ranges[key] = .some(map)
+            return map[c.scalar.value]
+        case .failed(let warning):
+            warnings.append(warning)
+            symbols.ranges[key] = .some(nil)
+            return nil
         }
-        return symbols.ranges[key]??[c.scalar.value]
+    }
+
+    /// A glyph range of a font stack: its first code point, a multiple of 256.
+    struct GlyphRangeKey: Hashable {
+        var fontStack: String
+        var start: UInt32
     }
 
     /// The placed labels' anchors and the device pixels their glyph quads (halo padding

@@ -120,7 +120,11 @@ extension StylePainter {
                 if let tile, f.kind == .point {
                     let n = Double(1 << tile.z)
                     let inside = f.points.filter { $0.x * n >= Double(tile.x) && $0.x * n < Double(tile.x + 1) && $0.y * n >= Double(tile.y) && $0.y * n < Double(tile.y + 1) }
-                    if inside.isEmpty { drawn = false } else { f.points = inside }
+                    if inside.isEmpty {
+                        drawn = false
+                    } else if inside.count < f.points.count {
+                        f = RenderFeature(kind: .point, points: inside, expressionFeature: f.expressionFeature, tile: f.tile, propertySet: f.propertySet)
+                    }
                 }
                 let y = byY ? ((screen.points(Array(f.points.prefix(1)), moved: Point(x: 0, y: 0)).first?.y ?? 0) / unit).rounded() : 0
                 let shapeKey = tileKey.map { StyleResources.ShapedTextKey(features: $0, index: index, pixelRatio: camera.pixelRatio) }

@@ -138,8 +138,9 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     source.properties.append(MapProperty("name", .string("Parc")))
     let tiler = try MapTiler(features: [source], options: TilingOptions(minZoom: 14, maxZoom: 14))
     let tile = try #require(try tiler.tiles(atZoom: 14).first)
-    let layer = try #require(try VectorTile(decoding: tile.data).layers.first)
-    let back = try #require(try layer.mapFeatures(zoom: 14, x: tile.x, y: tile.y).first)
+    let (decoded, geometries) = try VectorTile.decodedWithGeometries(stored: tile.data)
+    let layer = try #require(decoded.layers.first)
+    let back = try #require(layer.mapFeatures(zoom: 14, x: tile.x, y: tile.y, geometries: geometries[0]).first)
     #expect(back.layer == .park && back.id == 1 && back.source == .way)
     #expect(back["name"] == .string("Parc"))
     guard case .polygons(let polygons) = back.geometry else { Issue.record("not a polygon"); return }
@@ -174,10 +175,12 @@ private func geometry(_ tile: EncodedTile, _ name: String) throws -> TileGeometr
     let z13 = try tiler.tiles(atZoom: 13)
     #expect(z13.count == 1)
     let tile13 = try #require(z13.first)
-    let layer = try #require(try VectorTile(decoding: tile13.data).layers.first { $0.name == "building" })
+    let (decoded, geometries) = try VectorTile.decodedWithGeometries(stored: tile13.data)
+    let index = try #require(decoded.layers.firstIndex { $0.name == "building" })
+    let layer = decoded.layers[index]
     #expect(layer.features.count == 1)
     #expect(layer.features.first?.id == nil)
-    let merged = try #require(try layer.mapFeatures(zoom: 13, x: 4000, y: 3000).first)
+    let merged = try #require(layer.mapFeatures(zoom: 13, x: 4000, y: 3000, geometries: geometries[index]).first)
     #expect(merged.properties == [MapProperty("class", .string("building"))])
     guard case .polygons(let polygons) = merged.geometry else { Issue.record("not a polygon"); return }
     #expect(polygons.count == 1)
