@@ -26,9 +26,14 @@ struct BatchNote: Sendable, Equatable {
     }
 
     init(instance: String, rows: [StoredFix]) {
-        let names = Array(Set(rows.map(\.device))).sorted()
-        let bytes = names.reduce(0) { $0 + $1.utf8.count + 3 }
-        self.init(instance: instance, receivedAt: rows.map(\.receivedAt).min() ?? 0, devices: bytes <= Self.maximumDeviceBytes ? names : nil)
+        self.init(instance: instance, receivedAt: rows.map(\.receivedAt).min() ?? 0, naming: Set(rows.map(\.device)))
+    }
+
+    /// A note naming `names`, sorted, or all devices (`*`) when they pass `maximumDeviceBytes`.
+    private init(instance: String, receivedAt: Int64, naming names: Set<String>) {
+        let sorted = names.sorted()
+        let bytes = sorted.reduce(0) { $0 + $1.utf8.count + 3 }
+        self.init(instance: instance, receivedAt: receivedAt, devices: bytes <= Self.maximumDeviceBytes ? sorted : nil)
     }
 
     /// `INSTANCE RECEIVED_AT ["a","b"]` or `INSTANCE RECEIVED_AT *`.
@@ -42,9 +47,7 @@ struct BatchNote: Sendable, Equatable {
     func merged(with other: BatchNote) -> BatchNote {
         let earlier = min(receivedAt, other.receivedAt)
         guard let mine = devices, let theirs = other.devices else { return BatchNote(instance: instance, receivedAt: earlier, devices: nil) }
-        let names = Array(Set(mine).union(theirs)).sorted()
-        let bytes = names.reduce(0) { $0 + $1.utf8.count + 3 }
-        return BatchNote(instance: instance, receivedAt: earlier, devices: bytes <= Self.maximumDeviceBytes ? names : nil)
+        return BatchNote(instance: instance, receivedAt: earlier, naming: Set(mine).union(theirs))
     }
 
     /// Parses `text`; nil for anything else.
