@@ -105,3 +105,25 @@ func gpxReplay_asFastAsPossible_withAStalledConsumer_deliversEveryFix(watched: B
     }
     #expect(seen == fixes.map(\.timestamp))
 }
+
+/// A replay as fast as possible is not timed by the lost-position watchdog: its consumer (or the
+/// whole machine) may stall longer than the timeout without a `.lost`, since the silence is the
+/// CPU's, not the receiver's. Without that, a loaded CI run made the demo drive lose its position.
+@Test func lostPositionWatchdog_doesNotTimeAFastReplay_aStallIsNotALostPosition() async throws {
+    let fixes = (0..<2_000).map { fix(north: Double($0), t: Double($0)) }
+    let replay = try LocationReplaySource(locations: fixes, pacing: .asFastAsPossible)
+    let clock = ManualClock()
+    let watched = LostPositionWatchdog(replay, timeout: .seconds(5), clock: clock)
+    #expect(watched.isReplayedAsFastAsPossible)
+    var events: [PositionSourceEvent] = []
+    for try await event in watched.events() {
+        events.append(event)
+        if events.count == 1 {
+            clock.advance(by: .seconds(60)) // 12 timeouts of silence while the consumer holds the first fix
+            for _ in 0..<100 { await Task.yield() }
+        }
+    }
+    #expect(clock.sleeperCount == 0)
+    #expect(events.count { $0 == .lost } == 0)
+    #expect(events.count == fixes.count && events == fixes.map { .location($0) }, "every fix in order, nothing else")
+}

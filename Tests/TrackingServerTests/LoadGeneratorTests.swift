@@ -85,7 +85,9 @@ import TrackingProtocols
         var bound = ports.makeAsyncIterator()
         let first = serve(port: 0) { continuation.yield($0) }
         let port = try #require(await bound.next())
-        var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 5, duration: .seconds(4))
+        // The server stops 1 s in; the run lasts long enough for a restart on a loaded machine
+        // (a CI run took 3+ s to stop and start it, and a 4 s run ended before all reconnected).
+        var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 5, duration: .seconds(10))
         options.interval = .milliseconds(100)
         options.ackLog = log
         options.drain = .seconds(2)

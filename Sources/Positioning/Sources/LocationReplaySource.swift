@@ -18,6 +18,7 @@ public final class LocationReplaySource: BatchPositionSource, DemandAdjustableSo
     /// The fixes, in delivery order.
     public let locations: [Location]
     public let pacing: ReplayPacing
+    public var isReplayedAsFastAsPossible: Bool { pacing == .asFastAsPossible }
     /// How often a stationary device repeats its position.
     public let stationaryInterval: Duration
     /// Switch these while the source runs.
@@ -109,5 +110,6 @@ private struct AdjustedReplay: BatchPositionSource {
     let base: LocationReplaySource
     let demand: SourceDemand
     var name: String { base.name }
+    var isReplayedAsFastAsPossible: Bool { base.isReplayedAsFastAsPossible }
     func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> { base.eventBatches(meeting: demand) }
 }

@@ -4,7 +4,9 @@ import Synchronization
 ///
 /// One `.lost` per silence: the next fix re-arms it. Every run of the wrapper runs one
 /// forwarding task and one timer task, both ended when the consumer goes away. It passes a
-/// `BatchPositionSource`'s batches on as they are (`eventBatches()`).
+/// `BatchPositionSource`'s batches on as they are (`eventBatches()`). A source replayed as fast
+/// as possible (`PositionSource.isReplayedAsFastAsPossible`) is passed on without a timer: a
+/// stall of the machine is not a lost position.
 public struct LostPositionWatchdog<C: Clock>: BatchPositionSource where C.Duration == Duration {
     public let source: any PositionSource
     public let timeout: Duration
@@ -17,6 +19,7 @@ public struct LostPositionWatchdog<C: Clock>: BatchPositionSource where C.Durati
     }
 
     public var name: String { source.name }
+    public var isReplayedAsFastAsPossible: Bool { source.isReplayedAsFastAsPossible }
 
     /// When the silence began, and whether it was already reported; shared by a run's two tasks.
     private final class Silence: Sendable {
@@ -75,7 +78,7 @@ public struct LostPositionWatchdog<C: Clock>: BatchPositionSource where C.Durati
                 output.finish(throwing: error)
             }
         }
-        let timer = Task {
+        let timer = source.isReplayedAsFastAsPossible ? nil : Task {
             while !Task.isCancelled {
                 let deadline = silence.withLock { $0.since.advanced(by: timeout) }
                 do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
@@ -93,7 +96,7 @@ public struct LostPositionWatchdog<C: Clock>: BatchPositionSource where C.Durati
         }
         output.onTermination = { _ in
             forward.cancel()
-            timer.cancel()
+            timer?.cancel()
         }
         return stream
     }

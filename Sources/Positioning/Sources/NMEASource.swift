@@ -35,6 +35,7 @@ public final class NMEASource: BatchPositionSource, DemandAdjustableSource {
     /// Replay pacing by fix timestamps; nil delivers fixes as fast as they decode (right for
     /// live devices, whose pace is the receiver's).
     public let pacing: ReplayPacing?
+    public var isReplayedAsFastAsPossible: Bool { pacing == .asFastAsPossible }
     /// How a TCP input connects.
     public let reconnect: ReconnectPolicy
     private let onConnectionChange: @Sendable (ConnectionChange) -> Void
@@ -218,5 +219,6 @@ private struct AdjustedNMEA: BatchPositionSource {
     let base: NMEASource
     let demand: SourceDemand
     var name: String { base.name }
+    var isReplayedAsFastAsPossible: Bool { base.isReplayedAsFastAsPossible }
     func eventBatches() -> AsyncThrowingStream<[PositionSourceEvent], any Error> { base.eventBatches(meeting: demand) }
 }

@@ -37,8 +37,17 @@ public enum PositionSourceEvent: Sendable, Hashable {
 public protocol PositionSource: Sendable {
     /// A human-readable name, e.g. `gpsd://127.0.0.1:2947`.
     var name: String { get }
+    /// Whether the source replays recorded or simulated fixes as fast as it can
+    /// (`ReplayPacing.asFastAsPossible`). Its silences are then the CPU's, not the receiver's,
+    /// so `LostPositionWatchdog` does not time them; such a source reports `.lost` itself where
+    /// its data says so (a simulation's `positionLost` fault). False unless a source says so.
+    var isReplayedAsFastAsPossible: Bool { get }
     /// Starts a run of the source.
     func events() -> AsyncThrowingStream<PositionSourceEvent, any Error>
+}
+
+extension PositionSource {
+    public var isReplayedAsFastAsPossible: Bool { false }
 }
 
 /// A source that can hand over several events at once: the batch delivery path.

@@ -41,6 +41,7 @@ public final class RouteSimulationSource: BatchPositionSource {
     /// a speed factor divides that, `.asFastAsPossible` delivers every fix at once (timestamps
     /// still `updateInterval` apart, for benchmarks and replays).
     public let pacing: ReplayPacing
+    public var isReplayedAsFastAsPossible: Bool { pacing == .asFastAsPossible }
     /// Timestamp of the first fix.
     public let startDate: Date
     /// Switch these while the source runs.
