@@ -11,9 +11,10 @@ import NIOCore
 /// and hummingbird-websocket decides it (answering 400 to any refusal) before a route or a
 /// middleware sees it; on such a server Hummingbird also adds its idle timeout only after that
 /// head has been read whole.
-final class FirstHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
+final class FirstHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let limits: RequestLimits
@@ -90,7 +91,12 @@ final class FirstHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Answers `status` on the raw socket, then closes the connection the way a client can
-    /// read the answer (`closeLingering`).
+    /// read the answer (`Channel.closeLingering`'s way, from the guard's place). The handlers
+    /// behind hear the input end at once, as when a client half-closes: an HTTP upgrade still
+    /// waiting for its first head (hummingbird-websocket's) then ends as
+    /// `ChannelError.inputClosed`, which it traces, and not as a handler removed by the close,
+    /// which it logs as an error (a line per refused connection: a hostile client's way to
+    /// flood the log). The full close they ask for in turn waits for the lingering close.
     private func refuse(_ context: ChannelHandlerContext, _ status: Int, _ phrase: String, body: String = "") {
         guard !refused else { return }
         refused = true
@@ -98,8 +104,20 @@ final class FirstHeadGuard: ChannelInboundHandler, RemovableChannelHandler {
         let content = body.isEmpty ? "" : body + "\n"
         let response = "HTTP/1.1 \(status) \(phrase)\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"
             + "Content-Length: \(content.utf8.count)\r\n\r\n" + content
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: response))).whenComplete { _ in channel.closeLingering() }
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: response))).whenComplete { _ in
+            let context = bound.value
+            context.close(mode: .output, promise: nil)
+            context.eventLoop.scheduleTask(in: lingeringTime) { bound.value.close(promise: nil) }
+            context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        }
+    }
+
+    /// A full close asked for behind the guard after a refusal waits for the lingering close
+    /// (which is the guard's own and does not pass through it).
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard refused, mode == .all else { return context.close(mode: mode, promise: promise) }
+        context.channel.closeFuture.cascade(to: promise)
     }
 }
 
@@ -109,9 +127,12 @@ extension Channel {
     /// read and dropped, not reset.
     func closeLingering() {
         close(mode: .output, promise: nil)
-        eventLoop.scheduleTask(in: .seconds(1)) { self.close(promise: nil) }
+        eventLoop.scheduleTask(in: lingeringTime) { self.close(promise: nil) }
     }
 }
+
+/// How long a lingering close reads and drops what the client still sends.
+private let lingeringTime = TimeAmount.seconds(1)
 
 extension String {
     /// Without leading and trailing spaces, tabs and carriage returns.
