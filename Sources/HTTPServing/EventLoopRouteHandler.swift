@@ -28,6 +28,7 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
     private let routes: any EventLoopRoutes
     private let limits: RequestLimits
     private let policy: HostPolicy
+    private let refusals: HTTPRefusals
 
     /// The request being read for the routes: its head, its body so far, when its head came.
     private var current: (head: HTTPRequestHead, body: ByteBuffer, started: NIODeadline)?
@@ -51,10 +52,11 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var refused = false
     private var removed = false
 
-    init(routes: any EventLoopRoutes, limits: RequestLimits, policy: HostPolicy) {
+    init(routes: any EventLoopRoutes, limits: RequestLimits, policy: HostPolicy, refusals: HTTPRefusals) {
         self.routes = routes
         self.limits = limits
         self.policy = policy
+        self.refusals = refusals
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -148,7 +150,7 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
                     continue
                 }
                 guard current!.body.readableBytes + bytes.readableBytes <= routes.maximumBodyBytes else {
-                    refuse(context, .payloadTooLarge, "body larger than \(routes.maximumBodyBytes) bytes")
+                    refuse(context, .payloadTooLarge, "body larger than \(routes.maximumBodyBytes) bytes", .body)
                     return passed
                 }
                 current!.body.writeBuffer(&bytes)
@@ -168,12 +170,12 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// A head for the routes: checked, then its body read.
     private func begin(_ context: ChannelHandlerContext, _ head: HTTPRequestHead) {
         if let refusal = policy.refusal(host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin")) {
-            return refuse(context, HTTPResponseStatus(statusCode: refusal.status), refusal.reason)
+            return refuse(context, HTTPResponseStatus(statusCode: refusal.status), refusal.reason, refusal.kind)
         }
         // Announced over the bound: refused before a byte of it is read, as nginx's
         // client_max_body_size does (a client announcing 4 GB does not wait for its 413).
         if let declared = head.headers.first(name: "content-length").flatMap({ Int($0) }), declared > routes.maximumBodyBytes {
-            return refuse(context, .payloadTooLarge, "body larger than \(routes.maximumBodyBytes) bytes")
+            return refuse(context, .payloadTooLarge, "body larger than \(routes.maximumBodyBytes) bytes", .body)
         }
         current = (head, context.channel.allocator.buffer(capacity: 0), .now())
     }
@@ -229,9 +231,10 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// Answers `status` and closes as `FirstHeadGuard` does (the client can read the answer);
     /// what it sends after is dropped.
-    private func refuse(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ reason: String) {
+    private func refuse(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ reason: String, _ kind: HTTPRefusals.Reason) {
         let version = current?.head.version ?? .http1_1
         refused = true
+        refusals.count(kind)
         current = nil
         held.removeAll()
         let channel = context.channel, written = context.eventLoop.makePromise(of: Void.self)
@@ -261,7 +264,7 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
         let now = NIODeadline.now()
         if let current, !answering {
             let due = current.started + TimeAmount(limits.bodyTimeout)
-            if now >= due { return refuse(context, .requestTimeout, "the body took longer than \(limits.bodyTimeout)") }
+            if now >= due { return refuse(context, .requestTimeout, "the body took longer than \(limits.bodyTimeout)", .bodyTimeout) }
             arm(context, at: due)
         } else if answering || forwarded > 0 {
             // A route or the router at work. (Requests held only until the client takes its
@@ -269,7 +272,10 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
             arm(context, at: now + TimeAmount(limits.idleTimeout))
         } else {
             let due = idleSince + TimeAmount(limits.idleTimeout)
-            if now >= due { return context.close(promise: nil) }
+            if now >= due {
+                refusals.count(.idle)
+                return context.close(promise: nil)
+            }
             arm(context, at: due)
         }
     }

@@ -19,6 +19,7 @@ final class FirstHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let limits: RequestLimits
     private let policy: HostPolicy
+    private let refusals: HTTPRefusals
     /// The head's bytes so far (at most `limits.maximumHead`), and the request line's length
     /// once its end was seen.
     private var head: [UInt8] = []
@@ -28,9 +29,10 @@ final class FirstHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var deadline: Scheduled<Void>?
     private var refused = false
 
-    init(limits: RequestLimits, policy: HostPolicy) {
+    init(limits: RequestLimits, policy: HostPolicy, refusals: HTTPRefusals) {
         self.limits = limits
         self.policy = policy
+        self.refusals = refusals
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -54,12 +56,12 @@ final class FirstHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             head.append(byte)
             window = window << 8 | UInt32(byte)
             if requestLine == nil, byte == 0x0A, head.count > 2 { requestLine = head.count }
-            if requestLine == nil, head.count > limits.maximumRequestLine { return refuse(context, 414, "URI Too Long") }
-            if head.count > limits.maximumHead { return refuse(context, 431, "Request Header Fields Too Large") }
+            if requestLine == nil, head.count > limits.maximumRequestLine { return refuse(context, 414, "URI Too Long", .requestLine) }
+            if head.count > limits.maximumHead { return refuse(context, 431, "Request Header Fields Too Large", .head) }
             if window == 0x0D0A_0D0A || window & 0xFFFF == 0x0A0A {
                 let fields = Self.fields(head)
                 if let refusal = policy.refusal(host: fields["host"], origin: fields["origin"]) {
-                    return refuse(context, refusal.status, refusal.status == 400 ? "Bad Request" : "Forbidden", body: refusal.reason)
+                    return refuse(context, refusal.status, refusal.status == 400 ? "Bad Request" : "Forbidden", refusal.kind, body: refusal.reason)
                 }
                 context.fireChannelRead(data)
                 context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
@@ -86,7 +88,7 @@ final class FirstHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: TimeAmount(limits.headTimeout)) {
             let (guardHandler, context) = loopBound.value
-            guardHandler.refuse(context, 408, "Request Timeout")
+            guardHandler.refuse(context, 408, "Request Timeout", .headTimeout)
         }
     }
 
@@ -97,9 +99,10 @@ final class FirstHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// `ChannelError.inputClosed`, which it traces, and not as a handler removed by the close,
     /// which it logs as an error (a line per refused connection: a hostile client's way to
     /// flood the log). The full close they ask for in turn waits for the lingering close.
-    private func refuse(_ context: ChannelHandlerContext, _ status: Int, _ phrase: String, body: String = "") {
+    private func refuse(_ context: ChannelHandlerContext, _ status: Int, _ phrase: String, _ kind: HTTPRefusals.Reason, body: String = "") {
         guard !refused else { return }
         refused = true
+        refusals.count(kind)
         deadline?.cancel()
         let content = body.isEmpty ? "" : body + "\n"
         let response = "HTTP/1.1 \(status) \(phrase)\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"

@@ -71,11 +71,12 @@ public struct HostPolicy: Sendable, Equatable {
     }
 
     /// Why a request with these `Host` and `Origin` values is refused, as an HTTP status (400
-    /// without a `Host`, RFC 9112 §3.2; 403 otherwise) and a sentence; nil when it is served.
-    public func refusal(host: String?, origin: String?) -> (status: Int, reason: String)? {
-        guard let host else { return (400, "no Host header") }
-        guard permits(host: host) else { return (403, "this server does not answer for the host \(host)") }
-        if let origin, !permits(origin: origin, host: host) { return (403, "pages from \(origin) may not use this server") }
+    /// without a `Host`, RFC 9112 §3.2; 403 otherwise), a sentence and the header to blame; nil
+    /// when it is served.
+    public func refusal(host: String?, origin: String?) -> (status: Int, reason: String, kind: HTTPRefusals.Reason)? {
+        guard let host else { return (400, "no Host header", .host) }
+        guard permits(host: host) else { return (403, "this server does not answer for the host \(host)", .host) }
+        if let origin, !permits(origin: origin, host: host) { return (403, "pages from \(origin) may not use this server", .origin) }
         return nil
     }
 

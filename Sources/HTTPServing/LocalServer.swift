@@ -46,13 +46,17 @@ public struct LocalServer {
 
     public let router: Router<BasicWebSocketRequestContext>
     public let options: Options
+    /// What this server refused before a route saw it, for its `/metrics`.
+    public let refusals: HTTPRefusals
     let policy: HostPolicy
 
-    public init(_ options: Options) throws(HTTPServingError) {
+    /// - Parameter refusals: where the server counts what it refuses (a new counter unless given).
+    public init(_ options: Options, refusals: HTTPRefusals = HTTPRefusals()) throws(HTTPServingError) {
         guard !options.hosts.isEmpty else { throw HTTPServingError(.cannotBind, "no address to serve on") }
         let policy = try HostPolicy(bindAddresses: options.hosts, allowedOrigins: options.allowedOrigins, hostNames: options.hostNames)
         router = Router(context: BasicWebSocketRequestContext.self)
-        router.add(middleware: HostCheckMiddleware(policy: policy))
+        router.add(middleware: HostCheckMiddleware(policy: policy, refusals: refusals))
+        self.refusals = refusals
         self.options = options
         self.policy = policy
     }
@@ -80,7 +84,7 @@ public struct LocalServer {
     ///   (`EventLoopRoutes`, under the same limits and host checks); nil for none.
     public func run(handler: @escaping @Sendable (Request) async -> Response, eventLoopRoutes: (any EventLoopRoutes)? = nil,
                     serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
-        let check = HostCheckMiddleware<BasicWebSocketRequestContext>(policy: policy)
+        let check = HostCheckMiddleware<BasicWebSocketRequestContext>(policy: policy, refusals: refusals)
         let responder = CallbackResponder<BasicWebSocketRequestContext> { request, context in
             try await check.handle(request, context: context) { request, _ in await handler(request) }
         }
@@ -91,7 +95,7 @@ public struct LocalServer {
                                                  serving: @escaping @Sendable (String) -> Void,
                                                  note: @escaping @Sendable (String) -> Void) async throws
     where Responder.Context == BasicWebSocketRequestContext {
-        let limits = options.limits, policy = self.policy
+        let limits = options.limits, policy = self.policy, refusals = self.refusals
         let webSocket = WebSocketServerConfiguration(maxFrameSize: 1 << 16, extensions: [.nonNegotiatedExtension { MaskedFramesOnly() }],
                                                      autoPing: .enabled(timePeriod: limits.pingPeriod), closeTimeout: limits.shutdownDeadline / 2)
         var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
@@ -104,7 +108,7 @@ public struct LocalServer {
         let server = HTTPServerBuilder { httpResponder in
             GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: httpResponder, webSocketResponder: responder,
                                                                configuration: .init(http1: http1, ws: webSocket)),
-                           limits: limits, policy: policy, eventLoopRoutes: eventLoopRoutes)
+                           limits: limits, policy: policy, refusals: refusals, eventLoopRoutes: eventLoopRoutes)
         }
         let logger = Logger(label: "Hummingbird") { _ in ServerLog(note: note) }
         @Sendable func application(_ host: String, port: Int, bound: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
@@ -162,15 +166,18 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let inner: Inner
     let limits: RequestLimits
     let policy: HostPolicy
+    let refusals: HTTPRefusals
     let eventLoopRoutes: (any EventLoopRoutes)?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandlers([SendBacklog(timeout: limits.idleTimeout), FirstHeadGuard(limits: limits, policy: policy)], position: .first)
+            try channel.pipeline.syncOperations.addHandlers([SendBacklog(timeout: limits.idleTimeout, refusals: refusals),
+                                                             FirstHeadGuard(limits: limits, policy: policy, refusals: refusals)], position: .first)
         }.flatMap { inner.setup(channel: channel, logger: logger) }
-        .flatMapThrowing { [limits, policy, eventLoopRoutes] value in
+        .flatMapThrowing { [limits, policy, refusals, eventLoopRoutes] value in
             if let eventLoopRoutes {
-                try channel.pipeline.syncOperations.addHandler(EventLoopRouteHandler(routes: eventLoopRoutes, limits: limits, policy: policy))
+                try channel.pipeline.syncOperations.addHandler(EventLoopRouteHandler(routes: eventLoopRoutes, limits: limits, policy: policy,
+                                                                                     refusals: refusals))
             }
             return value
         }

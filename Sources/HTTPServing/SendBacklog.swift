@@ -18,13 +18,15 @@ final class SendBacklog: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
 
     private let timeout: TimeAmount
+    private let refusals: HTTPRefusals
     /// Requests waiting for the connection to drain.
     private var waiting: [EventLoopPromise<Void>] = []
     /// Closes the connection unless it drains first; armed while requests wait.
     private var timer: Scheduled<Void>?
 
-    init(timeout: Duration) {
+    init(timeout: Duration, refusals: HTTPRefusals) {
         self.timeout = TimeAmount(timeout)
+        self.refusals = refusals
     }
 
     /// Returns once `channel` is writable or closed; at once when it carries no `SendBacklog`.
@@ -37,7 +39,11 @@ final class SendBacklog: ChannelInboundHandler, RemovableChannelHandler {
             let promise = channel.eventLoop.makePromise(of: Void.self)
             backlog.waiting.append(promise)
             if backlog.timer == nil {
-                backlog.timer = channel.eventLoop.scheduleTask(in: backlog.timeout) { channel.close(promise: nil) }
+                let refusals = backlog.refusals
+                backlog.timer = channel.eventLoop.scheduleTask(in: backlog.timeout) {
+                    refusals.count(.unread)
+                    channel.close(promise: nil)
+                }
             }
             return promise.futureResult
         }

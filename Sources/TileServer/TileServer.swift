@@ -64,6 +64,8 @@ public final class TileServer: Sendable {
     let sprites: [String: ServedSprite]
     let options: Options
     let metrics = TileServerMetrics()
+    /// What the server refused before a route saw it (`LocalServer`), in `/metrics`.
+    let refusals = HTTPRefusals()
     let rasterCache: ByteBoundedCache<RasterTileKey>
     /// Glyph ranges made from local fonts (`Options.localGlyphs`), by font stack and range.
     let localGlyphCache = ByteBoundedCache<GlyphRangeKey>(byteLimit: 32 << 20)
@@ -133,7 +135,7 @@ public final class TileServer: Sendable {
     public func run(_ server: LocalServer.Options, serving: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         var server = server
         if let cors = options.cors { server.allowedOrigins.append(cors) }
-        let local = try LocalServer(server)
+        let local = try LocalServer(server, refusals: refusals)
         try await withThrowingDiscardingTaskGroup { group in
             if let accessLog { group.addTask { await accessLog.run() } }
             try await local.run(handler: { request in self.handle(request) }, eventLoopRoutes: TileEventLoopRoutes(server: self),
@@ -227,7 +229,8 @@ public final class TileServer: Sendable {
             })
         case .metrics:
             return TileAnswer(headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
-                              body: ByteBuffer(string: metrics.text(rasterCache: rasterCache.statistics, documents: documents.statistics)))
+                              body: ByteBuffer(string: metrics.text(rasterCache: rasterCache.statistics, documents: documents.statistics)
+                                                    + refusals.prometheus(name: "tileserver_http_refusals_total")))
         case .tileJSON(let name):
             guard let (source, generation) = tilesets.first(where: { $0.name == name })?.source.versioned() else {
                 return Self.text("no tileset \(name)", status: 404)

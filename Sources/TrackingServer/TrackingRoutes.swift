@@ -23,7 +23,7 @@ public enum TrackingRoutes {
                            serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
         note(openFilesNote(ingest))
         let server = try LocalServer(options)
-        addRoutes(to: server.router, ingest: ingest)
+        addRoutes(to: server.router, ingest: ingest, refusals: server.refusals)
         do {
             try await server.run(eventLoopRoutes: IngestRoutes(ingest: ingest), serving: serving, note: note)
         } catch {
@@ -42,7 +42,9 @@ public enum TrackingRoutes {
             + "/live: at most \(ingest.live.maximumSubscribers) subscribers"
     }
 
-    static func addRoutes(to router: Router<BasicWebSocketRequestContext>, ingest: TrackingIngest) {
+    /// - Parameter refusals: the server's count of what it refused before a route, in `/metrics`
+    ///   as `tracking_http_refusals_total`.
+    static func addRoutes(to router: Router<BasicWebSocketRequestContext>, ingest: TrackingIngest, refusals: HTTPRefusals) {
         router.get("/api/positions") { request, _ in
             ingest.metrics.request("positions")
             let response = await read(request, ingest: ingest)
@@ -58,7 +60,7 @@ public enum TrackingRoutes {
         addLiveRoute(to: router, ingest: ingest)
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                     body: .init(byteBuffer: ByteBuffer(string: ingest.metrics.text())))
+                     body: .init(byteBuffer: ByteBuffer(string: ingest.metrics.text() + refusals.prometheus(name: "tracking_http_refusals_total"))))
         }
     }
 

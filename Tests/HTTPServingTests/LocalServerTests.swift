@@ -89,14 +89,15 @@ import GeoBase
 // MARK: - A live server, spoken to over raw TCP
 
 /// A server on a free port with a page and a WebSocket that sends one "position" and echoes.
-/// `routes` adds more; `note` gets the server's log lines (warnings and errors).
+/// `routes` adds more; `note` gets the server's log lines (warnings and errors), `refusals` its
+/// count of what it refused.
 private func withServer(limits: RequestLimits = .init(), routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in },
                         eventLoopRoutes: (any EventLoopRoutes)? = nil, note: @escaping @Sendable (String) -> Void = { _ in },
-                        _ body: (Int) async throws -> Void) async throws {
+                        refusals: HTTPRefusals = HTTPRefusals(), _ body: (Int) async throws -> Void) async throws {
     let probe = try TCPServer(port: 0)
     let port = probe.port
     probe.close()
-    let server = try LocalServer(.init(port: port, hosts: ["127.0.0.1"], limits: limits))
+    let server = try LocalServer(.init(port: port, hosts: ["127.0.0.1"], limits: limits), refusals: refusals)
     server.router.get("/") { _, _ in "page" }
     routes(server.router)
     server.router.ws("/ws") { inbound, outbound, _ in
@@ -153,8 +154,8 @@ private func handshake(host: String, origin: String?) -> [UInt8] {
 
 @Test(.onOwnThread, .timeLimit(.minutes(5)))
 func localServer_refusesOtherSitesAndReboundNames_servesItsOwnPage() async throws {
-    let notes = Mutex<[String]>([])
-    try await withServer(note: { line in notes.withLock { $0.append(line) } }) { port in
+    let notes = Mutex<[String]>([]), refusals = HTTPRefusals()
+    try await withServer(note: { line in notes.withLock { $0.append(line) } }, refusals: refusals) { port in
         // A page on another site opening the socket (cross-site WebSocket hijacking).
         let hijack = try exchange(port: port, handshake(host: "127.0.0.1:\(port)", origin: "https://evil.example"), readTimeout: 5)
         #expect(hijack.reply.hasPrefix("HTTP/1.1 403"), "\(hijack.reply.prefix(80))")
@@ -178,6 +179,12 @@ func localServer_refusesOtherSitesAndReboundNames_servesItsOwnPage() async throw
         try await Task.sleep(for: .seconds(2))
     }
     #expect(notes.withLock { $0 }.filter { $0.contains("error") } == [])
+    #expect(counted(refusals) == [.host: 3, .origin: 1], "the rebound names and the request without Host; the other site's page")
+}
+
+/// The reasons `refusals` counted, without the zeros.
+private func counted(_ refusals: HTTPRefusals) -> [HTTPRefusals.Reason: Int] {
+    Dictionary(uniqueKeysWithValues: refusals.totals.filter { $0.count > 0 }.map { ($0.reason, $0.count) })
 }
 
 @Test(.onOwnThread, .timeLimit(.minutes(5)))
@@ -203,7 +210,8 @@ func localServer_closesOnAnUnmaskedFrame_answersAMaskedOne() async throws {
 func localServer_boundsHeadsAndSlowClients() async throws {
     var limits = RequestLimits()
     limits.headTimeout = .seconds(5)
-    try await withServer(limits: limits) { port in
+    let refusals = HTTPRefusals()
+    try await withServer(limits: limits, refusals: refusals) { port in
         // A 100 KB URL and 100 KB of headers, as issue 36 sent them.
         let longURL = try exchange(port: port, Array("GET /\(String(repeating: "a", count: 100_000)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         #expect(longURL.reply.hasPrefix("HTTP/1.1 414"), "\(longURL.reply.prefix(80))")
@@ -230,6 +238,7 @@ func localServer_boundsHeadsAndSlowClients() async throws {
         while let n = try? chunk.withUnsafeMutableBytes({ try fd.read(into: $0) }), n > 0 { reply += chunk[0..<n] }
         #expect(String(decoding: reply, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
     }
+    #expect(counted(refusals) == [.requestLine: 1, .head: 1, .headTimeout: 1])
 }
 
 @Test(.onOwnThread, .timeLimit(.minutes(5)))
@@ -263,14 +272,19 @@ func localServer_aClientThatPipelinesAndDoesNotRead_getsNoMoreEventLoopAnswersTh
 func localServer_aClientThatPipelinesAndNeverReads_isClosedAfterTheIdleTimeout() async throws {
     var limits = RequestLimits()
     limits.idleTimeout = .seconds(1)
+    let routerRefusals = HTTPRefusals(), eventLoopRefusals = HTTPRefusals()
     try await withServer(limits: limits, routes: { router in
         router.get("/large") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(repeating: 0, count: largeAnswer))) }
-    }) { port in
+    }, refusals: routerRefusals) { port in
         try expectNonReaderClosed(port: port)
     }
-    try await withServer(limits: limits, eventLoopRoutes: LargeAnswers()) { port in
+    try await withServer(limits: limits, eventLoopRoutes: LargeAnswers(), refusals: eventLoopRefusals) { port in
         try expectNonReaderClosed(port: port)
     }
+    // The router's connection is closed by `SendBacklog` (its answer not taken), the event-loop
+    // routes' by their handler's idle timeout (a client that pipelines and never reads is idle).
+    #expect(counted(routerRefusals) == [.unread: 1])
+    #expect(counted(eventLoopRefusals) == [.idle: 1])
 }
 
 /// Bytes of each answer to `GET /large`.

@@ -117,6 +117,15 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         return try chunk.withUnsafeMutableBytes { try socket.read(into: $0) } == 0
     }
 
+    /// The server's `/metrics` lines counting what it refused before a route saw it, without the zeros.
+    static func refusals(_ port: Int) throws -> [String] {
+        let socket = try connect(port)
+        defer { try? socket.close() }
+        try socket.writeAll("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
+        let body = try #require(try readReply(socket)).body
+        return body.split(separator: "\n").filter { $0.hasPrefix("tracking_http_refusals_total{") && !$0.hasSuffix(" 0") }.map(String.init)
+    }
+
     static func osmAnd(_ port: Int, device: String, time: Int, host: String? = nil) -> String {
         "GET /?id=\(device)&lat=52.5&lon=13.4&timestamp=\(time) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n\r\n"
     }
@@ -235,6 +244,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
             #expect(try Self.readReply(other)?.status == 200)
             try other.writeAll(Self.osmAnd(port, device: "c", time: t, host: "evil.example:\(port)"))
             #expect(try Self.readReply(other)?.status == 403)
+            #expect(try Self.refusals(port) == [#"tracking_http_refusals_total{reason="host"} 1"#, #"tracking_http_refusals_total{reason="body"} 1"#])
         }
         #expect(try await store.positions(device: "c", from: 0, to: .max, limit: 10).map(\.fixTime) == [Int64(t - 2) * 1000, Int64(t - 1) * 1000])
         ingest.stop()
@@ -263,6 +273,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
             #expect(try Self.readReply(idle)?.status == 200)
             try idle.writeAll("GET /?id=d&lat=52.5&lon=13.4&timestamp=\(t + 1) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Slow: ")
             #expect(try Self.closedWithoutReply(idle))
+            #expect(try Self.refusals(port) == [#"tracking_http_refusals_total{reason="body_timeout"} 1"#, #"tracking_http_refusals_total{reason="idle"} 1"#])
         }
         #expect(try await store.positions(device: "d", from: 0, to: .max, limit: 10).map(\.fixTime) == [Int64(t - 2) * 1000, Int64(t - 1) * 1000])
         ingest.stop()
