@@ -269,9 +269,11 @@ public struct KalmanSmoother: Sendable {
     /// One step of the smoother's re-weighted passes over fixes the gated pass kept: no gate,
     /// no restart rules; the fix's position variance is multiplied by `noiseScale` (1 / its
     /// Student-t weight), the step predicts with `accelerationNoise` (m/s², the step's own:
-    /// `processNoise(_:starts:)`), and `startsSegment` restarts where the gated pass did.
-    mutating func refit(with fix: Location, noiseScale: Double, accelerationNoise: Double, startsSegment: Bool,
-                        recording step: inout Step) {
+    /// `processNoise(_:starts:)`), measures a zero velocity (σ `stillVelocitySigma`) instead of
+    /// the fix's own where the device was `still` over the step, and `startsSegment` restarts
+    /// where the gated pass did.
+    mutating func refit(with fix: Location, noiseScale: Double, accelerationNoise: Double, still: Bool,
+                        startsSegment: Bool, recording step: inout Step) {
         guard running, !startsSegment else {
             _ = start(at: fix, noiseScale: noiseScale, recording: &step)
             return
@@ -284,7 +286,7 @@ public struct KalmanSmoother: Sendable {
         let innovation = Vec2(x: z.east - xp.position.x, y: z.north - xp.position.y)
         let si = (pp.pp + Mat2.diagonal(variance, variance)).inverse
         updatesSinceStart += 1
-        correct(velocity: velocityMeasurement(fix), at: fix.timestamp, predicted: xp, pp, innovation: innovation,
+        correct(velocity: still ? Self.zeroVelocity : velocityMeasurement(fix), at: fix.timestamp, predicted: xp, pp, innovation: innovation,
                 inverseNoise: si, dt: dt, recording: &step)
     }
 
@@ -350,7 +352,7 @@ public struct KalmanSmoother: Sendable {
     /// a start that replaces the stop's (issue 34 §2, korita every 10 s with bursts of jumps).
     /// - Parameter sigma: one-sigma uncertainty of "zero", m/s.
     /// - Complexity: O(1), no allocation.
-    public mutating func holdStill(at time: Date, sigma: Speed = .metersPerSecond(0.1)) {
+    public mutating func holdStill(at time: Date, sigma: Speed = stillVelocitySigma) {
         guard running, time > self.time else { return }
         let s2 = sigma.metersPerSecond * sigma.metersPerSecond
         x.velocity = .zero
@@ -452,6 +454,16 @@ public struct KalmanSmoother: Sendable {
         let sigma = accuracy(of: fix) * Self.radiusToSigma
         return sigma * sigma
     }
+
+    /// The one-sigma uncertainty of the zero velocity of a device known to be still: a held fix
+    /// online (`holdStill(at:sigma:)`), a step between still fixes in the smoother's passes.
+    public static let stillVelocitySigma = Speed.metersPerSecond(0.1)
+
+    /// `stillVelocitySigma` as a velocity measurement (east, north) and its covariance.
+    private static let zeroVelocity: (Vec2, Mat2) = {
+        let s = stillVelocitySigma.metersPerSecond
+        return (.zero, .diagonal(s * s, s * s))
+    }()
 
     /// The fix's Doppler velocity (east, north) and its covariance, when it reports one.
     @inline(__always)  // see `predicted(dt:)`

@@ -41,7 +41,7 @@ extension KalmanSmoother {
         }
 
         /// 1024 fixes a window, 256 fixes of lag (at 1 Hz, four minutes either side of a fix):
-        /// on the evaluation tracks of `geo eval filters` every fix lies within 2.6 mm of the
+        /// on the evaluation tracks of `geo eval filters` every fix lies within 16 cm of the
         /// whole-track smoother's, with the same fixes kept (`FixedLagSmoothingTests`, windows
         /// of 50 with this lag), and the smoother's peak RSS stays at 22 MiB from 10⁴ to 10⁷
         /// fixes (`Benchmarks/rss.sh`).
@@ -128,20 +128,21 @@ extension KalmanSmoother {
         var noiseScale = [Double](repeating: 1, count: fixes.count)
         // The model that judges outliers and the one that places the smoothed fixes
         // (`KalmanParameters.ProcessNoiseEstimation`).
-        let preset = [Double](repeating: parameters.accelerationNoise, count: fixes.count)
+        let preset = Motion(acceleration: [Double](repeating: parameters.accelerationNoise, count: fixes.count),
+                            still: [Bool](repeating: false, count: fixes.count))
         let emits = window.map(\.emits)
         var excluded = [Bool](repeating: false, count: fixes.count)
         var judging = parameters.estimatesProcessNoise == .never ? preset
-            : processNoise(fixes, starts: starts, emits: emits, excluded: excluded).map { $0.squareRoot() }
+            : motion(fixes, starts: starts, emits: emits, excluded: excluded)
         guard let nu = parameters.measurementDegreesOfFreedom else {
             let placing = parameters.estimatesProcessNoise == .everywhere ? judging : preset
-            let (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: placing)
+            let (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, motion: placing)
             for k in core where window[k].emits {
                 try emit(Self.location(frame: records[k].frame, states[k].0, states[k].1, template: fixes[k]), window[k].item)
             }
             return
         }
-        var (records, states, distances) = reweighted(fixes, starts: starts, noiseScale: &noiseScale, acceleration: judging, nu: nu)
+        var (records, states, distances) = reweighted(fixes, starts: starts, noiseScale: &noiseScale, motion: judging, nu: nu)
         // The estimated motion came from every fix, the jumps among them: where they are more
         // than the estimate's quantile tolerates (bursts of jumps), it took them for motion and
         // the passes kept some. Estimated again without the outliers the passes found, until
@@ -152,12 +153,12 @@ extension KalmanSmoother {
                 let outliers = distances.map { $0 > parameters.gateChiSquare }
                 guard outliers != excluded, outliers.contains(true) else { break }
                 excluded = outliers
-                judging = processNoise(fixes, starts: starts, emits: emits, excluded: excluded).map { $0.squareRoot() }
-                (records, states, distances) = reweighted(fixes, starts: starts, noiseScale: &noiseScale, acceleration: judging, nu: nu)
+                judging = motion(fixes, starts: starts, emits: emits, excluded: excluded)
+                (records, states, distances) = reweighted(fixes, starts: starts, noiseScale: &noiseScale, motion: judging, nu: nu)
             }
         }
         switch parameters.estimatesProcessNoise {
-        case .judgingOutliers: (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: preset)
+        case .judgingOutliers: (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, motion: preset)
         case .never, .everywhere: break
         }
         for k in core where window[k].emits {
@@ -176,17 +177,17 @@ extension KalmanSmoother {
     /// The Student-t passes of `smoothWindow`: a pass, the backward judge, then passes that
     /// re-weight each fix until the weights settle; the last pass's records and smoothed states
     /// and each fix's E[dᵀR⁻¹d] (`noiseScale`: each fix's variance scale, 1 / its weight).
-    private func reweighted(_ fixes: [Location], starts: [Bool], noiseScale: inout [Double], acceleration judging: [Double],
+    private func reweighted(_ fixes: [Location], starts: [Bool], noiseScale: inout [Double], motion judging: Motion,
                             nu: Double) -> ([Record], [(State4, Block4)], [Double]) {
-        var (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: judging)
+        var (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, motion: judging)
         // E[dᵀR⁻¹d] of each fix, at least the backward distance of a fix judged from the end: its
         // weight still falls as the smoothed track moves away from it (fixed at the backward
         // distance, a jump 130 m off kept σ 15 m and pulled the track off its honest neighbours).
         var distances = [Double](repeating: 0, count: fixes.count)
-        let judgedOut = judgeFromTheEnd(fixes, starts: starts, records: records, acceleration: judging, distances: &distances)
+        let judgedOut = judgeFromTheEnd(fixes, starts: starts, records: records, acceleration: judging.acceleration, distances: &distances)
         let floor = distances
         for k in fixes.indices where judgedOut[k] { noiseScale[k] = (nu + distances[k]) / (nu + 2) }
-        if judgedOut.contains(true) { (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: judging) }
+        if judgedOut.contains(true) { (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, motion: judging) }
         for _ in 0...Self.maximumReweightings {
             var change = 0.0
             for k in fixes.indices {
@@ -196,7 +197,7 @@ extension KalmanSmoother {
                 noiseScale[k] = scale
             }
             if change < 1e-3 { break }
-            (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, acceleration: judging)
+            (records, states) = pass(fixes, starts: starts, noiseScale: noiseScale, motion: judging)
         }
         return (records, states, distances)
     }
@@ -230,18 +231,31 @@ extension KalmanSmoother {
         return out
     }
 
-    /// `processNoise(_:starts:)` estimated from the fixes that `emits` and not `excluded` (not
-    /// a stop's held fixes, which would make every turn near it look like noise; not the
-    /// outliers the passes found, which make every triple near a jump look like motion), each
-    /// fix left out taking the value of the step it lies in, the next used fix's; and the least
-    /// the estimate allows (`leastProcessNoise`) on every step between two fixes the
-    /// device was still at (`stillness(_:starts:)`, judged from every fix not `excluded`, the
-    /// held ones too: they are the best witnesses of a stop). The scatter of a stop's fixes is
-    /// noise, so its triples showed as much motion as the noise makes (the estimate is an upper
-    /// bound), and the smoothed track wandered through every stop the stationary rule let go
-    /// with the noise (issue 34 §2, `geo eval filters --cases wide`: korita every 10 s with
-    /// 10 m of noise, 7 of the 10 % it was too long came from its stops; every 1 s, 2 of 2.7 %).
-    private func processNoise(_ fixes: [Location], starts: [Bool], emits: [Bool], excluded: [Bool]) -> [Double] {
+    /// Each step's motion model in the passes; element k is for the step from fix k − 1 to fix k.
+    struct Motion {
+        /// White-acceleration noise, m/s² (the square root of `processNoise(_:starts:)`).
+        var acceleration: [Double]
+        /// Whether the device was still at both ends of the step (`stillness(_:starts:)`):
+        /// the step then also measures a zero velocity (`stillVelocitySigma`).
+        var still: [Bool]
+    }
+
+    /// The motion estimated from the fixes: `processNoise(_:starts:)` from the fixes that
+    /// `emits` and not `excluded` (not a stop's held fixes, which would make every turn near it
+    /// look like noise; not the outliers the passes found, which make every triple near a jump
+    /// look like motion), each fix left out taking the value of the step it lies in, the next
+    /// used fix's; and on every step between two fixes the device was still at
+    /// (`stillness(_:starts:)`, judged from every fix not `excluded`, the held ones too: they
+    /// are the best witnesses of a stop) the least the estimate allows (`leastProcessNoise`)
+    /// and a zero velocity, as `holdStill` tells the online filter at a held fix. The scatter of
+    /// a stop's fixes is noise, so its triples showed as much motion as the noise makes (the
+    /// estimate is an upper bound), and the smoothed track wandered through every stop the
+    /// stationary rule let go with the noise (issue 34 §2, `geo eval filters --cases wide`:
+    /// korita every 10 s with 10 m of noise, 7 of the 10 % it was too long came from its
+    /// stops; every 1 s, 2 of 2.7 %). The least process noise alone still let the track drift
+    /// through a stop at the velocity its fixes' correlated error suggested (korita with 10 m of
+    /// noise: 5.5 of the 8.1 % too long were still in its stops); the zero velocity holds it.
+    private func motion(_ fixes: [Location], starts: [Bool], emits: [Bool], excluded: [Bool]) -> Motion {
         let (kept, keptStarts) = Self.subset(starts: starts) { emits[$0] && !excluded[$0] }
         var out: [Double]
         if kept.count == fixes.count {
@@ -258,11 +272,15 @@ extension KalmanSmoother {
         let (measured, measuredStarts) = Self.subset(starts: starts) { !excluded[$0] }
         let still = stillness(measured.map { fixes[$0] }, starts: measuredStarts)
         let least = parameters.accelerationNoise * parameters.accelerationNoise * Self.leastProcessNoise
+        var stillSteps = [Bool](repeating: false, count: fixes.count)
         for m in measured.indices.dropFirst() where still[m] && still[m - 1] && !measuredStarts[m] {
             // The step into fix measured[m] and those of the excluded fixes since measured[m - 1].
-            for k in (measured[m - 1] + 1)...measured[m] { out[k] = min(out[k], least) }
+            for k in (measured[m - 1] + 1)...measured[m] {
+                out[k] = min(out[k], least)
+                stillSteps[k] = true
+            }
         }
-        return out
+        return Motion(acceleration: out.map { $0.squareRoot() }, still: stillSteps)
     }
 
     /// The indices of the fixes `includes` names, and whether each starts a segment (when any
@@ -289,18 +307,18 @@ extension KalmanSmoother {
         return (d.x * d.x + d.y * d.y + state.1.pp.trace) / positionVariance(of: fix)
     }
 
-    /// One forward pass over the kept fixes with their noise scales and each step's acceleration
-    /// noise (`processNoise(_:starts:)`, restarting where `starts` says), then the backward
-    /// pass: the forward records and the smoothed state and covariance of each fix.
+    /// One forward pass over the kept fixes with their noise scales and each step's motion
+    /// (`Motion`, restarting where `starts` says), then the backward pass: the forward records
+    /// and the smoothed state and covariance of each fix.
     private func pass(_ fixes: [Location], starts: [Bool], noiseScale: [Double],
-                      acceleration: [Double]) -> ([Record], [(State4, Block4)]) {
+                      motion: Motion) -> ([Record], [(State4, Block4)]) {
         var forward = KalmanSmoother(parameters: parameters)
         var records: [Record] = []
         records.reserveCapacity(fixes.count)
         for k in fixes.indices {
             var step = Step.none
-            forward.refit(with: fixes[k], noiseScale: noiseScale[k], accelerationNoise: acceleration[k],
-                          startsSegment: starts[k], recording: &step)
+            forward.refit(with: fixes[k], noiseScale: noiseScale[k], accelerationNoise: motion.acceleration[k],
+                          still: motion.still[k], startsSegment: starts[k], recording: &step)
             let (fx, fp) = (forward.x, forward.p)
             switch step {
             case .none:

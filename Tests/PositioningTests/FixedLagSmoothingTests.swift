@@ -9,10 +9,13 @@ import TrackFiltering
 
 /// The evaluation tracks of `geo eval filters` (real GPX as truth, the seeded GNSS error model
 /// on top): the fixed-lag smoother in windows of 50 fixes with the standard 256-fix lag gives
-/// the whole-track smoother's result: the same fixes kept, each within 5 cm of it (the GNSS
+/// the whole-track smoother's result: the same fixes kept, each within 20 cm of it (the GNSS
 /// noise is metres), and the same report. Windows of 50 put a window boundary every 50 kept fixes, twenty times as often as the
-/// standard 1024; the largest gap measured is 3.5 cm (korita), 2.6 mm before the fitness preset
-/// judged outliers with the acceleration noise estimated in each window
+/// standard 1024; the largest gap measured is 15.6 cm (korita): its 10-minute stop, longer than
+/// the lag, is held at zero velocity (`KalmanSmoother.stillVelocitySigma`) in the passes that
+/// judge outliers, so a fix's weight there comes from all of the stop's fixes, of which a
+/// window sees only part. 3.5 cm before that, 2.6 mm before the fitness preset judged outliers
+/// with the acceleration noise estimated in each window
 /// (`KalmanParameters.ProcessNoiseEstimation.judgingOutliers`).
 /// (around-visnjan-with-car keeps 240 fixes, fewer than one lag: it has no window boundary.)
 @Test(.onOwnThread, arguments: ["gpx/gpxpy/korita-zbevnica.gpx", "gpx/gpxpy/cerknicko-jezero.gpx", "traces/graphhopper-mm/test1.gpx"])
@@ -36,6 +39,6 @@ func fixedLagSmoother_matchesTheWholeTrackSmoother(_ path: String) throws {
         #expect(windowed.map(\.timestamp) == whole.map(\.timestamp), "\(path) seed \(seed): the same fixes kept")
         #expect(windowedReport == wholeReport, "\(path) seed \(seed)")
         let worst = zip(windowed, whole).map { $0.coordinate.distance(to: $1.coordinate).meters }.max() ?? 0
-        #expect(worst < 0.05, "\(path) seed \(seed): \(worst) m apart") // metres
+        #expect(worst < 0.2, "\(path) seed \(seed): \(worst) m apart") // metres
     }
 }
