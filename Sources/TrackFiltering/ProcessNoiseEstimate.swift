@@ -82,9 +82,9 @@ extension KalmanSmoother {
         return out
     }
 
-    /// The speed below which the smoother takes a device for still, m/s: the presets'
+    /// The speed below which the smoother takes a device for still, m/s: the walking presets'
     /// `StationaryRule` threshold.
-    static let stillSpeed = 0.3
+    static let stillSpeed = StationaryRule.Parameters.walkingStillSpeed.metersPerSecond
 
     /// Which fixes the device was still at: the mean of the fixes just before a fix (it
     /// included) and the mean of those just after it (it included) are closer than the median

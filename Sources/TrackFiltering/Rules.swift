@@ -227,6 +227,10 @@ public struct StationaryRule: TrackFilter {
     public struct Parameters: Hashable, Sendable {
         /// Below this reported speed the device counts as still.
         public var speedThreshold: Speed
+        /// The `speedThreshold` of the presets for a device on foot or of no known mode of
+        /// travel (default, fitness, other navigation), which the smoother's stillness test
+        /// also uses (`KalmanSmoother.stillness`).
+        public static let walkingStillSpeed = Speed.metersPerSecond(0.3)
         /// How long it must look still before fixes are held.
         public var dwell: Duration
         /// The least distance from the anchor that counts as leaving.

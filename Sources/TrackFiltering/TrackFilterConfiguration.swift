@@ -66,7 +66,7 @@ public struct TrackFilterConfiguration: Hashable, Sendable {
     public static let `default` = TrackFilterConfiguration(
         warmUp: .seconds(5), maximumHorizontalAccuracy: .meters(100), maximumAge: .seconds(10),
         maximumSpeed: .metersPerSecond(100),
-        stationary: .init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(5), radius: .meters(10)),
+        stationary: .init(speedThreshold: StationaryRule.Parameters.walkingStillSpeed, dwell: .seconds(5), radius: .meters(10)),
         accuracyRadiusFraction: 0.5,
         kalman: KalmanParameters(accelerationNoise: 1.0, estimatesProcessNoise: .everywhere))
 
@@ -85,7 +85,7 @@ public struct TrackFilterConfiguration: Hashable, Sendable {
     public static let otherNavigation = TrackFilterConfiguration(
         warmUp: .seconds(5), maximumHorizontalAccuracy: .meters(65), maximumAge: .seconds(5),
         maximumSpeed: .metersPerSecond(100),
-        stationary: .init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(5), radius: .meters(10)),
+        stationary: .init(speedThreshold: StationaryRule.Parameters.walkingStillSpeed, dwell: .seconds(5), radius: .meters(10)),
         kalman: KalmanParameters(accelerationNoise: 1.5, maximumGap: .seconds(20)))
 
     /// Walking, running, cycling: the seed's 10 s warm-up and 5 s age; 50 m accuracy (dzionis:
@@ -103,7 +103,7 @@ public struct TrackFilterConfiguration: Hashable, Sendable {
     public static let fitness = TrackFilterConfiguration(
         warmUp: .seconds(10), maximumHorizontalAccuracy: .meters(50), maximumAge: .seconds(5),
         maximumSpeed: .metersPerSecond(20),
-        stationary: .init(speedThreshold: .metersPerSecond(0.3), dwell: .seconds(5), radius: .meters(8)),
+        stationary: .init(speedThreshold: StationaryRule.Parameters.walkingStillSpeed, dwell: .seconds(5), radius: .meters(8)),
         accuracyRadiusFraction: 0.5, minimumDistance: .meters(10),
         kalman: KalmanParameters(accelerationNoise: 0.3, maximumGap: .seconds(30), estimatesProcessNoise: .judgingOutliers))
 
