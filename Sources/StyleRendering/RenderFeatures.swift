@@ -159,7 +159,10 @@ enum FeatureLoading {
         var features: [RenderFeature] = []
         // Features with the same tags (a tile's roads of one class) share one property
         // dictionary, made once, and its number: the first set's `base`, the next `base + 1`, …
-        var byTags: [[UInt32]: (properties: [String: ExpressionValue], set: Int)] = [:]
+        // Found by a hash of the tags (FNV-1a over the indexes) and compared, so a feature
+        // whose set was seen makes no array of its tags.
+        var setTags: [[UInt32]] = [], setProperties: [[String: ExpressionValue]] = []
+        var byHash: [UInt64: [Int]] = [:]
         var base = 0
         func world(_ p: MapData.TilePoint) -> WorldPoint {
             WorldPoint(x: (Double(t.x) + Double(p.x) / extent) / n, y: (Double(t.y) + Double(p.y) / extent) / n)
@@ -183,21 +186,27 @@ enum FeatureLoading {
             }
             features = []
             features.reserveCapacity(count)
-            byTags = [:]
+            setTags = []
+            setProperties = []
+            byHash = [:]
             base = PropertySets.reserve(count)
         } feature: { f in
             var ef = ExpressionFeature()
-            let tags = Array(f.tags)
+            let tags = f.tags
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for t in tags { hash = (hash ^ UInt64(t)) &* 0x100_0000_01b3 }
             let set: Int
-            if let shared = byTags[tags] {
-                ef.properties = shared.properties
-                set = shared.set
+            if let i = byHash[hash]?.first(where: { setTags[$0].elementsEqual(tags) }) {
+                ef.properties = setProperties[i]
+                set = base + i
             } else {
                 // A property per tag pair (the last of a key repeated wins): the dictionary made at its size.
                 ef.properties.reserveCapacity(tags.count / 2)
                 for j in stride(from: 0, to: tags.count - 1, by: 2) { ef.properties[keys[Int(tags[j])]] = values[Int(tags[j + 1])] }
-                set = base + byTags.count
-                byTags[tags] = (ef.properties, set)
+                set = base + setTags.count
+                byHash[hash, default: []].append(setTags.count)
+                setTags.append(Array(tags))
+                setProperties.append(ef.properties)
             }
             if let id = f.id { ef.id = .number(Double(id)) }
             switch f.type {
