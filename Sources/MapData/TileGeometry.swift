@@ -25,11 +25,12 @@ public enum TileGeometry: Hashable, Sendable {
     public static func signedArea(_ ring: [TilePoint]) -> Int64 {
         guard ring.count >= 4 else { return 0 }
         var twice: Int64 = 0
-        for i in 0..<(ring.count - 1) {
-            twice &+= ring[i].x &* ring[i + 1].y &- ring[i + 1].x &* ring[i].y
-        }
+        for i in 0..<(ring.count - 1) { twice &+= shoelaceTerm(ring[i], ring[i + 1]) }
         return twice / 2 + (twice % 2 == 0 ? 0 : twice.signum())
     }
+
+    /// Edge `a`→`b`'s term of the shoelace sum (twice a ring's area: the sum over its edges).
+    @inline(__always) static func shoelaceTerm(_ a: TilePoint, _ b: TilePoint) -> Int64 { a.x &* b.y &- b.x &* a.y }
 }
 
 /// Why a feature's command integers do not decode.
@@ -48,13 +49,41 @@ enum GeometryCommand {
 }
 
 extension VectorTileFeature {
-    /// The geometry decoded by the rules of MVT 2.1 §4.3, for layers of either version (a
+    /// The geometry decoded by the rules of MVT 2.1 §4.3 (``FeatureScratch/decodeGeometry()``).
+    func decodedGeometry() throws(GeometryFault) -> TileGeometry {
+        var scratch = FeatureScratch()
+        scratch.type = type
+        scratch.commands = geometry
+        try scratch.decodeGeometry()
+        return scratch.withView(TileGeometry.init)
+    }
+}
+
+extension TileGeometry {
+    /// The geometry of a feature as a tile's decode hands it over.
+    public init(_ f: VectorTileFeatureView) {
+        func part(_ i: Int) -> [TilePoint] { Array(f.part(i)) }
+        switch f.type {
+        case .unknown: self = .unknown
+        case .point: self = .points(Array(f.points))
+        case .lineString: self = .lines((0..<f.partCount).map(part))
+        case .polygon: self = .polygons((0..<f.polygonCount).map { f.rings(ofPolygon: $0).map(part) })
+        }
+    }
+}
+
+extension FeatureScratch {
+    /// The command integers (`commands`, of geometry `type`) decoded by the rules of MVT 2.1
+    /// §4.3 into `points`, `partEnds` and `polygonEnds`, for layers of either version (a
     /// version 1 line closed by ClosePath is rejected, as the MVT fixture 061 asks of 2.x readers).
     /// - Throws: a fault for an unknown command, a wrong command count, missing parameters,
     ///   a zero-length `LineTo`, a ClosePath in a line, an unclosed or too short ring, a
     ///   polygon starting with an interior ring.
-    func decodedGeometry() throws(GeometryFault) -> TileGeometry {
-        let g = geometry
+    mutating func decodeGeometry() throws(GeometryFault) {
+        points.removeAll(keepingCapacity: true)
+        partEnds.removeAll(keepingCapacity: true)
+        polygonEnds.removeAll(keepingCapacity: true)
+        let g = commands
         var i = 0
         var x: Int64 = 0, y: Int64 = 0
         func params(_ count: Int) throws(GeometryFault) {
@@ -68,11 +97,10 @@ extension VectorTileFeature {
         }
         switch type {
         case .unknown:
-            return .unknown
+            return
         case .point:
-            var points: [TilePoint] = []
             guard !g.isEmpty else { throw GeometryFault("point geometry is empty") }
-            // Every point takes two of the integers: at most half their count, allocated once.
+            // Every point takes two of the integers: at most half their count.
             points.reserveCapacity(g.count / 2)
             while i < g.count {
                 let c = g[i]; i += 1
@@ -82,9 +110,8 @@ extension VectorTileFeature {
                 try params(count)
                 for _ in 0..<count { points.append(next()) }
             }
-            return .points(points)
+            partEnds.append(points.count)
         case .lineString:
-            var lines: [[TilePoint]] = []
             while i < g.count {
                 let c = g[i]; i += 1
                 guard c & 7 == GeometryCommand.moveTo, c >> 3 == 1 else { throw GeometryFault("a line must start with MoveTo count 1, found command \(c & 7) count \(c >> 3)") }
@@ -95,19 +122,15 @@ extension VectorTileFeature {
                 let count = Int(l >> 3)
                 guard count > 0 else { throw GeometryFault("LineTo with count 0") }
                 try params(count)
-                var line: [TilePoint] = []
-                line.reserveCapacity(count + 1)
-                line.append(start)
+                points.append(start)
                 for _ in 0..<count {
                     if g[i] == 0, g[i + 1] == 0 { throw GeometryFault("LineTo to the same position (MVT 2.1 §4.3.3.2)") }
-                    line.append(next())
+                    points.append(next())
                 }
-                lines.append(line)
+                partEnds.append(points.count)
             }
-            guard !lines.isEmpty else { throw GeometryFault("line geometry is empty") }
-            return .lines(lines)
+            guard !partEnds.isEmpty else { throw GeometryFault("line geometry is empty") }
         case .polygon:
-            var polygons: [[[TilePoint]]] = []
             while i < g.count {
                 let c = g[i]; i += 1
                 guard c & 7 == GeometryCommand.moveTo, c >> 3 == 1 else { throw GeometryFault("a ring must start with MoveTo count 1, found command \(c & 7) count \(c >> 3)") }
@@ -118,26 +141,35 @@ extension VectorTileFeature {
                 let count = Int(l >> 3)
                 guard count >= 2 else { throw GeometryFault("ring LineTo with count \(count); a ring needs at least 2") }
                 try params(count)
-                // The start, the LineTo's points and the start again, closing it.
-                var ring: [TilePoint] = []
-                ring.reserveCapacity(count + 2)
-                ring.append(start)
-                for _ in 0..<count { ring.append(next()) }
+                // The start, the LineTo's points and the start again, closing it; twice its
+                // area summed on the way (``TileGeometry/signedArea(_:)``'s sign).
+                let first = points.count
+                points.append(start)
+                var twice: Int64 = 0, last = start
+                for _ in 0..<count {
+                    let p = next()
+                    twice &+= TileGeometry.shoelaceTerm(last, p)
+                    points.append(p)
+                    last = p
+                }
                 guard i < g.count, g[i] & 7 == GeometryCommand.closePath else { throw GeometryFault("unclosed ring: no ClosePath after its LineTo") }
                 guard g[i] >> 3 == 1 else { throw GeometryFault("ClosePath with count \(g[i] >> 3), must be 1") }
                 i += 1
-                ring.append(ring[0])
-                let area = TileGeometry.signedArea(ring)
-                if area > 0 {
-                    polygons.append([ring])
-                } else if area < 0 {
-                    guard !polygons.isEmpty else { throw GeometryFault("polygon starts with an interior (negative area) ring") }
-                    polygons[polygons.count - 1].append(ring)
+                points.append(start)
+                twice &+= TileGeometry.shoelaceTerm(last, start)
+                if twice > 0 {
+                    partEnds.append(points.count)
+                    polygonEnds.append(partEnds.count)
+                } else if twice < 0 {
+                    guard !polygonEnds.isEmpty else { throw GeometryFault("polygon starts with an interior (negative area) ring") }
+                    partEnds.append(points.count)
+                    polygonEnds[polygonEnds.count - 1] = partEnds.count
+                } else {
+                    // A zero-area ring is dropped (MVT 2.1 §4.3.4.4: SHOULD NOT occur).
+                    points.removeSubrange(first...)
                 }
-                // A zero-area ring is dropped (MVT 2.1 §4.3.4.4: SHOULD NOT occur).
             }
-            guard !polygons.isEmpty else { throw GeometryFault("polygon geometry has no ring with area") }
-            return .polygons(polygons)
+            guard !polygonEnds.isEmpty else { throw GeometryFault("polygon geometry has no ring with area") }
         }
     }
 }

@@ -35,16 +35,35 @@ public struct VectorTile: Hashable, Sendable {
         try decoded(stored: bytes, inflateLimit: inflateLimit, keepingGeometries: true)
     }
 
-    /// The stored tile decoded, with its features' geometries when `keep` (else none).
-    private static func decoded(stored bytes: [UInt8], inflateLimit: Int, keepingGeometries keep: Bool) throws(MapDataError)
-        -> (tile: VectorTile, geometries: [[TileGeometry]]) {
-        guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else { return try decoded(bytes, keepingGeometries: keep) }
+    /// Decodes and checks a stored tile (gzip or plain) as ``decodedWithGeometries(stored:inflateLimit:)``
+    /// does, without building it: each layer is handed to `layer` (its `features` empty, with
+    /// the number that follow), then each of its features to `feature`, in order. A reader that
+    /// turns features into its own (a renderer) so allocates nothing per feature for the tile's
+    /// command integers, tags or tile-unit geometry. A tile that does not decode throws after
+    /// handing over what came before the fault: drop what was made of it.
+    /// - Throws: as `init(decodingStored:inflateLimit:)`.
+    public static func decode(stored bytes: [UInt8], inflateLimit: Int = VectorTile.defaultInflateLimit,
+                              layer: (_ layer: VectorTileLayer, _ featureCount: Int) -> Void,
+                              feature: (VectorTileFeatureView) -> Void) throws(MapDataError) {
+        guard bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B else { return try decode(bytes, layer: layer, feature: feature) }
         let inflated: [UInt8]
         do { inflated = try Gzip.decompress(bytes, limit: inflateLimit) } catch {
             if error.code == .tooLarge { throw MapDataError(.tooLarge, "gzip tile of \(bytes.count) bytes \(error.message)") }
             throw MapDataError(.invalidTile, "gzip tile of \(bytes.count) bytes: \(error)")
         }
-        return try decoded(inflated, keepingGeometries: keep)
+        try decode(inflated, layer: layer, feature: feature)
+    }
+
+    /// The stored tile decoded, with its features' geometries when `keep` (else none).
+    private static func decoded(stored bytes: [UInt8], inflateLimit: Int, keepingGeometries keep: Bool) throws(MapDataError)
+        -> (tile: VectorTile, geometries: [[TileGeometry]]) {
+        var tile = VectorTile(), geometries: [[TileGeometry]] = []
+        try decode(stored: bytes, inflateLimit: inflateLimit) { layer, count in
+            tile.addLayer(layer, featureCount: count, geometries: &geometries, keep: keep)
+        } feature: { f in
+            tile.addFeature(f, geometries: &geometries, keep: keep)
+        }
+        return (tile, geometries)
     }
 
     /// Decodes and validates a tile (uncompressed; gunzip first).
@@ -52,31 +71,47 @@ public struct VectorTile: Hashable, Sendable {
     /// - Complexity: O(bytes); nothing is allocated in proportion to a declared count that the
     ///   bytes do not back.
     public init(decoding bytes: [UInt8]) throws(MapDataError) {
-        self = try Self.decoded(bytes, keepingGeometries: false).tile
+        var tile = VectorTile(), none: [[TileGeometry]] = []
+        try Self.decode(bytes) { layer, count in
+            tile.addLayer(layer, featureCount: count, geometries: &none, keep: false)
+        } feature: { f in
+            tile.addFeature(f, geometries: &none, keep: false)
+        }
+        self = tile
     }
 
-    /// The uncompressed tile decoded, with its features' geometries when `keep` (else none).
-    private static func decoded(_ bytes: [UInt8], keepingGeometries keep: Bool) throws(MapDataError) -> (tile: VectorTile, geometries: [[TileGeometry]]) {
-        var layers: [VectorTileLayer] = []
-        var geometries: [[TileGeometry]] = []
+    /// A decoded layer appended (its features to come), with a list for their geometries when `keep`.
+    private mutating func addLayer(_ layer: VectorTileLayer, featureCount: Int, geometries: inout [[TileGeometry]], keep: Bool) {
+        layers.append(layer)
+        layers[layers.count - 1].features.reserveCapacity(featureCount)
+        if keep { geometries.append([]); geometries[geometries.count - 1].reserveCapacity(featureCount) }
+    }
+
+    /// A decoded feature appended to the last layer, its geometry to the last list when `keep`.
+    private mutating func addFeature(_ f: VectorTileFeatureView, geometries: inout [[TileGeometry]], keep: Bool) {
+        layers[layers.count - 1].features.append(VectorTileFeature(id: f.id, tags: Array(f.tags), type: f.type, geometry: Array(f.commands)))
+        if keep { geometries[geometries.count - 1].append(TileGeometry(f)) }
+    }
+
+    /// The uncompressed tile decoded and checked, handed over as `decode(stored:…)` says.
+    private static func decode(_ bytes: [UInt8], layer: (VectorTileLayer, Int) -> Void, feature: (VectorTileFeatureView) -> Void) throws(MapDataError) {
         var names = Set<String>()
         var failure: MapDataError?
+        var scratch = FeatureScratch()
         bytes.withUnsafeBytes { raw in
             var r = WireReader(raw)
+            var index = 0
             while !r.isAtEnd, failure == nil {
-                let index = layers.count
                 do {
                     let (field, wire) = try r.readKey()
                     // Tile { repeated Layer layers = 3; extensions 16 to 8191 }
                     guard field == 3 else { try r.skip(wire); continue }
                     try WireReader.expect(wire, .lengthDelimited, field: field)
-                    var kept: [TileGeometry]? = keep ? [] : nil
-                    let layer = try VectorTileLayer(decoding: try r.readBytes(), index: index, geometries: &kept)
-                    guard names.insert(layer.name).inserted else {
-                        throw MapDataError(.invalidTile, "two layers are named '\(layer.name)' (MVT 2.1 §4.1)", layer: index)
+                    let name = try VectorTileLayer.decode(try r.readBytes(), index: index, scratch: &scratch, layer: layer, feature: feature)
+                    guard names.insert(name).inserted else {
+                        throw MapDataError(.invalidTile, "two layers are named '\(name)' (MVT 2.1 §4.1)", layer: index)
                     }
-                    layers.append(layer)
-                    if let kept { geometries.append(kept) }
+                    index += 1
                 } catch let error as MapDataError {
                     failure = error
                 } catch {
@@ -85,7 +120,6 @@ public struct VectorTile: Hashable, Sendable {
             }
         }
         if let failure { throw failure }
-        return (VectorTile(layers: layers), geometries)
     }
 
     /// The tile's protobuf bytes (uncompressed).
@@ -121,9 +155,12 @@ public struct VectorTileLayer: Hashable, Sendable {
         self.features = features
     }
 
-    /// `Layer { version = 15; name = 1; features = 2; keys = 3; values = 4; extent = 5 }`;
-    /// each feature's geometry, decoded to check it, appended to `geometries` unless it is nil.
-    init(decoding bytes: UnsafeRawBufferPointer, index: Int, geometries: inout [TileGeometry]?) throws(MapDataError) {
+    /// `Layer { version = 15; name = 1; features = 2; keys = 3; values = 4; extent = 5 }`,
+    /// decoded and checked: the layer (without features) handed to `layer`, then each feature,
+    /// its geometry decoded to check it, to `feature` (read into `scratch`).
+    /// - Returns: the layer's name.
+    static func decode(_ bytes: UnsafeRawBufferPointer, index: Int, scratch: inout FeatureScratch,
+                       layer: (VectorTileLayer, Int) -> Void, feature: (VectorTileFeatureView) -> Void) throws(MapDataError) -> String {
         var version: UInt32?, name: String?, extent: UInt32 = 4096
         var keys: [String] = [], values: [VectorTileValue] = []
         var featureBytes: [UnsafeRawBufferPointer] = []
@@ -169,37 +206,27 @@ public struct VectorTileLayer: Hashable, Sendable {
         }
         guard let version else { throw MapDataError(.invalidTile, "layer has no version (MVT 2.1 §4.1)", layer: index) }
         guard let name, !name.isEmpty else { throw MapDataError(.invalidTile, "layer has no name (MVT 2.1 §4.1)", layer: index) }
-        self.version = version
-        self.name = name
-        self.extent = extent
-        self.keys = keys
-        self.values = values
-        var features: [VectorTileFeature] = []
-        features.reserveCapacity(featureBytes.count)
-        geometries?.reserveCapacity(featureBytes.count)
+        layer(VectorTileLayer(version: version, name: name, extent: extent, keys: keys, values: values), featureBytes.count)
         for (i, bytes) in featureBytes.enumerated() {
-            let feature: VectorTileFeature
             do {
-                feature = try VectorTileFeature(decoding: bytes)
+                try scratch.read(bytes)
             } catch {
                 throw MapDataError(.invalidTile, error.message, layer: index, feature: i)
             }
-            guard feature.tags.count % 2 == 0 else {
-                throw MapDataError(.invalidTile, "feature has \(feature.tags.count) tag indexes; they come in key, value pairs", layer: index, feature: i)
+            guard scratch.tags.count % 2 == 0 else {
+                throw MapDataError(.invalidTile, "feature has \(scratch.tags.count) tag indexes; they come in key, value pairs", layer: index, feature: i)
             }
-            for (j, t) in feature.tags.enumerated() where Int(t) >= (j % 2 == 0 ? keys.count : values.count) {
+            for (j, t) in scratch.tags.enumerated() where Int(t) >= (j % 2 == 0 ? keys.count : values.count) {
                 throw MapDataError(.invalidTile, "tag \(j % 2 == 0 ? "key" : "value") index \(t) is outside the layer's \(j % 2 == 0 ? keys.count : values.count)", layer: index, feature: i)
             }
-            let geometry: TileGeometry
             do {
-                geometry = try feature.decodedGeometry()
+                try scratch.decodeGeometry()
             } catch {
                 throw MapDataError(.invalidGeometry, error.message, layer: index, feature: i)
             }
-            geometries?.append(geometry)
-            features.append(feature)
+            scratch.withView(feature)
         }
-        self.features = features
+        return name
     }
 
     func encodedWriter() -> WireWriter {
@@ -310,10 +337,73 @@ public struct VectorTileFeature: Hashable, Sendable {
         self.geometry = geometry
     }
 
-    /// `Feature { id = 1; tags = 2 (packed); type = 3; geometry = 4 (packed) }`.
-    init(decoding bytes: UnsafeRawBufferPointer) throws(WireError) {
+    func encodedWriter() -> WireWriter {
+        var w = WireWriter(capacity: geometry.count * 2 + 16)
+        if let id { w.writeVarintField(1, Int64(bitPattern: id)) }
+        w.writePacked(2, tags.lazy.map { Int64($0) })
+        w.writeVarintField(3, Int64(type.rawValue))
+        w.writePacked(4, geometry.lazy.map { Int64($0) })
+        return w
+    }
+}
+
+/// One feature of a tile as ``VectorTile/decode(stored:inflateLimit:layer:feature:)`` hands it
+/// over, checked: its fields and its geometry in tile units, in storage the decode reuses for
+/// the next feature, so valid only during the call (copy what is kept).
+///
+/// The geometry is a list of parts, each a run of `points`: all the points of a point
+/// geometry in one part, each line of a line geometry, each ring of a polygon geometry (closed:
+/// its first point repeated at the end; rings of no area left out), the rings of one polygon
+/// (exterior first, then its holes) consecutive. None for UNKNOWN geometry.
+public struct VectorTileFeatureView {
+    public let id: UInt64?
+    public let type: VectorTileGeometryType
+    /// Key, value index pairs into the layer's `keys` and `values`, each within them.
+    public let tags: UnsafeBufferPointer<UInt32>
+    /// Command integers and zigzag parameters (MVT 2.1 §4.3).
+    public let commands: UnsafeBufferPointer<UInt32>
+    /// The geometry's points, part after part.
+    public let points: UnsafeBufferPointer<TilePoint>
+    /// Where each part ends in `points` (the index after its last point).
+    let partEnds: UnsafeBufferPointer<Int>
+    /// Where each polygon's rings end in the parts (the index after its last ring).
+    let polygonEnds: UnsafeBufferPointer<Int>
+
+    /// The number of parts: points (one), lines or rings.
+    public var partCount: Int { partEnds.count }
+
+    /// The points of part `i`.
+    public func part(_ i: Int) -> UnsafeBufferPointer<TilePoint> {
+        UnsafeBufferPointer(rebasing: points[(i == 0 ? 0 : partEnds[i - 1])..<partEnds[i]])
+    }
+
+    /// The number of polygons (0 unless the geometry is a polygon's).
+    public var polygonCount: Int { polygonEnds.count }
+
+    /// The parts (rings) of polygon `i`: its exterior ring, then its holes.
+    public func rings(ofPolygon i: Int) -> Range<Int> { (i == 0 ? 0 : polygonEnds[i - 1])..<polygonEnds[i] }
+}
+
+/// A feature's fields and geometry as a tile's decode reads them, in arrays kept from one
+/// feature to the next (no allocation per feature once they have grown).
+struct FeatureScratch {
+    var id: UInt64?
+    var type = VectorTileGeometryType.unknown
+    var tags: [UInt32] = []
+    var commands: [UInt32] = []
+    /// The decoded geometry (``VectorTileFeatureView``'s).
+    var points: [TilePoint] = []
+    var partEnds: [Int] = []
+    var polygonEnds: [Int] = []
+
+    /// `Feature { id = 1; tags = 2 (packed); type = 3; geometry = 4 (packed) }` read (the
+    /// geometry not yet decoded).
+    mutating func read(_ bytes: UnsafeRawBufferPointer) throws(WireError) {
         var r = WireReader(bytes)
-        var id: UInt64?, tags: [UInt32] = [], type: VectorTileGeometryType?, geometry: [UInt32]?
+        var known: VectorTileGeometryType?, hasGeometry = false
+        id = nil
+        tags.removeAll(keepingCapacity: true)
+        commands.removeAll(keepingCapacity: true)
         func packed(_ r: inout WireReader, _ wire: WireType, into list: inout [UInt32]) throws(WireError) {
             if wire == .varint { list.append(try Self.uint32(r.readVarint())); return }
             try WireReader.expect(wire, .lengthDelimited, field: 0)
@@ -332,23 +422,19 @@ public struct VectorTileFeature: Hashable, Sendable {
             case 3:
                 try WireReader.expect(wire, .varint, field: field)
                 let t = try r.readVarint()
-                guard t <= 3, let known = VectorTileGeometryType(rawValue: UInt32(t)) else { throw WireError("geometry type \(t) is not a GeomType") }
-                type = known
+                guard t <= 3, let k = VectorTileGeometryType(rawValue: UInt32(t)) else { throw WireError("geometry type \(t) is not a GeomType") }
+                known = k
             case 4:
-                guard geometry == nil else { throw WireError("feature has two geometry fields") }
-                var list: [UInt32] = []
-                try packed(&r, wire, into: &list)
-                geometry = list
+                guard !hasGeometry else { throw WireError("feature has two geometry fields") }
+                hasGeometry = true
+                try packed(&r, wire, into: &commands)
             default:
                 try r.skip(wire)
             }
         }
-        guard let geometry else { throw WireError("feature has no geometry (MVT 2.1 §4.2)") }
-        self.id = id
-        self.tags = tags
+        guard hasGeometry else { throw WireError("feature has no geometry (MVT 2.1 §4.2)") }
         // A missing type is proto2's default, UNKNOWN (see the fixture test on 003 and 016).
-        self.type = type ?? .unknown
-        self.geometry = geometry
+        type = known ?? .unknown
     }
 
     private static func uint32(_ v: UInt64) throws(WireError) -> UInt32 {
@@ -356,13 +442,19 @@ public struct VectorTileFeature: Hashable, Sendable {
         return UInt32(v)
     }
 
-    func encodedWriter() -> WireWriter {
-        var w = WireWriter(capacity: geometry.count * 2 + 16)
-        if let id { w.writeVarintField(1, Int64(bitPattern: id)) }
-        w.writePacked(2, tags.lazy.map { Int64($0) })
-        w.writeVarintField(3, Int64(type.rawValue))
-        w.writePacked(4, geometry.lazy.map { Int64($0) })
-        return w
+    /// `body`'s result for the feature read and decoded.
+    func withView<R>(_ body: (VectorTileFeatureView) -> R) -> R {
+        tags.withUnsafeBufferPointer { tags in
+            commands.withUnsafeBufferPointer { commands in
+                points.withUnsafeBufferPointer { points in
+                    partEnds.withUnsafeBufferPointer { partEnds in
+                        polygonEnds.withUnsafeBufferPointer { polygonEnds in
+                            body(VectorTileFeatureView(id: id, type: type, tags: tags, commands: commands, points: points, partEnds: partEnds, polygonEnds: polygonEnds))
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -13,12 +13,26 @@ final class PropertyMemo {
     let zoom: Double
     private let names: [String]
     private var held: [Key: ExpressionValue] = [:]
-    /// The values by property set number.
-    private var bySet: [Int: ExpressionValue] = [:]
+    /// The values by property set number, direct-mapped: slot `set % slots` holds the set
+    /// number last kept there (-1: none) and its value, so a number is found by one index and
+    /// compare instead of hashed; a set landing on a slot another holds replaces it. A tile's
+    /// sets of one layer are consecutive numbers, so those of the few tiles in view seldom
+    /// meet. Grown by doubling (from ``minimumSetSlots`` to ``maximumSetSlots``) when a set
+    /// replaces another, so a memo holds about as many slots as the sets it is asked for.
+    private var slots: [SetSlot] = []
+
+    /// A slot of the values by property set number.
+    private struct SetSlot {
+        var set: Int
+        var value: ExpressionValue
+        static let empty = SetSlot(set: -1, value: .null)
+    }
 
     /// At most this many property names key a memo; at most this many values are kept (a
     /// property keyed by names, say, is then evaluated per feature, as without a memo).
     static let maximumNames = 3, capacity = 1024
+    /// The fewest and most slots of the values by property set number (powers of two).
+    static let minimumSetSlots = 64, maximumSetSlots = 1024
 
     /// A memo for an expression reading the properties `names`; nil when it reads more of the
     /// feature (`names` nil) or more than ``maximumNames`` properties.
@@ -33,13 +47,28 @@ final class PropertyMemo {
     @inline(__always)
     func value(_ feature: RenderFeature, evaluate: () -> ExpressionValue) -> ExpressionValue {
         guard let set = feature.propertySet else { return value(feature.expressionFeature.properties, evaluate: evaluate) }
-        if let value = bySet[set] { return value }
+        let found: ExpressionValue? = slots.withUnsafeBufferPointer { slots in
+            guard !slots.isEmpty else { return nil }
+            let slot = slots[set & (slots.count - 1)]
+            return slot.set == set ? slot.value : nil
+        }
+        if let found { return found }
         let value = value(feature.expressionFeature.properties, evaluate: evaluate)
-        // Numbers of tiles no longer drawn are not asked for again: when full, all are dropped
-        // (those of tiles still drawn come back as they are asked for).
-        if bySet.count >= Self.capacity { bySet.removeAll(keepingCapacity: true) }
-        bySet[set] = value
+        keep(value, set: set)
         return value
+    }
+
+    /// Keeps `value` for property set `set` (a number ≥ 0), growing the slots when it would
+    /// replace another set's.
+    private func keep(_ value: ExpressionValue, set: Int) {
+        if slots.isEmpty {
+            slots = Array(repeating: .empty, count: Self.minimumSetSlots)
+        } else if slots[set & (slots.count - 1)].set >= 0, slots.count < Self.maximumSetSlots {
+            let old = slots
+            slots = Array(repeating: .empty, count: 2 * old.count)
+            for slot in old where slot.set >= 0 { slots[slot.set & (slots.count - 1)] = slot }
+        }
+        slots[set & (slots.count - 1)] = SetSlot(set: set, value: value)
     }
 
     /// The value for a feature with `properties`: the one kept for features alike in the

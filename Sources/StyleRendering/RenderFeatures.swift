@@ -151,17 +151,32 @@ enum FeatureLoading {
 
     /// The features of one vector tile, by source-layer name.
     static func vectorTile(_ bytes: [UInt8], _ t: CanonicalTile) throws -> [String: [RenderFeature]] {
-        // The geometries as checking the tile decoded them: not decoded again.
-        let (tile, geometries) = try VectorTile.decodedWithGeometries(stored: bytes)
         var out: [String: [RenderFeature]] = [:]
         let n = Double(1 << t.z)
-        for (layer, layerGeometries) in zip(tile.layers, geometries) {
-            let extent = Double(layer.extent)
-            func world(_ p: MapData.TilePoint) -> WorldPoint {
-                WorldPoint(x: (Double(t.x) + Double(p.x) / extent) / n, y: (Double(t.y) + Double(p.y) / extent) / n)
-            }
-            // The layer's value table as expression values, converted once for all its features.
-            let values: [ExpressionValue] = layer.values.map {
+        // The layer being read: its name, extent, value table as expression values (converted
+        // once for all its features), its features so far.
+        var name = "", keys: [String] = [], values: [ExpressionValue] = [], extent = 4096.0
+        var features: [RenderFeature] = []
+        // Features with the same tags (a tile's roads of one class) share one property
+        // dictionary, made once, and its number: the first set's `base`, the next `base + 1`, …
+        // Found by a hash of the tags (FNV-1a over the indexes) and compared, so a feature
+        // whose set was seen makes no array of its tags.
+        var setTags: [[UInt32]] = [], setProperties: [[String: ExpressionValue]] = []
+        var byHash: [UInt64: [Int]] = [:]
+        var base = 0
+        func world(_ p: MapData.TilePoint) -> WorldPoint {
+            WorldPoint(x: (Double(t.x) + Double(p.x) / extent) / n, y: (Double(t.y) + Double(p.y) / extent) / n)
+        }
+        func world(_ part: UnsafeBufferPointer<MapData.TilePoint>) -> [WorldPoint] { part.map(world) }
+        // Layer names are unique in a tile (the decode checks it, MVT 2.1 §4.1).
+        func finishLayer() { if !name.isEmpty { out[name] = features } }
+        // The geometries as checking the tile decoded them: not decoded again, nor kept in tile units.
+        try VectorTile.decode(stored: bytes) { layer, count in
+            finishLayer()
+            name = layer.name
+            keys = layer.keys
+            extent = Double(layer.extent)
+            values = layer.values.map {
                 switch $0.mapValue {
                 case .string(let s): .string(s)
                 case .int(let i): .number(Double(i))
@@ -169,43 +184,46 @@ enum FeatureLoading {
                 case .bool(let b): .boolean(b)
                 }
             }
-            var features: [RenderFeature] = []
-            features.reserveCapacity(layer.features.count)
-            // Features with the same tags (a tile's roads of one class) share one property
-            // dictionary, made once, and its number: the first set's `base`, the next `base + 1`, …
-            var byTags: [[UInt32]: (properties: [String: ExpressionValue], set: Int)] = [:]
-            let base = PropertySets.reserve(layer.features.count)
-            for (f, geometry) in zip(layer.features, layerGeometries) {
-                var ef = ExpressionFeature()
-                let tags = f.tags
-                let set: Int
-                if let shared = byTags[tags] {
-                    ef.properties = shared.properties
-                    set = shared.set
-                } else {
-                    // A property per tag pair (the last of a key repeated wins): the dictionary made at its size.
-                    ef.properties.reserveCapacity(tags.count / 2)
-                    for j in stride(from: 0, to: tags.count - 1, by: 2) { ef.properties[layer.keys[Int(tags[j])]] = values[Int(tags[j + 1])] }
-                    set = base + byTags.count
-                    byTags[tags] = (ef.properties, set)
-                }
-                if let id = f.id { ef.id = .number(Double(id)) }
-                switch geometry {
-                case .unknown: continue
-                case .points(let ps):
-                    ef.geometryType = "Point"
-                    features.append(RenderFeature(kind: .point, points: ps.map(world), expressionFeature: ef, tile: t, propertySet: set))
-                case .lines(let ls):
-                    ef.geometryType = "LineString"
-                    features.append(RenderFeature(kind: .line, lines: ls.map { $0.map(world) }, expressionFeature: ef, tile: t, propertySet: set))
-                case .polygons(let ps):
-                    ef.geometryType = "Polygon"
-                    features.append(RenderFeature(kind: .polygon, polygons: ps.map { $0.map { $0.map(world) } }, expressionFeature: ef, tile: t, propertySet: set))
-                }
+            features = []
+            features.reserveCapacity(count)
+            setTags = []
+            setProperties = []
+            byHash = [:]
+            base = PropertySets.reserve(count)
+        } feature: { f in
+            var ef = ExpressionFeature()
+            let tags = f.tags
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for t in tags { hash = (hash ^ UInt64(t)) &* 0x100_0000_01b3 }
+            let set: Int
+            if let i = byHash[hash]?.first(where: { setTags[$0].elementsEqual(tags) }) {
+                ef.properties = setProperties[i]
+                set = base + i
+            } else {
+                // A property per tag pair (the last of a key repeated wins): the dictionary made at its size.
+                ef.properties.reserveCapacity(tags.count / 2)
+                for j in stride(from: 0, to: tags.count - 1, by: 2) { ef.properties[keys[Int(tags[j])]] = values[Int(tags[j + 1])] }
+                set = base + setTags.count
+                byHash[hash, default: []].append(setTags.count)
+                setTags.append(Array(tags))
+                setProperties.append(ef.properties)
             }
-            // Layer names are unique in a tile (the decode checks it, MVT 2.1 §4.1).
-            out[layer.name] = features
+            if let id = f.id { ef.id = .number(Double(id)) }
+            switch f.type {
+            case .unknown: return
+            case .point:
+                ef.geometryType = "Point"
+                features.append(RenderFeature(kind: .point, points: world(f.points), expressionFeature: ef, tile: t, propertySet: set))
+            case .lineString:
+                ef.geometryType = "LineString"
+                features.append(RenderFeature(kind: .line, lines: (0..<f.partCount).map { world(f.part($0)) }, expressionFeature: ef, tile: t, propertySet: set))
+            case .polygon:
+                ef.geometryType = "Polygon"
+                let polygons = (0..<f.polygonCount).map { f.rings(ofPolygon: $0).map { world(f.part($0)) } }
+                features.append(RenderFeature(kind: .polygon, polygons: polygons, expressionFeature: ef, tile: t, propertySet: set))
+            }
         }
+        finishLayer()
         return out
     }
 }

@@ -71,6 +71,17 @@ final class StyleResources {
         var layer: String
         var zoom: Double
     }
+    /// A layer's feature-dependent paint and layout properties at a zoom, each with its values
+    /// kept by the feature properties it reads (``PropertyValues/FeatureProperty``), so that a
+    /// snapshot finds the values of features like those drawn before instead of evaluating
+    /// the property again for each; emptied as `layerTiles`.
+    private(set) var featureProperties: [FeaturePropertyKey: PropertyValues.FeatureProperty] = [:]
+    struct FeaturePropertyKey: Hashable {
+        var layer: String
+        var name: String
+        var paint: Bool
+        var zoom: Double
+    }
     struct PlacementKey: Hashable {
         var z: Int, x: Int, y: Int
         var zoom: Double
@@ -138,6 +149,15 @@ final class StyleResources {
         return made
     }
 
+    /// A layer's feature-dependent property at a zoom, made by `make` when not held.
+    func featureProperty(_ key: FeaturePropertyKey, make: () -> PropertyValues.FeatureProperty) -> PropertyValues.FeatureProperty {
+        if let held = featureProperties[key] { return held }
+        if featureProperties.count >= layerTileCapacity { featureProperties.removeAll(keepingCapacity: true) }
+        let made = make()
+        featureProperties[key] = made
+        return made
+    }
+
     /// A label's shaped text, when held (`.some(nil)`: it has none).
     func shapedText(_ key: ShapedTextKey) -> ShapedLabelText?? { shapedTexts[key] }
 
@@ -163,6 +183,7 @@ final class StyleResources {
         shapedTexts.removeAll()
         placements.removeAll()
         filterMemos.removeAll()
+        featureProperties.removeAll()
     }
 
     /// Drops everything of source `id` (it was replaced, removed or changed).

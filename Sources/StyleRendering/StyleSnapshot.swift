@@ -68,7 +68,7 @@ struct StylePainter {
     /// Glyph ranges and placed labels (SymbolPainting.swift).
     var symbols = SymbolState()
     /// The properties of the layer being drawn that are the same for every feature, evaluated.
-    let propertyValues = PropertyValues()
+    let propertyValues: PropertyValues
     /// Lines of a layer meshed but not shaded yet (``PendingLines``).
     var pendingLines: PendingLines? = nil
     /// The empty mesh the last shaded ``pendingLines`` left, its arrays' storage kept for the
@@ -92,6 +92,7 @@ struct StylePainter {
         self.load = load
         mapSources = sources
         self.resources = resources
+        propertyValues = PropertyValues(resources: resources)
         if let perspective = screen.perspective {
             // The ground the image shows, drawn from above around the same centre.
             let (hw, hh) = perspective.groundHalfSize(width: camera.pixelWidth, height: camera.pixelHeight, margin: 4)
@@ -377,7 +378,8 @@ extension Double {
 /// The paint and layout values of one layer at a snapshot's zoom that do not depend on the
 /// feature, evaluated on first use and kept while that layer is drawn (a line layer asks for a
 /// dozen properties per feature); the properties that depend on it, looked up once, their
-/// values kept by the feature properties they read where those are few (``PropertyMemo``).
+/// values kept by the feature properties they read where those are few (``PropertyMemo``),
+/// kept by the Map across snapshots (``StyleResources/featureProperty(_:make:)``).
 final class PropertyValues {
     enum Entry {
         case value(ExpressionValue)
@@ -422,6 +424,8 @@ final class PropertyValues {
         }
     }
 
+    /// Where feature-dependent properties are kept across snapshots.
+    private let resources: StyleResources
     private var layer = ""
     private var paint: [String: Entry] = [:], layout: [String: Entry] = [:]
     /// The entries of one list of names for the layer (``entries(_:_:zoom:)``).
@@ -430,6 +434,8 @@ final class PropertyValues {
     /// those names.
     private var setList: [StyleProperty?] = [], setNames: [String] = []
 
+    init(resources: StyleResources) { self.resources = resources }
+
     /// Property `name` of `layer` (paint or layout) at `zoom`: its value when it is the same
     /// for every feature, else the property to evaluate per feature.
     func entry(_ layer: StyleLayer, _ name: String, paint isPaint: Bool, zoom: Double) -> Entry {
@@ -437,7 +443,9 @@ final class PropertyValues {
         if let held = isPaint ? paint[name] : layout[name] { return held }
         let entry: Entry
         if let p = isPaint ? layer.paint(name) : layer.layout(name) {
-            entry = p.isFeatureDependent ? .perFeature(FeatureProperty(p, zoom: zoom)) : .value(p.evaluate(zoom: zoom))
+            entry = p.isFeatureDependent
+                ? .perFeature(resources.featureProperty(StyleResources.FeaturePropertyKey(layer: layer.id, name: name, paint: isPaint, zoom: zoom)) { FeatureProperty(p, zoom: zoom) })
+                : .value(p.evaluate(zoom: zoom))
         } else {
             entry = .value(.null)
         }

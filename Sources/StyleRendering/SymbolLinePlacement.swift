@@ -217,9 +217,10 @@ extension StylePainter {
         // The feature each free start (left) or end (right) belongs to, by text and point.
         var left: [End: Int] = [:], right: [End: Int] = [:]
         for f in features {
-            var scalars = String.UnicodeScalarView()
-            scalars.append(contentsOf: labelText(layer, f, fontStack: "").chars.map(\.scalar))
-            let text = String(scalars)
+            // The label's scalars as UTF-8 (a string grown scalar by scalar costs far more).
+            var utf8: [UInt8] = []
+            for c in labelText(layer, f, fontStack: "").chars { UTF8.encode(c.scalar) { utf8.append($0) } }
+            let text = String(decoding: utf8, as: UTF8.self)
             guard f.kind == .line, let line = f.lines.first, !line.isEmpty, !text.isEmpty else { merged.append(f); continue }
             let l = end(text, line, last: false), r = end(text, line, last: true)
             // `line` after the feature that ends where it starts.

@@ -250,9 +250,11 @@ extension StylePainter {
         }
         let transform = value(layer, "text-transform", f, paint: false).stringValue
         var chars: [TextCharacter] = []
-        for (i, s) in sections.enumerated() {
-            let text = transform == "uppercase" ? s.0.uppercased() : transform == "lowercase" ? s.0.lowercased() : s.0
-            for scalar in text.unicodeScalars { chars.append(TextCharacter(scalar: scalar, section: i, scale: s.1, fontStack: s.2)) }
+        for (i, (string, scale, stack, _)) in sections.enumerated() {
+            let text = transform == "uppercase" ? string.uppercased() : transform == "lowercase" ? string.lowercased() : string
+            // At most a scalar per UTF-8 byte: the list grown once, not per scalar.
+            chars.reserveCapacity(chars.count + text.utf8.count)
+            for scalar in text.unicodeScalars { chars.append(TextCharacter(scalar: scalar, section: i, scale: scale, fontStack: stack)) }
         }
         return (chars, sections.map(\.3))
     }

@@ -125,6 +125,40 @@ private func realWorldTiles(under root: URL) throws -> [String] {
     }
 }
 
+@Test func decode_handsEachLayerThenItsFeaturesInOrder_asDecodedWithGeometriesHoldsThem() throws {
+    guard let root = try Fixtures.url("tiles/real-world") else { return }
+    let files = try realWorldTiles(under: root)
+    for file in files {
+        let bytes = try [UInt8](Data(contentsOf: root.appendingPathComponent(file)))
+        let (tile, geometries) = try VectorTile.decodedWithGeometries(stored: bytes)
+        var layers: [(layer: VectorTileLayer, count: Int)] = []
+        var features: [[(feature: VectorTileFeature, geometry: TileGeometry, points: Int)]] = []
+        try VectorTile.decode(stored: bytes) { layer, count in
+            layers.append((layer, count))
+            features.append([])
+        } feature: { f in
+            let parts = (0..<f.partCount).reduce(0) { $0 + f.part($1).count }
+            features[features.count - 1].append((VectorTileFeature(id: f.id, tags: Array(f.tags), type: f.type, geometry: Array(f.commands)), TileGeometry(f), parts))
+        }
+        #expect(layers.map(\.layer.name) == tile.layers.map(\.name), "\(file)")
+        for ((layer, count), (decoded, kept)) in zip(layers, zip(tile.layers, geometries)) {
+            #expect(layer.features.isEmpty && count == decoded.features.count, "\(file), layer \(layer.name)")
+            let handed = features[layers.firstIndex { $0.layer.name == layer.name }!]
+            #expect(handed.map(\.feature) == decoded.features, "\(file), layer \(layer.name)")
+            #expect(handed.map(\.geometry) == kept, "\(file), layer \(layer.name)")
+            // The parts are the points, one after another.
+            #expect(handed.allSatisfy { h in
+                switch h.geometry {
+                case .unknown: h.points == 0
+                case .points(let ps): h.points == ps.count
+                case .lines(let ls): h.points == ls.reduce(0) { $0 + $1.count }
+                case .polygons(let ps): h.points == ps.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+                }
+            }, "\(file), layer \(layer.name)")
+        }
+    }
+}
+
 @Test func badTiles_areTypedErrorsNamingLayerAndFeature() throws {
     let good = VectorTileFeature(id: 1, type: .polygon, geometry: [9, 0, 0, 26, 20, 0, 0, 20, 19, 0, 15])
     func tile(_ features: [VectorTileFeature], extent: UInt32 = 4096) -> [UInt8] {
