@@ -84,7 +84,7 @@ import TrackingProtocols
     /// on `/live` to a follower of the device, counted in `/metrics`.
     @Test(.onOwnThread) func walk_entersDwellsExits_polygonAndCircle_storedReadPushed() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register, fences: FenceOptions(fences: try Self.fences()))
         defer { ingest.stop() }
@@ -147,7 +147,7 @@ import TrackingProtocols
     /// moves nothing.
     @Test func jitterOnTheEdge_doesNotFlap_lateFixIgnored() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register, fences: FenceOptions(fences: try Self.fences(), dwell: nil))
         defer { ingest.stop() }
@@ -168,7 +168,7 @@ import TrackingProtocols
     /// enter; the events table holds each event once.
     @Test func restart_noSecondEnter_noDuplicates() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let start = Int64(Date().timeIntervalSince1970) - 5000
         let fixes = try Self.walk("walker", start: start, [(-250, 0, 30), (0, 0, 150), (0, 0, 400)])
@@ -203,7 +203,7 @@ import TrackingProtocols
 
     @Test func latestEvents_ofSeveralDevices_sqlite() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         try Self.latestEvents_perDeviceAndFence(try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path))
     }
 
@@ -240,7 +240,7 @@ import TrackingProtocols
     /// event stored while its first POST is still waiting.
     @Test(.onOwnThread) func webhook_receivesEvents_deadWebhookDoesNotBlockAcks() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let receiver = try Receiver()
         defer { receiver.server.close() }
         let start = Int64(Date().timeIntervalSince1970) - 5000

@@ -86,7 +86,7 @@ import TrackingProtocols
         #expect(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
         let hard = Int(limit.rlim_max)
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         defer { ingest.stop() }
         #expect(ingest.openFiles.after == hard && OpenFileLimit.current.soft == hard)
@@ -192,7 +192,7 @@ import TrackingProtocols
     /// holds, by device name — after a first frame of their latest positions (none yet).
     @Test(.onOwnThread) func live_oneBatchOf100Devices_isOneFrame_byteForByte() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         let names = (0..<100).map { "d\($0)" }
@@ -221,7 +221,7 @@ import TrackingProtocols
     /// stored, and that client's mailbox holds at most one fix per device (400), not the backlog.
     @Test(.onOwnThread) func live_latestFirst_thenUpdates_aClientThatNeverReadsDoesNotHoldIngest() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         let t = Int64(Date().timeIntervalSince1970) - 1000
@@ -274,7 +274,7 @@ import TrackingProtocols
     /// without a body).
     @Test func live_badQuery_400() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         try await TrackingServerTests.withServer(ingest) { port async throws in
             let bad = try TCPClient.connect(host: "127.0.0.1", port: port)

@@ -71,7 +71,7 @@ import TrackingProtocols
     /// logged as acknowledged is in the database exactly once (`geo loadgen verify`'s check).
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func devices_reconnectAfterAServerRestart_everyLoggedAckStoredOnce() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
         @Sendable func serve(port: Int, bound: @escaping @Sendable (Int) -> Void) -> Task<Void, any Error> {
             Task {
@@ -122,7 +122,7 @@ import TrackingProtocols
     /// once, through the server's Overland decoder.
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func overlandBatches_everyFixLoggedAndStoredOnce_timesRiseWithinADevice() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var bound = ports.makeAsyncIterator()
@@ -164,7 +164,7 @@ import TrackingProtocols
     /// closed and reconnect. The first fixes are acknowledged, logged and stored.
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func firstFixOnConnecting_noIdleConnectionClosed() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: db), policy: .register)
         var limits = RequestLimits()
@@ -198,7 +198,7 @@ import TrackingProtocols
     /// (two payloads at one fix time), in `recent` and in `positions`, are each counted.
     @Test func verify_countsMissingAndDuplicated_inBothTables() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
         let t = Self.nowMilliseconds - 70_000
         func fix(_ device: String, _ time: Int64, hash: Int64 = 1) -> StoredFix {
@@ -259,7 +259,7 @@ import TrackingProtocols
     /// `live` there is no subscribers' report.
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func runAlongsideLive_returnsTheLoadsAndTheSubscribersReports() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         try await TrackingServerTests.withServer(ingest) { port async throws in
             var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 4, duration: .seconds(2))
@@ -280,7 +280,7 @@ import TrackingProtocols
     /// stored ones of a device they follow (so at most 2 followers × the fixes stored).
     @Test(.onOwnThread) func subscribers_connect_andTimeTheFixesTheyFollow() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         try await TrackingServerTests.withServer(ingest) { port async throws in
             var options = LiveSubscribers.Options(host: "127.0.0.1", port: port, subscribers: 3, follow: 4, devices: 6, duration: .seconds(3))

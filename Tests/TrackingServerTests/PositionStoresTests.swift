@@ -8,7 +8,7 @@ import TrackingServer
     /// the writer stored and cannot register devices itself; a reader of a missing file fails.
     @Test func sqlite_writerCreates_readerReadsOnly() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         await #expect(throws: (any Error).self) { _ = try await PositionStores.open(postgresURL: nil, sqlitePath: path, readOnly: true) }
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -28,7 +28,7 @@ import TrackingServer
     @Test func sqlite_unopenableDatabase_leavesTheLockFree() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
         // The lock file is the database path's, beside the folder.
-        defer { try? FileManager.default.removeItem(at: dir); try? FileManager.default.removeItem(atPath: dir.path + "-lock") }
+        defer { TrackingServerTests.removeDirectory(dir); try? FileManager.default.removeItem(atPath: dir.path + "-lock") }
         for _ in 0..<2 {
             do {
                 _ = try SQLitePositionStore(path: dir.path)
@@ -44,7 +44,7 @@ import TrackingServer
     /// fail, its reads go on, and the second opens and writes.
     @Test func sqlite_secondWriterRefused_untilTheFirstStopsWriting() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let first = try SQLitePositionStore(path: path)
         try first.register([DeviceSettings(name: "phone-1")])

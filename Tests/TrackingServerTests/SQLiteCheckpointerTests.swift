@@ -11,7 +11,7 @@ import Testing
 
     @Test func committedPages_reachTheDatabaseFile_withinSeconds() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let store = try SQLitePositionStore(path: path)
         let now = Int64(Date().timeIntervalSince1970) * 1000

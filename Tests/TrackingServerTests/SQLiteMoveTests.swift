@@ -36,7 +36,7 @@ import Testing
     /// commit the server acknowledged survives a power cut; GRDB's pool would leave it NORMAL (1).
     @Test func writer_syncsEveryCommit() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let (mode, synchronous) = try store.write { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
@@ -46,7 +46,7 @@ import Testing
 
     @Test func retryAfterTheMove_isNotDuplicated() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
         let rows = ["a", "b", "c"].flatMap { d in (1...10).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
         #expect(try store.commit(rows) == 30)
@@ -65,7 +65,7 @@ import Testing
 
     @Test func history_acrossBothTables_isCompleteAndOrdered() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .seconds(3600), sliceDevices: 1)
         // Two hours of one fix a minute, committed out of order in three batches, with a second
         // device between them: the first hour is moved, the second stays in `recent`.
@@ -92,7 +92,7 @@ import Testing
 
     @Test func lateFix_doesNotMoveLatestBack_beforeOrAfterTheMove_norAfterReopening() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let newest = Self.fix("car", Self.now - 30_000, latitude: 1)
         do {
@@ -118,7 +118,7 @@ import Testing
 
     @Test func reopenedAfterAnInterruptedMove_answersEveryFixOnce_thenFinishesIt() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let rows = Self.fourDevicesFiveFixes
         do {
@@ -157,7 +157,7 @@ import Testing
 
     @Test func reopenedAfterACrashBetweenAppendAndMove_answersEveryFixOnce_andSkipsRetries() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let rows = Self.fourDevicesFiveFixes
         do {
@@ -194,7 +194,7 @@ import Testing
 
     @Test func recentOfTheLayoutKeyedByFixTime_isCarriedOverAtOpen() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let old = Self.fix("car", Self.now - 5000)
         do {
@@ -225,7 +225,7 @@ import Testing
     /// and the latest position never moves back.
     @Test func batchOfRetriesFromEveryPlace_storesOnlyTheNew_eachOnce() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
         let past = ["a", "b"].flatMap { d in (1...4).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
         #expect(try store.commit(past) == 8)
@@ -258,7 +258,7 @@ import Testing
     /// the beginning, not O(fixes)), and a retry of a device not yet reached is still skipped.
     @Test func roundSplitsDevicesAsItCopiesThem() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
         let past = ["a", "b", "c"].flatMap { d in (1...3).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
         #expect(try store.commit(past) == 9)
@@ -276,7 +276,7 @@ import Testing
     /// reopening; NULLs are stored as SQL NULL, not as 0.
     @Test func columns_roundTrip_withAndWithoutOptionalMeasurements() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let bare = StoredFix(device: "bare", fixTime: Self.now - 90_000, payloadHash: -7, latitude: -33.868_820_123_456_7,
                              longitude: 151.209_295_987_654_3, receivedAt: Self.now - 1, source: "gpslogger")
@@ -307,7 +307,7 @@ import Testing
     /// read in between answers each fix once.
     @Test func roundInSlicesOfRows_copiedAndDeletedInPieces_eachFixAnsweredOnce() throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceRows: 6)
         // Five commits (batches) of four fixes: two of a, two of b.
         var all: [StoredFix] = []

@@ -28,7 +28,7 @@ import HTTPServing
 /// the server is stopped.
 @Test(.onOwnThread, .timeLimit(.minutes(1))) func configuration_opensItsStore_registersItsDevices_andServes() async throws {
     let dir = try TrackingServerTests.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(at: dir) }
+    defer { TrackingServerTests.removeDirectory(dir) }
     let db = dir.appendingPathComponent("t.sqlite").path
     var configuration = TrackingServerConfiguration(postgresURL: nil, sqlitePath: db, policy: .refuse)
     configuration.devices = [DeviceSettings(spec: "car:knots")]

@@ -49,7 +49,7 @@ import TrackingProtocols
         fixes.insert(TrackedFix(device: "car", location: Location(coordinate: spike, timestamp: middle.location.timestamp.addingTimeInterval(1)),
                                 source: .gpsLogger), at: n / 2 + 1)
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         defer { ingest.stop() }
         try await FenceTests.ingest(ingest, fixes, perRequest: 100)
@@ -85,7 +85,7 @@ import TrackingProtocols
         guard let map = try Fixtures.url("traces/graphhopper-mm/issue-70.osm.gz"),
               let fixes = try Self.fixes("traces/graphhopper-mm/issue-70.gpx", device: "taxi", accuracy: nil) else { return }
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register,
                                               matcher: try TrackRoads.matcher(osmFile: map.path))
         defer { ingest.stop() }

@@ -9,12 +9,23 @@ import TrackingProtocols
 
 /// The tracking server end to end over loopback HTTP, on the default SQLite store.
 @Suite struct TrackingServerTests {
-    /// A fresh directory for one test's database; the test removes it (`defer`) so the run
-    /// leaves nothing in `$TMPDIR` (scripts/test.sh checks).
+    /// A fresh directory for one test's database; the test removes it (`defer`, with
+    /// `removeDirectory`) so the run leaves nothing in `$TMPDIR` (scripts/test.sh checks).
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// Removes a test's directory, again while it is still there (up to 5 s). A connection
+    /// that a server's ending task opens during the removal (a pool reader recreates
+    /// `t.sqlite-shm` once that was removed) makes the last `rmdir` fail with ENOTEMPTY: a CI
+    /// run found a `tracking-…` directory left behind after every test had passed.
+    static func removeDirectory(_ url: URL) {
+        for _ in 0..<50 where FileManager.default.fileExists(atPath: url.path) {
+            try? FileManager.default.removeItem(at: url)
+            if FileManager.default.fileExists(atPath: url.path) { Thread.sleep(forTimeInterval: 0.1) }
+        }
     }
 
     /// One HTTP/1.1 request with `Connection: close`; the status and body. The blocking socket
@@ -76,7 +87,7 @@ import TrackingProtocols
 
     @Test func osmAnd_ack_isStored_retryNotDuplicated_latestNeverMovesBack() async throws {
         let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         let t = Self.nowSeconds - 100
@@ -98,7 +109,7 @@ import TrackingProtocols
     /// yesterday's, today's and the devices' latest positions.
     @Test func retainHistory_deletesDaysBeforeTheKeptOnes_keepsLatest() async throws {
         let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         defer { ingest.stop() }
@@ -119,7 +130,7 @@ import TrackingProtocols
 
     @Test func endpoints_replyWhatTheirAppsExpect_andReadBackAsGeoJSONAndGPX() async throws {
         let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         let t = Self.nowSeconds - 60
         try await Self.withServer(ingest) { port async throws in
@@ -147,7 +158,7 @@ import TrackingProtocols
 
     @Test func unknownDevice_refused403_whenNotAutoRegistering() async throws {
         let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "known", osmAndSpeedUnit: .knots)])
         let t = Self.nowSeconds - 10
@@ -165,7 +176,7 @@ import TrackingProtocols
     /// (hostile-http.py's "Content-Length 4 GB" waited for the body until the idle timeout).
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func bodyAnnouncedOverTheBound_413BeforeTheBody() async throws {
         let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         try await Self.withServer(ingest) { port async throws in
@@ -194,7 +205,7 @@ import TrackingProtocols
     /// every request gets 503 and no ack, every acknowledged fix is stored, and no refused one is.
     @Test func storageFull_replies503_neverAnAck_andEveryAckIsStored() async throws {
         let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: path, maximumPages: 12), policy: .register)
         let t = Self.nowSeconds - 3000
@@ -219,7 +230,7 @@ import TrackingProtocols
     /// Many concurrent requests share commits: fewer commits than requests, every ack stored.
     @Test func groupCommit_batchesConcurrentRequests() async throws {
         let dir = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         let t = Int64(Self.nowSeconds - 500)
@@ -266,7 +277,7 @@ import TrackingProtocols
 
     @Test(.onOwnThread) func wikiLoginAndPacket_acknowledgedAfterStoring_wrongCRCClosesWithoutAck() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "356307042441013")])
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
@@ -304,7 +315,7 @@ import TrackingProtocols
     /// closed once silent for the idle timeout (here 1 s); a device sending on time is served.
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func teltonika_silentConnectionsClosedAfterTheIdleTimeout() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         defer { ingest.stop() }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
@@ -328,7 +339,7 @@ import TrackingProtocols
     /// closing every connection, and never traps on a connection accepted during its end.
     @Test(.onOwnThread) func teltonika_cancelledWhileDevicesConnect_endsWithoutACrash() async throws {
         let dir = try TrackingServerTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { TrackingServerTests.removeDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         defer { ingest.stop() }
         for _ in 0..<20 {
