@@ -158,6 +158,10 @@ struct StylePainter {
                 // stencil, so a circle by a tile's edge is whole); each tile draws only the points
                 // inside it (``drawCircle(_:_:in:)``), so none is drawn twice.
                 canvas.clip = layer.type == "circle" ? nil : tile.flatMap { clipRect($0) }
+                // A tile whose square lies beside the image (a neighbour the view's 2-pixel
+                // margin reaches, loaded for the labels that may cross into it) draws nothing
+                // there: its features are neither culled nor drawn.
+                if let c = canvas.clip, c.maxX <= 0 || c.maxY <= 0 || c.minX >= canvas.width || c.minY >= canvas.height { continue }
                 // The indices of the features drawn, in `group`: features are drawn from there,
                 // not copied. Vector tiles: only what can reach the image (``LayerTileFeatures``).
                 var matching = tile.flatMap { t in layer.source.flatMap { culled(group, of: layer, in: t, source: $0) } }
