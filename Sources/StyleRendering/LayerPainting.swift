@@ -62,7 +62,7 @@ extension StylePainter {
         let offset = screen.translation(property(.translate)) { anchor }
         if property(.pattern) != .null {
             if let p = pattern(layer, "fill-pattern", f) {
-                let rings = f.polygons.flatMap { $0.map { screen.points($0, moved: offset) } }
+                let rings = f.polygons.flatMap { $0.map { screen.ring($0, moved: offset).points } }
                 drawFillPattern(p, rings: rings, opacity: opacity.clamped(0, 1))
                 // The antialiased outline is drawn in the pattern too (MapLibre's fill_outline_pattern),
                 // or in `fill-outline-color` where the style gives one (its draw_fill.ts: the
@@ -70,15 +70,16 @@ extension StylePainter {
                 if property(.antialias) != .boolean(false) {
                     let outline = propertyValues.setPaint(layer, Self.fillOutlineColor)[0] == nil ? nil : Self.rgba(color(.outlineColor), opacity: opacity)
                     for ring in f.polygons.flatMap({ $0 }) where ring.count >= 2 {
+                        let projected = screen.ring(ring, moved: offset)
                         if let outline {
-                            drawOutline(screen.points(ring, moved: offset), depths: depths(ring), color: outline)
+                            drawOutline(projected.points, depths: projected.depths, color: outline)
                             continue
                         }
                         // The painter's storage, out of it while the pattern is composited.
                         var c = OutlineCoverage()
                         swap(&c, &outlineStorage)
                         defer { swap(&c, &outlineStorage) }
-                        guard outlineCoverage(screen.points(ring, moved: offset), depths: depths(ring), into: &c) else { continue }
+                        guard outlineCoverage(projected.points, depths: projected.depths, into: &c) else { continue }
                         compositePattern(p, opacity: opacity.clamped(0, 1), coverage: c.values.prefix(c.width * c.height), x0: c.x0, y0: c.y0, width: c.width)
                     }
                 }
@@ -87,10 +88,10 @@ extension StylePainter {
         }
         // Each ring projected once, for the fill and its outline; filled as it is, without a
         // path to build and flatten.
-        let rings = f.polygons.map { $0.map { screen.points($0, moved: offset) } }
+        let rings = f.polygons.map { $0.map { screen.ring($0, moved: offset) } }
         var contours: [Path.Contour] = []
         for polygon in rings {
-            for ring in polygon where ring.count >= 3 { contours.append(Path.Contour(points: ring, isClosed: true)) }
+            for ring in polygon where ring.points.count >= 3 { contours.append(Path.Contour(points: ring.points, isClosed: true)) }
         }
         // MapLibre fills triangles without antialiasing, then (fill-antialias) draws the outline
         // as GL lines over the edges, in the outline colour or the fill's.
@@ -102,7 +103,7 @@ extension StylePainter {
             let outlineSet = propertyValues.setPaint(layer, Self.fillOutlineColor)[0] != nil
             let outline = outlineSet ? Self.rgba(color(.outlineColor), opacity: opacity) : fillColor
             for (polygon, projected) in zip(f.polygons, rings) {
-                for (ring, points) in zip(polygon, projected) where ring.count >= 2 { drawOutline(points, depths: depths(ring), color: outline) }
+                for (ring, p) in zip(polygon, projected) where ring.count >= 2 { drawOutline(p.points, depths: p.depths, color: outline) }
             }
         }
     }
@@ -122,13 +123,6 @@ extension StylePainter {
         ("fill-opacity", true), ("fill-pattern", true), ("fill-color", true), ("fill-antialias", true), ("fill-outline-color", true),
         ("fill-translate", true), ("fill-translate-anchor", true),
     ]
-
-    /// Under a tilted camera, each point's depth (GL's clip-space `w`, 1 at the image's
-    /// centre, more farther away); nil looking straight down.
-    func depths(_ ring: [WorldPoint]) -> [Double]? {
-        guard screen.perspective != nil else { return nil }
-        return ring.map { 1 / screen.depthScale($0.x, $0.y) }
-    }
 
     /// The outline coverage of a ring (`1 − smoothstep(0, 1, distance)` within a pixel of it),
     /// made in `coverage` (see ``OutlineCoverage``); false when it is off the image.

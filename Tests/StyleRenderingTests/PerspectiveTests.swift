@@ -33,6 +33,25 @@ import Testing
         #expect(s.warnings.isEmpty)
     }
 
+    @Test func aFillReachingBehindTheEyeIsCutAtTheNearLimit_notMirroredAboveTheHorizon() throws {
+        // Zoom 1 (a 1,024 px world), pitch 60°, 256 px image: the eye is 384 px from the centre,
+        // so ground more than 384 / sin 60° = 443 px south of the centre lies behind it. The
+        // band from 20° S (58 px south) to 85° S (512 px south) shows from row 128 + 58 · cos 60° ·
+        // 384 / (384 − 58 · sin 60°) = 161.4 to the bottom; projected whole, its corners at
+        // 85° S came out mirrored far above the image and the band covered its top.
+        let s = try draw("""
+            {"version": 8, "pitch": 60, "zoom": 1, "sources": {"g": {"type": "geojson", "data": {"type": "Polygon", "coordinates": [[[-20, -85], [20, -85], [20, -20], [-20, -20], [-20, -85]]]}}},
+             "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                        {"id": "f", "type": "fill", "source": "g", "paint": {"fill-color": "red", "fill-antialias": true}}]}
+            """)
+        let red = Color(red: 255, green: 0, blue: 0), white = Color(red: 255, green: 255, blue: 255)
+        for y in stride(from: 0, to: 158, by: 4) {
+            for x in stride(from: 0, to: 256, by: 8) { #expect(s.image.color(x: x, y: y) == white, "(\(x), \(y)) is not the background") }
+        }
+        #expect(s.image.color(x: 128, y: 166) == red)
+        #expect(s.image.color(x: 128, y: 255) == red)
+    }
+
     @Test func circlesStayRoundAndShrinkWithDistanceUnlessScaledWithTheViewport() throws {
         // A point at 30° N is 44.8 px of ground north of the centre; pitch 90° is drawn as 60°:
         // its depth is 384 + 44.8 · sin 60° = 422.8 px, so it shows at y = 128 − 44.8 · 0.5 · 384 / 422.8
