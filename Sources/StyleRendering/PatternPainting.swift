@@ -130,6 +130,8 @@ extension StylePainter {
     mutating func drawFillPattern(_ pattern: SpriteImage, rings: [[Point]], opacity: Double) {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for r in rings { for p in r { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) } }
+        // No point: every ring lay beyond the near limit of a tilted camera (``ScreenTransform/ring(_:moved:)``).
+        guard minX <= maxX, minY <= maxY else { return }
         let x0 = max(0, Int(minX.rounded(.down))), y0 = max(0, Int(minY.rounded(.down)))
         let x1 = min(canvas.width, Int(maxX.rounded(.up)) + 1), y1 = min(canvas.height, Int(maxY.rounded(.up)) + 1)
         guard x0 < x1, y0 < y1, var scratch = try? Canvas(width: x1 - x0, height: y1 - y0, background: .transparent) else { return }

@@ -212,6 +212,29 @@ import Testing
         #expect(patterned.green < 250 && (patterned.red == 255 || patterned.blue == 255), "\(patterned)")
     }
 
+    @Test func aTiltedPatternFill_isCutAtTheNearLimit_andAPolygonWhollyBehindTheEyeDrawsNothing() throws {
+        // Zoom 1, pitch 60°, 64 px image: the eye is 96 px from the centre. A band from 5° S
+        // (14 px south of the centre on the ground, row 40 on the image) to 85° S reaches behind
+        // the eye; a second polygon, 84–85° S, lies wholly behind it. Projected whole, the band
+        // was mirrored over the image's top and missed its bottom rows, and the second polygon,
+        // cut to nothing at the near limit, had no bounds (a trap converting infinity to Int).
+        let text = """
+            {"version": 8, "sprite": "s", "pitch": 60, "zoom": 1, "sources": {"g": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [
+                {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[-20, -85], [20, -85], [20, -5], [-20, -5], [-20, -85]]]}},
+                {"type": "Feature", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[40, -85], [60, -85], [60, -84], [40, -84], [40, -85]]]}}]}}},
+             "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}}, {"id": "f", "type": "fill", "source": "g", "paint": {"fill-pattern": "half"}}]}
+            """
+        let files = ["s.json": Array(#"{"half": {"x": 0, "y": 0, "width": 4, "height": 4, "pixelRatio": 1}}"#.utf8), "s.png": try sheet()]
+        let style = try StyleDocument(data: Data(text.utf8))
+        let s = try StyleSnapshot(style: style, camera: StyleCamera(style: style, width: 64, height: 64, pixelRatio: 1)) { url in
+            guard let bytes = files[url] else { throw StyleRenderError("no file \(url)") }
+            return bytes
+        }
+        let above = (0..<38).reduce(0) { n, y in n + (0..<64).filter { s.image.color(x: $0, y: y) != white }.count }
+        #expect(above == 0, "\(above) pixels drawn above the band")
+        for y in [42, 50, 63] { #expect(s.image.color(x: 32, y: y) != white, "row \(y) shows no pattern") }
+    }
+
     @Test func aBackgroundPatternRepeatsFromTheWorldsCorner() throws {
         // The world's left edge is at x = 32 − 256 = −224, a multiple of 4: columns 4k, 4k+1 red.
         let files = ["s.json": Array(#"{"half": {"x": 0, "y": 0, "width": 4, "height": 4, "pixelRatio": 1}}"#.utf8), "s.png": try sheet()]

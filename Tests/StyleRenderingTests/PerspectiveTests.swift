@@ -38,9 +38,11 @@ import Testing
         // so ground more than 384 / sin 60° = 443 px south of the centre lies behind it. The
         // band from 20° S (58 px south) to 85° S (512 px south) shows from row 128 + 58 · cos 60° ·
         // 384 / (384 − 58 · sin 60°) = 161.4 to the bottom; projected whole, its corners at
-        // 85° S came out mirrored far above the image and the band covered its top.
+        // 85° S came out mirrored far above the image and the band covered its top. A second
+        // polygon, 84–85° S (481 px south and more), lies wholly behind the eye: nothing of it is drawn.
         let s = try draw("""
-            {"version": 8, "pitch": 60, "zoom": 1, "sources": {"g": {"type": "geojson", "data": {"type": "Polygon", "coordinates": [[[-20, -85], [20, -85], [20, -20], [-20, -20], [-20, -85]]]}}},
+            {"version": 8, "pitch": 60, "zoom": 1, "sources": {"g": {"type": "geojson", "data": {"type": "MultiPolygon", "coordinates": [[[[-20, -85], [20, -85], [20, -20], [-20, -20], [-20, -85]]],
+                                                                                   [[[40, -85], [60, -85], [60, -84], [40, -84], [40, -85]]]]}}},
              "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
                         {"id": "f", "type": "fill", "source": "g", "paint": {"fill-color": "red", "fill-antialias": true}}]}
             """)
