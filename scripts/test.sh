@@ -31,11 +31,14 @@ TIMED='PositioningTests|SystemIOTests|GeoTestSupportTests|MapViewTests\.livePage
 # The servers' tests (the live page's HTTP server, the tracking server's /live and fences) read
 # their replies with 5–30 s timeouts, and Hummingbird answers from tasks of the cooperative pool:
 # beside the map suites' synchronous work their reads timed out at the end of the run (seven of
-# them once, after the style and matching suites grew). They run in a process of their own next.
+# them once, after the style and matching suites grew). They run in a process of their own next,
+# one test at a time: 86 servers and their load generators at once on a slower 2-core machine
+# (2026-12-01) answered in 0.5–1 s, and the tests that count acks in a 2 s run, reconnects after a
+# restart or an idle timeout failed in four of six runs; one at a time they take 89 s and pass.
 SERVERS='HTTPServingTests|TrackingServerTests'
 if [ $# -eq 0 ]; then
   swift test --skip-build --filter "$TIMED"
-  swift test --skip-build --filter "$SERVERS"
+  swift test --skip-build --no-parallel --filter "$SERVERS"
   swift test --skip-build --skip "$TIMED|$SERVERS"
 else
   swift test --skip-build "$@"
