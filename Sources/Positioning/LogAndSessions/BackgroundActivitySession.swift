@@ -248,6 +248,9 @@ struct LoggingPositionSource: PositionSource {
     let onError: @Sendable (any Error) -> Void
 
     var name: String { base.name }
+    /// The base's: a fast replay logged (`geo track --log-dir` over a file) is still not timed
+    /// by the lost-position watchdog, whose timer gave it a `.lost` under load.
+    var isReplayedAsFastAsPossible: Bool { base.isReplayedAsFastAsPossible }
 
     func events() -> AsyncThrowingStream<PositionSourceEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: PositionSourceEvent.self)
