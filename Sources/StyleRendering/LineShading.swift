@@ -43,11 +43,6 @@ struct LineShading {
     /// drawn within: the pixels whose centres show it, as GL's stencil clips a tile.
     var groundClip: (minX: Double, minY: Double, maxX: Double, maxY: Double)? = nil
 
-    /// The largest magnification (1 / w relative to the image's centre) a tilted triangle is
-    /// drawn up to: the parts of triangles nearer the eye (far below the image, or behind
-    /// the eye) are clipped off on the ground first, as GL clips at its near plane.
-    static let nearScale = 8.0
-
     /// Whether lines of this shading may be gathered with others into one mesh
     /// (``PendingLines``): not dashed, patterned or tilted.
     var joinable: Bool { dashes.isEmpty && pattern == nil && perspective == nil }
@@ -98,12 +93,12 @@ struct LineShading {
             }
             shaded.append(s)
         }
-        // Tilted: triangles reaching nearer than ``nearScale`` clipped on the ground, then
+        // Tilted: triangles reaching nearer than ``Perspective/nearLimit`` clipped on the ground, then
         // every vertex projected, its varyings divided by w for perspective-correct interpolation.
         var triangleList = mesh.triangles
         if let perspective {
             let onGround = shaded
-            triangleList = Self.clipNear(onGround, mesh.triangles, &shaded, below: (perspective.distance - perspective.distance / Self.nearScale) / perspective.sinP)
+            triangleList = Self.clipNear(onGround, mesh.triangles, &shaded, below: perspective.nearLimit)
             for i in shaded.indices {
                 var s = shaded[i]
                 let q = perspective.scale(s.y), p = perspective.project(s.x, s.y)

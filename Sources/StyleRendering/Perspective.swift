@@ -13,6 +13,15 @@ struct Perspective: Sendable {
     /// Eye to the image's centre, device pixels.
     let distance: Double
 
+    /// The largest magnification (1 / w relative to the image's centre) a tilted line or fill
+    /// is drawn up to: the parts nearer the eye (far below the image, or behind the eye) are
+    /// cut off on the ground first, as GL clips at its near plane.
+    static let nearScale = 8.0
+
+    /// The ground offset (device pixels down the screen from the image's centre, before
+    /// tilting) at which ``nearScale`` is reached: lines and fills are cut beyond it.
+    var nearLimit: Double { (distance - distance / Self.nearScale) / sinP }
+
     /// Nil for a camera that looks straight down.
     init?(_ camera: StyleCamera) {
         guard camera.pitch > 1e-9 else { return nil }

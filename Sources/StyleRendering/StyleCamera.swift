@@ -120,14 +120,14 @@ struct ScreenTransform {
 
     /// A polygon ring's device pixels (``point(_:_:)``), each moved by `offset`, and under a
     /// tilt each point's depth (GL's clip-space `w`, 1 at the image's centre). Tilted, the ring
-    /// is first cut on the ground where it comes nearer the eye than ``LineShading/nearScale``
+    /// is first cut on the ground where it comes nearer the eye than ``Perspective/nearScale``
     /// magnifies (``clippedNear(_:below:)``), as GL clips a fill's triangles at its near plane:
     /// projected whole, the points of a ring reaching behind the eye (a z14 tile's land cover
     /// under a camera pitched 45° at z15, OSM Bright over Andorra) came out mirrored at the top
     /// of the image, and the fill drew wedges across it.
     func ring(_ ps: [WorldPoint], moved offset: Point) -> (points: [Point], depths: [Double]?) {
         guard let perspective else { return (points(ps, moved: offset), nil) }
-        let limit = (perspective.distance - perspective.distance / LineShading.nearScale) / perspective.sinP
+        let limit = perspective.nearLimit
         var ground = ps.map { groundOffset($0.x, $0.y) }
         if ground.contains(where: { $0.y > limit }) { ground = Self.clippedNear(ground, below: limit) }
         var out: [Point] = [], depths: [Double] = []
