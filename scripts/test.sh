@@ -21,7 +21,7 @@ built="$(entries)"
 # racing gpsfake run on threads of their own (GeoTestSupport's `.onOwnThread`). The suites whose
 # tests wait on real time (sources, the manager, child processes, gpsfake) run in a process of
 # their own first: with the CPU-heavy map suites beside them in one process, their bounded
-# waits (`eventually`, 30 s) queued behind the pool's work on a 2-core machine and failed. The
+# waits (`eventually`, then 30 s) queued behind the pool's work on a 2-core machine and failed. The
 # live page's Chromium tests and the BlueZ mock's D-Bus tests wait on real time too (they failed
 # beside the style-rendering, tracking-server and off-road matching suites, and passed alone), and
 # so does `geo track` on a gpsfake replay (it missed epochs beside the tile and tracking servers),

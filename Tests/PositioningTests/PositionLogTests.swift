@@ -285,7 +285,7 @@ func positionLog_garbageTail_isCutOffInPlace(tail: Data, pointsBegun: Int) async
             try reopened.append(contentsOf: added)
             try reopened.close()
             let back = try PositionLog.read(url: cut)
-            #expect(back.damage == nil, "cut at \(offset)")
+            #expect(back.damage == nil, "cut at \(offset); the file begins \(String(decoding: try Data(contentsOf: cut).prefix(120), as: UTF8.self).debugDescription)")
             #expect(back.locations == recovered.locations + added, "cut at \(offset)")
             let oldSegments = recovered.locations.count > 2 ? 2 : (recovered.locations.isEmpty ? 0 : 1)
             #expect(back.segments == oldSegments + 1, "cut at \(offset)")
