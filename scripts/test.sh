@@ -28,7 +28,8 @@ built="$(entries)"
 # and the position indicator starting a manager (its start and first fix queued behind the map
 # suites for over its 3-minute limit on a CI run that shared the machine with two builds), and
 # `geo demo`'s tour (its replayed drive reached the matcher with 86 of 98 fixes beside the map
-# suites on this slower machine, 2026-12-01; not yet traced).
+# suites on this slower machine, 2026-12-01: the stale-fix rule timed the fast replay on the wall
+# clock and took a stall of the machine for stale fixes; it no longer does, LiveUpdateGate.arrivalTime).
 TIMED='PositioningTests|SystemIOTests|GeoTestSupportTests|MapViewTests\.livePage_|MapViewTests\.visible_startsPositioning|geoTests\.demoTour_|MonitoringTests\.bluez_|geoTests\.beacons_bluez_|geoTests\.track_fromGpsd_'
 # The servers' tests (the live page's HTTP server, the tracking server's /live and fences) read
 # their replies with 5–30 s timeouts, and Hummingbird answers from tasks of the cooperative pool:

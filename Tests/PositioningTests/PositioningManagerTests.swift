@@ -314,3 +314,24 @@ private final class SlowDelegate: PositioningDelegate {
     let report = await manager.filterReport
     #expect(report.count(of: .stale) == 1 && report.count(of: .warmUp) == 5 && report.accepted == 14)
 }
+
+/// A replay as fast as possible has no arrival times to judge a fix's age by: a stall of the
+/// machine between its fixes is not staleness, as it is not a lost position (the watchdog). The
+/// injected wall clock stalls 30 s at every reading, three times the default preset's 10 s
+/// maximum age; every fix still flows, only the warm-up's are dropped.
+@Test func manager_fastReplay_aStallOfTheMachineIsNotStaleness() async throws {
+    let fixes = (0..<200).map { fix(north: 20 * Double($0), t: Double($0), speed: 20) }
+    let replay = try LocationReplaySource(locations: fixes, pacing: .asFastAsPossible)
+    let wall = Mutex(Date(timeIntervalSince1970: 1_790_000_000))
+    let manager = PositioningManager(source: replay, clock: ManualClock(), now: {
+        wall.withLock { $0 += 30; return $0 }
+    })
+    await manager.setConfiguration(.default, pausesAutomatically: false)
+    let events = manager.events(bufferingPolicy: .unbounded)
+    #expect(await manager.start())
+    for await event in events { if case .stopped = event { break } }
+    let report = await manager.filterReport
+    #expect(report.received == fixes.count)
+    #expect(report.count(of: .stale) == 0, "\(report)")
+    #expect(report.accepted == fixes.count - report.count(of: .warmUp), "\(report)")
+}

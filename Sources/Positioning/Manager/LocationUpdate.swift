@@ -69,13 +69,14 @@ public struct LocationUpdate: Sendable, Hashable {
         public func makeAsyncIterator() -> AsyncIterator {
             let (stream, output) = AsyncThrowingStream.makeStream(of: LocationUpdate.self, bufferingPolicy: .bufferingNewest(256))
             let configuration = self.configuration, source = self.source, now = self.now
+            let arrival = LiveUpdateGate.arrivalTime(from: source, now: now)
             let run = Task {
                 var gate = LiveUpdateGate(configuration)
                 do {
                     for try await event in source.events() {
                         switch event {
                         case .location(let raw):
-                            let outcome = gate.process(raw, receivedAt: now())
+                            let outcome = gate.process(raw, receivedAt: arrival())
                             if outcome.transition == .becameStationary {
                                 output.yield(LocationUpdate(location: LiveUpdateGate.pauseLocation(outcome, raw: raw), isStationary: true))
                             } else if let location = outcome.delivered {

@@ -325,6 +325,7 @@ public actor PositioningManager {
     /// on the batch path (`BatchPositionSource`; the watchdog passes batches on), one event at
     /// a time all the same, so a stop in the middle of a batch drops the rest of it.
     private func consume(_ source: any PositionSource, batched: Bool, generation token: Int) async {
+        let arrival = LiveUpdateGate.arrivalTime(from: source, now: now)
         var failures = 0
         /// Whether the last attempt was refused: further refusals are not reported again.
         var refused = false
@@ -335,14 +336,14 @@ public actor PositioningManager {
                         guard token == generation else { return }
                         failures = 0
                         refused = false
-                        await handle(batch, generation: token)
+                        await handle(batch, receivedAt: arrival(), generation: token)
                     }
                 } else {
                     for try await event in source.events() {
                         guard token == generation else { return }
                         failures = 0
                         refused = false
-                        await handle(event, receivedAt: now(), generation: token)
+                        await handle(event, receivedAt: arrival(), generation: token)
                     }
                 }
                 if token == generation, !Task.isCancelled { finishRun() }
@@ -383,8 +384,7 @@ public actor PositioningManager {
     /// Applies a batch of source events of run `token` in order, as one event at a time: the
     /// batch arrived at once, so its fixes share one receive time. The events it causes reach
     /// subscribers together at its end (see `outgoing`); a stop in its middle drops the rest.
-    private func handle(_ batch: [PositionSourceEvent], generation token: Int) async {
-        let receivedAt = now()
+    private func handle(_ batch: [PositionSourceEvent], receivedAt: Date?, generation token: Int) async {
         gathersEvents = true
         defer {
             gathersEvents = false
@@ -410,7 +410,7 @@ public actor PositioningManager {
 
     /// Applies one source event of run `token`, received at `receivedAt`; a fix whose map
     /// matching outlasts its run (the manager stopped or restarted meanwhile) is dropped.
-    private func handle(_ event: PositionSourceEvent, receivedAt: Date, generation token: Int) async {
+    private func handle(_ event: PositionSourceEvent, receivedAt: Date?, generation token: Int) async {
         guard waitsOnMatcher(event), case .location(let location) = event, let matcher else {
             apply(event, receivedAt: receivedAt)
             return
@@ -428,7 +428,7 @@ public actor PositioningManager {
     }
 
     /// Applies a source event that does not wait on the matcher (see `waitsOnMatcher`).
-    private func apply(_ event: PositionSourceEvent, receivedAt: Date) {
+    private func apply(_ event: PositionSourceEvent, receivedAt: Date?) {
         switch event {
         case .lost:
             isPositionLost = true
@@ -445,7 +445,7 @@ public actor PositioningManager {
 
     /// The first half of handling a fix, before map matching: authorization, then the
     /// pipeline's `admit`. Returns the filtered fix to deliver, or nil when the filter dropped it.
-    private func admit(_ location: Location, receivedAt: Date) -> Location? {
+    private func admit(_ location: Location, receivedAt: Date?) -> Location? {
         if authorizationStatus != .authorized {
             authorizationStatus = .authorized
             emit(.authorizationChanged(.authorized))
