@@ -40,6 +40,8 @@ public struct LiveUpdateGate: Sendable {
     public private(set) var cleaner: TrackCleaner<StandardRules>?
     /// The last location the filter accepted (the raw fix without a filter).
     public private(set) var lastAccepted: Location?
+    /// The latest fix time seen: the arrival clock of a source that has none (`process`).
+    private var latestFixTime: Date?
 
     public init(_ configuration: LiveConfiguration, pausesAutomatically: Bool = true) {
         self.configuration = configuration
@@ -52,12 +54,16 @@ public struct LiveUpdateGate: Sendable {
     public var isPaused: Bool { pausesAutomatically && detector.isStationary }
 
     /// Feeds one fix as the source delivered it, received at `receivedAt` (the stale-fix rule's
-    /// clock); nil for a source replayed as fast as possible, whose arrival times say nothing
-    /// of a fix's age (`arrivalTime(from:now:)`).
+    /// clock). Nil for a source replayed as fast as possible (`arrivalTime(from:now:)`), whose
+    /// arrival times say nothing of a fix's age: the latest fix time of the stream stands in,
+    /// so a fix older than those before it (a cached fix) is still stale, and a stall of the
+    /// machine is not.
     /// - Complexity: O(1) amortised (one detector step, one filter step).
     public mutating func process(_ raw: Location, receivedAt: Date?) -> Outcome {
+        let streamTime = max(latestFixTime ?? raw.timestamp, raw.timestamp)
+        latestFixTime = streamTime
         let transition = pausesAutomatically ? detector.update(with: raw) : nil
-        let decision = cleaner?.process(raw, receivedAt: receivedAt) ?? .accepted(raw)
+        let decision = cleaner?.process(raw, receivedAt: receivedAt ?? streamTime) ?? .accepted(raw)
         if let location = decision.location { lastAccepted = location }
         return Outcome(transition: transition, decision: decision, isPaused: isPaused, raw: raw)
     }
@@ -68,10 +74,10 @@ public struct LiveUpdateGate: Sendable {
         outcome.decision.location ?? raw
     }
     /// When a fix of `source` counts as received, read from `now` (the wall clock): nil for a
-    /// source replayed as fast as possible (`PositionSource.isReplayedAsFastAsPossible`), so a
-    /// stall of the machine is not taken for stale fixes, as the lost-position watchdog does not
-    /// take it for a lost position. Under a loaded CI run a stall of ~18 s made the stale rule
-    /// drop 12 of the demo drive's 98 fixes.
+    /// source replayed as fast as possible (`PositionSource.isReplayedAsFastAsPossible`), timed
+    /// by its own fix times instead (`process`), so a stall of the machine is not taken for stale
+    /// fixes, as the lost-position watchdog does not take it for a lost position. Under a loaded
+    /// CI run a stall of ~18 s made the stale rule drop 12 of the demo drive's 98 fixes.
     public static func arrivalTime(from source: any PositionSource, now: @escaping @Sendable () -> Date) -> @Sendable () -> Date? {
         if source.isReplayedAsFastAsPossible { return { nil } }
         return { now() }
