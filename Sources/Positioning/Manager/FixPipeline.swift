@@ -67,8 +67,9 @@ public struct FixPipeline: Sendable {
 
     /// The first half (see the type): returns the filtered fix to match and deliver, or nil
     /// when the filter dropped it (appended as `.rejected`).
-    /// - Parameter receivedAt: when the fix arrived (the stale-fix rule's clock), nil when
-    ///   unknown (`LiveUpdateGate.arrivalTime(from:now:)`).
+    /// - Parameter receivedAt: when the fix arrived (the stale-fix rule's clock); nil for a
+    ///   source replayed as fast as possible, timed by its own fix times instead
+    ///   (`LiveUpdateGate.process(_:receivedAt:)`).
     public mutating func admit(_ location: Location, receivedAt: Date?, into events: inout [PositioningEvent]) -> Location? {
         regions.decide(location, into: &events)
         rawPosition = location

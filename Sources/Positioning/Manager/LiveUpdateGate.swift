@@ -73,6 +73,7 @@ public struct LiveUpdateGate: Sendable {
     public static func pauseLocation(_ outcome: Outcome, raw: Location) -> Location {
         outcome.decision.location ?? raw
     }
+
     /// When a fix of `source` counts as received, read from `now` (the wall clock): nil for a
     /// source replayed as fast as possible (`PositionSource.isReplayedAsFastAsPossible`), timed
     /// by its own fix times instead (`process`), so a stall of the machine is not taken for stale
