@@ -60,17 +60,17 @@ extension StylePainter {
         // be copied whole each time (its references retained and released).
         let screen = self.screen
         let offset = screen.translation(property(.translate)) { anchor }
+        // Each ring projected once, for the fill and its outline.
+        let rings = f.polygons.map { $0.map { screen.ring($0, moved: offset) } }
         if property(.pattern) != .null {
             if let p = pattern(layer, "fill-pattern", f) {
-                let rings = f.polygons.flatMap { $0.map { screen.ring($0, moved: offset).points } }
-                drawFillPattern(p, rings: rings, opacity: opacity.clamped(0, 1))
+                drawFillPattern(p, rings: rings.flatMap { $0.map(\.points) }, opacity: opacity.clamped(0, 1))
                 // The antialiased outline is drawn in the pattern too (MapLibre's fill_outline_pattern),
                 // or in `fill-outline-color` where the style gives one (its draw_fill.ts: the
                 // plain outline program then).
                 if property(.antialias) != .boolean(false) {
                     let outline = propertyValues.setPaint(layer, Self.fillOutlineColor)[0] == nil ? nil : Self.rgba(color(.outlineColor), opacity: opacity)
-                    for ring in f.polygons.flatMap({ $0 }) where ring.count >= 2 {
-                        let projected = screen.ring(ring, moved: offset)
+                    for (ring, projected) in zip(f.polygons.flatMap({ $0 }), rings.flatMap({ $0 })) where ring.count >= 2 {
                         if let outline {
                             drawOutline(projected.points, depths: projected.depths, color: outline)
                             continue
@@ -86,9 +86,7 @@ extension StylePainter {
             }
             return
         }
-        // Each ring projected once, for the fill and its outline; filled as it is, without a
-        // path to build and flatten.
-        let rings = f.polygons.map { $0.map { screen.ring($0, moved: offset) } }
+        // Filled as projected, without a path to build and flatten.
         var contours: [Path.Contour] = []
         for polygon in rings {
             for ring in polygon where ring.points.count >= 3 { contours.append(Path.Contour(points: ring.points, isClosed: true)) }

@@ -400,23 +400,17 @@ struct LineShading {
         while k + 2 < triangles.count {
             let corners = [triangles[k], triangles[k + 1], triangles[k + 2]]
             k += 3
-            let beyond = corners.map { vertices[Int($0)].y > limit }
-            if !beyond.contains(true) { kept += corners; continue }
-            if !beyond.contains(false) { continue }
+            if !corners.contains(where: { vertices[Int($0)].y > limit }) { kept += corners; continue }
+            if !corners.contains(where: { vertices[Int($0)].y <= limit }) { continue }
             // The polygon's corners within the limit, in order, with the cuts where edges cross it.
             var polygon: [Int32] = []
-            for i in 0..<3 {
-                let a = corners[i], b = corners[(i + 1) % 3]
-                if !beyond[i] { polygon.append(a) }
-                if beyond[i] != beyond[(i + 1) % 3] {
-                    let va = vertices[Int(a)], vb = vertices[Int(b)]
-                    let t = (limit - va.y) / (vb.y - va.y)
-                    func mix(_ p: Double, _ q: Double) -> Double { p + (q - p) * t }
-                    out.append(Shaded(x: mix(va.x, vb.x), y: limit, nx: mix(va.nx, vb.nx), ny: mix(va.ny, vb.ny),
-                                      dist: mix(va.dist, vb.dist), gamma: mix(va.gamma, vb.gamma), q: 1))
-                    polygon.append(Int32(out.count - 1))
-                }
-            }
+            Perspective.clipNear(count: 3, below: limit, y: { vertices[Int(corners[$0])].y }, corner: { polygon.append(corners[$0]) }, cut: { i, j, t in
+                let va = vertices[Int(corners[i])], vb = vertices[Int(corners[j])]
+                func mix(_ p: Double, _ q: Double) -> Double { p + (q - p) * t }
+                out.append(Shaded(x: mix(va.x, vb.x), y: limit, nx: mix(va.nx, vb.nx), ny: mix(va.ny, vb.ny),
+                                  dist: mix(va.dist, vb.dist), gamma: mix(va.gamma, vb.gamma), q: 1))
+                polygon.append(Int32(out.count - 1))
+            })
             for i in 1..<(polygon.count - 1) { kept += [polygon[0], polygon[i], polygon[i + 1]] }
         }
         return kept

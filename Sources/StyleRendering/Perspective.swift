@@ -22,6 +22,23 @@ struct Perspective: Sendable {
     /// tilting) at which ``nearScale`` is reached: lines and fills are cut beyond it.
     var nearLimit: Double { (distance - distance / Self.nearScale) / sinP }
 
+    /// The cut at ``nearLimit`` of a closed polygon of `count` corners on the ground, corner
+    /// `i` at ground y `y(i)`: Sutherland & Hodgman's clip (1974) against the half-plane
+    /// y ≤ `limit`. In the polygon's order, `corner(i)` is called for each corner on that side
+    /// and `cut(i, j, t)` where the edge from corner i to the next, j, crosses y = `limit`, at
+    /// `t` (0 at i, 1 at j) along it. What those calls make, filled by the even-odd rule,
+    /// covers what the polygon covers on that side. (The visitor serves a fill's rings of
+    /// points and a line's triangles of indexed vertices with varyings alike.)
+    static func clipNear(count: Int, below limit: Double, y: (Int) -> Double,
+                         corner: (Int) -> Void, cut: (_ from: Int, _ to: Int, _ t: Double) -> Void) {
+        for i in 0..<count {
+            let j = i + 1 == count ? 0 : i + 1
+            let yi = y(i), yj = y(j)
+            if yi <= limit { corner(i) }
+            if (yi <= limit) != (yj <= limit) { cut(i, j, (limit - yi) / (yj - yi)) }
+        }
+    }
+
     /// Nil for a camera that looks straight down.
     init?(_ camera: StyleCamera) {
         guard camera.pitch > 1e-9 else { return nil }

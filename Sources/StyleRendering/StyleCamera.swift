@@ -141,21 +141,13 @@ struct ScreenTransform {
         return (out, depths)
     }
 
-    /// The part of a closed ring (ground offsets) whose y is at most `limit`: Sutherland &
-    /// Hodgman's clip (1974) against that one half-plane, the cuts where edges cross it added.
-    /// Filled by the even-odd rule, the result covers what the ring covers on that side.
+    /// The part of a closed ring (ground offsets) whose y is at most `limit`
+    /// (``Perspective/clipNear(count:below:y:corner:cut:)``).
     static func clippedNear(_ ring: [Point], below limit: Double) -> [Point] {
         var out: [Point] = []
-        guard var previous = ring.last else { return out }
-        for point in ring {
-            let inside = point.y <= limit, wasInside = previous.y <= limit
-            if inside != wasInside {
-                let t = (limit - previous.y) / (point.y - previous.y)
-                out.append(Point(x: previous.x + (point.x - previous.x) * t, y: limit))
-            }
-            if inside { out.append(point) }
-            previous = point
-        }
+        Perspective.clipNear(count: ring.count, below: limit, y: { ring[$0].y }, corner: { out.append(ring[$0]) }, cut: { i, j, t in
+            out.append(Point(x: ring[i].x + (ring[j].x - ring[i].x) * t, y: limit))
+        })
         return out
     }
 
