@@ -162,7 +162,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
     }
 
     static func setUp() async throws -> (URL, GatedStore, TrackingIngest) {
-        let dir = try TrackingServerTests.temporaryDirectory()
+        let dir = try makeTemporaryDirectory()
         let store = try GatedStore(path: dir.appendingPathComponent("t.sqlite").path)
         return (dir, store, try await TrackingIngest(store: store, policy: .register))
     }
@@ -172,7 +172,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
     /// fix is stored; the request pipelined after `/metrics` was not read before it was answered.
     @Test(.timeLimit(.minutes(2))) func ack_onlyAfterTheCommit_repliesInRequestOrder() async throws {
         let (dir, store, ingest) = try await Self.setUp()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        defer { removeTemporaryDirectory(dir) }
         let t = TrackingServerTests.nowSeconds - 100
         try await Self.withKeptAliveConnection(ingest, device: "a", time: t - 1) { port, socket in
             store.hold(true)
@@ -197,7 +197,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
     /// on the same connection once it is back is acknowledged and stored once.
     @Test(.timeLimit(.minutes(2))) func storageDown_503NoAck_retryOnTheSameConnectionStoredOnce() async throws {
         let (dir, store, ingest) = try await Self.setUp()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        defer { removeTemporaryDirectory(dir) }
         let t = TrackingServerTests.nowSeconds - 100
         try await Self.withKeptAliveConnection(ingest, device: "b", time: t - 1) { port, socket in
             store.setDown(true)
@@ -222,7 +222,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
     /// either is stored.
     @Test(.timeLimit(.minutes(2))) func chunkedBodyOverTheLimit_413_hostOfAnotherName_403() async throws {
         let (dir, store, ingest) = try await Self.setUp()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        defer { removeTemporaryDirectory(dir) }
         let t = TrackingServerTests.nowSeconds - 100
         try await Self.withKeptAliveConnection(ingest, device: "c", time: t - 1) { port, socket in
             try socket.writeAll("POST /overland HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
@@ -255,7 +255,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
     /// of either is stored.
     @Test(.timeLimit(.minutes(2))) func slowBody_408AtItsDeadline_halfAHeadClosedWhenIdle() async throws {
         let (dir, store, ingest) = try await Self.setUp()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        defer { removeTemporaryDirectory(dir) }
         var limits = RequestLimits()
         limits.bodyTimeout = .seconds(1)
         limits.idleTimeout = .seconds(2)
@@ -285,7 +285,7 @@ final class GatedStore: PositionStore, @unchecked Sendable {
     /// after `stop` returned let a retry of its fix be stored twice).
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func stop_returnsOnceTheQueuedCommitsAreDone() async throws {
         let (dir, store, ingest) = try await Self.setUp()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        defer { removeTemporaryDirectory(dir) }
         let t = TrackingServerTests.nowSeconds - 100
         func fix(_ second: Int) -> TrackedFix {
             TrackedFix(device: "s", location: Location(coordinate: Coordinate(uncheckedLatitude: 52.5, longitude: 13.4),

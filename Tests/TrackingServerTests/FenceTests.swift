@@ -83,8 +83,8 @@ import TrackingProtocols
     /// and exit of the cafe (no dwell: 60 s there): stored, read back by `/api/events`, pushed
     /// on `/live` to a follower of the device, counted in `/metrics`.
     @Test(.onOwnThread) func walk_entersDwellsExits_polygonAndCircle_storedReadPushed() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register, fences: FenceOptions(fences: try Self.fences()))
         defer { ingest.stop() }
@@ -146,8 +146,8 @@ import TrackingProtocols
     /// flapping. An older fix arriving late (from outside, 30.5 s before the last) is stored but
     /// moves nothing.
     @Test func jitterOnTheEdge_doesNotFlap_lateFixIgnored() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register, fences: FenceOptions(fences: try Self.fences(), dwell: nil))
         defer { ingest.stop() }
@@ -167,8 +167,8 @@ import TrackingProtocols
     /// database: the retried fixes and the rest of the stay give the dwell once and no second
     /// enter; the events table holds each event once.
     @Test func restart_noSecondEnter_noDuplicates() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let start = Int64(Date().timeIntervalSince1970) - 5000
         let fixes = try Self.walk("walker", start: start, [(-250, 0, 30), (0, 0, 150), (0, 0, 400)])
@@ -202,8 +202,8 @@ import TrackingProtocols
     }
 
     @Test func latestEvents_ofSeveralDevices_sqlite() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         try Self.latestEvents_perDeviceAndFence(try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path))
     }
 
@@ -239,8 +239,8 @@ import TrackingProtocols
     /// connection and never answers does not hold one ack: every fix is acknowledged and every
     /// event stored while its first POST is still waiting.
     @Test(.onOwnThread) func webhook_receivesEvents_deadWebhookDoesNotBlockAcks() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let receiver = try Receiver()
         defer { receiver.server.close() }
         let start = Int64(Date().timeIntervalSince1970) - 5000

@@ -85,8 +85,8 @@ import TrackingProtocols
         limit.rlim_cur = limit.rlim_max - 1
         #expect(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
         let hard = Int(limit.rlim_max)
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         defer { ingest.stop() }
         #expect(ingest.openFiles.after == hard && OpenFileLimit.current.soft == hard)
@@ -191,8 +191,8 @@ import TrackingProtocols
     /// all 100 — byte for byte the collection the read API writes for the fixes the store then
     /// holds, by device name — after a first frame of their latest positions (none yet).
     @Test(.onOwnThread) func live_oneBatchOf100Devices_isOneFrame_byteForByte() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         let names = (0..<100).map { "d\($0)" }
@@ -220,8 +220,8 @@ import TrackingProtocols
     /// beside it a client that never reads: ingest of 60,000 fixes finishes with every fix
     /// stored, and that client's mailbox holds at most one fix per device (400), not the backlog.
     @Test(.onOwnThread) func live_latestFirst_thenUpdates_aClientThatNeverReadsDoesNotHoldIngest() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         let t = Int64(Date().timeIntervalSince1970) - 1000
@@ -273,8 +273,8 @@ import TrackingProtocols
     /// A bad subscription is refused before the upgrade (400; hummingbird-websocket sends it
     /// without a body).
     @Test func live_badQuery_400() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         try await TrackingServerTests.withServer(ingest) { port async throws in
             let bad = try TCPClient.connect(host: "127.0.0.1", port: port)

@@ -70,8 +70,8 @@ import TrackingProtocols
     /// database while they send: their connections break, they reconnect, and every fix they
     /// logged as acknowledged is in the database exactly once (`geo loadgen verify`'s check).
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func devices_reconnectAfterAServerRestart_everyLoggedAckStoredOnce() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
         @Sendable func serve(port: Int, bound: @escaping @Sendable (Int) -> Void) -> Task<Void, any Error> {
             Task {
@@ -124,8 +124,8 @@ import TrackingProtocols
     /// ±10 % jitter brings a turn sooner than the last batch's span; every logged fix is stored
     /// once, through the server's Overland decoder.
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func overlandBatches_everyFixLoggedAndStoredOnce_timesRiseWithinADevice() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var bound = ports.makeAsyncIterator()
@@ -168,8 +168,8 @@ import TrackingProtocols
     /// the 5 s interval), each device would sit idle past the limit with probability 4/5, be
     /// closed and reconnect. The first fixes are acknowledged, logged and stored.
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func firstFixOnConnecting_noIdleConnectionClosed() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: db), policy: .register)
         var limits = RequestLimits()
@@ -202,8 +202,8 @@ import TrackingProtocols
     /// `verify` reads each device once: a logged fix absent from the store and one stored twice
     /// (two payloads at one fix time), in `recent` and in `positions`, are each counted.
     @Test func verify_countsMissingAndDuplicated_inBothTables() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
         let t = Self.nowMilliseconds - 70_000
         func fix(_ device: String, _ time: Int64, hash: Int64 = 1) -> StoredFix {
@@ -263,8 +263,8 @@ import TrackingProtocols
     /// it: both reports come back, every subscriber stayed connected and timed fixes; without
     /// `live` there is no subscribers' report.
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func runAlongsideLive_returnsTheLoadsAndTheSubscribersReports() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         try await TrackingServerTests.withServer(ingest) { port async throws in
             var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 4, duration: .seconds(2))
@@ -286,8 +286,8 @@ import TrackingProtocols
     /// every 50 ms: every subscriber stays connected, and each fix they time is one of the
     /// stored ones of a device they follow (so at most 2 followers × the fixes stored).
     @Test(.onOwnThread) func subscribers_connect_andTimeTheFixesTheyFollow() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         try await TrackingServerTests.withServer(ingest) { port async throws in
             var options = LiveSubscribers.Options(host: "127.0.0.1", port: port, subscribers: 3, follow: 4, devices: 6, duration: .seconds(3))

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTestSupport
 import Testing
 import TrackingServer
 
@@ -7,8 +8,8 @@ import TrackingServer
     /// Without a PostgreSQL URL: the SQLite file, created by the writer; the reader opens what
     /// the writer stored and cannot register devices itself; a reader of a missing file fails.
     @Test func sqlite_writerCreates_readerReadsOnly() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         await #expect(throws: (any Error).self) { _ = try await PositionStores.open(postgresURL: nil, sqlitePath: path, readOnly: true) }
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -26,9 +27,9 @@ import TrackingServer
     /// A store that cannot open its database (the path is a folder) throws SQLite's error and
     /// leaves the lock free: a second try fails the same way, not as "in use".
     @Test func sqlite_unopenableDatabase_leavesTheLockFree() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
+        let dir = try makeTemporaryDirectory()
         // The lock file is the database path's, beside the folder.
-        defer { TrackingServerTests.removeDirectory(dir); try? FileManager.default.removeItem(atPath: dir.path + "-lock") }
+        defer { removeTemporaryDirectory(dir); try? FileManager.default.removeItem(atPath: dir.path + "-lock") }
         for _ in 0..<2 {
             do {
                 _ = try SQLitePositionStore(path: dir.path)
@@ -43,8 +44,8 @@ import TrackingServer
     /// process, while readers open; once the first stops writing (a server's stop), its writes
     /// fail, its reads go on, and the second opens and writes.
     @Test func sqlite_secondWriterRefused_untilTheFirstStopsWriting() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let first = try SQLitePositionStore(path: path)
         try first.register([DeviceSettings(name: "phone-1")])

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTestSupport
 import Testing
 @testable import TrackingServer
 
@@ -10,8 +11,8 @@ import Testing
     }
 
     @Test func committedPages_reachTheDatabaseFile_withinSeconds() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let store = try SQLitePositionStore(path: path)
         let now = Int64(Date().timeIntervalSince1970) * 1000

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import GeoTestSupport
 import GRDB
 import Synchronization
 import Testing
@@ -35,8 +36,8 @@ import Testing
     /// The writing connection syncs the WAL at every commit (`synchronous = FULL`, 2), so a
     /// commit the server acknowledged survives a power cut; GRDB's pool would leave it NORMAL (1).
     @Test func writer_syncsEveryCommit() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let (mode, synchronous) = try store.write { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
@@ -45,8 +46,8 @@ import Testing
     }
 
     @Test func retryAfterTheMove_isNotDuplicated() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
         let rows = ["a", "b", "c"].flatMap { d in (1...10).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
         #expect(try store.commit(rows) == 30)
@@ -64,8 +65,8 @@ import Testing
     }
 
     @Test func history_acrossBothTables_isCompleteAndOrdered() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .seconds(3600), sliceDevices: 1)
         // Two hours of one fix a minute, committed out of order in three batches, with a second
         // device between them: the first hour is moved, the second stays in `recent`.
@@ -91,8 +92,8 @@ import Testing
     }
 
     @Test func lateFix_doesNotMoveLatestBack_beforeOrAfterTheMove_norAfterReopening() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let newest = Self.fix("car", Self.now - 30_000, latitude: 1)
         do {
@@ -117,8 +118,8 @@ import Testing
     }
 
     @Test func reopenedAfterAnInterruptedMove_answersEveryFixOnce_thenFinishesIt() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let rows = Self.fourDevicesFiveFixes
         do {
@@ -156,8 +157,8 @@ import Testing
     }
 
     @Test func reopenedAfterACrashBetweenAppendAndMove_answersEveryFixOnce_andSkipsRetries() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let rows = Self.fourDevicesFiveFixes
         do {
@@ -193,8 +194,8 @@ import Testing
     }
 
     @Test func recentOfTheLayoutKeyedByFixTime_isCarriedOverAtOpen() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let old = Self.fix("car", Self.now - 5000)
         do {
@@ -224,8 +225,8 @@ import Testing
     /// out-of-order fixes never stored, and equal keys twice: only the new are stored, each once,
     /// and the latest position never moves back.
     @Test func batchOfRetriesFromEveryPlace_storesOnlyTheNew_eachOnce() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
         let past = ["a", "b"].flatMap { d in (1...4).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
         #expect(try store.commit(past) == 8)
@@ -257,8 +258,8 @@ import Testing
     /// the devices it copies (the writer, which every request waits for, is held O(devices) at
     /// the beginning, not O(fixes)), and a retry of a device not yet reached is still skipped.
     @Test func roundSplitsDevicesAsItCopiesThem() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
         let past = ["a", "b", "c"].flatMap { d in (1...3).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
         #expect(try store.commit(past) == 9)
@@ -275,8 +276,8 @@ import Testing
     /// course included, from `recent`, from `positions` after the move and from `latest` after
     /// reopening; NULLs are stored as SQL NULL, not as 0.
     @Test func columns_roundTrip_withAndWithoutOptionalMeasurements() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let bare = StoredFix(device: "bare", fixTime: Self.now - 90_000, payloadHash: -7, latitude: -33.868_820_123_456_7,
                              longitude: 151.209_295_987_654_3, receivedAt: Self.now - 1, source: "gpslogger")
@@ -306,8 +307,8 @@ import Testing
     /// at least, more than the slice) and deleted from `recent` one batch a transaction; every
     /// read in between answers each fix once.
     @Test func roundInSlicesOfRows_copiedAndDeletedInPieces_eachFixAnsweredOnce() throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceRows: 6)
         // Five commits (batches) of four fixes: two of a, two of b.
         var all: [StoredFix] = []

@@ -27,8 +27,8 @@ import HTTPServing
 /// an unknown device refused (403) under `.refuse`, and what was acknowledged committed once
 /// the server is stopped.
 @Test(.onOwnThread, .timeLimit(.minutes(1))) func configuration_opensItsStore_registersItsDevices_andServes() async throws {
-    let dir = try TrackingServerTests.temporaryDirectory()
-    defer { TrackingServerTests.removeDirectory(dir) }
+    let dir = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(dir) }
     let db = dir.appendingPathComponent("t.sqlite").path
     var configuration = TrackingServerConfiguration(postgresURL: nil, sqlitePath: db, policy: .refuse)
     configuration.devices = [DeviceSettings(spec: "car:knots")]

@@ -48,8 +48,8 @@ import TrackingProtocols
         let spike = LocalFrame(origin: middle.location.coordinate).coordinate(east: 0, north: 2000)
         fixes.insert(TrackedFix(device: "car", location: Location(coordinate: spike, timestamp: middle.location.timestamp.addingTimeInterval(1)),
                                 source: .gpsLogger), at: n / 2 + 1)
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         defer { ingest.stop() }
         try await FenceTests.ingest(ingest, fixes, perRequest: 100)
@@ -84,8 +84,8 @@ import TrackingProtocols
     @Test(.onOwnThread) func matched_putsTheFixesOnTheRoads() async throws {
         guard let map = try Fixtures.url("traces/graphhopper-mm/issue-70.osm.gz"),
               let fixes = try Self.fixes("traces/graphhopper-mm/issue-70.gpx", device: "taxi", accuracy: nil) else { return }
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register,
                                               matcher: try TrackRoads.matcher(osmFile: map.path))
         defer { ingest.stop() }

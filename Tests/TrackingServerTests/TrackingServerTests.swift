@@ -9,25 +9,6 @@ import TrackingProtocols
 
 /// The tracking server end to end over loopback HTTP, on the default SQLite store.
 @Suite struct TrackingServerTests {
-    /// A fresh directory for one test's database; the test removes it (`defer`, with
-    /// `removeDirectory`) so the run leaves nothing in `$TMPDIR` (scripts/test.sh checks).
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// Removes a test's directory, again while it is still there (up to 5 s). A connection
-    /// that a server's ending task opens during the removal (a pool reader recreates
-    /// `t.sqlite-shm` once that was removed) makes the last `rmdir` fail with ENOTEMPTY: a CI
-    /// run found a `tracking-…` directory left behind after every test had passed.
-    static func removeDirectory(_ url: URL) {
-        for _ in 0..<50 where FileManager.default.fileExists(atPath: url.path) {
-            try? FileManager.default.removeItem(at: url)
-            if FileManager.default.fileExists(atPath: url.path) { Thread.sleep(forTimeInterval: 0.1) }
-        }
-    }
-
     /// One HTTP/1.1 request with `Connection: close`; the status and body. The blocking socket
     /// calls run on a thread of their own: on the cooperative pool (2 threads on 2 cores) tests
     /// running in parallel would hold every thread the server needs to answer them.
@@ -86,8 +67,8 @@ import TrackingProtocols
     static var nowSeconds: Int { Int(Date().timeIntervalSince1970) }
 
     @Test func osmAnd_ack_isStored_retryNotDuplicated_latestNeverMovesBack() async throws {
-        let dir = try Self.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         let t = Self.nowSeconds - 100
@@ -108,8 +89,8 @@ import TrackingProtocols
     /// `retainHistory` deletes the fixes of the days before yesterday (UTC) and keeps
     /// yesterday's, today's and the devices' latest positions.
     @Test func retainHistory_deletesDaysBeforeTheKeptOnes_keepsLatest() async throws {
-        let dir = try Self.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         defer { ingest.stop() }
@@ -129,8 +110,8 @@ import TrackingProtocols
     }
 
     @Test func endpoints_replyWhatTheirAppsExpect_andReadBackAsGeoJSONAndGPX() async throws {
-        let dir = try Self.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         let t = Self.nowSeconds - 60
         try await Self.withServer(ingest) { port async throws in
@@ -157,8 +138,8 @@ import TrackingProtocols
     }
 
     @Test func unknownDevice_refused403_whenNotAutoRegistering() async throws {
-        let dir = try Self.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "known", osmAndSpeedUnit: .knots)])
         let t = Self.nowSeconds - 10
@@ -175,8 +156,8 @@ import TrackingProtocols
     /// A body announced over the 5 MiB bound gets its 413 before a byte of the body is sent
     /// (hostile-http.py's "Content-Length 4 GB" waited for the body until the idle timeout).
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func bodyAnnouncedOverTheBound_413BeforeTheBody() async throws {
-        let dir = try Self.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         try await Self.withServer(ingest) { port async throws in
@@ -204,8 +185,8 @@ import TrackingProtocols
     /// A database capped at a few pages fills up (SQLITE_FULL, as a full disk): from then on
     /// every request gets 503 and no ack, every acknowledged fix is stored, and no refused one is.
     @Test func storageFull_replies503_neverAnAck_andEveryAckIsStored() async throws {
-        let dir = try Self.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let path = dir.appendingPathComponent("t.sqlite").path
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: path, maximumPages: 12), policy: .register)
         let t = Self.nowSeconds - 3000
@@ -229,8 +210,8 @@ import TrackingProtocols
 
     /// Many concurrent requests share commits: fewer commits than requests, every ack stored.
     @Test func groupCommit_batchesConcurrentRequests() async throws {
-        let dir = try Self.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .register)
         let t = Int64(Self.nowSeconds - 500)
@@ -276,8 +257,8 @@ import TrackingProtocols
     }
 
     @Test(.onOwnThread) func wikiLoginAndPacket_acknowledgedAfterStoring_wrongCRCClosesWithoutAck() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
         let ingest = try await TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "356307042441013")])
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
@@ -314,8 +295,8 @@ import TrackingProtocols
     /// A device that logs in and then sends half a packet, and one that only connects, are
     /// closed once silent for the idle timeout (here 1 s); a device sending on time is served.
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func teltonika_silentConnectionsClosedAfterTheIdleTimeout() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         defer { ingest.stop() }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
@@ -338,8 +319,8 @@ import TrackingProtocols
     /// Devices connecting while the listener is cancelled, 20 times over: the listener ends,
     /// closing every connection, and never traps on a connection accepted during its end.
     @Test(.onOwnThread) func teltonika_cancelledWhileDevicesConnect_endsWithoutACrash() async throws {
-        let dir = try TrackingServerTests.temporaryDirectory()
-        defer { TrackingServerTests.removeDirectory(dir) }
+        let dir = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(dir) }
         let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
         defer { ingest.stop() }
         for _ in 0..<20 {

@@ -7,9 +7,8 @@ import Testing
 /// restarted on the same database each time: every fix the generator saw acknowledged is in the
 /// database once (`geo loadgen verify`: acknowledged-but-missing 0, duplicated 0).
 @Test(.onOwnThread) func serveTracking_killedTwiceUnderLoad_losesNoAcknowledgedFix() async throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-kill-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
+    let dir = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(dir) }
     let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
     let port = GPSFake.freePort()
     func startServer() async throws -> ChildProcess {
@@ -47,9 +46,8 @@ import Testing
 /// process, and the first keeps serving: two writers would each trust their own memory of
 /// what the database holds (a retry stored twice).
 @Test(.onOwnThread) func serveTracking_secondServerOnTheSameDatabase_isRefused() async throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-two-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: dir) }
+    let dir = try makeTemporaryDirectory()
+    defer { removeTemporaryDirectory(dir) }
     let db = dir.appendingPathComponent("t.sqlite").path, errors = dir.appendingPathComponent("second.txt").path
     let port = GPSFake.freePort(), otherPort = GPSFake.freePort()
     let first = try ChildProcess.spawn(.init(executable: GeoProcess.geoExecutable.path,
