@@ -10,7 +10,13 @@
 # With GEO_BEFORE=path/to/an/older/geo, each drive is also run with that binary, alternating with
 # the current one (so both see the same machine load), its numbers are printed beside, and the
 # two binaries' JSON answers are compared byte for byte (any difference is reported).
-# Usage: [GEO_BEFORE=...] Benchmarks/match.sh (from anywhere; needs python3).
+# With OSRM=1, OSRM itself runs beside it in the same run (scripts/osrm/env.sh: osrm-bindings from
+# PyPI): per drive osrm-extract (car.lua) and osrm-contract on the same OSM XML, osrm-routed (CH)
+# and one GET /match per drive with the fixes' timestamps and OSRM's default options (a GPS
+# standard deviation of 5 m, gaps split), best of 3 on one running server, against `geo match
+# --format json` end to end (process wall time, best of 3), both scored by kubicka.py. (This is
+# not the stored baseline's set-up: its answers differ, e.g. drive 00000021 0.657 here, 0.737 there.)
+# Usage: [GEO_BEFORE=...] [OSRM=1] Benchmarks/match.sh (from anywhere; needs python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA="${LOCATIONKIT_DATA:-../shared/data}"
@@ -18,9 +24,11 @@ CHECKS="${CHECKS:-../shared/checks}"
 swift build -c release --product geo >/dev/null
 GEO="$(swift build -c release --show-bin-path)/geo"
 WORK="$(mktemp -d)"; trap 'rm -rf "$WORK"' EXIT
-python3 - "$GEO" "$DATA/traces/kubicka" "$CHECKS" "$WORK" "${GEO_BEFORE:-}" <<'PY'
-import json, os, re, resource, subprocess, sys, time
-geo, base, checks, T, before = sys.argv[1:6]
+BIN="" PROFILES=""
+if [ "${OSRM:-0}" = "1" ]; then . scripts/osrm/env.sh; fi
+python3 - "$GEO" "$DATA/traces/kubicka" "$CHECKS" "$WORK" "${GEO_BEFORE:-}" "$BIN" "$PROFILES" <<'PY'
+import json, os, re, resource, socket, subprocess, sys, time, urllib.request
+geo, base, checks, T, before, osrm_bin, osrm_profiles = sys.argv[1:8]
 sys.path.insert(0, checks)
 import kubicka
 def load(name):
@@ -32,6 +40,40 @@ differ, ran = [], []
 def children_cpu():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
+def osrm_match(track):
+    """OSRM /match on this drive (T/net.osm) in this run: best seconds of 3 GETs and its answer's
+    node sequences (each leg's `annotation.nodes` overlap the previous leg's end: joined once)."""
+    for tool, *args in (("osrm-extract", "-p", osrm_profiles + "/car.lua", T + "/net.osm"), ("osrm-contract", T + "/net.osrm")):
+        subprocess.run([os.path.join(osrm_bin, tool), *args], check=True, capture_output=True)
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
+    # Its log goes to a file: it logs each request's URL, and a pipe nobody reads fills and stalls it.
+    # A drive's GET is up to ~500 KB; osrm-routed's default header limit closes the connection at ~25 KB.
+    log = T + "/routed.log"
+    server = subprocess.Popen([os.path.join(osrm_bin, "osrm-routed"), "--algorithm", "ch", "-i", "127.0.0.1", "-p", str(port),
+                               "--max-matching-size", "-1", "--max-header-size", str(1 << 24), T + "/net.osrm"],
+                              stdout=open(log, "w"), stderr=subprocess.STDOUT)
+    try:
+        while "running and waiting" not in open(log).read():
+            if server.poll() is not None: sys.exit("osrm-routed exited: " + open(log).read()[-500:])
+            time.sleep(0.05)
+        url = "http://127.0.0.1:%d/match/v1/driving/%s?timestamps=%s&annotations=nodes&overview=false" % (
+            port, ";".join("%.7f,%.7f" % (lo, la) for lo, la, _ in track), ";".join(str(int(t)) for _, _, t in track))
+        best = 1e9
+        for _ in range(3):
+            t0 = time.perf_counter(); answer = urllib.request.urlopen(url).read(); best = min(best, time.perf_counter() - t0)
+    finally:
+        server.terminate(); server.wait()
+    seqs = []
+    for matching in json.loads(answer).get("matchings", []):
+        nodes = []
+        for leg in matching["legs"]:
+            leg_nodes = leg["annotation"]["nodes"]
+            k = min(len(nodes), len(leg_nodes))
+            while k > 0 and nodes[-k:] != leg_nodes[:k]: k -= 1
+            nodes += leg_nodes[k:]
+        seqs.append(nodes)
+    return best, seqs
+osrm_secs = 0.0
 def timed(binary):
     """Wall seconds, CPU seconds (user + system), matching seconds (--timing) and the answer of one command."""
     t0, c0 = time.perf_counter(), children_cpu()
@@ -40,7 +82,7 @@ def timed(binary):
 for tid in sorted(os.listdir(base)):
     d = os.path.join(base, tid)
     if not os.path.isdir(d): continue
-    _, nodes, arcs, track, _ = kubicka.load(d)
+    _, nodes, arcs, track, route = kubicka.load(d)
     kubicka.write_osm(nodes, arcs, T + "/net.osm"); kubicka.write_gpx(track, T + "/track.gpx")
     subprocess.run([geo, "extract", T + "/net.osm", "-o", T + "/net.graph", "--profile", "car"], check=True, capture_output=True)
     best_e2e = best_in = best_cpu = old_best_e2e = old_best_in = old_best_cpu = 1e9
@@ -56,6 +98,12 @@ for tid in sorted(os.listdir(base)):
     if before:
         old_inproc += old_best_in; old_e2e += old_best_e2e; old_cpu += old_best_cpu
         line += "  (before: %9.0f, %8.0f)" % (len(track) / old_best_in, len(track) / old_best_e2e)
+    if osrm_bin:
+        seconds, seqs = osrm_match(track)
+        osrm_secs += seconds
+        ours = [m.get("nodes", []) for m in json.loads(out).get("matchings", [])]
+        line += "  OSRM /match %8.0f fixes/s (correct %.3f; geo %.3f)" % (
+            len(track) / seconds, kubicka.score(nodes, arcs, route, seqs)[0], kubicka.score(nodes, arcs, route, ours)[0])
     print(line, flush=True)
 ids = [i for i in osrm if i in fmm]
 opps = sum(osrm[i]["points"] for i in ids) / sum(osrm[i]["seconds"] for i in ids)
@@ -66,6 +114,10 @@ print("all %d fixes (best of 3 per drive): in process %.0f fixes/s, geo match en
 if before:
     print("before (%s, same run): in process %.0f fixes/s, end to end %.0f fixes/s, %.3f CPU s (%.0f fixes per CPU second); JSON answers %s" % (
         before, pts / old_inproc, pts / old_e2e, old_cpu, pts / old_cpu, "byte-identical on every drive" if not differ else "DIFFER on " + ",".join(differ)))
+if osrm_bin:
+    version = subprocess.run([os.path.join(osrm_bin, "osrm-routed"), "--version"], capture_output=True, text=True).stdout.strip()
+    print("OSRM %s /match over HTTP in this run (CH, default options): %.0f fixes/s; geo match end to end is %.2f× as fast" % (
+        version, pts / osrm_secs, osrm_secs / e2e))
 print("stored peers: OSRM /match over HTTP %.0f fixes/s; fastmm matching alone %.0f fixes/s, with its UBODT build %.0f fixes/s" % (opps, fpps, fbpps))
 # 1,000,000 fixes: drive 00000021 repeated with times shifted (each repetition jumps back to the start: a new sub-matching).
 _, nodes, arcs, track, _ = kubicka.load(os.path.join(base, "00000021"))
