@@ -1,3 +1,4 @@
+import Foundation
 import Platform
 
 /// Outgoing TCP connections.
@@ -39,12 +40,25 @@ public enum TCPClient {
 }
 
 /// A listening TCP socket on an IPv4 address; `accept()` hands out connected clients, every
-/// socket close-on-exec.
+/// socket close-on-exec. Copies share one socket: `close()` on any of them closes it for all.
 public struct TCPServer: Sendable {
-    /// The listening socket.
-    public let descriptor: FileDescriptor
+    /// The listening socket (closed by `close()`, not by its caller).
+    public var descriptor: FileDescriptor { listener.descriptor }
     /// The port it listens on (the one the system chose when asked for port 0).
     public let port: Int
+    private let listener: Listener
+
+    /// The socket and the `accept()` calls running on it. `close()` releases the descriptor's
+    /// number only once no call is in `accept(2)` or about to enter it: closed under such a
+    /// thread, the number could be taken by a socket or file opened meanwhile (the process's
+    /// lowest free number), and the thread would accept another server's clients on it.
+    private final class Listener: @unchecked Sendable {
+        let descriptor: FileDescriptor
+        // Guarded by `condition`.
+        let condition = NSCondition()
+        var closed = false, accepting = 0
+        init(_ descriptor: FileDescriptor) { self.descriptor = descriptor }
+    }
 
     /// Binds and listens (with `SO_REUSEADDR`).
     /// - Parameters:
@@ -76,25 +90,63 @@ public struct TCPServer: Sendable {
         _ = withUnsafeMutablePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        descriptor = FileDescriptor(rawValue: fd)
+        listener = Listener(FileDescriptor(rawValue: fd))
         self.port = Int(UInt16(bigEndian: addr.sin_port))
     }
 
     /// Waits for the next client (blocking the calling thread; run it on a dedicated thread).
-    /// - Throws: `SystemIOError` once the server is closed.
+    /// - Throws: `SystemIOError` once the server is closed (also for a client that came while
+    ///   it was being closed: that client is closed).
     public func accept() throws(SystemIOError) -> FileDescriptor {
+        let l = listener
+        l.condition.lock()
+        guard !l.closed else {
+            l.condition.unlock()
+            throw SystemIOError(.invalidArgument, "accept after close on", path: "port \(port)")
+        }
+        l.accepting += 1
+        l.condition.unlock()
+        defer {
+            l.condition.lock()
+            l.accepting -= 1
+            l.condition.broadcast()
+            l.condition.unlock()
+        }
         while true {
-            let client = systemAccept4(descriptor.rawValue, nil, nil, socketCloseOnExec)
-            if client >= 0 { return FileDescriptor(rawValue: client) }
+            let client = systemAccept4(l.descriptor.rawValue, nil, nil, socketCloseOnExec)
+            if client >= 0 {
+                l.condition.lock()
+                let closed = l.closed
+                l.condition.unlock()
+                guard !closed else {
+                    _ = systemClose(client)
+                    throw SystemIOError(.invalidArgument, "accept after close on", path: "port \(port)")
+                }
+                return FileDescriptor(rawValue: client)
+            }
             let e = errno
             if e != EINTR && e != ECONNABORTED { throw SystemIOError("accept failed on", errno: e, path: "port \(port)") }
         }
     }
 
-    /// Stops listening; a thread blocked in `accept()` returns with an error.
+    /// Stops listening and closes the socket once every `accept()` in progress has returned
+    /// with an error (`shutdown(2)` wakes a blocked one on Linux); later calls throw. Calling
+    /// it again does nothing.
     public func close() {
-        shutdown(descriptor.rawValue, Int32(SHUT_RDWR))
-        try? descriptor.close()
+        let l = listener
+        l.condition.lock()
+        guard !l.closed else {
+            l.condition.unlock()
+            return
+        }
+        l.closed = true
+        shutdown(l.descriptor.rawValue, Int32(SHUT_RDWR))
+        // Bounded: where `shutdown` does not wake `accept(2)` (not Linux), the socket is closed
+        // after 2 s regardless, as before.
+        let deadline = Date(timeIntervalSinceNow: 2)
+        while l.accepting > 0, l.condition.wait(until: deadline) {}
+        l.condition.unlock()
+        try? l.descriptor.close()
     }
 }
 

@@ -8,9 +8,10 @@ public final class TCPBroadcastServer: Sendable {
     private let server: TCPServer
     private let clients = ClientList()
 
-    /// The connected client sockets, shared with the accepting thread.
+    /// The connected client sockets, shared with the accepting thread; nil once closed (a
+    /// client accepted while the server closes is closed, not kept).
     private final class ClientList: Sendable {
-        let sockets = Mutex<[FileDescriptor]>([])
+        let sockets = Mutex<[FileDescriptor]?>([])
     }
 
     /// Listens on `host`:`port` (loopback by default; port 0 lets the system choose).
@@ -21,7 +22,12 @@ public final class TCPBroadcastServer: Sendable {
         Thread {
             // Ends when `close()` closes the listener.
             while let client = try? server.accept() {
-                clients.sockets.withLock { $0.append(client) }
+                let kept = clients.sockets.withLock { list -> Bool in
+                    guard list != nil else { return false }
+                    list?.append(client)
+                    return true
+                }
+                if !kept { try? client.close() }
             }
         }.start()
     }
@@ -30,13 +36,13 @@ public final class TCPBroadcastServer: Sendable {
     public var port: Int { server.port }
 
     /// How many clients are connected.
-    public var clientCount: Int { clients.sockets.withLock { $0.count } }
+    public var clientCount: Int { clients.sockets.withLock { $0?.count ?? 0 } }
 
     /// Sends `text`'s UTF-8 to every client, dropping those whose connection failed.
     public func broadcast(_ text: String) {
         let bytes = Array(text.utf8)
         clients.sockets.withLock { list in
-            list.removeAll { client in
+            list?.removeAll { client in
                 let sent = bytes.withUnsafeBytes { try? client.send($0) }
                 if sent == bytes.count { return false }
                 try? client.close()
@@ -48,6 +54,6 @@ public final class TCPBroadcastServer: Sendable {
     /// Stops listening and closes every client.
     public func close() {
         server.close()
-        clients.sockets.withLock { list in list.forEach { try? $0.close() }; list = [] }
+        clients.sockets.withLock { list in list?.forEach { try? $0.close() }; list = nil }
     }
 }

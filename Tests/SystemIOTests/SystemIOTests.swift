@@ -297,6 +297,30 @@ private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
     #expect(String(decoding: received, as: UTF8.self) == "$GPGGA,hello\r\n")
 }
 
+/// `close()` wakes a thread blocked in `accept()` and returns only once it has left, and a
+/// later `accept()` on the closed server throws: it never runs on the descriptor's number,
+/// which the next socket opened here takes (the lowest free one), so it cannot take that
+/// server's clients.
+@Test func tcpServer_close_endsAccepts_laterAcceptNeverTakesAnotherServersClient() async throws {
+    let old = try TCPServer(port: 0)
+    let ended = DispatchSemaphore(value: 0)
+    Thread {
+        _ = try? old.accept()
+        ended.signal()
+    }.start()
+    try await Task.sleep(for: .milliseconds(100)) // into accept(2), most likely
+    old.close()
+    #expect(ended.wait(timeout: .now() + 5) == .success, "the blocked accept returned")
+
+    let next = try TCPServer(port: 0)
+    defer { next.close() }
+    let client = try TCPClient.connect(host: "127.0.0.1", port: next.port)
+    defer { try? client.close() }
+    let stolen = try? old.accept()
+    #expect(stolen == nil, "the closed server took the client of the server opened after it")
+    if let stolen { try stolen.close() } else { try next.accept().close() }
+}
+
 @Test func tcpClient_nothingListening_isConnectionFailed() throws {
     let server = try TCPServer(port: 0)
     let port = server.port
