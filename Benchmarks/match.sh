@@ -11,7 +11,7 @@
 # the current one (so both see the same machine load), its numbers are printed beside, and the
 # two binaries' JSON answers are compared byte for byte (any difference is reported).
 # With OSRM=1, OSRM itself runs beside it in the same run (scripts/osrm/env.sh: osrm-bindings from
-# PyPI): per drive osrm-extract (car.lua) and osrm-contract on the same OSM XML, osrm-routed (CH)
+# PyPI; scripts/osrm/osrm.py runs it): per drive osrm-extract (car.lua) and osrm-contract on the same OSM XML, osrm-routed (CH)
 # and one GET /match per drive with the fixes' timestamps and OSRM's default options (a GPS
 # standard deviation of 5 m, gaps split), best of 3 on one running server, against `geo match
 # --format json` end to end (process wall time, best of 3), both scored by kubicka.py. (This is
@@ -24,13 +24,15 @@ CHECKS="${CHECKS:-../shared/checks}"
 swift build -c release --product geo >/dev/null
 GEO="$(swift build -c release --show-bin-path)/geo"
 WORK="$(mktemp -d)"; trap 'rm -rf "$WORK"' EXIT
-BIN="" PROFILES=""
+BIN=""
 if [ "${OSRM:-0}" = "1" ]; then . scripts/osrm/env.sh; fi
-python3 - "$GEO" "$DATA/traces/kubicka" "$CHECKS" "$WORK" "${GEO_BEFORE:-}" "$BIN" "$PROFILES" <<'PY'
-import json, os, re, resource, socket, subprocess, sys, time, urllib.request
-geo, base, checks, T, before, osrm_bin, osrm_profiles = sys.argv[1:8]
+python3 - "$GEO" "$DATA/traces/kubicka" "$CHECKS" "$WORK" "${GEO_BEFORE:-}" "$BIN" <<'PY'
+import json, os, re, resource, subprocess, sys, time, urllib.request
+geo, base, checks, T, before, osrm_bin = sys.argv[1:7]
 sys.path.insert(0, checks)
+sys.path.insert(0, "scripts/osrm")
 import kubicka
+import osrm as osrm_life
 def load(name):
     return {r["id"]: r for r in map(json.loads, open(os.path.join(checks, "baselines", name))) if "correct" in r}
 osrm, fmm = load("osrm-kubicka-dev.jsonl"), load("fastmm-kubicka-dev.jsonl")
@@ -43,26 +45,13 @@ def children_cpu():
 def osrm_match(track):
     """OSRM /match on this drive (T/net.osm) in this run: best seconds of 3 GETs and its answer's
     node sequences (each leg's `annotation.nodes` overlap the previous leg's end: joined once)."""
-    for tool, *args in (("osrm-extract", "-p", osrm_profiles + "/car.lua", T + "/net.osm"), ("osrm-contract", T + "/net.osrm")):
-        subprocess.run([os.path.join(osrm_bin, tool), *args], check=True, capture_output=True)
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]; s.close()
-    # Its log goes to a file: it logs each request's URL, and a pipe nobody reads fills and stalls it.
     # A drive's GET is up to ~500 KB; osrm-routed's default header limit closes the connection at ~25 KB.
-    log = T + "/routed.log"
-    server = subprocess.Popen([os.path.join(osrm_bin, "osrm-routed"), "--algorithm", "ch", "-i", "127.0.0.1", "-p", str(port),
-                               "--max-matching-size", "-1", "--max-header-size", str(1 << 24), T + "/net.osrm"],
-                              stdout=open(log, "w"), stderr=subprocess.STDOUT)
-    try:
-        while "running and waiting" not in open(log).read():
-            if server.poll() is not None: sys.exit("osrm-routed exited: " + open(log).read()[-500:])
-            time.sleep(0.05)
-        url = "http://127.0.0.1:%d/match/v1/driving/%s?timestamps=%s&annotations=nodes&overview=false" % (
-            port, ";".join("%.7f,%.7f" % (lo, la) for lo, la, _ in track), ";".join(str(int(t)) for _, _, t in track))
+    with osrm_life.serve(osrm_life.build(T + "/net.osm", "car"), ["--max-matching-size", "-1", "--max-header-size", str(1 << 24)]) as base_url:
+        url = "%s/match/v1/driving/%s?timestamps=%s&annotations=nodes&overview=false" % (
+            base_url, ";".join("%.7f,%.7f" % (lo, la) for lo, la, _ in track), ";".join(str(int(t)) for _, _, t in track))
         best = 1e9
         for _ in range(3):
             t0 = time.perf_counter(); answer = urllib.request.urlopen(url).read(); best = min(best, time.perf_counter() - t0)
-    finally:
-        server.terminate(); server.wait()
     seqs = []
     for matching in json.loads(answer).get("matchings", []):
         nodes = []

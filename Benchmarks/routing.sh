@@ -10,8 +10,7 @@ PAIRS="${1:-1000}"
 SEED="${2:-7}"
 DATA="${LOCATIONKIT_DATA:-../shared/data}"
 WORK="$(mktemp -d)"
-ROUTED=""
-trap '[ -n "$ROUTED" ] && kill "$ROUTED" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'rm -rf "$WORK"' EXIT
 . scripts/osrm/env.sh
 
 swift build -c release --package-path Benchmarks --product RoutingBench >/dev/null
@@ -20,7 +19,6 @@ BENCH="$(swift build -c release --package-path Benchmarks --show-bin-path)/Routi
 GEO="$(swift build -c release --show-bin-path)/geo"
 now() { python3 -c 'import time; print(time.perf_counter())'; }
 
-PORT=5785
 for NAME in monaco andorra; do
   PBF="$DATA/osm/$NAME.osm.pbf"
   [ -f "$PBF" ] || { echo "skip $NAME: $PBF not found"; continue; }
@@ -51,16 +49,13 @@ for NAME in monaco andorra; do
     t0=$(now); "$GEO" route --graph "$WORK/$NAME.geo.graph" --from "$a,$b" --to "$c,$d" >/dev/null 2>&1; t1=$(now)
     python3 -c "print(($t1 - $t0) * 1000)"
   done | sort -g | awk '{ v[NR] = $1 } END { printf "geo route, one process per query (end to end): median %.1f ms over %d queries (start-up + graph load + route + JSON)\n", v[int((NR + 1) / 2)], NR }'
-  "$BIN/osrm-routed" --ip 127.0.0.1 --port "$PORT" -a CH "$WORK/$NAME.osrm" >"$WORK/routed.log" 2>&1 &
-  ROUTED=$!
-  for _ in $(seq 50); do curl -s "http://127.0.0.1:$PORT/nearest/v1/driving/0,0" >/dev/null 2>&1 && break; sleep 0.2; done
-  python3 - "$WORK/pairs.txt" "$PORT" <<'PY'
+  python3 scripts/osrm/osrm.py serve "$WORK/$NAME.osrm" -- python3 - "$WORK/pairs.txt" "{url}" <<'PY'
 import json, sys, time, urllib.request
 pairs = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-port = sys.argv[2]
+base = sys.argv[2]
 lat = []
 for (a, b, c, d) in pairs:
-    url = f"http://127.0.0.1:{port}/route/v1/driving/{b:.7f},{a:.7f};{d:.7f},{c:.7f}?overview=false&steps=false"
+    url = f"{base}/route/v1/driving/{b:.7f},{a:.7f};{d:.7f},{c:.7f}?overview=false&steps=false"
     t0 = time.perf_counter()
     with urllib.request.urlopen(url) as r:
         json.load(r)
@@ -69,8 +64,4 @@ lat.sort()
 p = lambda q: lat[min(len(lat) - 1, round(q / 100 * (len(lat) - 1)))]
 print(f"osrm-routed (CH) HTTP latency over {len(lat)} pairs: p50 {p(50):.3f} ms  p99 {p(99):.3f} ms  (includes HTTP + JSON; ours is in process)")
 PY
-  kill "$ROUTED" 2>/dev/null || true
-  wait "$ROUTED" 2>/dev/null || true
-  ROUTED=""
-  PORT=$((PORT + 1))
 done

@@ -33,7 +33,6 @@ if [ -z "${GEO:-}" ]; then
 fi
 
 now() { python3 -c 'import time; print(time.perf_counter())'; }
-PORT=5765
 for NAME in ${NAMES:-monaco andorra}; do
   PBF="$DATA/osm/$NAME.osm.pbf"
   [ -f "$PBF" ] || { echo "skip $NAME: $PBF not found"; continue; }
@@ -49,14 +48,7 @@ PY
   # The header's box (where the extract was cut), else the nodes' box.
   BOX="${BBOX:-$(osmium fileinfo -g header.boxes "$PBF" | head -1 | tr -d '()' | tr ' ' ',')}"
   [ -n "$BOX" ] || BOX="$(osmium fileinfo -e -g data.bbox "$PBF" | tr -d '()' | tr ' ' ',')"
-  "$BIN/osrm-routed" --ip 127.0.0.1 --port "$PORT" -a CH "$WORK/$NAME.osrm" >"$WORK/$NAME.routed.log" 2>&1 &
-  ROUTED=$!
-  trap 'kill $ROUTED 2>/dev/null || true' EXIT
-  for _ in $(seq 50); do curl -s "http://127.0.0.1:$PORT/nearest/v1/driving/0,0" >/dev/null 2>&1 && break; sleep 0.2; done
-  python3 scripts/osrm/compare.py --geo "$GEO" --graph "$WORK/$NAME.graph" --osrm-url "http://127.0.0.1:$PORT" \
+  python3 scripts/osrm/osrm.py serve "$WORK/$NAME.osrm" -- \
+    python3 scripts/osrm/compare.py --geo "$GEO" --graph "$WORK/$NAME.graph" --osrm-url "{url}" \
     --bbox "$BOX" --pairs "$PAIRS" --seed "$SEED" --name "$NAME ($PROFILE)" --pairs-out "$WORK/$NAME.pairs" $RAW_FLAG
-  kill "$ROUTED" 2>/dev/null || true
-  wait "$ROUTED" 2>/dev/null || true
-  trap - EXIT
-  PORT=$((PORT + 1))
 done

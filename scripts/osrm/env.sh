@@ -1,6 +1,7 @@
-# Sourced by scripts/osrm/compare.sh and Benchmarks/routing.sh: finds (or installs) OSRM from
-# the PyPI package osrm-bindings in its own venv and sets BIN (osrm-extract, -contract,
-# -routed) and PROFILES (car.lua, foot.lua, bicycle.lua). The wheels are cp312-abi3 only,
+# Sourced by the scripts that run OSRM (scripts/osrm, Benchmarks/routing.sh and match.sh): finds
+# (or installs) OSRM from the PyPI package osrm-bindings in its own venv and sets BIN
+# (osrm-extract, -contract, -routed) and PROFILES (car.lua, foot.lua, bicycle.lua), exported as
+# OSRM_BIN and OSRM_PROFILES for scripts/osrm/osrm.py. The wheels are cp312-abi3 only,
 # so the venv needs Python >= 3.12; pip on older Pythons falls back to a 38 MB source build.
 VENV="${OSRM_VENV:-$HOME/.cache/locationkit/osrm-venv}"
 if [ ! -x "$VENV/bin/python" ]; then
@@ -15,4 +16,5 @@ fi
 OSRM_PKG="$("$VENV/bin/python" -c 'import os, osrm; print(os.path.dirname(osrm.__file__))')"
 BIN="$OSRM_PKG/bin"
 PROFILES="$OSRM_PKG/share/profiles"
+export OSRM_BIN="$BIN" OSRM_PROFILES="$PROFILES"
 "$BIN/osrm-extract" --version >/dev/null

@@ -4,22 +4,23 @@
 Draws the same ASCII maps as the tests (AsciiRoadMap: origin 1°N 1°E, one character per
 grid step east, one line per grid step south, in the WGS84 local frame at the origin),
 writes them as .osm files, runs osrm-extract (--small-component-size as the test's Router),
-osrm-contract and osrm-routed, and prints OSRM's route distance and snapped waypoints for
+osrm-contract and osrm-routed (osrm.py), and prints OSRM's route distance and snapped waypoints for
 each query. The tests' expected values are these. Not a unit test; run through
 
     scripts/osrm/snapping_oracle.sh
 
-which sources env.sh for BIN and PROFILES.
+which sources env.sh for OSRM_BIN and OSRM_PROFILES.
 """
 import json
 import math
 import os
-import subprocess
 import sys
-import time
+import urllib.error
 import urllib.request
 
-BIN, PROFILES, WORK = sys.argv[1], sys.argv[2], sys.argv[3]
+import osrm
+
+WORK = sys.argv[1]
 A, F = 6378137.0, 1 / 298.257223563
 E2 = F * (2 - F)
 
@@ -135,8 +136,7 @@ MAPS = {
 
 
 def main():
-    only = set(sys.argv[4:])
-    port = 5800
+    only = set(sys.argv[2:])
     for name, (drawing, grid, profiles, ways, node_tags, restrictions, small, queries) in MAPS.items():
         if only and name not in only:
             continue
@@ -145,19 +145,7 @@ def main():
             base = os.path.join(WORK, f"{name}-{profile}")
             with open(base + ".osm", "w") as f:
                 f.write(osm(points, ways, node_tags, restrictions))
-            subprocess.run([f"{BIN}/osrm-extract", "-p", f"{PROFILES}/{profile}.lua", "--small-component-size", str(small),
-                            base + ".osm"], check=True, capture_output=True)
-            subprocess.run([f"{BIN}/osrm-contract", base + ".osrm"], check=True, capture_output=True)
-            routed = subprocess.Popen([f"{BIN}/osrm-routed", "--ip", "127.0.0.1", "--port", str(port), "-a", "CH",
-                                       base + ".osrm"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            try:
-                url = f"http://127.0.0.1:{port}"
-                for _ in range(100):
-                    try:
-                        urllib.request.urlopen(url + "/nearest/v1/x/1,1", timeout=1)
-                        break
-                    except Exception:
-                        time.sleep(0.1)
+            with osrm.serve(osrm.build(base + ".osm", profile, ["--small-component-size", str(small)])) as url:
                 for (s, t) in queries:
                     (la1, lo1), (la2, lo2) = points[s], points[t]
                     try:
@@ -176,10 +164,6 @@ def main():
                         snapped.append(f"({(lon - 1) * m_lon / grid:.2f}, {(1 - lat) * m_lat / grid:.2f})")
                     print(f"{name} {profile} {s}->{t}: {body['routes'][0]['distance']:.1f} m; "
                           f"snapped at grid (col, row) {' -> '.join(snapped)}")
-            finally:
-                routed.terminate()
-                routed.wait()
-            port += 1
 
 
 if __name__ == "__main__":

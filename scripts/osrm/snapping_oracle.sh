@@ -6,4 +6,4 @@ cd "$(dirname "$0")/../.."
 WORK="${WORK:-/tmp/locationkit-osrm-snapping}"
 mkdir -p "$WORK"
 . scripts/osrm/env.sh
-python3 scripts/osrm/snapping_oracle.py "$BIN" "$PROFILES" "$WORK" "$@"
+python3 scripts/osrm/snapping_oracle.py "$WORK" "$@"
