@@ -11,11 +11,12 @@
 # the current one (so both see the same machine load), its numbers are printed beside, and the
 # two binaries' JSON answers are compared byte for byte (any difference is reported).
 # With OSRM=1, OSRM itself runs beside it in the same run (scripts/osrm/env.sh: osrm-bindings from
-# PyPI; scripts/osrm/osrm.py runs it): per drive osrm-extract (car.lua) and osrm-contract on the same OSM XML, osrm-routed (CH)
-# and one GET /match per drive with the fixes' timestamps and OSRM's default options (a GPS
-# standard deviation of 5 m, gaps split), best of 3 on one running server, against `geo match
-# --format json` end to end (process wall time, best of 3), both scored by kubicka.py. (This is
-# not the stored baseline's set-up: its answers differ, e.g. drive 00000021 0.657 here, 0.737 there.)
+# PyPI; scripts/osrm/osrm_server.py runs it): per drive osrm-extract (car.lua) and osrm-contract
+# on the same OSM XML, osrm-routed (CH) and one GET /match per drive with the fixes' timestamps
+# and OSRM's default options (a GPS standard deviation of 5 m, gaps split), best of 3 on one
+# running server, against `geo match --format json` end to end (process wall time, best of 3),
+# both scored by kubicka.py. (This is not the stored baseline's set-up: its answers differ, e.g.
+# drive 00000021 0.657 here, 0.737 there.)
 # Usage: [GEO_BEFORE=...] [OSRM=1] Benchmarks/match.sh (from anywhere; needs python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ geo, base, checks, T, before, osrm_bin = sys.argv[1:7]
 sys.path.insert(0, checks)
 sys.path.insert(0, "scripts/osrm")
 import kubicka
-import osrm as osrm_life
+import osrm_server
 def load(name):
     return {r["id"]: r for r in map(json.loads, open(os.path.join(checks, "baselines", name))) if "correct" in r}
 osrm, fmm = load("osrm-kubicka-dev.jsonl"), load("fastmm-kubicka-dev.jsonl")
@@ -46,7 +47,7 @@ def osrm_match(track):
     """OSRM /match on this drive (T/net.osm) in this run: best seconds of 3 GETs and its answer's
     node sequences (each leg's `annotation.nodes` overlap the previous leg's end: joined once)."""
     # A drive's GET is up to ~500 KB; osrm-routed's default header limit closes the connection at ~25 KB.
-    with osrm_life.serve(osrm_life.build(T + "/net.osm", "car"), ["--max-matching-size", "-1", "--max-header-size", str(1 << 24)]) as base_url:
+    with osrm_server.serve(osrm_server.build(T + "/net.osm", "car"), ["--max-matching-size", "-1", "--max-header-size", str(1 << 24)]) as base_url:
         url = "%s/match/v1/driving/%s?timestamps=%s&annotations=nodes&overview=false" % (
             base_url, ";".join("%.7f,%.7f" % (lo, la) for lo, la, _ in track), ";".join(str(int(t)) for _, _, t in track))
         best = 1e9

@@ -49,7 +49,7 @@ for NAME in monaco andorra; do
     t0=$(now); "$GEO" route --graph "$WORK/$NAME.geo.graph" --from "$a,$b" --to "$c,$d" >/dev/null 2>&1; t1=$(now)
     python3 -c "print(($t1 - $t0) * 1000)"
   done | sort -g | awk '{ v[NR] = $1 } END { printf "geo route, one process per query (end to end): median %.1f ms over %d queries (start-up + graph load + route + JSON)\n", v[int((NR + 1) / 2)], NR }'
-  python3 scripts/osrm/osrm.py serve "$WORK/$NAME.osrm" -- python3 - "$WORK/pairs.txt" "{url}" <<'PY'
+  python3 scripts/osrm/osrm_server.py "$WORK/$NAME.osrm" -- python3 - "$WORK/pairs.txt" "{url}" <<'PY'
 import json, sys, time, urllib.request
 pairs = [tuple(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
 base = sys.argv[2]

@@ -48,7 +48,7 @@ PY
   # The header's box (where the extract was cut), else the nodes' box.
   BOX="${BBOX:-$(osmium fileinfo -g header.boxes "$PBF" | head -1 | tr -d '()' | tr ' ' ',')}"
   [ -n "$BOX" ] || BOX="$(osmium fileinfo -e -g data.bbox "$PBF" | tr -d '()' | tr ' ' ',')"
-  python3 scripts/osrm/osrm.py serve "$WORK/$NAME.osrm" -- \
+  python3 scripts/osrm/osrm_server.py "$WORK/$NAME.osrm" -- \
     python3 scripts/osrm/compare.py --geo "$GEO" --graph "$WORK/$NAME.graph" --osrm-url "{url}" \
     --bbox "$BOX" --pairs "$PAIRS" --seed "$SEED" --name "$NAME ($PROFILE)" --pairs-out "$WORK/$NAME.pairs" $RAW_FLAG
 done

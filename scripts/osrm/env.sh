@@ -1,7 +1,7 @@
 # Sourced by the scripts that run OSRM (scripts/osrm, Benchmarks/routing.sh and match.sh): finds
 # (or installs) OSRM from the PyPI package osrm-bindings in its own venv and sets BIN
 # (osrm-extract, -contract, -routed) and PROFILES (car.lua, foot.lua, bicycle.lua), exported as
-# OSRM_BIN and OSRM_PROFILES for scripts/osrm/osrm.py. The wheels are cp312-abi3 only,
+# OSRM_BIN and OSRM_PROFILES for scripts/osrm/osrm_server.py. The wheels are cp312-abi3 only,
 # so the venv needs Python >= 3.12; pip on older Pythons falls back to a 38 MB source build.
 VENV="${OSRM_VENV:-$HOME/.cache/locationkit/osrm-venv}"
 if [ ! -x "$VENV/bin/python" ]; then

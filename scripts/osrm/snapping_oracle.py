@@ -4,7 +4,7 @@
 Draws the same ASCII maps as the tests (AsciiRoadMap: origin 1°N 1°E, one character per
 grid step east, one line per grid step south, in the WGS84 local frame at the origin),
 writes them as .osm files, runs osrm-extract (--small-component-size as the test's Router),
-osrm-contract and osrm-routed (osrm.py), and prints OSRM's route distance and snapped waypoints for
+osrm-contract and osrm-routed (osrm_server.py), and prints OSRM's route distance and snapped waypoints for
 each query. The tests' expected values are these. Not a unit test; run through
 
     scripts/osrm/snapping_oracle.sh
@@ -18,7 +18,7 @@ import sys
 import urllib.error
 import urllib.request
 
-import osrm
+import osrm_server
 
 WORK = sys.argv[1]
 A, F = 6378137.0, 1 / 298.257223563
@@ -145,7 +145,7 @@ def main():
             base = os.path.join(WORK, f"{name}-{profile}")
             with open(base + ".osm", "w") as f:
                 f.write(osm(points, ways, node_tags, restrictions))
-            with osrm.serve(osrm.build(base + ".osm", profile, ["--small-component-size", str(small)])) as url:
+            with osrm_server.serve(osrm_server.build(base + ".osm", profile, ["--small-component-size", str(small)])) as url:
                 for (s, t) in queries:
                     (la1, lo1), (la2, lo2) = points[s], points[t]
                     try:

@@ -6,15 +6,14 @@ which it exports as OSRM_BIN and OSRM_PROFILES.
 
 As a module (scripts/osrm on sys.path):
 
-    dataset = osrm.build("net.osm", "car")
-    with osrm.serve(dataset) as url: ...
+    dataset = osrm_server.build("net.osm", "car")
+    with osrm_server.serve(dataset) as url: ...
 
-As a command, for the shell scripts:
+As a command, for the shell scripts, which build with osrm-extract themselves to time it:
 
-    osrm.py build OSM PROFILE [OSRM-EXTRACT ARGUMENTS...]
-    osrm.py serve DATASET.osrm [OSRM-ROUTED ARGUMENTS...] -- COMMAND...
+    osrm_server.py DATASET.osrm [OSRM-ROUTED ARGUMENTS...] -- COMMAND...
 
-`serve` runs COMMAND (its standard input is this one's) with every `{url}` in it replaced by
+It runs COMMAND (its standard input is this one's) with every `{url}` in it replaced by
 the server's base URL, stops the server, and exits with COMMAND's status.
 """
 import contextlib
@@ -23,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 
@@ -75,14 +75,11 @@ def serve(dataset, routed_args=(), timeout=60):
 
 
 def main(argv):
-    if len(argv) >= 3 and argv[0] == "build":
-        print(build(argv[1], argv[2], argv[3:]))
-        return 0
-    if len(argv) >= 3 and argv[0] == "serve" and "--" in argv:
-        split = argv.index("--")
-        with serve(argv[1], argv[2:split]) as url:
-            return subprocess.run([a.replace("{url}", url) for a in argv[split + 1:]]).returncode
-    sys.exit(__doc__)
+    if len(argv) < 3 or "--" not in argv[1:]:
+        sys.exit(__doc__)
+    split = argv.index("--")
+    with serve(argv[0], argv[1:split]) as url:
+        return subprocess.run([a.replace("{url}", url) for a in argv[split + 1:]]).returncode
 
 
 if __name__ == "__main__":
