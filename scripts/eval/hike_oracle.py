@@ -99,13 +99,19 @@ def length(points):
     return float(np.sum(np.linalg.norm(np.diff(points, axis=0), axis=1)))
 
 
-def run(path, pattern, q):
-    """(length error %, RMSE × raw) of the oracle on one seed's file."""
+def prepare(path):
+    """One seed's file as the oracle needs it: fix times, fixes, the truth at those times (all
+    n × 2, m) and which fixes are not jumps."""
     d = load(path)
     raw, truth = d["raw"], d["truth"]
     t, z = raw[:, 0], raw[:, 1:3]
     at = np.stack([np.interp(t, truth[:, 0], truth[:, 1]), np.interp(t, truth[:, 0], truth[:, 2])], 1)
-    kept = np.linalg.norm(z - at, axis=1) < JUMP_METRES
+    return t, z, at, np.linalg.norm(z - at, axis=1) < JUMP_METRES
+
+
+def run(seed, pattern, q):
+    """(length error %, RMSE × raw) of the oracle on one prepared seed."""
+    t, z, at, kept = seed
     s = smooth(t[kept], z[kept], q, *noise(pattern))
     truth_length = length(at)
     raw_rmse = math.sqrt(np.mean(np.sum((z - at) ** 2, 1)))
@@ -127,9 +133,10 @@ def main():
     print("| walk | pattern | seeds | best q m²/s³ | length error % mean (worst) | RMSE × raw mean (worst) |")
     print("|---|---|---:|---:|---:|---:|")
     for (walk, pattern), paths in sorted(runs.items()):
+        seeds = [prepare(p) for p in paths]
         best = None
         for q in Q_GRID:
-            results = np.array([run(p, pattern, q) for p in paths])
+            results = np.array([run(seed, pattern, q) for seed in seeds])
             worst = results[np.argmax(np.abs(results[:, 0])), 0]
             if best is None or abs(worst) < abs(best[1]):
                 best = (q, worst, results)
