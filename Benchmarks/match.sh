@@ -12,11 +12,13 @@
 # two binaries' JSON answers are compared byte for byte (any difference is reported).
 # With OSRM=1, OSRM itself runs beside it in the same run (scripts/osrm/env.sh: osrm-bindings from
 # PyPI; scripts/osrm/osrm_server.py runs it): per drive osrm-extract (car.lua) and osrm-contract
-# on the same OSM XML, osrm-routed (CH) and one GET /match per drive with the fixes' timestamps
-# and OSRM's default options (a GPS standard deviation of 5 m, gaps split), best of 3 on one
-# running server, against `geo match --format json` end to end (process wall time, best of 3),
-# both scored by kubicka.py. (This is not the stored baseline's set-up: its answers differ, e.g.
-# drive 00000021 0.657 here, 0.737 there.)
+# on the same OSM XML, osrm-routed (CH) and GET /match with the fixes' timestamps, best of 3 on
+# one running server, twice: with OSRM's default options (a GPS standard deviation of 5 m, gaps
+# split) and with `tidy=true` (OSRM thins the trace before matching: its fastest set-up, 4-7×
+# the default's speed on these drives), against `geo match --format json` end to end (process
+# wall time, best of 3), all scored by kubicka.py, per drive and length-weighted as the check
+# weighs them. (Neither is the stored baseline's set-up: its answers differ, e.g. drive 00000021
+# 0.657 with the defaults, 0.930 with tidy, 0.737 there.)
 # Usage: [GEO_BEFORE=...] [OSRM=1] Benchmarks/match.sh (from anywhere; needs python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,27 +45,36 @@ differ, ran = [], []
 def children_cpu():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
+OSRM_SETUPS = {"default": "", "tidy": "&tidy=true"}
 def osrm_match(track):
-    """OSRM /match on this drive (T/net.osm) in this run: best seconds of 3 GETs and its answer's
-    node sequences (each leg's `annotation.nodes` overlap the previous leg's end: joined once)."""
+    """OSRM /match on this drive (T/net.osm) in this run, per set-up of OSRM_SETUPS: best seconds
+    of 3 GETs and its answer's node sequences (each leg's `annotation.nodes` overlap the previous
+    leg's end: joined once)."""
+    answers = {}
     # A drive's GET is up to ~500 KB; osrm-routed's default header limit closes the connection at ~25 KB.
     with osrm_server.serve(osrm_server.build(T + "/net.osm", "car"), ["--max-matching-size", "-1", "--max-header-size", str(1 << 24)]) as base_url:
-        url = "%s/match/v1/driving/%s?timestamps=%s&annotations=nodes&overview=false" % (
-            base_url, ";".join("%.7f,%.7f" % (lo, la) for lo, la, _ in track), ";".join(str(int(t)) for _, _, t in track))
-        best = 1e9
-        for _ in range(3):
-            t0 = time.perf_counter(); answer = urllib.request.urlopen(url).read(); best = min(best, time.perf_counter() - t0)
-    seqs = []
-    for matching in json.loads(answer).get("matchings", []):
-        nodes = []
-        for leg in matching["legs"]:
-            leg_nodes = leg["annotation"]["nodes"]
-            k = min(len(nodes), len(leg_nodes))
-            while k > 0 and nodes[-k:] != leg_nodes[:k]: k -= 1
-            nodes += leg_nodes[k:]
-        seqs.append(nodes)
-    return best, seqs
-osrm_secs = 0.0
+        for setup, options in OSRM_SETUPS.items():
+            url = "%s/match/v1/driving/%s?timestamps=%s&annotations=nodes&overview=false%s" % (
+                base_url, ";".join("%.7f,%.7f" % (lo, la) for lo, la, _ in track), ";".join(str(int(t)) for _, _, t in track), options)
+            best = 1e9
+            for _ in range(3):
+                t0 = time.perf_counter(); answer = urllib.request.urlopen(url).read(); best = min(best, time.perf_counter() - t0)
+            seqs = []
+            for matching in json.loads(answer).get("matchings", []):
+                nodes = []
+                for leg in matching["legs"]:
+                    leg_nodes = leg["annotation"]["nodes"]
+                    k = min(len(nodes), len(leg_nodes))
+                    while k > 0 and nodes[-k:] != leg_nodes[:k]: k -= 1
+                    nodes += leg_nodes[k:]
+                seqs.append(nodes)
+            answers[setup] = (best, seqs)
+    return answers
+osrm_secs = {setup: 0.0 for setup in OSRM_SETUPS}
+# Per set-up ("geo" and OSRM's): the true routes' length and their length found, for the
+# length-weighted correct fraction (the check's weighting).
+true_length = 0.0
+found_length = {setup: 0.0 for setup in ["geo", *OSRM_SETUPS]}
 def timed(binary):
     """Wall seconds, CPU seconds (user + system), matching seconds (--timing) and the answer of one command."""
     t0, c0 = time.perf_counter(), children_cpu()
@@ -89,11 +100,13 @@ for tid in sorted(os.listdir(base)):
         old_inproc += old_best_in; old_e2e += old_best_e2e; old_cpu += old_best_cpu
         line += "  (before: %9.0f, %8.0f)" % (len(track) / old_best_in, len(track) / old_best_e2e)
     if osrm_bin:
-        seconds, seqs = osrm_match(track)
-        osrm_secs += seconds
-        ours = [m.get("nodes", []) for m in json.loads(out).get("matchings", [])]
-        line += "  OSRM /match %8.0f fixes/s (correct %.3f; geo %.3f)" % (
-            len(track) / seconds, kubicka.score(nodes, arcs, route, seqs)[0], kubicka.score(nodes, arcs, route, ours)[0])
+        ours = kubicka.score(nodes, arcs, route, [m.get("nodes", []) for m in json.loads(out).get("matchings", [])])
+        true_length += ours[3]; found_length["geo"] += ours[0] * ours[3]
+        line += "  correct %.3f" % ours[0]
+        for setup, (seconds, seqs) in osrm_match(track).items():
+            correct = kubicka.score(nodes, arcs, route, seqs)[0]
+            osrm_secs[setup] += seconds; found_length[setup] += correct * ours[3]
+            line += "  OSRM %s %8.0f fixes/s (correct %.3f)" % (setup, len(track) / seconds, correct)
     print(line, flush=True)
 ids = [i for i in osrm if i in fmm]
 opps = sum(osrm[i]["points"] for i in ids) / sum(osrm[i]["seconds"] for i in ids)
@@ -106,8 +119,10 @@ if before:
         before, pts / old_inproc, pts / old_e2e, old_cpu, pts / old_cpu, "byte-identical on every drive" if not differ else "DIFFER on " + ",".join(differ)))
 if osrm_bin:
     version = subprocess.run([os.path.join(osrm_bin, "osrm-routed"), "--version"], capture_output=True, text=True).stdout.strip()
-    print("OSRM %s /match over HTTP in this run (CH, default options): %.0f fixes/s; geo match end to end is %.2f× as fast" % (
-        version, pts / osrm_secs, osrm_secs / e2e))
+    print("geo match: length-weighted correct %.4f" % (found_length["geo"] / true_length))
+    for setup, options in OSRM_SETUPS.items():
+        print("OSRM %s /match over HTTP in this run (CH, %s): %.0f fixes/s, length-weighted correct %.4f; geo match end to end is %.2f× as fast" % (
+            version, options.lstrip("&") or "default options", pts / osrm_secs[setup], found_length[setup] / true_length, osrm_secs[setup] / e2e))
 print("stored peers: OSRM /match over HTTP %.0f fixes/s; fastmm matching alone %.0f fixes/s, with its UBODT build %.0f fixes/s" % (opps, fpps, fbpps))
 # 1,000,000 fixes: drive 00000021 repeated with times shifted (each repetition jumps back to the start: a new sub-matching).
 _, nodes, arcs, track, _ = kubicka.load(os.path.join(base, "00000021"))
