@@ -99,10 +99,11 @@ public struct TCPServer: Sendable {
     ///   it was being closed: that client is closed).
     public func accept() throws(SystemIOError) -> FileDescriptor {
         let l = listener
+        func afterClose() -> SystemIOError { SystemIOError(.invalidArgument, "accept after close on", path: "port \(port)") }
         l.condition.lock()
         guard !l.closed else {
             l.condition.unlock()
-            throw SystemIOError(.invalidArgument, "accept after close on", path: "port \(port)")
+            throw afterClose()
         }
         l.accepting += 1
         l.condition.unlock()
@@ -120,7 +121,7 @@ public struct TCPServer: Sendable {
                 l.condition.unlock()
                 guard !closed else {
                     _ = systemClose(client)
-                    throw SystemIOError(.invalidArgument, "accept after close on", path: "port \(port)")
+                    throw afterClose()
                 }
                 return FileDescriptor(rawValue: client)
             }
