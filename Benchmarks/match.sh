@@ -14,8 +14,8 @@
 # PyPI; scripts/osrm/osrm_server.py runs it): per drive osrm-extract (car.lua) and osrm-contract
 # on the same OSM XML, osrm-routed (CH) and GET /match with the fixes' timestamps, best of 3 on
 # one running server, twice: with OSRM's default options (a GPS standard deviation of 5 m, gaps
-# split) and with `tidy=true` (OSRM thins the trace before matching: its fastest set-up, 4-7×
-# the default's speed on these drives), against `geo match --format json` end to end (process
+# split) and with `tidy=true` (OSRM thins the trace before matching: its fastest set-up, 4.3×
+# the default's speed over these drives), against `geo match --format json` end to end (process
 # wall time, best of 3), all scored by kubicka.py, per drive and length-weighted as the check
 # weighs them. (Neither is the stored baseline's set-up: its answers differ, e.g. drive 00000021
 # 0.657 with the defaults, 0.930 with tidy, 0.737 there.)
