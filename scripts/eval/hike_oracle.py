@@ -101,20 +101,19 @@ def length(points):
 
 def prepare(path):
     """One seed's file as the oracle needs it: fix times, fixes, the truth at those times (all
-    n × 2, m) and which fixes are not jumps."""
+    n × 2, m), which fixes are not jumps, the truth's length and the raw fixes' RMSE (m)."""
     d = load(path)
     raw, truth = d["raw"], d["truth"]
     t, z = raw[:, 0], raw[:, 1:3]
     at = np.stack([np.interp(t, truth[:, 0], truth[:, 1]), np.interp(t, truth[:, 0], truth[:, 2])], 1)
-    return t, z, at, np.linalg.norm(z - at, axis=1) < JUMP_METRES
+    raw_rmse = math.sqrt(np.mean(np.sum((z - at) ** 2, 1)))
+    return t, z, at, np.linalg.norm(z - at, axis=1) < JUMP_METRES, length(at), raw_rmse
 
 
 def run(seed, pattern, q):
     """(length error %, RMSE × raw) of the oracle on one prepared seed."""
-    t, z, at, kept = seed
+    t, z, at, kept, truth_length, raw_rmse = seed
     s = smooth(t[kept], z[kept], q, *noise(pattern))
-    truth_length = length(at)
-    raw_rmse = math.sqrt(np.mean(np.sum((z - at) ** 2, 1)))
     rmse = math.sqrt(np.mean(np.sum((s - at[kept]) ** 2, 1)))
     return (length(s) - truth_length) / truth_length * 100, rmse / raw_rmse
 
