@@ -31,15 +31,13 @@ public enum OsmAnd {
             let fields = try FormFields(query)
             return try decodeJSON(body, deviceHint: fields.first("id", "deviceid")?.value, rules: rules)
         }
-        var text = String(query)
-        if !body.isEmpty {
-            guard let form = String(validating: body, as: UTF8.self) else {
-                throw TrackingProtocolError(.malformed, "form body is not UTF-8", at: "body")
-            }
-            text += (text.isEmpty ? "" : "&") + form.trimmedWhitespace
+        // The usual request, a GET: its query read where it lies, not copied.
+        if body.isEmpty { return [try decode(fields: try FormFields(query), rules: rules, speedUnit: speedUnit)] }
+        guard let form = String(validating: body, as: UTF8.self) else {
+            throw TrackingProtocolError(.malformed, "form body is not UTF-8", at: "body")
         }
-        let fields = try FormFields(Substring(text), kind: body.isEmpty ? "query parameter" : "parameter")
-        return [try decode(fields: fields, rules: rules, speedUnit: speedUnit)]
+        let text = query.isEmpty ? form.trimmedWhitespace : String(query) + "&" + form.trimmedWhitespace
+        return [try decode(fields: try FormFields(Substring(text), kind: "parameter"), rules: rules, speedUnit: speedUnit)]
     }
 
     static func decode(fields: FormFields, rules: DecodingRules, speedUnit: (String) -> OsmAndSpeedUnit) throws(TrackingProtocolError) -> TrackedFix {

@@ -53,6 +53,24 @@ import TrackingProtocols
         #expect(j[0].location.timestamp.timeIntervalSince1970 == 1_717_243_140.5)
     }
 
+    /// WHATWG URL Standard §5.1 (application/x-www-form-urlencoded parsing): `+` is a space,
+    /// `%XX` a byte (several of them one UTF-8 character), empty pairs are skipped, a name
+    /// without `=` has an empty value; the first occurrence of a name wins, the query's before
+    /// a form body's.
+    @Test func osmAnd_formEncoding_decodedAndFirstOccurrenceWins() throws {
+        let fixes = try OsmAnd.decode(query: "&&id=caf%C3%A9+1&lat=1.5&lat=9&flag&lon=2&speed=&lon=3&timestamp=1717243140", body: [],
+                                      contentType: nil, rules: rules)
+        #expect(fixes[0].device == "café 1")
+        #expect(fixes[0].location.coordinate.latitude == 1.5 && fixes[0].location.coordinate.longitude == 2)
+        #expect(fixes[0].location.speed == nil) // present but empty: absent
+        let both = try OsmAnd.decode(query: "id=q&lat=1&lon=2", body: Array("id=b&lat=3&lon=4&timestamp=1717243140\r\n".utf8),
+                                     contentType: "application/x-www-form-urlencoded", rules: rules)
+        #expect(both[0].device == "q" && both[0].location.coordinate.latitude == 1 && both[0].location.timestamp.timeIntervalSince1970 == 1_717_243_140)
+        #expect(osmAndError("id=a&lat=1&lon=0&timestamp=1717243140&x=%2")?.code == .malformed) // '%' and one hex digit at the end
+        #expect(osmAndError("id=%FF&lat=1&lon=0&timestamp=1717243140")?.code == .malformed) // not UTF-8 once decoded
+        #expect(osmAndError("id=%FF&lat=1&lon=0&timestamp=1717243140")?.location == "query parameter")
+    }
+
     @Test func overland_readmeExample_fieldByField() throws {
         let body = """
         {
