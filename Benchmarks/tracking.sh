@@ -7,7 +7,8 @@
 # its own (initdb + pg_ctl on a free loopback port, as the `postgres` user when run as root;
 # scripts/setup.sh installs postgresql-15), its defaults kept (fsync, synchronous_commit on).
 # Also prints the generator's and the server's CPU time over the run and the machine's load
-# average (other builds on the same cores skew every number), and the bytes the server wrote to
+# average (other builds on the same cores skew every number) and its busy/idle/steal split over
+# the run (/proc/stat: a hypervisor's steal slows every number), and the bytes the server wrote to
 # the disk over the run (/proc/PID/io: its WAL and checkpoints), in all and per fix stored in
 # the run, and how long `geo loadgen verify` took. The open-file limit is raised to
 # DEVICES + 100; where the hard limit is lower it says so and runs as many devices as fit.
@@ -158,6 +159,11 @@ fi
 disk_writes() { awk '$1 == "write_bytes:" { print $2 }' "/proc/$1/io"; }
 # Fixes the server has stored (Prometheus text), to divide the run's disk writes by.
 stored_fixes() { curl -s "${URL}metrics" | awk '$1 == "tracking_acknowledged_fixes_total" { print $2 }'; }
+# The machine's CPU time so far, all cores, in clock ticks (proc(5) /proc/stat "cpu": user nice
+# system idle iowait irq softirq steal): busy, idle (with iowait) and steal, the time the
+# hypervisor ran something else on our vCPUs. Runs in different hours differ mostly by steal.
+machine_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $5 + $6, $9 }' /proc/stat; }
+MACHINE0="$(machine_ticks)"
 SERVER_CPU0="$(cpu_seconds "$SERVER")"; SERVER_WRITES0="$(disk_writes "$SERVER")"; STORED0="$(stored_fixes)"
 FENCE_CPU0="$(thread_cpu_seconds "$SERVER" fence-decisions)"; WRITER_CPU0="$(thread_cpu_seconds "$SERVER" group-commit)"
 if [ -n "${PERF:-}" ]; then
@@ -178,6 +184,7 @@ if ! kill -0 "$SERVER" 2>/dev/null; then
     tail -40 "$WORK/server.err" >&2
     exit 1
 fi
+MACHINE1="$(machine_ticks)"
 [ -n "${PERF_PID:-}" ] && { kill -INT "$PERF_PID"; wait "$PERF_PID" || true; }
 [ -n "${HISTORY:-}" ] && { wait "$HISTORY" || true; cat "$WORK/history.txt"; }
 [ -n "${LIVE_PID:-}" ] && { wait "$LIVE_PID" || true; cat "$WORK/live.txt"; echo "server RSS with the subscribers: $(grep VmRSS /proc/$SERVER/status | awk '{print $2, $3}')"; }
@@ -205,7 +212,8 @@ echo "writer thread (group-commit) CPU during the run: $(awk -v a="$WRITER_CPU0"
     'BEGIN { printf "%.1f s, %.2f µs per fix stored in the run", b - a, (n > m ? (b - a) / (n - m) * 1e6 : 0) }')"
 echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(disk_writes "$SERVER")" -v d="$D" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
     'BEGIN { printf "%.1f MB (%.2f MB/s, %.0f bytes per fix stored in the run)", (b - a) / 1e6, (b - a) / 1e6 / d, (n > m ? (b - a) / (n - m) : 0) }')"
-echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg); its CPU time during the generator's run: $(echo "$MACHINE0 $MACHINE1" | awk -v n="$(nproc)" -v hz="$(getconf CLK_TCK)" \
+    '{ b = $4 - $1; i = $5 - $2; s = $6 - $3; t = b + i + s; printf "%.0f %% busy, %.0f %% idle, %.0f %% steal (of %.0f s on %d vCPUs)", 100 * b / t, 100 * i / t, 100 * s / t, t / hz, n }')"
 curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|settles|settled_rows|settle_seconds|settle_failures|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
 # The writer's histograms, one line each: the share of observations at most each bound (ms).
 curl -s "${URL}metrics" | awk -F'[{}" ]+' '/^tracking_(queue_wait|commit_duration|settle_duration)_seconds_(bucket|count)/ {
