@@ -13,6 +13,10 @@ public struct FormFields: Sendable {
     private var pairs: [(name: String, value: String)] = []
     let kind: String
 
+    /// More fields than this are refused (PHP's `max_input_vars` default): OsmAnd sends about
+    /// ten, and a 5 MiB body of `a&a&…` would otherwise keep 2.6 million pairs, 32 bytes each.
+    public static let maximumFields = 1000
+
     /// Parses `text` (without the leading `?`).
     public init(_ text: Substring, kind: String = "query parameter") throws(TrackingProtocolError) {
         self.kind = kind
@@ -29,6 +33,9 @@ public struct FormFields: Sendable {
                     end += 1
                 }
                 if end > start {
+                    guard pairs.count < Self.maximumFields else {
+                        return .failure(TrackingProtocolError(.malformed, "more than \(Self.maximumFields) fields", at: kind))
+                    }
                     do throws(TrackingProtocolError) {
                         let name = try Self.decoded(UnsafeBufferPointer(rebasing: bytes[start..<(equals < 0 ? end : equals)]), kind: kind)
                         let value = equals < 0 ? "" : try Self.decoded(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), kind: kind)

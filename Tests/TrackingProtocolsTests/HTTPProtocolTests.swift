@@ -69,6 +69,10 @@ import TrackingProtocols
         #expect(osmAndError("id=a&lat=1&lon=0&timestamp=1717243140&x=%2")?.code == .malformed) // '%' and one hex digit at the end
         #expect(osmAndError("id=%FF&lat=1&lon=0&timestamp=1717243140")?.code == .malformed) // not UTF-8 once decoded
         #expect(osmAndError("id=%FF&lat=1&lon=0&timestamp=1717243140")?.location == "query parameter")
+        // At most `FormFields.maximumFields` fields: the bound itself passes, one more is refused.
+        let padding = (4..<FormFields.maximumFields).map { "p\($0)=1" }.joined(separator: "&")
+        #expect(osmAndError(Substring("id=a&lat=1&lon=0&timestamp=1717243140&" + padding)) == nil)
+        #expect(osmAndError(Substring("id=a&lat=1&lon=0&timestamp=1717243140&" + padding + "&one=more"))?.code == .malformed)
     }
 
     @Test func overland_readmeExample_fieldByField() throws {
