@@ -66,7 +66,8 @@ public struct LocalServer {
     /// all at once overflowed the queue and waited for their SYN to be sent again (1 s, then 3 s).
     static let backlog = 4096
 
-    /// Serves until SIGINT or SIGTERM, or until the calling task is cancelled. `serving` gets
+    /// Serves until SIGINT or SIGTERM, or until the calling task is cancelled, and then stops
+    /// gracefully (in-flight requests answered, within half of `shutdownDeadline`). `serving` gets
     /// each bound address as a URL (`http://127.0.0.1:8080/`) once it is bound, so nothing says
     /// "serving" before the port is really taken. Throws the first host's bind error.
     /// - Parameter eventLoopRoutes: requests answered on the event loop before the router
@@ -141,8 +142,14 @@ public struct LocalServer {
             gracefulShutdownSignals: [.sigterm, .sigint], logger: first.logger)
         // Half the deadline for the graceful end, half for a WebSocket peer's close frame after.
         configuration.maximumGracefulShutdownDuration = limits.shutdownDeadline / 2
+        // Cancelling the task that serves stops the server as SIGTERM does, gracefully. The group
+        // runs in a task of its own: cancelled, it tore the listeners down under Hummingbird, which
+        // noted each teardown as an error ("Waiting on child channel: CancellationError()",
+        // "Server shutdown error: Already closed").
+        let group = ServiceGroup(configuration: configuration)
+        let running = Task { try await group.run() }
         do {
-            try await ServiceGroup(configuration: configuration).run()
+            try await withTaskCancellationHandler { try await running.value } onCancel: { Task { await group.triggerGracefulShutdown() } }
         } catch {
             firstPortContinuation.finish()
             throw HTTPServingError(.cannotBind, "cannot serve on \(options.hosts[0]) port \(options.port): \(error)")

@@ -108,11 +108,16 @@ private func withServer(limits: RequestLimits = .init(), routes: (Router<BasicWe
     }
     let (started, startedContinuation) = AsyncStream.makeStream(of: String.self)
     let task = Task { try await server.run(eventLoopRoutes: eventLoopRoutes, serving: { startedContinuation.yield($0) }, note: note) }
-    defer { task.cancel() }
     var iterator = started.makeAsyncIterator()
     let url = await iterator.next()
     #expect(url == "http://127.0.0.1:\(port)/")
-    try await body(port)
+    do { try await body(port) } catch {
+        task.cancel()
+        throw error
+    }
+    // Stopped, and every line it noted in, before the caller looks at the notes.
+    task.cancel()
+    try? await task.value
 }
 
 /// Sends `request` and reads until the server closes (or resets) the connection or
