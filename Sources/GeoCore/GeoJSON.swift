@@ -411,7 +411,7 @@ private struct JSONTextParser {
         var unit: UInt32 = 0
         for _ in 0..<4 {
             i += 1
-            guard i < bytes.count, let digit = bytes[i].hexValue else { throw fail("expected four hex digits after \\u") }
+            guard i < bytes.count, let digit = bytes[i].hexDigitValue else { throw fail("expected four hex digits after \\u") }
             unit = unit << 4 | UInt32(digit)
         }
         return unit
@@ -440,16 +440,5 @@ private struct JSONTextParser {
         // The grammar checked above is a subset of what `Double(_:)` (strtod, correctly
         // rounded) reads.
         return Double(String(decoding: bytes[start..<i], as: UTF8.self))!
-    }
-}
-
-private extension UInt8 {
-    /// The value of a hexadecimal digit, nil for another byte.
-    var hexValue: UInt8? {
-        switch self {
-        case 0x30...0x39: self - 0x30
-        case 0x41...0x46, 0x61...0x66: (self | 0x20) - 0x61 + 10
-        default: nil
-        }
     }
 }

@@ -1,3 +1,5 @@
+import GeoBase
+
 /// How the scanner judged one candidate sentence.
 public enum NMEAFrameStatus: Hashable, Sendable {
     /// The `*HH` checksum matches.
@@ -361,7 +363,7 @@ public struct NMEAScanner: Sendable {
                     i += 1
                 }
                 if clean {
-                    guard let hi = hexValue(s[n - 2]), let lo = hexValue(s[n - 1]) else { return .badChecksum }
+                    guard let hi = s[n - 2].hexDigitValue, let lo = s[n - 1].hexDigitValue else { return .badChecksum }
                     return (hi << 4 | lo) == sum ? .valid : .badChecksum
                 }
             }
@@ -376,22 +378,12 @@ public struct NMEAScanner: Sendable {
             i += 1
         }
         if star < 0 { return .missingChecksum }
-        guard star == n - 3, let hi = hexValue(s[n - 2]), let lo = hexValue(s[n - 1]) else { return .badChecksum }
+        guard star == n - 3, let hi = s[n - 2].hexDigitValue, let lo = s[n - 1].hexDigitValue else { return .badChecksum }
         return (hi << 4 | lo) == sum ? .valid : .badChecksum
     }
 
     /// The XOR checksum of a sentence body (the bytes between `$` and `*`).
     public static func checksum(of body: some Sequence<UInt8>) -> UInt8 {
         body.reduce(0, ^)
-    }
-
-    @inline(__always)
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 0x30...0x39: b - 0x30
-        case 0x41...0x46: b - 0x41 + 10
-        case 0x61...0x66: b - 0x61 + 10
-        default: nil
-        }
     }
 }

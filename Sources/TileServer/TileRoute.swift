@@ -1,3 +1,5 @@
+import GeoBase
+
 /// What a request path asks the tile server for, read from the raw (percent-encoded) path.
 /// Each segment is percent-decoded (RFC 3986 §2.1) and refused when it decodes to something a
 /// segment cannot be: empty, `.` or `..`, or holding `/` or NUL. So `/../etc/passwd`,
@@ -89,36 +91,15 @@ enum TileRoute: Equatable {
         return text
     }
 
-    /// A segment with its `%XX` escapes decoded (RFC 3986 §2.1).
+    /// A segment with its `%XX` escapes decoded (RFC 3986 §2.1; `+` is itself in a path).
     private static func decoded(_ raw: Substring) throws(Refusal) -> String {
-        var bytes: [UInt8] = []
-        var i = raw.utf8.startIndex
-        let utf8 = raw.utf8
-        while i != utf8.endIndex {
-            let byte = utf8[i]
-            if byte == 0x25 { // %
-                let h = utf8.index(after: i)
-                guard h != utf8.endIndex, utf8.index(after: h) != utf8.endIndex,
-                      let high = hex(utf8[h]), let low = hex(utf8[utf8.index(after: h)]) else {
-                    throw Refusal(status: 400, reason: "a % without two hex digits")
-                }
-                bytes.append(high << 4 | low)
-                i = utf8.index(h, offsetBy: 2)
-            } else {
-                bytes.append(byte)
-                i = utf8.index(after: i)
-            }
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw Refusal(status: 400, reason: "a path segment that is not UTF-8") }
-        return text
-    }
-
-    private static func hex(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: c - 0x30
-        case 0x41...0x46: c - 0x41 + 10
-        case 0x61...0x66: c - 0x61 + 10
-        default: nil
+        var raw = raw
+        // `withUTF8` rethrows untyped, so the failure comes out as a value.
+        let decoded = raw.withUTF8 { bytes in Result { () throws(PercentDecoding.Failure) in try PercentDecoding.decode(bytes, plusIsSpace: false) } }
+        switch decoded {
+        case .success(let text): return text
+        case .failure(.badEscape): throw Refusal(status: 400, reason: "a % without two hex digits")
+        case .failure(.notUTF8): throw Refusal(status: 400, reason: "a path segment that is not UTF-8")
         }
     }
 

@@ -78,46 +78,20 @@ public struct FormFields: Sendable {
 
     func location(_ name: String) -> String { "\(kind) '\(name)'" }
 
-    /// `+` a space, `%XX` a byte; the result must be UTF-8. `bytes` are a String's, so valid
-    /// UTF-8 themselves.
+    /// A name or value decoded: `+` a space, `%XX` a byte (`PercentDecoding`).
     static func decoded(_ bytes: UnsafeBufferPointer<UInt8>, kind: String) throws(TrackingProtocolError) -> String {
-        // Nothing to decode (the usual field).
-        if !bytes.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) { return String(decoding: bytes, as: UTF8.self) }
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            switch bytes[i] {
-            case UInt8(ascii: "+"):
-                decoded.append(0x20)
-            case UInt8(ascii: "%"):
-                guard i + 2 < bytes.count, let hi = hexValue(bytes[i + 1]), let lo = hexValue(bytes[i + 2]) else {
-                    throw TrackingProtocolError(.malformed, "'%' not followed by two hex digits in '\(excerpt(bytes))'", at: kind)
-                }
-                decoded.append(hi << 4 | lo)
-                i += 2
-            case let b:
-                decoded.append(b)
+        do {
+            return try PercentDecoding.decode(bytes, plusIsSpace: true)
+        } catch {
+            switch error {
+            case .badEscape: throw TrackingProtocolError(.malformed, "'%' not followed by two hex digits in '\(excerpt(bytes))'", at: kind)
+            case .notUTF8: throw TrackingProtocolError(.malformed, "not UTF-8 after percent-decoding: '\(excerpt(bytes))'", at: kind)
             }
-            i += 1
         }
-        guard let string = String(validating: decoded, as: UTF8.self) else {
-            throw TrackingProtocolError(.malformed, "not UTF-8 after percent-decoding: '\(excerpt(bytes))'", at: kind)
-        }
-        return string
     }
 
     /// The first 64 characters of a field, for an error message.
     static func excerpt(_ bytes: UnsafeBufferPointer<UInt8>) -> Substring { String(decoding: bytes, as: UTF8.self).prefix(64) }
-
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
 
 extension String {
