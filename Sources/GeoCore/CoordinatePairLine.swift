@@ -1,4 +1,4 @@
-public import GeoBase
+import GeoBase
 
 /// One line of a batch of geodesic problems (`geo distance --batch`, as `geod -I` and
 /// GeographicLib's GeodSolve read them): `lat1 lon1 lat2 lon2` in decimal degrees, separated by
