@@ -69,7 +69,7 @@ public struct FormFields: Sendable {
         for name in names {
             guard let text = self[name], !text.isEmpty else { continue }
             guard let value = Double(text.trimmedWhitespace), value.isFinite else {
-                throw TrackingProtocolError(.invalidNumber, "'\(text)' is not a finite number", at: "\(kind) '\(name)'")
+                throw TrackingProtocolError(.invalidNumber, "'\(text)' is not a finite number", at: location(name))
             }
             return value
         }
