@@ -83,61 +83,61 @@ import TrackingProtocols
     /// and exit of the cafe (no dwell: 60 s there): stored, read back by `/api/events`, pushed
     /// on `/live` to a follower of the device, counted in `/metrics`.
     @Test(.onOwnThread) func walk_entersDwellsExits_polygonAndCircle_storedReadPushed() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try await TrackingIngest(store: store, policy: .register, fences: FenceOptions(fences: try Self.fences()))
-        defer { ingest.stop() }
-        let start = Int64(Date().timeIntervalSince1970) - 5000
-        let fixes = try Self.walk("walker", start: start, Self.throughParkAndCafe)
-        let expected = ["park enter", "park dwell", "park exit", "cafe enter", "cafe exit"]
-        try await TrackingServerTests.withServer(ingest) { port async throws in
-            let live = try TCPClient.connect(host: "127.0.0.1", port: port)
-            defer { try? live.close() }
-            try live.writeAll(LiveFanOutTests.handshake(port, "/live?devices=walker"))
-            _ = try LiveFanOutTests.read(live, until: ["FeatureCollection"]) // the latest positions (none yet)
-            try await Self.ingest(ingest, fixes)
-            try await Self.decided(ingest)
-            let stored = try await store.events(device: "walker", from: .min, to: .max, limit: 100)
-            #expect(Self.summary(stored) == expected)
-            let enter = try #require(stored.first)
-            // The edge is 150 m into the 250 m, 150 s leg that starts at +30 s: crossed at +120 s;
-            // confirmed 20 s of decisive fixes later.
-            let entered = Double(enter.time) / 1000 - Double(start)
-            #expect(entered >= 120 && entered <= 160, "enter at +\(entered) s")
-            let dwell = stored[1]
-            #expect(dwell.time - enter.time >= 300_000 && dwell.time - enter.time <= 302_000, "dwell \(dwell.time - enter.time) ms after enter")
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .register, fences: FenceOptions(fences: try Self.fences()))
+            defer { ingest.stop() }
+            let start = Int64(Date().timeIntervalSince1970) - 5000
+            let fixes = try Self.walk("walker", start: start, Self.throughParkAndCafe)
+            let expected = ["park enter", "park dwell", "park exit", "cafe enter", "cafe exit"]
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let live = try TCPClient.connect(host: "127.0.0.1", port: port)
+                defer { try? live.close() }
+                try live.writeAll(LiveFanOutTests.handshake(port, "/live?devices=walker"))
+                _ = try LiveFanOutTests.read(live, until: ["FeatureCollection"]) // the latest positions (none yet)
+                try await Self.ingest(ingest, fixes)
+                try await Self.decided(ingest)
+                let stored = try await store.events(device: "walker", from: .min, to: .max, limit: 100)
+                #expect(Self.summary(stored) == expected)
+                let enter = try #require(stored.first)
+                // The edge is 150 m into the 250 m, 150 s leg that starts at +30 s: crossed at +120 s;
+                // confirmed 20 s of decisive fixes later.
+                let entered = Double(enter.time) / 1000 - Double(start)
+                #expect(entered >= 120 && entered <= 160, "enter at +\(entered) s")
+                let dwell = stored[1]
+                #expect(dwell.time - enter.time >= 300_000 && dwell.time - enter.time <= 302_000, "dwell \(dwell.time - enter.time) ms after enter")
 
-            let read = try await TrackingServerTests.http(port, "GET", "/api/events?device=walker&from=\(start)&to=\(start + 2000)")
-            #expect(read.status == 200)
-            let json = try JSONDecoder().decode(JSONValue.self, from: Data(read.body.utf8))
-            guard case .object(let top) = json, case .array(let list)? = top["events"] else { Issue.record("not an events object: \(read.body)"); return }
-            let pairs = list.compactMap { item -> String? in
-                guard case .object(let o) = item, case .string(let fence)? = o["fence"], case .string(let type)? = o["type"] else { return nil }
-                return "\(fence) \(type)"
-            }
-            #expect(pairs == expected)
-            #expect(try await TrackingServerTests.http(port, "GET", "/api/events?from=1e300").status == 400)
-            #expect(try await TrackingServerTests.http(port, "GET", "/api/positions?device=walker&to=-1e300").status == 400)
+                let read = try await TrackingServerTests.http(port, "GET", "/api/events?device=walker&from=\(start)&to=\(start + 2000)")
+                #expect(read.status == 200)
+                let json = try JSONDecoder().decode(JSONValue.self, from: Data(read.body.utf8))
+                guard case .object(let top) = json, case .array(let list)? = top["events"] else { Issue.record("not an events object: \(read.body)"); return }
+                let pairs = list.compactMap { item -> String? in
+                    guard case .object(let o) = item, case .string(let fence)? = o["fence"], case .string(let type)? = o["type"] else { return nil }
+                    return "\(fence) \(type)"
+                }
+                #expect(pairs == expected)
+                #expect(try await TrackingServerTests.http(port, "GET", "/api/events?from=1e300").status == 400)
+                #expect(try await TrackingServerTests.http(port, "GET", "/api/positions?device=walker&to=-1e300").status == 400)
 
-            // Pushed on /live, as fence-events messages, in order.
-            var pushed = ""
-            func kinds() -> [String] {
-                pushed.matches(of: /"fence":"(park|cafe)","latitude":[^,]+,"longitude":[^,]+,"time":"[^"]+","type":"(enter|exit|dwell)"/)
-                    .map { "\($0.1) \($0.2)" }
-            }
-            while kinds().count < expected.count {
-                let more = try LiveFanOutTests.read(live, until: ["fence-events"])
-                if more.isEmpty { break } // closed, or 30 s without a message
-                pushed += more
-            }
-            #expect(kinds() == expected)
-            #expect(pushed.contains(#""type":"fence-events""#))
+                // Pushed on /live, as fence-events messages, in order.
+                var pushed = ""
+                func kinds() -> [String] {
+                    pushed.matches(of: /"fence":"(park|cafe)","latitude":[^,]+,"longitude":[^,]+,"time":"[^"]+","type":"(enter|exit|dwell)"/)
+                        .map { "\($0.1) \($0.2)" }
+                }
+                while kinds().count < expected.count {
+                    let more = try LiveFanOutTests.read(live, until: ["fence-events"])
+                    if more.isEmpty { break } // closed, or 30 s without a message
+                    pushed += more
+                }
+                #expect(kinds() == expected)
+                #expect(pushed.contains(#""type":"fence-events""#))
 
-            let metrics = try await TrackingServerTests.http(port, "GET", "/metrics").body
-            #expect(metrics.contains(#"tracking_fence_events_total{type="enter"} 2"#))
-            #expect(metrics.contains(#"tracking_fence_events_total{type="dwell"} 1"#))
-            #expect(metrics.contains(#"tracking_fence_events_total{type="exit"} 2"#))
+                let metrics = try await TrackingServerTests.http(port, "GET", "/metrics").body
+                #expect(metrics.contains(#"tracking_fence_events_total{type="enter"} 2"#))
+                #expect(metrics.contains(#"tracking_fence_events_total{type="dwell"} 1"#))
+                #expect(metrics.contains(#"tracking_fence_events_total{type="exit"} 2"#))
+            }
         }
     }
 
@@ -146,43 +146,43 @@ import TrackingProtocols
     /// flapping. An older fix arriving late (from outside, 30.5 s before the last) is stored but
     /// moves nothing.
     @Test func jitterOnTheEdge_doesNotFlap_lateFixIgnored() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try await TrackingIngest(store: store, policy: .register, fences: FenceOptions(fences: try Self.fences(), dwell: nil))
-        defer { ingest.stop() }
-        let start = Int64(Date().timeIntervalSince1970) - 5000
-        let fixes = try Self.walk("edge", start: start, [(0, 0, 60), (-100, 0, 60), (-100, 0, 600)], seed: 7, accuracy: 10)
-        try await Self.ingest(ingest, fixes)
-        let last = try #require(fixes.last).location.timestamp
-        let late = TrackedFix(device: "edge", location: Location(coordinate: Self.frame.coordinate(east: -400, north: 0),
-                                                                 timestamp: last.addingTimeInterval(-30.5), horizontalAccuracy: .meters(5)), source: .osmAnd)
-        try await ingest.ingest([late, late], receivedAt: Date())
-        try await Self.decided(ingest)
-        #expect(Self.summary(try await store.events(device: "edge", from: .min, to: .max, limit: 100)) == ["park enter"])
-        #expect(try await store.count(device: "edge", fixTime: Int64((late.location.timestamp.timeIntervalSince1970 * 1000).rounded())) == 1)
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .register, fences: FenceOptions(fences: try Self.fences(), dwell: nil))
+            defer { ingest.stop() }
+            let start = Int64(Date().timeIntervalSince1970) - 5000
+            let fixes = try Self.walk("edge", start: start, [(0, 0, 60), (-100, 0, 60), (-100, 0, 600)], seed: 7, accuracy: 10)
+            try await Self.ingest(ingest, fixes)
+            let last = try #require(fixes.last).location.timestamp
+            let late = TrackedFix(device: "edge", location: Location(coordinate: Self.frame.coordinate(east: -400, north: 0),
+                                                                     timestamp: last.addingTimeInterval(-30.5), horizontalAccuracy: .meters(5)), source: .osmAnd)
+            try await ingest.ingest([late, late], receivedAt: Date())
+            try await Self.decided(ingest)
+            #expect(Self.summary(try await store.events(device: "edge", from: .min, to: .max, limit: 100)) == ["park enter"])
+            #expect(try await store.count(device: "edge", fixTime: Int64((late.location.timestamp.timeIntervalSince1970 * 1000).rounded())) == 1)
+        }
     }
 
     /// A server that stops after the walker entered the park and is started again on the same
     /// database: the retried fixes and the rest of the stay give the dwell once and no second
     /// enter; the events table holds each event once.
     @Test func restart_noSecondEnter_noDuplicates() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let path = dir.appendingPathComponent("t.sqlite").path
-        let start = Int64(Date().timeIntervalSince1970) - 5000
-        let fixes = try Self.walk("walker", start: start, [(-250, 0, 30), (0, 0, 150), (0, 0, 400)])
-        let first = try await TrackingIngest(store: try SQLitePositionStore(path: path), policy: .register, fences: FenceOptions(fences: try Self.fences()))
-        try await Self.ingest(first, Array(fixes[..<240]))
-        try await Self.decided(first)
-        first.stop()
-        let store = try SQLitePositionStore(path: path)
-        #expect(Self.summary(try await store.events(device: "walker", from: .min, to: .max, limit: 100)) == ["park enter"])
-        let second = try await TrackingIngest(store: store, policy: .register, fences: FenceOptions(fences: try Self.fences()))
-        defer { second.stop() }
-        try await Self.ingest(second, Array(fixes[200...])) // 40 fixes sent again (retries), then the rest
-        try await Self.decided(second)
-        #expect(Self.summary(try await store.events(device: "walker", from: .min, to: .max, limit: 100)) == ["park enter", "park dwell"])
+        try await withTemporaryDirectory { dir in
+            let path = dir.appendingPathComponent("t.sqlite").path
+            let start = Int64(Date().timeIntervalSince1970) - 5000
+            let fixes = try Self.walk("walker", start: start, [(-250, 0, 30), (0, 0, 150), (0, 0, 400)])
+            let first = try await TrackingIngest(store: try SQLitePositionStore(path: path), policy: .register, fences: FenceOptions(fences: try Self.fences()))
+            try await Self.ingest(first, Array(fixes[..<240]))
+            try await Self.decided(first)
+            first.stop()
+            let store = try SQLitePositionStore(path: path)
+            #expect(Self.summary(try await store.events(device: "walker", from: .min, to: .max, limit: 100)) == ["park enter"])
+            let second = try await TrackingIngest(store: store, policy: .register, fences: FenceOptions(fences: try Self.fences()))
+            defer { second.stop() }
+            try await Self.ingest(second, Array(fixes[200...])) // 40 fixes sent again (retries), then the rest
+            try await Self.decided(second)
+            #expect(Self.summary(try await store.events(device: "walker", from: .min, to: .max, limit: 100)) == ["park enter", "park dwell"])
+        }
     }
 
     /// Events of three devices, a fence entered and later exited, another entered twice: the
@@ -202,9 +202,9 @@ import TrackingProtocols
     }
 
     @Test func latestEvents_ofSeveralDevices_sqlite() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        try Self.latestEvents_perDeviceAndFence(try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path))
+        try withTemporaryDirectory { dir in
+            try Self.latestEvents_perDeviceAndFence(try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path))
+        }
     }
 
     /// A one-thread HTTP receiver on loopback: records each request's body, answers 200.
@@ -239,42 +239,42 @@ import TrackingProtocols
     /// connection and never answers does not hold one ack: every fix is acknowledged and every
     /// event stored while its first POST is still waiting.
     @Test(.onOwnThread) func webhook_receivesEvents_deadWebhookDoesNotBlockAcks() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let receiver = try Receiver()
-        defer { receiver.server.close() }
-        let start = Int64(Date().timeIntervalSince1970) - 5000
-        let fixes = try Self.walk("walker", start: start, Self.throughParkAndCafe)
-        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("a.sqlite").path), policy: .register,
-                                              fences: FenceOptions(fences: try Self.fences(), webhook: "http://127.0.0.1:\(receiver.server.port)/hook"))
-        try await Self.ingest(ingest, fixes)
-        // Delivery is at least once (a POST whose answer timed out is sent again): an event is
-        // told apart by its fence, type and time, as a receiver would.
-        func received() -> [String] {
-            var seen: Set<String> = []
-            return receiver.bodies.withLock { $0 }.flatMap { body in
-                body.matches(of: /"fence":"(\w+)".*?"time":"([^"]+)","type":"(\w+)"/).compactMap { m in
-                    seen.insert("\(m.1) \(m.2) \(m.3)").inserted ? "\(m.1) \(m.3)" : nil
+        try await withTemporaryDirectory { dir in
+            let receiver = try Receiver()
+            defer { receiver.server.close() }
+            let start = Int64(Date().timeIntervalSince1970) - 5000
+            let fixes = try Self.walk("walker", start: start, Self.throughParkAndCafe)
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("a.sqlite").path), policy: .register,
+                                                  fences: FenceOptions(fences: try Self.fences(), webhook: "http://127.0.0.1:\(receiver.server.port)/hook"))
+            try await Self.ingest(ingest, fixes)
+            // Delivery is at least once (a POST whose answer timed out is sent again): an event is
+            // told apart by its fence, type and time, as a receiver would.
+            func received() -> [String] {
+                var seen: Set<String> = []
+                return receiver.bodies.withLock { $0 }.flatMap { body in
+                    body.matches(of: /"fence":"(\w+)".*?"time":"([^"]+)","type":"(\w+)"/).compactMap { m in
+                        seen.insert("\(m.1) \(m.2) \(m.3)").inserted ? "\(m.1) \(m.3)" : nil
+                    }
                 }
             }
-        }
-        try await PostgresStoreTests.waitUntil("the webhook's five events") {
-            received() == ["park enter", "park dwell", "park exit", "cafe enter", "cafe exit"]
-        }
-        #expect(ingest.metrics.text().contains("tracking_webhook_events_delivered_total 5"))
-        ingest.stop()
+            try await PostgresStoreTests.waitUntil("the webhook's five events") {
+                received() == ["park enter", "park dwell", "park exit", "cafe enter", "cafe exit"]
+            }
+            #expect(ingest.metrics.text().contains("tracking_webhook_events_delivered_total 5"))
+            ingest.stop()
 
-        // Accepted by the kernel's backlog, never answered.
-        let dead = try TCPServer(host: "127.0.0.1", port: 0)
-        defer { dead.close() }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("b.sqlite").path)
-        let stalled = try await TrackingIngest(store: store, policy: .register,
-                                               fences: FenceOptions(fences: try Self.fences(), webhook: "http://127.0.0.1:\(dead.port)/hook"))
-        defer { stalled.stop() }
-        try await Self.ingest(stalled, fixes)
-        try await Self.decided(stalled)
-        #expect(Self.summary(try await store.events(device: "walker", from: .min, to: .max, limit: 100)).count == 5)
-        #expect(stalled.metrics.text().contains("tracking_acknowledged_fixes_total \(fixes.count)"))
-        #expect(stalled.metrics.text().contains("tracking_webhook_events_delivered_total 0"))
+            // Accepted by the kernel's backlog, never answered.
+            let dead = try TCPServer(host: "127.0.0.1", port: 0)
+            defer { dead.close() }
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("b.sqlite").path)
+            let stalled = try await TrackingIngest(store: store, policy: .register,
+                                                   fences: FenceOptions(fences: try Self.fences(), webhook: "http://127.0.0.1:\(dead.port)/hook"))
+            defer { stalled.stop() }
+            try await Self.ingest(stalled, fixes)
+            try await Self.decided(stalled)
+            #expect(Self.summary(try await store.events(device: "walker", from: .min, to: .max, limit: 100)).count == 5)
+            #expect(stalled.metrics.text().contains("tracking_acknowledged_fixes_total \(fixes.count)"))
+            #expect(stalled.metrics.text().contains("tracking_webhook_events_delivered_total 0"))
+        }
     }
 }

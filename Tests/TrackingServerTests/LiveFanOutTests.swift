@@ -85,19 +85,19 @@ import TrackingProtocols
         limit.rlim_cur = limit.rlim_max - 1
         #expect(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
         let hard = Int(limit.rlim_max)
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
-        defer { ingest.stop() }
-        #expect(ingest.openFiles.after == hard && OpenFileLimit.current.soft == hard)
-        #expect(ingest.live.maximumSubscribers == hard / 2)
-        let before = ingest.openFiles.before
-        #expect(before == hard - 1 || before == hard)
-        let raised = before == hard ? "" : "; \(hard - 1) before the server raised it"
-        #expect(TrackingRoutes.openFilesNote(ingest) == "open files: at most \(hard) (soft RLIMIT_NOFILE; hard \(hard)\(raised)); /live: at most \(hard / 2) subscribers")
-        if let limits = try? String(contentsOfFile: "/proc/self/limits", encoding: .utf8) {
-            let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
-            #expect(line.split(separator: " ").dropFirst(3).prefix(2).map(String.init) == ["\(hard)", "\(hard)"], "\(line)")
+        try await withTemporaryDirectory { dir in
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+            defer { ingest.stop() }
+            #expect(ingest.openFiles.after == hard && OpenFileLimit.current.soft == hard)
+            #expect(ingest.live.maximumSubscribers == hard / 2)
+            let before = ingest.openFiles.before
+            #expect(before == hard - 1 || before == hard)
+            let raised = before == hard ? "" : "; \(hard - 1) before the server raised it"
+            #expect(TrackingRoutes.openFilesNote(ingest) == "open files: at most \(hard) (soft RLIMIT_NOFILE; hard \(hard)\(raised)); /live: at most \(hard / 2) subscribers")
+            if let limits = try? String(contentsOfFile: "/proc/self/limits", encoding: .utf8) {
+                let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+                #expect(line.split(separator: " ").dropFirst(3).prefix(2).map(String.init) == ["\(hard)", "\(hard)"], "\(line)")
+            }
         }
     }
 
@@ -191,99 +191,99 @@ import TrackingProtocols
     /// all 100 — byte for byte the collection the read API writes for the fixes the store then
     /// holds, by device name — after a first frame of their latest positions (none yet).
     @Test(.onOwnThread) func live_oneBatchOf100Devices_isOneFrame_byteForByte() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try await TrackingIngest(store: store, policy: .register)
-        let names = (0..<100).map { "d\($0)" }
-        try await TrackingServerTests.withServer(ingest) { port async throws in
-            let client = try TCPClient.connect(host: "127.0.0.1", port: port)
-            defer { try? client.close() }
-            try client.writeAll(Self.handshake(port, "/live?devices=" + names.joined(separator: ",")))
-            var buffered = try Self.upgraded(client)
-            #expect(try Self.textFrame(client, &buffered) == TrackOutput.geoJSON([]))
-            let t = Double(Int(Date().timeIntervalSince1970) - 100)
-            let fixes = try names.enumerated().map { i, name in
-                TrackedFix(device: name, location: Location(coordinate: try Coordinate(latitude: 48 + Double(i) / 1000, longitude: 11.25),
-                                                            timestamp: Date(timeIntervalSince1970: t + Double(i) / 1000)), source: .osmAnd)
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            let names = (0..<100).map { "d\($0)" }
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let client = try TCPClient.connect(host: "127.0.0.1", port: port)
+                defer { try? client.close() }
+                try client.writeAll(Self.handshake(port, "/live?devices=" + names.joined(separator: ",")))
+                var buffered = try Self.upgraded(client)
+                #expect(try Self.textFrame(client, &buffered) == TrackOutput.geoJSON([]))
+                let t = Double(Int(Date().timeIntervalSince1970) - 100)
+                let fixes = try names.enumerated().map { i, name in
+                    TrackedFix(device: name, location: Location(coordinate: try Coordinate(latitude: 48 + Double(i) / 1000, longitude: 11.25),
+                                                                timestamp: Date(timeIntervalSince1970: t + Double(i) / 1000)), source: .osmAnd)
+                }
+                try await ingest.ingest(fixes, receivedAt: Date())
+                var stored: [StoredFix] = []
+                for name in names.sorted() { stored.append(try #require(try await store.latest(device: name))) }
+                let frame = try Self.textFrame(client, &buffered)
+                #expect(frame == TrackOutput.geoJSON(stored), "\(String(decoding: frame.prefix(300), as: UTF8.self))")
             }
-            try await ingest.ingest(fixes, receivedAt: Date())
-            var stored: [StoredFix] = []
-            for name in names.sorted() { stored.append(try #require(try await store.latest(device: name))) }
-            let frame = try Self.textFrame(client, &buffered)
-            #expect(frame == TrackOutput.geoJSON(stored), "\(String(decoding: frame.prefix(300), as: UTF8.self))")
+            ingest.stop()
         }
-        ingest.stop()
     }
 
     /// A reading client gets the followed devices' latest positions, then each committed move;
     /// beside it a client that never reads: ingest of 60,000 fixes finishes with every fix
     /// stored, and that client's mailbox holds at most one fix per device (400), not the backlog.
     @Test(.onOwnThread) func live_latestFirst_thenUpdates_aClientThatNeverReadsDoesNotHoldIngest() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try await TrackingIngest(store: store, policy: .register)
-        let t = Int64(Date().timeIntervalSince1970) - 1000
-        func fix(_ device: String, _ seconds: Int64, _ latitude: Double, _ longitude: Double) throws -> TrackedFix {
-            TrackedFix(device: device, location: Location(coordinate: try Coordinate(latitude: latitude, longitude: longitude),
-                                                          timestamp: Date(timeIntervalSince1970: Double(seconds))), source: .osmAnd)
-        }
-        try await ingest.ingest([try fix("d0", t, 48.25, 11.5)], receivedAt: Date())
-        try await TrackingServerTests.withServer(ingest) { port async throws in
-            let stalled = try TCPClient.connect(host: "127.0.0.1", port: port)
-            defer { try? stalled.close() }
-            // A small receive buffer, as a stalled phone's: in the kernel's autotuned loopback
-            // buffers (tcp_rmem: up to 32 MB on the CI machine) the whole stream of 60,000
-            // updates fits, the socket never fills and the mailbox is never tested.
-            var small: Int32 = 4096
-            setsockopt(stalled.rawValue, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-            try stalled.writeAll(Self.handshake(port, "/live?bbox=-180,-90,180,90"))
-            let reader = try TCPClient.connect(host: "127.0.0.1", port: port)
-            defer { try? reader.close() }
-            try reader.writeAll(Self.handshake(port, "/live?devices=d0,d7"))
-            let first = try Self.read(reader, until: ["[11.5,48.25]"])
-            #expect(first.hasPrefix("HTTP/1.1 101"), "\(first.prefix(80))")
-            // 150 rounds of 400 devices; the last round puts d7 at (49.5, 12.25).
-            let started = Date()
-            for round in 0..<150 {
-                let fixes = try (0..<400).map { d in
-                    round == 149 && d == 7 ? try fix("d7", t + 1 + Int64(round), 49.5, 12.25)
-                        : try fix("d\(d)", t + 1 + Int64(round), 40 + Double(d) / 100, 10 + Double(round) / 1000)
-                }
-                try await ingest.ingest(fixes, receivedAt: Date())
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            let t = Int64(Date().timeIntervalSince1970) - 1000
+            func fix(_ device: String, _ seconds: Int64, _ latitude: Double, _ longitude: Double) throws -> TrackedFix {
+                TrackedFix(device: device, location: Location(coordinate: try Coordinate(latitude: latitude, longitude: longitude),
+                                                              timestamp: Date(timeIntervalSince1970: Double(seconds))), source: .osmAnd)
             }
-            let seconds = Date().timeIntervalSince(started)
-            let updates = try Self.read(reader, until: ["[12.25,49.5]"])
-            #expect(updates.contains("[12.25,49.5]"), "the reading client never got d7's last move")
-            // The client that never reads was sent updates it holds unread. Whether the server's
-            // write to it then blocks depends on the kernel's loopback buffers (its send buffer
-            // autotunes up to tcp_wmem's 4 MB), so its mailbox is bounded, not necessarily full.
-            var unread: Int32 = 0
-            _ = ioctl(stalled.rawValue, UInt(FIONREAD), &unread)
-            #expect(unread > 0, "the stalled client was sent nothing")
-            let boxed = try #require(ingest.live.registry.withLock { Array($0.byBox.values) }.first)
-            #expect(boxed.pending <= 400)
-            #expect(seconds < 60, "60,000 fixes took \(seconds) s")
+            try await ingest.ingest([try fix("d0", t, 48.25, 11.5)], receivedAt: Date())
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let stalled = try TCPClient.connect(host: "127.0.0.1", port: port)
+                defer { try? stalled.close() }
+                // A small receive buffer, as a stalled phone's: in the kernel's autotuned loopback
+                // buffers (tcp_rmem: up to 32 MB on the CI machine) the whole stream of 60,000
+                // updates fits, the socket never fills and the mailbox is never tested.
+                var small: Int32 = 4096
+                setsockopt(stalled.rawValue, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+                try stalled.writeAll(Self.handshake(port, "/live?bbox=-180,-90,180,90"))
+                let reader = try TCPClient.connect(host: "127.0.0.1", port: port)
+                defer { try? reader.close() }
+                try reader.writeAll(Self.handshake(port, "/live?devices=d0,d7"))
+                let first = try Self.read(reader, until: ["[11.5,48.25]"])
+                #expect(first.hasPrefix("HTTP/1.1 101"), "\(first.prefix(80))")
+                // 150 rounds of 400 devices; the last round puts d7 at (49.5, 12.25).
+                let started = Date()
+                for round in 0..<150 {
+                    let fixes = try (0..<400).map { d in
+                        round == 149 && d == 7 ? try fix("d7", t + 1 + Int64(round), 49.5, 12.25)
+                            : try fix("d\(d)", t + 1 + Int64(round), 40 + Double(d) / 100, 10 + Double(round) / 1000)
+                    }
+                    try await ingest.ingest(fixes, receivedAt: Date())
+                }
+                let seconds = Date().timeIntervalSince(started)
+                let updates = try Self.read(reader, until: ["[12.25,49.5]"])
+                #expect(updates.contains("[12.25,49.5]"), "the reading client never got d7's last move")
+                // The client that never reads was sent updates it holds unread. Whether the server's
+                // write to it then blocks depends on the kernel's loopback buffers (its send buffer
+                // autotunes up to tcp_wmem's 4 MB), so its mailbox is bounded, not necessarily full.
+                var unread: Int32 = 0
+                _ = ioctl(stalled.rawValue, UInt(FIONREAD), &unread)
+                #expect(unread > 0, "the stalled client was sent nothing")
+                let boxed = try #require(ingest.live.registry.withLock { Array($0.byBox.values) }.first)
+                #expect(boxed.pending <= 400)
+                #expect(seconds < 60, "60,000 fixes took \(seconds) s")
+            }
+            #expect(try await store.positions(device: "d123", from: 0, to: .max, limit: 1000).count == 150)
+            ingest.stop()
         }
-        #expect(try await store.positions(device: "d123", from: 0, to: .max, limit: 1000).count == 150)
-        ingest.stop()
     }
 
     /// A bad subscription is refused before the upgrade (400; hummingbird-websocket sends it
     /// without a body).
     @Test func live_badQuery_400() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
-        try await TrackingServerTests.withServer(ingest) { port async throws in
-            let bad = try TCPClient.connect(host: "127.0.0.1", port: port)
-            defer { try? bad.close() }
-            try bad.writeAll(Self.handshake(port, "/live?bbox=1,2,3"))
-            let reply = try Self.read(bad, until: ["\r\n\r\n"])
-            #expect(reply.hasPrefix("HTTP/1.1 400"), "\(reply.prefix(120))")
+        try await withTemporaryDirectory { dir in
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let bad = try TCPClient.connect(host: "127.0.0.1", port: port)
+                defer { try? bad.close() }
+                try bad.writeAll(Self.handshake(port, "/live?bbox=1,2,3"))
+                let reply = try Self.read(bad, until: ["\r\n\r\n"])
+                #expect(reply.hasPrefix("HTTP/1.1 400"), "\(reply.prefix(120))")
+            }
+            ingest.stop()
         }
-        ingest.stop()
     }
 }
 

@@ -36,188 +36,188 @@ import Testing
     /// The writing connection syncs the WAL at every commit (`synchronous = FULL`, 2), so a
     /// commit the server acknowledged survives a power cut; GRDB's pool would leave it NORMAL (1).
     @Test func writer_syncsEveryCommit() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let (mode, synchronous) = try store.write { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        try withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let (mode, synchronous) = try store.write { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+            }
+            #expect(mode == "wal" && synchronous == 2)
         }
-        #expect(mode == "wal" && synchronous == 2)
     }
 
     @Test func retryAfterTheMove_isNotDuplicated() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
-        let rows = ["a", "b", "c"].flatMap { d in (1...10).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
-        #expect(try store.commit(rows) == 30)
-        #expect(try Self.rows(store, "recent") == 30 && Self.rows(store, "positions") == 0)
-        // Slices of one device: three copies (the first begins the round), then the delete.
-        #expect(try Self.settleAll(store) == 4)
-        #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 30)
-        // The generator's retry of every fix, after the move: none new, none stored twice.
-        #expect(try store.commit(rows) == 0)
-        #expect(try store.commit(Array(rows.prefix(5)) + [Self.fix("a", Self.now - 200_000)]) == 1)
-        try Self.settleAll(store)
-        #expect(try Self.rows(store, "recent") + Self.rows(store, "positions") == 31)
-        for row in rows { #expect(try store.count(device: row.device, fixTime: row.fixTime) == 1) }
-        #expect(try store.positions(device: "a", from: 0, to: .max, limit: 100).count == 11)
+        try withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
+            let rows = ["a", "b", "c"].flatMap { d in (1...10).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
+            #expect(try store.commit(rows) == 30)
+            #expect(try Self.rows(store, "recent") == 30 && Self.rows(store, "positions") == 0)
+            // Slices of one device: three copies (the first begins the round), then the delete.
+            #expect(try Self.settleAll(store) == 4)
+            #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 30)
+            // The generator's retry of every fix, after the move: none new, none stored twice.
+            #expect(try store.commit(rows) == 0)
+            #expect(try store.commit(Array(rows.prefix(5)) + [Self.fix("a", Self.now - 200_000)]) == 1)
+            try Self.settleAll(store)
+            #expect(try Self.rows(store, "recent") + Self.rows(store, "positions") == 31)
+            for row in rows { #expect(try store.count(device: row.device, fixTime: row.fixTime) == 1) }
+            #expect(try store.positions(device: "a", from: 0, to: .max, limit: 100).count == 11)
+        }
     }
 
     @Test func history_acrossBothTables_isCompleteAndOrdered() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .seconds(3600), sliceDevices: 1)
-        // Two hours of one fix a minute, committed out of order in three batches, with a second
-        // device between them: the first hour is moved, the second stays in `recent`.
-        let times = (0..<120).map { Self.now - 7_200_000 + Int64($0) * 60_000 + 1 }
-        var shuffled = times
-        var generator = SystemRandomNumberGenerator()
-        shuffled.shuffle(using: &generator)
-        for part in 0..<3 {
-            let slice = shuffled[(part * 40)..<(part * 40 + 40)]
-            #expect(try store.commit(slice.map { Self.fix("car", $0) } + slice.map { Self.fix("van", $0 + 7) }) == 80)
+        try withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .seconds(3600), sliceDevices: 1)
+            // Two hours of one fix a minute, committed out of order in three batches, with a second
+            // device between them: the first hour is moved, the second stays in `recent`.
+            let times = (0..<120).map { Self.now - 7_200_000 + Int64($0) * 60_000 + 1 }
+            var shuffled = times
+            var generator = SystemRandomNumberGenerator()
+            shuffled.shuffle(using: &generator)
+            for part in 0..<3 {
+                let slice = shuffled[(part * 40)..<(part * 40 + 40)]
+                #expect(try store.commit(slice.map { Self.fix("car", $0) } + slice.map { Self.fix("van", $0 + 7) }) == 80)
+            }
+            try Self.settleAll(store)
+            let recent = try Self.rows(store, "recent"), moved = try Self.rows(store, "positions")
+            #expect(recent > 0 && moved > 0 && recent + moved == 240)
+            let history = try store.positions(device: "car", from: 0, to: .max, limit: 1000)
+            #expect(history.map(\.fixTime) == times)
+            #expect(history.allSatisfy { $0.device == "car" })
+            // A range across the tables' boundary, and the limit.
+            let middle = try store.positions(device: "car", from: times[50], to: times[70], limit: 1000)
+            #expect(middle.map(\.fixTime) == Array(times[50..<70]))
+            #expect(try store.positions(device: "car", from: times[55], to: .max, limit: 10).map(\.fixTime) == Array(times[55..<65]))
+            #expect(try store.positions(device: "nobody", from: 0, to: .max, limit: 10).isEmpty)
         }
-        try Self.settleAll(store)
-        let recent = try Self.rows(store, "recent"), moved = try Self.rows(store, "positions")
-        #expect(recent > 0 && moved > 0 && recent + moved == 240)
-        let history = try store.positions(device: "car", from: 0, to: .max, limit: 1000)
-        #expect(history.map(\.fixTime) == times)
-        #expect(history.allSatisfy { $0.device == "car" })
-        // A range across the tables' boundary, and the limit.
-        let middle = try store.positions(device: "car", from: times[50], to: times[70], limit: 1000)
-        #expect(middle.map(\.fixTime) == Array(times[50..<70]))
-        #expect(try store.positions(device: "car", from: times[55], to: .max, limit: 10).map(\.fixTime) == Array(times[55..<65]))
-        #expect(try store.positions(device: "nobody", from: 0, to: .max, limit: 10).isEmpty)
     }
 
     @Test func lateFix_doesNotMoveLatestBack_beforeOrAfterTheMove_norAfterReopening() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let path = dir.appendingPathComponent("t.sqlite").path
-        let newest = Self.fix("car", Self.now - 30_000, latitude: 1)
-        do {
-            let store = try SQLitePositionStore(path: path, moveAfter: .zero)
-            #expect(try store.commit([newest, Self.fix("car", Self.now - 90_000, latitude: 2)]) == 2)
-            #expect(try store.latest(device: "car") == newest)
-            try Self.settleAll(store)
-            #expect(try Self.rows(store, "recent") == 0)
-            // Late: below the moved boundary, straight to `positions`.
-            #expect(try store.commit([Self.fix("car", Self.now - 60_000, latitude: 3), Self.fix("bus", Self.now - 70_000, latitude: 4)]) == 2)
-            #expect(try Self.rows(store, "recent") == 0)
-            #expect(try store.latest(device: "car") == newest)
-            #expect(try store.latest(device: "bus")?.latitude == 4)
-            #expect(try store.latest(in: BoundingBox(south: 0, west: 13, north: 2, east: 14)) == [newest])
+        try withTemporaryDirectory { dir in
+            let path = dir.appendingPathComponent("t.sqlite").path
+            let newest = Self.fix("car", Self.now - 30_000, latitude: 1)
+            do {
+                let store = try SQLitePositionStore(path: path, moveAfter: .zero)
+                #expect(try store.commit([newest, Self.fix("car", Self.now - 90_000, latitude: 2)]) == 2)
+                #expect(try store.latest(device: "car") == newest)
+                try Self.settleAll(store)
+                #expect(try Self.rows(store, "recent") == 0)
+                // Late: below the moved boundary, straight to `positions`.
+                #expect(try store.commit([Self.fix("car", Self.now - 60_000, latitude: 3), Self.fix("bus", Self.now - 70_000, latitude: 4)]) == 2)
+                #expect(try Self.rows(store, "recent") == 0)
+                #expect(try store.latest(device: "car") == newest)
+                #expect(try store.latest(device: "bus")?.latitude == 4)
+                #expect(try store.latest(in: BoundingBox(south: 0, west: 13, north: 2, east: 14)) == [newest])
+            }
+            let reopened = try SQLitePositionStore(path: path)
+            #expect(try reopened.latest(device: "car") == newest)
+            #expect(try reopened.latest(device: "bus")?.latitude == 4)
+            let readOnly = try SQLitePositionStore(path: path, readOnly: true)
+            #expect(try readOnly.latest(device: "car") == newest)
+            #expect(try reopened.positions(device: "car", from: 0, to: .max, limit: 10).map(\.latitude) == [2, 3, 1])
         }
-        let reopened = try SQLitePositionStore(path: path)
-        #expect(try reopened.latest(device: "car") == newest)
-        #expect(try reopened.latest(device: "bus")?.latitude == 4)
-        let readOnly = try SQLitePositionStore(path: path, readOnly: true)
-        #expect(try readOnly.latest(device: "car") == newest)
-        #expect(try reopened.positions(device: "car", from: 0, to: .max, limit: 10).map(\.latitude) == [2, 3, 1])
     }
 
     @Test func reopenedAfterAnInterruptedMove_answersEveryFixOnce_thenFinishesIt() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let path = dir.appendingPathComponent("t.sqlite").path
-        let rows = Self.fourDevicesFiveFixes
-        do {
+        try withTemporaryDirectory { dir in
+            let path = dir.appendingPathComponent("t.sqlite").path
+            let rows = Self.fourDevicesFiveFixes
+            do {
+                let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3600))
+                #expect(try store.commit(rows) == 20)
+                // A crash between a round's copy of devices a and b and its delete: rows in both tables.
+                try store.pool.write { db in
+                    try db.execute(sql: """
+                        INSERT INTO positions SELECT \(SQLitePositionStore.tableColumns) FROM recent WHERE device_id IN (SELECT id FROM devices WHERE name IN ('a', 'b'))
+                        """)
+                    try db.execute(sql: "INSERT INTO moves (boundary) VALUES (?)", arguments: [Self.now])
+                }
+                #expect(try Self.rows(store, "positions") == 10 && Self.rows(store, "recent") == 20)
+            }
             let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3600))
-            #expect(try store.commit(rows) == 20)
-            // A crash between a round's copy of devices a and b and its delete: rows in both tables.
-            try store.pool.write { db in
-                try db.execute(sql: """
-                    INSERT INTO positions SELECT \(SQLitePositionStore.tableColumns) FROM recent WHERE device_id IN (SELECT id FROM devices WHERE name IN ('a', 'b'))
-                    """)
-                try db.execute(sql: "INSERT INTO moves (boundary) VALUES (?)", arguments: [Self.now])
+            func answersEachOnce() throws {
+                for row in rows { #expect(try store.count(device: row.device, fixTime: row.fixTime) == 1) }
+                for d in ["a", "b", "c", "d"] {
+                    #expect(try store.positions(device: d, from: 0, to: .max, limit: 100).map(\.fixTime) == rows.filter { $0.device == d }.map(\.fixTime))
+                }
             }
-            #expect(try Self.rows(store, "positions") == 10 && Self.rows(store, "recent") == 20)
+            try answersEachOnce()
+            // The bulk read (`geo loadgen verify`'s) answers each fix once too, as the device reads do.
+            let times = try store.fixTimes(of: ["a", "b", "c", "ghost"], from: 0, to: .max)
+            #expect(Set(times.keys) == ["a", "b", "c"])
+            for d in ["a", "b", "c"] { #expect(times[d]?.sorted() == rows.filter { $0.device == d }.map(\.fixTime)) }
+            #expect(try store.fixTimes(of: ["a"], from: rows[1].fixTime, to: rows[3].fixTime)["a"]?.sorted() == [rows[1].fixTime, rows[2].fixTime])
+            // A retry of a copied fix while the round is under way: stored nowhere again.
+            #expect(try store.commit([rows[0], rows[19]]) == 0)
+            // The reopened store finishes the round (its boundary, not its own hour's cut).
+            try Self.settleAll(store)
+            #expect(try Self.rows(store, "positions") == 20 && Self.rows(store, "recent") == 0)
+            try answersEachOnce()
+            #expect(try store.latest(device: "d") == rows[19])
         }
-        let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3600))
-        func answersEachOnce() throws {
-            for row in rows { #expect(try store.count(device: row.device, fixTime: row.fixTime) == 1) }
-            for d in ["a", "b", "c", "d"] {
-                #expect(try store.positions(device: d, from: 0, to: .max, limit: 100).map(\.fixTime) == rows.filter { $0.device == d }.map(\.fixTime))
-            }
-        }
-        try answersEachOnce()
-        // The bulk read (`geo loadgen verify`'s) answers each fix once too, as the device reads do.
-        let times = try store.fixTimes(of: ["a", "b", "c", "ghost"], from: 0, to: .max)
-        #expect(Set(times.keys) == ["a", "b", "c"])
-        for d in ["a", "b", "c"] { #expect(times[d]?.sorted() == rows.filter { $0.device == d }.map(\.fixTime)) }
-        #expect(try store.fixTimes(of: ["a"], from: rows[1].fixTime, to: rows[3].fixTime)["a"]?.sorted() == [rows[1].fixTime, rows[2].fixTime])
-        // A retry of a copied fix while the round is under way: stored nowhere again.
-        #expect(try store.commit([rows[0], rows[19]]) == 0)
-        // The reopened store finishes the round (its boundary, not its own hour's cut).
-        try Self.settleAll(store)
-        #expect(try Self.rows(store, "positions") == 20 && Self.rows(store, "recent") == 0)
-        try answersEachOnce()
-        #expect(try store.latest(device: "d") == rows[19])
     }
 
     @Test func reopenedAfterACrashBetweenAppendAndMove_answersEveryFixOnce_andSkipsRetries() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let path = dir.appendingPathComponent("t.sqlite").path
-        let rows = Self.fourDevicesFiveFixes
-        do {
-            let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3600))
-            // A fix twice in one batch and again in the next: stored once.
-            #expect(try store.commit(Array(rows[..<10]) + [rows[3]]) == 10)
-            #expect(try store.commit(Array(rows[8...])) == 10)
-            #expect(try Self.rows(store, "recent") == 20 && Self.rows(store, "positions") == 0)
-            // Killed here: appended, durable, nothing moved.
-        }
-        let store = try SQLitePositionStore(path: path, moveAfter: .zero)
-        func answersEachOnce() throws {
-            for row in rows { #expect(try store.count(device: row.device, fixTime: row.fixTime) == 1) }
-            for d in ["a", "b", "c", "d"] {
-                #expect(try store.positions(device: d, from: 0, to: .max, limit: 100).map(\.fixTime) == rows.filter { $0.device == d }.map(\.fixTime))
+        try withTemporaryDirectory { dir in
+            let path = dir.appendingPathComponent("t.sqlite").path
+            let rows = Self.fourDevicesFiveFixes
+            do {
+                let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3600))
+                // A fix twice in one batch and again in the next: stored once.
+                #expect(try store.commit(Array(rows[..<10]) + [rows[3]]) == 10)
+                #expect(try store.commit(Array(rows[8...])) == 10)
+                #expect(try Self.rows(store, "recent") == 20 && Self.rows(store, "positions") == 0)
+                // Killed here: appended, durable, nothing moved.
             }
+            let store = try SQLitePositionStore(path: path, moveAfter: .zero)
+            func answersEachOnce() throws {
+                for row in rows { #expect(try store.count(device: row.device, fixTime: row.fixTime) == 1) }
+                for d in ["a", "b", "c", "d"] {
+                    #expect(try store.positions(device: d, from: 0, to: .max, limit: 100).map(\.fixTime) == rows.filter { $0.device == d }.map(\.fixTime))
+                }
+            }
+            try answersEachOnce()
+            // The generator's retries, held in memory from `recent` at open: none stored again.
+            #expect(try store.commit(rows) == 0)
+            // A new fix goes to a batch after those of the last run.
+            let batches = { try store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT DISTINCT batch FROM recent ORDER BY batch") } }
+            let before = try batches()
+            #expect(before.count == 2)
+            #expect(try store.commit([Self.fix("e", Self.now - 1000)]) == 1)
+            #expect(try batches().last! > before.last!)
+            try Self.settleAll(store)
+            #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 21)
+            try answersEachOnce()
+            // Retried after the move: below the boundary, `positions` refuses them.
+            #expect(try store.commit(rows + [Self.fix("e", Self.now - 1000)]) == 0)
+            #expect(try Self.rows(store, "positions") == 21)
         }
-        try answersEachOnce()
-        // The generator's retries, held in memory from `recent` at open: none stored again.
-        #expect(try store.commit(rows) == 0)
-        // A new fix goes to a batch after those of the last run.
-        let batches = { try store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT DISTINCT batch FROM recent ORDER BY batch") } }
-        let before = try batches()
-        #expect(before.count == 2)
-        #expect(try store.commit([Self.fix("e", Self.now - 1000)]) == 1)
-        #expect(try batches().last! > before.last!)
-        try Self.settleAll(store)
-        #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 21)
-        try answersEachOnce()
-        // Retried after the move: below the boundary, `positions` refuses them.
-        #expect(try store.commit(rows + [Self.fix("e", Self.now - 1000)]) == 0)
-        #expect(try Self.rows(store, "positions") == 21)
     }
 
     @Test func recentOfTheLayoutKeyedByFixTime_isCarriedOverAtOpen() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let path = dir.appendingPathComponent("t.sqlite").path
-        let old = Self.fix("car", Self.now - 5000)
-        do {
-            let queue = try DatabaseQueue(path: path)
-            try queue.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE devices (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, osmand_speed_unit TEXT NOT NULL DEFAULT 'mps');
-                    INSERT INTO devices (id, name) VALUES (7, 'car');
-                    CREATE TABLE recent (device_id INTEGER NOT NULL, fix_time INTEGER NOT NULL, payload_hash INTEGER NOT NULL,
-                        latitude REAL NOT NULL, longitude REAL NOT NULL, altitude REAL, accuracy REAL, speed REAL, course REAL,
-                        received_at INTEGER NOT NULL, source TEXT NOT NULL, PRIMARY KEY (fix_time, device_id, payload_hash)) WITHOUT ROWID;
-                    """)
-                try db.execute(sql: "INSERT INTO recent VALUES (7, ?, ?, ?, 13.4, NULL, NULL, 3, NULL, ?, 'osmand')",
-                               arguments: [old.fixTime, old.payloadHash, old.latitude, old.receivedAt])
+        try withTemporaryDirectory { dir in
+            let path = dir.appendingPathComponent("t.sqlite").path
+            let old = Self.fix("car", Self.now - 5000)
+            do {
+                let queue = try DatabaseQueue(path: path)
+                try queue.write { db in
+                    try db.execute(sql: """
+                        CREATE TABLE devices (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, osmand_speed_unit TEXT NOT NULL DEFAULT 'mps');
+                        INSERT INTO devices (id, name) VALUES (7, 'car');
+                        CREATE TABLE recent (device_id INTEGER NOT NULL, fix_time INTEGER NOT NULL, payload_hash INTEGER NOT NULL,
+                            latitude REAL NOT NULL, longitude REAL NOT NULL, altitude REAL, accuracy REAL, speed REAL, course REAL,
+                            received_at INTEGER NOT NULL, source TEXT NOT NULL, PRIMARY KEY (fix_time, device_id, payload_hash)) WITHOUT ROWID;
+                        """)
+                    try db.execute(sql: "INSERT INTO recent VALUES (7, ?, ?, ?, 13.4, NULL, NULL, 3, NULL, ?, 'osmand')",
+                                   arguments: [old.fixTime, old.payloadHash, old.latitude, old.receivedAt])
+                }
             }
+            let store = try SQLitePositionStore(path: path, moveAfter: .zero)
+            #expect(try store.positions(device: "car", from: 0, to: .max, limit: 10) == [old])
+            #expect(try store.latest(device: "car") == old)
+            #expect(try store.commit([old]) == 0)
+            try Self.settleAll(store)
+            #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 1)
         }
-        let store = try SQLitePositionStore(path: path, moveAfter: .zero)
-        #expect(try store.positions(device: "car", from: 0, to: .max, limit: 10) == [old])
-        #expect(try store.latest(device: "car") == old)
-        #expect(try store.commit([old]) == 0)
-        try Self.settleAll(store)
-        #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 1)
     }
 
     /// One batch holding a retry of a fix in each place the store keeps it (waiting in
@@ -225,106 +225,106 @@ import Testing
     /// out-of-order fixes never stored, and equal keys twice: only the new are stored, each once,
     /// and the latest position never moves back.
     @Test func batchOfRetriesFromEveryPlace_storesOnlyTheNew_eachOnce() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
-        let past = ["a", "b"].flatMap { d in (1...4).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
-        #expect(try store.commit(past) == 8)
-        // A round of a and b begins (its boundary: now), a is copied, b not yet.
-        #expect(try store.settle() == 4)
-        #expect(try Self.rows(store, "positions") == 4 && Self.rows(store, "recent") == 8)
-        // Below the boundary: straight to `positions`.
-        let moved = Self.fix("m", Self.now - 200_000)
-        #expect(try store.commit([moved]) == 1)
-        // Waiting fixes of c after the boundary, in time order, one left out.
-        let later = (1...5).map { Self.fix("c", Self.now + 60_000 + Int64($0) * 1000) }
-        #expect(try store.commit([later[0], later[1], later[3], later[4]]) == 4)
-        let late = Self.fix("a", Self.now - 150_000), outOfOrder = later[2], newest = Self.fix("c", later[4].fixTime + 1000)
-        let batch = [past[0], past[4], moved, later[1], later[4], late, outOfOrder, outOfOrder, late, newest]
-        #expect(try store.commit(batch) == 3)
-        #expect(try store.commit(batch) == 0)
-        try Self.settleAll(store)
-        // c's fixes stay in `recent` (after the boundary); the rest are in `positions`.
-        #expect(try Self.rows(store, "recent") == 6 && Self.rows(store, "positions") == 8 + 1 + 1)
-        for fix in past + later + [late, moved, newest] {
-            #expect(try store.count(device: fix.device, fixTime: fix.fixTime) == 1, "\(fix.device) at \(fix.fixTime)")
+        try withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
+            let past = ["a", "b"].flatMap { d in (1...4).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
+            #expect(try store.commit(past) == 8)
+            // A round of a and b begins (its boundary: now), a is copied, b not yet.
+            #expect(try store.settle() == 4)
+            #expect(try Self.rows(store, "positions") == 4 && Self.rows(store, "recent") == 8)
+            // Below the boundary: straight to `positions`.
+            let moved = Self.fix("m", Self.now - 200_000)
+            #expect(try store.commit([moved]) == 1)
+            // Waiting fixes of c after the boundary, in time order, one left out.
+            let later = (1...5).map { Self.fix("c", Self.now + 60_000 + Int64($0) * 1000) }
+            #expect(try store.commit([later[0], later[1], later[3], later[4]]) == 4)
+            let late = Self.fix("a", Self.now - 150_000), outOfOrder = later[2], newest = Self.fix("c", later[4].fixTime + 1000)
+            let batch = [past[0], past[4], moved, later[1], later[4], late, outOfOrder, outOfOrder, late, newest]
+            #expect(try store.commit(batch) == 3)
+            #expect(try store.commit(batch) == 0)
+            try Self.settleAll(store)
+            // c's fixes stay in `recent` (after the boundary); the rest are in `positions`.
+            #expect(try Self.rows(store, "recent") == 6 && Self.rows(store, "positions") == 8 + 1 + 1)
+            for fix in past + later + [late, moved, newest] {
+                #expect(try store.count(device: fix.device, fixTime: fix.fixTime) == 1, "\(fix.device) at \(fix.fixTime)")
+            }
+            #expect(try store.positions(device: "c", from: 0, to: .max, limit: 10).map(\.fixTime) == (later + [newest]).map(\.fixTime))
+            #expect(try store.latest(device: "c") == newest)
+            #expect(try store.latest(device: "a") == past[3])
         }
-        #expect(try store.positions(device: "c", from: 0, to: .max, limit: 10).map(\.fixTime) == (later + [newest]).map(\.fixTime))
-        #expect(try store.latest(device: "c") == newest)
-        #expect(try store.latest(device: "a") == past[3])
     }
 
     /// A round's beginning takes no device's fixes out of `waiting`; each copy takes those of
     /// the devices it copies (the writer, which every request waits for, is held O(devices) at
     /// the beginning, not O(fixes)), and a retry of a device not yet reached is still skipped.
     @Test func roundSplitsDevicesAsItCopiesThem() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
-        let past = ["a", "b", "c"].flatMap { d in (1...3).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
-        #expect(try store.commit(past) == 9)
-        #expect(try store.settle() == 3)
-        let (split, waitingDevices, roundFixes) = store.moves.withLock { ($0.split, $0.waiting.count, $0.round.map(\.fixes.count)) }
-        #expect(split == 1 && waitingDevices == 2 && roundFixes == [3, 0, 0])
-        #expect(try store.commit([past[8], past[0]]) == 0)
-        try Self.settleAll(store)
-        #expect(try Self.rows(store, "positions") == 9 && Self.rows(store, "recent") == 0)
-        #expect(store.moves.withLock { $0.round.isEmpty && $0.waiting.isEmpty && $0.oldestWaiting == .max })
+        try withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
+            let past = ["a", "b", "c"].flatMap { d in (1...3).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
+            #expect(try store.commit(past) == 9)
+            #expect(try store.settle() == 3)
+            let (split, waitingDevices, roundFixes) = store.moves.withLock { ($0.split, $0.waiting.count, $0.round.map(\.fixes.count)) }
+            #expect(split == 1 && waitingDevices == 2 && roundFixes == [3, 0, 0])
+            #expect(try store.commit([past[8], past[0]]) == 0)
+            try Self.settleAll(store)
+            #expect(try Self.rows(store, "positions") == 9 && Self.rows(store, "recent") == 0)
+            #expect(store.moves.withLock { $0.round.isEmpty && $0.waiting.isEmpty && $0.oldestWaiting == .max })
+        }
     }
 
     /// Every column of a fix comes back as committed, NULL altitude, accuracy, speed and
     /// course included, from `recent`, from `positions` after the move and from `latest` after
     /// reopening; NULLs are stored as SQL NULL, not as 0.
     @Test func columns_roundTrip_withAndWithoutOptionalMeasurements() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let path = dir.appendingPathComponent("t.sqlite").path
-        let bare = StoredFix(device: "bare", fixTime: Self.now - 90_000, payloadHash: -7, latitude: -33.868_820_123_456_7,
-                             longitude: 151.209_295_987_654_3, receivedAt: Self.now - 1, source: "gpslogger")
-        let full = StoredFix(device: "full", fixTime: Self.now - 80_000, payloadHash: .max, latitude: 89.999_999_9, longitude: -179.999_999_9,
-                             altitude: -412.25, accuracy: 0.5, speed: 0, course: 359.875, receivedAt: Self.now, source: "overland")
-        let store = try SQLitePositionStore(path: path, moveAfter: .zero)
-        #expect(try store.commit([bare, full]) == 2)
-        #expect(try store.positions(device: "bare", from: 0, to: .max, limit: 10) == [bare])
-        #expect(try store.positions(device: "full", from: 0, to: .max, limit: 10) == [full])
-        let nulls = """
-            SELECT typeof(altitude) || typeof(accuracy) || typeof(speed) || typeof(course) FROM %@ \
-            WHERE device_id = (SELECT id FROM devices WHERE name = 'bare')
-            """
-        #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "recent")) } == "nullnullnullnull")
-        try Self.settleAll(store)
-        #expect(try Self.rows(store, "recent") == 0)
-        #expect(try store.positions(device: "bare", from: 0, to: .max, limit: 10) == [bare])
-        #expect(try store.positions(device: "full", from: 0, to: .max, limit: 10) == [full])
-        #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "positions")) } == "nullnullnullnull")
-        #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "latest")) } == "nullnullnullnull")
-        let reopened = try SQLitePositionStore(path: path, readOnly: true)
-        #expect(try reopened.latest(device: "bare") == bare)
-        #expect(try reopened.latest(device: "full") == full)
+        try withTemporaryDirectory { dir in
+            let path = dir.appendingPathComponent("t.sqlite").path
+            let bare = StoredFix(device: "bare", fixTime: Self.now - 90_000, payloadHash: -7, latitude: -33.868_820_123_456_7,
+                                 longitude: 151.209_295_987_654_3, receivedAt: Self.now - 1, source: "gpslogger")
+            let full = StoredFix(device: "full", fixTime: Self.now - 80_000, payloadHash: .max, latitude: 89.999_999_9, longitude: -179.999_999_9,
+                                 altitude: -412.25, accuracy: 0.5, speed: 0, course: 359.875, receivedAt: Self.now, source: "overland")
+            let store = try SQLitePositionStore(path: path, moveAfter: .zero)
+            #expect(try store.commit([bare, full]) == 2)
+            #expect(try store.positions(device: "bare", from: 0, to: .max, limit: 10) == [bare])
+            #expect(try store.positions(device: "full", from: 0, to: .max, limit: 10) == [full])
+            let nulls = """
+                SELECT typeof(altitude) || typeof(accuracy) || typeof(speed) || typeof(course) FROM %@ \
+                WHERE device_id = (SELECT id FROM devices WHERE name = 'bare')
+                """
+            #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "recent")) } == "nullnullnullnull")
+            try Self.settleAll(store)
+            #expect(try Self.rows(store, "recent") == 0)
+            #expect(try store.positions(device: "bare", from: 0, to: .max, limit: 10) == [bare])
+            #expect(try store.positions(device: "full", from: 0, to: .max, limit: 10) == [full])
+            #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "positions")) } == "nullnullnullnull")
+            #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "latest")) } == "nullnullnullnull")
+            let reopened = try SQLitePositionStore(path: path, readOnly: true)
+            #expect(try reopened.latest(device: "bare") == bare)
+            #expect(try reopened.latest(device: "full") == full)
+        }
     }
 
     /// With slices of a few rows, a round is copied one device a transaction (one device's rows
     /// at least, more than the slice) and deleted from `recent` one batch a transaction; every
     /// read in between answers each fix once.
     @Test func roundInSlicesOfRows_copiedAndDeletedInPieces_eachFixAnsweredOnce() throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceRows: 6)
-        // Five commits (batches) of four fixes: two of a, two of b.
-        var all: [StoredFix] = []
-        for batch in 0..<5 {
-            let rows = ["a", "b"].flatMap { d in (0..<2).map { Self.fix(d, Self.now - 100_000 + Int64(batch * 2 + $0) * 1000) } }
-            #expect(try store.commit(rows) == 4)
-            all += rows
+        try withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceRows: 6)
+            // Five commits (batches) of four fixes: two of a, two of b.
+            var all: [StoredFix] = []
+            for batch in 0..<5 {
+                let rows = ["a", "b"].flatMap { d in (0..<2).map { Self.fix(d, Self.now - 100_000 + Int64(batch * 2 + $0) * 1000) } }
+                #expect(try store.commit(rows) == 4)
+                all += rows
+            }
+            var turns = 0
+            while try store.settle() > 0 {
+                turns += 1
+                for fix in all { #expect(try store.count(device: fix.device, fixTime: fix.fixTime) == 1, "turn \(turns): \(fix.device) at \(fix.fixTime)") }
+            }
+            // a (10 rows), b (10 rows), then the five batches one by one (4 rows each, under 6 with the next).
+            #expect(turns == 2 + 5)
+            #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 20)
+            #expect(try store.positions(device: "b", from: 0, to: .max, limit: 100).map(\.fixTime) == all.filter { $0.device == "b" }.map(\.fixTime))
         }
-        var turns = 0
-        while try store.settle() > 0 {
-            turns += 1
-            for fix in all { #expect(try store.count(device: fix.device, fixTime: fix.fixTime) == 1, "turn \(turns): \(fix.device) at \(fix.fixTime)") }
-        }
-        // a (10 rows), b (10 rows), then the five batches one by one (4 rows each, under 6 with the next).
-        #expect(turns == 2 + 5)
-        #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 20)
-        #expect(try store.positions(device: "b", from: 0, to: .max, limit: 100).map(\.fixTime) == all.filter { $0.device == "b" }.map(\.fixTime))
     }
 }

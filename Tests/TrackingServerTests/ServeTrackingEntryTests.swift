@@ -27,26 +27,26 @@ import HTTPServing
 /// an unknown device refused (403) under `.refuse`, and what was acknowledged committed once
 /// the server is stopped.
 @Test(.onOwnThread, .timeLimit(.minutes(1))) func configuration_opensItsStore_registersItsDevices_andServes() async throws {
-    let dir = try makeTemporaryDirectory()
-    defer { removeTemporaryDirectory(dir) }
-    let db = dir.appendingPathComponent("t.sqlite").path
-    var configuration = TrackingServerConfiguration(postgresURL: nil, sqlitePath: db, policy: .refuse)
-    configuration.devices = [DeviceSettings(spec: "car:knots")]
-    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-    let server = Task {
-        try await TrackingRoutes.run(configuration, on: LocalServer.Options(port: 0, hosts: ["127.0.0.1"]), serving: { url in
-            continuation.yield(Int(url.split(separator: ":").last!.dropLast())!)
-        }, note: { _ in })
+    try await withTemporaryDirectory { dir in
+        let db = dir.appendingPathComponent("t.sqlite").path
+        var configuration = TrackingServerConfiguration(postgresURL: nil, sqlitePath: db, policy: .refuse)
+        configuration.devices = [DeviceSettings(spec: "car:knots")]
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let server = Task {
+            try await TrackingRoutes.run(configuration, on: LocalServer.Options(port: 0, hosts: ["127.0.0.1"]), serving: { url in
+                continuation.yield(Int(url.split(separator: ":").last!.dropLast())!)
+            }, note: { _ in })
+        }
+        var bound = ports.makeAsyncIterator()
+        let port = try #require(await bound.next())
+        let t = TrackingServerTests.nowSeconds - 10
+        #expect(try await TrackingServerTests.http(port, "GET", "/?id=van&lat=1&lon=2&timestamp=\(t)").status == 403)
+        #expect(try await TrackingServerTests.http(port, "GET", "/?id=car&lat=1&lon=2&timestamp=\(t)&speed=10").status == 200)
+        server.cancel()
+        try await server.value
+        let store = try SQLitePositionStore(path: db, readOnly: true)
+        #expect(try await store.devices().map(\.name) == ["car"])
+        let speed = try #require(try await store.latest(device: "car")?.speed)
+        #expect(abs(speed - 5.144444) < 1e-6) // 10 kn × 1852 m / 3600 s
     }
-    var bound = ports.makeAsyncIterator()
-    let port = try #require(await bound.next())
-    let t = TrackingServerTests.nowSeconds - 10
-    #expect(try await TrackingServerTests.http(port, "GET", "/?id=van&lat=1&lon=2&timestamp=\(t)").status == 403)
-    #expect(try await TrackingServerTests.http(port, "GET", "/?id=car&lat=1&lon=2&timestamp=\(t)&speed=10").status == 200)
-    server.cancel()
-    try await server.value
-    let store = try SQLitePositionStore(path: db, readOnly: true)
-    #expect(try await store.devices().map(\.name) == ["car"])
-    let speed = try #require(try await store.latest(device: "car")?.speed)
-    #expect(abs(speed - 5.144444) < 1e-6) // 10 kn × 1852 m / 3600 s
 }

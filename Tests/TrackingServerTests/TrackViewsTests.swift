@@ -48,33 +48,33 @@ import TrackingProtocols
         let spike = LocalFrame(origin: middle.location.coordinate).coordinate(east: 0, north: 2000)
         fixes.insert(TrackedFix(device: "car", location: Location(coordinate: spike, timestamp: middle.location.timestamp.addingTimeInterval(1)),
                                 source: .gpsLogger), at: n / 2 + 1)
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
-        defer { ingest.stop() }
-        try await FenceTests.ingest(ingest, fixes, perRequest: 100)
-        try await TrackingServerTests.withServer(ingest) { port async throws in
-            let raw = try Self.points(try await TrackingServerTests.http(port, "GET", "/api/positions?device=car").body)
-            let cleanedReply = try await TrackingServerTests.http(port, "GET", "/api/positions?device=car&track=cleaned")
-            #expect(cleanedReply.status == 200)
-            let cleaned = try Self.points(cleanedReply.body)
-            #expect(raw.count == n + 1)
-            #expect(raw.contains { LocalFrame.distance($0.coordinate, spike) < 1 })
-            #expect(!cleaned.contains { LocalFrame.distance($0.coordinate, spike) < 1_000 }, "the spike is in the cleaned track")
-            #expect(cleaned.count >= n * 8 / 10 && cleaned.count <= n, "\(cleaned.count) of \(n) fixes kept")
-            let rawByTime = Dictionary(raw.map { ($0.time, $0.coordinate) }, uniquingKeysWith: { a, _ in a })
-            for p in cleaned {
-                let original = try #require(rawByTime[p.time])
-                #expect(LocalFrame.distance(original, p.coordinate) < 30, "\(p.time) moved \(LocalFrame.distance(original, p.coordinate)) m")
-            }
-            // The spike's detour: to it and back instead of the 1 s step it interrupts.
-            let (before, after) = (fixes[n / 2].location.coordinate, fixes[n / 2 + 2].location.coordinate)
-            let detour = LocalFrame.distance(before, spike) + LocalFrame.distance(spike, after) - LocalFrame.distance(before, after)
-            #expect(Self.length(raw) - Self.length(cleaned) > detour - 20, "raw \(Self.length(raw)) m, cleaned \(Self.length(cleaned)) m, detour \(detour) m")
+        try await withTemporaryDirectory { dir in
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+            defer { ingest.stop() }
+            try await FenceTests.ingest(ingest, fixes, perRequest: 100)
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let raw = try Self.points(try await TrackingServerTests.http(port, "GET", "/api/positions?device=car").body)
+                let cleanedReply = try await TrackingServerTests.http(port, "GET", "/api/positions?device=car&track=cleaned")
+                #expect(cleanedReply.status == 200)
+                let cleaned = try Self.points(cleanedReply.body)
+                #expect(raw.count == n + 1)
+                #expect(raw.contains { LocalFrame.distance($0.coordinate, spike) < 1 })
+                #expect(!cleaned.contains { LocalFrame.distance($0.coordinate, spike) < 1_000 }, "the spike is in the cleaned track")
+                #expect(cleaned.count >= n * 8 / 10 && cleaned.count <= n, "\(cleaned.count) of \(n) fixes kept")
+                let rawByTime = Dictionary(raw.map { ($0.time, $0.coordinate) }, uniquingKeysWith: { a, _ in a })
+                for p in cleaned {
+                    let original = try #require(rawByTime[p.time])
+                    #expect(LocalFrame.distance(original, p.coordinate) < 30, "\(p.time) moved \(LocalFrame.distance(original, p.coordinate)) m")
+                }
+                // The spike's detour: to it and back instead of the 1 s step it interrupts.
+                let (before, after) = (fixes[n / 2].location.coordinate, fixes[n / 2 + 2].location.coordinate)
+                let detour = LocalFrame.distance(before, spike) + LocalFrame.distance(spike, after) - LocalFrame.distance(before, after)
+                #expect(Self.length(raw) - Self.length(cleaned) > detour - 20, "raw \(Self.length(raw)) m, cleaned \(Self.length(cleaned)) m, detour \(detour) m")
 
-            let matched = try await TrackingServerTests.http(port, "GET", "/api/positions?device=car&track=matched")
-            #expect(matched.status == 400 && matched.body.contains("--roads"))
-            #expect(try await TrackingServerTests.http(port, "GET", "/api/positions?device=car&track=smooth").status == 400)
+                let matched = try await TrackingServerTests.http(port, "GET", "/api/positions?device=car&track=matched")
+                #expect(matched.status == 400 && matched.body.contains("--roads"))
+                #expect(try await TrackingServerTests.http(port, "GET", "/api/positions?device=car&track=smooth").status == 400)
+            }
         }
     }
 
@@ -84,25 +84,25 @@ import TrackingProtocols
     @Test(.onOwnThread) func matched_putsTheFixesOnTheRoads() async throws {
         guard let map = try Fixtures.url("traces/graphhopper-mm/issue-70.osm.gz"),
               let fixes = try Self.fixes("traces/graphhopper-mm/issue-70.gpx", device: "taxi", accuracy: nil) else { return }
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register,
-                                              matcher: try TrackRoads.matcher(osmFile: map.path))
-        defer { ingest.stop() }
-        try await FenceTests.ingest(ingest, fixes)
-        let roads = SpatialIndex(graph: try RoadGraphExtractor.extract(from: map, profile: .car).graph)
-        try await TrackingServerTests.withServer(ingest) { port async throws in
-            let raw = try Self.points(try await TrackingServerTests.http(port, "GET", "/api/positions?device=taxi").body)
-            let reply = try await TrackingServerTests.http(port, "GET", "/api/positions?device=taxi&track=matched")
-            #expect(reply.status == 200)
-            let matched = try Self.points(reply.body)
-            #expect(raw.count == fixes.count)
-            #expect(matched.count >= 15, "\(matched.count) of \(fixes.count) matched")
-            let rawByTime = Dictionary(raw.map { ($0.time, $0.coordinate) }, uniquingKeysWith: { a, _ in a })
-            for p in matched {
-                #expect(!roads.nearestEdges(to: p.coordinate, maxDistance: .meters(0.5)).isEmpty, "\(p.time) is off the roads")
-                let original = try #require(rawByTime[p.time])
-                #expect(LocalFrame.distance(original, p.coordinate) < 60)
+        try await withTemporaryDirectory { dir in
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register,
+                                                  matcher: try TrackRoads.matcher(osmFile: map.path))
+            defer { ingest.stop() }
+            try await FenceTests.ingest(ingest, fixes)
+            let roads = SpatialIndex(graph: try RoadGraphExtractor.extract(from: map, profile: .car).graph)
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let raw = try Self.points(try await TrackingServerTests.http(port, "GET", "/api/positions?device=taxi").body)
+                let reply = try await TrackingServerTests.http(port, "GET", "/api/positions?device=taxi&track=matched")
+                #expect(reply.status == 200)
+                let matched = try Self.points(reply.body)
+                #expect(raw.count == fixes.count)
+                #expect(matched.count >= 15, "\(matched.count) of \(fixes.count) matched")
+                let rawByTime = Dictionary(raw.map { ($0.time, $0.coordinate) }, uniquingKeysWith: { a, _ in a })
+                for p in matched {
+                    #expect(!roads.nearestEdges(to: p.coordinate, maxDistance: .meters(0.5)).isEmpty, "\(p.time) is off the roads")
+                    let original = try #require(rawByTime[p.time])
+                    #expect(LocalFrame.distance(original, p.coordinate) < 60)
+                }
             }
         }
     }

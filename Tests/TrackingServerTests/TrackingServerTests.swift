@@ -67,171 +67,171 @@ import TrackingProtocols
     static var nowSeconds: Int { Int(Date().timeIntervalSince1970) }
 
     @Test func osmAnd_ack_isStored_retryNotDuplicated_latestNeverMovesBack() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try await TrackingIngest(store: store, policy: .register)
-        let t = Self.nowSeconds - 100
-        try await Self.withServer(ingest) { port async throws in
-            let query = "/?id=car&lat=52.5&lon=13.4&timestamp=\(t)&speed=5"
-            #expect(try await Self.http(port, "GET", query).status == 200)
-            #expect(try await Self.http(port, "GET", query).status == 200) // a retry: acknowledged, not duplicated
-            #expect(try await Self.http(port, "GET", "/?id=car&lat=52.6&lon=13.4&timestamp=\(t - 50)").status == 200) // older, arrives later
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            let t = Self.nowSeconds - 100
+            try await Self.withServer(ingest) { port async throws in
+                let query = "/?id=car&lat=52.5&lon=13.4&timestamp=\(t)&speed=5"
+                #expect(try await Self.http(port, "GET", query).status == 200)
+                #expect(try await Self.http(port, "GET", query).status == 200) // a retry: acknowledged, not duplicated
+                #expect(try await Self.http(port, "GET", "/?id=car&lat=52.6&lon=13.4&timestamp=\(t - 50)").status == 200) // older, arrives later
+            }
+            #expect(try await store.count(device: "car", fixTime: Int64(t) * 1000) == 1)
+            let latest = try #require(try await store.latest(device: "car"))
+            #expect(latest.fixTime == Int64(t) * 1000 && latest.latitude == 52.5)
+            #expect(try await store.positions(device: "car", from: 0, to: .max, limit: 10).map(\.fixTime) == [Int64(t - 50) * 1000, Int64(t) * 1000])
+            ingest.stop()
         }
-        #expect(try await store.count(device: "car", fixTime: Int64(t) * 1000) == 1)
-        let latest = try #require(try await store.latest(device: "car"))
-        #expect(latest.fixTime == Int64(t) * 1000 && latest.latitude == 52.5)
-        #expect(try await store.positions(device: "car", from: 0, to: .max, limit: 10).map(\.fixTime) == [Int64(t - 50) * 1000, Int64(t) * 1000])
-        ingest.stop()
     }
 
     /// Retention on SQLite, as `serve-tracking --retention-days 1` runs it: the first pass of
     /// `retainHistory` deletes the fixes of the days before yesterday (UTC) and keeps
     /// yesterday's, today's and the devices' latest positions.
     @Test func retainHistory_deletesDaysBeforeTheKeptOnes_keepsLatest() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try await TrackingIngest(store: store, policy: .register)
-        defer { ingest.stop() }
-        let today = FixDay.of(Int64(Self.nowSeconds) * 1000)
-        let rows = ["a", "b"].flatMap { device in (0...3).map { PostgresStoreTests.noonFix(device, day: today - $0) } }
-        #expect(try store.commit(rows) == 8)
-        let retention = Task { await ingest.retainHistory(days: 1) }
-        defer { retention.cancel() }
-        try await PostgresStoreTests.waitUntil("the first retention pass") {
-            (try? store.positions(device: "b", from: 0, to: .max, limit: 10).count) == 2
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            defer { ingest.stop() }
+            let today = FixDay.of(Int64(Self.nowSeconds) * 1000)
+            let rows = ["a", "b"].flatMap { device in (0...3).map { PostgresStoreTests.noonFix(device, day: today - $0) } }
+            #expect(try store.commit(rows) == 8)
+            let retention = Task { await ingest.retainHistory(days: 1) }
+            defer { retention.cancel() }
+            try await PostgresStoreTests.waitUntil("the first retention pass") {
+                (try? store.positions(device: "b", from: 0, to: .max, limit: 10).count) == 2
+            }
+            for device in ["a", "b"] {
+                #expect(try store.positions(device: device, from: 0, to: .max, limit: 10).map(\.fixTime) == [rows[1].fixTime, rows[0].fixTime])
+                #expect(try store.latest(device: device)?.fixTime == rows[0].fixTime)
+            }
+            #expect(ingest.metrics.text().contains("tracking_retention_failures_total 0"))
         }
-        for device in ["a", "b"] {
-            #expect(try store.positions(device: device, from: 0, to: .max, limit: 10).map(\.fixTime) == [rows[1].fixTime, rows[0].fixTime])
-            #expect(try store.latest(device: device)?.fixTime == rows[0].fixTime)
-        }
-        #expect(ingest.metrics.text().contains("tracking_retention_failures_total 0"))
     }
 
     @Test func endpoints_replyWhatTheirAppsExpect_andReadBackAsGeoJSONAndGPX() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
-        let t = Self.nowSeconds - 60
-        try await Self.withServer(ingest) { port async throws in
-            let overland = #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-122.03,37.33]},"properties":{"timestamp":"\#(TrackOutput.iso8601(Int64(t) * 1000))","speed":4,"device_id":"ov"}}]}"#
-            let o = try await Self.http(port, "POST", "/overland", body: overland, headers: ["Content-Type: application/json"])
-            #expect(o.status == 200 && o.body == #"{"result":"ok"}"#)
-            let own = try await Self.http(port, "POST", "/owntracks", body: #"{"_type":"location","lat":51.5,"lon":-0.1,"tst":\#(t)}"#,
-                                    headers: ["X-Limit-U: jane", "X-Limit-D: phone"])
-            #expect(own.status == 200 && own.body == "[]")
-            let gps = try await Self.http(port, "POST", "/gpslogger", body: "lat=1.5&lon=2.5&timestamp=\(t)&spd=3&ser=gl",
-                                    headers: ["Content-Type: application/x-www-form-urlencoded"])
-            #expect(gps.status == 200)
-            let geo = try await Self.http(port, "GET", "/api/positions?device=jane/phone&from=\(t - 1)&to=\(t + 1)")
-            #expect(geo.status == 200 && geo.body.contains("[-0.1,51.5]"))
-            let gpx = try await Self.http(port, "GET", "/api/positions?device=ov&format=gpx")
-            #expect(gpx.status == 200 && gpx.body.contains(#"lat="37.33" lon="-122.03""#))
-            let bad = try await Self.http(port, "GET", "/?id=x&lat=91&lon=0&timestamp=\(t)")
-            #expect(bad.status == 400 && bad.body.contains("query parameter 'lat'"))
-            let metrics = try await Self.http(port, "GET", "/metrics")
-            #expect(metrics.body.contains("tracking_acknowledged_fixes_total 3"))
-            #expect(metrics.body.contains("tracking_rejected_fixes_total 1"))
+        try await withTemporaryDirectory { dir in
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+            let t = Self.nowSeconds - 60
+            try await Self.withServer(ingest) { port async throws in
+                let overland = #"{"locations":[{"type":"Feature","geometry":{"type":"Point","coordinates":[-122.03,37.33]},"properties":{"timestamp":"\#(TrackOutput.iso8601(Int64(t) * 1000))","speed":4,"device_id":"ov"}}]}"#
+                let o = try await Self.http(port, "POST", "/overland", body: overland, headers: ["Content-Type: application/json"])
+                #expect(o.status == 200 && o.body == #"{"result":"ok"}"#)
+                let own = try await Self.http(port, "POST", "/owntracks", body: #"{"_type":"location","lat":51.5,"lon":-0.1,"tst":\#(t)}"#,
+                                        headers: ["X-Limit-U: jane", "X-Limit-D: phone"])
+                #expect(own.status == 200 && own.body == "[]")
+                let gps = try await Self.http(port, "POST", "/gpslogger", body: "lat=1.5&lon=2.5&timestamp=\(t)&spd=3&ser=gl",
+                                        headers: ["Content-Type: application/x-www-form-urlencoded"])
+                #expect(gps.status == 200)
+                let geo = try await Self.http(port, "GET", "/api/positions?device=jane/phone&from=\(t - 1)&to=\(t + 1)")
+                #expect(geo.status == 200 && geo.body.contains("[-0.1,51.5]"))
+                let gpx = try await Self.http(port, "GET", "/api/positions?device=ov&format=gpx")
+                #expect(gpx.status == 200 && gpx.body.contains(#"lat="37.33" lon="-122.03""#))
+                let bad = try await Self.http(port, "GET", "/?id=x&lat=91&lon=0&timestamp=\(t)")
+                #expect(bad.status == 400 && bad.body.contains("query parameter 'lat'"))
+                let metrics = try await Self.http(port, "GET", "/metrics")
+                #expect(metrics.body.contains("tracking_acknowledged_fixes_total 3"))
+                #expect(metrics.body.contains("tracking_rejected_fixes_total 1"))
+            }
+            ingest.stop()
         }
-        ingest.stop()
     }
 
     @Test func unknownDevice_refused403_whenNotAutoRegistering() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try await TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "known", osmAndSpeedUnit: .knots)])
-        let t = Self.nowSeconds - 10
-        try await Self.withServer(ingest) { port async throws in
-            #expect(try await Self.http(port, "GET", "/?id=stranger&lat=1&lon=2&timestamp=\(t)").status == 403)
-            #expect(try await Self.http(port, "GET", "/?id=known&lat=1&lon=2&timestamp=\(t)&speed=10").status == 200)
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "known", osmAndSpeedUnit: .knots)])
+            let t = Self.nowSeconds - 10
+            try await Self.withServer(ingest) { port async throws in
+                #expect(try await Self.http(port, "GET", "/?id=stranger&lat=1&lon=2&timestamp=\(t)").status == 403)
+                #expect(try await Self.http(port, "GET", "/?id=known&lat=1&lon=2&timestamp=\(t)&speed=10").status == 200)
+            }
+            #expect(try await store.devices().map(\.name) == ["known"])
+            let speed = try #require(try await store.latest(device: "known")?.speed)
+            #expect(abs(speed - 5.144444) < 1e-6) // 10 knots in m/s: the device's setting
+            ingest.stop()
         }
-        #expect(try await store.devices().map(\.name) == ["known"])
-        let speed = try #require(try await store.latest(device: "known")?.speed)
-        #expect(abs(speed - 5.144444) < 1e-6) // 10 knots in m/s: the device's setting
-        ingest.stop()
     }
 
     /// A body announced over the 5 MiB bound gets its 413 before a byte of the body is sent
     /// (hostile-http.py's "Content-Length 4 GB" waited for the body until the idle timeout).
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func bodyAnnouncedOverTheBound_413BeforeTheBody() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try await TrackingIngest(store: store, policy: .register)
-        try await Self.withServer(ingest) { port async throws in
-            let head: String = try await withCheckedThrowingContinuation { continuation in
-                Thread {
-                    continuation.resume(with: Result {
-                        let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
-                        defer { try? socket.close() }
-                        try socket.writeAll("POST /overland HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: 4000000000\r\n\r\n")
-                        var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
-                        while !String(decoding: reply, as: UTF8.self).contains("\r\n\r\n"),
-                              let n = try? chunk.withUnsafeMutableBytes({ try socket.read(into: $0) }), n > 0 {
-                            reply += chunk[0..<n]
-                        }
-                        return String(decoding: reply, as: UTF8.self)
-                    })
-                }.start()
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            try await Self.withServer(ingest) { port async throws in
+                let head: String = try await withCheckedThrowingContinuation { continuation in
+                    Thread {
+                        continuation.resume(with: Result {
+                            let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+                            defer { try? socket.close() }
+                            try socket.writeAll("POST /overland HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: 4000000000\r\n\r\n")
+                            var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+                            while !String(decoding: reply, as: UTF8.self).contains("\r\n\r\n"),
+                                  let n = try? chunk.withUnsafeMutableBytes({ try socket.read(into: $0) }), n > 0 {
+                                reply += chunk[0..<n]
+                            }
+                            return String(decoding: reply, as: UTF8.self)
+                        })
+                    }.start()
+                }
+                #expect(head.hasPrefix("HTTP/1.1 413"), "\(head.prefix(60))")
             }
-            #expect(head.hasPrefix("HTTP/1.1 413"), "\(head.prefix(60))")
+            #expect(try await store.devices().isEmpty)
+            ingest.stop()
         }
-        #expect(try await store.devices().isEmpty)
-        ingest.stop()
     }
 
     /// A database capped at a few pages fills up (SQLITE_FULL, as a full disk): from then on
     /// every request gets 503 and no ack, every acknowledged fix is stored, and no refused one is.
     @Test func storageFull_replies503_neverAnAck_andEveryAckIsStored() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let path = dir.appendingPathComponent("t.sqlite").path
-        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: path, maximumPages: 12), policy: .register)
-        let t = Self.nowSeconds - 3000
-        var acked: [Int] = [], refused: [Int] = []
-        try await Self.withServer(ingest) { port async throws in
-            for i in 0..<2000 {
-                let status = try await Self.http(port, "GET", "/?id=full&lat=1&lon=2&timestamp=\(t + i)").status
-                if status == 200 { acked.append(i) } else { #expect(status == 503); refused.append(i) }
-                if refused.count >= 5 { break }
+        try await withTemporaryDirectory { dir in
+            let path = dir.appendingPathComponent("t.sqlite").path
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: path, maximumPages: 12), policy: .register)
+            let t = Self.nowSeconds - 3000
+            var acked: [Int] = [], refused: [Int] = []
+            try await Self.withServer(ingest) { port async throws in
+                for i in 0..<2000 {
+                    let status = try await Self.http(port, "GET", "/?id=full&lat=1&lon=2&timestamp=\(t + i)").status
+                    if status == 200 { acked.append(i) } else { #expect(status == 503); refused.append(i) }
+                    if refused.count >= 5 { break }
+                }
             }
+            let outcome = (acked: acked, refused: refused)
+            ingest.stop()
+            #expect(outcome.refused.count == 5, "the capped database never filled")
+            #expect(outcome.acked.count > 10)
+            let reader = try SQLitePositionStore(path: path, readOnly: true)
+            for i in outcome.acked { #expect(try await reader.count(device: "full", fixTime: Int64(t + i) * 1000) == 1) }
+            for i in outcome.refused { #expect(try await reader.count(device: "full", fixTime: Int64(t + i) * 1000) == 0) }
+            #expect(ingest.metrics.text().contains("tracking_commit_failures_total 5"))
         }
-        let outcome = (acked: acked, refused: refused)
-        ingest.stop()
-        #expect(outcome.refused.count == 5, "the capped database never filled")
-        #expect(outcome.acked.count > 10)
-        let reader = try SQLitePositionStore(path: path, readOnly: true)
-        for i in outcome.acked { #expect(try await reader.count(device: "full", fixTime: Int64(t + i) * 1000) == 1) }
-        for i in outcome.refused { #expect(try await reader.count(device: "full", fixTime: Int64(t + i) * 1000) == 0) }
-        #expect(ingest.metrics.text().contains("tracking_commit_failures_total 5"))
     }
 
     /// Many concurrent requests share commits: fewer commits than requests, every ack stored.
     @Test func groupCommit_batchesConcurrentRequests() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try await TrackingIngest(store: store, policy: .register)
-        let t = Int64(Self.nowSeconds - 500)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for d in 0..<50 {
-                group.addTask {
-                    for k in 0..<10 {
-                        let fix = TrackedFix(device: "d\(d)", location: Location(coordinate: try Coordinate(latitude: 10, longitude: Double(k)),
-                                                                                 timestamp: Date(timeIntervalSince1970: Double(t) + Double(k))), source: .osmAnd)
-                        try await ingest.ingest([fix], receivedAt: Date())
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            let t = Int64(Self.nowSeconds - 500)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for d in 0..<50 {
+                    group.addTask {
+                        for k in 0..<10 {
+                            let fix = TrackedFix(device: "d\(d)", location: Location(coordinate: try Coordinate(latitude: 10, longitude: Double(k)),
+                                                                                     timestamp: Date(timeIntervalSince1970: Double(t) + Double(k))), source: .osmAnd)
+                            try await ingest.ingest([fix], receivedAt: Date())
+                        }
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+            let text = ingest.metrics.text()
+            let commits = Int(text.split(separator: "\n").first { $0.hasPrefix("tracking_commits_total") }!.split(separator: " ")[1])!
+            #expect(commits < 500, "500 fixes from 50 concurrent devices took \(commits) commits")
+            for d in 0..<50 { #expect(try await store.positions(device: "d\(d)", from: 0, to: .max, limit: 100).count == 10) }
+            ingest.stop()
         }
-        let text = ingest.metrics.text()
-        let commits = Int(text.split(separator: "\n").first { $0.hasPrefix("tracking_commits_total") }!.split(separator: " ")[1])!
-        #expect(commits < 500, "500 fixes from 50 concurrent devices took \(commits) commits")
-        for d in 0..<50 { #expect(try await store.positions(device: "d\(d)", from: 0, to: .max, limit: 100).count == 10) }
-        ingest.stop()
     }
 }
 
@@ -257,90 +257,90 @@ import TrackingProtocols
     }
 
     @Test(.onOwnThread) func wikiLoginAndPacket_acknowledgedAfterStoring_wrongCRCClosesWithoutAck() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-        let ingest = try await TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "356307042441013")])
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
-        defer { listener.cancel() }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next())
-        let packet = Self.bytes("000000000000003608010000016B40D8EA30010000000000000000000000000000000105021503010101425E0F01F10000601A014E0000000000000000010000C7CF")
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "356307042441013")])
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
+            defer { listener.cancel() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            let packet = Self.bytes("000000000000003608010000016B40D8EA30010000000000000000000000000000000105021503010101425E0F01F10000601A014E0000000000000000010000C7CF")
 
-        let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
-        try socket.writeAll(Self.bytes("000F333536333037303432343431303133"))
-        #expect(try Self.read(socket, 1) == [1])
-        try socket.writeAll(packet)
-        #expect(try Self.read(socket, 4) == [0, 0, 0, 1])
-        try socket.close()
-        #expect(try await store.count(device: "356307042441013", fixTime: 1_560_161_086_000) == 1)
+            let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+            try socket.writeAll(Self.bytes("000F333536333037303432343431303133"))
+            #expect(try Self.read(socket, 1) == [1])
+            try socket.writeAll(packet)
+            #expect(try Self.read(socket, 4) == [0, 0, 0, 1])
+            try socket.close()
+            #expect(try await store.count(device: "356307042441013", fixTime: 1_560_161_086_000) == 1)
 
-        let bad = try TCPClient.connect(host: "127.0.0.1", port: port)
-        try bad.writeAll(Self.bytes("000F333536333037303432343431303133"))
-        #expect(try Self.read(bad, 1) == [1])
-        var corrupted = packet
-        corrupted[corrupted.count - 1] ^= 0xFF
-        try bad.writeAll(corrupted)
-        #expect(try Self.read(bad, 4).isEmpty) // closed, no acknowledgement
-        try bad.close()
+            let bad = try TCPClient.connect(host: "127.0.0.1", port: port)
+            try bad.writeAll(Self.bytes("000F333536333037303432343431303133"))
+            #expect(try Self.read(bad, 1) == [1])
+            var corrupted = packet
+            corrupted[corrupted.count - 1] ^= 0xFF
+            try bad.writeAll(corrupted)
+            #expect(try Self.read(bad, 4).isEmpty) // closed, no acknowledgement
+            try bad.close()
 
-        let stranger = try TCPClient.connect(host: "127.0.0.1", port: port)
-        try stranger.writeAll(Self.bytes("000F333536333037303432343431303134")) // …014: not registered
-        #expect(try Self.read(stranger, 1) == [0])
-        try stranger.close()
-        ingest.stop()
+            let stranger = try TCPClient.connect(host: "127.0.0.1", port: port)
+            try stranger.writeAll(Self.bytes("000F333536333037303432343431303134")) // …014: not registered
+            #expect(try Self.read(stranger, 1) == [0])
+            try stranger.close()
+            ingest.stop()
+        }
     }
 
     /// A device that logs in and then sends half a packet, and one that only connects, are
     /// closed once silent for the idle timeout (here 1 s); a device sending on time is served.
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func teltonika_silentConnectionsClosedAfterTheIdleTimeout() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
-        defer { ingest.stop() }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest, idleTimeout: .seconds(1)) { continuation.yield($0) } }
-        defer { listener.cancel() }
-        var iterator = ports.makeAsyncIterator()
-        let port = try #require(await iterator.next())
-        let slow = try TCPClient.connect(host: "127.0.0.1", port: port)
-        defer { try? slow.close() }
-        try slow.writeAll(Self.bytes("000F333536333037303432343431303133"))
-        #expect(try Self.read(slow, 1) == [1])
-        try slow.writeAll(Self.bytes("00000000000000360801")) // half a packet, then silence
-        let idle = try TCPClient.connect(host: "127.0.0.1", port: port)
-        defer { try? idle.close() }
-        // Both reads end at the server's close (empty), not at a byte: nothing was acknowledged.
-        #expect(try Self.read(slow, 4).isEmpty)
-        #expect(try Self.read(idle, 1).isEmpty)
+        try await withTemporaryDirectory { dir in
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+            defer { ingest.stop() }
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest, idleTimeout: .seconds(1)) { continuation.yield($0) } }
+            defer { listener.cancel() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            let slow = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? slow.close() }
+            try slow.writeAll(Self.bytes("000F333536333037303432343431303133"))
+            #expect(try Self.read(slow, 1) == [1])
+            try slow.writeAll(Self.bytes("00000000000000360801")) // half a packet, then silence
+            let idle = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? idle.close() }
+            // Both reads end at the server's close (empty), not at a byte: nothing was acknowledged.
+            #expect(try Self.read(slow, 4).isEmpty)
+            #expect(try Self.read(idle, 1).isEmpty)
+        }
     }
 
     /// Devices connecting while the listener is cancelled, 20 times over: the listener ends,
     /// closing every connection, and never traps on a connection accepted during its end.
     @Test(.onOwnThread) func teltonika_cancelledWhileDevicesConnect_endsWithoutACrash() async throws {
-        let dir = try makeTemporaryDirectory()
-        defer { removeTemporaryDirectory(dir) }
-        let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
-        defer { ingest.stop() }
-        for _ in 0..<20 {
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-            let connecting = Thread {
-                for _ in 0..<200 {
-                    guard let socket = try? TCPClient.connect(host: "127.0.0.1", port: port) else { return }
-                    try? socket.writeAll(Self.bytes("000F333536333037303432343431303133"))
-                    try? socket.close()
+        try await withTemporaryDirectory { dir in
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+            defer { ingest.stop() }
+            for _ in 0..<20 {
+                let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+                let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
+                var iterator = ports.makeAsyncIterator()
+                let port = try #require(await iterator.next())
+                let connecting = Thread {
+                    for _ in 0..<200 {
+                        guard let socket = try? TCPClient.connect(host: "127.0.0.1", port: port) else { return }
+                        try? socket.writeAll(Self.bytes("000F333536333037303432343431303133"))
+                        try? socket.close()
+                    }
                 }
-            }
-            connecting.start()
-            try await Task.sleep(for: .milliseconds(5))
-            listener.cancel()
-            _ = await listener.result
-            #expect(throws: (any Error).self, "the port still accepts after the listener ended") {
-                try TCPClient.connect(host: "127.0.0.1", port: port).close()
+                connecting.start()
+                try await Task.sleep(for: .milliseconds(5))
+                listener.cancel()
+                _ = await listener.result
+                #expect(throws: (any Error).self, "the port still accepts after the listener ended") {
+                    try TCPClient.connect(host: "127.0.0.1", port: port).close()
+                }
             }
         }
     }
