@@ -27,15 +27,16 @@ import TrackingServer
     /// A store that cannot open its database (the path is a folder) throws SQLite's error and
     /// leaves the lock free: a second try fails the same way, not as "in use".
     @Test func sqlite_unopenableDatabase_leavesTheLockFree() throws {
-        let dir = try makeTemporaryDirectory()
-        // The lock file is the database path's, beside the folder.
-        defer { removeTemporaryDirectory(dir); try? FileManager.default.removeItem(atPath: dir.path + "-lock") }
-        for _ in 0..<2 {
-            do {
-                _ = try SQLitePositionStore(path: dir.path)
-                Issue.record("a folder opened as a database")
-            } catch {
-                #expect(!(error is SQLiteStoreInUse), "\(error)")
+        try withTemporaryDirectory { dir in
+            // The lock file is the database path's, beside the folder.
+            defer { try? FileManager.default.removeItem(atPath: dir.path + "-lock") }
+            for _ in 0..<2 {
+                do {
+                    _ = try SQLitePositionStore(path: dir.path)
+                    Issue.record("a folder opened as a database")
+                } catch {
+                    #expect(!(error is SQLiteStoreInUse), "\(error)")
+                }
             }
         }
     }
