@@ -2,7 +2,8 @@
 # The tracking server under `geo loadgen` on loopback (issue 35): N devices at 1 Hz sending
 # OsmAnd requests over keep-alive connections to `geo serve-tracking` on a fresh store, for D
 # seconds; prints the generator's report (acknowledged fixes/s, errors, p50/p99/p99.9 request →
-# ack latency), the server's commit metrics and peak RSS, then `geo loadgen verify`.
+# ack latency, and the p99 of the requests sent in each 10 s of the run), the server's commit
+# metrics and peak RSS, then `geo loadgen verify`.
 # STORE sqlite (default) is a fresh SQLite file; STORE postgres a fresh PostgreSQL 15 cluster of
 # its own (initdb + pg_ctl on a free loopback port, as the `postgres` user when run as root;
 # scripts/setup.sh installs postgresql-15), its defaults kept (fsync, synchronous_commit on).

@@ -92,7 +92,13 @@ public struct LoadGenerator: Sendable {
         public var reconnects = 0
         /// Request → acknowledgement latencies of the acknowledged requests, microseconds, in an
         /// HdrHistogram of 3 significant digits (a percentile is exact to 0.1 %).
-        var latencies = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        var latencies = Report.histogram()
+        /// The same latencies by when their request was sent: one histogram per `window` of the
+        /// run from its start. A tail made by a passing backlog (the devices connecting, a
+        /// stall) shows in a few windows; one of a saturated server in every window.
+        var windows: [Histogram<UInt64>] = []
+        /// The width of `windows`' windows.
+        static let window = TimeAmount.seconds(10)
         /// From the start to the last device's end, seconds.
         public var seconds = 0.0
         /// Connecting every device before the start, seconds.
@@ -101,7 +107,7 @@ public struct LoadGenerator: Sendable {
         /// acknowledged ones are logged, but none is in the counts and latencies above.
         public var warmUpSent = 0, warmUpAcknowledged = 0, warmUpAcknowledgedFixes = 0, warmUpErrors = 0
 
-        public init() { latencies.autoResize = true }
+        public init() {}
 
         /// The `p`-th percentile (0…100) of the acknowledged requests' latency, seconds; NaN
         /// with none.
@@ -112,6 +118,26 @@ public struct LoadGenerator: Sendable {
         /// The longest acknowledged request's latency, seconds; NaN with none.
         public var maximum: Double { latencies.totalCount == 0 ? .nan : Double(latencies.max) / 1e6 }
 
+        /// The `p`-th percentile of the latency of the requests sent in each `window` of the run,
+        /// in order, seconds; NaN for a window without any.
+        public func percentileByWindow(_ p: Double) -> [Double] {
+            windows.map { $0.totalCount == 0 ? .nan : Double($0.valueAtPercentile(p)) / 1e6 }
+        }
+
+        /// Records the latency (µs) of a request sent `sinceStart` after the run's start.
+        mutating func record(latency microseconds: UInt64, sinceStart: TimeAmount) {
+            _ = latencies.record(microseconds)
+            let k = max(0, Int(sinceStart.nanoseconds / Self.window.nanoseconds))
+            while windows.count <= k { windows.append(Self.histogram()) }
+            _ = windows[k].record(microseconds)
+        }
+
+        static func histogram() -> Histogram<UInt64> {
+            var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+            histogram.autoResize = true
+            return histogram
+        }
+
         mutating func add(_ other: Report) {
             sent += other.sent
             acknowledged += other.acknowledged
@@ -119,6 +145,8 @@ public struct LoadGenerator: Sendable {
             errors += other.errors
             reconnects += other.reconnects
             latencies.add(other.latencies)
+            while windows.count < other.windows.count { windows.append(Self.histogram()) }
+            for (k, window) in other.windows.enumerated() { windows[k].add(window) }
             warmUpSent += other.warmUpSent
             warmUpAcknowledged += other.warmUpAcknowledged
             warmUpAcknowledgedFixes += other.warmUpAcknowledgedFixes
@@ -131,6 +159,7 @@ public struct LoadGenerator: Sendable {
             let fixes = acknowledgedFixes == acknowledged ? "" : ", fixes \(acknowledgedFixes) (\(rate(acknowledgedFixes))/s)"
             return "sent \(sent), acknowledged \(acknowledged) (\(rate(acknowledged))/s)\(fixes), errors \(errors), reconnects \(reconnects); "
                 + "latency ms p50 \(ms(percentile(50))) p99 \(ms(percentile(99))) p99.9 \(ms(percentile(99.9))) max \(ms(maximum)); "
+                + "p99 ms by \(Self.window.nanoseconds / 1_000_000_000) s of the run \(percentileByWindow(99).map(ms).joined(separator: " ")); "
                 + "connected in \(String(format: "%.1f", connectSeconds)) s before the start, "
                 + "sending as they connected \(warmUpSent) requests, \(warmUpAcknowledged) acknowledged, \(warmUpErrors) errors"
         }
@@ -537,7 +566,7 @@ private final class Device: @unchecked Sendable {
                 shard.report.warmUpAcknowledgedFixes += count
             } else {
                 let latency = NIODeadline.now() - sentAt
-                _ = shard.report.latencies.record(UInt64(max(1, latency.nanoseconds / 1000)))
+                shard.report.record(latency: UInt64(max(1, latency.nanoseconds / 1000)), sinceStart: sentAt - shard.start)
                 shard.report.acknowledged += 1
                 shard.report.acknowledgedFixes += count
             }

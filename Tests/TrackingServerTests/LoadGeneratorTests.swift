@@ -201,6 +201,25 @@ import TrackingProtocols
 
     /// `verify` reads each device once: a logged fix absent from the store and one stored twice
     /// (two payloads at one fix time), in `recent` and in `positions`, are each counted.
+    /// A latency lands in the window of its request's send time (10 s wide from the run's start),
+    /// and merging two shards' reports merges their windows, so a stall shows in its window only.
+    @Test func reportWindows_holdEachLatencyBySendTime_andMergeAcrossShards() {
+        var a = LoadGenerator.Report(), b = LoadGenerator.Report()
+        for k in 0..<100 { a.record(latency: 2_000, sinceStart: .milliseconds(Int64(k) * 90)) }   // 0–8.9 s: 2 ms
+        b.record(latency: 700_000, sinceStart: .seconds(25))                                         // 20–30 s: 700 ms
+        b.record(latency: 3_000, sinceStart: .milliseconds(9_999))
+        a.add(b)
+        // HdrHistogram at 3 significant digits: each value within 0.1 %.
+        let p99 = a.percentileByWindow(99), highest = a.percentileByWindow(100)
+        #expect(p99.count == 3)
+        #expect(abs(p99[0] - 0.002) < 0.002 * 0.001)
+        #expect(abs(highest[0] - 0.003) < 0.003 * 0.001)   // b's request late in the first window
+        #expect(p99[1].isNaN)
+        #expect(abs(p99[2] - 0.7) < 0.7 * 0.001)
+        #expect(abs(a.percentile(50) - 0.002) < 0.002 * 0.001 && abs(a.maximum - 0.7) < 0.7 * 0.001)   // the run's histogram holds all
+        #expect(a.description.contains("p99 ms by 10 s of the run 2.00 nan 700.")) // the windows, in order
+    }
+
     @Test func verify_countsMissingAndDuplicated_inBothTables() async throws {
         try await withTemporaryDirectory { dir in
             let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
