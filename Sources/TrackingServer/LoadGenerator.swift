@@ -97,8 +97,8 @@ public struct LoadGenerator: Sendable {
         /// run from its start. A tail made by a passing backlog (the devices connecting, a
         /// stall) shows in a few windows; one of a saturated server in every window.
         var windows: [Histogram<UInt64>] = []
-        /// The width of `windows`' windows.
-        static let window = TimeAmount.seconds(10)
+        /// The width of `windows`' windows (`Report.window(for:)`).
+        var window = TimeAmount.seconds(10)
         /// From the start to the last device's end, seconds.
         public var seconds = 0.0
         /// Connecting every device before the start, seconds.
@@ -108,6 +108,16 @@ public struct LoadGenerator: Sendable {
         public var warmUpSent = 0, warmUpAcknowledged = 0, warmUpAcknowledgedFixes = 0, warmUpErrors = 0
 
         public init() {}
+
+        init(duration: Duration) {
+            window = Self.window(for: duration)
+        }
+
+        /// 10 s, or wider for a run over 10 minutes: about 60 windows at most (each histogram
+        /// holds ~140 KB: a day's run in 10 s windows would take 1.2 GB a shard).
+        static func window(for duration: Duration) -> TimeAmount {
+            .seconds(max(10, Int64((duration.seconds / 60).rounded(.up))))
+        }
 
         /// The `p`-th percentile (0…100) of the acknowledged requests' latency, seconds; NaN
         /// with none.
@@ -127,11 +137,13 @@ public struct LoadGenerator: Sendable {
         /// Records the latency (µs) of a request sent `sinceStart` after the run's start.
         mutating func record(latency microseconds: UInt64, sinceStart: TimeAmount) {
             _ = latencies.record(microseconds)
-            let k = max(0, Int(sinceStart.nanoseconds / Self.window.nanoseconds))
+            let k = max(0, Int(sinceStart.nanoseconds / window.nanoseconds))
             while windows.count <= k { windows.append(Self.histogram()) }
             _ = windows[k].record(microseconds)
         }
 
+        /// An empty histogram of latencies in µs, 1 µs to 60 s at 3 significant digits (and past
+        /// 60 s by resizing).
         static func histogram() -> Histogram<UInt64> {
             var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
             histogram.autoResize = true
@@ -159,7 +171,7 @@ public struct LoadGenerator: Sendable {
             let fixes = acknowledgedFixes == acknowledged ? "" : ", fixes \(acknowledgedFixes) (\(rate(acknowledgedFixes))/s)"
             return "sent \(sent), acknowledged \(acknowledged) (\(rate(acknowledged))/s)\(fixes), errors \(errors), reconnects \(reconnects); "
                 + "latency ms p50 \(ms(percentile(50))) p99 \(ms(percentile(99))) p99.9 \(ms(percentile(99.9))) max \(ms(maximum)); "
-                + "p99 ms by \(Self.window.nanoseconds / 1_000_000_000) s of the run \(percentileByWindow(99).map(ms).joined(separator: " ")); "
+                + "p99 ms by \(window.nanoseconds / 1_000_000_000) s of the run \(percentileByWindow(99).map(ms).joined(separator: " ")); "
                 + "connected in \(String(format: "%.1f", connectSeconds)) s before the start, "
                 + "sending as they connected \(warmUpSent) requests, \(warmUpAcknowledged) acknowledged, \(warmUpErrors) errors"
         }
@@ -187,7 +199,7 @@ public struct LoadGenerator: Sendable {
             try? await group.shutdownGracefully()
             throw error
         }
-        var total = Report()
+        var total = Report(duration: options.duration)
         var lines: [ByteBuffer] = []
         for shard in shards {
             let (report, log) = try await shard.loop.submit { (shard.report, shard.log) }.get()
@@ -257,7 +269,7 @@ private struct Plan: Sendable {
 private final class Shard: @unchecked Sendable {
     let loop: any EventLoop
     let plan: Plan
-    var report = LoadGenerator.Report()
+    var report: LoadGenerator.Report
     /// The acknowledged fixes' log lines (`device,fix time in ms`).
     var log = ByteBuffer()
     /// The timed run's start and end, once every device has tried to connect.
@@ -285,6 +297,7 @@ private final class Shard: @unchecked Sendable {
     init(loop: any EventLoop, plan: Plan) {
         self.loop = loop
         self.plan = plan
+        report = LoadGenerator.Report(duration: plan.options.duration)
     }
 
     /// Connects `indices`' devices; the future completes once each has tried once.

@@ -218,6 +218,9 @@ import TrackingProtocols
         #expect(abs(p99[2] - 0.7) < 0.7 * 0.001)
         #expect(abs(a.percentile(50) - 0.002) < 0.002 * 0.001 && abs(a.maximum - 0.7) < 0.7 * 0.001)   // the run's histogram holds all
         #expect(a.description.contains("p99 ms by 10 s of the run 2.00 nan 700.")) // the windows, in order
+        // Wider windows past 10 minutes: about 60 at most.
+        #expect(LoadGenerator.Report.window(for: .seconds(600)) == .seconds(10))
+        #expect(LoadGenerator.Report.window(for: .seconds(86_400)) == .seconds(1_440))
     }
 
     @Test func verify_countsMissingAndDuplicated_inBothTables() async throws {
