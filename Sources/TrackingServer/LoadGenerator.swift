@@ -121,9 +121,7 @@ public struct LoadGenerator: Sendable {
 
         /// The `p`-th percentile (0…100) of the acknowledged requests' latency, seconds; NaN
         /// with none.
-        public func percentile(_ p: Double) -> Double {
-            latencies.totalCount == 0 ? .nan : Double(latencies.valueAtPercentile(p)) / 1e6
-        }
+        public func percentile(_ p: Double) -> Double { Self.seconds(atPercentile: p, of: latencies) }
 
         /// The longest acknowledged request's latency, seconds; NaN with none.
         public var maximum: Double { latencies.totalCount == 0 ? .nan : Double(latencies.max) / 1e6 }
@@ -131,7 +129,12 @@ public struct LoadGenerator: Sendable {
         /// The `p`-th percentile of the latency of the requests sent in each `window` of the run,
         /// in order, seconds; NaN for a window without any.
         public func percentileByWindow(_ p: Double) -> [Double] {
-            windows.map { $0.totalCount == 0 ? .nan : Double($0.valueAtPercentile(p)) / 1e6 }
+            windows.map { Self.seconds(atPercentile: p, of: $0) }
+        }
+
+        /// `histogram`'s `p`-th percentile in seconds; NaN when it is empty.
+        static func seconds(atPercentile p: Double, of histogram: Histogram<UInt64>) -> Double {
+            histogram.totalCount == 0 ? .nan : Double(histogram.valueAtPercentile(p)) / 1e6
         }
 
         /// Records the latency (µs) of a request sent `sinceStart` after the run's start.

@@ -199,8 +199,6 @@ import TrackingProtocols
         }
     }
 
-    /// `verify` reads each device once: a logged fix absent from the store and one stored twice
-    /// (two payloads at one fix time), in `recent` and in `positions`, are each counted.
     /// A latency lands in the window of its request's send time (10 s wide from the run's start),
     /// and merging two shards' reports merges their windows, so a stall shows in its window only.
     @Test func reportWindows_holdEachLatencyBySendTime_andMergeAcrossShards() {
@@ -223,6 +221,8 @@ import TrackingProtocols
         #expect(LoadGenerator.Report.window(for: .seconds(86_400)) == .seconds(1_440))
     }
 
+    /// `verify` reads each device once: a logged fix absent from the store and one stored twice
+    /// (two payloads at one fix time), in `recent` and in `positions`, are each counted.
     @Test func verify_countsMissingAndDuplicated_inBothTables() async throws {
         try await withTemporaryDirectory { dir in
             let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
