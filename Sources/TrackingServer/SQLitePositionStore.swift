@@ -113,11 +113,19 @@ public final class SQLitePositionStore: PositionStore {
                 try db.execute(sql: "PRAGMA wal_autocheckpoint = \(SQLiteCheckpointer.writerThresholdPages)")
             }
             try Self.migrate(pool)
-            // The writer's page cache, 64 MiB rather than SQLite's 2 MiB: a move writes to
-            // pages all over the (device, fix time) key, and with the small cache it read many of
-            // them back (pread was 3.5 % of the server's CPU samples under tracking.sh 19,900
-            // devices, perf, when commits wrote there).
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -65536") }
+            // The writer's page cache, 8 MiB rather than SQLite's 2 MiB: a move writes to pages
+            // all over the (device, fix time) key, and with the small cache it read many of them
+            // back (pread was 3.5 % of the server's CPU samples under tracking.sh 19,900 devices,
+            // perf, when commits wrote there). Not larger: while the file is under 1 GiB, every
+            // commit after a page split walks every page the cache holds. `balance_nonroot`
+            // (btree.c) sorts the new pages by swapping them through the page number of the lock
+            // byte (2^30 / page size + 1, past the end of the file), and the commit's
+            // `sqlite3PcacheTruncate(dbSize)` (pager.c `pager_end_transaction`) then scans the whole
+            // hash of pcache1 (`pcache1TruncateUnsafe`). With 64 MiB (16,384 pages) that scan was
+            // 19 % of the writer thread's CPU samples (perf); at 19,900 devices × 120 s the writer
+            // took 11.2–12.5 s of CPU per 30 s with 64 MiB and 9.9–10.9 s with 8 MiB (two runs
+            // each, every 30 s window after the first), the same with 2 MiB and a memory map.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -8192") }
         }
         let known = try pool.read { db in try Row.fetchAll(db, sql: "SELECT id, name FROM devices") }
         ids.withLock { map in for row in known { map[row["name"]] = row["id"] } }
