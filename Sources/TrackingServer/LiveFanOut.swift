@@ -128,6 +128,10 @@ public final class LiveFanOut: Sendable {
     let registry = Mutex(Registry())
     /// The fix time of the last fix offered per device: an out-of-order fix (stored, but not
     /// the device's latest) is never pushed, so no subscriber sees a device move backwards.
+    /// The store's own latest-fix decision cannot stand in for it: `publish` merges this
+    /// instance's commits with the latest positions other instances' batches name
+    /// (`PostgresPositionStore.followOtherInstances`): those may come after a later commit of
+    /// ours, and come again after a lost connection (its replay).
     let offered = Mutex<[String: Int64]>([:])
 
     /// The most subscribers at once: each holds a socket, and subscribers that took every
