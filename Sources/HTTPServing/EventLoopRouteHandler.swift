@@ -19,6 +19,8 @@ import NIOHTTP1
 ///   is closed; this handler keeps that timeout for every request of the connection, as
 ///   Hummingbird's own would count only the requests it sees.
 /// - A connection upgraded to a WebSocket loses this handler.
+/// - `EventLoopRouteFastPath`, in front of the decoder, answers the plainest requests before
+///   this handler sees them; its replies count for the idle timeout (`RouteActivity`).
 final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -29,6 +31,7 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
     private let limits: RequestLimits
     private let policy: HostPolicy
     private let refusals: HTTPRefusals
+    private let activity: RouteActivity
 
     /// The request being read for the routes: its head, its body so far, when its head came.
     private var current: (head: HTTPRequestHead, body: ByteBuffer, started: NIODeadline)?
@@ -52,11 +55,12 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var refused = false
     private var removed = false
 
-    init(routes: any EventLoopRoutes, limits: RequestLimits, policy: HostPolicy, refusals: HTTPRefusals) {
+    init(routes: any EventLoopRoutes, limits: RequestLimits, policy: HostPolicy, refusals: HTTPRefusals, activity: RouteActivity) {
         self.routes = routes
         self.limits = limits
         self.policy = policy
         self.refusals = refusals
+        self.activity = activity
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -266,12 +270,12 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
             let due = current.started + TimeAmount(limits.bodyTimeout)
             if now >= due { return refuse(context, .requestTimeout, "the body took longer than \(limits.bodyTimeout)", .bodyTimeout) }
             arm(context, at: due)
-        } else if answering || forwarded > 0 {
+        } else if answering || forwarded > 0 || activity.answering {
             // A route or the router at work. (Requests held only until the client takes its
             // replies are no progress: a client that pipelines and never reads is idle.)
             arm(context, at: now + TimeAmount(limits.idleTimeout))
         } else {
-            let due = idleSince + TimeAmount(limits.idleTimeout)
+            let due = max(idleSince, activity.lastReply) + TimeAmount(limits.idleTimeout)
             if now >= due {
                 refusals.count(.idle)
                 return context.close(promise: nil)

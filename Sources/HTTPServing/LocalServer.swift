@@ -165,9 +165,10 @@ private struct HostsAfterTheFirst: Service {
 }
 
 /// A server child channel with `SendBacklog` and `FirstHeadGuard` in front of the HTTP decoder and, with
-/// event-loop routes, their `EventLoopRouteHandler` after the inner channel's handlers (after the
-/// WebSocket upgrade handler, before those it adds for HTTP). Its handler runs with the
-/// connection as `WebSocketConnection.current`'s.
+/// event-loop routes, their `EventLoopRouteFastPath` after the guard (still in front of the decoder)
+/// and their `EventLoopRouteHandler` after the inner channel's handlers (after the WebSocket
+/// upgrade handler, before those it adds for HTTP), the two sharing a `RouteActivity`. Its handler
+/// runs with the connection as `WebSocketConnection.current`'s.
 struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner
@@ -183,8 +184,11 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
         }.flatMap { inner.setup(channel: channel, logger: logger) }
         .flatMapThrowing { [limits, policy, refusals, eventLoopRoutes] value in
             if let eventLoopRoutes {
-                try channel.pipeline.syncOperations.addHandler(EventLoopRouteHandler(routes: eventLoopRoutes, limits: limits, policy: policy,
-                                                                                     refusals: refusals))
+                let pipeline = channel.pipeline.syncOperations, activity = RouteActivity()
+                try pipeline.addHandler(EventLoopRouteFastPath(routes: eventLoopRoutes, limits: limits, policy: policy, activity: activity),
+                                        position: .after(pipeline.handler(type: FirstHeadGuard.self)))
+                try pipeline.addHandler(EventLoopRouteHandler(routes: eventLoopRoutes, limits: limits, policy: policy, refusals: refusals,
+                                                              activity: activity))
             }
             return value
         }

@@ -306,6 +306,111 @@ private final class LargeAnswers: EventLoopRoutes {
     }
 }
 
+/// Answers `/echo` on the event loop with the request's body, its target and its `X-Note`
+/// field; `/echo?empty` with 204.
+private final class EchoRoutes: EventLoopRoutes {
+    var maximumBodyBytes: Int { 1 << 16 }
+    func answers(_ head: HTTPRequestHead) -> Bool { EventLoopRequest.path(of: head.uri) == "/echo" }
+    func respond(to request: EventLoopRequest, reply: EventLoopPromise<EventLoopResponse>) {
+        if request.query == "empty" { return reply.succeed(EventLoopResponse(status: .noContent, headers: [:], body: ByteBuffer())) }
+        var headers: HTTPHeaders = ["Content-Type": "text/plain", "X-Target": request.head.uri]
+        if let note = request.head.headers.first(name: "x-note") { headers.add(name: "X-Note", value: note) }
+        reply.succeed(EventLoopResponse(headers: headers, body: request.body))
+    }
+}
+
+/// Sends `parts` 50 ms apart (each a read of its own for the server) and reads until `expected`
+/// came back or the server closed the connection (at most 10 s).
+private func exchangeInParts(port: Int, _ parts: [String], until expected: String) throws -> String {
+    let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+    defer { try? fd.close() }
+    var limit = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    for part in parts {
+        try fd.writeAll(part)
+        usleep(50_000)
+    }
+    var reply: [UInt8] = []
+    _ = try readUntilClosed(fd, chunkSize: 4096) { chunk in
+        reply += chunk
+        return !String(decoding: reply, as: UTF8.self).contains(expected)
+    }
+    return String(decoding: reply, as: UTF8.self)
+}
+
+/// `EventLoopRouteFastPath` answers a request that comes whole and plain before NIO's decoder
+/// sees it; the same request split inside its head goes through the decoder. Both get the same
+/// bytes back, and the fast path keeps the decoder's order, refusals and connection handling.
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func eventLoopRoutes_aPlainRequestInOneRead_getsTheRepliesOfTheDecodersPath() async throws {
+    let refusals = HTTPRefusals()
+    try await withServer(eventLoopRoutes: EchoRoutes(), refusals: refusals) { port in
+        let host = "Host: 127.0.0.1:\(port)\r\n"
+        func post(_ note: String) -> String {
+            "POST /echo?a=1 HTTP/1.1\r\n\(host)X-Note: \t \(note)\r\nContent-Length: 5\r\n\r\nhello"
+        }
+        let whole = try exchange(port: port, Array(post("two words").utf8), readTimeout: 10, until: "hello")
+        #expect(whole.reply == "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Target: /echo?a=1\r\nX-Note: two words\r\n"
+            + "Content-Length: 5\r\n\r\nhello")
+        let split = try exchangeInParts(port: port, [String(post("two words").prefix(20)), String(post("two words").dropFirst(20))],
+                                        until: "hello")
+        #expect(split == whole.reply)
+        let empty = "GET /echo?empty HTTP/1.1\r\n\(host)\r\n"
+        let noContent = try exchange(port: port, Array(empty.utf8), readTimeout: 2).reply
+        #expect(noContent == "HTTP/1.1 204 No Content\r\n\r\n")
+        #expect(try exchangeInParts(port: port, [String(empty.prefix(10)), String(empty.dropFirst(10)), "GET /echo HTTP/1.1\r\n\(host)X-Note: end\r\n\r\n"],
+                                    until: "end") == noContent + "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Target: /echo\r\n"
+            + "X-Note: end\r\nContent-Length: 0\r\n\r\n")
+        // Pipelined in one write: two for the fast path, one for the router, one more for the
+        // routes (by then through the decoder): replies in request order.
+        let pipelined = try exchange(port: port, Array((post("n1") + post("n2") + "GET / HTTP/1.1\r\n\(host)\r\n" + post("n4")).utf8),
+                                     readTimeout: 10, until: "X-Note: n4").reply
+        let order = ["X-Note: n1", "X-Note: n2", "\r\n\r\npage", "X-Note: n4"].map { pipelined.range(of: $0)?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil } && order.compactMap { $0 } == order.compactMap { $0 }.sorted(), "\(pipelined)")
+        // A chunked body goes through the decoder, reassembled.
+        let chunked = try exchange(port: port, Array("POST /echo HTTP/1.1\r\n\(host)Transfer-Encoding: chunked\r\n\r\n2\r\nhe\r\n3\r\nllo\r\n0\r\n\r\n".utf8),
+                                   readTimeout: 10, until: "hello").reply
+        #expect(chunked.hasSuffix("Content-Length: 5\r\n\r\nhello"), "\(chunked)")
+        // A later request for another host, after one the fast path answered: refused and closed.
+        let rebound = try exchange(port: port, Array((post("ok") + "POST /echo HTTP/1.1\r\nHost: evil.example:\(port)\r\n\r\n").utf8))
+        #expect(rebound.reply.contains("X-Note: ok") && rebound.reply.contains("HTTP/1.1 403"), "\(rebound.reply)")
+        #expect(rebound.closed)
+        // Connection: close after a plain request: answered, said and closed.
+        let closing = try exchange(port: port, Array((post("first") + "GET /echo HTTP/1.1\r\n\(host)Connection: close\r\n\r\n").utf8))
+        #expect(closing.reply.contains("X-Note: first") && closing.reply.hasSuffix("Connection: close\r\n\r\n"), "\(closing.reply)")
+        #expect(closing.closed)
+    }
+    #expect(counted(refusals) == [.host: 1])
+}
+
+/// The fast path's replies count as activity for the connection's idle timeout, which still
+/// closes the connection once nothing was asked for that long.
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func eventLoopRoutes_fastPathReplies_holdTheIdleTimeoutOff_untilTheClientFallsSilent() async throws {
+    var limits = RequestLimits()
+    limits.idleTimeout = .seconds(1)
+    let refusals = HTTPRefusals()
+    try await withServer(limits: limits, eventLoopRoutes: EchoRoutes(), refusals: refusals) { port in
+        let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+        defer { try? fd.close() }
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        // 2.5 s of requests 0.5 s apart: past the idle timeout counted from the connection's start.
+        for k in 0..<6 {
+            try fd.writeAll("GET /echo HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Note: n\(k)\r\n\r\n")
+            var reply: [UInt8] = []
+            let closed = try readUntilClosed(fd, chunkSize: 4096) { chunk in
+                reply += chunk
+                return !String(decoding: reply, as: UTF8.self).hasSuffix("Content-Length: 0\r\n\r\n")
+            }
+            #expect(!closed && String(decoding: reply, as: UTF8.self).contains("X-Note: n\(k)"), "request \(k)")
+            usleep(500_000)
+        }
+        #expect(try readUntilClosed(fd, chunkSize: 4096) { _ in true }, "closed by the idle timeout, not by the 5 s read timeout")
+    }
+    #expect(counted(refusals) == [.idle: 1])
+}
+
 /// `count` requests for `/large` in a row, as a pipelining client sends them.
 private func pipelinedLarge(_ count: Int, port: Int) -> String {
     String(repeating: "GET /large HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", count: count)
