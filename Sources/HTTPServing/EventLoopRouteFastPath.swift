@@ -17,8 +17,8 @@ import NIOHTTP1
 /// Its rules are `EventLoopRouteHandler`'s: replies in request order (a pipelined request waits
 /// for the reply before it, the socket not read further meanwhile), none begun while the
 /// connection is not writable (NIO's high-water mark), a graceful shutdown or a half-closed input
-/// close the connection after the reply in progress, and the connection's one idle timer, that
-/// handler's, sees these replies through `RouteActivity`.
+/// close the connection after the reply in progress (at once without one), and the connection's
+/// one idle timer, that handler's, sees these replies through `RouteActivity`.
 final class EventLoopRouteFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -74,16 +74,13 @@ final class EventLoopRouteFastPath: ChannelDuplexHandler, RemovableChannelHandle
         context.fireChannelWritabilityChanged()
     }
 
+    /// A graceful shutdown or the client's end of input closes the connection here, after the
+    /// reply in progress: the handlers behind, which would otherwise, have seen no request (the
+    /// HTTP handlers Hummingbird adds after the first request's upgrade decision are not there).
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        switch event {
-        case is ChannelShouldQuiesceEvent where answering && !passedOn:
-            // The router's handler behind would close now, before the reply in progress.
-            closeAfterReply = true
-        case let channelEvent as ChannelEvent where channelEvent == .inputClosed && answering && !passedOn:
-            closeAfterReply = true
-        default:
-            context.fireUserInboundEventTriggered(event)
-        }
+        let ending = event is ChannelShouldQuiesceEvent || (event as? ChannelEvent) == .inputClosed
+        guard ending, !passedOn else { return context.fireUserInboundEventTriggered(event) }
+        if answering { closeAfterReply = true } else { context.close(promise: nil) }
     }
 
     /// Answers the held requests in order until one has to wait; passes on from the first that

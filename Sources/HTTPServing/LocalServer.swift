@@ -194,7 +194,15 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
         }
     }
 
+    /// Cancelled (the graceful shutdown's deadline passed), the connection is cut: the inner
+    /// handler may be awaiting its upgrade decision, a future no cancellation ends, for a
+    /// connection whose requests `EventLoopRouteFastPath` answered (the server then waited for
+    /// the client to close, seen: a restarted server's devices kept the old one's connections).
     func handle(value: Value, logger: Logger) async {
-        await WebSocketConnection.$served.withValue(value.channel) { await inner.handle(value: value, logger: logger) }
+        await withTaskCancellationHandler {
+            await WebSocketConnection.$served.withValue(value.channel) { await inner.handle(value: value, logger: logger) }
+        } onCancel: {
+            value.channel.close(promise: nil)
+        }
     }
 }

@@ -379,6 +379,16 @@ func eventLoopRoutes_aPlainRequestInOneRead_getsTheRepliesOfTheDecodersPath() as
         let closing = try exchange(port: port, Array((post("first") + "GET /echo HTTP/1.1\r\n\(host)Connection: close\r\n\r\n").utf8))
         #expect(closing.reply.contains("X-Note: first") && closing.reply.hasSuffix("Connection: close\r\n\r\n"), "\(closing.reply)")
         #expect(closing.closed)
+        // A client that ends its input after a plain request gets its reply, then the close.
+        let halfClosed = try TCPClient.connect(host: "127.0.0.1", port: port)
+        defer { try? halfClosed.close() }
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(halfClosed.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        try halfClosed.writeAll(post("last"))
+        shutdown(halfClosed.rawValue, Int32(SHUT_WR))
+        var rest: [UInt8] = []
+        #expect(try readUntilClosed(halfClosed, chunkSize: 4096) { rest += $0; return true }, "closed by the server")
+        #expect(String(decoding: rest, as: UTF8.self).contains("X-Note: last"))
     }
     #expect(counted(refusals) == [.host: 1])
 }
@@ -409,6 +419,53 @@ func eventLoopRoutes_fastPathReplies_holdTheIdleTimeoutOff_untilTheClientFallsSi
         #expect(try readUntilClosed(fd, chunkSize: 4096) { _ in true }, "closed by the idle timeout, not by the 5 s read timeout")
     }
     #expect(counted(refusals) == [.idle: 1])
+}
+
+/// A stopped server (its task cancelled, as SIGTERM does) closes every connection and returns
+/// within its shutdown deadline (1 s): one whose requests the fast path answered, one the decoder
+/// answered, and one halfway through its first head, which neither answered and whose upgrade
+/// decision is still to come (nothing but the cut ends it: the head timeout is set to 60 s here).
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func eventLoopRoutes_aStoppedServer_closesEveryConnection_answeredOrHalfwayThroughAHead() async throws {
+    var limits = RequestLimits()
+    limits.headTimeout = .seconds(60)
+    limits.idleTimeout = .seconds(60)
+    let probe = try TCPServer(port: 0)
+    let port = probe.port
+    probe.close()
+    let server = try LocalServer(.init(port: port, hosts: ["127.0.0.1"], limits: limits))
+    let (started, startedContinuation) = AsyncStream.makeStream(of: String.self)
+    let task = Task { try await server.run(eventLoopRoutes: EchoRoutes(), serving: { startedContinuation.yield($0) }, note: { _ in }) }
+    var iterator = started.makeAsyncIterator()
+    _ = await iterator.next()
+    func connect(_ first: String, answered: Bool) throws -> SystemIO.FileDescriptor {
+        let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+        var limit = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        try fd.writeAll(first)
+        if answered {
+            var reply: [UInt8] = []
+            _ = try readUntilClosed(fd, chunkSize: 4096) { chunk in
+                reply += chunk
+                return !String(decoding: reply, as: UTF8.self).hasSuffix("\r\n\r\n") // the head of a reply without a body
+            }
+        }
+        return fd
+    }
+    let plain = try connect("GET /echo HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", answered: true)
+    let decoded = try connect("GET /echo HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nConnection: keep-alive\r\n\r\n", answered: true)
+    let halfway = try connect("GET /echo HTTP/1.1\r\nHo", answered: false)
+    defer { for fd in [plain, decoded, halfway] { try? fd.close() } }
+    usleep(200_000)
+    let stopping = ContinuousClock.now
+    task.cancel()
+    try? await task.value
+    let stopped = ContinuousClock.now - stopping
+    for (fd, name) in [(plain, "fast path"), (decoded, "decoder"), (halfway, "halfway")] {
+        #expect(try readUntilClosed(fd, chunkSize: 4096) { _ in true }, "\(name): closed by the server, not by the 20 s read timeout")
+    }
+    // The deadline, 1 s, with room for a loaded machine; the head and idle timeouts are 60 s.
+    #expect(stopped < .seconds(20), "stopped after \(stopped)")
 }
 
 /// `count` requests for `/large` in a row, as a pipelining client sends them.
