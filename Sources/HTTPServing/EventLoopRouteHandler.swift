@@ -186,15 +186,10 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     private func answer(_ context: ChannelHandlerContext, _ request: EventLoopRequest) {
         answering = true
-        let promise = context.eventLoop.makePromise(of: EventLoopResponse.self)
-        promise.futureResult.assumeIsolated().whenComplete { result in
+        routes.answer(request, on: context.eventLoop) { response in
             guard !self.removed else { return }
-            switch result {
-            case .success(let response): self.reply(context, response)
-            case .failure(let error): self.reply(context, EventLoopResponse(status: .internalServerError, body: "\(error)", close: true))
-            }
+            self.reply(context, response)
         }
-        routes.respond(to: request, reply: promise)
     }
 
     private func reply(_ context: ChannelHandlerContext, _ response: EventLoopResponse) {

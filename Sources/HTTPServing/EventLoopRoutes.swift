@@ -22,6 +22,21 @@ public protocol EventLoopRoutes: Sendable {
     func respond(to request: EventLoopRequest, reply: EventLoopPromise<EventLoopResponse>)
 }
 
+extension EventLoopRoutes {
+    /// Asks `respond` for `request` and hands its reply to `reply` on `eventLoop` (the
+    /// connection's): a failed promise becomes a 500 that closes the connection.
+    func answer(_ request: EventLoopRequest, on eventLoop: any EventLoop, reply: @escaping (EventLoopResponse) -> Void) {
+        let promise = eventLoop.makePromise(of: EventLoopResponse.self)
+        promise.futureResult.assumeIsolated().whenComplete { result in
+            switch result {
+            case .success(let response): reply(response)
+            case .failure(let error): reply(EventLoopResponse(status: .internalServerError, body: "\(error)", close: true))
+            }
+        }
+        respond(to: request, reply: promise)
+    }
+}
+
 /// A request for `EventLoopRoutes`: its head, and its whole body (empty when it has none).
 public struct EventLoopRequest: Sendable {
     public var head: HTTPRequestHead
