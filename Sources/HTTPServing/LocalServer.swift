@@ -195,9 +195,9 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     }
 
     /// Cancelled (the graceful shutdown's deadline passed), the connection is cut: the inner
-    /// handler may be awaiting its upgrade decision, a future no cancellation ends, for a
-    /// connection whose requests `EventLoopRouteFastPath` answered (the server then waited for
-    /// the client to close, seen: a restarted server's devices kept the old one's connections).
+    /// handler may be awaiting the first request's upgrade decision, a future no cancellation
+    /// ends (a connection halfway through its first head held a stopped server until its head
+    /// timeout).
     func handle(value: Value, logger: Logger) async {
         await withTaskCancellationHandler {
             await WebSocketConnection.$served.withValue(value.channel) { await inner.handle(value: value, logger: logger) }
