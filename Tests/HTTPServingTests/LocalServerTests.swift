@@ -124,10 +124,8 @@ private func withServer(limits: RequestLimits = .init(), routes: (Router<BasicWe
 /// `readTimeout` seconds pass (or what came back contains `expected`); returns what came back and
 /// whether the server closed it.
 private func exchange(port: Int, _ request: [UInt8], readTimeout: Int = 30, until expected: String? = nil) throws -> (reply: String, closed: Bool) {
-    let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+    let fd = try connect(port: port, readTimeout: readTimeout)
     defer { try? fd.close() }
-    var limit = timeval(tv_sec: readTimeout, tv_usec: 0)
-    setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     try? fd.writeAll(request)
     var reply: [UInt8] = []
     let closed = try readUntilClosed(fd, chunkSize: 4096) { chunk in
@@ -150,6 +148,14 @@ private func readUntilClosed(_ fd: SystemIO.FileDescriptor, chunkSize: Int, _ ta
             return error.errno != EAGAIN && error.errno != EWOULDBLOCK
         }
     }
+}
+
+/// A connection to the server on `port` whose reads give up after `readTimeout` seconds.
+private func connect(port: Int, readTimeout: Int) throws -> SystemIO.FileDescriptor {
+    let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+    var limit = timeval(tv_sec: readTimeout, tv_usec: 0)
+    setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    return fd
 }
 
 private func handshake(host: String, origin: String?) -> [UInt8] {
@@ -322,10 +328,8 @@ private final class EchoRoutes: EventLoopRoutes {
 /// Sends `parts` 50 ms apart (each a read of its own for the server) and reads until `expected`
 /// came back or the server closed the connection (at most 10 s).
 private func exchangeInParts(port: Int, _ parts: [String], until expected: String) throws -> String {
-    let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+    let fd = try connect(port: port, readTimeout: 10)
     defer { try? fd.close() }
-    var limit = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     for part in parts {
         try fd.writeAll(part)
         usleep(50_000)
@@ -380,10 +384,8 @@ func eventLoopRoutes_aPlainRequestInOneRead_getsTheRepliesOfTheDecodersPath() as
         #expect(closing.reply.contains("X-Note: first") && closing.reply.hasSuffix("Connection: close\r\n\r\n"), "\(closing.reply)")
         #expect(closing.closed)
         // A client that ends its input after a plain request gets its reply, then the close.
-        let halfClosed = try TCPClient.connect(host: "127.0.0.1", port: port)
+        let halfClosed = try connect(port: port, readTimeout: 10)
         defer { try? halfClosed.close() }
-        var limit = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(halfClosed.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         try halfClosed.writeAll(post("last"))
         shutdown(halfClosed.rawValue, Int32(SHUT_WR))
         var rest: [UInt8] = []
@@ -401,10 +403,8 @@ func eventLoopRoutes_fastPathReplies_holdTheIdleTimeoutOff_untilTheClientFallsSi
     limits.idleTimeout = .seconds(1)
     let refusals = HTTPRefusals()
     try await withServer(limits: limits, eventLoopRoutes: EchoRoutes(), refusals: refusals) { port in
-        let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+        let fd = try connect(port: port, readTimeout: 5)
         defer { try? fd.close() }
-        var limit = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         // 2.5 s of requests 0.5 s apart: past the idle timeout counted from the connection's start.
         for k in 0..<6 {
             try fd.writeAll("GET /echo HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Note: n\(k)\r\n\r\n")
@@ -430,42 +430,34 @@ func eventLoopRoutes_aStoppedServer_closesEveryConnection_answeredOrHalfwayThrou
     var limits = RequestLimits()
     limits.headTimeout = .seconds(60)
     limits.idleTimeout = .seconds(60)
-    let probe = try TCPServer(port: 0)
-    let port = probe.port
-    probe.close()
-    let server = try LocalServer(.init(port: port, hosts: ["127.0.0.1"], limits: limits))
-    let (started, startedContinuation) = AsyncStream.makeStream(of: String.self)
-    let task = Task { try await server.run(eventLoopRoutes: EchoRoutes(), serving: { startedContinuation.yield($0) }, note: { _ in }) }
-    var iterator = started.makeAsyncIterator()
-    _ = await iterator.next()
-    func connect(_ first: String, answered: Bool) throws -> SystemIO.FileDescriptor {
-        let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
-        var limit = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        try fd.writeAll(first)
-        if answered {
+    var open: [(fd: SystemIO.FileDescriptor, name: String)] = []
+    defer { for connection in open { try? connection.fd.close() } }
+    var stopping = ContinuousClock.now
+    // `withServer` stops the server (cancels its task) and waits for it once this body returns.
+    try await withServer(limits: limits, eventLoopRoutes: EchoRoutes()) { port in
+        func opened(_ name: String, sending first: String, answered: Bool) throws {
+            let fd = try connect(port: port, readTimeout: 20)
+            open.append((fd, name))
+            try fd.writeAll(first)
+            guard answered else { return }
             var reply: [UInt8] = []
             _ = try readUntilClosed(fd, chunkSize: 4096) { chunk in
                 reply += chunk
                 return !String(decoding: reply, as: UTF8.self).hasSuffix("\r\n\r\n") // the head of a reply without a body
             }
         }
-        return fd
+        try opened("fast path", sending: "GET /echo HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", answered: true)
+        try opened("decoder", sending: "GET /echo HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nConnection: keep-alive\r\n\r\n", answered: true)
+        try opened("halfway", sending: "GET /echo HTTP/1.1\r\nHo", answered: false)
+        usleep(200_000)
+        stopping = ContinuousClock.now
     }
-    let plain = try connect("GET /echo HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", answered: true)
-    let decoded = try connect("GET /echo HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nConnection: keep-alive\r\n\r\n", answered: true)
-    let halfway = try connect("GET /echo HTTP/1.1\r\nHo", answered: false)
-    defer { for fd in [plain, decoded, halfway] { try? fd.close() } }
-    usleep(200_000)
-    let stopping = ContinuousClock.now
-    task.cancel()
-    try? await task.value
     let stopped = ContinuousClock.now - stopping
-    for (fd, name) in [(plain, "fast path"), (decoded, "decoder"), (halfway, "halfway")] {
+    for (fd, name) in open {
         #expect(try readUntilClosed(fd, chunkSize: 4096) { _ in true }, "\(name): closed by the server, not by the 20 s read timeout")
     }
     // The deadline, 1 s, with room for a loaded machine; the head and idle timeouts are 60 s.
-    #expect(stopped < .seconds(20), "stopped after \(stopped)")
+    #expect(open.count == 3 && stopped < .seconds(20), "stopped after \(stopped)")
 }
 
 /// `count` requests for `/large` in a row, as a pipelining client sends them.
@@ -477,12 +469,10 @@ private func pipelinedLarge(_ count: Int, port: Int) -> String {
 /// the server must have closed the connection, having sent what the buffers held (each side's,
 /// a few MiB on loopback), not all 50 answers.
 private func expectNonReaderClosed(port: Int) throws {
-    let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+    let fd = try connect(port: port, readTimeout: 10)
     defer { try? fd.close() }
     try fd.writeAll(pipelinedLarge(50, port: port))
     usleep(3_000_000)
-    var limit = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     var received = 0
     let closed = try readUntilClosed(fd, chunkSize: 1 << 16) { received += $0.count; return true }
     #expect(closed, "the connection is still open after \(received) bytes")
@@ -504,10 +494,8 @@ private func expectPipelinedAnswersBounded(port: Int, made: () -> Int) throws {
         .split(whereSeparator: \.isWhitespace).last.flatMap { Int($0) } ?? 4 << 20
     let bound = sendBuffer / largeAnswer + 3
     #expect(made() <= bound, "\(made()) answers made, bound \(bound)")
-    let fd = try TCPClient.connect(host: "127.0.0.1", port: port)
+    let fd = try connect(port: port, readTimeout: 30)
     defer { try? fd.close() }
-    var limit = timeval(tv_sec: 30, tv_usec: 0)
-    setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     try fd.writeAll(pipelinedLarge(10, port: port))
     var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 1 << 16)
     var received = 0, head = 0
