@@ -103,6 +103,18 @@ case("half a head, then silence (slowloris)", closed and got.startswith(b"HTTP/1
      f"closed={closed} after {took:.0f} s {got[:30]!r}")
 got, closed, _ = exchange(f"GET {probe} HTTP/1.1\r\nHost: evil.example:{port}\r\n\r\n".encode(), 5)
 case("a rebound DNS name in Host", got.startswith(b"HTTP/1.1 403"), got[:40].decode(errors="replace"))
+# Requests NIO's decoder refuses, and two Host fields (RFC 9112 section 3.2): 400 and closed, long
+# before the 30 s idle timeout, first on a connection and after a request served.
+for name, bad in [("a NUL in the target", f"GET /a\0b HTTP/1.1\r\nHost: {HOST}\r\n\r\n"),
+                  ("HTTP/9.9", f"GET {probe} HTTP/9.9\r\nHost: {HOST}\r\n\r\n"),
+                  ("a field line without a colon", f"GET {probe} HTTP/1.1\r\nHost: {HOST}\r\nX-No-Colon\r\n\r\n"),
+                  ("two Host fields", f"GET {probe} HTTP/1.1\r\nHost: {HOST}\r\nHost: evil.example\r\n\r\n")]:
+    for earlier in ["", f"GET {probe} HTTP/1.1\r\nHost: {HOST}\r\n\r\n"]:
+        got, closed, took = exchange((earlier + bad).encode(), 25)
+        answers = got.count(b"HTTP/1.1 ")
+        case(f"{name}{', after a request served' if earlier else ''}",
+             closed and took < 10 and answers == (2 if earlier else 1) and got.rfind(b"HTTP/1.1 400") > got.rfind(b"HTTP/1.1 200"),
+             f"closed={closed} after {took:.0f} s, {answers} answers {got[:30]!r}")
 
 # Thousands of idle connections: another client is still served, at once.
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

@@ -80,7 +80,19 @@ final class EventLoopRouteFastPath: ChannelDuplexHandler, RemovableChannelHandle
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         let ending = event is ChannelShouldQuiesceEvent || (event as? ChannelEvent) == .inputClosed
         guard ending, !passedOn else { return context.fireUserInboundEventTriggered(event) }
-        if answering { closeAfterReply = true } else { context.close(promise: nil) }
+        if answering { closeAfterReply = true } else { end(context) }
+    }
+
+    /// Closes the connection, whose requests have all been answered here, after the handlers
+    /// behind hear its input end, as when a client half-closes: the WebSocket upgrade handler,
+    /// still waiting for a first head, then ends as `ChannelError.inputClosed`, which
+    /// hummingbird-websocket traces, not as a handler removed by the close, which it logs as an
+    /// error (a line for every tracker that hung up).
+    private func end(_ context: ChannelHandlerContext) {
+        closing = true
+        held = nil
+        context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        context.close(promise: nil)
     }
 
     /// Answers the held requests in order until one has to wait; passes on from the first that
@@ -116,8 +128,7 @@ final class EventLoopRouteFastPath: ChannelDuplexHandler, RemovableChannelHandle
         guard keepAlive else {
             closing = true
             held = nil
-            let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(bytes)).whenComplete { _ in channel.close(promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(bytes)).assumeIsolated().whenComplete { _ in self.end(context) }
             return
         }
         context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)

@@ -3,7 +3,9 @@ import NIOHTTP1
 
 /// Serves `EventLoopRoutes` on one connection: sits after the HTTP decoder and the WebSocket
 /// upgrade handler (so it sees every request after the first head's upgrade decision), answers
-/// the requests the routes take, and passes every other on to Hummingbird.
+/// the requests the routes take, and passes every other on to Hummingbird. Every server has one,
+/// with or without routes: it holds each request to the `HostPolicy`, answers what the decoder
+/// refuses, and keeps the idle timeout.
 ///
 /// - Order: replies leave in request order (RFC 9112 §9.3.2). A request for the routes waits
 ///   until the router has ended its responses to the requests before it; parts that arrive while
@@ -12,7 +14,8 @@ import NIOHTTP1
 ///   than NIO's high-water mark, 64 KiB, of its earlier replies not yet taken by the kernel), as
 ///   the router's requests wait in `SendBacklog`: a client that pipelines and never reads holds
 ///   at most one reply beyond the mark, and is closed `idleTimeout` after its last reply was made.
-/// - Limits: `Host`/`Origin` per `HostPolicy` (400, 403); a body announced or sent over
+/// - Limits: `Host`/`Origin` per `HostPolicy` (400, 403), for the router's requests too; a
+///   request the decoder refuses 400 (`errorCaught`); a body announced or sent over
 ///   `maximumBodyBytes` gets 413 at once; a body not complete `bodyTimeout` after its head 408;
 ///   each refusal closes the connection. A connection with nothing in progress for
 ///   `idleTimeout` (a later head trickled byte by byte among them: the decoder holds it unseen)
@@ -51,6 +54,8 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var closeAfterReply = false
     /// An `inputClosed` event held until the reply in progress is written.
     private var inputClosedHeld = false
+    /// The decoder's error at the bytes after the held parts: answered 400 once they are.
+    private var malformed: HTTPParserError?
     /// A refusal was sent: the client's further bytes are dropped.
     private var refused = false
     private var removed = false
@@ -132,14 +137,46 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
         }
     }
 
-    /// Handles held parts in order until one has to wait; whether any was passed on.
+    /// NIO's decoder refused the bytes after the parts it handed in, and reads no more of them
+    /// (`ByteToMessageHandler` then only reports what comes as further errors, dropped here).
+    /// Answered 400 and closed once the requests before it are, as NIO's
+    /// `HTTPServerProtocolErrorHandler` does: Hummingbird turns that handler off and answers 400
+    /// itself, but only after a connection's first request's upgrade decision, which a refused
+    /// first head never reaches (it held the connection silent until the idle timeout).
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard malformed == nil, !refused else { return }
+        guard let error = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+        // The input ended halfway through a request (a client's half-close, or `FirstHeadGuard`'s
+        // refusal, which ends it): no one reads a reply, and the input's end that follows closes.
+        guard error != .invalidEOFState else { return }
+        malformed = error
+        if drain(context) { context.fireChannelReadComplete() }
+    }
+
+    /// Handles held parts in order until one has to wait, then a decoder's error once every
+    /// request before it is answered; whether any part was passed on.
     private func drain(_ context: ChannelHandlerContext) -> Bool {
+        let passed = drainParts(context)
+        if let malformed, !refused, held.isEmpty, !answering, forwarded == 0 {
+            refuse(context, .badRequest, "not an HTTP/1.1 request: \(malformed)", .malformed)
+        }
+        return passed
+    }
+
+    /// Handles held parts in order until one has to wait; whether any was passed on.
+    private func drainParts(_ context: ChannelHandlerContext) -> Bool {
         var passed = false
         while !answering, !refused, let part = held.first {
             switch part {
-            case .head(let head) where routes.answers(head):
+            case .head(let head):
+                let refusal = policy.refusal(hosts: head.headers["host"], origin: head.headers.first(name: "origin"))
+                guard refusal != nil || routes.answers(head) else { fallthrough }
                 guard forwarded == 0, context.channel.isWritable else { return passed }
                 held.removeFirst()
+                if let refusal {
+                    refuse(context, HTTPResponseStatus(statusCode: refusal.status), refusal.reason, refusal.kind)
+                    return passed
+                }
                 begin(context, head)
             case .head:
                 held.removeFirst()
@@ -171,11 +208,8 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
         return passed
     }
 
-    /// A head for the routes: checked, then its body read.
+    /// A head for the routes, its `Host` and `Origin` admitted: its body is read.
     private func begin(_ context: ChannelHandlerContext, _ head: HTTPRequestHead) {
-        if let refusal = policy.refusal(host: head.headers.first(name: "host"), origin: head.headers.first(name: "origin")) {
-            return refuse(context, HTTPResponseStatus(statusCode: refusal.status), refusal.reason, refusal.kind)
-        }
         // Announced over the bound: refused before a byte of it is read, as nginx's
         // client_max_body_size does (a client announcing 4 GB does not wait for its 413).
         if let declared = head.headers.first(name: "content-length").flatMap({ Int($0) }), declared > routes.maximumBodyBytes {
@@ -273,7 +307,7 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
             let due = max(idleSince, activity.lastReply) + TimeAmount(limits.idleTimeout)
             if now >= due {
                 refusals.count(.idle)
-                return context.close(promise: nil)
+                return context.channel.closeEndingInput()
             }
             arm(context, at: due)
         }

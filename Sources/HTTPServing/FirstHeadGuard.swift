@@ -4,8 +4,8 @@ import NIOCore
 /// bytes: holds it to `RequestLimits` (a request line over the limit gets 414, a head 431, a
 /// head slower than the timeout 408) and to the `HostPolicy` (400, 403), answering and closing
 /// by itself; once a head has passed, it leaves the pipeline. Later heads on a kept-alive
-/// connection are held to the decoder's limits (the same sizes), the idle timeout and
-/// `HostCheckMiddleware`.
+/// connection are held to the decoder's limits (the same sizes), the idle timeout and the
+/// `HostPolicy` by `EventLoopRouteHandler`.
 ///
 /// The first head is where it is needed: a WebSocket handshake can only be the first request,
 /// and hummingbird-websocket decides it (answering 400 to any refusal) before a route or a
@@ -60,7 +60,7 @@ final class FirstHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             if head.count > limits.maximumHead { return refuse(context, 431, "Request Header Fields Too Large", .head) }
             if window == 0x0D0A_0D0A || window & 0xFFFF == 0x0A0A {
                 let fields = Self.fields(head)
-                if let refusal = policy.refusal(host: fields["host"], origin: fields["origin"]) {
+                if let refusal = policy.refusal(hosts: fields["host"] ?? [], origin: fields["origin"]?.first) {
                     return refuse(context, refusal.status, refusal.status == 400 ? "Bad Request" : "Forbidden", refusal.kind, body: refusal.reason)
                 }
                 context.fireChannelRead(data)
@@ -71,14 +71,14 @@ final class FirstHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    /// The head's header fields by lowercased name (the first of each), values trimmed.
-    static func fields(_ head: [UInt8]) -> [String: String] {
-        var fields: [String: String] = [:]
+    /// The head's header field values by lowercased name, in order, trimmed.
+    static func fields(_ head: [UInt8]) -> [String: [String]] {
+        var fields: [String: [String]] = [:]
         for line in head.split(separator: 0x0A).dropFirst() {
             guard let colon = line.firstIndex(of: 0x3A) else { continue }
             let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
             let value = String(decoding: line[line.index(after: colon)...], as: UTF8.self)
-            if fields[name] == nil { fields[name] = value.trimmingASCIISpace() }
+            fields[name, default: []].append(value.trimmingASCIISpace())
         }
         return fields
     }
@@ -127,10 +127,22 @@ final class FirstHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
 extension Channel {
     /// Closes the way a client can read a refusal just written (a "lingering close", as
     /// Apache's): output first, the rest after a second in which what the client still sends is
-    /// read and dropped, not reset.
+    /// read and dropped, not reset. Its handlers hear the input end at once (`closeEndingInput`).
     func closeLingering() {
         close(mode: .output, promise: nil)
+        pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
         eventLoop.scheduleTask(in: lingeringTime) { self.close(promise: nil) }
+    }
+
+    /// Closes after the handlers hear the input end, as when a client half-closes. A WebSocket
+    /// upgrade handler still waiting for a first head (the fast path answered every request so
+    /// far, or the decoder refused the first) then closes the connection itself, at once, and
+    /// ends as `ChannelError.inputClosed`, which hummingbird-websocket traces, and not as a
+    /// handler removed by the close, which it logs as an error. Hummingbird's HTTP handler, once
+    /// there, only waits for the close.
+    func closeEndingInput() {
+        pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        close(promise: nil)
     }
 }
 

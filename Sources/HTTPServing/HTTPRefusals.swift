@@ -6,7 +6,9 @@ import Synchronization
 public final class HTTPRefusals: Sendable {
     /// Why a request was refused or a connection closed.
     public enum Reason: Int, CaseIterable, Sendable {
-        /// No `Host`, or one this server does not answer for (400, 403; `HostPolicy`).
+        /// A request NIO's HTTP decoder refuses: not HTTP/1.x as RFC 9112 writes it (400).
+        case malformed
+        /// No `Host`, two, or one this server does not answer for (400, 403; `HostPolicy`).
         case host
         /// A page of another site (403; `HostPolicy`).
         case origin
@@ -28,6 +30,7 @@ public final class HTTPRefusals: Sendable {
         /// The Prometheus label value.
         public var label: String {
             switch self {
+            case .malformed: "malformed"
             case .host: "host"
             case .origin: "origin"
             case .requestLine: "request_line"

@@ -70,14 +70,35 @@ public struct HostPolicy: Sendable, Equatable {
         return parsed.authority == host.lowercased() && permits(host: host)
     }
 
-    /// Why a request with these `Host` and `Origin` values is refused, as an HTTP status (400
-    /// without a `Host`, RFC 9112 §3.2; 403 otherwise), a sentence and the header to blame; nil
-    /// when it is served.
+    /// Why a request with these `Host` field values and this `Origin` is refused, as an HTTP status,
+    /// a sentence and the header to blame; nil when it is served. 400 without a `Host`, with more
+    /// than one, or with one that is not `host[:port]` (RFC 9112 §3.2); 403 for a host or page
+    /// this server does not answer. Whitespace around a value is not part of it (RFC 9110 §5.5).
+    public func refusal(hosts: some Collection<String>, origin: String?) -> (status: Int, reason: String, kind: HTTPRefusals.Reason)? {
+        guard hosts.count < 2 else { return (400, "more than one Host header", .host) }
+        return refusal(host: hosts.first, origin: origin)
+    }
+
+    /// `refusal(hosts:origin:)` for a request with at most one `Host` field.
     public func refusal(host: String?, origin: String?) -> (status: Int, reason: String, kind: HTTPRefusals.Reason)? {
-        guard let host else { return (400, "no Host header", .host) }
+        guard let value = host else { return (400, "no Host header", .host) }
+        let host = Self.trimmingWhitespace(value)
+        guard Self.isLoopbackAuthority(host) || Self.authority(host.lowercased()) != nil else {
+            return (400, "not a host[:port]: \(host)", .host)
+        }
         guard permits(host: host) else { return (403, "this server does not answer for the host \(host)", .host) }
-        if let origin, !permits(origin: origin, host: host) { return (403, "pages from \(origin) may not use this server", .origin) }
+        if let origin, !permits(origin: Self.trimmingWhitespace(origin), host: host) {
+            return (403, "pages from \(origin) may not use this server", .origin)
+        }
         return nil
+    }
+
+    /// `value` without leading and trailing spaces and tabs (a copy only when it has some).
+    static func trimmingWhitespace(_ value: String) -> String {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = value.utf8.first, let last = value.utf8.last, blank(first) || blank(last) else { return value }
+        let bytes = value.utf8.drop(while: blank)
+        return String(decoding: bytes[..<(bytes.lastIndex { !blank($0) }.map { bytes.index(after: $0) } ?? bytes.startIndex)], as: UTF8.self)
     }
 
     /// `host[:port]` split, IPv6 brackets removed; nil when it is not an authority.

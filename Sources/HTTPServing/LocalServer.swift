@@ -4,6 +4,7 @@ import HummingbirdCore
 public import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOHTTP1
 import ServiceLifecycle
 import UnixSignals
 public import GeoBase
@@ -14,8 +15,9 @@ public import GeoBase
 /// heads and waits bounded (`RequestLimits`), a connection's unsent answers bounded
 /// (`SendBacklog`), and an end within a deadline on SIGINT or SIGTERM.
 ///
-/// Add routes to `router`, then `run`. The router's first middleware is the host check, so it
-/// guards every route and the WebSocket handshake.
+/// Add routes to `router`, then `run`. Every request is held to the `HostPolicy` before a route
+/// sees it: a connection's first (where a WebSocket handshake happens) by `FirstHeadGuard`, each
+/// later one by `EventLoopRouteHandler`.
 public struct LocalServer {
     /// Where and for whom a server listens.
     public struct Options: Sendable, Equatable {
@@ -55,7 +57,6 @@ public struct LocalServer {
         guard !options.hosts.isEmpty else { throw HTTPServingError(.cannotBind, "no address to serve on") }
         let policy = try HostPolicy(bindAddresses: options.hosts, allowedOrigins: options.allowedOrigins, hostNames: options.hostNames)
         router = Router(context: BasicWebSocketRequestContext.self)
-        router.add(middleware: HostCheckMiddleware(policy: policy, refusals: refusals))
         self.refusals = refusals
         self.options = options
         self.policy = policy
@@ -85,10 +86,7 @@ public struct LocalServer {
     ///   (`EventLoopRoutes`, under the same limits and host checks); nil for none.
     public func run(handler: @escaping @Sendable (Request) async -> Response, eventLoopRoutes: (any EventLoopRoutes)? = nil,
                     serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
-        let check = HostCheckMiddleware<BasicWebSocketRequestContext>(policy: policy, refusals: refusals)
-        let responder = CallbackResponder<BasicWebSocketRequestContext> { request, context in
-            try await check.handle(request, context: context) { request, _ in await handler(request) }
-        }
+        let responder = CallbackResponder<BasicWebSocketRequestContext> { request, _ in await handler(request) }
         try await serve(responder, eventLoopRoutes: eventLoopRoutes, serving: serving, note: note)
     }
 
@@ -102,10 +100,9 @@ public struct LocalServer {
         var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
         decoder.maxHeaderFieldSize = limits.maximumHead
         decoder.maxHeaderListSize = limits.maximumHead
-        // With event-loop routes their handler keeps the idle timeout for every request: Hummingbird's
-        // counts only the requests it sees, and would close a connection busy with the others.
-        let http1 = HTTP1Channel.Configuration(idleTimeout: eventLoopRoutes == nil ? TimeAmount(limits.idleTimeout) : nil,
-                                               httpDecoderConfiguration: decoder)
+        // `EventLoopRouteHandler` keeps the idle timeout for every request: Hummingbird's counts
+        // only the requests it sees, and would close a connection busy with the event-loop routes.
+        let http1 = HTTP1Channel.Configuration(idleTimeout: nil, httpDecoderConfiguration: decoder)
         let server = HTTPServerBuilder { httpResponder in
             GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: httpResponder, webSocketResponder: responder,
                                                                configuration: .init(http1: http1, ws: webSocket)),
@@ -164,11 +161,11 @@ private struct HostsAfterTheFirst: Service {
     func run() async { await body() }
 }
 
-/// A server child channel with `SendBacklog` and `FirstHeadGuard` in front of the HTTP decoder and, with
-/// event-loop routes, their `EventLoopRouteFastPath` after the guard (still in front of the decoder)
-/// and their `EventLoopRouteHandler` after the inner channel's handlers (after the WebSocket
-/// upgrade handler, before those it adds for HTTP), the two sharing a `RouteActivity`. Its handler
-/// runs with the connection as `WebSocketConnection.current`'s.
+/// A server child channel with `SendBacklog` and `FirstHeadGuard` in front of the HTTP decoder, an
+/// `EventLoopRouteHandler` after the inner channel's handlers (after the WebSocket upgrade handler,
+/// before those it adds for HTTP) and, with event-loop routes, their `EventLoopRouteFastPath` after
+/// the guard (still in front of the decoder), the two sharing a `RouteActivity`. Its handler runs
+/// with the connection as `WebSocketConnection.current`'s.
 struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner
@@ -183,13 +180,13 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
                                                              FirstHeadGuard(limits: limits, policy: policy, refusals: refusals)], position: .first)
         }.flatMap { inner.setup(channel: channel, logger: logger) }
         .flatMapThrowing { [limits, policy, refusals, eventLoopRoutes] value in
+            let pipeline = channel.pipeline.syncOperations, activity = RouteActivity()
             if let eventLoopRoutes {
-                let pipeline = channel.pipeline.syncOperations, activity = RouteActivity()
                 try pipeline.addHandler(EventLoopRouteFastPath(routes: eventLoopRoutes, limits: limits, policy: policy, activity: activity),
                                         position: .after(pipeline.handler(type: FirstHeadGuard.self)))
-                try pipeline.addHandler(EventLoopRouteHandler(routes: eventLoopRoutes, limits: limits, policy: policy, refusals: refusals,
-                                                              activity: activity))
             }
+            try pipeline.addHandler(EventLoopRouteHandler(routes: eventLoopRoutes ?? NoEventLoopRoutes(), limits: limits, policy: policy,
+                                                          refusals: refusals, activity: activity))
             return value
         }
     }
@@ -202,7 +199,16 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
         await withTaskCancellationHandler {
             await WebSocketConnection.$served.withValue(value.channel) { await inner.handle(value: value, logger: logger) }
         } onCancel: {
-            value.channel.close(promise: nil)
+            value.channel.closeEndingInput()
         }
+    }
+}
+
+/// The event-loop routes of a server that has none: every request goes on to the router.
+private struct NoEventLoopRoutes: EventLoopRoutes {
+    var maximumBodyBytes: Int { 0 }
+    func answers(_ head: HTTPRequestHead) -> Bool { false }
+    func respond(to request: EventLoopRequest, reply: EventLoopPromise<EventLoopResponse>) {
+        reply.succeed(EventLoopResponse(status: .notFound, body: "not found\n"))
     }
 }

@@ -347,8 +347,8 @@ private func exchangeInParts(port: Int, _ parts: [String], until expected: Strin
 /// bytes back, and the fast path keeps the decoder's order, refusals and connection handling.
 @Test(.onOwnThread, .timeLimit(.minutes(5)))
 func eventLoopRoutes_aPlainRequestInOneRead_getsTheRepliesOfTheDecodersPath() async throws {
-    let refusals = HTTPRefusals()
-    try await withServer(eventLoopRoutes: EchoRoutes(), refusals: refusals) { port in
+    let refusals = HTTPRefusals(), notes = Mutex<[String]>([])
+    try await withServer(eventLoopRoutes: EchoRoutes(), note: { line in notes.withLock { $0.append(line) } }, refusals: refusals) { port in
         let host = "Host: 127.0.0.1:\(port)\r\n"
         func post(_ note: String) -> String {
             "POST /echo?a=1 HTTP/1.1\r\n\(host)X-Note: \t \(note)\r\nContent-Length: 5\r\n\r\nhello"
@@ -393,6 +393,7 @@ func eventLoopRoutes_aPlainRequestInOneRead_getsTheRepliesOfTheDecodersPath() as
         #expect(String(decoding: rest, as: UTF8.self).contains("X-Note: last"))
     }
     #expect(counted(refusals) == [.host: 1])
+    #expect(notes.withLock { $0 } == [], "nothing logged for connections the clients or the server closed")
 }
 
 /// The fast path's replies count as activity for the connection's idle timeout, which still
@@ -401,8 +402,8 @@ func eventLoopRoutes_aPlainRequestInOneRead_getsTheRepliesOfTheDecodersPath() as
 func eventLoopRoutes_fastPathReplies_holdTheIdleTimeoutOff_untilTheClientFallsSilent() async throws {
     var limits = RequestLimits()
     limits.idleTimeout = .seconds(1)
-    let refusals = HTTPRefusals()
-    try await withServer(limits: limits, eventLoopRoutes: EchoRoutes(), refusals: refusals) { port in
+    let refusals = HTTPRefusals(), notes = Mutex<[String]>([])
+    try await withServer(limits: limits, eventLoopRoutes: EchoRoutes(), note: { line in notes.withLock { $0.append(line) } }, refusals: refusals) { port in
         let fd = try connect(port: port, readTimeout: 5)
         defer { try? fd.close() }
         // 2.5 s of requests 0.5 s apart: past the idle timeout counted from the connection's start.
@@ -419,6 +420,7 @@ func eventLoopRoutes_fastPathReplies_holdTheIdleTimeoutOff_untilTheClientFallsSi
         #expect(try readUntilClosed(fd, chunkSize: 4096) { _ in true }, "closed by the idle timeout, not by the 5 s read timeout")
     }
     #expect(counted(refusals) == [.idle: 1])
+    #expect(notes.withLock { $0 } == [], "nothing logged for a connection closed when idle")
 }
 
 /// A stopped server (its task cancelled, as SIGTERM does) closes every connection and returns
@@ -458,6 +460,49 @@ func eventLoopRoutes_aStoppedServer_closesEveryConnection_answeredOrHalfwayThrou
     }
     // The deadline, 1 s, with room for a loaded machine; the head and idle timeouts are 60 s.
     #expect(open.count == 3 && stopped < .seconds(20), "stopped after \(stopped)")
+}
+
+/// A request NIO's HTTP decoder refuses (a NUL in its target, an unknown HTTP version, a field
+/// line without a colon) is answered 400 and the connection closed, on a server with event-loop
+/// routes and on one without, as the connection's first request and after requests answered by
+/// the router and by the routes (whose replies come first, in order). Two `Host` fields, or one
+/// that is not a host, are 400 too (RFC 9112 §3.2); whitespace after the value is not part of it
+/// (RFC 9110 §5.5).
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func localServer_aRequestTheDecoderRefuses_isAnswered400AndClosed() async throws {
+    for routes in [nil, EchoRoutes()] as [(any EventLoopRoutes)?] {
+        let refusals = HTTPRefusals(), notes = Mutex<[String]>([])
+        try await withServer(eventLoopRoutes: routes, note: { line in notes.withLock { $0.append(line) } }, refusals: refusals) { port in
+            let host = "Host: 127.0.0.1:\(port)\r\n"
+            let bad = ["GET /a\0b HTTP/1.1\r\n\(host)\r\n", "GET / HTTP/9.9\r\n\(host)\r\n", "GET / HTTP/1.1\r\n\(host)X-No-Colon\r\n\r\n"]
+            let before = ["": [], "GET / HTTP/1.1\r\n\(host)\r\n": ["page"],
+                          "GET /echo HTTP/1.1\r\n\(host)X-Note: n1\r\n\r\nGET / HTTP/1.1\r\n\(host)\r\n": ["X-Note: n1", "page"]]
+            for request in bad {
+                for (earlier, replies) in before where routes != nil || !earlier.contains("/echo") {
+                    let answer = try exchange(port: port, Array((earlier + request).utf8), readTimeout: 10)
+                    let name = "\(earlier.debugDescription) then \(request.debugDescription)"
+                    #expect(answer.closed, "\(name): closed by the server, not by the 10 s read timeout")
+                    let order = (replies + ["HTTP/1.1 400 Bad Request"]).map { answer.reply.range(of: $0)?.lowerBound }
+                    #expect(order.allSatisfy { $0 != nil } && order.compactMap { $0 } == order.compactMap { $0 }.sorted(),
+                            "\(name): \(answer.reply)")
+                }
+            }
+            for fields in ["Host: 127.0.0.1\r\nHost: evil.example\r\n", "Host: 127.0.0.1\r\nhost: 127.0.0.1\r\n", "Host: a b\r\n"] {
+                for target in ["/", "/echo"] {
+                    for earlier in ["", "GET / HTTP/1.1\r\n\(host)\r\n"] {
+                        let answer = try exchange(port: port, Array("\(earlier)GET \(target) HTTP/1.1\r\n\(fields)\r\n".utf8), readTimeout: 10)
+                        #expect(answer.reply.hasPrefix(earlier.isEmpty ? "HTTP/1.1 400" : "HTTP/1.1 200") && answer.reply.contains("HTTP/1.1 400")
+                                && answer.closed, "\(earlier.debugDescription) then \(fields.debugDescription) for \(target): \(answer.reply)")
+                    }
+                }
+            }
+            let trailing = try exchange(port: port, Array("GET / HTTP/1.1\r\nHost: 127.0.0.1 \t\r\nConnection: close\r\n\r\n".utf8), readTimeout: 10)
+            #expect(trailing.reply.hasPrefix("HTTP/1.1 200"), "\(trailing.reply)")
+        }
+        #expect(notes.withLock { $0 } == [], "nothing logged for a hostile client's requests")
+        let malformed = routes == nil ? 6 : 9
+        #expect(counted(refusals) == [.malformed: malformed, .host: 12], "with\(routes == nil ? "out" : "") event-loop routes")
+    }
 }
 
 /// `count` requests for `/large` in a row, as a pipelining client sends them.
