@@ -29,6 +29,22 @@ import GeoBase
     }
 }
 
+/// RFC 9112 §3.2: no `Host`, two, or one that is not `host[:port]` is 400; a host the server does
+/// not answer for 403. Whitespace around a value is not part of it (RFC 9110 §5.5).
+@Test func hostPolicy_refusal_is400ForNoneTwoOrAnInvalidHost_403ForAnotherHost() throws {
+    let policy = try HostPolicy()
+    #expect(policy.refusal(hosts: [String](), origin: nil)?.status == 400)
+    #expect(policy.refusal(hosts: ["127.0.0.1", "127.0.0.1"], origin: nil)?.status == 400)
+    for invalid in ["", "a b", "127.0.0.1:99999", "user@127.0.0.1", "[::1"] {
+        #expect(policy.refusal(hosts: [invalid], origin: nil)?.status == 400, "\(invalid)")
+    }
+    #expect(policy.refusal(hosts: ["evil.example:8080"], origin: nil)?.status == 403)
+    for spaced in ["127.0.0.1:8080 ", "\tlocalhost\t", " [::1]:8080 \t"] {
+        #expect(policy.refusal(hosts: [spaced], origin: nil) == nil, "\(spaced.debugDescription)")
+    }
+    #expect(policy.refusal(hosts: ["127.0.0.1:8080 "], origin: "http://127.0.0.1:8080 ") == nil, "the page's own origin")
+}
+
 /// The allocation-free reading of a loopback `Host` says yes only where the general rules do,
 /// and does say yes for the forms clients send (`127.0.0.1:PORT`, `localhost:PORT`).
 @Test func hostPolicy_loopbackFastPath_agreesWithTheGeneralRules() {
