@@ -3,7 +3,8 @@
 # OsmAnd requests over keep-alive connections to `geo serve-tracking` on a fresh store, for D
 # seconds; prints the generator's report (acknowledged fixes/s, errors, p50/p99/p99.9 request →
 # ack latency, and the p99 of the requests sent in each 10 s of the run), the server's commit
-# metrics and peak RSS, then `geo loadgen verify`.
+# metrics, peak RSS and its RSS every minute (its spread after the first fifth of the run), then
+# `geo loadgen verify`.
 # STORE sqlite (default) is a fresh SQLite file; STORE postgres a fresh PostgreSQL 15 cluster of
 # its own (initdb + pg_ctl on a free loopback port, as the `postgres` user when run as root;
 # scripts/setup.sh installs postgresql-15), its defaults kept (fsync, synchronous_commit on).
@@ -178,6 +179,9 @@ elif [ -n "${LIVE:-}" ]; then
     python3 Benchmarks/tracking-live.py "$LIVE_URL" "$LIVE" "${FOLLOW:-100}" "$N" "$((D + 20))" "${STALLED:-0}" "${LIVE_PROCESSES:-2}" > "$WORK/live.txt" 2>&1 &
     LIVE_PID=$!
 fi
+# The server's RSS every 10 s of the run, for its flatness (issue 35: within 5 %).
+( while kill -0 "$SERVER" 2>/dev/null; do awk '$1 == "VmRSS:" { print $2 }' "/proc/$SERVER/status"; sleep 10; done ) > "$WORK/rss.txt" 2>/dev/null &
+RSS_PID=$!
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
     "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"} "${LIVE_ARGS[@]}"
 if ! kill -0 "$SERVER" 2>/dev/null; then
@@ -223,6 +227,13 @@ curl -s "${URL}metrics" | awk -F'[{}" ]+' '/^tracking_(queue_wait|commit_duratio
         if ($3 != "+Inf") { line[name] = line[name] sprintf(" ≤%gms:%s", $3 * 1000, $4) } }
     END { for (n in line) printf "%s (cumulative counts of %d):%s\n", n, total[n], line[n] }'
 echo "server peak RSS: $(grep VmHWM /proc/$SERVER/status | awk '{print $2, $3}')"
+kill "$RSS_PID" 2>/dev/null; wait "$RSS_PID" 2>/dev/null || true
+# Flat from the end of the first fifth of the run on (before it, caches fill): the samples'
+# spread there against their least.
+awk -v d="$D" '{ t = (NR - 1) * 10; rss[NR] = $1; if (t % 60 == 0) line = line sprintf(" %ds:%d", t, $1) }
+    END { from = int(d / 5 / 10) + 1; lo = 1e18; hi = 0
+          for (i = from; i <= NR; i++) { if (rss[i] < lo) lo = rss[i]; if (rss[i] > hi) hi = rss[i] }
+          if (hi > 0) printf "server RSS (kB) each minute:%s; from %d s on %d–%d kB, spread %.1f %% (issue 35: flat within 5 %%)\n", line, (from - 1) * 10, lo, hi, 100 * (hi - lo) / lo }' "$WORK/rss.txt"
 kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=""
 VERIFY0="$(date +%s.%N)"
 if [ "$STORE" = postgres ]; then

@@ -158,7 +158,7 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
     private func drain(_ context: ChannelHandlerContext) -> Bool {
         let passed = drainParts(context)
         if let malformed, !refused, held.isEmpty, !answering, forwarded == 0 {
-            refuse(context, .badRequest, "not an HTTP/1.1 request: \(malformed)", .malformed)
+            refuse(context, .badRequest, "malformed request: \(malformed)", .malformed)
         }
         return passed
     }
