@@ -42,8 +42,9 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var answering = false
     /// Requests passed on whose response has not ended.
     private var forwarded = 0
-    /// Request parts not yet handled, in arrival order.
-    private var held = CircularBuffer<HTTPServerRequestPart>()
+    /// Request parts not yet handled, in arrival order; a head with its `HostPolicy` refusal,
+    /// worked out once when it comes (a head may wait through several drains).
+    private var held = CircularBuffer<(part: HTTPServerRequestPart, refusal: HostPolicy.Refusal?)>()
     /// A `read` withheld while parts wait, issued once they are handled.
     private var readWithheld = false
     /// Since when nothing has been in progress.
@@ -85,7 +86,12 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
-        held.append(unwrapInboundIn(data))
+        let part = unwrapInboundIn(data)
+        var refusal: HostPolicy.Refusal?
+        if case .head(let head) = part {
+            refusal = policy.refusal(hosts: head.headers["host"], origin: head.headers.first(name: "origin"))
+        }
+        held.append((part, refusal))
         _ = drain(context)
     }
 
@@ -166,10 +172,9 @@ final class EventLoopRouteHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// Handles held parts in order until one has to wait; whether any was passed on.
     private func drainParts(_ context: ChannelHandlerContext) -> Bool {
         var passed = false
-        while !answering, !refused, let part = held.first {
+        while !answering, !refused, let (part, refusal) = held.first {
             switch part {
             case .head(let head):
-                let refusal = policy.refusal(hosts: head.headers["host"], origin: head.headers.first(name: "origin"))
                 guard refusal != nil || routes.answers(head) else { fallthrough }
                 guard forwarded == 0, context.channel.isWritable else { return passed }
                 held.removeFirst()

@@ -78,7 +78,7 @@ final class FirstHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             guard let colon = line.firstIndex(of: 0x3A) else { continue }
             let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
             let value = String(decoding: line[line.index(after: colon)...], as: UTF8.self)
-            fields[name, default: []].append(value.trimmingASCIISpace())
+            fields[name, default: []].append(HostPolicy.trimmingWhitespace(value))
         }
         return fields
     }
@@ -148,12 +148,3 @@ extension Channel {
 
 /// How long a lingering close reads and drops what the client still sends.
 private let lingeringTime = TimeAmount.seconds(1)
-
-extension String {
-    /// Without leading and trailing spaces, tabs and carriage returns.
-    fileprivate func trimmingASCIISpace() -> String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
-        return String(self[first...last])
-    }
-}

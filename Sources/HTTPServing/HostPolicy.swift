@@ -70,17 +70,20 @@ public struct HostPolicy: Sendable, Equatable {
         return parsed.authority == host.lowercased() && permits(host: host)
     }
 
+    /// An HTTP status, a sentence and the header to blame.
+    public typealias Refusal = (status: Int, reason: String, kind: HTTPRefusals.Reason)
+
     /// Why a request with these `Host` field values and this `Origin` is refused, as an HTTP status,
     /// a sentence and the header to blame; nil when it is served. 400 without a `Host`, with more
     /// than one, or with one that is not `host[:port]` (RFC 9112 §3.2); 403 for a host or page
     /// this server does not answer. Whitespace around a value is not part of it (RFC 9110 §5.5).
-    public func refusal(hosts: some Collection<String>, origin: String?) -> (status: Int, reason: String, kind: HTTPRefusals.Reason)? {
+    public func refusal(hosts: some Collection<String>, origin: String?) -> Refusal? {
         guard hosts.count < 2 else { return (400, "more than one Host header", .host) }
         return refusal(host: hosts.first, origin: origin)
     }
 
     /// `refusal(hosts:origin:)` for a request with at most one `Host` field.
-    public func refusal(host: String?, origin: String?) -> (status: Int, reason: String, kind: HTTPRefusals.Reason)? {
+    public func refusal(host: String?, origin: String?) -> Refusal? {
         guard let value = host else { return (400, "no Host header", .host) }
         let host = Self.trimmingWhitespace(value)
         guard Self.isLoopbackAuthority(host) || Self.authority(host.lowercased()) != nil else {
@@ -93,9 +96,10 @@ public struct HostPolicy: Sendable, Equatable {
         return nil
     }
 
-    /// `value` without leading and trailing spaces and tabs (a copy only when it has some).
+    /// `value` without leading and trailing spaces, tabs and carriage returns (RFC 9110 §5.5's
+    /// whitespace, and the CR of a line a raw head was split at by LF); a copy only when it has some.
     static func trimmingWhitespace(_ value: String) -> String {
-        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
         guard let first = value.utf8.first, let last = value.utf8.last, blank(first) || blank(last) else { return value }
         let bytes = value.utf8.drop(while: blank)
         return String(decoding: bytes[..<(bytes.lastIndex { !blank($0) }.map { bytes.index(after: $0) } ?? bytes.startIndex)], as: UTF8.self)
