@@ -69,8 +69,8 @@ WANT=$((N + ${LIVE:-0} + 100))
 if ! ulimit -n "$WANT" 2>/dev/null; then
     HARD="$(ulimit -Hn)"
     if [ "$HARD" != unlimited ] && [ "$HARD" -lt "$WANT" ]; then
-        FIT=$((HARD - 100))
-        echo "tracking.sh: the hard open-file limit is $HARD (ulimit -Hn; not raisable here): $N devices need $WANT descriptors per process; running $FIT devices instead" >&2
+        FIT=$((HARD - ${LIVE:-0} - 100))
+        echo "tracking.sh: the hard open-file limit is $HARD (ulimit -Hn; not raisable here): $N devices${LIVE:+ and $LIVE subscribers} need $WANT descriptors per process; running $FIT devices instead" >&2
         N="$FIT"
     fi
     ulimit -n "$(ulimit -Hn)"
