@@ -179,8 +179,17 @@ elif [ -n "${LIVE:-}" ]; then
     python3 Benchmarks/tracking-live.py "$LIVE_URL" "$LIVE" "${FOLLOW:-100}" "$N" "$((D + 20))" "${STALLED:-0}" "${LIVE_PROCESSES:-2}" > "$WORK/live.txt" 2>&1 &
     LIVE_PID=$!
 fi
-# The server's RSS every 10 s of the run, for its flatness (issue 35: within 5 %).
-( while kill -0 "$SERVER" 2>/dev/null; do awk '$1 == "VmRSS:" { print $2 }' "/proc/$SERVER/status"; sleep 10; done ) > "$WORK/rss.txt" 2>/dev/null &
+# The server's RSS every 10 s of the run, for its flatness (issue 35: within 5 %), and its counts
+# of ingest replies and of fixes queued for the writer, in all and within 25 and 100 ms (the
+# histograms' buckets): per window, how much of the tail is the server's and the writer's.
+server_counts() {
+    curl -s "${URL}metrics" | awk -F'[{}" ]+' '
+        /^tracking_(ingest_duration|queue_wait)_seconds_(bucket|count)/ {
+            n = ($1 ~ /ingest/) ? "i" : "q"
+            if ($1 ~ /_count$/) c[n] = $2; else if ($3 == "0.025") f[n] = $4; else if ($3 == "0.1") h[n] = $4 }
+        END { printf "%d %d %d %d %d %d", c["i"], f["i"], h["i"], c["q"], f["q"], h["q"] }'
+}
+( while kill -0 "$SERVER" 2>/dev/null; do echo "$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$SERVER/status") $(server_counts)"; sleep 10; done ) > "$WORK/rss.txt" 2>/dev/null &
 RSS_PID=$!
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
     "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"} "${LIVE_ARGS[@]}"
@@ -220,8 +229,10 @@ echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(di
 echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg); its CPU time during the generator's run: $(echo "$MACHINE0 $MACHINE1" | awk -v n="$(nproc)" -v hz="$(getconf CLK_TCK)" \
     '{ b = $4 - $1; i = $5 - $2; s = $6 - $3; t = b + i + s; printf "%.0f %% busy, %.0f %% idle, %.0f %% steal (of %.0f s on %d vCPUs)", 100 * b / t, 100 * i / t, 100 * s / t, t / hz, n }')"
 curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|settles|settled_rows|settle_seconds|settle_failures|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
-# The writer's histograms, one line each: the share of observations at most each bound (ms).
-curl -s "${URL}metrics" | awk -F'[{}" ]+' '/^tracking_(queue_wait|commit_duration|settle_duration)_seconds_(bucket|count)/ {
+# The server's own request → reply time and the writer's histograms, one line each: the
+# observations at most each bound (ms). What the generator's latency has beyond the first waited
+# outside the server's handling: in the kernel, or for a core (the generator's and the server's).
+curl -s "${URL}metrics" | awk -F'[{}" ]+' '/^tracking_(ingest_duration|queue_wait|commit_duration|settle_duration)_seconds_(bucket|count)/ {
         name = $1; sub(/_(bucket|count)$/, "", name)
         if ($1 ~ /_count$/) { total[name] = $2; next }
         if ($3 != "+Inf") { line[name] = line[name] sprintf(" ≤%gms:%s", $3 * 1000, $4) } }
@@ -234,6 +245,15 @@ awk -v d="$D" '{ t = (NR - 1) * 10; rss[NR] = $1; if (t % 60 == 0) line = line s
     END { from = int(d / 5 / 10) + 1; lo = 1e18; hi = 0
           for (i = from; i <= NR; i++) { if (rss[i] < lo) lo = rss[i]; if (rss[i] > hi) hi = rss[i] }
           if (hi > 0) printf "server RSS (kB) each minute:%s; from %d s on %d–%d kB, spread %.1f %% (issue 35: flat within 5 %%)\n", line, (from - 1) * 10, lo, hi, 100 * (hi - lo) / lo }' "$WORK/rss.txt"
+# Per window (a minute, or 10 s in runs under 3 minutes): the share of ingest replies that took
+# the server over 25 and over 100 ms, and of fixes that waited as long for the writer.
+awk -v d="$D" 'function pct(a, b) { return b > 0 ? 100 * a / b : 0 }
+    { t = (NR - 1) * 10; w = d >= 180 ? 60 : 10
+      if (NR > 1 && t % w == 0) {
+          i = $2 - p2; q = $5 - p5
+          line = line sprintf(" %d–%ds: %.2f/%.2f %% (writer %.2f/%.2f %%);", t - w, t, pct(i - ($3 - p3), i), pct(i - ($4 - p4), i), pct(q - ($6 - p6), q), pct(q - ($7 - p7), q)) }
+      if (t % w == 0) { p2 = $2; p3 = $3; p4 = $4; p5 = $5; p6 = $6; p7 = $7 } }
+    END { if (line != "") print "server: ingest replies over 25/100 ms after the request reached the route, per window:" line }' "$WORK/rss.txt"
 kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=""
 VERIFY0="$(date +%s.%N)"
 if [ "$STORE" = postgres ]; then

@@ -59,10 +59,10 @@ struct IngestRoutes: EventLoopRoutes {
         guard let endpoint = Endpoint(request.head.method, path: request.path) else {
             return reply.succeed(EventLoopResponse(status: .notFound, body: "no ingest endpoint at \(request.path)\n"))
         }
-        let metrics = ingest.metrics
+        let metrics = ingest.metrics, reached = NIODeadline.now()
         metrics.request(endpoint.rawValue)
         @Sendable func finish(_ response: EventLoopResponse) {
-            metrics.response(Int(response.status.code))
+            metrics.ingestAnswered(Int(response.status.code), seconds: Double((NIODeadline.now() - reached).nanoseconds) / 1e9)
             reply.succeed(response)
         }
         let receivedAt = Date()

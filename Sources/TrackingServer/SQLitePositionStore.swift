@@ -46,9 +46,9 @@ public final class SQLitePositionStore: PositionStore {
     let pool: DatabasePool
     let readOnly: Bool
     /// `PATH-lock`, locked while this store may write (nil when read-only), the WAL's
-    /// checkpointer while it writes, and whether `stopWriting()` gave them up; held through
-    /// every write transaction.
-    let writer: Mutex<(lock: FileDescriptor?, checkpointer: SQLiteCheckpointer?, stopped: Bool)>
+    /// checkpointer while it writes, whether `stopWriting()` gave them up, and whether the
+    /// writing connection syncs its commits (`write(synced:)`); held through every write transaction.
+    let writer: Mutex<(lock: FileDescriptor?, checkpointer: SQLiteCheckpointer?, stopped: Bool, synced: Bool)>
     /// Fixes older than this (milliseconds before now, by fix time) are moved to `positions`.
     /// 10 s by default. 30 s gives a device's leaf ~30 rows a dirtying instead of ~10: at 19,900
     /// devices × 1 Hz over 120 s (tracking.sh, 2026-12-03) a moved row cost 10.2 → 6.6 µs of
@@ -103,7 +103,7 @@ public final class SQLitePositionStore: PositionStore {
         self.sliceDevices = sliceDevices
         self.sliceRows = sliceRows
         let lock = readOnly ? nil : try Self.lockWriter(of: path)
-        writer = Mutex((lock, nil, false))
+        writer = Mutex((lock, nil, false, true))
         // Past this point a throw runs `deinit`, which gives the lock up; before it, here.
         do { pool = try DatabasePool(path: path, configuration: configuration) } catch {
             try? lock?.close()
@@ -164,16 +164,28 @@ public final class SQLitePositionStore: PositionStore {
         writer.withLock { state in
             state.checkpointer?.stop()
             try? state.lock?.close()
-            state = (nil, nil, true)
+            state = (nil, nil, true, state.synced)
         }
     }
 
     /// `pool.write`, while this store is its file's writer.
+    /// - Parameter synced: whether the commit syncs the WAL (`synchronous = FULL`, the
+    ///   default). `settle`'s moves need not: a WAL is durable in commit order, so the next group
+    ///   commit's sync covers them (sqlite.org/wal.html), and a power cut before it loses only
+    ///   copies `recent` still holds, or deletes of rows already copied, which the restarted
+    ///   store makes again. One sync per transaction was ~32 % of them (33,651 moves beside 71,380
+    ///   commits in tracking.sh 19,900 devices × 600 s).
     /// - Throws: `SQLiteStoreStopped` after `stopWriting()`; what the write throws (GRDB's
     ///   read-only error on a read-only store).
-    func write<T: Sendable>(_ updates: (Database) throws -> T) throws -> T {
+    func write<T: Sendable>(synced: Bool = true, _ updates: (Database) throws -> T) throws -> T {
         try writer.withLock { state in
             if state.stopped { throw SQLiteStoreStopped(path: pool.path) }
+            if state.synced != synced {
+                // Set on the connection between transactions; a failure leaves `state.synced` as
+                // it was, so a commit that needs FULL sets it again (or fails, unacknowledged).
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synced ? "FULL" : "NORMAL")") }
+                state.synced = synced
+            }
             return try pool.write(updates)
         }
     }
@@ -336,7 +348,7 @@ public final class SQLitePositionStore: PositionStore {
                 guard state.oldestWaiting < now - 2 * moveAfter else { return 0 }
                 state.begin(cut: now - moveAfter)
                 let boundary = state.boundary
-                try write { db in
+                try write(synced: false) { db in
                     try db.execute(sql: "DELETE FROM moves")
                     try db.execute(sql: "INSERT INTO moves (boundary) VALUES (?)", arguments: [boundary])
                 }
@@ -355,7 +367,7 @@ public final class SQLitePositionStore: PositionStore {
                 let copies = slice.flatMap { id, fixes in
                     fixes.sorted { ($0.fixTime, $0.payloadHash) < ($1.fixTime, $1.payloadHash) }.map { (id: id, fix: $0) }
                 }
-                try write { db in
+                try write(synced: false) { db in
                     try SQLiteFixRows(db, into: Self.intoPositions.table, conflict: Self.intoPositions.conflict).insert(copies)
                     let latest = try Self.advanceLatest(db)
                     for (id, fixes) in slice {
@@ -370,7 +382,7 @@ public final class SQLitePositionStore: PositionStore {
             // on, each of ~`sliceRows` rows (one batch at least), the last ending at the round's last.
             let boundary = state.boundary, lastBatch = state.roundLastBatch, from = state.deletedBelow
             let piece = "SELECT batch FROM recent WHERE batch >= ? AND batch <= ? AND fix_time < ? LIMIT 1 OFFSET ?"
-            let (deleted, below) = try write { db -> (Int, Int64?) in
+            let (deleted, below) = try write(synced: false) { db -> (Int, Int64?) in
                 guard let first = try Int64.fetchOne(db, sql: piece, arguments: [from, lastBatch, boundary, 0]) else { return (0, nil) }
                 // The batch after the piece: that of its row `sliceRows`, or the next; nil: the round's rest.
                 let below = try Int64.fetchOne(db, sql: piece, arguments: [first, lastBatch, boundary, sliceRows]).map { max($0, first + 1) }

@@ -22,6 +22,8 @@ public final class TrackingMetrics: Sendable {
         var settleFailures = 0
         /// Rows per group commit.
         var batchRows = Histogram(bounds: [1, 10, 100, 500, 1000])
+        /// Seconds from an ingest request reaching its route to its reply handed to the connection.
+        var ingestDuration = Histogram(bounds: Histogram.secondsBounds)
         /// Seconds a request's rows waited in the group committer's queue before their commit began.
         var queueWait = Histogram(bounds: Histogram.secondsBounds)
         /// Seconds per successful group commit.
@@ -78,6 +80,13 @@ public final class TrackingMetrics: Sendable {
 
     func request(_ endpoint: String) { counters.withLock { $0.requests[endpoint, default: 0] += 1 } }
     func response(_ status: Int) { counters.withLock { $0.responses[status, default: 0] += 1 } }
+    /// An ingest request's reply of `status`, `seconds` after the request reached its route.
+    func ingestAnswered(_ status: Int, seconds: Double) {
+        counters.withLock { c in
+            c.responses[status, default: 0] += 1
+            c.ingestDuration.observe(seconds)
+        }
+    }
     func acknowledged(_ fixes: Int) { counters.withLock { $0.acknowledgedFixes += fixes } }
     func rejected(_ fixes: Int) { counters.withLock { $0.rejectedFixes += fixes } }
     func refusedUnknownDevice() { counters.withLock { $0.refusedUnknownDevices += 1 } }
@@ -149,6 +158,9 @@ public final class TrackingMetrics: Sendable {
         metric("tracking_settle_failures_total", "counter", "Upkeep transactions the store refused (tried again after the next batch).",
                [("", "\(c.settleFailures)")])
         metric("tracking_batch_rows", "histogram", "Rows per group commit.", c.batchRows.samples)
+        metric("tracking_ingest_duration_seconds", "histogram",
+               "Seconds from an ingest request reaching its route to its reply handed to the connection (decoding, the group commit, the hop back to the event loop).",
+               c.ingestDuration.samples)
         metric("tracking_queue_wait_seconds", "histogram",
                "Seconds a request's fixes waited for their group commit to begin (the batch's gathering and the writer's work before it).",
                c.queueWait.samples)

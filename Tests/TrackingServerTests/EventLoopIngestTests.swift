@@ -187,6 +187,10 @@ final class GatedStore: PositionStore, @unchecked Sendable {
             #expect(metrics.status == 200)
             #expect(metrics.body.contains("tracking_requests_total{endpoint=\"osmand\"} 2\n"), "\(metrics.body.prefix(300))")
             #expect(metrics.body.contains("tracking_acknowledged_fixes_total 2\n"))
+            // The held request's reply left ≥ 500 ms after it reached the route (the wait above).
+            #expect(metrics.body.contains("tracking_ingest_duration_seconds_count 2\n"))
+            let sum = metrics.body.split(separator: "\n").first { $0.hasPrefix("tracking_ingest_duration_seconds_sum ") }
+            #expect(sum.flatMap { Double($0.split(separator: " ")[1]) }.map { $0 >= 0.5 } == true, "\(String(describing: sum))")
             #expect(try Self.readReply(socket)?.status == 200)
         }
         for time in [t - 1, t, t + 1] { #expect(try await store.count(device: "a", fixTime: Int64(time) * 1000) == 1) }

@@ -35,13 +35,23 @@ import Testing
 
     /// The writing connection syncs the WAL at every commit (`synchronous = FULL`, 2), so a
     /// commit the server acknowledged survives a power cut; GRDB's pool would leave it NORMAL (1).
-    @Test func writer_syncsEveryCommit() throws {
+    /// The moves' transactions alone are not synced (NORMAL), and a commit after them is again.
+    @Test func writer_syncsEveryCommit_notTheMoves() throws {
         try withTemporaryDirectory { dir in
-            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-            let (mode, synchronous) = try store.write { db in
-                (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero)
+            func synchronous(synced: Bool = true) throws -> Int? {
+                try store.write(synced: synced) { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
             }
-            #expect(mode == "wal" && synchronous == 2)
+            let mode = try store.write { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+            #expect(try mode == "wal" && synchronous() == 2)
+            #expect(try synchronous(synced: false) == 1 && synchronous() == 2)
+            #expect(try store.commit(Self.fourDevicesFiveFixes) == 20)
+            #expect(try store.settle() > 0)
+            #expect(store.writer.withLock { $0.synced } == false, "a move was synced")
+            try Self.settleAll(store)
+            #expect(try Self.rows(store, "positions") == 20)
+            #expect(try store.commit([Self.fix("e", Self.now - 1000)]) == 1)
+            #expect(store.writer.withLock { $0.synced } && synchronous() == 2)
         }
     }
 
