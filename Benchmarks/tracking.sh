@@ -3,8 +3,9 @@
 # OsmAnd requests over keep-alive connections to `geo serve-tracking` on a fresh store, for D
 # seconds; prints the generator's report (acknowledged fixes/s, errors, p50/p99/p99.9 request →
 # ack latency, and the p99 of the requests sent in each 10 s of the run), the server's commit
-# metrics, peak RSS and its RSS every minute (its spread after the first fifth of the run), then
-# `geo loadgen verify`.
+# metrics, its own request → reply histogram (tracking_ingest_duration_seconds) and per minute the
+# shares of replies and of writer waits over 25 and 100 ms, peak RSS and its RSS every minute (its
+# spread after the first fifth of the run), then `geo loadgen verify`.
 # STORE sqlite (default) is a fresh SQLite file; STORE postgres a fresh PostgreSQL 15 cluster of
 # its own (initdb + pg_ctl on a free loopback port, as the `postgres` user when run as root;
 # scripts/setup.sh installs postgresql-15), its defaults kept (fsync, synchronous_commit on).
@@ -230,8 +231,8 @@ echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg); its CPU time during 
     '{ b = $4 - $1; i = $5 - $2; s = $6 - $3; t = b + i + s; printf "%.0f %% busy, %.0f %% idle, %.0f %% steal (of %.0f s on %d vCPUs)", 100 * b / t, 100 * i / t, 100 * s / t, t / hz, n }')"
 curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|settles|settled_rows|settle_seconds|settle_failures|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
 # The server's own request → reply time and the writer's histograms, one line each: the
-# observations at most each bound (ms). What the generator's latency has beyond the first waited
-# outside the server's handling: in the kernel, or for a core (the generator's and the server's).
+# observations at most each bound (ms). What the generator's latency has beyond the server's own
+# time waited outside it: in the kernel, or for a core (the generator's and the server's).
 curl -s "${URL}metrics" | awk -F'[{}" ]+' '/^tracking_(ingest_duration|queue_wait|commit_duration|settle_duration)_seconds_(bucket|count)/ {
         name = $1; sub(/_(bucket|count)$/, "", name)
         if ($1 ~ /_count$/) { total[name] = $2; next }
@@ -253,7 +254,7 @@ awk -v d="$D" 'function pct(a, b) { return b > 0 ? 100 * a / b : 0 }
           i = $2 - p2; q = $5 - p5
           line = line sprintf(" %d–%ds: %.2f/%.2f %% (writer %.2f/%.2f %%);", t - w, t, pct(i - ($3 - p3), i), pct(i - ($4 - p4), i), pct(q - ($6 - p6), q), pct(q - ($7 - p7), q)) }
       if (t % w == 0) { p2 = $2; p3 = $3; p4 = $4; p5 = $5; p6 = $6; p7 = $7 } }
-    END { if (line != "") print "server: ingest replies over 25/100 ms after the request reached the route, per window:" line }' "$WORK/rss.txt"
+    END { if (line != "") print "server, per window: ingest replies over 25/100 ms after the request reached the route (fixes that waited over 25/100 ms for the writer):" line }' "$WORK/rss.txt"
 kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=""
 VERIFY0="$(date +%s.%N)"
 if [ "$STORE" = postgres ]; then
