@@ -133,7 +133,10 @@ let package = Package(
         // processes (posix_spawn, awaited off the cooperative pool); every descriptor close-on-exec. Its file types
         // conform to GeoBase's byte source and sink protocols (as NIOPosix implements NIOCore's
         // abstractions); it depends on no codec.
-        .target(name: "SystemIO", dependencies: ["Platform", "GeoBase", "GeoCore"], swiftSettings: strictSettings),
+        // glibc's <malloc.h> (malloc_trim), which the Glibc module leaves out; part of libc, nothing to link.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .target(name: "SystemIO", dependencies: ["Platform", "GeoBase", "GeoCore", .target(name: "CMalloc", condition: .when(platforms: [.linux]))],
+                swiftSettings: strictSettings),
 
         // Protocol Buffers wire format (varints, zigzag, fields), shared by the OSM PBF codec and MVT.
         .target(name: "ProtobufWire", swiftSettings: strictSettings),

@@ -229,11 +229,11 @@ echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(di
     'BEGIN { printf "%.1f MB (%.2f MB/s, %.0f bytes per fix stored in the run)", (b - a) / 1e6, (b - a) / 1e6 / d, (n > m ? (b - a) / (n - m) : 0) }')"
 echo "machine load after: $(cut -d' ' -f1-3 /proc/loadavg); its CPU time during the generator's run: $(echo "$MACHINE0 $MACHINE1" | awk -v n="$(nproc)" -v hz="$(getconf CLK_TCK)" \
     '{ b = $4 - $1; i = $5 - $2; s = $6 - $3; t = b + i + s; printf "%.0f %% busy, %.0f %% idle, %.0f %% steal (of %.0f s on %d vCPUs)", 100 * b / t, 100 * i / t, 100 * s / t, t / hz, n }')"
-curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|settles|settled_rows|settle_seconds|settle_failures|acknowledged_fixes|duplicate_fixes)_total|^tracking_batch_rows_(sum|count)'
-# The server's own request → reply time and the writer's histograms, one line each: the
+curl -s "${URL}metrics" | grep -E '^tracking_(commits|commit_failures|commit_seconds|settles|settled_rows|settle_seconds|settle_failures|acknowledged_fixes|duplicate_fixes|memory_released_bytes)_total|^tracking_(batch_rows|memory_release_duration_seconds)_(sum|count)'
+# The server's own request → reply time, the writer's and the heap releases' histograms, one line each: the
 # observations at most each bound (ms). What the generator's latency has beyond the server's own
 # time waited outside it: in the kernel, or for a core (the generator's and the server's).
-curl -s "${URL}metrics" | awk -F'[{}" ]+' '/^tracking_(ingest_duration|queue_wait|commit_duration|settle_duration)_seconds_(bucket|count)/ {
+curl -s "${URL}metrics" | awk -F'[{}" ]+' '/^tracking_(ingest_duration|queue_wait|commit_duration|settle_duration|memory_release_duration)_seconds_(bucket|count)/ {
         name = $1; sub(/_(bucket|count)$/, "", name)
         if ($1 ~ /_count$/) { total[name] = $2; next }
         if ($3 != "+Inf") { line[name] = line[name] sprintf(" ≤%gms:%s", $3 * 1000, $4) } }

@@ -1,7 +1,9 @@
 public import Foundation
 public import MapMatching
 public import NIOCore
+import GeoCore
 import Synchronization
+import SystemIO
 public import TrackingProtocols
 
 /// What the server does with a fix from a device it has not registered.
@@ -137,6 +139,18 @@ public final class TrackingIngest: Sendable {
                 metrics.retentionFailed()
             }
             do { try await Task.sleep(for: interval) } catch { return }
+        }
+    }
+
+    /// Gives the heap's free pages back to the system every `interval` (`FreedHeapMemory`), so
+    /// that the server's resident set follows what it holds rather than the peak of its last
+    /// backlog of requests. Ends when its task is cancelled.
+    public func releaseFreedMemory(every interval: Duration = .seconds(10)) async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: interval) } catch { return }
+            let start = ContinuousClock.now
+            let bytes = FreedHeapMemory.release()
+            metrics.releasedMemory(bytes: bytes, seconds: (ContinuousClock.now - start).seconds)
         }
     }
 

@@ -39,6 +39,10 @@ public final class TrackingMetrics: Sendable {
         var webhookDelivered = 0
         var webhookFailedAttempts = 0
         var webhookDropped = 0
+        /// Seconds per release of the heap's free pages (`FreedHeapMemory`), and the bytes the
+        /// resident set fell by in them.
+        var memoryRelease = Histogram(bounds: Histogram.secondsBounds)
+        var memoryReleasedBytes = 0
     }
 
     /// A Prometheus histogram: counts of observations at most each bound (and above the last),
@@ -115,6 +119,13 @@ public final class TrackingMetrics: Sendable {
     func webhookAttemptFailed() { counters.withLock { $0.webhookFailedAttempts += 1 } }
     func webhookDropped(_ events: Int) { counters.withLock { $0.webhookDropped += events } }
 
+    func releasedMemory(bytes: Int, seconds: Double) {
+        counters.withLock { c in
+            c.memoryRelease.observe(seconds)
+            c.memoryReleasedBytes += bytes
+        }
+    }
+
     /// A successful group commit of `rows`, `inserted` of them new, that took `seconds`, its
     /// requests having waited `queueWaits` seconds each before it began.
     func committed(rows: Int, inserted: Int, seconds: Double, queueWaits: some Sequence<Double>) {
@@ -178,6 +189,10 @@ public final class TrackingMetrics: Sendable {
                [("", "\(c.webhookFailedAttempts)")])
         metric("tracking_webhook_events_dropped_total", "counter", "Events never delivered: queue full or retries exhausted.",
                [("", "\(c.webhookDropped)")])
+        metric("tracking_memory_release_duration_seconds", "histogram",
+               "Seconds per release of the heap's free pages to the system (malloc_trim; each arena waits for it).", c.memoryRelease.samples)
+        metric("tracking_memory_released_bytes_total", "counter", "Bytes the resident set fell by in those releases.",
+               [("", "\(c.memoryReleasedBytes)")])
         return out
     }
 }

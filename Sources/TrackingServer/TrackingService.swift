@@ -51,9 +51,10 @@ extension TrackingRoutes {
 
     /// The whole tracking server, as `geo serve-tracking` runs it: the routes on `options`
     /// (``run(_:ingest:serving:note:)``), with the Teltonika listener (Codec 8/8E over TCP) at
-    /// `teltonikaPort` on the first of `options.hosts` and the hourly removal of history older
-    /// than `retentionDays` days beside them. Ends when the routes end (SIGINT, SIGTERM or
-    /// cancellation); the listener and the removal end with them.
+    /// `teltonikaPort` on the first of `options.hosts`, the hourly removal of history older
+    /// than `retentionDays` days and the release of free heap pages every 10 s
+    /// (`TrackingIngest.releaseFreedMemory`) beside them. Ends when the routes end (SIGINT,
+    /// SIGTERM or cancellation); the others end with them.
     /// - Parameters:
     ///   - serving: gets each URL the routes listen on.
     ///   - note: gets the routes' notes for people, and `Teltonika on HOST port N` once the
@@ -64,6 +65,7 @@ extension TrackingRoutes {
                            serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let retentionDays { group.addTask { await ingest.retainHistory(days: retentionDays) } }
+            group.addTask { await ingest.releaseFreedMemory() }
             if let teltonikaPort {
                 let host = options.hosts.first ?? "127.0.0.1"
                 group.addTask {

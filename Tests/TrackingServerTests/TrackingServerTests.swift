@@ -109,6 +109,21 @@ import TrackingProtocols
         }
     }
 
+    /// The server's release of free heap pages runs on its own and is counted in `/metrics`.
+    @Test func releaseFreedMemory_runsEveryInterval_andIsCounted() async throws {
+        try await withTemporaryDirectory { dir in
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+            defer { ingest.stop() }
+            let release = Task { await ingest.releaseFreedMemory(every: .milliseconds(20)) }
+            defer { release.cancel() }
+            #expect(ingest.metrics.text().contains("tracking_memory_release_duration_seconds_count 0"))
+            try await PostgresStoreTests.waitUntil("two releases") {
+                ingest.metrics.text().split(separator: "\n").contains { $0.hasPrefix("tracking_memory_release_duration_seconds_count ") && Int($0.split(separator: " ")[1])! >= 2 }
+            }
+            #expect(ingest.metrics.text().contains("# TYPE tracking_memory_released_bytes_total counter"))
+        }
+    }
+
     @Test func endpoints_replyWhatTheirAppsExpect_andReadBackAsGeoJSONAndGPX() async throws {
         try await withTemporaryDirectory { dir in
             let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
