@@ -11,7 +11,7 @@ import CMalloc
 /// arena, glibc ≥ 2.8). A server whose requests pile up for a second (a slow disk, a stalled
 /// core) keeps the peak of that pile for good: `geo serve-tracking` under tracking.sh 19,900
 /// devices stepped from 492 to 532 MB in one latency spike, one arena grown by 41 MB, and a
-/// `malloc_trim(0)` at 200 s brought it back to 493 MB (session 54). Elsewhere (musl, Darwin,
+/// `malloc_trim(0)` at 200 s brought it back to 493 MB (2026-12-04). Elsewhere (musl, Darwin,
 /// whose allocators release free pages of their own) it does nothing.
 public enum FreedHeapMemory {
     /// Releases the free pages of every malloc arena; returns the bytes the resident set fell

@@ -109,18 +109,27 @@ import TrackingProtocols
         }
     }
 
-    /// The server's release of free heap pages runs on its own and is counted in `/metrics`.
-    @Test func releaseFreedMemory_runsEveryInterval_andIsCounted() async throws {
+    /// The server's release of free heap pages: once 64 MiB were allocated and freed (under a
+    /// block kept, so not at the arena's top), a look releases at least half of them, counted in
+    /// `/metrics`; the next look, the resident set not grown since, releases nothing.
+    @Test func releaseFreedMemory_onGrowthOnly_givesTheFreedPagesBack() async throws {
         try await withTemporaryDirectory { dir in
             let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
             defer { ingest.stop() }
-            let release = Task { await ingest.releaseFreedMemory(every: .milliseconds(20)) }
-            defer { release.cancel() }
-            #expect(ingest.metrics.text().contains("tracking_memory_release_duration_seconds_count 0"))
-            try await PostgresStoreTests.waitUntil("two releases") {
-                ingest.metrics.text().split(separator: "\n").contains { $0.hasPrefix("tracking_memory_release_duration_seconds_count ") && Int($0.split(separator: " ")[1])! >= 2 }
+            func count(_ name: String) -> Int {
+                ingest.metrics.text().split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
             }
-            #expect(ingest.metrics.text().contains("# TYPE tracking_memory_released_bytes_total counter"))
+            try withHeapReleaseMeasured {
+                let floor = try #require(FreedHeapMemory.residentBytes())
+                let kept = freeHeapBelowAKeptBlock(mebibytes: 64)
+                defer { free(kept) }
+                // 64 MiB is over 0.5 % of a test process's resident set up to 12.8 GB.
+                let next = ingest.releaseFreedMemory(ifGrownOver: floor, by: 0.005)
+                #expect(count("tracking_memory_release_duration_seconds_count") == 1)
+                #expect(count("tracking_memory_released_bytes_total") >= 32 << 20)
+                _ = ingest.releaseFreedMemory(ifGrownOver: next, by: 0.02)
+            }
+            #expect(count("tracking_memory_release_duration_seconds_count") == 1, "no growth, no release")
         }
     }
 
