@@ -16,7 +16,8 @@ import CMalloc
 public enum FreedHeapMemory {
     /// Releases the free pages of every malloc arena; returns the bytes the resident set fell
     /// by meanwhile (0 when it did not fall, or where the resident set cannot be read).
-    /// Blocks each arena while it walks it: milliseconds for a few hundred MB of heap.
+    /// Holds each arena's lock while it walks it: 1–50 ms for the tracking server's ~500 MB,
+    /// up to 250 ms on a machine too loaded to give it a core (tracking.sh, 2026-12-04).
     @discardableResult
     public static func release() -> Int {
         #if canImport(Glibc)
