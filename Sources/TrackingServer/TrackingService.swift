@@ -52,7 +52,7 @@ extension TrackingRoutes {
     /// The whole tracking server, as `geo serve-tracking` runs it: the routes on `options`
     /// (``run(_:ingest:serving:note:)``), with the Teltonika listener (Codec 8/8E over TCP) at
     /// `teltonikaPort` on the first of `options.hosts`, the hourly removal of history older
-    /// than `retentionDays` days and the release of free heap pages every 10 s
+    /// than `retentionDays` days and the release of free heap pages once the resident set grew
     /// (`TrackingIngest.releaseFreedMemory`) beside them. Ends when the routes end (SIGINT,
     /// SIGTERM or cancellation); the others end with them.
     /// - Parameters:
