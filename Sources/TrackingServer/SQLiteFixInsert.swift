@@ -106,14 +106,19 @@ struct SQLiteFixRows {
 
     /// Inserts `fixes` (device id, fix) in their order, each after the `leading` value.
     func insert(_ fixes: some Collection<(id: Int64, fix: StoredFix)>, leading: Int64? = nil) throws {
+        try insert(fixes) { _ in leading }
+    }
+
+    /// Inserts `fixes` (device id, fix) in their order, each after its `leading` value.
+    func insert(_ fixes: some Collection<(id: Int64, fix: StoredFix)>, leading: (StoredFix) -> Int64?) throws {
         let rows = many.rows, whole = fixes.count / rows * rows
         var k = 0
         for (id, fix) in fixes {
             if k < whole {
-                many.bind(fix, id: id, leading: leading, row: k % rows)
+                many.bind(fix, id: id, leading: leading(fix), row: k % rows)
                 if k % rows == rows - 1 { try many.step() }
             } else {
-                try one.run(fix, id: id, leading: leading)
+                try one.run(fix, id: id, leading: leading(fix))
             }
             k += 1
         }

@@ -81,6 +81,23 @@ extension SQLitePositionStore {
         var deletedBelow: Int64 = .min
         /// The batch the next commit appends to `recent`: above every batch there.
         var nextBatch: Int64 = 0
+        /// Hours below it are in `positions` (or being merged there, `merge`): a fix of such an
+        /// hour goes there directly. 0 (1970) when no hour was merged.
+        var mergedBelow: Int64 = 0
+        /// Hours below it may have rows in `positions` (its greatest at open, plus 1): above
+        /// `mergedBelow` only in a file carried over from the layout keyed device first, whose
+        /// hour of the boundary is partly there.
+        var positionsEnd: Int64 = 0
+        /// The merge of hour `mergedBelow - 1` from `slots` into `positions` under way, or nil.
+        var merge: HourMerge?
+        /// The devices with fixes in `slots`, by hour, for hours at or after `trackedFrom`, whose
+        /// every slot row this store wrote (a merge then visits these devices, not every one).
+        var slotDevices: [Int64: Set<Int64>] = [:]
+        var trackedFrom: Int64 = 0
+        /// `settle` looks for an hour to merge from this time on (ms since 1970): when the least
+        /// hour in `slots` will be `mergeAfter` over; `.max` when `slots` is empty or the hour
+        /// waits for a round; `.min` (at once) after rows went into `slots`.
+        var mergeLookAfter: Int64 = .min
 
         /// Whether `recent` holds a fix of device `id` with this fix time and payload hash
         /// (waiting, or in the round). `device` is `waiting[id]` when the caller has it.
@@ -144,6 +161,12 @@ extension SQLitePositionStore {
                 }
                 split += 1
             }
+        }
+
+        /// Notes that device `id` has fixes in `slots` of `hour`.
+        mutating func noteSlot(hour: Int64, device id: Int64) {
+            if hour >= trackedFrom { slotDevices[hour, default: []].insert(id) }
+            mergeLookAfter = .min
         }
 
         /// Forgets the round, deleted from `recent`.

@@ -232,11 +232,11 @@ import TrackingProtocols
             }
             do {
                 let store = try SQLitePositionStore(path: db, moveAfter: .seconds(30))
-                // Device a's first two seconds are moved to `positions` (older than 30 s); the rest stay in `recent`.
+                // Device a's first two seconds are moved to `slots` (older than 30 s); the rest stay in `recent`.
                 #expect(try store.commit([fix("a", t), fix("a", t + 1000), fix("a", t + 1000, hash: 2), fix("b", t + 60_000), fix("a", t + 60_000)]) == 5)
                 while try store.settle() > 0 {}
                 #expect(try store.commit([fix("b", t + 61_000), fix("b", t + 61_000, hash: 2)]) == 2)
-                #expect(try SQLiteMoveTests.rows(store, "positions") == 3)
+                #expect(try SQLiteMoveTests.moved(store) == 3)
             }
             // Logged: a's three times (t + 1000 duplicated), a missing time of a, b's two times
             // (t + 61,000 duplicated in `recent`), a device the store never saw.

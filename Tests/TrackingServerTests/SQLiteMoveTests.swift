@@ -6,10 +6,12 @@ import Synchronization
 import Testing
 @testable import TrackingServer
 
-/// `SQLitePositionStore`'s two tables: fixes appended to `recent`, moved by `settle` into the
-/// device-ordered `positions`; every read sees both, counting each fix once.
+/// `SQLitePositionStore`'s three tables: fixes appended to `recent`, moved by `settle` a 10 s
+/// slot a round into `slots`, whose hours it merges into `positions`; every read sees all three,
+/// counting each fix once.
 @Suite struct SQLiteMoveTests {
-    static let now = Int64(Date().timeIntervalSince1970) * 1000
+    /// The start of the current 10 s slot, so that the fixes of a test's 10 s fall in one slot.
+    static let now = Int64(Date().timeIntervalSince1970) / 10 * 10_000
 
     /// Devices a–d, five fixes each, a second apart, 50 s old.
     static var fourDevicesFiveFixes: [StoredFix] {
@@ -24,6 +26,11 @@ import Testing
     /// Rows of each table, by raw SQL.
     static func rows(_ store: SQLitePositionStore, _ table: String) throws -> Int {
         try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? -1 }
+    }
+
+    /// Rows moved out of `recent`: in `slots` or `positions`.
+    static func moved(_ store: SQLitePositionStore) throws -> Int {
+        try rows(store, "slots") + rows(store, "positions")
     }
 
     /// Settles until the store has nothing left to move; the number of turns.
@@ -49,7 +56,7 @@ import Testing
             #expect(try store.settle() > 0)
             #expect(store.writer.withLock { $0.synced } == false, "a move was synced")
             try Self.settleAll(store)
-            #expect(try Self.rows(store, "positions") == 20)
+            #expect(try Self.moved(store) == 20)
             #expect(try store.commit([Self.fix("e", Self.now - 1000)]) == 1)
             #expect(store.writer.withLock { $0.synced })
             #expect(try synchronous() == 2)
@@ -58,18 +65,19 @@ import Testing
 
     @Test func retryAfterTheMove_isNotDuplicated() throws {
         try withTemporaryDirectory { dir in
-            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
-            let rows = ["a", "b", "c"].flatMap { d in (1...10).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, mergeAfter: .seconds(7200),
+                                                sliceDevices: 1)
+            let rows = ["a", "b", "c"].flatMap { d in (0..<10).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
             #expect(try store.commit(rows) == 30)
-            #expect(try Self.rows(store, "recent") == 30 && Self.rows(store, "positions") == 0)
+            #expect(try Self.rows(store, "recent") == 30 && Self.moved(store) == 0)
             // Slices of one device: three copies (the first begins the round), then the delete.
             #expect(try Self.settleAll(store) == 4)
-            #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 30)
+            #expect(try Self.rows(store, "recent") == 0 && Self.moved(store) == 30)
             // The generator's retry of every fix, after the move: none new, none stored twice.
             #expect(try store.commit(rows) == 0)
             #expect(try store.commit(Array(rows.prefix(5)) + [Self.fix("a", Self.now - 200_000)]) == 1)
             try Self.settleAll(store)
-            #expect(try Self.rows(store, "recent") + Self.rows(store, "positions") == 31)
+            #expect(try Self.rows(store, "recent") + Self.moved(store) == 31)
             for row in rows { #expect(try store.count(device: row.device, fixTime: row.fixTime) == 1) }
             #expect(try store.positions(device: "a", from: 0, to: .max, limit: 100).count == 11)
         }
@@ -89,7 +97,7 @@ import Testing
                 #expect(try store.commit(slice.map { Self.fix("car", $0) } + slice.map { Self.fix("van", $0 + 7) }) == 80)
             }
             try Self.settleAll(store)
-            let recent = try Self.rows(store, "recent"), moved = try Self.rows(store, "positions")
+            let recent = try Self.rows(store, "recent"), moved = try Self.moved(store)
             #expect(recent > 0 && moved > 0 && recent + moved == 240)
             let history = try store.positions(device: "car", from: 0, to: .max, limit: 1000)
             #expect(history.map(\.fixTime) == times)
@@ -112,7 +120,7 @@ import Testing
                 #expect(try store.latest(device: "car") == newest)
                 try Self.settleAll(store)
                 #expect(try Self.rows(store, "recent") == 0)
-                // Late: below the moved boundary, straight to `positions`.
+                // Late: below the moved boundary, straight to `slots`.
                 #expect(try store.commit([Self.fix("car", Self.now - 60_000, latitude: 3), Self.fix("bus", Self.now - 70_000, latitude: 4)]) == 2)
                 #expect(try Self.rows(store, "recent") == 0)
                 #expect(try store.latest(device: "car") == newest)
@@ -138,11 +146,12 @@ import Testing
                 // A crash between a round's copy of devices a and b and its delete: rows in both tables.
                 try store.pool.write { db in
                     try db.execute(sql: """
-                        INSERT INTO positions SELECT \(SQLitePositionStore.tableColumns) FROM recent WHERE device_id IN (SELECT id FROM devices WHERE name IN ('a', 'b'))
+                        INSERT INTO slots SELECT fix_time / 10000, \(SQLitePositionStore.tableColumns) FROM recent
+                        WHERE device_id IN (SELECT id FROM devices WHERE name IN ('a', 'b'))
                         """)
                     try db.execute(sql: "INSERT INTO moves (boundary) VALUES (?)", arguments: [Self.now])
                 }
-                #expect(try Self.rows(store, "positions") == 10 && Self.rows(store, "recent") == 20)
+                #expect(try Self.moved(store) == 10 && Self.rows(store, "recent") == 20)
             }
             let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3600))
             func answersEachOnce() throws {
@@ -161,7 +170,7 @@ import Testing
             #expect(try store.commit([rows[0], rows[19]]) == 0)
             // The reopened store finishes the round (its boundary, not its own hour's cut).
             try Self.settleAll(store)
-            #expect(try Self.rows(store, "positions") == 20 && Self.rows(store, "recent") == 0)
+            #expect(try Self.moved(store) == 20 && Self.rows(store, "recent") == 0)
             try answersEachOnce()
             #expect(try store.latest(device: "d") == rows[19])
         }
@@ -176,7 +185,7 @@ import Testing
                 // A fix twice in one batch and again in the next: stored once.
                 #expect(try store.commit(Array(rows[..<10]) + [rows[3]]) == 10)
                 #expect(try store.commit(Array(rows[8...])) == 10)
-                #expect(try Self.rows(store, "recent") == 20 && Self.rows(store, "positions") == 0)
+                #expect(try Self.rows(store, "recent") == 20 && Self.moved(store) == 0)
                 // Killed here: appended, durable, nothing moved.
             }
             let store = try SQLitePositionStore(path: path, moveAfter: .zero)
@@ -196,11 +205,11 @@ import Testing
             #expect(try store.commit([Self.fix("e", Self.now - 1000)]) == 1)
             #expect(try batches().last! > before.last!)
             try Self.settleAll(store)
-            #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 21)
+            #expect(try Self.rows(store, "recent") == 0 && Self.moved(store) == 21)
             try answersEachOnce()
-            // Retried after the move: below the boundary, `positions` refuses them.
+            // Retried after the move: below the boundary, `slots` refuses them.
             #expect(try store.commit(rows + [Self.fix("e", Self.now - 1000)]) == 0)
-            #expect(try Self.rows(store, "positions") == 21)
+            #expect(try Self.moved(store) == 21)
         }
     }
 
@@ -227,23 +236,24 @@ import Testing
             #expect(try store.latest(device: "car") == old)
             #expect(try store.commit([old]) == 0)
             try Self.settleAll(store)
-            #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 1)
+            #expect(try Self.rows(store, "recent") == 0 && Self.moved(store) == 1)
         }
     }
 
     /// One batch holding a retry of a fix in each place the store keeps it (waiting in
-    /// `recent`, in a round already copied, in a round not yet copied, in `positions`), late and
+    /// `recent`, in a round already copied, in a round not yet copied, in `slots`), late and
     /// out-of-order fixes never stored, and equal keys twice: only the new are stored, each once,
     /// and the latest position never moves back.
     @Test func batchOfRetriesFromEveryPlace_storesOnlyTheNew_eachOnce() throws {
         try withTemporaryDirectory { dir in
-            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, mergeAfter: .seconds(7200),
+                                                sliceDevices: 1)
             let past = ["a", "b"].flatMap { d in (1...4).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
             #expect(try store.commit(past) == 8)
             // A round of a and b begins (its boundary: now), a is copied, b not yet.
             #expect(try store.settle() == 4)
-            #expect(try Self.rows(store, "positions") == 4 && Self.rows(store, "recent") == 8)
-            // Below the boundary: straight to `positions`.
+            #expect(try Self.moved(store) == 4 && Self.rows(store, "recent") == 8)
+            // Below the boundary: straight to `slots`.
             let moved = Self.fix("m", Self.now - 200_000)
             #expect(try store.commit([moved]) == 1)
             // Waiting fixes of c after the boundary, in time order, one left out.
@@ -254,8 +264,8 @@ import Testing
             #expect(try store.commit(batch) == 3)
             #expect(try store.commit(batch) == 0)
             try Self.settleAll(store)
-            // c's fixes stay in `recent` (after the boundary); the rest are in `positions`.
-            #expect(try Self.rows(store, "recent") == 6 && Self.rows(store, "positions") == 8 + 1 + 1)
+            // c's fixes stay in `recent` (after the boundary); the rest are in `slots`.
+            #expect(try Self.rows(store, "recent") == 6 && Self.moved(store) == 8 + 1 + 1)
             for fix in past + later + [late, moved, newest] {
                 #expect(try store.count(device: fix.device, fixTime: fix.fixTime) == 1, "\(fix.device) at \(fix.fixTime)")
             }
@@ -270,7 +280,8 @@ import Testing
     /// the beginning, not O(fixes)), and a retry of a device not yet reached is still skipped.
     @Test func roundSplitsDevicesAsItCopiesThem() throws {
         try withTemporaryDirectory { dir in
-            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceDevices: 1)
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, mergeAfter: .seconds(7200),
+                                                sliceDevices: 1)
             let past = ["a", "b", "c"].flatMap { d in (1...3).map { Self.fix(d, Self.now - 100_000 + Int64($0) * 1000) } }
             #expect(try store.commit(past) == 9)
             #expect(try store.settle() == 3)
@@ -278,13 +289,13 @@ import Testing
             #expect(split == 1 && waitingDevices == 2 && roundFixes == [3, 0, 0])
             #expect(try store.commit([past[8], past[0]]) == 0)
             try Self.settleAll(store)
-            #expect(try Self.rows(store, "positions") == 9 && Self.rows(store, "recent") == 0)
+            #expect(try Self.moved(store) == 9 && Self.rows(store, "recent") == 0)
             #expect(store.moves.withLock { $0.round.isEmpty && $0.waiting.isEmpty && $0.oldestWaiting == .max })
         }
     }
 
     /// Every column of a fix comes back as committed, NULL altitude, accuracy, speed and
-    /// course included, from `recent`, from `positions` after the move and from `latest` after
+    /// course included, from `recent`, from `slots` after the move and from `latest` after
     /// reopening; NULLs are stored as SQL NULL, not as 0.
     @Test func columns_roundTrip_withAndWithoutOptionalMeasurements() throws {
         try withTemporaryDirectory { dir in
@@ -301,12 +312,13 @@ import Testing
                 SELECT typeof(altitude) || typeof(accuracy) || typeof(speed) || typeof(course) FROM %@ \
                 WHERE device_id = (SELECT id FROM devices WHERE name = 'bare')
                 """
+            let moved = "(SELECT \(SQLitePositionStore.tableColumns) FROM slots UNION ALL SELECT \(SQLitePositionStore.tableColumns) FROM positions)"
             #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "recent")) } == "nullnullnullnull")
             try Self.settleAll(store)
             #expect(try Self.rows(store, "recent") == 0)
             #expect(try store.positions(device: "bare", from: 0, to: .max, limit: 10) == [bare])
             #expect(try store.positions(device: "full", from: 0, to: .max, limit: 10) == [full])
-            #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "positions")) } == "nullnullnullnull")
+            #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: moved)) } == "nullnullnullnull")
             #expect(try store.pool.read { db in try String.fetchOne(db, sql: nulls.replacingOccurrences(of: "%@", with: "latest")) } == "nullnullnullnull")
             let reopened = try SQLitePositionStore(path: path, readOnly: true)
             #expect(try reopened.latest(device: "bare") == bare)
@@ -319,7 +331,7 @@ import Testing
     /// read in between answers each fix once.
     @Test func roundInSlicesOfRows_copiedAndDeletedInPieces_eachFixAnsweredOnce() throws {
         try withTemporaryDirectory { dir in
-            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, sliceRows: 6)
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, mergeAfter: .seconds(7200), sliceRows: 6)
             // Five commits (batches) of four fixes: two of a, two of b.
             var all: [StoredFix] = []
             for batch in 0..<5 {
@@ -334,8 +346,125 @@ import Testing
             }
             // a (10 rows), b (10 rows), then the five batches one by one (4 rows each, under 6 with the next).
             #expect(turns == 2 + 5)
-            #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "positions") == 20)
+            #expect(try Self.rows(store, "recent") == 0 && Self.moved(store) == 20)
             #expect(try store.positions(device: "b", from: 0, to: .max, limit: 100).map(\.fixTime) == all.filter { $0.device == "b" }.map(\.fixTime))
+        }
+    }
+
+    /// Three devices' fixes over two hours that ended three hours ago, every 20 s, committed in
+    /// one batch, keyed by device name.
+    static var twoOldHours: [StoredFix] {
+        let start = (now / SQLitePositionStore.hourSpan - 5) * SQLitePositionStore.hourSpan
+        return ["a", "b", "c"].flatMap { d in stride(from: start, to: start + 2 * SQLitePositionStore.hourSpan, by: 20_000).map { fix(d, $0 + 7) } }
+    }
+
+    /// Hours over `mergeAfter` are merged from `slots` into `positions`, device after device,
+    /// in slices of `sliceRows`, then deleted from `slots`; every read in between answers each
+    /// fix once; afterwards a retry is refused by `positions` and a late fix of a merged hour
+    /// goes there.
+    @Test func oldHours_mergedIntoPositions_eachFixAnsweredOnceThroughout() throws {
+        try withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero, mergeAfter: .zero, sliceRows: 50)
+            let all = Self.twoOldHours
+            #expect(try store.commit(all) == all.count)
+            var turns = 0, sawBoth = false
+            while try store.settle() > 0 {
+                turns += 1
+                let slots = try Self.rows(store, "slots"), positions = try Self.rows(store, "positions")
+                sawBoth = sawBoth || (slots > 0 && positions > 0)
+                // Every 7th turn, to keep the test short: reads are O(fixes).
+                guard turns % 7 == 0 else { continue }
+                for d in ["a", "b", "c"] {
+                    #expect(try store.positions(device: d, from: 0, to: .max, limit: 1000).map(\.fixTime) == all.filter { $0.device == d }.map(\.fixTime),
+                            "turn \(turns)")
+                }
+            }
+            #expect(sawBoth)
+            #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "slots") == 0 && Self.rows(store, "positions") == all.count)
+            // Both hours, each device's in one range of the key: 2 hours × 3 devices.
+            let ranges = try store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT DISTINCT hour, device_id FROM positions)") }
+            #expect(ranges == 6)
+            #expect(try store.commit(Array(all.prefix(20))) == 0)
+            let late = Self.fix("b", all[0].fixTime + 3)
+            #expect(try store.commit([late]) == 1)
+            #expect(try Self.rows(store, "positions") == all.count + 1 && Self.rows(store, "slots") == 0)
+            #expect(try store.positions(device: "b", from: late.fixTime, to: late.fixTime + 1, limit: 10) == [late])
+            let times = try store.fixTimes(of: ["a", "b", "c"], from: 0, to: .max)
+            #expect(times.values.map(\.count).reduce(0, +) == all.count + 1)
+            // Retention drops whole hours: the first (hour-aligned) day holds none of these.
+            try store.removeDays(before: Self.now / FixDay.milliseconds - 1)
+            #expect(try Self.rows(store, "positions") == all.count + 1)
+        }
+    }
+
+    /// A merge cut short after copying device a: the reopened store answers each fix once,
+    /// finishes the merge from the saved device on (the copies already made are skipped) and
+    /// deletes the hour from `slots`.
+    @Test func reopenedAfterAnInterruptedMerge_answersEveryFixOnce_thenFinishesIt() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir.appendingPathComponent("t.sqlite").path
+            let all = Self.twoOldHours, hour = all[0].fixTime / SQLitePositionStore.hourSpan
+            do {
+                let store = try SQLitePositionStore(path: path, moveAfter: .zero, mergeAfter: .seconds(100 * 3600))
+                #expect(try store.commit(all) == all.count)
+                try Self.settleAll(store)
+                #expect(try Self.rows(store, "slots") == all.count && Self.rows(store, "positions") == 0)
+                // The merge of the first hour saved at device b, a copied: then killed.
+                try store.pool.write { db in
+                    try db.execute(sql: """
+                        INSERT INTO positions SELECT slot / 360, \(SQLitePositionStore.tableColumns) FROM slots
+                        WHERE slot / 360 = ? AND device_id = (SELECT id FROM devices WHERE name = 'a')
+                        """, arguments: [hour])
+                    try db.execute(sql: "UPDATE moves SET merged_below = ?, merge_device = (SELECT id FROM devices WHERE name = 'b')", arguments: [hour + 1])
+                }
+            }
+            let store = try SQLitePositionStore(path: path, moveAfter: .zero, mergeAfter: .seconds(100 * 3600))
+            for d in ["a", "b", "c"] {
+                #expect(try store.positions(device: d, from: 0, to: .max, limit: 1000).map(\.fixTime) == all.filter { $0.device == d }.map(\.fixTime))
+            }
+            #expect(try store.fixTimes(of: ["a"], from: 0, to: .max)["a"]?.count == all.count / 3)
+            // Retries of fixes of the hour under merge, copied (a) or not yet (c), and of the next hour: not stored again.
+            #expect(try store.commit([all[1], all[all.count / 3 * 2 + 1], all.last!]) == 0)
+            try Self.settleAll(store)
+            // The first hour merged; the second (not `mergeAfter` over) still in `slots`.
+            #expect(try Self.rows(store, "positions") == all.count / 2 && Self.rows(store, "slots") == all.count / 2)
+            for d in ["a", "b", "c"] {
+                #expect(try store.positions(device: d, from: 0, to: .max, limit: 1000).map(\.fixTime) == all.filter { $0.device == d }.map(\.fixTime))
+            }
+        }
+    }
+
+    /// A file whose `positions` is keyed device first (sessions 30–54) is carried over at open:
+    /// its rows keyed by hour, the hours before the boundary counted as merged (a retry of
+    /// one is refused by `positions`).
+    @Test func positionsKeyedByDevice_isCarriedOverAtOpen() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir.appendingPathComponent("t.sqlite").path
+            let old = Self.twoOldHours
+            do {
+                let queue = try DatabaseQueue(path: path)
+                try queue.write { db in
+                    try db.execute(sql: """
+                        CREATE TABLE devices (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, osmand_speed_unit TEXT NOT NULL DEFAULT 'mps');
+                        INSERT INTO devices (id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c');
+                        CREATE TABLE positions (device_id INTEGER NOT NULL, fix_time INTEGER NOT NULL, payload_hash INTEGER NOT NULL,
+                            latitude REAL NOT NULL, longitude REAL NOT NULL, altitude REAL, accuracy REAL, speed REAL, course REAL,
+                            received_at INTEGER NOT NULL, source TEXT NOT NULL, PRIMARY KEY (device_id, fix_time, payload_hash)) WITHOUT ROWID;
+                        CREATE TABLE moves (boundary INTEGER NOT NULL);
+                        """)
+                    for fix in old {
+                        try db.execute(sql: "INSERT INTO positions VALUES ((SELECT id FROM devices WHERE name = ?), ?, ?, ?, 13.4, NULL, NULL, 3, NULL, ?, 'osmand')",
+                                       arguments: [fix.device, fix.fixTime, fix.payloadHash, fix.latitude, fix.receivedAt])
+                    }
+                    try db.execute(sql: "INSERT INTO moves VALUES (?)", arguments: [old.last!.fixTime + 1])
+                }
+            }
+            let store = try SQLitePositionStore(path: path, moveAfter: .zero, mergeAfter: .zero)
+            #expect(try Self.rows(store, "positions") == old.count)
+            #expect(try store.positions(device: "c", from: 0, to: .max, limit: 1000).map(\.fixTime) == old.filter { $0.device == "c" }.map(\.fixTime))
+            #expect(try store.commit(Array(old.suffix(5))) == 0)
+            try Self.settleAll(store)
+            #expect(try Self.rows(store, "positions") == old.count && Self.rows(store, "slots") == 0)
         }
     }
 }
