@@ -8,10 +8,11 @@ the server links), WAL mode with an 8 MiB page cache as the server's writer. Aft
 prints the WAL's bytes per row moved (the WAL is then checkpointed and truncated) for a table
 keyed by
 
-- `device`: (device, fix time, payload hash), the server's `positions` since session 30: a
+- `device`: (device, fix time, payload hash), the server's `positions` in sessions 30–54: a
   device's history is one range, but each move appends inside the tree;
 - `round`: (round, device, fix time, payload hash): every move appends at the tree's right edge,
-  and a device's history takes one seek per round;
+  and a device's history takes one seek per round (the server's `slots` since session 55, keyed
+  by 10 s slot, whose hours it merges into a `positions` keyed by hour: 24 seeks a day);
 
 and at the end, for both, the time to read one device's rows (all rounds), in milliseconds, and
 per round for `round`. Usage: Benchmarks/sqlite-layout.py [ROUNDS] [DEVICES] [PER]

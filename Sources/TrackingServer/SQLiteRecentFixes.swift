@@ -187,6 +187,7 @@ extension SQLitePositionStore {
             let boundary = boundary
             oldestWaiting = waiting.values.lazy.flatMap(\.held).map(\.fix.fixTime).filter { $0 >= boundary }.min() ?? .max
             for i in round.indices { round[i].fixes.removeAll { $0.fixTime < cut } }
+            slotDevices = slotDevices.filter { hour, _ in hour >= SQLitePositionStore.hour(cut) }
         }
     }
 }
