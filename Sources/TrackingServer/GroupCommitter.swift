@@ -8,7 +8,9 @@ import NIOCore
 /// transaction holding its rows has committed, or with the store's error. Requests are committed in arrival order, so a device's fixes reach the store
 /// in the order they came (one ordered lane per device). After each batch's replies the writer
 /// gives the store one turn of `settle` (a bounded transaction of its own upkeep), and more
-/// turns while no request is waiting and the store has upkeep left.
+/// turns while no request is waiting and the store has upkeep left; idle, one turn a second
+/// (`idleUpkeep`), so upkeep that comes due while nothing is sent (a slot of fixes to move, an
+/// hour to merge) is done.
 ///
 /// A thread rather than a task: `PositionStore.commit` blocks (SQLite's fsync) and must not hold
 /// a thread of the cooperative pool.
@@ -102,6 +104,9 @@ final class GroupCommitter: @unchecked Sendable {
         while !ended { condition.wait() }
     }
 
+    /// Seconds idle between two turns of the store's upkeep.
+    static let idleUpkeep: TimeInterval = 1
+
     private func run() {
         // Whether the store's last `settle` turn did work (so it may have more).
         var settling = false
@@ -113,7 +118,14 @@ final class GroupCommitter: @unchecked Sendable {
                 settling = settle()
                 continue
             }
-            while queue.isEmpty && !stopping { condition.wait() }
+            while queue.isEmpty && !stopping {
+                if !condition.wait(until: Date().addingTimeInterval(Self.idleUpkeep)) { break }
+            }
+            if queue.isEmpty && !stopping {
+                condition.unlock()
+                settling = settle()
+                continue
+            }
             if queue.isEmpty {
                 ended = true
                 condition.broadcast()

@@ -467,4 +467,19 @@ import Testing
             #expect(try Self.rows(store, "positions") == old.count && Self.rows(store, "slots") == 0)
         }
     }
+
+    /// Idle, the group committer still gives the store its upkeep: a fix of the current slot,
+    /// committed when its move was not yet due and followed by no other request, is moved
+    /// out of `recent` once its slot is over (within 10 s, then 1 s of idle upkeep).
+    @Test func idleCommitter_movesWhatComesDue_withoutFurtherCommits() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path, moveAfter: .zero)
+            let committer = GroupCommitter(store: store, metrics: TrackingMetrics())
+            defer { committer.stop() }
+            #expect(try await committer.commit([Self.fix("car", Int64(Date().timeIntervalSince1970 * 1000))]) == 1)
+            let deadline = Date().addingTimeInterval(20)
+            while try Self.rows(store, "recent") > 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(try Self.rows(store, "recent") == 0 && Self.moved(store) == 1)
+        }
+    }
 }
