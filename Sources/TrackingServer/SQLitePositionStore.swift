@@ -20,9 +20,9 @@ import TrackingProtocols
 /// A history read wants a device's fixes together; writing a batch from 1,000 random devices
 /// into a table keyed so dirtied ~1,700 pages, each written whole to the WAL (6.8 MB per
 /// commit; tracking.sh 20,000 devices spent 51 of 60 s in commits). So `settle`, between group
-/// commits, moves the fixes in rounds, one 10 s slot of fix time a round once the slot is
-/// `moveAfter` over: a round takes every fix in `recent` below its boundary (the slot's end)
-/// and copies them into `slots`, keyed (slot, device, fix time, payload hash), device by device
+/// commits, moves the fixes in rounds, once the oldest 10 s slot of fix time in `recent` is
+/// `moveAfter` over: a round takes every fix below its boundary (the end of the last slot that
+/// is; keeping up, one slot) and copies them into `slots`, keyed (slot, device, fix time, payload hash), device by device
 /// in slices of `sliceDevices` and at most `sliceRows` rows, then deletes them from `recent` in
 /// pieces of ~`sliceRows` rows, whole batches from the least up to the round's last (ranges of
 /// its key). An hour of `slots` is merged into `positions`, keyed (hour, device, …), once it is
@@ -51,8 +51,9 @@ public final class SQLitePositionStore: PositionStore {
     /// checkpointer while it writes, whether `stopWriting()` gave them up, and whether the
     /// writing connection syncs its commits (`write(synced:)`); held through every write transaction.
     let writer: Mutex<(lock: FileDescriptor?, checkpointer: SQLiteCheckpointer?, stopped: Bool, synced: Bool)>
-    /// Fixes older than this (milliseconds before now, by fix time) are moved to `positions`.
-    /// 10 s by default. 30 s gives a device's leaf ~30 rows a dirtying instead of ~10: at 19,900
+    /// A 10 s slot of fixes is moved to `slots` once it ended this long ago (ms, by fix time).
+    /// 10 s by default. (Measured when the moves went into the device-first `positions`:) 30 s
+    /// gave a device's leaf ~30 rows a dirtying instead of ~10: at 19,900
     /// devices × 1 Hz over 120 s (tracking.sh, 2026-12-03) a moved row cost 10.2 → 6.6 µs of
     /// the writer's time (copy and delete, `tracking_settle_seconds_total` over
     /// `tracking_settled_rows_total`) and the disk writes went 1,432 → 682 bytes a fix, but the
@@ -63,8 +64,8 @@ public final class SQLitePositionStore: PositionStore {
     /// An hour of `slots` is merged into `positions` once it ended this long ago (ms): later
     /// fixes of it then go to `positions` directly, each inside the tree. 60 s by default.
     let mergeAfter: Int64
-    /// Devices per move transaction: bounds the time a move holds the writer, which goes with
-    /// the `positions` leaves it dirties (one or two a device) more than with its rows (when
+    /// Devices per move transaction: bounds the time a move holds the writer, which went with
+    /// the device-first `positions` leaves it dirtied (one or two a device) more than with its rows (when
     /// the machine could not keep 19,900 devices at 1 Hz, slices of 2,000 rows from ~1,000
     /// devices took 147 ms each). 50 by default: at 19,900 devices × 1 Hz over 180 s, slices of
     /// 200 devices took 8.5 ms on average, 3.3 % of them over 25 ms, and 1.44 % of requests
@@ -500,9 +501,9 @@ public final class SQLitePositionStore: PositionStore {
     public func positions(device: String, from: Int64, to: Int64, limit: Int) throws -> [StoredFix] {
         try pool.read { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE name = ?", arguments: [device]) else { return [] }
-            // Each table's fixes in fix time order, then merged: an ORDER BY over the three sorted
-            // 86,400 rows through a temporary B-tree, 60 of the 86 ms a device-day took (python3
-            // sqlite3, one device's day in `positions`). `positions` and `slots` come in that
+            // Each table's fixes in fix time order, then merged: an ORDER BY over their union
+            // sorted a day's 86,400 rows through a temporary B-tree, 60 of the 86 ms the query
+            // took (python3 sqlite3, one device's day in `positions`). `positions` and `slots` come in that
             // order along their keys (checked, not assumed: sorted when they do not).
             func fetch(_ part: Int, limit: Int) throws -> [StoredFix] {
                 let rows = try Row.fetchCursor(db, sql: Self.deviceFixes[part], arguments: [id, from, to])
