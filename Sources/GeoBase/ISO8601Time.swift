@@ -161,6 +161,37 @@ public enum ISO8601Time {
         write(fixed(date, digits: min(max(fractionDigits, 0), 9)), to: &bytes)
     }
 
+    /// Times in milliseconds since 1970 as `append(_:fractionDigits: 3, to:)` writes them
+    /// (`2026-01-01T00:00:00.123Z`), one after another: the text up to the minute is kept while
+    /// the times stay in that minute (a track's fixes are seconds apart), so most times cost
+    /// only their last seven characters. Writing each time whole was a tenth of a device-day
+    /// read's CPU samples (86,400 fixes as GeoJSON, perf).
+    public struct MillisecondWriter {
+        private var minute: Int64?
+        /// `YYYY-MM-DDThh:mm:` of `minute`.
+        private var prefix: [UInt8] = []
+
+        public init() {}
+
+        /// Appends the text of `milliseconds` to `out`.
+        public mutating func append(_ milliseconds: Int64, to out: inout [UInt8]) {
+            var (minute, rest) = milliseconds.quotientAndRemainder(dividingBy: 60_000)
+            if rest < 0 { rest += 60_000; minute -= 1 }
+            if minute != self.minute {
+                prefix.removeAll(keepingCapacity: true)
+                write((minute * 60, 0, 0), to: &prefix) // …:mm:00Z
+                prefix.removeLast(3)
+                self.minute = minute
+            }
+            out.append(contentsOf: prefix)
+            let second = Int(rest / 1000), fraction = Int(rest % 1000)
+            out.append(UInt8(0x30 + second / 10)); out.append(UInt8(0x30 + second % 10))
+            out.append(0x2E)
+            out.append(UInt8(0x30 + fraction / 100)); out.append(UInt8(0x30 + fraction / 10 % 10)); out.append(UInt8(0x30 + fraction % 10))
+            out.append(0x5A)
+        }
+    }
+
     /// `write`'s text as a string.
     private static func text(_ chosen: (seconds: Int64, fraction: Int64, digits: Int)) -> String {
         var out = [UInt8]()

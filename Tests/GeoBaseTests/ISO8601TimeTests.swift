@@ -40,6 +40,27 @@ func iso8601_fixedFractionDigits(seconds: Double, digits: Int, expected: String)
     }
 }
 
+/// `MillisecondWriter` writes each time as `append(_:fractionDigits: 3, to:)` does, whether the
+/// times run on within a minute, step over minutes, days and years, go back, or lie before 1970:
+/// 3,000 seeded times in runs of 1 s steps and jumps, and the edges by hand.
+@Test func iso8601_millisecondWriter_writesWhatAppendWrites() {
+    var rng = SplitMix64(seed: 56)
+    var times: [Int64] = [0, -1, -60_000, -60_001, 59_999, 60_000, 1_767_225_599_999, 1_767_225_600_000, 1_767_225_599_999]
+    var t: Int64 = 1_767_225_540_000
+    for k in 0..<3_000 {
+        t += k % 100 == 99 ? Int64(rng.next() % 200_000_000_000) - 100_000_000_000 : 1_000 + Int64(rng.next() % 7) - 3
+        times.append(t)
+    }
+    var writer = ISO8601Time.MillisecondWriter(), written: [UInt8] = Array("time=".utf8), expected = written
+    for milliseconds in times {
+        writer.append(milliseconds, to: &written)
+        ISO8601Time.append(Date(timeIntervalSince1970: Double(milliseconds) / 1000), fractionDigits: 3, to: &expected)
+        written.append(0x2C); expected.append(0x2C)
+    }
+    #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+    #expect(String(decoding: written.prefix(30), as: UTF8.self) == "time=1970-01-01T00:00:00.000Z,")
+}
+
 /// The millisecond shape (`YYYY-MM-DDThh:mm:ss.sssZ`, read at fixed positions) gives exactly the
 /// `Date` the general reader gives for the same time with the zone written `+00:00`, over 5,000
 /// seeded instants from 1900 to 2100; text that only starts like it is left to the general reader.
