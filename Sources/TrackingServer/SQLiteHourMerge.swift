@@ -54,8 +54,13 @@ extension SQLitePositionStore {
         if let device {
             return HourMerge(hour: hour, devices: try Int64.fetchAll(db, sql: "SELECT id FROM devices WHERE id >= ?", arguments: [device]))
         }
-        let least = try Int64.fetchOne(db, sql: "SELECT min(slot) FROM slots")
+        let least = try leastSlot(db)
         return least.map { $0 < state.mergedBelow * slotsPerHour } == true ? HourMerge(hour: hour, devices: []) : nil
+    }
+
+    /// The least slot `slots` holds; nil when empty.
+    static func leastSlot(_ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT min(slot) FROM slots")
     }
 
     /// One transaction of merging (the caller holds `moves`, no round under way): begins the
@@ -67,7 +72,7 @@ extension SQLitePositionStore {
     func mergeStep(_ state: inout MoveState, now: Int64) throws -> Int {
         if state.merge == nil {
             guard now >= state.mergeLookAfter else { return 0 }
-            guard let least = try pool.read({ db in try Int64.fetchOne(db, sql: "SELECT min(slot) FROM slots") }) else {
+            guard let least = try pool.read(Self.leastSlot) else {
                 state.mergeLookAfter = .max
                 return 0
             }
