@@ -113,7 +113,9 @@ import TrackingProtocols
     /// The server's release of free heap pages (glibc's malloc; elsewhere nothing is held to
     /// release): once 64 MiB were allocated and freed (under a
     /// block kept, so not at the arena's top), a look releases at least half of them, counted in
-    /// `/metrics`; the next look, the resident set not grown since, releases nothing.
+    /// `/metrics`; the next look, the resident set not grown since, releases nothing, nor does
+    /// one after the same 64 MiB were taken and freed again (the refill of what was given back
+    /// is not growth: the floor is the resident set before the release).
     @Test func releaseFreedMemory_onGrowthOnly_givesTheFreedPagesBack() async throws {
         try await withTemporaryDirectory { dir in
             let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
@@ -126,9 +128,15 @@ import TrackingProtocols
                 let kept = freeHeapBelowAKeptBlock(mebibytes: 64)
                 defer { free(kept) }
                 // 64 MiB is over 0.5 % of a test process's resident set up to 12.8 GB.
-                let next = ingest.releaseFreedMemory(ifGrownOver: floor, by: 0.005)
+                let before = try #require(FreedHeapMemory.residentBytes())
+                let next = try #require(ingest.releaseFreedMemory(ifGrownOver: floor, by: 0.005))
+                let after = try #require(FreedHeapMemory.residentBytes())
                 #expect(count("tracking_memory_release_duration_seconds_count") == 1)
                 #expect(count("tracking_memory_released_bytes_total") >= 32 << 20)
+                #expect(next - after >= 32 << 20, "the floor is the level before the release: \(before), \(next), \(after) bytes")
+                _ = ingest.releaseFreedMemory(ifGrownOver: next, by: 0.02)
+                let again = freeHeapBelowAKeptBlock(mebibytes: 64)
+                defer { free(again) }
                 _ = ingest.releaseFreedMemory(ifGrownOver: next, by: 0.02)
             }
             #expect(count("tracking_memory_release_duration_seconds_count") == 1, "no growth, no release")
