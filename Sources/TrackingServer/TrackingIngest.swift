@@ -162,7 +162,7 @@ public final class TrackingIngest: Sendable {
     /// look: the resident set before the release, or the least seen. (Not the one after it: the
     /// server's working set takes the pages it gave back again within seconds, and from that
     /// floor each refill counted as growth. At 19,900 devices a release then ran every 10 s,
-    /// 60 in 10 minutes, giving back 27 MB each time and holding each arena for 10–50 ms.)
+    /// 60 in 10 minutes, giving back 27 MB each time and holding each arena for up to 50 ms.)
     func releaseFreedMemory(ifGrownOver floor: Int?, by growth: Double) -> Int? {
         guard let resident = FreedHeapMemory.residentBytes(), let floor else { return floor ?? FreedHeapMemory.residentBytes() }
         guard Double(resident) > Double(floor) * (1 + growth) else { return min(floor, resident) }

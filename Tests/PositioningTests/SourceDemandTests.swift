@@ -116,7 +116,7 @@ private let laps: [Location] = {
 private func fixes(of source: any PositionSource, for duration: Duration,
                    reports: @escaping @Sendable () -> Int) async throws -> (fixes: Int, reports: Int) {
     let first = FirstFix()
-    let fixCount = try await withThrowingTaskGroup(of: Int?.self) { group in
+    let counted = try await withThrowingTaskGroup(of: Int?.self) { group in
         group.addTask {
             var n = 0
             do {
@@ -144,7 +144,7 @@ private func fixes(of source: any PositionSource, for duration: Duration,
         while let result = try await group.next() { if let result { n = result } }
         return (n, reportsAtEnd)
     }
-    return (fixCount.0, fixCount.1 - (first.reports ?? fixCount.1))
+    return (counted.0, counted.1 - (first.reports ?? counted.1))
 }
 
 /// When the first fix came and the reports received by then, shared by the counting and the
