@@ -192,6 +192,7 @@ server_counts() {
 }
 ( while kill -0 "$SERVER" 2>/dev/null; do echo "$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$SERVER/status") $(server_counts)"; sleep 10; done ) > "$WORK/rss.txt" 2>/dev/null &
 RSS_PID=$!
+GENERATOR_START="$(date -u +%T)"
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
     "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"} "${LIVE_ARGS[@]}"
 if ! kill -0 "$SERVER" 2>/dev/null; then
@@ -256,6 +257,13 @@ awk -v d="$D" 'function pct(a, b) { return b > 0 ? 100 * a / b : 0 }
       if (t % w == 0) { p2 = $2; p3 = $3; p4 = $4; p5 = $5; p6 = $6; p7 = $7 } }
     END { if (line != "") print "server, per window: ingest replies over 25/100 ms after the request reached the route (fixes that waited over 25/100 ms for the writer):" line }' "$WORK/rss.txt"
 kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=""
+# PostgreSQL's checkpoints (logged by default since 15) and, with log_autovacuum_min_duration
+# in PG_SETTINGS, its vacuums: their times beside the generator's 10 s windows show what a
+# slow window waited for.
+if [ "$STORE" = postgres ]; then
+    echo "generator started at $GENERATOR_START (UTC); PostgreSQL's log of checkpoints and vacuums:"
+    grep -E "checkpoint (starting|complete)|automatic (vacuum|analyze)|system usage" "$WORK/pg.log" | sed 's/^/  /' || true
+fi
 VERIFY0="$(date +%s.%N)"
 if [ "$STORE" = postgres ]; then
     "$GEO" loadgen verify --postgres "$PGURL" --ack-log "$WORK/acks.csv"
