@@ -1,19 +1,29 @@
 import Foundation
 import GeoCore
 import NIOCore
+import Synchronization
 
-/// Group commit: requests hand their rows to one writer thread, which commits whatever has
+/// Group commit: requests hand their rows to a writer thread, which commits whatever has
 /// queued in one transaction once 1,000 rows are waiting or the oldest has waited 5 ms; each
 /// request's completion is called (on that thread, or on the event loop it names) only after the
-/// transaction holding its rows has committed, or with the store's error. Requests are committed in arrival order, so a device's fixes reach the store
-/// in the order they came (one ordered lane per device). After each batch's replies the writer
-/// gives the store one turn of `settle` (a bounded transaction of its own upkeep), and more
-/// turns while no request is waiting and the store has upkeep left; idle, one turn a second
-/// (`idleUpkeep`), so upkeep that comes due while nothing is sent (a slot of fixes to move, an
-/// hour to merge) is done.
+/// transaction holding its rows has committed, or with the store's error. Batches are taken in
+/// arrival order, so with one writer a device's fixes reach the store in the order they came
+/// (one ordered lane per device).
 ///
-/// A thread rather than a task: `PositionStore.commit` blocks (SQLite's fsync) and must not hold
-/// a thread of the cooperative pool.
+/// A store that overlaps transactions (`PositionStore.concurrentCommits`, PostgreSQL) gets that
+/// many writers: the next batch closes and commits while the one before is still in flight, so
+/// a request waits for its own commit, not for the one ahead of it too. Two batches in flight
+/// may commit in either order, which the store's rules allow (a fix's key makes it unique; the
+/// latest position only moves forwards); the committed batches still reach `live` and `fences`
+/// one at a time in the order they were taken.
+///
+/// After each batch's replies the first writer gives the store one turn of `settle` (a bounded
+/// transaction of its own upkeep), and more turns while no request is waiting and the store has
+/// upkeep left; idle, one turn a second (`idleUpkeep`), so upkeep that comes due while nothing is
+/// sent (a slot of fixes to move, an hour to merge) is done.
+///
+/// Threads rather than tasks: `PositionStore.commit` blocks (SQLite's fsync, a PostgreSQL round
+/// trip) and must not hold a thread of the cooperative pool.
 final class GroupCommitter: @unchecked Sendable {
     struct Pending {
         var rows: [StoredFix]
@@ -38,8 +48,20 @@ final class GroupCommitter: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [Pending] = []
     private var queuedRows = 0
-    private var stopping = false, ended = false
-    private var thread: Thread?
+    /// The number the next batch taken gets (its place in `published`'s order).
+    private var batchesTaken = 0
+    private var stopping = false, endedWriters = 0
+    private var writers: [Thread] = []
+    /// Committed batches waiting for those taken before them, so that `live` and `fences` get
+    /// them in the order they were taken; held while offering them, so one writer offers at a time.
+    private let published = Mutex(Published())
+
+    struct Published {
+        /// The number of the next batch to offer.
+        var next = 0
+        /// Batches committed out of turn, by number; empty rows for a batch that failed.
+        var waiting: [Int: [StoredFix]] = [:]
+    }
 
     init(store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut = LiveFanOut(), fences: FenceMonitor? = nil,
          maximumRows: Int = 1000, maximumWait: Duration = .milliseconds(5)) {
@@ -49,14 +71,21 @@ final class GroupCommitter: @unchecked Sendable {
         self.fences = fences
         self.maximumRows = maximumRows
         self.maximumWait = maximumWait.seconds
-        // The thread keeps the committer alive until `stop()` lets it end.
-        let thread = Thread {
-            nameKernelThread("group-commit")
-            self.run()
+        // The threads keep the committer alive until `stop()` lets them end. The first is
+        // "group-commit" (the one thread every fix goes through with one writer), the others
+        // "group-commit-2"… (a kernel thread's name has at most 15 characters).
+        condition.lock()
+        defer { condition.unlock() }
+        for index in 0..<max(1, store.concurrentCommits) {
+            let name = index == 0 ? "group-commit" : "group-commit-\(index + 1)"
+            let thread = Thread {
+                nameKernelThread(name)
+                self.run(upkeep: index == 0)
+            }
+            thread.name = name
+            writers.append(thread)
+            thread.start()
         }
-        thread.name = "group-commit"
-        self.thread = thread
-        thread.start()
     }
 
     /// Commits `rows` with the next batch; returns how many were new once the batch is durable.
@@ -89,8 +118,8 @@ final class GroupCommitter: @unchecked Sendable {
         var description: String { "the server is stopping" }
     }
 
-    /// Commits what is queued, ends the writer thread, and returns once it has ended (at once
-    /// on the writer thread itself). A server that returned from `stop` writes no more: a
+    /// Commits what is queued, ends the writer threads, and returns once they have ended (at
+    /// once on a writer thread itself). A server that returned from `stop` writes no more: a
     /// server started next on the same database (a restart) sees every fix this one committed.
     /// (Before, `stop` returned at once and a batch in flight could commit after a restarted
     /// server's SQLite store had read what `recent` holds at open: a retry of that batch's fix
@@ -100,14 +129,15 @@ final class GroupCommitter: @unchecked Sendable {
         defer { condition.unlock() }
         stopping = true
         condition.broadcast()
-        guard Thread.current !== thread else { return }
-        while !ended { condition.wait() }
+        guard !writers.contains(where: { $0 === Thread.current }) else { return }
+        while endedWriters < writers.count { condition.wait() }
     }
 
     /// Seconds idle between two turns of the store's upkeep.
     static let idleUpkeep: TimeInterval = 1
 
-    private func run() {
+    /// One writer's loop; `upkeep`: whether it gives the store its `settle` turns.
+    private func run(upkeep: Bool) {
         // Whether the store's last `settle` turn did work (so it may have more).
         var settling = false
         while true {
@@ -119,7 +149,7 @@ final class GroupCommitter: @unchecked Sendable {
                 continue
             }
             while queue.isEmpty && !stopping {
-                if !condition.wait(until: Date().addingTimeInterval(Self.idleUpkeep)) { break }
+                if !condition.wait(until: Date().addingTimeInterval(Self.idleUpkeep)) && upkeep { break }
             }
             if queue.isEmpty && !stopping {
                 condition.unlock()
@@ -127,7 +157,7 @@ final class GroupCommitter: @unchecked Sendable {
                 continue
             }
             if queue.isEmpty {
-                ended = true
+                endedWriters += 1
                 condition.broadcast()
                 condition.unlock()
                 return
@@ -144,6 +174,10 @@ final class GroupCommitter: @unchecked Sendable {
             let batch = Array(queue[..<taken])
             queue.removeFirst(taken)
             queuedRows -= rowCount
+            let number = batchesTaken
+            batchesTaken += 1
+            // What is left may be taken by another writer now (no request arriving may signal).
+            if !queue.isEmpty { condition.signal() }
             condition.unlock()
 
             let started = Date()
@@ -153,13 +187,27 @@ final class GroupCommitter: @unchecked Sendable {
                 metrics.committed(rows: rowCount, inserted: inserted, seconds: Date().timeIntervalSince(started),
                                   queueWaits: batch.lazy.map { started.timeIntervalSince($0.arrived) })
                 Self.complete(batch, with: .success(inserted))
-                live.publish(rows)
-                fences?.offer(rows)
+                offer(rows, number: number)
             } catch {
                 metrics.commitFailed()
                 Self.complete(batch, with: .failure(error))
+                offer([], number: number)
             }
-            settling = settle()
+            if upkeep { settling = settle() }
+        }
+    }
+
+    /// Offers batch `number`'s committed rows to `live` and `fences` once every batch taken before
+    /// it was offered, with the batches after it that were waiting for it.
+    private func offer(_ rows: [StoredFix], number: Int) {
+        published.withLock { order in
+            order.waiting[number] = rows
+            while let next = order.waiting.removeValue(forKey: order.next) {
+                order.next += 1
+                guard !next.isEmpty else { continue }
+                live.publish(next)
+                fences?.offer(next)
+            }
         }
     }
 

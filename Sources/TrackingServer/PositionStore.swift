@@ -107,6 +107,10 @@ public protocol PositionStore: Sendable {
     /// transaction per call (`SQLitePositionStore` moves fixes from its append table to its
     /// device-ordered one); returns the rows written or deleted, 0 when there was nothing to do.
     func settle() throws -> Int
+    /// How many `commit` calls may run at once, each on a writer thread of its own
+    /// (`GroupCommitter`): 1 for a store with one writer (SQLite), more for a database whose
+    /// transactions overlap (PostgreSQL). Concurrent commits must not deadlock each other.
+    var concurrentCommits: Int { get }
     /// Called once the server has stopped writing through this store (its last commit and
     /// event write done): a store that admits one writer at a time (`SQLitePositionStore`)
     /// lets another open the database for writing.
@@ -116,6 +120,8 @@ public protocol PositionStore: Sendable {
 extension PositionStore {
     /// Nothing to do between batches.
     public func settle() throws -> Int { 0 }
+    /// One commit at a time.
+    public var concurrentCommits: Int { 1 }
     /// Several writers share the database (PostgreSQL): nothing to give up.
     public func stopWriting() {}
     /// One `positions(device:…)` query a device.

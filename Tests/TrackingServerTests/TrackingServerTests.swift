@@ -268,6 +268,87 @@ import TrackingProtocols
             ingest.stop()
         }
     }
+
+    /// A store that overlaps commits gets that many writers: while the batch of device "held"
+    /// is kept in the store, the next batch (device "free") is committed and acknowledged; live
+    /// subscribers get "free" only once "held" has committed, in the order the batches were taken.
+    @Test(.timeLimit(.minutes(2))) func concurrentCommits_nextBatchAckedWhileOneIsHeld_liveGetsThemInOrder() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try OverlappingStore(path: dir.appendingPathComponent("t.sqlite").path, holding: "held")
+            let live = LiveFanOut()
+            let due = Shared(0)
+            let subscriber = try #require(live.subscribe(.devices(["held", "free"])) { _ in due.withLock { $0 += 1 } })
+            let committer = GroupCommitter(store: store, metrics: TrackingMetrics(), live: live)
+            defer { committer.stop() }
+            let t = Int64(Self.nowSeconds - 100) * 1000
+            let row = { (device: String) in StoredFix(device: device, fixTime: t, payloadHash: 1, latitude: 1, longitude: 2, receivedAt: t, source: "osmand") }
+            let heldAck = Shared<Int?>(nil), freeAck = Shared<Int?>(nil)
+            store.hold(true)
+            // Runs before `stop`, which waits for the held batch (with one writer, for both).
+            defer { store.hold(false) }
+            committer.commit([row("held")]) { result in heldAck.withLock { $0 = try? result.get() } }
+            #expect(store.waitForHeldCommit(), "the held batch never reached the store")
+            committer.commit([row("free")]) { result in freeAck.withLock { $0 = try? result.get() } }
+            try await PostgresStoreTests.waitUntil("the next batch's ack while the one before is held") { freeAck.withLock { $0 } == 1 }
+            #expect(heldAck.withLock { $0 } == nil, "the held batch was acknowledged before it committed")
+            #expect(due.withLock { $0 } == 0, "live got the later batch before the one taken before it had committed")
+            store.hold(false)
+            try await PostgresStoreTests.waitUntil("the held batch's ack") { heldAck.withLock { $0 } == 1 }
+            try await PostgresStoreTests.waitUntil("a live delivery") { due.withLock { $0 } > 0 }
+            #expect(subscriber.take().fixes.map(\.fix.device) == ["free", "held"])
+        }
+    }
+}
+
+/// An SQLite store that says it overlaps two commits and keeps each batch naming `holding` in
+/// `commit` while `hold(true)` (the inner store serialises the commits it lets through).
+final class OverlappingStore: PositionStore, @unchecked Sendable {
+    let inner: SQLitePositionStore
+    let holding: String
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var held = false, heldEntered = false
+
+    init(path: String, holding: String) throws {
+        inner = try SQLitePositionStore(path: path)
+        self.holding = holding
+    }
+
+    var concurrentCommits: Int { 2 }
+    func hold(_ value: Bool) { condition.lock(); held = value; condition.broadcast(); condition.unlock() }
+    /// Blocks until a batch naming `holding` is kept in `commit` (a minute at most); whether it was.
+    func waitForHeldCommit() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(60)
+        while !heldEntered { if !condition.wait(until: deadline) { return false } }
+        return true
+    }
+
+    func commit(_ rows: [StoredFix]) throws -> Int {
+        if rows.contains(where: { $0.device == holding }) {
+            condition.lock()
+            heldEntered = true
+            condition.broadcast()
+            while held { condition.wait() }
+            condition.unlock()
+        }
+        return try inner.commit(rows)
+    }
+    func devices() async throws -> [DeviceSettings] { try inner.devices() }
+    func register(_ devices: [DeviceSettings]) async throws { try inner.register(devices) }
+    func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
+        try inner.positions(device: device, from: from, to: to, limit: limit)
+    }
+    func latest(device: String) async throws -> StoredFix? { try inner.latest(device: device) }
+    func latest(in box: BoundingBox) async throws -> [StoredFix] { try inner.latest(in: box) }
+    func count(device: String, fixTime: Int64) async throws -> Int { try inner.count(device: device, fixTime: fixTime) }
+    func removeDays(before day: Int64) async throws { try inner.removeDays(before: day) }
+    func add(events: [FenceEvent]) throws -> [FenceEvent] { try inner.add(events: events) }
+    func events(device: String?, from: Int64, to: Int64, limit: Int) async throws -> [FenceEvent] {
+        try inner.events(device: device, from: from, to: to, limit: limit)
+    }
+    func latestEvents(devices: [String]) throws -> [FenceEvent] { try inner.latestEvents(devices: devices) }
 }
 
 /// Teltonika over TCP with the wiki's login and first Codec 8 packet: login answered 0x01, the
