@@ -184,6 +184,8 @@ public enum ISO8601Time {
                 self.minute = minute
             }
             out.append(contentsOf: prefix)
+            // Digits by constant divisors rather than through `append(_:width:to:)`: 86,400 times
+            // took 1.6–2.3 ms written so and 4.4–4.7 ms through it (swiftc -O -wmo, best of 15).
             let second = Int(rest / 1000), fraction = Int(rest % 1000)
             out.append(UInt8(0x30 + second / 10)); out.append(UInt8(0x30 + second % 10))
             out.append(0x2E)
