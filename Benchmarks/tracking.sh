@@ -39,8 +39,8 @@
 # INSTANCES=2 (STORE postgres, LIVE with the Python subscribers): a second `geo serve-tracking` on
 # the same database; the generator posts to the first, the subscribers follow on the second, so
 # their delivery times cross instances (PostgreSQL LISTEN/NOTIFY; issue 35: p99 ≤ 100 ms).
-# Also prints the group committer's writer thread's CPU time over the run, in all and per fix
-# stored in the run (its commits and `settle` moves: the one thread every fix goes through).
+# Also prints the group committer's writer threads' CPU time over the run, in all and per fix
+# stored in the run (their commits and `settle` moves; SQLite has one writer, PostgreSQL two).
 # PG_SETTINGS="-c NAME=VALUE …" (STORE postgres): settings the cluster starts with beside initdb's
 # defaults, e.g. "-c shared_buffers=256MB" for runs past a few minutes at 20,000 devices.
 # PERF=FILE records the server with `perf record -g` (499 Hz) during the generator's run into FILE.
@@ -122,12 +122,16 @@ if [ "${INSTANCES:-1}" = 2 ]; then
 fi
 # CPU seconds (user + system) of a live process, from /proc/PID/stat (clock ticks).
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$1/stat"; }
-# CPU seconds of a live process's thread by name (its comm, 15 characters at most); 0 when none.
+# CPU seconds of a live process's threads named NAME or NAME-… (their comm, 15 characters at
+# most: the group committer's writers are group-commit, group-commit-2, …); 0 when none.
 thread_cpu_seconds() {
+    local total=0
     for t in /proc/"$1"/task/*; do
-        if [ "$(cat "$t/comm" 2>/dev/null)" = "$2" ]; then awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "$t/stat"; return; fi
+        case "$(cat "$t/comm" 2>/dev/null)" in
+            "$2"|"$2"-*) total="$(awk -v s="$total" -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", s + ($14 + $15) / hz }' "$t/stat")" ;;
+        esac
     done
-    echo 0
+    echo "$total"
 }
 HISTORY_PY='
 import json, sys, time, urllib.request
@@ -224,7 +228,7 @@ if [ -n "${FENCES:-}" ]; then
     curl -s "${URL}metrics" | grep -E '^tracking_fence_(events_total|decision_seconds_bucket|decision_seconds_count|batches_dropped_total|store_failures_total)'
 fi
 echo "server CPU during the run: $(awk -v a="$SERVER_CPU0" -v b="$(cpu_seconds "$SERVER")" 'BEGIN { printf "%.1f s", b - a }') (wall time: the generator's)"
-echo "writer thread (group-commit) CPU during the run: $(awk -v a="$WRITER_CPU0" -v b="$(thread_cpu_seconds "$SERVER" group-commit)" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
+echo "writer threads (group-commit…) CPU during the run: $(awk -v a="$WRITER_CPU0" -v b="$(thread_cpu_seconds "$SERVER" group-commit)" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
     'BEGIN { printf "%.1f s, %.2f µs per fix stored in the run", b - a, (n > m ? (b - a) / (n - m) * 1e6 : 0) }')"
 echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(disk_writes "$SERVER")" -v d="$D" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
     'BEGIN { printf "%.1f MB (%.2f MB/s, %.0f bytes per fix stored in the run)", (b - a) / 1e6, (b - a) / 1e6 / d, (n > m ? (b - a) / (n - m) : 0) }')"
