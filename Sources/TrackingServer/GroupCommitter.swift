@@ -59,8 +59,8 @@ final class GroupCommitter: @unchecked Sendable {
     struct Published {
         /// The number of the next batch to offer.
         var next = 0
-        /// Batches committed out of turn, by number; empty rows for a batch that failed.
-        var waiting: [Int: [StoredFix]] = [:]
+        /// Batches committed out of turn, by number; nil for a batch that failed.
+        var waiting: [Int: [StoredFix]?] = [:]
     }
 
     init(store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut = LiveFanOut(), fences: FenceMonitor? = nil,
@@ -191,22 +191,22 @@ final class GroupCommitter: @unchecked Sendable {
             } catch {
                 metrics.commitFailed()
                 Self.complete(batch, with: .failure(error))
-                offer([], number: number)
+                offer(nil, number: number)
             }
             if upkeep { settling = settle() }
         }
     }
 
-    /// Offers batch `number`'s committed rows to `live` and `fences` once every batch taken before
-    /// it was offered, with the batches after it that were waiting for it.
-    private func offer(_ rows: [StoredFix], number: Int) {
+    /// Offers batch `number`'s committed rows (nil: it failed) to `live` and `fences` once every
+    /// batch taken before it was offered, with the batches after it that were waiting for it.
+    private func offer(_ rows: [StoredFix]?, number: Int) {
         published.withLock { order in
-            order.waiting[number] = rows
+            order.waiting[number] = .some(rows)
             while let next = order.waiting.removeValue(forKey: order.next) {
                 order.next += 1
-                guard !next.isEmpty else { continue }
-                live.publish(next)
-                fences?.offer(next)
+                guard let committed = next else { continue }
+                live.publish(committed)
+                fences?.offer(committed)
             }
         }
     }
