@@ -162,9 +162,17 @@ final class GroupCommitter: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let deadline = queue[0].arrived.addingTimeInterval(maximumWait)
-            while queuedRows < maximumRows && !stopping {
-                if !condition.wait(until: deadline) { break }
+            // Until the batch is full or its oldest request's deadline. Another writer may take
+            // the queue meanwhile: the deadline is then the new oldest one's, and a writer that
+            // finds the queue empty goes back to waiting (before, it committed an empty batch).
+            while !stopping, let oldest = queue.first, queuedRows < maximumRows {
+                let deadline = oldest.arrived.addingTimeInterval(maximumWait)
+                if Date() >= deadline { break }
+                _ = condition.wait(until: deadline)
+            }
+            if queue.isEmpty {
+                condition.unlock()
+                continue
             }
             var taken = 0, rowCount = 0
             while taken < queue.count, rowCount == 0 || rowCount + queue[taken].rows.count <= maximumRows {
