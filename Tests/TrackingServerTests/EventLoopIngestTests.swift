@@ -11,38 +11,15 @@ import Testing
 import TrackingProtocols
 @testable import TrackingServer
 
-/// A store for the ingest path's tests: SQLite underneath, with commits the test can hold (to
-/// see that no ack leaves before its batch is committed) or fail (storage down).
-final class GatedStore: PositionStore, @unchecked Sendable {
-    struct Down: Error, CustomStringConvertible { var description: String { "the test's store is down" } }
+/// SQLite underneath, every call passed on to it: the tests' stores subclass it and change
+/// `commit` (and how many commits may overlap).
+class SQLiteBackedStore: PositionStore, @unchecked Sendable {
     let inner: SQLitePositionStore
-    // Guarded by `condition`.
-    private let condition = NSCondition()
-    private var held = false, down = false, entered = 0
 
     init(path: String) throws { inner = try SQLitePositionStore(path: path) }
 
-    func hold(_ value: Bool) { condition.lock(); held = value; condition.broadcast(); condition.unlock() }
-    func setDown(_ value: Bool) { condition.lock(); down = value; condition.unlock() }
-    /// Blocks until `count` commits have begun (a minute at most); whether they had.
-    func waitForCommits(_ count: Int) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        let deadline = Date().addingTimeInterval(60)
-        while entered < count { if !condition.wait(until: deadline) { return false } }
-        return true
-    }
-
-    func commit(_ rows: [StoredFix]) throws -> Int {
-        condition.lock()
-        entered += 1
-        condition.broadcast()
-        while held { condition.wait() }
-        let failing = down
-        condition.unlock()
-        if failing { throw Down() }
-        return try inner.commit(rows)
-    }
+    var concurrentCommits: Int { 1 }
+    func commit(_ rows: [StoredFix]) throws -> Int { try inner.commit(rows) }
     func devices() async throws -> [DeviceSettings] { try inner.devices() }
     func register(_ devices: [DeviceSettings]) async throws { try inner.register(devices) }
     func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
@@ -57,6 +34,37 @@ final class GatedStore: PositionStore, @unchecked Sendable {
         try inner.events(device: device, from: from, to: to, limit: limit)
     }
     func latestEvents(devices: [String]) throws -> [FenceEvent] { try inner.latestEvents(devices: devices) }
+}
+
+/// A store for the ingest path's tests: SQLite underneath, with commits the test can hold (to
+/// see that no ack leaves before its batch is committed) or fail (storage down).
+final class GatedStore: SQLiteBackedStore, @unchecked Sendable {
+    struct Down: Error, CustomStringConvertible { var description: String { "the test's store is down" } }
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var held = false, down = false, entered = 0
+
+    func hold(_ value: Bool) { condition.lock(); held = value; condition.broadcast(); condition.unlock() }
+    func setDown(_ value: Bool) { condition.lock(); down = value; condition.unlock() }
+    /// Blocks until `count` commits have begun (a minute at most); whether they had.
+    func waitForCommits(_ count: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date().addingTimeInterval(60)
+        while entered < count { if !condition.wait(until: deadline) { return false } }
+        return true
+    }
+
+    override func commit(_ rows: [StoredFix]) throws -> Int {
+        condition.lock()
+        entered += 1
+        condition.broadcast()
+        while held { condition.wait() }
+        let failing = down
+        condition.unlock()
+        if failing { throw Down() }
+        return try inner.commit(rows)
+    }
 }
 
 /// The ingest endpoints on the event loop (`IngestRoutes` on `EventLoopRouteHandler`), over

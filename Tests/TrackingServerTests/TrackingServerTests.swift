@@ -323,19 +323,18 @@ extension TrackingServerTests {
 
 /// An SQLite store that says it overlaps two commits and keeps each batch naming `holding` in
 /// `commit` while `hold(true)` (the inner store serialises the commits it lets through).
-final class OverlappingStore: PositionStore, @unchecked Sendable {
-    let inner: SQLitePositionStore
+final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
     let holding: String
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var held = false, heldEntered = false
 
     init(path: String, holding: String) throws {
-        inner = try SQLitePositionStore(path: path)
         self.holding = holding
+        try super.init(path: path)
     }
 
-    var concurrentCommits: Int { 2 }
+    override var concurrentCommits: Int { 2 }
     func hold(_ value: Bool) { condition.lock(); held = value; condition.broadcast(); condition.unlock() }
     /// Blocks until a batch naming `holding` is kept in `commit` (a minute at most); whether it was.
     func waitForHeldCommit() -> Bool {
@@ -346,7 +345,7 @@ final class OverlappingStore: PositionStore, @unchecked Sendable {
         return true
     }
 
-    func commit(_ rows: [StoredFix]) throws -> Int {
+    override func commit(_ rows: [StoredFix]) throws -> Int {
         if rows.contains(where: { $0.device == holding }) {
             condition.lock()
             heldEntered = true
@@ -356,20 +355,6 @@ final class OverlappingStore: PositionStore, @unchecked Sendable {
         }
         return try inner.commit(rows)
     }
-    func devices() async throws -> [DeviceSettings] { try inner.devices() }
-    func register(_ devices: [DeviceSettings]) async throws { try inner.register(devices) }
-    func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
-        try inner.positions(device: device, from: from, to: to, limit: limit)
-    }
-    func latest(device: String) async throws -> StoredFix? { try inner.latest(device: device) }
-    func latest(in box: BoundingBox) async throws -> [StoredFix] { try inner.latest(in: box) }
-    func count(device: String, fixTime: Int64) async throws -> Int { try inner.count(device: device, fixTime: fixTime) }
-    func removeDays(before day: Int64) async throws { try inner.removeDays(before: day) }
-    func add(events: [FenceEvent]) throws -> [FenceEvent] { try inner.add(events: events) }
-    func events(device: String?, from: Int64, to: Int64, limit: Int) async throws -> [FenceEvent] {
-        try inner.events(device: device, from: from, to: to, limit: limit)
-    }
-    func latestEvents(devices: [String]) throws -> [FenceEvent] { try inner.latestEvents(devices: devices) }
 }
 
 /// Teltonika over TCP with the wiki's login and first Codec 8 packet: login answered 0x01, the
