@@ -143,33 +143,45 @@ public final class TrackingIngest: Sendable {
     }
 
     /// Gives the heap's free pages back to the system (`FreedHeapMemory`) when the resident set
-    /// has grown by more than `growth` (a fraction) over its level before the last release, looking every
-    /// `interval`: the server's resident set then follows what it holds rather than the peak of
-    /// its last backlog of requests. Only on growth, because a release holds each malloc arena
-    /// while it walks it, and every thread allocating there waits: at 19,900 devices a release
-    /// every 10 s took 7–37 ms on average and up to 250 ms while the machine was overloaded
-    /// (tracking.sh, 2026-12-04). Ends when its task is cancelled.
-    public func releaseFreedMemory(every interval: Duration = .seconds(10), growth: Double = 0.02) async {
+    /// has grown by more than `growth` (a fraction) over its floor, looking every `interval`: the
+    /// server's resident set then follows what it holds rather than the peak of its last backlog
+    /// of requests. Only on growth, because a release holds each malloc arena while it walks it,
+    /// and every thread allocating there waits: at 19,900 devices a release every 10 s took
+    /// 7–37 ms on average and up to 250 ms while the machine was overloaded (tracking.sh,
+    /// 2026-12-04). Asking malloc what it holds free (`mallinfo2`) walks the same free lists: 30
+    /// ms for 190,000 free chunks, as long as the release (2026-12-05), so growth is read from
+    /// the resident set. A release that gave back little waits twice as long for the next look,
+    /// up to `longest`. Ends when its task is cancelled.
+    public func releaseFreedMemory(every interval: Duration = .seconds(10), longest: Duration = .seconds(320),
+                                   growth: Double = 0.02) async {
         var floor = FreedHeapMemory.residentBytes()
+        var wait = interval
         while !Task.isCancelled {
-            do { try await Task.sleep(for: interval) } catch { return }
-            floor = releaseFreedMemory(ifGrownOver: floor, by: growth)
+            do { try await Task.sleep(for: wait) } catch { return }
+            let look = releaseFreedMemory(ifGrownOver: floor, by: growth)
+            floor = look.floor
+            wait = look.gaveBackLittle ? min(wait * 2, longest) : interval
         }
     }
 
-    /// One look of ``releaseFreedMemory(every:growth:)``: releases (and counts it) when the
-    /// resident set is above `floor` bytes by more than `growth`; returns the floor for the next
-    /// look: the resident set before the release, or the least seen. (Not the one after it: the
-    /// server's working set takes the pages it gave back again within seconds, and from that
-    /// floor each refill counted as growth. At 19,900 devices a release then ran every 10 s,
-    /// 60 in 10 minutes, giving back 27 MB each time and holding each arena for up to 50 ms.)
-    func releaseFreedMemory(ifGrownOver floor: Int?, by growth: Double) -> Int? {
-        guard let resident = FreedHeapMemory.residentBytes(), let floor else { return floor ?? FreedHeapMemory.residentBytes() }
-        guard Double(resident) > Double(floor) * (1 + growth) else { return min(floor, resident) }
+    /// One look of ``releaseFreedMemory(every:longest:growth:)``: releases (and counts it) when
+    /// the resident set is above `floor` bytes by more than `growth`. Returns the floor for the
+    /// next look — the resident set before a release that gave back at least half of the growth,
+    /// else the least seen — and whether a release gave back less. (Not the level after a
+    /// release: the server's working set takes the pages it gave back again within seconds, and
+    /// from that floor each refill counted as growth; at 19,900 devices a release then ran every
+    /// 10 s, giving back 27 MB each time. Nor the level before one that gave back little: then a
+    /// backlog's requests, held, not free, made the growth, and that floor kept their peak once
+    /// they were freed.)
+    func releaseFreedMemory(ifGrownOver floor: Int?, by growth: Double) -> (floor: Int?, gaveBackLittle: Bool) {
+        guard let resident = FreedHeapMemory.residentBytes(), let floor else {
+            return (floor ?? FreedHeapMemory.residentBytes(), false)
+        }
+        guard Double(resident) > Double(floor) * (1 + growth) else { return (min(floor, resident), false) }
         let start = ContinuousClock.now
         let bytes = FreedHeapMemory.release()
         metrics.releasedMemory(bytes: bytes, seconds: (ContinuousClock.now - start).seconds)
-        return resident
+        return 2 * bytes >= resident - floor ? (resident, false) : (floor, true)
     }
 
     /// Ends the writer after committing what is queued — returning once it has, so nothing is
