@@ -14,7 +14,8 @@
 # the run (/proc/stat: a hypervisor's steal slows every number), and the bytes the server wrote to
 # the disk over the run (/proc/PID/io: its WAL and checkpoints), in all and per fix stored in
 # the run, and how long `geo loadgen verify` took. The open-file limit is raised to
-# DEVICES + 100; where the hard limit is lower it says so and runs as many devices as fit.
+# DEVICES + LIVE + 200 (the server keeps 128 of its descriptors from clients: OpenConnections);
+# where the hard limit is lower it says so and runs as many devices as fit.
 # OVERLAND_BATCH=N in the environment sends each device's fixes as Overland batches of N (one
 # POST a second per device, N fixes in it) instead of one OsmAnd request per fix.
 # HISTORY_READS=R: before the run one device ("history-day") gets a whole UTC day of fixes, one a
@@ -62,15 +63,14 @@ cleanup() {
 }
 trap cleanup EXIT
 # One descriptor per device in the generator and one per connection in the server (both run
-# from this shell), plus about 100 of their own (event loops, the database, standard streams),
-# and one per LIVE subscriber. A server out of descriptors ends: libdispatch's thread-pool
-# monitor traps when it cannot open /proc (_dispatch_workq_monitor_pools, seen with 2,000
-# devices and 1,000 subscribers under a limit of 2,100).
-WANT=$((N + ${LIVE:-0} + 100))
+# from this shell), one per LIVE subscriber, and the server's 128 kept from its clients (event
+# loops, the database, standard streams; `OpenConnections`: before that bound, a server out of
+# descriptors ended when libdispatch's thread-pool monitor could not open /proc).
+WANT=$((N + ${LIVE:-0} + 200))
 if ! ulimit -n "$WANT" 2>/dev/null; then
     HARD="$(ulimit -Hn)"
     if [ "$HARD" != unlimited ] && [ "$HARD" -lt "$WANT" ]; then
-        FIT=$((HARD - ${LIVE:-0} - 100))
+        FIT=$((HARD - ${LIVE:-0} - 200))
         echo "tracking.sh: the hard open-file limit is $HARD (ulimit -Hn; not raisable here): $N devices${LIVE:+ and $LIVE subscribers} need $WANT descriptors per process; running $FIT devices instead" >&2
         N="$FIT"
     fi

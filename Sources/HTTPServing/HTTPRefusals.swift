@@ -26,6 +26,9 @@ public final class HTTPRefusals: Sendable {
         case idle
         /// A client that took none of its answers for `RequestLimits.idleTimeout`, closed (`SendBacklog`).
         case unread
+        /// A connection over the server's bound of open connections (`OpenConnections`),
+        /// closed as soon as it was accepted.
+        case connections
 
         /// The Prometheus label value.
         public var label: String {
@@ -40,6 +43,7 @@ public final class HTTPRefusals: Sendable {
             case .bodyTimeout: "body_timeout"
             case .idle: "idle"
             case .unread: "unread"
+            case .connections: "connections"
             }
         }
     }

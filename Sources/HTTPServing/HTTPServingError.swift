@@ -14,4 +14,6 @@ extension ErrorCode where Domain == HTTPServingError {
     public static var unmaskedFrame: Self { Self("unmasked frame") }
     /// No address of the server could be bound (port taken, no such address).
     public static var cannotBind: Self { Self("cannot bind") }
+    /// A connection over the server's bound of open connections (`OpenConnections`).
+    public static var tooManyConnections: Self { Self("too many connections") }
 }

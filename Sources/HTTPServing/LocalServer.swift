@@ -13,7 +13,8 @@ public import GeoBase
 /// (the live map page, the tile server, the tracking server): loopback unless told otherwise,
 /// `Host` and `Origin` checked (`HostPolicy`), client frames masked (`MaskedFramesOnly`),
 /// heads and waits bounded (`RequestLimits`), a connection's unsent answers bounded
-/// (`SendBacklog`), and an end within a deadline on SIGINT or SIGTERM.
+/// (`SendBacklog`), its open connections bounded under the open-file limit (`OpenConnections`),
+/// and an end within a deadline on SIGINT or SIGTERM.
 ///
 /// Add routes to `router`, then `run`. Every request is held to the `HostPolicy` before a route
 /// sees it: a connection's first (where a WebSocket handshake happens) by `FirstHeadGuard`, each
@@ -35,14 +36,18 @@ public struct LocalServer {
         /// a server that devices reach by a DNS name (the tracking server) names it here rather
         /// than turning the Host check off, which would open its read API to DNS rebinding.
         public var hostNames: [String]
+        /// The most connections open at once, all hosts together (`OpenConnections`); nil for
+        /// the open-file limit less `OpenConnections.reservedDescriptors`.
+        public var maximumConnections: Int?
 
         public init(port: Int, hosts: [String] = ["127.0.0.1", "::1"], allowedOrigins: [String] = [], limits: RequestLimits = .init(),
-                    hostNames: [String] = []) {
+                    hostNames: [String] = [], maximumConnections: Int? = nil) {
             self.port = port
             self.hosts = hosts
             self.allowedOrigins = allowedOrigins
             self.limits = limits
             self.hostNames = hostNames
+            self.maximumConnections = maximumConnections
         }
     }
 
@@ -94,7 +99,7 @@ public struct LocalServer {
                                                  serving: @escaping @Sendable (String) -> Void,
                                                  note: @escaping @Sendable (String) -> Void) async throws
     where Responder.Context == BasicWebSocketRequestContext {
-        let limits = options.limits, policy = self.policy, refusals = self.refusals
+        let limits = options.limits, policy = self.policy, refusals = self.refusals, connections = OpenConnections(maximum: options.maximumConnections ?? OpenConnections.underTheOpenFileLimit)
         let webSocket = WebSocketServerConfiguration(maxFrameSize: 1 << 16, extensions: [.nonNegotiatedExtension { MaskedFramesOnly() }],
                                                      autoPing: .enabled(timePeriod: limits.pingPeriod), closeTimeout: limits.shutdownDeadline / 2)
         var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
@@ -106,7 +111,7 @@ public struct LocalServer {
         let server = HTTPServerBuilder { httpResponder in
             GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: httpResponder, webSocketResponder: responder,
                                                                configuration: .init(http1: http1, ws: webSocket)),
-                           limits: limits, policy: policy, refusals: refusals, eventLoopRoutes: eventLoopRoutes)
+                           limits: limits, policy: policy, refusals: refusals, connections: connections, eventLoopRoutes: eventLoopRoutes)
         }
         let logger = Logger(label: "Hummingbird") { _ in ServerLog(note: note) }
         @Sendable func application(_ host: String, port: Int, bound: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
@@ -172,10 +177,18 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     let limits: RequestLimits
     let policy: HostPolicy
     let refusals: HTTPRefusals
+    let connections: OpenConnections
     let eventLoopRoutes: (any EventLoopRoutes)?
 
+    /// A connection over `connections`' bound is closed here, before any handler: its setup
+    /// fails, and NIO drops a child whose setup failed without a word.
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
+        guard connections.admit(channel) else {
+            refusals.count(.connections)
+            channel.close(promise: nil)
+            return channel.eventLoop.makeFailedFuture(HTTPServingError(.tooManyConnections, "over \(connections.maximum) connections"))
+        }
+        return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandlers([SendBacklog(timeout: limits.idleTimeout, refusals: refusals),
                                                              FirstHeadGuard(limits: limits, policy: policy, refusals: refusals)], position: .first)
         }.flatMap { inner.setup(channel: channel, logger: logger) }

@@ -1,3 +1,4 @@
+import HTTPServing
 import Platform
 public import GeoCore
 import Synchronization

@@ -2,6 +2,7 @@ public import Foundation
 public import MapMatching
 public import NIOCore
 import GeoCore
+import HTTPServing
 import Synchronization
 import SystemIO
 public import TrackingProtocols
@@ -181,7 +182,13 @@ public final class TrackingIngest: Sendable {
         let start = ContinuousClock.now
         let bytes = FreedHeapMemory.release()
         metrics.releasedMemory(bytes: bytes, seconds: (ContinuousClock.now - start).seconds)
-        return 2 * bytes >= resident - floor ? (resident, false) : (floor, true)
+        return Self.floor(after: bytes, releasedAt: resident, over: floor)
+    }
+
+    /// The floor after a release of `released` bytes at `resident` bytes over `floor`, and
+    /// whether it gave back little (under half of the growth): see ``releaseFreedMemory(ifGrownOver:by:)``.
+    static func floor(after released: Int, releasedAt resident: Int, over floor: Int) -> (floor: Int, gaveBackLittle: Bool) {
+        2 * released >= resident - floor ? (resident, false) : (floor, true)
     }
 
     /// Ends the writer after committing what is queued — returning once it has, so nothing is

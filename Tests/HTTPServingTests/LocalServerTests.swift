@@ -107,13 +107,13 @@ import GeoBase
 /// A server on a free port with a page and a WebSocket that sends one "position" and echoes.
 /// `routes` adds more; `note` gets the server's log lines (warnings and errors), `refusals` its
 /// count of what it refused.
-private func withServer(limits: RequestLimits = .init(), routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in },
+private func withServer(limits: RequestLimits = .init(), maximumConnections: Int? = nil, routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in },
                         eventLoopRoutes: (any EventLoopRoutes)? = nil, note: @escaping @Sendable (String) -> Void = { _ in },
                         refusals: HTTPRefusals = HTTPRefusals(), _ body: (Int) async throws -> Void) async throws {
     let probe = try TCPServer(port: 0)
     let port = probe.port
     probe.close()
-    let server = try LocalServer(.init(port: port, hosts: ["127.0.0.1"], limits: limits), refusals: refusals)
+    let server = try LocalServer(.init(port: port, hosts: ["127.0.0.1"], limits: limits, maximumConnections: maximumConnections), refusals: refusals)
     server.router.get("/") { _, _ in "page" }
     routes(server.router)
     server.router.ws("/ws") { inbound, outbound, _ in
@@ -212,6 +212,42 @@ func localServer_refusesOtherSitesAndReboundNames_servesItsOwnPage() async throw
 /// The reasons `refusals` counted, without the zeros.
 private func counted(_ refusals: HTTPRefusals) -> [HTTPRefusals.Reason: Int] {
     Dictionary(uniqueKeysWithValues: refusals.totals.filter { $0.count > 0 }.map { ($0.reason, $0.count) })
+}
+
+/// Connections over the server's bound (`OpenConnections`; by default the open-file limit less
+/// what the process keeps for itself) are closed unanswered as soon as they are accepted,
+/// counted, and nothing is logged; once one of those held closes, a new connection is served.
+@Test(.onOwnThread, .timeLimit(.minutes(5)))
+func localServer_overItsConnectionBound_closesTheNewOnes_servesAgainWhenOneCloses() async throws {
+    let notes = Mutex<[String]>([]), refusals = HTTPRefusals()
+    try await withServer(maximumConnections: 4, note: { line in notes.withLock { $0.append(line) } }, refusals: refusals) { port in
+        let request = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8)
+        var held = try (0..<4).map { _ in try connect(port: port, readTimeout: 30) }
+        defer { held.forEach { try? $0.close() } }
+        for fd in held {
+            try fd.writeAll(request)
+            var reply: [UInt8] = []
+            _ = try readUntilClosed(fd, chunkSize: 4096) { chunk in
+                reply += chunk
+                return !String(decoding: reply, as: UTF8.self).hasSuffix("page")
+            }
+            #expect(String(decoding: reply, as: UTF8.self).hasPrefix("HTTP/1.1 200"), "each of the four is served")
+        }
+        for _ in 0..<3 {
+            let over = try exchange(port: port, request, readTimeout: 10)
+            #expect(over.closed && over.reply.isEmpty, "a fifth connection is closed unanswered: \(over)")
+        }
+        try held.removeFirst().close()
+        // The close reaches the server's event loop a moment after ours: a few tries.
+        var served = false
+        for _ in 0..<50 where !served {
+            served = try exchange(port: port, request, readTimeout: 10, until: "page").reply.hasPrefix("HTTP/1.1 200")
+            if !served { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(served, "a connection closed leaves room for a new one")
+    }
+    #expect(counted(refusals)[.connections] ?? 0 >= 3)
+    #expect(notes.withLock { $0 }.isEmpty, "a connection turned away logs nothing: \(notes.withLock { $0 })")
 }
 
 @Test(.onOwnThread, .timeLimit(.minutes(5)))

@@ -1,5 +1,6 @@
 import Foundation
 import GeoCore
+import HTTPServing
 import GeoTestSupport
 import Synchronization
 import SystemIO
