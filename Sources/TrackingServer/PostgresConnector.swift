@@ -74,11 +74,26 @@ final class PostgresConnector: Sendable {
     let deadline: TimeAmount
     /// Idle connections beyond this many are closed.
     let maximumIdle: Int
+    /// The most `suspending` operations (the reads) at once, each on a connection of its own;
+    /// more wait for one of them to end, in turn. Without a bound, 100 `/live` subscribers
+    /// arriving at once opened a connection each for their first read, PostgreSQL refused
+    /// connections past its `max_connections` (100 by default: "53300: sorry, too many clients
+    /// already"), and the commits, whose writer then needed a new connection, failed with them
+    /// (tracking.sh, 5,000 devices, 2026-12-05). The `blocking` operations (the group
+    /// committer's writers, a few) do not wait for the reads.
+    let maximumReads: Int
     let logger: Logger
     private let idle = Mutex<[PostgresConnection]>([])
     private let nextID = Atomic<Int>(1)
+    private let reads = Mutex(ReadTurns())
 
-    init(_ location: PostgresLocation, deadline: Duration = .seconds(5), maximumIdle: Int = 4) {
+    /// The reads under way and those waiting for a turn, first come first served.
+    private struct ReadTurns {
+        var running = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    init(_ location: PostgresLocation, deadline: Duration = .seconds(5), maximumIdle: Int = 4, maximumReads: Int = 8) {
         self.location = location
         var configuration = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
                                                              password: location.password, database: location.database, tls: .disable)
@@ -87,6 +102,7 @@ final class PostgresConnector: Sendable {
         configuration.options.connectTimeout = .milliseconds(milliseconds)
         self.configuration = configuration
         self.maximumIdle = maximumIdle
+        self.maximumReads = maximumReads
         var logger = Logger(label: "locationkit.tracking.postgres")
         logger.logLevel = .critical
         self.logger = logger
@@ -107,8 +123,11 @@ final class PostgresConnector: Sendable {
         }
     }
 
-    /// Runs `body` on a session, suspending meanwhile.
+    /// Runs `body` on a session, suspending meanwhile, and first for a turn while
+    /// `maximumReads` others run.
     func suspending<R>(_ body: (PostgresSession) async throws -> R) async throws(PostgresStoreError) -> R {
+        await takeReadTurn()
+        defer { endReadTurn() }
         let session: PostgresSession
         do { session = try await open().get() } catch { throw failure(error, expired: false) }
         do {
@@ -119,6 +138,26 @@ final class PostgresConnector: Sendable {
             Self.close(session.end())
             throw failure(error, expired: session.expired)
         }
+    }
+
+    private func takeReadTurn() async {
+        await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
+            let now = reads.withLock { r -> Bool in
+                guard r.running < maximumReads else { r.waiting.append(turn); return false }
+                r.running += 1
+                return true
+            }
+            if now { turn.resume() }
+        }
+    }
+
+    /// Ends a read's turn: the first waiting read takes it.
+    private func endReadTurn() {
+        let next = reads.withLock { r -> CheckedContinuation<Void, Never>? in
+            guard !r.waiting.isEmpty else { r.running -= 1; return nil }
+            return r.waiting.removeFirst()
+        }
+        next?.resume()
     }
 
     /// A session on an idle connection, or on a new one. A new connection's handshake is under

@@ -150,6 +150,45 @@ final class Shared<Value: Sendable>: Sendable {
         }
     }
 
+    /// 200 reads at once (as 200 `/live` subscribers' first reads) beside 20 commits, on a
+    /// PostgreSQL that takes 12 connections (`max_connections`): the reads take turns on at most
+    /// `maximumReads` connections (8), the writer keeps its own, and every read and commit
+    /// succeeds. Before the bound each read opened a connection: "53300: sorry, too many clients
+    /// already" for the reads past 12 and for the commits that then needed a connection.
+    @Test func manyReadsAtOnce_takeTurns_withinMaxConnections() async throws {
+        _ = try await PostgresTestServer.with { pg in
+            _ = try await pg.psql("ALTER SYSTEM SET max_connections = 12")
+            try await pg.stop(mode: "fast")
+            try await pg.start()
+            let store = try await PostgresPositionStore.open(url: pg.url)
+            defer { store.close() }
+            let t = Int64(Self.nowSeconds - 100) * 1000
+            let fix = { @Sendable (device: Int, time: Int64) in
+                StoredFix(device: "d\(device)", fixTime: time, payloadHash: 7, latitude: 1, longitude: 2, receivedAt: t, source: "osmand")
+            }
+            #expect(try store.commit((0..<200).map { fix($0, t - 1000) }) == 200)
+            let commits = Shared<[Result<Int, any Error>]>([])
+            let writer = Thread {
+                for round in 1...20 {
+                    let result = Result { try store.commit((0..<200).map { fix($0, t + Int64(round) * 100) }) }
+                    commits.withLock { $0.append(result) }
+                }
+            }
+            writer.start()
+            let reads = await withTaskGroup(of: Result<StoredFix?, any Error>.self) { group in
+                for device in 0..<200 {
+                    group.addTask { do { return .success(try await store.latest(device: "d\(device)")) } catch { return .failure(error) } }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            try await Self.waitUntil("the 20 commits") { commits.withLock { $0.count } == 20 }
+            let failedReads = reads.filter { (try? $0.get()) == nil }
+            #expect(failedReads.count == 0, "\(failedReads.count) of 200 reads failed: \(failedReads.prefix(2))")
+            let failedCommits = commits.withLock { $0 }.filter { (try? $0.get()) == nil }
+            #expect(failedCommits.count == 0, "\(failedCommits.count) of 20 commits failed: \(failedCommits.prefix(2))")
+        }
+    }
+
     /// Noon (UTC) of `day`, in milliseconds since 1970, and a fix of `device` then.
     static func noonFix(_ device: String, day: Int64) -> StoredFix {
         StoredFix(device: device, fixTime: day * FixDay.milliseconds + FixDay.milliseconds / 2, payloadHash: 1, latitude: 1, longitude: 2,
