@@ -306,6 +306,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSettings
         ),

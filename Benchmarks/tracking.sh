@@ -63,9 +63,10 @@ cleanup() {
 }
 trap cleanup EXIT
 # One descriptor per device in the generator and one per connection in the server (both run
-# from this shell), one per LIVE subscriber, and the server's 128 kept from its clients (event
+# from this shell), one per LIVE subscriber, the server's 128 kept from its clients (event
 # loops, the database, standard streams; `OpenConnections`: before that bound, a server out of
-# descriptors ended when libdispatch's thread-pool monitor could not open /proc).
+# descriptors ended when libdispatch's thread-pool monitor could not open /proc), and the
+# generator's own.
 WANT=$((N + ${LIVE:-0} + 200))
 if ! ulimit -n "$WANT" 2>/dev/null; then
     HARD="$(ulimit -Hn)"

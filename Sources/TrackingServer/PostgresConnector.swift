@@ -1,5 +1,6 @@
 import Platform
 public import GeoBase
+import DequeModule
 import GeoCore
 import Logging
 import NIOCore
@@ -90,7 +91,7 @@ final class PostgresConnector: Sendable {
     /// The reads under way and those waiting for a turn, first come first served.
     private struct ReadTurns {
         var running = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        var waiting = Deque<CheckedContinuation<Void, Never>>()
     }
 
     init(_ location: PostgresLocation, deadline: Duration = .seconds(5), maximumIdle: Int = 4, maximumReads: Int = 8) {
