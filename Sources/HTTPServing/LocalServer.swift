@@ -37,7 +37,8 @@ public struct LocalServer {
         /// than turning the Host check off, which would open its read API to DNS rebinding.
         public var hostNames: [String]
         /// The most connections open at once, all hosts together (`OpenConnections`); nil for
-        /// the open-file limit less `OpenConnections.reservedDescriptors`.
+        /// the process's bound (`OpenConnections.process`: the open-file limit less
+        /// `OpenConnections.reservedDescriptors`, every server of the process together).
         public var maximumConnections: Int?
 
         public init(port: Int, hosts: [String] = ["127.0.0.1", "::1"], allowedOrigins: [String] = [], limits: RequestLimits = .init(),
@@ -99,7 +100,7 @@ public struct LocalServer {
                                                  serving: @escaping @Sendable (String) -> Void,
                                                  note: @escaping @Sendable (String) -> Void) async throws
     where Responder.Context == BasicWebSocketRequestContext {
-        let limits = options.limits, policy = self.policy, refusals = self.refusals, connections = OpenConnections(maximum: options.maximumConnections ?? OpenConnections.underTheOpenFileLimit)
+        let limits = options.limits, policy = self.policy, refusals = self.refusals, connections = options.maximumConnections.map { OpenConnections(maximum: $0) } ?? .process
         let webSocket = WebSocketServerConfiguration(maxFrameSize: 1 << 16, extensions: [.nonNegotiatedExtension { MaskedFramesOnly() }],
                                                      autoPing: .enabled(timePeriod: limits.pingPeriod), closeTimeout: limits.shutdownDeadline / 2)
         var decoder = HTTP1Channel.Configuration.DecoderConfiguration()

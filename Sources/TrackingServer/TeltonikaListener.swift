@@ -1,4 +1,6 @@
 import Foundation
+import GeoBase
+public import HTTPServing
 import NIOCore
 import NIOPosix
 import TrackingProtocols
@@ -18,20 +20,33 @@ import TrackingProtocols
 /// link was closed opens a new one and logs in again at its next send, so nothing is lost — a
 /// device sending less often than every 10 minutes (the default) pays a login per send. The link
 /// is only needed open for server-to-device commands (Codec 12), which this server does not send.
+///
+/// Its connections count in the process's bound with the HTTP server's (`OpenConnections`): one
+/// over it is closed as soon as it is accepted. Connections it closes are counted by reason in
+/// `tracking_teltonika_closed_total` (`TrackingMetrics.TeltonikaClose`).
 public enum TeltonikaListener {
     /// How long a connection may stay silent before it is closed: 10 minutes.
     public static let defaultIdleTimeout: Duration = .seconds(600)
 
     /// Listens until the calling task is cancelled; `bound` gets the port once listening.
+    /// - Parameter connections: the bound its open connections count in (by default the
+    ///   process's, shared with the HTTP server).
     public static func run(host: String, port: Int, ingest: TrackingIngest, idleTimeout: Duration = defaultIdleTimeout,
-                           bound: @escaping @Sendable (Int) -> Void) async throws {
-        let idle = TimeAmount(idleTimeout)
+                           connections: OpenConnections = .process, bound: @escaping @Sendable (Int) -> Void) async throws {
+        let idle = TimeAmount(idleTimeout), metrics = ingest.metrics
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandlers([IdleStateHandler(readTimeout: idle), CloseWhenIdle()])
+            .bind(host: host, port: port) { channel -> EventLoopFuture<NIOAsyncChannel<ByteBuffer, ByteBuffer>> in
+                // A failed initializer drops the connection without closing it (NIO's
+                // `NIOAsyncChannelHandler`): closed here.
+                guard connections.admit(channel) else {
+                    metrics.closedTeltonika(.connections)
+                    channel.close(promise: nil)
+                    return channel.eventLoop.makeFailedFuture(HTTPServingError(.tooManyConnections, "over \(connections.maximum) connections"))
+                }
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers([IdleStateHandler(readTimeout: idle), CloseWhenIdle(metrics: metrics)])
                     // Closed when dropped: a connection accepted while the listening channel
                     // closes never reaches the accepting loop, and NIO drops it. With
                     // `init(wrappingChannelSynchronously:)` (its teardown only explicit) that
@@ -65,6 +80,7 @@ public enum TeltonikaListener {
                         frame = try decoder.next(from: &buffer, rules: DecodingRules(now: Date()))
                     } catch {
                         ingest.metrics.rejected(1)
+                        ingest.metrics.closedTeltonika(.malformed)
                         return
                     }
                     guard let frame else { break }
@@ -95,9 +111,13 @@ public enum TeltonikaListener {
 final class CloseWhenIdle: ChannelInboundHandler, Sendable {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    let metrics: TrackingMetrics
+
+    init(metrics: TrackingMetrics) { self.metrics = metrics }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            metrics.closedTeltonika(.idle)
             context.close(promise: nil)
         } else {
             context.fireUserInboundEventTriggered(event)

@@ -14,6 +14,8 @@ public final class TrackingMetrics: Sendable {
         var commitFailures = 0
         var retentionFailures = 0
         var liveRefused = 0
+        /// Teltonika connections the server closed, by `TeltonikaClose`.
+        var teltonikaClosed = [Int](repeating: 0, count: TeltonikaClose.allCases.count)
         var committedRows = 0
         var commitSeconds = 0.0
         var settles = 0
@@ -80,6 +82,24 @@ public final class TrackingMetrics: Sendable {
     }
     let counters = Mutex(Counters())
 
+    /// Why the server closed a Teltonika connection (`TeltonikaListener`).
+    public enum TeltonikaClose: Int, CaseIterable, Sendable {
+        /// Accepted over the process's bound of open connections (`OpenConnections`).
+        case connections
+        /// Silent past the listener's idle timeout.
+        case idle
+        /// A packet the decoder refused (bad CRC, a length over 64 KiB, not Codec 8/8E).
+        case malformed
+
+        var label: String {
+            switch self {
+            case .connections: "connections"
+            case .idle: "idle"
+            case .malformed: "malformed"
+            }
+        }
+    }
+
     public init() {}
 
     func request(_ endpoint: String) { counters.withLock { $0.requests[endpoint, default: 0] += 1 } }
@@ -97,6 +117,7 @@ public final class TrackingMetrics: Sendable {
     func commitFailed() { counters.withLock { $0.commitFailures += 1 } }
     func retentionFailed() { counters.withLock { $0.retentionFailures += 1 } }
     func liveRefused() { counters.withLock { $0.liveRefused += 1 } }
+    func closedTeltonika(_ reason: TeltonikaClose) { counters.withLock { $0.teltonikaClosed[reason.rawValue] += 1 } }
     func settleFailed() { counters.withLock { $0.settleFailures += 1 } }
     func settled(rows: Int, seconds: Double) {
         counters.withLock { c in
@@ -162,6 +183,8 @@ public final class TrackingMetrics: Sendable {
                [("", "\(c.retentionFailures)")])
         metric("tracking_live_refused_total", "counter", "Live subscribers refused: as many as the server takes were connected.",
                [("", "\(c.liveRefused)")])
+        metric("tracking_teltonika_closed_total", "counter", "Teltonika connections the server closed, by reason.",
+               TeltonikaClose.allCases.map { ("{reason=\"\($0.label)\"}", "\(c.teltonikaClosed[$0.rawValue])") })
         metric("tracking_commit_seconds_total", "counter", "Time spent in successful commits.", [("", "\(c.commitSeconds)")])
         metric("tracking_settles_total", "counter", "Store upkeep transactions between batches (SQLite: moves of fixes).", [("", "\(c.settles)")])
         metric("tracking_settled_rows_total", "counter", "Rows those transactions wrote or deleted.", [("", "\(c.settledRows)")])

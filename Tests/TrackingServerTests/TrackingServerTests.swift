@@ -419,6 +419,7 @@ final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
             try bad.writeAll(corrupted)
             #expect(try Self.read(bad, 4).isEmpty) // closed, no acknowledgement
             try bad.close()
+            #expect(ingest.metrics.text().contains(#"tracking_teltonika_closed_total{reason="malformed"} 1"#))
 
             let stranger = try TCPClient.connect(host: "127.0.0.1", port: port)
             try stranger.writeAll(Self.bytes("000F333536333037303432343431303134")) // …014: not registered
@@ -449,6 +450,50 @@ final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
             // Both reads end at the server's close (empty), not at a byte: nothing was acknowledged.
             #expect(try Self.read(slow, 4).isEmpty)
             #expect(try Self.read(idle, 1).isEmpty)
+            #expect(ingest.metrics.text().contains(#"tracking_teltonika_closed_total{reason="idle"} 2"#))
+        }
+    }
+
+    /// Connections over the listener's bound of open connections (here 2; by default the
+    /// process's, which the HTTP server's count in too) are closed as soon as they are accepted,
+    /// before a login is answered, and counted; once one of the two closes, a device is served.
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func teltonika_overTheConnectionBound_closedAndCounted_servedWhenOneCloses() async throws {
+        try await withTemporaryDirectory { dir in
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+            defer { ingest.stop() }
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            let bound = OpenConnections(maximum: 2)
+            let listener = Task {
+                try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest, connections: bound) { continuation.yield($0) }
+            }
+            defer { listener.cancel() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            let login = Self.bytes("000F333536333037303432343431303133")
+            let first = try TCPClient.connect(host: "127.0.0.1", port: port)
+            try first.writeAll(login)
+            #expect(try Self.read(first, 1) == [1])
+            let second = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? second.close() }
+            try second.writeAll(login)
+            #expect(try Self.read(second, 1) == [1])
+            let third = try TCPClient.connect(host: "127.0.0.1", port: port)
+            try? third.writeAll(login)
+            #expect(((try? Self.read(third, 1)) ?? []).isEmpty, "a third connection was served")
+            try? third.close()
+            #expect(ingest.metrics.text().contains(#"tracking_teltonika_closed_total{reason="connections"} 1"#))
+
+            try first.close()
+            // The server counts a connection until its side has closed: a new one may come first.
+            var served = false
+            for _ in 0..<50 where !served {
+                let next = try TCPClient.connect(host: "127.0.0.1", port: port)
+                try? next.writeAll(login)
+                served = ((try? Self.read(next, 1)) ?? []) == [1]
+                try? next.close()
+                if !served { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(served, "no device served after one of the two connections closed")
         }
     }
 
