@@ -156,12 +156,18 @@ final class FenceMonitor: @unchecked Sendable {
     private func stored(_ events: [FenceEvent]) -> [FenceEvent] {
         guard !events.isEmpty else { return [] }
         for attempt in 1...3 {
-            do { return try store.add(events: events) } catch {
-                if attempt == 3 { break }
-                Thread.sleep(forTimeInterval: 0.1)
+            do {
+                let added = try store.add(events: events)
+                metrics.storeSucceeded(.fenceEvents)
+                return added
+            } catch {
+                guard attempt == 3 else {
+                    Thread.sleep(forTimeInterval: 0.1)
+                    continue
+                }
+                metrics.storeFailed(.fenceEvents, error)
             }
         }
-        metrics.fenceStoreFailed()
         return []
     }
 
@@ -174,7 +180,7 @@ final class FenceMonitor: @unchecked Sendable {
         guard !names.isEmpty else { return states }
         let latest: [FenceEvent]
         do { latest = try store.latestEvents(devices: names) } catch {
-            metrics.fenceStoreFailed()
+            metrics.storeFailed(.fenceEvents, error)
             return states
         }
         for e in latest {

@@ -194,10 +194,11 @@ final class GroupCommitter: @unchecked Sendable {
                 let inserted = try store.commit(rows)
                 metrics.committed(rows: rowCount, inserted: inserted, seconds: Date().timeIntervalSince(started),
                                   queueWaits: batch.lazy.map { started.timeIntervalSince($0.arrived) })
+                metrics.storeSucceeded(.commit)
                 Self.complete(batch, with: .success(inserted))
                 offer(rows, number: number)
             } catch {
-                metrics.commitFailed()
+                metrics.storeFailed(.commit, error)
                 Self.complete(batch, with: .failure(error))
                 offer(nil, number: number)
             }
@@ -247,9 +248,10 @@ final class GroupCommitter: @unchecked Sendable {
         do {
             let settled = try store.settle()
             if settled > 0 { metrics.settled(rows: settled, seconds: Date().timeIntervalSince(started)) }
+            metrics.storeSucceeded(.settle)
             return settled > 0
         } catch {
-            metrics.settleFailed()
+            metrics.storeFailed(.settle, error)
             return false
         }
     }

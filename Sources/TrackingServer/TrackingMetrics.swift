@@ -11,9 +11,9 @@ public final class TrackingMetrics: Sendable {
         var duplicateFixes = 0
         var refusedUnknownDevices = 0
         var commits = 0
-        var commitFailures = 0
-        var retentionFailures = 0
         var liveRefused = 0
+        /// Store operations that failed, by `StoreFailureLog.Operation`.
+        var storeFailures = [Int](repeating: 0, count: StoreFailureLog.Operation.allCases.count)
         /// Teltonika connections the server closed, by `TeltonikaClose`.
         var teltonikaClosed = [Int](repeating: 0, count: TeltonikaClose.allCases.count)
         var committedRows = 0
@@ -21,7 +21,6 @@ public final class TrackingMetrics: Sendable {
         var settles = 0
         var settledRows = 0
         var settleSeconds = 0.0
-        var settleFailures = 0
         /// Rows per group commit.
         var batchRows = Histogram(bounds: [1, 10, 100, 500, 1000])
         /// Seconds from an ingest request reaching its route to its reply handed to the connection.
@@ -37,7 +36,6 @@ public final class TrackingMetrics: Sendable {
         /// Seconds from a batch's ack to its fence events being stored.
         var fenceLatency = Histogram(bounds: Histogram.secondsBounds)
         var fenceBatchesDropped = 0
-        var fenceStoreFailures = 0
         var webhookDelivered = 0
         var webhookFailedAttempts = 0
         var webhookDropped = 0
@@ -100,7 +98,13 @@ public final class TrackingMetrics: Sendable {
         }
     }
 
-    public init() {}
+    /// Notes the store's failures for the log, a few lines per outage.
+    let failureLog: StoreFailureLog
+
+    /// - Parameter note: gets the lines of `StoreFailureLog`.
+    public init(note: @escaping @Sendable (String) -> Void = { _ in }) {
+        failureLog = StoreFailureLog(note: note)
+    }
 
     func request(_ endpoint: String) { counters.withLock { $0.requests[endpoint, default: 0] += 1 } }
     func response(_ status: Int) { counters.withLock { $0.responses[status, default: 0] += 1 } }
@@ -114,11 +118,15 @@ public final class TrackingMetrics: Sendable {
     func acknowledged(_ fixes: Int) { counters.withLock { $0.acknowledgedFixes += fixes } }
     func rejected(_ fixes: Int) { counters.withLock { $0.rejectedFixes += fixes } }
     func refusedUnknownDevice() { counters.withLock { $0.refusedUnknownDevices += 1 } }
-    func commitFailed() { counters.withLock { $0.commitFailures += 1 } }
-    func retentionFailed() { counters.withLock { $0.retentionFailures += 1 } }
+    /// A store operation that failed: counted, and noted (`StoreFailureLog`).
+    func storeFailed(_ operation: StoreFailureLog.Operation, _ error: any Error) {
+        counters.withLock { $0.storeFailures[operation.rawValue] += 1 }
+        failureLog.failed(operation, error)
+    }
+    /// A store operation that succeeded: noted when it had been failing.
+    func storeSucceeded(_ operation: StoreFailureLog.Operation) { failureLog.succeeded(operation) }
     func liveRefused() { counters.withLock { $0.liveRefused += 1 } }
     func closedTeltonika(_ reason: TeltonikaClose) { counters.withLock { $0.teltonikaClosed[reason.rawValue] += 1 } }
-    func settleFailed() { counters.withLock { $0.settleFailures += 1 } }
     func settled(rows: Int, seconds: Double) {
         counters.withLock { c in
             c.settles += 1
@@ -135,7 +143,6 @@ public final class TrackingMetrics: Sendable {
         counters.withLock { $0.fenceLatency.observe(seconds) }
     }
     func fenceBatchDropped() { counters.withLock { $0.fenceBatchesDropped += 1 } }
-    func fenceStoreFailed() { counters.withLock { $0.fenceStoreFailures += 1 } }
     func webhookDelivered(_ events: Int) { counters.withLock { $0.webhookDelivered += events } }
     func webhookAttemptFailed() { counters.withLock { $0.webhookFailedAttempts += 1 } }
     func webhookDropped(_ events: Int) { counters.withLock { $0.webhookDropped += events } }
@@ -178,9 +185,9 @@ public final class TrackingMetrics: Sendable {
         metric("tracking_duplicate_fixes_total", "counter", "Committed fixes already stored (retries).", [("", "\(c.duplicateFixes)")])
         metric("tracking_unknown_device_refusals_total", "counter", "Requests refused for an unregistered device.", [("", "\(c.refusedUnknownDevices)")])
         metric("tracking_commits_total", "counter", "Group commits that succeeded.", [("", "\(c.commits)")])
-        metric("tracking_commit_failures_total", "counter", "Group commits the store refused.", [("", "\(c.commitFailures)")])
+        metric("tracking_commit_failures_total", "counter", "Group commits the store refused.", [("", "\(c.storeFailures[StoreFailureLog.Operation.commit.rawValue])")])
         metric("tracking_retention_failures_total", "counter", "Retention passes the store refused (tried again at the next).",
-               [("", "\(c.retentionFailures)")])
+               [("", "\(c.storeFailures[StoreFailureLog.Operation.retention.rawValue])")])
         metric("tracking_live_refused_total", "counter", "Live subscribers refused: as many as the server takes were connected.",
                [("", "\(c.liveRefused)")])
         metric("tracking_teltonika_closed_total", "counter", "Teltonika connections the server closed, by reason.",
@@ -190,7 +197,7 @@ public final class TrackingMetrics: Sendable {
         metric("tracking_settled_rows_total", "counter", "Rows those transactions wrote or deleted.", [("", "\(c.settledRows)")])
         metric("tracking_settle_seconds_total", "counter", "Time the writer spent in them.", [("", "\(c.settleSeconds)")])
         metric("tracking_settle_failures_total", "counter", "Upkeep transactions the store refused (tried again after the next batch).",
-               [("", "\(c.settleFailures)")])
+               [("", "\(c.storeFailures[StoreFailureLog.Operation.settle.rawValue])")])
         metric("tracking_batch_rows", "histogram", "Rows per group commit.", c.batchRows.samples)
         metric("tracking_ingest_duration_seconds", "histogram",
                "Seconds from an ingest request reaching its route to its reply handed to the connection (decoding, the group commit, the hop back to the event loop).",
@@ -206,7 +213,7 @@ public final class TrackingMetrics: Sendable {
         metric("tracking_fence_batches_dropped_total", "counter", "Committed batches not decided: the fence queue was full.",
                [("", "\(c.fenceBatchesDropped)")])
         metric("tracking_fence_store_failures_total", "counter", "Fence event writes the store refused (events lost).",
-               [("", "\(c.fenceStoreFailures)")])
+               [("", "\(c.storeFailures[StoreFailureLog.Operation.fenceEvents.rawValue])")])
         metric("tracking_webhook_events_delivered_total", "counter", "Events the webhook accepted (2xx).", [("", "\(c.webhookDelivered)")])
         metric("tracking_webhook_failed_attempts_total", "counter", "Webhook POSTs that failed (retried with backoff).",
                [("", "\(c.webhookFailedAttempts)")])

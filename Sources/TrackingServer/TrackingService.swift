@@ -45,7 +45,7 @@ extension TrackingRoutes {
         let c = configuration
         let store = try await PositionStores.open(postgresURL: c.postgresURL, sqlitePath: c.sqlitePath)
         let ingest = try await TrackingIngest(store: store, policy: c.policy, devices: c.devices, fences: c.fences, matcher: c.matcher,
-                                              liveInterval: c.liveInterval)
+                                              liveInterval: c.liveInterval, note: note)
         try await run(options, ingest: ingest, teltonikaPort: c.teltonikaPort, retentionDays: c.retentionDays, serving: serving, note: note)
     }
 

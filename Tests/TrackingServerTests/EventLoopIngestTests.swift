@@ -169,10 +169,10 @@ final class GatedStore: SQLiteBackedStore, @unchecked Sendable {
         }
     }
 
-    static func setUp() async throws -> (URL, GatedStore, TrackingIngest) {
+    static func setUp(note: @escaping @Sendable (String) -> Void = { _ in }) async throws -> (URL, GatedStore, TrackingIngest) {
         let dir = try makeTemporaryDirectory()
         let store = try GatedStore(path: dir.appendingPathComponent("t.sqlite").path)
-        return (dir, store, try await TrackingIngest(store: store, policy: .register))
+        return (dir, store, try await TrackingIngest(store: store, policy: .register, note: note))
     }
 
     /// With the commit held, the request waits unanswered (the router's answer to a pipelined
@@ -206,9 +206,11 @@ final class GatedStore: SQLiteBackedStore, @unchecked Sendable {
     }
 
     /// While the store fails: 503 with `Retry-After`, no ack, nothing stored; the device's retry
-    /// on the same connection once it is back is acknowledged and stored once.
+    /// on the same connection once it is back is acknowledged and stored once. The log got a
+    /// line for the failure, with the store's error, and one for the recovery.
     @Test(.timeLimit(.minutes(2))) func storageDown_503NoAck_retryOnTheSameConnectionStoredOnce() async throws {
-        let (dir, store, ingest) = try await Self.setUp()
+        let notes = Mutex<[String]>([])
+        let (dir, store, ingest) = try await Self.setUp { line in notes.withLock { $0.append(line) } }
         defer { removeTemporaryDirectory(dir) }
         let t = TrackingServerTests.nowSeconds - 100
         try await Self.withKeptAliveConnection(ingest, device: "b", time: t - 1) { port, socket in
@@ -226,7 +228,32 @@ final class GatedStore: SQLiteBackedStore, @unchecked Sendable {
         let text = ingest.metrics.text()
         #expect(text.contains("tracking_commit_failures_total 1\n") && text.contains("tracking_acknowledged_fixes_total 3\n"))
         #expect(text.contains("tracking_responses_total{status=\"503\"} 1\n"))
+        let lines = notes.withLock { $0 }
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.hasPrefix("store: commits failing: ") == true && lines.first?.contains("down") == true, "\(lines)")
+        #expect(lines.last?.hasPrefix("store: commits succeed again after 1 failures in ") == true, "\(lines)")
         ingest.stop()
+    }
+
+    /// A store failing 1,000 times a second for two minutes: a line at the first failure, one a
+    /// minute after (with the count since the line before; the next minute ends with the
+    /// outage), one at the recovery; a second outage starts over.
+    @Test func storeFailureLog_aFewLinesPerOutage() {
+        let notes = Mutex<[String]>([])
+        let log = StoreFailureLog { line in notes.withLock { $0.append(line) } }
+        struct Refused: Error, CustomStringConvertible { var description: String { "53300: too many clients" } }
+        let start = ContinuousClock.now
+        for k in 0..<120_000 { log.failed(.commit, Refused(), at: start + .milliseconds(k)) }
+        log.succeeded(.settle, at: start + .seconds(120)) // another operation: nothing to say
+        log.succeeded(.commit, at: start + .seconds(120))
+        log.succeeded(.commit, at: start + .seconds(121))
+        log.failed(.commit, Refused(), at: start + .seconds(130))
+        #expect(notes.withLock { $0 } == [
+            "store: commits failing: 53300: too many clients",
+            "store: commits still failing, 60000 more in 60 s: 53300: too many clients",
+            "store: commits succeed again after 120000 failures in 120.0 s",
+            "store: commits failing: 53300: too many clients",
+        ])
     }
 
     /// On a kept-alive connection: a chunked body (no length announced) that grows past 5 MiB
