@@ -37,7 +37,7 @@
 # is the server's --live-interval (the least time between two messages to one subscriber).
 # LIVE_CLIENT=swift runs the S subscribers in `geo loadgen --live S×FOLLOW` instead (SwiftNIO, no
 # JSON parser: its CPU is then in the generator's; STALLED is not run).
-# INSTANCES=2 (STORE postgres, LIVE with the Python subscribers): a second `geo serve-tracking` on
+# INSTANCES=2 (STORE postgres, LIVE): a second `geo serve-tracking` on
 # the same database; the generator posts to the first, the subscribers follow on the second, so
 # their delivery times cross instances (PostgreSQL LISTEN/NOTIFY; issue 35: p99 ≤ 100 ms).
 # Also prints the group committer's writer threads' CPU time over the run, in all and per fix
@@ -112,8 +112,8 @@ if [ -z "$URL" ] || ! kill -0 "$SERVER" 2>/dev/null; then
 fi
 LIVE_URL="$URL"
 if [ "${INSTANCES:-1}" = 2 ]; then
-    [ "$STORE" = postgres ] && [ -n "${LIVE:-}" ] && [ "${LIVE_CLIENT:-python}" = python ] \
-        || { echo "tracking.sh: INSTANCES=2 needs STORE postgres and LIVE with the Python subscribers" >&2; exit 2; }
+    [ "$STORE" = postgres ] && [ -n "${LIVE:-}" ] \
+        || { echo "tracking.sh: INSTANCES=2 needs STORE postgres and LIVE" >&2; exit 2; }
     "$GEO" serve-tracking "${STORE_ARGS[@]}" ${LIVE_INTERVAL:+--live-interval "$LIVE_INTERVAL"} --port 0 --host 127.0.0.1 --auto-register > "$WORK/url2" 2> "$WORK/server2.err" &
     SERVER2=$!
     for _ in $(seq 3000); do [ -s "$WORK/url2" ] && break; sleep 0.1; done
@@ -180,7 +180,7 @@ if [ -n "${PERF:-}" ]; then
 fi
 LIVE_ARGS=()
 if [ -n "${LIVE:-}" ] && [ "${LIVE_CLIENT:-python}" = swift ]; then
-    LIVE_ARGS=(--live "${LIVE}x${FOLLOW:-100}")
+    LIVE_ARGS=(--live "${LIVE}x${FOLLOW:-100}" --live-url "$LIVE_URL")
 elif [ -n "${LIVE:-}" ]; then
     python3 Benchmarks/tracking-live.py "$LIVE_URL" "$LIVE" "${FOLLOW:-100}" "$N" "$((D + 20))" "${STALLED:-0}" "${LIVE_PROCESSES:-2}" > "$WORK/live.txt" 2>&1 &
     LIVE_PID=$!

@@ -115,18 +115,26 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also run S /live WebSocket subscribers following F devices each (e.g. 1000x100) and print their fix time → delivery.", valueName: "SxF"))
     var live: String?
 
+    @Option(help: ArgumentHelp("With --live: the subscribers' server, http://HOST:PORT/ (default --url): another instance on the same database.", valueName: "URL"))
+    var liveURL: String?
+
     func validate() throws {
         try LoadGenerator.Options.deviceCounts.check(devices, option: "--devices")
         try LoadGenerator.Options.batchSizes.check(overlandBatch, option: "--overland-batch")
         try LoadGenerator.Options.durations.check(duration, option: "--duration")
         guard LoadGenerator.Options.hostAndPort(of: url) != nil else { throw ValidationError("--url: not http://HOST:PORT/: \(url)") }
         if let live, LiveSubscribers.Options.counts(live) == nil { throw ValidationError("--live: SxF (subscribers x devices each), got \(live)") }
+        if let liveURL {
+            guard live != nil else { throw ValidationError("--live-url needs --live") }
+            guard LoadGenerator.Options.hostAndPort(of: liveURL) != nil else { throw ValidationError("--live-url: not http://HOST:PORT/: \(liveURL)") }
+        }
     }
 
     func run() async throws {
         // validate() checked the URL.
         let options = LoadGenerator.Options(url: url, devices: devices, seconds: duration, devicePrefix: prefix, ackLog: ackLog, overlandBatch: overlandBatch)!
-        let (report, subscribers) = try await LoadGenerator(options).run(alongside: live.flatMap(LiveSubscribers.Options.counts))
+        let (report, subscribers) = try await LoadGenerator(options).run(alongside: live.flatMap(LiveSubscribers.Options.counts),
+                                                                         on: liveURL.flatMap(LoadGenerator.Options.hostAndPort))
         standardOutput.line("geo loadgen: \(report)")
         if let subscribers { standardOutput.line("geo loadgen: \(subscribers)") }
     }

@@ -1,6 +1,5 @@
 import Platform
 import Foundation
-import Histogram
 import NIOCore
 import NIOPosix
 
@@ -54,18 +53,20 @@ public struct LiveSubscribers: Sendable {
 
     /// What the subscribers received.
     public struct Report: Sendable, CustomStringConvertible {
-        /// Fix time → arrival, microseconds, HdrHistogram of 3 significant digits.
-        var delays = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+        /// Fix time → arrival, by arrival since the subscribers began to connect.
+        var delays = Latencies()
         public var messages = 0
         public var fixes = 0
         /// Subscribers whose upgrade was refused or whose connection failed or ended early.
         public var failed = 0
         var subscribers = 0, follow = 0
 
-        public init() { delays.autoResize = true }
+        public init() {}
+
+        init(duration: Duration) { delays = Latencies(duration: duration) }
 
         /// The `p`-th percentile (0…100) of fix time → arrival, seconds; NaN with none.
-        public func percentile(_ p: Double) -> Double { delays.totalCount == 0 ? .nan : Double(delays.valueAtPercentile(p)) / 1e6 }
+        public func percentile(_ p: Double) -> Double { delays.percentile(p) }
 
         mutating func add(_ other: Report) {
             delays.add(other.delays)
@@ -76,9 +77,9 @@ public struct LiveSubscribers: Sendable {
 
         public var description: String {
             func ms(_ v: Double) -> String { String(format: "%.1f", v * 1000) }
-            let maximum = delays.totalCount == 0 ? Double.nan : Double(delays.max) / 1e6
             return "live: \(subscribers) subscribers × \(follow) devices: \(fixes) fixes in \(messages) messages, "
-                + "fix time → delivery ms p50 \(ms(percentile(50))) p99 \(ms(percentile(99))) max \(ms(maximum)); \(failed) subscribers failed"
+                + "fix time → delivery ms p50 \(ms(percentile(50))) p99 \(ms(percentile(99))) max \(ms(delays.maximum)), "
+                + "\(delays.p99ByWindow(of: "arrival")); \(failed) subscribers failed"
         }
     }
 
@@ -88,7 +89,8 @@ public struct LiveSubscribers: Sendable {
     /// Connects every subscriber, reads for `duration`, then closes them.
     public func run() async throws -> Report {
         let (address, group, loops) = try LoadGenerator.clientLoops(host: options.host, port: options.port, threads: options.threads)
-        let tallies = loops.map { _ in Tally() }
+        let started = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let tallies = loops.map { _ in Tally(started: started, duration: options.duration) }
         var channels: [any Channel] = []
         var total = Report()
         for k in 0..<options.subscribers {
@@ -121,9 +123,16 @@ public struct LiveSubscribers: Sendable {
 
 /// One event loop's counts, touched on that loop only (hence `@unchecked Sendable`).
 final class Tally: @unchecked Sendable {
-    var report = LiveSubscribers.Report()
+    var report: LiveSubscribers.Report
+    /// When the subscribers began to connect, µs since 1970: arrivals are windowed from it.
+    let started: Int64
     /// The run is over: connections closing now did not fail.
     var ending = false
+
+    init(started: Int64, duration: Duration) {
+        self.started = started
+        report = LiveSubscribers.Report(duration: duration)
+    }
 }
 
 /// One subscriber: the upgrade reply, then frames (a server's are not masked, RFC 6455 §5.2).
@@ -210,7 +219,7 @@ final class SubscriberHandler: ChannelInboundHandler {
                 i += key.count
                 if let ms = Self.unixMilliseconds(bytes, at: i) {
                     tally.report.fixes += 1
-                    _ = tally.report.delays.record(UInt64(max(1, arrival - ms * 1000)))
+                    tally.report.delays.record(UInt64(max(1, arrival - ms * 1000)), sinceStart: .microseconds(arrival - tally.started))
                 }
             }
         }

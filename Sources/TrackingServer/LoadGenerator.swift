@@ -1,7 +1,6 @@
 import Foundation
 import GeoBase
 public import GeoCore
-import Histogram
 import NIOCore
 import NIOPosix
 
@@ -90,15 +89,9 @@ public struct LoadGenerator: Sendable {
         public var errors = 0
         /// Connections made after a device's first (failed attempts are not counted).
         public var reconnects = 0
-        /// Request → acknowledgement latencies of the acknowledged requests, microseconds, in an
-        /// HdrHistogram of 3 significant digits (a percentile is exact to 0.1 %).
-        var latencies = Report.histogram()
-        /// The same latencies by when their request was sent: one histogram per `window` of the
-        /// run from its start. A tail made by a passing backlog (the devices connecting, a
-        /// stall) shows in a few windows; one of a saturated server in every window.
-        var windows: [Histogram<UInt64>] = []
-        /// The width of `windows`' windows (`Report.window(for:)`).
-        var window = TimeAmount.seconds(10)
+        /// Request → acknowledgement latencies of the acknowledged requests, by when their
+        /// request was sent.
+        var latencies = Latencies()
         /// From the start to the last device's end, seconds.
         public var seconds = 0.0
         /// Connecting every device before the start, seconds.
@@ -110,47 +103,23 @@ public struct LoadGenerator: Sendable {
         public init() {}
 
         init(duration: Duration) {
-            window = Self.window(for: duration)
-        }
-
-        /// 10 s, or wider for a run over 10 minutes: about 60 windows at most (each histogram
-        /// holds ~140 KB: a day's run in 10 s windows would take 1.2 GB a shard).
-        static func window(for duration: Duration) -> TimeAmount {
-            .seconds(max(10, Int64((duration.seconds / 60).rounded(.up))))
+            latencies = Latencies(duration: duration)
         }
 
         /// The `p`-th percentile (0…100) of the acknowledged requests' latency, seconds; NaN
         /// with none.
-        public func percentile(_ p: Double) -> Double { Self.seconds(atPercentile: p, of: latencies) }
+        public func percentile(_ p: Double) -> Double { latencies.percentile(p) }
 
         /// The longest acknowledged request's latency, seconds; NaN with none.
-        public var maximum: Double { latencies.totalCount == 0 ? .nan : Double(latencies.max) / 1e6 }
+        public var maximum: Double { latencies.maximum }
 
-        /// The `p`-th percentile of the latency of the requests sent in each `window` of the run,
-        /// in order, seconds; NaN for a window without any.
-        public func percentileByWindow(_ p: Double) -> [Double] {
-            windows.map { Self.seconds(atPercentile: p, of: $0) }
-        }
-
-        /// `histogram`'s `p`-th percentile in seconds; NaN when it is empty.
-        static func seconds(atPercentile p: Double, of histogram: Histogram<UInt64>) -> Double {
-            histogram.totalCount == 0 ? .nan : Double(histogram.valueAtPercentile(p)) / 1e6
-        }
+        /// The `p`-th percentile of the latency of the requests sent in each 10 s window of the
+        /// run (`Latencies.window(for:)`), in order, seconds; NaN for a window without any.
+        public func percentileByWindow(_ p: Double) -> [Double] { latencies.percentileByWindow(p) }
 
         /// Records the latency (µs) of a request sent `sinceStart` after the run's start.
         mutating func record(latency microseconds: UInt64, sinceStart: TimeAmount) {
-            _ = latencies.record(microseconds)
-            let k = max(0, Int(sinceStart.nanoseconds / window.nanoseconds))
-            while windows.count <= k { windows.append(Self.histogram()) }
-            _ = windows[k].record(microseconds)
-        }
-
-        /// An empty histogram of latencies in µs, 1 µs to 60 s at 3 significant digits (and past
-        /// 60 s by resizing).
-        static func histogram() -> Histogram<UInt64> {
-            var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-            histogram.autoResize = true
-            return histogram
+            latencies.record(microseconds, sinceStart: sinceStart)
         }
 
         mutating func add(_ other: Report) {
@@ -160,8 +129,6 @@ public struct LoadGenerator: Sendable {
             errors += other.errors
             reconnects += other.reconnects
             latencies.add(other.latencies)
-            while windows.count < other.windows.count { windows.append(Self.histogram()) }
-            for (k, window) in other.windows.enumerated() { windows[k].add(window) }
             warmUpSent += other.warmUpSent
             warmUpAcknowledged += other.warmUpAcknowledged
             warmUpAcknowledgedFixes += other.warmUpAcknowledgedFixes
@@ -174,7 +141,7 @@ public struct LoadGenerator: Sendable {
             let fixes = acknowledgedFixes == acknowledged ? "" : ", fixes \(acknowledgedFixes) (\(rate(acknowledgedFixes))/s)"
             return "sent \(sent), acknowledged \(acknowledged) (\(rate(acknowledged))/s)\(fixes), errors \(errors), reconnects \(reconnects); "
                 + "latency ms p50 \(ms(percentile(50))) p99 \(ms(percentile(99))) p99.9 \(ms(percentile(99.9))) max \(ms(maximum)); "
-                + "p99 ms by \(window.nanoseconds / 1_000_000_000) s of the run \(percentileByWindow(99).map(ms).joined(separator: " ")); "
+                + "\(latencies.p99ByWindow(of: "the run")); "
                 + "connected in \(String(format: "%.1f", connectSeconds)) s before the start, "
                 + "sending as they connected \(warmUpSent) requests, \(warmUpAcknowledged) acknowledged, \(warmUpErrors) errors"
         }
@@ -225,12 +192,16 @@ public struct LoadGenerator: Sendable {
 
 extension LoadGenerator {
     /// Runs the load and, with `live` (S subscribers following F devices each), `/live`
-    /// subscribers beside it (``LiveSubscribers/Options/init(following:subscribers:follow:)``):
-    /// `geo loadgen [--live S×F]`.
+    /// subscribers beside it (``LiveSubscribers/Options/init(following:subscribers:follow:)``),
+    /// on `liveServer` when given (another instance on the same database), else on the load's:
+    /// `geo loadgen [--live S×F [--live-url URL]]`.
     /// - Returns: the load's report, and the subscribers' (nil without `live`) once they end.
-    public func run(alongside live: (subscribers: Int, follow: Int)?) async throws -> (load: Report, live: LiveSubscribers.Report?) {
+    public func run(alongside live: (subscribers: Int, follow: Int)?, on liveServer: (host: String, port: Int)? = nil) async throws
+        -> (load: Report, live: LiveSubscribers.Report?) {
         let subscribers = live.map { s, f in
-            Task { [options] in try await LiveSubscribers(LiveSubscribers.Options(following: options, subscribers: s, follow: f)).run() }
+            var live = LiveSubscribers.Options(following: options, subscribers: s, follow: f)
+            if let liveServer { (live.host, live.port) = liveServer }
+            return Task { [live] in try await LiveSubscribers(live).run() }
         }
         let report: Report
         do { report = try await run() } catch {

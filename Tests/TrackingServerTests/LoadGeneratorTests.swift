@@ -217,8 +217,8 @@ import TrackingProtocols
         #expect(abs(a.percentile(50) - 0.002) < 0.002 * 0.001 && abs(a.maximum - 0.7) < 0.7 * 0.001)   // the run's histogram holds all
         #expect(a.description.contains("p99 ms by 10 s of the run 2.00 nan 700.")) // the windows, in order
         // Wider windows past 10 minutes: about 60 at most.
-        #expect(LoadGenerator.Report.window(for: .seconds(600)) == .seconds(10))
-        #expect(LoadGenerator.Report.window(for: .seconds(86_400)) == .seconds(1_440))
+        #expect(Latencies.window(for: .seconds(600)) == .seconds(10))
+        #expect(Latencies.window(for: .seconds(86_400)) == .seconds(1_440))
     }
 
     /// `verify` reads each device once: a logged fix absent from the store and one stored twice
@@ -297,6 +297,8 @@ import TrackingProtocols
                 // running beside it on 2 cores, and a device sends its next fix after its ack.
                 #expect(load.errors == 0 && load.acknowledged >= 4, "\(load)")
                 #expect(subscribers.failed == 0 && subscribers.fixes > 0 && subscribers.fixes <= load.acknowledged + load.warmUpAcknowledged, "\(subscribers)")
+                #expect(subscribers.delays.count == subscribers.fixes && !subscribers.delays.percentileByWindow(99).isEmpty, "\(subscribers)")
+                #expect(subscribers.description.contains("p99 ms by 10 s of arrival "), "\(subscribers)")
                 options.duration = .milliseconds(500)
                 #expect(try await LoadGenerator(options).run(alongside: nil).live == nil)
             }
