@@ -2,6 +2,7 @@ import Platform
 import Foundation
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// `geo loadgen --live S×F`: S WebSocket subscribers on a tracking server's `/live`, subscriber k
 /// following the generator's devices k·F … k·F + F − 1 modulo the device count (as
@@ -10,7 +11,7 @@ import NIOPosix
 /// bound of ack → delivery. Two Python processes reading 1,000 subscribers took more CPU than the
 /// server's fan-out to them (21.5 against about 10 s, README); these clients read the frames'
 /// bytes without a JSON parser. Pings are answered (masked pongs, RFC 6455 §5.5.3), the first
-/// message (latest positions) is not timed.
+/// message (latest positions) is not timed, nor are the fixes sent before the load's start.
 public struct LiveSubscribers: Sendable {
     public struct Options: Sendable {
         public var host: String
@@ -24,6 +25,10 @@ public struct LiveSubscribers: Sendable {
         public var duration: Duration
         /// Event-loop threads of the subscribers.
         public var threads = 1
+        /// When the load began (nil: time every fix): the fixes sent before it, each device's
+        /// first as it connected, are counted apart and not timed, as the load's report leaves
+        /// their requests out (`LoadGenerator.Report.warmUpSent`).
+        public var loadStart: LoadStart?
 
         public init(host: String, port: Int, subscribers: Int, follow: Int, devices: Int, duration: Duration) {
             self.host = host
@@ -51,12 +56,22 @@ public struct LiveSubscribers: Sendable {
         }
     }
 
+    /// When a load began, µs since 1970, once it has (`LoadGenerator.run(started:)`).
+    public final class LoadStart: Sendable {
+        let microseconds = Atomic<Int64>(.max)
+        public init() {}
+
+        func mark(_ date: Date) { microseconds.store(Int64(date.timeIntervalSince1970 * 1_000_000), ordering: .relaxed) }
+    }
+
     /// What the subscribers received.
     public struct Report: Sendable, CustomStringConvertible {
         /// Fix time → arrival, by arrival since the subscribers began to connect.
         var delays = Latencies()
         public var messages = 0
         public var fixes = 0
+        /// Fixes sent before the load's start (`Options.loadStart`), in `fixes` but not timed.
+        public var warmUpFixes = 0
         /// Subscribers whose upgrade was refused or whose connection failed or ended early.
         public var failed = 0
         var subscribers = 0, follow = 0
@@ -72,12 +87,14 @@ public struct LiveSubscribers: Sendable {
             delays.add(other.delays)
             messages += other.messages
             fixes += other.fixes
+            warmUpFixes += other.warmUpFixes
             failed += other.failed
         }
 
         public var description: String {
             func ms(_ v: Double) -> String { String(format: "%.1f", v * 1000) }
-            return "live: \(subscribers) subscribers × \(follow) devices: \(fixes) fixes in \(messages) messages, "
+            let warmUp = warmUpFixes == 0 ? "" : " (\(warmUpFixes) sent before the load's start, not timed)"
+            return "live: \(subscribers) subscribers × \(follow) devices: \(fixes) fixes in \(messages) messages\(warmUp), "
                 + "fix time → delivery ms p50 \(ms(percentile(50))) p99 \(ms(percentile(99))) max \(ms(delays.maximum)), "
                 + "\(delays.p99ByWindow(of: "arrival")); \(failed) subscribers failed"
         }
@@ -90,7 +107,7 @@ public struct LiveSubscribers: Sendable {
     public func run() async throws -> Report {
         let (address, group, loops) = try LoadGenerator.clientLoops(host: options.host, port: options.port, threads: options.threads)
         let started = Int64(Date().timeIntervalSince1970 * 1_000_000)
-        let tallies = loops.map { _ in Tally(started: started, duration: options.duration) }
+        let tallies = loops.map { _ in Tally(started: started, duration: options.duration, loadStart: options.loadStart) }
         var channels: [any Channel] = []
         var total = Report()
         for k in 0..<options.subscribers {
@@ -126,11 +143,13 @@ final class Tally: @unchecked Sendable {
     var report: LiveSubscribers.Report
     /// When the subscribers began to connect, µs since 1970: arrivals are windowed from it.
     let started: Int64
+    let loadStart: LiveSubscribers.LoadStart?
     /// The run is over: connections closing now did not fail.
     var ending = false
 
-    init(started: Int64, duration: Duration) {
+    init(started: Int64, duration: Duration, loadStart: LiveSubscribers.LoadStart?) {
         self.started = started
+        self.loadStart = loadStart
         report = LiveSubscribers.Report(duration: duration)
     }
 }
@@ -219,6 +238,10 @@ final class SubscriberHandler: ChannelInboundHandler {
                 i += key.count
                 if let ms = Self.unixMilliseconds(bytes, at: i) {
                     tally.report.fixes += 1
+                    if let start = tally.loadStart, ms * 1000 < start.microseconds.load(ordering: .relaxed) {
+                        tally.report.warmUpFixes += 1
+                        continue
+                    }
                     tally.report.delays.record(UInt64(max(1, arrival - ms * 1000)), sinceStart: .microseconds(arrival - tally.started))
                 }
             }

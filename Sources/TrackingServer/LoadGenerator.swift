@@ -150,7 +150,8 @@ public struct LoadGenerator: Sendable {
     let options: Options
     public init(_ options: Options) { self.options = options }
 
-    public func run() async throws -> Report {
+    /// - Parameter started: marked when the devices are connected and the run's clock starts.
+    public func run(started: LiveSubscribers.LoadStart? = nil) async throws -> Report {
         let (address, group, loops) = try Self.clientLoops(host: options.host, port: options.port, threads: options.threads)
         let plan = Plan(options: options, address: address)
         let shards = loops.map { Shard(loop: $0, plan: plan) }
@@ -161,6 +162,7 @@ public struct LoadGenerator: Sendable {
                 shard.loop.flatSubmit { shard.connect(devices: Array(stride(from: k, to: options.devices, by: shards.count))) }
             }, on: loops[0]).get()
             start = NIODeadline.now()
+            started?.mark(Date())
             let end = start + TimeAmount(options.duration)
             try await EventLoopFuture.andAllSucceed(shards.map { shard in
                 shard.loop.flatSubmit { shard.run(start: start, end: end) }
@@ -198,13 +200,15 @@ extension LoadGenerator {
     /// - Returns: the load's report, and the subscribers' (nil without `live`) once they end.
     public func run(alongside live: (subscribers: Int, follow: Int)?, on liveServer: (host: String, port: Int)? = nil) async throws
         -> (load: Report, live: LiveSubscribers.Report?) {
+        let loadStart = LiveSubscribers.LoadStart()
         let subscribers = live.map { s, f in
             var live = LiveSubscribers.Options(following: options, subscribers: s, follow: f)
             if let liveServer { (live.host, live.port) = liveServer }
+            live.loadStart = loadStart
             return Task { [live] in try await LiveSubscribers(live).run() }
         }
         let report: Report
-        do { report = try await run() } catch {
+        do { report = try await run(started: loadStart) } catch {
             subscribers?.cancel()
             throw error
         }
