@@ -126,15 +126,10 @@ extension PostgresPositionStore {
 
     /// The latest positions a batch note names.
     func latest(of note: BatchNote) async throws -> [StoredFix] {
-        let query: PostgresQuery = if let devices = note.devices {
-            """
-            SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE d.name = ANY(\(devices)::text[])
-            """
-        } else {
-            """
+        if let devices = note.devices { return try await latest(devices: devices) }
+        let query: PostgresQuery = """
             SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE p.received_at >= \(note.receivedAt)
             """
-        }
         return try await connector.suspending { session in
             try await session.query(query).get().map(Self.fix)
         }

@@ -263,12 +263,12 @@ public final class PostgresPositionStore: PositionStore {
         }
     }
 
-    public func latest(device: String) async throws -> StoredFix? {
+    public func latest(devices: [String]) async throws -> [StoredFix] {
         let query: PostgresQuery = """
-            SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE d.name = \(device)
+            SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE d.name = ANY(\(devices)::text[]) ORDER BY d.name
             """
         return try await connector.suspending { session in
-            try await session.query(query).get().first.map(Self.fix)
+            try await session.query(query).get().map(Self.fix)
         }
     }
 

@@ -591,9 +591,14 @@ public final class SQLitePositionStore: PositionStore {
             """, arguments: [device]).map { Self.fix($0) }
     }
 
+    /// A device's latest fix (greatest fix time), without waiting: `latest(devices:)`'s.
     public func latest(device: String) throws -> StoredFix? {
-        if readOnly { return try pool.read { db in try Self.latest(db, device: device).first } }
-        return latestFixes.withLock { $0[device] }
+        try latest(devices: [device]).first
+    }
+
+    public func latest(devices: [String]) throws -> [StoredFix] {
+        if readOnly { return try pool.read { db in try devices.sorted().flatMap { try Self.latest(db, device: $0) } } }
+        return latestFixes.withLock { latest in devices.sorted().compactMap { latest[$0] } }
     }
 
     public func latest(in box: BoundingBox) throws -> [StoredFix] {

@@ -50,9 +50,7 @@ extension TrackingRoutes {
             let first: [StoredFix]
             switch filter {
             case .devices(let names):
-                var fixes: [StoredFix] = []
-                for name in names.sorted() { if let fix = try? await ingest.store.latest(device: name) { fixes.append(fix) } }
-                first = fixes
+                first = (try? await ingest.store.latest(devices: Array(names))) ?? []
             case .box(let box):
                 first = (try? await ingest.store.latest(in: box)) ?? []
             }

@@ -25,7 +25,7 @@ class SQLiteBackedStore: PositionStore, @unchecked Sendable {
     func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
         try inner.positions(device: device, from: from, to: to, limit: limit)
     }
-    func latest(device: String) async throws -> StoredFix? { try inner.latest(device: device) }
+    func latest(devices: [String]) async throws -> [StoredFix] { try inner.latest(devices: devices) }
     func latest(in box: BoundingBox) async throws -> [StoredFix] { try inner.latest(in: box) }
     func count(device: String, fixTime: Int64) async throws -> Int { try inner.count(device: device, fixTime: fixTime) }
     func removeDays(before day: Int64) async throws { try inner.removeDays(before: day) }

@@ -95,6 +95,9 @@ final class Shared<Value: Sendable>: Sendable {
                 #expect(rows.map(\.fixTime) == (0..<10).map { Int64(t - 1000 + $0) * 1000 })
                 #expect(try await store.latest(device: "d\(d)")?.fixTime == Int64(t - 991) * 1000)
             }
+            // Many devices in one read, by name; a device without a fix is left out.
+            let several = try await store.latest(devices: ["d49", "nobody", "car", "d0"])
+            #expect(several.map(\.device) == ["car", "d0", "d49"] && several.map(\.fixTime) == [Int64(t) * 1000] + [Int64(t - 991) * 1000, Int64(t - 991) * 1000])
             #expect(try await pg.psql("SELECT count(*) FROM positions").trimmingCharacters(in: .whitespacesAndNewlines) == "504")
             #expect(ingest.metrics.text().contains("tracking_duplicate_fixes_total 501"))
             let day = Int64(t) * 1000 / FixDay.milliseconds

@@ -80,6 +80,7 @@ import TrackingProtocols
             #expect(try await store.count(device: "car", fixTime: Int64(t) * 1000) == 1)
             let latest = try #require(try await store.latest(device: "car"))
             #expect(latest.fixTime == Int64(t) * 1000 && latest.latitude == 52.5)
+            #expect(try store.latest(devices: ["nobody", "car"]).map(\.fixTime) == [Int64(t) * 1000]) // by name, the unknown left out
             #expect(try await store.positions(device: "car", from: 0, to: .max, limit: 10).map(\.fixTime) == [Int64(t - 50) * 1000, Int64(t) * 1000])
             ingest.stop()
         }
@@ -103,7 +104,7 @@ import TrackingProtocols
             }
             for device in ["a", "b"] {
                 #expect(try store.positions(device: device, from: 0, to: .max, limit: 10).map(\.fixTime) == [rows[1].fixTime, rows[0].fixTime])
-                #expect(try store.latest(device: device)?.fixTime == rows[0].fixTime)
+                #expect(try await store.latest(device: device)?.fixTime == rows[0].fixTime)
             }
             #expect(ingest.metrics.text().contains("tracking_retention_failures_total 0"))
         }
