@@ -6,7 +6,7 @@ import Synchronization
 /// Live positions and fence events for WebSocket subscribers (`/live`): after each committed batch the writer
 /// offers the batch's newest fix per device to the subscribers that follow that device (by name,
 /// or by a bounding box holding the fix). Each subscriber has a bounded mailbox keeping only the
-/// latest undelivered fix per device, so offering is a dictionary store under a lock and never
+/// latest undelivered fix per device, so offering is a store under a lock (`Subscriber.offer`) and never
 /// waits on a socket: a subscriber that reads slowly, or never, costs ingest nothing but that
 /// store, and its memory is at most `maximumDevicesPerSubscriber` fixes. Each fix is encoded
 /// once (its GeoJSON Feature, shared by all its followers), and each subscriber takes a batch's

@@ -109,7 +109,7 @@ public struct LiveSubscribers: Sendable {
         let started = Int64(Date().timeIntervalSince1970 * 1_000_000)
         let tallies = loops.map { _ in Tally(started: started, duration: options.duration, loadStart: options.loadStart) }
         var channels: [any Channel] = []
-        var total = Report()
+        var total = Report(duration: options.duration)
         for k in 0..<options.subscribers {
             let names = (0..<options.follow).map { "\(options.devicePrefix)\((k * options.follow + $0) % max(1, options.devices))" }
             let request = "GET /live?devices=\(names.joined(separator: ",")) HTTP/1.1\r\nHost: \(options.host):\(options.port)\r\n"
