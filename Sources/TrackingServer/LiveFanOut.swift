@@ -97,23 +97,17 @@ public final class LiveFanOut: Sendable {
             let (kept, refused) = mailbox.withLock { box -> (Bool, Int) in
                 var kept = false, refused = 0
                 for (slot, live) in fixes {
+                    let held = names.isEmpty ? box.byName[live.fix.device] : box.slots[slot]
+                    if let held {
+                        guard live.fix.fixTime > held.fix.fixTime else { continue }
+                    } else if box.count >= maximumDevices {
+                        refused += 1
+                        continue
+                    }
                     if names.isEmpty {
-                        if let held = box.byName[live.fix.device] {
-                            guard live.fix.fixTime > held.fix.fixTime else { continue }
-                        } else if box.count >= maximumDevices {
-                            refused += 1
-                            continue
-                        }
                         box.byName[live.fix.device] = live
                     } else {
-                        if let held = box.slots[slot] {
-                            guard live.fix.fixTime > held.fix.fixTime else { continue }
-                        } else if box.count >= maximumDevices {
-                            refused += 1
-                            continue
-                        } else {
-                            box.filled.append(slot)
-                        }
+                        if held == nil { box.filled.append(slot) }
                         box.slots[slot] = live
                     }
                     kept = true
