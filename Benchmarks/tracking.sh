@@ -40,6 +40,7 @@
 # INSTANCES=2 (STORE postgres, LIVE): a second `geo serve-tracking` on
 # the same database; the generator posts to the first, the subscribers follow on the second, so
 # their delivery times cross instances (PostgreSQL LISTEN/NOTIFY; issue 35: p99 ≤ 100 ms).
+# With STORE postgres it prints PostgreSQL's CPU time over the run too, in all and per fix stored.
 # Also prints the group committer's writer threads' CPU time over the run, in all and per fix
 # stored in the run (their commits and `settle` moves; SQLite has one writer, PostgreSQL two).
 # PG_SETTINGS="-c NAME=VALUE …" (STORE postgres): settings the cluster starts with beside initdb's
@@ -171,7 +172,16 @@ stored_fixes() { curl -s "${URL}metrics" | awk '$1 == "tracking_acknowledged_fix
 # system idle iowait irq softirq steal): busy, idle (with iowait) and steal, the time the
 # hypervisor ran something else on our vCPUs. Runs in different hours differ mostly by steal.
 machine_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $5 + $6, $9 }' /proc/stat; }
-MACHINE0="$(machine_ticks)"
+# CPU seconds of this run's PostgreSQL cluster (STORE postgres; else 0): its postmaster's, its
+# children's, and in the postmaster's cutime/cstime its children that ended (proc(5)).
+postgres_cpu_seconds() {
+    [ -f "$WORK/pg/postmaster.pid" ] || { echo 0; return; }
+    # A process may end between the glob and its reading: awk then says so (hidden) and reads on.
+    awk -v pm="$(head -1 "$WORK/pg/postmaster.pid")" -v hz="$(getconf CLK_TCK)" \
+        '$2 == "(postgres)" && $1 == pm { s += $14 + $15 + $16 + $17 } $2 == "(postgres)" && $4 == pm { s += $14 + $15 } END { printf "%.2f", s / hz }' \
+        /proc/[0-9]*/stat 2>/dev/null || true
+}
+MACHINE0="$(machine_ticks)"; POSTGRES_CPU0="$(postgres_cpu_seconds)"
 SERVER_CPU0="$(cpu_seconds "$SERVER")"; SERVER_WRITES0="$(disk_writes "$SERVER")"; STORED0="$(stored_fixes)"
 FENCE_CPU0="$(thread_cpu_seconds "$SERVER" fence-decisions)"; WRITER_CPU0="$(thread_cpu_seconds "$SERVER" group-commit)"
 if [ -n "${PERF:-}" ]; then
@@ -229,6 +239,8 @@ if [ -n "${FENCES:-}" ]; then
     curl -s "${URL}metrics" | grep -E '^tracking_fence_(events_total|decision_seconds_bucket|decision_seconds_count|batches_dropped_total|store_failures_total)'
 fi
 echo "server CPU during the run: $(awk -v a="$SERVER_CPU0" -v b="$(cpu_seconds "$SERVER")" 'BEGIN { printf "%.1f s", b - a }') (wall time: the generator's)"
+[ "$STORE" = postgres ] && echo "PostgreSQL CPU during the run: $(awk -v a="$POSTGRES_CPU0" -v b="$(postgres_cpu_seconds)" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
+    'BEGIN { printf "%.1f s, %.1f µs per fix stored in the run", b - a, (n > m ? (b - a) / (n - m) * 1e6 : 0) }')"
 echo "writer threads (group-commit…) CPU during the run: $(awk -v a="$WRITER_CPU0" -v b="$(thread_cpu_seconds "$SERVER" group-commit)" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
     'BEGIN { printf "%.1f s, %.2f µs per fix stored in the run", b - a, (n > m ? (b - a) / (n - m) * 1e6 : 0) }')"
 echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(disk_writes "$SERVER")" -v d="$D" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \

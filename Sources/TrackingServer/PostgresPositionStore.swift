@@ -22,7 +22,8 @@ import TrackingProtocols
 /// Times are milliseconds since 1970 as `bigint`, as `StoredFix` has them: exact, so a retry's
 /// fix time equals the stored one.
 ///
-/// Each group commit is one transaction and one set-based statement (one round trip; with
+/// Each group commit is one transaction and one set-based statement, in the function
+/// `tracking_insert_batch` (one round trip; with
 /// `BEGIN`, the new devices and `COMMIT` around it when the batch registers devices): the
 /// batch's columns go as arrays, `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING
 /// RETURNING` keeps the new rows, and their newest per device moves `latest` when later than
