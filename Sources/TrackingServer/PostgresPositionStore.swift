@@ -104,7 +104,10 @@ public final class PostgresPositionStore: PositionStore {
         // plans of a session: PostgreSQL 15 documentation, 43.11.2): in a system-wide `perf record`
         // at 19,800 devices, parsing and planning the statement sent whole took 12 % of
         // PostgreSQL's CPU time. Arguments: the batch's columns (`Columns`) and the
-        // notification's text; returns the number of new rows.
+        // notification's text; returns the number of new rows. Each row's device id is looked up
+        // through `devices`' unique name index: joined instead, PostgreSQL hashed the whole table
+        // for every batch (19,900 devices: ~6 of a 1,000-row statement's 26.6 ms in psql; the
+        // lookups take 1.4 ms less in all). A device missing there gives NULL either way.
         """
         CREATE OR REPLACE FUNCTION tracking_insert_batch(text[], bigint[], bigint[], float8[], float8[], float8[],
             float8[], float8[], float8[], bigint[], text[], text) RETURNS bigint LANGUAGE plpgsql AS $body$
@@ -185,10 +188,7 @@ public final class PostgresPositionStore: PositionStore {
 
     /// The batch's insert through `tracking_insert_batch` (in `schema`); it also notifies
     /// `batchChannel` with `note` (`BatchNote`), delivered to the listening instances when the
-    /// transaction commits. Each row's device id is looked up
-    /// through `devices`' unique name index: joined instead, PostgreSQL hashed the whole table
-    /// for every batch (19,900 devices: ~6 of a 1,000-row statement's 26.6 ms in psql; the
-    /// lookups take 1.4 ms less in all). A device missing there gives NULL either way.
+    /// transaction commits.
     static func insert(_ c: Columns, note: String) -> PostgresQuery {
         """
         SELECT tracking_insert_batch(\(c.device), \(c.fixTime), \(c.payloadHash), \(c.latitude), \(c.longitude), \(c.altitude),
