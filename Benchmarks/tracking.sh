@@ -181,7 +181,15 @@ postgres_cpu_seconds() {
         '$2 == "(postgres)" && $1 == pm { s += $14 + $15 + $16 + $17 } $2 == "(postgres)" && $4 == pm { s += $14 + $15 } END { printf "%.2f", s / hz }' \
         /proc/[0-9]*/stat 2>/dev/null || true
 }
-MACHINE0="$(machine_ticks)"; POSTGRES_CPU0="$(postgres_cpu_seconds)"
+# The cluster's WAL so far (STORE postgres; PostgreSQL 14's pg_stat_wal, 15's pg_stat_bgwriter): bytes,
+# full-page images (a page's first change after a checkpoint writes the whole page) and
+# checkpoints, timed and requested (max_wal_size reached).
+postgres_wal() {
+    [ "$STORE" = postgres ] || { echo "0 0 0 0"; return; }
+    "$PGBIN/psql" -X -q -A -F ' ' -t -h 127.0.0.1 -p "$PGPORT" -U tracking postgres \
+        -c "SELECT w.wal_bytes, w.wal_fpi, b.checkpoints_timed, b.checkpoints_req FROM pg_stat_wal w, pg_stat_bgwriter b"
+}
+MACHINE0="$(machine_ticks)"; POSTGRES_CPU0="$(postgres_cpu_seconds)"; POSTGRES_WAL0="$(postgres_wal)"
 SERVER_CPU0="$(cpu_seconds "$SERVER")"; SERVER_WRITES0="$(disk_writes "$SERVER")"; STORED0="$(stored_fixes)"
 FENCE_CPU0="$(thread_cpu_seconds "$SERVER" fence-decisions)"; WRITER_CPU0="$(thread_cpu_seconds "$SERVER" group-commit)"
 if [ -n "${PERF:-}" ]; then
@@ -241,6 +249,8 @@ fi
 echo "server CPU during the run: $(awk -v a="$SERVER_CPU0" -v b="$(cpu_seconds "$SERVER")" 'BEGIN { printf "%.1f s", b - a }') (wall time: the generator's)"
 [ "$STORE" = postgres ] && echo "PostgreSQL CPU during the run: $(awk -v a="$POSTGRES_CPU0" -v b="$(postgres_cpu_seconds)" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
     'BEGIN { printf "%.1f s, %.1f µs per fix stored in the run", b - a, (n > m ? (b - a) / (n - m) * 1e6 : 0) }')"
+[ "$STORE" = postgres ] && echo "PostgreSQL WAL during the run: $(echo "$POSTGRES_WAL0 $(postgres_wal)" | awk -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
+    '{ f = (n > m ? n - m : 1); printf "%.0f MB (%.0f bytes per fix stored), %d full-page images (%.3f per fix), checkpoints: %d timed, %d requested", ($5 - $1) / 1e6, ($5 - $1) / f, $6 - $2, ($6 - $2) / f, $7 - $3, $8 - $4 }')"
 echo "writer threads (group-commit…) CPU during the run: $(awk -v a="$WRITER_CPU0" -v b="$(thread_cpu_seconds "$SERVER" group-commit)" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
     'BEGIN { printf "%.1f s, %.2f µs per fix stored in the run", b - a, (n > m ? (b - a) / (n - m) * 1e6 : 0) }')"
 echo "server disk writes during the run: $(awk -v a="$SERVER_WRITES0" -v b="$(disk_writes "$SERVER")" -v d="$D" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \

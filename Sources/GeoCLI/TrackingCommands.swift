@@ -20,8 +20,11 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: "SQLite database file, created when absent.")
     var db: String = "tracking.sqlite"
 
-    @Option(help: ArgumentHelp("Store in PostgreSQL instead of SQLite (schema created when absent).", valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
-    var postgres: String?
+    @Option(help: ArgumentHelp("Store in PostgreSQL instead of SQLite (schema created when absent); repeated, the databases are shards, each device on one by rendezvous hashing.", valueName: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE"))
+    var postgres: [String] = []
+
+    @Option(name: .customLong("postgres-replica"), help: ArgumentHelp("A streaming replica of a --postgres database (pg_basebackup -R), serving its history reads (/api/positions, /api/events); repeatable.", valueName: "URL"))
+    var postgresReplicas: [String] = []
 
     @OptionGroup var server: ServerOptions<TrackingPort>
 
@@ -60,11 +63,13 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         try TrackingServerConfiguration.retentionDayCounts.check(retentionDays, option: "--retention-days")
         try RegionMonitor.dwellTimes.check(dwell, option: "--dwell")
         if webhook != nil, fences == nil { throw ValidationError("--webhook needs --fences") }
+        if !postgresReplicas.isEmpty, postgres.isEmpty { throw ValidationError("--postgres-replica needs --postgres") }
         try LiveFanOut.intervalsInMilliseconds.check(liveInterval, option: "--live-interval")
     }
 
     func run() async throws {
-        var configuration = TrackingServerConfiguration(postgresURL: postgres, sqlitePath: db, policy: autoRegister ? .register : .refuse)
+        var configuration = TrackingServerConfiguration(postgresURLs: postgres, sqlitePath: db, policy: autoRegister ? .register : .refuse)
+        configuration.replicaURLs = postgresReplicas
         configuration.devices = devices.map(DeviceSettings.init(spec:))
         configuration.fences = try fences.map { path in
             FenceOptions(fences: try CommandLineFiles.reading(path) { try RegionsFile.conditions(atPath: path) }, dwell: .milliseconds(Int64((dwell * 1000).rounded())),
@@ -148,18 +153,18 @@ struct LoadgenVerifyCommand: AsyncParsableCommand {
     @Option(help: "The SQLite database geo serve-tracking wrote.")
     var db: String?
 
-    @Option(help: ArgumentHelp("The PostgreSQL database geo serve-tracking --postgres wrote.", valueName: "URL"))
-    var postgres: String?
+    @Option(help: ArgumentHelp("The PostgreSQL database geo serve-tracking --postgres wrote; repeated, its shards.", valueName: "URL"))
+    var postgres: [String] = []
 
     func validate() throws {
-        guard (db == nil) != (postgres == nil) else { throw ValidationError("give one of --db FILE and --postgres URL") }
+        guard (db == nil) != postgres.isEmpty else { throw ValidationError("give one of --db FILE and --postgres URL") }
     }
 
     @Option(help: "The log geo loadgen --ack-log wrote.")
     var ackLog: String
 
     func run() async throws {
-        let store = try await PositionStores.open(postgresURL: postgres, sqlitePath: db ?? "", readOnly: true)
+        let store = try await PositionStores.open(postgresURLs: postgres, sqlitePath: db ?? "", readOnly: true)
         let result = try await LoadVerifier.verify(log: ackLog, store: store)
         standardOutput.line("geo loadgen verify: \(result)")
         if result.missing != 0 || result.duplicated != 0 { throw ExitCode(1) }

@@ -117,6 +117,10 @@ public protocol PositionStore: Sendable {
     /// event write done): a store that admits one writer at a time (`SQLitePositionStore`)
     /// lets another open the database for writing.
     func stopWriting()
+    /// Until cancelled: hands `body` the latest positions of each batch that another server
+    /// instance on the same database commits, for this instance's `/live` subscribers
+    /// (`PostgresPositionStore`: LISTEN/NOTIFY). A store no other instance writes returns at once.
+    func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async
 }
 
 extension PositionStore {
@@ -128,6 +132,8 @@ extension PositionStore {
     public var concurrentCommits: Int { 1 }
     /// Several writers share the database (PostgreSQL): nothing to give up.
     public func stopWriting() {}
+    /// No other instance writes here.
+    public func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async {}
     /// One `positions(device:…)` query a device.
     public func fixTimes(of devices: [String], from: Int64, to: Int64) async throws -> [String: [Int64]] {
         var times: [String: [Int64]] = [:]

@@ -1,15 +1,32 @@
-/// The store a tracking command names: PostgreSQL at a `postgres://` URL (`--postgres`), else
-/// the SQLite file at a path (`--db`) — `geo serve-tracking` writes it, `geo loadgen verify`
-/// reads what it wrote.
+/// The store a tracking command names: PostgreSQL at `postgres://` URLs (`--postgres`; two or
+/// more are shards), else the SQLite file at a path (`--db`) — `geo serve-tracking` writes it,
+/// `geo loadgen verify` reads what it wrote.
 public enum PositionStores {
-    /// Opens PostgreSQL at `postgresURL` when given, else the SQLite file `sqlitePath`.
-    /// - Parameter readOnly: for a reader of what a server wrote (`geo loadgen verify`): SQLite
-    ///   opened read-only (commits fail), no PostgreSQL schema created; otherwise each is
-    ///   created when absent.
-    /// - Throws: what `PostgresPositionStore.open` or `SQLitePositionStore(path:)` throws (a
-    ///   read-only SQLite file that does not exist cannot be opened).
-    public static func open(postgresURL: String?, sqlitePath: String, readOnly: Bool = false) async throws -> any PositionStore {
-        if let postgresURL { return try await PostgresPositionStore.open(url: postgresURL, createSchema: !readOnly) }
-        return try SQLitePositionStore(path: sqlitePath, readOnly: readOnly)
+    /// Opens PostgreSQL at `postgresURLs` when given (one database, or a `ShardedPositionStore`
+    /// over several), else the SQLite file `sqlitePath`.
+    /// - Parameters:
+    ///   - replicaURLs: streaming replicas (`PostgresReplica`) of those databases, each serving
+    ///     the history reads of the one it copies.
+    ///   - readOnly: for a reader of what a server wrote (`geo loadgen verify`): SQLite
+    ///     opened read-only (commits fail), no PostgreSQL schema created; otherwise each is
+    ///     created when absent.
+    /// - Throws: what `PostgresPositionStore.open`, `PostgresReplica.open`,
+    ///   `ShardedPositionStore.init` or `SQLitePositionStore(path:)` throws (a read-only SQLite
+    ///   file that does not exist cannot be opened); `ShardsError` for replicas with no
+    ///   database here to copy, or replicas without PostgreSQL.
+    public static func open(postgresURLs: [String], replicaURLs: [String] = [], sqlitePath: String,
+                            readOnly: Bool = false) async throws -> any PositionStore {
+        guard !postgresURLs.isEmpty else {
+            guard replicaURLs.isEmpty else { throw ShardsError(description: "a PostgreSQL replica needs its PostgreSQL database (--postgres)") }
+            return try SQLitePositionStore(path: sqlitePath, readOnly: readOnly)
+        }
+        var replicas: [PostgresReplica] = []
+        for url in replicaURLs { replicas.append(try await PostgresReplica.open(url: url)) }
+        var stores: [PostgresPositionStore] = []
+        for url in postgresURLs { stores.append(try await PostgresPositionStore.open(url: url, replicas: replicas, createSchema: !readOnly)) }
+        for (replica, url) in zip(replicas, replicaURLs) where !stores.contains(where: { $0.shard == replica.shard }) {
+            throw ShardsError(description: "the replica at \(try PostgresLocation(url: url)) copies none of the --postgres databases (shard \(replica.shard))")
+        }
+        return stores.count == 1 ? stores[0] : try ShardedPositionStore(stores)
     }
 }

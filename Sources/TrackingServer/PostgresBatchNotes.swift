@@ -76,7 +76,7 @@ extension PostgresPositionStore {
     /// after 1 s; once it listens again, the latest positions received since `replayMargin`
     /// before the loss go to `body` too, so the batches committed meanwhile are not missed
     /// (`LiveFanOut` passes on only those that move a device forwards).
-    func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async {
+    public func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async {
         var lostAt: Int64? = nil
         while !Task.isCancelled {
             do {
@@ -127,12 +127,7 @@ extension PostgresPositionStore {
     /// The latest positions a batch note names.
     func latest(of note: BatchNote) async throws -> [StoredFix] {
         if let devices = note.devices { return try await latest(devices: devices) }
-        let query: PostgresQuery = """
-            SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE p.received_at >= \(note.receivedAt)
-            """
-        return try await connector.suspending { session in
-            try await session.query(query).get().map(Self.fix)
-        }
+        return try await fixes("\(unescaped: Self.selectFixes(from: "latest")) WHERE p.received_at >= \(note.receivedAt)")
     }
 }
 

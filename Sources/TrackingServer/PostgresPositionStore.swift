@@ -32,6 +32,12 @@ import TrackingProtocols
 /// refuses or does not answer within the deadline makes `commit` throw (the server answers 503).
 public final class PostgresPositionStore: PositionStore {
     let connector: PostgresConnector
+    /// The database's identity (`shard`): the same through any URL that reaches it, and on its
+    /// streaming replicas. `ShardedPositionStore` maps devices to databases by it.
+    public let shard: String
+    /// A streaming replica of this database that serves the history reads (`positions`,
+    /// `events`), or nil. A replica that fails a read leaves it to this database.
+    let replica: PostgresConnector?
     /// This store's name in batch notifications, so an instance skips its own.
     let instance = UUID().uuidString
     /// Device names known to be in `devices` (a batch registers only the others).
@@ -46,19 +52,26 @@ public final class PostgresPositionStore: PositionStore {
     /// it waits for its WAL flush, instead of queueing behind it.
     public var concurrentCommits: Int { 2 }
 
-    init(connector: PostgresConnector) {
+    init(connector: PostgresConnector, shard: String, replica: PostgresConnector?) {
         self.connector = connector
+        self.shard = shard
+        self.replica = replica
     }
 
     /// Connects to `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`) and creates the
     /// schema when absent.
     /// - Parameters:
+    ///   - replicas: streaming replicas (`PostgresReplica`); the one of this database, if any,
+    ///     serves its history reads.
     ///   - createSchema: false to only read a database a server made (`geo loadgen verify`).
     ///   - deadline: the longest one statement (connect included) may take before the store
     ///     reports the database unavailable.
-    public static func open(url: String, createSchema: Bool = true, deadline: Duration = .seconds(5)) async throws -> PostgresPositionStore {
-        let store = PostgresPositionStore(connector: PostgresConnector(try PostgresLocation(url: url), deadline: deadline))
-        if createSchema { try await store.migrate() }
+    public static func open(url: String, replicas: [PostgresReplica] = [], createSchema: Bool = true,
+                            deadline: Duration = .seconds(5)) async throws -> PostgresPositionStore {
+        let connector = PostgresConnector(try PostgresLocation(url: url), deadline: deadline)
+        if createSchema { try await migrate(connector) }
+        let shard = try await PostgresReplica.shard(of: connector)
+        let store = PostgresPositionStore(connector: connector, shard: shard, replica: replicas.first { $0.shard == shard }?.connector)
         let names = try await store.devices().map(\.name)
         store.knownDevices.withLock { $0.formUnion(names) }
         return store
@@ -99,6 +112,9 @@ public final class PostgresPositionStore: PositionStore {
             PRIMARY KEY (device, fence, kind, time))
         """,
         "CREATE INDEX IF NOT EXISTS events_device_time ON events (device, time)",
+        // The database's identity (`shard`), made once; a base backup copies it to a replica.
+        "CREATE TABLE IF NOT EXISTS shard (id text PRIMARY KEY)",
+        "INSERT INTO shard (id) SELECT gen_random_uuid()::text WHERE NOT EXISTS (SELECT 1 FROM shard)",
         // The batch's insert (`insert`), a PL/pgSQL function so that each connection parses,
         // analyses and plans its statement once, not for each batch (PL/pgSQL keeps the
         // plans of a session: PostgreSQL 15 documentation, 43.11.2): in a system-wide `perf record`
@@ -144,7 +160,7 @@ public final class PostgresPositionStore: PositionStore {
         """,
     ]
 
-    func migrate() async throws(PostgresStoreError) {
+    static func migrate(_ connector: PostgresConnector) async throws(PostgresStoreError) {
         try await connector.suspending { session in
             // Instances starting together: one creates, the others wait for its lock.
             _ = try await session.query("SELECT pg_advisory_lock(35)").get()
@@ -266,6 +282,23 @@ public final class PostgresPositionStore: PositionStore {
 
     static let columns = "d.name, p.fix_time, p.payload_hash, p.latitude, p.longitude, p.altitude, p.accuracy, p.speed, p.course, p.received_at, p.source"
 
+    /// The start of a read of fixes from `table` (`positions` or `latest`, as `p`) with their
+    /// device's name: `columns`, which `fix` decodes.
+    static func selectFixes(from table: String) -> String {
+        "SELECT \(columns) FROM \(table) p JOIN devices d ON d.id = p.device_id"
+    }
+
+    /// The fixes a query that starts with `selectFixes(from:)` reads.
+    func fixes(_ query: PostgresQuery, on connector: PostgresConnector? = nil) async throws(PostgresStoreError) -> [StoredFix] {
+        try await (connector ?? self.connector).suspending { session in try await session.query(query).get().map(Self.fix) }
+    }
+
+    /// `read` on the replica when there is one and it answers, else on this database.
+    func historyRead<R>(_ read: (PostgresConnector) async throws(PostgresStoreError) -> R) async throws(PostgresStoreError) -> R {
+        if let replica, let answer = try? await read(replica) { return answer }
+        return try await read(connector)
+    }
+
     static func fix(_ row: PostgresRow) throws -> StoredFix {
         let (name, fixTime, hash, latitude, longitude, altitude, accuracy, speed, course, receivedAt, source) =
             try row.decode((String, Int64, Int64, Double, Double, Double?, Double?, Double?, Double?, Int64, String).self)
@@ -275,36 +308,26 @@ public final class PostgresPositionStore: PositionStore {
 
     public func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
         let query: PostgresQuery = """
-            SELECT \(unescaped: Self.columns) FROM positions p JOIN devices d ON d.id = p.device_id
+            \(unescaped: Self.selectFixes(from: "positions"))
             WHERE d.name = \(device) AND p.fix_time >= \(from) AND p.fix_time < \(to) ORDER BY p.fix_time LIMIT \(Int64(limit))
             """
-        return try await connector.suspending { session in
-            try await session.query(query).get().map(Self.fix)
-        }
+        return try await historyRead { connector throws(PostgresStoreError) in try await fixes(query, on: connector) }
     }
 
     public func latest(devices: [String]) async throws -> [StoredFix] {
-        let query: PostgresQuery = """
-            SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id WHERE d.name = ANY(\(devices)::text[]) ORDER BY d.name
-            """
-        return try await connector.suspending { session in
-            try await session.query(query).get().map(Self.fix)
-        }
+        try await fixes("\(unescaped: Self.selectFixes(from: "latest")) WHERE d.name = ANY(\(devices)::text[]) ORDER BY d.name")
     }
 
     public func latest(in box: BoundingBox) async throws -> [StoredFix] {
-        let query: PostgresQuery = box.crossesAntimeridian
+        try await fixes(box.crossesAntimeridian
             ? """
-              SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
+              \(unescaped: Self.selectFixes(from: "latest"))
               WHERE p.latitude BETWEEN \(box.south) AND \(box.north) AND (p.longitude >= \(box.west) OR p.longitude <= \(box.east)) ORDER BY d.name
               """
             : """
-              SELECT \(unescaped: Self.columns) FROM latest p JOIN devices d ON d.id = p.device_id
+              \(unescaped: Self.selectFixes(from: "latest"))
               WHERE p.latitude BETWEEN \(box.south) AND \(box.north) AND p.longitude BETWEEN \(box.west) AND \(box.east) ORDER BY d.name
-              """
-        return try await connector.suspending { session in
-            try await session.query(query).get().map(Self.fix)
-        }
+              """)
     }
 
     public func count(device: String, fixTime: Int64) async throws -> Int {
@@ -364,8 +387,8 @@ public final class PostgresPositionStore: PositionStore {
             WHERE (\(device)::text IS NULL OR device = \(device)::text) AND time >= \(from) AND time < \(to)
             ORDER BY time, CASE kind WHEN 'enter' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END, fence, device LIMIT \(Int64(limit))
             """
-        return try await connector.suspending { session in
-            try await session.query(query).get().compactMap(Self.event)
+        return try await historyRead { connector throws(PostgresStoreError) in
+            try await connector.suspending { session in try await session.query(query).get().compactMap(Self.event) }
         }
     }
 

@@ -40,8 +40,8 @@ public final class TrackingIngest: Sendable {
     let fenceMonitor: FenceMonitor?
     /// The road matcher of `track=matched` reads, or nil (`--roads`).
     let matcher: MapMatcher?
-    /// On PostgreSQL: pushes the batches other instances commit to this one's `/live`.
-    let follower: Task<Void, Never>?
+    /// The batches other instances commit (`PositionStore.followOtherInstances`), pushed to this one's `/live`.
+    let follower: Task<Void, Never>
     /// The soft open-file limit before and after `init` raised it to the hard one (`OpenFileLimit`).
     public let openFiles: (before: Int, after: Int)
 
@@ -72,7 +72,7 @@ public final class TrackingIngest: Sendable {
         if let fences { monitor = try FenceMonitor(fences, store: store, metrics: metrics, live: live) }
         self.fenceMonitor = monitor
         self.committer = GroupCommitter(store: store, metrics: metrics, live: live, fences: monitor, maximumRows: batchRows, maximumWait: batchWait)
-        follower = (store as? PostgresPositionStore).map { postgres in Task { await postgres.followOtherInstances { live.publish($0) } } }
+        follower = Task { await store.followOtherInstances { live.publish($0) } }
     }
 
     /// Whether a device may send: registered, or unknown devices are registered.
@@ -199,7 +199,7 @@ public final class TrackingIngest: Sendable {
     public func stop() {
         committer.stop()
         fenceMonitor?.stop()
-        follower?.cancel()
+        follower.cancel()
         store.stopWriting()
     }
 

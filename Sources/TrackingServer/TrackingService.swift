@@ -5,9 +5,11 @@ public import MapMatching
 /// What `geo serve-tracking` serves: where fixes are stored, which devices send, and what is
 /// decided and served beside the ingest — one value for ``TrackingRoutes/run(_:on:serving:note:)``.
 public struct TrackingServerConfiguration: Sendable {
-    /// PostgreSQL's `postgres://` URL; nil stores in the SQLite file at ``sqlitePath``
-    /// (`PositionStores.open`).
-    public var postgresURL: String?
+    /// PostgreSQL's `postgres://` URLs, two or more for shards (`ShardedPositionStore`); none
+    /// stores in the SQLite file at ``sqlitePath`` (`PositionStores.open`).
+    public var postgresURLs: [String]
+    /// Streaming replicas of those databases, for history reads (`PostgresReplica`).
+    public var replicaURLs: [String] = []
     public var sqlitePath: String
     /// Whether a device not registered is registered on its first fix or refused (403).
     public var policy: UnknownDevicePolicy
@@ -27,8 +29,8 @@ public struct TrackingServerConfiguration: Sendable {
     /// The `retentionDays` a user may give: 1 day through 100 years.
     public static let retentionDayCounts = ValidRange(1...36_525, unit: "days")
 
-    public init(postgresURL: String?, sqlitePath: String, policy: UnknownDevicePolicy) {
-        self.postgresURL = postgresURL
+    public init(postgresURLs: [String], sqlitePath: String, policy: UnknownDevicePolicy) {
+        self.postgresURLs = postgresURLs
         self.sqlitePath = sqlitePath
         self.policy = policy
     }
@@ -43,7 +45,7 @@ extension TrackingRoutes {
     public static func run(_ configuration: TrackingServerConfiguration, on options: LocalServer.Options,
                            serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
         let c = configuration
-        let store = try await PositionStores.open(postgresURL: c.postgresURL, sqlitePath: c.sqlitePath)
+        let store = try await PositionStores.open(postgresURLs: c.postgresURLs, replicaURLs: c.replicaURLs, sqlitePath: c.sqlitePath)
         let ingest = try await TrackingIngest(store: store, policy: c.policy, devices: c.devices, fences: c.fences, matcher: c.matcher,
                                               liveInterval: c.liveInterval, note: note)
         try await run(options, ingest: ingest, teltonikaPort: c.teltonikaPort, retentionDays: c.retentionDays, serving: serving, note: note)

@@ -10,15 +10,15 @@ import TrackingServer
     @Test func sqlite_writerCreates_readerReadsOnly() async throws {
         try await withTemporaryDirectory { dir in
             let path = dir.appendingPathComponent("t.sqlite").path
-            await #expect(throws: (any Error).self) { _ = try await PositionStores.open(postgresURL: nil, sqlitePath: path, readOnly: true) }
+            await #expect(throws: (any Error).self) { _ = try await PositionStores.open(postgresURLs: [], sqlitePath: path, readOnly: true) }
             #expect(!FileManager.default.fileExists(atPath: path))
 
-            let writer = try await PositionStores.open(postgresURL: nil, sqlitePath: path)
+            let writer = try await PositionStores.open(postgresURLs: [], sqlitePath: path)
             #expect(writer is SQLitePositionStore)
             try await writer.register([DeviceSettings(name: "phone-1")])
             #expect(FileManager.default.fileExists(atPath: path))
 
-            let reader = try await PositionStores.open(postgresURL: nil, sqlitePath: path, readOnly: true)
+            let reader = try await PositionStores.open(postgresURLs: [], sqlitePath: path, readOnly: true)
             #expect(try await reader.devices().map(\.name) == ["phone-1"])
             await #expect(throws: (any Error).self) { try await reader.register([DeviceSettings(name: "phone-2")]) }
         }

@@ -90,6 +90,23 @@ struct PostgresTestServer: Sendable {
         try await run("pg_ctl", ["-D", dataDirectory, "-m", mode, "-w", "stop"])
     }
 
+    /// Makes a streaming replica of this server (`pg_basebackup -R`: its standby settings
+    /// written, the WAL streamed during the copy), starts it on a free port, runs `body`, then
+    /// stops it. Its folder is inside this server's, removed with it.
+    func withReplica<R>(_ body: (PostgresTestServer) async throws -> R) async throws -> R {
+        let replica = PostgresTestServer(bin: bin, directory: directory + "/replica", port: GPSFake.freePort(), runuser: runuser)
+        try await run("pg_basebackup", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "tracking", "-D", replica.dataDirectory, "-R", "-X", "stream", "--checkpoint=fast", "--no-sync"])
+        try await replica.start()
+        do {
+            let result = try await body(replica)
+            try? await replica.stop(mode: "immediate")
+            return result
+        } catch {
+            try? await replica.stop(mode: "immediate")
+            throw error
+        }
+    }
+
     /// Runs SQL through psql; the rows, `|`-separated.
     func psql(_ sql: String) async throws -> String {
         try await run("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "tracking", "-d", "postgres", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])

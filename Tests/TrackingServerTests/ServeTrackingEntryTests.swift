@@ -29,7 +29,7 @@ import HTTPServing
 @Test(.onOwnThread, .timeLimit(.minutes(1))) func configuration_opensItsStore_registersItsDevices_andServes() async throws {
     try await withTemporaryDirectory { dir in
         let db = dir.appendingPathComponent("t.sqlite").path
-        var configuration = TrackingServerConfiguration(postgresURL: nil, sqlitePath: db, policy: .refuse)
+        var configuration = TrackingServerConfiguration(postgresURLs: [], sqlitePath: db, policy: .refuse)
         configuration.devices = [DeviceSettings(spec: "car:knots")]
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let server = Task {
