@@ -43,6 +43,8 @@
 # With STORE postgres it prints PostgreSQL's CPU time over the run too, in all and per fix stored.
 # Also prints the group committer's writer threads' CPU time over the run, in all and per fix
 # stored in the run (their commits and `settle` moves; SQLite has one writer, PostgreSQL two).
+# SHARDS=K (STORE postgres): K clusters, each device stored on one of them (`--postgres` given K
+# times: ShardedPositionStore's rendezvous hashing); CPU and WAL lines sum over them, verify reads all.
 # PG_SETTINGS="-c NAME=VALUE …" (STORE postgres): settings the cluster starts with beside initdb's
 # defaults, e.g. "-c shared_buffers=256MB" for runs past a few minutes at 20,000 devices.
 # PERF=FILE records the server with `perf record -g` (499 Hz) during the generator's run into FILE.
@@ -59,7 +61,9 @@ as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; 
 cleanup() {
     [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
     [ -n "$SERVER2" ] && kill "$SERVER2" 2>/dev/null || true
-    [ -n "$PGBIN" ] && as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -m immediate stop >/dev/null 2>&1 || true
+    for dir in "$WORK"/pg "$WORK"/pg[0-9]*; do
+        [ -n "$PGBIN" ] && [ -d "$dir" ] && as_pg "$PGBIN/pg_ctl" -D "$dir" -m immediate stop >/dev/null 2>&1 || true
+    done
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -86,17 +90,22 @@ postgres)
     PGBIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
     [ -x "$PGBIN/initdb" ] || { echo "tracking.sh: no PostgreSQL (scripts/setup.sh installs postgresql-15)" >&2; exit 1; }
     [ "$(id -u)" -eq 0 ] && chown postgres "$WORK"
-    PGPORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    as_pg "$PGBIN/initdb" -D "$WORK/pg" -U tracking -A trust -E UTF8 --no-sync >/dev/null
-    as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg.log" -w -o "-p $PGPORT -k $WORK -c listen_addresses=127.0.0.1 ${PG_SETTINGS:-}" start >/dev/null
-    PGURL="postgres://tracking@127.0.0.1:$PGPORT/postgres"
-    echo "store: PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') at $PGURL${PG_SETTINGS:+ ($PG_SETTINGS)}"
-    STORE_ARGS=(--postgres "$PGURL") ;;
+    # Cluster k (1…SHARDS) in $WORK/pg (the first) or $WORK/pgK, logging to its folder's .log.
+    PGDIRS=(); PGPORTS=(); STORE_ARGS=()
+    for k in $(seq "${SHARDS:-1}"); do
+        dir="$WORK/pg$([ "$k" = 1 ] || echo "$k")"
+        port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+        as_pg "$PGBIN/initdb" -D "$dir" -U tracking -A trust -E UTF8 --no-sync >/dev/null
+        as_pg "$PGBIN/pg_ctl" -D "$dir" -l "$dir.log" -w -o "-p $port -k $WORK -c listen_addresses=127.0.0.1 ${PG_SETTINGS:-}" start >/dev/null
+        PGDIRS+=("$dir"); PGPORTS+=("$port"); STORE_ARGS+=(--postgres "postgres://tracking@127.0.0.1:$port/postgres")
+    done
+    PGPORT="${PGPORTS[0]}"; PGURL="postgres://tracking@127.0.0.1:$PGPORT/postgres"
+    echo "store: PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') at $PGURL${SHARDS:+ and $((SHARDS - 1)) more shards}${PG_SETTINGS:+ ($PG_SETTINGS)}" ;;
 *) echo "tracking.sh: STORE is sqlite or postgres, not $STORE" >&2; exit 2 ;;
 esac
 FENCE_ARGS=()
 if [ -n "${FENCES:-}" ]; then
-    [ "$STORE" = postgres ] || { echo "tracking.sh: FENCES=N needs STORE postgres (PostGIS checks the events)" >&2; exit 2; }
+    [ "$STORE" = postgres ] && [ "${SHARDS:-1}" = 1 ] || { echo "tracking.sh: FENCES=N needs STORE postgres, one cluster (PostGIS checks the events)" >&2; exit 2; }
     python3 Benchmarks/tracking-fences.py "$FENCES" "${LOCATIONKIT_DATA:-../shared/data}/osm" "$WORK"
     FENCE_ARGS=(--fences "$WORK/fences.geojson")
 fi
@@ -175,10 +184,13 @@ machine_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $5 + $6, $9 }
 # CPU seconds of this run's PostgreSQL cluster (STORE postgres; else 0): its postmaster's, its
 # children's, and in the postmaster's cutime/cstime its children that ended (proc(5)).
 postgres_cpu_seconds() {
-    [ -f "$WORK/pg/postmaster.pid" ] || { echo 0; return; }
+    [ "$STORE" = postgres ] || { echo 0; return; }
+    local pms="" dir
+    for dir in "${PGDIRS[@]}"; do pms="$pms $(head -1 "$dir/postmaster.pid")"; done
     # A process may end between the glob and its reading: awk then says so (hidden) and reads on.
-    awk -v pm="$(head -1 "$WORK/pg/postmaster.pid")" -v hz="$(getconf CLK_TCK)" \
-        '$2 == "(postgres)" && $1 == pm { s += $14 + $15 + $16 + $17 } $2 == "(postgres)" && $4 == pm { s += $14 + $15 } END { printf "%.2f", s / hz }' \
+    awk -v pms="$pms" -v hz="$(getconf CLK_TCK)" \
+        'BEGIN { split(pms, list, " "); for (i in list) pm[list[i]] = 1 }
+         $2 == "(postgres)" && ($1 in pm) { s += $14 + $15 + $16 + $17 } $2 == "(postgres)" && ($4 in pm) { s += $14 + $15 } END { printf "%.2f", s / hz }' \
         /proc/[0-9]*/stat 2>/dev/null || true
 }
 # The cluster's WAL so far (STORE postgres; PostgreSQL 14's pg_stat_wal, 15's pg_stat_bgwriter): bytes,
@@ -186,8 +198,11 @@ postgres_cpu_seconds() {
 # checkpoints, timed and requested (max_wal_size reached).
 postgres_wal() {
     [ "$STORE" = postgres ] || { echo "0 0 0 0"; return; }
-    "$PGBIN/psql" -X -q -A -F ' ' -t -h 127.0.0.1 -p "$PGPORT" -U tracking postgres \
-        -c "SELECT w.wal_bytes, w.wal_fpi, b.checkpoints_timed, b.checkpoints_req FROM pg_stat_wal w, pg_stat_bgwriter b"
+    local port
+    for port in "${PGPORTS[@]}"; do
+        "$PGBIN/psql" -X -q -A -F ' ' -t -h 127.0.0.1 -p "$port" -U tracking postgres \
+            -c "SELECT w.wal_bytes, w.wal_fpi, b.checkpoints_timed, b.checkpoints_req FROM pg_stat_wal w, pg_stat_bgwriter b"
+    done | awk '{ for (i = 1; i <= 4; i++) s[i] += $i } END { printf "%d %d %d %d\n", s[1], s[2], s[3], s[4] }'
 }
 MACHINE0="$(machine_ticks)"; POSTGRES_CPU0="$(postgres_cpu_seconds)"; POSTGRES_WAL0="$(postgres_wal)"
 SERVER_CPU0="$(cpu_seconds "$SERVER")"; SERVER_WRITES0="$(disk_writes "$SERVER")"; STORED0="$(stored_fixes)"
@@ -289,11 +304,13 @@ kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=""
 # slow window waited for.
 if [ "$STORE" = postgres ]; then
     echo "generator started at $GENERATOR_START (UTC); PostgreSQL's log of checkpoints and vacuums:"
-    grep -E "checkpoint (starting|complete)|automatic (vacuum|analyze)|system usage" "$WORK/pg.log" | sed 's/^/  /' || true
+    for dir in "${PGDIRS[@]}"; do
+        grep -E "checkpoint (starting|complete)|automatic (vacuum|analyze)|system usage" "$dir.log" | sed "s|^|  $(basename "$dir"): |" || true
+    done
 fi
 VERIFY0="$(date +%s.%N)"
 if [ "$STORE" = postgres ]; then
-    "$GEO" loadgen verify --postgres "$PGURL" --ack-log "$WORK/acks.csv"
+    "$GEO" loadgen verify "${STORE_ARGS[@]}" --ack-log "$WORK/acks.csv"
 else
     "$GEO" loadgen verify --db "$WORK/t.sqlite" --ack-log "$WORK/acks.csv"
 fi
