@@ -45,6 +45,8 @@
 # stored in the run (their commits and `settle` moves; SQLite has one writer, PostgreSQL two).
 # SHARDS=K (STORE postgres): K clusters, each device stored on one of them (`--postgres` given K
 # times: ShardedPositionStore's rendezvous hashing); CPU and WAL lines sum over them, verify reads all.
+# REPLICA=1 (STORE postgres, one cluster): a streaming replica of it (`pg_basebackup -R`) serves
+# the server's history reads (`--postgres-replica`), e.g. beside HISTORY_READS.
 # PG_SETTINGS="-c NAME=VALUE …" (STORE postgres): settings the cluster starts with beside initdb's
 # defaults, e.g. "-c shared_buffers=256MB" for runs past a few minutes at 20,000 devices.
 # PERF=FILE records the server with `perf record -g` (499 Hz) during the generator's run into FILE.
@@ -61,7 +63,7 @@ as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; 
 cleanup() {
     [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
     [ -n "$SERVER2" ] && kill "$SERVER2" 2>/dev/null || true
-    for dir in "$WORK"/pg "$WORK"/pg[0-9]*; do
+    for dir in "$WORK"/pg "$WORK"/pg[0-9]* "$WORK"/replica; do
         [ -n "$PGBIN" ] && [ -d "$dir" ] && as_pg "$PGBIN/pg_ctl" -D "$dir" -m immediate stop >/dev/null 2>&1 || true
     done
     rm -rf "$WORK"
@@ -100,6 +102,15 @@ postgres)
         PGDIRS+=("$dir"); PGPORTS+=("$port"); STORE_ARGS+=(--postgres "postgres://tracking@127.0.0.1:$port/postgres")
     done
     PGPORT="${PGPORTS[0]}"; PGURL="postgres://tracking@127.0.0.1:$PGPORT/postgres"
+    if [ -n "${REPLICA:-}" ]; then
+        [ "${SHARDS:-1}" = 1 ] || { echo "tracking.sh: REPLICA=1 needs one cluster (no SHARDS)" >&2; exit 2; }
+        port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+        as_pg "$PGBIN/pg_basebackup" -h 127.0.0.1 -p "$PGPORT" -U tracking -D "$WORK/replica" -R -X stream --checkpoint=fast --no-sync
+        as_pg "$PGBIN/pg_ctl" -D "$WORK/replica" -l "$WORK/replica.log" -w -o "-p $port -k $WORK -c listen_addresses=127.0.0.1 ${PG_SETTINGS:-}" start >/dev/null
+        STORE_ARGS+=(--postgres-replica "postgres://tracking@127.0.0.1:$port/postgres")
+        PGDIRS+=("$WORK/replica")  # its CPU and its log with the others
+        echo "replica for history reads at postgres://tracking@127.0.0.1:$port/postgres"
+    fi
     echo "store: PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') at $PGURL${SHARDS:+ and $((SHARDS - 1)) more shards}${PG_SETTINGS:+ ($PG_SETTINGS)}" ;;
 *) echo "tracking.sh: STORE is sqlite or postgres, not $STORE" >&2; exit 2 ;;
 esac

@@ -20,12 +20,16 @@ public enum PositionStores {
             guard replicaURLs.isEmpty else { throw ShardsError(description: "a PostgreSQL replica needs its PostgreSQL database (--postgres)") }
             return try SQLitePositionStore(path: sqlitePath, readOnly: readOnly)
         }
-        var replicas: [PostgresReplica] = []
-        for url in replicaURLs { replicas.append(try await PostgresReplica.open(url: url)) }
         var stores: [PostgresPositionStore] = []
-        for url in postgresURLs { stores.append(try await PostgresPositionStore.open(url: url, replicas: replicas, createSchema: !readOnly)) }
-        for (replica, url) in zip(replicas, replicaURLs) where !stores.contains(where: { $0.shard == replica.shard }) {
-            throw ShardsError(description: "the replica at \(try PostgresLocation(url: url)) copies none of the --postgres databases (shard \(replica.shard))")
+        for url in postgresURLs { stores.append(try await PostgresPositionStore.open(url: url, createSchema: !readOnly)) }
+        // After the schemas: a replica copied from a database the server had not opened gets
+        // their identity by replay.
+        for url in replicaURLs {
+            let replica = try await PostgresReplica.open(url: url)
+            guard let store = stores.first(where: { $0.shard == replica.shard }) else {
+                throw ShardsError(description: "the replica at \(try PostgresLocation(url: url)) copies none of the --postgres databases (shard \(replica.shard))")
+            }
+            store.attach(replica)
         }
         return stores.count == 1 ? stores[0] : try ShardedPositionStore(stores)
     }

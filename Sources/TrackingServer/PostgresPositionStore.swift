@@ -36,8 +36,9 @@ public final class PostgresPositionStore: PositionStore {
     /// streaming replicas. `ShardedPositionStore` maps devices to databases by it.
     public let shard: String
     /// A streaming replica of this database that serves the history reads (`positions`,
-    /// `events`), or nil. A replica that fails a read leaves it to this database.
-    let replica: PostgresConnector?
+    /// `events`) once attached (`attach`), or nil. A replica that fails a read leaves it to
+    /// this database.
+    let replica = Mutex<PostgresConnector?>(nil)
     /// This store's name in batch notifications, so an instance skips its own.
     let instance = UUID().uuidString
     /// Device names known to be in `devices` (a batch registers only the others).
@@ -52,26 +53,24 @@ public final class PostgresPositionStore: PositionStore {
     /// it waits for its WAL flush, instead of queueing behind it.
     public var concurrentCommits: Int { 2 }
 
-    init(connector: PostgresConnector, shard: String, replica: PostgresConnector?) {
+    init(connector: PostgresConnector, shard: String) {
         self.connector = connector
         self.shard = shard
-        self.replica = replica
     }
 
     /// Connects to `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`) and creates the
     /// schema when absent.
     /// - Parameters:
-    ///   - replicas: streaming replicas (`PostgresReplica`); the one of this database, if any,
-    ///     serves its history reads.
     ///   - createSchema: false to only read a database a server made (`geo loadgen verify`).
     ///   - deadline: the longest one statement (connect included) may take before the store
     ///     reports the database unavailable.
-    public static func open(url: String, replicas: [PostgresReplica] = [], createSchema: Bool = true,
-                            deadline: Duration = .seconds(5)) async throws -> PostgresPositionStore {
+    public static func open(url: String, createSchema: Bool = true, deadline: Duration = .seconds(5)) async throws -> PostgresPositionStore {
         let connector = PostgresConnector(try PostgresLocation(url: url), deadline: deadline)
         if createSchema { try await migrate(connector) }
-        let shard = try await PostgresReplica.shard(of: connector)
-        let store = PostgresPositionStore(connector: connector, shard: shard, replica: replicas.first { $0.shard == shard }?.connector)
+        guard let shard = try await PostgresReplica.shard(of: connector) else {
+            throw PostgresStoreError(.unavailable, "no tracking database here (no shard identity): open it once with its schema made", at: "\(connector.location)")
+        }
+        let store = PostgresPositionStore(connector: connector, shard: shard)
         let names = try await store.devices().map(\.name)
         store.knownDevices.withLock { $0.formUnion(names) }
         return store
@@ -293,9 +292,15 @@ public final class PostgresPositionStore: PositionStore {
         try await (connector ?? self.connector).suspending { session in try await session.query(query).get().map(Self.fix) }
     }
 
+    /// From now on, the history reads go to `replica` (a replica of this database: the caller
+    /// checks that its `shard` is this one's).
+    func attach(_ replica: PostgresReplica) {
+        self.replica.withLock { $0 = replica.connector }
+    }
+
     /// `read` on the replica when there is one and it answers, else on this database.
     func historyRead<R>(_ read: (PostgresConnector) async throws(PostgresStoreError) -> R) async throws(PostgresStoreError) -> R {
-        if let replica, let answer = try? await read(replica) { return answer }
+        if let replica = replica.withLock({ $0 }), let answer = try? await read(replica) { return answer }
         return try await read(connector)
     }
 

@@ -12,24 +12,31 @@ public struct PostgresReplica: Sendable {
     /// The identity of the database it copies (`PostgresPositionStore.shard`).
     public let shard: String
 
+    /// How long `open` waits for a replica to show its primary's identity: one copied from a
+    /// primary the server had not opened yet gets it by replay, a moment after the schema is made.
+    static let identityWait: Duration = .seconds(10)
+
     /// Connects to the replica at `url` and reads which database it copies.
     /// - Throws: `PostgresStoreError` for a bad URL, a database that does not answer, or one
-    ///   the tracking server never opened (no `shard` table).
+    ///   that shows no identity within `identityWait` (not a copy of a tracking database).
     public static func open(url: String, deadline: Duration = .seconds(5)) async throws(PostgresStoreError) -> PostgresReplica {
         let connector = PostgresConnector(try PostgresLocation(url: url), deadline: deadline)
-        return PostgresReplica(connector: connector, shard: try await shard(of: connector))
+        let end = ContinuousClock.now.advanced(by: identityWait)
+        while true {
+            if let shard = try await shard(of: connector) { return PostgresReplica(connector: connector, shard: shard) }
+            guard ContinuousClock.now < end else { break }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+        throw PostgresStoreError(.unavailable, "no tracking database here (no shard identity within \(identityWait)): not a replica of one",
+                                 at: "\(connector.location)")
     }
 
-    /// The identity in the database's `shard` table (`PostgresPositionStore.schema`).
-    static func shard(of connector: PostgresConnector) async throws(PostgresStoreError) -> String {
-        let id = try await connector.suspending { session in
-            guard try await session.query("SELECT to_regclass('shard') IS NOT NULL").get().first?.decode(Bool.self) == true else { return nil as String? }
+    /// The identity in the database's `shard` table (`PostgresPositionStore.schema`); nil
+    /// when it has none.
+    static func shard(of connector: PostgresConnector) async throws(PostgresStoreError) -> String? {
+        try await connector.suspending { session in
+            guard try await session.query("SELECT to_regclass('shard') IS NOT NULL").get().first?.decode(Bool.self) == true else { return nil }
             return try await session.query("SELECT id FROM shard").get().first?.decode(String.self)
         }
-        guard let id else {
-            throw PostgresStoreError(.unavailable, "no tracking database here (no shard identity: the tracking server has not opened it)",
-                                     at: "\(connector.location)")
-        }
-        return id
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GeoCore
 import GeoTestSupport
+import Synchronization
 import SystemIO
 import Testing
 @testable import TrackingServer
@@ -11,7 +12,7 @@ import Testing
 @Suite struct ShardedStoreTests {
     /// A store for the mapping alone: its connector never connects.
     static func unconnected(shard: String) throws -> PostgresPositionStore {
-        PostgresPositionStore(connector: PostgresConnector(try PostgresLocation(url: "postgres://u@127.0.0.1:1/db")), shard: shard, replica: nil)
+        PostgresPositionStore(connector: PostgresConnector(try PostgresLocation(url: "postgres://u@127.0.0.1:1/db")), shard: shard)
     }
 
     /// Rendezvous hashing's two promises, over 10,000 device names: the devices spread evenly
@@ -125,21 +126,19 @@ import Testing
         "SELECT count(*) FROM positions p JOIN devices d ON d.id = p.device_id WHERE d.name = '\(device)'"
     }
 
-    /// A replica made with `pg_basebackup -R` serves the history reads: once it has replayed
-    /// the primary's latest commit, a device's positions and events still read in full with
-    /// the primary stopped, while a commit then fails. A replica of another database is refused.
+    /// A replica made with `pg_basebackup -R` serves the history reads, also one copied before
+    /// the server first opened its primary (its identity then comes by replay): once it has
+    /// replayed the primary's latest commit, a device's positions and events still read in full
+    /// with the primary stopped, while a commit then fails. A replica of another database is refused.
     @Test func replica_servesHistoryReads_withThePrimaryStopped() async throws {
         _ = try await PostgresTestServer.with { primary in
-            let writer = try await PostgresPositionStore.open(url: primary.url)
-            defer { writer.close() }
             let rows = (0..<50).map { Self.row("a", Int64($0) * 1000) }
-            #expect(try writer.commit(Array(rows[..<25])) == 25)
             try await primary.withReplica { replica in
                 let store = try await PositionStores.open(postgresURLs: [primary.url], replicaURLs: [replica.url], sqlitePath: "")
                 let postgres = try #require(store as? PostgresPositionStore)
                 defer { postgres.close() }
-                #expect(postgres.replica != nil)
-                #expect(try store.commit(Array(rows[25...])) == 25)
+                #expect(postgres.replica.withLock { $0 } != nil)
+                #expect(try store.commit(rows) == 50)
                 #expect(try store.add(events: [FenceEvent(device: "a", fence: "f", kind: .enter, time: 3000, latitude: 1, longitude: 2)]).count == 1)
                 // Replayed: the replica has the event, committed last (60 s at most).
                 var looks = 0
