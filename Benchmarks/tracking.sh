@@ -58,7 +58,7 @@ GEO="${3:-}"; STORE="${4:-sqlite}"
 if [ -z "$GEO" ]; then swift build -c release --product geo >/dev/null; GEO="$(swift build -c release --show-bin-path)/geo"; fi
 # In /tmp itself: the `postgres` user must be able to enter it.
 WORK="$(mktemp -d /tmp/tracking-bench.XXXXXX)"
-SERVER=""; SERVER2=""; PGBIN=""
+SERVER=""; SERVER2=""; PGBIN=""; REPLICA_ARGS=()
 as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 cleanup() {
     [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
@@ -107,7 +107,7 @@ postgres)
         port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
         as_pg "$PGBIN/pg_basebackup" -h 127.0.0.1 -p "$PGPORT" -U tracking -D "$WORK/replica" -R -X stream --checkpoint=fast --no-sync
         as_pg "$PGBIN/pg_ctl" -D "$WORK/replica" -l "$WORK/replica.log" -w -o "-p $port -k $WORK -c listen_addresses=127.0.0.1 ${PG_SETTINGS:-}" start >/dev/null
-        STORE_ARGS+=(--postgres-replica "postgres://tracking@127.0.0.1:$port/postgres")
+        REPLICA_ARGS=(--postgres-replica "postgres://tracking@127.0.0.1:$port/postgres")
         PGDIRS+=("$WORK/replica")  # its CPU and its log with the others
         echo "replica for history reads at postgres://tracking@127.0.0.1:$port/postgres"
     fi
@@ -121,7 +121,7 @@ if [ -n "${FENCES:-}" ]; then
     FENCE_ARGS=(--fences "$WORK/fences.geojson")
 fi
 STARTED="$(date +%s.%N)"
-"$GEO" serve-tracking "${STORE_ARGS[@]}" "${FENCE_ARGS[@]}" ${LIVE_INTERVAL:+--live-interval "$LIVE_INTERVAL"} --port 0 --host 127.0.0.1 --auto-register > "$WORK/url" 2> "$WORK/server.err" &
+"$GEO" serve-tracking "${STORE_ARGS[@]}" "${REPLICA_ARGS[@]}" "${FENCE_ARGS[@]}" ${LIVE_INTERVAL:+--live-interval "$LIVE_INTERVAL"} --port 0 --host 127.0.0.1 --auto-register > "$WORK/url" 2> "$WORK/server.err" &
 SERVER=$!
 for _ in $(seq 3000); do [ -s "$WORK/url" ] && break; sleep 0.1; done
 URL="$(head -1 "$WORK/url")"

@@ -1,3 +1,4 @@
+import GeoBase
 /// The store a tracking command names: PostgreSQL at `postgres://` URLs (`--postgres`; two or
 /// more are shards), else the SQLite file at a path (`--db`) — `geo serve-tracking` writes it,
 /// `geo loadgen verify` reads what it wrote.
@@ -12,12 +13,12 @@ public enum PositionStores {
     ///     created when absent.
     /// - Throws: what `PostgresPositionStore.open`, `PostgresReplica.open`,
     ///   `ShardedPositionStore.init` or `SQLitePositionStore(path:)` throws (a read-only SQLite
-    ///   file that does not exist cannot be opened); `ShardsError` for replicas with no
-    ///   database here to copy, or replicas without PostgreSQL.
+    ///   file that does not exist cannot be opened); `PostgresStoreError` `.badShards` for a
+    ///   replica of none of the databases, or replicas without PostgreSQL.
     public static func open(postgresURLs: [String], replicaURLs: [String] = [], sqlitePath: String,
                             readOnly: Bool = false) async throws -> any PositionStore {
         guard !postgresURLs.isEmpty else {
-            guard replicaURLs.isEmpty else { throw ShardsError(description: "a PostgreSQL replica needs its PostgreSQL database (--postgres)") }
+            guard replicaURLs.isEmpty else { throw PostgresStoreError(.badShards, "a replica without its database (--postgres)", at: "--postgres-replica") }
             return try SQLitePositionStore(path: sqlitePath, readOnly: readOnly)
         }
         var stores: [PostgresPositionStore] = []
@@ -27,7 +28,7 @@ public enum PositionStores {
         for url in replicaURLs {
             let replica = try await PostgresReplica.open(url: url)
             guard let store = stores.first(where: { $0.shard == replica.shard }) else {
-                throw ShardsError(description: "the replica at \(try PostgresLocation(url: url)) copies none of the --postgres databases (shard \(replica.shard))")
+                throw PostgresStoreError(.badShards, "copies none of the --postgres databases (shard \(replica.shard))", at: "\(replica.connector.location)")
             }
             store.attach(replica)
         }

@@ -22,6 +22,9 @@ extension ErrorCode where Domain == PostgresStoreError {
     public static var unavailable: Self { Self("PostgreSQL unavailable") }
     /// The server did not answer within the store's deadline.
     public static var timedOut: Self { Self("PostgreSQL timed out") }
+    /// Databases that cannot serve together: fewer than two shards, one database given twice,
+    /// or a replica of none of them.
+    public static var badShards: Self { Self("bad PostgreSQL shards") }
 }
 
 /// Where and how to reach PostgreSQL: parsed from `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`

@@ -18,7 +18,8 @@ import TrackingProtocols
 ///   serve a device's history as one range scan — and a BRIN index on fix time for scans across
 ///   devices (cheap to keep: fixes arrive roughly in fix-time order);
 /// - `latest(device_id, …)`, moved only forwards in fix time, its pages half filled (fillfactor 50);
-/// - `events`, geofence events keyed by (device, fence, kind, time), indexed by (device, time).
+/// - `events`, geofence events keyed by (device, fence, kind, time), indexed by (device, time);
+/// - `shard(id)`, the database's identity (`shard`), a UUID made once.
 /// Times are milliseconds since 1970 as `bigint`, as `StoredFix` has them: exact, so a retry's
 /// fix time equals the stored one.
 ///
@@ -67,7 +68,7 @@ public final class PostgresPositionStore: PositionStore {
     public static func open(url: String, createSchema: Bool = true, deadline: Duration = .seconds(5)) async throws -> PostgresPositionStore {
         let connector = PostgresConnector(try PostgresLocation(url: url), deadline: deadline)
         if createSchema { try await migrate(connector) }
-        guard let shard = try await PostgresReplica.shard(of: connector) else {
+        guard let shard = try await shard(of: connector) else {
             throw PostgresStoreError(.unavailable, "no tracking database here (no shard identity): open it once with its schema made", at: "\(connector.location)")
         }
         let store = PostgresPositionStore(connector: connector, shard: shard)
@@ -165,6 +166,14 @@ public final class PostgresPositionStore: PositionStore {
             _ = try await session.query("SELECT pg_advisory_lock(35)").get()
             for statement in Self.schema { _ = try await session.query(statement).get() }
             _ = try await session.query("SELECT pg_advisory_unlock(35)").get()
+        }
+    }
+
+    /// The identity in the database's `shard` table (`schema`); nil when it has none.
+    static func shard(of connector: PostgresConnector) async throws(PostgresStoreError) -> String? {
+        try await connector.suspending { session in
+            guard try await session.query("SELECT to_regclass('shard') IS NOT NULL").get().first?.decode(Bool.self) == true else { return nil }
+            return try await session.query("SELECT id FROM shard").get().first?.decode(String.self)
         }
     }
 

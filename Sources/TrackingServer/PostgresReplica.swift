@@ -23,20 +23,11 @@ public struct PostgresReplica: Sendable {
         let connector = PostgresConnector(try PostgresLocation(url: url), deadline: deadline)
         let end = ContinuousClock.now.advanced(by: identityWait)
         while true {
-            if let shard = try await shard(of: connector) { return PostgresReplica(connector: connector, shard: shard) }
+            if let shard = try await PostgresPositionStore.shard(of: connector) { return PostgresReplica(connector: connector, shard: shard) }
             guard ContinuousClock.now < end else { break }
             try? await Task.sleep(for: .milliseconds(200))
         }
         throw PostgresStoreError(.unavailable, "no tracking database here (no shard identity within \(identityWait)): not a replica of one",
                                  at: "\(connector.location)")
-    }
-
-    /// The identity in the database's `shard` table (`PostgresPositionStore.schema`); nil
-    /// when it has none.
-    static func shard(of connector: PostgresConnector) async throws(PostgresStoreError) -> String? {
-        try await connector.suspending { session in
-            guard try await session.query("SELECT to_regclass('shard') IS NOT NULL").get().first?.decode(Bool.self) == true else { return nil }
-            return try await session.query("SELECT id FROM shard").get().first?.decode(String.self)
-        }
     }
 }

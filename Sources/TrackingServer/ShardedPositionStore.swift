@@ -1,4 +1,5 @@
 import Dispatch
+public import GeoBase
 public import GeoCore
 import Synchronization
 
@@ -17,14 +18,15 @@ import Synchronization
 public final class ShardedPositionStore: PositionStore {
     public let shards: [PostgresPositionStore]
 
-    /// - Throws: `ShardsError` when fewer than two databases are given, or one is given twice
-    ///   (the same `shard` identity: one database through two URLs).
-    public init(_ shards: [PostgresPositionStore]) throws(ShardsError) {
-        guard shards.count >= 2 else { throw ShardsError(description: "sharding needs two or more databases, not \(shards.count)") }
-        var seen: [String: Int] = [:]
-        for (i, store) in shards.enumerated() {
-            if let j = seen.updateValue(i, forKey: store.shard) {
-                throw ShardsError(description: "PostgreSQL databases \(j + 1) and \(i + 1) are one database (shard \(store.shard))")
+    /// - Throws: `PostgresStoreError` `.badShards` when fewer than two databases are given, or
+    ///   one is given twice (the same `shard` identity: one database through two URLs).
+    public init(_ shards: [PostgresPositionStore]) throws(PostgresStoreError) {
+        guard shards.count >= 2 else { throw PostgresStoreError(.badShards, "sharding needs two or more databases, not \(shards.count)", at: "--postgres") }
+        var seen: [String: PostgresPositionStore] = [:]
+        for store in shards {
+            if let first = seen.updateValue(store, forKey: store.shard) {
+                throw PostgresStoreError(.badShards, "one database given twice (shard \(store.shard))",
+                                         at: "\(first.connector.location) and \(store.connector.location)")
             }
         }
         self.shards = shards
@@ -168,9 +170,4 @@ public final class ShardedPositionStore: PositionStore {
 
     /// Closes every shard's idle connections.
     public func close() { shards.forEach { $0.close() } }
-}
-
-/// Databases that cannot be shards together.
-public struct ShardsError: Error, CustomStringConvertible {
-    public var description: String
 }
