@@ -313,11 +313,19 @@ public final class PostgresPositionStore: PositionStore {
         return try await read(connector)
     }
 
+    /// A row of `columns`, decoded cell by cell: `row.decode((String, Int64, …).self)` builds
+    /// the tuple's generic metadata at run time for every row (`swift_getGenericMetadata`), and
+    /// took 46 % of a device-day read's CPU time (perf, 86,400 rows).
     static func fix(_ row: PostgresRow) throws -> StoredFix {
-        let (name, fixTime, hash, latitude, longitude, altitude, accuracy, speed, course, receivedAt, source) =
-            try row.decode((String, Int64, Int64, Double, Double, Double?, Double?, Double?, Double?, Int64, String).self)
-        return StoredFix(device: name, fixTime: fixTime, payloadHash: hash, latitude: latitude, longitude: longitude, altitude: altitude,
-                         accuracy: accuracy, speed: speed, course: course, receivedAt: receivedAt, source: source)
+        var cells = row.makeIterator()
+        func next<T: PostgresDecodable>(_: T.Type) throws -> T {
+            guard let cell = cells.next() else { throw PostgresDecodingError.Code.missingData }
+            return try cell.decode(T.self)
+        }
+        return StoredFix(device: try next(String.self), fixTime: try next(Int64.self), payloadHash: try next(Int64.self),
+                         latitude: try next(Double.self), longitude: try next(Double.self), altitude: try next(Double?.self),
+                         accuracy: try next(Double?.self), speed: try next(Double?.self), course: try next(Double?.self),
+                         receivedAt: try next(Int64.self), source: try next(String.self))
     }
 
     public func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
