@@ -109,14 +109,17 @@ private func expectOneFixPerEpoch(_ fixes: [Location], _ epochs: [GPSDMessage.TP
 // The installed gpsd (3.22) computes ublox-zed-f9p's `eph` from the previous epoch's DOPs, its
 // .chk (a later gpsd) from the epoch's own, so only that log's positions are compared.
 // A bound on a hang, not a measure: one pass took 59 s beside the other suites, and over 180 s
-// on a loaded CI run (2026-12-01), where gpsfake's replay shares the two cores.
+// on a loaded CI run (2026-12-01), where gpsfake's replay shares the two cores. gpsfake may run
+// as long (`limit`): with its default 120 s, a replay slowed past that is killed, and the
+// source, reconnecting to nothing, waits out the 8 minutes with no fix — the likeliest cause of
+// a CI run (nmea-rtk, 2026-12-05) whose case got no fix in 8 minutes.
 @Test(.onOwnThread, .timeLimit(.minutes(8)),
       arguments: [("quectel-eg25-g.log", true), ("nmea-rtk.log", true), ("ublox-zed-f9p-nmea.log", false)])
 func gpsdSource_deliversOneFixPerEpoch_asGpsdsLastReport(_ name: String, comparesAccuracy: Bool) async throws {
     guard let log = try Fixtures.url("nmea/\(name)"), let chk = try Fixtures.url("nmea/\(name).chk") else { return }
     let epochs = try chkEpochs(chk)
     // Repeating, so one whole pass can be cut out: from the first wrap (time going back) to the next.
-    guard let pass = try await GPSFake.withReplay(log: log, repeating: true, { gpsd in
+    guard let pass = try await GPSFake.withReplay(log: log, limit: 8 * 60, repeating: true, { gpsd in
         let source = GPSDSource(port: gpsd.port, reconnect: ReconnectPolicy(initialBackoff: .milliseconds(50)))
         var wraps = 0
         var pass: [Location] = []
