@@ -91,10 +91,8 @@ import TrackingProtocols
             let fixes = try Self.walk("walker", start: start, Self.throughParkAndCafe)
             let expected = ["park enter", "park dwell", "park exit", "cafe enter", "cafe exit"]
             try await TrackingServerTests.withServer(ingest) { port async throws in
-                let live = try TCPClient.connect(host: "127.0.0.1", port: port)
+                let live = try LiveFanOutTests.subscribed(port, "/live?devices=walker") // read the latest positions (none yet)
                 defer { try? live.close() }
-                try live.writeAll(LiveFanOutTests.handshake(port, "/live?devices=walker"))
-                _ = try LiveFanOutTests.read(live, until: ["FeatureCollection"]) // the latest positions (none yet)
                 try await Self.ingest(ingest, fixes)
                 try await Self.decided(ingest)
                 let stored = try await store.events(device: "walker", from: .min, to: .max, limit: 100)

@@ -50,10 +50,8 @@ import TrackingProtocols
             defer { b.stop() }
             var heard = ""
             try await TrackingServerTests.withServer(b) { port async throws in
-                let client = try TCPClient.connect(host: "127.0.0.1", port: port)
+                let client = try LiveFanOutTests.subscribed(port, "/live?devices=\(device)")
                 defer { try? client.close() }
-                try client.writeAll(LiveFanOutTests.handshake(port, "/live?devices=\(device)"))
-                _ = try LiveFanOutTests.read(client, until: ["FeatureCollection"])
                 try await Self.bothListen(pg)
                 try await meanwhile(pg)
                 try await a.ingest([try PostgresStoreTests.fix(device, PostgresStoreTests.nowSeconds - 100, latitude: 52.5, longitude: longitude)],

@@ -125,6 +125,20 @@ import TrackingProtocols
     }
 
     /// Reads until what came back contains every string of `expected`, or 30 s pass.
+    /// A `/live` client of `path` (`/live?devices=…`) that has read its first message, the
+    /// latest positions; the caller closes it.
+    static func subscribed(_ port: Int, _ path: String) throws -> FileDescriptor {
+        let client = try TCPClient.connect(host: "127.0.0.1", port: port)
+        do {
+            try client.writeAll(handshake(port, path))
+            _ = try read(client, until: ["FeatureCollection"])
+            return client
+        } catch {
+            try? client.close()
+            throw error
+        }
+    }
+
     static func read(_ socket: FileDescriptor, until expected: [String]) throws -> String {
         var limit = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(socket.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))

@@ -68,12 +68,18 @@ struct PostgresTestServer: Sendable {
             }
         }
         if let lastError { throw lastError }
+        return try await server.stopped(after: body)
+    }
+
+    /// Runs `body` with this running server, then stops it (a crash: `immediate`), whether
+    /// `body` returned or threw.
+    private func stopped<R>(after body: (PostgresTestServer) async throws -> R) async throws -> R {
         do {
-            let result = try await body(server)
-            try? await server.stop(mode: "immediate")
+            let result = try await body(self)
+            try? await stop(mode: "immediate")
             return result
         } catch {
-            try? await server.stop(mode: "immediate")
+            try? await stop(mode: "immediate")
             throw error
         }
     }
@@ -97,14 +103,7 @@ struct PostgresTestServer: Sendable {
         let replica = PostgresTestServer(bin: bin, directory: directory + "/replica", port: GPSFake.freePort(), runuser: runuser)
         try await run("pg_basebackup", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "tracking", "-D", replica.dataDirectory, "-R", "-X", "stream", "--checkpoint=fast", "--no-sync"])
         try await replica.start()
-        do {
-            let result = try await body(replica)
-            try? await replica.stop(mode: "immediate")
-            return result
-        } catch {
-            try? await replica.stop(mode: "immediate")
-            throw error
-        }
+        return try await replica.stopped(after: body)
     }
 
     /// Runs SQL through psql; the rows, `|`-separated.

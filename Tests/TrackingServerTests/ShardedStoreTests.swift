@@ -103,10 +103,8 @@ import Testing
                 let names = (0..<40).map { "car\($0)" }
                 let onFirst = try #require(names.first { storeA.shardIndex(of: $0) == 0 }), onSecond = try #require(names.first { storeA.shardIndex(of: $0) == 1 })
                 try await TrackingServerTests.withServer(b) { port async throws in
-                    let client = try TCPClient.connect(host: "127.0.0.1", port: port)
+                    let client = try LiveFanOutTests.subscribed(port, "/live?devices=\(onFirst),\(onSecond)")
                     defer { try? client.close() }
-                    try client.writeAll(LiveFanOutTests.handshake(port, "/live?devices=\(onFirst),\(onSecond)"))
-                    _ = try LiveFanOutTests.read(client, until: ["FeatureCollection"])
                     try await LiveAcrossInstancesTests.bothListen(first)
                     try await LiveAcrossInstancesTests.bothListen(second)
                     let t = PostgresStoreTests.nowSeconds - 100
