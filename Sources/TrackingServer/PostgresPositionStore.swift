@@ -328,12 +328,60 @@ public final class PostgresPositionStore: PositionStore {
                          receivedAt: try next(Int64.self), source: try next(String.self))
     }
 
+    /// A device's fixes in time order, read as one row that holds an array per column rather
+    /// than a row per fix: postgres-nio's handling of each row (copies of `PostgresRow`, its cell
+    /// iterator, `DataRow` decoding) took most of a device-day read's time (perf, 86,400 rows).
+    /// All the `array_agg`s of one aggregate see the rows in the same order, so the arrays stay
+    /// aligned; the order itself is only usually the subquery's (PostgreSQL §4.2.7), so it is
+    /// checked here. The device's id is a scalar subquery, not a join, so that the planner
+    /// knows it as one value and reads the (device, fix time) index in order: with the join
+    /// it sorted the day's rows instead, spilling them to disk at the default `work_mem`
+    /// (EXPLAIN ANALYZE, 86,400 fixes: 119 ms, then 52 ms).
     public func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
         let query: PostgresQuery = """
-            \(unescaped: Self.selectFixes(from: "positions"))
-            WHERE d.name = \(device) AND p.fix_time >= \(from) AND p.fix_time < \(to) ORDER BY p.fix_time LIMIT \(Int64(limit))
+            SELECT array_agg(fix_time), array_agg(payload_hash), array_agg(latitude), array_agg(longitude), array_agg(altitude),
+                   array_agg(accuracy), array_agg(speed), array_agg(course), array_agg(received_at), array_agg(source)
+            FROM (SELECT * FROM positions p WHERE p.device_id = (SELECT id FROM devices WHERE name = \(device))
+                  AND p.fix_time >= \(from) AND p.fix_time < \(to) ORDER BY p.fix_time LIMIT \(Int64(limit))) s
             """
-        return try await historyRead { connector throws(PostgresStoreError) in try await fixes(query, on: connector) }
+        var fixes = try await historyRead { connector throws(PostgresStoreError) in
+            try await connector.suspending { session in
+                guard let row = try await session.query(query).get().first else { return [StoredFix]() }
+                return try Self.fixes(device: device, columns: row)
+            }
+        }
+        if !zip(fixes, fixes.dropFirst()).allSatisfy({ $0.fixTime <= $1.fixTime }) { fixes.sort { $0.fixTime < $1.fixTime } }
+        return fixes
+    }
+
+    /// The fixes of `device` in a row of the arrays `positions(device:…)` reads, in their order.
+    static func fixes(device: String, columns row: PostgresRow) throws -> [StoredFix] {
+        var cells = row.makeIterator()
+        func next(_ type: PostgresDataType) throws -> PostgresArrayColumn {
+            guard let cell = cells.next() else { throw PostgresDecodingError.Code.missingData }
+            return try PostgresArrayColumn(cell, of: type)
+        }
+        var fixTime = try next(.int8), hash = try next(.int8), latitude = try next(.float8), longitude = try next(.float8)
+        var altitude = try next(.float8), accuracy = try next(.float8), speed = try next(.float8), course = try next(.float8)
+        var receivedAt = try next(.int8), source = try next(.text)
+        let n = fixTime.count
+        guard [hash, latitude, longitude, altitude, accuracy, speed, course, receivedAt, source].allSatisfy({ $0.count == n }) else {
+            throw PostgresDecodingError.Code.failure
+        }
+        func required<T>(_ value: T?) throws -> T {
+            guard let value else { throw PostgresDecodingError.Code.missingData }
+            return value
+        }
+        var fixes: [StoredFix] = []
+        fixes.reserveCapacity(n)
+        for _ in 0..<n {
+            fixes.append(StoredFix(
+                device: device, fixTime: try required(fixTime.nextInt64()), payloadHash: try required(hash.nextInt64()),
+                latitude: try required(latitude.nextDouble()), longitude: try required(longitude.nextDouble()),
+                altitude: try altitude.nextDouble(), accuracy: try accuracy.nextDouble(), speed: try speed.nextDouble(),
+                course: try course.nextDouble(), receivedAt: try required(receivedAt.nextInt64()), source: try required(source.nextString())))
+        }
+        return fixes
     }
 
     public func latest(devices: [String]) async throws -> [StoredFix] {

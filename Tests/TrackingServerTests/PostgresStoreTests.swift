@@ -2,6 +2,8 @@ import Foundation
 import GeoBase
 import GeoCore
 import GeoTestSupport
+import NIOCore
+import PostgresNIO
 import Synchronization
 import Testing
 import TrackingProtocols
@@ -310,5 +312,90 @@ final class Shared<Value: Sendable>: Sendable {
             }
             #expect(missing == 0 && duplicated == 0, "of \(o.acked.count) acknowledged: \(missing) missing, \(duplicated) duplicated")
         }
+    }
+}
+
+/// The device history read (`positions(device:…)`, one row of arrays) against PostgreSQL.
+@Suite struct PostgresHistoryTests {
+    static let now = Int64(Date().timeIntervalSince1970) * 1000
+
+    /// Every column comes back as committed, NULLs as nil (not 0 or NaN), extremes exactly; a
+    /// device's fixes across two days' partitions, committed out of order, come back by fix
+    /// time, windowed by `[from, to)` and cut at `limit`; an unknown device reads as none.
+    @Test func columns_nulls_order_window_limit() async throws {
+        _ = try await PostgresTestServer.with { pg in
+            let store = try await PostgresPositionStore.open(url: pg.url)
+            defer { store.close() }
+            let bare = StoredFix(device: "bare", fixTime: Self.now - 90_000, payloadHash: -7, latitude: -33.868_820_123_456_7,
+                                 longitude: 151.209_295_987_654_3, receivedAt: Self.now - 1, source: "gpslogger")
+            let full = StoredFix(device: "full", fixTime: Self.now - 80_000, payloadHash: .max, latitude: 89.999_999_9, longitude: -179.999_999_9,
+                                 altitude: -412.25, accuracy: 0.5, speed: 0, course: 359.875, receivedAt: Self.now, source: "overland")
+            #expect(try store.commit([bare, full]) == 2)
+            #expect(try await store.positions(device: "bare", from: 0, to: .max, limit: 10) == [bare])
+            #expect(try await store.positions(device: "full", from: 0, to: .max, limit: 10) == [full])
+            #expect(try await store.positions(device: "nobody", from: 0, to: .max, limit: 10).isEmpty)
+
+            // 3,000 fixes a second apart across yesterday's end, committed in a shuffled order
+            // in three batches; two of them share a time with different payloads.
+            let midnight = Self.now / FixDay.milliseconds * FixDay.milliseconds
+            var times = (0..<3_000).map { midnight - 1_500_000 + Int64($0) * 1000 }
+            var rows = times.enumerated().map { i, t in
+                StoredFix(device: "walker", fixTime: t, payloadHash: Int64(i), latitude: 48 + Double(i) * 1e-5, longitude: 2,
+                          speed: i % 2 == 0 ? nil : 1.5, receivedAt: Self.now, source: "osmand")
+            }
+            rows.append(StoredFix(device: "walker", fixTime: times[10], payloadHash: -1, latitude: 0, longitude: 0, receivedAt: Self.now, source: "osmand"))
+            times.append(times[10])
+            times.sort()
+            var shuffled = rows
+            shuffled.shuffle()
+            for part in stride(from: 0, to: shuffled.count, by: 1_000) { _ = try store.commit(Array(shuffled[part..<min(part + 1_000, shuffled.count)])) }
+            let all = try await store.positions(device: "walker", from: 0, to: .max, limit: 10_000)
+            #expect(all.map(\.fixTime) == times)
+            #expect(Set(all) == Set(rows))
+            let window = try await store.positions(device: "walker", from: midnight - 5_000, to: midnight + 5_000, limit: 10_000)
+            #expect(window.map(\.fixTime) == (-5..<5).map { midnight + Int64($0) * 1000 })
+            #expect(try await store.positions(device: "walker", from: 0, to: .max, limit: 7).map(\.fixTime) == Array(times.prefix(7)))
+        }
+    }
+
+    /// Arrays in `array_send`'s form: NULL elements as nil, an empty array and a NULL cell as
+    /// none; another element type, a cut-off buffer or a length past the end throw, not trap.
+    @Test func arrayColumn_binaryForm_andDamage() throws {
+        func array(_ type: UInt32, _ elements: [[UInt8]?], dimensions: Int32 = 1) -> ByteBuffer {
+            var b = ByteBuffer()
+            b.writeMultipleIntegers(dimensions, Int32(elements.contains { $0 == nil } ? 1 : 0), type, endianness: .big)
+            if dimensions == 1 { b.writeMultipleIntegers(Int32(elements.count), Int32(1), endianness: .big) }
+            for e in elements {
+                b.writeInteger(Int32(e?.count ?? -1), endianness: .big)
+                if let e { b.writeBytes(e) }
+            }
+            return b
+        }
+        func cell(_ bytes: ByteBuffer?, _ type: PostgresDataType) -> PostgresCell {
+            PostgresCell(bytes: bytes, dataType: type, format: .binary, columnName: "c", columnIndex: 0)
+        }
+        func bigEndian<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }
+        var doubles = try PostgresArrayColumn(cell(array(701, [bigEndian((-412.25).bitPattern), nil, bigEndian(Double.pi.bitPattern)]), .float8Array), of: .float8)
+        #expect(doubles.count == 3)
+        #expect(try doubles.nextDouble() == -412.25)
+        #expect(try doubles.nextDouble() == nil)
+        #expect(try doubles.nextDouble() == .pi)
+        var texts = try PostgresArrayColumn(cell(array(25, [Array("osmand".utf8), []]), .textArray), of: .text)
+        #expect(try texts.nextString() == "osmand" && texts.nextString() == "")
+        var ints = try PostgresArrayColumn(cell(array(20, [bigEndian(Int64.min)]), .int8Array), of: .int8)
+        #expect(try ints.nextInt64() == .min)
+        #expect(try PostgresArrayColumn(cell(array(20, [], dimensions: 0), .int8Array), of: .int8).count == 0)
+        #expect(try PostgresArrayColumn(cell(nil, .int8Array), of: .int8).count == 0)
+
+        #expect(throws: PostgresDecodingError.Code.self) { try PostgresArrayColumn(cell(array(20, [bigEndian(Int64(1))]), .int8Array), of: .float8) }
+        #expect(throws: PostgresDecodingError.Code.self) { try PostgresArrayColumn(cell(array(20, [], dimensions: 2), .int8Array), of: .int8) }
+        var cut = array(701, [bigEndian(Double.pi.bitPattern)])
+        cut.moveWriterIndex(to: cut.writerIndex - 3)
+        var short = try PostgresArrayColumn(cell(cut, .float8Array), of: .float8)
+        #expect(throws: PostgresDecodingError.Code.self) { try short.nextDouble() }
+        var wrongSize = try PostgresArrayColumn(cell(array(20, [[1, 2, 3, 4]]), .int8Array), of: .int8)
+        #expect(throws: PostgresDecodingError.Code.self) { try wrongSize.nextInt64() }
+        var past = try PostgresArrayColumn(cell(array(20, []), .int8Array), of: .int8)
+        #expect(throws: PostgresDecodingError.Code.self) { try past.nextInt64() }
     }
 }
