@@ -1,3 +1,4 @@
+import GeoBase
 import GeoCore
 import MapData
 import MapStyle
@@ -159,7 +160,7 @@ enum FeatureLoading {
         var features: [RenderFeature] = []
         // Features with the same tags (a tile's roads of one class) share one property
         // dictionary, made once, and its number: the first set's `base`, the next `base + 1`, …
-        // Found by a hash of the tags (FNV-1a over the indexes) and compared, so a feature
+        // Found by a hash of the tags (`FNV1a64` over the indexes) and compared, so a feature
         // whose set was seen makes no array of its tags.
         var setTags: [[UInt32]] = [], setProperties: [[String: ExpressionValue]] = []
         var byHash: [UInt64: [Int]] = [:]
@@ -193,8 +194,9 @@ enum FeatureLoading {
         } feature: { f in
             var ef = ExpressionFeature()
             let tags = f.tags
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for t in tags { hash = (hash ^ UInt64(t)) &* 0x100_0000_01b3 }
+            var fnv = FNV1a64()
+            for t in tags { fnv.mix(UInt64(t)) }
+            let hash = fnv.value
             let set: Int
             if let i = byHash[hash]?.first(where: { setTags[$0].elementsEqual(tags) }) {
                 ef.properties = setProperties[i]

@@ -29,26 +29,19 @@ public struct TrackedFix: Sendable, Hashable {
     public var fixTimeMilliseconds: Int64 { Int64((location.timestamp.timeIntervalSince1970 * 1000).rounded()) }
 
     /// A hash of the normalised payload (position, time, measurements), the same in every
-    /// process (FNV-1a 64 over the values' bit patterns, not `Hasher`, which is seeded per
-    /// process): a retried fix hashes the same, a different fix at the same time does not.
+    /// process (`FNV1a64` over the values' bit patterns): a retried fix hashes the same, a
+    /// different fix at the same time does not. Stored keys depend on it: it must not change.
     public var payloadHash: Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ value: UInt64) {
-            var v = value
-            for _ in 0..<8 {
-                hash = (hash ^ (v & 0xff)) &* 0x0000_0100_0000_01b3
-                v >>= 8
-            }
-        }
+        var hash = FNV1a64()
         let l = location
-        mix(l.coordinate.latitude.bitPattern)
-        mix(l.coordinate.longitude.bitPattern)
-        mix(UInt64(bitPattern: fixTimeMilliseconds))
+        hash.mix(littleEndianBytesOf: l.coordinate.latitude.bitPattern)
+        hash.mix(littleEndianBytesOf: l.coordinate.longitude.bitPattern)
+        hash.mix(littleEndianBytesOf: UInt64(bitPattern: fixTimeMilliseconds))
         for value in [l.altitude?.meters, l.horizontalAccuracy?.meters, l.verticalAccuracy?.meters, l.speed?.metersPerSecond, l.course?.degrees] {
-            mix(value?.bitPattern ?? 0x7ff8_dead_beef_0000)
+            hash.mix(littleEndianBytesOf: value?.bitPattern ?? 0x7ff8_dead_beef_0000)
         }
-        mix(UInt64(l.satelliteCount ?? 0xffff))
-        return Int64(bitPattern: hash)
+        hash.mix(littleEndianBytesOf: UInt64(l.satelliteCount ?? 0xffff))
+        return Int64(bitPattern: hash.value)
     }
 }
 

@@ -42,14 +42,15 @@ public final class ShardedPositionStore: PositionStore {
         return best
     }
 
-    /// A device's weight with a shard: FNV-1a 64 over the shard's identity, a separator and the
-    /// name (the same in every process, unlike `Hasher`), then MurmurHash3's 64-bit finaliser,
+    /// A device's weight with a shard: `FNV1a64` over the shard's identity, a separator and the
+    /// name (the same in every process), then MurmurHash3's 64-bit finaliser,
     /// so that names differing in their last bytes still differ in the high bits compared.
     static func weight(shard: String, device: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in shard.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        hash = (hash ^ 0xff) &* 0x0000_0100_0000_01b3
-        for byte in device.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        var fnv = FNV1a64()
+        fnv.mix(bytes: shard.utf8)
+        fnv.mix(0xff)
+        fnv.mix(bytes: device.utf8)
+        var hash = fnv.value
         hash ^= hash >> 33
         hash = hash &* 0xff51_afd7_ed55_8ccd
         hash ^= hash >> 33

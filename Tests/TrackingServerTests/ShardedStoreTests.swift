@@ -19,8 +19,10 @@ import Testing
     /// Rendezvous hashing's two promises, over 10,000 device names: the devices spread evenly
     /// (each of two shards 50 ± 3 %), and a third shard takes about a third of them (33 ± 3 %)
     /// while not one device moves between the first two. The mapping does not depend on the
-    /// order the shards are given in.
+    /// order the shards are given in. The weight is pinned (computed in Python from its
+    /// definition): a change of it would move devices between shards, away from their history.
     @Test func rendezvous_evenSpread_aThirdShardMovesOnlyItsOwn() throws {
+        #expect(ShardedPositionStore.weight(shard: "6f1c2a64-0000-4000-8000-000000000001", device: "truck-7") == 0xd3b1_5059_dd61_de09)
         let (a, b, c) = (try Self.unconnected(shard: "shard-a"), try Self.unconnected(shard: "shard-b"), try Self.unconnected(shard: "shard-c"))
         let two = try ShardedPositionStore([a, b]), three = try ShardedPositionStore([a, b, c]), reversed = try ShardedPositionStore([c, b, a])
         let names = (0..<10_000).map { "device-\($0)" }
