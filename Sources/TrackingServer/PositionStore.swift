@@ -113,6 +113,11 @@ public protocol PositionStore: Sendable {
     /// (`GroupCommitter`): 1 for a store with one writer (SQLite), more for a database whose
     /// transactions overlap (PostgreSQL). Concurrent commits must not deadlock each other.
     var concurrentCommits: Int { get }
+    /// The parts of this store that commit on their own, each given a group committer of its
+    /// own (`PartCommitters`): a sharded store's databases. A store of one database is its one part.
+    var commitParts: [any PositionStore] { get }
+    /// The index in `commitParts` of the part that stores `device`'s fixes.
+    func commitPart(of device: String) -> Int
     /// Called once the server has stopped writing through this store (its last commit and
     /// event write done): a store that admits one writer at a time (`SQLitePositionStore`)
     /// lets another open the database for writing.
@@ -130,6 +135,9 @@ extension PositionStore {
     public func settle() throws -> Int { 0 }
     /// One commit at a time.
     public var concurrentCommits: Int { 1 }
+    /// One part: the store itself.
+    public var commitParts: [any PositionStore] { [self] }
+    public func commitPart(of device: String) -> Int { 0 }
     /// Several writers share the database (PostgreSQL): nothing to give up.
     public func stopWriting() {}
     /// No other instance writes here.

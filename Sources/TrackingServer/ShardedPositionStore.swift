@@ -10,8 +10,10 @@ import Synchronization
 /// databases, through whatever URLs, maps every device alike, with no table to share; a database
 /// added takes about 1/n of the devices and moves no device between the others.
 ///
-/// A batch's rows go to their devices' databases, each part committed there at the same time
-/// (each part's own transaction): the batch is acknowledged only once every part is. A part
+/// The server gives each database a group committer of its own (`commitParts`,
+/// `PartCommitters`), so a database that is slow or down holds back only its own devices' acks.
+/// A batch given to `commit` goes to its devices' databases, each part committed there at the
+/// same time (each part's own transaction), and succeeds only once every part has. A part
 /// that fails fails the batch; the parts that committed are kept, and the client's retry skips
 /// them (`ON CONFLICT DO NOTHING`), so nothing is lost or stored twice. Reads ask every database
 /// and merge: a device's history stays readable where it was written when databases are added.
@@ -88,6 +90,8 @@ public final class ShardedPositionStore: PositionStore {
     }
 
     public var concurrentCommits: Int { shards.map(\.concurrentCommits).max() ?? 1 }
+    public var commitParts: [any PositionStore] { shards }
+    public func commitPart(of device: String) -> Int { shardIndex(of: device) }
 
     public func commit(_ rows: [StoredFix]) throws -> Int {
         try eachPart(byShard(rows, device: \.device)) { store, part in try store.commit(part) }.reduce(0, +)

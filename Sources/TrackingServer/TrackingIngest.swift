@@ -28,7 +28,7 @@ public struct IngestError: Error, CustomStringConvertible {
 /// durable. Every protocol's route acknowledges only after `ingest` returned.
 public final class TrackingIngest: Sendable {
     let store: any PositionStore
-    let committer: GroupCommitter
+    let committer: PartCommitters
     let policy: UnknownDevicePolicy
     public let metrics: TrackingMetrics
     /// Live subscribers (`/live`), offered every committed batch.
@@ -71,7 +71,7 @@ public final class TrackingIngest: Sendable {
         var monitor: FenceMonitor? = nil
         if let fences { monitor = try FenceMonitor(fences, store: store, metrics: metrics, live: live) }
         self.fenceMonitor = monitor
-        self.committer = GroupCommitter(store: store, metrics: metrics, live: live, fences: monitor, maximumRows: batchRows, maximumWait: batchWait)
+        self.committer = PartCommitters(store: store, metrics: metrics, live: live, fences: monitor, maximumRows: batchRows, maximumWait: batchWait)
         follower = Task { await store.followOtherInstances { live.publish($0) } }
     }
 

@@ -90,6 +90,54 @@ import Testing
         }
     }
 
+    /// One shard stopped: the other shard's devices are still acknowledged, also when their
+    /// requests come at the same moment as the stopped shard's (each shard has its own group
+    /// committer; with one queue they shared batches and all got 503). The stopped shard's
+    /// devices get 503, and so does an Overland batch spanning both shards. After the restart,
+    /// the retries store what was missing, each fix once.
+    @Test func oneShardDown_theOtherShardsDevicesStillAcknowledged() async throws {
+        _ = try await PostgresTestServer.with { first in
+            try await PostgresTestServer.with { second in
+                let store = try await PositionStores.open(postgresURLs: [first.url, second.url], sqlitePath: "")
+                let sharded = try #require(store as? ShardedPositionStore)
+                defer { sharded.close() }
+                let ingest = try await TrackingIngest(store: store, policy: .register)
+                let t0 = PostgresStoreTests.nowSeconds - 600
+                let devices = (0..<40).map { "dev\($0)" }
+                let home = Dictionary(uniqueKeysWithValues: devices.map { ($0, sharded.shardIndex(of: $0)) })
+                let (up, down) = (try #require(devices.first { home[$0] == 0 }), try #require(devices.first { home[$0] == 1 }))
+                let overland = [up, down].map { device in
+                    #"{"type":"Feature","geometry":{"type":"Point","coordinates":[20,10]},"properties":{"timestamp":"\#(TrackOutput.iso8601(Int64(t0 + 2) * 1000))","device_id":"\#(device)"}}"#
+                }
+                let batch = #"{"locations":[\#(overland.joined(separator: ","))]}"#
+                try await TrackingServerTests.withServer(ingest) { port in
+                    /// Every device's fix at `t0 + second`, all requests at once: each one's status.
+                    func send(_ second: Int) async throws -> [String: Int] {
+                        try await withThrowingTaskGroup(of: (String, Int).self) { group in
+                            for device in devices {
+                                group.addTask { (device, try await TrackingServerTests.http(port, "GET", "/?id=\(device)&lat=10&lon=20&timestamp=\(t0 + second)").status) }
+                            }
+                            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+                        }
+                    }
+                    #expect(try await send(0).values.allSatisfy { $0 == 200 })
+                    try await second.stop(mode: "immediate")
+                    let statuses = try await send(1)
+                    for device in devices { #expect(statuses[device] == (home[device] == 0 ? 200 : 503), "\(device) on shard \(home[device]!)") }
+                    #expect(try await TrackingServerTests.http(port, "POST", "/overland", body: batch, headers: ["Content-Type: application/json"]).status == 503)
+                    try await second.start()
+                    #expect(try await send(1).values.allSatisfy { $0 == 200 })
+                    #expect(try await TrackingServerTests.http(port, "POST", "/overland", body: batch, headers: ["Content-Type: application/json"]).body == #"{"result":"ok"}"#)
+                }
+                for device in devices {
+                    #expect(try await store.positions(device: device, from: 0, to: .max, limit: 10).map(\.fixTime)
+                            == ([0, 1] + (device == up || device == down ? [2] : [])).map { Int64(t0 + $0) * 1000 })
+                }
+                ingest.stop()
+            }
+        }
+    }
+
     /// Instances A and B, each over the same two shards, B serving `/live` for two devices
     /// that live on different shards: A's commit of both reaches B's client (each shard's
     /// LISTEN/NOTIFY followed).
