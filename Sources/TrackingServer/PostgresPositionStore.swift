@@ -384,6 +384,29 @@ public final class PostgresPositionStore: PositionStore {
         return fixes
     }
 
+    /// One query for all the devices: a row per device holding its times as an array
+    /// (`PostgresArrayColumn`), rather than a `positions(device:…)` query per device. Read from
+    /// this database, never the replica: `geo loadgen verify` asks what was acknowledged here.
+    public func fixTimes(of devices: [String], from: Int64, to: Int64) async throws -> [String: [Int64]] {
+        let query: PostgresQuery = """
+            SELECT d.name, array_agg(p.fix_time) FROM positions p JOIN devices d ON d.id = p.device_id
+            WHERE d.name = ANY(\(devices)::text[]) AND p.fix_time >= \(from) AND p.fix_time < \(to) GROUP BY d.name
+            """
+        return try await connector.suspending { session in
+            var times: [String: [Int64]] = [:]
+            for row in try await session.query(query).get() {
+                var cells = row.makeIterator()
+                guard let name = cells.next(), let array = cells.next() else { throw PostgresDecodingError.Code.missingData }
+                var column = try PostgresArrayColumn(array, of: .int8)
+                times[try name.decode(String.self)] = try (0..<column.count).map { _ in
+                    guard let time = try column.nextInt64() else { throw PostgresDecodingError.Code.missingData }
+                    return time
+                }
+            }
+            return times
+        }
+    }
+
     public func latest(devices: [String]) async throws -> [StoredFix] {
         try await fixes("\(unescaped: Self.selectFixes(from: "latest")) WHERE d.name = ANY(\(devices)::text[]) ORDER BY d.name")
     }

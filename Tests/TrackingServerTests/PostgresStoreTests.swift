@@ -355,6 +355,12 @@ final class Shared<Value: Sendable>: Sendable {
             let window = try await store.positions(device: "walker", from: midnight - 5_000, to: midnight + 5_000, limit: 10_000)
             #expect(window.map(\.fixTime) == (-5..<5).map { midnight + Int64($0) * 1000 })
             #expect(try await store.positions(device: "walker", from: 0, to: .max, limit: 7).map(\.fixTime) == Array(times.prefix(7)))
+            // Every device's fix times in one read: a time twice for two payloads, none for an unknown device.
+            let fixTimes = try await store.fixTimes(of: ["walker", "bare", "nobody"], from: 0, to: .max).mapValues { $0.sorted() }
+            #expect(fixTimes.keys.sorted() == ["bare", "walker"] && fixTimes["bare"] == [bare.fixTime])
+            #expect(fixTimes["walker"] == times, "\(fixTimes["walker"]?.count ?? 0) times, not \(times.count)")
+            let yesterday = try await store.fixTimes(of: ["walker"], from: 0, to: midnight)["walker"]?.sorted()
+            #expect(yesterday == times.filter { $0 < midnight }, "\(yesterday?.count ?? 0) times before midnight")
         }
     }
 
