@@ -290,15 +290,13 @@ public final class PostgresPositionStore: PositionStore {
 
     static let columns = "d.name, p.fix_time, p.payload_hash, p.latitude, p.longitude, p.altitude, p.accuracy, p.speed, p.course, p.received_at, p.source"
 
-    /// The start of a read of fixes from `table` (`positions` or `latest`, as `p`) with their
-    /// device's name: `columns`, which `fix` decodes.
-    static func selectFixes(from table: String) -> String {
-        "SELECT \(columns) FROM \(table) p JOIN devices d ON d.id = p.device_id"
-    }
+    /// The start of a read of latest positions (`latest`, as `p`) with their device's name:
+    /// `columns`, which `fix` decodes.
+    static let selectLatest = "SELECT \(columns) FROM latest p JOIN devices d ON d.id = p.device_id"
 
-    /// The fixes a query that starts with `selectFixes(from:)` reads.
-    func fixes(_ query: PostgresQuery, on connector: PostgresConnector? = nil) async throws(PostgresStoreError) -> [StoredFix] {
-        try await (connector ?? self.connector).suspending { session in try await session.query(query).get().map(Self.fix) }
+    /// The fixes a query that starts with `selectLatest` reads.
+    func fixes(_ query: PostgresQuery) async throws(PostgresStoreError) -> [StoredFix] {
+        try await connector.suspending { session in try await session.query(query).get().map(Self.fix) }
     }
 
     /// From now on, the history reads go to `replica` (a replica of this database: the caller
@@ -408,17 +406,17 @@ public final class PostgresPositionStore: PositionStore {
     }
 
     public func latest(devices: [String]) async throws -> [StoredFix] {
-        try await fixes("\(unescaped: Self.selectFixes(from: "latest")) WHERE d.name = ANY(\(devices)::text[]) ORDER BY d.name")
+        try await fixes("\(unescaped: Self.selectLatest) WHERE d.name = ANY(\(devices)::text[]) ORDER BY d.name")
     }
 
     public func latest(in box: BoundingBox) async throws -> [StoredFix] {
         try await fixes(box.crossesAntimeridian
             ? """
-              \(unescaped: Self.selectFixes(from: "latest"))
+              \(unescaped: Self.selectLatest)
               WHERE p.latitude BETWEEN \(box.south) AND \(box.north) AND (p.longitude >= \(box.west) OR p.longitude <= \(box.east)) ORDER BY d.name
               """
             : """
-              \(unescaped: Self.selectFixes(from: "latest"))
+              \(unescaped: Self.selectLatest)
               WHERE p.latitude BETWEEN \(box.south) AND \(box.north) AND p.longitude BETWEEN \(box.west) AND \(box.east) ORDER BY d.name
               """)
     }
