@@ -38,6 +38,9 @@ final class GroupCommitter: @unchecked Sendable {
     /// …or when its oldest request has waited this long.
     let maximumWait: TimeInterval
     let store: any PositionStore
+    /// Which of the store's `commitParts` this committer writes, and of how many (for the log
+    /// of failures: `StoreFailureLog.Where`).
+    let part: (index: Int, of: Int)
     let metrics: TrackingMetrics
     /// Offered each committed batch, after its requests' completions were called or handed to
     /// their event loops.
@@ -63,9 +66,10 @@ final class GroupCommitter: @unchecked Sendable {
         var waiting: [Int: [StoredFix]?] = [:]
     }
 
-    init(store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut = LiveFanOut(), fences: FenceMonitor? = nil,
-         maximumRows: Int = 1000, maximumWait: Duration = .milliseconds(5)) {
+    init(store: any PositionStore, part: (index: Int, of: Int) = (0, 1), metrics: TrackingMetrics, live: LiveFanOut = LiveFanOut(),
+         fences: FenceMonitor? = nil, maximumRows: Int = 1000, maximumWait: Duration = .milliseconds(5)) {
         self.store = store
+        self.part = part
         self.metrics = metrics
         self.live = live
         self.fences = fences
@@ -194,11 +198,11 @@ final class GroupCommitter: @unchecked Sendable {
                 let inserted = try store.commit(rows)
                 metrics.committed(rows: rowCount, inserted: inserted, seconds: Date().timeIntervalSince(started),
                                   queueWaits: batch.lazy.map { started.timeIntervalSince($0.arrived) })
-                metrics.storeSucceeded(.commit)
+                metrics.storeSucceeded(.commit, part: part.index, of: part.of)
                 Self.complete(batch, with: .success(inserted))
                 offer(rows, number: number)
             } catch {
-                metrics.storeFailed(.commit, error)
+                metrics.storeFailed(.commit, error, part: part.index, of: part.of)
                 Self.complete(batch, with: .failure(error))
                 offer(nil, number: number)
             }
@@ -248,10 +252,10 @@ final class GroupCommitter: @unchecked Sendable {
         do {
             let settled = try store.settle()
             if settled > 0 { metrics.settled(rows: settled, seconds: Date().timeIntervalSince(started)) }
-            metrics.storeSucceeded(.settle)
+            metrics.storeSucceeded(.settle, part: part.index, of: part.of)
             return settled > 0
         } catch {
-            metrics.storeFailed(.settle, error)
+            metrics.storeFailed(.settle, error, part: part.index, of: part.of)
             return false
         }
     }

@@ -16,8 +16,10 @@ final class PartCommitters: Sendable {
 
     init(store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut, fences: FenceMonitor?, maximumRows: Int, maximumWait: Duration) {
         self.store = store
-        parts = store.commitParts.map {
-            GroupCommitter(store: $0, metrics: metrics, live: live, fences: fences, maximumRows: maximumRows, maximumWait: maximumWait)
+        let stores = store.commitParts
+        parts = stores.enumerated().map { k, part in
+            GroupCommitter(store: part, part: (k, stores.count), metrics: metrics, live: live, fences: fences,
+                           maximumRows: maximumRows, maximumWait: maximumWait)
         }
     }
 

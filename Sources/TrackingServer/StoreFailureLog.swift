@@ -33,38 +33,49 @@ final class StoreFailureLog: Sendable {
         var total = 1, sinceNoted = 0
     }
 
+    /// An operation on one part of the store (`PositionStore.commitParts`): with shards, one
+    /// failing while another succeeds is one outage, not a line at every turn between them.
+    struct Where: Hashable, Sendable {
+        var operation: Operation
+        /// The part's index in `commitParts`, and how many there are.
+        var part = 0, parts = 1
+
+        var name: String { parts > 1 ? "\(operation.name) on shard \(part + 1) of \(parts)" : operation.name }
+    }
+
     private let note: @Sendable (String) -> Void
-    /// Per operation, nil while it succeeds.
-    private let failing = Mutex([Failing?](repeating: nil, count: Operation.allCases.count))
+    /// The failing operations; one that succeeds has no entry.
+    private let failing = Mutex([Where: Failing]())
 
     init(note: @escaping @Sendable (String) -> Void) {
         self.note = note
     }
 
-    func failed(_ operation: Operation, _ error: any Error, at now: ContinuousClock.Instant = .now) {
+    func failed(_ operation: Operation, _ error: any Error, part: Int = 0, of parts: Int = 1, at now: ContinuousClock.Instant = .now) {
+        let key = Where(operation: operation, part: part, parts: parts)
         let line = failing.withLock { states -> String? in
-            guard var state = states[operation.rawValue] else {
-                states[operation.rawValue] = Failing(since: now, noted: now)
-                return "store: \(operation.name) failing: \(error)"
+            guard var state = states[key] else {
+                states[key] = Failing(since: now, noted: now)
+                return "store: \(key.name) failing: \(error)"
             }
             state.total += 1
             state.sinceNoted += 1
-            defer { states[operation.rawValue] = state }
+            defer { states[key] = state }
             guard now - state.noted >= Self.interval else { return nil }
             let seconds = Int((now - state.noted) / .seconds(1))
             state.noted = now
             defer { state.sinceNoted = 0 }
-            return "store: \(operation.name) still failing, \(state.sinceNoted) more in \(seconds) s: \(error)"
+            return "store: \(key.name) still failing, \(state.sinceNoted) more in \(seconds) s: \(error)"
         }
         if let line { note(line) }
     }
 
-    func succeeded(_ operation: Operation, at now: ContinuousClock.Instant = .now) {
+    func succeeded(_ operation: Operation, part: Int = 0, of parts: Int = 1, at now: ContinuousClock.Instant = .now) {
+        let key = Where(operation: operation, part: part, parts: parts)
         let line = failing.withLock { states -> String? in
-            guard let state = states[operation.rawValue] else { return nil }
-            states[operation.rawValue] = nil
+            guard let state = states.removeValue(forKey: key) else { return nil }
             let seconds = Double((now - state.since) / .milliseconds(100)).rounded() / 10
-            return "store: \(operation.name) succeed again after \(state.total) failures in \(seconds) s"
+            return "store: \(key.name) succeed again after \(state.total) failures in \(seconds) s"
         }
         if let line { note(line) }
     }

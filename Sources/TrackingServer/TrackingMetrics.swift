@@ -119,12 +119,14 @@ public final class TrackingMetrics: Sendable {
     func rejected(_ fixes: Int) { counters.withLock { $0.rejectedFixes += fixes } }
     func refusedUnknownDevice() { counters.withLock { $0.refusedUnknownDevices += 1 } }
     /// A store operation that failed: counted, and noted (`StoreFailureLog`).
-    func storeFailed(_ operation: StoreFailureLog.Operation, _ error: any Error) {
+    func storeFailed(_ operation: StoreFailureLog.Operation, _ error: any Error, part: Int = 0, of parts: Int = 1) {
         counters.withLock { $0.storeFailures[operation.rawValue] += 1 }
-        failureLog.failed(operation, error)
+        failureLog.failed(operation, error, part: part, of: parts)
     }
     /// A store operation that succeeded: noted when it had been failing.
-    func storeSucceeded(_ operation: StoreFailureLog.Operation) { failureLog.succeeded(operation) }
+    func storeSucceeded(_ operation: StoreFailureLog.Operation, part: Int = 0, of parts: Int = 1) {
+        failureLog.succeeded(operation, part: part, of: parts)
+    }
     func liveRefused() { counters.withLock { $0.liveRefused += 1 } }
     func closedTeltonika(_ reason: TeltonikaClose) { counters.withLock { $0.teltonikaClosed[reason.rawValue] += 1 } }
     func settled(rows: Int, seconds: Double) {

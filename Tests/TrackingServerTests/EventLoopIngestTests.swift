@@ -237,7 +237,8 @@ final class GatedStore: SQLiteBackedStore, @unchecked Sendable {
 
     /// A store failing 1,000 times a second for two minutes: a line at the first failure, one a
     /// minute after (with the count since the line before; the next minute ends with the
-    /// outage), one at the recovery; a second outage starts over.
+    /// outage), one at the recovery; a second outage starts over. With shards, each shard's
+    /// outage is its own.
     @Test func storeFailureLog_aFewLinesPerOutage() {
         let notes = Mutex<[String]>([])
         let log = StoreFailureLog { line in notes.withLock { $0.append(line) } }
@@ -253,6 +254,18 @@ final class GatedStore: SQLiteBackedStore, @unchecked Sendable {
             "store: commits still failing, 60000 more in 60 s: 53300: too many clients",
             "store: commits succeed again after 120000 failures in 120.0 s",
             "store: commits failing: 53300: too many clients",
+        ])
+        // Two shards, the second down for a minute while the first succeeds between its
+        // failures: one outage of the second, not a line at each turn.
+        notes.withLock { $0.removeAll() }
+        for k in 0..<60_000 {
+            log.failed(.commit, Refused(), part: 1, of: 2, at: start + .seconds(200) + .milliseconds(k))
+            log.succeeded(.commit, part: 0, of: 2, at: start + .seconds(200) + .milliseconds(k))
+        }
+        log.succeeded(.commit, part: 1, of: 2, at: start + .seconds(260))
+        #expect(notes.withLock { $0 } == [
+            "store: commits on shard 2 of 2 failing: 53300: too many clients",
+            "store: commits on shard 2 of 2 succeed again after 60000 failures in 60.0 s",
         ])
     }
 
