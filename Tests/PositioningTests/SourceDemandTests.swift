@@ -106,7 +106,10 @@ private let laps: [Location] = {
     let ((plainFixes, plainReports), (checkedFixes, checkedReports)) = counts
     #expect(plainFixes >= 10, "gpsd delivers the log's epochs: \(plainFixes)")
     #expect((1...4).contains(checkedFixes), "one fix per 2 s check in 7 s: \(checkedFixes)")
-    #expect(checkedReports * 2 < plainReports, "gpsd sent the resting client under half the reports: \(checkedReports) of \(plainReports)")
+    // A check waits for a fix with the watch on: about a second of reports in every 2 s here,
+    // so the resting client gets about half (113 of 206 once, in a loaded CI run). A client
+    // that never turned its watch off gets as many as the plain one.
+    #expect(checkedReports * 4 < plainReports * 3, "gpsd sent the resting client under 3/4 of the reports: \(checkedReports) of \(plainReports)")
 }
 
 /// The fixes `source` delivers in `duration` of wall-clock time from its first fix (which may
