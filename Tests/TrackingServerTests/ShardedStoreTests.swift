@@ -16,6 +16,21 @@ import Testing
         PostgresPositionStore(connector: PostgresConnector(try PostgresLocation(url: "postgres://u@127.0.0.1:1/db")), shard: shard)
     }
 
+    /// Two PostgreSQL clusters the test starts, as the shards of one store, with an ingest on
+    /// it that registers unknown devices; the ingest stops after `body`.
+    static func withTwoShards(_ body: (PostgresTestServer, PostgresTestServer, ShardedPositionStore, TrackingIngest) async throws -> Void) async throws {
+        _ = try await PostgresTestServer.with { first in
+            try await PostgresTestServer.with { second in
+                let store = try await PositionStores.open(postgresURLs: [first.url, second.url], sqlitePath: "")
+                let sharded = try #require(store as? ShardedPositionStore)
+                defer { sharded.close() }
+                let ingest = try await TrackingIngest(store: store, policy: .register)
+                try await body(first, second, sharded, ingest)
+                ingest.stop()
+            }
+        }
+    }
+
     /// Rendezvous hashing's two promises, over 10,000 device names: the devices spread evenly
     /// (each of two shards 50 ± 3 %), and a third shard takes about a third of them (33 ± 3 %)
     /// while not one device moves between the first two. The mapping does not depend on the
@@ -45,48 +60,41 @@ import Testing
     /// With one shard stopped a batch spanning both is refused (503) and the other shard's part
     /// kept; after the restart the client's retry is acknowledged and every fix is stored once.
     @Test func twoShards_devicesSplit_readsMerge_oneShardDown_noAckThenRetryOnce() async throws {
-        _ = try await PostgresTestServer.with { first in
-            try await PostgresTestServer.with { second in
-                let store = try await PositionStores.open(postgresURLs: [first.url, second.url], sqlitePath: "")
-                let sharded = try #require(store as? ShardedPositionStore)
-                defer { sharded.close() }
-                let ingest = try await TrackingIngest(store: store, policy: .register)
-                let t0 = PostgresStoreTests.nowSeconds - 600
-                let devices = (0..<40).map { "dev\($0)" }
-                try await TrackingServerTests.withServer(ingest) { port in
-                    for (i, device) in devices.enumerated() {
-                        for s in 0..<3 {
-                            let status = try await TrackingServerTests.http(port, "GET", "/?id=\(device)&lat=\(10 + Double(i) / 10)&lon=20&timestamp=\(t0 + s)").status
-                            #expect(status == 200)
-                        }
+        try await Self.withTwoShards { first, second, store, ingest in
+            let t0 = PostgresStoreTests.nowSeconds - 600
+            let devices = (0..<40).map { "dev\($0)" }
+            try await TrackingServerTests.withServer(ingest) { port in
+                for (i, device) in devices.enumerated() {
+                    for s in 0..<3 {
+                        let status = try await TrackingServerTests.http(port, "GET", "/?id=\(device)&lat=\(10 + Double(i) / 10)&lon=20&timestamp=\(t0 + s)").status
+                        #expect(status == 200)
                     }
                 }
-                var perShard = [0, 0]
-                for device in devices {
-                    let counts = [try await first.psql(Self.countSQL(device)), try await second.psql(Self.countSQL(device))].map { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
-                    let home = sharded.shardIndex(of: device)
-                    #expect(counts[home] == 3 && counts[1 - home] == 0, "\(device): \(counts) rows, its shard \(home)")
-                    perShard[home] += 1
-                }
-                #expect(perShard.allSatisfy { $0 >= 8 }, "devices per shard: \(perShard)")
-                #expect(try await store.positions(device: "dev7", from: 0, to: .max, limit: 10).map(\.fixTime) == (0..<3).map { Int64(t0 + $0) * 1000 })
-                #expect(try await store.latest(devices: devices).map(\.device) == devices.sorted())
-                #expect(try await store.latest(in: try BoundingBox(south: 13.45, west: 19, north: 14, east: 21)).map(\.device) == ["dev35", "dev36", "dev37", "dev38", "dev39"])
-                #expect(try await store.devices().count == 40)
-                #expect(try await store.fixTimes(of: ["dev1", "dev2"], from: 0, to: .max).mapValues { $0.count } == ["dev1": 3, "dev2": 3])
-                await #expect { _ = try await PositionStores.open(postgresURLs: [first.url, first.url], sqlitePath: "") } throws: { Self.isBadShards($0) }
-
-                // One shard down: a batch of both shards' devices is not acknowledged.
-                let batch = devices.map { device in
-                    StoredFix(device: device, fixTime: Int64(t0 + 10) * 1000, payloadHash: 7, latitude: 1, longitude: 2, receivedAt: 0, source: "osmand")
-                }
-                try await second.stop(mode: "immediate")
-                #expect(throws: PostgresStoreError.self) { _ = try sharded.commit(batch) }
-                try await second.start()
-                #expect(try sharded.commit(batch) == batch.filter { sharded.shardIndex(of: $0.device) == 1 }.count)
-                for device in devices { #expect(try await store.count(device: device, fixTime: Int64(t0 + 10) * 1000) == 1) }
-                ingest.stop()
             }
+            var perShard = [0, 0]
+            for device in devices {
+                let counts = [try await first.psql(Self.countSQL(device)), try await second.psql(Self.countSQL(device))].map { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1 }
+                let home = store.shardIndex(of: device)
+                #expect(counts[home] == 3 && counts[1 - home] == 0, "\(device): \(counts) rows, its shard \(home)")
+                perShard[home] += 1
+            }
+            #expect(perShard.allSatisfy { $0 >= 8 }, "devices per shard: \(perShard)")
+            #expect(try await store.positions(device: "dev7", from: 0, to: .max, limit: 10).map(\.fixTime) == (0..<3).map { Int64(t0 + $0) * 1000 })
+            #expect(try await store.latest(devices: devices).map(\.device) == devices.sorted())
+            #expect(try await store.latest(in: try BoundingBox(south: 13.45, west: 19, north: 14, east: 21)).map(\.device) == ["dev35", "dev36", "dev37", "dev38", "dev39"])
+            #expect(try await store.devices().count == 40)
+            #expect(try await store.fixTimes(of: ["dev1", "dev2"], from: 0, to: .max).mapValues { $0.count } == ["dev1": 3, "dev2": 3])
+            await #expect { _ = try await PositionStores.open(postgresURLs: [first.url, first.url], sqlitePath: "") } throws: { Self.isBadShards($0) }
+
+            // One shard down: a batch of both shards' devices is not acknowledged.
+            let batch = devices.map { device in
+                StoredFix(device: device, fixTime: Int64(t0 + 10) * 1000, payloadHash: 7, latitude: 1, longitude: 2, receivedAt: 0, source: "osmand")
+            }
+            try await second.stop(mode: "immediate")
+            #expect(throws: PostgresStoreError.self) { _ = try store.commit(batch) }
+            try await second.start()
+            #expect(try store.commit(batch) == batch.filter { store.shardIndex(of: $0.device) == 1 }.count)
+            for device in devices { #expect(try await store.count(device: device, fixTime: Int64(t0 + 10) * 1000) == 1) }
         }
     }
 
@@ -96,44 +104,37 @@ import Testing
     /// devices get 503, and so does an Overland batch spanning both shards. After the restart,
     /// the retries store what was missing, each fix once.
     @Test func oneShardDown_theOtherShardsDevicesStillAcknowledged() async throws {
-        _ = try await PostgresTestServer.with { first in
-            try await PostgresTestServer.with { second in
-                let store = try await PositionStores.open(postgresURLs: [first.url, second.url], sqlitePath: "")
-                let sharded = try #require(store as? ShardedPositionStore)
-                defer { sharded.close() }
-                let ingest = try await TrackingIngest(store: store, policy: .register)
-                let t0 = PostgresStoreTests.nowSeconds - 600
-                let devices = (0..<40).map { "dev\($0)" }
-                let home = Dictionary(uniqueKeysWithValues: devices.map { ($0, sharded.shardIndex(of: $0)) })
-                let (up, down) = (try #require(devices.first { home[$0] == 0 }), try #require(devices.first { home[$0] == 1 }))
-                let overland = [up, down].map { device in
-                    #"{"type":"Feature","geometry":{"type":"Point","coordinates":[20,10]},"properties":{"timestamp":"\#(TrackOutput.iso8601(Int64(t0 + 2) * 1000))","device_id":"\#(device)"}}"#
-                }
-                let batch = #"{"locations":[\#(overland.joined(separator: ","))]}"#
-                try await TrackingServerTests.withServer(ingest) { port in
-                    /// Every device's fix at `t0 + second`, all requests at once: each one's status.
-                    func send(_ second: Int) async throws -> [String: Int] {
-                        try await withThrowingTaskGroup(of: (String, Int).self) { group in
-                            for device in devices {
-                                group.addTask { (device, try await TrackingServerTests.http(port, "GET", "/?id=\(device)&lat=10&lon=20&timestamp=\(t0 + second)").status) }
-                            }
-                            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        try await Self.withTwoShards { _, second, store, ingest in
+            let t0 = PostgresStoreTests.nowSeconds - 600
+            let devices = (0..<40).map { "dev\($0)" }
+            let home = Dictionary(uniqueKeysWithValues: devices.map { ($0, store.shardIndex(of: $0)) })
+            let (up, down) = (try #require(devices.first { home[$0] == 0 }), try #require(devices.first { home[$0] == 1 }))
+            let overland = [up, down].map { device in
+                #"{"type":"Feature","geometry":{"type":"Point","coordinates":[20,10]},"properties":{"timestamp":"\#(TrackOutput.iso8601(Int64(t0 + 2) * 1000))","device_id":"\#(device)"}}"#
+            }
+            let batch = #"{"locations":[\#(overland.joined(separator: ","))]}"#
+            try await TrackingServerTests.withServer(ingest) { port in
+                /// Every device's fix at `t0 + second`, all requests at once: each one's status.
+                func send(_ second: Int) async throws -> [String: Int] {
+                    try await withThrowingTaskGroup(of: (String, Int).self) { group in
+                        for device in devices {
+                            group.addTask { (device, try await TrackingServerTests.http(port, "GET", "/?id=\(device)&lat=10&lon=20&timestamp=\(t0 + second)").status) }
                         }
+                        return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
                     }
-                    #expect(try await send(0).values.allSatisfy { $0 == 200 })
-                    try await second.stop(mode: "immediate")
-                    let statuses = try await send(1)
-                    for device in devices { #expect(statuses[device] == (home[device] == 0 ? 200 : 503), "\(device) on shard \(home[device]!)") }
-                    #expect(try await TrackingServerTests.http(port, "POST", "/overland", body: batch, headers: ["Content-Type: application/json"]).status == 503)
-                    try await second.start()
-                    #expect(try await send(1).values.allSatisfy { $0 == 200 })
-                    #expect(try await TrackingServerTests.http(port, "POST", "/overland", body: batch, headers: ["Content-Type: application/json"]).body == #"{"result":"ok"}"#)
                 }
-                for device in devices {
-                    #expect(try await store.positions(device: device, from: 0, to: .max, limit: 10).map(\.fixTime)
-                            == ([0, 1] + (device == up || device == down ? [2] : [])).map { Int64(t0 + $0) * 1000 })
-                }
-                ingest.stop()
+                #expect(try await send(0).values.allSatisfy { $0 == 200 })
+                try await second.stop(mode: "immediate")
+                let statuses = try await send(1)
+                for device in devices { #expect(statuses[device] == (home[device] == 0 ? 200 : 503), "\(device) on shard \(home[device]!)") }
+                #expect(try await TrackingServerTests.http(port, "POST", "/overland", body: batch, headers: ["Content-Type: application/json"]).status == 503)
+                try await second.start()
+                #expect(try await send(1).values.allSatisfy { $0 == 200 })
+                #expect(try await TrackingServerTests.http(port, "POST", "/overland", body: batch, headers: ["Content-Type: application/json"]).body == #"{"result":"ok"}"#)
+            }
+            for device in devices {
+                #expect(try await store.positions(device: device, from: 0, to: .max, limit: 10).map(\.fixTime)
+                        == ([0, 1] + (device == up || device == down ? [2] : [])).map { Int64(t0 + $0) * 1000 })
             }
         }
     }
