@@ -12,7 +12,11 @@ export LOCATIONKIT_DATA="${LOCATIONKIT_DATA:-$(cd .. && pwd)/shared/data}"
 TMPDIR="$(mktemp -d /tmp/locationkit-test.XXXXXX)"
 export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
+started=$(date +%s)
+# Seconds since the previous step, so that a slow CI run shows which step took its time.
+step() { echo "test.sh: $1 took $(( $(date +%s) - started )) s"; started=$(date +%s); }
 swift build --build-tests
+step "the build"
 # What the build left (toolchain files), so that only what the test run adds is judged.
 entries() { find "$TMPDIR" -mindepth 1 -maxdepth 1 ! -name 'TemporaryDirectory.*' ! -name '_*.lock' -printf '%f\n' | sort; }
 built="$(entries)"
@@ -41,8 +45,11 @@ TIMED='PositioningTests|SystemIOTests|GeoTestSupportTests|MapViewTests\.livePage
 SERVERS='HTTPServingTests|TrackingServerTests'
 if [ $# -eq 0 ]; then
   swift test --skip-build --filter "$TIMED"
+  step "the timed suites"
   swift test --skip-build --no-parallel --filter "$SERVERS"
+  step "the servers' suites"
   swift test --skip-build --skip "$TIMED|$SERVERS"
+  step "the other suites"
 else
   swift test --skip-build "$@"
 fi
