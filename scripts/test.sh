@@ -11,7 +11,8 @@ export LOCATIONKIT_DATA="${LOCATIONKIT_DATA:-$(cd .. && pwd)/shared/data}"
 # script fails when they do.
 TMPDIR="$(mktemp -d /tmp/locationkit-test.XXXXXX)"
 export TMPDIR
-trap 'rm -rf "$TMPDIR"' EXIT
+output="$(mktemp /tmp/locationkit-test-output.XXXXXX)"
+trap 'rm -rf "$TMPDIR" "$output"' EXIT
 started=$(date +%s)
 # Seconds since the previous step, so that a slow CI run shows which step took its time.
 step() { echo "test.sh: $1 took $(( $(date +%s) - started )) s"; started=$(date +%s); }
@@ -43,12 +44,28 @@ TIMED='PositioningTests|SystemIOTests|GeoTestSupportTests|MapViewTests\.livePage
 # (2026-12-01) answered in 0.5–1 s, and the tests that count acks in a 2 s run, reconnects after a
 # restart or an idle timeout failed in four of six runs; one at a time they take 89 s and pass.
 SERVERS='HTTPServingTests|TrackingServerTests'
+# One `swift test` run within LIMIT seconds (about ten times what it takes here): a run still
+# going then is hung, and scripts/within.sh shows its processes' stacks and ends it; this then
+# names the tests that started and never ended (a CI run once printed nothing for an hour after
+# 13 s of the timed suites, which take a minute, until CI's own limit ended it unexplained).
+tests_within() {
+  local limit="$1"; shift
+  local status=0
+  scripts/within.sh "$limit" swift test --skip-build "$@" 2>&1 | tee "$output" || status=$?
+  if [ "$status" -eq 124 ]; then
+    echo "test.sh: these tests started and did not end within $limit s:" >&2
+    comm -23 <(sed -n 's/^◇ Test \(.*\) started\.$/\1/p' "$output" | grep -v '^case ' | sort -u) \
+             <(sed -n 's/^[✔✘] Test \(.*\) \(passed\|failed\) .*/\1/p' "$output" | sed 's/ with [0-9]* test cases\?$//' | sort -u) \
+      | sed 's/^/  /' >&2
+  fi
+  return "$status"
+}
 if [ $# -eq 0 ]; then
-  swift test --skip-build --filter "$TIMED"
+  tests_within 900 --filter "$TIMED"
   step "the timed suites"
-  swift test --skip-build --no-parallel --filter "$SERVERS"
+  tests_within 1200 --no-parallel --filter "$SERVERS"
   step "the servers' suites"
-  swift test --skip-build --skip "$TIMED|$SERVERS"
+  tests_within 3600 --skip "$TIMED|$SERVERS"
   step "the other suites"
 else
   swift test --skip-build "$@"
