@@ -44,11 +44,12 @@ TIMED='PositioningTests|SystemIOTests|GeoTestSupportTests|MapViewTests\.livePage
 # (2026-12-01) answered in 0.5–1 s, and the tests that count acks in a 2 s run, reconnects after a
 # restart or an idle timeout failed in four of six runs; one at a time they take 89 s and pass.
 SERVERS='HTTPServingTests|TrackingServerTests'
-# One `swift test` run within LIMIT seconds (about ten times what it takes here): a run still
+# One `swift test` run within LIMIT seconds (six to ten times what it takes here): a run still
 # going then is hung, and scripts/within.sh shows its processes' stacks and ends it; this then
 # names the tests that started and never ended, and runs it once more. A failing test is never
 # run again; a second hang fails. (A CI run once printed nothing for an hour after 13 s of the
-# timed suites, which take a minute, until CI's own limit ended it; nine runs here, 2026-12-06, did not hang.)
+# timed suites, which take a minute, until CI's own limit ended it; nine runs here on 2026-12-06
+# did not hang, nor six beside two busy loops.)
 tests_within() {
   local limit="$1"; shift
   local status=0 try
@@ -64,11 +65,11 @@ tests_within() {
   return "$status"
 }
 if [ $# -eq 0 ]; then
-  tests_within 900 --filter "$TIMED"
+  tests_within 600 --filter "$TIMED"
   step "the timed suites"
-  tests_within 1200 --no-parallel --filter "$SERVERS"
+  tests_within 900 --no-parallel --filter "$SERVERS"
   step "the servers' suites"
-  tests_within 3600 --skip "$TIMED|$SERVERS"
+  tests_within 1800 --skip "$TIMED|$SERVERS"
   step "the other suites"
 else
   swift test --skip-build "$@"
