@@ -326,6 +326,11 @@ else
     "$GEO" loadgen verify --db "$WORK/t.sqlite" --ack-log "$WORK/acks.csv"
 fi
 echo "verify took $(awk -v a="$VERIFY0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f s", b - a }')"
+# What the server logged (a failing store's lines, StoreFailureLog), beside the counts above.
+if [ -s "$WORK/server.err" ]; then
+    echo "the server's standard error (last 20 lines):"
+    tail -20 "$WORK/server.err" | sed 's/^/  /'
+fi
 if [ -n "${FENCES:-}" ]; then
     # Every stored enter/exit at a stored fix of its device against PostGIS at that fix:
     # kind | at a fix | events | agree | disagree | within 1 m of the edge.
