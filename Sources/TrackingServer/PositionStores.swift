@@ -9,12 +9,17 @@ public enum PositionStores {
     ///   - replicaURLs: streaming replicas (`PostgresReplica`) of those databases, each serving
     ///     the history reads of the one it copies.
     ///   - readOnly: for a reader of what a server wrote (`geo loadgen verify`): SQLite
-    ///     opened read-only (commits fail), no PostgreSQL schema created; otherwise each is
-    ///     created when absent.
+    ///     opened read-only (commits fail), no PostgreSQL schema created, and PostgreSQL's
+    ///     deadline `readerDeadline`; otherwise each is created when absent.
     /// - Throws: what `PostgresPositionStore.open`, `PostgresReplica.open`,
     ///   `ShardedPositionStore.init` or `SQLitePositionStore(path:)` throws (a read-only SQLite
     ///   file that does not exist cannot be opened); `PostgresStoreError` `.badShards` for a
     ///   replica of none of the databases, or replicas without PostgreSQL.
+    /// The longest one PostgreSQL statement of a reader may take: `geo loadgen verify` reads a
+    /// whole run's fix times in one (11.9 M of a 10-minute run outlived the server's 5 s; 2.4 M
+    /// took 4.9 s).
+    static let readerDeadline: Duration = .seconds(600)
+
     public static func open(postgresURLs: [String], replicaURLs: [String] = [], sqlitePath: String,
                             readOnly: Bool = false) async throws -> any PositionStore {
         guard !postgresURLs.isEmpty else {
@@ -22,7 +27,10 @@ public enum PositionStores {
             return try SQLitePositionStore(path: sqlitePath, readOnly: readOnly)
         }
         var stores: [PostgresPositionStore] = []
-        for url in postgresURLs { stores.append(try await PostgresPositionStore.open(url: url, createSchema: !readOnly)) }
+        for url in postgresURLs {
+            stores.append(try await readOnly ? PostgresPositionStore.open(url: url, createSchema: false, deadline: readerDeadline)
+                                             : PostgresPositionStore.open(url: url))
+        }
         // After the schemas: a replica copied from a database the server had not opened gets
         // their identity by replay.
         for url in replicaURLs {
