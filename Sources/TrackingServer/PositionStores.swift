@@ -3,23 +3,23 @@ import GeoBase
 /// more are shards), else the SQLite file at a path (`--db`) — `geo serve-tracking` writes it,
 /// `geo loadgen verify` reads what it wrote.
 public enum PositionStores {
+    /// The longest one PostgreSQL statement of a reader may take: `geo loadgen verify` reads a
+    /// whole run's fix times in one (11.9 M of a 10-minute run outlived the server's 5 s; 2.4 M
+    /// took 4.9 s).
+    static let readerDeadline: Duration = .seconds(600)
+
     /// Opens PostgreSQL at `postgresURLs` when given (one database, or a `ShardedPositionStore`
     /// over several), else the SQLite file `sqlitePath`.
     /// - Parameters:
     ///   - replicaURLs: streaming replicas (`PostgresReplica`) of those databases, each serving
     ///     the history reads of the one it copies.
     ///   - readOnly: for a reader of what a server wrote (`geo loadgen verify`): SQLite
-    ///     opened read-only (commits fail), no PostgreSQL schema created, and PostgreSQL's
-    ///     deadline `readerDeadline`; otherwise each is created when absent.
+    ///     opened read-only (commits fail), PostgreSQL's schema not created (otherwise it is,
+    ///     when absent) and its statements allowed `readerDeadline`.
     /// - Throws: what `PostgresPositionStore.open`, `PostgresReplica.open`,
     ///   `ShardedPositionStore.init` or `SQLitePositionStore(path:)` throws (a read-only SQLite
     ///   file that does not exist cannot be opened); `PostgresStoreError` `.badShards` for a
     ///   replica of none of the databases, or replicas without PostgreSQL.
-    /// The longest one PostgreSQL statement of a reader may take: `geo loadgen verify` reads a
-    /// whole run's fix times in one (11.9 M of a 10-minute run outlived the server's 5 s; 2.4 M
-    /// took 4.9 s).
-    static let readerDeadline: Duration = .seconds(600)
-
     public static func open(postgresURLs: [String], replicaURLs: [String] = [], sqlitePath: String,
                             readOnly: Bool = false) async throws -> any PositionStore {
         guard !postgresURLs.isEmpty else {
