@@ -4,7 +4,8 @@
 # stopped process) and every thread's stack (gdb, when installed), then SIGTERM and, 10 s later,
 # SIGKILL. Exits with the command's status, or 124 at the limit (as timeout(1) does).
 # Usage: scripts/within.sh SECONDS COMMAND [ARGUMENT...]
-# The command keeps this shell's process group, standard input and output.
+# The command keeps this shell's process group and output; its standard input is /dev/null (it
+# runs as a background job of a non-interactive shell).
 set -uo pipefail
 limit="$1"; shift
 "$@" &
