@@ -20,17 +20,20 @@ enum TrackOutput {
         return json.out
     }
 
-    /// `geoJSON(fixes)` in pieces of at least `pieceBytes` (the last may be shorter), each
-    /// handed to `write` once written: the read API sends a device-day (18 MB) so, rather than
-    /// holding it whole and then a copy of it (the kernel's zeroing of those fresh pages was
-    /// 17 % of a read's CPU samples, perf).
-    static func geoJSON(_ fixes: [StoredFix], pieceBytes: Int, write: ([UInt8]) async throws -> Void) async rethrows {
+    /// `geoJSON` of the fixes of the pages `next` gives (in order, until nil), in pieces of at
+    /// least `pieceBytes` (the last may be shorter), each handed to `write` once written: the
+    /// read API sends a device-day (18 MB) so, rather than holding it whole and then a copy of
+    /// it (the kernel's zeroing of those fresh pages was 17 % of a read's CPU samples, perf).
+    static func geoJSON(pieceBytes: Int, pages next: () async throws -> [StoredFix]?,
+                        write: ([UInt8]) async throws -> Void) async throws {
         var json = GeoJSONWriter(capacity: pieceBytes + 1024)
-        for fix in fixes {
-            json.append(fix)
-            if json.out.count >= pieceBytes {
-                try await write(json.out)
-                json.out.removeAll(keepingCapacity: true)
+        while let page = try await next() {
+            for fix in page {
+                json.append(fix)
+                if json.out.count >= pieceBytes {
+                    try await write(json.out)
+                    json.out.removeAll(keepingCapacity: true)
+                }
             }
         }
         json.finish()

@@ -118,9 +118,10 @@ public final class TrackingIngest: Sendable {
         }
     }
 
-    /// A device's fixes between two times (milliseconds since 1970, `from` included).
-    public func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
-        try await store.positions(device: device, from: from, to: to, limit: limit)
+    /// A device's fixes between two times (milliseconds since 1970, `from` included), at most
+    /// `limit`, a page at a time.
+    public func positions(device: String, from: Int64, to: Int64, limit: Int) -> FixPages {
+        FixPages(store: store, device: device, from: from, to: to, limit: limit)
     }
 
     /// Fence events between two times (milliseconds since 1970, `from` included), of one device

@@ -78,27 +78,42 @@ public enum TrackingRoutes {
         if track == "matched", ingest.matcher == nil {
             return text("track=matched needs roads: this server was started without --roads FILE.osm.pbf\n", status: .badRequest)
         }
-        var fixes: [StoredFix]
+        let format = fields.first("format")?.value ?? "geojson"
+        guard ["geojson", "gpx"].contains(format) else { return text("format '\(format)' is not geojson or gpx\n", status: .badRequest) }
+        // The first page before the reply's head, so storage down is a 503.
+        var pages = ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
+        let first: [StoredFix]
+        do { first = try await pages.next() ?? [] } catch { return unavailable(error) }
+        if track == "raw", format == "geojson" { return geoJSON(first, then: pages) }
+        // The cleaned and matched tracks are computed over the whole range; GPX is written whole.
+        var fixes = first
         do {
-            fixes = try await ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
-        } catch {
-            return text("storage unavailable: \(error)\n", status: .serviceUnavailable)
-        }
+            while let page = try await pages.next() { fixes += page }
+        } catch { return unavailable(error) }
         if track == "cleaned" { fixes = TrackViews.cleaned(fixes) }
         if track == "matched", let matcher = ingest.matcher { fixes = TrackViews.matched(fixes, matcher: matcher) }
-        switch fields.first("format")?.value ?? "geojson" {
-        case "geojson":
-            // Sent in pieces of 1 MiB as they are written (chunked transfer encoding).
-            let read = fixes
-            return Response(status: .ok, headers: [.contentType: "application/geo+json"], body: ResponseBody { writer in
-                try await TrackOutput.geoJSON(read, pieceBytes: 1 << 20) { try await writer.write(ByteBuffer(bytes: $0)) }
-                try await writer.finish(nil)
-            })
-        case "gpx":
+        if format == "gpx" {
             return Response(status: .ok, headers: [.contentType: "application/gpx+xml"], body: .init(byteBuffer: ByteBuffer(bytes: TrackOutput.gpx(fixes, device: device))))
-        case let other:
-            return text("format '\(other)' is not geojson or gpx\n", status: .badRequest)
         }
+        return geoJSON(fixes, then: nil)
+    }
+
+    /// A reply of the GeoJSON of `first` and then of the pages `rest` reads, sent in pieces of
+    /// 1 MiB as they are written (chunked transfer encoding). A page's read failing ends the
+    /// reply without its last chunk, which a client takes for a broken reply (RFC 9112 §7.1),
+    /// not for the whole track.
+    static func geoJSON(_ first: [StoredFix], then rest: FixPages?) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/geo+json"], body: ResponseBody { writer in
+            var first: [StoredFix]? = first, rest = rest
+            try await TrackOutput.geoJSON(pieceBytes: 1 << 20, pages: {
+                if let page = first {
+                    first = nil
+                    return page
+                }
+                return try await rest?.next()
+            }, write: { try await writer.write(ByteBuffer(bytes: $0)) })
+            try await writer.finish(nil)
+        })
     }
 
     /// The `from` (included) and `to` (excluded) of a read, milliseconds since 1970 (absent: no
@@ -125,8 +140,12 @@ public enum TrackingRoutes {
             let events = try await ingest.events(device: fields.first("device")?.value, from: from, to: to, limit: maximumReadFixes)
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: FenceEvent.message(events))))
         } catch {
-            return text("storage unavailable: \(error)\n", status: .serviceUnavailable)
+            return unavailable(error)
         }
+    }
+
+    static func unavailable(_ error: any Error) -> Response {
+        text("storage unavailable: \(error)\n", status: .serviceUnavailable)
     }
 
     static func text(_ body: String, status: HTTPResponse.Status = .ok) -> Response {

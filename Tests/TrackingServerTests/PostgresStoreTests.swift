@@ -355,6 +355,12 @@ final class Shared<Value: Sendable>: Sendable {
             let window = try await store.positions(device: "walker", from: midnight - 5_000, to: midnight + 5_000, limit: 10_000)
             #expect(window.map(\.fixTime) == (-5..<5).map { midnight + Int64($0) * 1000 })
             #expect(try await store.positions(device: "walker", from: 0, to: .max, limit: 7).map(\.fixTime) == Array(times.prefix(7)))
+            // Read in pages of 11 (the read API's `FixPages`), across the partitions' end; the
+            // two fixes at the old times[10] are the first page's last and the next's first.
+            var pages = FixPages(store: store, device: "walker", from: 0, to: .max, limit: 10_000, size: 11), paged: [StoredFix] = []
+            while let page = try await pages.next() { paged += page }
+            #expect(paged.map(\.fixTime) == times)
+            #expect(Set(paged) == Set(rows))
             // Every device's fix times in one read: a time twice for two payloads, none for an unknown device.
             let fixTimes = try await store.fixTimes(of: ["walker", "bare", "nobody"], from: 0, to: .max).mapValues { $0.sorted() }
             #expect(fixTimes.keys.sorted() == ["bare", "walker"] && fixTimes["bare"] == [bare.fixTime])

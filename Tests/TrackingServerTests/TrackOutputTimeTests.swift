@@ -43,7 +43,8 @@ import Testing
 }
 
 /// The read API's pieces of `TrackOutput.geoJSON`: each at least the asked size (and less than
-/// it plus one feature), together the bytes of the whole, across changes of device and source.
+/// it plus one feature), together the bytes of the whole, across pages (empty ones too) and
+/// changes of device and source.
 @Test func geoJSON_inPieces_joinToTheWhole() async throws {
     let fixes = (0..<300).map { (k: Int) -> StoredFix in
         let device = k < 150 ? "car" : "van \"2\"", source = k % 7 == 0 ? "overland" : "osmand"
@@ -51,13 +52,18 @@ import Testing
         return StoredFix(device: device, fixTime: 1_767_225_600_000 + Int64(k) * 1000, payloadHash: Int64(k),
                          latitude: 48 + Double(k) / 10_000, longitude: 2.5, accuracy: accuracy, receivedAt: 0, source: source)
     }
-    var pieces: [[UInt8]] = []
-    await TrackOutput.geoJSON(fixes, pieceBytes: 4000) { pieces.append($0) }
+    func pieces(of pages: [ArraySlice<StoredFix>]) async throws -> [[UInt8]] {
+        var pieces: [[UInt8]] = [], left = pages[...]
+        try await TrackOutput.geoJSON(pieceBytes: 4000, pages: { left.popFirst().map(Array.init) }, write: { pieces.append($0) })
+        return pieces
+    }
     let whole = TrackOutput.geoJSON(fixes)
-    #expect(pieces.count > 10)
-    #expect(pieces.dropLast().allSatisfy { $0.count >= 4000 && $0.count < 4000 + 300 }, "\(pieces.map(\.count))")
-    #expect(Array(pieces.joined()) == whole)
-    var empty: [[UInt8]] = []
-    await TrackOutput.geoJSON([], pieceBytes: 4000) { empty.append($0) }
+    for pages in [[fixes[...]], [fixes[..<1], fixes[1..<1], fixes[1..<157], fixes[157...]]] {
+        let written = try await pieces(of: pages)
+        #expect(written.count > 10)
+        #expect(written.dropLast().allSatisfy { $0.count >= 4000 && $0.count < 4000 + 300 }, "\(written.map(\.count))")
+        #expect(Array(written.joined()) == whole)
+    }
+    let empty = try await pieces(of: [])
     #expect(empty == [TrackOutput.geoJSON([])])
 }

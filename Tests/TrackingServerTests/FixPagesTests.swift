@@ -1,0 +1,98 @@
+import Foundation
+import GeoTestSupport
+import Synchronization
+import Testing
+@testable import TrackingServer
+
+/// The read API's paging (`FixPages`) on the default SQLite store: the pages join to the one
+/// read of the range, fixes that share a fix time across a page's end are given once, and
+/// a reply whose later page fails is broken, not short.
+@Suite struct FixPagesTests {
+    static let t0: Int64 = 1_767_225_600_000
+
+    /// Fixes of `device` at `t0` + each of `seconds` (s), a payload each (one time may repeat).
+    static func rows(_ device: String, _ seconds: [Int]) -> [StoredFix] {
+        seconds.enumerated().map { k, s in
+            StoredFix(device: device, fixTime: t0 + Int64(s) * 1000, payloadHash: Int64(k), latitude: 48 + Double(k) / 1000,
+                      longitude: 2.5, receivedAt: 0, source: "osmand")
+        }
+    }
+
+    static func all(_ pages: FixPages) async throws -> [[StoredFix]] {
+        var pages = pages, all: [[StoredFix]] = []
+        while let page = try await pages.next() { all.append(page) }
+        return all
+    }
+
+    @Test func pages_joinToTheWholeRead_tiesAcrossAPageEndGivenOnce() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            // Pages of 3 end inside the runs of 2 s (three payloads), 5 s (two) and 7 s (five).
+            let seconds = [0, 1, 2, 2, 2, 3, 4, 5, 5, 6, 7, 7, 7, 7, 7, 8, 9]
+            #expect(try store.commit(Self.rows("car", seconds) + Self.rows("van", [1, 2])) == seconds.count + 2)
+            let pages = try await Self.all(FixPages(store: store, device: "car", from: 0, to: .max, limit: 1000, size: 3))
+            func key(_ f: StoredFix) -> [Int64] { [f.fixTime, f.payloadHash] }
+            let joined = pages.joined().map(key)
+            #expect(joined.map { $0[0] } == seconds.map { Self.t0 + Int64($0) * 1000 }, "in fix-time order")
+            #expect(Set(joined).count == joined.count, "none given twice")
+            #expect(joined.sorted { $0.lexicographicallyPrecedes($1) }
+                    == (try store.positions(device: "car", from: 0, to: .max, limit: 1000)).map(key).sorted { $0.lexicographicallyPrecedes($1) })
+            // A page holds at most 3, or one time's fixes when more share it (the five at 7 s).
+            #expect(pages.map(\.count) == [2, 3, 2, 2, 1, 5, 2])
+
+            // The limit, and a range's bounds (from included, to excluded).
+            let limited = try await Self.all(FixPages(store: store, device: "car", from: 0, to: .max, limit: 7, size: 3))
+            #expect(limited.joined().map(\.fixTime) == seconds.prefix(7).map { Self.t0 + Int64($0) * 1000 })
+            let window = try await Self.all(FixPages(store: store, device: "car", from: Self.t0 + 2000, to: Self.t0 + 7000, limit: 1000, size: 2))
+            #expect(window.joined().map(\.fixTime) == seconds.filter { (2..<7).contains($0) }.map { Self.t0 + Int64($0) * 1000 })
+            #expect(try await Self.all(FixPages(store: store, device: "nobody", from: 0, to: .max, limit: 10)).isEmpty)
+        }
+    }
+
+    /// The read API over HTTP: a device's 10,000 fixes (two pages) read back whole; storage down
+    /// at the first page is a 503; down at the second, after the reply's head, the reply ends
+    /// without its last chunk.
+    @Test func readAPI_streamsPages_aFailedLaterPageBreaksTheReply() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try ReadFailingStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let n = 10_000
+            #expect(n > FixPages.defaultSize)
+            #expect(try store.commit(Self.rows("car", Array(0..<n))) == n)
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            defer { ingest.stop() }
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let whole = try await TrackingServerTests.http(port, "GET", "/api/positions?device=car")
+                #expect(whole.status == 200)
+                let features = try #require(try JSONSerialization.jsonObject(with: Data(whole.body.utf8)) as? [String: Any])["features"] as? [[String: Any]]
+                #expect(features?.count == n)
+                #expect(whole.body == String(decoding: TrackOutput.geoJSON(try store.inner.positions(device: "car", from: 0, to: .max, limit: n)), as: UTF8.self))
+
+                store.failing(fromRead: 1)
+                let down = try await TrackingServerTests.http(port, "GET", "/api/positions?device=car")
+                #expect(down.status == 503 && down.body.hasPrefix("storage unavailable"))
+
+                store.failing(fromRead: 2)
+                await #expect(throws: TrackingServerTests.ChunkError.self) {
+                    try await TrackingServerTests.http(port, "GET", "/api/positions?device=car")
+                }
+            }
+        }
+    }
+}
+
+/// SQLite underneath; reads of positions fail from the chosen one on (storage down mid-reply).
+final class ReadFailingStore: SQLiteBackedStore, @unchecked Sendable {
+    private let reads = Mutex((done: 0, failFrom: Int.max))
+
+    /// Reads from the `n`th after this call on (1: the next) fail.
+    func failing(fromRead n: Int) { reads.withLock { $0 = (0, n) } }
+
+    override func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
+        let fails = reads.withLock { state in
+            state.done += 1
+            return state.done >= state.failFrom
+        }
+        if fails { throw GatedStore.Down() }
+        return try await super.positions(device: device, from: from, to: to, limit: limit)
+    }
+}
