@@ -46,6 +46,14 @@ import Testing
             let window = try await Self.all(FixPages(store: store, device: "car", from: Self.t0 + 2000, to: Self.t0 + 7000, limit: 1000, size: 2))
             #expect(window.joined().map(\.fixTime) == seconds.filter { (2..<7).contains($0) }.map { Self.t0 + Int64($0) * 1000 })
             #expect(try await Self.all(FixPages(store: store, device: "nobody", from: 0, to: .max, limit: 10)).isEmpty)
+
+            // Dense, then a gap of 1,000 s: the window after a full page comes back short, and the
+            // read after it goes on to the range's end.
+            let gap = Array(0..<10) + Array(1000..<1006)
+            #expect(try store.commit(Self.rows("gap", gap)) == gap.count)
+            let gapPages = try await Self.all(FixPages(store: store, device: "gap", from: 0, to: .max, limit: 1000, size: 3))
+            #expect(gapPages.joined().map(\.fixTime) == gap.map { Self.t0 + Int64($0) * 1000 })
+            #expect(gapPages.allSatisfy { !$0.isEmpty && $0.count <= 3 })
         }
     }
 
