@@ -12,6 +12,7 @@ public final class TrackingMetrics: Sendable {
         var refusedUnknownDevices = 0
         var commits = 0
         var liveRefused = 0
+        var brokenReplies = 0
         /// Store operations that failed, by `StoreFailureLog.Operation`.
         var storeFailures = [Int](repeating: 0, count: StoreFailureLog.Operation.allCases.count)
         /// Teltonika connections the server closed, by `TeltonikaClose`.
@@ -128,6 +129,8 @@ public final class TrackingMetrics: Sendable {
         failureLog.succeeded(operation, part: part, of: parts)
     }
     func liveRefused() { counters.withLock { $0.liveRefused += 1 } }
+    /// A read reply ended before its last byte (`TrackingRoutes.geoJSON(_:then:metrics:)`).
+    func replyBroken() { counters.withLock { $0.brokenReplies += 1 } }
     func closedTeltonika(_ reason: TeltonikaClose) { counters.withLock { $0.teltonikaClosed[reason.rawValue] += 1 } }
     func settled(rows: Int, seconds: Double) {
         counters.withLock { c in
@@ -192,6 +195,9 @@ public final class TrackingMetrics: Sendable {
                [("", "\(c.storeFailures[StoreFailureLog.Operation.retention.rawValue])")])
         metric("tracking_live_refused_total", "counter", "Live subscribers refused: as many as the server takes were connected.",
                [("", "\(c.liveRefused)")])
+        metric("tracking_broken_replies_total", "counter",
+               "Read replies ended before their last byte: the store failed after the reply's head was sent, or the client left.",
+               [("", "\(c.brokenReplies)")])
         metric("tracking_teltonika_closed_total", "counter", "Teltonika connections the server closed, by reason.",
                TeltonikaClose.allCases.map { ("{reason=\"\($0.label)\"}", "\(c.teltonikaClosed[$0.rawValue])") })
         metric("tracking_commit_seconds_total", "counter", "Time spent in successful commits.", [("", "\(c.commitSeconds)")])

@@ -84,7 +84,7 @@ public enum TrackingRoutes {
         var pages = ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
         let first: [StoredFix]
         do { first = try await pages.next() ?? [] } catch { return unavailable(error) }
-        if track == "raw", format == "geojson" { return geoJSON(first, then: pages) }
+        if track == "raw", format == "geojson" { return geoJSON(first, then: pages, metrics: ingest.metrics) }
         // The cleaned and matched tracks are computed over the whole range; GPX is written whole.
         var fixes = first
         do {
@@ -95,23 +95,28 @@ public enum TrackingRoutes {
         if format == "gpx" {
             return Response(status: .ok, headers: [.contentType: "application/gpx+xml"], body: .init(byteBuffer: ByteBuffer(bytes: TrackOutput.gpx(fixes, device: device))))
         }
-        return geoJSON(fixes, then: nil)
+        return geoJSON(fixes, then: nil, metrics: ingest.metrics)
     }
 
     /// A reply of the GeoJSON of `first` and then of the pages `rest` reads, sent in pieces of
     /// 1 MiB as they are written (chunked transfer encoding). A page's read failing ends the
     /// reply without its last chunk, which a client takes for a broken reply (RFC 9112 §7.1),
-    /// not for the whole track.
-    static func geoJSON(_ first: [StoredFix], then rest: FixPages?) -> Response {
+    /// not for the whole track; `metrics` counts it (`tracking_broken_replies_total`).
+    static func geoJSON(_ first: [StoredFix], then rest: FixPages?, metrics: TrackingMetrics) -> Response {
         Response(status: .ok, headers: [.contentType: "application/geo+json"], body: ResponseBody { writer in
             var first: [StoredFix]? = first, rest = rest
-            try await TrackOutput.geoJSON(pieceBytes: 1 << 20, pages: {
-                if let page = first {
-                    first = nil
-                    return page
-                }
-                return try await rest?.next()
-            }, write: { try await writer.write(ByteBuffer(bytes: $0)) })
+            do {
+                try await TrackOutput.geoJSON(pieceBytes: 1 << 20, pages: {
+                    if let page = first {
+                        first = nil
+                        return page
+                    }
+                    return try await rest?.next()
+                }, write: { try await writer.write(ByteBuffer(bytes: $0)) })
+            } catch {
+                metrics.replyBroken()
+                throw error
+            }
             try await writer.finish(nil)
         })
     }

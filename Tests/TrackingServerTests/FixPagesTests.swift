@@ -83,6 +83,7 @@ import Testing
                 await #expect(throws: TrackingServerTests.ChunkError.self) {
                     try await TrackingServerTests.http(port, "GET", "/api/positions?device=car")
                 }
+                #expect(ingest.metrics.text().contains("tracking_broken_replies_total 1"))
             }
         }
     }
