@@ -16,9 +16,6 @@
 /// tables' copies of the day (tracking.sh, 19,800 devices, session 63), where issue 35 asks it
 /// flat within 5 %.
 public struct FixPages: Sendable {
-    /// The fixes a page holds at most: about 1 MB of `StoredFix`es (136 bytes each).
-    public static let defaultSize = 8192
-
     let store: any PositionStore
     let device: String
     let to: Int64
@@ -33,7 +30,7 @@ public struct FixPages: Sendable {
 
     /// The fixes of `device` with `from <= fixTime < to` (milliseconds), at most `limit` of
     /// them, in pages of at most `size` (more only when more than `size` share a fix time).
-    public init(store: any PositionStore, device: String, from: Int64, to: Int64, limit: Int, size: Int = defaultSize) {
+    public init(store: any PositionStore, device: String, from: Int64, to: Int64, limit: Int, size: Int) {
         precondition(size > 0, "a page holds at least one fix")
         self.store = store
         self.device = device

@@ -126,6 +126,9 @@ public protocol PositionStore: Sendable {
     /// instance on the same database commits, for this instance's `/live` subscribers
     /// (`PostgresPositionStore`: LISTEN/NOTIFY). A store no other instance writes returns at once.
     func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async
+    /// The fixes a page of the read API holds at most (`FixPages`): fewer hold less memory, and
+    /// each page is a `positions(device:…)` call of its own.
+    var readPageSize: Int { get }
 }
 
 extension PositionStore {
@@ -142,6 +145,8 @@ extension PositionStore {
     public func stopWriting() {}
     /// No other instance writes here.
     public func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async {}
+    /// About 1 MB of `StoredFix`es (136 bytes each).
+    public var readPageSize: Int { 8192 }
     /// One `positions(device:…)` query a device.
     public func fixTimes(of devices: [String], from: Int64, to: Int64) async throws -> [String: [Int64]] {
         var times: [String: [Int64]] = [:]

@@ -119,9 +119,9 @@ public final class TrackingIngest: Sendable {
     }
 
     /// A device's fixes between two times (milliseconds since 1970, `from` included), at most
-    /// `limit`, a page at a time.
+    /// `limit`, a page of the store's `readPageSize` at a time.
     public func positions(device: String, from: Int64, to: Int64, limit: Int) -> FixPages {
-        FixPages(store: store, device: device, from: from, to: to, limit: limit)
+        FixPages(store: store, device: device, from: from, to: to, limit: limit, size: store.readPageSize)
     }
 
     /// Fence events between two times (milliseconds since 1970, `from` included), of one device

@@ -34,6 +34,7 @@ class SQLiteBackedStore: PositionStore, @unchecked Sendable {
         try inner.events(device: device, from: from, to: to, limit: limit)
     }
     func latestEvents(devices: [String]) throws -> [FenceEvent] { try inner.latestEvents(devices: devices) }
+    var readPageSize: Int { inner.readPageSize }
 }
 
 /// A store for the ingest path's tests: SQLite underneath, with commits the test can hold (to

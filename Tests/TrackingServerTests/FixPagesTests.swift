@@ -45,7 +45,7 @@ import Testing
             #expect(limited.joined().map(\.fixTime) == seconds.prefix(7).map { Self.t0 + Int64($0) * 1000 })
             let window = try await Self.all(FixPages(store: store, device: "car", from: Self.t0 + 2000, to: Self.t0 + 7000, limit: 1000, size: 2))
             #expect(window.joined().map(\.fixTime) == seconds.filter { (2..<7).contains($0) }.map { Self.t0 + Int64($0) * 1000 })
-            #expect(try await Self.all(FixPages(store: store, device: "nobody", from: 0, to: .max, limit: 10)).isEmpty)
+            #expect(try await Self.all(FixPages(store: store, device: "nobody", from: 0, to: .max, limit: 10, size: 3)).isEmpty)
 
             // Dense, then a gap of 1,000 s: the window after a full page comes back short, and the
             // read after it goes on to the range's end.
@@ -57,14 +57,13 @@ import Testing
         }
     }
 
-    /// The read API over HTTP: a device's 10,000 fixes (two pages) read back whole; storage down
-    /// at the first page is a 503; down at the second, after the reply's head, the reply ends
-    /// without its last chunk.
+    /// The read API over HTTP: a device's fixes, two pages of the store's size, read back whole;
+    /// storage down at the first page is a 503; down at the second, after the reply's head, the
+    /// reply ends without its last chunk.
     @Test func readAPI_streamsPages_aFailedLaterPageBreaksTheReply() async throws {
         try await withTemporaryDirectory { dir in
             let store = try ReadFailingStore(path: dir.appendingPathComponent("t.sqlite").path)
-            let n = 10_000
-            #expect(n > FixPages.defaultSize)
+            let n = store.readPageSize + 1000
             #expect(try store.commit(Self.rows("car", Array(0..<n))) == n)
             let ingest = try await TrackingIngest(store: store, policy: .register)
             defer { ingest.stop() }
