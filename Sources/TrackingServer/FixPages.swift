@@ -8,7 +8,8 @@
 /// A read after a full page ends at twice the time span that page covered, not at the range's
 /// end, so it costs the rows of about two pages whatever plan the database picks: on a
 /// PostgreSQL partition not yet analysed, the planner sorted all the range's rest for each
-/// page (a device-day in pages of 8,192: 236 ms, where read whole 122 ms, EXPLAIN ANALYZE).
+/// page (a device-day in pages of 8,192: 236 ms, bounded so 128 ms, read whole 99–122 ms;
+/// EXPLAIN ANALYZE showed the sorts).
 /// A window that comes back short is followed by a read to the range's end again.
 ///
 /// The read API sends a raw track (a device-day: 86,400 fixes) so, in pages of the store's

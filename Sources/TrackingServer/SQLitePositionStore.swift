@@ -185,7 +185,8 @@ public final class SQLitePositionStore: PositionStore {
     /// Four times the default: each `positions(device:…)` walks every batch in `recent` (3,000
     /// of them under 19,800 devices), about 4 ms a page. tracking.sh 19,800 devices × 300 s,
     /// 20 device-day reads: p50 / p99 88 / 135 ms read whole, 131 / 181 ms in pages of 8,192,
-    /// 105 / 128 ms in pages of 32,768; the server alone, a read's peak RSS +56, +6 and +28 MB.
+    /// 105 / 128 ms in pages of 32,768; the server alone, peak RSS over 20 reads +56, +6 and
+    /// +28 MB.
     public var readPageSize: Int { 32_768 }
 
     /// `pool.write`, while this store is its file's writer.

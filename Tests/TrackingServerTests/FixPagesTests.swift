@@ -47,13 +47,23 @@ import Testing
             #expect(window.joined().map(\.fixTime) == seconds.filter { (2..<7).contains($0) }.map { Self.t0 + Int64($0) * 1000 })
             #expect(try await Self.all(FixPages(store: store, device: "nobody", from: 0, to: .max, limit: 10, size: 3)).isEmpty)
 
-            // Dense, then a gap of 1,000 s: the window after a full page comes back short, and the
-            // read after it goes on to the range's end.
+        }
+    }
+
+    /// Each read after a full page ends at twice the time that page covered; a window that comes
+    /// back short (dense fixes, then a gap of 1,000 s) is followed by a read to the range's end.
+    @Test func readsAfterAFullPage_boundedToTwiceItsSpan() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try ReadFailingStore(path: dir.appendingPathComponent("t.sqlite").path)
             let gap = Array(0..<10) + Array(1000..<1006)
             #expect(try store.commit(Self.rows("gap", gap)) == gap.count)
-            let gapPages = try await Self.all(FixPages(store: store, device: "gap", from: 0, to: .max, limit: 1000, size: 3))
-            #expect(gapPages.joined().map(\.fixTime) == gap.map { Self.t0 + Int64($0) * 1000 })
-            #expect(gapPages.allSatisfy { !$0.isEmpty && $0.count <= 3 })
+            let pages = try await Self.all(FixPages(store: store, device: "gap", from: 0, to: .max, limit: 1000, size: 3))
+            #expect(pages.joined().map(\.fixTime) == gap.map { Self.t0 + Int64($0) * 1000 })
+            #expect(pages.allSatisfy { !$0.isEmpty && $0.count <= 3 })
+            // In seconds after t0 (nil: to the range's end): pages of 3 a second apart span 2 s.
+            let reads = store.reads.map { [($0.from - Self.t0) / 1000, $0.to == .max ? nil : ($0.to - Self.t0) / 1000] }
+            let expected: [[Int64?]] = [[-Self.t0 / 1000, nil], [2, 6], [4, 8], [6, 10], [8, 12], [12, nil], [1002, 1006], [1004, 1008], [1008, nil]]
+            #expect(reads == expected)
         }
     }
 
@@ -88,16 +98,20 @@ import Testing
     }
 }
 
-/// SQLite underneath; reads of positions fail from the chosen one on (storage down mid-reply).
+/// SQLite underneath; reads of positions are recorded, and fail from the chosen one on (storage
+/// down mid-reply).
 final class ReadFailingStore: SQLiteBackedStore, @unchecked Sendable {
-    private let reads = Mutex((done: 0, failFrom: Int.max))
+    private let state = Mutex((done: 0, failFrom: Int.max, ranges: [(from: Int64, to: Int64)]()))
 
     /// Reads from the `n`th after this call on (1: the next) fail.
-    func failing(fromRead n: Int) { reads.withLock { $0 = (0, n) } }
+    func failing(fromRead n: Int) { state.withLock { $0.done = 0; $0.failFrom = n } }
+    /// The (from, to) of every read of positions, in order.
+    var reads: [(from: Int64, to: Int64)] { state.withLock { $0.ranges } }
 
     override func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
-        let fails = reads.withLock { state in
+        let fails = state.withLock { state in
             state.done += 1
+            state.ranges.append((from, to))
             return state.done >= state.failFrom
         }
         if fails { throw GatedStore.Down() }
