@@ -20,9 +20,11 @@ final class SendBacklog: ChannelInboundHandler, RemovableChannelHandler {
     private let timeout: TimeAmount
     private let refusals: HTTPRefusals
     /// Requests waiting for the connection to drain.
-    private var waiting: [EventLoopPromise<Void>] = []
+    fileprivate var waiting: [EventLoopPromise<Void>] = []
     /// Closes the connection unless it drains first; armed while requests wait.
     private var timer: Scheduled<Void>?
+
+    struct GraceOver: Error {}
 
     init(timeout: Duration, refusals: HTTPRefusals) {
         self.timeout = TimeAmount(timeout)
@@ -82,5 +84,42 @@ struct BacklogBoundResponder<Inner: HTTPResponder>: HTTPResponder {
     func respond(to request: Request, context: Context) async throws -> Response {
         if let channel = WebSocketConnection.served { try await SendBacklog.drained(channel) }
         return try await inner.respond(to: request, context: context)
+    }
+}
+
+/// The connection of the request the current task answers (set by `LocalServer`), for a route
+/// that writes its answer in pieces (a `ResponseBody`) as `SendBacklog` holds whole answers.
+public enum ServedConnection {
+    /// For an answer written in pieces (a `ResponseBody` of a `LocalServer` route): waits up to
+    /// `grace` for the connection the current task serves to take more (`Channel.isWritable`)
+    /// and says whether it does; true at once when it does, is closed, or is not a
+    /// `LocalServer`'s. Hummingbird's writer holds a piece only once NIO has seen the
+    /// connection full, so a route that holds much for its next pieces (a page of a store's
+    /// rows) can ask first and, on false, let go of it before it waits with `drained()`.
+    public static func hasRoom(within grace: Duration) async throws -> Bool {
+        guard let channel = WebSocketConnection.served else { return true }
+        let room = channel.eventLoop.flatSubmit {
+            guard !channel.isWritable, channel.isActive,
+                  let backlog = try? channel.pipeline.syncOperations.handler(type: SendBacklog.self)
+            else { return channel.eventLoop.makeSucceededFuture(true) }
+            let promise = channel.eventLoop.makePromise(of: Void.self)
+            backlog.waiting.append(promise)
+            // Failed only while still waiting (`release` takes all it completes out first).
+            let bound = NIOLoopBound(backlog, eventLoop: channel.eventLoop)
+            channel.eventLoop.scheduleTask(in: TimeAmount(grace)) {
+                guard let index = bound.value.waiting.firstIndex(where: { $0.futureResult === promise.futureResult }) else { return }
+                bound.value.waiting.remove(at: index)
+                promise.fail(SendBacklog.GraceOver())
+            }
+            return promise.futureResult.map { true }.recover { _ in false }
+        }
+        return try await withTaskCancellationHandler { try await room.get() } onCancel: { channel.close(promise: nil) }
+    }
+
+    /// Returns once the connection the current task serves is writable or closed (at once
+    /// outside a `LocalServer` connection), closing it when its client takes nothing for the
+    /// server's `RequestLimits.idleTimeout`.
+    public static func drained() async throws {
+        if let channel = WebSocketConnection.served { try await SendBacklog.drained(channel) }
     }
 }

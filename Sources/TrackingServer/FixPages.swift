@@ -20,7 +20,12 @@ public struct FixPages: Sendable {
     let store: any PositionStore
     let device: String
     let to: Int64
-    let size: Int
+    /// The page size asked for; after `giveBack`, pages start smaller and grow back to it.
+    let maximumSize: Int
+    /// The size of the next page.
+    private var size: Int
+    /// Fixes given since the last `giveBack` (or the start).
+    private var given = 0
     /// Where the next read begins (milliseconds since 1970, included).
     private var from: Int64
     /// How far past `from` the next read goes (milliseconds); nil: to `to`.
@@ -38,12 +43,37 @@ public struct FixPages: Sendable {
         self.from = from
         self.to = to
         self.left = limit
+        self.maximumSize = size
         self.size = size
+    }
+
+    /// Takes back `unsent`, the last fixes given, beginning at a fix time none of the fixes
+    /// given before it has: the next read begins at that time again. The read API so lets go
+    /// of a page its client is not taking while it waits (a device-day's reply held a page of
+    /// 32,768 fixes, 10 MB with its pieces, for each client that read none of it). Pages are
+    /// then twice the fixes given since the last `giveBack` (at least 256) and double with
+    /// each page up to the size asked for: a client that takes a little at a time is read for
+    /// in about its own steps, not a whole page again for each.
+    public mutating func giveBack(_ unsent: ArraySlice<StoredFix>) {
+        given -= unsent.count
+        size = min(maximumSize, max(256, given > maximumSize / 2 ? maximumSize : 2 * given))
+        given = 0
+        guard let first = unsent.first else { return }
+        from = first.fixTime
+        left += unsent.count
+        finished = false
     }
 
     /// The next page, in fix-time order; nil after the last. Throws what the store throws,
     /// and the next call reads that page again.
     public mutating func next() async throws -> [StoredFix]? {
+        let page = try await read()
+        given += page?.count ?? 0
+        size = size > maximumSize / 2 ? maximumSize : 2 * size
+        return page
+    }
+
+    private mutating func read() async throws -> [StoredFix]? {
         while !finished, left > 0, from < to {
             let want = min(size, left)
             var end = to

@@ -1,6 +1,5 @@
 import Platform
 public import GeoBase
-import DequeModule
 import GeoCore
 import Logging
 import NIOCore
@@ -85,17 +84,10 @@ final class PostgresConnector: Sendable {
     /// already"), and the commits, whose writer then needed a new connection, failed with them
     /// (tracking.sh, 5,000 devices, 2026-12-05). The `blocking` operations (the group
     /// committer's writers, a few) do not wait for the reads.
-    let maximumReads: Int
+    let reads: Turns
     let logger: Logger
     private let idle = Mutex<[PostgresConnection]>([])
     private let nextID = Atomic<Int>(1)
-    private let reads = Mutex(ReadTurns())
-
-    /// The reads under way and those waiting for a turn, first come first served.
-    private struct ReadTurns {
-        var running = 0
-        var waiting = Deque<CheckedContinuation<Void, Never>>()
-    }
 
     init(_ location: PostgresLocation, deadline: Duration = .seconds(5), maximumIdle: Int = 4, maximumReads: Int = 8) {
         self.location = location
@@ -106,7 +98,7 @@ final class PostgresConnector: Sendable {
         configuration.options.connectTimeout = .milliseconds(milliseconds)
         self.configuration = configuration
         self.maximumIdle = maximumIdle
-        self.maximumReads = maximumReads
+        self.reads = Turns(maximum: maximumReads)
         var logger = Logger(label: "locationkit.tracking.postgres")
         logger.logLevel = .critical
         self.logger = logger
@@ -128,10 +120,10 @@ final class PostgresConnector: Sendable {
     }
 
     /// Runs `body` on a session, suspending meanwhile, and first for a turn while
-    /// `maximumReads` others run.
+    /// `reads.maximum` others run.
     func suspending<R>(_ body: (PostgresSession) async throws -> R) async throws(PostgresStoreError) -> R {
-        await takeReadTurn()
-        defer { endReadTurn() }
+        await reads.take()
+        defer { reads.end() }
         let session: PostgresSession
         do { session = try await open().get() } catch { throw failure(error, expired: false) }
         do {
@@ -142,26 +134,6 @@ final class PostgresConnector: Sendable {
             Self.close(session.end())
             throw failure(error, expired: session.expired)
         }
-    }
-
-    private func takeReadTurn() async {
-        await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
-            let now = reads.withLock { r -> Bool in
-                guard r.running < maximumReads else { r.waiting.append(turn); return false }
-                r.running += 1
-                return true
-            }
-            if now { turn.resume() }
-        }
-    }
-
-    /// Ends a read's turn: the first waiting read takes it.
-    private func endReadTurn() {
-        let next = reads.withLock { r -> CheckedContinuation<Void, Never>? in
-            guard !r.waiting.isEmpty else { r.running -= 1; return nil }
-            return r.waiting.removeFirst()
-        }
-        next?.resume()
     }
 
     /// A session on an idle connection, or on a new one. A new connection's handshake is under

@@ -20,24 +20,51 @@ enum TrackOutput {
         return json.out
     }
 
-    /// `geoJSON` of the fixes of the pages `next` gives (in order, until nil), in pieces of at
-    /// least `pieceBytes` (the last may be shorter), each handed to `write` once written: the
-    /// read API sends a device-day (18 MB) so, rather than holding it whole and then a copy of
-    /// it (the kernel's zeroing of those fresh pages was 17 % of a read's CPU samples, perf).
-    static func geoJSON(pieceBytes: Int, pages next: () async throws -> [StoredFix]?,
-                        write: ([UInt8]) async throws -> Void) async throws {
-        var json = GeoJSONWriter(capacity: pieceBytes + 1024)
-        while let page = try await next() {
-            for fix in page {
-                json.append(fix)
-                if json.out.count >= pieceBytes {
-                    try await write(json.out)
-                    json.out.removeAll(keepingCapacity: true)
-                }
-            }
+    /// `geoJSON` in pieces, fed a page of fixes at a time: the read API sends a device-day
+    /// (18 MB) so, rather than holding it whole and then a copy of it (the kernel's zeroing of
+    /// those fresh pages was 17 % of a read's CPU samples, perf).
+    struct GeoJSONPieces {
+        private var json: GeoJSONWriter
+        private let pieceBytes: Int
+        /// `json.out` is a piece handed out: emptied at the next call, when the caller has let
+        /// go of it and its buffer is used again (emptied at once, each piece was a fresh one).
+        private var handedOut = false
+
+        /// Pieces of at least `pieceBytes` (the last may be shorter).
+        init(pieceBytes: Int) {
+            json = GeoJSONWriter(capacity: pieceBytes + 1024)
+            self.pieceBytes = pieceBytes
         }
-        json.finish()
-        try await write(json.out)
+
+        /// Writes fixes from the front of `page` (taking them off it) until a piece is done
+        /// and returns it; nil when `page` ran out first. A piece ends between two fix times
+        /// or at the end of `page`, so what is left of `page` begins at a fix time no piece
+        /// has (for `FixPages.giveBack`, given pages that end so).
+        mutating func piece(from page: inout ArraySlice<StoredFix>) -> [UInt8]? {
+            takeBack()
+            while let fix = page.popFirst() {
+                json.append(fix)
+                if json.out.count >= pieceBytes, page.first.map({ $0.fixTime != fix.fixTime }) ?? true { return taken() }
+            }
+            return nil
+        }
+
+        /// The last piece: what is written and not taken, and the collection's end.
+        mutating func last() -> [UInt8] {
+            takeBack()
+            json.finish()
+            return taken()
+        }
+
+        private mutating func taken() -> [UInt8] {
+            handedOut = true
+            return json.out
+        }
+
+        private mutating func takeBack() {
+            if handedOut { json.out.removeAll(keepingCapacity: true) }
+            handedOut = false
+        }
     }
 
     /// One fix's Feature as `geoJSON` writes it in a collection: `/live` encodes each pushed fix

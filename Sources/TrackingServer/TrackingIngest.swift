@@ -44,6 +44,13 @@ public final class TrackingIngest: Sendable {
     let follower: Task<Void, Never>
     /// The soft open-file limit before and after `init` raised it to the hard one (`OpenFileLimit`).
     public let openFiles: (before: Int, after: Int)
+    /// Read replies holding fixes read for them (`TrackingRoutes.read`): `pages`, a raw track's
+    /// page each (a device-day's 32,768 fixes on SQLite, 4.4 MB: 50 clients asking at once
+    /// held 50 of them); `wholeTracks`, a cleaned, matched or GPX track from its first read to
+    /// its last byte sent (a device-day as GPX held 11 MB for each client that read none of
+    /// it, until it left). Clients that take nothing of whole tracks so hold up others' for up
+    /// to the idle timeout each, rather than the server's memory.
+    let readTurns = (pages: Turns(maximum: 8), wholeTracks: Turns(maximum: 4))
 
     /// - Parameters:
     ///   - devices: devices to register (or whose settings to update) before serving.

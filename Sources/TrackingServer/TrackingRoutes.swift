@@ -3,6 +3,7 @@ public import HTTPServing
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import Synchronization
 import TrackingProtocols
 
 /// The tracking server's HTTP routes on a `LocalServer`:
@@ -82,43 +83,92 @@ public enum TrackingRoutes {
         guard ["geojson", "gpx"].contains(format) else { return text("format '\(format)' is not geojson or gpx\n", status: .badRequest) }
         // The first page before the reply's head, so storage down is a 503.
         var pages = ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
-        let first: [StoredFix]
-        do { first = try await pages.next() ?? [] } catch { return unavailable(error) }
-        if track == "raw", format == "geojson" { return geoJSON(first, then: pages, metrics: ingest.metrics) }
+        if track == "raw", format == "geojson" {
+            let turn = await ingest.readTurns.pages.turn()
+            let first: [StoredFix]
+            do { first = try await pages.next() ?? [] } catch { return unavailable(error) }
+            return geoJSON(first, turn: turn, then: (pages, ingest.readTurns.pages), metrics: ingest.metrics)
+        }
         // The cleaned and matched tracks are computed over the whole range; GPX is written whole.
-        var fixes = first
+        let turn = await ingest.readTurns.wholeTracks.turn()
+        var fixes: [StoredFix] = []
         do {
             while let page = try await pages.next() { fixes += page }
         } catch { return unavailable(error) }
         if track == "cleaned" { fixes = TrackViews.cleaned(fixes) }
         if track == "matched", let matcher = ingest.matcher { fixes = TrackViews.matched(fixes, matcher: matcher) }
         if format == "gpx" {
-            return Response(status: .ok, headers: [.contentType: "application/gpx+xml"], body: .init(byteBuffer: ByteBuffer(bytes: TrackOutput.gpx(fixes, device: device))))
+            let gpx = TrackOutput.gpx(fixes, device: device)
+            return Response(status: .ok, headers: [.contentType: "application/gpx+xml"], body: ResponseBody { writer in
+                for start in stride(from: 0, to: gpx.count, by: pieceBytes) {
+                    try await ServedConnection.drained()
+                    try await writer.write(ByteBuffer(bytes: gpx[start..<min(start + pieceBytes, gpx.count)]))
+                }
+                try await writer.finish(nil)
+                turn.end()
+            })
         }
-        return geoJSON(fixes, then: nil, metrics: ingest.metrics)
+        return geoJSON(fixes, turn: turn, then: nil, metrics: ingest.metrics)
     }
 
-    /// A reply of the GeoJSON of `first` and then of the pages `rest` reads, sent in pieces of
-    /// 1 MiB as they are written (chunked transfer encoding). A page's read failing ends the
-    /// reply without its last chunk, which a client takes for a broken reply (RFC 9112 §7.1),
-    /// not for the whole track; `metrics` counts it (`tracking_broken_replies_total`).
-    static func geoJSON(_ first: [StoredFix], then rest: FixPages?, metrics: TrackingMetrics) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/geo+json"], body: ResponseBody { writer in
-            var first: [StoredFix]? = first, rest = rest
+    /// The size of a read reply's pieces, bytes.
+    static let pieceBytes = 1 << 16
+
+    /// A reply of the GeoJSON of `first` and then of the pages `rest` reads, sent in pieces
+    /// (`pieceBytes`) as they are written (chunked transfer encoding), ending `turn` after its
+    /// last byte; with `rest`, each page is held in a turn of its `Turns` (`turn` the first's).
+    /// - A client that takes nothing for 50 ms, when a piece is ready, has the page's unsent
+    ///   fixes given back (`FixPages.giveBack`) and its turn ended while the reply waits for it:
+    ///   50 clients that read none of a device-day held 10 MB each (a page of 32,768 fixes and
+    ///   1 MiB pieces). `metrics` counts it (`tracking_stalled_replies_total`). One that takes
+    ///   nothing for the server's idle timeout is closed (`ServedConnection.drained`).
+    /// - A page's read failing ends the reply without its last chunk, which a client takes for
+    ///   a broken reply (RFC 9112 §7.1), not for the whole track; `metrics` counts it
+    ///   (`tracking_broken_replies_total`).
+    static func geoJSON(_ first: [StoredFix], turn: Turn, then rest: (pages: FixPages, turns: Turns)?, metrics: TrackingMetrics) -> Response {
+        // Taken out of the body's closure, which would hold the first page to the reply's end.
+        let first = FirstPage(first)
+        return Response(status: .ok, headers: [.contentType: "application/geo+json"], body: ResponseBody { writer in
+            var page = first.take()[...], rest = rest, held = turn, pieces = TrackOutput.GeoJSONPieces(pieceBytes: pieceBytes)
             do {
-                try await TrackOutput.geoJSON(pieceBytes: 1 << 20, pages: {
-                    if let page = first {
-                        first = nil
-                        return page
+                while true {
+                    guard let piece = pieces.piece(from: &page) else {
+                        if let turns = rest?.turns {
+                            held.end()
+                            held = await turns.turn()
+                            if let next = try await rest?.pages.next() {
+                                page = next[...]
+                                continue
+                            }
+                        }
+                        try await writer.write(ByteBuffer(bytes: pieces.last()))
+                        break
                     }
-                    return try await rest?.next()
-                }, write: { try await writer.write(ByteBuffer(bytes: $0)) })
+                    if try await !ServedConnection.hasRoom(within: .milliseconds(50)) {
+                        metrics.replyStalled()
+                        if rest != nil {
+                            rest?.pages.giveBack(page)
+                            page = []
+                            held.end()
+                        }
+                        try await ServedConnection.drained()
+                    }
+                    try await writer.write(ByteBuffer(bytes: piece))
+                }
             } catch {
                 metrics.replyBroken()
                 throw error
             }
             try await writer.finish(nil)
+            held.end()
         })
+    }
+
+    /// A reply's first page, handed once to its body.
+    private final class FirstPage: Sendable {
+        private let fixes: Mutex<[StoredFix]>
+        init(_ fixes: [StoredFix]) { self.fixes = Mutex(fixes) }
+        func take() -> [StoredFix] { fixes.withLock { fixes in defer { fixes = [] }; return fixes } }
     }
 
     /// The `from` (included) and `to` (excluded) of a read, milliseconds since 1970 (absent: no

@@ -1,6 +1,7 @@
 import Foundation
 import GeoTestSupport
 import Synchronization
+import SystemIO
 import Testing
 @testable import TrackingServer
 
@@ -46,7 +47,6 @@ import Testing
             let window = try await Self.all(FixPages(store: store, device: "car", from: Self.t0 + 2000, to: Self.t0 + 7000, limit: 1000, size: 2))
             #expect(window.joined().map(\.fixTime) == seconds.filter { (2..<7).contains($0) }.map { Self.t0 + Int64($0) * 1000 })
             #expect(try await Self.all(FixPages(store: store, device: "nobody", from: 0, to: .max, limit: 10, size: 3)).isEmpty)
-
         }
     }
 
@@ -64,6 +64,37 @@ import Testing
             let reads = store.reads.map { [($0.from - Self.t0) / 1000, $0.to == .max ? nil : ($0.to - Self.t0) / 1000] }
             let expected: [[Int64?]] = [[-Self.t0 / 1000, nil], [2, 6], [4, 8], [6, 10], [8, 12], [12, nil], [1002, 1006], [1004, 1008], [1008, nil]]
             #expect(reads == expected)
+        }
+    }
+
+    /// A page's unsent rest given back is read again from its first fix time, none of it lost
+    /// or given twice, in a page of twice the fixes sent since the last give-back (at least
+    /// 256), the pages then doubling back to the size asked for.
+    @Test func giveBack_readsAgainFromTheUnsentTime_inPagesOfWhatWasTaken() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try ReadFailingStore(path: dir.appendingPathComponent("t.sqlite").path)
+            // 3,000 fixes two to a second.
+            let seconds = (0..<3000).map { $0 / 2 }
+            #expect(try store.commit(Self.rows("car", seconds)) == seconds.count)
+            var pages = FixPages(store: store, device: "car", from: 0, to: .max, limit: 10_000, size: 1000)
+            var taken: [StoredFix] = [], round = 0
+            // A page of 1,000 less the two at its last time (left to the next read).
+            let first = try #require(try await pages.next())
+            #expect(first.count == 998)
+            // 300 taken (150 whole seconds), the rest given back.
+            taken += first[..<300]
+            pages.giveBack(first[300...])
+            while let page = try await pages.next() {
+                round += 1
+                // The next page given back whole, none of it taken.
+                if round == 1 { pages.giveBack(page[...]) } else { taken += page }
+            }
+            #expect(taken.map(\.fixTime) == seconds.map { Self.t0 + Int64($0) * 1000 })
+            #expect(Set(taken.map(\.payloadHash)).count == seconds.count, "none given twice")
+            // Page sizes asked: 1,000; 600 (twice 300); after nothing taken 256; then doubling.
+            let limits = store.reads.map(\.limit)
+            #expect(Array(limits.prefix(5)) == [1000, 600, 256, 512, 1000], "\(limits)")
+            #expect(store.reads[1].from == Self.t0 + 150_000 && store.reads[2].from == Self.t0 + 150_000)
         }
     }
 
@@ -96,25 +127,87 @@ import Testing
             }
         }
     }
+
+    /// A client that takes nothing of a long reply for a while: the reply
+    /// gives its page back while it waits (counted), which shows as a read that begins before
+    /// the last fix of the page read before it; read then, the reply is the whole track, nothing lost or given twice.
+    @Test func readAPI_aClientThatTakesNothing_hasThePageGivenBack_thenGetsTheWholeTrack() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try ReadFailingStore(path: dir.appendingPathComponent("t.sqlite").path)
+            // 13 MB of GeoJSON: more than the kernel's buffers take from a client that reads
+            // nothing (a send buffer of at most tcp_wmem's 4 MB; a receive buffer that grows only
+            // as its client reads: shrunk with SO_RCVBUF after the connect, the window stalled
+            // the reading for minutes).
+            let n = 2 * store.readPageSize
+            #expect(try store.commit(Self.rows("car", Array(0..<n))) == n)
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            defer { ingest.stop() }
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let client = try TCPClient.connect(host: "127.0.0.1", port: port)
+                defer { try? client.close() }
+                try client.writeAll("GET /api/positions?device=car HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+                // Counted again each time the kernel's send buffer, autotuned, took a little more.
+                func stalls() -> Int {
+                    ingest.metrics.text().split(separator: "\n").first { $0.hasPrefix("tracking_stalled_replies_total ") }
+                        .flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+                }
+                let deadline = Date().addingTimeInterval(20)
+                while stalls() == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(stalls() > 0)
+                let reply = try await withCheckedThrowingContinuation { continuation in
+                    Thread { continuation.resume(with: Result { try client.readToEnd(limit: 1 << 25) }) }.start()
+                }
+                let text = String(decoding: reply, as: UTF8.self)
+                let body = try #require(text.range(of: "\r\n\r\n")).upperBound
+                let whole = try store.inner.positions(device: "car", from: 0, to: .max, limit: n)
+                #expect(try TrackingServerTests.dechunked(String(text[body...])) == String(decoding: TrackOutput.geoJSON(whole), as: UTF8.self))
+                // (A stall at the very end of a page leaves nothing to give back; pieces of 64 KiB
+                // run across pages, so one ends with a page only by chance, about 1 in 330.)
+                #expect(zip(store.reads.dropFirst(), store.lastTimes).contains { $0.from < $1 ?? .min },
+                        "no read began before the last fix of the page before it: \(store.reads.map(\.from)), \(store.lastTimes)")
+            }
+        }
+    }
 }
 
 /// SQLite underneath; reads of positions are recorded, and fail from the chosen one on (storage
 /// down mid-reply).
 final class ReadFailingStore: SQLiteBackedStore, @unchecked Sendable {
-    private let state = Mutex((done: 0, failFrom: Int.max, ranges: [(from: Int64, to: Int64)]()))
+    private let state = Mutex((done: 0, failFrom: Int.max, ranges: [(from: Int64, to: Int64, limit: Int)](), lastTimes: [Int64?]()))
 
     /// Reads from the `n`th after this call on (1: the next) fail.
     func failing(fromRead n: Int) { state.withLock { $0.done = 0; $0.failFrom = n } }
-    /// The (from, to) of every read of positions, in order.
-    var reads: [(from: Int64, to: Int64)] { state.withLock { $0.ranges } }
+    /// The (from, to, limit) of every read of positions, in order.
+    var reads: [(from: Int64, to: Int64, limit: Int)] { state.withLock { $0.ranges } }
+    /// The last fix time of every read that succeeded (nil: none found), in order.
+    var lastTimes: [Int64?] { state.withLock { $0.lastTimes } }
 
     override func positions(device: String, from: Int64, to: Int64, limit: Int) async throws -> [StoredFix] {
         let fails = state.withLock { state in
             state.done += 1
-            state.ranges.append((from, to))
+            state.ranges.append((from, to, limit))
             return state.done >= state.failFrom
         }
         if fails { throw GatedStore.Down() }
-        return try await super.positions(device: device, from: from, to: to, limit: limit)
+        let fixes = try await super.positions(device: device, from: from, to: to, limit: limit)
+        state.withLock { $0.lastTimes.append(fixes.last?.fixTime) }
+        return fixes
     }
+}
+
+/// `Turns`: at most `maximum` at once; a `Turn` let go of ends, and a waiting caller takes it.
+@Test func turns_atMostTheMaximum_aTurnLetGoOfEnds() async throws {
+    let turns = Turns(maximum: 2)
+    var held = [await turns.turn(), await turns.turn()]
+    let third = Task { await turns.turn() }
+    try await Task.sleep(for: .milliseconds(100))
+    #expect(turns.running == 2, "a third turn while two were held")
+    held.removeLast()
+    held.append(await third.value)
+    #expect(turns.running == 2)
+    held[0].end()
+    held[0].end()
+    #expect(turns.running == 1, "a turn ended twice")
+    held[1].end()
+    #expect(turns.running == 0)
 }

@@ -43,27 +43,33 @@ import Testing
 }
 
 /// The read API's pieces of `TrackOutput.geoJSON`: each at least the asked size (and less than
-/// it plus one feature), together the bytes of the whole, across pages (empty ones too) and
-/// changes of device and source.
-@Test func geoJSON_inPieces_joinToTheWhole() async throws {
+/// it plus three features, fixes coming three to a time), together the bytes of the whole, across pages (empty ones too) and
+/// changes of device and source; a piece never ends between two fixes of one time, and what a
+/// piece leaves of a page begins at a new time.
+@Test func geoJSON_inPieces_joinToTheWhole() {
     let fixes = (0..<300).map { (k: Int) -> StoredFix in
         let device = k < 150 ? "car" : "van \"2\"", source = k % 7 == 0 ? "overland" : "osmand"
         let accuracy: Double? = k % 2 == 0 ? 5 : nil
-        return StoredFix(device: device, fixTime: 1_767_225_600_000 + Int64(k) * 1000, payloadHash: Int64(k),
+        return StoredFix(device: device, fixTime: 1_767_225_600_000 + Int64(k / 3) * 1000, payloadHash: Int64(k),
                          latitude: 48 + Double(k) / 10_000, longitude: 2.5, accuracy: accuracy, receivedAt: 0, source: source)
     }
-    func pieces(of pages: [ArraySlice<StoredFix>]) async throws -> [[UInt8]] {
-        var pieces: [[UInt8]] = [], left = pages[...]
-        try await TrackOutput.geoJSON(pieceBytes: 4000, pages: { left.popFirst().map(Array.init) }, write: { pieces.append($0) })
-        return pieces
+    func pieces(of pages: [ArraySlice<StoredFix>]) -> [[UInt8]] {
+        var pieces: [[UInt8]] = [], writer = TrackOutput.GeoJSONPieces(pieceBytes: 4000)
+        for var page in pages {
+            while let piece = writer.piece(from: &page) {
+                pieces.append(piece)
+                if let next = page.first { #expect(next.fixTime != fixes[Int(next.payloadHash) - 1].fixTime) }
+            }
+        }
+        return pieces + [writer.last()]
     }
     let whole = TrackOutput.geoJSON(fixes)
     for pages in [[fixes[...]], [fixes[..<1], fixes[1..<1], fixes[1..<157], fixes[157...]]] {
-        let written = try await pieces(of: pages)
+        let written = pieces(of: pages)
         #expect(written.count > 10)
-        #expect(written.dropLast().allSatisfy { $0.count >= 4000 && $0.count < 4000 + 300 }, "\(written.map(\.count))")
+        #expect(written.dropLast().allSatisfy { $0.count >= 4000 && $0.count < 4000 + 3 * 300 }, "\(written.map(\.count))")
         #expect(Array(written.joined()) == whole)
     }
-    let empty = try await pieces(of: [])
+    let empty = pieces(of: [])
     #expect(empty == [TrackOutput.geoJSON([])])
 }
