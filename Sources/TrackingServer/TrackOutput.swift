@@ -37,14 +37,14 @@ enum TrackOutput {
         }
 
         /// Writes fixes from the front of `page` (taking them off it) until a piece is done
-        /// and returns it; nil when `page` ran out first. A piece ends between two fix times
-        /// or at the end of `page`, so what is left of `page` begins at a fix time no piece
-        /// has (for `FixPages.giveBack`, given pages that end so).
+        /// and returns it; nil when `page` ran out first. A piece ends between two fixes of
+        /// `page` of different times, so what is left of `page` is never empty and begins at a
+        /// fix time no piece has (for `FixPages.giveBack`).
         mutating func piece(from page: inout ArraySlice<StoredFix>) -> [UInt8]? {
             takeBack()
             while let fix = page.popFirst() {
                 json.append(fix)
-                if json.out.count >= pieceBytes, page.first.map({ $0.fixTime != fix.fixTime }) ?? true { return taken() }
+                if json.out.count >= pieceBytes, let next = page.first, next.fixTime != fix.fixTime { return taken() }
             }
             return nil
         }

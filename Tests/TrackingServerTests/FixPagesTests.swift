@@ -161,8 +161,6 @@ import Testing
                 let body = try #require(text.range(of: "\r\n\r\n")).upperBound
                 let whole = try store.inner.positions(device: "car", from: 0, to: .max, limit: n)
                 #expect(try TrackingServerTests.dechunked(String(text[body...])) == String(decoding: TrackOutput.geoJSON(whole), as: UTF8.self))
-                // (A stall at the very end of a page leaves nothing to give back; pieces of 64 KiB
-                // run across pages, so one ends with a page only by chance, about 1 in 330.)
                 #expect(zip(store.reads.dropFirst(), store.lastTimes).contains { $0.from < $1 ?? .min },
                         "no read began before the last fix of the page before it: \(store.reads.map(\.from)), \(store.lastTimes)")
             }

@@ -43,33 +43,34 @@ import Testing
 }
 
 /// The read API's pieces of `TrackOutput.geoJSON`: each at least the asked size (and less than
-/// it plus three features, fixes coming three to a time), together the bytes of the whole, across pages (empty ones too) and
-/// changes of device and source; a piece never ends between two fixes of one time, and what a
-/// piece leaves of a page begins at a new time.
-@Test func geoJSON_inPieces_joinToTheWhole() {
+/// it plus four features, fixes coming three to a time), together the bytes of the whole,
+/// across pages (empty ones too) and changes of device and source; a piece ends inside a page,
+/// never between two fixes of one time, so what it leaves of the page begins at a new time.
+@Test func geoJSON_inPieces_joinToTheWhole() throws {
     let fixes = (0..<300).map { (k: Int) -> StoredFix in
         let device = k < 150 ? "car" : "van \"2\"", source = k % 7 == 0 ? "overland" : "osmand"
         let accuracy: Double? = k % 2 == 0 ? 5 : nil
         return StoredFix(device: device, fixTime: 1_767_225_600_000 + Int64(k / 3) * 1000, payloadHash: Int64(k),
                          latitude: 48 + Double(k) / 10_000, longitude: 2.5, accuracy: accuracy, receivedAt: 0, source: source)
     }
-    func pieces(of pages: [ArraySlice<StoredFix>]) -> [[UInt8]] {
+    func pieces(of pages: [ArraySlice<StoredFix>]) throws -> [[UInt8]] {
         var pieces: [[UInt8]] = [], writer = TrackOutput.GeoJSONPieces(pieceBytes: 4000)
         for var page in pages {
             while let piece = writer.piece(from: &page) {
                 pieces.append(piece)
-                if let next = page.first { #expect(next.fixTime != fixes[Int(next.payloadHash) - 1].fixTime) }
+                let next = try #require(page.first)
+                #expect(next.fixTime != fixes[Int(next.payloadHash) - 1].fixTime)
             }
         }
         return pieces + [writer.last()]
     }
     let whole = TrackOutput.geoJSON(fixes)
     for pages in [[fixes[...]], [fixes[..<1], fixes[1..<1], fixes[1..<157], fixes[157...]]] {
-        let written = pieces(of: pages)
+        let written = try pieces(of: pages)
         #expect(written.count > 10)
-        #expect(written.dropLast().allSatisfy { $0.count >= 4000 && $0.count < 4000 + 3 * 300 }, "\(written.map(\.count))")
+        #expect(written.dropLast().allSatisfy { $0.count >= 4000 && $0.count < 4000 + 4 * 300 }, "\(written.map(\.count))")
         #expect(Array(written.joined()) == whole)
     }
-    let empty = pieces(of: [])
+    let empty = try pieces(of: [])
     #expect(empty == [TrackOutput.geoJSON([])])
 }
