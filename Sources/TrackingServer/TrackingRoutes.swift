@@ -89,7 +89,7 @@ public enum TrackingRoutes {
             do { first = try await pages.next() ?? [] } catch { return unavailable(error) }
             return geoJSON(first, turn: turn, then: (pages, ingest.readTurns.pages), metrics: ingest.metrics)
         }
-        // The cleaned and matched tracks are computed over the whole range; GPX is written whole.
+        // The cleaned and matched tracks are computed over the whole range; GPX is encoded whole.
         let turn = await ingest.readTurns.wholeTracks.turn()
         var fixes: [StoredFix] = []
         do {
