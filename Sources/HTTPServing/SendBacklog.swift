@@ -82,7 +82,7 @@ struct BacklogBoundResponder<Inner: HTTPResponder>: HTTPResponder {
     let inner: Inner
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        if let channel = WebSocketConnection.served { try await SendBacklog.drained(channel) }
+        try await ServedConnection.drained()
         return try await inner.respond(to: request, context: context)
     }
 }
@@ -115,6 +115,10 @@ public enum ServedConnection {
         }
         return try await withTaskCancellationHandler { try await room.get() } onCancel: { channel.close(promise: nil) }
     }
+
+    /// Whether the connection the current task serves is still open (true outside a
+    /// `LocalServer` connection): a route can skip work for a client that has gone.
+    public static var isOpen: Bool { WebSocketConnection.served?.isActive ?? true }
 
     /// Returns once the connection the current task serves is writable or closed (at once
     /// outside a `LocalServer` connection), closing it when its client takes nothing for the

@@ -64,6 +64,10 @@ public struct FixPages: Sendable {
         finished = false
     }
 
+    /// Whether every page has been given: `next()` would return nil without a read. (False
+    /// does not promise another page: the range's rest may hold none.)
+    public var isFinished: Bool { finished || left <= 0 || from >= to }
+
     /// The next page, in fix-time order; nil after the last. Throws what the store throws,
     /// and the next call reads that page again.
     public mutating func next() async throws -> [StoredFix]? {

@@ -48,8 +48,8 @@ public final class TrackingIngest: Sendable {
     /// page each (a device-day's 32,768 fixes on SQLite, 4.4 MB: 50 clients asking at once
     /// held 50 of them); `wholeTracks`, a cleaned, matched or GPX track from its first read to
     /// its last byte sent (a device-day as GPX held 11 MB for each client that read none of
-    /// it, until it left). Clients that take nothing of whole tracks so hold up others' for up
-    /// to the idle timeout each, rather than the server's memory.
+    /// it, until it left). A reply whose client takes nothing lets go of its turn for another
+    /// (`TrackingRoutes.geoJSON`, `TrackingRoutes.wholeTrack`).
     let readTurns = (pages: Turns(maximum: 8), wholeTracks: Turns(maximum: 4))
 
     /// - Parameters:

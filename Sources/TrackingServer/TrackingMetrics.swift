@@ -14,6 +14,7 @@ public final class TrackingMetrics: Sendable {
         var liveRefused = 0
         var brokenReplies = 0
         var stalledReplies = 0
+        var remadeReplies = 0
         /// Store operations that failed, by `StoreFailureLog.Operation`.
         var storeFailures = [Int](repeating: 0, count: StoreFailureLog.Operation.allCases.count)
         /// Teltonika connections the server closed, by `TeltonikaClose`.
@@ -130,10 +131,12 @@ public final class TrackingMetrics: Sendable {
         failureLog.succeeded(operation, part: part, of: parts)
     }
     func liveRefused() { counters.withLock { $0.liveRefused += 1 } }
-    /// A read reply ended before its last byte (`TrackingRoutes.geoJSON(_:turn:then:metrics:)`).
+    /// A read reply ended before its last byte (`TrackingRoutes.geoJSON`, `TrackingRoutes.wholeTrack`).
     func replyBroken() { counters.withLock { $0.brokenReplies += 1 } }
     /// A read reply's client took nothing for a while (a raw track's reply lets go of its page).
     func replyStalled() { counters.withLock { $0.stalledReplies += 1 } }
+    /// A whole track's reply made its bytes again after it let go of them (`TrackingRoutes.wholeTrack`).
+    func replyRemade() { counters.withLock { $0.remadeReplies += 1 } }
     func closedTeltonika(_ reason: TeltonikaClose) { counters.withLock { $0.teltonikaClosed[reason.rawValue] += 1 } }
     func settled(rows: Int, seconds: Double) {
         counters.withLock { c in
@@ -204,6 +207,9 @@ public final class TrackingMetrics: Sendable {
         metric("tracking_stalled_replies_total", "counter",
                "Times a read reply's client took nothing for 50 ms; a raw track's reply then gives back the page it holds, to read again once the client takes more.",
                [("", "\(c.stalledReplies)")])
+        metric("tracking_remade_replies_total", "counter",
+               "Times a whole track's reply (cleaned, matched, GPX) whose client took nothing let go of its bytes for another read's turn, and made them again once the client took more.",
+               [("", "\(c.remadeReplies)")])
         metric("tracking_teltonika_closed_total", "counter", "Teltonika connections the server closed, by reason.",
                TeltonikaClose.allCases.map { ("{reason=\"\($0.label)\"}", "\(c.teltonikaClosed[$0.rawValue])") })
         metric("tracking_commit_seconds_total", "counter", "Time spent in successful commits.", [("", "\(c.commitSeconds)")])

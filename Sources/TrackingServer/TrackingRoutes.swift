@@ -81,34 +81,28 @@ public enum TrackingRoutes {
         }
         let format = fields.first("format")?.value ?? "geojson"
         guard ["geojson", "gpx"].contains(format) else { return text("format '\(format)' is not geojson or gpx\n", status: .badRequest) }
-        // The first page before the reply's head, so storage down is a 503.
-        var pages = ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
+        // The first page (or whole track) before the reply's head, so storage down is a 503.
         if track == "raw", format == "geojson" {
+            var pages = ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
             let turn = await ingest.readTurns.pages.turn()
             let first: [StoredFix]
             do { first = try await pages.next() ?? [] } catch { return unavailable(error) }
             return geoJSON(first, turn: turn, then: (pages, ingest.readTurns.pages), metrics: ingest.metrics)
         }
         // The cleaned and matched tracks are computed over the whole range; GPX is encoded whole.
-        let turn = await ingest.readTurns.wholeTracks.turn()
-        var fixes: [StoredFix] = []
-        do {
+        let encoded: @Sendable () async throws -> [UInt8] = {
+            var pages = ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
+            var fixes: [StoredFix] = []
             while let page = try await pages.next() { fixes += page }
-        } catch { return unavailable(error) }
-        if track == "cleaned" { fixes = TrackViews.cleaned(fixes) }
-        if track == "matched", let matcher = ingest.matcher { fixes = TrackViews.matched(fixes, matcher: matcher) }
-        if format == "gpx" {
-            let gpx = TrackOutput.gpx(fixes, device: device)
-            return Response(status: .ok, headers: [.contentType: "application/gpx+xml"], body: ResponseBody { writer in
-                for start in stride(from: 0, to: gpx.count, by: pieceBytes) {
-                    try await ServedConnection.drained()
-                    try await writer.write(ByteBuffer(bytes: gpx[start..<min(start + pieceBytes, gpx.count)]))
-                }
-                try await writer.finish(nil)
-                turn.end()
-            })
+            if track == "cleaned" { fixes = TrackViews.cleaned(fixes) }
+            if track == "matched", let matcher = ingest.matcher { fixes = TrackViews.matched(fixes, matcher: matcher) }
+            return format == "gpx" ? TrackOutput.gpx(fixes, device: device) : TrackOutput.geoJSON(fixes)
         }
-        return geoJSON(fixes, turn: turn, then: nil, metrics: ingest.metrics)
+        let turn = await ingest.readTurns.wholeTracks.turn()
+        let bytes: [UInt8]
+        do { bytes = try await encoded() } catch { return unavailable(error) }
+        return wholeTrack(bytes, type: format == "gpx" ? "application/gpx+xml" : "application/geo+json", turn: turn,
+                          again: (encoded, ingest.readTurns.wholeTracks), metrics: ingest.metrics)
     }
 
     /// The size of a read reply's pieces, bytes.
@@ -116,7 +110,8 @@ public enum TrackingRoutes {
 
     /// A reply of the GeoJSON of `first` and then of the pages `rest` reads, sent in pieces
     /// (`pieceBytes`) as they are written (chunked transfer encoding), ending `turn` after its
-    /// last byte; with `rest`, each page is held in a turn of its `Turns` (`turn` the first's).
+    /// last byte; each page is held in a turn of `rest.turns` (`turn` the first's), and the next
+    /// turn is taken only when `rest.pages` may give another page.
     /// - A client that takes nothing for 50 ms, when a piece is ready, has the page's unsent
     ///   fixes given back (`FixPages.giveBack`) and its turn ended while the reply waits for it:
     ///   50 clients that read none of a device-day held 10 MB each (a page of 32,768 fixes and
@@ -125,18 +120,18 @@ public enum TrackingRoutes {
     /// - A page's read failing ends the reply without its last chunk, which a client takes for
     ///   a broken reply (RFC 9112 §7.1), not for the whole track; `metrics` counts it
     ///   (`tracking_broken_replies_total`).
-    static func geoJSON(_ first: [StoredFix], turn: Turn, then rest: (pages: FixPages, turns: Turns)?, metrics: TrackingMetrics) -> Response {
+    static func geoJSON(_ first: [StoredFix], turn: Turn, then rest: (pages: FixPages, turns: Turns), metrics: TrackingMetrics) -> Response {
         // Taken out of the body's closure, which would hold the first page to the reply's end.
-        let first = FirstPage(first)
+        let first = Handed(first)
         return Response(status: .ok, headers: [.contentType: "application/geo+json"], body: ResponseBody { writer in
             var page = first.take()[...], rest = rest, held = turn, pieces = TrackOutput.GeoJSONPieces(pieceBytes: pieceBytes)
             do {
                 while true {
                     guard let piece = pieces.piece(from: &page) else {
-                        if let turns = rest?.turns {
+                        if !rest.pages.isFinished {
                             held.end()
-                            held = await turns.turn()
-                            if let next = try await rest?.pages.next() {
+                            held = await rest.turns.turn()
+                            if let next = try await rest.pages.next() {
                                 page = next[...]
                                 continue
                             }
@@ -146,11 +141,9 @@ public enum TrackingRoutes {
                     }
                     if try await !ServedConnection.hasRoom(within: .milliseconds(50)) {
                         metrics.replyStalled()
-                        if rest != nil {
-                            rest?.pages.giveBack(page)
-                            page = []
-                            held.end()
-                        }
+                        rest.pages.giveBack(page)
+                        page = []
+                        held.end()
                         try await ServedConnection.drained()
                     }
                     try await writer.write(ByteBuffer(bytes: piece))
@@ -164,11 +157,81 @@ public enum TrackingRoutes {
         })
     }
 
-    /// A reply's first page, handed once to its body.
-    private final class FirstPage: Sendable {
-        private let fixes: Mutex<[StoredFix]>
-        init(_ fixes: [StoredFix]) { self.fixes = Mutex(fixes) }
-        func take() -> [StoredFix] { fixes.withLock { fixes in defer { fixes = [] }; return fixes } }
+    /// A reply of a whole track's `bytes` (a cleaned or matched track, or GPX), sent in pieces
+    /// (`pieceBytes`), ending `turn` (of `again.turns`) after its last byte.
+    /// - A client that takes nothing for 50 ms, when a piece is ready, is counted
+    ///   (`tracking_stalled_replies_total`); the reply lets go of its bytes and its turn as soon
+    ///   as another reply waits for a turn, or after 5 s, and waits for the client
+    ///   (`ServedConnection.drained`: closed after the server's idle timeout). Once the client
+    ///   takes more, the reply waits for a turn again, makes its bytes again (`again.bytes`)
+    ///   and goes on after what was sent, counted (`tracking_remade_replies_total`). Holding
+    ///   their turns, 50 clients that read none of a device-day as GPX kept a read behind them
+    ///   waiting for over a minute.
+    /// - Bytes made again that differ in what was sent (fixes were stored in the range since)
+    ///   or fail to be made end the reply without its last chunk (RFC 9112 §7.1), counted
+    ///   (`tracking_broken_replies_total`).
+    static func wholeTrack(_ bytes: [UInt8], type: String, turn: Turn, again: (bytes: @Sendable () async throws -> [UInt8], turns: Turns),
+                           metrics: TrackingMetrics) -> Response {
+        // Taken out of the body's closure, which would hold them to the reply's end.
+        let first = Handed(bytes)
+        let count = bytes.count
+        return Response(status: .ok, headers: [.contentType: type], body: ResponseBody { writer in
+            var bytes: [UInt8]? = first.take(), held: Turn? = turn, sent = 0, sentDigest = 0
+            do {
+                while sent < count {
+                    guard let whole = bytes else {
+                        guard ServedConnection.isOpen else { throw ClientGone() }
+                        held = await again.turns.turn()
+                        let remade = try await again.bytes()
+                        guard remade.count == count, digest(remade[..<sent]) == sentDigest else { throw TrackChanged() }
+                        metrics.replyRemade()
+                        bytes = remade
+                        continue
+                    }
+                    if try await !ServedConnection.hasRoom(within: .milliseconds(50)) {
+                        metrics.replyStalled()
+                        let since = ContinuousClock.now
+                        while try await !ServedConnection.hasRoom(within: .milliseconds(250)) {
+                            guard again.turns.waiting > 0 || ContinuousClock.now - since > .seconds(5) else { continue }
+                            sentDigest = digest(whole[..<sent])
+                            bytes = nil
+                            held?.end()
+                            held = nil
+                            try await ServedConnection.drained()
+                            break
+                        }
+                        continue
+                    }
+                    let end = min(sent + pieceBytes, count)
+                    try await writer.write(ByteBuffer(bytes: whole[sent..<end]))
+                    sent = end
+                }
+            } catch {
+                metrics.replyBroken()
+                throw error
+            }
+            try await writer.finish(nil)
+            held?.end()
+        })
+    }
+
+    /// Bytes made again for a reply differ in what it had sent.
+    struct TrackChanged: Error {}
+    /// A reply's client left while the reply waited for it.
+    struct ClientGone: Error {}
+
+    /// A digest of `bytes` (within one run of the server).
+    private static func digest(_ bytes: ArraySlice<UInt8>) -> Int {
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
+    }
+
+    /// What a reply begins with (its first page, its bytes), handed once to its body.
+    private final class Handed<Value: RangeReplaceableCollection & Sendable>: Sendable {
+        private let value: Mutex<Value>
+        init(_ value: Value) { self.value = Mutex(value) }
+        func take() -> Value { value.withLock { value in defer { value = Value() }; return value } }
     }
 
     /// The `from` (included) and `to` (excluded) of a read, milliseconds since 1970 (absent: no

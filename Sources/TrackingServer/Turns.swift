@@ -14,6 +14,8 @@ final class Turns: Sendable {
 
     /// The turns under way.
     var running: Int { state.withLock { $0.running } }
+    /// The callers waiting for a turn.
+    var waiting: Int { state.withLock { $0.waiting.count } }
 
     init(maximum: Int) {
         precondition(maximum > 0, "at least one turn at once")

@@ -147,24 +147,67 @@ import Testing
                 defer { try? client.close() }
                 try client.writeAll("GET /api/positions?device=car HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
                 // Counted again each time the kernel's send buffer, autotuned, took a little more.
-                func stalls() -> Int {
-                    ingest.metrics.text().split(separator: "\n").first { $0.hasPrefix("tracking_stalled_replies_total ") }
-                        .flatMap { Int($0.split(separator: " ")[1]) } ?? 0
-                }
-                let deadline = Date().addingTimeInterval(20)
-                while stalls() == 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-                #expect(stalls() > 0)
-                let reply = try await withCheckedThrowingContinuation { continuation in
-                    Thread { continuation.resume(with: Result { try client.readToEnd(limit: 1 << 25) }) }.start()
-                }
-                let text = String(decoding: reply, as: UTF8.self)
-                let body = try #require(text.range(of: "\r\n\r\n")).upperBound
+                try await Self.waitFor { Self.counter(ingest, "tracking_stalled_replies_total") > 0 }
                 let whole = try store.inner.positions(device: "car", from: 0, to: .max, limit: n)
-                #expect(try TrackingServerTests.dechunked(String(text[body...])) == String(decoding: TrackOutput.geoJSON(whole), as: UTF8.self))
+                #expect(try await Self.body(readToEnd: client) == String(decoding: TrackOutput.geoJSON(whole), as: UTF8.self))
                 #expect(zip(store.reads.dropFirst(), store.lastTimes).contains { $0.from < $1 ?? .min },
                         "no read began before the last fix of the page before it: \(store.reads.map(\.from)), \(store.lastTimes)")
             }
         }
+    }
+    /// As many clients as whole tracks may be read at once ask for a device's GPX and take
+    /// nothing: a read behind them is answered while they wait (their replies let go of their
+    /// turns and bytes, counted), and then each of them, reading, gets the whole GPX, made again.
+    @Test func readAPI_clientsThatTakeNothing_letGoOfTheirTurns_thenGetTheWholeTrackMadeAgain() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            // 12 MB of GPX each: more than the kernel's buffers take from a client that reads nothing.
+            let n = 4 * store.readPageSize
+            #expect(try store.commit(Self.rows("car", Array(0..<n))) == n)
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            defer { ingest.stop() }
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let stalled = try (0..<ingest.readTurns.wholeTracks.maximum).map { _ in
+                    let client = try TCPClient.connect(host: "127.0.0.1", port: port)
+                    try client.writeAll("GET /api/positions?device=car&format=gpx HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+                    return client
+                }
+                defer { for client in stalled { try? client.close() } }
+                try await Self.waitFor { Self.counter(ingest, "tracking_stalled_replies_total") >= stalled.count }
+                let gpx = String(decoding: TrackOutput.gpx(try store.positions(device: "car", from: 0, to: .max, limit: n), device: "car"), as: UTF8.self)
+                // Waits for a turn until a stalled reply lets go of one; were none let go of,
+                // until the idle timeout closed a stalled client, whose read below then fails.
+                let behind = try await TrackingServerTests.http(port, "GET", "/api/positions?device=car&format=gpx")
+                #expect(behind.status == 200 && behind.body == gpx)
+                #expect(Self.counter(ingest, "tracking_remade_replies_total") == 0)
+                for client in stalled { #expect(try await Self.body(readToEnd: client) == gpx) }
+                #expect(Self.counter(ingest, "tracking_remade_replies_total") >= 1)
+                #expect(Self.counter(ingest, "tracking_broken_replies_total") == 0)
+            }
+        }
+    }
+
+    /// The value of a counter without labels in the server's `/metrics`.
+    static func counter(_ ingest: TrackingIngest, _ name: String) -> Int {
+        ingest.metrics.text().split(separator: "\n").first { $0.hasPrefix(name + " ") }
+            .flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+    }
+
+    /// Returns once `condition` holds, or after 20 s (the test's expectations then fail).
+    static func waitFor(_ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(20)
+        while !condition(), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(condition())
+    }
+
+    /// The content of the chunked reply `client` reads to its end (on a thread of its own).
+    static func body(readToEnd client: FileDescriptor) async throws -> String {
+        let reply = try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try client.readToEnd(limit: 1 << 25) }) }.start()
+        }
+        let text = String(decoding: reply, as: UTF8.self)
+        let body = try #require(text.range(of: "\r\n\r\n")).upperBound
+        return try TrackingServerTests.dechunked(String(text[body...]))
     }
 }
 
