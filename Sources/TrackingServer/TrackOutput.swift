@@ -20,10 +20,21 @@ enum TrackOutput {
         return json.out
     }
 
-    /// `geoJSON` in pieces, fed a page of fixes at a time: the read API sends a device-day
-    /// (18 MB) so, rather than holding it whole and then a copy of it (the kernel's zeroing of
-    /// those fresh pages was 17 % of a read's CPU samples, perf).
-    struct GeoJSONPieces {
+    /// A track's text in pieces, fed a page of fixes at a time: the read API sends a raw track
+    /// (a device-day: 18 MB of GeoJSON) so, rather than holding it whole and then a copy of it
+    /// (the kernel's zeroing of those fresh pages was 17 % of a read's CPU samples, perf).
+    protocol Pieces {
+        /// Writes fixes from the front of `page` (taking them off it) until a piece is done
+        /// and returns it; nil when `page` ran out first. A piece ends between two fixes of
+        /// `page` of different times, so what is left of `page` is never empty and begins at a
+        /// fix time no piece has (for `FixPages.giveBack`).
+        mutating func piece(from page: inout ArraySlice<StoredFix>) -> [UInt8]?
+        /// The last piece: what is written and not taken, and the document's end.
+        mutating func last() -> [UInt8]
+    }
+
+    /// `geoJSON` in pieces.
+    struct GeoJSONPieces: Pieces {
         private var json: GeoJSONWriter
         private let pieceBytes: Int
         /// `json.out` is a piece handed out: emptied at the next call, when the caller has let
@@ -36,10 +47,6 @@ enum TrackOutput {
             self.pieceBytes = pieceBytes
         }
 
-        /// Writes fixes from the front of `page` (taking them off it) until a piece is done
-        /// and returns it; nil when `page` ran out first. A piece ends between two fixes of
-        /// `page` of different times, so what is left of `page` is never empty and begins at a
-        /// fix time no piece has (for `FixPages.giveBack`).
         mutating func piece(from page: inout ArraySlice<StoredFix>) -> [UInt8]? {
             takeBack()
             while let fix = page.popFirst() {
@@ -49,7 +56,6 @@ enum TrackOutput {
             return nil
         }
 
-        /// The last piece: what is written and not taken, and the collection's end.
         mutating func last() -> [UInt8] {
             takeBack()
             json.finish()
@@ -173,16 +179,57 @@ enum TrackOutput {
 
     /// GPX 1.1 with one track of one segment, named after the device.
     static func gpx(_ fixes: [StoredFix], device: String) -> [UInt8] {
-        let points = fixes.map { f -> GPXPoint in
-            var p = GPXPoint(coordinate: Coordinate(uncheckedLatitude: f.latitude, longitude: f.longitude),
-                             elevation: f.altitude.map(Distance.meters), time: Date(timeIntervalSince1970: Double(f.fixTime) / 1000))
-            p.speed = f.speed.map(Speed.metersPerSecond)
-            p.course = f.course.map(Bearing.degrees)
-            return p
+        var pieces = GPXPieces(device: device, pieceBytes: .max), page = fixes[...]
+        _ = pieces.piece(from: &page)
+        return pieces.last()
+    }
+
+    /// `gpx` in pieces, through GPXCodec's `GPXStreamWriter`.
+    struct GPXPieces: Pieces {
+        /// What the writer has handed over and no piece has taken.
+        private final class Written: ByteSink {
+            var bytes: [UInt8] = []
+            func write(_ bytes: UnsafeRawBufferPointer) { self.bytes.append(contentsOf: bytes) }
         }
-        var info = GPXPathInfo()
-        info.name = device
-        return GPXWriter.bytes(GPXDocument(tracks: [GPXTrack(info: info, segments: [GPXTrackSegment(points: points)])]))
+        private let written = Written()
+        private var writer: GPXStreamWriter<Written>?
+        private let pieceBytes: Int
+
+        /// Pieces of at least `pieceBytes` (the last may be shorter) of a track named `device`.
+        init(device: String, pieceBytes: Int) {
+            self.pieceBytes = pieceBytes
+            // `Written` never throws, nor so the writer.
+            writer = try? GPXStreamWriter(sink: written, header: GPXHeader())
+            try? writer?.beginTrack(GPXPathInfo(name: device))
+            try? writer?.beginSegment()
+        }
+
+        mutating func piece(from page: inout ArraySlice<StoredFix>) -> [UInt8]? {
+            while let f = page.popFirst() {
+                var p = GPXPoint(coordinate: Coordinate(uncheckedLatitude: f.latitude, longitude: f.longitude),
+                                 elevation: f.altitude.map(Distance.meters), time: Date(timeIntervalSince1970: Double(f.fixTime) / 1000))
+                p.speed = f.speed.map(Speed.metersPerSecond)
+                p.course = f.course.map(Bearing.degrees)
+                try? writer?.write(trackPoint: p)
+                // Handed over point by point (else 64 KiB at a time), so pieces are of the size asked.
+                try? writer?.flush()
+                if written.bytes.count >= pieceBytes, let next = page.first, next.fixTime != f.fixTime { return taken() }
+            }
+            return nil
+        }
+
+        mutating func last() -> [UInt8] {
+            try? writer?.endSegment()
+            try? writer?.endTrack()
+            _ = try? writer?.finish()
+            writer = nil
+            return taken()
+        }
+
+        private func taken() -> [UInt8] {
+            defer { written.bytes.removeAll(keepingCapacity: true) }
+            return written.bytes
+        }
     }
 
     /// A time in milliseconds since 1970 as ISO 8601 UTC with milliseconds

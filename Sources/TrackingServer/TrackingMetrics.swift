@@ -131,7 +131,7 @@ public final class TrackingMetrics: Sendable {
         failureLog.succeeded(operation, part: part, of: parts)
     }
     func liveRefused() { counters.withLock { $0.liveRefused += 1 } }
-    /// A read reply ended before its last byte (`TrackingRoutes.geoJSON`, `TrackingRoutes.wholeTrack`).
+    /// A read reply ended before its last byte (`TrackingRoutes.paged`, `TrackingRoutes.wholeTrack`).
     func replyBroken() { counters.withLock { $0.brokenReplies += 1 } }
     /// A read reply's client took nothing for a while (a raw track's reply lets go of its page).
     func replyStalled() { counters.withLock { $0.stalledReplies += 1 } }
@@ -208,7 +208,7 @@ public final class TrackingMetrics: Sendable {
                "Times a read reply's client took nothing for 50 ms; a raw track's reply then gives back the page it holds, to read again once the client takes more.",
                [("", "\(c.stalledReplies)")])
         metric("tracking_remade_replies_total", "counter",
-               "Times a whole track's reply (cleaned, matched, GPX) whose client took nothing let go of its bytes for another read's turn, and made them again once the client took more.",
+               "Times a whole track's reply (cleaned, matched) whose client took nothing let go of its bytes for another read's turn, and made them again once the client took more.",
                [("", "\(c.remadeReplies)")])
         metric("tracking_teltonika_closed_total", "counter", "Teltonika connections the server closed, by reason.",
                TeltonikaClose.allCases.map { ("{reason=\"\($0.label)\"}", "\(c.teltonikaClosed[$0.rawValue])") })

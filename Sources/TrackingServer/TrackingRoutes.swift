@@ -82,14 +82,19 @@ public enum TrackingRoutes {
         let format = fields.first("format")?.value ?? "geojson"
         guard ["geojson", "gpx"].contains(format) else { return text("format '\(format)' is not geojson or gpx\n", status: .badRequest) }
         // The first page (or whole track) before the reply's head, so storage down is a 503.
-        if track == "raw", format == "geojson" {
+        if track == "raw" {
             var pages = ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
             let turn = await ingest.readTurns.pages.turn()
             let first: [StoredFix]
             do { first = try await pages.next() ?? [] } catch { return unavailable(error) }
-            return geoJSON(first, turn: turn, then: (pages, ingest.readTurns.pages), metrics: ingest.metrics)
+            let then = (pages, ingest.readTurns.pages)
+            return format == "gpx"
+                ? paged(first, type: "application/gpx+xml", in: { TrackOutput.GPXPieces(device: device, pieceBytes: pieceBytes) },
+                        turn: turn, then: then, metrics: ingest.metrics)
+                : paged(first, type: "application/geo+json", in: { TrackOutput.GeoJSONPieces(pieceBytes: pieceBytes) },
+                        turn: turn, then: then, metrics: ingest.metrics)
         }
-        // The cleaned and matched tracks are computed over the whole range; GPX is encoded whole.
+        // The cleaned and matched tracks are computed over the whole range.
         let encoded: @Sendable () async throws -> [UInt8] = {
             var pages = ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
             var fixes: [StoredFix] = []
@@ -108,8 +113,8 @@ public enum TrackingRoutes {
     /// The size of a read reply's pieces, bytes.
     static let pieceBytes = 1 << 16
 
-    /// A reply of the GeoJSON of `first` and then of the pages `rest` reads, sent in pieces
-    /// (`pieceBytes`) as they are written (chunked transfer encoding), ending `turn` after its
+    /// A reply of `first` and then of the pages `rest` reads, written in the `pieces` of a
+    /// format (`pieceBytes` each) and sent as they are (chunked transfer encoding), ending `turn` after its
     /// last byte; each page is held in a turn of `rest.turns` (`turn` the first's), and the next
     /// turn is taken only when `rest.pages` may give another page.
     /// - A client that takes nothing for 50 ms, when a piece is ready, has the page's unsent
@@ -120,11 +125,12 @@ public enum TrackingRoutes {
     /// - A page's read failing ends the reply without its last chunk, which a client takes for
     ///   a broken reply (RFC 9112 §7.1), not for the whole track; `metrics` counts it
     ///   (`tracking_broken_replies_total`).
-    static func geoJSON(_ first: [StoredFix], turn: Turn, then rest: (pages: FixPages, turns: Turns), metrics: TrackingMetrics) -> Response {
+    static func paged<Pieces: TrackOutput.Pieces>(_ first: [StoredFix], type: String, in pieces: @escaping @Sendable () -> Pieces, turn: Turn,
+                                                  then rest: (pages: FixPages, turns: Turns), metrics: TrackingMetrics) -> Response {
         // Taken out of the body's closure, which would hold the first page to the reply's end.
         let first = Handed(first)
-        return Response(status: .ok, headers: [.contentType: "application/geo+json"], body: ResponseBody { writer in
-            var page = first.take()[...], rest = rest, held = turn, pieces = TrackOutput.GeoJSONPieces(pieceBytes: pieceBytes)
+        return Response(status: .ok, headers: [.contentType: type], body: ResponseBody { writer in
+            var page = first.take()[...], rest = rest, held = turn, pieces = pieces()
             do {
                 while true {
                     guard let piece = pieces.piece(from: &page) else {
@@ -157,7 +163,7 @@ public enum TrackingRoutes {
         })
     }
 
-    /// A reply of a whole track's `bytes` (a cleaned or matched track, or GPX), sent in pieces
+    /// A reply of a whole track's `bytes` (a cleaned or matched track), sent in pieces
     /// (`pieceBytes`), ending `turn` (of `again.turns`) after its last byte.
     /// - A client that takes nothing for 50 ms, when a piece is ready, is counted
     ///   (`tracking_stalled_replies_total`); the reply lets go of its bytes and its turn as soon

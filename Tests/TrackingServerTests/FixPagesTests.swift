@@ -155,32 +155,40 @@ import Testing
             }
         }
     }
-    /// As many clients as whole tracks may be read at once ask for a device's GPX and take
-    /// nothing: a read behind them is answered while they wait (their replies let go of their
-    /// turns and bytes, counted), and then each of them, reading, gets the whole GPX, made again.
+    /// As many clients as whole tracks may be read at once ask for a device's cleaned track and
+    /// take nothing: a read behind them is answered while they wait (their replies let go of
+    /// their turns and bytes, counted), and then each of them, reading, gets the whole track,
+    /// made again.
     @Test func readAPI_clientsThatTakeNothing_letGoOfTheirTurns_thenGetTheWholeTrackMadeAgain() async throws {
         try await withTemporaryDirectory { dir in
             let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
-            // 12 MB of GPX each: more than the kernel's buffers take from a client that reads nothing.
-            let n = 4 * store.readPageSize
-            #expect(try store.commit(Self.rows("car", Array(0..<n))) == n)
+            // A drive north at 10 m/s, fixes of 5 m: 12 MB of GeoJSON cleaned, more than the
+            // kernel's buffers take from a client that reads nothing.
+            let n = 2 * store.readPageSize
+            let walk = (0..<n).map { k in
+                StoredFix(device: "car", fixTime: Self.t0 + Int64(k) * 1000, payloadHash: Int64(k), latitude: 48 + Double(k) * 9e-5,
+                          longitude: 2.5, accuracy: 5, receivedAt: 0, source: "osmand")
+            }
+            #expect(try store.commit(walk) == n)
             let ingest = try await TrackingIngest(store: store, policy: .register)
             defer { ingest.stop() }
             try await TrackingServerTests.withServer(ingest) { port async throws in
+                let target = "/api/positions?device=car&track=cleaned"
                 let stalled = try (0..<ingest.readTurns.wholeTracks.maximum).map { _ in
                     let client = try TCPClient.connect(host: "127.0.0.1", port: port)
-                    try client.writeAll("GET /api/positions?device=car&format=gpx HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+                    try client.writeAll("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
                     return client
                 }
                 defer { for client in stalled { try? client.close() } }
                 try await Self.waitFor { Self.counter(ingest, "tracking_stalled_replies_total") >= stalled.count }
-                let gpx = String(decoding: TrackOutput.gpx(try store.positions(device: "car", from: 0, to: .max, limit: n), device: "car"), as: UTF8.self)
+                let cleaned = String(decoding: TrackOutput.geoJSON(TrackViews.cleaned(walk)), as: UTF8.self)
+                #expect(cleaned.utf8.count > 10_000_000)
                 // Waits for a turn until a stalled reply lets go of one; were none let go of,
                 // until the idle timeout closed a stalled client, whose read below then fails.
-                let behind = try await TrackingServerTests.http(port, "GET", "/api/positions?device=car&format=gpx")
-                #expect(behind.status == 200 && behind.body == gpx)
+                let behind = try await TrackingServerTests.http(port, "GET", target)
+                #expect(behind.status == 200 && behind.body == cleaned)
                 #expect(Self.counter(ingest, "tracking_remade_replies_total") == 0)
-                for client in stalled { #expect(try await Self.body(readToEnd: client) == gpx) }
+                for client in stalled { #expect(try await Self.body(readToEnd: client) == cleaned) }
                 #expect(Self.counter(ingest, "tracking_remade_replies_total") >= 1)
                 #expect(Self.counter(ingest, "tracking_broken_replies_total") == 0)
             }

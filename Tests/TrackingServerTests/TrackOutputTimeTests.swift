@@ -1,5 +1,7 @@
+import Foundation
 import GeoBase
 import GeoCore
+import GPXCodec
 import Testing
 @testable import TrackingServer
 
@@ -42,19 +44,33 @@ import Testing
     #expect(String(decoding: TrackOutput.geoJSON([]), as: UTF8.self) == String(decoding: GeoJSON.featureCollection([]).encoded(), as: UTF8.self))
 }
 
-/// The read API's pieces of `TrackOutput.geoJSON`: each at least the asked size (and less than
-/// it plus four features, fixes coming three to a time), together the bytes of the whole,
-/// across pages (empty ones too) and changes of device and source; a piece ends inside a page,
-/// never between two fixes of one time, so what it leaves of the page begins at a new time.
-@Test func geoJSON_inPieces_joinToTheWhole() throws {
+/// The read API's pieces of a track, GeoJSON (`TrackOutput.geoJSON`) and GPX (GPXCodec's
+/// `GPXWriter` of the track's document): each at least the asked size (and less than it plus
+/// four fixes' text, fixes coming three to a time), together the bytes of the whole, across
+/// pages (empty ones too) and changes of device and source; a piece ends inside a page, never
+/// between two fixes of one time, so what it leaves of the page begins at a new time.
+@Test(arguments: ["geojson", "gpx"]) func track_inPieces_joinsToTheWhole(format: String) throws {
     let fixes = (0..<300).map { (k: Int) -> StoredFix in
-        let device = k < 150 ? "car" : "van \"2\"", source = k % 7 == 0 ? "overland" : "osmand"
+        let device = k < 150 || format == "gpx" ? "car" : "van \"2\"", source = k % 7 == 0 ? "overland" : "osmand"
         let accuracy: Double? = k % 2 == 0 ? 5 : nil
         return StoredFix(device: device, fixTime: 1_767_225_600_000 + Int64(k / 3) * 1000, payloadHash: Int64(k),
-                         latitude: 48 + Double(k) / 10_000, longitude: 2.5, accuracy: accuracy, receivedAt: 0, source: source)
+                         latitude: 48 + Double(k) / 10_000, longitude: 2.5, altitude: k % 3 == 0 ? 35.5 : nil, accuracy: accuracy,
+                         speed: k % 5 == 0 ? 1.25 : nil, receivedAt: 0, source: source)
+    }
+    func whole(_ fixes: [StoredFix]) -> [UInt8] {
+        guard format == "gpx" else { return TrackOutput.geoJSON(fixes) }
+        let points = fixes.map { f -> GPXPoint in
+            var p = GPXPoint(coordinate: Coordinate(uncheckedLatitude: f.latitude, longitude: f.longitude),
+                             elevation: f.altitude.map(Distance.meters), time: Date(timeIntervalSince1970: Double(f.fixTime) / 1000))
+            p.speed = f.speed.map(Speed.metersPerSecond)
+            return p
+        }
+        return GPXWriter.bytes(GPXDocument(tracks: [GPXTrack(info: GPXPathInfo(name: "car"), segments: [GPXTrackSegment(points: points)])]))
     }
     func pieces(of pages: [ArraySlice<StoredFix>]) throws -> [[UInt8]] {
-        var pieces: [[UInt8]] = [], writer = TrackOutput.GeoJSONPieces(pieceBytes: 4000)
+        var pieces: [[UInt8]] = []
+        var writer: any TrackOutput.Pieces = format == "gpx"
+            ? TrackOutput.GPXPieces(device: "car", pieceBytes: 2000) : TrackOutput.GeoJSONPieces(pieceBytes: 2000)
         for var page in pages {
             while let piece = writer.piece(from: &page) {
                 pieces.append(piece)
@@ -64,13 +80,12 @@ import Testing
         }
         return pieces + [writer.last()]
     }
-    let whole = TrackOutput.geoJSON(fixes)
     for pages in [[fixes[...]], [fixes[..<1], fixes[1..<1], fixes[1..<157], fixes[157...]]] {
         let written = try pieces(of: pages)
         #expect(written.count > 10)
-        #expect(written.dropLast().allSatisfy { $0.count >= 4000 && $0.count < 4000 + 4 * 300 }, "\(written.map(\.count))")
-        #expect(Array(written.joined()) == whole)
+        #expect(written.dropLast().allSatisfy { $0.count >= 2000 && $0.count < 2000 + 4 * 300 }, "\(written.map(\.count))")
+        #expect(Array(written.joined()) == whole(fixes))
     }
     let empty = try pieces(of: [])
-    #expect(empty == [TrackOutput.geoJSON([])])
+    #expect(empty == [whole([])])
 }
