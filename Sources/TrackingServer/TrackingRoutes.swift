@@ -182,25 +182,24 @@ public enum TrackingRoutes {
         let first = Handed(bytes)
         let count = bytes.count
         return Response(status: .ok, headers: [.contentType: type], body: ResponseBody { writer in
-            var bytes: [UInt8]? = first.take(), held: Turn? = turn, sent = 0, sentDigest = 0
+            // `bytes` empty: let go of, to be made again.
+            var bytes = first.take(), held: Turn? = turn, sent = 0, sentDigest = 0
             do {
                 while sent < count {
-                    guard let whole = bytes else {
+                    if bytes.isEmpty {
                         guard ServedConnection.isOpen else { throw ClientGone() }
                         held = await again.turns.turn()
-                        let remade = try await again.bytes()
-                        guard remade.count == count, digest(remade[..<sent]) == sentDigest else { throw TrackChanged() }
+                        bytes = try await again.bytes()
+                        guard bytes.count == count, digest(bytes[..<sent]) == sentDigest else { throw TrackChanged() }
                         metrics.replyRemade()
-                        bytes = remade
-                        continue
                     }
                     if try await !ServedConnection.hasRoom(within: .milliseconds(50)) {
                         metrics.replyStalled()
                         let since = ContinuousClock.now
                         while try await !ServedConnection.hasRoom(within: .milliseconds(250)) {
                             guard again.turns.waiting > 0 || ContinuousClock.now - since > .seconds(5) else { continue }
-                            sentDigest = digest(whole[..<sent])
-                            bytes = nil
+                            sentDigest = digest(bytes[..<sent])
+                            bytes = []
                             held?.end()
                             held = nil
                             try await ServedConnection.drained()
@@ -209,7 +208,7 @@ public enum TrackingRoutes {
                         continue
                     }
                     let end = min(sent + pieceBytes, count)
-                    try await writer.write(ByteBuffer(bytes: whole[sent..<end]))
+                    try await writer.write(ByteBuffer(bytes: bytes[sent..<end]))
                     sent = end
                 }
             } catch {
