@@ -125,8 +125,8 @@ public enum TrackingRoutes {
     /// - A page's read failing ends the reply without its last chunk, which a client takes for
     ///   a broken reply (RFC 9112 §7.1), not for the whole track; `metrics` counts it
     ///   (`tracking_broken_replies_total`).
-    static func paged<Pieces: TrackOutput.Pieces>(_ first: [StoredFix], type: String, in pieces: @escaping @Sendable () -> Pieces, turn: Turn,
-                                                  then rest: (pages: FixPages, turns: Turns), metrics: TrackingMetrics) -> Response {
+    static func paged(_ first: [StoredFix], type: String, in pieces: @escaping @Sendable () -> any TrackOutput.Pieces, turn: Turn,
+                      then rest: (pages: FixPages, turns: Turns), metrics: TrackingMetrics) -> Response {
         // Taken out of the body's closure, which would hold the first page to the reply's end.
         let first = Handed(first)
         return Response(status: .ok, headers: [.contentType: type], body: ResponseBody { writer in
