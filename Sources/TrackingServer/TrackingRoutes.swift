@@ -134,6 +134,9 @@ public enum TrackingRoutes {
             do {
                 while true {
                     guard let piece = pieces.piece(from: &page) else {
+                        // An empty slice of the page still holds it: 50 replies waiting for a
+                        // turn so held a page each beside the 8 in turns (GPX, 306 MB at most).
+                        page = []
                         if !rest.pages.isFinished {
                             held.end()
                             held = await rest.turns.turn()
