@@ -116,7 +116,8 @@ public enum TrackingRoutes {
     /// A reply of `first` and then of the pages `rest` reads, written in the `pieces` of a
     /// format (`pieceBytes` each) and sent as they are (chunked transfer encoding), ending `turn` after its
     /// last byte; each page is held in a turn of `rest.turns` (`turn` the first's), and the next
-    /// turn is taken only when `rest.pages` may give another page.
+    /// turn is taken only when `rest.pages` may give another page. The next page is read while
+    /// a page is written when a turn is free at once (`Turns.turnIfFree`).
     /// - A client that takes nothing for 50 ms, when a piece is ready, has the page's unsent
     ///   fixes given back (`FixPages.giveBack`) and its turn ended while the reply waits for it:
     ///   50 clients that read none of a device-day held 10 MB each (a page of 32,768 fixes and
@@ -131,26 +132,48 @@ public enum TrackingRoutes {
         let first = Handed(first)
         return Response(status: .ok, headers: [.contentType: type], body: ResponseBody { writer in
             var page = first.take()[...], rest = rest, held = turn, pieces = pieces()
+            // The next page, read while this one is written when a turn is free at once.
+            var ahead: Task<(pages: FixPages, page: [StoredFix]?, turn: Turn), any Error>?
             do {
                 while true {
+                    if ahead == nil, !rest.pages.isFinished, let turn = rest.turns.turnIfFree() {
+                        let pages = rest.pages
+                        ahead = Task {
+                            var pages = pages
+                            let page = try await pages.next()
+                            return (pages, page, turn)
+                        }
+                    }
                     guard let piece = pieces.piece(from: &page) else {
                         // An empty slice of the page still holds it: 50 replies waiting for a
                         // turn so held a page each beside the 8 in turns (GPX, 306 MB at most).
                         page = []
-                        if !rest.pages.isFinished {
-                            held.end()
+                        held.end()
+                        var next: [StoredFix]? = nil
+                        if let read = ahead {
+                            ahead = nil
+                            (rest.pages, next, held) = try await read.value
+                        } else if !rest.pages.isFinished {
                             held = await rest.turns.turn()
-                            if let next = try await rest.pages.next() {
-                                page = next[...]
-                                continue
-                            }
+                            next = try await rest.pages.next()
+                        }
+                        if let next {
+                            page = next[...]
+                            continue
                         }
                         try await writer.write(ByteBuffer(bytes: pieces.last()))
                         break
                     }
                     if try await !ServedConnection.hasRoom(within: .milliseconds(50)) {
                         metrics.replyStalled()
-                        rest.pages.giveBack(page)
+                        var later: [StoredFix] = []
+                        if let read = ahead {
+                            ahead = nil
+                            let read = try await read.value
+                            (rest.pages, later) = (read.pages, read.page ?? [])
+                            read.turn.end()
+                        }
+                        rest.pages.giveBack(page, later[...])
                         page = []
                         held.end()
                         try await ServedConnection.drained()

@@ -43,6 +43,17 @@ final class Turns: Sendable {
         next?.resume()
     }
 
+    /// A turn at once when one is free (then nobody waits: `end()` hands a turn to a waiting
+    /// caller), else nil: for work worth doing only without waiting (a read ahead).
+    func turnIfFree() -> Turn? {
+        let free = state.withLock { s -> Bool in
+            guard s.running < maximum else { return false }
+            s.running += 1
+            return true
+        }
+        return free ? Turn(of: self) : nil
+    }
+
     /// A turn that ends when the returned `Turn` is let go of: for one a reply's body holds,
     /// which the server drops unrun when its client has gone.
     func turn() async -> Turn {

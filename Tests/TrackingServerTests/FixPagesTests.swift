@@ -67,7 +67,7 @@ import Testing
         }
     }
 
-    /// A page's unsent rest given back is read again from its first fix time, none of it lost
+    /// A page's unsent rest (and a page read after it) given back is read again from its first fix time, none of it lost
     /// or given twice, in a page of twice the fixes sent since the last give-back (at least
     /// 256), the pages then doubling back to the size asked for.
     @Test func giveBack_readsAgainFromTheUnsentTime_inPagesOfWhatWasTaken() async throws {
@@ -81,9 +81,11 @@ import Testing
             // A page of 1,000 less the two at its last time (left to the next read).
             let first = try #require(try await pages.next())
             #expect(first.count == 998)
-            // 300 taken (150 whole seconds), the rest given back.
+            // 300 taken (150 whole seconds); the rest given back with the page read after it
+            // (as a reply gives back the page it read ahead).
             taken += first[..<300]
-            pages.giveBack(first[300...])
+            let second = try #require(try await pages.next())
+            pages.giveBack(first[300...], second[...])
             while let page = try await pages.next() {
                 round += 1
                 // The next page given back whole, none of it taken.
@@ -91,10 +93,10 @@ import Testing
             }
             #expect(taken.map(\.fixTime) == seconds.map { Self.t0 + Int64($0) * 1000 })
             #expect(Set(taken.map(\.payloadHash)).count == seconds.count, "none given twice")
-            // Page sizes asked: 1,000; 600 (twice 300); after nothing taken 256; then doubling.
+            // Page sizes asked: 1,000 twice; 600 (twice 300); after nothing taken 256; then doubling.
             let limits = store.reads.map(\.limit)
-            #expect(Array(limits.prefix(5)) == [1000, 600, 256, 512, 1000], "\(limits)")
-            #expect(store.reads[1].from == Self.t0 + 150_000 && store.reads[2].from == Self.t0 + 150_000)
+            #expect(Array(limits.prefix(6)) == [1000, 1000, 600, 256, 512, 1000], "\(limits)")
+            #expect(store.reads[2].from == Self.t0 + 150_000 && store.reads[3].from == Self.t0 + 150_000)
         }
     }
 
@@ -244,13 +246,17 @@ final class ReadFailingStore: SQLiteBackedStore, @unchecked Sendable {
     }
 }
 
-/// `Turns`: at most `maximum` at once; a `Turn` let go of ends, and a waiting caller takes it.
+/// `Turns`: at most `maximum` at once; a `Turn` let go of ends, and a waiting caller takes it;
+/// a turn at once (`turnIfFree`) only when one is free.
 @Test func turns_atMostTheMaximum_aTurnLetGoOfEnds() async throws {
     let turns = Turns(maximum: 2)
-    var held = [await turns.turn(), await turns.turn()]
+    var held = [await turns.turn()]
+    held.append(try #require(turns.turnIfFree()))
+    #expect(turns.turnIfFree() == nil && turns.running == 2)
     let third = Task { await turns.turn() }
     try await Task.sleep(for: .milliseconds(100))
     #expect(turns.running == 2, "a third turn while two were held")
+    #expect(turns.waiting == 1)
     held.removeLast()
     held.append(await third.value)
     #expect(turns.running == 2)
