@@ -119,7 +119,8 @@ public enum TrackingRoutes {
     /// turn is taken only when `rest.pages` may give another page. The next page is read while
     /// a page is written when a turn is free at once (`Turns.turnIfFree`).
     /// - A client that takes nothing for 50 ms, when a piece is ready, has the page's unsent
-    ///   fixes given back (`FixPages.giveBack`) and its turn ended while the reply waits for it:
+    ///   fixes (and the page read ahead) given back (`FixPages.giveBack`) and its turns ended
+    ///   while the reply waits for it:
     ///   50 clients that read none of a device-day held 10 MB each (a page of 32,768 fixes and
     ///   1 MiB pieces). `metrics` counts it (`tracking_stalled_replies_total`). One that takes
     ///   nothing for the server's idle timeout is closed (`ServedConnection.drained`).
