@@ -20,36 +20,46 @@ final class SendBacklog: ChannelInboundHandler, RemovableChannelHandler {
     private let timeout: TimeAmount
     private let refusals: HTTPRefusals
     /// Requests waiting for the connection to drain.
-    fileprivate var waiting: [EventLoopPromise<Void>] = []
+    private var waiting: [EventLoopPromise<Void>] = []
     /// Closes the connection unless it drains first; armed while requests wait.
     private var timer: Scheduled<Void>?
 
-    struct GraceOver: Error {}
+    private struct GraceOver: Error {}
 
     init(timeout: Duration, refusals: HTTPRefusals) {
         self.timeout = TimeAmount(timeout)
         self.refusals = refusals
     }
 
-    /// Returns once `channel` is writable or closed; at once when it carries no `SendBacklog`.
-    /// A cancelled task closes the connection, whose client has not taken what it asked for.
-    static func drained(_ channel: any Channel) async throws {
+    /// Returns once `channel` is writable or closed (at once when it carries no `SendBacklog`)
+    /// and says so; with a `grace`, returns false once it has waited that long, else closes
+    /// the connection once the backlog's `timeout` has passed. A cancelled task closes the
+    /// connection, whose client has not taken what it asked for.
+    static func drained(_ channel: any Channel, grace: Duration? = nil) async throws -> Bool {
         let drained = channel.eventLoop.flatSubmit {
             guard !channel.isWritable, channel.isActive,
                   let backlog = try? channel.pipeline.syncOperations.handler(type: SendBacklog.self)
-            else { return channel.eventLoop.makeSucceededVoidFuture() }
+            else { return channel.eventLoop.makeSucceededFuture(true) }
             let promise = channel.eventLoop.makePromise(of: Void.self)
             backlog.waiting.append(promise)
-            if backlog.timer == nil {
+            if let grace {
+                // Failed only while still waiting (`release` takes all it completes out first).
+                let bound = NIOLoopBound(backlog, eventLoop: channel.eventLoop)
+                channel.eventLoop.scheduleTask(in: TimeAmount(grace)) {
+                    guard let index = bound.value.waiting.firstIndex(where: { $0.futureResult === promise.futureResult }) else { return }
+                    bound.value.waiting.remove(at: index)
+                    promise.fail(GraceOver())
+                }
+            } else if backlog.timer == nil {
                 let refusals = backlog.refusals
                 backlog.timer = channel.eventLoop.scheduleTask(in: backlog.timeout) {
                     refusals.count(.unread)
                     channel.close(promise: nil)
                 }
             }
-            return promise.futureResult
+            return promise.futureResult.map { true }.recover { _ in false }
         }
-        try await withTaskCancellationHandler { try await drained.get() } onCancel: { channel.close(promise: nil) }
+        return try await withTaskCancellationHandler { try await drained.get() } onCancel: { channel.close(promise: nil) }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -98,22 +108,7 @@ public enum ServedConnection {
     /// rows) can ask first and, on false, let go of it before it waits with `drained()`.
     public static func hasRoom(within grace: Duration) async throws -> Bool {
         guard let channel = WebSocketConnection.served else { return true }
-        let room = channel.eventLoop.flatSubmit {
-            guard !channel.isWritable, channel.isActive,
-                  let backlog = try? channel.pipeline.syncOperations.handler(type: SendBacklog.self)
-            else { return channel.eventLoop.makeSucceededFuture(true) }
-            let promise = channel.eventLoop.makePromise(of: Void.self)
-            backlog.waiting.append(promise)
-            // Failed only while still waiting (`release` takes all it completes out first).
-            let bound = NIOLoopBound(backlog, eventLoop: channel.eventLoop)
-            channel.eventLoop.scheduleTask(in: TimeAmount(grace)) {
-                guard let index = bound.value.waiting.firstIndex(where: { $0.futureResult === promise.futureResult }) else { return }
-                bound.value.waiting.remove(at: index)
-                promise.fail(SendBacklog.GraceOver())
-            }
-            return promise.futureResult.map { true }.recover { _ in false }
-        }
-        return try await withTaskCancellationHandler { try await room.get() } onCancel: { channel.close(promise: nil) }
+        return try await SendBacklog.drained(channel, grace: grace)
     }
 
     /// Whether the connection the current task serves is still open (true outside a
@@ -124,6 +119,6 @@ public enum ServedConnection {
     /// outside a `LocalServer` connection), closing it when its client takes nothing for the
     /// server's `RequestLimits.idleTimeout`.
     public static func drained() async throws {
-        if let channel = WebSocketConnection.served { try await SendBacklog.drained(channel) }
+        if let channel = WebSocketConnection.served { _ = try await SendBacklog.drained(channel) }
     }
 }
