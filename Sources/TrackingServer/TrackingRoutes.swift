@@ -81,18 +81,20 @@ public enum TrackingRoutes {
         }
         let format = fields.first("format")?.value ?? "geojson"
         guard ["geojson", "gpx"].contains(format) else { return text("format '\(format)' is not geojson or gpx\n", status: .badRequest) }
+        let type = format == "gpx" ? "application/gpx+xml" : "application/geo+json"
         // The first page (or whole track) before the reply's head, so storage down is a 503.
         if track == "raw" {
             var pages = ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
             let turn = await ingest.readTurns.pages.turn()
             let first: [StoredFix]
             do { first = try await pages.next() ?? [] } catch { return unavailable(error) }
-            let then = (pages, ingest.readTurns.pages)
-            return format == "gpx"
-                ? paged(first, type: "application/gpx+xml", in: { TrackOutput.GPXPieces(device: device, pieceBytes: pieceBytes) },
-                        turn: turn, then: then, metrics: ingest.metrics)
-                : paged(first, type: "application/geo+json", in: { TrackOutput.GeoJSONPieces(pieceBytes: pieceBytes) },
-                        turn: turn, then: then, metrics: ingest.metrics)
+            let pieces: @Sendable () -> any TrackOutput.Pieces
+            if format == "gpx" {
+                pieces = { TrackOutput.GPXPieces(device: device, pieceBytes: pieceBytes) }
+            } else {
+                pieces = { TrackOutput.GeoJSONPieces(pieceBytes: pieceBytes) }
+            }
+            return paged(first, type: type, in: pieces, turn: turn, then: (pages, ingest.readTurns.pages), metrics: ingest.metrics)
         }
         // The cleaned and matched tracks are computed over the whole range.
         let encoded: @Sendable () async throws -> [UInt8] = {
@@ -106,8 +108,7 @@ public enum TrackingRoutes {
         let turn = await ingest.readTurns.wholeTracks.turn()
         let bytes: [UInt8]
         do { bytes = try await encoded() } catch { return unavailable(error) }
-        return wholeTrack(bytes, type: format == "gpx" ? "application/gpx+xml" : "application/geo+json", turn: turn,
-                          again: (encoded, ingest.readTurns.wholeTracks), metrics: ingest.metrics)
+        return wholeTrack(bytes, type: type, turn: turn, again: (encoded, ingest.readTurns.wholeTracks), metrics: ingest.metrics)
     }
 
     /// The size of a read reply's pieces, bytes.
