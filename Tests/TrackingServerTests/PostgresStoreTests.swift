@@ -370,6 +370,37 @@ final class Shared<Value: Sendable>: Sendable {
         }
     }
 
+    /// A page of a device's day that autovacuum has not analysed yet walks the (device, fix
+    /// time) index from the page's start and stops at its end: a page of 100 reads about 100
+    /// index entries. Without `enable_bitmapscan = off` in `tracking_device_page`, the default
+    /// estimates chose a bitmap of every entry from the page's start to the day's end and a
+    /// sort: 85,000 here. PostgreSQL's own count (`pg_stat_user_indexes`), flushed by the
+    /// reading session before it answers (`pg_stat_force_next_flush`).
+    @Test func pageOfAnUnanalysedDay_readsOnlyItsIndexEntries() async throws {
+        _ = try await PostgresTestServer.with { pg in
+            let store = try await PostgresPositionStore.open(url: pg.url)
+            defer { store.close() }
+            let day = Self.now / FixDay.milliseconds - 2, start = day * FixDay.milliseconds
+            let partition = PostgresPositionStore.partitionName(day: day)
+            let rows = (0..<86_000).map { i in
+                StoredFix(device: "walker", fixTime: start + Int64(i) * 1000, payloadHash: Int64(i), latitude: 48 + Double(i) * 1e-5,
+                          longitude: 2, accuracy: 5, receivedAt: Self.now, source: "overland")
+            }
+            for batch in stride(from: 0, to: rows.count, by: 1_000) { #expect(try store.commit(Array(rows[batch..<batch + 1_000])) == 1_000) }
+            _ = try await pg.psql("ALTER TABLE \(partition) SET (autovacuum_enabled = false)")
+            #expect(try await pg.psql("SELECT reltuples < 0 FROM pg_class WHERE relname = '\(partition)'") == "t\n", "the day is not analysed")
+            let entriesRead = "SELECT idx_tup_read FROM pg_stat_user_indexes WHERE relname = '\(partition)' AND indexrelname LIKE '%device_id%'"
+            let before = try #require(Int(try await pg.psql(entriesRead).trimmingCharacters(in: .whitespacesAndNewlines)))
+            let page = try await pg.psql("""
+                SELECT cardinality(fix_time) FROM tracking_device_page('walker', \(start + 1_000_000), \(start + FixDay.milliseconds), 100);
+                SELECT pg_stat_force_next_flush();
+                """)
+            #expect(page.hasPrefix("100\n"))
+            let read = try #require(Int(try await pg.psql(entriesRead).trimmingCharacters(in: .whitespacesAndNewlines))) - before
+            #expect(read <= 200, "\(read) index entries read for a page of 100")
+        }
+    }
+
     /// Arrays in `array_send`'s form: NULL elements as nil, an empty array and a NULL cell as
     /// none; another element type, a cut-off buffer or a length past the end throw, not trap.
     @Test func arrayColumn_binaryForm_andDamage() throws {
