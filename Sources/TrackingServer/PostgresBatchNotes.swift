@@ -127,7 +127,7 @@ extension PostgresPositionStore {
     /// The latest positions a batch note names.
     func latest(of note: BatchNote) async throws -> [StoredFix] {
         if let devices = note.devices { return try await latest(devices: devices) }
-        return try await fixes("\(unescaped: Self.selectLatest) WHERE p.received_at >= \(note.receivedAt)")
+        return try await latestFixes("\(unescaped: Self.selectLatest) WHERE p.received_at >= \(note.receivedAt)")
     }
 }
 
