@@ -1,4 +1,5 @@
 public import GeoCore
+import GeoBase
 
 /// How a GPX point's horizontal accuracy becomes a `Location`'s: LocationKit's one policy,
 /// used by the position log, the replay source and the `geo gpx` track commands.
@@ -77,9 +78,7 @@ extension GPXPoint {
         var xml = ""
         func add(_ tag: String, _ value: Double?) {
             guard let value, value.isFinite else { return }
-            // Integers without ".0"; others in Swift's shortest round-trip form.
-            let text = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
-            xml += "<\(prefix):\(tag)>\(text)</\(prefix):\(tag)>"
+            xml += "<\(prefix):\(tag)>\(ShortestDecimal.string(value))</\(prefix):\(tag)>"
         }
         add("acc", location.horizontalAccuracy?.meters)
         add("vacc", location.verticalAccuracy?.meters)
