@@ -1,5 +1,4 @@
 public import GeoBase
-public import GeoCore
 
 /// The one error type of HTTPServing (STYLE.md §3.7): a growable `Code`, a human message.
 public typealias HTTPServingError = CodedError<HTTPServingErrorDomain>

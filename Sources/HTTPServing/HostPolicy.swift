@@ -1,4 +1,3 @@
-public import GeoCore
 public import GeoBase
 
 /// Which `Host` and `Origin` header values a server on this machine answers: the defence against

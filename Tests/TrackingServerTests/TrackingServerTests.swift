@@ -121,9 +121,7 @@ import TrackingProtocols
         try await withTemporaryDirectory { dir in
             let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
             defer { ingest.stop() }
-            func count(_ name: String) -> Int {
-                ingest.metrics.text().split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) } ?? -1
-            }
+            func count(_ name: String) -> Int { FixPagesTests.counter(ingest, name) }
             try withHeapReleaseMeasured {
                 // The free pages earlier tests left (a read API test's megabytes) given back
                 // first: the 64 MiB would reuse them, and the resident set would not grow.
