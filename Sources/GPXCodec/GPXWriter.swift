@@ -438,8 +438,11 @@ public struct GPXStreamWriter<Sink: ByteSink> {
         }
     }
 
-    /// The shortest round-tripping decimal, without an exponent.
+    /// The shortest round-tripping decimal, without an exponent; whole numbers with ".0", as
+    /// `description` writes them. Most coordinates and measurements have at most 7 decimals:
+    /// `ShortestDecimal` writes those without making a `String`.
     private mutating func number(_ v: Double) {
+        if ShortestDecimal.appendFewDecimals(v, to: &buffer) { return }
         let s = v.description
         guard let e = s.utf8.firstIndex(where: { $0 == 0x65 || $0 == 0x45 }) else {
             raw(s)
