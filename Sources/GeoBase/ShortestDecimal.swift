@@ -14,7 +14,8 @@ package enum ShortestDecimal {
     /// 10⁷: the fast path's scale.
     private static let scale = 1e7
 
-    /// Appends `value`'s text to `out`; `value` must be finite.
+    /// Appends `value`'s text to `out`; one that is not finite as `description` writes it
+    /// ("nan", "inf", "-inf").
     package static func append(_ value: Double, to out: inout [UInt8]) {
         if value.rounded() == value, abs(value) < 1e15 {
             write(whole: UInt64(abs(value)), fraction: 0, fractionDigits: 0, negative: value < 0, to: &out)

@@ -50,7 +50,7 @@ public enum RegionsFile {
             func text(_ value: JSONValue?) -> String? {
                 switch value {
                 case .string(let s)?: s
-                case .number(let n)?: n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+                case .number(let n)?: ShortestDecimal.string(n)
                 default: nil
                 }
             }

@@ -1,3 +1,4 @@
+import GeoBase
 import GeoCore
 import MapData
 import MapRenderer
@@ -266,13 +267,9 @@ extension StylePainter {
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
             out += rest[..<open]
             let key = String(rest[rest.index(after: open)..<close])
-            if let v = f.expressionFeature.properties[key] { out += v.stringValue ?? v.numberValue.map { Self.formatNumber($0) } ?? "" }
+            if let v = f.expressionFeature.properties[key] { out += v.stringValue ?? v.numberValue.map(ShortestDecimal.string) ?? "" }
             rest = rest[rest.index(after: close)...]
         }
         return out + rest
-    }
-
-    static func formatNumber(_ n: Double) -> String {
-        n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
     }
 }

@@ -12,7 +12,8 @@ private func expected(_ value: Double) -> String {
 @Test func shortestDecimal_edges_asDescription() {
     let cases: [Double] = [0, -0.0, 1, -1, 48, 2.00001, 48.8566, -122.4194, 0.1, 0.5, 1e-4, -1e-4, 1.2e-4, 9.9e-5, 1e-5, 0.0001234567,
                            0.1234567, 0.12345678, 179.9999999, -179.9999999, 89.9999999, 0x1p26 - 0.5, 0x1p26 + 0.5, 67_108_863.9999999,
-                           1e15 - 0.5, 1e15, 1e16, 12_345.678, 5.0000001, 0.30000000000000004, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+                           1e15 - 0.5, 1e15, 1e16, 12_345.678, 5.0000001, 0.30000000000000004, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+                           .nan, .infinity, -.infinity]
     for value in cases { #expect(ShortestDecimal.string(value) == expected(value), "\(value)") }
 }
 

@@ -1,3 +1,4 @@
+import GeoBase
 import GeoCore
 
 /// Checks of values against their v8.json entries, with maplibre-style-spec's validator
@@ -19,7 +20,7 @@ enum StyleValidation {
     static func quoted(_ v: JSONValue) -> String {
         switch v {
         case .string(let s): return "\"\(s)\""
-        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+        case .number(let n): return ShortestDecimal.string(n)
         case .bool(let b): return String(b)
         case .null: return "null"
         case .array(let a): return "[" + a.prefix(8).map(quoted).joined(separator: ",") + (a.count > 8 ? ",…" : "") + "]"
