@@ -111,6 +111,10 @@ public enum ServedConnection {
         return try await SendBacklog.drained(channel, grace: grace)
     }
 
+    /// The IP address the client of the connection the current task serves connects from
+    /// (without its port); nil outside a `LocalServer` connection.
+    public static var clientAddress: String? { WebSocketConnection.served?.remoteAddress?.ipAddress }
+
     /// Whether the connection the current task serves is still open (true outside a
     /// `LocalServer` connection): a route can skip work for a client that has gone.
     public static var isOpen: Bool { WebSocketConnection.served?.isActive ?? true }

@@ -5,11 +5,16 @@ import Platform
 public enum TCPClient {
     /// Connects to `host:port` (any address family `getaddrinfo` offers, in its order), with a
     /// socket that is close-on-exec.
-    /// - Parameter timeout: the send timeout (`SO_SNDTIMEO`), which also bounds `connect(2)`
-    ///   on Linux.
+    /// - Parameters:
+    ///   - timeout: the send timeout (`SO_SNDTIMEO`), which also bounds `connect(2)` on Linux.
+    ///   - localAddress: a numeric address of this host to connect from (curl's
+    ///     `--interface`), as one of many clients does (Linux answers for all of 127.0.0.0/8);
+    ///     nil lets the system choose.
     /// - Throws: `SystemIOError` `.notFound` when the name does not resolve,
-    ///   `.connectionFailed` when nothing accepts there.
-    public static func connect(host: String, port: Int, timeout: Duration = .seconds(5)) throws(SystemIOError) -> FileDescriptor {
+    ///   `.connectionFailed` when nothing accepts there or `localAddress` is not one to
+    ///   connect from.
+    public static func connect(host: String, port: Int, timeout: Duration = .seconds(5),
+                               from localAddress: String? = nil) throws(SystemIOError) -> FileDescriptor {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = socketType
@@ -27,7 +32,10 @@ public enum TCPClient {
                 let seconds = timeout.components.seconds
                 var limit = timeval(tv_sec: Int(seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
                 setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-                if systemConnect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 { return FileDescriptor(rawValue: fd) }
+                if localAddress.map({ bind(fd, to: $0, family: ai.pointee.ai_family) }) ?? true,
+                   systemConnect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 {
+                    return FileDescriptor(rawValue: fd)
+                }
                 lastError = errno
                 close(fd)
             } else {
@@ -36,6 +44,22 @@ public enum TCPClient {
             entry = ai.pointee.ai_next
         }
         throw SystemIOError("cannot connect to", errno: lastError, path: "\(host):\(port)")
+    }
+
+    /// Binds `fd`, a socket of `family`, to `address` (numeric) and a port the system picks;
+    /// false, with `errno` set, when it cannot.
+    private static func bind(_ fd: Int32, to address: String, family: Int32) -> Bool {
+        var hints = addrinfo()
+        hints.ai_family = family
+        hints.ai_socktype = socketType
+        hints.ai_flags = AI_NUMERICHOST | AI_PASSIVE
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(address, "0", &hints, &list) == 0, let local = list else {
+            errno = EADDRNOTAVAIL
+            return false
+        }
+        defer { freeaddrinfo(list) }
+        return systemBind(fd, local.pointee.ai_addr, local.pointee.ai_addrlen) == 0
     }
 }
 
@@ -171,6 +195,11 @@ private func closeOnExec(_ fd: Int32) -> Int32 {
 // `connect(2)` under a name `TCPClient.connect` does not shadow.
 private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
     connect(fd, address, length)
+}
+
+// `bind(2)` under a name `TCPClient.bind` does not shadow.
+private func systemBind(_ fd: Int32, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int32 {
+    bind(fd, address, length)
 }
 
 // `close(2)` under a name `TCPServer.close` does not shadow.

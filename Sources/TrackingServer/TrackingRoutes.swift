@@ -82,10 +82,12 @@ public enum TrackingRoutes {
         let format = fields.first("format")?.value ?? "geojson"
         guard ["geojson", "gpx"].contains(format) else { return text("format '\(format)' is not geojson or gpx\n", status: .badRequest) }
         let type = format == "gpx" ? "application/gpx+xml" : "application/geo+json"
+        // Turns are taken in the line of the client's address (`Turns`).
+        let client = ServedConnection.clientAddress ?? ""
         // The first page (or whole track) before the reply's head, so storage down is a 503.
         if track == "raw" {
             var pages = ingest.positions(device: device, from: from, to: to, limit: maximumReadFixes)
-            let turn = await ingest.readTurns.pages.turn()
+            let turn = await ingest.readTurns.pages.turn(for: client)
             let first: [StoredFix]
             do { first = try await pages.next() ?? [] } catch { return unavailable(error) }
             let pieces: @Sendable () -> any TrackOutput.Pieces
@@ -94,7 +96,7 @@ public enum TrackingRoutes {
             } else {
                 pieces = { TrackOutput.GeoJSONPieces(pieceBytes: pieceBytes) }
             }
-            return paged(first, type: type, in: pieces, turn: turn, then: (pages, ingest.readTurns.pages), metrics: ingest.metrics)
+            return paged(first, type: type, in: pieces, turn: turn, then: (pages, ingest.readTurns.pages), of: client, metrics: ingest.metrics)
         }
         // The cleaned and matched tracks are computed over the whole range.
         let encoded: @Sendable () async throws -> [UInt8] = {
@@ -105,10 +107,10 @@ public enum TrackingRoutes {
             if track == "matched", let matcher = ingest.matcher { fixes = TrackViews.matched(fixes, matcher: matcher) }
             return format == "gpx" ? TrackOutput.gpx(fixes, device: device) : TrackOutput.geoJSON(fixes)
         }
-        let turn = await ingest.readTurns.wholeTracks.turn()
+        let turn = await ingest.readTurns.wholeTracks.turn(for: client)
         let bytes: [UInt8]
         do { bytes = try await encoded() } catch { return unavailable(error) }
-        return wholeTrack(bytes, type: type, turn: turn, again: (encoded, ingest.readTurns.wholeTracks), metrics: ingest.metrics)
+        return wholeTrack(bytes, type: type, turn: turn, again: (encoded, ingest.readTurns.wholeTracks), of: client, metrics: ingest.metrics)
     }
 
     /// The size of a read reply's pieces, bytes.
@@ -116,8 +118,9 @@ public enum TrackingRoutes {
 
     /// A reply of `first` and then of the pages `rest` reads, written in the `pieces` of a
     /// format (`pieceBytes` each) and sent as they are (chunked transfer encoding), ending `turn` after its
-    /// last byte; each page is held in a turn of `rest.turns` (`turn` the first's), and the next
-    /// turn is taken only when `rest.pages` may give another page. The next page is read while
+    /// last byte; each page is held in a turn of `rest.turns` (`turn` the first's, the others
+    /// taken in `client`'s line), and the next turn is taken only when `rest.pages` may give
+    /// another page. The next page is read while
     /// a page is written when a turn is free at once (`Turns.turnIfFree`).
     /// - A client that takes nothing for 50 ms, when a piece is ready, has the page's unsent
     ///   fixes (and the page read ahead) given back (`FixPages.giveBack`) and its turns ended
@@ -129,7 +132,7 @@ public enum TrackingRoutes {
     ///   a broken reply (RFC 9112 §7.1), not for the whole track; `metrics` counts it
     ///   (`tracking_broken_replies_total`).
     static func paged(_ first: [StoredFix], type: String, in pieces: @escaping @Sendable () -> any TrackOutput.Pieces, turn: Turn,
-                      then rest: (pages: FixPages, turns: Turns), metrics: TrackingMetrics) -> Response {
+                      then rest: (pages: FixPages, turns: Turns), of client: String, metrics: TrackingMetrics) -> Response {
         // Taken out of the body's closure, which would hold the first page to the reply's end.
         let first = Handed(first)
         return Response(status: .ok, headers: [.contentType: type], body: ResponseBody { writer in
@@ -156,7 +159,7 @@ public enum TrackingRoutes {
                             ahead = nil
                             (rest.pages, next, held) = try await read.value
                         } else if !rest.pages.isFinished {
-                            held = await rest.turns.turn()
+                            held = await rest.turns.turn(for: client)
                             next = try await rest.pages.next()
                         }
                         if let next {
@@ -192,7 +195,8 @@ public enum TrackingRoutes {
     }
 
     /// A reply of a whole track's `bytes` (a cleaned or matched track), sent in pieces
-    /// (`pieceBytes`), ending `turn` (of `again.turns`) after its last byte.
+    /// (`pieceBytes`), ending `turn` (of `again.turns`, taken again in `client`'s line) after
+    /// its last byte.
     /// - A client that takes nothing for 50 ms, when a piece is ready, is counted
     ///   (`tracking_stalled_replies_total`); the reply lets go of its bytes and its turn as soon
     ///   as another reply waits for a turn, or after 5 s, and waits for the client
@@ -205,7 +209,7 @@ public enum TrackingRoutes {
     ///   or fail to be made end the reply without its last chunk (RFC 9112 §7.1), counted
     ///   (`tracking_broken_replies_total`).
     static func wholeTrack(_ bytes: [UInt8], type: String, turn: Turn, again: (bytes: @Sendable () async throws -> [UInt8], turns: Turns),
-                           metrics: TrackingMetrics) -> Response {
+                           of client: String, metrics: TrackingMetrics) -> Response {
         // Taken out of the body's closure, which would hold them to the reply's end.
         let first = Handed(bytes)
         let count = bytes.count
@@ -216,7 +220,7 @@ public enum TrackingRoutes {
                 while sent < count {
                     if bytes.isEmpty {
                         guard ServedConnection.isOpen else { throw ClientGone() }
-                        held = await again.turns.turn()
+                        held = await again.turns.turn(for: client)
                         bytes = try await again.bytes()
                         guard bytes.count == count, digest(bytes[..<sent]) == sentDigest else { throw TrackChanged() }
                         metrics.replyRemade()

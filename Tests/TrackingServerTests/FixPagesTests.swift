@@ -197,6 +197,40 @@ import Testing
         }
     }
 
+    /// A client that asks for many cleaned tracks at once, from its own address, waits in a
+    /// line of its own for whole-track turns (`Turns`): the read API keys turns by the
+    /// client's address. With every turn held, one client's three reads and another's one wait
+    /// as two clients; let go of, all four are answered whole.
+    @Test func readAPI_turnsWaitInALinePerClientAddress() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let walk = (0..<600).map { k in
+                StoredFix(device: "car", fixTime: Self.t0 + Int64(k) * 1000, payloadHash: Int64(k), latitude: 48 + Double(k) * 9e-5,
+                          longitude: 2.5, accuracy: 5, receivedAt: 0, source: "osmand")
+            }
+            #expect(try store.commit(walk) == walk.count)
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            defer { ingest.stop() }
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let turns = ingest.readTurns.wholeTracks
+                var held: [Turn] = []
+                for _ in 0..<turns.maximum { held.append(await turns.turn()) }
+                let target = "/api/positions?device=car&track=cleaned"
+                let clients = try ["127.0.0.2", "127.0.0.2", "127.0.0.2", "127.0.0.1"].map { address in
+                    let client = try TCPClient.connect(host: "127.0.0.1", port: port, from: address)
+                    try client.writeAll("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+                    return client
+                }
+                defer { for client in clients { try? client.close() } }
+                try await Self.waitFor { turns.waiting == clients.count }
+                #expect(turns.waitingClients == 2)
+                for turn in held { turn.end() }
+                let cleaned = String(decoding: TrackOutput.geoJSON(TrackViews.cleaned(walk)), as: UTF8.self)
+                for client in clients { #expect(try await Self.body(readToEnd: client) == cleaned) }
+            }
+        }
+    }
+
     /// The value of a counter without labels in the server's `/metrics`.
     static func counter(_ ingest: TrackingIngest, _ name: String) -> Int {
         ingest.metrics.text().split(separator: "\n").first { $0.hasPrefix(name + " ") }
@@ -265,4 +299,28 @@ final class ReadFailingStore: SQLiteBackedStore, @unchecked Sendable {
     #expect(turns.running == 1, "a turn ended twice")
     held[1].end()
     #expect(turns.running == 0)
+}
+
+/// `Turns` serves the clients that wait in rotation, each client's callers in order: a client
+/// that asked after another's four waits for one of them, not all four.
+@Test func turns_waitingClientsServedInRotation() async throws {
+    let turns = Turns(maximum: 1)
+    let held = await turns.turn()
+    final class Order: Sendable { let callers = Mutex<[String]>([]) }
+    let order = Order()
+    var callers: [Task<Void, Never>] = []
+    for (client, caller) in [("a", "a1"), ("a", "a2"), ("a", "a3"), ("a", "a4"), ("b", "b1"), ("a", "a5")] {
+        let waiting = turns.waiting
+        callers.append(Task {
+            await turns.take(for: client)
+            order.callers.withLock { $0.append(caller) }
+            turns.end()
+        })
+        while turns.waiting == waiting { try await Task.sleep(for: .milliseconds(5)) }
+    }
+    #expect(turns.waiting == 6 && turns.waitingClients == 2)
+    held.end()
+    for caller in callers { await caller.value }
+    #expect(order.callers.withLock { $0 } == ["a1", "b1", "a2", "a3", "a4", "a5"])
+    #expect(turns.running == 0 && turns.waiting == 0 && turns.waitingClients == 0)
 }
