@@ -1,8 +1,8 @@
 import Platform
 import Foundation
-public import GeoCore
-public import RoadNetwork
-public import Routing
+package import GeoCore
+package import RoadNetwork
+package import Routing
 
 /// The embedded default data of `geo demo`, `geo map` and `geo simulate`: the sample city
 /// written as a real `.osm.pbf`, read back through the import path (`RoadGraphExtractor`), and

@@ -1,4 +1,4 @@
-public import GeoBase
+package import GeoBase
 
 /// One column of a road graph: `count` fixed-width elements, contiguous and immutable, held
 /// either in memory the column owns (a graph built or copied in) or in place in the pages of a

@@ -1,5 +1,5 @@
 import GeoBase
-public import GeoCore
+import GeoCore
 import MapData
 
 extension OSMTiling.Progress {

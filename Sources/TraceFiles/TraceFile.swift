@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GeoBase
 import GeoCore
 public import GPXCodec

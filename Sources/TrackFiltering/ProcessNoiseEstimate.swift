@@ -1,4 +1,4 @@
-public import GeoCore
+import GeoCore
 import Platform
 
 extension KalmanSmoother {

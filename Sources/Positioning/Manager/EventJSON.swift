@@ -1,7 +1,7 @@
-public import Foundation
-public import GeoCore
+package import Foundation
+package import GeoCore
 import GeoBase
-public import Monitoring
+package import Monitoring
 
 /// The JSON objects `geo track` and `geo visits` print (CONTRACT.md, `geo track` and
 /// `geo visits`), one per line: numbers through `JSONNumber` (one precision per field, raw or

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import RoadNetwork
 import TrackFiltering
 
