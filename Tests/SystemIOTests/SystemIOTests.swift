@@ -330,6 +330,27 @@ private func isCloseOnExec(_ descriptor: FileDescriptor) -> Bool {
     #expect(error?.path == "127.0.0.1:\(port)")
 }
 
+/// `connect(from:)` connects from the local address asked for (the server's peer is it), and
+/// an address this host does not have, or that is no address, fails to connect.
+@Test func tcpClient_fromALocalAddress_isThePeerTheServerSees() throws {
+    let server = try TCPServer(port: 0)
+    defer { server.close() }
+    let client = try TCPClient.connect(host: "127.0.0.1", port: server.port, from: "127.0.0.3")
+    defer { try? client.close() }
+    let connection = try server.accept()
+    defer { try? connection.close() }
+    var peer = sockaddr_in(), length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let status = withUnsafeMutablePointer(to: &peer) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(connection.rawValue, $0, &length) }
+    }
+    #expect(status == 0)
+    #expect(UInt32(bigEndian: peer.sin_addr.s_addr) == 0x7F00_0003, "the server's peer is 127.0.0.3")
+    for address in ["192.0.2.1", "not an address"] {
+        let error = #expect(throws: SystemIOError.self) { try TCPClient.connect(host: "127.0.0.1", port: server.port, from: address) }
+        #expect(error?.code == .connectionFailed, "\(address)")
+    }
+}
+
 @Test func tcpServer_portInUse_isBusy() throws {
     let server = try TCPServer(port: 0)
     defer { server.close() }
