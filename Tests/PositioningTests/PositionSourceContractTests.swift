@@ -141,7 +141,7 @@ func source_runsAreIndependent(_ c: ContractCase) async throws {
         #expect(await eventually { subject.activeRuns() == 1 }, "ending one run must not end the other")
         if let held = subject.heldConnections { #expect(await eventually { held() == 1 }, "the other run keeps its connection") }
         subject.deliver()
-        // The runs still active said when this failed once (gpsd, after 120 s, under the timed
+        // Names the runs still active: this failed once (gpsd, after 120 s, under the timed
         // suites; not seen again in 15 runs alone, 6 beside busy loops and 3 in the timed suites).
         #expect(await eventually { secondFixes.withLock { $0 } >= 1 }, "the remaining run still delivers (\(subject.activeRuns()) runs active)")
         second.cancel()
