@@ -120,8 +120,8 @@ public enum TrackingRoutes {
     /// format (`pieceBytes` each) and sent as they are (chunked transfer encoding), ending `turn` after its
     /// last byte; each page is held in a turn of `rest.turns` (`turn` the first's, the others
     /// taken in `client`'s line), and the next turn is taken only when `rest.pages` may give
-    /// another page. The next page is read while
-    /// a page is written when a turn is free at once (`Turns.turnIfFree`).
+    /// another page. The next page is read while a page is written when a turn is free at once
+    /// (`Turns.turnIfFree`).
     /// - A client that takes nothing for 50 ms, when a piece is ready, has the page's unsent
     ///   fixes (and the page read ahead) given back (`FixPages.giveBack`) and its turns ended
     ///   while the reply waits for it:
