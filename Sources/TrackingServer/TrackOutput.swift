@@ -132,11 +132,12 @@ enum TrackOutput {
             out.append(0x2C)
         }
 
-        private static func literal(_ text: String, _ last: inout (text: String, literal: [UInt8])?) -> [UInt8] {
-            if let last, last.text == text { return last.literal }
-            let literal = Array(JSONText.quoted(text).utf8)
-            last = (text, literal)
-            return literal
+        /// Appends `text` as a JSON string to `out`, the literal kept in `last` for the next.
+        /// Appended in place: returned, the kept literal was retained and released for each
+        /// fix (3 % of a device-day read's samples, perf; server CPU a read 36–37 → 35 ms).
+        private static func append(literal text: String, to out: inout [UInt8], _ last: inout (text: String, literal: [UInt8])?) {
+            if last?.text != text { last = (text, Array(JSONText.quoted(text).utf8)) }
+            last?.literal.withUnsafeBufferPointer { out.append(contentsOf: $0) }
         }
 
         /// Appends the feature of `f`.
@@ -152,9 +153,9 @@ enum TrackOutput {
             member(#""altitude":"#, f.altitude)
             member(#""course":"#, f.course)
             raw(#""device":"#)
-            out.append(contentsOf: Self.literal(f.device, &device))
+            Self.append(literal: f.device, to: &out, &device)
             raw(#","source":"#)
-            out.append(contentsOf: Self.literal(f.source, &source))
+            Self.append(literal: f.source, to: &out, &source)
             out.append(0x2C)
             member(#""speed":"#, f.speed)
             // ISO 8601 text is digits, '-', ':', 'T', '.' and 'Z': nothing JSON escapes.
