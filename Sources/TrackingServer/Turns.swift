@@ -19,13 +19,12 @@ final class Turns: Sendable {
         var waiting: [String: Deque<CheckedContinuation<Void, Never>>] = [:]
         /// The clients in `waiting`, the next to be served first.
         var rotation = Deque<String>()
-        var waitingCount = 0
     }
 
     /// The turns under way.
     var running: Int { state.withLock { $0.running } }
     /// The callers waiting for a turn.
-    var waiting: Int { state.withLock { $0.waitingCount } }
+    var waiting: Int { state.withLock { $0.waiting.values.reduce(0) { $0 + $1.count } } }
     /// The clients with callers waiting for a turn.
     var waitingClients: Int { state.withLock { $0.rotation.count } }
 
@@ -40,9 +39,9 @@ final class Turns: Sendable {
         await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
                 guard s.running < maximum else {
-                    if s.waiting[client, default: []].isEmpty { s.rotation.append(client) }
+                    // A line is removed once empty: none means the client is not in rotation.
+                    if s.waiting[client] == nil { s.rotation.append(client) }
                     s.waiting[client, default: []].append(turn)
-                    s.waitingCount += 1
                     return false
                 }
                 s.running += 1
@@ -61,7 +60,6 @@ final class Turns: Sendable {
                 s.waiting[client] = line
                 s.rotation.append(client)
             }
-            s.waitingCount -= 1
             return turn
         }
         next?.resume()
