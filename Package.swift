@@ -430,7 +430,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GeoTestSupportTests",
-            dependencies: ["GeoTestSupport"],
+            dependencies: ["GeoTestSupport", "SystemIO"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -26,7 +26,7 @@ public struct GPSFake: Sendable {
     public static func withReplay<Result>(log: URL, cycle: Double = 0.02, port: Int? = nil, limit: Int = 120, repeating: Bool = false,
                                           _ body: (GPSFake) async throws -> Result) async throws -> Result? {
         guard let gpsfake = try gpsfakeExecutable() else { return nil }
-        let port = port ?? freePort()
+        let port = port ?? FreePort.take()
         return try await withGPSFakeCleanup(port: port) { environment in
             try await run(limit: limit, port: port, environment: environment,
                           [gpsfake.path, "-q"] + (repeating ? [] : ["-1"]) + ["-P", String(port), "-c", String(cycle), log.path], body)
@@ -37,7 +37,7 @@ public struct GPSFake: Sendable {
     /// reads it once, and gpsfake prints what gpsd reports to a watching client, JSON lines, on
     /// standard output. Returns nil (after recording why, under CI) when gpsfake is missing.
     /// gpsfake starts gpsd and then connects to it once; when nothing listens on the port yet (or
-    /// another process took the port `freePort()` chose) it gives up with "socket error" before
+    /// another process took the port `FreePort.take()` chose) it gives up with "socket error" before
     /// gpsd read a sentence — a start-up race of the harness, tried again on a fresh port, at
     /// most three times (a fresh-clone CI failed once with "[Errno 111] Connection refused").
     /// - Throws: ``ChildProcessError`` when it runs longer than `timeout`.
@@ -45,7 +45,7 @@ public struct GPSFake: Sendable {
         guard let gpsfake = try gpsfakeExecutable() else { return nil }
         var attempt = 1
         while true {
-            let port = freePort()
+            let port = FreePort.take()
             let result = try await withGPSFakeCleanup(port: port) { environment in
                 try await GeoProcess.run(gpsfake, ["-1", "-p", "-P", String(port)] + arguments + [log.path],
                                          environment: environment, timeout: timeout)
@@ -67,7 +67,7 @@ public struct GPSFake: Sendable {
             print("note: skipping, gpsd not installed")
             return nil
         }
-        let port = freePort()
+        let port = FreePort.take()
         return try await run(limit: limit, port: port, environment: nil, [gpsd.path, "-N", "-n", "-S", String(port), device], body)
     }
 
@@ -168,20 +168,5 @@ public struct GPSFake: Sendable {
         return withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-    }
-
-    /// A TCP port nothing listens on right now (the kernel's choice for port 0).
-    public static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = 0
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        return Int(UInt16(bigEndian: addr.sin_port))
     }
 }

@@ -110,9 +110,7 @@ import GeoBase
 private func withServer(limits: RequestLimits = .init(), maximumConnections: Int? = nil, routes: (Router<BasicWebSocketRequestContext>) -> Void = { _ in },
                         eventLoopRoutes: (any EventLoopRoutes)? = nil, note: @escaping @Sendable (String) -> Void = { _ in },
                         refusals: HTTPRefusals = HTTPRefusals(), _ body: (Int) async throws -> Void) async throws {
-    let probe = try TCPServer(port: 0)
-    let port = probe.port
-    probe.close()
+    let port = FreePort.take()
     let server = try LocalServer(.init(port: port, hosts: ["127.0.0.1"], limits: limits, maximumConnections: maximumConnections), refusals: refusals)
     server.router.get("/") { _, _ in "page" }
     routes(server.router)

@@ -10,13 +10,6 @@ import MapView
 import SystemIO
 import Testing
 
-/// A port the system says is free now (bound to port 0, then released).
-private func freePort() throws -> Int {
-    let probe = try TCPServer(port: 0)
-    defer { probe.close() }
-    return probe.port
-}
-
 /// A bare WebSocket client over a TCP socket (RFC 6455 §4.1 handshake, §5.2 masked frames), to
 /// drive the page's socket as the page does and to drop it without a close frame.
 private struct RawWebSocket {
@@ -76,7 +69,7 @@ func livePage_dragZoomDisconnect_thenChromiumShowsTheMap() async throws {
     let features = try sampleCityIndex()
     let view = try MapSession.View(camera: camera(zoom: 15, size: (640, 400)), features: features)
     let session = MapSession(view: view)
-    let port = try freePort()
+    let port = FreePort.take()
     let server = Task { try await LivePageServer.run(session, options: .init(port: port, hosts: ["127.0.0.1"])) { _ in } }
     defer { server.cancel() }
     // The server is up when a connection is accepted (bounded: 600 tries, a minute on a loaded machine).
@@ -157,7 +150,7 @@ private func httpGet(port: Int, _ path: String) throws -> String {
 /// too, to kill it.
 private func withChromiumPage(_ session: MapSession, size: (Int, Int),
                               _ body: (ChildProcess, (String, Double, Double) throws -> Void) async throws -> Void) async throws {
-    let port = try freePort(), devtools = try freePort()
+    let port = FreePort.take(), devtools = FreePort.take()
     let server = Task { try await LivePageServer.run(session, options: .init(port: port, hosts: ["127.0.0.1"])) { _ in } }
     defer { server.cancel() }
     // A short label: Chromium's socket in `dir/org.chromium.Chromium.XXXXXX/` must stay under

@@ -41,7 +41,7 @@ private func chkFixes(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
 
 @Test(.onOwnThread) func gpsdSource_reportsLostWhenGpsdDies_andResumesWhenItReturns() async throws {
     guard let log = try Fixtures.url("nmea/nmea-rtk.log") else { return }
-    let port = GPSFake.freePort()
+    let port = FreePort.take()
     let source = GPSDSource(port: port, reconnect: ReconnectPolicy(initialBackoff: .milliseconds(50), maximumBackoff: .milliseconds(400)))
     let events = Mutex<[String]>([])
     let consumer = Task {

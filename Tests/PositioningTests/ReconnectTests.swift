@@ -17,7 +17,7 @@ import GeoTestSupport
 @Test(.onOwnThread) func gpsdSource_refusedConnection_reportsOnceAndGivesUpAfterTheRetries() async throws {
     let changes = Mutex<[ConnectionChange]>([])
     let policy = ReconnectPolicy(initialBackoff: .milliseconds(1), maximumBackoff: .milliseconds(4), maximumRetries: 3)
-    let source = GPSDSource(port: GPSFake.freePort(), reconnect: policy) { change in changes.withLock { $0.append(change) } }
+    let source = GPSDSource(port: FreePort.take(), reconnect: policy) { change in changes.withLock { $0.append(change) } }
     var lost = 0
     let error = await #expect(throws: PositioningError.self) {
         for try await event in source.events() where event == .lost { lost += 1 }
@@ -34,7 +34,7 @@ import GeoTestSupport
 
 /// The same for NMEA over TCP, with no retries: the first failure is the error.
 @Test func nmeaSource_tcpWithoutRetries_failsAtTheFirstRefusal() async throws {
-    let source = NMEASource(.tcp(host: "127.0.0.1", port: GPSFake.freePort()), reconnect: ReconnectPolicy(maximumRetries: 0))
+    let source = NMEASource(.tcp(host: "127.0.0.1", port: FreePort.take()), reconnect: ReconnectPolicy(maximumRetries: 0))
     let error = await #expect(throws: PositioningError.self) {
         for try await _ in source.events() {}
     }

@@ -175,7 +175,7 @@ private final class FirstFix: @unchecked Sendable {
     let located = try #require(updates.last?.location, "a fix from gpsd: \(updates)")
     #expect(located.horizontalAccuracy.map { $0.meters < 10 } == true, "the log's RTK receiver: \(located)")
     // Nothing listens on the port and no NMEA device is named: the iteration says so.
-    let nobody = GPSFake.freePort()
+    let nobody = FreePort.take()
     await #expect {
         for try await _ in LocationUpdate.liveUpdates(environment: ["LOCATIONKIT_GPSD": "127.0.0.1:\(nobody)"]) {}
     } throws: { ($0 as? PositioningError)?.code == .sourceUnavailable }

@@ -58,7 +58,7 @@ struct PostgresTestServer: Sendable {
         // A free port can be taken between the look and the bind: try a few.
         var lastError: (any Error)? = nil
         for _ in 0..<3 {
-            server = PostgresTestServer(bin: bin, directory: directory, port: GPSFake.freePort(), runuser: runuser)
+            server = PostgresTestServer(bin: bin, directory: directory, port: FreePort.take(), runuser: runuser)
             do {
                 try await server.start()
                 lastError = nil
@@ -100,7 +100,7 @@ struct PostgresTestServer: Sendable {
     /// written, the WAL streamed during the copy), starts it on a free port, runs `body`, then
     /// stops it. Its folder is inside this server's, removed with it.
     func withReplica<R>(_ body: (PostgresTestServer) async throws -> R) async throws -> R {
-        let replica = PostgresTestServer(bin: bin, directory: directory + "/replica", port: GPSFake.freePort(), runuser: runuser)
+        let replica = PostgresTestServer(bin: bin, directory: directory + "/replica", port: FreePort.take(), runuser: runuser)
         try await run("pg_basebackup", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "tracking", "-D", replica.dataDirectory, "-R", "-X", "stream", "--checkpoint=fast", "--no-sync"])
         try await replica.start()
         return try await replica.stopped(after: body)

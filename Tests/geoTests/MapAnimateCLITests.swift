@@ -61,7 +61,7 @@ struct MapAnimateCLITests {
 /// `geo map` ends on SIGTERM (Hummingbird's graceful shutdown) with status 0, although its
 /// simulated drive would go on: it had kept following the drive and never exited.
 @Test(.onOwnThread) func map_page_exitsOnSIGTERM() async throws {
-    let port = GPSFake.freePort()
+    let port = FreePort.take()
     let page = try ChildProcess.spawn(.init(
         executable: GeoProcess.geoExecutable.path, arguments: ["map", "--port", String(port)],
         standardOutput: .nullDevice, standardError: .nullDevice))
@@ -77,7 +77,7 @@ struct MapAnimateCLITests {
 /// interrupted: a small view keeps that short in a debug build (1280×720 took seconds on a
 /// loaded machine). The 15 s bound leaves room for a loaded machine.
 @Test(.onOwnThread) func map_page_exitsOnSIGTERM_whileAPageIgnoresTheClose() async throws {
-    let port = GPSFake.freePort()
+    let port = FreePort.take()
     let page = try ChildProcess.spawn(.init(
         executable: GeoProcess.geoExecutable.path, arguments: ["map", "--port", String(port), "--size", "320x200"],
         standardOutput: .nullDevice, standardError: .nullDevice))

@@ -15,7 +15,7 @@ import ZlibCompression
         try writer.add(zoom: 2, x: 1, y: 1, data: tile)
         try Data(try writer.finished(metadata: TileMetadata.json(name: "city", minZoom: 0, maxZoom: 2), bounds: (-180, -85, 180, 85),
                                      center: (0, 0), centerZoom: 1)).write(to: URL(fileURLWithPath: archive))
-        let port = GPSFake.freePort()
+        let port = FreePort.take()
         let log = dir.appendingPathComponent("err.txt").path
         let server = try ChildProcess.spawn(.init(executable: GeoProcess.geoExecutable.path,
                                                   arguments: ["serve", archive, "--port", String(port), "--host", "127.0.0.1"],

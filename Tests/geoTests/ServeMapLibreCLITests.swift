@@ -57,7 +57,7 @@ func serve_mapLibreGLJSInChromium_drawsMonacoAsGeoSnapshotDoes() async throws {
         try #require(build.status == 0, "\(build.stderr)")
         let stylePath = dir.appendingPathComponent("bright.json")
         try Data(brightStyle.utf8).write(to: stylePath)
-        let port = GPSFake.freePort()
+        let port = FreePort.take()
         let log = dir.appendingPathComponent("serve.log").path
         let server = try ChildProcess.spawn(.init(executable: GeoProcess.geoExecutable.path,
                                                   arguments: ["serve", archive, "--style", stylePath.path, "--cors", "*", "--port", String(port), "--host", "127.0.0.1"],
@@ -117,7 +117,7 @@ func serve_builtInDefaultStyle_withGlyphsFromLocalFonts_drawnByMapLibreAsGeoSnap
         let archive = dir.appendingPathComponent("monaco.pmtiles").path
         let build = try await GeoProcess.geo(["tiles", "build", osm.path, "-o", archive, "--minzoom", "14", "--maxzoom", "14"])
         try #require(build.status == 0, "\(build.stderr)")
-        let port = GPSFake.freePort()
+        let port = FreePort.take()
         let log = dir.appendingPathComponent("serve.log").path
         let server = try ChildProcess.spawn(.init(executable: GeoProcess.geoExecutable.path,
                                                   arguments: ["serve", archive, "--cors", "*", "--port", String(port), "--host", "127.0.0.1"],

@@ -18,7 +18,7 @@ func serve_everyTileIsTheArchivesBytes_asPyPIPMTilesReadsThem() async throws {
         let archive = dir.appendingPathComponent("monaco.pmtiles").path
         let build = try await GeoProcess.geo(["tiles", "build", osm.path, "-o", archive, "--minzoom", "10", "--maxzoom", "14"])
         try #require(build.status == 0, "\(build.stderr)")
-        let port = GPSFake.freePort()
+        let port = FreePort.take()
         let server = try ChildProcess.spawn(.init(executable: GeoProcess.geoExecutable.path,
                                                   arguments: ["serve", archive, "--quiet", "--port", String(port), "--host", "127.0.0.1"],
                                                   standardOutput: .nullDevice, standardError: .nullDevice))

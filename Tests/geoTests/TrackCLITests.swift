@@ -71,7 +71,7 @@ private func events(_ stdout: String) throws -> [[String: Any]] {
 
 @Test(.onOwnThread) func simulate_servesNMEAThatGpsdAndTrackRead() async throws {
     // geo simulate → NMEA over TCP → a real gpsd → geo track: the simulated fixes come back.
-    let port = GPSFake.freePort()
+    let port = FreePort.take()
     let simulator = try ChildProcess.spawn(.init(
         executable: GeoProcess.geoExecutable.path,
         arguments: ["simulate", "--nmea-tcp", String(port), "--interval", "0.2", "--count", "150"],
@@ -239,7 +239,7 @@ private func lastTPVPerEpoch(_ chk: URL) throws -> [String: GPSDMessage.TPV] {
 /// it gives up, an error event and exit 1 after `--retry` retries, instead of retrying silently
 /// for ever; with `--retry 0` the one line says it gave up.
 @Test func track_refusedGpsd_saysSoOnceAndGivesUpAfterTheRetries() async throws {
-    let port = GPSFake.freePort()
+    let port = FreePort.take()
     let result = try await GeoProcess.geo(["track", "--source", "gpsd://127.0.0.1:\(port)", "--retry", "1", "--timeout", "1"])
     #expect(result.status == 1)
     let lines = result.stderr.split(whereSeparator: \.isNewline)

@@ -9,7 +9,7 @@ import Testing
 @Test(.onOwnThread) func serveTracking_killedTwiceUnderLoad_losesNoAcknowledgedFix() async throws {
     try await withTemporaryDirectory { dir in
         let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
-        let port = GPSFake.freePort()
+        let port = FreePort.take()
         func startServer() async throws -> ChildProcess {
             let server = try ChildProcess.spawn(.init(executable: GeoProcess.geoExecutable.path,
                                                       arguments: ["serve-tracking", "--db", db, "--port", String(port), "--host", "127.0.0.1", "--auto-register"],
@@ -48,7 +48,7 @@ import Testing
 @Test(.onOwnThread) func serveTracking_secondServerOnTheSameDatabase_isRefused() async throws {
     try await withTemporaryDirectory { dir in
         let db = dir.appendingPathComponent("t.sqlite").path, errors = dir.appendingPathComponent("second.txt").path
-        let port = GPSFake.freePort(), otherPort = GPSFake.freePort()
+        let port = FreePort.take(), otherPort = FreePort.take()
         let first = try ChildProcess.spawn(.init(executable: GeoProcess.geoExecutable.path,
                                                  arguments: ["serve-tracking", "--db", db, "--port", String(port), "--host", "127.0.0.1"],
                                                  standardOutput: .nullDevice, standardError: .nullDevice))
