@@ -38,6 +38,18 @@ public struct WebSocketConnection: Sendable {
         _ = channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(clamping: high))
     }
 
+    /// Writes a close frame with `code` and `reason` (RFC 6455 §5.5.1, §7.4), then closes the
+    /// connection: for a route that ends a client's connection while the client is still on it.
+    /// Any thread.
+    public func close(code: UInt16, reason: String) {
+        var data = ByteBuffer()
+        data.writeInteger(code)
+        data.writeString(String(decoding: reason.utf8.prefix(123), as: UTF8.self))
+        channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+
     /// Writes each of `messages` (UTF-8) as one unfragmented text frame (RFC 6455 §5.6), then
     /// flushes once. On `eventLoop`.
     public func writeTexts(_ messages: [ByteBuffer]) {

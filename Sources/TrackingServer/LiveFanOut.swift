@@ -50,6 +50,8 @@ public final class LiveFanOut: Sendable {
     /// whether a delivery is due.
     public final class Subscriber: Sendable {
         public let filter: Filter
+        /// The address it connects from (`LiveFanOut.subscribe`'s fair shares).
+        public let client: String
         let maximumDevices: Int
         /// The devices a `.devices` subscriber follows, sorted: a fix's slot in its mailbox is its
         /// device's place here (`LiveFanOut.Follower`), so offering is an array store, and
@@ -77,11 +79,16 @@ public final class LiveFanOut: Sendable {
         /// Called (on the publishing thread, so it must not wait) when the mailbox gets something
         /// while no delivery is due.
         let whenDue: @Sendable (Subscriber) -> Void
+        /// Called once, off the registry's lock, when another client's subscriber took its place.
+        let whenEvicted: @Sendable () -> Void
 
-        init(filter: Filter, maximumDevices: Int, whenDue: @escaping @Sendable (Subscriber) -> Void) {
+        init(filter: Filter, client: String, maximumDevices: Int, whenEvicted: @escaping @Sendable () -> Void,
+             whenDue: @escaping @Sendable (Subscriber) -> Void) {
             self.filter = filter
+            self.client = client
             self.maximumDevices = maximumDevices
             self.whenDue = whenDue
+            self.whenEvicted = whenEvicted
             if case .devices(let followed) = filter { names = followed.sorted() } else { names = [] }
             mailbox = Mutex(Mailbox(slots: Array(repeating: nil, count: names.count)))
         }
@@ -167,7 +174,54 @@ public final class LiveFanOut: Sendable {
     struct Registry {
         var byDevice: [String: [ObjectIdentifier: Follower]] = [:]
         var byBox: [ObjectIdentifier: Subscriber] = [:]
+        /// Each client's subscribers, oldest first.
+        var byClient: [String: [Subscriber]] = [:]
         var count = 0
+
+        /// A place for a new subscriber: a free one, or one another subscriber gives up.
+        enum Place {
+            case free
+            case givenUpBy(Subscriber)
+        }
+
+        /// Where a new subscriber of `client` goes when at most `maximum` may be connected: a
+        /// free place, else the place of the newest subscriber of the client that holds the most,
+        /// if that client holds at least two more than `client` does (so shares move toward
+        /// equal: max-min fairness, as fair queuing shares a link); nil: refused.
+        func place(for client: String, maximum: Int) -> Place? {
+            guard count >= maximum else { return .free }
+            let held = byClient[client]?.count ?? 0
+            guard let most = byClient.values.max(by: { $0.count < $1.count }), most.count >= held + 2, let newest = most.last else { return nil }
+            return .givenUpBy(newest)
+        }
+
+        mutating func add(_ subscriber: Subscriber) {
+            let id = ObjectIdentifier(subscriber)
+            switch subscriber.filter {
+            case .devices: for (slot, name) in subscriber.names.enumerated() { byDevice[name, default: [:]][id] = Follower(subscriber: subscriber, slot: slot) }
+            case .box: byBox[id] = subscriber
+            }
+            byClient[subscriber.client, default: []].append(subscriber)
+            count += 1
+        }
+
+        /// Removes `subscriber`; false when it was not here (evicted before).
+        mutating func remove(_ subscriber: Subscriber) -> Bool {
+            guard let index = byClient[subscriber.client]?.firstIndex(where: { $0 === subscriber }) else { return false }
+            byClient[subscriber.client]!.remove(at: index)
+            if byClient[subscriber.client]!.isEmpty { byClient[subscriber.client] = nil }
+            let id = ObjectIdentifier(subscriber)
+            switch subscriber.filter {
+            case .devices(let names):
+                for name in names {
+                    byDevice[name]?[id] = nil
+                    if byDevice[name]?.isEmpty == true { byDevice[name] = nil }
+                }
+            case .box: byBox[id] = nil
+            }
+            count -= 1
+            return true
+        }
     }
     let registry = Mutex(Registry())
     /// The fix time of the last fix offered per device: an out-of-order fix (stored, but not
@@ -207,38 +261,38 @@ public final class LiveFanOut: Sendable {
         return soft == Int.max ? 1 << 20 : max(16, soft / 2)
     }
 
-    /// A new subscriber, or nil when `maximumSubscribers` are connected; `unsubscribe` it when
-    /// its connection ends.
-    /// - Parameter whenDue: called with the subscriber when its mailbox gets something while no
-    ///   delivery is due (on the publishing thread: it must not wait); `take` makes the next due.
-    public func subscribe(_ filter: Filter, whenDue: @escaping @Sendable (Subscriber) -> Void) -> Subscriber? {
-        let subscriber = Subscriber(filter: filter, maximumDevices: maximumDevicesPerSubscriber, whenDue: whenDue)
-        let id = ObjectIdentifier(subscriber)
-        let admitted = registry.withLock { r in
-            guard r.count < maximumSubscribers else { return false }
-            switch filter {
-            case .devices: for (slot, name) in subscriber.names.enumerated() { r.byDevice[name, default: [:]][id] = Follower(subscriber: subscriber, slot: slot) }
-            case .box: r.byBox[id] = subscriber
-            }
-            r.count += 1
-            return true
+    /// A new subscriber of `client` (the address it connects from), or nil when
+    /// `maximumSubscribers` are connected and no client holds two more than `client`; `unsubscribe`
+    /// it when its connection ends. A client can so take every place while others want none,
+    /// yet not keep another client out: a full server lets the client that holds the most
+    /// subscribers give up its newest (`whenEvicted`), as a fair queue serves each flow in turn.
+    /// - Parameters:
+    ///   - whenEvicted: called (off the lock, once) when another client's subscriber took this
+    ///     one's place; the subscriber is then no longer offered anything.
+    ///   - whenDue: called with the subscriber when its mailbox gets something while no
+    ///     delivery is due (on the publishing thread: it must not wait); `take` makes the next due.
+    public func subscribe(_ filter: Filter, client: String = "", whenEvicted: @escaping @Sendable () -> Void = {},
+                          whenDue: @escaping @Sendable (Subscriber) -> Void) -> Subscriber? {
+        let subscriber = Subscriber(filter: filter, client: client, maximumDevices: maximumDevicesPerSubscriber,
+                                    whenEvicted: whenEvicted, whenDue: whenDue)
+        let place = registry.withLock { r -> Registry.Place? in
+            let place = r.place(for: client, maximum: maximumSubscribers)
+            if case .givenUpBy(let evicted) = place { _ = r.remove(evicted) }
+            if place != nil { r.add(subscriber) }
+            return place
         }
-        return admitted ? subscriber : nil
+        switch place {
+        case nil: return nil
+        case .free: return subscriber
+        case .givenUpBy(let evicted):
+            evicted.whenEvicted()
+            return subscriber
+        }
     }
 
+    /// Removes `subscriber` (nothing when it was evicted).
     public func unsubscribe(_ subscriber: Subscriber) {
-        let id = ObjectIdentifier(subscriber)
-        registry.withLock { r in
-            switch subscriber.filter {
-            case .devices(let names):
-                for name in names {
-                    r.byDevice[name]?[id] = nil
-                    if r.byDevice[name]?.isEmpty == true { r.byDevice[name] = nil }
-                }
-            case .box: r.byBox[id] = nil
-            }
-            r.count -= 1
-        }
+        _ = registry.withLock { $0.remove(subscriber) }
     }
 
     /// How many subscribers are connected.

@@ -57,6 +57,8 @@ public final class TrackingIngest: Sendable {
     ///   - fences: geofences to decide after each commit; nil for none.
     ///   - matcher: the roads of `track=matched` reads (`TrackRoads.matcher(osmFile:)`); nil for none.
     ///   - liveInterval: the least time between two `/live` messages to one subscriber (`LiveFanOut.interval`).
+    ///   - maximumLiveSubscribers: the most `/live` subscribers at once (`LiveFanOut.maximumSubscribers`);
+    ///     nil for half the open-file limit.
     ///   - note: gets the store's failures as lines for the log, a few per outage (`StoreFailureLog`).
     /// - Throws: the store's error, `MonitoringError` for an unusable fence, `WebhookURLError`.
     ///
@@ -64,14 +66,15 @@ public final class TrackingIngest: Sendable {
     /// trackers' connections and the `/live` subscribers (at most half the limit) take one each.
     public init(store: any PositionStore, policy: UnknownDevicePolicy, devices: [DeviceSettings] = [], fences: FenceOptions? = nil,
                 matcher: MapMatcher? = nil, batchRows: Int = 1000, batchWait: Duration = .milliseconds(5),
-                liveInterval: Duration = LiveFanOut.defaultInterval, note: @escaping @Sendable (String) -> Void = { _ in }) async throws {
+                liveInterval: Duration = LiveFanOut.defaultInterval, maximumLiveSubscribers: Int? = nil,
+                note: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         openFiles = OpenFileLimit.raiseSoftToHard()
         if !devices.isEmpty { try await store.register(devices) }
         let known = try await store.devices()
         self.store = store
         self.policy = policy
         self.matcher = matcher
-        let metrics = TrackingMetrics(note: note), live = LiveFanOut(interval: liveInterval)
+        let metrics = TrackingMetrics(note: note), live = LiveFanOut(maximumSubscribers: maximumLiveSubscribers ?? LiveFanOut.halfTheOpenFileLimit, interval: liveInterval)
         self.metrics = metrics
         self.devices = Mutex(Dictionary(known.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a }))
         self.live = live

@@ -15,8 +15,12 @@ import TrackingProtocols
 /// Messages are written on the connection's event loop (`LiveDelivery`), at most one of
 /// positions per `LiveFanOut.interval`. A client that reads slowly gets fewer, fresher messages
 /// (`LiveFanOut`'s mailbox keeps the latest fix per device); ingest never waits for it. Past
-/// `LiveFanOut.maximumSubscribers` connected subscribers a new one is refused with 503
-/// (`tracking_live_refused_total`), so subscribers cannot take the descriptors ingest needs.
+/// `LiveFanOut.maximumSubscribers` connected subscribers a new one is closed at once with 1013,
+/// "try again later" (RFC 6455 §7.4.1; `tracking_live_refused_total`), so subscribers cannot
+/// take the descriptors ingest needs, unless another address holds at least two more than the
+/// new one's: then that address's newest subscriber is closed so instead
+/// (`tracking_live_evicted_total`), and one client cannot keep the others out. Behind a
+/// reverse proxy, all share one address.
 extension TrackingRoutes {
     /// The most device names one subscription may list.
     static let maximumLiveDevices = 10_000
@@ -24,21 +28,22 @@ extension TrackingRoutes {
     static func addLiveRoute(to router: Router<BasicWebSocketRequestContext>, ingest: TrackingIngest) {
         router.ws("/live", shouldUpgrade: { request, _ in
             switch liveFilter(request.uri.query) {
-            case .success:
-                guard ingest.live.subscriberCount < ingest.live.maximumSubscribers else {
-                    ingest.metrics.liveRefused()
-                    throw HTTPError(.serviceUnavailable, message: "\(ingest.live.maximumSubscribers) live subscribers are connected, the most this server takes")
-                }
-                return .upgrade([:])
+            case .success: return .upgrade([:])
             case .failure(let message): throw HTTPError(.badRequest, message: message.text)
             }
         }, onUpgrade: { inbound, _, context in
             guard case .success(let filter) = liveFilter(context.request.uri.query), let connection = WebSocketConnection.current else { return }
             connection.limitUnsentBytes(to: LiveDelivery.unsentBytes)
             let delivery = LiveDelivery(connection: connection, interval: ingest.live.interval)
-            // Admitted by `shouldUpgrade`, unless others took the last places since.
-            guard let subscriber = ingest.live.subscribe(filter, whenDue: { delivery.schedule($0) }) else {
+            // Decided here, not before the upgrade: only the connection's task knows its client.
+            let evicted = { @Sendable in
+                ingest.metrics.liveEvicted()
+                connection.close(code: 1013, reason: "a client with fewer live subscribers took this place")
+            }
+            guard let subscriber = ingest.live.subscribe(filter, client: ServedConnection.clientAddress ?? "", whenEvicted: evicted,
+                                                         whenDue: { delivery.schedule($0) }) else {
                 ingest.metrics.liveRefused()
+                connection.close(code: 1013, reason: "as many live subscribers as the server takes, and none holds two more than yours")
                 return
             }
             defer {

@@ -12,6 +12,7 @@ public final class TrackingMetrics: Sendable {
         var refusedUnknownDevices = 0
         var commits = 0
         var liveRefused = 0
+        var liveEvicted = 0
         var brokenReplies = 0
         var stalledReplies = 0
         var remadeReplies = 0
@@ -131,6 +132,8 @@ public final class TrackingMetrics: Sendable {
         failureLog.succeeded(operation, part: part, of: parts)
     }
     func liveRefused() { counters.withLock { $0.liveRefused += 1 } }
+    /// A live subscriber gave its place to another client's (`LiveFanOut.subscribe`).
+    func liveEvicted() { counters.withLock { $0.liveEvicted += 1 } }
     /// A read reply ended before its last byte (`TrackingRoutes.paged`, `TrackingRoutes.wholeTrack`).
     func replyBroken() { counters.withLock { $0.brokenReplies += 1 } }
     /// A read reply's client took nothing for a while (a raw track's reply lets go of its page).
@@ -199,8 +202,12 @@ public final class TrackingMetrics: Sendable {
         metric("tracking_commit_failures_total", "counter", "Group commits the store refused.", [("", "\(c.storeFailures[StoreFailureLog.Operation.commit.rawValue])")])
         metric("tracking_retention_failures_total", "counter", "Retention passes the store refused (tried again at the next).",
                [("", "\(c.storeFailures[StoreFailureLog.Operation.retention.rawValue])")])
-        metric("tracking_live_refused_total", "counter", "Live subscribers refused: as many as the server takes were connected.",
+        metric("tracking_live_refused_total", "counter",
+               "Live subscribers refused: as many as the server takes were connected, and no client held two more than theirs.",
                [("", "\(c.liveRefused)")])
+        metric("tracking_live_evicted_total", "counter",
+               "Live subscribers closed (1013) to give their place to a client that held fewer.",
+               [("", "\(c.liveEvicted)")])
         metric("tracking_broken_replies_total", "counter",
                "Read replies ended before their last byte: the store failed after the reply's head was sent, or the client left.",
                [("", "\(c.brokenReplies)")])

@@ -74,6 +74,36 @@ import TrackingProtocols
         #expect(LiveFanOut().maximumSubscribers == (limit.rlim_cur == rlim_t.max ? 1 << 20 : max(16, Int(limit.rlim_cur) / 2)))
     }
 
+    /// A full server gives a client that holds fewer the place of the newest subscriber of the
+    /// client that holds the most, while that one holds at least two more; the one evicted is
+    /// told once and offered nothing after.
+    @Test func subscribers_aFullServerSharesItsPlacesBetweenClients() throws {
+        let fanOut = LiveFanOut(maximumSubscribers: 4)
+        let evicted = Mutex<[String]>([])
+        func subscribe(_ client: String, _ name: String) -> LiveFanOut.Subscriber? {
+            fanOut.subscribe(.devices(["car"]), client: client, whenEvicted: { evicted.withLock { $0.append(name) } }) { _ in }
+        }
+        let a = try (1...4).map { try #require(subscribe("a", "a\($0)")) }
+        #expect(subscribe("a", "a5") == nil)
+        #expect(subscribe("b", "b1") != nil)
+        #expect(evicted.withLock { $0 } == ["a4"])
+        #expect(subscribe("b", "b2") != nil)
+        #expect(evicted.withLock { $0 } == ["a4", "a3"])
+        // Two each: neither gives way to the other.
+        #expect(subscribe("b", "b3") == nil && subscribe("a", "a5") == nil)
+        #expect(fanOut.subscriberCount == 4)
+        // Unsubscribing an evicted one (its connection ends) frees nothing more.
+        fanOut.unsubscribe(a[3])
+        #expect(fanOut.subscriberCount == 4 && subscribe("b", "b3") == nil)
+        // An evicted subscriber is offered nothing; a kept one is.
+        fanOut.publish([StoredFix(device: "car", fixTime: 1_000, payloadHash: 1, latitude: 48, longitude: 11, altitude: nil,
+                                  accuracy: 5, speed: nil, course: nil, receivedAt: 1_000, source: "osmand")])
+        #expect(a[2].pending == 0 && a[0].pending == 1)
+        // A third client takes a place from one that holds two.
+        #expect(subscribe("c", "c1") != nil)
+        #expect(evicted.withLock { $0.count } == 3 && fanOut.subscriberCount == 4)
+    }
+
     /// A server raises its soft open-file limit to the hard one when it starts (as nginx's
     /// `worker_rlimit_nofile` and systemd do) and admits half of it as `/live` subscribers: the
     /// soft limit is lowered by one first so that the raise shows, and read back from the
@@ -281,6 +311,54 @@ import TrackingProtocols
                 #expect(seconds < 60, "60,000 fixes took \(seconds) s")
             }
             #expect(try await store.positions(device: "d123", from: 0, to: .max, limit: 1000).count == 150)
+            ingest.stop()
+        }
+    }
+
+    /// One address that took every `/live` place cannot keep another out: with 3 places,
+    /// 127.0.0.2's fourth subscription is closed with 1013 (try again later), 127.0.0.1's first
+    /// is admitted and 127.0.0.2's newest connection is closed so; 127.0.0.1's second, which
+    /// would leave it holding more than 127.0.0.2's two, is refused so.
+    @Test(.onOwnThread) func live_aFullServer_givesAnotherAddressAPlace_closingTheNewestOfTheAddressThatHoldsTheMost() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .register, maximumLiveSubscribers: 3)
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                var held: [FileDescriptor] = []
+                defer { for socket in held { try? socket.close() } }
+                /// A subscription from `address`, upgraded; what follows the upgrade's head.
+                func subscribe(from address: String) throws -> [UInt8] {
+                    let socket = try TCPClient.connect(host: "127.0.0.1", port: port, from: address)
+                    held.append(socket)
+                    try socket.writeAll(Self.handshake(port, "/live?devices=car"))
+                    return try Self.upgraded(socket)
+                }
+                /// Whether `socket` is sent a close frame (opcode 8) with code 1013 and then closed.
+                func closedWith1013(_ socket: FileDescriptor, after buffered: [UInt8]) throws -> Bool {
+                    var bytes = buffered, chunk = [UInt8](repeating: 0, count: 4096)
+                    while true {
+                        let n = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
+                        if n == 0 { break }
+                        bytes += chunk[0..<n]
+                    }
+                    guard let close = bytes.firstIndex(of: 0x88), bytes.count >= close + 4 else { return false }
+                    return Int(bytes[close + 2]) << 8 | Int(bytes[close + 3]) == 1013
+                }
+                for _ in 0..<3 {
+                    var buffered = try subscribe(from: "127.0.0.2")
+                    #expect(try Self.textFrame(held.last!, &buffered) == TrackOutput.geoJSON([]))
+                }
+                let fourth = try subscribe(from: "127.0.0.2")
+                #expect(try closedWith1013(held[3], after: fourth))
+                var buffered = try subscribe(from: "127.0.0.1")
+                #expect(try Self.textFrame(held[4], &buffered) == TrackOutput.geoJSON([]))
+                #expect(try closedWith1013(held[2], after: []), "127.0.0.2's newest gave its place")
+                let second = try subscribe(from: "127.0.0.1")
+                #expect(try closedWith1013(held[5], after: second))
+                let metrics = try await TrackingServerTests.http(port, "GET", "/metrics").body
+                #expect(metrics.contains("tracking_live_evicted_total 1\n") && metrics.contains("tracking_live_refused_total 2\n"), "\(metrics)")
+                #expect(ingest.live.subscriberCount == 3)
+            }
             ingest.stop()
         }
     }
