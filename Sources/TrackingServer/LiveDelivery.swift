@@ -59,6 +59,15 @@ final class LiveDelivery: Sendable {
         connection.eventLoop.execute { self.state.value.stopped = true }
     }
 
+    /// No more deliveries, then a close frame with `code` and `reason` (RFC 6455 §7.4) and the
+    /// connection closed: nothing is sent after the close frame.
+    func close(code: UInt16, reason: String) {
+        connection.eventLoop.execute {
+            self.state.value.stopped = true
+            self.connection.close(code: code, reason: reason)
+        }
+    }
+
     private func deliverWhenDue(_ subscriber: LiveFanOut.Subscriber) {
         // Before `start`, the due delivery waits for it (`start` delivers).
         guard state.value.started, !state.value.stopped else { return }

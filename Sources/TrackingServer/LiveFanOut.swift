@@ -51,7 +51,7 @@ public final class LiveFanOut: Sendable {
     public final class Subscriber: Sendable {
         public let filter: Filter
         /// The address it connects from (`LiveFanOut.subscribe`'s fair shares).
-        public let client: String
+        let client: String
         let maximumDevices: Int
         /// The devices a `.devices` subscriber follows, sorted: a fix's slot in its mailbox is its
         /// device's place here (`LiveFanOut.Follower`), so offering is an array store, and

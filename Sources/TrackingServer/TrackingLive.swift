@@ -38,12 +38,12 @@ extension TrackingRoutes {
             // Decided here, not before the upgrade: only the connection's task knows its client.
             let evicted = { @Sendable in
                 ingest.metrics.liveEvicted()
-                connection.close(code: 1013, reason: "a client with fewer live subscribers took this place")
+                delivery.close(code: 1013, reason: "a client with fewer live subscribers took this place")
             }
             guard let subscriber = ingest.live.subscribe(filter, client: ServedConnection.clientAddress ?? "", whenEvicted: evicted,
                                                          whenDue: { delivery.schedule($0) }) else {
                 ingest.metrics.liveRefused()
-                connection.close(code: 1013, reason: "as many live subscribers as the server takes, and none holds two more than yours")
+                delivery.close(code: 1013, reason: "as many live subscribers as the server takes, and none holds two more than yours")
                 return
             }
             defer {
