@@ -444,6 +444,38 @@ final class Shared<Value: Sendable>: Sendable {
         }
     }
 
+    /// `tracking_insert_batch`'s device lookup, in a writer session that cached its plan while
+    /// `devices` was one analysed page (60 devices; autovacuum analyses at 50), still takes the
+    /// name index once 20,000 devices were registered at once and nothing has analysed them
+    /// again. A scan there, the plan PostgreSQL prefers for one page, would read every device
+    /// for every row of every batch until autovacuum's next round (psql: 780 ms a 1,000-row
+    /// batch against 3.3 ms). The plans are auto_explain's, loaded into every session.
+    @Test func insertBatch_aPlanCachedWhileDevicesWereOnePage_findsDevicesByTheirIndex() async throws {
+        _ = try await PostgresTestServer.with { pg in
+            // Loaded first, so that ALTER SYSTEM knows its settings; one statement a `-c` (ALTER SYSTEM runs outside a transaction).
+            let settings = ["session_preload_libraries = 'auto_explain'", "auto_explain.log_min_duration = 0", "auto_explain.log_nested_statements = on"]
+            try await pg.run("psql", ["-h", "127.0.0.1", "-p", "\(pg.port)", "-U", "tracking", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", "LOAD 'auto_explain'"]
+                + settings.flatMap { ["-c", "ALTER SYSTEM SET \($0)"] } + ["-c", "SELECT pg_reload_conf()"])
+            let store = try await PostgresPositionStore.open(url: pg.url)
+            defer { store.close() }
+            func rows(_ devices: Range<Int>, second: Int64) -> [StoredFix] {
+                devices.map { StoredFix(device: "d\($0)", fixTime: Self.now + second * 1_000, payloadHash: 1, latitude: 48, longitude: 2,
+                                        receivedAt: Self.now, source: "osmand") }
+            }
+            #expect(try store.commit(rows(0..<60, second: 0)) == 60)
+            _ = try await pg.psql("ANALYZE devices; ALTER TABLE devices SET (autovacuum_enabled = false)")
+            // One writer session (the store's one idle connection): planned for its arguments five times, then cached.
+            for second in 1...8 { #expect(try store.commit(rows(0..<60, second: Int64(second))) == 60) }
+            try await store.register((60..<20_000).map { DeviceSettings(name: "d\($0)") })
+            #expect(try store.commit(rows(1_000..<2_000, second: 9)) == 1_000)
+            let log = try String(contentsOfFile: pg.directory + "/server.log", encoding: .utf8)
+            let plans = log.components(separatedBy: "Query Text: ").filter { $0.hasPrefix("WITH input AS") }
+                .map { $0.components(separatedBy: "\n20").first ?? $0 }
+            try #require(plans.count == 10, "auto_explain logged \(plans.count) plans of the 10 batches")
+            #expect(!plans[9].contains("Seq Scan on devices") && plans[9].contains("Index Scan using devices_name_key"), "\(plans[9])")
+        }
+    }
+
     /// Arrays in `array_send`'s form: NULL elements as nil, an empty array and a NULL cell as
     /// none; another element type, a cut-off buffer or a length past the end throw, not trap.
     @Test func arrayColumn_binaryForm_andDamage() throws {
