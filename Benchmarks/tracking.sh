@@ -31,6 +31,13 @@
 # enter/exit event with PostGIS (`ST_Intersects` for polygons, `ST_DWithin` on geography for
 # circles) at the fix that decided it, leaving out fixes within 1 m of the fence's edge and
 # crossings inferred between two fixes (their times lie between fixes).
+# PILOT=P (STORE postgres): before the run, P devices ("pilot-…") send Overland batches of 20
+# for 15 s, with `devices` analysed after 10 s (as autovacuum does past 50 rows): the run's N
+# devices then register at once onto a store that had served a few, the onboarding of a fleet
+# (session 70, before `tracking_insert_batch` turned sequential scans off: a plan cached on the
+# pilot's statistics gave p99 50–150 ms over the run, 0.1–0.8 s in its first 10 s, until
+# autovacuum's next round).
+# Prints the pilot's generator line; the run's lines show the onboarding.
 # LIVE=S: S WebSocket subscribers on /live following FOLLOW (default 100) devices each during
 # the run (Benchmarks/tracking-live.py, PyPI websockets, in LIVE_PROCESSES processes, default 2);
 # STALLED=1 adds one that never reads. Prints their fix time → delivery p50/p99 (an upper bound
@@ -185,6 +192,12 @@ print("device-day read (86,400 fixes, GeoJSON) under the load, %d reads: p50 %.0
       "its reply head (the first page read) p50 %.0f ms, p99 %.0f ms"
       % (len(took), pick(took, 0.5), pick(took, 0.99), took[-1] * 1000, pick(head, 0.5), pick(head, 0.99)))
 '
+if [ -n "${PILOT:-}" ]; then
+    [ "$STORE" = postgres ] || { echo "tracking.sh: PILOT=P needs STORE postgres" >&2; exit 2; }
+    ( sleep 10; "$PGBIN/psql" -X -q -h 127.0.0.1 -p "$PGPORT" -U tracking postgres -c "ANALYZE devices" ) &
+    "$GEO" loadgen --url "$URL" --devices "$PILOT" --duration 15 --overland-batch 20 --prefix pilot- --ack-log "$WORK/pilot-acks.csv" | sed 's/^/pilot: /'
+    wait $!
+fi
 if [ -n "${HISTORY_READS:-}" ]; then
     python3 -c "$HISTORY_PY" "$URL" write 0 0
     python3 -c "$HISTORY_PY" "$URL" read "$HISTORY_READS" "$(awk -v d="$D" 'BEGIN { print d / 3 }')" > "$WORK/history.txt" 2>&1 &
@@ -328,6 +341,7 @@ fi
 VERIFY0="$(date +%s.%N)"
 if [ "$STORE" = postgres ]; then
     "$GEO" loadgen verify "${STORE_ARGS[@]}" --ack-log "$WORK/acks.csv"
+    if [ -n "${PILOT:-}" ]; then "$GEO" loadgen verify "${STORE_ARGS[@]}" --ack-log "$WORK/pilot-acks.csv" | sed 's/^/pilot: /'; fi
 else
     "$GEO" loadgen verify --db "$WORK/t.sqlite" --ack-log "$WORK/acks.csv"
 fi
