@@ -456,6 +456,12 @@ final class Shared<Value: Sendable>: Sendable {
             let settings = ["session_preload_libraries = 'auto_explain'", "auto_explain.log_min_duration = 0", "auto_explain.log_nested_statements = on"]
             try await pg.run("psql", ["-h", "127.0.0.1", "-p", "\(pg.port)", "-U", "tracking", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", "LOAD 'auto_explain'"]
                 + settings.flatMap { ["-c", "ALTER SYSTEM SET \($0)"] } + ["-c", "SELECT pg_reload_conf()"])
+            // The postmaster rereads its configuration on the signal `pg_reload_conf` sends; sessions it starts after that load the library.
+            let reloaded = ContinuousClock.now + .seconds(30)
+            while try await pg.psql("SHOW session_preload_libraries") != "auto_explain\n" {
+                try #require(ContinuousClock.now < reloaded, "the configuration was not reloaded within 30 s")
+                try await Task.sleep(for: .milliseconds(20))
+            }
             let store = try await PostgresPositionStore.open(url: pg.url)
             defer { store.close() }
             func rows(_ devices: Range<Int>, second: Int64) -> [StoredFix] {
