@@ -229,19 +229,20 @@ final class Shared<Value: Sendable>: Sendable {
         }
     }
 
-    /// Waits for `condition`, looking every 20 ms; throws after 60 s, so that a run whose
+    /// Waits for `condition`, looking every 20 ms; throws after `limit`, so that a run whose
     /// requests stopped coming fails instead of waiting for ever.
-    static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        let end = ContinuousClock.now.advanced(by: .seconds(60))
-        while !condition() {
-            if ContinuousClock.now >= end { throw WaitedTooLong(what: what) }
+    static func waitUntil(_ what: String, within limit: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws {
+        let end = ContinuousClock.now.advanced(by: limit)
+        while try await !condition() {
+            if ContinuousClock.now >= end { throw WaitedTooLong(what: what, limit: limit) }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
 
     struct WaitedTooLong: Error, CustomStringConvertible {
         var what: String
-        var description: String { "waited 60 s for \(what)" }
+        var limit: Duration
+        var description: String { "waited \(limit) for \(what)" }
     }
 
     /// `pg_ctl stop -m immediate` (a crash) under load from 20 devices: while the database is
@@ -433,10 +434,7 @@ final class Shared<Value: Sendable>: Sendable {
                 SELECT cardinality(name) FROM \(control.replacingOccurrences(of: "%@", with: "ARRAY(SELECT name FROM devices)"));
                 """)
             #expect(answer.split(separator: "\n").suffix(2) == ["20000", "20000"], "every device's latest fix, both ways")
-            let log = try String(contentsOfFile: pg.directory + "/server.log", encoding: .utf8)
-            // Each nested statement's plan: from its query text to the next log line (which starts with the year).
-            let plans = log.components(separatedBy: "Query Text: ").filter { $0.hasPrefix("SELECT array_agg(d.name)") }
-                .map { $0.components(separatedBy: "\n20").first ?? $0 }
+            let plans = try pg.loggedPlans(of: "SELECT array_agg(d.name)")
             try #require(plans.count == 2, "auto_explain logged \(plans.count) plans of the two reads")
             let testsEachDevice = "Filter: (name = ANY ($1))"
             #expect(!plans[0].contains("= ANY"), "tracking_latest_of's plan:\n\(plans[0])")
@@ -452,15 +450,13 @@ final class Shared<Value: Sendable>: Sendable {
     /// batch against 3.3 ms). The plans are auto_explain's, loaded into every session.
     @Test func insertBatch_aPlanCachedWhileDevicesWereOnePage_findsDevicesByTheirIndex() async throws {
         _ = try await PostgresTestServer.with { pg in
-            // Loaded first, so that ALTER SYSTEM knows its settings; one statement a `-c` (ALTER SYSTEM runs outside a transaction).
-            let settings = ["session_preload_libraries = 'auto_explain'", "auto_explain.log_min_duration = 0", "auto_explain.log_nested_statements = on"]
-            try await pg.run("psql", ["-h", "127.0.0.1", "-p", "\(pg.port)", "-U", "tracking", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", "LOAD 'auto_explain'"]
-                + settings.flatMap { ["-c", "ALTER SYSTEM SET \($0)"] } + ["-c", "SELECT pg_reload_conf()"])
+            // Loaded first, so that ALTER SYSTEM knows its settings; one statement a command (ALTER SYSTEM runs outside a transaction).
+            _ = try await pg.psql("LOAD 'auto_explain'", "ALTER SYSTEM SET session_preload_libraries = 'auto_explain'",
+                                  "ALTER SYSTEM SET auto_explain.log_min_duration = 0", "ALTER SYSTEM SET auto_explain.log_nested_statements = on",
+                                  "SELECT pg_reload_conf()")
             // The postmaster rereads its configuration on the signal `pg_reload_conf` sends; sessions it starts after that load the library.
-            let reloaded = ContinuousClock.now + .seconds(30)
-            while try await pg.psql("SHOW session_preload_libraries") != "auto_explain\n" {
-                try #require(ContinuousClock.now < reloaded, "the configuration was not reloaded within 30 s")
-                try await Task.sleep(for: .milliseconds(20))
+            try await PostgresStoreTests.waitUntil("the configuration reloaded", within: .seconds(30)) {
+                try await pg.psql("SHOW session_preload_libraries") == "auto_explain\n"
             }
             let store = try await PostgresPositionStore.open(url: pg.url)
             defer { store.close() }
@@ -474,9 +470,7 @@ final class Shared<Value: Sendable>: Sendable {
             for second in 1...8 { #expect(try store.commit(rows(0..<60, second: Int64(second))) == 60) }
             try await store.register((60..<20_000).map { DeviceSettings(name: "d\($0)") })
             #expect(try store.commit(rows(1_000..<2_000, second: 9)) == 1_000)
-            let log = try String(contentsOfFile: pg.directory + "/server.log", encoding: .utf8)
-            let plans = log.components(separatedBy: "Query Text: ").filter { $0.hasPrefix("WITH input AS") }
-                .map { $0.components(separatedBy: "\n20").first ?? $0 }
+            let plans = try pg.loggedPlans(of: "WITH input AS")
             try #require(plans.count == 10, "auto_explain logged \(plans.count) plans of the 10 batches")
             #expect(!plans[9].contains("Seq Scan on devices") && plans[9].contains("Index Scan using devices_name_key"), "\(plans[9])")
         }

@@ -106,9 +106,19 @@ struct PostgresTestServer: Sendable {
         return try await replica.stopped(after: body)
     }
 
-    /// Runs SQL through psql; the rows, `|`-separated.
-    func psql(_ sql: String) async throws -> String {
-        try await run("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "tracking", "-d", "postgres", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
+    /// Runs SQL through psql, in one session, each command its own `-c` (a command of several
+    /// statements is one transaction); the rows, `|`-separated.
+    func psql(_ commands: String...) async throws -> String {
+        try await run("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "tracking", "-d", "postgres", "-At", "-v", "ON_ERROR_STOP=1"]
+            + commands.flatMap { ["-c", $0] })
+    }
+
+    /// The plans auto_explain has logged so far of the statements whose text starts with
+    /// `prefix`, in order: each from its query text to the log's next line.
+    func loggedPlans(of prefix: String) throws -> [String] {
+        let log = try String(contentsOfFile: directory + "/server.log", encoding: .utf8)
+        // A log line starts with its time, so with the year.
+        return log.components(separatedBy: "Query Text: ").filter { $0.hasPrefix(prefix) }.map { $0.components(separatedBy: "\n20").first ?? $0 }
     }
 
     @discardableResult
