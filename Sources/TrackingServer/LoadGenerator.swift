@@ -236,9 +236,9 @@ private struct Plan: Sendable {
     /// system's choice). On a server at an IPv4 loopback address, 127.0.0.1–127.0.0.8, as a fleet
     /// comes from many addresses: past about 14,000 connections from one address to one server,
     /// Linux's `connect` finds a free local port at about 1,000 a second (it hands out ports of
-    /// one parity first, half of 32768–60999, then searches), so 19,800 devices took 8–10 s to
-    /// connect and as long to reconnect after the server restarted. 19,000 plain connects to a
-    /// bare acceptor (Python): 5.5 s from one address, 0.8 s from four.
+    /// one parity first, half of 32768–60999, then searches): 19,800 devices took 8–11 s to
+    /// connect, 4–5 s from eight addresses. 19,000 plain connects to a bare acceptor (Python):
+    /// 5.5 s from one address, 0.8 s from four.
     let sources: [SocketAddress]
     typealias Options = LoadGenerator.Options
 
@@ -258,7 +258,7 @@ private struct Plan: Sendable {
     /// unique for the whole (local, remote) pair, not at `bind`, unique for the local address.
     static let bindAddressNoPort: ChannelOptions.Types.SocketOption? = {
         #if os(Linux)
-        return .init(level: .ip, name: .init(rawValue: 24))
+        return .init(level: .ip, name: .init(rawValue: IP_BIND_ADDRESS_NO_PORT))
         #else
         return nil
         #endif
