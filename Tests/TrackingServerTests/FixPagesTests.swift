@@ -172,6 +172,8 @@ import Testing
                           longitude: 2.5, accuracy: 5, receivedAt: 0, source: "osmand")
             }
             #expect(try store.commit(walk) == n)
+            let cleaned = String(decoding: TrackOutput.geoJSON(TrackViews.cleaned(walk)), as: UTF8.self)
+            #expect(cleaned.utf8.count > 10_000_000)
             let ingest = try await TrackingIngest(store: store, policy: .register)
             defer { ingest.stop() }
             try await TrackingServerTests.withServer(ingest) { port async throws in
@@ -183,14 +185,19 @@ import Testing
                 }
                 defer { for client in stalled { try? client.close() } }
                 try await Self.waitFor { Self.counter(ingest, "tracking_stalled_replies_total") >= stalled.count }
-                let cleaned = String(decoding: TrackOutput.geoJSON(TrackViews.cleaned(walk)), as: UTF8.self)
-                #expect(cleaned.utf8.count > 10_000_000)
                 // Waits for a turn until a stalled reply lets go of one; were none let go of,
                 // until the idle timeout closed a stalled client, whose read below then fails.
                 let behind = try await TrackingServerTests.http(port, "GET", target)
                 #expect(behind.status == 200 && behind.body == cleaned)
                 #expect(Self.counter(ingest, "tracking_remade_replies_total") == 0)
-                for client in stalled { #expect(try await Self.body(readToEnd: client) == cleaned) }
+                // All of them read at once: one after another, the last waited out the others'
+                // tracks made again without taking a byte, and on a slow machine outlived the
+                // idle timeout (30 s without progress), which closed it mid-reply (CI, 2026-12-07).
+                let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+                    for client in stalled { group.addTask { try await Self.body(readToEnd: client) } }
+                    return try await group.reduce(into: [String]()) { $0.append($1) }
+                }
+                #expect(bodies.count == stalled.count && bodies.allSatisfy { $0 == cleaned })
                 #expect(Self.counter(ingest, "tracking_remade_replies_total") >= 1)
                 #expect(Self.counter(ingest, "tracking_broken_replies_total") == 0)
             }
