@@ -145,6 +145,7 @@ public final class SQLitePositionStore: PositionStore {
         let known = try pool.read { db in try Row.fetchAll(db, sql: "SELECT id, name FROM devices") }
         ids.withLock { map in for row in known { map[row["name"]] = row["id"] } }
         if !readOnly {
+            let names = Dictionary(known.map { ($0["id"] as Int64, $0["name"] as String) }) { a, _ in a }
             let (latest, state) = try pool.read { db in
                 var state = MoveState()
                 let saved = try Row.fetchOne(db, sql: "SELECT boundary, merged_below, merge_device FROM moves")
@@ -155,12 +156,22 @@ public final class SQLitePositionStore: PositionStore {
                 // Hours after the last in `slots` are all written by this store: a merge visits their devices only.
                 state.trackedFrom = try Int64.fetchOne(db, sql: "SELECT max(slot) FROM slots").map { $0 / Self.slotsPerHour + 1 } ?? 0
                 let cut = state.boundary
-                for row in try Row.fetchAll(db, sql: "SELECT p.batch, p.device_id, \(Self.columns) FROM recent p JOIN devices d ON d.id = p.device_id") {
-                    state.wait(Self.fix(row, from: 2), id: row[1], batch: row[0])
+                // Each device's latest fix: that of `latest`, unless `recent` has a later one (of
+                // equal times the first read, as a commit keeps the first it takes); `recent` read
+                // in commit order. On the start measured in `SQLiteFixCursor`, the `GROUP BY` of
+                // `latest(_:device:)` (a read-only store's) took 0.54 s more over these rows;
+                // this and the read of `recent` now take 0.50 s, where they took 1.63 s.
+                var latest: [Int64: StoredFix] = [:]
+                var rows = try SQLiteFixCursor(db, sql: "SELECT \(Self.tableColumns) FROM latest")
+                while let (id, fix) = try rows.next(name: { names[$0] }) { latest[id] = fix }
+                rows = try SQLiteFixCursor(db, sql: "SELECT \(Self.tableColumns), batch FROM recent ORDER BY batch")
+                while let (id, fix) = try rows.next(name: { names[$0] }) {
+                    state.wait(fix, id: id, batch: rows.integer(at: 11))
+                    if latest[id].map({ fix.fixTime > $0.fixTime }) ?? true { latest[id] = fix }
                 }
                 // A round the last run began and did not finish: done again (a copy already made is skipped).
                 if state.oldestWaiting < cut { state.begin(cut: cut) }
-                return (try Self.latest(db, device: nil), state)
+                return (latest.values, state)
             }
             latestFixes.withLock { map in for fix in latest { map[fix.device] = fix } }
             moves.withLock { $0 = state }
@@ -467,16 +478,6 @@ public final class SQLitePositionStore: PositionStore {
         ids.withLock { map in for row in known { map[row["name"]] = row["id"] } }
     }
 
-    /// A fix's columns, its device by name (`d`, of `devices`).
-    static let columns = "d.name, p.fix_time, p.payload_hash, p.latitude, p.longitude, p.altitude, p.accuracy, p.speed, p.course, p.received_at, p.source"
-
-    /// A row of `columns` from column `first` on as a fix.
-    static func fix(_ row: Row, from first: Int = 0) -> StoredFix {
-        StoredFix(device: row[first], fixTime: row[first + 1], payloadHash: row[first + 2], latitude: row[first + 3],
-                  longitude: row[first + 4], altitude: row[first + 5], accuracy: row[first + 6], speed: row[first + 7],
-                  course: row[first + 8], receivedAt: row[first + 9], source: row[first + 10])
-    }
-
     /// The fixes of one device (`?1`, its id) with `?2 <= fix_time < ?3`, over the three
     /// tables, one statement a table: a fix already copied to the next table (a round or merge
     /// under way) counted once. Each is read one seek of its key to the device's range at a
@@ -595,7 +596,10 @@ public final class SQLitePositionStore: PositionStore {
             SELECT d.name, max(p.fix_time), p.payload_hash, p.latitude, p.longitude, p.altitude, p.accuracy, p.speed, p.course, p.received_at, p.source
             FROM (SELECT \(tableColumns) FROM latest UNION ALL SELECT \(tableColumns) FROM recent) p JOIN devices d ON d.id = p.device_id
             WHERE ?1 IS NULL OR d.name = ?1 GROUP BY p.device_id
-            """, arguments: [device]).map { Self.fix($0) }
+            """, arguments: [device]).map { row in
+                StoredFix(device: row[0], fixTime: row[1], payloadHash: row[2], latitude: row[3], longitude: row[4], altitude: row[5],
+                          accuracy: row[6], speed: row[7], course: row[8], receivedAt: row[9], source: row[10])
+            }
     }
 
     /// A device's latest fix (greatest fix time), without waiting: `latest(devices:)`'s.

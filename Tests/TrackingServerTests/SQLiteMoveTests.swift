@@ -136,6 +136,42 @@ import Testing
         }
     }
 
+    /// The writer reads `latest` and `recent` at open (`SQLiteFixCursor`): each device's newest
+    /// fix, whichever table holds it, every field as committed (absent ones absent, each source
+    /// its own), and the same as a read-only store's query answers.
+    @Test func reopened_latestOfEachDevice_isItsNewestFix_inEitherTable_everyField() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir.appendingPathComponent("t.sqlite").path
+            var moved = Self.fix("a", Self.now - 90_000, latitude: 1)
+            moved.altitude = 35.5
+            var newer = Self.fix("a", Self.now - 5_000, latitude: 2)
+            newer.source = "overland"
+            newer.speed = nil
+            var onlyMoved = Self.fix("b", Self.now - 80_000, latitude: 3)
+            onlyMoved.accuracy = 4.25
+            onlyMoved.course = 271
+            let onlyRecent = Self.fix("c", Self.now - 4_000, latitude: 4)
+            do {
+                let store = try SQLitePositionStore(path: path, moveAfter: .seconds(60))
+                #expect(try store.commit([moved, onlyMoved]) == 2)
+                try Self.settleAll(store)
+                #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "latest") == 2)
+                // Newer than a's in `latest`, older than nothing: left in `recent` (a minute not over).
+                #expect(try store.commit([newer, onlyRecent, Self.fix("c", Self.now - 6_000, latitude: 5)]) == 3)
+                #expect(try Self.rows(store, "recent") == 3)
+            }
+            let reopened = try SQLitePositionStore(path: path, moveAfter: .seconds(60))
+            #expect(try reopened.latest(device: "a") == newer)
+            #expect(try reopened.latest(device: "b") == onlyMoved)
+            #expect(try reopened.latest(device: "c") == onlyRecent)
+            #expect(try reopened.latest(in: BoundingBox(south: -90, west: -180, north: 90, east: 180)) == [newer, onlyMoved, onlyRecent])
+            let readOnly = try SQLitePositionStore(path: path, readOnly: true)
+            #expect(try readOnly.latest(devices: ["a", "b", "c"]) == [newer, onlyMoved, onlyRecent])
+            // What it read of `recent` is held: retries are stored nowhere again.
+            #expect(try reopened.commit([newer, onlyRecent]) == 0)
+        }
+    }
+
     @Test func reopenedAfterAnInterruptedMove_answersEveryFixOnce_thenFinishesIt() throws {
         try withTemporaryDirectory { dir in
             let path = dir.appendingPathComponent("t.sqlite").path
