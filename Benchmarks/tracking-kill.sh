@@ -73,9 +73,9 @@ def acknowledged():
 
 def recovery(since, limit=30.0):
     """Seconds from `since` until the server acknowledges 0.9 N fixes a second, over the time since
-    the last sample at least 0.75 s before (about a second: samples come every 0.25 s and more, as
-    long as /metrics takes to answer; a fixed one-second window missed a full rate whenever the
-    answers took over 0.08 s and no two samples were 0.75–1 s apart)."""
+    the last sample at least 0.75 s before (about a second: a sample comes 0.25 s after the last
+    answer of /metrics; a window of 0.75–1 s had no two samples in it, and missed a full rate,
+    when the answers took 0.09–0.12 s or over 0.25 s)."""
     samples = []
     while time.monotonic() - since < limit:
         a = acknowledged(); t = time.monotonic()
