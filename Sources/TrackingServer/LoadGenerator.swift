@@ -14,7 +14,7 @@ import NIOPosix
 ///
 /// Every device connects first, at most `connectsInFlight` attempts at a time per event loop (a
 /// server's listen backlog is a few hundred: 20,000 simultaneous SYNs would be dropped and
-/// retried for seconds); the timed run starts once each device has tried once, so its numbers
+/// retried for seconds), each holding its slot `Device.slotHeld` at most; the timed run starts once each device has tried once, so its numbers
 /// are those of a connected fleet. A device sends its first fix as soon as it is connected, as
 /// a phone does: a server closes a connection that sends nothing (ours after 10 s,
 /// `RequestLimits.headTimeout`), and 19,900 devices take that long to connect on two loaded
@@ -247,7 +247,7 @@ private struct Plan: Sendable {
         self.address = address
         self.period = max(1, TimeAmount(options.interval).nanoseconds)
         self.host = options.host.contains(":") ? "[\(options.host)]:\(options.port)" : "\(options.host):\(options.port)"
-        if case .v4(let v4) = address, UInt32(bigEndian: v4.address.sin_addr.s_addr) >> 24 == 127 {
+        if case .v4 = address, address.ipAddress?.hasPrefix("127.") == true {
             sources = (1...8).compactMap { try? SocketAddress(ipAddress: "127.0.0.\($0)", port: 0) }
         } else {
             sources = []
