@@ -14,12 +14,12 @@ import NIOPosix
 ///
 /// Every device connects first, at most `connectsInFlight` attempts at a time per event loop (a
 /// server's listen backlog is a few hundred: 20,000 simultaneous SYNs would be dropped and
-/// retried for seconds), each holding its slot `Device.slotHeld` at most; the timed run starts once each device has tried once, so its numbers
-/// are those of a connected fleet. A device sends its first fix as soon as it is connected, as
-/// a phone does: a server closes a connection that sends nothing (ours after 10 s,
-/// `RequestLimits.headTimeout`), and 19,900 devices take that long to connect on two loaded
-/// cores (their first timed requests met the closing connections: hundreds of 408s). Those
-/// requests are counted apart (`warmUpSent` …).
+/// retried for seconds), each holding its slot `Device.slotHeld` at most; the timed run starts
+/// once each device has tried once, so its numbers are those of a connected fleet. A device
+/// sends its first fix as soon as it is connected, as a phone does: a server closes a connection
+/// that sends nothing (ours after 10 s, `RequestLimits.headTimeout`), and 19,900 devices take
+/// that long to connect on two loaded cores (their first timed requests met the closing
+/// connections: hundreds of 408s). Those requests are counted apart (`warmUpSent` …).
 ///
 /// The hot path is plain SwiftNIO: each device lives on one event loop of the generator's own
 /// group, sends when that loop's timer wheel reaches its turn (one timer per loop, not one per
