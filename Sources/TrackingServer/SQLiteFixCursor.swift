@@ -4,8 +4,8 @@ import GRDBSQLite
 
 /// The rows of a SELECT whose first columns are `SQLitePositionStore.tableColumns`, read as fixes
 /// with SQLite's C API (`sqlite3_step` and `sqlite3_column_*` on GRDB's `Statement.sqliteStatement`),
-/// for the reads that go through every fix of a table: the writer's start over `recent` and
-/// `latest`.
+/// for the reads that go through many fixes: the writer's start over `recent` and `latest`, a
+/// device's history (`positions(device:from:to:limit:)`).
 ///
 /// Why not GRDB's `Row` (the house rule keeps the library's API unless a measurement says
 /// otherwise): a server restarted on the file of 19,700 devices killed after 25 s read the
@@ -21,8 +21,9 @@ struct SQLiteFixCursor {
     /// The last row's source: a table's rows share a few.
     private var source = ""
 
-    init(_ db: Database, sql: String) throws {
+    init(_ db: Database, sql: String, arguments: StatementArguments = []) throws {
         statement = try db.makeStatement(sql: sql)
+        try statement.setArguments(arguments)
         guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "closed connection", sql: sql) }
         self.connection = connection
     }

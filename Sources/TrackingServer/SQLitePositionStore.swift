@@ -523,12 +523,9 @@ public final class SQLitePositionStore: PositionStore {
             // took (python3 sqlite3, one device's day in `positions`). `positions` and `slots` come in that
             // order along their keys (checked, not assumed: sorted when they do not).
             func fetch(_ part: Int, limit: Int) throws -> [StoredFix] {
-                let rows = try Row.fetchCursor(db, sql: Self.deviceFixes[part], arguments: [id, from, to])
+                var rows = try SQLiteFixCursor(db, sql: Self.deviceFixes[part], arguments: [id, from, to])
                 var fixes: [StoredFix] = []
-                while fixes.count < limit, let row = try rows.next() {
-                    fixes.append(StoredFix(device: device, fixTime: row[1], payloadHash: row[2], latitude: row[3], longitude: row[4], altitude: row[5],
-                                           accuracy: row[6], speed: row[7], course: row[8], receivedAt: row[9], source: row[10]))
-                }
+                while fixes.count < limit, let (_, fix) = try rows.next(name: { _ in device }) { fixes.append(fix) }
                 return fixes
             }
             // The first `limit` of `positions` and `slots`; all of `recent`, read in commit order.
