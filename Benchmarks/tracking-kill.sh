@@ -6,8 +6,10 @@
 # crashed P times (SIGKILL to the postmaster and its processes, then `pg_ctl start`: recovery from
 # the WAL) and stopped once for OUTAGE seconds (the server must answer 503 meanwhile and
 # acknowledge nothing). Prints per crash the seconds from the kill until the server acknowledges
-# 90 % of N fixes in one second again (its /metrics, polled every 0.25 s), the acknowledgements
-# counted while the database was down, then `geo loadgen verify`: acknowledged fixes missing from
+# 90 % of N fixes in one second again (its /metrics, polled every 0.25 s) and, for a database
+# crash, when PostgreSQL accepted connections again (its own WAL replay, which grows with the WAL
+# written since its last checkpoint: up to `max_wal_size`), the acknowledgements counted while
+# the database was down, then `geo loadgen verify`: acknowledged fixes missing from
 # the store, and fixes stored twice. Exit status 0 only when both are 0, no acknowledgement came
 # during the outage and every crash recovered.
 # Usage: Benchmarks/tracking-kill.sh [DEVICES] [SERVER_KILLS] [GEO] [STORE] [DB_KILLS] [OUTAGE_S]
@@ -134,7 +136,7 @@ for i in range(kills):
     if r is None: failed += 1
 print("server SIGKILL × %d: back at 90 %% of the rate after %s s (from the kill)" % (kills, ", ".join("-" if r is None else "%.1f" % r for r in times)))
 if pgbin:
-    times = []
+    times, ready = [], []
     for i in range(db_kills):
         time.sleep(gaps.pop())
         killed = time.monotonic()
@@ -143,10 +145,11 @@ if pgbin:
             try: os.kill(pid, signal.SIGKILL)
             except ProcessLookupError: pass
         while not all(gone(pid) for pid in pids): time.sleep(0.05)
-        pg_start()
+        pg_start(); ready.append(time.monotonic() - killed)
         r = recovery(killed); times.append(r)
         if r is None: failed += 1
-    print("PostgreSQL SIGKILL × %d: back at 90 %% of the rate after %s s (from the kill)" % (db_kills, ", ".join("-" if r is None else "%.1f" % r for r in times)))
+    print("PostgreSQL SIGKILL × %d: back at 90 %% of the rate after %s s (from the kill; PostgreSQL itself, replaying its WAL, accepted connections after %s s)"
+          % (db_kills, ", ".join("-" if r is None else "%.1f" % r for r in times), ", ".join("%.1f" % r for r in ready)))
     if outage:
         time.sleep(gaps.pop())
         subprocess.run([*as_pg, f"{pgbin}/pg_ctl", "-D", f"{work}/pg", "-m", "fast", "-w", "stop"], check=True, stdout=subprocess.DEVNULL)
