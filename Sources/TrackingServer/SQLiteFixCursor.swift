@@ -4,8 +4,8 @@ import GRDBSQLite
 
 /// The rows of a SELECT whose first columns are `SQLitePositionStore.tableColumns`, read as fixes
 /// with SQLite's C API (`sqlite3_step` and `sqlite3_column_*` on GRDB's `Statement.sqliteStatement`),
-/// for the reads that go through many fixes: the writer's start over `recent` and `latest`, a
-/// device's history (`positions(device:from:to:limit:)`).
+/// for the reads of fix rows: the writer's start over `recent` and `latest`, a device's history
+/// (`positions(device:from:to:limit:)`), a read-only store's latest fixes (`latest(_:device:)`).
 ///
 /// Why not GRDB's `Row` (the house rule keeps the library's API unless a measurement says
 /// otherwise): a server restarted on the file of 19,700 devices killed after 25 s read the

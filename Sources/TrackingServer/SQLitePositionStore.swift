@@ -588,15 +588,21 @@ public final class SQLitePositionStore: PositionStore {
     /// The latest fix of every device (nil) or of one, from `latest` and `recent`: the fix of
     /// greatest time (SQLite takes the other columns of an aggregate query with one `max()` from
     /// the row holding the maximum, sqlite.org/lang_select.html#bareagg).
+    /// Read through `SQLiteFixCursor`, each device's name from `devices` (a device without one is
+    /// left out, as a join would).
     static func latest(_ db: Database, device: String?) throws -> [StoredFix] {
-        try Row.fetchAll(db, sql: """
-            SELECT d.name, max(p.fix_time), p.payload_hash, p.latitude, p.longitude, p.altitude, p.accuracy, p.speed, p.course, p.received_at, p.source
-            FROM (SELECT \(tableColumns) FROM latest UNION ALL SELECT \(tableColumns) FROM recent) p JOIN devices d ON d.id = p.device_id
-            WHERE ?1 IS NULL OR d.name = ?1 GROUP BY p.device_id
-            """, arguments: [device]).map { row in
-                StoredFix(device: row[0], fixTime: row[1], payloadHash: row[2], latitude: row[3], longitude: row[4], altitude: row[5],
-                          accuracy: row[6], speed: row[7], course: row[8], receivedAt: row[9], source: row[10])
-            }
+        var names: [Int64: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, name FROM devices WHERE ?1 IS NULL OR name = ?1", arguments: [device]) {
+            names[row[0]] = row[1]
+        }
+        var rows = try SQLiteFixCursor(db, sql: """
+            SELECT p.device_id, max(p.fix_time), p.payload_hash, p.latitude, p.longitude, p.altitude, p.accuracy, p.speed, p.course, p.received_at, p.source
+            FROM (SELECT \(tableColumns) FROM latest UNION ALL SELECT \(tableColumns) FROM recent) p
+            WHERE p.device_id IN (SELECT id FROM devices WHERE ?1 IS NULL OR name = ?1) GROUP BY p.device_id
+            """, arguments: [device])
+        var fixes: [StoredFix] = []
+        while let (_, fix) = try rows.next(name: { names[$0] }) { fixes.append(fix) }
+        return fixes
     }
 
     /// A device's latest fix (greatest fix time), without waiting: `latest(devices:)`'s.
