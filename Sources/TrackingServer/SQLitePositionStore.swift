@@ -29,7 +29,8 @@ import TrackingProtocols
 /// `mergeAfter` over (`SQLiteHourMerge.swift`); every move appends at the right edge of its tree.
 /// Reads see all three tables and count a fix found in two once (a round or merge interrupted by
 /// a crash leaves copies until it is done again); a device's fixes are read one seek an hour in
-/// `positions`, a slot in `slots`, a batch in `recent`. A fix whose time is below the boundary
+/// `positions`, a slot in `slots`, a batch in `recent` (of the batches whose span of fix times,
+/// in `recent_batches`, meets the range). A fix whose time is below the boundary
 /// (late, or a retry of one already moved) goes to `slots` or, its hour merged, `positions`
 /// directly (`ON CONFLICT DO NOTHING`), unless `recent` has it.
 ///
@@ -146,8 +147,8 @@ public final class SQLitePositionStore: PositionStore {
         ids.withLock { map in for row in known { map[row["name"]] = row["id"] } }
         if !readOnly {
             let names = Dictionary(known.map { ($0["id"] as Int64, $0["name"] as String) }) { a, _ in a }
-            let (latest, state) = try pool.read { db in
-                var state = MoveState()
+            let (latest, state, spans) = try pool.read { db in
+                var state = MoveState(), spans: [Int64: ClosedRange<Int64>] = [:]
                 let saved = try Row.fetchOne(db, sql: "SELECT boundary, merged_below, merge_device FROM moves")
                 state.boundary = saved?[0] ?? .min
                 state.mergedBelow = saved?[1] ?? 0
@@ -166,12 +167,21 @@ public final class SQLitePositionStore: PositionStore {
                 while let (id, fix) = try rows.next(name: { names[$0] }) { latest[id] = fix }
                 rows = try SQLiteFixCursor(db, sql: "SELECT \(Self.tableColumns), batch FROM recent ORDER BY batch")
                 while let (id, fix) = try rows.next(name: { names[$0] }) {
-                    state.wait(fix, id: id, batch: rows.integer(at: 11))
+                    let batch = rows.integer(at: 11)
+                    state.wait(fix, id: id, batch: batch)
+                    spans[batch] = spans[batch].map { min($0.lowerBound, fix.fixTime)...max($0.upperBound, fix.fixTime) } ?? fix.fixTime...fix.fixTime
                     if latest[id].map({ fix.fixTime > $0.fixTime }) ?? true { latest[id] = fix }
                 }
                 // A round the last run began and did not finish: done again (a copy already made is skipped).
                 if state.oldestWaiting < cut { state.begin(cut: cut) }
-                return (latest.values, state)
+                return (latest.values, state, spans)
+            }
+            // Made again from `recent` itself, so that batches an older version appended (it
+            // wrote no spans) are read too.
+            try pool.write { db in
+                try db.execute(sql: "DELETE FROM recent_batches")
+                let insert = try db.makeStatement(sql: "INSERT INTO recent_batches (batch, oldest, newest) VALUES (?, ?, ?)")
+                for (batch, span) in spans { try insert.execute(arguments: [batch, span.lowerBound, span.upperBound]) }
             }
             latestFixes.withLock { map in for fix in latest { map[fix.device] = fix } }
             moves.withLock { $0 = state }
@@ -192,13 +202,6 @@ public final class SQLitePositionStore: PositionStore {
             state = (nil, nil, true, state.synced)
         }
     }
-
-    /// Four times the default: each `positions(device:…)` walks every batch in `recent` (3,000
-    /// of them under 19,800 devices), about 4 ms a page. tracking.sh 19,800 devices × 300 s,
-    /// 20 device-day reads: p50 / p99 88 / 135 ms read whole, 131 / 181 ms in pages of 8,192,
-    /// 105 / 128 ms in pages of 32,768; the server alone, peak RSS over 20 reads +56, +6 and
-    /// +28 MB.
-    public var readPageSize: Int { 32_768 }
 
     /// `pool.write`, while this store is its file's writer.
     /// - Parameter synced: whether the commit syncs the WAL (`synchronous = FULL`, the
@@ -267,6 +270,7 @@ public final class SQLitePositionStore: PositionStore {
                     slot INTEGER NOT NULL, \(fixColumns), PRIMARY KEY (slot, device_id, fix_time, payload_hash)) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS recent (
                     batch INTEGER NOT NULL, \(fixColumns), PRIMARY KEY (batch, device_id, fix_time, payload_hash)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS recent_batches (batch INTEGER PRIMARY KEY, oldest INTEGER NOT NULL, newest INTEGER NOT NULL);
                 CREATE TABLE IF NOT EXISTS moves (boundary INTEGER NOT NULL, merged_below INTEGER NOT NULL DEFAULT 0, merge_device INTEGER);
                 CREATE TABLE IF NOT EXISTS latest (
                     device_id INTEGER PRIMARY KEY, fix_time INTEGER NOT NULL, payload_hash INTEGER NOT NULL,
@@ -361,6 +365,9 @@ public final class SQLitePositionStore: PositionStore {
                 // In key order, so the batch's rows fill its pages one after another.
                 appended.sort { ($0.id, $0.fix.fixTime, $0.fix.payloadHash) < ($1.id, $1.fix.fixTime, $1.fix.payloadHash) }
                 try SQLiteFixRows(db, into: "recent", leading: "batch").insert(appended, leading: batch)
+                if let oldest = appended.lazy.map(\.fix.fixTime).min(), let newest = appended.lazy.map(\.fix.fixTime).max() {
+                    try db.execute(sql: "INSERT INTO recent_batches (batch, oldest, newest) VALUES (?, ?, ?)", arguments: [batch, oldest, newest])
+                }
             }
             // In the order they came, each run of one device's fixes at once.
             let appended = fresh.filter { $0.fix.fixTime >= boundary }
@@ -445,8 +452,18 @@ public final class SQLitePositionStore: PositionStore {
                 guard let first = try Int64.fetchOne(db, sql: piece, arguments: [from, lastBatch, boundary, 0]) else { return (0, nil) }
                 // The batch after the piece: that of its row `sliceRows`, or the next; nil: the round's rest.
                 let below = try Int64.fetchOne(db, sql: piece, arguments: [first, lastBatch, boundary, sliceRows]).map { max($0, first + 1) }
-                try db.execute(sql: "DELETE FROM recent WHERE batch >= ? AND batch < ? AND fix_time < ?", arguments: [first, below ?? lastBatch + 1, boundary])
-                return (db.changesCount, below)
+                let end = below ?? lastBatch + 1
+                try db.execute(sql: "DELETE FROM recent WHERE batch >= ? AND batch < ? AND fix_time < ?", arguments: [first, end, boundary])
+                let deleted = db.changesCount
+                // The piece's spans: gone with their batches, else those of the fixes left (later than the round's).
+                try db.execute(sql: """
+                    DELETE FROM recent_batches WHERE batch >= ? AND batch < ? AND NOT EXISTS (SELECT 1 FROM recent r WHERE r.batch = recent_batches.batch)
+                    """, arguments: [first, end])
+                try db.execute(sql: """
+                    UPDATE recent_batches SET oldest = (SELECT min(fix_time) FROM recent r WHERE r.batch = recent_batches.batch)
+                    WHERE batch >= ? AND batch < ? AND oldest < ?
+                    """, arguments: [first, end, boundary])
+                return (deleted, below)
             }
             if let below {
                 state.deletedBelow = below
@@ -482,11 +499,11 @@ public final class SQLitePositionStore: PositionStore {
     /// tables, one statement a table: a fix already copied to the next table (a round or merge
     /// under way) counted once. Each is read one seek of its key to the device's range at a
     /// time: hour by hour in `positions` and slot by slot in `slots` (in fix time order, then),
-    /// over the hours (slots) both in the range and in the table; batch by batch in `recent`:
-    /// ~2,000 batches at 100 commits/s, where a scan reads every device's rows. A commit that
-    /// appends takes the next batch number and a move deletes the oldest, so the numbers in
-    /// `recent` are nearly consecutive: the walk counts from the least to the greatest (a gap
-    /// costs its seek) rather than seeking each next one (half the seeks).
+    /// over the hours (slots) both in the range and in the table; in `recent` batch by batch, of
+    /// the batches whose span of fix times (`recent_batches`, written with the batch and
+    /// narrowed as moves delete from it) meets the range: a scan reads every device's rows, and
+    /// a walk of every batch (~3,000 under 19,800 devices) took ~4 ms a page even for a range
+    /// long moved out of `recent`, as a day's history is.
     static let deviceFixes = [
         """
         WITH RECURSIVE hours(n) AS (
@@ -505,12 +522,9 @@ public final class SQLitePositionStore: PositionStore {
             WHERE c.hour = s.fix_time / \(hourSpan) AND c.device_id = s.device_id AND c.fix_time = s.fix_time AND c.payload_hash = s.payload_hash)
         """,
         """
-        WITH RECURSIVE batches(n) AS (
-            SELECT min(batch) FROM recent
-            UNION ALL SELECT n + 1 FROM batches WHERE n < (SELECT max(batch) FROM recent))
         SELECT r.device_id, r.fix_time, r.payload_hash, r.latitude, r.longitude, r.altitude, r.accuracy, r.speed, r.course, r.received_at, r.source
-        FROM batches CROSS JOIN recent r ON r.batch = batches.n AND r.device_id = ?1 AND r.fix_time >= ?2 AND r.fix_time < ?3
-        WHERE NOT EXISTS (SELECT 1 FROM slots c
+        FROM recent_batches b CROSS JOIN recent r ON r.batch = b.batch AND r.device_id = ?1 AND r.fix_time >= ?2 AND r.fix_time < ?3
+        WHERE b.oldest < ?3 AND b.newest >= ?2 AND NOT EXISTS (SELECT 1 FROM slots c
             WHERE c.slot = r.fix_time / \(slotSpan) AND c.device_id = r.device_id AND c.fix_time = r.fix_time AND c.payload_hash = r.payload_hash)
         """,
     ]
@@ -551,8 +565,8 @@ public final class SQLitePositionStore: PositionStore {
 
     /// `positions` read device by device (one seek an hour each), `slots` over the range's
     /// slots and `recent` in one scan, a fix found in two tables (a round or merge under way)
-    /// counted once: `positions(device:…)` walks `recent` batch by batch for each device, and
-    /// `geo loadgen verify` of 19,900 devices took 106 s that way.
+    /// counted once: `positions(device:…)` walks the batches of `recent` meeting the range for
+    /// each device, and `geo loadgen verify` of 19,900 devices took 106 s that way.
     public func fixTimes(of devices: [String], from: Int64, to: Int64) throws -> [String: [Int64]] {
         try pool.read { db in
             let wanted = Set(devices)
@@ -684,6 +698,8 @@ public final class SQLitePositionStore: PositionStore {
                 try db.execute(sql: "DELETE FROM positions WHERE hour < ?", arguments: [Self.hour(cut)])
                 try db.execute(sql: "DELETE FROM slots WHERE slot < ?", arguments: [Self.slot(cut)])
                 try db.execute(sql: "DELETE FROM recent WHERE fix_time < ?", arguments: [cut])
+                try db.execute(sql: "DELETE FROM recent_batches WHERE newest < ?", arguments: [cut])
+                try db.execute(sql: "UPDATE recent_batches SET oldest = ? WHERE oldest < ?", arguments: [cut, cut])
             }
             state.remove(before: cut)
         }

@@ -139,8 +139,8 @@ import Testing
             // 13 MB of GeoJSON: more than the kernel's buffers take from a client that reads
             // nothing (a send buffer of at most tcp_wmem's 4 MB; a receive buffer that grows only
             // as its client reads: shrunk with SO_RCVBUF after the connect, the window stalled
-            // the reading for minutes).
-            let n = 2 * store.readPageSize
+            // the reading for minutes). Eight pages of 8,192.
+            let n = 65_536
             #expect(try store.commit(Self.rows("car", Array(0..<n))) == n)
             let ingest = try await TrackingIngest(store: store, policy: .register)
             defer { ingest.stop() }
@@ -166,7 +166,7 @@ import Testing
             let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
             // A drive north at 10 m/s, fixes of 5 m: 12 MB of GeoJSON cleaned, more than the
             // kernel's buffers take from a client that reads nothing.
-            let n = 2 * store.readPageSize
+            let n = 65_536
             let walk = (0..<n).map { k in
                 StoredFix(device: "car", fixTime: Self.t0 + Int64(k) * 1000, payloadHash: Int64(k), latitude: 48 + Double(k) * 9e-5,
                           longitude: 2.5, accuracy: 5, receivedAt: 0, source: "osmand")

@@ -33,6 +33,19 @@ import Testing
         try rows(store, "slots") + rows(store, "positions")
     }
 
+    /// Whether `recent_batches` holds a span for each batch in `recent` and no other, each
+    /// span covering its batch's fix times (reads skip the batches whose span misses a range).
+    static func spansCoverRecent(_ store: SQLitePositionStore) throws -> Bool {
+        try store.pool.read { db in
+            let held = try Row.fetchAll(db, sql: "SELECT batch, min(fix_time), max(fix_time) FROM recent GROUP BY batch")
+            let spans = try Row.fetchAll(db, sql: "SELECT batch, oldest, newest FROM recent_batches")
+            let byBatch = Dictionary(uniqueKeysWithValues: spans.map { ($0[0] as Int64, ($0[1] as Int64, $0[2] as Int64)) })
+            return held.count == spans.count && held.allSatisfy { row in
+                byBatch[row[0]].map { $0.0 <= row[1] && $0.1 >= row[2] } ?? false
+            }
+        }
+    }
+
     /// Settles until the store has nothing left to move; the number of turns.
     @discardableResult static func settleAll(_ store: SQLitePositionStore) throws -> Int {
         var turns = 0
@@ -99,6 +112,7 @@ import Testing
             try Self.settleAll(store)
             let recent = try Self.rows(store, "recent"), moved = try Self.moved(store)
             #expect(recent > 0 && moved > 0 && recent + moved == 240)
+            #expect(try Self.spansCoverRecent(store))
             let history = try store.positions(device: "car", from: 0, to: .max, limit: 1000)
             #expect(history.map(\.fixTime) == times)
             #expect(history.allSatisfy { $0.device == "car" })
@@ -379,11 +393,61 @@ import Testing
             while try store.settle() > 0 {
                 turns += 1
                 for fix in all { #expect(try store.count(device: fix.device, fixTime: fix.fixTime) == 1, "turn \(turns): \(fix.device) at \(fix.fixTime)") }
+                #expect(try Self.spansCoverRecent(store), "turn \(turns)")
             }
             // a (10 rows), b (10 rows), then the five batches one by one (4 rows each, under 6 with the next).
             #expect(turns == 2 + 5)
             #expect(try Self.rows(store, "recent") == 0 && Self.moved(store) == 20)
             #expect(try store.positions(device: "b", from: 0, to: .max, limit: 100).map(\.fixTime) == all.filter { $0.device == "b" }.map(\.fixTime))
+        }
+    }
+
+    /// A read of `recent` visits only the batches whose span of fix times meets its range: a
+    /// round narrows the span of a batch it leaves fixes in, retention too, and a reopened store
+    /// makes the spans again from `recent` (so batches an older version appended, with none, are read).
+    @Test func recentBatchSpans_narrowedByMovesAndRetention_remadeAtOpen() throws {
+        try withTemporaryDirectory { dir in
+            let path = dir.appendingPathComponent("t.sqlite").path
+            let day = FixDay.milliseconds
+            // Each batch: a fix of car 100 s old, one a minute ahead, and one of van two days old.
+            let batches = (0..<3).map { k in
+                [Self.fix("car", Self.now - 100_000 + Int64(k) * 1000), Self.fix("car", Self.now + 60_000 + Int64(k) * 1000),
+                 Self.fix("van", Self.now - 2 * day + Int64(k) * 1000)]
+            }
+            let all = batches.flatMap { $0 }
+            func readsEachOnce(_ store: SQLitePositionStore) throws {
+                for d in ["car", "van"] {
+                    let want = all.filter { $0.device == d }.map(\.fixTime).sorted()
+                    #expect(try store.positions(device: d, from: 0, to: .max, limit: 100).map(\.fixTime) == want)
+                    #expect(try store.positions(device: d, from: want[1], to: want[4 % want.count] + 1, limit: 100).map(\.fixTime)
+                            == want.filter { $0 >= want[1] && $0 <= want[4 % want.count] })
+                }
+            }
+            do {
+                let store = try SQLitePositionStore(path: path, moveAfter: .seconds(3 * 86_400))
+                for rows in batches { #expect(try store.commit(rows) == 3) }
+                #expect(try Self.spansCoverRecent(store) && Self.rows(store, "recent_batches") == 3)
+                try readsEachOnce(store)
+                // Retention of the days before yesterday: van's fixes go, and with them each span's start.
+                try store.removeDays(before: Self.now / day - 1)
+                #expect(try Self.rows(store, "recent") == 6 && Self.spansCoverRecent(store))
+                let oldest = try store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT oldest FROM recent_batches") }
+                #expect(oldest.allSatisfy { $0 >= (Self.now / day - 1) * day })
+            }
+            // An older version's batches, appended without spans.
+            try DatabaseQueue(path: path).write { db in try db.execute(sql: "DELETE FROM recent_batches") }
+            let store = try SQLitePositionStore(path: path, moveAfter: .zero)
+            let kept = all.filter { $0.device == "car" }
+            for fix in kept { #expect(try store.count(device: fix.device, fixTime: fix.fixTime) == 1) }
+            #expect(try Self.spansCoverRecent(store) && Self.rows(store, "recent_batches") == 3)
+            // The round takes the fixes 100 s old and leaves those ahead: each batch's span now begins with its fix ahead.
+            try Self.settleAll(store)
+            #expect(try Self.rows(store, "recent") == 3 && Self.spansCoverRecent(store))
+            let spans = try store.pool.read { db in try Int64.fetchAll(db, sql: "SELECT oldest FROM recent_batches ORDER BY batch") }
+            #expect(spans == kept.map(\.fixTime).filter { $0 > Self.now })
+            #expect(try store.positions(device: "car", from: 0, to: .max, limit: 100).map(\.fixTime) == kept.map(\.fixTime).sorted())
+            #expect(try store.positions(device: "car", from: Self.now - 100_000, to: Self.now, limit: 100).map(\.fixTime)
+                    == kept.map(\.fixTime).filter { $0 < Self.now })
         }
     }
 
