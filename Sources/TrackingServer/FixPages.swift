@@ -51,10 +51,10 @@ public struct FixPages: Sendable {
     /// read after it), beginning at a fix time none of the fixes given before it has: the next
     /// read begins at that time again. The read API so lets go of a page its client is not
     /// taking while it waits (a device-day's reply held a page of 32,768 fixes, SQLite's then,
-    /// 10 MB with its pieces, for each client that read none of it). Pages are then twice the fixes given
-    /// since the last `giveBack` (at least 256) and double with each page up to the size asked
-    /// for: a client that takes a little at a time is read for in about its own steps, not a
-    /// whole page again for each.
+    /// 10 MB with its pieces, for each client that read none of it). Pages are then twice the
+    /// fixes given since the last `giveBack` (at least 256) and double with each page up to the
+    /// size asked for: a client that takes a little at a time is read for in about its own
+    /// steps, not a whole page again for each.
     public mutating func giveBack(_ unsent: ArraySlice<StoredFix>...) {
         let count = unsent.reduce(0) { $0 + $1.count }
         given -= count

@@ -48,8 +48,8 @@ public final class TrackingIngest: Sendable {
     /// page each (8,192 fixes, 1.1 MB; SQLite's pages were of 32,768, 4.4 MB, when 50 clients
     /// asking at once held 50 of them); `wholeTracks`, a cleaned or matched track from its
     /// first read to its last byte sent (a device-day as GPX held 11 MB for each client that
-    /// read none of it, until it left). A reply whose client takes nothing lets go of its turn for another
-    /// (`TrackingRoutes.paged`, `TrackingRoutes.wholeTrack`).
+    /// read none of it, until it left). A reply whose client takes nothing lets go of its turn
+    /// for another (`TrackingRoutes.paged`, `TrackingRoutes.wholeTrack`).
     let readTurns = (pages: Turns(maximum: 8), wholeTracks: Turns(maximum: 4))
 
     /// - Parameters:

@@ -124,10 +124,10 @@ public enum TrackingRoutes {
     /// (`Turns.turnIfFree`).
     /// - A client that takes nothing for 50 ms, when a piece is ready, has the page's unsent
     ///   fixes (and the page read ahead) given back (`FixPages.giveBack`) and its turns ended
-    ///   while the reply waits for it:
-    ///   50 clients that read none of a device-day held 10 MB each (a page of 32,768 fixes, SQLite's
-    ///   then, and 1 MiB pieces). `metrics` counts it (`tracking_stalled_replies_total`). One that takes
-    ///   nothing for the server's idle timeout is closed (`ServedConnection.drained`).
+    ///   while the reply waits for it: 50 clients that read none of a device-day held 10 MB
+    ///   each (a page of 32,768 fixes, SQLite's then, and 1 MiB pieces). `metrics` counts it
+    ///   (`tracking_stalled_replies_total`). One that takes nothing for the server's idle
+    ///   timeout is closed (`ServedConnection.drained`).
     /// - A page's read failing ends the reply without its last chunk, which a client takes for
     ///   a broken reply (RFC 9112 §7.1), not for the whole track; `metrics` counts it
     ///   (`tracking_broken_replies_total`).
