@@ -366,7 +366,7 @@ public final class SQLitePositionStore: PositionStore {
                 appended.sort { ($0.id, $0.fix.fixTime, $0.fix.payloadHash) < ($1.id, $1.fix.fixTime, $1.fix.payloadHash) }
                 try SQLiteFixRows(db, into: "recent", leading: "batch").insert(appended, leading: batch)
                 if let oldest = appended.lazy.map(\.fix.fixTime).min(), let newest = appended.lazy.map(\.fix.fixTime).max() {
-                    try db.execute(sql: "INSERT INTO recent_batches (batch, oldest, newest) VALUES (?, ?, ?)", arguments: [batch, oldest, newest])
+                    try db.cachedStatement(sql: "INSERT INTO recent_batches (batch, oldest, newest) VALUES (?, ?, ?)").execute(arguments: [batch, oldest, newest])
                 }
             }
             // In the order they came, each run of one device's fixes at once.
