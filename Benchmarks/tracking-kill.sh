@@ -11,7 +11,11 @@
 # written since its last checkpoint: up to `max_wal_size`), the acknowledgements counted while
 # the database was down, then `geo loadgen verify`: acknowledged fixes missing from
 # the store, and fixes stored twice. Exit status 0 only when both are 0, no acknowledgement came
-# during the outage and every crash recovered.
+# during the outage and every crash recovered. After the database crashes it prints, from
+# PostgreSQL's log, the WAL each recovery replayed (MiB) and how long its redo took.
+# PG_SETTINGS="-c NAME=VALUE …" (STORE postgres): settings written to the cluster's
+# postgresql.conf, so that every restart keeps them, e.g. "-c max_wal_size=512MB" (a smaller
+# replay after a crash, for more frequent checkpoints).
 # Usage: Benchmarks/tracking-kill.sh [DEVICES] [SERVER_KILLS] [GEO] [STORE] [DB_KILLS] [OUTAGE_S]
 #   defaults: 2000 20 (release build) sqlite 10 60
 set -euo pipefail
@@ -40,11 +44,12 @@ postgres)
     PGPORT="$(free_port)"
     as_pg "$PGBIN/initdb" -D "$WORK/pg" -U tracking -A trust -E UTF8 --no-sync >/dev/null
     printf "port = %s\nunix_socket_directories = '%s'\nlisten_addresses = '127.0.0.1'\n" "$PGPORT" "$WORK" >> "$WORK/pg/postgresql.conf"
+    for setting in ${PG_SETTINGS:-}; do [ "$setting" = -c ] || echo "${setting%%=*} = '${setting#*=}'"; done >> "$WORK/pg/postgresql.conf"
     PGURL="postgres://tracking@127.0.0.1:$PGPORT/postgres"
     STORE_ARGS=(--postgres "$PGURL"); VERIFY_ARGS=(--postgres "$PGURL") ;;
 *) echo "tracking-kill.sh: STORE is sqlite or postgres, not $STORE" >&2; exit 2 ;;
 esac
-echo "devices: $N; server kills: $KILLS; store: $STORE (database kills: $DB_KILLS, outage: $OUTAGE s); machine load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "devices: $N; server kills: $KILLS; store: $STORE (database kills: $DB_KILLS, outage: $OUTAGE s${PG_SETTINGS:+; $PG_SETTINGS}); machine load: $(cut -d' ' -f1-3 /proc/loadavg)"
 set +e
 python3 - "$GEO" "$N" "$KILLS" "$DB_KILLS" "$OUTAGE" "$WORK" "$(free_port)" "$PGBIN" "${STORE_ARGS[@]}" <<'PY'
 import ctypes, http.client, os, random, signal, subprocess, sys, time
@@ -150,6 +155,15 @@ if pgbin:
         if r is None: failed += 1
     print("PostgreSQL SIGKILL × %d: back at 90 %% of the rate after %s s (from the kill; PostgreSQL itself, replaying its WAL, accepted connections after %s s)"
           % (db_kills, ", ".join("-" if r is None else "%.1f" % r for r in times), ", ".join("%.1f" % r for r in ready)))
+    # Each crash recovery's "redo starts at LSN" and "redo done at LSN … elapsed: S s" (PostgreSQL 15).
+    def lsn(text): high, low = text.split("/"); return (int(high, 16) << 32) + int(low, 16)
+    redo, start = [], None
+    for line in open(f"{work}/pg.log", errors="replace"):
+        if "redo starts at " in line: start = lsn(line.split("redo starts at ")[1].split()[0])
+        elif "redo done at " in line and start is not None:
+            elapsed = line.split("elapsed: ")[1].split()[0] if "elapsed: " in line else "?"
+            redo.append("%.0f MiB in %s s" % ((lsn(line.split("redo done at ")[1].split()[0]) - start) / 2**20, elapsed)); start = None
+    print("PostgreSQL's recoveries replayed: " + (", ".join(redo) or "none logged"))
     if outage:
         time.sleep(gaps.pop())
         subprocess.run([*as_pg, f"{pgbin}/pg_ctl", "-D", f"{work}/pg", "-m", "fast", "-w", "stop"], check=True, stdout=subprocess.DEVNULL)
