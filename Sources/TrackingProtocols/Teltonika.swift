@@ -26,6 +26,14 @@ public struct TeltonikaRecord: Sendable, Hashable {
     public var io: [UInt16: UInt64]
     /// Codec 8E's variable-length IO elements, by AVL ID.
     public var variableIO: [UInt16: [UInt8]]
+
+    public init(timestampMilliseconds: Int64, priority: UInt8 = 0, longitude: Double, latitude: Double, altitude: Int16 = 0,
+                angle: UInt16 = 0, satellites: UInt8, speedKilometersPerHour: UInt16 = 0, eventIOID: UInt16 = 0,
+                io: [UInt16: UInt64] = [:], variableIO: [UInt16: [UInt8]] = [:]) {
+        (self.timestampMilliseconds, self.priority, self.longitude, self.latitude) = (timestampMilliseconds, priority, longitude, latitude)
+        (self.altitude, self.angle, self.satellites, self.speedKilometersPerHour) = (altitude, angle, satellites, speedKilometersPerHour)
+        (self.eventIOID, self.io, self.variableIO) = (eventIOID, io, variableIO)
+    }
 }
 
 /// A decoded frame of a Teltonika TCP connection.
@@ -199,6 +207,60 @@ public enum Teltonika {
             for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xA001 : crc >> 1 }
         }
         return crc
+    }
+
+    /// A device's login: the IMEI's length in 2 bytes, then its ASCII digits.
+    public static func login(imei: String) -> [UInt8] {
+        let digits = Array(imei.utf8)
+        return [UInt8(digits.count >> 8 & 0xff), UInt8(digits.count & 0xff)] + digits
+    }
+
+    /// An AVL data packet of `records` as a device sends it, which `TeltonikaDecoder` reads back
+    /// to the same records: Codec 8 Extended (2-byte IDs and counts, variable-length elements)
+    /// when `extended`, else Codec 8. Each fixed-size IO value goes in the group of the fewest
+    /// bytes (1, 2, 4 or 8) that holds it, IDs ascending within a group; coordinates are rounded
+    /// to the wire's 10⁻⁷ degrees.
+    /// - Precondition: 1…255 records; for Codec 8, IDs below 256 and no variable-length element.
+    public static func packet(_ records: [TeltonikaRecord], extended: Bool) -> [UInt8] {
+        precondition((1...255).contains(records.count), "a packet holds 1…255 records")
+        var data: [UInt8] = [extended ? 0x8E : 0x08, UInt8(records.count)]
+        func put(_ value: UInt64, _ bytes: Int) {
+            for k in stride(from: bytes - 1, through: 0, by: -1) { data.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(k)))) }
+        }
+        let idSize = extended ? 2 : 1
+        for r in records {
+            precondition(extended || (r.variableIO.isEmpty && r.eventIOID < 256 && r.io.keys.allSatisfy { $0 < 256 }),
+                         "Codec 8 has 1-byte IDs and no variable-length elements")
+            put(UInt64(bitPattern: r.timestampMilliseconds), 8)
+            put(UInt64(r.priority), 1)
+            put(UInt64(UInt32(bitPattern: Int32((r.longitude * 1e7).rounded()))), 4)
+            put(UInt64(UInt32(bitPattern: Int32((r.latitude * 1e7).rounded()))), 4)
+            put(UInt64(UInt16(bitPattern: r.altitude)), 2)
+            put(UInt64(r.angle), 2)
+            put(UInt64(r.satellites), 1)
+            put(UInt64(r.speedKilometersPerHour), 2)
+            put(UInt64(r.eventIOID), idSize)
+            put(UInt64(r.io.count + r.variableIO.count), idSize)
+            let groups = Dictionary(grouping: r.io.sorted { $0.key < $1.key }) { element in
+                [1, 2, 4].first { element.value >> (8 * UInt64($0)) == 0 } ?? 8
+            }
+            for size in [1, 2, 4, 8] {
+                let group = groups[size] ?? []
+                put(UInt64(group.count), idSize)
+                for (id, value) in group { put(UInt64(id), idSize); put(value, size) }
+            }
+            if extended {
+                put(UInt64(r.variableIO.count), 2)
+                for (id, bytes) in r.variableIO.sorted(by: { $0.key < $1.key }) {
+                    put(UInt64(id), 2); put(UInt64(bytes.count), 2)
+                    data += bytes
+                }
+            }
+        }
+        data.append(UInt8(records.count))
+        let length = UInt32(data.count), crc = crc16IBM(data)
+        return [0, 0, 0, 0, UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
+            + data + [0, 0, UInt8(crc >> 8), UInt8(crc & 0xff)]
     }
 
     /// The reply to a login: 0x01 accepts the device, 0x00 refuses it.

@@ -129,6 +129,41 @@ import TrackingProtocols
         #expect(fixes.rejected.first?.location.hasPrefix("record 0") == true)
     }
 
+    @Test func login_isTheWikisLoginBytes() {
+        #expect(Teltonika.login(imei: "356307042441013") == Self.bytes(Self.login))
+    }
+
+    /// The wiki's third Codec 8 example (two records, one 1-byte IO element each) encoded from
+    /// its decoded records is its bytes, CRC included.
+    @Test func packet_ofTheWikisThirdExample_isItsBytes() throws {
+        var decoder = try decoderAfterLogin(), buffer = Self.bytes(Self.codec8Third)
+        guard case .records(let records, _)? = try decoder.next(from: &buffer, rules: rules) else { Issue.record("no packet"); return }
+        #expect(Teltonika.packet(records, extended: false) == Self.bytes(Self.codec8Third))
+    }
+
+    /// Every wiki example, and records with southern and western coordinates, a negative
+    /// altitude, 8-byte IO values and Codec 8E's variable-length elements, read back as written.
+    @Test func packets_readBackAsTheirRecords() throws {
+        var decoder = try decoderAfterLogin()
+        for (hex, extended) in [(Self.codec8First, false), (Self.codec8Second, false), (Self.codec8Third, false), (Self.codec8E, true)] {
+            var buffer = Self.bytes(hex)
+            guard case .records(let records, _)? = try decoder.next(from: &buffer, rules: rules) else { Issue.record("no packet"); return }
+            var again = Teltonika.packet(records, extended: extended)
+            guard case .records(let read, _)? = try decoder.next(from: &again, rules: rules) else { Issue.record("no packet"); return }
+            #expect(read == records)
+            #expect(again.isEmpty)
+        }
+        let south = TeltonikaRecord(timestampMilliseconds: 1_560_161_086_000, priority: 2, longitude: -70.6482651, latitude: -33.4372115,
+                                    altitude: -12, angle: 359, satellites: 11, speedKilometersPerHour: 130, eventIOID: 0x0101,
+                                    io: [0x10: 0xFF, 0x11: 0x100, 0x12: 0x1_0000, 0x13: 0x1_0000_0000, 0x14: .max], variableIO: [0x0200: [1, 2, 3]])
+        for (record, extended) in [(south, true), (TeltonikaRecord(timestampMilliseconds: 1_560_161_087_000, longitude: -0.1, latitude: 51.5, satellites: 7,
+                                                                   io: [0xF0: 1, 0x42: 12_345, 0x10: 0x1_0000_0000]), false)] {
+            var bytes = Teltonika.packet([record, record], extended: extended)
+            guard case .records(let read, _)? = try decoder.next(from: &bytes, rules: rules) else { Issue.record("no packet"); return }
+            #expect(read == [record, record])
+        }
+    }
+
     @Test func truncatedRecord_isMalformedNotACrash() throws {
         // Claim 2 records in a packet that holds one; fix the trailing count and the CRC.
         var data = Array(Self.bytes(Self.codec8First)[8..<(8 + 0x36)])
