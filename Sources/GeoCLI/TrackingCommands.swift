@@ -90,7 +90,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
 struct LoadgenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "loadgen",
-        abstract: "Send OsmAnd fixes from N simulated devices at 1 Hz to a tracking server; log what was acknowledged.",
+        abstract: "Send fixes from N simulated devices at 1 Hz to a tracking server in one of its protocols; log what was acknowledged.",
         subcommands: [LoadgenRunCommand.self, LoadgenVerifyCommand.self],
         defaultSubcommand: LoadgenRunCommand.self
     )
@@ -99,8 +99,11 @@ struct LoadgenCommand: AsyncParsableCommand {
 struct LoadgenRunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "run", abstract: "Generate load (the default of geo loadgen).")
 
-    @Option(help: "The server's base URL, http://HOST:PORT/.")
+    @Option(help: "The server's base URL, http://HOST:PORT/ (tcp://HOST:PORT, its --teltonika-port, for Teltonika).")
     var url: String
+
+    @Option(name: .customLong("protocol"), help: ArgumentHelp("What the devices send: \(LoadGenerator.Options.Wire.names.map(\.0).joined(separator: ", ")).", valueName: "NAME"))
+    var wireName = "osmand"
 
     @Option(help: "Simulated devices (\(LoadGenerator.Options.deviceCounts)), each on its own keep-alive connection.")
     var devices: Int = 100
@@ -111,11 +114,17 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     @Option(help: "File for the acknowledged fixes, 'device,fix time ms' a line.")
     var ackLog: String?
 
-    @Option(help: "Device name prefix.")
-    var prefix: String = "loadgen-"
+    @Option(help: "Device name prefix (default loadgen-; for Teltonika the IMEIs' first digits, default \(LoadGenerator.Options.imeiPrefix)).")
+    var prefix: String?
 
-    @Option(help: ArgumentHelp("Send each device's fixes as Overland batches of N (POST /overland, \(LoadGenerator.Options.batchSizes) fixes a request, their times spread over the second before it) instead of one OsmAnd request per fix.", valueName: "N"))
+    @Option(help: ArgumentHelp("Send each device's fixes as Overland batches of N (POST /overland, \(LoadGenerator.Options.batchSizes) fixes a request, their times spread over the second before it); implies --protocol overland.", valueName: "N"))
     var overlandBatch: Int?
+
+    /// The wire `--protocol` and `--overland-batch` name; nil for an unknown name.
+    var wire: LoadGenerator.Options.Wire? {
+        if let overlandBatch { return .overland(batch: overlandBatch) }
+        return LoadGenerator.Options.Wire.names.first { $0.0 == wireName }?.1
+    }
 
     @Option(help: ArgumentHelp("Also run S /live WebSocket subscribers following F devices each (e.g. 1000x100) and print their fix time → delivery.", valueName: "SxF"))
     var live: String?
@@ -127,19 +136,32 @@ struct LoadgenRunCommand: AsyncParsableCommand {
         try LoadGenerator.Options.deviceCounts.check(devices, option: "--devices")
         try LoadGenerator.Options.batchSizes.check(overlandBatch, option: "--overland-batch")
         try LoadGenerator.Options.durations.check(duration, option: "--duration")
-        guard LoadGenerator.Options.hostAndPort(of: url) != nil else { throw ValidationError("--url: not http://HOST:PORT/: \(url)") }
+        // --protocol's default, osmand, is the one --overland-batch may replace.
+        if overlandBatch != nil, !["osmand", "overland"].contains(wireName) { throw ValidationError("--overland-batch is for --protocol overland") }
+        guard let wire else {
+            throw ValidationError("--protocol: one of \(LoadGenerator.Options.Wire.names.map(\.0).joined(separator: ", ")), not \(wireName)")
+        }
+        guard let options else { throw ValidationError("--url: not \(wire.scheme)://HOST:PORT/: \(url)") }
+        if let problem = options.prefixProblem() { throw ValidationError("--prefix: \(problem), not \(options.devicePrefix)") }
         if let live, LiveSubscribers.Options.counts(live) == nil { throw ValidationError("--live: SxF (subscribers x devices each), got \(live)") }
+        if live != nil, liveURL == nil, options.wire.scheme != "http" { throw ValidationError("--live with Teltonika needs --live-url (the server's HTTP port)") }
         if let liveURL {
             guard live != nil else { throw ValidationError("--live-url needs --live") }
             guard LoadGenerator.Options.hostAndPort(of: liveURL) != nil else { throw ValidationError("--live-url: not http://HOST:PORT/: \(liveURL)") }
         }
     }
 
+    /// The run's options; nil when the URL or the protocol is not one.
+    var options: LoadGenerator.Options? {
+        guard let wire else { return nil }
+        let prefix = prefix ?? (wire.scheme == "tcp" ? LoadGenerator.Options.imeiPrefix : "loadgen-")
+        return LoadGenerator.Options(url: url, wire: wire, devices: devices, seconds: duration, devicePrefix: prefix, ackLog: ackLog)
+    }
+
     func run() async throws {
-        // validate() checked the URL.
-        let options = LoadGenerator.Options(url: url, devices: devices, seconds: duration, devicePrefix: prefix, ackLog: ackLog, overlandBatch: overlandBatch)!
+        guard let options else { throw ValidationError("--url or --protocol") } // validate() checked both
         let (report, subscribers) = try await LoadGenerator(options).run(alongside: live.flatMap(LiveSubscribers.Options.counts),
-                                                                         on: liveURL.flatMap(LoadGenerator.Options.hostAndPort))
+                                                                         on: liveURL.flatMap { LoadGenerator.Options.hostAndPort(of: $0) })
         standardOutput.line("geo loadgen: \(report)")
         if let subscribers { standardOutput.line("geo loadgen: \(subscribers)") }
     }

@@ -19,9 +19,9 @@ public struct LiveSubscribers: Sendable {
         public var subscribers: Int
         /// Devices each subscriber follows.
         public var follow: Int
-        /// The generator's devices, named `devicePrefix` and a number.
+        /// The generator's devices, and the name of each by its index.
         public var devices: Int
-        public var devicePrefix = "loadgen-"
+        public var deviceName: @Sendable (Int) -> String = { "loadgen-\($0)" }
         public var duration: Duration
         /// Event-loop threads of the subscribers.
         public var threads = 1
@@ -45,7 +45,7 @@ public struct LiveSubscribers: Sendable {
         public init(following load: LoadGenerator.Options, subscribers: Int, follow: Int) {
             self.init(host: load.host, port: load.port, subscribers: subscribers, follow: follow, devices: load.devices,
                       duration: load.duration + load.drain)
-            devicePrefix = load.devicePrefix
+            deviceName = { [load] in load.deviceName($0) }
         }
 
         /// `S×F` (or `SxF`): S subscribers following F devices each; nil when it is not that.
@@ -111,7 +111,7 @@ public struct LiveSubscribers: Sendable {
         var channels: [any Channel] = []
         var total = Report(duration: options.duration)
         for k in 0..<options.subscribers {
-            let names = (0..<options.follow).map { "\(options.devicePrefix)\((k * options.follow + $0) % max(1, options.devices))" }
+            let names = (0..<options.follow).map { options.deviceName((k * options.follow + $0) % max(1, options.devices)) }
             let request = "GET /live?devices=\(names.joined(separator: ",")) HTTP/1.1\r\nHost: \(options.host):\(options.port)\r\n"
                 + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
             let tally = tallies[k % loops.count]

@@ -3,14 +3,16 @@ import GeoBase
 public import GeoCore
 import NIOCore
 import NIOPosix
+import TrackingProtocols
 
-/// `geo loadgen`: N simulated devices sending OsmAnd requests to a tracking server over
-/// keep-alive HTTP/1.1 connections (one per device), each at `interval` with a random phase and
-/// ±10 % jitter, every fix acknowledged (a 2xx reply) written to a log. A fix that is not
-/// acknowledged (another status, a lost connection) is sent again at the device's next turn,
-/// reconnecting, until it is or the run ends, so that after a server crash the log and the
-/// store can be compared. With `overlandBatch` each request is instead an Overland batch (a
-/// phone that logs and uploads in bulk) of that many fixes.
+/// `geo loadgen`: N simulated devices sending fixes to a tracking server over keep-alive
+/// connections (one per device), each at `interval` with a random phase and ±10 % jitter, every
+/// fix acknowledged written to a log. A fix that is not acknowledged (another status, a lost
+/// connection) is sent again at the device's next turn, reconnecting, until it is or the run
+/// ends, so that after a server crash the log and the store can be compared. The devices speak
+/// one of the server's protocols (`Options.Wire`): OsmAnd requests by default; OwnTracks and
+/// GPSLogger posts; Overland batches (a phone that logs and uploads in bulk); Teltonika Codec 8
+/// or 8E packets over TCP after an IMEI login, acknowledged by their record count.
 ///
 /// Every device connects first, at most `connectsInFlight` attempts at a time per event loop (a
 /// server's listen backlog is a few hundred: 20,000 simultaneous SYNs would be dropped and
@@ -47,10 +49,61 @@ public struct LoadGenerator: Sendable {
         public var drain: Duration = .seconds(10)
         /// Connection attempts in flight at once per event loop.
         public var connectsInFlight = 64
-        /// Fixes per request as an Overland batch (`POST /overland`, GeoJSON features with
-        /// millisecond ISO 8601 times spaced `interval` / n apart, the last at the send time);
-        /// nil: one OsmAnd `GET` per fix.
-        public var overlandBatch: Int?
+        /// The protocol the devices speak.
+        public var wire = Wire.osmAnd
+
+        /// A device's protocol, each as its app or firmware sends it (`TrackingProtocols`).
+        public enum Wire: Sendable, Equatable {
+            /// `GET /?id=…&lat=…&lon=…&timestamp=…` (milliseconds), one fix a request.
+            case osmAnd
+            /// `POST /owntracks`, a `_type: location` message with the `X-Limit-U` / `X-Limit-D`
+            /// headers of the app's HTTP mode; `tst` is whole seconds, so a device's fixes are a
+            /// second apart at least (a turn the jitter brings into the last fix's second takes
+            /// the next one). The device is `NAME/phone`.
+            case ownTracks
+            /// `POST /gpslogger`, the app's `%ALL` form with `time` in ISO 8601 milliseconds,
+            /// the device as `ser`.
+            case gpsLogger
+            /// `POST /overland`, batches of `batch` GeoJSON features with millisecond ISO 8601
+            /// times spaced `interval` / `batch` apart, the last at the send time.
+            case overland(batch: Int)
+            /// Teltonika over TCP (the server's `--teltonika-port`): the IMEI login, then a Codec
+            /// 8 packet (8E when `extended`) of one record a turn. Devices are 15-digit IMEIs:
+            /// `devicePrefix` (digits) and the index padded with zeros.
+            case teltonika(extended: Bool)
+
+            /// `geo loadgen --protocol`'s names, and the wire of each; an Overland batch of 1.
+            public static let names: [(String, Wire)] = [("osmand", .osmAnd), ("owntracks", .ownTracks), ("gpslogger", .gpsLogger),
+                                                        ("overland", .overland(batch: 1)), ("teltonika", .teltonika(extended: false)),
+                                                        ("teltonika-8e", .teltonika(extended: true))]
+
+            /// The scheme of the server URL it goes to: `tcp` for Teltonika, else `http`.
+            public var scheme: String {
+                if case .teltonika = self { "tcp" } else { "http" }
+            }
+        }
+
+        /// The name of device `index`: `devicePrefix` and the index; for OwnTracks `/phone`
+        /// after it (the app's user/device), for Teltonika the index padded to a 15-digit IMEI.
+        public func deviceName(_ index: Int) -> String {
+            switch wire {
+            case .ownTracks: return "\(devicePrefix)\(index)/phone"
+            case .teltonika:
+                let digits = String(index)
+                return devicePrefix + String(repeating: "0", count: max(0, 15 - devicePrefix.count - digits.count)) + digits
+            default: return "\(devicePrefix)\(index)"
+            }
+        }
+
+        /// What `devicePrefix` must be for the wire, or nil when it is fine: a Teltonika IMEI
+        /// holds only digits, 15 with the index.
+        public func prefixProblem() -> String? {
+            guard case .teltonika = wire else { return nil }
+            guard devicePrefix.allSatisfy({ ("0"..."9").contains($0) }), devicePrefix.count + String(devices - 1).count <= 15 else {
+                return "a Teltonika device is a 15-digit IMEI: the prefix must be digits, at most \(15 - String(devices - 1).count) of them"
+            }
+            return nil
+        }
 
         /// The devices one generator may simulate (`geo loadgen --devices`), each on a connection.
         public static let deviceCounts = ValidRange(1...100_000, unit: "")
@@ -58,6 +111,8 @@ public struct LoadGenerator: Sendable {
         public static let durations = ValidRange(above: 0, through: 86_400, unit: "s")
         /// Fixes an Overland batch may hold (`--overland-batch`).
         public static let batchSizes = ValidRange(1...10_000, unit: "")
+        /// The device name prefix of a Teltonika run unless given: IMEIs `35000…`.
+        public static let imeiPrefix = "35"
 
         public init(host: String, port: Int, devices: Int, duration: Duration) {
             self.host = host
@@ -66,14 +121,14 @@ public struct LoadGenerator: Sendable {
             self.duration = duration
         }
 
-        /// `geo loadgen`'s run: `devices` sending to the server at `url` (`http://HOST:PORT/`;
-        /// nil for other text, ``hostAndPort(of:)``) for `seconds` (whole milliseconds), named
-        /// `devicePrefix` and a number, acknowledgements logged to `ackLog`, Overland batches of
-        /// `overlandBatch` fixes.
-        public init?(url: String, devices: Int, seconds: Double, devicePrefix: String, ackLog: String?, overlandBatch: Int?) {
-            guard let (host, port) = Self.hostAndPort(of: url) else { return nil }
+        /// `geo loadgen`'s run: `devices` speaking `wire` to the server at `url`
+        /// (`http://HOST:PORT/`, `tcp://HOST:PORT` for Teltonika; nil for other text,
+        /// ``hostAndPort(of:scheme:)``) for `seconds` (whole milliseconds), named from
+        /// `devicePrefix` (`deviceName(_:)`), acknowledgements logged to `ackLog`.
+        public init?(url: String, wire: Wire, devices: Int, seconds: Double, devicePrefix: String, ackLog: String?) {
+            guard let (host, port) = Self.hostAndPort(of: url, scheme: wire.scheme) else { return nil }
             self.init(host: host, port: port, devices: devices, duration: .milliseconds(Int(seconds * 1000)))
-            (self.devicePrefix, self.ackLog, self.overlandBatch) = (devicePrefix, ackLog, overlandBatch)
+            (self.wire, self.devicePrefix, self.ackLog) = (wire, devicePrefix, ackLog)
         }
     }
 
@@ -407,8 +462,12 @@ private final class Device: @unchecked Sendable {
     private var pending: (request: ByteBuffer, first: Int64, step: Int64, count: Int)?
     /// The last acknowledged request's buffer, cleared: the next request is written into it.
     private var spare: ByteBuffer?
-    /// The last fix time of the device's batches (ms since 1970).
+    /// The last fix time the device sent (ms since 1970).
     private var lastFixTime = Int64.min / 2
+    /// A Teltonika device's login is sent and not yet answered: no packet goes before it is.
+    private var loggingIn = false
+    /// A request body being written, reused (OwnTracks, GPSLogger): its length goes first.
+    private var body = ByteBuffer()
     /// A turn came while the device could not send (connecting, or a request in flight).
     private var owed = false
     private var channel: (any Channel)?
@@ -421,7 +480,8 @@ private final class Device: @unchecked Sendable {
     private var sentBeforeStart = false
     private var connections = 0
     private var stopping = false, ended = false
-    /// The request line's and headers' fixed parts.
+    /// The request line's and headers' fixed parts (up to `Content-Length: ` for a request
+    /// with a body), and what follows the changing fields of an OsmAnd request.
     private let prefix: [UInt8], suffix: [UInt8]
     /// The start of its lines in the acknowledgement log: `name,`.
     private let logPrefix: [UInt8]
@@ -430,18 +490,22 @@ private final class Device: @unchecked Sendable {
         let plan = shard.plan
         self.shard = shard
         self.position = position
-        name = "\(plan.options.devicePrefix)\(index)"
+        name = plan.options.deviceName(index)
         logPrefix = Array("\(name),".utf8)
         random = SplitMix64(seed: plan.options.seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
         phase = Int64(random.uniform(0, 1) * Double(plan.period))
         latitude = 48 + random.uniform(0, 1)
         longitude = 2 + random.uniform(0, 1)
-        if plan.options.overlandBatch == nil {
-            prefix = Array("GET /?id=\(name)&lat=".utf8)
-            suffix = Array("&hdop=5 HTTP/1.1\r\nHost: \(plan.host)\r\n\r\n".utf8)
-        } else {
-            prefix = Array("POST /overland HTTP/1.1\r\nHost: \(plan.host)\r\nContent-Type: application/json\r\nContent-Length: ".utf8)
-            suffix = []
+        func post(_ path: String, _ type: String, _ headers: String = "") -> [UInt8] {
+            Array("POST \(path) HTTP/1.1\r\nHost: \(plan.host)\r\n\(headers)Content-Type: \(type)\r\nContent-Length: ".utf8)
+        }
+        (prefix, suffix) = switch plan.options.wire {
+        case .osmAnd: (Array("GET /?id=\(name)&lat=".utf8), Array("&hdop=5 HTTP/1.1\r\nHost: \(plan.host)\r\n\r\n".utf8))
+        case .ownTracks:
+            (post("/owntracks", "application/json", "X-Limit-U: \(name.dropLast("/phone".count))\r\nX-Limit-D: phone\r\n"), [])
+        case .gpsLogger: (post("/gpslogger", "application/x-www-form-urlencoded"), [])
+        case .overland: (post("/overland", "application/json"), [])
+        case .teltonika: ([], [])
         }
     }
 
@@ -465,12 +529,18 @@ private final class Device: @unchecked Sendable {
     }
 
     private func send() {
-        guard owed, sentAt == nil, !stopping else { return }
+        guard owed, sentAt == nil, !loggingIn, !stopping else { return }
         guard let channel else { connect(); return }
         if pending == nil {
             var request = spare ?? channel.allocator.buffer(capacity: prefix.count + suffix.count + 80)
             spare = nil
-            pending = shard.plan.options.overlandBatch.map { makeBatch(of: $0, into: &request) } ?? makeFix(into: &request)
+            pending = switch shard.plan.options.wire {
+            case .osmAnd: makeFix(into: &request)
+            case .overland(let batch): makeBatch(of: batch, into: &request)
+            case .ownTracks: makeOwnTracks(into: &request)
+            case .gpsLogger: makeGPSLogger(into: &request)
+            case .teltonika(let extended): makePacket(extended: extended, into: &request)
+            }
         }
         owed = false
         sentAt = .now()
@@ -484,8 +554,7 @@ private final class Device: @unchecked Sendable {
     /// with the decimals every command writes (`JSONNumber`: coordinates 9, speed 3), where
     /// `Double.description` and string interpolation made 2–4 strings a request.
     private func makeFix(into request: inout ByteBuffer) -> (request: ByteBuffer, first: Int64, step: Int64, count: Int) {
-        latitude += (random.uniform(0, 1) - 0.5) * 1e-4
-        longitude += (random.uniform(0, 1) - 0.5) * 1e-4
+        move(1e-4)
         let fixTime = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         request.writeBytes(prefix)
         request.writeDecimal(latitude, .coordinate)
@@ -525,6 +594,71 @@ private final class Device: @unchecked Sendable {
         return (request, first, step, count)
     }
 
+    /// The next fix's position: a step of up to `step` degrees from the last.
+    private func move(_ step: Double) {
+        latitude += (random.uniform(0, 1) - 0.5) * step
+        longitude += (random.uniform(0, 1) - 0.5) * step
+    }
+
+    /// Writes `prefix`, the length of `body` and `body` (cleared after) into `request`.
+    private func writePost(into request: inout ByteBuffer) {
+        request.writeBytes(prefix)
+        request.writeDecimal(Int64(body.readableBytes))
+        request.writeStaticString("\r\n\r\n")
+        request.writeImmutableBuffer(body)
+        body.clear()
+    }
+
+    /// An OwnTracks `location` message; its `tst` (whole seconds) the send time's second, or
+    /// the one after the last fix's.
+    private func makeOwnTracks(into request: inout ByteBuffer) -> (request: ByteBuffer, first: Int64, step: Int64, count: Int) {
+        move(1e-4)
+        let seconds = max(Int64(Date().timeIntervalSince1970), lastFixTime / 1000 + 1)
+        lastFixTime = seconds * 1000
+        body.writeStaticString(#"{"_type":"location","tid":"lg","lat":"#)
+        body.writeDecimal(latitude, .coordinate)
+        body.writeStaticString(#","lon":"#)
+        body.writeDecimal(longitude, .coordinate)
+        body.writeStaticString(#","tst":"#)
+        body.writeDecimal(seconds)
+        body.writeStaticString(#","acc":5,"vel":"#)
+        body.writeDecimal(Int64(random.uniform(0, 1) * 72))
+        body.writeStaticString("}")
+        writePost(into: &request)
+        return (request, lastFixTime, 0, 1)
+    }
+
+    /// A GPSLogger `%ALL` form: `time` in ISO 8601 with milliseconds.
+    private func makeGPSLogger(into request: inout ByteBuffer) -> (request: ByteBuffer, first: Int64, step: Int64, count: Int) {
+        move(1e-4)
+        let time = max(Int64((Date().timeIntervalSince1970 * 1000).rounded()), lastFixTime + 1)
+        lastFixTime = time
+        body.writeStaticString("lat=")
+        body.writeDecimal(latitude, .coordinate)
+        body.writeStaticString("&lon=")
+        body.writeDecimal(longitude, .coordinate)
+        body.writeStaticString("&sat=9&alt=35&acc=5&dir=90&prov=gps&spd=")
+        body.writeDecimal(random.uniform(0, 1) * 20, .speed)
+        body.writeStaticString("&time=")
+        body.writeString(ISO8601Time.string(from: Date(timeIntervalSince1970: Double(time) / 1000), fractionDigits: 3))
+        body.writeStaticString("&ser=")
+        body.writeString(name)
+        writePost(into: &request)
+        return (request, time, 0, 1)
+    }
+
+    /// A Teltonika packet of one record with a GPS element (9 satellites).
+    private func makePacket(extended: Bool, into request: inout ByteBuffer) -> (request: ByteBuffer, first: Int64, step: Int64, count: Int) {
+        move(1e-4)
+        let time = max(Int64((Date().timeIntervalSince1970 * 1000).rounded()), lastFixTime + 1)
+        lastFixTime = time
+        let record = TeltonikaRecord(timestampMilliseconds: time, longitude: longitude, latitude: latitude, altitude: 35,
+                                     angle: UInt16(random.uniform(0, 1) * 359), satellites: 9,
+                                     speedKilometersPerHour: UInt16(random.uniform(0, 1) * 72), io: [0xEF: 1])
+        request.writeBytes(Teltonika.packet([record], extended: extended))
+        return (request, time, 0, 1)
+    }
+
     /// Connects when a connection slot of the shard is free.
     func connect() {
         guard channel == nil, !connecting, !stopping else { return }
@@ -551,17 +685,25 @@ private final class Device: @unchecked Sendable {
             .connectTimeout(.seconds(10))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(ResponseHandler(device: self)) }
+                channel.eventLoop.makeCompletedFuture {
+                    if case .teltonika = self.shard.plan.options.wire {
+                        try channel.pipeline.syncOperations.addHandler(TeltonikaReplyHandler(device: self))
+                    } else {
+                        try channel.pipeline.syncOperations.addHandler(ResponseHandler(device: self))
+                    }
+                }
             }
             .connect(to: shard.plan.address)
             .whenComplete { result in
                 giveUpSlot.cancel()
                 self.connecting = false
                 self.releaseConnectSlot()
-                if !self.triedOnce {
-                    self.triedOnce = true
-                    self.shard.deviceDone()
-                }
+                // A Teltonika device has tried once when its login is answered (or its
+                // connection ends before): its first fix, sent after the login, is still one
+                // before the timed run.
+                var logsIn = false
+                if case .success(let channel) = result, channel.isActive, case .teltonika = self.shard.plan.options.wire { logsIn = true }
+                if !logsIn { self.firstTryEnded() }
                 switch result {
                 case .success(let channel):
                     guard channel.isActive else { self.retryConnect(); return } // closed already: `closed` ignored it
@@ -575,11 +717,25 @@ private final class Device: @unchecked Sendable {
                     if self.connections > 1 { self.shard.report.reconnects += 1 }
                     // Connected before the timed run: the first fix now (see `LoadGenerator`).
                     if self.connections == 1, self.shard.beforeStart { self.owed = true }
-                    if self.stopping { channel.close(promise: nil) } else { self.send() }
+                    if self.stopping {
+                        channel.close(promise: nil)
+                    } else if case .teltonika = self.shard.plan.options.wire {
+                        self.loggingIn = true
+                        channel.writeAndFlush(ByteBuffer(bytes: Teltonika.login(imei: self.name)), promise: nil)
+                    } else {
+                        self.send()
+                    }
                 case .failure:
                     self.retryConnect()
                 }
             }
+    }
+
+    /// The device's first connection attempt has ended: the shard may start once every device's has.
+    private func firstTryEnded() {
+        guard !triedOnce else { return }
+        triedOnce = true
+        shard.deviceDone()
     }
 
     private func releaseConnectSlot() {
@@ -594,10 +750,21 @@ private final class Device: @unchecked Sendable {
         loop.scheduleTask(in: .milliseconds(100 + Int64(random.uniform(0, 100)))) { self.connect() }
     }
 
-    func received(_ response: HTTPResponseScanner.Response, on channel: any Channel) {
+    /// A Teltonika login's answer: packets may go once it is accepted. A refusal counts as an
+    /// error, and the device connects and logs in again.
+    func loginAnswered(accepted: Bool, on channel: any Channel) {
+        guard channel === self.channel, loggingIn else { channel.close(promise: nil); return } // an answer nobody asked for
+        loggingIn = false
+        firstTryEnded()
+        if accepted { send() } else { countError(); channel.close(promise: nil) }
+    }
+
+    /// The reply to the request in flight: `acknowledged` (a 2xx status, a Teltonika count of
+    /// every record sent) or not; `closes` when the server ends the connection after it.
+    func received(acknowledged: Bool, closes: Bool, on channel: any Channel) {
         guard channel === self.channel, let sentAt else { channel.close(promise: nil); return } // a reply nobody asked for
         self.sentAt = nil
-        if (200..<300).contains(response.status), let (first, step, count) = pending.map({ ($0.first, $0.step, $0.count) }) {
+        if acknowledged, let (first, step, count) = pending.map({ ($0.first, $0.step, $0.count) }) {
             if sentBeforeStart {
                 shard.report.warmUpAcknowledged += 1
                 shard.report.warmUpAcknowledgedFixes += count
@@ -621,7 +788,7 @@ private final class Device: @unchecked Sendable {
         } else {
             countError()
         }
-        if response.closes || stopping {
+        if closes || stopping {
             channel.close(promise: nil)
         } else {
             send() // a turn that came during the request
@@ -633,6 +800,8 @@ private final class Device: @unchecked Sendable {
     func closed(_ channel: any Channel) {
         guard channel === self.channel else { return }
         self.channel = nil
+        loggingIn = false
+        firstTryEnded()
         if sentAt != nil {
             sentAt = nil
             countError()
@@ -679,14 +848,55 @@ private final class ResponseHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
         do {
-            while let response = try scanner.next(&buffer) { device.received(response, on: context.channel) }
+            while let response = try scanner.next(&buffer) {
+                device.received(acknowledged: (200..<300).contains(response.status), closes: response.closes, on: context.channel)
+            }
         } catch {
             context.close(promise: nil) // unframable: the request in flight counts as lost
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let response = try? scanner.end() { device.received(response, on: context.channel) }
+        if let response = try? scanner.end() {
+            device.received(acknowledged: (200..<300).contains(response.status), closes: response.closes, on: context.channel)
+        }
+        device.closed(context.channel)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+}
+
+/// Reads a Teltonika device's replies: the login's one byte (0x01 accepted), then for each
+/// packet its count of records stored, 4 bytes big-endian; a packet of one record is
+/// acknowledged by a count of 1, anything else is not.
+private final class TeltonikaReplyHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    let device: Device
+    private var loggedIn = false
+    private var pending = ByteBuffer()
+
+    init(device: Device) { self.device = device }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        pending.writeBuffer(&buffer)
+        while true {
+            if !loggedIn {
+                guard let answer = pending.readInteger(as: UInt8.self) else { break }
+                loggedIn = answer == 1
+                device.loginAnswered(accepted: loggedIn, on: context.channel)
+            } else {
+                guard let count = pending.readInteger(as: UInt32.self) else { break }
+                device.received(acknowledged: count == 1, closes: false, on: context.channel)
+            }
+        }
+        pending.discardReadBytes()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
         device.closed(context.channel)
         context.fireChannelInactive()
     }
@@ -738,10 +948,11 @@ public enum LoadVerifier {
 
 extension LoadGenerator.Options {
     /// The host and port of a server's base URL `http://HOST:PORT/` (an IPv6 host in
-    /// brackets, `http://[::1]:5055/`), or nil for a URL of another form.
-    public static func hostAndPort(of url: String) -> (host: String, port: Int)? {
-        guard url.hasPrefix("http://") else { return nil }
-        let authority = url.dropFirst(7).prefix { $0 != "/" }
+    /// brackets, `http://[::1]:5055/`), with `scheme` instead of `http` where given, or nil for a
+    /// URL of another form.
+    public static func hostAndPort(of url: String, scheme: String = "http") -> (host: String, port: Int)? {
+        guard url.hasPrefix("\(scheme)://") else { return nil }
+        let authority = url.dropFirst(scheme.count + 3).prefix { $0 != "/" }
         guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]) else { return nil }
         var host = String(authority[..<colon])
         if host.hasPrefix("[") { host = String(host.dropFirst().dropLast()) }

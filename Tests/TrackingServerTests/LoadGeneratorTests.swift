@@ -119,6 +119,95 @@ import TrackingProtocols
         }
     }
 
+    /// Each of the server's other protocols as `geo loadgen --protocol` sends it, against the
+    /// HTTP routes and the Teltonika listener on one store: every fix acknowledged is stored
+    /// once, through that protocol's decoder (its `source`), under the device names the
+    /// generator logs (OwnTracks' `user/device`, Teltonika's 15-digit IMEIs), and OwnTracks'
+    /// whole-second `tst` still gives each of a device's fixes a time of its own.
+    @Test(.onOwnThread, .timeLimit(.minutes(2)),
+          arguments: [(LoadGenerator.Options.Wire.ownTracks, TrackingProtocol.ownTracks), (.gpsLogger, .gpsLogger),
+                      (.teltonika(extended: false), .teltonika), (.teltonika(extended: true), .teltonika)])
+    func everyProtocol_eachAcknowledgedFixStoredOnce_throughItsDecoder(wire: LoadGenerator.Options.Wire, source: TrackingProtocol) async throws {
+        try await withTemporaryDirectory { dir in
+            let db = dir.appendingPathComponent("t.sqlite").path, log = dir.appendingPathComponent("acks.csv").path
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: db), policy: .register)
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            var bound = ports.makeAsyncIterator()
+            let server = Task {
+                if case .teltonika = wire {
+                    try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) }
+                } else {
+                    try await TrackingRoutes.run(LocalServer.Options(port: 0, hosts: ["127.0.0.1"]), ingest: ingest, serving: { url in
+                        continuation.yield(Int(url.split(separator: ":").last!.dropLast())!)
+                    }, note: { _ in })
+                }
+            }
+            let port = try #require(await bound.next())
+            var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 3, duration: .seconds(3))
+            options.wire = wire
+            options.interval = .milliseconds(500)
+            options.ackLog = log
+            if case .teltonika = wire { options.devicePrefix = LoadGenerator.Options.imeiPrefix }
+            #expect(options.prefixProblem() == nil)
+            let report = try await LoadGenerator(options).run()
+            server.cancel()
+            _ = await server.result
+
+            #expect(report.errors == 0 && report.warmUpErrors == 0 && report.acknowledged >= 3 * 2, "\(report)")
+            let store = try SQLitePositionStore(path: db, readOnly: true)
+            let names = (0..<3).map(options.deviceName)
+            #expect(try Set(store.devices().map(\.name)) == Set(names))
+            if case .teltonika = wire { #expect(names.allSatisfy { $0.count == 15 && $0.hasPrefix("35") && $0.allSatisfy(\.isNumber) }, "\(names)") }
+            for name in names {
+                let fixes = try store.positions(device: name, from: 0, to: .max, limit: 1000)
+                #expect(fixes.count >= 2 && fixes.allSatisfy { $0.source == source.rawValue }, "\(name): \(fixes.map(\.source))")
+                let times = fixes.map(\.fixTime)
+                #expect(Set(times).count == times.count, "\(name): a fix time twice: \(times)")
+                if wire == .ownTracks { #expect(times.allSatisfy { $0 % 1000 == 0 }, "\(times)") }
+            }
+            let result = try await LoadVerifier.verify(log: log, store: store)
+            #expect(result.acknowledged == report.acknowledgedFixes + report.warmUpAcknowledgedFixes && result.missing == 0 && result.duplicated == 0, "\(result)")
+        }
+    }
+
+    @Test func deviceNames_perProtocol_andTheIMEIPrefixChecked() {
+        var options = LoadGenerator.Options(host: "127.0.0.1", port: 1, devices: 100_000, duration: .seconds(1))
+        #expect(options.deviceName(7) == "loadgen-7" && options.prefixProblem() == nil)
+        options.wire = .ownTracks
+        #expect(options.deviceName(7) == "loadgen-7/phone")
+        options.wire = .teltonika(extended: true)
+        #expect(options.prefixProblem() != nil) // "loadgen-" is not digits
+        options.devicePrefix = "35"
+        #expect(options.deviceName(7) == "350000000000007" && options.deviceName(99_999) == "350000000099999" && options.prefixProblem() == nil)
+        options.devicePrefix = "3500000000" // 10 digits and 5 for 99,999: 15
+        #expect(options.prefixProblem() == nil && options.deviceName(99_999) == "350000000099999")
+        options.devicePrefix = "35000000000" // 11 + 5 digits: 16
+        #expect(options.prefixProblem() != nil)
+    }
+
+    /// A Teltonika device the server refuses (an IMEI not registered) counts an error at each
+    /// login and sends no packet.
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func teltonika_refusedLogin_countedAsErrors_noPacketSent() async throws {
+        try await withTemporaryDirectory { dir in
+            let db = dir.appendingPathComponent("t.sqlite").path
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: db), policy: .refuse)
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            var bound = ports.makeAsyncIterator()
+            let server = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
+            let port = try #require(await bound.next())
+            var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 2, duration: .seconds(1))
+            options.wire = .teltonika(extended: false)
+            options.devicePrefix = LoadGenerator.Options.imeiPrefix
+            options.drain = .seconds(1)
+            let report = try await LoadGenerator(options).run()
+            server.cancel()
+            _ = await server.result
+            #expect(report.acknowledged == 0 && report.warmUpAcknowledged == 0 && report.sent == 0 && report.warmUpSent == 0, "\(report)")
+            #expect(report.errors + report.warmUpErrors >= 2, "\(report)")
+            #expect(try SQLitePositionStore(path: db, readOnly: true).devices().isEmpty)
+        }
+    }
+
     /// Overland batches: each acknowledged request logs its whole batch; a device's fix times
     /// rise by interval / batch (20 ms here) and never repeat across its batches, even where the
     /// ±10 % jitter brings a turn sooner than the last batch's span; every logged fix is stored
@@ -137,7 +226,7 @@ import TrackingProtocols
             let port = try #require(await bound.next())
             var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 3, duration: .seconds(2))
             options.interval = .milliseconds(500)
-            options.overlandBatch = 25
+            options.wire = .overland(batch: 25)
             options.ackLog = log
             let report = try await LoadGenerator(options).run()
             server.cancel()
@@ -275,7 +364,7 @@ import TrackingProtocols
         load.devicePrefix = "truck-"
         load.drain = .seconds(2)
         let live = LiveSubscribers.Options(following: load, subscribers: 5, follow: 8)
-        #expect([live.host, live.devicePrefix] == ["::1", "truck-"])
+        #expect([live.host, live.deviceName(7)] == ["::1", "truck-7"])
         #expect(live.port == 5056 && live.devices == 40)
         #expect(live.subscribers == 5 && live.follow == 8)
         #expect(live.duration == .seconds(5))
@@ -316,7 +405,7 @@ import TrackingProtocols
             let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
             try await TrackingServerTests.withServer(ingest) { port async throws in
                 var options = LiveSubscribers.Options(host: "127.0.0.1", port: port, subscribers: 3, follow: 4, devices: 6, duration: .seconds(3))
-                options.devicePrefix = "phone-"
+                options.deviceName = { "phone-\($0)" }
                 let run = Task { try await LiveSubscribers(options).run() }
                 var stored = 0
                 let t = Date().timeIntervalSince1970 - 100
