@@ -18,6 +18,8 @@
 # where the hard limit is lower it says so and runs as many devices as fit.
 # OVERLAND_BATCH=N in the environment sends each device's fixes as Overland batches of N (one
 # POST a second per device, N fixes in it) instead of one OsmAnd request per fix.
+# PROTOCOL=NAME sends in another protocol (`geo loadgen --protocol`: owntracks, gpslogger,
+# teltonika, teltonika-8e); for Teltonika the server also listens on a Teltonika port.
 # HISTORY_READS=R: before the run one device ("history-day") gets a whole UTC day of fixes, one a
 # second (86,400, yesterday, posted as Overland batches of 1,000); from a third of the run on, its
 # day is read back R times in turn (GET /api/positions as GeoJSON) and the reads' p50/p99/max are
@@ -128,8 +130,13 @@ if [ -n "${FENCES:-}" ]; then
     python3 Benchmarks/tracking-fences.py "$FENCES" "${LOCATIONKIT_DATA:-../shared/data}/osm" "$WORK"
     FENCE_ARGS=(--fences "$WORK/fences.geojson")
 fi
+TELTONIKA_ARGS=()
+case "${PROTOCOL:-}" in teltonika*)
+    TELTONIKA_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    TELTONIKA_ARGS=(--teltonika-port "$TELTONIKA_PORT") ;;
+esac
 STARTED="$(date +%s.%N)"
-"$GEO" serve-tracking "${STORE_ARGS[@]}" "${REPLICA_ARGS[@]}" "${FENCE_ARGS[@]}" ${LIVE_INTERVAL:+--live-interval "$LIVE_INTERVAL"} --port 0 --host 127.0.0.1 --auto-register > "$WORK/url" 2> "$WORK/server.err" &
+"$GEO" serve-tracking "${STORE_ARGS[@]}" "${REPLICA_ARGS[@]}" "${FENCE_ARGS[@]}" "${TELTONIKA_ARGS[@]}" ${LIVE_INTERVAL:+--live-interval "$LIVE_INTERVAL"} --port 0 --host 127.0.0.1 --auto-register > "$WORK/url" 2> "$WORK/server.err" &
 SERVER=$!
 for _ in $(seq 3000); do [ -s "$WORK/url" ] && break; sleep 0.1; done
 URL="$(head -1 "$WORK/url")"
@@ -261,8 +268,10 @@ server_counts() {
 ( while kill -0 "$SERVER" 2>/dev/null; do echo "$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$SERVER/status") $(server_counts)"; sleep 10; done ) > "$WORK/rss.txt" 2>/dev/null &
 RSS_PID=$!
 GENERATOR_START="$(date -u +%T)"
+LOAD_URL="$URL"; [ -n "${TELTONIKA_PORT:-}" ] && LOAD_URL="tcp://127.0.0.1:$TELTONIKA_PORT"
 /usr/bin/time -f "generator CPU: %U s user + %S s system over %e s (%P); peak RSS %M KiB" \
-    "$GEO" loadgen --url "$URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"} "${LIVE_ARGS[@]}"
+    "$GEO" loadgen --url "$LOAD_URL" --devices "$N" --duration "$D" --ack-log "$WORK/acks.csv" \
+        ${PROTOCOL:+--protocol "$PROTOCOL"} ${OVERLAND_BATCH:+--overland-batch "$OVERLAND_BATCH"} "${LIVE_ARGS[@]}"
 if ! kill -0 "$SERVER" 2>/dev/null; then
     echo "tracking.sh: the server ended during the run; its standard error:" >&2
     tail -40 "$WORK/server.err" >&2
