@@ -431,6 +431,39 @@ final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
         }
     }
 
+    /// A device that sends its login and 40 packets at once, without waiting for replies (every
+    /// third packet's one record dated 1998, so that it holds no fix to store), gets the login's
+    /// answer and each packet's count in the packets' order, every valid fix stored once; the
+    /// packets with nothing to store are acknowledged too (a device resends an unacknowledged
+    /// packet for ever) and their records counted as rejected.
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func packetsSentAhead_acknowledgedInOrder_eachValidFixStored() async throws {
+        try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .register)
+            defer { ingest.stop() }
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
+            defer { listener.cancel() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            let start = Int64(Date().timeIntervalSince1970 * 1000) - 60_000
+            var stream = Teltonika.login(imei: "356307042441013"), valid: [Int64] = []
+            for k in 0..<40 {
+                let time = k % 3 == 2 ? 899_000_000_000 : start + Int64(k) * 1000 // 1998-06-28: refused by the decoding rules
+                if k % 3 != 2 { valid.append(time) }
+                stream += Teltonika.packet([TeltonikaRecord(timestampMilliseconds: time, longitude: 25.28, latitude: 54.69, satellites: 9)],
+                                           extended: k % 2 == 1)
+            }
+            let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
+            defer { try? socket.close() }
+            try socket.writeAll(stream)
+            #expect(try Self.read(socket, 1 + 4 * 40) == [1] + Array(repeating: [0, 0, 0, 1], count: 40).flatMap { $0 })
+            let stored = try await store.positions(device: "356307042441013", from: 0, to: .max, limit: 100)
+            #expect(stored.map(\.fixTime) == valid)
+            #expect(ingest.metrics.text().contains("tracking_rejected_fixes_total 13"))
+        }
+    }
+
     /// A device that logs in and then sends half a packet, and one that only connects, are
     /// closed once silent for the idle timeout (here 1 s); a device sending on time is served.
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func teltonika_silentConnectionsClosedAfterTheIdleTimeout() async throws {
