@@ -70,6 +70,7 @@ if [ -z "$GEO" ]; then swift build -c release --product geo >/dev/null; GEO="$(s
 WORK="$(mktemp -d /tmp/tracking-bench.XXXXXX)"
 SERVER=""; SERVER2=""; PGBIN=""; REPLICA_ARGS=()
 as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 cleanup() {
     [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true
     [ -n "$SERVER2" ] && kill "$SERVER2" 2>/dev/null || true
@@ -106,7 +107,7 @@ postgres)
     PGDIRS=(); PGPORTS=(); STORE_ARGS=()
     for k in $(seq "${SHARDS:-1}"); do
         dir="$WORK/pg$([ "$k" = 1 ] || echo "$k")"
-        port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+        port="$(free_port)"
         as_pg "$PGBIN/initdb" -D "$dir" -U tracking -A trust -E UTF8 --no-sync >/dev/null
         as_pg "$PGBIN/pg_ctl" -D "$dir" -l "$dir.log" -w -o "-p $port -k $WORK -c listen_addresses=127.0.0.1 ${PG_SETTINGS:-}" start >/dev/null
         PGDIRS+=("$dir"); PGPORTS+=("$port"); STORE_ARGS+=(--postgres "postgres://tracking@127.0.0.1:$port/postgres")
@@ -114,7 +115,7 @@ postgres)
     PGPORT="${PGPORTS[0]}"; PGURL="postgres://tracking@127.0.0.1:$PGPORT/postgres"
     if [ -n "${REPLICA:-}" ]; then
         [ "${SHARDS:-1}" = 1 ] || { echo "tracking.sh: REPLICA=1 needs one cluster (no SHARDS)" >&2; exit 2; }
-        port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+        port="$(free_port)"
         as_pg "$PGBIN/pg_basebackup" -h 127.0.0.1 -p "$PGPORT" -U tracking -D "$WORK/replica" -R -X stream --checkpoint=fast --no-sync
         as_pg "$PGBIN/pg_ctl" -D "$WORK/replica" -l "$WORK/replica.log" -w -o "-p $port -k $WORK -c listen_addresses=127.0.0.1 ${PG_SETTINGS:-}" start >/dev/null
         REPLICA_ARGS=(--postgres-replica "postgres://tracking@127.0.0.1:$port/postgres")
@@ -132,7 +133,7 @@ if [ -n "${FENCES:-}" ]; then
 fi
 TELTONIKA_ARGS=()
 case "${PROTOCOL:-}" in teltonika*)
-    TELTONIKA_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    TELTONIKA_PORT="$(free_port)"
     TELTONIKA_ARGS=(--teltonika-port "$TELTONIKA_PORT") ;;
 esac
 STARTED="$(date +%s.%N)"

@@ -144,7 +144,7 @@ struct LoadgenRunCommand: AsyncParsableCommand {
         guard let options else { throw ValidationError("--url: not \(wire.scheme)://HOST:PORT/: \(url)") }
         if let problem = options.prefixProblem() { throw ValidationError("--prefix: \(problem), not \(options.devicePrefix)") }
         if let live, LiveSubscribers.Options.counts(live) == nil { throw ValidationError("--live: SxF (subscribers x devices each), got \(live)") }
-        if live != nil, liveURL == nil, options.wire.scheme != "http" { throw ValidationError("--live with Teltonika needs --live-url (the server's HTTP port)") }
+        if live != nil, liveURL == nil, options.wire.logsIn { throw ValidationError("--live with Teltonika needs --live-url (the server's HTTP port)") }
         if let liveURL {
             guard live != nil else { throw ValidationError("--live-url needs --live") }
             guard LoadGenerator.Options.hostAndPort(of: liveURL) != nil else { throw ValidationError("--live-url: not http://HOST:PORT/: \(liveURL)") }
@@ -154,7 +154,6 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     /// The run's options; nil when the URL or the protocol is not one.
     var options: LoadGenerator.Options? {
         guard let wire else { return nil }
-        let prefix = prefix ?? (wire.scheme == "tcp" ? LoadGenerator.Options.imeiPrefix : "loadgen-")
         return LoadGenerator.Options(url: url, wire: wire, devices: devices, seconds: duration, devicePrefix: prefix, ackLog: ackLog)
     }
 

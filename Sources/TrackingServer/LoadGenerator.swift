@@ -77,10 +77,13 @@ public struct LoadGenerator: Sendable {
                                                         ("overland", .overland(batch: 1)), ("teltonika", .teltonika(extended: false)),
                                                         ("teltonika-8e", .teltonika(extended: true))]
 
-            /// The scheme of the server URL it goes to: `tcp` for Teltonika, else `http`.
-            public var scheme: String {
-                if case .teltonika = self { "tcp" } else { "http" }
+            /// Whether a device logs in on connecting, and speaks TCP, not HTTP: Teltonika.
+            public var logsIn: Bool {
+                if case .teltonika = self { true } else { false }
             }
+
+            /// The scheme of the server URL it goes to: `tcp` for Teltonika, else `http`.
+            public var scheme: String { logsIn ? "tcp" : "http" }
         }
 
         /// The name of device `index`: `devicePrefix` and the index; for OwnTracks `/phone`
@@ -98,7 +101,7 @@ public struct LoadGenerator: Sendable {
         /// What `devicePrefix` must be for the wire, or nil when it is fine: a Teltonika IMEI
         /// holds only digits, 15 with the index.
         public func prefixProblem() -> String? {
-            guard case .teltonika = wire else { return nil }
+            guard wire.logsIn else { return nil }
             guard devicePrefix.allSatisfy({ ("0"..."9").contains($0) }), devicePrefix.count + String(devices - 1).count <= 15 else {
                 return "a Teltonika device is a 15-digit IMEI: the prefix must be digits, at most \(15 - String(devices - 1).count) of them"
             }
@@ -124,11 +127,13 @@ public struct LoadGenerator: Sendable {
         /// `geo loadgen`'s run: `devices` speaking `wire` to the server at `url`
         /// (`http://HOST:PORT/`, `tcp://HOST:PORT` for Teltonika; nil for other text,
         /// ``hostAndPort(of:scheme:)``) for `seconds` (whole milliseconds), named from
-        /// `devicePrefix` (`deviceName(_:)`), acknowledgements logged to `ackLog`.
-        public init?(url: String, wire: Wire, devices: Int, seconds: Double, devicePrefix: String, ackLog: String?) {
+        /// `devicePrefix` (`deviceName(_:)`; nil: `loadgen-`, for Teltonika `imeiPrefix`),
+        /// acknowledgements logged to `ackLog`.
+        public init?(url: String, wire: Wire, devices: Int, seconds: Double, devicePrefix: String?, ackLog: String?) {
             guard let (host, port) = Self.hostAndPort(of: url, scheme: wire.scheme) else { return nil }
             self.init(host: host, port: port, devices: devices, duration: .milliseconds(Int(seconds * 1000)))
-            (self.wire, self.devicePrefix, self.ackLog) = (wire, devicePrefix, ackLog)
+            (self.wire, self.ackLog) = (wire, ackLog)
+            if let prefix = devicePrefix ?? (wire.logsIn ? Self.imeiPrefix : nil) { self.devicePrefix = prefix }
         }
     }
 
@@ -594,6 +599,14 @@ private final class Device: @unchecked Sendable {
         return (request, first, step, count)
     }
 
+    /// The next fix's time (ms since 1970): now, in whole `resolution`s, or one `resolution`
+    /// after the last fix's where that is later, so that a device never repeats a fix time.
+    private func nextFixTime(resolution: Int64) -> Int64 {
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        lastFixTime = max(now / resolution * resolution, lastFixTime + resolution)
+        return lastFixTime
+    }
+
     /// The next fix's position: a step of up to `step` degrees from the last.
     private func move(_ step: Double) {
         latitude += (random.uniform(0, 1) - 0.5) * step
@@ -613,8 +626,7 @@ private final class Device: @unchecked Sendable {
     /// the one after the last fix's.
     private func makeOwnTracks(into request: inout ByteBuffer) -> (request: ByteBuffer, first: Int64, step: Int64, count: Int) {
         move(1e-4)
-        let seconds = max(Int64(Date().timeIntervalSince1970), lastFixTime / 1000 + 1)
-        lastFixTime = seconds * 1000
+        let seconds = nextFixTime(resolution: 1000) / 1000
         body.writeStaticString(#"{"_type":"location","tid":"lg","lat":"#)
         body.writeDecimal(latitude, .coordinate)
         body.writeStaticString(#","lon":"#)
@@ -625,14 +637,13 @@ private final class Device: @unchecked Sendable {
         body.writeDecimal(Int64(random.uniform(0, 1) * 72))
         body.writeStaticString("}")
         writePost(into: &request)
-        return (request, lastFixTime, 0, 1)
+        return (request, seconds * 1000, 0, 1)
     }
 
     /// A GPSLogger `%ALL` form: `time` in ISO 8601 with milliseconds.
     private func makeGPSLogger(into request: inout ByteBuffer) -> (request: ByteBuffer, first: Int64, step: Int64, count: Int) {
         move(1e-4)
-        let time = max(Int64((Date().timeIntervalSince1970 * 1000).rounded()), lastFixTime + 1)
-        lastFixTime = time
+        let time = nextFixTime(resolution: 1)
         body.writeStaticString("lat=")
         body.writeDecimal(latitude, .coordinate)
         body.writeStaticString("&lon=")
@@ -650,8 +661,7 @@ private final class Device: @unchecked Sendable {
     /// A Teltonika packet of one record with a GPS element (9 satellites).
     private func makePacket(extended: Bool, into request: inout ByteBuffer) -> (request: ByteBuffer, first: Int64, step: Int64, count: Int) {
         move(1e-4)
-        let time = max(Int64((Date().timeIntervalSince1970 * 1000).rounded()), lastFixTime + 1)
-        lastFixTime = time
+        let time = nextFixTime(resolution: 1)
         let record = TeltonikaRecord(timestampMilliseconds: time, longitude: longitude, latitude: latitude, altitude: 35,
                                      angle: UInt16(random.uniform(0, 1) * 359), satellites: 9,
                                      speedKilometersPerHour: UInt16(random.uniform(0, 1) * 72), io: [0xEF: 1])
@@ -686,7 +696,7 @@ private final class Device: @unchecked Sendable {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if case .teltonika = self.shard.plan.options.wire {
+                    if self.shard.plan.options.wire.logsIn {
                         try channel.pipeline.syncOperations.addHandler(TeltonikaReplyHandler(device: self))
                     } else {
                         try channel.pipeline.syncOperations.addHandler(ResponseHandler(device: self))
@@ -701,9 +711,8 @@ private final class Device: @unchecked Sendable {
                 // A Teltonika device has tried once when its login is answered (or its
                 // connection ends before): its first fix, sent after the login, is still one
                 // before the timed run.
-                var logsIn = false
-                if case .success(let channel) = result, channel.isActive, case .teltonika = self.shard.plan.options.wire { logsIn = true }
-                if !logsIn { self.firstTryEnded() }
+                let loggingIn = if case .success(let channel) = result, channel.isActive { self.shard.plan.options.wire.logsIn } else { false }
+                if !loggingIn { self.firstTryEnded() }
                 switch result {
                 case .success(let channel):
                     guard channel.isActive else { self.retryConnect(); return } // closed already: `closed` ignored it
@@ -719,7 +728,7 @@ private final class Device: @unchecked Sendable {
                     if self.connections == 1, self.shard.beforeStart { self.owed = true }
                     if self.stopping {
                         channel.close(promise: nil)
-                    } else if case .teltonika = self.shard.plan.options.wire {
+                    } else if self.shard.plan.options.wire.logsIn {
                         self.loggingIn = true
                         channel.writeAndFlush(ByteBuffer(bytes: Teltonika.login(imei: self.name)), promise: nil)
                     } else {
