@@ -514,7 +514,7 @@ let package = Package(
         .testTarget(
             name: "TrackingServerTests",
             dependencies: ["TrackingServer", "TrackingProtocols", "Monitoring", "GPXCodec", "OSMImport", "RoadNetwork", "GeoCore", "GeoTestSupport", "SystemIO",
-                           .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOCore", package: "swift-nio")],
+                           .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -82,14 +82,18 @@ public enum TeltonikaListener {
 /// and the task's thread: 19,800 devices at 1 Hz cost the server 61 µs of CPU a fix, against 51
 /// for OsmAnd's requests (session 75). While a packet's commit is in flight the connection reads
 /// no more (its `read` is held, as NIO's `BackPressureHandler` does), so the next packet waits in
-/// the socket, not in memory, and acknowledgements go in the packets' order.
+/// the socket, not in memory, and acknowledgements go in the packets' order. Nor while the
+/// connection is not writable: a device that sends and never reads its acknowledgements fills
+/// the socket and then NIO's buffer up to its high watermark (64 KiB), not memory without bound
+/// (as the task's awaited writes held it before).
 final class TeltonikaConnection: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
     let ingest: TrackingIngest
     private var decoder = TeltonikaDecoder(), buffer: [UInt8] = []
-    /// A packet's commit is in flight; a `read` asked for meanwhile waits for it.
+    /// A packet's commit is in flight; a `read` asked for meanwhile (or while the channel is not
+    /// writable) waits for it to end.
     private var committing = false, readHeld = false, ended = false
 
     init(ingest: TrackingIngest) { self.ingest = ingest }
@@ -110,7 +114,19 @@ final class TeltonikaConnection: ChannelDuplexHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        if committing { readHeld = true } else { context.read() }
+        if committing || !context.channel.isWritable { readHeld = true } else { context.read() }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        releaseHeldRead(context)
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Reads again where a read was held and nothing holds it now.
+    private func releaseHeldRead(_ context: ChannelHandlerContext) {
+        guard readHeld, !committing, context.channel.isWritable else { return }
+        readHeld = false
+        context.read()
     }
 
     /// Answers the whole frames buffered, in order, until a packet's commit is in flight.
@@ -169,10 +185,7 @@ final class TeltonikaConnection: ChannelDuplexHandler {
         }
         acknowledge(records, context)
         serveFrames(context)
-        if readHeld, !committing {
-            readHeld = false
-            context.read()
-        }
+        releaseHeldRead(context)
     }
 }
 
