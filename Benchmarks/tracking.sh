@@ -25,14 +25,16 @@
 # day is read back R times in turn (GET /api/positions as GeoJSON) and the reads' p50/p99/max are
 # printed (issue 35: ≤ 200 ms p99 under the load), and the p50/p99 of their reply heads (sent
 # once the first page is read).
-# FENCES=N (STORE postgres): the server decides N geofences after each commit (`--fences`: half
+# FENCES=N (STORE postgres, one cluster, or sqlite): the server decides N geofences after each commit (`--fences`: half
 # OSM polygons, half circles, where the devices are; Benchmarks/tracking-fences.py). Prints the
 # fences' load time (server start → listening, beside the same without fences in FENCES_BASE=1
 # runs), the server's RSS once listening, the fence-decision thread's CPU seconds per fix, the
 # decision latency after the ack (tracking_fence_decision_seconds buckets), and then compares every stored
 # enter/exit event with PostGIS (`ST_Intersects` for polygons, `ST_DWithin` on geography for
 # circles) at the fix that decided it, leaving out fixes within 1 m of the fence's edge and
-# crossings inferred between two fixes (their times lie between fixes).
+# crossings inferred between two fixes (their times lie between fixes). With STORE sqlite the
+# check runs on a PostgreSQL cluster of its own started after the run, into which the SQLite
+# file's devices, fixes, latest positions and events are copied.
 # PILOT=P (STORE postgres): before the run, P devices ("pilot-…") send Overland batches of 20
 # for 15 s, with `devices` analysed after 10 s (as autovacuum does past 50 rows): the run's N
 # devices then register at once onto a store that had served a few, the onboarding of a fleet
@@ -127,7 +129,9 @@ postgres)
 esac
 FENCE_ARGS=()
 if [ -n "${FENCES:-}" ]; then
-    [ "$STORE" = postgres ] && [ "${SHARDS:-1}" = 1 ] || { echo "tracking.sh: FENCES=N needs STORE postgres, one cluster (PostGIS checks the events)" >&2; exit 2; }
+    [ "${SHARDS:-1}" = 1 ] || { echo "tracking.sh: FENCES=N needs one cluster (PostGIS checks the events)" >&2; exit 2; }
+    PGBIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+    [ -x "$PGBIN/initdb" ] || { echo "tracking.sh: FENCES=N needs PostgreSQL and PostGIS for its check (scripts/setup.sh installs them)" >&2; exit 1; }
     python3 Benchmarks/tracking-fences.py "$FENCES" "${LOCATIONKIT_DATA:-../shared/data}/osm" "$WORK"
     FENCE_ARGS=(--fences "$WORK/fences.geojson")
 fi
@@ -214,6 +218,14 @@ fi
 # Bytes the server had written to the disk (its WAL, checkpoints), from /proc/PID/io.
 disk_writes() { awk '$1 == "write_bytes:" { print $2 }' "/proc/$1/io"; }
 # Fixes the server has stored (Prometheus text), to divide the run's disk writes by.
+# Each device's latest fix in the SQLite store, as `SQLitePositionStore.latest` reads it: the
+# greatest fix time of `latest` and `recent` (SQLite takes a bare column from the max's row), as
+# `l`, joined with `devices` as `d`; $1 the columns.
+sqlite_latest() {
+    echo "SELECT $1 FROM (SELECT device_id, max(fix_time) AS fix_time, latitude, longitude FROM
+          (SELECT device_id, fix_time, latitude, longitude FROM latest UNION ALL SELECT device_id, fix_time, latitude, longitude FROM recent)
+          GROUP BY device_id) l JOIN devices d ON d.id = l.device_id"
+}
 stored_fixes() { curl -s "${URL}metrics" | awk '$1 == "tracking_acknowledged_fixes_total" { print $2 }'; }
 # The machine's CPU time so far, all cores, in clock ticks (proc(5) /proc/stat "cpu": user nice
 # system idle iowait irq softirq steal): busy, idle (with iowait) and steal, the time the
@@ -290,8 +302,13 @@ if [ -n "${FENCES:-}" ]; then
     done
     FENCE_CPU1="$(thread_cpu_seconds "$SERVER" fence-decisions)"; STORED1="$(stored_fixes)"
     # Every device's membership where it ended: two decisive fixes there (see tracking-fences.py).
-    "$PGBIN/psql" -X -q -A -F $'\t' -t -h 127.0.0.1 -p "$PGPORT" -U tracking postgres \
-        -c "SELECT d.name, l.latitude, l.longitude, l.fix_time FROM latest l JOIN devices d ON d.id = l.device_id WHERE d.name LIKE 'loadgen-%'" > "$WORK/latest.tsv"
+    LATEST_SQL="SELECT d.name, l.latitude, l.longitude, l.fix_time FROM latest l JOIN devices d ON d.id = l.device_id WHERE d.name LIKE 'loadgen-%'"
+    if [ "$STORE" = postgres ]; then
+        "$PGBIN/psql" -X -q -A -F $'\t' -t -h 127.0.0.1 -p "$PGPORT" -U tracking postgres -c "$LATEST_SQL" > "$WORK/latest.tsv"
+    else
+        # SQLite's `latest` holds the latest moved fix; a later one may still be in `recent`.
+        sqlite3 -readonly -separator $'\t' "$WORK/t.sqlite" "$(sqlite_latest "d.name, l.latitude, l.longitude, l.fix_time") WHERE d.name LIKE 'loadgen-%'" > "$WORK/latest.tsv"
+    fi
     python3 Benchmarks/tracking-fences.py settle "$URL" "$WORK/latest.tsv"
     for _ in $(seq 600); do
         curl -s "${URL}metrics" | awk '$1 == "tracking_commits_total" { c = $2 } $1 == "tracking_fence_decision_seconds_count" { d = $2 } END { exit !(d >= c) }' && break
@@ -360,6 +377,35 @@ echo "verify took $(awk -v a="$VERIFY0" -v b="$(date +%s.%N)" 'BEGIN { printf "%
 if [ -s "$WORK/server.err" ]; then
     echo "the server's standard error (last 20 lines):"
     tail -20 "$WORK/server.err" | sed 's/^/  /'
+fi
+if [ -n "${FENCES:-}" ] && [ "$STORE" = sqlite ]; then
+    # PostGIS for the check: a cluster of its own, with the SQLite file's tables under the names
+    # and columns PostgreSQL's store has (`positions` is the SQLite store's hours, slots and
+    # recent batches together). Doubles go through Python's repr, exact both ways.
+    [ "$(id -u)" -eq 0 ] && chown postgres "$WORK"
+    PGPORT="$(free_port)"
+    as_pg "$PGBIN/initdb" -D "$WORK/pg" -U tracking -A trust -E UTF8 --no-sync >/dev/null
+    as_pg "$PGBIN/pg_ctl" -D "$WORK/pg" -l "$WORK/pg.log" -w -o "-p $PGPORT -k $WORK -c listen_addresses=127.0.0.1" start >/dev/null
+    PGDIRS=("$WORK/pg")
+    python3 - "$WORK/t.sqlite" "$WORK" "$(sqlite_latest "l.device_id, l.fix_time, l.latitude, l.longitude")" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+fixes = " UNION ALL ".join(f"SELECT device_id, fix_time, latitude, longitude FROM {t}" for t in ("positions", "slots", "recent"))
+for name, sql in (("devices", "SELECT id, name FROM devices"), ("positions", fixes),
+                  ("latest", sys.argv[3]),
+                  ("events", "SELECT device, fence, kind, time, latitude, longitude FROM events")):
+    with open(f"{sys.argv[2]}/oracle-{name}.tsv", "w") as out:
+        for row in db.execute(sql):
+            out.write("\t".join(repr(v) if isinstance(v, float) else str(v) for v in row) + "\n")
+PY
+    as_pg "$PGBIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PGPORT" -U tracking postgres \
+        -c "CREATE TABLE devices (id bigint PRIMARY KEY, name text)" \
+        -c "CREATE TABLE positions (device_id bigint, fix_time bigint, latitude float8, longitude float8)" \
+        -c "CREATE TABLE latest (device_id bigint PRIMARY KEY, fix_time bigint, latitude float8, longitude float8)" \
+        -c "CREATE TABLE events (device text, fence text, kind text, time bigint, latitude float8, longitude float8)" \
+        -c "\\copy devices FROM '$WORK/oracle-devices.tsv'" -c "\\copy positions FROM '$WORK/oracle-positions.tsv'" \
+        -c "\\copy latest FROM '$WORK/oracle-latest.tsv'" -c "\\copy events FROM '$WORK/oracle-events.tsv'" \
+        -c "CREATE INDEX ON positions (device_id, fix_time)"
 fi
 if [ -n "${FENCES:-}" ]; then
     # Every stored enter/exit at a stored fix of its device against PostGIS at that fix:
