@@ -3,6 +3,7 @@ import GeoBase
 public import HTTPServing
 import NIOCore
 import NIOPosix
+import Synchronization
 import TrackingProtocols
 
 /// Teltonika devices over TCP (Codec 8 and 8 Extended, `TeltonikaDecoder`), each connection
@@ -29,49 +30,71 @@ public enum TeltonikaListener {
     /// How long a connection may stay silent before it is closed: 10 minutes.
     public static let defaultIdleTimeout: Duration = .seconds(600)
 
-    /// Listens until the calling task is cancelled, then closes every connection; `bound` gets
-    /// the port once listening.
+    /// Listens until the calling task is cancelled, then closes every connection and returns
+    /// once they are closed; `bound` gets the port once listening.
     /// - Parameter connections: the bound its open connections count in (by default the
     ///   process's, shared with the HTTP server).
     public static func run(host: String, port: Int, ingest: TrackingIngest, idleTimeout: Duration = defaultIdleTimeout,
                            connections: OpenConnections = .process, bound: @escaping @Sendable (Int) -> Void) async throws {
-        let idle = TimeAmount(idleTimeout), metrics = ingest.metrics
+        let idle = TimeAmount(idleTimeout), metrics = ingest.metrics, open = ListenerChannels()
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: host, port: port) { channel -> EventLoopFuture<any Channel> in
-                // A failed initializer drops the connection without closing it: closed here.
+            .childChannelInitializer { channel in
                 guard connections.admit(channel) else {
                     metrics.closedTeltonika(.connections)
                     channel.close(promise: nil)
                     return channel.eventLoop.makeFailedFuture(HTTPServingError(.tooManyConnections, "over \(connections.maximum) connections"))
                 }
+                // Accepted while the listener ends: closed, as the others are.
+                guard open.add(channel) else {
+                    channel.close(promise: nil)
+                    return channel.eventLoop.makeSucceededVoidFuture()
+                }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandlers([IdleStateHandler(readTimeout: idle), CloseWhenIdle(metrics: metrics),
                                                                      TeltonikaConnection(ingest: ingest)])
-                    return channel
                 }
             }
-        bound(server.channel.localAddress?.port ?? port)
-        try await withThrowingDiscardingTaskGroup { group in
-            try await withTaskCancellationHandler {
-                try await server.executeThenClose { connections in
-                    // A task a connection only to close it when the listener ends: its packets are
-                    // served on its event loop (`TeltonikaConnection`).
-                    for try await connection in connections {
-                        group.addTask {
-                            await withTaskCancellationHandler {
-                                _ = try? await connection.closeFuture.get()
-                            } onCancel: {
-                                connection.close(promise: nil)
-                            }
-                        }
-                    }
-                }
-            } onCancel: {
-                server.channel.close(promise: nil)
-            }
+            .bind(host: host, port: port).get()
+        bound(server.localAddress?.port ?? port)
+        await withTaskCancellationHandler {
+            try? await server.closeFuture.get()
+        } onCancel: {
+            server.close(promise: nil)
         }
+        await open.closeAll()
+    }
+}
+
+/// The listener's open connections, closed together when it ends. Each connection is served on
+/// its event loop, so this set is all that holds them (a Swift task a connection did before:
+/// one accepted while the listener ended was never handed to a task, and stayed open until its
+/// idle timeout).
+final class ListenerChannels: Sendable {
+    private let state = Mutex<(open: [ObjectIdentifier: any Channel], ending: Bool)>(([:], false))
+
+    /// Keeps `channel` until it closes; false once the listener is ending (then it is the
+    /// caller's to close).
+    func add(_ channel: any Channel) -> Bool {
+        let key = ObjectIdentifier(channel)
+        guard state.withLock({ state in
+            guard !state.ending else { return false }
+            state.open[key] = channel
+            return true
+        }) else { return false }
+        channel.closeFuture.whenComplete { _ in self.state.withLock { _ = $0.open.removeValue(forKey: key) } }
+        return true
+    }
+
+    /// Closes every connection kept, refuses those added after, and returns once they are closed.
+    func closeAll() async {
+        let open = state.withLock { state in
+            state.ending = true
+            return Array(state.open.values)
+        }
+        for channel in open { channel.close(promise: nil) }
+        for channel in open { try? await channel.closeFuture.get() }
     }
 }
 

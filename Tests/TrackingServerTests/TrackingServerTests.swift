@@ -2,6 +2,7 @@ import Foundation
 import GeoCore
 import GeoTestSupport
 import HTTPServing
+import Synchronization
 import SystemIO
 import Testing
 import TrackingProtocols
@@ -556,6 +557,48 @@ final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
                 _ = await listener.result
                 #expect(throws: (any Error).self, "the port still accepts after the listener ended") {
                     try TCPClient.connect(host: "127.0.0.1", port: port).close()
+                }
+            }
+        }
+    }
+
+    /// Devices logging in one after another, each keeping its connection, while the listener is
+    /// cancelled, 10 times over: once it has ended, every connection whose login it answered is
+    /// closed — the device reads the end of the stream within 2 s, not silence until the idle
+    /// timeout (10 minutes).
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func teltonika_cancelled_everyAnsweredConnectionClosed() async throws {
+        try await withTemporaryDirectory { dir in
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
+            defer { ingest.stop() }
+            for _ in 0..<10 {
+                let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+                let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
+                var iterator = ports.makeAsyncIterator()
+                let port = try #require(await iterator.next())
+                let answered = Mutex<(sockets: [FileDescriptor], done: Bool)>(([], false))
+                Thread {
+                    defer { answered.withLock { $0.done = true } }
+                    for _ in 0..<200 {
+                        guard let socket = try? TCPClient.connect(host: "127.0.0.1", port: port) else { return }
+                        var limit = timeval(tv_sec: 5, tv_usec: 0)
+                        setsockopt(socket.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+                        if (try? socket.writeAll(Self.bytes("000F333536333037303432343431303133"))) != nil, (try? Self.read(socket, 1)) == [1] {
+                            answered.withLock { $0.sockets.append(socket) }
+                        } else {
+                            try? socket.close()
+                        }
+                    }
+                }.start()
+                try await Task.sleep(for: .milliseconds(20))
+                listener.cancel()
+                _ = await listener.result
+                while !answered.withLock({ $0.done }) { try await Task.sleep(for: .milliseconds(10)) }
+                let sockets = answered.withLock { $0.sockets }
+                #expect(!sockets.isEmpty, "no login was answered before the listener ended")
+                for socket in sockets {
+                    var entry = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
+                    #expect(poll(&entry, 1, 2000) == 1, "a connection answered before the listener ended is still open")
+                    try? socket.close()
                 }
             }
         }
