@@ -114,7 +114,7 @@ struct LoadgenRunCommand: AsyncParsableCommand {
     @Option(help: "File for the acknowledged fixes, 'device,fix time ms' a line.")
     var ackLog: String?
 
-    @Option(help: "Device name prefix (default loadgen-; for Teltonika the IMEIs' first digits, default \(LoadGenerator.Options.imeiPrefix)).")
+    @Option(help: "Device name prefix (default \(LoadGenerator.Options.defaultDevicePrefix); for Teltonika the IMEIs' first digits, default \(LoadGenerator.Options.imeiPrefix)).")
     var prefix: String?
 
     @Option(help: ArgumentHelp("Send each device's fixes as Overland batches of N (POST /overland, \(LoadGenerator.Options.batchSizes) fixes a request, their times spread over the second before it); implies --protocol overland.", valueName: "N"))

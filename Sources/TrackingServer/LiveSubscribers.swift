@@ -19,9 +19,10 @@ public struct LiveSubscribers: Sendable {
         public var subscribers: Int
         /// Devices each subscriber follows.
         public var follow: Int
-        /// The generator's devices, and the name of each by its index.
+        /// The generator's devices, and the name of each by its index (by default an OsmAnd
+        /// load's, `LoadGenerator.Options.deviceName(_:)`).
         public var devices: Int
-        public var deviceName: @Sendable (Int) -> String = { "loadgen-\($0)" }
+        public var deviceName: @Sendable (Int) -> String
         public var duration: Duration
         /// Event-loop threads of the subscribers.
         public var threads = 1
@@ -37,6 +38,8 @@ public struct LiveSubscribers: Sendable {
             self.follow = follow
             self.devices = devices
             self.duration = duration
+            let load = LoadGenerator.Options(host: host, port: port, devices: devices, duration: duration)
+            deviceName = { load.deviceName($0) }
         }
 
         /// `subscribers` following `follow` devices each of the load `load` sends (its server,

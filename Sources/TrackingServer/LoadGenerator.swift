@@ -38,7 +38,7 @@ public struct LoadGenerator: Sendable {
         public var interval: Duration = .seconds(1)
         public var duration: Duration
         /// Device names are this prefix and a number.
-        public var devicePrefix = "loadgen-"
+        public var devicePrefix = Self.defaultDevicePrefix
         /// The acknowledged fixes' log: `device,fix time in ms` a line.
         public var ackLog: String?
         public var seed: UInt64 = 1
@@ -114,6 +114,8 @@ public struct LoadGenerator: Sendable {
         public static let durations = ValidRange(above: 0, through: 86_400, unit: "s")
         /// Fixes an Overland batch may hold (`--overland-batch`).
         public static let batchSizes = ValidRange(1...10_000, unit: "")
+        /// The device name prefix unless given: `loadgen-0`, `loadgen-1`, …
+        public static let defaultDevicePrefix = "loadgen-"
         /// The device name prefix of a Teltonika run unless given: IMEIs `35000…`.
         public static let imeiPrefix = "35"
 
@@ -127,7 +129,7 @@ public struct LoadGenerator: Sendable {
         /// `geo loadgen`'s run: `devices` speaking `wire` to the server at `url`
         /// (`http://HOST:PORT/`, `tcp://HOST:PORT` for Teltonika; nil for other text,
         /// ``hostAndPort(of:scheme:)``) for `seconds` (whole milliseconds), named from
-        /// `devicePrefix` (`deviceName(_:)`; nil: `loadgen-`, for Teltonika `imeiPrefix`),
+        /// `devicePrefix` (`deviceName(_:)`; nil: `defaultDevicePrefix`, for Teltonika `imeiPrefix`),
         /// acknowledgements logged to `ackLog`.
         public init?(url: String, wire: Wire, devices: Int, seconds: Double, devicePrefix: String?, ackLog: String?) {
             guard let (host, port) = Self.hostAndPort(of: url, scheme: wire.scheme) else { return nil }
