@@ -52,6 +52,9 @@ struct ServeTrackingCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Roads for /api/positions?track=matched: an OSM extract whose car graph the offline matcher uses (as geo match).", valueName: "FILE.osm.pbf"))
     var roads: String?
 
+    @Option(name: .customLong("live-match"), help: ArgumentHelp("With --roads: a device whose fixes, once stored, go through the clean-track rules and the online matcher (as geo match --online), each answer pushed to its /live followers as a 'matched' message. Repeatable.", valueName: "NAME"))
+    var liveMatch: [String] = []
+
     @Option(help: ArgumentHelp("With --fences: POST each batch of events as JSON to this URL, retried with backoff; a dead receiver never slows ingest.", valueName: "http://HOST:PORT/PATH"))
     var webhook: String?
 
@@ -63,6 +66,7 @@ struct ServeTrackingCommand: AsyncParsableCommand {
         try TrackingServerConfiguration.retentionDayCounts.check(retentionDays, option: "--retention-days")
         try RegionMonitor.dwellTimes.check(dwell, option: "--dwell")
         if webhook != nil, fences == nil { throw ValidationError("--webhook needs --fences") }
+        if !liveMatch.isEmpty, roads == nil { throw ValidationError("--live-match needs --roads") }
         if !postgresReplicas.isEmpty, postgres.isEmpty { throw ValidationError("--postgres-replica needs --postgres") }
         try LiveFanOut.intervalsInMilliseconds.check(liveInterval, option: "--live-interval")
     }
@@ -76,6 +80,9 @@ struct ServeTrackingCommand: AsyncParsableCommand {
                          webhook: webhook)
         }
         configuration.matcher = try roads.map { roads in try CommandLineFiles.reading(roads) { try TrackRoads.matcher(osmFile: roads) } }
+        if let matcher = configuration.matcher, !liveMatch.isEmpty {
+            configuration.liveMatching = LiveMatchingOptions(devices: Set(liveMatch), matcher: matcher)
+        }
         if let liveInterval { configuration.liveInterval = .milliseconds(liveInterval) }
         configuration.teltonikaPort = teltonikaPort
         configuration.retentionDays = retentionDays

@@ -49,7 +49,7 @@ public struct FenceOptions: Sendable {
 /// - Memory: each device's engine is a copy of the template sharing its fences, index and hot
 ///   arrays; it holds only the decisions that changed a record (`FenceEngine`'s overlay), so
 ///   100,000 fences cost their size once, not once per device.
-final class FenceMonitor: @unchecked Sendable {
+final class FenceMonitor: AfterAck, @unchecked Sendable {
     struct Batch { var rows: [StoredFix]; var acknowledged: Date }
 
     let options: FenceOptions

@@ -14,7 +14,7 @@ import Synchronization
 /// many writers: the next batch closes and commits while the one before is still in flight, so
 /// a request waits for its own commit, not for the one ahead of it too. Two batches in flight
 /// may commit in either order, which the store's rules allow (a fix's key makes it unique; the
-/// latest position only moves forwards); the committed batches still reach `live` and `fences`
+/// latest position only moves forwards); the committed batches still reach `live` and `afterAck`
 /// one at a time in the order they were taken.
 ///
 /// After each batch's replies the first writer gives the store one turn of `settle` (a bounded
@@ -45,8 +45,9 @@ final class GroupCommitter: @unchecked Sendable {
     /// Offered each committed batch, after its requests' completions were called or handed to
     /// their event loops.
     let live: LiveFanOut
-    /// Offered each committed batch after `live`, for its fence decisions (never waits).
-    let fences: FenceMonitor?
+    /// Offered each committed batch after `live`, in this order: its fence decisions and live
+    /// matching (`AfterAck`, never waits).
+    let afterAck: [any AfterAck]
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var queue: [Pending] = []
@@ -55,7 +56,7 @@ final class GroupCommitter: @unchecked Sendable {
     private var batchesTaken = 0
     private var stopping = false, endedWriters = 0
     private var writers: [Thread] = []
-    /// Committed batches waiting for those taken before them, so that `live` and `fences` get
+    /// Committed batches waiting for those taken before them, so that `live` and `afterAck` get
     /// them in the order they were taken; held while offering them, so one writer offers at a time.
     private let published = Mutex(Published())
 
@@ -67,12 +68,12 @@ final class GroupCommitter: @unchecked Sendable {
     }
 
     init(store: any PositionStore, part: (index: Int, of: Int) = (0, 1), metrics: TrackingMetrics, live: LiveFanOut = LiveFanOut(),
-         fences: FenceMonitor? = nil, maximumRows: Int = 1000, maximumWait: Duration = .milliseconds(5)) {
+         afterAck: [any AfterAck] = [], maximumRows: Int = 1000, maximumWait: Duration = .milliseconds(5)) {
         self.store = store
         self.part = part
         self.metrics = metrics
         self.live = live
-        self.fences = fences
+        self.afterAck = afterAck
         self.maximumRows = maximumRows
         self.maximumWait = maximumWait.seconds
         // The threads keep the committer alive until `stop()` lets them end. The first is
@@ -210,7 +211,7 @@ final class GroupCommitter: @unchecked Sendable {
         }
     }
 
-    /// Offers batch `number`'s committed rows (nil: it failed) to `live` and `fences` once every
+    /// Offers batch `number`'s committed rows (nil: it failed) to `live` and `afterAck` once every
     /// batch taken before it was offered, with the batches after it that were waiting for it.
     private func offer(_ rows: [StoredFix]?, number: Int) {
         published.withLock { order in
@@ -219,7 +220,7 @@ final class GroupCommitter: @unchecked Sendable {
                 order.next += 1
                 guard let committed = next else { continue }
                 live.publish(committed)
-                fences?.offer(committed)
+                for consumer in afterAck { consumer.offer(committed) }
             }
         }
     }

@@ -83,10 +83,11 @@ final class LiveDelivery: Sendable {
             connection.eventLoop.scheduleTask(in: interval) { self.deliver(subscriber) }
             return
         }
-        let (fixes, events) = subscriber.take()
+        let (fixes, events, matched) = subscriber.take()
         var messages: [ByteBuffer] = []
         if !fixes.isEmpty { messages.append(ByteBuffer(bytes: TrackOutput.geoJSON(features: fixes.map(\.feature)))) }
         if !events.isEmpty { messages.append(ByteBuffer(bytes: FenceEvent.message(events))) }
+        if !matched.isEmpty { messages.append(ByteBuffer(bytes: LiveMatchedFix.message(matched))) }
         guard !messages.isEmpty else { return }
         connection.writeTexts(messages)
         state.value.lastSent = .now()

@@ -74,6 +74,9 @@ public final class LiveFanOut: Sendable {
         /// Fence events not yet sent, oldest first: at most `maximumDevices`, past that the
         /// oldest go (counted in `dropped`).
         let eventMailbox = Mutex<[FenceEvent]>([])
+        /// The latest undelivered matched position per device (`LiveMatching`): at most
+        /// `maximumDevices`, past that a new device's is not kept (counted in `dropped`).
+        let matchedMailbox = Mutex<[String: LiveMatchedFix]>([:])
         /// Whether `whenDue` was called since the last `take`.
         let due = Atomic<Bool>(false)
         /// Called (on the publishing thread, so it must not wait) when the mailbox gets something
@@ -125,9 +128,10 @@ public final class LiveFanOut: Sendable {
             if kept { makeDue() }
         }
 
-        /// Empties both mailboxes: the fixes to send, by device name, and the fence events,
-        /// oldest first. What is offered after this makes a delivery due again.
-        public func take() -> (fixes: [LiveFix], events: [FenceEvent]) {
+        /// Empties the mailboxes: the fixes to send, by device name, the fence events, oldest
+        /// first, and the matched positions, by device name. What is offered after this makes a
+        /// delivery due again.
+        public func take() -> (fixes: [LiveFix], events: [FenceEvent], matched: [LiveMatchedFix]) {
             due.store(false, ordering: .sequentiallyConsistent)
             let fixes = mailbox.withLock { box -> [LiveFix] in
                 guard names.isEmpty else {
@@ -145,7 +149,26 @@ public final class LiveFanOut: Sendable {
                 defer { box.removeAll(keepingCapacity: true) }
                 return box
             }
-            return (fixes, events)
+            let matched = matchedMailbox.withLock { box in
+                defer { box.removeAll(keepingCapacity: true) }
+                return box.values.sorted { $0.device < $1.device }
+            }
+            return (fixes, events, matched)
+        }
+
+        /// Keeps a matched position for delivery unless a later one of its device is held.
+        func offer(matched: LiveMatchedFix) {
+            let (kept, refused) = matchedMailbox.withLock { box -> (Bool, Bool) in
+                if let held = box[matched.device] {
+                    guard matched.fixTime > held.fixTime else { return (false, false) }
+                } else if box.count >= maximumDevices {
+                    return (false, true)
+                }
+                box[matched.device] = matched
+                return (true, false)
+            }
+            if refused { dropped.add(1, ordering: .relaxed) }
+            if kept { makeDue() }
         }
 
         /// Keeps a fence event for delivery.
@@ -333,6 +356,16 @@ public final class LiveFanOut: Sendable {
         for event in events {
             if let followers = devices[event.device] { for follower in followers.values { follower.subscriber.offer(event: event) } }
             for subscriber in boxes where subscriber.filter.matches(event) { subscriber.offer(event: event) }
+        }
+    }
+
+    /// Offers matched positions (`LiveMatching`) to every subscriber that follows their device
+    /// by name (a box follows positions, and a matched one may lie outside it).
+    func publish(matched: [LiveMatchedFix]) {
+        guard !matched.isEmpty else { return }
+        let devices = registry.withLock { $0.byDevice }
+        for fix in matched {
+            if let followers = devices[fix.device] { for follower in followers.values { follower.subscriber.offer(matched: fix) } }
         }
     }
 }

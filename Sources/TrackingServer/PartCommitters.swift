@@ -14,11 +14,11 @@ final class PartCommitters: Sendable {
     let store: any PositionStore
     let parts: [GroupCommitter]
 
-    init(store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut, fences: FenceMonitor?, maximumRows: Int, maximumWait: Duration) {
+    init(store: any PositionStore, metrics: TrackingMetrics, live: LiveFanOut, afterAck: [any AfterAck], maximumRows: Int, maximumWait: Duration) {
         self.store = store
         let stores = store.commitParts
         parts = stores.enumerated().map { k, part in
-            GroupCommitter(store: part, part: (k, stores.count), metrics: metrics, live: live, fences: fences,
+            GroupCommitter(store: part, part: (k, stores.count), metrics: metrics, live: live, afterAck: afterAck,
                            maximumRows: maximumRows, maximumWait: maximumWait)
         }
     }

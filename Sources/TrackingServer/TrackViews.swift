@@ -34,15 +34,20 @@ enum TrackViews {
         return moved
     }
 
-    /// `TrackFilterConfiguration.default`'s rules and Kalman gate, then its smoother
-    /// (`SmoothedCleaning`), with `geo gpx clean`'s defaults: fixes without accuracy kept and
-    /// taken at 10 m. The fixes dropped by a rule or the smoother are left out.
-    /// - Complexity: O(n).
-    static func cleaned(_ fixes: [StoredFix]) -> [StoredFix] {
+    /// `TrackFilterConfiguration.default` with `geo gpx clean`'s defaults: fixes without
+    /// accuracy kept and taken at 10 m.
+    static var cleaningConfiguration: TrackFilterConfiguration {
         var configuration = TrackFilterConfiguration.default
         configuration.rejectsMissingAccuracy = false
         configuration.kalman?.assumedAccuracy = .meters(10)
-        var cleaning = SmoothedCleaning<StandardRules, StoredFix>(TrackCleaner(configuration: configuration))
+        return configuration
+    }
+
+    /// `cleaningConfiguration`'s rules and Kalman gate, then its smoother (`SmoothedCleaning`).
+    /// The fixes dropped by a rule or the smoother are left out.
+    /// - Complexity: O(n).
+    static func cleaned(_ fixes: [StoredFix]) -> [StoredFix] {
+        var cleaning = SmoothedCleaning<StandardRules, StoredFix>(TrackCleaner(configuration: cleaningConfiguration))
         var out: [StoredFix] = []
         for fix in fixes { cleaning.push(location(fix), item: fix) { out.append(moved($1, to: $0.coordinate)) } }
         cleaning.finish { out.append(moved($1, to: $0.coordinate)) }

@@ -38,6 +38,8 @@ public final class TrackingIngest: Sendable {
 
     /// Geofences decided after the ack (`FenceMonitor`), with `fences`.
     let fenceMonitor: FenceMonitor?
+    /// The devices matched live after the ack (`LiveMatching`), with `liveMatching`.
+    let liveMatching: LiveMatching?
     /// The road matcher of `track=matched` reads, or nil (`--roads`).
     let matcher: MapMatcher?
     /// The batches other instances commit (`PositionStore.followOtherInstances`), pushed to this one's `/live`.
@@ -56,6 +58,8 @@ public final class TrackingIngest: Sendable {
     ///   - devices: devices to register (or whose settings to update) before serving.
     ///   - fences: geofences to decide after each commit; nil for none.
     ///   - matcher: the roads of `track=matched` reads (`TrackRoads.matcher(osmFile:)`); nil for none.
+    ///   - liveMatching: the devices whose fixes are cleaned and matched live after the ack, and
+    ///     over which roads; nil for none.
     ///   - liveInterval: the least time between two `/live` messages to one subscriber (`LiveFanOut.interval`).
     ///   - maximumLiveSubscribers: the most `/live` subscribers at once (`LiveFanOut.maximumSubscribers`);
     ///     nil for half the open-file limit.
@@ -65,7 +69,7 @@ public final class TrackingIngest: Sendable {
     /// Raises the process's soft open-file limit to its hard one first (`OpenFileLimit`): the
     /// trackers' connections and the `/live` subscribers (at most half the limit) take one each.
     public init(store: any PositionStore, policy: UnknownDevicePolicy, devices: [DeviceSettings] = [], fences: FenceOptions? = nil,
-                matcher: MapMatcher? = nil, batchRows: Int = 1000, batchWait: Duration = .milliseconds(5),
+                matcher: MapMatcher? = nil, liveMatching: LiveMatchingOptions? = nil, batchRows: Int = 1000, batchWait: Duration = .milliseconds(5),
                 liveInterval: Duration = LiveFanOut.defaultInterval, maximumLiveSubscribers: Int? = nil,
                 note: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         openFiles = OpenFileLimit.raiseSoftToHard()
@@ -81,7 +85,10 @@ public final class TrackingIngest: Sendable {
         var monitor: FenceMonitor? = nil
         if let fences { monitor = try FenceMonitor(fences, store: store, metrics: metrics, live: live) }
         self.fenceMonitor = monitor
-        self.committer = PartCommitters(store: store, metrics: metrics, live: live, fences: monitor, maximumRows: batchRows, maximumWait: batchWait)
+        let matching = liveMatching.map { LiveMatching($0, metrics: metrics, live: live) }
+        self.liveMatching = matching
+        let afterAck: [any AfterAck] = [monitor as (any AfterAck)?, matching].compactMap { $0 }
+        self.committer = PartCommitters(store: store, metrics: metrics, live: live, afterAck: afterAck, maximumRows: batchRows, maximumWait: batchWait)
         follower = Task { await store.followOtherInstances { live.publish($0) } }
     }
 
@@ -210,6 +217,7 @@ public final class TrackingIngest: Sendable {
     public func stop() {
         committer.stop()
         fenceMonitor?.stop()
+        liveMatching?.stop()
         follower.cancel()
         store.stopWriting()
     }

@@ -40,6 +40,10 @@ public final class TrackingMetrics: Sendable {
         /// Seconds from a batch's ack to its fence events being stored.
         var fenceLatency = Histogram(bounds: Histogram.secondsBounds)
         var fenceBatchesDropped = 0
+        /// Fixes of devices that opted in to live matching, answered by the online matcher, and
+        /// committed batches not matched (`LiveMatching`'s queue full).
+        var liveMatched = 0
+        var liveMatchBatchesDropped = 0
         var webhookDelivered = 0
         var webhookFailedAttempts = 0
         var webhookDropped = 0
@@ -157,6 +161,8 @@ public final class TrackingMetrics: Sendable {
         counters.withLock { $0.fenceLatency.observe(seconds) }
     }
     func fenceBatchDropped() { counters.withLock { $0.fenceBatchesDropped += 1 } }
+    func liveMatched(_ fixes: Int) { counters.withLock { $0.liveMatched += fixes } }
+    func liveMatchBatchDropped() { counters.withLock { $0.liveMatchBatchesDropped += 1 } }
     func webhookDelivered(_ events: Int) { counters.withLock { $0.webhookDelivered += events } }
     func webhookAttemptFailed() { counters.withLock { $0.webhookFailedAttempts += 1 } }
     func webhookDropped(_ events: Int) { counters.withLock { $0.webhookDropped += events } }
@@ -241,6 +247,10 @@ public final class TrackingMetrics: Sendable {
                [("", "\(c.fenceBatchesDropped)")])
         metric("tracking_fence_store_failures_total", "counter", "Fence event writes the store refused (events lost).",
                [("", "\(c.storeFailures[StoreFailureLog.Operation.fenceEvents.rawValue])")])
+        metric("tracking_live_matched_fixes_total", "counter", "Fixes of devices that opted in to live matching answered by the online matcher.",
+               [("", "\(c.liveMatched)")])
+        metric("tracking_live_match_batches_dropped_total", "counter", "Committed batches not matched live: the matching queue was full.",
+               [("", "\(c.liveMatchBatchesDropped)")])
         metric("tracking_webhook_events_delivered_total", "counter", "Events the webhook accepted (2xx).", [("", "\(c.webhookDelivered)")])
         metric("tracking_webhook_failed_attempts_total", "counter", "Webhook POSTs that failed (retried with backoff).",
                [("", "\(c.webhookFailedAttempts)")])

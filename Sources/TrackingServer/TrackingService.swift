@@ -19,6 +19,9 @@ public struct TrackingServerConfiguration: Sendable {
     public var fences: FenceOptions?
     /// The roads of `track=matched` reads (`TrackRoads.matcher(osmFile:)`); nil for none.
     public var matcher: MapMatcher?
+    /// The devices whose fixes are cleaned and matched live after the ack, pushed to their
+    /// `/live` followers (`LiveMatching`); nil for none.
+    public var liveMatching: LiveMatchingOptions?
     /// The least time between two `/live` messages to one subscriber.
     public var liveInterval = LiveFanOut.defaultInterval
     /// The Teltonika listener's port (Codec 8/8E over TCP); nil for none.
@@ -46,7 +49,7 @@ extension TrackingRoutes {
                            serving: @escaping @Sendable (String) -> Void, note: @escaping @Sendable (String) -> Void) async throws {
         let c = configuration
         let store = try await PositionStores.open(postgresURLs: c.postgresURLs, replicaURLs: c.replicaURLs, sqlitePath: c.sqlitePath)
-        let ingest = try await TrackingIngest(store: store, policy: c.policy, devices: c.devices, fences: c.fences, matcher: c.matcher,
+        let ingest = try await TrackingIngest(store: store, policy: c.policy, devices: c.devices, fences: c.fences, matcher: c.matcher, liveMatching: c.liveMatching,
                                               liveInterval: c.liveInterval, note: note)
         try await run(options, ingest: ingest, teltonikaPort: c.teltonikaPort, retentionDays: c.retentionDays, serving: serving, note: note)
     }

@@ -48,11 +48,16 @@ import TrackingProtocols
         let subscriber = try #require(fanOut.subscribe(.devices(Set(names))) { _ in calls.count.add(1, ordering: .relaxed) })
         for batch in 1...50 { fanOut.publish(names.map { Self.stored($0, Int64(batch)) }) }
         fanOut.publish(events: [FenceEvent(device: "d3", fence: "f", kind: .enter, time: 50_000, latitude: 1, longitude: 2)])
+        func matched(_ device: String, _ time: Int64) -> LiveMatchedFix {
+            LiveMatchedFix(device: device, fixTime: time, latitude: 1, longitude: 2, road: "", way: 7, confidence: 0.9, revised: false)
+        }
+        fanOut.publish(matched: [matched("d3", 50_000), matched("d3", 49_000), matched("not-followed", 50_000)])
         #expect(calls.count.load(ordering: .relaxed) == 1)
-        let (fixes, events) = subscriber.take()
+        let (fixes, events, matchedFixes) = subscriber.take()
         #expect(fixes.map(\.fix.device) == names.sorted())
         #expect(fixes.allSatisfy { $0.fix.fixTime == 50_000 })
         #expect(events.map(\.device) == ["d3"])
+        #expect(matchedFixes == [matched("d3", 50_000)], "the latest matched position of a followed device, never an older one")
         #expect(subscriber.pending == 0)
         fanOut.publish([Self.stored("d0", 51)])
         #expect(calls.count.load(ordering: .relaxed) == 2)

@@ -2,9 +2,11 @@ import Foundation
 import GeoCore
 import GeoTestSupport
 import GPXCodec
+import MapMatching
 import OSMImport
 import RoadNetwork
 import Testing
+import TrackFiltering
 import TrackingProtocols
 @testable import TrackingServer
 
@@ -104,6 +106,46 @@ import TrackingProtocols
                     #expect(LocalFrame.distance(original, p.coordinate) < 60)
                 }
             }
+        }
+    }
+
+    /// The same trace sent by a device that opted in to live matching ("taxi") and by one that
+    /// did not ("other"): after the ack the opted-in device's fixes go through the clean-track
+    /// rules and the online matcher, at least 15 of the 17 are answered on a car road of the map
+    /// (within 0.5 m of an edge of the graph built from the same file) and within 60 m of the
+    /// fix, and a `/live` follower of both holds the taxi's latest answer and nothing for the
+    /// other device.
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func liveMatching_optedInDevicesMatchedAfterTheAck() async throws {
+        guard let map = try Fixtures.url("traces/graphhopper-mm/issue-70.osm.gz"),
+              let fixes = try Self.fixes("traces/graphhopper-mm/issue-70.gpx", device: "taxi", accuracy: nil) else { return }
+        let others = fixes.map { TrackedFix(device: "other", location: $0.location, source: $0.source) }
+        let matcher = try TrackRoads.matcher(osmFile: map.path)
+        try await withTemporaryDirectory { dir in
+            let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register,
+                                                  matcher: matcher, liveMatching: LiveMatchingOptions(devices: ["taxi"], matcher: matcher))
+            defer { ingest.stop() }
+            let subscriber = try #require(ingest.live.subscribe(.devices(["taxi", "other"])) { _ in })
+            try await FenceTests.ingest(ingest, fixes + others, perRequest: 1)
+            // What the online matcher answers for the fixes the rules pass, as the server's thread runs them.
+            var cleaner = TrackCleaner(configuration: TrackViews.cleaningConfiguration), online = OnlineMatcher(matcher: matcher)
+            let stored = try await ingest.store.positions(device: "taxi", from: 0, to: .max, limit: 100)
+            let answers = stored.compactMap { LiveMatching.match($0, cleaner: &cleaner, matcher: &online) }
+            let placed = answers.filter { $0.latitude != nil }
+            #expect(placed.count >= 15, "\(placed.count) of \(fixes.count) matched")
+            let roads = SpatialIndex(graph: try RoadGraphExtractor.extract(from: map, profile: .car).graph)
+            for answer in placed {
+                let on = Coordinate(uncheckedLatitude: answer.latitude!, longitude: answer.longitude!)
+                #expect(!roads.nearestEdges(to: on, maxDistance: .meters(0.5)).isEmpty, "\(answer.fixTime) is off the roads")
+                let fix = try #require(stored.first { $0.fixTime == answer.fixTime })
+                #expect(LocalFrame.distance(Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude), on) < 60)
+            }
+            // The server's thread has answered them all once its count says so.
+            for _ in 0..<200 where !ingest.metrics.text().contains("tracking_live_matched_fixes_total \(answers.count)\n") {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(ingest.metrics.text().contains("tracking_live_matched_fixes_total \(answers.count)\n"))
+            #expect(subscriber.take().matched == [answers.last!], "the follower holds the taxi's latest answer, and none of the other device")
+            #expect(String(decoding: LiveMatchedFix.message([answers.last!]), as: UTF8.self).hasPrefix(#"{"positions":[{"confidence":"#))
         }
     }
 }
