@@ -212,7 +212,7 @@ public final class TrackingIngest: Sendable {
     }
 
     /// Ends the writer after committing what is queued — returning once it has, so nothing is
-    /// written after — and the fence decisions after deciding what was offered; then the store
+    /// written after — and the fence decisions and live matching after what was offered; then the store
     /// stops writing (`PositionStore.stopWriting`: a restarted server may open its SQLite file).
     public func stop() {
         committer.stop()

@@ -5,6 +5,7 @@ import GPXCodec
 import MapMatching
 import OSMImport
 import RoadNetwork
+import SystemIO
 import Testing
 import TrackFiltering
 import TrackingProtocols
@@ -113,8 +114,8 @@ import TrackingProtocols
     /// did not ("other"): after the ack the opted-in device's fixes go through the clean-track
     /// rules and the online matcher, at least 15 of the 17 are answered on a car road of the map
     /// (within 0.5 m of an edge of the graph built from the same file) and within 60 m of the
-    /// fix, and a `/live` follower of both holds the taxi's latest answer and nothing for the
-    /// other device.
+    /// fix, and a `/live` follower of both (in process, and over a WebSocket) gets the taxi's
+    /// latest answer and nothing for the other device.
     @Test(.onOwnThread, .timeLimit(.minutes(2))) func liveMatching_optedInDevicesMatchedAfterTheAck() async throws {
         guard let map = try Fixtures.url("traces/graphhopper-mm/issue-70.osm.gz"),
               let fixes = try Self.fixes("traces/graphhopper-mm/issue-70.gpx", device: "taxi", accuracy: nil) else { return }
@@ -125,27 +126,37 @@ import TrackingProtocols
                                                   matcher: matcher, liveMatching: LiveMatchingOptions(devices: ["taxi"], matcher: matcher))
             defer { ingest.stop() }
             let subscriber = try #require(ingest.live.subscribe(.devices(["taxi", "other"])) { _ in })
-            try await FenceTests.ingest(ingest, fixes + others, perRequest: 1)
-            // What the online matcher answers for the fixes the rules pass, as the server's thread runs them.
-            var cleaner = TrackCleaner(configuration: TrackViews.cleaningConfiguration), online = OnlineMatcher(matcher: matcher)
-            let stored = try await ingest.store.positions(device: "taxi", from: 0, to: .max, limit: 100)
-            let answers = stored.compactMap { LiveMatching.match($0, cleaner: &cleaner, matcher: &online) }
-            let placed = answers.filter { $0.latitude != nil }
-            #expect(placed.count >= 15, "\(placed.count) of \(fixes.count) matched")
-            let roads = SpatialIndex(graph: try RoadGraphExtractor.extract(from: map, profile: .car).graph)
-            for answer in placed {
-                let on = Coordinate(uncheckedLatitude: answer.latitude!, longitude: answer.longitude!)
-                #expect(!roads.nearestEdges(to: on, maxDistance: .meters(0.5)).isEmpty, "\(answer.fixTime) is off the roads")
-                let fix = try #require(stored.first { $0.fixTime == answer.fixTime })
-                #expect(LocalFrame.distance(Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude), on) < 60)
+            try await TrackingServerTests.withServer(ingest) { port async throws in
+                let client = try LiveFanOutTests.subscribed(port, "/live?devices=taxi,other")
+                defer { try? client.close() }
+                try await FenceTests.ingest(ingest, fixes + others, perRequest: 1)
+                // What the online matcher answers for the fixes the rules pass, as the server's thread runs them.
+                var cleaner = TrackCleaner(configuration: TrackViews.cleaningConfiguration), online = OnlineMatcher(matcher: matcher)
+                let stored = try await ingest.store.positions(device: "taxi", from: 0, to: .max, limit: 100)
+                let answers = stored.compactMap { LiveMatching.match($0, cleaner: &cleaner, matcher: &online) }
+                let placed = answers.filter { $0.latitude != nil }
+                #expect(placed.count >= 15, "\(placed.count) of \(fixes.count) matched")
+                let roads = SpatialIndex(graph: try RoadGraphExtractor.extract(from: map, profile: .car).graph)
+                for answer in placed {
+                    let on = Coordinate(uncheckedLatitude: answer.latitude!, longitude: answer.longitude!)
+                    #expect(!roads.nearestEdges(to: on, maxDistance: .meters(0.5)).isEmpty, "\(answer.fixTime) is off the roads")
+                    let fix = try #require(stored.first { $0.fixTime == answer.fixTime })
+                    #expect(LocalFrame.distance(Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude), on) < 60)
+                }
+                // The server's thread has answered them all once its count says so.
+                for _ in 0..<200 where !ingest.metrics.text().contains("tracking_live_matched_fixes_total \(answers.count)\n") {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(ingest.metrics.text().contains("tracking_live_matched_fixes_total \(answers.count)\n"))
+                #expect(subscriber.take().matched == [answers.last!], "the follower holds the taxi's latest answer, and none of the other device")
+                // Over the WebSocket: `matched` messages up to the latest answer, none of the other device.
+                let latest = #""time":"\#(TrackOutput.iso8601(answers.last!.fixTime))""#
+                let heard = try LiveFanOutTests.read(client, until: [#""type":"matched""#, latest])
+                let messages = heard.components(separatedBy: #"{"positions":["#).dropFirst()
+                #expect(heard.contains(latest) && !messages.isEmpty)
+                #expect(messages.allSatisfy { !$0.prefix(while: { $0 != "]" }).contains(#""device":"other""#) })
+                #expect(String(decoding: LiveMatchedFix.message([answers.last!]), as: UTF8.self).hasPrefix(#"{"positions":[{"confidence":"#))
             }
-            // The server's thread has answered them all once its count says so.
-            for _ in 0..<200 where !ingest.metrics.text().contains("tracking_live_matched_fixes_total \(answers.count)\n") {
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            #expect(ingest.metrics.text().contains("tracking_live_matched_fixes_total \(answers.count)\n"))
-            #expect(subscriber.take().matched == [answers.last!], "the follower holds the taxi's latest answer, and none of the other device")
-            #expect(String(decoding: LiveMatchedFix.message([answers.last!]), as: UTF8.self).hasPrefix(#"{"positions":[{"confidence":"#))
         }
     }
 }
