@@ -323,8 +323,8 @@ let package = Package(
         // default data, above every module it shows.
         .target(
             name: "DemoTour",
-            dependencies: ["GeoBase", "GeoCore", "Compass", "MapCamera", "MapData", "MapRenderer", "MapView", "Monitoring",
-                           "OSMImport", "Positioning", "RoadNetwork", "Routing", "SystemIO", "TrackFiltering"],
+            dependencies: ["GeoBase", "GeoCore", "Compass", "HTTPServing", "MapCamera", "MapData", "MapMatching", "MapRenderer", "MapView",
+                           "Monitoring", "OSMImport", "Positioning", "RoadNetwork", "Routing", "SystemIO", "TrackFiltering", "TrackingServer"],
             swiftSettings: strictSettings
         ),
 

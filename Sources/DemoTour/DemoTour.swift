@@ -22,7 +22,7 @@ import TrackFiltering
 /// `geo snapshot`, `geo map animate`, `geo monitor`, `geo magnetic`).
 package struct DemoTour {
     /// Where the narration goes, one line (without its newline) at a time.
-    private let line: (String) -> Void
+    let line: (String) -> Void
 
     /// Runs the tour, narrating it line by line and writing the sample city's snapshot (an
     /// 800×600 PNG) to `snapshot`, replaced atomically.
@@ -39,7 +39,15 @@ package struct DemoTour {
         tour.roadsTour(city)
         let drive = try await tour.positioningTour(city)
         try tour.mapsTour(city, matchedDrive: drive.updates.compactMap { $0.mapMatchedPosition?.coordinate }, text: text, snapshot: snapshot)
-        try tour.monitoringTour(city, fixes: drive.updates.map(\.rawPosition))
+        let fence = try Self.fence(on: city)
+        try tour.monitoringTour(city, fixes: drive.updates.map(\.rawPosition), fence: fence)
+        try await tour.trackingTour(city, fixes: drive.updates.map(\.rawPosition), fence: fence)
+    }
+
+    /// The tour's geofence: 250 m around the middle of the route.
+    static func fence(on city: SampleCityRoute) throws -> CircularGeographicCondition {
+        let geometry = city.route.geometry
+        return try CircularGeographicCondition(center: geometry.dropFirst(geometry.count / 2).first ?? SampleCity.center, radius: .meters(250))
     }
 
     /// Geodesy on a handful of embedded landmarks.
@@ -179,13 +187,11 @@ package struct DemoTour {
 
     /// A geofence on the route decided from the drive's fixes with their accuracy, and the
     /// magnetic declination at the city.
-    private func monitoringTour(_ city: SampleCityRoute, fixes: [Location]) throws {
+    private func monitoringTour(_ city: SampleCityRoute, fixes: [Location], fence: CircularGeographicCondition) throws {
         line("\nMonitoring: a 250 m geofence on the route, decided with each fix's accuracy")
-        let geometry = city.route.geometry
-        guard let fenceCentre = geometry.dropFirst(geometry.count / 2).first, let firstFix = fixes.first else { return }
+        guard let firstFix = fixes.first else { return }
         var fences = FenceEngine()
-        try fences.add(.circle(CircularGeographicCondition(center: fenceCentre, radius: .meters(250))),
-                       identifier: "fence", at: firstFix.timestamp)
+        try fences.add(.circle(fence), identifier: "fence", at: firstFix.timestamp)
         for fix in fixes {
             for event in fences.process(fix) {
                 let seconds = event.date.timeIntervalSince(firstFix.timestamp)
@@ -200,5 +206,5 @@ package struct DemoTour {
     }
 
     /// A number with `places` decimals (C's `%.*f`, ``FixedDecimal``).
-    private func format(_ value: Double, _ places: Int) -> String { FixedDecimal.string(value, decimals: places) }
+    func format(_ value: Double, _ places: Int) -> String { FixedDecimal.string(value, decimals: places) }
 }

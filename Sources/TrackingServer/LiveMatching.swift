@@ -75,8 +75,8 @@ final class LiveMatching: AfterAck, @unchecked Sendable {
     let matcher: MapMatcher
     let metrics: TrackingMetrics
     let live: LiveFanOut
-    /// Committed rows of the devices that opted in, a batch each, waiting to be matched.
-    private let batches: WorkQueue<[StoredFix]>
+    /// Committed rows of the devices that opted in, a batch each, and when it was acknowledged.
+    private let batches: WorkQueue<(rows: [StoredFix], acknowledged: Date)>
 
     init(_ options: LiveMatchingOptions, metrics: TrackingMetrics, live: LiveFanOut, queueBatches: Int = 10_000) {
         devices = options.devices
@@ -93,7 +93,7 @@ final class LiveMatching: AfterAck, @unchecked Sendable {
     func offer(_ rows: [StoredFix]) {
         let taken = rows.filter { devices.contains($0.device) }
         guard !taken.isEmpty else { return }
-        if batches.put([taken]) > 0 { metrics.liveMatchBatchDropped() }
+        if batches.put([(taken, Date())]) > 0 { metrics.liveMatchBatchDropped() }
     }
 
     /// One device's cleaner and matcher, and the time of the latest fix it took (ms).
@@ -108,7 +108,7 @@ final class LiveMatching: AfterAck, @unchecked Sendable {
         var states: [String: DeviceState] = [:]
         while let taken = batches.take(upTo: 32) {
             var matched: [LiveMatchedFix] = []
-            for rows in taken {
+            for (rows, _) in taken {
                 for fix in rows.sorted(by: { ($0.device, $0.fixTime) < ($1.device, $1.fixTime) }) {
                     var state = states.removeValue(forKey: fix.device) ?? DeviceState(matcher: OnlineMatcher(matcher: matcher))
                     if fix.fixTime > state.through {
@@ -118,8 +118,9 @@ final class LiveMatching: AfterAck, @unchecked Sendable {
                     states[fix.device] = state
                 }
             }
-            metrics.liveMatched(matched.count)
             live.publish(matched: matched)
+            let now = Date()
+            metrics.liveMatched(matched.count, batchesSecondsAfterAck: taken.map { now.timeIntervalSince($0.acknowledged) })
         }
     }
 

@@ -43,6 +43,8 @@ public final class TrackingMetrics: Sendable {
         /// Fixes of devices that opted in to live matching, answered by the online matcher, and
         /// committed batches not matched (`LiveMatching`'s queue full).
         var liveMatched = 0
+        /// Seconds from a batch's ack to its live-matched positions published.
+        var liveMatchLatency = Histogram(bounds: Histogram.secondsBounds)
         var liveMatchBatchesDropped = 0
         var webhookDelivered = 0
         var webhookFailedAttempts = 0
@@ -161,7 +163,12 @@ public final class TrackingMetrics: Sendable {
         counters.withLock { $0.fenceLatency.observe(seconds) }
     }
     func fenceBatchDropped() { counters.withLock { $0.fenceBatchesDropped += 1 } }
-    func liveMatched(_ fixes: Int) { counters.withLock { $0.liveMatched += fixes } }
+    func liveMatched(_ fixes: Int, batchesSecondsAfterAck seconds: [Double]) {
+        counters.withLock { c in
+            c.liveMatched += fixes
+            for s in seconds { c.liveMatchLatency.observe(s) }
+        }
+    }
     func liveMatchBatchDropped() { counters.withLock { $0.liveMatchBatchesDropped += 1 } }
     func webhookDelivered(_ events: Int) { counters.withLock { $0.webhookDelivered += events } }
     func webhookAttemptFailed() { counters.withLock { $0.webhookFailedAttempts += 1 } }
@@ -249,6 +256,8 @@ public final class TrackingMetrics: Sendable {
                [("", "\(c.storeFailures[StoreFailureLog.Operation.fenceEvents.rawValue])")])
         metric("tracking_live_matched_fixes_total", "counter", "Fixes of devices that opted in to live matching answered by the online matcher.",
                [("", "\(c.liveMatched)")])
+        metric("tracking_live_match_seconds", "histogram", "Seconds from a batch's ack to its live-matched positions published.",
+               c.liveMatchLatency.samples)
         metric("tracking_live_match_batches_dropped_total", "counter", "Committed batches not matched live: the matching queue was full.",
                [("", "\(c.liveMatchBatchesDropped)")])
         metric("tracking_webhook_events_delivered_total", "counter", "Events the webhook accepted (2xx).", [("", "\(c.webhookDelivered)")])

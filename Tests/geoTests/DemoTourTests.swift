@@ -59,6 +59,19 @@ private struct NoFonts: Error {}
         #expect(fence.map { $0.contains("inside (") ? "inside" : "outside" } == ["outside", "inside", "outside"], "\(fence)")
         let seconds = fence.compactMap { Int($0.split(separator: " ").first ?? "") }
         #expect(seconds.count == 3 && seconds == seconds.sorted())
+
+        // The tracking server: every fix acknowledged and read back, the same fence decided after
+        // the ack at the same times (enter, exit), and the drive matched live within 10 m.
+        #expect(lines.contains { $0.hasPrefix("\nTracking server:") }, "no tracking server section")
+        let acknowledged = try #require(lines.first { $0.contains(" fixes acknowledged (200)") })
+        let sent = acknowledged.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        #expect(sent.count >= 2 && sent[0] == sent[1] && sent[1] == counts[1], "\(acknowledged)")
+        #expect(lines.contains("  GET /api/positions?device=demo-car&format=gpx: 200, \(counts[1]) track points"))
+        let events = lines.filter { $0.hasPrefix("  fence event after the ack: ") }
+        #expect(events == ["enter", "exit"].enumerated().map { "  fence event after the ack: \($1) at \(seconds.count == 3 ? seconds[$0 + 1] : -1) s (GET /api/events)" })
+        let live = try #require(lines.first { $0.hasPrefix("  matched live for a /live follower") })
+        let metres = try #require(live.components(separatedBy: ", ").first { $0.hasSuffix(" m from it") }.flatMap { Double($0.split(separator: " ").first ?? "") })
+        #expect(metres < 10, "\(live)")
     }
 }
 
