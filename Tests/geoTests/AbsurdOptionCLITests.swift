@@ -39,6 +39,7 @@ struct AbsurdOptionCLITests {
         (["loadgen", "--url", "http://127.0.0.1:9/", "--duration", "nan"], "--duration must be > 0 and ≤ 86400 s"),
         (["loadgen", "--url", "http://127.0.0.1:9/", "--overland-batch", "10001"], "--overland-batch"),
         (["serve-tracking", "--live-interval", "1001"], "--live-interval must be 0…1000 ms"),
+        (["serve-tracking", "--live-match", "car"], "--live-match needs --roads"),
     ]
 
     @Test(arguments: cases)
