@@ -17,9 +17,10 @@ import TrackFiltering
 /// `geo demo`'s tour of LocationKit on the embedded default data: geodesy on five landmarks,
 /// the sample city through the real import path and a route across it, a simulated drive
 /// map-matched live, the city as vector tiles and a snapshot, a geofence decided from the
-/// drive's fixes and the World Magnetic Model at the city. Every step is the same library call
-/// a `geo` command makes (`geo distance`, `geo route`, `geo simulate`, `geo tiles build`,
-/// `geo snapshot`, `geo map animate`, `geo monitor`, `geo magnetic`).
+/// drive's fixes, the World Magnetic Model at the city, and the drive sent to the tracking
+/// server on loopback (`TrackingTour.swift`). Every step is the same library call a `geo`
+/// command makes (`geo distance`, `geo route`, `geo simulate`, `geo tiles build`,
+/// `geo snapshot`, `geo map animate`, `geo monitor`, `geo magnetic`, `geo serve-tracking`).
 package struct DemoTour {
     /// Where the narration goes, one line (without its newline) at a time.
     let line: (String) -> Void

@@ -3,6 +3,13 @@ import GeoCore
 import NIOCore
 import Synchronization
 
+/// What the group committer hands each committed batch to after the ack, in commit order:
+/// the fence decisions (`FenceMonitor`) and live matching (`LiveMatching`). Taking it must never
+/// wait.
+protocol AfterAck: Sendable {
+    func offer(_ rows: [StoredFix])
+}
+
 /// Group commit: requests hand their rows to a writer thread, which commits whatever has
 /// queued in one transaction once 1,000 rows are waiting or the oldest has waited 5 ms; each
 /// request's completion is called (on that thread, or on the event loop it names) only after the

@@ -3,12 +3,6 @@ import GeoCore
 public import MapMatching
 import TrackFiltering
 
-/// What the group committer hands each committed batch to after the ack, in commit order
-/// (`GroupCommitter`): taking it must never wait.
-protocol AfterAck: Sendable {
-    func offer(_ rows: [StoredFix])
-}
-
 /// A fix of a device that opted in to live matching, where the online matcher put it at once.
 public struct LiveMatchedFix: Sendable, Hashable {
     public var device: String
