@@ -191,10 +191,7 @@ import TrackingProtocols
         try await withTemporaryDirectory { dir in
             let db = dir.appendingPathComponent("t.sqlite").path
             let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: db), policy: .refuse)
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            var bound = ports.makeAsyncIterator()
-            let server = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
-            let port = try #require(await bound.next())
+            let (server, port) = try await TeltonikaListenerTests.teltonika(ingest)
             var options = LoadGenerator.Options(host: "127.0.0.1", port: port, devices: 2, duration: .seconds(1))
             options.wire = .teltonika(extended: false)
             options.devicePrefix = LoadGenerator.Options.imeiPrefix

@@ -378,6 +378,21 @@ final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
 /// packet acknowledged with its record count after the commit, the record stored; a wrong CRC
 /// closes the connection without an acknowledgement.
 @Suite struct TeltonikaListenerTests {
+    /// A Teltonika listener of `ingest` on a free loopback port, and that port (a listener that
+    /// cannot bind fails the test: its stream of ports ends); the caller cancels it.
+    static func teltonika(_ ingest: TrackingIngest, idleTimeout: Duration = TeltonikaListener.defaultIdleTimeout,
+                          connections: OpenConnections = .process) async throws -> (listener: Task<Void, any Error>, port: Int) {
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let listener = Task {
+            defer { continuation.finish() }
+            try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest, idleTimeout: idleTimeout, connections: connections) {
+                continuation.yield($0)
+            }
+        }
+        var iterator = ports.makeAsyncIterator()
+        return (listener, try #require(await iterator.next()))
+    }
+
     static func bytes(_ hex: String) -> [UInt8] {
         stride(from: 0, to: hex.count, by: 2).map { i in
             UInt8(hex[hex.index(hex.startIndex, offsetBy: i)..<hex.index(hex.startIndex, offsetBy: i + 2)], radix: 16)!
@@ -399,11 +414,8 @@ final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
         try await withTemporaryDirectory { dir in
             let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
             let ingest = try await TrackingIngest(store: store, policy: .refuse, devices: [DeviceSettings(name: "356307042441013")])
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
+            let (listener, port) = try await Self.teltonika(ingest)
             defer { listener.cancel() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
             let packet = Self.bytes("000000000000003608010000016B40D8EA30010000000000000000000000000000000105021503010101425E0F01F10000601A014E0000000000000000010000C7CF")
 
             let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
@@ -442,11 +454,8 @@ final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
             let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
             let ingest = try await TrackingIngest(store: store, policy: .register)
             defer { ingest.stop() }
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
+            let (listener, port) = try await Self.teltonika(ingest)
             defer { listener.cancel() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
             let start = Int64(Date().timeIntervalSince1970 * 1000) - 60_000
             var stream = Teltonika.login(imei: "356307042441013"), valid: [Int64] = []
             for k in 0..<40 {
@@ -471,11 +480,8 @@ final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
         try await withTemporaryDirectory { dir in
             let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
             defer { ingest.stop() }
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest, idleTimeout: .seconds(1)) { continuation.yield($0) } }
+            let (listener, port) = try await Self.teltonika(ingest, idleTimeout: .seconds(1))
             defer { listener.cancel() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
             let slow = try TCPClient.connect(host: "127.0.0.1", port: port)
             defer { try? slow.close() }
             try slow.writeAll(Self.bytes("000F333536333037303432343431303133"))
@@ -497,14 +503,8 @@ final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
         try await withTemporaryDirectory { dir in
             let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
             defer { ingest.stop() }
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let bound = OpenConnections(maximum: 2)
-            let listener = Task {
-                try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest, connections: bound) { continuation.yield($0) }
-            }
+            let (listener, port) = try await Self.teltonika(ingest, connections: OpenConnections(maximum: 2))
             defer { listener.cancel() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
             let login = Self.bytes("000F333536333037303432343431303133")
             let first = try TCPClient.connect(host: "127.0.0.1", port: port)
             try first.writeAll(login)
@@ -540,10 +540,7 @@ final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
             let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
             defer { ingest.stop() }
             for _ in 0..<20 {
-                let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-                let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
-                var iterator = ports.makeAsyncIterator()
-                let port = try #require(await iterator.next())
+                let (listener, port) = try await Self.teltonika(ingest)
                 let connecting = Thread {
                     for _ in 0..<200 {
                         guard let socket = try? TCPClient.connect(host: "127.0.0.1", port: port) else { return }
@@ -571,10 +568,7 @@ final class OverlappingStore: SQLiteBackedStore, @unchecked Sendable {
             let ingest = try await TrackingIngest(store: try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path), policy: .register)
             defer { ingest.stop() }
             for _ in 0..<10 {
-                let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-                let listener = Task { try await TeltonikaListener.run(host: "127.0.0.1", port: 0, ingest: ingest) { continuation.yield($0) } }
-                var iterator = ports.makeAsyncIterator()
-                let port = try #require(await iterator.next())
+                let (listener, port) = try await Self.teltonika(ingest)
                 let answered = Mutex<(sockets: [FileDescriptor], done: Bool)>(([], false))
                 Thread {
                     defer { answered.withLock { $0.done = true } }
