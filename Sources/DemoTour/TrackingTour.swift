@@ -52,10 +52,10 @@ extension DemoTour {
             let c = fix.coordinate
             let target = "/?id=demo-car&lat=\(c.latitude)&lon=\(c.longitude)&timestamp=\(Int64(fix.timestamp.timeIntervalSince1970))"
                 + "&accuracy=\(fix.horizontalAccuracy?.meters ?? 10)&speed=\(fix.speed?.metersPerSecond ?? 0)"
-            if try await Self.get(port, target).status == 200 { acknowledged += 1 }
+            if try await LoopbackHTTP.request(port: port, target: target).status == 200 { acknowledged += 1 }
         }
         line("  \(acknowledged) of \(fixes.count) fixes acknowledged (200), each after its group commit")
-        let track = try await Self.get(port, "/api/positions?device=demo-car&format=gpx")
+        let track = try await LoopbackHTTP.request(port: port, target: "/api/positions?device=demo-car&format=gpx")
         line("  GET /api/positions?device=demo-car&format=gpx: \(track.status), \(track.body.components(separatedBy: "<trkpt ").count - 1) track points")
 
         // The fence decisions and live matching trail the acks: every committed batch is decided
@@ -69,7 +69,7 @@ extension DemoTour {
             try await Task.sleep(for: .milliseconds(10))
         }
         let start = fixes.first?.timestamp ?? Date()
-        for event in try Self.fenceEvents(try await Self.get(port, "/api/events?device=demo-car").body) {
+        for event in try Self.fenceEvents(try await LoopbackHTTP.request(port: port, target: "/api/events?device=demo-car").body) {
             line("  fence event after the ack: \(event.type) at \(format(event.time.timeIntervalSince(start), 0)) s (GET /api/events)")
         }
         if let matched = follower.take().matched.last, let latitude = matched.latitude, let longitude = matched.longitude,
@@ -89,40 +89,5 @@ extension DemoTour {
         }
         let reply = try JSONDecoder().decode(Reply.self, from: Data(body.utf8))
         return reply.events.compactMap { e in (try? Date(e.time, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true))).map { (e.type, $0) } }
-    }
-
-    /// A GET with `Connection: close` to the server on 127.0.0.1:`port`, on a thread of its own
-    /// (its socket calls block; the cooperative pool runs the server): the status and the body
-    /// (de-chunked).
-    static func get(_ port: Int, _ target: String) async throws -> (status: Int, body: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result {
-                    let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
-                    defer { try? socket.close() }
-                    try socket.writeAll("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
-                    let reply = try socket.readToEnd(limit: 1 << 24)
-                    guard let end = reply.indices.dropLast(3).first(where: { reply[$0..<$0 + 4].elementsEqual("\r\n\r\n".utf8) }) else { return (0, "") }
-                    let head = String(decoding: reply[..<end], as: UTF8.self)
-                    let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-                    var body = Array(reply[(end + 4)...])
-                    if head.lowercased().contains("transfer-encoding: chunked") { body = dechunked(body) }
-                    return (status, String(decoding: body, as: UTF8.self))
-                })
-            }.start()
-        }
-    }
-
-    /// A chunked body's data (RFC 9112 §7.1): each chunk's size line and its closing CRLF dropped.
-    static func dechunked(_ body: [UInt8]) -> [UInt8] {
-        var i = 0, out: [UInt8] = []
-        while let lineEnd = body[i...].indices.dropLast().first(where: { body[$0] == 13 && body[$0 + 1] == 10 }),
-              let size = Int(String(decoding: body[i..<lineEnd], as: UTF8.self).split(separator: ";").first ?? "", radix: 16), size > 0,
-              lineEnd + 2 + size <= body.count {
-            out += body[(lineEnd + 2)..<(lineEnd + 2 + size)]
-            i = lineEnd + 2 + size + 2
-            guard i < body.count else { break }
-        }
-        return out
     }
 }

@@ -122,7 +122,7 @@ import Testing
                 #expect(down.status == 503 && down.body.hasPrefix("storage unavailable"))
 
                 store.failing(fromRead: 2)
-                await #expect(throws: TrackingServerTests.ChunkError.self) {
+                await #expect(throws: LoopbackHTTP.ChunkError.self) {
                     try await TrackingServerTests.http(port, "GET", "/api/positions?device=car")
                 }
                 #expect(ingest.metrics.text().contains("tracking_broken_replies_total 1"))
@@ -258,7 +258,7 @@ import Testing
         }
         let text = String(decoding: reply, as: UTF8.self)
         let body = try #require(text.range(of: "\r\n\r\n")).upperBound
-        return try TrackingServerTests.dechunked(String(text[body...]))
+        return try LoopbackHTTP.dechunked(String(text[body...]))
     }
 }
 

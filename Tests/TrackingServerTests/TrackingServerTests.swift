@@ -10,45 +10,9 @@ import TrackingProtocols
 
 /// The tracking server end to end over loopback HTTP, on the default SQLite store.
 @Suite struct TrackingServerTests {
-    /// One HTTP/1.1 request with `Connection: close`; the status and body. The blocking socket
-    /// calls run on a thread of their own: on the cooperative pool (2 threads on 2 cores) tests
-    /// running in parallel would hold every thread the server needs to answer them.
+    /// One HTTP/1.1 request with `Connection: close`; the status and body (`LoopbackHTTP`).
     static func http(_ port: Int, _ method: String, _ target: String, body: String = "", headers: [String] = []) async throws -> (status: Int, body: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result { try blockingHTTP(port, method, target, body: body, headers: headers) })
-            }.start()
-        }
-    }
-
-    static func blockingHTTP(_ port: Int, _ method: String, _ target: String, body: String, headers: [String]) throws -> (status: Int, body: String) {
-        let socket = try TCPClient.connect(host: "127.0.0.1", port: port)
-        defer { try? socket.close() }
-        let head = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close", "Content-Length: \(body.utf8.count)"] + headers
-        try socket.writeAll(head.joined(separator: "\r\n") + "\r\n\r\n" + body)
-        let response = String(decoding: try socket.readToEnd(limit: 1 << 24), as: UTF8.self)
-        let status = Int(response.split(separator: " ", maxSplits: 2)[1]) ?? 0
-        guard let end = response.range(of: "\r\n\r\n") else { return (status, "") }
-        let payload = String(response[end.upperBound...])
-        let chunked = response[..<end.lowerBound].lowercased().contains("\r\ntransfer-encoding: chunked")
-        return (status, chunked ? try dechunked(payload) : payload)
-    }
-
-    struct ChunkError: Error { var offset: Int }
-
-    /// A `Transfer-Encoding: chunked` body's content (RFC 9112 §7.1: chunks of a hexadecimal
-    /// size line, that many bytes and CRLF, up to a chunk of size 0).
-    static func dechunked(_ payload: String) throws -> String {
-        let bytes = Array(payload.utf8)
-        var content: [UInt8] = [], i = 0
-        while true {
-            guard let lineEnd = bytes[i...].firstIndex(of: 0x0D),
-                  let size = Int(String(decoding: bytes[i..<lineEnd], as: UTF8.self).prefix { $0 != ";" }, radix: 16),
-                  lineEnd + 2 + size + 2 <= bytes.count else { throw ChunkError(offset: i) }
-            if size == 0 { return String(decoding: content, as: UTF8.self) }
-            content += bytes[(lineEnd + 2)..<(lineEnd + 2 + size)]
-            i = lineEnd + 2 + size + 2
-        }
+        try await LoopbackHTTP.request(port: port, method: method, target: target, body: body, headers: headers)
     }
 
     /// Runs the routes on a port the system picks while `body` runs.
