@@ -61,7 +61,7 @@ import TrackingServer
 
             first.stopWriting()
             #expect(throws: SQLiteStoreStopped.self) { try first.register([DeviceSettings(name: "phone-2")]) }
-            #expect(throws: SQLiteStoreStopped.self) { try first.commit([SQLiteMoveTests.fix("phone-1", SQLiteMoveTests.now)]) }
+            #expect(throws: SQLiteStoreStopped.self) { try first.commit([SQLiteMoveTests.fix("phone-1", Int64(Date().timeIntervalSince1970) * 1000)]) }
             #expect(try first.devices().map(\.name) == ["phone-1"])
             let second = try SQLitePositionStore(path: path)
             try second.register([DeviceSettings(name: "phone-3")])

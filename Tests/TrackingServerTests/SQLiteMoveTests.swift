@@ -11,6 +11,9 @@ import Testing
 /// counting each fix once.
 @Suite struct SQLiteMoveTests {
     /// The start of the current 10 s slot, so that the fixes of a test's 10 s fall in one slot.
+    /// The suite's "now", ms, taken at its first use: only this suite's tests use it, since a
+    /// test here that leaves a fix 5 s old in `recent` (under a 60 s move) fails once the suites
+    /// before it took a minute.
     static let now = Int64(Date().timeIntervalSince1970) / 10 * 10_000
 
     /// Devices a–d, five fixes each, a second apart, 50 s old.
