@@ -6,8 +6,8 @@ import GeoCore
 ///
 /// Unique by (device, fence, kind, time): a fix decided again after a restart, or a retried
 /// request, makes the same event, which the store keeps once.
-public struct FenceEvent: Sendable, Hashable {
-    public enum Kind: String, Sendable, CaseIterable {
+public struct FenceEvent: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, CaseIterable, Codable {
         /// The device came inside the fence (Monitoring's decision: P ≥ 0.9, confirmed).
         case enter
         /// The device left it (P ≤ 0.1, confirmed).
@@ -42,6 +42,33 @@ public struct FenceEvent: Sendable, Hashable {
     /// Time, then kind (enter, dwell, exit), then fence: the order events are read back in.
     static func ordered(_ a: FenceEvent, _ b: FenceEvent) -> Bool {
         (a.time, a.kind.rank, a.fence, a.device) < (b.time, b.kind.rank, b.fence, b.device)
+    }
+
+    /// Whether this event may follow `previous`, the latest stored event of its device and fence
+    /// (nil: none): an enter after none or an exit, an exit after an enter or a dwell, a dwell
+    /// after an enter, and never before `previous`'s time. Each store takes only such events
+    /// (`accepted(_:after:)`), so two server instances that decide one device's crossing each —
+    /// the one that committed the fix and one that heard of it — store it once, and an instance
+    /// whose state fell behind the other's cannot store a second enter or an exit never entered.
+    func follows(_ previous: FenceEvent?) -> Bool {
+        guard let previous else { return kind == .enter }
+        guard time >= previous.time else { return false }
+        switch (previous.kind, kind) {
+        case (.exit, .enter), (.enter, .exit), (.dwell, .exit), (.enter, .dwell): return true
+        default: return false
+        }
+    }
+
+    /// Of `proposed`, those that follow (`follows(_:)`) the latest stored event of their device
+    /// and fence (`latest`, keyed by `[device, fence]`) and the events accepted before them, in
+    /// the order they are stored: each device and fence by time, then kind.
+    static func accepted(_ proposed: [FenceEvent], after latest: [[String]: FenceEvent]) -> [FenceEvent] {
+        var latest = latest
+        return proposed.sorted { ($0.device, $0.fence, $0.time, $0.kind.rank) < ($1.device, $1.fence, $1.time, $1.kind.rank) }.filter { event in
+            guard event.follows(latest[[event.device, event.fence]]) else { return false }
+            latest[[event.device, event.fence]] = event
+            return true
+        }
     }
 
     /// As JSON: `{"device":…,"fence":…,"type":"enter|exit|dwell","time":"ISO 8601 UTC","latitude":…,"longitude":…}`.

@@ -50,7 +50,7 @@ public struct FenceOptions: Sendable {
 ///   arrays; it holds only the decisions that changed a record (`FenceEngine`'s overlay), so
 ///   100,000 fences cost their size once, not once per device.
 final class FenceMonitor: AfterAck, @unchecked Sendable {
-    struct Batch { var rows: [StoredFix]; var acknowledged: Date }
+    struct Batch { var rows: [StoredFix]; var acknowledged: Date? }
 
     let options: FenceOptions
     let template: FenceEngine
@@ -80,8 +80,8 @@ final class FenceMonitor: AfterAck, @unchecked Sendable {
     }
 
     /// Queues a committed batch for its decision; called after its requests were acknowledged.
-    func offer(_ rows: [StoredFix]) {
-        if batches.put([Batch(rows: rows, acknowledged: Date())]) > 0 { metrics.fenceBatchDropped() }
+    func offer(_ rows: [StoredFix], acknowledged: Date?) {
+        if batches.put([Batch(rows: rows, acknowledged: acknowledged)]) > 0 { metrics.fenceBatchDropped() }
     }
 
     /// One device's fence state.
@@ -124,7 +124,7 @@ final class FenceMonitor: AfterAck, @unchecked Sendable {
             for batch in taken { decide(batch, devices: &devices, events: &events) }
             let added = stored(events)
             let now = Date()
-            for batch in taken { metrics.fenceBatchDecided(secondsAfterAck: now.timeIntervalSince(batch.acknowledged)) }
+            for batch in taken { if let acknowledged = batch.acknowledged { metrics.fenceBatchDecided(secondsAfterAck: now.timeIntervalSince(acknowledged)) } }
             guard !added.isEmpty else { continue }
             metrics.fenceEvents(added)
             live.publish(events: added)

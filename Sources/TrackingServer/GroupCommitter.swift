@@ -5,9 +5,13 @@ import Synchronization
 
 /// What the group committer hands each committed batch to after the ack, in commit order:
 /// the fence decisions (`FenceMonitor`) and live matching (`LiveMatching`). Taking it must never
-/// wait.
+/// wait. They also take the latest positions other instances' batches name
+/// (`PositionStore.followOtherInstances`), so each instance follows every device, wherever its
+/// fixes were sent.
 protocol AfterAck: Sendable {
-    func offer(_ rows: [StoredFix])
+    /// `acknowledged`: when the batch was, to measure the work after it; nil for another
+    /// instance's batch.
+    func offer(_ rows: [StoredFix], acknowledged: Date?)
 }
 
 /// Group commit: requests hand their rows to a writer thread, which commits whatever has
@@ -227,7 +231,7 @@ final class GroupCommitter: @unchecked Sendable {
                 order.next += 1
                 guard let committed = next else { continue }
                 live.publish(committed)
-                for consumer in afterAck { consumer.offer(committed) }
+                for consumer in afterAck { consumer.offer(committed, acknowledged: Date()) }
             }
         }
     }

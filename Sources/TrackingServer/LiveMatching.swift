@@ -70,7 +70,7 @@ final class LiveMatching: AfterAck, @unchecked Sendable {
     let metrics: TrackingMetrics
     let live: LiveFanOut
     /// Committed rows of the devices that opted in, a batch each, and when it was acknowledged.
-    private let batches: WorkQueue<(rows: [StoredFix], acknowledged: Date)>
+    private let batches: WorkQueue<(rows: [StoredFix], acknowledged: Date?)>
 
     init(_ options: LiveMatchingOptions, metrics: TrackingMetrics, live: LiveFanOut, queueBatches: Int = 10_000) {
         devices = options.devices
@@ -84,10 +84,10 @@ final class LiveMatching: AfterAck, @unchecked Sendable {
         thread.start()
     }
 
-    func offer(_ rows: [StoredFix]) {
+    func offer(_ rows: [StoredFix], acknowledged: Date?) {
         let taken = rows.filter { devices.contains($0.device) }
         guard !taken.isEmpty else { return }
-        if batches.put([(taken, Date())]) > 0 { metrics.liveMatchBatchDropped() }
+        if batches.put([(taken, acknowledged)]) > 0 { metrics.liveMatchBatchDropped() }
     }
 
     /// One device's cleaner and matcher, and the time of the latest fix it took (ms).
@@ -114,7 +114,7 @@ final class LiveMatching: AfterAck, @unchecked Sendable {
             }
             live.publish(matched: matched)
             let now = Date()
-            metrics.liveMatched(matched.count, batchesSecondsAfterAck: taken.map { now.timeIntervalSince($0.acknowledged) })
+            metrics.liveMatched(matched.count, batchesSecondsAfterAck: taken.compactMap { $0.acknowledged.map(now.timeIntervalSince) })
         }
     }
 

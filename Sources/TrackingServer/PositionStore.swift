@@ -55,6 +55,14 @@ public struct DeviceSettings: Sendable, Hashable {
     }
 }
 
+/// What another server instance on the same database committed (`PositionStore.followOtherInstances`).
+public enum OtherInstanceNews: Sendable {
+    /// The latest positions of the devices of its batches.
+    case fixes([StoredFix])
+    /// The fence events it stored.
+    case events([FenceEvent])
+}
+
 /// Where fixes are kept. `commit`, `add(events:)` and `latestEvents` are synchronous: threads of
 /// their own call them (the group committer's writer, `FenceMonitor`'s decisions) and may block
 /// there (SQLite's fsync, PostgreSQL's round trips). Registration and reads are
@@ -96,7 +104,9 @@ public protocol PositionStore: Sendable {
     /// `day` × 86,400,000 ms). `latest` keeps each device's latest fix.
     func removeDays(before day: Int64) async throws
     /// Stores geofence events in one transaction, skipping those already stored (same device,
-    /// fence, kind and time); returns the new ones, in the given order.
+    /// fence, kind and time) and those that do not follow the latest stored event of their
+    /// device and fence (`FenceEvent.follows`: what another instance stored first); returns the
+    /// new ones, in the given order.
     /// Called on the fence thread (`FenceMonitor`); blocks as `commit` does.
     func add(events: [FenceEvent]) throws -> [FenceEvent]
     /// Events with `from <= time < to` (milliseconds), of one device or (nil) of all, in
@@ -123,9 +133,10 @@ public protocol PositionStore: Sendable {
     /// lets another open the database for writing.
     func stopWriting()
     /// Until cancelled: hands `body` the latest positions of each batch that another server
-    /// instance on the same database commits, for this instance's `/live` subscribers
+    /// instance on the same database commits, and the fence events another instance stores, for
+    /// this instance's `/live` subscribers, fence decisions and live matching
     /// (`PostgresPositionStore`: LISTEN/NOTIFY). A store no other instance writes returns at once.
-    func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async
+    func followOtherInstances(_ body: @escaping @Sendable (OtherInstanceNews) -> Void) async
     /// The fixes a page of the read API holds at most (`FixPages`): fewer hold less memory, and
     /// each page is a `positions(device:…)` call of its own.
     var readPageSize: Int { get }
@@ -144,7 +155,7 @@ extension PositionStore {
     /// Several writers share the database (PostgreSQL): nothing to give up.
     public func stopWriting() {}
     /// No other instance writes here.
-    public func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async {}
+    public func followOtherInstances(_ body: @escaping @Sendable (OtherInstanceNews) -> Void) async {}
     /// About 1 MB of `StoredFix`es (136 bytes each).
     public var readPageSize: Int { 8192 }
     /// One `positions(device:…)` query a device.

@@ -63,6 +63,53 @@ struct BatchNote: Sendable, Equatable {
     }
 }
 
+/// The fence events one instance stored (`PostgresPositionStore.add(events:)`), told to the
+/// others on the batches' channel with the events' commit, so that their `/live` followers get
+/// them too: `INSTANCE events [{event}, …]`, each event as `FenceEvent`'s `Codable` form, in
+/// notes of at most `BatchNote.maximumDeviceBytes` of events each.
+struct EventNote: Sendable, Equatable {
+    var instance: String
+    var events: [FenceEvent]
+
+    static let marker = "events"
+
+    var text: String {
+        "\(instance) \(Self.marker) " + String(decoding: (try? JSONEncoder().encode(events)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    /// Parses `text`; nil for anything else (a `BatchNote`).
+    init?(_ text: String) {
+        let parts = text.split(separator: " ", maxSplits: 2)
+        guard parts.count == 3, parts[1] == Self.marker,
+              let events = try? JSONDecoder().decode([FenceEvent].self, from: Data(parts[2].utf8)) else { return nil }
+        self.init(instance: String(parts[0]), events: events)
+    }
+
+    init(instance: String, events: [FenceEvent]) {
+        self.instance = instance
+        self.events = events
+    }
+
+    /// `events` in as few notes as fit; an event whose own text passes the room (a fence or
+    /// device name of thousands of bytes) is in none, and reaches only this instance's followers.
+    static func notes(instance: String, events: [FenceEvent]) -> [EventNote] {
+        var notes: [EventNote] = [], part: [FenceEvent] = [], bytes = 0
+        for event in events {
+            let size = (try? JSONEncoder().encode(event).count) ?? .max
+            guard size <= BatchNote.maximumDeviceBytes else { continue }
+            if bytes + size + 1 > BatchNote.maximumDeviceBytes, !part.isEmpty {
+                notes.append(EventNote(instance: instance, events: part))
+                part = []
+                bytes = 0
+            }
+            part.append(event)
+            bytes += size + 1
+        }
+        if !part.isEmpty { notes.append(EventNote(instance: instance, events: part)) }
+        return notes
+    }
+}
+
 extension PostgresPositionStore {
     static let batchChannel = "tracking_batches"
 
@@ -72,11 +119,13 @@ extension PostgresPositionStore {
     static let replayMargin: Int64 = 5_000
 
     /// Until cancelled: on each batch another instance commits (`BatchNote`), reads the latest
-    /// positions of its devices and hands them to `body`. A lost connection is opened again
+    /// positions of its devices and hands them to `body`, and hands it the fence events another
+    /// instance stored (`EventNote`). A lost connection is opened again
     /// after 1 s; once it listens again, the latest positions received since `replayMargin`
     /// before the loss go to `body` too, so the batches committed meanwhile are not missed
-    /// (`LiveFanOut` passes on only those that move a device forwards).
-    public func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async {
+    /// (`LiveFanOut` passes on only those that move a device forwards); the events stored
+    /// meanwhile are not told again.
+    public func followOtherInstances(_ body: @escaping @Sendable (OtherInstanceNews) -> Void) async {
         var lostAt: Int64? = nil
         while !Task.isCancelled {
             do {
@@ -85,7 +134,7 @@ extension PostgresPositionStore {
                 do {
                     try await connection.listen(on: Self.batchChannel) { notifications in
                         if let lost = lostAt {
-                            body(try await latest(of: BatchNote(instance: instance, receivedAt: lost - Self.replayMargin, devices: nil)))
+                            body(.fixes(try await latest(of: BatchNote(instance: instance, receivedAt: lost - Self.replayMargin, devices: nil))))
                             lostAt = nil
                         }
                         // The notes are read here and merged while a read of the latest positions
@@ -98,7 +147,7 @@ extension PostgresPositionStore {
                                 do {
                                     for await _ in wakeups {
                                         guard let note = pending.take() else { continue }
-                                        body(try await self.latest(of: note))
+                                        body(.fixes(try await self.latest(of: note)))
                                     }
                                 } catch {
                                     // Ends the notifications, so the listen ends with this error.
@@ -108,6 +157,10 @@ extension PostgresPositionStore {
                             }
                             for try await notification in notifications {
                                 if Task.isCancelled { break }
+                                if let events = EventNote(notification.payload) {
+                                    if events.instance != instance { body(.events(events.events)) }
+                                    continue
+                                }
                                 guard let note = BatchNote(notification.payload), note.instance != instance else { continue }
                                 pending.add(note)
                                 wake.yield()

@@ -112,6 +112,8 @@ public final class PostgresPositionStore: PositionStore {
             PRIMARY KEY (device, fence, kind, time))
         """,
         "CREATE INDEX IF NOT EXISTS events_device_time ON events (device, time)",
+        // The latest event of a device and fence, which a new one must follow (`add(events:)`).
+        "CREATE INDEX IF NOT EXISTS events_device_fence_time ON events (device, fence, time)",
         // The database's identity (`shard`), made once; a base backup copies it to a replica.
         "CREATE TABLE IF NOT EXISTS shard (id text PRIMARY KEY)",
         "INSERT INTO shard (id) SELECT gen_random_uuid()::text WHERE NOT EXISTS (SELECT 1 FROM shard)",
@@ -493,22 +495,48 @@ public final class PostgresPositionStore: PositionStore {
         }
     }
 
+    /// One transaction: under an advisory lock every instance's event writes take (they are
+    /// few, a write per decision round), reads the latest stored event of each device and fence,
+    /// inserts those that follow it (`FenceEvent.accepted(_:after:)`) and tells the other
+    /// instances of them (`EventNote`, sent with the commit).
     public func add(events: [FenceEvent]) throws -> [FenceEvent] {
         guard !events.isEmpty else { return [] }
-        let devices = events.map(\.device), fences = events.map(\.fence), kinds = events.map(\.kind.rawValue)
-        let times = events.map(\.time), latitudes = events.map(\.latitude), longitudes = events.map(\.longitude)
-        let query: PostgresQuery = """
-            INSERT INTO events (device, fence, kind, time, latitude, longitude)
-            SELECT * FROM unnest(\(devices)::text[], \(fences)::text[], \(kinds)::text[], \(times)::bigint[],
-                                 \(latitudes)::float8[], \(longitudes)::float8[])
-            ON CONFLICT DO NOTHING RETURNING device, fence, kind, time
+        let pairs = Set(events.map { [$0.device, $0.fence] })
+        let pairDevices = pairs.map { $0[0] }, pairFences = pairs.map { $0[1] }
+        let latestQuery: PostgresQuery = """
+            SELECT DISTINCT ON (e.device, e.fence) e.device, e.fence, e.kind, e.time, e.latitude, e.longitude
+            FROM unnest(\(pairDevices)::text[], \(pairFences)::text[]) AS p(device, fence)
+            JOIN events e ON e.device = p.device AND e.fence = p.fence
+            ORDER BY e.device, e.fence, e.time DESC, CASE e.kind WHEN 'exit' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END
             """
-        let inserted = try connector.blocking { session in
-            try session.query(query).wait().map { try $0.decode((String, String, String, Int64).self) }
+        let added: Set<FenceEvent> = try connector.blocking { session in
+            _ = try session.query("BEGIN").wait()
+            _ = try session.query("SELECT pg_advisory_xact_lock(\(Self.eventsLock))").wait()
+            var latest: [[String]: FenceEvent] = [:]
+            for event in try session.query(latestQuery).wait().compactMap(Self.event) { latest[[event.device, event.fence]] = event }
+            let accepted = FenceEvent.accepted(events, after: latest)
+            let devices = accepted.map(\.device), fences = accepted.map(\.fence), kinds = accepted.map(\.kind.rawValue)
+            let times = accepted.map(\.time), latitudes = accepted.map(\.latitude), longitudes = accepted.map(\.longitude)
+            let insert: PostgresQuery = """
+                INSERT INTO events (device, fence, kind, time, latitude, longitude)
+                SELECT * FROM unnest(\(devices)::text[], \(fences)::text[], \(kinds)::text[], \(times)::bigint[],
+                                     \(latitudes)::float8[], \(longitudes)::float8[])
+                ON CONFLICT DO NOTHING RETURNING device, fence, kind, time
+                """
+            let inserted = Set(try session.query(insert).wait().map { try $0.decode((String, String, String, Int64).self) }.map { [$0.0, $0.1, $0.2, String($0.3)] })
+            let stored = Set(accepted.filter { inserted.contains([$0.device, $0.fence, $0.kind.rawValue, String($0.time)]) })
+            for note in EventNote.notes(instance: instance, events: events.filter(stored.contains)) {
+                _ = try session.query("SELECT pg_notify(\(Self.batchChannel), \(note.text))").wait()
+            }
+            _ = try session.query("COMMIT").wait()
+            return stored
         }
-        let keys = Set(inserted.map { [$0.0, $0.1, $0.2, String($0.3)] })
-        return events.filter { keys.contains([$0.device, $0.fence, $0.kind.rawValue, String($0.time)]) }
+        return events.filter(added.contains)
     }
+
+    /// The advisory lock (PostgreSQL's one-bigint key space) of event writes: one at a time
+    /// reads the latest events and adds what follows them. (35 is the schema's migration lock.)
+    static let eventsLock: Int64 = 36
 
     static func event(_ row: PostgresRow) throws -> FenceEvent? {
         let (device, fence, kind, time, latitude, longitude) = try row.decode((String, String, String, Int64, Double, Double).self)

@@ -281,6 +281,7 @@ public final class SQLitePositionStore: PositionStore {
                     latitude REAL NOT NULL, longitude REAL NOT NULL,
                     PRIMARY KEY (device, fence, kind, time)) WITHOUT ROWID;
                 CREATE INDEX IF NOT EXISTS events_device_time ON events (device, time);
+                CREATE INDEX IF NOT EXISTS events_device_fence_time ON events (device, fence, time);
                 """)
             if byTime {
                 try db.execute(sql: """
@@ -649,15 +650,25 @@ public final class SQLitePositionStore: PositionStore {
     public func add(events: [FenceEvent]) throws -> [FenceEvent] {
         guard !events.isEmpty else { return [] }
         return try write { db in
+            // The latest stored event of each device and fence, in the transaction that adds
+            // what follows it (`FenceEvent.accepted(_:after:)`).
+            let latestOfFence = try db.cachedStatement(sql: """
+                SELECT device, fence, kind, time, latitude, longitude FROM events WHERE device = ? AND fence = ?
+                ORDER BY time DESC, CASE kind WHEN 'exit' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END LIMIT 1
+                """)
+            var latest: [[String]: FenceEvent] = [:]
+            for pair in Set(events.map { [$0.device, $0.fence] }) {
+                latest[pair] = try Row.fetchOne(latestOfFence, arguments: [pair[0], pair[1]]).flatMap(Self.event)
+            }
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO events (device, fence, kind, time, latitude, longitude) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """)
-            var added: [FenceEvent] = []
-            for e in events {
+            var added: Set<FenceEvent> = []
+            for e in FenceEvent.accepted(events, after: latest) {
                 try insert.execute(arguments: [e.device, e.fence, e.kind.rawValue, e.time, e.latitude, e.longitude])
-                if db.changesCount > 0 { added.append(e) }
+                if db.changesCount > 0 { added.insert(e) }
             }
-            return added
+            return events.filter(added.contains)
         }
     }
 

@@ -167,7 +167,7 @@ public final class ShardedPositionStore: PositionStore {
         return latest.values.sorted(by: FenceEvent.ordered)
     }
 
-    public func followOtherInstances(_ body: @escaping @Sendable ([StoredFix]) -> Void) async {
+    public func followOtherInstances(_ body: @escaping @Sendable (OtherInstanceNews) -> Void) async {
         await withTaskGroup(of: Void.self) { group in
             for store in shards { group.addTask { await store.followOtherInstances(body) } }
         }

@@ -42,7 +42,9 @@ public final class TrackingIngest: Sendable {
     let liveMatching: LiveMatching?
     /// The road matcher of `track=matched` reads, or nil (`--roads`).
     let matcher: MapMatcher?
-    /// The batches other instances commit (`PositionStore.followOtherInstances`), pushed to this one's `/live`.
+    /// The batches other instances commit (`PositionStore.followOtherInstances`), pushed to this
+    /// one's `/live` and offered to its fence decisions and live matching, and the fence events
+    /// they store, pushed to its `/live`.
     let follower: Task<Void, Never>
     /// The soft open-file limit before and after `init` raised it to the hard one (`OpenFileLimit`).
     public let openFiles: (before: Int, after: Int)
@@ -89,7 +91,17 @@ public final class TrackingIngest: Sendable {
         self.liveMatching = matching
         let afterAck: [any AfterAck] = [monitor as (any AfterAck)?, matching].compactMap { $0 }
         self.committer = PartCommitters(store: store, metrics: metrics, live: live, afterAck: afterAck, maximumRows: batchRows, maximumWait: batchWait)
-        follower = Task { await store.followOtherInstances { live.publish($0) } }
+        follower = Task {
+            await store.followOtherInstances { news in
+                switch news {
+                case .fixes(let rows):
+                    live.publish(rows)
+                    for consumer in afterAck { consumer.offer(rows, acknowledged: nil) }
+                case .events(let events):
+                    live.publish(events: events)
+                }
+            }
+        }
     }
 
     /// Whether a device may send: registered, or unknown devices are registered.

@@ -199,6 +199,45 @@ import TrackingProtocols
         #expect(try store.latestEvents(devices: []).isEmpty)
     }
 
+    /// What a store takes of proposed events (`FenceEvent.accepted`): only an event that follows
+    /// the latest stored one of its device and fence — an enter after none or an exit, an exit
+    /// after an enter or a dwell, a dwell after an enter, never earlier — so an instance whose
+    /// state fell behind stores no second enter and no exit of a fence never entered.
+    @Test func accepted_onlyWhatFollowsTheLatestStoredEvent() {
+        func e(_ kind: FenceEvent.Kind, _ time: Int64, _ fence: String = "park") -> FenceEvent {
+            FenceEvent(device: "a", fence: fence, kind: kind, time: time, latitude: 48.1, longitude: 2.1)
+        }
+        func kept(_ proposed: [FenceEvent], after latest: [FenceEvent]) -> [String] {
+            FenceEvent.accepted(proposed, after: Dictionary(uniqueKeysWithValues: latest.map { ([$0.device, $0.fence], $0) }))
+                .map { "\($0.fence) \($0.kind.rawValue) \($0.time)" }
+        }
+        #expect(kept([e(.exit, 5), e(.dwell, 6), e(.enter, 7)], after: []) == ["park enter 7"])
+        #expect(kept([e(.enter, 1_500), e(.exit, 900), e(.dwell, 1_800), e(.exit, 2_000), e(.exit, 2_100), e(.enter, 2_200)], after: [e(.enter, 1_000)])
+                == ["park dwell 1800", "park exit 2000", "park enter 2200"])
+        #expect(kept([e(.exit, 3_000), e(.enter, 3_000)], after: [e(.exit, 1_000)]) == ["park enter 3000", "park exit 3000"],
+                "a crossing inferred within one millisecond: the enter, then the exit")
+        #expect(kept([e(.enter, 500, "zoo"), e(.dwell, 2_000)], after: [e(.exit, 1_000)]) == ["zoo enter 500"], "each fence apart")
+    }
+
+    /// The store keeps that rule: an enter while the stored state is inside, or an exit while
+    /// outside, is not stored, and is not returned as new. Shared with the PostgreSQL test.
+    static func add_refusesWhatDoesNotFollow(_ store: any PositionStore) throws {
+        func e(_ kind: FenceEvent.Kind, _ time: Int64) -> FenceEvent {
+            FenceEvent(device: "walker", fence: "park", kind: kind, time: time, latitude: 48.1, longitude: 2.1)
+        }
+        #expect(try store.add(events: [e(.enter, 1_000)]) == [e(.enter, 1_000)])
+        #expect(try store.add(events: [e(.enter, 1_200)]).isEmpty, "a second enter")
+        #expect(try store.add(events: [e(.exit, 2_000), e(.exit, 2_100)]) == [e(.exit, 2_000)])
+        #expect(try store.add(events: [e(.dwell, 2_500)]).isEmpty, "a dwell outside")
+        #expect(try store.latestEvents(devices: ["walker"]) == [e(.exit, 2_000)])
+    }
+
+    @Test func add_refusesWhatDoesNotFollow_sqlite() throws {
+        try withTemporaryDirectory { dir in
+            try Self.add_refusesWhatDoesNotFollow(try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path))
+        }
+    }
+
     @Test func latestEvents_ofSeveralDevices_sqlite() throws {
         try withTemporaryDirectory { dir in
             try Self.latestEvents_perDeviceAndFence(try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path))

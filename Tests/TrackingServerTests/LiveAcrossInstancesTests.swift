@@ -7,7 +7,8 @@ import TrackingProtocols
 @testable import TrackingServer
 
 /// Two tracking servers on one PostgreSQL: a `/live` client of one gets the fixes the other
-/// commits (PostgreSQL NOTIFY, one per committed batch), and batch notes read back as written.
+/// commits (PostgreSQL NOTIFY, one per committed batch) and the fence events it stores; a device
+/// sent to both has each event stored once; batch and event notes read back as written.
 @Suite struct LiveAcrossInstancesTests {
     @Test func batchNote_roundTrip_andManyDevicesAsStar() {
         let rows = ["b", "a", "b", "with space,comma"].map { LiveFanOutTests.stored($0, 5) }
@@ -68,6 +69,88 @@ import TrackingProtocols
             let listening = try await pg.psql("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%tracking_batches%'")
             if (Int(listening.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) >= 2 { return }
             try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// A note of fence events reads back as written; events past one note's room go to more
+    /// notes, and one event too long for any note to none.
+    @Test func eventNote_roundTrip_splitIntoNotesThatFit() throws {
+        let events = (0..<200).map { FenceEvent(device: "car \($0)", fence: "park", kind: .enter, time: Int64($0), latitude: 52.5, longitude: 13.4) }
+        let notes = EventNote.notes(instance: "i1", events: events)
+        #expect(notes.count > 1 && notes.allSatisfy { $0.text.utf8.count <= 8_000 - 100 })
+        #expect(notes.flatMap(\.events) == events)
+        #expect(notes.map { EventNote($0.text) } == notes)
+        #expect(EventNote("i1 5000 [\"car\"]") == nil && BatchNote(notes[0].text) == nil, "batch notes and event notes are told apart")
+        let huge = FenceEvent(device: String(repeating: "x", count: 8_000), fence: "park", kind: .enter, time: 1, latitude: 0, longitude: 0)
+        #expect(EventNote.notes(instance: "i1", events: [huge, events[0]]).flatMap(\.events) == [events[0]])
+    }
+
+    /// Two walkers through the park on two instances A and B on one PostgreSQL, each deciding the
+    /// park (a load balancer that does not pin devices): "turns" sends its fixes 10 a request
+    /// (as Overland batches them) to A and B in turn, so each instance hears only the last of
+    /// the other's ten; "handover" its first to B, then to A until it is 8 m from the park's edge on its
+    /// way out (too few fixes inside for B to confirm an enter of its own), then to B. For each the events table holds one enter and one exit, within 2 s of the
+    /// times one instance alone decides, and a `/live` follower on each instance gets each once,
+    /// whichever instance stored it. Without the store's rule (`FenceEvent.follows`) "turns" had
+    /// two enters, each instance deciding at a fix of its own; without each instance deciding the
+    /// other's fixes too, B had never seen "handover" inside and missed its exit.
+    @Test(.onOwnThread) func fences_devicesSentToBothInstances_eachEventOnce_pushedOnBoth() async throws {
+        let start = Int64(Date().timeIntervalSince1970) - 5000
+        let legs: [(east: Double, north: Double, seconds: Int)] = [(-250, 0, 30), (0, 0, 150), (0, 0, 60), (300, 0, 150)]
+        let turns = try FenceTests.walk("turns", start: start, legs), handover = try FenceTests.walk("handover", start: start, legs)
+        // One instance alone: the times to expect.
+        let alone = try await withTemporaryDirectory { dir in
+            let store = try SQLitePositionStore(path: dir.appendingPathComponent("t.sqlite").path)
+            let ingest = try await TrackingIngest(store: store, policy: .register, fences: FenceOptions(fences: try FenceTests.fences(), dwell: nil))
+            defer { ingest.stop() }
+            try await FenceTests.ingest(ingest, turns, perRequest: 1)
+            try await FenceTests.decided(ingest)
+            return try await store.events(device: "turns", from: .min, to: .max, limit: 100)
+        }
+        #expect(FenceTests.summary(alone) == ["park enter", "park exit"])
+        try await PostgresTestServer.with { pg in
+            let options = FenceOptions(fences: try FenceTests.fences(), dwell: nil)
+            let a = try await TrackingIngest(store: try await PostgresPositionStore.open(url: pg.url), policy: .register, fences: options)
+            defer { a.stop() }
+            let b = try await TrackingIngest(store: try await PostgresPositionStore.open(url: pg.url), policy: .register, fences: options)
+            defer { b.stop() }
+            try await TrackingServerTests.withServer(a) { portA async throws in
+                try await TrackingServerTests.withServer(b) { portB async throws in
+                    let path = "/live?devices=turns,handover"
+                    let followers = [try LiveFanOutTests.subscribed(portA, path), try LiveFanOutTests.subscribed(portB, path)]
+                    defer { for f in followers { try? f.close() } }
+                    try await Self.bothListen(pg)
+                    for i in turns.indices {
+                        if i % 10 == 0 { try await (i % 20 == 0 ? a : b).ingest(Array(turns[i..<min(i + 10, turns.count)]), receivedAt: Date()) }
+                        try await (i == 0 || i >= 285 ? b : a).ingest([handover[i]], receivedAt: Date())
+                    }
+                    try await FenceTests.decided(a)
+                    try await FenceTests.decided(b)
+                    let store = try await PostgresPositionStore.open(url: pg.url)
+                    defer { store.close() }
+                    func stored(_ device: String) async throws -> [FenceEvent] { try await store.events(device: device, from: .min, to: .max, limit: 100) }
+                    try await PostgresStoreTests.waitUntil("both exits stored", within: .seconds(30)) {
+                        let (one, other) = (try await stored("turns"), try await stored("handover"))
+                        return FenceTests.summary(one).contains("park exit") && FenceTests.summary(other).contains("park exit")
+                    }
+                    try await Task.sleep(for: .seconds(1)) // the notes still on their way
+                    for device in ["turns", "handover"] {
+                        let events = try await stored(device)
+                        #expect(FenceTests.summary(events) == ["park enter", "park exit"], "\(device)")
+                        for (event, expected) in zip(events, alone) {
+                            #expect(abs(event.time - expected.time) <= 2_000, "\(device): \(event.kind) at \(event.time), alone at \(expected.time)")
+                        }
+                    }
+                    for (name, follower) in zip(["A", "B"], followers) {
+                        var heard = try LiveFanOutTests.read(follower, until: [#""device":"turns","fence":"park""#, #""device":"handover","fence":"park""#, #""type":"exit""#])
+                        heard += LiveFanOutTests.read(follower, for: 2)
+                        let kinds = heard.matches(of: /"device":"(turns|handover)","fence":"park","latitude":[^,]+,"longitude":[^,]+,"time":"[^"]+","type":"(enter|exit)"/)
+                            .map { "\($0.1) \($0.2)" }
+                        #expect(kinds.filter { $0.hasPrefix("turns") } == ["turns enter", "turns exit"], "instance \(name)'s follower heard \(kinds)")
+                        #expect(kinds.filter { $0.hasPrefix("handover") } == ["handover enter", "handover exit"], "instance \(name)'s follower heard \(kinds)")
+                    }
+                }
+            }
         }
     }
 

@@ -187,6 +187,15 @@ import TrackingProtocols
         }
     }
 
+    /// What comes within `seconds` (until the client closes, or nothing more comes).
+    static func read(_ socket: FileDescriptor, for seconds: Int) -> String {
+        var limit = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socket.rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var reply: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+        while let n = try? chunk.withUnsafeMutableBytes({ try socket.read(into: $0) }), n > 0 { reply += chunk[0..<n] }
+        return String(decoding: reply, as: UTF8.self)
+    }
+
     struct ConnectionClosed: Error {}
 
     /// Reads a WebSocket handshake's reply (it must be 101) and returns the bytes after it.

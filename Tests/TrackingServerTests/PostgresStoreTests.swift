@@ -209,6 +209,15 @@ final class Shared<Value: Sendable>: Sendable {
         }
     }
 
+    /// `FenceTests.add_refusesWhatDoesNotFollow` on PostgreSQL (under the events' advisory lock).
+    @Test func addEvents_refusesWhatDoesNotFollow() async throws {
+        _ = try await PostgresTestServer.with { pg in
+            let store = try await PostgresPositionStore.open(url: pg.url)
+            defer { store.close() }
+            try FenceTests.add_refusesWhatDoesNotFollow(store)
+        }
+    }
+
     /// Retention drops the partitions of the days before the cut, whole, and nothing after it;
     /// `latest` stays; a late fix of a dropped day is stored again (its partition made anew,
     /// not assumed to exist).

@@ -159,4 +159,33 @@ import TrackingProtocols
             }
         }
     }
+
+    /// Two instances on one PostgreSQL, B matching the taxi live: the taxi sends every fix to A,
+    /// and B's `/live` follower still gets matched positions, on the roads — B matches the
+    /// latest positions A's batches name, as it decides their fences.
+    @Test(.onOwnThread, .timeLimit(.minutes(2))) func liveMatching_fixesSentToAnotherInstance() async throws {
+        guard let map = try Fixtures.url("traces/graphhopper-mm/issue-70.osm.gz"),
+              let fixes = try Self.fixes("traces/graphhopper-mm/issue-70.gpx", device: "taxi", accuracy: nil) else { return }
+        let matcher = try TrackRoads.matcher(osmFile: map.path)
+        _ = try await PostgresTestServer.with { pg in
+            let a = try await TrackingIngest(store: try await PostgresPositionStore.open(url: pg.url), policy: .register)
+            defer { a.stop() }
+            let b = try await TrackingIngest(store: try await PostgresPositionStore.open(url: pg.url), policy: .register,
+                                             matcher: matcher, liveMatching: LiveMatchingOptions(devices: ["taxi"], matcher: matcher))
+            defer { b.stop() }
+            try await TrackingServerTests.withServer(b) { port async throws in
+                let client = try LiveFanOutTests.subscribed(port, "/live?devices=taxi")
+                defer { try? client.close() }
+                try await LiveAcrossInstancesTests.bothListen(pg)
+                try await FenceTests.ingest(a, fixes, perRequest: 1)
+                var heard = try LiveFanOutTests.read(client, until: [#""type":"matched""#])
+                heard += LiveFanOutTests.read(client, for: 2)
+                let placed = heard.matches(of: /"latitude":([-0-9.]+),"longitude":([-0-9.]+),"revised":(true|false),"road"/)
+                    .map { Coordinate(uncheckedLatitude: Double($0.1)!, longitude: Double($0.2)!) }
+                #expect(!placed.isEmpty, "B's follower heard no matched position: \(heard.suffix(500))")
+                let roads = SpatialIndex(graph: try RoadGraphExtractor.extract(from: map, profile: .car).graph)
+                for on in placed { #expect(!roads.nearestEdges(to: on, maxDistance: .meters(0.5)).isEmpty, "\(on) is off the roads") }
+            }
+        }
+    }
 }
