@@ -51,7 +51,9 @@
 # JSON parser: its CPU is then in the generator's; STALLED is not run).
 # INSTANCES=2 (STORE postgres, LIVE): a second `geo serve-tracking` on
 # the same database; the generator posts to the first, the subscribers follow on the second, so
-# their delivery times cross instances (PostgreSQL LISTEN/NOTIFY; issue 35: p99 ≤ 100 ms).
+# their delivery times cross instances (PostgreSQL LISTEN/NOTIFY; issue 35: p99 ≤ 100 ms). With
+# FENCES the second decides the fences too, on the latest positions the first's batches name:
+# its decision CPU is printed, and the events stay in turn (one store check for both).
 # With STORE postgres it prints PostgreSQL's CPU time over the run too, in all and per fix stored.
 # Also prints the group committer's writer threads' CPU time over the run, in all and per fix
 # stored in the run (their commits and `settle` moves; SQLite has one writer, PostgreSQL two).
@@ -155,7 +157,7 @@ LIVE_URL="$URL"
 if [ "${INSTANCES:-1}" = 2 ]; then
     [ "$STORE" = postgres ] && [ -n "${LIVE:-}" ] \
         || { echo "tracking.sh: INSTANCES=2 needs STORE postgres and LIVE" >&2; exit 2; }
-    "$GEO" serve-tracking "${STORE_ARGS[@]}" ${LIVE_INTERVAL:+--live-interval "$LIVE_INTERVAL"} --port 0 --host 127.0.0.1 --auto-register > "$WORK/url2" 2> "$WORK/server2.err" &
+    "$GEO" serve-tracking "${STORE_ARGS[@]}" "${FENCE_ARGS[@]}" ${LIVE_INTERVAL:+--live-interval "$LIVE_INTERVAL"} --port 0 --host 127.0.0.1 --auto-register > "$WORK/url2" 2> "$WORK/server2.err" &
     SERVER2=$!
     for _ in $(seq 3000); do [ -s "$WORK/url2" ] && break; sleep 0.1; done
     LIVE_URL="$(head -1 "$WORK/url2")"
@@ -256,6 +258,7 @@ postgres_wal() {
 }
 MACHINE0="$(machine_ticks)"; POSTGRES_CPU0="$(postgres_cpu_seconds)"; POSTGRES_WAL0="$(postgres_wal)"
 SERVER_CPU0="$(cpu_seconds "$SERVER")"; SERVER_WRITES0="$(disk_writes "$SERVER")"; STORED0="$(stored_fixes)"
+[ -n "$SERVER2" ] && FENCE2_CPU0="$(thread_cpu_seconds "$SERVER2" fence-decisions)"
 FENCE_CPU0="$(thread_cpu_seconds "$SERVER" fence-decisions)"; WRITER_CPU0="$(thread_cpu_seconds "$SERVER" group-commit)"
 if [ -n "${PERF:-}" ]; then
     perf record -F 499 -g -p "$SERVER" -o "$PERF" >/dev/null 2>&1 &
@@ -317,6 +320,11 @@ if [ -n "${FENCES:-}" ]; then
     echo "fence-decision thread CPU during the run: $(awk -v a="$FENCE_CPU0" -v b="$FENCE_CPU1" -v m="${STORED0:-0}" -v n="$STORED1" \
         'BEGIN { printf "%.1f s, %.1f µs per fix stored in the run", b - a, (n > m ? (b - a) / (n - m) * 1e6 : 0) }')"
     curl -s "${URL}metrics" | grep -E '^tracking_fence_(events_total|decision_seconds_bucket|decision_seconds_count|batches_dropped_total|store_failures_total)'
+    if [ -n "$SERVER2" ]; then
+        echo "second instance's fence-decision thread CPU (every batch the first committed, as its notes name them): $(awk -v a="$FENCE2_CPU0" -v b="$(thread_cpu_seconds "$SERVER2" fence-decisions)" -v m="${STORED0:-0}" -v n="$STORED1" \
+            'BEGIN { printf "%.1f s, %.1f µs per fix stored in the run", b - a, (n > m ? (b - a) / (n - m) * 1e6 : 0) }')"
+        curl -s "${LIVE_URL}metrics" | grep -E '^tracking_fence_(events_total|batches_dropped_total|store_failures_total)' | sed 's/^/second instance: /'
+    fi
 fi
 echo "server CPU during the run: $(awk -v a="$SERVER_CPU0" -v b="$(cpu_seconds "$SERVER")" 'BEGIN { printf "%.1f s", b - a }') (wall time: the generator's)"
 [ "$STORE" = postgres ] && echo "PostgreSQL CPU during the run: $(awk -v a="$POSTGRES_CPU0" -v b="$(postgres_cpu_seconds)" -v m="${STORED0:-0}" -v n="$(stored_fixes)" \
@@ -432,6 +440,15 @@ if [ -n "${FENCES:-}" ]; then
         SELECT kind, at_fix, count(*), count(*) FILTER (WHERE edge >= 1 AND inside = (kind = 'enter')),
                count(*) FILTER (WHERE edge >= 1 AND inside <> (kind = 'enter')), count(*) FILTER (WHERE edge < 1)
         FROM j GROUP BY 1, 2 ORDER BY 1, 2"
+    # Each device's events per fence in turn (FenceEvent.follows): an enter after none or an
+    # exit, an exit after an enter or a dwell, a dwell after an enter.
+    echo "events out of turn (a second enter, an exit or dwell outside) | events:"
+    as_pg "${PSQL[@]}" -c "
+        SELECT count(*) FILTER (WHERE NOT CASE kind WHEN 'enter' THEN coalesce(previous = 'exit', true)
+                                                    WHEN 'exit' THEN coalesce(previous IN ('enter', 'dwell'), false)
+                                                    ELSE coalesce(previous = 'enter', false) END), count(*)
+        FROM (SELECT kind, lag(kind) OVER (PARTITION BY device, fence ORDER BY time, CASE kind WHEN 'enter' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END) AS previous
+              FROM events) e"
     # Each device's membership where it ended (after the settling fixes): its latest event per
     # fence (enter or dwell: inside) against PostGIS at its latest position, for every
     # (device, fence) pair; pairs within 1 m of an edge are not counted.
