@@ -44,6 +44,17 @@ public final class LiveFanOut: Sendable {
             case .box(let box): box.contains(Coordinate(uncheckedLatitude: event.latitude, longitude: event.longitude))
             }
         }
+
+        /// A box holds a matched position on the road; an off-road answer has none, and only
+        /// followers by name get it.
+        func matches(_ matched: LiveMatchedFix) -> Bool {
+            switch self {
+            case .devices(let names): return names.contains(matched.device)
+            case .box(let box):
+                guard let latitude = matched.latitude, let longitude = matched.longitude else { return false }
+                return box.contains(Coordinate(uncheckedLatitude: latitude, longitude: longitude))
+            }
+        }
     }
 
     /// One subscriber's mailbox: the latest undelivered fix per device and its fence events, and
@@ -360,12 +371,13 @@ public final class LiveFanOut: Sendable {
     }
 
     /// Offers matched positions (`LiveMatching`) to every subscriber that follows their device
-    /// by name (a box follows positions, and a matched one may lie outside it).
+    /// by name, or by a box holding the matched position.
     func publish(matched: [LiveMatchedFix]) {
         guard !matched.isEmpty else { return }
-        let devices = registry.withLock { $0.byDevice }
+        let (devices, boxes) = registry.withLock { r in (r.byDevice, Array(r.byBox.values)) }
         for fix in matched {
             if let followers = devices[fix.device] { for follower in followers.values { follower.subscriber.offer(matched: fix) } }
+            for subscriber in boxes where subscriber.filter.matches(fix) { subscriber.offer(matched: fix) }
         }
     }
 }

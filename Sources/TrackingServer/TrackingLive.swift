@@ -10,7 +10,8 @@ import TrackingProtocols
 /// first, then, after each committed batch, the fixes that moved them — each message a GeoJSON
 /// FeatureCollection of Point features (`TrackOutput.geoJSON`), one per device — and, with
 /// `--fences`, the followed devices' fence events as `{"type":"fence-events",…}` messages
-/// (`FenceEvent.message`). What the client
+/// (`FenceEvent.message`) and, with `--live-match`, their matched positions as
+/// `{"type":"matched",…}` messages (`LiveMatchedFix.message`). What the client
 /// sends is read and ignored. A query that is neither is refused before the upgrade (400).
 /// Messages are written on the connection's event loop (`LiveDelivery`), at most one of
 /// positions per `LiveFanOut.interval`. A client that reads slowly gets fewer, fresher messages

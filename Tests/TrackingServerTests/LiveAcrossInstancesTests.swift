@@ -105,7 +105,7 @@ import TrackingProtocols
             defer { ingest.stop() }
             try await FenceTests.ingest(ingest, turns, perRequest: 1)
             try await FenceTests.decided(ingest)
-            return try await store.events(device: "turns", from: .min, to: .max, limit: 100)
+            return try store.events(device: "turns", from: .min, to: .max, limit: 100)
         }
         #expect(FenceTests.summary(alone) == ["park enter", "park exit"])
         try await PostgresTestServer.with { pg in

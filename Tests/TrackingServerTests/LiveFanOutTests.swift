@@ -58,6 +58,14 @@ import TrackingProtocols
         #expect(fixes.allSatisfy { $0.fix.fixTime == 50_000 })
         #expect(events.map(\.device) == ["d3"])
         #expect(matchedFixes == [matched("d3", 50_000)], "the latest matched position of a followed device, never an older one")
+        // A box gets the matched positions it holds, of any device, and no off-road answer.
+        let boxed = try #require(fanOut.subscribe(.box(try BoundingBox(south: 0, west: 0, north: 10, east: 10))) { _ in })
+        var offRoad = matched("d5", 50_000), outside = matched("d6", 50_000)
+        (offRoad.latitude, offRoad.longitude) = (nil, nil)
+        outside.latitude = 20
+        fanOut.publish(matched: [matched("not-followed", 51_000), offRoad, outside])
+        #expect(boxed.take().matched == [matched("not-followed", 51_000)])
+        fanOut.unsubscribe(boxed)
         #expect(subscriber.pending == 0)
         fanOut.publish([Self.stored("d0", 51)])
         #expect(calls.count.load(ordering: .relaxed) == 2)

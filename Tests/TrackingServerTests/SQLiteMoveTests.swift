@@ -11,9 +11,7 @@ import Testing
 /// counting each fix once.
 @Suite struct SQLiteMoveTests {
     /// The start of the current 10 s slot, so that the fixes of a test's 10 s fall in one slot.
-    /// The suite's "now", ms, taken at its first use: only this suite's tests use it, since a
-    /// test here that leaves a fix 5 s old in `recent` (under a 60 s move) fails once the suites
-    /// before it took a minute.
+    /// The suite's "now", ms, taken at its first use.
     static let now = Int64(Date().timeIntervalSince1970) / 10 * 10_000
 
     /// Devices a–d, five fixes each, a second apart, 50 s old.
@@ -157,24 +155,26 @@ import Testing
     /// fix, whichever table holds it, every field as committed (absent ones absent, each source
     /// its own), and the same as a read-only store's query answers.
     @Test func reopened_latestOfEachDevice_isItsNewestFix_inEitherTable_everyField() throws {
+        // Its own "now": a fix 5 s before it must stay in `recent` under a 60 s move.
+        let now = Int64(Date().timeIntervalSince1970) / 10 * 10_000
         try withTemporaryDirectory { dir in
             let path = dir.appendingPathComponent("t.sqlite").path
-            var moved = Self.fix("a", Self.now - 90_000, latitude: 1)
+            var moved = Self.fix("a", now - 90_000, latitude: 1)
             moved.altitude = 35.5
-            var newer = Self.fix("a", Self.now - 5_000, latitude: 2)
+            var newer = Self.fix("a", now - 5_000, latitude: 2)
             newer.source = "overland"
             newer.speed = nil
-            var onlyMoved = Self.fix("b", Self.now - 80_000, latitude: 3)
+            var onlyMoved = Self.fix("b", now - 80_000, latitude: 3)
             onlyMoved.accuracy = 4.25
             onlyMoved.course = 271
-            let onlyRecent = Self.fix("c", Self.now - 4_000, latitude: 4)
+            let onlyRecent = Self.fix("c", now - 4_000, latitude: 4)
             do {
                 let store = try SQLitePositionStore(path: path, moveAfter: .seconds(60))
                 #expect(try store.commit([moved, onlyMoved]) == 2)
                 try Self.settleAll(store)
                 #expect(try Self.rows(store, "recent") == 0 && Self.rows(store, "latest") == 2)
                 // Newer than a's in `latest`, older than nothing: left in `recent` (a minute not over).
-                #expect(try store.commit([newer, onlyRecent, Self.fix("c", Self.now - 6_000, latitude: 5)]) == 3)
+                #expect(try store.commit([newer, onlyRecent, Self.fix("c", now - 6_000, latitude: 5)]) == 3)
                 #expect(try Self.rows(store, "recent") == 3)
             }
             let reopened = try SQLitePositionStore(path: path, moveAfter: .seconds(60))
