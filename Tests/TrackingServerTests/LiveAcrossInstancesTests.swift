@@ -89,9 +89,11 @@ import TrackingProtocols
     /// park (a load balancer that does not pin devices): "turns" sends its fixes 10 a request
     /// (as Overland batches them) to A and B in turn, so each instance hears only the last of
     /// the other's ten; "handover" its first to B, then to A until it is 8 m from the park's edge on its
-    /// way out (too few fixes inside for B to confirm an enter of its own), then to B. For each the events table holds one enter and one exit, within 2 s of the
-    /// times one instance alone decides, and a `/live` follower on each instance gets each once,
-    /// whichever instance stored it. Without the store's rule (`FenceEvent.follows`) "turns" had
+    /// way out (too few fixes inside for B to confirm an enter of its own), then to B. For each the
+    /// events table holds one enter and one exit, within one request's span (10 s) of the times
+    /// one instance alone decides — the instance that confirms first may have heard only the last
+    /// of the other's ten fixes (a CI run stored "turns"' enter 4 s late), and a `/live` follower
+    /// on each instance gets each once, whichever instance stored it. Without the store's rule (`FenceEvent.follows`) "turns" had
     /// two enters, each instance deciding at a fix of its own; without each instance deciding the
     /// other's fixes too, B had never seen "handover" inside and missed its exit.
     @Test(.onOwnThread) func fences_devicesSentToBothInstances_eachEventOnce_pushedOnBoth() async throws {
@@ -138,7 +140,7 @@ import TrackingProtocols
                         let events = try await stored(device)
                         #expect(FenceTests.summary(events) == ["park enter", "park exit"], "\(device)")
                         for (event, expected) in zip(events, alone) {
-                            #expect(abs(event.time - expected.time) <= 2_000, "\(device): \(event.kind) at \(event.time), alone at \(expected.time)")
+                            #expect(abs(event.time - expected.time) <= 10_000, "\(device): \(event.kind) at \(event.time), alone at \(expected.time)")
                         }
                     }
                     for (name, follower) in zip(["A", "B"], followers) {
