@@ -7,16 +7,23 @@ import GeoCore
 /// Unique by (device, fence, kind, time): a fix decided again after a restart, or a retried
 /// request, makes the same event, which the store keeps once.
 public struct FenceEvent: Sendable, Hashable, Codable {
+    /// Declared in the order of kinds at one time (`rank`).
     public enum Kind: String, Sendable, CaseIterable, Codable {
         /// The device came inside the fence (Monitoring's decision: P ≥ 0.9, confirmed).
         case enter
-        /// The device left it (P ≤ 0.1, confirmed).
-        case exit
         /// The device has been inside for the dwell time since its enter.
         case dwell
+        /// The device left it (P ≤ 0.1, confirmed).
+        case exit
 
         /// The order of kinds at one time: an enter before a dwell before an exit.
         var rank: Int { Self.allCases.firstIndex(of: self)! }
+
+        /// `rank` in SQL, of the kind held in `column`: the stores read events back ordered by
+        /// `time, rank`, and find a fence's latest event first by `time DESC, rank DESC`.
+        static func rankSQL(_ column: String) -> String {
+            "CASE \(column) " + allCases.map { "WHEN '\($0.rawValue)' THEN \($0.rank) " }.joined() + "END"
+        }
     }
 
     public var device: String

@@ -112,8 +112,9 @@ public protocol PositionStore: Sendable {
     /// Events with `from <= time < to` (milliseconds), of one device or (nil) of all, in
     /// `FenceEvent.ordered` order, at most `limit`.
     func events(device: String?, from: Int64, to: Int64, limit: Int) async throws -> [FenceEvent]
-    /// Each device's latest event per fence: where its fence state stood when the server
-    /// stopped. Called on the fence thread; blocks.
+    /// Each device's latest event per fence (of events at one time, the last in
+    /// `FenceEvent.Kind.rank`: an exit after an enter): where its fence state stood when the
+    /// server stopped. Called on the fence thread; blocks.
     func latestEvents(devices: [String]) throws -> [FenceEvent]
     /// Work the store does on the group committer's writer thread between batches, one short
     /// transaction per call (`SQLitePositionStore` moves fixes from its append table to its

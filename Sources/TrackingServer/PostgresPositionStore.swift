@@ -507,7 +507,7 @@ public final class PostgresPositionStore: PositionStore {
             SELECT DISTINCT ON (e.device, e.fence) e.device, e.fence, e.kind, e.time, e.latitude, e.longitude
             FROM unnest(\(pairDevices)::text[], \(pairFences)::text[]) AS p(device, fence)
             JOIN events e ON e.device = p.device AND e.fence = p.fence
-            ORDER BY e.device, e.fence, e.time DESC, CASE e.kind WHEN 'exit' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END
+            ORDER BY e.device, e.fence, e.time DESC, \(unescaped: FenceEvent.Kind.rankSQL("e.kind")) DESC
             """
         let added: Set<FenceEvent> = try connector.blocking { session in
             _ = try session.query("BEGIN").wait()
@@ -547,7 +547,7 @@ public final class PostgresPositionStore: PositionStore {
         let query: PostgresQuery = """
             SELECT device, fence, kind, time, latitude, longitude FROM events
             WHERE (\(device)::text IS NULL OR device = \(device)::text) AND time >= \(from) AND time < \(to)
-            ORDER BY time, CASE kind WHEN 'enter' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END, fence, device LIMIT \(Int64(limit))
+            ORDER BY time, \(unescaped: FenceEvent.Kind.rankSQL("kind")), fence, device LIMIT \(Int64(limit))
             """
         return try await historyRead { connector throws(PostgresStoreError) in
             try await connector.suspending { session in try await session.query(query).get().compactMap(Self.event) }
@@ -557,7 +557,7 @@ public final class PostgresPositionStore: PositionStore {
     public func latestEvents(devices: [String]) throws -> [FenceEvent] {
         let query: PostgresQuery = """
             SELECT DISTINCT ON (device, fence) device, fence, kind, time, latitude, longitude FROM events
-            WHERE device = ANY(\(devices)::text[]) ORDER BY device, fence, time DESC
+            WHERE device = ANY(\(devices)::text[]) ORDER BY device, fence, time DESC, \(unescaped: FenceEvent.Kind.rankSQL("kind")) DESC
             """
         return try connector.blocking { session in
             try session.query(query).wait().compactMap(Self.event)

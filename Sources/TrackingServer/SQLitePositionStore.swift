@@ -654,7 +654,7 @@ public final class SQLitePositionStore: PositionStore {
             // what follows it (`FenceEvent.accepted(_:after:)`).
             let latestOfFence = try db.cachedStatement(sql: """
                 SELECT device, fence, kind, time, latitude, longitude FROM events WHERE device = ? AND fence = ?
-                ORDER BY time DESC, CASE kind WHEN 'exit' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END LIMIT 1
+                ORDER BY time DESC, \(FenceEvent.Kind.rankSQL("kind")) DESC LIMIT 1
                 """)
             var latest: [[String]: FenceEvent] = [:]
             for pair in Set(events.map { [$0.device, $0.fence] }) {
@@ -682,17 +682,20 @@ public final class SQLitePositionStore: PositionStore {
             try Row.fetchAll(db, sql: """
                 SELECT device, fence, kind, time, latitude, longitude FROM events
                 WHERE (?1 IS NULL OR device = ?1) AND time >= ?2 AND time < ?3
-                ORDER BY time, CASE kind WHEN 'enter' THEN 0 WHEN 'dwell' THEN 1 ELSE 2 END, fence, device LIMIT ?4
+                ORDER BY time, \(FenceEvent.Kind.rankSQL("kind")), fence, device LIMIT ?4
                 """, arguments: [device, from, to, limit]).compactMap(Self.event)
         }
     }
 
     public func latestEvents(devices: [String]) throws -> [FenceEvent] {
         try pool.read { db in
-            // One indexed statement per device in one read transaction (no round trips here).
+            // One indexed statement per device in one read transaction (no round trips here):
+            // of each fence the events at its latest time, of those the last kind (`rankSQL`).
             let statement = try db.cachedStatement(sql: """
                 SELECT device, fence, kind, time, latitude, longitude FROM events e
                 WHERE device = ?1 AND time = (SELECT max(time) FROM events WHERE device = ?1 AND fence = e.fence)
+                AND NOT EXISTS (SELECT 1 FROM events l WHERE l.device = ?1 AND l.fence = e.fence AND l.time = e.time
+                                AND \(FenceEvent.Kind.rankSQL("l.kind")) > \(FenceEvent.Kind.rankSQL("e.kind")))
                 """)
             return try devices.flatMap { device in
                 try Row.fetchAll(statement, arguments: [device]).compactMap(Self.event).sorted(by: FenceEvent.ordered)
