@@ -114,19 +114,20 @@ extension PostgresPositionStore {
     static let batchChannel = "tracking_batches"
 
     /// How far before the moment its LISTEN connection was lost an instance reads the latest
-    /// positions again once it listens anew, ms: a batch received before that moment may commit
-    /// after it, as late as the store's 5 s bound on a statement.
+    /// positions and the stored events again once it listens anew, ms: a batch received before
+    /// that moment may commit after it, as late as the store's 5 s bound on a statement.
     static let replayMargin: Int64 = 5_000
 
     /// Until cancelled: on each batch another instance commits (`BatchNote`), reads the latest
     /// positions of its devices and hands them to `body`, and hands it the fence events another
-    /// instance stored (`EventNote`). A lost connection is opened again
-    /// after 1 s; once it listens again, the latest positions received since `replayMargin`
-    /// before the loss go to `body` too, so the batches committed meanwhile are not missed
-    /// (`LiveFanOut` passes on only those that move a device forwards); the events stored
-    /// meanwhile are not told again.
+    /// instance stored (`EventNote`). A lost connection is opened again after 1 s; once it
+    /// listens again, the latest positions received and the events stored since `replayMargin`
+    /// before the loss go to `body` too, so what was committed meanwhile is not missed
+    /// (`LiveFanOut` passes on only positions that move a device forwards; `HeardEvents` lets
+    /// each event through once, whether heard in a note, read again, or both).
     public func followOtherInstances(_ body: @escaping @Sendable (OtherInstanceNews) -> Void) async {
         var lostAt: Int64? = nil
+        let heard = HeardEvents()
         while !Task.isCancelled {
             do {
                 let connection = try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(),
@@ -135,6 +136,8 @@ extension PostgresPositionStore {
                     try await connection.listen(on: Self.batchChannel) { notifications in
                         if let lost = lostAt {
                             body(.fixes(try await latest(of: BatchNote(instance: instance, receivedAt: lost - Self.replayMargin, devices: nil))))
+                            let events = heard.new(try await eventsStored(since: lost - Self.replayMargin), forgetting: false)
+                            if !events.isEmpty { body(.events(events)) }
                             lostAt = nil
                         }
                         // The notes are read here and merged while a read of the latest positions
@@ -157,8 +160,9 @@ extension PostgresPositionStore {
                             }
                             for try await notification in notifications {
                                 if Task.isCancelled { break }
-                                if let events = EventNote(notification.payload) {
-                                    if events.instance != instance { body(.events(events.events)) }
+                                if let note = EventNote(notification.payload) {
+                                    let events = note.instance == instance ? [] : heard.new(note.events, forgetting: true)
+                                    if !events.isEmpty { body(.events(events)) }
                                     continue
                                 }
                                 guard let note = BatchNote(notification.payload), note.instance != instance else { continue }
@@ -177,10 +181,48 @@ extension PostgresPositionStore {
         }
     }
 
+    /// The most events `eventsStored(since:)` reads: an outage's worth at a fleet's rate of
+    /// crossings (886 a minute from 5,000 devices in `tracking.sh`), bounded.
+    static let maximumReplayedEvents = 10_000
+
+    /// The events other instances stored at or after `since` (ms, their clocks): of the
+    /// `maximumReplayedEvents` stored last, in `FenceEvent.ordered` order.
+    func eventsStored(since: Int64) async throws(PostgresStoreError) -> [FenceEvent] {
+        let query: PostgresQuery = """
+            SELECT device, fence, kind, time, latitude, longitude FROM (
+                SELECT * FROM events WHERE stored_at >= \(since) AND instance <> \(instance)
+                ORDER BY stored_at DESC LIMIT \(Int64(Self.maximumReplayedEvents))) AS e
+            ORDER BY time, \(unescaped: FenceEvent.Kind.rankSQL("kind")), fence, device
+            """
+        return try await connector.suspending { session in try await session.query(query).get().compactMap(Self.event) }
+    }
+
     /// The latest positions a batch note names.
     func latest(of note: BatchNote) async throws -> [StoredFix] {
         if let devices = note.devices { return try await latest(devices: devices) }
         return try await latestFixes("\(unescaped: Self.selectLatest) WHERE p.received_at >= \(note.receivedAt)")
+    }
+}
+
+/// The events of other instances an instance told its followers of (`followOtherInstances`),
+/// kept `2 × replayMargin`: an event both in a note and in the read after a lost connection
+/// (stored just before the loss, or after the new LISTEN and before the read) goes out once.
+final class HeardEvents: Sendable {
+    /// Each event and when it was heard, ms since 1970; when it last forgot.
+    private let state = Mutex<(heard: [FenceEvent: Int64], forgotAt: Int64)>(([:], 0))
+
+    /// Of `events`, those not heard before, now remembered. `forgetting` first forgets what was
+    /// heard over `2 × replayMargin` ago, at most once per `replayMargin` (a scan of all it
+    /// holds) — on a note, not on the read after a loss, which must still know what came just
+    /// before it, however long ago that was.
+    func new(_ events: [FenceEvent], forgetting: Bool, now: Int64 = Int64((Date().timeIntervalSince1970 * 1000).rounded())) -> [FenceEvent] {
+        state.withLock { state in
+            if forgetting, now - state.forgotAt >= PostgresPositionStore.replayMargin {
+                state.heard = state.heard.filter { $0.value >= now - 2 * PostgresPositionStore.replayMargin }
+                state.forgotAt = now
+            }
+            return events.filter { state.heard.updateValue(now, forKey: $0) == nil }
+        }
     }
 }
 

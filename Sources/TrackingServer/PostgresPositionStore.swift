@@ -114,6 +114,12 @@ public final class PostgresPositionStore: PositionStore {
         "CREATE INDEX IF NOT EXISTS events_device_time ON events (device, time)",
         // The latest event of a device and fence, which a new one must follow (`add(events:)`).
         "CREATE INDEX IF NOT EXISTS events_device_fence_time ON events (device, fence, time)",
+        // Who stored an event and when (this instance's clock, ms): what an instance that lost
+        // its LISTEN connection tells its followers again (`eventsStored(since:)`). Rows stored
+        // before these columns came have 0 and ''.
+        "ALTER TABLE events ADD COLUMN IF NOT EXISTS stored_at bigint NOT NULL DEFAULT 0",
+        "ALTER TABLE events ADD COLUMN IF NOT EXISTS instance text NOT NULL DEFAULT ''",
+        "CREATE INDEX IF NOT EXISTS events_stored_at ON events (stored_at)",
         // The database's identity (`shard`), made once; a base backup copies it to a replica.
         "CREATE TABLE IF NOT EXISTS shard (id text PRIMARY KEY)",
         "INSERT INTO shard (id) SELECT gen_random_uuid()::text WHERE NOT EXISTS (SELECT 1 FROM shard)",
@@ -517,10 +523,11 @@ public final class PostgresPositionStore: PositionStore {
             let accepted = FenceEvent.accepted(events, after: latest)
             let devices = accepted.map(\.device), fences = accepted.map(\.fence), kinds = accepted.map(\.kind.rawValue)
             let times = accepted.map(\.time), latitudes = accepted.map(\.latitude), longitudes = accepted.map(\.longitude)
+            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
             let insert: PostgresQuery = """
-                INSERT INTO events (device, fence, kind, time, latitude, longitude)
-                SELECT * FROM unnest(\(devices)::text[], \(fences)::text[], \(kinds)::text[], \(times)::bigint[],
-                                     \(latitudes)::float8[], \(longitudes)::float8[])
+                INSERT INTO events (device, fence, kind, time, latitude, longitude, stored_at, instance)
+                SELECT *, \(now)::bigint, \(instance)::text FROM unnest(\(devices)::text[], \(fences)::text[], \(kinds)::text[],
+                                     \(times)::bigint[], \(latitudes)::float8[], \(longitudes)::float8[])
                 ON CONFLICT DO NOTHING RETURNING device, fence, kind, time
                 """
             let inserted = Set(try session.query(insert).wait().map { try $0.decode((String, String, String, Int64).self) }.map { [$0.0, $0.1, $0.2, String($0.3)] })

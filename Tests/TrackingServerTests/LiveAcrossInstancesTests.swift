@@ -156,6 +156,52 @@ import TrackingProtocols
         }
     }
 
+    /// Each event goes out once while remembered (heard again, it is remembered from then); a
+    /// note forgets what was heard over 10 s (`2 × replayMargin`) before it, the read after a
+    /// loss forgets nothing.
+    @Test func heardEvents_onceWhileRemembered_forgottenOnlyOnNotes() {
+        let heard = HeardEvents()
+        let zoo = FenceEvent(device: "a", fence: "zoo", kind: .enter, time: 1, latitude: 0, longitude: 0)
+        var park = zoo
+        park.fence = "park"
+        #expect(heard.new([zoo, zoo], forgetting: true, now: 10_000) == [zoo])
+        #expect(heard.new([zoo, park], forgetting: true, now: 14_000) == [park])
+        #expect(heard.new([zoo], forgetting: false, now: 60_000).isEmpty, "the read after a loss")
+        #expect(heard.new([zoo, park], forgetting: true, now: 60_000) == [park], "park heard 46 s before, zoo just now")
+        #expect(heard.new([zoo], forgetting: true, now: 75_000) == [zoo])
+    }
+
+    /// A stores a "zoo" enter, which B's follower hears in a note; then B's LISTEN ends
+    /// (`pg_terminate_backend`) and A stores a "park" enter while B does not listen (it listens
+    /// anew after 1 s): B's follower gets each once — the park enter read from the events table
+    /// once B listens again, the zoo enter not told twice though that read holds it too (stored
+    /// within 5 s before the loss). Without the read, the park enter never reached it.
+    @Test(.onOwnThread) func lostListen_theEventsStoredMeanwhile_reachTheClientOnce() async throws {
+        try await PostgresTestServer.with { pg in
+            let storeA = try await PostgresPositionStore.open(url: pg.url)
+            let a = try await TrackingIngest(store: storeA, policy: .register)
+            defer { a.stop() }
+            let b = try await TrackingIngest(store: try await PostgresPositionStore.open(url: pg.url), policy: .register)
+            defer { b.stop() }
+            try await TrackingServerTests.withServer(b) { port async throws in
+                let client = try LiveFanOutTests.subscribed(port, "/live?devices=walker")
+                defer { try? client.close() }
+                try await Self.bothListen(pg)
+                let now = Int64(Date().timeIntervalSince1970 * 1000)
+                func enter(_ fence: String, _ time: Int64) -> FenceEvent {
+                    FenceEvent(device: "walker", fence: fence, kind: .enter, time: time, latitude: 52.5, longitude: 13.4)
+                }
+                #expect(try storeA.add(events: [enter("zoo", now - 2_000)]).count == 1)
+                var heard = try LiveFanOutTests.read(client, until: [#""fence":"zoo""#])
+                _ = try await pg.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%tracking_batches%'")
+                #expect(try storeA.add(events: [enter("park", now - 1_000)]).count == 1)
+                heard += try LiveFanOutTests.read(client, until: [#""fence":"park""#])
+                heard += LiveFanOutTests.read(client, for: 2)
+                #expect(heard.matches(of: /"fence":"zoo"/).count == 1 && heard.matches(of: /"fence":"park"/).count == 1, "B's follower heard \(heard)")
+            }
+        }
+    }
+
     /// Instance B serves `/live?devices=car`; the fix goes to instance A: B's client gets it.
     @Test(.onOwnThread) func live_onOneInstance_getsTheOtherInstancesCommits() async throws {
         guard let heard = try await Self.heardOnB("car", longitude: 13.41) else { return }
