@@ -218,6 +218,29 @@ final class Shared<Value: Sendable>: Sendable {
         }
     }
 
+    /// Two instances' stores propose each crossing at once, each decided at a fix of its own
+    /// (1 ms apart), 100 rounds of an enter, then an exit: one of each pair is stored, so the
+    /// events alternate enter, exit, whichever instance won each race. The advisory lock makes
+    /// the reading of the latest event and the insert one step; without it both read the same
+    /// latest event and both stored.
+    @Test func addEvents_twoInstancesAtOnce_eachCrossingStoredOnce() async throws {
+        _ = try await PostgresTestServer.with { pg in
+            let one = try await PostgresPositionStore.open(url: pg.url), other = try await PostgresPositionStore.open(url: pg.url)
+            defer { one.close(); other.close() }
+            func proposed(_ store: PostgresPositionStore, _ kind: FenceEvent.Kind, _ time: Int64) -> Task<Int, any Error> {
+                Task.detached { try store.add(events: [FenceEvent(device: "walker", fence: "park", kind: kind, time: time, latitude: 48.1, longitude: 2.1)]).count }
+            }
+            let kinds = (0..<100).map { $0 % 2 == 0 ? FenceEvent.Kind.enter : .exit }
+            for (round, kind) in kinds.enumerated() {
+                let time = Int64(round) * 10_000
+                let (a, b) = (proposed(one, kind, time), proposed(other, kind, time + 1))
+                let stored = try await a.value + b.value
+                #expect(stored == 1, "round \(round): \(stored) stored")
+            }
+            #expect(try await one.events(device: "walker", from: .min, to: .max, limit: 1_000).map(\.kind) == kinds)
+        }
+    }
+
     /// Retention drops the partitions of the days before the cut, whole, and nothing after it;
     /// `latest` stays; a late fix of a dropped day is stored again (its partition made anew,
     /// not assumed to exist).
