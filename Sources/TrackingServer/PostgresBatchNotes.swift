@@ -68,44 +68,47 @@ struct BatchNote: Sendable, Equatable {
 /// them too: `INSTANCE events [{event}, …]`, each event as `FenceEvent`'s `Codable` form, in
 /// notes of at most `BatchNote.maximumDeviceBytes` of events each.
 struct EventNote: Sendable, Equatable {
-    var instance: String
-    var events: [FenceEvent]
+    let instance: String
+    let events: [FenceEvent]
+    /// The notification's payload.
+    let text: String
 
     static let marker = "events"
-
-    var text: String {
-        "\(instance) \(Self.marker) " + String(decoding: (try? JSONEncoder().encode(events)) ?? Data("[]".utf8), as: UTF8.self)
-    }
 
     /// Parses `text`; nil for anything else (a `BatchNote`).
     init?(_ text: String) {
         let parts = text.split(separator: " ", maxSplits: 2)
         guard parts.count == 3, parts[1] == Self.marker,
               let events = try? JSONDecoder().decode([FenceEvent].self, from: Data(parts[2].utf8)) else { return nil }
-        self.init(instance: String(parts[0]), events: events)
+        (instance, self.events, self.text) = (String(parts[0]), events, text)
     }
 
     init(instance: String, events: [FenceEvent]) {
-        self.instance = instance
-        self.events = events
+        self.init(instance: instance, events: events, encoded: events.compactMap { try? JSONEncoder().encode($0) })
+    }
+
+    /// `encoded`: each of `events` encoded (`notes` measures them so, and encodes each once).
+    private init(instance: String, events: [FenceEvent], encoded: [Data]) {
+        (self.instance, self.events) = (instance, events)
+        text = "\(instance) \(Self.marker) [" + encoded.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",") + "]"
     }
 
     /// `events` in as few notes as fit; an event whose own text passes the room (a fence or
     /// device name of thousands of bytes) is in none, and reaches only this instance's followers.
     static func notes(instance: String, events: [FenceEvent]) -> [EventNote] {
-        var notes: [EventNote] = [], part: [FenceEvent] = [], bytes = 0
-        for event in events {
-            let size = (try? JSONEncoder().encode(event).count) ?? .max
-            guard size <= BatchNote.maximumDeviceBytes else { continue }
-            if bytes + size + 1 > BatchNote.maximumDeviceBytes, !part.isEmpty {
-                notes.append(EventNote(instance: instance, events: part))
-                part = []
-                bytes = 0
-            }
-            part.append(event)
-            bytes += size + 1
+        var notes: [EventNote] = [], part: [(event: FenceEvent, json: Data)] = [], bytes = 0
+        func close() {
+            if !part.isEmpty { notes.append(EventNote(instance: instance, events: part.map(\.event), encoded: part.map(\.json))) }
+            part = []
+            bytes = 0
         }
-        if !part.isEmpty { notes.append(EventNote(instance: instance, events: part)) }
+        for event in events {
+            guard let json = try? JSONEncoder().encode(event), json.count <= BatchNote.maximumDeviceBytes else { continue }
+            if bytes + json.count + 1 > BatchNote.maximumDeviceBytes { close() }
+            part.append((event, json))
+            bytes += json.count + 1
+        }
+        close()
         return notes
     }
 }
