@@ -31,27 +31,14 @@ public final class LiveFanOut: Sendable {
         case devices(Set<String>)
         case box(BoundingBox)
 
-        func matches(_ fix: StoredFix) -> Bool {
+        /// Whether it follows `device`, or (a box) holds the position at `latitude`, `longitude`,
+        /// degrees. A box holds nothing without a position (an off-road matched answer): only
+        /// followers by name get that.
+        func matches(device: String, latitude: Double?, longitude: Double?) -> Bool {
             switch self {
-            case .devices(let names): names.contains(fix.device)
-            case .box(let box): box.contains(Coordinate(uncheckedLatitude: fix.latitude, longitude: fix.longitude))
-            }
-        }
-
-        func matches(_ event: FenceEvent) -> Bool {
-            switch self {
-            case .devices(let names): names.contains(event.device)
-            case .box(let box): box.contains(Coordinate(uncheckedLatitude: event.latitude, longitude: event.longitude))
-            }
-        }
-
-        /// A box holds a matched position on the road; an off-road answer has none, and only
-        /// followers by name get it.
-        func matches(_ matched: LiveMatchedFix) -> Bool {
-            switch self {
-            case .devices(let names): return names.contains(matched.device)
+            case .devices(let names): return names.contains(device)
             case .box(let box):
-                guard let latitude = matched.latitude, let longitude = matched.longitude else { return false }
+                guard let latitude, let longitude else { return false }
                 return box.contains(Coordinate(uncheckedLatitude: latitude, longitude: longitude))
             }
         }
@@ -354,7 +341,7 @@ public final class LiveFanOut: Sendable {
                 offers[ObjectIdentifier(subscriber), default: (subscriber, [])].fixes.append((slot, live!))
             }
             if let followers = devices[fix.device] { for follower in followers.values { give(follower.subscriber, slot: follower.slot) } }
-            for subscriber in boxes where subscriber.filter.matches(fix) { give(subscriber, slot: 0) }
+            for subscriber in boxes where subscriber.filter.matches(device: fix.device, latitude: fix.latitude, longitude: fix.longitude) { give(subscriber, slot: 0) }
         }
         for (subscriber, fixes) in offers.values { subscriber.offer(fixes) }
     }
@@ -366,7 +353,7 @@ public final class LiveFanOut: Sendable {
         guard !devices.isEmpty || !boxes.isEmpty else { return }
         for event in events {
             if let followers = devices[event.device] { for follower in followers.values { follower.subscriber.offer(event: event) } }
-            for subscriber in boxes where subscriber.filter.matches(event) { subscriber.offer(event: event) }
+            for subscriber in boxes where subscriber.filter.matches(device: event.device, latitude: event.latitude, longitude: event.longitude) { subscriber.offer(event: event) }
         }
     }
 
@@ -377,7 +364,7 @@ public final class LiveFanOut: Sendable {
         let (devices, boxes) = registry.withLock { r in (r.byDevice, Array(r.byBox.values)) }
         for fix in matched {
             if let followers = devices[fix.device] { for follower in followers.values { follower.subscriber.offer(matched: fix) } }
-            for subscriber in boxes where subscriber.filter.matches(fix) { subscriber.offer(matched: fix) }
+            for subscriber in boxes where subscriber.filter.matches(device: fix.device, latitude: fix.latitude, longitude: fix.longitude) { subscriber.offer(matched: fix) }
         }
     }
 }
